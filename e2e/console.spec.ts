@@ -1,0 +1,45 @@
+import { expect, test } from './fixtures';
+
+test.describe('the console frame in Chromium', () => {
+  test('shows the four service URLs of the engine it runs on', async ({ consolePage, served }) => {
+    for (const [service, url] of Object.entries(served.ready.urls)) {
+      await expect(consolePage.serviceUrl(service as keyof typeof served.ready.urls)).toHaveText(url);
+    }
+  });
+
+  test('stopping the clock and advancing it by 1 h moves engine time by exactly 1 h', async ({ consolePage }) => {
+    await consolePage.setSpeed('Stop');
+    const before = await consolePage.engineNow();
+    await expect(consolePage.engineTime).toHaveAttribute('data-speed', '0');
+    await consolePage.advance('1 h');
+    await expect(consolePage.engineTime).toHaveAttribute('data-now', String(before + 3_600_000));
+    // The text moves by the same hour.
+    const shown = await consolePage.engineTime.textContent();
+    const expected = await consolePage.page.evaluate((ms) => {
+      const d = new Date(ms);
+      const pad = (n: number) => String(n).padStart(2, '0');
+      return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
+    }, before + 3_600_000);
+    expect(shown).toBe(expected);
+    await consolePage.setSpeed('1×');
+  });
+
+  test('opens each area from the sidebar and with keys 1–5', async ({ consolePage, page }) => {
+    for (const [key, name] of [['2', 'Queues'], ['3', 'Player'], ['4', 'Traffic'], ['5', 'Faults'], ['1', 'OAuth']] as const) {
+      await page.keyboard.press(key);
+      await expect(consolePage.area(name)).toHaveAttribute('aria-current', 'page');
+      await expect(page.getByRole('heading', { level: 1, name })).toBeVisible();
+    }
+    await consolePage.area('Traffic').click();
+    await expect(page).toHaveURL(/#\/traffic$/);
+    await page.reload();
+    await expect(consolePage.area('Traffic')).toHaveAttribute('aria-current', 'page');
+  });
+
+  test('copies a service URL to the clipboard', async ({ consolePage, page, served, context }) => {
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: served.ready.urls.console });
+    await consolePage.copyButton('login').click();
+    await expect(consolePage.copyButton('login')).toHaveAttribute('data-state', 'copied');
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(served.ready.urls.login);
+  });
+});

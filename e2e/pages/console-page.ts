@@ -1,0 +1,49 @@
+/** The console's frame as a page module: areas, status bar, service URLs and the engine clock. */
+import { expect, type Locator, type Page } from '@playwright/test';
+import type { ServiceUrls } from '../../main/engine/api/types';
+
+export class ConsolePage {
+  readonly engineTime: Locator;
+  readonly nav: Locator;
+
+  constructor(readonly page: Page) {
+    this.engineTime = page.getByLabel('Engine time');
+    this.nav = page.getByRole('navigation', { name: 'Console areas' });
+  }
+
+  async open(url: string): Promise<void> {
+    await this.page.goto(url);
+    await this.waitUntilLive();
+  }
+
+  /** Ready once the engine clock arrived over the transport. */
+  async waitUntilLive(): Promise<void> {
+    await expect(this.engineTime).toHaveAttribute('data-now', /^\d+$/);
+  }
+
+  serviceUrl(service: keyof ServiceUrls): Locator {
+    return this.page.locator(`[data-service="${service}"] code`);
+  }
+
+  copyButton(label: string): Locator {
+    return this.page.getByRole('button', { name: `Copy ${label} URL` });
+  }
+
+  area(name: string): Locator {
+    return this.nav.getByRole('button', { name });
+  }
+
+  async engineNow(): Promise<number> {
+    return Number(await this.engineTime.getAttribute('data-now'));
+  }
+
+  async setSpeed(label: 'Stop' | '1×' | '10×' | '60×' | '600×'): Promise<void> {
+    const radio = this.page.getByRole('radiogroup', { name: 'Clock speed' }).getByRole('radio', { name: label });
+    await radio.click();
+    await expect(radio).toHaveAttribute('aria-checked', 'true');
+  }
+
+  async advance(step: '1 min' | '10 min' | '1 h' | '24 h'): Promise<void> {
+    await this.page.getByRole('button', { name: `Advance ${step}` }).click();
+  }
+}

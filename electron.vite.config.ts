@@ -1,0 +1,44 @@
+/**
+ * Builds the Electron app: main process (ESM, dependencies external), the preload script (one
+ * CommonJS file, as a sandboxed preload must be) and the renderer. `npm run serve` runs the
+ * engine from source and serves this same renderer build.
+ */
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'electron-vite';
+import { resolve } from 'node:path';
+import type { Plugin } from 'vite';
+import { CONSOLE_CSP_META } from './main/engine/console/csp';
+
+/** Puts the one Content-Security-Policy into the page (Electron loads it from a file). */
+function contentSecurityPolicy(): Plugin {
+  return {
+    name: 'console-csp',
+    transformIndexHtml: () => [{ tag: 'meta', attrs: { 'http-equiv': 'Content-Security-Policy', content: CONSOLE_CSP_META }, injectTo: 'head' }],
+  };
+}
+
+export default defineConfig({
+  main: {
+    build: {
+      rollupOptions: { input: { index: resolve('main/index.ts') } },
+    },
+  },
+  preload: {
+    build: {
+      rollupOptions: {
+        input: { index: resolve('preload/index.ts') },
+        output: { format: 'cjs', entryFileNames: '[name].cjs' },
+      },
+    },
+  },
+  renderer: {
+    root: resolve('renderer'),
+    plugins: [react(), contentSecurityPolicy()],
+    build: {
+      outDir: resolve('out/renderer'),
+      minify: true,
+      sourcemap: true,
+      rollupOptions: { input: resolve('renderer/index.html') },
+    },
+  },
+});

@@ -1,0 +1,111 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Engine } from '../index.js';
+import { admin, rawRequest, startTestEngine } from '../testing/http.js';
+
+let engine: Engine;
+beforeAll(async () => {
+  engine = await startTestEngine({ clockSpeed: 0 });
+});
+afterAll(() => engine.close());
+
+describe('admin API (CONTRACT §7)', () => {
+  it('answers 401 without the admin token', async () => {
+    const response = await fetch(`${engine.urls.console}/admin/api/state`);
+    expect(response.status).toBe(401);
+    expect(response.headers.get('www-authenticate')).toMatch(/^Bearer/);
+  });
+
+  it('answers 403 to a foreign Host header, with or without the token', async () => {
+    const url = `${engine.urls.console}/admin/api/state`;
+    const headers = { host: 'evil.example', authorization: `Bearer ${engine.adminToken}` };
+    expect((await rawRequest(url, { headers })).status).toBe(403);
+    expect((await rawRequest(url, { headers: { host: 'evil.example' } })).status).toBe(403);
+    // The console page itself is guarded the same way: it carries the token.
+    expect((await rawRequest(`${engine.urls.console}/`, { headers: { host: 'evil.example' } })).status).toBe(403);
+  });
+
+  it('answers 403 to a cross-site Origin', async () => {
+    const response = await fetch(`${engine.urls.console}/admin/api/state`, {
+      headers: { authorization: `Bearer ${engine.adminToken}`, origin: 'https://evil.example' },
+    });
+    expect(response.status).toBe(403);
+  });
+
+  it('GET /state shows clock, the four URLs and the seeded household', async () => {
+    const { status, body } = await admin(engine, 'GET', '/state');
+    expect(status).toBe(200);
+    expect(body).toMatchObject({
+      urls: engine.urls,
+      dataDir: null,
+      households: [{ name: 'Demo Household' }],
+      clock: { speed: 0 },
+    });
+    expect((body as { players: unknown[] }).players).toHaveLength(3);
+  });
+
+  it('GET/POST /clock reads, stops and advances engine time by exactly the amount', async () => {
+    const before = (await admin(engine, 'GET', '/clock')).body as { now: number; speed: number };
+    expect(before.speed).toBe(0);
+    const after = await admin(engine, 'POST', '/clock', { advanceMs: 3_600_000 });
+    expect(after).toEqual({ status: 200, body: { now: before.now + 3_600_000, speed: 0 } });
+    expect((await admin(engine, 'POST', '/clock', { speed: 60 })).body).toMatchObject({ speed: 60 });
+    expect((await admin(engine, 'POST', '/clock', { speed: 0 })).body).toMatchObject({ speed: 0 });
+  });
+
+  it('rejects bad clock input with 400 and changes nothing', async () => {
+    const before = (await admin(engine, 'GET', '/clock')).body;
+    const { status, body } = await admin(engine, 'POST', '/clock', { speed: -1 });
+    expect(status).toBe(400);
+    expect(body).toMatchObject({ error: { code: 'invalid_input', message: expect.stringContaining('/speed') } });
+    expect((await admin(engine, 'GET', '/clock')).body).toEqual(before);
+  });
+
+  it('GET /players lists the players and GET /players/{id} shows one; unknown ids are 404', async () => {
+    const list = (await admin(engine, 'GET', '/players')).body as { id: string }[];
+    expect(list.map((p) => p.id)).toEqual(['player-living-room', 'player-kitchen', 'player-office']);
+    const one = await admin(engine, 'GET', '/players/player-kitchen');
+    expect(one.body).toMatchObject({ id: 'player-kitchen', groupId: 'group-kitchen', playbackState: 'PLAYBACK_STATE_IDLE', suspended: false, itemId: null, positionMillis: 0 });
+    expect((await admin(engine, 'GET', '/players/nope')).status).toBe(404);
+  });
+
+  it('serves every command at POST /commands/{name}, the twin of the IPC bridge', async () => {
+    expect((await admin(engine, 'POST', '/commands/clock.get', {})).body).toMatchObject({ speed: 0 });
+    expect((await admin(engine, 'POST', '/commands/no.such', {})).body).toMatchObject({ error: { code: 'unknown_command' } });
+  });
+
+  it('streams engine events as server-sent events', async () => {
+    const abort = new AbortController();
+    const response = await fetch(`${engine.urls.console}/admin/api/events`, {
+      headers: { authorization: `Bearer ${engine.adminToken}` },
+      signal: abort.signal,
+    });
+    expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+    await admin(engine, 'POST', '/clock', { advanceMs: 60_000 });
+    let text = '';
+    while (!text.includes('event: clock.changed')) text += (await reader.read()).value ?? '';
+    while (!text.includes('\n\n', text.indexOf('event: clock.changed'))) text += (await reader.read()).value ?? '';
+    const data = /event: clock\.changed\ndata: (.*)\n/.exec(text)?.[1];
+    expect(JSON.parse(data!)).toEqual((await admin(engine, 'GET', '/clock')).body);
+    abort.abort();
+  });
+});
+
+describe('console page', () => {
+  it('says plainly when the renderer is not built', async () => {
+    const response = await fetch(engine.urls.console);
+    expect(response.status).toBe(503);
+    expect(await response.text()).toContain('not built');
+  });
+});
+
+describe('control API bearer check (seed §5)', () => {
+  it('answers 401 Incorrect token without a live access token', async () => {
+    for (const authorization of [undefined, 'Bearer made-up']) {
+      const response = await fetch(`${engine.urls.control}/api/v1/households`, { headers: authorization ? { authorization } : {} });
+      expect(response.status).toBe(401);
+      expect(await response.text()).toBe('Incorrect token');
+      expect(response.headers.get('www-authenticate')).toBe('Bearer error="invalid_token"');
+    }
+  });
+});

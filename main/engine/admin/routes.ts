@@ -1,0 +1,71 @@
+/**
+ * The admin API (CONTRACT §7): the command table served over HTTP. Each command with an `http`
+ * route gets that REST route; every command is also reachable as `POST /admin/api/commands/<name>`
+ * (what the renderer's HTTP transport uses, mirroring the IPC bridge one to one).
+ * Path parameters, query and body merge into the command's input; the command validates it.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import Value from 'typebox/value';
+import { commandSpecs, type CommandName } from '../api/commands.js';
+import { ENGINE_ERROR_STATUS } from '../api/errors.js';
+import type { CommandRunner } from '../api/runner.js';
+import type { EventStreams } from './sse.js';
+import { checkAdminRequest } from './guard.js';
+
+export const ADMIN_PREFIX = '/admin/api';
+
+export interface AdminRoutesOptions {
+  commands: CommandRunner;
+  streams: EventStreams;
+  adminToken: string;
+  consolePort: () => number;
+}
+
+export async function adminRoutes(app: FastifyInstance, options: AdminRoutesOptions): Promise<void> {
+  const { commands, streams, adminToken, consolePort } = options;
+
+  app.addHook('onRequest', async (request, reply) => {
+    const verdict = checkAdminRequest(
+      { host: request.headers.host, origin: request.headers.origin, authorization: request.headers.authorization },
+      adminToken,
+      consolePort,
+    );
+    if (!verdict.ok) {
+      if (verdict.status === 401) reply.header('www-authenticate', 'Bearer realm="admin"');
+      return reply.code(verdict.status).send({ error: { code: verdict.status === 401 ? 'unauthorized' : 'forbidden', message: verdict.message } });
+    }
+  });
+
+  const answer = async (reply: FastifyReply, name: unknown, input: unknown, status = 200) => {
+    const result = await commands.call(name, input);
+    if (result.ok) return reply.code(status).send(result.value ?? {});
+    return reply.code(ENGINE_ERROR_STATUS[result.error.code]).send({ error: result.error });
+  };
+
+  for (const name of Object.keys(commandSpecs) as CommandName[]) {
+    const spec = commandSpecs[name];
+    const route = 'http' in spec ? spec.http : undefined;
+    if (!route) continue;
+    app.route({
+      method: route.method,
+      url: route.path,
+      handler: (request, reply) => answer(reply, name, inputOf(name, request), route.status),
+    });
+  }
+
+  app.post<{ Params: { name: string } }>('/commands/:name', (request, reply) =>
+    answer(reply, request.params.name, request.body ?? {}),
+  );
+
+  app.get('/events', (_request, reply) => {
+    reply.hijack();
+    streams.attach(reply.raw);
+  });
+}
+
+/** Query values arrive as strings; the command's schema says what they should become. */
+function inputOf(name: CommandName, request: FastifyRequest): unknown {
+  const query = Value.Convert(commandSpecs[name].input, { ...(request.query as object) }) as object;
+  const body = typeof request.body === 'object' && request.body !== null && !Array.isArray(request.body) ? request.body : {};
+  return { ...query, ...body, ...(request.params as object) };
+}

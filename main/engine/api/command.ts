@@ -1,0 +1,32 @@
+/**
+ * How one command of the engine is declared: its input schema (validated at every edge), its
+ * output type, and optionally the REST route of the admin API (CONTRACT §7) that serves it.
+ * The IPC bridge and the admin API are two adapters over the same table; neither adds commands.
+ */
+import type { Static, TSchema } from 'typebox';
+
+export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+
+export interface HttpRoute {
+  method: HttpMethod;
+  /** Path under `/admin/api`, with `:name` parameters that become input fields. */
+  path: string;
+  /** Status of a successful answer. Default 200. */
+  status?: number;
+}
+
+export interface CommandSpec<Input extends TSchema = TSchema, Output = unknown> {
+  summary: string;
+  input: Input;
+  http?: HttpRoute;
+  /** Phantom field: carries the output type, never set at run time. */
+  readonly output?: Output;
+}
+
+/** `command<Output>()({ summary, input, http })`: the output type is named, the input inferred. */
+export function command<Output>() {
+  return <Input extends TSchema>(spec: Omit<CommandSpec<Input, Output>, 'output'>): CommandSpec<Input, Output> => spec;
+}
+
+export type InputOf<S> = S extends CommandSpec<infer I, unknown> ? Static<I> : never;
+export type OutputOf<S> = S extends CommandSpec<TSchema, infer O> ? O : never;

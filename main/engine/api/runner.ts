@@ -1,0 +1,54 @@
+/**
+ * Runs commands from the table: validates the input against the command's schema, calls its
+ * handler, and turns every failure into an `EngineError` value. Transports call `call`, which
+ * never throws; engine code and tests call `run`, which does.
+ */
+import { Compile } from 'typebox/compile';
+import type { Validator } from 'typebox/compile';
+import type { CommandResult } from './bridge.js';
+import { commandSpecs, isCommandName, type CommandInput, type CommandName, type CommandOutput } from './commands.js';
+import { EngineError, toErrorBody } from './errors.js';
+
+export type CommandHandler<N extends CommandName> = (input: CommandInput<N>) => CommandOutput<N> | Promise<CommandOutput<N>>;
+export type CommandHandlers = { [N in CommandName]: CommandHandler<N> };
+
+export interface CommandRunner {
+  run<N extends CommandName>(name: N, input?: unknown): Promise<CommandOutput<N>>;
+  call(name: unknown, input?: unknown): Promise<CommandResult<CommandName>>;
+}
+
+export function createCommandRunner(handlers: CommandHandlers): CommandRunner {
+  const validators = new Map<CommandName, Validator>();
+  const validatorOf = (name: CommandName): Validator => {
+    let validator = validators.get(name);
+    if (!validator) {
+      validator = Compile(commandSpecs[name].input) as unknown as Validator;
+      validators.set(name, validator);
+    }
+    return validator;
+  };
+
+  async function run<N extends CommandName>(name: N, input: unknown = {}): Promise<CommandOutput<N>> {
+    if (!isCommandName(name)) throw new EngineError('unknown_command', `no command named ${JSON.stringify(name)}`);
+    const validator = validatorOf(name);
+    if (!validator.Check(input)) {
+      const errors = validator.Errors(input).map((e) => ({ path: e.instancePath || '/', message: e.message }));
+      const first = errors[0];
+      throw new EngineError('invalid_input', `${name}: ${first ? `${first.path} ${first.message}` : 'invalid input'}`, errors);
+    }
+    const handler = handlers[name] as CommandHandler<N>;
+    return handler(input as CommandInput<N>);
+  }
+
+  return {
+    run,
+    async call(name, input) {
+      try {
+        if (!isCommandName(name)) throw new EngineError('unknown_command', `no command named ${JSON.stringify(name)}`);
+        return { ok: true, value: await run(name, input) };
+      } catch (error) {
+        return { ok: false, error: toErrorBody(error) };
+      }
+    },
+  };
+}

@@ -1,0 +1,38 @@
+/**
+ * The console listener (CONTRACT §1, port P): the admin API under /admin/api and the renderer for
+ * browsers. Every route sits behind the Host and Origin guard.
+ */
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { ADMIN_PREFIX, adminRoutes, type AdminRoutesOptions } from '../admin/routes.js';
+import { checkHostAndOrigin } from '../admin/guard.js';
+import { createServiceApp } from '../http/service-app.js';
+import { NOT_BUILT_PAGE, type ConsoleAssets } from './assets.js';
+import { CONSOLE_CSP_HEADER } from './csp.js';
+
+export interface ConsoleAppOptions extends AdminRoutesOptions {
+  assets: ConsoleAssets | null;
+}
+
+export async function buildConsoleApp(options: ConsoleAppOptions): Promise<FastifyInstance> {
+  const app = createServiceApp();
+
+  app.addHook('onRequest', async (request, reply) => {
+    const verdict = checkHostAndOrigin({ host: request.headers.host, origin: request.headers.origin }, options.consolePort);
+    if (!verdict.ok) return reply.code(verdict.status).type('text/plain').send(verdict.message);
+  });
+
+  await app.register(adminRoutes, { ...options, prefix: ADMIN_PREFIX });
+
+  const { assets } = options;
+  const sendIndex = (_request: unknown, reply: FastifyReply) => {
+    reply.header('content-security-policy', CONSOLE_CSP_HEADER).header('cache-control', 'no-store').type('text/html; charset=utf-8');
+    return assets ? reply.send(assets.indexHtml) : reply.code(503).send(NOT_BUILT_PAGE);
+  };
+  app.get('/', sendIndex);
+  app.get('/index.html', sendIndex);
+  if (assets) {
+    await app.register(fastifyStatic, { root: assets.dir, index: false, wildcard: true, cacheControl: true, maxAge: '1h' });
+  }
+  return app;
+}

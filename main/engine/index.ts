@@ -1,0 +1,153 @@
+/**
+ * `createEngine` builds the whole console from its parts, under plain Node: the store, the clock,
+ * the command and event tables, and the four listeners. Hosts (Electron, `serve`, tests) get back
+ * the command runner, the event bus, the URLs and `close`, and nothing else is global.
+ */
+import { randomBytes } from 'node:crypto';
+import type { EngineStateView, ServiceUrls } from './api/types.js';
+import { createCommandRunner, type CommandHandlers, type CommandRunner } from './api/runner.js';
+import { buildCloudQueueApp } from './cloud-queue/app.js';
+import { EngineClock } from './clock/clock.js';
+import { clockCommands } from './clock/commands.js';
+import { restoreClock, saveClock } from './clock/persistence.js';
+import type { WallClock } from './clock/wall.js';
+import { systemWall } from './clock/wall.js';
+import { loadConsoleAssets } from './console/assets.js';
+import { buildConsoleApp } from './console/app.js';
+import { noTokens } from './control/access.js';
+import { buildControlApp } from './control/app.js';
+import { EventStreams } from './admin/sse.js';
+import { EventBus } from './events/bus.js';
+import { householdCommands } from './household/commands.js';
+import { seedDemoData } from './household/seed.js';
+import { HouseholdViews } from './household/views.js';
+import { DEFAULT_HOST, DEFAULT_PORT, boundPort, listenAll, type ServiceApps } from './http/listeners.js';
+import { buildLoginApp } from './login/app.js';
+import { silentLogger, type Logger } from './log.js';
+import { openStore, type Store } from './store/store.js';
+
+export interface EngineOptions {
+  /** Loopback host to bind. Default 127.0.0.1. */
+  host?: string;
+  /** Console port P (login P+1, control P+2, cloud queue P+3); 0 = any free ports. Default 47100. */
+  port?: number;
+  /** Data folder; null = `--ephemeral` (in memory, nothing written). */
+  dataDir: string | null;
+  /** Clock speed to start at, overriding the stored one. */
+  clockSpeed?: number;
+  /** Folder of the built renderer, served to browsers at the console URL. */
+  consoleAssetsDir?: string;
+  /** better_sqlite3.node built for the running ABI (Electron). */
+  nativeBinding?: string;
+  /** Fixed admin token (default: a fresh random one per start). */
+  adminToken?: string;
+  log?: Logger;
+  /** The real clock behind the engine clock (tests). */
+  wall?: WallClock;
+}
+
+export interface Engine {
+  readonly urls: ServiceUrls;
+  readonly adminToken: string;
+  readonly commands: CommandRunner;
+  readonly events: Pick<EventBus, 'subscribe' | 'on'>;
+  readonly clock: EngineClock;
+  readonly dataDir: string | null;
+  close(): Promise<void>;
+}
+
+export async function createEngine(options: EngineOptions): Promise<Engine> {
+  const log = options.log ?? silentLogger;
+  const wall = options.wall ?? systemWall;
+  const adminToken = options.adminToken ?? randomBytes(32).toString('base64url');
+  const store = openStore({ dataDir: options.dataDir, nativeBinding: options.nativeBinding }, wall.now());
+  const closers: (() => void | Promise<void>)[] = [() => store.close()];
+  const closeAll = async (): Promise<void> => {
+    for (const close of closers.splice(0).reverse()) {
+      try {
+        await close();
+      } catch (error) {
+        log.error('while closing', error);
+      }
+    }
+  };
+
+  try {
+    const restored = restoreClock(store.settings, wall.now());
+    const clock = new EngineClock({
+      wall,
+      startAt: restored?.now,
+      speed: options.clockSpeed ?? restored?.speed ?? 1,
+      onTimerError: (error, label) => log.error(`engine timer ${label} failed`, error),
+    });
+    const persistClock = (): void => saveClock(store.settings, clock.state(), wall.now());
+    closers.push(() => {
+      persistClock();
+      clock.close();
+    });
+    seedDemoData(store, clock.now());
+
+    const bus = new EventBus();
+    closers.push(() => bus.clear());
+    clock.onChange((state) => {
+      persistClock();
+      bus.emit('clock.changed', state);
+    });
+    persistClock();
+
+    const views = new HouseholdViews(store);
+    let urls: ServiceUrls | null = null;
+    const handlers: CommandHandlers = {
+      ...clockCommands(clock),
+      ...householdCommands(views),
+      'state.get': () => stateView(clock, urls!, store, views),
+    };
+    const commands = createCommandRunner(handlers);
+
+    const streams = new EventStreams(bus);
+    const apps: ServiceApps = {
+      console: await buildConsoleApp({
+        commands,
+        streams,
+        adminToken,
+        consolePort: () => boundPort(apps.console),
+        assets: loadConsoleAssets(options.consoleAssetsDir, adminToken),
+      }),
+      login: await buildLoginApp(),
+      control: await buildControlApp({ verifyAccessToken: noTokens, views }),
+      cloudQueue: await buildCloudQueueApp(),
+    };
+    closers.push(async () => {
+      streams.closeAll();
+      await Promise.all(Object.values(apps).map((app) => app.close()));
+    });
+    urls = await listenAll(apps, options.host ?? DEFAULT_HOST, options.port ?? DEFAULT_PORT);
+    log.info(`console ${urls.console} · login ${urls.login} · control ${urls.control} · cloud queue ${urls.cloudQueue}`);
+    log.info(options.dataDir === null ? 'data: in memory (--ephemeral)' : `data: ${options.dataDir}`);
+
+    let closing: Promise<void> | null = null;
+    return {
+      urls,
+      adminToken,
+      commands,
+      events: bus,
+      clock,
+      dataDir: options.dataDir,
+      close: () => (closing ??= closeAll()),
+    };
+  } catch (error) {
+    await closeAll();
+    throw error;
+  }
+}
+
+function stateView(clock: EngineClock, urls: ServiceUrls, store: Store, views: HouseholdViews): EngineStateView {
+  return {
+    clock: clock.state(),
+    urls,
+    dataDir: store.dataDir,
+    households: views.households(),
+    groups: views.groups(),
+    players: views.players(),
+  };
+}

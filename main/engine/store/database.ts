@@ -1,0 +1,40 @@
+/**
+ * Opens the console's SQLite database. WAL with synchronous=NORMAL: a committed transaction
+ * survives the process being killed (kill -9), which is the durability a developer tool needs;
+ * only an OS crash or power loss may roll back the last few commits.
+ */
+import Database from 'better-sqlite3';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+
+export type SqliteDatabase = Database.Database;
+
+export interface DatabaseLocation {
+  /** Folder that holds `console.sqlite`; null keeps everything in memory (`--ephemeral`). */
+  dataDir: string | null;
+  /** Path of a better_sqlite3.node built for the running ABI (Electron passes its own build). */
+  nativeBinding?: string;
+}
+
+export const DATABASE_FILE = 'console.sqlite';
+
+export function openDatabase({ dataDir, nativeBinding }: DatabaseLocation): SqliteDatabase {
+  let file = ':memory:';
+  if (dataDir !== null) {
+    mkdirSync(dataDir, { recursive: true });
+    file = join(dataDir, DATABASE_FILE);
+  }
+  const db = new Database(file, nativeBinding ? { nativeBinding } : {});
+  if (dataDir !== null) db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  db.pragma('foreign_keys = ON');
+  db.pragma('busy_timeout = 5000');
+  return db;
+}
+
+/** Flushes the WAL into the main file and closes; a clean stop leaves one file behind. */
+export function closeDatabase(db: SqliteDatabase): void {
+  if (!db.open) return;
+  if (!db.memory) db.pragma('wal_checkpoint(TRUNCATE)');
+  db.close();
+}

@@ -1,0 +1,48 @@
+/**
+ * Numbered schema migrations. Each runs once, in its own transaction, and is recorded in
+ * `schema_version`; a database written by a newer console is refused rather than damaged.
+ */
+import type { SqliteDatabase } from './database.js';
+
+export interface Migration {
+  version: number;
+  name: string;
+  up: string | ((db: SqliteDatabase) => void);
+}
+
+export function schemaVersion(db: SqliteDatabase): number {
+  const row = db.prepare('SELECT MAX(version) AS version FROM schema_version').get() as { version: number | null };
+  return row.version ?? 0;
+}
+
+export function migrate(db: SqliteDatabase, migrations: readonly Migration[], appliedAt: number): number {
+  checkNumbering(migrations);
+  db.exec(`CREATE TABLE IF NOT EXISTS schema_version (
+    version INTEGER PRIMARY KEY,
+    name TEXT NOT NULL,
+    applied_at INTEGER NOT NULL
+  )`);
+  const current = schemaVersion(db);
+  const latest = migrations.at(-1)?.version ?? 0;
+  if (current > latest) {
+    throw new Error(`the database has schema version ${current}, newer than this console knows (${latest}); use a newer console or another --data-dir`);
+  }
+  const record = db.prepare('INSERT INTO schema_version (version, name, applied_at) VALUES (?, ?, ?)');
+  for (const migration of migrations) {
+    if (migration.version <= current) continue;
+    db.transaction(() => {
+      if (typeof migration.up === 'string') db.exec(migration.up);
+      else migration.up(db);
+      record.run(migration.version, migration.name, appliedAt);
+    })();
+  }
+  return schemaVersion(db);
+}
+
+function checkNumbering(migrations: readonly Migration[]): void {
+  migrations.forEach((migration, index) => {
+    if (migration.version !== index + 1) {
+      throw new Error(`migration ${migration.name} has version ${migration.version}, expected ${index + 1}`);
+    }
+  });
+}

@@ -1,0 +1,5 @@
+/** Every migration, in order. A new one gets the next number and is appended here. */
+import type { Migration } from '../migrations.js';
+import { householdMigration } from './001_household.js';
+
+export const migrations: readonly Migration[] = [householdMigration];

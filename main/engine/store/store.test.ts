@@ -1,0 +1,90 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { openDatabase } from './database.js';
+import { migrate, schemaVersion, type Migration } from './migrations.js';
+import { migrations } from './migrations/index.js';
+import { openStore } from './store.js';
+
+const dirs: string[] = [];
+function tempDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'cqc-store-'));
+  dirs.push(dir);
+  return dir;
+}
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('store', () => {
+  it('opens a file database in WAL mode and migrates it to the latest version', () => {
+    const store = openStore({ dataDir: tempDir() });
+    expect(store.db.pragma('journal_mode', { simple: true })).toBe('wal');
+    expect(store.schemaVersion).toBe(migrations.length);
+    const recorded = store.db.prepare('SELECT version, name FROM schema_version ORDER BY version').all();
+    expect(recorded).toEqual(migrations.map((m) => ({ version: m.version, name: m.name })));
+    store.close();
+  });
+
+  it('keeps what was stored across a reopen of the same data dir', () => {
+    const dir = tempDir();
+    const first = openStore({ dataDir: dir });
+    first.households.create({ id: 'h1', name: 'Flat', createdAt: 1 });
+    first.settings.set('answer', { value: 42 });
+    first.close();
+    const second = openStore({ dataDir: dir });
+    expect(second.households.get('h1')).toEqual({ id: 'h1', name: 'Flat', createdAt: 1 });
+    expect(second.settings.get('answer')).toEqual({ value: 42 });
+    second.close();
+  });
+
+  it('keeps nothing on disk when ephemeral', () => {
+    const store = openStore({ dataDir: null });
+    expect(store.db.memory).toBe(true);
+    store.close();
+  });
+
+  it('rolls a transaction back as a whole when part of it fails', () => {
+    const store = openStore({ dataDir: null });
+    expect(() =>
+      store.transaction(() => {
+        store.households.create({ id: 'h1', name: 'A', createdAt: 1 });
+        store.households.create({ id: 'h1', name: 'duplicate', createdAt: 1 });
+      }),
+    ).toThrow();
+    expect(store.households.list()).toEqual([]);
+    store.close();
+  });
+});
+
+describe('migrate', () => {
+  const table = (name: string, version: number): Migration => ({ version, name, up: `CREATE TABLE ${name} (id INTEGER)` });
+
+  it('applies only migrations newer than the recorded version, each once', () => {
+    const db = openDatabase({ dataDir: null });
+    expect(migrate(db, [table('a', 1)], 0)).toBe(1);
+    expect(migrate(db, [table('a', 1), table('b', 2)], 0)).toBe(2);
+    expect(migrate(db, [table('a', 1), table('b', 2)], 0)).toBe(2);
+    expect(db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name IN ('a', 'b')").all()).toHaveLength(2);
+  });
+
+  it('leaves no trace of a migration that fails', () => {
+    const db = openDatabase({ dataDir: null });
+    const broken: Migration = { version: 1, name: 'broken', up: 'CREATE TABLE ok (id INTEGER); CREATE TABLE nope (' };
+    expect(() => migrate(db, [broken], 0)).toThrow();
+    expect(schemaVersion(db)).toBe(0);
+    expect(db.prepare("SELECT name FROM sqlite_master WHERE name = 'ok'").get()).toBeUndefined();
+  });
+
+  it('refuses a database written by a newer console', () => {
+    const db = openDatabase({ dataDir: null });
+    migrate(db, [table('a', 1), table('b', 2)], 0);
+    expect(() => migrate(db, [table('a', 1)], 0)).toThrow(/newer than this console knows/);
+  });
+
+  it('refuses gaps in the numbering', () => {
+    const db = openDatabase({ dataDir: null });
+    expect(() => migrate(db, [table('a', 1), table('c', 3)], 0)).toThrow(/expected 2/);
+  });
+});

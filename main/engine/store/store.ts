@@ -1,0 +1,48 @@
+/**
+ * The engine's persistent state: one SQLite database, migrated on open, with one repository per
+ * noun. Areas of the engine take the repositories they need, never the raw database.
+ */
+import { closeDatabase, openDatabase, type DatabaseLocation, type SqliteDatabase } from './database.js';
+import { migrate } from './migrations.js';
+import { migrations } from './migrations/index.js';
+import { GroupRepository } from './repositories/groups.js';
+import { HouseholdRepository } from './repositories/households.js';
+import { PlayerRepository } from './repositories/players.js';
+import { SettingsRepository } from './repositories/settings.js';
+import { UserRepository } from './repositories/users.js';
+
+export interface Store {
+  readonly db: SqliteDatabase;
+  readonly dataDir: string | null;
+  readonly schemaVersion: number;
+  readonly settings: SettingsRepository;
+  readonly households: HouseholdRepository;
+  readonly groups: GroupRepository;
+  readonly players: PlayerRepository;
+  readonly users: UserRepository;
+  /** Runs `work` in one transaction: all of it is stored, or none. */
+  transaction<T>(work: () => T): T;
+  close(): void;
+}
+
+export function openStore(location: DatabaseLocation, now: number = Date.now()): Store {
+  const db = openDatabase(location);
+  try {
+    const version = migrate(db, migrations, now);
+    return {
+      db,
+      dataDir: location.dataDir,
+      schemaVersion: version,
+      settings: new SettingsRepository(db),
+      households: new HouseholdRepository(db),
+      groups: new GroupRepository(db),
+      players: new PlayerRepository(db),
+      users: new UserRepository(db),
+      transaction: (work) => db.transaction(work)(),
+      close: () => closeDatabase(db),
+    };
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+}

@@ -1,0 +1,45 @@
+/**
+ * HTTP helpers for engine tests: real requests over loopback, including ones a browser would
+ * never send (a foreign Host header).
+ */
+import { request as httpRequest } from 'node:http';
+import { createEngine, type Engine, type EngineOptions } from '../index.js';
+
+export interface RawResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
+
+export function rawRequest(url: string, init: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<RawResponse> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(url, { method: init.method ?? 'GET', headers: init.headers }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (body += chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+    });
+    req.on('error', reject);
+    if (init.body !== undefined) req.write(init.body);
+    req.end();
+  });
+}
+
+/** An ephemeral engine on free ports; close it in afterEach/afterAll. */
+export function startTestEngine(options: Partial<EngineOptions> = {}): Promise<Engine> {
+  return createEngine({ dataDir: null, port: 0, ...options });
+}
+
+/** Calls the admin API with the engine's token. */
+export async function admin(engine: Engine, method: string, path: string, body?: unknown): Promise<{ status: number; body: unknown }> {
+  const response = await fetch(`${engine.urls.console}/admin/api${path}`, {
+    method,
+    headers: {
+      authorization: `Bearer ${engine.adminToken}`,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  return { status: response.status, body: text ? JSON.parse(text) : null };
+}

@@ -1,0 +1,22 @@
+/**
+ * Electron's security checklist, applied to every web contents the app creates: no navigation
+ * away from the console, no new windows (links open in the user's browser), no webviews, and no
+ * permissions beyond writing to the clipboard (the copy buttons).
+ */
+import { app, session, shell } from 'electron';
+
+export function harden(isConsoleUrl: (url: string) => boolean): void {
+  app.on('web-contents-created', (_event, contents) => {
+    contents.on('will-navigate', (event, url) => {
+      if (!isConsoleUrl(url)) event.preventDefault();
+    });
+    contents.on('will-attach-webview', (event) => event.preventDefault());
+    contents.setWindowOpenHandler(({ url }) => {
+      if (/^https?:\/\//.test(url)) void shell.openExternal(url);
+      return { action: 'deny' };
+    });
+  });
+  session.defaultSession.setPermissionRequestHandler((_contents, permission, callback) => {
+    callback(permission === 'clipboard-sanitized-write');
+  });
+}

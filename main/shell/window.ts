@@ -1,0 +1,39 @@
+/**
+ * The console's main window: sandboxed, context-isolated, no Node in the page, and the preload
+ * bridge as its only door to the engine.
+ */
+import { BrowserWindow } from 'electron';
+import { join } from 'node:path';
+
+export interface RendererEntry {
+  /** electron-vite's dev server URL, when running `npm run dev`. */
+  devServerUrl?: string;
+  /** The built index.html otherwise. */
+  file: string;
+}
+
+export function createMainWindow(entry: RendererEntry, preloadDir: string): BrowserWindow {
+  const window = new BrowserWindow({
+    width: 1360,
+    height: 860,
+    minWidth: 960,
+    minHeight: 600,
+    title: 'Cloud Queue Console',
+    backgroundColor: '#111418',
+    show: false,
+    autoHideMenuBar: true,
+    webPreferences: {
+      preload: join(preloadDir, 'index.cjs'),
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      webSecurity: true,
+      allowRunningInsecureContent: false,
+      spellcheck: false,
+    },
+  });
+  window.once('ready-to-show', () => window.show());
+  if (entry.devServerUrl) void window.loadURL(entry.devServerUrl);
+  else void window.loadFile(entry.file);
+  return window;
+}

@@ -1,0 +1,64 @@
+/**
+ * Starts `serve` as its own process, as users and CI do, and waits for the ready line
+ * (CONTRACT §1). Used by the process tests and the Playwright fixture.
+ */
+import { spawn, type ChildProcessByStdio } from 'node:child_process';
+import { dirname, join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import type { Readable } from 'node:stream';
+import type { ServiceUrls } from '../engine/api/types.js';
+
+export const PROJECT_ROOT = join(dirname(fileURLToPath(import.meta.url)), '../..');
+
+export interface ReadyLine {
+  event: 'ready';
+  urls: ServiceUrls;
+  adminToken: string;
+}
+
+export interface ServeProcess {
+  child: ChildProcessByStdio<null, Readable, Readable>;
+  ready: ReadyLine;
+  /** Everything the process wrote to stderr so far (its human-readable log). */
+  stderr(): string;
+  /** Sends `signal` and resolves with the exit code (null when killed by the signal). */
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+export async function startServe(args: string[], { timeoutMs = 20_000 } = {}): Promise<ServeProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(PROJECT_ROOT, 'main/serve.ts'), ...args], {
+    cwd: PROJECT_ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+
+  const ready = await new Promise<ReadyLine>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`serve did not become ready in ${timeoutMs} ms:\n${stderr}`)), timeoutMs);
+    const lines = createInterface({ input: child.stdout });
+    lines.once('line', (line) => {
+      clearTimeout(timer);
+      try {
+        resolve(JSON.parse(line) as ReadyLine);
+      } catch {
+        reject(new Error(`first stdout line is not the JSON ready line: ${line}`));
+      }
+    });
+    void exited.then((code) => {
+      clearTimeout(timer);
+      reject(new Error(`serve exited with ${code} before it was ready:\n${stderr}`));
+    });
+  });
+
+  return {
+    child,
+    ready,
+    stderr: () => stderr,
+    stop: (signal = 'SIGTERM') => {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+      return exited;
+    },
+  };
+}

@@ -1,0 +1,56 @@
+/**
+ * The browser transport against a real engine: the same calls and events the IPC bridge carries.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Engine } from '../../../main/engine/index.js';
+import { startTestEngine } from '../../../main/engine/testing/http.js';
+import { Api, ApiError } from './client';
+import { httpTransport } from './http';
+
+let engine: Engine;
+let api: Api;
+beforeAll(async () => {
+  engine = await startTestEngine({ clockSpeed: 0 });
+  api = new Api(httpTransport({ baseUrl: engine.urls.console, adminToken: engine.adminToken }));
+});
+afterAll(() => engine.close());
+
+describe('HTTP transport', () => {
+  it('runs commands and returns their typed output', async () => {
+    const clock = await api.call('clock.get', {});
+    expect(clock.speed).toBe(0);
+    const state = await api.call('state.get', {});
+    expect(state.urls).toEqual(engine.urls);
+  });
+
+  it('turns engine errors into ApiError with their code', async () => {
+    const error = await api.call('players.get', { id: 'nope' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error).toMatchObject({ code: 'not_found' });
+  });
+
+  it('reports a wrong token as an error, not as data', async () => {
+    const stranger = new Api(httpTransport({ baseUrl: engine.urls.console, adminToken: 'wrong' }));
+    await expect(stranger.call('clock.get', {})).rejects.toBeInstanceOf(ApiError);
+  });
+
+  it('reports an unreachable engine as unavailable', async () => {
+    const lost = new Api(httpTransport({ baseUrl: 'http://127.0.0.1:9', adminToken: 'x' }));
+    await expect(lost.call('clock.get', {})).rejects.toMatchObject({ code: 'unavailable' });
+  });
+
+  it('delivers pushed events and says when the stream is open', async () => {
+    const states: string[] = [];
+    const offConnection = api.onConnection((state) => states.push(state));
+    const received = new Promise<unknown>((resolve) => {
+      const off = api.on('clock.changed', (clock) => {
+        off();
+        resolve(clock);
+      });
+    });
+    await expect.poll(() => states.includes('open')).toBe(true);
+    const after = await api.call('clock.set', { advanceMs: 60_000 });
+    expect(await received).toEqual(after);
+    offConnection();
+  });
+});

@@ -1,0 +1,79 @@
+/**
+ * The engine clock in the status bar (CONTRACT §6): engine time, speed (0 stops it) and jumps
+ * forward. A jump runs every timer that falls due on the way, so it can take a moment: the
+ * buttons say so while it runs.
+ */
+import { useMutation } from '@tanstack/react-query';
+import { useApi } from '../api/context';
+import { useClockStore, useEngineNow } from '../stores/clock';
+
+const SPEEDS = [
+  { speed: 0, label: 'Stop', title: 'Stop the engine clock' },
+  { speed: 1, label: '1×', title: 'Real time' },
+  { speed: 10, label: '10×', title: 'Ten times real time' },
+  { speed: 60, label: '60×', title: 'A minute a second' },
+  { speed: 600, label: '600×', title: 'Ten minutes a second' },
+] as const;
+
+const STEPS = [
+  { ms: 60_000, label: '+1 min' },
+  { ms: 600_000, label: '+10 min' },
+  { ms: 3_600_000, label: '+1 h' },
+  { ms: 86_400_000, label: '+24 h' },
+] as const;
+
+export function formatEngineTime(ms: number): string {
+  const d = new Date(ms);
+  const pad = (n: number, width = 2) => String(n).padStart(width, '0');
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
+}
+
+export function ClockControl() {
+  const api = useApi();
+  const now = useEngineNow();
+  const speed = useClockStore((s) => s.clock?.speed);
+  const setClock = useClockStore((s) => s.setClock);
+  const change = useMutation({
+    mutationFn: (input: { speed?: number; advanceMs?: number }) => api.call('clock.set', input),
+    onSuccess: setClock,
+  });
+
+  return (
+    <div className="clock" role="group" aria-label="Engine clock">
+      <span className="clock-time" aria-label="Engine time" data-now={now ?? ''} data-speed={speed ?? ''} title="Engine time: every timer and lifetime in the console runs on it">
+        {now === null ? '—' : formatEngineTime(now)}
+      </span>
+      <div className="segmented" role="radiogroup" aria-label="Clock speed">
+        {SPEEDS.map((s) => (
+          <button
+            key={s.speed}
+            type="button"
+            role="radio"
+            aria-checked={speed === s.speed}
+            title={s.title}
+            disabled={speed === undefined}
+            onClick={() => change.mutate({ speed: s.speed })}
+          >
+            {s.label}
+          </button>
+        ))}
+      </div>
+      <div className="segmented" aria-label="Advance the clock" role="group">
+        {STEPS.map((step) => (
+          <button
+            key={step.ms}
+            type="button"
+            disabled={change.isPending || speed === undefined}
+            aria-label={`Advance ${step.label.slice(1)}`}
+            onClick={() => change.mutate({ advanceMs: step.ms })}
+          >
+            {step.label}
+          </button>
+        ))}
+      </div>
+      <span className="clock-status" role="status" aria-live="polite">
+        {change.isPending ? 'advancing…' : change.isError ? `clock: ${change.error.message}` : ''}
+      </span>
+    </div>
+  );
+}

@@ -1,0 +1,29 @@
+/**
+ * Connects pushed engine events to the renderer's stores and query cache. Mounted once, at the
+ * root. After a reconnect everything is fetched again, since events may have been missed.
+ */
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import { useApi } from '../api/context';
+import { useClockStore } from './clock';
+import { useConnectionStore } from './connection';
+
+export function useEngineWiring(): void {
+  const api = useApi();
+  const queryClient = useQueryClient();
+  useEffect(() => {
+    const setClock = useClockStore.getState().setClock;
+    const offEvents = api.on('clock.changed', setClock);
+    const offConnection = api.onConnection((state) => {
+      useConnectionStore.getState().setState(state);
+      if (state === 'open') {
+        void api.call('clock.get', {}).then(setClock, () => undefined);
+        void queryClient.invalidateQueries();
+      }
+    });
+    return () => {
+      offEvents();
+      offConnection();
+    };
+  }, [api, queryClient]);
+}
