@@ -1,43 +1,12 @@
 /**
- * The engine's command table: every operation a host can ask of the engine, in one place.
- * Areas add their rows here; handlers live beside the code they drive (see `../commands.ts`).
+ * The engine's command table: every operation a host can ask of the engine. Each area declares
+ * its rows in `commands/<area>.ts`; handlers live beside the code they drive.
  */
-import Type from 'typebox';
-import { command, type InputOf, type OutputOf } from './command.js';
-import type { ClockState, EngineStateView, PlayerView } from './types.js';
-
-const Empty = Type.Object({});
-const Id = Type.Object({ id: Type.String({ minLength: 1 }) });
+import type { InputOf, OutputOf } from './command.js';
+import { coreCommands } from './commands/core.js';
 
 export const commandSpecs = {
-  'state.get': command<EngineStateView>()({
-    summary: 'Everything the console shows at a glance: clock, service URLs, household, players.',
-    input: Empty,
-    http: { method: 'GET', path: '/state' },
-  }),
-  'clock.get': command<ClockState>()({
-    summary: 'Engine time (epoch ms) and speed.',
-    input: Empty,
-    http: { method: 'GET', path: '/clock' },
-  }),
-  'clock.set': command<ClockState>()({
-    summary: 'Sets the speed (0 stops the clock) and/or advances engine time, running due timers.',
-    input: Type.Object({
-      speed: Type.Optional(Type.Number({ minimum: 0, maximum: 100_000 })),
-      advanceMs: Type.Optional(Type.Integer({ minimum: 0, maximum: 366 * 24 * 3_600_000 })),
-    }),
-    http: { method: 'POST', path: '/clock' },
-  }),
-  'players.list': command<PlayerView[]>()({
-    summary: 'Every player of every household with its live playback state.',
-    input: Empty,
-    http: { method: 'GET', path: '/players' },
-  }),
-  'players.get': command<PlayerView>()({
-    summary: 'One player with its live playback state.',
-    input: Id,
-    http: { method: 'GET', path: '/players/:id' },
-  }),
+  ...coreCommands,
 };
 
 export type CommandSpecs = typeof commandSpecs;

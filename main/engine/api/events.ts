@@ -1,12 +1,11 @@
 /**
  * The engine's event table: what the engine pushes to its hosts (server-sent events for the admin
- * API and browsers, IPC messages in Electron). One row per event name.
+ * API and browsers, IPC messages in Electron). Each area declares its rows in `events/<area>.ts`.
  */
-import type { ClockState } from './types.js';
+import type { CoreEvents } from './events/core.js';
 
-export interface EngineEvents {
-  'clock.changed': ClockState;
-}
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- areas extend this list
+export interface EngineEvents extends CoreEvents {}
 
 export type EventName = keyof EngineEvents;
 
