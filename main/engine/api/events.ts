@@ -5,7 +5,7 @@
 import type { CoreEvents } from './events/core.js';
 import type { OAuthEvents } from './events/oauth.js';
 
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- areas extend this list
+/** Areas extend this list. */
 export interface EngineEvents extends CoreEvents, OAuthEvents {}
 
 export type EventName = keyof EngineEvents;

@@ -29,7 +29,7 @@ export interface TokenAnswer {
 }
 
 const NO_STORE = { 'cache-control': 'no-store', pragma: 'no-cache' };
-const SECRET_PARAMS = ['code', 'refresh_token', 'code_verifier', 'client_secret'];
+const SECRET_PARAMS = ['code', 'refresh_token', 'code_verifier', 'client_secret', 'password'];
 
 const COMMON_CHECKS = {
   form: 'a form-urlencoded body, no parameter repeated',

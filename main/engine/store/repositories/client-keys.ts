@@ -35,7 +35,6 @@ const toKey = (row: Row): ClientKey => ({
 });
 
 export class ClientKeyRepository {
-  private readonly all;
   private readonly byIntegration;
   private readonly one;
   private readonly byClientId;
@@ -44,8 +43,7 @@ export class ClientKeyRepository {
   private readonly remove;
 
   constructor(db: SqliteDatabase) {
-    this.all = db.prepare<[], Row>('SELECT * FROM client_keys ORDER BY created_at, id');
-    this.byIntegration = db.prepare<[string], Row>('SELECT * FROM client_keys WHERE integration_id = ? ORDER BY created_at, id');
+    this.byIntegration = db.prepare<[string], Row>('SELECT * FROM client_keys WHERE integration_id = ? ORDER BY created_at, rowid');
     this.one = db.prepare<[string], Row>('SELECT * FROM client_keys WHERE id = ?');
     this.byClientId = db.prepare<[string], Row>('SELECT * FROM client_keys WHERE client_id = ?');
     this.insert = db.prepare<[string, string, string, string, Buffer, string, number, number]>(
@@ -56,9 +54,6 @@ export class ClientKeyRepository {
     this.remove = db.prepare<[string]>('DELETE FROM client_keys WHERE id = ?');
   }
 
-  list(): ClientKey[] {
-    return this.all.all().map(toKey);
-  }
 
   listByIntegration(integrationId: string): ClientKey[] {
     return this.byIntegration.all(integrationId).map(toKey);

@@ -52,7 +52,7 @@ export class GrantRepository {
   constructor(db: SqliteDatabase) {
     this.one = db.prepare<[string], Row>('SELECT * FROM grants WHERE id = ?');
     this.byIntegration = db.prepare<[string, number], Row>(
-      'SELECT * FROM grants WHERE integration_id = ? ORDER BY created_at DESC, id DESC LIMIT ?',
+      'SELECT * FROM grants WHERE integration_id = ? ORDER BY created_at DESC, rowid DESC LIMIT ?',
     );
     this.insert = db.prepare<[string, string, string, string, string, string, string | null, number]>(
       `INSERT INTO grants (id, integration_id, key_id, user_id, household_id, scope, flow_id, created_at)

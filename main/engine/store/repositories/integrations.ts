@@ -39,15 +39,13 @@ const toIntegration = (row: Row): Integration => ({
 export class IntegrationRepository {
   private readonly all;
   private readonly one;
-  private readonly sampleRow;
   private readonly insert;
   private readonly updateRow;
   private readonly remove;
 
   constructor(db: SqliteDatabase) {
-    this.all = db.prepare<[], Row>('SELECT * FROM integrations ORDER BY created_at, id');
+    this.all = db.prepare<[], Row>('SELECT * FROM integrations ORDER BY created_at, rowid');
     this.one = db.prepare<[string], Row>('SELECT * FROM integrations WHERE id = ?');
-    this.sampleRow = db.prepare<[], Row>('SELECT * FROM integrations WHERE sample = 1 ORDER BY created_at LIMIT 1');
     this.insert = db.prepare<[string, string, string, string, number, number, number, number]>(
       `INSERT INTO integrations (id, name, description, category, rotate_refresh_tokens, sample, created_at, updated_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -67,11 +65,6 @@ export class IntegrationRepository {
     return row && toIntegration(row);
   }
 
-  /** The console's own sample integration, if registered. */
-  sample(): Integration | undefined {
-    const row = this.sampleRow.get();
-    return row && toIntegration(row);
-  }
 
   create(integration: Integration): Integration {
     const i = integration;

@@ -18,23 +18,18 @@ interface Row {
 const toRedirectUri = (row: Row): RedirectUri => ({ id: row.id, keyId: row.key_id, uri: row.uri, createdAt: row.created_at });
 
 export class RedirectUriRepository {
-  private readonly all;
   private readonly byKey;
   private readonly one;
   private readonly insert;
   private readonly remove;
 
   constructor(db: SqliteDatabase) {
-    this.all = db.prepare<[], Row>('SELECT * FROM redirect_uris ORDER BY created_at, id');
-    this.byKey = db.prepare<[string], Row>('SELECT * FROM redirect_uris WHERE key_id = ? ORDER BY created_at, id');
+    this.byKey = db.prepare<[string], Row>('SELECT * FROM redirect_uris WHERE key_id = ? ORDER BY created_at, rowid');
     this.one = db.prepare<[string], Row>('SELECT * FROM redirect_uris WHERE id = ?');
     this.insert = db.prepare<[string, string, string, number]>('INSERT INTO redirect_uris (id, key_id, uri, created_at) VALUES (?, ?, ?, ?)');
     this.remove = db.prepare<[string]>('DELETE FROM redirect_uris WHERE id = ?');
   }
 
-  list(): RedirectUri[] {
-    return this.all.all().map(toRedirectUri);
-  }
 
   listByKey(keyId: string): RedirectUri[] {
     return this.byKey.all(keyId).map(toRedirectUri);
