@@ -1,8 +1,9 @@
 /** One integration: what users see on the consent page, its keys, refresh token rotation, and its grants. */
-import { useMutation } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import type { IntegrationView } from '../../../../main/engine/api/oauth-types';
 import { useApi } from '../../api/context';
+import { oauthKeys } from '../../queries/oauth';
 import { ClientKeySection } from './ClientKeySection';
 import { GrantsTable } from './GrantsTable';
 import { SecretCallout, type ShownSecret } from './SecretCallout';
@@ -17,7 +18,17 @@ export function IntegrationCard({ integration, expanded, onToggle, secret, onSec
   const api = useApi();
   const [editing, setEditing] = useState(false);
   const remove = useMutation({ mutationFn: () => api.call('integrations.delete', { id: integration.id }) });
-  const rotation = useMutation({ mutationFn: (rotateRefreshTokens: boolean) => api.call('integrations.update', { id: integration.id, rotateRefreshTokens }) });
+  const queryClient = useQueryClient();
+  // Optimistic, like every switch: it moves at the click and moves back if the engine refuses.
+  const rotation = useMutation({
+    mutationFn: (rotateRefreshTokens: boolean) => api.call('integrations.update', { id: integration.id, rotateRefreshTokens }),
+    onMutate: (rotateRefreshTokens) => {
+      const before = queryClient.getQueryData<IntegrationView[]>(oauthKeys.integrations);
+      queryClient.setQueryData<IntegrationView[]>(oauthKeys.integrations, (list) => list?.map((i) => (i.id === integration.id ? { ...i, rotateRefreshTokens } : i)));
+      return before;
+    },
+    onError: (_error, _value, before) => queryClient.setQueryData(oauthKeys.integrations, before),
+  });
   const addKey = useMutation({
     mutationFn: () => api.call('integrations.keys.create', { id: integration.id, name: `Key ${integration.keys.length + 1}` }),
     onSuccess: (issued) => onSecret({ keyName: issued.key.name, clientId: issued.clientId, clientSecret: issued.clientSecret }),
@@ -54,7 +65,7 @@ export function IntegrationCard({ integration, expanded, onToggle, secret, onSec
               </button>
             )}
             <label className="switch" title="A refresh gives a new refresh token; presenting an old one again revokes the grant">
-              <input type="checkbox" role="switch" checked={integration.rotateRefreshTokens} disabled={rotation.isPending} onChange={(e) => rotation.mutate(e.target.checked)} />
+              <input type="checkbox" role="switch" checked={integration.rotateRefreshTokens} onChange={(e) => rotation.mutate(e.target.checked)} />
               Refresh token rotation
             </label>
             {!integration.sample && (

@@ -15,8 +15,15 @@ export function SettingsBar() {
   const api = useApi();
   const queryClient = useQueryClient();
   const { data: settings } = useLoginSettings();
+  // Optimistic: the switch moves at the click, and moves back if the engine refuses.
   const update = useMutation({
     mutationFn: (changes: Partial<LoginSettings>) => api.call('settings.update', changes),
+    onMutate: (changes) => {
+      const before = queryClient.getQueryData<LoginSettings>(oauthKeys.settings);
+      if (before) queryClient.setQueryData(oauthKeys.settings, { ...before, ...changes });
+      return before;
+    },
+    onError: (_error, _changes, before) => queryClient.setQueryData(oauthKeys.settings, before),
     onSuccess: (next) => queryClient.setQueryData(oauthKeys.settings, next),
   });
   const sample = useStartFlow();
@@ -30,7 +37,7 @@ export function SettingsBar() {
               type="checkbox"
               role="switch"
               checked={settings?.[key] ?? false}
-              disabled={!settings || update.isPending}
+              disabled={!settings}
               onChange={(event) => update.mutate({ [key]: event.target.checked })}
             />
             <span>{label}</span>
