@@ -52,6 +52,8 @@ export interface IntegrationView {
   /** The first key's client id and redirect URIs (the shape of CONTRACT §7). */
   clientId: string | null;
   redirectUris: string[];
+  /** One line per redirect URI that only works here: "<uri>: production would reject this". */
+  warnings: string[];
   keys: ClientKeyView[];
 }
 

@@ -64,7 +64,7 @@ export async function buildLoginApp(options: LoginAppOptions): Promise<FastifyIn
 
   app.post(TOKEN_PATH, async (request, reply) => {
     const form = request.body instanceof Params ? request.body : { problem: request.body instanceof Unreadable ? request.body.problem : 'the body is empty: send the form' };
-    return send(reply, options.token.handle({ authorization: request.headers.authorization, form }));
+    return send(reply, await options.token.handle({ authorization: request.headers.authorization, form }));
   });
   app.route({
     method: ['GET', 'PUT', 'PATCH', 'DELETE'],

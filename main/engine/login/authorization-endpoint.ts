@@ -9,6 +9,7 @@ import type { FlowStatus, FlowStepDetail, OAuthErrorView } from '../api/oauth-ty
 import { hashPassword, verifyPassword } from '../security/passwords.js';
 import type { User } from '../store/repositories/users.js';
 import type { Store } from '../store/store.js';
+import { atomically, type AtomicStore } from './atomic.js';
 import { checkAuthorizationRequest, type AuthorizationRequest } from './authorize.js';
 import type { FlowRecorder } from './flow-recorder.js';
 import type { FlowStarts } from './flow-starts.js';
@@ -30,7 +31,7 @@ export interface PageAnswer {
 }
 
 export interface AuthorizationEndpointDeps {
-  store: Pick<Store, 'users' | 'households'>;
+  store: Pick<Store, 'users' | 'households'> & AtomicStore;
   manager: IntegrationManager;
   settings: LoginSettingsStore;
   issuer: Issuer;
@@ -48,7 +49,12 @@ const unknownUserHash = (): string => (dummyHash ??= hashPassword('not a passwor
 export class AuthorizationEndpoint {
   constructor(private readonly deps: AuthorizationEndpointDeps) {}
 
+  /** The authorization request; what it records and issues is stored in one commit. */
   authorize(url: string): PageAnswer {
+    return atomically(this.deps.store, () => this.answerAuthorize(url));
+  }
+
+  private answerAuthorize(url: string): PageAnswer {
     const { recorder, settings } = this.deps;
     const params = Params.fromUrl(url);
     const outcome = checkAuthorizationRequest(params, {
@@ -137,6 +143,10 @@ export class AuthorizationEndpoint {
   }
 
   decide(form: Params | null, cookie: string | undefined): PageAnswer {
+    return atomically(this.deps.store, () => this.answerDecision(form, cookie));
+  }
+
+  private answerDecision(form: Params | null, cookie: string | undefined): PageAnswer {
     const found = this.interactionOf(form, cookie, true);
     if ('status' in found) return found;
     const interaction = found;

@@ -3,10 +3,11 @@
  * redirect, token requests, refreshes, API calls) lands on one timeline, stored and pushed as an
  * event. Only the newest flows are kept, and a chatty integration cannot grow one flow without end.
  */
-import type { FlowOrigin, FlowStatus, FlowStepDetail, FlowStepView, FlowSummary, FlowView } from '../api/oauth-types.js';
+import type { FlowOrigin, FlowStatus, FlowStepDetail, FlowSummary, FlowView } from '../api/oauth-types.js';
 import type { EngineClock } from '../clock/clock.js';
 import type { EventBus } from '../events/bus.js';
 import type { Store } from '../store/store.js';
+import { atomically, type AtomicStore } from './atomic.js';
 import { newId } from './secrets.js';
 
 export const KEPT_FLOWS = 500;
@@ -33,14 +34,14 @@ export class FlowRecorder {
   private readonly apiCalls = new Map<string, number>();
 
   constructor(
-    private readonly store: Pick<Store, 'oauthFlows' | 'transaction'>,
+    private readonly store: Pick<Store, 'oauthFlows'> & AtomicStore,
     private readonly clock: Pick<EngineClock, 'now'>,
     private readonly bus: Pick<EventBus, 'emit'>,
   ) {}
 
   start(start: FlowStart): string {
-    const id = newId('flow');
     const now = this.now();
+    const id = newId('flow', now);
     this.store.oauthFlows.create({
       id,
       origin: start.origin,
@@ -49,7 +50,6 @@ export class FlowRecorder {
       clientId: start.clientId ?? null,
       status: 'started',
       startedAt: now,
-      updatedAt: now,
     });
     if (++this.created % 50 === 0) this.store.oauthFlows.prune(KEPT_FLOWS);
     return id;
@@ -61,7 +61,7 @@ export class FlowRecorder {
   }
 
   exists(flowId: string | null | undefined): flowId is string {
-    return !!flowId && this.store.oauthFlows.get(flowId) !== undefined;
+    return !!flowId && this.store.oauthFlows.has(flowId);
   }
 
   /** Records a step of `flowId` (or of a new flow, when that one is gone) and returns the flow id. */
@@ -74,12 +74,10 @@ export class FlowRecorder {
       if (calls === API_CALLS_PER_FLOW) input = { ...input, summary: `${input.summary} (later API calls of this flow are not recorded)` };
     }
     const at = this.now();
-    const step = this.store.transaction(() => {
-      const recorded = this.store.oauthFlows.addStep({ flowId: id, at, kind: input.detail.kind, ok: input.ok, summary: input.summary, detail: input.detail });
-      if (input.status) this.store.oauthFlows.setStatus(id, input.status, at);
-      return recorded;
-    });
-    this.emit(id, step);
+    const recorded = atomically(this.store, () =>
+      this.store.oauthFlows.addStep({ flowId: id, at, kind: input.detail.kind, ok: input.ok, summary: input.summary, detail: input.detail }, input.status),
+    );
+    this.bus.emit('oauth.flowStep', recorded);
     return id;
   }
 
@@ -90,11 +88,6 @@ export class FlowRecorder {
   get(flowId: string): FlowView | undefined {
     const flow = this.store.oauthFlows.get(flowId);
     return flow && { ...flow, steps: this.store.oauthFlows.listSteps(flowId) };
-  }
-
-  private emit(flowId: string, step: FlowStepView): void {
-    const flow = this.store.oauthFlows.get(flowId);
-    if (flow) this.bus.emit('oauth.flowStep', { flow, step });
   }
 
   private now(): number {

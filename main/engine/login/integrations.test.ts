@@ -35,6 +35,7 @@ describe('the integration manager (CONTRACT §7)', () => {
       redirectUris: ['https://partymix.example.com/oauth/callback', 'http://localhost:3000/cb'],
       rotateRefreshTokens: true,
     });
+    expect(created.warnings).toEqual(['http://localhost:3000/cb: production would reject this']);
     expect(created.keys[0]!.redirectUris).toEqual([
       { id: expect.any(String), uri: 'https://partymix.example.com/oauth/callback', loopback: false, warning: null },
       { id: expect.any(String), uri: 'http://localhost:3000/cb', loopback: true, warning: 'production would reject this' },

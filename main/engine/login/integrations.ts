@@ -23,6 +23,7 @@ import type { LoginSettingsStore } from './settings.js';
 import { randomUUID } from 'node:crypto';
 
 export const DEFAULT_KEY_NAME = 'Default';
+const MAX_CACHED_CLIENTS = 1_000;
 
 export interface NewIntegration {
   name: string;
@@ -43,6 +44,8 @@ export interface RegisteredClient {
 type ManagerStore = Pick<Store, 'integrations' | 'clientKeys' | 'redirectUris' | 'transaction'>;
 
 export class IntegrationManager {
+  private readonly clients = new Map<string, RegisteredClient>();
+
   constructor(
     private readonly store: ManagerStore,
     private readonly clock: Pick<EngineClock, 'now'>,
@@ -64,7 +67,7 @@ export class IntegrationManager {
     const now = this.now();
     const secret = randomSecret();
     const integration: Integration = {
-      id: newId('int'),
+      id: newId('int', now),
       name,
       description: (input.description ?? '').trim(),
       category: (input.category ?? '').trim(),
@@ -156,13 +159,21 @@ export class IntegrationManager {
     return this.keyView(key);
   }
 
-  /** The client a client_id names, with its redirect URIs; undefined when unknown. */
+  /**
+   * The client a client_id names, with its redirect URIs; undefined when unknown. Every request
+   * of the login service asks this, so known clients are kept until the next change.
+   */
   findClient(clientId: string): RegisteredClient | undefined {
+    const cached = this.clients.get(clientId);
+    if (cached) return cached;
     const key = this.store.clientKeys.findByClientId(clientId);
     if (!key) return undefined;
     const integration = this.store.integrations.get(key.integrationId);
     if (!integration) return undefined;
-    return { integration, key, redirectUris: this.store.redirectUris.listByKey(key.id).map((r) => r.uri) };
+    const client = { integration, key, redirectUris: this.store.redirectUris.listByKey(key.id).map((r) => r.uri) };
+    if (this.clients.size >= MAX_CACHED_CLIENTS) this.clients.clear();
+    this.clients.set(clientId, client);
+    return client;
   }
 
   /** Sets a key's redirect URIs to exactly `uris` (the sample integration follows the console's port). */
@@ -182,6 +193,7 @@ export class IntegrationManager {
       ...integration,
       clientId: keys[0]?.clientId ?? null,
       redirectUris: keys[0]?.redirectUris.map((r) => r.uri) ?? [],
+      warnings: keys.flatMap((key) => key.redirectUris.filter((r) => r.warning).map((r) => `${r.uri}: ${r.warning}`)),
       keys,
     };
   }
@@ -213,7 +225,7 @@ export class IntegrationManager {
 
   private insertKey(integrationId: string, name: string, secret: string, now: number): ClientKey {
     return this.store.clientKeys.create({
-      id: newId('key'),
+      id: newId('key', now),
       integrationId,
       name,
       clientId: randomUUID(),
@@ -225,7 +237,7 @@ export class IntegrationManager {
   }
 
   private insertRedirectUri(keyId: string, uri: string, now: number): RedirectUri {
-    return this.store.redirectUris.create({ id: newId('uri'), keyId, uri, createdAt: now });
+    return this.store.redirectUris.create({ id: newId('uri', now), keyId, uri, createdAt: now });
   }
 
   /** Every URI checked; the first refused one fails the whole call, naming the URI and why. */
@@ -248,6 +260,7 @@ export class IntegrationManager {
   }
 
   private changed(): void {
+    this.clients.clear();
     this.bus.emit('oauth.changed', { what: 'integrations' });
   }
 

@@ -9,6 +9,7 @@ import type { EngineClock } from '../clock/clock.js';
 import type { EventBus } from '../events/bus.js';
 import type { Token, TokenWithGrant } from '../store/repositories/tokens.js';
 import type { Store } from '../store/store.js';
+import { atomically, type AtomicStore } from './atomic.js';
 import type { FlowRecorder } from './flow-recorder.js';
 import type { RegisteredClient } from './integrations.js';
 import { hintOf, newId, randomSecret, sha256 } from './secrets.js';
@@ -36,7 +37,7 @@ export interface IssuedTokens {
   rotated: boolean;
 }
 
-type IssuerStore = Pick<Store, 'grants' | 'authorizationCodes' | 'tokens' | 'users' | 'clientKeys' | 'transaction'>;
+type IssuerStore = Pick<Store, 'grants' | 'authorizationCodes' | 'tokens' | 'users' | 'clientKeys'> & AtomicStore;
 
 export class Issuer {
   constructor(
@@ -54,9 +55,9 @@ export class Issuer {
   issueCode(request: CodeRequest): { code: string; grantId: string; expiresAt: number } {
     const code = randomSecret();
     const now = this.now();
-    const grantId = newId('grant');
+    const grantId = newId('grant', now);
     const expiresAt = now + CODE_LIFETIME_MS;
-    this.store.transaction(() => {
+    atomically(this.store, () => {
       this.store.grants.create({
         id: grantId,
         integrationId: request.client.integration.id,
@@ -103,7 +104,7 @@ export class Issuer {
   /** Revokes the grant and every token of it; returns how many tokens stopped working. */
   revokeGrant(grantId: string, reason: string): number {
     const now = this.now();
-    const count = this.store.transaction(() => {
+    const count = atomically(this.store, () => {
       this.store.grants.revoke(grantId, now, reason);
       return this.store.tokens.revokeByGrant(grantId, now, reason);
     });
@@ -187,7 +188,7 @@ export class Issuer {
   }
 
   private insertToken(grantId: string, kind: Token['kind'], value: string, parentId: string | null, now: number, expiresAt: number | null): void {
-    this.store.tokens.create({ id: newId(kind === 'access' ? 'at' : 'rt'), grantId, kind, tokenHash: sha256(value), hint: hintOf(value), parentId, issuedAt: now, expiresAt });
+    this.store.tokens.create({ grantId, kind, tokenHash: sha256(value), hint: hintOf(value), parentId, issuedAt: now, expiresAt });
   }
 
   private token(tokenId: string): Token {

@@ -17,7 +17,7 @@ import { escapeHtml as e, layout, pageHeaders } from './pages.js';
 import { Params } from './params.js';
 import { AUTHORIZE_PATH, SAMPLE_CALLBACK_PATH, TOKEN_PATH } from './paths.js';
 import { s256 } from './pkce.js';
-import { mask, randomSecret } from './secrets.js';
+import { hintOf, mask, randomSecret } from './secrets.js';
 
 export const SAMPLE_NAME = 'Sample integration';
 const SAMPLE_DESCRIPTION = "The console's own sample app: one click runs the whole flow and lists your households with the token.";
@@ -58,7 +58,8 @@ export class SampleIntegration {
     }
     const key = existing.keys[0] ?? manager.createKey(existing.id, { name: 'Sample key' }).key;
     if (key.redirectUris.length !== 1 || key.redirectUris[0]!.uri !== redirectUri) manager.replaceRedirectUris(key.id, [redirectUri]);
-    if (this.client?.keyId !== key.id || this.client.redirectUri !== redirectUri) {
+    // A new secret when this process has none for the key, or someone regenerated it meanwhile.
+    if (this.client?.keyId !== key.id || this.client.redirectUri !== redirectUri || key.secretHint !== hintOf(this.client.clientSecret)) {
       const issued = manager.regenerateSecret(existing.id, key.id);
       this.client = { integrationId: existing.id, keyId: key.id, clientId: key.clientId, clientSecret: issued.clientSecret, redirectUri };
     }

@@ -72,6 +72,21 @@ describe('authorization_code grant (seed §4.1, CONTRACT §2)', () => {
     expect(grant!.tokens.every((t) => t.status === 'revoked')).toBe(true);
   });
 
+  it('of concurrent exchanges of one code (one group commit), exactly one wins and the rest revoke it', async () => {
+    const code = await codeFor(engine, client);
+    const answers = await Promise.all(Array.from({ length: 5 }, () => exchange(code)));
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 400, 400, 400, 400]);
+    const winner = answers.find((a) => a.status === 200)!;
+    expect((await households(winner.body.access_token as string)).status).toBe(401);
+  });
+
+  it('concurrent exchanges of different codes all succeed', async () => {
+    const codes = await Promise.all(Array.from({ length: 8 }, () => codeFor(engine, client)));
+    const answers = await Promise.all(codes.map((code) => exchange(code)));
+    expect(answers.every((a) => a.status === 200)).toBe(true);
+    expect(new Set(answers.map((a) => a.body.access_token)).size).toBe(8);
+  });
+
   it('a code lives 600 s on the engine clock', async () => {
     const code = await codeFor(engine, client);
     await admin(engine, 'POST', '/clock', { advanceMs: 600_000 });

@@ -5,12 +5,13 @@
  * Every request, passed or failed, lands on the inspector's timeline with its decoded Basic header.
  */
 import { OAUTH_SCOPE, type BasicHeaderReport, type FlowStepDetail } from '../api/oauth-types.js';
-import { parseBasicHeader } from './basic-auth.js';
+import { parseBasicHeader, type BasicParse } from './basic-auth.js';
 import { Checklist } from './checklist.js';
 import type { FlowRecorder, FlowStart } from './flow-recorder.js';
 import type { IntegrationManager, RegisteredClient } from './integrations.js';
 import type { IssuedTokens, Issuer } from './issuer.js';
 import { OAuthError } from './oauth-error.js';
+import { atomically, type AtomicStore } from './atomic.js';
 import { Params } from './params.js';
 import { isWellFormedVerifier, verifierMatches } from './pkce.js';
 import { mask, sameHash, sha256 } from './secrets.js';
@@ -67,9 +68,17 @@ interface Trace {
   revoked?: boolean;
 }
 
-type EndpointStore = Pick<Store, 'authorizationCodes' | 'grants' | 'tokens' | 'transaction'>;
+type EndpointStore = Pick<Store, 'authorizationCodes' | 'grants' | 'tokens'> & AtomicStore;
+
+interface Queued {
+  request: TokenRequest;
+  resolve(answer: TokenAnswer): void;
+  reject(error: unknown): void;
+}
 
 export class TokenEndpoint {
+  private readonly queue: Queued[] = [];
+
   constructor(
     private readonly store: EndpointStore,
     private readonly manager: IntegrationManager,
@@ -77,11 +86,48 @@ export class TokenEndpoint {
     private readonly recorder: FlowRecorder,
   ) {}
 
-  handle(request: TokenRequest): TokenAnswer {
+  /**
+   * Answers a token request once what it issued or revoked, and its inspector record, are
+   * committed. Requests that arrive together share one commit (group commit: the commit is most
+   * of a request's cost): they queue until the event loop turns, then run one after another in
+   * one synchronous transaction, each in its own savepoint so a failure stays its own.
+   */
+  handle(request: TokenRequest): Promise<TokenAnswer> {
+    return new Promise((resolve, reject) => {
+      if (this.queue.push({ request, resolve, reject }) === 1) setImmediate(() => this.drain());
+    });
+  }
+
+  private drain(): void {
+    const batch = this.queue.splice(0);
+    const outcomes: ({ ok: true; answer: TokenAnswer } | { ok: false; error: unknown })[] = [];
+    try {
+      atomically(this.store, () => {
+        for (const { request } of batch) {
+          try {
+            outcomes.push({ ok: true, answer: this.store.transaction(() => this.answer(request)) });
+          } catch (error) {
+            outcomes.push({ ok: false, error });
+          }
+        }
+      });
+    } catch (error) {
+      for (const waiting of batch) waiting.reject(error);
+      return;
+    }
+    batch.forEach((waiting, i) => {
+      const outcome = outcomes[i]!;
+      if (outcome.ok) waiting.resolve(outcome.answer);
+      else waiting.reject(outcome.error);
+    });
+  }
+
+  private answer(request: TokenRequest): TokenAnswer {
     const form = request.form instanceof Params ? request.form : Params.empty();
+    const basic = parseBasicHeader(request.authorization);
     const trace: Trace = {
       checks: new Checklist<CheckId>(COMMON_CHECKS),
-      basic: parseBasicHeader(request.authorization).report,
+      basic: basic.report,
       grantType: form.single('grant_type') ?? null,
       flowId: null,
       flowStart: { origin: 'external' },
@@ -89,7 +135,7 @@ export class TokenEndpoint {
     if (trace.grantType === 'authorization_code') trace.checks = new Checklist<CheckId>(CODE_CHECKS);
     if (trace.grantType === 'refresh_token') trace.checks = new Checklist<CheckId>(REFRESH_CHECKS);
     try {
-      const issued = this.run(request, form, trace);
+      const issued = this.run(request, basic, form, trace);
       trace.issued = issued;
       this.record(trace, form, 200);
       return {
@@ -106,14 +152,14 @@ export class TokenEndpoint {
     }
   }
 
-  private run(request: TokenRequest, form: Params, trace: Trace): IssuedTokens {
+  private run(request: TokenRequest, basic: BasicParse, form: Params, trace: Trace): IssuedTokens {
     const { checks } = trace;
     if (!(request.form instanceof Params)) throw fail(checks, 'form', 'invalid_request', request.form.problem);
     const repeated = form.repeated();
     if (repeated.length > 0) throw fail(checks, 'form', 'invalid_request', `${repeated.join(', ')} repeated: each parameter must be sent once`);
     checks.pass('form');
 
-    const client = this.authenticate(request.authorization, form, trace);
+    const client = this.authenticate(basic, form, trace);
     trace.flowStart = { origin: 'external', integrationId: client.integration.id, integrationName: client.integration.name, clientId: client.key.clientId };
 
     const grantType = form.single('grant_type');
@@ -129,9 +175,7 @@ export class TokenEndpoint {
     throw fail(checks, 'grant_type', 'unsupported_grant_type', `grant_type ${JSON.stringify(grantType)} is not supported: use authorization_code or refresh_token`);
   }
 
-  private authenticate(authorization: string | undefined, form: Params, trace: Trace): RegisteredClient {
-    const parsed = parseBasicHeader(authorization);
-    trace.basic = parsed.report;
+  private authenticate(parsed: BasicParse, form: Params, trace: Trace): RegisteredClient {
     if (!parsed.ok) {
       const why = form.has('client_secret') && !parsed.report.present
         ? 'client credentials in the form are not accepted: send them as HTTP Basic (seed §5.2)'
@@ -201,11 +245,9 @@ export class TokenEndpoint {
       throw fail(checks, 'pkce', 'invalid_grant', 'code_verifier sent, but the authorization request had no code_challenge');
     } else checks.skip('pkce', 'no PKCE');
 
-    const issued = this.store.transaction(() => {
-      if (!this.store.authorizationCodes.markUsed(codeHash, now)) return null;
-      return this.issuer.issueTokens(grant.id, grant.scope, { parentId: null });
-    });
-    if (!issued) throw replayed();
+    // Two exchanges racing for one code: only one spends it, the other is a replay.
+    if (!this.store.authorizationCodes.markUsed(codeHash, now)) throw replayed();
+    const issued = this.issuer.issueTokens(grant.id, grant.scope, { parentId: null });
     this.issuer.changed();
     return issued;
   }
@@ -242,11 +284,8 @@ export class TokenEndpoint {
     checks.pass('scope');
 
     const rotate = client.integration.rotateRefreshTokens;
-    const issued = this.store.transaction(() => {
-      if (rotate && !this.store.tokens.markRotated(token.id, now)) return null;
-      return this.issuer.issueTokens(token.grantId, token.scope, rotate ? { parentId: token.id } : { keep: presented });
-    });
-    if (!issued) throw reused();
+    if (rotate && !this.store.tokens.markRotated(token.id, now)) throw reused();
+    const issued = this.issuer.issueTokens(token.grantId, token.scope, rotate ? { parentId: token.id } : { keep: presented });
     this.issuer.changed();
     return issued;
   }

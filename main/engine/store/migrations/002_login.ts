@@ -62,12 +62,12 @@ export const loginMigration: Migration = {
     ) WITHOUT ROWID;
     CREATE INDEX authorization_codes_by_grant ON authorization_codes(grant_id);
     CREATE TABLE tokens (
-      id TEXT PRIMARY KEY,
+      id INTEGER PRIMARY KEY,
       grant_id TEXT NOT NULL REFERENCES grants(id) ON DELETE CASCADE,
       kind TEXT NOT NULL CHECK (kind IN ('access', 'refresh')),
       token_hash BLOB NOT NULL UNIQUE,
       hint TEXT NOT NULL,
-      parent_id TEXT,
+      parent_id INTEGER,
       issued_at INTEGER NOT NULL,
       expires_at INTEGER,
       rotated_at INTEGER,
@@ -82,8 +82,7 @@ export const loginMigration: Migration = {
       integration_name TEXT,
       client_id TEXT,
       status TEXT NOT NULL,
-      started_at INTEGER NOT NULL,
-      updated_at INTEGER NOT NULL
+      started_at INTEGER NOT NULL
     );
     CREATE INDEX oauth_flows_by_start ON oauth_flows(started_at);
     CREATE TABLE oauth_flow_steps (

@@ -1,20 +1,13 @@
 /**
  * The OAuth flow inspector's records: one row per flow and its steps in order. Kept across
- * restarts; only the newest flows are kept (see `prune`).
+ * restarts; only the newest flows are kept (see `prune`). A step is one row appended; the flow's
+ * row changes only when its status does (step count and last update are read from the steps),
+ * so recording a step writes as little as it can.
  */
 import type { FlowOrigin, FlowStatus, FlowStepDetail, FlowStepKind, FlowStepView, FlowSummary } from '../../api/oauth-types.js';
 import type { SqliteDatabase } from '../database.js';
 
-export interface FlowRecord {
-  id: string;
-  origin: FlowOrigin;
-  integrationId: string | null;
-  integrationName: string | null;
-  clientId: string | null;
-  status: FlowStatus;
-  startedAt: number;
-  updatedAt: number;
-}
+export type FlowRecord = Omit<FlowSummary, 'stepCount' | 'updatedAt'>;
 
 interface FlowRow {
   id: string;
@@ -38,6 +31,11 @@ interface StepRow {
   detail: string;
 }
 
+/** A flow's row with its step count and the time of its last step. */
+const SUMMARY = `f.*,
+  (SELECT COUNT(*) FROM oauth_flow_steps s WHERE s.flow_id = f.id) AS step_count,
+  COALESCE((SELECT MAX(s.at) FROM oauth_flow_steps s WHERE s.flow_id = f.id), f.started_at) AS updated_at`;
+
 const toSummary = (row: FlowRow): FlowSummary => ({
   id: row.id,
   origin: row.origin,
@@ -60,31 +58,29 @@ const toStep = (row: StepRow): FlowStepView => ({
   detail: JSON.parse(row.detail) as FlowStepDetail,
 });
 
-const SUMMARY_COLUMNS = 'f.*, (SELECT COUNT(*) FROM oauth_flow_steps s WHERE s.flow_id = f.id) AS step_count';
-
 export class OAuthFlowRepository {
   private readonly one;
+  private readonly exists;
   private readonly newest;
   private readonly insert;
-  private readonly status;
   private readonly client;
-  private readonly touch;
+  private readonly status;
   private readonly insertStep;
   private readonly steps;
   private readonly pruneRows;
 
   constructor(db: SqliteDatabase) {
-    this.one = db.prepare<[string], FlowRow>(`SELECT ${SUMMARY_COLUMNS} FROM oauth_flows f WHERE f.id = ?`);
-    this.newest = db.prepare<[number], FlowRow>(`SELECT ${SUMMARY_COLUMNS} FROM oauth_flows f ORDER BY f.started_at DESC, f.rowid DESC LIMIT ?`);
-    this.insert = db.prepare<[string, FlowOrigin, string | null, string | null, string | null, FlowStatus, number, number]>(
-      `INSERT INTO oauth_flows (id, origin, integration_id, integration_name, client_id, status, started_at, updated_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+    this.one = db.prepare<[string], FlowRow>(`SELECT ${SUMMARY} FROM oauth_flows f WHERE f.id = ?`);
+    this.exists = db.prepare<[string], { found: number }>('SELECT 1 AS found FROM oauth_flows WHERE id = ?');
+    this.newest = db.prepare<[number], FlowRow>(`SELECT ${SUMMARY} FROM oauth_flows f ORDER BY f.started_at DESC, f.rowid DESC LIMIT ?`);
+    this.insert = db.prepare<[string, FlowOrigin, string | null, string | null, string | null, FlowStatus, number]>(
+      `INSERT INTO oauth_flows (id, origin, integration_id, integration_name, client_id, status, started_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?)`,
     );
-    this.status = db.prepare<[FlowStatus, number, string]>('UPDATE oauth_flows SET status = ?, updated_at = ? WHERE id = ?');
     this.client = db.prepare<[string | null, string | null, string | null, string]>(
       'UPDATE oauth_flows SET integration_id = ?, integration_name = ?, client_id = ? WHERE id = ?',
     );
-    this.touch = db.prepare<[number, string]>('UPDATE oauth_flows SET updated_at = ? WHERE id = ?');
+    this.status = db.prepare<[FlowStatus, string, FlowStatus]>('UPDATE oauth_flows SET status = ? WHERE id = ? AND status <> ?');
     this.insertStep = db.prepare<[string, number, FlowStepKind, number, string, string]>(
       'INSERT INTO oauth_flow_steps (flow_id, at, kind, ok, summary, detail) VALUES (?, ?, ?, ?, ?, ?)',
     );
@@ -99,6 +95,10 @@ export class OAuthFlowRepository {
     return row && toSummary(row);
   }
 
+  has(id: string): boolean {
+    return this.exists.get(id) !== undefined;
+  }
+
   /** The newest flows first. */
   list(limit: number): FlowSummary[] {
     return this.newest.all(limit).map(toSummary);
@@ -106,21 +106,21 @@ export class OAuthFlowRepository {
 
   create(flow: FlowRecord): void {
     const f = flow;
-    this.insert.run(f.id, f.origin, f.integrationId, f.integrationName, f.clientId, f.status, f.startedAt, f.updatedAt);
-  }
-
-  setStatus(id: string, status: FlowStatus, at: number): void {
-    this.status.run(status, at, id);
+    this.insert.run(f.id, f.origin, f.integrationId, f.integrationName, f.clientId, f.status, f.startedAt);
   }
 
   setClient(id: string, integrationId: string | null, integrationName: string | null, clientId: string | null): void {
     this.client.run(integrationId, integrationName, clientId, id);
   }
 
-  addStep(step: Omit<FlowStepView, 'seq'>): FlowStepView {
+  /**
+   * Appends a step; the flow's status changes to `status` when given. Answers the step and the
+   * flow as it stands after it. Call inside a transaction.
+   */
+  addStep(step: Omit<FlowStepView, 'seq'>, status?: FlowStatus): { step: FlowStepView; flow: FlowSummary } {
     const info = this.insertStep.run(step.flowId, step.at, step.kind, Number(step.ok), step.summary, JSON.stringify(step.detail));
-    this.touch.run(step.at, step.flowId);
-    return { ...step, seq: Number(info.lastInsertRowid) };
+    if (status) this.status.run(status, step.flowId, status);
+    return { step: { ...step, seq: Number(info.lastInsertRowid) }, flow: toSummary(this.one.get(step.flowId)!) };
   }
 
   listSteps(flowId: string): FlowStepView[] {

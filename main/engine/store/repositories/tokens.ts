@@ -1,6 +1,8 @@
 /**
  * Access and refresh tokens, by the SHA-256 hash of the token. A refresh token that was rotated
  * keeps its row (`rotated_at`), so that presenting it again is recognised as reuse (CONTRACT §2).
+ * Rows are keyed by an integer (the token endpoint inserts two per request, and a text key would
+ * be one more index to write); hosts see it as `at_<n>` / `rt_<n>`.
  */
 import type { TokenKind } from '../../api/oauth-types.js';
 import type { SqliteDatabase } from '../database.js';
@@ -29,12 +31,12 @@ export interface TokenWithGrant extends Token {
 }
 
 interface Row {
-  id: string;
+  id: number;
   grant_id: string;
   kind: TokenKind;
   token_hash: Buffer;
   hint: string;
-  parent_id: string | null;
+  parent_id: number | null;
   issued_at: number;
   expires_at: number | null;
   rotated_at: number | null;
@@ -50,13 +52,24 @@ interface JoinedRow extends Row {
   grant_revoked_at: number | null;
 }
 
+/** `at_12` / `rt_13`: the kind and the row. */
+export function tokenId(kind: TokenKind, row: number): string {
+  return `${kind === 'access' ? 'at' : 'rt'}_${row}`;
+}
+
+/** The row of a token id, or null when it is not one. */
+function rowOf(id: string): number | null {
+  const match = /^(?:at|rt)_(\d{1,15})$/.exec(id);
+  return match ? Number(match[1]) : null;
+}
+
 const toToken = (row: Row): Token => ({
-  id: row.id,
+  id: tokenId(row.kind, row.id),
   grantId: row.grant_id,
   kind: row.kind,
   tokenHash: row.token_hash,
   hint: row.hint,
-  parentId: row.parent_id,
+  parentId: row.parent_id === null ? null : `rt_${row.parent_id}`,
   issuedAt: row.issued_at,
   expiresAt: row.expires_at,
   rotatedAt: row.rotated_at,
@@ -75,28 +88,29 @@ export class TokenRepository {
   private readonly expireRow;
 
   constructor(db: SqliteDatabase) {
-    this.one = db.prepare<[string], Row>('SELECT * FROM tokens WHERE id = ?');
+    this.one = db.prepare<[number], Row>('SELECT * FROM tokens WHERE id = ?');
     this.byHash = db.prepare<[Buffer], JoinedRow>(
       `SELECT t.*, g.household_id, g.scope, g.flow_id, g.revoked_at AS grant_revoked_at, k.client_id
        FROM tokens t JOIN grants g ON g.id = t.grant_id JOIN client_keys k ON k.id = g.key_id
        WHERE t.token_hash = ?`,
     );
-    this.byGrant = db.prepare<[string], Row>('SELECT * FROM tokens WHERE grant_id = ? ORDER BY issued_at, rowid');
-    this.insert = db.prepare<[string, string, TokenKind, Buffer, string, string | null, number, number | null]>(
-      `INSERT INTO tokens (id, grant_id, kind, token_hash, hint, parent_id, issued_at, expires_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+    this.byGrant = db.prepare<[string], Row>('SELECT * FROM tokens WHERE grant_id = ? ORDER BY issued_at, id');
+    this.insert = db.prepare<[string, TokenKind, Buffer, string, number | null, number, number | null]>(
+      `INSERT INTO tokens (grant_id, kind, token_hash, hint, parent_id, issued_at, expires_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?)`,
     );
-    this.rotate = db.prepare<[number, string]>('UPDATE tokens SET rotated_at = ? WHERE id = ? AND rotated_at IS NULL AND revoked_at IS NULL');
-    this.revokeRow = db.prepare<[number, string, string]>('UPDATE tokens SET revoked_at = ?, revoked_reason = ? WHERE id = ? AND revoked_at IS NULL');
+    this.rotate = db.prepare<[number, number]>('UPDATE tokens SET rotated_at = ? WHERE id = ? AND rotated_at IS NULL AND revoked_at IS NULL');
+    this.revokeRow = db.prepare<[number, string, number]>('UPDATE tokens SET revoked_at = ?, revoked_reason = ? WHERE id = ? AND revoked_at IS NULL');
     this.revokeGrantRows = db.prepare<[number, string, string]>(
       'UPDATE tokens SET revoked_at = ?, revoked_reason = ? WHERE grant_id = ? AND revoked_at IS NULL',
     );
-    this.expireRow = db.prepare<[number, string, number]>('UPDATE tokens SET expires_at = ? WHERE id = ? AND (expires_at IS NULL OR expires_at > ?)');
+    this.expireRow = db.prepare<[number, number, number]>('UPDATE tokens SET expires_at = ? WHERE id = ? AND (expires_at IS NULL OR expires_at > ?)');
   }
 
   get(id: string): Token | undefined {
-    const row = this.one.get(id);
-    return row && toToken(row);
+    const row = rowOf(id);
+    const found = row === null ? undefined : this.one.get(row);
+    return found && toToken(found);
   }
 
   findByHash(tokenHash: Buffer): TokenWithGrant | undefined {
@@ -117,19 +131,21 @@ export class TokenRepository {
     return this.byGrant.all(grantId).map(toToken);
   }
 
-  create(token: Omit<Token, 'rotatedAt' | 'revokedAt' | 'revokedReason'>): Token {
+  create(token: Omit<Token, 'id' | 'rotatedAt' | 'revokedAt' | 'revokedReason'>): Token {
     const t = token;
-    this.insert.run(t.id, t.grantId, t.kind, t.tokenHash, t.hint, t.parentId, t.issuedAt, t.expiresAt);
-    return { ...token, rotatedAt: null, revokedAt: null, revokedReason: null };
+    const info = this.insert.run(t.grantId, t.kind, t.tokenHash, t.hint, t.parentId === null ? null : rowOf(t.parentId), t.issuedAt, t.expiresAt);
+    return { ...token, id: tokenId(t.kind, Number(info.lastInsertRowid)), rotatedAt: null, revokedAt: null, revokedReason: null };
   }
 
   /** Marks a refresh token as replaced; false when it already was (two racing refreshes: one wins). */
   markRotated(id: string, at: number): boolean {
-    return this.rotate.run(at, id).changes === 1;
+    const row = rowOf(id);
+    return row !== null && this.rotate.run(at, row).changes === 1;
   }
 
   revoke(id: string, at: number, reason: string): boolean {
-    return this.revokeRow.run(at, reason, id).changes > 0;
+    const row = rowOf(id);
+    return row !== null && this.revokeRow.run(at, reason, row).changes > 0;
   }
 
   /** Revokes every live token of a grant; returns how many. */
@@ -139,6 +155,7 @@ export class TokenRepository {
 
   /** Moves the token's expiry to `at` (never later than it was). */
   expire(id: string, at: number): boolean {
-    return this.expireRow.run(at, id, at).changes > 0;
+    const row = rowOf(id);
+    return row !== null && this.expireRow.run(at, row, at).changes > 0;
   }
 }
