@@ -14,7 +14,6 @@ import type { WallClock } from './clock/wall.js';
 import { systemWall } from './clock/wall.js';
 import { loadConsoleAssets } from './console/assets.js';
 import { buildConsoleApp } from './console/app.js';
-import { noTokens } from './control/access.js';
 import { buildControlApp } from './control/app.js';
 import { EventStreams } from './admin/sse.js';
 import { EventBus } from './events/bus.js';
@@ -22,7 +21,8 @@ import { householdCommands } from './household/commands.js';
 import { seedDemoData } from './household/seed.js';
 import { HouseholdViews } from './household/views.js';
 import { DEFAULT_HOST, DEFAULT_PORT, boundPort, listenAll, type ServiceApps } from './http/listeners.js';
-import { buildLoginApp } from './login/app.js';
+import type { OpenOAuthWindow } from './login/console-flows.js';
+import { createLoginService } from './login/service.js';
 import { silentLogger, type Logger } from './log.js';
 import { openStore, type Store } from './store/store.js';
 
@@ -44,6 +44,8 @@ export interface EngineOptions {
   log?: Logger;
   /** The real clock behind the engine clock (tests). */
   wall?: WallClock;
+  /** Opens the host's own OAuth window (Electron); without it the renderer opens a tab. */
+  openOAuthWindow?: OpenOAuthWindow;
 }
 
 export interface Engine {
@@ -97,9 +99,11 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
 
     const views = new HouseholdViews(store);
     let urls: ServiceUrls | null = null;
+    const login = createLoginService({ store, clock, bus, urls: () => urls!, ...(options.openOAuthWindow ? { openOAuthWindow: options.openOAuthWindow } : {}) });
     const handlers: CommandHandlers = {
       ...clockCommands(clock),
       ...householdCommands(views),
+      ...login.commands,
       'state.get': () => stateView(clock, urls!, store, views),
     };
     const commands = createCommandRunner(handlers);
@@ -113,15 +117,17 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
         consolePort: () => boundPort(apps.console),
         assets: loadConsoleAssets(options.consoleAssetsDir, adminToken),
       }),
-      login: await buildLoginApp(),
-      control: await buildControlApp({ verifyAccessToken: noTokens, views }),
+      login: await login.buildApp(),
+      control: await buildControlApp({ verifyAccessToken: login.verifyAccessToken, observeBearerCall: login.observeBearerCall, views }),
       cloudQueue: await buildCloudQueueApp(),
     };
     closers.push(async () => {
       streams.closeAll();
       await Promise.all(Object.values(apps).map((app) => app.close()));
     });
+    await login.registerConsoleRoutes(apps.console);
     urls = await listenAll(apps, options.host ?? DEFAULT_HOST, options.port ?? DEFAULT_PORT);
+    login.onListening();
     log.info(`console ${urls.console} · login ${urls.login} · control ${urls.control} · cloud queue ${urls.cloudQueue}`);
     log.info(options.dataDir === null ? 'data: in memory (--ephemeral)' : `data: ${options.dataDir}`);
 

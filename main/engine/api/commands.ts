@@ -4,9 +4,11 @@
  */
 import type { InputOf, OutputOf } from './command.js';
 import { coreCommands } from './commands/core.js';
+import { oauthCommands } from './commands/oauth.js';
 
 export const commandSpecs = {
   ...coreCommands,
+  ...oauthCommands,
 };
 
 export type CommandSpecs = typeof commandSpecs;

@@ -3,9 +3,10 @@
  * API and browsers, IPC messages in Electron). Each area declares its rows in `events/<area>.ts`.
  */
 import type { CoreEvents } from './events/core.js';
+import type { OAuthEvents } from './events/oauth.js';
 
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- areas extend this list
-export interface EngineEvents extends CoreEvents {}
+/** Areas extend this list. */
+export interface EngineEvents extends CoreEvents, OAuthEvents {}
 
 export type EventName = keyof EngineEvents;
 

@@ -5,6 +5,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { useApi } from '../api/context';
+import { wireOAuthEvents } from '../queries/oauth';
 import { useClockStore } from './clock';
 import { useConnectionStore } from './connection';
 
@@ -14,6 +15,7 @@ export function useEngineWiring(): void {
   useEffect(() => {
     const setClock = useClockStore.getState().setClock;
     const offEvents = api.on('clock.changed', setClock);
+    const offOAuth = wireOAuthEvents(api, queryClient);
     const offConnection = api.onConnection((state) => {
       useConnectionStore.getState().setState(state);
       if (state === 'open') {
@@ -23,6 +25,7 @@ export function useEngineWiring(): void {
     });
     return () => {
       offEvents();
+      offOAuth();
       offConnection();
     };
   }, [api, queryClient]);
