@@ -4,9 +4,13 @@
  */
 import type { InputOf, OutputOf } from './command.js';
 import { coreCommands } from './commands/core.js';
+import { householdCommandSpecs } from './commands/household.js';
+import { queueCommandSpecs } from './commands/queues.js';
 
 export const commandSpecs = {
   ...coreCommands,
+  ...householdCommandSpecs,
+  ...queueCommandSpecs,
 };
 
 export type CommandSpecs = typeof commandSpecs;

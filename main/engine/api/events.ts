@@ -3,9 +3,11 @@
  * API and browsers, IPC messages in Electron). Each area declares its rows in `events/<area>.ts`.
  */
 import type { CoreEvents } from './events/core.js';
+import type { HouseholdEvents } from './events/household.js';
+import type { QueueEvents } from './events/queues.js';
 
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- areas extend this list
-export interface EngineEvents extends CoreEvents {}
+/** Every area's events; an area adds its interface to this list. */
+export interface EngineEvents extends CoreEvents, HouseholdEvents, QueueEvents {}
 
 export type EventName = keyof EngineEvents;
 

@@ -8,7 +8,10 @@ import { migrations } from './migrations/index.js';
 import { GroupRepository } from './repositories/groups.js';
 import { HouseholdRepository } from './repositories/households.js';
 import { PlayerRepository } from './repositories/players.js';
+import { QueueItemRepository } from './repositories/queue-items.js';
+import { QueueRepository } from './repositories/queues.js';
 import { SettingsRepository } from './repositories/settings.js';
+import { TimePlayedRepository } from './repositories/time-played.js';
 import { UserRepository } from './repositories/users.js';
 
 export interface Store {
@@ -20,6 +23,9 @@ export interface Store {
   readonly groups: GroupRepository;
   readonly players: PlayerRepository;
   readonly users: UserRepository;
+  readonly queues: QueueRepository;
+  readonly queueItems: QueueItemRepository;
+  readonly timePlayed: TimePlayedRepository;
   /** Runs `work` in one transaction: all of it is stored, or none. */
   transaction<T>(work: () => T): T;
   close(): void;
@@ -38,6 +44,9 @@ export function openStore(location: DatabaseLocation, now: number = Date.now()):
       groups: new GroupRepository(db),
       players: new PlayerRepository(db),
       users: new UserRepository(db),
+      queues: new QueueRepository(db),
+      queueItems: new QueueItemRepository(db),
+      timePlayed: new TimePlayedRepository(db),
       transaction: (work) => db.transaction(work)(),
       close: () => closeDatabase(db),
     };

@@ -1,0 +1,153 @@
+/**
+ * Queues of the reference cloud queue server: what a queue is apart from its items (name,
+ * versions, context, access token). JSON columns hold the context objects as the wire shows them.
+ */
+import type { SqliteDatabase } from '../database.js';
+
+export interface QueueRecord {
+  /** Internal integer key; items and reports refer to it. */
+  key: number;
+  id: string;
+  name: string;
+  createdAt: number;
+  queueVersion: number;
+  contextVersion: number;
+  /** Item ids are `item-<seq>`; the sequence only grows, so ids are never reused. */
+  nextItemSeq: number;
+  itemCount: number;
+  container: Record<string, unknown>;
+  playbackPolicies: Record<string, unknown>;
+  reports: Record<string, unknown>;
+  accessToken: string;
+  tokenIssuedAt: number;
+  tokenExpiresAt: number;
+}
+
+/** What the cloud queue server needs on every request, without parsing any JSON. */
+export type QueueHead = Pick<QueueRecord, 'key' | 'id' | 'queueVersion' | 'contextVersion' | 'itemCount' | 'accessToken' | 'tokenExpiresAt'>;
+
+interface Row {
+  key: number;
+  id: string;
+  name: string;
+  created_at: number;
+  queue_version: number;
+  context_version: number;
+  next_item_seq: number;
+  item_count: number;
+  container: string;
+  playback_policies: string;
+  reports: string;
+  access_token: string;
+  token_issued_at: number;
+  token_expires_at: number;
+}
+
+const toRecord = (row: Row): QueueRecord => ({
+  key: row.key,
+  id: row.id,
+  name: row.name,
+  createdAt: row.created_at,
+  queueVersion: row.queue_version,
+  contextVersion: row.context_version,
+  nextItemSeq: row.next_item_seq,
+  itemCount: row.item_count,
+  container: JSON.parse(row.container) as Record<string, unknown>,
+  playbackPolicies: JSON.parse(row.playback_policies) as Record<string, unknown>,
+  reports: JSON.parse(row.reports) as Record<string, unknown>,
+  accessToken: row.access_token,
+  tokenIssuedAt: row.token_issued_at,
+  tokenExpiresAt: row.token_expires_at,
+});
+
+export type NewQueue = Omit<QueueRecord, 'key'>;
+
+export class QueueRepository {
+  private readonly all;
+  private readonly one;
+  private readonly headById;
+  private readonly insert;
+  private readonly update;
+  private readonly remove;
+
+  constructor(db: SqliteDatabase) {
+    this.all = db.prepare<[], Row>('SELECT * FROM queues ORDER BY created_at, key');
+    this.one = db.prepare<[string], Row>('SELECT * FROM queues WHERE id = ?');
+    this.headById = db.prepare<[string], { key: number; id: string; queue_version: number; context_version: number; item_count: number; access_token: string; token_expires_at: number }>(
+      'SELECT key, id, queue_version, context_version, item_count, access_token, token_expires_at FROM queues WHERE id = ?',
+    );
+    this.insert = db.prepare<[string, string, number, number, number, number, number, string, string, string, string, number, number]>(
+      `INSERT INTO queues (id, name, created_at, queue_version, context_version, next_item_seq, item_count, container, playback_policies,
+         reports, access_token, token_issued_at, token_expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    this.update = db.prepare<[string, number, number, number, number, string, string, string, string, number, number, number]>(
+      `UPDATE queues SET name = ?, queue_version = ?, context_version = ?, next_item_seq = ?, item_count = ?, container = ?,
+         playback_policies = ?, reports = ?, access_token = ?, token_issued_at = ?, token_expires_at = ? WHERE key = ?`,
+    );
+    this.remove = db.prepare<[number]>('DELETE FROM queues WHERE key = ?');
+  }
+
+  list(): QueueRecord[] {
+    return this.all.all().map(toRecord);
+  }
+
+  get(id: string): QueueRecord | undefined {
+    const row = this.one.get(id);
+    return row && toRecord(row);
+  }
+
+  head(id: string): QueueHead | undefined {
+    const row = this.headById.get(id);
+    return (
+      row && {
+        key: row.key,
+        id: row.id,
+        queueVersion: row.queue_version,
+        contextVersion: row.context_version,
+        itemCount: row.item_count,
+        accessToken: row.access_token,
+        tokenExpiresAt: row.token_expires_at,
+      }
+    );
+  }
+
+  create(queue: NewQueue): QueueRecord {
+    const result = this.insert.run(
+      queue.id,
+      queue.name,
+      queue.createdAt,
+      queue.queueVersion,
+      queue.contextVersion,
+      queue.nextItemSeq,
+      queue.itemCount,
+      JSON.stringify(queue.container),
+      JSON.stringify(queue.playbackPolicies),
+      JSON.stringify(queue.reports),
+      queue.accessToken,
+      queue.tokenIssuedAt,
+      queue.tokenExpiresAt,
+    );
+    return { ...queue, key: Number(result.lastInsertRowid) };
+  }
+
+  save(queue: QueueRecord): void {
+    this.update.run(
+      queue.name,
+      queue.queueVersion,
+      queue.contextVersion,
+      queue.nextItemSeq,
+      queue.itemCount,
+      JSON.stringify(queue.container),
+      JSON.stringify(queue.playbackPolicies),
+      JSON.stringify(queue.reports),
+      queue.accessToken,
+      queue.tokenIssuedAt,
+      queue.tokenExpiresAt,
+      queue.key,
+    );
+  }
+
+  delete(key: number): void {
+    this.remove.run(key);
+  }
+}
