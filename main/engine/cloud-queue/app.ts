@@ -18,10 +18,11 @@ import { parseItemWindowQuery, readItemWindow } from './item-window.js';
 import type { QueueModel } from './queue-model.js';
 import { parseTimePlayed } from './time-played.js';
 import { checkQueueToken } from './tokens.js';
+import { WindowCache } from './window-cache.js';
 
 export interface CloudQueueAppOptions {
   queues: Pick<QueueModel, 'head' | 'context'>;
-  items: Pick<QueueItemRepository, 'first' | 'byId' | 'before' | 'from'>;
+  items: Pick<QueueItemRepository, 'windowAnchor' | 'windowBefore' | 'windowAfter'>;
   timePlayed: Pick<TimePlayedRepository, 'addAll'>;
   activity: QueueActivity;
   clock: { now(): number };
@@ -39,6 +40,7 @@ export async function buildCloudQueueApp(options: CloudQueueAppOptions): Promise
   const { queues, items, timePlayed, activity } = options;
   const now = () => Math.floor(options.clock.now());
   const app = createServiceApp({ ignoreDuplicateSlashes: true });
+  const windows = new WindowCache();
   app.decorateRequest('queueHead', null);
 
   app.setNotFoundHandler(async (request, reply) => sendCloudQueueError(reply, 404, { message: `no cloud queue at ${request.url}` }));
@@ -51,19 +53,26 @@ export async function buildCloudQueueApp(options: CloudQueueAppOptions): Promise
 
   await app.register(
     async (api) => {
-      api.addHook('onRequest', async (request, reply) => {
+      // A callback hook, not an async one: it runs on every request and costs less this way.
+      api.addHook('onRequest', (request, reply, done) => {
         const { queueId, version } = request.params as { queueId: string; version: string };
         if (!VERSIONS.has(version)) {
-          return sendCloudQueueError(reply, 404, { message: `cloud queue version ${version} is not served; use ${CLOUD_QUEUE_VERSIONS.join(', ')}` });
+          sendCloudQueueError(reply, 404, { message: `cloud queue version ${version} is not served; use ${CLOUD_QUEUE_VERSIONS.join(', ')}` });
+          return;
         }
         const head = queues.head(queueId);
-        if (!head) return sendCloudQueueError(reply, 404, { message: `no queue ${queueId}` });
+        if (!head) {
+          sendCloudQueueError(reply, 404, { message: `no queue ${queueId}` });
+          return;
+        }
         const verdict = checkQueueToken(head, request.headers.authorization, now());
         if (!verdict.ok) {
           activity.request(queueId, playerIdOf(request), kindOf(request), now(), 401);
-          return sendCloudQueueError(reply, 401, { message: verdict.message });
+          sendCloudQueueError(reply, 401, { message: verdict.message });
+          return;
         }
         request.queueHead = head;
+        done();
       });
 
       api.get('/context', async (request, reply) => {
@@ -99,7 +108,12 @@ export async function buildCloudQueueApp(options: CloudQueueAppOptions): Promise
         }
         const { asked } = parsed.value;
         Object.assign(record, asked);
-        const window = readItemWindow(items, head, parsed.value);
+        const cacheKey = windows.key(head, parsed.value);
+        let window = windows.get(cacheKey);
+        if (!window) {
+          window = readItemWindow(items, head, parsed.value) ?? undefined;
+          if (window) windows.set(cacheKey, window);
+        }
         if (!window) {
           const message = `item ${parsed.value.itemId} is not in queue ${head.id}`;
           activity.itemWindow(head.id, playerId, { ...record, status: 404, error: message });

@@ -5,7 +5,7 @@
  * row probed on each side says whether the window reaches the queue's beginning and end. Three
  * indexed reads, O(window + log n), and the body is assembled from the items' stored JSON.
  */
-import type { QueueItemRepository } from '../store/repositories/queue-items.js';
+import { itemIdOf, type QueueItemRepository, type WindowTuple } from '../store/repositories/queue-items.js';
 import type { QueueHead } from '../store/repositories/queues.js';
 import { DEFAULT_PREVIOUS_WINDOW_SIZE, DEFAULT_UPCOMING_WINDOW_SIZE, MAX_WINDOW_SIDE } from './defaults.js';
 import { parseReason, type ItemWindowReason } from './reasons.js';
@@ -76,28 +76,41 @@ export interface ItemWindow {
 
 /** The window, or null when `itemId` is not in the queue (the player then goes idle: 404). */
 export function readItemWindow(
-  items: Pick<QueueItemRepository, 'first' | 'byId' | 'before' | 'from'>,
+  items: Pick<QueueItemRepository, 'windowAnchor' | 'windowBefore' | 'windowAfter'>,
   head: QueueHead,
   { itemId, previousWindowSize, upcomingWindowSize }: Pick<ItemWindowQuery, 'itemId' | 'previousWindowSize' | 'upcomingWindowSize'>,
 ): ItemWindow | null {
-  const anchor = itemId === null ? items.first(head.key) : items.byId(head.key, itemId);
+  const anchor = items.windowAnchor(head.key, itemId);
   if (!anchor) return itemId === null ? windowOf(head, [], null, true, true) : null;
-  const before = itemId === null ? [] : items.before(head.key, anchor.pos, previousWindowSize + 1);
-  const after = items.from(head.key, anchor.pos + 1, upcomingWindowSize + 1);
-  const rows = [...before.slice(0, previousWindowSize).reverse(), anchor, ...after.slice(0, upcomingWindowSize)];
-  return windowOf(head, rows, anchor.item_id, before.length <= previousWindowSize, after.length <= upcomingWindowSize);
+  const [pos, seq, item] = anchor;
+  // Without itemId the anchor is the first item: nothing comes before it.
+  const before = itemId === null ? [] : items.windowBefore(head.key, pos, previousWindowSize + 1);
+  const after = items.windowAfter(head.key, pos, upcomingWindowSize + 1);
+  const includesBeginningOfQueue = before.length <= previousWindowSize;
+  const includesEndOfQueue = after.length <= upcomingWindowSize;
+  if (!includesBeginningOfQueue) before.length = previousWindowSize;
+  if (!includesEndOfQueue) after.length = upcomingWindowSize;
+  const rows = before.reverse();
+  rows.push([seq, item], ...after);
+  return windowOf(head, rows, itemIdOf(seq), includesBeginningOfQueue, includesEndOfQueue);
 }
 
 function windowOf(
   head: QueueHead,
-  rows: readonly { item_id: string; item: string }[],
+  rows: readonly WindowTuple[],
   anchorItemId: string | null,
   includesBeginningOfQueue: boolean,
   includesEndOfQueue: boolean,
 ): ItemWindow {
+  let items = '';
+  const itemIds: string[] = [];
+  for (const [seq, item] of rows) {
+    items += items === '' ? item : `,${item}`;
+    itemIds.push(itemIdOf(seq));
+  }
   // Versions are decimal strings, items are stored JSON: nothing here needs escaping.
   const body =
     `{"includesBeginningOfQueue":${includesBeginningOfQueue},"includesEndOfQueue":${includesEndOfQueue},` +
-    `"contextVersion":"${head.contextVersion}","queueVersion":"${head.queueVersion}","items":[${rows.map((r) => r.item).join(',')}]}`;
-  return { body, anchorItemId, itemIds: rows.map((r) => r.item_id), includesBeginningOfQueue, includesEndOfQueue };
+    `"contextVersion":"${head.contextVersion}","queueVersion":"${head.queueVersion}","items":[${items}]}`;
+  return { body, anchorItemId, itemIds, includesBeginningOfQueue, includesEndOfQueue };
 }

@@ -26,7 +26,7 @@ export function insertRows(items: QueueItemRepository, queueKey: number, gap: Ga
   }
   const labels = labelsBetween(lo, hi, rows.length);
   if (labels) {
-    rows.forEach((row, i) => items.insert(queueKey, labels[i]!, row.itemId, row.item));
+    items.insertMany(queueKey, labels, rows);
     return;
   }
   relabelAround(items, queueKey, lo, hi, rows);
@@ -34,8 +34,7 @@ export function insertRows(items: QueueItemRepository, queueKey: number, gap: Ga
 
 /** Builds a whole list at once (a new queue, or `items` replaced). */
 export function insertFresh(items: QueueItemRepository, queueKey: number, rows: readonly NewRow[]): void {
-  const labels = fresh(rows.length);
-  rows.forEach((row, i) => items.insert(queueKey, labels[i]!, row.itemId, row.item));
+  items.insertMany(queueKey, fresh(rows.length), rows);
 }
 
 /**
@@ -65,7 +64,7 @@ function relabelAround(items: QueueItemRepository, queueKey: number, lo: number 
     const labels = spread(from, to, count);
     const leftCount = Math.min(left.length, n);
     const ordered = [...moving.slice(0, leftCount).map(asNew), ...rows, ...moving.slice(leftCount).map(asNew)];
-    ordered.forEach((row, i) => items.insert(queueKey, labels[i]!, row.itemId, row.item));
+    items.insertMany(queueKey, labels, ordered);
     return;
   }
 }

@@ -19,7 +19,7 @@ import type {
   ReportSettings,
   Track,
 } from '../api/queue-types.js';
-import type { ItemRow } from '../store/repositories/queue-items.js';
+import { itemIdOf, type ItemRow } from '../store/repositories/queue-items.js';
 import type { QueueHead, QueueRecord } from '../store/repositories/queues.js';
 import type { Store } from '../store/store.js';
 import {
@@ -289,7 +289,7 @@ export class QueueModel {
           throw new EngineError('invalid_input', `items[${index}].id ${item.id} appears twice`, { field: `items[${index}].id` });
         }
         kept.add(item.id);
-        return { itemId: item.id, item: JSON.stringify(itemOf(item.id, item.track, item.policies)) };
+        return { itemId: item.id, item: itemJson(item.id, item.track, item.policies) };
       }
       return this.newRow(record, item);
     });
@@ -299,8 +299,8 @@ export class QueueModel {
   }
 
   private newRow(record: QueueRecord, item: ItemInput): NewRow {
-    const itemId = `item-${record.nextItemSeq++}`;
-    return { itemId, item: JSON.stringify(itemOf(itemId, item.track, item.policies)) };
+    const itemId = itemIdOf(record.nextItemSeq++);
+    return { itemId, item: itemJson(itemId, item.track, item.policies) };
   }
 
   private gapAfter(record: QueueRecord, afterItemId: string | null | undefined): Gap {
@@ -356,6 +356,12 @@ export class QueueModel {
 /** An item in its wire shape, with `id` first and `policies` only when it has some. */
 function itemOf(id: string, track: Track, policies: QueueItem['policies']): QueueItem {
   return policies === undefined ? { id, track } : { id, track, policies };
+}
+
+/** The stored JSON of an item, the same text as JSON.stringify(itemOf(…)) and cheaper for big batches. */
+function itemJson(id: string, track: Track, policies: QueueItem['policies']): string {
+  const head = `{"id":${JSON.stringify(id)},"track":${JSON.stringify(track)}`;
+  return policies === undefined ? `${head}}` : `${head},"policies":${JSON.stringify(policies)}}`;
 }
 
 function parseItem(row: ItemRow): QueueItem {

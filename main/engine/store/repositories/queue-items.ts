@@ -5,11 +5,27 @@
  */
 import type { SqliteDatabase } from '../database.js';
 
+/** Item ids are `item-<n>`, n from the queue's own sequence; the table keeps n. */
+export const itemIdOf = (seq: number): string => `item-${seq}`;
+
+/** The n of `item-<n>`, or null for an id this server never hands out. */
+export function itemSeqOf(itemId: string): number | null {
+  const match = /^item-([1-9]\d{0,14})$/.exec(itemId);
+  return match ? Number(match[1]) : null;
+}
+
+/** Rows are inserted in batches: one statement per row costs more than the row itself. */
+const BATCH = 64;
+
 export interface ItemRow {
   pos: number;
   item_id: string;
   item: string;
 }
+
+/** The window path's rows: [pos, item_seq, item] and [item_seq, item], the cheapest shapes to read. */
+export type AnchorTuple = [pos: number, seq: number, item: string];
+export type WindowTuple = [seq: number, item: string];
 
 export class QueueItemRepository {
   private readonly firstStmt;
@@ -21,26 +37,39 @@ export class QueueItemRepository {
   private readonly pageStmt;
   private readonly rankStmt;
   private readonly idsStmt;
+  private readonly anchorFirstStmt;
+  private readonly anchorByIdStmt;
+  private readonly windowBeforeStmt;
+  private readonly windowAfterStmt;
   private readonly insertStmt;
+  private readonly insertBatchStmt;
   private readonly deleteAtStmt;
   private readonly deleteAllStmt;
 
   constructor(db: SqliteDatabase) {
-    const cols = 'pos, item_id, item';
+    const cols = "pos, 'item-' || item_seq AS item_id, item";
     this.firstStmt = db.prepare<[number], ItemRow>(`SELECT ${cols} FROM queue_items WHERE queue_key = ? ORDER BY pos LIMIT 1`);
     this.lastStmt = db.prepare<[number], ItemRow>(`SELECT ${cols} FROM queue_items WHERE queue_key = ? ORDER BY pos DESC LIMIT 1`);
-    this.byIdStmt = db.prepare<[number, string], ItemRow>(`SELECT ${cols} FROM queue_items WHERE queue_key = ? AND item_id = ?`);
-    this.beforeStmt = db.prepare<[number, number, number], ItemRow>(
-      `SELECT ${cols} FROM queue_items WHERE queue_key = ? AND pos < ? ORDER BY pos DESC LIMIT ?`,
+    this.byIdStmt = db.prepare<[number, number], ItemRow>(`SELECT ${cols} FROM queue_items WHERE queue_key = ? AND item_seq = ?`);
+    // A bound LIMIT costs SQLite several times the read of a short window, so each limit gets
+    // its own statement with the number written in (window sizes are few and small).
+    this.beforeStmt = limited((n) => db.prepare<[number, number], ItemRow>(`SELECT ${cols} FROM queue_items WHERE queue_key = ? AND pos < ? ORDER BY pos DESC LIMIT ${n}`));
+    this.fromStmt = limited((n) => db.prepare<[number, number], ItemRow>(`SELECT ${cols} FROM queue_items WHERE queue_key = ? AND pos >= ? ORDER BY pos LIMIT ${n}`));
+    this.anchorFirstStmt = db.prepare<[number], AnchorTuple>('SELECT pos, item_seq, item FROM queue_items WHERE queue_key = ? ORDER BY pos LIMIT 1').raw();
+    this.anchorByIdStmt = db.prepare<[number, number], AnchorTuple>('SELECT pos, item_seq, item FROM queue_items WHERE queue_key = ? AND item_seq = ?').raw();
+    this.windowBeforeStmt = limited((n) =>
+      db.prepare<[number, number], WindowTuple>(`SELECT item_seq, item FROM queue_items WHERE queue_key = ? AND pos < ? ORDER BY pos DESC LIMIT ${n}`).raw(),
     );
-    this.fromStmt = db.prepare<[number, number, number], ItemRow>(
-      `SELECT ${cols} FROM queue_items WHERE queue_key = ? AND pos >= ? ORDER BY pos LIMIT ?`,
+    this.windowAfterStmt = limited((n) =>
+      db.prepare<[number, number], WindowTuple>(`SELECT item_seq, item FROM queue_items WHERE queue_key = ? AND pos > ? ORDER BY pos LIMIT ${n}`).raw(),
     );
     this.afterStmt = db.prepare<[number, number], ItemRow>(`SELECT ${cols} FROM queue_items WHERE queue_key = ? AND pos > ? ORDER BY pos LIMIT 1`);
     this.pageStmt = db.prepare<[number, number, number], ItemRow>(`SELECT ${cols} FROM queue_items WHERE queue_key = ? ORDER BY pos LIMIT ? OFFSET ?`);
     this.rankStmt = db.prepare<[number, number], { n: number }>('SELECT COUNT(*) AS n FROM queue_items WHERE queue_key = ? AND pos < ?');
-    this.idsStmt = db.prepare<[number], { item_id: string }>('SELECT item_id FROM queue_items WHERE queue_key = ?');
-    this.insertStmt = db.prepare<[number, number, string, string]>('INSERT INTO queue_items (queue_key, pos, item_id, item) VALUES (?, ?, ?, ?)');
+    this.idsStmt = db.prepare<[number], { item_seq: number }>('SELECT item_seq FROM queue_items WHERE queue_key = ?');
+    const insert = 'INSERT INTO queue_items (queue_key, pos, item_seq, item) VALUES ';
+    this.insertStmt = db.prepare<[number, number, number, string]>(`${insert}(?, ?, ?, ?)`);
+    this.insertBatchStmt = db.prepare<unknown[]>(insert + Array(BATCH).fill('(?, ?, ?, ?)').join(', '));
     this.deleteAtStmt = db.prepare<[number, number]>('DELETE FROM queue_items WHERE queue_key = ? AND pos = ?');
     this.deleteAllStmt = db.prepare<[number]>('DELETE FROM queue_items WHERE queue_key = ?');
   }
@@ -54,22 +83,40 @@ export class QueueItemRepository {
   }
 
   byId(queueKey: number, itemId: string): ItemRow | undefined {
-    return this.byIdStmt.get(queueKey, itemId);
+    const seq = itemSeqOf(itemId);
+    return seq === null ? undefined : this.byIdStmt.get(queueKey, seq);
   }
 
   /** Up to `limit` items before `pos`, nearest first. */
   before(queueKey: number, pos: number, limit: number): ItemRow[] {
-    return this.beforeStmt.all(queueKey, pos, limit);
+    return this.beforeStmt(limit).all(queueKey, pos);
   }
 
   /** Up to `limit` items from `pos` on (including the one at `pos`), in order. */
   from(queueKey: number, pos: number, limit: number): ItemRow[] {
-    return this.fromStmt.all(queueKey, pos, limit);
+    return this.fromStmt(limit).all(queueKey, pos);
   }
 
   /** The item right after `pos`. */
   after(queueKey: number, pos: number): ItemRow | undefined {
     return this.afterStmt.get(queueKey, pos);
+  }
+
+  /** The item a window centres on: `itemId`, or the queue's first when null. */
+  windowAnchor(queueKey: number, itemId: string | null): AnchorTuple | undefined {
+    if (itemId === null) return this.anchorFirstStmt.get(queueKey);
+    const seq = itemSeqOf(itemId);
+    return seq === null ? undefined : this.anchorByIdStmt.get(queueKey, seq);
+  }
+
+  /** Up to `limit` items before `pos`, nearest first. */
+  windowBefore(queueKey: number, pos: number, limit: number): WindowTuple[] {
+    return this.windowBeforeStmt(limit).all(queueKey, pos);
+  }
+
+  /** Up to `limit` items after `pos`, in order. */
+  windowAfter(queueKey: number, pos: number, limit: number): WindowTuple[] {
+    return this.windowAfterStmt(limit).all(queueKey, pos);
   }
 
   /** For the editor's list: rows by ordinal. O(offset) in the index, which the editor can afford. */
@@ -83,11 +130,28 @@ export class QueueItemRepository {
   }
 
   ids(queueKey: number): Set<string> {
-    return new Set(this.idsStmt.all(queueKey).map((r) => r.item_id));
+    return new Set(this.idsStmt.all(queueKey).map((r) => itemIdOf(r.item_seq)));
   }
 
   insert(queueKey: number, pos: number, itemId: string, item: string): void {
-    this.insertStmt.run(queueKey, pos, itemId, item);
+    this.insertStmt.run(queueKey, pos, mustSeq(itemId), item);
+  }
+
+  /** Inserts rows at the given labels (`labels[i]` for `rows[i]`), many per statement. */
+  insertMany(queueKey: number, labels: readonly number[], rows: readonly { itemId: string; item: string }[]): void {
+    let i = 0;
+    const args: unknown[] = new Array(BATCH * 4);
+    for (; i + BATCH <= rows.length; i += BATCH) {
+      for (let j = 0; j < BATCH; j++) {
+        const row = rows[i + j]!;
+        args[j * 4] = queueKey;
+        args[j * 4 + 1] = labels[i + j];
+        args[j * 4 + 2] = mustSeq(row.itemId);
+        args[j * 4 + 3] = row.item;
+      }
+      this.insertBatchStmt.run(...args);
+    }
+    for (; i < rows.length; i++) this.insert(queueKey, labels[i]!, rows[i]!.itemId, rows[i]!.item);
   }
 
   deleteAt(queueKey: number, pos: number): void {
@@ -97,4 +161,21 @@ export class QueueItemRepository {
   deleteAll(queueKey: number): void {
     this.deleteAllStmt.run(queueKey);
   }
+}
+
+function mustSeq(itemId: string): number {
+  const seq = itemSeqOf(itemId);
+  if (seq === null) throw new Error(`${itemId} is not an item id of this server`);
+  return seq;
+}
+
+/** Statements by LIMIT, prepared on first use. */
+function limited<S>(prepare: (limit: number) => S): (limit: number) => S {
+  const statements = new Map<number, S>();
+  return (limit) => {
+    const n = Math.max(0, Math.floor(limit));
+    let statement = statements.get(n);
+    if (!statement) statements.set(n, (statement = prepare(n)));
+    return statement;
+  };
 }
