@@ -17,6 +17,7 @@ export function queueCommands(
     'queues.list': () => queues.list(),
     'queues.create': (input) => queues.create(input),
     'queues.get': ({ id }) => queues.get(id),
+    'queues.context': ({ id }) => queues.context(id) ?? notFound(id),
     'queues.update': ({ id, ...patch }) => queues.update(id, patch),
     'queues.delete': ({ id }) => {
       queues.delete(id);

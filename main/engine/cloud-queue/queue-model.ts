@@ -80,7 +80,7 @@ export class QueueModel {
         contextVersion: 1,
         nextItemSeq: 1,
         itemCount: 0,
-        container: { type: DEFAULT_CONTAINER_TYPE, ...input.container },
+        container: { type: DEFAULT_CONTAINER_TYPE, ...containerFields(input.container) },
         playbackPolicies: { ...DEFAULT_PLAYBACK_POLICIES, ...input.playbackPolicies },
         reports: { ...DEFAULT_REPORTS, ...input.reports },
         accessToken: newAccessToken(),
@@ -123,7 +123,7 @@ export class QueueModel {
         contextChanged = true;
       }
       if (patch.container) {
-        record.container = { ...record.container, ...patch.container };
+        record.container = { ...record.container, ...containerFields(patch.container) };
         contextChanged = true;
       }
       if (patch.items) this.replaceItems(record, patch.items);
@@ -351,6 +351,13 @@ export class QueueModel {
       if (!this.store.queues.head(id)) return id;
     }
   }
+}
+
+/** The container fields a queue keeps (its name and id are the queue's own). */
+function containerFields(container: QueueInput['container']): { type?: string; imageUrl?: string } {
+  if (!container) return {};
+  const { type, imageUrl } = container;
+  return { ...(type === undefined ? {} : { type }), ...(imageUrl === undefined ? {} : { imageUrl }) };
 }
 
 /** An item in its wire shape, with `id` first and `policies` only when it has some. */

@@ -5,6 +5,8 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { useApi } from '../api/context';
+import { wireQueueEvents } from '../features/queues/queue-events';
+import { engineStateKey } from '../queries/engine-state';
 import { useClockStore } from './clock';
 import { useConnectionStore } from './connection';
 
@@ -14,6 +16,8 @@ export function useEngineWiring(): void {
   useEffect(() => {
     const setClock = useClockStore.getState().setClock;
     const offEvents = api.on('clock.changed', setClock);
+    const offHousehold = api.on('household.changed', () => void queryClient.invalidateQueries({ queryKey: engineStateKey }));
+    const offQueues = wireQueueEvents(api, queryClient);
     const offConnection = api.onConnection((state) => {
       useConnectionStore.getState().setState(state);
       if (state === 'open') {
@@ -23,6 +27,8 @@ export function useEngineWiring(): void {
     });
     return () => {
       offEvents();
+      offHousehold();
+      offQueues();
       offConnection();
     };
   }, [api, queryClient]);

@@ -6,6 +6,7 @@ import Type from 'typebox';
 import { command } from '../command.js';
 import type {
   QueueActivityView,
+  QueueContext,
   QueueEditResult,
   QueueItem,
   QueueItemsPage,
@@ -63,7 +64,8 @@ export const ReportsInput = Type.Object(
   { additionalProperties: false },
 );
 
-export const ContainerInput = Type.Object({ type: Type.Optional(Text), imageUrl: Type.Optional(Text) }, { additionalProperties: false });
+/** The container's name is the queue's and its id is the queue's: other fields are ignored. */
+export const ContainerInput = Type.Object({ type: Type.Optional(Text), imageUrl: Type.Optional(Text) });
 
 const QueueName = Type.String({ minLength: 1, maxLength: 200 });
 const Items = Type.Array(ItemInput, { maxItems: 2_000_000 });
@@ -97,6 +99,11 @@ export const queueCommandSpecs = {
     summary: 'One queue with its context and all its items (each with its id).',
     input: Id,
     http: { method: 'GET', path: '/queues/:id' },
+  }),
+  'queues.context': command<QueueContext>()({
+    summary: 'The queue as GET /context shows it to players: versions, container, reports, policies.',
+    input: Id,
+    http: { method: 'GET', path: '/queues/:id/context' },
   }),
   'queues.update': command<QueueSummary>()({
     summary: 'Edits a queue: `items` replaces the list (known ids kept), policies and reports merge.',
