@@ -88,6 +88,13 @@ describe('POST/GET/PATCH/DELETE /admin/api/queues', () => {
     expect(view.container.name).toBe('Renamed');
   });
 
+  it('GET /queues/{id}/context shows what GET /context shows players', async () => {
+    const queue = await create();
+    const viaAdmin = (await admin(engine, 'GET', `/queues/${queue.id}/context`)).body;
+    const viaPlayer = await (await fetch(`${queue.queueBaseUrl}context`, { headers: { authorization: queue.httpAuthorization } })).json();
+    expect(viaAdmin).toEqual(viaPlayer);
+  });
+
   it('DELETE removes the queue; a second DELETE is 404', async () => {
     const queue = await create();
     expect((await admin(engine, 'DELETE', `/queues/${queue.id}`)).status).toBe(204);

@@ -22,7 +22,7 @@ import { WindowCache } from './window-cache.js';
 
 export interface CloudQueueAppOptions {
   queues: Pick<QueueModel, 'head' | 'context'>;
-  items: Pick<QueueItemRepository, 'windowAnchor' | 'windowBefore' | 'windowAfter'>;
+  items: Pick<QueueItemRepository, 'anchor' | 'before' | 'afterMany'>;
   timePlayed: Pick<TimePlayedRepository, 'addAll'>;
   activity: QueueActivity;
   clock: { now(): number };

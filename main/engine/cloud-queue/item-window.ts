@@ -5,7 +5,7 @@
  * row probed on each side says whether the window reaches the queue's beginning and end. Three
  * indexed reads, O(window + log n), and the body is assembled from the items' stored JSON.
  */
-import { itemIdOf, type QueueItemRepository, type WindowTuple } from '../store/repositories/queue-items.js';
+import { itemIdOf, type ItemTuple, type QueueItemRepository } from '../store/repositories/queue-items.js';
 import type { QueueHead } from '../store/repositories/queues.js';
 import { DEFAULT_PREVIOUS_WINDOW_SIZE, DEFAULT_UPCOMING_WINDOW_SIZE, MAX_WINDOW_SIDE } from './defaults.js';
 import { parseReason, type ItemWindowReason } from './reasons.js';
@@ -76,35 +76,35 @@ export interface ItemWindow {
 
 /** The window, or null when `itemId` is not in the queue (the player then goes idle: 404). */
 export function readItemWindow(
-  items: Pick<QueueItemRepository, 'windowAnchor' | 'windowBefore' | 'windowAfter'>,
+  items: Pick<QueueItemRepository, 'anchor' | 'before' | 'afterMany'>,
   head: QueueHead,
   { itemId, previousWindowSize, upcomingWindowSize }: Pick<ItemWindowQuery, 'itemId' | 'previousWindowSize' | 'upcomingWindowSize'>,
 ): ItemWindow | null {
-  const anchor = items.windowAnchor(head.key, itemId);
+  const anchor = items.anchor(head.key, itemId);
   if (!anchor) return itemId === null ? windowOf(head, [], null, true, true) : null;
-  const [pos, seq, item] = anchor;
+  const [pos, seq] = anchor;
   // Without itemId the anchor is the first item: nothing comes before it.
-  const before = itemId === null ? [] : items.windowBefore(head.key, pos, previousWindowSize + 1);
-  const after = items.windowAfter(head.key, pos, upcomingWindowSize + 1);
+  const before = itemId === null ? [] : items.before(head.key, pos, previousWindowSize + 1);
+  const after = items.afterMany(head.key, pos, upcomingWindowSize + 1);
   const includesBeginningOfQueue = before.length <= previousWindowSize;
   const includesEndOfQueue = after.length <= upcomingWindowSize;
   if (!includesBeginningOfQueue) before.length = previousWindowSize;
   if (!includesEndOfQueue) after.length = upcomingWindowSize;
   const rows = before.reverse();
-  rows.push([seq, item], ...after);
+  rows.push(anchor, ...after);
   return windowOf(head, rows, itemIdOf(seq), includesBeginningOfQueue, includesEndOfQueue);
 }
 
 function windowOf(
   head: QueueHead,
-  rows: readonly WindowTuple[],
+  rows: readonly ItemTuple[],
   anchorItemId: string | null,
   includesBeginningOfQueue: boolean,
   includesEndOfQueue: boolean,
 ): ItemWindow {
   let items = '';
   const itemIds: string[] = [];
-  for (const [seq, item] of rows) {
+  for (const [, seq, item] of rows) {
     items += items === '' ? item : `,${item}`;
     itemIds.push(itemIdOf(seq));
   }

@@ -2,7 +2,7 @@
  * Inserting items into a queue's order (see `positions.ts` for the labels). Everything here runs
  * inside the caller's transaction and costs O(items inserted + rows relabelled) plus index lookups.
  */
-import type { ItemRow, QueueItemRepository } from '../store/repositories/queue-items.js';
+import { itemIdOf, type ItemTuple, type QueueItemRepository } from '../store/repositories/queue-items.js';
 import { GAP, LIMIT, fresh, labelsBetween, roomy, spread } from './positions.js';
 
 export interface NewRow {
@@ -44,11 +44,12 @@ export function insertFresh(items: QueueItemRepository, queueKey: number, rows: 
  */
 function relabelAround(items: QueueItemRepository, queueKey: number, lo: number | null, hi: number | null, rows: readonly NewRow[]): void {
   for (let n = 4; ; n *= 2) {
-    // Nearest first on the left (the item at `lo` and those before it), in order on the right.
+    // Nearest first on the left (the item at `lo` and those before it), in order on the right
+    // (the item at `hi` and those after it); labels are integers, so `< lo + 1` is `<= lo`.
     const left = lo === null ? [] : items.before(queueKey, lo + 1, n + 1);
-    const right = hi === null ? [] : items.from(queueKey, hi, n + 1);
-    const leftBound = left.length > n ? left[n]!.pos : null;
-    const rightBound = right.length > n ? right[n]!.pos : null;
+    const right = hi === null ? [] : items.afterMany(queueKey, hi - 1, n + 1);
+    const leftBound = left.length > n ? left[n]![0] : null;
+    const rightBound = right.length > n ? right[n]![0] : null;
     const moving = [...left.slice(0, n).reverse(), ...right.slice(0, n)];
     const count = moving.length + rows.length;
     const room = (count + 1) * GAP;
@@ -60,7 +61,7 @@ function relabelAround(items: QueueItemRepository, queueKey: number, lo: number 
     else [from, to] = [leftBound, rightBound];
     if (from < -LIMIT || to > LIMIT || !roomy(from, to, count)) continue;
 
-    for (const row of moving) items.deleteAt(queueKey, row.pos);
+    for (const [pos] of moving) items.deleteAt(queueKey, pos);
     const labels = spread(from, to, count);
     const leftCount = Math.min(left.length, n);
     const ordered = [...moving.slice(0, leftCount).map(asNew), ...rows, ...moving.slice(leftCount).map(asNew)];
@@ -69,4 +70,4 @@ function relabelAround(items: QueueItemRepository, queueKey: number, lo: number 
   }
 }
 
-const asNew = (row: ItemRow): NewRow => ({ itemId: row.item_id, item: row.item });
+const asNew = ([, seq, item]: ItemTuple): NewRow => ({ itemId: itemIdOf(seq), item });

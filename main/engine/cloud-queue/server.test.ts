@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { QueueActivityView, QueueSummary, TimePlayedRecordView } from '../api/queue-types.js';
 import type { Engine } from '../index.js';
 import { admin, rawRequest, startTestEngine } from '../testing/http.js';
+import { DEFAULT_PLAYBACK_POLICIES } from './defaults.js';
 
 let engine: Engine;
 beforeAll(async () => {
@@ -139,22 +140,16 @@ describe('GET /context', () => {
       queueVersion: queue.queueVersion,
       container: { name: 'Road trip', type: 'playlist', id: { serviceId: expect.any(String), objectId: queue.id, accountId: expect.any(String) } },
       reports: { sendUpdateAfterMillis: 30_000, periodicIntervalMillis: 10_000, sendPlaybackActions: true },
-      playbackPolicies: {
-        canSkip: true,
-        limitedSkips: true,
-        canSkipBack: true,
-        canSeek: true,
-        canSkipToItem: true,
-        canRepeat: true,
-        canRepeatOne: true,
-        canCrossfade: true,
-        canShuffle: true,
-        canResume: false,
-        notifyUserIntent: false,
-        pauseTtlSec: 900,
-        customPolicy: 'x',
-      },
+      playbackPolicies: { ...DEFAULT_PLAYBACK_POLICIES, limitedSkips: true, pauseTtlSec: 900, customPolicy: 'x' },
     });
+  });
+
+  it('names every policy the seed and CONTRACT §4 name', async () => {
+    const { body } = await call(await createQueue(), 'context');
+    for (const policy of ['canSkip', 'limitedSkips', 'canSkipBack', 'canSeek', 'canSkipToItem', 'notifyUserIntent', 'pauseTtlSec']) {
+      expect(body.playbackPolicies).toHaveProperty(policy);
+    }
+    expect(Object.keys(body.reports).sort()).toEqual(['periodicIntervalMillis', 'sendPlaybackActions', 'sendUpdateAfterMillis']);
   });
 
   it('moves contextVersion and queueVersion when a policy or report setting changes', async () => {

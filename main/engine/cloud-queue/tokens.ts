@@ -2,7 +2,7 @@
  * Who may call a queue (seed §5.7, CONTRACT §4): the `Authorization` header must be
  * `Bearer <the queue's access token>`, not expired on the engine clock. Anything else is 401.
  */
-import { timingSafeEqual } from 'node:crypto';
+import { sameSecret } from '../security/secrets.js';
 import type { QueueHead } from '../store/repositories/queues.js';
 
 export type TokenVerdict = { ok: true } | { ok: false; message: string };
@@ -13,10 +13,4 @@ export function checkQueueToken(head: Pick<QueueHead, 'id' | 'accessToken' | 'to
   if (!sameSecret(presented, head.accessToken)) return { ok: false, message: `the access token is not valid for queue ${head.id}` };
   if (now >= head.tokenExpiresAt) return { ok: false, message: `the access token of queue ${head.id} expired` };
   return { ok: true };
-}
-
-function sameSecret(a: string, b: string): boolean {
-  const left = Buffer.from(a);
-  const right = Buffer.from(b);
-  return left.length === right.length && timingSafeEqual(left, right);
 }

@@ -23,24 +23,21 @@ export interface ItemRow {
   item: string;
 }
 
-/** The window path's rows: [pos, item_seq, item] and [item_seq, item], the cheapest shapes to read. */
-export type AnchorTuple = [pos: number, seq: number, item: string];
-export type WindowTuple = [seq: number, item: string];
+/** Rows as tuples, the cheapest shape better-sqlite3 reads: windows and rebalances read many. */
+export type ItemTuple = [pos: number, seq: number, item: string];
 
 export class QueueItemRepository {
   private readonly firstStmt;
   private readonly lastStmt;
   private readonly byIdStmt;
-  private readonly beforeStmt;
-  private readonly fromStmt;
   private readonly afterStmt;
   private readonly pageStmt;
   private readonly rankStmt;
   private readonly idsStmt;
   private readonly anchorFirstStmt;
   private readonly anchorByIdStmt;
-  private readonly windowBeforeStmt;
-  private readonly windowAfterStmt;
+  private readonly beforeStmt;
+  private readonly afterManyStmt;
   private readonly insertStmt;
   private readonly insertBatchStmt;
   private readonly deleteAtStmt;
@@ -51,18 +48,13 @@ export class QueueItemRepository {
     this.firstStmt = db.prepare<[number], ItemRow>(`SELECT ${cols} FROM queue_items WHERE queue_key = ? ORDER BY pos LIMIT 1`);
     this.lastStmt = db.prepare<[number], ItemRow>(`SELECT ${cols} FROM queue_items WHERE queue_key = ? ORDER BY pos DESC LIMIT 1`);
     this.byIdStmt = db.prepare<[number, number], ItemRow>(`SELECT ${cols} FROM queue_items WHERE queue_key = ? AND item_seq = ?`);
+    const tuple = 'SELECT pos, item_seq, item FROM queue_items WHERE queue_key = ?';
+    this.anchorFirstStmt = db.prepare<[number], ItemTuple>(`${tuple} ORDER BY pos LIMIT 1`).raw();
+    this.anchorByIdStmt = db.prepare<[number, number], ItemTuple>(`${tuple} AND item_seq = ?`).raw();
     // A bound LIMIT costs SQLite several times the read of a short window, so each limit gets
     // its own statement with the number written in (window sizes are few and small).
-    this.beforeStmt = limited((n) => db.prepare<[number, number], ItemRow>(`SELECT ${cols} FROM queue_items WHERE queue_key = ? AND pos < ? ORDER BY pos DESC LIMIT ${n}`));
-    this.fromStmt = limited((n) => db.prepare<[number, number], ItemRow>(`SELECT ${cols} FROM queue_items WHERE queue_key = ? AND pos >= ? ORDER BY pos LIMIT ${n}`));
-    this.anchorFirstStmt = db.prepare<[number], AnchorTuple>('SELECT pos, item_seq, item FROM queue_items WHERE queue_key = ? ORDER BY pos LIMIT 1').raw();
-    this.anchorByIdStmt = db.prepare<[number, number], AnchorTuple>('SELECT pos, item_seq, item FROM queue_items WHERE queue_key = ? AND item_seq = ?').raw();
-    this.windowBeforeStmt = limited((n) =>
-      db.prepare<[number, number], WindowTuple>(`SELECT item_seq, item FROM queue_items WHERE queue_key = ? AND pos < ? ORDER BY pos DESC LIMIT ${n}`).raw(),
-    );
-    this.windowAfterStmt = limited((n) =>
-      db.prepare<[number, number], WindowTuple>(`SELECT item_seq, item FROM queue_items WHERE queue_key = ? AND pos > ? ORDER BY pos LIMIT ${n}`).raw(),
-    );
+    this.beforeStmt = limited((n) => db.prepare<[number, number], ItemTuple>(`${tuple} AND pos < ? ORDER BY pos DESC LIMIT ${n}`).raw());
+    this.afterManyStmt = limited((n) => db.prepare<[number, number], ItemTuple>(`${tuple} AND pos > ? ORDER BY pos LIMIT ${n}`).raw());
     this.afterStmt = db.prepare<[number, number], ItemRow>(`SELECT ${cols} FROM queue_items WHERE queue_key = ? AND pos > ? ORDER BY pos LIMIT 1`);
     this.pageStmt = db.prepare<[number, number, number], ItemRow>(`SELECT ${cols} FROM queue_items WHERE queue_key = ? ORDER BY pos LIMIT ? OFFSET ?`);
     this.rankStmt = db.prepare<[number, number], { n: number }>('SELECT COUNT(*) AS n FROM queue_items WHERE queue_key = ? AND pos < ?');
@@ -87,36 +79,26 @@ export class QueueItemRepository {
     return seq === null ? undefined : this.byIdStmt.get(queueKey, seq);
   }
 
-  /** Up to `limit` items before `pos`, nearest first. */
-  before(queueKey: number, pos: number, limit: number): ItemRow[] {
-    return this.beforeStmt(limit).all(queueKey, pos);
-  }
-
-  /** Up to `limit` items from `pos` on (including the one at `pos`), in order. */
-  from(queueKey: number, pos: number, limit: number): ItemRow[] {
-    return this.fromStmt(limit).all(queueKey, pos);
-  }
-
   /** The item right after `pos`. */
   after(queueKey: number, pos: number): ItemRow | undefined {
     return this.afterStmt.get(queueKey, pos);
   }
 
   /** The item a window centres on: `itemId`, or the queue's first when null. */
-  windowAnchor(queueKey: number, itemId: string | null): AnchorTuple | undefined {
+  anchor(queueKey: number, itemId: string | null): ItemTuple | undefined {
     if (itemId === null) return this.anchorFirstStmt.get(queueKey);
     const seq = itemSeqOf(itemId);
     return seq === null ? undefined : this.anchorByIdStmt.get(queueKey, seq);
   }
 
-  /** Up to `limit` items before `pos`, nearest first. */
-  windowBefore(queueKey: number, pos: number, limit: number): WindowTuple[] {
-    return this.windowBeforeStmt(limit).all(queueKey, pos);
+  /** Up to `limit` items before label `pos`, nearest first. */
+  before(queueKey: number, pos: number, limit: number): ItemTuple[] {
+    return this.beforeStmt(limit).all(queueKey, pos);
   }
 
-  /** Up to `limit` items after `pos`, in order. */
-  windowAfter(queueKey: number, pos: number, limit: number): WindowTuple[] {
-    return this.windowAfterStmt(limit).all(queueKey, pos);
+  /** Up to `limit` items after label `pos`, in order. */
+  afterMany(queueKey: number, pos: number, limit: number): ItemTuple[] {
+    return this.afterManyStmt(limit).all(queueKey, pos);
   }
 
   /** For the editor's list: rows by ordinal. O(offset) in the index, which the editor can afford. */

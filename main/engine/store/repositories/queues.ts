@@ -62,6 +62,28 @@ const toRecord = (row: Row): QueueRecord => ({
 
 export type NewQueue = Omit<QueueRecord, 'key'>;
 
+/** The columns a queue writes, as named parameters (`@name`) shared by INSERT and UPDATE. */
+type Params = Omit<Row, 'key'> & { key?: number };
+
+const toParams = (queue: NewQueue & { key?: number }): Params => ({
+  key: queue.key,
+  id: queue.id,
+  name: queue.name,
+  created_at: queue.createdAt,
+  queue_version: queue.queueVersion,
+  context_version: queue.contextVersion,
+  next_item_seq: queue.nextItemSeq,
+  item_count: queue.itemCount,
+  container: JSON.stringify(queue.container),
+  playback_policies: JSON.stringify(queue.playbackPolicies),
+  reports: JSON.stringify(queue.reports),
+  access_token: queue.accessToken,
+  token_issued_at: queue.tokenIssuedAt,
+  token_expires_at: queue.tokenExpiresAt,
+});
+
+const WRITTEN = ['name', 'queue_version', 'context_version', 'next_item_seq', 'item_count', 'container', 'playback_policies', 'reports', 'access_token', 'token_issued_at', 'token_expires_at'];
+
 export class QueueRepository {
   private readonly all;
   private readonly one;
@@ -73,17 +95,12 @@ export class QueueRepository {
   constructor(db: SqliteDatabase) {
     this.all = db.prepare<[], Row>('SELECT * FROM queues ORDER BY created_at, key');
     this.one = db.prepare<[string], Row>('SELECT * FROM queues WHERE id = ?');
-    this.headById = db.prepare<[string], { key: number; id: string; queue_version: number; context_version: number; item_count: number; access_token: string; token_expires_at: number }>(
+    this.headById = db.prepare<[string], Pick<Row, 'key' | 'id' | 'queue_version' | 'context_version' | 'item_count' | 'access_token' | 'token_expires_at'>>(
       'SELECT key, id, queue_version, context_version, item_count, access_token, token_expires_at FROM queues WHERE id = ?',
     );
-    this.insert = db.prepare<[string, string, number, number, number, number, number, string, string, string, string, number, number]>(
-      `INSERT INTO queues (id, name, created_at, queue_version, context_version, next_item_seq, item_count, container, playback_policies,
-         reports, access_token, token_issued_at, token_expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    );
-    this.update = db.prepare<[string, number, number, number, number, string, string, string, string, number, number, number]>(
-      `UPDATE queues SET name = ?, queue_version = ?, context_version = ?, next_item_seq = ?, item_count = ?, container = ?,
-         playback_policies = ?, reports = ?, access_token = ?, token_issued_at = ?, token_expires_at = ? WHERE key = ?`,
-    );
+    const columns = ['id', 'created_at', ...WRITTEN];
+    this.insert = db.prepare<[Params]>(`INSERT INTO queues (${columns.join(', ')}) VALUES (${columns.map((c) => `@${c}`).join(', ')})`);
+    this.update = db.prepare<[Params]>(`UPDATE queues SET ${WRITTEN.map((c) => `${c} = @${c}`).join(', ')} WHERE key = @key`);
     this.remove = db.prepare<[number]>('DELETE FROM queues WHERE key = ?');
   }
 
@@ -112,39 +129,14 @@ export class QueueRepository {
   }
 
   create(queue: NewQueue): QueueRecord {
-    const result = this.insert.run(
-      queue.id,
-      queue.name,
-      queue.createdAt,
-      queue.queueVersion,
-      queue.contextVersion,
-      queue.nextItemSeq,
-      queue.itemCount,
-      JSON.stringify(queue.container),
-      JSON.stringify(queue.playbackPolicies),
-      JSON.stringify(queue.reports),
-      queue.accessToken,
-      queue.tokenIssuedAt,
-      queue.tokenExpiresAt,
-    );
+    const { key: _key, ...params } = toParams(queue);
+    const result = this.insert.run(params);
     return { ...queue, key: Number(result.lastInsertRowid) };
   }
 
   save(queue: QueueRecord): void {
-    this.update.run(
-      queue.name,
-      queue.queueVersion,
-      queue.contextVersion,
-      queue.nextItemSeq,
-      queue.itemCount,
-      JSON.stringify(queue.container),
-      JSON.stringify(queue.playbackPolicies),
-      JSON.stringify(queue.reports),
-      queue.accessToken,
-      queue.tokenIssuedAt,
-      queue.tokenExpiresAt,
-      queue.key,
-    );
+    const { id: _id, created_at: _createdAt, ...params } = toParams(queue);
+    this.update.run(params as Params);
   }
 
   delete(key: number): void {
