@@ -74,6 +74,8 @@ describe('POST/GET/PATCH/DELETE /admin/api/queues', () => {
     const view = await get(queue.id);
     expect(names(view)).toEqual(['a', 'b', 'c', 'd']);
     expect(view.queueVersion).toBe(queue.queueVersion);
+    const version = (await (await fetch(`${queue.queueBaseUrl}version`, { headers: { authorization: queue.httpAuthorization } })).json()) as { queueVersion: string };
+    expect(version.queueVersion).toBe(queue.queueVersion);
   });
 
   it('PATCH name, policies and reports merge and move both versions', async () => {

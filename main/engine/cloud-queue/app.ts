@@ -22,7 +22,7 @@ import { WindowCache } from './window-cache.js';
 
 export interface CloudQueueAppOptions {
   queues: Pick<QueueModel, 'head' | 'context'>;
-  items: Pick<QueueItemRepository, 'anchor' | 'before' | 'afterMany'>;
+  items: Pick<QueueItemRepository, 'fromItem' | 'before'>;
   timePlayed: Pick<TimePlayedRepository, 'addAll'>;
   activity: QueueActivity;
   clock: { now(): number };
@@ -112,7 +112,7 @@ export async function buildCloudQueueApp(options: CloudQueueAppOptions): Promise
         let window = windows.get(cacheKey);
         if (!window) {
           window = readItemWindow(items, head, parsed.value) ?? undefined;
-          if (window) windows.set(cacheKey, window);
+          if (window) windows.offer(cacheKey, window);
         }
         if (!window) {
           const message = `item ${parsed.value.itemId} is not in queue ${head.id}`;

@@ -2,8 +2,8 @@
  * GET /itemWindow (seed §4.3, CONTRACT §4): the query checked field by field, and the window read
  * around its anchor, the item asked for or, without `itemId`, the queue's first. A window holds at
  * most `previousWindowSize` items before the anchor and `upcomingWindowSize` after it; one extra
- * row probed on each side says whether the window reaches the queue's beginning and end. Three
- * indexed reads, O(window + log n), and the body is assembled from the items' stored JSON.
+ * row probed on each side says whether the window reaches the queue's beginning and end. Two
+ * indexed range reads, O(window + log n), and the body is assembled from the items' stored JSON.
  */
 import { itemIdOf, type ItemTuple, type QueueItemRepository } from '../store/repositories/queue-items.js';
 import type { QueueHead } from '../store/repositories/queues.js';
@@ -76,23 +76,23 @@ export interface ItemWindow {
 
 /** The window, or null when `itemId` is not in the queue (the player then goes idle: 404). */
 export function readItemWindow(
-  items: Pick<QueueItemRepository, 'anchor' | 'before' | 'afterMany'>,
+  items: Pick<QueueItemRepository, 'fromItem' | 'before'>,
   head: QueueHead,
   { itemId, previousWindowSize, upcomingWindowSize }: Pick<ItemWindowQuery, 'itemId' | 'previousWindowSize' | 'upcomingWindowSize'>,
 ): ItemWindow | null {
-  const anchor = items.anchor(head.key, itemId);
+  // The anchor and what follows it, one row more than asked to see whether the end is in.
+  const from = items.fromItem(head.key, itemId, upcomingWindowSize + 2);
+  const anchor = from[0];
   if (!anchor) return itemId === null ? windowOf(head, [], null, true, true) : null;
-  const [pos, seq] = anchor;
   // Without itemId the anchor is the first item: nothing comes before it.
-  const before = itemId === null ? [] : items.before(head.key, pos, previousWindowSize + 1);
-  const after = items.afterMany(head.key, pos, upcomingWindowSize + 1);
+  const before = itemId === null ? [] : items.before(head.key, anchor[0], previousWindowSize + 1);
   const includesBeginningOfQueue = before.length <= previousWindowSize;
-  const includesEndOfQueue = after.length <= upcomingWindowSize;
+  const includesEndOfQueue = from.length <= upcomingWindowSize + 1;
   if (!includesBeginningOfQueue) before.length = previousWindowSize;
-  if (!includesEndOfQueue) after.length = upcomingWindowSize;
+  if (!includesEndOfQueue) from.length = upcomingWindowSize + 1;
   const rows = before.reverse();
-  rows.push(anchor, ...after);
-  return windowOf(head, rows, itemIdOf(seq), includesBeginningOfQueue, includesEndOfQueue);
+  rows.push(...from);
+  return windowOf(head, rows, itemIdOf(anchor[1]), includesBeginningOfQueue, includesEndOfQueue);
 }
 
 function windowOf(

@@ -71,10 +71,11 @@ export class QueueModel {
 
   create(input: QueueInput): QueueSummary {
     const now = this.now();
-    const record = this.store.transaction(() => {
+    const id = this.newQueueId();
+    const record = this.transaction(id, () => {
       const created = this.store.queues.create({
-        id: this.newQueueId(),
-        name: input.name ?? `Queue ${this.store.queues.list().length + 1}`,
+        id,
+        name: input.name ?? this.defaultName(),
         createdAt: now,
         queueVersion: 1,
         contextVersion: 1,
@@ -108,7 +109,7 @@ export class QueueModel {
     const record = this.mustGet(id);
     const touched = Object.values(patch).some((value) => value !== undefined);
     if (!touched) return this.summary(record);
-    this.store.transaction(() => {
+    this.transaction(id, () => {
       let contextChanged = false;
       if (patch.name !== undefined) {
         record.name = patch.name;
@@ -136,7 +137,7 @@ export class QueueModel {
 
   delete(id: string): void {
     const record = this.mustGet(id);
-    this.store.queues.delete(record.key);
+    this.store.queues.delete(record);
     this.options.emit('queues.changed', { queueId: id, change: 'deleted', queueVersion: null, contextVersion: null, itemCount: 0 });
   }
 
@@ -153,7 +154,7 @@ export class QueueModel {
 
   addItems(id: string, items: readonly ItemInput[], afterItemId?: string | null): QueueEditResult {
     const record = this.mustGet(id);
-    const rows = this.store.transaction(() => {
+    const rows = this.transaction(id, () => {
       const gap = this.gapAfter(record, afterItemId);
       const fresh = items.map((item) => this.newRow(record, { track: item.track, policies: item.policies }));
       insertRows(this.store.queueItems, record.key, gap, fresh);
@@ -176,7 +177,7 @@ export class QueueModel {
     const old = parseItem(row);
     const policies = change.policies === null ? undefined : (change.policies ?? old.policies);
     const item = itemOf(itemId, change.track ?? old.track, policies);
-    this.store.transaction(() => {
+    this.transaction(id, () => {
       this.store.queueItems.deleteAt(record.key, row.pos);
       this.store.queueItems.insert(record.key, row.pos, itemId, JSON.stringify(item));
       this.bump(record);
@@ -187,7 +188,7 @@ export class QueueModel {
 
   removeItems(id: string, itemIds: readonly string[]): QueueEditResult {
     const record = this.mustGet(id);
-    this.store.transaction(() => {
+    this.transaction(id, () => {
       const rows = this.mustGetItems(record, itemIds);
       for (const row of rows) this.store.queueItems.deleteAt(record.key, row.pos);
       record.itemCount -= rows.length;
@@ -203,7 +204,7 @@ export class QueueModel {
     if (afterItemId !== null && itemIds.includes(afterItemId)) {
       throw new EngineError('invalid_input', `cannot move ${afterItemId} after itself`, { field: 'afterItemId' });
     }
-    this.store.transaction(() => {
+    this.transaction(id, () => {
       const rows = this.mustGetItems(record, itemIds).sort((a, b) => a.pos - b.pos);
       for (const row of rows) this.store.queueItems.deleteAt(record.key, row.pos);
       const gap = this.gapAfter(record, afterItemId);
@@ -309,6 +310,19 @@ export class QueueModel {
     return { afterPos: this.mustGetItem(record, afterItemId).pos };
   }
 
+  /**
+   * One edit, all or nothing. The repository caches what it last saved of a queue; if the
+   * transaction rolls back, that cache forgets the queue and reads it again next time.
+   */
+  private transaction<T>(queueId: string, work: () => T): T {
+    try {
+      return this.store.transaction(work);
+    } catch (error) {
+      this.store.queues.forget(queueId);
+      throw error;
+    }
+  }
+
   private bump(record: QueueRecord): void {
     record.queueVersion++;
     this.store.queues.save(record);
@@ -343,6 +357,11 @@ export class QueueModel {
   /** Each item once, all of them present, or nothing happens. */
   private mustGetItems(record: QueueRecord, itemIds: readonly string[]): ItemRow[] {
     return [...new Set(itemIds)].map((itemId) => this.mustGetItem(record, itemId));
+  }
+
+  /** "Queue 3": one more than the queues there are. */
+  private defaultName(): string {
+    return `Queue ${this.store.queues.list().length + 1}`;
   }
 
   private newQueueId(): string {

@@ -15,7 +15,7 @@ export function itemSeqOf(itemId: string): number | null {
 }
 
 /** Rows are inserted in batches: one statement per row costs more than the row itself. */
-const BATCH = 64;
+const BATCH = 256;
 
 export interface ItemRow {
   pos: number;
@@ -34,8 +34,8 @@ export class QueueItemRepository {
   private readonly pageStmt;
   private readonly rankStmt;
   private readonly idsStmt;
-  private readonly anchorFirstStmt;
-  private readonly anchorByIdStmt;
+  private readonly fromStartStmt;
+  private readonly fromItemStmt;
   private readonly beforeStmt;
   private readonly afterManyStmt;
   private readonly insertStmt;
@@ -49,10 +49,15 @@ export class QueueItemRepository {
     this.lastStmt = db.prepare<[number], ItemRow>(`SELECT ${cols} FROM queue_items WHERE queue_key = ? ORDER BY pos DESC LIMIT 1`);
     this.byIdStmt = db.prepare<[number, number], ItemRow>(`SELECT ${cols} FROM queue_items WHERE queue_key = ? AND item_seq = ?`);
     const tuple = 'SELECT pos, item_seq, item FROM queue_items WHERE queue_key = ?';
-    this.anchorFirstStmt = db.prepare<[number], ItemTuple>(`${tuple} ORDER BY pos LIMIT 1`).raw();
-    this.anchorByIdStmt = db.prepare<[number, number], ItemTuple>(`${tuple} AND item_seq = ?`).raw();
     // A bound LIMIT costs SQLite several times the read of a short window, so each limit gets
     // its own statement with the number written in (window sizes are few and small).
+    this.fromStartStmt = limited((n) => db.prepare<[number], ItemTuple>(`${tuple} ORDER BY pos LIMIT ${n}`).raw());
+    // The item and those after it in one statement: the id lookup is a subquery on its index.
+    this.fromItemStmt = limited((n) =>
+      db
+        .prepare<[number, number, number], ItemTuple>(`${tuple} AND pos >= (SELECT pos FROM queue_items WHERE queue_key = ? AND item_seq = ?) ORDER BY pos LIMIT ${n}`)
+        .raw(),
+    );
     this.beforeStmt = limited((n) => db.prepare<[number, number], ItemTuple>(`${tuple} AND pos < ? ORDER BY pos DESC LIMIT ${n}`).raw());
     this.afterManyStmt = limited((n) => db.prepare<[number, number], ItemTuple>(`${tuple} AND pos > ? ORDER BY pos LIMIT ${n}`).raw());
     this.afterStmt = db.prepare<[number, number], ItemRow>(`SELECT ${cols} FROM queue_items WHERE queue_key = ? AND pos > ? ORDER BY pos LIMIT 1`);
@@ -84,11 +89,14 @@ export class QueueItemRepository {
     return this.afterStmt.get(queueKey, pos);
   }
 
-  /** The item a window centres on: `itemId`, or the queue's first when null. */
-  anchor(queueKey: number, itemId: string | null): ItemTuple | undefined {
-    if (itemId === null) return this.anchorFirstStmt.get(queueKey);
+  /**
+   * Up to `limit` items from `itemId` on (the queue's first when null), the item itself first;
+   * none when the queue has no such item.
+   */
+  fromItem(queueKey: number, itemId: string | null, limit: number): ItemTuple[] {
+    if (itemId === null) return this.fromStartStmt(limit).all(queueKey);
     const seq = itemSeqOf(itemId);
-    return seq === null ? undefined : this.anchorByIdStmt.get(queueKey, seq);
+    return seq === null ? [] : this.fromItemStmt(limit).all(queueKey, queueKey, seq);
   }
 
   /** Up to `limit` items before label `pos`, nearest first. */

@@ -84,7 +84,23 @@ const toParams = (queue: NewQueue & { key?: number }): Params => ({
 
 const WRITTEN = ['name', 'queue_version', 'context_version', 'next_item_seq', 'item_count', 'container', 'playback_policies', 'reports', 'access_token', 'token_issued_at', 'token_expires_at'];
 
+/** The head of a record, as the cloud queue server reads it on every request. */
+const headOf = (queue: QueueRecord): QueueHead => ({
+  key: queue.key,
+  id: queue.id,
+  queueVersion: queue.queueVersion,
+  contextVersion: queue.contextVersion,
+  itemCount: queue.itemCount,
+  accessToken: queue.accessToken,
+  tokenExpiresAt: queue.tokenExpiresAt,
+});
+
 export class QueueRepository {
+  /**
+   * Heads by queue id. Every write of a queue goes through this repository, so the cache is
+   * always the table's truth, and a player's request costs no read for it.
+   */
+  private readonly heads = new Map<string, QueueHead>();
   private readonly all;
   private readonly one;
   private readonly headById;
@@ -114,32 +130,44 @@ export class QueueRepository {
   }
 
   head(id: string): QueueHead | undefined {
+    const cached = this.heads.get(id);
+    if (cached) return cached;
     const row = this.headById.get(id);
-    return (
-      row && {
-        key: row.key,
-        id: row.id,
-        queueVersion: row.queue_version,
-        contextVersion: row.context_version,
-        itemCount: row.item_count,
-        accessToken: row.access_token,
-        tokenExpiresAt: row.token_expires_at,
-      }
-    );
+    if (!row) return undefined;
+    const head: QueueHead = {
+      key: row.key,
+      id: row.id,
+      queueVersion: row.queue_version,
+      contextVersion: row.context_version,
+      itemCount: row.item_count,
+      accessToken: row.access_token,
+      tokenExpiresAt: row.token_expires_at,
+    };
+    this.heads.set(id, head);
+    return head;
   }
 
   create(queue: NewQueue): QueueRecord {
     const { key: _key, ...params } = toParams(queue);
     const result = this.insert.run(params);
-    return { ...queue, key: Number(result.lastInsertRowid) };
+    const created = { ...queue, key: Number(result.lastInsertRowid) };
+    this.heads.delete(created.id);
+    return created;
   }
 
   save(queue: QueueRecord): void {
     const { id: _id, created_at: _createdAt, ...params } = toParams(queue);
     this.update.run(params as Params);
+    this.heads.set(queue.id, headOf(queue));
   }
 
-  delete(key: number): void {
-    this.remove.run(key);
+  /** Drops what the cache holds of a queue (after a write was rolled back). */
+  forget(id: string): void {
+    this.heads.delete(id);
+  }
+
+  delete(queue: Pick<QueueRecord, 'key' | 'id'>): void {
+    this.remove.run(queue.key);
+    this.heads.delete(queue.id);
   }
 }
