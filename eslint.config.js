@@ -58,7 +58,7 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': 'off' },
   },
   {
-    files: ['e2e/**/*.ts', 'scripts/**/*.mjs'],
+    files: ['e2e/**/*.ts', 'scripts/**/*.mjs', 'bench/**/*.{ts,mjs}'],
     rules: { 'no-console': 'off', 'no-empty-pattern': 'off' },
   },
 );

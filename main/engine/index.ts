@@ -6,7 +6,10 @@
 import { randomBytes } from 'node:crypto';
 import type { EngineStateView, ServiceUrls } from './api/types.js';
 import { createCommandRunner, type CommandHandlers, type CommandRunner } from './api/runner.js';
+import { QueueActivity } from './cloud-queue/activity.js';
 import { buildCloudQueueApp } from './cloud-queue/app.js';
+import { queueCommands } from './cloud-queue/commands.js';
+import { QueueModel } from './cloud-queue/queue-model.js';
 import { EngineClock } from './clock/clock.js';
 import { clockCommands } from './clock/commands.js';
 import { restoreClock, saveClock } from './clock/persistence.js';
@@ -18,6 +21,7 @@ import { buildControlApp } from './control/app.js';
 import { EventStreams } from './admin/sse.js';
 import { EventBus } from './events/bus.js';
 import { householdCommands } from './household/commands.js';
+import { HouseholdEditor } from './household/edits.js';
 import { seedDemoData } from './household/seed.js';
 import { HouseholdViews } from './household/views.js';
 import { DEFAULT_HOST, DEFAULT_PORT, boundPort, listenAll, type ServiceApps } from './http/listeners.js';
@@ -98,12 +102,19 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     persistClock();
 
     const views = new HouseholdViews(store);
+    const household = new HouseholdEditor({ store, views, emit: (name, data) => bus.emit(name, data) });
     let urls: ServiceUrls | null = null;
     const login = createLoginService({ store, clock, bus, urls: () => urls!, ...(options.openOAuthWindow ? { openOAuthWindow: options.openOAuthWindow } : {}) });
+    const queues = new QueueModel({ store, clock, emit: (name, data) => bus.emit(name, data), cloudQueueUrl: () => urls!.cloudQueue });
+    const queueActivity = new QueueActivity({
+      emit: (name, data) => bus.emit(name, data),
+      playerName: (playerId) => store.players.get(playerId)?.name ?? null,
+    });
     const handlers: CommandHandlers = {
       ...clockCommands(clock),
-      ...householdCommands(views),
+      ...householdCommands(views, household),
       ...login.commands,
+      ...queueCommands(queues, queueActivity, store.timePlayed),
       'state.get': () => stateView(clock, urls!, store, views),
     };
     const commands = createCommandRunner(handlers);
@@ -119,7 +130,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       }),
       login: await login.buildApp(),
       control: await buildControlApp({ verifyAccessToken: login.verifyAccessToken, observeBearerCall: login.observeBearerCall, views }),
-      cloudQueue: await buildCloudQueueApp(),
+      cloudQueue: await buildCloudQueueApp({ queues, items: store.queueItems, timePlayed: store.timePlayed, activity: queueActivity, clock }),
     };
     closers.push(async () => {
       streams.closeAll();

@@ -2,8 +2,8 @@
  * The admin API's three gates (CONTRACT §7), in order: a loopback Host header (else 403, against
  * DNS rebinding), no cross-site Origin (else 403), and the bearer admin token (else 401).
  */
-import { timingSafeEqual } from 'node:crypto';
 import { hostnameOfHostHeader, isLoopbackHostname } from '../http/loopback.js';
+import { sameSecret } from '../security/secrets.js';
 
 export type GuardVerdict = { ok: true } | { ok: false; status: 401 | 403; message: string };
 
@@ -41,10 +41,4 @@ function isOwnOrigin(origin: string, port: number): boolean {
   } catch {
     return false; // "null" and garbage alike
   }
-}
-
-function sameSecret(a: string, b: string): boolean {
-  const left = Buffer.from(a);
-  const right = Buffer.from(b);
-  return left.length === right.length && timingSafeEqual(left, right);
 }

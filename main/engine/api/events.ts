@@ -4,9 +4,11 @@
  */
 import type { CoreEvents } from './events/core.js';
 import type { OAuthEvents } from './events/oauth.js';
+import type { HouseholdEvents } from './events/household.js';
+import type { QueueEvents } from './events/queues.js';
 
-/** Areas extend this list. */
-export interface EngineEvents extends CoreEvents, OAuthEvents {}
+/** Every area's events; an area adds its interface to this list. */
+export interface EngineEvents extends CoreEvents, OAuthEvents, HouseholdEvents, QueueEvents {}
 
 export type EventName = keyof EngineEvents;
 

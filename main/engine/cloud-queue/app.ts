@@ -1,14 +1,168 @@
 /**
- * The reference cloud queue server listener (CONTRACT §4, port P+3).
+ * The reference cloud queue server listener (CONTRACT §4, port P+3). Each queue answers under
+ * `/queues/{queueId}/{v2.0|v2.2|v2.3}/`: GET context, itemWindow and version, POST timePlayed.
+ * Before any body is read, a request must name a served version and a queue that exists (else
+ * 404) and carry that queue's live access token (else 401). Every request is recorded per player
+ * (`X-Player-Id`) for the editor; timePlayed reports are stored.
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { CloudQueueRequestKind, TimePlayedRecordView } from '../api/queue-types.js';
 import { createServiceApp } from '../http/service-app.js';
-import { cloudQueueError } from './errors.js';
+import type { QueueItemRepository } from '../store/repositories/queue-items.js';
+import type { QueueHead } from '../store/repositories/queues.js';
+import type { TimePlayedRepository } from '../store/repositories/time-played.js';
+import type { QueueActivity } from './activity.js';
+import { CLOUD_QUEUE_VERSIONS } from './defaults.js';
+import { sendCloudQueueError } from './errors.js';
+import { parseItemWindowQuery, readItemWindow } from './item-window.js';
+import type { QueueModel } from './queue-model.js';
+import { parseTimePlayed } from './time-played.js';
+import { checkQueueToken } from './tokens.js';
+import { WindowCache } from './window-cache.js';
 
-export async function buildCloudQueueApp(): Promise<FastifyInstance> {
-  const app = createServiceApp();
-  app.setNotFoundHandler(async (request, reply) =>
-    reply.code(404).send(cloudQueueError(404, 'notFound', `no cloud queue at ${request.url}`)),
+export interface CloudQueueAppOptions {
+  queues: Pick<QueueModel, 'head' | 'context'>;
+  items: Pick<QueueItemRepository, 'fromItem' | 'before'>;
+  timePlayed: Pick<TimePlayedRepository, 'addAll'>;
+  activity: QueueActivity;
+  clock: { now(): number };
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    queueHead: QueueHead | null;
+  }
+}
+
+const VERSIONS = new Set<string>(CLOUD_QUEUE_VERSIONS);
+
+export async function buildCloudQueueApp(options: CloudQueueAppOptions): Promise<FastifyInstance> {
+  const { queues, items, timePlayed, activity } = options;
+  const now = () => Math.floor(options.clock.now());
+  const app = createServiceApp({ ignoreDuplicateSlashes: true });
+  const windows = new WindowCache();
+  app.decorateRequest('queueHead', null);
+
+  app.setNotFoundHandler(async (request, reply) => sendCloudQueueError(reply, 404, { message: `no cloud queue at ${request.url}` }));
+  app.setErrorHandler(async (error: { statusCode?: number; message?: string }, _request, reply) => {
+    const status = error.statusCode ?? 500;
+    // A body that is not JSON (wrong Content-Type, broken syntax, too large) is the player's error.
+    if (status >= 400 && status < 500) return sendCloudQueueError(reply, 400, { message: `bad request body: ${error.message ?? ''}` });
+    return sendCloudQueueError(reply, 500, { message: 'the cloud queue server failed' });
+  });
+
+  await app.register(
+    async (api) => {
+      // A callback hook, not an async one: it runs on every request and costs less this way.
+      api.addHook('onRequest', (request, reply, done) => {
+        const { queueId, version } = request.params as { queueId: string; version: string };
+        if (!VERSIONS.has(version)) {
+          sendCloudQueueError(reply, 404, { message: `cloud queue version ${version} is not served; use ${CLOUD_QUEUE_VERSIONS.join(', ')}` });
+          return;
+        }
+        const head = queues.head(queueId);
+        if (!head) {
+          sendCloudQueueError(reply, 404, { message: `no queue ${queueId}` });
+          return;
+        }
+        const verdict = checkQueueToken(head, request.headers.authorization, now());
+        if (!verdict.ok) {
+          activity.request(queueId, playerIdOf(request), kindOf(request), now(), 401);
+          sendCloudQueueError(reply, 401, { message: verdict.message });
+          return;
+        }
+        request.queueHead = head;
+        done();
+      });
+
+      api.get('/context', async (request, reply) => {
+        const head = request.queueHead!;
+        activity.request(head.id, playerIdOf(request), 'context', now(), 200);
+        return reply.send(queues.context(head.id));
+      });
+
+      api.get('/version', async (request, reply) => {
+        const head = request.queueHead!;
+        activity.request(head.id, playerIdOf(request), 'version', now(), 200);
+        return reply.send({ queueVersion: String(head.queueVersion), contextVersion: String(head.contextVersion) });
+      });
+
+      api.get('/itemWindow', async (request, reply) => {
+        const head = request.queueHead!;
+        const at = now();
+        const query = request.query as Record<string, unknown>;
+        const record = {
+          at,
+          requestId: headerOf(request, 'x-request-id'),
+          reason: typeof query.reason === 'string' ? query.reason.replace(/ /g, '+') : null,
+          itemId: typeof query.itemId === 'string' && query.itemId !== '' ? query.itemId : null,
+          previousWindowSize: null as number | null,
+          upcomingWindowSize: null as number | null,
+          queueVersion: typeof query.queueVersion === 'string' ? query.queueVersion : null,
+        };
+        const playerId = playerIdOf(request);
+        const parsed = parseItemWindowQuery(query);
+        if (!parsed.ok) {
+          activity.itemWindow(head.id, playerId, { ...record, status: 400, error: parsed.message });
+          return sendCloudQueueError(reply, 400, { reason: 'invalidParameter', message: parsed.message });
+        }
+        const { asked } = parsed.value;
+        Object.assign(record, asked);
+        const cacheKey = windows.key(head, parsed.value);
+        let window = windows.get(cacheKey);
+        if (!window) {
+          window = readItemWindow(items, head, parsed.value) ?? undefined;
+          if (window) windows.offer(cacheKey, window);
+        }
+        if (!window) {
+          const message = `item ${parsed.value.itemId} is not in queue ${head.id}`;
+          activity.itemWindow(head.id, playerId, { ...record, status: 404, error: message });
+          return sendCloudQueueError(reply, 404, { reason: 'itemNotFound', message });
+        }
+        activity.itemWindow(head.id, playerId, {
+          ...record,
+          status: 200,
+          window: {
+            queueVersion: String(head.queueVersion),
+            anchorItemId: window.anchorItemId,
+            itemIds: window.itemIds,
+            includesBeginningOfQueue: window.includesBeginningOfQueue,
+            includesEndOfQueue: window.includesEndOfQueue,
+          },
+        });
+        return reply.type('application/json; charset=utf-8').send(window.body);
+      });
+
+      api.post('/timePlayed', async (request, reply) => {
+        const head = request.queueHead!;
+        const at = now();
+        const playerId = playerIdOf(request);
+        const parsed = parseTimePlayed(request.body);
+        if (!parsed.ok) {
+          activity.request(head.id, playerId, 'timePlayed', at, 400);
+          return sendCloudQueueError(reply, 400, { reason: 'invalidField', message: parsed.message });
+        }
+        const stored = timePlayed.addAll(
+          head.key,
+          parsed.value.map((report) => ({ itemId: report.id, playerId, receivedAt: at, type: report.type, report })),
+        );
+        activity.timePlayed(head.id, playerId, stored as TimePlayedRecordView[], at);
+        return reply.code(204).send();
+      });
+    },
+    { prefix: '/queues/:queueId/:version' },
   );
   return app;
+}
+
+function headerOf(request: FastifyRequest, name: string): string | null {
+  const value = request.headers[name];
+  return typeof value === 'string' && value !== '' ? value : null;
+}
+
+const playerIdOf = (request: FastifyRequest): string | null => headerOf(request, 'x-player-id');
+
+function kindOf(request: FastifyRequest): CloudQueueRequestKind {
+  const last = (request.routeOptions.url ?? '').split('/').pop();
+  return last === 'context' || last === 'itemWindow' || last === 'version' || last === 'timePlayed' ? last : 'context';
 }

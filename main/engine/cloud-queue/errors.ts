@@ -1,7 +1,12 @@
 /**
- * The cloud queue server's error body (CONTRACT §4), shaped like the platform's own:
- * `{"error":{"code","message","errors":[{"domain","reason","message"}]}}`.
+ * The cloud queue server's errors on the wire (seed §7.1, CONTRACT §4), shaped like the
+ * platform's own: `{"error":{"code","message","errors":[{"domain","reason","message"}]}}`, with
+ * `Retry-After` on 503, `X-Rejected-Reason` on 403 when given, `WWW-Authenticate` on 401.
+ * Failure injection answers through the same helper, so an injected error looks like a real one.
  */
+import type { FastifyReply } from 'fastify';
+import { STATUS_CODES } from 'node:http';
+
 export interface CloudQueueErrorBody {
   error: {
     code: number;
@@ -10,6 +15,38 @@ export interface CloudQueueErrorBody {
   };
 }
 
+/** The `reason` each status carries unless the caller names a more precise one. */
+export const CLOUD_QUEUE_ERROR_REASONS: Readonly<Record<number, string>> = {
+  400: 'badRequest',
+  401: 'unauthorized',
+  403: 'forbidden',
+  404: 'notFound',
+  500: 'internalError',
+  503: 'serviceUnavailable',
+};
+
+/** Seconds a 503 asks the player to wait when nobody said (inside the seed's 2–10 s clamp). */
+export const DEFAULT_RETRY_AFTER_SEC = 5;
+
 export function cloudQueueError(code: number, reason: string, message: string): CloudQueueErrorBody {
   return { error: { code, message, errors: [{ domain: 'cloudQueue', reason, message }] } };
+}
+
+export interface CloudQueueErrorOptions {
+  reason?: string;
+  message?: string;
+  /** Seconds for Retry-After (503; default DEFAULT_RETRY_AFTER_SEC). */
+  retryAfter?: number;
+  /** X-Rejected-Reason, for logging (403), e.g. STREAM_RATE_LIMIT_REACHED. */
+  rejectedReason?: string;
+}
+
+export function sendCloudQueueError(reply: FastifyReply, status: number, options: CloudQueueErrorOptions = {}): FastifyReply {
+  const reason = options.reason ?? CLOUD_QUEUE_ERROR_REASONS[status] ?? 'error';
+  const message = options.message ?? STATUS_CODES[status] ?? 'error';
+  if (status === 503) reply.header('retry-after', String(options.retryAfter ?? DEFAULT_RETRY_AFTER_SEC));
+  else if (options.retryAfter !== undefined) reply.header('retry-after', String(options.retryAfter));
+  if (options.rejectedReason !== undefined) reply.header('x-rejected-reason', options.rejectedReason);
+  if (status === 401) reply.header('www-authenticate', 'Bearer realm="cloudQueue", error="invalid_token"');
+  return reply.code(status).type('application/json; charset=utf-8').send(cloudQueueError(status, reason, message));
 }

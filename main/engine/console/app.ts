@@ -14,8 +14,11 @@ export interface ConsoleAppOptions extends AdminRoutesOptions {
   assets: ConsoleAssets | null;
 }
 
+/** The admin API takes whole queues in one body (100,000 sample items are about 30 MB of JSON). */
+export const ADMIN_BODY_LIMIT = 256 * 1024 * 1024;
+
 export async function buildConsoleApp(options: ConsoleAppOptions): Promise<FastifyInstance> {
-  const app = createServiceApp();
+  const app = createServiceApp({ bodyLimit: ADMIN_BODY_LIMIT });
 
   app.addHook('onRequest', async (request, reply) => {
     const verdict = checkHostAndOrigin({ host: request.headers.host, origin: request.headers.origin }, options.consolePort);

@@ -1,15 +1,30 @@
 /** Command handlers of the household model. */
 import { EngineError } from '../api/errors.js';
 import type { CommandHandlers } from '../api/runner.js';
+import type { HouseholdEditor } from './edits.js';
 import type { HouseholdViews } from './views.js';
 
-export function householdCommands(views: HouseholdViews): Pick<CommandHandlers, 'players.list' | 'players.get'> {
+type HouseholdCommandName = 'players.list' | 'players.get' | 'players.create' | 'players.update' | 'players.delete' | 'groups.list' | 'groups.create' | 'groups.delete';
+
+export function householdCommands(views: HouseholdViews, editor: HouseholdEditor): Pick<CommandHandlers, HouseholdCommandName> {
   return {
     'players.list': () => views.players(),
     'players.get': ({ id }) => {
       const player = views.player(id);
       if (!player) throw new EngineError('not_found', `no player ${id}`);
       return player;
+    },
+    'players.create': ({ name, householdId }) => editor.createPlayer(name, householdId),
+    'players.update': ({ id, name }) => editor.renamePlayer(id, name),
+    'players.delete': ({ id }) => {
+      editor.removePlayer(id);
+      return {};
+    },
+    'groups.list': () => views.groups(),
+    'groups.create': ({ playerIds, coordinatorId }) => editor.group(playerIds, coordinatorId),
+    'groups.delete': ({ id }) => {
+      editor.ungroup(id);
+      return {};
     },
   };
 }

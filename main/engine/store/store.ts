@@ -13,8 +13,11 @@ import { HouseholdRepository } from './repositories/households.js';
 import { IntegrationRepository } from './repositories/integrations.js';
 import { OAuthFlowRepository } from './repositories/oauth-flows.js';
 import { PlayerRepository } from './repositories/players.js';
+import { QueueItemRepository } from './repositories/queue-items.js';
+import { QueueRepository } from './repositories/queues.js';
 import { RedirectUriRepository } from './repositories/redirect-uris.js';
 import { SettingsRepository } from './repositories/settings.js';
+import { TimePlayedRepository } from './repositories/time-played.js';
 import { TokenRepository } from './repositories/tokens.js';
 import { UserRepository } from './repositories/users.js';
 
@@ -34,6 +37,9 @@ export interface Store {
   readonly authorizationCodes: AuthorizationCodeRepository;
   readonly tokens: TokenRepository;
   readonly oauthFlows: OAuthFlowRepository;
+  readonly queues: QueueRepository;
+  readonly queueItems: QueueItemRepository;
+  readonly timePlayed: TimePlayedRepository;
   /** Runs `work` in one transaction: all of it is stored, or none. */
   transaction<T>(work: () => T): T;
   close(): void;
@@ -59,6 +65,9 @@ export function openStore(location: DatabaseLocation, now: number = Date.now()):
       authorizationCodes: new AuthorizationCodeRepository(db),
       tokens: new TokenRepository(db),
       oauthFlows: new OAuthFlowRepository(db),
+      queues: new QueueRepository(db),
+      queueItems: new QueueItemRepository(db),
+      timePlayed: new TimePlayedRepository(db),
       transaction: (work) => db.transaction(work)(),
       close: () => closeDatabase(db),
     };

@@ -6,6 +6,8 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { useApi } from '../api/context';
 import { wireOAuthEvents } from '../queries/oauth';
+import { wireQueueEvents } from '../features/queues/queue-events';
+import { engineStateKey } from '../queries/engine-state';
 import { useClockStore } from './clock';
 import { useConnectionStore } from './connection';
 
@@ -16,6 +18,8 @@ export function useEngineWiring(): void {
     const setClock = useClockStore.getState().setClock;
     const offEvents = api.on('clock.changed', setClock);
     const offOAuth = wireOAuthEvents(api, queryClient);
+    const offHousehold = api.on('household.changed', () => void queryClient.invalidateQueries({ queryKey: engineStateKey }));
+    const offQueues = wireQueueEvents(api, queryClient);
     const offConnection = api.onConnection((state) => {
       useConnectionStore.getState().setState(state);
       if (state === 'open') {
@@ -26,6 +30,8 @@ export function useEngineWiring(): void {
     return () => {
       offEvents();
       offOAuth();
+      offHousehold();
+      offQueues();
       offConnection();
     };
   }, [api, queryClient]);

@@ -2,5 +2,6 @@
 import type { Migration } from '../migrations.js';
 import { householdMigration } from './001_household.js';
 import { loginMigration } from './002_login.js';
+import { queuesMigration } from './003_queues.js';
 
-export const migrations: readonly Migration[] = [householdMigration, loginMigration];
+export const migrations: readonly Migration[] = [householdMigration, loginMigration, queuesMigration];

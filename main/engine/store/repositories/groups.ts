@@ -19,8 +19,12 @@ export class GroupRepository {
   private readonly all;
   private readonly one;
   private readonly insert;
+  private readonly coordinate;
+  private readonly remove;
 
   constructor(db: SqliteDatabase) {
+    this.coordinate = db.prepare<[string, string]>('UPDATE groups SET coordinator_id = ? WHERE id = ?');
+    this.remove = db.prepare<[string]>('DELETE FROM groups WHERE id = ?');
     this.all = db.prepare<[], Row>('SELECT * FROM groups ORDER BY household_id, id');
     this.one = db.prepare<[string], Row>('SELECT * FROM groups WHERE id = ?');
     this.insert = db.prepare<[string, string, string]>('INSERT INTO groups (id, household_id, coordinator_id) VALUES (?, ?, ?)');
@@ -38,5 +42,13 @@ export class GroupRepository {
   create(group: Group): Group {
     this.insert.run(group.id, group.householdId, group.coordinatorId);
     return group;
+  }
+
+  setCoordinator(id: string, coordinatorId: string): void {
+    this.coordinate.run(coordinatorId, id);
+  }
+
+  delete(id: string): void {
+    this.remove.run(id);
   }
 }

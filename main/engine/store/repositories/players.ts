@@ -30,9 +30,17 @@ export class PlayerRepository {
   private readonly all;
   private readonly one;
   private readonly insert;
+  private readonly rename;
+  private readonly regroup;
+  private readonly remove;
+  private readonly lastPosition;
 
   constructor(db: SqliteDatabase) {
     this.all = db.prepare<[], Row>('SELECT * FROM players ORDER BY household_id, position, id');
+    this.rename = db.prepare<[string, string]>('UPDATE players SET name = ? WHERE id = ?');
+    this.regroup = db.prepare<[string, string]>('UPDATE players SET group_id = ? WHERE id = ?');
+    this.remove = db.prepare<[string]>('DELETE FROM players WHERE id = ?');
+    this.lastPosition = db.prepare<[string], { position: number | null }>('SELECT MAX(position) AS position FROM players WHERE household_id = ?');
     this.one = db.prepare<[string], Row>('SELECT * FROM players WHERE id = ?');
     this.insert = db.prepare<[string, string, string, string, number]>(
       'INSERT INTO players (id, household_id, group_id, name, position) VALUES (?, ?, ?, ?, ?)',
@@ -51,5 +59,23 @@ export class PlayerRepository {
   create(player: Player): Player {
     this.insert.run(player.id, player.householdId, player.groupId, player.name, player.position);
     return player;
+  }
+
+  setName(id: string, name: string): void {
+    this.rename.run(name, id);
+  }
+
+  setGroup(id: string, groupId: string): void {
+    this.regroup.run(groupId, id);
+  }
+
+  delete(id: string): void {
+    this.remove.run(id);
+  }
+
+  /** The display position after every player of the household. */
+  nextPosition(householdId: string): number {
+    const { position } = this.lastPosition.get(householdId)!;
+    return position === null ? 0 : position + 1;
   }
 }

@@ -1,0 +1,145 @@
+/**
+ * GET /itemWindow of the reference cloud queue server, measured against baselines in the same
+ * run (issue 4, "Performance"):
+ *   (a) throughput on a 100,000-item queue vs a bare fastify route answering a constant JSON
+ *       object of the same size (target: at least 0.7×);
+ *   (b) latency on a 1,000,000-item queue (edited in the middle) vs a 100-item queue
+ *       (target: within 1.2×);
+ *   (c) time to create a 100,000-item queue through the admin API (target: under 2 s).
+ * The servers run in this process; autocannon runs as its own process so that it does not take
+ * the servers' event loop. Loopback only, bounded durations. Prints numbers, never fails on them.
+ */
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { text } from 'node:stream/consumers';
+import Fastify from 'fastify';
+import type { QueueSummary } from '../main/engine/api/queue-types.js';
+import { sampleTracks } from '../main/engine/cloud-queue/samples.js';
+import { createEngine } from '../main/engine/index.js';
+
+const CLIENT = join(import.meta.dirname, 'autocannon-client.mjs');
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 4);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+
+interface Load {
+  rps: number;
+  latencyMean: number;
+  latencyP50: number;
+  latencyP99: number;
+  non2xx: number;
+}
+
+async function load(url: string, headers: Record<string, string>, connections: number, paths?: string[]): Promise<Load> {
+  const client = spawn(process.execPath, [CLIENT], { stdio: ['pipe', 'pipe', 'inherit'] });
+  client.stdin.end(JSON.stringify({ url, headers, connections, seconds: SECONDS, paths }));
+  const result = JSON.parse(await text(client.stdout)) as { requests: { average: number }; latency: { average: number; p50: number; p99: number }; non2xx: number };
+  return { rps: result.requests.average, latencyMean: result.latency.average, latencyP50: result.latency.p50, latencyP99: result.latency.p99, non2xx: result.non2xx };
+}
+
+const median = (xs: number[]) => {
+  const sorted = [...xs].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+};
+const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+
+const engine = await createEngine({ dataDir: null, port: 0, clockSpeed: 0 });
+const adminPost = async (path: string, body: string) => {
+  const response = await fetch(`${engine.urls.console}/admin/api${path}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${engine.adminToken}`, 'content-type': 'application/json' },
+    body,
+  });
+  if (!response.ok) throw new Error(`${path} answered ${response.status}: ${await response.text()}`);
+  return (await response.json()) as QueueSummary;
+};
+
+try {
+  // (c) first: it also builds the queue that (a) measures.
+  console.log('(c) creating a 100,000-item queue through POST /admin/api/queues');
+  let items: { track: object }[] | null = sampleTracks(1, 100_000).map((track) => ({ track }));
+  const createTimes: number[] = [];
+  let big: QueueSummary | undefined;
+  let bodyBytes = 0;
+  for (let i = 0; i < 3; i++) {
+    // The request body is ready before the clock starts, as a client holding its queue has it.
+    const body = JSON.stringify({ name: `Big ${i + 1}`, items });
+    bodyBytes = Buffer.byteLength(body);
+    const started = performance.now();
+    big = await adminPost('/queues', body);
+    createTimes.push(performance.now() - started);
+  }
+  // The servers share this process: a large garbage-collected heap would slow them all.
+  items = null;
+  console.log(`    body ${fmt(bodyBytes / 1e6, 1)} MB; runs ${createTimes.map((t) => `${fmt(t)} ms`).join(', ')}; median ${fmt(median(createTimes))} ms (target < 2000 ms)`);
+
+  // (a) throughput: the same window, served by the console and by a bare route.
+  const auth = { authorization: `Bearer ${big!.accessToken}`, 'x-player-id': 'bench' };
+  const basePath = new URL(big!.queueBaseUrl).pathname;
+  const windowPath = (itemId: string, previous = 5, upcoming = 10) =>
+    `${basePath}itemWindow?reason=refresh&itemId=${itemId}&previousWindowSize=${previous}&upcomingWindowSize=${upcoming}`;
+  const origin = new URL(big!.queueBaseUrl).origin;
+  const sample = (await (await fetch(origin + windowPath('item-50000'), { headers: auth })).json()) as { items: unknown[] };
+  const bare = Fastify({ logger: false });
+  bare.get('/itemWindow', async () => sample);
+  await bare.listen({ host: '127.0.0.1', port: 0 });
+  const bareUrl = `http://127.0.0.1:${(bare.server.address() as { port: number }).port}/itemWindow`;
+  // 10,000 different windows, more than the window cache holds: every request reads the store.
+  const rotating = Array.from({ length: 10_000 }, (_, i) => windowPath(`item-${1 + ((i * 7919) % 100_000)}`));
+  console.log(`(a) throughput, 10 connections, ${SECONDS} s per run, window of ${sample.items.length} items (${fmt(JSON.stringify(sample).length)} bytes)`);
+  // The same 10,000 query strings against the bare route: the client does the same work for both.
+  const bareRotating = rotating.map((path) => `/itemWindow${path.slice(path.indexOf('?'))}`);
+  const runs = { bare: [] as Load[], same: [] as Load[], bareRotating: [] as Load[], rotating: [] as Load[] };
+  // Interleaved rounds, so that a neighbour's load on the machine hits every variant alike.
+  for (let round = 0; round < ROUNDS; round++) {
+    runs.bare.push(await load(bareUrl, {}, 10));
+    runs.same.push(await load(origin + windowPath('item-50000'), auth, 10));
+    runs.bareRotating.push(await load(bareUrl, {}, 10, bareRotating));
+    runs.rotating.push(await load(origin, auth, 10, rotating));
+  }
+  const mean = (xs: Load[], pick: (l: Load) => number) => xs.reduce((sum, l) => sum + pick(l), 0) / xs.length;
+  // The median round: one disturbed round does not move it.
+  const rps = (xs: Load[]) => median(xs.map((l) => l.rps));
+  const non2xx = (xs: Load[]) => xs.reduce((n, l) => n + l.non2xx, 0);
+  const row = (label: string, xs: Load[]) =>
+    console.log(`    ${label.padEnd(44)} ${fmt(rps(xs)).padStart(7)} req/s (runs ${xs.map((l) => fmt(l.rps)).join(', ')}; non-2xx ${non2xx(xs)})`);
+  row('one URL: bare fastify route, constant object', runs.bare);
+  row('one URL: GET /itemWindow (window cache)', runs.same);
+  console.log(`      ratio ${fmt(rps(runs.same) / rps(runs.bare), 2)}× (target ≥ 0.70×)`);
+  row('10,000 URLs: bare route, constant object', runs.bareRotating);
+  row('10,000 URLs: GET /itemWindow (from the store)', runs.rotating);
+  console.log(`      ratio ${fmt(rps(runs.rotating) / rps(runs.bareRotating), 2)}× (target ≥ 0.70×)`);
+  await bare.close();
+
+  // (b) latency: a million items, edited in the middle, against a hundred; windows from the store.
+  console.log('(b) latency, 1 connection, 1,000,000-item queue (edited in the middle) vs 100-item queue');
+  const started = performance.now();
+  const million = (await engine.commands.run('queues.create', { name: 'Million' })) as QueueSummary;
+  for (let i = 0; i < 10; i++) await engine.commands.run('queues.items.generate', { id: million.id, count: 100_000 });
+  await engine.commands.run('queues.items.generate', { id: million.id, count: 50, afterItemId: 'item-500000' });
+  await engine.commands.run('queues.items.move', { id: million.id, itemIds: ['item-10', 'item-999999'], afterItemId: 'item-500001' });
+  await engine.commands.run('queues.items.remove', { id: million.id, itemIds: ['item-500002'] });
+  console.log(`    built in ${fmt((performance.now() - started) / 1000, 1)} s`);
+  const small = (await engine.commands.run('queues.create', { name: 'Hundred', items: sampleTracks(1, 100).map((track) => ({ track })) })) as QueueSummary;
+  // 100 anchors spread evenly over each queue (as 100 players would be) × 100 window sizes:
+  // 10,000 combinations per queue, more than the window cache holds, so the store answers all.
+  const spread = (q: QueueSummary, anchors: (i: number) => string) =>
+    Array.from({ length: 10_000 }, (_, i) => {
+      const path = new URL(q.queueBaseUrl).pathname;
+      return `${path}itemWindow?reason=refresh&itemId=${anchors(i)}&previousWindowSize=${i % 10}&upcomingWindowSize=${5 + (Math.floor(i / 10) % 10)}`;
+    });
+  const smallPaths = spread(small, (i) => `item-${1 + Math.floor(i / 100)}`);
+  const bigPaths = spread(million, (i) => `item-${1 + Math.floor(i / 100) * 10_000}`);
+  const latency = { small: [] as Load[], big: [] as Load[] };
+  for (let round = 0; round < ROUNDS; round++) {
+    latency.small.push(await load(origin, { authorization: `Bearer ${small.accessToken}` }, 1, smallPaths));
+    latency.big.push(await load(origin, { authorization: `Bearer ${million.accessToken}` }, 1, bigPaths));
+  }
+  const line = (label: string, runs: Load[]) =>
+    `    ${label} ${fmt(1e6 / rps(runs)).padStart(4)} µs per request (1 / throughput), p50 ${fmt(mean(runs, (l) => l.latencyP50), 1)} ms, p99 ${fmt(mean(runs, (l) => l.latencyP99), 1)} ms, non-2xx ${non2xx(runs)}`;
+  console.log(line('100 items      ', latency.small));
+  console.log(line('1,000,000 items', latency.big));
+  console.log(`    latency ratio (1,000,000 / 100) ${fmt(rps(latency.small) / rps(latency.big), 2)}× (target ≤ 1.20×)`);
+} finally {
+  await engine.close();
+}

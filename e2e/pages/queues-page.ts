@@ -1,0 +1,80 @@
+/** The Queues area as a page module: the queue list, the editor, its items and details. */
+import { expect, type Locator, type Page } from '@playwright/test';
+
+export class QueuesPage {
+  readonly items: Locator;
+  readonly version: Locator;
+  readonly baseUrl: Locator;
+  readonly accessToken: Locator;
+  readonly sidebar: Locator;
+
+  constructor(readonly page: Page) {
+    this.items = page.getByRole('listbox', { name: 'Queue items' });
+    this.version = page.getByLabel('Queue version');
+    this.baseUrl = page.getByLabel('Queue base URL');
+    this.accessToken = page.getByLabel('Access token', { exact: true });
+    this.sidebar = page.getByRole('complementary', { name: 'Queues' });
+  }
+
+  async open(): Promise<void> {
+    await this.page.getByRole('navigation', { name: 'Console areas' }).getByRole('button', { name: 'Queues' }).click();
+    await expect(this.page.getByRole('heading', { level: 1, name: 'Queues' })).toBeVisible();
+  }
+
+  async create(name: string): Promise<void> {
+    await this.sidebar.getByLabel('New queue name').fill(name);
+    await this.sidebar.getByRole('button', { name: 'Create queue' }).click();
+    await expect(this.page.getByRole('region', { name: `Queue ${name}` })).toBeVisible();
+  }
+
+  async select(name: string): Promise<void> {
+    await this.sidebar.getByRole('button', { name: new RegExp(`^${name}`) }).click();
+    await expect(this.page.getByRole('region', { name: `Queue ${name}` })).toBeVisible();
+  }
+
+  async currentVersion(): Promise<string> {
+    return (await this.version.getAttribute('data-version')) ?? '';
+  }
+
+  /** Waits until the shown queueVersion differs from `before`; answers the new one. */
+  async versionChangedFrom(before: string): Promise<string> {
+    await expect(this.version).not.toHaveAttribute('data-version', before);
+    return this.currentVersion();
+  }
+
+  async generate(count: number): Promise<void> {
+    await this.page.getByLabel('Number of sample tracks').fill(String(count));
+    await this.page.getByRole('button', { name: 'Generate' }).click();
+  }
+
+  row(index: number): Locator {
+    return this.items.locator(`[role="option"][data-index="${index}"]`);
+  }
+
+  rowByItem(itemId: string): Locator {
+    return this.items.locator(`[role="option"][data-item-id="${itemId}"]`);
+  }
+
+  /** Item ids of the rendered rows, in order. */
+  async renderedIds(): Promise<string[]> {
+    return this.items.locator('[role="option"][data-item-id]').evaluateAll((rows) =>
+      rows.sort((a, b) => Number(a.getAttribute('data-index')) - Number(b.getAttribute('data-index'))).map((row) => row.getAttribute('data-item-id')!),
+    );
+  }
+
+  async connection(): Promise<{ baseUrl: string; token: string }> {
+    return { baseUrl: (await this.baseUrl.textContent())!, token: (await this.accessToken.textContent())! };
+  }
+
+  tab(name: 'Players' | 'Reports' | 'Policies'): Locator {
+    return this.page.getByRole('tab', { name });
+  }
+}
+
+/** GET /itemWindow as a player would send it, with the queue's token. */
+export async function itemWindow(connection: { baseUrl: string; token: string }, query: string, playerId?: string) {
+  const response = await fetch(`${connection.baseUrl}itemWindow?${query}`, {
+    headers: { authorization: `Bearer ${connection.token}`, ...(playerId ? { 'x-player-id': playerId } : {}) },
+  });
+  return { status: response.status, body: (await response.json()) as { queueVersion: string; items: { id: string; track: { name?: string } }[] } };
+}

@@ -1,0 +1,232 @@
+/**
+ * The live queue editor in Chromium: every edit shows a new queueVersion, and GET /itemWindow
+ * answers the edited queue at once (issue 4).
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { expect, test } from './fixtures';
+import { QueuesPage, itemWindow } from './pages/queues-page';
+
+const window10 = 'reason=load&previousWindowSize=0&upcomingWindowSize=9';
+
+test.describe('the live queue editor', () => {
+  test('create, generate, reorder by keyboard, edit and remove: the version moves and GET /itemWindow follows', async ({ consolePage, page }) => {
+    await consolePage.waitUntilLive();
+    const queues = new QueuesPage(page);
+    await queues.open();
+    await queues.create('Editor run');
+    let version = await queues.currentVersion();
+    await queues.generate(20);
+    version = await queues.versionChangedFrom(version);
+    await expect(queues.row(19)).toHaveCount(1);
+    const connection = await queues.connection();
+    expect(connection.baseUrl).toMatch(/\/queues\/queue-[0-9a-f]+\/v2\.3\/$/);
+
+    let answer = await itemWindow(connection, window10);
+    expect(answer.status).toBe(200);
+    expect(answer.body.queueVersion).toBe(version);
+    expect(answer.body.items.map((i) => i.id).slice(0, 3)).toEqual(['item-1', 'item-2', 'item-3']);
+
+    // Keyboard: focus the list, go to the first row, move it down twice.
+    await queues.items.focus();
+    await page.keyboard.press('ArrowDown');
+    await expect(queues.row(0)).toHaveAttribute('data-active', 'true');
+    await page.keyboard.press('Alt+ArrowDown');
+    version = await queues.versionChangedFrom(version);
+    await page.keyboard.press('Alt+ArrowDown');
+    version = await queues.versionChangedFrom(version);
+    await expect(queues.row(2)).toHaveAttribute('data-item-id', 'item-1');
+    answer = await itemWindow(connection, window10);
+    expect(answer.body.queueVersion).toBe(version);
+    expect(answer.body.items.map((i) => i.id).slice(0, 3)).toEqual(['item-2', 'item-3', 'item-1']);
+
+    // Edit the active row's track (Enter), then remove it (Delete).
+    await page.keyboard.press('Enter');
+    const dialog = page.getByRole('dialog', { name: 'Edit item-1' });
+    await dialog.getByLabel('Title').fill('Renamed in the editor');
+    await dialog.getByRole('button', { name: 'Save item' }).click();
+    await expect(dialog).toBeHidden();
+    version = await queues.versionChangedFrom(version);
+    answer = await itemWindow(connection, window10);
+    expect(answer.body.items[2]).toMatchObject({ id: 'item-1', track: { name: 'Renamed in the editor' } });
+
+    await queues.items.focus();
+    await page.keyboard.press('Delete');
+    version = await queues.versionChangedFrom(version);
+    answer = await itemWindow(connection, window10);
+    expect(answer.body.queueVersion).toBe(version);
+    expect(answer.body.items.map((i) => i.id)).not.toContain('item-1');
+    expect((await itemWindow(connection, 'reason=skipToItem&itemId=item-1')).status).toBe(404);
+  });
+
+  test('adds an item after the active one and reorders by dragging', async ({ consolePage, page }) => {
+    await consolePage.waitUntilLive();
+    const queues = new QueuesPage(page);
+    await queues.open();
+    await queues.create('Drag run');
+    await queues.generate(5);
+    await expect(queues.row(4)).toHaveAttribute('data-item-id', 'item-5');
+    await queues.row(1).click();
+    await page.getByRole('button', { name: 'Add item' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Add item' });
+    await dialog.getByLabel('Title').fill('Inserted');
+    await dialog.getByRole('button', { name: 'Add item' }).click();
+    await expect(queues.row(2)).toHaveAttribute('data-item-id', 'item-6');
+    await expect(queues.row(2)).toContainText('Inserted');
+
+    const version = await queues.currentVersion();
+    await queues.rowByItem('item-5').dragTo(queues.row(0), { targetPosition: { x: 40, y: 4 } });
+    await queues.versionChangedFrom(version);
+    await expect(queues.row(0)).toHaveAttribute('data-item-id', 'item-5');
+    const answer = await itemWindow(await queues.connection(), window10);
+    expect(answer.body.items.map((i) => i.id)).toEqual(['item-5', 'item-1', 'item-2', 'item-6', 'item-3', 'item-4']);
+  });
+
+  test('policies and report intervals reach GET /context', async ({ consolePage, page }) => {
+    await consolePage.waitUntilLive();
+    const queues = new QueuesPage(page);
+    await queues.open();
+    await queues.create('Policy run');
+    const version = await queues.currentVersion();
+    await queues.tab('Policies').click();
+    await page.getByRole('checkbox', { name: 'limitedSkips' }).check();
+    await page.getByLabel('pauseTtlSec').fill('900');
+    await page.getByLabel('periodicIntervalMillis').fill('10000');
+    await page.getByRole('button', { name: 'Save policies' }).click();
+    await queues.versionChangedFrom(version);
+    const { baseUrl, token } = await queues.connection();
+    const context = await (await fetch(`${baseUrl}context`, { headers: { authorization: `Bearer ${token}` } })).json();
+    expect(context.playbackPolicies).toMatchObject({ limitedSkips: true, pauseTtlSec: 900 });
+    expect(context.reports).toMatchObject({ periodicIntervalMillis: 10_000 });
+    expect(context.contextVersion).not.toBe('1');
+  });
+
+  test("shows each player's item, its last window and reports per item", async ({ consolePage, page }) => {
+    await consolePage.waitUntilLive();
+    const queues = new QueuesPage(page);
+    await queues.open();
+    await queues.create('Watched');
+    await queues.generate(30);
+    await expect(queues.row(29)).toHaveCount(1);
+    const connection = await queues.connection();
+    await itemWindow(connection, 'reason=skipToItem&itemId=item-4&previousWindowSize=1&upcomingWindowSize=2', 'player-kitchen');
+    const report = { id: 'item-4', mediaUrl: 'm', queueVersion: '2', durationPlayedMillis: 30_000, timeSincePlaybackMillis: 30_000, positionMillis: 30_000, positionMillisAtSegmentStart: 0, type: 'update' };
+    const posted = await fetch(`${connection.baseUrl}timePlayed`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${connection.token}`, 'x-player-id': 'player-kitchen', 'content-type': 'application/json' },
+      body: JSON.stringify({ items: [report, { ...report, type: 'final' }] }),
+    });
+    expect(posted.status).toBe(204);
+
+    const card = page.getByRole('listitem', { name: 'Kitchen' });
+    await expect(card).toContainText('reason=skipToItem');
+    await expect(card).toContainText('4 items item-3 … item-6');
+    await expect(queues.rowByItem('item-4')).toContainText('▶ Kitchen');
+    await expect(queues.rowByItem('item-4')).toContainText('2 rep');
+    for (const id of ['item-3', 'item-5', 'item-6']) await expect(queues.rowByItem(id)).toHaveAttribute('data-in-window', 'true');
+    await expect(queues.rowByItem('item-7')).not.toHaveAttribute('data-in-window', 'true');
+
+    await queues.rowByItem('item-4').click();
+    await queues.tab('Reports').click();
+    const table = page.getByRole('region', { name: 'timePlayed reports' });
+    await expect(table.getByRole('row')).toHaveCount(3);
+    await expect(table).toContainText('final');
+  });
+
+  test('imports a queue file, refuses a bad one without changing anything, and exports', async ({ consolePage, page }, testInfo) => {
+    await consolePage.waitUntilLive();
+    const queues = new QueuesPage(page);
+    await queues.open();
+    mkdirSync(testInfo.outputDir, { recursive: true });
+    const bad = join(testInfo.outputDir, 'broken.json');
+    const good = join(testInfo.outputDir, 'trip.json');
+    const invalid = join(testInfo.outputDir, 'invalid.json');
+    writeFileSync(bad, '{"items": [');
+    writeFileSync(invalid, JSON.stringify({ name: 'Invalid', items: [{ track: { durationMillis: -1 } }] }));
+    writeFileSync(good, JSON.stringify({ name: 'Imported trip', items: [{ track: { name: 'One' } }, { track: { name: 'Two' } }], playbackPolicies: { canSkip: false } }));
+    const countBefore = await queues.sidebar.getByRole('listitem').count();
+
+    const importInput = queues.sidebar.getByLabel('Import queue…');
+    await importInput.setInputFiles(bad);
+    await expect(queues.sidebar.getByRole('alert')).toContainText('broken.json is not JSON');
+    await importInput.setInputFiles(invalid);
+    await expect(queues.sidebar.getByRole('alert')).toContainText('invalid.json was not imported');
+    await expect(queues.sidebar.getByRole('listitem')).toHaveCount(countBefore);
+
+    await importInput.setInputFiles(good);
+    await expect(page.getByRole('region', { name: 'Queue Imported trip' })).toBeVisible();
+    await expect(queues.row(1)).toContainText('Two');
+
+    const download = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Export JSON' }).click();
+    const file = await (await download).path();
+    const exported = JSON.parse(await readFile(file, 'utf8'));
+    expect(exported).toMatchObject({ name: 'Imported trip', playbackPolicies: { canSkip: false }, items: [{ id: 'item-1', track: { name: 'One' } }, { id: 'item-2', track: { name: 'Two' } }] });
+  });
+
+  test('a 100,000-item queue opens and scrolls to its end', async ({ consolePage, page, served }) => {
+    const created = await fetch(`${served.ready.urls.console}/admin/api/queues`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${served.ready.adminToken}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Hundred thousand' }),
+    }).then((r) => r.json());
+    await fetch(`${served.ready.urls.console}/admin/api/queues/${created.id}/items/generate`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${served.ready.adminToken}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ count: 100_000 }),
+    });
+    await consolePage.waitUntilLive();
+    const queues = new QueuesPage(page);
+    await queues.open();
+    await queues.select('Hundred thousand');
+    await expect(queues.row(0)).toHaveAttribute('data-item-id', 'item-1');
+    // Only the rows in view exist.
+    expect(await queues.items.getByRole('option').count()).toBeLessThan(100);
+    await queues.items.focus();
+    await page.keyboard.press('End');
+    await expect(queues.row(99_999)).toHaveAttribute('data-item-id', 'item-100000');
+    await expect(queues.row(99_999)).toHaveAttribute('data-active', 'true');
+  });
+
+  test('deletes a queue after a second click', async ({ consolePage, page }) => {
+    await consolePage.waitUntilLive();
+    const queues = new QueuesPage(page);
+    await queues.open();
+    await queues.create('Short-lived');
+    const { baseUrl, token } = await queues.connection();
+    await page.getByRole('button', { name: 'Delete queue' }).click();
+    await page.getByRole('button', { name: 'Confirm delete' }).click();
+    await expect(page.getByRole('region', { name: 'Queue Short-lived' })).toBeHidden();
+    expect((await fetch(`${baseUrl}version`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(404);
+  });
+});
+
+test.describe('the household', () => {
+  test('adds, renames, groups, ungroups and removes players', async ({ consolePage, page }) => {
+    await consolePage.area('Player').click();
+    const household = page.getByRole('region', { name: 'Household' });
+    await household.getByLabel('New player name').fill('Bedroom');
+    await household.getByRole('button', { name: 'Add player' }).click();
+    await expect(household.getByRole('button', { name: 'Rename Bedroom' })).toBeVisible();
+
+    await household.getByRole('button', { name: 'Rename Bedroom' }).click();
+    await household.getByLabel('New name for Bedroom').fill('Guest Room');
+    await household.getByRole('button', { name: 'Save' }).click();
+    await expect(household.getByRole('button', { name: 'Rename Guest Room' })).toBeVisible();
+
+    await household.getByLabel('Choose Kitchen').check();
+    await household.getByLabel('Choose Guest Room').check();
+    await household.getByLabel('Coordinator').selectOption({ label: 'Guest Room' });
+    await household.getByRole('button', { name: 'Group chosen' }).click();
+    const groups = household.getByRole('list', { name: 'Groups' });
+    await expect(groups).toContainText('Guest Room + 1');
+
+    await groups.getByRole('button', { name: 'Ungroup Guest Room + 1' }).click();
+    await expect(groups).not.toContainText('+ 1');
+
+    await household.getByRole('button', { name: 'Remove Guest Room…' }).click();
+    await household.getByRole('button', { name: 'Remove Guest Room' }).click();
+    await expect(household.getByRole('button', { name: 'Rename Guest Room' })).toBeHidden();
+  });
+});

@@ -1,0 +1,403 @@
+/**
+ * The queues of the reference cloud queue server and every edit to them (CONTRACT §4, §7). Rules
+ * kept here: every edit bumps `queueVersion` (context edits bump `contextVersion` too); item ids
+ * are `item-<n>` from a per-queue sequence that only grows, so no id is ever reused; each edit is
+ * one transaction, validated before anything is written, so a bad edit changes nothing.
+ */
+import { randomBytes } from 'node:crypto';
+import type { EngineEvents } from '../api/events.js';
+import { EngineError } from '../api/errors.js';
+import type {
+  PlaybackPolicies,
+  QueueContainer,
+  QueueContext,
+  QueueEditResult,
+  QueueItem,
+  QueueItemsPage,
+  QueueSummary,
+  QueueView,
+  ReportSettings,
+  Track,
+} from '../api/queue-types.js';
+import { itemIdOf, type ItemRow } from '../store/repositories/queue-items.js';
+import type { QueueHead, QueueRecord } from '../store/repositories/queues.js';
+import type { Store } from '../store/store.js';
+import {
+  CONTAINER_SERVICE_ID,
+  CURRENT_VERSION,
+  DEFAULT_CONTAINER_TYPE,
+  DEFAULT_PLAYBACK_POLICIES,
+  DEFAULT_REPORTS,
+  DEFAULT_TOKEN_LIFETIME_SEC,
+} from './defaults.js';
+import { insertFresh, insertRows, type Gap, type NewRow } from './ordering.js';
+import { sampleTracks } from './samples.js';
+
+export interface ItemInput {
+  id?: string;
+  track: Track;
+  policies?: QueueItem['policies'];
+}
+
+export interface QueueInput {
+  name?: string;
+  items?: ItemInput[];
+  playbackPolicies?: Partial<PlaybackPolicies>;
+  reports?: Partial<ReportSettings>;
+  container?: { type?: string; imageUrl?: string };
+  accessTokenLifetimeSec?: number;
+}
+
+export interface QueueModelOptions {
+  store: Pick<Store, 'queues' | 'queueItems' | 'timePlayed' | 'transaction'>;
+  clock: { now(): number };
+  emit: (name: 'queues.changed', data: EngineEvents['queues.changed']) => void;
+  /** The cloud queue listener's URL (known once it listens). */
+  cloudQueueUrl: () => string;
+}
+
+export class QueueModel {
+  private readonly store: QueueModelOptions['store'];
+  private readonly now: () => number;
+
+  constructor(private readonly options: QueueModelOptions) {
+    this.store = options.store;
+    this.now = () => Math.floor(options.clock.now());
+  }
+
+  list(): QueueSummary[] {
+    return this.store.queues.list().map((q) => this.summary(q));
+  }
+
+  create(input: QueueInput): QueueSummary {
+    const now = this.now();
+    const id = this.newQueueId();
+    const record = this.transaction(id, () => {
+      const created = this.store.queues.create({
+        id,
+        name: input.name ?? this.defaultName(),
+        createdAt: now,
+        queueVersion: 1,
+        contextVersion: 1,
+        nextItemSeq: 1,
+        itemCount: 0,
+        container: { type: DEFAULT_CONTAINER_TYPE, ...containerFields(input.container) },
+        playbackPolicies: { ...DEFAULT_PLAYBACK_POLICIES, ...input.playbackPolicies },
+        reports: { ...DEFAULT_REPORTS, ...input.reports },
+        accessToken: newAccessToken(),
+        tokenIssuedAt: now,
+        tokenExpiresAt: now + (input.accessTokenLifetimeSec ?? DEFAULT_TOKEN_LIFETIME_SEC) * 1000,
+      });
+      const rows = (input.items ?? []).map((item) => this.newRow(created, item));
+      insertFresh(this.store.queueItems, created.key, rows);
+      created.itemCount = rows.length;
+      this.store.queues.save(created);
+      return created;
+    });
+    this.changed(record, 'created');
+    return this.summary(record);
+  }
+
+  get(id: string): QueueView {
+    const record = this.mustGet(id);
+    const items = this.store.queueItems.page(record.key, 0, record.itemCount).map(parseItem);
+    return { ...this.summary(record), container: this.container(record), playbackPolicies: policiesOf(record), reports: reportsOf(record), items };
+  }
+
+  /** PATCH: `items` replaces the list (an item carrying an id the queue has keeps it); the rest merge. */
+  update(id: string, patch: Omit<QueueInput, 'accessTokenLifetimeSec'>): QueueSummary {
+    const record = this.mustGet(id);
+    const touched = Object.values(patch).some((value) => value !== undefined);
+    if (!touched) return this.summary(record);
+    this.transaction(id, () => {
+      let contextChanged = false;
+      if (patch.name !== undefined) {
+        record.name = patch.name;
+        contextChanged = true;
+      }
+      if (patch.playbackPolicies) {
+        record.playbackPolicies = { ...record.playbackPolicies, ...patch.playbackPolicies };
+        contextChanged = true;
+      }
+      if (patch.reports) {
+        record.reports = { ...record.reports, ...patch.reports };
+        contextChanged = true;
+      }
+      if (patch.container) {
+        record.container = { ...record.container, ...containerFields(patch.container) };
+        contextChanged = true;
+      }
+      if (patch.items) this.replaceItems(record, patch.items);
+      if (contextChanged) record.contextVersion++;
+      this.bump(record);
+    });
+    this.changed(record, 'edited');
+    return this.summary(record);
+  }
+
+  delete(id: string): void {
+    const record = this.mustGet(id);
+    this.store.queues.delete(record);
+    this.options.emit('queues.changed', { queueId: id, change: 'deleted', queueVersion: null, contextVersion: null, itemCount: 0 });
+  }
+
+  issueToken(id: string, lifetimeSec = DEFAULT_TOKEN_LIFETIME_SEC): QueueSummary {
+    const record = this.mustGet(id);
+    const now = this.now();
+    record.accessToken = newAccessToken();
+    record.tokenIssuedAt = now;
+    record.tokenExpiresAt = now + lifetimeSec * 1000;
+    this.store.queues.save(record);
+    this.changed(record, 'token');
+    return this.summary(record);
+  }
+
+  addItems(id: string, items: readonly ItemInput[], afterItemId?: string | null): QueueEditResult {
+    const record = this.mustGet(id);
+    const rows = this.transaction(id, () => {
+      const gap = this.gapAfter(record, afterItemId);
+      const fresh = items.map((item) => this.newRow(record, { track: item.track, policies: item.policies }));
+      insertRows(this.store.queueItems, record.key, gap, fresh);
+      record.itemCount += fresh.length;
+      this.bump(record);
+      return fresh;
+    });
+    this.changed(record, 'edited');
+    return { ...this.editResult(record), itemIds: rows.map((r) => r.itemId) };
+  }
+
+  generate(id: string, count: number, afterItemId?: string | null): QueueEditResult {
+    const record = this.mustGet(id);
+    return this.addItems(id, sampleTracks(record.nextItemSeq, count).map((track) => ({ track })), afterItemId);
+  }
+
+  updateItem(id: string, itemId: string, change: { track?: Track; policies?: QueueItem['policies'] | null }): QueueItem {
+    const record = this.mustGet(id);
+    const row = this.mustGetItem(record, itemId);
+    const old = parseItem(row);
+    const policies = change.policies === null ? undefined : (change.policies ?? old.policies);
+    const item = itemOf(itemId, change.track ?? old.track, policies);
+    this.transaction(id, () => {
+      this.store.queueItems.deleteAt(record.key, row.pos);
+      this.store.queueItems.insert(record.key, row.pos, itemId, JSON.stringify(item));
+      this.bump(record);
+    });
+    this.changed(record, 'edited');
+    return item;
+  }
+
+  removeItems(id: string, itemIds: readonly string[]): QueueEditResult {
+    const record = this.mustGet(id);
+    this.transaction(id, () => {
+      const rows = this.mustGetItems(record, itemIds);
+      for (const row of rows) this.store.queueItems.deleteAt(record.key, row.pos);
+      record.itemCount -= rows.length;
+      this.bump(record);
+    });
+    this.changed(record, 'edited');
+    return this.editResult(record);
+  }
+
+  /** Moves the items, in their queue order, to after `afterItemId` (null: to the start). */
+  moveItems(id: string, itemIds: readonly string[], afterItemId: string | null): QueueEditResult {
+    const record = this.mustGet(id);
+    if (afterItemId !== null && itemIds.includes(afterItemId)) {
+      throw new EngineError('invalid_input', `cannot move ${afterItemId} after itself`, { field: 'afterItemId' });
+    }
+    this.transaction(id, () => {
+      const rows = this.mustGetItems(record, itemIds).sort((a, b) => a.pos - b.pos);
+      for (const row of rows) this.store.queueItems.deleteAt(record.key, row.pos);
+      const gap = this.gapAfter(record, afterItemId);
+      insertRows(this.store.queueItems, record.key, gap, rows.map((r) => ({ itemId: r.item_id, item: r.item })));
+      this.bump(record);
+    });
+    this.changed(record, 'edited');
+    return this.editResult(record);
+  }
+
+  itemsPage(id: string, offset = 0, limit = 200): QueueItemsPage {
+    const record = this.mustGet(id);
+    const rows = this.store.queueItems.page(record.key, offset, limit);
+    const counts = new Map(this.store.timePlayed.summaries(record.key, rows.map((r) => r.item_id)).map((s) => [s.itemId, s]));
+    return {
+      queueId: record.id,
+      queueVersion: String(record.queueVersion),
+      total: record.itemCount,
+      offset,
+      items: rows.map((row, i) => {
+        const summary = counts.get(row.item_id);
+        const item = { ...parseItem(row), index: offset + i };
+        return summary ? { ...item, reports: { count: summary.count, finals: summary.finals, lastReceivedAt: summary.lastReceivedAt } } : item;
+      }),
+    };
+  }
+
+  locate(id: string, itemId: string): { index: number; queueVersion: string } {
+    const record = this.mustGet(id);
+    const row = this.mustGetItem(record, itemId);
+    return { index: this.store.queueItems.rank(record.key, row.pos), queueVersion: String(record.queueVersion) };
+  }
+
+  /** The queue's wire context (GET /context). */
+  context(id: string): QueueContext | undefined {
+    const record = this.store.queues.get(id);
+    if (!record) return undefined;
+    return {
+      contextVersion: String(record.contextVersion),
+      queueVersion: String(record.queueVersion),
+      container: this.container(record),
+      reports: reportsOf(record),
+      playbackPolicies: policiesOf(record),
+    };
+  }
+
+  /** What the server needs per request: key, versions and the token, without parsing JSON. */
+  head(id: string): QueueHead | undefined {
+    return this.store.queues.head(id);
+  }
+
+  summary(record: QueueRecord): QueueSummary {
+    return {
+      id: record.id,
+      name: record.name,
+      queueVersion: String(record.queueVersion),
+      contextVersion: String(record.contextVersion),
+      itemCount: record.itemCount,
+      createdAt: record.createdAt,
+      queueBaseUrl: `${this.options.cloudQueueUrl()}/queues/${record.id}/${CURRENT_VERSION}/`,
+      accessToken: record.accessToken,
+      accessTokenExpiresAt: record.tokenExpiresAt,
+      httpAuthorization: `Bearer ${record.accessToken}`,
+    };
+  }
+
+  private container(record: QueueRecord): QueueContainer {
+    const { type, imageUrl } = record.container as { type?: string; imageUrl?: string };
+    return {
+      name: record.name,
+      type: type ?? DEFAULT_CONTAINER_TYPE,
+      id: { serviceId: CONTAINER_SERVICE_ID, objectId: record.id, accountId: 'demo' },
+      ...(imageUrl ? { imageUrl } : {}),
+    };
+  }
+
+  private replaceItems(record: QueueRecord, items: readonly ItemInput[]): void {
+    const existing = this.store.queueItems.ids(record.key);
+    const kept = new Set<string>();
+    const rows = items.map((item, index) => {
+      if (item.id !== undefined && existing.has(item.id)) {
+        if (kept.has(item.id)) {
+          throw new EngineError('invalid_input', `items[${index}].id ${item.id} appears twice`, { field: `items[${index}].id` });
+        }
+        kept.add(item.id);
+        return { itemId: item.id, item: itemJson(item.id, item.track, item.policies) };
+      }
+      return this.newRow(record, item);
+    });
+    this.store.queueItems.deleteAll(record.key);
+    insertFresh(this.store.queueItems, record.key, rows);
+    record.itemCount = rows.length;
+  }
+
+  private newRow(record: QueueRecord, item: ItemInput): NewRow {
+    const itemId = itemIdOf(record.nextItemSeq++);
+    return { itemId, item: itemJson(itemId, item.track, item.policies) };
+  }
+
+  private gapAfter(record: QueueRecord, afterItemId: string | null | undefined): Gap {
+    if (afterItemId === undefined) return 'end';
+    if (afterItemId === null) return { afterPos: null };
+    return { afterPos: this.mustGetItem(record, afterItemId).pos };
+  }
+
+  /**
+   * One edit, all or nothing. The repository caches what it last saved of a queue; if the
+   * transaction rolls back, that cache forgets the queue and reads it again next time.
+   */
+  private transaction<T>(queueId: string, work: () => T): T {
+    try {
+      return this.store.transaction(work);
+    } catch (error) {
+      this.store.queues.forget(queueId);
+      throw error;
+    }
+  }
+
+  private bump(record: QueueRecord): void {
+    record.queueVersion++;
+    this.store.queues.save(record);
+  }
+
+  private editResult(record: QueueRecord): QueueEditResult {
+    return { queueVersion: String(record.queueVersion), itemCount: record.itemCount };
+  }
+
+  private changed(record: QueueRecord, change: 'created' | 'edited' | 'token'): void {
+    this.options.emit('queues.changed', {
+      queueId: record.id,
+      change,
+      queueVersion: String(record.queueVersion),
+      contextVersion: String(record.contextVersion),
+      itemCount: record.itemCount,
+    });
+  }
+
+  private mustGet(id: string): QueueRecord {
+    const record = this.store.queues.get(id);
+    if (!record) throw new EngineError('not_found', `no queue ${id}`);
+    return record;
+  }
+
+  private mustGetItem(record: QueueRecord, itemId: string): ItemRow {
+    const row = this.store.queueItems.byId(record.key, itemId);
+    if (!row) throw new EngineError('not_found', `queue ${record.id} has no item ${itemId}`);
+    return row;
+  }
+
+  /** Each item once, all of them present, or nothing happens. */
+  private mustGetItems(record: QueueRecord, itemIds: readonly string[]): ItemRow[] {
+    return [...new Set(itemIds)].map((itemId) => this.mustGetItem(record, itemId));
+  }
+
+  /** "Queue 3": one more than the queues there are. */
+  private defaultName(): string {
+    return `Queue ${this.store.queues.list().length + 1}`;
+  }
+
+  private newQueueId(): string {
+    for (;;) {
+      const id = `queue-${randomBytes(4).toString('hex')}`;
+      if (!this.store.queues.head(id)) return id;
+    }
+  }
+}
+
+/** The container fields a queue keeps (its name and id are the queue's own). */
+function containerFields(container: QueueInput['container']): { type?: string; imageUrl?: string } {
+  if (!container) return {};
+  const { type, imageUrl } = container;
+  return { ...(type === undefined ? {} : { type }), ...(imageUrl === undefined ? {} : { imageUrl }) };
+}
+
+/** An item in its wire shape, with `id` first and `policies` only when it has some. */
+function itemOf(id: string, track: Track, policies: QueueItem['policies']): QueueItem {
+  return policies === undefined ? { id, track } : { id, track, policies };
+}
+
+/** The stored JSON of an item, the same text as JSON.stringify(itemOf(…)) and cheaper for big batches. */
+function itemJson(id: string, track: Track, policies: QueueItem['policies']): string {
+  const head = `{"id":${JSON.stringify(id)},"track":${JSON.stringify(track)}`;
+  return policies === undefined ? `${head}}` : `${head},"policies":${JSON.stringify(policies)}}`;
+}
+
+function parseItem(row: ItemRow): QueueItem {
+  return JSON.parse(row.item) as QueueItem;
+}
+
+const policiesOf = (record: QueueRecord) => record.playbackPolicies as PlaybackPolicies;
+const reportsOf = (record: QueueRecord) => record.reports as unknown as ReportSettings;
+
+/** 256 bits, URL-safe: the queue's bearer token. */
+export function newAccessToken(): string {
+  return randomBytes(32).toString('base64url');
+}

@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import type { ItemWindow } from './item-window.js';
+import { WindowCache } from './window-cache.js';
+
+const head = (queueVersion: number) => ({ key: 1, id: 'q', queueVersion, contextVersion: 1, itemCount: 3, accessToken: 't', tokenExpiresAt: 0 });
+const query = { itemId: 'item-2', previousWindowSize: 1, upcomingWindowSize: 1 };
+const window = { body: '{}', anchorItemId: 'item-2', itemIds: [], includesBeginningOfQueue: true, includesEndOfQueue: true } satisfies ItemWindow;
+
+describe('the window cache', () => {
+  it('keeps a window asked for twice, under a key that includes the queue version', () => {
+    const cache = new WindowCache();
+    const key = cache.key(head(1), query);
+    cache.offer(key, window);
+    expect(cache.get(key)).toBeUndefined();
+    cache.offer(key, window);
+    expect(cache.get(key)).toBe(window);
+    // After an edit the version differs, so the old window is never served.
+    expect(cache.get(cache.key(head(2), query))).toBeUndefined();
+  });
+
+  it('holds at most its capacity, dropping the least recently used', () => {
+    const cache = new WindowCache(2);
+    const keys = ['a', 'b', 'c'];
+    for (const key of keys) {
+      cache.offer(key, window);
+      cache.offer(key, window);
+    }
+    expect(cache.size).toBe(2);
+    expect(cache.get('a')).toBeUndefined();
+    expect(cache.get('c')).toBe(window);
+  });
+});

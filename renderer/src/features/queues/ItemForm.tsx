@@ -1,0 +1,116 @@
+/** Adds or edits one item's track: the fields a player reads from GET /itemWindow. */
+import { useState, type FormEvent } from 'react';
+import type { QueueItem, Track } from '../../../../main/engine/api/queue-types';
+
+export interface ItemFormProps {
+  /** The item being edited; absent when adding. */
+  item?: QueueItem;
+  /** Where a new item goes, said in words ("after 12. Quiet Harbour", "at the end"). */
+  placement?: string;
+  busy: boolean;
+  error: string | null;
+  onSave(track: Track): void;
+  onCancel(): void;
+}
+
+interface Fields {
+  name: string;
+  artist: string;
+  album: string;
+  seconds: string;
+  mediaUrl: string;
+  contentType: string;
+  imageUrl: string;
+}
+
+function fieldsOf(track: Track | undefined): Fields {
+  return {
+    name: track?.name ?? '',
+    artist: track?.artist?.name ?? '',
+    album: track?.album?.name ?? '',
+    seconds: track?.durationMillis === undefined ? '180' : String(track.durationMillis / 1000),
+    mediaUrl: track?.mediaUrl ?? 'https://media.example.com/cloud-queue-console/track.mp3',
+    contentType: track?.contentType ?? 'audio/mpeg',
+    imageUrl: track?.imageUrl ?? '',
+  };
+}
+
+export function ItemForm({ item, placement, busy, error, onSave, onCancel }: ItemFormProps) {
+  const [fields, setFields] = useState(() => fieldsOf(item?.track));
+  const [problem, setProblem] = useState<string | null>(null);
+  const set = (name: keyof Fields) => (event: { target: { value: string } }) => setFields({ ...fields, [name]: event.target.value });
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const seconds = Number(fields.seconds);
+    if (!fields.name.trim()) return setProblem('A title is needed.');
+    if (!Number.isFinite(seconds) || seconds < 0) return setProblem('Duration is a number of seconds, zero or more.');
+    setProblem(null);
+    // Fields this form does not show (custom ones) stay as they were.
+    const track: Track = {
+      ...item?.track,
+      name: fields.name.trim(),
+      mediaUrl: fields.mediaUrl.trim(),
+      contentType: fields.contentType.trim(),
+      durationMillis: Math.round(seconds * 1000),
+      artist: { name: fields.artist.trim() },
+      album: { name: fields.album.trim() },
+    };
+    if (fields.imageUrl.trim()) track.imageUrl = fields.imageUrl.trim();
+    else delete track.imageUrl;
+    onSave(track);
+  };
+
+  const title = item ? `Edit ${item.id}` : 'Add item';
+  return (
+    <div className="dialog-backdrop">
+      <form className="dialog item-form" role="dialog" aria-modal="true" aria-label={title} onSubmit={submit} onKeyDown={(event) => event.key === 'Escape' && onCancel()}>
+        <h2>{title}</h2>
+        {placement && <p className="muted">Goes {placement}.</p>}
+        <div className="form-grid">
+          <label>
+            Title
+            <input autoFocus value={fields.name} onChange={set('name')} />
+          </label>
+          <label>
+            Artist
+            <input value={fields.artist} onChange={set('artist')} />
+          </label>
+          <label>
+            Album
+            <input value={fields.album} onChange={set('album')} />
+          </label>
+          <label>
+            Duration (s)
+            <input inputMode="decimal" value={fields.seconds} onChange={set('seconds')} />
+          </label>
+          <label className="wide">
+            Media URL
+            <input value={fields.mediaUrl} onChange={set('mediaUrl')} />
+          </label>
+          <label>
+            Content type
+            <input value={fields.contentType} onChange={set('contentType')} />
+          </label>
+          <label>
+            Image URL
+            <input value={fields.imageUrl} onChange={set('imageUrl')} />
+          </label>
+        </div>
+        {(problem ?? error) && (
+          <p className="error" role="alert">
+            {problem ?? error}
+          </p>
+        )}
+        <div className="dialog-actions">
+          <button type="button" onClick={onCancel}>
+            Cancel
+          </button>
+          <button type="submit" className="primary" disabled={busy}>
+            {busy ? 'Saving…' : item ? 'Save item' : 'Add item'}
+          </button>
+        </div>
+      </form>
+    </div>
+  );
+}

@@ -1,0 +1,300 @@
+/**
+ * The queue's items as a virtualized listbox: only the rows in view exist, fetched a page at a
+ * time, so a 100,000-item queue scrolls like a short one. Keyboard: ↑/↓ Home End PgUp PgDn move,
+ * Space selects, Alt+↑/↓ moves the selection, Delete removes it, Enter edits. Rows drag to reorder.
+ * Each row shows which players are on it and whose last window holds it, and its report count.
+ */
+import { useQueries } from '@tanstack/react-query';
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { useEffect, useRef, useState, type DragEvent, type KeyboardEvent, type MouseEvent } from 'react';
+import type { QueueListItem } from '../../../../main/engine/api/queue-types';
+import { useApi } from '../../api/context';
+import { PAGE_SIZE, queuePageQuery } from '../../queries/queues';
+import { formatDuration, trackTitle } from './format';
+import type { RowMarks } from './marks';
+
+const ROW_HEIGHT = 30;
+const PAGE_STEP = 20;
+
+export interface ItemListProps {
+  queueId: string;
+  total: number;
+  active: number | null;
+  /** The id of the item on the active row, as last reported through onActive. */
+  activeItemId: string | null;
+  /** The active row and, when it is loaded, its item's id. */
+  onActive(index: number | null, itemId?: string): void;
+  selected: ReadonlySet<string>;
+  onSelected(ids: Set<string>): void;
+  marks: RowMarks;
+  onEdit(item: QueueListItem): void;
+  /** Moves items after `afterItemId` (null: to the start); `activeAfter` is where the active row goes. */
+  onMove(itemIds: string[], afterItemId: string | null, activeAfter: number): void;
+  onRemove(itemIds: string[]): void;
+  /** Bumped to scroll a row into view (a player's current item, a located item). */
+  reveal: { index: number; nonce: number } | null;
+}
+
+export function ItemList(props: ItemListProps) {
+  const { queueId, total, active, activeItemId, onActive, selected, onSelected, marks, onEdit, onMove, onRemove, reveal } = props;
+  const api = useApi();
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const [drop, setDrop] = useState<{ index: number; before: boolean } | null>(null);
+  const [dragging, setDragging] = useState<string[] | null>(null);
+  const [anchor, setAnchor] = useState<number | null>(null);
+
+  // eslint-disable-next-line react-hooks/incompatible-library -- the virtualizer re-renders this component itself on scroll
+  const virtualizer = useVirtualizer({ count: total, getScrollElement: () => scrollRef.current, estimateSize: () => ROW_HEIGHT, overscan: 15 });
+  const rows = virtualizer.getVirtualItems();
+  const firstPage = Math.floor((rows[0]?.index ?? 0) / PAGE_SIZE);
+  const lastPage = Math.floor((rows.at(-1)?.index ?? 0) / PAGE_SIZE);
+  const pageNumbers = total === 0 ? [] : Array.from({ length: lastPage - firstPage + 1 }, (_, i) => firstPage + i);
+  const pages = useQueries({ queries: pageNumbers.map((page) => queuePageQuery(api, queueId, page)) });
+  const itemAt = (index: number): QueueListItem | undefined => {
+    const page = pages[Math.floor(index / PAGE_SIZE) - firstPage]?.data;
+    return page?.items[index - page.offset];
+  };
+
+  useEffect(() => {
+    if (reveal) virtualizer.scrollToIndex(reveal.index, { align: 'center' });
+  }, [reveal, virtualizer]);
+
+  // The active row is a place in the list: after an edit, or once its page loads, the item on it
+  // is the active item.
+  const loadedActiveId = active === null ? undefined : itemAt(active)?.id;
+  useEffect(() => {
+    if (active !== null && loadedActiveId !== undefined && loadedActiveId !== activeItemId) onActive(active, loadedActiveId);
+  }, [active, loadedActiveId, activeItemId, onActive]);
+  useEffect(() => {
+    if (active !== null && active >= total) onActive(total > 0 ? total - 1 : null);
+  }, [active, total, onActive]);
+
+  const goTo = (index: number) => {
+    const next = Math.max(0, Math.min(total - 1, index));
+    onActive(next, itemAt(next)?.id);
+    virtualizer.scrollToIndex(next, { align: 'auto' });
+  };
+
+  /** The ids an action applies to: the selection, or else the active row. */
+  const targets = (): string[] => {
+    if (selected.size > 0) return [...selected];
+    const item = active === null ? undefined : itemAt(active);
+    return item ? [item.id] : [];
+  };
+
+  const indexesOf = (ids: readonly string[]): number[] => {
+    const wanted = new Set(ids);
+    const found: number[] = [];
+    for (const row of rows) {
+      const item = itemAt(row.index);
+      if (item && wanted.has(item.id)) found.push(row.index);
+    }
+    if (active !== null && found.length === 0 && itemAt(active) && wanted.has(itemAt(active)!.id)) found.push(active);
+    return found.sort((a, b) => a - b);
+  };
+
+  const moveBy = (step: -1 | 1) => {
+    const ids = targets();
+    const at = indexesOf(ids);
+    if (ids.length === 0 || at.length === 0) return;
+    if (step < 0) {
+      const top = at[0]!;
+      if (top === 0) return;
+      const after = top - 2 < 0 ? null : itemAt(top - 2)?.id;
+      if (after === undefined) return;
+      onMove(ids, after, Math.max(0, (active ?? top) - 1));
+    } else {
+      const bottom = at.at(-1)!;
+      if (bottom >= total - 1) return;
+      const after = itemAt(bottom + 1)?.id;
+      if (!after) return;
+      onMove(ids, after, Math.min(total - 1, (active ?? bottom) + 1));
+    }
+  };
+
+  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+    if (total === 0) return;
+    const current = active ?? -1;
+    if (event.altKey && (event.key === 'ArrowUp' || event.key === 'ArrowDown')) {
+      event.preventDefault();
+      moveBy(event.key === 'ArrowUp' ? -1 : 1);
+      return;
+    }
+    switch (event.key) {
+      case 'ArrowDown':
+        goTo(current + 1);
+        break;
+      case 'ArrowUp':
+        goTo(current <= 0 ? 0 : current - 1);
+        break;
+      case 'PageDown':
+        goTo(current + PAGE_STEP);
+        break;
+      case 'PageUp':
+        goTo(current - PAGE_STEP);
+        break;
+      case 'Home':
+        goTo(0);
+        break;
+      case 'End':
+        goTo(total - 1);
+        break;
+      case ' ': {
+        const item = active === null ? undefined : itemAt(active);
+        if (!item) return;
+        const next = new Set(selected);
+        if (next.has(item.id)) next.delete(item.id);
+        else next.add(item.id);
+        onSelected(next);
+        break;
+      }
+      case 'Delete':
+      case 'Backspace': {
+        const ids = targets();
+        if (ids.length > 0) onRemove(ids);
+        break;
+      }
+      case 'Enter': {
+        const item = active === null ? undefined : itemAt(active);
+        if (item) onEdit(item);
+        break;
+      }
+      case 'Escape':
+        onSelected(new Set());
+        break;
+      default:
+        return;
+    }
+    event.preventDefault();
+  };
+
+  const onRowClick = (event: MouseEvent, index: number, item: QueueListItem) => {
+    onActive(index, item.id);
+    if (event.metaKey || event.ctrlKey) {
+      const next = new Set(selected);
+      if (next.has(item.id)) next.delete(item.id);
+      else next.add(item.id);
+      onSelected(next);
+      setAnchor(index);
+    } else if (event.shiftKey && anchor !== null) {
+      const next = new Set<string>();
+      for (let i = Math.min(anchor, index); i <= Math.max(anchor, index); i++) {
+        const row = itemAt(i);
+        if (row) next.add(row.id);
+      }
+      onSelected(next);
+    } else {
+      onSelected(new Set());
+      setAnchor(index);
+    }
+  };
+
+  const onDragStart = (event: DragEvent, item: QueueListItem) => {
+    const ids = selected.has(item.id) ? [...selected] : [item.id];
+    setDragging(ids);
+    event.dataTransfer.effectAllowed = 'move';
+    event.dataTransfer.setData('text/plain', ids.join('\n'));
+  };
+  const onDragOver = (event: DragEvent, index: number) => {
+    if (!dragging) return;
+    event.preventDefault();
+    const box = (event.currentTarget as HTMLElement).getBoundingClientRect();
+    const before = event.clientY < box.top + box.height / 2;
+    if (drop?.index !== index || drop.before !== before) setDrop({ index, before });
+  };
+  const onDrop = (event: DragEvent) => {
+    event.preventDefault();
+    const ids = dragging;
+    const target = drop;
+    setDragging(null);
+    setDrop(null);
+    if (!ids || !target) return;
+    const afterIndex = target.before ? target.index - 1 : target.index;
+    const after = afterIndex < 0 ? null : itemAt(afterIndex)?.id;
+    if (after === undefined || (after !== null && ids.includes(after))) return;
+    onMove(ids, after, Math.max(0, afterIndex + 1));
+  };
+
+  return (
+    <div
+      ref={scrollRef}
+      className="item-scroll"
+      role="listbox"
+      aria-label="Queue items"
+      aria-multiselectable="true"
+      aria-activedescendant={active !== null && itemAt(active) ? `row-${queueId}-${active}` : undefined}
+      tabIndex={0}
+      onKeyDown={onKeyDown}
+      onDragEnd={() => {
+        setDragging(null);
+        setDrop(null);
+      }}
+    >
+      {total === 0 && <p className="empty">This queue has no items. Add one, generate some, or import a file.</p>}
+      <div className="item-rows" style={{ height: virtualizer.getTotalSize() }}>
+        {rows.map((row) => {
+          const item = itemAt(row.index);
+          const rowMarks = item ? marks.get(item.id) : undefined;
+          const isActive = row.index === active;
+          return (
+            <div
+              key={row.key}
+              id={`row-${queueId}-${row.index}`}
+              role="option"
+              aria-selected={item ? selected.has(item.id) : false}
+              aria-label={item ? `${row.index + 1}. ${trackTitle(item.track)}` : `${row.index + 1}. loading`}
+              data-item-id={item?.id}
+              data-index={row.index}
+              data-active={isActive || undefined}
+              data-in-window={rowMarks?.windows.length ? true : undefined}
+              data-drop={drop?.index === row.index ? (drop.before ? 'before' : 'after') : undefined}
+              className="item-row"
+              style={{ transform: `translateY(${row.start}px)`, height: ROW_HEIGHT }}
+              draggable={!!item}
+              onDragStart={item ? (event) => onDragStart(event, item) : undefined}
+              onDragOver={(event) => onDragOver(event, row.index)}
+              onDrop={onDrop}
+              onClick={item ? (event) => onRowClick(event, row.index, item) : undefined}
+              onDoubleClick={item ? () => onEdit(item) : undefined}
+            >
+              <span className="grip" aria-hidden="true">
+                ⋮⋮
+              </span>
+              <span className="item-index">{row.index + 1}</span>
+              {item ? (
+                <>
+                  <span className="item-title">{trackTitle(item.track)}</span>
+                  <span className="item-artist">{item.track.artist?.name ?? ''}</span>
+                  <span className="item-duration">{formatDuration(item.track.durationMillis)}</span>
+                  <code className="item-id">{item.id}</code>
+                  <span className="item-marks">
+                    {rowMarks?.windows.map((mark) => (
+                      <span key={`w-${mark.key}`} className="window-mark" style={{ background: mark.color }} title={`In ${mark.label}'s last window`} />
+                    ))}
+                    {rowMarks?.current.map((mark) => (
+                      <span key={`c-${mark.key}`} className="player-mark" style={{ borderColor: mark.color, color: mark.color }} title={`${mark.label} is on this item`}>
+                        ▶ {mark.label}
+                      </span>
+                    ))}
+                    {item.policies && (
+                      <span className="policy-mark" title={`Item policies: ${JSON.stringify(item.policies)}`}>
+                        policies
+                      </span>
+                    )}
+                    {item.reports && (
+                      <span className="report-count" title={`${item.reports.count} timePlayed reports, ${item.reports.finals} final`}>
+                        {item.reports.count} rep
+                      </span>
+                    )}
+                  </span>
+                </>
+              ) : (
+                <span className="item-loading">…</span>
+              )}
+            </div>
+          );
+        })}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,79 @@
+/**
+ * What each player does with this queue, as the server sees it: the item it is on, the window it
+ * last asked for (reason, anchor, sizes) and what it got, and its last timePlayed report.
+ */
+import type { PlayerQueueActivity, QueueActivityView } from '../../../../main/engine/api/queue-types';
+import { formatTimeOfDay } from './format';
+import { playerLabel } from './marks';
+
+export interface PlayersPanelProps {
+  activity: QueueActivityView | undefined;
+  colors: Map<string, string>;
+  onShowItem(itemId: string): void;
+}
+
+export function PlayersPanel({ activity, colors, onShowItem }: PlayersPanelProps) {
+  const players = activity?.players ?? [];
+  if (players.length === 0) {
+    return <p className="muted">No player has called this queue yet. Point a player at its base URL (loadCloudQueue) and its requests show here.</p>;
+  }
+  return (
+    <ul className="players-activity" aria-label="Players of this queue">
+      {players.map((player) => (
+        <PlayerCard key={player.playerId ?? ''} player={player} color={colors.get(player.playerId ?? '') ?? 'var(--muted)'} onShowItem={onShowItem} />
+      ))}
+    </ul>
+  );
+}
+
+function PlayerCard({ player, color, onShowItem }: { player: PlayerQueueActivity; color: string; onShowItem(itemId: string): void }) {
+  const window = player.itemWindow;
+  const ids = window?.window?.itemIds ?? [];
+  return (
+    <li className="player-card" style={{ borderLeftColor: color }} aria-label={playerLabel(player)}>
+      <div className="player-card-head">
+        <strong>{playerLabel(player)}</strong>
+        {player.playerId && player.playerName && <code className="muted">{player.playerId}</code>}
+        <span className="muted">
+          last {player.lastRequest.kind} {player.lastRequest.status} at {formatTimeOfDay(player.lastRequest.at)}
+        </span>
+      </div>
+      <div>
+        On{' '}
+        {player.currentItemId ? (
+          <button type="button" className="link" onClick={() => onShowItem(player.currentItemId!)}>
+            {player.currentItemId}
+          </button>
+        ) : (
+          <span className="muted">no item yet</span>
+        )}
+      </div>
+      {window && (
+        <div className="window-record" data-status={window.status}>
+          <div>
+            Last window: <code>reason={window.reason ?? '—'}</code> <code>itemId={window.itemId ?? '(first)'}</code>{' '}
+            <code>
+              {window.previousWindowSize ?? '·'}/{window.upcomingWindowSize ?? '·'}
+            </code>{' '}
+            → <span className="status">{window.status}</span> at {formatTimeOfDay(window.at)}
+          </div>
+          {window.window ? (
+            <div className="muted">
+              {ids.length} items {ids[0]} … {ids.at(-1)} · queueVersion {window.window.queueVersion}
+              {window.window.includesBeginningOfQueue ? ' · includes beginning' : ''}
+              {window.window.includesEndOfQueue ? ' · includes end' : ''}
+            </div>
+          ) : (
+            <div className="error">{window.error}</div>
+          )}
+        </div>
+      )}
+      {player.lastReport && (
+        <div className="muted">
+          Last report: {player.lastReport.type} for {player.lastReport.itemId} at {formatTimeOfDay(player.lastReport.receivedAt)} (played{' '}
+          {Math.round(player.lastReport.report.durationPlayedMillis / 1000)} s, at {Math.round(player.lastReport.report.positionMillis / 1000)} s)
+        </div>
+      )}
+    </li>
+  );
+}

@@ -1,0 +1,214 @@
+/**
+ * One queue, live: its address and token, its items (add, remove, reorder, edit, generate), its
+ * policies and report settings, and what each player sees of it. Every edit shows the new
+ * queueVersion at once; GET /itemWindow answers with it from that moment.
+ */
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import type { QueueItem, QueueSummary, Track } from '../../../../main/engine/api/queue-types';
+import { useApi } from '../../api/context';
+import { useQueueActivity, useQueueCommand, useQueueContext } from '../../queries/queues';
+import { ConnectionInfo } from './ConnectionInfo';
+import { FileButton } from './FileButton';
+import { ItemForm } from './ItemForm';
+import { ItemList } from './ItemList';
+import { playerMarks } from './marks';
+import { PlayersPanel } from './PlayersPanel';
+import { PoliciesForm } from './PoliciesForm';
+import { ReportsPanel } from './ReportsPanel';
+import { downloadJson, exportFileName, toQueueFile } from './transfer';
+import { useFileImport } from './useFileImport';
+
+type Tab = 'players' | 'reports' | 'policies';
+type Dialog = { kind: 'add' } | { kind: 'edit'; item: QueueItem } | null;
+
+export function QueueEditor({ queue, onDeleted }: { queue: QueueSummary; onDeleted(): void }) {
+  const api = useApi();
+  const [active, setActive] = useState<{ index: number; itemId: string | null } | null>(null);
+  const [selected, setSelected] = useState<Set<string>>(new Set());
+  const [dialog, setDialog] = useState<Dialog>(null);
+  const [tab, setTab] = useState<Tab>('players');
+  const [reveal, setReveal] = useState<{ index: number; nonce: number } | null>(null);
+  const [count, setCount] = useState('100');
+  const [confirmDelete, setConfirmDelete] = useState(false);
+  const [rename, setRename] = useState<string | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+
+  const context = useQueueContext(queue.id);
+  const activity = useQueueActivity(queue.id);
+  const { marks, colors } = useMemo(() => playerMarks(activity.data), [activity.data]);
+
+  const add = useQueueCommand('queues.items.add');
+  const updateItem = useQueueCommand('queues.items.update');
+  const remove = useQueueCommand('queues.items.remove');
+  const move = useQueueCommand('queues.items.move');
+  const generate = useQueueCommand('queues.items.generate');
+  const update = useQueueCommand('queues.update');
+  const deleteQueue = useQueueCommand('queues.delete');
+  const edits = [add, updateItem, remove, move, generate, update, deleteQueue];
+  const failed = edits.find((m) => m.isError);
+
+  const replacer = useFileImport((file) =>
+    update.mutateAsync({
+      id: queue.id,
+      name: file.name,
+      items: file.items as never,
+      playbackPolicies: file.playbackPolicies as never,
+      reports: file.reports as never,
+      container: file.container as never,
+    }),
+  );
+
+  useEffect(() => {
+    if (!confirmDelete) return;
+    const timer = setTimeout(() => setConfirmDelete(false), 4_000);
+    return () => clearTimeout(timer);
+  }, [confirmDelete]);
+
+  const showItem = async (itemId: string) => {
+    try {
+      const { index } = await api.call('queues.items.locate', { id: queue.id, itemId });
+      setActive({ index, itemId });
+      setReveal({ index, nonce: Date.now() });
+    } catch (error) {
+      setNotice(`${itemId}: ${(error as Error).message}`);
+    }
+  };
+
+  const activeIndex = active?.index ?? null;
+  const onActive = useCallback((index: number | null, itemId?: string) => setActive(index === null ? null : { index, itemId: itemId ?? null }), []);
+  const placement = activeIndex === null ? 'at the end' : `after item ${activeIndex + 1}`;
+  const saveItem = (track: Track) => {
+    if (dialog?.kind === 'edit') {
+      updateItem.mutate({ id: queue.id, itemId: dialog.item.id, track }, { onSuccess: () => setDialog(null) });
+    } else {
+      const afterItemId = active?.itemId ?? undefined;
+      add.mutate({ id: queue.id, items: [{ track }], afterItemId }, { onSuccess: () => setDialog(null) });
+    }
+  };
+
+  const exportQueue = async () => {
+    const view = await api.call('queues.get', { id: queue.id });
+    downloadJson(exportFileName(view.name), toQueueFile(view));
+  };
+
+  const targets = selected.size > 0 ? [...selected] : active?.itemId ? [active.itemId] : [];
+  const generateCount = Number(count);
+  const canGenerate = Number.isInteger(generateCount) && generateCount >= 1 && generateCount <= 1_000_000;
+
+  return (
+    <section className="queue-editor" aria-label={`Queue ${queue.name}`}>
+      <header className="queue-header">
+        {rename === null ? (
+          <h2>
+            <button type="button" className="queue-title" title="Rename" onClick={() => setRename(queue.name)}>
+              {queue.name}
+            </button>
+          </h2>
+        ) : (
+          <form
+            onSubmit={(event) => {
+              event.preventDefault();
+              if (rename.trim() && rename.trim() !== queue.name) update.mutate({ id: queue.id, name: rename.trim() });
+              setRename(null);
+            }}
+          >
+            <input aria-label="Queue name" autoFocus value={rename} onChange={(event) => setRename(event.target.value)} onBlur={() => setRename(null)} onKeyDown={(event) => event.key === 'Escape' && setRename(null)} />
+          </form>
+        )}
+        <span className="version-badge" key={queue.queueVersion} aria-label="Queue version" data-version={queue.queueVersion} title="queueVersion: changes with every edit">
+          queueVersion {queue.queueVersion}
+        </span>
+        <span className="muted">
+          {queue.itemCount.toLocaleString()} items · <code>{queue.id}</code>
+        </span>
+        <div className="header-actions">
+          <button type="button" onClick={() => void exportQueue()}>
+            Export JSON
+          </button>
+          <FileButton
+            label="Replace from file…"
+            busyLabel="Replacing…"
+            busy={replacer.busy}
+            title="Replace this queue's items and settings with a file's (items that carry an id of this queue keep it)"
+            onChange={replacer.onChange}
+          />
+          <button
+            type="button"
+            className={confirmDelete ? 'danger' : undefined}
+            onClick={() => (confirmDelete ? deleteQueue.mutate({ id: queue.id }, { onSuccess: onDeleted }) : setConfirmDelete(true))}
+          >
+            {confirmDelete ? 'Confirm delete' : 'Delete queue'}
+          </button>
+        </div>
+      </header>
+
+      <ConnectionInfo queue={queue} />
+
+      <div className="item-toolbar" role="toolbar" aria-label="Item actions">
+        <button type="button" onClick={() => setDialog({ kind: 'add' })}>
+          Add item
+        </button>
+        <span className="generate">
+          <input aria-label="Number of sample tracks" inputMode="numeric" value={count} onChange={(event) => setCount(event.target.value)} />
+          <button type="button" disabled={!canGenerate || generate.isPending} onClick={() => generate.mutate({ id: queue.id, count: generateCount, afterItemId: active?.itemId ?? undefined })}>
+            {generate.isPending ? 'Generating…' : 'Generate'}
+          </button>
+        </span>
+        <button type="button" disabled={targets.length === 0 || remove.isPending} onClick={() => remove.mutate({ id: queue.id, itemIds: targets }, { onSuccess: () => setSelected(new Set()) })}>
+          Remove{targets.length > 1 ? ` ${targets.length}` : ''}
+        </button>
+        <span className="muted hint">↑↓ move · Space select · Alt+↑↓ reorder · Del remove · Enter edit · drag to reorder</span>
+        <span className="action-status" role="status" aria-live="polite">
+          {failed ? <span className="error">{failed.error?.message}</span> : (replacer.error ?? notice ?? '')}
+        </span>
+      </div>
+
+      <div className="queue-body">
+        <ItemList
+          queueId={queue.id}
+          total={queue.itemCount}
+          active={activeIndex}
+          activeItemId={active?.itemId ?? null}
+          onActive={onActive}
+          selected={selected}
+          onSelected={setSelected}
+          marks={marks}
+          onEdit={(item) => setDialog({ kind: 'edit', item })}
+          onMove={(itemIds, afterItemId, activeAfter) =>
+            move.mutate(
+              { id: queue.id, itemIds, afterItemId },
+              { onSuccess: () => setActive({ index: activeAfter, itemId: null }) },
+            )
+          }
+          onRemove={(itemIds) => remove.mutate({ id: queue.id, itemIds }, { onSuccess: () => setSelected(new Set()) })}
+          reveal={reveal}
+        />
+        <aside className="queue-side">
+          <div className="tabs" role="tablist" aria-label="Queue details">
+            {(['players', 'reports', 'policies'] as const).map((name) => (
+              <button key={name} type="button" role="tab" aria-selected={tab === name} onClick={() => setTab(name)}>
+                {name === 'players' ? 'Players' : name === 'reports' ? 'Reports' : 'Policies'}
+              </button>
+            ))}
+          </div>
+          <div role="tabpanel" className="tab-panel">
+            {tab === 'players' && <PlayersPanel activity={activity.data} colors={colors} onShowItem={(itemId) => void showItem(itemId)} />}
+            {tab === 'reports' && <ReportsPanel queueId={queue.id} itemId={active?.itemId ?? null} />}
+            {tab === 'policies' && context.data && <PoliciesForm key={context.data.contextVersion} queueId={queue.id} context={context.data} />}
+          </div>
+        </aside>
+      </div>
+
+      {dialog && (
+        <ItemForm
+          item={dialog.kind === 'edit' ? dialog.item : undefined}
+          placement={dialog.kind === 'add' ? placement : undefined}
+          busy={add.isPending || updateItem.isPending}
+          error={(dialog.kind === 'edit' ? updateItem : add).error?.message ?? null}
+          onSave={saveItem}
+          onCancel={() => setDialog(null)}
+        />
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,67 @@
+/** The queues of the server: pick one, create one, or import one from a JSON file. */
+import { useState, type FormEvent } from 'react';
+import type { QueueSummary } from '../../../../main/engine/api/queue-types';
+import { useQueueCommand } from '../../queries/queues';
+import { FileButton } from './FileButton';
+import { useFileImport } from './useFileImport';
+
+export interface QueueSidebarProps {
+  queues: QueueSummary[];
+  selectedId: string | null;
+  onSelect(id: string): void;
+}
+
+export function QueueSidebar({ queues, selectedId, onSelect }: QueueSidebarProps) {
+  const [name, setName] = useState('');
+  const create = useQueueCommand('queues.create');
+  const importer = useFileImport(async (file) => {
+    const created = await create.mutateAsync({
+      name: file.name as string | undefined,
+      items: file.items as never,
+      playbackPolicies: file.playbackPolicies as never,
+      reports: file.reports as never,
+      container: file.container as never,
+    });
+    onSelect(created.id);
+  });
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    create.mutate(name.trim() ? { name: name.trim() } : {}, {
+      onSuccess: (created) => {
+        setName('');
+        onSelect(created.id);
+      },
+    });
+  };
+
+  return (
+    <aside className="queue-sidebar" aria-label="Queues">
+      <form className="new-queue" onSubmit={submit}>
+        <input aria-label="New queue name" placeholder="New queue name" value={name} onChange={(event) => setName(event.target.value)} />
+        <button type="submit" className="primary" disabled={create.isPending}>
+          Create queue
+        </button>
+      </form>
+      <FileButton label="Import queue…" busyLabel="Importing…" busy={importer.busy} title="Create a queue from a JSON file (an export of this console)" onChange={importer.onChange} />
+      {(importer.error ?? (create.isError && !importer.busy ? create.error.message : null)) && (
+        <p className="error" role="alert">
+          {importer.error ?? create.error?.message}
+        </p>
+      )}
+      <ul className="queue-list">
+        {queues.map((queue) => (
+          <li key={queue.id}>
+            <button type="button" className="queue-link" aria-current={queue.id === selectedId ? 'true' : undefined} onClick={() => onSelect(queue.id)}>
+              <span className="queue-name">{queue.name}</span>
+              <span className="muted">
+                {queue.itemCount.toLocaleString()} items · v{queue.queueVersion}
+              </span>
+            </button>
+          </li>
+        ))}
+      </ul>
+      {queues.length === 0 && <p className="muted">No queues yet.</p>}
+    </aside>
+  );
+}

@@ -1,0 +1,47 @@
+/** timePlayed reports the queue received (seed §2.3): for the chosen item, or for the whole queue. */
+import { useItemReports } from '../../queries/queues';
+import { formatDuration, formatTimeOfDay } from './format';
+
+export function ReportsPanel({ queueId, itemId }: { queueId: string; itemId: string | null }) {
+  const { data, error } = useItemReports(queueId, itemId);
+  const reports = data ?? [];
+  return (
+    <section aria-label="timePlayed reports">
+      <p className="muted">{itemId ? `Reports for ${itemId} (select another item to see its own).` : 'Reports for the whole queue, newest first. Select an item to see only its reports.'}</p>
+      {error && <p className="error">{error.message}</p>}
+      {reports.length === 0 ? (
+        <p className="muted">None received yet.</p>
+      ) : (
+        <table className="table reports-table">
+          <thead>
+            <tr>
+              <th scope="col">Received</th>
+              <th scope="col">Item</th>
+              <th scope="col">Player</th>
+              <th scope="col">Type</th>
+              <th scope="col">Played</th>
+              <th scope="col">Position</th>
+            </tr>
+          </thead>
+          <tbody>
+            {reports.map((r) => (
+              <tr key={r.seq}>
+                <td>{formatTimeOfDay(r.receivedAt)}</td>
+                <td>
+                  <code>{r.itemId}</code>
+                </td>
+                <td>{r.playerId ?? '—'}</td>
+                <td>
+                  {r.type}
+                  {r.report.skip ? ' (skip)' : ''}
+                </td>
+                <td>{formatDuration(r.report.durationPlayedMillis)}</td>
+                <td>{formatDuration(r.report.positionMillis)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}
