@@ -323,6 +323,7 @@ export class Player {
       hasPrevious: !!(current && this.window?.before(current)),
       windowFullyFetched,
       skipPlays,
+      currentItemId: current,
     };
   }
 
@@ -465,6 +466,12 @@ export class Player {
       this.skipping = null;
     },
     requestSkipToItem: (event) => void this.runSkipToItem((event as EventOf<'skipToItem'>).params),
+    seek: (event) => {
+      const { positionMillis } = (event as EventOf<'skipToItem'>).params;
+      if (positionMillis === undefined || !this.track) return;
+      this.track.seek(positionMillis, this.deps.clock.now());
+      if (this.track.playing) this.startTrackTimers();
+    },
     startCommandItem: (event) => this.startCommandItem((event as EventOf<'skipToItem'>).params, true),
     cueCommandItem: (event) => this.startCommandItem((event as EventOf<'skipToItem'>).params, false),
     requestRefreshLater: () => void this.backgroundWindow('refresh', 'refresh'),

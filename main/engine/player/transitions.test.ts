@@ -310,6 +310,16 @@ describe('control commands on a loaded queue', () => {
     expect(h.player.status()).toMatchObject({ itemId: 't4', playbackState: 'PLAYBACK_STATE_PAUSED' });
   });
 
+  it('seek: skipToItem to the playing item with a position moves the playhead within one playback', async () => {
+    await playing();
+    await h.advance(20_000);
+    h.player.skipToItem({ itemId: 't1', positionMillis: 90_000 });
+    expect(last()).toMatchObject({ transition: 'seek', from: 'PLAYING', to: 'PLAYING' });
+    await h.advance(1_000);
+    expect(h.player.status()).toMatchObject({ itemId: 't1', positionMillis: 91_000 });
+    expect(h.stub.postedReports()).toEqual([]);
+  });
+
   it('refresh-command and window-answered: refreshCloudQueue asks for a window in the background', async () => {
     await playing();
     h.stub.edit((items) => items.slice(0, 3));

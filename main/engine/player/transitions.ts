@@ -25,6 +25,7 @@ export interface GuardContext {
   windowFullyFetched: boolean;
   /** The skip (command or answer) leaves the player playing rather than paused. */
   skipPlays: boolean;
+  currentItemId: string | undefined;
 }
 
 export const GUARDS = {
@@ -40,6 +41,7 @@ export const GUARDS = {
     skipToItemAsksServer(c.policies, (e as EventOf<'skipToItem'>).params.trackMetadata !== undefined),
   windowFullyFetched: (c: GuardContext) => c.windowFullyFetched,
   skipPlays: (c: GuardContext) => c.skipPlays,
+  sameItem: (c: GuardContext, e: PlayerEvent) => c.currentItemId !== undefined && (e as EventOf<'skipToItem'>).params.itemId === c.currentItemId,
 } satisfies Record<string, (context: GuardContext, event: PlayerEvent) => boolean>;
 
 export type GuardName = keyof typeof GUARDS;
@@ -78,6 +80,7 @@ export const EFFECTS = [
   'answerSkip',
   'refuseSkip',
   'requestSkipToItem',
+  'seek',
   'startCommandItem',
   'cueCommandItem',
   'requestRefreshLater',
@@ -152,6 +155,7 @@ export const TRANSITIONS: readonly Transition[] = [
   { id: 'skip-refused', from: WITH_QUEUE, on: ['skipRefused'], to: 'same', effects: ['refuseSkip'], note: 'a 403 answers the skip itself (X-Rejected-Reason): the track goes on' },
 
   // control commands on a loaded queue (seed §4.3 skipToItem, §7.3)
+  { id: 'seek', from: ACTIVE, on: ['skipToItem'], guard: 'sameItem', to: 'same', effects: ['seek'], note: 'skipToItem to the playing item with a position moves the playhead: one playback, durationPlayedMillis goes on (§2.3)' },
   { id: 'skip-to-item-asks-server', from: ACTIVE, on: ['skipToItem'], guard: 'skipToItemAsksServer', to: 'same', effects: ['requestSkipToItem'], note: 'limitedSkips or no metadata: GET /itemWindow reason=skipToItem with the command\u2019s itemId; retried in the background' },
   { id: 'skip-to-item-plays', from: ACTIVE, on: ['skipToItem'], guard: 'skipPlays', to: 'BUFFERING', effects: ['finalReportSkip', 'startCommandItem', 'requestRefreshLater'], note: 'with metadata: fetch the audio without a request, later send reason=refresh' },
   { id: 'skip-to-item-paused', from: ACTIVE, on: ['skipToItem'], to: 'PAUSED', effects: ['finalReportSkip', 'cueCommandItem', 'requestRefreshLater'], note: 'with metadata, not playing: cue the item, later send reason=refresh' },
