@@ -24,7 +24,11 @@ import { HouseholdViews } from './household/views.js';
 import { DEFAULT_HOST, DEFAULT_PORT, boundPort, listenAll, type ServiceApps } from './http/listeners.js';
 import { buildLoginApp } from './login/app.js';
 import { silentLogger, type Logger } from './log.js';
+import { playerCommandHandlers } from './player/commands.js';
+import { controlCaller } from './player/control-caller.js';
+import { PlayerRegistry } from './player/registry.js';
 import { openStore, type Store } from './store/store.js';
+import { EngineError } from './api/errors.js';
 
 export interface EngineOptions {
   /** Loopback host to bind. Default 127.0.0.1. */
@@ -95,11 +99,19 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     });
     persistClock();
 
-    const views = new HouseholdViews(store);
+    const players = new PlayerRegistry({ store, clock, bus });
+    closers.push(() => players.close());
+    const views = new HouseholdViews(store, players.statusOf);
     let urls: ServiceUrls | null = null;
+    const callControl = controlCaller({
+      controlUrl: () => urls!.control,
+      accessToken: () => Promise.reject(new EngineError('unavailable', 'the console has no access token yet: the login service issues it')),
+      clock,
+    });
     const handlers: CommandHandlers = {
       ...clockCommands(clock),
       ...householdCommands(views),
+      ...playerCommandHandlers(players, callControl),
       'state.get': () => stateView(clock, urls!, store, views),
     };
     const commands = createCommandRunner(handlers);
@@ -114,7 +126,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
         assets: loadConsoleAssets(options.consoleAssetsDir, adminToken),
       }),
       login: await buildLoginApp(),
-      control: await buildControlApp({ verifyAccessToken: noTokens, views }),
+      control: await buildControlApp({ verifyAccessToken: noTokens, views, store, players }),
       cloudQueue: await buildCloudQueueApp(),
     };
     closers.push(async () => {

@@ -4,9 +4,11 @@
  */
 import type { InputOf, OutputOf } from './command.js';
 import { coreCommands } from './commands/core.js';
+import { playerCommands } from './commands/player.js';
 
 export const commandSpecs = {
   ...coreCommands,
+  ...playerCommands,
 };
 
 export type CommandSpecs = typeof commandSpecs;

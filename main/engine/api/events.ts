@@ -3,9 +3,9 @@
  * API and browsers, IPC messages in Electron). Each area declares its rows in `events/<area>.ts`.
  */
 import type { CoreEvents } from './events/core.js';
+import type { PlayerEvents } from './events/player.js';
 
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- areas extend this list
-export interface EngineEvents extends CoreEvents {}
+export interface EngineEvents extends CoreEvents, PlayerEvents {}
 
 export type EventName = keyof EngineEvents;
 

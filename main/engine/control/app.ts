@@ -1,15 +1,17 @@
 /**
  * The control API listener (CONTRACT §3, port P+2). Every call under /api/v1 needs a live access
- * token of the login service.
+ * token of the login service; routes act on the simulated players of the caller's household.
  */
 import type { FastifyInstance } from 'fastify';
 import { createServiceApp } from '../http/service-app.js';
-import type { HouseholdViews } from '../household/views.js';
 import { requireAccess, type AccessTokenVerifier } from './access.js';
+import type { ControlDeps } from './routes/context.js';
+import { householdRoutes } from './routes/households.js';
+import { playbackRoutes } from './routes/playback.js';
+import { sessionRoutes } from './routes/sessions.js';
 
-export interface ControlAppOptions {
+export interface ControlAppOptions extends ControlDeps {
   verifyAccessToken: AccessTokenVerifier;
-  views: HouseholdViews;
 }
 
 export async function buildControlApp(options: ControlAppOptions): Promise<FastifyInstance> {
@@ -18,9 +20,9 @@ export async function buildControlApp(options: ControlAppOptions): Promise<Fasti
   await app.register(
     async (api) => {
       api.addHook('onRequest', requireAccess(options.verifyAccessToken));
-      api.get('/households', async (request) => ({
-        households: options.views.households().filter((h) => h.id === request.access?.householdId),
-      }));
+      householdRoutes(api, options);
+      sessionRoutes(api, options);
+      playbackRoutes(api, options);
     },
     { prefix: '/api/v1' },
   );

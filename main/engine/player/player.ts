@@ -125,6 +125,8 @@ export class Player {
   private lastPollAt = 0;
   private readonly timers = new Map<Timers, Timer>();
   private lastError: PlayerErrorRecord | null = null;
+  /** Ids of recently evicted sessions, so their commands get ERROR_SESSION_EVICTED. */
+  private readonly evictedSessions: string[] = [];
   private volume = 30;
   private closed = false;
 
@@ -204,6 +206,7 @@ export class Player {
     if (this.session) {
       this.dispatch({ type: 'sessionReplaced' });
       this.dropQueue();
+      this.forgetSession();
     }
     this.session = { id: `session-${randomUUID()}`, appId, appContext, customData, createdAt: this.deps.clock.now() };
     this.changed();
@@ -488,7 +491,7 @@ export class Player {
     clearQueue: () => this.dropQueue(),
     evictSession: () => {
       this.dropQueue();
-      this.session = null;
+      this.forgetSession();
     },
     drainWindow: () => {
       // Seed §7.4.3: what is left of the window still plays; nothing more is asked for.
@@ -775,6 +778,17 @@ export class Player {
     this.fetched.clear();
     this.skipping?.reject(new PlaybackError('ERROR_CLOUD_QUEUE_SERVER', 'the queue was dropped'));
     this.skipping = null;
+  }
+
+  wasEvicted(sessionId: string): boolean {
+    return this.evictedSessions.includes(sessionId);
+  }
+
+  private forgetSession(): void {
+    if (!this.session) return;
+    this.evictedSessions.push(this.session.id);
+    if (this.evictedSessions.length > 50) this.evictedSessions.shift();
+    this.session = null;
   }
 
   private requireQueue(): void {

@@ -7,6 +7,7 @@ import { migrate } from './migrations.js';
 import { migrations } from './migrations/index.js';
 import { GroupRepository } from './repositories/groups.js';
 import { HouseholdRepository } from './repositories/households.js';
+import { PlayerTransitionRepository } from './repositories/player-transitions.js';
 import { PlayerRepository } from './repositories/players.js';
 import { SettingsRepository } from './repositories/settings.js';
 import { UserRepository } from './repositories/users.js';
@@ -20,6 +21,7 @@ export interface Store {
   readonly groups: GroupRepository;
   readonly players: PlayerRepository;
   readonly users: UserRepository;
+  readonly playerTransitions: PlayerTransitionRepository;
   /** Runs `work` in one transaction: all of it is stored, or none. */
   transaction<T>(work: () => T): T;
   close(): void;
@@ -38,6 +40,7 @@ export function openStore(location: DatabaseLocation, now: number = Date.now()):
       groups: new GroupRepository(db),
       players: new PlayerRepository(db),
       users: new UserRepository(db),
+      playerTransitions: new PlayerTransitionRepository(db),
       transaction: (work) => db.transaction(work)(),
       close: () => closeDatabase(db),
     };

@@ -1,5 +1,8 @@
 /** Every migration, in order. A new one gets the next number and is appended here. */
 import type { Migration } from '../migrations.js';
 import { householdMigration } from './001_household.js';
+import { loginMigration } from './002_login.js';
+import { queuesMigration } from './003_queues.js';
+import { playerMigration } from './004_player.js';
 
-export const migrations: readonly Migration[] = [householdMigration];
+export const migrations: readonly Migration[] = [householdMigration, loginMigration, queuesMigration, playerMigration];
