@@ -5,12 +5,14 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { useApi } from '../api/context';
+import { usePlayerEventWiring } from '../queries/players';
 import { useClockStore } from './clock';
 import { useConnectionStore } from './connection';
 
 export function useEngineWiring(): void {
   const api = useApi();
   const queryClient = useQueryClient();
+  usePlayerEventWiring();
   useEffect(() => {
     const setClock = useClockStore.getState().setClock;
     const offEvents = api.on('clock.changed', setClock);

@@ -4,7 +4,7 @@ import { command } from '../command.js';
 import type { PlayerDetail, PlayerTransition, TransitionRow } from '../player-types.js';
 import { Empty, Id } from './shared.js';
 
-export const PLAYER_ACTIONS = ['play', 'pause', 'skipNext', 'skipPrev', 'resume'] as const;
+const PlayerActionSchema = Type.Union([Type.Literal('play'), Type.Literal('pause'), Type.Literal('skipNext'), Type.Literal('skipPrev'), Type.Literal('resume')]);
 
 export interface ControlExchange {
   method: string;
@@ -19,7 +19,7 @@ export interface ControlExchange {
 export const playerCommands = {
   'players.act': command<PlayerDetail>()({
     summary: 'A user action at the player, as from its own buttons (CONTRACT §7). Skips may wait for the server.',
-    input: Type.Object({ id: Type.String({ minLength: 1 }), action: Type.Union(PLAYER_ACTIONS.map((a) => Type.Literal(a))) }),
+    input: Type.Object({ id: Type.String({ minLength: 1 }), action: PlayerActionSchema }),
     http: { method: 'POST', path: '/players/:id/actions' },
   }),
   'players.detail': command<PlayerDetail>()({
