@@ -21,7 +21,15 @@ import { EventBus } from './events/bus.js';
 import { householdCommands } from './household/commands.js';
 import { seedDemoData } from './household/seed.js';
 import { HouseholdViews } from './household/views.js';
-import { DEFAULT_HOST, DEFAULT_PORT, boundPort, listenAll, type ServiceApps } from './http/listeners.js';
+import { DEFAULT_HOST, DEFAULT_PORT, SERVICE_NAMES, boundPort, listenAll, type ServiceApps } from './http/listeners.js';
+import { faultCommandHandlers } from './faults/commands.js';
+import { faultingTransport } from './faults/player-transport.js';
+import { FaultRegistry } from './faults/registry.js';
+import { instrumentService } from './traffic/capture.js';
+import { trafficCommandHandlers } from './traffic/commands.js';
+import { entryOfExchange } from './traffic/player-exchange.js';
+import { TrafficRecorder } from './traffic/recorder.js';
+import { fetchTransport } from './player/client.js';
 import { buildLoginApp } from './login/app.js';
 import { silentLogger, type Logger } from './log.js';
 import { playerCommandHandlers } from './player/commands.js';
@@ -99,7 +107,16 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     });
     persistClock();
 
-    const players = new PlayerRegistry({ store, clock, bus });
+    const faults = new FaultRegistry({ repo: store.faultRules, clock, bus });
+    const recorder = new TrafficRecorder({ repo: store.traffic, settings: store.settings, bus });
+    closers.push(() => recorder.close());
+    const players = new PlayerRegistry({
+      store,
+      clock,
+      bus,
+      transport: faultingTransport(fetchTransport, faults, clock),
+      onExchange: (exchange) => recorder.add(entryOfExchange(exchange)),
+    });
     closers.push(() => players.close());
     const views = new HouseholdViews(store, players.statusOf);
     let urls: ServiceUrls | null = null;
@@ -112,6 +129,8 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       ...clockCommands(clock),
       ...householdCommands(views),
       ...playerCommandHandlers(players, callControl),
+      ...faultCommandHandlers(faults),
+      ...trafficCommandHandlers(recorder, store),
       'state.get': () => stateView(clock, urls!, store, views),
     };
     const commands = createCommandRunner(handlers);
@@ -129,6 +148,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       control: await buildControlApp({ verifyAccessToken: noTokens, views, store, players }),
       cloudQueue: await buildCloudQueueApp(),
     };
+    for (const name of SERVICE_NAMES) instrumentService(apps[name], name, { recorder, faults, clock });
     closers.push(async () => {
       streams.closeAll();
       await Promise.all(Object.values(apps).map((app) => app.close()));

@@ -4,11 +4,13 @@
  */
 import type { InputOf, OutputOf } from './command.js';
 import { coreCommands } from './commands/core.js';
+import { faultCommands } from './commands/faults.js';
 import { playerCommands } from './commands/player.js';
 
 export const commandSpecs = {
   ...coreCommands,
   ...playerCommands,
+  ...faultCommands,
 };
 
 export type CommandSpecs = typeof commandSpecs;

@@ -3,9 +3,10 @@
  * API and browsers, IPC messages in Electron). Each area declares its rows in `events/<area>.ts`.
  */
 import type { CoreEvents } from './events/core.js';
+import type { FaultTrafficEvents } from './events/faults.js';
 import type { PlayerEvents } from './events/player.js';
 
-export interface EngineEvents extends CoreEvents, PlayerEvents {}
+export interface EngineEvents extends CoreEvents, PlayerEvents, FaultTrafficEvents {}
 
 export type EventName = keyof EngineEvents;
 

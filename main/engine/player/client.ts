@@ -6,6 +6,7 @@
  * what to do with a failure is the player's decision (retry.ts).
  */
 import { randomUUID } from 'node:crypto';
+import type { FaultHit } from '../api/fault-types.js';
 import type { EngineClock } from '../clock/clock.js';
 import { checkContext, checkItemWindow, checkVersion, type CloudQueueEndpoint, type Violation, type WindowRequest } from './contract-check.js';
 import { parseRetryAfter, REQUEST_TIMEOUT_MS, type Failure } from './retry.js';
@@ -29,6 +30,8 @@ export interface HttpResponse {
   status: number;
   headers: { get(name: string): string | null };
   text(): Promise<string>;
+  /** Set when the failure-injection layer made or touched this answer. */
+  fault?: FaultHit;
 }
 
 /** How a request leaves the player; the failure-injection layer wraps this. */
@@ -50,8 +53,14 @@ export interface PlayerExchange {
   requestHeaders: Record<string, string>;
   requestBody?: string;
   startedAt: number;
+  /** Wall time it started. */
+  wallAt: number;
   /** Engine ms until the outcome. */
   durationMs: number;
+  /** Wall ms until the outcome. */
+  latencyMs: number;
+  /** The injected fault that failed or delayed it. */
+  fault?: FaultHit;
   status?: number;
   responseHeaders?: Record<string, string>;
   responseBody?: string;
@@ -127,11 +136,15 @@ export class CloudQueueClient {
       requestHeaders: headers,
       requestBody: spec.body,
       startedAt: clock.now(),
+      wallAt: Date.now(),
       durationMs: 0,
+      latencyMs: 0,
       violations: [],
     };
+    const wallStart = performance.now();
     const finish = (result: ClientResult<T>): ClientResult<T> => {
       exchange.durationMs = Math.round(clock.now() - exchange.startedAt);
+      exchange.latencyMs = Math.round(performance.now() - wallStart);
       if (!result.ok) exchange.failure = result.failure;
       this.options.onExchange?.(exchange);
       return result;
@@ -140,9 +153,10 @@ export class CloudQueueClient {
     const abort = new AbortController();
     const timeout = clock.setTimeout(() => abort.abort(new Error('no complete response within 10 s')), REQUEST_TIMEOUT_MS, `request ${spec.endpoint}`);
     try {
-      const response = await clock.track(this.transport({ method: spec.method, url, headers, body: spec.body, signal: abort.signal }));
-      const text = await clock.track(response.text());
+      const response = await clock.track(this.transport({ method: spec.method, url, headers, body: spec.body, signal: abort.signal }), requestId);
+      const text = await clock.track(response.text(), requestId);
       exchange.status = response.status;
+      if (response.fault) exchange.fault = response.fault;
       exchange.responseHeaders = pickHeaders(response.headers);
       exchange.responseBody = text;
       if (response.status >= 200 && response.status < 300) {
@@ -165,6 +179,8 @@ export class CloudQueueClient {
       }
       return finish({ ok: false, failure: failureOf(response, text, clock.now()), exchange });
     } catch (error) {
+      const fault = (error as { fault?: FaultHit }).fault;
+      if (fault) exchange.fault = fault;
       return finish({ ok: false, failure: { kind: 'incomplete', message: incompleteMessage(error, abort.signal) }, exchange });
     } finally {
       clock.clearTimeout(timeout);
@@ -200,6 +216,7 @@ function errorMessage(body: string): string {
 }
 
 function incompleteMessage(error: unknown, signal: AbortSignal): string {
+  if ((error as { fault?: unknown }).fault) return (error as Error).message;
   if (signal.aborted) return 'no complete response within 10 s';
   const cause = (error as { cause?: { code?: string; message?: string } }).cause;
   return `connection failed: ${cause?.code ?? cause?.message ?? (error as Error).message}`;

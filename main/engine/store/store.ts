@@ -7,7 +7,9 @@ import { migrate } from './migrations.js';
 import { migrations } from './migrations/index.js';
 import { GroupRepository } from './repositories/groups.js';
 import { HouseholdRepository } from './repositories/households.js';
+import { FaultRuleRepository } from './repositories/fault-rules.js';
 import { PlayerTransitionRepository } from './repositories/player-transitions.js';
+import { TrafficRepository } from './repositories/traffic.js';
 import { PlayerRepository } from './repositories/players.js';
 import { SettingsRepository } from './repositories/settings.js';
 import { UserRepository } from './repositories/users.js';
@@ -22,6 +24,8 @@ export interface Store {
   readonly players: PlayerRepository;
   readonly users: UserRepository;
   readonly playerTransitions: PlayerTransitionRepository;
+  readonly faultRules: FaultRuleRepository;
+  readonly traffic: TrafficRepository;
   /** Runs `work` in one transaction: all of it is stored, or none. */
   transaction<T>(work: () => T): T;
   close(): void;
@@ -41,6 +45,8 @@ export function openStore(location: DatabaseLocation, now: number = Date.now()):
       players: new PlayerRepository(db),
       users: new UserRepository(db),
       playerTransitions: new PlayerTransitionRepository(db),
+      faultRules: new FaultRuleRepository(db),
+      traffic: new TrafficRepository(db),
       transaction: (work) => db.transaction(work)(),
       close: () => closeDatabase(db),
     };

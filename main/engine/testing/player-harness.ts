@@ -3,7 +3,7 @@
  * time with `advance` (never sleeping) and read the requests, transitions and reports.
  */
 import { EngineClock } from '../clock/clock.js';
-import { CloudQueueClient, type PlayerExchange } from '../player/client.js';
+import { CloudQueueClient, type HttpTransport, type PlayerExchange } from '../player/client.js';
 import type { LoadParams } from '../player/events.js';
 import { Player, type TransitionRecord } from '../player/player.js';
 import { ManualWall } from './manual-wall.js';
@@ -28,12 +28,17 @@ export interface PlayerHarness {
   close(): Promise<void>;
 }
 
-export async function playerHarness(options: StubOptions = {}): Promise<PlayerHarness> {
+export interface HarnessOptions {
+  /** How the player's requests leave it (failure-injection tests wrap the default). */
+  transport?: (clock: EngineClock) => HttpTransport;
+}
+
+export async function playerHarness(options: StubOptions = {}, { transport }: HarnessOptions = {}): Promise<PlayerHarness> {
   const stub = await new StubCloudQueue(options).start();
   const clock = new EngineClock({ wall: new ManualWall(T0), startAt: T0, speed: 0, settleTimeoutMs: 500 });
   const transitions: TransitionRecord[] = [];
   const exchanges: PlayerExchange[] = [];
-  const client = new CloudQueueClient({ playerId: 'player-test', clock, onExchange: (e) => exchanges.push(e) });
+  const client = new CloudQueueClient({ playerId: 'player-test', clock, transport: transport?.(clock), onExchange: (e) => exchanges.push(e) });
   const player = new Player({ playerId: 'player-test', groupId: 'group-test', clock, client, onTransition: (r) => transitions.push(r) });
   player.createSession('com.example.app', 'test');
   return {
