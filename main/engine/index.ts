@@ -29,6 +29,7 @@ import { instrumentService } from './traffic/capture.js';
 import { trafficCommandHandlers } from './traffic/commands.js';
 import { entryOfExchange } from './traffic/player-exchange.js';
 import { TrafficRecorder } from './traffic/recorder.js';
+import { scenarioCommandHandlers } from './scenarios/commands.js';
 import { fetchTransport } from './player/client.js';
 import { buildLoginApp } from './login/app.js';
 import { silentLogger, type Logger } from './log.js';
@@ -131,6 +132,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       ...playerCommandHandlers(players, callControl),
       ...faultCommandHandlers(faults),
       ...trafficCommandHandlers(recorder, store),
+      ...scenarioCommandHandlers(store.scenarios, clock, { faults, players, clock, bus, callControl, urls: () => urls! }),
       'state.get': () => stateView(clock, urls!, store, views),
     };
     const commands = createCommandRunner(handlers);

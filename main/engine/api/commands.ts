@@ -6,11 +6,13 @@ import type { InputOf, OutputOf } from './command.js';
 import { coreCommands } from './commands/core.js';
 import { faultCommands } from './commands/faults.js';
 import { playerCommands } from './commands/player.js';
+import { scenarioCommands } from './commands/scenarios.js';
 
 export const commandSpecs = {
   ...coreCommands,
   ...playerCommands,
   ...faultCommands,
+  ...scenarioCommands,
 };
 
 export type CommandSpecs = typeof commandSpecs;

@@ -9,6 +9,7 @@ import { GroupRepository } from './repositories/groups.js';
 import { HouseholdRepository } from './repositories/households.js';
 import { FaultRuleRepository } from './repositories/fault-rules.js';
 import { PlayerTransitionRepository } from './repositories/player-transitions.js';
+import { ScenarioRepository } from './repositories/scenarios.js';
 import { TrafficRepository } from './repositories/traffic.js';
 import { PlayerRepository } from './repositories/players.js';
 import { SettingsRepository } from './repositories/settings.js';
@@ -26,6 +27,7 @@ export interface Store {
   readonly playerTransitions: PlayerTransitionRepository;
   readonly faultRules: FaultRuleRepository;
   readonly traffic: TrafficRepository;
+  readonly scenarios: ScenarioRepository;
   /** Runs `work` in one transaction: all of it is stored, or none. */
   transaction<T>(work: () => T): T;
   close(): void;
@@ -47,6 +49,7 @@ export function openStore(location: DatabaseLocation, now: number = Date.now()):
       playerTransitions: new PlayerTransitionRepository(db),
       faultRules: new FaultRuleRepository(db),
       traffic: new TrafficRepository(db),
+      scenarios: new ScenarioRepository(db),
       transaction: (work) => db.transaction(work)(),
       close: () => closeDatabase(db),
     };
