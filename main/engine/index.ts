@@ -24,10 +24,24 @@ import { householdCommands } from './household/commands.js';
 import { HouseholdEditor } from './household/edits.js';
 import { seedDemoData } from './household/seed.js';
 import { HouseholdViews } from './household/views.js';
-import { DEFAULT_HOST, DEFAULT_PORT, boundPort, listenAll, type ServiceApps } from './http/listeners.js';
+import { DEFAULT_HOST, DEFAULT_PORT, SERVICE_NAMES, boundPort, listenAll, type ServiceApps } from './http/listeners.js';
 import type { OpenOAuthWindow } from './login/console-flows.js';
 import { createLoginService } from './login/service.js';
+import { faultCommandHandlers } from './faults/commands.js';
+import { faultingTransport } from './faults/player-transport.js';
+import { FaultRegistry } from './faults/registry.js';
+import { injectedStatusOf, loginAuthorizeResponder } from './faults/server-fault.js';
+import { AUTHORIZE_PATH } from './login/paths.js';
+import { instrumentService } from './traffic/capture.js';
+import { trafficCommandHandlers } from './traffic/commands.js';
+import { entryOfExchange } from './traffic/player-exchange.js';
+import { TrafficRecorder } from './traffic/recorder.js';
+import { scenarioCommandHandlers } from './scenarios/commands.js';
+import { fetchTransport } from './player/client.js';
 import { silentLogger, type Logger } from './log.js';
+import { playerCommandHandlers } from './player/commands.js';
+import { controlCaller } from './player/control-caller.js';
+import { PlayerRegistry } from './player/registry.js';
 import { openStore, type Store } from './store/store.js';
 
 export interface EngineOptions {
@@ -101,20 +115,45 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     });
     persistClock();
 
-    const views = new HouseholdViews(store);
+    const faults = new FaultRegistry({ repo: store.faultRules, clock, bus });
+    const recorder = new TrafficRecorder({ repo: store.traffic, settings: store.settings, bus });
+    closers.push(() => recorder.close());
+    const players = new PlayerRegistry({
+      store,
+      clock,
+      bus,
+      transport: faultingTransport(fetchTransport, faults, clock),
+      onExchange: (exchange) => recorder.add(entryOfExchange(exchange)),
+    });
+    closers.push(() => players.close());
+    const views = new HouseholdViews(store, players.statusOf);
     const household = new HouseholdEditor({ store, views, emit: (name, data) => bus.emit(name, data) });
+    // The players follow the household: a new group gets a player, a dissolved one loses it.
+    closers.push(bus.on('household.changed', () => players.sync()));
     let urls: ServiceUrls | null = null;
-    const login = createLoginService({ store, clock, bus, urls: () => urls!, ...(options.openOAuthWindow ? { openOAuthWindow: options.openOAuthWindow } : {}) });
+    const login = createLoginService({
+      store,
+      clock,
+      bus,
+      urls: () => urls!,
+      injectedAuthorizeStatus: injectedStatusOf,
+      ...(options.openOAuthWindow ? { openOAuthWindow: options.openOAuthWindow } : {}),
+    });
     const queues = new QueueModel({ store, clock, emit: (name, data) => bus.emit(name, data), cloudQueueUrl: () => urls!.cloudQueue });
     const queueActivity = new QueueActivity({
       emit: (name, data) => bus.emit(name, data),
       playerName: (playerId) => store.players.get(playerId)?.name ?? null,
     });
+    const callControl = controlCaller({ controlUrl: () => urls!.control, accessToken: () => login.consoleAccessToken(), clock });
     const handlers: CommandHandlers = {
       ...clockCommands(clock),
       ...householdCommands(views, household),
       ...login.commands,
       ...queueCommands(queues, queueActivity, store.timePlayed),
+      ...playerCommandHandlers(players, callControl),
+      ...faultCommandHandlers(faults),
+      ...trafficCommandHandlers(recorder, store),
+      ...scenarioCommandHandlers(store.scenarios, clock, { faults, players, clock, bus, callControl, urls: () => urls! }),
       'state.get': () => stateView(clock, urls!, store, views),
     };
     const commands = createCommandRunner(handlers);
@@ -129,9 +168,11 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
         assets: loadConsoleAssets(options.consoleAssetsDir, adminToken),
       }),
       login: await login.buildApp(),
-      control: await buildControlApp({ verifyAccessToken: login.verifyAccessToken, observeBearerCall: login.observeBearerCall, views }),
+      control: await buildControlApp({ verifyAccessToken: login.verifyAccessToken, observeBearerCall: login.observeBearerCall, views, store, players }),
       cloudQueue: await buildCloudQueueApp({ queues, items: store.queueItems, timePlayed: store.timePlayed, activity: queueActivity, clock }),
     };
+    const respondStatus = loginAuthorizeResponder(AUTHORIZE_PATH);
+    for (const name of SERVICE_NAMES) instrumentService(apps[name], name, { recorder, faults, clock, respondStatus });
     closers.push(async () => {
       streams.closeAll();
       await Promise.all(Object.values(apps).map((app) => app.close()));

@@ -63,9 +63,9 @@ export async function adminRoutes(app: FastifyInstance, options: AdminRoutesOpti
   });
 }
 
-/** Query values arrive as strings; the command's schema says what they should become. */
+/** Query and path values arrive as strings; the command's schema says what they should become. */
 function inputOf(name: CommandName, request: FastifyRequest): unknown {
-  const query = Value.Convert(commandSpecs[name].input, { ...(request.query as object) }) as object;
+  const fromUrl = Value.Convert(commandSpecs[name].input, { ...(request.query as object), ...(request.params as object) }) as object;
   const body = typeof request.body === 'object' && request.body !== null && !Array.isArray(request.body) ? request.body : {};
-  return { ...query, ...body, ...(request.params as object) };
+  return { ...fromUrl, ...body, ...(Value.Convert(commandSpecs[name].input, { ...(request.params as object) }) as object) };
 }

@@ -7,12 +7,18 @@ import { coreCommands } from './commands/core.js';
 import { oauthCommands } from './commands/oauth.js';
 import { householdCommandSpecs } from './commands/household.js';
 import { queueCommandSpecs } from './commands/queues.js';
+import { faultCommands } from './commands/faults.js';
+import { playerCommands } from './commands/player.js';
+import { scenarioCommands } from './commands/scenarios.js';
 
 export const commandSpecs = {
   ...coreCommands,
   ...oauthCommands,
   ...householdCommandSpecs,
   ...queueCommandSpecs,
+  ...playerCommands,
+  ...faultCommands,
+  ...scenarioCommands,
 };
 
 export type CommandSpecs = typeof commandSpecs;

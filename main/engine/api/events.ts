@@ -6,9 +6,11 @@ import type { CoreEvents } from './events/core.js';
 import type { OAuthEvents } from './events/oauth.js';
 import type { HouseholdEvents } from './events/household.js';
 import type { QueueEvents } from './events/queues.js';
+import type { FaultTrafficEvents } from './events/faults.js';
+import type { PlayerEvents } from './events/player.js';
 
 /** Every area's events; an area adds its interface to this list. */
-export interface EngineEvents extends CoreEvents, OAuthEvents, HouseholdEvents, QueueEvents {}
+export interface EngineEvents extends CoreEvents, OAuthEvents, HouseholdEvents, QueueEvents, PlayerEvents, FaultTrafficEvents {}
 
 export type EventName = keyof EngineEvents;
 

@@ -124,7 +124,8 @@ export function tokenStatus(token: Pick<TokenView, 'expiresAt' | 'rotatedAt' | '
 // ---- The OAuth flow inspector ----------------------------------------------------------------
 
 /** Where a flow started: a browser tab, the Electron OAuth window, the sample integration, or an app of the user's. */
-export type FlowOrigin = 'browser' | 'window' | 'sample' | 'external';
+/** Where a flow began; `console`: the console's own token (command bar, scenarios). */
+export type FlowOrigin = 'browser' | 'window' | 'sample' | 'external' | 'console';
 
 export type FlowStatus = 'started' | 'signing_in' | 'code_issued' | 'tokens_issued' | 'denied' | 'failed' | 'revoked';
 

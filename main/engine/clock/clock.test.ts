@@ -162,3 +162,19 @@ describe('EngineClock', () => {
     expect(clock.now()).toBe(START + 3_600_000 + 1_000);
   });
 });
+
+describe('EngineClock.release', () => {
+  it('stops waiting for released work, whether released before or after it was tracked', async () => {
+    const clock = new EngineClock({ wall: new ManualWall(START), startAt: START, speed: 0, settleTimeoutMs: 60_000 });
+    clock.release('early');
+    clock.setTimeout(() => {
+      void clock.track(new Promise(() => undefined), 'early');
+      void clock.track(new Promise(() => undefined), 'late');
+      clock.release('late');
+    }, 1_000);
+    const started = Date.now();
+    await clock.advance(2_000);
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(clock.now()).toBe(START + 2_000);
+  });
+});

@@ -35,7 +35,9 @@ export class EngineClock {
   private readonly wall: WallClock;
   private readonly timers = new TimerQueue();
   private readonly listeners = new Set<ClockListener>();
-  private readonly tracked = new Set<Promise<unknown>>();
+  private readonly tracked = new Map<Promise<unknown>, string | undefined>();
+  /** Keys released before their work was tracked (see `release`). */
+  private readonly released = new Set<string>();
   private readonly settleTimeoutMs: number;
   private readonly onTimerError: (error: unknown, label: string) => void;
   /** Engine time = anchorEngine + (wall.now() - anchorWall) × speed, unless frozen by `advance`. */
@@ -107,14 +109,37 @@ export class EngineClock {
     return Math.max(0, timer.due - this.now());
   }
 
-  /** Lets `advance` wait for asynchronous work that a timer (or a command) started. */
-  track<T>(work: Promise<T>): Promise<T> {
-    this.tracked.add(work);
+  /**
+   * Lets `advance` wait for asynchronous work that a timer (or a command) started. A `key` (a
+   * request id) lets whoever holds the other end `release` it.
+   */
+  track<T>(work: Promise<T>, key?: string): Promise<T> {
+    if (key !== undefined && this.released.delete(key)) return work;
+    this.tracked.set(work, key);
     const forget = (): void => {
       this.tracked.delete(work);
     };
     work.then(forget, forget);
     return work;
+  }
+
+  /**
+   * Stops `advance` from waiting for the work tracked under `key`, now or when it is tracked: an
+   * injected timeout never answers, an injected latency waits on this very clock. Waiting for
+   * either would hold time still.
+   */
+  release(key: string): void {
+    let found = false;
+    for (const [work, workKey] of this.tracked) {
+      if (workKey === key) {
+        this.tracked.delete(work);
+        found = true;
+      }
+    }
+    if (!found) {
+      this.released.add(key);
+      if (this.released.size > 1_000) this.released.delete(this.released.values().next().value!);
+    }
   }
 
   onChange(listener: ClockListener): () => void {
@@ -163,7 +188,7 @@ export class EngineClock {
   private async settle(): Promise<void> {
     await yieldToEventLoop();
     while (this.tracked.size > 0 && !this.closed) {
-      const pending = [...this.tracked];
+      const pending = [...this.tracked.keys()];
       // The bound is real time on purpose: it guards the process, not the simulation.
       const bound = new Promise<'timeout'>((resolve) => {
         const t = setTimeout(() => resolve('timeout'), this.settleTimeoutMs);

@@ -1,17 +1,19 @@
 /**
  * The control API listener (CONTRACT §3, port P+2). Every call under /api/v1 needs a live access
- * token of the login service.
+ * token of the login service; routes act on the simulated players of the caller's household.
  */
 import type { FastifyInstance } from 'fastify';
 import { createServiceApp } from '../http/service-app.js';
-import type { HouseholdViews } from '../household/views.js';
 import { bearerToken, requireAccess, type AccessTokenVerifier, type BearerCallObserver } from './access.js';
+import type { ControlDeps } from './routes/context.js';
+import { householdRoutes } from './routes/households.js';
+import { playbackRoutes } from './routes/playback.js';
+import { sessionRoutes } from './routes/sessions.js';
 
-export interface ControlAppOptions {
+export interface ControlAppOptions extends ControlDeps {
   verifyAccessToken: AccessTokenVerifier;
   /** Told of every call made with a bearer token (the OAuth flow inspector). */
   observeBearerCall?: BearerCallObserver;
-  views: HouseholdViews;
 }
 
 export async function buildControlApp(options: ControlAppOptions): Promise<FastifyInstance> {
@@ -27,9 +29,9 @@ export async function buildControlApp(options: ControlAppOptions): Promise<Fasti
           if (token) observe(token, { method: request.method, path: request.url, status: reply.statusCode });
         });
       }
-      api.get('/households', async (request) => ({
-        households: options.views.households().filter((h) => h.id === request.access?.householdId),
-      }));
+      householdRoutes(api, options);
+      sessionRoutes(api, options);
+      playbackRoutes(api, options);
     },
     { prefix: '/api/v1' },
   );

@@ -1,8 +1,27 @@
 /**
  * A fastify instance configured the same way for all four listeners. Apps are built without
  * listening (tests use `inject`), and the engine starts them with `listen`.
+ *
+ * Every app gets its request hooks at birth, before any plugin: they call whatever instrument
+ * the engine sets later (traffic capture, fault injection). Hooks added after a plugin with hooks
+ * of its own was registered would not reach that plugin's routes.
  */
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import type { Readable } from 'node:stream';
+
+export interface ServiceInstrument {
+  onRequest(request: FastifyRequest, reply: FastifyReply): Promise<unknown>;
+  /** Sees the raw request body stream before it is parsed; returns the stream to parse. */
+  preParsing(request: FastifyRequest, payload: Readable): Readable;
+  onSend(request: FastifyRequest, reply: FastifyReply, payload: unknown): void;
+  onResponse(request: FastifyRequest, reply: FastifyReply): void;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    instrument: { current: ServiceInstrument | null };
+  }
+}
 
 /** Bodies the platform services accept; the admin API takes more (whole queues). */
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
@@ -15,13 +34,22 @@ export interface ServiceAppOptions {
 }
 
 export function createServiceApp(options: ServiceAppOptions = {}): FastifyInstance {
-  return Fastify({
+  const app = Fastify({
     logger: false,
     // Closing the engine must not wait for keep-alive sockets or open event streams.
     forceCloseConnections: true,
     bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
     routerOptions: { ignoreDuplicateSlashes: options.ignoreDuplicateSlashes ?? false },
-    // Our own error bodies are shaped per service; fastify's default is fine for the rest.
     return503OnClosing: true,
   });
+  const slot: { current: ServiceInstrument | null } = { current: null };
+  app.decorate('instrument', slot);
+  app.addHook('onRequest', async (request, reply) => slot.current?.onRequest(request, reply));
+  app.addHook('preParsing', async (request, _reply, payload) => slot.current?.preParsing(request, payload) ?? payload);
+  app.addHook('onSend', async (request, reply, payload) => {
+    slot.current?.onSend(request, reply, payload);
+    return payload;
+  });
+  app.addHook('onResponse', async (request, reply) => slot.current?.onResponse(request, reply));
+  return app;
 }

@@ -17,6 +17,8 @@ export const FORM_LIMIT_BYTES = 16 * 1024;
 export interface LoginAppOptions {
   authorization: AuthorizationEndpoint;
   token: TokenEndpoint;
+  /** A 500/503 that failure injection wants this authorization request to answer (RFC 6749 §4.1.2.1). */
+  injectedStatus?: (request: FastifyRequest) => number | null;
 }
 
 /** A body the endpoints cannot read, and why. */
@@ -55,7 +57,9 @@ export async function buildLoginApp(options: LoginAppOptions): Promise<FastifyIn
   app.get('/', async (_request, reply) =>
     reply.type('text/html; charset=utf-8').send('<!doctype html><title>Login service</title><h1>Login service</h1><p>OAuth 2.0: <code>/login/v3/oauth</code></p>'),
   );
-  app.get(AUTHORIZE_PATH, { exposeHeadRoute: false }, async (request, reply) => send(reply, options.authorization.authorize(request.url)));
+  app.get(AUTHORIZE_PATH, { exposeHeadRoute: false }, async (request, reply) =>
+    send(reply, options.authorization.authorize(request.url, options.injectedStatus?.(request) ?? null)),
+  );
   app.post(SIGN_IN_PATH, async (request, reply) => send(reply, options.authorization.signIn(formOf(request), cookieOf(request))));
   app.get(CONSENT_PATH, { exposeHeadRoute: false }, async (request, reply) =>
     send(reply, options.authorization.consent(Params.fromUrl(request.url), cookieOf(request))),

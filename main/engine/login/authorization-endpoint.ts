@@ -38,8 +38,6 @@ export interface AuthorizationEndpointDeps {
   recorder: FlowRecorder;
   interactions: Interactions;
   starts: FlowStarts;
-  /** An injected failure on the authorization endpoint (failure injection), or null. */
-  injectedStatus?: () => number | null;
 }
 
 /** Compared against when a username is unknown, so that a wrong name costs as long as a wrong password. */
@@ -49,18 +47,22 @@ const unknownUserHash = (): string => (dummyHash ??= hashPassword('not a passwor
 export class AuthorizationEndpoint {
   constructor(private readonly deps: AuthorizationEndpointDeps) {}
 
-  /** The authorization request; what it records and issues is stored in one commit. */
-  authorize(url: string): PageAnswer {
-    return atomically(this.deps.store, () => this.answerAuthorize(url));
+  /**
+   * The authorization request; what it records and issues is stored in one commit. `injected` is
+   * a 500/503 failure injection asks for: it becomes an error redirect once the client and its
+   * redirect URI check out, and an error page otherwise.
+   */
+  authorize(url: string, injected: number | null = null): PageAnswer {
+    return atomically(this.deps.store, () => this.answerAuthorize(url, injected));
   }
 
-  private answerAuthorize(url: string): PageAnswer {
+  private answerAuthorize(url: string, injected: number | null): PageAnswer {
     const { recorder, settings } = this.deps;
     const params = Params.fromUrl(url);
     const outcome = checkAuthorizationRequest(params, {
       findClient: (clientId) => this.deps.manager.findClient(clientId),
       productionParity: settings.get().productionParity,
-      injectedStatus: this.deps.injectedStatus,
+      injectedStatus: () => injected,
     });
     const client = outcome.kind === 'error_page' ? outcome.client : outcome.kind === 'ok' ? outcome.request.client : outcome.client;
     const started = this.deps.starts.find(client?.key.clientId, params.single('state'));

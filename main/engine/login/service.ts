@@ -3,7 +3,7 @@
  * listener, the control API's bearer check and call observer, the command handlers, and the
  * sample integration's callback route on the console listener.
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ServiceUrls } from '../api/types.js';
 import type { EngineClock } from '../clock/clock.js';
 import type { AccessTokenVerifier, BearerCallObserver } from '../control/access.js';
@@ -13,6 +13,7 @@ import { buildLoginApp } from './app.js';
 import { AuthorizationEndpoint } from './authorization-endpoint.js';
 import { oauthCommands } from './commands.js';
 import { ConsoleFlows, type OpenOAuthWindow } from './console-flows.js';
+import { ConsoleToken } from './console-token.js';
 import { accessTokenVerifier, bearerCallObserver } from './control-access.js';
 import { FlowRecorder } from './flow-recorder.js';
 import { FlowStarts } from './flow-starts.js';
@@ -29,8 +30,8 @@ export interface LoginServiceOptions {
   bus: EventBus;
   urls: () => ServiceUrls;
   openOAuthWindow?: OpenOAuthWindow;
-  /** An injected failure on the authorization endpoint (failure injection), or null. */
-  injectedAuthorizeStatus?: () => number | null;
+  /** An injected failure for one authorization request (failure injection), or null. */
+  injectedAuthorizeStatus?: (request: FastifyRequest) => number | null;
 }
 
 export interface LoginService {
@@ -42,6 +43,8 @@ export interface LoginService {
   verifyAccessToken: AccessTokenVerifier;
   observeBearerCall: BearerCallObserver;
   commands: ReturnType<typeof oauthCommands>;
+  /** The console's own access token (command bar, scenarios). */
+  consoleAccessToken(): Promise<string>;
 }
 
 export function createLoginService(options: LoginServiceOptions): LoginService {
@@ -61,11 +64,11 @@ export function createLoginService(options: LoginServiceOptions): LoginService {
     recorder,
     interactions: new Interactions(clock),
     starts,
-    ...(options.injectedAuthorizeStatus ? { injectedStatus: options.injectedAuthorizeStatus } : {}),
   });
   const token = new TokenEndpoint(store, manager, issuer, recorder);
+  const consoleToken = new ConsoleToken({ sample, manager, issuer, recorder, users: store.users, urls });
   return {
-    buildApp: () => buildLoginApp({ authorization, token }),
+    buildApp: () => buildLoginApp({ authorization, token, ...(options.injectedAuthorizeStatus ? { injectedStatus: options.injectedAuthorizeStatus } : {}) }),
     registerConsoleRoutes: async (app) => {
       await app.register(sampleCallbackRoutes, { sample });
     },
@@ -73,5 +76,6 @@ export function createLoginService(options: LoginServiceOptions): LoginService {
     verifyAccessToken: accessTokenVerifier(issuer),
     observeBearerCall: bearerCallObserver(issuer, recorder),
     commands: oauthCommands({ manager, settings, issuer, recorder, flows, bus }),
+    consoleAccessToken: () => consoleToken.get(),
   };
 }

@@ -10,8 +10,12 @@ import { ClientKeyRepository } from './repositories/client-keys.js';
 import { GrantRepository } from './repositories/grants.js';
 import { GroupRepository } from './repositories/groups.js';
 import { HouseholdRepository } from './repositories/households.js';
+import { FaultRuleRepository } from './repositories/fault-rules.js';
 import { IntegrationRepository } from './repositories/integrations.js';
 import { OAuthFlowRepository } from './repositories/oauth-flows.js';
+import { PlayerTransitionRepository } from './repositories/player-transitions.js';
+import { ScenarioRepository } from './repositories/scenarios.js';
+import { TrafficRepository } from './repositories/traffic.js';
 import { PlayerRepository } from './repositories/players.js';
 import { QueueItemRepository } from './repositories/queue-items.js';
 import { QueueRepository } from './repositories/queues.js';
@@ -40,6 +44,10 @@ export interface Store {
   readonly queues: QueueRepository;
   readonly queueItems: QueueItemRepository;
   readonly timePlayed: TimePlayedRepository;
+  readonly playerTransitions: PlayerTransitionRepository;
+  readonly faultRules: FaultRuleRepository;
+  readonly traffic: TrafficRepository;
+  readonly scenarios: ScenarioRepository;
   /** Runs `work` in one transaction: all of it is stored, or none. */
   transaction<T>(work: () => T): T;
   close(): void;
@@ -68,6 +76,10 @@ export function openStore(location: DatabaseLocation, now: number = Date.now()):
       queues: new QueueRepository(db),
       queueItems: new QueueItemRepository(db),
       timePlayed: new TimePlayedRepository(db),
+      playerTransitions: new PlayerTransitionRepository(db),
+      faultRules: new FaultRuleRepository(db),
+      traffic: new TrafficRepository(db),
+      scenarios: new ScenarioRepository(db),
       transaction: (work) => db.transaction(work)(),
       close: () => closeDatabase(db),
     };

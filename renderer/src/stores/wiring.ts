@@ -8,12 +8,14 @@ import { useApi } from '../api/context';
 import { wireOAuthEvents } from '../queries/oauth';
 import { wireQueueEvents } from '../features/queues/queue-events';
 import { engineStateKey } from '../queries/engine-state';
+import { usePlayerEventWiring } from '../queries/players';
 import { useClockStore } from './clock';
 import { useConnectionStore } from './connection';
 
 export function useEngineWiring(): void {
   const api = useApi();
   const queryClient = useQueryClient();
+  usePlayerEventWiring();
   useEffect(() => {
     const setClock = useClockStore.getState().setClock;
     const offEvents = api.on('clock.changed', setClock);

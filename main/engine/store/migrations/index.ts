@@ -3,5 +3,7 @@ import type { Migration } from '../migrations.js';
 import { householdMigration } from './001_household.js';
 import { loginMigration } from './002_login.js';
 import { queuesMigration } from './003_queues.js';
+import { playerMigration } from './004_player.js';
+import { faultsTrafficMigration } from './005_faults_traffic.js';
 
-export const migrations: readonly Migration[] = [householdMigration, loginMigration, queuesMigration];
+export const migrations: readonly Migration[] = [householdMigration, loginMigration, queuesMigration, playerMigration, faultsTrafficMigration];

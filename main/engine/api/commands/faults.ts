@@ -1,0 +1,123 @@
+/** Commands of failure injection and the traffic log (CONTRACT §7 faults and traffic rows). */
+import Type from 'typebox';
+import { command } from '../command.js';
+import type { FaultRule } from '../fault-types.js';
+import type { TrafficEntry, TrafficSettings, TrafficSummary } from '../traffic-types.js';
+import type { HarLog } from '../har-types.js';
+import { Empty, Id } from './shared.js';
+
+const Target = Type.Union([Type.Literal('login'), Type.Literal('control'), Type.Literal('cloudQueue'), Type.Literal('player')]);
+const TrafficTargetSchema = Type.Union([Type.Literal('console'), Type.Literal('login'), Type.Literal('control'), Type.Literal('cloudQueue'), Type.Literal('player')]);
+
+export const FaultActionSchema = Type.Union([
+  Type.Object({
+    type: Type.Literal('status'),
+    status: Type.Integer({ minimum: 100, maximum: 599 }),
+    retryAfter: Type.Optional(Type.Integer({ minimum: 0, maximum: 86_400 })),
+    rejectedReason: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+    body: Type.Optional(Type.Unknown()),
+  }),
+  Type.Object({ type: Type.Literal('timeout') }),
+  Type.Object({ type: Type.Literal('drop') }),
+  Type.Object({ type: Type.Literal('latency'), ms: Type.Integer({ minimum: 0, maximum: 3_600_000 }) }),
+  Type.Object({ type: Type.Literal('malformed') }),
+]);
+
+export const FaultRuleInputSchema = Type.Object({
+  target: Target,
+  match: Type.Optional(
+    Type.Object({
+      method: Type.Optional(Type.String({ minLength: 1, maxLength: 10 })),
+      path: Type.Optional(Type.String({ minLength: 1, maxLength: 500 })),
+      reason: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+    }),
+  ),
+  action: FaultActionSchema,
+  times: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000 })),
+  probability: Type.Optional(Type.Number({ minimum: 0, maximum: 1 })),
+  seed: Type.Optional(Type.Integer({ minimum: 0, maximum: 4_294_967_295 })),
+  label: Type.Optional(Type.String({ maxLength: 200 })),
+});
+
+const Filter = {
+  target: Type.Optional(TrafficTargetSchema),
+  reason: Type.Optional(Type.String()),
+  status: Type.Optional(Type.String()),
+  text: Type.Optional(Type.String({ maxLength: 500 })),
+};
+export const TrafficFilterSchema = Type.Object(Filter);
+
+export interface FaultPreset {
+  id: string;
+  label: string;
+  description: string;
+  /** The rule the preset adds (its target can be switched to `player`). */
+  rule: Omit<FaultRule, 'id' | 'hits' | 'passes' | 'spent' | 'createdAt'>;
+}
+
+export const faultCommands = {
+  'faults.list': command<FaultRule[]>()({
+    summary: 'Every fault rule with its live hit count, in matching order.',
+    input: Empty,
+    http: { method: 'GET', path: '/faults' },
+  }),
+  'faults.add': command<FaultRule>()({
+    summary: 'Adds a fault rule for login, control, cloudQueue (the console\u2019s servers) or player (the player\u2019s client).',
+    input: FaultRuleInputSchema,
+    http: { method: 'POST', path: '/faults' },
+  }),
+  'faults.remove': command<{ removed: true }>()({
+    summary: 'Removes one fault rule.',
+    input: Id,
+    http: { method: 'DELETE', path: '/faults/:id' },
+  }),
+  'faults.clear': command<{ removed: number }>()({
+    summary: 'Removes every fault rule.',
+    input: Empty,
+    http: { method: 'DELETE', path: '/faults' },
+  }),
+  'faults.presets': command<FaultPreset[]>()({
+    summary: 'One-click rules for the seed\u2019s failure cases.',
+    input: Empty,
+    http: { method: 'GET', path: '/faults/presets' },
+  }),
+  'faults.applyPreset': command<FaultRule>()({
+    summary: 'Adds the rule of a preset, optionally for another target.',
+    input: Type.Object({ id: Type.String({ minLength: 1 }), target: Type.Optional(Target) }),
+    http: { method: 'POST', path: '/faults/presets/:id' },
+  }),
+  'traffic.list': command<TrafficEntry[]>()({
+    summary: 'Traffic entries after `since` (an entry id), oldest first, secrets masked.',
+    input: Type.Object({ ...Filter, since: Type.Optional(Type.Integer({ minimum: 0 })), limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 5_000 })) }),
+    http: { method: 'GET', path: '/traffic' },
+  }),
+  'traffic.page': command<{ total: number; rows: TrafficSummary[] }>()({
+    summary: 'One page of the filtered traffic log (what the virtualized list reads).',
+    input: Type.Object({ filter: Type.Optional(TrafficFilterSchema), offset: Type.Integer({ minimum: 0 }), limit: Type.Integer({ minimum: 1, maximum: 1_000 }) }),
+  }),
+  'traffic.get': command<TrafficEntry>()({
+    summary: 'One entry with headers and bodies, and the player transitions it caused; `reveal` unmasks secrets.',
+    input: Type.Object({ id: Type.Integer({ minimum: 1 }), reveal: Type.Optional(Type.Boolean()) }),
+    http: { method: 'GET', path: '/traffic/:id' },
+  }),
+  'traffic.clear': command<{ cleared: true }>()({
+    summary: 'Empties the traffic log.',
+    input: Empty,
+    http: { method: 'DELETE', path: '/traffic' },
+  }),
+  'traffic.settings': command<TrafficSettings>()({
+    summary: 'Retention cap and capture switch of the traffic log.',
+    input: Empty,
+    http: { method: 'GET', path: '/traffic/settings' },
+  }),
+  'traffic.configure': command<TrafficSettings>()({
+    summary: 'Changes the retention cap (oldest entries dropped) or turns capture off and on.',
+    input: Type.Object({ retention: Type.Optional(Type.Integer({ minimum: 100, maximum: 10_000_000 })), capture: Type.Optional(Type.Boolean()) }),
+    http: { method: 'PATCH', path: '/traffic/settings' },
+  }),
+  'traffic.har': command<HarLog>()({
+    summary: 'The filtered traffic as a HAR 1.2 log (secrets masked unless `reveal`).',
+    input: Type.Object({ filter: Type.Optional(TrafficFilterSchema), reveal: Type.Optional(Type.Boolean()), limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000 })) }),
+    http: { method: 'POST', path: '/traffic/har' },
+  }),
+};

@@ -1,0 +1,66 @@
+/** Commands of saved scenarios: save, list, run (CI runs them over the admin API). */
+import Type from 'typebox';
+import { command } from '../command.js';
+import type { Scenario, ScenarioReport } from '../scenario-types.js';
+import { FaultRuleInputSchema } from './faults.js';
+import { Empty, Id } from './shared.js';
+
+const PlayerActionSchema = Type.Union([Type.Literal('play'), Type.Literal('pause'), Type.Literal('skipNext'), Type.Literal('skipPrev'), Type.Literal('resume')]);
+const StateSchema = Type.Union([Type.Literal('IDLE'), Type.Literal('BUFFERING'), Type.Literal('PLAYING'), Type.Literal('PAUSED'), Type.Literal('SUSPENDED')]);
+
+export const ScenarioStepSchema = Type.Union([
+  Type.Object({ type: Type.Literal('fault'), rule: FaultRuleInputSchema }),
+  Type.Object({ type: Type.Literal('clearFaults') }),
+  Type.Object({ type: Type.Literal('action'), playerId: Type.String({ minLength: 1 }), action: PlayerActionSchema, expectError: Type.Optional(Type.Boolean()) }),
+  Type.Object({
+    type: Type.Literal('command'),
+    method: Type.Union([Type.Literal('GET'), Type.Literal('POST')]),
+    path: Type.String({ pattern: '^/api/v1/' }),
+    body: Type.Optional(Type.Unknown()),
+    expectStatus: Type.Optional(Type.Integer({ minimum: 100, maximum: 599 })),
+    save: Type.Optional(Type.Record(Type.String(), Type.String())),
+  }),
+  Type.Object({ type: Type.Literal('clock'), speed: Type.Optional(Type.Number({ minimum: 0, maximum: 100_000 })), advanceMs: Type.Optional(Type.Integer({ minimum: 0, maximum: 366 * 86_400_000 })) }),
+  Type.Object({
+    type: Type.Literal('expect'),
+    playerId: Type.String({ minLength: 1 }),
+    state: Type.Optional(StateSchema),
+    itemId: Type.Optional(Type.String()),
+    transitions: Type.Optional(Type.Array(Type.String({ minLength: 1 }))),
+  }),
+]);
+
+export type StoredScenarioView = Scenario & { lastReport: ScenarioReport | null };
+
+export const scenarioCommands = {
+  'scenarios.list': command<StoredScenarioView[]>()({
+    summary: 'Saved scenarios with the report of their last run.',
+    input: Empty,
+    http: { method: 'GET', path: '/scenarios' },
+  }),
+  'scenarios.save': command<StoredScenarioView>()({
+    summary: 'Saves a scenario (a new one, or an existing one by id).',
+    input: Type.Object({
+      id: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9_.-]{1,80}$' })),
+      name: Type.String({ minLength: 1, maxLength: 200 }),
+      description: Type.Optional(Type.String({ maxLength: 2_000 })),
+      steps: Type.Array(ScenarioStepSchema, { minItems: 1, maxItems: 1_000 }),
+    }),
+    http: { method: 'POST', path: '/scenarios' },
+  }),
+  'scenarios.get': command<StoredScenarioView>()({
+    summary: 'One saved scenario.',
+    input: Id,
+    http: { method: 'GET', path: '/scenarios/:id' },
+  }),
+  'scenarios.delete': command<{ removed: true }>()({
+    summary: 'Deletes a saved scenario.',
+    input: Id,
+    http: { method: 'DELETE', path: '/scenarios/:id' },
+  }),
+  'scenarios.run': command<ScenarioReport>()({
+    summary: 'Runs a saved scenario on the live engine and reports pass or fail, step by step.',
+    input: Id,
+    http: { method: 'POST', path: '/scenarios/:id/run' },
+  }),
+};

@@ -1,0 +1,84 @@
+/**
+ * What hosts see of the simulated players (CONTRACT §5, §7). Pure types, shared with the renderer.
+ */
+import type { PlaybackState } from './types.js';
+
+export type PlayerMachineState = 'IDLE' | 'BUFFERING' | 'PLAYING' | 'PAUSED' | 'SUSPENDED';
+export type TransitionCause = 'command' | 'user' | 'response' | 'timer' | 'request';
+export type PlayerAction = 'play' | 'pause' | 'skipNext' | 'skipPrev' | 'resume';
+
+export interface PlayerTransition {
+  seq: number;
+  playerId: string;
+  groupId: string;
+  /** Engine time. */
+  at: number;
+  from: PlayerMachineState;
+  to: PlayerMachineState;
+  event: string;
+  cause: TransitionCause;
+  /** The id of the row of the transition table that fired. */
+  transition: string;
+  requestId: string | null;
+  detail: string | null;
+}
+
+export interface PlayerViolation {
+  playerId: string;
+  at: number;
+  requestId: string;
+  endpoint: string;
+  severity: 'malformed' | 'warning';
+  message: string;
+}
+
+export interface TrackView {
+  id: string;
+  name?: string;
+  mediaUrl: string;
+  durationMillis?: number;
+  imageUrl?: string;
+  artist?: { name?: string };
+  album?: { name?: string };
+}
+
+/** Everything the player panel shows of one player (the group's player). */
+export interface PlayerDetail {
+  id: string;
+  groupId: string;
+  playbackState: PlaybackState;
+  state: PlayerMachineState;
+  suspended: boolean;
+  itemId: string | null;
+  positionMillis: number;
+  queueVersion: string | null;
+  /** Engine time this detail was taken at, so a panel can move the playhead between pushes. */
+  at: number;
+  sessionId: string | null;
+  queueBaseUrl: string | null;
+  policies: Record<string, unknown> | null;
+  reports: Record<string, unknown> | null;
+  container: Record<string, unknown> | null;
+  window: {
+    queueVersion: string;
+    includesBeginningOfQueue: boolean;
+    includesEndOfQueue: boolean;
+    items: { id: string; name: string | null; durationMillis: number | null }[];
+  } | null;
+  track: TrackView | null;
+  draining: boolean;
+  atEnd: boolean;
+  volume: number;
+  lastError: { at: number; message: string; status?: number } | null;
+}
+
+/** One row of the transition table, for the state diagram. */
+export interface TransitionRow {
+  id: string;
+  from: PlayerMachineState[];
+  on: string[];
+  guard: string | null;
+  to: PlayerMachineState | 'same' | 'previous';
+  effects: string[];
+  note: string;
+}

@@ -1,0 +1,60 @@
+/**
+ * The traffic log as hosts see it: every exchange at the console's servers and every request a
+ * player makes. Pure types, shared with the renderer.
+ */
+import type { FaultHit } from './fault-types.js';
+
+export const TRAFFIC_TARGETS = ['console', 'login', 'control', 'cloudQueue', 'player'] as const;
+export type TrafficTarget = (typeof TRAFFIC_TARGETS)[number];
+
+/** How an exchange ended. */
+export type TrafficOutcome = 'answered' | 'timeout' | 'dropped' | 'incomplete';
+
+export interface TrafficSummary {
+  id: number;
+  target: TrafficTarget;
+  /** Engine time the request started. */
+  at: number;
+  /** Wall time the request started. */
+  wallAt: number;
+  method: string;
+  path: string;
+  reason: string | null;
+  status: number | null;
+  /** Wall-clock ms from request to answer. */
+  latencyMs: number | null;
+  /** 0 for a first try, n for the n-th retry (player requests). */
+  retry: number | null;
+  fault: FaultHit | null;
+  playerId: string | null;
+  requestId: string | null;
+  outcome: TrafficOutcome;
+}
+
+export interface TrafficEntry extends TrafficSummary {
+  url: string;
+  requestHeaders: Record<string, string>;
+  requestBody: string | null;
+  responseHeaders: Record<string, string>;
+  responseBody: string | null;
+  /** Secrets are shown masked unless the entry was asked for with `reveal`. */
+  redacted: boolean;
+  /** Player transitions this request's answer caused. */
+  transitions: { seq: number; playerId: string; from: string; to: string; transition: string; at: number }[];
+}
+
+export interface TrafficFilter {
+  target?: TrafficTarget;
+  reason?: string;
+  /** An exact status, a class (`2xx`, `4xx`, `5xx`), or `none` for requests without an answer. */
+  status?: string;
+  /** Text anywhere in the path or the bodies. */
+  text?: string;
+}
+
+export interface TrafficSettings {
+  /** Entries kept; the oldest are dropped beyond it. */
+  retention: number;
+  /** Capture on or off. */
+  capture: boolean;
+}

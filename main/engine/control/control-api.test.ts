@@ -1,0 +1,182 @@
+/**
+ * The control API (CONTRACT §3) over real HTTP, driving real simulated players against a stub
+ * cloud queue server, on a stopped engine clock.
+ */
+import type { FastifyInstance } from 'fastify';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { EngineClock } from '../clock/clock.js';
+import { EventBus } from '../events/bus.js';
+import { DEMO_HOUSEHOLD_ID, seedDemoData } from '../household/seed.js';
+import { HouseholdViews } from '../household/views.js';
+import { BUFFERING_MS } from '../player/audio.js';
+import { PlayerRegistry } from '../player/registry.js';
+import { openStore, type Store } from '../store/store.js';
+import { ManualWall } from '../testing/manual-wall.js';
+import { StubCloudQueue, tracks } from '../testing/stub-cloud-queue.js';
+import { buildControlApp } from './app.js';
+
+const TOKEN = 'valid-token';
+let store: Store;
+let clock: EngineClock;
+let players: PlayerRegistry;
+let app: FastifyInstance;
+let stub: StubCloudQueue;
+let base: string;
+
+beforeEach(async () => {
+  store = openStore({ dataDir: null });
+  seedDemoData(store, 0);
+  clock = new EngineClock({ wall: new ManualWall(), speed: 0, settleTimeoutMs: 500 });
+  players = new PlayerRegistry({ store, clock, bus: new EventBus() });
+  app = await buildControlApp({
+    verifyAccessToken: (token) => (token === TOKEN ? { householdId: DEMO_HOUSEHOLD_ID, scope: 'playback-control-all', clientId: 'c' } : null),
+    views: new HouseholdViews(store, players.statusOf),
+    store,
+    players,
+  });
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  base = `http://127.0.0.1:${(app.server.address() as { port: number }).port}/api/v1`;
+  stub = await new StubCloudQueue({ items: tracks(12, 60_000) }).start();
+});
+
+afterEach(async () => {
+  players.close();
+  clock.close();
+  await app.close();
+  await stub.close();
+  store.close();
+});
+
+async function call(method: 'GET' | 'POST', path: string, body?: unknown, token = TOKEN) {
+  const response = await fetch(`${base}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  let json: unknown = text;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    // plain text
+  }
+  return { status: response.status, body: json as Record<string, unknown> };
+}
+
+async function session(groupId = 'group-kitchen'): Promise<string> {
+  const { body } = await call('POST', `/groups/${groupId}/playbackSession:1`, { appId: 'com.example.app', appContext: 'ctx' });
+  return body.sessionId as string;
+}
+
+describe('bearer check', () => {
+  it('answers 401 Incorrect token for a wrong token on every route', async () => {
+    for (const path of ['/households', '/groups/group-kitchen/playback:1']) {
+      const response = await call('GET', path, undefined, 'nope');
+      expect(response).toEqual({ status: 401, body: 'Incorrect token' });
+    }
+  });
+});
+
+describe('households and groups', () => {
+  it('lists the household, its groups with playback state, and its players with capabilities', async () => {
+    expect((await call('GET', '/households')).body).toEqual({ households: [{ id: DEMO_HOUSEHOLD_ID, name: 'Demo Household' }] });
+    const { body } = await call('GET', `/households/${DEMO_HOUSEHOLD_ID}/groups`);
+    expect(body.groups).toContainEqual({ id: 'group-kitchen', name: 'Kitchen', coordinatorId: 'player-kitchen', playbackState: 'PLAYBACK_STATE_IDLE', playerIds: ['player-kitchen'] });
+    expect(body.players).toContainEqual({ id: 'player-office', name: 'Office', capabilities: expect.arrayContaining(['CLOUD', 'PLAYBACK']) });
+  });
+
+  it('answers ERROR_INVALID_OBJECT_ID for a household or group that is not the caller\u2019s', async () => {
+    expect(await call('GET', '/households/other/groups')).toMatchObject({ status: 404, body: { errorCode: 'ERROR_INVALID_OBJECT_ID' } });
+    expect(await call('GET', '/groups/nope/playback:1')).toMatchObject({ status: 404, body: { errorCode: 'ERROR_INVALID_OBJECT_ID' } });
+  });
+});
+
+describe('sessions', () => {
+  it('creates a session, and joinOrCreate joins it for the same app', async () => {
+    const created = await call('POST', '/groups/group-kitchen/playbackSession:1', { appId: 'com.example.app', appContext: 'ctx' });
+    expect(created).toEqual({ status: 200, body: { sessionId: expect.any(String), sessionState: 'SESSION_STATE_CONNECTED', sessionCreated: true } });
+    const joined = await call('POST', '/groups/group-kitchen/playbackSession:1/joinOrCreate', { appId: 'com.example.app', appContext: 'ctx' });
+    expect(joined.body).toEqual({ sessionId: created.body.sessionId, sessionState: 'SESSION_STATE_CONNECTED', sessionCreated: false });
+    const other = await call('POST', '/groups/group-kitchen/playbackSession/joinOrCreate', { appId: 'com.other', appContext: 'x' });
+    expect(other.body.sessionCreated).toBe(true);
+  });
+
+  it('answers ERROR_SESSION_EVICTED for a session another one replaced', async () => {
+    const first = await session();
+    await session();
+    const response = await call('POST', `/playbackSessions/${first}/playbackSession:1/refreshCloudQueue`);
+    expect(response).toMatchObject({ status: 410, body: { errorCode: 'ERROR_SESSION_EVICTED' } });
+  });
+
+  it('checks parameters: missing ones and wrong ones', async () => {
+    expect(await call('POST', '/groups/group-kitchen/playbackSession:1', {})).toMatchObject({ status: 400, body: { errorCode: 'ERROR_MISSING_PARAMETERS' } });
+    const id = await session();
+    expect(await call('POST', `/playbackSessions/${id}/playbackSession:1/loadCloudQueue`, {})).toMatchObject({
+      status: 400,
+      body: { errorCode: 'ERROR_MISSING_PARAMETERS', reason: expect.stringContaining('queueBaseUrl') },
+    });
+    expect(await call('POST', `/playbackSessions/${id}/playbackSession:1/loadCloudQueue`, { queueBaseUrl: 'ftp://x' })).toMatchObject({
+      status: 400,
+      body: { errorCode: 'ERROR_INVALID_PARAMETER' },
+    });
+  });
+});
+
+describe('loadCloudQueue and playback', () => {
+  it('loads, answers after the first window, plays, and reports status and metadata', async () => {
+    const id = await session();
+    const load = await call('POST', `/playbackSessions/${id}/playbackSession:1/loadCloudQueue`, {
+      queueBaseUrl: stub.baseUrl,
+      httpAuthorization: 'Bearer q',
+      itemId: 't2',
+      playOnCompletion: true,
+    });
+    expect(load).toEqual({ status: 200, body: {} });
+    expect(stub.reasons()).toEqual(['load']);
+    await clock.advance(BUFFERING_MS + 5_000);
+    expect((await call('GET', '/groups/group-kitchen/playback:1')).body).toEqual({ playbackState: 'PLAYBACK_STATE_PLAYING', itemId: 't2', positionMillis: 5_000, queueVersion: '1' });
+    const metadata = (await call('GET', '/groups/group-kitchen/playbackMetadata:1')).body;
+    expect(metadata).toMatchObject({ container: { name: 'Stub' }, currentItem: { id: 't2', track: { name: 'Track 2' } }, nextItem: { id: 't3' } });
+    expect(await call('POST', '/groups/group-kitchen/playback:1/pause')).toEqual({ status: 200, body: {} });
+    expect((await call('GET', '/groups/group-kitchen/playback')).body.playbackState).toBe('PLAYBACK_STATE_PAUSED');
+    await call('POST', '/groups/group-kitchen/playback/togglePlayPause');
+    expect((await call('GET', '/groups/group-kitchen/playback:1')).body.playbackState).toBe('PLAYBACK_STATE_PLAYING');
+    await call('POST', '/groups/group-kitchen/playback:1/skipToNextTrack');
+    expect((await call('GET', '/groups/group-kitchen/playback:1')).body.itemId).toBe('t3');
+    await call('POST', '/groups/group-kitchen/playback:1/skipToPreviousTrack');
+    expect((await call('GET', '/groups/group-kitchen/playback:1')).body.itemId).toBe('t2');
+  });
+
+  it('fails loadCloudQueue with the cloud queue\u2019s status and keeps the player as it was', async () => {
+    const id = await session();
+    stub.script('itemWindow', { status: 503, headers: { 'retry-after': '2' } }, { reason: 'load' });
+    const response = await call('POST', `/sessions/${id}/playbackSession/loadCloudQueue`, { queueBaseUrl: stub.baseUrl, itemId: 't4' });
+    expect(response).toEqual({ status: 502, body: { errorCode: 'ERROR_CLOUD_QUEUE_SERVER', reason: expect.any(String), httpStatus: 503, itemId: 't4' } });
+    expect((await call('GET', '/groups/group-kitchen/playback:1')).body.playbackState).toBe('PLAYBACK_STATE_IDLE');
+  });
+
+  it('answers skipToItem and refreshCloudQueue at once', async () => {
+    const id = await session();
+    await call('POST', `/playbackSessions/${id}/playbackSession:1/loadCloudQueue`, { queueBaseUrl: stub.baseUrl, playOnCompletion: true });
+    stub.script('itemWindow', { hang: true }, { reason: 'skipToItem' });
+    const started = Date.now();
+    expect(await call('POST', `/playbackSessions/${id}/playbackSession:1/skipToItem`, { itemId: 't7' })).toEqual({ status: 200, body: {} });
+    expect(await call('POST', `/playbackSessions/${id}/playbackSession:1/refreshCloudQueue`)).toEqual({ status: 200, body: {} });
+    expect(Date.now() - started).toBeLessThan(2_000);
+  });
+
+  it('refuses playback without content and skips a policy forbids', async () => {
+    expect(await call('POST', '/groups/group-office/playback:1/play')).toMatchObject({ status: 409, body: { errorCode: 'ERROR_PLAYBACK_NO_CONTENT' } });
+    stub.policies = { canSkip: false };
+    const id = await session('group-office');
+    await call('POST', `/playbackSessions/${id}/playbackSession:1/loadCloudQueue`, { queueBaseUrl: stub.baseUrl });
+    expect(await call('POST', '/groups/group-office/playback:1/skipToNextTrack')).toMatchObject({ status: 403, body: { errorCode: 'ERROR_DISALLOWED_BY_POLICY' } });
+  });
+
+  it('reads and sets group volume', async () => {
+    expect((await call('GET', '/groups/group-kitchen/groupVolume:1')).body).toEqual({ volume: 30 });
+    expect((await call('POST', '/groups/group-kitchen/groupVolume:1', { volume: 55 })).status).toBe(200);
+    expect((await call('GET', '/groups/group-kitchen/groupVolume')).body).toEqual({ volume: 55 });
+    expect(await call('POST', '/groups/group-kitchen/groupVolume:1', { volume: 101 })).toMatchObject({ status: 400, body: { errorCode: 'ERROR_INVALID_PARAMETER' } });
+  });
+});

@@ -1,0 +1,36 @@
+/**
+ * Control API errors on the wire (CONTRACT §3): `{"errorCode","reason"}` with the public codes,
+ * plus `httpStatus` and `itemId` for ERROR_CLOUD_QUEUE_SERVER. The HTTP status of each code is
+ * our choice (the contract names only the body): the status a client library would expect.
+ */
+import type { FastifyReply } from 'fastify';
+import { PlaybackError, type PlaybackErrorCode } from '../player/errors.js';
+
+export const CONTROL_ERROR_STATUS: Record<PlaybackErrorCode, number> = {
+  ERROR_INVALID_PARAMETER: 400,
+  ERROR_MISSING_PARAMETERS: 400,
+  ERROR_INVALID_OBJECT_ID: 404,
+  ERROR_DISALLOWED_BY_POLICY: 403,
+  ERROR_SKIP_LIMIT_REACHED: 403,
+  ERROR_SESSION_EVICTED: 410,
+  ERROR_PLAYBACK_NO_CONTENT: 409,
+  ERROR_CLOUD_QUEUE_SERVER: 502,
+};
+
+export function sendControlError(reply: FastifyReply, error: PlaybackError): FastifyReply {
+  const body: Record<string, unknown> = { errorCode: error.errorCode, reason: error.reason };
+  if (error.extra.httpStatus !== undefined) body.httpStatus = error.extra.httpStatus;
+  if (error.extra.itemId !== undefined) body.itemId = error.extra.itemId;
+  return reply.code(CONTROL_ERROR_STATUS[error.errorCode]).send(body);
+}
+
+/** Runs a route body; a PlaybackError becomes the contract's error body, anything else stays a 500. */
+export async function answer(reply: FastifyReply, work: () => unknown | Promise<unknown>): Promise<FastifyReply> {
+  try {
+    const result = await work();
+    return reply.send(result ?? {});
+  } catch (error) {
+    if (error instanceof PlaybackError) return sendControlError(reply, error);
+    throw error;
+  }
+}

@@ -1,0 +1,25 @@
+/** Command handlers of failure injection. */
+import { EngineError } from '../api/errors.js';
+import type { CommandHandlers } from '../api/runner.js';
+import { FAULT_PRESETS } from './presets.js';
+import type { FaultRegistry } from './registry.js';
+
+type Names = 'faults.list' | 'faults.add' | 'faults.remove' | 'faults.clear' | 'faults.presets' | 'faults.applyPreset';
+
+export function faultCommandHandlers(faults: FaultRegistry): Pick<CommandHandlers, Names> {
+  return {
+    'faults.list': () => faults.list(),
+    'faults.add': (input) => faults.add(input),
+    'faults.remove': ({ id }) => {
+      if (!faults.remove(id)) throw new EngineError('not_found', `no fault rule ${id}`);
+      return { removed: true };
+    },
+    'faults.clear': () => ({ removed: faults.clear() }),
+    'faults.presets': () => FAULT_PRESETS,
+    'faults.applyPreset': ({ id, target }) => {
+      const preset = FAULT_PRESETS.find((p) => p.id === id);
+      if (!preset) throw new EngineError('not_found', `no preset ${id}`);
+      return faults.add({ ...preset.rule, target: target ?? preset.rule.target });
+    },
+  };
+}

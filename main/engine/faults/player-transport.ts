@@ -1,0 +1,61 @@
+/**
+ * Failure injection inside the player's own HTTP client (target `player`): it works against any
+ * cloud queue server, the console's or one the user runs elsewhere, because the request never
+ * needs to reach it. The answer carries the fault so the traffic log can mark it.
+ */
+import type { FaultHit } from '../api/fault-types.js';
+import type { EngineClock } from '../clock/clock.js';
+import type { HttpResponse, HttpTransport } from '../player/client.js';
+import type { FaultRegistry } from './registry.js';
+import { MALFORMED_BODY } from './server-fault.js';
+
+export class InjectedFailure extends Error {
+  constructor(
+    message: string,
+    readonly fault: FaultHit,
+  ) {
+    super(message);
+    this.name = 'InjectedFailure';
+  }
+}
+
+function synthetic(status: number, body: string, headers: Record<string, string>, fault: FaultHit): HttpResponse {
+  const lower = new Map(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v]));
+  return { status, headers: { get: (name) => lower.get(name.toLowerCase()) ?? null }, text: async () => body, fault };
+}
+
+export function faultingTransport(inner: HttpTransport, faults: FaultRegistry, clock: EngineClock): HttpTransport {
+  return async (request) => {
+    const url = new URL(request.url);
+    const decision = faults.decide('player', { method: request.method, path: url.pathname, reason: url.searchParams.get('reason') ?? undefined });
+    if (!decision) return inner(request);
+    const { action, hit } = decision;
+    const requestId = request.headers['x-request-id'];
+    switch (action.type) {
+      case 'status': {
+        const headers: Record<string, string> = { 'content-type': 'application/json' };
+        if (action.retryAfter !== undefined) headers['retry-after'] = String(action.retryAfter);
+        if (action.rejectedReason !== undefined) headers['x-rejected-reason'] = action.rejectedReason;
+        const body = action.body ?? { error: { code: action.status, message: `injected fault: ${action.status}`, errors: [] } };
+        return synthetic(action.status, typeof body === 'string' ? body : JSON.stringify(body), headers, hit);
+      }
+      case 'malformed':
+        return synthetic(200, MALFORMED_BODY, { 'content-type': 'application/json' }, hit);
+      case 'drop':
+        throw new InjectedFailure('connection reset (injected)', hit);
+      case 'timeout':
+        if (requestId) clock.release(requestId);
+        return new Promise<HttpResponse>((_, reject) => {
+          const fail = () => reject(new InjectedFailure('no complete response within 10 s (injected timeout)', hit));
+          if (request.signal.aborted) fail();
+          else request.signal.addEventListener('abort', fail, { once: true });
+        });
+      case 'latency': {
+        if (requestId) clock.release(requestId);
+        await new Promise<void>((resolve) => clock.setTimeout(resolve, action.ms, 'injected latency'));
+        const response = await clock.track(inner(request));
+        return Object.assign(response, { fault: hit });
+      }
+    }
+  };
+}

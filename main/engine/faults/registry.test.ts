@@ -1,0 +1,85 @@
+import { describe, expect, it } from 'vitest';
+import { EngineClock } from '../clock/clock.js';
+import { EventBus } from '../events/bus.js';
+import { openStore, type Store } from '../store/store.js';
+import { ManualWall } from '../testing/manual-wall.js';
+import { FaultRegistry } from './registry.js';
+
+const version = { method: 'GET', path: '/queues/q/v2.3/version' };
+
+function registry(store: Store = openStore({ dataDir: null })) {
+  const bus = new EventBus();
+  const events: unknown[] = [];
+  bus.on('faults.changed', (rules) => events.push(rules));
+  return { faults: new FaultRegistry({ repo: store.faultRules, clock: new EngineClock({ wall: new ManualWall(), speed: 0 }), bus }), events, store };
+}
+
+describe('fault rule scope', () => {
+  it('times: fails the next N matching requests, then is spent but stays listed', () => {
+    const { faults } = registry();
+    faults.add({ target: 'cloudQueue', match: { path: '/version' }, action: { type: 'status', status: 503 }, times: 2 });
+    expect([1, 2, 3].map(() => faults.decide('cloudQueue', version)?.hit.status ?? null)).toEqual([503, 503, null]);
+    expect(faults.list()[0]).toMatchObject({ hits: 2, spent: true });
+  });
+
+  it('until removed: fails every matching request', () => {
+    const { faults } = registry();
+    const rule = faults.add({ target: 'cloudQueue', action: { type: 'drop' } });
+    for (let i = 0; i < 50; i++) expect(faults.decide('cloudQueue', version)).not.toBeNull();
+    faults.remove(rule.id);
+    expect(faults.decide('cloudQueue', version)).toBeNull();
+  });
+
+  it('probability with a seed: the same requests fail in every run, and the share is about right', () => {
+    const run = () => {
+      const { faults } = registry();
+      faults.add({ target: 'player', action: { type: 'status', status: 500 }, probability: 0.3, seed: 1234 });
+      return Array.from({ length: 1_000 }, () => (faults.decide('player', version) ? 1 : 0));
+    };
+    const first = run();
+    expect(run()).toEqual(first);
+    const share = first.reduce<number>((a, b) => a + b, 0) / first.length;
+    expect(share).toBeGreaterThan(0.25);
+    expect(share).toBeLessThan(0.35);
+  });
+
+  it('probability and times together: N hits drawn with the probability', () => {
+    const { faults } = registry();
+    faults.add({ target: 'player', action: { type: 'timeout' }, probability: 0.5, seed: 9, times: 3 });
+    const outcomes = Array.from({ length: 40 }, () => faults.decide('player', version) !== null);
+    expect(outcomes.filter(Boolean)).toHaveLength(3);
+    expect(faults.list()[0]).toMatchObject({ hits: 3, spent: true });
+  });
+
+  it('only the target and match of a rule: the first matching rule wins', () => {
+    const { faults } = registry();
+    faults.add({ target: 'cloudQueue', match: { reason: 'refresh' }, action: { type: 'status', status: 500 } });
+    faults.add({ target: 'cloudQueue', match: { path: '/itemWindow' }, action: { type: 'status', status: 404 } });
+    expect(faults.decide('player', { method: 'GET', path: '/x/itemWindow', reason: 'refresh' })).toBeNull();
+    expect(faults.decide('cloudQueue', { method: 'GET', path: '/x/itemWindow', reason: 'refresh' })?.hit.status).toBe(500);
+    expect(faults.decide('cloudQueue', { method: 'GET', path: '/x/itemWindow', reason: 'load' })?.hit.status).toBe(404);
+    expect(faults.decide('cloudQueue', version)).toBeNull();
+  });
+
+  it('survives a restart with its counts, and a seeded rule continues its sequence', () => {
+    const store = openStore({ dataDir: null });
+    const first = registry(store).faults;
+    first.add({ target: 'player', action: { type: 'drop' }, probability: 0.5, seed: 77 });
+    const before = Array.from({ length: 10 }, () => first.decide('player', version) !== null);
+    const reference = registry().faults;
+    reference.add({ target: 'player', action: { type: 'drop' }, probability: 0.5, seed: 77 });
+    const all = Array.from({ length: 20 }, () => reference.decide('player', version) !== null);
+    const second = registry(store).faults;
+    expect(second.list()[0]).toMatchObject({ hits: before.filter(Boolean).length });
+    const after = Array.from({ length: 10 }, () => second.decide('player', version) !== null);
+    expect([...before, ...after]).toEqual(all);
+  });
+
+  it('tells hosts about every change, hits included', () => {
+    const { faults, events } = registry();
+    faults.add({ target: 'control', action: { type: 'status', status: 500 } });
+    faults.decide('control', version);
+    expect(events).toHaveLength(2);
+    expect((events[1] as { hits: number }[])[0]!.hits).toBe(1);
+  });
+});

@@ -1,0 +1,105 @@
+/**
+ * The fault rules (issue 6): one model for the console's servers and the player's client. A
+ * request asks `decide`; the first live rule that matches and (for a probability rule) draws a
+ * hit fails it. `times` rules are spent after N hits and stay listed with their counts.
+ */
+import { randomBytes } from 'node:crypto';
+import type { FaultAction, FaultHit, FaultRule, FaultRuleInput, FaultTarget } from '../api/fault-types.js';
+import type { EngineClock } from '../clock/clock.js';
+import type { EventBus } from '../events/bus.js';
+import type { FaultRuleRepository } from '../store/repositories/fault-rules.js';
+import { matches, type RequestFacts } from './match.js';
+import { SeededRandom } from './random.js';
+
+export interface FaultDecision {
+  rule: FaultRule;
+  action: FaultAction;
+  hit: FaultHit;
+}
+
+export class FaultRegistry {
+  private rules: FaultRule[];
+  private readonly draws = new Map<string, SeededRandom>();
+
+  constructor(
+    private readonly deps: { repo: FaultRuleRepository; clock: EngineClock; bus: Pick<EventBus, 'emit'> },
+  ) {
+    this.rules = deps.repo.list();
+  }
+
+  list(): FaultRule[] {
+    return this.rules.map((rule) => ({ ...rule }));
+  }
+
+  add(input: FaultRuleInput): FaultRule {
+    const rule: FaultRule = {
+      ...input,
+      id: `fault-${randomBytes(5).toString('hex')}`,
+      match: input.match ?? {},
+      hits: 0,
+      passes: 0,
+      spent: false,
+      createdAt: this.deps.clock.now(),
+    };
+    if (rule.probability !== undefined && rule.seed === undefined) rule.seed = randomBytes(4).readUInt32LE();
+    this.rules.push(rule);
+    this.deps.repo.add(rule);
+    this.changed();
+    return { ...rule };
+  }
+
+  remove(id: string): boolean {
+    const before = this.rules.length;
+    this.rules = this.rules.filter((rule) => rule.id !== id);
+    this.draws.delete(id);
+    const removed = this.deps.repo.remove(id) || this.rules.length !== before;
+    if (removed) this.changed();
+    return removed;
+  }
+
+  clear(): number {
+    const count = this.rules.length;
+    this.rules = [];
+    this.draws.clear();
+    this.deps.repo.clear();
+    this.changed();
+    return count;
+  }
+
+  /** Decides whether `target` fails this request, and counts it when it does. */
+  decide(target: FaultTarget, facts: RequestFacts): FaultDecision | null {
+    for (const rule of this.rules) {
+      if (rule.spent || rule.target !== target || !matches(rule.match, facts)) continue;
+      if (rule.probability !== undefined && this.draw(rule) >= rule.probability) {
+        rule.passes++;
+        this.deps.repo.save(rule);
+        continue;
+      }
+      rule.hits++;
+      if (rule.times !== undefined && rule.hits >= rule.times) rule.spent = true;
+      this.deps.repo.save(rule);
+      this.changed();
+      const action = rule.action;
+      const hit: FaultHit = { ruleId: rule.id, action: action.type };
+      if (rule.label !== undefined) hit.label = rule.label;
+      if (action.type === 'status') hit.status = action.status;
+      return { rule: { ...rule }, action, hit };
+    }
+    return null;
+  }
+
+  private draw(rule: FaultRule): number {
+    let random = this.draws.get(rule.id);
+    if (!random) {
+      random = new SeededRandom(rule.seed ?? 0);
+      // A restored rule continues its sequence where its counters say it stood.
+      for (let i = 0; i < rule.hits + rule.passes; i++) random.next();
+      this.draws.set(rule.id, random);
+    }
+    return random.next();
+  }
+
+  private changed(): void {
+    this.deps.bus.emit('faults.changed', this.list());
+  }
+}

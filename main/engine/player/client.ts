@@ -1,0 +1,232 @@
+/**
+ * The player's HTTP client for any cloud queue server (CONTRACT §5): it sends the
+ * `httpAuthorization` of the last loadCloudQueue verbatim as `Authorization`, plus `X-Player-Id`
+ * and a fresh `X-Request-Id`; a request without a complete response after 10 s of engine time
+ * is an incomplete request; every response is checked against the contract. It never retries:
+ * what to do with a failure is the player's decision (retry.ts).
+ */
+import { randomUUID } from 'node:crypto';
+import type { FaultHit } from '../api/fault-types.js';
+import type { EngineClock } from '../clock/clock.js';
+import { checkContext, checkItemWindow, checkVersion, type CloudQueueEndpoint, type Violation, type WindowRequest } from './contract-check.js';
+import { parseRetryAfter, REQUEST_TIMEOUT_MS, type Failure } from './retry.js';
+import type { ContextResponse, ItemWindowResponse, PlaybackReport, Reason, VersionResponse } from './wire.js';
+
+/** Where the player's cloud queue lives, as the last loadCloudQueue said. */
+export interface CloudQueueTarget {
+  queueBaseUrl: string;
+  httpAuthorization?: string;
+}
+
+export interface HttpRequest {
+  method: 'GET' | 'POST';
+  url: string;
+  headers: Record<string, string>;
+  body?: string;
+  signal: AbortSignal;
+}
+
+export interface HttpResponse {
+  status: number;
+  headers: { get(name: string): string | null };
+  text(): Promise<string>;
+  /** Set when the failure-injection layer made or touched this answer. */
+  fault?: FaultHit;
+}
+
+/** How a request leaves the player; the failure-injection layer wraps this. */
+export type HttpTransport = (request: HttpRequest) => Promise<HttpResponse>;
+
+export const fetchTransport: HttpTransport = (request) =>
+  fetch(request.url, { method: request.method, headers: request.headers, body: request.body, signal: request.signal, redirect: 'follow' });
+
+/** One request and its outcome, as the traffic log and the player panel show it. */
+export interface PlayerExchange {
+  requestId: string;
+  playerId: string;
+  endpoint: CloudQueueEndpoint;
+  method: 'GET' | 'POST';
+  url: string;
+  reason?: Reason;
+  /** 0 for the first try, n for the n-th retry. */
+  retry: number;
+  requestHeaders: Record<string, string>;
+  requestBody?: string;
+  startedAt: number;
+  /** Wall time it started. */
+  wallAt: number;
+  /** Engine ms until the outcome. */
+  durationMs: number;
+  /** Wall ms until the outcome. */
+  latencyMs: number;
+  /** The injected fault that failed or delayed it. */
+  fault?: FaultHit;
+  status?: number;
+  responseHeaders?: Record<string, string>;
+  responseBody?: string;
+  failure?: Failure;
+  violations: Violation[];
+}
+
+export type ClientResult<T> = { ok: true; value: T; exchange: PlayerExchange } | { ok: false; failure: Failure; exchange: PlayerExchange };
+
+export interface CloudQueueClientOptions {
+  playerId: string;
+  clock: EngineClock;
+  transport?: HttpTransport;
+  onExchange?: (exchange: PlayerExchange) => void;
+}
+
+export interface WindowQuery extends WindowRequest {
+  reason: Reason;
+  queueVersion?: string;
+}
+
+export class CloudQueueClient {
+  private readonly transport: HttpTransport;
+
+  constructor(private readonly options: CloudQueueClientOptions) {
+    this.transport = options.transport ?? fetchTransport;
+  }
+
+  context(target: CloudQueueTarget, retry = 0): Promise<ClientResult<ContextResponse>> {
+    return this.exchange(target, { endpoint: 'context', method: 'GET', retry }, checkContext);
+  }
+
+  itemWindow(target: CloudQueueTarget, query: WindowQuery, retry = 0): Promise<ClientResult<ItemWindowResponse>> {
+    const params: Record<string, string> = {
+      reason: query.reason,
+      previousWindowSize: String(query.previousWindowSize),
+      upcomingWindowSize: String(query.upcomingWindowSize),
+    };
+    if (query.itemId !== undefined) params.itemId = query.itemId;
+    if (query.queueVersion !== undefined) params.queueVersion = query.queueVersion;
+    return this.exchange(target, { endpoint: 'itemWindow', method: 'GET', query: params, reason: query.reason, retry }, (body) =>
+      checkItemWindow(body, query),
+    );
+  }
+
+  version(target: CloudQueueTarget, retry = 0): Promise<ClientResult<VersionResponse>> {
+    return this.exchange(target, { endpoint: 'version', method: 'GET', retry }, checkVersion);
+  }
+
+  timePlayed(target: CloudQueueTarget, items: PlaybackReport[], retry = 0): Promise<ClientResult<null>> {
+    return this.exchange(target, { endpoint: 'timePlayed', method: 'POST', body: JSON.stringify({ items }), retry }, () => ({ value: null, violations: [] }));
+  }
+
+  private async exchange<T>(
+    target: CloudQueueTarget,
+    spec: { endpoint: CloudQueueEndpoint; method: 'GET' | 'POST'; query?: Record<string, string>; body?: string; reason?: Reason; retry: number },
+    check: (body: unknown) => { value?: T; violations: Violation[] },
+  ): Promise<ClientResult<T>> {
+    const { clock } = this.options;
+    const url = endpointUrl(target.queueBaseUrl, spec.endpoint, spec.query);
+    const requestId = randomUUID();
+    const headers: Record<string, string> = { accept: 'application/json', 'x-player-id': this.options.playerId, 'x-request-id': requestId };
+    if (target.httpAuthorization) headers.authorization = target.httpAuthorization;
+    if (spec.body !== undefined) headers['content-type'] = 'application/json';
+    const exchange: PlayerExchange = {
+      requestId,
+      playerId: this.options.playerId,
+      endpoint: spec.endpoint,
+      method: spec.method,
+      url,
+      reason: spec.reason,
+      retry: spec.retry,
+      requestHeaders: headers,
+      requestBody: spec.body,
+      startedAt: clock.now(),
+      wallAt: Date.now(),
+      durationMs: 0,
+      latencyMs: 0,
+      violations: [],
+    };
+    const wallStart = performance.now();
+    const finish = (result: ClientResult<T>): ClientResult<T> => {
+      exchange.durationMs = Math.round(clock.now() - exchange.startedAt);
+      exchange.latencyMs = Math.round(performance.now() - wallStart);
+      if (!result.ok) exchange.failure = result.failure;
+      this.options.onExchange?.(exchange);
+      return result;
+    };
+
+    const abort = new AbortController();
+    const timeout = clock.setTimeout(() => abort.abort(new Error('no complete response within 10 s')), REQUEST_TIMEOUT_MS, `request ${spec.endpoint}`);
+    try {
+      const response = await clock.track(this.transport({ method: spec.method, url, headers, body: spec.body, signal: abort.signal }), requestId);
+      const text = await clock.track(response.text(), requestId);
+      exchange.status = response.status;
+      if (response.fault) exchange.fault = response.fault;
+      exchange.responseHeaders = pickHeaders(response.headers);
+      exchange.responseBody = text;
+      if (response.status >= 200 && response.status < 300) {
+        if (spec.endpoint === 'timePlayed') return finish({ ok: true, value: check(null).value as T, exchange });
+        let body: unknown;
+        try {
+          body = JSON.parse(text);
+        } catch {
+          const violation: Violation = { endpoint: spec.endpoint, severity: 'malformed', message: `status ${response.status} with a body that is not JSON` };
+          exchange.violations.push(violation);
+          return finish({ ok: false, failure: { kind: 'other', status: response.status, message: violation.message }, exchange });
+        }
+        const checked = check(body);
+        exchange.violations.push(...checked.violations);
+        if (checked.value === undefined) {
+          const message = checked.violations.find((v) => v.severity === 'malformed')?.message ?? 'malformed body';
+          return finish({ ok: false, failure: { kind: 'other', status: response.status, message: `malformed ${spec.endpoint}: ${message}` }, exchange });
+        }
+        return finish({ ok: true, value: checked.value, exchange });
+      }
+      return finish({ ok: false, failure: failureOf(response, text, clock.now()), exchange });
+    } catch (error) {
+      const fault = (error as { fault?: FaultHit }).fault;
+      if (fault) exchange.fault = fault;
+      return finish({ ok: false, failure: { kind: 'incomplete', message: incompleteMessage(error, abort.signal) }, exchange });
+    } finally {
+      clock.clearTimeout(timeout);
+    }
+  }
+}
+
+/** `{queueBaseUrl}context`, tolerating a base URL given without its trailing slash. */
+export function endpointUrl(queueBaseUrl: string, endpoint: CloudQueueEndpoint, query?: Record<string, string>): string {
+  const base = queueBaseUrl.endsWith('/') ? queueBaseUrl : `${queueBaseUrl}/`;
+  const url = new URL(endpoint, base);
+  for (const [name, value] of Object.entries(query ?? {})) url.searchParams.set(name, value);
+  return url.toString();
+}
+
+function failureOf(response: HttpResponse, body: string, now: number): Failure {
+  const status = response.status;
+  const rejectedReason = response.headers.get('x-rejected-reason') ?? undefined;
+  const message = `${status}${rejectedReason ? ` (${rejectedReason})` : ''}${errorMessage(body)}`;
+  if (status === 503) return { kind: 'unavailable', status, retryAfterSec: parseRetryAfter(response.headers.get('retry-after'), now), message };
+  if (status === 404) return { kind: 'notFound', status, message };
+  return { kind: 'other', status, rejectedReason, message };
+}
+
+/** The message of a contract error body, when the server sent one. */
+function errorMessage(body: string): string {
+  try {
+    const message = (JSON.parse(body) as { error?: { message?: unknown } }).error?.message;
+    return typeof message === 'string' ? `: ${message}` : '';
+  } catch {
+    return '';
+  }
+}
+
+function incompleteMessage(error: unknown, signal: AbortSignal): string {
+  if ((error as { fault?: unknown }).fault) return (error as Error).message;
+  if (signal.aborted) return 'no complete response within 10 s';
+  const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+  return `connection failed: ${cause?.code ?? cause?.message ?? (error as Error).message}`;
+}
+
+function pickHeaders(headers: HttpResponse['headers']): Record<string, string> {
+  const picked: Record<string, string> = {};
+  for (const name of ['content-type', 'retry-after', 'x-rejected-reason', 'content-length']) {
+    const value = headers.get(name);
+    if (value !== null) picked[name] = value;
+  }
+  return picked;
+}

@@ -1,0 +1,38 @@
+/** Command handlers of the simulated players. */
+import type { ControlExchange } from '../api/commands/player.js';
+import { EngineError } from '../api/errors.js';
+import type { CommandHandlers } from '../api/runner.js';
+import type { TransitionRow } from '../api/player-types.js';
+import { PlaybackError } from './errors.js';
+import type { Player } from './player.js';
+import type { PlayerRegistry } from './registry.js';
+import { TRANSITIONS } from './transitions.js';
+
+/** Sends a request to the control API as an integration would (with the console's own token). */
+export type ControlCaller = (method: 'GET' | 'POST', path: string, body?: unknown) => Promise<ControlExchange>;
+
+type PlayerCommandNames = 'players.act' | 'players.detail' | 'players.transitions' | 'players.table' | 'control.send';
+
+export function playerCommandHandlers(registry: PlayerRegistry, callControl: ControlCaller): Pick<CommandHandlers, PlayerCommandNames> {
+  const find = (id: string): Player => {
+    const player = registry.forPlayer(id);
+    if (!player) throw new EngineError('not_found', `no player ${id}`);
+    return player;
+  };
+  return {
+    'players.act': async ({ id, action }) => {
+      const player = find(id);
+      try {
+        await player.act(action, 'user');
+      } catch (error) {
+        if (error instanceof PlaybackError) throw new EngineError('conflict', error.reason, { errorCode: error.errorCode, ...error.extra });
+        throw error;
+      }
+      return registry.detail(player);
+    },
+    'players.detail': ({ id }) => registry.detail(find(id)),
+    'players.transitions': ({ id, limit }) => registry.transitions(find(id).id, limit ?? 200),
+    'players.table': () => TRANSITIONS.map((row) => ({ ...row, from: [...row.from], on: [...row.on], guard: row.guard ?? null, effects: [...row.effects] }) as TransitionRow),
+    'control.send': ({ method, path, body }) => callControl(method, path, body),
+  };
+}

@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import { checkContext, checkItemWindow, checkVersion } from './contract-check.js';
+
+const item = (id: string) => ({ id, track: { mediaUrl: `https://media.example/${id}.mp3`, durationMillis: 1000 } });
+const window = (ids: string[], extra: object = {}) => ({ includesBeginningOfQueue: true, includesEndOfQueue: true, queueVersion: 'v1', items: ids.map(item), ...extra });
+const sizes = { previousWindowSize: 1, upcomingWindowSize: 2 };
+
+describe('itemWindow checks', () => {
+  it('accepts a window within the sizes asked for', () => {
+    const checked = checkItemWindow(window(['a', 'b', 'c', 'd']), { itemId: 'b', ...sizes });
+    expect(checked.violations).toEqual([]);
+    expect(checked.value?.items).toHaveLength(4);
+  });
+
+  it('warns when a side holds more than was asked for', () => {
+    const checked = checkItemWindow(window(['a', 'b', 'c', 'd', 'e']), { itemId: 'c', ...sizes });
+    expect(checked.value).toBeDefined();
+    expect(checked.violations.map((v) => v.message)).toEqual(['2 items before c, more than previousWindowSize=1']);
+  });
+
+  it('finds a window without the requested item unusable', () => {
+    const checked = checkItemWindow(window(['a']), { itemId: 'z', ...sizes });
+    expect(checked.value).toBeUndefined();
+    expect(checked.violations[0]).toMatchObject({ severity: 'malformed', message: expect.stringContaining('404') });
+  });
+
+  it.each([
+    ['not an object', 'nope'],
+    ['no items', { includesBeginningOfQueue: true, includesEndOfQueue: true, queueVersion: 'v' }],
+    ['no queueVersion', window(['a'], { queueVersion: undefined })],
+    ['numeric flags', window(['a'], { includesEndOfQueue: 1 })],
+    ['an item without mediaUrl', { ...window([]), items: [{ id: 'a', track: {} }] }],
+    ['duplicate ids', window(['a', 'a'])],
+    ['negative duration', { ...window([]), items: [{ id: 'a', track: { mediaUrl: 'x', durationMillis: -1 } }] }],
+  ])('finds %s malformed', (_name, body) => {
+    const checked = checkItemWindow(body, sizes);
+    expect(checked.value).toBeUndefined();
+    expect(checked.violations.some((v) => v.severity === 'malformed')).toBe(true);
+  });
+});
+
+describe('context and version checks', () => {
+  it('accepts the contract shape', () => {
+    const body = { contextVersion: 'c', queueVersion: 'v', reports: { sendUpdateAfterMillis: 1000 }, playbackPolicies: { canSkip: true, pauseTtlSec: 60 } };
+    expect(checkContext(body)).toEqual({ value: body, violations: [] });
+    expect(checkVersion({ queueVersion: 'v' }).value).toEqual({ queueVersion: 'v' });
+  });
+
+  it('rejects policies of the wrong type and versions that are missing', () => {
+    expect(checkContext({ playbackPolicies: { limitedSkips: 'yes' } }).value).toBeUndefined();
+    expect(checkContext({ playbackPolicies: { pauseTtlSec: -5 } }).value).toBeUndefined();
+    expect(checkVersion({}).value).toBeUndefined();
+  });
+
+  it('warns when a context carries no policies', () => {
+    expect(checkContext({}).violations).toEqual([expect.objectContaining({ severity: 'warning' })]);
+  });
+});

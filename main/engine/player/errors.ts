@@ -1,0 +1,24 @@
+/**
+ * The platform's public error codes for playback (CONTRACT §3), raised by the player and turned
+ * into `{"errorCode","reason"}` bodies by the control API.
+ */
+export type PlaybackErrorCode =
+  | 'ERROR_INVALID_PARAMETER'
+  | 'ERROR_MISSING_PARAMETERS'
+  | 'ERROR_INVALID_OBJECT_ID'
+  | 'ERROR_DISALLOWED_BY_POLICY'
+  | 'ERROR_SKIP_LIMIT_REACHED'
+  | 'ERROR_CLOUD_QUEUE_SERVER'
+  | 'ERROR_SESSION_EVICTED'
+  | 'ERROR_PLAYBACK_NO_CONTENT';
+
+export class PlaybackError extends Error {
+  constructor(
+    readonly errorCode: PlaybackErrorCode,
+    readonly reason: string,
+    readonly extra: { httpStatus?: number; itemId?: string } = {},
+  ) {
+    super(reason);
+    this.name = 'PlaybackError';
+  }
+}

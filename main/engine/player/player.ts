@@ -1,0 +1,854 @@
+/**
+ * One simulated player (one per group): it holds the playback session, calls the cloud queue
+ * server the last loadCloudQueue named, and moves through the transition table on the engine
+ * clock. The table (transitions.ts) says what happens; the effects here say how.
+ */
+import { randomUUID } from 'node:crypto';
+import type { EngineClock, Timer } from '../clock/clock.js';
+import { BUFFERING_MS, fetchCompletesAt, fetchedAtOnce, fetchedThrough } from './audio.js';
+import type { ClientResult, CloudQueueClient, CloudQueueTarget } from './client.js';
+import type { Violation } from './contract-check.js';
+import { PlaybackError } from './errors.js';
+import { causeOf, type EventOf, type LoadParams, type PlayerEvent, type SkipToItemParams, type TransitionCause, type UserAction, type WindowPurpose } from './events.js';
+import { firstWindowReason, startsAtOnce } from './reasons.js';
+import { backgroundRetryDelay, BACKGROUND_RETRY_INTERVAL_MS, foregroundRetryDelay, type Failure } from './retry.js';
+import { playbackStateOf, type MachineState } from './states.js';
+import { TrackPlayback } from './track-playback.js';
+import { findTransition, type EffectName, type GuardContext, type Transition } from './transitions.js';
+import { PREVIOUS_WINDOW_SIZE, QueueWindow, UPCOMING_WINDOW_SIZE } from './windows.js';
+import {
+  DEFAULT_POLICIES,
+  type ContextResponse,
+  type ItemWindowResponse,
+  type PlaybackPolicies,
+  type PlaybackReport,
+  type QueueItem,
+  type Reason,
+  type ReportSettings,
+} from './wire.js';
+
+/** Seed §8: "Every 5 minutes while paused; every 10 minutes while playing". */
+export const VERSION_POLL_PAUSED_MS = 300_000;
+export const VERSION_POLL_PLAYING_MS = 600_000;
+
+export interface PlaybackSession {
+  id: string;
+  appId: string;
+  appContext: string;
+  customData?: unknown;
+  createdAt: number;
+}
+
+export interface TransitionRecord {
+  playerId: string;
+  groupId: string;
+  at: number;
+  from: MachineState;
+  to: MachineState;
+  event: PlayerEvent['type'];
+  cause: TransitionCause;
+  transition: string;
+  /** The request whose answer caused it, for the traffic log's link. */
+  requestId?: string;
+  detail?: string;
+}
+
+export interface PlayerErrorRecord {
+  at: number;
+  message: string;
+  status?: number;
+}
+
+export interface PlayerDeps {
+  playerId: string;
+  groupId: string;
+  clock: EngineClock;
+  client: CloudQueueClient;
+  onTransition?: (record: TransitionRecord) => void;
+  onViolations?: (violations: Violation[], requestId: string) => void;
+  /** Anything a view shows changed. */
+  onChange?: () => void;
+}
+
+interface LoadedQueue {
+  target: CloudQueueTarget;
+  policies: PlaybackPolicies;
+  reports: ReportSettings;
+  contextVersion?: string;
+  container?: ContextResponse['container'];
+}
+
+interface PendingLoad {
+  params: LoadParams;
+  /** The queue being loaded, once its context answered; it replaces the current one on success. */
+  queue?: LoadedQueue;
+  /** Everything a failed load puts back (seed §3: "Unchanged (previous state)"). */
+  previous: Snapshot;
+  startedAtOnce: boolean;
+  resolve: () => void;
+  reject: (error: PlaybackError) => void;
+}
+
+interface PendingSkip {
+  resolve: () => void;
+  reject: (error: PlaybackError) => void;
+}
+
+interface Snapshot {
+  state: MachineState;
+  queue: LoadedQueue | null;
+  window: QueueWindow | null;
+  track: TrackPlayback | null;
+  atEnd: boolean;
+}
+
+type Timers = 'audioReady' | 'trackEnd' | 'download' | 'reportUpdate' | 'pauseTtl' | 'versionPoll';
+
+export class Player {
+  readonly id: string;
+  readonly groupId: string;
+  private state: MachineState = 'IDLE';
+  private session: PlaybackSession | null = null;
+  private queue: LoadedQueue | null = null;
+  private window: QueueWindow | null = null;
+  private track: TrackPlayback | null = null;
+  private atEnd = false;
+  /** Background retries ran out: no more windows, pause at the window's end (§7.4.3). */
+  private draining = false;
+  private readonly fetched = new Set<string>();
+  private queueCompletedAsked: string | null = null;
+  private backgroundWindowInFlight = false;
+  private loading: PendingLoad | null = null;
+  private skipping: PendingSkip | null = null;
+  /** Bumped whenever the queue is replaced or dropped: late answers for an older one are ignored. */
+  private epoch = 0;
+  private lastPollAt = 0;
+  private readonly timers = new Map<Timers, Timer>();
+  private lastError: PlayerErrorRecord | null = null;
+  /** Ids of recently evicted sessions, so their commands get ERROR_SESSION_EVICTED. */
+  private readonly evictedSessions: string[] = [];
+  private volume = 30;
+  private closed = false;
+
+  constructor(private readonly deps: PlayerDeps) {
+    this.id = deps.playerId;
+    this.groupId = deps.groupId;
+  }
+
+  // ---------------------------------------------------------------- what hosts read
+
+  get machineState(): MachineState {
+    return this.state;
+  }
+
+  get currentSession(): PlaybackSession | null {
+    return this.session;
+  }
+
+  status() {
+    const now = this.deps.clock.now();
+    return {
+      playbackState: playbackStateOf(this.state),
+      suspended: this.state === 'SUSPENDED',
+      itemId: this.track?.item.id ?? null,
+      positionMillis: Math.round(this.track?.position(now) ?? 0),
+      queueVersion: this.window?.queueVersion ?? null,
+    };
+  }
+
+  snapshot() {
+    return {
+      ...this.status(),
+      state: this.state,
+      sessionId: this.session?.id ?? null,
+      queueBaseUrl: this.queue?.target.queueBaseUrl ?? null,
+      policies: this.queue?.policies ?? null,
+      reports: this.queue?.reports ?? null,
+      container: this.queue?.container ?? null,
+      window: this.window
+        ? {
+            queueVersion: this.window.queueVersion,
+            includesBeginningOfQueue: this.window.response.includesBeginningOfQueue,
+            includesEndOfQueue: this.window.includesEndOfQueue,
+            items: this.window.items.map((item) => ({ id: item.id, name: item.track.name ?? null, durationMillis: item.track.durationMillis ?? null })),
+          }
+        : null,
+      track: this.track ? { ...this.track.item.track, id: this.track.item.id } : null,
+      draining: this.draining,
+      atEnd: this.atEnd,
+      volume: this.volume,
+      lastError: this.lastError,
+    };
+  }
+
+  metadata() {
+    const item = this.track?.item;
+    const next = item && this.window?.after(item.id);
+    return {
+      container: this.queue?.container ?? null,
+      currentItem: item ? { id: item.id, track: item.track } : null,
+      nextItem: next ? { id: next.id, track: next.track } : null,
+    };
+  }
+
+  getVolume(): number {
+    return this.volume;
+  }
+
+  setVolume(volume: number): void {
+    this.volume = volume;
+    this.changed();
+  }
+
+  // ---------------------------------------------------------------- sessions
+
+  createSession(appId: string, appContext: string, customData?: unknown): PlaybackSession {
+    if (this.session) {
+      this.dispatch({ type: 'sessionReplaced' });
+      this.dropQueue();
+      this.forgetSession();
+    }
+    this.session = { id: `session-${randomUUID()}`, appId, appContext, customData, createdAt: this.deps.clock.now() };
+    this.changed();
+    return this.session;
+  }
+
+  joinOrCreateSession(appId: string, appContext: string, customData?: unknown): { session: PlaybackSession; created: boolean } {
+    if (this.session && this.session.appId === appId && this.session.appContext === appContext) return { session: this.session, created: false };
+    return { session: this.createSession(appId, appContext, customData), created: true };
+  }
+
+  // ---------------------------------------------------------------- commands and user actions
+
+  load(params: LoadParams): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      this.loading?.reject(new PlaybackError('ERROR_CLOUD_QUEUE_SERVER', 'superseded by a newer loadCloudQueue'));
+      this.loading = { params, previous: this.takeSnapshot(), startedAtOnce: false, resolve, reject };
+      this.dispatch({ type: 'load', params });
+    });
+  }
+
+  skipToItem(params: SkipToItemParams): void {
+    this.requireQueue();
+    if (!this.policies.canSkipToItem) throw new PlaybackError('ERROR_DISALLOWED_BY_POLICY', 'the canSkipToItem policy forbids skipToItem');
+    this.dispatch({ type: 'skipToItem', params });
+  }
+
+  refresh(): void {
+    this.requireQueue();
+    this.dispatch({ type: 'refresh' });
+  }
+
+  suspend(): void {
+    this.requireQueue();
+    this.dispatch({ type: 'suspend' });
+  }
+
+  /** A user action (CONTRACT §7) or a control API playback command; skips may wait for the server. */
+  act(action: UserAction, by: 'user' | 'command'): Promise<void> {
+    if (this.state === 'IDLE') return Promise.reject(new PlaybackError('ERROR_PLAYBACK_NO_CONTENT', 'nothing is loaded: send loadCloudQueue first'));
+    if (action === 'skipNext' || action === 'skipPrev') {
+      const allowed = action === 'skipNext' ? this.policies.canSkip : this.policies.canSkipBack;
+      if (!allowed) return Promise.reject(new PlaybackError('ERROR_DISALLOWED_BY_POLICY', `the ${action === 'skipNext' ? 'canSkip' : 'canSkipBack'} policy forbids this skip`));
+      if (this.skipping) return Promise.reject(new PlaybackError('ERROR_INVALID_PARAMETER', 'a skip is already waiting for the server'));
+      return new Promise<void>((resolve, reject) => {
+        if (this.state === 'SUSPENDED') return reject(new PlaybackError('ERROR_PLAYBACK_NO_CONTENT', 'the session is suspended: resume it first'));
+        this.skipping = { resolve, reject };
+        const handled = this.dispatch({ type: action, by });
+        if (!handled) {
+          this.skipping = null;
+          reject(new PlaybackError('ERROR_PLAYBACK_NO_CONTENT', action === 'skipNext' ? 'there is no next track' : 'there is no previous track'));
+        } else if (this.skipping && handled.id !== 'skip-asks-server') {
+          // Skipped locally, nothing to wait for.
+          this.skipping = null;
+          resolve();
+        }
+      });
+    }
+    this.dispatch({ type: action, by });
+    return Promise.resolve();
+  }
+
+  close(): void {
+    this.closed = true;
+    for (const timer of this.timers.values()) this.deps.clock.clearTimeout(timer);
+    this.timers.clear();
+    this.loading?.reject(new PlaybackError('ERROR_CLOUD_QUEUE_SERVER', 'the player closed'));
+    this.skipping?.reject(new PlaybackError('ERROR_CLOUD_QUEUE_SERVER', 'the player closed'));
+    this.loading = null;
+    this.skipping = null;
+  }
+
+  // ---------------------------------------------------------------- the machine
+
+  /** Runs the first matching row of the table; returns it, or undefined when the event is ignored. */
+  private dispatch(event: PlayerEvent, meta: { requestId?: string; detail?: string } = {}): Transition | undefined {
+    if (this.closed) return undefined;
+    const row = findTransition(this.state, event, this.guardContext(event));
+    if (!row) return undefined;
+    const from = this.state;
+    const to = row.to === 'same' ? from : row.to === 'previous' ? (this.loading?.previous.state ?? from) : row.to;
+    this.state = to;
+    for (const effect of row.effects) this.effects[effect](event as never);
+    this.rescheduleVersionPoll();
+    this.deps.onTransition?.({
+      playerId: this.id,
+      groupId: this.groupId,
+      at: this.deps.clock.now(),
+      from,
+      to,
+      event: event.type,
+      cause: causeOf(event),
+      transition: row.id,
+      requestId: meta.requestId,
+      detail: meta.detail ?? detailOf(event),
+    });
+    this.changed();
+    return row;
+  }
+
+  private guardContext(event: PlayerEvent): GuardContext {
+    const current = this.track?.item.id;
+    let windowFullyFetched = false;
+    if (event.type === 'downloadComplete' && this.window && current) {
+      const last = this.window.items.at(-1)?.id;
+      windowFullyFetched = last !== undefined && fetchedThrough(this.window, current).includes(last);
+    }
+    let skipPlays = false;
+    if (event.type === 'skipToItem') skipPlays = event.params.playOnCompletion ?? this.isMoving();
+    if (event.type === 'skipAnswered') skipPlays = event.plays;
+    return {
+      policies: this.policies,
+      playOnCompletion: this.loading?.params.playOnCompletion ?? false,
+      startedAtOnce: this.loading?.startedAtOnce ?? false,
+      atEnd: this.atEnd,
+      hasNext: !!(current && this.window?.after(current)),
+      hasPrevious: !!(current && this.window?.before(current)),
+      windowFullyFetched,
+      skipPlays,
+      currentItemId: current,
+    };
+  }
+
+  private get policies(): PlaybackPolicies {
+    return this.queue?.policies ?? DEFAULT_POLICIES;
+  }
+
+  /** The effects the table names. Each receives the event that fired the row. */
+  private readonly effects: Record<EffectName, (event: PlayerEvent) => void> = {
+    beginLoad: () => void this.runLoad(),
+    startMetadataTrack: (event) => {
+      const { track } = event as EventOf<'loadStartedAtOnce'>;
+      const pending = this.loading!;
+      const params = pending.params;
+      pending.startedAtOnce = true;
+      this.stopTrackTimers();
+      this.queue = pending.queue!;
+      this.window = null;
+      this.track = new TrackPlayback({ id: params.itemId ?? 'pending', track }, params.positionMillis ?? 0);
+      this.atEnd = false;
+      this.armAudioReady(true);
+    },
+    adoptLoad: (event) => {
+      const { window } = event as EventOf<'loadAnswered'>;
+      const pending = this.loading!;
+      this.queue = pending.queue!;
+      this.window = new QueueWindow(window);
+      this.draining = false;
+      this.atEnd = false;
+      this.queueCompletedAsked = null;
+      const id = pending.params.itemId ?? window.items[0]!.id;
+      const item = this.window.item(id)!;
+      if (pending.startedAtOnce && this.track) {
+        this.track.identify(item);
+      } else {
+        this.stopTrackTimers();
+        this.track = new TrackPlayback(item, pending.params.positionMillis ?? 0);
+      }
+      this.lastPollAt = this.deps.clock.now();
+    },
+    answerLoad: () => {
+      this.loading?.resolve();
+      this.loading = null;
+    },
+    restorePrevious: () => {
+      const previous = this.loading!.previous;
+      this.stopTrackTimers();
+      this.queue = previous.queue;
+      this.window = previous.window;
+      this.track = previous.track;
+      this.atEnd = previous.atEnd;
+      if (this.state === 'PLAYING') this.startTrackTimers();
+    },
+    failLoad: (event) => {
+      const { failure } = event as EventOf<'loadFailed'>;
+      this.loading?.reject(cloudQueueError(failure, this.loading.params.itemId));
+      this.loading = null;
+    },
+    bufferCurrent: () => this.armAudioReady(this.track ? this.fetched.has(this.track.item.id) : false),
+    playSegment: () => {
+      if (!this.track) return;
+      this.track.play(this.deps.clock.now());
+      this.startTrackTimers();
+      this.askForNextWindowIfNear();
+      if (this.queue?.reports.sendPlaybackActions && this.track.durationPlayed(this.deps.clock.now()) > 0) this.sendReport('update');
+    },
+    pauseSegment: () => {
+      this.clearTimer('audioReady');
+      if (!this.track?.playing) return;
+      this.track.pause(this.deps.clock.now());
+      this.stopTrackTimers();
+      if (this.queue?.reports.sendPlaybackActions) this.sendReport('update');
+    },
+    notifyPause: () => void this.notifyIntent('pause'),
+    notifyPlay: () => void this.notifyIntent('play'),
+    armPauseTtl: () => {
+      const ttl = this.policies.pauseTtlSec;
+      if (ttl !== undefined) this.setTimer('pauseTtl', ttl * 1_000, () => this.dispatch({ type: 'pauseTtlExpired' }));
+    },
+    disarmPauseTtl: () => this.clearTimer('pauseTtl'),
+    restartCurrent: () => {
+      if (!this.track) return;
+      this.track = new TrackPlayback(this.track.item, 0);
+      this.atEnd = false;
+      this.armAudioReady(true);
+    },
+    suspendSession: () => this.clearTimer('versionPoll'),
+    requestResume: () => void this.runResume(),
+    adoptWindow: (event) => {
+      const { window } = event as EventOf<'resumeAnswered' | 'skipAnswered'>;
+      this.window = new QueueWindow(window);
+      this.draining = false;
+      this.queueCompletedAsked = null;
+    },
+    finalReport: () => this.sendReport('final'),
+    finalReportSkip: () => {
+      if (this.track?.hasStarted) this.sendReport('final', `skip-${randomUUID()}`);
+    },
+    playNextTrack: () => {
+      const next = this.window!.after(this.track!.item.id)!;
+      this.stopTrackTimers();
+      this.track = new TrackPlayback(next);
+      this.track.play(this.deps.clock.now());
+      this.startTrackTimers();
+      this.askForNextWindowIfNear();
+    },
+    stopAtEnd: () => {
+      this.stopTrackTimers();
+      this.atEnd = true;
+    },
+    recordDownload: () => {
+      if (!this.window || !this.track) return;
+      for (const id of fetchedThrough(this.window, this.track.item.id)) this.fetched.add(id);
+    },
+    requestQueueCompleted: () => {
+      const key = `${this.window!.queueVersion}:${this.window!.items.at(-1)!.id}`;
+      if (this.draining || this.queueCompletedAsked === key) return;
+      this.queueCompletedAsked = key;
+      void this.backgroundWindow('queueCompleted', 'queueCompleted');
+    },
+    requestUserSkip: (event) => void this.runUserSkip(event.type as 'skipNext' | 'skipPrev'),
+    startNext: () => this.startTrack(this.window!.after(this.track!.item.id)!, true),
+    cueNext: () => this.startTrack(this.window!.after(this.track!.item.id)!, false),
+    startPrevious: () => this.startTrack(this.window!.before(this.track!.item.id)!, true),
+    cuePrevious: () => this.startTrack(this.window!.before(this.track!.item.id)!, false),
+    startSkipTarget: (event) => this.startTrack((event as EventOf<'skipAnswered'>).target, true, (event as EventOf<'skipAnswered'>).positionMillis),
+    cueSkipTarget: (event) => this.startTrack((event as EventOf<'skipAnswered'>).target, false, (event as EventOf<'skipAnswered'>).positionMillis),
+    answerSkip: () => {
+      this.skipping?.resolve();
+      this.skipping = null;
+    },
+    refuseSkip: (event) => {
+      const { failure } = event as EventOf<'skipRefused'>;
+      this.noteError(failure);
+      this.skipping?.reject(
+        failure.rejectedReason
+          ? new PlaybackError('ERROR_SKIP_LIMIT_REACHED', `the server refused the skip: ${failure.rejectedReason}`, { httpStatus: failure.status })
+          : cloudQueueError(failure),
+      );
+      this.skipping = null;
+    },
+    requestSkipToItem: (event) => void this.runSkipToItem((event as EventOf<'skipToItem'>).params),
+    seek: (event) => {
+      const { positionMillis } = (event as EventOf<'skipToItem'>).params;
+      if (positionMillis === undefined || !this.track) return;
+      this.track.seek(positionMillis, this.deps.clock.now());
+      if (this.track.playing) this.startTrackTimers();
+    },
+    startCommandItem: (event) => this.startCommandItem((event as EventOf<'skipToItem'>).params, true),
+    cueCommandItem: (event) => this.startCommandItem((event as EventOf<'skipToItem'>).params, false),
+    requestRefreshLater: () => void this.backgroundWindow('refresh', 'refresh'),
+    requestCommandRefresh: () => void this.backgroundWindow('refresh', 'refreshCommand'),
+    adoptBackgroundWindow: (event) => {
+      const { window } = event as EventOf<'windowAnswered'>;
+      const current = this.track?.item.id;
+      // A window that no longer holds the playing track cannot be played from; keep the old one.
+      if (current && !window.items.some((item) => item.id === current)) return;
+      this.window = new QueueWindow(window);
+      this.draining = false;
+      if (current && this.fetched.has(current)) for (const id of fetchedThrough(this.window, current)) this.fetched.add(id);
+    },
+    clearQueue: () => this.dropQueue(),
+    evictSession: () => {
+      this.dropQueue();
+      this.forgetSession();
+    },
+    drainWindow: () => {
+      // Seed §7.4.3: what is left of the window still plays; nothing more is asked for.
+      this.draining = true;
+    },
+    stopPlayback: () => this.dropQueue(),
+    reportError: (event) => {
+      const failure = (event as { failure?: Failure }).failure;
+      if (failure) this.noteError(failure);
+    },
+  };
+
+  // ---------------------------------------------------------------- request flows
+
+  private async runLoad(): Promise<void> {
+    const pending = this.loading!;
+    const { params } = pending;
+    const epoch = ++this.epoch;
+    const target: CloudQueueTarget = { queueBaseUrl: params.queueBaseUrl, httpAuthorization: params.httpAuthorization };
+    // §7.3: the player does not retry before answering loadCloudQueue.
+    const context = await this.deps.client.context(target);
+    if (!this.sameLoad(epoch, pending)) return;
+    this.noteViolations(context);
+    if (!context.ok) return void this.dispatch({ type: 'loadFailed', failure: context.failure }, { requestId: context.exchange.requestId });
+    const policies = { ...DEFAULT_POLICIES, ...context.value.playbackPolicies };
+    const metadata = params.trackMetadata;
+    pending.queue = {
+      target,
+      policies,
+      reports: context.value.reports ?? {},
+      contextVersion: context.value.contextVersion,
+      container: context.value.container,
+    };
+    const playsAtOnce = params.playOnCompletion === true && startsAtOnce(policies, metadata !== undefined);
+    if (playsAtOnce) this.dispatch({ type: 'loadStartedAtOnce', track: metadata! }, { requestId: context.exchange.requestId });
+    const reason = firstWindowReason(policies, metadata !== undefined, metadata !== undefined && fetchedAtOnce(metadata));
+    const window = await this.deps.client.itemWindow(target, this.windowQuery(reason, params.itemId));
+    if (!this.sameLoad(epoch, pending)) return;
+    this.noteViolations(window);
+    if (!window.ok || window.value.items.length === 0) {
+      const failure: Failure = window.ok ? { kind: 'other', status: 200, message: 'the queue is empty: nothing to play' } : window.failure;
+      return void this.dispatch({ type: 'loadFailed', failure }, { requestId: window.exchange.requestId });
+    }
+    this.fetched.clear();
+    if (metadata && fetchedAtOnce(metadata) && params.itemId) this.fetched.add(params.itemId);
+    this.dispatch({ type: 'loadAnswered', window: window.value }, { requestId: window.exchange.requestId });
+  }
+
+  private sameLoad(epoch: number, pending: PendingLoad): boolean {
+    return this.epoch === epoch && this.loading === pending && !this.closed;
+  }
+
+  private async runResume(): Promise<void> {
+    const epoch = this.epoch;
+    const result = await this.foreground((retry) => this.deps.client.itemWindow(this.queue!.target, this.windowQuery('resume', this.track?.item.id), retry));
+    if (epoch !== this.epoch || this.state !== 'SUSPENDED') return;
+    if (result.ok) this.dispatch({ type: 'resumeAnswered', window: result.value }, { requestId: result.exchange.requestId });
+    else this.dispatchForegroundFailure(result.failure, result.exchange.requestId);
+  }
+
+  private async runUserSkip(direction: 'skipNext' | 'skipPrev'): Promise<void> {
+    const epoch = this.epoch;
+    const plays = this.isMoving();
+    const from = this.track!.item.id;
+    const result = await this.foreground((retry) => this.deps.client.itemWindow(this.queue!.target, this.windowQuery(direction, from), retry));
+    if (epoch !== this.epoch) return;
+    if (!result.ok) {
+      if (result.failure.status === 403) return void this.dispatch({ type: 'skipRefused', failure: result.failure }, { requestId: result.exchange.requestId });
+      this.skipping?.reject(cloudQueueError(result.failure, from));
+      this.skipping = null;
+      return this.dispatchForegroundFailure(result.failure, result.exchange.requestId);
+    }
+    const window = new QueueWindow(result.value);
+    const target = direction === 'skipNext' ? window.after(from) : window.before(from);
+    if (!target) {
+      this.skipping?.reject(new PlaybackError('ERROR_PLAYBACK_NO_CONTENT', direction === 'skipNext' ? 'the server has no next track' : 'the server has no previous track'));
+      this.skipping = null;
+      return void this.dispatch({ type: 'windowAnswered', window: result.value, purpose: 'refresh' }, { requestId: result.exchange.requestId });
+    }
+    this.dispatch({ type: 'skipAnswered', window: result.value, target, skipped: direction, plays }, { requestId: result.exchange.requestId });
+  }
+
+  private async runSkipToItem(params: SkipToItemParams): Promise<void> {
+    const epoch = this.epoch;
+    const plays = params.playOnCompletion ?? this.isMoving();
+    // §7.3: skipToItem has answered already; the request is retried in the background.
+    const result = await this.background((retry) => this.deps.client.itemWindow(this.queue!.target, this.windowQuery('skipToItem', params.itemId), retry));
+    if (epoch !== this.epoch || !this.queue) return;
+    if (!result.ok) return this.dispatchBackgroundFailure(result.failure, 'itemWindow', result.exchange.requestId);
+    const target = new QueueWindow(result.value).item(params.itemId)!;
+    this.dispatch(
+      { type: 'skipAnswered', window: result.value, target, skipped: 'skipToItem', plays, positionMillis: params.positionMillis },
+      { requestId: result.exchange.requestId },
+    );
+  }
+
+  private async notifyIntent(reason: 'pause' | 'play'): Promise<void> {
+    const epoch = this.epoch;
+    const result = await this.foreground((retry) => this.deps.client.itemWindow(this.queue!.target, this.windowQuery(reason, this.track?.item.id), retry));
+    if (epoch !== this.epoch) return;
+    if (result.ok) return void this.dispatch({ type: 'windowAnswered', window: result.value, purpose: 'refresh' }, { requestId: result.exchange.requestId });
+    this.dispatchForegroundFailure(result.failure, result.exchange.requestId);
+  }
+
+  /** A background window request (§7.4): one at a time; retried, and drained when exhausted. */
+  private async backgroundWindow(reason: Reason, purpose: WindowPurpose): Promise<void> {
+    if (!this.queue || this.backgroundWindowInFlight) return;
+    this.backgroundWindowInFlight = true;
+    const epoch = this.epoch;
+    try {
+      const itemId = this.track?.item.id;
+      const result = await this.background((retry) => this.deps.client.itemWindow(this.queue!.target, this.windowQuery(reason, itemId), retry));
+      if (epoch !== this.epoch || !this.queue) return;
+      if (result.ok) this.dispatch({ type: 'windowAnswered', window: result.value, purpose }, { requestId: result.exchange.requestId });
+      else this.dispatchBackgroundFailure(result.failure, 'itemWindow', result.exchange.requestId);
+    } finally {
+      this.backgroundWindowInFlight = false;
+    }
+  }
+
+  private async pollVersion(): Promise<void> {
+    if (!this.queue) return;
+    const epoch = this.epoch;
+    this.lastPollAt = this.deps.clock.now();
+    const result = await this.background((retry) => this.deps.client.version(this.queue!.target, retry));
+    if (epoch !== this.epoch || !this.queue) return;
+    if (!result.ok) return this.dispatchBackgroundFailure(result.failure, 'version', result.exchange.requestId);
+    if (result.value.contextVersion !== undefined && this.queue.contextVersion !== undefined && result.value.contextVersion !== this.queue.contextVersion) {
+      void this.refetchContext();
+    }
+    // Seed §4.3: "If the version changed, the player follows with GET /itemWindow."
+    if (this.window && result.value.queueVersion !== this.window.queueVersion) void this.backgroundWindow('refresh', 'versionChanged');
+  }
+
+  private async refetchContext(): Promise<void> {
+    const epoch = this.epoch;
+    const result = await this.background((retry) => this.deps.client.context(this.queue!.target, retry));
+    if (epoch !== this.epoch || !this.queue) return;
+    if (!result.ok) return this.dispatchBackgroundFailure(result.failure, 'context', result.exchange.requestId);
+    this.queue.policies = { ...DEFAULT_POLICIES, ...result.value.playbackPolicies };
+    this.queue.reports = result.value.reports ?? {};
+    this.queue.contextVersion = result.value.contextVersion;
+    this.queue.container = result.value.container;
+    this.changed();
+  }
+
+  private sendReport(type: PlaybackReport['type'], skipReportId?: string): void {
+    if (!this.track || !this.queue || !this.track.hasStarted) return;
+    const report = this.track.report(type, this.deps.clock.now(), this.window?.queueVersion ?? '', skipReportId);
+    const target = this.queue.target;
+    const epoch = this.epoch;
+    void this.foreground((retry) => this.deps.client.timePlayed(target, [report], retry)).then((result) => {
+      if (result.ok || epoch !== this.epoch) return;
+      // A report that fails never stops playback; a 404 still evicts the session (§7.1).
+      if (result.failure.kind === 'notFound') this.dispatch({ type: 'sessionNotFound', failure: result.failure }, { requestId: result.exchange.requestId });
+      else this.noteError(result.failure);
+    });
+  }
+
+  /** §7.2 error-type table: incomplete 3 × 2 s, 503 3 × Retry-After (2–10 s), others never. */
+  private async foreground<T>(send: (retry: number) => Promise<ClientResult<T>>): Promise<ClientResult<T>> {
+    for (let retry = 0; ; retry++) {
+      const result = await send(retry);
+      this.noteViolations(result);
+      if (result.ok || this.closed) return result;
+      const delay = foregroundRetryDelay(result.failure, retry);
+      if (delay === null) return result;
+      await this.sleep(delay);
+    }
+  }
+
+  /** §7.4: up to three more tries, the first 10 s after the original request, then 10 s apart. */
+  private async background<T>(send: (retry: number) => Promise<ClientResult<T>>): Promise<ClientResult<T>> {
+    for (let retry = 0; ; retry++) {
+      const sentAt = this.deps.clock.now();
+      const result = await send(retry);
+      this.noteViolations(result);
+      if (result.ok || this.closed) return result;
+      const delay = backgroundRetryDelay(result.failure, retry);
+      if (delay === null) return result;
+      await this.sleep(Math.max(0, sentAt + BACKGROUND_RETRY_INTERVAL_MS - this.deps.clock.now()));
+    }
+  }
+
+  private dispatchForegroundFailure(failure: Failure, requestId: string): void {
+    if (failure.kind === 'notFound') this.dispatch({ type: 'windowNotFound', failure }, { requestId });
+    else this.dispatch({ type: 'foregroundFailed', failure }, { requestId });
+  }
+
+  private dispatchBackgroundFailure(failure: Failure, endpoint: 'itemWindow' | 'version' | 'context', requestId: string): void {
+    if (failure.kind === 'notFound') {
+      this.dispatch({ type: endpoint === 'itemWindow' ? 'windowNotFound' : 'sessionNotFound', failure }, { requestId });
+    } else {
+      this.dispatch({ type: 'backgroundExhausted', failure }, { requestId });
+    }
+  }
+
+  // ---------------------------------------------------------------- playback mechanics
+
+  private windowQuery(reason: Reason, itemId: string | undefined) {
+    return { reason, itemId, previousWindowSize: PREVIOUS_WINDOW_SIZE, upcomingWindowSize: UPCOMING_WINDOW_SIZE, queueVersion: this.window?.queueVersion };
+  }
+
+  /** Moves to `item`; when `play`, through BUFFERING (the table set the state already). */
+  private startTrack(item: QueueItem, play: boolean, positionMillis?: number): void {
+    this.stopTrackTimers();
+    this.clearTimer('pauseTtl');
+    this.track = new TrackPlayback(item, positionMillis ?? 0);
+    this.atEnd = false;
+    if (play) this.armAudioReady(this.fetched.has(item.id));
+  }
+
+  private startCommandItem(params: SkipToItemParams, play: boolean): void {
+    const fromWindow = this.window?.item(params.itemId);
+    const item: QueueItem = fromWindow ?? { id: params.itemId, track: params.trackMetadata! };
+    if (params.trackMetadata && fetchedAtOnce(params.trackMetadata)) this.fetched.add(params.itemId);
+    this.startTrack(item, play, params.positionMillis);
+  }
+
+  private armAudioReady(alreadyFetched: boolean): void {
+    this.setTimer('audioReady', alreadyFetched ? 0 : BUFFERING_MS, () => this.dispatch({ type: 'audioReady' }));
+  }
+
+  /** Timers that follow the playhead: end of track, end of its audio download, update reports. */
+  private startTrackTimers(): void {
+    const track = this.track;
+    if (!track?.playing) return;
+    const now = this.deps.clock.now();
+    this.setTimer('trackEnd', track.untilPosition(track.durationMillis, now), () => this.dispatch({ type: 'trackEnded' }));
+    if (!this.fetched.has(track.item.id)) {
+      this.setTimer('download', track.untilPosition(fetchCompletesAt(track.item.track), now), () => this.dispatch({ type: 'downloadComplete' }));
+    }
+    this.armUpdateReport();
+  }
+
+  private stopTrackTimers(): void {
+    for (const name of ['audioReady', 'trackEnd', 'download', 'reportUpdate'] as const) this.clearTimer(name);
+  }
+
+  /** `update` reports after sendUpdateAfterMillis of play, then every periodicIntervalMillis. */
+  private armUpdateReport(): void {
+    const track = this.track;
+    const settings = this.queue?.reports;
+    if (!track?.playing || !settings) return;
+    const first = settings.sendUpdateAfterMillis;
+    const every = settings.periodicIntervalMillis;
+    const played = track.durationPlayed(this.deps.clock.now());
+    let next: number | undefined;
+    if (first !== undefined && played < first) next = first;
+    else if (every !== undefined && every > 0) next = (first ?? 0) + Math.ceil((played - (first ?? 0) + 1) / every) * every;
+    if (next === undefined) return;
+    this.setTimer('reportUpdate', next - played, () => {
+      this.sendReport('update');
+      this.armUpdateReport();
+    });
+  }
+
+  private askForNextWindowIfNear(): void {
+    const current = this.track?.item.id;
+    if (current && !this.draining && this.window?.needsNextWindow(current)) void this.backgroundWindow('refresh', 'refresh');
+  }
+
+  /** Polls /version every 600 s while playing, 300 s while paused; not when idle or suspended. */
+  private rescheduleVersionPoll(): void {
+    const interval = this.state === 'PLAYING' || this.state === 'BUFFERING' ? VERSION_POLL_PLAYING_MS : this.state === 'PAUSED' ? VERSION_POLL_PAUSED_MS : null;
+    if (interval === null || !this.queue || !this.window) return this.clearTimer('versionPoll');
+    const existing = this.timers.get('versionPoll');
+    const due = Math.max(this.deps.clock.now(), this.lastPollAt + interval);
+    if (existing && existing.due === due) return;
+    this.setTimer('versionPoll', due - this.deps.clock.now(), () => {
+      void this.pollVersion();
+      this.rescheduleVersionPoll();
+    });
+  }
+
+  private dropQueue(): void {
+    this.epoch++;
+    for (const name of [...this.timers.keys()]) this.clearTimer(name);
+    this.queue = null;
+    this.window = null;
+    this.track = null;
+    this.atEnd = false;
+    this.draining = false;
+    this.fetched.clear();
+    this.skipping?.reject(new PlaybackError('ERROR_CLOUD_QUEUE_SERVER', 'the queue was dropped'));
+    this.skipping = null;
+  }
+
+  wasEvicted(sessionId: string): boolean {
+    return this.evictedSessions.includes(sessionId);
+  }
+
+  private forgetSession(): void {
+    if (!this.session) return;
+    this.evictedSessions.push(this.session.id);
+    if (this.evictedSessions.length > 50) this.evictedSessions.shift();
+    this.session = null;
+  }
+
+  private requireQueue(): void {
+    if (!this.session) throw new PlaybackError('ERROR_SESSION_EVICTED', 'the session is gone');
+    if (!this.queue || this.state === 'IDLE') throw new PlaybackError('ERROR_PLAYBACK_NO_CONTENT', 'no cloud queue is loaded');
+  }
+
+  private isMoving(): boolean {
+    return this.state === 'PLAYING' || this.state === 'BUFFERING';
+  }
+
+  private takeSnapshot(): Snapshot {
+    return { state: this.state, queue: this.queue, window: this.window, track: this.track, atEnd: this.atEnd };
+  }
+
+  private setTimer(name: Timers, delayMs: number, callback: () => void): void {
+    this.clearTimer(name);
+    this.timers.set(
+      name,
+      this.deps.clock.setTimeout(() => {
+        this.timers.delete(name);
+        callback();
+      }, delayMs, `${this.id} ${name}`),
+    );
+  }
+
+  private clearTimer(name: Timers): void {
+    const timer = this.timers.get(name);
+    if (timer) this.deps.clock.clearTimeout(timer);
+    this.timers.delete(name);
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => this.deps.clock.setTimeout(resolve, ms, `${this.id} retry wait`));
+  }
+
+  private noteViolations(result: ClientResult<unknown>): void {
+    if (result.exchange.violations.length > 0) this.deps.onViolations?.(result.exchange.violations, result.exchange.requestId);
+  }
+
+  private noteError(failure: Failure): void {
+    this.lastError = { at: this.deps.clock.now(), message: failure.message, status: failure.status };
+    this.changed();
+  }
+
+  private changed(): void {
+    this.deps.onChange?.();
+  }
+}
+
+function cloudQueueError(failure: Failure, itemId?: string): PlaybackError {
+  return new PlaybackError('ERROR_CLOUD_QUEUE_SERVER', `the cloud queue server failed: ${failure.message}`, { httpStatus: failure.status, itemId });
+}
+
+function detailOf(event: PlayerEvent): string | undefined {
+  if ('failure' in event) return event.failure.message;
+  if (event.type === 'windowAnswered') return event.purpose;
+  if (event.type === 'skipAnswered') return `${event.skipped} → ${event.target.id}`;
+  return undefined;
+}
+
+/** Exposed for tests that need a window response's shape. */
+export type { ItemWindowResponse };

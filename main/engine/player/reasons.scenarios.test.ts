@@ -1,0 +1,194 @@
+/**
+ * Every reason rule of seed §4.3 as a scenario: what the player sends, and what it does not.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { playerHarness, type PlayerHarness } from '../testing/player-harness.js';
+import { tracks, type StubOptions } from '../testing/stub-cloud-queue.js';
+import { BUFFERING_MS } from './audio.js';
+import { PREVIOUS_WINDOW_SIZE, UPCOMING_WINDOW_SIZE } from './windows.js';
+
+let h: PlayerHarness;
+afterEach(() => h.close());
+
+async function start(options: StubOptions = {}) {
+  h = await playerHarness(options);
+  return h;
+}
+
+describe('load', () => {
+  it('is sent without track metadata', async () => {
+    await start();
+    await h.load();
+    expect(h.stub.reasons()).toEqual(['load']);
+  });
+
+  it('is sent with metadata when limitedSkips is on, and the player waits for it', async () => {
+    await start({ policies: { limitedSkips: true } });
+    await h.load({ itemId: 't1', trackMetadata: tracks(1)[0]!.track });
+    expect(h.stub.reasons()).toEqual(['load']);
+    expect(h.rows()).not.toContain('load-starts-at-once');
+  });
+
+  it('becomes load+queueCompleted when a very short track was fetched whole before the first window request', async () => {
+    await start({ policies: { limitedSkips: true }, items: tracks(3, 12_000) });
+    await h.load({ itemId: 't1', trackMetadata: tracks(1, 12_000)[0]!.track });
+    expect(h.stub.reasons()).toEqual(['load+queueCompleted']);
+  });
+
+  it('is replaced by refresh when metadata lets the player start at once', async () => {
+    await start();
+    await h.load({ itemId: 't1', trackMetadata: tracks(1)[0]!.track });
+    expect(h.stub.reasons()).toEqual(['refresh']);
+  });
+});
+
+describe('play and pause (notifyUserIntent)', () => {
+  it('are sent for explicit user actions only when notifyUserIntent is on', async () => {
+    await start({ policies: { notifyUserIntent: true } });
+    await h.load();
+    await h.advance(BUFFERING_MS);
+    await h.player.act('pause', 'user');
+    await h.player.act('play', 'user');
+    await h.settle();
+    expect(h.stub.reasons()).toEqual(['load', 'pause', 'play']);
+  });
+
+  it('are never sent without notifyUserIntent', async () => {
+    await start({ policies: { limitedSkips: true } });
+    await h.load();
+    await h.advance(BUFFERING_MS);
+    await h.player.act('pause', 'user');
+    await h.player.act('play', 'user');
+    await h.settle();
+    expect(h.stub.reasons()).toEqual(['load']);
+  });
+
+  it('play is not sent when playback starts from loadCloudQueue or skipToItem', async () => {
+    await start({ policies: { notifyUserIntent: true } });
+    await h.load();
+    await h.advance(BUFFERING_MS);
+    h.player.skipToItem({ itemId: 't5', trackMetadata: tracks(5)[4]!.track });
+    await h.advance(BUFFERING_MS);
+    expect(h.player.status()).toMatchObject({ playbackState: 'PLAYBACK_STATE_PLAYING', itemId: 't5' });
+    expect(h.stub.reasons()).not.toContain('play');
+  });
+});
+
+describe('skipNext and skipPrev', () => {
+  it.each([
+    ['limitedSkips', { limitedSkips: true }],
+    ['notifyUserIntent', { notifyUserIntent: true }],
+  ])('are sent, and waited for, with %s', async (_name, policies) => {
+    await start({ policies });
+    await h.load();
+    await h.advance(BUFFERING_MS);
+    await h.player.act('skipNext', 'user');
+    await h.player.act('skipPrev', 'user');
+    expect(h.stub.sent('itemWindow').slice(1).map((r) => [r.reason, r.itemId])).toEqual([
+      ['skipNext', 't1'],
+      ['skipPrev', 't2'],
+    ]);
+    expect(h.player.status().itemId).toBe('t1');
+  });
+
+  it('are not sent without either policy, and never when playback starts', async () => {
+    await start();
+    await h.load();
+    await h.advance(BUFFERING_MS);
+    await h.player.act('skipNext', 'user');
+    await h.player.act('skipPrev', 'user');
+    expect(h.stub.reasons()).toEqual(['load']);
+  });
+
+  it('are refused without a request when canSkip / canSkipBack forbid them', async () => {
+    await start({ policies: { canSkip: false, canSkipBack: false, notifyUserIntent: true } });
+    await h.load();
+    await expect(h.player.act('skipNext', 'user')).rejects.toMatchObject({ errorCode: 'ERROR_DISALLOWED_BY_POLICY' });
+    await expect(h.player.act('skipPrev', 'user')).rejects.toMatchObject({ errorCode: 'ERROR_DISALLOWED_BY_POLICY' });
+    expect(h.stub.reasons()).toEqual(['load']);
+  });
+});
+
+describe('skipToItem', () => {
+  it('is sent with the command\u2019s itemId without metadata', async () => {
+    await start();
+    await h.load();
+    h.player.skipToItem({ itemId: 't6' });
+    await h.settle();
+    expect(h.stub.sent('itemWindow').at(-1)).toMatchObject({ reason: 'skipToItem', itemId: 't6' });
+  });
+
+  it('is sent with limitedSkips even with metadata', async () => {
+    await start({ policies: { limitedSkips: true } });
+    await h.load();
+    h.player.skipToItem({ itemId: 't6', trackMetadata: tracks(6)[5]!.track });
+    await h.settle();
+    expect(h.stub.reasons()).toEqual(['load', 'skipToItem']);
+  });
+
+  it('is replaced by a later refresh when metadata is given', async () => {
+    await start();
+    await h.load();
+    h.player.skipToItem({ itemId: 't6', trackMetadata: tracks(6)[5]!.track });
+    await h.settle();
+    expect(h.stub.reasons()).toEqual(['load', 'refresh']);
+  });
+});
+
+describe('refresh (next window) and queueCompleted', () => {
+  it('asks for the next window 2 tracks before the edge of the window', async () => {
+    await start({ items: tracks(40, 60_000) });
+    await h.load();
+    await h.advance(BUFFERING_MS);
+    // The first window holds t1…t11; the request goes out when t9 starts.
+    await h.advance(7 * 60_000);
+    expect(h.stub.sent('itemWindow', 'refresh')).toEqual([]);
+    await h.advance(60_000);
+    await h.settle();
+    expect(h.stub.sent('itemWindow', 'refresh')).toEqual([expect.objectContaining({ itemId: 't9' })]);
+    expect(h.player.snapshot().window?.items.at(-1)?.id).toBe('t19');
+  });
+
+  it('sends queueCompleted at the end of the queue and pauses after the last track when there is no more', async () => {
+    await start({ items: tracks(3, 60_000) });
+    await h.load();
+    await h.advance(BUFFERING_MS + 3 * 60_000);
+    expect(h.stub.reasons()).toEqual(['load', 'queueCompleted']);
+    expect(h.player.status()).toMatchObject({ playbackState: 'PLAYBACK_STATE_PAUSED', itemId: 't3' });
+  });
+
+  it('plays on when queueCompleted finds that tracks were added', async () => {
+    await start({ items: tracks(2, 60_000) });
+    await h.load();
+    await h.advance(BUFFERING_MS + 60_000 + 30_000); // t2's audio fetched: queueCompleted
+    h.stub.edit((items) => [...items, ...tracks(1, 60_000, 'more')]);
+    // The stub answered queueCompleted before the edit; the next poll finds the new version.
+    await h.advance(10 * 60_000);
+    expect(h.transitions.some((t) => t.detail === 'versionChanged')).toBe(true);
+  });
+
+  it('asks for windows of 5 previous and 10 upcoming items (CONTRACT §5)', async () => {
+    await start();
+    await h.load();
+    h.player.refresh();
+    await h.settle();
+    for (const request of h.stub.sent('itemWindow')) {
+      expect(request.query).toMatchObject({ previousWindowSize: String(PREVIOUS_WINDOW_SIZE), upcomingWindowSize: String(UPCOMING_WINDOW_SIZE) });
+    }
+  });
+});
+
+describe('resume', () => {
+  it('is sent only to resume a suspended session', async () => {
+    await start({ policies: { pauseTtlSec: 30 } });
+    await h.load();
+    await h.advance(BUFFERING_MS);
+    await h.player.act('pause', 'user');
+    await h.player.act('resume', 'user'); // a paused, not suspended, session just plays
+    await h.player.act('pause', 'user');
+    await h.advance(30_000);
+    await h.player.act('resume', 'user');
+    await h.settle();
+    expect(h.stub.reasons()).toEqual(['load', 'resume']);
+  });
+});

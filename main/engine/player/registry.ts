@@ -1,0 +1,123 @@
+/**
+ * One simulated player per group (issue: "One player per group"), named after its coordinator.
+ * The registry follows the household: a new group gets a player, a group that disappears takes
+ * its player with it. It records every transition (stored, and pushed as an event).
+ */
+import type { EngineClock } from '../clock/clock.js';
+import type { PlayerDetail, PlayerTransition } from '../api/player-types.js';
+import type { EventBus } from '../events/bus.js';
+import type { PlaybackStatus } from '../household/views.js';
+import type { Player as PlayerRecord } from '../store/repositories/players.js';
+import type { Store } from '../store/store.js';
+import { CloudQueueClient, type HttpTransport, type PlayerExchange } from './client.js';
+import { Player, type TransitionRecord } from './player.js';
+
+export interface PlayerRegistryDeps {
+  store: Pick<Store, 'groups' | 'players' | 'playerTransitions'>;
+  clock: EngineClock;
+  bus: Pick<EventBus, 'emit'>;
+  /** How player requests leave the engine (the failure-injection layer wraps it). */
+  transport?: HttpTransport;
+  /** Every request a player makes, for the traffic log. */
+  onExchange?: (exchange: PlayerExchange) => void;
+}
+
+export class PlayerRegistry {
+  private readonly byGroup = new Map<string, Player>();
+
+  constructor(private readonly deps: PlayerRegistryDeps) {
+    this.sync();
+  }
+
+  /** Makes the players match the groups of the household. */
+  sync(): void {
+    const groups = this.deps.store.groups.list();
+    const live = new Set(groups.map((g) => g.id));
+    for (const [groupId, player] of this.byGroup) {
+      const group = groups.find((g) => g.id === groupId);
+      if (!live.has(groupId) || group?.coordinatorId !== player.id) {
+        player.close();
+        this.byGroup.delete(groupId);
+      }
+    }
+    for (const group of groups) {
+      if (!this.byGroup.has(group.id)) this.byGroup.set(group.id, this.create(group.coordinatorId, group.id));
+    }
+  }
+
+  forGroup(groupId: string): Player | undefined {
+    return this.byGroup.get(groupId);
+  }
+
+  /** The player of the group a household player belongs to. */
+  forPlayer(playerId: string): Player | undefined {
+    const record = this.deps.store.players.get(playerId);
+    return record && this.byGroup.get(record.groupId);
+  }
+
+  forSession(sessionId: string): Player | undefined {
+    return [...this.byGroup.values()].find((p) => p.currentSession?.id === sessionId);
+  }
+
+  wasEvicted(sessionId: string): boolean {
+    return [...this.byGroup.values()].some((p) => p.wasEvicted(sessionId));
+  }
+
+  all(): Player[] {
+    return [...this.byGroup.values()];
+  }
+
+  /** Live playback state of a household player, for the household views. */
+  statusOf = (record: PlayerRecord): PlaybackStatus => {
+    const status = this.byGroup.get(record.groupId)?.status();
+    return status
+      ? { playbackState: status.playbackState, suspended: status.suspended, itemId: status.itemId, positionMillis: status.positionMillis }
+      : { playbackState: 'PLAYBACK_STATE_IDLE', suspended: false, itemId: null, positionMillis: 0 };
+  };
+
+  detail(player: Player): PlayerDetail {
+    return { id: player.id, groupId: player.groupId, at: this.deps.clock.now(), ...player.snapshot() } as PlayerDetail;
+  }
+
+  transitions(playerId: string, limit: number): PlayerTransition[] {
+    return this.deps.store.playerTransitions.recent(playerId, limit) as PlayerTransition[];
+  }
+
+  close(): void {
+    for (const player of this.byGroup.values()) player.close();
+    this.byGroup.clear();
+  }
+
+  private create(playerId: string, groupId: string): Player {
+    const { clock, bus } = this.deps;
+    const client = new CloudQueueClient({ playerId, clock, transport: this.deps.transport, onExchange: this.deps.onExchange });
+    const player: Player = new Player({
+      playerId,
+      groupId,
+      clock,
+      client,
+      onTransition: (record) => this.record(record),
+      onViolations: (violations, requestId) => {
+        for (const v of violations) bus.emit('player.violation', { playerId, at: clock.now(), requestId, endpoint: v.endpoint, severity: v.severity, message: v.message });
+      },
+      onChange: () => bus.emit('player.changed', this.detail(player)),
+    });
+    return player;
+  }
+
+  private record(record: TransitionRecord): void {
+    const stored = this.deps.store.playerTransitions.add({
+      playerId: record.playerId,
+      groupId: record.groupId,
+      at: record.at,
+      from: record.from,
+      to: record.to,
+      event: record.event,
+      cause: record.cause,
+      transition: record.transition,
+      requestId: record.requestId ?? null,
+      detail: record.detail ?? null,
+    });
+    this.deps.bus.emit('player.transition', stored as PlayerTransition);
+  }
+}

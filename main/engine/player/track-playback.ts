@@ -1,0 +1,100 @@
+/**
+ * One playback of one track, counted the way playback reports describe it (seed §2.3):
+ * `durationPlayedMillis` adds up every played segment (seeks included, so it may exceed the
+ * track), `timeSincePlaybackMillis` runs from the start of this track's playback through pauses,
+ * `positionMillisAtSegmentStart` is where the current segment began (e.g. the last resume).
+ */
+import type { PlaybackReport, QueueItem } from './wire.js';
+import { DEFAULT_TRACK_MILLIS } from './wire.js';
+
+export class TrackPlayback {
+  /** Engine time this track first started playing; null until it does. */
+  private startedAt: number | null = null;
+  /** Played time of closed segments. */
+  private playedBefore = 0;
+  /** Engine time the open segment began; null while not playing. */
+  private segmentStartedAt: number | null = null;
+  private segmentStartPosition: number;
+
+  constructor(
+    private playedItem: QueueItem,
+    startPosition = 0,
+  ) {
+    this.segmentStartPosition = Math.max(0, Math.min(startPosition, this.durationMillis));
+  }
+
+  get item(): QueueItem {
+    return this.playedItem;
+  }
+
+  /**
+   * A track started from loadCloudQueue's metadata learns its queue item from the server's
+   * first window; its playback goes on unchanged.
+   */
+  identify(item: QueueItem): void {
+    this.playedItem = item;
+  }
+
+  get durationMillis(): number {
+    return this.item.track.durationMillis ?? DEFAULT_TRACK_MILLIS;
+  }
+
+  get playing(): boolean {
+    return this.segmentStartedAt !== null;
+  }
+
+  get hasStarted(): boolean {
+    return this.startedAt !== null;
+  }
+
+  position(now: number): number {
+    const inSegment = this.segmentStartedAt === null ? 0 : now - this.segmentStartedAt;
+    return Math.min(this.durationMillis, this.segmentStartPosition + inSegment);
+  }
+
+  durationPlayed(now: number): number {
+    return this.playedBefore + (this.segmentStartedAt === null ? 0 : now - this.segmentStartedAt);
+  }
+
+  /** Engine ms until the playhead reaches `position` while playing. */
+  untilPosition(position: number, now: number): number {
+    return Math.max(0, position - this.position(now));
+  }
+
+  play(now: number): void {
+    if (this.segmentStartedAt !== null) return;
+    this.startedAt ??= now;
+    this.segmentStartedAt = now;
+  }
+
+  pause(now: number): void {
+    if (this.segmentStartedAt === null) return;
+    const position = this.position(now);
+    this.playedBefore += now - this.segmentStartedAt;
+    this.segmentStartedAt = null;
+    this.segmentStartPosition = position;
+  }
+
+  /** Moves the playhead; a new segment starts there. */
+  seek(position: number, now: number): void {
+    const wasPlaying = this.playing;
+    this.pause(now);
+    this.segmentStartPosition = Math.max(0, Math.min(position, this.durationMillis));
+    if (wasPlaying) this.play(now);
+  }
+
+  report(type: PlaybackReport['type'], now: number, queueVersion: string, skipReportId?: string): PlaybackReport {
+    const report: PlaybackReport = {
+      id: this.item.id,
+      mediaUrl: this.item.track.mediaUrl,
+      queueVersion,
+      durationPlayedMillis: Math.round(this.durationPlayed(now)),
+      timeSincePlaybackMillis: this.startedAt === null ? 0 : Math.round(now - this.startedAt),
+      positionMillis: Math.round(this.position(now)),
+      positionMillisAtSegmentStart: Math.round(this.segmentStartPosition),
+      type,
+    };
+    if (type === 'final' && skipReportId !== undefined) report.skip = { reportId: skipReportId };
+    return report;
+  }
+}

@@ -1,0 +1,393 @@
+/**
+ * One test per row of the transition table, each against the stub cloud queue server with the
+ * engine clock moved by hand. The last test checks that no row went untested.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { playerHarness, type PlayerHarness } from '../testing/player-harness.js';
+import { tracks, type StubOptions } from '../testing/stub-cloud-queue.js';
+import { AUDIO_AHEAD_MS, BUFFERING_MS } from './audio.js';
+import { PlaybackError } from './errors.js';
+import { TRANSITIONS } from './transitions.js';
+
+const covered = new Set<string>();
+let h: PlayerHarness;
+
+async function start(options: StubOptions = {}): Promise<PlayerHarness> {
+  h = await playerHarness(options);
+  return h;
+}
+
+afterEach(async () => {
+  if (!h) return;
+  for (const row of h.rows()) covered.add(row);
+  await h.close();
+});
+
+/** Loads with playOnCompletion and lets the first track start. */
+async function playing(options: StubOptions = {}): Promise<PlayerHarness> {
+  await start(options);
+  await h.load();
+  await h.advance(BUFFERING_MS);
+  expect(h.player.machineState).toBe('PLAYING');
+  return h;
+}
+
+const last = () => h.transitions.at(-1)!;
+const minutes = (n: number) => n * 60_000;
+
+describe('loadCloudQueue', () => {
+  it('load-begins: asks for the context, then the first window with reason=load', async () => {
+    await start();
+    await h.load({ playOnCompletion: false });
+    expect(h.transitions[0]).toMatchObject({ transition: 'load-begins', from: 'IDLE', to: 'IDLE', cause: 'command' });
+    expect(h.stub.requests.map((r) => `${r.endpoint}${r.reason ? `:${r.reason}` : ''}`)).toEqual(['context', 'itemWindow:load']);
+  });
+
+  it('load-answered-paused: without playOnCompletion the player waits, paused on the first item', async () => {
+    await start();
+    await h.load({ playOnCompletion: false });
+    expect(last()).toMatchObject({ transition: 'load-answered-paused', from: 'IDLE', to: 'PAUSED', cause: 'response' });
+    expect(h.player.status()).toMatchObject({ playbackState: 'PLAYBACK_STATE_PAUSED', itemId: 't1', positionMillis: 0, queueVersion: '1' });
+  });
+
+  it('load-answered-plays and audio-ready: fetch the first track, then play', async () => {
+    await start();
+    await h.load({ itemId: 't3', positionMillis: 5_000 });
+    expect(last()).toMatchObject({ transition: 'load-answered-plays', to: 'BUFFERING' });
+    await h.advance(BUFFERING_MS);
+    expect(last()).toMatchObject({ transition: 'audio-ready', from: 'BUFFERING', to: 'PLAYING', cause: 'timer' });
+    await h.advance(10_000);
+    expect(h.player.status()).toMatchObject({ playbackState: 'PLAYBACK_STATE_PLAYING', itemId: 't3', positionMillis: 15_000 });
+  });
+
+  it('load-starts-at-once and load-answered-already-started: with metadata the track starts before the server answers', async () => {
+    await start({ items: tracks(5) });
+    const metadata = tracks(5)[1]!.track;
+    await h.load({ itemId: 't2', trackMetadata: metadata });
+    expect(h.rows()).toEqual(['load-begins', 'load-starts-at-once', 'load-answered-already-started']);
+    expect(h.stub.reasons()).toEqual(['refresh']);
+    await h.advance(BUFFERING_MS);
+    expect(h.player.status()).toMatchObject({ playbackState: 'PLAYBACK_STATE_PLAYING', itemId: 't2' });
+  });
+
+  it('load-failed: a failing first window fails the command at once and keeps the previous state', async () => {
+    await playing({ items: tracks(3) });
+    const before = h.player.status();
+    h.stub.script('itemWindow', { status: 503, headers: { 'retry-after': '3' } }, { reason: 'load' });
+    const loadsBefore = h.stub.sent('itemWindow', 'load').length;
+    const error = await h.load({ playOnCompletion: false }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(PlaybackError);
+    expect(error).toMatchObject({ errorCode: 'ERROR_CLOUD_QUEUE_SERVER', extra: { httpStatus: 503 } });
+    expect(h.stub.sent('itemWindow', 'load')).toHaveLength(loadsBefore + 1); // §7.3: no retry
+    expect(last()).toMatchObject({ transition: 'load-failed', from: 'PLAYING', to: 'PLAYING' });
+    expect(h.player.status()).toEqual(before);
+    await h.advance(1_000);
+    expect(h.player.status().positionMillis).toBe(before.positionMillis + 1_000);
+  });
+});
+
+describe('pause and play', () => {
+  it('pause-notifies: with notifyUserIntent a pause sends reason=pause', async () => {
+    await playing({ policies: { notifyUserIntent: true } });
+    await h.player.act('pause', 'user');
+    await h.settle();
+    expect(h.transitions.find((t) => t.transition === 'pause-notifies')).toMatchObject({ from: 'PLAYING', to: 'PAUSED', cause: 'user' });
+    expect(h.stub.reasons()).toContain('pause');
+  });
+
+  it('pause: without notifyUserIntent nothing is sent', async () => {
+    await playing();
+    const requests = h.stub.requests.length;
+    await h.player.act('pause', 'user');
+    await h.settle();
+    expect(last()).toMatchObject({ transition: 'pause', to: 'PAUSED' });
+    expect(h.stub.requests).toHaveLength(requests);
+  });
+
+  it('play-notifies: with notifyUserIntent a play after a pause sends reason=play', async () => {
+    await playing({ policies: { notifyUserIntent: true } });
+    await h.player.act('pause', 'user');
+    await h.player.act('play', 'command');
+    await h.settle();
+    expect(h.transitions.find((t) => t.transition === 'play-notifies')).toMatchObject({ from: 'PAUSED', to: 'PLAYING', cause: 'command' });
+    expect(h.stub.reasons().slice(-2)).toEqual(['pause', 'play']);
+  });
+
+  it('play: without notifyUserIntent playing again sends nothing and the playhead moves on', async () => {
+    await playing();
+    await h.advance(3_000);
+    await h.player.act('pause', 'user');
+    await h.advance(60_000);
+    await h.player.act('play', 'user');
+    expect(last()).toMatchObject({ transition: 'play', from: 'PAUSED', to: 'PLAYING' });
+    await h.advance(2_000);
+    expect(h.player.status().positionMillis).toBe(5_000);
+  });
+
+  it('play-at-end: after the last track, play replays it', async () => {
+    await playing({ items: tracks(1, 60_000) });
+    await h.advance(60_000);
+    expect(h.player.machineState).toBe('PAUSED');
+    await h.player.act('play', 'user');
+    expect(last()).toMatchObject({ transition: 'play-at-end', to: 'BUFFERING' });
+    await h.advance(0); // its audio is still there: no buffering time
+    expect(h.player.status()).toMatchObject({ playbackState: 'PLAYBACK_STATE_PLAYING', itemId: 't1', positionMillis: 0 });
+  });
+
+  it('play-at-end-more: after the last track, tracks added since play next', async () => {
+    await playing({ items: tracks(1, 60_000) });
+    await h.advance(60_000);
+    h.stub.edit((items) => [...items, ...tracks(2, 60_000, 'new')]);
+    await h.advance(300_000); // the paused version poll sees the new version and fetches the window
+    await h.player.act('play', 'user');
+    expect(last()).toMatchObject({ transition: 'play-at-end-more', to: 'BUFFERING' });
+    expect(h.player.status().itemId).toBe('new1');
+  });
+});
+
+describe('suspension (seed §3)', () => {
+  it('suspend-after-ttl: paused for pauseTtlSec, the session is suspended', async () => {
+    await playing({ policies: { pauseTtlSec: 90 } });
+    await h.player.act('pause', 'user');
+    await h.advance(89_999);
+    expect(h.player.status().suspended).toBe(false);
+    await h.advance(1);
+    expect(last()).toMatchObject({ transition: 'suspend-after-ttl', from: 'PAUSED', to: 'SUSPENDED', cause: 'timer' });
+    expect(h.player.status()).toMatchObject({ playbackState: 'PLAYBACK_STATE_PAUSED', suspended: true });
+  });
+
+  it('suspend-command: the suspend command suspends a playing session', async () => {
+    await playing();
+    h.player.suspend();
+    expect(last()).toMatchObject({ transition: 'suspend-command', from: 'PLAYING', to: 'SUSPENDED' });
+  });
+
+  it('resume-suspended and resume-answered: an explicit resume sends reason=resume and plays again', async () => {
+    await playing({ policies: { pauseTtlSec: 10 } });
+    await h.player.act('pause', 'user');
+    await h.advance(10_000);
+    await h.player.act('resume', 'user');
+    expect(last()).toMatchObject({ transition: 'resume-suspended', from: 'SUSPENDED', to: 'SUSPENDED', cause: 'user' });
+    await h.settle();
+    expect(h.stub.reasons().at(-1)).toBe('resume');
+    expect(h.stub.sent('itemWindow', 'resume')[0]?.itemId).toBe('t1');
+    expect(last()).toMatchObject({ transition: 'resume-answered', to: 'BUFFERING' });
+    await h.advance(BUFFERING_MS);
+    expect(h.player.machineState).toBe('PLAYING');
+  });
+});
+
+describe('tracks ending and audio fetched', () => {
+  it('track-ends-next: the next track plays and the ended one gets one final report', async () => {
+    await playing({ items: tracks(5, 60_000) });
+    await h.advance(60_000);
+    await h.settle();
+    expect(h.transitions.find((t) => t.transition === 'track-ends-next')).toMatchObject({ from: 'PLAYING', to: 'PLAYING', cause: 'timer' });
+    expect(h.player.status()).toMatchObject({ itemId: 't2', positionMillis: 0 });
+    const finals = h.stub.postedReports().filter((r) => r.type === 'final');
+    expect(finals).toEqual([expect.objectContaining({ id: 't1', durationPlayedMillis: 60_000, positionMillis: 60_000 })]);
+  });
+
+  it('track-ends-last: with nothing after the last track the player pauses', async () => {
+    await playing({ items: tracks(2, 60_000) });
+    await h.advance(120_000);
+    expect(last()).toMatchObject({ transition: 'track-ends-last', from: 'PLAYING', to: 'PAUSED' });
+    expect(h.player.status()).toMatchObject({ itemId: 't2', playbackState: 'PLAYBACK_STATE_PAUSED' });
+  });
+
+  it('track-fetched: a track\u2019s audio is all fetched 30 s before it ends', async () => {
+    await playing({ items: tracks(5, 100_000) });
+    await h.advance(100_000 - AUDIO_AHEAD_MS - 1);
+    expect(h.rows()).not.toContain('track-fetched');
+    await h.advance(1);
+    expect(last()).toMatchObject({ transition: 'track-fetched', cause: 'timer' });
+  });
+
+  it('window-fetched: once all audio of the window is fetched, reason=queueCompleted asks for more', async () => {
+    await playing({ items: tracks(2, 100_000) });
+    await h.advance(100_000); // t2 plays
+    expect(h.stub.reasons()).not.toContain('queueCompleted');
+    await h.advance(100_000 - AUDIO_AHEAD_MS);
+    await h.settle();
+    expect(h.rows()).toContain('window-fetched');
+    expect(h.stub.sent('itemWindow', 'queueCompleted')).toEqual([expect.objectContaining({ itemId: 't2' })]);
+  });
+});
+
+describe('user skips (seed §4.3)', () => {
+  it('skip-next: without limitedSkips or notifyUserIntent the skip happens at once, reported as a skip', async () => {
+    await playing();
+    await h.advance(5_000);
+    await h.player.act('skipNext', 'user');
+    expect(last()).toMatchObject({ transition: 'skip-next', from: 'PLAYING', to: 'BUFFERING' });
+    expect(h.player.status().itemId).toBe('t2');
+    await h.settle();
+    expect(h.stub.reasons()).toEqual(['load']);
+    const [final] = h.stub.postedReports();
+    expect(final).toMatchObject({ id: 't1', type: 'final', durationPlayedMillis: 5_000, skip: { reportId: expect.any(String) } });
+  });
+
+  it('skip-next-paused: a skip while paused stays paused on the next track', async () => {
+    await playing();
+    await h.player.act('pause', 'user');
+    await h.player.act('skipNext', 'user');
+    expect(last()).toMatchObject({ transition: 'skip-next-paused', from: 'PAUSED', to: 'PAUSED' });
+    expect(h.player.status().itemId).toBe('t2');
+  });
+
+  it('skip-prev: back to the previous track', async () => {
+    await playing();
+    await h.player.act('skipNext', 'user');
+    await h.advance(BUFFERING_MS);
+    await h.player.act('skipPrev', 'user');
+    expect(last()).toMatchObject({ transition: 'skip-prev', from: 'PLAYING', to: 'BUFFERING' });
+    expect(h.player.status().itemId).toBe('t1');
+  });
+
+  it('skip-prev-paused: back while paused stays paused', async () => {
+    await playing();
+    await h.player.act('skipNext', 'user');
+    await h.player.act('pause', 'user');
+    await h.player.act('skipPrev', 'user');
+    expect(last()).toMatchObject({ transition: 'skip-prev-paused', to: 'PAUSED' });
+    expect(h.player.status().itemId).toBe('t1');
+  });
+
+  it('skip-asks-server and skip-answered-plays: with limitedSkips the player waits for the server before skipping', async () => {
+    await playing({ policies: { limitedSkips: true } });
+    const skip = h.player.act('skipNext', 'user');
+    expect(last()).toMatchObject({ transition: 'skip-asks-server', to: 'PLAYING' });
+    expect(h.player.status().itemId).toBe('t1'); // not yet
+    await skip;
+    expect(h.stub.sent('itemWindow', 'skipNext')).toEqual([expect.objectContaining({ itemId: 't1' })]);
+    expect(last()).toMatchObject({ transition: 'skip-answered-plays', to: 'BUFFERING' });
+    expect(h.player.status().itemId).toBe('t2');
+  });
+
+  it('skip-answered-paused: a server-approved skip while paused stays paused', async () => {
+    await playing({ policies: { notifyUserIntent: true } });
+    await h.player.act('pause', 'user');
+    await h.settle();
+    await h.player.act('skipPrev', 'user').catch(() => undefined); // no previous track at t1
+    await h.player.act('skipNext', 'user');
+    expect(last()).toMatchObject({ transition: 'skip-answered-paused', from: 'PAUSED', to: 'PAUSED' });
+    expect(h.player.status().itemId).toBe('t2');
+  });
+
+  it('skip-refused: a 403 with X-Rejected-Reason refuses the skip and the track goes on', async () => {
+    await playing({ policies: { limitedSkips: true } });
+    h.stub.script('itemWindow', { status: 403, headers: { 'x-rejected-reason': 'SKIP_LIMIT_REACHED' } }, { reason: 'skipNext' });
+    const error = await h.player.act('skipNext', 'user').catch((e: unknown) => e);
+    expect(error).toMatchObject({ errorCode: 'ERROR_SKIP_LIMIT_REACHED' });
+    expect(last()).toMatchObject({ transition: 'skip-refused', from: 'PLAYING', to: 'PLAYING' });
+    expect(h.player.status()).toMatchObject({ itemId: 't1', playbackState: 'PLAYBACK_STATE_PLAYING' });
+  });
+});
+
+describe('control commands on a loaded queue', () => {
+  it('skip-to-item-asks-server: without metadata skipToItem asks with the command\u2019s itemId', async () => {
+    await playing();
+    h.player.skipToItem({ itemId: 't9' });
+    expect(last()).toMatchObject({ transition: 'skip-to-item-asks-server', to: 'PLAYING' });
+    await h.settle();
+    expect(h.stub.sent('itemWindow', 'skipToItem')).toEqual([expect.objectContaining({ itemId: 't9' })]);
+    expect(h.player.status().itemId).toBe('t9');
+  });
+
+  it('skip-to-item-plays: with metadata the player fetches the audio without a request, later sends refresh', async () => {
+    await playing();
+    h.player.skipToItem({ itemId: 't7', trackMetadata: tracks(7)[6]!.track });
+    expect(last()).toMatchObject({ transition: 'skip-to-item-plays', to: 'BUFFERING' });
+    await h.settle();
+    expect(h.stub.reasons()).toEqual(['load', 'refresh']);
+    expect(h.stub.sent('itemWindow', 'refresh')[0]?.itemId).toBe('t7');
+  });
+
+  it('skip-to-item-paused: playOnCompletion=false cues the item paused', async () => {
+    await playing();
+    h.player.skipToItem({ itemId: 't4', trackMetadata: tracks(4)[3]!.track, playOnCompletion: false });
+    expect(last()).toMatchObject({ transition: 'skip-to-item-paused', to: 'PAUSED' });
+    expect(h.player.status()).toMatchObject({ itemId: 't4', playbackState: 'PLAYBACK_STATE_PAUSED' });
+  });
+
+  it('seek: skipToItem to the playing item with a position moves the playhead within one playback', async () => {
+    await playing();
+    await h.advance(20_000);
+    h.player.skipToItem({ itemId: 't1', positionMillis: 90_000 });
+    expect(last()).toMatchObject({ transition: 'seek', from: 'PLAYING', to: 'PLAYING' });
+    await h.advance(1_000);
+    expect(h.player.status()).toMatchObject({ itemId: 't1', positionMillis: 91_000 });
+    expect(h.stub.postedReports()).toEqual([]);
+  });
+
+  it('refresh-command and window-answered: refreshCloudQueue asks for a window in the background', async () => {
+    await playing();
+    h.stub.edit((items) => items.slice(0, 3));
+    h.player.refresh();
+    expect(last()).toMatchObject({ transition: 'refresh-command', cause: 'command' });
+    await h.settle();
+    expect(last()).toMatchObject({ transition: 'window-answered', cause: 'response' });
+    expect(h.player.snapshot().window?.items.map((i) => i.id)).toEqual(['t1', 't2', 't3']);
+    expect(h.player.status().queueVersion).toBe('2');
+  });
+
+  it('session-replaced: a new session evicts the old one and its queue', async () => {
+    await playing();
+    const old = h.player.currentSession!.id;
+    h.player.createSession('com.other.app', 'x');
+    expect(last()).toMatchObject({ transition: 'session-replaced', from: 'PLAYING', to: 'IDLE' });
+    expect(h.player.currentSession!.id).not.toBe(old);
+    expect(h.player.status().itemId).toBeNull();
+  });
+});
+
+describe('failures (seed §3, §7)', () => {
+  it('window-not-found: 404 on /itemWindow for the item sent empties the queue and goes idle', async () => {
+    await playing();
+    h.stub.script('itemWindow', { status: 404 }, { reason: 'refresh' });
+    h.player.refresh();
+    await h.settle();
+    expect(last()).toMatchObject({ transition: 'window-not-found', from: 'PLAYING', to: 'IDLE' });
+    expect(h.player.status()).toMatchObject({ playbackState: 'PLAYBACK_STATE_IDLE', itemId: null, queueVersion: null });
+    expect(h.player.currentSession).not.toBeNull();
+  });
+
+  it('session-not-found: 404 on /version evicts the session', async () => {
+    await playing();
+    h.stub.script('version', { status: 404 });
+    await h.advance(minutes(10));
+    expect(h.rows()).toContain('session-not-found');
+    expect(h.player.currentSession).toBeNull();
+    expect(h.player.machineState).toBe('IDLE');
+  });
+
+  it('background-exhausted: background retries used up, the player plays out its window, then pauses', async () => {
+    await playing({ items: tracks(30, 60_000) });
+    h.stub.script('itemWindow', { status: 503, headers: { 'retry-after': '1' } }, { reason: 'refresh', times: 4 });
+    // t9 is 2 tracks before the edge of the first window (t1…t11): the next-window request goes out.
+    await h.advance(minutes(8));
+    await h.advance(30_000);
+    expect(h.stub.sent('itemWindow', 'refresh')).toHaveLength(4);
+    expect(h.rows()).toContain('background-exhausted');
+    expect(h.player.machineState).toBe('PLAYING');
+    await h.advance(minutes(3));
+    expect(h.player.status()).toMatchObject({ playbackState: 'PLAYBACK_STATE_PAUSED', itemId: 't11' });
+    expect(h.player.currentSession).not.toBeNull();
+  });
+
+  it('foreground-failed: a play intent that fails with 500 (never retried) stops playback, idle', async () => {
+    await playing({ policies: { notifyUserIntent: true } });
+    h.stub.script('itemWindow', { status: 500 }, { reason: 'pause' });
+    await h.player.act('pause', 'user');
+    await h.settle();
+    expect(last()).toMatchObject({ transition: 'foreground-failed', from: 'PAUSED', to: 'IDLE' });
+    expect(h.stub.sent('itemWindow', 'pause')).toHaveLength(1);
+    expect(h.player.snapshot().lastError).toMatchObject({ status: 500 });
+  });
+});
+
+// Last in the file, so it runs after every row's test (and is skipped when a filter picks tests).
+it('leaves no row of the transition table without a test', () => {
+  const untested = TRANSITIONS.map((row) => row.id).filter((id) => !covered.has(id));
+  expect(untested).toEqual([]);
+});

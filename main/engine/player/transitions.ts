@@ -1,0 +1,177 @@
+/**
+ * The player's state machine as one readable table: state, event, guard, next state, effects.
+ * Seed §3 names some rows; the rest are what a real player does between them. The first row
+ * that matches (state, event, guard) wins; an event no row matches is ignored. What each effect
+ * does lives in player.ts; when each guard holds lives in GUARDS below. The console's player
+ * panel draws its state diagram from this same table.
+ */
+import { notifiesUserIntent, skipToItemAsksServer, userSkipAsksServer } from './reasons.js';
+import type { MachineState } from './states.js';
+import type { EventOf, PlayerEvent, PlayerEventType } from './events.js';
+import type { PlaybackPolicies } from './wire.js';
+
+/** What guards may look at: a read-only view of the player. */
+export interface GuardContext {
+  policies: PlaybackPolicies;
+  /** The pending loadCloudQueue asked to play once loaded. */
+  playOnCompletion: boolean;
+  /** The pending load started its track before the server answered. */
+  startedAtOnce: boolean;
+  /** Paused after the last track, with nothing more to play. */
+  atEnd: boolean;
+  hasNext: boolean;
+  hasPrevious: boolean;
+  /** Every track of the window has its audio fetched. */
+  windowFullyFetched: boolean;
+  /** The skip (command or answer) leaves the player playing rather than paused. */
+  skipPlays: boolean;
+  currentItemId: string | undefined;
+}
+
+export const GUARDS = {
+  playOnCompletion: (c: GuardContext) => c.playOnCompletion,
+  startedAtOnce: (c: GuardContext) => c.startedAtOnce,
+  notifyUserIntent: (c: GuardContext) => notifiesUserIntent(c.policies),
+  atEnd: (c: GuardContext) => c.atEnd,
+  atEndWithMore: (c: GuardContext) => c.atEnd && c.hasNext,
+  hasNext: (c: GuardContext) => c.hasNext,
+  hasPrevious: (c: GuardContext) => c.hasPrevious,
+  skipAsksServer: (c: GuardContext) => userSkipAsksServer(c.policies),
+  skipToItemAsksServer: (c: GuardContext, e: PlayerEvent) =>
+    skipToItemAsksServer(c.policies, (e as EventOf<'skipToItem'>).params.trackMetadata !== undefined),
+  windowFullyFetched: (c: GuardContext) => c.windowFullyFetched,
+  skipPlays: (c: GuardContext) => c.skipPlays,
+  sameItem: (c: GuardContext, e: PlayerEvent) => c.currentItemId !== undefined && (e as EventOf<'skipToItem'>).params.itemId === c.currentItemId,
+} satisfies Record<string, (context: GuardContext, event: PlayerEvent) => boolean>;
+
+export type GuardName = keyof typeof GUARDS;
+
+export const EFFECTS = [
+  'beginLoad',
+  'startMetadataTrack',
+  'adoptLoad',
+  'answerLoad',
+  'restorePrevious',
+  'failLoad',
+  'bufferCurrent',
+  'playSegment',
+  'pauseSegment',
+  'notifyPause',
+  'notifyPlay',
+  'armPauseTtl',
+  'disarmPauseTtl',
+  'restartCurrent',
+  'suspendSession',
+  'requestResume',
+  'adoptWindow',
+  'finalReport',
+  'finalReportSkip',
+  'playNextTrack',
+  'stopAtEnd',
+  'recordDownload',
+  'requestQueueCompleted',
+  'requestUserSkip',
+  'startNext',
+  'cueNext',
+  'startPrevious',
+  'cuePrevious',
+  'startSkipTarget',
+  'cueSkipTarget',
+  'answerSkip',
+  'refuseSkip',
+  'requestSkipToItem',
+  'seek',
+  'startCommandItem',
+  'cueCommandItem',
+  'requestRefreshLater',
+  'requestCommandRefresh',
+  'adoptBackgroundWindow',
+  'clearQueue',
+  'evictSession',
+  'drainWindow',
+  'stopPlayback',
+  'reportError',
+] as const;
+
+export type EffectName = (typeof EFFECTS)[number];
+
+/** `same`: the state does not change; `previous`: back to the state before the pending load. */
+export type Target = MachineState | 'same' | 'previous';
+
+export interface Transition {
+  id: string;
+  from: readonly MachineState[];
+  on: readonly PlayerEventType[];
+  guard?: GuardName;
+  to: Target;
+  effects: readonly EffectName[];
+  /** Where the rule comes from and why, in a line. */
+  note: string;
+}
+
+const ANY: readonly MachineState[] = ['IDLE', 'BUFFERING', 'PLAYING', 'PAUSED', 'SUSPENDED'];
+const WITH_QUEUE: readonly MachineState[] = ['BUFFERING', 'PLAYING', 'PAUSED', 'SUSPENDED'];
+const ACTIVE: readonly MachineState[] = ['BUFFERING', 'PLAYING', 'PAUSED'];
+const MOVING: readonly MachineState[] = ['BUFFERING', 'PLAYING'];
+
+export const TRANSITIONS: readonly Transition[] = [
+  // loadCloudQueue (seed §3 last row, §4.3 load, §7.3; CONTRACT §3)
+  { id: 'load-begins', from: ANY, on: ['load'], to: 'same', effects: ['beginLoad'], note: 'loadCloudQueue: GET /context, then the first GET /itemWindow; the state holds until the window answers' },
+  { id: 'load-starts-at-once', from: ANY, on: ['loadStartedAtOnce'], to: 'BUFFERING', effects: ['startMetadataTrack'], note: 'with track metadata and no limitedSkips the player starts at once; its first window request is `refresh` (§4.3)' },
+  { id: 'load-answered-already-started', from: ANY, on: ['loadAnswered'], guard: 'startedAtOnce', to: 'same', effects: ['adoptLoad', 'answerLoad'], note: 'the window arrives for a track that already started' },
+  { id: 'load-answered-plays', from: ANY, on: ['loadAnswered'], guard: 'playOnCompletion', to: 'BUFFERING', effects: ['adoptLoad', 'bufferCurrent', 'answerLoad'], note: 'loaded with playOnCompletion: fetch the first track and play' },
+  { id: 'load-answered-paused', from: ANY, on: ['loadAnswered'], to: 'PAUSED', effects: ['adoptLoad', 'answerLoad'], note: 'loaded without playOnCompletion: ready, paused on the first track' },
+  { id: 'load-failed', from: ANY, on: ['loadFailed'], to: 'previous', effects: ['restorePrevious', 'failLoad'], note: 'seed §3/§7.3: the load fails with the error, no retry, the player stays in its previous state' },
+
+  // playing and pausing
+  { id: 'audio-ready', from: ['BUFFERING'], on: ['audioReady'], to: 'PLAYING', effects: ['playSegment'], note: 'the track has enough audio: play' },
+  { id: 'pause-notifies', from: MOVING, on: ['pause'], guard: 'notifyUserIntent', to: 'PAUSED', effects: ['pauseSegment', 'armPauseTtl', 'notifyPause'], note: 'a user pause, told to the server with reason=pause (notifyUserIntent, §4.3)' },
+  { id: 'pause', from: MOVING, on: ['pause'], to: 'PAUSED', effects: ['pauseSegment', 'armPauseTtl'], note: 'a user pause' },
+  { id: 'play-at-end-more', from: ['PAUSED'], on: ['play', 'resume'], guard: 'atEndWithMore', to: 'BUFFERING', effects: ['disarmPauseTtl', 'startNext'], note: 'play after the queue ended, and tracks were added since: the next one plays' },
+  { id: 'play-at-end', from: ['PAUSED'], on: ['play', 'resume'], guard: 'atEnd', to: 'BUFFERING', effects: ['disarmPauseTtl', 'restartCurrent'], note: 'play after the queue ended replays the last track' },
+  { id: 'play-notifies', from: ['PAUSED'], on: ['play', 'resume'], guard: 'notifyUserIntent', to: 'PLAYING', effects: ['disarmPauseTtl', 'playSegment', 'notifyPlay'], note: 'a user play after a pause, told with reason=play (notifyUserIntent, §4.3)' },
+  { id: 'play', from: ['PAUSED'], on: ['play', 'resume'], to: 'PLAYING', effects: ['disarmPauseTtl', 'playSegment'], note: 'a user play after a pause' },
+
+  // suspension (seed §3 rows 2 and 3)
+  { id: 'suspend-after-ttl', from: ['PAUSED'], on: ['pauseTtlExpired'], to: 'SUSPENDED', effects: ['suspendSession'], note: 'seed §3: paused for pauseTtlSec, the session is suspended and stays in the queue' },
+  { id: 'suspend-command', from: ACTIVE, on: ['suspend'], to: 'SUSPENDED', effects: ['pauseSegment', 'disarmPauseTtl', 'suspendSession'], note: 'the suspend command suspends the session' },
+  { id: 'resume-suspended', from: ['SUSPENDED'], on: ['resume', 'play'], to: 'same', effects: ['requestResume'], note: 'seed §3: an explicit resume sends GET /itemWindow reason=resume and waits for it' },
+  { id: 'resume-answered', from: ['SUSPENDED'], on: ['resumeAnswered'], to: 'BUFFERING', effects: ['adoptWindow', 'bufferCurrent'], note: 'the resumed session plays again' },
+
+  // the end of a track and of the queue (seed §4.3 queueCompleted)
+  { id: 'track-ends-next', from: ['PLAYING'], on: ['trackEnded'], guard: 'hasNext', to: 'PLAYING', effects: ['finalReport', 'playNextTrack'], note: 'a track ends: one final report, the next track plays gaplessly' },
+  { id: 'track-ends-last', from: ['PLAYING'], on: ['trackEnded'], to: 'PAUSED', effects: ['finalReport', 'stopAtEnd', 'armPauseTtl'], note: 'no more tracks: pause after the last one (§4.3 queueCompleted)' },
+  { id: 'window-fetched', from: ACTIVE, on: ['downloadComplete'], guard: 'windowFullyFetched', to: 'same', effects: ['recordDownload', 'requestQueueCompleted'], note: 'all audio of the window fetched: GET /itemWindow reason=queueCompleted checks for more' },
+  { id: 'track-fetched', from: ACTIVE, on: ['downloadComplete'], to: 'same', effects: ['recordDownload'], note: 'a track\u2019s audio is fetched; the next one starts downloading' },
+
+  // user skips (seed §4.3 skipNext/skipPrev)
+  { id: 'skip-asks-server', from: ACTIVE, on: ['skipNext', 'skipPrev'], guard: 'skipAsksServer', to: 'same', effects: ['requestUserSkip'], note: 'limitedSkips or notifyUserIntent: ask the server and wait for its answer before skipping' },
+  { id: 'skip-next', from: MOVING, on: ['skipNext'], guard: 'hasNext', to: 'BUFFERING', effects: ['finalReportSkip', 'startNext'], note: 'skip to the next track at once' },
+  { id: 'skip-next-paused', from: ['PAUSED'], on: ['skipNext'], guard: 'hasNext', to: 'PAUSED', effects: ['finalReportSkip', 'cueNext'], note: 'skip while paused: stay paused on the next track' },
+  { id: 'skip-prev', from: MOVING, on: ['skipPrev'], guard: 'hasPrevious', to: 'BUFFERING', effects: ['finalReportSkip', 'startPrevious'], note: 'skip to the previous track at once' },
+  { id: 'skip-prev-paused', from: ['PAUSED'], on: ['skipPrev'], guard: 'hasPrevious', to: 'PAUSED', effects: ['finalReportSkip', 'cuePrevious'], note: 'skip back while paused: stay paused' },
+  { id: 'skip-answered-plays', from: ACTIVE, on: ['skipAnswered'], guard: 'skipPlays', to: 'BUFFERING', effects: ['adoptWindow', 'finalReportSkip', 'startSkipTarget', 'answerSkip'], note: 'the server allowed the skip' },
+  { id: 'skip-answered-paused', from: ACTIVE, on: ['skipAnswered'], to: 'PAUSED', effects: ['adoptWindow', 'finalReportSkip', 'cueSkipTarget', 'answerSkip'], note: 'the server allowed the skip; the player stays paused' },
+  { id: 'skip-refused', from: WITH_QUEUE, on: ['skipRefused'], to: 'same', effects: ['refuseSkip'], note: 'a 403 answers the skip itself (X-Rejected-Reason): the track goes on' },
+
+  // control commands on a loaded queue (seed §4.3 skipToItem, §7.3)
+  { id: 'seek', from: ACTIVE, on: ['skipToItem'], guard: 'sameItem', to: 'same', effects: ['seek'], note: 'skipToItem to the playing item with a position moves the playhead: one playback, durationPlayedMillis goes on (§2.3)' },
+  { id: 'skip-to-item-asks-server', from: ACTIVE, on: ['skipToItem'], guard: 'skipToItemAsksServer', to: 'same', effects: ['requestSkipToItem'], note: 'limitedSkips or no metadata: GET /itemWindow reason=skipToItem with the command\u2019s itemId; retried in the background' },
+  { id: 'skip-to-item-plays', from: ACTIVE, on: ['skipToItem'], guard: 'skipPlays', to: 'BUFFERING', effects: ['finalReportSkip', 'startCommandItem', 'requestRefreshLater'], note: 'with metadata: fetch the audio without a request, later send reason=refresh' },
+  { id: 'skip-to-item-paused', from: ACTIVE, on: ['skipToItem'], to: 'PAUSED', effects: ['finalReportSkip', 'cueCommandItem', 'requestRefreshLater'], note: 'with metadata, not playing: cue the item, later send reason=refresh' },
+  { id: 'session-replaced', from: WITH_QUEUE, on: ['sessionReplaced'], to: 'IDLE', effects: ['evictSession'], note: 'a new session on the group evicts the old one (ERROR_SESSION_EVICTED for its commands)' },
+  { id: 'refresh-command', from: WITH_QUEUE, on: ['refresh'], to: 'same', effects: ['requestCommandRefresh'], note: 'refreshCloudQueue: GET /itemWindow reason=refresh; answers at once, retries in the background (§7.3)' },
+  { id: 'window-answered', from: WITH_QUEUE, on: ['windowAnswered'], to: 'same', effects: ['adoptBackgroundWindow'], note: 'a background window (refresh, queueCompleted, new version) arrives' },
+
+  // failures (seed §3 rows 1, 4, 5; §7.1 404)
+  { id: 'window-not-found', from: WITH_QUEUE, on: ['windowNotFound'], to: 'IDLE', effects: ['clearQueue', 'reportError'], note: 'seed §3/§7.1: 404 on /itemWindow for the itemId sent: stop, empty the queue, wait for new content' },
+  { id: 'session-not-found', from: WITH_QUEUE, on: ['sessionNotFound'], to: 'IDLE', effects: ['evictSession', 'reportError'], note: 'seed §7.1: 404 on any other request evicts the session' },
+  { id: 'background-exhausted', from: ACTIVE, on: ['backgroundExhausted'], to: 'same', effects: ['drainWindow', 'reportError'], note: 'seed §3/§7.4: background retries used up: play out the window, then pause; the session stays valid' },
+  { id: 'foreground-failed', from: WITH_QUEUE, on: ['foregroundFailed'], to: 'IDLE', effects: ['stopPlayback', 'reportError'], note: 'seed §3/§7.2: a request reached the retry limit of its error type: idle, error reported' },
+];
+
+export function findTransition(state: MachineState, event: PlayerEvent, context: GuardContext): Transition | undefined {
+  return TRANSITIONS.find(
+    (row) => row.from.includes(state) && row.on.includes(event.type) && (!row.guard || GUARDS[row.guard](context, event)),
+  );
+}

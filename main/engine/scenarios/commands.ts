@@ -1,0 +1,42 @@
+/** Command handlers of saved scenarios. */
+import { randomBytes } from 'node:crypto';
+import { EngineError } from '../api/errors.js';
+import type { CommandHandlers } from '../api/runner.js';
+import type { EngineClock } from '../clock/clock.js';
+import type { ScenarioRepository } from '../store/repositories/scenarios.js';
+import { runScenario, type ScenarioDeps } from './runner.js';
+
+type Names = 'scenarios.list' | 'scenarios.save' | 'scenarios.get' | 'scenarios.delete' | 'scenarios.run';
+
+export function scenarioCommandHandlers(repo: ScenarioRepository, clock: EngineClock, deps: ScenarioDeps): Pick<CommandHandlers, Names> {
+  const find = (id: string) => {
+    const scenario = repo.get(id);
+    if (!scenario) throw new EngineError('not_found', `no scenario ${id}`);
+    return scenario;
+  };
+  /** One run at a time: two scenarios moving the same clock would not test anything. */
+  let running: Promise<unknown> = Promise.resolve();
+  return {
+    'scenarios.list': () => repo.list(),
+    'scenarios.save': ({ id, name, description, steps }) => {
+      const existing = id ? repo.get(id) : undefined;
+      const scenario = { id: id ?? `scenario-${randomBytes(4).toString('hex')}`, name, steps, createdAt: existing?.createdAt ?? clock.now(), ...(description === undefined ? {} : { description }) };
+      repo.save(scenario);
+      return find(scenario.id);
+    },
+    'scenarios.get': ({ id }) => find(id),
+    'scenarios.delete': ({ id }) => {
+      if (!repo.remove(id)) throw new EngineError('not_found', `no scenario ${id}`);
+      return { removed: true };
+    },
+    'scenarios.run': ({ id }) => {
+      const scenario = find(id);
+      const run = running.then(() => runScenario(scenario, deps));
+      running = run.catch(() => undefined);
+      return run.then((report) => {
+        repo.saveReport(id, report);
+        return report;
+      });
+    },
+  };
+}

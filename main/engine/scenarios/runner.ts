@@ -1,0 +1,141 @@
+/**
+ * Runs a saved scenario step by step on the live engine and says whether it passed: each step's
+ * outcome, and every transition of the players it touched. The first failing step fails the run;
+ * the steps after it are reported as skipped. Before each check, in-flight requests are let
+ * finish (the engine clock does not move for that).
+ */
+import type { PlayerTransition } from '../api/player-types.js';
+import type { Scenario, ScenarioReport, ScenarioStep, ScenarioStepResult } from '../api/scenario-types.js';
+import type { ServiceUrls } from '../api/types.js';
+import type { EngineClock } from '../clock/clock.js';
+import type { EventBus } from '../events/bus.js';
+import type { FaultRegistry } from '../faults/registry.js';
+import type { ControlCaller } from '../player/commands.js';
+import type { PlayerRegistry } from '../player/registry.js';
+
+export interface ScenarioDeps {
+  faults: FaultRegistry;
+  players: PlayerRegistry;
+  clock: EngineClock;
+  bus: Pick<EventBus, 'on'>;
+  callControl: ControlCaller;
+  urls: () => ServiceUrls;
+}
+
+class StepFailure extends Error {}
+
+export async function runScenario(scenario: Scenario, deps: ScenarioDeps): Promise<ScenarioReport> {
+  const started = performance.now();
+  const startedAt = deps.clock.now();
+  const seen: PlayerTransition[] = [];
+  const stop = deps.bus.on('player.transition', (t) => seen.push(t));
+  const checkedUpTo = new Map<string, number>();
+  const vars: Record<string, string> = { ...deps.urls() };
+  const results: ScenarioStepResult[] = [];
+  let failed = false;
+  try {
+    for (const [index, step] of scenario.steps.entries()) {
+      if (failed) {
+        results.push({ index, type: step.type, status: 'skipped', message: 'not run: an earlier step failed' });
+        continue;
+      }
+      try {
+        const message = await runStep(step, deps, vars, seen, checkedUpTo);
+        results.push({ index, type: step.type, status: 'passed', message });
+      } catch (error) {
+        failed = true;
+        results.push({ index, type: step.type, status: 'failed', message: error instanceof Error ? error.message : String(error) });
+      }
+    }
+  } finally {
+    stop();
+  }
+  const touched = new Set(scenario.steps.flatMap((s) => ('playerId' in s ? [deps.players.forPlayer(s.playerId)?.id] : [])));
+  return {
+    scenarioId: scenario.id,
+    name: scenario.name,
+    passed: !failed,
+    startedAt,
+    endedAt: deps.clock.now(),
+    wallMs: Math.round(performance.now() - started),
+    steps: results,
+    transitions: touched.size ? seen.filter((t) => touched.has(t.playerId)) : seen,
+  };
+}
+
+async function runStep(step: ScenarioStep, deps: ScenarioDeps, vars: Record<string, string>, seen: PlayerTransition[], checkedUpTo: Map<string, number>): Promise<string> {
+  switch (step.type) {
+    case 'fault': {
+      const rule = deps.faults.add(step.rule);
+      return `fault ${rule.id} on ${rule.target}: ${rule.action.type}`;
+    }
+    case 'clearFaults':
+      return `${deps.faults.clear()} fault rules removed`;
+    case 'action': {
+      const player = playerOf(deps, step.playerId);
+      try {
+        await player.act(step.action, 'user');
+      } catch (error) {
+        if (step.expectError) return `${step.action} refused as expected: ${(error as Error).message}`;
+        throw new StepFailure(`${step.action} at ${step.playerId} failed: ${(error as Error).message}`);
+      }
+      if (step.expectError) throw new StepFailure(`${step.action} at ${step.playerId} was expected to be refused`);
+      return `${step.action} at ${step.playerId}`;
+    }
+    case 'command': {
+      const path = substitute(step.path, vars);
+      const body = step.body === undefined ? undefined : JSON.parse(substitute(JSON.stringify(step.body), vars));
+      const answer = await deps.callControl(step.method, path, body);
+      const expected = step.expectStatus ?? 200;
+      if (answer.status !== expected) throw new StepFailure(`${step.method} ${path} answered ${answer.status}, expected ${expected}: ${JSON.stringify(answer.body)}`);
+      for (const [name, field] of Object.entries(step.save ?? {})) {
+        const value = field.split('.').reduce<unknown>((obj, key) => (obj as Record<string, unknown> | null)?.[key], answer.body);
+        if (value === undefined) throw new StepFailure(`the answer of ${path} has no ${field} to save as ${name}`);
+        vars[name] = String(value);
+      }
+      return `${step.method} ${path} → ${answer.status}`;
+    }
+    case 'clock': {
+      if (step.speed !== undefined) deps.clock.setSpeed(step.speed);
+      if (step.advanceMs) await deps.clock.advance(step.advanceMs);
+      return [step.speed !== undefined ? `speed ${step.speed}` : '', step.advanceMs ? `advanced ${step.advanceMs} ms` : ''].filter(Boolean).join(', ');
+    }
+    case 'expect': {
+      await deps.clock.advance(0);
+      const player = playerOf(deps, step.playerId);
+      const since = checkedUpTo.get(player.id) ?? 0;
+      const mine = seen.filter((t) => t.playerId === player.id && t.seq > since);
+      checkedUpTo.set(player.id, mine.at(-1)?.seq ?? since);
+      const problems: string[] = [];
+      if (step.state !== undefined && player.machineState !== step.state) problems.push(`state is ${player.machineState}, expected ${step.state}`);
+      const itemId = player.status().itemId;
+      if (step.itemId !== undefined && itemId !== step.itemId) problems.push(`item is ${itemId ?? 'none'}, expected ${step.itemId}`);
+      if (step.transitions) {
+        let at = 0;
+        for (const expected of step.transitions) {
+          const found = mine.findIndex((t, i) => i >= at && t.transition === expected);
+          if (found === -1) {
+            problems.push(`no ${expected} transition${at > 0 ? ` after ${step.transitions[step.transitions.indexOf(expected) - 1]}` : ''} (saw: ${mine.map((t) => t.transition).join(', ') || 'none'})`);
+            break;
+          }
+          at = found + 1;
+        }
+      }
+      if (problems.length) throw new StepFailure(`${step.playerId}: ${problems.join('; ')}`);
+      return `${step.playerId}: ${player.machineState}${step.transitions ? `, went through ${step.transitions.join(' → ')}` : ''}`;
+    }
+  }
+}
+
+function playerOf(deps: ScenarioDeps, playerId: string) {
+  const player = deps.players.forPlayer(playerId);
+  if (!player) throw new StepFailure(`no player ${playerId}`);
+  return player;
+}
+
+function substitute(text: string, vars: Record<string, string>): string {
+  return text.replace(/\$\{([\w.-]+)\}/g, (_whole, name: string) => {
+    if (!(name in vars)) throw new StepFailure(`no value for \${${name}}: save it from an earlier command`);
+    return vars[name]!;
+  });
+}

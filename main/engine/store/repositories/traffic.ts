@@ -1,0 +1,174 @@
+/**
+ * The traffic log's rows. Inserts come in batches (one transaction per flush); reads are pages of
+ * a filtered, id-ordered set; the oldest rows go once the retention cap is passed.
+ */
+import type { FaultHit } from '../../api/fault-types.js';
+import type { TrafficEntry, TrafficFilter, TrafficOutcome, TrafficSummary, TrafficTarget } from '../../api/traffic-types.js';
+import type { SqliteDatabase } from '../database.js';
+
+/** An entry before it has an id. */
+export type NewTrafficEntry = Omit<TrafficEntry, 'id' | 'redacted' | 'transitions'>;
+
+interface Row {
+  id: number;
+  target: string;
+  at: number;
+  wall_at: number;
+  method: string;
+  url: string;
+  path: string;
+  reason: string | null;
+  status: number | null;
+  latency_ms: number | null;
+  retry: number | null;
+  fault: string | null;
+  player_id: string | null;
+  request_id: string | null;
+  outcome: string;
+  request_headers: string;
+  request_body: string | null;
+  response_headers: string;
+  response_body: string | null;
+}
+
+const SUMMARY_COLUMNS = 'id, target, at, wall_at, method, path, reason, status, latency_ms, retry, fault, player_id, request_id, outcome';
+
+function toSummary(row: Row): TrafficSummary {
+  return {
+    id: row.id,
+    target: row.target as TrafficTarget,
+    at: row.at,
+    wallAt: row.wall_at,
+    method: row.method,
+    path: row.path,
+    reason: row.reason,
+    status: row.status,
+    latencyMs: row.latency_ms,
+    retry: row.retry,
+    fault: row.fault ? (JSON.parse(row.fault) as FaultHit) : null,
+    playerId: row.player_id,
+    requestId: row.request_id,
+    outcome: row.outcome as TrafficOutcome,
+  };
+}
+
+export type StoredTrafficEntry = Omit<TrafficEntry, 'redacted' | 'transitions'>;
+
+function toEntry(row: Row): StoredTrafficEntry {
+  return {
+    ...toSummary(row),
+    url: row.url,
+    requestHeaders: JSON.parse(row.request_headers) as Record<string, string>,
+    requestBody: row.request_body,
+    responseHeaders: JSON.parse(row.response_headers) as Record<string, string>,
+    responseBody: row.response_body,
+  };
+}
+
+/** SQL for a filter, with its parameters. */
+function where(filter: TrafficFilter, since?: number): { sql: string; params: (string | number)[] } {
+  const clauses: string[] = [];
+  const params: (string | number)[] = [];
+  if (since !== undefined) {
+    clauses.push('id > ?');
+    params.push(since);
+  }
+  if (filter.target) {
+    clauses.push('target = ?');
+    params.push(filter.target);
+  }
+  if (filter.reason) {
+    clauses.push('reason = ?');
+    params.push(filter.reason);
+  }
+  if (filter.status) {
+    const status = filter.status.trim().toLowerCase();
+    if (status === 'none') clauses.push('status IS NULL');
+    else if (/^[1-5]xx$/.test(status)) {
+      clauses.push('status BETWEEN ? AND ?');
+      params.push(Number(status[0]) * 100, Number(status[0]) * 100 + 99);
+    } else if (/^\d{3}$/.test(status)) {
+      clauses.push('status = ?');
+      params.push(Number(status));
+    }
+  }
+  if (filter.text) {
+    clauses.push("(path LIKE ? ESCAPE '\\' OR request_body LIKE ? ESCAPE '\\' OR response_body LIKE ? ESCAPE '\\')");
+    const like = `%${filter.text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    params.push(like, like, like);
+  }
+  return { sql: clauses.length ? `WHERE ${clauses.join(' AND ')}` : '', params };
+}
+
+export class TrafficRepository {
+  private readonly insert;
+  private readonly one;
+  private readonly trim;
+  private readonly clear_;
+  private readonly maxId;
+
+  constructor(private readonly db: SqliteDatabase) {
+    this.insert = db.prepare(
+      `INSERT INTO traffic (target, at, wall_at, method, url, path, reason, status, latency_ms, retry, fault, player_id, request_id, outcome,
+         request_headers, request_body, response_headers, response_body)
+       VALUES (@target, @at, @wallAt, @method, @url, @path, @reason, @status, @latencyMs, @retry, @fault, @playerId, @requestId, @outcome,
+         @requestHeaders, @requestBody, @responseHeaders, @responseBody)`,
+    );
+    this.one = db.prepare<[number], Row>('SELECT * FROM traffic WHERE id = ?');
+    this.trim = db.prepare<[number]>('DELETE FROM traffic WHERE id <= ?');
+    this.clear_ = db.prepare('DELETE FROM traffic');
+    this.maxId = db.prepare<[], { id: number | null }>('SELECT MAX(id) AS id FROM traffic');
+  }
+
+  /** Inserts a batch in one transaction; returns the entries with their ids. */
+  addAll(entries: NewTrafficEntry[]): TrafficSummary[] {
+    return this.db.transaction(() =>
+      entries.map((entry) => {
+        const { lastInsertRowid } = this.insert.run({
+          ...entry,
+          fault: entry.fault ? JSON.stringify(entry.fault) : null,
+          requestHeaders: JSON.stringify(entry.requestHeaders),
+          responseHeaders: JSON.stringify(entry.responseHeaders),
+        });
+        const { url: _url, requestHeaders: _rh, requestBody: _rb, responseHeaders: _sh, responseBody: _sb, ...summary } = entry;
+        return { ...summary, id: Number(lastInsertRowid) };
+      }),
+    )();
+  }
+
+  /** Drops the oldest rows beyond `keep`. */
+  retain(keep: number): number {
+    const max = this.maxId.get()?.id;
+    return max === null || max === undefined ? 0 : this.trim.run(max - keep).changes;
+  }
+
+  get(id: number): StoredTrafficEntry | undefined {
+    const row = this.one.get(id);
+    return row && toEntry(row);
+  }
+
+  /** Full entries after `since` (an id), oldest first. */
+  entries(filter: TrafficFilter, since: number | undefined, limit: number): StoredTrafficEntry[] {
+    const { sql, params } = where(filter, since);
+    return this.db.prepare<(string | number)[], Row>(`SELECT * FROM traffic ${sql} ORDER BY id LIMIT ?`).all(...params, limit).map(toEntry);
+  }
+
+  /** A page of summaries of the filtered set, oldest first, and the size of the set. */
+  page(filter: TrafficFilter, offset: number, limit: number): { total: number; rows: TrafficSummary[] } {
+    const { sql, params } = where(filter);
+    const total = this.db.prepare<(string | number)[], { n: number }>(`SELECT COUNT(*) AS n FROM traffic ${sql}`).get(...params)!.n;
+    const rows = this.db
+      .prepare<(string | number)[], Row>(`SELECT ${SUMMARY_COLUMNS} FROM traffic ${sql} ORDER BY id LIMIT ? OFFSET ?`)
+      .all(...params, limit, offset)
+      .map(toSummary);
+    return { total, rows };
+  }
+
+  byRequestId(requestId: string): TrafficSummary[] {
+    return this.db.prepare<[string], Row>(`SELECT ${SUMMARY_COLUMNS} FROM traffic WHERE request_id = ? ORDER BY id`).all(requestId).map(toSummary);
+  }
+
+  clear(): number {
+    return this.clear_.run().changes;
+  }
+}

@@ -1,0 +1,61 @@
+/**
+ * A player wired to a stub cloud queue server on a stopped engine clock: tests act, then move
+ * time with `advance` (never sleeping) and read the requests, transitions and reports.
+ */
+import { EngineClock } from '../clock/clock.js';
+import { CloudQueueClient, type HttpTransport, type PlayerExchange } from '../player/client.js';
+import type { LoadParams } from '../player/events.js';
+import { Player, type TransitionRecord } from '../player/player.js';
+import { ManualWall } from './manual-wall.js';
+import { StubCloudQueue, type StubOptions } from './stub-cloud-queue.js';
+
+export const T0 = 1_800_000_000_000;
+
+export interface PlayerHarness {
+  stub: StubCloudQueue;
+  clock: EngineClock;
+  player: Player;
+  transitions: TransitionRecord[];
+  exchanges: PlayerExchange[];
+  /** Engine ms since the harness started. */
+  elapsed(): number;
+  advance(ms: number): Promise<void>;
+  /** Lets in-flight requests finish without moving engine time. */
+  settle(): Promise<void>;
+  load(params?: Partial<LoadParams>): Promise<void>;
+  /** Ids of the transition rows that fired, in order. */
+  rows(): string[];
+  close(): Promise<void>;
+}
+
+export interface HarnessOptions {
+  /** How the player's requests leave it (failure-injection tests wrap the default). */
+  transport?: (clock: EngineClock) => HttpTransport;
+}
+
+export async function playerHarness(options: StubOptions = {}, { transport }: HarnessOptions = {}): Promise<PlayerHarness> {
+  const stub = await new StubCloudQueue(options).start();
+  const clock = new EngineClock({ wall: new ManualWall(T0), startAt: T0, speed: 0, settleTimeoutMs: 500 });
+  const transitions: TransitionRecord[] = [];
+  const exchanges: PlayerExchange[] = [];
+  const client = new CloudQueueClient({ playerId: 'player-test', clock, transport: transport?.(clock), onExchange: (e) => exchanges.push(e) });
+  const player = new Player({ playerId: 'player-test', groupId: 'group-test', clock, client, onTransition: (r) => transitions.push(r) });
+  player.createSession('com.example.app', 'test');
+  return {
+    stub,
+    clock,
+    player,
+    transitions,
+    exchanges,
+    elapsed: () => clock.now() - T0,
+    advance: (ms) => clock.advance(ms),
+    settle: () => clock.advance(0),
+    load: (params = {}) => player.load({ queueBaseUrl: stub.baseUrl, httpAuthorization: 'Bearer queue-token', playOnCompletion: true, ...params }),
+    rows: () => transitions.map((t) => t.transition),
+    close: async () => {
+      player.close();
+      clock.close();
+      await stub.close();
+    },
+  };
+}

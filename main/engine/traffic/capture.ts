@@ -1,0 +1,143 @@
+/**
+ * Instruments one of the console's listeners: every exchange is captured into the traffic log,
+ * and (for the fault targets) the fault rules get their say first, before any route or auth check.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FaultHit, FaultTarget } from '../api/fault-types.js';
+import type { TrafficOutcome, TrafficTarget } from '../api/traffic-types.js';
+import type { EngineClock } from '../clock/clock.js';
+import type { FaultRegistry } from '../faults/registry.js';
+import { applyServerFault, type StatusResponder } from '../faults/server-fault.js';
+import { PassThrough } from 'node:stream';
+import { MAX_BODY_CHARS, type TrafficRecorder } from './recorder.js';
+
+interface CaptureState {
+  /** The request body as it arrived (up to the kept size). */
+  rawBody: string | null;
+  at: number;
+  wallAt: number;
+  started: number;
+  payload: string | null;
+  fault: FaultHit | null;
+  /** Set once an entry was written by a fault that never lets fastify answer. */
+  done: boolean;
+}
+
+export interface InstrumentDeps {
+  recorder: TrafficRecorder;
+  faults: FaultRegistry;
+  clock: EngineClock;
+  respondStatus?: StatusResponder;
+}
+
+const FAULT_TARGETS: readonly string[] = ['login', 'control', 'cloudQueue'];
+
+/** The admin API's own reads would flood the log with the log: they are left out. */
+function worthCapturing(target: TrafficTarget, request: FastifyRequest): boolean {
+  if (target !== 'console') return true;
+  const path = request.url.split('?')[0]!;
+  if (!path.startsWith('/admin/api/')) return false;
+  return !/^\/admin\/api\/(events|traffic|commands\/traffic\.)/.test(path);
+}
+
+export function instrumentService(app: FastifyInstance, target: TrafficTarget, deps: InstrumentDeps): void {
+  const captured = new WeakMap<FastifyRequest, CaptureState>();
+  app.instrument.current = {
+    async onRequest(request, reply) {
+      const state: CaptureState | null =
+        deps.recorder.capturing && worthCapturing(target, request)
+          ? { rawBody: null, at: deps.clock.now(), wallAt: Date.now(), started: performance.now(), payload: null, fault: null, done: false }
+          : null;
+      if (state) captured.set(request, state);
+      if (!FAULT_TARGETS.includes(target)) return undefined;
+      const path = request.url.split('?')[0]!;
+      const reason = (request.query as Record<string, unknown> | undefined)?.reason;
+      const decision = deps.faults.decide(target as FaultTarget, { method: request.method, path, reason: typeof reason === 'string' ? reason : undefined });
+      if (!decision) return undefined;
+      if (state) state.fault = decision.hit;
+      const ended = (outcome: TrafficOutcome) => {
+        if (!state || state.done) return;
+        state.done = true;
+        deps.recorder.add(entryOf(target, request, null, state, outcome));
+      };
+      return applyServerFault(request, reply, decision.action, { clock: deps.clock, respondStatus: deps.respondStatus, target, ended });
+    },
+    preParsing(request, payload) {
+      const state = captured.get(request);
+      if (!state) return payload;
+      const chunks: Buffer[] = [];
+      let size = 0;
+      const tap = new PassThrough();
+      tap.on('data', (chunk: Buffer) => {
+        if (size < MAX_BODY_CHARS) chunks.push(chunk);
+        size += chunk.length;
+      });
+      tap.on('end', () => {
+        state.rawBody = Buffer.concat(chunks).toString('utf8');
+      });
+      return payload.pipe(tap);
+    },
+    onSend(request, _reply, payload) {
+      const state = captured.get(request);
+      if (state) state.payload = payloadText(payload);
+    },
+    onResponse(request, reply) {
+      const state = captured.get(request);
+      if (!state || state.done) return;
+      state.done = true;
+      deps.recorder.add(entryOf(target, request, reply, state, 'answered'));
+    },
+  };
+}
+
+function entryOf(target: TrafficTarget, request: FastifyRequest, reply: FastifyReply | null, state: CaptureState, outcome: TrafficOutcome) {
+  const path = request.url.split('?')[0]!;
+  const query = request.query as Record<string, unknown> | undefined;
+  return {
+    target,
+    at: state.at,
+    wallAt: state.wallAt,
+    method: request.method,
+    url: `${request.protocol}://${request.headers.host ?? ''}${request.url}`,
+    path,
+    reason: typeof query?.reason === 'string' ? query.reason : null,
+    status: reply ? reply.statusCode : null,
+    latencyMs: Math.round(performance.now() - state.started),
+    retry: null,
+    fault: state.fault,
+    playerId: headerValue(request.headers['x-player-id']),
+    requestId: headerValue(request.headers['x-request-id']),
+    outcome,
+    requestHeaders: flatHeaders(request.headers),
+    requestBody: state.rawBody ?? bodyText(request.body),
+    responseHeaders: reply ? flatHeaders(reply.getHeaders()) : {},
+    responseBody: reply ? state.payload : null,
+  };
+}
+
+function headerValue(value: string | string[] | undefined): string | null {
+  return Array.isArray(value) ? (value[0] ?? null) : (value ?? null);
+}
+
+function flatHeaders(headers: Record<string, unknown>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value === undefined) continue;
+    out[name] = Array.isArray(value) ? value.join(', ') : String(value);
+  }
+  return out;
+}
+
+function bodyText(body: unknown): string | null {
+  if (body === undefined || body === null) return null;
+  if (typeof body === 'string') return body;
+  if (Buffer.isBuffer(body)) return body.toString('utf8');
+  return JSON.stringify(body);
+}
+
+function payloadText(payload: unknown): string | null {
+  if (payload === null || payload === undefined) return null;
+  if (typeof payload === 'string') return payload;
+  if (Buffer.isBuffer(payload)) return payload.toString('utf8');
+  return '(streamed body not captured)';
+}

@@ -1,0 +1,61 @@
+/** Command handlers of the traffic log. */
+import type { TrafficEntry } from '../api/traffic-types.js';
+import { EngineError } from '../api/errors.js';
+import type { CommandHandlers } from '../api/runner.js';
+import type { Store } from '../store/store.js';
+import type { StoredTrafficEntry } from '../store/repositories/traffic.js';
+import { toHar } from './har.js';
+import type { TrafficRecorder } from './recorder.js';
+import { redactBody, redactHeaders, redactUrl } from './redact.js';
+
+type Names = 'traffic.list' | 'traffic.page' | 'traffic.get' | 'traffic.clear' | 'traffic.settings' | 'traffic.configure' | 'traffic.har';
+
+const APP_VERSION = '0.1.0';
+
+export function trafficCommandHandlers(recorder: TrafficRecorder, store: Pick<Store, 'traffic' | 'playerTransitions'>): Pick<CommandHandlers, Names> {
+  /** An entry as shown: secrets masked unless revealed, with the transitions its answer caused. */
+  const present = (entry: StoredTrafficEntry, reveal = false, withTransitions = false): TrafficEntry => ({
+    ...entry,
+    url: reveal ? entry.url : redactUrl(entry.url),
+    requestHeaders: reveal ? entry.requestHeaders : redactHeaders(entry.requestHeaders),
+    requestBody: reveal ? entry.requestBody : redactBody(entry.requestBody),
+    responseHeaders: reveal ? entry.responseHeaders : redactHeaders(entry.responseHeaders),
+    responseBody: reveal ? entry.responseBody : redactBody(entry.responseBody),
+    redacted: !reveal,
+    transitions:
+      withTransitions && entry.requestId
+        ? store.playerTransitions.causedBy(entry.requestId).map(({ seq, playerId, from, to, transition, at }) => ({ seq, playerId, from, to, transition, at }))
+        : [],
+  });
+
+  return {
+    'traffic.list': ({ since, limit, ...filter }) => {
+      recorder.flush();
+      return store.traffic.entries(filter, since, limit ?? 100).map((entry) => present(entry));
+    },
+    'traffic.page': ({ filter, offset, limit }) => {
+      recorder.flush();
+      return store.traffic.page(filter ?? {}, offset, limit);
+    },
+    'traffic.get': ({ id, reveal }) => {
+      recorder.flush();
+      const entry = store.traffic.get(id);
+      if (!entry) throw new EngineError('not_found', `no traffic entry ${id} (it may have been dropped by the retention cap)`);
+      return present(entry, reveal ?? false, true);
+    },
+    'traffic.clear': () => {
+      recorder.clear();
+      return { cleared: true };
+    },
+    'traffic.settings': () => recorder.settings,
+    'traffic.configure': (change) => recorder.configure(change),
+    'traffic.har': ({ filter, reveal, limit }) => {
+      recorder.flush();
+      const entries = store.traffic.entries(filter ?? {}, undefined, limit ?? 10_000);
+      return toHar(
+        entries.map((entry) => present(entry, reveal ?? false)),
+        APP_VERSION,
+      );
+    },
+  };
+}

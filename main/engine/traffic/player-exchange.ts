@@ -1,0 +1,27 @@
+/** A player's request as a traffic log entry (target `player`). */
+import type { PlayerExchange } from '../player/client.js';
+import type { NewTrafficEntry } from '../store/repositories/traffic.js';
+
+export function entryOfExchange(exchange: PlayerExchange): NewTrafficEntry {
+  const url = new URL(exchange.url);
+  return {
+    target: 'player',
+    at: exchange.startedAt,
+    wallAt: exchange.wallAt,
+    method: exchange.method,
+    url: exchange.url,
+    path: url.pathname,
+    reason: exchange.reason ?? null,
+    status: exchange.status ?? null,
+    latencyMs: exchange.latencyMs,
+    retry: exchange.retry,
+    fault: exchange.fault ?? null,
+    playerId: exchange.playerId,
+    requestId: exchange.requestId,
+    outcome: exchange.status !== undefined ? 'answered' : exchange.failure?.message.includes('10 s') ? 'timeout' : 'incomplete',
+    requestHeaders: exchange.requestHeaders,
+    requestBody: exchange.requestBody ?? null,
+    responseHeaders: exchange.responseHeaders ?? {},
+    responseBody: exchange.responseBody ?? null,
+  };
+}

@@ -1,0 +1,127 @@
+/**
+ * The command bar: control commands sent through the real control API with the console's own
+ * access token, exactly as an integration would send them, so a demo needs no other tool.
+ * The answer (status, body, time) shows beside it, errors included.
+ */
+import { useMutation } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
+import type { ControlExchange } from '../../../../main/engine/api/commands/player';
+import type { PlayerDetail } from '../../../../main/engine/api/player-types';
+import { useApi } from '../../api/context';
+
+type Command = 'loadCloudQueue' | 'skipToItem' | 'refreshCloudQueue' | 'suspend';
+
+interface Fields {
+  queueBaseUrl: string;
+  httpAuthorization: string;
+  itemId: string;
+  positionMillis: string;
+  playOnCompletion: boolean;
+}
+
+const EMPTY: Fields = { queueBaseUrl: '', httpAuthorization: '', itemId: '', positionMillis: '', playOnCompletion: true };
+
+function bodyOf(command: Command, f: Fields): Record<string, unknown> | undefined {
+  const position = f.positionMillis.trim() === '' ? undefined : Number(f.positionMillis);
+  if (command === 'loadCloudQueue') {
+    return {
+      queueBaseUrl: f.queueBaseUrl.trim(),
+      ...(f.httpAuthorization.trim() ? { httpAuthorization: f.httpAuthorization.trim() } : {}),
+      ...(f.itemId.trim() ? { itemId: f.itemId.trim() } : {}),
+      ...(position === undefined ? {} : { positionMillis: position }),
+      playOnCompletion: f.playOnCompletion,
+    };
+  }
+  if (command === 'skipToItem') {
+    return { itemId: f.itemId.trim(), ...(position === undefined ? {} : { positionMillis: position }), playOnCompletion: f.playOnCompletion };
+  }
+  return undefined;
+}
+
+export function CommandBar({ detail, defaults }: { detail: PlayerDetail; defaults?: Partial<Fields> }) {
+  const api = useApi();
+  const [command, setCommand] = useState<Command>('loadCloudQueue');
+  const [fields, setFields] = useState<Fields>({ ...EMPTY, ...defaults });
+  const send = useMutation({ mutationFn: (input: { method: 'GET' | 'POST'; path: string; body?: unknown }) => api.call('control.send', input) });
+  const set = (patch: Partial<Fields>) => setFields((f) => ({ ...f, ...patch }));
+
+  const createSession = () =>
+    send.mutate({ method: 'POST', path: `/api/v1/groups/${detail.groupId}/playbackSession:1`, body: { appId: 'com.cloudqueueconsole.demo', appContext: 'console' } });
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (!detail.sessionId) return;
+    send.mutate({ method: 'POST', path: `/api/v1/playbackSessions/${detail.sessionId}/playbackSession:1/${command}`, body: bodyOf(command, fields) });
+  };
+
+  return (
+    <div className="command-bar">
+      <div className="session-line">
+        <span className="muted">Session</span>
+        {detail.sessionId ? <code title={detail.sessionId}>{detail.sessionId.slice(0, 20)}…</code> : <span className="muted">none</span>}
+        <button type="button" onClick={createSession} disabled={send.isPending}>
+          {detail.sessionId ? 'New session' : 'Create session'}
+        </button>
+      </div>
+      <form onSubmit={submit} aria-label="Control command">
+        <label>
+          <span>Command</span>
+          <select value={command} onChange={(e) => setCommand(e.target.value as Command)}>
+            <option value="loadCloudQueue">loadCloudQueue</option>
+            <option value="skipToItem">skipToItem</option>
+            <option value="refreshCloudQueue">refreshCloudQueue</option>
+            <option value="suspend">suspend</option>
+          </select>
+        </label>
+        {command === 'loadCloudQueue' && (
+          <>
+            <label className="wide">
+              <span>queueBaseUrl</span>
+              <input value={fields.queueBaseUrl} onChange={(e) => set({ queueBaseUrl: e.target.value })} placeholder="http://127.0.0.1:47103/queues/…/v2.3/" required />
+            </label>
+            <label className="wide">
+              <span>httpAuthorization</span>
+              <input value={fields.httpAuthorization} onChange={(e) => set({ httpAuthorization: e.target.value })} placeholder="Bearer …" />
+            </label>
+          </>
+        )}
+        {(command === 'loadCloudQueue' || command === 'skipToItem') && (
+          <>
+            <label>
+              <span>itemId</span>
+              <input value={fields.itemId} onChange={(e) => set({ itemId: e.target.value })} required={command === 'skipToItem'} />
+            </label>
+            <label>
+              <span>positionMillis</span>
+              <input value={fields.positionMillis} onChange={(e) => set({ positionMillis: e.target.value })} inputMode="numeric" pattern="\d*" />
+            </label>
+            <label className="check">
+              <input type="checkbox" checked={fields.playOnCompletion} onChange={(e) => set({ playOnCompletion: e.target.checked })} />
+              <span>playOnCompletion</span>
+            </label>
+          </>
+        )}
+        <button type="submit" className="primary" disabled={!detail.sessionId || send.isPending} title={detail.sessionId ? undefined : 'Create a session first'}>
+          {send.isPending ? 'Sending…' : 'Send'}
+        </button>
+      </form>
+      <ControlAnswer exchange={send.data} error={send.error} />
+    </div>
+  );
+}
+
+function ControlAnswer({ exchange, error }: { exchange: ControlExchange | undefined; error: Error | null }) {
+  if (error) return <p className="answer bad" role="alert">{error.message}</p>;
+  if (!exchange) return null;
+  const ok = exchange.status < 400;
+  return (
+    <div className={ok ? 'answer ok' : 'answer bad'} role="status" aria-label="Control API answer">
+      <code>
+        {exchange.method} {new URL(exchange.url).pathname}
+      </code>
+      <strong data-status={exchange.status}>{exchange.status}</strong>
+      <code className="answer-body">{typeof exchange.body === 'string' ? exchange.body : JSON.stringify(exchange.body)}</code>
+      <span className="muted">{exchange.durationMs} ms</span>
+    </div>
+  );
+}

@@ -1,0 +1,33 @@
+/** The playing track with its playhead, moved with the engine clock between pushes. */
+import type { PlayerDetail } from '../../../../main/engine/api/player-types';
+import { useEngineNow } from '../../stores/clock';
+
+export function formatMillis(ms: number): string {
+  const total = Math.max(0, Math.floor(ms / 1000));
+  return `${Math.floor(total / 60)}:${String(total % 60).padStart(2, '0')}`;
+}
+
+export function NowPlaying({ detail }: { detail: PlayerDetail }) {
+  const now = useEngineNow();
+  const track = detail.track;
+  if (!track) return <p className="muted">Nothing loaded. Load a cloud queue on this group from the command bar.</p>;
+  const duration = track.durationMillis ?? 0;
+  const moving = detail.state === 'PLAYING' && now !== null;
+  const position = Math.min(duration || Infinity, detail.positionMillis + (moving ? Math.max(0, now - detail.at) : 0));
+  return (
+    <div className="now-playing">
+      <div className="track-title">
+        <strong>{track.name ?? track.id}</strong>
+        <span className="muted">{[track.artist?.name, track.album?.name].filter(Boolean).join(' · ')}</span>
+      </div>
+      <div className="progress" role="progressbar" aria-label="Playhead" aria-valuemin={0} aria-valuemax={duration} aria-valuenow={Math.round(position)}>
+        <div className="progress-fill" style={{ width: duration ? `${(position / duration) * 100}%` : '0%' }} />
+      </div>
+      <div className="progress-times">
+        <code data-testid="position">{formatMillis(position)}</code>
+        <code className="muted">{track.id}</code>
+        <code>{duration ? formatMillis(duration) : '—'}</code>
+      </div>
+    </div>
+  );
+}
