@@ -58,6 +58,8 @@ export function applyFlowStep(queryClient: QueryClient, flow: FlowSummary, step:
 /** Wires the login service's events to the query cache; returns the unsubscribe function. */
 export function wireOAuthEvents(api: Api, queryClient: QueryClient): () => void {
   const offChanged = api.on('oauth.changed', ({ what }) => {
+    // The settings switches change the settings themselves and take the engine's answer.
+    if (what === 'settings' && queryClient.isMutating({ mutationKey: oauthKeys.settings }) > 0) return;
     const key = what === 'integrations' ? oauthKeys.integrations : what === 'settings' ? oauthKeys.settings : oauthKeys.grantsAll;
     void queryClient.invalidateQueries({ queryKey: key });
     // Deleting an integration or key also ends its grants.

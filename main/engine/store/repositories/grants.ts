@@ -2,20 +2,11 @@
  * Grants: one user's consent to one client key, and everything issued under it (a code, then
  * access and refresh tokens). Revoking a grant ends every token of it (CONTRACT §2).
  */
+import type { GrantView } from '../../api/oauth-types.js';
 import type { SqliteDatabase } from '../database.js';
 
-export interface Grant {
-  id: string;
-  integrationId: string;
-  keyId: string;
-  userId: string;
-  householdId: string;
-  scope: string;
-  flowId: string | null;
-  createdAt: number;
-  revokedAt: number | null;
-  revokedReason: string | null;
-}
+/** A grant's own row: the user by id; its code and tokens are rows of their own. */
+export type Grant = Omit<GrantView, 'clientId' | 'username' | 'code' | 'tokens'> & { userId: string };
 
 interface Row {
   id: string;

@@ -1,16 +1,9 @@
 /** Integrations (seed §1.5): what users see on the consent page, and how their tokens behave. */
+import type { IntegrationView } from '../../api/oauth-types.js';
 import type { SqliteDatabase } from '../database.js';
 
-export interface Integration {
-  id: string;
-  name: string;
-  description: string;
-  category: string;
-  rotateRefreshTokens: boolean;
-  sample: boolean;
-  createdAt: number;
-  updatedAt: number;
-}
+/** An integration's own row; its keys and redirect URIs are rows of their own. */
+export type Integration = Omit<IntegrationView, 'clientId' | 'redirectUris' | 'warnings' | 'keys'>;
 
 export type IntegrationChanges = Partial<Pick<Integration, 'name' | 'description' | 'category' | 'rotateRefreshTokens'>>;
 

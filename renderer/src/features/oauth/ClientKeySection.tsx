@@ -7,6 +7,7 @@ import { useState, type FormEvent } from 'react';
 import type { ClientKeyView, IntegrationView } from '../../../../main/engine/api/oauth-types';
 import { useApi } from '../../api/context';
 import { CopyButton } from '../../components/CopyButton';
+import { FormError } from './fields';
 import type { ShownSecret } from './SecretCallout';
 import { StartedNotice } from './StartedNotice';
 import { useStartFlow } from './useStartFlow';
@@ -75,11 +76,7 @@ export function ClientKeySection({ integration, clientKey, onSecret }: { integra
           </button>
         </form>
       )}
-      {addUri.isError && (
-        <p role="alert" className="form-error">
-          {addUri.error.message}
-        </p>
-      )}
+      <FormError error={addUri.error} />
 
       <div className="inline-form">
         {clientKey.redirectUris.length > 1 && (
@@ -102,11 +99,7 @@ export function ClientKeySection({ integration, clientKey, onSecret }: { integra
           Start OAuth flow
         </button>
       </div>
-      {(regenerate.isError || start.isError || removeUri.isError) && (
-        <p role="alert" className="form-error">
-          {(regenerate.error ?? start.error ?? removeUri.error)?.message}
-        </p>
-      )}
+      <FormError error={regenerate.error ?? start.error ?? removeUri.error} />
       {start.data && <StartedNotice started={start.data} />}
     </section>
   );

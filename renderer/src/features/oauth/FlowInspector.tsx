@@ -4,6 +4,7 @@
  */
 import type { FlowStepKind, FlowSummary } from '../../../../main/engine/api/oauth-types';
 import { useFlow, useFlows } from '../../queries/oauth';
+import { FormError } from './fields';
 import { useInspectorStore } from './inspector-store';
 import { StepDetail } from './StepDetail';
 import { timeOfDay } from './time';
@@ -40,7 +41,7 @@ export function FlowInspector() {
   return (
     <section className="card inspector" aria-labelledby="inspector-title">
       <h2 id="inspector-title">Flow inspector</h2>
-      {error && <p role="alert" className="form-error">{error.message}</p>}
+      <FormError error={error} />
       {flows && flows.length === 0 && <p className="muted">No flows yet. Run the sample flow, or point your app at the login service.</p>}
       <div className="inspector-body">
         <ul className="flow-list" aria-label="Flows">
@@ -66,7 +67,7 @@ export function FlowInspector() {
 
 function Timeline({ flowId }: { flowId: string }) {
   const { data: flow, error } = useFlow(flowId);
-  if (error) return <p role="alert" className="form-error">{error.message}</p>;
+  if (error) return <FormError error={error} />;
   if (!flow) return <p className="muted">Loading…</p>;
   return (
     <div className="timeline-pane">

@@ -7,13 +7,14 @@ import { tokenStatus, type GrantView, type TokenView } from '../../../../main/en
 import { useApi } from '../../api/context';
 import { useGrants } from '../../queries/oauth';
 import { useEngineNow } from '../../stores/clock';
+import { FormError } from './fields';
 import { useInspectorStore } from './inspector-store';
 import { expiryText, timeOfDay } from './time';
 
 export function GrantsTable({ integrationId }: { integrationId: string }) {
   const { data: grants, error } = useGrants(integrationId);
   const now = useEngineNow();
-  if (error) return <p role="alert" className="form-error">{error.message}</p>;
+  if (error) return <FormError error={error} />;
   if (!grants) return <p className="muted">Loading grants…</p>;
   if (grants.length === 0) return <p className="muted">No grants yet: run a flow to issue a code and tokens.</p>;
   return (

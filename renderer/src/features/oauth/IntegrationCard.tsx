@@ -5,6 +5,7 @@ import type { IntegrationView } from '../../../../main/engine/api/oauth-types';
 import { useApi } from '../../api/context';
 import { oauthKeys } from '../../queries/oauth';
 import { ClientKeySection } from './ClientKeySection';
+import { ConsentFieldInputs, FormError, type ConsentFields } from './fields';
 import { GrantsTable } from './GrantsTable';
 import { SecretCallout, type ShownSecret } from './SecretCallout';
 
@@ -18,16 +19,13 @@ export function IntegrationCard({ integration, expanded, onToggle, secret, onSec
   const api = useApi();
   const [editing, setEditing] = useState(false);
   const remove = useMutation({ mutationFn: () => api.call('integrations.delete', { id: integration.id }) });
+  // The switch moves at the click and shows the engine's answer once it arrives.
   const queryClient = useQueryClient();
-  // Optimistic, like every switch: it moves at the click and moves back if the engine refuses.
+  const [rotationPending, setRotationPending] = useState<boolean | null>(null);
   const rotation = useMutation({
     mutationFn: (rotateRefreshTokens: boolean) => api.call('integrations.update', { id: integration.id, rotateRefreshTokens }),
-    onMutate: (rotateRefreshTokens) => {
-      const before = queryClient.getQueryData<IntegrationView[]>(oauthKeys.integrations);
-      queryClient.setQueryData<IntegrationView[]>(oauthKeys.integrations, (list) => list?.map((i) => (i.id === integration.id ? { ...i, rotateRefreshTokens } : i)));
-      return before;
-    },
-    onError: (_error, _value, before) => queryClient.setQueryData(oauthKeys.integrations, before),
+    onSuccess: (updated) => queryClient.setQueryData<IntegrationView[]>(oauthKeys.integrations, (list) => list?.map((i) => (i.id === updated.id ? updated : i))),
+    onSettled: () => setRotationPending(null),
   });
   const addKey = useMutation({
     mutationFn: () => api.call('integrations.keys.create', { id: integration.id, name: `Key ${integration.keys.length + 1}` }),
@@ -65,7 +63,11 @@ export function IntegrationCard({ integration, expanded, onToggle, secret, onSec
               </button>
             )}
             <label className="switch" title="A refresh gives a new refresh token; presenting an old one again revokes the grant">
-              <input type="checkbox" role="switch" checked={integration.rotateRefreshTokens} onChange={(e) => rotation.mutate(e.target.checked)} />
+              <input type="checkbox" role="switch" checked={rotationPending ?? integration.rotateRefreshTokens}
+                onChange={(e) => {
+                  setRotationPending(e.target.checked);
+                  rotation.mutate(e.target.checked);
+                }} />
               Refresh token rotation
             </label>
             {!integration.sample && (
@@ -86,11 +88,7 @@ export function IntegrationCard({ integration, expanded, onToggle, secret, onSec
               </>
             )}
           </div>
-          {(remove.isError || rotation.isError || addKey.isError) && (
-            <p role="alert" className="form-error">
-              {(remove.error ?? rotation.error ?? addKey.error)?.message}
-            </p>
-          )}
+          <FormError error={remove.error ?? rotation.error ?? addKey.error} />
           {integration.keys.map((key) => (
             <ClientKeySection key={key.id} integration={integration} clientKey={key} onSecret={onSecret} />
           ))}
@@ -104,33 +102,16 @@ export function IntegrationCard({ integration, expanded, onToggle, secret, onSec
 
 function EditForm({ integration, onDone }: { integration: IntegrationView; onDone(): void }) {
   const api = useApi();
-  const [name, setName] = useState(integration.name);
-  const [description, setDescription] = useState(integration.description);
-  const [category, setCategory] = useState(integration.category);
-  const save = useMutation({ mutationFn: () => api.call('integrations.update', { id: integration.id, name, description, category }), onSuccess: onDone });
+  const [fields, setFields] = useState<ConsentFields>({ name: integration.name, description: integration.description, category: integration.category });
+  const save = useMutation({ mutationFn: () => api.call('integrations.update', { id: integration.id, ...fields }), onSuccess: onDone });
   const submit = (event: FormEvent) => {
     event.preventDefault();
     save.mutate();
   };
   return (
     <form className="form" onSubmit={submit} aria-label={`Edit ${integration.name}`}>
-      <label>
-        Name
-        <input value={name} onChange={(e) => setName(e.target.value)} required maxLength={100} />
-      </label>
-      <label>
-        Description
-        <input value={description} onChange={(e) => setDescription(e.target.value)} maxLength={1000} />
-      </label>
-      <label>
-        Category
-        <input value={category} onChange={(e) => setCategory(e.target.value)} maxLength={100} />
-      </label>
-      {save.isError && (
-        <p role="alert" className="form-error">
-          {save.error.message}
-        </p>
-      )}
+      <ConsentFieldInputs value={fields} onChange={setFields} />
+      <FormError error={save.error} />
       <div className="form-actions">
         <button type="submit" className="primary" disabled={save.isPending}>
           Save

@@ -3,21 +3,14 @@ import { useMutation } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import type { CreatedIntegration } from '../../../../main/engine/api/oauth-types';
 import { useApi } from '../../api/context';
+import { ConsentFieldInputs, FormError, type ConsentFields } from './fields';
 
 export function NewIntegrationForm({ onCreated, onCancel }: { onCreated(created: CreatedIntegration): void; onCancel(): void }) {
   const api = useApi();
-  const [name, setName] = useState('');
-  const [description, setDescription] = useState('');
-  const [category, setCategory] = useState('');
+  const [fields, setFields] = useState<ConsentFields>({ name: '', description: '', category: '' });
   const [redirectUris, setRedirectUris] = useState('');
   const create = useMutation({
-    mutationFn: () =>
-      api.call('integrations.create', {
-        name,
-        description,
-        category,
-        redirectUris: redirectUris.split(/\s+/).filter(Boolean),
-      }),
+    mutationFn: () => api.call('integrations.create', { ...fields, redirectUris: redirectUris.split(/\s+/).filter(Boolean) }),
     onSuccess: onCreated,
   });
   const submit = (event: FormEvent) => {
@@ -28,27 +21,12 @@ export function NewIntegrationForm({ onCreated, onCancel }: { onCreated(created:
   return (
     <form className="card form" onSubmit={submit} aria-label="New integration">
       <h3>New integration</h3>
-      <label>
-        Name
-        <input value={name} onChange={(e) => setName(e.target.value)} required maxLength={100} autoFocus />
-      </label>
-      <label>
-        Description
-        <input value={description} onChange={(e) => setDescription(e.target.value)} maxLength={1000} placeholder="Shown to users on the consent page" />
-      </label>
-      <label>
-        Category
-        <input value={category} onChange={(e) => setCategory(e.target.value)} maxLength={100} />
-      </label>
+      <ConsentFieldInputs value={fields} onChange={setFields} autoFocus />
       <label>
         Redirect URLs
         <textarea value={redirectUris} onChange={(e) => setRedirectUris(e.target.value)} rows={2} required placeholder="https://app.example.com/oauth/callback (one per line)" />
       </label>
-      {create.isError && (
-        <p role="alert" className="form-error">
-          {create.error.message}
-        </p>
-      )}
+      <FormError error={create.error} />
       <div className="form-actions">
         <button type="submit" className="primary" disabled={create.isPending}>
           {create.isPending ? 'Creating…' : 'Create integration'}

@@ -5,6 +5,7 @@
 import { useState } from 'react';
 import { useIntegrations } from '../../queries/oauth';
 import { FlowInspector } from './FlowInspector';
+import { FormError } from './fields';
 import { IntegrationCard } from './IntegrationCard';
 import { NewIntegrationForm } from './NewIntegrationForm';
 import type { ShownSecret } from './SecretCallout';
@@ -45,7 +46,7 @@ export function OAuthPage() {
               }}
             />
           )}
-          {error && <p role="alert" className="form-error">{error.message}</p>}
+          <FormError error={error} />
           {integrations?.map((integration) => (
             <IntegrationCard
               key={integration.id}

@@ -1,5 +1,6 @@
 /** Auto-approve and production parity (CONTRACT §7 `PATCH /settings`), and the sample flow's one click. */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
 import type { LoginSettings } from '../../../../main/engine/api/oauth-types';
 import { useApi } from '../../api/context';
 import { oauthKeys, useLoginSettings } from '../../queries/oauth';
@@ -15,16 +16,17 @@ export function SettingsBar() {
   const api = useApi();
   const queryClient = useQueryClient();
   const { data: settings } = useLoginSettings();
-  // Optimistic: the switch moves at the click, and moves back if the engine refuses.
+  // The switch moves at the click (the query cache would show it a tick later) and shows the
+  // engine's answer once it arrives.
+  const [pending, setPending] = useState<Partial<LoginSettings>>({});
   const update = useMutation({
+    mutationKey: oauthKeys.settings,
     mutationFn: (changes: Partial<LoginSettings>) => api.call('settings.update', changes),
-    onMutate: (changes) => {
-      const before = queryClient.getQueryData<LoginSettings>(oauthKeys.settings);
-      if (before) queryClient.setQueryData(oauthKeys.settings, { ...before, ...changes });
-      return before;
-    },
-    onError: (_error, _changes, before) => queryClient.setQueryData(oauthKeys.settings, before),
+    // A fetch still on its way would answer the settings from before this change.
+    onMutate: () => void queryClient.cancelQueries({ queryKey: oauthKeys.settings }, { revert: false }),
     onSuccess: (next) => queryClient.setQueryData(oauthKeys.settings, next),
+    onSettled: (_next, _error, changes) =>
+      setPending((current) => Object.fromEntries(Object.entries(current).filter(([key]) => !(key in changes)))),
   });
   const sample = useStartFlow();
 
@@ -36,9 +38,13 @@ export function SettingsBar() {
             <input
               type="checkbox"
               role="switch"
-              checked={settings?.[key] ?? false}
+              checked={pending[key] ?? settings?.[key] ?? false}
               disabled={!settings}
-              onChange={(event) => update.mutate({ [key]: event.target.checked })}
+              onChange={(event) => {
+                const change = { [key]: event.target.checked };
+                setPending((current) => ({ ...current, ...change }));
+                update.mutate(change);
+              }}
             />
             <span>{label}</span>
           </label>
