@@ -12,6 +12,7 @@ import { createLogger } from './engine/log.js';
 import { harden } from './shell/hardening.js';
 import { installIpc } from './shell/ipc.js';
 import { electronNativeBinding } from './shell/native-binding.js';
+import { isOAuthWindow, openOAuthWindow } from './shell/oauth-window.js';
 import { createMainWindow } from './shell/window.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -26,12 +27,16 @@ function isConsoleUrl(url: string): boolean {
 
 const isTrustedFrame = (frame: WebFrameMain | null): boolean => frame !== null && frame.parent === null && isConsoleUrl(frame.url);
 
+let engine: Engine | null = null;
+
 async function startEngine(): Promise<Engine> {
   const base = {
     dataDir: app.getPath('userData'),
     nativeBinding: electronNativeBinding(app.getAppPath()),
     consoleAssetsDir: join(here, '../renderer'),
     log,
+    // "Start OAuth flow" opens an OAuth window of its own; the engine records its navigations.
+    openOAuthWindow: (request: Parameters<typeof openOAuthWindow>[1]) => openOAuthWindow(() => engine, request),
   };
   try {
     return await createEngine({ ...base, port: DEFAULT_PORT });
@@ -50,7 +55,6 @@ if (!app.requestSingleInstanceLock()) {
   app.quit();
 } else {
   app.enableSandbox();
-  let engine: Engine | null = null;
   let uninstallIpc: (() => void) | null = null;
 
   const openWindow = (): BrowserWindow => createMainWindow({ devServerUrl, file: rendererFile }, join(here, '../preload'));
@@ -66,7 +70,7 @@ if (!app.requestSingleInstanceLock()) {
   app
     .whenReady()
     .then(async () => {
-      harden(isConsoleUrl);
+      harden(isConsoleUrl, isOAuthWindow);
       engine = await startEngine();
       uninstallIpc = installIpc(engine, isTrustedFrame);
       openWindow();

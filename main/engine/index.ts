@@ -17,7 +17,6 @@ import type { WallClock } from './clock/wall.js';
 import { systemWall } from './clock/wall.js';
 import { loadConsoleAssets } from './console/assets.js';
 import { buildConsoleApp } from './console/app.js';
-import { noTokens } from './control/access.js';
 import { buildControlApp } from './control/app.js';
 import { EventStreams } from './admin/sse.js';
 import { EventBus } from './events/bus.js';
@@ -26,7 +25,8 @@ import { HouseholdEditor } from './household/edits.js';
 import { seedDemoData } from './household/seed.js';
 import { HouseholdViews } from './household/views.js';
 import { DEFAULT_HOST, DEFAULT_PORT, boundPort, listenAll, type ServiceApps } from './http/listeners.js';
-import { buildLoginApp } from './login/app.js';
+import type { OpenOAuthWindow } from './login/console-flows.js';
+import { createLoginService } from './login/service.js';
 import { silentLogger, type Logger } from './log.js';
 import { openStore, type Store } from './store/store.js';
 
@@ -48,6 +48,8 @@ export interface EngineOptions {
   log?: Logger;
   /** The real clock behind the engine clock (tests). */
   wall?: WallClock;
+  /** Opens the host's own OAuth window (Electron); without it the renderer opens a tab. */
+  openOAuthWindow?: OpenOAuthWindow;
 }
 
 export interface Engine {
@@ -102,6 +104,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     const views = new HouseholdViews(store);
     const household = new HouseholdEditor({ store, views, emit: (name, data) => bus.emit(name, data) });
     let urls: ServiceUrls | null = null;
+    const login = createLoginService({ store, clock, bus, urls: () => urls!, ...(options.openOAuthWindow ? { openOAuthWindow: options.openOAuthWindow } : {}) });
     const queues = new QueueModel({ store, clock, emit: (name, data) => bus.emit(name, data), cloudQueueUrl: () => urls!.cloudQueue });
     const queueActivity = new QueueActivity({
       emit: (name, data) => bus.emit(name, data),
@@ -110,6 +113,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     const handlers: CommandHandlers = {
       ...clockCommands(clock),
       ...householdCommands(views, household),
+      ...login.commands,
       ...queueCommands(queues, queueActivity, store.timePlayed),
       'state.get': () => stateView(clock, urls!, store, views),
     };
@@ -124,15 +128,17 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
         consolePort: () => boundPort(apps.console),
         assets: loadConsoleAssets(options.consoleAssetsDir, adminToken),
       }),
-      login: await buildLoginApp(),
-      control: await buildControlApp({ verifyAccessToken: noTokens, views }),
+      login: await login.buildApp(),
+      control: await buildControlApp({ verifyAccessToken: login.verifyAccessToken, observeBearerCall: login.observeBearerCall, views }),
       cloudQueue: await buildCloudQueueApp({ queues, items: store.queueItems, timePlayed: store.timePlayed, activity: queueActivity, clock }),
     };
     closers.push(async () => {
       streams.closeAll();
       await Promise.all(Object.values(apps).map((app) => app.close()));
     });
+    await login.registerConsoleRoutes(apps.console);
     urls = await listenAll(apps, options.host ?? DEFAULT_HOST, options.port ?? DEFAULT_PORT);
+    login.onListening();
     log.info(`console ${urls.console} · login ${urls.login} · control ${urls.control} · cloud queue ${urls.cloudQueue}`);
     log.info(options.dataDir === null ? 'data: in memory (--ephemeral)' : `data: ${options.dataDir}`);
 

@@ -5,10 +5,12 @@
 import type { InputOf, OutputOf } from './command.js';
 import { coreCommands } from './commands/core.js';
 import { householdCommandSpecs } from './commands/household.js';
+import { oauthCommands } from './commands/oauth.js';
 import { queueCommandSpecs } from './commands/queues.js';
 
 export const commandSpecs = {
   ...coreCommands,
+  ...oauthCommands,
   ...householdCommandSpecs,
   ...queueCommandSpecs,
 };

@@ -4,10 +4,11 @@
  */
 import type { CoreEvents } from './events/core.js';
 import type { HouseholdEvents } from './events/household.js';
+import type { OAuthEvents } from './events/oauth.js';
 import type { QueueEvents } from './events/queues.js';
 
-/** Every area's events; an area adds its interface to this list. */
-export interface EngineEvents extends CoreEvents, HouseholdEvents, QueueEvents {}
+/** Areas extend this list. */
+export interface EngineEvents extends CoreEvents, OAuthEvents, HouseholdEvents, QueueEvents {}
 
 export type EventName = keyof EngineEvents;
 

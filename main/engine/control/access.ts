@@ -17,6 +17,16 @@ export type AccessTokenVerifier = (token: string) => AccessGrant | null;
 
 export const noTokens: AccessTokenVerifier = () => null;
 
+/** A call made with a bearer token, as the login service's flow inspector records it. */
+export interface BearerCall {
+  method: string;
+  path: string;
+  status: number;
+}
+
+/** Sees every control API call that carried a bearer token, once it was answered. */
+export type BearerCallObserver = (token: string, call: BearerCall) => void;
+
 declare module 'fastify' {
   interface FastifyRequest {
     access: AccessGrant | null;

@@ -5,10 +5,12 @@
 import type { FastifyInstance } from 'fastify';
 import { createServiceApp } from '../http/service-app.js';
 import type { HouseholdViews } from '../household/views.js';
-import { requireAccess, type AccessTokenVerifier } from './access.js';
+import { bearerToken, requireAccess, type AccessTokenVerifier, type BearerCallObserver } from './access.js';
 
 export interface ControlAppOptions {
   verifyAccessToken: AccessTokenVerifier;
+  /** Told of every call made with a bearer token (the OAuth flow inspector). */
+  observeBearerCall?: BearerCallObserver;
   views: HouseholdViews;
 }
 
@@ -18,6 +20,13 @@ export async function buildControlApp(options: ControlAppOptions): Promise<Fasti
   await app.register(
     async (api) => {
       api.addHook('onRequest', requireAccess(options.verifyAccessToken));
+      const observe = options.observeBearerCall;
+      if (observe) {
+        api.addHook('onResponse', async (request, reply) => {
+          const token = bearerToken(request.headers.authorization);
+          if (token) observe(token, { method: request.method, path: request.url, status: reply.statusCode });
+        });
+      }
       api.get('/households', async (request) => ({
         households: options.views.households().filter((h) => h.id === request.access?.householdId),
       }));

@@ -1,13 +1,86 @@
 /**
- * The login service listener (seed §4.1, CONTRACT §2, port P+1).
+ * The login service listener (seed §4.1, CONTRACT §2, port P+1). Forms are read by our own parser
+ * so that repeated parameters stay visible; any body the endpoints cannot read becomes an OAuth
+ * error (JSON at the token endpoint, an HTML page elsewhere), never a 500 and never a redirect.
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { createServiceApp } from '../http/service-app.js';
+import type { AuthorizationEndpoint, PageAnswer } from './authorization-endpoint.js';
+import { errorPage, pageHeaders } from './pages.js';
+import { Params } from './params.js';
+import { AUTHORIZE_PATH, CONSENT_PATH, SIGN_IN_PATH, TOKEN_PATH } from './paths.js';
+import type { TokenEndpoint, TokenAnswer } from './token-endpoint.js';
 
-export async function buildLoginApp(): Promise<FastifyInstance> {
+/** Forms larger than this are refused: no legitimate OAuth form comes close. */
+export const FORM_LIMIT_BYTES = 16 * 1024;
+
+export interface LoginAppOptions {
+  authorization: AuthorizationEndpoint;
+  token: TokenEndpoint;
+}
+
+/** A body the endpoints cannot read, and why. */
+class Unreadable {
+  constructor(readonly problem: string) {}
+}
+
+export async function buildLoginApp(options: LoginAppOptions): Promise<FastifyInstance> {
   const app = createServiceApp();
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: FORM_LIMIT_BYTES }, (_request, body, done) =>
+    done(null, Params.parse(body as string)),
+  );
+  app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: FORM_LIMIT_BYTES }, (request, _body, done) =>
+    done(null, new Unreadable(`the body must be application/x-www-form-urlencoded, not ${request.headers['content-type'] ?? 'untyped'}`)),
+  );
+
+  app.setErrorHandler((error: { statusCode?: number; code?: string; message: string }, request, reply) => {
+    const clientError = error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500;
+    const why =
+      error.code === 'FST_ERR_CTP_BODY_TOO_LARGE' ? `the form is larger than ${FORM_LIMIT_BYTES / 1024} KiB` : clientError ? error.message : 'the login service failed';
+    if (request.url.split('?')[0] === TOKEN_PATH) {
+      const answer: TokenAnswer = {
+        status: clientError ? 400 : 500,
+        headers: { 'cache-control': 'no-store', pragma: 'no-cache' },
+        body: { error: clientError ? 'invalid_request' : 'server_error', error_description: why },
+      };
+      return send(reply, answer);
+    }
+    return send(reply, { status: clientError ? 400 : 500, headers: pageHeaders(), body: errorPage({ title: 'This request cannot be answered', message: why }) });
+  });
+
+  const formOf = (request: FastifyRequest): Params | null => (request.body instanceof Params ? request.body : null);
+  const cookieOf = (request: FastifyRequest): string | undefined => request.headers.cookie;
+
   app.get('/', async (_request, reply) =>
     reply.type('text/html; charset=utf-8').send('<!doctype html><title>Login service</title><h1>Login service</h1><p>OAuth 2.0: <code>/login/v3/oauth</code></p>'),
   );
+  app.get(AUTHORIZE_PATH, { exposeHeadRoute: false }, async (request, reply) => send(reply, options.authorization.authorize(request.url)));
+  app.post(SIGN_IN_PATH, async (request, reply) => send(reply, options.authorization.signIn(formOf(request), cookieOf(request))));
+  app.get(CONSENT_PATH, { exposeHeadRoute: false }, async (request, reply) =>
+    send(reply, options.authorization.consent(Params.fromUrl(request.url), cookieOf(request))),
+  );
+  app.post(CONSENT_PATH, async (request, reply) => send(reply, options.authorization.decide(formOf(request), cookieOf(request))));
+
+  app.post(TOKEN_PATH, async (request, reply) => {
+    const form = request.body instanceof Params ? request.body : { problem: request.body instanceof Unreadable ? request.body.problem : 'the body is empty: send the form' };
+    return send(reply, await options.token.handle({ authorization: request.headers.authorization, form }));
+  });
+  app.route({
+    method: ['GET', 'PUT', 'PATCH', 'DELETE'],
+    url: TOKEN_PATH,
+    handler: async (request, reply) =>
+      send(reply.header('allow', 'POST'), {
+        status: 405,
+        headers: { 'cache-control': 'no-store', pragma: 'no-cache' },
+        body: { error: 'invalid_request', error_description: `the token endpoint takes POST, not ${request.method}` },
+      }),
+  });
   return app;
+}
+
+function send(reply: FastifyReply, answer: PageAnswer | TokenAnswer): FastifyReply {
+  reply.code(answer.status).headers(answer.headers);
+  if ('cookies' in answer && answer.cookies) reply.header('set-cookie', answer.cookies);
+  return reply.send(answer.body ?? '');
 }

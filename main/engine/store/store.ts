@@ -5,13 +5,20 @@
 import { closeDatabase, openDatabase, type DatabaseLocation, type SqliteDatabase } from './database.js';
 import { migrate } from './migrations.js';
 import { migrations } from './migrations/index.js';
+import { AuthorizationCodeRepository } from './repositories/authorization-codes.js';
+import { ClientKeyRepository } from './repositories/client-keys.js';
+import { GrantRepository } from './repositories/grants.js';
 import { GroupRepository } from './repositories/groups.js';
 import { HouseholdRepository } from './repositories/households.js';
+import { IntegrationRepository } from './repositories/integrations.js';
+import { OAuthFlowRepository } from './repositories/oauth-flows.js';
 import { PlayerRepository } from './repositories/players.js';
 import { QueueItemRepository } from './repositories/queue-items.js';
 import { QueueRepository } from './repositories/queues.js';
+import { RedirectUriRepository } from './repositories/redirect-uris.js';
 import { SettingsRepository } from './repositories/settings.js';
 import { TimePlayedRepository } from './repositories/time-played.js';
+import { TokenRepository } from './repositories/tokens.js';
 import { UserRepository } from './repositories/users.js';
 
 export interface Store {
@@ -23,6 +30,13 @@ export interface Store {
   readonly groups: GroupRepository;
   readonly players: PlayerRepository;
   readonly users: UserRepository;
+  readonly integrations: IntegrationRepository;
+  readonly clientKeys: ClientKeyRepository;
+  readonly redirectUris: RedirectUriRepository;
+  readonly grants: GrantRepository;
+  readonly authorizationCodes: AuthorizationCodeRepository;
+  readonly tokens: TokenRepository;
+  readonly oauthFlows: OAuthFlowRepository;
   readonly queues: QueueRepository;
   readonly queueItems: QueueItemRepository;
   readonly timePlayed: TimePlayedRepository;
@@ -44,6 +58,13 @@ export function openStore(location: DatabaseLocation, now: number = Date.now()):
       groups: new GroupRepository(db),
       players: new PlayerRepository(db),
       users: new UserRepository(db),
+      integrations: new IntegrationRepository(db),
+      clientKeys: new ClientKeyRepository(db),
+      redirectUris: new RedirectUriRepository(db),
+      grants: new GrantRepository(db),
+      authorizationCodes: new AuthorizationCodeRepository(db),
+      tokens: new TokenRepository(db),
+      oauthFlows: new OAuthFlowRepository(db),
       queues: new QueueRepository(db),
       queueItems: new QueueItemRepository(db),
       timePlayed: new TimePlayedRepository(db),

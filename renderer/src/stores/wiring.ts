@@ -7,6 +7,7 @@ import { useEffect } from 'react';
 import { useApi } from '../api/context';
 import { wireQueueEvents } from '../features/queues/queue-events';
 import { engineStateKey } from '../queries/engine-state';
+import { wireOAuthEvents } from '../queries/oauth';
 import { useClockStore } from './clock';
 import { useConnectionStore } from './connection';
 
@@ -16,6 +17,7 @@ export function useEngineWiring(): void {
   useEffect(() => {
     const setClock = useClockStore.getState().setClock;
     const offEvents = api.on('clock.changed', setClock);
+    const offOAuth = wireOAuthEvents(api, queryClient);
     const offHousehold = api.on('household.changed', () => void queryClient.invalidateQueries({ queryKey: engineStateKey }));
     const offQueues = wireQueueEvents(api, queryClient);
     const offConnection = api.onConnection((state) => {
@@ -27,6 +29,7 @@ export function useEngineWiring(): void {
     });
     return () => {
       offEvents();
+      offOAuth();
       offHousehold();
       offQueues();
       offConnection();

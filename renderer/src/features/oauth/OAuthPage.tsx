@@ -1,9 +1,64 @@
-import { Placeholder } from '../../components/Placeholder';
+/**
+ * The OAuth page: the login service's settings, the integration manager with grants and tokens,
+ * and the OAuth flow inspector side by side.
+ */
+import { useState } from 'react';
+import { useIntegrations } from '../../queries/oauth';
+import { FlowInspector } from './FlowInspector';
+import { IntegrationCard } from './IntegrationCard';
+import { NewIntegrationForm } from './NewIntegrationForm';
+import type { ShownSecret } from './SecretCallout';
+import { SettingsBar } from './SettingsBar';
+import './oauth.css';
 
 export function OAuthPage() {
+  const { data: integrations, error } = useIntegrations();
+  const [creating, setCreating] = useState(false);
+  const [expanded, setExpanded] = useState<string | null>(null);
+  // A secret is shown once, beside the integration it belongs to, until dismissed.
+  const [secret, setSecret] = useState<{ integrationId: string; secret: ShownSecret } | null>(null);
+  const open = expanded ?? integrations?.find((i) => !i.sample)?.id ?? integrations?.[0]?.id ?? null;
+
   return (
-    <Placeholder title="OAuth">
-      <p>The login service and its tools come here: the integration manager (client keys, redirect URLs), the authorization and token endpoints, grants and tokens with their expiry on the engine clock, and the OAuth flow inspector that lays every step of a flow on one timeline.</p>
-    </Placeholder>
+    <section className="page oauth-page" aria-labelledby="page-title">
+      <header className="page-header oauth-header">
+        <h1 id="page-title">OAuth</h1>
+        <SettingsBar />
+      </header>
+      <div className="oauth-columns">
+        <section className="integrations" aria-labelledby="integrations-title">
+          <div className="section-head">
+            <h2 id="integrations-title">Integrations</h2>
+            {!creating && (
+              <button type="button" onClick={() => setCreating(true)}>
+                New integration
+              </button>
+            )}
+          </div>
+          {creating && (
+            <NewIntegrationForm
+              onCancel={() => setCreating(false)}
+              onCreated={(created) => {
+                setCreating(false);
+                setExpanded(created.id);
+                setSecret({ integrationId: created.id, secret: { keyName: created.keys[0]?.name ?? 'Default', clientId: created.clientId ?? '', clientSecret: created.clientSecret } });
+              }}
+            />
+          )}
+          {error && <p role="alert" className="form-error">{error.message}</p>}
+          {integrations?.map((integration) => (
+            <IntegrationCard
+              key={integration.id}
+              integration={integration}
+              expanded={integration.id === open}
+              onToggle={() => setExpanded(integration.id === open ? '' : integration.id)}
+              secret={secret?.integrationId === integration.id ? secret.secret : null}
+              onSecret={(shown) => setSecret(shown ? { integrationId: integration.id, secret: shown } : null)}
+            />
+          ))}
+        </section>
+        <FlowInspector />
+      </div>
+    </section>
   );
 }

@@ -1,0 +1,157 @@
+/**
+ * Token exchanges per second at the console's own token endpoint (`POST /login/v3/oauth/access`,
+ * grant_type=authorization_code, HTTP Basic, persistence on in a real data dir), side by side with
+ * a bare fastify route answering a fixed token response, in the same run.
+ *
+ * What is measured: only the token requests. Every exchange needs a fresh code, so the server
+ * process mints the codes beforehand through the real authorization endpoint (auto-approve), and
+ * the driver sends each code exactly once; a run that got anything but 200 is reported as such.
+ * The refresh_token grant (rotation on, one fresh refresh token per request, taken from the code
+ * exchanges' answers) is measured the same way. Servers run in a child process, the load
+ * generator (autocannon) in this one, so the two do not share an event loop.
+ *
+ * BENCH_EXCHANGES=n sets the number of codes; BENCH_PROF=1 writes a CPU profile of the server
+ * process to /tmp/prof.
+ */
+import autocannon from 'autocannon';
+import { fork } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const EXCHANGES = Number(process.env.BENCH_EXCHANGES ?? 6_000);
+const WARMUP = 500;
+const ROUNDS = 3;
+const CONNECTIONS = 10;
+const REDIRECT_URI = 'http://127.0.0.1:9/callback';
+
+interface Measured {
+  result: autocannon.Result;
+  seconds: number;
+}
+
+interface Ready {
+  tokenUrl: string;
+  bareUrl: string;
+  authorization: string;
+  codes: string[];
+}
+
+if (process.argv.includes('--server')) await serve();
+else await drive();
+
+/** The child: the engine on a real data dir, a bare fastify app, and the codes. */
+async function serve(): Promise<void> {
+  const [{ createEngine }, { default: Fastify }, { basicHeader }] = await Promise.all([
+    import('../main/engine/index.js'),
+    import('fastify'),
+    import('../main/engine/login/basic-auth.js'),
+  ]);
+  const dataDir = mkdtempSync(join(tmpdir(), 'cqc-bench-'));
+  const engine = await createEngine({ dataDir, port: 0 });
+  const bare = Fastify({ logger: false });
+  bare.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => done(null, body));
+  const fixed = { access_token: 'a'.repeat(43), token_type: 'Bearer', expires_in: 86400, refresh_token: 'r'.repeat(43), scope: 'playback-control-all' };
+  bare.post('/token', async (_request, reply) => reply.header('cache-control', 'no-store').header('pragma', 'no-cache').send(fixed));
+  await bare.listen({ host: '127.0.0.1', port: 0 });
+  const close = async () => {
+    await bare.close();
+    await engine.close();
+    rmSync(dataDir, { recursive: true, force: true });
+    process.exit(0);
+  };
+  process.on('message', (message) => void (message === 'close' && close()));
+
+  const created = await engine.commands.run('integrations.create', { name: 'Bench', redirectUris: [REDIRECT_URI] });
+  await engine.commands.run('settings.update', { autoApprove: true });
+  const codes: string[] = [];
+  for (let i = 0; i < EXCHANGES + WARMUP; i++) {
+    const query = new URLSearchParams({ client_id: created.clientId!, response_type: 'code', state: `s${i}`, scope: 'playback-control-all', redirect_uri: REDIRECT_URI });
+    const response = await fetch(`${engine.urls.login}/login/v3/oauth?${query}`, { redirect: 'manual' });
+    codes.push(new URL(response.headers.get('location')!).searchParams.get('code')!);
+  }
+  const address = bare.server.address();
+  const ready: Ready = {
+    tokenUrl: `${engine.urls.login}/login/v3/oauth/access`,
+    bareUrl: `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/token`,
+    authorization: basicHeader(created.clientId!, created.clientSecret),
+    codes,
+  };
+  process.send!(ready);
+}
+
+function print(line: string): void {
+  process.stdout.write(`${line}\n`);
+}
+
+/** The parent: autocannon against both, bounded by request count. */
+async function drive(): Promise<void> {
+  const child = fork(fileURLToPath(import.meta.url), ['--server'], { execArgv: ['--import', 'tsx', ...(process.env.BENCH_PROF ? ['--cpu-prof', '--cpu-prof-dir=/tmp/prof'] : [])], stdio: 'inherit' });
+  const ready = await new Promise<Ready>((resolve) => child.once('message', (message) => resolve(message as Ready)));
+  const headers = { authorization: ready.authorization, 'content-type': 'application/x-www-form-urlencoded;charset=utf-8' };
+  const codeForm = (code: string) => new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT_URI }).toString();
+  const refreshTokens: string[] = [];
+
+  /** Sends each body once, in order; collects refresh tokens from 200 answers. */
+  const run = async (url: string, bodies: string[], collect = false): Promise<Measured> => {
+    let next = 0;
+    const started = performance.now();
+    const result = await autocannon({
+      url,
+      connections: CONNECTIONS,
+      amount: bodies.length,
+      // autocannon notices the end of a bounded run at its next sample tick (1 s by default).
+      sampleInt: 10,
+      requests: [
+        {
+          method: 'POST',
+          headers,
+          setupRequest: (request) => ({ ...request, body: bodies[next++ % bodies.length] }),
+          ...(collect
+            ? {
+                onResponse: (status: number, body: string) => {
+                  if (status === 200) refreshTokens.push((JSON.parse(body) as { refresh_token: string }).refresh_token);
+                },
+              }
+            : {}),
+        },
+      ],
+    });
+    return { result, seconds: (performance.now() - started) / 1000 };
+  };
+
+  const codes = ready.codes.map(codeForm);
+  const bareBodies = codes.map((_, i) => codeForm(`bare-${i}`));
+  await run(ready.bareUrl, bareBodies.slice(0, WARMUP));
+  await run(ready.tokenUrl, codes.slice(0, WARMUP));
+
+  // Interleaved rounds, so that a burst of load from elsewhere on the machine hits both sides.
+  const perRound = Math.floor(EXCHANGES / ROUNDS);
+  const runs: Record<'bare' | 'exchange' | 'refresh', Measured[]> = { bare: [], exchange: [], refresh: [] };
+  for (let round = 0; round < ROUNDS; round++) {
+    const slice = (list: string[]) => list.slice(WARMUP + round * perRound, WARMUP + (round + 1) * perRound);
+    runs.bare.push(await run(ready.bareUrl, slice(bareBodies)));
+    refreshTokens.length = 0;
+    runs.exchange.push(await run(ready.tokenUrl, slice(codes), true));
+    runs.refresh.push(await run(ready.tokenUrl, refreshTokens.map((token) => new URLSearchParams({ grant_type: 'refresh_token', refresh_token: token }).toString())));
+  }
+  child.send('close');
+
+  // autocannon's own duration is in whole samples; the wall time is exact.
+  const rate = ({ result, seconds }: Measured) => result.requests.total / seconds;
+  const median = (measured: Measured[]) => measured.map(rate).sort((a, b) => a - b)[Math.floor(measured.length / 2)]!;
+  const line = (name: string, measured: Measured[]) => {
+    const ok = measured.reduce((n, m) => n + m.result['2xx'], 0);
+    const total = measured.reduce((n, m) => n + m.result.requests.total, 0);
+    const p99 = Math.max(...measured.map((m) => m.result.latency.p99));
+    return `${name.padEnd(40)} ${median(measured).toFixed(0).padStart(7)} req/s (rounds: ${measured.map((m) => rate(m).toFixed(0)).join(', ')})  p99 ≤ ${p99} ms  ${ok}/${total} answered 200`;
+  };
+  const bare = median(runs.bare);
+  print(`token exchanges: ${EXCHANGES} fresh codes in ${ROUNDS} interleaved rounds, ${CONNECTIONS} connections, persistence on (WAL, synchronous=NORMAL); median of the rounds`);
+  print(line('bare fastify route (fixed answer)', runs.bare));
+  print(line('token endpoint, authorization_code', runs.exchange));
+  print(line('token endpoint, refresh_token (rotation)', runs.refresh));
+  print(`ratio authorization_code / bare: ${(median(runs.exchange) / bare).toFixed(2)}×  (aim ≥ 0.3×)`);
+  print(`ratio refresh_token / bare:      ${(median(runs.refresh) / bare).toFixed(2)}×`);
+}

@@ -1,0 +1,117 @@
+import { expect, test } from './fixtures';
+import { LoginPages, OAuthPage } from './pages/oauth-page';
+
+/** Nothing listens here: the browser's requests to it are answered by the test. */
+const REDIRECT = 'http://127.0.0.1:9/callback';
+
+test.describe('the OAuth page in Chromium', () => {
+  test.beforeEach(async ({ context }) => {
+    await context.route(`${REDIRECT}**`, (route) => route.fulfill({ contentType: 'text/html', body: '<title>Integration callback</title><h1>Integration callback</h1>' }));
+  });
+
+  test('registers an integration, shows its secret once with a copy button, and flags loopback redirect URLs', async ({ consolePage, page, context, served }) => {
+    const oauth = new OAuthPage(page);
+    await consolePage.waitUntilLive();
+    await oauth.open();
+    await oauth.fillNewIntegration({ name: 'Bad redirect', redirectUris: ['http://192.168.1.20/cb'] });
+    await expect(oauth.newIntegrationForm.getByRole('alert')).toContainText('plain http is accepted only for loopback');
+    // Nothing typed is lost.
+    await expect(oauth.newIntegrationForm.getByLabel('Name')).toHaveValue('Bad redirect');
+
+    await oauth.fillNewIntegration({ name: 'Party Mix', description: 'Plays the party mix in every room', category: 'Music', redirectUris: [REDIRECT, 'https://partymix.example.com/cb'] });
+    await expect(oauth.secretCallout).toBeVisible();
+    const secret = (await oauth.secretCallout.getByTestId('client-secret').textContent())!;
+    expect(secret).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: served.ready.urls.console });
+    await oauth.secretCallout.getByRole('button', { name: 'Copy client secret' }).click();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(secret);
+    await oauth.secretCallout.getByRole('button', { name: 'Done' }).click();
+    await expect(oauth.secretCallout).toBeHidden();
+    await expect(page.getByText(secret)).toHaveCount(0);
+
+    const card = oauth.integration('Party Mix');
+    const uris = card.getByRole('list', { name: 'Redirect URLs of Default' });
+    await expect(uris.getByRole('listitem').filter({ hasText: REDIRECT })).toContainText('production would reject this');
+    await expect(uris.getByRole('listitem').filter({ hasText: 'partymix.example.com' })).not.toContainText('production would reject this');
+  });
+
+  test('the browser flow through sign-in and consent: a wrong password, then Deny, then Allow', async ({ consolePage, page }) => {
+    const oauth = new OAuthPage(page);
+    await consolePage.waitUntilLive();
+    await oauth.open();
+    await oauth.fillNewIntegration({ name: 'Kitchen Radio', description: 'Radio for the kitchen', category: 'Radio', redirectUris: [REDIRECT] });
+    await oauth.secretCallout.getByRole('button', { name: 'Done' }).click();
+
+    const denied = new LoginPages(await oauth.startFlow('Kitchen Radio'));
+    await denied.signIn('demo', 'wrong');
+    await expect(denied.page.getByRole('alert')).toHaveText('Wrong username or password.');
+    await denied.signIn('demo', 'demo');
+    await expect(denied.page.getByRole('heading', { name: 'Allow Kitchen Radio to control your household?' })).toBeVisible();
+    await expect(denied.page.getByText('Radio for the kitchen')).toBeVisible();
+    await expect(denied.page.getByText('playback-control-all')).toBeVisible();
+    await denied.decide('Deny');
+    await denied.page.waitForURL(/^http:\/\/127\.0\.0\.1:9\/callback\?/);
+    const deniedUrl = new URL(denied.page.url());
+    expect(deniedUrl.searchParams.get('error')).toBe('access_denied');
+    expect(deniedUrl.searchParams.get('state')).toBeTruthy();
+    await expect(oauth.flows.getByRole('button').first()).toContainText('denied');
+    await expect(oauth.step('login')).toHaveCount(2);
+    await expect(oauth.step('consent')).toContainText('pressed Deny');
+    await denied.page.close();
+
+    const allowed = new LoginPages(await oauth.startFlow('Kitchen Radio'));
+    await allowed.signIn('demo', 'demo');
+    await allowed.decide('Allow');
+    await allowed.page.waitForURL(/\?code=/);
+    expect(new URL(allowed.page.url()).searchParams.get('code')).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    await expect(oauth.flows.getByRole('button').first()).toContainText('code issued');
+    await expect(oauth.step('redirect')).toContainText('code and state');
+    const card = oauth.integration('Kitchen Radio');
+    await expect(card.getByRole('table', { name: 'Grants and tokens' })).toContainText('code not exchanged yet');
+  });
+
+  test('the sample flow in one click: code, token, households, every step on the timeline; 24 h later the access token has expired', async ({ consolePage, page }) => {
+    const oauth = new OAuthPage(page);
+    await consolePage.waitUntilLive();
+    await oauth.open();
+    const login = new LoginPages(await oauth.runSampleFlow());
+    await login.signIn('demo', 'demo');
+    await login.decide('Allow');
+    await expect(login.page.getByRole('heading', { name: 'The sample integration is signed in' })).toBeVisible();
+    await expect(login.page.getByRole('list', { name: 'Households' })).toHaveText('Demo Household');
+
+    for (const kind of ['authorize', 'login', 'consent', 'redirect', 'callback', 'token', 'api_call'] as const) {
+      await expect(oauth.step(kind)).toHaveCount(1);
+    }
+    await oauth.step('token').getByText('code exchanged for tokens').click();
+    await expect(oauth.step('token').getByText('Authorization header')).toBeVisible();
+    await expect(oauth.step('token').getByText('PKCE: code_verifier matches the code_challenge')).toBeVisible();
+
+    const card = await oauth.expand('Sample integration');
+    const access = oauth.tokens(card, 'access').first();
+    await expect(access).toHaveAttribute('data-status', 'active');
+    await expect(access).toContainText('expires in 24 h');
+    await consolePage.setSpeed('Stop');
+    await consolePage.advance('24 h');
+    await expect(access).toHaveAttribute('data-status', 'expired');
+    await expect(access).toContainText('expired');
+    await consolePage.setSpeed('1×');
+
+    const refresh = oauth.tokens(card, 'refresh').first();
+    await refresh.getByRole('button', { name: /^Revoke/ }).click();
+    await expect(refresh).toHaveAttribute('data-status', 'revoked');
+  });
+
+  test('auto-approve skips the sign-in and consent pages', async ({ consolePage, page }) => {
+    const oauth = new OAuthPage(page);
+    await consolePage.waitUntilLive();
+    await oauth.open();
+    await oauth.setting('Auto-approve').check();
+    await expect(oauth.setting('Auto-approve')).toBeChecked();
+    const tab = await oauth.runSampleFlow();
+    await expect(tab.getByRole('list', { name: 'Households' })).toHaveText('Demo Household');
+    await expect(oauth.step('consent')).toContainText('auto-approved');
+    await oauth.setting('Auto-approve').uncheck();
+    await expect(oauth.setting('Auto-approve')).not.toBeChecked();
+  });
+});

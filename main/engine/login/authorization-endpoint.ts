@@ -1,0 +1,223 @@
+/**
+ * `GET /login/v3/oauth` and the pages that follow it (seed §4.1, CONTRACT §2): the authorization
+ * request, the sign-in page, the consent page and the final redirect with `code` and `state` (or
+ * `error`). With auto-approve on, sign-in and consent are skipped. Each step lands on the flow's
+ * timeline. Answers are plain values; `app.ts` writes them to HTTP.
+ */
+import { DEMO_USER } from '../household/seed.js';
+import type { FlowStatus, FlowStepDetail, OAuthErrorView } from '../api/oauth-types.js';
+import { hashPassword, verifyPassword } from '../security/passwords.js';
+import type { User } from '../store/repositories/users.js';
+import type { Store } from '../store/store.js';
+import { atomically, type AtomicStore } from './atomic.js';
+import { checkAuthorizationRequest, type AuthorizationRequest } from './authorize.js';
+import type { FlowRecorder } from './flow-recorder.js';
+import type { FlowStarts } from './flow-starts.js';
+import type { IntegrationManager } from './integrations.js';
+import { MAX_FAILED_SIGN_INS, type Interaction, type Interactions } from './interactions.js';
+import type { Issuer } from './issuer.js';
+import { withQuery } from './oauth-error.js';
+import { consentPage, errorPage, pageHeaders, signInPage } from './pages.js';
+import { Params, clip } from './params.js';
+import { CONSENT_PATH } from './paths.js';
+import { mask } from './secrets.js';
+import type { LoginSettingsStore } from './settings.js';
+
+export interface PageAnswer {
+  status: number;
+  headers: Record<string, string>;
+  body?: string;
+  cookies?: string[];
+}
+
+export interface AuthorizationEndpointDeps {
+  store: Pick<Store, 'users' | 'households'> & AtomicStore;
+  manager: IntegrationManager;
+  settings: LoginSettingsStore;
+  issuer: Issuer;
+  recorder: FlowRecorder;
+  interactions: Interactions;
+  starts: FlowStarts;
+  /** An injected failure on the authorization endpoint (failure injection), or null. */
+  injectedStatus?: () => number | null;
+}
+
+/** Compared against when a username is unknown, so that a wrong name costs as long as a wrong password. */
+let dummyHash: string | null = null;
+const unknownUserHash = (): string => (dummyHash ??= hashPassword('not a password'));
+
+export class AuthorizationEndpoint {
+  constructor(private readonly deps: AuthorizationEndpointDeps) {}
+
+  /** The authorization request; what it records and issues is stored in one commit. */
+  authorize(url: string): PageAnswer {
+    return atomically(this.deps.store, () => this.answerAuthorize(url));
+  }
+
+  private answerAuthorize(url: string): PageAnswer {
+    const { recorder, settings } = this.deps;
+    const params = Params.fromUrl(url);
+    const outcome = checkAuthorizationRequest(params, {
+      findClient: (clientId) => this.deps.manager.findClient(clientId),
+      productionParity: settings.get().productionParity,
+      injectedStatus: this.deps.injectedStatus,
+    });
+    const client = outcome.kind === 'error_page' ? outcome.client : outcome.kind === 'ok' ? outcome.request.client : outcome.client;
+    const started = this.deps.starts.find(client?.key.clientId, params.single('state'));
+    const flowId = started?.flowId ?? recorder.start({ origin: 'external' });
+    if (client) recorder.identify(flowId, client.integration.id, client.integration.name, client.key.clientId);
+    const authorizeStep = (ok: boolean, summary: string, outcomeName: Extract<FlowStepDetail, { kind: 'authorize' }>['outcome'], status: FlowStatus, extra: Partial<Extract<FlowStepDetail, { kind: 'authorize' }>> = {}) =>
+      recorder.step(flowId, { ok, summary, status, detail: { kind: 'authorize', params: params.toRecord(), checks: outcome.checks, outcome: outcomeName, ...extra } });
+
+    if (outcome.kind === 'error_page') {
+      authorizeStep(false, `authorization request refused with an error page: ${outcome.failed}`, 'error_page', 'failed', outcome.comparison ? { redirectComparison: outcome.comparison } : {});
+      return page(400, errorPage({ title: 'This authorization request cannot be answered', message: outcome.failed, checks: outcome.checks, ...(outcome.comparison ? { comparison: outcome.comparison } : {}) }));
+    }
+    if (outcome.kind === 'error_redirect') {
+      authorizeStep(false, `authorization request refused: ${outcome.error.error}`, 'error_redirect', 'failed', { error: outcome.error });
+      return this.redirectWithError(flowId, outcome.redirectUri, outcome.error, outcome.state);
+    }
+
+    const { request } = outcome;
+    if (settings.get().autoApprove) {
+      const user = this.deps.store.users.findByUsername(DEMO_USER.username);
+      if (!user) {
+        authorizeStep(false, 'auto-approve is on, but there is no login user to approve as', 'error_redirect', 'failed');
+        return this.redirectWithError(flowId, request.redirectUri, { error: 'server_error', description: 'auto-approve has no login user to approve as' }, request.state);
+      }
+      authorizeStep(true, 'authorization request valid: auto-approved (sign-in and consent skipped)', 'auto_approve', 'started');
+      recorder.step(flowId, { ok: true, summary: `consent: auto-approved as ${user.username}`, detail: { kind: 'consent', decision: 'auto_approve', username: user.username } });
+      return this.redirectWithCode(flowId, request, user);
+    }
+
+    const { interaction, cookie } = this.deps.interactions.create(request, flowId);
+    authorizeStep(true, 'authorization request valid: sign-in page shown', 'login', 'signing_in');
+    return { ...signInAnswer(request, { interactionId: interaction.id, csrf: interaction.csrf }), cookies: [cookie] };
+  }
+
+  signIn(form: Params | null, cookie: string | undefined): PageAnswer {
+    const found = this.interactionOf(form, cookie, true);
+    if ('status' in found) return found;
+    const interaction = found;
+    const username = form!.single('username') ?? '';
+    const password = form!.single('password') ?? '';
+    const user = username ? this.deps.store.users.findByUsername(username) : undefined;
+    const passwordOk = verifyPassword(password, user?.passwordHash ?? unknownUserHash()) && user !== undefined;
+    if (!user || !passwordOk) {
+      interaction.failedSignIns++;
+      const reason = !username || !password ? 'username or password missing' : 'wrong username or password';
+      this.deps.recorder.step(interaction.flowId, { ok: false, summary: `sign-in failed: ${reason}`, detail: { kind: 'login', username: clip(username, 100), ok: false, reason } });
+      if (interaction.failedSignIns >= MAX_FAILED_SIGN_INS) {
+        const clear = this.deps.interactions.finish(interaction);
+        const answer = this.redirectWithError(interaction.flowId, interaction.request.redirectUri, { error: 'access_denied', description: `${MAX_FAILED_SIGN_INS} failed sign-ins` }, interaction.request.state);
+        return { ...answer, cookies: [clear] };
+      }
+      return signInAnswer(interaction.request, { interactionId: interaction.id, csrf: interaction.csrf, username, error: 'Wrong username or password.' });
+    }
+    interaction.userId = user.id;
+    interaction.username = user.username;
+    this.deps.recorder.step(interaction.flowId, { ok: true, summary: `signed in as ${user.username}`, detail: { kind: 'login', username: user.username, ok: true } });
+    return { status: 303, headers: { ...pageHeaders(), location: `${CONSENT_PATH}?interaction=${encodeURIComponent(interaction.id)}` } };
+  }
+
+  consent(query: Params, cookie: string | undefined): PageAnswer {
+    const found = this.interactionOf(query, cookie, false);
+    if ('status' in found) return found;
+    const { request } = found;
+    const user = found.userId ? this.deps.store.users.get(found.userId) : undefined;
+    if (!user) return page(400, errorPage({ title: 'Sign in first', message: 'this sign-in has no signed-in user yet' }));
+    return page(
+      200,
+      consentPage({
+        integrationName: request.client.integration.name,
+        description: request.client.integration.description,
+        category: request.client.integration.category,
+        username: user.username,
+        householdName: this.deps.store.households.get(user.householdId)?.name ?? user.householdId,
+        redirectOrigin: new URL(request.redirectUri).origin,
+        interactionId: found.id,
+        csrf: found.csrf,
+      }),
+      [new URL(request.redirectUri).origin],
+    );
+  }
+
+  decide(form: Params | null, cookie: string | undefined): PageAnswer {
+    return atomically(this.deps.store, () => this.answerDecision(form, cookie));
+  }
+
+  private answerDecision(form: Params | null, cookie: string | undefined): PageAnswer {
+    const found = this.interactionOf(form, cookie, true);
+    if ('status' in found) return found;
+    const interaction = found;
+    const user = interaction.userId ? this.deps.store.users.get(interaction.userId) : undefined;
+    if (!user) return page(400, errorPage({ title: 'Sign in first', message: 'this sign-in has no signed-in user yet' }));
+    const decision = form!.single('decision');
+    if (decision !== 'allow' && decision !== 'deny') return page(400, errorPage({ title: 'No decision', message: 'the form must say allow or deny' }));
+    const clear = this.deps.interactions.finish(interaction);
+    const { recorder } = this.deps;
+    recorder.step(interaction.flowId, { ok: decision === 'allow', summary: `consent: ${user.username} pressed ${decision === 'allow' ? 'Allow' : 'Deny'}`, detail: { kind: 'consent', decision, username: user.username } });
+    const answer =
+      decision === 'allow'
+        ? this.redirectWithCode(interaction.flowId, interaction.request, user)
+        : this.redirectWithError(interaction.flowId, interaction.request.redirectUri, { error: 'access_denied', description: 'the user denied access' }, interaction.request.state, 'denied');
+    return { ...answer, cookies: [clear] };
+  }
+
+  /** The sign-in a form (or the consent page's query) names, checked against cookie and CSRF token. */
+  private interactionOf(params: Params | null, cookie: string | undefined, checkCsrf: boolean): Interaction | PageAnswer {
+    if (!params) return page(400, errorPage({ title: 'This form cannot be read', message: 'the form must be application/x-www-form-urlencoded' }));
+    const repeated = params.repeated();
+    if (repeated.length > 0) return page(400, errorPage({ title: 'This form cannot be read', message: `${repeated.join(', ')} repeated` }));
+    const found = this.deps.interactions.find(params.single('interaction'), cookie);
+    if (!found.ok) return page(400, errorPage({ title: 'This sign-in cannot go on', message: `${found.why}. Start again from the app.` }));
+    if (checkCsrf && !this.deps.interactions.checkCsrf(found.interaction, params.single('csrf'))) {
+      return page(400, errorPage({ title: 'This sign-in cannot go on', message: 'the form is not the one this sign-in showed (CSRF token mismatch). Start again from the app.' }));
+    }
+    return found.interaction;
+  }
+
+  private redirectWithCode(flowId: string, request: AuthorizationRequest, user: User): PageAnswer {
+    const { code } = this.deps.issuer.issueCode({
+      client: request.client,
+      userId: user.id,
+      householdId: user.householdId,
+      redirectUri: request.redirectUri,
+      scope: request.scope,
+      codeChallenge: request.codeChallenge,
+      flowId,
+    });
+    const location = withQuery(request.redirectUri, { code, state: request.state });
+    this.deps.recorder.step(flowId, {
+      ok: true,
+      summary: 'redirect to the redirect URI with code and state',
+      status: 'code_issued',
+      detail: { kind: 'redirect', location: withQuery(request.redirectUri, { code: mask(code), state: request.state }), redirectUri: request.redirectUri, code: mask(code), state: request.state },
+    });
+    return redirect(location);
+  }
+
+  private redirectWithError(flowId: string, redirectUri: string, error: OAuthErrorView, state: string | undefined, status: FlowStatus = 'failed'): PageAnswer {
+    const location = withQuery(redirectUri, { error: error.error, error_description: error.description, state });
+    this.deps.recorder.step(flowId, {
+      ok: false,
+      summary: `redirect to the redirect URI with error=${error.error}`,
+      status,
+      detail: { kind: 'redirect', location, redirectUri, ...(state !== undefined ? { state } : {}), error },
+    });
+    return redirect(location);
+  }
+}
+
+function page(status: number, body: string, formTargets: readonly string[] = []): PageAnswer {
+  return { status, headers: pageHeaders(formTargets), body };
+}
+
+/** The sign-in page; its form may end in a redirect to the redirect URI (too many failures). */
+function signInAnswer(request: AuthorizationRequest, form: Omit<Parameters<typeof signInPage>[0], 'integrationName'>): PageAnswer {
+  return page(200, signInPage({ integrationName: request.client.integration.name, ...form }), [new URL(request.redirectUri).origin]);
+}
+
+function redirect(location: string): PageAnswer {
+  return { status: 302, headers: { location, 'cache-control': 'no-store', pragma: 'no-cache', 'referrer-policy': 'no-referrer' } };
+}

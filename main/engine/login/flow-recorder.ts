@@ -1,0 +1,96 @@
+/**
+ * The OAuth flow inspector's recorder: every step of a flow (authorize request, login, consent,
+ * redirect, token requests, refreshes, API calls) lands on one timeline, stored and pushed as an
+ * event. Only the newest flows are kept, and a chatty integration cannot grow one flow without end.
+ */
+import type { FlowOrigin, FlowStatus, FlowStepDetail, FlowSummary, FlowView } from '../api/oauth-types.js';
+import type { EngineClock } from '../clock/clock.js';
+import type { EventBus } from '../events/bus.js';
+import type { Store } from '../store/store.js';
+import { atomically, type AtomicStore } from './atomic.js';
+import { newId } from './secrets.js';
+
+export const KEPT_FLOWS = 500;
+/** API calls recorded per flow; later ones are counted, not stored. */
+export const API_CALLS_PER_FLOW = 200;
+
+export interface FlowStart {
+  origin: FlowOrigin;
+  integrationId?: string | null;
+  integrationName?: string | null;
+  clientId?: string | null;
+}
+
+export interface StepInput {
+  ok: boolean;
+  summary: string;
+  detail: FlowStepDetail;
+  /** The flow's status after this step, when the step changes it. */
+  status?: FlowStatus;
+}
+
+export class FlowRecorder {
+  private created = 0;
+  private readonly apiCalls = new Map<string, number>();
+
+  constructor(
+    private readonly store: Pick<Store, 'oauthFlows'> & AtomicStore,
+    private readonly clock: Pick<EngineClock, 'now'>,
+    private readonly bus: Pick<EventBus, 'emit'>,
+  ) {}
+
+  start(start: FlowStart): string {
+    const now = this.now();
+    const id = newId('flow', now);
+    this.store.oauthFlows.create({
+      id,
+      origin: start.origin,
+      integrationId: start.integrationId ?? null,
+      integrationName: start.integrationName ?? null,
+      clientId: start.clientId ?? null,
+      status: 'started',
+      startedAt: now,
+    });
+    if (++this.created % 50 === 0) this.store.oauthFlows.prune(KEPT_FLOWS);
+    return id;
+  }
+
+  /** Names the integration of a flow that started before its client was known. */
+  identify(flowId: string, integrationId: string, integrationName: string, clientId: string): void {
+    this.store.oauthFlows.setClient(flowId, integrationId, integrationName, clientId);
+  }
+
+  exists(flowId: string | null | undefined): flowId is string {
+    return !!flowId && this.store.oauthFlows.has(flowId);
+  }
+
+  /** Records a step of `flowId` (or of a new flow, when that one is gone) and returns the flow id. */
+  step(flowId: string | null | undefined, input: StepInput, orStart?: FlowStart): string {
+    const id = this.exists(flowId) ? flowId : this.start(orStart ?? { origin: 'external' });
+    if (input.detail.kind === 'api_call') {
+      const calls = (this.apiCalls.get(id) ?? 0) + 1;
+      this.apiCalls.set(id, calls);
+      if (calls > API_CALLS_PER_FLOW) return id;
+      if (calls === API_CALLS_PER_FLOW) input = { ...input, summary: `${input.summary} (later API calls of this flow are not recorded)` };
+    }
+    const at = this.now();
+    const recorded = atomically(this.store, () =>
+      this.store.oauthFlows.addStep({ flowId: id, at, kind: input.detail.kind, ok: input.ok, summary: input.summary, detail: input.detail }, input.status),
+    );
+    this.bus.emit('oauth.flowStep', recorded);
+    return id;
+  }
+
+  list(limit = 100): FlowSummary[] {
+    return this.store.oauthFlows.list(limit);
+  }
+
+  get(flowId: string): FlowView | undefined {
+    const flow = this.store.oauthFlows.get(flowId);
+    return flow && { ...flow, steps: this.store.oauthFlows.listSteps(flowId) };
+  }
+
+  private now(): number {
+    return Math.floor(this.clock.now());
+  }
+}

@@ -1,0 +1,282 @@
+/**
+ * The integration manager (seed §1.5, §2.1; CONTRACT §7): integrations with named client keys and
+ * their redirect URIs. A key's secret is returned only when it is created or regenerated and is
+ * stored as a SHA-256 hash. Every redirect URI passes the rules of `redirect-uri.ts`.
+ */
+import type {
+  ClientKeyView,
+  CreatedIntegration,
+  IntegrationView,
+  IssuedClientSecret,
+  RedirectUriView,
+} from '../api/oauth-types.js';
+import { EngineError } from '../api/errors.js';
+import type { EngineClock } from '../clock/clock.js';
+import type { EventBus } from '../events/bus.js';
+import type { ClientKey } from '../store/repositories/client-keys.js';
+import type { Integration, IntegrationChanges } from '../store/repositories/integrations.js';
+import type { RedirectUri } from '../store/repositories/redirect-uris.js';
+import type { Store } from '../store/store.js';
+import { checkRedirectUri, isLoopbackRedirectUri } from './redirect-uri.js';
+import { hintOf, newId, randomSecret, sha256 } from './secrets.js';
+import type { LoginSettingsStore } from './settings.js';
+import { randomUUID } from 'node:crypto';
+
+export const DEFAULT_KEY_NAME = 'Default';
+const MAX_CACHED_CLIENTS = 1_000;
+
+export interface NewIntegration {
+  name: string;
+  description?: string;
+  category?: string;
+  redirectUris: string[];
+  keyName?: string;
+  rotateRefreshTokens?: boolean;
+}
+
+/** A registered client as the login service sees it. */
+export interface RegisteredClient {
+  integration: Integration;
+  key: ClientKey;
+  redirectUris: string[];
+}
+
+type ManagerStore = Pick<Store, 'integrations' | 'clientKeys' | 'redirectUris' | 'transaction'>;
+
+export class IntegrationManager {
+  private readonly clients = new Map<string, RegisteredClient>();
+
+  constructor(
+    private readonly store: ManagerStore,
+    private readonly clock: Pick<EngineClock, 'now'>,
+    private readonly settings: LoginSettingsStore,
+    private readonly bus: Pick<EventBus, 'emit'>,
+  ) {}
+
+  list(): IntegrationView[] {
+    return this.store.integrations.list().map((integration) => this.view(integration));
+  }
+
+  get(id: string): IntegrationView {
+    return this.view(this.integration(id));
+  }
+
+  create(input: NewIntegration, options: { sample?: boolean; skipRedirectChecks?: boolean } = {}): CreatedIntegration {
+    const name = requireName(input.name, 'name');
+    const redirectUris = this.checkRedirectUris(input.redirectUris, options.skipRedirectChecks ?? false);
+    const now = this.now();
+    const secret = randomSecret();
+    const integration: Integration = {
+      id: newId('int', now),
+      name,
+      description: (input.description ?? '').trim(),
+      category: (input.category ?? '').trim(),
+      rotateRefreshTokens: input.rotateRefreshTokens ?? true,
+      sample: options.sample ?? false,
+      createdAt: now,
+      updatedAt: now,
+    };
+    this.store.transaction(() => {
+      this.store.integrations.create(integration);
+      const key = this.insertKey(integration.id, input.keyName ?? DEFAULT_KEY_NAME, secret, now);
+      for (const uri of redirectUris) this.insertRedirectUri(key.id, uri, now);
+    });
+    this.changed();
+    return { ...this.view(integration), clientSecret: secret };
+  }
+
+  update(id: string, changes: IntegrationChanges): IntegrationView {
+    this.integration(id);
+    const clean: IntegrationChanges = { ...changes };
+    if (changes.name !== undefined) clean.name = requireName(changes.name, 'name');
+    if (changes.description !== undefined) clean.description = changes.description.trim();
+    if (changes.category !== undefined) clean.category = changes.category.trim();
+    const updated = this.store.integrations.update(id, clean, this.now())!;
+    this.changed();
+    return this.view(updated);
+  }
+
+  /** Deletes the integration and everything issued under it: its tokens stop working at once. */
+  delete(id: string): { id: string; deleted: true } {
+    this.integration(id);
+    this.store.integrations.delete(id);
+    this.changed();
+    this.bus.emit('oauth.changed', { what: 'grants' });
+    return { id, deleted: true };
+  }
+
+  createKey(integrationId: string, input: { name: string; redirectUris?: string[] }): IssuedClientSecret {
+    this.integration(integrationId);
+    const name = requireName(input.name, 'key name');
+    const redirectUris = this.checkRedirectUris(input.redirectUris ?? [], false, true);
+    const secret = randomSecret();
+    const now = this.now();
+    const key = this.store.transaction(() => {
+      const created = this.insertKey(integrationId, name, secret, now);
+      for (const uri of redirectUris) this.insertRedirectUri(created.id, uri, now);
+      return created;
+    });
+    this.touch(integrationId);
+    return { integrationId, key: this.keyView(key), clientId: key.clientId, clientSecret: secret };
+  }
+
+  /** A new secret for a key: the old one stops working at once. */
+  regenerateSecret(integrationId: string, keyId: string): IssuedClientSecret {
+    const key = this.key(integrationId, keyId);
+    const secret = randomSecret();
+    const now = this.now();
+    this.store.clientKeys.setSecret(key.id, sha256(secret), hintOf(secret), now);
+    this.touch(integrationId);
+    const updated = this.store.clientKeys.get(key.id)!;
+    return { integrationId, key: this.keyView(updated), clientId: updated.clientId, clientSecret: secret };
+  }
+
+  deleteKey(integrationId: string, keyId: string): IntegrationView {
+    this.key(integrationId, keyId);
+    this.store.clientKeys.delete(keyId);
+    this.touch(integrationId);
+    this.bus.emit('oauth.changed', { what: 'grants' });
+    return this.get(integrationId);
+  }
+
+  addRedirectUri(integrationId: string, keyId: string, uri: string): ClientKeyView {
+    const key = this.key(integrationId, keyId);
+    const [checked] = this.checkRedirectUris([uri], false);
+    if (this.store.redirectUris.listByKey(key.id).some((r) => r.uri === checked)) {
+      throw new EngineError('conflict', `${checked} is already registered for this key`, { uri: checked });
+    }
+    this.insertRedirectUri(key.id, checked!, this.now());
+    this.touch(integrationId);
+    return this.keyView(key);
+  }
+
+  removeRedirectUri(integrationId: string, keyId: string, redirectUriId: string): ClientKeyView {
+    const key = this.key(integrationId, keyId);
+    const redirectUri = this.store.redirectUris.get(redirectUriId);
+    if (!redirectUri || redirectUri.keyId !== key.id) throw new EngineError('not_found', `no redirect URI ${redirectUriId} on key ${keyId}`);
+    this.store.redirectUris.delete(redirectUriId);
+    this.touch(integrationId);
+    return this.keyView(key);
+  }
+
+  /**
+   * The client a client_id names, with its redirect URIs; undefined when unknown. Every request
+   * of the login service asks this, so known clients are kept until the next change.
+   */
+  findClient(clientId: string): RegisteredClient | undefined {
+    const cached = this.clients.get(clientId);
+    if (cached) return cached;
+    const key = this.store.clientKeys.findByClientId(clientId);
+    if (!key) return undefined;
+    const integration = this.store.integrations.get(key.integrationId);
+    if (!integration) return undefined;
+    const client = { integration, key, redirectUris: this.store.redirectUris.listByKey(key.id).map((r) => r.uri) };
+    if (this.clients.size >= MAX_CACHED_CLIENTS) this.clients.clear();
+    this.clients.set(clientId, client);
+    return client;
+  }
+
+  /** Sets a key's redirect URIs to exactly `uris` (the sample integration follows the console's port). */
+  replaceRedirectUris(keyId: string, uris: readonly string[]): void {
+    const now = this.now();
+    this.store.transaction(() => {
+      const current = this.store.redirectUris.listByKey(keyId);
+      for (const r of current) if (!uris.includes(r.uri)) this.store.redirectUris.delete(r.id);
+      for (const uri of uris) if (!current.some((r) => r.uri === uri)) this.insertRedirectUri(keyId, uri, now);
+    });
+    this.changed();
+  }
+
+  view(integration: Integration): IntegrationView {
+    const keys = this.store.clientKeys.listByIntegration(integration.id).map((key) => this.keyView(key));
+    return {
+      ...integration,
+      clientId: keys[0]?.clientId ?? null,
+      redirectUris: keys[0]?.redirectUris.map((r) => r.uri) ?? [],
+      warnings: keys.flatMap((key) => key.redirectUris.filter((r) => r.warning).map((r) => `${r.uri}: ${r.warning}`)),
+      keys,
+    };
+  }
+
+  private keyView(key: ClientKey): ClientKeyView {
+    return {
+      id: key.id,
+      name: key.name,
+      clientId: key.clientId,
+      secretHint: key.secretHint,
+      secretSetAt: key.secretSetAt,
+      createdAt: key.createdAt,
+      redirectUris: this.store.redirectUris.listByKey(key.id).map(redirectUriView),
+    };
+  }
+
+  private integration(id: string): Integration {
+    const integration = this.store.integrations.get(id);
+    if (!integration) throw new EngineError('not_found', `no integration ${id}`);
+    return integration;
+  }
+
+  private key(integrationId: string, keyId: string): ClientKey {
+    this.integration(integrationId);
+    const key = this.store.clientKeys.get(keyId);
+    if (!key || key.integrationId !== integrationId) throw new EngineError('not_found', `no key ${keyId} on integration ${integrationId}`);
+    return key;
+  }
+
+  private insertKey(integrationId: string, name: string, secret: string, now: number): ClientKey {
+    return this.store.clientKeys.create({
+      id: newId('key', now),
+      integrationId,
+      name,
+      clientId: randomUUID(),
+      secretHash: sha256(secret),
+      secretHint: hintOf(secret),
+      createdAt: now,
+      secretSetAt: now,
+    });
+  }
+
+  private insertRedirectUri(keyId: string, uri: string, now: number): RedirectUri {
+    return this.store.redirectUris.create({ id: newId('uri', now), keyId, uri, createdAt: now });
+  }
+
+  /** Every URI checked; the first refused one fails the whole call, naming the URI and why. */
+  private checkRedirectUris(uris: readonly string[], skip: boolean, allowNone = false): string[] {
+    if (uris.length === 0 && !allowNone) throw new EngineError('invalid_input', 'an integration needs at least one redirect URL (seed §1.5)');
+    const { productionParity } = this.settings.get();
+    const refused = skip ? [] : uris.map((uri) => ({ uri, verdict: checkRedirectUri(uri, { productionParity }) })).filter((r) => !r.verdict.ok);
+    const first = refused[0];
+    if (first && !first.verdict.ok) {
+      throw new EngineError('invalid_input', `redirect URL ${JSON.stringify(first.uri)} refused: ${first.verdict.reason}`, {
+        refused: refused.map((r) => ({ uri: r.uri, reason: r.verdict.ok ? '' : r.verdict.reason })),
+      });
+    }
+    return [...new Set(uris)];
+  }
+
+  private touch(integrationId: string): void {
+    this.store.integrations.update(integrationId, {}, this.now());
+    this.changed();
+  }
+
+  private changed(): void {
+    this.clients.clear();
+    this.bus.emit('oauth.changed', { what: 'integrations' });
+  }
+
+  private now(): number {
+    return Math.floor(this.clock.now());
+  }
+}
+
+function redirectUriView(redirectUri: RedirectUri): RedirectUriView {
+  const verdict = checkRedirectUri(redirectUri.uri, { productionParity: false });
+  const loopback = isLoopbackRedirectUri(redirectUri.uri);
+  return { id: redirectUri.id, uri: redirectUri.uri, loopback, warning: verdict.ok ? verdict.warning : null };
+}
+
+function requireName(value: string, what: string): string {
+  const trimmed = value.trim();
+  if (trimmed === '') throw new EngineError('invalid_input', `the ${what} must not be empty`);
+  return trimmed;
+}

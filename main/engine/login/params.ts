@@ -1,0 +1,66 @@
+/**
+ * Query and form parameters exactly as received: every value of every name, so that a repeated
+ * parameter is seen (RFC 6749 §3.1, §3.2: parameters MUST NOT be included more than once) rather
+ * than silently merged or turned into an array.
+ */
+export class Params {
+  private constructor(readonly entries: readonly (readonly [string, string])[]) {}
+
+  /** Parses `a=1&b=2` (application/x-www-form-urlencoded); never throws. */
+  static parse(encoded: string): Params {
+    return new Params([...new URLSearchParams(encoded)]);
+  }
+
+  /** The query of a request target such as `/login/v3/oauth?client_id=…`. */
+  static fromUrl(url: string): Params {
+    const query = url.indexOf('?');
+    return Params.parse(query === -1 ? '' : url.slice(query + 1));
+  }
+
+  static empty(): Params {
+    return new Params([]);
+  }
+
+  all(name: string): string[] {
+    return this.entries.filter(([key]) => key === name).map(([, value]) => value);
+  }
+
+  /** The value of a parameter sent once; undefined when absent, empty or repeated. */
+  single(name: string): string | undefined {
+    const values = this.all(name);
+    return values.length === 1 && values[0] !== '' ? values[0] : undefined;
+  }
+
+  has(name: string): boolean {
+    return this.entries.some(([key]) => key === name);
+  }
+
+  isRepeated(name: string): boolean {
+    return this.all(name).length > 1;
+  }
+
+  /** Names sent more than once. */
+  repeated(): string[] {
+    const seen = new Set<string>();
+    const repeated = new Set<string>();
+    for (const [key] of this.entries) {
+      if (seen.has(key)) repeated.add(key);
+      seen.add(key);
+    }
+    return [...repeated];
+  }
+
+  /** Every parameter with its values, with values of `secret` names replaced by `hide(value)`. */
+  toRecord(secret: readonly string[] = [], hide: (value: string) => string = () => '•••'): Record<string, string[]> {
+    const record: Record<string, string[]> = {};
+    for (const [key, value] of this.entries) {
+      (record[key] ??= []).push(secret.includes(key) ? hide(value) : clip(value));
+    }
+    return record;
+  }
+}
+
+/** Inspector records stay small whatever a client sends. */
+export function clip(value: string, max = 512): string {
+  return value.length > max ? `${value.slice(0, max)}… (${value.length} chars)` : value;
+}

@@ -1,0 +1,6 @@
+/** The login service's paths (seed §4.1) and the sample integration's callback on the console. */
+export const AUTHORIZE_PATH = '/login/v3/oauth';
+export const SIGN_IN_PATH = '/login/v3/oauth/login';
+export const CONSENT_PATH = '/login/v3/oauth/consent';
+export const TOKEN_PATH = '/login/v3/oauth/access';
+export const SAMPLE_CALLBACK_PATH = '/oauth/callback';

@@ -1,0 +1,84 @@
+/** Client credential keys (seed §2.1): a client id and the SHA-256 hash of its secret. */
+import type { SqliteDatabase } from '../database.js';
+
+export interface ClientKey {
+  id: string;
+  integrationId: string;
+  name: string;
+  clientId: string;
+  secretHash: Buffer;
+  secretHint: string;
+  createdAt: number;
+  secretSetAt: number;
+}
+
+interface Row {
+  id: string;
+  integration_id: string;
+  name: string;
+  client_id: string;
+  secret_hash: Buffer;
+  secret_hint: string;
+  created_at: number;
+  secret_set_at: number;
+}
+
+const toKey = (row: Row): ClientKey => ({
+  id: row.id,
+  integrationId: row.integration_id,
+  name: row.name,
+  clientId: row.client_id,
+  secretHash: row.secret_hash,
+  secretHint: row.secret_hint,
+  createdAt: row.created_at,
+  secretSetAt: row.secret_set_at,
+});
+
+export class ClientKeyRepository {
+  private readonly byIntegration;
+  private readonly one;
+  private readonly byClientId;
+  private readonly insert;
+  private readonly secret;
+  private readonly remove;
+
+  constructor(db: SqliteDatabase) {
+    this.byIntegration = db.prepare<[string], Row>('SELECT * FROM client_keys WHERE integration_id = ? ORDER BY created_at, rowid');
+    this.one = db.prepare<[string], Row>('SELECT * FROM client_keys WHERE id = ?');
+    this.byClientId = db.prepare<[string], Row>('SELECT * FROM client_keys WHERE client_id = ?');
+    this.insert = db.prepare<[string, string, string, string, Buffer, string, number, number]>(
+      `INSERT INTO client_keys (id, integration_id, name, client_id, secret_hash, secret_hint, created_at, secret_set_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    this.secret = db.prepare<[Buffer, string, number, string]>('UPDATE client_keys SET secret_hash = ?, secret_hint = ?, secret_set_at = ? WHERE id = ?');
+    this.remove = db.prepare<[string]>('DELETE FROM client_keys WHERE id = ?');
+  }
+
+
+  listByIntegration(integrationId: string): ClientKey[] {
+    return this.byIntegration.all(integrationId).map(toKey);
+  }
+
+  get(id: string): ClientKey | undefined {
+    const row = this.one.get(id);
+    return row && toKey(row);
+  }
+
+  findByClientId(clientId: string): ClientKey | undefined {
+    const row = this.byClientId.get(clientId);
+    return row && toKey(row);
+  }
+
+  create(key: ClientKey): ClientKey {
+    this.insert.run(key.id, key.integrationId, key.name, key.clientId, key.secretHash, key.secretHint, key.createdAt, key.secretSetAt);
+    return key;
+  }
+
+  setSecret(id: string, secretHash: Buffer, secretHint: string, at: number): void {
+    this.secret.run(secretHash, secretHint, at, id);
+  }
+
+  delete(id: string): boolean {
+    return this.remove.run(id).changes > 0;
+  }
+}

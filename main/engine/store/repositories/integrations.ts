@@ -1,0 +1,87 @@
+/** Integrations (seed §1.5): what users see on the consent page, and how their tokens behave. */
+import type { SqliteDatabase } from '../database.js';
+
+export interface Integration {
+  id: string;
+  name: string;
+  description: string;
+  category: string;
+  rotateRefreshTokens: boolean;
+  sample: boolean;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export type IntegrationChanges = Partial<Pick<Integration, 'name' | 'description' | 'category' | 'rotateRefreshTokens'>>;
+
+interface Row {
+  id: string;
+  name: string;
+  description: string;
+  category: string;
+  rotate_refresh_tokens: number;
+  sample: number;
+  created_at: number;
+  updated_at: number;
+}
+
+const toIntegration = (row: Row): Integration => ({
+  id: row.id,
+  name: row.name,
+  description: row.description,
+  category: row.category,
+  rotateRefreshTokens: row.rotate_refresh_tokens === 1,
+  sample: row.sample === 1,
+  createdAt: row.created_at,
+  updatedAt: row.updated_at,
+});
+
+export class IntegrationRepository {
+  private readonly all;
+  private readonly one;
+  private readonly insert;
+  private readonly updateRow;
+  private readonly remove;
+
+  constructor(db: SqliteDatabase) {
+    this.all = db.prepare<[], Row>('SELECT * FROM integrations ORDER BY created_at, rowid');
+    this.one = db.prepare<[string], Row>('SELECT * FROM integrations WHERE id = ?');
+    this.insert = db.prepare<[string, string, string, string, number, number, number, number]>(
+      `INSERT INTO integrations (id, name, description, category, rotate_refresh_tokens, sample, created_at, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    this.updateRow = db.prepare<[string, string, string, number, number, string]>(
+      'UPDATE integrations SET name = ?, description = ?, category = ?, rotate_refresh_tokens = ?, updated_at = ? WHERE id = ?',
+    );
+    this.remove = db.prepare<[string]>('DELETE FROM integrations WHERE id = ?');
+  }
+
+  list(): Integration[] {
+    return this.all.all().map(toIntegration);
+  }
+
+  get(id: string): Integration | undefined {
+    const row = this.one.get(id);
+    return row && toIntegration(row);
+  }
+
+
+  create(integration: Integration): Integration {
+    const i = integration;
+    this.insert.run(i.id, i.name, i.description, i.category, Number(i.rotateRefreshTokens), Number(i.sample), i.createdAt, i.updatedAt);
+    return integration;
+  }
+
+  update(id: string, changes: IntegrationChanges, updatedAt: number): Integration | undefined {
+    const current = this.get(id);
+    if (!current) return undefined;
+    const next = { ...current, ...changes, updatedAt };
+    this.updateRow.run(next.name, next.description, next.category, Number(next.rotateRefreshTokens), updatedAt, id);
+    return next;
+  }
+
+  /** Deletes the integration with its keys, redirect URIs, grants, codes and tokens. */
+  delete(id: string): boolean {
+    return this.remove.run(id).changes > 0;
+  }
+}

@@ -1,0 +1,103 @@
+/**
+ * The OAuth flow inspector: every flow, newest first, and the selected flow's timeline, every
+ * step from the authorization request to the API calls made with its tokens, live.
+ */
+import type { FlowStepKind, FlowSummary } from '../../../../main/engine/api/oauth-types';
+import { useFlow, useFlows } from '../../queries/oauth';
+import { useInspectorStore } from './inspector-store';
+import { StepDetail } from './StepDetail';
+import { timeOfDay } from './time';
+
+const STEP_NAMES: Record<FlowStepKind, string> = {
+  authorize: 'Authorize request',
+  login: 'Sign-in',
+  consent: 'Consent',
+  redirect: 'Redirect',
+  token: 'Token request',
+  revocation: 'Revocation',
+  api_call: 'API call',
+  navigation: 'Window',
+  callback: 'Callback',
+  sample: 'Sample app',
+};
+
+const STATUS_NAMES: Record<FlowSummary['status'], string> = {
+  started: 'started',
+  signing_in: 'signing in',
+  code_issued: 'code issued',
+  tokens_issued: 'tokens issued',
+  denied: 'denied',
+  failed: 'failed',
+  revoked: 'revoked',
+};
+
+export function FlowInspector() {
+  const { data: flows, error } = useFlows();
+  const selected = useInspectorStore((s) => s.selected);
+  const select = useInspectorStore((s) => s.select);
+  const current = selected ?? flows?.[0]?.id ?? null;
+
+  return (
+    <section className="card inspector" aria-labelledby="inspector-title">
+      <h2 id="inspector-title">Flow inspector</h2>
+      {error && <p role="alert" className="form-error">{error.message}</p>}
+      {flows && flows.length === 0 && <p className="muted">No flows yet. Run the sample flow, or point your app at the login service.</p>}
+      <div className="inspector-body">
+        <ul className="flow-list" aria-label="Flows">
+          {flows?.map((flow) => (
+            <li key={flow.id}>
+              <button type="button" className="flow-item" aria-current={flow.id === current ? 'true' : undefined} onClick={() => select(flow.id)}>
+                <span className="flow-name">{flow.integrationName ?? flow.clientId ?? 'unknown client'}</span>
+                <span className="badge" data-status={flow.status}>
+                  {STATUS_NAMES[flow.status]}
+                </span>
+                <span className="muted">
+                  {timeOfDay(flow.startedAt)} · {flow.origin} · {flow.stepCount} step{flow.stepCount === 1 ? '' : 's'}
+                </span>
+              </button>
+            </li>
+          ))}
+        </ul>
+        {current && <Timeline flowId={current} />}
+      </div>
+    </section>
+  );
+}
+
+function Timeline({ flowId }: { flowId: string }) {
+  const { data: flow, error } = useFlow(flowId);
+  if (error) return <p role="alert" className="form-error">{error.message}</p>;
+  if (!flow) return <p className="muted">Loading…</p>;
+  return (
+    <div className="timeline-pane">
+      <p className="timeline-head">
+        <strong>{flow.integrationName ?? 'Unknown client'}</strong>{' '}
+        <span className="badge" data-status={flow.status}>
+          {STATUS_NAMES[flow.status]}
+        </span>{' '}
+        <span className="muted">
+          {flow.origin} · {flow.id}
+        </span>
+      </p>
+      <ol className="timeline" aria-label="Timeline">
+        {flow.steps.map((step, index) => (
+          <li key={step.seq} className="step" data-ok={step.ok} data-kind={step.kind}>
+            <details open={!step.ok && index === flow.steps.length - 1}>
+              <summary>
+                <span className="step-time">{timeOfDay(step.at)}</span>
+                <span className="step-mark" aria-hidden="true">
+                  {step.ok ? '✓' : '✗'}
+                </span>
+                <span className="step-kind">{STEP_NAMES[step.kind]}</span>
+                <span className="step-summary">{step.summary}</span>
+              </summary>
+              <div className="step-detail">
+                <StepDetail detail={step.detail} />
+              </div>
+            </details>
+          </li>
+        ))}
+      </ol>
+    </div>
+  );
+}

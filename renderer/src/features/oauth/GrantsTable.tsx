@@ -1,0 +1,105 @@
+/**
+ * Grants and tokens of an integration with their expiry on the engine clock: the status is worked
+ * out from engine time as the clock moves, so advancing it by 24 h visibly expires access tokens.
+ */
+import { useMutation } from '@tanstack/react-query';
+import { tokenStatus, type GrantView, type TokenView } from '../../../../main/engine/api/oauth-types';
+import { useApi } from '../../api/context';
+import { useGrants } from '../../queries/oauth';
+import { useEngineNow } from '../../stores/clock';
+import { useInspectorStore } from './inspector-store';
+import { expiryText, timeOfDay } from './time';
+
+export function GrantsTable({ integrationId }: { integrationId: string }) {
+  const { data: grants, error } = useGrants(integrationId);
+  const now = useEngineNow();
+  if (error) return <p role="alert" className="form-error">{error.message}</p>;
+  if (!grants) return <p className="muted">Loading grants…</p>;
+  if (grants.length === 0) return <p className="muted">No grants yet: run a flow to issue a code and tokens.</p>;
+  return (
+    <table className="table grants" aria-label="Grants and tokens">
+      <thead>
+        <tr>
+          <th scope="col">Issued</th>
+          <th scope="col">What</th>
+          <th scope="col">Expiry (engine clock)</th>
+          <th scope="col">Status</th>
+          <th scope="col">
+            <span className="sr-only">Actions</span>
+          </th>
+        </tr>
+      </thead>
+      {grants.map((grant) => (
+        <GrantRows key={grant.id} grant={grant} now={now} />
+      ))}
+    </table>
+  );
+}
+
+function GrantRows({ grant, now }: { grant: GrantView; now: number | null }) {
+  const api = useApi();
+  const select = useInspectorStore((s) => s.select);
+  const revokeGrant = useMutation({ mutationFn: () => api.call('grants.revoke', { id: grant.id }) });
+  const code = grant.code;
+  const codeState = !code ? '' : code.usedAt !== null ? 'exchanged' : now !== null && code.expiresAt <= now ? 'expired unused' : 'not exchanged yet';
+  return (
+    <tbody className="grant" aria-label={`Grant ${grant.id}`} data-revoked={grant.revokedAt !== null}>
+      <tr className="grant-row">
+        <td>{timeOfDay(grant.createdAt)}</td>
+        <td>
+          <strong>Grant</strong> for {grant.username} · code {codeState}
+          {code?.pkce ? ' · PKCE' : ''}
+        </td>
+        <td />
+        <td>
+          <span className="badge" data-status={grant.revokedAt !== null ? 'revoked' : 'active'} title={grant.revokedReason ?? undefined}>
+            {grant.revokedAt !== null ? 'revoked' : 'active'}
+          </span>
+        </td>
+        <td className="actions">
+          {grant.flowId && (
+            <button type="button" onClick={() => select(grant.flowId)}>
+              Show flow
+            </button>
+          )}
+          <button type="button" disabled={grant.revokedAt !== null || revokeGrant.isPending} onClick={() => revokeGrant.mutate()}>
+            Revoke grant
+          </button>
+        </td>
+      </tr>
+      {grant.tokens.map((token) => (
+        <TokenRow key={token.id} token={token} now={now} />
+      ))}
+    </tbody>
+  );
+}
+
+function TokenRow({ token, now }: { token: TokenView; now: number | null }) {
+  const api = useApi();
+  const expire = useMutation({ mutationFn: () => api.call('tokens.expire', { id: token.id }) });
+  const revoke = useMutation({ mutationFn: () => api.call('tokens.revoke', { id: token.id }) });
+  const status = now === null ? token.status : tokenStatus(token, now);
+  const label = `${token.kind} token ${token.hint}…`;
+  return (
+    <tr className="token-row" aria-label={label} data-status={status}>
+      <td>{timeOfDay(token.issuedAt)}</td>
+      <td>
+        {token.kind === 'access' ? 'Access' : 'Refresh'} token <code>{token.hint}…</code>
+      </td>
+      <td>{status === 'revoked' || status === 'rotated' ? '—' : expiryText(token.expiresAt, now)}</td>
+      <td>
+        <span className="badge" data-status={status} title={token.revokedReason ?? undefined}>
+          {status}
+        </span>
+      </td>
+      <td className="actions">
+        <button type="button" aria-label={`Expire ${label} now`} disabled={status !== 'active' || expire.isPending} onClick={() => expire.mutate()}>
+          Expire now
+        </button>
+        <button type="button" aria-label={`Revoke ${label}`} disabled={status === 'revoked' || revoke.isPending} onClick={() => revoke.mutate()}>
+          Revoke
+        </button>
+      </td>
+    </tr>
+  );
+}

@@ -1,0 +1,22 @@
+/** What happened when a flow started: where it opened, and the URL to open by hand if a tab was blocked. */
+import { CopyButton } from '../../components/CopyButton';
+import type { StartOutcome } from './useStartFlow';
+
+export function StartedNotice({ started }: { started: StartOutcome }) {
+  return (
+    <div className="started-notice" role="status">
+      {started.openedBy === 'host' ? 'Opened in the OAuth window.' : started.blocked ? 'The browser blocked the new tab; open the authorize URL yourself:' : 'Opened in a new tab.'}
+      {started.blocked && (
+        <a href={started.authorizeUrl} target="_blank" rel="noopener noreferrer">
+          authorize URL
+        </a>
+      )}
+      <CopyButton value={started.authorizeUrl} label="Copy authorize URL" />
+      {started.codeVerifier && (
+        <span className="muted">
+          PKCE code_verifier <code>{started.codeVerifier}</code> <CopyButton value={started.codeVerifier} label="Copy code verifier" />
+        </span>
+      )}
+    </div>
+  );
+}
