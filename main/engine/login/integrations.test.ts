@@ -23,7 +23,7 @@ describe('the integration manager (CONTRACT §7)', () => {
       category: 'Music',
       redirectUris: ['https://partymix.example.com/oauth/callback', 'http://localhost:3000/cb'],
     });
-    expect(status).toBe(201);
+    expect(status).toBe(200);
     const created = body as CreatedIntegration;
     expect(created).toMatchObject({
       id: expect.any(String),
@@ -76,7 +76,7 @@ describe('the integration manager (CONTRACT §7)', () => {
     expect(refused.status).toBe(400);
     expect((refused.body as { error: { message: string } }).error.message).toMatch(/production parity/);
     await admin(engine, 'PATCH', '/settings', { productionParity: false });
-    expect((await admin(engine, 'POST', '/integrations', { name: 'Local', redirectUris: ['http://127.0.0.1:8080/cb'] })).status).toBe(201);
+    expect((await admin(engine, 'POST', '/integrations', { name: 'Local', redirectUris: ['http://127.0.0.1:8080/cb'] })).status).toBe(200);
   });
 
   it('edits name, description and category with PATCH', async () => {
@@ -90,7 +90,7 @@ describe('the integration manager (CONTRACT §7)', () => {
   it('adds named keys, regenerates secrets, and deletes keys', async () => {
     const created = await createIntegration(engine, { name: 'Keys' });
     const added = await admin(engine, 'POST', `/integrations/${created.id}/keys`, { name: 'Staging', redirectUris: ['https://staging.example.com/cb'] });
-    expect(added.status).toBe(201);
+    expect(added.status).toBe(200);
     const key = added.body as IssuedClientSecret;
     expect(key).toMatchObject({ clientId: expect.any(String), clientSecret: expect.any(String), key: { name: 'Staging' } });
     expect(key.clientId).not.toBe(created.clientId);
@@ -109,7 +109,7 @@ describe('the integration manager (CONTRACT §7)', () => {
     const keyId = created.keys[0]!.id;
     const path = `/integrations/${created.id}/keys/${keyId}/redirect-uris`;
     const added = await admin(engine, 'POST', path, { uri: 'https://app.example.com/cb' });
-    expect(added.status).toBe(201);
+    expect(added.status).toBe(200);
     const key = added.body as ClientKeyView;
     expect(key.redirectUris.map((r) => r.uri)).toEqual(['http://127.0.0.1:9/callback', 'https://app.example.com/cb']);
     expect((await admin(engine, 'POST', path, { uri: 'https://app.example.com/cb' })).status).toBe(409);

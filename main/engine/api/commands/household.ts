@@ -10,7 +10,7 @@ export const householdCommandSpecs = {
   'players.create': command<PlayerView>()({
     summary: 'Adds a player, in a group of its own (default household: the first one).',
     input: Type.Object({ name: PlayerName, householdId: Type.Optional(Type.String({ minLength: 1 })) }),
-    http: { method: 'POST', path: '/players', status: 201 },
+    http: { method: 'POST', path: '/players' },
   }),
   'players.update': command<PlayerView>()({
     summary: 'Renames a player.',
@@ -20,7 +20,7 @@ export const householdCommandSpecs = {
   'players.delete': command<Record<string, never>>()({
     summary: 'Removes a player; its group keeps its other members under a new coordinator.',
     input: Id,
-    http: { method: 'DELETE', path: '/players/:id', status: 204 },
+    http: { method: 'DELETE', path: '/players/:id' },
   }),
   'groups.list': command<GroupView[]>()({
     summary: 'Every group, coordinator first in playerIds.',
@@ -33,11 +33,11 @@ export const householdCommandSpecs = {
       playerIds: Type.Array(Type.String({ minLength: 1 }), { minItems: 1, maxItems: 64 }),
       coordinatorId: Type.Optional(Type.String({ minLength: 1 })),
     }),
-    http: { method: 'POST', path: '/groups', status: 201 },
+    http: { method: 'POST', path: '/groups' },
   }),
   'groups.delete': command<Record<string, never>>()({
     summary: 'Ungroups: every member of the group stands alone in a group of its own.',
     input: Id,
-    http: { method: 'DELETE', path: '/groups/:id', status: 204 },
+    http: { method: 'DELETE', path: '/groups/:id' },
   }),
 };

@@ -42,7 +42,7 @@ export const oauthCommands = {
       keyName: Type.Optional(Name),
       rotateRefreshTokens: Type.Optional(Type.Boolean()),
     }),
-    http: { method: 'POST', path: '/integrations', status: 201 },
+    http: { method: 'POST', path: '/integrations' },
   }),
   'integrations.get': command<IntegrationView>()({
     summary: 'One integration with its keys and redirect URIs.',
@@ -68,7 +68,7 @@ export const oauthCommands = {
   'integrations.keys.create': command<IssuedClientSecret>()({
     summary: 'Adds a named client key; the answer carries its secret, shown this once.',
     input: Type.Object({ id: Type.String({ minLength: 1 }), name: Name, redirectUris: Type.Optional(RedirectUris) }),
-    http: { method: 'POST', path: '/integrations/:id/keys', status: 201 },
+    http: { method: 'POST', path: '/integrations/:id/keys' },
   }),
   'integrations.keys.regenerateSecret': command<IssuedClientSecret>()({
     summary: 'Gives a key a new secret (shown this once); the old one stops working at once.',
@@ -83,7 +83,7 @@ export const oauthCommands = {
   'integrations.redirectUris.add': command<ClientKeyView>()({
     summary: 'Registers a redirect URL for a key (HTTPS and publicly routable; loopback flagged).',
     input: Type.Object({ id: Type.String({ minLength: 1 }), keyId: Type.String({ minLength: 1 }), uri: Uri }),
-    http: { method: 'POST', path: '/integrations/:id/keys/:keyId/redirect-uris', status: 201 },
+    http: { method: 'POST', path: '/integrations/:id/keys/:keyId/redirect-uris' },
   }),
   'integrations.redirectUris.remove': command<ClientKeyView>()({
     summary: 'Removes a redirect URL from a key.',
@@ -139,7 +139,7 @@ export const oauthCommands = {
       pkce: Type.Optional(Type.Boolean()),
       openInHostWindow: Type.Optional(Type.Boolean()),
     }),
-    http: { method: 'POST', path: '/oauth/flows', status: 201 },
+    http: { method: 'POST', path: '/oauth/flows' },
   }),
   'oauth.sample.start': command<StartedFlow>()({
     summary: "Runs the sample integration's flow: authorize → sign-in → consent → code → token → list households.",

@@ -93,7 +93,7 @@ export const queueCommandSpecs = {
   'queues.create': command<QueueSummary>()({
     summary: 'Creates a queue; answers its id, queueBaseUrl, accessToken and queueVersion.',
     input: QueueInput,
-    http: { method: 'POST', path: '/queues', status: 201 },
+    http: { method: 'POST', path: '/queues' },
   }),
   'queues.get': command<QueueView>()({
     summary: 'One queue with its context and all its items (each with its id).',
@@ -120,7 +120,7 @@ export const queueCommandSpecs = {
   'queues.delete': command<Record<string, never>>()({
     summary: 'Deletes a queue with its items and reports; players calling it get 404.',
     input: Id,
-    http: { method: 'DELETE', path: '/queues/:id', status: 204 },
+    http: { method: 'DELETE', path: '/queues/:id' },
   }),
   'queues.token.issue': command<QueueSummary>()({
     summary: 'Issues a new access token for the queue (the old one stops working).',
