@@ -1,0 +1,240 @@
+/**
+ * The custom rule form: target, match, action, scope. What cannot be read is blamed on its field
+ * before anything is sent; what the engine refuses comes back with its own message, on the field
+ * its path names. Nothing typed is ever cleared by an error.
+ */
+import { useState, type FormEvent, type ReactNode } from 'react';
+import { FAULT_TARGETS, type FaultAction } from '../../../../main/engine/api/fault-types';
+import { ApiError } from '../../api';
+import { useAddFault } from '../../queries/faults';
+import { TARGET_LABELS } from './describe';
+import { useDrafts } from './drafts';
+import { fieldOfPath, ruleFromFields, type FieldErrors, type FieldName, type Scope } from './rule-form';
+
+const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
+const PATHS = ['/itemWindow', '/version', '/context', '/timePlayed', '/login/v3/oauth', '/login/v3/oauth/access', '/api/v1/*'];
+const REASONS = ['load', 'pause', 'play', 'queueCompleted', 'refresh', 'resume', 'skipNext', 'skipPrev', 'skipToItem', 'load+queueCompleted'];
+const REJECTED_REASONS = ['ANOTHER_STREAM_BEING_PLAYED', 'STREAM_RATE_LIMIT_REACHED', 'SKIP_LIMIT_REACHED'];
+const ACTIONS: { type: FaultAction['type']; label: string; hint: string }[] = [
+  { type: 'status', label: 'Status', hint: 'Answer with a status code (503 with Retry-After, 403 with X-Rejected-Reason, 404, 500, …)' },
+  { type: 'timeout', label: 'Timeout', hint: 'Never answer: the client gives up (the player after 10 s of engine time)' },
+  { type: 'drop', label: 'Drop', hint: 'Reset the connection: an incomplete request' },
+  { type: 'latency', label: 'Latency', hint: 'Answer normally, late' },
+  { type: 'malformed', label: 'Malformed', hint: '200 with a body that is not JSON' },
+];
+const SCOPES: { scope: Scope; label: string }[] = [
+  { scope: 'times', label: 'Next N requests' },
+  { scope: 'probability', label: 'Probability' },
+  { scope: 'forever', label: 'Until removed' },
+];
+
+export function RuleForm() {
+  const fields = useDrafts((s) => s.rule);
+  const setRule = useDrafts((s) => s.setRule);
+  const resetRule = useDrafts((s) => s.resetRule);
+  const add = useAddFault();
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [summary, setSummary] = useState<string | null>(null);
+
+  const set = (patch: Partial<typeof fields>) => {
+    setRule(patch);
+    // An error stays until its own field changes.
+    const touched = Object.keys(patch) as FieldName[];
+    if (touched.some((name) => errors[name])) setErrors((e) => Object.fromEntries(Object.entries(e).filter(([name]) => !touched.includes(name as FieldName))));
+  };
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    setSummary(null);
+    const built = ruleFromFields(fields);
+    if (built.errors) {
+      setErrors(built.errors);
+      setSummary('Fix the marked fields: nothing was sent.');
+      return;
+    }
+    setErrors({});
+    add.mutate(built.rule, {
+      onError: (error) => {
+        const detail = error instanceof ApiError && Array.isArray(error.details) ? (error.details[0] as { path?: string; message?: string } | undefined) : undefined;
+        const field = fieldOfPath(detail?.path);
+        if (field && detail?.message) setErrors({ [field]: `${detail.message}` });
+        setSummary(`The engine refused the rule: ${error.message.replace(/^faults\.add: /, '')}`);
+      },
+    });
+  };
+
+  const field = (name: FieldName) => ({
+    id: `rule-${name}`,
+    'aria-invalid': errors[name] ? true : undefined,
+    'aria-describedby': errors[name] ? `rule-${name}-error` : undefined,
+  });
+  const problem = (name: FieldName) =>
+    errors[name] ? (
+      <span id={`rule-${name}-error`} className="field-error">
+        {errors[name]}
+      </span>
+    ) : null;
+
+  return (
+    <form className="rule-form" onSubmit={submit} aria-labelledby="custom-title" noValidate>
+      <div className="faults-panel-head">
+        <h2 id="custom-title">Custom rule</h2>
+      </div>
+      <div className="rule-row">
+        <Labelled label="Target" htmlFor="rule-target" problem={problem('target')}>
+          <select {...field('target')} value={fields.target} onChange={(e) => set({ target: e.target.value as typeof fields.target })}>
+            {FAULT_TARGETS.map((t) => (
+              <option key={t} value={t}>
+                {TARGET_LABELS[t]}
+              </option>
+            ))}
+          </select>
+        </Labelled>
+        <Labelled label="Label" htmlFor="rule-label" problem={problem('label')}>
+          <input {...field('label')} value={fields.label} onChange={(e) => set({ label: e.target.value })} placeholder="optional, shown in the list" />
+        </Labelled>
+      </div>
+
+      <fieldset>
+        <legend>Match</legend>
+        <div className="rule-row">
+          <Labelled label="Method" htmlFor="rule-method" problem={problem('method')}>
+            <select {...field('method')} value={fields.method} onChange={(e) => set({ method: e.target.value })}>
+              <option value="">any</option>
+              {METHODS.map((m) => (
+                <option key={m}>{m}</option>
+              ))}
+            </select>
+          </Labelled>
+          <Labelled label="Path" htmlFor="rule-path" problem={problem('path')} wide>
+            <input {...field('path')} list="rule-paths" value={fields.path} onChange={(e) => set({ path: e.target.value })} placeholder="any; /itemWindow, or a glob /queues/*/v2.0/*" />
+          </Labelled>
+          <Labelled label="Reason" htmlFor="rule-reason" problem={problem('reason')}>
+            <input {...field('reason')} list="rule-reasons" value={fields.reason} onChange={(e) => set({ reason: e.target.value })} placeholder="any" />
+          </Labelled>
+        </div>
+        <datalist id="rule-paths">
+          {PATHS.map((p) => (
+            <option key={p} value={p} />
+          ))}
+        </datalist>
+        <datalist id="rule-reasons">
+          {REASONS.map((r) => (
+            <option key={r} value={r} />
+          ))}
+        </datalist>
+      </fieldset>
+
+      <fieldset>
+        <legend>Action</legend>
+        <div className="segmented-radio" role="radiogroup" aria-label="Action">
+          {ACTIONS.map((a) => (
+            <label key={a.type} title={a.hint}>
+              <input type="radio" name="rule-action" value={a.type} checked={fields.action === a.type} onChange={() => set({ action: a.type })} />
+              <span>{a.label}</span>
+            </label>
+          ))}
+        </div>
+        {fields.action === 'status' && (
+          <>
+            <div className="rule-row">
+              <Labelled label="Status code" htmlFor="rule-status" problem={problem('status')}>
+                <input {...field('status')} inputMode="numeric" value={fields.status} onChange={(e) => set({ status: e.target.value })} size={5} />
+              </Labelled>
+              <Labelled label="Retry-After (s)" htmlFor="rule-retryAfter" problem={problem('retryAfter')}>
+                <input {...field('retryAfter')} inputMode="numeric" value={fields.retryAfter} onChange={(e) => set({ retryAfter: e.target.value })} placeholder="none" size={6} />
+              </Labelled>
+              <Labelled label="X-Rejected-Reason" htmlFor="rule-rejectedReason" problem={problem('rejectedReason')} wide>
+                <input {...field('rejectedReason')} list="rule-rejected" value={fields.rejectedReason} onChange={(e) => set({ rejectedReason: e.target.value })} placeholder="none" />
+              </Labelled>
+            </div>
+            <datalist id="rule-rejected">
+              {REJECTED_REASONS.map((r) => (
+                <option key={r} value={r} />
+              ))}
+            </datalist>
+            <Labelled label="Body" htmlFor="rule-body" problem={problem('body')} wide>
+              <textarea {...field('body')} value={fields.body} onChange={(e) => set({ body: e.target.value })} rows={2} placeholder="default: the server's own error body; JSON is sent as JSON, anything else as text" />
+            </Labelled>
+          </>
+        )}
+        {fields.action === 'latency' && (
+          <div className="rule-row">
+            <Labelled label="Latency (ms)" htmlFor="rule-latencyMs" problem={problem('latencyMs')}>
+              <input {...field('latencyMs')} inputMode="numeric" value={fields.latencyMs} onChange={(e) => set({ latencyMs: e.target.value })} size={8} />
+            </Labelled>
+            <span className="muted hint">engine time: at speed 0 the answer waits for the clock</span>
+          </div>
+        )}
+      </fieldset>
+
+      <fieldset>
+        <legend>Scope</legend>
+        <div className="segmented-radio" role="radiogroup" aria-label="Scope">
+          {SCOPES.map((s) => (
+            <label key={s.scope}>
+              <input type="radio" name="rule-scope" value={s.scope} checked={fields.scope === s.scope} onChange={() => set({ scope: s.scope })} />
+              <span>{s.label}</span>
+            </label>
+          ))}
+        </div>
+        {fields.scope === 'times' && (
+          <div className="rule-row">
+            <Labelled label="N" htmlFor="rule-times" problem={problem('times')}>
+              <input {...field('times')} inputMode="numeric" value={fields.times} onChange={(e) => set({ times: e.target.value })} size={6} />
+            </Labelled>
+            <span className="muted hint">then the rule is spent and stays listed with its count</span>
+          </div>
+        )}
+        {fields.scope === 'probability' && (
+          <div className="rule-row">
+            <Labelled label="Probability (0–1)" htmlFor="rule-probability" problem={problem('probability')}>
+              <input {...field('probability')} inputMode="decimal" value={fields.probability} onChange={(e) => set({ probability: e.target.value })} size={6} />
+            </Labelled>
+            <Labelled label="Seed" htmlFor="rule-seed" problem={problem('seed')}>
+              <input {...field('seed')} inputMode="numeric" value={fields.seed} onChange={(e) => set({ seed: e.target.value })} placeholder="random" size={10} />
+            </Labelled>
+            <span className="muted hint">the same seed fails the same requests in every run</span>
+          </div>
+        )}
+      </fieldset>
+
+      {summary && (
+        <p role="alert" className="faults-error">
+          {summary}
+        </p>
+      )}
+      {add.isSuccess && !summary && (
+        <p role="status" className="muted">
+          Added {add.data.label ?? add.data.id}.
+        </p>
+      )}
+      <div className="form-actions">
+        <button type="submit" className="primary" disabled={add.isPending}>
+          {add.isPending ? 'Adding…' : 'Add rule'}
+        </button>
+        <button
+          type="button"
+          onClick={() => {
+            resetRule();
+            setErrors({});
+            setSummary(null);
+            add.reset();
+          }}
+        >
+          Reset form
+        </button>
+      </div>
+    </form>
+  );
+}
+
+function Labelled({ label, htmlFor, problem, wide, children }: { label: string; htmlFor: string; problem: ReactNode; wide?: boolean; children: ReactNode }) {
+  return (
+    <div className={wide ? 'field wide' : 'field'}>
+      <label htmlFor={htmlFor}>{label}</label>
+      {children}
+      {problem}
+    </div>
+  );
+}
