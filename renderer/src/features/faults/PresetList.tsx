@@ -8,6 +8,7 @@ import type { FaultPreset } from '../../../../main/engine/api/commands/faults';
 import type { FaultRule, FaultTarget } from '../../../../main/engine/api/fault-types';
 import { useApplyPreset, useFaultPresets, useFaultRules } from '../../queries/faults';
 import { TARGET_LABELS } from './describe';
+import { SegmentedRadio } from './SegmentedRadio';
 
 const WHERE_HINT: Partial<Record<FaultTarget, string>> = {
   cloudQueue: 'At the console\u2019s cloud queue server',
@@ -58,7 +59,11 @@ interface CardProps {
 }
 
 function PresetCard({ preset, target, onTarget, live, pending, onInject }: CardProps) {
-  const where = [...new Set<FaultTarget>([preset.rule.target, 'player'])];
+  const where = [...new Set<FaultTarget>([preset.rule.target, 'player'])].map((value) => ({
+    value,
+    label: value === 'player' ? 'Player client' : value === 'cloudQueue' ? 'Console server' : TARGET_LABELS[value],
+    hint: WHERE_HINT[value],
+  }));
   const titleId = `preset-${preset.id}`;
   return (
     <li className="preset" data-live={live > 0 || undefined} aria-labelledby={titleId}>
@@ -70,14 +75,7 @@ function PresetCard({ preset, target, onTarget, live, pending, onInject }: CardP
         </p>
       </div>
       <div className="preset-actions">
-        <div className="segmented-radio" role="radiogroup" aria-label={`Where ${preset.label} applies`}>
-          {where.map((option) => (
-            <label key={option} title={WHERE_HINT[option]}>
-              <input type="radio" name={`where-${preset.id}`} value={option} checked={target === option} onChange={() => onTarget(option)} />
-              <span>{option === 'player' ? 'Player client' : option === 'cloudQueue' ? 'Console server' : TARGET_LABELS[option]}</span>
-            </label>
-          ))}
-        </div>
+        <SegmentedRadio label={`Where ${preset.label} applies`} name={`where-${preset.id}`} options={where} value={target} onChange={onTarget} />
         <button type="button" className="primary" aria-label={`Inject ${preset.label}`} disabled={pending} onClick={() => onInject(target)}>
           {pending ? 'Injecting…' : 'Inject'}
         </button>

@@ -3,29 +3,33 @@
  * before anything is sent; what the engine refuses comes back with its own message, on the field
  * its path names. Nothing typed is ever cleared by an error.
  */
-import { useState, type FormEvent, type ReactNode } from 'react';
+import { useState, type FormEvent, type InputHTMLAttributes, type ReactNode } from 'react';
 import { FAULT_TARGETS, type FaultAction } from '../../../../main/engine/api/fault-types';
 import { ApiError } from '../../api';
 import { useAddFault } from '../../queries/faults';
 import { TARGET_LABELS } from './describe';
 import { useDrafts } from './drafts';
-import { fieldOfPath, ruleFromFields, type FieldErrors, type FieldName, type Scope } from './rule-form';
+import { fieldOfPath, ruleFromFields, type FieldErrors, type FieldName, type RuleFields, type Scope } from './rule-form';
+import { SegmentedRadio, type SegmentOption } from './SegmentedRadio';
+
+/** The fields typed as text (the others are chosen). */
+type TextName = Exclude<FieldName, 'target' | 'method' | 'action' | 'scope' | 'body'>;
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 const PATHS = ['/itemWindow', '/version', '/context', '/timePlayed', '/login/v3/oauth', '/login/v3/oauth/access', '/api/v1/*'];
 const REASONS = ['load', 'pause', 'play', 'queueCompleted', 'refresh', 'resume', 'skipNext', 'skipPrev', 'skipToItem', 'load+queueCompleted'];
 const REJECTED_REASONS = ['ANOTHER_STREAM_BEING_PLAYED', 'STREAM_RATE_LIMIT_REACHED', 'SKIP_LIMIT_REACHED'];
-const ACTIONS: { type: FaultAction['type']; label: string; hint: string }[] = [
-  { type: 'status', label: 'Status', hint: 'Answer with a status code (503 with Retry-After, 403 with X-Rejected-Reason, 404, 500, …)' },
-  { type: 'timeout', label: 'Timeout', hint: 'Never answer: the client gives up (the player after 10 s of engine time)' },
-  { type: 'drop', label: 'Drop', hint: 'Reset the connection: an incomplete request' },
-  { type: 'latency', label: 'Latency', hint: 'Answer normally, late' },
-  { type: 'malformed', label: 'Malformed', hint: '200 with a body that is not JSON' },
+const ACTIONS: SegmentOption<FaultAction['type']>[] = [
+  { value: 'status', label: 'Status', hint: 'Answer with a status code (503 with Retry-After, 403 with X-Rejected-Reason, 404, 500, …)' },
+  { value: 'timeout', label: 'Timeout', hint: 'Never answer: the client gives up (the player after 10 s of engine time)' },
+  { value: 'drop', label: 'Drop', hint: 'Reset the connection: an incomplete request' },
+  { value: 'latency', label: 'Latency', hint: 'Answer normally, late' },
+  { value: 'malformed', label: 'Malformed', hint: '200 with a body that is not JSON' },
 ];
-const SCOPES: { scope: Scope; label: string }[] = [
-  { scope: 'times', label: 'Next N requests' },
-  { scope: 'probability', label: 'Probability' },
-  { scope: 'forever', label: 'Until removed' },
+const SCOPES: SegmentOption<Scope>[] = [
+  { value: 'times', label: 'Next N requests', hint: 'Then the rule is spent' },
+  { value: 'probability', label: 'Probability', hint: 'Each matching request, drawn from a seeded generator' },
+  { value: 'forever', label: 'Until removed' },
 ];
 
 export function RuleForm() {
@@ -68,6 +72,11 @@ export function RuleForm() {
     'aria-invalid': errors[name] ? true : undefined,
     'aria-describedby': errors[name] ? `rule-${name}-error` : undefined,
   });
+  const textField = (name: TextName, label: string, props: InputHTMLAttributes<HTMLInputElement> = {}, wide = false) => (
+    <Labelled label={label} htmlFor={`rule-${name}`} problem={problem(name)} wide={wide}>
+      <input {...field(name)} value={fields[name]} onChange={(e) => set({ [name]: e.target.value } as Partial<RuleFields>)} {...props} />
+    </Labelled>
+  );
   const problem = (name: FieldName) =>
     errors[name] ? (
       <span id={`rule-${name}-error`} className="field-error">
@@ -90,9 +99,7 @@ export function RuleForm() {
             ))}
           </select>
         </Labelled>
-        <Labelled label="Label" htmlFor="rule-label" problem={problem('label')}>
-          <input {...field('label')} value={fields.label} onChange={(e) => set({ label: e.target.value })} placeholder="optional, shown in the list" />
-        </Labelled>
+        {textField('label', 'Label', { placeholder: 'optional, shown in the list' })}
       </div>
 
       <fieldset>
@@ -106,12 +113,8 @@ export function RuleForm() {
               ))}
             </select>
           </Labelled>
-          <Labelled label="Path" htmlFor="rule-path" problem={problem('path')} wide>
-            <input {...field('path')} list="rule-paths" value={fields.path} onChange={(e) => set({ path: e.target.value })} placeholder="any; /itemWindow, or a glob /queues/*/v2.0/*" />
-          </Labelled>
-          <Labelled label="Reason" htmlFor="rule-reason" problem={problem('reason')}>
-            <input {...field('reason')} list="rule-reasons" value={fields.reason} onChange={(e) => set({ reason: e.target.value })} placeholder="any" />
-          </Labelled>
+          {textField('path', 'Path', { list: 'rule-paths', placeholder: 'any; /itemWindow, or a glob /queues/*/v2.0/*' }, true)}
+          {textField('reason', 'Reason', { list: 'rule-reasons', placeholder: 'any' })}
         </div>
         <datalist id="rule-paths">
           {PATHS.map((p) => (
@@ -127,26 +130,13 @@ export function RuleForm() {
 
       <fieldset>
         <legend>Action</legend>
-        <div className="segmented-radio" role="radiogroup" aria-label="Action">
-          {ACTIONS.map((a) => (
-            <label key={a.type} title={a.hint}>
-              <input type="radio" name="rule-action" value={a.type} checked={fields.action === a.type} onChange={() => set({ action: a.type })} />
-              <span>{a.label}</span>
-            </label>
-          ))}
-        </div>
+        <SegmentedRadio label="Action" name="rule-action" options={ACTIONS} value={fields.action} onChange={(action) => set({ action })} />
         {fields.action === 'status' && (
           <>
             <div className="rule-row">
-              <Labelled label="Status code" htmlFor="rule-status" problem={problem('status')}>
-                <input {...field('status')} inputMode="numeric" value={fields.status} onChange={(e) => set({ status: e.target.value })} size={5} />
-              </Labelled>
-              <Labelled label="Retry-After (s)" htmlFor="rule-retryAfter" problem={problem('retryAfter')}>
-                <input {...field('retryAfter')} inputMode="numeric" value={fields.retryAfter} onChange={(e) => set({ retryAfter: e.target.value })} placeholder="none" size={6} />
-              </Labelled>
-              <Labelled label="X-Rejected-Reason" htmlFor="rule-rejectedReason" problem={problem('rejectedReason')} wide>
-                <input {...field('rejectedReason')} list="rule-rejected" value={fields.rejectedReason} onChange={(e) => set({ rejectedReason: e.target.value })} placeholder="none" />
-              </Labelled>
+              {textField('status', 'Status code', { inputMode: 'numeric', size: 5 })}
+              {textField('retryAfter', 'Retry-After (s)', { inputMode: 'numeric', placeholder: 'none', size: 6 })}
+              {textField('rejectedReason', 'X-Rejected-Reason', { list: 'rule-rejected', placeholder: 'none' }, true)}
             </div>
             <datalist id="rule-rejected">
               {REJECTED_REASONS.map((r) => (
@@ -160,9 +150,7 @@ export function RuleForm() {
         )}
         {fields.action === 'latency' && (
           <div className="rule-row">
-            <Labelled label="Latency (ms)" htmlFor="rule-latencyMs" problem={problem('latencyMs')}>
-              <input {...field('latencyMs')} inputMode="numeric" value={fields.latencyMs} onChange={(e) => set({ latencyMs: e.target.value })} size={8} />
-            </Labelled>
+            {textField('latencyMs', 'Latency (ms)', { inputMode: 'numeric', size: 8 })}
             <span className="muted hint">engine time: at speed 0 the answer waits for the clock</span>
           </div>
         )}
@@ -170,30 +158,17 @@ export function RuleForm() {
 
       <fieldset>
         <legend>Scope</legend>
-        <div className="segmented-radio" role="radiogroup" aria-label="Scope">
-          {SCOPES.map((s) => (
-            <label key={s.scope}>
-              <input type="radio" name="rule-scope" value={s.scope} checked={fields.scope === s.scope} onChange={() => set({ scope: s.scope })} />
-              <span>{s.label}</span>
-            </label>
-          ))}
-        </div>
+        <SegmentedRadio label="Scope" name="rule-scope" options={SCOPES} value={fields.scope} onChange={(scope) => set({ scope })} />
         {fields.scope === 'times' && (
           <div className="rule-row">
-            <Labelled label="N" htmlFor="rule-times" problem={problem('times')}>
-              <input {...field('times')} inputMode="numeric" value={fields.times} onChange={(e) => set({ times: e.target.value })} size={6} />
-            </Labelled>
+            {textField('times', 'N', { inputMode: 'numeric', size: 6 })}
             <span className="muted hint">then the rule is spent and stays listed with its count</span>
           </div>
         )}
         {fields.scope === 'probability' && (
           <div className="rule-row">
-            <Labelled label="Probability (0–1)" htmlFor="rule-probability" problem={problem('probability')}>
-              <input {...field('probability')} inputMode="decimal" value={fields.probability} onChange={(e) => set({ probability: e.target.value })} size={6} />
-            </Labelled>
-            <Labelled label="Seed" htmlFor="rule-seed" problem={problem('seed')}>
-              <input {...field('seed')} inputMode="numeric" value={fields.seed} onChange={(e) => set({ seed: e.target.value })} placeholder="random" size={10} />
-            </Labelled>
+            {textField('probability', 'Probability (0–1)', { inputMode: 'decimal', size: 6 })}
+            {textField('seed', 'Seed', { inputMode: 'numeric', placeholder: 'random', size: 10 })}
             <span className="muted hint">the same seed fails the same requests in every run</span>
           </div>
         )}

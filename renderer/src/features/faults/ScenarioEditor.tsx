@@ -117,42 +117,35 @@ function TemplatePicker({ onUse }: { onUse(text: string): void }) {
   return (
     <fieldset className="template-picker">
       <legend>Start from a template</legend>
-      <div className="field">
-        <label htmlFor="template-choice">Template</label>
-        <select id="template-choice" value={templateId} onChange={(e) => setTemplateId(e.target.value)}>
-          {SCENARIO_TEMPLATES.map((t) => (
-            <option key={t.id} value={t.id}>
-              {t.label}
-            </option>
-          ))}
-        </select>
-      </div>
-      <div className="field">
-        <label htmlFor="template-queue">Queue</label>
-        <select id="template-queue" value={queue?.id ?? ''} onChange={(e) => setQueueId(e.target.value)} disabled={queues.length === 0}>
-          {queues.length === 0 && <option value="">no queue yet</option>}
-          {queues.map((q) => (
-            <option key={q.id} value={q.id}>
-              {q.name} ({q.itemCount} items)
-            </option>
-          ))}
-        </select>
-      </div>
-      <div className="field">
-        <label htmlFor="template-player">Player</label>
-        <select id="template-player" value={group?.id ?? ''} onChange={(e) => setGroupId(e.target.value)}>
-          {groups.map((g) => (
-            <option key={g.id} value={g.id}>
-              {g.name}
-            </option>
-          ))}
-        </select>
-      </div>
+      <Picker id="template-choice" label="Template" value={templateId} onChange={setTemplateId} options={SCENARIO_TEMPLATES.map((t) => ({ value: t.id, label: t.label }))} />
+      <Picker
+        id="template-queue"
+        label="Queue"
+        value={queue?.id ?? ''}
+        onChange={setQueueId}
+        options={queues.length ? queues.map((q) => ({ value: q.id, label: `${q.name} (${q.itemCount} items)` })) : [{ value: '', label: 'no queue yet' }]}
+      />
+      <Picker id="template-player" label="Player" value={group?.id ?? ''} onChange={setGroupId} options={groups.map((g) => ({ value: g.id, label: g.name }))} />
       <button type="button" onClick={use}>
         Use template
       </button>
       {queues.length === 0 && <span className="muted">Create a queue in the Queues area first: templates load one.</span>}
       {queue && queue.itemCount < 12 && <span className="muted">Templates expect a queue of a dozen tracks or more.</span>}
     </fieldset>
+  );
+}
+
+function Picker({ id, label, value, onChange, options }: { id: string; label: string; value: string; onChange(value: string): void; options: { value: string; label: string }[] }) {
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      <select id={id} value={value} onChange={(e) => onChange(e.target.value)} disabled={options.length < 2 && options[0]?.value === ''}>
+        {options.map((o) => (
+          <option key={o.value} value={o.value}>
+            {o.label}
+          </option>
+        ))}
+      </select>
+    </div>
   );
 }

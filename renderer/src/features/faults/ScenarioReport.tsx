@@ -4,7 +4,7 @@
  * the run caused, in order.
  */
 import type { ScenarioReport as Report } from '../../../../main/engine/api/scenario-types';
-import { formatEngineClock } from '../player/Timeline';
+import { Timeline, formatEngineClock } from '../player/Timeline';
 import { formatSpan } from './scenario-text';
 
 export function ResultBadge({ report }: { report: Report | null | undefined }) {
@@ -46,40 +46,7 @@ export function ScenarioReport({ report }: { report: Report }) {
         ))}
       </ol>
       <h3>Transitions it caused</h3>
-      {report.transitions.length === 0 ? (
-        <p className="muted">None.</p>
-      ) : (
-        <div className="report-transitions" role="region" aria-label="Transitions caused" tabIndex={0}>
-          <table className="rules-table">
-            <thead>
-              <tr>
-                <th scope="col">Engine time</th>
-                <th scope="col">Player</th>
-                <th scope="col">Change</th>
-                <th scope="col">Rule</th>
-                <th scope="col">Cause</th>
-                <th scope="col">Detail</th>
-              </tr>
-            </thead>
-            <tbody>
-              {report.transitions.map((t) => (
-                <tr key={t.seq} data-transition={t.transition}>
-                  <td>
-                    <code>{formatEngineClock(t.at)}</code>
-                  </td>
-                  <td>{t.playerId}</td>
-                  <td>{t.from === t.to ? <span className="muted">{t.to}</span> : <strong>{`${t.from} → ${t.to}`}</strong>}</td>
-                  <td>
-                    <code>{t.transition}</code>
-                  </td>
-                  <td>{t.cause}</td>
-                  <td className="muted">{t.detail ?? ''}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <Timeline transitions={report.transitions} label="Transitions caused" live={false} showPlayer />
     </section>
   );
 }
