@@ -15,11 +15,14 @@ import { admin, startTestEngine } from '../testing/http.js';
 let engine: Engine;
 let queue: QueueSummary;
 
+const queueItems = (count: number) =>
+  Array.from({ length: count }, (_, i) => ({ track: { name: `Track ${i + 1}`, mediaUrl: `https://media.example.com/${i + 1}.mp3`, durationMillis: 240_000 } }));
+
 beforeAll(async () => {
   engine = await startTestEngine({ clockSpeed: 0 });
   const created = await admin(engine, 'POST', '/queues', {
     name: 'Scenario queue',
-    items: Array.from({ length: 8 }, (_, i) => ({ track: { name: `Track ${i + 1}`, mediaUrl: `https://media.example.com/${i + 1}.mp3`, durationMillis: 240_000 } })),
+    items: queueItems(8),
   });
   expect(created.status).toBe(200);
   queue = created.body as QueueSummary;
@@ -235,5 +238,97 @@ describe('as CI runs it', () => {
     // Without the admin token there is no run.
     expect((await fetch(`${base}/scenarios/ci-smoke/run`, { method: 'POST' })).status).toBe(401);
     expect((await fetch(`${base}/scenarios/ci-smoke`, { method: 'DELETE', headers: { authorization: headers.authorization } })).status).toBe(200);
+  });
+});
+
+describe('steps that wait for engine time while the clock is stopped', () => {
+  let skipQueue: QueueSummary;
+  beforeAll(async () => {
+    skipQueue = (await admin(engine, 'POST', '/queues', { name: 'Limited skips', items: queueItems(8), playbackPolicies: { limitedSkips: true } })).body as QueueSummary;
+  });
+
+  /** Loads the limitedSkips queue on the Office player; a skip then waits for the server (seed §4.3). */
+  const playOnOffice = (): ScenarioStep[] => [
+    { type: 'clock', speed: 0 },
+    { type: 'command', method: 'POST', path: '/api/v1/groups/group-office/playbackSession:1', body: { appId: 'com.example.scenarios', appContext: 'ci' }, save: { office: 'sessionId' } },
+    {
+      type: 'command',
+      method: 'POST',
+      path: '/api/v1/playbackSessions/${office}/playbackSession:1/loadCloudQueue',
+      body: { queueBaseUrl: skipQueue.queueBaseUrl, httpAuthorization: skipQueue.httpAuthorization, playOnCompletion: true },
+    },
+    { type: 'clock', advanceMs: 1_000 },
+    { type: 'fault', rule: { target: 'cloudQueue', match: { reason: 'skipNext' }, action: { type: 'status', status: 503, retryAfter: 3 } } },
+  ];
+
+  it('a skip retried after Retry-After runs on while a later clock step moves time, and counts once it ends', async () => {
+    const scenario = await save({
+      name: 'skip into a 503 storm',
+      steps: [
+        ...playOnOffice(),
+        // Seed §7.2: 503 retried 3 times after Retry-After, then the player gives up and idles.
+        { type: 'action', playerId: 'player-office', action: 'skipNext', expectError: true },
+        { type: 'clock', advanceMs: 10_000 },
+        { type: 'expect', playerId: 'player-office', state: 'IDLE', transitions: ['skip-asks-server', 'foreground-failed'] },
+      ],
+    });
+    const report = await run(scenario.id);
+    expect(report.passed, JSON.stringify(report.steps)).toBe(true);
+    expect(report.steps[5]!.message).toMatch(/^skipNext refused as expected: .*\(once the clock moved\)$/);
+    const tries = ((await admin(engine, 'GET', '/traffic?target=player&reason=skipNext')).body as TrafficEntry[]).map((e) => [e.status, e.retry]);
+    expect(tries).toEqual([
+      [503, 0],
+      [503, 1],
+      [503, 2],
+      [503, 3],
+    ]);
+  });
+
+  it('fails at the step that waited when its outcome is not the expected one, and skips what follows', async () => {
+    const scenario = await save({
+      name: 'skip expected to work',
+      steps: [
+        ...playOnOffice(),
+        { type: 'action', playerId: 'player-office', action: 'skipNext' },
+        { type: 'clock', advanceMs: 10_000 },
+        { type: 'expect', playerId: 'player-office', state: 'PLAYING' },
+      ],
+    });
+    const report = await run(scenario.id);
+    expect(report.passed).toBe(false);
+    expect(report.steps.slice(5).map((s) => s.status)).toEqual(['failed', 'passed', 'skipped']);
+    expect(report.steps[5]!.message).toMatch(/^skipNext at player-office failed: /);
+  });
+
+  it('fails a step still waiting when the run ends, instead of hanging', async () => {
+    const scenario = await save({ name: 'nobody moves the clock', steps: [...playOnOffice(), { type: 'action', playerId: 'player-office', action: 'skipNext', expectError: true }] });
+    const report = await run(scenario.id);
+    expect(report.passed).toBe(false);
+    expect(report.steps[5]).toMatchObject({ status: 'failed', message: expect.stringContaining('still waiting for engine time when the run ended') });
+    // The engine is not stuck: the next run goes.
+    await admin(engine, 'DELETE', '/faults');
+    expect((await run((await save({ name: 'after', steps: [{ type: 'clock', advanceMs: 60_000 }] })).id)).passed).toBe(true);
+  });
+
+  it('a load whose first window times out waits for the clock too (seed §7.3: the command fails, no retry)', async () => {
+    const scenario = await save({
+      name: 'load into a timeout',
+      steps: [
+        ...playOnOffice(),
+        { type: 'fault', rule: { target: 'cloudQueue', match: { path: '/itemWindow', reason: 'load' }, action: { type: 'timeout' }, times: 1 } },
+        {
+          type: 'command',
+          method: 'POST',
+          path: '/api/v1/playbackSessions/${office}/playbackSession:1/loadCloudQueue',
+          body: { queueBaseUrl: skipQueue.queueBaseUrl, httpAuthorization: skipQueue.httpAuthorization },
+          expectStatus: 502,
+        },
+        { type: 'clock', advanceMs: 10_000 },
+        { type: 'expect', playerId: 'player-office', state: 'PLAYING', transitions: ['load-begins', 'load-failed'] },
+      ],
+    });
+    const report = await run(scenario.id);
+    expect(report.passed, JSON.stringify(report.steps)).toBe(true);
+    expect(report.steps[6]!.message).toContain('→ 502 (once the clock moved)');
   });
 });
