@@ -7,7 +7,8 @@ import type { ScenarioReport as Report } from '../../../../main/engine/api/scena
 import { Timeline, formatEngineClock } from '../player/Timeline';
 import { formatSpan } from './scenario-text';
 
-export function ResultBadge({ report }: { report: Report | null | undefined }) {
+export function ResultBadge({ report, running = false }: { report: Report | null | undefined; running?: boolean }) {
+  if (running) return <span className="pill" data-state="running">running…</span>;
   if (!report) return <span className="pill">not run</span>;
   return (
     <span className="pill" data-state={report.passed ? 'passed' : 'failed'}>

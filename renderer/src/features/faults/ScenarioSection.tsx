@@ -46,7 +46,7 @@ export function ScenarioSection() {
                     <span className="scenario-name">{s.name}</span>
                     <code className="muted">{s.id}</code>
                   </button>
-                  <ResultBadge report={run.isPending && run.variables === s.id ? undefined : s.lastReport} />
+                  <ResultBadge report={s.lastReport} running={run.isPending && run.variables === s.id} />
                 </li>
               ))}
             </ul>
