@@ -13,7 +13,7 @@ export function formatEngineClock(ms: number): string {
 export function Timeline({ transitions }: { transitions: PlayerTransition[] }) {
   if (transitions.length === 0) return <p className="muted">No transitions yet.</p>;
   return (
-    <div className="timeline" role="region" aria-label="Transitions" tabIndex={0}>
+    <div className="transition-timeline" role="region" aria-label="Transitions" tabIndex={0}>
       <table className="table dense">
         <thead>
           <tr>
