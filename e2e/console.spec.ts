@@ -3,7 +3,9 @@ import { expect, test } from './fixtures';
 test.describe('the console frame in Chromium', () => {
   test('shows the four service URLs of the engine it runs on', async ({ consolePage, served }) => {
     for (const [service, url] of Object.entries(served.ready.urls)) {
-      await expect(consolePage.serviceUrl(service as keyof typeof served.ready.urls)).toHaveText(url);
+      const card = consolePage.serviceUrl(service as keyof typeof served.ready.urls);
+      await expect(card).toHaveAttribute('data-url', url);
+      await expect(card).toHaveText(`:${new URL(url).port}`);
     }
   });
 

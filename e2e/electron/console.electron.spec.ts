@@ -14,7 +14,7 @@ test.describe('the console frame in Electron', () => {
       const consolePage = new ConsolePage(await app.firstWindow());
       await consolePage.waitUntilLive();
       for (const service of ['console', 'login', 'control', 'cloudQueue'] as const) {
-        await expect(consolePage.serviceUrl(service)).toHaveText(/^http:\/\/127\.0\.0\.1:\d+$/);
+        await expect(consolePage.serviceUrl(service)).toHaveAttribute('data-url', /^http:\/\/127\.0\.0\.1:\d+$/);
       }
       await consolePage.setSpeed('Stop');
       const before = await consolePage.engineNow();

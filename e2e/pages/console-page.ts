@@ -21,6 +21,7 @@ export class ConsolePage {
     await expect(this.engineTime).toHaveAttribute('data-now', /^\d+$/);
   }
 
+  /** The URL a service card holds (it shows host:port; the full URL is its data and its copy). */
   serviceUrl(service: keyof ServiceUrls): Locator {
     return this.page.locator(`[data-service="${service}"] code`);
   }

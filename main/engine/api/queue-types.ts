@@ -140,7 +140,8 @@ export interface ItemWindowRecord {
   };
 }
 
-export interface TimePlayedReport {
+/** One item of `POST /timePlayed` (seed §2.3), as a player sends it. */
+export interface PlaybackReport {
   id: string;
   mediaUrl: string;
   queueVersion: string;
@@ -149,6 +150,11 @@ export interface TimePlayedReport {
   positionMillis: number;
   positionMillisAtSegmentStart: number;
   type: 'final' | 'update';
+  skip?: { reportId: string };
+}
+
+/** A report as the server stored it: the fields it checked, and whatever else the player sent. */
+export interface TimePlayedReport extends Omit<PlaybackReport, 'skip'> {
   skip?: { reportId?: string };
   [field: string]: unknown;
 }

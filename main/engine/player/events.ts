@@ -28,7 +28,7 @@ export interface SkipToItemParams {
 export type UserAction = 'play' | 'pause' | 'skipNext' | 'skipPrev' | 'resume';
 
 /** Background window requests and what they are for. */
-export type WindowPurpose = 'refresh' | 'queueCompleted' | 'versionChanged' | 'refreshCommand' | 'skipToItem';
+export type WindowPurpose = 'refresh' | 'queueCompleted' | 'versionChanged' | 'refreshCommand' | 'skipToItem' | 'pause' | 'play' | 'skipNext' | 'skipPrev';
 
 export type PlayerEvent =
   // commands (control API)

@@ -569,7 +569,7 @@ export class Player {
     if (!target) {
       this.skipping?.reject(new PlaybackError('ERROR_PLAYBACK_NO_CONTENT', direction === 'skipNext' ? 'the server has no next track' : 'the server has no previous track'));
       this.skipping = null;
-      return void this.dispatch({ type: 'windowAnswered', window: result.value, purpose: 'refresh' }, { requestId: result.exchange.requestId });
+      return void this.dispatch({ type: 'windowAnswered', window: result.value, purpose: direction }, { requestId: result.exchange.requestId });
     }
     this.dispatch({ type: 'skipAnswered', window: result.value, target, skipped: direction, plays }, { requestId: result.exchange.requestId });
   }
@@ -592,7 +592,7 @@ export class Player {
     const epoch = this.epoch;
     const result = await this.foreground((retry) => this.deps.client.itemWindow(this.queue!.target, this.windowQuery(reason, this.track?.item.id), retry));
     if (epoch !== this.epoch) return;
-    if (result.ok) return void this.dispatch({ type: 'windowAnswered', window: result.value, purpose: 'refresh' }, { requestId: result.exchange.requestId });
+    if (result.ok) return void this.dispatch({ type: 'windowAnswered', window: result.value, purpose: reason }, { requestId: result.exchange.requestId });
     this.dispatchForegroundFailure(result.failure, result.exchange.requestId);
   }
 

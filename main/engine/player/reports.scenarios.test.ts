@@ -2,7 +2,7 @@
  * Playback reports (seed §2.3) and version polling (seed §4.3, §8) over whole playbacks.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { playerHarness, type PlayerHarness } from '../testing/player-harness.js';
+import { playingHarness, type PlayerHarness } from '../testing/player-harness.js';
 import { tracks, type StubOptions } from '../testing/stub-cloud-queue.js';
 import { BUFFERING_MS } from './audio.js';
 
@@ -10,9 +10,7 @@ let h: PlayerHarness;
 afterEach(() => h.close());
 
 async function playing(options: StubOptions = {}) {
-  h = await playerHarness(options);
-  await h.load();
-  await h.advance(BUFFERING_MS);
+  h = await playingHarness(options);
   return h;
 }
 

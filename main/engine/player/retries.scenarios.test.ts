@@ -3,17 +3,14 @@
  * tries, when (engine time of each try), and what it does when the tries run out.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { playerHarness, type PlayerHarness } from '../testing/player-harness.js';
+import { playerHarness, playingHarness, type PlayerHarness } from '../testing/player-harness.js';
 import { tracks, type StubOptions } from '../testing/stub-cloud-queue.js';
-import { BUFFERING_MS } from './audio.js';
 
 let h: PlayerHarness;
 afterEach(() => h.close());
 
 async function playing(options: StubOptions = {}) {
-  h = await playerHarness(options);
-  await h.load();
-  await h.advance(BUFFERING_MS);
+  h = await playingHarness(options);
   return h;
 }
 

@@ -60,22 +60,8 @@ export interface VersionResponse {
   contextVersion?: string;
 }
 
-/** One item of `POST /timePlayed` (seed §2.3). */
-export interface PlaybackReport {
-  id: string;
-  mediaUrl: string;
-  queueVersion: string;
-  durationPlayedMillis: number;
-  timeSincePlaybackMillis: number;
-  positionMillis: number;
-  positionMillisAtSegmentStart: number;
-  type: 'final' | 'update';
-  skip?: { reportId: string };
-}
-
-/** The reasons of seed §2.4/§4.3, plus the one combination v2.2 allows. */
-export const REASONS = ['load', 'pause', 'play', 'queueCompleted', 'refresh', 'resume', 'skipNext', 'skipPrev', 'skipToItem', 'load+queueCompleted'] as const;
-export type Reason = (typeof REASONS)[number];
+export type { PlaybackReport } from '../api/queue-types.js';
+export type { ItemWindowReason as Reason } from '../cloud-queue/reasons.js';
 
 /** The policies a player assumes before (or without) a context: everything allowed, nothing asked. */
 export const DEFAULT_POLICIES: PlaybackPolicies = {

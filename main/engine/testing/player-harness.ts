@@ -6,6 +6,7 @@ import { EngineClock } from '../clock/clock.js';
 import { CloudQueueClient, type HttpTransport, type PlayerExchange } from '../player/client.js';
 import type { LoadParams } from '../player/events.js';
 import { Player, type TransitionRecord } from '../player/player.js';
+import { BUFFERING_MS } from '../player/audio.js';
 import { ManualWall } from './manual-wall.js';
 import { StubCloudQueue, type StubOptions } from './stub-cloud-queue.js';
 
@@ -58,4 +59,12 @@ export async function playerHarness(options: StubOptions = {}, { transport }: Ha
       await stub.close();
     },
   };
+}
+
+/** A harness whose player loaded the stub's queue with playOnCompletion and already plays. */
+export async function playingHarness(options: StubOptions = {}, harnessOptions: HarnessOptions = {}): Promise<PlayerHarness> {
+  const h = await playerHarness(options, harnessOptions);
+  await h.load();
+  await h.advance(BUFFERING_MS);
+  return h;
 }

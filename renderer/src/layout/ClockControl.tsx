@@ -8,7 +8,7 @@ import { useApi } from '../api/context';
 import { useClockStore, useEngineNow } from '../stores/clock';
 
 const SPEEDS = [
-  { speed: 0, label: 'Stop', title: 'Stop the engine clock' },
+  { speed: 0, label: 'Stop', title: 'Stop the engine clock (speed 0)' },
   { speed: 1, label: '1×', title: 'Real time' },
   { speed: 10, label: '10×', title: 'Ten times real time' },
   { speed: 60, label: '60×', title: 'A minute a second' },
@@ -16,10 +16,10 @@ const SPEEDS = [
 ] as const;
 
 const STEPS = [
-  { ms: 60_000, label: '+1 min' },
-  { ms: 600_000, label: '+10 min' },
-  { ms: 3_600_000, label: '+1 h' },
-  { ms: 86_400_000, label: '+24 h' },
+  { ms: 60_000, label: '+1m', name: '1 min' },
+  { ms: 600_000, label: '+10m', name: '10 min' },
+  { ms: 3_600_000, label: '+1h', name: '1 h' },
+  { ms: 86_400_000, label: '+24h', name: '24 h' },
 ] as const;
 
 export function formatEngineTime(ms: number): string {
@@ -64,7 +64,8 @@ export function ClockControl() {
             key={step.ms}
             type="button"
             disabled={change.isPending || speed === undefined}
-            aria-label={`Advance ${step.label.slice(1)}`}
+            aria-label={`Advance ${step.name}`}
+            title={`Advance the engine clock by ${step.name}, running every timer due on the way`}
             onClick={() => change.mutate({ advanceMs: step.ms })}
           >
             {step.label}

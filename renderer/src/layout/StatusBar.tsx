@@ -15,20 +15,35 @@ const SERVICES: { key: keyof ServiceUrls; label: string }[] = [
   { key: 'cloudQueue', label: 'Cloud queue' },
 ];
 
+/** The host all four listeners share (they always do: one `--host`), shown once. */
+function sharedHost(urls: ServiceUrls): string | null {
+  const hosts = new Set(Object.values(urls).map((url) => new URL(url).hostname));
+  return hosts.size === 1 ? [...hosts][0]! : null;
+}
+
+/** A service as it is shown: `:47101` beside a shared host, else the URL without its scheme. The copy has the whole URL. */
+function shown(url: string, host: string | null): string {
+  return host === null ? url.replace(/^https?:\/\//, '') : `:${new URL(url).port}`;
+}
+
 export function StatusBar() {
   const { data, error } = useEngineState();
   const connection = useConnectionStore((s) => s.state);
+  const host = data ? sharedHost(data.urls) : null;
   return (
     <footer className="status-bar">
       <span className="connection" data-state={connection} title={`Engine connection: ${connection}`}>
         <span className="dot" aria-hidden="true" />
         <span className="sr-only">Engine connection: {connection}</span>
       </span>
+      {host && <code className="service-host" title="Every listener binds to this loopback host">{host}</code>}
       <ul className="service-urls" aria-label="Service URLs">
         {SERVICES.map(({ key, label }) => (
           <li key={key} className="service-url" data-service={key}>
             <span className="service-label">{label}</span>
-            <code>{data?.urls[key] ?? (error ? 'unavailable' : '…')}</code>
+            <code title={data?.urls[key]} data-url={data?.urls[key] ?? ''}>
+              {data ? shown(data.urls[key], host) : error ? 'unavailable' : '…'}
+            </code>
             {data && <CopyButton value={data.urls[key]} label={`Copy ${label.toLowerCase()} URL`} />}
           </li>
         ))}

@@ -151,7 +151,7 @@ export function RuleForm() {
         {fields.action === 'latency' && (
           <div className="rule-row">
             {textField('latencyMs', 'Latency (ms)', { inputMode: 'numeric', size: 8 })}
-            <span className="muted hint">engine time: at speed 0 the answer waits for the clock</span>
+            <span className="muted rule-hint">engine time: at speed 0 the answer waits for the clock</span>
           </div>
         )}
       </fieldset>
@@ -162,14 +162,14 @@ export function RuleForm() {
         {fields.scope === 'times' && (
           <div className="rule-row">
             {textField('times', 'N', { inputMode: 'numeric', size: 6 })}
-            <span className="muted hint">then the rule is spent and stays listed with its count</span>
+            <span className="muted rule-hint">then the rule is spent and stays listed with its count</span>
           </div>
         )}
         {fields.scope === 'probability' && (
           <div className="rule-row">
             {textField('probability', 'Probability (0–1)', { inputMode: 'decimal', size: 6 })}
             {textField('seed', 'Seed', { inputMode: 'numeric', placeholder: 'random', size: 10 })}
-            <span className="muted hint">the same seed fails the same requests in every run</span>
+            <span className="muted rule-hint">the same seed fails the same requests in every run</span>
           </div>
         )}
       </fieldset>

@@ -31,7 +31,7 @@ export function RuleList() {
         </p>
       )}
       {rules.length === 0 ? (
-        <p className="muted empty">{isLoading ? 'Loading…' : 'No fault rules: every request is answered normally.'}</p>
+        <p className="muted faults-empty">{isLoading ? 'Loading…' : 'No fault rules: every request is answered normally.'}</p>
       ) : (
         <div className="rules-scroll">
           <table className="rules-table" aria-label="Fault rules">

@@ -37,7 +37,7 @@ export function ScenarioSection() {
       <div className="scenario-layout">
         <div className="scenario-list-wrap">
           {scenarios.length === 0 ? (
-            <p className="muted empty">{isLoading ? 'Loading…' : 'No saved scenarios yet.'}</p>
+            <p className="muted faults-empty">{isLoading ? 'Loading…' : 'No saved scenarios yet.'}</p>
           ) : (
             <ul className="scenario-list" aria-label="Saved scenarios">
               {scenarios.map((s) => (

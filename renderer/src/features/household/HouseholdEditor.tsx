@@ -78,13 +78,13 @@ export function HouseholdEditor({ state }: { state: EngineStateView }) {
       </table>
 
       <div className="household-actions">
-        <form onSubmit={add} className="inline-form">
+        <form onSubmit={add} className="household-form">
           <input aria-label="New player name" placeholder="New player name" value={name} onChange={(event) => setName(event.target.value)} />
           <button type="submit" disabled={create.isPending || !name.trim()}>
             Add player
           </button>
         </form>
-        <div className="inline-form" role="group" aria-label="Group the chosen players">
+        <div className="household-form" role="group" aria-label="Group the chosen players">
           <label>
             Coordinator{' '}
             <select aria-label="Coordinator" value={lead ?? ''} onChange={(event) => setCoordinator(event.target.value)} disabled={chosenIds.length === 0}>
@@ -139,7 +139,7 @@ function PlayerName({ player }: { player: PlayerView }) {
   }
   return (
     <form
-      className="inline-form"
+      className="household-form"
       onSubmit={(event) => {
         event.preventDefault();
         if (draft.trim() && draft.trim() !== player.name) rename.mutate({ id: player.id, name: draft.trim() }, { onSuccess: () => setDraft(null) });
@@ -157,7 +157,7 @@ function RemovePlayer({ player }: { player: PlayerView }) {
   const [confirming, setConfirming] = useState(false);
   const remove = useHouseholdCommand('players.delete');
   return confirming ? (
-    <span className="inline-form">
+    <span className="household-form">
       <button type="button" className="danger" onClick={() => remove.mutate({ id: player.id })} disabled={remove.isPending}>
         Remove {player.name}
       </button>

@@ -8,6 +8,7 @@ import { useState, type FormEvent } from 'react';
 import type { ControlExchange } from '../../../../main/engine/api/commands/player';
 import type { PlayerDetail } from '../../../../main/engine/api/player-types';
 import { useApi } from '../../api/context';
+import { useQueueList } from '../../queries/queues';
 
 type Command = 'loadCloudQueue' | 'skipToItem' | 'refreshCloudQueue' | 'suspend';
 
@@ -44,6 +45,7 @@ export function CommandBar({ detail, defaults }: { detail: PlayerDetail; default
   const [fields, setFields] = useState<Fields>({ ...EMPTY, ...defaults });
   const send = useMutation({ mutationFn: (input: { method: 'GET' | 'POST'; path: string; body?: unknown }) => api.call('control.send', input) });
   const set = (patch: Partial<Fields>) => setFields((f) => ({ ...f, ...patch }));
+  const queues = useQueueList().data ?? [];
 
   const createSession = () =>
     send.mutate({ method: 'POST', path: `/api/v1/groups/${detail.groupId}/playbackSession:1`, body: { appId: 'com.cloudqueueconsole.demo', appContext: 'console' } });
@@ -66,7 +68,7 @@ export function CommandBar({ detail, defaults }: { detail: PlayerDetail; default
       <form onSubmit={submit} aria-label="Control command">
         <label>
           <span>Command</span>
-          <select value={command} onChange={(e) => setCommand(e.target.value as Command)}>
+          <select aria-label="Control command to send" value={command} onChange={(e) => setCommand(e.target.value as Command)}>
             <option value="loadCloudQueue">loadCloudQueue</option>
             <option value="skipToItem">skipToItem</option>
             <option value="refreshCloudQueue">refreshCloudQueue</option>
@@ -75,6 +77,24 @@ export function CommandBar({ detail, defaults }: { detail: PlayerDetail; default
         </label>
         {command === 'loadCloudQueue' && (
           <>
+            <label>
+              <span>Console queue</span>
+              <select
+                aria-label="Console queue"
+                value={queues.find((q) => q.queueBaseUrl === fields.queueBaseUrl)?.id ?? ''}
+                onChange={(e) => {
+                  const queue = queues.find((q) => q.id === e.target.value);
+                  if (queue) set({ queueBaseUrl: queue.queueBaseUrl, httpAuthorization: queue.httpAuthorization });
+                }}
+              >
+                <option value="">{queues.length ? 'pick one, or type a URL' : 'no queues yet'}</option>
+                {queues.map((q) => (
+                  <option key={q.id} value={q.id}>
+                    {q.name} ({q.itemCount})
+                  </option>
+                ))}
+              </select>
+            </label>
             <label className="wide">
               <span>queueBaseUrl</span>
               <input value={fields.queueBaseUrl} onChange={(e) => set({ queueBaseUrl: e.target.value })} placeholder="http://127.0.0.1:47103/queues/…/v2.3/" required />

@@ -22,7 +22,7 @@ interface TimelineProps {
 export function Timeline({ transitions, label = 'Transitions', live = true, showPlayer = false }: TimelineProps) {
   if (transitions.length === 0) return <p className="muted">No transitions yet.</p>;
   return (
-    <div className="timeline" role="region" aria-label={label} tabIndex={0}>
+    <div className="transition-timeline" role="region" aria-label={label} tabIndex={0}>
       <table className="table dense">
         <thead>
           <tr>

@@ -55,7 +55,7 @@ export function PoliciesForm({ queueId, context }: { queueId: string; context: Q
         <legend>Playback policies</legend>
         <div className="flags">
           {FLAGS.map(({ key, label, hint }) => (
-            <label key={key} title={hint} className="flag">
+            <label key={key} title={hint} className="policy-flag">
               <input type="checkbox" checked={policies[key] === true} onChange={(event) => setPolicies({ ...policies, [key]: event.target.checked })} />
               <code>{label}</code>
             </label>
@@ -70,7 +70,7 @@ export function PoliciesForm({ queueId, context }: { queueId: string; context: Q
         <legend>Reports (timePlayed)</legend>
         {millis('sendUpdateAfterMillis')}
         {millis('periodicIntervalMillis')}
-        <label className="flag">
+        <label className="policy-flag">
           <input type="checkbox" checked={reports.sendPlaybackActions} onChange={(event) => setReports({ ...reports, sendPlaybackActions: event.target.checked })} />
           <code>sendPlaybackActions</code>
         </label>

@@ -1,0 +1,60 @@
+/**
+ * 24 hours of engine-clock playback (issue 5, "Performance"): about 400 tracks played by one
+ * simulated player against the console's own cloud queue server, with every report, version
+ * poll and next-window request over real loopback HTTP, in one jump of the engine clock.
+ * Prints the wall time it took (target: under 5 s) and what happened on the way.
+ */
+import type { PlayerDetail } from '../main/engine/api/player-types.js';
+import type { QueueSummary } from '../main/engine/api/queue-types.js';
+import type { TrafficEntry } from '../main/engine/api/traffic-types.js';
+import { createEngine } from '../main/engine/index.js';
+
+const DAY_MS = 24 * 3_600_000;
+const TRACKS = 400;
+const TRACK_MS = Math.ceil(DAY_MS / TRACKS); // 216 s
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+
+async function round(): Promise<{ wallMs: number; requests: number; finals: number; polls: number; windows: number; state: string }> {
+  const engine = await createEngine({ dataDir: null, port: 0, clockSpeed: 0 });
+  try {
+    const run = async <T>(name: Parameters<typeof engine.commands.run>[0], input: unknown) => (await engine.commands.run(name, input)) as T;
+    const items = Array.from({ length: TRACKS + 5 }, (_, i) => ({ track: { name: `Track ${i + 1}`, mediaUrl: `https://media.example/${i + 1}.mp3`, durationMillis: TRACK_MS } }));
+    const queue = await run<QueueSummary>('queues.create', { name: 'A day', items, reports: { sendUpdateAfterMillis: 30_000, periodicIntervalMillis: 60_000 } });
+    const session = await run<{ body: { sessionId: string } }>('control.send', { method: 'POST', path: '/api/v1/groups/group-kitchen/playbackSession:1', body: { appId: 'bench', appContext: 'day' } });
+    await run('control.send', {
+      method: 'POST',
+      path: `/api/v1/playbackSessions/${session.body.sessionId}/playbackSession:1/loadCloudQueue`,
+      body: { queueBaseUrl: queue.queueBaseUrl, httpAuthorization: queue.httpAuthorization, playOnCompletion: true },
+    });
+
+    const started = performance.now();
+    await run('clock.set', { advanceMs: DAY_MS });
+    const wallMs = performance.now() - started;
+
+    const detail = await run<PlayerDetail>('players.detail', { id: 'player-kitchen' });
+    const traffic = await run<TrafficEntry[]>('traffic.list', { target: 'player', limit: 5_000 });
+    return {
+      wallMs,
+      requests: traffic.length,
+      finals: traffic.filter((e) => e.path.endsWith('/timePlayed') && e.requestBody?.includes('"final"')).length,
+      polls: traffic.filter((e) => e.path.endsWith('/version')).length,
+      windows: traffic.filter((e) => e.path.endsWith('/itemWindow')).length,
+      state: `${detail.state} on ${detail.itemId}`,
+    };
+  } finally {
+    await engine.close();
+  }
+}
+
+console.log(`24 h of engine-clock playback: ${TRACKS} tracks of ${TRACK_MS / 1000} s, updates at 30 s then every 60 s; ${ROUNDS} rounds`);
+const results = [];
+for (let i = 0; i < ROUNDS; i++) {
+  const result = await round();
+  results.push(result);
+  console.log(
+    `  round ${i + 1}: ${(result.wallMs / 1000).toFixed(2)} s wall · ${result.requests} player requests (${result.finals} final reports, ${result.polls} version polls, ${result.windows} item windows) · ends ${result.state}`,
+  );
+}
+const best = Math.min(...results.map((r) => r.wallMs));
+const median = [...results.map((r) => r.wallMs)].sort((a, b) => a - b)[Math.floor(results.length / 2)]!;
+console.log(`median ${(median / 1000).toFixed(2)} s, best ${(best / 1000).toFixed(2)} s wall for 24 h of engine time (target: under 5 s) → ${median < 5_000 ? 'met' : 'missed'}`);

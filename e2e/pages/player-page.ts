@@ -1,0 +1,41 @@
+/** The Player area as a page module: a player's state, its buttons, the command bar, the timeline. */
+import { expect, type Locator, type Page } from '@playwright/test';
+
+export class PlayerPage {
+  readonly state: Locator;
+  readonly commandBar: Locator;
+  readonly timeline: Locator;
+  readonly answer: Locator;
+
+  constructor(readonly page: Page) {
+    this.state = page.getByTestId('player-state');
+    this.commandBar = page.getByRole('region', { name: 'Command bar' });
+    this.timeline = page.getByRole('region', { name: 'Transitions' });
+    this.answer = this.commandBar.getByRole('status', { name: 'Control API answer' });
+  }
+
+  async open(group: string): Promise<void> {
+    await this.page.getByRole('navigation', { name: 'Console areas' }).getByRole('button', { name: 'Player' }).click();
+    await this.page.getByRole('tablist', { name: 'Players' }).getByRole('tab', { name: new RegExp(`^${group}`) }).click();
+  }
+
+  button(title: 'Play' | 'Pause' | 'Skip to the next track' | 'Skip to the previous track'): Locator {
+    return this.page.getByRole('group', { name: 'Player buttons' }).getByRole('button', { name: title });
+  }
+
+  async expectState(state: string): Promise<void> {
+    await expect(this.state).toHaveText(state);
+    await expect(this.page.locator(`.state-diagram [data-state="${state}"]`)).toHaveAttribute('data-current', 'true');
+  }
+
+  /** createSession, then loadCloudQueue of a console queue, through the command bar. */
+  async loadConsoleQueue(queueLabel: string): Promise<void> {
+    await this.commandBar.getByRole('button', { name: 'Create session' }).click();
+    await expect(this.answer.locator('[data-status]')).toHaveText('200');
+    await this.commandBar.getByLabel('Control command to send').selectOption('loadCloudQueue');
+    await this.commandBar.getByLabel('Console queue').selectOption({ label: queueLabel });
+    await this.commandBar.getByRole('button', { name: 'Send' }).click();
+    await expect(this.answer).toContainText('loadCloudQueue');
+    await expect(this.answer.locator('[data-status]')).toHaveText('200');
+  }
+}

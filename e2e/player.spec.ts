@@ -1,0 +1,36 @@
+import { expect, test } from './fixtures';
+import { PlayerPage } from './pages/player-page';
+
+test.describe('the player panel in Chromium', () => {
+  test('load a queue through the control API, press pause and play, watch the state change', async ({ consolePage, served, page }) => {
+    const tracks = Array.from({ length: 12 }, (_, i) => ({ track: { name: `Song ${i + 1}`, mediaUrl: `https://media.example/${i + 1}.mp3`, durationMillis: 240_000 } }));
+    const created = await fetch(`${served.ready.urls.console}/admin/api/queues`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${served.ready.adminToken}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Demo mix', items: tracks }),
+    });
+    expect(created.status).toBe(200);
+
+    const player = new PlayerPage(page);
+    await player.open('Kitchen');
+    await player.expectState('IDLE');
+    await player.loadConsoleQueue('Demo mix (12)');
+    await player.expectState('PLAYING');
+    await expect(page.getByRole('region', { name: 'Now playing' })).toContainText('Song 1');
+
+    await player.button('Pause').click();
+    await player.expectState('PAUSED');
+    await player.button('Play').click();
+    await player.expectState('PLAYING');
+
+    const rows = player.timeline.locator('tbody tr');
+    await expect(rows.first()).toHaveAttribute('data-transition', 'play');
+    await expect(player.timeline.locator('tr[data-transition="pause"]')).toHaveCount(1);
+    await expect(player.timeline.locator('tr[data-transition="load-answered-plays"]')).toHaveCount(1);
+    await expect(player.timeline.locator('tr[data-transition="pause"] [data-cause]')).toHaveText('user');
+
+    await player.button('Skip to the next track').click();
+    await expect(page.getByRole('list', { name: 'Item window' }).locator('[aria-current="true"]')).toContainText('Song 2');
+    await expect(consolePage.engineTime).toBeVisible();
+  });
+});
