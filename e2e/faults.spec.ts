@@ -2,10 +2,12 @@
  * Failure injection in Chromium (issue 6): a 503 storm injected from the Faults panel with one
  * click, its retries in the traffic log and the player's state on the Player page; a custom rule
  * refused for bad input without losing what was typed; a scenario saved and run from the UI.
- * The engine clock is stopped so retries wait for the test; each test leaves no rule behind and
- * the clock running, since the served console is shared with the worker's other specs.
+ * The engine clock is stopped so retries wait for the test. The served console is shared with
+ * the worker's other specs: each test plays on a player of its own and leaves no rule behind and
+ * the clock running.
  */
 import type { QueueSummary } from '../main/engine/api/queue-types';
+import type { PlayerView } from '../main/engine/api/types';
 import type { TrafficEntry } from '../main/engine/api/traffic-types';
 import type { ReadyLine } from '../main/testing/serve-process';
 import { expect, test } from './fixtures';
@@ -21,6 +23,11 @@ const tracks = (count: number) =>
 
 async function createQueue(ready: ReadyLine, name: string, playbackPolicies: Record<string, unknown> = {}): Promise<QueueSummary> {
   return adminApi<QueueSummary>(ready, 'POST', '/queues', { name, items: tracks(12), playbackPolicies });
+}
+
+/** A player in a group of its own, so no other spec's player is touched. */
+function addPlayer(ready: ReadyLine, name: string): Promise<PlayerView> {
+  return adminApi<PlayerView>(ready, 'POST', '/players', { name: `${name} ${Date.now().toString(36)}` });
 }
 
 /** createSession + loadCloudQueue with playOnCompletion, through the control API with the console's own token. */
@@ -47,13 +54,14 @@ test.describe('the Faults panel', () => {
     await adminApi(ready, 'POST', '/clock', { speed: 0 });
     // limitedSkips: a skip asks the server first and waits for its answer (seed §4.3).
     const queue = await createQueue(ready, 'Storm', { limitedSkips: true });
-    await loadOnPlayer(ready, 'group-office', queue);
+    const player = await addPlayer(ready, 'Storm Room');
+    await loadOnPlayer(ready, player.groupId, queue);
     await adminApi(ready, 'POST', '/clock', { advanceMs: 1_000 });
 
     const state = page.getByTestId('player-state');
     const openPlayer = async () => {
       await consolePage.area('Player').click();
-      await page.getByRole('tab', { name: /^Office/ }).click();
+      await page.getByRole('tab', { name: new RegExp(`^${player.name}`) }).click();
     };
     await openPlayer();
     await expect(state).toHaveText('PLAYING');
@@ -69,7 +77,7 @@ test.describe('the Faults panel', () => {
     await openPlayer();
     await page.getByRole('button', { name: 'Skip to the next track' }).click();
     const skips = async () =>
-      (await adminApi<TrafficEntry[]>(ready, 'GET', '/traffic?target=player&reason=skipNext')).filter((e) => e.playerId === 'player-office').map((e) => [e.status, e.retry]);
+      (await adminApi<TrafficEntry[]>(ready, 'GET', '/traffic?target=player&reason=skipNext')).filter((e) => e.playerId === player.id).map((e) => [e.status, e.retry]);
     await expect.poll(skips).toEqual([[503, 0]]);
     await expect(state).toHaveText('PLAYING');
 
@@ -83,8 +91,8 @@ test.describe('the Faults panel', () => {
     ]);
     await expect(state).toHaveText('IDLE');
     await expect(page.getByText(/^Last error:/)).toContainText('503');
-    const served503 = (await adminApi<TrafficEntry[]>(ready, 'GET', '/traffic?target=cloudQueue&reason=skipNext')).filter((e) => e.fault?.status === 503);
-    expect(served503).toHaveLength(4);
+    const served503 = (await adminApi<TrafficEntry[]>(ready, 'GET', '/traffic?target=cloudQueue&reason=skipNext')).filter((e) => e.requestHeaders['x-player-id'] === player.id);
+    expect(served503.map((e) => [e.status, e.fault?.status])).toEqual(Array.from({ length: 4 }, () => [503, 503]));
 
     // The panel counted every hit, live.
     await faults.open();
@@ -148,6 +156,7 @@ test.describe('the Faults panel', () => {
   test('a scenario saved and run from the UI shows pass, then fail with the failing step', async ({ consolePage, page, served }) => {
     await consolePage.waitUntilLive();
     const queue = await createQueue(served.ready, 'Scenario queue');
+    const player = await addPlayer(served.ready, 'Scenario Room');
     const faults = new FaultsPage(page);
     await faults.open();
 
@@ -164,8 +173,8 @@ test.describe('the Faults panel', () => {
     await page.getByRole('button', { name: 'Cancel' }).click();
     expect(await adminApi<unknown[]>(served.ready, 'GET', '/scenarios')).toEqual([]);
 
-    // A starter template for this queue and the Kitchen player: saved, run, passed.
-    await faults.newScenario({ template: '404 on itemWindow empties the queue', queueId: queue.id, player: 'Kitchen' });
+    // A starter template for this queue and that player: saved, run, passed.
+    await faults.newScenario({ template: '404 on itemWindow empties the queue', queueId: queue.id, player: player.name });
     await expect(faults.scenarioJson).toHaveValue(new RegExp(`/queues/${queue.id}/v2\\.3/`));
     await faults.scenarioJson.press('Control+Enter');
     const item = faults.scenario('404 on itemWindow empties the queue');
