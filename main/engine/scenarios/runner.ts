@@ -3,6 +3,11 @@
  * outcome, and every transition of the players it touched. The first failing step fails the run;
  * the steps after it are reported as skipped. Before each check, in-flight requests are let
  * finish (the engine clock does not move for that).
+ *
+ * With the clock stopped, an action or command that waits for engine time (a skip retried after
+ * Retry-After, a load whose window request times out after 10 s) could never end: it runs on while
+ * the next steps move the clock, and its outcome counts as soon as it is known. One still
+ * waiting when the run ends fails it.
  */
 import type { PlayerTransition } from '../api/player-types.js';
 import type { Scenario, ScenarioReport, ScenarioStep, ScenarioStepResult } from '../api/scenario-types.js';
@@ -32,6 +37,7 @@ export async function runScenario(scenario: Scenario, deps: ScenarioDeps): Promi
   const checkedUpTo = new Map<string, number>();
   const vars: Record<string, string> = { ...deps.urls() };
   const results: ScenarioStepResult[] = [];
+  const waiting: WaitingStep[] = [];
   let failed = false;
   try {
     for (const [index, step] of scenario.steps.entries()) {
@@ -40,12 +46,22 @@ export async function runScenario(scenario: Scenario, deps: ScenarioDeps): Promi
         continue;
       }
       try {
-        const message = await runStep(step, deps, vars, seen, checkedUpTo);
-        results.push({ index, type: step.type, status: 'passed', message });
+        const outcome = await runStep(step, deps, vars, seen, checkedUpTo);
+        const result: ScenarioStepResult = { index, type: step.type, status: 'passed', message: typeof outcome === 'string' ? outcome : 'waiting for engine time' };
+        results.push(result);
+        if (typeof outcome !== 'string') waiting.push(watch(outcome.work, result));
       } catch (error) {
         failed = true;
-        results.push({ index, type: step.type, status: 'failed', message: error instanceof Error ? error.message : String(error) });
+        results.push({ index, type: step.type, status: 'failed', message: messageOf(error) });
       }
+      await yieldToEventLoop();
+      if (waiting.some((w) => w.result.status === 'failed')) failed = true;
+    }
+    if (waiting.length) await deps.clock.advance(0);
+    for (const w of waiting.filter((w) => !w.ended)) {
+      failed = true;
+      w.result.status = 'failed';
+      w.result.message = 'still waiting for engine time when the run ended: a later clock step must move past its retries or timeout';
     }
   } finally {
     stop();
@@ -63,7 +79,49 @@ export async function runScenario(scenario: Scenario, deps: ScenarioDeps): Promi
   };
 }
 
-async function runStep(step: ScenarioStep, deps: ScenarioDeps, vars: Record<string, string>, seen: PlayerTransition[], checkedUpTo: Map<string, number>): Promise<string> {
+/** An action or command still waiting for engine time, and the report line it settles. */
+interface WaitingStep {
+  result: ScenarioStepResult;
+  ended: boolean;
+}
+
+function watch(work: Promise<string>, result: ScenarioStepResult): WaitingStep {
+  const entry: WaitingStep = { result, ended: false };
+  work.then(
+    (message) => Object.assign(result, { message: `${message} (once the clock moved)` }),
+    (error: unknown) => Object.assign(result, { status: 'failed', message: messageOf(error) }),
+  ).finally(() => (entry.ended = true));
+  return entry;
+}
+
+/**
+ * Awaits a step's work. With the clock stopped, work still pending once everything in flight has
+ * settled (the clock waits for the work itself too, as long as for any request) can only be
+ * waiting for a timer: it is handed back to run on (see the file comment).
+ */
+async function settleOrWait(work: Promise<string>, clock: EngineClock): Promise<string | { work: Promise<string> }> {
+  if (clock.speed > 0) return work;
+  let ended = false;
+  clock.track(work.then(() => (ended = true), () => (ended = true)));
+  await clock.advance(0);
+  return ended ? work : { work };
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+function yieldToEventLoop(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
+async function runStep(
+  step: ScenarioStep,
+  deps: ScenarioDeps,
+  vars: Record<string, string>,
+  seen: PlayerTransition[],
+  checkedUpTo: Map<string, number>,
+): Promise<string | { work: Promise<string> }> {
   switch (step.type) {
     case 'fault': {
       const rule = deps.faults.add(step.rule);
@@ -73,27 +131,33 @@ async function runStep(step: ScenarioStep, deps: ScenarioDeps, vars: Record<stri
       return `${deps.faults.clear()} fault rules removed`;
     case 'action': {
       const player = playerOf(deps, step.playerId);
-      try {
-        await player.act(step.action, 'user');
-      } catch (error) {
-        if (step.expectError) return `${step.action} refused as expected: ${(error as Error).message}`;
-        throw new StepFailure(`${step.action} at ${step.playerId} failed: ${(error as Error).message}`);
-      }
-      if (step.expectError) throw new StepFailure(`${step.action} at ${step.playerId} was expected to be refused`);
-      return `${step.action} at ${step.playerId}`;
+      const act = async () => {
+        try {
+          await player.act(step.action, 'user');
+        } catch (error) {
+          if (step.expectError) return `${step.action} refused as expected: ${(error as Error).message}`;
+          throw new StepFailure(`${step.action} at ${step.playerId} failed: ${(error as Error).message}`);
+        }
+        if (step.expectError) throw new StepFailure(`${step.action} at ${step.playerId} was expected to be refused`);
+        return `${step.action} at ${step.playerId}`;
+      };
+      return settleOrWait(act(), deps.clock);
     }
     case 'command': {
       const path = substitute(step.path, vars);
       const body = step.body === undefined ? undefined : JSON.parse(substitute(JSON.stringify(step.body), vars));
-      const answer = await deps.callControl(step.method, path, body);
-      const expected = step.expectStatus ?? 200;
-      if (answer.status !== expected) throw new StepFailure(`${step.method} ${path} answered ${answer.status}, expected ${expected}: ${JSON.stringify(answer.body)}`);
-      for (const [name, field] of Object.entries(step.save ?? {})) {
-        const value = field.split('.').reduce<unknown>((obj, key) => (obj as Record<string, unknown> | null)?.[key], answer.body);
-        if (value === undefined) throw new StepFailure(`the answer of ${path} has no ${field} to save as ${name}`);
-        vars[name] = String(value);
-      }
-      return `${step.method} ${path} → ${answer.status}`;
+      const send = async () => {
+        const answer = await deps.callControl(step.method, path, body);
+        const expected = step.expectStatus ?? 200;
+        if (answer.status !== expected) throw new StepFailure(`${step.method} ${path} answered ${answer.status}, expected ${expected}: ${JSON.stringify(answer.body)}`);
+        for (const [name, field] of Object.entries(step.save ?? {})) {
+          const value = field.split('.').reduce<unknown>((obj, key) => (obj as Record<string, unknown> | null)?.[key], answer.body);
+          if (value === undefined) throw new StepFailure(`the answer of ${path} has no ${field} to save as ${name}`);
+          vars[name] = String(value);
+        }
+        return `${step.method} ${path} → ${answer.status}`;
+      };
+      return settleOrWait(send(), deps.clock);
     }
     case 'clock': {
       if (step.speed !== undefined) deps.clock.setSpeed(step.speed);

@@ -8,6 +8,7 @@ import { useApi } from '../api/context';
 import { wireOAuthEvents } from '../queries/oauth';
 import { wireQueueEvents } from '../features/queues/queue-events';
 import { engineStateKey } from '../queries/engine-state';
+import { wireFaultEvents } from '../queries/faults';
 import { usePlayerEventWiring } from '../queries/players';
 import { useClockStore } from './clock';
 import { useConnectionStore } from './connection';
@@ -22,6 +23,7 @@ export function useEngineWiring(): void {
     const offOAuth = wireOAuthEvents(api, queryClient);
     const offHousehold = api.on('household.changed', () => void queryClient.invalidateQueries({ queryKey: engineStateKey }));
     const offQueues = wireQueueEvents(api, queryClient);
+    const offFaults = wireFaultEvents(api, queryClient);
     const offConnection = api.onConnection((state) => {
       useConnectionStore.getState().setState(state);
       if (state === 'open') {
@@ -34,6 +36,7 @@ export function useEngineWiring(): void {
       offOAuth();
       offHousehold();
       offQueues();
+      offFaults();
       offConnection();
     };
   }, [api, queryClient]);

@@ -1,6 +1,7 @@
 /**
  * Every transition of the player with its cause (request, response, timer, user, command) and the
- * table row that fired, newest first. Each row is a link target for the traffic log.
+ * table row that fired, newest first. Each row is a link target for the traffic log. A scenario
+ * report shows the transitions it caused with the same table, oldest first, with their player.
  */
 import type { PlayerTransition } from '../../../../main/engine/api/player-types';
 
@@ -10,14 +11,23 @@ export function formatEngineClock(ms: number): string {
   return `${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}.${pad(d.getMilliseconds(), 3)}`;
 }
 
-export function Timeline({ transitions }: { transitions: PlayerTransition[] }) {
+interface TimelineProps {
+  transitions: PlayerTransition[];
+  label?: string;
+  /** The player's own timeline: newest first, each row a link target. */
+  live?: boolean;
+  showPlayer?: boolean;
+}
+
+export function Timeline({ transitions, label = 'Transitions', live = true, showPlayer = false }: TimelineProps) {
   if (transitions.length === 0) return <p className="muted">No transitions yet.</p>;
   return (
-    <div className="transition-timeline" role="region" aria-label="Transitions" tabIndex={0}>
+    <div className="transition-timeline" role="region" aria-label={label} tabIndex={0}>
       <table className="table dense">
         <thead>
           <tr>
             <th scope="col">Engine time</th>
+            {showPlayer && <th scope="col">Player</th>}
             <th scope="col">Change</th>
             <th scope="col">Event</th>
             <th scope="col">Cause</th>
@@ -26,11 +36,12 @@ export function Timeline({ transitions }: { transitions: PlayerTransition[] }) {
           </tr>
         </thead>
         <tbody>
-          {[...transitions].reverse().map((t) => (
-            <tr key={t.seq} id={`transition-${t.seq}`} data-transition={t.transition}>
+          {(live ? [...transitions].reverse() : transitions).map((t) => (
+            <tr key={t.seq} id={live ? `transition-${t.seq}` : undefined} data-transition={t.transition}>
               <td>
                 <code>{formatEngineClock(t.at)}</code>
               </td>
+              {showPlayer && <td>{t.playerId}</td>}
               <td>
                 {t.from === t.to ? <span className="muted">{t.to}</span> : <strong>{`${t.from} → ${t.to}`}</strong>}
               </td>

@@ -1,0 +1,202 @@
+/**
+ * Failure injection in Chromium (issue 6): a 503 storm injected from the Faults panel with one
+ * click, its retries in the traffic log and the player's state on the Player page; a custom rule
+ * refused for bad input without losing what was typed; a scenario saved and run from the UI.
+ * The engine clock is stopped so retries wait for the test. The served console is shared with
+ * the worker's other specs: each test plays on a player of its own and leaves no rule behind and
+ * the clock running.
+ */
+import type { QueueSummary } from '../main/engine/api/queue-types';
+import type { PlayerView } from '../main/engine/api/types';
+import type { TrafficEntry } from '../main/engine/api/traffic-types';
+import type { ReadyLine } from '../main/testing/serve-process';
+import { expect, test } from './fixtures';
+import { FaultsPage, adminApi } from './pages/faults-page';
+
+interface ControlExchange {
+  status: number;
+  body: Record<string, unknown>;
+}
+
+const tracks = (count: number) =>
+  Array.from({ length: count }, (_, i) => ({ track: { name: `Storm track ${i + 1}`, mediaUrl: `https://media.example.com/storm/${i + 1}.mp3`, durationMillis: 240_000 } }));
+
+async function createQueue(ready: ReadyLine, name: string, playbackPolicies: Record<string, unknown> = {}): Promise<QueueSummary> {
+  return adminApi<QueueSummary>(ready, 'POST', '/queues', { name, items: tracks(12), playbackPolicies });
+}
+
+/** A player in a group of its own, so no other spec's player is touched. */
+function addPlayer(ready: ReadyLine, name: string): Promise<PlayerView> {
+  return adminApi<PlayerView>(ready, 'POST', '/players', { name: `${name} ${Date.now().toString(36)}` });
+}
+
+/** createSession + loadCloudQueue with playOnCompletion, through the control API with the console's own token. */
+async function loadOnPlayer(ready: ReadyLine, groupId: string, queue: QueueSummary): Promise<void> {
+  const control = (path: string, body: unknown) => adminApi<ControlExchange>(ready, 'POST', '/control/send', { method: 'POST', path, body });
+  const session = await control(`/api/v1/groups/${groupId}/playbackSession:1`, { appId: 'com.example.e2e', appContext: 'faults' });
+  expect(session.status).toBe(200);
+  const load = await control(`/api/v1/playbackSessions/${session.body.sessionId}/playbackSession:1/loadCloudQueue`, {
+    queueBaseUrl: queue.queueBaseUrl,
+    httpAuthorization: queue.httpAuthorization,
+    playOnCompletion: true,
+  });
+  expect(load.status).toBe(200);
+}
+
+test.describe('the Faults panel', () => {
+  test.afterEach(async ({ served }) => {
+    await adminApi(served.ready, 'DELETE', '/faults');
+    await adminApi(served.ready, 'POST', '/clock', { speed: 1 });
+  });
+
+  test('a 503 storm from one click: the retries in the traffic log, the player idle, then Clear all', async ({ consolePage, page, served }) => {
+    const ready = served.ready;
+    await adminApi(ready, 'POST', '/clock', { speed: 0 });
+    // limitedSkips: a skip asks the server first and waits for its answer (seed §4.3).
+    const queue = await createQueue(ready, 'Storm', { limitedSkips: true });
+    const player = await addPlayer(ready, 'Storm Room');
+    await loadOnPlayer(ready, player.groupId, queue);
+    await adminApi(ready, 'POST', '/clock', { advanceMs: 1_000 });
+
+    const state = page.getByTestId('player-state');
+    const openPlayer = async () => {
+      await consolePage.area('Player').click();
+      await page.getByRole('tab', { name: new RegExp(`^${player.name}`) }).click();
+    };
+    await openPlayer();
+    await expect(state).toHaveText('PLAYING');
+
+    const faults = new FaultsPage(page);
+    await faults.open();
+    await faults.inject('503 storm with Retry-After');
+    await expect(faults.rule('503 storm')).toContainText('503 · Retry-After 3 s');
+    await expect(faults.hits('503 storm')).toHaveAttribute('data-hits', '0');
+    await expect(page.getByRole('listitem', { name: '503 storm with Retry-After' })).toContainText('live');
+
+    // The player's own skip button: GET /itemWindow?reason=skipNext meets the storm.
+    await openPlayer();
+    await page.getByRole('button', { name: 'Skip to the next track' }).click();
+    const skips = async () =>
+      (await adminApi<TrafficEntry[]>(ready, 'GET', '/traffic?target=player&reason=skipNext')).filter((e) => e.playerId === player.id).map((e) => [e.status, e.retry]);
+    await expect.poll(skips).toEqual([[503, 0]]);
+    await expect(state).toHaveText('PLAYING');
+
+    // Seed §7.2: three retries after Retry-After (3 s each, on the engine clock), then idle.
+    await consolePage.advance('1 min');
+    await expect.poll(skips).toEqual([
+      [503, 0],
+      [503, 1],
+      [503, 2],
+      [503, 3],
+    ]);
+    await expect(state).toHaveText('IDLE');
+    await expect(page.getByText(/^Last error:/)).toContainText('503');
+    const served503 = (await adminApi<TrafficEntry[]>(ready, 'GET', '/traffic?target=cloudQueue&reason=skipNext')).filter((e) => e.requestHeaders['x-player-id'] === player.id);
+    expect(served503.map((e) => [e.status, e.fault?.status])).toEqual(Array.from({ length: 4 }, () => [503, 503]));
+
+    // The panel counted every hit, live.
+    await faults.open();
+    await expect(faults.hits('503 storm')).toHaveAttribute('data-hits', '4');
+    await faults.clearAll.click();
+    await expect(faults.rules).toBeHidden();
+    await expect(page.getByText('No fault rules: every request is answered normally.')).toBeVisible();
+    await expect(faults.clearAll).toBeDisabled();
+    expect(await adminApi(ready, 'GET', '/faults')).toEqual([]);
+  });
+
+  test('a custom rule with bad input shows the error and keeps everything typed', async ({ consolePage, page }) => {
+    await consolePage.waitUntilLive();
+    const faults = new FaultsPage(page);
+    await faults.open();
+    await faults.field('Target').selectOption({ label: 'Player\u2019s client' });
+    await faults.field('Label').fill('flaky windows');
+    await faults.field('Method').selectOption('GET');
+    await faults.field('Path').fill('/itemWindow');
+    await faults.field('Reason').fill('refresh');
+    await faults.field('Status code').fill('999');
+    await faults.field('Retry-After (s)').fill('5');
+    await faults.field('N').fill('2');
+    await faults.ruleForm.getByRole('button', { name: 'Add rule' }).click();
+
+    // The engine refuses the range and says which field.
+    await expect(faults.ruleForm.getByRole('alert')).toHaveText('The engine refused the rule: /action/status must be <= 599');
+    await expect(faults.field('Status code')).toHaveAttribute('aria-invalid', 'true');
+    await expect(faults.field('Status code')).toHaveAccessibleDescription('must be <= 599');
+    for (const [label, value] of [['Label', 'flaky windows'], ['Path', '/itemWindow'], ['Reason', 'refresh'], ['Status code', '999'], ['Retry-After (s)', '5'], ['N', '2']]) {
+      await expect(faults.field(label!)).toHaveValue(value!);
+    }
+    await expect(faults.rules).toBeHidden();
+
+    // What cannot be read is caught before anything is sent.
+    await faults.field('Status code').fill('503');
+    await expect(faults.field('Status code')).not.toHaveAttribute('aria-invalid');
+    await faults.field('Retry-After (s)').fill('soon');
+    await faults.ruleForm.getByRole('button', { name: 'Add rule' }).click();
+    await expect(faults.ruleForm.getByRole('alert')).toHaveText('Fix the marked fields: nothing was sent.');
+    await expect(faults.field('Retry-After (s)')).toHaveAccessibleDescription('Retry-After must be a whole number');
+
+    // Leaving the area and coming back keeps the form as typed.
+    await consolePage.area('Queues').click();
+    await faults.open();
+    await expect(faults.field('Retry-After (s)')).toHaveValue('soon');
+    await faults.field('Retry-After (s)').fill('5');
+    await faults.ruleForm.getByRole('button', { name: 'Add rule' }).press('Enter');
+    const rule = faults.rule('flaky windows');
+    await expect(rule).toContainText('Player client');
+    await expect(rule).toContainText('GET /itemWindow reason=refresh');
+    await expect(rule).toContainText('503 · Retry-After 5 s');
+    await expect(rule).toContainText('next 2');
+    await expect(faults.hits('flaky windows')).toHaveText('0 / 2');
+    await expect(faults.ruleForm.getByRole('status')).toHaveText('Added flaky windows.');
+
+    await faults.rule('flaky windows').getByRole('button', { name: 'Remove rule flaky windows' }).click();
+    await expect(faults.rules).toBeHidden();
+  });
+
+  test('a scenario saved and run from the UI shows pass, then fail with the failing step', async ({ consolePage, page, served }) => {
+    await consolePage.waitUntilLive();
+    const queue = await createQueue(served.ready, 'Scenario queue');
+    const player = await addPlayer(served.ready, 'Scenario Room');
+    const faults = new FaultsPage(page);
+    await faults.open();
+
+    // Broken JSON: told where, nothing saved, the text kept.
+    await faults.newScenario({ json: '{\n  "name": "broken",\n  "steps": [1 2]\n}' });
+    await faults.saveScenario();
+    await expect(page.getByRole('form', { name: 'New scenario' }).getByRole('alert')).toContainText('Line 3');
+    await expect(faults.scenarioJson).toHaveValue('{\n  "name": "broken",\n  "steps": [1 2]\n}');
+
+    // Refused by the engine: its message, with the step it names.
+    await faults.scenarioJson.fill(JSON.stringify({ name: 'bad clock', steps: [{ type: 'clearFaults' }, { type: 'clock', advanceMs: -1 }] }));
+    await faults.saveScenario();
+    await expect(page.getByRole('form', { name: 'New scenario' }).getByRole('alert')).toHaveText('Step 1: /steps/1/advanceMs must be >= 0');
+    await page.getByRole('button', { name: 'Cancel' }).click();
+    expect(await adminApi<unknown[]>(served.ready, 'GET', '/scenarios')).toEqual([]);
+
+    // A starter template for this queue and that player: saved, run, passed.
+    await faults.newScenario({ template: '404 on itemWindow empties the queue', queueId: queue.id, player: player.name });
+    await expect(faults.scenarioJson).toHaveValue(new RegExp(`/queues/${queue.id}/v2\\.3/`));
+    await faults.scenarioJson.press('Control+Enter');
+    const item = faults.scenario('404 on itemWindow empties the queue');
+    await expect(item).toContainText('not run');
+    await faults.run('404 on itemWindow empties the queue');
+    await expect(page.getByTestId('scenario-result')).toHaveText('PASSED');
+    await expect(item).toContainText('passed');
+    const steps = faults.report.getByRole('list', { name: 'Steps' }).getByRole('listitem');
+    await expect(steps).toHaveCount(9);
+    await expect(steps.filter({ hasText: 'failed' })).toHaveCount(0);
+    await expect(faults.report.getByRole('region', { name: 'Transitions caused' })).toContainText('window-not-found');
+
+    // Edit it to expect the wrong state: it fails, at that step, with the reason.
+    await page.getByRole('button', { name: 'Edit' }).click();
+    const text = await faults.scenarioJson.inputValue();
+    await faults.scenarioJson.fill(text.replace('"state": "IDLE"', '"state": "PAUSED"'));
+    await faults.saveScenario();
+    await faults.run('404 on itemWindow empties the queue');
+    await expect(page.getByTestId('scenario-result')).toHaveText('FAILED');
+    await expect(item).toContainText('failed');
+    await expect(steps.nth(8)).toHaveAttribute('data-status', 'failed');
+    await expect(steps.nth(8)).toContainText('state is IDLE, expected PAUSED');
+    await expect(faults.report.getByRole('alert')).toContainText('Step 8 (expect) failed');
+  });
+});

@@ -1,0 +1,82 @@
+/** The Faults area as a page module: presets, the custom rule form, the rules list, scenarios. */
+import { expect, type Locator, type Page } from '@playwright/test';
+import type { ReadyLine } from '../../main/testing/serve-process';
+
+/** Calls the admin API of a served console with its token (CONTRACT §7); answers the JSON body. */
+export async function adminApi<T = unknown>(ready: ReadyLine, method: string, path: string, body?: unknown): Promise<T> {
+  const response = await fetch(`${ready.urls.console}/admin/api${path}`, {
+    method,
+    headers: { authorization: `Bearer ${ready.adminToken}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const json = (await response.json()) as T;
+  if (!response.ok) throw new Error(`${method} ${path} answered ${response.status}: ${JSON.stringify(json)}`);
+  return json;
+}
+
+export class FaultsPage {
+  readonly rules: Locator;
+  readonly ruleForm: Locator;
+  readonly clearAll: Locator;
+  readonly scenarios: Locator;
+  readonly scenarioJson: Locator;
+  readonly report: Locator;
+
+  constructor(readonly page: Page) {
+    this.rules = page.getByRole('table', { name: 'Fault rules' });
+    this.ruleForm = page.getByRole('form', { name: 'Custom rule' });
+    this.clearAll = page.getByRole('button', { name: 'Clear all' });
+    this.scenarios = page.getByRole('list', { name: 'Saved scenarios' });
+    this.scenarioJson = page.getByLabel('Scenario JSON');
+    this.report = page.getByRole('region', { name: 'Scenario report' });
+  }
+
+  async open(): Promise<void> {
+    await this.page.getByRole('navigation', { name: 'Console areas' }).getByRole('button', { name: 'Faults' }).click();
+    await expect(this.page.getByRole('heading', { level: 1, name: 'Faults' })).toBeVisible();
+  }
+
+  /** Injects a preset with one click, at the console's server or inside the player's client. */
+  async inject(preset: string, where: 'Console server' | 'Player client' = 'Console server'): Promise<void> {
+    await this.page.getByRole('radiogroup', { name: `Where ${preset} applies` }).getByRole('radio', { name: where }).check();
+    await this.page.getByRole('button', { name: `Inject ${preset}` }).click();
+  }
+
+  rule(name: string): Locator {
+    return this.rules.getByRole('row', { name });
+  }
+
+  hits(name: string): Locator {
+    return this.rule(name).getByTestId('rule-hits');
+  }
+
+  field(label: string): Locator {
+    return this.ruleForm.getByLabel(label, { exact: true });
+  }
+
+  scenario(name: string): Locator {
+    return this.scenarios.getByRole('listitem').filter({ hasText: name });
+  }
+
+  /** Opens the editor, fills the JSON (or a template) and saves. */
+  async newScenario(fill: { template: string; queueId: string; player: string } | { json: string }): Promise<void> {
+    await this.page.getByRole('button', { name: 'New scenario' }).click();
+    const editor = this.page.getByRole('form', { name: 'New scenario' });
+    if ('template' in fill) {
+      await editor.getByLabel('Template', { exact: true }).selectOption({ label: fill.template });
+      await editor.getByLabel('Queue', { exact: true }).selectOption(fill.queueId);
+      await editor.getByLabel('Player', { exact: true }).selectOption({ label: fill.player });
+      await editor.getByRole('button', { name: 'Use template' }).click();
+    } else {
+      await this.scenarioJson.fill(fill.json);
+    }
+  }
+
+  async saveScenario(): Promise<void> {
+    await this.page.getByRole('button', { name: 'Save scenario' }).click();
+  }
+
+  async run(name: string): Promise<void> {
+    await this.page.getByRole('button', { name: `Run ${name}` }).click();
+  }
+}

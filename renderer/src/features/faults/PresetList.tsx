@@ -1,0 +1,85 @@
+/**
+ * One click per failure case of the seed. Each preset says where it applies: at the console's
+ * own server, or inside the player's client (so it fails any cloud queue server, yours too).
+ * A preset whose rule is live says so.
+ */
+import { useState } from 'react';
+import type { FaultPreset } from '../../../../main/engine/api/commands/faults';
+import type { FaultRule, FaultTarget } from '../../../../main/engine/api/fault-types';
+import { useApplyPreset, useFaultPresets, useFaultRules } from '../../queries/faults';
+import { TARGET_LABELS } from './describe';
+import { SegmentedRadio } from './SegmentedRadio';
+
+const WHERE_HINT: Partial<Record<FaultTarget, string>> = {
+  cloudQueue: 'At the console\u2019s cloud queue server',
+  player: 'Inside the player\u2019s HTTP client: works against any cloud queue server',
+};
+
+export function PresetList() {
+  const presets = useFaultPresets().data ?? [];
+  const rules = useFaultRules().data ?? [];
+  const apply = useApplyPreset();
+  const [targets, setTargets] = useState<Record<string, FaultTarget>>({});
+
+  return (
+    <>
+      <ul className="preset-list" aria-label="Presets">
+        {presets.map((preset) => (
+          <PresetCard
+            key={preset.id}
+            preset={preset}
+            target={targets[preset.id] ?? preset.rule.target}
+            onTarget={(target) => setTargets((t) => ({ ...t, [preset.id]: target }))}
+            live={rules.filter((r) => isLiveFrom(r, preset)).length}
+            pending={apply.isPending && apply.variables?.id === preset.id}
+            onInject={(target) => apply.mutate({ id: preset.id, target })}
+          />
+        ))}
+      </ul>
+      {apply.isError && (
+        <p role="alert" className="faults-error">
+          {apply.error.message}
+        </p>
+      )}
+    </>
+  );
+}
+
+function isLiveFrom(rule: FaultRule, preset: FaultPreset): boolean {
+  return !rule.spent && rule.label !== undefined && rule.label === preset.rule.label;
+}
+
+interface CardProps {
+  preset: FaultPreset;
+  target: FaultTarget;
+  onTarget(target: FaultTarget): void;
+  live: number;
+  pending: boolean;
+  onInject(target: FaultTarget): void;
+}
+
+function PresetCard({ preset, target, onTarget, live, pending, onInject }: CardProps) {
+  const where = [...new Set<FaultTarget>([preset.rule.target, 'player'])].map((value) => ({
+    value,
+    label: value === 'player' ? 'Player client' : value === 'cloudQueue' ? 'Console server' : TARGET_LABELS[value],
+    hint: WHERE_HINT[value],
+  }));
+  const titleId = `preset-${preset.id}`;
+  return (
+    <li className="preset" data-live={live > 0 || undefined} aria-labelledby={titleId}>
+      <div className="preset-text">
+        <strong id={titleId}>{preset.label}</strong>
+        {live > 0 && <span className="pill live">{live === 1 ? 'live' : `${live} live`}</span>}
+        <p className="muted" title={preset.description}>
+          {preset.description}
+        </p>
+      </div>
+      <div className="preset-actions">
+        <SegmentedRadio label={`Where ${preset.label} applies`} name={`where-${preset.id}`} options={where} value={target} onChange={onTarget} />
+        <button type="button" className="primary" aria-label={`Inject ${preset.label}`} disabled={pending} onClick={() => onInject(target)}>
+          {pending ? 'Injecting…' : 'Inject'}
+        </button>
+      </div>
+    </li>
+  );
+}

@@ -1,0 +1,53 @@
+/**
+ * A scenario run as it happened: pass or fail at a glance, each step with its outcome and
+ * message (the failing one stands out, the skipped ones are dimmed), and the player transitions
+ * the run caused, in order.
+ */
+import type { ScenarioReport as Report } from '../../../../main/engine/api/scenario-types';
+import { Timeline, formatEngineClock } from '../player/Timeline';
+import { formatSpan } from './scenario-text';
+
+export function ResultBadge({ report, running = false }: { report: Report | null | undefined; running?: boolean }) {
+  if (running) return <span className="pill" data-state="running">running…</span>;
+  if (!report) return <span className="pill">not run</span>;
+  return (
+    <span className="pill" data-state={report.passed ? 'passed' : 'failed'}>
+      {report.passed ? 'passed' : 'failed'}
+    </span>
+  );
+}
+
+export function ScenarioReport({ report }: { report: Report }) {
+  const failed = report.steps.find((s) => s.status === 'failed');
+  return (
+    <section className="scenario-report" aria-label="Scenario report">
+      <div className="report-head">
+        <strong className="result" data-state={report.passed ? 'passed' : 'failed'} data-testid="scenario-result">
+          {report.passed ? 'PASSED' : 'FAILED'}
+        </strong>
+        <span>{report.name}</span>
+        <span className="muted">
+          ran at {formatEngineClock(report.startedAt)} · {formatSpan(report.endedAt - report.startedAt)} of engine time in {report.wallMs} ms
+        </span>
+      </div>
+      {failed && (
+        <p className="faults-error" role="alert">
+          Step {failed.index} ({failed.type}) failed: {failed.message}
+        </p>
+      )}
+      <ol className="report-steps" aria-label="Steps" start={0}>
+        {report.steps.map((step) => (
+          <li key={step.index} data-status={step.status}>
+            <span className="step-status">{step.status}</span>
+            <code className="step-type">
+              {step.index} · {step.type}
+            </code>
+            <span className="step-message">{step.message}</span>
+          </li>
+        ))}
+      </ol>
+      <h3>Transitions it caused</h3>
+      <Timeline transitions={report.transitions} label="Transitions caused" live={false} showPlayer />
+    </section>
+  );
+}

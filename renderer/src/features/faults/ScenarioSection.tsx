@@ -1,0 +1,128 @@
+/**
+ * Saved scenarios: the list with each one's last result, the selected one's report, run, edit
+ * and delete, and the JSON editor for a new one. A run takes the engine clock for itself (one at
+ * a time), so every Run button waits while one runs.
+ */
+import { useEffect, useState } from 'react';
+import type { StoredScenarioView } from '../../../../main/engine/api/commands/scenarios';
+import { useDeleteScenario, useRunScenario, useScenarios } from '../../queries/scenarios';
+import { useDrafts } from './drafts';
+import { ScenarioEditor } from './ScenarioEditor';
+import { ResultBadge, ScenarioReport } from './ScenarioReport';
+import { scenarioToText } from './scenario-text';
+import { EMPTY_SCENARIO } from './templates';
+
+export function ScenarioSection() {
+  const { data: scenarios = [], isLoading } = useScenarios();
+  const editing = useDrafts((s) => s.scenario);
+  const editScenario = useDrafts((s) => s.editScenario);
+  const run = useRunScenario();
+  const [chosen, setChosen] = useState<string | null>(null);
+  const selected = scenarios.find((s) => s.id === chosen) ?? scenarios[0] ?? null;
+
+  const startNew = () => editScenario({ editingId: null, text: scenarioToText(EMPTY_SCENARIO) });
+  const startEdit = (s: StoredScenarioView) => editScenario({ editingId: s.id, text: scenarioToText(s) });
+
+  return (
+    <>
+      <div className="faults-panel-head">
+        <h2 id="scenarios-title">Scenarios</h2>
+        <span className="muted" title="Fault rules, user actions, control commands and clock steps, with the transitions they must cause">
+          replayable failures with expected transitions · CI: <code>POST /admin/api/scenarios/&#123;id&#125;/run</code>
+        </span>
+        <button type="button" onClick={startNew} disabled={editing !== null}>
+          New scenario
+        </button>
+      </div>
+      <div className="scenario-layout">
+        <div className="scenario-list-wrap">
+          {scenarios.length === 0 ? (
+            <p className="muted faults-empty">{isLoading ? 'Loading…' : 'No saved scenarios yet.'}</p>
+          ) : (
+            <ul className="scenario-list" aria-label="Saved scenarios">
+              {scenarios.map((s) => (
+                <li key={s.id} aria-current={s.id === selected?.id ? 'true' : undefined}>
+                  <button type="button" className="scenario-pick" onClick={() => setChosen(s.id)} aria-pressed={s.id === selected?.id}>
+                    <span className="scenario-name">{s.name}</span>
+                    <code className="muted">{s.id}</code>
+                  </button>
+                  <ResultBadge report={s.lastReport} running={run.isPending && run.variables === s.id} />
+                </li>
+              ))}
+            </ul>
+          )}
+        </div>
+        <div className="scenario-detail">
+          {editing ? (
+            <ScenarioEditor
+              onSaved={(saved) => {
+                editScenario(null);
+                setChosen(saved.id);
+              }}
+              onCancel={() => editScenario(null)}
+            />
+          ) : selected ? (
+            <ScenarioView key={selected.id} scenario={selected} run={run} onEdit={() => startEdit(selected)} onDeleted={() => setChosen(null)} />
+          ) : (
+            <p className="muted">Start one with New scenario: templates cover the seed’s failure cases.</p>
+          )}
+        </div>
+      </div>
+    </>
+  );
+}
+
+function ScenarioView({ scenario, run, onEdit, onDeleted }: { scenario: StoredScenarioView; run: ReturnType<typeof useRunScenario>; onEdit(): void; onDeleted(): void }) {
+  const remove = useDeleteScenario();
+  const [confirming, setConfirming] = useState(false);
+  useEffect(() => {
+    if (!confirming) return;
+    const timer = setTimeout(() => setConfirming(false), 4_000);
+    return () => clearTimeout(timer);
+  }, [confirming]);
+
+  const running = run.isPending && run.variables === scenario.id;
+  // The run just made wins over the stored one until the list catches up.
+  const report = run.data?.scenarioId === scenario.id && !running ? run.data : scenario.lastReport;
+  const runError = run.isError && run.variables === scenario.id ? run.error : null;
+
+  return (
+    <div className="scenario-view" aria-busy={running || undefined}>
+      <div className="scenario-view-head">
+        <h3>{scenario.name}</h3>
+        <span className="muted">{scenario.steps.length} steps</span>
+        <div className="form-actions">
+          <button type="button" className="primary" aria-label={`Run ${scenario.name}`} disabled={run.isPending} onClick={() => run.mutate(scenario.id)}>
+            {running ? 'Running…' : 'Run'}
+          </button>
+          <button type="button" onClick={onEdit}>
+            Edit
+          </button>
+          <button
+            type="button"
+            className={confirming ? 'danger' : undefined}
+            disabled={remove.isPending}
+            onClick={() => (confirming ? remove.mutate(scenario.id, { onSuccess: onDeleted }) : setConfirming(true))}
+          >
+            {confirming ? 'Confirm delete' : 'Delete'}
+          </button>
+        </div>
+      </div>
+      {scenario.description && <p className="muted">{scenario.description}</p>}
+      {(runError ?? remove.error) && (
+        <p role="alert" className="faults-error">
+          {(runError ?? remove.error)!.message}
+        </p>
+      )}
+      {running ? (
+        <p role="status" className="muted">
+          Running… the engine clock belongs to the scenario until it ends.
+        </p>
+      ) : report ? (
+        <ScenarioReport report={report} />
+      ) : (
+        <p className="muted">Not run yet.</p>
+      )}
+    </div>
+  );
+}

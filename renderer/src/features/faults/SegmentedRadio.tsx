@@ -1,0 +1,19 @@
+/** A radio group drawn as segmented buttons: native radios, so arrow keys move and Tab leaves. */
+export interface SegmentOption<T extends string> {
+  value: T;
+  label: string;
+  hint?: string;
+}
+
+export function SegmentedRadio<T extends string>({ label, name, options, value, onChange }: { label: string; name: string; options: SegmentOption<T>[]; value: T; onChange(value: T): void }) {
+  return (
+    <div className="segmented-radio" role="radiogroup" aria-label={label}>
+      {options.map((option) => (
+        <label key={option.value} title={option.hint}>
+          <input type="radio" name={name} value={option.value} checked={value === option.value} onChange={() => onChange(option.value)} />
+          <span>{option.label}</span>
+        </label>
+      ))}
+    </div>
+  );
+}

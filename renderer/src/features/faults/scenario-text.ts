@@ -1,0 +1,61 @@
+/**
+ * A scenario as the editor holds it: JSON text, exactly the body of `POST /admin/api/scenarios`
+ * (what CI posts too). Parsing tells where the text breaks; an engine refusal is pointed at the
+ * step its path names.
+ */
+import type { ScenarioDraft } from './templates';
+
+export interface TextProblem {
+  message: string;
+  /** 1-based, where the JSON breaks. */
+  line?: number;
+  column?: number;
+  /** The step an engine error names (0-based, as in its path). */
+  step?: number;
+}
+
+export function scenarioToText(draft: ScenarioDraft): string {
+  const { id, name, description, steps } = draft;
+  return JSON.stringify({ ...(id === undefined ? {} : { id }), name, ...(description === undefined ? {} : { description }), steps }, null, 2);
+}
+
+function lineAndColumn(text: string, position: number): { line: number; column: number } {
+  const before = text.slice(0, position).split('\n');
+  return { line: before.length, column: before.at(-1)!.length + 1 };
+}
+
+export function parseScenarioText(text: string): { draft: ScenarioDraft; problem?: undefined } | { draft?: undefined; problem: TextProblem } {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    const message = (error as Error).message;
+    const at = /line (\d+) column (\d+)/.exec(message);
+    if (at) return { problem: { message: `Not valid JSON: ${message}`, line: Number(at[1]), column: Number(at[2]) } };
+    const position = /position (\d+)/.exec(message);
+    const where = position ? lineAndColumn(text, Number(position[1])) : {};
+    return { problem: { message: `Not valid JSON: ${message}`, ...where } };
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    return { problem: { message: 'A scenario is a JSON object: {"name": …, "steps": [ … ]}' } };
+  }
+  return { draft: value as ScenarioDraft };
+}
+
+/** The engine's refusal (`scenarios.save: /steps/3/advanceMs must be >= 0`), with the step it names. */
+export function engineProblem(message: string, details: unknown): TextProblem {
+  const first = Array.isArray(details) ? (details[0] as { path?: unknown } | undefined) : undefined;
+  const path = typeof first?.path === 'string' ? first.path : (/ (\/\S*) /.exec(message)?.[1] ?? '');
+  const step = /^\/steps\/(\d+)/.exec(path);
+  return { message: message.replace(/^scenarios\.save: /, ''), ...(step ? { step: Number(step[1]) } : {}) };
+}
+
+/** "10 min 31 s" of engine time. */
+export function formatSpan(ms: number): string {
+  const seconds = Math.round(ms / 1000);
+  if (seconds < 60) return `${seconds} s`;
+  const minutes = Math.floor(seconds / 60);
+  if (minutes < 60) return seconds % 60 ? `${minutes} min ${seconds % 60} s` : `${minutes} min`;
+  const hours = Math.floor(minutes / 60);
+  return minutes % 60 ? `${hours} h ${minutes % 60} min` : `${hours} h`;
+}

@@ -1,0 +1,118 @@
+/**
+ * Starter scenarios for the seed's failure cases, written for one queue and one group's player.
+ * Each stops the engine clock first so a run is exact (CI gets the same answer every time), loads
+ * the queue with the console's own token, and checks the transitions the seed promises.
+ * templates.test.ts runs every one against a real engine: a template that fails is a bug.
+ */
+import type { ScenarioStep } from '../../../../main/engine/api/scenario-types';
+
+export interface TemplateTarget {
+  queueId: string;
+  httpAuthorization: string;
+  groupId: string;
+  playerId: string;
+}
+
+export interface ScenarioDraft {
+  id?: string;
+  name: string;
+  description?: string;
+  steps: ScenarioStep[];
+}
+
+export interface ScenarioTemplate {
+  id: string;
+  label: string;
+  build(target: TemplateTarget): ScenarioDraft;
+}
+
+function loadCommand({ queueId, httpAuthorization }: TemplateTarget, expectStatus?: number): ScenarioStep {
+  return {
+    type: 'command',
+    method: 'POST',
+    path: '/api/v1/playbackSessions/${session}/playbackSession:1/loadCloudQueue',
+    body: { queueBaseUrl: `\${cloudQueue}/queues/${queueId}/v2.3/`, httpAuthorization, playOnCompletion: true },
+    ...(expectStatus === undefined ? {} : { expectStatus }),
+  };
+}
+
+/** Stop the clock, create a session (saved as `${session}`), load the queue and let it play. */
+function loadAndPlay(t: TemplateTarget): ScenarioStep[] {
+  return [
+    { type: 'clock', speed: 0 },
+    { type: 'clearFaults' },
+    { type: 'command', method: 'POST', path: `/api/v1/groups/${t.groupId}/playbackSession:1`, body: { appId: 'com.example.scenario', appContext: 'scenario' }, save: { session: 'sessionId' } },
+    loadCommand(t),
+    { type: 'clock', advanceMs: 1_000 },
+    { type: 'expect', playerId: t.playerId, state: 'PLAYING', transitions: ['load-answered-plays', 'audio-ready'] },
+  ];
+}
+
+/** A template: its name is its label, and its steps follow a queue loaded and playing. */
+function template(id: string, label: string, description: string, then: (t: TemplateTarget) => ScenarioStep[]): ScenarioTemplate {
+  return { id, label, build: (t) => ({ name: label, description, steps: [...loadAndPlay(t), ...then(t)] }) };
+}
+
+const refresh: ScenarioStep = { type: 'command', method: 'POST', path: '/api/v1/playbackSessions/${session}/playbackSession:1/refreshCloudQueue' };
+
+export const SCENARIO_TEMPLATES: ScenarioTemplate[] = [
+  template(
+    '503-storm',
+    '503 storm during playback',
+    'Every cloud queue request answers 503 with Retry-After: 3. The version poll (10 min in) and its three background retries fail; the session stays valid and the window plays out (seed §7.4).',
+    (t) => [
+      { type: 'fault', rule: { target: 'cloudQueue', match: {}, action: { type: 'status', status: 503, retryAfter: 3 }, label: '503 storm' } },
+      { type: 'clock', advanceMs: 630_000 },
+      { type: 'expect', playerId: t.playerId, state: 'PLAYING', transitions: ['background-exhausted'] },
+      { type: 'clearFaults' },
+    ],
+  ),
+  template(
+    '404-item-window',
+    '404 on itemWindow empties the queue',
+    'refreshCloudQueue asks for a window and gets 404: the player stops, empties its queue and goes idle (seed §3, §7.1).',
+    (t) => [
+      { type: 'fault', rule: { target: 'cloudQueue', match: { method: 'GET', path: '/itemWindow' }, action: { type: 'status', status: 404 }, times: 1, label: '404 on itemWindow' } },
+      refresh,
+      { type: 'expect', playerId: t.playerId, state: 'IDLE', transitions: ['refresh-command', 'window-not-found'] },
+    ],
+  ),
+  template(
+    'refresh-timeout',
+    'Timeout on the background refresh',
+    'GET /itemWindow?reason=refresh never answers, four tries 10 s apart: the retries run out, playback goes on with the window it has (seed §7.4).',
+    (t) => [
+      { type: 'fault', rule: { target: 'cloudQueue', match: { method: 'GET', path: '/itemWindow', reason: 'refresh' }, action: { type: 'timeout' }, times: 4, label: 'refresh timeout' } },
+      refresh,
+      { type: 'clock', advanceMs: 45_000 },
+      { type: 'expect', playerId: t.playerId, state: 'PLAYING', transitions: ['refresh-command', 'background-exhausted'] },
+    ],
+  ),
+  template(
+    '500-on-load',
+    '500 on load keeps the previous state',
+    'A second loadCloudQueue whose first GET /itemWindow answers 500: the command fails with ERROR_CLOUD_QUEUE_SERVER, no retry, and the player keeps playing what it had (seed §3, §7.3).',
+    (t) => [
+      { type: 'fault', rule: { target: 'cloudQueue', match: { method: 'GET', path: '/itemWindow', reason: 'load' }, action: { type: 'status', status: 500 }, times: 1, label: '500 on load' } },
+      loadCommand(t, 502),
+      { type: 'expect', playerId: t.playerId, state: 'PLAYING', transitions: ['load-begins', 'load-failed'] },
+    ],
+  ),
+  template(
+    'version-drop-player',
+    'Dropped version poll, in the player\u2019s client',
+    'The player\u2019s own client drops its first GET /version (works against any cloud queue server): an incomplete request, retried in the background 10 s later, and playback goes on (seed §7.2, §7.4).',
+    (t) => [
+      { type: 'fault', rule: { target: 'player', match: { method: 'GET', path: '/version' }, action: { type: 'drop' }, times: 1, label: 'version poll dropped' } },
+      { type: 'clock', advanceMs: 620_000 },
+      { type: 'expect', playerId: t.playerId, state: 'PLAYING' },
+    ],
+  ),
+];
+
+/** What "New scenario" starts from when no queue exists yet. */
+export const EMPTY_SCENARIO: ScenarioDraft = {
+  name: 'New scenario',
+  description: 'Steps: fault, clearFaults, action, command, clock, expect.',
+  steps: [{ type: 'clock', speed: 0 }, { type: 'clearFaults' }],
+};
