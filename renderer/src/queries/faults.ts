@@ -6,6 +6,7 @@ import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tansta
 import type { FaultRule, FaultRuleInput, FaultTarget } from '../../../main/engine/api/fault-types';
 import type { Api } from '../api';
 import { useApi } from '../api/context';
+import { applyPushed } from './pushed';
 
 export const faultKeys = {
   rules: ['faults', 'rules'] as const,
@@ -39,5 +40,5 @@ export const useClearFaults = () => useRuleMutation((api, _: void) => api.call('
 
 /** Wires `faults.changed` to the cache; returns the unsubscribe function. */
 export function wireFaultEvents(api: Api, queryClient: QueryClient): () => void {
-  return api.on('faults.changed', (rules: FaultRule[]) => queryClient.setQueryData(faultKeys.rules, rules));
+  return api.on('faults.changed', (rules: FaultRule[]) => applyPushed(queryClient, faultKeys.rules, () => rules));
 }

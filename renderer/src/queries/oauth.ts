@@ -7,6 +7,7 @@ import { useQuery, type QueryClient } from '@tanstack/react-query';
 import type { FlowStepView, FlowSummary, FlowView } from '../../../main/engine/api/oauth-types';
 import type { Api } from '../api';
 import { useApi } from '../api/context';
+import { applyPushed } from './pushed';
 
 export const oauthKeys = {
   all: ['oauth'] as const,
@@ -49,8 +50,8 @@ export function useFlow(flowId: string | null) {
 
 /** Puts a pushed step into the cached flow list and the cached flow. */
 export function applyFlowStep(queryClient: QueryClient, flow: FlowSummary, step: FlowStepView): void {
-  queryClient.setQueryData<FlowSummary[]>(oauthKeys.flows, (flows) => (flows ? [flow, ...flows.filter((f) => f.id !== flow.id)] : flows));
-  queryClient.setQueryData<FlowView>(oauthKeys.flow(flow.id), (cached) =>
+  applyPushed<FlowSummary[]>(queryClient, oauthKeys.flows, (flows) => (flows ? [flow, ...flows.filter((f) => f.id !== flow.id)] : flows));
+  applyPushed<FlowView>(queryClient, oauthKeys.flow(flow.id), (cached) =>
     cached ? { ...cached, ...flow, steps: cached.steps.some((s) => s.seq === step.seq) ? cached.steps : [...cached.steps, step] } : cached,
   );
 }

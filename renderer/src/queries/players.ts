@@ -8,6 +8,7 @@ import type { PlayerDetail, PlayerTransition } from '../../../main/engine/api/pl
 import { useApi } from '../api/context';
 import { useViolationStore } from '../stores/violations';
 import { engineStateKey } from './engine-state';
+import { applyPushed } from './pushed';
 
 export const playerKeys = {
   detail: (id: string) => ['players', id, 'detail'] as const,
@@ -38,11 +39,11 @@ export function usePlayerEventWiring(): void {
   const queryClient = useQueryClient();
   useEffect(() => {
     const offChanged = api.on('player.changed', (detail: PlayerDetail) => {
-      queryClient.setQueryData(playerKeys.detail(detail.id), detail);
+      applyPushed(queryClient, playerKeys.detail(detail.id), () => detail);
       void queryClient.invalidateQueries({ queryKey: engineStateKey });
     });
     const offTransition = api.on('player.transition', (transition: PlayerTransition) => {
-      queryClient.setQueryData<PlayerTransition[]>(playerKeys.transitions(transition.playerId), (list) =>
+      applyPushed<PlayerTransition[]>(queryClient, playerKeys.transitions(transition.playerId), (list) =>
         list ? [...list, transition].slice(-TIMELINE_LENGTH) : list,
       );
     });
