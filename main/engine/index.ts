@@ -37,6 +37,7 @@ import { trafficCommandHandlers } from './traffic/commands.js';
 import { entryOfExchange } from './traffic/player-exchange.js';
 import { TrafficRecorder } from './traffic/recorder.js';
 import { scenarioCommandHandlers } from './scenarios/commands.js';
+import { bundleCommandHandlers } from './bundles/commands.js';
 import { fetchTransport } from './player/client.js';
 import { silentLogger, type Logger } from './log.js';
 import { playerCommandHandlers } from './player/commands.js';
@@ -154,6 +155,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       ...faultCommandHandlers(faults),
       ...trafficCommandHandlers(recorder, store),
       ...scenarioCommandHandlers(store.scenarios, clock, { faults, players, clock, bus, callControl, urls: () => urls! }),
+      ...bundleCommandHandlers({ store, queues, faults, players, clock, recorder, urls: () => urls!, wallNow: () => wall.now() }),
       'state.get': () => stateView(clock, urls!, store, views),
     };
     const commands = createCommandRunner(handlers);

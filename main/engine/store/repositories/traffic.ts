@@ -93,7 +93,8 @@ function where(filter: TrafficFilter, since?: number): { sql: string; params: (s
     }
   }
   if (filter.text) {
-    clauses.push("(path LIKE ? ESCAPE '\\' OR request_body LIKE ? ESCAPE '\\' OR response_body LIKE ? ESCAPE '\\')");
+    // The URL, not just the path: a query (`itemId=item-7`, `reason=`) is what people look for.
+    clauses.push("(url LIKE ? ESCAPE '\\' OR request_body LIKE ? ESCAPE '\\' OR response_body LIKE ? ESCAPE '\\')");
     const like = `%${filter.text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
     params.push(like, like, like);
   }
@@ -151,6 +152,29 @@ export class TrafficRepository {
   entries(filter: TrafficFilter, since: number | undefined, limit: number): StoredTrafficEntry[] {
     const { sql, params } = where(filter, since);
     return this.db.prepare<(string | number)[], Row>(`SELECT * FROM traffic ${sql} ORDER BY id LIMIT ?`).all(...params, limit).map(toEntry);
+  }
+
+  /** The newest `limit` entries of the filtered set, oldest first (what an export takes). */
+  latest(filter: TrafficFilter, limit: number): StoredTrafficEntry[] {
+    const { sql, params } = where(filter);
+    return this.db
+      .prepare<(string | number)[], Row>(`SELECT * FROM (SELECT * FROM traffic ${sql} ORDER BY id DESC LIMIT ?) ORDER BY id`)
+      .all(...params, limit)
+      .map(toEntry);
+  }
+
+  /**
+   * Where an entry stands in the filtered set (0-based), or null when the set does not hold it
+   * (filtered out, or dropped by the retention cap). Lets a list keep an entry in place while the
+   * oldest rows go.
+   */
+  locate(filter: TrafficFilter, id: number): { index: number | null; total: number } {
+    const { sql, params } = where(filter);
+    const { n: total } = this.db.prepare<(string | number)[], { n: number }>(`SELECT COUNT(*) AS n FROM traffic ${sql}`).get(...params)!;
+    const inSet = this.db.prepare<(string | number)[], { n: number }>(`SELECT COUNT(*) AS n FROM traffic ${sql ? `${sql} AND` : 'WHERE'} id = ?`).get(...params, id)!.n > 0;
+    if (!inSet) return { index: null, total };
+    const { n: before } = this.db.prepare<(string | number)[], { n: number }>(`SELECT COUNT(*) AS n FROM traffic ${sql ? `${sql} AND` : 'WHERE'} id < ?`).get(...params, id)!;
+    return { index: before, total };
   }
 
   /** A page of summaries of the filtered set, oldest first, and the size of the set. */
