@@ -101,20 +101,62 @@ function where(filter: TrafficFilter, since?: number): { sql: string; params: (s
   return { sql: clauses.length ? `WHERE ${clauses.join(' AND ')}` : '', params };
 }
 
+const COLUMNS = 'target, at, wall_at, method, url, path, reason, status, latency_ms, retry, fault, player_id, request_id, outcome, request_headers, request_body, response_headers, response_body';
+const WIDTH = 18;
+const ROW = `(${Array(WIDTH).fill('?').join(', ')})`;
+/** Rows per INSERT: one statement per row costs more than the row itself. */
+const ROWS_PER_INSERT = 32;
+
+/** Writes an entry's columns into `args` from `at` on, in COLUMNS order. */
+function bind(args: unknown[], at: number, e: NewTrafficEntry): void {
+  args[at] = e.target;
+  args[at + 1] = e.at;
+  args[at + 2] = e.wallAt;
+  args[at + 3] = e.method;
+  args[at + 4] = e.url;
+  args[at + 5] = e.path;
+  args[at + 6] = e.reason;
+  args[at + 7] = e.status;
+  args[at + 8] = e.latencyMs;
+  args[at + 9] = e.retry;
+  args[at + 10] = e.fault ? JSON.stringify(e.fault) : null;
+  args[at + 11] = e.playerId;
+  args[at + 12] = e.requestId;
+  args[at + 13] = e.outcome;
+  args[at + 14] = JSON.stringify(e.requestHeaders);
+  args[at + 15] = e.requestBody;
+  args[at + 16] = JSON.stringify(e.responseHeaders);
+  args[at + 17] = e.responseBody;
+}
+
+const summaryOf = (e: NewTrafficEntry, id: number): TrafficSummary => ({
+  id,
+  target: e.target,
+  at: e.at,
+  wallAt: e.wallAt,
+  method: e.method,
+  path: e.path,
+  reason: e.reason,
+  status: e.status,
+  latencyMs: e.latencyMs,
+  retry: e.retry,
+  fault: e.fault,
+  playerId: e.playerId,
+  requestId: e.requestId,
+  outcome: e.outcome,
+});
+
 export class TrafficRepository {
-  private readonly insert;
+  private readonly insertOne;
+  private readonly insertMany;
   private readonly one;
   private readonly trim;
   private readonly clear_;
   private readonly maxId;
 
   constructor(private readonly db: SqliteDatabase) {
-    this.insert = db.prepare(
-      `INSERT INTO traffic (target, at, wall_at, method, url, path, reason, status, latency_ms, retry, fault, player_id, request_id, outcome,
-         request_headers, request_body, response_headers, response_body)
-       VALUES (@target, @at, @wallAt, @method, @url, @path, @reason, @status, @latencyMs, @retry, @fault, @playerId, @requestId, @outcome,
-         @requestHeaders, @requestBody, @responseHeaders, @responseBody)`,
-    );
+    this.insertOne = db.prepare<unknown[]>(`INSERT INTO traffic (${COLUMNS}) VALUES ${ROW}`);
+    this.insertMany = db.prepare<unknown[]>(`INSERT INTO traffic (${COLUMNS}) VALUES ${Array(ROWS_PER_INSERT).fill(ROW).join(', ')}`);
     this.one = db.prepare<[number], Row>('SELECT * FROM traffic WHERE id = ?');
     this.trim = db.prepare<[number]>('DELETE FROM traffic WHERE id <= ?');
     this.clear_ = db.prepare('DELETE FROM traffic');
@@ -122,19 +164,24 @@ export class TrafficRepository {
   }
 
   /** Inserts a batch in one transaction; returns the entries with their ids. */
-  addAll(entries: NewTrafficEntry[]): TrafficSummary[] {
-    return this.db.transaction(() =>
-      entries.map((entry) => {
-        const { lastInsertRowid } = this.insert.run({
-          ...entry,
-          fault: entry.fault ? JSON.stringify(entry.fault) : null,
-          requestHeaders: JSON.stringify(entry.requestHeaders),
-          responseHeaders: JSON.stringify(entry.responseHeaders),
-        });
-        const { url: _url, requestHeaders: _rh, requestBody: _rb, responseHeaders: _sh, responseBody: _sb, ...summary } = entry;
-        return { ...summary, id: Number(lastInsertRowid) };
-      }),
-    )();
+  addAll(entries: readonly NewTrafficEntry[]): TrafficSummary[] {
+    return this.db.transaction(() => {
+      const stored: TrafficSummary[] = new Array(entries.length);
+      const args: unknown[] = new Array(ROWS_PER_INSERT * WIDTH);
+      let i = 0;
+      for (; i + ROWS_PER_INSERT <= entries.length; i += ROWS_PER_INSERT) {
+        for (let j = 0; j < ROWS_PER_INSERT; j++) bind(args, j * WIDTH, entries[i + j]!);
+        // One statement's rows get consecutive ids, the last one reported.
+        const last = Number(this.insertMany.run(...args).lastInsertRowid);
+        for (let j = 0; j < ROWS_PER_INSERT; j++) stored[i + j] = summaryOf(entries[i + j]!, last - ROWS_PER_INSERT + 1 + j);
+      }
+      const one: unknown[] = new Array(WIDTH);
+      for (; i < entries.length; i++) {
+        bind(one, 0, entries[i]!);
+        stored[i] = summaryOf(entries[i]!, Number(this.insertOne.run(...one).lastInsertRowid));
+      }
+      return stored;
+    })();
   }
 
   /** Drops the oldest rows beyond `keep`. */
