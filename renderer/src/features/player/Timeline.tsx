@@ -10,7 +10,8 @@ export function formatEngineClock(ms: number): string {
   return `${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}.${pad(d.getMilliseconds(), 3)}`;
 }
 
-export function Timeline({ transitions }: { transitions: PlayerTransition[] }) {
+/** `marked`: the transition a link from the traffic log points at. */
+export function Timeline({ transitions, marked = null }: { transitions: PlayerTransition[]; marked?: number | null }) {
   if (transitions.length === 0) return <p className="muted">No transitions yet.</p>;
   return (
     <div className="timeline" role="region" aria-label="Transitions" tabIndex={0}>
@@ -27,7 +28,7 @@ export function Timeline({ transitions }: { transitions: PlayerTransition[] }) {
         </thead>
         <tbody>
           {[...transitions].reverse().map((t) => (
-            <tr key={t.seq} id={`transition-${t.seq}`} data-transition={t.transition}>
+            <tr key={t.seq} id={`transition-${t.seq}`} data-transition={t.transition} data-marked={t.seq === marked || undefined} aria-current={t.seq === marked || undefined}>
               <td>
                 <code>{formatEngineClock(t.at)}</code>
               </td>
