@@ -48,11 +48,11 @@ export function TrafficFilters({ filter, onFilter, textRef }: TrafficFiltersProp
       <span className="status-filter">
         <input
           aria-label="Status"
-          placeholder="status: 503, 4xx, none"
+          placeholder="503, 4xx, none"
           value={status}
           aria-invalid={!checked.ok || undefined}
           aria-describedby={checked.ok ? undefined : 'status-filter-error'}
-          size={16}
+          size={13}
           onChange={(event) => {
             setStatus(event.target.value);
             const next = checkStatusFilter(event.target.value);

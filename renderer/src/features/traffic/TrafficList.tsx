@@ -190,14 +190,23 @@ function Cells({ entry }: { entry: TrafficSummary }) {
         {entry.target}
       </span>
       <code>{entry.method}</code>
-      <code className="path" title={entry.path}>
-        {entry.path}
-      </code>
+      <PathCell path={entry.path} />
       <code className="reason">{entry.reason ?? ''}</code>
       <code className="status">{statusText(entry)}</code>
       <span className="num">{entry.latencyMs === null ? '' : `${entry.latencyMs} ms`}</span>
       <span className="num">{entry.retry ? `#${entry.retry}` : ''}</span>
       <span className="fault">{entry.fault ? <span title={faultText(entry.fault)} aria-label={faultText(entry.fault)}>⚡</span> : ''}</span>
     </>
+  );
+}
+
+/** A long path gives way at its start: the last segment (`itemWindow`, `loadCloudQueue`) stays. */
+function PathCell({ path }: { path: string }) {
+  const cut = path.lastIndexOf('/', path.length - 2) + 1;
+  return (
+    <code className="path" title={path}>
+      <span className="path-head">{path.slice(0, cut)}</span>
+      <span className="path-tail">{path.slice(cut)}</span>
+    </code>
   );
 }
