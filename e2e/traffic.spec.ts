@@ -84,9 +84,12 @@ test.describe('the traffic log', () => {
     // The response body, JSON pretty-printed.
     await expect(traffic.detail.getByLabel('Response body')).toContainText('"items": [');
 
-    await traffic.detail.getByRole('button', { name: 'Reveal secrets' }).click();
+    const reveal = traffic.detail.getByRole('button', { name: 'Reveal secrets' });
+    await reveal.click();
+    await expect(reveal).toHaveAttribute('aria-pressed', 'true');
     await expect(request).toContainText(queue.httpAuthorization);
-    await traffic.detail.getByRole('button', { name: 'Mask secrets' }).click();
+    await reveal.click();
+    await expect(reveal).toHaveAttribute('aria-pressed', 'false');
     await expect(request).not.toContainText(queue.accessToken);
   });
 

@@ -56,7 +56,7 @@ export function trafficCommandHandlers(recorder: TrafficRecorder, store: Pick<St
     },
     'traffic.locate': ({ filter, id }) => {
       recorder.flush();
-      return store.traffic.locate(filter ?? {}, id);
+      return { index: store.traffic.locate(filter ?? {}, id) };
     },
     'traffic.get': ({ id, reveal }) => {
       recorder.flush();

@@ -215,13 +215,12 @@ export class TrafficRepository {
    * (filtered out, or dropped by the retention cap). Lets a list keep an entry in place while the
    * oldest rows go.
    */
-  locate(filter: TrafficFilter, id: number): { index: number | null; total: number } {
+  locate(filter: TrafficFilter, id: number): number | null {
     const { sql, params } = where(filter);
-    const { n: total } = this.db.prepare<(string | number)[], { n: number }>(`SELECT COUNT(*) AS n FROM traffic ${sql}`).get(...params)!;
-    const inSet = this.db.prepare<(string | number)[], { n: number }>(`SELECT COUNT(*) AS n FROM traffic ${sql ? `${sql} AND` : 'WHERE'} id = ?`).get(...params, id)!.n > 0;
-    if (!inSet) return { index: null, total };
-    const { n: before } = this.db.prepare<(string | number)[], { n: number }>(`SELECT COUNT(*) AS n FROM traffic ${sql ? `${sql} AND` : 'WHERE'} id < ?`).get(...params, id)!;
-    return { index: before, total };
+    const and = sql ? `${sql} AND` : 'WHERE';
+    const held = this.db.prepare<(string | number)[], { id: number }>(`SELECT id FROM traffic ${and} id = ?`).get(...params, id);
+    if (!held) return null;
+    return this.db.prepare<(string | number)[], { n: number }>(`SELECT COUNT(*) AS n FROM traffic ${and} id < ?`).get(...params, id)!.n;
   }
 
   /** A page of summaries of the filtered set, oldest first, and the size of the set. */

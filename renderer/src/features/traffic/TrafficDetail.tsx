@@ -93,7 +93,7 @@ export function TrafficDetail({ id }: { id: number | null }) {
           </dl>
           <div className="detail-actions">
             <button type="button" aria-pressed={reveal} disabled={isFetching} onClick={() => setRevealedId(reveal ? null : id)}>
-              {reveal ? 'Mask secrets' : 'Reveal secrets'}
+              Reveal secrets
             </button>
             <span className="muted">{entry.redacted ? 'tokens and secrets are masked' : 'secrets shown in full'}</span>
           </div>
