@@ -2,17 +2,23 @@
  * What the traffic log costs (issue 6, "Performance"): GET /itemWindow throughput of the console's
  * own cloud queue server with capture on and with capture off, measured side by side in one run
  * (interleaved rounds, so a neighbour's load hits both alike). Target: capture costs at most 15%.
- * The engine runs in this process; autocannon runs as its own process (bench/autocannon-client.mjs)
- * against 127.0.0.1 for bounded durations. Prints numbers, never fails on them.
+ * The log is first filled to its retention cap, so every new entry also drops the oldest. The engine
+ * runs in this process (`--disk`: with a data dir, as the desktop app does; default in memory);
+ * autocannon runs as its own process (bench/autocannon-client.mjs) against 127.0.0.1 for bounded
+ * durations. Prints throughput and the engine's CPU time per request; never fails on them.
  */
 import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { text } from 'node:stream/consumers';
+import { parseArgs } from 'node:util';
 import type { QueueSummary } from '../main/engine/api/queue-types.js';
 import { sampleTracks } from '../main/engine/cloud-queue/samples.js';
 import { createEngine } from '../main/engine/index.js';
 import { fmt, median } from './stats.js';
 
+const { values } = parseArgs({ options: { disk: { type: 'boolean', default: false } } });
 const CLIENT = join(import.meta.dirname, 'autocannon-client.mjs');
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
@@ -40,7 +46,9 @@ async function load(url: string, headers: Record<string, string>, paths: string[
 }
 
 
-const engine = await createEngine({ dataDir: null, port: 0, clockSpeed: 0 });
+// In memory (`--ephemeral`, as CI runs it) by default; `--disk`: in a data dir, as the desktop app runs.
+const dataDir = values.disk ? mkdtempSync(join(tmpdir(), 'cqc-capture-bench-')) : null;
+const engine = await createEngine({ dataDir, port: 0, clockSpeed: 0 });
 try {
   const queue = (await engine.commands.run('queues.create', { name: 'Bench', items: sampleTracks(1, 1_000).map((track) => ({ track })) })) as QueueSummary;
   const base = new URL(queue.queueBaseUrl);
@@ -48,7 +56,7 @@ try {
   const paths = Array.from({ length: 100 }, (_, i) => `${base.pathname}itemWindow?reason=refresh&itemId=item-${1 + i * 10}&previousWindowSize=5&upcomingWindowSize=10`);
   const headers = { authorization: queue.httpAuthorization, 'x-player-id': 'bench' };
   const settings = await engine.commands.run('traffic.settings', {});
-  console.log(`GET /itemWindow, ${CONNECTIONS} connections, ${SECONDS} s per run, ${ROUNDS} rounds; retention ${fmt(settings.retention)} entries`);
+  console.log(`GET /itemWindow, ${CONNECTIONS} connections, ${SECONDS} s per run, ${ROUNDS} rounds; retention ${fmt(settings.retention)} entries, log ${dataDir ? 'on disk' : 'in memory'}`);
   // The steady state: a full log, where every new entry also drops the oldest.
   const filled = performance.now();
   while ((await engine.commands.run('traffic.page', { offset: 0, limit: 1 })).total < settings.retention && performance.now() - filled < 120_000) {
@@ -77,4 +85,5 @@ try {
   console.log(`    engine CPU per request: ${fmt(cpuOff)} µs off, ${fmt(cpuOn)} µs on (+${fmt((cpuOn / cpuOff - 1) * 100, 1)}%)`);
 } finally {
   await engine.close();
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
 }
