@@ -40,15 +40,24 @@ function worthCapturing(target: TrafficTarget, request: FastifyRequest): boolean
   return !/^\/admin\/api\/(events|traffic|commands\/traffic\.)/.test(path);
 }
 
+/** A request's capture rides on the request itself: a WeakMap entry costs the collector more. */
+const CAPTURE = Symbol('traffic capture');
+type Captured = FastifyRequest & { [CAPTURE]?: CaptureState | null };
+const captured = {
+  get: (request: FastifyRequest): CaptureState | null | undefined => (request as Captured)[CAPTURE],
+  set: (request: FastifyRequest, state: CaptureState | null): void => {
+    (request as Captured)[CAPTURE] = state;
+  },
+};
+
 export function instrumentService(app: FastifyInstance, target: TrafficTarget, deps: InstrumentDeps): void {
-  const captured = new WeakMap<FastifyRequest, CaptureState>();
   app.instrument.current = {
     async onRequest(request, reply) {
       const state: CaptureState | null =
         deps.recorder.capturing && worthCapturing(target, request)
           ? { rawBody: null, at: deps.clock.now(), wallAt: Date.now(), started: performance.now(), payload: null, fault: null, done: false }
           : null;
-      if (state) captured.set(request, state);
+      captured.set(request, state);
       if (!FAULT_TARGETS.includes(target)) return undefined;
       const path = pathOf(request.url);
       const reason = (request.query as Record<string, unknown> | undefined)?.reason;
