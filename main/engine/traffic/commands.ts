@@ -46,32 +46,32 @@ export function trafficCommandHandlers(recorder: TrafficRecorder, store: Pick<St
     );
 
   return {
-    'traffic.list': ({ since, limit, ...filter }) => {
-      recorder.flush();
+    'traffic.list': async ({ since, limit, ...filter }) => {
+      await recorder.flush();
       return store.traffic.entries(filter, since, limit ?? 100).map((entry) => present(entry));
     },
-    'traffic.page': ({ filter, offset, limit }) => {
-      recorder.flush();
+    'traffic.page': async ({ filter, offset, limit }) => {
+      await recorder.flush();
       return store.traffic.page(filter ?? {}, offset, limit);
     },
-    'traffic.locate': ({ filter, id }) => {
-      recorder.flush();
+    'traffic.locate': async ({ filter, id }) => {
+      await recorder.flush();
       return { index: store.traffic.locate(filter ?? {}, id) };
     },
-    'traffic.get': ({ id, reveal }) => {
-      recorder.flush();
+    'traffic.get': async ({ id, reveal }) => {
+      await recorder.flush();
       const entry = store.traffic.get(id);
       if (!entry) throw new EngineError('not_found', `no traffic entry ${id} (it may have been dropped by the retention cap)`);
       return present(entry, reveal ?? false, true);
     },
-    'traffic.clear': () => {
-      recorder.clear();
+    'traffic.clear': async () => {
+      await recorder.clear();
       return { cleared: true };
     },
     'traffic.settings': () => recorder.settings,
     'traffic.configure': (change) => recorder.configure(change),
-    'traffic.har': ({ filter, reveal, limit }) => {
-      recorder.flush();
+    'traffic.har': async ({ filter, reveal, limit }) => {
+      await recorder.flush();
       const entries = store.traffic.entries(filter ?? {}, undefined, limit ?? 10_000);
       return harOf(entries, reveal ?? false);
     },

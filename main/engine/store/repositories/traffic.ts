@@ -4,6 +4,7 @@
  */
 import type { FaultHit } from '../../api/fault-types.js';
 import type { TrafficEntry, TrafficFilter, TrafficOutcome, TrafficSummary, TrafficTarget } from '../../api/traffic-types.js';
+import type { Statement } from 'better-sqlite3';
 import type { SqliteDatabase } from '../database.js';
 
 /** An entry before it has an id. */
@@ -107,6 +108,22 @@ const ROW = `(${Array(WIDTH).fill('?').join(', ')})`;
 /** Rows per INSERT: one statement per row costs more than the row itself. */
 const ROWS_PER_INSERT = 32;
 
+/**
+ * The log is written as plain statements with their arguments, so that the same writes run on the
+ * engine's own connection or on a writer thread's (see `traffic/writer.ts`), one transaction per
+ * batch. Answers are `[lastInsertRowid, changes]` per statement.
+ */
+export interface TrafficOp {
+  sql: string;
+  args: unknown[];
+}
+export type TrafficOpResult = [lastId: number, changes: number];
+
+const INSERT_ONE = `INSERT INTO traffic (${COLUMNS}) VALUES ${ROW}`;
+const INSERT_MANY = `INSERT INTO traffic (${COLUMNS}) VALUES ${Array(ROWS_PER_INSERT).fill(ROW).join(', ')}`;
+const TRIM = 'DELETE FROM traffic WHERE id <= (SELECT MAX(id) FROM traffic) - ?';
+const CLEAR = 'DELETE FROM traffic';
+
 /** Writes an entry's columns into `args` from `at` on, in COLUMNS order. */
 function bind(args: unknown[], at: number, e: NewTrafficEntry): void {
   args[at] = e.target;
@@ -129,6 +146,54 @@ function bind(args: unknown[], at: number, e: NewTrafficEntry): void {
   args[at + 17] = e.responseBody;
 }
 
+/** The statements that store a batch, in order. */
+export function insertOps(entries: readonly NewTrafficEntry[]): TrafficOp[] {
+  const ops: TrafficOp[] = [];
+  let i = 0;
+  for (; i + ROWS_PER_INSERT <= entries.length; i += ROWS_PER_INSERT) {
+    const args: unknown[] = new Array(ROWS_PER_INSERT * WIDTH);
+    for (let j = 0; j < ROWS_PER_INSERT; j++) bind(args, j * WIDTH, entries[i + j]!);
+    ops.push({ sql: INSERT_MANY, args });
+  }
+  for (; i < entries.length; i++) {
+    const args: unknown[] = new Array(WIDTH);
+    bind(args, 0, entries[i]!);
+    ops.push({ sql: INSERT_ONE, args });
+  }
+  return ops;
+}
+
+/** The batch with its ids, from the answers of its `insertOps` (one statement's rows get consecutive ids). */
+export function storedSummaries(entries: readonly NewTrafficEntry[], results: readonly TrafficOpResult[]): TrafficSummary[] {
+  const stored: TrafficSummary[] = new Array(entries.length);
+  let i = 0;
+  for (const [lastId, rows] of results) {
+    for (let j = 0; j < rows && i < entries.length; j++, i++) stored[i] = summaryOf(entries[i]!, lastId - rows + 1 + j);
+  }
+  return stored;
+}
+
+/** Drops the oldest rows beyond `keep`. */
+export const trimOp = (keep: number): TrafficOp => ({ sql: TRIM, args: [keep] });
+export const clearOp = (): TrafficOp => ({ sql: CLEAR, args: [] });
+
+const prepared = new WeakMap<SqliteDatabase, Map<string, Statement<unknown[]>>>();
+
+/** Runs the statements in one transaction on a connection. */
+export function runOps(db: SqliteDatabase, ops: readonly TrafficOp[]): TrafficOpResult[] {
+  let cache = prepared.get(db);
+  if (!cache) prepared.set(db, (cache = new Map()));
+  const statements = cache;
+  return db.transaction(() =>
+    ops.map(({ sql, args }): TrafficOpResult => {
+      let statement = statements.get(sql);
+      if (!statement) statements.set(sql, (statement = db.prepare<unknown[]>(sql)));
+      const { lastInsertRowid, changes } = statement.run(...args);
+      return [Number(lastInsertRowid), changes];
+    }),
+  )();
+}
+
 const summaryOf = (e: NewTrafficEntry, id: number): TrafficSummary => ({
   id,
   target: e.target,
@@ -147,47 +212,25 @@ const summaryOf = (e: NewTrafficEntry, id: number): TrafficSummary => ({
 });
 
 export class TrafficRepository {
-  private readonly insertOne;
-  private readonly insertMany;
   private readonly one;
-  private readonly trim;
-  private readonly clear_;
-  private readonly maxId;
 
   constructor(private readonly db: SqliteDatabase) {
-    this.insertOne = db.prepare<unknown[]>(`INSERT INTO traffic (${COLUMNS}) VALUES ${ROW}`);
-    this.insertMany = db.prepare<unknown[]>(`INSERT INTO traffic (${COLUMNS}) VALUES ${Array(ROWS_PER_INSERT).fill(ROW).join(', ')}`);
     this.one = db.prepare<[number], Row>('SELECT * FROM traffic WHERE id = ?');
-    this.trim = db.prepare<[number]>('DELETE FROM traffic WHERE id <= ?');
-    this.clear_ = db.prepare('DELETE FROM traffic');
-    this.maxId = db.prepare<[], { id: number | null }>('SELECT MAX(id) AS id FROM traffic');
+  }
+
+  /** Runs writes on the engine's own connection (see `runOps`). */
+  run(ops: readonly TrafficOp[]): TrafficOpResult[] {
+    return runOps(this.db, ops);
   }
 
   /** Inserts a batch in one transaction; returns the entries with their ids. */
   addAll(entries: readonly NewTrafficEntry[]): TrafficSummary[] {
-    return this.db.transaction(() => {
-      const stored: TrafficSummary[] = new Array(entries.length);
-      const args: unknown[] = new Array(ROWS_PER_INSERT * WIDTH);
-      let i = 0;
-      for (; i + ROWS_PER_INSERT <= entries.length; i += ROWS_PER_INSERT) {
-        for (let j = 0; j < ROWS_PER_INSERT; j++) bind(args, j * WIDTH, entries[i + j]!);
-        // One statement's rows get consecutive ids, the last one reported.
-        const last = Number(this.insertMany.run(...args).lastInsertRowid);
-        for (let j = 0; j < ROWS_PER_INSERT; j++) stored[i + j] = summaryOf(entries[i + j]!, last - ROWS_PER_INSERT + 1 + j);
-      }
-      const one: unknown[] = new Array(WIDTH);
-      for (; i < entries.length; i++) {
-        bind(one, 0, entries[i]!);
-        stored[i] = summaryOf(entries[i]!, Number(this.insertOne.run(...one).lastInsertRowid));
-      }
-      return stored;
-    })();
+    return storedSummaries(entries, this.run(insertOps(entries)));
   }
 
   /** Drops the oldest rows beyond `keep`. */
   retain(keep: number): number {
-    const max = this.maxId.get()?.id;
-    return max === null || max === undefined ? 0 : this.trim.run(max - keep).changes;
+    return this.run([trimOp(keep)])[0]![1];
   }
 
   get(id: number): StoredTrafficEntry | undefined {
@@ -239,6 +282,6 @@ export class TrafficRepository {
   }
 
   clear(): number {
-    return this.clear_.run().changes;
+    return this.run([clearOp()])[0]![1];
   }
 }
