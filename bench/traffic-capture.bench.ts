@@ -8,14 +8,10 @@
  * durations. Prints throughput and the engine's CPU time per request; never fails on them.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { text } from 'node:stream/consumers';
 import { parseArgs } from 'node:util';
-import type { QueueSummary } from '../main/engine/api/queue-types.js';
-import { sampleTracks } from '../main/engine/cloud-queue/samples.js';
-import { createEngine } from '../main/engine/index.js';
+import { itemWindowBench } from './item-window-load.js';
 import { fmt, median } from './stats.js';
 
 const { values } = parseArgs({ options: { disk: { type: 'boolean', default: false } } });
@@ -47,29 +43,23 @@ async function load(url: string, headers: Record<string, string>, paths: string[
 
 
 // In memory (`--ephemeral`, as CI runs it) by default; `--disk`: in a data dir, as the desktop app runs.
-const dataDir = values.disk ? mkdtempSync(join(tmpdir(), 'cqc-capture-bench-')) : null;
-const engine = await createEngine({ dataDir, port: 0, clockSpeed: 0 });
+const { engine, dataDir, origin, headers, paths, dispose } = await itemWindowBench(values.disk);
 try {
-  const queue = (await engine.commands.run('queues.create', { name: 'Bench', items: sampleTracks(1, 1_000).map((track) => ({ track })) })) as QueueSummary;
-  const base = new URL(queue.queueBaseUrl);
-  // 100 windows, as a handful of players playing through the queue would ask for them.
-  const paths = Array.from({ length: 100 }, (_, i) => `${base.pathname}itemWindow?reason=refresh&itemId=item-${1 + i * 10}&previousWindowSize=5&upcomingWindowSize=10`);
-  const headers = { authorization: queue.httpAuthorization, 'x-player-id': 'bench' };
   const settings = await engine.commands.run('traffic.settings', {});
   console.log(`GET /itemWindow, ${CONNECTIONS} connections, ${SECONDS} s per run, ${ROUNDS} rounds; retention ${fmt(settings.retention)} entries, log ${dataDir ? 'on disk' : 'in memory'}`);
   // The steady state: a full log, where every new entry also drops the oldest.
   const filled = performance.now();
   while ((await engine.commands.run('traffic.page', { offset: 0, limit: 1 })).total < settings.retention && performance.now() - filled < 120_000) {
-    await load(base.origin, headers, paths);
+    await load(origin, headers, paths);
   }
   console.log(`    log filled to ${fmt((await engine.commands.run('traffic.page', { offset: 0, limit: 1 })).total)} entries in ${fmt((performance.now() - filled) / 1000, 1)} s`);
 
   const runs = { off: [] as Load[], on: [] as Load[] };
   for (let round = 0; round < ROUNDS; round++) {
     await engine.commands.run('traffic.configure', { capture: false });
-    runs.off.push(await load(base.origin, headers, paths));
+    runs.off.push(await load(origin, headers, paths));
     await engine.commands.run('traffic.configure', { capture: true });
-    runs.on.push(await load(base.origin, headers, paths));
+    runs.on.push(await load(origin, headers, paths));
   }
   const stored = (await engine.commands.run('traffic.page', { offset: 0, limit: 1 })).total;
   const row = (label: string, xs: Load[]) =>
@@ -84,6 +74,5 @@ try {
   const cpuOn = median(runs.on.map((l) => l.cpuUs));
   console.log(`    engine CPU per request: ${fmt(cpuOff)} µs off, ${fmt(cpuOn)} µs on (+${fmt((cpuOn / cpuOff - 1) * 100, 1)}%)`);
 } finally {
-  await engine.close();
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  await dispose();
 }

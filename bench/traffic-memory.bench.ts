@@ -8,14 +8,10 @@
  * autocannon runs as its own process against 127.0.0.1; the run is bounded by its duration.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { text } from 'node:stream/consumers';
 import { parseArgs } from 'node:util';
-import type { QueueSummary } from '../main/engine/api/queue-types.js';
-import { sampleTracks } from '../main/engine/cloud-queue/samples.js';
-import { createEngine } from '../main/engine/index.js';
+import { itemWindowBench } from './item-window-load.js';
 
 const { values } = parseArgs({
   options: {
@@ -33,19 +29,15 @@ const WARM_UP_MS = Math.max(DURATION_MS / 5, SAMPLE_MS * 3);
 const CLIENT = join(import.meta.dirname, 'autocannon-client.mjs');
 
 const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
-const dataDir = values.disk ? mkdtempSync(join(tmpdir(), 'cqc-memory-bench-')) : null;
-const engine = await createEngine({ dataDir, port: 0, clockSpeed: 0 });
+const { engine, dataDir, origin, headers, paths, dispose } = await itemWindowBench(values.disk);
 try {
-  const queue = (await engine.commands.run('queues.create', { name: 'Memory', items: sampleTracks(1, 1_000).map((track) => ({ track })) })) as QueueSummary;
-  const base = new URL(queue.queueBaseUrl);
-  const paths = Array.from({ length: 100 }, (_, i) => `${base.pathname}itemWindow?reason=refresh&itemId=item-${1 + i * 10}&previousWindowSize=5&upcomingWindowSize=10`);
   await engine.commands.run('traffic.configure', { capture: true, retention: RETENTION });
   console.log(
     `GET /itemWindow, 10 connections for ${MINUTES} min, capture on, retention ${RETENTION.toLocaleString('en-US')} entries, log ${dataDir ? 'on disk' : 'in memory'}; RSS every ${SAMPLE_MS / 1000} s, warm-up ${Math.round(WARM_UP_MS / 1000)} s`,
   );
 
   const client = spawn(process.execPath, [CLIENT], { stdio: ['pipe', 'pipe', 'inherit'] });
-  client.stdin.end(JSON.stringify({ url: base.origin, headers: { authorization: queue.httpAuthorization, 'x-player-id': 'bench' }, connections: 10, seconds: Math.round(DURATION_MS / 1000), paths }));
+  client.stdin.end(JSON.stringify({ url: origin, headers, connections: 10, seconds: Math.round(DURATION_MS / 1000), paths }));
   const finished = text(client.stdout);
 
   const started = performance.now();
@@ -68,6 +60,5 @@ try {
   console.log(`    after warm-up: ${steady.length} samples, RSS min ${mb(min)} MB, max ${mb(max)} MB, mean ${mb(mean)} MB`);
   console.log(`    spread (max - min) / min = ${(((max - min) / min) * 100).toFixed(1)}% (target ≤ 20%)`);
 } finally {
-  await engine.close();
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  await dispose();
 }

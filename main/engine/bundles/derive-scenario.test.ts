@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import type { FaultRule } from '../api/fault-types.js';
 import type { StoredTrafficEntry } from '../store/repositories/traffic.js';
+import { trafficEntry } from '../testing/traffic.js';
 import { checkBundle } from './import.js';
 import { deriveScenario, queueIdsUsed, type DeriveInput } from './derive-scenario.js';
 
@@ -9,28 +10,7 @@ const CQ = 'http://127.0.0.1:9003';
 let nextId = 1;
 
 function entry(target: StoredTrafficEntry['target'], at: number, path: string, fields: Partial<StoredTrafficEntry> = {}): StoredTrafficEntry {
-  return {
-    id: nextId++,
-    target,
-    at,
-    wallAt: at,
-    method: 'POST',
-    url: `http://127.0.0.1:9002${path}`,
-    path,
-    reason: null,
-    status: 200,
-    latencyMs: 1,
-    retry: null,
-    fault: null,
-    playerId: null,
-    requestId: null,
-    outcome: 'answered',
-    requestHeaders: {},
-    requestBody: null,
-    responseHeaders: {},
-    responseBody: null,
-    ...fields,
-  };
+  return { id: nextId++, ...trafficEntry({ target, at, wallAt: at, method: 'POST', url: `http://127.0.0.1:9002${path}`, path, ...fields }) };
 }
 
 const base = (over: Partial<DeriveInput>): DeriveInput => ({

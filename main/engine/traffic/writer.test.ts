@@ -10,8 +10,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { TrafficEntry } from '../api/traffic-types.js';
 import type { Logger } from '../log.js';
 import { openStore } from '../store/store.js';
-import { insertOps, type NewTrafficEntry } from '../store/repositories/traffic.js';
+import { insertOps } from '../store/repositories/traffic.js';
 import { admin, startTestEngine } from '../testing/http.js';
+import { trafficEntry } from '../testing/traffic.js';
 import { engineWriter, threadWriter } from './writer.js';
 
 const dirs: string[] = [];
@@ -64,26 +65,7 @@ describe('a writer thread that cannot run', () => {
     const store = openStore({ dataDir: null });
     const log = recordingLog();
     const writer = threadWriter({ file: join(freshDir(), 'missing', 'console.sqlite'), fallback: engineWriter(store.traffic), log });
-    const entry: NewTrafficEntry = {
-      target: 'cloudQueue',
-      at: 1,
-      wallAt: 1,
-      method: 'GET',
-      url: 'http://127.0.0.1/queues/q/v2.3/version',
-      path: '/queues/q/v2.3/version',
-      reason: null,
-      status: 404,
-      latencyMs: 1,
-      retry: null,
-      fault: null,
-      playerId: null,
-      requestId: null,
-      outcome: 'answered',
-      requestHeaders: {},
-      requestBody: null,
-      responseHeaders: {},
-      responseBody: null,
-    };
+    const entry = trafficEntry({ status: 404 });
     const results = await writer.run(insertOps([entry, entry]));
     expect(results.map(([, changes]) => changes)).toEqual([1, 1]);
     expect(store.traffic.page({}, 0, 10).total).toBe(2);
