@@ -16,6 +16,7 @@ import Fastify from 'fastify';
 import type { QueueSummary } from '../main/engine/api/queue-types.js';
 import { sampleTracks } from '../main/engine/cloud-queue/samples.js';
 import { createEngine } from '../main/engine/index.js';
+import { fmt, median } from './stats.js';
 
 const CLIENT = join(import.meta.dirname, 'autocannon-client.mjs');
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 4);
@@ -36,12 +37,6 @@ async function load(url: string, headers: Record<string, string>, connections: n
   return { rps: result.requests.average, latencyMean: result.latency.average, latencyP50: result.latency.p50, latencyP99: result.latency.p99, non2xx: result.non2xx };
 }
 
-const median = (xs: number[]) => {
-  const sorted = [...xs].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-};
-const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 
 const engine = await createEngine({ dataDir: null, port: 0, clockSpeed: 0 });
 const adminPost = async (path: string, body: string) => {

@@ -10,6 +10,7 @@ import { queueCommandSpecs } from './commands/queues.js';
 import { faultCommands } from './commands/faults.js';
 import { playerCommands } from './commands/player.js';
 import { scenarioCommands } from './commands/scenarios.js';
+import { bundleCommands } from './commands/bundles.js';
 
 export const commandSpecs = {
   ...coreCommands,
@@ -19,6 +20,7 @@ export const commandSpecs = {
   ...playerCommands,
   ...faultCommands,
   ...scenarioCommands,
+  ...bundleCommands,
 };
 
 export type CommandSpecs = typeof commandSpecs;

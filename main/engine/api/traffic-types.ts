@@ -48,7 +48,7 @@ export interface TrafficFilter {
   reason?: string;
   /** An exact status, a class (`2xx`, `4xx`, `5xx`), or `none` for requests without an answer. */
   status?: string;
-  /** Text anywhere in the path or the bodies. */
+  /** Text anywhere in the URL (path and query) or the bodies. */
   text?: string;
 }
 

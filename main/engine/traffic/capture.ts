@@ -35,22 +35,31 @@ const FAULT_TARGETS: readonly string[] = ['login', 'control', 'cloudQueue'];
 /** The admin API's own reads would flood the log with the log: they are left out. */
 function worthCapturing(target: TrafficTarget, request: FastifyRequest): boolean {
   if (target !== 'console') return true;
-  const path = request.url.split('?')[0]!;
+  const path = pathOf(request.url);
   if (!path.startsWith('/admin/api/')) return false;
   return !/^\/admin\/api\/(events|traffic|commands\/traffic\.)/.test(path);
 }
 
+/** A request's capture rides on the request itself: a WeakMap entry costs the collector more. */
+const CAPTURE = Symbol('traffic capture');
+type Captured = FastifyRequest & { [CAPTURE]?: CaptureState | null };
+const captured = {
+  get: (request: FastifyRequest): CaptureState | null | undefined => (request as Captured)[CAPTURE],
+  set: (request: FastifyRequest, state: CaptureState | null): void => {
+    (request as Captured)[CAPTURE] = state;
+  },
+};
+
 export function instrumentService(app: FastifyInstance, target: TrafficTarget, deps: InstrumentDeps): void {
-  const captured = new WeakMap<FastifyRequest, CaptureState>();
   app.instrument.current = {
     async onRequest(request, reply) {
       const state: CaptureState | null =
         deps.recorder.capturing && worthCapturing(target, request)
           ? { rawBody: null, at: deps.clock.now(), wallAt: Date.now(), started: performance.now(), payload: null, fault: null, done: false }
           : null;
-      if (state) captured.set(request, state);
+      captured.set(request, state);
       if (!FAULT_TARGETS.includes(target)) return undefined;
-      const path = request.url.split('?')[0]!;
+      const path = pathOf(request.url);
       const reason = (request.query as Record<string, unknown> | undefined)?.reason;
       const decision = deps.faults.decide(target as FaultTarget, { method: request.method, path, reason: typeof reason === 'string' ? reason : undefined });
       if (!decision) return undefined;
@@ -64,7 +73,8 @@ export function instrumentService(app: FastifyInstance, target: TrafficTarget, d
     },
     preParsing(request, payload) {
       const state = captured.get(request);
-      if (!state) return payload;
+      // Most requests (every GET a player sends) carry no body: no tap, no stream work.
+      if (!state || (request.headers['content-length'] === undefined && request.headers['transfer-encoding'] === undefined)) return payload;
       const chunks: Buffer[] = [];
       let size = 0;
       const tap = new PassThrough();
@@ -91,7 +101,7 @@ export function instrumentService(app: FastifyInstance, target: TrafficTarget, d
 }
 
 function entryOf(target: TrafficTarget, request: FastifyRequest, reply: FastifyReply | null, state: CaptureState, outcome: TrafficOutcome) {
-  const path = request.url.split('?')[0]!;
+  const path = pathOf(request.url);
   const query = request.query as Record<string, unknown> | undefined;
   return {
     target,
@@ -108,11 +118,18 @@ function entryOf(target: TrafficTarget, request: FastifyRequest, reply: FastifyR
     playerId: headerValue(request.headers['x-player-id']),
     requestId: headerValue(request.headers['x-request-id']),
     outcome,
-    requestHeaders: flatHeaders(request.headers),
+    // Node joins repeated request headers into one string (set-cookie, the exception, is a
+    // response header): the object is already flat, and it is not changed after the request.
+    requestHeaders: request.headers as Record<string, string>,
     requestBody: state.rawBody ?? bodyText(request.body),
     responseHeaders: reply ? flatHeaders(reply.getHeaders()) : {},
     responseBody: reply ? state.payload : null,
   };
+}
+
+function pathOf(url: string): string {
+  const query = url.indexOf('?');
+  return query === -1 ? url : url.slice(0, query);
 }
 
 function headerValue(value: string | string[] | undefined): string | null {
@@ -121,9 +138,10 @@ function headerValue(value: string | string[] | undefined): string | null {
 
 function flatHeaders(headers: Record<string, unknown>): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers)) {
+  for (const name in headers) {
+    const value = headers[name];
     if (value === undefined) continue;
-    out[name] = Array.isArray(value) ? value.join(', ') : String(value);
+    out[name] = typeof value === 'string' ? value : Array.isArray(value) ? value.join(', ') : String(value);
   }
   return out;
 }

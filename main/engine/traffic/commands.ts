@@ -1,4 +1,5 @@
 /** Command handlers of the traffic log. */
+import type { HarLog } from '../api/har-types.js';
 import type { TrafficEntry } from '../api/traffic-types.js';
 import { EngineError } from '../api/errors.js';
 import type { CommandHandlers } from '../api/runner.js';
@@ -8,13 +9,13 @@ import { toHar } from './har.js';
 import type { TrafficRecorder } from './recorder.js';
 import { redactBody, redactHeaders, redactUrl } from './redact.js';
 
-type Names = 'traffic.list' | 'traffic.page' | 'traffic.get' | 'traffic.clear' | 'traffic.settings' | 'traffic.configure' | 'traffic.har';
+type Names = 'traffic.list' | 'traffic.page' | 'traffic.locate' | 'traffic.get' | 'traffic.clear' | 'traffic.settings' | 'traffic.configure' | 'traffic.har';
 
 const APP_VERSION = '0.1.0';
 
-export function trafficCommandHandlers(recorder: TrafficRecorder, store: Pick<Store, 'traffic' | 'playerTransitions'>): Pick<CommandHandlers, Names> {
-  /** An entry as shown: secrets masked unless revealed, with the transitions its answer caused. */
-  const present = (entry: StoredTrafficEntry, reveal = false, withTransitions = false): TrafficEntry => ({
+/** An entry as shown: secrets masked unless revealed, with the transitions its answer caused. */
+export function presentEntry(entry: StoredTrafficEntry, reveal: boolean, transitions: TrafficEntry['transitions'] = []): TrafficEntry {
+  return {
     ...entry,
     url: reveal ? entry.url : redactUrl(entry.url),
     requestHeaders: reveal ? entry.requestHeaders : redactHeaders(entry.requestHeaders),
@@ -22,40 +23,57 @@ export function trafficCommandHandlers(recorder: TrafficRecorder, store: Pick<St
     responseHeaders: reveal ? entry.responseHeaders : redactHeaders(entry.responseHeaders),
     responseBody: reveal ? entry.responseBody : redactBody(entry.responseBody),
     redacted: !reveal,
-    transitions:
+    transitions,
+  };
+}
+
+/** Stored entries as a HAR log, secrets masked unless revealed. */
+export function harOf(entries: readonly StoredTrafficEntry[], reveal: boolean): HarLog {
+  return toHar(
+    entries.map((entry) => presentEntry(entry, reveal)),
+    APP_VERSION,
+  );
+}
+
+export function trafficCommandHandlers(recorder: TrafficRecorder, store: Pick<Store, 'traffic' | 'playerTransitions'>): Pick<CommandHandlers, Names> {
+  const present = (entry: StoredTrafficEntry, reveal = false, withTransitions = false): TrafficEntry =>
+    presentEntry(
+      entry,
+      reveal,
       withTransitions && entry.requestId
         ? store.playerTransitions.causedBy(entry.requestId).map(({ seq, playerId, from, to, transition, at }) => ({ seq, playerId, from, to, transition, at }))
         : [],
-  });
+    );
 
   return {
-    'traffic.list': ({ since, limit, ...filter }) => {
-      recorder.flush();
+    'traffic.list': async ({ since, limit, ...filter }) => {
+      await recorder.flush();
       return store.traffic.entries(filter, since, limit ?? 100).map((entry) => present(entry));
     },
-    'traffic.page': ({ filter, offset, limit }) => {
-      recorder.flush();
+    'traffic.page': async ({ filter, offset, limit }) => {
+      await recorder.flush();
       return store.traffic.page(filter ?? {}, offset, limit);
     },
-    'traffic.get': ({ id, reveal }) => {
-      recorder.flush();
+    'traffic.locate': async ({ filter, id }) => {
+      await recorder.flush();
+      return { index: store.traffic.locate(filter ?? {}, id) };
+    },
+    'traffic.get': async ({ id, reveal }) => {
+      await recorder.flush();
       const entry = store.traffic.get(id);
       if (!entry) throw new EngineError('not_found', `no traffic entry ${id} (it may have been dropped by the retention cap)`);
       return present(entry, reveal ?? false, true);
     },
-    'traffic.clear': () => {
-      recorder.clear();
+    'traffic.clear': async () => {
+      await recorder.clear();
       return { cleared: true };
     },
     'traffic.settings': () => recorder.settings,
     'traffic.configure': (change) => recorder.configure(change),
-    'traffic.har': ({ filter, reveal, limit }) => {
-      recorder.flush();
+    'traffic.har': async ({ filter, reveal, limit }) => {
+      await recorder.flush();
       const entries = store.traffic.entries(filter ?? {}, undefined, limit ?? 10_000);
-      return toHar(
-        entries.map((entry) => present(entry, reveal ?? false)),
-        APP_VERSION,
-      );
+      return harOf(entries, reveal ?? false);
     },
   };
 }

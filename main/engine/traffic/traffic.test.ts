@@ -108,6 +108,27 @@ describe('capture at the servers', () => {
   });
 });
 
+describe('the list the console shows', () => {
+  it('finds an entry\u2019s place in a filtered set, and says when the set does not hold it', async () => {
+    for (const reason of ['load', 'refresh', 'load', 'refresh']) await fetch(`${engine.urls.cloudQueue}/queues/q1/v2.3/itemWindow?reason=${reason}`);
+    const all = await list();
+    const refreshes = all.filter((e) => e.reason === 'refresh');
+    expect(await engine.commands.run('traffic.locate', { filter: { reason: 'refresh' }, id: refreshes[1]!.id })).toEqual({ index: 1 });
+    expect(await engine.commands.run('traffic.locate', { id: all[2]!.id })).toEqual({ index: 2 });
+    expect(await engine.commands.run('traffic.locate', { filter: { reason: 'refresh' }, id: all[0]!.id })).toEqual({ index: null });
+    // Once the retention cap drops an entry, the ones after it move up.
+    await admin(engine, 'PATCH', '/traffic/settings', { retention: 100 });
+    for (let i = 0; i < 100; i++) await fetch(`${engine.urls.cloudQueue}/queues/q2/v2.3/version`);
+    expect(await engine.commands.run('traffic.locate', { id: all[0]!.id })).toEqual({ index: null });
+  });
+
+  it('finds text in the query string as well as in the path and bodies', async () => {
+    await fetch(`${engine.urls.cloudQueue}/queues/q1/v2.3/itemWindow?reason=skipToItem&itemId=item-4711`);
+    await fetch(`${engine.urls.cloudQueue}/queues/q1/v2.3/itemWindow?reason=skipToItem&itemId=item-1`);
+    expect((await list('?text=item-4711')).map((e) => e.url)).toEqual([expect.stringContaining('itemId=item-4711')]);
+  });
+});
+
 describe('the player\u2019s own requests', () => {
   it('are logged with their retry number and linked to the transitions they caused', async () => {
     const store = openStore({ dataDir: null });

@@ -95,6 +95,10 @@ export const faultCommands = {
     summary: 'One page of the filtered traffic log (what the virtualized list reads).',
     input: Type.Object({ filter: Type.Optional(TrafficFilterSchema), offset: Type.Integer({ minimum: 0 }), limit: Type.Integer({ minimum: 1, maximum: 1_000 }) }),
   }),
+  'traffic.locate': command<{ index: number | null }>()({
+    summary: 'Where an entry stands in the filtered log, 0-based (null: the filter leaves it out, or it was dropped).',
+    input: Type.Object({ filter: Type.Optional(TrafficFilterSchema), id: Type.Integer({ minimum: 1 }) }),
+  }),
   'traffic.get': command<TrafficEntry>()({
     summary: 'One entry with headers and bodies, and the player transitions it caused; `reveal` unmasks secrets.',
     input: Type.Object({ id: Type.Integer({ minimum: 1 }), reveal: Type.Optional(Type.Boolean()) }),

@@ -4,6 +4,7 @@
  */
 import type { FaultHit } from '../../api/fault-types.js';
 import type { TrafficEntry, TrafficFilter, TrafficOutcome, TrafficSummary, TrafficTarget } from '../../api/traffic-types.js';
+import type { Statement } from 'better-sqlite3';
 import type { SqliteDatabase } from '../database.js';
 
 /** An entry before it has an id. */
@@ -93,53 +94,143 @@ function where(filter: TrafficFilter, since?: number): { sql: string; params: (s
     }
   }
   if (filter.text) {
-    clauses.push("(path LIKE ? ESCAPE '\\' OR request_body LIKE ? ESCAPE '\\' OR response_body LIKE ? ESCAPE '\\')");
+    // The URL, not just the path: a query (`itemId=item-7`, `reason=`) is what people look for.
+    clauses.push("(url LIKE ? ESCAPE '\\' OR request_body LIKE ? ESCAPE '\\' OR response_body LIKE ? ESCAPE '\\')");
     const like = `%${filter.text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
     params.push(like, like, like);
   }
   return { sql: clauses.length ? `WHERE ${clauses.join(' AND ')}` : '', params };
 }
 
+const COLUMNS = 'target, at, wall_at, method, url, path, reason, status, latency_ms, retry, fault, player_id, request_id, outcome, request_headers, request_body, response_headers, response_body';
+const WIDTH = 18;
+const ROW = `(${Array(WIDTH).fill('?').join(', ')})`;
+/** Rows per INSERT: one statement per row costs more than the row itself. */
+const ROWS_PER_INSERT = 32;
+
+/**
+ * The log is written as plain statements with their arguments, so that the same writes run on the
+ * engine's own connection or on a writer thread's (see `traffic/writer.ts`), one transaction per
+ * batch. Answers are `[lastInsertRowid, changes]` per statement.
+ */
+export interface TrafficOp {
+  sql: string;
+  args: unknown[];
+}
+export type TrafficOpResult = [lastId: number, changes: number];
+
+const INSERT_ONE = `INSERT INTO traffic (${COLUMNS}) VALUES ${ROW}`;
+const INSERT_MANY = `INSERT INTO traffic (${COLUMNS}) VALUES ${Array(ROWS_PER_INSERT).fill(ROW).join(', ')}`;
+const TRIM = 'DELETE FROM traffic WHERE id <= (SELECT MAX(id) FROM traffic) - ?';
+const CLEAR = 'DELETE FROM traffic';
+
+/** Writes an entry's columns into `args` from `at` on, in COLUMNS order. */
+function bind(args: unknown[], at: number, e: NewTrafficEntry): void {
+  args[at] = e.target;
+  args[at + 1] = e.at;
+  args[at + 2] = e.wallAt;
+  args[at + 3] = e.method;
+  args[at + 4] = e.url;
+  args[at + 5] = e.path;
+  args[at + 6] = e.reason;
+  args[at + 7] = e.status;
+  args[at + 8] = e.latencyMs;
+  args[at + 9] = e.retry;
+  args[at + 10] = e.fault ? JSON.stringify(e.fault) : null;
+  args[at + 11] = e.playerId;
+  args[at + 12] = e.requestId;
+  args[at + 13] = e.outcome;
+  args[at + 14] = JSON.stringify(e.requestHeaders);
+  args[at + 15] = e.requestBody;
+  args[at + 16] = JSON.stringify(e.responseHeaders);
+  args[at + 17] = e.responseBody;
+}
+
+/** The statements that store a batch, in order. */
+export function insertOps(entries: readonly NewTrafficEntry[]): TrafficOp[] {
+  const ops: TrafficOp[] = [];
+  let i = 0;
+  for (; i + ROWS_PER_INSERT <= entries.length; i += ROWS_PER_INSERT) {
+    const args: unknown[] = new Array(ROWS_PER_INSERT * WIDTH);
+    for (let j = 0; j < ROWS_PER_INSERT; j++) bind(args, j * WIDTH, entries[i + j]!);
+    ops.push({ sql: INSERT_MANY, args });
+  }
+  for (; i < entries.length; i++) {
+    const args: unknown[] = new Array(WIDTH);
+    bind(args, 0, entries[i]!);
+    ops.push({ sql: INSERT_ONE, args });
+  }
+  return ops;
+}
+
+/** The batch with its ids, from the answers of its `insertOps` (one statement's rows get consecutive ids). */
+export function storedSummaries(entries: readonly NewTrafficEntry[], results: readonly TrafficOpResult[]): TrafficSummary[] {
+  const stored: TrafficSummary[] = new Array(entries.length);
+  let i = 0;
+  for (const [lastId, rows] of results) {
+    for (let j = 0; j < rows && i < entries.length; j++, i++) stored[i] = summaryOf(entries[i]!, lastId - rows + 1 + j);
+  }
+  return stored;
+}
+
+/** Drops the oldest rows beyond `keep`. */
+export const trimOp = (keep: number): TrafficOp => ({ sql: TRIM, args: [keep] });
+export const clearOp = (): TrafficOp => ({ sql: CLEAR, args: [] });
+
+const prepared = new WeakMap<SqliteDatabase, Map<string, Statement<unknown[]>>>();
+
+/** Runs the statements in one transaction on a connection. */
+export function runOps(db: SqliteDatabase, ops: readonly TrafficOp[]): TrafficOpResult[] {
+  let cache = prepared.get(db);
+  if (!cache) prepared.set(db, (cache = new Map()));
+  const statements = cache;
+  return db.transaction(() =>
+    ops.map(({ sql, args }): TrafficOpResult => {
+      let statement = statements.get(sql);
+      if (!statement) statements.set(sql, (statement = db.prepare<unknown[]>(sql)));
+      const { lastInsertRowid, changes } = statement.run(...args);
+      return [Number(lastInsertRowid), changes];
+    }),
+  )();
+}
+
+const summaryOf = (e: NewTrafficEntry, id: number): TrafficSummary => ({
+  id,
+  target: e.target,
+  at: e.at,
+  wallAt: e.wallAt,
+  method: e.method,
+  path: e.path,
+  reason: e.reason,
+  status: e.status,
+  latencyMs: e.latencyMs,
+  retry: e.retry,
+  fault: e.fault,
+  playerId: e.playerId,
+  requestId: e.requestId,
+  outcome: e.outcome,
+});
+
 export class TrafficRepository {
-  private readonly insert;
   private readonly one;
-  private readonly trim;
-  private readonly clear_;
-  private readonly maxId;
 
   constructor(private readonly db: SqliteDatabase) {
-    this.insert = db.prepare(
-      `INSERT INTO traffic (target, at, wall_at, method, url, path, reason, status, latency_ms, retry, fault, player_id, request_id, outcome,
-         request_headers, request_body, response_headers, response_body)
-       VALUES (@target, @at, @wallAt, @method, @url, @path, @reason, @status, @latencyMs, @retry, @fault, @playerId, @requestId, @outcome,
-         @requestHeaders, @requestBody, @responseHeaders, @responseBody)`,
-    );
     this.one = db.prepare<[number], Row>('SELECT * FROM traffic WHERE id = ?');
-    this.trim = db.prepare<[number]>('DELETE FROM traffic WHERE id <= ?');
-    this.clear_ = db.prepare('DELETE FROM traffic');
-    this.maxId = db.prepare<[], { id: number | null }>('SELECT MAX(id) AS id FROM traffic');
+  }
+
+  /** Runs writes on the engine's own connection (see `runOps`). */
+  run(ops: readonly TrafficOp[]): TrafficOpResult[] {
+    return runOps(this.db, ops);
   }
 
   /** Inserts a batch in one transaction; returns the entries with their ids. */
-  addAll(entries: NewTrafficEntry[]): TrafficSummary[] {
-    return this.db.transaction(() =>
-      entries.map((entry) => {
-        const { lastInsertRowid } = this.insert.run({
-          ...entry,
-          fault: entry.fault ? JSON.stringify(entry.fault) : null,
-          requestHeaders: JSON.stringify(entry.requestHeaders),
-          responseHeaders: JSON.stringify(entry.responseHeaders),
-        });
-        const { url: _url, requestHeaders: _rh, requestBody: _rb, responseHeaders: _sh, responseBody: _sb, ...summary } = entry;
-        return { ...summary, id: Number(lastInsertRowid) };
-      }),
-    )();
+  addAll(entries: readonly NewTrafficEntry[]): TrafficSummary[] {
+    return storedSummaries(entries, this.run(insertOps(entries)));
   }
 
   /** Drops the oldest rows beyond `keep`. */
   retain(keep: number): number {
-    const max = this.maxId.get()?.id;
-    return max === null || max === undefined ? 0 : this.trim.run(max - keep).changes;
+    return this.run([trimOp(keep)])[0]![1];
   }
 
   get(id: number): StoredTrafficEntry | undefined {
@@ -151,6 +242,28 @@ export class TrafficRepository {
   entries(filter: TrafficFilter, since: number | undefined, limit: number): StoredTrafficEntry[] {
     const { sql, params } = where(filter, since);
     return this.db.prepare<(string | number)[], Row>(`SELECT * FROM traffic ${sql} ORDER BY id LIMIT ?`).all(...params, limit).map(toEntry);
+  }
+
+  /** The newest `limit` entries of the filtered set, oldest first (what an export takes). */
+  latest(filter: TrafficFilter, limit: number): StoredTrafficEntry[] {
+    const { sql, params } = where(filter);
+    return this.db
+      .prepare<(string | number)[], Row>(`SELECT * FROM (SELECT * FROM traffic ${sql} ORDER BY id DESC LIMIT ?) ORDER BY id`)
+      .all(...params, limit)
+      .map(toEntry);
+  }
+
+  /**
+   * Where an entry stands in the filtered set (0-based), or null when the set does not hold it
+   * (filtered out, or dropped by the retention cap). Lets a list keep an entry in place while the
+   * oldest rows go.
+   */
+  locate(filter: TrafficFilter, id: number): number | null {
+    const { sql, params } = where(filter);
+    const and = sql ? `${sql} AND` : 'WHERE';
+    const held = this.db.prepare<(string | number)[], { id: number }>(`SELECT id FROM traffic ${and} id = ?`).get(...params, id);
+    if (!held) return null;
+    return this.db.prepare<(string | number)[], { n: number }>(`SELECT COUNT(*) AS n FROM traffic ${and} id < ?`).get(...params, id)!.n;
   }
 
   /** A page of summaries of the filtered set, oldest first, and the size of the set. */
@@ -169,6 +282,6 @@ export class TrafficRepository {
   }
 
   clear(): number {
-    return this.clear_.run().changes;
+    return this.run([clearOp()])[0]![1];
   }
 }

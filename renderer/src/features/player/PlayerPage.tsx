@@ -1,9 +1,10 @@
 /**
  * The player panel: pick a group's player, watch its state on the diagram and the timeline of
  * transitions with their causes, see now playing and the window, press its buttons, and send
- * control commands through the real control API.
+ * control commands through the real control API. `#/player?player=<id>&transition=<seq>` (the
+ * traffic log's links) opens a player with one transition marked and scrolled into view.
  */
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import type { PlayerMachineState } from '../../../../main/engine/api/player-types';
 import { useEngineState } from '../../queries/engine-state';
 import { HouseholdEditor } from '../household/HouseholdEditor';
@@ -17,14 +18,46 @@ import { Violations } from './Violations';
 import { WindowList } from './WindowList';
 import './player.css';
 
+/** The player and transition a link names. */
+function linkOf(hash: string): { player: string | null; transition: number | null } {
+  const query = hash.indexOf('?');
+  const params = new URLSearchParams(query === -1 ? '' : hash.slice(query + 1));
+  const seq = Number(params.get('transition'));
+  return { player: params.get('player'), transition: Number.isInteger(seq) && seq > 0 ? seq : null };
+}
+
 export function PlayerPage() {
   const { data: state } = useEngineState();
   const coordinators = state ? state.groups.map((g) => ({ group: g, player: state.players.find((p) => p.id === g.coordinatorId) })) : [];
-  const [chosen, setChosen] = useState<string | null>(null);
+  const [link, setLink] = useState(() => linkOf(window.location.hash));
+  const [chosen, setChosen] = useState<string | null>(link.player);
   const selected = chosen ?? coordinators[0]?.player?.id ?? null;
   const detail = usePlayerDetail(selected).data;
-  const transitions = usePlayerTransitions(selected).data ?? [];
+  const transitionsQuery = usePlayerTransitions(selected);
+  const transitions = transitionsQuery.data ?? [];
   const table = useTransitionTable().data ?? [];
+  const marked = link.transition;
+  const markedShown = marked !== null && transitions.some((t) => t.seq === marked);
+
+  useEffect(() => {
+    const onHash = () => {
+      const next = linkOf(window.location.hash);
+      setLink(next);
+      if (next.player) setChosen(next.player);
+    };
+    window.addEventListener('hashchange', onHash);
+    return () => window.removeEventListener('hashchange', onHash);
+  }, []);
+  useEffect(() => {
+    if (markedShown) document.getElementById(`transition-${marked}`)?.scrollIntoView({ block: 'center' });
+  }, [marked, markedShown]);
+  const choose = (playerId: string) => {
+    setChosen(playerId);
+    if (link.player || link.transition) {
+      setLink({ player: null, transition: null });
+      window.history.replaceState(null, '', '#/player');
+    }
+  };
 
   return (
     <section className="page player-page" aria-labelledby="page-title">
@@ -34,7 +67,7 @@ export function PlayerPage() {
       <div className="player-tabs" role="tablist" aria-label="Players">
         {coordinators.map(({ group, player }) =>
           player ? (
-            <button key={group.id} role="tab" type="button" aria-selected={player.id === selected} onClick={() => setChosen(player.id)}>
+            <button key={group.id} role="tab" type="button" aria-selected={player.id === selected} onClick={() => choose(player.id)}>
               <span>{group.name}</span>
               <span className="badge" data-state={player.playbackState}>
                 {player.suspended ? 'SUSPENDED' : player.playbackState.replace('PLAYBACK_STATE_', '')}
@@ -78,7 +111,12 @@ export function PlayerPage() {
             <div className="panel-head">
               <h2>Transitions</h2>
             </div>
-            <Timeline transitions={transitions} />
+            {marked !== null && !markedShown && transitionsQuery.isFetched && (
+              <p className="muted" role="status">
+                Transition #{marked} is not among the {transitions.length} latest shown here.
+              </p>
+            )}
+            <Timeline transitions={transitions} marked={marked} />
           </section>
           <section className="panel wide" aria-label="Household">
             <div className="panel-head">

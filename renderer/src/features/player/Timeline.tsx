@@ -17,9 +17,11 @@ interface TimelineProps {
   /** The player's own timeline: newest first, each row a link target. */
   live?: boolean;
   showPlayer?: boolean;
+  /** The transition a link from the traffic log points at. */
+  marked?: number | null;
 }
 
-export function Timeline({ transitions, label = 'Transitions', live = true, showPlayer = false }: TimelineProps) {
+export function Timeline({ transitions, label = 'Transitions', live = true, showPlayer = false, marked = null }: TimelineProps) {
   if (transitions.length === 0) return <p className="muted">No transitions yet.</p>;
   return (
     <div className="transition-timeline" role="region" aria-label={label} tabIndex={0}>
@@ -37,7 +39,13 @@ export function Timeline({ transitions, label = 'Transitions', live = true, show
         </thead>
         <tbody>
           {(live ? [...transitions].reverse() : transitions).map((t) => (
-            <tr key={t.seq} id={live ? `transition-${t.seq}` : undefined} data-transition={t.transition}>
+            <tr
+              key={t.seq}
+              id={live ? `transition-${t.seq}` : undefined}
+              data-transition={t.transition}
+              data-marked={t.seq === marked || undefined}
+              aria-current={t.seq === marked || undefined}
+            >
               <td>
                 <code>{formatEngineClock(t.at)}</code>
               </td>

@@ -1,0 +1,38 @@
+/**
+ * What the traffic benchmarks run against: an engine (in memory, or with `disk` in a fresh data
+ * dir that `dispose` removes) and GET /itemWindow of a 1,000-item queue, 100 different windows, as
+ * a handful of players playing through it would ask for them.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { QueueSummary } from '../main/engine/api/queue-types.js';
+import { sampleTracks } from '../main/engine/cloud-queue/samples.js';
+import { createEngine, type Engine } from '../main/engine/index.js';
+
+export interface ItemWindowBench {
+  engine: Engine;
+  dataDir: string | null;
+  origin: string;
+  headers: Record<string, string>;
+  paths: string[];
+  dispose(): Promise<void>;
+}
+
+export async function itemWindowBench(disk: boolean): Promise<ItemWindowBench> {
+  const dataDir = disk ? mkdtempSync(join(tmpdir(), 'cqc-traffic-bench-')) : null;
+  const engine = await createEngine({ dataDir, port: 0, clockSpeed: 0 });
+  const queue = (await engine.commands.run('queues.create', { name: 'Bench', items: sampleTracks(1, 1_000).map((track) => ({ track })) })) as QueueSummary;
+  const base = new URL(queue.queueBaseUrl);
+  return {
+    engine,
+    dataDir,
+    origin: base.origin,
+    headers: { authorization: queue.httpAuthorization, 'x-player-id': 'bench' },
+    paths: Array.from({ length: 100 }, (_, i) => `${base.pathname}itemWindow?reason=refresh&itemId=item-${1 + i * 10}&previousWindowSize=5&upcomingWindowSize=10`),
+    async dispose() {
+      await engine.close();
+      if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}

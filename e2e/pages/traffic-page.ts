@@ -1,0 +1,68 @@
+/** The Traffic area as a page module: filters, the virtualized list, the open entry, export. */
+import { expect, type Locator, type Page } from '@playwright/test';
+import type { ServeProcess } from '../../main/testing/serve-process';
+
+export class TrafficPage {
+  readonly list: Locator;
+  readonly rows: Locator;
+  readonly count: Locator;
+  readonly detail: Locator;
+  readonly follow: Locator;
+
+  constructor(readonly page: Page) {
+    this.list = page.getByRole('listbox', { name: 'Traffic entries' });
+    this.rows = this.list.getByRole('option');
+    this.count = page.getByLabel('Entries shown');
+    this.detail = page.getByRole('complementary', { name: 'Entry details' });
+    this.follow = page.getByRole('button', { name: 'Follow' });
+  }
+
+  async open(): Promise<void> {
+    await this.page.getByRole('navigation', { name: 'Console areas' }).getByRole('button', { name: 'Traffic' }).click();
+    await expect(this.page.getByRole('heading', { level: 1, name: 'Traffic' })).toBeVisible();
+  }
+
+  async filterTarget(target: string): Promise<void> {
+    await this.page.getByLabel('Target', { exact: true }).selectOption(target);
+  }
+
+  async filterReason(reason: string): Promise<void> {
+    await this.page.getByLabel('Reason', { exact: true }).selectOption(reason);
+  }
+
+  async filterStatus(status: string): Promise<void> {
+    await this.page.getByLabel('Status', { exact: true }).fill(status);
+  }
+
+  async search(text: string): Promise<void> {
+    await this.page.getByLabel('Search traffic').fill(text);
+  }
+
+  /** Waits until the filtered log holds exactly `n` entries. */
+  async expectCount(n: number, timeout?: number): Promise<void> {
+    await expect(this.count).toHaveAttribute('data-total', String(n), { timeout });
+  }
+
+  row(id: number): Locator {
+    return this.list.locator(`[role="option"][data-id="${id}"]`);
+  }
+}
+
+/** The admin API of a served console, for setting the scene. */
+export function adminApi(served: ServeProcess) {
+  const call = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
+    const response = await fetch(`${served.ready.urls.console}/admin/api${path}`, {
+      method,
+      headers: { authorization: `Bearer ${served.ready.adminToken}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await response.text();
+    if (!response.ok) throw new Error(`${method} ${path} answered ${response.status}: ${text}`);
+    return (text ? JSON.parse(text) : null) as T;
+  };
+  return {
+    call,
+    /** A control API request with the console's own token, as an integration sends it. */
+    control: (path: string, body?: unknown) => call<{ status: number; body: unknown }>('POST', '/control/send', { method: 'POST', path, body }),
+  };
+}

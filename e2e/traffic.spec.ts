@@ -1,0 +1,198 @@
+/**
+ * The traffic log in Chromium (issue 6): it fills live as requests happen, its filters narrow it,
+ * an entry shows its secrets masked until revealed, a player request links to the transition it
+ * caused, the filtered set downloads as HAR and as a repro bundle that imports and replays, and
+ * the list stays light with 100,000 entries in it.
+ */
+import autocannon from 'autocannon';
+import harValidator from 'har-validator';
+import { randomBytes } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import type { QueueSummary } from '../main/engine/api/queue-types';
+import type { TrafficSummary } from '../main/engine/api/traffic-types';
+import { expect, test } from './fixtures';
+import { TrafficPage, adminApi } from './pages/traffic-page';
+
+const tag = () => `t${randomBytes(4).toString('hex')}`;
+
+test.describe('the traffic log', () => {
+  test('fills live as requests happen, and its filters narrow it', async ({ consolePage, page, served }) => {
+    const { urls } = served.ready;
+    const admin = adminApi(served);
+    await admin.call('DELETE', '/traffic');
+    await consolePage.waitUntilLive();
+    const traffic = new TrafficPage(page);
+    await traffic.open();
+    const marker = tag();
+    await traffic.search(marker);
+    await traffic.expectCount(0);
+
+    // Nothing is reloaded: each request shows up on its own.
+    await fetch(`${urls.cloudQueue}/queues/${marker}/v2.3/itemWindow?reason=load`);
+    await traffic.expectCount(1);
+    await expect(traffic.rows).toHaveCount(1);
+    await expect(traffic.rows.first()).toContainText(`/queues/${marker}/v2.3/itemWindow`);
+    await expect(traffic.rows.first()).toContainText('404');
+    await fetch(`${urls.cloudQueue}/queues/${marker}/v2.3/itemWindow?reason=refresh`);
+    await fetch(`${urls.cloudQueue}/queues/${marker}/v2.3/itemWindow?reason=refresh`);
+    await fetch(`${urls.control}/api/v1/households?${marker}`);
+    await traffic.expectCount(4);
+
+    await traffic.filterTarget('cloudQueue');
+    await traffic.expectCount(3);
+    await traffic.filterReason('refresh');
+    await traffic.expectCount(2);
+    await traffic.filterReason('');
+    await traffic.filterTarget('');
+    await traffic.filterStatus('401');
+    await traffic.expectCount(1);
+    await expect(traffic.rows.first()).toContainText('/api/v1/households');
+    await traffic.filterStatus('4xx');
+    await traffic.expectCount(4);
+    await traffic.filterStatus('2xx');
+    await traffic.expectCount(0);
+    await traffic.filterStatus('40');
+    await expect(page.getByRole('alert')).toContainText('a status (503), a class (2xx, 4xx, 5xx) or none');
+    await traffic.filterStatus('');
+    await traffic.expectCount(4);
+
+    // `/` goes to the text filter from anywhere on the page.
+    await traffic.list.focus();
+    await page.keyboard.press('/');
+    await expect(page.getByLabel('Search traffic')).toBeFocused();
+  });
+
+  test('opens an entry by keyboard, masks its secrets and reveals them', async ({ consolePage, page, served }) => {
+    const admin = adminApi(served);
+    await consolePage.waitUntilLive();
+    const queue = await admin.call<QueueSummary>('POST', '/queues', { name: tag(), items: [{ track: { name: 'One', mediaUrl: 'https://example.com/1.mp3' } }] });
+    const traffic = new TrafficPage(page);
+    await traffic.open();
+    await traffic.search(queue.id);
+    await traffic.filterTarget('cloudQueue');
+    await fetch(`${queue.queueBaseUrl}itemWindow?reason=load&upcomingWindowSize=1`, { headers: { authorization: queue.httpAuthorization } });
+    await traffic.expectCount(1);
+
+    await traffic.list.focus();
+    await page.keyboard.press('ArrowDown');
+    await expect(traffic.rows.first()).toHaveAttribute('data-active', 'true');
+    await page.keyboard.press('Enter');
+    await expect(traffic.rows.first()).toHaveAttribute('aria-selected', 'true');
+    const request = traffic.detail.getByRole('region', { name: 'Request' });
+    await expect(request).toContainText(`Bearer ${queue.accessToken.slice(0, 4)}•••`);
+    await expect(request).not.toContainText(queue.accessToken);
+    // The response body, JSON pretty-printed.
+    await expect(traffic.detail.getByLabel('Response body')).toContainText('"items": [');
+
+    const reveal = traffic.detail.getByRole('button', { name: 'Reveal secrets' });
+    await reveal.click();
+    await expect(reveal).toHaveAttribute('aria-pressed', 'true');
+    await expect(request).toContainText(queue.httpAuthorization);
+    await reveal.click();
+    await expect(reveal).toHaveAttribute('aria-pressed', 'false');
+    await expect(request).not.toContainText(queue.accessToken);
+  });
+
+  test('links a player request to the transition it caused, on the Player page', async ({ consolePage, page, served }) => {
+    const admin = adminApi(served);
+    await consolePage.waitUntilLive();
+    const queue = await admin.call<QueueSummary>('POST', '/queues', { name: tag(), items: [{ track: { name: 'One', mediaUrl: 'https://example.com/1.mp3', durationMillis: 200_000 } }] });
+    const session = await admin.control('/api/v1/groups/group-office/playbackSession:1', { appId: 'com.example.e2e', appContext: 'traffic' });
+    const sessionId = (session.body as { sessionId: string }).sessionId;
+    const load = await admin.control(`/api/v1/playbackSessions/${sessionId}/playbackSession:1/loadCloudQueue`, {
+      queueBaseUrl: queue.queueBaseUrl,
+      httpAuthorization: queue.httpAuthorization,
+      playOnCompletion: true,
+    });
+    expect(load.status).toBe(200);
+
+    const traffic = new TrafficPage(page);
+    await traffic.open();
+    await traffic.filterTarget('player');
+    await traffic.filterReason('load');
+    await traffic.search(queue.id);
+    await traffic.expectCount(1);
+    await traffic.rows.first().click();
+    const link = traffic.detail.getByRole('link', { name: /IDLE → BUFFERING load-answered-plays/ });
+    await expect(link).toBeVisible();
+    const seq = /transition=(\d+)/.exec((await link.getAttribute('href'))!)![1];
+
+    await link.click();
+    await expect(page.getByRole('heading', { level: 1, name: 'Player' })).toBeVisible();
+    await expect(page.getByRole('tab', { name: /Office/ })).toHaveAttribute('aria-selected', 'true');
+    const row = page.locator(`#transition-${seq}`);
+    await expect(row).toHaveAttribute('aria-current', 'true');
+    await expect(row).toHaveAttribute('data-transition', 'load-answered-plays');
+    await expect(row).toBeInViewport();
+  });
+
+  test('exports the filtered set as a HAR file, and a repro bundle that imports and replays', async ({ consolePage, page, served }, testInfo) => {
+    const { urls } = served.ready;
+    await consolePage.waitUntilLive();
+    const traffic = new TrafficPage(page);
+    await traffic.open();
+    const marker = tag();
+    await traffic.search(marker);
+    for (const reason of ['load', 'refresh']) await fetch(`${urls.cloudQueue}/queues/${marker}/v2.3/itemWindow?reason=${reason}`);
+    await traffic.expectCount(2);
+
+    const harDownload = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Export HAR' }).click();
+    const har = JSON.parse(await readFile(await (await harDownload).path(), 'utf8'));
+    await expect(harValidator.har(har)).resolves.toBeTruthy();
+    expect(har.log.entries.map((e: { request: { url: string } }) => new URL(e.request.url).search)).toEqual(['?reason=load', '?reason=refresh']);
+
+    const bundleDownload = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Export repro bundle' }).click();
+    const download = await bundleDownload;
+    expect(download.suggestedFilename()).toMatch(/^repro-.*\.bundle\.json$/);
+    const file = testInfo.outputPath('repro.bundle.json');
+    await download.saveAs(file);
+    expect(JSON.parse(await readFile(file, 'utf8'))).toMatchObject({ format: 'cloud-queue-console/repro-bundle', har: { log: { entries: [{}, {}] } } });
+
+    await page.getByLabel('Import bundle…').setInputFiles(file);
+    const imported = page.getByRole('region', { name: 'Imported bundle' });
+    await expect(imported).toContainText(/Scenario .*\(\d+ steps\)/);
+    await imported.getByRole('button', { name: 'Run scenario' }).click();
+    await expect(imported.getByRole('status')).toContainText('Passed');
+  });
+
+  test('refuses a file that is not a bundle, and says why', async ({ consolePage, page }, testInfo) => {
+    await consolePage.waitUntilLive();
+    const traffic = new TrafficPage(page);
+    await traffic.open();
+    const file = testInfo.outputPath('not-a-bundle.json');
+    await (await import('node:fs/promises')).writeFile(file, JSON.stringify({ log: { entries: [] } }));
+    await page.getByLabel('Import bundle…').setInputFiles(file);
+    await expect(page.getByRole('alert')).toContainText('The bundle was not imported, nothing changed: not a repro bundle');
+  });
+
+  test('stays light with 100,000 entries: few rows in the page, and the end shows the newest', async ({ consolePage, page, served }) => {
+    test.setTimeout(240_000);
+    const { urls } = served.ready;
+    const admin = adminApi(served);
+    await admin.call('PATCH', '/traffic/settings', { retention: 200_000 });
+    await consolePage.waitUntilLive();
+    const traffic = new TrafficPage(page);
+    await traffic.open();
+    const marker = tag();
+    await traffic.search(marker);
+
+    // 100,000 real requests to the cloud queue listener, bounded, on loopback.
+    const result = await autocannon({ url: `${urls.cloudQueue}/queues/${marker}/v2.3/itemWindow?reason=refresh`, connections: 10, amount: 100_000 });
+    expect(result.errors).toBe(0);
+    await traffic.expectCount(100_000, 30_000);
+    expect(await traffic.list.getByRole('option').count()).toBeLessThan(80);
+
+    const { rows } = await admin.call<{ rows: TrafficSummary[] }>('POST', '/commands/traffic.page', { filter: { text: marker }, offset: 99_999, limit: 1 });
+    await traffic.list.focus();
+    await page.keyboard.press('End');
+    await expect(traffic.row(rows[0]!.id)).toBeInViewport();
+    await expect(traffic.follow).toHaveAttribute('aria-pressed', 'true');
+    await page.keyboard.press('Home');
+    await expect(traffic.follow).toHaveAttribute('aria-pressed', 'false');
+    await expect(traffic.list.locator('[role="option"][data-index="0"]')).toHaveAttribute('data-id', /\d+/);
+    expect(await traffic.list.getByRole('option').count()).toBeLessThan(80);
+    await admin.call('PATCH', '/traffic/settings', { retention: 100_000 });
+  });
+});

@@ -1,0 +1,69 @@
+/**
+ * Commands of repro bundles: export what this console saw (HAR, fault rules, queues, clock and a
+ * scenario derived from the traffic) and import it into another console. The import takes the
+ * bundle file itself as its body and checks it against `ReproBundleSchema` before it writes
+ * anything.
+ */
+import Type from 'typebox';
+import { BUNDLE_FORMAT, BUNDLE_VERSION, type BundleImportResult, type ReproBundle } from '../bundle-types.js';
+import { command } from '../command.js';
+import { FaultRuleInputSchema, TrafficFilterSchema } from './faults.js';
+import { ContainerInput, PlaybackPoliciesInput, ReportsInput, TrackInput } from './queues.js';
+import { ScenarioStepSchema } from './scenarios.js';
+
+const PolicyValue = Type.Union([Type.Boolean(), Type.Number(), Type.String({ maxLength: 256 })]);
+
+export const BUNDLE_QUEUE_REF_PATTERN = '^[A-Za-z][A-Za-z0-9_]{0,39}$';
+
+const BundleQueueSchema = Type.Object({
+  ref: Type.String({ pattern: BUNDLE_QUEUE_REF_PATTERN }),
+  sourceId: Type.String({ minLength: 1, maxLength: 256 }),
+  name: Type.String({ minLength: 1, maxLength: 200 }),
+  container: ContainerInput,
+  playbackPolicies: PlaybackPoliciesInput,
+  reports: ReportsInput,
+  items: Type.Array(
+    Type.Object({ id: Type.String({ minLength: 1, maxLength: 256 }), track: TrackInput, policies: Type.Optional(Type.Record(Type.String(), PolicyValue)) }),
+    { maxItems: 2_000_000 },
+  ),
+});
+
+/** What `bundles.import` accepts: the file `bundles.export` writes. */
+export const ReproBundleSchema = Type.Object({
+  format: Type.Literal(BUNDLE_FORMAT),
+  version: Type.Literal(BUNDLE_VERSION),
+  exportedAt: Type.Optional(Type.String({ maxLength: 100 })),
+  source: Type.Optional(Type.Unknown()),
+  filter: Type.Optional(TrafficFilterSchema),
+  clock: Type.Object({ now: Type.Optional(Type.Number()), speed: Type.Number({ minimum: 0, maximum: 100_000 }) }),
+  faults: Type.Array(FaultRuleInputSchema, { maxItems: 1_000 }),
+  queues: Type.Array(BundleQueueSchema, { maxItems: 100 }),
+  scenario: Type.Object({
+    name: Type.String({ minLength: 1, maxLength: 200 }),
+    description: Type.Optional(Type.String({ maxLength: 2_000 })),
+    steps: Type.Array(ScenarioStepSchema, { minItems: 1, maxItems: 1_000 }),
+  }),
+  notes: Type.Optional(Type.Array(Type.String({ maxLength: 2_000 }), { maxItems: 1_000 })),
+  // Carried for people and HAR tools; an import does not replay it.
+  har: Type.Optional(Type.Unknown()),
+});
+
+export const bundleCommands = {
+  'bundles.export': command<ReproBundle>()({
+    summary: 'A repro bundle of the filtered traffic: HAR, fault rules, the queues it used, clock, and a scenario that replays it.',
+    input: Type.Object({
+      filter: Type.Optional(TrafficFilterSchema),
+      queueIds: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 256 }), { maxItems: 100 })),
+      limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000 })),
+      reveal: Type.Optional(Type.Boolean()),
+      name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+    }),
+    http: { method: 'POST', path: '/bundles/export' },
+  }),
+  'bundles.import': command<BundleImportResult>()({
+    summary: 'Imports a repro bundle: creates its queues anew, adds its fault rules, applies its clock speed and saves its scenario. All or nothing.',
+    // Checked against ReproBundleSchema by the handler, which explains a wrong file better.
+    input: Type.Unknown(),
+    http: { method: 'POST', path: '/bundles/import' },
+  }),
+};

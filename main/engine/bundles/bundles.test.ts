@@ -1,0 +1,216 @@
+/**
+ * Repro bundles over the admin API: one console's traffic exported, imported into a second
+ * console, and its scenario replayed there with the same transitions; bad bundles refused with
+ * nothing changed, even when a write fails halfway.
+ */
+import harValidator from 'har-validator';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BundleImportResult, ReproBundle } from '../api/bundle-types.js';
+import type { FaultRule } from '../api/fault-types.js';
+import type { PlayerTransition } from '../api/player-types.js';
+import type { QueueSummary, QueueView } from '../api/queue-types.js';
+import type { ScenarioReport } from '../api/scenario-types.js';
+import type { StoredScenarioView } from '../api/commands/scenarios.js';
+import { EngineClock } from '../clock/clock.js';
+import { QueueModel } from '../cloud-queue/queue-model.js';
+import { sampleTracks } from '../cloud-queue/samples.js';
+import { EventBus } from '../events/bus.js';
+import { FaultRegistry } from '../faults/registry.js';
+import type { Engine } from '../index.js';
+import { openStore } from '../store/store.js';
+import { admin, startTestEngine } from '../testing/http.js';
+import { ManualWall } from '../testing/manual-wall.js';
+import { importBundle } from './import.js';
+
+const PLAYER = 'player-kitchen';
+const GROUP = 'group-kitchen';
+
+/** The rows of the transition table a player went through, oldest first. */
+async function rows(engine: Engine): Promise<string[]> {
+  const { body } = await admin(engine, 'GET', `/players/${PLAYER}/transitions?limit=500`);
+  return (body as PlayerTransition[]).map((t) => t.transition);
+}
+
+async function ok<T>(engine: Engine, method: string, path: string, body?: unknown): Promise<T> {
+  const answer = await admin(engine, method, path, body);
+  if (answer.status !== 200) throw new Error(`${method} ${path} answered ${answer.status}: ${JSON.stringify(answer.body)}`);
+  return answer.body as T;
+}
+
+const control = (engine: Engine, path: string, body?: unknown) => ok<{ status: number; body: unknown }>(engine, 'POST', '/control/send', { method: 'POST', path, body });
+const advance = (engine: Engine, advanceMs: number) => ok(engine, 'POST', '/clock', { advanceMs });
+
+describe('a repro bundle', () => {
+  let source: Engine;
+  let target: Engine;
+  let bundle: ReproBundle;
+  let sourceRows: string[];
+  let queue: QueueSummary;
+
+  beforeAll(async () => {
+    [source, target] = await Promise.all([startTestEngine({ clockSpeed: 0 }), startTestEngine({ clockSpeed: 0 })]);
+    // A queue whose ids are not 1..n (item-1 removed): the import must map them.
+    queue = await ok<QueueSummary>(source, 'POST', '/queues', { name: 'Repro queue', items: sampleTracks(1, 6).map((track) => ({ track })) });
+    await ok(source, 'DELETE', `/queues/${queue.id}/items/item-1`);
+    await ok(source, 'DELETE', '/traffic');
+
+    const session = await control(source, `/api/v1/groups/${GROUP}/playbackSession:1`, { appId: 'com.example.repro', appContext: 'bundle-test' });
+    const sessionId = (session.body as { sessionId: string }).sessionId;
+    const load = await control(source, `/api/v1/playbackSessions/${sessionId}/playbackSession:1/loadCloudQueue`, {
+      queueBaseUrl: queue.queueBaseUrl,
+      httpAuthorization: queue.httpAuthorization,
+      itemId: 'item-3',
+      playOnCompletion: true,
+    });
+    expect(load.status).toBe(200);
+    await advance(source, 5_000);
+    await ok(source, 'POST', `/players/${PLAYER}/actions`, { action: 'pause' });
+    await advance(source, 2_000);
+    await ok(source, 'POST', `/players/${PLAYER}/actions`, { action: 'play' });
+    await advance(source, 1_000);
+    // The next window request fails: skipToItem asks for its item and the 404 sends the player idle.
+    await ok(source, 'POST', '/faults', { target: 'cloudQueue', match: { method: 'GET', path: '/itemWindow', reason: 'skipToItem' }, action: { type: 'status', status: 404 }, times: 1, label: 'gone' });
+    expect((await control(source, `/api/v1/playbackSessions/${sessionId}/playbackSession:1/skipToItem`, { itemId: 'item-5' })).status).toBe(200);
+    await advance(source, 3_000);
+    sourceRows = await rows(source);
+    expect(sourceRows.at(-1)).toBe('window-not-found');
+
+    bundle = await ok<ReproBundle>(source, 'POST', '/bundles/export', { name: 'Kitchen goes idle' });
+  });
+  afterAll(async () => {
+    await Promise.all([source.close(), target.close()]);
+  });
+
+  it('holds the HAR, the rules, the queue with its items and the clock', async () => {
+    expect(bundle).toMatchObject({ format: 'cloud-queue-console/repro-bundle', version: 1, clock: { speed: 0 } });
+    await expect(harValidator.har(bundle.har)).resolves.toBeDefined();
+    const urls = bundle.har.log.entries.map((e) => e.request.url);
+    expect(urls.some((url) => url.includes('/loadCloudQueue'))).toBe(true);
+    // The HAR is for reading and sharing: secrets stay masked.
+    const load = bundle.har.log.entries.find((e) => e.request.url.endsWith('/loadCloudQueue'))!;
+    expect(load.request.postData!.text).not.toContain(queue.accessToken);
+    expect(bundle.faults).toEqual([{ target: 'cloudQueue', match: { method: 'GET', path: '/itemWindow', reason: 'skipToItem' }, action: { type: 'status', status: 404 }, times: 1, label: 'gone' }]);
+    expect(bundle.queues).toHaveLength(1);
+    expect(bundle.queues[0]).toMatchObject({ ref: 'queue1', sourceId: queue.id, name: 'Repro queue' });
+    expect(bundle.queues[0]!.items.map((i) => i.id)).toEqual(['item-2', 'item-3', 'item-4', 'item-5', 'item-6']);
+  });
+
+  it('derives a scenario with variables for sessions, queue URLs, tokens and items', () => {
+    const steps = bundle.scenario.steps;
+    expect(bundle.scenario.name).toBe('Kitchen goes idle');
+    expect(steps.slice(0, 2)).toEqual([{ type: 'clearFaults' }, { type: 'clock', speed: 0 }]);
+    expect(steps.filter((s) => s.type !== 'clock').map((s) => (s.type === 'command' ? s.path.split('/').at(-1) : s.type === 'action' ? s.action : s.type))).toEqual([
+      'clearFaults',
+      'playbackSession:1',
+      'loadCloudQueue',
+      'pause',
+      'play',
+      'fault',
+      'skipToItem',
+    ]);
+    expect(steps).toContainEqual(expect.objectContaining({ type: 'command', path: `/api/v1/groups/${GROUP}/playbackSession:1`, save: { session1: 'sessionId' } }));
+    expect(steps).toContainEqual({
+      type: 'command',
+      method: 'POST',
+      path: '/api/v1/playbackSessions/${session1}/playbackSession:1/loadCloudQueue',
+      body: { queueBaseUrl: '${queue1.url}/v2.3/', httpAuthorization: 'Bearer ${queue1.token}', itemId: '${queue1.item-3}', playOnCompletion: true },
+      expectStatus: 200,
+    });
+    expect(steps).toContainEqual(expect.objectContaining({ path: '/api/v1/playbackSessions/${session1}/playbackSession:1/skipToItem', body: { itemId: '${queue1.item-5}' } }));
+    // The engine-time gaps, the trailing one included.
+    expect(steps.filter((s) => s.type === 'clock' && s.advanceMs).map((s) => (s as { advanceMs: number }).advanceMs)).toEqual([5_000, 2_000, 1_000, 3_000]);
+    expect(JSON.stringify(bundle.scenario)).not.toMatch(/session-[0-9a-f]{8}-/);
+    expect(JSON.stringify(bundle.scenario)).not.toContain(queue.id);
+  });
+
+  it('imports into another console and replays there with the same transitions', async () => {
+    const result = await ok<BundleImportResult>(target, 'POST', '/bundles/import', bundle);
+    expect(result.queues).toEqual([expect.objectContaining({ ref: 'queue1', sourceId: queue.id, name: 'Repro queue', itemCount: 5 })]);
+    expect(result.faults).toEqual([expect.objectContaining({ target: 'cloudQueue', action: 'status', label: 'gone' })]);
+    expect(result.warnings).toEqual([]);
+    const created = await ok<QueueView>(target, 'GET', `/queues/${result.queues[0]!.id}`);
+    expect(created.items.map((i) => i.track.name)).toEqual(bundle.queues[0]!.items.map((i) => i.track.name));
+    expect(await ok<FaultRule[]>(target, 'GET', '/faults')).toHaveLength(1);
+
+    const saved = await ok<StoredScenarioView>(target, 'GET', `/scenarios/${result.scenario.id}`);
+    const load = saved.steps.find((s) => s.type === 'command' && s.path.endsWith('/loadCloudQueue'));
+    // The new queue's own URL, token and ids: item-3 was the second item, which is item-2 there.
+    expect(load).toMatchObject({ body: { queueBaseUrl: `\${cloudQueue}/queues/${created.id}/v2.3/`, httpAuthorization: created.httpAuthorization, itemId: 'item-2' } });
+
+    const report = await ok<ScenarioReport>(target, 'POST', `/scenarios/${result.scenario.id}/run`);
+    expect(report.steps.filter((s) => s.status !== 'passed')).toEqual([]);
+    expect(report.passed).toBe(true);
+    expect(await rows(target)).toEqual(sourceRows);
+  });
+
+  describe('that is bad', () => {
+    const broken: [string, (b: ReproBundle) => unknown, RegExp][] = [
+      ['is not an object', () => ['hello'], /not a repro bundle/],
+      ['is some other file', (b) => ({ ...b, format: 'har' }), /not a repro bundle/],
+      ['has a version this console does not read', (b) => ({ ...b, version: 2 }), /version 2 is not supported/],
+      ['has a track with a negative duration', (b) => ({ ...b, queues: [{ ...b.queues[0]!, items: [{ id: 'x', track: { durationMillis: -1 } }] }] }), /\/queues\/0\/items\/0\/track\/durationMillis/],
+      ['has a rule with a probability above 1', (b) => ({ ...b, faults: [{ ...b.faults[0]!, probability: 2 }] }), /\/faults\/0\/probability/],
+      ['names a queue it does not hold', (b) => ({ ...b, scenario: { ...b.scenario, steps: [...b.scenario.steps, { type: 'command', method: 'POST', path: '/api/v1/x', body: { url: '${queue9.url}' } }] } }), /\$\{queue9\.url\}/],
+      ['names an item its queue does not hold', (b) => ({ ...b, queues: [{ ...b.queues[0]!, items: b.queues[0]!.items.filter((i) => i.id !== 'item-5') }] }), /\$\{queue1\.item-5\}/],
+      ['holds two queues with one ref', (b) => ({ ...b, queues: [b.queues[0]!, b.queues[0]!] }), /queue1 is used by two queues/],
+    ];
+
+    it.each(broken)('is refused when it %s, and changes nothing', async (_name, breakIt, message) => {
+      const before = await Promise.all(['/queues', '/faults', '/scenarios', '/clock'].map((path) => ok(target, 'GET', path)));
+      await ok(target, 'POST', '/clock', { speed: 3 });
+      const answer = await admin(target, 'POST', '/bundles/import', breakIt(structuredClone(bundle)));
+      expect(answer.status).toBe(400);
+      expect((answer.body as { error: { code: string; message: string } }).error).toMatchObject({ code: 'invalid_input', message: expect.stringMatching(message) });
+      const after = await Promise.all(['/queues', '/faults', '/scenarios'].map((path) => ok(target, 'GET', path)));
+      expect(after).toEqual(before.slice(0, 3));
+      expect(await ok(target, 'GET', '/clock')).toMatchObject({ speed: 3 });
+      await ok(target, 'POST', '/clock', { speed: 0 });
+    });
+  });
+});
+
+describe('an import that fails halfway', () => {
+  it('rolls back the queues, the scenario and the rules it had written', () => {
+    const store = openStore({ dataDir: null });
+    const clock = new EngineClock({ wall: new ManualWall(), speed: 0 });
+    const bus = new EventBus();
+    const queues = new QueueModel({ store, clock, emit: () => undefined, cloudQueueUrl: () => 'http://127.0.0.1:1' });
+    const faults = new FaultRegistry({ repo: store.faultRules, clock, bus });
+    let added = 0;
+    const failingFaults = {
+      list: () => faults.list(),
+      remove: (id: string) => faults.remove(id),
+      add: (rule: Parameters<FaultRegistry['add']>[0]) => {
+        if (++added === 2) throw new Error('disk full');
+        return faults.add(rule);
+      },
+    };
+    const rule = { target: 'cloudQueue' as const, action: { type: 'status' as const, status: 503 } };
+    const bundle = {
+      format: 'cloud-queue-console/repro-bundle',
+      version: 1,
+      clock: { speed: 5 },
+      faults: [rule, rule],
+      queues: [{ ref: 'queue1', sourceId: 'q', name: 'Q', container: {}, playbackPolicies: {}, reports: {}, items: [{ id: 'item-1', track: { name: 'A' } }] }],
+      scenario: { name: 'S', steps: [{ type: 'clearFaults' }] },
+    };
+    const deps = {
+      store,
+      queues,
+      faults: failingFaults,
+      players: { forSession: () => undefined, all: () => [] },
+      clock,
+      recorder: { flush: async () => undefined },
+      urls: () => ({ console: '', login: '', control: '', cloudQueue: 'http://127.0.0.1:1' }),
+      wallNow: () => 0,
+    };
+    expect(() => importBundle(deps, bundle)).toThrow('disk full');
+    expect(queues.list()).toEqual([]);
+    expect(store.scenarios.list()).toEqual([]);
+    expect(faults.list()).toEqual([]);
+    expect(store.faultRules.list()).toEqual([]);
+    expect(clock.speed).toBe(0);
+    clock.close();
+    store.close();
+  });
+});

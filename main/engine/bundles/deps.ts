@@ -1,0 +1,20 @@
+/** What repro bundles read and write: the traffic, the queues, the fault rules, the clock. */
+import type { ServiceUrls } from '../api/types.js';
+import type { EngineClock } from '../clock/clock.js';
+import type { QueueModel } from '../cloud-queue/queue-model.js';
+import type { FaultRegistry } from '../faults/registry.js';
+import type { PlayerRegistry } from '../player/registry.js';
+import type { Store } from '../store/store.js';
+import type { TrafficRecorder } from '../traffic/recorder.js';
+
+export interface BundleDeps {
+  store: Pick<Store, 'traffic' | 'playerTransitions' | 'players' | 'groups' | 'scenarios' | 'queues' | 'transaction'>;
+  queues: Pick<QueueModel, 'head' | 'get' | 'create'>;
+  faults: Pick<FaultRegistry, 'list' | 'add' | 'remove'>;
+  players: Pick<PlayerRegistry, 'forSession' | 'all'>;
+  clock: Pick<EngineClock, 'state' | 'setSpeed'>;
+  recorder: Pick<TrafficRecorder, 'flush'>;
+  urls: () => ServiceUrls;
+  /** Wall time, for the bundle's `exportedAt`. */
+  wallNow: () => number;
+}

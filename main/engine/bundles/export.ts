@@ -1,0 +1,102 @@
+/**
+ * Writes a repro bundle: the newest entries of a traffic filter as HAR, every fault rule, the
+ * queues the traffic used (or the ones asked for) with their items, policies and reports, the
+ * clock, and a scenario derived from the traffic that replays it on another console.
+ */
+import { BUNDLE_FORMAT, BUNDLE_VERSION, type BundleExportInput, type BundleQueue, type ReproBundle } from '../api/bundle-types.js';
+import { EngineError } from '../api/errors.js';
+import type { TrafficFilter } from '../api/traffic-types.js';
+import { harOf } from '../traffic/commands.js';
+import { TRANSITIONS_KEPT_PER_PLAYER } from '../store/repositories/player-transitions.js';
+import type { BundleDeps } from './deps.js';
+import { deriveScenario, faultRuleInput, queueIdsUsed, type QueueRef, type UserTransition } from './derive-scenario.js';
+
+export const DEFAULT_EXPORT_LIMIT = 5_000;
+
+export async function exportBundle(deps: BundleDeps, input: BundleExportInput): Promise<ReproBundle> {
+  await deps.recorder.flush();
+  const filter: TrafficFilter = input.filter ?? {};
+  const entries = deps.store.traffic.latest(filter, input.limit ?? DEFAULT_EXPORT_LIMIT);
+  const urls = deps.urls();
+  const notes: string[] = [];
+
+  const wanted = input.queueIds ?? queueIdsUsed(entries, urls.cloudQueue);
+  const missing = wanted.filter((id) => !deps.queues.head(id));
+  if (input.queueIds && missing.length) throw new EngineError('not_found', `no queue ${missing.join(', ')}`, { queueIds: missing });
+  if (missing.length) {
+    const shown = missing.slice(0, 10).join(', ');
+    notes.push(`the traffic called queues that are not on this console (${shown}${missing.length > 10 ? `, and ${missing.length - 10} more` : ''}): not in the bundle`);
+  }
+  const queues: BundleQueue[] = wanted
+    .filter((id) => deps.queues.head(id))
+    .map((id, index) => {
+      const view = deps.queues.get(id);
+      const { type, imageUrl } = view.container;
+      return {
+        ref: `queue${index + 1}`,
+        sourceId: view.id,
+        name: view.name,
+        container: imageUrl ? { type, imageUrl } : { type },
+        playbackPolicies: view.playbackPolicies,
+        reports: view.reports,
+        items: view.items,
+      };
+    });
+  const refs: QueueRef[] = queues.map((q) => ({
+    ref: q.ref,
+    id: q.sourceId,
+    accessToken: deps.queues.head(q.sourceId)!.accessToken,
+    itemIds: new Set(q.items.map((item) => item.id)),
+  }));
+
+  const faults = deps.faults.list();
+  const clock = deps.clock.state();
+  const derived = deriveScenario({
+    entries,
+    queues: refs,
+    cloudQueueUrl: urls.cloudQueue,
+    faults,
+    userTransitions: userTransitions(deps, entries),
+    sessionOrigin: (sessionId) => {
+      const player = deps.players.forSession(sessionId);
+      const session = player?.currentSession;
+      return player && session ? { groupId: player.groupId, appId: session.appId, appContext: session.appContext } : undefined;
+    },
+    speed: clock.speed,
+  });
+  const exportedAt = new Date(deps.wallNow()).toISOString();
+  const filterText = Object.entries(filter)
+    .filter(([, value]) => value !== undefined && value !== '')
+    .map(([key, value]) => `${key}=${String(value)}`)
+    .join(', ');
+  return {
+    format: BUNDLE_FORMAT,
+    version: BUNDLE_VERSION,
+    exportedAt,
+    source: { console: urls.console, control: urls.control, cloudQueue: urls.cloudQueue },
+    filter,
+    clock,
+    faults: faults.map(faultRuleInput),
+    queues,
+    scenario: {
+      name: input.name ?? `Repro ${exportedAt.slice(0, 19).replace('T', ' ')}`,
+      description: `Replays ${entries.length} traffic entries${filterText ? ` (${filterText})` : ''} exported from ${urls.console} at ${exportedAt}.`,
+      steps: derived.steps,
+    },
+    notes: [...notes, ...derived.notes],
+    har: harOf(entries, input.reveal ?? false),
+  };
+}
+
+/** The user actions the players recorded while the exported traffic ran, oldest first. */
+function userTransitions(deps: BundleDeps, entries: readonly { at: number }[]): UserTransition[] {
+  if (entries.length === 0) return [];
+  const from = entries.reduce((min, e) => Math.min(min, e.at), Infinity);
+  const to = entries.reduce((max, e) => Math.max(max, e.at), -Infinity);
+  return deps.players
+    .all()
+    .flatMap((player) => deps.store.playerTransitions.recent(player.id, TRANSITIONS_KEPT_PER_PLAYER))
+    .filter((t) => t.cause === 'user' && t.at >= from && t.at <= to)
+    .sort((a, b) => a.seq - b.seq)
+    .map(({ playerId, at, event }) => ({ playerId, at, event }));
+}

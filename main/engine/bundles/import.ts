@@ -1,0 +1,154 @@
+/**
+ * Imports a repro bundle, all or nothing: the whole file is checked first (its shape, and that
+ * every variable its scenario uses names one of its queues and items), then the queues are
+ * created anew, the fault rules added and the scenario saved, with the queues' URLs, tokens and
+ * item ids rewritten to the new queues, in one transaction. Only then does the clock take the
+ * bundle's speed. A bundle that fails any check changes nothing and says what is wrong.
+ */
+import { randomBytes } from 'node:crypto';
+import { Compile } from 'typebox/compile';
+import type { Validator } from 'typebox/compile';
+import type { Static } from 'typebox';
+import { BUNDLE_FORMAT, BUNDLE_VERSION, type BundleImportResult } from '../api/bundle-types.js';
+import { ReproBundleSchema } from '../api/commands/bundles.js';
+import { EngineError } from '../api/errors.js';
+import type { FaultRule } from '../api/fault-types.js';
+import type { QueueSummary } from '../api/queue-types.js';
+import type { ScenarioStep } from '../api/scenario-types.js';
+import type { BundleDeps } from './deps.js';
+
+type Bundle = Static<typeof ReproBundleSchema>;
+
+/** Imported queues outlive a day of engine time, so their saved scenario keeps working. */
+export const IMPORTED_TOKEN_LIFETIME_SEC = 365 * 86_400;
+
+const SERVICE_VARIABLES = new Set(['console', 'login', 'control', 'cloudQueue']);
+const VARIABLE = /\$\{([\w.-]+)\}/g;
+const MAX_PROBLEMS = 20;
+
+let validator: Validator | null = null;
+
+export function importBundle(deps: BundleDeps, value: unknown): BundleImportResult {
+  const bundle = checkBundle(value);
+  const warnings = warningsOf(deps, bundle);
+  const created: QueueSummary[] = [];
+  const rules: FaultRule[] = [];
+  let scenario: { id: string; name: string; steps: number };
+  try {
+    scenario = deps.store.transaction(() => {
+      const variables = new Map<string, string>();
+      for (const queue of bundle.queues) {
+        const summary = deps.queues.create({
+          name: queue.name,
+          container: queue.container,
+          playbackPolicies: queue.playbackPolicies,
+          reports: queue.reports,
+          items: queue.items.map(({ track, policies }) => (policies ? { track, policies } : { track })),
+          accessTokenLifetimeSec: IMPORTED_TOKEN_LIFETIME_SEC,
+        });
+        created.push(summary);
+        const newIds = deps.queues.get(summary.id).items.map((item) => item.id);
+        // `${cloudQueue}` stays a variable: the scenario keeps working if the port changes.
+        variables.set(`${queue.ref}.url`, `\${cloudQueue}/queues/${summary.id}`);
+        variables.set(`${queue.ref}.token`, summary.accessToken);
+        queue.items.forEach((item, index) => variables.set(`${queue.ref}.${item.id}`, newIds[index]!));
+      }
+      const steps = JSON.parse(JSON.stringify(bundle.scenario.steps).replace(VARIABLE, (whole, name: string) => variables.get(name) ?? whole)) as ScenarioStep[];
+      const saved = {
+        id: `scenario-${randomBytes(4).toString('hex')}`,
+        name: bundle.scenario.name,
+        steps,
+        createdAt: deps.clock.state().now,
+        ...(bundle.scenario.description === undefined ? {} : { description: bundle.scenario.description }),
+      };
+      deps.store.scenarios.save(saved);
+      for (const rule of bundle.faults) rules.push(deps.faults.add(rule));
+      return { id: saved.id, name: saved.name, steps: steps.length };
+    });
+  } catch (error) {
+    // The rows are rolled back; what lives beside them in memory must forget them too.
+    for (const queue of created) deps.store.queues.forget(queue.id);
+    for (const rule of rules) deps.faults.remove(rule.id);
+    throw error;
+  }
+  deps.clock.setSpeed(bundle.clock.speed);
+  return {
+    queues: created.map((summary, index) => ({
+      ref: bundle.queues[index]!.ref,
+      sourceId: bundle.queues[index]!.sourceId,
+      id: summary.id,
+      name: summary.name,
+      itemCount: summary.itemCount,
+      queueBaseUrl: summary.queueBaseUrl,
+    })),
+    faults: rules.map((rule) => ({ id: rule.id, target: rule.target, action: rule.action.type, ...(rule.label === undefined ? {} : { label: rule.label }) })),
+    scenario,
+    clock: deps.clock.state(),
+    warnings,
+    notes: bundle.notes ?? [],
+  };
+}
+
+/** The bundle, or an `invalid_input` error that lists what is wrong with it. */
+export function checkBundle(value: unknown): Bundle {
+  const refuse = (message: string, problems: string[] = [message]): never => {
+    throw new EngineError('invalid_input', message, { problems });
+  };
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) refuse('a repro bundle is a JSON object');
+  const { format, version } = value as Record<string, unknown>;
+  if (format !== BUNDLE_FORMAT) refuse(`not a repro bundle: "format" is ${JSON.stringify(format) ?? 'missing'}, expected "${BUNDLE_FORMAT}"`);
+  if (version !== BUNDLE_VERSION) refuse(`repro bundle version ${JSON.stringify(version) ?? '(missing)'} is not supported: this console reads version ${BUNDLE_VERSION}`);
+  validator ??= Compile(ReproBundleSchema) as unknown as Validator;
+  const problems: string[] = [];
+  if (!validator.Check(value)) {
+    for (const error of validator.Errors(value)) {
+      problems.push(`${error.instancePath || '/'} ${error.message}`);
+      if (problems.length >= MAX_PROBLEMS) break;
+    }
+  } else {
+    problems.push(...meaningProblems(value as Bundle));
+  }
+  if (problems.length) refuse(`not a valid repro bundle: ${problems[0]}${problems.length > 1 ? ` (and ${problems.length - 1} more problems)` : ''}`, problems);
+  return value as Bundle;
+}
+
+/** What the schema cannot see: refs and item ids that repeat, variables that name nothing. */
+function meaningProblems(bundle: Bundle): string[] {
+  const problems: string[] = [];
+  const known = new Set(SERVICE_VARIABLES);
+  const refs = new Set<string>();
+  bundle.queues.forEach((queue, index) => {
+    if (refs.has(queue.ref)) problems.push(`/queues/${index}/ref ${queue.ref} is used by two queues`);
+    refs.add(queue.ref);
+    known.add(`${queue.ref}.url`);
+    known.add(`${queue.ref}.token`);
+    const ids = new Set<string>();
+    queue.items.forEach((item, itemIndex) => {
+      if (ids.has(item.id)) problems.push(`/queues/${index}/items/${itemIndex}/id ${item.id} appears twice in queue ${queue.ref}`);
+      ids.add(item.id);
+      known.add(`${queue.ref}.${item.id}`);
+    });
+  });
+  for (const step of bundle.scenario.steps) if (step.type === 'command') for (const name of Object.keys(step.save ?? {})) known.add(name);
+  const unknown = new Set<string>();
+  for (const [, name] of JSON.stringify(bundle.scenario.steps).matchAll(VARIABLE)) if (!known.has(name!)) unknown.add(name!);
+  if (unknown.size) problems.push(`/scenario/steps use variables that name no queue, item or saved value: ${[...unknown].map((n) => `\${${n}}`).join(', ')}`);
+  return problems;
+}
+
+/** Players and groups the scenario names that this console does not have. */
+function warningsOf(deps: BundleDeps, bundle: Bundle): string[] {
+  const warnings: string[] = [];
+  const players = new Set<string>();
+  const groups = new Set<string>();
+  for (const step of bundle.scenario.steps) {
+    if (step.type === 'action' || step.type === 'expect') players.add(step.playerId);
+    if (step.type === 'command') {
+      const group = /^\/api\/v1\/groups\/([^/]+)\//.exec(step.path)?.[1];
+      if (group) groups.add(group);
+    }
+  }
+  for (const id of players) if (!deps.store.players.get(id)) warnings.push(`the scenario acts at player ${id}, which this console does not have`);
+  for (const id of groups) if (!deps.store.groups.get(id)) warnings.push(`the scenario sends commands to group ${id}, which this console does not have`);
+  return warnings;
+}

@@ -1,0 +1,161 @@
+/**
+ * One exchange in full: what was asked and answered (headers and bodies, JSON pretty-printed),
+ * with secrets masked until "Reveal secrets", and a link to each player transition its answer
+ * caused, which opens the Player page on that transition.
+ */
+import { useState } from 'react';
+import type { TrafficEntry } from '../../../../main/engine/api/traffic-types';
+import { useTrafficEntry } from '../../queries/traffic';
+import { formatEngineTime } from '../../layout/ClockControl';
+import { formatEngineClock } from '../player/Timeline';
+import { faultText, prettyBody, statusClass, statusText } from './format';
+
+export function TrafficDetail({ id }: { id: number | null }) {
+  // A new entry opens masked again: revealing is a choice made for one entry.
+  const [revealedId, setRevealedId] = useState<number | null>(null);
+  const reveal = id !== null && revealedId === id;
+  const { data: entry, error, isFetching } = useTrafficEntry(id, reveal);
+
+  if (id === null) {
+    return (
+      <aside className="traffic-detail panel" aria-label="Entry details">
+        <p className="muted">Select an entry (↑/↓ and Enter, or a click) to see its headers and bodies.</p>
+      </aside>
+    );
+  }
+  return (
+    <aside className="traffic-detail panel" aria-label="Entry details">
+      {error && <p className="error" role="alert">{error.message}</p>}
+      {entry && (
+        <>
+          <div className="panel-head">
+            <h2 className="detail-title">
+              <code>{entry.method}</code> <code className="path">{entry.path}</code>
+            </h2>
+            <span className="status-badge" data-status={statusClass(entry.status)}>
+              {statusText(entry)}
+            </span>
+          </div>
+          {entry.fault && (
+            <p className="fault-line" role="note">
+              ⚡ {faultText(entry.fault)}
+            </p>
+          )}
+          <dl className="detail-facts">
+            <dt>Engine time</dt>
+            <dd>
+              <code>{formatEngineTime(entry.at)}</code>
+            </dd>
+            <dt>Wall time</dt>
+            <dd>
+              <code>{formatEngineClock(entry.wallAt)}</code>
+            </dd>
+            <dt>Target</dt>
+            <dd>{entry.target}</dd>
+            {entry.reason && (
+              <>
+                <dt>Reason</dt>
+                <dd>
+                  <code>{entry.reason}</code>
+                </dd>
+              </>
+            )}
+            <dt>Latency</dt>
+            <dd>{entry.latencyMs === null ? '—' : `${entry.latencyMs} ms`}</dd>
+            {entry.retry !== null && (
+              <>
+                <dt>Retry</dt>
+                <dd>{entry.retry === 0 ? 'first try' : `retry ${entry.retry}`}</dd>
+              </>
+            )}
+            {entry.playerId && (
+              <>
+                <dt>Player</dt>
+                <dd>
+                  <code>{entry.playerId}</code>
+                </dd>
+              </>
+            )}
+            {entry.requestId && (
+              <>
+                <dt>Request id</dt>
+                <dd>
+                  <code>{entry.requestId}</code>
+                </dd>
+              </>
+            )}
+            <dt>URL</dt>
+            <dd>
+              <code className="url" data-testid="entry-url">
+                {entry.url}
+              </code>
+            </dd>
+          </dl>
+          <div className="detail-actions">
+            <button type="button" aria-pressed={reveal} disabled={isFetching} onClick={() => setRevealedId(reveal ? null : id)}>
+              Reveal secrets
+            </button>
+            <span className="muted">{entry.redacted ? 'tokens and secrets are masked' : 'secrets shown in full'}</span>
+          </div>
+          <Transitions entry={entry} />
+          <Exchange title="Request" headers={entry.requestHeaders} body={entry.requestBody} />
+          <Exchange title="Response" headers={entry.responseHeaders} body={entry.responseBody} />
+        </>
+      )}
+    </aside>
+  );
+}
+
+function Transitions({ entry }: { entry: TrafficEntry }) {
+  if (entry.transitions.length === 0) return null;
+  return (
+    <section className="detail-section" aria-label="Transitions caused">
+      <h3>Player transitions this answer caused</h3>
+      <ul className="transition-links">
+        {entry.transitions.map((t) => (
+          <li key={t.seq}>
+            <a href={`#/player?player=${encodeURIComponent(t.playerId)}&transition=${t.seq}`}>
+              {t.from === t.to ? t.to : `${t.from} → ${t.to}`} <code>{t.transition}</code>
+            </a>{' '}
+            <span className="muted">
+              {t.playerId} at {formatEngineClock(t.at)}
+            </span>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+function Exchange({ title, headers, body }: { title: string; headers: Record<string, string>; body: string | null }) {
+  const names = Object.keys(headers);
+  const text = prettyBody(body);
+  return (
+    <section className="detail-section" aria-label={title}>
+      <h3>{title}</h3>
+      {names.length > 0 ? (
+        <table className="header-table">
+          <tbody>
+            {names.map((name) => (
+              <tr key={name}>
+                <th scope="row">{name}</th>
+                <td>
+                  <code>{headers[name]}</code>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ) : (
+        <p className="muted">No headers.</p>
+      )}
+      {text ? (
+        <pre className="body" aria-label={`${title} body`} tabIndex={0}>
+          {text}
+        </pre>
+      ) : (
+        <p className="muted">No body.</p>
+      )}
+    </section>
+  );
+}

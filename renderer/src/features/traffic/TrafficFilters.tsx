@@ -1,0 +1,82 @@
+/**
+ * The filters of the log: target, reason, status (503, 4xx, none) and text in the URL or bodies.
+ * A status the engine would not understand is said so at once and not applied; the text applies
+ * once typing pauses. `/` anywhere on the page puts the cursor in the text filter.
+ */
+import { useEffect, useState, type RefObject } from 'react';
+import { TRAFFIC_TARGETS, type TrafficFilter, type TrafficTarget } from '../../../../main/engine/api/traffic-types';
+import { checkStatusFilter } from './format';
+
+const REASONS = ['load', 'pause', 'play', 'queueCompleted', 'refresh', 'resume', 'skipNext', 'skipPrev', 'skipToItem', 'load+queueCompleted'];
+const TEXT_DELAY_MS = 250;
+
+export interface TrafficFiltersProps {
+  filter: TrafficFilter;
+  onFilter(change: Partial<TrafficFilter>): void;
+  textRef: RefObject<HTMLInputElement | null>;
+}
+
+export function TrafficFilters({ filter, onFilter, textRef }: TrafficFiltersProps) {
+  const [status, setStatus] = useState(filter.status ?? '');
+  const [text, setText] = useState(filter.text ?? '');
+  const checked = checkStatusFilter(status);
+
+  useEffect(() => {
+    if ((filter.text ?? '') === text) return;
+    const timer = setTimeout(() => onFilter({ text: text || undefined }), TEXT_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, [text, filter.text, onFilter]);
+
+  return (
+    <div className="traffic-filters" role="group" aria-label="Filters">
+      <select aria-label="Target" value={filter.target ?? ''} onChange={(event) => onFilter({ target: (event.target.value || undefined) as TrafficTarget | undefined })}>
+        <option value="">All targets</option>
+        {TRAFFIC_TARGETS.map((target) => (
+          <option key={target} value={target}>
+            {target}
+          </option>
+        ))}
+      </select>
+      <select aria-label="Reason" value={filter.reason ?? ''} onChange={(event) => onFilter({ reason: event.target.value || undefined })}>
+        <option value="">Any reason</option>
+        {REASONS.map((reason) => (
+          <option key={reason} value={reason}>
+            {reason}
+          </option>
+        ))}
+      </select>
+      <span className="status-filter">
+        <input
+          aria-label="Status"
+          placeholder="503, 4xx, none"
+          value={status}
+          aria-invalid={!checked.ok || undefined}
+          aria-describedby={checked.ok ? undefined : 'status-filter-error'}
+          size={13}
+          onChange={(event) => {
+            setStatus(event.target.value);
+            const next = checkStatusFilter(event.target.value);
+            if (next.ok) onFilter({ status: next.status });
+          }}
+        />
+        {!checked.ok && (
+          <span id="status-filter-error" className="error" role="alert">
+            {checked.message}
+          </span>
+        )}
+      </span>
+      <input
+        ref={textRef}
+        type="search"
+        aria-label="Search traffic"
+        placeholder="text in URL or bodies  ( / )"
+        value={text}
+        className="text-filter"
+        onChange={(event) => setText(event.target.value)}
+        onKeyDown={(event) => {
+          if (event.key === 'Enter') onFilter({ text: text || undefined });
+        }}
+      />
+    </div>
+  );
+}

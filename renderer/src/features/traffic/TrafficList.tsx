@@ -1,0 +1,212 @@
+/**
+ * The traffic log as a virtualized listbox: only the rows in view exist, read a page at a time by
+ * offset, so 100,000 entries scroll like ten. "Follow" keeps the newest entry in view; scrolling
+ * up, a key that moves up, or a click stops following. While not following, the rows on screen
+ * stay put when the retention cap drops the oldest entries (the list asks where its top entry went).
+ * Keyboard: ↑/↓ PgUp/PgDn Home/End move, Enter opens the entry.
+ */
+import { useQueries } from '@tanstack/react-query';
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { useEffect, useRef, type KeyboardEvent } from 'react';
+import type { TrafficFilter, TrafficSummary } from '../../../../main/engine/api/traffic-types';
+import { useApi } from '../../api/context';
+import { TRAFFIC_PAGE_SIZE, trafficPageQuery } from '../../queries/traffic';
+import { formatEngineClock } from '../player/Timeline';
+import { faultText, statusClass, statusText } from './format';
+
+const ROW_HEIGHT = 26;
+const PAGE_STEP = 20;
+
+export interface TrafficListProps {
+  filter: TrafficFilter;
+  total: number;
+  follow: boolean;
+  onFollow(follow: boolean): void;
+  /** The row the keyboard is on. */
+  active: number | null;
+  onActive(index: number | null): void;
+  /** The entry the detail pane shows. */
+  openedId: number | null;
+  onOpen(entry: TrafficSummary): void;
+  /** Bumped each time the live hook refreshed the list. */
+  refreshes: number;
+}
+
+export function TrafficList({ filter, total, follow, onFollow, active, onActive, openedId, onOpen, refreshes }: TrafficListProps) {
+  const api = useApi();
+  const scrollRef = useRef<HTMLDivElement>(null);
+  // eslint-disable-next-line react-hooks/incompatible-library -- the virtualizer re-renders this component itself on scroll
+  const virtualizer = useVirtualizer({ count: total, getScrollElement: () => scrollRef.current, estimateSize: () => ROW_HEIGHT, overscan: 10 });
+  const rows = virtualizer.getVirtualItems();
+  const firstPage = Math.floor((rows[0]?.index ?? 0) / TRAFFIC_PAGE_SIZE);
+  const lastPage = Math.floor((rows.at(-1)?.index ?? 0) / TRAFFIC_PAGE_SIZE);
+  const pageNumbers = total === 0 ? [] : Array.from({ length: lastPage - firstPage + 1 }, (_, i) => firstPage + i);
+  const pages = useQueries({ queries: pageNumbers.map((page) => trafficPageQuery(api, filter, page)) });
+  const entryAt = (index: number): TrafficSummary | undefined => pages[Math.floor(index / TRAFFIC_PAGE_SIZE) - firstPage]?.data?.rows[index % TRAFFIC_PAGE_SIZE];
+
+  // Following: the newest entry stays in view as entries arrive.
+  useEffect(() => {
+    if (follow && total > 0) virtualizer.scrollToIndex(total - 1, { align: 'end' });
+  }, [follow, total, refreshes, virtualizer]);
+
+  // Not following: keep the top row's entry where it was when the oldest entries are dropped.
+  // The list is refreshed after this runs, so the rows read here are the ones on screen now.
+  useEffect(() => {
+    const element = scrollRef.current;
+    if (follow || refreshes === 0 || !element) return;
+    const index = Math.floor(element.scrollTop / ROW_HEIGHT);
+    const entry = entryAt(index);
+    if (!entry) return;
+    let cancelled = false;
+    void api.call('traffic.locate', { filter, id: entry.id }).then((found) => {
+      if (cancelled || found.index === null || found.index === index) return;
+      element.scrollTop += (found.index - index) * ROW_HEIGHT;
+      if (active !== null) onActive(Math.max(0, active + found.index - index));
+    }, () => undefined);
+    return () => {
+      cancelled = true;
+    };
+    // Only a refresh moves rows; the other values are read as they are then.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [refreshes]);
+
+  const goTo = (index: number) => {
+    const next = Math.max(0, Math.min(total - 1, index));
+    onActive(next);
+    virtualizer.scrollToIndex(next, { align: 'auto' });
+  };
+
+  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+    if (total === 0) return;
+    const firstShown = rows.find((row) => row.start >= (scrollRef.current?.scrollTop ?? 0))?.index ?? 0;
+    switch (event.key) {
+      case 'ArrowDown':
+        goTo(active === null ? firstShown : active + 1);
+        break;
+      case 'ArrowUp':
+        onFollow(false);
+        goTo(active === null ? (rows.at(-1)?.index ?? total - 1) : active - 1);
+        break;
+      case 'PageDown':
+        goTo((active ?? firstShown) + PAGE_STEP);
+        break;
+      case 'PageUp':
+        onFollow(false);
+        goTo((active ?? firstShown) - PAGE_STEP);
+        break;
+      case 'Home':
+        onFollow(false);
+        goTo(0);
+        break;
+      case 'End':
+        goTo(total - 1);
+        onFollow(true);
+        break;
+      case 'Enter': {
+        const entry = active === null ? undefined : entryAt(active);
+        if (entry) onOpen(entry);
+        break;
+      }
+      default:
+        return;
+    }
+    event.preventDefault();
+  };
+
+  return (
+    <div className="traffic-list">
+      <div className="traffic-row traffic-head" aria-hidden="true">
+        <span>Engine time</span>
+        <span>Wall time</span>
+        <span>Target</span>
+        <span>Method</span>
+        <span>Path</span>
+        <span>Reason</span>
+        <span>Status</span>
+        <span className="num">Latency</span>
+        <span className="num">Retry</span>
+        <span title="Injected fault">⚡</span>
+      </div>
+      <div
+        ref={scrollRef}
+        className="traffic-scroll"
+        role="listbox"
+        aria-label="Traffic entries"
+        aria-activedescendant={active !== null && entryAt(active) ? `traffic-row-${active}` : undefined}
+        tabIndex={0}
+        onKeyDown={onKeyDown}
+        onWheel={(event) => {
+          if (event.deltaY < 0) onFollow(false);
+        }}
+        onPointerDown={(event) => {
+          // The scrollbar: grabbing it means reading back.
+          if (event.target === event.currentTarget && event.nativeEvent.offsetX > event.currentTarget.clientWidth) onFollow(false);
+        }}
+      >
+        {total === 0 && <p className="empty">No traffic {Object.keys(filter).length ? 'matches these filters' : 'yet: requests to the four servers and the players show up here as they happen'}.</p>}
+        <div className="traffic-rows" style={{ height: virtualizer.getTotalSize() }}>
+          {rows.map((row) => {
+            const entry = entryAt(row.index);
+            return (
+              <div
+                key={row.key}
+                id={`traffic-row-${row.index}`}
+                role="option"
+                aria-selected={entry ? entry.id === openedId : false}
+                aria-label={entry ? `${entry.method} ${entry.path} ${statusText(entry)}` : `${row.index + 1}: loading`}
+                className="traffic-row"
+                data-index={row.index}
+                data-id={entry?.id}
+                data-active={row.index === active || undefined}
+                data-status={entry ? statusClass(entry.status) : undefined}
+                data-fault={entry?.fault ? true : undefined}
+                style={{ transform: `translateY(${row.start}px)`, height: ROW_HEIGHT }}
+                onClick={
+                  entry
+                    ? () => {
+                        onFollow(false);
+                        onActive(row.index);
+                        onOpen(entry);
+                      }
+                    : undefined
+                }
+              >
+                {entry ? <Cells entry={entry} /> : <span className="loading">…</span>}
+              </div>
+            );
+          })}
+        </div>
+      </div>
+    </div>
+  );
+}
+
+function Cells({ entry }: { entry: TrafficSummary }) {
+  return (
+    <>
+      <code className="time">{formatEngineClock(entry.at)}</code>
+      <code className="time muted">{formatEngineClock(entry.wallAt)}</code>
+      <span className="target" data-target={entry.target}>
+        {entry.target}
+      </span>
+      <code>{entry.method}</code>
+      <PathCell path={entry.path} />
+      <code className="reason">{entry.reason ?? ''}</code>
+      <code className="status">{statusText(entry)}</code>
+      <span className="num">{entry.latencyMs === null ? '' : `${entry.latencyMs} ms`}</span>
+      <span className="num">{entry.retry ? `#${entry.retry}` : ''}</span>
+      <span className="fault">{entry.fault ? <span title={faultText(entry.fault)} aria-label={faultText(entry.fault)}>⚡</span> : ''}</span>
+    </>
+  );
+}
+
+/** A long path gives way at its start: the last segment (`itemWindow`, `loadCloudQueue`) stays. */
+function PathCell({ path }: { path: string }) {
+  const cut = path.lastIndexOf('/', path.length - 2) + 1;
+  return (
+    <code className="path" title={path}>
+      <span className="path-head">{path.slice(0, cut)}</span>
+      <span className="path-tail">{path.slice(cut)}</span>
+    </code>
+  );
+}

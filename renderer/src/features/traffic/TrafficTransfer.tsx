@@ -1,0 +1,170 @@
+/**
+ * Getting traffic out and repros in: the filtered log as a HAR file, a repro bundle of it (HAR,
+ * fault rules, queues, clock and a scenario that replays it), and importing a bundle, which says
+ * what it created and offers to run the scenario. A file that is not a bundle is refused with the
+ * engine's reason and nothing changes.
+ */
+import { useMutation } from '@tanstack/react-query';
+import { useState, type ChangeEvent } from 'react';
+import type { BundleImportResult } from '../../../../main/engine/api/bundle-types';
+import type { ScenarioReport } from '../../../../main/engine/api/scenario-types';
+import type { TrafficFilter } from '../../../../main/engine/api/traffic-types';
+import { useApi } from '../../api/context';
+import { FileButton } from '../queues/FileButton';
+import { downloadJson } from '../queues/transfer';
+import { fileStamp } from './format';
+
+/** The most a HAR export takes (the engine's own limit). */
+const HAR_LIMIT = 100_000;
+
+export function TrafficTransfer({ filter, total }: { filter: TrafficFilter; total: number }) {
+  const api = useApi();
+  const [notice, setNotice] = useState<{ text: string; notes?: string[] } | null>(null);
+  const [imported, setImported] = useState<BundleImportResult | null>(null);
+  const [importError, setImportError] = useState<string | null>(null);
+
+  const har = useMutation({
+    mutationFn: () => api.call('traffic.har', { filter, limit: Math.max(1, Math.min(total, HAR_LIMIT)) }),
+    onSuccess: (log) => {
+      downloadJson(`traffic-${fileStamp(Date.now())}.har`, log);
+      setNotice({ text: `Exported ${log.log.entries.length.toLocaleString('en-US')} entries as HAR${total > HAR_LIMIT ? ` (the first ${HAR_LIMIT.toLocaleString('en-US')})` : ''}.` });
+    },
+  });
+  const bundle = useMutation({
+    mutationFn: () => api.call('bundles.export', { filter }),
+    onSuccess: (exported) => {
+      downloadJson(`repro-${fileStamp(Date.now())}.bundle.json`, exported);
+      setNotice({
+        text: `Exported a repro bundle: ${exported.har.log.entries.length.toLocaleString('en-US')} entries, ${exported.queues.length} queue${exported.queues.length === 1 ? '' : 's'}, ${exported.faults.length} fault rule${exported.faults.length === 1 ? '' : 's'}, a scenario of ${exported.scenario.steps.length} steps.`,
+        notes: exported.notes,
+      });
+    },
+  });
+  const importBundle = useMutation({
+    mutationFn: (value: unknown) => api.call('bundles.import', value),
+    onSuccess: (result) => {
+      setImported(result);
+      setImportError(null);
+    },
+    onError: (error) => setImportError(error.message),
+  });
+
+  const onFile = async (event: ChangeEvent<HTMLInputElement>) => {
+    const input = event.target;
+    const file = input.files?.[0];
+    input.value = '';
+    if (!file) return;
+    setImported(null);
+    setImportError(null);
+    let value: unknown;
+    try {
+      value = JSON.parse(await file.text());
+    } catch (error) {
+      setImportError(`${file.name} is not JSON: ${(error as Error).message}`);
+      return;
+    }
+    importBundle.mutate(value);
+  };
+
+  const failure = har.error ?? bundle.error;
+  return (
+    <>
+      <div className="traffic-transfer" role="group" aria-label="Export and import">
+        <button type="button" disabled={har.isPending} onClick={() => har.mutate()} title="The entries the filters show, as a HAR 1.2 file (secrets masked)">
+          {har.isPending ? 'Exporting…' : 'Export HAR'}
+        </button>
+        <button type="button" disabled={bundle.isPending} onClick={() => bundle.mutate()} title="HAR, fault rules, queues, clock and a scenario that replays this traffic on another console">
+          {bundle.isPending ? 'Exporting…' : 'Export repro bundle'}
+        </button>
+        <FileButton label="Import bundle…" busyLabel="Importing…" busy={importBundle.isPending} title="Import a repro bundle: its queues, fault rules, clock speed and scenario" onChange={(event) => void onFile(event)} />
+      </div>
+      {failure && (
+        <p className="error" role="alert">
+          {failure.message}
+        </p>
+      )}
+      {notice && (
+        <div className="traffic-notice" role="status">
+          {notice.text}
+          {notice.notes && notice.notes.length > 0 && (
+            <details>
+              <summary>{notice.notes.length} notes on what will not replay</summary>
+              <ul>
+                {notice.notes.map((note) => (
+                  <li key={note}>{note}</li>
+                ))}
+              </ul>
+            </details>
+          )}
+          <button type="button" className="link" onClick={() => setNotice(null)}>
+            dismiss
+          </button>
+        </div>
+      )}
+      {importError && (
+        <p className="error" role="alert">
+          The bundle was not imported, nothing changed: {importError}
+        </p>
+      )}
+      {imported && <ImportResult result={imported} onClose={() => setImported(null)} />}
+    </>
+  );
+}
+
+function ImportResult({ result, onClose }: { result: BundleImportResult; onClose(): void }) {
+  const api = useApi();
+  const run = useMutation({ mutationFn: () => api.call('scenarios.run', { id: result.scenario.id }) });
+  return (
+    <section className="import-result panel" aria-label="Imported bundle">
+      <div className="panel-head">
+        <h2>Bundle imported</h2>
+        <button type="button" className="link" onClick={onClose}>
+          close
+        </button>
+      </div>
+      <ul>
+        {result.queues.map((queue) => (
+          <li key={queue.id}>
+            Queue <strong>{queue.name}</strong> ({queue.itemCount.toLocaleString('en-US')} items) as <code>{queue.id}</code>
+          </li>
+        ))}
+        <li>
+          {result.faults.length} fault rule{result.faults.length === 1 ? '' : 's'}
+          {result.faults.length > 0 && `: ${result.faults.map((f) => f.label ?? `${f.action} at ${f.target}`).join(', ')}`}
+        </li>
+        <li>
+          Scenario <strong>{result.scenario.name}</strong> ({result.scenario.steps} steps)
+        </li>
+        <li>Clock speed {result.clock.speed}</li>
+      </ul>
+      {[...result.warnings, ...result.notes].length > 0 && (
+        <ul className="warnings">
+          {[...result.warnings, ...result.notes].map((warning) => (
+            <li key={warning}>{warning}</li>
+          ))}
+        </ul>
+      )}
+      <div className="detail-actions">
+        <button type="button" className="primary" disabled={run.isPending} onClick={() => run.mutate()}>
+          {run.isPending ? 'Running…' : 'Run scenario'}
+        </button>
+        {run.error && (
+          <span className="error" role="alert">
+            {run.error.message}
+          </span>
+        )}
+      </div>
+      {run.data && <RunReport report={run.data} />}
+    </section>
+  );
+}
+
+function RunReport({ report }: { report: ScenarioReport }) {
+  const failed = report.steps.find((step) => step.status === 'failed');
+  return (
+    <div className="run-report" role="status" data-passed={report.passed}>
+      <strong>{report.passed ? 'Passed' : 'Failed'}</strong>{' '}
+      {failed ? `at step ${failed.index + 1}: ${failed.message}` : `${report.steps.length} steps, ${report.transitions.length} transitions, ${report.wallMs} ms`}
+    </div>
+  );
+}

@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { checkStatusFilter, cleanFilter, faultText, prettyBody, statusClass, statusText } from './format';
+
+describe('traffic entries at a glance', () => {
+  it.each([
+    [200, '2xx'],
+    [204, '2xx'],
+    [302, '3xx'],
+    [404, '4xx'],
+    [503, '5xx'],
+    [null, 'none'],
+  ] as const)('status %s is %s', (status, cls) => expect(statusClass(status)).toBe(cls));
+
+  it('says what happened to a request that got no answer', () => {
+    expect(statusText({ status: null, outcome: 'timeout' })).toBe('timeout');
+    expect(statusText({ status: null, outcome: 'dropped' })).toBe('dropped');
+    expect(statusText({ status: 503, outcome: 'answered' })).toBe('503');
+  });
+
+  it('names the injected fault', () => {
+    expect(faultText({ ruleId: 'f', action: 'status', status: 503, label: '503 storm' })).toBe('injected: 503 storm (status 503)');
+    expect(faultText({ ruleId: 'f', action: 'drop' })).toBe('injected: drop');
+  });
+
+  it('pretty-prints JSON bodies and leaves others alone', () => {
+    expect(prettyBody('{"a":[1]}')).toBe('{\n  "a": [\n    1\n  ]\n}');
+    expect(prettyBody('{"broken": [')).toBe('{"broken": [');
+    expect(prettyBody('Incorrect token')).toBe('Incorrect token');
+    expect(prettyBody(null)).toBe('');
+  });
+
+  it('takes a status, a class or none, and says what it takes otherwise', () => {
+    expect(checkStatusFilter('')).toEqual({ ok: true });
+    expect(checkStatusFilter(' 4XX ')).toEqual({ ok: true, status: '4xx' });
+    expect(checkStatusFilter('503')).toEqual({ ok: true, status: '503' });
+    expect(checkStatusFilter('None')).toEqual({ ok: true, status: 'none' });
+    expect(checkStatusFilter('50')).toMatchObject({ ok: false });
+  });
+
+  it('keeps only the filter fields that are set', () => {
+    expect(cleanFilter({ target: 'player', reason: '', text: undefined, status: '5xx' })).toEqual({ target: 'player', status: '5xx' });
+  });
+});

@@ -1,0 +1,63 @@
+/**
+ * How traffic entries read at a glance: status classes for colour, outcomes of requests that got
+ * no answer, the injected-fault marker's words, bodies pretty-printed, and the filter fields
+ * checked before they reach the engine.
+ */
+import type { FaultHit } from '../../../../main/engine/api/fault-types';
+import type { TrafficFilter, TrafficSummary } from '../../../../main/engine/api/traffic-types';
+
+export type StatusClass = '2xx' | '3xx' | '4xx' | '5xx' | 'none';
+
+export function statusClass(status: number | null): StatusClass {
+  if (status === null || status < 200) return 'none';
+  if (status < 300) return '2xx';
+  if (status < 400) return '3xx';
+  return status < 500 ? '4xx' : '5xx';
+}
+
+/** The status cell: the code, or what happened instead of an answer. */
+export function statusText(entry: Pick<TrafficSummary, 'status' | 'outcome'>): string {
+  if (entry.status !== null) return String(entry.status);
+  return entry.outcome === 'answered' ? '—' : entry.outcome;
+}
+
+export function faultText(fault: FaultHit): string {
+  const what = fault.action === 'status' ? `status ${fault.status}` : fault.action;
+  return fault.label ? `injected: ${fault.label} (${what})` : `injected: ${what}`;
+}
+
+/** JSON bodies indented; anything else as it came. */
+export function prettyBody(body: string | null): string {
+  if (body === null || body === '') return '';
+  const trimmed = body.trimStart();
+  if (!trimmed.startsWith('{') && !trimmed.startsWith('[')) return body;
+  try {
+    return JSON.stringify(JSON.parse(body), null, 2);
+  } catch {
+    return body;
+  }
+}
+
+export const STATUS_FILTER = /^(\d{3}|[1-5]xx|none)$/i;
+
+/** The status filter as typed: empty (any), valid, or a message saying what is accepted. */
+export function checkStatusFilter(text: string): { ok: true; status?: string } | { ok: false; message: string } {
+  const trimmed = text.trim();
+  if (trimmed === '') return { ok: true };
+  if (STATUS_FILTER.test(trimmed)) return { ok: true, status: trimmed.toLowerCase() };
+  return { ok: false, message: 'a status (503), a class (2xx, 4xx, 5xx) or none' };
+}
+
+/** The filter the engine gets: only the fields that are set, so equal filters share a cache key. */
+export function cleanFilter(filter: TrafficFilter): TrafficFilter {
+  const clean: TrafficFilter = {};
+  if (filter.target) clean.target = filter.target;
+  if (filter.reason) clean.reason = filter.reason;
+  if (filter.status) clean.status = filter.status;
+  if (filter.text) clean.text = filter.text;
+  return clean;
+}
+
+export function fileStamp(ms: number): string {
+  return new Date(ms).toISOString().slice(0, 19).replace(/[:T]/g, '-');
+}

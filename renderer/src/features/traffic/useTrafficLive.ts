@@ -1,0 +1,56 @@
+/**
+ * Keeps the traffic list live: `traffic.captured` batches refresh what is on screen (the count
+ * and the pages in view), at most a few times a second, and never more often than four times the
+ * last refresh took, so a slow filter over a full log cannot keep the engine busy answering it.
+ * `traffic.reset` (cleared, retention changed) reads everything again.
+ */
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import { useApi } from '../../api/context';
+import { trafficKeys } from '../../queries/traffic';
+
+const MIN_INTERVAL_MS = 250;
+
+/** Answers how many refreshes happened, so the list can keep its rows in place across them. */
+export function useTrafficLive(): number {
+  const api = useApi();
+  const queryClient = useQueryClient();
+  const [refreshes, setRefreshes] = useState(0);
+
+  useEffect(() => {
+    let timer: ReturnType<typeof setTimeout> | null = null;
+    let running = false;
+    let pending = false;
+    let nextAllowed = 0;
+
+    const refresh = async () => {
+      timer = null;
+      running = true;
+      pending = false;
+      const started = performance.now();
+      // First the list notes where it stands, then the new rows come.
+      setRefreshes((n) => n + 1);
+      await queryClient.invalidateQueries({ queryKey: trafficKeys.list });
+      running = false;
+      nextAllowed = performance.now() + Math.max(MIN_INTERVAL_MS, 4 * (performance.now() - started));
+      if (pending) schedule();
+    };
+    const schedule = () => {
+      if (running) {
+        pending = true;
+        return;
+      }
+      timer ??= setTimeout(() => void refresh(), Math.max(0, nextAllowed - performance.now()));
+    };
+
+    const offCaptured = api.on('traffic.captured', schedule);
+    const offReset = api.on('traffic.reset', () => void queryClient.invalidateQueries({ queryKey: trafficKeys.all }));
+    return () => {
+      offCaptured();
+      offReset();
+      if (timer) clearTimeout(timer);
+    };
+  }, [api, queryClient]);
+
+  return refreshes;
+}
