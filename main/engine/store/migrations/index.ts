@@ -5,5 +5,6 @@ import { loginMigration } from './002_login.js';
 import { queuesMigration } from './003_queues.js';
 import { playerMigration } from './004_player.js';
 import { faultsTrafficMigration } from './005_faults_traffic.js';
+import { trafficSharedBodiesMigration } from './006_traffic_shared_bodies.js';
 
-export const migrations: readonly Migration[] = [householdMigration, loginMigration, queuesMigration, playerMigration, faultsTrafficMigration];
+export const migrations: readonly Migration[] = [householdMigration, loginMigration, queuesMigration, playerMigration, faultsTrafficMigration, trafficSharedBodiesMigration];

@@ -32,7 +32,14 @@ interface Row {
   response_body: string | null;
 }
 
+/**
+ * A row's response body: its own, or the later row's of the same batch that holds it. Rows go
+ * oldest first, so the row holding a body always outlives the rows that point at it.
+ */
+const RESPONSE_BODY = 'COALESCE(response_body, (SELECT held.response_body FROM traffic held WHERE held.id = traffic.id + traffic.response_body_ahead))';
+
 const SUMMARY_COLUMNS = 'id, target, at, wall_at, method, path, reason, status, latency_ms, retry, fault, player_id, request_id, outcome';
+const ENTRY_COLUMNS = `${SUMMARY_COLUMNS}, url, request_headers, request_body, response_headers, ${RESPONSE_BODY} AS response_body`;
 
 function toSummary(row: Row): TrafficSummary {
   return {
@@ -95,15 +102,15 @@ function where(filter: TrafficFilter, since?: number): { sql: string; params: (s
   }
   if (filter.text) {
     // The URL, not just the path: a query (`itemId=item-7`, `reason=`) is what people look for.
-    clauses.push("(url LIKE ? ESCAPE '\\' OR request_body LIKE ? ESCAPE '\\' OR response_body LIKE ? ESCAPE '\\')");
+    clauses.push(`(url LIKE ? ESCAPE '\\' OR request_body LIKE ? ESCAPE '\\' OR ${RESPONSE_BODY} LIKE ? ESCAPE '\\')`);
     const like = `%${filter.text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
     params.push(like, like, like);
   }
   return { sql: clauses.length ? `WHERE ${clauses.join(' AND ')}` : '', params };
 }
 
-const COLUMNS = 'target, at, wall_at, method, url, path, reason, status, latency_ms, retry, fault, player_id, request_id, outcome, request_headers, request_body, response_headers, response_body';
-const WIDTH = 18;
+const COLUMNS = 'target, at, wall_at, method, url, path, reason, status, latency_ms, retry, fault, player_id, request_id, outcome, request_headers, request_body, response_headers, response_body, response_body_ahead';
+const WIDTH = 19;
 const ROW = `(${Array(WIDTH).fill('?').join(', ')})`;
 /** Rows per INSERT: one statement per row costs more than the row itself. */
 const ROWS_PER_INSERT = 32;
@@ -124,8 +131,8 @@ const INSERT_MANY = `INSERT INTO traffic (${COLUMNS}) VALUES ${Array(ROWS_PER_IN
 const TRIM = 'DELETE FROM traffic WHERE id <= (SELECT MAX(id) FROM traffic) - ?';
 const CLEAR = 'DELETE FROM traffic';
 
-/** Writes an entry's columns into `args` from `at` on, in COLUMNS order. */
-function bind(args: unknown[], at: number, e: NewTrafficEntry): void {
+/** Writes an entry's columns into `args` from `at` on, in COLUMNS order; `ahead`: see `sharedBodies`. */
+function bind(args: unknown[], at: number, e: NewTrafficEntry, ahead: number | undefined): void {
   args[at] = e.target;
   args[at + 1] = e.at;
   args[at + 2] = e.wallAt;
@@ -143,21 +150,46 @@ function bind(args: unknown[], at: number, e: NewTrafficEntry): void {
   args[at + 14] = JSON.stringify(e.requestHeaders);
   args[at + 15] = e.requestBody;
   args[at + 16] = JSON.stringify(e.responseHeaders);
-  args[at + 17] = e.responseBody;
+  args[at + 17] = ahead === undefined ? e.responseBody : null;
+  args[at + 18] = ahead ?? null;
+}
+
+/** Bodies shorter than this are stored as they are: a copy costs less than finding it. */
+const SHARED_BODY_MIN = 512;
+
+/**
+ * For each entry whose response body a later entry of the batch also has, how far ahead the last
+ * one is: that row holds the body, this one only the distance (ids within a batch are
+ * consecutive). Bodies are found by length and tail, then compared in full, so a 5 kB window
+ * costs a short hash and one compare, not a hash of all of it.
+ */
+export function sharedBodies(entries: readonly NewTrafficEntry[]): (number | undefined)[] {
+  const ahead: (number | undefined)[] = new Array(entries.length);
+  const holders = new Map<string, number>();
+  for (let i = entries.length - 1; i >= 0; i--) {
+    const body = entries[i]!.responseBody;
+    if (body === null || body.length < SHARED_BODY_MIN) continue;
+    const key = `${body.length}:${body.slice(-64)}`;
+    const holder = holders.get(key);
+    if (holder !== undefined && entries[holder]!.responseBody === body) ahead[i] = holder - i;
+    else holders.set(key, i);
+  }
+  return ahead;
 }
 
 /** The statements that store a batch, in order. */
 export function insertOps(entries: readonly NewTrafficEntry[]): TrafficOp[] {
   const ops: TrafficOp[] = [];
+  const ahead = sharedBodies(entries);
   let i = 0;
   for (; i + ROWS_PER_INSERT <= entries.length; i += ROWS_PER_INSERT) {
     const args: unknown[] = new Array(ROWS_PER_INSERT * WIDTH);
-    for (let j = 0; j < ROWS_PER_INSERT; j++) bind(args, j * WIDTH, entries[i + j]!);
+    for (let j = 0; j < ROWS_PER_INSERT; j++) bind(args, j * WIDTH, entries[i + j]!, ahead[i + j]);
     ops.push({ sql: INSERT_MANY, args });
   }
   for (; i < entries.length; i++) {
     const args: unknown[] = new Array(WIDTH);
-    bind(args, 0, entries[i]!);
+    bind(args, 0, entries[i]!, ahead[i]);
     ops.push({ sql: INSERT_ONE, args });
   }
   return ops;
@@ -215,7 +247,7 @@ export class TrafficRepository {
   private readonly one;
 
   constructor(private readonly db: SqliteDatabase) {
-    this.one = db.prepare<[number], Row>('SELECT * FROM traffic WHERE id = ?');
+    this.one = db.prepare<[number], Row>(`SELECT ${ENTRY_COLUMNS} FROM traffic WHERE id = ?`);
   }
 
   /** Runs writes on the engine's own connection (see `runOps`). */
@@ -241,14 +273,14 @@ export class TrafficRepository {
   /** Full entries after `since` (an id), oldest first. */
   entries(filter: TrafficFilter, since: number | undefined, limit: number): StoredTrafficEntry[] {
     const { sql, params } = where(filter, since);
-    return this.db.prepare<(string | number)[], Row>(`SELECT * FROM traffic ${sql} ORDER BY id LIMIT ?`).all(...params, limit).map(toEntry);
+    return this.db.prepare<(string | number)[], Row>(`SELECT ${ENTRY_COLUMNS} FROM traffic ${sql} ORDER BY id LIMIT ?`).all(...params, limit).map(toEntry);
   }
 
   /** The newest `limit` entries of the filtered set, oldest first (what an export takes). */
   latest(filter: TrafficFilter, limit: number): StoredTrafficEntry[] {
     const { sql, params } = where(filter);
     return this.db
-      .prepare<(string | number)[], Row>(`SELECT * FROM (SELECT * FROM traffic ${sql} ORDER BY id DESC LIMIT ?) ORDER BY id`)
+      .prepare<(string | number)[], Row>(`SELECT * FROM (SELECT ${ENTRY_COLUMNS} FROM traffic ${sql} ORDER BY id DESC LIMIT ?) ORDER BY id`)
       .all(...params, limit)
       .map(toEntry);
   }
