@@ -4,7 +4,6 @@
  * the command runner, the event bus, the URLs and `close`, and nothing else is global.
  */
 import { randomBytes } from 'node:crypto';
-import { join } from 'node:path';
 import type { EngineStateView, ServiceUrls } from './api/types.js';
 import { createCommandRunner, type CommandHandlers, type CommandRunner } from './api/runner.js';
 import { QueueActivity } from './cloud-queue/activity.js';
@@ -37,7 +36,6 @@ import { instrumentService } from './traffic/capture.js';
 import { trafficCommandHandlers } from './traffic/commands.js';
 import { entryOfExchange } from './traffic/player-exchange.js';
 import { TrafficRecorder } from './traffic/recorder.js';
-import { engineWriter, threadWriter } from './traffic/writer.js';
 import { scenarioCommandHandlers } from './scenarios/commands.js';
 import { bundleCommandHandlers } from './bundles/commands.js';
 import { fetchTransport } from './player/client.js';
@@ -45,7 +43,6 @@ import { silentLogger, type Logger } from './log.js';
 import { playerCommandHandlers } from './player/commands.js';
 import { controlCaller } from './player/control-caller.js';
 import { PlayerRegistry } from './player/registry.js';
-import { DATABASE_FILE } from './store/database.js';
 import { openStore, type Store } from './store/store.js';
 
 export interface EngineOptions {
@@ -120,11 +117,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     persistClock();
 
     const faults = new FaultRegistry({ repo: store.faultRules, clock, bus });
-    const trafficWriter =
-      options.dataDir === null
-        ? undefined
-        : threadWriter({ file: join(options.dataDir, DATABASE_FILE), nativeBinding: options.nativeBinding, fallback: engineWriter(store.traffic), log });
-    const recorder = new TrafficRecorder({ repo: store.traffic, settings: store.settings, bus, writer: trafficWriter, log });
+    const recorder = new TrafficRecorder({ repo: store.traffic, settings: store.settings, bus, log });
     closers.push(() => recorder.close());
     const players = new PlayerRegistry({
       store,

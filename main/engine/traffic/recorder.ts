@@ -1,16 +1,17 @@
 /**
  * Captures exchanges into the traffic log without slowing the servers down: entries are buffered
- * and written in one transaction per flush (every 100 ms, or at once when 500 are waiting) by the
- * writer (a thread of its own with a data dir, see writer.ts), the oldest beyond the retention cap
- * are dropped, and hosts get each batch as one event. Bodies are kept up to 64 KiB each. Writes
- * happen in the order they were asked for, so a read after `flush()` sees every entry before it.
+ * and written in one transaction per flush (every 100 ms, or at once when 500 are waiting), the
+ * oldest beyond the retention cap are dropped, and hosts get each batch as one event. Bodies are
+ * kept up to 64 KiB each. Writes run on the engine's own connection: a writer thread with a second
+ * connection was tried and taken out, because its commits landed between another transaction's
+ * read and write and failed those with SQLITE_BUSY (token exchanges answered 500), and on two
+ * cores it cost more throughput than it saved.
  */
 import type { EventBus } from '../events/bus.js';
 import type { TrafficSettings } from '../api/traffic-types.js';
 import type { Logger } from '../log.js';
 import type { SettingsRepository } from '../store/repositories/settings.js';
-import { clearOp, insertOps, storedSummaries, trimOp, type NewTrafficEntry, type TrafficRepository } from '../store/repositories/traffic.js';
-import { engineWriter, type TrafficWriter } from './writer.js';
+import { clearOp, insertOps, storedSummaries, trimOp, type NewTrafficEntry, type TrafficOp, type TrafficOpResult, type TrafficRepository } from '../store/repositories/traffic.js';
 
 export const DEFAULT_TRAFFIC_SETTINGS: TrafficSettings = { retention: 100_000, capture: true };
 export const MAX_BODY_CHARS = 64 * 1024;
@@ -27,8 +28,6 @@ export interface TrafficRecorderDeps {
   repo: Pick<TrafficRepository, 'run'>;
   settings: SettingsRepository;
   bus: Pick<EventBus, 'emit'>;
-  /** Default: the engine's own connection. */
-  writer?: TrafficWriter;
   log?: Logger;
 }
 
@@ -36,13 +35,9 @@ export class TrafficRecorder {
   private buffer: NewTrafficEntry[] = [];
   private timer: NodeJS.Timeout | null = null;
   private current: TrafficSettings;
-  private readonly writer: TrafficWriter;
-  /** Settles once everything asked of the writer so far is done. */
-  private written: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly deps: TrafficRecorderDeps) {
     this.current = { ...DEFAULT_TRAFFIC_SETTINGS, ...deps.settings.get<Partial<TrafficSettings>>(SETTINGS_KEY) };
-    this.writer = deps.writer ?? engineWriter(deps.repo);
   }
 
   get settings(): TrafficSettings {
@@ -57,7 +52,7 @@ export class TrafficRecorder {
     this.current = { ...this.current, ...change };
     this.deps.settings.set(SETTINGS_KEY, this.current);
     if (change.retention !== undefined) {
-      const [[, dropped]] = (await this.write([trimOp(this.current.retention)])) as [[number, number]];
+      const [[, dropped]] = this.write([trimOp(this.current.retention)]) as [[number, number]];
       if (dropped > 0) this.deps.bus.emit('traffic.reset', { reason: 'retention' });
     }
     return this.settings;
@@ -81,12 +76,9 @@ export class TrafficRecorder {
     this.timer = null;
     const batch = this.buffer;
     this.buffer = [];
-    if (batch.length === 0) {
-      await this.written;
-      return;
-    }
+    if (batch.length === 0) return;
     try {
-      const results = await this.write([...insertOps(batch), trimOp(this.current.retention)]);
+      const results = this.write([...insertOps(batch), trimOp(this.current.retention)]);
       this.deps.bus.emit('traffic.captured', storedSummaries(batch, results));
     } catch (error) {
       this.deps.log?.error(`${batch.length} traffic entries were not stored`, error);
@@ -95,18 +87,15 @@ export class TrafficRecorder {
 
   async clear(): Promise<void> {
     this.buffer = [];
-    await this.write([clearOp()]);
+    this.write([clearOp()]);
     this.deps.bus.emit('traffic.reset', { reason: 'cleared' });
   }
 
   async close(): Promise<void> {
     await this.flush();
-    await this.writer.close();
   }
 
-  private write(ops: Parameters<TrafficWriter['run']>[0]) {
-    const done = this.writer.run(ops);
-    this.written = done.catch(() => undefined);
-    return done;
+  private write(ops: readonly TrafficOp[]): TrafficOpResult[] {
+    return this.deps.repo.run(ops);
   }
 }

@@ -116,9 +116,9 @@ const ROW = `(${Array(WIDTH).fill('?').join(', ')})`;
 const ROWS_PER_INSERT = 32;
 
 /**
- * The log is written as plain statements with their arguments, so that the same writes run on the
- * engine's own connection or on a writer thread's (see `traffic/writer.ts`), one transaction per
- * batch. Answers are `[lastInsertRowid, changes]` per statement.
+ * The log is written as plain statements with their arguments, so that a flush (its inserts and
+ * the retention trim) runs as one transaction. Answers are `[lastInsertRowid, changes]` per
+ * statement.
  */
 export interface TrafficOp {
   sql: string;

@@ -1,19 +1,12 @@
-/**
- * The traffic log's writer thread (data dir): the engine reads what the thread wrote, clear and
- * retention go through it in order, the log survives a restart, and when the thread cannot run
- * the engine's own connection writes instead.
- */
+/** The traffic log with a data dir: cleared, trimmed, and found again after a restart. */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { TrafficEntry } from '../api/traffic-types.js';
 import type { Logger } from '../log.js';
-import { openStore } from '../store/store.js';
-import { insertOps } from '../store/repositories/traffic.js';
+import { basicHeader } from '../login/basic-auth.js';
 import { admin, startTestEngine } from '../testing/http.js';
-import { trafficEntry } from '../testing/traffic.js';
-import { engineWriter, threadWriter } from './writer.js';
 
 const dirs: string[] = [];
 const freshDir = () => {
@@ -33,7 +26,7 @@ function recordingLog(): Logger & { warnings: string[] } {
 const list = async (engine: Awaited<ReturnType<typeof startTestEngine>>, query = '') => (await admin(engine, 'GET', `/traffic${query}`)).body as TrafficEntry[];
 
 describe('with a data dir', () => {
-  it('a thread writes the log; the engine reads it, clears it, trims it, and finds it after a restart', async () => {
+  it('is read, cleared, trimmed, and found again after a restart', async () => {
     const dataDir = freshDir();
     const log = recordingLog();
     let engine = await startTestEngine({ dataDir, log });
@@ -60,17 +53,37 @@ describe('with a data dir', () => {
   });
 });
 
-describe('a writer thread that cannot run', () => {
-  it('leaves the writing to the engine\u2019s own connection, losing nothing', async () => {
-    const store = openStore({ dataDir: null });
-    const log = recordingLog();
-    const writer = threadWriter({ file: join(freshDir(), 'missing', 'console.sqlite'), fallback: engineWriter(store.traffic), log });
-    const entry = trafficEntry({ status: 404 });
-    const results = await writer.run(insertOps([entry, entry]));
-    expect(results.map(([, changes]) => changes)).toEqual([1, 1]);
-    expect(store.traffic.page({}, 0, 10).total).toBe(2);
-    expect(log.warnings).toEqual([expect.stringMatching(/traffic writer thread stopped/)]);
-    await writer.close();
-    store.close();
+describe('capture beside the engine\u2019s other writes', () => {
+  // A second connection writing the log (a writer thread, once) committed between another
+  // transaction's read and its write, which then failed with SQLITE_BUSY: token exchanges
+  // answered 500 under load. Every exchange here runs while the log is being written.
+  it('never fails a token exchange', async () => {
+    const engine = await startTestEngine({ dataDir: freshDir() });
+    try {
+      const redirectUri = 'https://app.example.com/cb';
+      const created = await engine.commands.run('integrations.create', { name: 'Busy', redirectUris: [redirectUri] });
+      await engine.commands.run('settings.update', { autoApprove: true });
+      const codes: string[] = [];
+      for (let i = 0; i < 200; i++) {
+        const query = new URLSearchParams({ client_id: created.clientId!, response_type: 'code', state: `s${i}`, scope: 'playback-control-all', redirect_uri: redirectUri });
+        const response = await fetch(`${engine.urls.login}/login/v3/oauth?${query}`, { redirect: 'manual' });
+        codes.push(new URL(response.headers.get('location')!).searchParams.get('code')!);
+      }
+      const authorization = basicHeader(created.clientId!, created.clientSecret);
+      const statuses = await Promise.all(
+        codes.map(async (code) => {
+          const response = await fetch(`${engine.urls.login}/login/v3/oauth/access`, {
+            method: 'POST',
+            headers: { authorization, 'content-type': 'application/x-www-form-urlencoded' },
+            body: new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: redirectUri }),
+          });
+          return response.status;
+        }),
+      );
+      expect(statuses.filter((status) => status !== 200)).toEqual([]);
+      expect((await list(engine, '?target=login&limit=1000')).length).toBeGreaterThanOrEqual(400);
+    } finally {
+      await engine.close();
+    }
   });
 });
