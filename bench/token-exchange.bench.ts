@@ -10,7 +10,8 @@
  * exchanges' answers) is measured the same way. Servers run in a child process, the load
  * generator (autocannon) in this one, so the two do not share an event loop.
  *
- * BENCH_EXCHANGES=n sets the number of codes; BENCH_PROF=1 writes a CPU profile of the server
+ * Traffic capture is off, as in item-window.bench.ts: its cost is traffic-capture.bench.ts's
+ * measure; `--capture` measures with it on, as shipped. BENCH_EXCHANGES=n sets the number of codes; BENCH_PROF=1 writes a CPU profile of the server
  * process to /tmp/prof.
  */
 import autocannon from 'autocannon';
@@ -50,6 +51,7 @@ async function serve(): Promise<void> {
   ]);
   const dataDir = mkdtempSync(join(tmpdir(), 'cqc-bench-'));
   const engine = await createEngine({ dataDir, port: 0 });
+  await engine.commands.run('traffic.configure', { capture: process.argv.includes('--capture') });
   const bare = Fastify({ logger: false });
   bare.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => done(null, body));
   const fixed = { access_token: 'a'.repeat(43), token_type: 'Bearer', expires_in: 86400, refresh_token: 'r'.repeat(43), scope: 'playback-control-all' };
@@ -87,7 +89,7 @@ function print(line: string): void {
 
 /** The parent: autocannon against both, bounded by request count. */
 async function drive(): Promise<void> {
-  const child = fork(fileURLToPath(import.meta.url), ['--server'], { execArgv: ['--import', 'tsx', ...(process.env.BENCH_PROF ? ['--cpu-prof', '--cpu-prof-dir=/tmp/prof'] : [])], stdio: 'inherit' });
+  const child = fork(fileURLToPath(import.meta.url), ['--server', ...(process.argv.includes('--capture') ? ['--capture'] : [])], { execArgv: ['--import', 'tsx', ...(process.env.BENCH_PROF ? ['--cpu-prof', '--cpu-prof-dir=/tmp/prof'] : [])], stdio: 'inherit' });
   const ready = await new Promise<Ready>((resolve) => child.once('message', (message) => resolve(message as Ready)));
   const headers = { authorization: ready.authorization, 'content-type': 'application/x-www-form-urlencoded;charset=utf-8' };
   const codeForm = (code: string) => new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT_URI }).toString();
@@ -148,7 +150,7 @@ async function drive(): Promise<void> {
     return `${name.padEnd(40)} ${median(measured).toFixed(0).padStart(7)} req/s (rounds: ${measured.map((m) => rate(m).toFixed(0)).join(', ')})  p99 ≤ ${p99} ms  ${ok}/${total} answered 200`;
   };
   const bare = median(runs.bare);
-  print(`token exchanges: ${EXCHANGES} fresh codes in ${ROUNDS} interleaved rounds, ${CONNECTIONS} connections, persistence on (WAL, synchronous=NORMAL); median of the rounds`);
+  print(`token exchanges: ${EXCHANGES} fresh codes in ${ROUNDS} interleaved rounds, ${CONNECTIONS} connections, persistence on (WAL, synchronous=NORMAL), traffic capture ${process.argv.includes('--capture') ? 'on' : 'off'}; median of the rounds`);
   print(line('bare fastify route (fixed answer)', runs.bare));
   print(line('token endpoint, authorization_code', runs.exchange));
   print(line('token endpoint, refresh_token (rotation)', runs.refresh));
