@@ -5,8 +5,8 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { TrafficEntry } from '../api/traffic-types.js';
 import type { Logger } from '../log.js';
-import { basicHeader } from '../login/basic-auth.js';
 import { admin, startTestEngine } from '../testing/http.js';
+import { codeFor, createIntegration, LOOPBACK_REDIRECT, tokenRequest } from '../testing/oauth.js';
 
 const dirs: string[] = [];
 const freshDir = () => {
@@ -60,27 +60,11 @@ describe('capture beside the engine\u2019s other writes', () => {
   it('never fails a token exchange', async () => {
     const engine = await startTestEngine({ dataDir: freshDir() });
     try {
-      const redirectUri = 'https://app.example.com/cb';
-      const created = await engine.commands.run('integrations.create', { name: 'Busy', redirectUris: [redirectUri] });
-      await engine.commands.run('settings.update', { autoApprove: true });
+      const client = await createIntegration(engine);
       const codes: string[] = [];
-      for (let i = 0; i < 200; i++) {
-        const query = new URLSearchParams({ client_id: created.clientId!, response_type: 'code', state: `s${i}`, scope: 'playback-control-all', redirect_uri: redirectUri });
-        const response = await fetch(`${engine.urls.login}/login/v3/oauth?${query}`, { redirect: 'manual' });
-        codes.push(new URL(response.headers.get('location')!).searchParams.get('code')!);
-      }
-      const authorization = basicHeader(created.clientId!, created.clientSecret);
-      const statuses = await Promise.all(
-        codes.map(async (code) => {
-          const response = await fetch(`${engine.urls.login}/login/v3/oauth/access`, {
-            method: 'POST',
-            headers: { authorization, 'content-type': 'application/x-www-form-urlencoded' },
-            body: new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: redirectUri }),
-          });
-          return response.status;
-        }),
-      );
-      expect(statuses.filter((status) => status !== 200)).toEqual([]);
+      for (let i = 0; i < 200; i++) codes.push(await codeFor(engine, client, { state: `s${i}` }));
+      const answers = await Promise.all(codes.map((code) => tokenRequest(engine, client, { grant_type: 'authorization_code', code, redirect_uri: LOOPBACK_REDIRECT })));
+      expect(answers.map((answer) => answer.status).filter((status) => status !== 200)).toEqual([]);
       expect((await list(engine, '?target=login&limit=1000')).length).toBeGreaterThanOrEqual(400);
     } finally {
       await engine.close();
