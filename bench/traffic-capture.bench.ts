@@ -1,78 +1,108 @@
 /**
  * What the traffic log costs (issue 6, "Performance"): GET /itemWindow throughput of the console's
- * own cloud queue server with capture on and with capture off, measured side by side in one run
- * (interleaved rounds, so a neighbour's load hits both alike). Target: capture costs at most 15%.
- * The log is first filled to its retention cap, so every new entry also drops the oldest. The engine
- * runs in this process (`--disk`: with a data dir, as the desktop app does; default in memory);
- * autocannon runs as its own process (bench/autocannon-client.mjs) against 127.0.0.1 for bounded
- * durations. Prints throughput and the engine's CPU time per request; never fails on them.
+ * own cloud queue server with capture on and with capture off, side by side in one run. Target:
+ * capture costs at most 15%.
+ *
+ * One load runs without a break while the engine switches capture off and on every slice (2 s,
+ * after 0.5 s to settle), in pairs whose order alternates (off-on, on-off, ...). Neighbours on a
+ * shared machine come and go over seconds, so adjacent slices see the same machine; runs of
+ * several seconds each, one after the other, did not (a round's own baseline swung ±20%). The
+ * client counts responses per 50 ms of wall time (bench/autocannon-client.mjs, its own process,
+ * 127.0.0.1 only); the engine's CPU time per response is printed beside it.
+ *
+ * The log is first filled to its retention cap, so every new entry also drops the oldest. The
+ * engine runs in this process (`--disk`: in a data dir, as the desktop app does; default in
+ * memory). Prints numbers; never fails on them.
  */
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
+import { createInterface } from 'node:readline';
 import { text } from 'node:stream/consumers';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import { itemWindowBench } from './item-window-load.js';
 import { fmt, median } from './stats.js';
 
 const { values } = parseArgs({ options: { disk: { type: 'boolean', default: false } } });
 const CLIENT = join(import.meta.dirname, 'autocannon-client.mjs');
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
+const PAIRS = Number(process.env.BENCH_PAIRS ?? 20);
+const SLICE_MS = 2_000;
+const SETTLE_MS = 500;
 const CONNECTIONS = 10;
 
-interface Load {
-  rps: number;
-  p50: number;
-  p99: number;
-  non2xx: number;
-  /** CPU time this process (the engine) spent per request: steadier than throughput on a busy machine. */
+interface Slice {
+  capture: boolean;
+  from: number;
+  to: number;
   cpuUs: number;
 }
 
-async function load(url: string, headers: Record<string, string>, paths: string[]): Promise<Load> {
-  const client = spawn(process.execPath, [CLIENT], { stdio: ['pipe', 'pipe', 'inherit'] });
-  client.stdin.end(JSON.stringify({ url, headers, connections: CONNECTIONS, seconds: SECONDS, paths }));
-  // The client warms up for 1 s before it measures: count CPU over the measured part only.
-  await new Promise((resolve) => setTimeout(resolve, 1_000));
-  const cpu = process.cpuUsage();
-  const output = text(client.stdout);
-  const result = JSON.parse(await output) as { requests: { average: number; total: number }; latency: { p50: number; p99: number }; non2xx: number };
-  const used = process.cpuUsage(cpu);
-  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx, cpuUs: (used.user + used.system) / result.requests.total };
+interface Timeline {
+  start: number;
+  bucketMs: number;
+  counts: number[];
 }
-
 
 // In memory (`--ephemeral`, as CI runs it) by default; `--disk`: in a data dir, as the desktop app runs.
 const { engine, dataDir, origin, headers, paths, dispose } = await itemWindowBench(values.disk);
-try {
-  const settings = await engine.commands.run('traffic.settings', {});
-  console.log(`GET /itemWindow, ${CONNECTIONS} connections, ${SECONDS} s per run, ${ROUNDS} rounds; retention ${fmt(settings.retention)} entries, log ${dataDir ? 'on disk' : 'in memory'}`);
-  // The steady state: a full log, where every new entry also drops the oldest.
-  const filled = performance.now();
-  while ((await engine.commands.run('traffic.page', { offset: 0, limit: 1 })).total < settings.retention && performance.now() - filled < 120_000) {
-    await load(origin, headers, paths);
-  }
-  console.log(`    log filled to ${fmt((await engine.commands.run('traffic.page', { offset: 0, limit: 1 })).total)} entries in ${fmt((performance.now() - filled) / 1000, 1)} s`);
+const logSize = async () => (await engine.commands.run('traffic.page', { offset: 0, limit: 1 })).total;
+const setCapture = (capture: boolean) => engine.commands.run('traffic.configure', { capture });
 
-  const runs = { off: [] as Load[], on: [] as Load[] };
-  for (let round = 0; round < ROUNDS; round++) {
-    await engine.commands.run('traffic.configure', { capture: false });
-    runs.off.push(await load(origin, headers, paths));
-    await engine.commands.run('traffic.configure', { capture: true });
-    runs.on.push(await load(origin, headers, paths));
+function startLoad(seconds: number, timeline: boolean) {
+  const client = spawn(process.execPath, [CLIENT], { stdio: ['pipe', 'pipe', 'inherit'] });
+  client.stdin.end(JSON.stringify({ url: origin, headers, connections: CONNECTIONS, seconds, paths, timeline }));
+  return client;
+}
+
+/** Responses per second the client counted within a slice (whole buckets only). */
+function rate({ start, bucketMs, counts }: Timeline, slice: Slice): number {
+  const first = Math.ceil((slice.from - start) / bucketMs);
+  const last = Math.floor((slice.to - start) / bucketMs);
+  let n = 0;
+  for (let i = first; i < last; i++) n += counts[i] ?? 0;
+  return (n * 1000) / ((last - first) * bucketMs);
+}
+
+try {
+  const { retention } = await engine.commands.run('traffic.settings', {});
+  console.log(`GET /itemWindow, ${CONNECTIONS} connections; ${PAIRS} pairs of ${SLICE_MS / 1000} s slices, capture off and on; retention ${fmt(retention)} entries, log ${dataDir ? 'on disk' : 'in memory'}`);
+  // The steady state: a full log, where every new entry also drops the oldest.
+  const filling = performance.now();
+  while ((await logSize()) < retention && performance.now() - filling < 120_000) await text(startLoad(5, false).stdout);
+  console.log(`    log filled to ${fmt(await logSize())} entries in ${fmt((performance.now() - filling) / 1000, 1)} s`);
+
+  const client = startLoad(Math.ceil((PAIRS * 2 * (SLICE_MS + SETTLE_MS)) / 1000) + 2, true);
+  const lines = createInterface({ input: client.stdout })[Symbol.asyncIterator]();
+  await lines.next(); // {"measuring": ...}
+  const slices: Slice[] = [];
+  for (let pair = 0; pair < PAIRS; pair++) {
+    for (const capture of pair % 2 === 0 ? [false, true] : [true, false]) {
+      await setCapture(capture);
+      await sleep(SETTLE_MS);
+      const cpu = process.cpuUsage();
+      const from = Date.now();
+      await sleep(SLICE_MS);
+      const used = process.cpuUsage(cpu);
+      slices.push({ capture, from, to: Date.now(), cpuUs: used.user + used.system });
+    }
   }
-  const stored = (await engine.commands.run('traffic.page', { offset: 0, limit: 1 })).total;
-  const row = (label: string, xs: Load[]) =>
-    console.log(
-      `    ${label.padEnd(12)} ${fmt(median(xs.map((l) => l.rps))).padStart(7)} req/s  (runs ${xs.map((l) => fmt(l.rps)).join(', ')}; p50 ${fmt(median(xs.map((l) => l.p50)), 1)} ms, p99 ${fmt(median(xs.map((l) => l.p99)), 1)} ms; non-2xx ${xs.reduce((n, l) => n + l.non2xx, 0)})`,
-    );
-  row('capture off', runs.off);
-  row('capture on', runs.on);
-  const cost = 1 - median(runs.on.map((l) => l.rps)) / median(runs.off.map((l) => l.rps));
-  console.log(`    capture costs ${fmt(cost * 100, 1)}% of throughput (target ≤ 15%); ${fmt(stored)} entries in the log after the run`);
-  const cpuOff = median(runs.off.map((l) => l.cpuUs));
-  const cpuOn = median(runs.on.map((l) => l.cpuUs));
-  console.log(`    engine CPU per request: ${fmt(cpuOff)} µs off, ${fmt(cpuOn)} µs on (+${fmt((cpuOn / cpuOff - 1) * 100, 1)}%)`);
+  await setCapture(true);
+  const result = JSON.parse((await lines.next()).value as string) as { non2xx: number; timeline: Timeline };
+
+  const measured = slices.map((slice) => {
+    const rps = rate(result.timeline, slice);
+    return { ...slice, rps, cpuPerRequest: slice.cpuUs / ((rps * (slice.to - slice.from)) / 1000) };
+  });
+  const off = measured.filter((s) => !s.capture);
+  const on = measured.filter((s) => s.capture);
+  const row = (label: string, xs: typeof measured) =>
+    console.log(`    ${label.padEnd(12)} ${fmt(median(xs.map((s) => s.rps))).padStart(7)} req/s median  (slices ${fmt(Math.min(...xs.map((s) => s.rps)))}–${fmt(Math.max(...xs.map((s) => s.rps)))}); engine CPU ${fmt(median(xs.map((s) => s.cpuPerRequest)))} µs per request`);
+  row('capture off', off);
+  row('capture on', on);
+  const cost = 1 - median(on.map((s) => s.rps)) / median(off.map((s) => s.rps));
+  const pairCosts = off.map((s, i) => 1 - on[i]!.rps / s.rps);
+  console.log(`    capture costs ${fmt(cost * 100, 1)}% of throughput (target ≤ 15%); per pair: median ${fmt(median(pairCosts) * 100, 1)}%, ${pairCosts.map((c) => fmt(c * 100, 0)).join(' ')}`);
+  console.log(`    non-2xx ${result.non2xx}; ${fmt(await logSize())} entries in the log after the run`);
 } finally {
   await dispose();
 }

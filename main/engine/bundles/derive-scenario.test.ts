@@ -10,7 +10,7 @@ const CQ = 'http://127.0.0.1:9003';
 let nextId = 1;
 
 function entry(target: StoredTrafficEntry['target'], at: number, path: string, fields: Partial<StoredTrafficEntry> = {}): StoredTrafficEntry {
-  return { id: nextId++, ...trafficEntry({ target, at, wallAt: at, method: 'POST', url: `http://127.0.0.1:9002${path}`, path, ...fields }) };
+  return { id: nextId++, ...trafficEntry({ target, at, wallAt: at, method: 'POST', url: `http://127.0.0.1:9002${path}`, path }), requestHeaders: {}, responseHeaders: {}, ...fields };
 }
 
 const base = (over: Partial<DeriveInput>): DeriveInput => ({

@@ -18,9 +18,9 @@ export function trafficEntry(fields: Partial<NewTrafficEntry> = {}): NewTrafficE
     playerId: null,
     requestId: null,
     outcome: 'answered',
-    requestHeaders: {},
+    requestHeaders: '',
     requestBody: null,
-    responseHeaders: {},
+    responseHeaders: '',
     responseBody: null,
     ...fields,
   };

@@ -9,6 +9,7 @@ import type { EngineClock } from '../clock/clock.js';
 import type { FaultRegistry } from '../faults/registry.js';
 import { applyServerFault, type StatusResponder } from '../faults/server-fault.js';
 import { PassThrough } from 'node:stream';
+import { headerBlock, rawHeaderBlock, type HeaderBlock } from '../store/repositories/header-block.js';
 import { MAX_BODY_CHARS, type TrafficRecorder } from './recorder.js';
 
 interface CaptureState {
@@ -108,7 +109,8 @@ function entryOf(target: TrafficTarget, request: FastifyRequest, reply: FastifyR
     at: state.at,
     wallAt: state.wallAt,
     method: request.method,
-    url: `${request.protocol}://${request.headers.host ?? ''}${request.url}`,
+    // One flat string (see rawHeaderBlock): a template would hold its three pieces until written.
+    url: [request.protocol, '://', request.headers.host ?? '', request.url].join(''),
     path,
     reason: typeof query?.reason === 'string' ? query.reason : null,
     status: reply ? reply.statusCode : null,
@@ -118,11 +120,9 @@ function entryOf(target: TrafficTarget, request: FastifyRequest, reply: FastifyR
     playerId: headerValue(request.headers['x-player-id']),
     requestId: headerValue(request.headers['x-request-id']),
     outcome,
-    // Node joins repeated request headers into one string (set-cookie, the exception, is a
-    // response header): the object is already flat, and it is not changed after the request.
-    requestHeaders: request.headers as Record<string, string>,
+    requestHeaders: rawHeaderBlock(request.raw.rawHeaders),
     requestBody: state.rawBody ?? bodyText(request.body),
-    responseHeaders: reply ? flatHeaders(reply.getHeaders()) : {},
+    responseHeaders: reply ? responseHeaderBlock(reply) : '',
     responseBody: reply ? state.payload : null,
   };
 }
@@ -136,14 +136,16 @@ function headerValue(value: string | string[] | undefined): string | null {
   return Array.isArray(value) ? (value[0] ?? null) : (value ?? null);
 }
 
-function flatHeaders(headers: Record<string, unknown>): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const name in headers) {
-    const value = headers[name];
-    if (value === undefined) continue;
-    out[name] = typeof value === 'string' ? value : Array.isArray(value) ? value.join(', ') : String(value);
-  }
-  return out;
+/**
+ * The response's header block as Node wrote it to the socket (status line, then what fastify set
+ * and what Node added: Date, Connection, Keep-Alive). `_header` is not in Node's documentation,
+ * but it is how Node has held the block since its first releases and what middleware like
+ * on-headers and morgan read; building the block anew from `getHeaders()` cost a tenth of the
+ * capture. Should a Node release drop it, the block is built from fastify's headers instead.
+ */
+function responseHeaderBlock(reply: FastifyReply): HeaderBlock {
+  const written = (reply.raw as { _header?: unknown })._header;
+  return typeof written === 'string' ? written : headerBlock(reply.getHeaders());
 }
 
 function bodyText(body: unknown): string | null {

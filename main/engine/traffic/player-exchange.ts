@@ -1,5 +1,6 @@
 /** A player's request as a traffic log entry (target `player`). */
 import type { PlayerExchange } from '../player/client.js';
+import { headerBlock } from '../store/repositories/header-block.js';
 import type { NewTrafficEntry } from '../store/repositories/traffic.js';
 
 export function entryOfExchange(exchange: PlayerExchange): NewTrafficEntry {
@@ -19,9 +20,9 @@ export function entryOfExchange(exchange: PlayerExchange): NewTrafficEntry {
     playerId: exchange.playerId,
     requestId: exchange.requestId,
     outcome: exchange.status !== undefined ? 'answered' : exchange.failure?.message.includes('10 s') ? 'timeout' : 'incomplete',
-    requestHeaders: exchange.requestHeaders,
+    requestHeaders: headerBlock(exchange.requestHeaders),
     requestBody: exchange.requestBody ?? null,
-    responseHeaders: exchange.responseHeaders ?? {},
+    responseHeaders: headerBlock(exchange.responseHeaders ?? {}),
     responseBody: exchange.responseBody ?? null,
   };
 }

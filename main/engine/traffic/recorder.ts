@@ -2,16 +2,17 @@
  * Captures exchanges into the traffic log without slowing the servers down: entries are buffered
  * and written in one transaction per flush (every 100 ms, or at once when 500 are waiting), the
  * oldest beyond the retention cap are dropped, and hosts get each batch as one event. Bodies are
- * kept up to 64 KiB each. Writes run on the engine's own connection: a writer thread with a second
- * connection was tried and taken out, because its commits landed between another transaction's
- * read and write and failed those with SQLITE_BUSY (token exchanges answered 500), and on two
- * cores it cost more throughput than it saved.
+ * kept up to 64 KiB each; a response body many rows share is stored once (`TrafficBodies`).
+ * Writes run on the engine's own connection: a writer thread with a second connection was tried
+ * and taken out, because its commits landed between another transaction's read and write and
+ * failed those with SQLITE_BUSY (token exchanges answered 500), and on two cores it cost more
+ * throughput than it saved.
  */
 import type { EventBus } from '../events/bus.js';
 import type { TrafficSettings } from '../api/traffic-types.js';
 import type { Logger } from '../log.js';
 import type { SettingsRepository } from '../store/repositories/settings.js';
-import { clearOp, insertOps, storedSummaries, trimOp, type NewTrafficEntry, type TrafficOp, type TrafficOpResult, type TrafficRepository } from '../store/repositories/traffic.js';
+import type { NewTrafficEntry, TrafficRepository } from '../store/repositories/traffic.js';
 
 export const DEFAULT_TRAFFIC_SETTINGS: TrafficSettings = { retention: 100_000, capture: true };
 export const MAX_BODY_CHARS = 64 * 1024;
@@ -25,7 +26,7 @@ export function clip(body: string | null | undefined): string | null {
 }
 
 export interface TrafficRecorderDeps {
-  repo: Pick<TrafficRepository, 'run'>;
+  repo: Pick<TrafficRepository, 'append' | 'retain' | 'clear'>;
   settings: SettingsRepository;
   bus: Pick<EventBus, 'emit'>;
   log?: Logger;
@@ -52,8 +53,7 @@ export class TrafficRecorder {
     this.current = { ...this.current, ...change };
     this.deps.settings.set(SETTINGS_KEY, this.current);
     if (change.retention !== undefined) {
-      const [[, dropped]] = this.write([trimOp(this.current.retention)]) as [[number, number]];
-      if (dropped > 0) this.deps.bus.emit('traffic.reset', { reason: 'retention' });
+      if (this.deps.repo.retain(this.current.retention) > 0) this.deps.bus.emit('traffic.reset', { reason: 'retention' });
     }
     return this.settings;
   }
@@ -78,8 +78,7 @@ export class TrafficRecorder {
     this.buffer = [];
     if (batch.length === 0) return;
     try {
-      const results = this.write([...insertOps(batch), trimOp(this.current.retention)]);
-      this.deps.bus.emit('traffic.captured', storedSummaries(batch, results));
+      this.deps.bus.emit('traffic.captured', this.deps.repo.append(batch, this.current.retention).stored);
     } catch (error) {
       this.deps.log?.error(`${batch.length} traffic entries were not stored`, error);
     }
@@ -87,15 +86,11 @@ export class TrafficRecorder {
 
   async clear(): Promise<void> {
     this.buffer = [];
-    this.write([clearOp()]);
+    this.deps.repo.clear();
     this.deps.bus.emit('traffic.reset', { reason: 'cleared' });
   }
 
   async close(): Promise<void> {
     await this.flush();
-  }
-
-  private write(ops: readonly TrafficOp[]): TrafficOpResult[] {
-    return this.deps.repo.run(ops);
   }
 }

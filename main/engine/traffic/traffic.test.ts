@@ -46,6 +46,15 @@ describe('capture at the servers', () => {
     expect(entries[0]!.responseBody).toBe('Incorrect token');
   });
 
+  it('keeps the headers as they went over the wire, read by lower-case name', async () => {
+    await fetch(`${engine.urls.cloudQueue}/queues/q1/v2.3/version`, { headers: { 'X-Player-Id': 'kitchen', 'X-Request-Id': 'r-1' } });
+    const [entry] = await list();
+    expect(entry!.requestHeaders).toMatchObject({ 'x-player-id': 'kitchen', 'x-request-id': 'r-1', host: new URL(engine.urls.cloudQueue).host });
+    // What Node added to the response is there too: the block is the one written to the socket.
+    expect(entry!.responseHeaders).toMatchObject({ 'content-type': expect.stringContaining('application/json'), 'content-length': String(entry!.responseBody!.length), connection: 'keep-alive' });
+    expect(Date.parse(entry!.responseHeaders.date!)).toBeGreaterThan(0);
+  });
+
   it('filters by target, reason, status and text, and reads on from a cursor', async () => {
     for (const reason of ['load', 'refresh', 'refresh']) await fetch(`${engine.urls.cloudQueue}/queues/q1/v2.3/itemWindow?reason=${reason}`);
     await fetch(`${engine.urls.control}/api/v1/households`);

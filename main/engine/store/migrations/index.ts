@@ -6,5 +6,7 @@ import { queuesMigration } from './003_queues.js';
 import { playerMigration } from './004_player.js';
 import { faultsTrafficMigration } from './005_faults_traffic.js';
 import { trafficSharedBodiesMigration } from './006_traffic_shared_bodies.js';
+import { trafficBodiesMigration } from './007_traffic_bodies.js';
+import { trafficHeaderBlocksMigration } from './008_traffic_header_blocks.js';
 
-export const migrations: readonly Migration[] = [householdMigration, loginMigration, queuesMigration, playerMigration, faultsTrafficMigration, trafficSharedBodiesMigration];
+export const migrations: readonly Migration[] = [householdMigration, loginMigration, queuesMigration, playerMigration, faultsTrafficMigration, trafficSharedBodiesMigration, trafficBodiesMigration, trafficHeaderBlocksMigration];

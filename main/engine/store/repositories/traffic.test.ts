@@ -1,37 +1,163 @@
 import { describe, expect, it } from 'vitest';
 import { trafficEntry } from '../../testing/traffic.js';
+import { openDatabase } from '../database.js';
+import { migrate } from '../migrations.js';
+import { migrations } from '../migrations/index.js';
 import { openStore } from '../store.js';
-import { sharedBodies } from './traffic.js';
+import { TrafficRepository } from './traffic.js';
 
 /** A window-sized body, different per item. */
 const windowBody = (item: number) => JSON.stringify({ items: Array.from({ length: 10 }, (_, i) => ({ id: `item-${item + i}`, track: { name: 'x'.repeat(60) } })) });
+const KEEP_ALL = 1_000_000;
 
-describe('the traffic log stores a response body a batch repeats once', () => {
-  it('points each copy at the last entry of the batch with the same body', () => {
-    const a = windowBody(1);
-    const b = windowBody(2);
-    const entries = [a, b, a, 'short', 'short', a, null].map((responseBody) => trafficEntry({ responseBody }));
-    // Equal in length and tail is not enough: the bodies are compared in full.
-    const twin = `${'y'.repeat(a.length - 64)}${a.slice(-64)}`;
-    entries.push(trafficEntry({ responseBody: twin }));
-    expect(sharedBodies(entries)).toEqual([5, undefined, 3, undefined, undefined, undefined, undefined, undefined]);
-  });
+/** A log whose bodies go with their last row (`bodyUseAhead` 0), unless told otherwise. */
+function storeWithLog(bodyUseAhead = 0) {
+  const store = openStore({ dataDir: null });
+  const traffic = new TrafficRepository(store.db, { bodyUseAhead });
+  const bodies = () => store.db.prepare('SELECT body FROM traffic_bodies ORDER BY id').pluck().all() as string[];
+  const append = (responseBodies: (string | null)[], keep = KEEP_ALL) =>
+    traffic.append(
+      responseBodies.map((responseBody, i) => trafficEntry({ responseBody, path: `/w/${i}` })),
+      keep,
+    );
+  const readBack = () => traffic.entries({}, undefined, 100).map((e) => e.responseBody);
+  return { store: { ...store, traffic }, close: () => store.close(), bodies, append, readBack };
+}
 
-  it('reads, searches and exports every copy, also after the oldest rows are trimmed', () => {
-    const store = openStore({ dataDir: null });
+describe('the traffic log stores a response body many rows share once', () => {
+  it('across batches, with short bodies kept in their rows', () => {
+    const { close, bodies, append, readBack } = storeWithLog();
     const a = windowBody(1);
     const b = windowBody(100);
-    const stored = store.traffic.addAll([a, b, a, b, a].map((responseBody, i) => trafficEntry({ responseBody, path: `/w/${i}` })));
-    const rows = store.db.prepare('SELECT response_body IS NOT NULL AS held FROM traffic ORDER BY id').all() as { held: number }[];
-    expect(rows.map((r) => r.held)).toEqual([0, 0, 0, 1, 1]);
+    append([a, b, a, 'short', null]);
+    append([b, a, 'short']);
+    expect(bodies()).toEqual([a, b]);
+    expect(readBack()).toEqual([a, b, a, 'short', null, b, a, 'short']);
+    close();
+  });
 
+  it('compares bodies in full: equal length and tail are not the same body', () => {
+    const { close, bodies, append, readBack } = storeWithLog();
+    const a = windowBody(1);
+    const twin = `${'y'.repeat(a.length - 64)}${a.slice(-64)}`;
+    append([a, twin, a]);
+    expect(bodies()).toHaveLength(3);
+    expect(readBack()).toEqual([a, twin, a]);
+    close();
+  });
+
+  it('reads, searches and exports every row of a shared body', () => {
+    const { store, close, append } = storeWithLog();
+    const a = windowBody(1);
+    const b = windowBody(100);
+    const { stored } = append([a, b, a, b, a]);
     expect(stored.map((s) => store.traffic.get(s.id)!.responseBody)).toEqual([a, b, a, b, a]);
-    expect(store.traffic.entries({}, undefined, 10).map((e) => e.responseBody)).toEqual([a, b, a, b, a]);
     expect(store.traffic.latest({}, 2).map((e) => e.responseBody)).toEqual([b, a]);
     expect(store.traffic.page({ text: 'item-100' }, 0, 10).rows.map((r) => r.path)).toEqual(['/w/1', '/w/3']);
+    close();
+  });
 
-    expect(store.traffic.retain(2)).toBe(3);
-    expect(store.traffic.entries({}, undefined, 10).map((e) => e.responseBody)).toEqual([b, a]);
-    store.close();
+  it('trims a body with the last row that uses it, and keeps the ones newer rows still use', () => {
+    const { store, close, bodies, append, readBack } = storeWithLog();
+    const a = windowBody(1);
+    const b = windowBody(100);
+    append([a, b]);
+    append([a, 'short']);
+    expect(store.traffic.retain(2)).toBe(2);
+    expect(bodies()).toEqual([a]);
+    expect(readBack()).toEqual([a, 'short']);
+
+    // b is stored anew; a, used again, outlives the row that used it first.
+    const { dropped } = append([b, a], 3);
+    expect(dropped).toBe(1);
+    expect(bodies()).toEqual([a, b]);
+    expect(readBack()).toEqual(['short', b, a]);
+    close();
+  });
+
+  it('writes a body’s last use ahead, so a body every batch uses is not rewritten each time', () => {
+    const { store, close, bodies, append, readBack } = storeWithLog(4);
+    const a = windowBody(1);
+    const lastUse = () => store.db.prepare('SELECT last_use FROM traffic_bodies').pluck().get();
+    append([a]); // row 1: used up to row 5
+    append([a, 'short']); // rows 2-3: still within
+    expect(lastUse()).toBe(5);
+    append(['short', 'short', a]); // rows 4-6: 6 is past 5, so up to row 10
+    expect(lastUse()).toBe(10);
+    // Its last row (6) is trimmed; the body stays until row 10 is, and no row lost it meanwhile.
+    append(['short', 'short', 'short'], 3);
+    expect(bodies()).toEqual([a]);
+    expect(readBack()).toEqual(['short', 'short', 'short']);
+    append(Array(4).fill('short'), 3);
+    expect(bodies()).toEqual([]);
+    close();
+  });
+
+  it('empties the bodies with the log', () => {
+    const { store, close, bodies, append, readBack } = storeWithLog();
+    append([windowBody(1), windowBody(1)]);
+    expect(store.traffic.clear()).toBe(2);
+    expect(bodies()).toEqual([]);
+    const a = windowBody(1);
+    append([a]);
+    expect(readBack()).toEqual([a]);
+    close();
+  });
+
+  it('keeps nothing of a batch that failed, and finds no body of it afterwards', () => {
+    const { store, close, bodies, append, readBack } = storeWithLog();
+    const a = windowBody(1);
+    const broken = { ...trafficEntry({ responseBody: windowBody(2) }), outcome: null as never };
+    expect(() => store.traffic.append([trafficEntry({ responseBody: a }), broken], KEEP_ALL)).toThrow(/NOT NULL/);
+    expect(bodies()).toEqual([]);
+    // The body the failed batch stored was rolled back with it: it is stored again, not pointed at.
+    append([a]);
+    expect(readBack()).toEqual([a]);
+    close();
+  });
+});
+
+describe('migration 8 (header blocks)', () => {
+  it('turns the JSON headers of earlier rows into blocks that read as before', () => {
+    const db = openDatabase({ dataDir: null });
+    migrate(db, migrations.slice(0, 7), 0);
+    db.prepare(
+      `INSERT INTO traffic (target, at, wall_at, method, url, path, outcome, request_headers, response_headers)
+       VALUES ('cloudQueue', 0, 0, 'GET', 'http://127.0.0.1/w', '/w', 'answered', ?, ?)`,
+    ).run(JSON.stringify({ host: '127.0.0.1:9003', authorization: 'Bearer abc' }), '{}');
+    migrate(db, migrations, 0);
+
+    expect(db.prepare('SELECT request_headers, response_headers FROM traffic').get()).toEqual({ request_headers: 'host: 127.0.0.1:9003\r\nauthorization: Bearer abc\r\n', response_headers: '' });
+    const [entry] = new TrafficRepository(db).entries({}, undefined, 1);
+    expect(entry!.requestHeaders).toEqual({ host: '127.0.0.1:9003', authorization: 'Bearer abc' });
+    expect(entry!.responseHeaders).toEqual({});
+    db.close();
+  });
+});
+
+describe('migration 7 (traffic bodies)', () => {
+  it('moves the bodies 006 rows shared into the body table; every row reads as before', () => {
+    const db = openDatabase({ dataDir: null });
+    migrate(db, migrations.slice(0, 6), 0);
+    const a = windowBody(1);
+    const insert = db.prepare(
+      `INSERT INTO traffic (target, at, wall_at, method, url, path, outcome, request_headers, response_headers, response_body, response_body_ahead)
+       VALUES ('cloudQueue', 0, 0, 'GET', 'http://127.0.0.1/w', '/w', 'answered', '{}', '{}', ?, ?)`,
+    );
+    // Rows 1 and 2 point at row 3 (version 6's layout); row 4 holds a body of its own.
+    insert.run(null, 2);
+    insert.run(null, 1);
+    insert.run(a, null);
+    insert.run('short', null);
+    migrate(db, migrations, 0);
+
+    const repo = new TrafficRepository(db);
+    expect(repo.entries({}, undefined, 10).map((e) => e.responseBody)).toEqual([a, a, a, 'short']);
+    expect(db.prepare('SELECT id, last_use, body FROM traffic_bodies').all()).toEqual([{ id: 3, last_use: 3, body: a }]);
+    expect(db.prepare('SELECT response_body_id FROM traffic ORDER BY id').pluck().all()).toEqual([3, 3, 3, null]);
+    // Trimming after the migration drops the moved body with its last row.
+    expect(repo.retain(1)).toBe(3);
+    expect(db.prepare('SELECT COUNT(*) FROM traffic_bodies').pluck().get()).toBe(0);
+    db.close();
   });
 });

@@ -6,9 +6,14 @@ import type { FaultHit } from '../../api/fault-types.js';
 import type { TrafficEntry, TrafficFilter, TrafficOutcome, TrafficSummary, TrafficTarget } from '../../api/traffic-types.js';
 import type { Statement } from 'better-sqlite3';
 import type { SqliteDatabase } from '../database.js';
+import { parseHeaderBlock, type HeaderBlock } from './header-block.js';
+import { DEFAULT_USE_AHEAD, TrafficBodies, type BodyUses } from './traffic-bodies.js';
 
-/** An entry before it has an id. */
-export type NewTrafficEntry = Omit<TrafficEntry, 'id' | 'redacted' | 'transitions'>;
+/** An entry before it has an id, with its headers as stored: header blocks (see `header-block.ts`). */
+export type NewTrafficEntry = Omit<TrafficEntry, 'id' | 'redacted' | 'transitions' | 'requestHeaders' | 'responseHeaders'> & {
+  requestHeaders: HeaderBlock;
+  responseHeaders: HeaderBlock;
+};
 
 interface Row {
   id: number;
@@ -32,11 +37,8 @@ interface Row {
   response_body: string | null;
 }
 
-/**
- * A row's response body: its own, or the later row's of the same batch that holds it. Rows go
- * oldest first, so the row holding a body always outlives the rows that point at it.
- */
-const RESPONSE_BODY = 'COALESCE(response_body, (SELECT held.response_body FROM traffic held WHERE held.id = traffic.id + traffic.response_body_ahead))';
+/** A row's response body: its own, or the shared one it points at (see `TrafficBodies`). */
+const RESPONSE_BODY = 'COALESCE(response_body, (SELECT shared.body FROM traffic_bodies shared WHERE shared.id = traffic.response_body_id))';
 
 const SUMMARY_COLUMNS = 'id, target, at, wall_at, method, path, reason, status, latency_ms, retry, fault, player_id, request_id, outcome';
 const ENTRY_COLUMNS = `${SUMMARY_COLUMNS}, url, request_headers, request_body, response_headers, ${RESPONSE_BODY} AS response_body`;
@@ -66,9 +68,9 @@ function toEntry(row: Row): StoredTrafficEntry {
   return {
     ...toSummary(row),
     url: row.url,
-    requestHeaders: JSON.parse(row.request_headers) as Record<string, string>,
+    requestHeaders: parseHeaderBlock(row.request_headers),
     requestBody: row.request_body,
-    responseHeaders: JSON.parse(row.response_headers) as Record<string, string>,
+    responseHeaders: parseHeaderBlock(row.response_headers),
     responseBody: row.response_body,
   };
 }
@@ -109,30 +111,14 @@ function where(filter: TrafficFilter, since?: number): { sql: string; params: (s
   return { sql: clauses.length ? `WHERE ${clauses.join(' AND ')}` : '', params };
 }
 
-const COLUMNS = 'target, at, wall_at, method, url, path, reason, status, latency_ms, retry, fault, player_id, request_id, outcome, request_headers, request_body, response_headers, response_body, response_body_ahead';
+const COLUMNS = 'target, at, wall_at, method, url, path, reason, status, latency_ms, retry, fault, player_id, request_id, outcome, request_headers, request_body, response_headers, response_body, response_body_id';
 const WIDTH = 19;
 const ROW = `(${Array(WIDTH).fill('?').join(', ')})`;
 /** Rows per INSERT: one statement per row costs more than the row itself. */
 const ROWS_PER_INSERT = 32;
 
-/**
- * The log is written as plain statements with their arguments, so that a flush (its inserts and
- * the retention trim) runs as one transaction. Answers are `[lastInsertRowid, changes]` per
- * statement.
- */
-export interface TrafficOp {
-  sql: string;
-  args: unknown[];
-}
-export type TrafficOpResult = [lastId: number, changes: number];
-
-const INSERT_ONE = `INSERT INTO traffic (${COLUMNS}) VALUES ${ROW}`;
-const INSERT_MANY = `INSERT INTO traffic (${COLUMNS}) VALUES ${Array(ROWS_PER_INSERT).fill(ROW).join(', ')}`;
-const TRIM = 'DELETE FROM traffic WHERE id <= (SELECT MAX(id) FROM traffic) - ?';
-const CLEAR = 'DELETE FROM traffic';
-
-/** Writes an entry's columns into `args` from `at` on, in COLUMNS order; `ahead`: see `sharedBodies`. */
-function bind(args: unknown[], at: number, e: NewTrafficEntry, ahead: number | undefined): void {
+/** Writes an entry's columns into `args` from `at` on, in COLUMNS order; `bodyId`: its shared response body. */
+function bind(args: unknown[], at: number, e: NewTrafficEntry, bodyId: number | null): void {
   args[at] = e.target;
   args[at + 1] = e.at;
   args[at + 2] = e.wallAt;
@@ -147,83 +133,11 @@ function bind(args: unknown[], at: number, e: NewTrafficEntry, ahead: number | u
   args[at + 11] = e.playerId;
   args[at + 12] = e.requestId;
   args[at + 13] = e.outcome;
-  args[at + 14] = JSON.stringify(e.requestHeaders);
+  args[at + 14] = e.requestHeaders;
   args[at + 15] = e.requestBody;
-  args[at + 16] = JSON.stringify(e.responseHeaders);
-  args[at + 17] = ahead === undefined ? e.responseBody : null;
-  args[at + 18] = ahead ?? null;
-}
-
-/** Bodies shorter than this are stored as they are: a copy costs less than finding it. */
-const SHARED_BODY_MIN = 512;
-
-/**
- * For each entry whose response body a later entry of the batch also has, how far ahead the last
- * one is: that row holds the body, this one only the distance (ids within a batch are
- * consecutive). Bodies are found by length and tail, then compared in full, so a 5 kB window
- * costs a short hash and one compare, not a hash of all of it.
- */
-export function sharedBodies(entries: readonly NewTrafficEntry[]): (number | undefined)[] {
-  const ahead: (number | undefined)[] = new Array(entries.length);
-  const holders = new Map<string, number>();
-  for (let i = entries.length - 1; i >= 0; i--) {
-    const body = entries[i]!.responseBody;
-    if (body === null || body.length < SHARED_BODY_MIN) continue;
-    const key = `${body.length}:${body.slice(-64)}`;
-    const holder = holders.get(key);
-    if (holder !== undefined && entries[holder]!.responseBody === body) ahead[i] = holder - i;
-    else holders.set(key, i);
-  }
-  return ahead;
-}
-
-/** The statements that store a batch, in order. */
-export function insertOps(entries: readonly NewTrafficEntry[]): TrafficOp[] {
-  const ops: TrafficOp[] = [];
-  const ahead = sharedBodies(entries);
-  let i = 0;
-  for (; i + ROWS_PER_INSERT <= entries.length; i += ROWS_PER_INSERT) {
-    const args: unknown[] = new Array(ROWS_PER_INSERT * WIDTH);
-    for (let j = 0; j < ROWS_PER_INSERT; j++) bind(args, j * WIDTH, entries[i + j]!, ahead[i + j]);
-    ops.push({ sql: INSERT_MANY, args });
-  }
-  for (; i < entries.length; i++) {
-    const args: unknown[] = new Array(WIDTH);
-    bind(args, 0, entries[i]!, ahead[i]);
-    ops.push({ sql: INSERT_ONE, args });
-  }
-  return ops;
-}
-
-/** The batch with its ids, from the answers of its `insertOps` (one statement's rows get consecutive ids). */
-export function storedSummaries(entries: readonly NewTrafficEntry[], results: readonly TrafficOpResult[]): TrafficSummary[] {
-  const stored: TrafficSummary[] = new Array(entries.length);
-  let i = 0;
-  for (const [lastId, rows] of results) {
-    for (let j = 0; j < rows && i < entries.length; j++, i++) stored[i] = summaryOf(entries[i]!, lastId - rows + 1 + j);
-  }
-  return stored;
-}
-
-/** Drops the oldest rows beyond `keep`. */
-export const trimOp = (keep: number): TrafficOp => ({ sql: TRIM, args: [keep] });
-export const clearOp = (): TrafficOp => ({ sql: CLEAR, args: [] });
-
-const prepared = new WeakMap<SqliteDatabase, Map<string, Statement<unknown[]>>>();
-
-/** Runs the statements in one transaction on a connection. */
-export function runOps(db: SqliteDatabase, ops: readonly TrafficOp[]): TrafficOpResult[] {
-  let cache = prepared.get(db);
-  if (!cache) prepared.set(db, (cache = new Map()));
-  const statements = cache;
-  return db.transaction(() =>
-    ops.map(({ sql, args }): TrafficOpResult => {
-      let statement = statements.get(sql);
-      if (!statement) statements.set(sql, (statement = db.prepare<unknown[]>(sql)));
-      const { lastInsertRowid, changes } = statement.run(...args);
-      return [Number(lastInsertRowid), changes];
-    }),
-  )();
+  args[at + 16] = e.responseHeaders;
+  args[at + 17] = bodyId === null ? e.responseBody : null;
+  args[at + 18] = bodyId;
 }
 
 const summaryOf = (e: NewTrafficEntry, id: number): TrafficSummary => ({
@@ -245,24 +159,78 @@ const summaryOf = (e: NewTrafficEntry, id: number): TrafficSummary => ({
 
 export class TrafficRepository {
   private readonly one;
+  /** INSERT statements by row count, prepared when first needed. */
+  private readonly inserts: Statement<unknown[]>[] = [];
+  private readonly newest;
+  private readonly dropUpTo;
+  private readonly dropAll;
+  private readonly bodies: TrafficBodies;
 
-  constructor(private readonly db: SqliteDatabase) {
+  /** `bodyUseAhead`: see `DEFAULT_USE_AHEAD` (tests set 0 to see bodies go with their last row). */
+  constructor(
+    private readonly db: SqliteDatabase,
+    { bodyUseAhead = DEFAULT_USE_AHEAD }: { bodyUseAhead?: number } = {},
+  ) {
     this.one = db.prepare<[number], Row>(`SELECT ${ENTRY_COLUMNS} FROM traffic WHERE id = ?`);
+    this.newest = db.prepare<[], { id: number | null }>('SELECT MAX(id) AS id FROM traffic');
+    this.dropUpTo = db.prepare<[number]>('DELETE FROM traffic WHERE id <= ?');
+    this.dropAll = db.prepare('DELETE FROM traffic');
+    this.bodies = new TrafficBodies(db, bodyUseAhead);
   }
 
-  /** Runs writes on the engine's own connection (see `runOps`). */
-  run(ops: readonly TrafficOp[]): TrafficOpResult[] {
-    return runOps(this.db, ops);
+  /**
+   * Stores a batch and trims the log to its newest `keep` rows, in one transaction. Returns the
+   * entries with their ids and how many old rows went.
+   */
+  append(entries: readonly NewTrafficEntry[], keep: number): { stored: TrafficSummary[]; dropped: number } {
+    return this.write(() => {
+      const stored: TrafficSummary[] = new Array(entries.length);
+      const uses: BodyUses = new Set();
+      let lastRow = 0;
+      // One statement's rows get consecutive ids, ending at its lastInsertRowid.
+      for (let from = 0; from < entries.length; from += ROWS_PER_INSERT) {
+        const rows = Math.min(ROWS_PER_INSERT, entries.length - from);
+        const args: unknown[] = new Array(rows * WIDTH);
+        for (let j = 0; j < rows; j++) bind(args, j * WIDTH, entries[from + j]!, this.bodies.idOf(entries[from + j]!.responseBody, uses));
+        lastRow = Number(this.insert(rows).run(...args).lastInsertRowid);
+        for (let j = 0; j < rows; j++) stored[from + j] = summaryOf(entries[from + j]!, lastRow - rows + 1 + j);
+      }
+      this.bodies.used(uses, lastRow);
+      return { stored, dropped: this.trim(keep) };
+    });
   }
 
-  /** Inserts a batch in one transaction; returns the entries with their ids. */
-  addAll(entries: readonly NewTrafficEntry[]): TrafficSummary[] {
-    return storedSummaries(entries, this.run(insertOps(entries)));
-  }
-
-  /** Drops the oldest rows beyond `keep`. */
+  /** Drops the oldest rows beyond `keep`; returns how many went. */
   retain(keep: number): number {
-    return this.run([trimOp(keep)])[0]![1];
+    return this.write(() => this.trim(keep));
+  }
+
+  clear(): number {
+    return this.write(() => {
+      this.bodies.clear();
+      return this.dropAll.run().changes;
+    });
+  }
+
+  private insert(rows: number): Statement<unknown[]> {
+    return (this.inserts[rows] ??= this.db.prepare<unknown[]>(`INSERT INTO traffic (${COLUMNS}) VALUES ${Array(rows).fill(ROW).join(', ')}`));
+  }
+
+  private trim(keep: number): number {
+    const edge = (this.newest.get()?.id ?? 0) - keep;
+    if (edge <= 0) return 0;
+    const dropped = this.dropUpTo.run(edge).changes;
+    this.bodies.trim(edge);
+    return dropped;
+  }
+
+  private write<T>(work: () => T): T {
+    try {
+      return this.db.transaction(work)();
+    } catch (error) {
+      this.bodies.forget();
+      throw error;
+    }
   }
 
   get(id: number): StoredTrafficEntry | undefined {
@@ -313,7 +281,4 @@ export class TrafficRepository {
     return this.db.prepare<[string], Row>(`SELECT ${SUMMARY_COLUMNS} FROM traffic WHERE request_id = ? ORDER BY id`).all(requestId).map(toSummary);
   }
 
-  clear(): number {
-    return this.run([clearOp()])[0]![1];
-  }
 }

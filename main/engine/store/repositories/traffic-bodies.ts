@@ -1,0 +1,102 @@
+/**
+ * The response bodies traffic rows share (migration 007): a body of SHARED_BODY_MIN characters or
+ * more is stored once per distinct content, and rows hold its id. Players ask for the same
+ * windows over and over, and writing (then trimming) each copy was most of what capture cost.
+ *
+ * Bodies stored lately are remembered by length and tail, so finding a 5 kB window again costs a
+ * hash of 64 characters and one full compare, not a hash of all of it. Forgetting one is harmless: the next
+ * copy is stored anew. Every method runs inside the traffic write's transaction.
+ */
+import type { SqliteDatabase } from '../database.js';
+
+/** Shorter bodies stay in their row: a copy costs less than a lookup and a second row. */
+export const SHARED_BODY_MIN = 512;
+/** How many distinct bodies are remembered for reuse (a few players' windows, many times over). */
+const REMEMBERED = 1_000;
+/**
+ * `last_use` is set this many rows past the newest row that uses a body, so a body every batch
+ * uses is written once per 10,000 rows, not once per batch (rewriting a 5 kB row costs about as
+ * much as storing it). A body outlives its last row by at most that many rows.
+ */
+export const DEFAULT_USE_AHEAD = 10_000;
+
+interface Remembered {
+  id: number;
+  body: string;
+  /** As stored in `last_use`: no row after this one uses it yet. */
+  lastUse: number;
+}
+
+/** What one batch uses: bodies it found or stored, to be marked used by its newest row. */
+export type BodyUses = Set<Remembered>;
+
+/**
+ * Bodies are told apart by length and a hash of their last 64 characters first, then compared in
+ * full (windows of one queue differ near their end, where the last item is). A number, so finding
+ * a body allocates nothing.
+ */
+function keyOf(body: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = Math.max(0, body.length - 64); i < body.length; i++) hash = Math.imul(hash ^ body.charCodeAt(i), 0x01000193);
+  return (hash >>> 0) * 0x200000 + (body.length % 0x200000);
+}
+
+export class TrafficBodies {
+  private readonly recent = new Map<number, Remembered>();
+  private readonly insert;
+  private readonly markUsed;
+  private readonly dropUnused;
+  private readonly dropAll;
+
+  constructor(
+    db: SqliteDatabase,
+    private readonly useAhead = DEFAULT_USE_AHEAD,
+  ) {
+    this.insert = db.prepare<[number, string]>('INSERT INTO traffic_bodies (last_use, body) VALUES (?, ?)');
+    this.markUsed = db.prepare<[number, string]>('UPDATE traffic_bodies SET last_use = ? WHERE id IN (SELECT value FROM json_each(?))');
+    this.dropUnused = db.prepare<[number]>('DELETE FROM traffic_bodies WHERE last_use <= ?');
+    this.dropAll = db.prepare('DELETE FROM traffic_bodies');
+  }
+
+  /** The id of a stored body with this content (stored now if none is remembered); null: keep it in the row. */
+  idOf(body: string | null, uses: BodyUses): number | null {
+    if (body === null || body.length < SHARED_BODY_MIN) return null;
+    const key = keyOf(body);
+    let found = this.recent.get(key);
+    if (found === undefined || found.body !== body) {
+      found = { id: Number(this.insert.run(0, body).lastInsertRowid), body, lastUse: 0 };
+      this.recent.delete(key);
+      this.recent.set(key, found);
+      if (this.recent.size > REMEMBERED) this.recent.delete(this.recent.keys().next().value!);
+    }
+    uses.add(found);
+    return found.id;
+  }
+
+  /** Records that a batch up to row `lastRow` used these bodies, so trimming keeps them as long. */
+  used(uses: BodyUses, lastRow: number): void {
+    const ids: number[] = [];
+    for (const body of uses) {
+      if (body.lastUse >= lastRow) continue;
+      body.lastUse = lastRow + this.useAhead;
+      ids.push(body.id);
+    }
+    if (ids.length > 0) this.markUsed.run(lastRow + this.useAhead, JSON.stringify(ids));
+  }
+
+  /** Drops the bodies no row after `edge` uses (the rows up to `edge` are being trimmed). */
+  trim(edge: number): void {
+    if (this.dropUnused.run(edge).changes === 0) return;
+    for (const [key, body] of this.recent) if (body.lastUse <= edge) this.recent.delete(key);
+  }
+
+  clear(): void {
+    this.dropAll.run();
+    this.recent.clear();
+  }
+
+  /** After a write that rolled back: what is remembered may name bodies that were never stored. */
+  forget(): void {
+    this.recent.clear();
+  }
+}
