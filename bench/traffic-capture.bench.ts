@@ -10,11 +10,16 @@
  * client counts responses per 50 ms of wall time (bench/autocannon-client.mjs, its own process,
  * 127.0.0.1 only); the engine's CPU time per response is printed beside it.
  *
+ * On Linux with `taskset`, the engine (this process, all its threads) runs on the first core and
+ * the client on the last, so that the client never competes with the engine's collector threads
+ * and what is measured is the engine's own cost; elsewhere both run where the OS puts them.
+ *
  * The log is first filled to its retention cap, so every new entry also drops the oldest. The
  * engine runs in this process (`--disk`: in a data dir, as the desktop app does; default in
  * memory). Prints numbers; never fails on them.
  */
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { text } from 'node:stream/consumers';
@@ -43,13 +48,23 @@ interface Timeline {
   counts: number[];
 }
 
+/** The client's core when the engine could be pinned to the first one; null: no pinning here. */
+function pinEngine(): string | null {
+  const cores = availableParallelism();
+  if (process.platform !== 'linux' || cores < 2) return null;
+  const pinned = spawnSync('taskset', ['-a', '-p', '-c', '0', String(process.pid)], { stdio: 'ignore' });
+  return pinned.status === 0 ? String(cores - 1) : null;
+}
+const clientCore = pinEngine();
+
 // In memory (`--ephemeral`, as CI runs it) by default; `--disk`: in a data dir, as the desktop app runs.
 const { engine, dataDir, origin, headers, paths, dispose } = await itemWindowBench(values.disk);
 const logSize = async () => (await engine.commands.run('traffic.page', { offset: 0, limit: 1 })).total;
 const setCapture = (capture: boolean) => engine.commands.run('traffic.configure', { capture });
 
 function startLoad(seconds: number, timeline: boolean) {
-  const client = spawn(process.execPath, [CLIENT], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const command = clientCore ? ['taskset', '-c', clientCore, process.execPath, CLIENT] : [process.execPath, CLIENT];
+  const client = spawn(command[0]!, command.slice(1), { stdio: ['pipe', 'pipe', 'inherit'] });
   client.stdin.end(JSON.stringify({ url: origin, headers, connections: CONNECTIONS, seconds, paths, timeline }));
   return client;
 }
@@ -66,6 +81,7 @@ function rate({ start, bucketMs, counts }: Timeline, slice: Slice): number {
 try {
   const { retention } = await engine.commands.run('traffic.settings', {});
   console.log(`GET /itemWindow, ${CONNECTIONS} connections; ${PAIRS} pairs of ${SLICE_MS / 1000} s slices, capture off and on; retention ${fmt(retention)} entries, log ${dataDir ? 'on disk' : 'in memory'}`);
+  console.log(`    ${clientCore ? `engine pinned to core 0, client to core ${clientCore}` : 'engine and client not pinned'}`);
   // The steady state: a full log, where every new entry also drops the oldest.
   const filling = performance.now();
   while ((await logSize()) < retention && performance.now() - filling < 120_000) await text(startLoad(5, false).stdout);

@@ -3,15 +3,18 @@
  * more is stored once per distinct content, and rows hold its id. Players ask for the same
  * windows over and over, and writing (then trimming) each copy was most of what capture cost.
  *
- * Bodies stored lately are remembered by length and tail, so finding a 5 kB window again costs a
- * hash of 64 characters and one full compare, not a hash of all of it. Forgetting one is harmless: the next
- * copy is stored anew. Every method runs inside the traffic write's transaction.
+ * A body is looked up by the URL that answered it: the same request mostly gets the same answer
+ * (a window of an unchanged queue version), so finding it costs a short key and one full compare,
+ * where hashing 5 kB bodies would cost more than storing them, and sampling them misses windows
+ * that differ in a digit. A URL whose answer changed stores the new body; forgetting one is
+ * harmless (the next copy is stored anew). Every method runs inside the traffic write's
+ * transaction.
  */
 import type { SqliteDatabase } from '../database.js';
 
 /** Shorter bodies stay in their row: a copy costs less than a lookup and a second row. */
 export const SHARED_BODY_MIN = 512;
-/** How many distinct bodies are remembered for reuse (a few players' windows, many times over). */
+/** How many URLs' bodies are remembered for reuse (a few players' windows, many times over). */
 const REMEMBERED = 1_000;
 /**
  * `last_use` is set this many rows past the newest row that uses a body, so a body every batch
@@ -30,19 +33,9 @@ interface Remembered {
 /** What one batch uses: bodies it found or stored, to be marked used by its newest row. */
 export type BodyUses = Set<Remembered>;
 
-/**
- * Bodies are told apart by length and a hash of their last 64 characters first, then compared in
- * full (windows of one queue differ near their end, where the last item is). A number, so finding
- * a body allocates nothing.
- */
-function keyOf(body: string): number {
-  let hash = 0x811c9dc5;
-  for (let i = Math.max(0, body.length - 64); i < body.length; i++) hash = Math.imul(hash ^ body.charCodeAt(i), 0x01000193);
-  return (hash >>> 0) * 0x200000 + (body.length % 0x200000);
-}
-
 export class TrafficBodies {
-  private readonly recent = new Map<number, Remembered>();
+  /** The body each URL answered last, oldest URL first. */
+  private readonly recent = new Map<string, Remembered>();
   private readonly insert;
   private readonly markUsed;
   private readonly dropUnused;
@@ -58,15 +51,14 @@ export class TrafficBodies {
     this.dropAll = db.prepare('DELETE FROM traffic_bodies');
   }
 
-  /** The id of a stored body with this content (stored now if none is remembered); null: keep it in the row. */
-  idOf(body: string | null, uses: BodyUses): number | null {
+  /** The id of the stored body a response from `url` has (stored now if it is new); null: keep it in the row. */
+  idOf(url: string, body: string | null, uses: BodyUses): number | null {
     if (body === null || body.length < SHARED_BODY_MIN) return null;
-    const key = keyOf(body);
-    let found = this.recent.get(key);
+    let found = this.recent.get(url);
     if (found === undefined || found.body !== body) {
       found = { id: Number(this.insert.run(0, body).lastInsertRowid), body, lastUse: 0 };
-      this.recent.delete(key);
-      this.recent.set(key, found);
+      this.recent.delete(url);
+      this.recent.set(url, found);
       if (this.recent.size > REMEMBERED) this.recent.delete(this.recent.keys().next().value!);
     }
     uses.add(found);
@@ -87,12 +79,12 @@ export class TrafficBodies {
   /** Drops the bodies no row after `edge` uses (the rows up to `edge` are being trimmed). */
   trim(edge: number): void {
     if (this.dropUnused.run(edge).changes === 0) return;
-    for (const [key, body] of this.recent) if (body.lastUse <= edge) this.recent.delete(key);
+    for (const [url, body] of this.recent) if (body.lastUse <= edge) this.recent.delete(url);
   }
 
   clear(): void {
     this.dropAll.run();
-    this.recent.clear();
+    this.forget();
   }
 
   /** After a write that rolled back: what is remembered may name bodies that were never stored. */

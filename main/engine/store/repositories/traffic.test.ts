@@ -10,14 +10,24 @@ import { TrafficRepository } from './traffic.js';
 const windowBody = (item: number) => JSON.stringify({ items: Array.from({ length: 10 }, (_, i) => ({ id: `item-${item + i}`, track: { name: 'x'.repeat(60) } })) });
 const KEEP_ALL = 1_000_000;
 
+/** A response and the URL that answered it; a bare body is answered where that content always is. */
+type Answer = string | null | { url: string; body: string };
+
 /** A log whose bodies go with their last row (`bodyUseAhead` 0), unless told otherwise. */
 function storeWithLog(bodyUseAhead = 0) {
   const store = openStore({ dataDir: null });
   const traffic = new TrafficRepository(store.db, { bodyUseAhead });
   const bodies = () => store.db.prepare('SELECT body FROM traffic_bodies ORDER BY id').pluck().all() as string[];
-  const append = (responseBodies: (string | null)[], keep = KEEP_ALL) =>
+  // Like a player asking for the same windows again: the same content comes from the same URL.
+  const urls = new Map<string | null, string>();
+  const urlOf = (body: string | null) => urls.get(body) ?? urls.set(body, `http://127.0.0.1:9003/queues/q/v2.3/itemWindow?n=${urls.size}`).get(body)!;
+  const append = (answers: Answer[], keep = KEEP_ALL) =>
     traffic.append(
-      responseBodies.map((responseBody, i) => trafficEntry({ responseBody, path: `/w/${i}` })),
+      answers.map((answer, i) =>
+        typeof answer === 'object' && answer !== null
+          ? trafficEntry({ url: answer.url, responseBody: answer.body, path: `/w/${i}` })
+          : trafficEntry({ url: urlOf(answer), responseBody: answer, path: `/w/${i}` }),
+      ),
       keep,
     );
   const readBack = () => traffic.entries({}, undefined, 100).map((e) => e.responseBody);
@@ -36,13 +46,15 @@ describe('the traffic log stores a response body many rows share once', () => {
     close();
   });
 
-  it('compares bodies in full: equal length and tail are not the same body', () => {
+  it('stores the new answer of a URL whose answer changed, and the old one stays with its rows', () => {
     const { close, bodies, append, readBack } = storeWithLog();
-    const a = windowBody(1);
-    const twin = `${'y'.repeat(a.length - 64)}${a.slice(-64)}`;
-    append([a, twin, a]);
-    expect(bodies()).toHaveLength(3);
-    expect(readBack()).toEqual([a, twin, a]);
+    const url = 'http://127.0.0.1:9003/queues/q/v2.3/itemWindow?itemId=item-1';
+    const before = windowBody(1);
+    // The queue was edited: same length, one digit apart.
+    const after = before.replace('item-5', 'item-9');
+    append([{ url, body: before }, { url, body: after }, { url, body: after }]);
+    expect(bodies()).toEqual([before, after]);
+    expect(readBack()).toEqual([before, after, after]);
     close();
   });
 
