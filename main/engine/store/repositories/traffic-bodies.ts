@@ -14,8 +14,10 @@ import type { SqliteDatabase } from '../database.js';
 
 /** Shorter bodies stay in their row: a copy costs less than a lookup and a second row. */
 export const SHARED_BODY_MIN = 512;
-/** How many URLs' bodies are remembered for reuse (a few players' windows, many times over). */
+/** How many URLs' bodies are remembered for reuse (a few players' windows, many times over)... */
 const REMEMBERED = 1_000;
+/** ...as long as they come to no more than this many characters (large bodies: fewer of them). */
+const REMEMBERED_CHARS = 4 * 1024 * 1024;
 /**
  * `last_use` is set this many rows past the newest row that uses a body, so a body every batch
  * uses is written once per 10,000 rows, not once per batch (rewriting a 5 kB row costs about as
@@ -36,6 +38,7 @@ export type BodyUses = Set<Remembered>;
 export class TrafficBodies {
   /** The body each URL answered last, oldest URL first. */
   private readonly recent = new Map<string, Remembered>();
+  private recentChars = 0;
   private readonly insert;
   private readonly markUsed;
   private readonly dropUnused;
@@ -57,12 +60,27 @@ export class TrafficBodies {
     let found = this.recent.get(url);
     if (found === undefined || found.body !== body) {
       found = { id: Number(this.insert.run(0, body).lastInsertRowid), body, lastUse: 0 };
-      this.recent.delete(url);
-      this.recent.set(url, found);
-      if (this.recent.size > REMEMBERED) this.recent.delete(this.recent.keys().next().value!);
+      this.remember(url, found);
     }
     uses.add(found);
     return found.id;
+  }
+
+  private remember(url: string, body: Remembered): void {
+    this.unremember(url);
+    this.recent.set(url, body);
+    this.recentChars += body.body.length;
+    for (const oldest of this.recent.keys()) {
+      if (this.recent.size <= REMEMBERED && this.recentChars <= REMEMBERED_CHARS) break;
+      this.unremember(oldest);
+    }
+  }
+
+  private unremember(url: string): void {
+    const body = this.recent.get(url);
+    if (body === undefined) return;
+    this.recent.delete(url);
+    this.recentChars -= body.body.length;
   }
 
   /** Records that a batch up to row `lastRow` used these bodies, so trimming keeps them as long. */
@@ -79,7 +97,7 @@ export class TrafficBodies {
   /** Drops the bodies no row after `edge` uses (the rows up to `edge` are being trimmed). */
   trim(edge: number): void {
     if (this.dropUnused.run(edge).changes === 0) return;
-    for (const [url, body] of this.recent) if (body.lastUse <= edge) this.recent.delete(url);
+    for (const [url, body] of this.recent) if (body.lastUse <= edge) this.unremember(url);
   }
 
   clear(): void {
@@ -90,5 +108,6 @@ export class TrafficBodies {
   /** After a write that rolled back: what is remembered may name bodies that were never stored. */
   forget(): void {
     this.recent.clear();
+    this.recentChars = 0;
   }
 }

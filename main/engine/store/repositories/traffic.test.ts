@@ -58,6 +58,17 @@ describe('the traffic log stores a response body many rows share once', () => {
     close();
   });
 
+  it('remembers a bounded amount of large bodies: one asked for again after many others is stored anew', () => {
+    const { close, bodies, append } = storeWithLog();
+    const large = (n: number) => `${n}:${'z'.repeat(60_000)}`;
+    append(Array.from({ length: 70 }, (_, n) => large(n)));
+    expect(bodies()).toHaveLength(70);
+    // 70 bodies of 60,000 characters are more than the 4 Mi characters remembered: the first is forgotten.
+    append([large(69), large(0)]);
+    expect(bodies()).toHaveLength(71);
+    close();
+  });
+
   it('reads, searches and exports every row of a shared body', () => {
     const { store, close, append } = storeWithLog();
     const a = windowBody(1);
