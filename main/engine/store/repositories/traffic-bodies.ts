@@ -19,9 +19,10 @@ const REMEMBERED = 1_000;
 /** ...as long as they come to no more than this many characters (large bodies: fewer of them). */
 const REMEMBERED_CHARS = 4 * 1024 * 1024;
 /**
- * `last_use` is set this many rows past the newest row that uses a body, so a body every batch
- * uses is written once per 10,000 rows, not once per batch (rewriting a 5 kB row costs about as
- * much as storing it). A body outlives its last row by at most that many rows.
+ * `last_use` is set this many rows past the newest row that uses a body (at most a tenth of the
+ * rows the log keeps), so a body every batch uses is written once per 10,000 rows, not once per
+ * batch (rewriting a 5 kB row costs about as much as storing it). A body outlives its last row by
+ * at most that many rows.
  */
 export const DEFAULT_USE_AHEAD = 10_000;
 
@@ -83,15 +84,16 @@ export class TrafficBodies {
     this.recentChars -= body.body.length;
   }
 
-  /** Records that a batch up to row `lastRow` used these bodies, so trimming keeps them as long. */
-  used(uses: BodyUses, lastRow: number): void {
+  /** Records that a batch up to row `lastRow` of a log that keeps `keep` rows used these bodies, so trimming keeps them as long. */
+  used(uses: BodyUses, lastRow: number, keep: number): void {
+    const lastUse = lastRow + Math.min(this.useAhead, Math.floor(keep / 10));
     const ids: number[] = [];
     for (const body of uses) {
       if (body.lastUse >= lastRow) continue;
-      body.lastUse = lastRow + this.useAhead;
+      body.lastUse = lastUse;
       ids.push(body.id);
     }
-    if (ids.length > 0) this.markUsed.run(lastRow + this.useAhead, JSON.stringify(ids));
+    if (ids.length > 0) this.markUsed.run(lastUse, JSON.stringify(ids));
   }
 
   /** Drops the bodies no row after `edge` uses (the rows up to `edge` are being trimmed). */

@@ -116,6 +116,13 @@ describe('the traffic log stores a response body many rows share once', () => {
     close();
   });
 
+  it('writes it at most a tenth of the kept rows ahead, so a small log keeps few bodies past their rows', () => {
+    const { store, close, append } = storeWithLog(10_000);
+    append([windowBody(1)], 50);
+    expect(store.db.prepare('SELECT last_use FROM traffic_bodies').pluck().get()).toBe(1 + 5);
+    close();
+  });
+
   it('empties the bodies with the log', () => {
     const { store, close, bodies, append, readBack } = storeWithLog();
     append([windowBody(1), windowBody(1)]);

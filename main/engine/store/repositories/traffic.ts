@@ -195,7 +195,7 @@ export class TrafficRepository {
         lastRow = Number(this.insert(rows).run(...args).lastInsertRowid);
         for (let j = 0; j < rows; j++) stored[from + j] = summaryOf(entries[from + j]!, lastRow - rows + 1 + j);
       }
-      this.bodies.used(uses, lastRow);
+      this.bodies.used(uses, lastRow, keep);
       return { stored, dropped: this.trim(keep) };
     });
   }
