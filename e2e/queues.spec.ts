@@ -145,6 +145,8 @@ test.describe('the live queue editor', () => {
     writeFileSync(bad, '{"items": [');
     writeFileSync(invalid, JSON.stringify({ name: 'Invalid', items: [{ track: { durationMillis: -1 } }] }));
     writeFileSync(good, JSON.stringify({ name: 'Imported trip', items: [{ track: { name: 'One' } }, { track: { name: 'Two' } }], playbackPolicies: { canSkip: false } }));
+    // The list is empty until the queues arrive: count what is there, not what has rendered so far.
+    await expect(queues.sidebar.getByRole('listitem').first()).toBeVisible();
     const countBefore = await queues.sidebar.getByRole('listitem').count();
 
     const importInput = queues.sidebar.getByLabel('Import queue…');
