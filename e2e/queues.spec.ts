@@ -34,6 +34,9 @@ test.describe('the live queue editor', () => {
     await expect(queues.row(0)).toHaveAttribute('data-active', 'true');
     await page.keyboard.press('Alt+ArrowDown');
     version = await queues.versionChangedFrom(version);
+    // Known race, left for a fix in ItemList/QueueEditor: a second Alt+↓ before the moved page has
+    // arrived acts on the row's stale item. Wait for the list to show the first move.
+    await expect(queues.row(1)).toHaveAttribute('data-item-id', 'item-1');
     await page.keyboard.press('Alt+ArrowDown');
     version = await queues.versionChangedFrom(version);
     await expect(queues.row(2)).toHaveAttribute('data-item-id', 'item-1');
