@@ -112,7 +112,7 @@ function where(filter: TrafficFilter, since?: number): { sql: string; params: (s
 }
 
 const COLUMNS = 'target, at, wall_at, method, url, path, reason, status, latency_ms, retry, fault, player_id, request_id, outcome, request_headers, request_body, response_headers, response_body, response_body_id';
-const WIDTH = 19;
+const WIDTH = COLUMNS.split(',').length;
 const ROW = `(${Array(WIDTH).fill('?').join(', ')})`;
 /** Rows per INSERT: one statement per row costs more than the row itself. */
 const ROWS_PER_INSERT = 32;
@@ -196,7 +196,7 @@ export class TrafficRepository {
         for (let j = 0; j < rows; j++) stored[from + j] = summaryOf(entries[from + j]!, lastRow - rows + 1 + j);
       }
       this.bodies.used(uses, lastRow, keep);
-      return { stored, dropped: this.trim(keep) };
+      return { stored, dropped: this.trim(keep, lastRow) };
     });
   }
 
@@ -216,8 +216,9 @@ export class TrafficRepository {
     return (this.inserts[rows] ??= this.db.prepare<unknown[]>(`INSERT INTO traffic (${COLUMNS}) VALUES ${Array(rows).fill(ROW).join(', ')}`));
   }
 
-  private trim(keep: number): number {
-    const edge = (this.newest.get()?.id ?? 0) - keep;
+  /** `newest`: the newest row's id, when the caller just wrote it. */
+  private trim(keep: number, newest = this.newest.get()?.id ?? 0): number {
+    const edge = newest - keep;
     if (edge <= 0) return 0;
     const dropped = this.dropUpTo.run(edge).changes;
     this.bodies.trim(edge);
