@@ -10,17 +10,14 @@
  * the servers' event loop. Loopback only, bounded durations. Prints numbers, never fails on them.
  * Traffic capture is off unless `--capture` (its cost is traffic-capture.bench.ts's measure).
  */
-import { spawn } from 'node:child_process';
-import { join } from 'node:path';
-import { text } from 'node:stream/consumers';
 import { parseArgs } from 'node:util';
 import Fastify from 'fastify';
 import type { QueueSummary } from '../main/engine/api/queue-types.js';
 import { sampleTracks } from '../main/engine/cloud-queue/samples.js';
 import { createEngine } from '../main/engine/index.js';
+import { runLoad } from './load-client.js';
 import { fmt, median } from './stats.js';
 
-const CLIENT = join(import.meta.dirname, 'autocannon-client.mjs');
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 4);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const CAPTURE = parseArgs({ options: { capture: { type: 'boolean', default: false } } }).values.capture;
@@ -34,9 +31,7 @@ interface Load {
 }
 
 async function load(url: string, headers: Record<string, string>, connections: number, paths?: string[]): Promise<Load> {
-  const client = spawn(process.execPath, [CLIENT], { stdio: ['pipe', 'pipe', 'inherit'] });
-  client.stdin.end(JSON.stringify({ url, headers, connections, seconds: SECONDS, paths }));
-  const result = JSON.parse(await text(client.stdout)) as { requests: { average: number }; latency: { average: number; p50: number; p99: number }; non2xx: number };
+  const result = await runLoad<{ requests: { average: number }; latency: { average: number; p50: number; p99: number }; non2xx: number }>({ url, headers, connections, seconds: SECONDS, paths });
   return { rps: result.requests.average, latencyMean: result.latency.average, latencyP50: result.latency.p50, latencyP99: result.latency.p99, non2xx: result.non2xx };
 }
 

@@ -18,18 +18,17 @@
  * engine runs in this process (`--disk`: in a data dir, as the desktop app does; default in
  * memory). Prints numbers; never fails on them.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { availableParallelism } from 'node:os';
-import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { text } from 'node:stream/consumers';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import { itemWindowBench } from './item-window-load.js';
+import { startLoad } from './load-client.js';
 import { fmt, median } from './stats.js';
 
 const { values } = parseArgs({ options: { disk: { type: 'boolean', default: false } } });
-const CLIENT = join(import.meta.dirname, 'autocannon-client.mjs');
 const PAIRS = Number(process.env.BENCH_PAIRS ?? 20);
 const SLICE_MS = 2_000;
 const SETTLE_MS = 500;
@@ -62,12 +61,7 @@ const { engine, dataDir, origin, headers, paths, dispose } = await itemWindowBen
 const logSize = async () => (await engine.commands.run('traffic.page', { offset: 0, limit: 1 })).total;
 const setCapture = (capture: boolean) => engine.commands.run('traffic.configure', { capture });
 
-function startLoad(seconds: number, timeline: boolean) {
-  const command = clientCore ? ['taskset', '-c', clientCore, process.execPath, CLIENT] : [process.execPath, CLIENT];
-  const client = spawn(command[0]!, command.slice(1), { stdio: ['pipe', 'pipe', 'inherit'] });
-  client.stdin.end(JSON.stringify({ url: origin, headers, connections: CONNECTIONS, seconds, paths, timeline }));
-  return client;
-}
+const load = (seconds: number, timeline: boolean) => startLoad({ url: origin, headers, connections: CONNECTIONS, seconds, paths, timeline }, clientCore);
 
 /** Responses per second the client counted within a slice (whole buckets only). */
 function rate({ start, bucketMs, counts }: Timeline, slice: Slice): number {
@@ -84,10 +78,10 @@ try {
   console.log(`    ${clientCore ? `engine pinned to core 0, client to core ${clientCore}` : 'engine and client not pinned'}`);
   // The steady state: a full log, where every new entry also drops the oldest.
   const filling = performance.now();
-  while ((await logSize()) < retention && performance.now() - filling < 120_000) await text(startLoad(5, false).stdout);
+  while ((await logSize()) < retention && performance.now() - filling < 120_000) await text(load(5, false).stdout);
   console.log(`    log filled to ${fmt(await logSize())} entries in ${fmt((performance.now() - filling) / 1000, 1)} s`);
 
-  const client = startLoad(Math.ceil((PAIRS * 2 * (SLICE_MS + SETTLE_MS)) / 1000) + 2, true);
+  const client = load(Math.ceil((PAIRS * 2 * (SLICE_MS + SETTLE_MS)) / 1000) + 2, true);
   const lines = createInterface({ input: client.stdout })[Symbol.asyncIterator]();
   await lines.next(); // {"measuring": ...}
   const slices: Slice[] = [];

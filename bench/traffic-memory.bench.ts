@@ -7,11 +7,9 @@
  * log in a data dir instead of in memory (`--ephemeral`, where the whole log lives in RSS).
  * autocannon runs as its own process against 127.0.0.1; the run is bounded by its duration.
  */
-import { spawn } from 'node:child_process';
-import { join } from 'node:path';
-import { text } from 'node:stream/consumers';
 import { parseArgs } from 'node:util';
 import { itemWindowBench } from './item-window-load.js';
+import { runLoad } from './load-client.js';
 
 const { values } = parseArgs({
   options: {
@@ -26,7 +24,6 @@ const DURATION_MS = MINUTES * 60_000;
 /** A sample every 10 s (every 2 s in runs under two minutes), the first fifth of the run is warm-up. */
 const SAMPLE_MS = MINUTES < 2 ? 2_000 : 10_000;
 const WARM_UP_MS = Math.max(DURATION_MS / 5, SAMPLE_MS * 3);
-const CLIENT = join(import.meta.dirname, 'autocannon-client.mjs');
 
 const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
 const { engine, dataDir, origin, headers, paths, dispose } = await itemWindowBench(values.disk);
@@ -36,9 +33,7 @@ try {
     `GET /itemWindow, 10 connections for ${MINUTES} min, capture on, retention ${RETENTION.toLocaleString('en-US')} entries, log ${dataDir ? 'on disk' : 'in memory'}; RSS every ${SAMPLE_MS / 1000} s, warm-up ${Math.round(WARM_UP_MS / 1000)} s`,
   );
 
-  const client = spawn(process.execPath, [CLIENT], { stdio: ['pipe', 'pipe', 'inherit'] });
-  client.stdin.end(JSON.stringify({ url: origin, headers, connections: 10, seconds: Math.round(DURATION_MS / 1000), paths }));
-  const finished = text(client.stdout);
+  const finished = runLoad<{ requests: { average: number; total: number }; non2xx: number }>({ url: origin, headers, connections: 10, seconds: Math.round(DURATION_MS / 1000), paths });
 
   const started = performance.now();
   const samples: { at: number; rss: number }[] = [];
@@ -50,7 +45,7 @@ try {
     samples.push({ at, rss });
     console.log(`    ${(at / 1000).toFixed(0).padStart(5)} s  RSS ${mb(rss).padStart(7)} MB  heap ${mb(heapUsed).padStart(6)} MB  log ${total.toLocaleString('en-US').padStart(7)} entries${at < WARM_UP_MS ? '  (warm-up)' : ''}`);
   }
-  const result = JSON.parse(await finished) as { requests: { average: number; total: number }; non2xx: number };
+  const result = await finished;
 
   const steady = samples.filter((s) => s.at >= WARM_UP_MS).map((s) => s.rss);
   const min = Math.min(...steady);
