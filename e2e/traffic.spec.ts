@@ -112,7 +112,7 @@ test.describe('the traffic log', () => {
     await traffic.filterReason('load');
     await traffic.search(queue.id);
     await traffic.expectCount(1);
-    await traffic.rows.first().click();
+    await traffic.openFirst();
     const link = traffic.detail.getByRole('link', { name: /IDLE → BUFFERING load-answered-plays/ });
     await expect(link).toBeVisible();
     const seq = /transition=(\d+)/.exec((await link.getAttribute('href'))!)![1];

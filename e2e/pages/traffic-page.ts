@@ -43,6 +43,17 @@ export class TrafficPage {
     await expect(this.count).toHaveAttribute('data-total', String(n), { timeout });
   }
 
+  /**
+   * Opens the first row once its entry has arrived: the count can answer before the page of
+   * rows does, and a row still loading has nothing to open.
+   */
+  async openFirst(): Promise<void> {
+    const first = this.rows.first();
+    await expect(first).toHaveAttribute('data-id', /\d+/);
+    await first.click();
+    await expect(first).toHaveAttribute('aria-selected', 'true');
+  }
+
   row(id: number): Locator {
     return this.list.locator(`[role="option"][data-id="${id}"]`);
   }
