@@ -3,6 +3,9 @@
  * time, so a 100,000-item queue scrolls like a short one. Keyboard: ↑/↓ Home End PgUp PgDn move,
  * Space selects, Alt+↑/↓ moves the selection, Delete removes it, Enter edits. Rows drag to reorder.
  * Each row shows which players are on it and whose last window holds it, and its report count.
+ *
+ * Alt+↑/↓ pressed again before the last move has come back (and its pages with it) waits its turn:
+ * worked out from the rows on screen, it would act on items that are no longer where they show.
  */
 import { useQueries } from '@tanstack/react-query';
 import { useVirtualizer } from '@tanstack/react-virtual';
@@ -30,13 +33,15 @@ export interface ItemListProps {
   onEdit(item: QueueListItem): void;
   /** Moves items after `afterItemId` (null: to the start); `activeAfter` is where the active row goes. */
   onMove(itemIds: string[], afterItemId: string | null, activeAfter: number): void;
+  /** A move is on its way: the rows on screen may not show it yet. */
+  moving: boolean;
   onRemove(itemIds: string[]): void;
   /** Bumped to scroll a row into view (a player's current item, a located item). */
   reveal: { index: number; nonce: number } | null;
 }
 
 export function ItemList(props: ItemListProps) {
-  const { queueId, total, active, activeItemId, onActive, selected, onSelected, marks, onEdit, onMove, onRemove, reveal } = props;
+  const { queueId, total, active, activeItemId, onActive, selected, onSelected, marks, onEdit, onMove, moving, onRemove, reveal } = props;
   const api = useApi();
   const scrollRef = useRef<HTMLDivElement>(null);
   const [drop, setDrop] = useState<{ index: number; before: boolean } | null>(null);
@@ -54,6 +59,10 @@ export function ItemList(props: ItemListProps) {
     const page = pages[Math.floor(index / PAGE_SIZE) - firstPage]?.data;
     return page?.items[index - page.offset];
   };
+  // The rows on screen may be from before the last edit until the move and its refetch are done.
+  const settling = moving || pages.some((page) => page.isFetching);
+  /** Alt+↑/↓ presses waiting for the list to settle: +1 per step down, -1 per step up. */
+  const queuedSteps = useRef(0);
 
   useEffect(() => {
     if (reveal) virtualizer.scrollToIndex(reveal.index, { align: 'center' });
@@ -63,8 +72,8 @@ export function ItemList(props: ItemListProps) {
   // is the active item.
   const loadedActiveId = active === null ? undefined : itemAt(active)?.id;
   useEffect(() => {
-    if (active !== null && loadedActiveId !== undefined && loadedActiveId !== activeItemId) onActive(active, loadedActiveId);
-  }, [active, loadedActiveId, activeItemId, onActive]);
+    if (!settling && active !== null && loadedActiveId !== undefined && loadedActiveId !== activeItemId) onActive(active, loadedActiveId);
+  }, [settling, active, loadedActiveId, activeItemId, onActive]);
   useEffect(() => {
     if (active !== null && active >= total) onActive(total > 0 ? total - 1 : null);
   }, [active, total, onActive]);
@@ -75,11 +84,12 @@ export function ItemList(props: ItemListProps) {
     virtualizer.scrollToIndex(next, { align: 'auto' });
   };
 
-  /** The ids an action applies to: the selection, or else the active row. */
+  /** The ids an action applies to: the selection, or else the active row's item. */
   const targets = (): string[] => {
     if (selected.size > 0) return [...selected];
-    const item = active === null ? undefined : itemAt(active);
-    return item ? [item.id] : [];
+    // While settling, the row may still show the item that was there before the last edit.
+    const id = settling ? activeItemId : active === null ? undefined : itemAt(active)?.id;
+    return id ? [id] : [];
   };
 
   const indexesOf = (ids: readonly string[]): number[] => {
@@ -93,31 +103,45 @@ export function ItemList(props: ItemListProps) {
     return found.sort((a, b) => a - b);
   };
 
-  const moveBy = (step: -1 | 1) => {
+  /** Moves the targets one row; false when there is nothing to move or no room. */
+  const moveBy = (step: -1 | 1): boolean => {
     const ids = targets();
     const at = indexesOf(ids);
-    if (ids.length === 0 || at.length === 0) return;
+    if (ids.length === 0 || at.length === 0) return false;
     if (step < 0) {
       const top = at[0]!;
-      if (top === 0) return;
+      if (top === 0) return false;
       const after = top - 2 < 0 ? null : itemAt(top - 2)?.id;
-      if (after === undefined) return;
+      if (after === undefined) return false;
       onMove(ids, after, Math.max(0, (active ?? top) - 1));
     } else {
       const bottom = at.at(-1)!;
-      if (bottom >= total - 1) return;
+      if (bottom >= total - 1) return false;
       const after = itemAt(bottom + 1)?.id;
-      if (!after) return;
+      if (!after) return false;
       onMove(ids, after, Math.min(total - 1, (active ?? bottom) + 1));
     }
+    return true;
   };
+  const requestMove = (step: -1 | 1) => {
+    if (settling || queuedSteps.current !== 0) queuedSteps.current += step;
+    else moveBy(step);
+  };
+  // Once settled, the next waiting step goes; one that cannot move (the edge) is dropped.
+  useEffect(() => {
+    while (!settling && queuedSteps.current !== 0) {
+      const step = queuedSteps.current > 0 ? 1 : -1;
+      queuedSteps.current -= step;
+      if (moveBy(step)) break;
+    }
+  });
 
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
     if (total === 0) return;
     const current = active ?? -1;
     if (event.altKey && (event.key === 'ArrowUp' || event.key === 'ArrowDown')) {
       event.preventDefault();
-      moveBy(event.key === 'ArrowUp' ? -1 : 1);
+      requestMove(event.key === 'ArrowUp' ? -1 : 1);
       return;
     }
     switch (event.key) {

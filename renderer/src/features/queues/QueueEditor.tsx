@@ -174,12 +174,14 @@ export function QueueEditor({ queue, onDeleted }: { queue: QueueSummary; onDelet
           onSelected={setSelected}
           marks={marks}
           onEdit={(item) => setDialog({ kind: 'edit', item })}
-          onMove={(itemIds, afterItemId, activeAfter) =>
-            move.mutate(
-              { id: queue.id, itemIds, afterItemId },
-              { onSuccess: () => setActive({ index: activeAfter, itemId: null }) },
-            )
-          }
+          onMove={(itemIds, afterItemId, activeAfter) => {
+            // The active row goes with its item at once; the rows catch up when the move is back.
+            const before = active;
+            const moved = before?.itemId && itemIds.includes(before.itemId) ? before.itemId : null;
+            setActive({ index: activeAfter, itemId: moved });
+            move.mutate({ id: queue.id, itemIds, afterItemId }, { onError: () => setActive(before) });
+          }}
+          moving={move.isPending}
           onRemove={(itemIds) => remove.mutate({ id: queue.id, itemIds }, { onSuccess: () => setSelected(new Set()) })}
           reveal={reveal}
         />
