@@ -191,3 +191,18 @@ describe('migration 7 (traffic bodies)', () => {
     db.close();
   });
 });
+
+describe('migration 9 (no filter indexes)', () => {
+  it('leaves each row one index to pay for (request ids), and target and reason filters answer as before', () => {
+    const { store, append, close } = storeWithLog();
+    const indexes = store.db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'traffic' AND sql IS NOT NULL").pluck().all();
+    expect(indexes).toEqual(['traffic_by_request']);
+
+    append(['a', 'b', 'c']);
+    store.traffic.append([trafficEntry({ target: 'player', reason: 'load' }), trafficEntry({ target: 'cloudQueue', reason: 'load' })], KEEP_ALL);
+    expect(store.traffic.page({ target: 'player' }, 0, 10).rows.map((r) => [r.target, r.reason])).toEqual([['player', 'load']]);
+    expect(store.traffic.page({ reason: 'load' }, 0, 10).total).toBe(2);
+    expect(store.traffic.page({ target: 'cloudQueue', reason: 'load' }, 0, 10).rows.map((r) => r.id)).toEqual([5]);
+    close();
+  });
+});
