@@ -200,6 +200,11 @@ export class TrafficRepository {
     });
   }
 
+  /** A response body as the log would share it: see `TrafficBodies.shared`. */
+  sharedBody(url: string, body: string | null): string | null {
+    return this.bodies.shared(url, body);
+  }
+
   /** Drops the oldest rows beyond `keep`; returns how many went. */
   retain(keep: number): number {
     return this.write(() => this.trim(keep));
