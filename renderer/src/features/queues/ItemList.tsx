@@ -123,18 +123,19 @@ export function ItemList(props: ItemListProps) {
     }
     return true;
   };
-  const requestMove = (step: -1 | 1) => {
-    if (settling || queuedSteps.current !== 0) queuedSteps.current += step;
-    else moveBy(step);
-  };
   // Once settled, the next waiting step goes; one that cannot move (the edge) is dropped.
-  useEffect(() => {
+  const moveWaiting = () => {
     while (!settling && queuedSteps.current !== 0) {
       const step = queuedSteps.current > 0 ? 1 : -1;
       queuedSteps.current -= step;
       if (moveBy(step)) break;
     }
-  });
+  };
+  const requestMove = (step: -1 | 1) => {
+    queuedSteps.current += step;
+    moveWaiting();
+  };
+  useEffect(moveWaiting);
 
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
     if (total === 0) return;
