@@ -14,6 +14,7 @@ import type { SqliteDatabase } from '../database.js';
 
 /** Shorter bodies stay in their row: a copy costs less than a lookup and a second row. */
 export const SHARED_BODY_MIN = 512;
+const shareable = (body: string | null): body is string => body !== null && body.length >= SHARED_BODY_MIN;
 /** How many URLs' bodies are remembered for reuse (a few players' windows, many times over)... */
 const REMEMBERED = 1_000;
 /** ...as long as they come to no more than this many characters (large bodies: fewer of them). */
@@ -62,14 +63,14 @@ export class TrafficBodies {
    * `idOf` finds it with an identity check instead of reading 5 kB from memory again.
    */
   shared(url: string, body: string | null): string | null {
-    if (body === null || body.length < SHARED_BODY_MIN) return body;
+    if (!shareable(body)) return body;
     const found = this.recent.get(url);
     return found !== undefined && found.body === body ? found.body : body;
   }
 
   /** The id of the stored body a response from `url` has (stored now if it is new); null: keep it in the row. */
   idOf(url: string, body: string | null, uses: BodyUses): number | null {
-    if (body === null || body.length < SHARED_BODY_MIN) return null;
+    if (!shareable(body)) return null;
     let found = this.recent.get(url);
     if (found === undefined || found.body !== body) {
       found = { id: Number(this.insert.run(0, body).lastInsertRowid), body, lastUse: 0 };
