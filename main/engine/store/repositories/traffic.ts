@@ -191,7 +191,10 @@ export class TrafficRepository {
       for (let from = 0; from < entries.length; from += ROWS_PER_INSERT) {
         const rows = Math.min(ROWS_PER_INSERT, entries.length - from);
         const args: unknown[] = new Array(rows * WIDTH);
-        for (let j = 0; j < rows; j++) bind(args, j * WIDTH, entries[from + j]!, this.bodies.idOf(entries[from + j]!.url, entries[from + j]!.responseBody, uses));
+        for (let j = 0; j < rows; j++) {
+          const entry = entries[from + j]!;
+          bind(args, j * WIDTH, entry, this.bodies.idOf(entry.url, entry.responseBody, uses));
+        }
         lastRow = Number(this.insert(rows).run(...args).lastInsertRowid);
         for (let j = 0; j < rows; j++) stored[from + j] = summaryOf(entries[from + j]!, lastRow - rows + 1 + j);
       }
