@@ -56,6 +56,24 @@ describe('store', () => {
     expect(store.households.list()).toEqual([]);
     store.close();
   });
+
+  it('answers with what the work returns, and nests: a failed inner part rolls back alone', () => {
+    const store = openStore({ dataDir: null });
+    const kept = store.transaction(() => {
+      store.households.create({ id: 'h1', name: 'A', createdAt: 1 });
+      expect(() =>
+        store.transaction(() => {
+          store.households.create({ id: 'h2', name: 'B', createdAt: 1 });
+          throw new Error('inner part fails');
+        }),
+      ).toThrow('inner part fails');
+      return store.households.list().map((h) => h.id);
+    });
+    expect(kept).toEqual(['h1']);
+    expect(store.db.inTransaction).toBe(false);
+    expect(store.households.list().map((h) => h.id)).toEqual(['h1']);
+    store.close();
+  });
 });
 
 describe('migrate', () => {

@@ -2,7 +2,7 @@
  * The engine's persistent state: one SQLite database, migrated on open, with one repository per
  * noun. Areas of the engine take the repositories they need, never the raw database.
  */
-import { closeDatabase, openDatabase, type DatabaseLocation, type SqliteDatabase } from './database.js';
+import { closeDatabase, openDatabase, transactor, type DatabaseLocation, type SqliteDatabase } from './database.js';
 import { migrate } from './migrations.js';
 import { migrations } from './migrations/index.js';
 import { AuthorizationCodeRepository } from './repositories/authorization-codes.js';
@@ -80,7 +80,7 @@ export function openStore(location: DatabaseLocation, now: number = Date.now()):
       faultRules: new FaultRuleRepository(db),
       traffic: new TrafficRepository(db),
       scenarios: new ScenarioRepository(db),
-      transaction: (work) => db.transaction(work)(),
+      transaction: transactor(db),
       close: () => closeDatabase(db),
     };
   } catch (error) {

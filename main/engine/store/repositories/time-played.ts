@@ -1,5 +1,5 @@
 /** timePlayed reports (seed §2.3) as the cloud queue server received them, per queue and item. */
-import type { SqliteDatabase } from '../database.js';
+import { transactor, type SqliteDatabase, type Transact } from '../database.js';
 
 export interface TimePlayedRecord {
   seq: number;
@@ -41,10 +41,10 @@ export class TimePlayedRepository {
   private readonly recentStmt;
   private readonly forItemStmt;
   private readonly summaryStmt;
-  private readonly db: SqliteDatabase;
+  private readonly transact: Transact;
 
   constructor(db: SqliteDatabase) {
-    this.db = db;
+    this.transact = transactor(db);
     this.insertStmt = db.prepare<[number, string, string | null, number, string, string]>(
       'INSERT INTO time_played (queue_key, item_id, player_id, received_at, type, report) VALUES (?, ?, ?, ?, ?, ?)',
     );
@@ -61,12 +61,12 @@ export class TimePlayedRepository {
 
   /** Stores the reports of one POST together; answers them with their sequence numbers. */
   addAll(queueKey: number, records: readonly Omit<TimePlayedRecord, 'seq'>[]): TimePlayedRecord[] {
-    return this.db.transaction(() =>
+    return this.transact(() =>
       records.map((record) => {
         const { lastInsertRowid } = this.insertStmt.run(queueKey, record.itemId, record.playerId, record.receivedAt, record.type, JSON.stringify(record.report));
         return { ...record, seq: Number(lastInsertRowid) };
       }),
-    )();
+    );
   }
 
   /** Newest first; for one item when `itemId` is given. */

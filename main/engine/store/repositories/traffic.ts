@@ -5,7 +5,7 @@
 import type { FaultHit } from '../../api/fault-types.js';
 import type { TrafficEntry, TrafficFilter, TrafficOutcome, TrafficSummary, TrafficTarget } from '../../api/traffic-types.js';
 import type { Statement } from 'better-sqlite3';
-import type { SqliteDatabase } from '../database.js';
+import { transactor, type SqliteDatabase, type Transact } from '../database.js';
 import { parseHeaderBlock, type HeaderBlock } from './header-block.js';
 import { DEFAULT_USE_AHEAD, TrafficBodies, type BodyUses } from './traffic-bodies.js';
 
@@ -165,6 +165,7 @@ export class TrafficRepository {
   private readonly dropUpTo;
   private readonly dropAll;
   private readonly bodies: TrafficBodies;
+  private readonly transact: Transact;
 
   /** `bodyUseAhead`: see `DEFAULT_USE_AHEAD` (tests set 0 to see bodies go with their last row). */
   constructor(
@@ -176,6 +177,7 @@ export class TrafficRepository {
     this.dropUpTo = db.prepare<[number]>('DELETE FROM traffic WHERE id <= ?');
     this.dropAll = db.prepare('DELETE FROM traffic');
     this.bodies = new TrafficBodies(db, bodyUseAhead);
+    this.transact = transactor(db);
   }
 
   /**
@@ -235,7 +237,7 @@ export class TrafficRepository {
 
   private write<T>(work: () => T): T {
     try {
-      return this.db.transaction(work)();
+      return this.transact(work);
     } catch (error) {
       this.bodies.forget();
       throw error;
