@@ -9,5 +9,6 @@ import { trafficSharedBodiesMigration } from './006_traffic_shared_bodies.js';
 import { trafficBodiesMigration } from './007_traffic_bodies.js';
 import { trafficHeaderBlocksMigration } from './008_traffic_header_blocks.js';
 import { trafficWithoutFilterIndexesMigration } from './009_traffic_without_filter_indexes.js';
+import { trafficWithoutRequestIndexMigration } from './010_traffic_without_request_index.js';
 
-export const migrations: readonly Migration[] = [householdMigration, loginMigration, queuesMigration, playerMigration, faultsTrafficMigration, trafficSharedBodiesMigration, trafficBodiesMigration, trafficHeaderBlocksMigration, trafficWithoutFilterIndexesMigration];
+export const migrations: readonly Migration[] = [householdMigration, loginMigration, queuesMigration, playerMigration, faultsTrafficMigration, trafficSharedBodiesMigration, trafficBodiesMigration, trafficHeaderBlocksMigration, trafficWithoutFilterIndexesMigration, trafficWithoutRequestIndexMigration];

@@ -287,9 +287,4 @@ export class TrafficRepository {
       .map(toSummary);
     return { total, rows };
   }
-
-  byRequestId(requestId: string): TrafficSummary[] {
-    return this.db.prepare<[string], Row>(`SELECT ${SUMMARY_COLUMNS} FROM traffic WHERE request_id = ? ORDER BY id`).all(requestId).map(toSummary);
-  }
-
 }
