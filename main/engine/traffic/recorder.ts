@@ -2,8 +2,7 @@
  * Captures exchanges into the traffic log without slowing the servers down: entries are buffered
  * and written in one transaction per flush (every 100 ms, or at once when FLUSH_AT are waiting), the
  * oldest beyond the retention cap are dropped, and hosts get each batch as one event. Bodies are
- * kept up to 64 KiB each; a response body many rows share is stored once, and a buffered entry
- * holds the copy already remembered rather than its own (`TrafficBodies`).
+ * kept up to 64 KiB each; a response body many rows share is stored once (`TrafficBodies`).
  * Writes run on the engine's own connection: a writer thread with a second connection was tried
  * and taken out, because its commits landed between another transaction's read and write and
  * failed those with SQLITE_BUSY (token exchanges answered 500), and on two cores it cost more
@@ -34,7 +33,7 @@ export function clip(body: string | null | undefined): string | null {
 }
 
 export interface TrafficRecorderDeps {
-  repo: Pick<TrafficRepository, 'append' | 'retain' | 'clear' | 'sharedBody'>;
+  repo: Pick<TrafficRepository, 'append' | 'retain' | 'clear' | 'renewBody'>;
   settings: SettingsRepository;
   bus: Pick<EventBus, 'emit'>;
   log?: Logger;
@@ -69,7 +68,8 @@ export class TrafficRecorder {
   add(entry: NewTrafficEntry): void {
     if (!this.current.capture) return;
     entry.requestBody = clip(entry.requestBody);
-    entry.responseBody = this.deps.repo.sharedBody(entry.url, clip(entry.responseBody));
+    entry.responseBody = clip(entry.responseBody);
+    this.deps.repo.renewBody(entry.url, entry.responseBody);
     this.buffer.push(entry);
     if (this.buffer.length >= FLUSH_AT) void this.flush();
     else if (!this.timer) {

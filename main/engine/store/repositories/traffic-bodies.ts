@@ -57,15 +57,18 @@ export class TrafficBodies {
   }
 
   /**
-   * The copy remembered for `url` when `body` is the same, else `body`. Asked at capture, while
-   * the fresh body is still in the CPU's caches: the buffered entry then holds the one remembered
-   * copy, the fresh one dies young instead of being carried (and promoted) with the batch, and
-   * `idOf` finds it with an identity check instead of reading 5 kB from memory again.
+   * Remembers `body` for `url` in place of an equal copy, so that the buffered entry and the
+   * write share one string. Asked at capture, while the fresh body is still in the CPU's caches.
+   * Keeping the newest copy rather than the first matters: a server that caches its answers (ours
+   * caches item windows from their second read on) sends the same string object every time, and
+   * comparing a string with itself is one pointer check, where comparing two copies reads 5 kB.
+   * When every answer is a fresh copy, the one it replaces dies, and `idOf` still finds it by
+   * identity.
    */
-  shared(url: string, body: string | null): string | null {
-    if (!shareable(body)) return body;
+  renew(url: string, body: string | null): void {
+    if (!shareable(body)) return;
     const found = this.recent.get(url);
-    return found !== undefined && found.body === body ? found.body : body;
+    if (found !== undefined && found.body === body) found.body = body;
   }
 
   /** The id of the stored body a response from `url` has (stored now if it is new); null: keep it in the row. */

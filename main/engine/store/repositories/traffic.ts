@@ -205,9 +205,9 @@ export class TrafficRepository {
     });
   }
 
-  /** A response body as the log would share it: see `TrafficBodies.shared`. */
-  sharedBody(url: string, body: string | null): string | null {
-    return this.bodies.shared(url, body);
+  /** Called at capture with a response body that will be written: see `TrafficBodies.renew`. */
+  renewBody(url: string, body: string | null): void {
+    this.bodies.renew(url, body);
   }
 
   /** Drops the oldest rows beyond `keep`; returns how many went. */
