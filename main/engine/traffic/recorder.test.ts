@@ -2,6 +2,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { TrafficSummary } from '../api/traffic-types.js';
 import { EventBus } from '../events/bus.js';
+import { silentLogger } from '../log.js';
 import { openStore } from '../store/store.js';
 import { trafficEntry } from '../testing/traffic.js';
 import { FLUSH_AT, TrafficRecorder } from './recorder.js';
@@ -21,7 +22,7 @@ function recorder() {
 const count = (store: ReturnType<typeof openStore>) => store.traffic.page({}, 0, 1).total;
 
 describe('the traffic recorder', () => {
-  it('writes a full batch at once, without waiting for its timer, so buffered entries die young', () => {
+  it('writes a full batch at once, without waiting for its timer', () => {
     vi.useFakeTimers();
     const { store, batches, recorder: traffic } = recorder();
     for (let i = 0; i < FLUSH_AT - 1; i++) traffic.add(trafficEntry({ at: i }));
@@ -30,6 +31,33 @@ describe('the traffic recorder', () => {
     expect(count(store)).toBe(FLUSH_AT);
     expect(batches.map((batch) => batch.length)).toEqual([FLUSH_AT]);
     expect(batches[0]!.map((summary) => summary.at)).toEqual(Array.from({ length: FLUSH_AT }, (_, i) => i));
+  });
+
+  it('logs a batch it could not store, drops it, and stores the next one', async () => {
+    const { store, batches, recorder: traffic } = recorder();
+    const failures: string[] = [];
+    const failing = new TrafficRecorder({
+      repo: {
+        append: () => {
+          throw new Error('disk full');
+        },
+        retain: () => 0,
+        clear: () => 0,
+        renewBody: () => undefined,
+      },
+      settings: store.settings,
+      bus: new EventBus(),
+      log: { ...silentLogger, error: (message) => void failures.push(message) },
+    });
+    failing.add(trafficEntry());
+    await failing.flush();
+    expect(failures).toEqual(['1 traffic entries were not stored']);
+    await failing.flush();
+    expect(failures).toHaveLength(1);
+    traffic.add(trafficEntry());
+    await traffic.flush();
+    expect(count(store)).toBe(1);
+    expect(batches).toHaveLength(1);
   });
 
   it('writes a part batch once its timer runs out', () => {
