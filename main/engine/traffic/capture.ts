@@ -13,6 +13,8 @@ import { headerBlock, rawHeaderBlock, type HeaderBlock } from '../store/reposito
 import { MAX_BODY_CHARS, type TrafficRecorder } from './recorder.js';
 
 interface CaptureState {
+  path: string;
+  reason: string | null;
   /** The request body as it arrived (up to the kept size). */
   rawBody: string | null;
   at: number;
@@ -54,15 +56,21 @@ const captured = {
 export function instrumentService(app: FastifyInstance, target: TrafficTarget, deps: InstrumentDeps): void {
   app.instrument.current = {
     async onRequest(request, reply) {
-      const state: CaptureState | null =
-        deps.recorder.capturing && worthCapturing(target, request)
-          ? { rawBody: null, at: deps.clock.now(), wallAt: Date.now(), started: performance.now(), payload: null, fault: null, done: false }
-          : null;
-      captured.set(request, state);
-      if (!FAULT_TARGETS.includes(target)) return undefined;
+      const faultTarget = FAULT_TARGETS.includes(target);
+      const capturing = deps.recorder.capturing && worthCapturing(target, request);
+      if (!capturing && !faultTarget) {
+        captured.set(request, null);
+        return undefined;
+      }
+      // Worked out once for both the fault rules and the entry.
       const path = pathOf(request.url);
-      const reason = (request.query as Record<string, unknown> | undefined)?.reason;
-      const decision = deps.faults.decide(target as FaultTarget, { method: request.method, path, reason: typeof reason === 'string' ? reason : undefined });
+      const reason = reasonOf(request);
+      const state: CaptureState | null = capturing
+        ? { path, reason, rawBody: null, at: deps.clock.now(), wallAt: Date.now(), started: performance.now(), payload: null, fault: null, done: false }
+        : null;
+      captured.set(request, state);
+      if (!faultTarget) return undefined;
+      const decision = deps.faults.decide(target as FaultTarget, { method: request.method, path, reason: reason ?? undefined });
       if (!decision) return undefined;
       if (state) state.fault = decision.hit;
       const ended = (outcome: TrafficOutcome) => {
@@ -102,8 +110,6 @@ export function instrumentService(app: FastifyInstance, target: TrafficTarget, d
 }
 
 function entryOf(target: TrafficTarget, request: FastifyRequest, reply: FastifyReply | null, state: CaptureState, outcome: TrafficOutcome) {
-  const path = pathOf(request.url);
-  const query = request.query as Record<string, unknown> | undefined;
   return {
     target,
     at: state.at,
@@ -111,8 +117,8 @@ function entryOf(target: TrafficTarget, request: FastifyRequest, reply: FastifyR
     method: request.method,
     // One flat string (see rawHeaderBlock): a template would hold its three pieces until written.
     url: [request.protocol, '://', request.headers.host ?? '', request.url].join(''),
-    path,
-    reason: typeof query?.reason === 'string' ? query.reason : null,
+    path: state.path,
+    reason: state.reason,
     status: reply ? reply.statusCode : null,
     latencyMs: Math.round(performance.now() - state.started),
     retry: null,
@@ -130,6 +136,11 @@ function entryOf(target: TrafficTarget, request: FastifyRequest, reply: FastifyR
 function pathOf(url: string): string {
   const query = url.indexOf('?');
   return query === -1 ? url : url.slice(0, query);
+}
+
+function reasonOf(request: FastifyRequest): string | null {
+  const reason = (request.query as Record<string, unknown> | undefined)?.reason;
+  return typeof reason === 'string' ? reason : null;
 }
 
 function headerValue(value: string | string[] | undefined): string | null {
