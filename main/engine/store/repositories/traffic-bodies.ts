@@ -4,8 +4,9 @@
  * windows over and over, and writing (then trimming) each copy was most of what capture cost.
  *
  * A body is looked up by the URL that answered it: the same request mostly gets the same answer
- * (a window of an unchanged queue version), so finding it costs a short key and one full compare,
- * where hashing 5 kB bodies would cost more than storing them, and sampling them misses windows
+ * (a window of an unchanged queue version), so finding it costs a short key and one compare (a
+ * pointer check when the server resent the string `renew` kept, a full compare otherwise), where
+ * hashing 5 kB bodies would cost more than storing them, and sampling them misses windows
  * that differ in a digit. A URL whose answer changed stores the new body; forgetting one is
  * harmless (the next copy is stored anew). Every method runs inside the traffic write's
  * transaction.
