@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DATABASE_FILE } from './engine/store/database.js';
+import { TRAFFIC_LOG_FILE } from './engine/store/traffic-log.js';
 import { startServe, type ServeProcess } from './testing/serve-process.js';
 
 const running: ServeProcess[] = [];
@@ -93,6 +94,11 @@ describe('npm run serve', () => {
     const db = new Database(join(dataDir, DATABASE_FILE));
     expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
     db.close();
+    // So is the traffic log, which was being written too (without fsync: see traffic-log.ts).
+    const trafficLog = new Database(join(dataDir, TRAFFIC_LOG_FILE));
+    expect(trafficLog.pragma('integrity_check', { simple: true })).toBe('ok');
+    expect(trafficLog.prepare("SELECT COUNT(*) FROM traffic WHERE path = '/admin/api/clock'").pluck().get()).toBeGreaterThan(0);
+    trafficLog.close();
     // …and holds at least every write that was acknowledged.
     const second = await serve(['--port', '0', '--data-dir', dataDir]);
     const restored = (await (await adminCall(second, 'GET', '/clock')).json()) as { now: number; speed: number };

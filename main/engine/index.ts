@@ -83,6 +83,10 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   const adminToken = options.adminToken ?? randomBytes(32).toString('base64url');
   const store = openStore({ dataDir: options.dataDir, nativeBinding: options.nativeBinding }, wall.now());
   const closers: (() => void | Promise<void>)[] = [() => store.close()];
+  if (store.trafficLogRecovery) {
+    const { putAside, because } = store.trafficLogRecovery;
+    log.warn(`the traffic log could not be read (${because}); it was put aside as ${putAside} and a new one started`);
+  }
   const closeAll = async (): Promise<void> => {
     for (const close of closers.splice(0).reverse()) {
       try {

@@ -1,6 +1,7 @@
 /**
  * Numbered schema migrations. Each runs once, in its own transaction, and is recorded in
- * `schema_version`; a database written by a newer console is refused rather than damaged.
+ * `schema_version`; a database written by a newer console is refused rather than damaged. Every
+ * database file of a connection (`main`, and the traffic log attached as `log`) keeps its own.
  */
 import type { SqliteDatabase } from './database.js';
 
@@ -10,24 +11,25 @@ export interface Migration {
   up: string | ((db: SqliteDatabase) => void);
 }
 
-export function schemaVersion(db: SqliteDatabase): number {
-  const row = db.prepare('SELECT MAX(version) AS version FROM schema_version').get() as { version: number | null };
+export function schemaVersion(db: SqliteDatabase, schema = 'main'): number {
+  const row = db.prepare(`SELECT MAX(version) AS version FROM ${schema}.schema_version`).get() as { version: number | null };
   return row.version ?? 0;
 }
 
-export function migrate(db: SqliteDatabase, migrations: readonly Migration[], appliedAt: number): number {
+/** Brings `schema` (a database of the connection: `main` or an attached one) to the latest migration. */
+export function migrate(db: SqliteDatabase, migrations: readonly Migration[], appliedAt: number, schema = 'main'): number {
   checkNumbering(migrations);
-  db.exec(`CREATE TABLE IF NOT EXISTS schema_version (
+  db.exec(`CREATE TABLE IF NOT EXISTS ${schema}.schema_version (
     version INTEGER PRIMARY KEY,
     name TEXT NOT NULL,
     applied_at INTEGER NOT NULL
   )`);
-  const current = schemaVersion(db);
+  const current = schemaVersion(db, schema);
   const latest = migrations.at(-1)?.version ?? 0;
   if (current > latest) {
-    throw new Error(`the database has schema version ${current}, newer than this console knows (${latest}); use a newer console or another --data-dir`);
+    throw new Error(`${schema === 'main' ? 'the database' : `the ${schema} database`} has schema version ${current}, newer than this console knows (${latest}); use a newer console or another --data-dir`);
   }
-  const record = db.prepare('INSERT INTO schema_version (version, name, applied_at) VALUES (?, ?, ?)');
+  const record = db.prepare(`INSERT INTO ${schema}.schema_version (version, name, applied_at) VALUES (?, ?, ?)`);
   for (const migration of migrations) {
     if (migration.version <= current) continue;
     db.transaction(() => {
@@ -36,7 +38,7 @@ export function migrate(db: SqliteDatabase, migrations: readonly Migration[], ap
       record.run(migration.version, migration.name, appliedAt);
     })();
   }
-  return schemaVersion(db);
+  return schemaVersion(db, schema);
 }
 
 function checkNumbering(migrations: readonly Migration[]): void {

@@ -1,10 +1,12 @@
 /**
- * The engine's persistent state: one SQLite database, migrated on open, with one repository per
- * noun. Areas of the engine take the repositories they need, never the raw database.
+ * The engine's persistent state: one SQLite connection to the console's database and the traffic
+ * log's (a file of its own, see `traffic-log.ts`), migrated on open, with one repository per noun.
+ * Areas of the engine take the repositories they need, never the raw database.
  */
 import { closeDatabase, openDatabase, transactor, type DatabaseLocation, type SqliteDatabase } from './database.js';
 import { migrate } from './migrations.js';
 import { migrations } from './migrations/index.js';
+import { attachTrafficLog, detachTrafficLog, type TrafficLogRecovery } from './traffic-log.js';
 import { AuthorizationCodeRepository } from './repositories/authorization-codes.js';
 import { ClientKeyRepository } from './repositories/client-keys.js';
 import { GrantRepository } from './repositories/grants.js';
@@ -29,6 +31,8 @@ export interface Store {
   readonly db: SqliteDatabase;
   readonly dataDir: string | null;
   readonly schemaVersion: number;
+  /** Set when the traffic log on disk was damaged and a new one was started. */
+  readonly trafficLogRecovery: TrafficLogRecovery;
   readonly settings: SettingsRepository;
   readonly households: HouseholdRepository;
   readonly groups: GroupRepository;
@@ -56,11 +60,14 @@ export interface Store {
 export function openStore(location: DatabaseLocation, now: number = Date.now()): Store {
   const db = openDatabase(location);
   try {
+    // The log first: the console's migration 11 moves its rows there.
+    const trafficLogRecovery = attachTrafficLog(db, location.dataDir, now);
     const version = migrate(db, migrations, now);
     return {
       db,
       dataDir: location.dataDir,
       schemaVersion: version,
+      trafficLogRecovery,
       settings: new SettingsRepository(db),
       households: new HouseholdRepository(db),
       groups: new GroupRepository(db),
@@ -81,7 +88,10 @@ export function openStore(location: DatabaseLocation, now: number = Date.now()):
       traffic: new TrafficRepository(db),
       scenarios: new ScenarioRepository(db),
       transaction: transactor(db),
-      close: () => closeDatabase(db),
+      close: () => {
+        detachTrafficLog(db);
+        closeDatabase(db);
+      },
     };
   } catch (error) {
     db.close();

@@ -10,5 +10,6 @@ import { trafficBodiesMigration } from './007_traffic_bodies.js';
 import { trafficHeaderBlocksMigration } from './008_traffic_header_blocks.js';
 import { trafficWithoutFilterIndexesMigration } from './009_traffic_without_filter_indexes.js';
 import { trafficWithoutRequestIndexMigration } from './010_traffic_without_request_index.js';
+import { trafficLogFileMigration } from './011_traffic_log_file.js';
 
-export const migrations: readonly Migration[] = [householdMigration, loginMigration, queuesMigration, playerMigration, faultsTrafficMigration, trafficSharedBodiesMigration, trafficBodiesMigration, trafficHeaderBlocksMigration, trafficWithoutFilterIndexesMigration, trafficWithoutRequestIndexMigration];
+export const migrations: readonly Migration[] = [householdMigration, loginMigration, queuesMigration, playerMigration, faultsTrafficMigration, trafficSharedBodiesMigration, trafficBodiesMigration, trafficHeaderBlocksMigration, trafficWithoutFilterIndexesMigration, trafficWithoutRequestIndexMigration, trafficLogFileMigration];

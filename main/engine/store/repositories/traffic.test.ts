@@ -4,11 +4,14 @@ import { openDatabase } from '../database.js';
 import { migrate } from '../migrations.js';
 import { migrations } from '../migrations/index.js';
 import { openStore } from '../store.js';
+import { attachTrafficLog } from '../traffic-log.js';
 import { TrafficRepository } from './traffic.js';
 
 /** A window-sized body, different per item. */
 const windowBody = (item: number) => JSON.stringify({ items: Array.from({ length: 10 }, (_, i) => ({ id: `item-${item + i}`, track: { name: 'x'.repeat(60) } })) });
 const KEEP_ALL = 1_000_000;
+/** The console's migrations while the log was still one of its tables (11 moves it out). */
+const BEFORE_LOG_FILE = migrations.slice(0, 10);
 
 /** A response and the URL that answered it; a bare body is answered where that content always is. */
 type Answer = string | null | { url: string; body: string };
@@ -172,7 +175,7 @@ describe('migration 8 (header blocks)', () => {
       `INSERT INTO traffic (target, at, wall_at, method, url, path, outcome, request_headers, response_headers)
        VALUES ('cloudQueue', 0, 0, 'GET', 'http://127.0.0.1/w', '/w', 'answered', ?, ?)`,
     ).run(JSON.stringify({ host: '127.0.0.1:9003', authorization: 'Bearer abc' }), '{}');
-    migrate(db, migrations, 0);
+    migrate(db, BEFORE_LOG_FILE, 0);
 
     expect(db.prepare('SELECT request_headers, response_headers FROM traffic').get()).toEqual({ request_headers: 'host: 127.0.0.1:9003\r\nauthorization: Bearer abc\r\n', response_headers: '' });
     const [entry] = new TrafficRepository(db).entries({}, undefined, 1);
@@ -196,7 +199,7 @@ describe('migration 7 (traffic bodies)', () => {
     insert.run(null, 1);
     insert.run(a, null);
     insert.run('short', null);
-    migrate(db, migrations, 0);
+    migrate(db, BEFORE_LOG_FILE, 0);
 
     const repo = new TrafficRepository(db);
     expect(repo.entries({}, undefined, 10).map((e) => e.responseBody)).toEqual([a, a, a, 'short']);
@@ -212,7 +215,7 @@ describe('migration 7 (traffic bodies)', () => {
 describe('migrations 9 and 10 (no filter or request id indexes)', () => {
   it('leaves rows no index to pay for, and target and reason filters answer as before', () => {
     const { store, append, close } = storeWithLog();
-    const indexes = store.db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'traffic' AND sql IS NOT NULL").pluck().all();
+    const indexes = store.db.prepare("SELECT name FROM log.sqlite_master WHERE type = 'index' AND tbl_name = 'traffic' AND sql IS NOT NULL").pluck().all();
     expect(indexes).toEqual([]);
 
     append(['a', 'b', 'c']);
@@ -221,5 +224,28 @@ describe('migrations 9 and 10 (no filter or request id indexes)', () => {
     expect(store.traffic.page({ reason: 'load' }, 0, 10).total).toBe(2);
     expect(store.traffic.page({ target: 'cloudQueue', reason: 'load' }, 0, 10).rows.map((r) => r.id)).toEqual([5]);
     close();
+  });
+});
+
+describe('migration 11 (the log in a file of its own)', () => {
+  it('moves every row and shared body to the log, which reads as before, and drops them here', () => {
+    const db = openDatabase({ dataDir: null });
+    migrate(db, BEFORE_LOG_FILE, 0);
+    const a = windowBody(1);
+    const before = new TrafficRepository(db, { bodyUseAhead: 0 });
+    before.append([trafficEntry({ url: 'http://127.0.0.1:9003/w', responseBody: a, requestHeaders: 'host: x\r\n' }), trafficEntry({ url: 'http://127.0.0.1:9003/w', responseBody: a, reason: 'load' })], KEEP_ALL);
+    const stored = before.entries({}, undefined, 10);
+
+    attachTrafficLog(db, null, 0);
+    migrate(db, migrations, 0);
+
+    expect(db.prepare("SELECT name FROM main.sqlite_master WHERE name LIKE 'traffic%'").all()).toEqual([]);
+    const after = new TrafficRepository(db, { bodyUseAhead: 0 });
+    expect(after.entries({}, undefined, 10)).toEqual(stored);
+    expect(db.prepare('SELECT COUNT(*) FROM log.traffic_bodies').pluck().get()).toBe(1);
+    // New rows follow the moved ones, and trimming still drops a moved body with its last row.
+    expect(after.append([trafficEntry()], 1).stored[0]!.id).toBe(3);
+    expect(db.prepare('SELECT COUNT(*) FROM log.traffic_bodies').pluck().get()).toBe(0);
+    db.close();
   });
 });
