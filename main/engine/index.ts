@@ -85,7 +85,8 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   const closers: (() => void | Promise<void>)[] = [() => store.close()];
   if (store.trafficLogRecovery) {
     const { putAside, because } = store.trafficLogRecovery;
-    log.warn(`the traffic log could not be read (${because}); it was put aside as ${putAside} and a new one started`);
+    const kept = putAside ? `it was put aside as ${putAside} and a new one started` : 'this run keeps its traffic log in memory';
+    log.warn(`the traffic log could not be read (${because}); ${kept}`);
   }
   const closeAll = async (): Promise<void> => {
     for (const close of closers.splice(0).reverse()) {

@@ -89,12 +89,19 @@ export function openStore(location: DatabaseLocation, now: number = Date.now()):
       scenarios: new ScenarioRepository(db),
       transaction: transactor(db),
       close: () => {
-        detachTrafficLog(db);
-        closeDatabase(db);
+        try {
+          detachTrafficLog(db);
+        } finally {
+          closeDatabase(db);
+        }
       },
     };
   } catch (error) {
-    db.close();
+    try {
+      detachTrafficLog(db);
+    } finally {
+      db.close();
+    }
     throw error;
   }
 }

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, openSync, readdirSync, rmSync, writeFileSync, writeSync, closeSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -18,16 +18,27 @@ afterEach(() => {
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
-/** A data dir whose log holds `rows` entries, closed cleanly. */
-function dirWithLog(rows: number): string {
+/**
+ * A data dir whose log holds `rows` entries, closed cleanly, or (`stop: 'unclean'`) left as a
+ * killed process leaves it: the connection gone without the clean stop, the journal still there.
+ */
+function dirWithLog(rows: number, stop: 'clean' | 'unclean' = 'clean'): string {
   const dir = tempDir();
   const store = openStore({ dataDir: dir });
+  store.settings.set('kept', true);
   store.traffic.append(
     Array.from({ length: rows }, (_, i) => trafficEntry({ path: `/queues/q/v2.3/itemWindow`, url: `http://127.0.0.1:9003/w?n=${i}`, responseBody: 'x'.repeat(2_000) + i })),
     1_000_000,
   );
-  store.close();
+  if (stop === 'clean') store.close();
+  else store.db.close();
   return dir;
+}
+/** Garbage over one page, as a torn write after an OS crash leaves it. */
+function damagePage(dir: string, page: number): void {
+  const fd = openSync(join(dir, TRAFFIC_LOG_FILE), 'r+');
+  writeSync(fd, Buffer.alloc(4096, 0x5a), 0, 4096, 4096 * page);
+  closeSync(fd);
 }
 const journal = (dir: string) => join(dir, `${TRAFFIC_LOG_FILE}-journal`);
 
@@ -54,8 +65,8 @@ describe('the traffic log file', () => {
   });
 
   it('is checked after a run that did not stop cleanly, and kept when it is sound', () => {
-    const dir = dirWithLog(3);
-    writeFileSync(journal(dir), ''); // what a killed process leaves behind
+    const dir = dirWithLog(3, 'unclean');
+    expect(statSync(journal(dir)).size).toBeGreaterThan(0);
     const store = openStore({ dataDir: dir });
     expect(store.trafficLogRecovery).toBeNull();
     expect(store.traffic.page({}, 0, 10).total).toBe(3);
@@ -63,22 +74,38 @@ describe('the traffic log file', () => {
   });
 
   it('is put aside and started anew when damaged, and the console still opens with its state', () => {
-    const dir = dirWithLog(200);
-    const before = openStore({ dataDir: dir });
-    before.settings.set('kept', true);
-    before.close();
-    // An OS crash with `synchronous = OFF` can leave pages half written: garbage over a data page.
-    const fd = openSync(join(dir, TRAFFIC_LOG_FILE), 'r+');
-    writeSync(fd, Buffer.alloc(4096, 0x5a), 0, 4096, 4096 * 5);
-    closeSync(fd);
-    writeFileSync(journal(dir), '');
+    // An OS crash with `synchronous = OFF` can leave pages half written. Page 6 is the root of the
+    // body index, which nothing reads on open: only the check finds it.
+    const dir = dirWithLog(200, 'unclean');
+    damagePage(dir, 5);
 
     const store = openStore({ dataDir: dir }, 1234);
-    expect(store.trafficLogRecovery).toMatchObject({ putAside: join(dir, `${TRAFFIC_LOG_FILE}.damaged-1234`), because: expect.stringMatching(/quick_check/) });
+    expect(store.trafficLogRecovery).toMatchObject({ putAside: join(dir, `${TRAFFIC_LOG_FILE}.damaged-1234`), because: expect.stringMatching(/integrity_check/) });
     expect(existsSync(join(dir, `${TRAFFIC_LOG_FILE}.damaged-1234`))).toBe(true);
+    expect(existsSync(join(dir, `${TRAFFIC_LOG_FILE}.damaged-1234-journal`))).toBe(true);
     expect(store.settings.get('kept')).toBe(true);
     expect(store.traffic.page({}, 0, 10).total).toBe(0);
     expect(store.traffic.append([trafficEntry()], 10).stored[0]!.id).toBe(1);
+    store.close();
+  });
+
+  it('is opened without a check after a clean stop, which leaves no journal', () => {
+    const dir = dirWithLog(200);
+    damagePage(dir, 5);
+    const store = openStore({ dataDir: dir });
+    expect(store.trafficLogRecovery).toBeNull();
+    store.close();
+  });
+
+  it('is kept in memory for the run when a damaged log cannot be moved aside', () => {
+    const dir = dirWithLog(200, 'unclean');
+    damagePage(dir, 5);
+    mkdirSync(join(dir, `${TRAFFIC_LOG_FILE}.damaged-7`, 'occupied'), { recursive: true });
+    const store = openStore({ dataDir: dir }, 7);
+    expect(store.trafficLogRecovery).toMatchObject({ putAside: null, because: expect.stringMatching(/moving it aside failed/) });
+    expect(store.settings.get('kept')).toBe(true);
+    expect(store.traffic.append([trafficEntry()], 10).stored[0]!.id).toBe(1);
+    expect((store.db.pragma('database_list') as { name: string }[]).find((row) => row.name === 'log')).toMatchObject({ file: '' });
     store.close();
   });
 

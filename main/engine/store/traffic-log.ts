@@ -12,11 +12,12 @@
  *
  * What that costs: a killed process loses nothing committed (the kernel still writes its pages,
  * and a half-done commit is rolled back from the journal on the next open), but an OS crash or
- * power loss may leave the file damaged. So a journal left behind (the last run did not close
- * cleanly) gets the file checked on open, and a damaged or unreadable log is put aside (renamed)
- * and a new one started: the console always opens, and the old file stays for anyone who wants it.
+ * power loss while the console runs may leave the file damaged. A clean stop syncs the file and
+ * deletes the journal, so a journal found on open means the last run did not stop cleanly: the
+ * file is then checked, and a damaged or unreadable log is put aside (renamed) and a new one
+ * started. The console always opens; the old file stays for anyone who wants it.
  */
-import { existsSync, renameSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, openSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import type { SqliteDatabase } from './database.js';
 import { logMigrations } from './log-migrations/index.js';
@@ -24,9 +25,14 @@ import { migrate } from './migrations.js';
 
 export const TRAFFIC_LOG_FILE = 'traffic.sqlite';
 const JOURNAL = `${TRAFFIC_LOG_FILE}-journal`;
+/** A delete of 100,000 rows journals that many pages; the kept journal is cut back to this after. */
+const JOURNAL_SIZE_LIMIT = 4 * 1024 * 1024;
 
-/** What `attachTrafficLog` did with an earlier log it could not use; null: nothing of note. */
-export type TrafficLogRecovery = { putAside: string; because: string } | null;
+/**
+ * What `attachTrafficLog` did with a log it could not use: where the file went (null: it could
+ * not be moved, and this run keeps its log in memory), and why. Null when nothing was wrong.
+ */
+export type TrafficLogRecovery = { putAside: string | null; because: string } | null;
 
 /** Attaches the traffic log as `log` and brings it to the latest log migration. */
 export function attachTrafficLog(db: SqliteDatabase, dataDir: string | null, appliedAt: number): TrafficLogRecovery {
@@ -35,14 +41,15 @@ export function attachTrafficLog(db: SqliteDatabase, dataDir: string | null, app
     return null;
   }
   const file = join(dataDir, TRAFFIC_LOG_FILE);
-  const uncleanExit = existsSync(join(dataDir, JOURNAL));
+  const uncleanStop = existsSync(join(dataDir, JOURNAL));
   let because: string;
   try {
     attach(db, file, appliedAt);
-    if (!uncleanExit) return null;
-    const check = db.pragma('log.quick_check(1)', { simple: true });
+    if (!uncleanStop) return null;
+    // integrity_check, not quick_check: a torn write can leave an index out of step with its table.
+    const check = db.pragma('log.integrity_check(1)', { simple: true });
     if (check === 'ok') return null;
-    because = `quick_check: ${String(check)}`;
+    because = `integrity_check: ${String(check)}`;
   } catch (error) {
     // A log this console cannot migrate (written by a newer one) is refused, as the database is.
     if (!isDamaged(error)) throw error;
@@ -50,15 +57,32 @@ export function attachTrafficLog(db: SqliteDatabase, dataDir: string | null, app
   }
   if (isAttached(db)) db.exec('DETACH DATABASE log');
   const putAside = `${file}.damaged-${appliedAt}`;
-  renameSync(file, putAside);
-  if (existsSync(join(dataDir, JOURNAL))) renameSync(join(dataDir, JOURNAL), `${putAside}-journal`);
+  try {
+    renameSync(file, putAside);
+    if (existsSync(join(dataDir, JOURNAL))) renameSync(join(dataDir, JOURNAL), `${putAside}-journal`);
+  } catch (error) {
+    attach(db, ':memory:', appliedAt);
+    return { putAside: null, because: `${because}; moving it aside failed: ${(error as Error).message}` };
+  }
   attach(db, file, appliedAt);
   return { putAside, because };
 }
 
-/** Before the connection closes: back to a deleted journal, so that a clean stop leaves none. */
+/**
+ * Before the connection closes: the file synced (it is written without fsync) and the journal
+ * deleted, so that a clean stop leaves the log whole on disk and no journal behind.
+ */
 export function detachTrafficLog(db: SqliteDatabase): void {
   if (!db.open || !isAttached(db)) return;
+  const file = (db.pragma('database_list') as { name: string; file: string }[]).find((row) => row.name === 'log')?.file;
+  if (file) {
+    const fd = openSync(file, 'r+');
+    try {
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+  }
   db.pragma('log.journal_mode = DELETE');
   db.exec('DETACH DATABASE log');
 }
@@ -67,6 +91,7 @@ function attach(db: SqliteDatabase, file: string, appliedAt: number): void {
   db.prepare('ATTACH DATABASE ? AS log').run(file);
   if (file !== ':memory:') {
     db.pragma('log.journal_mode = PERSIST');
+    db.pragma(`log.journal_size_limit = ${JOURNAL_SIZE_LIMIT}`);
     db.pragma('log.synchronous = OFF');
   }
   migrate(db, logMigrations, appliedAt, 'log');
@@ -76,7 +101,8 @@ function isAttached(db: SqliteDatabase): boolean {
   return (db.pragma('database_list') as { name: string }[]).some((row) => row.name === 'log');
 }
 
+/** better-sqlite3 reports extended result codes: SQLITE_CORRUPT_INDEX, SQLITE_IOERR_CORRUPTFS, ... */
 function isDamaged(error: unknown): boolean {
   const code = (error as { code?: unknown }).code;
-  return code === 'SQLITE_CORRUPT' || code === 'SQLITE_NOTADB';
+  return typeof code === 'string' && (code.startsWith('SQLITE_CORRUPT') || code === 'SQLITE_NOTADB' || code === 'SQLITE_IOERR_CORRUPTFS');
 }

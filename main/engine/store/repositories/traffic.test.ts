@@ -248,4 +248,16 @@ describe('migration 11 (the log in a file of its own)', () => {
     expect(db.prepare('SELECT COUNT(*) FROM log.traffic_bodies').pluck().get()).toBe(0);
     db.close();
   });
+
+  it('carries the next id over from a cleared log', () => {
+    const db = openDatabase({ dataDir: null });
+    migrate(db, BEFORE_LOG_FILE, 0);
+    const before = new TrafficRepository(db);
+    before.append([trafficEntry(), trafficEntry(), trafficEntry()], KEEP_ALL);
+    before.clear();
+    attachTrafficLog(db, null, 0);
+    migrate(db, migrations, 0);
+    expect(new TrafficRepository(db).append([trafficEntry()], KEEP_ALL).stored[0]!.id).toBe(4);
+    db.close();
+  });
 });
