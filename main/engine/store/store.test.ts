@@ -1,21 +1,11 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { tempDirs } from '../testing/temp-dirs.js';
 import { openDatabase } from './database.js';
 import { migrate, schemaVersion, type Migration } from './migrations.js';
 import { migrations } from './migrations/index.js';
 import { openStore } from './store.js';
 
-const dirs: string[] = [];
-function tempDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'cqc-store-'));
-  dirs.push(dir);
-  return dir;
-}
-afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
+const tempDir = tempDirs('cqc-store-');
 
 describe('store', () => {
   it('opens a file database in WAL mode and migrates it to the latest version', () => {

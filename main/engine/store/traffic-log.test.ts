@@ -1,22 +1,14 @@
-import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { tempDirs } from '../testing/temp-dirs.js';
 import { trafficEntry } from '../testing/traffic.js';
 import { logMigrations } from './log-migrations/index.js';
 import { openStore } from './store.js';
 import { TRAFFIC_LOG_FILE } from './traffic-log.js';
 
-const dirs: string[] = [];
-function tempDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'cqc-traffic-log-'));
-  dirs.push(dir);
-  return dir;
-}
-afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
+const tempDir = tempDirs('cqc-traffic-log-');
 
 /**
  * A data dir whose log holds `rows` entries, closed cleanly, or (`stop: 'unclean'`) left as a

@@ -1,22 +1,12 @@
 /** The traffic log with a data dir: cleared, trimmed, and found again after a restart. */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { TrafficEntry } from '../api/traffic-types.js';
 import type { Logger } from '../log.js';
 import { admin, startTestEngine } from '../testing/http.js';
 import { codeFor, createIntegration, LOOPBACK_REDIRECT, tokenRequest } from '../testing/oauth.js';
+import { tempDirs } from '../testing/temp-dirs.js';
 
-const dirs: string[] = [];
-const freshDir = () => {
-  const dir = mkdtempSync(join(tmpdir(), 'cqc-traffic-writer-'));
-  dirs.push(dir);
-  return dir;
-};
-afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
+const freshDir = tempDirs('cqc-traffic-log-');
 
 function recordingLog(): Logger & { warnings: string[] } {
   const warnings: string[] = [];
