@@ -31,7 +31,7 @@ export interface Store {
   readonly db: SqliteDatabase;
   readonly dataDir: string | null;
   readonly schemaVersion: number;
-  /** Set when the traffic log on disk was damaged and a new one was started. */
+  /** Set when the traffic log on disk could not be used: put aside and started anew, or kept in memory. */
   readonly trafficLogRecovery: TrafficLogRecovery;
   readonly settings: SettingsRepository;
   readonly households: HouseholdRepository;
@@ -88,20 +88,19 @@ export function openStore(location: DatabaseLocation, now: number = Date.now()):
       traffic: new TrafficRepository(db),
       scenarios: new ScenarioRepository(db),
       transaction: transactor(db),
-      close: () => {
-        try {
-          detachTrafficLog(db);
-        } finally {
-          closeDatabase(db);
-        }
-      },
+      close: () => closeConnection(db),
     };
   } catch (error) {
-    try {
-      detachTrafficLog(db);
-    } finally {
-      db.close();
-    }
+    closeConnection(db);
     throw error;
+  }
+}
+
+/** The traffic log first (synced, its journal gone: see `detachTrafficLog`), then the database. */
+function closeConnection(db: SqliteDatabase): void {
+  try {
+    detachTrafficLog(db);
+  } finally {
+    closeDatabase(db);
   }
 }

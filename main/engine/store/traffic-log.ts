@@ -41,7 +41,8 @@ export function attachTrafficLog(db: SqliteDatabase, dataDir: string | null, app
     return null;
   }
   const file = join(dataDir, TRAFFIC_LOG_FILE);
-  const uncleanStop = existsSync(join(dataDir, JOURNAL));
+  const journal = join(dataDir, JOURNAL);
+  const uncleanStop = existsSync(journal);
   let because: string;
   try {
     attach(db, file, appliedAt);
@@ -55,11 +56,11 @@ export function attachTrafficLog(db: SqliteDatabase, dataDir: string | null, app
     if (!isDamaged(error)) throw error;
     because = (error as Error).message;
   }
-  if (isAttached(db)) db.exec('DETACH DATABASE log');
+  if (attachedLog(db)) db.exec('DETACH DATABASE log');
   const putAside = `${file}.damaged-${appliedAt}`;
   try {
     renameSync(file, putAside);
-    if (existsSync(join(dataDir, JOURNAL))) renameSync(join(dataDir, JOURNAL), `${putAside}-journal`);
+    if (existsSync(journal)) renameSync(journal, `${putAside}-journal`);
   } catch (error) {
     attach(db, ':memory:', appliedAt);
     return { putAside: null, because: `${because}; moving it aside failed: ${(error as Error).message}` };
@@ -73,10 +74,11 @@ export function attachTrafficLog(db: SqliteDatabase, dataDir: string | null, app
  * deleted, so that a clean stop leaves the log whole on disk and no journal behind.
  */
 export function detachTrafficLog(db: SqliteDatabase): void {
-  if (!db.open || !isAttached(db)) return;
-  const file = (db.pragma('database_list') as { name: string; file: string }[]).find((row) => row.name === 'log')?.file;
-  if (file) {
-    const fd = openSync(file, 'r+');
+  const log = db.open ? attachedLog(db) : undefined;
+  if (!log) return;
+  // An in-memory log has no file ('').
+  if (log.file) {
+    const fd = openSync(log.file, 'r+');
     try {
       fsyncSync(fd);
     } finally {
@@ -97,8 +99,9 @@ function attach(db: SqliteDatabase, file: string, appliedAt: number): void {
   migrate(db, logMigrations, appliedAt, 'log');
 }
 
-function isAttached(db: SqliteDatabase): boolean {
-  return (db.pragma('database_list') as { name: string }[]).some((row) => row.name === 'log');
+/** The connection's entry for the log (its file), if it is attached. */
+function attachedLog(db: SqliteDatabase): { name: string; file: string } | undefined {
+  return (db.pragma('database_list') as { name: string; file: string }[]).find((row) => row.name === 'log');
 }
 
 /** better-sqlite3 reports extended result codes: SQLITE_CORRUPT_INDEX, SQLITE_IOERR_CORRUPTFS, ... */
