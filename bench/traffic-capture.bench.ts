@@ -16,7 +16,9 @@
  *
  * The log is first filled to its retention cap, so every new entry also drops the oldest. The
  * engine runs in this process (`--disk`: in a data dir, as the desktop app does; default in
- * memory). Prints numbers; never fails on them.
+ * memory). Prints numbers; never fails on them. The cost comes with a bootstrap interval over the
+ * pairs: on a shared machine one run's number can land a few points either side of the target, and
+ * the interval says how far.
  */
 import { spawnSync } from 'node:child_process';
 import { availableParallelism } from 'node:os';
@@ -26,7 +28,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import { itemWindowBench } from './item-window-load.js';
 import { startLoad } from './load-client.js';
-import { fmt, median } from './stats.js';
+import { bootstrapInterval, fmt, median } from './stats.js';
 
 const { values } = parseArgs({ options: { disk: { type: 'boolean', default: false } } });
 const PAIRS = Number(process.env.BENCH_PAIRS ?? 20);
@@ -109,9 +111,13 @@ try {
     console.log(`    ${label.padEnd(12)} ${fmt(median(xs.map((s) => s.rps))).padStart(7)} req/s median  (slices ${fmt(Math.min(...xs.map((s) => s.rps)))}–${fmt(Math.max(...xs.map((s) => s.rps)))}); engine CPU ${fmt(median(xs.map((s) => s.cpuPerRequest)))} µs per request`);
   row('capture off', off);
   row('capture on', on);
-  const cost = 1 - median(on.map((s) => s.rps)) / median(off.map((s) => s.rps));
-  const pairCosts = off.map((s, i) => 1 - on[i]!.rps / s.rps);
-  console.log(`    capture costs ${fmt(cost * 100, 1)}% of throughput (target ≤ 15%); per pair: median ${fmt(median(pairCosts) * 100, 1)}%, ${pairCosts.map((c) => fmt(c * 100, 0)).join(' ')}`);
+  const pairs = off.map((slice, i) => ({ off: slice, on: on[i]! }));
+  const costOf = (drawn: readonly (typeof pairs)[number][]) => 1 - median(drawn.map((p) => p.on.rps)) / median(drawn.map((p) => p.off.rps));
+  const [low, high] = bootstrapInterval(pairs, costOf);
+  const pairCosts = pairs.map((p) => 1 - p.on.rps / p.off.rps);
+  const pct = (x: number) => fmt(x * 100, 1);
+  console.log(`    capture costs ${pct(costOf(pairs))}% of throughput (target ≤ 15%), 90% bootstrap interval ${pct(low)}–${pct(high)}%`);
+  console.log(`    per pair: median ${pct(median(pairCosts))}%; ${pairCosts.map((c) => fmt(c * 100, 0)).join(' ')}`);
   console.log(`    non-2xx ${result.non2xx}; ${fmt(await logSize())} entries in the log after the run`);
 } finally {
   await dispose();
