@@ -54,9 +54,10 @@ const captured = {
 };
 
 export function instrumentService(app: FastifyInstance, target: TrafficTarget, deps: InstrumentDeps): void {
+  // Fixed for the listener: worked out once, not on every request.
+  const faultTarget = FAULT_TARGETS.includes(target);
   app.instrument.current = {
     async onRequest(request, reply) {
-      const faultTarget = FAULT_TARGETS.includes(target);
       const capturing = deps.recorder.capturing && worthCapturing(target, request);
       if (!capturing && !faultTarget) {
         captured.set(request, null);
