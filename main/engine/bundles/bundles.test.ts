@@ -200,7 +200,7 @@ describe('an import that fails halfway', () => {
       faults: failingFaults,
       players: { forSession: () => undefined, all: () => [] },
       clock,
-      recorder: { flush: async () => undefined },
+      recorder: { flush: () => undefined },
       urls: () => ({ console: '', login: '', control: '', cloudQueue: 'http://127.0.0.1:1' }),
       wallNow: () => 0,
     };

@@ -13,8 +13,8 @@ import { deriveScenario, faultRuleInput, queueIdsUsed, type QueueRef, type UserT
 
 export const DEFAULT_EXPORT_LIMIT = 5_000;
 
-export async function exportBundle(deps: BundleDeps, input: BundleExportInput): Promise<ReproBundle> {
-  await deps.recorder.flush();
+export function exportBundle(deps: BundleDeps, input: BundleExportInput): ReproBundle {
+  deps.recorder.flush();
   const filter: TrafficFilter = input.filter ?? {};
   const entries = deps.store.traffic.latest(filter, input.limit ?? DEFAULT_EXPORT_LIMIT);
   const urls = deps.urls();

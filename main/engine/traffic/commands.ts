@@ -46,32 +46,32 @@ export function trafficCommandHandlers(recorder: TrafficRecorder, store: Pick<St
     );
 
   return {
-    'traffic.list': async ({ since, limit, ...filter }) => {
-      await recorder.flush();
+    'traffic.list': ({ since, limit, ...filter }) => {
+      recorder.flush();
       return store.traffic.entries(filter, since, limit ?? 100).map((entry) => present(entry));
     },
-    'traffic.page': async ({ filter, offset, limit }) => {
-      await recorder.flush();
+    'traffic.page': ({ filter, offset, limit }) => {
+      recorder.flush();
       return store.traffic.page(filter ?? {}, offset, limit);
     },
-    'traffic.locate': async ({ filter, id }) => {
-      await recorder.flush();
+    'traffic.locate': ({ filter, id }) => {
+      recorder.flush();
       return { index: store.traffic.locate(filter ?? {}, id) };
     },
-    'traffic.get': async ({ id, reveal }) => {
-      await recorder.flush();
+    'traffic.get': ({ id, reveal }) => {
+      recorder.flush();
       const entry = store.traffic.get(id);
       if (!entry) throw new EngineError('not_found', `no traffic entry ${id} (it may have been dropped by the retention cap)`);
       return present(entry, reveal ?? false, true);
     },
-    'traffic.clear': async () => {
-      await recorder.clear();
+    'traffic.clear': () => {
+      recorder.clear();
       return { cleared: true };
     },
     'traffic.settings': () => recorder.settings,
     'traffic.configure': (change) => recorder.configure(change),
-    'traffic.har': async ({ filter, reveal, limit }) => {
-      await recorder.flush();
+    'traffic.har': ({ filter, reveal, limit }) => {
+      recorder.flush();
       const entries = store.traffic.entries(filter ?? {}, undefined, limit ?? 10_000);
       return harOf(entries, reveal ?? false);
     },

@@ -7,12 +7,16 @@ import { openStore } from '../store/store.js';
 import { trafficEntry } from '../testing/traffic.js';
 import { FLUSH_AT, TrafficRecorder } from './recorder.js';
 
+const opened: ReturnType<typeof openStore>[] = [];
+
 afterEach(() => {
   vi.useRealTimers();
+  for (const store of opened.splice(0)) store.close();
 });
 
 function recorder() {
   const store = openStore({ dataDir: null });
+  opened.push(store);
   const bus = new EventBus();
   const batches: TrafficSummary[][] = [];
   bus.on('traffic.captured', (batch) => batches.push(batch));
@@ -33,7 +37,7 @@ describe('the traffic recorder', () => {
     expect(batches[0]!.map((summary) => summary.at)).toEqual(Array.from({ length: FLUSH_AT }, (_, i) => i));
   });
 
-  it('logs a batch it could not store, drops it, and stores the next one', async () => {
+  it('logs a batch it could not store, drops it, and stores the next one', () => {
     const { store, batches, recorder: traffic } = recorder();
     const failures: string[] = [];
     const failing = new TrafficRecorder({
@@ -50,12 +54,12 @@ describe('the traffic recorder', () => {
       log: { ...silentLogger, error: (message) => void failures.push(message) },
     });
     failing.add(trafficEntry());
-    await failing.flush();
+    failing.flush();
     expect(failures).toEqual(['1 traffic entries were not stored']);
-    await failing.flush();
+    failing.flush();
     expect(failures).toHaveLength(1);
     traffic.add(trafficEntry());
-    await traffic.flush();
+    traffic.flush();
     expect(count(store)).toBe(1);
     expect(batches).toHaveLength(1);
   });

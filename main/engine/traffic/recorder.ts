@@ -56,7 +56,7 @@ export class TrafficRecorder {
     return this.current.capture;
   }
 
-  async configure(change: Partial<TrafficSettings>): Promise<TrafficSettings> {
+  configure(change: Partial<TrafficSettings>): TrafficSettings {
     this.current = { ...this.current, ...change };
     this.deps.settings.set(SETTINGS_KEY, this.current);
     if (change.retention !== undefined) {
@@ -71,15 +71,18 @@ export class TrafficRecorder {
     entry.responseBody = clip(entry.responseBody);
     this.deps.repo.renewBody(entry.url, entry.responseBody);
     this.buffer.push(entry);
-    if (this.buffer.length >= FLUSH_AT) void this.flush();
+    if (this.buffer.length >= FLUSH_AT) this.flush();
     else if (!this.timer) {
-      this.timer = setTimeout(() => void this.flush(), FLUSH_EVERY_MS);
+      this.timer = setTimeout(() => this.flush(), FLUSH_EVERY_MS);
       this.timer.unref();
     }
   }
 
-  /** Writes what is buffered now; resolves once it and everything before it is stored. Never rejects. */
-  async flush(): Promise<void> {
+  /**
+   * Writes what is buffered now, on the caller's stack: once it returns, a read sees every entry
+   * added before. Never throws (a batch that cannot be stored is logged and dropped).
+   */
+  flush(): void {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     const batch = this.buffer;
@@ -96,13 +99,13 @@ export class TrafficRecorder {
     this.deps.bus.emit('traffic.captured', stored);
   }
 
-  async clear(): Promise<void> {
+  clear(): void {
     this.buffer.length = 0;
     this.deps.repo.clear();
     this.deps.bus.emit('traffic.reset', { reason: 'cleared' });
   }
 
-  async close(): Promise<void> {
-    await this.flush();
+  close(): void {
+    this.flush();
   }
 }
