@@ -3,31 +3,26 @@
  * and kill -9.
  */
 import Database from 'better-sqlite3';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DATABASE_FILE } from './engine/store/database.js';
 import { TRAFFIC_LOG_FILE } from './engine/store/traffic-log.js';
+import { tempDirs } from './engine/testing/temp-dirs.js';
 import { startServe, type ServeProcess } from './testing/serve-process.js';
 
+// Registered before the afterEach below: after-hooks run in reverse (vitest's stack order), so
+// the processes are stopped before their data dirs go.
+const tempDir = tempDirs('cqc-serve-');
 const running: ServeProcess[] = [];
-const dirs: string[] = [];
 afterEach(async () => {
   await Promise.all(running.splice(0).map((p) => p.stop('SIGKILL')));
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
 async function serve(args: string[]): Promise<ServeProcess> {
   const process = await startServe(args);
   running.push(process);
   return process;
-}
-
-function tempDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'cqc-serve-'));
-  dirs.push(dir);
-  return dir;
 }
 
 async function adminCall(p: ServeProcess, method: string, path: string, body?: unknown): Promise<Response> {
