@@ -130,6 +130,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       bus,
       transport: faultingTransport(fetchTransport, faults, clock),
       onExchange: (exchange) => recorder.add(entryOfExchange(exchange)),
+      log,
     });
     closers.push(() => players.close());
     const views = new HouseholdViews(store, players.statusOf);
@@ -187,6 +188,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     await login.registerConsoleRoutes(apps.console);
     urls = await listenAll(apps, options.host ?? DEFAULT_HOST, options.port ?? DEFAULT_PORT);
     login.onListening();
+    players.resume(urls.cloudQueue);
     log.info(`console ${urls.console} · login ${urls.login} · control ${urls.control} · cloud queue ${urls.cloudQueue}`);
     log.info(options.dataDir === null ? 'data: in memory (--ephemeral)' : `data: ${options.dataDir}`);
 

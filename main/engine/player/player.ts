@@ -12,6 +12,7 @@ import { PlaybackError } from './errors.js';
 import { causeOf, type EventOf, type LoadParams, type PlayerEvent, type SkipToItemParams, type TransitionCause, type UserAction, type WindowPurpose } from './events.js';
 import { firstWindowReason, startsAtOnce } from './reasons.js';
 import { backgroundRetryDelay, BACKGROUND_RETRY_INTERVAL_MS, foregroundRetryDelay, type Failure } from './retry.js';
+import { SAVED_PLAYER_VERSION, type SavedPlayback, type SavedPlayer } from './saved.js';
 import { playbackStateOf, type MachineState } from './states.js';
 import { TrackPlayback } from './track-playback.js';
 import { findTransition, type EffectName, type GuardContext, type Transition } from './transitions.js';
@@ -267,6 +268,76 @@ export class Player {
     }
     this.dispatch({ type: action, by });
     return Promise.resolve();
+  }
+
+  // ---------------------------------------------------------------- across restarts
+
+  /** What a restart brings back (saved.ts). A load still waiting for its answer is left out: it failed. */
+  save(): SavedPlayer {
+    const now = this.deps.clock.now();
+    const settled = this.loading?.previous ?? this.takeSnapshot();
+    const { state, queue, window, track } = settled;
+    const pauseTtl = this.loading ? undefined : this.timers.get('pauseTtl');
+    const playback: SavedPlayback | null =
+      state !== 'IDLE' && queue && window && track
+        ? {
+            state,
+            queue,
+            window: window.response,
+            track: track.save(now),
+            atEnd: settled.atEnd,
+            draining: this.draining,
+            fetched: [...this.fetched],
+            queueCompletedAsked: this.queueCompletedAsked,
+            lastPollAt: this.lastPollAt,
+            suspendAt: pauseTtl?.due ?? null,
+          }
+        : null;
+    return {
+      version: SAVED_PLAYER_VERSION,
+      session: this.session,
+      volume: this.volume,
+      evictedSessions: [...this.evictedSessions],
+      lastError: this.lastError,
+      playback,
+    };
+  }
+
+  /**
+   * Takes up what `save` kept, on a fresh player: the same session and queue, the playhead where
+   * it was, and the timers of that state armed again (a playing track ends and reports on time,
+   * the version poll keeps its rhythm, a paused session is still suspended at its pauseTtlSec).
+   * No transition is recorded: the player is where it was, it did not move.
+   */
+  restore(saved: SavedPlayer): void {
+    this.session = saved.session;
+    this.volume = saved.volume;
+    this.evictedSessions.push(...saved.evictedSessions);
+    this.lastError = saved.lastError;
+    const playback = saved.playback;
+    if (playback) {
+      const now = this.deps.clock.now();
+      this.queue = { ...playback.queue };
+      this.window = new QueueWindow(playback.window);
+      this.track = TrackPlayback.restore(playback.track);
+      this.atEnd = playback.atEnd;
+      this.draining = playback.draining;
+      for (const id of playback.fetched) this.fetched.add(id);
+      this.queueCompletedAsked = playback.queueCompletedAsked;
+      this.lastPollAt = playback.lastPollAt;
+      this.state = playback.state;
+      if (this.state === 'PLAYING') {
+        this.track.play(now);
+        this.startTrackTimers();
+        this.askForNextWindowIfNear();
+      } else if (this.state === 'BUFFERING') {
+        this.armAudioReady(this.fetched.has(this.track.item.id));
+      } else if (this.state === 'PAUSED' && playback.suspendAt !== null) {
+        this.setTimer('pauseTtl', Math.max(0, playback.suspendAt - now), () => this.dispatch({ type: 'pauseTtlExpired' }));
+      }
+      this.rescheduleVersionPoll();
+    }
+    this.changed();
   }
 
   close(): void {

@@ -1,29 +1,40 @@
 /**
  * One simulated player per group (issue: "One player per group"), named after its coordinator.
  * The registry follows the household: a new group gets a player, a group that disappears takes
- * its player with it. It records every transition (stored, and pushed as an event).
+ * its player with it. It records every transition (stored, and pushed as an event), and keeps
+ * what each player holds for the next start (saved.ts): taken up by `resume` once the engine
+ * listens, then saved after the changes of a turn of the event loop and once more on close, so a
+ * clean stop keeps the playhead exact and a crash keeps the player as its last change left it.
  */
 import type { EngineClock } from '../clock/clock.js';
 import type { PlayerDetail, PlayerTransition } from '../api/player-types.js';
 import type { EventBus } from '../events/bus.js';
+import { silentLogger, type Logger } from '../log.js';
 import type { PlaybackStatus } from '../household/views.js';
 import type { Player as PlayerRecord } from '../store/repositories/players.js';
 import type { Store } from '../store/store.js';
 import { CloudQueueClient, type HttpTransport, type PlayerExchange } from './client.js';
 import { Player, type TransitionRecord } from './player.js';
+import { movedToOwnServer, readSavedPlayer } from './saved.js';
 
 export interface PlayerRegistryDeps {
-  store: Pick<Store, 'groups' | 'players' | 'playerTransitions'>;
+  store: Pick<Store, 'groups' | 'players' | 'playerTransitions' | 'playerSaved'>;
   clock: EngineClock;
   bus: Pick<EventBus, 'emit'>;
   /** How player requests leave the engine (the failure-injection layer wraps it). */
   transport?: HttpTransport;
   /** Every request a player makes, for the traffic log. */
   onExchange?: (exchange: PlayerExchange) => void;
+  log?: Logger;
 }
 
 export class PlayerRegistry {
   private readonly byGroup = new Map<string, Player>();
+  /** Players changed since the last save, saved together once the current turn is over. */
+  private readonly unsaved = new Set<Player>();
+  private saveSoon: NodeJS.Immediate | null = null;
+  /** The console's own cloud queue server, once `resume` ran; until then nothing is saved. */
+  private ownCloudQueue: string | null = null;
 
   constructor(private readonly deps: PlayerRegistryDeps) {
     this.sync();
@@ -38,10 +49,27 @@ export class PlayerRegistry {
       if (!live.has(groupId) || group?.coordinatorId !== player.id) {
         player.close();
         this.byGroup.delete(groupId);
+        // Its group is gone or led by another player now: there is nothing to come back to.
+        this.unsaved.delete(player);
+        this.deps.store.playerSaved.delete(player.id);
       }
     }
     for (const group of groups) {
       if (!this.byGroup.has(group.id)) this.byGroup.set(group.id, this.create(group.coordinatorId, group.id));
+    }
+  }
+
+  /**
+   * Each player takes up what it had when the engine last stopped. Called once the console's own
+   * servers listen: a queue of its own is found at its new port, and no player asks a server
+   * before there is one. Records of players that lead another group now are left unused.
+   */
+  resume(ownCloudQueue: string): void {
+    this.ownCloudQueue = ownCloudQueue;
+    for (const player of this.byGroup.values()) {
+      const saved = this.deps.store.playerSaved.get(player.id);
+      const record = saved?.groupId === player.groupId ? readSavedPlayer(saved.record) : null;
+      if (record) player.restore(movedToOwnServer(record, saved!.ownCloudQueue, ownCloudQueue));
     }
   }
 
@@ -84,7 +112,14 @@ export class PlayerRegistry {
   }
 
   close(): void {
-    for (const player of this.byGroup.values()) player.close();
+    if (this.saveSoon) clearImmediate(this.saveSoon);
+    this.saveSoon = null;
+    this.unsaved.clear();
+    for (const player of this.byGroup.values()) {
+      // An engine that stopped before it listened never took up the records: they stay as they are.
+      if (this.ownCloudQueue !== null) this.save(player);
+      player.close();
+    }
     this.byGroup.clear();
   }
 
@@ -100,9 +135,32 @@ export class PlayerRegistry {
       onViolations: (violations, requestId) => {
         for (const v of violations) bus.emit('player.violation', { playerId, at: clock.now(), requestId, endpoint: v.endpoint, severity: v.severity, message: v.message });
       },
-      onChange: () => bus.emit('player.changed', this.detail(player)),
+      onChange: () => {
+        bus.emit('player.changed', this.detail(player));
+        this.saveLater(player);
+      },
     });
     return player;
+  }
+
+  private saveLater(player: Player): void {
+    if (this.ownCloudQueue === null) return;
+    this.unsaved.add(player);
+    this.saveSoon ??= setImmediate(() => {
+      this.saveSoon = null;
+      for (const changed of this.unsaved) this.save(changed);
+      this.unsaved.clear();
+    });
+  }
+
+  private save(player: Player): void {
+    try {
+      const { groupId } = player;
+      this.deps.store.playerSaved.save(player.id, { groupId, savedAt: this.deps.clock.now(), ownCloudQueue: this.ownCloudQueue, record: player.save() });
+    } catch (error) {
+      // Playback goes on; only the next start would miss this change.
+      (this.deps.log ?? silentLogger).error(`could not save player ${player.id}`, error);
+    }
   }
 
   private record(record: TransitionRecord): void {

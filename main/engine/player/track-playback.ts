@@ -7,6 +7,15 @@
 import type { PlaybackReport, QueueItem } from './wire.js';
 import { DEFAULT_TRACK_MILLIS } from './wire.js';
 
+/** A playback as a restart keeps it (see saved.ts): played time so far, and where the playhead is. */
+export interface SavedTrack {
+  item: QueueItem;
+  startedAt: number | null;
+  playedMillis: number;
+  positionMillis: number;
+  playing: boolean;
+}
+
 export class TrackPlayback {
   /** Engine time this track first started playing; null until it does. */
   private startedAt: number | null = null;
@@ -73,6 +82,27 @@ export class TrackPlayback {
     this.playedBefore += now - this.segmentStartedAt;
     this.segmentStartedAt = null;
     this.segmentStartPosition = position;
+  }
+
+  save(now: number): SavedTrack {
+    return {
+      item: this.item,
+      startedAt: this.startedAt,
+      playedMillis: this.durationPlayed(now),
+      positionMillis: this.position(now),
+      playing: this.playing,
+    };
+  }
+
+  /**
+   * The playback a restart left behind, paused where it was saved. A playing one goes on with
+   * `play`: a new segment from there, as after a resume (the engine clock resumes where it stopped).
+   */
+  static restore(saved: SavedTrack): TrackPlayback {
+    const track = new TrackPlayback(saved.item, saved.positionMillis);
+    track.startedAt = saved.startedAt;
+    track.playedBefore = saved.playedMillis;
+    return track;
   }
 
   /** Moves the playhead; a new segment starts there. */

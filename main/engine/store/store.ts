@@ -15,6 +15,7 @@ import { HouseholdRepository } from './repositories/households.js';
 import { FaultRuleRepository } from './repositories/fault-rules.js';
 import { IntegrationRepository } from './repositories/integrations.js';
 import { OAuthFlowRepository } from './repositories/oauth-flows.js';
+import { PlayerSavedRepository } from './repositories/player-saved.js';
 import { PlayerTransitionRepository } from './repositories/player-transitions.js';
 import { ScenarioRepository } from './repositories/scenarios.js';
 import { TrafficRepository } from './repositories/traffic.js';
@@ -49,6 +50,7 @@ export interface Store {
   readonly queueItems: QueueItemRepository;
   readonly timePlayed: TimePlayedRepository;
   readonly playerTransitions: PlayerTransitionRepository;
+  readonly playerSaved: PlayerSavedRepository;
   readonly faultRules: FaultRuleRepository;
   readonly traffic: TrafficRepository;
   readonly scenarios: ScenarioRepository;
@@ -84,6 +86,7 @@ export function openStore(location: DatabaseLocation, now: number = Date.now()):
       queueItems: new QueueItemRepository(db),
       timePlayed: new TimePlayedRepository(db),
       playerTransitions: new PlayerTransitionRepository(db),
+      playerSaved: new PlayerSavedRepository(db),
       faultRules: new FaultRuleRepository(db),
       traffic: new TrafficRepository(db),
       scenarios: new ScenarioRepository(db),

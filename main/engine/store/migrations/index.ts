@@ -11,5 +11,6 @@ import { trafficHeaderBlocksMigration } from './008_traffic_header_blocks.js';
 import { trafficWithoutFilterIndexesMigration } from './009_traffic_without_filter_indexes.js';
 import { trafficWithoutRequestIndexMigration } from './010_traffic_without_request_index.js';
 import { trafficLogFileMigration } from './011_traffic_log_file.js';
+import { playerSavedMigration } from './012_player_saved.js';
 
-export const migrations: readonly Migration[] = [householdMigration, loginMigration, queuesMigration, playerMigration, faultsTrafficMigration, trafficSharedBodiesMigration, trafficBodiesMigration, trafficHeaderBlocksMigration, trafficWithoutFilterIndexesMigration, trafficWithoutRequestIndexMigration, trafficLogFileMigration];
+export const migrations: readonly Migration[] = [householdMigration, loginMigration, queuesMigration, playerMigration, faultsTrafficMigration, trafficSharedBodiesMigration, trafficBodiesMigration, trafficHeaderBlocksMigration, trafficWithoutFilterIndexesMigration, trafficWithoutRequestIndexMigration, trafficLogFileMigration, playerSavedMigration];

@@ -1,0 +1,106 @@
+/**
+ * CONTRACT §1: "A restart on the same data dir finds everything it had", players included: the
+ * session an integration created, the queue it loaded and the playhead, saved as they change (so a
+ * crash keeps the last change) and once more on close.
+ */
+import Database from 'better-sqlite3';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { PlayerDetail } from '../api/player-types.js';
+import type { QueueSummary } from '../api/queue-types.js';
+import type { Engine } from '../index.js';
+import { DATABASE_FILE } from '../store/database.js';
+import { admin, startTestEngine } from '../testing/http.js';
+import { tempDirs } from '../testing/temp-dirs.js';
+
+const tempDir = tempDirs('cqc-player-restart-');
+
+async function control(engine: Engine, method: 'GET' | 'POST', path: string, body?: unknown) {
+  const { status, body: answer } = await admin(engine, 'POST', '/control/send', { method, path, ...(body === undefined ? {} : { body }) });
+  expect(status).toBe(200);
+  return answer as { status: number; body: Record<string, unknown> };
+}
+
+const detail = async (engine: Engine) => (await admin(engine, 'GET', '/players/player-kitchen/detail')).body as PlayerDetail;
+
+/** A session on the kitchen's group with a three-track queue loaded and playing. */
+async function playingKitchen(engine: Engine) {
+  const items = ['One', 'Two', 'Three'].map((name, i) => ({ track: { name, mediaUrl: `https://media.example/${i}.mp3`, durationMillis: 180_000 } }));
+  const queue = (await admin(engine, 'POST', '/queues', { name: 'Kept', items })).body as QueueSummary;
+  const session = await control(engine, 'POST', '/api/v1/groups/group-kitchen/playbackSession:1', { appId: 'com.example.app', appContext: 'restart' });
+  const sessionId = session.body.sessionId as string;
+  const load = await control(engine, 'POST', `/api/v1/playbackSessions/${sessionId}/playbackSession:1/loadCloudQueue`, {
+    queueBaseUrl: queue.queueBaseUrl,
+    httpAuthorization: queue.httpAuthorization,
+    playOnCompletion: true,
+  });
+  expect(load.status).toBe(200);
+  await admin(engine, 'POST', '/clock', { advanceMs: 60_000 });
+  return { sessionId };
+}
+
+describe('a restart on the same data dir', () => {
+  it('finds each player with its session, its queue and its playhead, and takes commands for that session', async () => {
+    const dataDir = tempDir();
+    const first = await startTestEngine({ dataDir, clockSpeed: 0 });
+    const { sessionId } = await playingKitchen(first);
+    const before = await detail(first);
+    expect(before).toMatchObject({ state: 'PLAYING', sessionId, positionMillis: expect.any(Number) as number });
+    await first.close();
+
+    const second = await startTestEngine({ dataDir });
+    try {
+      const after = await detail(second);
+      // Its queue is the console's own, found where the cloud queue server listens now (port 0: a new port).
+      const queueBaseUrl = before.queueBaseUrl!.replace(first.urls.cloudQueue, second.urls.cloudQueue);
+      expect(second.urls.cloudQueue).not.toBe(first.urls.cloudQueue);
+      expect(after).toEqual({ ...before, queueBaseUrl, at: after.at });
+      const group = await control(second, 'GET', '/api/v1/groups/group-kitchen/playback:1');
+      expect(group.body).toMatchObject({ playbackState: 'PLAYBACK_STATE_PLAYING', itemId: before.itemId, positionMillis: before.positionMillis });
+
+      // The integration's session still commands the player.
+      const third = (before.window!.items[2]!).id;
+      const skip = await control(second, 'POST', `/api/v1/playbackSessions/${sessionId}/playbackSession:1/skipToItem`, { itemId: third });
+      expect(skip).toMatchObject({ status: 200, body: {} });
+      await expect.poll(async () => (await detail(second)).itemId).toBe(third);
+    } finally {
+      await second.close();
+    }
+  });
+
+  it('keeps each change as it happens, before any clean stop', async () => {
+    const dataDir = tempDir();
+    const engine = await startTestEngine({ dataDir, clockSpeed: 0 });
+    try {
+      const { sessionId } = await playingKitchen(engine);
+      await new Promise((resolve) => setImmediate(resolve));
+      const db = new Database(join(dataDir, DATABASE_FILE), { readonly: true });
+      const row = db.prepare('SELECT group_id, record FROM player_saved WHERE player_id = ?').get('player-kitchen') as { group_id: string; record: string };
+      db.close();
+      expect(row.group_id).toBe('group-kitchen');
+      expect(JSON.parse(row.record)).toMatchObject({ session: { id: sessionId }, playback: { state: 'PLAYING', track: { item: { track: { name: 'One' } } } } });
+    } finally {
+      await engine.close();
+    }
+  });
+
+  it('does not bring a player back into a group it no longer leads', async () => {
+    const dataDir = tempDir();
+    const first = await startTestEngine({ dataDir, clockSpeed: 0 });
+    await playingKitchen(first);
+    // The kitchen joins the office's group: its own group, and its session, are gone.
+    await admin(first, 'POST', '/groups', { playerIds: ['player-office', 'player-kitchen'] });
+    await first.close();
+    const db = new Database(join(dataDir, DATABASE_FILE), { readonly: true });
+    expect(db.prepare('SELECT player_id FROM player_saved').pluck().all()).not.toContain('player-kitchen');
+    db.close();
+    const second = await startTestEngine({ dataDir, clockSpeed: 0 });
+    try {
+      for (const id of ['player-kitchen', 'player-office', 'player-living-room']) {
+        expect((await admin(second, 'GET', `/players/${id}/detail`)).body).toMatchObject({ state: 'IDLE', sessionId: null });
+      }
+    } finally {
+      await second.close();
+    }
+  });
+});

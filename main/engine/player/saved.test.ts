@@ -1,0 +1,134 @@
+/**
+ * A player across a restart: what `save` keeps, through JSON as the store keeps it, taken up by
+ * a fresh player on the same engine clock. It is where it was, and its timers go on from there.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { playerHarness, playingHarness, type PlayerHarness } from '../testing/player-harness.js';
+import { CloudQueueClient } from './client.js';
+import { Player, type TransitionRecord } from './player.js';
+import { movedToOwnServer, readSavedPlayer, type SavedPlayer } from './saved.js';
+
+let h: PlayerHarness;
+let restarted: Player | null = null;
+afterEach(async () => {
+  restarted?.close();
+  restarted = null;
+  await h.close();
+});
+
+/** Stops the harness's player the way the engine does (save, then close) and starts a new one from the record. */
+function restart(): { player: Player; transitions: TransitionRecord[] } {
+  const record = readSavedPlayer(JSON.parse(JSON.stringify(h.player.save())));
+  h.player.close();
+  expect(record).not.toBeNull();
+  const transitions: TransitionRecord[] = [];
+  const client = new CloudQueueClient({ playerId: 'player-test', clock: h.clock });
+  restarted = new Player({ playerId: 'player-test', groupId: 'group-test', clock: h.clock, client, onTransition: (t) => transitions.push(t) });
+  restarted.restore(record!);
+  return { player: restarted, transitions };
+}
+
+describe('a player saved and restored', () => {
+  it('plays on from where it was, in the same session, and moves to the next track on time', async () => {
+    h = await playingHarness();
+    await h.advance(60_000);
+    const before = h.player.snapshot();
+    const { player, transitions } = restart();
+    expect(player.snapshot()).toEqual(before);
+    expect(player.currentSession).toEqual(h.player.currentSession);
+    expect(transitions).toEqual([]);
+
+    // 180 s tracks: 120 s are left of this one.
+    await h.advance(119_999);
+    expect(player.status()).toMatchObject({ playbackState: 'PLAYBACK_STATE_PLAYING', itemId: 't1', positionMillis: 179_999 });
+    expect(transitions.map((t) => t.transition)).not.toContain('track-ends-next');
+    await h.advance(1);
+    expect(transitions.at(-1)?.transition).toBe('track-ends-next');
+    expect(player.status()).toMatchObject({ itemId: 't2', positionMillis: 0 });
+  });
+
+  it('keeps the version poll on its rhythm and sends the load\u2019s httpAuthorization as before', async () => {
+    h = await playingHarness();
+    // The load answered at 0; the poll is due 600 s later while playing.
+    await h.advance(100_000);
+    restart();
+    const polls = () => h.stub.sent('version');
+    await h.advance(600_000 - h.elapsed() - 1);
+    expect(polls()).toHaveLength(0);
+    await h.advance(1);
+    await h.settle();
+    expect(polls()).toHaveLength(1);
+    expect(polls()[0]!.headers.authorization).toBe('Bearer queue-token');
+  });
+
+  it('pauses where it was paused and is still suspended when its pauseTtlSec runs out', async () => {
+    h = await playingHarness({ policies: { pauseTtlSec: 90 } });
+    await h.advance(20_000);
+    await h.player.act('pause', 'user');
+    await h.advance(30_000);
+    const { player, transitions } = restart();
+    expect(player.status()).toMatchObject({ playbackState: 'PLAYBACK_STATE_PAUSED', suspended: false, positionMillis: 20_000 });
+    await h.advance(59_999);
+    expect(transitions).toEqual([]);
+    await h.advance(1);
+    expect(transitions.map((t) => t.transition)).toEqual(['suspend-after-ttl']);
+  });
+
+  it('keeps its reports\u2019 played time across the restart', async () => {
+    h = await playingHarness({ reports: { sendUpdateAfterMillis: 30_000 } });
+    await h.advance(20_000);
+    restart();
+    await h.advance(10_000);
+    await h.settle();
+    expect(h.stub.postedReports()).toEqual([expect.objectContaining({ id: 't1', type: 'update', durationPlayedMillis: 30_000, positionMillis: 30_000 })]);
+  });
+
+  it('leaves out a load that had not answered: the player is kept as it was before it', async () => {
+    h = await playerHarness();
+    h.stub.script('itemWindow', { hang: true });
+    const load = h.load().catch((error: unknown) => error);
+    await h.settle();
+    const saved = h.player.save();
+    expect(saved.playback).toBeNull();
+    expect(saved.session).toEqual(h.player.currentSession);
+    h.player.close();
+    await load;
+  });
+
+  it('keeps an idle session, the volume and the sessions it evicted', async () => {
+    h = await playerHarness();
+    const first = h.player.currentSession!;
+    h.player.createSession('com.example.app', 'second');
+    h.player.setVolume(72);
+    const { player } = restart();
+    expect(player.currentSession).toEqual(h.player.currentSession);
+    expect(player.getVolume()).toBe(72);
+    expect(player.wasEvicted(first.id)).toBe(true);
+    expect(player.status().playbackState).toBe('PLAYBACK_STATE_IDLE');
+  });
+
+  it('ignores a record of another version', () => {
+    expect(readSavedPlayer({ version: 0, volume: 1, evictedSessions: [] })).toBeNull();
+    expect(readSavedPlayer(null)).toBeNull();
+    expect(readSavedPlayer('x')).toBeNull();
+  });
+});
+
+describe('a saved queue of the console\u2019s own server', () => {
+  const record = (queueBaseUrl: string) =>
+    ({ version: 1, session: null, volume: 30, evictedSessions: [], lastError: null, playback: { queue: { target: { queueBaseUrl, httpAuthorization: 'Bearer t' } } } }) as unknown as SavedPlayer;
+  const urlOf = (saved: SavedPlayer) => saved.playback!.queue.target.queueBaseUrl;
+
+  it('is found where that server listens now', () => {
+    const moved = movedToOwnServer(record('http://127.0.0.1:40003/queues/q1/v2.3/'), 'http://127.0.0.1:40003', 'http://127.0.0.1:51003');
+    expect(urlOf(moved)).toBe('http://127.0.0.1:51003/queues/q1/v2.3/');
+    expect(moved.playback!.queue.target.httpAuthorization).toBe('Bearer t');
+  });
+
+  it('while a queue of another server stays where it is', () => {
+    for (const url of ['https://cq.example/v2.3/', 'http://127.0.0.1:400030/queues/q1/v2.3/']) {
+      expect(urlOf(movedToOwnServer(record(url), 'http://127.0.0.1:40003', 'http://127.0.0.1:51003'))).toBe(url);
+    }
+    expect(urlOf(movedToOwnServer(record('http://127.0.0.1:40003/q/'), null, 'http://127.0.0.1:51003'))).toBe('http://127.0.0.1:40003/q/');
+  });
+});

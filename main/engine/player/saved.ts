@@ -1,0 +1,74 @@
+/**
+ * What a player keeps across a restart of the engine (CONTRACT §1: "a restart on the same data
+ * dir finds everything it had"): its session, the queue the last loadCloudQueue named, the window
+ * and track it holds and where the playhead is. Requests in flight and their retries are not kept:
+ * a load that had not answered counts as failed (the player is saved as it was before it, seed §7.3),
+ * and a background request the player still wanted is asked again by the timers that restart.
+ */
+import type { CloudQueueTarget } from './client.js';
+import type { MachineState } from './states.js';
+import type { SavedTrack } from './track-playback.js';
+import type { ContextResponse, ItemWindowResponse, PlaybackPolicies, ReportSettings } from './wire.js';
+
+/** Bumped when the shape changes; a record of another version is ignored (the player starts idle). */
+export const SAVED_PLAYER_VERSION = 1;
+
+export interface SavedSession {
+  id: string;
+  appId: string;
+  appContext: string;
+  customData?: unknown;
+  createdAt: number;
+}
+
+export interface SavedQueue {
+  target: CloudQueueTarget;
+  policies: PlaybackPolicies;
+  reports: ReportSettings;
+  contextVersion?: string;
+  container?: ContextResponse['container'];
+}
+
+/** A loaded queue with a track in it: what a player that is not idle holds. */
+export interface SavedPlayback {
+  state: Exclude<MachineState, 'IDLE'>;
+  queue: SavedQueue;
+  window: ItemWindowResponse;
+  track: SavedTrack;
+  atEnd: boolean;
+  draining: boolean;
+  /** Items whose audio the player has (they start without buffering). */
+  fetched: string[];
+  queueCompletedAsked: string | null;
+  lastPollAt: number;
+  /** Engine time a paused session is suspended at (pauseTtlSec), when that timer runs. */
+  suspendAt: number | null;
+}
+
+export interface SavedPlayer {
+  version: typeof SAVED_PLAYER_VERSION;
+  session: SavedSession | null;
+  volume: number;
+  evictedSessions: string[];
+  lastError: { at: number; message: string; status?: number } | null;
+  playback: SavedPlayback | null;
+}
+
+/** The record as stored, or null when it is from another version or not a record at all. */
+export function readSavedPlayer(value: unknown): SavedPlayer | null {
+  if (typeof value !== 'object' || value === null) return null;
+  const saved = value as Partial<SavedPlayer>;
+  return saved.version === SAVED_PLAYER_VERSION && Array.isArray(saved.evictedSessions) && typeof saved.volume === 'number' ? (saved as SavedPlayer) : null;
+}
+
+/**
+ * The record with queues of the console's own cloud queue server moved from where it listened
+ * (`from`) to where it listens now (`to`): a restart on `--port 0` gets new ports, and the queue,
+ * its items and its access token are all still there.
+ */
+export function movedToOwnServer(saved: SavedPlayer, from: string | null, to: string): SavedPlayer {
+  const target = saved.playback?.queue.target;
+  if (!target || from === null || from === to || !target.queueBaseUrl.startsWith(`${from}/`)) return saved;
+  const queueBaseUrl = to + target.queueBaseUrl.slice(from.length);
+  return { ...saved, playback: { ...saved.playback!, queue: { ...saved.playback!.queue, target: { ...target, queueBaseUrl } } } };
+}
