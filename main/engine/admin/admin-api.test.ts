@@ -60,6 +60,17 @@ describe('admin API (CONTRACT §7)', () => {
     expect((await admin(engine, 'GET', '/clock')).body).toEqual(before);
   });
 
+  it('takes a JSON content type with no body, and answers bad bodies and unknown calls in its own error shape', async () => {
+    const send = (method: string, path: string, body?: string, token = engine.adminToken) =>
+      fetch(`${engine.urls.console}/admin/api${path}`, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body }).then(
+        async (r) => ({ status: r.status, body: (await r.json()) as unknown }),
+      );
+    expect(await send('POST', '/clock')).toEqual({ status: 200, body: (await admin(engine, 'GET', '/clock')).body });
+    expect(await send('POST', '/clock', '{"speed":')).toEqual({ status: 400, body: { error: { code: 'invalid_input', message: expect.any(String) as unknown } } });
+    expect(await send('GET', '/nope')).toEqual({ status: 404, body: { error: { code: 'not_found', message: 'the admin API has no GET /admin/api/nope' } } });
+    expect((await send('GET', '/nope', undefined, 'wrong')).status).toBe(401);
+  });
+
   it('GET /players lists the players and GET /players/{id} shows one; unknown ids are 404', async () => {
     const list = (await admin(engine, 'GET', '/players')).body as { id: string }[];
     expect(list.map((p) => p.id)).toEqual(['player-living-room', 'player-kitchen', 'player-office']);

@@ -4,7 +4,9 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { createServiceApp } from '../http/service-app.js';
+import { PlaybackError } from '../player/errors.js';
 import { bearerToken, requireAccess, type AccessTokenVerifier, type BearerCallObserver } from './access.js';
+import { sendControlError } from './errors.js';
 import type { ControlDeps } from './routes/context.js';
 import { householdRoutes } from './routes/households.js';
 import { playbackRoutes } from './routes/playback.js';
@@ -19,6 +21,16 @@ export interface ControlAppOptions extends ControlDeps {
 export async function buildControlApp(options: ControlAppOptions): Promise<FastifyInstance> {
   const app = createServiceApp();
   app.decorateRequest('access', null);
+  // What fastify itself refuses (a malformed or oversized body) gets the contract's error body too.
+  app.setErrorHandler((error: { statusCode?: number; message: string }, _request, reply) => {
+    const status = error.statusCode ?? 500;
+    if (status < 400 || status >= 500) return reply.send(error);
+    return sendControlError(reply, new PlaybackError('ERROR_INVALID_PARAMETER', error.message), status);
+  });
+  // A call the API does not have: the token is checked first, as for every call, then 404.
+  app.setNotFoundHandler({ preHandler: requireAccess(options.verifyAccessToken) }, (request, reply) =>
+    sendControlError(reply, new PlaybackError('ERROR_INVALID_OBJECT_ID', `the control API has no ${request.method} ${request.url.split('?')[0]}`)),
+  );
   await app.register(
     async (api) => {
       api.addHook('onRequest', requireAccess(options.verifyAccessToken));

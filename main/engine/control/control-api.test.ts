@@ -77,6 +77,37 @@ describe('bearer check', () => {
   });
 });
 
+describe('what reaches the API before any route', () => {
+  const raw = (method: string, path: string, headers: Record<string, string>, body?: string) =>
+    fetch(`${base}${path}`, { method, headers: { authorization: `Bearer ${TOKEN}`, ...headers }, body }).then(async (r) => ({ status: r.status, body: (await r.json()) as unknown }));
+
+  it('takes a command sent with a JSON content type and no body, as many clients send every call', async () => {
+    await call('POST', '/groups/group-kitchen/playbackSession:1', { appId: 'a', appContext: 'c' });
+    expect(await raw('POST', '/groups/group-kitchen/playback:1/pause', { 'content-type': 'application/json' })).toEqual({ status: 409, body: expect.objectContaining({ errorCode: 'ERROR_PLAYBACK_NO_CONTENT' }) as unknown });
+    expect(await raw('POST', '/groups/group-kitchen/playbackSession:1', { 'content-type': 'application/json' })).toEqual({
+      status: 400,
+      body: expect.objectContaining({ errorCode: 'ERROR_MISSING_PARAMETERS' }) as unknown,
+    });
+  });
+
+  it('answers a malformed or oversized body with the contract’s error body', async () => {
+    const malformed = await raw('POST', '/groups/group-kitchen/playbackSession:1', { 'content-type': 'application/json' }, '{"appId":');
+    expect(malformed).toEqual({ status: 400, body: { errorCode: 'ERROR_INVALID_PARAMETER', reason: expect.any(String) as unknown } });
+    const poisoned = await raw('POST', '/groups/group-kitchen/playbackSession:1', { 'content-type': 'application/json' }, '{"__proto__":{"x":1}}');
+    expect(poisoned).toMatchObject({ status: 400, body: { errorCode: 'ERROR_INVALID_PARAMETER' } });
+    const large = await raw('POST', '/groups/group-kitchen/playbackSession:1', { 'content-type': 'application/json' }, JSON.stringify({ appId: 'x'.repeat(2 * 1024 * 1024) }));
+    expect(large).toMatchObject({ status: 413, body: { errorCode: 'ERROR_INVALID_PARAMETER' } });
+  });
+
+  it('answers a call it does not have with 404 and an errorCode, after the token check', async () => {
+    expect(await call('POST', '/groups/group-kitchen/playback:1/bogus')).toEqual({
+      status: 404,
+      body: { errorCode: 'ERROR_INVALID_OBJECT_ID', reason: 'the control API has no POST /api/v1/groups/group-kitchen/playback:1/bogus' },
+    });
+    expect(await call('GET', '/nowhere', undefined, 'nope')).toEqual({ status: 401, body: 'Incorrect token' });
+  });
+});
+
 describe('households and groups', () => {
   it('lists the household, its groups with playback state, and its players with capabilities', async () => {
     expect((await call('GET', '/households')).body).toEqual({ households: [{ id: DEMO_HOUSEHOLD_ID, name: 'Demo Household' }] });

@@ -17,11 +17,12 @@ export const CONTROL_ERROR_STATUS: Record<PlaybackErrorCode, number> = {
   ERROR_CLOUD_QUEUE_SERVER: 502,
 };
 
-export function sendControlError(reply: FastifyReply, error: PlaybackError): FastifyReply {
+/** `status`: when the HTTP status says more than the code's own (413 for a body too large). */
+export function sendControlError(reply: FastifyReply, error: PlaybackError, status = CONTROL_ERROR_STATUS[error.errorCode]): FastifyReply {
   const body: Record<string, unknown> = { errorCode: error.errorCode, reason: error.reason };
   if (error.extra.httpStatus !== undefined) body.httpStatus = error.extra.httpStatus;
   if (error.extra.itemId !== undefined) body.itemId = error.extra.itemId;
-  return reply.code(CONTROL_ERROR_STATUS[error.errorCode]).send(body);
+  return reply.code(status).send(body);
 }
 
 /** Runs a route body; a PlaybackError becomes the contract's error body, anything else stays a 500. */

@@ -42,6 +42,7 @@ export function createServiceApp(options: ServiceAppOptions = {}): FastifyInstan
     routerOptions: { ignoreDuplicateSlashes: options.ignoreDuplicateSlashes ?? false },
     return503OnClosing: true,
   });
+  acceptEmptyJson(app);
   const slot: { current: ServiceInstrument | null } = { current: null };
   app.decorate('instrument', slot);
   app.addHook('onRequest', async (request, reply) => slot.current?.onRequest(request, reply));
@@ -52,4 +53,18 @@ export function createServiceApp(options: ServiceAppOptions = {}): FastifyInstan
   });
   app.addHook('onResponse', async (request, reply) => slot.current?.onResponse(request, reply));
   return app;
+}
+
+/**
+ * An empty body sent as `application/json` is no body, not a malformed one: many HTTP clients
+ * set the header on every call, commands without parameters included (`…/playback:1/play`).
+ * Anything else goes to fastify's own parser (prototype-poisoning checks and all).
+ */
+function acceptEmptyJson(app: FastifyInstance): void {
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    if ((body as string).trim() === '') return done(null, undefined);
+    parseJson(request, body as string, done);
+  });
 }
