@@ -1,6 +1,7 @@
 /** Command handlers of the traffic log. */
 import type { HarLog } from '../api/har-types.js';
 import type { TrafficEntry } from '../api/traffic-types.js';
+import { TRAFFIC_LIST_DEFAULT_LIMIT } from '../api/commands/faults.js';
 import { EngineError } from '../api/errors.js';
 import type { CommandHandlers } from '../api/runner.js';
 import type { Store } from '../store/store.js';
@@ -48,7 +49,7 @@ export function trafficCommandHandlers(recorder: TrafficRecorder, store: Pick<St
   return {
     'traffic.list': ({ since, limit, ...filter }) => {
       recorder.flush();
-      return store.traffic.entries(filter, since, limit ?? 100).map((entry) => present(entry));
+      return store.traffic.entries(filter, since, limit ?? TRAFFIC_LIST_DEFAULT_LIMIT).map((entry) => present(entry));
     },
     'traffic.page': ({ filter, offset, limit }) => {
       recorder.flush();

@@ -67,6 +67,14 @@ describe('capture at the servers', () => {
     expect(await list('?limit=1')).toHaveLength(1);
   });
 
+  it('returns a whole scenario’s worth without a limit (1,000 entries), oldest first', async () => {
+    for (let i = 0; i < 1_010; i++) await fetch(`${engine.urls.cloudQueue}/queues/q1/v2.3/version?n=${i}`);
+    const entries = await list('?target=cloudQueue');
+    expect(entries).toHaveLength(1_000);
+    expect(entries[0]!.url).toMatch(/n=0$/);
+    expect(await list('?target=cloudQueue&limit=5000')).toHaveLength(1_010);
+  });
+
   it('masks secrets, and reveals them on request', async () => {
     // Any listener will do: the console's own admin API takes JSON bodies on every command.
     await fetch(`${engine.urls.console}/admin/api/commands/clock.get`, {

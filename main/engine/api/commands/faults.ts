@@ -46,6 +46,8 @@ const Filter = {
   text: Type.Optional(Type.String({ maxLength: 500 })),
 };
 export const TrafficFilterSchema = Type.Object(Filter);
+/** Entries `GET /admin/api/traffic` returns without a `limit`: a whole scripted scenario's worth. */
+export const TRAFFIC_LIST_DEFAULT_LIMIT = 1_000;
 
 export interface FaultPreset {
   id: string;
@@ -87,7 +89,7 @@ export const faultCommands = {
     http: { method: 'POST', path: '/faults/presets/:id' },
   }),
   'traffic.list': command<TrafficEntry[]>()({
-    summary: 'Traffic entries after `since` (an entry id), oldest first, secrets masked.',
+    summary: `Traffic entries after \`since\` (an entry id), oldest first, secrets masked; ${TRAFFIC_LIST_DEFAULT_LIMIT} unless \`limit\` says otherwise.`,
     input: Type.Object({ ...Filter, since: Type.Optional(Type.Integer({ minimum: 0 })), limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 5_000 })) }),
     http: { method: 'GET', path: '/traffic' },
   }),
