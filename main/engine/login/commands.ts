@@ -43,7 +43,8 @@ export interface OAuthCommandDeps {
 export function oauthCommands(deps: OAuthCommandDeps): Pick<CommandHandlers, OAuthCommandName> {
   const { manager, settings, issuer, recorder, flows, bus } = deps;
   return {
-    'integrations.list': () => manager.list(),
+    // The sample is the console's own (CONTRACT §1's fresh data dir has no integration): listed on request.
+    'integrations.list': ({ includeSample }) => manager.list().filter((integration) => includeSample === true || !integration.sample),
     'integrations.create': (input) => manager.create(input),
     'integrations.get': ({ id }) => manager.get(id),
     'integrations.update': ({ id, ...changes }) => manager.update(id, changes),

@@ -131,9 +131,20 @@ describe('the integration manager (CONTRACT §7)', () => {
     expect((await admin(engine, 'GET', `/integrations/${created.id}`)).status).toBe(404);
   });
 
-  it('registers the sample integration on the console callback URL', async () => {
-    const sample = (await list()).find((i) => i.sample)!;
+  it('registers the sample integration on the console callback URL, listed only on request', async () => {
+    const withSample = (await admin(engine, 'GET', '/integrations?includeSample=true')).body as IntegrationView[];
+    const sample = withSample.find((i) => i.sample)!;
     expect(sample).toMatchObject({ name: 'Sample integration', redirectUris: [`${engine.urls.console}/oauth/callback`] });
+    expect((await list()).map((i) => i.id)).toEqual(withSample.filter((i) => !i.sample).map((i) => i.id));
+  });
+
+  it('lists no integration on a fresh data dir (CONTRACT §1 seed data)', async () => {
+    const fresh = await startTestEngine({ clockSpeed: 0 });
+    try {
+      expect((await admin(fresh, 'GET', '/integrations')).body).toEqual([]);
+    } finally {
+      await fresh.close();
+    }
   });
 });
 
@@ -160,7 +171,8 @@ describe('persistence', () => {
 
       const second = await startTestEngine({ dataDir, clockSpeed: 0 });
       try {
-        const integrations = (await admin(second, 'GET', '/integrations')).body as IntegrationView[];
+        expect(((await admin(second, 'GET', '/integrations')).body as IntegrationView[]).map((i) => i.name)).toEqual(['Survivor']);
+        const integrations = (await admin(second, 'GET', '/integrations?includeSample=true')).body as IntegrationView[];
         expect(integrations.map((i) => i.name)).toEqual(['Sample integration', 'Survivor']);
         expect(integrations.filter((i) => i.sample)).toHaveLength(1);
         expect(integrations[0]!.redirectUris).toEqual([`${second.urls.console}/oauth/callback`]);

@@ -21,7 +21,7 @@ export const oauthKeys = {
 
 export function useIntegrations() {
   const api = useApi();
-  return useQuery({ queryKey: oauthKeys.integrations, queryFn: () => api.call('integrations.list', {}) });
+  return useQuery({ queryKey: oauthKeys.integrations, queryFn: () => api.call('integrations.list', { includeSample: true }) });
 }
 
 export function useLoginSettings() {

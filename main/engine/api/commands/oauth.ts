@@ -28,8 +28,8 @@ const KeyRef = Type.Object({ id: Type.String({ minLength: 1 }), keyId: Type.Stri
 
 export const oauthCommands = {
   'integrations.list': command<IntegrationView[]>()({
-    summary: 'Every integration with its keys and redirect URIs (never a secret).',
-    input: Empty,
+    summary: 'Every integration you registered, with its keys and redirect URIs (never a secret); the console\u2019s own sample integration too with `includeSample`.',
+    input: Type.Object({ includeSample: Type.Optional(Type.Boolean()) }),
     http: { method: 'GET', path: '/integrations' },
   }),
   'integrations.create': command<CreatedIntegration>()({
