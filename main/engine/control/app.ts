@@ -27,20 +27,21 @@ export async function buildControlApp(options: ControlAppOptions): Promise<Fasti
     if (status < 400 || status >= 500) return reply.send(error);
     return sendControlError(reply, new PlaybackError('ERROR_INVALID_PARAMETER', error.message), status);
   });
-  // A call the API does not have: the token is checked first, as for every call, then 404.
-  app.setNotFoundHandler({ preHandler: requireAccess(options.verifyAccessToken) }, (request, reply) =>
+  // Every call needs the token, checked before anything else is read, a call the API does not
+  // have included (it then gets 404).
+  app.addHook('onRequest', requireAccess(options.verifyAccessToken));
+  const observe = options.observeBearerCall;
+  if (observe) {
+    app.addHook('onResponse', async (request, reply) => {
+      const token = bearerToken(request.headers.authorization);
+      if (token) observe(token, { method: request.method, path: request.url, status: reply.statusCode });
+    });
+  }
+  app.setNotFoundHandler((request, reply) =>
     sendControlError(reply, new PlaybackError('ERROR_INVALID_OBJECT_ID', `the control API has no ${request.method} ${request.url.split('?')[0]}`)),
   );
   await app.register(
     async (api) => {
-      api.addHook('onRequest', requireAccess(options.verifyAccessToken));
-      const observe = options.observeBearerCall;
-      if (observe) {
-        api.addHook('onResponse', async (request, reply) => {
-          const token = bearerToken(request.headers.authorization);
-          if (token) observe(token, { method: request.method, path: request.url, status: reply.statusCode });
-        });
-      }
       householdRoutes(api, options);
       sessionRoutes(api, options);
       playbackRoutes(api, options);

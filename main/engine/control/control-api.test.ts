@@ -105,6 +105,11 @@ describe('what reaches the API before any route', () => {
       body: { errorCode: 'ERROR_INVALID_OBJECT_ID', reason: 'the control API has no POST /api/v1/groups/group-kitchen/playback:1/bogus' },
     });
     expect(await call('GET', '/nowhere', undefined, 'nope')).toEqual({ status: 401, body: 'Incorrect token' });
+    // The token is checked before a body is read, on a call the API does not have too.
+    const noToken = await fetch(`${base}/bogus`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"x":' });
+    expect([noToken.status, await noToken.text()]).toEqual([401, 'Incorrect token']);
+    const outside = await fetch(base.replace('/api/v1', '/nothing'), { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"x":' });
+    expect(outside.status).toBe(401);
   });
 });
 

@@ -12,7 +12,7 @@ import { PlaybackError } from './errors.js';
 import { causeOf, type EventOf, type LoadParams, type PlayerEvent, type SkipToItemParams, type TransitionCause, type UserAction, type WindowPurpose } from './events.js';
 import { firstWindowReason, startsAtOnce } from './reasons.js';
 import { backgroundRetryDelay, BACKGROUND_RETRY_INTERVAL_MS, foregroundRetryDelay, type Failure } from './retry.js';
-import { SAVED_PLAYER_VERSION, type SavedPlayback, type SavedPlayer } from './saved.js';
+import { SAVED_PLAYER_VERSION, type SavedAsking, type SavedPlayback, type SavedPlayer } from './saved.js';
 import { playbackStateOf, type MachineState } from './states.js';
 import { TrackPlayback } from './track-playback.js';
 import { findTransition, type EffectName, type GuardContext, type Transition } from './transitions.js';
@@ -123,6 +123,8 @@ export class Player {
   private skipping: PendingSkip | null = null;
   /** Bumped whenever the queue is replaced or dropped: late answers for an older one are ignored. */
   private epoch = 0;
+  /** Requests of this epoch still waiting for an answer (a restart asks them again). */
+  private asking: SavedAsking = {};
   private lastPollAt = 0;
   private readonly timers = new Map<Timers, Timer>();
   private lastError: PlayerErrorRecord | null = null;
@@ -277,7 +279,8 @@ export class Player {
     const now = this.deps.clock.now();
     const settled = this.loading?.previous ?? this.takeSnapshot();
     const { state, queue, window, track } = settled;
-    const pauseTtl = this.loading ? undefined : this.timers.get('pauseTtl');
+    // A pending load leaves a paused player paused, its pauseTtl timer armed.
+    const pauseTtl = state === 'PAUSED' ? this.timers.get('pauseTtl') : undefined;
     const playback: SavedPlayback | null =
       state !== 'IDLE' && queue && window && track
         ? {
@@ -291,6 +294,8 @@ export class Player {
             queueCompletedAsked: this.queueCompletedAsked,
             lastPollAt: this.lastPollAt,
             suspendAt: pauseTtl?.due ?? null,
+            // A load in flight bumped the epoch: what the queue before it was asking is not coming back.
+            asking: this.loading ? {} : { ...this.asking },
           }
         : null;
     return {
@@ -307,7 +312,8 @@ export class Player {
    * Takes up what `save` kept, on a fresh player: the same session and queue, the playhead where
    * it was, and the timers of that state armed again (a playing track ends and reports on time,
    * the version poll keeps its rhythm, a paused session is still suspended at its pauseTtlSec).
-   * No transition is recorded: the player is where it was, it did not move.
+   * Requests it was waiting on are asked again. No transition is recorded: the player is where it
+   * was, it did not move.
    */
   restore(saved: SavedPlayer): void {
     this.session = saved.session;
@@ -326,6 +332,13 @@ export class Player {
       this.queueCompletedAsked = playback.queueCompletedAsked;
       this.lastPollAt = playback.lastPollAt;
       this.state = playback.state;
+      // Asked before the state's own timers: a background window asked again goes first.
+      const asked = playback.asking;
+      if (asked.context) void this.refetchContext();
+      if (asked.versionPoll) void this.pollVersion();
+      if (asked.window) void this.backgroundWindow(asked.window.reason, asked.window.purpose);
+      if (asked.skipToItem) void this.runSkipToItem(asked.skipToItem);
+      if (asked.resume && this.state === 'SUSPENDED') void this.runResume();
       if (this.state === 'PLAYING') {
         this.track.play(now);
         this.startTrackTimers();
@@ -581,6 +594,7 @@ export class Player {
     const pending = this.loading!;
     const { params } = pending;
     const epoch = ++this.epoch;
+    this.asking = {};
     const target: CloudQueueTarget = { queueBaseUrl: params.queueBaseUrl, httpAuthorization: params.httpAuthorization };
     // §7.3: the player does not retry before answering loadCloudQueue.
     const context = await this.deps.client.context(target);
@@ -617,7 +631,9 @@ export class Player {
 
   private async runResume(): Promise<void> {
     const epoch = this.epoch;
-    const result = await this.foreground((retry) => this.deps.client.itemWindow(this.queue!.target, this.windowQuery('resume', this.track?.item.id), retry));
+    const result = await this.waitingFor('resume', true, () =>
+      this.foreground((retry) => this.deps.client.itemWindow(this.queue!.target, this.windowQuery('resume', this.track?.item.id), retry)),
+    );
     if (epoch !== this.epoch || this.state !== 'SUSPENDED') return;
     if (result.ok) this.dispatch({ type: 'resumeAnswered', window: result.value }, { requestId: result.exchange.requestId });
     else this.dispatchForegroundFailure(result.failure, result.exchange.requestId);
@@ -649,7 +665,9 @@ export class Player {
     const epoch = this.epoch;
     const plays = params.playOnCompletion ?? this.isMoving();
     // §7.3: skipToItem has answered already; the request is retried in the background.
-    const result = await this.background((retry) => this.deps.client.itemWindow(this.queue!.target, this.windowQuery('skipToItem', params.itemId), retry));
+    const result = await this.waitingFor('skipToItem', params, () =>
+      this.background((retry) => this.deps.client.itemWindow(this.queue!.target, this.windowQuery('skipToItem', params.itemId), retry)),
+    );
     if (epoch !== this.epoch || !this.queue) return;
     if (!result.ok) return this.dispatchBackgroundFailure(result.failure, 'itemWindow', result.exchange.requestId);
     const target = new QueueWindow(result.value).item(params.itemId)!;
@@ -674,7 +692,9 @@ export class Player {
     const epoch = this.epoch;
     try {
       const itemId = this.track?.item.id;
-      const result = await this.background((retry) => this.deps.client.itemWindow(this.queue!.target, this.windowQuery(reason, itemId), retry));
+      const result = await this.waitingFor('window', { reason, purpose }, () =>
+        this.background((retry) => this.deps.client.itemWindow(this.queue!.target, this.windowQuery(reason, itemId), retry)),
+      );
       if (epoch !== this.epoch || !this.queue) return;
       if (result.ok) this.dispatch({ type: 'windowAnswered', window: result.value, purpose }, { requestId: result.exchange.requestId });
       else this.dispatchBackgroundFailure(result.failure, 'itemWindow', result.exchange.requestId);
@@ -687,7 +707,7 @@ export class Player {
     if (!this.queue) return;
     const epoch = this.epoch;
     this.lastPollAt = this.deps.clock.now();
-    const result = await this.background((retry) => this.deps.client.version(this.queue!.target, retry));
+    const result = await this.waitingFor('versionPoll', true, () => this.background((retry) => this.deps.client.version(this.queue!.target, retry)));
     if (epoch !== this.epoch || !this.queue) return;
     if (!result.ok) return this.dispatchBackgroundFailure(result.failure, 'version', result.exchange.requestId);
     if (result.value.contextVersion !== undefined && this.queue.contextVersion !== undefined && result.value.contextVersion !== this.queue.contextVersion) {
@@ -699,7 +719,7 @@ export class Player {
 
   private async refetchContext(): Promise<void> {
     const epoch = this.epoch;
-    const result = await this.background((retry) => this.deps.client.context(this.queue!.target, retry));
+    const result = await this.waitingFor('context', true, () => this.background((retry) => this.deps.client.context(this.queue!.target, retry)));
     if (epoch !== this.epoch || !this.queue) return;
     if (!result.ok) return this.dispatchBackgroundFailure(result.failure, 'context', result.exchange.requestId);
     this.queue.policies = { ...DEFAULT_POLICIES, ...result.value.playbackPolicies };
@@ -722,6 +742,17 @@ export class Player {
     });
   }
 
+  /** Runs a request flow, noted in `asking` until it ends (answered, or out of retries). */
+  private async waitingFor<K extends keyof SavedAsking, T>(kind: K, what: NonNullable<SavedAsking[K]>, flow: () => Promise<T>): Promise<T> {
+    const asking = this.asking;
+    asking[kind] = what;
+    try {
+      return await flow();
+    } finally {
+      if (asking[kind] === what) delete asking[kind];
+    }
+  }
+
   /** §7.2 error-type table: incomplete 3 × 2 s, 503 3 × Retry-After (2–10 s), others never. */
   private async foreground<T>(send: (retry: number) => Promise<ClientResult<T>>): Promise<ClientResult<T>> {
     for (let retry = 0; ; retry++) {
@@ -731,6 +762,7 @@ export class Player {
       const delay = foregroundRetryDelay(result.failure, retry);
       if (delay === null) return result;
       await this.sleep(delay);
+      if (this.closed) return result;
     }
   }
 
@@ -744,6 +776,7 @@ export class Player {
       const delay = backgroundRetryDelay(result.failure, retry);
       if (delay === null) return result;
       await this.sleep(Math.max(0, sentAt + BACKGROUND_RETRY_INTERVAL_MS - this.deps.clock.now()));
+      if (this.closed) return result;
     }
   }
 
@@ -840,6 +873,7 @@ export class Player {
 
   private dropQueue(): void {
     this.epoch++;
+    this.asking = {};
     for (const name of [...this.timers.keys()]) this.clearTimer(name);
     this.queue = null;
     this.window = null;

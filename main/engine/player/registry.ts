@@ -66,10 +66,19 @@ export class PlayerRegistry {
    */
   resume(ownCloudQueue: string): void {
     this.ownCloudQueue = ownCloudQueue;
-    for (const player of this.byGroup.values()) {
+    for (const [groupId, player] of this.byGroup) {
       const saved = this.deps.store.playerSaved.get(player.id);
-      const record = saved?.groupId === player.groupId ? readSavedPlayer(saved.record) : null;
-      if (record) player.restore(movedToOwnServer(record, saved!.ownCloudQueue, ownCloudQueue));
+      const record = saved?.groupId === groupId ? readSavedPlayer(saved.record) : null;
+      if (!record) continue;
+      try {
+        player.restore(movedToOwnServer(record, saved!.ownCloudQueue, ownCloudQueue));
+      } catch (error) {
+        // A record this version cannot take up must not keep the console from starting: the
+        // player starts idle instead (and its next change replaces the record).
+        (this.deps.log ?? silentLogger).error(`player ${player.id} could not take up what it had before the restart`, error);
+        player.close();
+        this.byGroup.set(groupId, this.create(player.id, groupId));
+      }
     }
   }
 
@@ -144,7 +153,9 @@ export class PlayerRegistry {
   }
 
   private saveLater(player: Player): void {
-    if (this.ownCloudQueue === null) return;
+    // A player that left the registry (its group went, or the engine is closing) keeps nothing:
+    // a late answer to it must not write back a record `sync` deleted.
+    if (this.ownCloudQueue === null || this.byGroup.get(player.groupId) !== player) return;
     this.unsaved.add(player);
     this.saveSoon ??= setImmediate(() => {
       this.saveSoon = null;

@@ -10,7 +10,13 @@ import type { PlayerDetail } from '../api/player-types.js';
 import type { QueueSummary } from '../api/queue-types.js';
 import type { Engine } from '../index.js';
 import { DATABASE_FILE } from '../store/database.js';
+import { EngineClock } from '../clock/clock.js';
+import { EventBus } from '../events/bus.js';
+import { seedDemoData } from '../household/seed.js';
+import { openStore } from '../store/store.js';
 import { admin, startTestEngine } from '../testing/http.js';
+import { ManualWall } from '../testing/manual-wall.js';
+import { PlayerRegistry } from './registry.js';
 import { tempDirs } from '../testing/temp-dirs.js';
 
 const tempDir = tempDirs('cqc-player-restart-');
@@ -102,5 +108,40 @@ describe('a restart on the same data dir', () => {
     } finally {
       await second.close();
     }
+  });
+
+  it('starts with an idle player, and says so, when a record cannot be taken up', async () => {
+    const dataDir = tempDir();
+    const first = await startTestEngine({ dataDir, clockSpeed: 0 });
+    await playingKitchen(first);
+    await first.close();
+    const db = new Database(join(dataDir, DATABASE_FILE));
+    db.prepare('UPDATE player_saved SET record = json_set(record, \'$.playback.track\', json(\'{}\')) WHERE player_id = ?').run('player-kitchen');
+    db.close();
+    const errors: string[] = [];
+    const second = await startTestEngine({ dataDir, log: { info: () => undefined, warn: () => undefined, error: (message: string) => errors.push(message) } });
+    try {
+      expect((await detail(second)).state).toBe('IDLE');
+      expect(errors).toEqual(['player player-kitchen could not take up what it had before the restart']);
+    } finally {
+      await second.close();
+    }
+  });
+
+  it('keeps nothing a player does once the registry closed', async () => {
+    const store = openStore({ dataDir: null });
+    seedDemoData(store, 0);
+    const clock = new EngineClock({ wall: new ManualWall(), speed: 0 });
+    const registry = new PlayerRegistry({ store, clock, bus: new EventBus() });
+    registry.resume('http://127.0.0.1:1');
+    const kitchen = registry.forGroup('group-kitchen')!;
+    kitchen.setVolume(40);
+    registry.close();
+    // A late answer, say, that changes the closed player.
+    kitchen.setVolume(5);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(store.playerSaved.get('player-kitchen')?.record).toMatchObject({ volume: 40 });
+    clock.close();
+    store.close();
   });
 });

@@ -4,6 +4,8 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { playerHarness, playingHarness, type PlayerHarness } from '../testing/player-harness.js';
+import { tracks } from '../testing/stub-cloud-queue.js';
+import { BUFFERING_MS } from './audio.js';
 import { CloudQueueClient } from './client.js';
 import { Player, type TransitionRecord } from './player.js';
 import { movedToOwnServer, readSavedPlayer, type SavedPlayer } from './saved.js';
@@ -81,6 +83,45 @@ describe('a player saved and restored', () => {
     await h.advance(10_000);
     await h.settle();
     expect(h.stub.postedReports()).toEqual([expect.objectContaining({ id: 't1', type: 'update', durationPlayedMillis: 30_000, positionMillis: 30_000 })]);
+  });
+
+  it('asks again what it was still waiting on: a queueCompleted between its retries', async () => {
+    h = await playingHarness({ items: tracks(2, 60_000) });
+    h.stub.script('itemWindow', { status: 503, headers: { 'retry-after': '5' } }, { reason: 'queueCompleted' });
+    // t2 plays, its audio and so the whole window is fetched: queueCompleted is asked, refused, and waits 10 s to retry.
+    await h.advance(90_000);
+    expect(h.stub.sent('itemWindow', 'queueCompleted')).toHaveLength(1);
+    h.stub.edit((items) => [...items, ...tracks(1, 60_000, 'more')]);
+    const { player } = restart();
+    await h.settle();
+    expect(h.stub.sent('itemWindow', 'queueCompleted')).toHaveLength(2);
+    await h.advance(30_000 + BUFFERING_MS);
+    expect(player.status()).toMatchObject({ playbackState: 'PLAYBACK_STATE_PLAYING', itemId: 'more1' });
+  });
+
+  it('asks again for a skipToItem the control API had already answered', async () => {
+    h = await playingHarness();
+    h.stub.script('itemWindow', { hang: true }, { reason: 'skipToItem' });
+    h.player.skipToItem({ itemId: 't7' });
+    await h.settle();
+    const { player } = restart();
+    await h.settle();
+    expect(h.stub.sent('itemWindow', 'skipToItem')).toHaveLength(2);
+    await h.advance(BUFFERING_MS);
+    expect(player.status()).toMatchObject({ itemId: 't7', playbackState: 'PLAYBACK_STATE_PLAYING' });
+  });
+
+  it('keeps a paused player’s pauseTtlSec while a new load is waiting for its answer', async () => {
+    h = await playingHarness({ policies: { pauseTtlSec: 90 } });
+    await h.player.act('pause', 'user');
+    h.stub.script('context', { hang: true });
+    const load = h.load().catch((error: unknown) => error);
+    await h.settle();
+    const { player, transitions } = restart();
+    await load;
+    await h.advance(90_000);
+    expect(transitions.map((t) => t.transition)).toEqual(['suspend-after-ttl']);
+    expect(player.status().suspended).toBe(true);
   });
 
   it('leaves out a load that had not answered: the player is kept as it was before it', async () => {

@@ -1,14 +1,16 @@
 /**
  * What a player keeps across a restart of the engine (CONTRACT §1: "a restart on the same data
  * dir finds everything it had"): its session, the queue the last loadCloudQueue named, the window
- * and track it holds and where the playhead is. Requests in flight and their retries are not kept:
- * a load that had not answered counts as failed (the player is saved as it was before it, seed §7.3),
- * and a background request the player still wanted is asked again by the timers that restart.
+ * and track it holds and where the playhead is, and the requests it was still waiting on, asked
+ * again from the start (their retry count with them). A load that had not answered counts as failed:
+ * the player is saved as it was before it (seed §7.3), and the control API caller already got an
+ * error. The player does not play on while the engine is down: the playhead is where it stopped.
  */
 import type { CloudQueueTarget } from './client.js';
 import type { MachineState } from './states.js';
+import type { SkipToItemParams, WindowPurpose } from './events.js';
 import type { SavedTrack } from './track-playback.js';
-import type { ContextResponse, ItemWindowResponse, PlaybackPolicies, ReportSettings } from './wire.js';
+import type { ContextResponse, ItemWindowResponse, PlaybackPolicies, Reason, ReportSettings } from './wire.js';
 
 /** Bumped when the shape changes; a record of another version is ignored (the player starts idle). */
 export const SAVED_PLAYER_VERSION = 1;
@@ -29,6 +31,18 @@ export interface SavedQueue {
   container?: ContextResponse['container'];
 }
 
+/** Requests of the loaded queue that had not answered (nor run out of retries). */
+export interface SavedAsking {
+  /** A background itemWindow: the next window, queueCompleted, a refresh. */
+  window?: { reason: Reason; purpose: WindowPurpose };
+  /** A skipToItem the control API already answered. */
+  skipToItem?: SkipToItemParams;
+  versionPoll?: true;
+  context?: true;
+  /** An explicit resume of a suspended session. */
+  resume?: true;
+}
+
 /** A loaded queue with a track in it: what a player that is not idle holds. */
 export interface SavedPlayback {
   state: Exclude<MachineState, 'IDLE'>;
@@ -43,6 +57,7 @@ export interface SavedPlayback {
   lastPollAt: number;
   /** Engine time a paused session is suspended at (pauseTtlSec), when that timer runs. */
   suspendAt: number | null;
+  asking: SavedAsking;
 }
 
 export interface SavedPlayer {

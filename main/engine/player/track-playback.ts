@@ -96,7 +96,8 @@ export class TrackPlayback {
 
   /**
    * The playback a restart left behind, paused where it was saved. A playing one goes on with
-   * `play`: a new segment from there, as after a resume (the engine clock resumes where it stopped).
+   * `play`: a new segment from there, as after a resume. The player did not play while the engine
+   * was down, even where a running engine clock moved on by that time.
    */
   static restore(saved: SavedTrack): TrackPlayback {
     const track = new TrackPlayback(saved.item, saved.positionMillis);
