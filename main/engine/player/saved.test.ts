@@ -164,10 +164,12 @@ describe('a saved queue of the console\u2019s own server', () => {
     const moved = movedToOwnServer(record('http://127.0.0.1:40003/queues/q1/v2.3/'), 'http://127.0.0.1:40003', 'http://127.0.0.1:51003');
     expect(urlOf(moved)).toBe('http://127.0.0.1:51003/queues/q1/v2.3/');
     expect(moved.playback!.queue.target.httpAuthorization).toBe('Bearer t');
+    const byName = movedToOwnServer(record('http://localhost:40003/queues/q1/v2.3/'), 'http://127.0.0.1:40003', 'http://127.0.0.1:51003');
+    expect(urlOf(byName)).toBe('http://127.0.0.1:51003/queues/q1/v2.3/');
   });
 
   it('while a queue of another server stays where it is', () => {
-    for (const url of ['https://cq.example/v2.3/', 'http://127.0.0.1:400030/queues/q1/v2.3/']) {
+    for (const url of ['https://cq.example/v2.3/', 'http://127.0.0.1:40004/queues/q1/v2.3/', 'http://cq.example:40003/q/', 'not a url']) {
       expect(urlOf(movedToOwnServer(record(url), 'http://127.0.0.1:40003', 'http://127.0.0.1:51003'))).toBe(url);
     }
     expect(urlOf(movedToOwnServer(record('http://127.0.0.1:40003/q/'), null, 'http://127.0.0.1:51003'))).toBe('http://127.0.0.1:40003/q/');

@@ -6,6 +6,7 @@
  * the player is saved as it was before it (seed §7.3), and the control API caller already got an
  * error. The player does not play on while the engine is down: the playhead is where it stopped.
  */
+import { isLoopbackHostname } from '../http/loopback.js';
 import type { CloudQueueTarget } from './client.js';
 import type { MachineState } from './states.js';
 import type { SkipToItemParams, WindowPurpose } from './events.js';
@@ -79,11 +80,24 @@ export function readSavedPlayer(value: unknown): SavedPlayer | null {
 /**
  * The record with queues of the console's own cloud queue server moved from where it listened
  * (`from`) to where it listens now (`to`): a restart on `--port 0` gets new ports, and the queue,
- * its items and its access token are all still there.
+ * its items and its access token are all still there. "Own" is any loopback name at that port
+ * (`localhost` for `127.0.0.1`): nothing else can have listened there.
  */
 export function movedToOwnServer(saved: SavedPlayer, from: string | null, to: string): SavedPlayer {
   const target = saved.playback?.queue.target;
-  if (!target || from === null || from === to || !target.queueBaseUrl.startsWith(`${from}/`)) return saved;
-  const queueBaseUrl = to + target.queueBaseUrl.slice(from.length);
+  if (!target || from === null || from === to || !atOwnServer(target.queueBaseUrl, from)) return saved;
+  const url = new URL(target.queueBaseUrl);
+  const queueBaseUrl = to + url.pathname + url.search;
   return { ...saved, playback: { ...saved.playback!, queue: { ...saved.playback!.queue, target: { ...target, queueBaseUrl } } } };
+}
+
+function atOwnServer(queueBaseUrl: string, own: string): boolean {
+  let url: URL;
+  try {
+    url = new URL(queueBaseUrl);
+  } catch {
+    return false;
+  }
+  const server = new URL(own);
+  return url.protocol === server.protocol && url.port === server.port && isLoopbackHostname(url.hostname);
 }
