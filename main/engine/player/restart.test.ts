@@ -45,21 +45,42 @@ async function playingKitchen(engine: Engine) {
   return { sessionId };
 }
 
+/** An engine on `dataDir` whose kitchen plays, then `meanwhile`, then a clean stop. */
+async function playedAndStopped(dataDir: string, meanwhile?: (engine: Engine) => Promise<unknown>) {
+  const engine = await startTestEngine({ dataDir, clockSpeed: 0 });
+  const played = await playingKitchen(engine);
+  await meanwhile?.(engine);
+  await engine.close();
+  return played;
+}
+
+/** `work` on the console's database file in `dataDir`, closed after. */
+function withDatabase<T>(dataDir: string, work: (db: Database.Database) => T, readonly = true): T {
+  const db = new Database(join(dataDir, DATABASE_FILE), { readonly });
+  try {
+    return work(db);
+  } finally {
+    db.close();
+  }
+}
+
 describe('a restart on the same data dir', () => {
   it('finds each player with its session, its queue and its playhead, and takes commands for that session', async () => {
     const dataDir = tempDir();
-    const first = await startTestEngine({ dataDir, clockSpeed: 0 });
-    const { sessionId } = await playingKitchen(first);
-    const before = await detail(first);
+    let before!: PlayerDetail;
+    let firstCloudQueue = '';
+    const { sessionId } = await playedAndStopped(dataDir, async (first) => {
+      before = await detail(first);
+      firstCloudQueue = first.urls.cloudQueue;
+    });
     expect(before).toMatchObject({ state: 'PLAYING', sessionId, positionMillis: expect.any(Number) as number });
-    await first.close();
 
     const second = await startTestEngine({ dataDir });
     try {
       const after = await detail(second);
       // Its queue is the console's own, found where the cloud queue server listens now (port 0: a new port).
-      const queueBaseUrl = before.queueBaseUrl!.replace(first.urls.cloudQueue, second.urls.cloudQueue);
-      expect(second.urls.cloudQueue).not.toBe(first.urls.cloudQueue);
+      const queueBaseUrl = before.queueBaseUrl!.replace(firstCloudQueue, second.urls.cloudQueue);
+      expect(second.urls.cloudQueue).not.toBe(firstCloudQueue);
       expect(after).toEqual({ ...before, queueBaseUrl, at: after.at });
       const group = await control(second, 'GET', '/api/v1/groups/group-kitchen/playback:1');
       expect(group.body).toMatchObject({ playbackState: 'PLAYBACK_STATE_PLAYING', itemId: before.itemId, positionMillis: before.positionMillis });
@@ -80,9 +101,7 @@ describe('a restart on the same data dir', () => {
     try {
       const { sessionId } = await playingKitchen(engine);
       await new Promise((resolve) => setImmediate(resolve));
-      const db = new Database(join(dataDir, DATABASE_FILE), { readonly: true });
-      const row = db.prepare('SELECT group_id, record FROM player_saved WHERE player_id = ?').get('player-kitchen') as { group_id: string; record: string };
-      db.close();
+      const row = withDatabase(dataDir, (db) => db.prepare('SELECT group_id, record FROM player_saved WHERE player_id = ?').get('player-kitchen') as { group_id: string; record: string });
       expect(row.group_id).toBe('group-kitchen');
       expect(JSON.parse(row.record)).toMatchObject({ session: { id: sessionId }, playback: { state: 'PLAYING', track: { item: { track: { name: 'One' } } } } });
     } finally {
@@ -92,14 +111,9 @@ describe('a restart on the same data dir', () => {
 
   it('does not bring a player back into a group it no longer leads', async () => {
     const dataDir = tempDir();
-    const first = await startTestEngine({ dataDir, clockSpeed: 0 });
-    await playingKitchen(first);
     // The kitchen joins the office's group: its own group, and its session, are gone.
-    await admin(first, 'POST', '/groups', { playerIds: ['player-office', 'player-kitchen'] });
-    await first.close();
-    const db = new Database(join(dataDir, DATABASE_FILE), { readonly: true });
-    expect(db.prepare('SELECT player_id FROM player_saved').pluck().all()).not.toContain('player-kitchen');
-    db.close();
+    await playedAndStopped(dataDir, (first) => admin(first, 'POST', '/groups', { playerIds: ['player-office', 'player-kitchen'] }));
+    expect(withDatabase(dataDir, (db) => db.prepare('SELECT player_id FROM player_saved').pluck().all())).not.toContain('player-kitchen');
     const second = await startTestEngine({ dataDir, clockSpeed: 0 });
     try {
       for (const id of ['player-kitchen', 'player-office', 'player-living-room']) {
@@ -112,12 +126,9 @@ describe('a restart on the same data dir', () => {
 
   it('starts with an idle player, and says so, when a record cannot be taken up', async () => {
     const dataDir = tempDir();
-    const first = await startTestEngine({ dataDir, clockSpeed: 0 });
-    await playingKitchen(first);
-    await first.close();
-    const db = new Database(join(dataDir, DATABASE_FILE));
-    db.prepare('UPDATE player_saved SET record = json_set(record, \'$.playback.track\', json(\'{}\')) WHERE player_id = ?').run('player-kitchen');
-    db.close();
+    await playedAndStopped(dataDir);
+    const damage = "UPDATE player_saved SET record = json_set(record, '$.playback.track', json('{}')) WHERE player_id = ?";
+    withDatabase(dataDir, (db) => db.prepare(damage).run('player-kitchen'), false);
     const errors: string[] = [];
     const second = await startTestEngine({ dataDir, log: { info: () => undefined, warn: () => undefined, error: (message: string) => errors.push(message) } });
     try {
