@@ -9,6 +9,7 @@ import Value from 'typebox/value';
 import { commandSpecs, type CommandName } from '../api/commands.js';
 import { ENGINE_ERROR_STATUS, type EngineErrorBody } from '../api/errors.js';
 import type { CommandRunner } from '../api/runner.js';
+import { answerRequestErrors } from '../http/request-errors.js';
 import type { EventStreams } from './sse.js';
 import { checkAdminRequest } from './guard.js';
 
@@ -38,11 +39,7 @@ export async function adminRoutes(app: FastifyInstance, options: AdminRoutesOpti
 
   // What fastify itself refuses (a malformed or oversized body) and calls the API does not have
   // answer in the API's own error shape, after the same guard as every call.
-  app.setErrorHandler((error: { statusCode?: number; message: string }, _request, reply) => {
-    const status = error.statusCode ?? 500;
-    if (status < 400 || status >= 500) return reply.send(error);
-    return reply.code(status).send({ error: { code: 'invalid_input', message: error.message } satisfies EngineErrorBody });
-  });
+  answerRequestErrors(app, (reply, status, message) => reply.code(status).send({ error: { code: 'invalid_input', message } satisfies EngineErrorBody }));
   app.setNotFoundHandler((request, reply) =>
     reply.code(404).send({ error: { code: 'not_found', message: `the admin API has no ${request.method} ${request.url.split('?')[0]}` } satisfies EngineErrorBody }),
   );

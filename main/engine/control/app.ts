@@ -3,6 +3,7 @@
  * token of the login service; routes act on the simulated players of the caller's household.
  */
 import type { FastifyInstance } from 'fastify';
+import { answerRequestErrors } from '../http/request-errors.js';
 import { createServiceApp } from '../http/service-app.js';
 import { PlaybackError } from '../player/errors.js';
 import { bearerToken, requireAccess, type AccessTokenVerifier, type BearerCallObserver } from './access.js';
@@ -21,12 +22,7 @@ export interface ControlAppOptions extends ControlDeps {
 export async function buildControlApp(options: ControlAppOptions): Promise<FastifyInstance> {
   const app = createServiceApp();
   app.decorateRequest('access', null);
-  // What fastify itself refuses (a malformed or oversized body) gets the contract's error body too.
-  app.setErrorHandler((error: { statusCode?: number; message: string }, _request, reply) => {
-    const status = error.statusCode ?? 500;
-    if (status < 400 || status >= 500) return reply.send(error);
-    return sendControlError(reply, new PlaybackError('ERROR_INVALID_PARAMETER', error.message), status);
-  });
+  answerRequestErrors(app, (reply, status, message) => sendControlError(reply, new PlaybackError('ERROR_INVALID_PARAMETER', message), status));
   // Every call needs the token, checked before anything else is read, a call the API does not
   // have included (it then gets 404).
   app.addHook('onRequest', requireAccess(options.verifyAccessToken));
