@@ -71,7 +71,7 @@ export interface PlayerDeps {
   onChange?: () => void;
 }
 
-interface LoadedQueue {
+export interface LoadedQueue {
   target: CloudQueueTarget;
   policies: PlaybackPolicies;
   reports: ReportSettings;

@@ -35,8 +35,10 @@ export class PlayerRegistry {
   private saveSoon: NodeJS.Immediate | null = null;
   /** The console's own cloud queue server, once `resume` ran; until then nothing is saved. */
   private ownCloudQueue: string | null = null;
+  private readonly log: Logger;
 
   constructor(private readonly deps: PlayerRegistryDeps) {
+    this.log = deps.log ?? silentLogger;
     this.sync();
   }
 
@@ -69,13 +71,13 @@ export class PlayerRegistry {
     for (const [groupId, player] of this.byGroup) {
       const saved = this.deps.store.playerSaved.get(player.id);
       const record = saved?.groupId === groupId ? readSavedPlayer(saved.record) : null;
-      if (!record) continue;
+      if (!saved || !record) continue;
       try {
-        player.restore(movedToOwnServer(record, saved!.ownCloudQueue, ownCloudQueue));
+        player.restore(movedToOwnServer(record, saved.ownCloudQueue, ownCloudQueue));
       } catch (error) {
         // A record this version cannot take up must not keep the console from starting: the
         // player starts idle instead (and its next change replaces the record).
-        (this.deps.log ?? silentLogger).error(`player ${player.id} could not take up what it had before the restart`, error);
+        this.log.error(`player ${player.id} could not take up what it had before the restart`, error);
         player.close();
         this.byGroup.set(groupId, this.create(player.id, groupId));
       }
@@ -170,7 +172,7 @@ export class PlayerRegistry {
       this.deps.store.playerSaved.save(player.id, { groupId, savedAt: this.deps.clock.now(), ownCloudQueue: this.ownCloudQueue, record: player.save() });
     } catch (error) {
       // Playback goes on; only the next start would miss this change.
-      (this.deps.log ?? silentLogger).error(`could not save player ${player.id}`, error);
+      this.log.error(`could not save player ${player.id}`, error);
     }
   }
 

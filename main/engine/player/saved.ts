@@ -7,30 +7,14 @@
  * error. The player does not play on while the engine is down: the playhead is where it stopped.
  */
 import { isLoopbackHostname } from '../http/loopback.js';
-import type { CloudQueueTarget } from './client.js';
+import type { LoadedQueue, PlaybackSession, PlayerErrorRecord } from './player.js';
 import type { MachineState } from './states.js';
 import type { SkipToItemParams, WindowPurpose } from './events.js';
 import type { SavedTrack } from './track-playback.js';
-import type { ContextResponse, ItemWindowResponse, PlaybackPolicies, Reason, ReportSettings } from './wire.js';
+import type { ItemWindowResponse, Reason } from './wire.js';
 
 /** Bumped when the shape changes; a record of another version is ignored (the player starts idle). */
 export const SAVED_PLAYER_VERSION = 1;
-
-export interface SavedSession {
-  id: string;
-  appId: string;
-  appContext: string;
-  customData?: unknown;
-  createdAt: number;
-}
-
-export interface SavedQueue {
-  target: CloudQueueTarget;
-  policies: PlaybackPolicies;
-  reports: ReportSettings;
-  contextVersion?: string;
-  container?: ContextResponse['container'];
-}
 
 /** Requests of the loaded queue that had not answered (nor run out of retries). */
 export interface SavedAsking {
@@ -47,7 +31,7 @@ export interface SavedAsking {
 /** A loaded queue with a track in it: what a player that is not idle holds. */
 export interface SavedPlayback {
   state: Exclude<MachineState, 'IDLE'>;
-  queue: SavedQueue;
+  queue: LoadedQueue;
   window: ItemWindowResponse;
   track: SavedTrack;
   atEnd: boolean;
@@ -63,10 +47,10 @@ export interface SavedPlayback {
 
 export interface SavedPlayer {
   version: typeof SAVED_PLAYER_VERSION;
-  session: SavedSession | null;
+  session: PlaybackSession | null;
   volume: number;
   evictedSessions: string[];
-  lastError: { at: number; message: string; status?: number } | null;
+  lastError: PlayerErrorRecord | null;
   playback: SavedPlayback | null;
 }
 

@@ -13,7 +13,6 @@ export interface SavedTrack {
   startedAt: number | null;
   playedMillis: number;
   positionMillis: number;
-  playing: boolean;
 }
 
 export class TrackPlayback {
@@ -90,7 +89,6 @@ export class TrackPlayback {
       startedAt: this.startedAt,
       playedMillis: this.durationPlayed(now),
       positionMillis: this.position(now),
-      playing: this.playing,
     };
   }
 
