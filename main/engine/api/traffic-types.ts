@@ -7,6 +7,13 @@ import type { FaultHit } from './fault-types.js';
 export const TRAFFIC_TARGETS = ['console', 'login', 'control', 'cloudQueue', 'player'] as const;
 export type TrafficTarget = (typeof TRAFFIC_TARGETS)[number];
 
+/**
+ * The header the console's own UI sends on its admin API calls in a browser. Those calls are the
+ * UI's plumbing (a read after every event), not traffic anyone integrates with: they are left out
+ * of the log, as they are in the desktop app, where the same calls go over IPC.
+ */
+export const CONSOLE_UI_HEADER = 'x-console-ui';
+
 /** How an exchange ended. */
 export type TrafficOutcome = 'answered' | 'timeout' | 'dropped' | 'incomplete';
 

@@ -4,7 +4,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { FaultHit, FaultTarget } from '../api/fault-types.js';
-import type { TrafficOutcome, TrafficTarget } from '../api/traffic-types.js';
+import { CONSOLE_UI_HEADER, type TrafficOutcome, type TrafficTarget } from '../api/traffic-types.js';
 import type { EngineClock } from '../clock/clock.js';
 import type { FaultRegistry } from '../faults/registry.js';
 import { applyServerFault, type StatusResponder } from '../faults/server-fault.js';
@@ -35,9 +35,14 @@ export interface InstrumentDeps {
 
 const FAULT_TARGETS: readonly string[] = ['login', 'control', 'cloudQueue'];
 
-/** The admin API's own reads would flood the log with the log: they are left out. */
+/**
+ * At the console's listener only scripted admin API calls are worth a row: its pages, the console
+ * UI's own calls (see CONSOLE_UI_HEADER) and reads of the log itself (which would flood the log
+ * with the log) are left out.
+ */
 function worthCapturing(target: TrafficTarget, request: FastifyRequest): boolean {
   if (target !== 'console') return true;
+  if (request.headers[CONSOLE_UI_HEADER] !== undefined) return false;
   const path = pathOf(request.url);
   if (!path.startsWith('/admin/api/')) return false;
   return !/^\/admin\/api\/(events|traffic|commands\/traffic\.)/.test(path);

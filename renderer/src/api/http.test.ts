@@ -29,6 +29,18 @@ describe('HTTP transport', () => {
     expect(error).toMatchObject({ code: 'not_found' });
   });
 
+  it('leaves its own calls out of the traffic log, where a scripted call of the same command is', async () => {
+    await api.call('clock.get', {});
+    await api.call('state.get', {});
+    await fetch(`${engine.urls.console}/admin/api/commands/state.get`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${engine.adminToken}`, 'content-type': 'application/json' },
+      body: '{}',
+    });
+    const logged = await engine.commands.run('traffic.list', { target: 'console' });
+    expect(logged.map((e) => e.path)).toEqual(['/admin/api/commands/state.get']);
+  });
+
   it('reports a wrong token as an error, not as data', async () => {
     const stranger = new Api(httpTransport({ baseUrl: engine.urls.console, adminToken: 'wrong' }));
     await expect(stranger.call('clock.get', {})).rejects.toBeInstanceOf(ApiError);

@@ -7,6 +7,7 @@ import { createParser } from 'eventsource-parser';
 import type { CommandResult } from '../../../main/engine/api/bridge';
 import { isEngineErrorBody } from '../../../main/engine/api/errors';
 import type { EngineEvent } from '../../../main/engine/api/events';
+import { CONSOLE_UI_HEADER } from '../../../main/engine/api/traffic-types';
 import type { ConnectionState, Transport } from './client';
 
 export interface HttpTransportOptions {
@@ -18,7 +19,8 @@ export interface HttpTransportOptions {
 const MAX_BACKOFF_MS = 5_000;
 
 export function httpTransport({ baseUrl, adminToken, fetch: fetchImpl = fetch.bind(globalThis) }: HttpTransportOptions): Transport {
-  const headers = { authorization: `Bearer ${adminToken}` };
+  // Marked as the UI's own calls, which the traffic log leaves out (see CONSOLE_UI_HEADER).
+  const headers = { authorization: `Bearer ${adminToken}`, [CONSOLE_UI_HEADER]: '1' };
   const listeners = new Set<(event: EngineEvent) => void>();
   const connectionListeners = new Set<(state: ConnectionState) => void>();
   let connection: ConnectionState = 'connecting';
