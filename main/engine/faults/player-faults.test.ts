@@ -50,6 +50,20 @@ describe('faults in the player\u2019s client', () => {
     expect(faults.list()[0]).toMatchObject({ hits: 2, spent: true });
   });
 
+  it('status: a 503 whose rule names no Retry-After still carries one, the 2 s the player waits', async () => {
+    await playing([{ target: 'player', match: { path: '/itemWindow', reason: 'skipNext' }, action: { type: 'status', status: 503 }, times: 1 }], { notifyUserIntent: true });
+    await h.load();
+    await h.advance(BUFFERING_MS);
+    const skip = h.player.act('skipNext', 'user');
+    await h.advance(2_000);
+    await skip;
+    const tries = h.exchanges.filter((e) => e.reason === 'skipNext');
+    expect(tries.map((e) => [e.status, e.responseHeaders?.['retry-after'] ?? null, e.startedAt - tries[0]!.startedAt])).toEqual([
+      [503, '2', 0],
+      [200, null, 2_000],
+    ]);
+  });
+
   it('drop: an incomplete request, retried 2 s later', async () => {
     await playing([{ target: 'player', match: { path: '/itemWindow', reason: 'skipNext' }, action: { type: 'drop' }, times: 1 }], { limitedSkips: true });
     await h.load();

@@ -7,7 +7,8 @@ import type { FaultHit } from '../api/fault-types.js';
 import type { EngineClock } from '../clock/clock.js';
 import type { HttpResponse, HttpTransport } from '../player/client.js';
 import type { FaultRegistry } from './registry.js';
-import { MALFORMED_BODY } from './server-fault.js';
+import { reasonAsWritten } from '../cloud-queue/reasons.js';
+import { injectedStatusHeaders, MALFORMED_BODY } from './server-fault.js';
 
 export class InjectedFailure extends Error {
   constructor(
@@ -24,18 +25,21 @@ function synthetic(status: number, body: string, headers: Record<string, string>
   return { status, headers: { get: (name) => lower.get(name.toLowerCase()) ?? null }, text: async () => body, fault };
 }
 
+function reasonOf(url: URL): string | undefined {
+  const reason = url.searchParams.get('reason');
+  return reason === null ? undefined : reasonAsWritten(reason);
+}
+
 export function faultingTransport(inner: HttpTransport, faults: FaultRegistry, clock: EngineClock): HttpTransport {
   return async (request) => {
     const url = new URL(request.url);
-    const decision = faults.decide('player', { method: request.method, path: url.pathname, reason: url.searchParams.get('reason') ?? undefined });
+    const decision = faults.decide('player', { method: request.method, path: url.pathname, reason: reasonOf(url) });
     if (!decision) return inner(request);
     const { action, hit } = decision;
     const requestId = request.headers['x-request-id'];
     switch (action.type) {
       case 'status': {
-        const headers: Record<string, string> = { 'content-type': 'application/json' };
-        if (action.retryAfter !== undefined) headers['retry-after'] = String(action.retryAfter);
-        if (action.rejectedReason !== undefined) headers['x-rejected-reason'] = action.rejectedReason;
+        const headers = { 'content-type': 'application/json', ...injectedStatusHeaders(action) };
         const body = action.body ?? { error: { code: action.status, message: `injected fault: ${action.status}`, errors: [] } };
         return synthetic(action.status, typeof body === 'string' ? body : JSON.stringify(body), headers, hit);
       }

@@ -8,6 +8,7 @@ import type { FaultAction, FaultTarget } from '../api/fault-types.js';
 import type { TrafficOutcome, TrafficTarget } from '../api/traffic-types.js';
 import type { EngineClock } from '../clock/clock.js';
 import { cloudQueueError } from '../cloud-queue/errors.js';
+import { RETRY_AFTER_MIN_SEC } from '../player/retry.js';
 
 /**
  * Answers an injected status for a target: a reply it sent, `'route'` to let the route answer
@@ -37,6 +38,17 @@ export const loginAuthorizeResponder = (authorizePath: string): StatusResponder 
   return 'route';
 };
 
+/** The headers an injected status carries: Retry-After and X-Rejected-Reason. */
+export function injectedStatusHeaders(action: Extract<FaultAction, { type: 'status' }>): Record<string, string> {
+  const headers: Record<string, string> = {};
+  // A 503 always carries Retry-After (CONTRACT §4). When the rule names none: the 2 s a player
+  // waits for a missing one (seed §7.2's lower bound), so the wire says what the player does.
+  const retryAfter = action.retryAfter ?? (action.status === 503 ? RETRY_AFTER_MIN_SEC : undefined);
+  if (retryAfter !== undefined) headers['retry-after'] = String(retryAfter);
+  if (action.rejectedReason !== undefined) headers['x-rejected-reason'] = action.rejectedReason;
+  return headers;
+}
+
 export const MALFORMED_BODY = '{"injected": "malformed", "items": [';
 
 interface FaultContext {
@@ -53,8 +65,7 @@ export async function applyServerFault(request: FastifyRequest, reply: FastifyRe
   const release = () => typeof requestId === 'string' && context.clock.release(requestId);
   switch (action.type) {
     case 'status': {
-      if (action.retryAfter !== undefined) reply.header('retry-after', String(action.retryAfter));
-      if (action.rejectedReason !== undefined) reply.header('x-rejected-reason', action.rejectedReason);
+      reply.headers(injectedStatusHeaders(action));
       const answered = context.respondStatus?.(context.target as FaultTarget, request, reply, action);
       if (answered === 'route') return undefined;
       if (answered) return answered;
@@ -74,7 +85,8 @@ export async function applyServerFault(request: FastifyRequest, reply: FastifyRe
     case 'drop':
       context.ended('dropped');
       reply.hijack();
-      request.raw.socket.destroy();
+      // A TCP RST, as a connection that breaks mid-request: the client sees ECONNRESET.
+      request.raw.socket.resetAndDestroy();
       return reply;
   }
 }

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { FaultRuleInput, FaultTarget } from '../api/fault-types.js';
 import type { TrafficEntry } from '../api/traffic-types.js';
 import type { Engine } from '../index.js';
+import { connect } from 'node:net';
 import { admin, startTestEngine } from '../testing/http.js';
 
 let engine: Engine;
@@ -39,6 +40,17 @@ async function lastTraffic(target: string): Promise<TrafficEntry> {
   return (body as TrafficEntry[]).at(-1)!;
 }
 
+/** How a connection that sent one GET ended: `closed` (FIN, with or without an answer) or an errno code. */
+function socketEnd(to: string): Promise<string> {
+  const { hostname, port, pathname, search } = new URL(to);
+  return new Promise((resolve) => {
+    const socket = connect(Number(port), hostname, () => socket.write(`GET ${pathname}${search} HTTP/1.1\r\nHost: ${hostname}:${port}\r\n\r\n`));
+    socket.on('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? error.message));
+    socket.on('close', () => resolve('closed'));
+    socket.resume();
+  });
+}
+
 describe.each(['login', 'control', 'cloudQueue'] as const)('target %s', (target) => {
   it('status: answers the injected status with Retry-After and X-Rejected-Reason, marked in the log', async () => {
     await addFault({ target, action: { type: 'status', status: 503, retryAfter: 7, rejectedReason: 'STREAM_RATE_LIMIT_REACHED' }, times: 1 });
@@ -51,9 +63,17 @@ describe.each(['login', 'control', 'cloudQueue'] as const)('target %s', (target)
     expect((await fetch(url(target), { method: target === 'login' ? 'POST' : 'GET' })).status).not.toBe(503);
   });
 
+  it('status: a 503 whose rule names no Retry-After still carries one (2 s, what a player waits then)', async () => {
+    await addFault({ target, action: { type: 'status', status: 503 }, times: 1 });
+    const response = await fetch(url(target), { method: target === 'login' ? 'POST' : 'GET' });
+    expect(response.status).toBe(503);
+    expect(response.headers.get('retry-after')).toBe('2');
+  });
+
   it('drop: the connection resets before any answer', async () => {
     await addFault({ target, action: { type: 'drop' }, times: 1 });
-    await expect(fetch(url(target))).rejects.toThrow();
+    // A reset (RST), not an orderly close (FIN): the socket itself fails with ECONNRESET.
+    expect(await socketEnd(url(target))).toBe('ECONNRESET');
     await expect.poll(async () => (await lastTraffic(target))?.outcome).toBe('dropped');
   });
 
@@ -90,6 +110,13 @@ describe('matching at the servers', () => {
     expect((await fetch(`${base}/version`)).status).not.toBe(500);
     const [rule] = (await admin(engine, 'GET', '/faults')).body as { hits: number }[];
     expect(rule!.hits).toBe(1);
+  });
+
+  it('reads an unencoded `+` in reason as the seed writes joined reasons, in the rule and in the log', async () => {
+    await addFault({ target: 'cloudQueue', match: { path: '/itemWindow', reason: 'load+queueCompleted' }, action: { type: 'status', status: 500 }, times: 1 });
+    // `+` in a query string decodes to a space; a player that does not encode it still means `+`.
+    expect((await fetch(`${engine.urls.cloudQueue}/queues/q1/v2.3/itemWindow?reason=load+queueCompleted`)).status).toBe(500);
+    expect(await lastTraffic('cloudQueue')).toMatchObject({ reason: 'load+queueCompleted', fault: { action: 'status' } });
   });
 
   it('lists, removes one, and clears all', async () => {
