@@ -16,6 +16,7 @@ import { CLOUD_QUEUE_VERSIONS } from './defaults.js';
 import { sendCloudQueueError } from './errors.js';
 import { parseItemWindowQuery, readItemWindow } from './item-window.js';
 import type { QueueModel } from './queue-model.js';
+import { reasonAsWritten } from './reasons.js';
 import { parseTimePlayed } from './time-played.js';
 import { checkQueueToken } from './tokens.js';
 import { WindowCache } from './window-cache.js';
@@ -94,7 +95,7 @@ export async function buildCloudQueueApp(options: CloudQueueAppOptions): Promise
         const record = {
           at,
           requestId: headerOf(request, 'x-request-id'),
-          reason: typeof query.reason === 'string' ? query.reason.replace(/ /g, '+') : null,
+          reason: typeof query.reason === 'string' ? reasonAsWritten(query.reason) : null,
           itemId: typeof query.itemId === 'string' && query.itemId !== '' ? query.itemId : null,
           previousWindowSize: null as number | null,
           upcomingWindowSize: null as number | null,

@@ -10,8 +10,13 @@ export type ItemWindowReason = (typeof ITEM_WINDOW_REASONS)[number] | (typeof CO
 
 const ACCEPTED = new Set<string>([...ITEM_WINDOW_REASONS, ...COMBINED_REASONS]);
 
+/** A decoded `reason` as the player wrote it: an unencoded `load+queueCompleted` decodes with a space. */
+export function reasonAsWritten(decoded: string): string {
+  return decoded.replace(/ /g, '+');
+}
+
 /** The reason as the player meant it, or null when it is not one the server accepts. */
 export function parseReason(raw: string): ItemWindowReason | null {
-  const reason = raw.trim().replace(/ /g, '+');
+  const reason = reasonAsWritten(raw.trim());
   return ACCEPTED.has(reason) ? (reason as ItemWindowReason) : null;
 }

@@ -10,6 +10,7 @@ import type { FaultRegistry } from '../faults/registry.js';
 import { applyServerFault, type StatusResponder } from '../faults/server-fault.js';
 import { PassThrough } from 'node:stream';
 import { headerBlock, rawHeaderBlock, type HeaderBlock } from '../store/repositories/header-block.js';
+import { reasonAsWritten } from '../cloud-queue/reasons.js';
 import { MAX_BODY_CHARS, type TrafficRecorder } from './recorder.js';
 
 interface CaptureState {
@@ -146,7 +147,7 @@ function pathOf(url: string): string {
 
 function reasonOf(request: FastifyRequest): string | null {
   const reason = (request.query as Record<string, unknown> | undefined)?.reason;
-  return typeof reason === 'string' ? reason : null;
+  return typeof reason === 'string' ? reasonAsWritten(reason) : null;
 }
 
 function headerValue(value: string | string[] | undefined): string | null {
