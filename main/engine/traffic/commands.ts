@@ -1,11 +1,11 @@
 /** Command handlers of the traffic log. */
 import type { HarLog } from '../api/har-types.js';
 import type { TrafficEntry } from '../api/traffic-types.js';
-import { TRAFFIC_LIST_DEFAULT_LIMIT } from '../api/commands/faults.js';
+import { TRAFFIC_LIST_DEFAULT_LIMIT, TRAFFIC_SINCE_ENGINE_TIME } from '../api/commands/faults.js';
 import { EngineError } from '../api/errors.js';
 import type { CommandHandlers } from '../api/runner.js';
 import type { Store } from '../store/store.js';
-import type { StoredTrafficEntry } from '../store/repositories/traffic.js';
+import type { StoredTrafficEntry, TrafficCursor } from '../store/repositories/traffic.js';
 import { toHar } from './har.js';
 import type { TrafficRecorder } from './recorder.js';
 import { redactBody, redactHeaders, redactUrl } from './redact.js';
@@ -49,7 +49,8 @@ export function trafficCommandHandlers(recorder: TrafficRecorder, store: Pick<St
   return {
     'traffic.list': ({ since, limit, ...filter }) => {
       recorder.flush();
-      return store.traffic.entries(filter, since, limit ?? TRAFFIC_LIST_DEFAULT_LIMIT).map((entry) => present(entry));
+      const cursor: TrafficCursor | undefined = since === undefined ? undefined : since >= TRAFFIC_SINCE_ENGINE_TIME ? { fromAt: since } : { afterId: since };
+      return store.traffic.entries(filter, cursor, limit ?? TRAFFIC_LIST_DEFAULT_LIMIT).map((entry) => present(entry, false, true));
     },
     'traffic.page': ({ filter, offset, limit }) => {
       recorder.flush();
@@ -73,7 +74,8 @@ export function trafficCommandHandlers(recorder: TrafficRecorder, store: Pick<St
     'traffic.configure': (change) => recorder.configure(change),
     'traffic.har': ({ filter, reveal, limit }) => {
       recorder.flush();
-      const entries = store.traffic.entries(filter ?? {}, undefined, limit ?? 10_000);
+      // Without a limit, the newest 10,000 of the set (as a bundle takes them), oldest first.
+      const entries = store.traffic.latest(filter ?? {}, limit ?? 10_000);
       return harOf(entries, reveal ?? false);
     },
   };

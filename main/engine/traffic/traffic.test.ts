@@ -75,6 +75,17 @@ describe('capture at the servers', () => {
     expect(await list('?target=cloudQueue&limit=5000')).toHaveLength(1_010);
   });
 
+  it('reads `since` as an entry id, or as an engine time when it is one (GET /clock `now`)', async () => {
+    await fetch(`${engine.urls.cloudQueue}/queues/q1/v2.3/version?n=before`);
+    await admin(engine, 'POST', '/clock', { advanceMs: 60_000 });
+    const { now } = (await admin(engine, 'GET', '/clock')).body as { now: number };
+    await fetch(`${engine.urls.cloudQueue}/queues/q1/v2.3/version?n=after`);
+    const all = await list('?target=cloudQueue');
+    expect(all.map((e) => e.url.split('n=')[1])).toEqual(['before', 'after']);
+    expect((await list(`?target=cloudQueue&since=${now}`)).map((e) => e.id)).toEqual([all[1]!.id]);
+    expect((await list(`?target=cloudQueue&since=${all[0]!.id}`)).map((e) => e.id)).toEqual([all[1]!.id]);
+  });
+
   it('masks secrets, and reveals them on request', async () => {
     // Any listener will do: the console's own admin API takes JSON bodies on every command.
     await fetch(`${engine.urls.console}/admin/api/commands/clock.get`, {
@@ -115,6 +126,13 @@ describe('capture at the servers', () => {
     expect(har.log.entries).toHaveLength(1);
     expect(har.log.entries[0]!._target).toBe('control');
     expect(har.log.entries[0]!.request.headers.find((h) => h.name === 'authorization')?.value).toBe('Bearer abcd•••');
+  });
+
+  it('exports the newest entries of the set when it holds more than the limit, oldest first', async () => {
+    for (let i = 0; i < 5; i++) await fetch(`${engine.urls.cloudQueue}/queues/q1/v2.3/version?n=${i}`);
+    const { body } = await admin(engine, 'POST', '/traffic/har', { filter: { target: 'cloudQueue' }, limit: 2 });
+    const har = body as { log: { entries: { request: { url: string } }[] } };
+    expect(har.log.entries.map((e) => e.request.url.split('n=')[1])).toEqual(['3', '4']);
   });
 
   it('does not log its own reads', async () => {
@@ -173,6 +191,9 @@ describe('the player\u2019s own requests', () => {
       const answered = await traffic['traffic.get']({ id: rows[1]!.id });
       expect(answered.transitions).toEqual([expect.objectContaining({ transition: 'skip-answered-plays', from: 'PLAYING', to: 'BUFFERING', playerId: 'player-kitchen' })]);
       expect(answered.requestHeaders['x-player-id']).toBe('player-kitchen');
+      // The list (GET /admin/api/traffic) carries the same links.
+      const listed = await traffic['traffic.list']({ target: 'player', reason: 'skipNext' });
+      expect(listed.map((e) => e.transitions.map((t) => t.transition))).toEqual([[], ['skip-answered-plays']]);
     } finally {
       players.close();
       clock.close();

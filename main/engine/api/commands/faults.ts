@@ -48,6 +48,12 @@ const Filter = {
 export const TrafficFilterSchema = Type.Object(Filter);
 /** Entries `GET /admin/api/traffic` returns without a `limit`: a whole scripted scenario's worth. */
 export const TRAFFIC_LIST_DEFAULT_LIMIT = 1_000;
+/**
+ * `since` on `GET /admin/api/traffic` reads either way a script may mean it: an entry id (the
+ * entries after it) or an engine time in epoch ms, as `GET /clock` gives it (the entries at or
+ * after it). Ids never come near 10^12; engine times, which start at the wall time, are past it.
+ */
+export const TRAFFIC_SINCE_ENGINE_TIME = 1e12;
 
 export interface FaultPreset {
   id: string;
@@ -89,7 +95,7 @@ export const faultCommands = {
     http: { method: 'POST', path: '/faults/presets/:id' },
   }),
   'traffic.list': command<TrafficEntry[]>()({
-    summary: `Traffic entries after \`since\` (an entry id), oldest first, secrets masked; ${TRAFFIC_LIST_DEFAULT_LIMIT} unless \`limit\` says otherwise.`,
+    summary: `Traffic entries from \`since\` on (an entry id: the entries after it; ${TRAFFIC_SINCE_ENGINE_TIME} or more: an engine time, the entries at or after it), oldest first, secrets masked, each with the player transitions its answer caused; ${TRAFFIC_LIST_DEFAULT_LIMIT} unless \`limit\` says otherwise.`,
     input: Type.Object({ ...Filter, since: Type.Optional(Type.Integer({ minimum: 0 })), limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 5_000 })) }),
     http: { method: 'GET', path: '/traffic' },
   }),

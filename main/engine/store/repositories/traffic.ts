@@ -75,13 +75,16 @@ function toEntry(row: Row): StoredTrafficEntry {
   };
 }
 
+/** Where a read starts: after an entry (by id), or at an engine time. */
+export type TrafficCursor = { afterId: number } | { fromAt: number };
+
 /** SQL for a filter, with its parameters. */
-function where(filter: TrafficFilter, since?: number): { sql: string; params: (string | number)[] } {
+function where(filter: TrafficFilter, since?: TrafficCursor): { sql: string; params: (string | number)[] } {
   const clauses: string[] = [];
   const params: (string | number)[] = [];
   if (since !== undefined) {
-    clauses.push('id > ?');
-    params.push(since);
+    clauses.push('afterId' in since ? 'id > ?' : 'at >= ?');
+    params.push('afterId' in since ? since.afterId : since.fromAt);
   }
   if (filter.target) {
     clauses.push('target = ?');
@@ -249,8 +252,8 @@ export class TrafficRepository {
     return row && toEntry(row);
   }
 
-  /** Full entries after `since` (an id), oldest first. */
-  entries(filter: TrafficFilter, since: number | undefined, limit: number): StoredTrafficEntry[] {
+  /** Full entries from `since` on, oldest first. */
+  entries(filter: TrafficFilter, since: TrafficCursor | undefined, limit: number): StoredTrafficEntry[] {
     const { sql, params } = where(filter, since);
     return this.db.prepare<(string | number)[], Row>(`SELECT ${ENTRY_COLUMNS} FROM traffic ${sql} ORDER BY id LIMIT ?`).all(...params, limit).map(toEntry);
   }
