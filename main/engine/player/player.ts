@@ -553,12 +553,8 @@ export class Player {
       this.skipping = null;
     },
     requestSkipToItem: (event) => void this.runSkipToItem((event as EventOf<'skipToItem'>).params),
-    seek: (event) => {
-      const { positionMillis } = (event as EventOf<'skipToItem'>).params;
-      if (positionMillis === undefined || !this.track) return;
-      this.track.seek(positionMillis, this.deps.clock.now());
-      if (this.track.playing) this.startTrackTimers();
-    },
+    seek: (event) => this.seek((event as EventOf<'skipToItem'>).params.positionMillis),
+    seekSkipTarget: (event) => this.seek((event as EventOf<'skipAnswered'>).positionMillis),
     startCommandItem: (event) => this.startCommandItem((event as EventOf<'skipToItem'>).params, true),
     cueCommandItem: (event) => this.startCommandItem((event as EventOf<'skipToItem'>).params, false),
     requestRefreshLater: () => void this.backgroundWindow('refresh', 'refresh'),
@@ -613,7 +609,8 @@ export class Player {
     const playsAtOnce = params.playOnCompletion === true && startsAtOnce(policies, metadata !== undefined);
     if (playsAtOnce) this.dispatch({ type: 'loadStartedAtOnce', track: metadata! }, { requestId: context.exchange.requestId });
     const reason = firstWindowReason(policies, metadata !== undefined, metadata !== undefined && fetchedAtOnce(metadata));
-    const window = await this.deps.client.itemWindow(target, this.windowQuery(reason, params.itemId));
+    // A new queue: the version the command named (if any), never the one of the queue it replaces.
+    const window = await this.deps.client.itemWindow(target, { ...this.windowQuery(reason, params.itemId), queueVersion: params.queueVersion });
     if (!this.sameLoad(epoch, pending)) return;
     this.noteViolations(window);
     if (!window.ok || window.value.items.length === 0) {
@@ -666,7 +663,7 @@ export class Player {
     const plays = params.playOnCompletion ?? this.isMoving();
     // §7.3: skipToItem has answered already; the request is retried in the background.
     const result = await this.waitingFor('skipToItem', params, () =>
-      this.background((retry) => this.deps.client.itemWindow(this.queue!.target, this.windowQuery('skipToItem', params.itemId), retry)),
+      this.background((retry) => this.deps.client.itemWindow(this.queue!.target, this.windowQuery('skipToItem', params.itemId, params.queueVersion ?? this.window?.queueVersion), retry)),
     );
     if (epoch !== this.epoch || !this.queue) return;
     if (!result.ok) return this.dispatchBackgroundFailure(result.failure, 'itemWindow', result.exchange.requestId);
@@ -795,8 +792,9 @@ export class Player {
 
   // ---------------------------------------------------------------- playback mechanics
 
-  private windowQuery(reason: Reason, itemId: string | undefined) {
-    return { reason, itemId, previousWindowSize: PREVIOUS_WINDOW_SIZE, upcomingWindowSize: UPCOMING_WINDOW_SIZE, queueVersion: this.window?.queueVersion };
+  /** `queueVersion`: the version the player holds (its window's) unless said otherwise. */
+  private windowQuery(reason: Reason, itemId: string | undefined, queueVersion: string | undefined = this.window?.queueVersion) {
+    return { reason, itemId, previousWindowSize: PREVIOUS_WINDOW_SIZE, upcomingWindowSize: UPCOMING_WINDOW_SIZE, queueVersion };
   }
 
   /** Moves to `item`; when `play`, through BUFFERING (the table set the state already). */
@@ -806,6 +804,13 @@ export class Player {
     this.track = new TrackPlayback(item, positionMillis ?? 0);
     this.atEnd = false;
     if (play) this.armAudioReady(this.fetched.has(item.id));
+  }
+
+  /** Moves the playhead within the current playback: durationPlayedMillis goes on (§2.3). */
+  private seek(positionMillis: number | undefined): void {
+    if (positionMillis === undefined || !this.track) return;
+    this.track.seek(positionMillis, this.deps.clock.now());
+    if (this.track.playing) this.startTrackTimers();
   }
 
   private startCommandItem(params: SkipToItemParams, play: boolean): void {

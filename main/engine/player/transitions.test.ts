@@ -50,6 +50,27 @@ describe('loadCloudQueue', () => {
     expect(h.player.status()).toMatchObject({ playbackState: 'PLAYBACK_STATE_PAUSED', itemId: 't1', positionMillis: 0, queueVersion: '1' });
   });
 
+  it('load-answered-paused: a queue loaded paused is suspended after pauseTtlSec, as any pause (§3)', async () => {
+    await start({ policies: { pauseTtlSec: 60 } });
+    await h.load({ playOnCompletion: false });
+    await h.advance(59_999);
+    expect(h.player.status().suspended).toBe(false);
+    await h.advance(1);
+    expect(last()).toMatchObject({ transition: 'suspend-after-ttl', from: 'PAUSED', to: 'SUSPENDED' });
+  });
+
+  it('load-begins: the first window asks with the queueVersion the command named, never the replaced queue’s', async () => {
+    await playing();
+    h.stub.edit((items) => items.slice(0, 4)); // the loaded queue moves on to version 2
+    await h.player.refresh();
+    await h.settle();
+    expect(h.player.status().queueVersion).toBe('2');
+    await h.load({ queueVersion: '7' });
+    await h.load({});
+    const loads = h.stub.requests.filter((r) => r.reason === 'load');
+    expect(loads.map((r) => r.query.queueVersion ?? null)).toEqual([null, '7', null]);
+  });
+
   it('load-answered-plays and audio-ready: fetch the first track, then play', async () => {
     await start();
     await h.load({ itemId: 't3', positionMillis: 5_000 });
@@ -235,6 +256,17 @@ describe('user skips (seed §4.3)', () => {
     expect(h.player.status().itemId).toBe('t2');
   });
 
+  it('skip-next-paused: a skip while paused starts pauseTtlSec again; the paused session is still suspended', async () => {
+    await playing({ policies: { pauseTtlSec: 60 } });
+    await h.player.act('pause', 'user');
+    await h.advance(30_000);
+    await h.player.act('skipNext', 'user');
+    await h.advance(59_999);
+    expect(h.player.status()).toMatchObject({ itemId: 't2', suspended: false });
+    await h.advance(1);
+    expect(last()).toMatchObject({ transition: 'suspend-after-ttl', from: 'PAUSED', to: 'SUSPENDED' });
+  });
+
   it('skip-prev: back to the previous track', async () => {
     await playing();
     await h.player.act('skipNext', 'user');
@@ -310,11 +342,25 @@ describe('control commands on a loaded queue', () => {
     expect(h.player.status()).toMatchObject({ itemId: 't4', playbackState: 'PLAYBACK_STATE_PAUSED' });
   });
 
-  it('seek: skipToItem to the playing item with a position moves the playhead within one playback', async () => {
+  it('seek: skipToItem to the playing item, with its metadata, moves the playhead within one playback', async () => {
+    await playing();
+    await h.advance(20_000);
+    h.player.skipToItem({ itemId: 't1', positionMillis: 90_000, trackMetadata: tracks(1)[0]!.track });
+    expect(last()).toMatchObject({ transition: 'seek', from: 'PLAYING', to: 'PLAYING' });
+    await h.advance(1_000);
+    expect(h.player.status()).toMatchObject({ itemId: 't1', positionMillis: 91_000 });
+    expect(h.stub.postedReports()).toEqual([]);
+    expect(h.stub.sent('itemWindow', 'skipToItem')).toEqual([]);
+  });
+
+  it('skip-answered-seeks: without metadata, skipToItem to the playing item asks the server (§4.3), then seeks', async () => {
     await playing();
     await h.advance(20_000);
     h.player.skipToItem({ itemId: 't1', positionMillis: 90_000 });
-    expect(last()).toMatchObject({ transition: 'seek', from: 'PLAYING', to: 'PLAYING' });
+    expect(last()).toMatchObject({ transition: 'skip-to-item-asks-server' });
+    await h.settle();
+    expect(h.stub.sent('itemWindow', 'skipToItem').map((r) => r.itemId)).toEqual(['t1']);
+    expect(last()).toMatchObject({ transition: 'skip-answered-seeks', from: 'PLAYING', to: 'PLAYING' });
     await h.advance(1_000);
     expect(h.player.status()).toMatchObject({ itemId: 't1', positionMillis: 91_000 });
     expect(h.stub.postedReports()).toEqual([]);

@@ -28,6 +28,11 @@ export interface GuardContext {
   currentItemId: string | undefined;
 }
 
+/** §4.3 skipToItem: the request goes to the server with limitedSkips or without track metadata. */
+function commandAsksServer(c: GuardContext, e: PlayerEvent): boolean {
+  return skipToItemAsksServer(c.policies, (e as EventOf<'skipToItem'>).params.trackMetadata !== undefined);
+}
+
 export const GUARDS = {
   playOnCompletion: (c: GuardContext) => c.playOnCompletion,
   startedAtOnce: (c: GuardContext) => c.startedAtOnce,
@@ -37,11 +42,17 @@ export const GUARDS = {
   hasNext: (c: GuardContext) => c.hasNext,
   hasPrevious: (c: GuardContext) => c.hasPrevious,
   skipAsksServer: (c: GuardContext) => userSkipAsksServer(c.policies),
-  skipToItemAsksServer: (c: GuardContext, e: PlayerEvent) =>
-    skipToItemAsksServer(c.policies, (e as EventOf<'skipToItem'>).params.trackMetadata !== undefined),
+  skipToItemAsksServer: (c: GuardContext, e: PlayerEvent) => commandAsksServer(c, e),
   windowFullyFetched: (c: GuardContext) => c.windowFullyFetched,
   skipPlays: (c: GuardContext) => c.skipPlays,
-  sameItem: (c: GuardContext, e: PlayerEvent) => c.currentItemId !== undefined && (e as EventOf<'skipToItem'>).params.itemId === c.currentItemId,
+  /** The server answered a skipToItem to the item that is playing. */
+  answerIsCurrentItem: (c: GuardContext, e: PlayerEvent) => {
+    const answer = e as EventOf<'skipAnswered'>;
+    return answer.skipped === 'skipToItem' && c.currentItemId !== undefined && answer.target.id === c.currentItemId;
+  },
+  /** skipToItem to the playing item that §4.3 does not send to the server: a seek. */
+  sameItemLocally: (c: GuardContext, e: PlayerEvent) =>
+    c.currentItemId !== undefined && (e as EventOf<'skipToItem'>).params.itemId === c.currentItemId && !commandAsksServer(c, e),
 } satisfies Record<string, (context: GuardContext, event: PlayerEvent) => boolean>;
 
 export type GuardName = keyof typeof GUARDS;
@@ -81,6 +92,7 @@ export const EFFECTS = [
   'refuseSkip',
   'requestSkipToItem',
   'seek',
+  'seekSkipTarget',
   'startCommandItem',
   'cueCommandItem',
   'requestRefreshLater',
@@ -120,7 +132,7 @@ export const TRANSITIONS: readonly Transition[] = [
   { id: 'load-starts-at-once', from: ANY, on: ['loadStartedAtOnce'], to: 'BUFFERING', effects: ['startMetadataTrack'], note: 'with track metadata and no limitedSkips the player starts at once; its first window request is `refresh` (§4.3)' },
   { id: 'load-answered-already-started', from: ANY, on: ['loadAnswered'], guard: 'startedAtOnce', to: 'same', effects: ['adoptLoad', 'answerLoad'], note: 'the window arrives for a track that already started' },
   { id: 'load-answered-plays', from: ANY, on: ['loadAnswered'], guard: 'playOnCompletion', to: 'BUFFERING', effects: ['adoptLoad', 'bufferCurrent', 'answerLoad'], note: 'loaded with playOnCompletion: fetch the first track and play' },
-  { id: 'load-answered-paused', from: ANY, on: ['loadAnswered'], to: 'PAUSED', effects: ['adoptLoad', 'answerLoad'], note: 'loaded without playOnCompletion: ready, paused on the first track' },
+  { id: 'load-answered-paused', from: ANY, on: ['loadAnswered'], to: 'PAUSED', effects: ['adoptLoad', 'armPauseTtl', 'answerLoad'], note: 'loaded without playOnCompletion: ready, paused on the first track (pauseTtlSec runs from here)' },
   { id: 'load-failed', from: ANY, on: ['loadFailed'], to: 'previous', effects: ['restorePrevious', 'failLoad'], note: 'seed §3/§7.3: the load fails with the error, no retry, the player stays in its previous state' },
 
   // playing and pausing
@@ -147,18 +159,19 @@ export const TRANSITIONS: readonly Transition[] = [
   // user skips (seed §4.3 skipNext/skipPrev)
   { id: 'skip-asks-server', from: ACTIVE, on: ['skipNext', 'skipPrev'], guard: 'skipAsksServer', to: 'same', effects: ['requestUserSkip'], note: 'limitedSkips or notifyUserIntent: ask the server and wait for its answer before skipping' },
   { id: 'skip-next', from: MOVING, on: ['skipNext'], guard: 'hasNext', to: 'BUFFERING', effects: ['finalReportSkip', 'startNext'], note: 'skip to the next track at once' },
-  { id: 'skip-next-paused', from: ['PAUSED'], on: ['skipNext'], guard: 'hasNext', to: 'PAUSED', effects: ['finalReportSkip', 'cueNext'], note: 'skip while paused: stay paused on the next track' },
+  { id: 'skip-next-paused', from: ['PAUSED'], on: ['skipNext'], guard: 'hasNext', to: 'PAUSED', effects: ['finalReportSkip', 'cueNext', 'armPauseTtl'], note: 'skip while paused: stay paused on the next track (pauseTtlSec starts again)' },
   { id: 'skip-prev', from: MOVING, on: ['skipPrev'], guard: 'hasPrevious', to: 'BUFFERING', effects: ['finalReportSkip', 'startPrevious'], note: 'skip to the previous track at once' },
-  { id: 'skip-prev-paused', from: ['PAUSED'], on: ['skipPrev'], guard: 'hasPrevious', to: 'PAUSED', effects: ['finalReportSkip', 'cuePrevious'], note: 'skip back while paused: stay paused' },
+  { id: 'skip-prev-paused', from: ['PAUSED'], on: ['skipPrev'], guard: 'hasPrevious', to: 'PAUSED', effects: ['finalReportSkip', 'cuePrevious', 'armPauseTtl'], note: 'skip back while paused: stay paused (pauseTtlSec starts again)' },
+  { id: 'skip-answered-seeks', from: ACTIVE, on: ['skipAnswered'], guard: 'answerIsCurrentItem', to: 'same', effects: ['adoptWindow', 'seekSkipTarget', 'answerSkip'], note: 'the server answered a skipToItem to the playing item: the playhead moves within the same playback (§2.3)' },
   { id: 'skip-answered-plays', from: ACTIVE, on: ['skipAnswered'], guard: 'skipPlays', to: 'BUFFERING', effects: ['adoptWindow', 'finalReportSkip', 'startSkipTarget', 'answerSkip'], note: 'the server allowed the skip' },
-  { id: 'skip-answered-paused', from: ACTIVE, on: ['skipAnswered'], to: 'PAUSED', effects: ['adoptWindow', 'finalReportSkip', 'cueSkipTarget', 'answerSkip'], note: 'the server allowed the skip; the player stays paused' },
+  { id: 'skip-answered-paused', from: ACTIVE, on: ['skipAnswered'], to: 'PAUSED', effects: ['adoptWindow', 'finalReportSkip', 'cueSkipTarget', 'armPauseTtl', 'answerSkip'], note: 'the server allowed the skip; the player stays paused (pauseTtlSec starts again)' },
   { id: 'skip-refused', from: WITH_QUEUE, on: ['skipRefused'], to: 'same', effects: ['refuseSkip'], note: 'a 403 answers the skip itself (X-Rejected-Reason): the track goes on' },
 
   // control commands on a loaded queue (seed §4.3 skipToItem, §7.3)
-  { id: 'seek', from: ACTIVE, on: ['skipToItem'], guard: 'sameItem', to: 'same', effects: ['seek'], note: 'skipToItem to the playing item with a position moves the playhead: one playback, durationPlayedMillis goes on (§2.3)' },
+  { id: 'seek', from: ACTIVE, on: ['skipToItem'], guard: 'sameItemLocally', to: 'same', effects: ['seek'], note: 'skipToItem to the playing item, with metadata and no limitedSkips, moves the playhead: one playback, durationPlayedMillis goes on (§2.3)' },
   { id: 'skip-to-item-asks-server', from: ACTIVE, on: ['skipToItem'], guard: 'skipToItemAsksServer', to: 'same', effects: ['requestSkipToItem'], note: 'limitedSkips or no metadata: GET /itemWindow reason=skipToItem with the command\u2019s itemId; retried in the background' },
   { id: 'skip-to-item-plays', from: ACTIVE, on: ['skipToItem'], guard: 'skipPlays', to: 'BUFFERING', effects: ['finalReportSkip', 'startCommandItem', 'requestRefreshLater'], note: 'with metadata: fetch the audio without a request, later send reason=refresh' },
-  { id: 'skip-to-item-paused', from: ACTIVE, on: ['skipToItem'], to: 'PAUSED', effects: ['finalReportSkip', 'cueCommandItem', 'requestRefreshLater'], note: 'with metadata, not playing: cue the item, later send reason=refresh' },
+  { id: 'skip-to-item-paused', from: ACTIVE, on: ['skipToItem'], to: 'PAUSED', effects: ['finalReportSkip', 'cueCommandItem', 'armPauseTtl', 'requestRefreshLater'], note: 'with metadata, not playing: cue the item, later send reason=refresh (pauseTtlSec starts again)' },
   { id: 'session-replaced', from: WITH_QUEUE, on: ['sessionReplaced'], to: 'IDLE', effects: ['evictSession'], note: 'a new session on the group evicts the old one (ERROR_SESSION_EVICTED for its commands)' },
   { id: 'refresh-command', from: WITH_QUEUE, on: ['refresh'], to: 'same', effects: ['requestCommandRefresh'], note: 'refreshCloudQueue: GET /itemWindow reason=refresh; answers at once, retries in the background (§7.3)' },
   { id: 'window-answered', from: WITH_QUEUE, on: ['windowAnswered'], to: 'same', effects: ['adoptBackgroundWindow'], note: 'a background window (refresh, queueCompleted, new version) arrives' },
