@@ -426,6 +426,7 @@ export class Player {
       const pending = this.loading!;
       const params = pending.params;
       pending.startedAtOnce = true;
+      this.reportCutOff();
       this.stopTrackTimers();
       this.queue = pending.queue!;
       this.window = null;
@@ -436,6 +437,7 @@ export class Player {
     adoptLoad: (event) => {
       const { window } = event as EventOf<'loadAnswered'>;
       const pending = this.loading!;
+      if (!pending.startedAtOnce) this.reportCutOff();
       this.queue = pending.queue!;
       this.window = new QueueWindow(window);
       this.draining = false;
@@ -726,7 +728,17 @@ export class Player {
     this.changed();
   }
 
-  private sendReport(type: PlaybackReport['type'], skipReportId?: string): void {
+  /**
+   * The `final` report of a track that stops because its queue goes (a new load, a 404, an
+   * eviction, a failure): "posted once after each track finishes playing" (§2.3). One that ended
+   * at the end of the queue has had its report.
+   */
+  private reportCutOff(): void {
+    if (!this.atEnd) this.sendReport('final', undefined, { cutOff: true });
+  }
+
+  /** `cutOff`: the report of a queue being replaced, whose 404 must not evict the new session. */
+  private sendReport(type: PlaybackReport['type'], skipReportId?: string, { cutOff = false } = {}): void {
     if (!this.track || !this.queue || !this.track.hasStarted) return;
     const report = this.track.report(type, this.deps.clock.now(), this.window?.queueVersion ?? '', skipReportId);
     const target = this.queue.target;
@@ -734,7 +746,7 @@ export class Player {
     void this.foreground((retry) => this.deps.client.timePlayed(target, [report], retry)).then((result) => {
       if (result.ok || epoch !== this.epoch) return;
       // A report that fails never stops playback; a 404 still evicts the session (§7.1).
-      if (result.failure.kind === 'notFound') this.dispatch({ type: 'sessionNotFound', failure: result.failure }, { requestId: result.exchange.requestId });
+      if (result.failure.kind === 'notFound' && !cutOff) this.dispatch({ type: 'sessionNotFound', failure: result.failure }, { requestId: result.exchange.requestId });
       else this.noteError(result.failure);
     });
   }
@@ -877,6 +889,7 @@ export class Player {
   }
 
   private dropQueue(): void {
+    this.reportCutOff();
     this.epoch++;
     this.asking = {};
     for (const name of [...this.timers.keys()]) this.clearTimer(name);

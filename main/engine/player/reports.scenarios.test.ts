@@ -45,6 +45,31 @@ describe('playback reports (seed §2.3)', () => {
     ]);
   });
 
+  it('sends the final report of a track a new loadCloudQueue cuts off, and none twice at the end of the queue', async () => {
+    await playing({ items: tracks(3, 40_000) });
+    await h.advance(30_000);
+    await h.load({ itemId: 't3' });
+    await h.settle();
+    expect(h.stub.postedReports().filter((r) => r.type === 'final')).toEqual([
+      expect.objectContaining({ id: 't1', durationPlayedMillis: 30_000, positionMillis: 30_000 }),
+    ]);
+    expect(h.stub.postedReports().find((r) => r.type === 'final')).not.toHaveProperty('skip');
+    await h.advance(BUFFERING_MS + 40_000); // t3, the last, plays to the end: paused there
+    await h.load({});
+    await h.settle();
+    expect(h.stub.postedReports().filter((r) => r.type === 'final').map((r) => r.id)).toEqual(['t1', 't3']);
+  });
+
+  it('sends the final report of a track whose queue goes on a 404 for its window', async () => {
+    await playing({ items: tracks(20, 40_000) });
+    await h.advance(20_000);
+    h.stub.script('itemWindow', { status: 404 }, { reason: 'refresh' });
+    h.player.refresh();
+    await h.settle();
+    expect(h.player.machineState).toBe('IDLE');
+    expect(h.stub.postedReports().filter((r) => r.type === 'final')).toEqual([expect.objectContaining({ id: 't1', durationPlayedMillis: 20_000 })]);
+  });
+
   it('marks a final report that ended by a skip with skip.reportId, unique per skip', async () => {
     await playing();
     await h.advance(3_000);
