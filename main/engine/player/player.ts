@@ -165,7 +165,7 @@ export class Player {
       state: this.state,
       sessionId: this.session?.id ?? null,
       queueBaseUrl: this.queue?.target.queueBaseUrl ?? null,
-      policies: this.queue?.policies ?? null,
+      policies: this.queue ? this.policies : null,
       reports: this.queue?.reports ?? null,
       container: this.queue?.container ?? null,
       window: this.window
@@ -234,6 +234,10 @@ export class Player {
   skipToItem(params: SkipToItemParams): void {
     this.requireQueue();
     if (!this.policies.canSkipToItem) throw new PlaybackError('ERROR_DISALLOWED_BY_POLICY', 'the canSkipToItem policy forbids skipToItem');
+    // To the playing item with a position, skipToItem is a seek.
+    if (params.positionMillis !== undefined && params.itemId === this.track?.item.id && !this.policies.canSeek) {
+      throw new PlaybackError('ERROR_DISALLOWED_BY_POLICY', 'the canSeek policy forbids moving the playhead of the playing item');
+    }
     this.dispatch({ type: 'skipToItem', params });
   }
 
@@ -414,8 +418,11 @@ export class Player {
     };
   }
 
+  /** The queue's policies, with the playing item's own over them (CONTRACT §4 `items[].policies`). */
   private get policies(): PlaybackPolicies {
-    return this.queue?.policies ?? DEFAULT_POLICIES;
+    const queue = this.queue?.policies ?? DEFAULT_POLICIES;
+    const item = this.track?.item.policies;
+    return item ? { ...queue, ...item } : queue;
   }
 
   /** The effects the table names. Each receives the event that fired the row. */

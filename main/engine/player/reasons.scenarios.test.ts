@@ -107,9 +107,32 @@ describe('skipNext and skipPrev', () => {
     await expect(h.player.act('skipPrev', 'user')).rejects.toMatchObject({ errorCode: 'ERROR_DISALLOWED_BY_POLICY' });
     expect(h.stub.reasons()).toEqual(['load']);
   });
+
+  it('follow the playing item’s own policies over the queue’s (CONTRACT §4 items[].policies)', async () => {
+    const items = tracks(5).map((item) => (item.id === 't2' ? { ...item, policies: { canSkip: false } } : item));
+    await start({ items });
+    await h.load();
+    await h.advance(BUFFERING_MS);
+    await h.player.act('skipNext', 'user'); // t1 may be skipped
+    await h.advance(BUFFERING_MS);
+    await expect(h.player.act('skipNext', 'user')).rejects.toMatchObject({ errorCode: 'ERROR_DISALLOWED_BY_POLICY' });
+    expect(h.player.status().itemId).toBe('t2');
+    await h.player.act('skipPrev', 'user'); // only canSkip is the item's own
+    expect(h.player.status().itemId).toBe('t1');
+  });
 });
 
 describe('skipToItem', () => {
+  it('to the playing item with a position is a seek, refused when canSeek is off', async () => {
+    await start({ policies: { canSeek: false } });
+    await h.load();
+    await h.advance(BUFFERING_MS);
+    expect(() => h.player.skipToItem({ itemId: 't1', positionMillis: 60_000 })).toThrow(expect.objectContaining({ errorCode: 'ERROR_DISALLOWED_BY_POLICY' }));
+    h.player.skipToItem({ itemId: 't3', positionMillis: 60_000 }); // another item: a skip, not a seek
+    await h.settle();
+    expect(h.stub.sent('itemWindow').at(-1)).toMatchObject({ reason: 'skipToItem', itemId: 't3' });
+  });
+
   it('is sent with the command\u2019s itemId without metadata', async () => {
     await start();
     await h.load();
