@@ -5,6 +5,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { FaultRuleInput } from '../api/fault-types.js';
 import { EventBus } from '../events/bus.js';
+import { DEFAULT_RETRY_AFTER_SEC } from '../cloud-queue/errors.js';
 import { BUFFERING_MS } from '../player/audio.js';
 import { fetchTransport } from '../player/client.js';
 import { openStore } from '../store/store.js';
@@ -50,17 +51,17 @@ describe('faults in the player\u2019s client', () => {
     expect(faults.list()[0]).toMatchObject({ hits: 2, spent: true });
   });
 
-  it('status: a 503 whose rule names no Retry-After still carries one, the 2 s the player waits', async () => {
+  it('status: a 503 whose rule names no Retry-After still carries one, and the player waits that long', async () => {
     await playing([{ target: 'player', match: { path: '/itemWindow', reason: 'skipNext' }, action: { type: 'status', status: 503 }, times: 1 }], { notifyUserIntent: true });
     await h.load();
     await h.advance(BUFFERING_MS);
     const skip = h.player.act('skipNext', 'user');
-    await h.advance(2_000);
+    await h.advance(DEFAULT_RETRY_AFTER_SEC * 1_000);
     await skip;
     const tries = h.exchanges.filter((e) => e.reason === 'skipNext');
     expect(tries.map((e) => [e.status, e.responseHeaders?.['retry-after'] ?? null, e.startedAt - tries[0]!.startedAt])).toEqual([
-      [503, '2', 0],
-      [200, null, 2_000],
+      [503, String(DEFAULT_RETRY_AFTER_SEC), 0],
+      [200, null, DEFAULT_RETRY_AFTER_SEC * 1_000],
     ]);
   });
 

@@ -7,8 +7,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FaultAction, FaultTarget } from '../api/fault-types.js';
 import type { TrafficOutcome, TrafficTarget } from '../api/traffic-types.js';
 import type { EngineClock } from '../clock/clock.js';
-import { cloudQueueError } from '../cloud-queue/errors.js';
-import { RETRY_AFTER_MIN_SEC } from '../player/retry.js';
+import { cloudQueueError, DEFAULT_RETRY_AFTER_SEC } from '../cloud-queue/errors.js';
 
 /**
  * Answers an injected status for a target: a reply it sent, `'route'` to let the route answer
@@ -41,9 +40,9 @@ export const loginAuthorizeResponder = (authorizePath: string): StatusResponder 
 /** The headers an injected status carries: Retry-After and X-Rejected-Reason. */
 export function injectedStatusHeaders(action: Extract<FaultAction, { type: 'status' }>): Record<string, string> {
   const headers: Record<string, string> = {};
-  // A 503 always carries Retry-After (CONTRACT §4). When the rule names none: the 2 s a player
-  // waits for a missing one (seed §7.2's lower bound), so the wire says what the player does.
-  const retryAfter = action.retryAfter ?? (action.status === 503 ? RETRY_AFTER_MIN_SEC : undefined);
+  // A 503 always carries Retry-After (CONTRACT §4); when the rule names none, what the cloud
+  // queue server's own 503s carry.
+  const retryAfter = action.retryAfter ?? (action.status === 503 ? DEFAULT_RETRY_AFTER_SEC : undefined);
   if (retryAfter !== undefined) headers['retry-after'] = String(retryAfter);
   if (action.rejectedReason !== undefined) headers['x-rejected-reason'] = action.rejectedReason;
   return headers;

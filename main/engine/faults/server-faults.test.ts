@@ -4,6 +4,7 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { FaultRuleInput, FaultTarget } from '../api/fault-types.js';
+import { DEFAULT_RETRY_AFTER_SEC } from '../cloud-queue/errors.js';
 import type { TrafficEntry } from '../api/traffic-types.js';
 import type { Engine } from '../index.js';
 import { connect } from 'node:net';
@@ -63,11 +64,11 @@ describe.each(['login', 'control', 'cloudQueue'] as const)('target %s', (target)
     expect((await fetch(url(target), { method: target === 'login' ? 'POST' : 'GET' })).status).not.toBe(503);
   });
 
-  it('status: a 503 whose rule names no Retry-After still carries one (2 s, what a player waits then)', async () => {
+  it('status: a 503 whose rule names no Retry-After still carries one, as the server\u2019s own 503s do', async () => {
     await addFault({ target, action: { type: 'status', status: 503 }, times: 1 });
     const response = await fetch(url(target), { method: target === 'login' ? 'POST' : 'GET' });
     expect(response.status).toBe(503);
-    expect(response.headers.get('retry-after')).toBe('2');
+    expect(response.headers.get('retry-after')).toBe(String(DEFAULT_RETRY_AFTER_SEC));
   });
 
   it('drop: the connection resets before any answer', async () => {

@@ -58,13 +58,10 @@ export function backgroundRetryDelay(failure: Failure, retriesSoFar: number): nu
   return failure.kind === 'incomplete' || failure.kind === 'unavailable' ? BACKGROUND_RETRY_INTERVAL_MS : null;
 }
 
-export const RETRY_AFTER_MIN_SEC = 2;
-export const RETRY_AFTER_MAX_SEC = 10;
-
 /** "Header value, clamped to 2-10 seconds"; a missing or unreadable header counts as 2 s. */
 export function clampRetryAfter(seconds: number | undefined): number {
-  if (seconds === undefined || !Number.isFinite(seconds)) return RETRY_AFTER_MIN_SEC;
-  return Math.min(RETRY_AFTER_MAX_SEC, Math.max(RETRY_AFTER_MIN_SEC, seconds));
+  if (seconds === undefined || !Number.isFinite(seconds)) return 2;
+  return Math.min(10, Math.max(2, seconds));
 }
 
 /** Retry-After is delta-seconds or an HTTP date (RFC 9110 §10.2.3). */
