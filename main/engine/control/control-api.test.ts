@@ -191,6 +191,13 @@ describe('loadCloudQueue and playback', () => {
     expect((await call('GET', '/groups/group-kitchen/playback:1')).body.playbackState).toBe('PLAYBACK_STATE_IDLE');
   });
 
+  it('names httpStatus and itemId on every ERROR_CLOUD_QUEUE_SERVER, null when there was no answer or no item', async () => {
+    const id = await session();
+    stub.script('itemWindow', { drop: true }, { reason: 'load' });
+    const response = await call('POST', `/sessions/${id}/playbackSession/loadCloudQueue`, { queueBaseUrl: stub.baseUrl });
+    expect(response).toEqual({ status: 502, body: { errorCode: 'ERROR_CLOUD_QUEUE_SERVER', reason: expect.any(String), httpStatus: null, itemId: null } });
+  });
+
   it('answers skipToItem and refreshCloudQueue at once', async () => {
     const id = await session();
     await call('POST', `/playbackSessions/${id}/playbackSession:1/loadCloudQueue`, { queueBaseUrl: stub.baseUrl, playOnCompletion: true });

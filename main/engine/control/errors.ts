@@ -20,8 +20,14 @@ export const CONTROL_ERROR_STATUS: Record<PlaybackErrorCode, number> = {
 /** `status`: when the HTTP status says more than the code's own (413 for a body too large). */
 export function sendControlError(reply: FastifyReply, error: PlaybackError, status = CONTROL_ERROR_STATUS[error.errorCode]): FastifyReply {
   const body: Record<string, unknown> = { errorCode: error.errorCode, reason: error.reason };
-  if (error.extra.httpStatus !== undefined) body.httpStatus = error.extra.httpStatus;
-  if (error.extra.itemId !== undefined) body.itemId = error.extra.itemId;
+  if (error.errorCode === 'ERROR_CLOUD_QUEUE_SERVER') {
+    // Always both fields (CONTRACT §3): null when there was no answer (a timeout, a reset) or no item named.
+    body.httpStatus = error.extra.httpStatus ?? null;
+    body.itemId = error.extra.itemId ?? null;
+  } else {
+    if (error.extra.httpStatus !== undefined) body.httpStatus = error.extra.httpStatus;
+    if (error.extra.itemId !== undefined) body.itemId = error.extra.itemId;
+  }
   return reply.code(status).send(body);
 }
 

@@ -233,6 +233,8 @@ export class Player {
 
   skipToItem(params: SkipToItemParams): void {
     this.requireQueue();
+    // Only an explicit resume wakes a suspended session (seed §3); the command would be lost.
+    if (this.state === 'SUSPENDED') throw new PlaybackError('ERROR_PLAYBACK_NO_CONTENT', 'the session is suspended: resume it first');
     if (!this.policies.canSkipToItem) throw new PlaybackError('ERROR_DISALLOWED_BY_POLICY', 'the canSkipToItem policy forbids skipToItem');
     // To the playing item with a position, skipToItem is a seek.
     if (params.positionMillis !== undefined && params.itemId === this.track?.item.id && !this.policies.canSeek) {

@@ -123,6 +123,15 @@ describe('skipNext and skipPrev', () => {
 });
 
 describe('skipToItem', () => {
+  it('is refused on a suspended session, which only an explicit resume wakes (seed §3)', async () => {
+    await start({ policies: { pauseTtlSec: 10 } });
+    await h.load({ playOnCompletion: false });
+    await h.advance(10_000);
+    expect(h.player.status().suspended).toBe(true);
+    expect(() => h.player.skipToItem({ itemId: 't3' })).toThrow(expect.objectContaining({ errorCode: 'ERROR_PLAYBACK_NO_CONTENT' }));
+    expect(h.stub.sent('itemWindow', 'skipToItem')).toEqual([]);
+  });
+
   it('to the playing item with a position is a seek, refused when canSeek is off', async () => {
     await start({ policies: { canSeek: false } });
     await h.load();
