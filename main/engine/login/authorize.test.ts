@@ -27,12 +27,12 @@ describe('the authorization request checklist', () => {
       ['redirect_uri', true],
       ['redirect_uri_registered', true],
       ['redirect_uri_parity', true],
+      ['available', true],
       ['single', true],
       ['response_type', true],
       ['state', true],
       ['scope', true],
       ['pkce', null],
-      ['available', true],
     ]);
   });
 
@@ -54,6 +54,11 @@ describe('the authorization request checklist', () => {
   ])('turns an injected %s into a redirect with %s', (status, error) => {
     const outcome = checkAuthorizationRequest(request({}), context({ injectedStatus: () => status }));
     expect(outcome).toMatchObject({ kind: 'error_redirect', redirectUri: 'https://app.example.com/cb', state: 's', error: { error } });
+  });
+
+  it('answers an injected failure before the checks a failing server never reaches (scope, response_type)', () => {
+    const outcome = checkAuthorizationRequest(request({ scope: 'bad', response_type: 'token' }), context({ injectedStatus: () => 503 }));
+    expect(outcome).toMatchObject({ kind: 'error_redirect', state: 's', error: { error: 'temporarily_unavailable' } });
   });
 
   it('checks the client and redirect URI before anything is redirected', () => {

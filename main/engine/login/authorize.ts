@@ -18,12 +18,12 @@ export const AUTHORIZE_CHECKS = {
   redirect_uri: 'redirect_uri is present, once',
   redirect_uri_registered: 'redirect_uri matches a registered redirect URL exactly',
   redirect_uri_parity: 'redirect_uri would be accepted in production (production parity)',
+  available: 'the login service is available (no injected failure)',
   single: 'no parameter is repeated',
   response_type: 'response_type is code',
   state: 'state is present',
   scope: `scope is ${OAUTH_SCOPE}`,
   pkce: 'PKCE (optional): code_challenge_method S256 with a well-formed code_challenge',
-  available: 'the login service is available (no injected failure)',
 } as const;
 type CheckId = keyof typeof AUTHORIZE_CHECKS;
 
@@ -89,6 +89,13 @@ export function checkAuthorizationRequest(params: Params, context: AuthorizeCont
     return { kind: 'error_redirect', checks: checks.list(), client, redirectUri, ...(state !== undefined ? { state } : {}), error: error.toView() };
   };
 
+  // An injected failure wins over the rest of the checks: a failing server never gets to them,
+  // and the rule that counted the hit is the one the answer shows.
+  const injected = context.injectedStatus?.() ?? null;
+  if (injected === 503) return redirect('available', new OAuthError('temporarily_unavailable', 'the login service is temporarily unavailable (injected 503)'));
+  if (injected !== null && injected >= 500) return redirect('available', new OAuthError('server_error', `the login service failed (injected ${injected})`));
+  checks.pass('available');
+
   const repeated = params.repeated();
   if (repeated.length > 0) return redirect('single', new OAuthError('invalid_request', `${repeated.join(', ')} repeated: each parameter must be sent once`));
   checks.pass('single');
@@ -124,11 +131,6 @@ export function checkAuthorizationRequest(params: Params, context: AuthorizeCont
     if (!isWellFormedChallenge(challenge)) return redirect('pkce', new OAuthError('invalid_request', 'code_challenge must be 43 base64url characters (S256)'));
     checks.pass('pkce', 'S256');
   }
-
-  const injected = context.injectedStatus?.() ?? null;
-  if (injected === 503) return redirect('available', new OAuthError('temporarily_unavailable', 'the login service is temporarily unavailable (injected 503)'));
-  if (injected !== null && injected >= 500) return redirect('available', new OAuthError('server_error', `the login service failed (injected ${injected})`));
-  checks.pass('available');
 
   return { kind: 'ok', checks: checks.list(), request: { client, redirectUri, state, scope: OAUTH_SCOPE, codeChallenge: challenge ?? null } };
 }
