@@ -29,6 +29,7 @@ describe('admin API (CONTRACT §7)', () => {
       headers: { authorization: `Bearer ${engine.adminToken}`, origin: 'https://evil.example' },
     });
     expect(response.status).toBe(403);
+    expect(await response.json()).toEqual({ error: { code: 'forbidden', message: expect.any(String) } });
   });
 
   it('GET /state shows clock, the four URLs and the seeded household', async () => {

@@ -22,7 +22,10 @@ export async function buildConsoleApp(options: ConsoleAppOptions): Promise<Fasti
 
   app.addHook('onRequest', async (request, reply) => {
     const verdict = checkHostAndOrigin({ host: request.headers.host, origin: request.headers.origin }, options.consolePort);
-    if (!verdict.ok) return reply.code(verdict.status).type('text/plain').send(verdict.message);
+    if (verdict.ok) return;
+    // The admin API answers in its own error shape; the pages in plain text.
+    if (request.url.startsWith(`${ADMIN_PREFIX}/`)) return reply.code(verdict.status).send({ error: { code: 'forbidden', message: verdict.message } });
+    return reply.code(verdict.status).type('text/plain').send(verdict.message);
   });
 
   await app.register(adminRoutes, { ...options, prefix: ADMIN_PREFIX });
