@@ -5,6 +5,7 @@
  */
 import type { FaultRuleInput } from './fault-types.js';
 import type { PlayerAction, PlayerMachineState, PlayerTransition } from './player-types.js';
+import type { PlaybackState } from './types.js';
 
 export type ScenarioStep =
   /** Adds a fault rule. */
@@ -23,9 +24,10 @@ export type ScenarioStep =
   | { type: 'clock'; speed?: number; advanceMs?: number }
   /**
    * Checks a player: its state now, its item now, and the rows of the transition table it went
-   * through (in this order) since the previous check.
+   * through (in this order) since the previous check. `state` is the machine's (`SUSPENDED`
+   * included) or the wire's (`PLAYBACK_STATE_PAUSED`, as the control API reports it).
    */
-  | { type: 'expect'; playerId: string; state?: PlayerMachineState; itemId?: string; transitions?: string[] };
+  | { type: 'expect'; playerId: string; state?: PlayerMachineState | PlaybackState; itemId?: string; transitions?: string[] };
 
 export interface Scenario {
   id: string;

@@ -171,7 +171,11 @@ async function runStep(
       const mine = seen.filter((t) => t.playerId === player.id && t.seq > since);
       checkedUpTo.set(player.id, mine.at(-1)?.seq ?? since);
       const problems: string[] = [];
-      if (step.state !== undefined && player.machineState !== step.state) problems.push(`state is ${player.machineState}, expected ${step.state}`);
+      if (step.state !== undefined) {
+        // A wire state is checked against what the control API reports; a machine state against the machine.
+        const now = step.state.startsWith('PLAYBACK_STATE_') ? player.status().playbackState : player.machineState;
+        if (now !== step.state) problems.push(`state is ${now}, expected ${step.state}`);
+      }
       const itemId = player.status().itemId;
       if (step.itemId !== undefined && itemId !== step.itemId) problems.push(`item is ${itemId ?? 'none'}, expected ${step.itemId}`);
       if (step.transitions) {

@@ -107,6 +107,23 @@ describe('a scenario that passes', () => {
   });
 });
 
+describe('expectations', () => {
+  it('take the wire’s state names as well as the machine’s', async () => {
+    const scenario = await save({
+      name: 'state names',
+      steps: [
+        ...loadAndPlay(),
+        { type: 'expect', playerId: 'player-kitchen', state: 'PLAYBACK_STATE_PLAYING' },
+        { type: 'expect', playerId: 'player-kitchen', state: 'PLAYING' },
+        { type: 'expect', playerId: 'player-kitchen', state: 'PLAYBACK_STATE_IDLE' },
+      ],
+    });
+    const report = await run(scenario.id);
+    expect(report.steps.slice(-3).map((s) => s.status)).toEqual(['passed', 'passed', 'failed']);
+    expect(report.steps.at(-1)!.message).toContain('state is PLAYBACK_STATE_PLAYING, expected PLAYBACK_STATE_IDLE');
+  });
+});
+
 describe('a scenario that fails', () => {
   it('stops at the first unmet expectation, says why, and skips the rest', async () => {
     const scenario = await save({

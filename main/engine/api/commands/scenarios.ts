@@ -4,9 +4,10 @@ import { command } from '../command.js';
 import type { Scenario, ScenarioReport } from '../scenario-types.js';
 import { FaultRuleInputSchema } from './faults.js';
 import { Empty, Id } from './shared.js';
+import { PLAYBACK_STATES } from '../types.js';
 
 const PlayerActionSchema = Type.Union([Type.Literal('play'), Type.Literal('pause'), Type.Literal('skipNext'), Type.Literal('skipPrev'), Type.Literal('resume')]);
-const StateSchema = Type.Union([Type.Literal('IDLE'), Type.Literal('BUFFERING'), Type.Literal('PLAYING'), Type.Literal('PAUSED'), Type.Literal('SUSPENDED')]);
+const StateSchema = Type.Union([...['IDLE', 'BUFFERING', 'PLAYING', 'PAUSED', 'SUSPENDED', ...PLAYBACK_STATES].map((state) => Type.Literal(state))]);
 
 export const ScenarioStepSchema = Type.Union([
   Type.Object({ type: Type.Literal('fault'), rule: FaultRuleInputSchema }),
