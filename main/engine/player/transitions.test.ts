@@ -164,6 +164,27 @@ describe('pause and play', () => {
     expect(last()).toMatchObject({ transition: 'play-at-end-more', to: 'BUFFERING' });
     expect(h.player.status().itemId).toBe('new1');
   });
+
+  it('play-at-end-notifies: with notifyUserIntent, play after the last track is told with reason=play', async () => {
+    await playing({ items: tracks(1, 60_000), policies: { notifyUserIntent: true } });
+    await h.advance(60_000);
+    await h.player.act('play', 'user');
+    expect(last()).toMatchObject({ transition: 'play-at-end-notifies', to: 'BUFFERING' });
+    await h.settle();
+    expect(h.stub.sent('itemWindow', 'play').map((r) => r.itemId)).toEqual(['t1']);
+  });
+
+  it('play-at-end-more-notifies: with notifyUserIntent, and tracks added since, reason=play and the next one plays', async () => {
+    await playing({ items: tracks(1, 60_000), policies: { notifyUserIntent: true } });
+    await h.advance(60_000);
+    h.stub.edit((items) => [...items, ...tracks(2, 60_000, 'new')]);
+    await h.advance(300_000);
+    await h.player.act('play', 'user');
+    expect(last()).toMatchObject({ transition: 'play-at-end-more-notifies', to: 'BUFFERING' });
+    await h.settle();
+    expect(h.stub.sent('itemWindow', 'play')).toHaveLength(1);
+    expect(h.player.status().itemId).toBe('new1');
+  });
 });
 
 describe('suspension (seed §3)', () => {
