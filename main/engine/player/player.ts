@@ -119,6 +119,8 @@ export class Player {
   private readonly fetched = new Set<string>();
   private queueCompletedAsked: string | null = null;
   private backgroundWindowInFlight = false;
+  /** A refresh asked for while a background window was in flight (see `backgroundWindow`). */
+  private refreshAfterInFlight: { reason: Reason; purpose: WindowPurpose } | null = null;
   private loading: PendingLoad | null = null;
   private skipping: PendingSkip | null = null;
   /** Bumped whenever the queue is replaced or dropped: late answers for an older one are ignored. */
@@ -693,9 +695,18 @@ export class Player {
     this.dispatchForegroundFailure(result.failure, result.exchange.requestId);
   }
 
-  /** A background window request (§7.4): one at a time; retried, and drained when exhausted. */
+  /**
+   * A background window request (§7.4): one at a time; retried, and drained when exhausted. A
+   * refresh asked for while another is in flight (refreshCloudQueue, a new queue version) goes out
+   * once that one ends: the queue changed after it was sent. The next-window and queueCompleted
+   * checks need no second try: the playhead asks again.
+   */
   private async backgroundWindow(reason: Reason, purpose: WindowPurpose): Promise<void> {
-    if (!this.queue || this.backgroundWindowInFlight) return;
+    if (!this.queue) return;
+    if (this.backgroundWindowInFlight) {
+      if (purpose === 'refreshCommand' || purpose === 'versionChanged') this.refreshAfterInFlight = { reason, purpose };
+      return;
+    }
     this.backgroundWindowInFlight = true;
     const epoch = this.epoch;
     try {
@@ -708,6 +719,9 @@ export class Player {
       else this.dispatchBackgroundFailure(result.failure, 'itemWindow', result.exchange.requestId);
     } finally {
       this.backgroundWindowInFlight = false;
+      const next = this.refreshAfterInFlight;
+      this.refreshAfterInFlight = null;
+      if (next && epoch === this.epoch) void this.backgroundWindow(next.reason, next.purpose);
     }
   }
 

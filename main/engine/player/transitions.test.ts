@@ -387,6 +387,16 @@ describe('control commands on a loaded queue', () => {
     expect(h.stub.postedReports()).toEqual([]);
   });
 
+  it('refresh-command: a refreshCloudQueue that arrives while a window request is in flight goes out after it (§7.3)', async () => {
+    await playing();
+    h.player.refresh();
+    h.stub.edit((items) => items.slice(0, 3)); // changed after the first refresh was sent
+    h.player.refresh();
+    await h.settle();
+    expect(h.stub.sent('itemWindow', 'refresh')).toHaveLength(2);
+    expect(h.player.snapshot().window?.items.map((i) => i.id)).toEqual(['t1', 't2', 't3']);
+  });
+
   it('refresh-command and window-answered: refreshCloudQueue asks for a window in the background', async () => {
     await playing();
     h.stub.edit((items) => items.slice(0, 3));
