@@ -22,6 +22,14 @@ describe('fault rule scope', () => {
     expect(faults.list()[0]).toMatchObject({ hits: 2, spent: true });
   });
 
+  it('keeps only a rule\u2019s own fields: anything else a caller sent is neither stored nor echoed', () => {
+    const { faults } = registry();
+    const input = { target: 'control', match: { path: '/households', extra: 1 }, action: { type: 'drop', ms: 5 }, times: 1, extra: true };
+    const rule = faults.add(input as unknown as Parameters<typeof faults.add>[0]);
+    expect(rule).toEqual({ id: rule.id, target: 'control', match: { path: '/households' }, action: { type: 'drop' }, times: 1, hits: 0, passes: 0, spent: false, createdAt: rule.createdAt });
+    expect(faults.list()).toEqual([rule]);
+  });
+
   it('until removed: fails every matching request', () => {
     const { faults } = registry();
     const rule = faults.add({ target: 'cloudQueue', action: { type: 'drop' } });

@@ -4,7 +4,7 @@
  * hit fails it. `times` rules are spent after N hits and stay listed with their counts.
  */
 import { randomBytes } from 'node:crypto';
-import type { FaultAction, FaultHit, FaultRule, FaultRuleInput, FaultTarget } from '../api/fault-types.js';
+import type { FaultAction, FaultHit, FaultMatch, FaultRule, FaultRuleInput, FaultTarget } from '../api/fault-types.js';
 import type { EngineClock } from '../clock/clock.js';
 import type { EventBus } from '../events/bus.js';
 import type { FaultRuleRepository } from '../store/repositories/fault-rules.js';
@@ -32,10 +32,17 @@ export class FaultRegistry {
   }
 
   add(input: FaultRuleInput): FaultRule {
+    // The rule's own fields only: whatever else a caller sent is neither stored nor echoed.
+    const { target, match, action, times, probability, seed, label } = input;
     const rule: FaultRule = {
-      ...input,
+      target,
+      action: actionOf(action),
+      ...(times !== undefined ? { times } : {}),
+      ...(probability !== undefined ? { probability } : {}),
+      ...(seed !== undefined ? { seed } : {}),
+      ...(label !== undefined ? { label } : {}),
       id: `fault-${randomBytes(5).toString('hex')}`,
-      match: input.match ?? {},
+      match: match ? matchOf(match) : {},
       hits: 0,
       passes: 0,
       spent: false,
@@ -101,5 +108,22 @@ export class FaultRegistry {
 
   private changed(): void {
     this.deps.bus.emit('faults.changed', this.list());
+  }
+}
+
+function matchOf({ method, path, reason }: FaultMatch): FaultMatch {
+  return { ...(method !== undefined ? { method } : {}), ...(path !== undefined ? { path } : {}), ...(reason !== undefined ? { reason } : {}) };
+}
+
+function actionOf(action: FaultAction): FaultAction {
+  switch (action.type) {
+    case 'status': {
+      const { type, status, retryAfter, rejectedReason, body } = action;
+      return { type, status, ...(retryAfter !== undefined ? { retryAfter } : {}), ...(rejectedReason !== undefined ? { rejectedReason } : {}), ...(body !== undefined ? { body } : {}) };
+    }
+    case 'latency':
+      return { type: action.type, ms: action.ms };
+    default:
+      return { type: action.type };
   }
 }
