@@ -107,7 +107,14 @@ describe('a repro bundle', () => {
       'play',
       'fault',
       'skipToItem',
+      'expect',
     ]);
+    // The replay checks that the player does again what the exported answers and actions made it do.
+    expect(steps.at(-1)).toEqual({
+      type: 'expect',
+      playerId: PLAYER,
+      transitions: ['load-begins', 'load-answered-plays', 'pause', 'play', 'skip-to-item-asks-server', 'window-not-found'],
+    });
     expect(steps).toContainEqual(expect.objectContaining({ type: 'command', path: `/api/v1/groups/${GROUP}/playbackSession:1`, save: { session1: 'sessionId' } }));
     expect(steps).toContainEqual({
       type: 'command',
@@ -141,6 +148,16 @@ describe('a repro bundle', () => {
     expect(report.steps.filter((s) => s.status !== 'passed')).toEqual([]);
     expect(report.passed).toBe(true);
     expect(await rows(target)).toEqual(sourceRows);
+  });
+
+  it('fails a replay in which the player does not do what it did (here: a rule left out)', async () => {
+    const withoutRule = structuredClone(bundle);
+    withoutRule.faults = [];
+    withoutRule.scenario.steps = withoutRule.scenario.steps.filter((s) => s.type !== 'fault');
+    const result = await ok<BundleImportResult>(target, 'POST', '/bundles/import', withoutRule);
+    const report = await ok<ScenarioReport>(target, 'POST', `/scenarios/${result.scenario.id}/run`);
+    expect(report.passed).toBe(false);
+    expect(report.steps.at(-1)).toMatchObject({ type: 'expect', status: 'failed', message: expect.stringContaining('no window-not-found transition') });
   });
 
   describe('that is bad', () => {

@@ -38,6 +38,13 @@ export interface UserTransition {
   event: string;
 }
 
+/** A row of the transition table a player went through, which the replay must see again. */
+export interface ExpectedTransition {
+  playerId: string;
+  at: number;
+  transition: string;
+}
+
 export interface DeriveInput {
   /** The exported entries, oldest first. */
   entries: readonly StoredTrafficEntry[];
@@ -48,6 +55,13 @@ export interface DeriveInput {
   faults: readonly FaultRule[];
   /** User actions the players recorded in the entries' time span, oldest first. */
   userTransitions: readonly UserTransition[];
+  /**
+   * The transitions the exported traffic caused (its answers, commands and user actions), oldest
+   * first: checked at the end of the replay, so that a run passes only when the players did the
+   * same. Only those from the first replayed command or action on: before it, nothing the
+   * scenario does drives a player.
+   */
+  expected?: readonly ExpectedTransition[];
   /** The group and app of a session created before the exported traffic, if it is still live. */
   sessionOrigin(sessionId: string): { groupId: string; appId: string; appContext: string } | undefined;
   speed: number;
@@ -209,11 +223,22 @@ export function deriveScenario(input: DeriveInput): DerivedScenario {
     steps.push(...moment.steps);
   }
   if (now !== undefined && Number.isFinite(last)) pushGap(steps, last - now);
-  if (steps.length > MAX_SCENARIO_STEPS) {
-    notes.add(`the traffic makes ${steps.length} steps; a scenario holds ${MAX_SCENARIO_STEPS}: the rest were left out (export a narrower filter)`);
+  const expectations = expectationsFrom(input.expected ?? [], moments[0]?.at);
+  if (steps.length + expectations.length > MAX_SCENARIO_STEPS) {
+    notes.add(`the traffic makes ${steps.length} steps; a scenario holds ${MAX_SCENARIO_STEPS}: the rest were left out, and the player transitions are not checked (export a narrower filter)`);
     steps.length = MAX_SCENARIO_STEPS;
+  } else {
+    steps.push(...expectations);
   }
   return { steps, notes: notes.list() };
+}
+
+/** One `expect` step per player, for the transitions from `start` on (none without a start). */
+function expectationsFrom(expected: readonly ExpectedTransition[], start: number | undefined): ScenarioStep[] {
+  if (start === undefined) return [];
+  const byPlayer = new Map<string, string[]>();
+  for (const t of expected) if (t.at >= start) byPlayer.set(t.playerId, [...(byPlayer.get(t.playerId) ?? []), t.transition]);
+  return [...byPlayer].map(([playerId, transitions]) => ({ type: 'expect', playerId, transitions }));
 }
 
 function pushGap(steps: ScenarioStep[], gap: number): void {

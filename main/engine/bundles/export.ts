@@ -8,8 +8,9 @@ import { EngineError } from '../api/errors.js';
 import type { TrafficFilter } from '../api/traffic-types.js';
 import { harOf } from '../traffic/commands.js';
 import { TRANSITIONS_KEPT_PER_PLAYER } from '../store/repositories/player-transitions.js';
+import type { StoredTrafficEntry } from '../store/repositories/traffic.js';
 import type { BundleDeps } from './deps.js';
-import { deriveScenario, faultRuleInput, queueIdsUsed, type QueueRef, type UserTransition } from './derive-scenario.js';
+import { deriveScenario, faultRuleInput, queueIdsUsed, type ExpectedTransition, type QueueRef, type UserTransition } from './derive-scenario.js';
 
 export const DEFAULT_EXPORT_LIMIT = 5_000;
 
@@ -57,6 +58,7 @@ export function exportBundle(deps: BundleDeps, input: BundleExportInput): ReproB
     cloudQueueUrl: urls.cloudQueue,
     faults,
     userTransitions: userTransitions(deps, entries),
+    expected: expectedTransitions(deps, entries),
     sessionOrigin: (sessionId) => {
       const player = deps.players.forSession(sessionId);
       const session = player?.currentSession;
@@ -88,15 +90,39 @@ export function exportBundle(deps: BundleDeps, input: BundleExportInput): ReproB
   };
 }
 
-/** The user actions the players recorded while the exported traffic ran, oldest first. */
-function userTransitions(deps: BundleDeps, entries: readonly { at: number }[]): UserTransition[] {
-  if (entries.length === 0) return [];
-  const from = entries.reduce((min, e) => Math.min(min, e.at), Infinity);
-  const to = entries.reduce((max, e) => Math.max(max, e.at), -Infinity);
+/** Every player's recorded transitions, oldest first. */
+function allTransitions(deps: BundleDeps) {
   return deps.players
     .all()
     .flatMap((player) => deps.store.playerTransitions.recent(player.id, TRANSITIONS_KEPT_PER_PLAYER))
-    .filter((t) => t.cause === 'user' && t.at >= from && t.at <= to)
-    .sort((a, b) => a.seq - b.seq)
+    .sort((a, b) => a.seq - b.seq);
+}
+
+/** Whether a transition at `at` happened while the exported traffic ran. */
+function duringEntries(entries: readonly { at: number }[]): (at: number) => boolean {
+  if (entries.length === 0) return () => false;
+  const from = entries.reduce((min, e) => Math.min(min, e.at), Infinity);
+  const to = entries.reduce((max, e) => Math.max(max, e.at), -Infinity);
+  return (at) => at >= from && at <= to;
+}
+
+/** The user actions the players recorded while the exported traffic ran, oldest first. */
+function userTransitions(deps: BundleDeps, entries: readonly { at: number }[]): UserTransition[] {
+  const during = duringEntries(entries);
+  return allTransitions(deps)
+    .filter((t) => t.cause === 'user' && during(t.at))
     .map(({ playerId, at, event }) => ({ playerId, at, event }));
+}
+
+/**
+ * What the replay must do again: the transitions the exported answers caused, and the commands and
+ * user actions while the traffic ran. Timer transitions are left out: they follow from those, and
+ * where an export starts mid-playback they belong to what came before.
+ */
+function expectedTransitions(deps: BundleDeps, entries: readonly StoredTrafficEntry[]): ExpectedTransition[] {
+  const requestIds = new Set(entries.flatMap((e) => (e.requestId ? [e.requestId] : [])));
+  const during = duringEntries(entries);
+  return allTransitions(deps)
+    .filter((t) => (t.requestId !== null && requestIds.has(t.requestId)) || ((t.cause === 'user' || t.cause === 'command') && during(t.at)))
+    .map(({ playerId, at, transition }) => ({ playerId, at, transition }));
 }
