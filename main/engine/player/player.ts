@@ -582,6 +582,7 @@ export class Player {
       if (current && this.fetched.has(current)) for (const id of fetchedThrough(this.window, current)) this.fetched.add(id);
     },
     clearQueue: () => this.dropQueue(),
+    finalReportCutOff: () => this.reportCutOff(),
     evictSession: () => {
       this.dropQueue();
       this.forgetSession();
@@ -752,9 +753,10 @@ export class Player {
   }
 
   /**
-   * The `final` report of a track that stops because its queue goes (a new load, a 404, an
-   * eviction, a failure): "posted once after each track finishes playing" (§2.3). One that ended
-   * at the end of the queue has had its report.
+   * The `final` report of a track that stops because something replaces its queue (a new load, a
+   * new session): "posted once after each track finishes playing" (§2.3). One that ended at the end
+   * of the queue has had its report. A queue dropped because its server failed or answered 404
+   * gets none: the server just said it cannot take one.
    */
   private reportCutOff(): void {
     if (!this.atEnd) this.sendReport('final', undefined, { cutOff: true });
@@ -912,7 +914,6 @@ export class Player {
   }
 
   private dropQueue(): void {
-    this.reportCutOff();
     this.epoch++;
     this.asking = {};
     for (const name of [...this.timers.keys()]) this.clearTimer(name);

@@ -60,14 +60,21 @@ describe('playback reports (seed §2.3)', () => {
     expect(h.stub.postedReports().filter((r) => r.type === 'final').map((r) => r.id)).toEqual(['t1', 't3']);
   });
 
-  it('sends the final report of a track whose queue goes on a 404 for its window', async () => {
+  it('sends the final report of a track a new session cuts off, but none to a server whose 404 dropped the queue', async () => {
     await playing({ items: tracks(20, 40_000) });
     await h.advance(20_000);
+    h.player.createSession('another-app', 'ctx');
+    await h.settle();
+    expect(h.player.machineState).toBe('IDLE');
+    expect(h.stub.postedReports().filter((r) => r.type === 'final')).toEqual([expect.objectContaining({ id: 't1', durationPlayedMillis: 20_000 })]);
+
+    await h.load();
+    await h.advance(BUFFERING_MS + 10_000);
     h.stub.script('itemWindow', { status: 404 }, { reason: 'refresh' });
     h.player.refresh();
     await h.settle();
     expect(h.player.machineState).toBe('IDLE');
-    expect(h.stub.postedReports().filter((r) => r.type === 'final')).toEqual([expect.objectContaining({ id: 't1', durationPlayedMillis: 20_000 })]);
+    expect(h.stub.postedReports().filter((r) => r.type === 'final')).toHaveLength(1);
   });
 
   it('marks a final report that ended by a skip with skip.reportId, unique per skip', async () => {

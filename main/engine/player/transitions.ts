@@ -101,6 +101,7 @@ export const EFFECTS = [
   'requestCommandRefresh',
   'adoptBackgroundWindow',
   'clearQueue',
+  'finalReportCutOff',
   'evictSession',
   'drainWindow',
   'stopPlayback',
@@ -176,7 +177,7 @@ export const TRANSITIONS: readonly Transition[] = [
   { id: 'skip-to-item-asks-server', from: ACTIVE, on: ['skipToItem'], guard: 'skipToItemAsksServer', to: 'same', effects: ['requestSkipToItem'], note: 'limitedSkips or no metadata: GET /itemWindow reason=skipToItem with the command\u2019s itemId; retried in the background' },
   { id: 'skip-to-item-plays', from: ACTIVE, on: ['skipToItem'], guard: 'skipPlays', to: 'BUFFERING', effects: ['finalReportSkip', 'startCommandItem', 'requestRefreshLater'], note: 'with metadata: fetch the audio without a request, later send reason=refresh' },
   { id: 'skip-to-item-paused', from: ACTIVE, on: ['skipToItem'], to: 'PAUSED', effects: ['finalReportSkip', 'cueCommandItem', 'armPauseTtl', 'requestRefreshLater'], note: 'with metadata, not playing: cue the item, later send reason=refresh (pauseTtlSec starts again)' },
-  { id: 'session-replaced', from: WITH_QUEUE, on: ['sessionReplaced'], to: 'IDLE', effects: ['evictSession'], note: 'a new session on the group evicts the old one (ERROR_SESSION_EVICTED for its commands)' },
+  { id: 'session-replaced', from: WITH_QUEUE, on: ['sessionReplaced'], to: 'IDLE', effects: ['finalReportCutOff', 'evictSession'], note: 'a new session on the group evicts the old one (ERROR_SESSION_EVICTED for its commands); the track it cut off gets its final report' },
   { id: 'refresh-command', from: WITH_QUEUE, on: ['refresh'], to: 'same', effects: ['requestCommandRefresh'], note: 'refreshCloudQueue: GET /itemWindow reason=refresh; answers at once, retries in the background (§7.3)' },
   { id: 'window-answered', from: WITH_QUEUE, on: ['windowAnswered'], to: 'same', effects: ['adoptBackgroundWindow'], note: 'a background window (refresh, queueCompleted, new version) arrives' },
 
