@@ -789,6 +789,7 @@ export class Player {
 
   /** §7.2 error-type table: incomplete 3 × 2 s, 503 3 × Retry-After (2–10 s), others never. */
   private async foreground<T>(send: (retry: number) => Promise<ClientResult<T>>): Promise<ClientResult<T>> {
+    const epoch = this.epoch;
     for (let retry = 0; ; retry++) {
       const result = await send(retry);
       this.noteViolations(result);
@@ -796,12 +797,21 @@ export class Player {
       const delay = foregroundRetryDelay(result.failure, retry);
       if (delay === null) return result;
       await this.sleep(delay);
-      if (this.closed) return result;
+      if (this.stopsRetrying(epoch)) return result;
     }
+  }
+
+  /**
+   * A retry is for the queue it began with: once that queue is dropped or a load begins (a new
+   * epoch), it is not sent (it would go to the new queue's server, or to none).
+   */
+  private stopsRetrying(epoch: number): boolean {
+    return this.closed || epoch !== this.epoch;
   }
 
   /** §7.4: up to three more tries, the first 10 s after the original request, then 10 s apart. */
   private async background<T>(send: (retry: number) => Promise<ClientResult<T>>): Promise<ClientResult<T>> {
+    const epoch = this.epoch;
     for (let retry = 0; ; retry++) {
       const sentAt = this.deps.clock.now();
       const result = await send(retry);
@@ -810,7 +820,7 @@ export class Player {
       const delay = backgroundRetryDelay(result.failure, retry);
       if (delay === null) return result;
       await this.sleep(Math.max(0, sentAt + BACKGROUND_RETRY_INTERVAL_MS - this.deps.clock.now()));
-      if (this.closed) return result;
+      if (this.stopsRetrying(epoch)) return result;
     }
   }
 

@@ -165,3 +165,27 @@ describe('§7.4 background requests', () => {
     expect(h.rows()).not.toContain('background-exhausted');
   });
 });
+
+describe('retries of a queue that is gone', () => {
+  it('are not sent once the queue is dropped (a background retry used to throw on the missing queue)', async () => {
+    await playing({ policies: { limitedSkips: true } });
+    h.stub.script('itemWindow', { status: 503, headers: { 'retry-after': '2' } }, { times: 20 });
+    h.player.refresh(); // fails, its retry is due 10 s later
+    await h.settle();
+    const skip = h.player.act('skipNext', 'user').catch((error: unknown) => error); // 503 × 4: idle at 6 s
+    await h.advance(15_000);
+    expect(await skip).toMatchObject({ errorCode: 'ERROR_CLOUD_QUEUE_SERVER' });
+    expect(h.player.machineState).toBe('IDLE');
+    expect(h.exchanges.filter((e) => e.reason === 'refresh')).toHaveLength(1);
+  });
+
+  it('are not sent to the server of a queue loaded since', async () => {
+    await playing();
+    h.stub.script('itemWindow', { status: 503 }, { reason: 'refresh', times: 1 });
+    h.player.refresh();
+    await h.settle();
+    await h.load({ itemId: 't3' }); // a new load: the old queue's refresh retry is not sent
+    await h.advance(15_000);
+    expect(h.exchanges.filter((e) => e.reason === 'refresh').map((e) => e.retry)).toEqual([0]);
+  });
+});
