@@ -79,6 +79,11 @@ export interface LoadedQueue {
   container?: ContextResponse['container'];
 }
 
+interface PreparedReport {
+  target: CloudQueueTarget;
+  report: PlaybackReport;
+}
+
 interface PendingLoad {
   params: LoadParams;
   /** The queue being loaded, once its context answered; it replaces the current one on success. */
@@ -86,6 +91,11 @@ interface PendingLoad {
   /** Everything a failed load puts back (seed §3: "Unchanged (previous state)"). */
   previous: Snapshot;
   startedAtOnce: boolean;
+  /**
+   * The final report of the track a started-at-once load cut off: posted once the load is
+   * answered, never if it fails (that track comes back and gets its own report later).
+   */
+  cutOff?: PreparedReport;
   resolve: () => void;
   reject: (error: PlaybackError) => void;
 }
@@ -437,7 +447,7 @@ export class Player {
       const pending = this.loading!;
       const params = pending.params;
       pending.startedAtOnce = true;
-      this.reportCutOff();
+      pending.cutOff = this.prepareCutOff() ?? undefined;
       this.stopTrackTimers();
       this.queue = pending.queue!;
       this.window = null;
@@ -449,6 +459,7 @@ export class Player {
       const { window } = event as EventOf<'loadAnswered'>;
       const pending = this.loading!;
       if (!pending.startedAtOnce) this.reportCutOff();
+      else if (pending.cutOff) this.postReport(pending.cutOff, { cutOff: true });
       this.queue = pending.queue!;
       this.window = new QueueWindow(window);
       this.draining = false;
@@ -759,14 +770,26 @@ export class Player {
    * gets none: the server just said it cannot take one.
    */
   private reportCutOff(): void {
-    if (!this.atEnd) this.sendReport('final', undefined, { cutOff: true });
+    const prepared = this.prepareCutOff();
+    if (prepared) this.postReport(prepared, { cutOff: true });
+  }
+
+  private prepareCutOff(): PreparedReport | null {
+    return this.atEnd ? null : this.prepareReport('final');
+  }
+
+  private prepareReport(type: PlaybackReport['type'], skipReportId?: string): PreparedReport | null {
+    if (!this.track || !this.queue || !this.track.hasStarted) return null;
+    return { target: this.queue.target, report: this.track.report(type, this.deps.clock.now(), this.window?.queueVersion ?? '', skipReportId) };
+  }
+
+  private sendReport(type: PlaybackReport['type'], skipReportId?: string): void {
+    const prepared = this.prepareReport(type, skipReportId);
+    if (prepared) this.postReport(prepared);
   }
 
   /** `cutOff`: the report of a queue being replaced, whose 404 must not evict the new session. */
-  private sendReport(type: PlaybackReport['type'], skipReportId?: string, { cutOff = false } = {}): void {
-    if (!this.track || !this.queue || !this.track.hasStarted) return;
-    const report = this.track.report(type, this.deps.clock.now(), this.window?.queueVersion ?? '', skipReportId);
-    const target = this.queue.target;
+  private postReport({ target, report }: PreparedReport, { cutOff = false } = {}): void {
     const epoch = this.epoch;
     void this.foreground((retry) => this.deps.client.timePlayed(target, [report], retry)).then((result) => {
       if (result.ok || epoch !== this.epoch) return;

@@ -60,6 +60,21 @@ describe('playback reports (seed §2.3)', () => {
     expect(h.stub.postedReports().filter((r) => r.type === 'final').map((r) => r.id)).toEqual(['t1', 't3']);
   });
 
+  it('sends the cut-off report of a load that started at once only when the load is answered', async () => {
+    await playing({ items: tracks(5, 60_000) });
+    await h.advance(20_000);
+    h.stub.script('itemWindow', { status: 500 }, { times: 1 });
+    await expect(h.load({ itemId: 't3', trackMetadata: tracks(5, 60_000)[2]!.track })).rejects.toMatchObject({ errorCode: 'ERROR_CLOUD_QUEUE_SERVER' });
+    expect(h.player.status().itemId).toBe('t1'); // the failed load put t1 back
+    await h.advance(40_000); // t1 plays to its end: its one final report
+    await h.settle();
+    expect(h.stub.postedReports().filter((r) => r.type === 'final').map((r) => [r.id, r.positionMillis])).toEqual([['t1', 60_000]]);
+
+    await h.load({ itemId: 't4', trackMetadata: tracks(5, 60_000)[3]!.track });
+    await h.settle();
+    expect(h.stub.postedReports().filter((r) => r.type === 'final').map((r) => r.id)).toEqual(['t1', 't2']);
+  });
+
   it('sends the final report of a track a new session cuts off, but none to a server whose 404 dropped the queue', async () => {
     await playing({ items: tracks(20, 40_000) });
     await h.advance(20_000);
