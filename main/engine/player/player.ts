@@ -79,6 +79,13 @@ export interface LoadedQueue {
   container?: ContextResponse['container'];
 }
 
+/**
+ * Window requests that wait for one in flight rather than being dropped: their answer is about a
+ * change made after it was sent (a command, a new version, a skipToItem's item). The next-window
+ * and queueCompleted checks need no second try: the playhead asks again.
+ */
+const QUEUED_PURPOSES: readonly WindowPurpose[] = ['refreshCommand', 'versionChanged', 'skipToItem'];
+
 interface PreparedReport {
   target: CloudQueueTarget;
   report: PlaybackReport;
@@ -130,7 +137,7 @@ export class Player {
   private queueCompletedAsked: string | null = null;
   private backgroundWindowInFlight = false;
   /** A refresh asked for while a background window was in flight (see `backgroundWindow`). */
-  private refreshAfterInFlight: { reason: Reason; purpose: WindowPurpose } | null = null;
+  private refreshAfterInFlight: { reason: Reason; purpose: WindowPurpose; epoch: number } | null = null;
   private loading: PendingLoad | null = null;
   private skipping: PendingSkip | null = null;
   /** Bumped whenever the queue is replaced or dropped: late answers for an older one are ignored. */
@@ -581,7 +588,7 @@ export class Player {
     seekSkipTarget: (event) => this.seek((event as EventOf<'skipAnswered'>).positionMillis),
     startCommandItem: (event) => this.startCommandItem((event as EventOf<'skipToItem'>).params, true),
     cueCommandItem: (event) => this.startCommandItem((event as EventOf<'skipToItem'>).params, false),
-    requestRefreshLater: () => void this.backgroundWindow('refresh', 'refresh'),
+    requestRefreshLater: () => void this.backgroundWindow('refresh', 'skipToItem'),
     requestCommandRefresh: () => void this.backgroundWindow('refresh', 'refreshCommand'),
     adoptBackgroundWindow: (event) => {
       const { window } = event as EventOf<'windowAnswered'>;
@@ -708,15 +715,13 @@ export class Player {
   }
 
   /**
-   * A background window request (§7.4): one at a time; retried, and drained when exhausted. A
-   * refresh asked for while another is in flight (refreshCloudQueue, a new queue version) goes out
-   * once that one ends: the queue changed after it was sent. The next-window and queueCompleted
-   * checks need no second try: the playhead asks again.
+   * A background window request (§7.4): one at a time; retried, and drained when exhausted. One of
+   * QUEUED_PURPOSES asked for while another is in flight goes out once that one ends.
    */
   private async backgroundWindow(reason: Reason, purpose: WindowPurpose): Promise<void> {
     if (!this.queue) return;
     if (this.backgroundWindowInFlight) {
-      if (purpose === 'refreshCommand' || purpose === 'versionChanged') this.refreshAfterInFlight = { reason, purpose };
+      if (QUEUED_PURPOSES.includes(purpose)) this.refreshAfterInFlight = { reason, purpose, epoch: this.epoch };
       return;
     }
     this.backgroundWindowInFlight = true;
@@ -733,7 +738,8 @@ export class Player {
       this.backgroundWindowInFlight = false;
       const next = this.refreshAfterInFlight;
       this.refreshAfterInFlight = null;
-      if (next && epoch === this.epoch) void this.backgroundWindow(next.reason, next.purpose);
+      // The epoch it was asked in, not the in-flight one's: a refresh of a queue loaded since still goes.
+      if (next && next.epoch === this.epoch) void this.backgroundWindow(next.reason, next.purpose);
     }
   }
 

@@ -397,6 +397,30 @@ describe('control commands on a loaded queue', () => {
     expect(h.player.snapshot().window?.items.map((i) => i.id)).toEqual(['t1', 't2', 't3']);
   });
 
+  it('refresh-command: a refresh asked for a queue loaded while an old window request hangs still goes out', async () => {
+    await playing();
+    h.stub.script('itemWindow', { hang: true }, { reason: 'refresh', times: 1 });
+    h.player.refresh();
+    await h.settle();
+    await h.load({});
+    h.player.refresh(); // the new queue's: waits for the hanging one, then goes
+    await h.advance(11_000); // the hanging request times out (10 s)
+    await h.settle();
+    expect(h.stub.sent('itemWindow', 'refresh')).toHaveLength(2);
+    expect(last()).toMatchObject({ transition: 'window-answered' });
+  });
+
+  it('skip-to-item-plays: its later refresh waits for a window request in flight instead of being dropped', async () => {
+    await playing({ items: tracks(20, 60_000) });
+    h.stub.script('itemWindow', { status: 503, headers: { 'retry-after': '2' } }, { reason: 'refresh', times: 1 }); // retried 10 s later
+    h.player.refresh();
+    await h.settle();
+    h.player.skipToItem({ itemId: 't15', trackMetadata: tracks(20, 60_000)[14]!.track, playOnCompletion: true });
+    await h.advance(30_000);
+    expect(h.stub.sent('itemWindow', 'refresh').map((r) => r.itemId)).toEqual(['t1', 't1', 't15']);
+    expect(h.player.snapshot().window?.items.map((i) => i.id)).toContain('t20');
+  });
+
   it('refresh-command and window-answered: refreshCloudQueue asks for a window in the background', async () => {
     await playing();
     h.stub.edit((items) => items.slice(0, 3));
