@@ -150,6 +150,13 @@ describe('a repro bundle', () => {
     expect(await rows(target)).toEqual(sourceRows);
   });
 
+  it('checks no transitions when a filter left traffic out, and says so', async () => {
+    const filtered = await ok<ReproBundle>(source, 'POST', '/bundles/export', { filter: { text: 'loadCloudQueue' } });
+    expect(filtered.scenario.steps.some((s) => s.type === 'command')).toBe(true);
+    expect(filtered.scenario.steps.some((s) => s.type === 'expect')).toBe(false);
+    expect(filtered.notes).toContainEqual(expect.stringContaining('the export is filtered'));
+  });
+
   it('fails a replay in which the player does not do what it did (here: a rule left out)', async () => {
     const withoutRule = structuredClone(bundle);
     withoutRule.faults = [];

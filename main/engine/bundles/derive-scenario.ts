@@ -225,8 +225,10 @@ export function deriveScenario(input: DeriveInput): DerivedScenario {
   if (now !== undefined && Number.isFinite(last)) pushGap(steps, last - now);
   const expectations = expectationsFrom(input.expected ?? [], moments[0]?.at);
   if (steps.length + expectations.length > MAX_SCENARIO_STEPS) {
-    notes.add(`the traffic makes ${steps.length} steps; a scenario holds ${MAX_SCENARIO_STEPS}: the rest were left out, and the player transitions are not checked (export a narrower filter)`);
-    steps.length = MAX_SCENARIO_STEPS;
+    if (steps.length > MAX_SCENARIO_STEPS) {
+      notes.add(`the traffic makes ${steps.length} steps; a scenario holds ${MAX_SCENARIO_STEPS}: the rest were left out, and the player transitions are not checked (export a narrower filter)`);
+      steps.length = MAX_SCENARIO_STEPS;
+    } else notes.add(`the player transitions are not checked: their checks would take the scenario past ${MAX_SCENARIO_STEPS} steps`);
   } else {
     steps.push(...expectations);
   }
@@ -237,7 +239,12 @@ export function deriveScenario(input: DeriveInput): DerivedScenario {
 function expectationsFrom(expected: readonly ExpectedTransition[], start: number | undefined): ScenarioStep[] {
   if (start === undefined) return [];
   const byPlayer = new Map<string, string[]>();
-  for (const t of expected) if (t.at >= start) byPlayer.set(t.playerId, [...(byPlayer.get(t.playerId) ?? []), t.transition]);
+  for (const t of expected) {
+    if (t.at < start) continue;
+    const rows = byPlayer.get(t.playerId);
+    if (rows) rows.push(t.transition);
+    else byPlayer.set(t.playerId, [t.transition]);
+  }
   return [...byPlayer].map(([playerId, transitions]) => ({ type: 'expect', playerId, transitions }));
 }
 

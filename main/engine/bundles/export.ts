@@ -5,6 +5,7 @@
  */
 import { BUNDLE_FORMAT, BUNDLE_VERSION, type BundleExportInput, type BundleQueue, type ReproBundle } from '../api/bundle-types.js';
 import { EngineError } from '../api/errors.js';
+import type { FaultRule } from '../api/fault-types.js';
 import type { TrafficFilter } from '../api/traffic-types.js';
 import { harOf } from '../traffic/commands.js';
 import { TRANSITIONS_KEPT_PER_PLAYER } from '../store/repositories/player-transitions.js';
@@ -58,7 +59,7 @@ export function exportBundle(deps: BundleDeps, input: BundleExportInput): ReproB
     cloudQueueUrl: urls.cloudQueue,
     faults,
     userTransitions: userTransitions(deps, entries),
-    expected: expectedTransitions(deps, entries),
+    expected: checkable(filter, faults, entries, notes) ? expectedTransitions(deps, entries) : [],
     sessionOrigin: (sessionId) => {
       const player = deps.players.forSession(sessionId);
       const session = player?.currentSession;
@@ -112,6 +113,26 @@ function userTransitions(deps: BundleDeps, entries: readonly { at: number }[]): 
   return allTransitions(deps)
     .filter((t) => t.cause === 'user' && during(t.at))
     .map(({ playerId, at, event }) => ({ playerId, at, event }));
+}
+
+/**
+ * Whether the replay can be expected to do what the players did. Not when a filter left out
+ * traffic (the commands that drove a player may not be replayed), nor when a rule's draws or hits
+ * began before the exported traffic (the replay's rule starts afresh): said in the notes.
+ */
+function checkable(filter: TrafficFilter, faults: readonly FaultRule[], entries: readonly StoredTrafficEntry[], notes: string[]): boolean {
+  if (Object.values(filter).some((value) => value !== undefined && value !== '')) {
+    notes.push('the export is filtered: the scenario does not check the players\u2019 transitions (an unfiltered export does)');
+    return false;
+  }
+  const first = entries.reduce((min, e) => Math.min(min, e.at), Infinity);
+  const hitsInExport = (id: string) => entries.filter((e) => e.fault?.ruleId === id).length;
+  const early = faults.filter((rule) => rule.createdAt < first && (rule.probability !== undefined || rule.hits !== hitsInExport(rule.id)));
+  if (early.length > 0) {
+    notes.push(`fault rules hit or drawn before the exported traffic (${early.map((r) => r.label ?? r.id).join(', ')}) start afresh in the replay: the scenario does not check the players\u2019 transitions`);
+    return false;
+  }
+  return true;
 }
 
 /**
