@@ -118,6 +118,10 @@ describe('matching at the servers', () => {
     // `+` in a query string decodes to a space; a player that does not encode it still means `+`.
     expect((await fetch(`${engine.urls.cloudQueue}/queues/q1/v2.3/itemWindow?reason=load+queueCompleted`)).status).toBe(500);
     expect(await lastTraffic('cloudQueue')).toMatchObject({ reason: 'load+queueCompleted', fault: { action: 'status' } });
+    // The log's reason filter reads it the same way, unencoded or not.
+    for (const reason of ['load+queueCompleted', 'load%2BqueueCompleted']) {
+      expect((await admin(engine, 'GET', `/traffic?target=cloudQueue&reason=${reason}`)).body).toHaveLength(1);
+    }
   });
 
   it('lists, removes one, and clears all', async () => {

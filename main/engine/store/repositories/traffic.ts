@@ -6,6 +6,7 @@ import type { FaultHit } from '../../api/fault-types.js';
 import type { TrafficEntry, TrafficFilter, TrafficOutcome, TrafficSummary, TrafficTarget } from '../../api/traffic-types.js';
 import type { Statement } from 'better-sqlite3';
 import { transactor, type SqliteDatabase, type Transact } from '../database.js';
+import { reasonAsWritten } from '../../cloud-queue/reasons.js';
 import { parseHeaderBlock, type HeaderBlock } from './header-block.js';
 import { DEFAULT_USE_AHEAD, TrafficBodies, type BodyUses } from './traffic-bodies.js';
 
@@ -92,7 +93,8 @@ function where(filter: TrafficFilter, since?: TrafficCursor): { sql: string; par
   }
   if (filter.reason) {
     clauses.push('reason = ?');
-    params.push(filter.reason);
+    // As captured: `?reason=load+queueCompleted` unencoded arrives with a space.
+    params.push(reasonAsWritten(filter.reason));
   }
   if (filter.status) {
     const status = filter.status.trim().toLowerCase();
