@@ -41,12 +41,23 @@ export interface CloudQueueErrorOptions {
   rejectedReason?: string;
 }
 
+/**
+ * The headers an error status carries (CONTRACT §4): a 503 always has Retry-After
+ * (DEFAULT_RETRY_AFTER_SEC unless given), and X-Rejected-Reason when there is one. Failure
+ * injection sends the same for its statuses.
+ */
+export function errorStatusHeaders(status: number, { retryAfter, rejectedReason }: Pick<CloudQueueErrorOptions, 'retryAfter' | 'rejectedReason'>): Record<string, string> {
+  const headers: Record<string, string> = {};
+  const wait = retryAfter ?? (status === 503 ? DEFAULT_RETRY_AFTER_SEC : undefined);
+  if (wait !== undefined) headers['retry-after'] = String(wait);
+  if (rejectedReason !== undefined) headers['x-rejected-reason'] = rejectedReason;
+  return headers;
+}
+
 export function sendCloudQueueError(reply: FastifyReply, status: number, options: CloudQueueErrorOptions = {}): FastifyReply {
   const reason = options.reason ?? CLOUD_QUEUE_ERROR_REASONS[status] ?? 'error';
   const message = options.message ?? STATUS_CODES[status] ?? 'error';
-  if (status === 503) reply.header('retry-after', String(options.retryAfter ?? DEFAULT_RETRY_AFTER_SEC));
-  else if (options.retryAfter !== undefined) reply.header('retry-after', String(options.retryAfter));
-  if (options.rejectedReason !== undefined) reply.header('x-rejected-reason', options.rejectedReason);
+  reply.headers(errorStatusHeaders(status, options));
   if (status === 401) reply.header('www-authenticate', 'Bearer realm="cloudQueue", error="invalid_token"');
   return reply.code(status).type('application/json; charset=utf-8').send(cloudQueueError(status, reason, message));
 }

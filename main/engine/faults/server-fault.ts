@@ -7,7 +7,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FaultAction, FaultTarget } from '../api/fault-types.js';
 import type { TrafficOutcome, TrafficTarget } from '../api/traffic-types.js';
 import type { EngineClock } from '../clock/clock.js';
-import { cloudQueueError, DEFAULT_RETRY_AFTER_SEC } from '../cloud-queue/errors.js';
+import { cloudQueueError, errorStatusHeaders } from '../cloud-queue/errors.js';
 
 /**
  * Answers an injected status for a target: a reply it sent, `'route'` to let the route answer
@@ -37,15 +37,9 @@ export const loginAuthorizeResponder = (authorizePath: string): StatusResponder 
   return 'route';
 };
 
-/** The headers an injected status carries: Retry-After and X-Rejected-Reason. */
+/** The headers an injected status carries: those of the cloud queue server's own error statuses. */
 export function injectedStatusHeaders(action: Extract<FaultAction, { type: 'status' }>): Record<string, string> {
-  const headers: Record<string, string> = {};
-  // A 503 always carries Retry-After (CONTRACT §4); when the rule names none, what the cloud
-  // queue server's own 503s carry.
-  const retryAfter = action.retryAfter ?? (action.status === 503 ? DEFAULT_RETRY_AFTER_SEC : undefined);
-  if (retryAfter !== undefined) headers['retry-after'] = String(retryAfter);
-  if (action.rejectedReason !== undefined) headers['x-rejected-reason'] = action.rejectedReason;
-  return headers;
+  return errorStatusHeaders(action.status, action);
 }
 
 export const MALFORMED_BODY = '{"injected": "malformed", "items": [';
