@@ -18,6 +18,7 @@ export const DEFAULT_EXPORT_LIMIT = 5_000;
 export function exportBundle(deps: BundleDeps, input: BundleExportInput): ReproBundle {
   deps.recorder.flush();
   const filter: TrafficFilter = input.filter ?? {};
+  const filterParts = Object.entries(filter).filter(([, value]) => value !== undefined && value !== '');
   const entries = deps.store.traffic.latest(filter, input.limit ?? DEFAULT_EXPORT_LIMIT);
   const urls = deps.urls();
   const notes: string[] = [];
@@ -53,13 +54,15 @@ export function exportBundle(deps: BundleDeps, input: BundleExportInput): ReproB
 
   const faults = deps.faults.list();
   const clock = deps.clock.state();
+  const span = spanOf(entries);
+  const transitions = allTransitions(deps);
   const derived = deriveScenario({
     entries,
     queues: refs,
     cloudQueueUrl: urls.cloudQueue,
     faults,
-    userTransitions: userTransitions(deps, entries),
-    expected: checkable(filter, faults, entries, notes) ? expectedTransitions(deps, entries) : [],
+    userTransitions: userTransitions(transitions, span),
+    expected: checkable(filterParts.length > 0, faults, entries, span, notes) ? expectedTransitions(transitions, entries, span) : [],
     sessionOrigin: (sessionId) => {
       const player = deps.players.forSession(sessionId);
       const session = player?.currentSession;
@@ -68,10 +71,7 @@ export function exportBundle(deps: BundleDeps, input: BundleExportInput): ReproB
     speed: clock.speed,
   });
   const exportedAt = new Date(deps.wallNow()).toISOString();
-  const filterText = Object.entries(filter)
-    .filter(([, value]) => value !== undefined && value !== '')
-    .map(([key, value]) => `${key}=${String(value)}`)
-    .join(', ');
+  const filterText = filterParts.map(([key, value]) => `${key}=${String(value)}`).join(', ');
   return {
     format: BUNDLE_FORMAT,
     version: BUNDLE_VERSION,
@@ -91,6 +91,8 @@ export function exportBundle(deps: BundleDeps, input: BundleExportInput): ReproB
   };
 }
 
+type StoredTransitions = ReturnType<typeof allTransitions>;
+
 /** Every player's recorded transitions, oldest first. */
 function allTransitions(deps: BundleDeps) {
   return deps.players
@@ -99,20 +101,22 @@ function allTransitions(deps: BundleDeps) {
     .sort((a, b) => a.seq - b.seq);
 }
 
-/** Whether a transition at `at` happened while the exported traffic ran. */
-function duringEntries(entries: readonly { at: number }[]): (at: number) => boolean {
-  if (entries.length === 0) return () => false;
-  const from = entries.reduce((min, e) => Math.min(min, e.at), Infinity);
-  const to = entries.reduce((max, e) => Math.max(max, e.at), -Infinity);
-  return (at) => at >= from && at <= to;
+/** The engine times the exported traffic ran between (null: no traffic). */
+interface Span {
+  from: number;
+  to: number;
 }
 
+function spanOf(entries: readonly { at: number }[]): Span | null {
+  if (entries.length === 0) return null;
+  return { from: entries.reduce((min, e) => Math.min(min, e.at), Infinity), to: entries.reduce((max, e) => Math.max(max, e.at), -Infinity) };
+}
+
+const within = (span: Span | null, at: number): boolean => span !== null && at >= span.from && at <= span.to;
+
 /** The user actions the players recorded while the exported traffic ran, oldest first. */
-function userTransitions(deps: BundleDeps, entries: readonly { at: number }[]): UserTransition[] {
-  const during = duringEntries(entries);
-  return allTransitions(deps)
-    .filter((t) => t.cause === 'user' && during(t.at))
-    .map(({ playerId, at, event }) => ({ playerId, at, event }));
+function userTransitions(transitions: StoredTransitions, span: Span | null): UserTransition[] {
+  return transitions.filter((t) => t.cause === 'user' && within(span, t.at)).map(({ playerId, at, event }) => ({ playerId, at, event }));
 }
 
 /**
@@ -120,12 +124,12 @@ function userTransitions(deps: BundleDeps, entries: readonly { at: number }[]): 
  * traffic (the commands that drove a player may not be replayed), nor when a rule's draws or hits
  * began before the exported traffic (the replay's rule starts afresh): said in the notes.
  */
-function checkable(filter: TrafficFilter, faults: readonly FaultRule[], entries: readonly StoredTrafficEntry[], notes: string[]): boolean {
-  if (Object.values(filter).some((value) => value !== undefined && value !== '')) {
+function checkable(filtered: boolean, faults: readonly FaultRule[], entries: readonly StoredTrafficEntry[], span: Span | null, notes: string[]): boolean {
+  if (filtered) {
     notes.push('the export is filtered: the scenario does not check the players\u2019 transitions (an unfiltered export does)');
     return false;
   }
-  const first = entries.reduce((min, e) => Math.min(min, e.at), Infinity);
+  const first = span?.from ?? Infinity;
   const hitsInExport = (id: string) => entries.filter((e) => e.fault?.ruleId === id).length;
   const early = faults.filter((rule) => rule.createdAt < first && (rule.probability !== undefined || rule.hits !== hitsInExport(rule.id)));
   if (early.length > 0) {
@@ -140,10 +144,9 @@ function checkable(filter: TrafficFilter, faults: readonly FaultRule[], entries:
  * user actions while the traffic ran. Timer transitions are left out: they follow from those, and
  * where an export starts mid-playback they belong to what came before.
  */
-function expectedTransitions(deps: BundleDeps, entries: readonly StoredTrafficEntry[]): ExpectedTransition[] {
+function expectedTransitions(transitions: StoredTransitions, entries: readonly StoredTrafficEntry[], span: Span | null): ExpectedTransition[] {
   const requestIds = new Set(entries.flatMap((e) => (e.requestId ? [e.requestId] : [])));
-  const during = duringEntries(entries);
-  return allTransitions(deps)
-    .filter((t) => (t.requestId !== null && requestIds.has(t.requestId)) || ((t.cause === 'user' || t.cause === 'command') && during(t.at)))
+  return transitions
+    .filter((t) => (t.requestId !== null && requestIds.has(t.requestId)) || ((t.cause === 'user' || t.cause === 'command') && within(span, t.at)))
     .map(({ playerId, at, transition }) => ({ playerId, at, transition }));
 }
