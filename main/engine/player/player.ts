@@ -465,8 +465,9 @@ export class Player {
     adoptLoad: (event) => {
       const { window } = event as EventOf<'loadAnswered'>;
       const pending = this.loading!;
-      if (!pending.startedAtOnce) this.reportCutOff();
-      else if (pending.cutOff) this.postReport(pending.cutOff, { cutOff: true });
+      // The track the load replaces: the one playing now, or the one a start at once replaced.
+      const cutOff = pending.startedAtOnce ? pending.cutOff : this.prepareCutOff();
+      if (cutOff) this.postReport(cutOff, { cutOff: true });
       this.queue = pending.queue!;
       this.window = new QueueWindow(window);
       this.draining = false;
@@ -695,7 +696,7 @@ export class Player {
     const plays = params.playOnCompletion ?? this.isMoving();
     // §7.3: skipToItem has answered already; the request is retried in the background.
     const result = await this.waitingFor('skipToItem', params, () =>
-      this.background((retry) => this.deps.client.itemWindow(this.queue!.target, this.windowQuery('skipToItem', params.itemId, params.queueVersion ?? this.window?.queueVersion), retry)),
+      this.background((retry) => this.deps.client.itemWindow(this.queue!.target, this.windowQuery('skipToItem', params.itemId, params.queueVersion), retry)),
     );
     if (epoch !== this.epoch || !this.queue) return;
     if (!result.ok) return this.dispatchBackgroundFailure(result.failure, 'itemWindow', result.exchange.requestId);
