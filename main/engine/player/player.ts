@@ -82,7 +82,8 @@ export interface LoadedQueue {
 /**
  * Window requests that wait for one in flight rather than being dropped: their answer is about a
  * change made after it was sent (a command, a new version, a skipToItem's item). The next-window
- * and queueCompleted checks need no second try: the playhead asks again.
+ * check needs no second try: the playhead asks again when the next track starts. A queueCompleted
+ * check waits as well (see backgroundWindow), as nothing would ask it again.
  */
 const QUEUED_PURPOSES: readonly WindowPurpose[] = ['refreshCommand', 'versionChanged', 'skipToItem'];
 
@@ -137,7 +138,7 @@ export class Player {
   private queueCompletedAsked: string | null = null;
   private backgroundWindowInFlight = false;
   /** A refresh asked for while a background window was in flight (see `backgroundWindow`). */
-  private refreshAfterInFlight: { reason: Reason; purpose: WindowPurpose; epoch: number } | null = null;
+  private windowAfterInFlight: { reason: Reason; purpose: WindowPurpose; epoch: number } | null = null;
   private loading: PendingLoad | null = null;
   private skipping: PendingSkip | null = null;
   /** Bumped whenever the queue is replaced or dropped: late answers for an older one are ignored. */
@@ -423,6 +424,12 @@ export class Player {
       const last = this.window.items.at(-1)?.id;
       windowFullyFetched = last !== undefined && fetchedThrough(this.window, current).includes(last);
     }
+    let answerFullyFetched = false;
+    if (event.type === 'windowAnswered' && current && this.fetched.has(current)) {
+      const answer = new QueueWindow(event.window);
+      const last = answer.items.at(-1)?.id;
+      answerFullyFetched = last !== undefined && answer.has(current) && fetchedThrough(answer, current).includes(last);
+    }
     let skipPlays = false;
     if (event.type === 'skipToItem') skipPlays = event.params.playOnCompletion ?? this.isMoving();
     if (event.type === 'skipAnswered') skipPlays = event.plays;
@@ -434,6 +441,7 @@ export class Player {
       hasNext: !!(current && this.window?.after(current)),
       hasPrevious: !!(current && this.window?.before(current)),
       windowFullyFetched,
+      answerFullyFetched,
       skipPlays,
       currentItemId: current,
     };
@@ -722,7 +730,10 @@ export class Player {
   private async backgroundWindow(reason: Reason, purpose: WindowPurpose): Promise<void> {
     if (!this.queue) return;
     if (this.backgroundWindowInFlight) {
-      if (QUEUED_PURPOSES.includes(purpose)) this.refreshAfterInFlight = { reason, purpose, epoch: this.epoch };
+      if (QUEUED_PURPOSES.includes(purpose)) this.windowAfterInFlight = { reason, purpose, epoch: this.epoch };
+      // Asked once per window (queueCompletedAsked), so it cannot be dropped; one of the others
+      // waiting already takes precedence, and its answer asks again if the window is all fetched.
+      else if (purpose === 'queueCompleted') this.windowAfterInFlight ??= { reason, purpose, epoch: this.epoch };
       return;
     }
     this.backgroundWindowInFlight = true;
@@ -737,8 +748,8 @@ export class Player {
       else this.dispatchBackgroundFailure(result.failure, 'itemWindow', result.exchange.requestId);
     } finally {
       this.backgroundWindowInFlight = false;
-      const next = this.refreshAfterInFlight;
-      this.refreshAfterInFlight = null;
+      const next = this.windowAfterInFlight;
+      this.windowAfterInFlight = null;
       // The epoch it was asked in, not the in-flight one's: a refresh of a queue loaded since still goes.
       if (next && next.epoch === this.epoch) void this.backgroundWindow(next.reason, next.purpose);
     }

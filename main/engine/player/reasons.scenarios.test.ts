@@ -199,6 +199,31 @@ describe('refresh (next window) and queueCompleted', () => {
     expect(h.transitions.some((t) => t.detail === 'versionChanged')).toBe(true);
   });
 
+  it('sends queueCompleted for every window of short tracks, down to the end of the queue', async () => {
+    // Tracks of 30 s or less arrive whole, so a window of them is all fetched as soon as it is
+    // adopted: no download is left to end and say so.
+    await start({ items: tracks(25, 10_000) });
+    await h.load();
+    await h.advance(BUFFERING_MS + 25 * 10_000);
+    const asked = h.stub.sent('itemWindow').map((request) => `${request.query.reason}@${request.query.itemId ?? ''}`);
+    expect(asked).toEqual(['load@', 'queueCompleted@t1', 'refresh@t9', 'queueCompleted@t9', 'refresh@t17', 'queueCompleted@t17']);
+    expect(h.player.status()).toMatchObject({ playbackState: 'PLAYBACK_STATE_PAUSED', itemId: 't25' });
+  });
+
+  it('sends queueCompleted once the window request in flight has its answer', async () => {
+    await start({ items: tracks(2, 60_000) });
+    await h.load();
+    await h.advance(BUFFERING_MS + 70_000);
+    // A refresh refused three times (retried 10 s apart, §7.4) is still in flight when t2's
+    // audio is all fetched, at 90.5 s.
+    h.stub.script('itemWindow', { status: 503, headers: { 'retry-after': '10' } }, { reason: 'refresh', times: 3 });
+    h.player.refresh();
+    await h.advance(25_000);
+    expect(h.stub.sent('itemWindow', 'queueCompleted')).toEqual([]);
+    await h.advance(10_000);
+    expect(h.stub.reasons()).toEqual(['load', 'refresh', 'refresh', 'refresh', 'refresh', 'queueCompleted']);
+  });
+
   it('asks for windows of 5 previous and 10 upcoming items (CONTRACT §5)', async () => {
     await start();
     await h.load();
