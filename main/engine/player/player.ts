@@ -321,7 +321,7 @@ export class Player {
             lastPollAt: this.lastPollAt,
             suspendAt: pauseTtl?.due ?? null,
             // A load in flight bumped the epoch: what the queue before it was asking is not coming back.
-            asking: this.loading ? {} : { ...this.asking },
+            asking: this.loading ? {} : this.savedAsking(),
           }
         : null;
     return {
@@ -363,6 +363,8 @@ export class Player {
       if (asked.context) void this.refetchContext();
       if (asked.versionPoll) void this.pollVersion();
       if (asked.window) void this.backgroundWindow(asked.window.reason, asked.window.purpose);
+      // Waits again behind the one just asked (or goes now, if none was).
+      if (asked.windowAfter) void this.backgroundWindow(asked.windowAfter.reason, asked.windowAfter.purpose);
       if (asked.skipToItem) void this.runSkipToItem(asked.skipToItem);
       if (asked.resume && this.state === 'SUSPENDED') void this.runResume();
       if (this.state === 'PLAYING') {
@@ -815,6 +817,13 @@ export class Player {
       if (result.failure.kind === 'notFound' && !cutOff) this.dispatch({ type: 'sessionNotFound', failure: result.failure }, { requestId: result.exchange.requestId });
       else this.noteError(result.failure);
     });
+  }
+
+  /** What the queue is asking for, with the window request that waits for the one in flight. */
+  private savedAsking(): SavedAsking {
+    const after = this.windowAfterInFlight;
+    if (!after || after.epoch !== this.epoch) return { ...this.asking };
+    return { ...this.asking, windowAfter: { reason: after.reason, purpose: after.purpose } };
   }
 
   /** Runs a request flow, noted in `asking` until it ends (answered, or out of retries). */

@@ -99,6 +99,20 @@ describe('a player saved and restored', () => {
     expect(player.status()).toMatchObject({ playbackState: 'PLAYBACK_STATE_PLAYING', itemId: 'more1' });
   });
 
+  it('asks again for a queueCompleted that was waiting for the window request in flight', async () => {
+    h = await playingHarness({ items: tracks(2, 60_000) });
+    await h.advance(70_000);
+    // The refresh is refused three times (10 s apart); t2's audio is all fetched at 90.5 s, so
+    // queueCompleted waits behind it when the engine stops.
+    h.stub.script('itemWindow', { status: 503, headers: { 'retry-after': '10' } }, { reason: 'refresh', times: 3 });
+    h.player.refresh();
+    await h.advance(25_000);
+    expect(h.stub.sent('itemWindow', 'queueCompleted')).toEqual([]);
+    restart();
+    await h.settle();
+    expect(h.stub.reasons().slice(-2)).toEqual(['refresh', 'queueCompleted']);
+  });
+
   it('asks again for a skipToItem the control API had already answered', async () => {
     h = await playingHarness();
     h.stub.script('itemWindow', { hang: true }, { reason: 'skipToItem' });

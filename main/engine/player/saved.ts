@@ -20,6 +20,8 @@ export const SAVED_PLAYER_VERSION = 1;
 export interface SavedAsking {
   /** A background itemWindow: the next window, queueCompleted, a refresh. */
   window?: { reason: Reason; purpose: WindowPurpose };
+  /** A background itemWindow waiting for the one in flight (a refresh command, queueCompleted…). */
+  windowAfter?: { reason: Reason; purpose: WindowPurpose };
   /** A skipToItem the control API already answered. */
   skipToItem?: SkipToItemParams;
   versionPoll?: true;
