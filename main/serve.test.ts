@@ -44,6 +44,15 @@ describe('npm run serve', () => {
     expect((await adminCall(p, 'GET', '/state')).status).toBe(200);
   });
 
+  it('run through npm, as CONTRACT §1 writes it, puts the ready line first on stdout and stops with exit 0', async () => {
+    // npm writes its own banner before a script's output: stdout must still hold only the ready line.
+    const p = await startServe(['--port', '0', '--ephemeral'], { viaNpm: true, timeoutMs: 120_000 });
+    running.push(p);
+    expect(p.ready.event).toBe('ready');
+    expect((await adminCall(p, 'GET', '/state')).status).toBe(200);
+    expect(await p.stop('SIGTERM')).toBe(0);
+  }, 130_000);
+
   it.each(['SIGTERM', 'SIGINT'] as const)('closes its listeners and exits 0 on %s', async (signal) => {
     const p = await serve(['--port', '0', '--ephemeral']);
     expect(await p.stop(signal)).toBe(0);

@@ -26,11 +26,17 @@ export interface ServeProcess {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-export async function startServe(args: string[], { timeoutMs = 20_000 } = {}): Promise<ServeProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(PROJECT_ROOT, 'main/serve.ts'), ...args], {
-    cwd: PROJECT_ROOT,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+/**
+ * `viaNpm`: as CONTRACT §1 writes it, `npm run serve -- …` (which first builds the console UI when
+ * its build is stale); otherwise the engine's entry point straight from source, which is quicker.
+ */
+export async function startServe(args: string[], { timeoutMs = 20_000, viaNpm = false } = {}): Promise<ServeProcess> {
+  const [command, commandArgs] = viaNpm
+    ? ['npm', ['run', 'serve', '--', ...args]]
+    : [process.execPath, ['--import', 'tsx', join(PROJECT_ROOT, 'main/serve.ts'), ...args]];
+  // Under `npm test`, npm hands its own settings down as npm_config_*: the project's .npmrc decides.
+  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.toLowerCase().startsWith('npm_config_')));
+  const child = spawn(command, commandArgs, { cwd: PROJECT_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
