@@ -8,6 +8,7 @@ import type { FaultAction, FaultTarget } from '../api/fault-types.js';
 import type { TrafficOutcome, TrafficTarget } from '../api/traffic-types.js';
 import type { EngineClock } from '../clock/clock.js';
 import { cloudQueueError, errorStatusHeaders } from '../cloud-queue/errors.js';
+import { NO_STORE } from '../login/token-endpoint.js';
 
 /**
  * Answers an injected status for a target: a reply it sent, `'route'` to let the route answer
@@ -28,11 +29,15 @@ export function injectedStatusOf(request: FastifyRequest): number | null {
 }
 
 /**
- * The login service's authorization endpoint answers an injected 500/503 itself: as a redirect
- * with `server_error` / `temporarily_unavailable` (RFC 6749 §4.1.2.1), only to a registered URI.
+ * The login service's injected statuses. Like all its answers they are never cached (the token
+ * endpoint's must not be, RFC 6749 §5.1). Its authorization endpoint answers an injected 500/503
+ * itself: as a redirect with `server_error` / `temporarily_unavailable` (RFC 6749 §4.1.2.1), only
+ * to a registered URI.
  */
-export const loginAuthorizeResponder = (authorizePath: string): StatusResponder => (target, request, _reply, action) => {
-  if (target !== 'login' || request.method !== 'GET' || request.url.split('?')[0] !== authorizePath || action.status < 500) return undefined;
+export const loginStatusResponder = (authorizePath: string): StatusResponder => (target, request, reply, action) => {
+  if (target !== 'login') return undefined;
+  reply.headers(NO_STORE);
+  if (request.method !== 'GET' || request.url.split('?')[0] !== authorizePath || action.status < 500) return undefined;
   injectedStatuses.set(request, action.status);
   return 'route';
 };

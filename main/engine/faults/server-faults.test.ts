@@ -102,6 +102,15 @@ describe.each(['login', 'control', 'cloudQueue'] as const)('target %s', (target)
   });
 });
 
+describe('target login', () => {
+  it('status: never cached, as every answer of the login service (the token endpoint’s must not be, RFC 6749 §5.1)', async () => {
+    await addFault({ target: 'login', match: { path: PATHS.login }, action: { type: 'status', status: 503 }, times: 1 });
+    const response = await fetch(url('login'), { method: 'POST' });
+    expect(response.status).toBe(503);
+    expect([response.headers.get('cache-control'), response.headers.get('pragma')]).toEqual(['no-store', 'no-cache']);
+  });
+});
+
 describe('matching at the servers', () => {
   it('matches method, path and reason', async () => {
     await addFault({ target: 'cloudQueue', match: { method: 'GET', path: '/itemWindow', reason: 'load' }, action: { type: 'status', status: 500 } });

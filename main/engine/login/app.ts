@@ -9,7 +9,7 @@ import type { AuthorizationEndpoint, PageAnswer } from './authorization-endpoint
 import { errorPage, pageHeaders } from './pages.js';
 import { Params } from './params.js';
 import { AUTHORIZE_PATH, CONSENT_PATH, SIGN_IN_PATH, TOKEN_PATH } from './paths.js';
-import type { TokenEndpoint, TokenAnswer } from './token-endpoint.js';
+import { NO_STORE, type TokenEndpoint, type TokenAnswer } from './token-endpoint.js';
 
 /** Forms larger than this are refused: no legitimate OAuth form comes close. */
 export const FORM_LIMIT_BYTES = 16 * 1024;
@@ -43,7 +43,7 @@ export async function buildLoginApp(options: LoginAppOptions): Promise<FastifyIn
     if (request.url.split('?')[0] === TOKEN_PATH) {
       const answer: TokenAnswer = {
         status: clientError ? 400 : 500,
-        headers: { 'cache-control': 'no-store', pragma: 'no-cache' },
+        headers: NO_STORE,
         body: { error: clientError ? 'invalid_request' : 'server_error', error_description: why },
       };
       return send(reply, answer);
@@ -76,7 +76,7 @@ export async function buildLoginApp(options: LoginAppOptions): Promise<FastifyIn
     handler: async (request, reply) =>
       send(reply.header('allow', 'POST'), {
         status: 405,
-        headers: { 'cache-control': 'no-store', pragma: 'no-cache' },
+        headers: NO_STORE,
         body: { error: 'invalid_request', error_description: `the token endpoint takes POST, not ${request.method}` },
       }),
   });

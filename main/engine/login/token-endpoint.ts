@@ -29,7 +29,8 @@ export interface TokenAnswer {
   body: object;
 }
 
-const NO_STORE = { 'cache-control': 'no-store', pragma: 'no-cache' };
+/** On every answer of the token endpoint (RFC 6749 §5.1), and of the login service's other JSON. */
+export const NO_STORE = { 'cache-control': 'no-store', pragma: 'no-cache' };
 const SECRET_PARAMS = ['code', 'refresh_token', 'code_verifier', 'client_secret', 'password'];
 
 const COMMON_CHECKS = {
