@@ -53,7 +53,7 @@ export interface QueueContainer {
   name: string;
   type: string;
   id: { serviceId: string; objectId: string; accountId: string };
-  imageUrl?: string;
+  imageUrl: string;
 }
 
 /** A queue without its items, and how a player reaches it. */

@@ -155,10 +155,19 @@ describe("the editor's item commands", () => {
 
   it('changes an item: its track and policies, keeping its id and place', async () => {
     const queue = await create();
-    const { body } = await admin(engine, 'PATCH', `/queues/${queue.id}/items/item-2`, { track: { name: 'B', durationMillis: 1000 }, policies: { canSkip: false } });
-    expect(body).toEqual({ id: 'item-2', track: { name: 'B', durationMillis: 1000 }, policies: { canSkip: false } });
+    const track = { name: 'B', mediaUrl: 'https://media.example/b.mp3', durationMillis: 1000 };
+    const { body } = await admin(engine, 'PATCH', `/queues/${queue.id}/items/item-2`, { track, policies: { canSkip: false } });
+    expect(body).toEqual({ id: 'item-2', track, policies: { canSkip: false } });
     await admin(engine, 'PATCH', `/queues/${queue.id}/items/item-2`, { policies: null });
-    expect((await get(queue.id)).items[1]).toEqual({ id: 'item-2', track: { name: 'B', durationMillis: 1000 } });
+    expect((await get(queue.id)).items[1]).toEqual({ id: 'item-2', track });
+  });
+
+  it('gives a track without mediaUrl a placeholder, so that a player can play it; keeps the rest as given', async () => {
+    const queue = await create({ items: [{ track: { name: 'No media' } }] });
+    const [item] = (await get(queue.id)).items;
+    expect(item).toEqual({ id: 'item-1', track: { name: 'No media', mediaUrl: expect.stringMatching(/^https:\/\/.+\/item-1\.mp3$/) } });
+    const { body } = await admin(engine, 'PATCH', `/queues/${queue.id}/items/item-1`, { track: { name: 'Still none' } });
+    expect(body).toMatchObject({ track: { mediaUrl: item!.track.mediaUrl } });
   });
 
   it('generates N sample tracks with everything a player needs', async () => {

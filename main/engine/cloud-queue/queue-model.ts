@@ -22,6 +22,7 @@ import type {
 import { itemIdOf, type ItemRow } from '../store/repositories/queue-items.js';
 import type { QueueHead, QueueRecord } from '../store/repositories/queues.js';
 import type { Store } from '../store/store.js';
+import { playableTrack, DEFAULT_CONTAINER_IMAGE_URL } from './track-defaults.js';
 import {
   CONTAINER_SERVICE_ID,
   CURRENT_VERSION,
@@ -277,7 +278,7 @@ export class QueueModel {
       name: record.name,
       type: type ?? DEFAULT_CONTAINER_TYPE,
       id: { serviceId: CONTAINER_SERVICE_ID, objectId: record.id, accountId: 'demo' },
-      ...(imageUrl ? { imageUrl } : {}),
+      imageUrl: imageUrl || DEFAULT_CONTAINER_IMAGE_URL,
     };
   }
 
@@ -379,14 +380,15 @@ function containerFields(container: QueueInput['container']): { type?: string; i
   return { ...(type === undefined ? {} : { type }), ...(imageUrl === undefined ? {} : { imageUrl }) };
 }
 
-/** An item in its wire shape, with `id` first and `policies` only when it has some. */
+/** An item in its wire shape, with `id` first, a playable track, and `policies` only when it has some. */
 function itemOf(id: string, track: Track, policies: QueueItem['policies']): QueueItem {
-  return policies === undefined ? { id, track } : { id, track, policies };
+  const complete = playableTrack(track, id);
+  return policies === undefined ? { id, track: complete } : { id, track: complete, policies };
 }
 
 /** The stored JSON of an item, the same text as JSON.stringify(itemOf(…)) and cheaper for big batches. */
 function itemJson(id: string, track: Track, policies: QueueItem['policies']): string {
-  const head = `{"id":${JSON.stringify(id)},"track":${JSON.stringify(track)}`;
+  const head = `{"id":${JSON.stringify(id)},"track":${JSON.stringify(playableTrack(track, id))}`;
   return policies === undefined ? `${head}}` : `${head},"policies":${JSON.stringify(policies)}}`;
 }
 

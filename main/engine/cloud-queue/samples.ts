@@ -3,6 +3,7 @@
  * is always the same track), with durations a simulated player can play through.
  */
 import type { Track } from '../api/queue-types.js';
+import { MEDIA_HOST } from './track-defaults.js';
 
 const ADJECTIVES = ['Quiet', 'Electric', 'Golden', 'Midnight', 'Paper', 'Northern', 'Velvet', 'Hollow', 'Bright', 'Distant', 'Silver', 'Open'];
 const NOUNS = ['Harbour', 'Signal', 'Orchard', 'Engine', 'Lantern', 'Meadow', 'Circuit', 'River', 'Station', 'Garden', 'Window', 'Tide'];
@@ -15,11 +16,11 @@ export function sampleTrack(n: number): Track {
   const title = `${ADJECTIVES[h % ADJECTIVES.length]} ${NOUNS[(h >>> 4) % NOUNS.length]}`;
   return {
     name: `${title} ${n}`,
-    mediaUrl: `https://media.example.com/cloud-queue-console/samples/${n}.mp3`,
+    mediaUrl: `${MEDIA_HOST}/samples/${n}.mp3`,
     contentType: 'audio/mpeg',
     // 2:00 to 5:59, whole seconds.
     durationMillis: (120 + ((h >>> 8) % 240)) * 1000,
-    imageUrl: `https://media.example.com/cloud-queue-console/art/${(h >>> 16) % 32}.jpg`,
+    imageUrl: `${MEDIA_HOST}/art/${(h >>> 16) % 32}.jpg`,
     artist: { name: ARTISTS[(h >>> 12) % ARTISTS.length]! },
     album: { name: ALBUMS[(h >>> 20) % ALBUMS.length]! },
   };

@@ -138,7 +138,8 @@ describe('GET /context', () => {
     expect(body).toEqual({
       contextVersion: queue.contextVersion,
       queueVersion: queue.queueVersion,
-      container: { name: 'Road trip', type: 'playlist', id: { serviceId: expect.any(String), objectId: queue.id, accountId: expect.any(String) } },
+      // imageUrl: CONTRACT §4 lists it; a queue created without one gets a placeholder.
+      container: { name: 'Road trip', type: 'playlist', id: { serviceId: expect.any(String), objectId: queue.id, accountId: expect.any(String) }, imageUrl: expect.stringMatching(/^https:\/\//) },
       reports: { sendUpdateAfterMillis: 30_000, periodicIntervalMillis: 10_000, sendPlaybackActions: true },
       playbackPolicies: { ...DEFAULT_PLAYBACK_POLICIES, limitedSkips: true, pauseTtlSec: 900, customPolicy: 'x' },
     });
