@@ -18,6 +18,6 @@ export function reasonAsWritten(decoded: string): string {
 
 /** The reason as the player meant it, or null when it is not one the server accepts. */
 export function parseReason(raw: string): ItemWindowReason | null {
-  const reason = reasonAsWritten(raw.trim());
+  const reason = reasonAsWritten(raw);
   return ACCEPTED.has(reason) ? (reason as ItemWindowReason) : null;
 }

@@ -214,6 +214,9 @@ describe('GET /itemWindow', () => {
       'reason=load&upcomingWindowSize=1&upcomingWindowSize=2',
       'reason=shuffle',
       'reason=load%2Brefresh',
+      // Exactly one of the seed's values: no padding.
+      'reason=%20load',
+      'reason=load%20',
       'itemId=item-1',
     ]) {
       expectError(await window(queue, query), 400);
