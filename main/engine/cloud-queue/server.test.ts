@@ -204,6 +204,10 @@ describe('GET /itemWindow', () => {
     expectError(await window(queue, 'reason=refresh&itemId=item-5'), 404);
   });
 
+  it('answers a path it cannot read (a bad percent-escape) with the contract’s error body', async () => {
+    expectError(await call(await createQueue(), 'itemWindow%ZZ?reason=load'), 400, /%ZZ/);
+  });
+
   it('answers 400 for a bad size or reason', async () => {
     const queue = await createQueue();
     for (const query of [

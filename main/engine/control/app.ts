@@ -2,7 +2,7 @@
  * The control API listener (CONTRACT §3, port P+2). Every call under /api/v1 needs a live access
  * token of the login service; routes act on the simulated players of the caller's household.
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { answerRequestErrors } from '../http/request-errors.js';
 import { createServiceApp } from '../http/service-app.js';
 import { PlaybackError } from '../player/errors.js';
@@ -20,9 +20,10 @@ export interface ControlAppOptions extends ControlDeps {
 }
 
 export async function buildControlApp(options: ControlAppOptions): Promise<FastifyInstance> {
-  const app = createServiceApp();
+  const invalid = (reply: FastifyReply, status: number, message: string) => sendControlError(reply, new PlaybackError('ERROR_INVALID_PARAMETER', message), status);
+  const app = createServiceApp({ badRequest: (reply, message) => invalid(reply, 400, message) });
   app.decorateRequest('access', null);
-  answerRequestErrors(app, (reply, status, message) => sendControlError(reply, new PlaybackError('ERROR_INVALID_PARAMETER', message), status));
+  answerRequestErrors(app, invalid);
   // Every call needs the token, checked before anything else is read, a call the API does not
   // have included (it then gets 404).
   app.addHook('onRequest', requireAccess(options.verifyAccessToken));

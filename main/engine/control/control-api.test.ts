@@ -99,6 +99,10 @@ describe('what reaches the API before any route', () => {
     expect(large).toMatchObject({ status: 413, body: { errorCode: 'ERROR_INVALID_PARAMETER' } });
   });
 
+  it('answers a path it cannot read (a bad percent-escape) with the contract’s error body', async () => {
+    expect(await call('GET', '/households%ZZ')).toEqual({ status: 400, body: { errorCode: 'ERROR_INVALID_PARAMETER', reason: expect.stringContaining('%ZZ') as unknown } });
+  });
+
   it('answers a call it does not have with 404 and an errorCode, after the token check', async () => {
     expect(await call('POST', '/groups/group-kitchen/playback:1/bogus')).toEqual({
       status: 404,
