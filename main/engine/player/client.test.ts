@@ -55,6 +55,14 @@ describe('cloud queue client (CONTRACT §5)', () => {
     ]);
   });
 
+  it('measures a Retry-After date from the server’s Date, not from the engine clock', async () => {
+    const { c, target } = await client();
+    const sent = Date.UTC(2031, 0, 1, 12, 0, 0);
+    stub.script('version', { status: 503, headers: { date: new Date(sent).toUTCString(), 'retry-after': new Date(sent + 7_000).toUTCString() } });
+    const result = await c.version(target);
+    expect(result.ok ? null : result.failure).toMatchObject({ kind: 'unavailable', retryAfterSec: 7 });
+  });
+
   it('reaches a server that is not there as an incomplete request', async () => {
     const { c } = await client();
     const result = await c.context({ queueBaseUrl: 'http://127.0.0.1:9/q/' });

@@ -177,7 +177,7 @@ export class CloudQueueClient {
         }
         return finish({ ok: true, value: checked.value, exchange });
       }
-      return finish({ ok: false, failure: failureOf(response, text, clock.now()), exchange });
+      return finish({ ok: false, failure: failureOf(response, text, serverTime(response) ?? clock.now()), exchange });
     } catch (error) {
       const fault = (error as { fault?: FaultHit }).fault;
       if (fault) exchange.fault = fault;
@@ -196,6 +196,16 @@ export function endpointUrl(queueBaseUrl: string, endpoint: CloudQueueEndpoint, 
   return url.toString();
 }
 
+/**
+ * When the server answered, by its own clock (the `Date` header). A Retry-After date is measured
+ * from it (RFC 9110 §10.2.3): server time, not the engine's, which a test may have moved by days.
+ */
+function serverTime(response: HttpResponse): number | undefined {
+  const date = Date.parse(response.headers.get('date') ?? '');
+  return Number.isNaN(date) ? undefined : date;
+}
+
+/** `now`: the time a Retry-After date is measured from. */
 function failureOf(response: HttpResponse, body: string, now: number): Failure {
   const status = response.status;
   const rejectedReason = response.headers.get('x-rejected-reason') ?? undefined;
