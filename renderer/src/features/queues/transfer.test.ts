@@ -27,14 +27,14 @@ describe('queue files', () => {
       accessToken: 't',
       accessTokenExpiresAt: 0,
       httpAuthorization: 'Bearer t',
-      container: { name: 'Road trip', type: 'playlist', id: { serviceId: 's', objectId: 'queue-1', accountId: 'a' } },
+      container: { name: 'Road trip', type: 'playlist', id: { serviceId: 's', objectId: 'queue-1', accountId: 'a' }, imageUrl: 'https://art/q.jpg' },
       playbackPolicies: { canSkip: true } as never,
       reports: { sendUpdateAfterMillis: 1, periodicIntervalMillis: 2, sendPlaybackActions: true },
       items: [{ id: 'item-1', track: { name: 'a' } }],
     });
     expect(file).toEqual({
       name: 'Road trip',
-      container: { type: 'playlist' },
+      container: { type: 'playlist', imageUrl: 'https://art/q.jpg' },
       playbackPolicies: { canSkip: true },
       reports: { sendUpdateAfterMillis: 1, periodicIntervalMillis: 2, sendPlaybackActions: true },
       items: [{ id: 'item-1', track: { name: 'a' } }],
