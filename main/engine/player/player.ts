@@ -87,6 +87,9 @@ export interface LoadedQueue {
  */
 const QUEUED_PURPOSES: readonly WindowPurpose[] = ['refreshCommand', 'versionChanged', 'skipToItem'];
 
+/** Which window a queueCompleted was asked for: its version and its last item. */
+const windowKey = (window: QueueWindow): string => `${window.queueVersion}:${window.items.at(-1)?.id ?? ''}`;
+
 interface PreparedReport {
   target: CloudQueueTarget;
   report: PlaybackReport;
@@ -362,7 +365,11 @@ export class Player {
       const asked = playback.asking;
       if (asked.context) void this.refetchContext();
       if (asked.versionPoll) void this.pollVersion();
-      if (asked.window) void this.backgroundWindow(asked.window.reason, asked.window.purpose);
+      if (asked.window) {
+        // Asked again from the start: a queueCompleted still counts as not yet asked.
+        if (asked.window.purpose === 'queueCompleted') this.queueCompletedAsked = null;
+        void this.backgroundWindow(asked.window.reason, asked.window.purpose);
+      }
       // Waits again behind the one just asked (or goes now, if none was).
       if (asked.windowAfter) void this.backgroundWindow(asked.windowAfter.reason, asked.windowAfter.purpose);
       if (asked.skipToItem) void this.runSkipToItem(asked.skipToItem);
@@ -427,7 +434,9 @@ export class Player {
       windowFullyFetched = last !== undefined && fetchedThrough(this.window, current).includes(last);
     }
     let answerFullyFetched = false;
-    if (event.type === 'windowAnswered' && current && this.fetched.has(current)) {
+    // Not from a queueCompleted answer: that was the check for more, and a server that grows the
+    // queue (or moves its version) on every one would be asked again without end.
+    if (event.type === 'windowAnswered' && event.purpose !== 'queueCompleted' && current && this.fetched.has(current)) {
       const answer = new QueueWindow(event.window);
       const last = answer.items.at(-1)?.id;
       answerFullyFetched = last !== undefined && answer.has(current) && fetchedThrough(answer, current).includes(last);
@@ -567,12 +576,7 @@ export class Player {
       if (!this.window || !this.track) return;
       for (const id of fetchedThrough(this.window, this.track.item.id)) this.fetched.add(id);
     },
-    requestQueueCompleted: () => {
-      const key = `${this.window!.queueVersion}:${this.window!.items.at(-1)!.id}`;
-      if (this.draining || this.queueCompletedAsked === key) return;
-      this.queueCompletedAsked = key;
-      void this.backgroundWindow('queueCompleted', 'queueCompleted');
-    },
+    requestQueueCompleted: () => void this.backgroundWindow('queueCompleted', 'queueCompleted'),
     requestUserSkip: (event) => void this.runUserSkip(event.type as 'skipNext' | 'skipPrev'),
     startNext: () => this.startTrack(this.window!.after(this.track!.item.id)!, true),
     cueNext: () => this.startTrack(this.window!.after(this.track!.item.id)!, false),
@@ -731,13 +735,15 @@ export class Player {
    */
   private async backgroundWindow(reason: Reason, purpose: WindowPurpose): Promise<void> {
     if (!this.queue) return;
+    if (purpose === 'queueCompleted' && !this.mayAskQueueCompleted()) return;
     if (this.backgroundWindowInFlight) {
       if (QUEUED_PURPOSES.includes(purpose)) this.windowAfterInFlight = { reason, purpose, epoch: this.epoch };
-      // Asked once per window (queueCompletedAsked), so it cannot be dropped; one of the others
-      // waiting already takes precedence, and its answer asks again if the window is all fetched.
+      // One of the others waiting takes precedence: its answer asks again if the window is all
+      // fetched (the window is counted as asked only once the request goes out).
       else if (purpose === 'queueCompleted') this.windowAfterInFlight ??= { reason, purpose, epoch: this.epoch };
       return;
     }
+    if (purpose === 'queueCompleted') this.queueCompletedAsked = windowKey(this.window!);
     this.backgroundWindowInFlight = true;
     const epoch = this.epoch;
     try {
@@ -755,6 +761,16 @@ export class Player {
       // The epoch it was asked in, not the in-flight one's: a refresh of a queue loaded since still goes.
       if (next && next.epoch === this.epoch) void this.backgroundWindow(next.reason, next.purpose);
     }
+  }
+
+  /**
+   * queueCompleted goes out once per window (its version and last item), and never from a
+   * draining player (seed §7.4.3: it asks for nothing more) or a suspended one (only a resume
+   * wakes it, seed §3).
+   */
+  private mayAskQueueCompleted(): boolean {
+    if (this.draining || this.state === 'SUSPENDED' || !this.window) return false;
+    return this.queueCompletedAsked !== windowKey(this.window);
   }
 
   private async pollVersion(): Promise<void> {

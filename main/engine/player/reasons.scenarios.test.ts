@@ -224,6 +224,54 @@ describe('refresh (next window) and queueCompleted', () => {
     expect(h.stub.reasons()).toEqual(['load', 'refresh', 'refresh', 'refresh', 'refresh', 'queueCompleted']);
   });
 
+  describe('a queueCompleted waiting for the window request in flight', () => {
+    const refused = { status: 503, headers: { 'retry-after': '10' } };
+    async function waiting(refusals: number) {
+      await start({ items: tracks(2, 60_000) });
+      await h.load();
+      await h.advance(BUFFERING_MS + 70_000);
+      h.stub.script('itemWindow', refused, { reason: 'refresh', times: refusals });
+      h.player.refresh();
+      await h.advance(25_000); // t2 all fetched at 90.5 s: queueCompleted waits
+    }
+
+    it('is sent after a refresh command that took its place', async () => {
+      await waiting(3);
+      h.player.refresh();
+      await h.advance(200_000);
+      expect(h.stub.sent('itemWindow', 'queueCompleted')).toHaveLength(1);
+    });
+
+    it('is not sent once the retries ran out and the player plays out its window (§7.4.3)', async () => {
+      await waiting(4);
+      await h.advance(5_000);
+      expect(h.rows()).toContain('background-exhausted');
+      expect(h.stub.sent('itemWindow', 'queueCompleted')).toEqual([]);
+    });
+
+    it('is not sent by a suspended player', async () => {
+      await waiting(3);
+      h.player.suspend();
+      await h.advance(10_000);
+      expect(h.stub.sent('itemWindow', 'queueCompleted')).toEqual([]);
+    });
+  });
+
+  it('does not ask queueCompleted again from a queueCompleted answer, even when the queue grew', async () => {
+    await start({ items: tracks(30, 10_000) });
+    // A server that adds a track whenever it is asked for more: each answer is a new window.
+    let added = 0;
+    const stub = h.stub as unknown as { window: (query: Record<string, string>, reply: unknown) => unknown };
+    const answer = stub.window.bind(h.stub);
+    stub.window = (query, reply) => {
+      if (query.reason === 'queueCompleted') h.stub.edit((items) => [...items, ...tracks(1, 10_000, `more${++added}-`)]);
+      return answer(query, reply);
+    };
+    await h.load();
+    await h.advance(BUFFERING_MS + 2_000);
+    expect(h.stub.sent('itemWindow', 'queueCompleted')).toHaveLength(1);
+  });
+
   it('asks for windows of 5 previous and 10 upcoming items (CONTRACT §5)', async () => {
     await start();
     await h.load();

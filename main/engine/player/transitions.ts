@@ -24,8 +24,8 @@ export interface GuardContext {
   /** Every track of the window has its audio fetched. */
   windowFullyFetched: boolean;
   /**
-   * A background window just answered holds the playing track, and every track of it is fetched
-   * once adopted (the playing one already is, and the rest are short enough to arrive whole).
+   * A background window just answered (not to queueCompleted) holds the playing track, and every
+   * track of it is fetched once adopted (the playing one already is, the rest arrive whole).
    */
   answerFullyFetched: boolean;
   /** The skip (command or answer) leaves the player playing rather than paused. */
@@ -185,7 +185,7 @@ export const TRANSITIONS: readonly Transition[] = [
   { id: 'skip-to-item-paused', from: ACTIVE, on: ['skipToItem'], to: 'PAUSED', effects: ['finalReportSkip', 'cueCommandItem', 'armPauseTtl', 'requestRefreshLater'], note: 'with metadata, not playing: cue the item, later send reason=refresh (pauseTtlSec starts again)' },
   { id: 'session-replaced', from: WITH_QUEUE, on: ['sessionReplaced'], to: 'IDLE', effects: ['finalReportCutOff', 'evictSession'], note: 'a new session on the group evicts the old one (ERROR_SESSION_EVICTED for its commands); the track it cut off gets its final report' },
   { id: 'refresh-command', from: WITH_QUEUE, on: ['refresh'], to: 'same', effects: ['requestCommandRefresh'], note: 'refreshCloudQueue: GET /itemWindow reason=refresh; answers at once, retries in the background (§7.3)' },
-  { id: 'window-answered-fetched', from: ACTIVE, on: ['windowAnswered'], guard: 'answerFullyFetched', to: 'same', effects: ['adoptBackgroundWindow', 'requestQueueCompleted'], note: 'a background window whose tracks are all fetched already (short tracks arrive whole, so no download is left to end): reason=queueCompleted checks for more' },
+  { id: 'window-answered-fetched', from: MOVING, on: ['windowAnswered'], guard: 'answerFullyFetched', to: 'same', effects: ['adoptBackgroundWindow', 'requestQueueCompleted'], note: 'a background window whose tracks are all fetched already (short tracks arrive whole, so no download is left to end): reason=queueCompleted checks for more' },
   { id: 'window-answered', from: WITH_QUEUE, on: ['windowAnswered'], to: 'same', effects: ['adoptBackgroundWindow'], note: 'a background window (refresh, queueCompleted, new version) arrives' },
 
   // failures (seed §3 rows 1, 4, 5; §7.1 404)
