@@ -40,7 +40,7 @@ const VERSIONS = new Set<string>(CLOUD_QUEUE_VERSIONS);
 export async function buildCloudQueueApp(options: CloudQueueAppOptions): Promise<FastifyInstance> {
   const { queues, items, timePlayed, activity } = options;
   const now = () => Math.floor(options.clock.now());
-  const app = createServiceApp({ ignoreDuplicateSlashes: true, badRequest: (reply, message) => sendCloudQueueError(reply, 400, { message }) });
+  const app = createServiceApp({ ignoreDuplicateSlashes: true, badRequest: (reply, status, message) => sendCloudQueueError(reply, status, { message }) });
   const windows = new WindowCache();
   app.decorateRequest('queueHead', null);
 

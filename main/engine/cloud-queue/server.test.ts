@@ -206,6 +206,9 @@ describe('GET /itemWindow', () => {
 
   it('answers a path it cannot read (a bad percent-escape) with the contract’s error body', async () => {
     expectError(await call(await createQueue(), 'itemWindow%ZZ?reason=load'), 400, /%ZZ/);
+    // A queue id longer than the router reads keeps fastify's status, in the contract's shape.
+    const long = await call({ queueBaseUrl: `${engine.urls.cloudQueue}/queues/${'q'.repeat(150)}/v2.3/`, accessToken: 't' } as QueueSummary, 'context');
+    expectError(long, 414);
   });
 
   it('answers 400 for a bad size or reason', async () => {

@@ -21,7 +21,7 @@ export interface ControlAppOptions extends ControlDeps {
 
 export async function buildControlApp(options: ControlAppOptions): Promise<FastifyInstance> {
   const invalid = (reply: FastifyReply, status: number, message: string) => sendControlError(reply, new PlaybackError('ERROR_INVALID_PARAMETER', message), status);
-  const app = createServiceApp({ badRequest: (reply, message) => invalid(reply, 400, message) });
+  const app = createServiceApp({ badRequest: invalid });
   app.decorateRequest('access', null);
   answerRequestErrors(app, invalid);
   // Every call needs the token, checked before anything else is read, a call the API does not

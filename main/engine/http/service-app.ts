@@ -31,8 +31,8 @@ export interface ServiceAppOptions {
   bodyLimit?: number;
   /** Treat `//` in a path as `/` (players that join a base URL ending in `/` with `/context`). */
   ignoreDuplicateSlashes?: boolean;
-  /** Answers a request fastify refuses before routing it (400) in the service's error shape. */
-  badRequest?: (reply: FastifyReply, message: string) => FastifyReply;
+  /** Answers a request fastify refuses before routing it (a 4xx) in the service's error shape. */
+  badRequest?: (reply: FastifyReply, status: number, message: string) => FastifyReply;
 }
 
 export function createServiceApp(options: ServiceAppOptions = {}): FastifyInstance {
@@ -43,9 +43,11 @@ export function createServiceApp(options: ServiceAppOptions = {}): FastifyInstan
     bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
     routerOptions: { ignoreDuplicateSlashes: options.ignoreDuplicateSlashes ?? false },
     return503OnClosing: true,
-    // A request fastify cannot route (a bad percent-escape in the path): in the service's own
-    // error shape when it has one (CONTRACT §3, §4). Only 400s arrive here.
-    ...(options.badRequest ? { frameworkErrors: (error: Error, _request: unknown, reply: FastifyReply) => options.badRequest!(reply, error.message) } : {}),
+    // A request fastify refuses before routing it (a bad percent-escape: 400; a path parameter too
+    // long: 414): in the service's own error shape when it has one (CONTRACT §3, §4).
+    ...(options.badRequest
+      ? { frameworkErrors: (error: Error & { statusCode?: number }, _request: unknown, reply: FastifyReply) => options.badRequest!(reply, error.statusCode ?? 400, error.message) }
+      : {}),
   });
   acceptEmptyJson(app);
   const slot: { current: ServiceInstrument | null } = { current: null };
