@@ -382,8 +382,8 @@ function containerFields(container: QueueInput['container']): { type?: string; i
 
 /** An item in its wire shape, with `id` first, a playable track, and `policies` only when it has some. */
 function itemOf(id: string, track: Track, policies: QueueItem['policies']): QueueItem {
-  const complete = playableTrack(track, id);
-  return policies === undefined ? { id, track: complete } : { id, track: complete, policies };
+  const playable = playableTrack(track, id);
+  return policies === undefined ? { id, track: playable } : { id, track: playable, policies };
 }
 
 /** The stored JSON of an item, the same text as JSON.stringify(itemOf(…)) and cheaper for big batches. */

@@ -29,3 +29,12 @@ export function fetchedThrough(window: QueueWindow, itemId: string): string[] {
   for (let next = window.after(itemId); next && fetchedAtOnce(next.track); next = window.after(next.id)) fetched.push(next.id);
   return fetched;
 }
+
+/**
+ * Whether all audio of the window is fetched once `itemId`'s is: the window holds the item, and
+ * every item after it arrives whole (seed §4.3 queueCompleted).
+ */
+export function fetchedToEnd(window: QueueWindow, itemId: string): boolean {
+  const last = window.items.at(-1)?.id;
+  return last !== undefined && window.has(itemId) && fetchedThrough(window, itemId).includes(last);
+}

@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { EngineClock, Timer } from '../clock/clock.js';
-import { BUFFERING_MS, fetchCompletesAt, fetchedAtOnce, fetchedThrough } from './audio.js';
+import { BUFFERING_MS, fetchCompletesAt, fetchedAtOnce, fetchedThrough, fetchedToEnd } from './audio.js';
 import type { ClientResult, CloudQueueClient, CloudQueueTarget } from './client.js';
 import type { Violation } from './contract-check.js';
 import { PlaybackError } from './errors.js';
@@ -140,7 +140,7 @@ export class Player {
   private readonly fetched = new Set<string>();
   private queueCompletedAsked: string | null = null;
   private backgroundWindowInFlight = false;
-  /** A refresh asked for while a background window was in flight (see `backgroundWindow`). */
+  /** A window request asked for while a background window was in flight (see `backgroundWindow`). */
   private windowAfterInFlight: { reason: Reason; purpose: WindowPurpose; epoch: number } | null = null;
   private loading: PendingLoad | null = null;
   private skipping: PendingSkip | null = null;
@@ -429,17 +429,12 @@ export class Player {
   private guardContext(event: PlayerEvent): GuardContext {
     const current = this.track?.item.id;
     let windowFullyFetched = false;
-    if (event.type === 'downloadComplete' && this.window && current) {
-      const last = this.window.items.at(-1)?.id;
-      windowFullyFetched = last !== undefined && fetchedThrough(this.window, current).includes(last);
-    }
+    if (event.type === 'downloadComplete' && this.window && current) windowFullyFetched = fetchedToEnd(this.window, current);
     let answerFullyFetched = false;
     // Not from a queueCompleted answer: that was the check for more, and a server that grows the
     // queue (or moves its version) on every one would be asked again without end.
     if (event.type === 'windowAnswered' && event.purpose !== 'queueCompleted' && current && this.fetched.has(current)) {
-      const answer = new QueueWindow(event.window);
-      const last = answer.items.at(-1)?.id;
-      answerFullyFetched = last !== undefined && answer.has(current) && fetchedThrough(answer, current).includes(last);
+      answerFullyFetched = fetchedToEnd(new QueueWindow(event.window), current);
     }
     let skipPlays = false;
     if (event.type === 'skipToItem') skipPlays = event.params.playOnCompletion ?? this.isMoving();
