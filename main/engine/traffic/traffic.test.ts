@@ -61,10 +61,22 @@ describe('capture at the servers', () => {
     expect(await list('?target=cloudQueue&reason=refresh')).toHaveLength(2);
     expect(await list('?status=4xx')).toHaveLength(4);
     expect(await list('?status=401')).toHaveLength(1);
+    expect(await list('?status=4XX')).toHaveLength(4);
+    expect(await list('?status=none')).toHaveLength(0);
     expect(await list('?text=households')).toHaveLength(1);
     const all = await list();
     expect((await list(`?since=${all[1]!.id}`)).map((e) => e.id)).toEqual(all.slice(2).map((e) => e.id));
     expect(await list('?limit=1')).toHaveLength(1);
+  });
+
+  it('refuses a status filter it cannot read (400 naming the field), rather than ignoring it', async () => {
+    await fetch(`${engine.urls.control}/api/v1/households`);
+    for (const status of ['abc', '40', '6xx', '%20401', '401,503']) {
+      const { status: code, body } = await admin(engine, 'GET', `/traffic?status=${status}`);
+      expect(code, status).toBe(400);
+      expect(JSON.stringify(body), status).toContain('status');
+    }
+    expect(await list('?status=401')).toHaveLength(1);
   });
 
   it('returns a whole scenario’s worth without a limit (1,000 entries), oldest first', async () => {

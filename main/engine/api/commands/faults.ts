@@ -2,7 +2,7 @@
 import Type from 'typebox';
 import { command } from '../command.js';
 import type { FaultRule } from '../fault-types.js';
-import type { TrafficEntry, TrafficSettings, TrafficSummary } from '../traffic-types.js';
+import { TRAFFIC_STATUS_FILTER_PATTERN, type TrafficEntry, type TrafficSettings, type TrafficSummary } from '../traffic-types.js';
 import type { HarLog } from '../har-types.js';
 import { Empty, Id } from './shared.js';
 
@@ -42,7 +42,7 @@ export const FaultRuleInputSchema = Type.Object({
 const Filter = {
   target: Type.Optional(TrafficTargetSchema),
   reason: Type.Optional(Type.String()),
-  status: Type.Optional(Type.String()),
+  status: Type.Optional(Type.String({ pattern: TRAFFIC_STATUS_FILTER_PATTERN })),
   text: Type.Optional(Type.String({ maxLength: 500 })),
 };
 export const TrafficFilterSchema = Type.Object(Filter);

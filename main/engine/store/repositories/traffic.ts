@@ -97,7 +97,8 @@ function where(filter: TrafficFilter, since?: TrafficCursor): { sql: string; par
     params.push(reasonAsWritten(filter.reason));
   }
   if (filter.status) {
-    const status = filter.status.trim().toLowerCase();
+    // Checked against TRAFFIC_STATUS_FILTER_PATTERN where it came in.
+    const status = filter.status.toLowerCase();
     if (status === 'none') clauses.push('status IS NULL');
     else if (/^[1-5]xx$/.test(status)) {
       clauses.push('status BETWEEN ? AND ?');

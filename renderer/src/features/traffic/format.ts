@@ -4,7 +4,7 @@
  * checked before they reach the engine.
  */
 import type { FaultHit } from '../../../../main/engine/api/fault-types';
-import type { TrafficFilter, TrafficSummary } from '../../../../main/engine/api/traffic-types';
+import { TRAFFIC_STATUS_FILTER_PATTERN, type TrafficFilter, type TrafficSummary } from '../../../../main/engine/api/traffic-types';
 
 export type StatusClass = '2xx' | '3xx' | '4xx' | '5xx' | 'none';
 
@@ -38,7 +38,7 @@ export function prettyBody(body: string | null): string {
   }
 }
 
-export const STATUS_FILTER = /^(\d{3}|[1-5]xx|none)$/i;
+export const STATUS_FILTER = new RegExp(TRAFFIC_STATUS_FILTER_PATTERN);
 
 /** The status filter as typed: empty (any), valid, or a message saying what is accepted. */
 export function checkStatusFilter(text: string): { ok: true; status?: string } | { ok: false; message: string } {
