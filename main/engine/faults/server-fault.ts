@@ -29,14 +29,20 @@ export function injectedStatusOf(request: FastifyRequest): number | null {
 }
 
 /**
- * The login service's injected statuses. Like all its answers they are never cached (the token
- * endpoint's must not be, RFC 6749 §5.1). Its authorization endpoint answers an injected 500/503
- * itself: as a redirect with `server_error` / `temporarily_unavailable` (RFC 6749 §4.1.2.1), only
+ * Headers every injected answer at a target carries: the login service's are never cached, like
+ * all its own answers (the token endpoint's must not be, RFC 6749 §5.1).
+ */
+export function injectedAnswerHeaders(target: TrafficTarget): Readonly<Record<string, string>> | undefined {
+  return target === 'login' ? NO_STORE : undefined;
+}
+
+/**
+ * The login service's injected statuses: its authorization endpoint answers an injected 500/503
+ * itself, as a redirect with `server_error` / `temporarily_unavailable` (RFC 6749 §4.1.2.1), only
  * to a registered URI.
  */
-export const loginStatusResponder = (authorizePath: string): StatusResponder => (target, request, reply, action) => {
+export const loginStatusResponder = (authorizePath: string): StatusResponder => (target, request, _reply, action) => {
   if (target !== 'login') return undefined;
-  reply.headers(NO_STORE);
   if (request.method !== 'GET' || request.url.split('?')[0] !== authorizePath || action.status < 500) return undefined;
   injectedStatuses.set(request, action.status);
   return 'route';
@@ -61,6 +67,8 @@ export async function applyServerFault(request: FastifyRequest, reply: FastifyRe
   const requestId = request.headers['x-request-id'];
   // A player waiting on this request must not hold the engine clock still (see EngineClock.release).
   const release = () => typeof requestId === 'string' && context.clock.release(requestId);
+  const answerHeaders = injectedAnswerHeaders(context.target);
+  if (answerHeaders) reply.headers(answerHeaders);
   switch (action.type) {
     case 'status': {
       reply.headers(injectedStatusHeaders(action));

@@ -109,6 +109,13 @@ describe('target login', () => {
     expect(response.status).toBe(503);
     expect([response.headers.get('cache-control'), response.headers.get('pragma')]).toEqual(['no-store', 'no-cache']);
   });
+
+  it('malformed: never cached either', async () => {
+    await addFault({ target: 'login', match: { path: PATHS.login }, action: { type: 'malformed' }, times: 1 });
+    const response = await fetch(url('login'), { method: 'POST' });
+    expect(response.status).toBe(200);
+    expect([response.headers.get('cache-control'), response.headers.get('pragma')]).toEqual(['no-store', 'no-cache']);
+  });
 });
 
 describe('matching at the servers', () => {
