@@ -62,6 +62,27 @@ test.describe('the traffic log', () => {
     await expect(page.getByLabel('Search traffic')).toBeFocused();
   });
 
+  test('keeps every column in view at 1024×700: the open entry goes below the list, not beside it', async ({ consolePage, page, served }) => {
+    await page.setViewportSize({ width: 1024, height: 700 });
+    await consolePage.waitUntilLive();
+    const traffic = new TrafficPage(page);
+    await traffic.open();
+    const marker = tag();
+    await fetch(`${served.ready.urls.cloudQueue}/queues/${marker}/v2.3/itemWindow?reason=load`);
+    await traffic.search(marker);
+    await traffic.expectCount(1);
+    await traffic.openFirst();
+    const list = (await traffic.list.boundingBox())!;
+    // The last columns (status, latency, retry, the fault marker) inside the list's own box.
+    for (const cell of ['.status', '.fault']) {
+      const box = (await traffic.rows.first().locator(cell).boundingBox())!;
+      expect(box.x + box.width, cell).toBeLessThanOrEqual(list.x + list.width);
+    }
+    await expect(traffic.rows.first().locator('.status')).toHaveText('404');
+    const detail = (await traffic.detail.boundingBox())!;
+    expect(detail.y).toBeGreaterThanOrEqual(list.y + list.height);
+  });
+
   test('opens an entry by keyboard, masks its secrets and reveals them', async ({ consolePage, page, served }) => {
     const admin = adminApi(served);
     await consolePage.waitUntilLive();

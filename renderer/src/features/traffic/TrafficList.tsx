@@ -35,6 +35,7 @@ export interface TrafficListProps {
 export function TrafficList({ filter, total, follow, onFollow, active, onActive, openedId, onOpen, refreshes }: TrafficListProps) {
   const api = useApi();
   const scrollRef = useRef<HTMLDivElement>(null);
+  const headRef = useRef<HTMLDivElement>(null);
   // eslint-disable-next-line react-hooks/incompatible-library -- the virtualizer re-renders this component itself on scroll
   const virtualizer = useVirtualizer({ count: total, getScrollElement: () => scrollRef.current, estimateSize: () => ROW_HEIGHT, overscan: 10 });
   const rows = virtualizer.getVirtualItems();
@@ -115,17 +116,19 @@ export function TrafficList({ filter, total, follow, onFollow, active, onActive,
 
   return (
     <div className="traffic-list">
-      <div className="traffic-row traffic-head" aria-hidden="true">
-        <span>Engine time</span>
-        <span>Wall time</span>
-        <span>Target</span>
-        <span>Method</span>
-        <span>Path</span>
-        <span>Reason</span>
-        <span>Status</span>
-        <span className="num">Latency</span>
-        <span className="num">Retry</span>
-        <span title="Injected fault">⚡</span>
+      <div ref={headRef} className="traffic-head" aria-hidden="true">
+        <div className="traffic-row">
+          <span>Engine time</span>
+          <span>Wall time</span>
+          <span>Target</span>
+          <span>Method</span>
+          <span>Path</span>
+          <span>Reason</span>
+          <span>Status</span>
+          <span className="num">Latency</span>
+          <span className="num">Retry</span>
+          <span title="Injected fault">⚡</span>
+        </div>
       </div>
       <div
         ref={scrollRef}
@@ -135,6 +138,9 @@ export function TrafficList({ filter, total, follow, onFollow, active, onActive,
         aria-activedescendant={active !== null && entryAt(active) ? `traffic-row-${active}` : undefined}
         tabIndex={0}
         onKeyDown={onKeyDown}
+        onScroll={(event) => {
+          if (headRef.current) headRef.current.scrollLeft = event.currentTarget.scrollLeft;
+        }}
         onWheel={(event) => {
           if (event.deltaY < 0) onFollow(false);
         }}
