@@ -22,10 +22,12 @@ const STEPS = [
   { ms: 86_400_000, label: '+24h', name: '24 h' },
 ] as const;
 
-export function formatEngineTime(ms: number): string {
+/** `2026-11-21 09:05:07`; with `millis`, `…:07.083` (to line up retries with transitions). */
+export function formatEngineTime(ms: number, { millis = false }: { millis?: boolean } = {}): string {
   const d = new Date(ms);
   const pad = (n: number, width = 2) => String(n).padStart(width, '0');
-  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
+  const seconds = `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
+  return millis ? `${seconds}.${pad(d.getMilliseconds(), 3)}` : seconds;
 }
 
 export function ClockControl() {

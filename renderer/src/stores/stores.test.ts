@@ -12,9 +12,10 @@ describe('engine time in the renderer', () => {
     expect(extrapolate({ now: 1_000, speed: 60 }, 100, 1_100)).toBe(61_000);
   });
 
-  it('formats as local date and time to the second', () => {
+  it('formats as local date and time to the second, or to the millisecond', () => {
     const ms = new Date(2026, 10, 21, 9, 5, 7).getTime();
     expect(formatEngineTime(ms)).toBe('2026-11-21 09:05:07');
+    expect(formatEngineTime(ms + 83, { millis: true })).toBe('2026-11-21 09:05:07.083');
   });
 });
 

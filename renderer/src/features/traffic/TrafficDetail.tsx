@@ -44,7 +44,7 @@ export function TrafficDetail({ id }: { id: number | null }) {
           <dl className="detail-facts">
             <dt>Engine time</dt>
             <dd>
-              <code>{formatEngineTime(entry.at)}</code>
+              <code>{formatEngineTime(entry.at, { millis: true })}</code>
             </dd>
             <dt>Wall time</dt>
             <dd>
