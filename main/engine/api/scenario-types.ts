@@ -55,4 +55,11 @@ export interface ScenarioReport {
   steps: ScenarioStepResult[];
   /** Every transition of the players the scenario touched, during the run. */
   transitions: PlayerTransition[];
+  /**
+   * What the run put back as it found it once it ended: the clock speed (null: the run left it as
+   * it was), the fault rules it added and had not removed itself, and the rules that were there
+   * before a `clearFaults` step (with their counts). Reports saved before runs restored anything
+   * have none.
+   */
+  restored?: { clockSpeed: number | null; faultsRemoved: number; faultsPutBack: number };
 }

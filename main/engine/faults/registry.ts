@@ -55,6 +55,21 @@ export class FaultRegistry {
     return { ...rule };
   }
 
+  /**
+   * Puts rules back as they were listed (id, counts and all), after the ones there now: what a
+   * scenario cleared for its run. A rule still there is left alone.
+   */
+  putBack(rules: readonly FaultRule[]): number {
+    const back = rules.filter((rule) => !this.rules.some((kept) => kept.id === rule.id)).map((rule) => ({ ...rule }));
+    if (back.length === 0) return 0;
+    for (const rule of back) {
+      this.rules.push(rule);
+      this.deps.repo.add(rule);
+    }
+    this.changed();
+    return back.length;
+  }
+
   remove(id: string): boolean {
     const before = this.rules.length;
     this.rules = this.rules.filter((rule) => rule.id !== id);

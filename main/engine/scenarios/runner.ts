@@ -8,8 +8,13 @@
  * Retry-After, a load whose window request times out after 10 s) could never end: it runs on while
  * the next steps move the clock, and its outcome counts as soon as it is known. One still
  * waiting when the run ends fails it.
+ *
+ * A run leaves the console as it found it: the clock at its speed, the fault rules the run added
+ * removed, and the rules a `clearFaults` step took away put back. Otherwise a scenario that stops
+ * the clock would leave every player frozen, and its 503 storm would go on failing traffic.
  */
 import type { PlayerTransition } from '../api/player-types.js';
+import type { FaultRule } from '../api/fault-types.js';
 import type { Scenario, ScenarioReport, ScenarioStep, ScenarioStepResult } from '../api/scenario-types.js';
 import type { ServiceUrls } from '../api/types.js';
 import type { EngineClock } from '../clock/clock.js';
@@ -38,7 +43,9 @@ export async function runScenario(scenario: Scenario, deps: ScenarioDeps): Promi
   const vars: Record<string, string> = { ...deps.urls() };
   const results: ScenarioStepResult[] = [];
   const waiting: WaitingStep[] = [];
+  const found: FoundConsole = { speed: deps.clock.speed, ruleIds: new Set(deps.faults.list().map((rule) => rule.id)), cleared: [] };
   let failed = false;
+  let restored: ScenarioReport['restored'];
   try {
     for (const [index, step] of scenario.steps.entries()) {
       if (failed) {
@@ -46,7 +53,7 @@ export async function runScenario(scenario: Scenario, deps: ScenarioDeps): Promi
         continue;
       }
       try {
-        const outcome = await runStep(step, deps, vars, seen, checkedUpTo);
+        const outcome = await runStep(step, deps, vars, seen, checkedUpTo, found);
         const result: ScenarioStepResult = { index, type: step.type, status: 'passed', message: typeof outcome === 'string' ? outcome : 'waiting for engine time' };
         results.push(result);
         if (typeof outcome !== 'string') waiting.push(watch(outcome.work, result));
@@ -65,6 +72,7 @@ export async function runScenario(scenario: Scenario, deps: ScenarioDeps): Promi
     }
   } finally {
     stop();
+    restored = restore(found, deps);
   }
   const touched = new Set(scenario.steps.flatMap((s) => ('playerId' in s ? [deps.players.forPlayer(s.playerId)?.id] : [])));
   return {
@@ -76,7 +84,25 @@ export async function runScenario(scenario: Scenario, deps: ScenarioDeps): Promi
     wallMs: Math.round(performance.now() - started),
     steps: results,
     transitions: touched.size ? seen.filter((t) => touched.has(t.playerId)) : seen,
+    restored,
   };
+}
+
+/** The console as the run found it: its clock speed, its fault rules, and those a step cleared. */
+interface FoundConsole {
+  speed: number;
+  ruleIds: Set<string>;
+  /** Rules there before the run that a `clearFaults` step removed, as they stood then. */
+  cleared: FaultRule[];
+}
+
+function restore(found: FoundConsole, deps: ScenarioDeps): ScenarioReport['restored'] {
+  let faultsRemoved = 0;
+  for (const rule of deps.faults.list()) if (!found.ruleIds.has(rule.id) && deps.faults.remove(rule.id)) faultsRemoved++;
+  const faultsPutBack = deps.faults.putBack(found.cleared);
+  const clockSpeed = deps.clock.speed === found.speed ? null : found.speed;
+  if (clockSpeed !== null) deps.clock.setSpeed(clockSpeed);
+  return { clockSpeed, faultsRemoved, faultsPutBack };
 }
 
 /** An action or command still waiting for engine time, and the report line it settles. */
@@ -121,14 +147,19 @@ async function runStep(
   vars: Record<string, string>,
   seen: PlayerTransition[],
   checkedUpTo: Map<string, number>,
+  found: FoundConsole,
 ): Promise<string | { work: Promise<string> }> {
   switch (step.type) {
     case 'fault': {
       const rule = deps.faults.add(step.rule);
       return `fault ${rule.id} on ${rule.target}: ${rule.action.type}`;
     }
-    case 'clearFaults':
-      return `${deps.faults.clear()} fault rules removed`;
+    case 'clearFaults': {
+      const theirs = deps.faults.list().filter((rule) => found.ruleIds.has(rule.id));
+      found.cleared.push(...theirs);
+      const removed = deps.faults.clear();
+      return `${removed} fault ${removed === 1 ? 'rule' : 'rules'} removed${theirs.length ? ` (${theirs.length} put back when the run ends)` : ''}`;
+    }
     case 'action': {
       const player = playerOf(deps, step.playerId);
       const act = async () => {

@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { StoredScenarioView } from '../api/commands/scenarios.js';
+import type { FaultRule } from '../api/fault-types.js';
 import type { QueueSummary } from '../api/queue-types.js';
 import type { ScenarioReport, ScenarioStep } from '../api/scenario-types.js';
 import type { TrafficEntry } from '../api/traffic-types.js';
@@ -104,6 +105,59 @@ describe('a scenario that passes', () => {
     const stored = (await admin(engine, 'GET', `/scenarios/${scenario.id}`)).body as StoredScenarioView;
     expect(stored.lastReport).toMatchObject({ passed: true, scenarioId: scenario.id });
     expect((await admin(engine, 'GET', '/faults')).body).toEqual([]);
+  });
+});
+
+describe('after a run', () => {
+  it('leaves the console as it found it: clock speed, its own fault rules removed, cleared ones put back with their counts', async () => {
+    const mine = (await admin(engine, 'POST', '/faults', { target: 'cloudQueue', match: { path: '/version' }, action: { type: 'status', status: 500 } })).body as FaultRule;
+    await admin(engine, 'POST', '/faults', { target: 'control', match: { path: '/nothing-here' }, action: { type: 'drop' }, label: 'second' });
+    expect((await fetch(`${engine.urls.cloudQueue}/queues/${queue.id}/v2.3/version`)).status).toBe(500);
+    const before = (await admin(engine, 'GET', '/faults')).body as FaultRule[];
+    expect(before[0]).toMatchObject({ id: mine.id, hits: 1 });
+
+    const scenario = await save({
+      name: 'changes the clock and the faults',
+      steps: [
+        { type: 'clearFaults' },
+        { type: 'fault', rule: { target: 'cloudQueue', match: { path: '/itemWindow' }, action: { type: 'status', status: 503, retryAfter: 3 } } },
+        { type: 'fault', rule: { target: 'player', action: { type: 'timeout' } } },
+        { type: 'clock', speed: 2 },
+      ],
+    });
+    const report = await run(scenario.id);
+    expect(report.passed).toBe(true);
+    expect(report.steps[0]!.message).toBe('2 fault rules removed (2 put back when the run ends)');
+    expect(report.restored).toEqual({ clockSpeed: 0, faultsRemoved: 2, faultsPutBack: 2 });
+    expect((await admin(engine, 'GET', '/clock')).body).toMatchObject({ speed: 0 });
+    expect((await admin(engine, 'GET', '/faults')).body).toEqual(before);
+    // Put back, it still works (and counts on from where it stood).
+    expect((await fetch(`${engine.urls.cloudQueue}/queues/${queue.id}/v2.3/version`)).status).toBe(500);
+    expect(((await admin(engine, 'GET', '/faults')).body as FaultRule[])[0]).toMatchObject({ id: mine.id, hits: 2 });
+  });
+
+  it('restores as much after a run that failed', async () => {
+    const scenario = await save({
+      name: 'fails with a storm on',
+      steps: [
+        { type: 'fault', rule: { target: 'cloudQueue', action: { type: 'status', status: 503 } } },
+        { type: 'clock', speed: 3 },
+        { type: 'expect', playerId: 'player-office', state: 'PLAYING' },
+      ],
+    });
+    const report = await run(scenario.id);
+    expect(report.passed).toBe(false);
+    expect(report.restored).toEqual({ clockSpeed: 0, faultsRemoved: 1, faultsPutBack: 0 });
+    expect((await admin(engine, 'GET', '/faults')).body).toEqual([]);
+    expect((await admin(engine, 'GET', '/clock')).body).toMatchObject({ speed: 0 });
+  });
+
+  it('changes nothing when the run changed nothing, and says one rule in the singular', async () => {
+    await admin(engine, 'POST', '/faults', { target: 'control', match: { path: '/nothing-here' }, action: { type: 'drop' } });
+    const scenario = await save({ name: 'only clears', steps: [{ type: 'clearFaults' }, { type: 'clearFaults' }] });
+    const report = await run(scenario.id);
+    expect(report.steps.map((s) => s.message)).toEqual(['1 fault rule removed (1 put back when the run ends)', '0 fault rules removed']);
+    expect(report.restored).toEqual({ clockSpeed: null, faultsRemoved: 0, faultsPutBack: 1 });
   });
 });
 
