@@ -169,7 +169,7 @@ test.describe('the Faults panel', () => {
     // Refused by the engine: its message, with the step it names.
     await faults.scenarioJson.fill(JSON.stringify({ name: 'bad clock', steps: [{ type: 'clearFaults' }, { type: 'clock', advanceMs: -1 }] }));
     await faults.saveScenario();
-    await expect(page.getByRole('form', { name: 'New scenario' }).getByRole('alert')).toHaveText('Step 1: /steps/1/advanceMs must be >= 0');
+    await expect(page.getByRole('form', { name: 'New scenario' }).getByRole('alert')).toHaveText('Step 2: advanceMs must be >= 0');
     await page.getByRole('button', { name: 'Cancel' }).click();
     expect(await adminApi<unknown[]>(served.ready, 'GET', '/scenarios')).toEqual([]);
 
@@ -186,6 +186,9 @@ test.describe('the Faults panel', () => {
     await expect(steps).toHaveCount(9);
     await expect(steps.filter({ hasText: 'failed' })).toHaveCount(0);
     await expect(faults.report.getByRole('region', { name: 'Transitions caused' })).toContainText('window-not-found');
+    // It stopped the clock and injected a 404: both are put back as the run found them.
+    await expect(faults.report).toContainText('After the run: clock back to 1×, 1 fault rule of the run removed.');
+    await expect(page.getByRole('radio', { name: '1×' })).toBeChecked();
 
     // Edit it to expect the wrong state: it fails, at that step, with the reason.
     await page.getByRole('button', { name: 'Edit' }).click();
@@ -197,6 +200,6 @@ test.describe('the Faults panel', () => {
     await expect(item).toContainText('failed');
     await expect(steps.nth(8)).toHaveAttribute('data-status', 'failed');
     await expect(steps.nth(8)).toContainText('state is IDLE, expected PAUSED');
-    await expect(faults.report.getByRole('alert')).toContainText('Step 8 (expect) failed');
+    await expect(faults.report.getByRole('alert')).toContainText('Step 9 (expect) failed');
   });
 });

@@ -70,7 +70,7 @@ export function ScenarioEditor({ onSaved, onCancel }: { onSaved(saved: StoredSce
       {problem && (
         <p id="scenario-problem" role="alert" className="faults-error">
           {problem.line !== undefined && <strong>Line {problem.line}{problem.column !== undefined ? `, column ${problem.column}` : ''}: </strong>}
-          {problem.step !== undefined && <strong>Step {problem.step}: </strong>}
+          {problem.step !== undefined && <strong>Step {problem.step + 1}: </strong>}
           {problem.message}
         </p>
       )}

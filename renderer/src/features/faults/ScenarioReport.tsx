@@ -1,11 +1,11 @@
 /**
  * A scenario run as it happened: pass or fail at a glance, each step with its outcome and
- * message (the failing one stands out, the skipped ones are dimmed), and the player transitions
- * the run caused, in order.
+ * message (the failing one stands out, the skipped ones are dimmed; steps counted from 1), what
+ * the run put back when it ended, and the player transitions the run caused, in order.
  */
 import type { ScenarioReport as Report } from '../../../../main/engine/api/scenario-types';
 import { Timeline, formatEngineClock } from '../player/Timeline';
-import { formatSpan } from './scenario-text';
+import { formatSpan, restoredText } from './scenario-text';
 
 export function ResultBadge({ report, running = false }: { report: Report | null | undefined; running?: boolean }) {
   if (running) return <span className="pill" data-state="running">running…</span>;
@@ -32,20 +32,21 @@ export function ScenarioReport({ report }: { report: Report }) {
       </div>
       {failed && (
         <p className="faults-error" role="alert">
-          Step {failed.index} ({failed.type}) failed: {failed.message}
+          Step {failed.index + 1} ({failed.type}) failed: {failed.message}
         </p>
       )}
-      <ol className="report-steps" aria-label="Steps" start={0}>
+      <ol className="report-steps" aria-label="Steps">
         {report.steps.map((step) => (
           <li key={step.index} data-status={step.status}>
             <span className="step-status">{step.status}</span>
             <code className="step-type">
-              {step.index} · {step.type}
+              {step.index + 1} · {step.type}
             </code>
             <span className="step-message">{step.message}</span>
           </li>
         ))}
       </ol>
+      {report.restored && <p className="muted">After the run: {restoredText(report.restored)}.</p>}
       <h3>Transitions it caused</h3>
       <Timeline transitions={report.transitions} label="Transitions caused" live={false} showPlayer />
     </section>

@@ -116,7 +116,7 @@ function ScenarioView({ scenario, run, onEdit, onDeleted }: { scenario: StoredSc
       )}
       {running ? (
         <p role="status" className="muted">
-          Running… the engine clock belongs to the scenario until it ends.
+          Running… the engine clock and the fault rules belong to the scenario until it ends; then they are put back as they were.
         </p>
       ) : report ? (
         <ScenarioReport report={report} />

@@ -3,6 +3,7 @@
  * (what CI posts too). Parsing tells where the text breaks; an engine refusal is pointed at the
  * step its path names.
  */
+import type { ScenarioReport } from '../../../../main/engine/api/scenario-types';
 import type { ScenarioDraft } from './templates';
 
 export interface TextProblem {
@@ -10,7 +11,7 @@ export interface TextProblem {
   /** 1-based, where the JSON breaks. */
   line?: number;
   column?: number;
-  /** The step an engine error names (0-based, as in its path). */
+  /** The step an engine error names (0-based, as in its path; shown counted from 1). */
   step?: number;
 }
 
@@ -47,7 +48,10 @@ export function engineProblem(message: string, details: unknown): TextProblem {
   const first = Array.isArray(details) ? (details[0] as { path?: unknown } | undefined) : undefined;
   const path = typeof first?.path === 'string' ? first.path : (/ (\/\S*) /.exec(message)?.[1] ?? '');
   const step = /^\/steps\/(\d+)/.exec(path);
-  return { message: message.replace(/^scenarios\.save: /, ''), ...(step ? { step: Number(step[1]) } : {}) };
+  const said = message.replace(/^scenarios\.save: /, '');
+  if (!step) return { message: said };
+  // "Step 4: advanceMs must be >= 0": the step is named once, counted from 1 as people count.
+  return { message: said.replace(/^\/steps\/\d+(\/| )/, (_, sep: string) => (sep === ' ' ? 'the step ' : '')), step: Number(step[1]) };
 }
 
 /** "10 min 31 s" of engine time. */
@@ -58,4 +62,15 @@ export function formatSpan(ms: number): string {
   if (minutes < 60) return seconds % 60 ? `${minutes} min ${seconds % 60} s` : `${minutes} min`;
   const hours = Math.floor(minutes / 60);
   return minutes % 60 ? `${hours} h ${minutes % 60} min` : `${hours} h`;
+}
+
+/** What a run put back as it found it, in a line: "clock back to 1×, 2 of its fault rules removed". */
+export function restoredText({ clockSpeed, faultsRemoved, faultsPutBack }: NonNullable<ScenarioReport['restored']>): string {
+  const rules = (n: number) => `${n} fault ${n === 1 ? 'rule' : 'rules'}`;
+  const said = [
+    clockSpeed === null ? '' : clockSpeed === 0 ? 'clock stopped again, as it was' : `clock back to ${clockSpeed}×`,
+    faultsRemoved ? `${rules(faultsRemoved)} of the run removed` : '',
+    faultsPutBack ? `${rules(faultsPutBack)} it cleared put back` : '',
+  ].filter(Boolean);
+  return said.length ? said.join(', ') : 'nothing to put back, the clock and the fault rules are as the run found them';
 }

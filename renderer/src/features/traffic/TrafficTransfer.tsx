@@ -13,6 +13,7 @@ import { useApi } from '../../api/context';
 import { FileButton } from '../queues/FileButton';
 import { downloadJson } from '../queues/transfer';
 import { fileStamp } from './format';
+import { restoredText } from '../faults/scenario-text';
 
 /** The most a HAR export takes (the engine's own limit). */
 const HAR_LIMIT = 100_000;
@@ -130,7 +131,7 @@ function ImportResult({ result, onClose }: { result: BundleImportResult; onClose
         ))}
         <li>
           {result.faults.length} fault rule{result.faults.length === 1 ? '' : 's'}
-          {result.faults.length > 0 && `: ${result.faults.map((f) => f.label ?? `${f.action} at ${f.target}`).join(', ')}`}
+          {result.faults.length > 0 && `, live now (Faults area): ${result.faults.map((f) => f.label ?? `${f.action} at ${f.target}`).join(', ')}`}
         </li>
         <li>
           Scenario <strong>{result.scenario.name}</strong> ({result.scenario.steps} steps)
@@ -165,6 +166,7 @@ function RunReport({ report }: { report: ScenarioReport }) {
     <div className="run-report" role="status" data-passed={report.passed}>
       <strong>{report.passed ? 'Passed' : 'Failed'}</strong>{' '}
       {failed ? `at step ${failed.index + 1}: ${failed.message}` : `${report.steps.length} steps, ${report.transitions.length} transitions, ${report.wallMs} ms`}
+      {report.restored && `. After the run: ${restoredText(report.restored)}.`}
     </div>
   );
 }
