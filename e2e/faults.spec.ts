@@ -80,6 +80,11 @@ test.describe('the Faults panel', () => {
       (await adminApi<TrafficEntry[]>(ready, 'GET', '/traffic?target=player&reason=skipNext')).filter((e) => e.playerId === player.id).map((e) => [e.status, e.retry]);
     await expect.poll(skips).toEqual([[503, 0]]);
     await expect(state).toHaveText('PLAYING');
+    // The storm shows on the player while it waits for its next try, not only once the tries are used up.
+    const waiting = page.getByRole('list', { name: 'Retries waiting' });
+    await expect(waiting).toContainText('retry 1/3');
+    await expect(waiting).toContainText('itemWindow reason=skipNext');
+    await expect(waiting).toContainText('§7.2');
 
     // Seed §7.2: three retries after Retry-After (3 s each, on the engine clock), then idle.
     await consolePage.advance('1 min');
@@ -90,7 +95,8 @@ test.describe('the Faults panel', () => {
       [503, 3],
     ]);
     await expect(state).toHaveText('IDLE');
-    await expect(page.getByText(/^Last error:/)).toContainText('503');
+    await expect(waiting).toBeHidden();
+    await expect(page.getByText(/^Last error at/)).toContainText('503');
     const served503 = (await adminApi<TrafficEntry[]>(ready, 'GET', '/traffic?target=cloudQueue&reason=skipNext')).filter((e) => e.requestHeaders['x-player-id'] === player.id);
     expect(served503.map((e) => [e.status, e.fault?.status])).toEqual(Array.from({ length: 4 }, () => [503, 503]));
 

@@ -70,6 +70,26 @@ export interface PlayerDetail {
   atEnd: boolean;
   volume: number;
   lastError: { at: number; message: string; status?: number } | null;
+  /**
+   * Requests that failed and wait for their next try (seed §7.2, §7.4), so a storm shows while it
+   * runs, not only once the tries are used up: which request, the retry to come (1-based) of how
+   * many, the engine time it goes out, and why the last try failed.
+   */
+  retrying: RetryWait[];
+}
+
+/** The four calls a player makes to a cloud queue server. */
+export type CloudQueueEndpoint = 'context' | 'itemWindow' | 'version' | 'timePlayed';
+
+export interface RetryWait {
+  endpoint: CloudQueueEndpoint;
+  reason?: string;
+  /** Background (§7.4: the player plays on) or foreground (§7.2: it waits for the answer). */
+  background: boolean;
+  retry: number;
+  of: number;
+  at: number;
+  failure: { message: string; status?: number };
 }
 
 /** One row of the transition table, for the state diagram. */

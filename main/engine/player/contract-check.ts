@@ -4,9 +4,10 @@
  * success code with a malformed message", §7.2: an error that is not retried); a `warning` is
  * reported and the player carries on.
  */
+import type { CloudQueueEndpoint } from '../api/player-types.js';
 import type { ContextResponse, ItemWindowResponse, VersionResponse } from './wire.js';
 
-export type CloudQueueEndpoint = 'context' | 'itemWindow' | 'version' | 'timePlayed';
+export type { CloudQueueEndpoint };
 
 export interface Violation {
   endpoint: CloudQueueEndpoint;

@@ -4,6 +4,7 @@
  * clock. The table (transitions.ts) says what happens; the effects here say how.
  */
 import { randomUUID } from 'node:crypto';
+import type { RetryWait } from '../api/player-types.js';
 import type { EngineClock, Timer } from '../clock/clock.js';
 import { BUFFERING_MS, fetchCompletesAt, fetchedAtOnce, fetchedThrough, fetchedToEnd } from './audio.js';
 import type { ClientResult, CloudQueueClient, CloudQueueTarget } from './client.js';
@@ -11,7 +12,7 @@ import type { Violation } from './contract-check.js';
 import { PlaybackError } from './errors.js';
 import { causeOf, type EventOf, type LoadParams, type PlayerEvent, type SkipToItemParams, type TransitionCause, type UserAction, type WindowPurpose } from './events.js';
 import { firstWindowReason, startsAtOnce } from './reasons.js';
-import { backgroundRetryDelay, BACKGROUND_RETRY_INTERVAL_MS, foregroundRetryDelay, type Failure } from './retry.js';
+import { backgroundRetryDelay, BACKGROUND_RETRIES, BACKGROUND_RETRY_INTERVAL_MS, FOREGROUND_RETRY_LIMIT, foregroundRetryDelay, type Failure } from './retry.js';
 import { SAVED_PLAYER_VERSION, type SavedAsking, type SavedPlayback, type SavedPlayer } from './saved.js';
 import { playbackStateOf, type MachineState } from './states.js';
 import { TrackPlayback } from './track-playback.js';
@@ -151,6 +152,8 @@ export class Player {
   private lastPollAt = 0;
   private readonly timers = new Map<Timers, Timer>();
   private lastError: PlayerErrorRecord | null = null;
+  /** Tries that failed and wait for the next one (see waitToRetry). */
+  private readonly retryWaits = new Set<RetryWait>();
   /** Ids of recently evicted sessions, so their commands get ERROR_SESSION_EVICTED. */
   private readonly evictedSessions: string[] = [];
   private volume = 30;
@@ -204,6 +207,7 @@ export class Player {
       atEnd: this.atEnd,
       volume: this.volume,
       lastError: this.lastError,
+      retrying: [...this.retryWaits],
     };
   }
 
@@ -857,7 +861,7 @@ export class Player {
       if (result.ok || this.closed) return result;
       const delay = foregroundRetryDelay(result.failure, retry);
       if (delay === null) return result;
-      await this.sleep(delay);
+      await this.waitToRetry(result, { background: false, retry: retry + 1, of: FOREGROUND_RETRY_LIMIT, delay });
       if (this.stopsRetrying(epoch)) return result;
     }
   }
@@ -880,8 +884,32 @@ export class Player {
       if (result.ok || this.closed) return result;
       const delay = backgroundRetryDelay(result.failure, retry);
       if (delay === null) return result;
-      await this.sleep(Math.max(0, sentAt + BACKGROUND_RETRY_INTERVAL_MS - this.deps.clock.now()));
+      const wait = Math.max(0, sentAt + BACKGROUND_RETRY_INTERVAL_MS - this.deps.clock.now());
+      await this.waitToRetry(result, { background: true, retry: retry + 1, of: BACKGROUND_RETRIES, delay: wait });
       if (this.stopsRetrying(epoch)) return result;
+    }
+  }
+
+  /** Sleeps until the next try, shown meanwhile in `detail().retrying`. */
+  private async waitToRetry(failed: Extract<ClientResult<unknown>, { ok: false }>, next: { background: boolean; retry: number; of: number; delay: number }): Promise<void> {
+    const { endpoint, reason } = failed.exchange;
+    const { message, status } = failed.failure;
+    const wait: RetryWait = {
+      endpoint,
+      ...(reason !== undefined ? { reason } : {}),
+      background: next.background,
+      retry: next.retry,
+      of: next.of,
+      at: this.deps.clock.now() + next.delay,
+      failure: { message, ...(status !== undefined ? { status } : {}) },
+    };
+    this.retryWaits.add(wait);
+    this.changed();
+    try {
+      await this.sleep(next.delay);
+    } finally {
+      this.retryWaits.delete(wait);
+      if (!this.closed) this.changed();
     }
   }
 

@@ -56,6 +56,20 @@ describe('§7.2 foreground requests (a user skip that waits for the server)', ()
     expect(h.player.status().itemId).toBe('t2');
   });
 
+  it('shows the wait for the next try while it runs: which request, which retry of how many, when, and why', async () => {
+    await playing({ policies: { notifyUserIntent: true } });
+    h.stub.script('itemWindow', { status: 503, headers: { 'retry-after': '5' } }, { reason: 'skipNext' });
+    const skip = h.player.act('skipNext', 'user');
+    await h.advance(0);
+    const first = h.exchanges.find((e) => e.reason === 'skipNext')!;
+    expect(h.player.snapshot().retrying).toEqual([
+      { endpoint: 'itemWindow', reason: 'skipNext', background: false, retry: 1, of: 3, at: first.startedAt + 5_000, failure: { message: expect.stringContaining('503'), status: 503 } },
+    ]);
+    await h.advance(5_000);
+    await skip;
+    expect(h.player.snapshot().retrying).toEqual([]);
+  });
+
   it('goes idle after the third 503 retry fails', async () => {
     await playing({ policies: { notifyUserIntent: true } });
     h.stub.script('itemWindow', { status: 503, headers: { 'retry-after': '3' } }, { reason: 'skipNext', times: 4 });
@@ -145,6 +159,21 @@ describe('§7.4 background requests', () => {
     expect(triesOf('refresh')).toEqual([0, 10_000, 20_000]);
     await h.advance(4 * 60_000);
     expect(h.player.status()).toMatchObject({ playbackState: 'PLAYBACK_STATE_PLAYING', itemId: 't13' });
+  });
+
+  it('show their wait for the next try, one retry after another, and nothing once one succeeds', async () => {
+    await playing({ items: tracks(30, 60_000) });
+    h.stub.script('itemWindow', { status: 503, headers: { 'retry-after': '8' } }, { reason: 'refresh', times: 2 });
+    while (h.stub.sent('itemWindow', 'refresh').length === 0) await h.advance(1_000);
+    const first = h.exchanges.find((e) => e.reason === 'refresh')!;
+    expect(h.player.snapshot().retrying).toEqual([
+      { endpoint: 'itemWindow', reason: 'refresh', background: true, retry: 1, of: 3, at: first.startedAt + 10_000, failure: { message: expect.stringContaining('503'), status: 503 } },
+    ]);
+    await h.advance(first.startedAt + 10_000 - h.clock.now());
+    expect(h.player.snapshot().retrying).toMatchObject([{ retry: 2, at: first.startedAt + 20_000 }]);
+    await h.advance(10_000);
+    expect(h.player.snapshot().retrying).toEqual([]);
+    expect(triesOf('refresh')).toEqual([0, 10_000, 20_000]);
   });
 
   it('are not retried after an error the §7.2 table never retries', async () => {

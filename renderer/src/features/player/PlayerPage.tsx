@@ -12,8 +12,9 @@ import { usePlayerDetail, usePlayerTransitions, useTransitionTable } from '../..
 import { CommandBar } from './CommandBar';
 import { NowPlaying } from './NowPlaying';
 import { PlayerButtons } from './PlayerButtons';
+import { RetryWaits } from './RetryWaits';
 import { StateDiagram } from './StateDiagram';
-import { Timeline } from './Timeline';
+import { Timeline, formatEngineClock } from './Timeline';
 import { Violations } from './Violations';
 import { WindowList } from './WindowList';
 import './player.css';
@@ -86,9 +87,10 @@ export function PlayerPage() {
               </span>
             </div>
             <StateDiagram table={table} state={detail.state as PlayerMachineState} last={transitions.at(-1)} />
+            <RetryWaits waits={detail.retrying} />
             {detail.lastError && (
               <p className="answer bad" role="alert">
-                Last error: {detail.lastError.message}
+                Last error at <code>{formatEngineClock(detail.lastError.at)}</code>: {detail.lastError.message}
               </p>
             )}
           </section>
