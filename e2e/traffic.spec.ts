@@ -83,6 +83,22 @@ test.describe('the traffic log', () => {
     expect(detail.y).toBeGreaterThanOrEqual(list.y + list.height);
   });
 
+  test('clears the log only on a second press', async ({ consolePage, page, served }) => {
+    await consolePage.waitUntilLive();
+    const traffic = new TrafficPage(page);
+    await traffic.open();
+    await fetch(`${served.ready.urls.cloudQueue}/queues/${tag()}/v2.3/version`);
+    await expect(traffic.count).not.toHaveAttribute('data-total', '0');
+    const before = await traffic.count.getAttribute('data-total');
+    await page.getByRole('button', { name: 'Clear log' }).click();
+    const confirm = page.getByRole('button', { name: 'Confirm: delete every entry' });
+    await expect(confirm).toBeVisible();
+    await traffic.expectCount(Number(before));
+    await confirm.click();
+    await traffic.expectCount(0);
+    await expect(page.getByRole('button', { name: 'Clear log' })).toBeVisible();
+  });
+
   test('opens an entry by keyboard, masks its secrets and reveals them', async ({ consolePage, page, served }) => {
     const admin = adminApi(served);
     await consolePage.waitUntilLive();

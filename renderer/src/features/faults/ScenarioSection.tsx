@@ -3,8 +3,9 @@
  * and delete, and the JSON editor for a new one. A run takes the engine clock for itself (one at
  * a time), so every Run button waits while one runs.
  */
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import type { StoredScenarioView } from '../../../../main/engine/api/commands/scenarios';
+import { useConfirmStep } from '../../components/useConfirmStep';
 import { useDeleteScenario, useRunScenario, useScenarios } from '../../queries/scenarios';
 import { useDrafts } from './drafts';
 import { ScenarioEditor } from './ScenarioEditor';
@@ -74,12 +75,7 @@ export function ScenarioSection() {
 
 function ScenarioView({ scenario, run, onEdit, onDeleted }: { scenario: StoredScenarioView; run: ReturnType<typeof useRunScenario>; onEdit(): void; onDeleted(): void }) {
   const remove = useDeleteScenario();
-  const [confirming, setConfirming] = useState(false);
-  useEffect(() => {
-    if (!confirming) return;
-    const timer = setTimeout(() => setConfirming(false), 4_000);
-    return () => clearTimeout(timer);
-  }, [confirming]);
+  const confirm = useConfirmStep();
 
   const running = run.isPending && run.variables === scenario.id;
   // The run just made wins over the stored one until the list catches up.
@@ -100,11 +96,11 @@ function ScenarioView({ scenario, run, onEdit, onDeleted }: { scenario: StoredSc
           </button>
           <button
             type="button"
-            className={confirming ? 'danger' : undefined}
+            className={confirm.armed ? 'danger' : undefined}
             disabled={remove.isPending}
-            onClick={() => (confirming ? remove.mutate(scenario.id, { onSuccess: onDeleted }) : setConfirming(true))}
+            onClick={() => confirm.press(() => remove.mutate(scenario.id, { onSuccess: onDeleted }))}
           >
-            {confirming ? 'Confirm delete' : 'Delete'}
+            {confirm.armed ? 'Confirm delete' : 'Delete'}
           </button>
         </div>
       </div>

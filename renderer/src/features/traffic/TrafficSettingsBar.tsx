@@ -1,11 +1,13 @@
 /**
  * The log's own settings: capture on or off, the retention cap (the oldest entries go beyond it),
- * and "Clear log". A cap the engine refuses says why and keeps the old one.
+ * and "Clear log" (pressed twice: the log can hold 100,000 entries). A cap the engine refuses says
+ * why and keeps the old one.
  */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { TrafficSettings } from '../../../../main/engine/api/traffic-types';
 import { useApi } from '../../api/context';
+import { useConfirmStep } from '../../components/useConfirmStep';
 import { trafficKeys, useTrafficSettings } from '../../queries/traffic';
 
 const MIN_RETENTION = 100;
@@ -13,6 +15,7 @@ const MAX_RETENTION = 10_000_000;
 
 export function TrafficSettingsBar() {
   const api = useApi();
+  const confirmClear = useConfirmStep();
   const queryClient = useQueryClient();
   const { data: settings } = useTrafficSettings();
   const [retention, setRetention] = useState<string | null>(null);
@@ -61,8 +64,14 @@ export function TrafficSettingsBar() {
         />
         entries
       </label>
-      <button type="button" className="danger" disabled={clear.isPending} onClick={() => clear.mutate()}>
-        Clear log
+      <button
+        type="button"
+        className="danger"
+        disabled={clear.isPending}
+        title="Deletes every entry of the log (press twice)"
+        onClick={() => confirmClear.press(() => clear.mutate())}
+      >
+        {confirmClear.armed ? 'Confirm: delete every entry' : 'Clear log'}
       </button>
       {!retentionOk && (
         <span className="error" role="alert">
