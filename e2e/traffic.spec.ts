@@ -161,6 +161,16 @@ test.describe('the traffic log', () => {
     await expect(row).toHaveAttribute('aria-current', 'true');
     await expect(row).toHaveAttribute('data-transition', 'load-answered-plays');
     await expect(row).toBeInViewport();
+
+    // Back to the log: its filters and the open entry are as they were left.
+    await page.goBack();
+    await expect(page.getByRole('heading', { level: 1, name: 'Traffic' })).toBeVisible();
+    await expect(page.getByLabel('Target', { exact: true })).toHaveValue('player');
+    await expect(page.getByLabel('Reason', { exact: true })).toHaveValue('load');
+    await expect(page.getByLabel('Search traffic')).toHaveValue(queue.id);
+    await traffic.expectCount(1);
+    await expect(traffic.rows.first()).toHaveAttribute('aria-selected', 'true');
+    await expect(traffic.detail.getByRole('link', { name: /IDLE → BUFFERING load-answered-plays/ })).toBeVisible();
   });
 
   test('exports the filtered set as a HAR file, and a repro bundle that imports and replays', async ({ consolePage, page, served }, testInfo) => {

@@ -13,6 +13,7 @@ import { useApi } from '../../api/context';
 import { TRAFFIC_PAGE_SIZE, trafficPageQuery } from '../../queries/traffic';
 import { formatEngineClock } from '../player/Timeline';
 import { faultText, statusClass, statusText } from './format';
+import { useTrafficView } from './view-state';
 
 const ROW_HEIGHT = 26;
 const PAGE_STEP = 20;
@@ -44,6 +45,14 @@ export function TrafficList({ filter, total, follow, onFollow, active, onActive,
   const pageNumbers = total === 0 ? [] : Array.from({ length: lastPage - firstPage + 1 }, (_, i) => firstPage + i);
   const pages = useQueries({ queries: pageNumbers.map((page) => trafficPageQuery(api, filter, page)) });
   const entryAt = (index: number): TrafficSummary | undefined => pages[Math.floor(index / TRAFFIC_PAGE_SIZE) - firstPage]?.data?.rows[index % TRAFFIC_PAGE_SIZE];
+
+  // Back from another area: the list where it was left (following, it goes to the end anyway).
+  const restored = useRef(false);
+  useEffect(() => {
+    if (restored.current || total === 0) return;
+    restored.current = true;
+    if (!follow) virtualizer.scrollToOffset(useTrafficView.getState().scrollTop);
+  }, [follow, total, virtualizer]);
 
   // Following: the newest entry stays in view as entries arrive.
   useEffect(() => {
@@ -140,6 +149,7 @@ export function TrafficList({ filter, total, follow, onFollow, active, onActive,
         onKeyDown={onKeyDown}
         onScroll={(event) => {
           if (headRef.current) headRef.current.scrollLeft = event.currentTarget.scrollLeft;
+          useTrafficView.getState().set({ scrollTop: event.currentTarget.scrollTop });
         }}
         onWheel={(event) => {
           if (event.deltaY < 0) onFollow(false);

@@ -1,8 +1,9 @@
 /**
  * The traffic log: every exchange at the four servers and every request a player makes, live,
- * filtered, each one open in full beside the list, and exported as HAR or as a repro bundle.
+ * filtered, each one open in full beside the list, and exported as HAR or as a repro bundle. Where
+ * the user stands in it survives a visit to another area (see view-state.ts).
  */
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef } from 'react';
 import type { TrafficFilter, TrafficSummary } from '../../../../main/engine/api/traffic-types';
 import { useTrafficCount } from '../../queries/traffic';
 import { cleanFilter } from './format';
@@ -12,6 +13,7 @@ import { TrafficList } from './TrafficList';
 import { TrafficSettingsBar } from './TrafficSettingsBar';
 import { TrafficTransfer } from './TrafficTransfer';
 import { useTrafficLive } from './useTrafficLive';
+import { useTrafficView } from './view-state';
 import './traffic.css';
 
 function isTyping(target: EventTarget | null): boolean {
@@ -19,19 +21,18 @@ function isTyping(target: EventTarget | null): boolean {
 }
 
 export function TrafficPage() {
-  const [filter, setFilter] = useState<TrafficFilter>({});
-  const [follow, setFollow] = useState(true);
-  const [active, setActive] = useState<number | null>(null);
-  const [opened, setOpened] = useState<number | null>(null);
+  const { filter, follow, active, opened, set } = useTrafficView();
   const textRef = useRef<HTMLInputElement>(null);
   const refreshes = useTrafficLive();
   const { data: total = 0, isFetched } = useTrafficCount(filter);
 
-  const onFilter = useCallback((change: Partial<TrafficFilter>) => {
-    setFilter((current) => cleanFilter({ ...current, ...change }));
-    setActive(null);
-  }, []);
-  const onOpen = useCallback((entry: TrafficSummary) => setOpened(entry.id), []);
+  const onFilter = useCallback(
+    (change: Partial<TrafficFilter>) => set({ filter: cleanFilter({ ...useTrafficView.getState().filter, ...change }), active: null }),
+    [set],
+  );
+  const onOpen = useCallback((entry: TrafficSummary) => set({ opened: entry.id }), [set]);
+  const setFollow = useCallback((next: boolean) => set({ follow: next }), [set]);
+  const setActive = useCallback((next: number | null) => set({ active: next }), [set]);
 
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
