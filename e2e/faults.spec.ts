@@ -121,17 +121,20 @@ test.describe('the Faults panel', () => {
     await faults.field('Reason').fill('refresh');
     await faults.field('Status code').fill('999');
     await faults.field('Retry-After (s)').fill('5');
-    await faults.field('N').fill('2');
+    await faults.field('N').fill('0');
     await faults.ruleForm.getByRole('button', { name: 'Add rule' }).click();
 
-    // The engine refuses the range and says which field.
+    // The engine refuses the ranges and says which fields, all of them at once; the cursor goes to the first.
     await expect(faults.ruleForm.getByRole('alert')).toHaveText('The engine refused the rule: /action/status must be <= 599');
     await expect(faults.field('Status code')).toHaveAttribute('aria-invalid', 'true');
     await expect(faults.field('Status code')).toHaveAccessibleDescription('must be <= 599');
-    for (const [label, value] of [['Label', 'flaky windows'], ['Path', '/itemWindow'], ['Reason', 'refresh'], ['Status code', '999'], ['Retry-After (s)', '5'], ['N', '2']]) {
+    await expect(faults.field('N')).toHaveAccessibleDescription('must be >= 1');
+    await expect(faults.field('Status code')).toBeFocused();
+    for (const [label, value] of [['Label', 'flaky windows'], ['Path', '/itemWindow'], ['Reason', 'refresh'], ['Status code', '999'], ['Retry-After (s)', '5'], ['N', '0']]) {
       await expect(faults.field(label!)).toHaveValue(value!);
     }
     await expect(faults.rules).toBeHidden();
+    await faults.field('N').fill('2');
 
     // What cannot be read is caught before anything is sent.
     await faults.field('Status code').fill('503');
@@ -140,6 +143,7 @@ test.describe('the Faults panel', () => {
     await faults.ruleForm.getByRole('button', { name: 'Add rule' }).click();
     await expect(faults.ruleForm.getByRole('alert')).toHaveText('Fix the marked fields: nothing was sent.');
     await expect(faults.field('Retry-After (s)')).toHaveAccessibleDescription('Retry-After must be a whole number');
+    await expect(faults.field('Retry-After (s)')).toBeFocused();
 
     // Leaving the area and coming back keeps the form as typed.
     await consolePage.area('Queues').click();

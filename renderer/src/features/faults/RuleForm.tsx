@@ -1,9 +1,10 @@
 /**
  * The custom rule form: target, match, action, scope. What cannot be read is blamed on its field
  * before anything is sent; what the engine refuses comes back with its own message, on the field
- * its path names. Nothing typed is ever cleared by an error.
+ * its path names (every field it refused, at once), and the cursor goes to the first marked field.
+ * Nothing typed is ever cleared by an error.
  */
-import { useState, type FormEvent, type InputHTMLAttributes, type ReactNode } from 'react';
+import { useRef, useState, type FormEvent, type InputHTMLAttributes, type ReactNode } from 'react';
 import { FAULT_TARGETS, type FaultAction } from '../../../../main/engine/api/fault-types';
 import { ApiError } from '../../api';
 import { useAddFault } from '../../queries/faults';
@@ -39,6 +40,7 @@ export function RuleForm() {
   const add = useAddFault();
   const [errors, setErrors] = useState<FieldErrors>({});
   const [summary, setSummary] = useState<string | null>(null);
+  const formRef = useRef<HTMLFormElement>(null);
 
   const set = (patch: Partial<typeof fields>) => {
     setRule(patch);
@@ -52,19 +54,30 @@ export function RuleForm() {
     setSummary(null);
     const built = ruleFromFields(fields);
     if (built.errors) {
-      setErrors(built.errors);
+      showErrors(built.errors);
       setSummary('Fix the marked fields: nothing was sent.');
       return;
     }
     setErrors({});
     add.mutate(built.rule, {
       onError: (error) => {
-        const detail = error instanceof ApiError && Array.isArray(error.details) ? (error.details[0] as { path?: string; message?: string } | undefined) : undefined;
-        const field = fieldOfPath(detail?.path);
-        if (field && detail?.message) setErrors({ [field]: `${detail.message}` });
+        // Every field the engine refused, each with its first reason, not only the first one.
+        const details = error instanceof ApiError && Array.isArray(error.details) ? (error.details as { path?: string; message?: string }[]) : [];
+        const refused: FieldErrors = {};
+        for (const detail of details) {
+          const name = fieldOfPath(detail.path);
+          if (name && detail.message && !refused[name]) refused[name] = detail.message;
+        }
+        showErrors(refused);
         setSummary(`The engine refused the rule: ${error.message.replace(/^faults\.add: /, '')}`);
       },
     });
+  };
+
+  /** Marks the fields, and puts the cursor in the first one, in the form's order. */
+  const showErrors = (next: FieldErrors) => {
+    setErrors(next);
+    requestAnimationFrame(() => formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus());
   };
 
   const field = (name: FieldName) => ({
@@ -85,7 +98,7 @@ export function RuleForm() {
     ) : null;
 
   return (
-    <form className="rule-form" onSubmit={submit} aria-labelledby="custom-title" noValidate>
+    <form ref={formRef} className="rule-form" onSubmit={submit} aria-labelledby="custom-title" noValidate>
       <div className="faults-panel-head">
         <h2 id="custom-title">Custom rule</h2>
       </div>
