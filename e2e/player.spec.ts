@@ -32,5 +32,12 @@ test.describe('the player panel in Chromium', () => {
     await player.button('Skip to the next track').click();
     await expect(page.getByRole('list', { name: 'Item window' }).locator('[aria-current="true"]')).toContainText('Song 2');
     await expect(consolePage.engineTime).toBeVisible();
+
+    // Away and back: the command bar keeps its queue and its last answer.
+    await consolePage.area('Traffic').click();
+    await player.open('Kitchen');
+    await expect(player.commandBar.getByLabel('Console queue').locator('option:checked')).toHaveText('Demo mix (12)');
+    await expect(player.answer).toContainText('loadCloudQueue');
+    await expect(player.answer.locator('[data-status]')).toHaveText('200');
   });
 });

@@ -1,26 +1,17 @@
 /**
  * The command bar: control commands sent through the real control API with the console's own
  * access token, exactly as an integration would send them, so a demo needs no other tool.
- * The answer (status, body, time) shows beside it, errors included.
+ * The answer (status, body, time) shows beside it, errors included. What was typed and the last
+ * answer are kept per player (useCommandDrafts), so a visit to the traffic log loses neither.
  */
 import { useMutation } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
+import type { FormEvent } from 'react';
 import type { ControlExchange } from '../../../../main/engine/api/commands/player';
 import type { PlayerDetail } from '../../../../main/engine/api/player-types';
 import { useApi } from '../../api/context';
 import { useQueueList } from '../../queries/queues';
+import { NEW_DRAFT, useCommandDrafts, type Command, type Fields } from './command-drafts';
 
-type Command = 'loadCloudQueue' | 'skipToItem' | 'refreshCloudQueue' | 'suspend';
-
-interface Fields {
-  queueBaseUrl: string;
-  httpAuthorization: string;
-  itemId: string;
-  positionMillis: string;
-  playOnCompletion: boolean;
-}
-
-const EMPTY: Fields = { queueBaseUrl: '', httpAuthorization: '', itemId: '', positionMillis: '', playOnCompletion: true };
 
 function bodyOf(command: Command, f: Fields): Record<string, unknown> | undefined {
   const position = f.positionMillis.trim() === '' ? undefined : Number(f.positionMillis);
@@ -39,12 +30,17 @@ function bodyOf(command: Command, f: Fields): Record<string, unknown> | undefine
   return undefined;
 }
 
-export function CommandBar({ detail, defaults }: { detail: PlayerDetail; defaults?: Partial<Fields> }) {
+export function CommandBar({ detail }: { detail: PlayerDetail }) {
   const api = useApi();
-  const [command, setCommand] = useState<Command>('loadCloudQueue');
-  const [fields, setFields] = useState<Fields>({ ...EMPTY, ...defaults });
-  const send = useMutation({ mutationFn: (input: { method: 'GET' | 'POST'; path: string; body?: unknown }) => api.call('control.send', input) });
-  const set = (patch: Partial<Fields>) => setFields((f) => ({ ...f, ...patch }));
+  const { command, fields, answer, error } = useCommandDrafts((s) => s.byPlayer[detail.id]) ?? NEW_DRAFT;
+  const patch = useCommandDrafts((s) => s.patch);
+  const send = useMutation({
+    mutationFn: (input: { method: 'GET' | 'POST'; path: string; body?: unknown }) => api.call('control.send', input),
+    onSuccess: (exchange) => patch(detail.id, { answer: exchange, error: null }),
+    onError: (failure) => patch(detail.id, { answer: null, error: failure.message }),
+  });
+  const set = (change: Partial<Fields>) => patch(detail.id, { fields: { ...fields, ...change } });
+  const setCommand = (next: Command) => patch(detail.id, { command: next });
   const queues = useQueueList().data ?? [];
 
   const createSession = () =>
@@ -125,13 +121,13 @@ export function CommandBar({ detail, defaults }: { detail: PlayerDetail; default
           {send.isPending ? 'Sending…' : 'Send'}
         </button>
       </form>
-      <ControlAnswer exchange={send.data} error={send.error} />
+      <ControlAnswer exchange={answer ?? undefined} error={error} />
     </div>
   );
 }
 
-function ControlAnswer({ exchange, error }: { exchange: ControlExchange | undefined; error: Error | null }) {
-  if (error) return <p className="answer bad" role="alert">{error.message}</p>;
+function ControlAnswer({ exchange, error }: { exchange: ControlExchange | undefined; error: string | null }) {
+  if (error) return <p className="answer bad" role="alert">{error}</p>;
   if (!exchange) return null;
   const ok = exchange.status < 400;
   return (
