@@ -61,7 +61,7 @@ interface CardProps {
 function PresetCard({ preset, target, onTarget, live, pending, onInject }: CardProps) {
   const where = [...new Set<FaultTarget>([preset.rule.target, 'player'])].map((value) => ({
     value,
-    label: value === 'player' ? 'Player client' : value === 'cloudQueue' ? 'Console server' : TARGET_LABELS[value],
+    label: value === 'cloudQueue' ? 'Console server' : TARGET_LABELS[value],
     hint: WHERE_HINT[value],
   }));
   const titleId = `preset-${preset.id}`;

@@ -65,6 +65,8 @@ function RuleRow({ rule, removing, onRemove }: { rule: FaultRule; removing: bool
     <tr data-rule-id={rule.id} data-spent={rule.spent || undefined} aria-label={name}>
       <td>
         <span className="rule-name">{name}</span>
+        {/* Two rules may share a label (a preset injected twice): the id tells them apart. */}
+        {rule.label !== undefined && <code className="rule-id muted">{rule.id}</code>}
         <span className="pill" data-state={rule.spent ? 'spent' : 'live'}>
           {rule.spent ? 'spent' : 'live'}
         </span>
@@ -84,7 +86,7 @@ function RuleRow({ rule, removing, onRemove }: { rule: FaultRule; removing: bool
         </span>
       </td>
       <td>
-        <button type="button" className="icon-button" aria-label={`Remove rule ${name}`} title="Remove this rule" disabled={removing} onClick={onRemove}>
+        <button type="button" className="icon-button" aria-label={`Remove rule ${name}${rule.label !== undefined ? ` (${rule.id})` : ''}`} title="Remove this rule" disabled={removing} onClick={onRemove}>
           ✕
         </button>
       </td>

@@ -5,7 +5,7 @@ export const TARGET_LABELS: Record<FaultTarget, string> = {
   login: 'Login service',
   control: 'Control API',
   cloudQueue: 'Cloud queue server',
-  player: 'Player\u2019s client',
+  player: 'Player client',
 };
 
 /** The same, short enough for a table cell. */
