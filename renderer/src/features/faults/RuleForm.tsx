@@ -4,7 +4,7 @@
  * its path names (every field it refused, at once), and the cursor goes to the first marked field.
  * Nothing typed is ever cleared by an error.
  */
-import { useRef, useState, type FormEvent, type InputHTMLAttributes, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type FormEvent, type InputHTMLAttributes, type ReactNode } from 'react';
 import { FAULT_TARGETS, type FaultAction } from '../../../../main/engine/api/fault-types';
 import { ApiError } from '../../api';
 import { useAddFault } from '../../queries/faults';
@@ -41,6 +41,11 @@ export function RuleForm() {
   const [errors, setErrors] = useState<FieldErrors>({});
   const [summary, setSummary] = useState<string | null>(null);
   const formRef = useRef<HTMLFormElement>(null);
+  // Bumped by each refused submit; the effect runs after React marked the fields.
+  const [focusFirstError, setFocusFirstError] = useState(0);
+  useEffect(() => {
+    if (focusFirstError > 0) formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
+  }, [focusFirstError]);
 
   const set = (patch: Partial<typeof fields>) => {
     setRule(patch);
@@ -74,10 +79,10 @@ export function RuleForm() {
     });
   };
 
-  /** Marks the fields, and puts the cursor in the first one, in the form's order. */
+  /** Marks the fields, and (once they are marked) puts the cursor in the first one, in the form's order. */
   const showErrors = (next: FieldErrors) => {
     setErrors(next);
-    requestAnimationFrame(() => formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus());
+    setFocusFirstError((n) => n + 1);
   };
 
   const field = (name: FieldName) => ({
