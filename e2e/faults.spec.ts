@@ -175,7 +175,11 @@ test.describe('the Faults panel', () => {
     // Broken JSON: told where, nothing saved, the text kept.
     await faults.newScenario({ json: '{\n  "name": "broken",\n  "steps": [1 2]\n}' });
     await faults.saveScenario();
-    await expect(page.getByRole('form', { name: 'New scenario' }).getByRole('alert')).toContainText('Line 3');
+    await expect(page.getByRole('form', { name: 'New scenario' }).getByRole('alert')).toContainText('Line 3, column 15: Not valid JSON');
+    await expect(page.getByRole('form', { name: 'New scenario' }).getByRole('alert')).not.toContainText('position');
+    // The cursor is put where the JSON breaks (the `2`).
+    await expect(faults.scenarioJson).toBeFocused();
+    expect(await faults.scenarioJson.evaluate((area: HTMLTextAreaElement) => area.selectionStart)).toBe(36);
     await expect(faults.scenarioJson).toHaveValue('{\n  "name": "broken",\n  "steps": [1 2]\n}');
 
     // Refused by the engine: its message, with the step it names.

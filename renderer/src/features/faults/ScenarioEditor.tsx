@@ -1,9 +1,10 @@
 /**
  * Creates or edits a scenario as JSON, the very body `POST /admin/api/scenarios` takes. A starter
  * template fills it for a chosen queue and player (with an undo); broken JSON is told by line and
- * column, an engine refusal by its own message and the step it names. Ctrl+Enter saves.
+ * column, with the cursor put there, an engine refusal by its own message and the step it names.
+ * Ctrl+Enter saves.
  */
-import { useState, type KeyboardEvent } from 'react';
+import { useRef, useState, type KeyboardEvent } from 'react';
 import type { StoredScenarioView } from '../../../../main/engine/api/commands/scenarios';
 import { ApiError } from '../../api';
 import { useEngineState } from '../../queries/engine-state';
@@ -19,10 +20,20 @@ export function ScenarioEditor({ onSaved, onCancel }: { onSaved(saved: StoredSce
   const save = useSaveScenario();
   const [problem, setProblem] = useState<TextProblem | null>(null);
   const [undo, setUndo] = useState<string | null>(null);
+  const jsonRef = useRef<HTMLTextAreaElement>(null);
 
   const submit = () => {
     const parsed = parseScenarioText(draft.text);
-    if (parsed.problem) return setProblem(parsed.problem);
+    if (parsed.problem) {
+      setProblem(parsed.problem);
+      // The cursor to where the JSON breaks.
+      const { offset } = parsed.problem;
+      if (offset !== undefined) {
+        jsonRef.current?.focus();
+        jsonRef.current?.setSelectionRange(offset, offset);
+      }
+      return;
+    }
     setProblem(null);
     save.mutate(parsed.draft as Parameters<typeof save.mutate>[0], {
       onSuccess: onSaved,
@@ -58,6 +69,7 @@ export function ScenarioEditor({ onSaved, onCancel }: { onSaved(saved: StoredSce
       </label>
       <textarea
         id="scenario-json"
+        ref={jsonRef}
         className="scenario-json"
         value={draft.text}
         onChange={(e) => setText(e.target.value)}

@@ -10,7 +10,9 @@ describe('scenario text', () => {
   it('says where the JSON breaks, by line and column', () => {
     const { problem } = parseScenarioText('{\n  "name": "x",\n  "steps": [1 2]\n}');
     expect(problem?.message).toMatch(/^Not valid JSON: /);
-    expect(problem).toMatchObject({ line: 3, column: 15 });
+    // The place once, as line and column, and as the offset the cursor goes to (the `2`).
+    expect(problem?.message).not.toMatch(/position|line \d/);
+    expect(problem).toMatchObject({ line: 3, column: 15, offset: 31 });
   });
 
   it('refuses JSON that is not an object', () => {

@@ -11,6 +11,8 @@ export interface TextProblem {
   /** 1-based, where the JSON breaks. */
   line?: number;
   column?: number;
+  /** The same place as a character offset, for the cursor. */
+  offset?: number;
   /** The step an engine error names (0-based, as in its path; shown counted from 1). */
   step?: number;
 }
@@ -25,17 +27,27 @@ function lineAndColumn(text: string, position: number): { line: number; column: 
   return { line: before.length, column: before.at(-1)!.length + 1 };
 }
 
+function offsetOf(text: string, line: number, column: number): number {
+  const lines = text.split('\n').slice(0, line - 1);
+  return lines.reduce((sum, each) => sum + each.length + 1, 0) + column - 1;
+}
+
 export function parseScenarioText(text: string): { draft: ScenarioDraft; problem?: undefined } | { draft?: undefined; problem: TextProblem } {
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (error) {
     const message = (error as Error).message;
+    // The place is said once, as line and column (the parser says it twice: "at position 26 (line 3 column 15)").
+    const said = `Not valid JSON: ${message.replace(/ (in JSON )?at position \d+.*$/, '')}`;
     const at = /line (\d+) column (\d+)/.exec(message);
-    if (at) return { problem: { message: `Not valid JSON: ${message}`, line: Number(at[1]), column: Number(at[2]) } };
+    if (at) {
+      const [line, column] = [Number(at[1]), Number(at[2])];
+      return { problem: { message: said, line, column, offset: offsetOf(text, line, column) } };
+    }
     const position = /position (\d+)/.exec(message);
-    const where = position ? lineAndColumn(text, Number(position[1])) : {};
-    return { problem: { message: `Not valid JSON: ${message}`, ...where } };
+    if (!position) return { problem: { message: said } };
+    return { problem: { message: said, ...lineAndColumn(text, Number(position[1])), offset: Number(position[1]) } };
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     return { problem: { message: 'A scenario is a JSON object: {"name": …, "steps": [ … ]}' } };
