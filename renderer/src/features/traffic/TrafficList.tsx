@@ -12,7 +12,7 @@ import type { TrafficFilter, TrafficSummary } from '../../../../main/engine/api/
 import { useApi } from '../../api/context';
 import { TRAFFIC_PAGE_SIZE, trafficPageQuery } from '../../queries/traffic';
 import { formatEngineClock } from '../player/Timeline';
-import { faultText, statusClass, statusText } from './format';
+import { faultText, rowLabel, statusClass, statusText } from './format';
 import { useTrafficView } from './view-state';
 
 const ROW_HEIGHT = 26;
@@ -169,7 +169,7 @@ export function TrafficList({ filter, total, follow, onFollow, active, onActive,
                 id={`traffic-row-${row.index}`}
                 role="option"
                 aria-selected={entry ? entry.id === openedId : false}
-                aria-label={entry ? `${entry.method} ${entry.path} ${statusText(entry)}` : `${row.index + 1}: loading`}
+                aria-label={entry ? rowLabel(entry) : `${row.index + 1}: loading`}
                 className="traffic-row"
                 data-index={row.index}
                 data-id={entry?.id}

@@ -26,6 +26,19 @@ export function faultText(fault: FaultHit): string {
   return fault.label ? `injected: ${fault.label} (${what})` : `injected: ${what}`;
 }
 
+/** A row as a screen reader says it: what the columns show, the fault marker in words. */
+export function rowLabel(entry: Pick<TrafficSummary, 'target' | 'method' | 'path' | 'reason' | 'status' | 'outcome' | 'retry' | 'fault'>): string {
+  return [
+    `${entry.target} ${entry.method} ${entry.path}`,
+    entry.reason ? `reason ${entry.reason}` : '',
+    statusText(entry),
+    entry.retry ? `retry ${entry.retry}` : '',
+    entry.fault ? faultText(entry.fault) : '',
+  ]
+    .filter(Boolean)
+    .join(', ');
+}
+
 /** JSON bodies indented; anything else as it came. */
 export function prettyBody(body: string | null): string {
   if (body === null || body === '') return '';
