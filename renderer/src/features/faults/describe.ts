@@ -53,5 +53,6 @@ export function describeScope(rule: Pick<FaultRule, 'times' | 'probability' | 's
 /** Hits, and for rules that can run out or let requests through, what is left or passed. */
 export function describeHits(rule: Pick<FaultRule, 'hits' | 'passes' | 'times' | 'probability'>): string {
   const hits = rule.times === undefined ? `${rule.hits}` : `${rule.hits} / ${rule.times}`;
-  return rule.probability === undefined ? hits : `${hits} · ${rule.passes} passed`;
+  // A drawn rule: how many of the requests it matched it failed ("3 (of 12 matching)").
+  return rule.probability === undefined ? hits : `${hits} (of ${rule.hits + rule.passes} matching)`;
 }

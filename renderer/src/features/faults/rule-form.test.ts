@@ -55,6 +55,7 @@ describe('rules in a few words', () => {
     expect(describeScope({ times: 4 })).toBe('next 4');
     expect(describeScope({ probability: 0.1, seed: 7 })).toBe('p 0.1, seed 7');
     expect(describeHits({ hits: 2, passes: 0, times: 4 })).toBe('2 / 4');
-    expect(describeHits({ hits: 3, passes: 9, probability: 0.25 })).toBe('3 · 9 passed');
+    expect(describeHits({ hits: 3, passes: 9, probability: 0.25 })).toBe('3 (of 12 matching)');
+    expect(describeHits({ hits: 0, passes: 0, probability: 0.5 })).toBe('0 (of 0 matching)');
   });
 });

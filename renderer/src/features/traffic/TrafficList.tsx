@@ -11,6 +11,7 @@ import { useEffect, useRef, type KeyboardEvent } from 'react';
 import type { TrafficFilter, TrafficSummary } from '../../../../main/engine/api/traffic-types';
 import { useApi } from '../../api/context';
 import { TRAFFIC_PAGE_SIZE, trafficPageQuery } from '../../queries/traffic';
+import { formatEngineTime } from '../../layout/ClockControl';
 import { formatEngineClock } from '../player/Timeline';
 import { faultText, rowLabel, statusClass, statusText } from './format';
 import { useTrafficView } from './view-state';
@@ -200,8 +201,13 @@ export function TrafficList({ filter, total, follow, onFollow, active, onActive,
 function Cells({ entry }: { entry: TrafficSummary }) {
   return (
     <>
-      <code className="time">{formatEngineClock(entry.at)}</code>
-      <code className="time muted">{formatEngineClock(entry.wallAt)}</code>
+      {/* The date is in the title: a day's jump of the engine clock (+24h) keeps the same times. */}
+      <code className="time" title={formatEngineTime(entry.at, { millis: true })}>
+        {formatEngineClock(entry.at)}
+      </code>
+      <code className="time muted" title={formatEngineTime(entry.wallAt, { millis: true })}>
+        {formatEngineClock(entry.wallAt)}
+      </code>
       <span className="target" data-target={entry.target}>
         {entry.target}
       </span>
