@@ -173,6 +173,18 @@ test.describe('the traffic log', () => {
     await traffic.expectCount(1);
     await expect(traffic.rows.first()).toHaveAttribute('aria-selected', 'true');
     await expect(traffic.detail.getByRole('link', { name: /IDLE → BUFFERING load-answered-plays/ })).toBeVisible();
+
+    // And the other way: from the transition to its request, as the player sent it and as the server got it.
+    await link.click();
+    await page.getByRole('link', { name: 'The request behind load-answered-plays in the traffic log' }).first().click();
+    await expect(page.getByRole('heading', { level: 1, name: 'Traffic' })).toBeVisible();
+    await expect(page.getByRole('group', { name: 'Filters' })).toContainText('request');
+    await traffic.expectCount(2);
+    await expect(traffic.list.locator('[aria-selected="true"]')).toHaveAttribute('aria-label', /^player GET .*itemWindow, reason load, 200/);
+    await expect(traffic.detail.getByRole('link', { name: /IDLE → BUFFERING load-answered-plays/ })).toBeVisible();
+    await page.getByRole('button', { name: 'Show every request' }).click();
+    await expect(page.getByRole('button', { name: 'Show every request' })).toBeHidden();
+    await expect(traffic.count).not.toHaveAttribute('data-total', '2');
   });
 
   test('exports the filtered set as a HAR file, and a repro bundle that imports and replays', async ({ consolePage, page, served }, testInfo) => {

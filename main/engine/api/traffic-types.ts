@@ -63,6 +63,11 @@ export interface TrafficFilter {
   status?: string;
   /** Text anywhere in the URL (path and query) or the bodies. */
   text?: string;
+  /**
+   * One request's exchanges, by its `X-Request-Id`: a player's request and, at the console's own
+   * cloud queue server, the same request as it arrived (what a transition's link opens).
+   */
+  requestId?: string;
 }
 
 export interface TrafficSettings {

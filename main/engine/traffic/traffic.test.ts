@@ -64,6 +64,9 @@ describe('capture at the servers', () => {
     expect(await list('?status=4XX')).toHaveLength(4);
     expect(await list('?status=none')).toHaveLength(0);
     expect(await list('?text=households')).toHaveLength(1);
+    // One request's exchanges, by its X-Request-Id.
+    await fetch(`${engine.urls.cloudQueue}/queues/q1/v2.3/version`, { headers: { 'X-Request-Id': 'r-42' } });
+    expect((await list('?requestId=r-42')).map((e) => [e.target, e.requestId])).toEqual([['cloudQueue', 'r-42']]);
     const all = await list();
     expect((await list(`?since=${all[1]!.id}`)).map((e) => e.id)).toEqual(all.slice(2).map((e) => e.id));
     expect(await list('?limit=1')).toHaveLength(1);

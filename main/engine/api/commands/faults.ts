@@ -44,6 +44,7 @@ const Filter = {
   reason: Type.Optional(Type.String()),
   status: Type.Optional(Type.String({ pattern: TRAFFIC_STATUS_FILTER_PATTERN })),
   text: Type.Optional(Type.String({ maxLength: 500 })),
+  requestId: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
 };
 export const TrafficFilterSchema = Type.Object(Filter);
 /** Entries `GET /admin/api/traffic` returns without a `limit`: a whole scripted scenario's worth. */

@@ -108,6 +108,10 @@ function where(filter: TrafficFilter, since?: TrafficCursor): { sql: string; par
       params.push(Number(status));
     }
   }
+  if (filter.requestId) {
+    clauses.push('request_id = ?');
+    params.push(filter.requestId);
+  }
   if (filter.text) {
     // The URL, not just the path: a query (`itemId=item-7`, `reason=`) is what people look for.
     clauses.push(`(url LIKE ? ESCAPE '\\' OR request_body LIKE ? ESCAPE '\\' OR ${RESPONSE_BODY} LIKE ? ESCAPE '\\')`);

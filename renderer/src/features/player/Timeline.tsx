@@ -35,6 +35,7 @@ export function Timeline({ transitions, label = 'Transitions', live = true, show
             <th scope="col">Cause</th>
             <th scope="col">Rule</th>
             <th scope="col">Detail</th>
+            <th scope="col">Request</th>
           </tr>
         </thead>
         <tbody>
@@ -65,6 +66,13 @@ export function Timeline({ transitions, label = 'Transitions', live = true, show
                 <code>{t.transition}</code>
               </td>
               <td className="detail">{t.detail ?? ''}</td>
+              <td>
+                {t.requestId && (
+                  <a href={`#/traffic?request=${encodeURIComponent(t.requestId)}`} aria-label={`The request behind ${t.transition} in the traffic log`} title={t.requestId}>
+                    in the log
+                  </a>
+                )}
+              </td>
             </tr>
           ))}
         </tbody>

@@ -1,5 +1,6 @@
 /**
- * The filters of the log: target, reason, status (503, 4xx, none) and text in the URL or bodies.
+ * The filters of the log: target, reason, status (503, 4xx, none), text in the URL or bodies, and
+ * one request's exchanges when a transition's link opened the log.
  * A status the engine would not understand is said so at once and not applied; the text applies
  * once typing pauses. `/` anywhere on the page puts the cursor in the text filter.
  */
@@ -29,6 +30,14 @@ export function TrafficFilters({ filter, onFilter, textRef }: TrafficFiltersProp
 
   return (
     <div className="traffic-filters" role="group" aria-label="Filters">
+      {filter.requestId && (
+        <span className="request-filter" title={`Only the exchanges of request ${filter.requestId}`}>
+          request <code>{filter.requestId.slice(0, 8)}</code>
+          <button type="button" className="link" aria-label="Show every request" onClick={() => onFilter({ requestId: undefined })}>
+            ✕
+          </button>
+        </span>
+      )}
       <select aria-label="Target" value={filter.target ?? ''} onChange={(event) => onFilter({ target: (event.target.value || undefined) as TrafficTarget | undefined })}>
         <option value="">All targets</option>
         {TRAFFIC_TARGETS.map((target) => (

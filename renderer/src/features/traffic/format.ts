@@ -68,6 +68,7 @@ export function cleanFilter(filter: TrafficFilter): TrafficFilter {
   if (filter.reason) clean.reason = filter.reason;
   if (filter.status) clean.status = filter.status;
   if (filter.text) clean.text = filter.text;
+  if (filter.requestId) clean.requestId = filter.requestId;
   return clean;
 }
 

@@ -15,6 +15,8 @@ interface TrafficView {
   opened: number | null;
   /** Of the list, when it is not following. */
   scrollTop: number;
+  /** Bumped when a link sets the filters, so the filter fields take them up afresh. */
+  linked: number;
   set(change: Partial<Omit<TrafficView, 'set'>>): void;
 }
 
@@ -24,5 +26,6 @@ export const useTrafficView = create<TrafficView>((set) => ({
   active: null,
   opened: null,
   scrollTop: 0,
+  linked: 0,
   set: (change) => set(change),
 }));
