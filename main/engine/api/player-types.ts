@@ -82,6 +82,8 @@ export interface PlayerDetail {
 export type CloudQueueEndpoint = 'context' | 'itemWindow' | 'version' | 'timePlayed';
 
 export interface RetryWait {
+  /** Unique within the player's run. */
+  id: number;
   endpoint: CloudQueueEndpoint;
   reason?: string;
   /** Background (§7.4: the player plays on) or foreground (§7.2: it waits for the answer). */

@@ -152,8 +152,13 @@ export class Player {
   private lastPollAt = 0;
   private readonly timers = new Map<Timers, Timer>();
   private lastError: PlayerErrorRecord | null = null;
-  /** Tries that failed and wait for the next one (see waitToRetry). */
-  private readonly retryWaits = new Set<RetryWait>();
+  /**
+   * Tries that failed and wait for the next one (see waitToRetry), with the epoch they belong to:
+   * once a load or a dropped queue moves the epoch on, their retry is never sent, so they are not
+   * shown even while their timer still runs.
+   */
+  private readonly retryWaits = new Map<RetryWait, number>();
+  private retryWaitIds = 0;
   /** Ids of recently evicted sessions, so their commands get ERROR_SESSION_EVICTED. */
   private readonly evictedSessions: string[] = [];
   private volume = 30;
@@ -207,7 +212,7 @@ export class Player {
       atEnd: this.atEnd,
       volume: this.volume,
       lastError: this.lastError,
-      retrying: [...this.retryWaits],
+      retrying: [...this.retryWaits].filter(([, epoch]) => epoch === this.epoch).map(([wait]) => wait),
     };
   }
 
@@ -895,6 +900,7 @@ export class Player {
     const { endpoint, reason } = failed.exchange;
     const { message, status } = failed.failure;
     const wait: RetryWait = {
+      id: ++this.retryWaitIds,
       endpoint,
       ...(reason !== undefined ? { reason } : {}),
       background: next.background,
@@ -903,7 +909,7 @@ export class Player {
       at: this.deps.clock.now() + next.delay,
       failure: { message, ...(status !== undefined ? { status } : {}) },
     };
-    this.retryWaits.add(wait);
+    this.retryWaits.set(wait, this.epoch);
     this.changed();
     try {
       await this.sleep(next.delay);

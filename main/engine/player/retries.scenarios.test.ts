@@ -63,7 +63,7 @@ describe('§7.2 foreground requests (a user skip that waits for the server)', ()
     await h.advance(0);
     const first = h.exchanges.find((e) => e.reason === 'skipNext')!;
     expect(h.player.snapshot().retrying).toEqual([
-      { endpoint: 'itemWindow', reason: 'skipNext', background: false, retry: 1, of: 3, at: first.startedAt + 5_000, failure: { message: expect.stringContaining('503'), status: 503 } },
+      { id: expect.any(Number), endpoint: 'itemWindow', reason: 'skipNext', background: false, retry: 1, of: 3, at: first.startedAt + 5_000, failure: { message: expect.stringContaining('503'), status: 503 } },
     ]);
     await h.advance(5_000);
     await skip;
@@ -167,13 +167,24 @@ describe('§7.4 background requests', () => {
     while (h.stub.sent('itemWindow', 'refresh').length === 0) await h.advance(1_000);
     const first = h.exchanges.find((e) => e.reason === 'refresh')!;
     expect(h.player.snapshot().retrying).toEqual([
-      { endpoint: 'itemWindow', reason: 'refresh', background: true, retry: 1, of: 3, at: first.startedAt + 10_000, failure: { message: expect.stringContaining('503'), status: 503 } },
+      { id: expect.any(Number), endpoint: 'itemWindow', reason: 'refresh', background: true, retry: 1, of: 3, at: first.startedAt + 10_000, failure: { message: expect.stringContaining('503'), status: 503 } },
     ]);
     await h.advance(first.startedAt + 10_000 - h.clock.now());
     expect(h.player.snapshot().retrying).toMatchObject([{ retry: 2, at: first.startedAt + 20_000 }]);
     await h.advance(10_000);
     expect(h.player.snapshot().retrying).toEqual([]);
     expect(triesOf('refresh')).toEqual([0, 10_000, 20_000]);
+  });
+
+  it('stop showing their wait once a new load takes the queue away (the retry is never sent)', async () => {
+    await playing({ items: tracks(30, 60_000) });
+    h.stub.script('itemWindow', { status: 503, headers: { 'retry-after': '8' } }, { reason: 'refresh' });
+    while (h.stub.sent('itemWindow', 'refresh').length === 0) await h.advance(1_000);
+    expect(h.player.snapshot().retrying).toHaveLength(1);
+    await h.load();
+    expect(h.player.snapshot().retrying).toEqual([]);
+    await h.advance(10_000);
+    expect(h.stub.sent('itemWindow', 'refresh')).toHaveLength(1);
   });
 
   it('are not retried after an error the §7.2 table never retries', async () => {

@@ -13,7 +13,7 @@ export function RetryWaits({ waits }: { waits: RetryWait[] }) {
   return (
     <ul className="retry-waits" aria-label="Retries waiting">
       {waits.map((wait) => (
-        <li key={`${wait.endpoint}:${wait.reason ?? ''}:${wait.retry}:${wait.at}`}>
+        <li key={wait.id}>
           <span className="badge warn">
             retry {wait.retry}/{wait.of}
           </span>
