@@ -68,7 +68,7 @@ export function Timeline({ transitions, label = 'Transitions', live = true, show
               <td className="detail">{t.detail ?? ''}</td>
               <td>
                 {t.requestId && (
-                  <a href={`#/traffic?request=${encodeURIComponent(t.requestId)}`} aria-label={`The request behind ${t.transition} in the traffic log`} title={t.requestId}>
+                  <a href={`#/traffic?request=${encodeURIComponent(t.requestId)}`} aria-label={`The request behind ${t.transition} at ${formatEngineClock(t.at)} in the traffic log`} title={t.requestId}>
                     in the log
                   </a>
                 )}

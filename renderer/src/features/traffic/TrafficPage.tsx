@@ -3,7 +3,8 @@
  * filtered, each one open in full beside the list, and exported as HAR or as a repro bundle. Where
  * the user stands in it survives a visit to another area (see view-state.ts).
  */
-import { useCallback, useEffect, useRef } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { useShallow } from 'zustand/react/shallow';
 import type { TrafficFilter, TrafficSummary } from '../../../../main/engine/api/traffic-types';
 import { useApi } from '../../api/context';
 import { useTrafficCount } from '../../queries/traffic';
@@ -23,13 +24,35 @@ function linkedRequest(hash: string): string | null {
   return query === -1 ? null : new URLSearchParams(hash.slice(query + 1)).get('request');
 }
 
+/**
+ * Follows a link to one request's exchanges: only those, the player's own open. The link is then
+ * taken out of the address, so Back, Forward or a reload find the log as it was left, not the
+ * link again.
+ */
+function followLink(api: ReturnType<typeof useApi>): void {
+  const requestId = linkedRequest(window.location.hash);
+  if (!requestId) return;
+  window.history.replaceState(null, '', '#/traffic');
+  const { set, linked } = useTrafficView.getState();
+  set({ filter: { requestId }, follow: false, active: null, opened: null, scrollTop: 0, linked: linked + 1 });
+  void api.call('traffic.page', { filter: { requestId }, offset: 0, limit: 10 }).then(({ rows }) => {
+    const index = Math.max(0, rows.findIndex((row) => row.target === 'player'));
+    if (rows[index] && useTrafficView.getState().filter.requestId === requestId) set({ opened: rows[index].id, active: index });
+  }, () => undefined);
+}
+
 function isTyping(target: EventTarget | null): boolean {
   return target instanceof HTMLElement && (target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName));
 }
 
 export function TrafficPage() {
-  const { filter, follow, active, opened, linked, set } = useTrafficView();
   const api = useApi();
+  // Before the first read of the view, so a link's first render already asks for its request.
+  useState(() => followLink(api));
+  // Not the scroll position: the list writes it on every scroll event, and nothing here shows it.
+  const { filter, follow, active, opened, linked, set } = useTrafficView(
+    useShallow(({ filter, follow, active, opened, linked, set }) => ({ filter, follow, active, opened, linked, set })),
+  );
   const textRef = useRef<HTMLInputElement>(null);
   const refreshes = useTrafficLive();
   const { data: total = 0, isFetched } = useTrafficCount(filter);
@@ -42,22 +65,12 @@ export function TrafficPage() {
   const setFollow = useCallback((next: boolean) => set({ follow: next }), [set]);
   const setActive = useCallback((next: number | null) => set({ active: next }), [set]);
 
-  // A link to one request's exchanges: only those, the player's own open.
+  // A link followed while the log is open.
   useEffect(() => {
-    const follow = () => {
-      const requestId = linkedRequest(window.location.hash);
-      const view = useTrafficView.getState();
-      if (!requestId || view.filter.requestId === requestId) return;
-      set({ filter: { requestId }, follow: false, active: null, opened: null, scrollTop: 0, linked: view.linked + 1 });
-      void api.call('traffic.page', { filter: { requestId }, offset: 0, limit: 10 }).then(({ rows }) => {
-        const index = Math.max(0, rows.findIndex((row) => row.target === 'player'));
-        if (rows[index] && useTrafficView.getState().filter.requestId === requestId) set({ opened: rows[index].id, active: index });
-      }, () => undefined);
-    };
-    follow();
-    window.addEventListener('hashchange', follow);
-    return () => window.removeEventListener('hashchange', follow);
-  }, [api, set]);
+    const onHash = () => followLink(api);
+    window.addEventListener('hashchange', onHash);
+    return () => window.removeEventListener('hashchange', onHash);
+  }, [api]);
 
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
