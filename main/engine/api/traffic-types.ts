@@ -52,9 +52,10 @@ export interface TrafficEntry extends TrafficSummary {
 
 /**
  * What a status filter may say: an exact status (`503`), a class (`2xx`…`5xx`) or `none` (requests
- * without an answer), in any case. One pattern for the engine's input check and the UI's field.
+ * without an answer), in any case; empty is no filter (`?status=`), as for the other fields. One
+ * pattern for the engine's input check and the UI's field.
  */
-export const TRAFFIC_STATUS_FILTER_PATTERN = '^([0-9]{3}|[1-5][xX][xX]|[nN][oO][nN][eE])$';
+export const TRAFFIC_STATUS_FILTER_PATTERN = '^([0-9]{3}|[1-5][xX][xX]|[nN][oO][nN][eE]|)$';
 
 export interface TrafficFilter {
   target?: TrafficTarget;

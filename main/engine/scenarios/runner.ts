@@ -70,6 +70,7 @@ export async function runScenario(scenario: Scenario, deps: ScenarioDeps): Promi
       w.result.status = 'failed';
       w.result.message = 'still waiting for engine time when the run ended: a later clock step must move past its retries or timeout';
     }
+    for (const w of waiting) w.closed = true;
   } finally {
     stop();
     restored = restore(found, deps);
@@ -109,13 +110,15 @@ function restore(found: FoundConsole, deps: ScenarioDeps): ScenarioReport['resto
 interface WaitingStep {
   result: ScenarioStepResult;
   ended: boolean;
+  /** Set when the run ends: what the work does after that (the clock put back runs it on) is not the run's. */
+  closed: boolean;
 }
 
 function watch(work: Promise<string>, result: ScenarioStepResult): WaitingStep {
-  const entry: WaitingStep = { result, ended: false };
+  const entry: WaitingStep = { result, ended: false, closed: false };
   work.then(
-    (message) => Object.assign(result, { message: `${message} (once the clock moved)` }),
-    (error: unknown) => Object.assign(result, { status: 'failed', message: messageOf(error) }),
+    (message) => !entry.closed && Object.assign(result, { message: `${message} (once the clock moved)` }),
+    (error: unknown) => !entry.closed && Object.assign(result, { status: 'failed', message: messageOf(error) }),
   ).finally(() => (entry.ended = true));
   return entry;
 }

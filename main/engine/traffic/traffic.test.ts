@@ -80,6 +80,8 @@ describe('capture at the servers', () => {
       expect(JSON.stringify(body), status).toContain('status');
     }
     expect(await list('?status=401')).toHaveLength(1);
+    // Empty is no filter, as for the other fields.
+    expect(await list('?status=')).toHaveLength(1);
   });
 
   it('returns a whole scenario’s worth without a limit (1,000 entries), oldest first', async () => {
