@@ -200,6 +200,9 @@ test.describe('the live queue editor', () => {
     await queues.create('Short-lived');
     const { baseUrl, token } = await queues.connection();
     await page.getByRole('button', { name: 'Delete queue' }).click();
+    await expect(page.getByRole('button', { name: 'Confirm delete' })).toBeVisible();
+    // A second press within 400 ms is a held key or a double click, not a decision (useConfirmStep).
+    await page.waitForTimeout(450);
     await page.getByRole('button', { name: 'Confirm delete' }).click();
     await expect(page.getByRole('region', { name: 'Queue Short-lived' })).toBeHidden();
     expect((await fetch(`${baseUrl}version`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(404);

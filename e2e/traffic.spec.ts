@@ -96,6 +96,8 @@ test.describe('the traffic log', () => {
     const confirm = page.getByRole('button', { name: 'Confirm: delete every entry' });
     await expect(confirm).toBeVisible();
     await traffic.expectCount(1);
+    // A second press within 400 ms is a held key or a double click, not a decision (useConfirmStep).
+    await page.waitForTimeout(450);
     await confirm.click();
     await traffic.expectCount(0);
     await expect(page.getByRole('button', { name: 'Clear log' })).toBeVisible();

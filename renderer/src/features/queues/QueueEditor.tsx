@@ -3,9 +3,10 @@
  * policies and report settings, and what each player sees of it. Every edit shows the new
  * queueVersion at once; GET /itemWindow answers with it from that moment.
  */
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import type { QueueItem, QueueSummary, Track } from '../../../../main/engine/api/queue-types';
 import { useApi } from '../../api/context';
+import { useConfirmStep } from '../../components/useConfirmStep';
 import { useQueueActivity, useQueueCommand, useQueueContext } from '../../queries/queues';
 import { ConnectionInfo } from './ConnectionInfo';
 import { FileButton } from './FileButton';
@@ -29,7 +30,7 @@ export function QueueEditor({ queue, onDeleted }: { queue: QueueSummary; onDelet
   const [tab, setTab] = useState<Tab>('players');
   const [reveal, setReveal] = useState<{ index: number; nonce: number } | null>(null);
   const [count, setCount] = useState('100');
-  const [confirmDelete, setConfirmDelete] = useState(false);
+  const confirmDelete = useConfirmStep();
   const [rename, setRename] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
 
@@ -58,11 +59,6 @@ export function QueueEditor({ queue, onDeleted }: { queue: QueueSummary; onDelet
     }),
   );
 
-  useEffect(() => {
-    if (!confirmDelete) return;
-    const timer = setTimeout(() => setConfirmDelete(false), 4_000);
-    return () => clearTimeout(timer);
-  }, [confirmDelete]);
 
   const showItem = async (itemId: string) => {
     try {
@@ -134,10 +130,10 @@ export function QueueEditor({ queue, onDeleted }: { queue: QueueSummary; onDelet
           />
           <button
             type="button"
-            className={confirmDelete ? 'danger' : undefined}
-            onClick={() => (confirmDelete ? deleteQueue.mutate({ id: queue.id }, { onSuccess: onDeleted }) : setConfirmDelete(true))}
+            className={confirmDelete.armed ? 'danger' : undefined}
+            onClick={() => confirmDelete.press(() => deleteQueue.mutate({ id: queue.id }, { onSuccess: onDeleted }))}
           >
-            {confirmDelete ? 'Confirm delete' : 'Delete queue'}
+            {confirmDelete.armed ? 'Confirm delete' : 'Delete queue'}
           </button>
         </div>
       </header>
