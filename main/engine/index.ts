@@ -30,7 +30,7 @@ import { createLoginService } from './login/service.js';
 import { faultCommandHandlers } from './faults/commands.js';
 import { faultingTransport } from './faults/player-transport.js';
 import { FaultRegistry } from './faults/registry.js';
-import { injectedStatusOf, loginStatusResponder } from './faults/server-fault.js';
+import { injectedStatusOf, loginAuthorizeResponder } from './faults/server-fault.js';
 import { AUTHORIZE_PATH } from './login/paths.js';
 import { instrumentService } from './traffic/capture.js';
 import { trafficCommandHandlers } from './traffic/commands.js';
@@ -179,7 +179,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       control: await buildControlApp({ verifyAccessToken: login.verifyAccessToken, observeBearerCall: login.observeBearerCall, views, store, players }),
       cloudQueue: await buildCloudQueueApp({ queues, items: store.queueItems, timePlayed: store.timePlayed, activity: queueActivity, clock }),
     };
-    const respondStatus = loginStatusResponder(AUTHORIZE_PATH);
+    const respondStatus = loginAuthorizeResponder(AUTHORIZE_PATH);
     for (const name of SERVICE_NAMES) instrumentService(apps[name], name, { recorder, faults, clock, respondStatus });
     closers.push(async () => {
       streams.closeAll();

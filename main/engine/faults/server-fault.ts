@@ -37,13 +37,11 @@ export function injectedAnswerHeaders(target: TrafficTarget): Readonly<Record<st
 }
 
 /**
- * The login service's injected statuses: its authorization endpoint answers an injected 500/503
- * itself, as a redirect with `server_error` / `temporarily_unavailable` (RFC 6749 §4.1.2.1), only
- * to a registered URI.
+ * The login service's authorization endpoint answers an injected 500/503 itself: as a redirect
+ * with `server_error` / `temporarily_unavailable` (RFC 6749 §4.1.2.1), only to a registered URI.
  */
-export const loginStatusResponder = (authorizePath: string): StatusResponder => (target, request, _reply, action) => {
-  if (target !== 'login') return undefined;
-  if (request.method !== 'GET' || request.url.split('?')[0] !== authorizePath || action.status < 500) return undefined;
+export const loginAuthorizeResponder = (authorizePath: string): StatusResponder => (target, request, _reply, action) => {
+  if (target !== 'login' || request.method !== 'GET' || request.url.split('?')[0] !== authorizePath || action.status < 500) return undefined;
   injectedStatuses.set(request, action.status);
   return 'route';
 };
