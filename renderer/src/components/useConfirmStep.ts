@@ -5,11 +5,11 @@
  */
 import { useEffect, useRef, useState } from 'react';
 
-export const CONFIRM_WINDOW_MS = 4_000;
+const CONFIRM_WINDOW_MS = 4_000;
 /** A second press sooner than this is a held key's repeat or a double click, not a decision. */
 const CONFIRM_AFTER_MS = 400;
 
-export function useConfirmStep(): { armed: boolean; press(act: () => void): void; disarm(): void } {
+export function useConfirmStep(): { armed: boolean; press(act: () => void): void } {
   const [armed, setArmed] = useState(false);
   const armedAt = useRef(0);
   useEffect(() => {
@@ -28,6 +28,5 @@ export function useConfirmStep(): { armed: boolean; press(act: () => void): void
       setArmed(false);
       act();
     },
-    disarm: () => setArmed(false),
   };
 }

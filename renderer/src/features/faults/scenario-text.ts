@@ -76,7 +76,7 @@ export function formatSpan(ms: number): string {
   return minutes % 60 ? `${hours} h ${minutes % 60} min` : `${hours} h`;
 }
 
-/** What a run put back as it found it, in a line: "clock back to 1×, 2 of its fault rules removed". */
+/** What a run put back as it found it, in a line: "clock back to 1×, 2 fault rules of the run removed". */
 export function restoredText({ clockSpeed, faultsRemoved, faultsPutBack }: NonNullable<ScenarioReport['restored']>): string {
   const rules = (n: number) => `${n} fault ${n === 1 ? 'rule' : 'rules'}`;
   const said = [
