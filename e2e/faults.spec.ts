@@ -120,17 +120,19 @@ test.describe('the Faults panel', () => {
     await faults.field('Path').fill('/itemWindow');
     await faults.field('Reason').fill('refresh');
     await faults.field('Status code').fill('999');
-    await faults.field('Retry-After (s)').fill('5');
+    await faults.field('Retry-After (s)').fill('100000');
     await faults.field('N').fill('0');
     await faults.ruleForm.getByRole('button', { name: 'Add rule' }).click();
 
-    // The engine refuses the ranges and says which fields, all of them at once; the cursor goes to the first.
+    // The engine refuses the ranges and says which fields, all of them at once (N too, after two
+    // refused fields of the action); the cursor goes to the first.
     await expect(faults.ruleForm.getByRole('alert')).toHaveText('The engine refused the rule: /action/status must be <= 599');
     await expect(faults.field('Status code')).toHaveAttribute('aria-invalid', 'true');
     await expect(faults.field('Status code')).toHaveAccessibleDescription('must be <= 599');
+    await expect(faults.field('Retry-After (s)')).toHaveAccessibleDescription('must be <= 86400');
     await expect(faults.field('N')).toHaveAccessibleDescription('must be >= 1');
     await expect(faults.field('Status code')).toBeFocused();
-    for (const [label, value] of [['Label', 'flaky windows'], ['Path', '/itemWindow'], ['Reason', 'refresh'], ['Status code', '999'], ['Retry-After (s)', '5'], ['N', '0']]) {
+    for (const [label, value] of [['Label', 'flaky windows'], ['Path', '/itemWindow'], ['Reason', 'refresh'], ['Status code', '999'], ['Retry-After (s)', '100000'], ['N', '0']]) {
       await expect(faults.field(label!)).toHaveValue(value!);
     }
     await expect(faults.rules).toBeHidden();

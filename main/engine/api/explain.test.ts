@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { commandSpecs } from './commands.js';
-import { explainInput } from './explain.js';
+import { explainAll } from './explain.js';
 import { createCommandRunner, type CommandHandlers } from './runner.js';
 
 const save = commandSpecs['scenarios.save'].input;
 const scenario = (step: unknown) => ({ name: 'x', steps: [{ type: 'clearFaults' }, step] });
+/** The problem the error's message tells. */
+const explainInput = (schema: typeof save, value: unknown) => explainAll(schema, value)[0] ?? null;
 
 describe('explaining a refused input', () => {
   it.each([
@@ -32,6 +34,34 @@ describe('explaining a refused input', () => {
     await expect(runner.run('scenarios.save', scenario({ type: 'clock', advanceMs: -5 }))).rejects.toMatchObject({
       code: 'invalid_input',
       message: 'scenarios.save: /steps/1/advanceMs must be >= 0',
+    });
+  });
+
+  it('tells every refused place once, also after a wrong action, where the validator stops at eight', () => {
+    const add = commandSpecs['faults.add'].input;
+    const rule = { target: 'cloudQueue', action: { type: 'status', status: 99, retryAfter: -1 }, probability: 3, seed: -1 };
+    expect(explainAll(add, rule)).toEqual([
+      { path: '/action/status', message: 'must be >= 100' },
+      { path: '/action/retryAfter', message: 'must be >= 0' },
+      { path: '/probability', message: 'must be <= 1' },
+      { path: '/seed', message: 'must be >= 0' },
+    ]);
+    // A missing field of this level comes after the places deeper down.
+    expect(explainAll(save, { steps: [{ type: 'clock', advanceMs: -1 }] })).toEqual([
+      { path: '/steps/0/advanceMs', message: 'must be >= 0' },
+      { path: '/', message: expect.stringContaining('name') },
+    ]);
+  });
+
+  it('gives the command runner its details: every problem, the first in the message', async () => {
+    const runner = createCommandRunner({} as CommandHandlers);
+    await expect(runner.run('faults.add', { target: 'cloudQueue', action: { type: 'latency', ms: -1 }, times: 0, label: 'x'.repeat(201) })).rejects.toMatchObject({
+      message: 'faults.add: /action/ms must be >= 0',
+      details: [
+        { path: '/action/ms', message: 'must be >= 0' },
+        { path: '/times', message: 'must be >= 1' },
+        { path: '/label', message: expect.stringContaining('200') },
+      ],
     });
   });
 });

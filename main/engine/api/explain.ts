@@ -1,5 +1,6 @@
 /**
- * The one problem worth telling about an input its schema refused. A union whose members are
+ * The problems worth telling about an input its schema refused: one per place, the first of them
+ * said in the error's message. A union whose members are
  * objects tagged by a literal `type` (scenario steps, fault actions) is explained by the member
  * the value names, not by whichever member the validator tried first: a clock step with a
  * negative `advanceMs` is told "must be >= 0", not "must have required properties rule".
@@ -25,36 +26,41 @@ function tagsOf(members: TSchema[]): string[] | null {
   return tags.every((tag): tag is string => typeof tag === 'string') ? tags : null;
 }
 
-export function explainInput(schema: TSchema, value: unknown, path = ''): InputProblem | null {
-  if (passes(schema, value)) return null;
+/**
+ * Every problem worth telling, one per place, in the order of the schema's properties: a form
+ * can mark all its refused fields at once. The validator's own list does not serve: a tagged union
+ * adds a "must be equal to constant" for each member the value did not name, and the list stops
+ * at eight, so a field after a wrong action went unmentioned.
+ */
+export function explainAll(schema: TSchema, value: unknown, path = ''): InputProblem[] {
+  if (passes(schema, value)) return [];
   const node = schema as Node;
   const literals = node.anyOf?.map((member) => (member as Node).const);
   if (literals?.every((literal) => typeof literal === 'string' || typeof literal === 'number')) {
-    return { path: path || '/', message: `must be one of ${literals.join(', ')}` };
+    return [{ path: path || '/', message: `must be one of ${literals.join(', ')}` }];
   }
   if (node.anyOf && isRecord(value)) {
     const tags = tagsOf(node.anyOf);
     if (tags) {
       const member = node.anyOf[tags.indexOf(value.type as string)];
-      if (!member) return { path: `${path}/type`, message: `must be one of ${tags.join(', ')}` };
-      return explainInput(member, value, path);
+      if (!member) return [{ path: `${path}/type`, message: `must be one of ${tags.join(', ')}` }];
+      return explainAll(member, value, path);
     }
   }
+  const deeper: InputProblem[] = [];
   if (node.properties && isRecord(value)) {
     for (const [key, child] of Object.entries(node.properties)) {
-      if (!(key in value)) continue;
-      const problem = explainInput(child, value[key], `${path}/${key}`);
-      if (problem) return problem;
+      if (key in value) deeper.push(...explainAll(child, value[key], `${path}/${key}`));
     }
   }
   if (node.items && Array.isArray(value)) {
-    for (const [index, item] of value.entries()) {
-      const problem = explainInput(node.items, item, `${path}/${index}`);
-      if (problem) return problem;
-    }
+    for (const [index, item] of value.entries()) deeper.push(...explainAll(node.items, item, `${path}/${index}`));
   }
-  // Nothing deeper to blame: the deepest of this level's own errors.
   const errors = Value.Errors(schema, value);
+  // This level's own errors (a required property missing) come after the deeper ones.
+  const own = errors.filter((e) => e.instancePath === '').map((e) => ({ path: path || '/', message: e.message }));
+  if (deeper.length) return [...deeper, ...own];
+  // Nothing deeper to blame: the deepest of this level's own errors.
   const deepest = errors.reduce<(typeof errors)[number] | undefined>((best, e) => (!best || e.instancePath.length > best.instancePath.length ? e : best), undefined);
-  return { path: `${path}${deepest?.instancePath ?? ''}` || '/', message: deepest?.message ?? 'is not valid' };
+  return [{ path: `${path}${deepest?.instancePath ?? ''}` || '/', message: deepest?.message ?? 'is not valid' }];
 }

@@ -8,7 +8,7 @@ import type { Validator } from 'typebox/compile';
 import type { CommandResult } from './bridge.js';
 import { commandSpecs, isCommandName, type CommandInput, type CommandName, type CommandOutput } from './commands.js';
 import { EngineError, toErrorBody } from './errors.js';
-import { explainInput } from './explain.js';
+import { explainAll } from './explain.js';
 
 export type CommandHandler<N extends CommandName> = (input: CommandInput<N>) => CommandOutput<N> | Promise<CommandOutput<N>>;
 export type CommandHandlers = { [N in CommandName]: CommandHandler<N> };
@@ -33,9 +33,10 @@ export function createCommandRunner(handlers: CommandHandlers): CommandRunner {
     if (!isCommandName(name)) throw new EngineError('unknown_command', `no command named ${JSON.stringify(name)}`);
     const validator = validatorOf(name);
     if (!validator.Check(input)) {
-      const errors = validator.Errors(input).map((e) => ({ path: e.instancePath || '/', message: e.message }));
-      const first = explainInput(commandSpecs[name].input, input) ?? errors[0];
-      throw new EngineError('invalid_input', `${name}: ${first ? `${first.path} ${first.message}` : 'invalid input'}`, first ? [first, ...errors] : errors);
+      // Every refused place (a form marks them all), the first of them in the message.
+      const problems = explainAll(commandSpecs[name].input, input);
+      const first = problems[0];
+      throw new EngineError('invalid_input', `${name}: ${first ? `${first.path} ${first.message}` : 'invalid input'}`, problems);
     }
     const handler = handlers[name] as CommandHandler<N>;
     return handler(input as CommandInput<N>);
