@@ -34,6 +34,16 @@ export class TrafficPage {
     await this.page.getByLabel('Status', { exact: true }).fill(status);
   }
 
+  /** The message of an unreadable status filter covers neither the log settings nor the list. */
+  async expectStatusErrorClearOfSettings(): Promise<void> {
+    const error = (await this.page.getByRole('alert').boundingBox())!;
+    for (const other of [this.page.getByRole('group', { name: 'Log settings' }), this.list]) {
+      const box = (await other.boundingBox())!;
+      const apart = error.x + error.width <= box.x || box.x + box.width <= error.x || error.y + error.height <= box.y || box.y + box.height <= error.y;
+      expect(apart, `the status filter's message overlaps ${await other.getAttribute('aria-label')}`).toBe(true);
+    }
+  }
+
   async search(text: string): Promise<void> {
     await this.page.getByLabel('Search traffic').fill(text);
   }

@@ -70,7 +70,7 @@ export function TrafficFilters({ filter, onFilter, textRef }: TrafficFiltersProp
         />
         {!checked.ok && (
           <span id="status-filter-error" className="error" role="alert">
-            {checked.message}
+            Status filter not applied: {checked.message}
           </span>
         )}
       </span>
