@@ -132,6 +132,8 @@ test.describe('the Faults panel', () => {
     await expect(faults.field('Retry-After (s)')).toHaveAccessibleDescription('must be <= 86400');
     await expect(faults.field('N')).toHaveAccessibleDescription('must be >= 1');
     await expect(faults.field('Status code')).toBeFocused();
+    // An error under a field leaves its label level with its neighbours'.
+    await faults.expectLabelsLevel('Status code', 'Retry-After (s)', 'X-Rejected-Reason');
     for (const [label, value] of [['Label', 'flaky windows'], ['Path', '/itemWindow'], ['Reason', 'refresh'], ['Status code', '999'], ['Retry-After (s)', '100000'], ['N', '0']]) {
       await expect(faults.field(label!)).toHaveValue(value!);
     }

@@ -54,6 +54,12 @@ export class FaultsPage {
     return this.ruleForm.getByLabel(label, { exact: true });
   }
 
+  /** The labels of these fields sit on one line, whichever of them shows an error. */
+  async expectLabelsLevel(...labels: string[]): Promise<void> {
+    const tops = await Promise.all(labels.map(async (label) => (await this.ruleForm.getByText(label, { exact: true }).boundingBox())!.y));
+    expect(Math.max(...tops) - Math.min(...tops), `labels ${labels.join(', ')} at ${tops.join(', ')}`).toBeLessThan(1);
+  }
+
   scenario(name: string): Locator {
     return this.scenarios.getByRole('listitem').filter({ hasText: name });
   }
