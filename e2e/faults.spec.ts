@@ -68,6 +68,11 @@ test.describe('the Faults panel', () => {
 
     const faults = new FaultsPage(page);
     await faults.open();
+    // A preset says all it does, the seed section and the player's answer included, and its
+    // button reads that out too.
+    const storm = page.getByRole('button', { name: 'Inject 503 storm with Retry-After' });
+    await expect(storm).toHaveAccessibleDescription(/until removed \(§7\.2: retried after the header, clamped to 2–10 s\)\.$/);
+    await faults.expectPresetDescriptionsWhole();
     await faults.inject('503 storm with Retry-After');
     await expect(faults.rule('503 storm')).toContainText('503 · Retry-After 3 s');
     await expect(faults.hits('503 storm')).toHaveAttribute('data-hits', '0');

@@ -54,6 +54,15 @@ export class FaultsPage {
     return this.ruleForm.getByLabel(label, { exact: true });
   }
 
+  /** Every preset's description is shown whole, not cut off. */
+  async expectPresetDescriptionsWhole(): Promise<void> {
+    const presets = this.page.getByRole('list', { name: 'Presets' });
+    const texts = presets.locator('.preset-description');
+    await expect(texts).toHaveCount(await presets.getByRole('listitem').count());
+    const cut = await texts.evaluateAll((ps) => ps.filter((p) => p.scrollHeight > p.clientHeight || p.scrollWidth > p.clientWidth).map((p) => p.textContent));
+    expect(cut).toEqual([]);
+  }
+
   /** The labels of these fields sit on one line, whichever of them shows an error. */
   async expectLabelsLevel(...labels: string[]): Promise<void> {
     const tops = await Promise.all(labels.map(async (label) => (await this.ruleForm.getByText(label, { exact: true }).boundingBox())!.y));

@@ -65,21 +65,22 @@ function PresetCard({ preset, target, onTarget, live, pending, onInject }: CardP
     hint: WHERE_HINT[value],
   }));
   const titleId = `preset-${preset.id}`;
+  const descriptionId = `${titleId}-description`;
   return (
     <li className="preset" data-live={live > 0 || undefined} aria-labelledby={titleId}>
-      <div className="preset-text">
+      <div className="preset-title">
         <strong id={titleId}>{preset.label}</strong>
         {live > 0 && <span className="pill live">{live === 1 ? 'live' : `${live} live`}</span>}
-        <p className="muted" title={preset.description}>
-          {preset.description}
-        </p>
       </div>
       <div className="preset-actions">
         <SegmentedRadio label={`Where ${preset.label} applies`} name={`where-${preset.id}`} options={where} value={target} onChange={onTarget} />
-        <button type="button" className="primary" aria-label={`Inject ${preset.label}`} disabled={pending} onClick={() => onInject(target)}>
+        <button type="button" className="primary" aria-label={`Inject ${preset.label}`} aria-describedby={descriptionId} disabled={pending} onClick={() => onInject(target)}>
           {pending ? 'Injecting…' : 'Inject'}
         </button>
       </div>
+      <p id={descriptionId} className="muted preset-description">
+        {preset.description}
+      </p>
     </li>
   );
 }
