@@ -5,6 +5,7 @@
  */
 import { useMutation } from '@tanstack/react-query';
 import { useApi } from '../api/context';
+import { formatEngineTime } from '../format/engine-time';
 import { useClockStore, useEngineNow } from '../stores/clock';
 
 const SPEEDS = [
@@ -21,14 +22,6 @@ const STEPS = [
   { ms: 3_600_000, label: '+1h', name: '1 h' },
   { ms: 86_400_000, label: '+24h', name: '24 h' },
 ] as const;
-
-/** `2026-11-21 09:05:07`; with `millis`, `…:07.083` (to line up retries with transitions). */
-export function formatEngineTime(ms: number, { millis = false }: { millis?: boolean } = {}): string {
-  const d = new Date(ms);
-  const pad = (n: number, width = 2) => String(n).padStart(width, '0');
-  const seconds = `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
-  return millis ? `${seconds}.${pad(d.getMilliseconds(), 3)}` : seconds;
-}
 
 export function ClockControl() {
   const api = useApi();

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { formatEngineTime } from '../layout/ClockControl';
 import { extrapolate } from './clock';
 import { areaFromHash } from './nav';
 
@@ -10,12 +9,6 @@ describe('engine time in the renderer', () => {
 
   it('moves at the clock speed between pushes', () => {
     expect(extrapolate({ now: 1_000, speed: 60 }, 100, 1_100)).toBe(61_000);
-  });
-
-  it('formats as local date and time to the second, or to the millisecond', () => {
-    const ms = new Date(2026, 10, 21, 9, 5, 7).getTime();
-    expect(formatEngineTime(ms)).toBe('2026-11-21 09:05:07');
-    expect(formatEngineTime(ms + 83, { millis: true })).toBe('2026-11-21 09:05:07.083');
   });
 });
 

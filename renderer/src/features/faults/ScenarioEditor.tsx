@@ -11,7 +11,7 @@ import { useEngineState } from '../../queries/engine-state';
 import { useQueueList } from '../../queries/queues';
 import { useSaveScenario } from '../../queries/scenarios';
 import { useDrafts } from './drafts';
-import { engineProblem, parseScenarioText, scenarioToText, type TextProblem } from './scenario-text';
+import { engineProblem, parseScenarioText, scenarioToText, stepNumber, type TextProblem } from './scenario-text';
 import { EMPTY_SCENARIO, SCENARIO_TEMPLATES } from './templates';
 
 export function ScenarioEditor({ onSaved, onCancel }: { onSaved(saved: StoredScenarioView): void; onCancel(): void }) {
@@ -82,7 +82,7 @@ export function ScenarioEditor({ onSaved, onCancel }: { onSaved(saved: StoredSce
       {problem && (
         <p id="scenario-problem" role="alert" className="faults-error">
           {problem.line !== undefined && <strong>Line {problem.line}{problem.column !== undefined ? `, column ${problem.column}` : ''}: </strong>}
-          {problem.step !== undefined && <strong>Step {problem.step + 1}: </strong>}
+          {problem.step !== undefined && <strong>Step {stepNumber(problem.step)}: </strong>}
           {problem.message}
         </p>
       )}

@@ -4,8 +4,9 @@
  * the run put back when it ended, and the player transitions the run caused, in order.
  */
 import type { ScenarioReport as Report } from '../../../../main/engine/api/scenario-types';
-import { Timeline, formatEngineClock } from '../player/Timeline';
-import { formatSpan, restoredText } from './scenario-text';
+import { formatEngineClock } from '../../format/engine-time';
+import { Timeline } from '../player/Timeline';
+import { formatSpan, restoredText, stepNumber } from './scenario-text';
 
 export function ResultBadge({ report, running = false }: { report: Report | null | undefined; running?: boolean }) {
   if (running) return <span className="pill" data-state="running">running…</span>;
@@ -32,7 +33,7 @@ export function ScenarioReport({ report }: { report: Report }) {
       </div>
       {failed && (
         <p className="faults-error" role="alert">
-          Step {failed.index + 1} ({failed.type}) failed: {failed.message}
+          Step {stepNumber(failed.index)} ({failed.type}) failed: {failed.message}
         </p>
       )}
       <ol className="report-steps" aria-label="Steps">
@@ -40,7 +41,7 @@ export function ScenarioReport({ report }: { report: Report }) {
           <li key={step.index} data-status={step.status}>
             <span className="step-status">{step.status}</span>
             <code className="step-type">
-              {step.index + 1} · {step.type}
+              {stepNumber(step.index)} · {step.type}
             </code>
             <span className="step-message">{step.message}</span>
           </li>

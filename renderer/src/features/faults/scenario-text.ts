@@ -55,6 +55,11 @@ export function parseScenarioText(text: string): { draft: ScenarioDraft; problem
   return { draft: value as ScenarioDraft };
 }
 
+/** A step as people count it, from 1: a report's `index` and an error's path count from 0. */
+export function stepNumber(index: number): number {
+  return index + 1;
+}
+
 /** The engine's refusal (`scenarios.save: /steps/3/advanceMs must be >= 0`), with the step it names. */
 export function engineProblem(message: string, details: unknown): TextProblem {
   const first = Array.isArray(details) ? (details[0] as { path?: unknown } | undefined) : undefined;

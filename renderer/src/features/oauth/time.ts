@@ -1,5 +1,5 @@
 /** Lifetimes in words, on the engine clock: "in 23 h 59 min", "expired 4 min ago". */
-import { formatEngineTime } from '../../layout/ClockControl';
+import { formatEngineTime } from '../../format/engine-time';
 
 export function formatSpan(ms: number): string {
   const s = Math.max(0, Math.round(ms / 1000));

@@ -5,7 +5,7 @@
  */
 import type { RetryWait } from '../../../../main/engine/api/player-types';
 import { useEngineNow } from '../../stores/clock';
-import { formatEngineClock } from './Timeline';
+import { formatEngineClock } from '../../format/engine-time';
 
 export function RetryWaits({ waits }: { waits: RetryWait[] }) {
   const now = useEngineNow();

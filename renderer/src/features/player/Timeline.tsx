@@ -4,12 +4,7 @@
  * report shows the transitions it caused with the same table, oldest first, with their player.
  */
 import type { PlayerTransition } from '../../../../main/engine/api/player-types';
-
-export function formatEngineClock(ms: number): string {
-  const d = new Date(ms);
-  const pad = (n: number, w = 2) => String(n).padStart(w, '0');
-  return `${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}.${pad(d.getMilliseconds(), 3)}`;
-}
+import { formatEngineClock } from '../../format/engine-time';
 
 interface TimelineProps {
   transitions: PlayerTransition[];

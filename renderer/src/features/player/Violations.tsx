@@ -1,6 +1,6 @@
 /** What the server's developer must fix: contract violations the player found, per request. */
 import { useViolationStore } from '../../stores/violations';
-import { formatEngineClock } from './Timeline';
+import { formatEngineClock } from '../../format/engine-time';
 
 export function Violations({ playerId }: { playerId: string }) {
   const violations = useViolationStore((s) => s.violations).filter((v) => v.playerId === playerId);

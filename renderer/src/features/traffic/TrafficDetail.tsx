@@ -6,8 +6,7 @@
 import { useState } from 'react';
 import type { TrafficEntry } from '../../../../main/engine/api/traffic-types';
 import { useTrafficEntry } from '../../queries/traffic';
-import { formatEngineTime } from '../../layout/ClockControl';
-import { formatEngineClock } from '../player/Timeline';
+import { formatEngineClock, formatEngineTime } from '../../format/engine-time';
 import { faultText, prettyBody, statusClass, statusText } from './format';
 
 export function TrafficDetail({ id }: { id: number | null }) {

@@ -11,8 +11,7 @@ import { useEffect, useRef, type KeyboardEvent } from 'react';
 import type { TrafficFilter, TrafficSummary } from '../../../../main/engine/api/traffic-types';
 import { useApi } from '../../api/context';
 import { TRAFFIC_PAGE_SIZE, trafficPageQuery } from '../../queries/traffic';
-import { formatEngineTime } from '../../layout/ClockControl';
-import { formatEngineClock } from '../player/Timeline';
+import { formatEngineClock, formatEngineTime } from '../../format/engine-time';
 import { faultText, rowLabel, statusClass, statusText } from './format';
 import { useTrafficView } from './view-state';
 

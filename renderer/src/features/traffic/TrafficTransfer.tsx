@@ -13,7 +13,7 @@ import { useApi } from '../../api/context';
 import { FileButton } from '../queues/FileButton';
 import { downloadJson } from '../queues/transfer';
 import { fileStamp } from './format';
-import { restoredText } from '../faults/scenario-text';
+import { restoredText, stepNumber } from '../faults/scenario-text';
 
 /** The most a HAR export takes (the engine's own limit). */
 const HAR_LIMIT = 100_000;
@@ -165,7 +165,7 @@ function RunReport({ report }: { report: ScenarioReport }) {
   return (
     <div className="run-report" role="status" data-passed={report.passed}>
       <strong>{report.passed ? 'Passed' : 'Failed'}</strong>{' '}
-      {failed ? `at step ${failed.index + 1}: ${failed.message}` : `${report.steps.length} steps, ${report.transitions.length} transitions, ${report.wallMs} ms`}
+      {failed ? `at step ${stepNumber(failed.index)}: ${failed.message}` : `${report.steps.length} steps, ${report.transitions.length} transitions, ${report.wallMs} ms`}
       {report.restored && `. After the run: ${restoredText(report.restored)}.`}
     </div>
   );
