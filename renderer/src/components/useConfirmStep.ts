@@ -9,6 +9,12 @@ const CONFIRM_WINDOW_MS = 4_000;
 /** A second press sooner than this is a held key's repeat or a double click, not a decision. */
 const CONFIRM_AFTER_MS = 400;
 
+/** What a press does, given when the button was armed (null: it is not armed). */
+export function confirmPress(armedAt: number | null, now: number): 'arm' | 'ignore' | 'act' {
+  if (armedAt === null || now - armedAt >= CONFIRM_WINDOW_MS) return 'arm';
+  return now - armedAt < CONFIRM_AFTER_MS ? 'ignore' : 'act';
+}
+
 export function useConfirmStep(): { armed: boolean; press(act: () => void): void } {
   const [armed, setArmed] = useState(false);
   const armedAt = useRef(0);
@@ -20,13 +26,15 @@ export function useConfirmStep(): { armed: boolean; press(act: () => void): void
   return {
     armed,
     press: (act) => {
-      if (!armed) {
-        armedAt.current = performance.now();
-        return setArmed(true);
+      const now = performance.now();
+      const step = confirmPress(armed ? armedAt.current : null, now);
+      if (step === 'arm') {
+        armedAt.current = now;
+        setArmed(true);
+      } else if (step === 'act') {
+        setArmed(false);
+        act();
       }
-      if (performance.now() - armedAt.current < CONFIRM_AFTER_MS) return;
-      setArmed(false);
-      act();
     },
   };
 }
