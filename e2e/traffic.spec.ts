@@ -268,6 +268,16 @@ test.describe('the traffic log', () => {
     await expect(traffic.follow).toHaveAttribute('aria-pressed', 'false');
     await expect(traffic.list.locator('[role="option"][data-index="0"]')).toHaveAttribute('data-id', /\d+/);
     expect(await traffic.list.getByRole('option').count()).toBeLessThan(80);
+
+    // Its place is kept across a visit to another area: scrolled to the middle, away, and back.
+    const middle = await traffic.list.evaluate((list) => (list.scrollTop = Math.round(list.scrollHeight / 2)));
+    const middleRow = traffic.list.locator('[role="option"][data-index="50000"]');
+    await expect(middleRow).toBeInViewport();
+    await consolePage.area('Player').click();
+    await expect(page.getByRole('heading', { level: 1, name: 'Player' })).toBeVisible();
+    await traffic.open();
+    await expect(middleRow).toBeInViewport();
+    expect(Math.abs((await traffic.list.evaluate((list) => list.scrollTop)) - middle)).toBeLessThan(2);
     await admin.call('PATCH', '/traffic/settings', { retention: 100_000 });
   });
 });
