@@ -207,12 +207,10 @@ describe('client authentication (RFC 6749 §2.3.1)', () => {
     const code = await codeFor(engine, client);
     const authorization =
       header === 'wrong' ? basicHeader(client.clientId!, 'wrong-secret') : header === 'unknown' ? basicHeader('nobody', client.clientSecret) : header;
-    expectOAuthError(
-      await tokenRequest(engine, client, { grant_type: 'authorization_code', code, redirect_uri: LOOPBACK_REDIRECT }, { authorization }),
-      401,
-      'invalid_client',
-      description,
-    );
+    const refused = await tokenRequest(engine, client, { grant_type: 'authorization_code', code, redirect_uri: LOOPBACK_REDIRECT }, { authorization });
+    expectOAuthError(refused, 401, 'invalid_client', description);
+    // A caller who knows a client_id learns nothing of its secret, not even how it starts.
+    expect(JSON.stringify(refused.body)).not.toContain(client.clientSecret.slice(0, 6));
     expect(await tokenCount()).toBe(before);
     // The code was not spent by the failed attempt.
     expect((await exchange(code)).status).toBe(200);

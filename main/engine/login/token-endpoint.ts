@@ -191,7 +191,9 @@ export class TokenEndpoint {
     }
     if (!sameHash(sha256(clientSecret), client.key.secretHash)) {
       trace.basic.verdict = 'wrong_secret';
-      throw fail(trace.checks, 'client', 'invalid_client', `the client secret does not match key "${client.key.name}" (it starts ${client.key.secretHint}…)`);
+      // Not a word of the real secret: this goes to whoever knows a client_id. The console shows
+      // its first characters on the integration card, to its own user.
+      throw fail(trace.checks, 'client', 'invalid_client', `the client secret does not match key "${client.key.name}"`);
     }
     if (form.has('client_secret')) {
       throw fail(trace.checks, 'client', 'invalid_request', 'client credentials sent both in the Authorization header and in the form: use one method (RFC 6749 §2.3)');
