@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseServeArgs, UsageError } from './cli.js';
+import { HelpRequested, parseServeArgs, UsageError } from './cli.js';
 
 const env = { XDG_CONFIG_HOME: '/cfg' };
 
@@ -23,10 +23,24 @@ describe('serve command line (CONTRACT §1)', () => {
     [['--port', '70000']],
     [['--port', '-1']],
     [['--clock-speed', '-2']],
+    [['--clock-speed', '1000000']],
+    [['--host', '0.0.0.0']],
+    [['--host', '192.168.1.20']],
+    [['--host', 'example.com']],
     [['--ephemeral', '--data-dir', '/x']],
     [['--what']],
     [['stray']],
   ])('refuses %j with a usage error', (argv) => {
     expect(() => parseServeArgs(argv, env)).toThrow(UsageError);
+  });
+
+  it('listens on any loopback name, and runs the clock up to the speed POST /clock allows', () => {
+    for (const host of ['localhost', '::1', '127.0.0.2']) expect(parseServeArgs(['--host', host], env).host).toBe(host);
+    expect(parseServeArgs(['--clock-speed', '100000'], env).clockSpeed).toBe(100_000);
+  });
+
+  it('takes --help as a request for the usage, not an error', () => {
+    expect(() => parseServeArgs(['--help'], env)).toThrow(HelpRequested);
+    expect(() => parseServeArgs(['-h', '--port', 'nope'], env)).toThrow(HelpRequested);
   });
 });

@@ -5,7 +5,9 @@
  */
 import { parseArgs } from 'node:util';
 import { defaultDataDir } from './engine/store/data-dir.js';
+import { MAX_CLOCK_SPEED } from './engine/api/types.js';
 import { DEFAULT_HOST, DEFAULT_PORT } from './engine/http/listeners.js';
+import { isLoopbackHostname } from './engine/http/loopback.js';
 
 export interface ServeOptions {
   host: string;
@@ -16,7 +18,26 @@ export interface ServeOptions {
 
 export const USAGE = 'usage: npm run serve -- [--host H] [--port P] [--data-dir D] [--ephemeral] [--clock-speed S]';
 
+/** `--help`: what each option does, and what the exit codes mean. */
+export const HELP = `${USAGE}
+
+Runs the whole console headless: login service, control API, cloud queue server, simulated
+players, and the console UI for any browser. Prints one JSON ready line on stdout once it listens.
+
+  --host H          loopback address to listen on (default ${DEFAULT_HOST}; also ::1, localhost)
+  --port P          console and admin API on P, login P+1, control P+2, cloud queue P+3
+                    (default ${DEFAULT_PORT}; 0 takes free ports)
+  --data-dir D      where the data lives (default: the OS app-data folder cloud-queue-console)
+  --ephemeral       everything in memory, nothing written
+  --clock-speed S   engine clock speed: 1 real time, 0 stopped, up to ${MAX_CLOCK_SPEED}
+                    (default: the speed the data dir saved, else 1)
+
+Exit codes: 0 stopped by SIGINT/SIGTERM (or --help), 1 could not start, 2 bad command line.`;
+
 export class UsageError extends Error {}
+
+/** `--help` was asked for: not an error, the usage is the answer. */
+export class HelpRequested extends Error {}
 
 export function parseServeArgs(argv: string[], env: NodeJS.ProcessEnv = process.env): ServeOptions {
   let values;
@@ -29,6 +50,7 @@ export function parseServeArgs(argv: string[], env: NodeJS.ProcessEnv = process.
         'data-dir': { type: 'string' },
         ephemeral: { type: 'boolean' },
         'clock-speed': { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
       },
       strict: true,
       allowPositionals: false,
@@ -36,19 +58,24 @@ export function parseServeArgs(argv: string[], env: NodeJS.ProcessEnv = process.
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
+  if (values.help) throw new HelpRequested(HELP);
+  const host = values.host ?? DEFAULT_HOST;
+  if (!isLoopbackHostname(host)) {
+    throw new UsageError(`--host must be a loopback address (127.0.0.1, ::1, localhost), got ${host}: the console hands its admin token to any page it serves`);
+  }
   const port = values.port === undefined ? DEFAULT_PORT : Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65_532) {
     throw new UsageError(`--port must be 0 (any free ports) or a port up to 65532 (P..P+3 are used), got ${values.port}`);
   }
   const clockSpeed = values['clock-speed'] === undefined ? undefined : Number(values['clock-speed']);
-  if (clockSpeed !== undefined && (!Number.isFinite(clockSpeed) || clockSpeed < 0)) {
-    throw new UsageError(`--clock-speed must be a number of 0 or more, got ${values['clock-speed']}`);
+  if (clockSpeed !== undefined && (!Number.isFinite(clockSpeed) || clockSpeed < 0 || clockSpeed > MAX_CLOCK_SPEED)) {
+    throw new UsageError(`--clock-speed must be a number from 0 to ${MAX_CLOCK_SPEED}, got ${values['clock-speed']}`);
   }
   if (values.ephemeral && values['data-dir'] !== undefined) {
     throw new UsageError('--ephemeral and --data-dir exclude each other');
   }
   return {
-    host: values.host ?? DEFAULT_HOST,
+    host,
     port,
     dataDir: values.ephemeral ? null : (values['data-dir'] ?? defaultDataDir(env)),
     clockSpeed,

@@ -3,13 +3,14 @@
  * and kill -9.
  */
 import Database from 'better-sqlite3';
+import { spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DATABASE_FILE } from './engine/store/database.js';
 import { TRAFFIC_LOG_FILE } from './engine/store/traffic-log.js';
 import { tempDirs } from './engine/testing/temp-dirs.js';
-import { startServe, type ServeProcess } from './testing/serve-process.js';
+import { PROJECT_ROOT, startServe, type ServeProcess } from './testing/serve-process.js';
 
 // Registered before the afterEach below: after-hooks run in reverse (vitest's stack order), so
 // the processes are stopped before their data dirs go.
@@ -61,6 +62,16 @@ describe('npm run serve', () => {
 
   it('refuses bad arguments with a usage message and exit code 2', async () => {
     await expect(startServe(['--port', 'nope'])).rejects.toThrow(/exited with 2[\s\S]*--port/);
+    // Off loopback, anyone on the network could read the admin token from the console page.
+    await expect(startServe(['--host', '0.0.0.0', '--port', '0', '--ephemeral'])).rejects.toThrow(/exited with 2[\s\S]*--host must be a loopback address/);
+  });
+
+  it('answers --help with what each option does and the exit codes, on stdout, and exit code 0', () => {
+    const help = spawnSync(process.execPath, ['--import', 'tsx', 'main/serve.ts', '--help'], { cwd: PROJECT_ROOT, encoding: 'utf8' });
+    expect(help.status).toBe(0);
+    expect(help.stdout).toMatch(/^usage: npm run serve -- /);
+    expect(help.stdout).toContain('--clock-speed S');
+    expect(help.stdout).toContain('Exit codes: 0');
   });
 
   it('finds everything it had after a restart on the same data dir', async () => {
@@ -72,6 +83,13 @@ describe('npm run serve', () => {
     expect(await (await adminCall(second, 'GET', '/clock')).json()).toEqual({ now: advanced.now, speed: 0 });
     const players = (await (await adminCall(second, 'GET', '/players')).json()) as unknown[];
     expect(players).toHaveLength(3);
+  });
+
+  it('refuses a second console on a data dir another one has open, with exit code 1, and leaves the first one running', async () => {
+    const dataDir = tempDir();
+    const first = await serve(['--port', '0', '--data-dir', dataDir]);
+    await expect(startServe(['--port', '0', '--data-dir', dataDir])).rejects.toThrow(/exited with 1[\s\S]*already open in another Cloud Queue Console/);
+    expect((await adminCall(first, 'GET', '/state')).status).toBe(200);
   });
 
   it('loses nothing acknowledged when killed with -9 in the middle of writes', async () => {

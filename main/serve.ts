@@ -6,7 +6,7 @@
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { USAGE, UsageError, parseServeArgs } from './cli.js';
+import { HelpRequested, USAGE, UsageError, parseServeArgs } from './cli.js';
 import { createEngine } from './engine/index.js';
 import { createLogger } from './engine/log.js';
 
@@ -22,6 +22,10 @@ async function main(): Promise<void> {
   try {
     options = parseServeArgs(process.argv.slice(2));
   } catch (error) {
+    if (error instanceof HelpRequested) {
+      process.stdout.write(`${error.message}\n`);
+      process.exit(0);
+    }
     if (!(error instanceof UsageError)) throw error;
     process.stderr.write(`${error.message}\n${USAGE}\n`);
     process.exit(2);

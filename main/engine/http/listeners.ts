@@ -4,7 +4,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { ServiceUrls } from '../api/types.js';
-import { urlHost } from './loopback.js';
+import { isLoopbackHostname, urlHost } from './loopback.js';
 
 export const SERVICE_NAMES = ['console', 'login', 'control', 'cloudQueue'] as const satisfies readonly (keyof ServiceUrls)[];
 export type ServiceName = (typeof SERVICE_NAMES)[number];
@@ -14,6 +14,9 @@ export const DEFAULT_HOST = '127.0.0.1';
 export const DEFAULT_PORT = 47100;
 
 export async function listenAll(apps: ServiceApps, host: string, port: number): Promise<ServiceUrls> {
+  // The console page hands out the admin token to whoever loads it, guarded by its Host header,
+  // which a client off this machine can write as it likes: the listeners never leave loopback.
+  if (!isLoopbackHostname(host)) throw new Error(`the console listens on loopback only (127.0.0.1, ::1, localhost), not ${host}`);
   const urls: Partial<ServiceUrls> = {};
   try {
     for (const [index, name] of SERVICE_NAMES.entries()) {

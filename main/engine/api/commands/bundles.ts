@@ -7,6 +7,7 @@
 import Type from 'typebox';
 import { BUNDLE_FORMAT, BUNDLE_VERSION, type BundleImportResult, type ReproBundle } from '../bundle-types.js';
 import { command } from '../command.js';
+import { MAX_CLOCK_SPEED } from '../types.js';
 import { FaultRuleInputSchema, TrafficFilterSchema } from './faults.js';
 import { ContainerInput, PlaybackPoliciesInput, ReportsInput, TrackInput } from './queues.js';
 import { ScenarioStepSchema } from './scenarios.js';
@@ -35,7 +36,7 @@ export const ReproBundleSchema = Type.Object({
   exportedAt: Type.Optional(Type.String({ maxLength: 100 })),
   source: Type.Optional(Type.Unknown()),
   filter: Type.Optional(TrafficFilterSchema),
-  clock: Type.Object({ now: Type.Optional(Type.Number()), speed: Type.Number({ minimum: 0, maximum: 100_000 }) }),
+  clock: Type.Object({ now: Type.Optional(Type.Number()), speed: Type.Number({ minimum: 0, maximum: MAX_CLOCK_SPEED }) }),
   faults: Type.Array(FaultRuleInputSchema, { maxItems: 1_000 }),
   queues: Type.Array(BundleQueueSchema, { maxItems: 100 }),
   scenario: Type.Object({
@@ -54,7 +55,7 @@ export const bundleCommands = {
     input: Type.Object({
       filter: Type.Optional(TrafficFilterSchema),
       queueIds: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 256 }), { maxItems: 100 })),
-      limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000 })),
+      limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_CLOCK_SPEED })),
       reveal: Type.Optional(Type.Boolean()),
       name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
     }),

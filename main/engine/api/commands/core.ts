@@ -1,7 +1,7 @@
 /** Commands of the engine itself: overview, clock, players. */
 import Type from 'typebox';
 import { command } from '../command.js';
-import type { ClockState, EngineStateView, PlayerView } from '../types.js';
+import { MAX_CLOCK_SPEED, type ClockState, type EngineStateView, type PlayerView } from '../types.js';
 import { Empty, Id } from './shared.js';
 
 export const coreCommands = {
@@ -18,7 +18,7 @@ export const coreCommands = {
   'clock.set': command<ClockState>()({
     summary: 'Sets the speed (0 stops the clock) and/or advances engine time, running due timers.',
     input: Type.Object({
-      speed: Type.Optional(Type.Number({ minimum: 0, maximum: 100_000 })),
+      speed: Type.Optional(Type.Number({ minimum: 0, maximum: MAX_CLOCK_SPEED })),
       advanceMs: Type.Optional(Type.Integer({ minimum: 0, maximum: 366 * 24 * 3_600_000 })),
     }),
     http: { method: 'POST', path: '/clock' },
