@@ -4,6 +4,7 @@
  * Areas of the engine take the repositories they need, never the raw database.
  */
 import { closeDatabase, openDatabase, transactor, type DatabaseLocation, type SqliteDatabase } from './database.js';
+import { lockDataDir } from './data-dir-lock.js';
 import { migrate } from './migrations.js';
 import { migrations } from './migrations/index.js';
 import { attachTrafficLog, detachTrafficLog, type TrafficLogRecovery } from './traffic-log.js';
@@ -60,6 +61,17 @@ export interface Store {
 }
 
 export function openStore(location: DatabaseLocation, now: number = Date.now()): Store {
+  // Taken before the database opens, given back once it is closed (see data-dir-lock.ts).
+  const lock = location.dataDir === null ? null : lockDataDir(location.dataDir);
+  try {
+    return openLocked(location, now, () => lock?.release());
+  } catch (error) {
+    lock?.release();
+    throw error;
+  }
+}
+
+function openLocked(location: DatabaseLocation, now: number, unlock: () => void): Store {
   const db = openDatabase(location);
   try {
     // The log first: the console's migration 11 moves its rows there.
@@ -91,7 +103,13 @@ export function openStore(location: DatabaseLocation, now: number = Date.now()):
       traffic: new TrafficRepository(db),
       scenarios: new ScenarioRepository(db),
       transaction: transactor(db),
-      close: () => closeConnection(db),
+      close: () => {
+        try {
+          closeConnection(db);
+        } finally {
+          unlock();
+        }
+      },
     };
   } catch (error) {
     closeConnection(db);

@@ -2,8 +2,10 @@ import { closeSync, existsSync, mkdirSync, openSync, readdirSync, statSync, writ
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
+import { exitedPid } from '../testing/processes.js';
 import { tempDirs } from '../testing/temp-dirs.js';
 import { trafficEntry } from '../testing/traffic.js';
+import { LOCK_FILE } from './data-dir-lock.js';
 import { logMigrations } from './log-migrations/index.js';
 import { openStore } from './store.js';
 import { TRAFFIC_LOG_FILE } from './traffic-log.js';
@@ -23,7 +25,11 @@ function dirWithLog(rows: number, stop: 'clean' | 'unclean' = 'clean'): string {
     1_000_000,
   );
   if (stop === 'clean') store.close();
-  else store.db.close();
+  else {
+    store.db.close();
+    // A killed console leaves its lock behind, naming a process that is gone.
+    writeFileSync(join(dir, LOCK_FILE), JSON.stringify({ pid: exitedPid() }));
+  }
   return dir;
 }
 /** Garbage over one page, as a torn write after an OS crash leaves it. */
