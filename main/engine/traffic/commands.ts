@@ -74,7 +74,7 @@ export function trafficCommandHandlers(recorder: TrafficRecorder, store: Pick<St
     'traffic.configure': (change) => recorder.configure(change),
     'traffic.har': ({ filter, reveal, limit }) => {
       recorder.flush();
-      // Without a limit, the newest 10,000 of the set (as a bundle takes them), oldest first.
+      // Without a limit, the newest 10,000 of the set, oldest first (a bundle takes 5,000: DEFAULT_EXPORT_LIMIT).
       const entries = store.traffic.latest(filter ?? {}, limit ?? 10_000);
       return harOf(entries, reveal ?? false);
     },
