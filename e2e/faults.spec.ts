@@ -113,6 +113,13 @@ test.describe('the Faults panel', () => {
     await expect(page.getByText('No fault rules: every request is answered normally.')).toBeVisible();
     await expect(faults.clearAll).toBeDisabled();
     expect(await adminApi(ready, 'GET', '/faults')).toEqual([]);
+
+    // The storm over, the queue loaded again: the player starts clean, with no error left standing.
+    await loadOnPlayer(ready, player.groupId, queue);
+    await openPlayer();
+    await consolePage.advance('1 min');
+    await expect(state).toHaveText('PLAYING');
+    await expect(page.getByTestId('last-error')).toBeHidden();
   });
 
   test('a custom rule with bad input shows the error and keeps everything typed', async ({ consolePage, page }) => {

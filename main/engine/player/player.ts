@@ -493,6 +493,8 @@ export class Player {
       if (cutOff) this.postReport(cutOff, { cutOff: true });
       this.queue = pending.queue!;
       this.window = new QueueWindow(window);
+      // A new queue starts clean: an error left from the one before is not this queue's.
+      this.lastError = null;
       this.draining = false;
       this.atEnd = false;
       this.queueCompletedAsked = null;

@@ -484,6 +484,9 @@ describe('failures (seed §3, §7)', () => {
     expect(last()).toMatchObject({ transition: 'foreground-failed', from: 'PAUSED', to: 'IDLE' });
     expect(h.stub.sent('itemWindow', 'pause')).toHaveLength(1);
     expect(h.player.snapshot().lastError).toMatchObject({ status: 500 });
+    // A queue loaded afterwards starts clean: the error was the queue before's.
+    await h.load();
+    expect(h.player.snapshot().lastError).toBeNull();
   });
 });
 

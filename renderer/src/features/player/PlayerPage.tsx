@@ -5,7 +5,7 @@
  * traffic log's links) opens a player with one transition marked and scrolled into view.
  */
 import { useEffect, useState } from 'react';
-import type { PlayerMachineState } from '../../../../main/engine/api/player-types';
+import type { PlayerDetail, PlayerMachineState } from '../../../../main/engine/api/player-types';
 import { useEngineState } from '../../queries/engine-state';
 import { HouseholdEditor } from '../household/HouseholdEditor';
 import { usePlayerDetail, usePlayerTransitions, useTransitionTable } from '../../queries/players';
@@ -14,7 +14,7 @@ import { NowPlaying } from './NowPlaying';
 import { PlayerButtons } from './PlayerButtons';
 import { RetryWaits } from './RetryWaits';
 import { StateDiagram } from './StateDiagram';
-import { formatEngineClock } from '../../format/engine-time';
+import { formatEngineClock, formatEngineTime } from '../../format/engine-time';
 import { Timeline } from './Timeline';
 import { Violations } from './Violations';
 import { WindowList } from './WindowList';
@@ -89,11 +89,7 @@ export function PlayerPage() {
             </div>
             <StateDiagram table={table} state={detail.state as PlayerMachineState} last={transitions.at(-1)} />
             <RetryWaits waits={detail.retrying} />
-            {detail.lastError && (
-              <p className="answer bad" role="alert">
-                Last error at <code>{formatEngineClock(detail.lastError.at)}</code>: {detail.lastError.message}
-              </p>
-            )}
+            {detail.lastError && <LastError error={detail.lastError} since={transitions.at(-1)?.at} />}
           </section>
           <section className="panel" aria-label="Now playing">
             <div className="panel-head">
@@ -137,5 +133,25 @@ export function PlayerPage() {
         </div>
       )}
     </section>
+  );
+}
+
+/**
+ * The player's last error: an alert while it is the latest news, a quiet line once the player has
+ * moved on (a transition after it), so a storm that passed does not shout under PLAYING.
+ */
+function LastError({ error, since }: { error: NonNullable<PlayerDetail['lastError']>; since: number | undefined }) {
+  const when = <code title={formatEngineTime(error.at, { millis: true })}>{formatEngineClock(error.at)}</code>;
+  if (since !== undefined && since > error.at) {
+    return (
+      <p className="answer muted" data-testid="last-error" data-stale="true">
+        Earlier error at {when}, before the last transition: {error.message}
+      </p>
+    );
+  }
+  return (
+    <p className="answer bad" role="alert" data-testid="last-error">
+      Last error at {when}: {error.message}
+    </p>
   );
 }
