@@ -93,9 +93,13 @@ test.describe('the OAuth page in Chromium', () => {
     const access = oauth.tokens(card, 'access').first();
     await expect(access).toHaveAttribute('data-status', 'active');
     await expect(access).toContainText('expires in 24 h');
+    // Issued today: the time of day alone.
+    await expect(access.getByRole('cell').first()).toHaveText(/^\d\d:\d\d:\d\d$/);
     await consolePage.advance('24 h');
     await expect(access).toHaveAttribute('data-status', 'expired');
     await expect(access).toContainText('expired');
+    // A day later it was issued yesterday, and says so with its date.
+    await expect(access.getByRole('cell').first()).toHaveText(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
     await consolePage.setSpeed('1×');
 
     const refresh = oauth.tokens(card, 'refresh').first();

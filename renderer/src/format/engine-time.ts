@@ -17,6 +17,20 @@ export function formatEngineClock(ms: number): string {
   return `${formatTimeOfDay(d)}.${pad(d.getMilliseconds(), 3)}`;
 }
 
+/** The engine day a moment falls on, `2026-11-21`: what `formatEngineMoment` compares. */
+export function engineDay(ms: number): string {
+  return formatEngineTime(ms).slice(0, 10);
+}
+
+/**
+ * `09:05:07` for a moment of the engine's current day, `2026-11-20 23:28:03` for any other: after
+ * a +24h jump, yesterday's grant must not read as a moment ago.
+ */
+export function formatEngineMoment(ms: number, today: string | null): string {
+  const full = formatEngineTime(ms);
+  return today !== null && full.startsWith(today) ? full.slice(11) : full;
+}
+
 function formatTimeOfDay(d: Date): string {
   return `${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
 }

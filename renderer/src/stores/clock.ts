@@ -5,6 +5,7 @@
 import { useEffect, useState } from 'react';
 import { create } from 'zustand';
 import type { ClockState } from '../../../main/engine/api/types';
+import { engineDay } from '../format/engine-time';
 
 interface ClockStore {
   clock: ClockState | null;
@@ -35,4 +36,13 @@ export function useEngineNow(): number | null {
     return () => clearInterval(interval);
   }, [clock]);
   return clock && extrapolate(clock, receivedAt, Math.max(tickedAt, receivedAt));
+}
+
+/**
+ * The engine's current day (`2026-11-21`) as of the last push: re-renders only when the day
+ * changes, not on every tick. A midnight passed since the push shows today's moments with their
+ * date, which is still true.
+ */
+export function useEngineDay(): string | null {
+  return useClockStore((s) => (s.clock ? engineDay(s.clock.now) : null));
 }

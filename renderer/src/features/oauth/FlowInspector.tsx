@@ -7,7 +7,8 @@ import { useFlow, useFlows } from '../../queries/oauth';
 import { FormError } from './fields';
 import { useInspectorStore } from './inspector-store';
 import { StepDetail } from './StepDetail';
-import { timeOfDay } from './time';
+import { formatEngineMoment } from '../../format/engine-time';
+import { useEngineDay } from '../../stores/clock';
 
 const STEP_NAMES: Record<FlowStepKind, string> = {
   authorize: 'Authorize request',
@@ -33,6 +34,7 @@ const STATUS_NAMES: Record<FlowSummary['status'], string> = {
 };
 
 export function FlowInspector() {
+  const today = useEngineDay();
   const { data: flows, error } = useFlows();
   const selected = useInspectorStore((s) => s.selected);
   const select = useInspectorStore((s) => s.select);
@@ -53,7 +55,7 @@ export function FlowInspector() {
                   {STATUS_NAMES[flow.status]}
                 </span>
                 <span className="muted">
-                  {timeOfDay(flow.startedAt)} · {flow.origin} · {flow.stepCount} step{flow.stepCount === 1 ? '' : 's'}
+                  {formatEngineMoment(flow.startedAt, today)} · {flow.origin} · {flow.stepCount} step{flow.stepCount === 1 ? '' : 's'}
                 </span>
               </button>
             </li>
@@ -66,6 +68,7 @@ export function FlowInspector() {
 }
 
 function Timeline({ flowId }: { flowId: string }) {
+  const today = useEngineDay();
   const { data: flow, error } = useFlow(flowId);
   if (error) return <FormError error={error} />;
   if (!flow) return <p className="muted">Loading…</p>;
@@ -85,7 +88,7 @@ function Timeline({ flowId }: { flowId: string }) {
           <li key={step.seq} className="step" data-ok={step.ok} data-kind={step.kind}>
             <details open={!step.ok && index === flow.steps.length - 1}>
               <summary>
-                <span className="step-time">{timeOfDay(step.at)}</span>
+                <span className="step-time">{formatEngineMoment(step.at, today)}</span>
                 <span className="step-mark" aria-hidden="true">
                   {step.ok ? '✓' : '✗'}
                 </span>

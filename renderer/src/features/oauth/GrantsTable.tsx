@@ -6,10 +6,11 @@ import { useMutation } from '@tanstack/react-query';
 import { tokenStatus, type GrantView, type TokenView } from '../../../../main/engine/api/oauth-types';
 import { useApi } from '../../api/context';
 import { useGrants } from '../../queries/oauth';
-import { useEngineNow } from '../../stores/clock';
+import { formatEngineMoment } from '../../format/engine-time';
+import { useEngineDay, useEngineNow } from '../../stores/clock';
 import { FormError } from './fields';
 import { useInspectorStore } from './inspector-store';
-import { expiryText, timeOfDay } from './time';
+import { expiryText } from './time';
 
 export function GrantsTable({ integrationId }: { integrationId: string }) {
   const { data: grants, error } = useGrants(integrationId);
@@ -38,6 +39,7 @@ export function GrantsTable({ integrationId }: { integrationId: string }) {
 }
 
 function GrantRows({ grant, now }: { grant: GrantView; now: number | null }) {
+  const today = useEngineDay();
   const api = useApi();
   const select = useInspectorStore((s) => s.select);
   const revokeGrant = useMutation({ mutationFn: () => api.call('grants.revoke', { id: grant.id }) });
@@ -46,7 +48,7 @@ function GrantRows({ grant, now }: { grant: GrantView; now: number | null }) {
   return (
     <tbody className="grant" aria-label={`Grant ${grant.id}`} data-revoked={grant.revokedAt !== null}>
       <tr className="grant-row">
-        <td>{timeOfDay(grant.createdAt)}</td>
+        <td>{formatEngineMoment(grant.createdAt, today)}</td>
         <td>
           <strong>Grant</strong> for {grant.username} · code {codeState}
           {code?.pkce ? ' · PKCE' : ''}
@@ -76,6 +78,7 @@ function GrantRows({ grant, now }: { grant: GrantView; now: number | null }) {
 }
 
 function TokenRow({ token, now }: { token: TokenView; now: number | null }) {
+  const today = useEngineDay();
   const api = useApi();
   const expire = useMutation({ mutationFn: () => api.call('tokens.expire', { id: token.id }) });
   const revoke = useMutation({ mutationFn: () => api.call('tokens.revoke', { id: token.id }) });
@@ -83,7 +86,7 @@ function TokenRow({ token, now }: { token: TokenView; now: number | null }) {
   const label = `${token.kind} token ${token.hint}…`;
   return (
     <tr className="token-row" aria-label={label} data-status={status}>
-      <td>{timeOfDay(token.issuedAt)}</td>
+      <td>{formatEngineMoment(token.issuedAt, today)}</td>
       <td>
         {token.kind === 'access' ? 'Access' : 'Refresh'} token <code>{token.hint}…</code>
       </td>

@@ -16,7 +16,3 @@ export function expiryText(expiresAt: number | null, now: number | null): string
   if (now === null) return formatEngineTime(expiresAt);
   return expiresAt > now ? `expires in ${formatSpan(expiresAt - now)}` : `expired ${formatSpan(now - expiresAt)} ago`;
 }
-
-export function timeOfDay(ms: number): string {
-  return formatEngineTime(ms).slice(11);
-}
