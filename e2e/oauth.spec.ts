@@ -13,6 +13,9 @@ test.describe('the OAuth page in Chromium', () => {
     const oauth = new OAuthPage(page);
     await consolePage.waitUntilLive();
     await oauth.open();
+    await oauth.fillNewIntegration({ name: 'Bad redirect', redirectUris: ['not a url'] });
+    // A line is one URL, refused whole, not word by word.
+    await expect(oauth.newIntegrationForm.getByRole('alert')).toContainText('"not a url"');
     await oauth.fillNewIntegration({ name: 'Bad redirect', redirectUris: ['http://192.168.1.20/cb'] });
     await expect(oauth.newIntegrationForm.getByRole('alert')).toContainText('plain http is accepted only for loopback');
     // Nothing typed is lost.

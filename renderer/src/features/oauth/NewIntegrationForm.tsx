@@ -10,7 +10,8 @@ export function NewIntegrationForm({ onCreated, onCancel }: { onCreated(created:
   const [fields, setFields] = useState<ConsentFields>({ name: '', description: '', category: '' });
   const [redirectUris, setRedirectUris] = useState('');
   const create = useMutation({
-    mutationFn: () => api.call('integrations.create', { ...fields, redirectUris: redirectUris.split(/\s+/).filter(Boolean) }),
+    // One per line, as the field says: a line with a space in it is one URL the engine refuses whole.
+    mutationFn: () => api.call('integrations.create', { ...fields, redirectUris: redirectUris.split('\n').map((line) => line.trim()).filter(Boolean) }),
     onSuccess: onCreated,
   });
   const submit = (event: FormEvent) => {
