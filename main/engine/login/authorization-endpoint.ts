@@ -20,7 +20,7 @@ import { withQuery } from './oauth-error.js';
 import { consentPage, errorPage, pageHeaders, signInPage } from './pages.js';
 import { Params, clip } from './params.js';
 import { CONSENT_PATH } from './paths.js';
-import { mask } from './secrets.js';
+import { mask, maskCode } from './secrets.js';
 import type { LoginSettingsStore } from './settings.js';
 
 export interface PageAnswer {
@@ -194,7 +194,7 @@ export class AuthorizationEndpoint {
       ok: true,
       summary: 'redirect to the redirect URI with code and state',
       status: 'code_issued',
-      detail: { kind: 'redirect', location: withQuery(request.redirectUri, { code: mask(code), state: request.state }), redirectUri: request.redirectUri, code: mask(code), state: request.state },
+      detail: { kind: 'redirect', location: maskCode(location), redirectUri: request.redirectUri, code: mask(code), state: request.state },
     });
     return redirect(location);
   }

@@ -15,8 +15,8 @@ import { capturedRedirectPage } from './pages.js';
 import { Params, clip } from './params.js';
 import { AUTHORIZE_PATH } from './paths.js';
 import { s256 } from './pkce.js';
-import { maskCode, type SampleIntegration } from './sample.js';
-import { mask, randomSecret } from './secrets.js';
+import type { SampleIntegration } from './sample.js';
+import { mask, maskCode, randomSecret } from './secrets.js';
 
 /** What a host needs to open an OAuth window for a flow. */
 export interface OAuthWindowRequest {

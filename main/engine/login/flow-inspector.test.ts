@@ -39,6 +39,11 @@ describe('the sample integration: one click, the whole flow', () => {
     expect(kinds.slice(0, 7)).toEqual(['authorize', 'login', 'consent', 'redirect', 'callback', 'token', 'sample']);
     expect(kinds.slice(7).sort()).toEqual(['api_call', 'sample']);
     expect(timeline.steps.every((s) => s.ok)).toBe(true);
+    // The code is masked where the record shows it, and readable: not its percent-encoding.
+    const code = new URL(redirect.location!).searchParams.get('code')!;
+    const recorded = timeline.steps.find((s) => s.kind === 'redirect')!.detail as { location: string };
+    expect(recorded.location).toContain(`?code=${code.slice(0, 6)}… (43 chars)&state=`);
+    expect(JSON.stringify(timeline)).not.toContain(code);
     const token = timeline.steps.find((s) => s.kind === 'token')!.detail;
     expect(token).toMatchObject({ kind: 'token', grantType: 'authorization_code', status: 200, basic: { verdict: 'ok', scheme: 'Basic' } });
     expect(timeline.steps.find((s) => s.kind === 'api_call')!.detail).toMatchObject({ method: 'GET', path: '/api/v1/households', status: 200, accepted: true });

@@ -17,7 +17,7 @@ import { escapeHtml as e, layout, pageHeaders } from './pages.js';
 import { Params } from './params.js';
 import { AUTHORIZE_PATH, SAMPLE_CALLBACK_PATH, TOKEN_PATH } from './paths.js';
 import { s256 } from './pkce.js';
-import { hintOf, mask, randomSecret } from './secrets.js';
+import { hintOf, mask, maskCode, randomSecret } from './secrets.js';
 
 export const SAMPLE_NAME = 'Sample integration';
 const SAMPLE_DESCRIPTION = "The console's own sample app: one click runs the whole flow and lists your households with the token.";
@@ -178,15 +178,3 @@ ${households.length ? `<ul aria-label="Households">${households.map((h) => `<li>
   );
 }
 
-/** A URL with its `code` parameter masked, for the record. */
-export function maskCode(url: string): string {
-  return url.replace(/([?&]code=)([^&#]*)/, (_m, prefix: string, code: string) => `${prefix}${encodeURIComponent(mask(decodeURIComponentSafe(code)))}`);
-}
-
-function decodeURIComponentSafe(value: string): string {
-  try {
-    return decodeURIComponent(value);
-  } catch {
-    return value;
-  }
-}

@@ -58,3 +58,17 @@ export function mask(value: string): string {
   if (value.length <= HINT_LENGTH) return `${'•'.repeat(value.length)} (${value.length} chars)`;
   return `${hintOf(value)}… (${value.length} chars)`;
 }
+
+/** A URL with its `code` parameter masked, for the record. */
+export function maskCode(url: string): string {
+  // Written for reading, not for following: `code=W5B957… (43 chars)`, not its percent-encoding.
+  return url.replace(/([?&]code=)([^&#]*)/, (_m, prefix: string, code: string) => `${prefix}${mask(decodeURIComponentSafe(code))}`);
+}
+
+function decodeURIComponentSafe(value: string): string {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value;
+  }
+}
