@@ -71,6 +71,15 @@ test.describe('the OAuth page in Chromium', () => {
     await expect(oauth.step('redirect')).toContainText('code and state');
     const card = oauth.integration('Kitchen Radio');
     await expect(card.getByRole('table', { name: 'Grants and tokens' })).toContainText('code not exchanged yet');
+
+    // The code_verifier the token request needs stays with the flow, also after a visit to another area.
+    const startedHere = oauth.inspector.getByLabel('Started here');
+    const verifier = (await startedHere.locator('code').textContent())!;
+    expect(verifier).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    await consolePage.area('Queues').click();
+    await oauth.open();
+    await expect(startedHere.locator('code')).toHaveText(verifier);
+    await expect(startedHere.getByRole('button', { name: 'Copy code verifier' })).toBeVisible();
   });
 
   test('the sample flow in one click: code, token, households, every step on the timeline; 24 h later the access token has expired', async ({ consolePage, page }) => {

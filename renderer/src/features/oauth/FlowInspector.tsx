@@ -6,6 +6,7 @@ import type { FlowStepKind, FlowSummary } from '../../../../main/engine/api/oaut
 import { useFlow, useFlows } from '../../queries/oauth';
 import { FormError } from './fields';
 import { useInspectorStore } from './inspector-store';
+import { StartedValues } from './StartedNotice';
 import { StepDetail } from './StepDetail';
 import { formatEngineMoment } from '../../format/engine-time';
 import { useEngineDay } from '../../stores/clock';
@@ -69,6 +70,7 @@ export function FlowInspector() {
 
 function Timeline({ flowId }: { flowId: string }) {
   const today = useEngineDay();
+  const started = useInspectorStore((s) => s.started[flowId]);
   const { data: flow, error } = useFlow(flowId);
   if (error) return <FormError error={error} />;
   if (!flow) return <p className="muted">Loading…</p>;
@@ -83,6 +85,11 @@ function Timeline({ flowId }: { flowId: string }) {
           {flow.origin} · {flow.id}
         </span>
       </p>
+      {started && (
+        <p className="timeline-started" aria-label="Started here">
+          Started here: <StartedValues started={started} />
+        </p>
+      )}
       <ol className="timeline" aria-label="Timeline">
         {flow.steps.map((step, index) => (
           <li key={step.seq} className="step" data-ok={step.ok} data-kind={step.kind}>

@@ -1,6 +1,6 @@
 /** What happened when a flow started: where it opened, and the URL to open by hand if a tab was blocked. */
 import { CopyButton } from '../../components/CopyButton';
-import type { StartOutcome } from './useStartFlow';
+import type { StartOutcome } from './inspector-store';
 
 export function StartedNotice({ started }: { started: StartOutcome }) {
   return (
@@ -11,12 +11,21 @@ export function StartedNotice({ started }: { started: StartOutcome }) {
           authorize URL
         </a>
       )}
+      <StartedValues started={started} />
+    </div>
+  );
+}
+
+/** What a flow started here hands on: its authorize URL, and the code_verifier its token request needs. */
+export function StartedValues({ started }: { started: StartOutcome }) {
+  return (
+    <>
       <CopyButton value={started.authorizeUrl} label="Copy authorize URL" />
       {started.codeVerifier && (
         <span className="muted">
           PKCE code_verifier <code>{started.codeVerifier}</code> <CopyButton value={started.codeVerifier} label="Copy code verifier" />
         </span>
       )}
-    </div>
+    </>
   );
 }

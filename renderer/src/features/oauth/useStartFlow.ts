@@ -4,21 +4,14 @@
  * opened at the click, before the engine answers, so that popup blockers let it through.
  */
 import { useMutation } from '@tanstack/react-query';
-import type { StartedFlow } from '../../../../main/engine/api/oauth-types';
 import { useApi } from '../../api/context';
-import { useInspectorStore } from './inspector-store';
+import { useInspectorStore, type StartOutcome } from './inspector-store';
 
 export type StartRequest = { kind: 'sample' } | { kind: 'integration'; integrationId: string; keyId: string; redirectUri: string; pkce: boolean };
 
-export interface StartOutcome extends StartedFlow {
-  codeVerifier: string | null;
-  /** The browser refused to open a tab: the page shows the URL to open by hand. */
-  blocked: boolean;
-}
-
 export function useStartFlow() {
   const api = useApi();
-  const select = useInspectorStore((s) => s.select);
+  const startedHere = useInspectorStore((s) => s.startedHere);
   return useMutation({
     mutationFn: async (request: StartRequest): Promise<StartOutcome> => {
       const inHost = api.kind === 'ipc';
@@ -35,8 +28,9 @@ export function useStartFlow() {
           else if (inHost) window.open(started.authorizeUrl, '_blank');
           else blocked = true;
         }
-        select(started.flowId);
-        return { ...started, blocked };
+        const outcome = { ...started, blocked };
+        startedHere(outcome);
+        return outcome;
       } catch (error) {
         tab?.close();
         throw error;
