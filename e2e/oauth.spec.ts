@@ -131,4 +131,16 @@ test.describe('the OAuth page in Chromium', () => {
     await oauth.setting('Auto-approve').uncheck();
     await expect(oauth.setting('Auto-approve')).not.toBeChecked();
   });
+
+  test('production parity turns the sample flow off and says why, instead of opening an error page', async ({ consolePage, page }) => {
+    const oauth = new OAuthPage(page);
+    await consolePage.waitUntilLive();
+    await oauth.open();
+    const sample = page.getByRole('button', { name: 'Run sample flow' });
+    await oauth.setting('Production parity').check();
+    await expect(sample).toBeDisabled();
+    await expect(sample).toHaveAccessibleDescription(/loopback callback, which parity refuses/);
+    await oauth.setting('Production parity').uncheck();
+    await expect(sample).toBeEnabled();
+  });
 });

@@ -29,6 +29,8 @@ export function SettingsBar() {
       setPending((current) => Object.fromEntries(Object.entries(current).filter(([key]) => !(key in changes)))),
   });
   const sample = useStartFlow();
+  // The sample's redirect URL is the console's own loopback callback, which parity refuses.
+  const parity = pending.productionParity ?? settings?.productionParity ?? false;
 
   return (
     <div className="oauth-toolbar">
@@ -52,9 +54,21 @@ export function SettingsBar() {
         {update.isError && <span role="alert" className="form-error">{update.error.message}</span>}
       </div>
       <div className="oauth-sample">
-        <button type="button" className="primary" disabled={sample.isPending} onClick={() => sample.mutate({ kind: 'sample' })} title="authorize → sign-in → consent → code → token → list households">
+        <button
+          type="button"
+          className="primary"
+          disabled={sample.isPending || parity}
+          aria-describedby={parity ? 'sample-parity' : undefined}
+          onClick={() => sample.mutate({ kind: 'sample' })}
+          title="authorize → sign-in → consent → code → token → list households"
+        >
           {sample.isPending ? 'Starting…' : 'Run sample flow'}
         </button>
+        {parity && (
+          <span id="sample-parity" className="muted">
+            Off under production parity: the sample signs in at the console&rsquo;s loopback callback, which parity refuses.
+          </span>
+        )}
         {sample.isError && <span role="alert" className="form-error">{sample.error.message}</span>}
         {sample.data && <StartedNotice started={sample.data} />}
       </div>
