@@ -1,4 +1,5 @@
 import { expect, test } from './fixtures';
+import { adminApi } from './pages/faults-page';
 import { PlayerPage } from './pages/player-page';
 
 test.describe('the player panel in Chromium', () => {
@@ -39,5 +40,31 @@ test.describe('the player panel in Chromium', () => {
     await expect(player.commandBar.getByLabel('Console queue').locator('option:checked')).toHaveText('Demo mix (12)');
     await expect(player.answer).toContainText('loadCloudQueue');
     await expect(player.answer.locator('[data-status]')).toHaveText('200');
+  });
+
+  test('a refused press says why under the Now playing heading, which stays on one line', async ({ consolePage, served, page }) => {
+    await page.setViewportSize({ width: 1024, height: 700 });
+    await consolePage.waitUntilLive();
+    const items = Array.from({ length: 12 }, (_, i) => ({ track: { name: `Tune ${i + 1}`, mediaUrl: `https://media.example/t${i + 1}.mp3`, durationMillis: 240_000 } }));
+    // limitedSkips: a skip asks the server first (seed §4.3), so an injected 404 refuses it.
+    await adminApi(served.ready, 'POST', '/queues', { name: 'Refusal mix', items, playbackPolicies: { limitedSkips: true } });
+    const player = new PlayerPage(page);
+    await player.open('Office');
+    await player.loadConsoleQueue('Refusal mix (12)');
+    await player.expectState('PLAYING');
+    await adminApi(served.ready, 'POST', '/faults', { target: 'cloudQueue', match: { reason: 'skipNext' }, action: { type: 'status', status: 404 }, times: 1 });
+    try {
+      await player.button('Skip to the next track').click();
+      const nowPlaying = page.getByRole('region', { name: 'Now playing' });
+      const refused = nowPlaying.getByRole('alert');
+      await expect(refused).toContainText('404');
+      const heading = (await nowPlaying.getByRole('heading', { name: 'Now playing' }).boundingBox())!;
+      const buttons = (await page.getByRole('group', { name: 'Player buttons' }).boundingBox())!;
+      const answer = (await refused.boundingBox())!;
+      expect(heading.height).toBeLessThan(24);
+      expect(answer.y).toBeGreaterThanOrEqual(buttons.y + buttons.height);
+    } finally {
+      await adminApi(served.ready, 'DELETE', '/faults');
+    }
   });
 });

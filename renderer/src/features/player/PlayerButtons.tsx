@@ -17,25 +17,29 @@ export function PlayerButtons({ detail }: { detail: PlayerDetail }) {
   const api = useApi();
   const act = useMutation({ mutationFn: (action: PlayerAction) => api.call('players.act', { id: detail.id, action }) });
   const idle = detail.state === 'IDLE';
+  // The answer to a refused press goes under the panel's head, across it: inside the button row
+  // it squeezed the "Now playing" heading onto two lines.
   return (
-    <div className="player-buttons" role="group" aria-label="Player buttons">
-      {BUTTONS.map((b) => (
-        <button
-          key={b.action}
-          type="button"
-          aria-label={b.title}
-          title={b.title}
-          disabled={idle || act.isPending || (b.action === 'resume' && detail.state !== 'SUSPENDED')}
-          onClick={() => act.mutate(b.action)}
-        >
-          {b.label}
-        </button>
-      ))}
+    <>
+      <div className="player-buttons" role="group" aria-label="Player buttons">
+        {BUTTONS.map((b) => (
+          <button
+            key={b.action}
+            type="button"
+            aria-label={b.title}
+            title={b.title}
+            disabled={idle || act.isPending || (b.action === 'resume' && detail.state !== 'SUSPENDED')}
+            onClick={() => act.mutate(b.action)}
+          >
+            {b.label}
+          </button>
+        ))}
+      </div>
       {act.isError && (
-        <span className="answer bad" role="alert">
+        <p className="answer bad panel-head-answer" role="alert">
           {act.error.message}
-        </span>
+        </p>
       )}
-    </div>
+    </>
   );
 }
