@@ -67,4 +67,33 @@ test.describe('the player panel in Chromium', () => {
       await adminApi(served.ready, 'DELETE', '/faults');
     }
   });
+
+  test('the player tabs and the clock speed are one Tab stop each, moved with the arrow keys', async ({ consolePage, page }) => {
+    await consolePage.waitUntilLive();
+    const player = new PlayerPage(page);
+    await player.open('Kitchen');
+    const tabs = page.getByRole('tablist', { name: 'Players' }).getByRole('tab');
+    await expect(tabs.filter({ hasText: 'Kitchen' })).toHaveAttribute('tabindex', '0');
+    await expect(tabs.filter({ hasText: 'Office' })).toHaveAttribute('tabindex', '-1');
+    await tabs.filter({ hasText: 'Kitchen' }).focus();
+    await page.keyboard.press('End');
+    const last = tabs.last();
+    await expect(last).toBeFocused();
+    await expect(last).toHaveAttribute('aria-selected', 'true');
+    await expect(page.getByRole('tabpanel')).toHaveAttribute('aria-labelledby', (await last.getAttribute('id'))!);
+    await page.keyboard.press('ArrowRight');
+    await expect(tabs.first()).toBeFocused();
+    await expect(tabs.first()).toHaveAttribute('aria-selected', 'true');
+
+    const speeds = page.getByRole('radiogroup', { name: 'Clock speed' });
+    const realTime = speeds.getByRole('radio', { name: '1×' });
+    await expect(realTime).toHaveAttribute('aria-checked', 'true');
+    await expect(speeds.getByRole('radio', { name: '10×' })).toHaveAttribute('tabindex', '-1');
+    await realTime.focus();
+    await page.keyboard.press('ArrowRight');
+    await expect(speeds.getByRole('radio', { name: '10×' })).toHaveAttribute('aria-checked', 'true');
+    await page.keyboard.press('ArrowLeft');
+    await expect(realTime).toHaveAttribute('aria-checked', 'true');
+    await expect(realTime).toBeFocused();
+  });
 });

@@ -5,6 +5,7 @@
  */
 import { useMutation } from '@tanstack/react-query';
 import { useApi } from '../api/context';
+import { onRovingKeyDown, rovingTabIndex } from '../components/roving';
 import { formatEngineTime } from '../format/engine-time';
 import { useClockStore, useEngineNow } from '../stores/clock';
 
@@ -38,13 +39,14 @@ export function ClockControl() {
       <span className="clock-time" aria-label="Engine time" data-now={now ?? ''} data-speed={speed ?? ''} title="Engine time: every timer and lifetime in the console runs on it">
         {now === null ? '—' : formatEngineTime(now)}
       </span>
-      <div className="segmented" role="radiogroup" aria-label="Clock speed">
-        {SPEEDS.map((s) => (
+      <div className="segmented" role="radiogroup" aria-label="Clock speed" onKeyDown={onRovingKeyDown}>
+        {SPEEDS.map((s, index) => (
           <button
             key={s.speed}
             type="button"
             role="radio"
             aria-checked={speed === s.speed}
+            tabIndex={rovingTabIndex(speed === s.speed, index === 0, SPEEDS.some((other) => other.speed === speed))}
             title={s.title}
             disabled={speed === undefined}
             onClick={() => change.mutate({ speed: s.speed })}

@@ -6,6 +6,7 @@
  */
 import { useEffect, useState } from 'react';
 import type { PlayerDetail, PlayerMachineState } from '../../../../main/engine/api/player-types';
+import { onRovingKeyDown, rovingTabIndex } from '../../components/roving';
 import { useEngineState } from '../../queries/engine-state';
 import { HouseholdEditor } from '../household/HouseholdEditor';
 import { usePlayerDetail, usePlayerTransitions, useTransitionTable } from '../../queries/players';
@@ -66,10 +67,19 @@ export function PlayerPage() {
       <header className="page-header">
         <h1 id="page-title">Player</h1>
       </header>
-      <div className="player-tabs" role="tablist" aria-label="Players">
-        {coordinators.map(({ group, player }) =>
+      <div className="player-tabs" role="tablist" aria-label="Players" onKeyDown={onRovingKeyDown}>
+        {coordinators.map(({ group, player }, index) =>
           player ? (
-            <button key={group.id} role="tab" type="button" aria-selected={player.id === selected} onClick={() => choose(player.id)}>
+            <button
+              key={group.id}
+              id={`player-tab-${player.id}`}
+              role="tab"
+              type="button"
+              aria-selected={player.id === selected}
+              aria-controls={player.id === selected ? 'player-panel' : undefined}
+              tabIndex={rovingTabIndex(player.id === selected, index === 0, coordinators.some((c) => c.player?.id === selected))}
+              onClick={() => choose(player.id)}
+            >
               <span>{group.name}</span>
               <span className="badge" data-state={player.playbackState}>
                 {player.suspended ? 'SUSPENDED' : player.playbackState.replace('PLAYBACK_STATE_', '')}
@@ -79,7 +89,7 @@ export function PlayerPage() {
         )}
       </div>
       {detail && (
-        <div className="player-grid">
+        <div className="player-grid" id="player-panel" role="tabpanel" aria-labelledby={`player-tab-${detail.id}`}>
           <section className="panel" aria-label="State">
             <div className="panel-head">
               <h2>State</h2>
