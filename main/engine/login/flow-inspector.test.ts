@@ -4,6 +4,7 @@ import type { FlowView, GrantView, NavigationVerdict, StartedFlow } from '../api
 import type { Engine } from '../index.js';
 import { admin, startTestEngine } from '../testing/http.js';
 import { FormBrowser, LOOPBACK_REDIRECT, createIntegration, signInAndDecide, tokenRequest } from '../testing/oauth.js';
+import { basicHeader } from './basic-auth.js';
 import type { OAuthWindowRequest } from './console-flows.js';
 
 let engine: Engine;
@@ -96,6 +97,24 @@ describe("flows started from the console in the host's OAuth window", () => {
     // The developer takes the captured code and the verifier to their own server.
     const tokens = await tokenRequest(engine, app, { grant_type: 'authorization_code', code, redirect_uri: LOOPBACK_REDIRECT, code_verifier: started.codeVerifier });
     expect(tokens.status).toBe(200);
+  });
+
+  it('files a code exchange refused for a wrong secret on the flow of the code, not on a flow of its own', async () => {
+    const app = await createIntegration(engine, { name: 'Wrong secret app' });
+    const started = (await admin(engine, 'POST', '/oauth/flows', { integrationId: app.id })).body as StartedFlow;
+    const redirect = await signInAndDecide(engine, started.authorizeUrl, 'allow');
+    const code = new URL(redirect.location!).searchParams.get('code')!;
+    const flowsBefore = ((await admin(engine, 'GET', '/oauth/flows')).body as FlowView[]).length;
+
+    const refused = await tokenRequest(engine, app, { grant_type: 'authorization_code', code, redirect_uri: LOOPBACK_REDIRECT }, { authorization: basicHeader(app.clientId!, 'wrong-secret') });
+    expect(refused.status).toBe(401);
+    expect(((await admin(engine, 'GET', '/oauth/flows')).body as FlowView[]).length).toBe(flowsBefore);
+    const attempt = (await flow(started.flowId)).steps.at(-1)!;
+    expect(attempt).toMatchObject({ kind: 'token', ok: false, detail: { basic: { verdict: 'wrong_secret' } } });
+
+    // The code was not spent: the right secret then gets the tokens, on the same flow.
+    expect((await tokenRequest(engine, app, { grant_type: 'authorization_code', code, redirect_uri: LOOPBACK_REDIRECT })).status).toBe(200);
+    expect((await flow(started.flowId)).status).toBe('tokens_issued');
   });
 
   it('without a host window, the renderer opens the authorize URL itself', async () => {

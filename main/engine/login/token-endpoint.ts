@@ -317,11 +317,28 @@ export class TokenEndpoint {
     };
     const what = grantType === 'refresh_token' ? 'refresh' : grantType === 'authorization_code' ? 'code exchange' : 'token request';
     const summary = error ? `${what} failed: ${error.error} (${error.description})` : grantType === 'refresh_token' ? 'refresh: new access token issued' : 'code exchanged for tokens';
+    // Refused before its code or refresh token was read (a wrong secret): it still belongs to
+    // the flow that code or token came from, not to a flow of its own.
+    trace.flowId ??= this.flowOfPresented(grantType, form);
     // A failed code exchange fails the flow, unless it already stands revoked (a replay); so
     // does any failure that belongs to no known flow.
     const newFlow = !this.recorder.exists(trace.flowId);
     const flowStatus = !error ? 'tokens_issued' : (grantType === 'authorization_code' || newFlow) && !trace.revoked ? 'failed' : undefined;
     this.recorder.step(trace.flowId, { ok: !error, summary, detail, ...(flowStatus ? { status: flowStatus } : {}) }, newFlow ? this.flowStartOf(trace) : undefined);
+  }
+
+  /** The flow of the code or refresh token a request presented, if the console issued it. */
+  private flowOfPresented(grantType: string | null, form: Params): string | null {
+    if (grantType === 'authorization_code') {
+      const code = form.single('code');
+      const record = code === undefined ? undefined : this.store.authorizationCodes.findByHash(sha256(code));
+      return (record && this.store.grants.get(record.grantId)?.flowId) ?? null;
+    }
+    if (grantType === 'refresh_token') {
+      const presented = form.single('refresh_token');
+      return (presented !== undefined && this.store.tokens.findByHash(sha256(presented))?.flowId) || null;
+    }
+    return null;
   }
 
   /** A request that belongs to no flow opens its own, named after the client it claimed to be. */
