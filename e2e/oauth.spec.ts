@@ -71,6 +71,13 @@ test.describe('the OAuth page in Chromium', () => {
     await expect(oauth.step('redirect')).toContainText('code and state');
     const card = oauth.integration('Kitchen Radio');
     await expect(card.getByRole('table', { name: 'Grants and tokens' })).toContainText('code not exchanged yet');
+    // The code lives 10 minutes; once it ran out unused the grant can never give a token.
+    const grantRow = card.locator('.grant-row').first();
+    await expect(grantRow.locator('.badge')).toHaveText('active');
+    await consolePage.advance('10 min');
+    await expect(grantRow).toContainText('code expired unused');
+    await expect(grantRow.locator('.badge')).toHaveText('expired');
+    await expect(grantRow.getByRole('button', { name: 'Revoke grant' })).toBeDisabled();
 
     // The code_verifier the token request needs stays with the flow, also after a visit to another area.
     const startedHere = oauth.inspector.getByLabel('Started here');
@@ -117,6 +124,9 @@ test.describe('the OAuth page in Chromium', () => {
     const refresh = oauth.tokens(card, 'refresh').first();
     await refresh.getByRole('button', { name: /^Revoke/ }).click();
     await expect(refresh).toHaveAttribute('data-status', 'revoked');
+    // Why, in words beside the badge; and nothing left to revoke.
+    await expect(refresh).toContainText('revoked from the console');
+    await expect(refresh.getByRole('button', { name: /^Revoke/ })).toBeDisabled();
   });
 
   test('auto-approve skips the sign-in and consent pages', async ({ consolePage, page }) => {

@@ -24,7 +24,9 @@ export function GrantsTable({ integrationId }: { integrationId: string }) {
         <tr>
           <th scope="col">Issued</th>
           <th scope="col">What</th>
-          <th scope="col">Expiry (engine clock)</th>
+          <th scope="col" title="On the engine clock">
+            Expiry
+          </th>
           <th scope="col">Status</th>
           <th scope="col">
             <span className="sr-only">Actions</span>
@@ -45,6 +47,8 @@ function GrantRows({ grant, now }: { grant: GrantView; now: number | null }) {
   const revokeGrant = useMutation({ mutationFn: () => api.call('grants.revoke', { id: grant.id }) });
   const code = grant.code;
   const codeState = !code ? '' : code.usedAt !== null ? 'exchanged' : now !== null && code.expiresAt <= now ? 'expired unused' : 'not exchanged yet';
+  // A grant whose code ran out unused can never give a token: not active, though never revoked.
+  const status = grant.revokedAt !== null ? 'revoked' : codeState === 'expired unused' && grant.tokens.length === 0 ? 'expired' : 'active';
   return (
     <tbody className="grant" aria-label={`Grant ${grant.id}`} data-revoked={grant.revokedAt !== null}>
       <tr className="grant-row">
@@ -55,9 +59,10 @@ function GrantRows({ grant, now }: { grant: GrantView; now: number | null }) {
         </td>
         <td />
         <td>
-          <span className="badge" data-status={grant.revokedAt !== null ? 'revoked' : 'active'} title={grant.revokedReason ?? undefined}>
-            {grant.revokedAt !== null ? 'revoked' : 'active'}
+          <span className="badge" data-status={status}>
+            {status}
           </span>
+          <RevokedReason reason={grant.revokedReason} />
         </td>
         <td className="actions">
           {grant.flowId && (
@@ -65,7 +70,7 @@ function GrantRows({ grant, now }: { grant: GrantView; now: number | null }) {
               Show flow
             </button>
           )}
-          <button type="button" disabled={grant.revokedAt !== null || revokeGrant.isPending} onClick={() => revokeGrant.mutate()}>
+          <button type="button" disabled={status !== 'active' || revokeGrant.isPending} onClick={() => revokeGrant.mutate()}>
             Revoke grant
           </button>
         </td>
@@ -92,18 +97,24 @@ function TokenRow({ token, now }: { token: TokenView; now: number | null }) {
       </td>
       <td>{status === 'revoked' || status === 'rotated' ? '—' : expiryText(token.expiresAt, now)}</td>
       <td>
-        <span className="badge" data-status={status} title={token.revokedReason ?? undefined}>
+        <span className="badge" data-status={status}>
           {status}
         </span>
+        <RevokedReason reason={token.revokedReason} />
       </td>
       <td className="actions">
         <button type="button" aria-label={`Expire ${label} now`} disabled={status !== 'active' || expire.isPending} onClick={() => expire.mutate()}>
           Expire now
         </button>
-        <button type="button" aria-label={`Revoke ${label}`} disabled={status === 'revoked' || revoke.isPending} onClick={() => revoke.mutate()}>
+        <button type="button" aria-label={`Revoke ${label}`} disabled={status === 'revoked' || status === 'rotated' || revoke.isPending} onClick={() => revoke.mutate()}>
           Revoke
         </button>
       </td>
     </tr>
   );
+}
+
+/** Why a grant or token was revoked, in words beside its badge: "authorization code used twice". */
+function RevokedReason({ reason }: { reason: string | null }) {
+  return reason ? <span className="revoked-reason muted">{reason}</span> : null;
 }
