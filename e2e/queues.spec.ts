@@ -209,6 +209,84 @@ test.describe('the live queue editor', () => {
   });
 });
 
+test.describe('the editor keeps what is typed and asks before it destroys', () => {
+  test('the item dialog is a modal: focus stays in it, area keys do nothing, Escape asks before dropping typed fields', async ({ consolePage, page }) => {
+    await consolePage.waitUntilLive();
+    const queues = new QueuesPage(page);
+    await queues.open();
+    await queues.create('Modal run');
+    const addButton = queues.toolbar.getByRole('button', { name: 'Add item' });
+    await addButton.click();
+    const dialog = page.getByRole('dialog', { name: 'Add item' });
+    const title = dialog.getByLabel('Title');
+    await expect(title).toBeFocused();
+    await page.keyboard.type('My half-typed track');
+    for (let i = 0; i < 12; i++) {
+      await page.keyboard.press('Tab');
+      expect(await dialog.evaluate((element) => element.contains(document.activeElement)), `focus after Tab ×${i + 1}`).toBe(true);
+    }
+    await title.focus();
+    await page.keyboard.press('Shift+Tab');
+    expect(await dialog.evaluate((element) => element.contains(document.activeElement)), 'focus after Shift+Tab from the first field').toBe(true);
+    // From a button (in a text field the digits are just typed), the area keys 1–5 stay in the dialog.
+    await dialog.getByRole('button', { name: 'Cancel' }).focus();
+    await page.keyboard.press('3');
+    await page.keyboard.press('2');
+    await page.keyboard.press('4');
+    await expect(page.getByRole('heading', { level: 1, name: 'Queues' })).toBeVisible();
+    await expect(dialog).toBeVisible();
+    await expect(title).toHaveValue('My half-typed track');
+
+    // Escape with typed fields arms discarding them; only a second Escape drops them.
+    await page.keyboard.press('Escape');
+    await expect(dialog.getByRole('button', { name: 'Discard changes' })).toBeVisible();
+    await expect(dialog).toBeVisible();
+    await expect(title).toHaveValue('My half-typed track');
+    await queues.pastConfirmGuard();
+    await page.keyboard.press('Escape');
+    await expect(dialog).toBeHidden();
+    await expect(addButton).toBeFocused();
+
+    // Untouched, one Escape closes it.
+    await page.keyboard.press('Enter');
+    await expect(title).toBeFocused();
+    await page.keyboard.press('Escape');
+    await expect(dialog).toBeHidden();
+    await expect(addButton).toBeFocused();
+  });
+
+  test('after the item dialog closes, focus is back on the list at its active row', async ({ consolePage, page }) => {
+    await consolePage.waitUntilLive();
+    const queues = new QueuesPage(page);
+    await queues.open();
+    await queues.create('Focus run');
+    await queues.generate(5);
+    await expect(queues.row(4)).toHaveAttribute('data-item-id', 'item-5');
+    await queues.items.focus();
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Enter');
+    const dialog = page.getByRole('dialog', { name: 'Edit item-2' });
+    await expect(dialog).toBeVisible();
+    await page.keyboard.press('Escape');
+    await expect(dialog).toBeHidden();
+    await expect(queues.items).toBeFocused();
+    await page.keyboard.press('ArrowDown');
+    await expect(queues.row(2)).toHaveAttribute('data-active', 'true');
+
+    // Saved (by mouse), the same.
+    await page.keyboard.press('Enter');
+    const edit = page.getByRole('dialog', { name: 'Edit item-3' });
+    await edit.getByLabel('Title').fill('Saved from the dialog');
+    await edit.getByRole('button', { name: 'Save item' }).click();
+    await expect(edit).toBeHidden();
+    await expect(queues.row(2)).toContainText('Saved from the dialog');
+    await expect(queues.items).toBeFocused();
+    await page.keyboard.press('ArrowDown');
+    await expect(queues.row(3)).toHaveAttribute('data-active', 'true');
+  });
+});
+
 test.describe('the household', () => {
   test('adds, renames, groups, ungroups and removes players', async ({ consolePage, page }) => {
     await consolePage.area('Player').click();

@@ -69,6 +69,16 @@ export class QueuesPage {
   tab(name: 'Players' | 'Reports' | 'Policies'): Locator {
     return this.page.getByRole('tab', { name });
   }
+
+  /** The item actions' toolbar (Add item, Generate, Remove). */
+  get toolbar(): Locator {
+    return this.page.getByRole('toolbar', { name: 'Item actions' });
+  }
+
+  /** A destructive step's second press counts only after 400 ms (useConfirmStep): a held key is not a decision. */
+  async pastConfirmGuard(): Promise<void> {
+    await this.page.waitForTimeout(450);
+  }
 }
 
 /** GET /itemWindow as a player would send it, with the queue's token. */

@@ -40,6 +40,9 @@ export interface ItemListProps {
   reveal: { index: number; nonce: number } | null;
 }
 
+/** The listbox's element id: where focus goes back to when a dialog's opener is gone. */
+export const itemListId = (queueId: string) => `items-${queueId}`;
+
 export function ItemList(props: ItemListProps) {
   const { queueId, total, active, activeItemId, onActive, selected, onSelected, marks, onEdit, onMove, moving, onRemove, reveal } = props;
   const api = useApi();
@@ -243,6 +246,7 @@ export function ItemList(props: ItemListProps) {
   return (
     <div
       ref={scrollRef}
+      id={itemListId(queueId)}
       className="item-scroll"
       role="listbox"
       aria-label="Queue items"

@@ -11,7 +11,7 @@ import { useQueueActivity, useQueueCommand, useQueueContext } from '../../querie
 import { ConnectionInfo } from './ConnectionInfo';
 import { FileButton } from './FileButton';
 import { ItemForm } from './ItemForm';
-import { ItemList } from './ItemList';
+import { ItemList, itemListId } from './ItemList';
 import { playerMarks } from './marks';
 import { PlayersPanel } from './PlayersPanel';
 import { PoliciesForm } from './PoliciesForm';
@@ -205,6 +205,7 @@ export function QueueEditor({ queue, onDeleted }: { queue: QueueSummary; onDelet
           error={(dialog.kind === 'edit' ? updateItem : add).error?.message ?? null}
           onSave={saveItem}
           onCancel={() => setDialog(null)}
+          returnFocusTo={itemListId(queue.id)}
         />
       )}
     </section>
