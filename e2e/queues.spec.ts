@@ -55,6 +55,9 @@ test.describe('the live queue editor', () => {
 
     await queues.items.focus();
     await page.keyboard.press('Delete');
+    await expect(queues.toolbar.getByRole('button', { name: 'Confirm remove' })).toBeVisible();
+    await queues.pastConfirmGuard();
+    await page.keyboard.press('Delete');
     version = await queues.versionChangedFrom(version);
     answer = await itemWindow(connection, window10);
     expect(answer.body.queueVersion).toBe(version);
@@ -284,6 +287,73 @@ test.describe('the editor keeps what is typed and asks before it destroys', () =
     await expect(queues.items).toBeFocused();
     await page.keyboard.press('ArrowDown');
     await expect(queues.row(3)).toHaveAttribute('data-active', 'true');
+  });
+
+  test('removing items asks first, shows what would go, and starts over on other items', async ({ consolePage, page }) => {
+    await consolePage.waitUntilLive();
+    const queues = new QueuesPage(page);
+    await queues.open();
+    await queues.create('Remove run');
+    await queues.generate(5);
+    await expect(queues.row(4)).toHaveAttribute('data-item-id', 'item-5');
+    const version = await queues.currentVersion();
+    await queues.items.focus();
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press(' ');
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press(' ');
+    await page.keyboard.press('Backspace');
+    await expect(queues.toolbar.getByRole('button', { name: 'Confirm remove 2' })).toBeVisible();
+    await expect(queues.toolbar.getByRole('status')).toHaveText('Remove 2 items? Press Delete again, or Confirm remove.');
+    await expect(queues.row(0)).toHaveAttribute('data-removing', 'true');
+    await expect(queues.row(1)).toHaveAttribute('data-removing', 'true');
+    await expect(queues.items.getByRole('option')).toHaveCount(5);
+    expect(await queues.currentVersion()).toBe(version);
+
+    await queues.pastConfirmGuard();
+    await page.keyboard.press('Backspace');
+    await queues.versionChangedFrom(version);
+    await expect(queues.items.getByRole('option')).toHaveCount(3);
+    await expect(queues.row(0)).toHaveAttribute('data-item-id', 'item-3');
+
+    // Armed on one item, then moved on: Delete there arms for that item, it removes nothing.
+    await page.keyboard.press('Home');
+    await page.keyboard.press('Delete');
+    await expect(queues.row(0)).toHaveAttribute('data-removing', 'true');
+    await page.keyboard.press('ArrowDown');
+    await queues.pastConfirmGuard();
+    await page.keyboard.press('Delete');
+    await expect(queues.row(1)).toHaveAttribute('data-removing', 'true');
+    await expect(queues.row(0)).not.toHaveAttribute('data-removing', 'true');
+    await expect(queues.items.getByRole('option')).toHaveCount(3);
+  });
+
+  test('replacing from a file asks first, saying how many items go and come', async ({ consolePage, page }, testInfo) => {
+    await consolePage.waitUntilLive();
+    const queues = new QueuesPage(page);
+    await queues.open();
+    await queues.create('Replace run');
+    await queues.generate(19);
+    await expect(queues.row(18)).toHaveAttribute('data-item-id', 'item-19');
+    const version = await queues.currentVersion();
+    mkdirSync(testInfo.outputDir, { recursive: true });
+    const one = join(testInfo.outputDir, 'one.json');
+    writeFileSync(one, JSON.stringify({ name: 'Replace run', items: [{ track: { name: 'Only one' } }] }));
+
+    const chooser = page.getByLabel('Replace from file…');
+    await chooser.setInputFiles(one);
+    const confirm = page.getByRole('button', { name: 'Confirm replace' });
+    await expect(confirm).toBeFocused();
+    await expect(confirm).toHaveAccessibleDescription('Replace 19 items with 1 item from one.json?');
+    await expect(queues.row(18)).toHaveAttribute('data-item-id', 'item-19');
+    expect(await queues.currentVersion()).toBe(version);
+
+    await queues.pastConfirmGuard();
+    await page.keyboard.press('Enter');
+    await queues.versionChangedFrom(version);
+    await expect(queues.items.getByRole('option')).toHaveCount(1);
+    await expect(queues.row(0)).toContainText('Only one');
+    await expect(chooser).toBeFocused();
   });
 });
 

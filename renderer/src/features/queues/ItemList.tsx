@@ -1,7 +1,8 @@
 /**
  * The queue's items as a virtualized listbox: only the rows in view exist, fetched a page at a
  * time, so a 100,000-item queue scrolls like a short one. Keyboard: ↑/↓ Home End PgUp PgDn move,
- * Space selects, Alt+↑/↓ moves the selection, Delete removes it, Enter edits. Rows drag to reorder.
+ * Space selects, Alt+↑/↓ moves the selection, Delete removes it (asking first: a second Delete),
+ * Enter edits. Rows drag to reorder.
  * Each row shows which players are on it and whose last window holds it, and its report count.
  *
  * Alt+↑/↓ pressed again before the last move has come back (and its pages with it) waits its turn:
@@ -35,7 +36,10 @@ export interface ItemListProps {
   onMove(itemIds: string[], afterItemId: string | null, activeAfter: number): void;
   /** A move is on its way: the rows on screen may not show it yet. */
   moving: boolean;
+  /** Asks to remove these items (the owner confirms first). */
   onRemove(itemIds: string[]): void;
+  /** Items armed for removal, shown as such until confirmed or disarmed. */
+  removing: ReadonlySet<string>;
   /** Bumped to scroll a row into view (a player's current item, a located item). */
   reveal: { index: number; nonce: number } | null;
 }
@@ -44,7 +48,7 @@ export interface ItemListProps {
 export const itemListId = (queueId: string) => `items-${queueId}`;
 
 export function ItemList(props: ItemListProps) {
-  const { queueId, total, active, activeItemId, onActive, selected, onSelected, marks, onEdit, onMove, moving, onRemove, reveal } = props;
+  const { queueId, total, active, activeItemId, onActive, selected, onSelected, marks, onEdit, onMove, moving, onRemove, removing, reveal } = props;
   const api = useApi();
   const scrollRef = useRef<HTMLDivElement>(null);
   const [drop, setDrop] = useState<{ index: number; before: boolean } | null>(null);
@@ -276,6 +280,7 @@ export function ItemList(props: ItemListProps) {
               data-index={row.index}
               data-active={isActive || undefined}
               data-in-window={rowMarks?.windows.length ? true : undefined}
+              data-removing={item && removing.has(item.id) ? true : undefined}
               data-drop={drop?.index === row.index ? (drop.before ? 'before' : 'after') : undefined}
               className="item-row"
               style={{ transform: `translateY(${row.start}px)`, height: ROW_HEIGHT }}
