@@ -357,6 +357,29 @@ test.describe('the editor keeps what is typed and asks before it destroys', () =
   });
 });
 
+test.describe('the editor at 1440 and 1024 px', () => {
+  test('item rows show title, artist, duration, id and marks whole; at 1024 the details go under the list', async ({ consolePage, page }) => {
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await consolePage.waitUntilLive();
+    const queues = new QueuesPage(page);
+    await queues.open();
+    await queues.create('Wide run');
+    await queues.generate(19);
+    await expect(queues.row(18)).toHaveAttribute('data-item-id', 'item-19');
+    await itemWindow(await queues.connection(), 'reason=skipToItem&itemId=item-4&previousWindowSize=1&upcomingWindowSize=2', 'player-kitchen');
+    await expect(queues.rowByItem('item-4')).toContainText('▶ Kitchen');
+
+    await expect.poll(() => queues.cutCells(['.item-title', '.item-artist', '.item-duration', '.item-id', '.item-marks'])).toEqual([]);
+
+    // At 1024 the list keeps the width (its details panel goes under it): its columns stay in view.
+    await page.setViewportSize({ width: 1024, height: 700 });
+    await expect.poll(() => queues.cutCells(['.item-title', '.item-duration', '.item-id', '.item-marks'])).toEqual([]);
+    const details = page.getByRole('tablist', { name: 'Queue details' });
+    expect((await details.boundingBox())!.y).toBeGreaterThan((await queues.items.boundingBox())!.y + 150);
+  });
+
+});
+
 test.describe('the household', () => {
   test('adds, renames, groups, ungroups and removes players', async ({ consolePage, page }) => {
     await consolePage.area('Player').click();

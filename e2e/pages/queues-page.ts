@@ -79,6 +79,27 @@ export class QueuesPage {
   async pastConfirmGuard(): Promise<void> {
     await this.page.waitForTimeout(450);
   }
+
+  /**
+   * The cells of the rendered rows that are cut (text wider than its cell) or out of the list's view,
+   * as "row 3 .item-title"; empty when every one shows whole.
+   */
+  async cutCells(cells: string[]): Promise<string[]> {
+    return this.items.evaluate((list, selectors) => {
+      const box = list.getBoundingClientRect();
+      const cut: string[] = [];
+      for (const row of list.querySelectorAll<HTMLElement>('[role="option"][data-item-id]')) {
+        for (const selector of selectors) {
+          const cell = row.querySelector<HTMLElement>(selector);
+          const rect = cell?.getBoundingClientRect();
+          if (!cell || !rect || cell.scrollWidth > cell.clientWidth || rect.width === 0 || rect.left < box.left || rect.right > box.right) {
+            cut.push(`row ${row.dataset.index} ${selector}`);
+          }
+        }
+      }
+      return cut;
+    }, cells);
+  }
 }
 
 /** GET /itemWindow as a player would send it, with the queue's token. */

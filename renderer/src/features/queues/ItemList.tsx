@@ -10,10 +10,11 @@
  */
 import { useQueries } from '@tanstack/react-query';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useEffect, useRef, useState, type DragEvent, type KeyboardEvent, type MouseEvent } from 'react';
+import { useEffect, useRef, useState, type CSSProperties, type DragEvent, type KeyboardEvent, type MouseEvent } from 'react';
 import type { QueueListItem } from '../../../../main/engine/api/queue-types';
 import { useApi } from '../../api/context';
 import { PAGE_SIZE, queuePageQuery } from '../../queries/queues';
+import { itemColumns } from './columns';
 import { formatDuration, trackTitle } from './format';
 import type { RowMarks } from './marks';
 
@@ -66,6 +67,7 @@ export function ItemList(props: ItemListProps) {
     const page = pages[Math.floor(index / PAGE_SIZE) - firstPage]?.data;
     return page?.items[index - page.offset];
   };
+  const columns = itemColumns(total, pages.flatMap((page) => page.data?.items ?? []), marks);
   // The rows on screen may be from before the last edit until the move and its refetch are done.
   const settling = moving || pages.some((page) => page.isFetching);
   /** Alt+↑/↓ presses waiting for the list to settle: +1 per step down, -1 per step up. */
@@ -252,6 +254,14 @@ export function ItemList(props: ItemListProps) {
       ref={scrollRef}
       id={itemListId(queueId)}
       className="item-scroll"
+      style={
+        {
+          '--index-width': `${columns.indexPx}px`,
+          '--duration-width': `${columns.durationPx}px`,
+          '--id-width': `${columns.idPx}px`,
+          '--marks-width': `${columns.marksPx}px`,
+        } as CSSProperties
+      }
       role="listbox"
       aria-label="Queue items"
       aria-multiselectable="true"
