@@ -378,6 +378,21 @@ test.describe('the editor at 1440 and 1024 px', () => {
     expect((await details.boundingBox())!.y).toBeGreaterThan((await queues.items.boundingBox())!.y + 150);
   });
 
+  test('the Policies tab wraps its flags, each checkbox before its name, nothing cut', async ({ consolePage, page }) => {
+    await consolePage.waitUntilLive();
+    const queues = new QueuesPage(page);
+    await queues.open();
+    await queues.create('Policies layout');
+    await queues.tab('Policies').click();
+    await expect(page.getByRole('checkbox', { name: 'sendPlaybackActions' })).toBeVisible();
+    for (const [width, height] of [
+      [1440, 900],
+      [1024, 700],
+    ] as const) {
+      await page.setViewportSize({ width, height });
+      expect(await queues.policiesLayoutProblems(), `at ${width}×${height}`).toEqual([]);
+    }
+  });
 });
 
 test.describe('the household', () => {

@@ -100,6 +100,31 @@ export class QueuesPage {
       return cut;
     }, cells);
   }
+
+  /**
+   * What is wrong with the Policies tab's layout: a flag whose checkbox is not right before its name
+   * on the same line, a name cut by the panel, or a panel that scrolls sideways.
+   */
+  async policiesLayoutProblems(): Promise<string[]> {
+    return this.page.getByRole('tabpanel').evaluate((panel) => {
+      const problems: string[] = [];
+      const right = panel.getBoundingClientRect().right;
+      if (panel.scrollWidth > panel.clientWidth) problems.push(`panel scrolls sideways (${panel.scrollWidth} > ${panel.clientWidth})`);
+      for (const box of panel.querySelectorAll('input[type="checkbox"]')) {
+        const name = box.closest('label')?.querySelector('code');
+        if (!name) {
+          problems.push('a checkbox without a name');
+          continue;
+        }
+        const a = box.getBoundingClientRect();
+        const b = name.getBoundingClientRect();
+        if (a.right > b.left || b.left - a.right > 12) problems.push(`${name.textContent}: checkbox not right before its name`);
+        if (Math.abs(a.top + a.height / 2 - (b.top + b.height / 2)) > 4) problems.push(`${name.textContent}: checkbox not on its name's line`);
+        if (b.right > right || name.scrollWidth > name.clientWidth) problems.push(`${name.textContent}: cut`);
+      }
+      return problems;
+    });
+  }
 }
 
 /** GET /itemWindow as a player would send it, with the queue's token. */
