@@ -150,7 +150,7 @@ export function QueueEditor({ queue, onDeleted }: { queue: QueueSummary; onDelet
           queueVersion {queue.queueVersion}
         </span>
         <span className="muted">
-          {queue.itemCount.toLocaleString()} items · <code>{queue.id}</code>
+          {plural(queue.itemCount, 'item')} · <code>{queue.id}</code>
         </span>
         <div className="header-actions">
           <button type="button" onClick={() => void exportQueue()}>
