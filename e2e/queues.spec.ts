@@ -69,9 +69,7 @@ test.describe('the live queue editor', () => {
     await consolePage.waitUntilLive();
     const queues = new QueuesPage(page);
     await queues.open();
-    await queues.create('Drag run');
-    await queues.generate(5);
-    await expect(queues.row(4)).toHaveAttribute('data-item-id', 'item-5');
+    await queues.createWithItems('Drag run', 5);
     await queues.row(1).click();
     await page.getByRole('button', { name: 'Add item' }).click();
     const dialog = page.getByRole('dialog', { name: 'Add item' });
@@ -262,9 +260,7 @@ test.describe('the editor keeps what is typed and asks before it destroys', () =
     await consolePage.waitUntilLive();
     const queues = new QueuesPage(page);
     await queues.open();
-    await queues.create('Focus run');
-    await queues.generate(5);
-    await expect(queues.row(4)).toHaveAttribute('data-item-id', 'item-5');
+    await queues.createWithItems('Focus run', 5);
     await queues.items.focus();
     await page.keyboard.press('ArrowDown');
     await page.keyboard.press('ArrowDown');
@@ -293,9 +289,7 @@ test.describe('the editor keeps what is typed and asks before it destroys', () =
     await consolePage.waitUntilLive();
     const queues = new QueuesPage(page);
     await queues.open();
-    await queues.create('Remove run');
-    await queues.generate(5);
-    await expect(queues.row(4)).toHaveAttribute('data-item-id', 'item-5');
+    await queues.createWithItems('Remove run', 5);
     const version = await queues.currentVersion();
     await queues.items.focus();
     await page.keyboard.press('ArrowDown');
@@ -332,9 +326,7 @@ test.describe('the editor keeps what is typed and asks before it destroys', () =
     await consolePage.waitUntilLive();
     const queues = new QueuesPage(page);
     await queues.open();
-    await queues.create('Replace run');
-    await queues.generate(19);
-    await expect(queues.row(18)).toHaveAttribute('data-item-id', 'item-19');
+    await queues.createWithItems('Replace run', 19);
     const version = await queues.currentVersion();
     mkdirSync(testInfo.outputDir, { recursive: true });
     const one = join(testInfo.outputDir, 'one.json');
@@ -363,9 +355,7 @@ test.describe('the editor at 1440 and 1024 px', () => {
     await consolePage.waitUntilLive();
     const queues = new QueuesPage(page);
     await queues.open();
-    await queues.create('Wide run');
-    await queues.generate(19);
-    await expect(queues.row(18)).toHaveAttribute('data-item-id', 'item-19');
+    await queues.createWithItems('Wide run', 19);
     await itemWindow(await queues.connection(), 'reason=skipToItem&itemId=item-4&previousWindowSize=1&upcomingWindowSize=2', 'player-kitchen');
     await expect(queues.rowByItem('item-4')).toContainText('▶ Kitchen');
 

@@ -27,6 +27,13 @@ export class QueuesPage {
     await expect(this.page.getByRole('region', { name: `Queue ${name}` })).toBeVisible();
   }
 
+  /** Creates a queue with `count` sample items and waits until the last one shows. */
+  async createWithItems(name: string, count: number): Promise<void> {
+    await this.create(name);
+    await this.generate(count);
+    await expect(this.row(count - 1)).toHaveAttribute('data-item-id', `item-${count}`);
+  }
+
   async select(name: string): Promise<void> {
     await this.sidebar.getByRole('button', { name: new RegExp(`^${name}`) }).click();
     await expect(this.page.getByRole('region', { name: `Queue ${name}` })).toBeVisible();
