@@ -115,7 +115,7 @@ export function ItemForm({ item, placement, busy, error, onSave, onCancel, retur
         )}
         <div className="dialog-actions">
           <span className="discard-note" role="status">
-            {discard.armed ? 'Unsaved changes: Esc again (or Discard changes) closes without saving.' : ''}
+            {discard.armed ? 'Unsaved changes: Esc again discards them.' : ''}
           </span>
           <button type="button" className={discard.armed ? 'danger' : undefined} onClick={close}>
             {discard.armed ? 'Discard changes' : 'Cancel'}
