@@ -122,7 +122,9 @@ export function QueueEditor({ queue, onDeleted }: { queue: QueueSummary; onDelet
     confirmRemove.press(removalKey(itemIds), () => remove.mutate({ id: queue.id, itemIds }, { onSuccess: () => setSelected(new Set()) }));
   const removeArmed = targets.length > 0 && confirmRemove.armed === removalKey(targets);
   const removeNote = removeArmed ? `Remove ${targets.length === 1 ? targets[0] : plural(targets.length, 'item')}? Press Delete again, or Confirm remove.` : null;
-  const status = removeNote ?? failed?.error?.message ?? replacer.error ?? notice;
+  const replaceNote = replaceArmed ? `Replace ${plural(queue.itemCount, 'item')} with ${plural(replacement.file.items.length, 'item')} from ${replacement.fileName}?` : null;
+  const armedNote = replaceNote ?? removeNote;
+  const status = armedNote ?? failed?.error?.message ?? replacer.error ?? notice;
   const generateCount = Number(count);
   const canGenerate = Number.isInteger(generateCount) && generateCount >= 1 && generateCount <= 1_000_000;
 
@@ -164,16 +166,6 @@ export function QueueEditor({ queue, onDeleted }: { queue: QueueSummary; onDelet
             inputRef={fileInput}
             onChange={replacer.onChange}
           />
-          {replaceArmed && (
-            <span className="armed-note" id={`armed-${queue.id}`}>
-              Replace {plural(queue.itemCount, 'item')} with {plural(replacement.file.items.length, 'item')} from {replacement.fileName}?
-            </span>
-          )}
-          {replaceArmed && (
-            <button type="button" className="danger" autoFocus aria-describedby={`armed-${queue.id}`} onClick={() => confirmReplacement(replacement)}>
-              Confirm replace
-            </button>
-          )}
           <button
             type="button"
             className={confirmDelete.armed ? 'danger' : undefined}
@@ -200,11 +192,24 @@ export function QueueEditor({ queue, onDeleted }: { queue: QueueSummary; onDelet
           {removeArmed ? 'Confirm remove' : 'Remove'}
           {targets.length > 1 ? ` ${targets.length}` : ''}
         </button>
-        {/* What there is to say takes the keys hint's place, so nothing below moves when it comes. */}
+        {/* What there is to say (an armed step, an error) takes the keys hint's place, so the list stays put. */}
         {!status && <span className="muted hint">↑↓ move · Space select · Alt+↑↓ reorder · Del remove · Enter edit · drag to reorder</span>}
         <span className="action-status" role="status" aria-live="polite">
-          {removeNote ? <span className="armed-note">{removeNote}</span> : failed ? <span className="error">{failed.error?.message}</span> : status}
+          {armedNote ? (
+            <span className="armed-note" id={`armed-${queue.id}`}>
+              {armedNote}
+            </span>
+          ) : failed ? (
+            <span className="error">{failed.error?.message}</span>
+          ) : (
+            status
+          )}
         </span>
+        {replaceArmed && (
+          <button type="button" className="danger" autoFocus aria-describedby={`armed-${queue.id}`} onClick={() => confirmReplacement(replacement)}>
+            Confirm replace
+          </button>
+        )}
       </div>
 
       <div className="queue-body">
