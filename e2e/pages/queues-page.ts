@@ -128,6 +128,7 @@ export class QueuesPage {
         if (a.right > b.left || b.left - a.right > 12) problems.push(`${name.textContent}: checkbox not right before its name`);
         if (Math.abs(a.top + a.height / 2 - (b.top + b.height / 2)) > 4) problems.push(`${name.textContent}: checkbox not on its name's line`);
         if (b.right > right || name.scrollWidth > name.clientWidth) problems.push(`${name.textContent}: cut`);
+        if (b.height > parseFloat(getComputedStyle(name).lineHeight) * 1.5) problems.push(`${name.textContent}: broken over lines`);
       }
       return problems;
     });
