@@ -55,6 +55,9 @@ test.describe('the live queue editor', () => {
 
     await queues.items.focus();
     await page.keyboard.press('Delete');
+    await expect(queues.toolbar.getByRole('button', { name: 'Confirm remove' })).toBeVisible();
+    await queues.pastConfirmGuard();
+    await page.keyboard.press('Delete');
     version = await queues.versionChangedFrom(version);
     answer = await itemWindow(connection, window10);
     expect(answer.body.queueVersion).toBe(version);
@@ -66,9 +69,7 @@ test.describe('the live queue editor', () => {
     await consolePage.waitUntilLive();
     const queues = new QueuesPage(page);
     await queues.open();
-    await queues.create('Drag run');
-    await queues.generate(5);
-    await expect(queues.row(4)).toHaveAttribute('data-item-id', 'item-5');
+    await queues.createWithItems('Drag run', 5);
     await queues.row(1).click();
     await page.getByRole('button', { name: 'Add item' }).click();
     const dialog = page.getByRole('dialog', { name: 'Add item' });
@@ -206,6 +207,181 @@ test.describe('the live queue editor', () => {
     await page.getByRole('button', { name: 'Confirm delete' }).click();
     await expect(page.getByRole('region', { name: 'Queue Short-lived' })).toBeHidden();
     expect((await fetch(`${baseUrl}version`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(404);
+  });
+});
+
+test.describe('the editor keeps what is typed and asks before it destroys', () => {
+  test('the item dialog is a modal: focus stays in it, area keys do nothing, Escape asks before dropping typed fields', async ({ consolePage, page }) => {
+    await consolePage.waitUntilLive();
+    const queues = new QueuesPage(page);
+    await queues.open();
+    await queues.create('Modal run');
+    const addButton = queues.toolbar.getByRole('button', { name: 'Add item' });
+    await addButton.click();
+    const dialog = page.getByRole('dialog', { name: 'Add item' });
+    const title = dialog.getByLabel('Title');
+    await expect(title).toBeFocused();
+    await page.keyboard.type('My half-typed track');
+    for (let i = 0; i < 12; i++) {
+      await page.keyboard.press('Tab');
+      expect(await dialog.evaluate((element) => element.contains(document.activeElement)), `focus after Tab ×${i + 1}`).toBe(true);
+    }
+    await title.focus();
+    await page.keyboard.press('Shift+Tab');
+    expect(await dialog.evaluate((element) => element.contains(document.activeElement)), 'focus after Shift+Tab from the first field').toBe(true);
+    // From a button (in a text field the digits are just typed), the area keys 1–5 stay in the dialog.
+    await dialog.getByRole('button', { name: 'Cancel' }).focus();
+    await page.keyboard.press('3');
+    await page.keyboard.press('2');
+    await page.keyboard.press('4');
+    await expect(page.getByRole('heading', { level: 1, name: 'Queues' })).toBeVisible();
+    await expect(dialog).toBeVisible();
+    await expect(title).toHaveValue('My half-typed track');
+
+    // Escape with typed fields arms discarding them; only a second Escape drops them.
+    await page.keyboard.press('Escape');
+    await expect(dialog.getByRole('button', { name: 'Discard changes' })).toBeVisible();
+    await expect(dialog).toBeVisible();
+    await expect(title).toHaveValue('My half-typed track');
+    await queues.pastConfirmGuard();
+    await page.keyboard.press('Escape');
+    await expect(dialog).toBeHidden();
+    await expect(addButton).toBeFocused();
+
+    // Untouched, one Escape closes it.
+    await page.keyboard.press('Enter');
+    await expect(title).toBeFocused();
+    await page.keyboard.press('Escape');
+    await expect(dialog).toBeHidden();
+    await expect(addButton).toBeFocused();
+  });
+
+  test('after the item dialog closes, focus is back on the list at its active row', async ({ consolePage, page }) => {
+    await consolePage.waitUntilLive();
+    const queues = new QueuesPage(page);
+    await queues.open();
+    await queues.createWithItems('Focus run', 5);
+    await queues.items.focus();
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Enter');
+    const dialog = page.getByRole('dialog', { name: 'Edit item-2' });
+    await expect(dialog).toBeVisible();
+    await page.keyboard.press('Escape');
+    await expect(dialog).toBeHidden();
+    await expect(queues.items).toBeFocused();
+    await page.keyboard.press('ArrowDown');
+    await expect(queues.row(2)).toHaveAttribute('data-active', 'true');
+
+    // Saved (by mouse), the same.
+    await page.keyboard.press('Enter');
+    const edit = page.getByRole('dialog', { name: 'Edit item-3' });
+    await edit.getByLabel('Title').fill('Saved from the dialog');
+    await edit.getByRole('button', { name: 'Save item' }).click();
+    await expect(edit).toBeHidden();
+    await expect(queues.row(2)).toContainText('Saved from the dialog');
+    await expect(queues.items).toBeFocused();
+    await page.keyboard.press('ArrowDown');
+    await expect(queues.row(3)).toHaveAttribute('data-active', 'true');
+  });
+
+  test('removing items asks first, shows what would go, and starts over on other items', async ({ consolePage, page }) => {
+    await consolePage.waitUntilLive();
+    const queues = new QueuesPage(page);
+    await queues.open();
+    await queues.createWithItems('Remove run', 5);
+    const version = await queues.currentVersion();
+    await queues.items.focus();
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press(' ');
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press(' ');
+    await page.keyboard.press('Backspace');
+    await expect(queues.toolbar.getByRole('button', { name: 'Confirm remove 2' })).toBeVisible();
+    await expect(queues.toolbar.getByRole('status')).toHaveText('Remove 2 items? Press Delete again, or Confirm remove.');
+    await expect(queues.row(0)).toHaveAttribute('data-removing', 'true');
+    await expect(queues.row(1)).toHaveAttribute('data-removing', 'true');
+    await expect(queues.items.getByRole('option')).toHaveCount(5);
+    expect(await queues.currentVersion()).toBe(version);
+
+    await queues.pastConfirmGuard();
+    await page.keyboard.press('Backspace');
+    await queues.versionChangedFrom(version);
+    await expect(queues.items.getByRole('option')).toHaveCount(3);
+    await expect(queues.row(0)).toHaveAttribute('data-item-id', 'item-3');
+
+    // Armed on one item, then moved on: Delete there arms for that item, it removes nothing.
+    await page.keyboard.press('Home');
+    await page.keyboard.press('Delete');
+    await expect(queues.row(0)).toHaveAttribute('data-removing', 'true');
+    await page.keyboard.press('ArrowDown');
+    await queues.pastConfirmGuard();
+    await page.keyboard.press('Delete');
+    await expect(queues.row(1)).toHaveAttribute('data-removing', 'true');
+    await expect(queues.row(0)).not.toHaveAttribute('data-removing', 'true');
+    await expect(queues.items.getByRole('option')).toHaveCount(3);
+  });
+
+  test('replacing from a file asks first, saying how many items go and come', async ({ consolePage, page }, testInfo) => {
+    await consolePage.waitUntilLive();
+    const queues = new QueuesPage(page);
+    await queues.open();
+    await queues.createWithItems('Replace run', 19);
+    const version = await queues.currentVersion();
+    mkdirSync(testInfo.outputDir, { recursive: true });
+    const one = join(testInfo.outputDir, 'one.json');
+    writeFileSync(one, JSON.stringify({ name: 'Replace run', items: [{ track: { name: 'Only one' } }] }));
+
+    const chooser = page.getByLabel('Replace from file…');
+    await chooser.setInputFiles(one);
+    const confirm = page.getByRole('button', { name: 'Confirm replace' });
+    await expect(confirm).toBeFocused();
+    await expect(confirm).toHaveAccessibleDescription('Replace 19 items with 1 item from one.json?');
+    await expect(queues.row(18)).toHaveAttribute('data-item-id', 'item-19');
+    expect(await queues.currentVersion()).toBe(version);
+
+    await queues.pastConfirmGuard();
+    await page.keyboard.press('Enter');
+    await queues.versionChangedFrom(version);
+    await expect(queues.items.getByRole('option')).toHaveCount(1);
+    await expect(queues.row(0)).toContainText('Only one');
+    await expect(chooser).toBeFocused();
+  });
+});
+
+test.describe('the editor at 1440 and 1024 px', () => {
+  test('item rows show title, artist, duration, id and marks whole; at 1024 the details go under the list', async ({ consolePage, page }) => {
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await consolePage.waitUntilLive();
+    const queues = new QueuesPage(page);
+    await queues.open();
+    await queues.createWithItems('Wide run', 19);
+    await itemWindow(await queues.connection(), 'reason=skipToItem&itemId=item-4&previousWindowSize=1&upcomingWindowSize=2', 'player-kitchen');
+    await expect(queues.rowByItem('item-4')).toContainText('▶ Kitchen');
+
+    await expect.poll(() => queues.cutCells(['.item-title', '.item-artist', '.item-duration', '.item-id', '.item-marks'])).toEqual([]);
+
+    // At 1024 the list keeps the width (its details panel goes under it): its columns stay in view.
+    await page.setViewportSize({ width: 1024, height: 700 });
+    await expect.poll(() => queues.cutCells(['.item-title', '.item-duration', '.item-id', '.item-marks'])).toEqual([]);
+    const details = page.getByRole('tablist', { name: 'Queue details' });
+    expect((await details.boundingBox())!.y).toBeGreaterThan((await queues.items.boundingBox())!.y + 150);
+  });
+
+  test('the Policies tab wraps its flags, each checkbox before its name, nothing cut', async ({ consolePage, page }) => {
+    await consolePage.waitUntilLive();
+    const queues = new QueuesPage(page);
+    await queues.open();
+    await queues.create('Policies layout');
+    await queues.tab('Policies').click();
+    await expect(page.getByRole('checkbox', { name: 'sendPlaybackActions' })).toBeVisible();
+    for (const [width, height] of [
+      [1440, 900],
+      [1024, 700],
+    ] as const) {
+      await page.setViewportSize({ width, height });
+      expect(await queues.policiesLayoutProblems(), `at ${width}×${height}`).toEqual([]);
+    }
   });
 });
 

@@ -27,6 +27,13 @@ export class QueuesPage {
     await expect(this.page.getByRole('region', { name: `Queue ${name}` })).toBeVisible();
   }
 
+  /** Creates a queue with `count` sample items and waits until the last one shows. */
+  async createWithItems(name: string, count: number): Promise<void> {
+    await this.create(name);
+    await this.generate(count);
+    await expect(this.row(count - 1)).toHaveAttribute('data-item-id', `item-${count}`);
+  }
+
   async select(name: string): Promise<void> {
     await this.sidebar.getByRole('button', { name: new RegExp(`^${name}`) }).click();
     await expect(this.page.getByRole('region', { name: `Queue ${name}` })).toBeVisible();
@@ -68,6 +75,63 @@ export class QueuesPage {
 
   tab(name: 'Players' | 'Reports' | 'Policies'): Locator {
     return this.page.getByRole('tab', { name });
+  }
+
+  /** The item actions' toolbar (Add item, Generate, Remove). */
+  get toolbar(): Locator {
+    return this.page.getByRole('toolbar', { name: 'Item actions' });
+  }
+
+  /** A destructive step's second press counts only after 400 ms (useConfirmStep): a held key is not a decision. */
+  async pastConfirmGuard(): Promise<void> {
+    await this.page.waitForTimeout(450);
+  }
+
+  /**
+   * The cells of the rendered rows that are cut (text wider than its cell) or out of the list's view,
+   * as "row 3 .item-title"; empty when every one shows whole.
+   */
+  async cutCells(cells: string[]): Promise<string[]> {
+    return this.items.evaluate((list, selectors) => {
+      const box = list.getBoundingClientRect();
+      const cut: string[] = [];
+      for (const row of list.querySelectorAll<HTMLElement>('[role="option"][data-item-id]')) {
+        for (const selector of selectors) {
+          const cell = row.querySelector<HTMLElement>(selector);
+          const rect = cell?.getBoundingClientRect();
+          if (!cell || !rect || cell.scrollWidth > cell.clientWidth || rect.width === 0 || rect.left < box.left || rect.right > box.right) {
+            cut.push(`row ${row.dataset.index} ${selector}`);
+          }
+        }
+      }
+      return cut;
+    }, cells);
+  }
+
+  /**
+   * What is wrong with the Policies tab's layout: a flag whose checkbox is not right before its name
+   * on the same line, a name cut by the panel, or a panel that scrolls sideways.
+   */
+  async policiesLayoutProblems(): Promise<string[]> {
+    return this.page.getByRole('tabpanel').evaluate((panel) => {
+      const problems: string[] = [];
+      const right = panel.getBoundingClientRect().right;
+      if (panel.scrollWidth > panel.clientWidth) problems.push(`panel scrolls sideways (${panel.scrollWidth} > ${panel.clientWidth})`);
+      for (const box of panel.querySelectorAll('input[type="checkbox"]')) {
+        const name = box.closest('label')?.querySelector('code');
+        if (!name) {
+          problems.push('a checkbox without a name');
+          continue;
+        }
+        const a = box.getBoundingClientRect();
+        const b = name.getBoundingClientRect();
+        if (a.right > b.left || b.left - a.right > 12) problems.push(`${name.textContent}: checkbox not right before its name`);
+        if (Math.abs(a.top + a.height / 2 - (b.top + b.height / 2)) > 4) problems.push(`${name.textContent}: checkbox not on its name's line`);
+        if (b.right > right || name.scrollWidth > name.clientWidth) problems.push(`${name.textContent}: cut`);
+        if (b.height > parseFloat(getComputedStyle(name).lineHeight) * 1.5) problems.push(`${name.textContent}: broken over lines`);
+      }
+      return problems;
+    });
   }
 }
 

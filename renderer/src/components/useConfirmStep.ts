@@ -1,9 +1,10 @@
 /**
  * A destructive button's second step: the first press arms it ("Confirm …"), a second press within
  * a few seconds (but not at once: a held Enter repeats) does it, and it disarms by itself after
- * that, so one stray click or key never destroys.
+ * that, so one stray click or key never destroys. A keyed step arms for one target: a press for
+ * another target (other rows, another file) arms that one instead of acting.
  */
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useState } from 'react';
 
 const CONFIRM_WINDOW_MS = 4_000;
 /** A second press sooner than this is a held key's repeat or a double click, not a decision. */
@@ -15,26 +16,34 @@ export function confirmPress(armedAt: number | null, now: number): 'arm' | 'igno
   return now - armedAt < CONFIRM_AFTER_MS ? 'ignore' : 'act';
 }
 
-export function useConfirmStep(): { armed: boolean; press(act: () => void): void } {
-  const [armed, setArmed] = useState(false);
-  const armedAt = useRef(0);
+/** What a press for `key` does, given what is armed: a press for another key arms that key. */
+export function confirmPressFor(armed: { key: string; at: number } | null, key: string, now: number): 'arm' | 'ignore' | 'act' {
+  return confirmPress(armed?.key === key ? armed.at : null, now);
+}
+
+/** The keyed step: `armed` is the key armed now (null: none). */
+export function useConfirmTarget(): { armed: string | null; press(key: string, act: () => void): void } {
+  const [armed, setArmed] = useState<{ key: string; at: number } | null>(null);
   useEffect(() => {
     if (!armed) return;
-    const timer = setTimeout(() => setArmed(false), CONFIRM_WINDOW_MS);
+    const timer = setTimeout(() => setArmed(null), CONFIRM_WINDOW_MS);
     return () => clearTimeout(timer);
   }, [armed]);
   return {
-    armed,
-    press: (act) => {
+    armed: armed?.key ?? null,
+    press: (key, act) => {
       const now = performance.now();
-      const step = confirmPress(armed ? armedAt.current : null, now);
-      if (step === 'arm') {
-        armedAt.current = now;
-        setArmed(true);
-      } else if (step === 'act') {
-        setArmed(false);
+      const step = confirmPressFor(armed, key, now);
+      if (step === 'arm') setArmed({ key, at: now });
+      else if (step === 'act') {
+        setArmed(null);
         act();
       }
     },
   };
+}
+
+export function useConfirmStep(): { armed: boolean; press(act: () => void): void } {
+  const step = useConfirmTarget();
+  return { armed: step.armed !== null, press: (act) => step.press('', act) };
 }

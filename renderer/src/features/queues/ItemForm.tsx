@@ -1,6 +1,11 @@
-/** Adds or edits one item's track: the fields a player reads from GET /itemWindow. */
+/**
+ * Adds or edits one item's track: the fields a player reads from GET /itemWindow. A modal: typed
+ * fields are never dropped by a stray Escape — with changes, closing takes a second press.
+ */
 import { useState, type FormEvent } from 'react';
 import type { QueueItem, Track } from '../../../../main/engine/api/queue-types';
+import { ModalDialog } from '../../components/ModalDialog';
+import { useConfirmStep } from '../../components/useConfirmStep';
 
 export interface ItemFormProps {
   /** The item being edited; absent when adding. */
@@ -11,6 +16,8 @@ export interface ItemFormProps {
   error: string | null;
   onSave(track: Track): void;
   onCancel(): void;
+  /** Where focus goes on close when what opened the dialog is gone (an element id). */
+  returnFocusTo?: string;
 }
 
 interface Fields {
@@ -35,9 +42,13 @@ function fieldsOf(track: Track | undefined): Fields {
   };
 }
 
-export function ItemForm({ item, placement, busy, error, onSave, onCancel }: ItemFormProps) {
-  const [fields, setFields] = useState(() => fieldsOf(item?.track));
+export function ItemForm({ item, placement, busy, error, onSave, onCancel, returnFocusTo }: ItemFormProps) {
+  const [initial] = useState(() => fieldsOf(item?.track));
+  const [fields, setFields] = useState(initial);
   const [problem, setProblem] = useState<string | null>(null);
+  const discard = useConfirmStep();
+  const dirty = (Object.keys(initial) as (keyof Fields)[]).some((name) => fields[name] !== initial[name]);
+  const close = () => (dirty ? discard.press(onCancel) : onCancel());
   const set = (name: keyof Fields) => (event: { target: { value: string } }) => setFields({ ...fields, [name]: event.target.value });
 
   const submit = (event: FormEvent) => {
@@ -63,14 +74,14 @@ export function ItemForm({ item, placement, busy, error, onSave, onCancel }: Ite
 
   const title = item ? `Edit ${item.id}` : 'Add item';
   return (
-    <div className="dialog-backdrop">
-      <form className="dialog item-form" role="dialog" aria-modal="true" aria-label={title} onSubmit={submit} onKeyDown={(event) => event.key === 'Escape' && onCancel()}>
+    <ModalDialog label={title} className="dialog" onRequestClose={close} returnFocusTo={returnFocusTo}>
+      <form className="item-form" onSubmit={submit}>
         <h2>{title}</h2>
         {placement && <p className="muted">Goes {placement}.</p>}
         <div className="form-grid">
           <label>
             Title
-            <input autoFocus value={fields.name} onChange={set('name')} />
+            <input data-autofocus value={fields.name} onChange={set('name')} />
           </label>
           <label>
             Artist
@@ -103,14 +114,17 @@ export function ItemForm({ item, placement, busy, error, onSave, onCancel }: Ite
           </p>
         )}
         <div className="dialog-actions">
-          <button type="button" onClick={onCancel}>
-            Cancel
+          <span className="discard-note" role="status">
+            {discard.armed ? 'Unsaved changes: Esc again discards them.' : ''}
+          </span>
+          <button type="button" className={discard.armed ? 'danger' : undefined} onClick={close}>
+            {discard.armed ? 'Discard changes' : 'Cancel'}
           </button>
           <button type="submit" className="primary" disabled={busy}>
             {busy ? 'Saving…' : item ? 'Save item' : 'Add item'}
           </button>
         </div>
       </form>
-    </div>
+    </ModalDialog>
   );
 }

@@ -1,7 +1,8 @@
 /**
  * The queue's items as a virtualized listbox: only the rows in view exist, fetched a page at a
  * time, so a 100,000-item queue scrolls like a short one. Keyboard: ↑/↓ Home End PgUp PgDn move,
- * Space selects, Alt+↑/↓ moves the selection, Delete removes it, Enter edits. Rows drag to reorder.
+ * Space selects, Alt+↑/↓ moves the selection, Delete removes it (asking first: a second Delete),
+ * Enter edits. Rows drag to reorder.
  * Each row shows which players are on it and whose last window holds it, and its report count.
  *
  * Alt+↑/↓ pressed again before the last move has come back (and its pages with it) waits its turn:
@@ -9,10 +10,11 @@
  */
 import { useQueries } from '@tanstack/react-query';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useEffect, useRef, useState, type DragEvent, type KeyboardEvent, type MouseEvent } from 'react';
+import { useEffect, useRef, useState, type CSSProperties, type DragEvent, type KeyboardEvent, type MouseEvent } from 'react';
 import type { QueueListItem } from '../../../../main/engine/api/queue-types';
 import { useApi } from '../../api/context';
 import { PAGE_SIZE, queuePageQuery } from '../../queries/queues';
+import { itemColumns } from './columns';
 import { formatDuration, trackTitle } from './format';
 import type { RowMarks } from './marks';
 
@@ -35,13 +37,19 @@ export interface ItemListProps {
   onMove(itemIds: string[], afterItemId: string | null, activeAfter: number): void;
   /** A move is on its way: the rows on screen may not show it yet. */
   moving: boolean;
+  /** Asks to remove these items (the owner confirms first). */
   onRemove(itemIds: string[]): void;
+  /** Items armed for removal, shown as such until confirmed or disarmed. */
+  removing: ReadonlySet<string>;
   /** Bumped to scroll a row into view (a player's current item, a located item). */
   reveal: { index: number; nonce: number } | null;
 }
 
+/** The listbox's element id: where focus goes back to when a dialog's opener is gone. */
+export const itemListId = (queueId: string) => `items-${queueId}`;
+
 export function ItemList(props: ItemListProps) {
-  const { queueId, total, active, activeItemId, onActive, selected, onSelected, marks, onEdit, onMove, moving, onRemove, reveal } = props;
+  const { queueId, total, active, activeItemId, onActive, selected, onSelected, marks, onEdit, onMove, moving, onRemove, removing, reveal } = props;
   const api = useApi();
   const scrollRef = useRef<HTMLDivElement>(null);
   const [drop, setDrop] = useState<{ index: number; before: boolean } | null>(null);
@@ -59,6 +67,7 @@ export function ItemList(props: ItemListProps) {
     const page = pages[Math.floor(index / PAGE_SIZE) - firstPage]?.data;
     return page?.items[index - page.offset];
   };
+  const columns = itemColumns(total, pages.flatMap((page) => page.data?.items ?? []), marks);
   // The rows on screen may be from before the last edit until the move and its refetch are done.
   const settling = moving || pages.some((page) => page.isFetching);
   /** Alt+↑/↓ presses waiting for the list to settle: +1 per step down, -1 per step up. */
@@ -243,7 +252,16 @@ export function ItemList(props: ItemListProps) {
   return (
     <div
       ref={scrollRef}
+      id={itemListId(queueId)}
       className="item-scroll"
+      style={
+        {
+          '--index-width': `${columns.indexPx}px`,
+          '--duration-width': `${columns.durationPx}px`,
+          '--id-width': `${columns.idPx}px`,
+          '--marks-width': `${columns.marksPx}px`,
+        } as CSSProperties
+      }
       role="listbox"
       aria-label="Queue items"
       aria-multiselectable="true"
@@ -272,6 +290,7 @@ export function ItemList(props: ItemListProps) {
               data-index={row.index}
               data-active={isActive || undefined}
               data-in-window={rowMarks?.windows.length ? true : undefined}
+              data-removing={item && removing.has(item.id) ? true : undefined}
               data-drop={drop?.index === row.index ? (drop.before ? 'before' : 'after') : undefined}
               className="item-row"
               style={{ transform: `translateY(${row.start}px)`, height: ROW_HEIGHT }}

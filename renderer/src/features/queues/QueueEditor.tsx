@@ -1,26 +1,36 @@
 /**
  * One queue, live: its address and token, its items (add, remove, reorder, edit, generate), its
  * policies and report settings, and what each player sees of it. Every edit shows the new
- * queueVersion at once; GET /itemWindow answers with it from that moment.
+ * queueVersion at once; GET /itemWindow answers with it from that moment. What destroys (removing
+ * items, replacing them from a file, deleting the queue) arms first and acts on a second press.
  */
-import { useCallback, useMemo, useState } from 'react';
+import { useCallback, useMemo, useRef, useState } from 'react';
 import type { QueueItem, QueueSummary, Track } from '../../../../main/engine/api/queue-types';
 import { useApi } from '../../api/context';
-import { useConfirmStep } from '../../components/useConfirmStep';
+import { useConfirmStep, useConfirmTarget } from '../../components/useConfirmStep';
 import { useQueueActivity, useQueueCommand, useQueueContext } from '../../queries/queues';
 import { ConnectionInfo } from './ConnectionInfo';
 import { FileButton } from './FileButton';
+import { plural } from './format';
 import { ItemForm } from './ItemForm';
-import { ItemList } from './ItemList';
+import { ItemList, itemListId } from './ItemList';
 import { playerMarks } from './marks';
 import { PlayersPanel } from './PlayersPanel';
 import { PoliciesForm } from './PoliciesForm';
 import { ReportsPanel } from './ReportsPanel';
-import { downloadJson, exportFileName, toQueueFile } from './transfer';
+import { downloadJson, exportFileName, toQueueFile, type QueueFile } from './transfer';
 import { useFileImport } from './useFileImport';
+import { useFocusBack } from './useFocusBack';
 
 type Tab = 'players' | 'reports' | 'policies';
 type Dialog = { kind: 'add' } | { kind: 'edit'; item: QueueItem } | null;
+/** A chosen file waiting for its confirm; `key` tells one choice from the next. */
+type Replacement = { file: QueueFile; fileName: string; key: string };
+
+/** One removal's key: the same items, whatever order they were picked in. */
+const removalKey = (itemIds: readonly string[]) => [...itemIds].sort().join(' ');
+
+const NO_ITEMS: ReadonlySet<string> = new Set();
 
 export function QueueEditor({ queue, onDeleted }: { queue: QueueSummary; onDeleted(): void }) {
   const api = useApi();
@@ -31,6 +41,11 @@ export function QueueEditor({ queue, onDeleted }: { queue: QueueSummary; onDelet
   const [reveal, setReveal] = useState<{ index: number; nonce: number } | null>(null);
   const [count, setCount] = useState('100');
   const confirmDelete = useConfirmStep();
+  const confirmRemove = useConfirmTarget();
+  const confirmReplace = useConfirmTarget();
+  const [replacement, setReplacement] = useState<Replacement | null>(null);
+  const [replacing, setReplacing] = useState(false);
+  const fileInput = useRef<HTMLInputElement>(null);
   const [rename, setRename] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
 
@@ -48,17 +63,31 @@ export function QueueEditor({ queue, onDeleted }: { queue: QueueSummary; onDelet
   const edits = [add, updateItem, remove, move, generate, update, deleteQueue];
   const failed = edits.find((m) => m.isError);
 
-  const replacer = useFileImport((file) =>
-    update.mutateAsync({
-      id: queue.id,
-      name: file.name,
-      items: file.items as never,
-      playbackPolicies: file.playbackPolicies as never,
-      reports: file.reports as never,
-      container: file.container as never,
-    }),
-  );
-
+  // A chosen file only arms the replace: nothing changes until "Confirm replace" is pressed.
+  const replacer = useFileImport(async (file, fileName) => {
+    const key = `${fileName}@${performance.now()}`;
+    setReplacement({ file, fileName, key });
+    confirmReplace.press(key, () => {});
+  });
+  const replaceArmed = replacement !== null && confirmReplace.armed === replacement.key;
+  const confirmReplacement = (chosen: Replacement) =>
+    confirmReplace.press(chosen.key, () => {
+      setReplacing(true);
+      update.mutate(
+        {
+          id: queue.id,
+          name: chosen.file.name,
+          items: chosen.file.items as never,
+          playbackPolicies: chosen.file.playbackPolicies as never,
+          reports: chosen.file.reports as never,
+          container: chosen.file.container as never,
+        },
+        { onSettled: () => setReplacing(false) },
+      );
+    });
+  // The confirm button goes when it acts or disarms: focus goes back to the file chooser (once it is
+  // enabled again, after the replace).
+  useFocusBack(replaceArmed || replacing, fileInput);
 
   const showItem = async (itemId: string) => {
     try {
@@ -88,6 +117,14 @@ export function QueueEditor({ queue, onDeleted }: { queue: QueueSummary; onDelet
   };
 
   const targets = selected.size > 0 ? [...selected] : active?.itemId ? [active.itemId] : [];
+  // Every removal asks first: there is no undo, and an item added back would get a new id.
+  const requestRemove = (itemIds: string[]) =>
+    confirmRemove.press(removalKey(itemIds), () => remove.mutate({ id: queue.id, itemIds }, { onSuccess: () => setSelected(new Set()) }));
+  const removeArmed = targets.length > 0 && confirmRemove.armed === removalKey(targets);
+  const removeNote = removeArmed ? `Remove ${targets.length === 1 ? targets[0] : plural(targets.length, 'item')}? Press Delete again, or Confirm remove.` : null;
+  const replaceNote = replaceArmed ? `Replace ${plural(queue.itemCount, 'item')} with ${plural(replacement.file.items.length, 'item')} from ${replacement.fileName}?` : null;
+  const armedNote = replaceNote ?? removeNote;
+  const status = armedNote ?? failed?.error?.message ?? replacer.error ?? notice;
   const generateCount = Number(count);
   const canGenerate = Number.isInteger(generateCount) && generateCount >= 1 && generateCount <= 1_000_000;
 
@@ -115,7 +152,7 @@ export function QueueEditor({ queue, onDeleted }: { queue: QueueSummary; onDelet
           queueVersion {queue.queueVersion}
         </span>
         <span className="muted">
-          {queue.itemCount.toLocaleString()} items · <code>{queue.id}</code>
+          {plural(queue.itemCount, 'item')} · <code>{queue.id}</code>
         </span>
         <div className="header-actions">
           <button type="button" onClick={() => void exportQueue()}>
@@ -124,8 +161,9 @@ export function QueueEditor({ queue, onDeleted }: { queue: QueueSummary; onDelet
           <FileButton
             label="Replace from file…"
             busyLabel="Replacing…"
-            busy={replacer.busy}
-            title="Replace this queue's items and settings with a file's (items that carry an id of this queue keep it)"
+            busy={replacer.busy || replacing}
+            title="Replace this queue's items and settings with a file's (items that carry an id of this queue keep it); asks before it replaces"
+            inputRef={fileInput}
             onChange={replacer.onChange}
           />
           <button
@@ -150,13 +188,28 @@ export function QueueEditor({ queue, onDeleted }: { queue: QueueSummary; onDelet
             {generate.isPending ? 'Generating…' : 'Generate'}
           </button>
         </span>
-        <button type="button" disabled={targets.length === 0 || remove.isPending} onClick={() => remove.mutate({ id: queue.id, itemIds: targets }, { onSuccess: () => setSelected(new Set()) })}>
-          Remove{targets.length > 1 ? ` ${targets.length}` : ''}
+        <button type="button" className={removeArmed ? 'danger' : undefined} disabled={targets.length === 0 || remove.isPending} onClick={() => requestRemove(targets)}>
+          {removeArmed ? 'Confirm remove' : 'Remove'}
+          {targets.length > 1 ? ` ${targets.length}` : ''}
         </button>
-        <span className="muted hint">↑↓ move · Space select · Alt+↑↓ reorder · Del remove · Enter edit · drag to reorder</span>
+        {/* What there is to say (an armed step, an error) takes the keys hint's place, so the list stays put. */}
+        {!status && <span className="muted hint">↑↓ move · Space select · Alt+↑↓ reorder · Del remove · Enter edit · drag to reorder</span>}
         <span className="action-status" role="status" aria-live="polite">
-          {failed ? <span className="error">{failed.error?.message}</span> : (replacer.error ?? notice ?? '')}
+          {armedNote ? (
+            <span className="armed-note" id={`armed-${queue.id}`}>
+              {armedNote}
+            </span>
+          ) : failed ? (
+            <span className="error">{failed.error?.message}</span>
+          ) : (
+            status
+          )}
         </span>
+        {replaceArmed && (
+          <button type="button" className="danger" autoFocus aria-describedby={`armed-${queue.id}`} onClick={() => confirmReplacement(replacement)}>
+            Confirm replace
+          </button>
+        )}
       </div>
 
       <div className="queue-body">
@@ -178,7 +231,8 @@ export function QueueEditor({ queue, onDeleted }: { queue: QueueSummary; onDelet
             move.mutate({ id: queue.id, itemIds, afterItemId }, { onError: () => setActive(before) });
           }}
           moving={move.isPending}
-          onRemove={(itemIds) => remove.mutate({ id: queue.id, itemIds }, { onSuccess: () => setSelected(new Set()) })}
+          onRemove={requestRemove}
+          removing={removeArmed ? new Set(targets) : NO_ITEMS}
           reveal={reveal}
         />
         <aside className="queue-side">
@@ -205,6 +259,7 @@ export function QueueEditor({ queue, onDeleted }: { queue: QueueSummary; onDelet
           error={(dialog.kind === 'edit' ? updateItem : add).error?.message ?? null}
           onSave={saveItem}
           onCancel={() => setDialog(null)}
+          returnFocusTo={itemListId(queue.id)}
         />
       )}
     </section>

@@ -3,6 +3,7 @@ import { useState, type FormEvent } from 'react';
 import type { QueueSummary } from '../../../../main/engine/api/queue-types';
 import { useQueueCommand } from '../../queries/queues';
 import { FileButton } from './FileButton';
+import { plural } from './format';
 import { useFileImport } from './useFileImport';
 
 export interface QueueSidebarProps {
@@ -55,7 +56,7 @@ export function QueueSidebar({ queues, selectedId, onSelect }: QueueSidebarProps
             <button type="button" className="queue-link" aria-current={queue.id === selectedId ? 'true' : undefined} onClick={() => onSelect(queue.id)}>
               <span className="queue-name">{queue.name}</span>
               <span className="muted">
-                {queue.itemCount.toLocaleString()} items · v{queue.queueVersion}
+                {plural(queue.itemCount, 'item')} · v{queue.queueVersion}
               </span>
             </button>
           </li>

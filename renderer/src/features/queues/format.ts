@@ -31,6 +31,11 @@ function formatSpan(ms: number): string {
   return `${Math.floor(hours / 24)} d`;
 }
 
+/** "1 item", "19 items", "100,000 items". */
+export function plural(count: number, noun: string): string {
+  return `${count.toLocaleString()} ${noun}${count === 1 ? '' : 's'}`;
+}
+
 export function trackTitle(track: Track): string {
   return track.name ?? track.mediaUrl ?? '(untitled)';
 }
