@@ -373,7 +373,12 @@ test.describe('the editor at 1440 and 1024 px', () => {
     const queues = new QueuesPage(page);
     await queues.open();
     await queues.create('Policies layout');
-    await queues.tab('Policies').click();
+    // The tabs are one Tab stop, moved with the arrow keys: End goes to Policies.
+    await expect(queues.tab('Reports')).toHaveAttribute('tabindex', '-1');
+    await queues.tab('Players').focus();
+    await page.keyboard.press('End');
+    await expect(queues.tab('Policies')).toHaveAttribute('aria-selected', 'true');
+    await expect(queues.tab('Policies')).toBeFocused();
     await expect(page.getByRole('checkbox', { name: 'sendPlaybackActions' })).toBeVisible();
     for (const [width, height] of [
       [1440, 900],

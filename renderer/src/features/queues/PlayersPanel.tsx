@@ -3,7 +3,8 @@
  * last asked for (reason, anchor, sizes) and what it got, and its last timePlayed report.
  */
 import type { PlayerQueueActivity, QueueActivityView } from '../../../../main/engine/api/queue-types';
-import { formatTimeOfDay } from './format';
+import { formatEngineMoment } from '../../format/engine-time';
+import { useEngineDay } from '../../stores/clock';
 import { playerLabel } from './marks';
 
 export interface PlayersPanelProps {
@@ -29,13 +30,14 @@ export function PlayersPanel({ activity, colors, onShowItem }: PlayersPanelProps
 function PlayerCard({ player, color, onShowItem }: { player: PlayerQueueActivity; color: string; onShowItem(itemId: string): void }) {
   const window = player.itemWindow;
   const ids = window?.window?.itemIds ?? [];
+  const today = useEngineDay();
   return (
     <li className="player-card" style={{ borderLeftColor: color }} aria-label={playerLabel(player)}>
       <div className="player-card-head">
         <strong>{playerLabel(player)}</strong>
         {player.playerId && player.playerName && <code className="muted">{player.playerId}</code>}
         <span className="muted">
-          last {player.lastRequest.kind} {player.lastRequest.status} at {formatTimeOfDay(player.lastRequest.at)}
+          last {player.lastRequest.kind} {player.lastRequest.status} at {formatEngineMoment(player.lastRequest.at, today)}
         </span>
       </div>
       <div>
@@ -55,7 +57,7 @@ function PlayerCard({ player, color, onShowItem }: { player: PlayerQueueActivity
             <code>
               {window.previousWindowSize ?? '·'}/{window.upcomingWindowSize ?? '·'}
             </code>{' '}
-            → <span className="status">{window.status}</span> at {formatTimeOfDay(window.at)}
+            → <span className="status">{window.status}</span> at {formatEngineMoment(window.at, today)}
           </div>
           {window.window ? (
             <div className="muted">
@@ -70,7 +72,7 @@ function PlayerCard({ player, color, onShowItem }: { player: PlayerQueueActivity
       )}
       {player.lastReport && (
         <div className="muted">
-          Last report: {player.lastReport.type} for {player.lastReport.itemId} at {formatTimeOfDay(player.lastReport.receivedAt)} (played{' '}
+          Last report: {player.lastReport.type} for {player.lastReport.itemId} at {formatEngineMoment(player.lastReport.receivedAt, today)} (played{' '}
           {Math.round(player.lastReport.report.durationPlayedMillis / 1000)} s, at {Math.round(player.lastReport.report.positionMillis / 1000)} s)
         </div>
       )}

@@ -7,6 +7,7 @@
 import { useCallback, useMemo, useRef, useState } from 'react';
 import type { QueueItem, QueueSummary, Track } from '../../../../main/engine/api/queue-types';
 import { useApi } from '../../api/context';
+import { onRovingKeyDown, rovingTabIndex } from '../../components/roving';
 import { useConfirmStep, useConfirmTarget } from '../../components/useConfirmStep';
 import { useQueueActivity, useQueueCommand, useQueueContext } from '../../queries/queues';
 import { ConnectionInfo } from './ConnectionInfo';
@@ -236,14 +237,23 @@ export function QueueEditor({ queue, onDeleted }: { queue: QueueSummary; onDelet
           reveal={reveal}
         />
         <aside className="queue-side">
-          <div className="tabs" role="tablist" aria-label="Queue details">
+          <div className="tabs" role="tablist" aria-label="Queue details" onKeyDown={onRovingKeyDown}>
             {(['players', 'reports', 'policies'] as const).map((name) => (
-              <button key={name} type="button" role="tab" aria-selected={tab === name} onClick={() => setTab(name)}>
+              <button
+                key={name}
+                id={`queue-tab-${name}`}
+                type="button"
+                role="tab"
+                aria-selected={tab === name}
+                aria-controls={tab === name ? 'queue-tab-panel' : undefined}
+                tabIndex={rovingTabIndex(tab === name, name === 'players', true)}
+                onClick={() => setTab(name)}
+              >
                 {name === 'players' ? 'Players' : name === 'reports' ? 'Reports' : 'Policies'}
               </button>
             ))}
           </div>
-          <div role="tabpanel" className="tab-panel">
+          <div role="tabpanel" id="queue-tab-panel" aria-labelledby={`queue-tab-${tab}`} className="tab-panel">
             {tab === 'players' && <PlayersPanel activity={activity.data} colors={colors} onShowItem={(itemId) => void showItem(itemId)} />}
             {tab === 'reports' && <ReportsPanel queueId={queue.id} itemId={active?.itemId ?? null} />}
             {tab === 'policies' && context.data && <PoliciesForm key={context.data.contextVersion} queueId={queue.id} context={context.data} />}

@@ -1,9 +1,12 @@
 /** timePlayed reports the queue received (seed §2.3): for the chosen item, or for the whole queue. */
+import { formatEngineMoment } from '../../format/engine-time';
 import { useItemReports } from '../../queries/queues';
-import { formatDuration, formatTimeOfDay } from './format';
+import { useEngineDay } from '../../stores/clock';
+import { formatDuration } from './format';
 
 export function ReportsPanel({ queueId, itemId }: { queueId: string; itemId: string | null }) {
   const { data, error } = useItemReports(queueId, itemId);
+  const today = useEngineDay();
   const reports = data ?? [];
   return (
     <section aria-label="timePlayed reports">
@@ -26,7 +29,7 @@ export function ReportsPanel({ queueId, itemId }: { queueId: string; itemId: str
           <tbody>
             {reports.map((r) => (
               <tr key={r.seq}>
-                <td>{formatTimeOfDay(r.receivedAt)}</td>
+                <td>{formatEngineMoment(r.receivedAt, today)}</td>
                 <td>
                   <code>{r.itemId}</code>
                 </td>

@@ -7,13 +7,6 @@ export function formatDuration(ms: number | undefined): string {
   return `${Math.floor(total / 60)}:${String(total % 60).padStart(2, '0')}`;
 }
 
-/** Engine time of day, to the second (the date is in the status bar). */
-export function formatTimeOfDay(ms: number): string {
-  const d = new Date(ms);
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
-}
-
 /** "in 23 h 59 min", "expired 5 min ago": a token's lifetime on the engine clock. */
 export function formatExpiry(expiresAt: number, now: number | null): string {
   if (now === null) return '';
