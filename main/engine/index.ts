@@ -83,6 +83,9 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   const adminToken = options.adminToken ?? randomBytes(32).toString('base64url');
   const store = openStore({ dataDir: options.dataDir, nativeBinding: options.nativeBinding }, wall.now());
   const closers: (() => void | Promise<void>)[] = [() => store.close()];
+  if (store.dataDirShared) {
+    log.warn(`another Cloud Queue Console has ${store.dataDir} open (the desktop app or npm run serve): both run its players and write its data, each over the other. Close one, or give this one another --data-dir or --ephemeral.`);
+  }
   if (store.trafficLogRecovery) {
     const { putAside, because } = store.trafficLogRecovery;
     const kept = putAside ? `it was put aside as ${putAside} and a new one started` : 'this run keeps its traffic log in memory';

@@ -1,61 +1,40 @@
 /**
- * One console per data dir. The desktop app's userData folder is also `serve`'s default, and the
- * app falls back to free ports when another console holds its own, so without a lock the two would
- * share `console.sqlite` and the traffic log (written without a WAL) and overwrite each other's
- * players and settings. The lock is a file naming the process that holds it; a file whose process
- * is gone (a killed console) is taken over.
+ * Whether another console has this data dir open. The desktop app's userData folder is also
+ * `serve`'s default, so the two can meet on one folder: SQLite keeps the files whole, but both
+ * consoles run the same players and write the same saved state over each other, which looks like
+ * a console gone strange. So the second one says so in a warning, and still starts: CONTRACT §1
+ * lets a console start on any data dir, and a refusal would also stop a restart while a console
+ * killed with its npm parent still runs on.
+ *
+ * The claim is an exclusive lock on a small SQLite file (`console.lock`), held while the engine
+ * runs. The OS drops it when the process ends, however it ends: a killed console leaves nothing
+ * stale, and a process id used again after a reboot cannot hold it.
  */
-import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import Database from 'better-sqlite3';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 
 export const LOCK_FILE = 'console.lock';
 
-export interface DataDirLock {
+export interface DataDirClaim {
+  /** Another console had the folder open when this one started. */
+  shared: boolean;
   release(): void;
 }
 
-/** Takes the data dir for this process, or throws saying which process has it. */
-export function lockDataDir(dataDir: string): DataDirLock {
+export function claimDataDir(dataDir: string, nativeBinding?: string): DataDirClaim {
   mkdirSync(dataDir, { recursive: true });
-  const file = join(dataDir, LOCK_FILE);
-  for (;;) {
-    try {
-      const fd = openSync(file, 'wx');
-      try {
-        writeSync(fd, `${JSON.stringify({ pid: process.pid, since: new Date().toISOString() })}\n`);
-      } finally {
-        closeSync(fd);
-      }
-      return { release: () => holderOf(file) === process.pid && rmSync(file, { force: true }) };
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-    }
-    const holder = holderOf(file);
-    if (holder !== null && running(holder)) {
-      throw new Error(
-        `the data folder ${dataDir} is already open in another Cloud Queue Console (process ${holder}); close it, or start this one with --data-dir or --ephemeral. If no console runs, delete ${file}.`,
-      );
-    }
-    // Left by a console that was killed: take it over.
-    rmSync(file, { force: true });
-  }
-}
-
-function holderOf(file: string): number | null {
+  const db = new Database(join(dataDir, LOCK_FILE), { timeout: 0, ...(nativeBinding ? { nativeBinding } : {}) });
   try {
-    const pid = (JSON.parse(readFileSync(file, 'utf8')) as { pid?: unknown }).pid;
-    return typeof pid === 'number' && Number.isInteger(pid) && pid > 0 ? pid : null;
-  } catch {
-    return null;
-  }
-}
-
-/** Signal 0 asks whether the process exists: EPERM means it does, as another user's. */
-function running(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
+    db.pragma('locking_mode = EXCLUSIVE');
+    // The first write takes the exclusive lock, and EXCLUSIVE mode keeps it until the connection closes.
+    db.exec('CREATE TABLE IF NOT EXISTS claim (pid INTEGER NOT NULL)');
+    db.prepare('INSERT INTO claim (pid) VALUES (?)').run(process.pid);
+    db.exec('DELETE FROM claim WHERE rowid < (SELECT max(rowid) FROM claim)');
+    return { shared: false, release: () => db.close() };
   } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
+    db.close();
+    if ((error as { code?: unknown }).code !== 'SQLITE_BUSY') throw error;
+    return { shared: true, release: () => undefined };
   }
 }

@@ -4,7 +4,7 @@
  * Areas of the engine take the repositories they need, never the raw database.
  */
 import { closeDatabase, openDatabase, transactor, type DatabaseLocation, type SqliteDatabase } from './database.js';
-import { lockDataDir } from './data-dir-lock.js';
+import { claimDataDir, type DataDirClaim } from './data-dir-lock.js';
 import { migrate } from './migrations.js';
 import { migrations } from './migrations/index.js';
 import { attachTrafficLog, detachTrafficLog, type TrafficLogRecovery } from './traffic-log.js';
@@ -35,6 +35,8 @@ export interface Store {
   readonly schemaVersion: number;
   /** Set when the traffic log on disk could not be used: put aside and started anew, or kept in memory. */
   readonly trafficLogRecovery: TrafficLogRecovery;
+  /** Another console had the data dir open when this store opened (see data-dir-lock.ts). */
+  readonly dataDirShared: boolean;
   readonly settings: SettingsRepository;
   readonly households: HouseholdRepository;
   readonly groups: GroupRepository;
@@ -61,17 +63,17 @@ export interface Store {
 }
 
 export function openStore(location: DatabaseLocation, now: number = Date.now()): Store {
-  // Taken before the database opens, given back once it is closed (see data-dir-lock.ts).
-  const lock = location.dataDir === null ? null : lockDataDir(location.dataDir);
+  // Claimed before the database opens, given back once it is closed (see data-dir-lock.ts).
+  const claim = location.dataDir === null ? null : claimDataDir(location.dataDir, location.nativeBinding);
   try {
-    return openLocked(location, now, () => lock?.release());
+    return openClaimed(location, now, claim);
   } catch (error) {
-    lock?.release();
+    claim?.release();
     throw error;
   }
 }
 
-function openLocked(location: DatabaseLocation, now: number, unlock: () => void): Store {
+function openClaimed(location: DatabaseLocation, now: number, claim: DataDirClaim | null): Store {
   const db = openDatabase(location);
   try {
     // The log first: the console's migration 11 moves its rows there.
@@ -82,6 +84,7 @@ function openLocked(location: DatabaseLocation, now: number, unlock: () => void)
       dataDir: location.dataDir,
       schemaVersion: version,
       trafficLogRecovery,
+      dataDirShared: claim?.shared ?? false,
       settings: new SettingsRepository(db),
       households: new HouseholdRepository(db),
       groups: new GroupRepository(db),
@@ -107,7 +110,7 @@ function openLocked(location: DatabaseLocation, now: number, unlock: () => void)
         try {
           closeConnection(db);
         } finally {
-          unlock();
+          claim?.release();
         }
       },
     };
