@@ -490,7 +490,7 @@ export class Player {
       const pending = this.loading!;
       // The track the load replaces: the one playing now, or the one a start at once replaced.
       const cutOff = pending.startedAtOnce ? pending.cutOff : this.prepareCutOff();
-      if (cutOff) this.postReport(cutOff, { cutOff: true });
+      if (cutOff) this.postReport(cutOff, { cutOff: true, ofQueueBefore: true });
       this.queue = pending.queue!;
       this.window = new QueueWindow(window);
       // A new queue starts clean: an error left from the one before is not this queue's.
@@ -831,10 +831,14 @@ export class Player {
   }
 
   /** `cutOff`: the report of a queue being replaced, whose 404 must not evict the new session. */
-  private postReport({ target, report }: PreparedReport, { cutOff = false } = {}): void {
+  /**
+   * Sends a timePlayed report. `ofQueueBefore`: the cut-off report of the queue a load replaced;
+   * its failure is that queue's (in the traffic log), not an error of the queue now playing.
+   */
+  private postReport({ target, report }: PreparedReport, { cutOff = false, ofQueueBefore = false } = {}): void {
     const epoch = this.epoch;
     void this.foreground((retry) => this.deps.client.timePlayed(target, [report], retry)).then((result) => {
-      if (result.ok || epoch !== this.epoch) return;
+      if (result.ok || epoch !== this.epoch || ofQueueBefore) return;
       // A report that fails never stops playback; a 404 still evicts the session (§7.1).
       if (result.failure.kind === 'notFound' && !cutOff) this.dispatch({ type: 'sessionNotFound', failure: result.failure }, { requestId: result.exchange.requestId });
       else this.noteError(result.failure);

@@ -127,6 +127,17 @@ describe('playback reports (seed §2.3)', () => {
     ]);
   });
 
+  it('leaves no error standing from the queue a load replaced: its cut-off report failing is that queue\'s', async () => {
+    await playing({ items: tracks(5, 60_000) });
+    await h.advance(20_000);
+    h.stub.script('timePlayed', { status: 500 }, { times: 1 });
+    await h.load();
+    await h.settle();
+    expect(h.stub.postedReports().filter((r) => r.type === 'final').map((r) => r.id)).toEqual(['t1']);
+    expect(h.player.machineState).toBe('BUFFERING');
+    expect(h.player.snapshot().lastError).toBeNull();
+  });
+
   it('never stops playback because a report failed', async () => {
     await playing({ items: tracks(3, 30_000) });
     h.stub.script('timePlayed', { status: 500 }, { times: 5 });
