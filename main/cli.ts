@@ -5,7 +5,7 @@
  */
 import { parseArgs } from 'node:util';
 import { defaultDataDir } from './engine/store/data-dir.js';
-import { MAX_CLOCK_SPEED } from './engine/api/types.js';
+import { MAX_CLOCK_SPEED } from './engine/api/commands/core.js';
 import { DEFAULT_HOST, DEFAULT_PORT } from './engine/http/listeners.js';
 import { isLoopbackHostname } from './engine/http/loopback.js';
 

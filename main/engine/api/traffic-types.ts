@@ -55,6 +55,9 @@ export interface TrafficEntry extends TrafficSummary {
  * without an answer), in any case; empty is no filter (`?status=`), as for the other fields. One
  * pattern for the engine's input check and the UI's field.
  */
+/** The most entries one export takes: a HAR file or a repro bundle. */
+export const TRAFFIC_EXPORT_MAX = 100_000;
+
 export const TRAFFIC_STATUS_FILTER_PATTERN = '^([0-9]{3}|[1-5][xX][xX]|[nN][oO][nN][eE]|)$';
 
 export interface TrafficFilter {

@@ -4,9 +4,6 @@
  */
 
 /** Engine time in epoch milliseconds and the speed it runs at (CONTRACT §6). */
-/** The fastest the engine clock runs: `POST /clock`, a bundle's clock and `--clock-speed` alike. */
-export const MAX_CLOCK_SPEED = 100_000;
-
 export interface ClockState {
   now: number;
   speed: number;

@@ -7,7 +7,8 @@
 import Type from 'typebox';
 import { BUNDLE_FORMAT, BUNDLE_VERSION, type BundleImportResult, type ReproBundle } from '../bundle-types.js';
 import { command } from '../command.js';
-import { MAX_CLOCK_SPEED } from '../types.js';
+import { MAX_CLOCK_SPEED } from './core.js';
+import { TRAFFIC_EXPORT_MAX } from '../traffic-types.js';
 import { FaultRuleInputSchema, TrafficFilterSchema } from './faults.js';
 import { ContainerInput, PlaybackPoliciesInput, ReportsInput, TrackInput } from './queues.js';
 import { ScenarioStepSchema } from './scenarios.js';
@@ -55,7 +56,7 @@ export const bundleCommands = {
     input: Type.Object({
       filter: Type.Optional(TrafficFilterSchema),
       queueIds: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 256 }), { maxItems: 100 })),
-      limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_CLOCK_SPEED })),
+      limit: Type.Optional(Type.Integer({ minimum: 1, maximum: TRAFFIC_EXPORT_MAX })),
       reveal: Type.Optional(Type.Boolean()),
       name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
     }),

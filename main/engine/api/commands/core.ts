@@ -1,8 +1,11 @@
 /** Commands of the engine itself: overview, clock, players. */
 import Type from 'typebox';
 import { command } from '../command.js';
-import { MAX_CLOCK_SPEED, type ClockState, type EngineStateView, type PlayerView } from '../types.js';
+import type { ClockState, EngineStateView, PlayerView } from '../types.js';
 import { Empty, Id } from './shared.js';
+
+/** The fastest the engine clock runs: `POST /clock`, a scenario's and a bundle's clock, and `--clock-speed` alike. */
+export const MAX_CLOCK_SPEED = 100_000;
 
 export const coreCommands = {
   'state.get': command<EngineStateView>()({

@@ -2,7 +2,7 @@
 import Type from 'typebox';
 import { command } from '../command.js';
 import type { FaultRule } from '../fault-types.js';
-import { TRAFFIC_STATUS_FILTER_PATTERN, type TrafficEntry, type TrafficSettings, type TrafficSummary } from '../traffic-types.js';
+import { TRAFFIC_EXPORT_MAX, TRAFFIC_STATUS_FILTER_PATTERN, type TrafficEntry, type TrafficSettings, type TrafficSummary } from '../traffic-types.js';
 import type { HarLog } from '../har-types.js';
 import { Empty, Id } from './shared.js';
 
@@ -130,7 +130,7 @@ export const faultCommands = {
   }),
   'traffic.har': command<HarLog>()({
     summary: 'The filtered traffic as a HAR 1.2 log (secrets masked unless `reveal`).',
-    input: Type.Object({ filter: Type.Optional(TrafficFilterSchema), reveal: Type.Optional(Type.Boolean()), limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000 })) }),
+    input: Type.Object({ filter: Type.Optional(TrafficFilterSchema), reveal: Type.Optional(Type.Boolean()), limit: Type.Optional(Type.Integer({ minimum: 1, maximum: TRAFFIC_EXPORT_MAX })) }),
     http: { method: 'POST', path: '/traffic/har' },
   }),
 };

@@ -4,7 +4,8 @@ import { command } from '../command.js';
 import type { Scenario, ScenarioReport } from '../scenario-types.js';
 import { FaultRuleInputSchema } from './faults.js';
 import { Empty, Id } from './shared.js';
-import { MAX_CLOCK_SPEED, PLAYBACK_STATES } from '../types.js';
+import { PLAYBACK_STATES } from '../types.js';
+import { MAX_CLOCK_SPEED } from './core.js';
 
 const PlayerActionSchema = Type.Union([Type.Literal('play'), Type.Literal('pause'), Type.Literal('skipNext'), Type.Literal('skipPrev'), Type.Literal('resume')]);
 const StateSchema = Type.Union([...['IDLE', 'BUFFERING', 'PLAYING', 'PAUSED', 'SUSPENDED', ...PLAYBACK_STATES].map((state) => Type.Literal(state))]);

@@ -8,15 +8,12 @@ import { useMutation } from '@tanstack/react-query';
 import { useState, type ChangeEvent } from 'react';
 import type { BundleImportResult } from '../../../../main/engine/api/bundle-types';
 import type { ScenarioReport } from '../../../../main/engine/api/scenario-types';
-import type { TrafficFilter } from '../../../../main/engine/api/traffic-types';
+import { TRAFFIC_EXPORT_MAX, type TrafficFilter } from '../../../../main/engine/api/traffic-types';
 import { useApi } from '../../api/context';
 import { FileButton } from '../queues/FileButton';
 import { downloadJson } from '../queues/transfer';
 import { fileStamp } from './format';
 import { restoredText, stepNumber } from '../faults/scenario-text';
-
-/** The most a HAR export takes (the engine's own limit). */
-const HAR_LIMIT = 100_000;
 
 export function TrafficTransfer({ filter, total }: { filter: TrafficFilter; total: number }) {
   const api = useApi();
@@ -25,10 +22,10 @@ export function TrafficTransfer({ filter, total }: { filter: TrafficFilter; tota
   const [importError, setImportError] = useState<string | null>(null);
 
   const har = useMutation({
-    mutationFn: () => api.call('traffic.har', { filter, limit: Math.max(1, Math.min(total, HAR_LIMIT)) }),
+    mutationFn: () => api.call('traffic.har', { filter, limit: Math.max(1, Math.min(total, TRAFFIC_EXPORT_MAX)) }),
     onSuccess: (log) => {
       downloadJson(`traffic-${fileStamp(Date.now())}.har`, log);
-      setNotice({ text: `Exported ${log.log.entries.length.toLocaleString('en-US')} entries as HAR${total > HAR_LIMIT ? ` (the first ${HAR_LIMIT.toLocaleString('en-US')})` : ''}.` });
+      setNotice({ text: `Exported ${log.log.entries.length.toLocaleString('en-US')} entries as HAR${total > TRAFFIC_EXPORT_MAX ? ` (the first ${TRAFFIC_EXPORT_MAX.toLocaleString('en-US')})` : ''}.` });
     },
   });
   const bundle = useMutation({
