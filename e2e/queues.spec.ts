@@ -303,8 +303,14 @@ test.describe('the editor keeps what is typed and asks before it destroys', () =
     await expect(queues.row(1)).toHaveAttribute('data-removing', 'true');
     await expect(queues.items.getByRole('option')).toHaveCount(5);
     expect(await queues.currentVersion()).toBe(version);
-
+    // A held Backspace: its repeats, however late, decide nothing.
+    await page.keyboard.down('Backspace');
     await queues.pastConfirmGuard();
+    await page.keyboard.down('Backspace');
+    await page.keyboard.up('Backspace');
+    await expect(queues.items.getByRole('option')).toHaveCount(5);
+    expect(await queues.currentVersion()).toBe(version);
+
     await page.keyboard.press('Backspace');
     await queues.versionChangedFrom(version);
     await expect(queues.items.getByRole('option')).toHaveCount(3);

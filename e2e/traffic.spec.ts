@@ -97,8 +97,14 @@ test.describe('the traffic log', () => {
     await fetch(`${served.ready.urls.cloudQueue}/queues/${marker}/v2.3/version`);
     await traffic.search(marker);
     await traffic.expectCount(1);
-    await page.getByRole('button', { name: 'Clear log' }).click();
+    // A held Enter: its first press arms, and its repeats, however late, decide nothing.
+    await page.getByRole('button', { name: 'Clear log' }).focus();
+    await page.keyboard.down('Enter');
     const confirm = page.getByRole('button', { name: 'Confirm: delete every entry' });
+    await expect(confirm).toBeVisible();
+    await page.waitForTimeout(450); // past the 400 ms guard, as a key's repeat delay is
+    await page.keyboard.down('Enter'); // held: a repeat
+    await page.keyboard.up('Enter');
     await expect(confirm).toBeVisible();
     await traffic.expectCount(1);
     // A second press within 400 ms is a held key or a double click, not a decision (useConfirmStep).

@@ -68,7 +68,8 @@ export function ModalDialog({ label, className, onRequestClose, returnFocusTo, c
       // Handled here rather than through the dialog's own close request, which Chromium stops
       // letting us cancel after one refusal: an owner asking "discard changes?" must keep control.
       event.preventDefault();
-      onRequestClose();
+      // A held Escape's repeats would answer that question for the user.
+      if (!event.repeat) onRequestClose();
     }
   };
   const onCancel = (event: SyntheticEvent) => {

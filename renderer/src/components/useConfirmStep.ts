@@ -4,7 +4,7 @@
  * that, so one stray click or key never destroys. A keyed step arms for one target: a press for
  * another target (other rows, another file) arms that one instead of acting.
  */
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type KeyboardEvent } from 'react';
 
 const CONFIRM_WINDOW_MS = 4_000;
 /** A second press sooner than this is a held key's repeat or a double click, not a decision. */
@@ -47,3 +47,13 @@ export function useConfirmStep(): { armed: boolean; press(act: () => void): void
   const step = useConfirmTarget();
   return { armed: step.armed !== null, press: (act) => step.press('', act) };
 }
+
+/**
+ * On a confirm button: a held Enter or Space repeats, and each repeat would click it again, after
+ * the key's repeat delay (often longer than CONFIRM_AFTER_MS). A repeat is not a second decision.
+ */
+export const IGNORE_HELD_KEY = {
+  onKeyDown: (event: KeyboardEvent) => {
+    if (event.repeat) event.preventDefault();
+  },
+};

@@ -5,7 +5,7 @@
  */
 import { useState } from 'react';
 import type { StoredScenarioView } from '../../../../main/engine/api/commands/scenarios';
-import { useConfirmStep } from '../../components/useConfirmStep';
+import { IGNORE_HELD_KEY, useConfirmStep } from '../../components/useConfirmStep';
 import { useDeleteScenario, useRunScenario, useScenarios } from '../../queries/scenarios';
 import { useDrafts } from './drafts';
 import { ScenarioEditor } from './ScenarioEditor';
@@ -98,6 +98,7 @@ function ScenarioView({ scenario, run, onEdit, onDeleted }: { scenario: StoredSc
             type="button"
             className={confirm.armed ? 'danger' : undefined}
             disabled={remove.isPending}
+            {...IGNORE_HELD_KEY}
             onClick={() => confirm.press(() => remove.mutate(scenario.id, { onSuccess: onDeleted }))}
           >
             {confirm.armed ? 'Confirm delete' : 'Delete'}

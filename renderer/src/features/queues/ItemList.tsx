@@ -184,6 +184,8 @@ export function ItemList(props: ItemListProps) {
       }
       case 'Delete':
       case 'Backspace': {
+        // A held key's repeats would confirm what its first press armed.
+        if (event.repeat) break;
         const ids = targets();
         if (ids.length > 0) onRemove(ids);
         break;

@@ -8,7 +8,7 @@ import { useCallback, useMemo, useRef, useState } from 'react';
 import type { QueueItem, QueueSummary, Track } from '../../../../main/engine/api/queue-types';
 import { useApi } from '../../api/context';
 import { onRovingKeyDown, rovingTabIndex } from '../../components/roving';
-import { useConfirmStep, useConfirmTarget } from '../../components/useConfirmStep';
+import { IGNORE_HELD_KEY, useConfirmStep, useConfirmTarget } from '../../components/useConfirmStep';
 import { useQueueActivity, useQueueCommand, useQueueContext } from '../../queries/queues';
 import { ConnectionInfo } from './ConnectionInfo';
 import { FileButton } from './FileButton';
@@ -170,6 +170,7 @@ export function QueueEditor({ queue, onDeleted }: { queue: QueueSummary; onDelet
           <button
             type="button"
             className={confirmDelete.armed ? 'danger' : undefined}
+            {...IGNORE_HELD_KEY}
             onClick={() => confirmDelete.press(() => deleteQueue.mutate({ id: queue.id }, { onSuccess: onDeleted }))}
           >
             {confirmDelete.armed ? 'Confirm delete' : 'Delete queue'}
@@ -189,7 +190,7 @@ export function QueueEditor({ queue, onDeleted }: { queue: QueueSummary; onDelet
             {generate.isPending ? 'Generating…' : 'Generate'}
           </button>
         </span>
-        <button type="button" className={removeArmed ? 'danger' : undefined} disabled={targets.length === 0 || remove.isPending} onClick={() => requestRemove(targets)}>
+        <button type="button" className={removeArmed ? 'danger' : undefined} disabled={targets.length === 0 || remove.isPending} {...IGNORE_HELD_KEY} onClick={() => requestRemove(targets)}>
           {removeArmed ? 'Confirm remove' : 'Remove'}
           {targets.length > 1 ? ` ${targets.length}` : ''}
         </button>
@@ -207,7 +208,7 @@ export function QueueEditor({ queue, onDeleted }: { queue: QueueSummary; onDelet
           )}
         </span>
         {replaceArmed && (
-          <button type="button" className="danger" autoFocus aria-describedby={`armed-${queue.id}`} onClick={() => confirmReplacement(replacement)}>
+          <button type="button" className="danger" autoFocus aria-describedby={`armed-${queue.id}`} {...IGNORE_HELD_KEY} onClick={() => confirmReplacement(replacement)}>
             Confirm replace
           </button>
         )}

@@ -7,7 +7,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { TrafficSettings } from '../../../../main/engine/api/traffic-types';
 import { useApi } from '../../api/context';
-import { useConfirmStep } from '../../components/useConfirmStep';
+import { IGNORE_HELD_KEY, useConfirmStep } from '../../components/useConfirmStep';
 import { trafficKeys, useTrafficSettings } from '../../queries/traffic';
 
 const MIN_RETENTION = 100;
@@ -69,6 +69,7 @@ export function TrafficSettingsBar() {
         className="danger"
         disabled={clear.isPending}
         title="Deletes every entry of the log (press twice)"
+        {...IGNORE_HELD_KEY}
         onClick={() => confirmClear.press(() => clear.mutate())}
       >
         {confirmClear.armed ? 'Confirm: delete every entry' : 'Clear log'}
