@@ -64,4 +64,11 @@ describe('explaining a refused input', () => {
       ],
     });
   });
+
+  it('lists at most 100 refused places, however many the input has', async () => {
+    const runner = createCommandRunner({} as CommandHandlers);
+    const items = Array.from({ length: 150 }, () => ({ track: { name: 7 } }));
+    const refused = await runner.run('queues.create', { name: 'many', items }).catch((error: { details: unknown[] }) => error);
+    expect((refused as { details: unknown[] }).details).toHaveLength(100);
+  });
 });

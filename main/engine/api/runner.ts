@@ -13,6 +13,9 @@ import { explainAll } from './explain.js';
 export type CommandHandler<N extends CommandName> = (input: CommandInput<N>) => CommandOutput<N> | Promise<CommandOutput<N>>;
 export type CommandHandlers = { [N in CommandName]: CommandHandler<N> };
 
+/** The most refused places an error lists: 100,000 bad queue items need not make a 100,000-line answer. */
+const MAX_PROBLEMS = 100;
+
 export interface CommandRunner {
   run<N extends CommandName>(name: N, input?: unknown): Promise<CommandOutput<N>>;
   call(name: unknown, input?: unknown): Promise<CommandResult<CommandName>>;
@@ -33,8 +36,10 @@ export function createCommandRunner(handlers: CommandHandlers): CommandRunner {
     if (!isCommandName(name)) throw new EngineError('unknown_command', `no command named ${JSON.stringify(name)}`);
     const validator = validatorOf(name);
     if (!validator.Check(input)) {
-      // Every refused place (a form marks them all), the first of them in the message.
-      const problems = explainAll(commandSpecs[name].input, input);
+      // Every refused place (a form marks them all), the first of them in the message; the
+      // validator's own list should explaining ever find nothing; a bounded answer for a huge input.
+      const explained = explainAll(commandSpecs[name].input, input);
+      const problems = (explained.length ? explained : validator.Errors(input).map((e) => ({ path: e.instancePath || '/', message: e.message }))).slice(0, MAX_PROBLEMS);
       const first = problems[0];
       throw new EngineError('invalid_input', `${name}: ${first ? `${first.path} ${first.message}` : 'invalid input'}`, problems);
     }

@@ -26,6 +26,11 @@ function tabStops(dialog: HTMLElement): HTMLElement[] {
 
 export function ModalDialog({ label, className, onRequestClose, returnFocusTo, children }: ModalDialogProps) {
   const ref = useRef<HTMLDialogElement>(null);
+  // Read when the dialog closes: a new value must not close and open it again.
+  const returnFocusToRef = useRef(returnFocusTo);
+  useLayoutEffect(() => {
+    returnFocusToRef.current = returnFocusTo;
+  }, [returnFocusTo]);
 
   useLayoutEffect(() => {
     const dialog = ref.current!;
@@ -48,10 +53,10 @@ export function ModalDialog({ label, className, onRequestClose, returnFocusTo, c
       window.removeEventListener('keydown', guard, true);
       dialog.removeEventListener('close', reopen);
       dialog.close();
-      const back = opener instanceof HTMLElement && opener.isConnected && opener !== document.body ? opener : returnFocusTo ? document.getElementById(returnFocusTo) : null;
+      const back = opener instanceof HTMLElement && opener.isConnected && opener !== document.body ? opener : returnFocusToRef.current ? document.getElementById(returnFocusToRef.current) : null;
       back?.focus();
     };
-  }, [returnFocusTo]);
+  }, []);
 
   const onKeyDown = (event: KeyboardEvent) => {
     // The page behind is inert: none of its keyboard shortcuts apply while the dialog is open.

@@ -86,7 +86,7 @@ function Timeline({ flowId }: { flowId: string }) {
         </span>
       </p>
       {started && (
-        <p className="timeline-started" aria-label="Started here">
+        <p className="timeline-started" role="group" aria-label="Started here">
           Started here: <StartedValues started={started} />
         </p>
       )}

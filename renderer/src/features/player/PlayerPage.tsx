@@ -62,13 +62,15 @@ export function PlayerPage() {
     }
   };
 
+  const firstPlayer = coordinators.find((c) => c.player)?.player;
   return (
     <section className="page player-page" aria-labelledby="page-title">
       <header className="page-header">
         <h1 id="page-title">Player</h1>
       </header>
       <div className="player-tabs" role="tablist" aria-label="Players" onKeyDown={onRovingKeyDown}>
-        {coordinators.map(({ group, player }, index) =>
+        {/* A group without a coordinator shows no tab: the row's first stop is the first that does. */}
+        {coordinators.map(({ group, player }) =>
           player ? (
             <button
               key={group.id}
@@ -77,7 +79,7 @@ export function PlayerPage() {
               type="button"
               aria-selected={player.id === selected}
               aria-controls={player.id === selected ? 'player-panel' : undefined}
-              tabIndex={rovingTabIndex(player.id === selected, index === 0, coordinators.some((c) => c.player?.id === selected))}
+              tabIndex={rovingTabIndex(player.id === selected, player === firstPlayer, coordinators.some((c) => c.player?.id === selected))}
               onClick={() => choose(player.id)}
             >
               <span>{group.name}</span>

@@ -196,7 +196,7 @@ export function QueueEditor({ queue, onDeleted }: { queue: QueueSummary; onDelet
         </button>
         {/* What there is to say (an armed step, an error) takes the keys hint's place, so the list stays put. */}
         {!status && <span className="muted hint">↑↓ move · Space select · Alt+↑↓ reorder · Del remove · Enter edit · drag to reorder</span>}
-        <span className="action-status" role="status" aria-live="polite">
+        <span role="status" aria-live="polite">
           {armedNote ? (
             <span className="armed-note" id={`armed-${queue.id}`}>
               {armedNote}
