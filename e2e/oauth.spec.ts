@@ -1,4 +1,5 @@
 import { expect, test } from './fixtures';
+import { adminApi } from './pages/faults-page';
 import { LoginPages, OAuthPage } from './pages/oauth-page';
 
 /** Nothing listens here: the browser's requests to it are answered by the test. */
@@ -140,6 +141,31 @@ test.describe('the OAuth page in Chromium', () => {
     await expect(oauth.step('consent')).toContainText('auto-approved');
     await oauth.setting('Auto-approve').uncheck();
     await expect(oauth.setting('Auto-approve')).not.toBeChecked();
+  });
+
+  test('a midnight the running clock passes between pushes dates what came before it', async ({ consolePage, page, served }) => {
+    const oauth = new OAuthPage(page);
+    await consolePage.waitUntilLive();
+    await oauth.open();
+    await adminApi(served.ready, 'PATCH', '/settings', { autoApprove: true });
+    try {
+      const tab = await oauth.runSampleFlow();
+      await expect(tab.getByRole('list', { name: 'Households' })).toHaveText('Demo Household');
+      const flow = oauth.flows.getByRole('button').first();
+      // Stopped two seconds before the engine's next midnight: the flow is today's, its time alone.
+      const { now } = await adminApi<{ now: number }>(served.ready, 'POST', '/clock', { speed: 0 });
+      const midnight = new Date(now);
+      midnight.setHours(24, 0, 0, 0);
+      await adminApi(served.ready, 'POST', '/clock', { advanceMs: midnight.getTime() - now - 2_000 });
+      await expect(flow).toContainText(/\d\d:\d\d:\d\d · sample/);
+      await expect(flow).not.toContainText(/\d{4}-\d\d-\d\d \d\d:/);
+      // Run at 10×: midnight passes in 0.2 s with no push from the engine, and the flow is yesterday's.
+      await adminApi(served.ready, 'POST', '/clock', { speed: 10 });
+      await expect(flow).toContainText(/\d{4}-\d\d-\d\d \d\d:\d\d:\d\d · sample/);
+    } finally {
+      await adminApi(served.ready, 'POST', '/clock', { speed: 1 });
+      await adminApi(served.ready, 'PATCH', '/settings', { autoApprove: false });
+    }
   });
 
   test('production parity turns the sample flow off and says why, instead of opening an error page', async ({ consolePage, page }) => {

@@ -39,10 +39,22 @@ export function useEngineNow(): number | null {
 }
 
 /**
- * The engine's current day (`2026-11-21`) as of the last push: re-renders only when the day
- * changes, not on every tick. A midnight passed since the push shows today's moments with their
- * date, which is still true.
+ * The engine's current day (`2026-11-21`): re-renders when the engine pushes its clock and at each
+ * engine midnight while the clock runs (at 600× a day passes in 144 s, between pushes), not on
+ * every tick as `useEngineNow` does.
  */
 export function useEngineDay(): string | null {
-  return useClockStore((s) => (s.clock ? engineDay(s.clock.now) : null));
+  const clock = useClockStore((s) => s.clock);
+  const receivedAt = useClockStore((s) => s.receivedAt);
+  // Wall time of the mount or of the last midnight passed; a fresh push (receivedAt) wins over it.
+  const [turnedAt, setTurnedAt] = useState(() => performance.now());
+  const now = clock && extrapolate(clock, receivedAt, Math.max(turnedAt, receivedAt));
+  useEffect(() => {
+    if (!clock || clock.speed === 0 || now === null) return;
+    const midnight = new Date(now);
+    midnight.setHours(24, 0, 0, 0);
+    const timer = setTimeout(() => setTurnedAt(performance.now()), Math.ceil((midnight.getTime() - now) / clock.speed) + 5);
+    return () => clearTimeout(timer);
+  }, [clock, now]);
+  return now === null ? null : engineDay(now);
 }
