@@ -50,14 +50,14 @@ export interface TrafficEntry extends TrafficSummary {
   transitions: { seq: number; playerId: string; from: string; to: string; transition: string; at: number }[];
 }
 
+/** The most entries one export takes: a HAR file or a repro bundle. */
+export const TRAFFIC_EXPORT_MAX = 100_000;
+
 /**
  * What a status filter may say: an exact status (`503`), a class (`2xx`…`5xx`) or `none` (requests
  * without an answer), in any case; empty is no filter (`?status=`), as for the other fields. One
  * pattern for the engine's input check and the UI's field.
  */
-/** The most entries one export takes: a HAR file or a repro bundle. */
-export const TRAFFIC_EXPORT_MAX = 100_000;
-
 export const TRAFFIC_STATUS_FILTER_PATTERN = '^([0-9]{3}|[1-5][xX][xX]|[nN][oO][nN][eE]|)$';
 
 export interface TrafficFilter {
