@@ -28,9 +28,9 @@ export function claimDataDir(dataDir: string, nativeBinding?: string): DataDirCl
   try {
     db.pragma('locking_mode = EXCLUSIVE');
     // The first write takes the exclusive lock, and EXCLUSIVE mode keeps it until the connection closes.
+    // One row, naming the process for anyone who opens the file.
     db.exec('CREATE TABLE IF NOT EXISTS claim (pid INTEGER NOT NULL)');
-    db.prepare('INSERT INTO claim (pid) VALUES (?)').run(process.pid);
-    db.exec('DELETE FROM claim WHERE rowid < (SELECT max(rowid) FROM claim)');
+    db.prepare('REPLACE INTO claim (rowid, pid) VALUES (1, ?)').run(process.pid);
     return { shared: false, release: () => db.close() };
   } catch (error) {
     db.close();
