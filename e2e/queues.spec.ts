@@ -6,6 +6,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { expect, test } from './fixtures';
+import { pastConfirmGuard } from './pages/console-page';
 import { QueuesPage, itemWindow } from './pages/queues-page';
 
 const window10 = 'reason=load&previousWindowSize=0&upcomingWindowSize=9';
@@ -56,7 +57,7 @@ test.describe('the live queue editor', () => {
     await queues.items.focus();
     await page.keyboard.press('Delete');
     await expect(queues.toolbar.getByRole('button', { name: 'Confirm remove' })).toBeVisible();
-    await queues.pastConfirmGuard();
+    await pastConfirmGuard(page);
     await page.keyboard.press('Delete');
     version = await queues.versionChangedFrom(version);
     answer = await itemWindow(connection, window10);
@@ -202,8 +203,7 @@ test.describe('the live queue editor', () => {
     const { baseUrl, token } = await queues.connection();
     await page.getByRole('button', { name: 'Delete queue' }).click();
     await expect(page.getByRole('button', { name: 'Confirm delete' })).toBeVisible();
-    // A second press within 400 ms is a held key or a double click, not a decision (useConfirmStep).
-    await page.waitForTimeout(450);
+    await pastConfirmGuard(page);
     await page.getByRole('button', { name: 'Confirm delete' }).click();
     await expect(page.getByRole('region', { name: 'Queue Short-lived' })).toBeHidden();
     expect((await fetch(`${baseUrl}version`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(404);
@@ -243,7 +243,7 @@ test.describe('the editor keeps what is typed and asks before it destroys', () =
     await expect(dialog.getByRole('button', { name: 'Discard changes' })).toBeVisible();
     await expect(dialog).toBeVisible();
     await expect(title).toHaveValue('My half-typed track');
-    await queues.pastConfirmGuard();
+    await pastConfirmGuard(page);
     await page.keyboard.press('Escape');
     await expect(dialog).toBeHidden();
     await expect(addButton).toBeFocused();
@@ -296,18 +296,16 @@ test.describe('the editor keeps what is typed and asks before it destroys', () =
     await page.keyboard.press(' ');
     await page.keyboard.press('ArrowDown');
     await page.keyboard.press(' ');
-    await page.keyboard.press('Backspace');
+    // Held down: its first press arms, and its repeats, however late, decide nothing.
+    await page.keyboard.down('Backspace');
     await expect(queues.toolbar.getByRole('button', { name: 'Confirm remove 2' })).toBeVisible();
     await expect(queues.toolbar.getByRole('status')).toHaveText('Remove 2 items? Press Delete again, or Confirm remove.');
     await expect(queues.row(0)).toHaveAttribute('data-removing', 'true');
     await expect(queues.row(1)).toHaveAttribute('data-removing', 'true');
-    await expect(queues.items.getByRole('option')).toHaveCount(5);
-    expect(await queues.currentVersion()).toBe(version);
-    // A held Backspace: its repeats, however late, decide nothing.
-    await page.keyboard.down('Backspace');
-    await queues.pastConfirmGuard();
+    await pastConfirmGuard(page);
     await page.keyboard.down('Backspace');
     await page.keyboard.up('Backspace');
+    await expect(queues.toolbar.getByRole('button', { name: 'Confirm remove 2' })).toBeVisible();
     await expect(queues.items.getByRole('option')).toHaveCount(5);
     expect(await queues.currentVersion()).toBe(version);
 
@@ -321,7 +319,7 @@ test.describe('the editor keeps what is typed and asks before it destroys', () =
     await page.keyboard.press('Delete');
     await expect(queues.row(0)).toHaveAttribute('data-removing', 'true');
     await page.keyboard.press('ArrowDown');
-    await queues.pastConfirmGuard();
+    await pastConfirmGuard(page);
     await page.keyboard.press('Delete');
     await expect(queues.row(1)).toHaveAttribute('data-removing', 'true');
     await expect(queues.row(0)).not.toHaveAttribute('data-removing', 'true');
@@ -346,7 +344,7 @@ test.describe('the editor keeps what is typed and asks before it destroys', () =
     await expect(queues.row(18)).toHaveAttribute('data-item-id', 'item-19');
     expect(await queues.currentVersion()).toBe(version);
 
-    await queues.pastConfirmGuard();
+    await pastConfirmGuard(page);
     await page.keyboard.press('Enter');
     await queues.versionChangedFrom(version);
     await expect(queues.items.getByRole('option')).toHaveCount(1);

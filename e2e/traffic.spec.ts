@@ -11,6 +11,7 @@ import { readFile } from 'node:fs/promises';
 import type { QueueSummary } from '../main/engine/api/queue-types';
 import type { TrafficSummary } from '../main/engine/api/traffic-types';
 import { expect, test } from './fixtures';
+import { pastConfirmGuard } from './pages/console-page';
 import { TrafficPage, adminApi } from './pages/traffic-page';
 
 const tag = () => `t${randomBytes(4).toString('hex')}`;
@@ -102,13 +103,12 @@ test.describe('the traffic log', () => {
     await page.keyboard.down('Enter');
     const confirm = page.getByRole('button', { name: 'Confirm: delete every entry' });
     await expect(confirm).toBeVisible();
-    await page.waitForTimeout(450); // past the 400 ms guard, as a key's repeat delay is
+    await pastConfirmGuard(page); // as a key's repeat delay is
     await page.keyboard.down('Enter'); // held: a repeat
     await page.keyboard.up('Enter');
     await expect(confirm).toBeVisible();
     await traffic.expectCount(1);
-    // A second press within 400 ms is a held key or a double click, not a decision (useConfirmStep).
-    await page.waitForTimeout(450);
+    await pastConfirmGuard(page);
     await confirm.click();
     await traffic.expectCount(0);
     await expect(page.getByRole('button', { name: 'Clear log' })).toBeVisible();

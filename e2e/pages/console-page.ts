@@ -2,6 +2,14 @@
 import { expect, type Locator, type Page } from '@playwright/test';
 import type { ServiceUrls } from '../../main/engine/api/types';
 
+/**
+ * Past the guard of a destructive step's second press (useConfirmStep ignores one within 400 ms:
+ * a held key or a double click is not a decision), or past a held key's repeat delay.
+ */
+export async function pastConfirmGuard(page: Page): Promise<void> {
+  await page.waitForTimeout(450);
+}
+
 export class ConsolePage {
   readonly engineTime: Locator;
   readonly nav: Locator;

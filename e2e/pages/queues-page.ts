@@ -82,11 +82,6 @@ export class QueuesPage {
     return this.page.getByRole('toolbar', { name: 'Item actions' });
   }
 
-  /** A destructive step's second press counts only after 400 ms (useConfirmStep): a held key is not a decision. */
-  async pastConfirmGuard(): Promise<void> {
-    await this.page.waitForTimeout(450);
-  }
-
   /**
    * The cells of the rendered rows that are cut (text wider than its cell) or out of the list's view,
    * as "row 3 .item-title"; empty when every one shows whole.
