@@ -1,4 +1,4 @@
-/** How the editor writes durations, engine times and item ranges. */
+/** How the editor writes durations, token lifetimes, counts and track titles (engine times: format/engine-time.ts). */
 import type { Track } from '../../../../main/engine/api/queue-types';
 
 export function formatDuration(ms: number | undefined): string {
