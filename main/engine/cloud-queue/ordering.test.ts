@@ -64,6 +64,72 @@ describe('inserting into the order (ordering.ts)', () => {
     expect(moved).toBeLessThan(64);
   });
 
+  /** Adds `total` items after `after` in steps of `step`, each following the last, with the rest as its room. */
+  function stepped(f: ModelFixture, queueId: string, after: string | null, total: number, step: number, room = true): string[] {
+    const made: string[] = [];
+    let anchor = after;
+    for (let done = 0; done < total; done += step) {
+      const { itemIds } = f.model.addItems(queueId, tracks(step), anchor, room ? total - done : undefined);
+      made.push(...itemIds!);
+      anchor = made.at(-1)!;
+    }
+    return made;
+  }
+
+  const labelOf = (f: ModelFixture, queueId: string) => {
+    const { ids, labels } = order(f, queueId);
+    return new Map(ids.map((id, i) => [id, labels[i]!]));
+  };
+
+  it('spreads a stepped run over its gap once when each step plans the room still to come', () => {
+    for (const planned of [true, false]) {
+      fixture = modelFixture();
+      const q = fixture.model.create({ items: tracks(10) });
+      const before = labelOf(fixture, q.id);
+      const made = stepped(fixture, q.id, 'item-5', 10_000, 250, planned);
+      const { ids, labels } = order(fixture, q.id);
+      const expected = [...before.keys()];
+      expected.splice(5, 0, ...made);
+      expect(ids).toEqual(expected);
+      for (let i = 1; i < labels.length; i++) expect(labels[i]!).toBeGreaterThan(labels[i - 1]!);
+      const after = labelOf(fixture, q.id);
+      const relabelled = [...before].filter(([id, label]) => after.get(id) !== label).length;
+      // Planned: nobody else moved. Squeezed: each step left the next ~1/250 of its gap, so the
+      // steps soon relabelled their neighbours.
+      if (planned) expect(relabelled).toBe(0);
+      else expect(relabelled).toBeGreaterThan(0);
+      fixture.store.close();
+      fixture = null;
+    }
+  });
+
+  it('plans the room when a stepped run starts in a gap too narrow for it (a rebalance)', () => {
+    fixture = modelFixture();
+    const q = fixture.model.create({ items: tracks(20) });
+    // 14 inserts right after item-10 halve the gap after it each time: 2^24 / 2^14 = 1,024 left.
+    const squeezed: string[] = [];
+    for (let i = 0; i < 14; i++) squeezed.unshift(fixture.model.addItems(q.id, tracks(1), 'item-10').itemIds![0]!);
+    const labels = labelOf(fixture, q.id);
+    expect(labels.get(squeezed[0]!)! - labels.get('item-10')!).toBe(1_024);
+    const run = stepped(fixture, q.id, 'item-10', 20_000, 2_000);
+    const { ids } = order(fixture, q.id);
+    expect(ids.slice(10, 10 + 20_000)).toEqual(run);
+    expect(ids.slice(10 + 20_000, 10 + 20_000 + 14)).toEqual(squeezed);
+    expect(ids.at(-1)).toBe('item-20');
+  });
+
+  it('relabels nobody after the first step of a planned run, even one that began with a rebalance', () => {
+    fixture = modelFixture();
+    const q = fixture.model.create({ items: tracks(20) });
+    for (let i = 0; i < 14; i++) fixture.model.addItems(q.id, tracks(1), 'item-10');
+    // The rebalance must leave room for all 40,000, not only the 4,000 of its own step.
+    const first = fixture.model.addItems(q.id, tracks(4_000), 'item-10', 40_000).itemIds!;
+    const settled = labelOf(fixture, q.id);
+    stepped(fixture, q.id, first.at(-1)!, 36_000, 4_000);
+    const after = labelOf(fixture, q.id);
+    expect([...settled].filter(([id, label]) => after.get(id) !== label)).toEqual([]);
+  });
+
   it('keeps order and distinct labels under any sequence of inserts, moves and removals', () => {
     fc.assert(
       fc.property(

@@ -20,20 +20,21 @@ export const LIMIT = 2 ** 52;
 
 /**
  * `n` labels strictly between `lo` and `hi` (null: that side is open, the queue's start or end),
- * evenly spread; null when the integers between them are too few.
+ * evenly spread; null when the integers between them are too few. `take`: only the first of them
+ * (a step of a longer run plans for all of it; see `insertRows`).
  */
-export function labelsBetween(lo: number | null, hi: number | null, n: number): number[] | null {
+export function labelsBetween(lo: number | null, hi: number | null, n: number, take = n): number[] | null {
   if (n === 0) return [];
-  if (lo === null && hi === null) return fresh(n);
+  if (lo === null && hi === null) return fresh(take);
   if (lo === null) {
     const start = hi! - n * GAP;
-    return start < -LIMIT ? null : Array.from({ length: n }, (_, i) => start + i * GAP);
+    return start < -LIMIT ? null : Array.from({ length: take }, (_, i) => start + i * GAP);
   }
   if (hi === null) {
-    return lo + n * GAP > LIMIT ? null : Array.from({ length: n }, (_, i) => lo + (i + 1) * GAP);
+    return lo + n * GAP > LIMIT ? null : Array.from({ length: take }, (_, i) => lo + (i + 1) * GAP);
   }
   if (hi - lo - 1 < n) return null;
-  return spread(lo, hi, n);
+  return spread(lo, hi, n, take);
 }
 
 /** Labels for a list built from scratch. */
@@ -41,11 +42,14 @@ export function fresh(n: number): number[] {
   return Array.from({ length: n }, (_, i) => (i + 1) * GAP);
 }
 
-/** `n` distinct labels strictly between `lo` and `hi`, evenly spread (needs hi - lo > n). */
-export function spread(lo: number, hi: number, n: number): number[] {
+/**
+ * `n` distinct labels strictly between `lo` and `hi`, evenly spread (needs hi - lo > n); of them,
+ * `take` from the `first` (0-based) on.
+ */
+export function spread(lo: number, hi: number, n: number, take = n, first = 0): number[] {
   const step = (hi - lo) / (n + 1);
   // step ≥ 1, so the floors strictly increase and stay inside (lo, hi).
-  return Array.from({ length: n }, (_, i) => lo + Math.floor(step * (i + 1)));
+  return Array.from({ length: take }, (_, i) => lo + Math.floor(step * (first + i + 1)));
 }
 
 /** Whether `n` labels spread over (lo, hi) would keep MIN_SPACING apart. */
