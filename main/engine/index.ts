@@ -9,6 +9,7 @@ import { createCommandRunner, type CommandHandlers, type CommandRunner } from '.
 import { QueueActivity } from './cloud-queue/activity.js';
 import { buildCloudQueueApp } from './cloud-queue/app.js';
 import { queueCommands } from './cloud-queue/commands.js';
+import { QueueGenerations } from './cloud-queue/generation.js';
 import { QueueModel } from './cloud-queue/queue-model.js';
 import { EngineClock } from './clock/clock.js';
 import { clockCommands } from './clock/commands.js';
@@ -150,6 +151,8 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       ...(options.openOAuthWindow ? { openOAuthWindow: options.openOAuthWindow } : {}),
     });
     const queues = new QueueModel({ store, clock, emit: (name, data) => bus.emit(name, data), cloudQueueUrl: () => urls!.cloudQueue });
+    const generations = new QueueGenerations({ queues, emit: (name, data) => bus.emit(name, data) });
+    closers.push(() => generations.close());
     const queueActivity = new QueueActivity({
       emit: (name, data) => bus.emit(name, data),
       playerName: (playerId) => store.players.get(playerId)?.name ?? null,
@@ -159,7 +162,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       ...clockCommands(clock),
       ...householdCommands(views, household),
       ...login.commands,
-      ...queueCommands(queues, queueActivity, store.timePlayed),
+      ...queueCommands(queues, generations, queueActivity, store.timePlayed),
       ...playerCommandHandlers(players, callControl),
       ...faultCommandHandlers(faults),
       ...trafficCommandHandlers(recorder, store),

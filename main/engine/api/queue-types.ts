@@ -116,6 +116,16 @@ export interface QueueEditResult {
   itemIds?: string[];
 }
 
+/** A generation of sample tracks in progress or just ended (made in edits of a few thousand). */
+export interface QueueGeneration {
+  queueId: string;
+  state: 'running' | 'finished' | 'stopped' | 'failed';
+  /** Items made so far, of `total`. */
+  done: number;
+  total: number;
+  message?: string;
+}
+
 export type CloudQueueRequestKind = 'context' | 'itemWindow' | 'version' | 'timePlayed';
 
 /** What a player last asked of GET /itemWindow and what it got. */

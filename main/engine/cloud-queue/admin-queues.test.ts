@@ -1,6 +1,6 @@
 /** The queue rows of the admin API (CONTRACT §7) and the editor's commands, over real HTTP. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { QueueEditResult, QueueItemsPage, QueueSummary, QueueView } from '../api/queue-types.js';
+import type { QueueEditResult, QueueGeneration, QueueItemsPage, QueueSummary, QueueView } from '../api/queue-types.js';
 import type { Engine } from '../index.js';
 import { admin, startTestEngine } from '../testing/http.js';
 
@@ -176,6 +176,38 @@ describe("the editor's item commands", () => {
     expect(body).toMatchObject({ itemCount: 25, itemIds: expect.arrayContaining(['item-1', 'item-25']) });
     const item = (await get(queue.id)).items[0]!;
     expect(item.track).toMatchObject({ name: expect.any(String), mediaUrl: expect.stringMatching(/^https:/), contentType: 'audio/mpeg', durationMillis: expect.any(Number), artist: { name: expect.any(String) }, album: { name: expect.any(String) } });
+  });
+
+  it('answers other calls while a long generation runs, which shows its progress, and stops it on request', async () => {
+    const queue = await create({ items: [] });
+    const reports: QueueGeneration[] = [];
+    const off = engine.events.on('queues.generation', (data) => reports.push(data));
+    const firstStep = new Promise<void>((resolve) => {
+      const offFirst = engine.events.on('queues.generation', () => {
+        offFirst();
+        resolve();
+      });
+    });
+    try {
+      const generating = admin(engine, 'POST', `/queues/${queue.id}/items/generate`, { count: 200_000 });
+      await firstStep;
+      // Made in edits of 5,000: the engine reads and answers between them.
+      const midway = await get(queue.id);
+      expect(reports.at(-1)!.state).toBe('running');
+      expect(midway.itemCount).toBeGreaterThan(0);
+      expect(midway.itemCount).toBeLessThan(200_000);
+      expect((await admin(engine, 'POST', `/queues/${queue.id}/items/generate/stop`, {})).body).toEqual({ stopped: true });
+      const { status, body } = await generating;
+      expect(status).toBe(200);
+      const made = (body as QueueEditResult).itemIds!.length;
+      expect(made).toBeLessThan(200_000);
+      expect((await get(queue.id)).itemCount).toBe(made);
+      expect(reports.at(-1)).toEqual({ queueId: queue.id, state: 'stopped', done: made, total: 200_000 });
+      expect((await admin(engine, 'POST', `/queues/${queue.id}/items/generate/stop`, {})).body).toEqual({ stopped: false });
+      expect((await admin(engine, 'POST', '/queues/nope/items/generate/stop', {})).status).toBe(404);
+    } finally {
+      off();
+    }
   });
 
   it('pages the list by position with report counts, and locates an item', async () => {

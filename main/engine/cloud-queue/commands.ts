@@ -4,12 +4,14 @@ import type { CommandHandlers } from '../api/runner.js';
 import { EngineError } from '../api/errors.js';
 import type { TimePlayedRepository } from '../store/repositories/time-played.js';
 import type { QueueActivity } from './activity.js';
+import type { QueueGenerations } from './generation.js';
 import type { QueueModel } from './queue-model.js';
 
 type QueueCommandName = Extract<keyof CommandHandlers, `queues.${string}`>;
 
 export function queueCommands(
   queues: QueueModel,
+  generations: QueueGenerations,
   activity: QueueActivity,
   timePlayed: Pick<TimePlayedRepository, 'recent'>,
 ): Pick<CommandHandlers, QueueCommandName> {
@@ -28,7 +30,11 @@ export function queueCommands(
     'queues.items.page': ({ id, offset, limit }) => queues.itemsPage(id, offset, limit),
     'queues.items.locate': ({ id, itemId }) => queues.locate(id, itemId),
     'queues.items.add': ({ id, items, afterItemId }) => queues.addItems(id, items, afterItemId),
-    'queues.items.generate': ({ id, count, afterItemId }) => queues.generate(id, count, afterItemId),
+    'queues.items.generate': ({ id, count, afterItemId }) => generations.generate(id, count, afterItemId),
+    'queues.items.generate.stop': ({ id }) => {
+      if (!queues.head(id)) notFound(id);
+      return generations.stop(id);
+    },
     'queues.items.update': ({ id, itemId, track, policies }) => queues.updateItem(id, itemId, { track, policies }),
     'queues.items.delete': ({ id, itemId }) => queues.removeItems(id, [itemId]),
     'queues.items.remove': ({ id, itemIds }) => queues.removeItems(id, itemIds),

@@ -153,12 +153,13 @@ export class QueueModel {
     return this.summary(record);
   }
 
-  addItems(id: string, items: readonly ItemInput[], afterItemId?: string | null): QueueEditResult {
+  /** `room`: see `insertRows` (a step of a longer generation plans the gap for all of it). */
+  addItems(id: string, items: readonly ItemInput[], afterItemId?: string | null, room?: number): QueueEditResult {
     const record = this.mustGet(id);
     const rows = this.transaction(id, () => {
       const gap = this.gapAfter(record, afterItemId);
       const fresh = items.map((item) => this.newRow(record, { track: item.track, policies: item.policies }));
-      insertRows(this.store.queueItems, record.key, gap, fresh);
+      insertRows(this.store.queueItems, record.key, gap, fresh, room);
       record.itemCount += fresh.length;
       this.bump(record);
       return fresh;
@@ -167,9 +168,15 @@ export class QueueModel {
     return { ...this.editResult(record), itemIds: rows.map((r) => r.itemId) };
   }
 
-  generate(id: string, count: number, afterItemId?: string | null): QueueEditResult {
+  /** One edit of `count` sample tracks (the queue's next sample numbers); see `QueueGenerations` for N of them. */
+  addSamples(id: string, count: number, afterItemId?: string | null, room?: number): QueueEditResult {
     const record = this.mustGet(id);
-    return this.addItems(id, sampleTracks(record.nextItemSeq, count).map((track) => ({ track })), afterItemId);
+    return this.addItems(id, sampleTracks(record.nextItemSeq, count).map((track) => ({ track })), afterItemId, room);
+  }
+
+  /** Refuses an anchor that is not there, before a generation starts (the edits check it again). */
+  checkAnchor(id: string, afterItemId: string | null | undefined): void {
+    this.gapAfter(this.mustGet(id), afterItemId);
   }
 
   updateItem(id: string, itemId: string, change: { track?: Track; policies?: QueueItem['policies'] | null }): QueueItem {

@@ -151,13 +151,19 @@ export const queueCommandSpecs = {
     http: { method: 'POST', path: '/queues/:id/items' },
   }),
   'queues.items.generate': command<QueueEditResult>()({
-    summary: 'Adds N sample tracks after `afterItemId` (null: at the start; absent: at the end).',
+    summary:
+      'Adds N sample tracks after `afterItemId` (null: at the start; absent: at the end), in edits of 5,000 (each bumps queueVersion; `queues.generation` says how far it got). Answers when done or stopped, with the ids made.',
     input: Type.Object({
       id: Type.String({ minLength: 1 }),
       count: Type.Integer({ minimum: 1, maximum: 1_000_000 }),
       afterItemId: Type.Optional(AfterItemId),
     }),
     http: { method: 'POST', path: '/queues/:id/items/generate' },
+  }),
+  'queues.items.generate.stop': command<{ stopped: boolean }>()({
+    summary: "Stops a queue's generation after its current edit; what was made stays. `stopped`: whether one was running.",
+    input: Type.Object({ id: Type.String({ minLength: 1 }) }),
+    http: { method: 'POST', path: '/queues/:id/items/generate/stop' },
   }),
   'queues.items.update': command<QueueItem>()({
     summary: "Changes an item's track and/or policies (null policies: none); its id stays.",

@@ -1,4 +1,4 @@
-import type { CloudQueueRequestKind } from '../queue-types.js';
+import type { CloudQueueRequestKind, QueueGeneration } from '../queue-types.js';
 
 /** Events of the reference cloud queue server. */
 export interface QueueEvents {
@@ -10,6 +10,11 @@ export interface QueueEvents {
     contextVersion: string | null;
     itemCount: number;
   };
+  /**
+   * How a generation of sample tracks is getting on: after each of its edits (`running`), then once
+   * when it ends. `message`: why it ended early (`failed`: the queue or the item it follows went).
+   */
+  'queues.generation': QueueGeneration;
   /** A player called the queue's server (the editor shows what each player sees). */
   'queues.activity': { queueId: string; playerId: string | null; kind: CloudQueueRequestKind; at: number; status: number };
 }
