@@ -195,6 +195,36 @@ test.describe('the live queue editor', () => {
     await expect(queues.row(99_999)).toHaveAttribute('data-active', 'true');
   });
 
+  test('a million-item generation shows its progress while the list grows, and Stop keeps what was made', async ({ consolePage, page }) => {
+    await consolePage.waitUntilLive();
+    const queues = new QueuesPage(page);
+    await queues.open();
+    await queues.create('Million');
+    await queues.generate(1_000_000);
+    const progress = queues.toolbar.getByRole('progressbar', { name: 'Sample tracks made' });
+    await expect(progress).toBeVisible();
+    await expect(progress).toHaveAttribute('max', '1000000');
+    // The engine answers between its edits of 5,000: the header's count and the list follow along
+    // while the bar still runs (a million take several seconds more).
+    const header = page.getByRole('region', { name: 'Queue Million' }).locator('.queue-header');
+    await expect(header).toContainText(/[1-9][\d,]* items/);
+    await expect(queues.row(0)).toHaveAttribute('data-item-id', 'item-1');
+    await expect(progress).toBeVisible();
+    await queues.toolbar.getByRole('button', { name: 'Stop' }).click();
+    await expect(progress).toBeHidden();
+    const note = queues.toolbar.getByRole('status');
+    await expect(note).toContainText(/Generation stopped: [\d,]+ of 1,000,000 made/);
+    const made = Number((await note.textContent())!.match(/stopped: ([\d,]+) of/)![1]!.replaceAll(',', ''));
+    expect(made).toBeGreaterThan(0);
+    expect(made).toBeLessThan(1_000_000);
+    await expect(header).toContainText(`${made.toLocaleString('en-US')} items`);
+    await queues.items.focus();
+    await page.keyboard.press('End');
+    await expect(queues.row(made - 1)).toHaveAttribute('data-item-id', `item-${made}`);
+    // Generate is back, for another run.
+    await expect(queues.toolbar.getByRole('button', { name: 'Generate' })).toBeEnabled();
+  });
+
   test('deletes a queue after a second click', async ({ consolePage, page }) => {
     await consolePage.waitUntilLive();
     const queues = new QueuesPage(page);

@@ -7,6 +7,7 @@ import { useEffect } from 'react';
 import { useApi } from '../api/context';
 import { wireOAuthEvents } from '../queries/oauth';
 import { wireQueueEvents } from '../features/queues/queue-events';
+import { useGenerationStore } from '../features/queues/generation-store';
 import { engineStateKey } from '../queries/engine-state';
 import { wireFaultEvents } from '../queries/faults';
 import { usePlayerEventWiring } from '../queries/players';
@@ -28,6 +29,7 @@ export function useEngineWiring(): void {
       useConnectionStore.getState().setState(state);
       if (state === 'open') {
         void api.call('clock.get', {}).then(setClock, () => undefined);
+        useGenerationStore.getState().forgetRunning();
         void queryClient.invalidateQueries();
       }
     });

@@ -22,6 +22,7 @@ import { ReportsPanel } from './ReportsPanel';
 import { downloadJson, exportFileName, toQueueFile, type QueueFile } from './transfer';
 import { useFileImport } from './useFileImport';
 import { useFocusBack } from './useFocusBack';
+import { generationNote, useGenerationStore } from './generation-store';
 
 type Tab = 'players' | 'reports' | 'policies';
 type Dialog = { kind: 'add' } | { kind: 'edit'; item: QueueItem } | null;
@@ -59,9 +60,12 @@ export function QueueEditor({ queue, onDeleted }: { queue: QueueSummary; onDelet
   const remove = useQueueCommand('queues.items.remove');
   const move = useQueueCommand('queues.items.move');
   const generate = useQueueCommand('queues.items.generate');
+  const stopGenerating = useQueueCommand('queues.items.generate.stop');
+  const generation = useGenerationStore((s) => s.byQueue[queue.id]);
+  const generating = generation?.state === 'running' ? generation : null;
   const update = useQueueCommand('queues.update');
   const deleteQueue = useQueueCommand('queues.delete');
-  const edits = [add, updateItem, remove, move, generate, update, deleteQueue];
+  const edits = [add, updateItem, remove, move, generate, stopGenerating, update, deleteQueue];
   const failed = edits.find((m) => m.isError);
 
   // A chosen file only arms the replace: nothing changes until "Confirm replace" is pressed.
@@ -125,7 +129,7 @@ export function QueueEditor({ queue, onDeleted }: { queue: QueueSummary; onDelet
   const removeNote = removeArmed ? `Remove ${targets.length === 1 ? targets[0] : plural(targets.length, 'item')}? Press Delete again, or Confirm remove.` : null;
   const replaceNote = replaceArmed ? `Replace ${plural(queue.itemCount, 'item')} with ${plural(replacement.file.items.length, 'item')} from ${replacement.fileName}?` : null;
   const armedNote = replaceNote ?? removeNote;
-  const status = armedNote ?? failed?.error?.message ?? replacer.error ?? notice;
+  const status = armedNote ?? failed?.error?.message ?? replacer.error ?? notice ?? (generating ? null : generationNote(generation));
   const generateCount = Number(count);
   const canGenerate = Number.isInteger(generateCount) && generateCount >= 1 && generateCount <= 1_000_000;
 
@@ -184,12 +188,25 @@ export function QueueEditor({ queue, onDeleted }: { queue: QueueSummary; onDelet
         <button type="button" onClick={() => setDialog({ kind: 'add' })}>
           Add item
         </button>
-        <span className="generate">
-          <input aria-label="Number of sample tracks" inputMode="numeric" value={count} onChange={(event) => setCount(event.target.value)} />
-          <button type="button" disabled={!canGenerate || generate.isPending} onClick={() => generate.mutate({ id: queue.id, count: generateCount, afterItemId: active?.itemId ?? undefined })}>
-            {generate.isPending ? 'Generating…' : 'Generate'}
-          </button>
-        </span>
+        {generating ? (
+          // Made in edits of 5,000: the list grows as it goes, and Stop keeps what was made.
+          <span className="generate" role="group" aria-label="Generating sample tracks">
+            <progress aria-label="Sample tracks made" max={generating.total} value={generating.done} />
+            <span className="muted">
+              {generating.done.toLocaleString()} / {generating.total.toLocaleString()}
+            </span>
+            <button type="button" disabled={stopGenerating.isPending} onClick={() => stopGenerating.mutate({ id: queue.id })}>
+              Stop
+            </button>
+          </span>
+        ) : (
+          <span className="generate">
+            <input aria-label="Number of sample tracks" inputMode="numeric" value={count} onChange={(event) => setCount(event.target.value)} />
+            <button type="button" disabled={!canGenerate || generate.isPending} onClick={() => generate.mutate({ id: queue.id, count: generateCount, afterItemId: active?.itemId ?? undefined })}>
+              {generate.isPending ? 'Generating…' : 'Generate'}
+            </button>
+          </span>
+        )}
         <button type="button" className={removeArmed ? 'danger' : undefined} disabled={targets.length === 0 || remove.isPending} {...IGNORE_HELD_KEY} onClick={() => requestRemove(targets)}>
           {removeArmed ? 'Confirm remove' : 'Remove'}
           {targets.length > 1 ? ` ${targets.length}` : ''}

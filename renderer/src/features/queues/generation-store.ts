@@ -1,0 +1,35 @@
+/**
+ * The latest word on each queue's generation of sample tracks (`queues.generation`), whoever
+ * started it: this editor, another window, or a script through the admin API.
+ */
+import { create } from 'zustand';
+import type { QueueGeneration } from '../../../../main/engine/api/queue-types';
+
+interface GenerationState {
+  byQueue: Record<string, QueueGeneration>;
+  report(generation: QueueGeneration): void;
+  /** After a reconnect a run may have ended unheard; one still running says so again at its next step. */
+  forgetRunning(): void;
+}
+
+export const useGenerationStore = create<GenerationState>((set) => ({
+  byQueue: {},
+  report: (generation) => set((s) => ({ byQueue: { ...s.byQueue, [generation.queueId]: generation } })),
+  forgetRunning: () => set((s) => ({ byQueue: Object.fromEntries(Object.entries(s.byQueue).filter(([, g]) => g.state !== 'running')) })),
+}));
+
+/** What the editor says about a run: its progress while running, how it ended otherwise. */
+export function generationNote(generation: QueueGeneration | undefined): string | null {
+  if (!generation) return null;
+  const made = `${generation.done.toLocaleString()} of ${generation.total.toLocaleString()}`;
+  switch (generation.state) {
+    case 'running':
+      return `Generating: ${made} made`;
+    case 'stopped':
+      return `Generation stopped: ${made} made (they stay)`;
+    case 'failed':
+      return `Generation ended: ${generation.message ?? 'failed'}`;
+    case 'finished':
+      return null;
+  }
+}
