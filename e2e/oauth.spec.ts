@@ -70,6 +70,13 @@ test.describe('the OAuth page in Chromium', () => {
     expect(new URL(allowed.page.url()).searchParams.get('code')).toMatch(/^[A-Za-z0-9_-]{43}$/);
     await expect(oauth.flows.getByRole('button').first()).toContainText('code issued');
     await expect(oauth.step('redirect')).toContainText('code and state');
+    // What the app does next, ready to paste: the token request with this flow's verifier.
+    const tokenRequest = oauth.inspector.getByRole('group', { name: 'Token request' });
+    await expect(tokenRequest.locator('pre')).toContainText(`'redirect_uri=${REDIRECT}'`);
+    await expect(tokenRequest.locator('pre')).toContainText('/login/v3/oauth/access');
+    await expect(tokenRequest.locator('pre')).toContainText(/'code_verifier=[A-Za-z0-9_-]{43}'/);
+    await expect(tokenRequest).toContainText(/within the (10 min|9 min \d+ s) it has left/);
+    await expect(tokenRequest.getByRole('button', { name: 'Copy token request' })).toBeVisible();
     const card = oauth.integration('Kitchen Radio');
     await expect(card.getByRole('table', { name: 'Grants and tokens' })).toContainText('code not exchanged yet');
     // The code lives 10 minutes; once it ran out unused the grant can never give a token.
@@ -77,6 +84,8 @@ test.describe('the OAuth page in Chromium', () => {
     await expect(grantRow.locator('.badge')).toHaveText('active');
     await consolePage.advance('10 min');
     await expect(grantRow).toContainText('code expired unused');
+    await expect(tokenRequest).toContainText('The code expired unused');
+    await expect(tokenRequest.locator('pre')).toHaveCount(0);
     await expect(grantRow.locator('.badge')).toHaveText('expired');
     await expect(grantRow.getByRole('button', { name: 'Revoke grant' })).toBeDisabled();
 

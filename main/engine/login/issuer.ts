@@ -4,7 +4,7 @@
  * engine clock; revoking a grant ends every token of it at once.
  */
 import { EngineError } from '../api/errors.js';
-import { tokenStatus, type GrantView, type TokenView } from '../api/oauth-types.js';
+import { CODE_LIFETIME_MS, tokenStatus, type GrantView, type TokenView } from '../api/oauth-types.js';
 import type { EngineClock } from '../clock/clock.js';
 import type { EventBus } from '../events/bus.js';
 import type { Token, TokenWithGrant } from '../store/repositories/tokens.js';
@@ -14,7 +14,6 @@ import type { FlowRecorder } from './flow-recorder.js';
 import type { RegisteredClient } from './integrations.js';
 import { hintOf, newId, randomSecret, sha256 } from './secrets.js';
 
-export const CODE_LIFETIME_MS = 600_000;
 export const ACCESS_TOKEN_LIFETIME_S = 86_400;
 const GRANTS_SHOWN = 50;
 

@@ -2,5 +2,5 @@
 export const AUTHORIZE_PATH = '/login/v3/oauth';
 export const SIGN_IN_PATH = '/login/v3/oauth/login';
 export const CONSENT_PATH = '/login/v3/oauth/consent';
-export const TOKEN_PATH = '/login/v3/oauth/access';
+export { TOKEN_PATH } from '../api/oauth-types.js';
 export const SAMPLE_CALLBACK_PATH = '/oauth/callback';

@@ -8,6 +8,9 @@ import { FormError } from './fields';
 import { useInspectorStore } from './inspector-store';
 import { StartedValues } from './StartedNotice';
 import { StepDetail } from './StepDetail';
+import { pendingTokenRequest } from './token-request';
+import { TokenRequestHint } from './TokenRequestHint';
+import { useEngineState } from '../../queries/engine-state';
 import { formatEngineMoment } from '../../format/engine-time';
 import { useEngineDay } from '../../stores/clock';
 
@@ -72,8 +75,10 @@ function Timeline({ flowId }: { flowId: string }) {
   const today = useEngineDay();
   const started = useInspectorStore((s) => s.started[flowId]);
   const { data: flow, error } = useFlow(flowId);
+  const login = useEngineState().data?.urls.login;
   if (error) return <FormError error={error} />;
   if (!flow) return <p className="muted">Loading…</p>;
+  const pending = login ? pendingTokenRequest(flow, login, started?.codeVerifier ?? null) : null;
   return (
     <div className="timeline-pane">
       <p className="timeline-head">
@@ -90,6 +95,7 @@ function Timeline({ flowId }: { flowId: string }) {
           Started here: <StartedValues started={started} />
         </p>
       )}
+      {pending && <TokenRequestHint request={pending} />}
       <ol className="timeline" aria-label="Timeline">
         {flow.steps.map((step, index) => (
           <li key={step.seq} className="step" data-ok={step.ok} data-kind={step.kind}>

@@ -1,0 +1,34 @@
+/**
+ * Under a flow whose code went to the app's own redirect URI: the token request the app makes
+ * next, ready to run, and how long the code has left.
+ */
+import { CODE_LIFETIME_MS } from '../../../../main/engine/api/oauth-types';
+import { CopyButton } from '../../components/CopyButton';
+import { useEngineNow } from '../../stores/clock';
+import { formatSpan } from './time';
+import { tokenRequestCurl, type TokenRequest } from './token-request';
+
+export function TokenRequestHint({ request }: { request: TokenRequest }) {
+  const now = useEngineNow();
+  const expiresAt = request.issuedAt + CODE_LIFETIME_MS;
+  if (now !== null && now >= expiresAt) {
+    return (
+      <p className="token-request muted" role="group" aria-label="Token request">
+        The code expired unused {formatSpan(now - expiresAt)} ago (codes live {formatSpan(CODE_LIFETIME_MS)}): start a new flow.
+      </p>
+    );
+  }
+  const curl = tokenRequestCurl(request);
+  const wants = ['CODE to the code= of the redirect', 'CLIENT_SECRET to the key’s secret (shown once, when it was made)'];
+  if (request.codeVerifier === '$CODE_VERIFIER') wants.push('CODE_VERIFIER to the app’s PKCE verifier');
+  return (
+    <div className="token-request" role="group" aria-label="Token request">
+      <p>
+        Next the app trades the code for tokens: once, within {now === null ? formatSpan(CODE_LIFETIME_MS) : `the ${formatSpan(expiresAt - now)} it has left`}.{' '}
+        <CopyButton value={curl} label="Copy token request" />
+      </p>
+      <pre>{curl}</pre>
+      <p className="muted">Set {wants.join(', ')}.</p>
+    </div>
+  );
+}

@@ -1,0 +1,52 @@
+/**
+ * The request an app makes next with a code issued to its own redirect URI: the token request of
+ * CONTRACT §2, as a curl line to paste into a shell. The code and the client secret stay out of it
+ * (the console keeps only their hashes): they come from the shell's CODE and CLIENT_SECRET.
+ */
+import { TOKEN_PATH, type FlowView } from '../../../../main/engine/api/oauth-types';
+
+export interface TokenRequest {
+  /** The login service's URL (`urls.login`). */
+  login: string;
+  clientId: string;
+  redirectUri: string;
+  /** The PKCE verifier when known (a flow started here), `'$CODE_VERIFIER'` when the app holds it, null without PKCE. */
+  codeVerifier: string | null;
+  /** Engine time the code was issued. */
+  issuedAt: number;
+}
+
+/** A word a POSIX shell reads back as `value`. */
+const quoted = (value: string): string => `'${value.replaceAll("'", `'\\''`)}'`;
+
+/** A flow's pending token request, or null when it has none (no code issued, or one the console trades itself). */
+export function pendingTokenRequest(flow: FlowView, login: string, startedVerifier: string | null): TokenRequest | null {
+  if (flow.status !== 'code_issued' || flow.origin === 'sample' || !flow.clientId) return null;
+  const redirect = flow.steps.findLast((step) => step.detail.kind === 'redirect' && step.detail.code !== undefined);
+  if (!redirect || redirect.detail.kind !== 'redirect') return null;
+  const authorize = flow.steps.findLast((step) => step.detail.kind === 'authorize');
+  const challenged = authorize?.detail.kind === 'authorize' && authorize.detail.params.code_challenge !== undefined;
+  return {
+    login,
+    clientId: flow.clientId,
+    redirectUri: redirect.detail.redirectUri,
+    codeVerifier: challenged ? (startedVerifier ?? '$CODE_VERIFIER') : null,
+    issuedAt: redirect.at,
+  };
+}
+
+/**
+ * The request as curl. Basic authentication form-encodes the id before Base64 (RFC 6749 §2.3.1);
+ * the console's client ids (UUIDs) and secrets (base64url) are left as they are by form-encoding.
+ */
+export function tokenRequestCurl({ login, clientId, redirectUri, codeVerifier }: TokenRequest): string {
+  const verifier = codeVerifier === null ? [] : [codeVerifier.startsWith('$') ? `--data-urlencode "code_verifier=${codeVerifier}"` : `--data-urlencode ${quoted(`code_verifier=${codeVerifier}`)}`];
+  return [
+    `curl -sS -u ${quoted(encodeURIComponent(clientId))}:"$CLIENT_SECRET"`,
+    '--data-urlencode grant_type=authorization_code',
+    '--data-urlencode "code=$CODE"',
+    `--data-urlencode ${quoted(`redirect_uri=${redirectUri}`)}`,
+    ...verifier,
+    quoted(`${login}${TOKEN_PATH}`),
+  ].join(' \\\n  ');
+}
