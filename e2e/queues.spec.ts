@@ -7,6 +7,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { expect, test } from './fixtures';
 import { pastConfirmGuard } from './pages/console-page';
+import { PlayerPage } from './pages/player-page';
 import { QueuesPage, itemWindow } from './pages/queues-page';
 
 const window10 = 'reason=load&previousWindowSize=0&upcomingWindowSize=9';
@@ -223,6 +224,35 @@ test.describe('the live queue editor', () => {
     await expect(queues.row(made - 1)).toHaveAttribute('data-item-id', `item-${made}`);
     // Generate is back, for another run.
     await expect(queues.toolbar.getByRole('button', { name: 'Generate' })).toBeEnabled();
+  });
+
+  test('"Load on a player…" hands the queue to the Player area, where one Send loads it', async ({ consolePage, page }) => {
+    await consolePage.waitUntilLive();
+    const queues = new QueuesPage(page);
+    await queues.open();
+    await queues.createWithItems('Handed over', 3);
+    const { baseUrl } = await queues.connection();
+    await page.getByRole('button', { name: 'Load on a player…' }).click();
+
+    const player = new PlayerPage(page);
+    await expect(page.getByRole('heading', { level: 1, name: 'Player' })).toBeVisible();
+    await expect(player.commandBar.getByLabel('Control command to send')).toHaveValue('loadCloudQueue');
+    await expect(player.commandBar.getByLabel('Console queue').locator('option:checked')).toHaveText(/^Handed over/);
+    await expect(player.commandBar.getByRole('textbox', { name: 'queueBaseUrl' })).toHaveValue(baseUrl);
+    // Focus is on the next press: Create session when the player has none, else Send.
+    const createSession = player.commandBar.getByRole('button', { name: 'Create session' });
+    if (await createSession.isVisible()) {
+      await expect(createSession).toBeFocused();
+      await page.keyboard.press('Enter');
+      await expect(player.answer.locator('[data-status]')).toHaveText('200');
+    } else {
+      await expect(player.commandBar.getByRole('button', { name: 'Send' })).toBeFocused();
+    }
+    await player.commandBar.getByRole('button', { name: 'Send' }).click();
+    await expect(player.answer).toContainText('loadCloudQueue');
+    await expect(player.answer.locator('[data-status]')).toHaveText('200');
+    await player.expectState('PLAYING');
+    await expect(page.getByRole('region', { name: 'Now playing' })).toContainText('Northern Signal 1');
   });
 
   test('deletes a queue after a second click', async ({ consolePage, page }) => {

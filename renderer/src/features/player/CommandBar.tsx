@@ -5,7 +5,7 @@
  * answer are kept per player (useCommandDrafts), so a visit to the traffic log loses neither.
  */
 import { useMutation } from '@tanstack/react-query';
-import type { FormEvent } from 'react';
+import { useEffect, useRef, type FormEvent } from 'react';
 import type { ControlExchange } from '../../../../main/engine/api/commands/player';
 import type { PlayerDetail } from '../../../../main/engine/api/player-types';
 import { useApi } from '../../api/context';
@@ -34,6 +34,16 @@ export function CommandBar({ detail }: { detail: PlayerDetail }) {
   const api = useApi();
   const { command, fields, answer, error } = useCommandDrafts((s) => s.byPlayer[detail.id]) ?? NEW_DRAFT;
   const patch = useCommandDrafts((s) => s.patch);
+  // A queue sent here from the Queues area ("Load on a player…") becomes this player's draft.
+  const offered = useCommandDrafts((s) => s.offered);
+  // Focus goes where the next press is: Send, or Create session when there is none yet.
+  const sendButton = useRef<HTMLButtonElement>(null);
+  const sessionButton = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    if (!offered) return;
+    useCommandDrafts.getState().takeOffer(detail.id);
+    (detail.sessionId ? sendButton : sessionButton).current?.focus();
+  }, [offered, detail.id, detail.sessionId]);
   const send = useMutation({
     mutationFn: (input: { method: 'GET' | 'POST'; path: string; body?: unknown }) => api.call('control.send', input),
     onSuccess: (exchange) => patch(detail.id, { answer: exchange, error: null }),
@@ -57,7 +67,7 @@ export function CommandBar({ detail }: { detail: PlayerDetail }) {
       <div className="session-line">
         <span className="muted">Session</span>
         {detail.sessionId ? <code title={detail.sessionId}>{detail.sessionId.slice(0, 20)}…</code> : <span className="muted">none</span>}
-        <button type="button" onClick={createSession} disabled={send.isPending}>
+        <button type="button" ref={sessionButton} onClick={createSession} disabled={send.isPending}>
           {detail.sessionId ? 'New session' : 'Create session'}
         </button>
       </div>
@@ -117,7 +127,7 @@ export function CommandBar({ detail }: { detail: PlayerDetail }) {
             </label>
           </>
         )}
-        <button type="submit" className="primary" disabled={!detail.sessionId || send.isPending} title={detail.sessionId ? undefined : 'Create a session first'}>
+        <button type="submit" ref={sendButton} className="primary" disabled={!detail.sessionId || send.isPending} title={detail.sessionId ? undefined : 'Create a session first'}>
           {send.isPending ? 'Sending…' : 'Send'}
         </button>
       </form>

@@ -27,7 +27,29 @@ interface CommandDraft {
 
 export const NEW_DRAFT: CommandDraft = { command: 'loadCloudQueue', fields: EMPTY, answer: null, error: null };
 
-export const useCommandDrafts = create<{ byPlayer: Record<string, CommandDraft>; patch(playerId: string, change: Partial<CommandDraft>): void }>((set) => ({
+/** A queue handed over from the Queues area ("Load on a player…"). */
+export type OfferedLoad = Pick<Fields, 'queueBaseUrl' | 'httpAuthorization'>;
+
+interface CommandDrafts {
+  byPlayer: Record<string, CommandDraft>;
+  patch(playerId: string, change: Partial<CommandDraft>): void;
+  /** Waits for the next command bar shown, which makes it its player's loadCloudQueue draft. */
+  offered: OfferedLoad | null;
+  offerLoad(load: OfferedLoad): void;
+  /** `playerId`'s command bar takes the offered load, if any (its other fields stay). */
+  takeOffer(playerId: string): void;
+}
+
+export const useCommandDrafts = create<CommandDrafts>((set) => ({
   byPlayer: {},
   patch: (playerId, change) => set((s) => ({ byPlayer: { ...s.byPlayer, [playerId]: { ...(s.byPlayer[playerId] ?? NEW_DRAFT), ...change } } })),
+  offered: null,
+  offerLoad: (load) => set({ offered: load }),
+  takeOffer: (playerId) =>
+    set((s) => {
+      if (!s.offered) return s;
+      const draft = s.byPlayer[playerId] ?? NEW_DRAFT;
+      const taken: CommandDraft = { command: 'loadCloudQueue', fields: { ...draft.fields, ...s.offered, itemId: '', positionMillis: '' }, answer: null, error: null };
+      return { offered: null, byPlayer: { ...s.byPlayer, [playerId]: taken } };
+    }),
 }));

@@ -6,6 +6,8 @@ import type { QueueSummary } from '../../../../main/engine/api/queue-types';
 import { CopyButton } from '../../components/CopyButton';
 import { useQueueCommand } from '../../queries/queues';
 import { useEngineNow } from '../../stores/clock';
+import { useNavStore } from '../../stores/nav';
+import { useCommandDrafts } from '../player/command-drafts';
 import { formatExpiry } from './format';
 
 export function ConnectionInfo({ queue }: { queue: QueueSummary }) {
@@ -19,6 +21,9 @@ export function ConnectionInfo({ queue }: { queue: QueueSummary }) {
         <dd>
           <code aria-label="Queue base URL">{queue.queueBaseUrl}</code>
           <CopyButton value={queue.queueBaseUrl} label="Copy base URL" />
+          <button type="button" onClick={() => loadOnPlayer(queue)} title="Opens the Player area with loadCloudQueue of this queue filled in for the player shown there">
+            Load on a player…
+          </button>
         </dd>
       </div>
       <div>
@@ -40,4 +45,10 @@ export function ConnectionInfo({ queue }: { queue: QueueSummary }) {
       </div>
     </dl>
   );
+}
+
+/** Hands the queue to the Player area's command bar as a loadCloudQueue draft, and opens it. */
+function loadOnPlayer(queue: QueueSummary): void {
+  useCommandDrafts.getState().offerLoad({ queueBaseUrl: queue.queueBaseUrl, httpAuthorization: queue.httpAuthorization });
+  useNavStore.getState().open('player');
 }
