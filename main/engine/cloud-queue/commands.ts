@@ -32,7 +32,7 @@ export function queueCommands(
     'queues.items.add': ({ id, items, afterItemId }) => queues.addItems(id, items, afterItemId),
     'queues.items.generate': ({ id, count, afterItemId }) => generations.generate(id, count, afterItemId),
     'queues.items.generate.stop': ({ id }) => {
-      if (!queues.head(id)) notFound(id);
+      if (!generations.running(id) && !queues.head(id)) notFound(id);
       return generations.stop(id);
     },
     'queues.items.update': ({ id, itemId, track, policies }) => queues.updateItem(id, itemId, { track, policies }),

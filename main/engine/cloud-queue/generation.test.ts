@@ -67,13 +67,17 @@ describe('generating sample tracks in steps (generation.ts)', () => {
     const q = f.model.create({});
     const done = generations.generate(q.id, 10 * GENERATION_STEP, null);
     await paused();
-    expect(generations.stop(q.id)).toEqual({ stopped: true });
+    const stopping = generations.stop(q.id);
     await step();
+    // Stop answers once the run has ended: a new one may start at once.
+    await expect(stopping).resolves.toEqual({ stopped: true });
+    expect(generations.running(q.id)).toBe(false);
     const result = await done;
     expect(result.itemIds).toHaveLength(GENERATION_STEP);
     expect(f.store.queues.head(q.id)!.itemCount).toBe(GENERATION_STEP);
     expect(reports.at(-1)).toEqual({ queueId: q.id, state: 'stopped', done: GENERATION_STEP, total: 10 * GENERATION_STEP });
-    expect(generations.stop(q.id)).toEqual({ stopped: false });
+    await expect(generations.stop(q.id)).resolves.toEqual({ stopped: false });
+    await expect(generations.generate(q.id, 2)).resolves.toMatchObject({ itemCount: GENERATION_STEP + 2 });
   });
 
   it('refuses a second generation on the same queue while one runs, and allows one after', async () => {
@@ -96,18 +100,49 @@ describe('generating sample tracks in steps (generation.ts)', () => {
     expect(reports).toEqual([]);
   });
 
-  it('ends with what was made when the item it follows is removed mid-run, and says so', async () => {
+  it('ends when the item it follows is removed mid-run, saying so in its own words and listing what it made', async () => {
     const { f, generations, reports, paused, step } = harness();
     const q = f.model.create({ items: tracks(2) });
     const done = generations.generate(q.id, 3 * GENERATION_STEP, 'item-1');
     await paused();
     const last = idsOf(f, q.id).at(-2)!; // the first step's last item (item-2 is after it)
     f.model.removeItems(q.id, [last]);
-    const failed = expect(done).rejects.toMatchObject({ code: 'not_found', message: expect.stringContaining(`${n(GENERATION_STEP)} of ${n(3 * GENERATION_STEP)} items had been made and stay`) });
+    const failed = expect(done).rejects.toMatchObject({
+      code: 'not_found',
+      message: `the generation stopped after ${n(GENERATION_STEP)} of ${n(3 * GENERATION_STEP)} items: ${last}, the last item it had made, was removed or replaced, and the rest was to follow it`,
+      details: { done: GENERATION_STEP, total: 3 * GENERATION_STEP, itemIds: expect.arrayContaining([last]) },
+    });
     await step();
     await failed;
-    expect(reports.at(-1)).toMatchObject({ state: 'failed', done: GENERATION_STEP });
+    expect(reports.at(-1)).toMatchObject({ state: 'failed', done: GENERATION_STEP, message: expect.stringContaining('was removed or replaced') });
     expect(f.store.queues.head(q.id)!.itemCount).toBe(2 + GENERATION_STEP - 1);
+  });
+
+  it('ends when its queue is deleted mid-run, and says that', async () => {
+    const { f, generations, paused, step } = harness();
+    const q = f.model.create({});
+    const done = generations.generate(q.id, 3 * GENERATION_STEP);
+    await paused();
+    f.model.delete(q.id);
+    expect(generations.running(q.id)).toBe(true);
+    const failed = expect(done).rejects.toMatchObject({ code: 'not_found', message: `the generation stopped after ${n(GENERATION_STEP)} of ${n(3 * GENERATION_STEP)} items: queue ${q.id} was deleted` });
+    await step();
+    await failed;
+  });
+
+  it('plans the gap for the whole run: the items around it keep their labels through every step', async () => {
+    const { f, generations, step } = harness();
+    const q = f.model.create({ items: tracks(6) });
+    const key = f.store.queues.head(q.id)!.key;
+    const labels = () => new Map(f.store.queueItems.page(key, 0, 1_000_000).map((r) => [r.item_id, r.pos]));
+    const before = labels();
+    const done = generations.generate(q.id, 3 * GENERATION_STEP, 'item-3');
+    await step();
+    await step();
+    const result = await done;
+    const after = labels();
+    expect([...before].filter(([id, pos]) => after.get(id) !== pos)).toEqual([]);
+    expect(idsOf(f, q.id)).toEqual(['item-1', 'item-2', 'item-3', ...result.itemIds!, 'item-4', 'item-5', 'item-6']);
   });
 
   it('stops at the next step when the engine closes, before the store does', async () => {

@@ -22,13 +22,22 @@ interface Run {
   total: number;
   done: number;
   stop: boolean;
+  /** Settles when the run has ended, however it ended. */
+  ended: Promise<void>;
 }
 
 export interface QueueGenerationsDeps {
-  queues: Pick<QueueModel, 'addSamples' | 'checkAnchor'>;
+  queues: Pick<QueueModel, 'addSamples' | 'checkAnchor' | 'head'>;
   emit: (name: 'queues.generation', data: QueueGeneration) => void;
   /** What runs between steps (tests make it a point they can stop at). */
   between?: () => Promise<unknown>;
+}
+
+/** What a run that ended early on an error had made: its `details`. */
+export interface GenerationFailure {
+  done: number;
+  total: number;
+  itemIds: string[];
 }
 
 export class QueueGenerations {
@@ -45,7 +54,8 @@ export class QueueGenerations {
     // A wrong queue or item is refused before anything is made, as any edit's would be.
     this.deps.queues.checkAnchor(queueId, afterItemId);
 
-    const run: Run = { total: count, done: 0, stop: false };
+    let end!: () => void;
+    const run: Run = { total: count, done: 0, stop: false, ended: new Promise<void>((resolve) => (end = resolve)) };
     this.runs.set(queueId, run);
     const itemIds: string[] = [];
     let result: QueueEditResult | null = null;
@@ -64,22 +74,43 @@ export class QueueGenerations {
         if (run.done < count) this.report(queueId, run, 'running');
       }
     } catch (error) {
-      const { code, message } = toErrorBody(error);
-      const said = run.done === 0 ? message : `${message}; ${madeOf(run)} items had been made and stay`;
-      this.report(queueId, run, 'failed', said);
-      throw new EngineError(code, said);
+      const failure = run.done === 0 ? toErrorBody(error) : this.endedEarly(queueId, run, after!, error);
+      this.report(queueId, run, 'failed', failure.message);
+      throw run.done === 0 ? error : new EngineError(failure.code, failure.message, { done: run.done, total: count, itemIds } satisfies GenerationFailure);
     } finally {
       this.runs.delete(queueId);
+      end();
     }
     this.report(queueId, run, run.done < count ? 'stopped' : 'finished');
     return { ...result!, itemIds };
   }
 
-  /** Ends a queue's generation after its current step; what was made stays. */
-  stop(queueId: string): { stopped: boolean } {
+  /**
+   * Ends a queue's generation after its current step and answers once it has ended, so that a
+   * new one may start; what was made stays.
+   */
+  async stop(queueId: string): Promise<{ stopped: boolean }> {
     const run = this.runs.get(queueId);
-    if (run) run.stop = true;
-    return { stopped: run !== undefined };
+    if (!run) return { stopped: false };
+    run.stop = true;
+    await run.ended;
+    return { stopped: true };
+  }
+
+  /** Whether the queue has a run going (a queue deleted mid-run still has, until its next step). */
+  running(queueId: string): boolean {
+    return this.runs.has(queueId);
+  }
+
+  /** Why a run that had made items failed, in the words of the run rather than of its last edit. */
+  private endedEarly(queueId: string, run: Run, after: string, error: unknown): { code: ReturnType<typeof toErrorBody>['code']; message: string } {
+    const { code, message } = toErrorBody(error);
+    const why = !this.deps.queues.head(queueId)
+      ? `queue ${queueId} was deleted`
+      : code === 'not_found'
+        ? `${after}, the last item it had made, was removed or replaced, and the rest was to follow it`
+        : message;
+    return { code, message: `the generation stopped after ${madeOf(run)} items: ${why}` };
   }
 
   /** The engine is closing: every run ends at its next step, before the store closes. */

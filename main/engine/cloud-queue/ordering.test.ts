@@ -103,7 +103,7 @@ describe('inserting into the order (ordering.ts)', () => {
     }
   });
 
-  it('plans the room when a stepped run starts in a gap too narrow for it (a rebalance)', () => {
+  it('keeps order when a stepped run starts in a gap too narrow for it (a rebalance)', () => {
     fixture = modelFixture();
     const q = fixture.model.create({ items: tracks(20) });
     // 14 inserts right after item-10 halve the gap after it each time: 2^24 / 2^14 = 1,024 left.

@@ -152,7 +152,7 @@ export const queueCommandSpecs = {
   }),
   'queues.items.generate': command<QueueEditResult>()({
     summary:
-      'Adds N sample tracks after `afterItemId` (null: at the start; absent: at the end), in edits of 5,000 (each bumps queueVersion; `queues.generation` says how far it got). Answers when done or stopped, with the ids made.',
+      'Adds N sample tracks after `afterItemId` (null: at the start; absent: at the end), in edits of 5,000 (each bumps queueVersion; `queues.generation` says how far it got). Answers when done or stopped, with the ids made; a run cut short by an edit (its queue deleted, its last item removed) fails with `details` {done, total, itemIds}.',
     input: Type.Object({
       id: Type.String({ minLength: 1 }),
       count: Type.Integer({ minimum: 1, maximum: 1_000_000 }),
@@ -161,7 +161,7 @@ export const queueCommandSpecs = {
     http: { method: 'POST', path: '/queues/:id/items/generate' },
   }),
   'queues.items.generate.stop': command<{ stopped: boolean }>()({
-    summary: "Stops a queue's generation after its current edit; what was made stays. `stopped`: whether one was running.",
+    summary: "Stops a queue's generation after its current edit and answers once it has ended; what was made stays. `stopped`: whether one was running.",
     input: Type.Object({ id: Type.String({ minLength: 1 }) }),
     http: { method: 'POST', path: '/queues/:id/items/generate/stop' },
   }),
