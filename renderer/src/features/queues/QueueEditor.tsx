@@ -63,6 +63,16 @@ export function QueueEditor({ queue, onDeleted }: { queue: QueueSummary; onDelet
   const stopGenerating = useQueueCommand('queues.items.generate.stop');
   const generation = useGenerationStore((s) => s.byQueue[queue.id]);
   const generating = generation?.state === 'running' ? generation : null;
+  // Generate and Stop take each other's place (and Generate is off while its call runs): focus
+  // follows to the one shown instead of dropping to <body>.
+  const generateButton = useRef<HTMLButtonElement>(null);
+  const stopButton = useRef<HTMLButtonElement>(null);
+  useFocusBack(!generating, stopButton);
+  useFocusBack(generate.isPending || generating !== null, generateButton);
+  const startGenerating = () => {
+    useGenerationStore.getState().forget(queue.id);
+    generate.mutate({ id: queue.id, count: generateCount, afterItemId: active?.itemId ?? undefined });
+  };
   const update = useQueueCommand('queues.update');
   const deleteQueue = useQueueCommand('queues.delete');
   const edits = [add, updateItem, remove, move, generate, stopGenerating, update, deleteQueue];
@@ -157,7 +167,10 @@ export function QueueEditor({ queue, onDeleted }: { queue: QueueSummary; onDelet
           queueVersion {queue.queueVersion}
         </span>
         <span className="muted">
-          {plural(queue.itemCount, 'item')} · <code>{queue.id}</code>
+          <span className="item-count" data-item-count={queue.itemCount}>
+            {plural(queue.itemCount, 'item')}
+          </span>{' '}
+          · <code>{queue.id}</code>
         </span>
         <div className="header-actions">
           <button type="button" onClick={() => void exportQueue()}>
@@ -195,14 +208,14 @@ export function QueueEditor({ queue, onDeleted }: { queue: QueueSummary; onDelet
             <span className="muted">
               {generating.done.toLocaleString()} / {generating.total.toLocaleString()}
             </span>
-            <button type="button" disabled={stopGenerating.isPending} onClick={() => stopGenerating.mutate({ id: queue.id })}>
+            <button type="button" ref={stopButton} disabled={stopGenerating.isPending} onClick={() => stopGenerating.mutate({ id: queue.id })}>
               Stop
             </button>
           </span>
         ) : (
           <span className="generate">
             <input aria-label="Number of sample tracks" inputMode="numeric" value={count} onChange={(event) => setCount(event.target.value)} />
-            <button type="button" disabled={!canGenerate || generate.isPending} onClick={() => generate.mutate({ id: queue.id, count: generateCount, afterItemId: active?.itemId ?? undefined })}>
+            <button type="button" ref={generateButton} disabled={!canGenerate || generate.isPending} onClick={startGenerating}>
               {generate.isPending ? 'Generating…' : 'Generate'}
             </button>
           </span>

@@ -10,12 +10,15 @@ interface GenerationState {
   report(generation: QueueGeneration): void;
   /** After a reconnect a run may have ended unheard; one still running says so again at its next step. */
   forgetRunning(): void;
+  /** The queue went, or a new run starts: how the last one ended is no longer news. */
+  forget(queueId: string): void;
 }
 
 export const useGenerationStore = create<GenerationState>((set) => ({
   byQueue: {},
   report: (generation) => set((s) => ({ byQueue: { ...s.byQueue, [generation.queueId]: generation } })),
   forgetRunning: () => set((s) => ({ byQueue: Object.fromEntries(Object.entries(s.byQueue).filter(([, g]) => g.state !== 'running')) })),
+  forget: (queueId) => set((s) => ({ byQueue: Object.fromEntries(Object.entries(s.byQueue).filter(([id]) => id !== queueId)) })),
 }));
 
 /** What the editor says about a run: its progress while running, how it ended otherwise. */

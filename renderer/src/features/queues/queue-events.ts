@@ -22,6 +22,7 @@ export function wireQueueEvents(api: Api, queryClient: QueryClient): () => void 
   const offChanged = api.on('queues.changed', ({ queueId, change }) => {
     if (change !== 'deleted') return refresh.changed(queueId);
     refresh.forget(queueId);
+    useGenerationStore.getState().forget(queueId);
     void queryClient.invalidateQueries({ queryKey: queueKeys.list() });
     queryClient.removeQueries({ queryKey: queueKeys.queue(queueId) });
   });
