@@ -121,15 +121,15 @@ export function tokenStatus(token: Pick<TokenView, 'expiresAt' | 'rotatedAt' | '
   return 'active';
 }
 
-// ---- The OAuth flow inspector ----------------------------------------------------------------
-
-/** Where a flow started: a browser tab, the Electron OAuth window, the sample integration, or an app of the user's. */
-/** Where a flow began; `console`: the console's own token (command bar, scenarios). */
 /** The login service's token endpoint (CONTRACT §2), where an app trades its code. */
 export const TOKEN_PATH = '/login/v3/oauth/access';
 /** How long an authorization code lives unused, on the engine clock (CONTRACT §2: 600 s). */
 export const CODE_LIFETIME_MS = 600_000;
 
+// ---- The OAuth flow inspector ----------------------------------------------------------------
+
+/** Where a flow started: a browser tab, the Electron OAuth window, the sample integration, or an app of the user's. */
+/** Where a flow began; `console`: the console's own token (command bar, scenarios). */
 export type FlowOrigin = 'browser' | 'window' | 'sample' | 'external' | 'console';
 
 export type FlowStatus = 'started' | 'signing_in' | 'code_issued' | 'tokens_issued' | 'denied' | 'failed' | 'revoked';

@@ -3,7 +3,7 @@
  * step from the authorization request to the API calls made with its tokens, live.
  */
 import type { FlowStepKind, FlowSummary } from '../../../../main/engine/api/oauth-types';
-import { useFlow, useFlows } from '../../queries/oauth';
+import { useFlow, useFlows, useIntegrations } from '../../queries/oauth';
 import { FormError } from './fields';
 import { useInspectorStore } from './inspector-store';
 import { StartedValues } from './StartedNotice';
@@ -76,9 +76,12 @@ function Timeline({ flowId }: { flowId: string }) {
   const started = useInspectorStore((s) => s.started[flowId]);
   const { data: flow, error } = useFlow(flowId);
   const login = useEngineState().data?.urls.login;
+  const integrations = useIntegrations().data;
   if (error) return <FormError error={error} />;
   if (!flow) return <p className="muted">Loading…</p>;
-  const pending = login ? pendingTokenRequest(flow, login, started?.codeVerifier ?? null) : null;
+  // The sample integration's code is the console's own to trade (also in the desktop OAuth window).
+  const sample = integrations?.some((i) => i.id === flow.integrationId && i.sample) ?? false;
+  const pending = login ? pendingTokenRequest(flow, login, started?.codeVerifier ?? null, { sample }) : null;
   return (
     <div className="timeline-pane">
       <p className="timeline-head">

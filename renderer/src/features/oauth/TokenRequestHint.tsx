@@ -18,17 +18,24 @@ export function TokenRequestHint({ request }: { request: TokenRequest }) {
       </p>
     );
   }
+  if (request.verifierLost) {
+    return (
+      <p className="token-request muted" role="group" aria-label="Token request">
+        This flow's PKCE code_verifier was made by this console window and kept in its memory, which a reload cleared: without it the code cannot be traded. Start a new flow.
+      </p>
+    );
+  }
   const curl = tokenRequestCurl(request);
   const wants = ['CODE to the code= of the redirect', 'CLIENT_SECRET to the key’s secret (shown once, when it was made)'];
   if (request.codeVerifier === '$CODE_VERIFIER') wants.push('CODE_VERIFIER to the app’s PKCE verifier');
+  const left = now === null ? `within ${formatSpan(CODE_LIFETIME_MS)} of its issue` : `within the ${formatSpan(expiresAt - now)} it has left`;
   return (
     <div className="token-request" role="group" aria-label="Token request">
       <p>
-        Next the app trades the code for tokens: once, within {now === null ? formatSpan(CODE_LIFETIME_MS) : `the ${formatSpan(expiresAt - now)} it has left`}.{' '}
-        <CopyButton value={curl} label="Copy token request" />
+        Next the app trades the code for tokens, once, {left}; as curl for a POSIX shell: <CopyButton value={curl} label="Copy token request" />
       </p>
       <pre>{curl}</pre>
-      <p className="muted">Set {wants.join(', ')}.</p>
+      <p className="muted">Set {wants.join(', ')}. A failed try leaves the code unused.</p>
     </div>
   );
 }

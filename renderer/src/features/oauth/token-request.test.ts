@@ -25,13 +25,24 @@ async function newestFlow(): Promise<FlowView> {
   return engine.commands.run('oauth.flows.get', { id: flow.id });
 }
 
+/** A shell with nothing of this machine's curl setup (proxies, ~/.curlrc) and `env` set. */
+function shell(script: string, env: Record<string, string> = {}) {
+  const { PATH, HOME } = process.env;
+  return run('sh', ['-c', script], { env: { PATH, HOME, CURL_HOME: '/nonexistent', ...env } });
+}
+
 /** Runs the curl line in a shell, as a user pastes it, with `env` set. */
 async function paste(curl: string, env: Record<string, string>): Promise<Record<string, unknown>> {
-  const { stdout } = await run('sh', ['-c', curl], { env: { ...process.env, ...env } });
+  const { stdout } = await shell(curl, env);
   return JSON.parse(stdout) as Record<string, unknown>;
 }
 
-describe('the pending token request of a flow', () => {
+const hasCurl = await run('sh', ['-c', 'command -v curl']).then(
+  () => true,
+  () => false,
+);
+
+describe.skipIf(!hasCurl)('the pending token request of a flow, pasted into a shell', () => {
   it('runs as pasted, with the verifier of a flow started here, and trades the code for tokens', async () => {
     const verifier = randomBytes(32).toString('base64url');
     const challenge = createHash('sha256').update(verifier).digest('base64url');
@@ -52,10 +63,17 @@ describe('the pending token request of a flow', () => {
   it("asks for the app's own verifier when the flow was not started here, and sends none without PKCE", async () => {
     const verifier = randomBytes(32).toString('base64url');
     const code = await codeFor(engine, client, { code_challenge: createHash('sha256').update(verifier).digest('base64url'), code_challenge_method: 'S256' });
-    const challenged = pendingTokenRequest(await newestFlow(), engine.urls.login, null)!;
-    expect(challenged.codeVerifier).toBe('$CODE_VERIFIER');
+    const flow = await newestFlow();
+    const challenged = pendingTokenRequest(flow, engine.urls.login, null)!;
+    expect(challenged).toMatchObject({ codeVerifier: '$CODE_VERIFIER', verifierLost: false });
     expect(tokenRequestCurl(challenged)).toContain('"code_verifier=$CODE_VERIFIER"');
+    // A try without the verifier fails and leaves the code unused: the request stays on show.
+    await expect(paste(tokenRequestCurl(challenged), { CODE: code, CLIENT_SECRET: client.clientSecret })).resolves.toMatchObject({ error: 'invalid_grant' });
+    const failedOnce = await engine.commands.run('oauth.flows.get', { id: flow.id });
+    expect(failedOnce.status).toBe('failed');
+    expect(pendingTokenRequest(failedOnce, engine.urls.login, null)).toEqual(challenged);
     await expect(paste(tokenRequestCurl(challenged), { CODE: code, CLIENT_SECRET: client.clientSecret, CODE_VERIFIER: verifier })).resolves.toHaveProperty('access_token');
+    expect(pendingTokenRequest(await engine.commands.run('oauth.flows.get', { id: flow.id }), engine.urls.login, null)).toBeNull();
 
     const plainCode = await codeFor(engine, client, { state: 'no-pkce' });
     const plain = pendingTokenRequest(await newestFlow(), engine.urls.login, null)!;
@@ -64,15 +82,36 @@ describe('the pending token request of a flow', () => {
     await expect(paste(tokenRequestCurl(plain), { CODE: plainCode, CLIENT_SECRET: client.clientSecret })).resolves.toHaveProperty('access_token');
   });
 
-  it('quotes what it writes for the shell: a redirect URI with a quote and a query arrives as registered', () => {
-    const curl = tokenRequestCurl({ login: 'http://127.0.0.1:1', clientId: 'cid', redirectUri: "https://app.example/cb?x=it's&y=$HOME", codeVerifier: null, issuedAt: 0 });
-    expect(curl).toContain(`--data-urlencode 'redirect_uri=https://app.example/cb?x=it'\\''s&y=$HOME'`);
+  it('quotes what it writes for the shell: a redirect URI with quotes, $, backticks and a query arrives as registered', async () => {
+    const redirectUri = "https://app.example/cb?x=it's&y=$HOME&z=`id`&w=\\\"";
+    const curl = tokenRequestCurl({ login: 'http://127.0.0.1:1', clientId: 'cid', redirectUri, codeVerifier: null, verifierLost: false, issuedAt: 0 });
+    // A curl that prints the words it was given, one per line.
+    const { stdout } = await shell(`curl() { printf '%s\\n' "$@"; }\n${curl}`, { CODE: 'the-code', CLIENT_SECRET: 'the-secret' });
+    expect(stdout.split('\n')).toEqual(expect.arrayContaining(['cid:the-secret', 'code=the-code', `redirect_uri=${redirectUri}`, 'http://127.0.0.1:1/login/v3/oauth/access']));
+  });
+});
+
+describe('when a flow has a token request to show', () => {
+  const step = (seq: number, detail: FlowView['steps'][number]['detail'], ok = true) => ({ seq, flowId: 'f', at: seq * 1000, kind: detail.kind, ok, summary: '', detail });
+  const authorize = (challenge: boolean) => step(1, { kind: 'authorize', params: challenge ? { code_challenge: ['c'] } : {}, checks: [], outcome: 'login' });
+  const redirect = step(2, { kind: 'redirect', location: 'x', redirectUri: 'https://app.example/cb', code: 'W5B957… (43 chars)' });
+  const flow = (origin: FlowView['origin'], steps: FlowView['steps'], status: FlowView['status'] = 'code_issued') =>
+    ({ id: 'f', origin, status, clientId: 'cid', integrationId: 'i', integrationName: 'App', startedAt: 0, updatedAt: 0, stepCount: steps.length, steps }) as FlowView;
+
+  it('has none for a flow the console trades itself, one with no code out, or one whose code was traded or revoked', () => {
+    expect(pendingTokenRequest(flow('sample', [authorize(false), redirect]), 'http://x', null)).toBeNull();
+    expect(pendingTokenRequest(flow('window', [authorize(false), redirect]), 'http://x', null, { sample: true })).toBeNull();
+    expect(pendingTokenRequest(flow('browser', [authorize(false)], 'signing_in'), 'http://x', null)).toBeNull();
+    const traded = step(3, { kind: 'token', grantType: 'authorization_code', basic: {} as never, params: {}, checks: [], status: 200 });
+    expect(pendingTokenRequest(flow('external', [authorize(false), redirect, traded], 'tokens_issued'), 'http://x', null)).toBeNull();
+    const revoked = step(3, { kind: 'revocation', reason: 'x', tokensRevoked: 0, grantId: 'g' });
+    expect(pendingTokenRequest(flow('external', [authorize(false), redirect, revoked], 'revoked'), 'http://x', null)).toBeNull();
   });
 
-  it('has none for a flow the console trades itself, or one with no code out', () => {
-    const flow = { status: 'code_issued', origin: 'sample', clientId: 'cid', steps: [] } as unknown as FlowView;
-    expect(pendingTokenRequest(flow, 'http://x', null)).toBeNull();
-    expect(pendingTokenRequest({ ...flow, origin: 'browser', status: 'denied' }, 'http://x', null)).toBeNull();
-    expect(pendingTokenRequest({ ...flow, origin: 'browser' }, 'http://x', null)).toBeNull();
+  it('says when the verifier of a flow started here is gone (a reload), and asks an app for its own', () => {
+    expect(pendingTokenRequest(flow('browser', [authorize(true), redirect]), 'http://x', null)).toMatchObject({ verifierLost: true });
+    expect(pendingTokenRequest(flow('browser', [authorize(true), redirect]), 'http://x', 'v')).toMatchObject({ verifierLost: false, codeVerifier: 'v' });
+    expect(pendingTokenRequest(flow('external', [authorize(true), redirect]), 'http://x', null)).toMatchObject({ verifierLost: false, codeVerifier: '$CODE_VERIFIER' });
+    expect(pendingTokenRequest(flow('browser', [authorize(false), redirect]), 'http://x', null)).toMatchObject({ verifierLost: false, codeVerifier: null });
   });
 });

@@ -12,6 +12,11 @@ export interface TokenRequest {
   redirectUri: string;
   /** The PKCE verifier when known (a flow started here), `'$CODE_VERIFIER'` when the app holds it, null without PKCE. */
   codeVerifier: string | null;
+  /**
+   * The flow was started by this console, whose window kept the verifier in memory, and it is gone
+   * (a reload): no one has it, so the code cannot be traded.
+   */
+  verifierLost: boolean;
   /** Engine time the code was issued. */
   issuedAt: number;
 }
@@ -19,18 +24,30 @@ export interface TokenRequest {
 /** A word a POSIX shell reads back as `value`. */
 const quoted = (value: string): string => `'${value.replaceAll("'", `'\\''`)}'`;
 
-/** A flow's pending token request, or null when it has none (no code issued, or one the console trades itself). */
-export function pendingTokenRequest(flow: FlowView, login: string, startedVerifier: string | null): TokenRequest | null {
-  if (flow.status !== 'code_issued' || flow.origin === 'sample' || !flow.clientId) return null;
-  const redirect = flow.steps.findLast((step) => step.detail.kind === 'redirect' && step.detail.code !== undefined);
+/** Flows this console starts, whose PKCE verifier it makes (and keeps only in the window's memory). */
+const STARTED_BY_CONSOLE: readonly FlowView['origin'][] = ['browser', 'window'];
+
+/**
+ * A flow's pending token request, or null when it has none: no code out, the code traded (or its
+ * grant revoked), or a code the console trades itself (the sample integration's, `sample`). A
+ * failed try (a wrong secret, a missing verifier) leaves the code unused, so the request stays.
+ */
+export function pendingTokenRequest(flow: FlowView, login: string, startedVerifier: string | null, { sample = false } = {}): TokenRequest | null {
+  if (flow.origin === 'sample' || sample || !flow.clientId) return null;
+  const at = flow.steps.findLastIndex((step) => step.detail.kind === 'redirect' && step.detail.code !== undefined);
+  const redirect = flow.steps[at];
   if (!redirect || redirect.detail.kind !== 'redirect') return null;
-  const authorize = flow.steps.findLast((step) => step.detail.kind === 'authorize');
+  const settled = flow.steps.slice(at + 1).some((step) => step.detail.kind === 'revocation' || (step.detail.kind === 'token' && step.ok && step.detail.grantType === 'authorization_code'));
+  if (settled) return null;
+  const authorize = flow.steps.slice(0, at).findLast((step) => step.detail.kind === 'authorize');
   const challenged = authorize?.detail.kind === 'authorize' && authorize.detail.params.code_challenge !== undefined;
+  const verifierLost = challenged && startedVerifier === null && STARTED_BY_CONSOLE.includes(flow.origin);
   return {
     login,
     clientId: flow.clientId,
     redirectUri: redirect.detail.redirectUri,
     codeVerifier: challenged ? (startedVerifier ?? '$CODE_VERIFIER') : null,
+    verifierLost,
     issuedAt: redirect.at,
   };
 }
