@@ -243,9 +243,15 @@ test.describe('the live queue editor', () => {
     await queues.createWithItems('Handed over', 3);
     const { baseUrl } = await queues.connection();
     await page.getByRole('button', { name: 'Load on a player…' }).click();
+    // Not the first player, which the Player area shows unless told otherwise.
+    const choice = page.getByRole('group', { name: 'Load on a player' }).getByRole('button').last();
+    const chosen = (await choice.textContent())!;
+    await choice.click();
 
     const player = new PlayerPage(page);
     await expect(page.getByRole('heading', { level: 1, name: 'Player' })).toBeVisible();
+    await expect(page.getByRole('tablist', { name: 'Players' }).getByRole('tab', { selected: true })).toContainText(chosen);
+    await expect(player.commandBar.getByRole('status').filter({ hasText: 'filled in from the Queues area' })).toContainText('“Handed over”');
     await expect(player.commandBar.getByLabel('Control command to send')).toHaveValue('loadCloudQueue');
     await expect(player.commandBar.getByLabel('Console queue').locator('option:checked')).toHaveText(/^Handed over/);
     await expect(player.commandBar.getByRole('textbox', { name: 'queueBaseUrl' })).toHaveValue(baseUrl);
@@ -255,10 +261,10 @@ test.describe('the live queue editor', () => {
       await expect(createSession).toBeFocused();
       await page.keyboard.press('Enter');
       await expect(player.answer.locator('[data-status]')).toHaveText('200');
-    } else {
-      await expect(player.commandBar.getByRole('button', { name: 'Send' })).toBeFocused();
     }
-    await player.commandBar.getByRole('button', { name: 'Send' }).click();
+    // Then Send, by keyboard.
+    await expect(player.commandBar.getByRole('button', { name: 'Send' })).toBeFocused();
+    await page.keyboard.press('Enter');
     await expect(player.answer).toContainText('loadCloudQueue');
     await expect(player.answer.locator('[data-status]')).toHaveText('200');
     await player.expectState('PLAYING');

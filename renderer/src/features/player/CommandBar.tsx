@@ -32,23 +32,30 @@ function bodyOf(command: Command, f: Fields): Record<string, unknown> | undefine
 
 export function CommandBar({ detail }: { detail: PlayerDetail }) {
   const api = useApi();
-  const { command, fields, answer, error } = useCommandDrafts((s) => s.byPlayer[detail.id]) ?? NEW_DRAFT;
+  const { command, fields, answer, error, handedOver } = useCommandDrafts((s) => s.byPlayer[detail.id]) ?? NEW_DRAFT;
   const patch = useCommandDrafts((s) => s.patch);
-  // A queue sent here from the Queues area ("Load on a player…") becomes this player's draft.
-  const offered = useCommandDrafts((s) => s.offered);
-  // Focus goes where the next press is: Send, or Create session when there is none yet.
-  const sendButton = useRef<HTMLButtonElement>(null);
-  const sessionButton = useRef<HTMLButtonElement>(null);
-  useEffect(() => {
-    if (!offered) return;
-    useCommandDrafts.getState().takeOffer(detail.id);
-    (detail.sessionId ? sendButton : sessionButton).current?.focus();
-  }, [offered, detail.id, detail.sessionId]);
   const send = useMutation({
     mutationFn: (input: { method: 'GET' | 'POST'; path: string; body?: unknown }) => api.call('control.send', input),
     onSuccess: (exchange) => patch(detail.id, { answer: exchange, error: null }),
     onError: (failure) => patch(detail.id, { answer: null, error: failure.message }),
   });
+  // A queue sent to this player from the Queues area ("Load on a player…") becomes its draft, and
+  // focus goes where the next press is: Send, or Create session first (then Send, once it is made).
+  const offered = useCommandDrafts((s) => (s.offered?.playerId === detail.id ? s.offered : null));
+  const sendButton = useRef<HTMLButtonElement>(null);
+  const sessionButton = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    if (!offered || !useCommandDrafts.getState().takeOffer(detail.id)) return;
+    (detail.sessionId ? sendButton : sessionButton).current?.focus();
+  }, [offered, detail.id, detail.sessionId]);
+  const hasSession = detail.sessionId !== null;
+  const sending = send.isPending;
+  useEffect(() => {
+    // Both buttons are off while a call runs (focus may have dropped to <body> meanwhile), and the
+    // session can show up before its call has answered: move on once Send can take the focus.
+    const focus = document.activeElement;
+    if (handedOver !== null && hasSession && !sending && (focus === sessionButton.current || focus === document.body)) sendButton.current?.focus();
+  }, [handedOver, hasSession, sending]);
   const set = (change: Partial<Fields>) => patch(detail.id, { fields: { ...fields, ...change } });
   const setCommand = (next: Command) => patch(detail.id, { command: next });
   const queues = useQueueList().data ?? [];
@@ -59,6 +66,7 @@ export function CommandBar({ detail }: { detail: PlayerDetail }) {
   const submit = (event: FormEvent) => {
     event.preventDefault();
     if (!detail.sessionId) return;
+    patch(detail.id, { handedOver: null });
     send.mutate({ method: 'POST', path: `/api/v1/playbackSessions/${detail.sessionId}/playbackSession:1/${command}`, body: bodyOf(command, fields) });
   };
 
@@ -131,6 +139,11 @@ export function CommandBar({ detail }: { detail: PlayerDetail }) {
           {send.isPending ? 'Sending…' : 'Send'}
         </button>
       </form>
+      {handedOver !== null && (
+        <p className="muted" role="status">
+          loadCloudQueue of “{handedOver}” filled in from the Queues area{detail.sessionId ? ': Send loads it.' : ': Create session, then Send.'}
+        </p>
+      )}
       <ControlAnswer exchange={answer ?? undefined} error={error} />
     </div>
   );

@@ -23,33 +23,52 @@ interface CommandDraft {
   /** The last answer, or why there was none. */
   answer: ControlExchange | null;
   error: string | null;
+  /** The queue "Load on a player…" filled in, until the draft is sent. */
+  handedOver: string | null;
 }
 
-export const NEW_DRAFT: CommandDraft = { command: 'loadCloudQueue', fields: EMPTY, answer: null, error: null };
+export const NEW_DRAFT: CommandDraft = { command: 'loadCloudQueue', fields: EMPTY, answer: null, error: null, handedOver: null };
 
-/** A queue handed over from the Queues area ("Load on a player…"). */
-export type OfferedLoad = Pick<Fields, 'queueBaseUrl' | 'httpAuthorization'>;
+/** A queue handed over from the Queues area ("Load on a player…") to one player's command bar. */
+export interface OfferedLoad extends Pick<Fields, 'queueBaseUrl' | 'httpAuthorization'> {
+  playerId: string;
+  queueName: string;
+  /** performance.now() when offered. */
+  at: number;
+}
+
+/**
+ * How long an offer waits for its player's command bar. It shows at once unless something is
+ * amiss (the player went, its detail does not load, the user left the area); an offer must not
+ * overwrite that player's draft whenever it next shows.
+ */
+export const OFFER_WAITS_MS = 15_000;
 
 interface CommandDrafts {
   byPlayer: Record<string, CommandDraft>;
   patch(playerId: string, change: Partial<CommandDraft>): void;
-  /** Waits for the next command bar shown, which makes it its player's loadCloudQueue draft. */
+  /** Waits for its player's command bar, which makes it its loadCloudQueue draft. */
   offered: OfferedLoad | null;
   offerLoad(load: OfferedLoad): void;
-  /** `playerId`'s command bar takes the offered load, if any (its other fields stay). */
-  takeOffer(playerId: string): void;
+  /** `playerId`'s command bar takes the load offered to it, if any and not stale (its other fields stay); answers it. */
+  takeOffer(playerId: string, now?: number): OfferedLoad | null;
 }
 
-export const useCommandDrafts = create<CommandDrafts>((set) => ({
+export const useCommandDrafts = create<CommandDrafts>((set, get) => ({
   byPlayer: {},
   patch: (playerId, change) => set((s) => ({ byPlayer: { ...s.byPlayer, [playerId]: { ...(s.byPlayer[playerId] ?? NEW_DRAFT), ...change } } })),
   offered: null,
   offerLoad: (load) => set({ offered: load }),
-  takeOffer: (playerId) =>
-    set((s) => {
-      if (!s.offered) return s;
-      const draft = s.byPlayer[playerId] ?? NEW_DRAFT;
-      const taken: CommandDraft = { command: 'loadCloudQueue', fields: { ...draft.fields, ...s.offered, itemId: '', positionMillis: '' }, answer: null, error: null };
-      return { offered: null, byPlayer: { ...s.byPlayer, [playerId]: taken } };
-    }),
+  takeOffer: (playerId, now = performance.now()) => {
+    const { offered, byPlayer } = get();
+    if (offered?.playerId !== playerId) return null;
+    if (now - offered.at > OFFER_WAITS_MS) {
+      set({ offered: null });
+      return null;
+    }
+    const draft = byPlayer[playerId] ?? NEW_DRAFT;
+    const fields = { ...draft.fields, queueBaseUrl: offered.queueBaseUrl, httpAuthorization: offered.httpAuthorization, itemId: '', positionMillis: '' };
+    set({ offered: null, byPlayer: { ...byPlayer, [playerId]: { command: 'loadCloudQueue', fields, answer: null, error: null, handedOver: offered.queueName } } });
+    return offered;
+  },
 }));

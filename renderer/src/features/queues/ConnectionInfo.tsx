@@ -2,10 +2,12 @@
  * How a player (or curl) reaches this queue: the base URL for loadCloudQueue's queueBaseUrl and
  * the access token for its httpAuthorization, with the token's lifetime on the engine clock.
  */
+import { useRef, useState } from 'react';
 import type { QueueSummary } from '../../../../main/engine/api/queue-types';
 import { CopyButton } from '../../components/CopyButton';
 import { useQueueCommand } from '../../queries/queues';
 import { useEngineNow } from '../../stores/clock';
+import { useEngineState } from '../../queries/engine-state';
 import { useNavStore } from '../../stores/nav';
 import { useCommandDrafts } from '../player/command-drafts';
 import { formatExpiry } from './format';
@@ -21,9 +23,7 @@ export function ConnectionInfo({ queue }: { queue: QueueSummary }) {
         <dd>
           <code aria-label="Queue base URL">{queue.queueBaseUrl}</code>
           <CopyButton value={queue.queueBaseUrl} label="Copy base URL" />
-          <button type="button" onClick={() => loadOnPlayer(queue)} title="Opens the Player area with loadCloudQueue of this queue filled in for the player shown there">
-            Load on a player…
-          </button>
+          <LoadOnPlayer queue={queue} />
         </dd>
       </div>
       <div>
@@ -47,8 +47,46 @@ export function ConnectionInfo({ queue }: { queue: QueueSummary }) {
   );
 }
 
-/** Hands the queue to the Player area's command bar as a loadCloudQueue draft, and opens it. */
-function loadOnPlayer(queue: QueueSummary): void {
-  useCommandDrafts.getState().offerLoad({ queueBaseUrl: queue.queueBaseUrl, httpAuthorization: queue.httpAuthorization });
+/**
+ * "Load on a player…": a player chosen here gets loadCloudQueue of this queue as its command bar's
+ * draft, and the Player area opens on it (one Send away). The players are buttons that the toggle
+ * shows next to it (next in Tab order); Escape folds them away.
+ */
+function LoadOnPlayer({ queue }: { queue: QueueSummary }) {
+  const [open, setOpen] = useState(false);
+  const toggle = useRef<HTMLButtonElement>(null);
+  const state = useEngineState().data;
+  const players = state ? state.groups.flatMap((group) => state.players.filter((p) => p.id === group.coordinatorId).map((p) => ({ id: p.id, group: group.name }))) : [];
+  return (
+    <>
+      <button type="button" ref={toggle} aria-expanded={open} disabled={players.length === 0} onClick={() => setOpen(!open)} title="Choose a player: the Player area opens on it with loadCloudQueue of this queue filled in">
+        Load on a player…
+      </button>
+      {open && (
+        <span
+          className="load-on-player"
+          role="group"
+          aria-label="Load on a player"
+          onKeyDown={(event) => {
+            if (event.key !== 'Escape') return;
+            setOpen(false);
+            toggle.current?.focus();
+          }}
+        >
+          {players.map((p) => (
+            <button key={p.id} type="button" onClick={() => loadOnPlayer(queue, p.id)}>
+              {p.group}
+            </button>
+          ))}
+        </span>
+      )}
+    </>
+  );
+}
+
+/** Offers the queue to the player's command bar and opens the Player area on that player. */
+function loadOnPlayer(queue: QueueSummary, playerId: string): void {
+  useCommandDrafts.getState().offerLoad({ playerId, queueName: queue.name, queueBaseUrl: queue.queueBaseUrl, httpAuthorization: queue.httpAuthorization, at: performance.now() });
+  window.location.hash = `/player?player=${encodeURIComponent(playerId)}`;
   useNavStore.getState().open('player');
 }
