@@ -68,6 +68,21 @@ test.describe('the traffic log', () => {
     await expect(page.getByLabel('Search traffic')).toBeFocused();
   });
 
+  test('a search typed just before leaving the area is applied there, not lost', async ({ consolePage, page, served }) => {
+    await consolePage.waitUntilLive();
+    const traffic = new TrafficPage(page);
+    await traffic.open();
+    const marker = tag();
+    // No Enter and no pause: the area changes before the typing delay (250 ms) is up.
+    await page.getByLabel('Search traffic').fill(marker);
+    await consolePage.area('Queues').click();
+    await traffic.open();
+    await expect(page.getByLabel('Search traffic')).toHaveValue(marker);
+    await traffic.expectCount(0);
+    await fetch(`${served.ready.urls.cloudQueue}/queues/${marker}/v2.3/itemWindow?reason=load`);
+    await traffic.expectCount(1);
+  });
+
   test('keeps every column in view at 1024×700: the open entry goes below the list, not beside it', async ({ consolePage, page, served }) => {
     await page.setViewportSize({ width: 1024, height: 700 });
     await consolePage.waitUntilLive();

@@ -2,9 +2,10 @@
  * The filters of the log: target, reason, status (503, 4xx, none), text in the URL or bodies, and
  * one request's exchanges when a transition's link opened the log.
  * A status the engine would not understand is said so at once and not applied; the text applies
- * once typing pauses. `/` anywhere on the page puts the cursor in the text filter.
+ * once typing pauses, on Enter, or when the area is left. `/` anywhere on the page puts the cursor
+ * in the text filter.
  */
-import { useEffect, useState, type RefObject } from 'react';
+import { useEffect, useRef, useState, type RefObject } from 'react';
 import { TRAFFIC_TARGETS, type TrafficFilter, type TrafficTarget } from '../../../../main/engine/api/traffic-types';
 import { checkStatusFilter } from './format';
 
@@ -22,11 +23,28 @@ export function TrafficFilters({ filter, onFilter, textRef }: TrafficFiltersProp
   const [text, setText] = useState(filter.text ?? '');
   const checked = checkStatusFilter(status);
 
+  // Text typed but not applied yet (the delay runs): leaving the area meanwhile applies it, so a
+  // visit to another area and back does not lose it (the filter lives in the view store).
+  const unapplied = useRef<string | null>(null);
+  const latestOnFilter = useRef(onFilter);
   useEffect(() => {
-    if ((filter.text ?? '') === text) return;
+    latestOnFilter.current = onFilter;
+  }, [onFilter]);
+  useEffect(() => {
+    if ((filter.text ?? '') === text) {
+      unapplied.current = null;
+      return;
+    }
+    unapplied.current = text;
     const timer = setTimeout(() => onFilter({ text: text || undefined }), TEXT_DELAY_MS);
     return () => clearTimeout(timer);
   }, [text, filter.text, onFilter]);
+  useEffect(
+    () => () => {
+      if (unapplied.current !== null) latestOnFilter.current({ text: unapplied.current || undefined });
+    },
+    [],
+  );
 
   return (
     <div className="traffic-filters" role="group" aria-label="Filters">
