@@ -11,6 +11,7 @@ import type { PlayerDetail } from '../../../../main/engine/api/player-types';
 import { useApi } from '../../api/context';
 import { useQueueList } from '../../queries/queues';
 import { NEW_DRAFT, useCommandDrafts, type Command, type Fields } from './command-drafts';
+import { queueLabel } from './queue-label';
 
 
 function bodyOf(command: Command, f: Fields): Record<string, unknown> | undefined {
@@ -104,7 +105,7 @@ export function CommandBar({ detail }: { detail: PlayerDetail }) {
                 <option value="">{queues.length ? 'pick one, or type a URL' : 'no queues yet'}</option>
                 {queues.map((q) => (
                   <option key={q.id} value={q.id}>
-                    {q.name} ({q.itemCount})
+                    {queueLabel(q, queues)}
                   </option>
                 ))}
               </select>
