@@ -7,7 +7,7 @@
 import { useEffect, useState } from 'react';
 import type { PlayerDetail, PlayerMachineState } from '../../../../main/engine/api/player-types';
 import { onRovingKeyDown, rovingTabIndex } from '../../components/roving';
-import { useEngineState } from '../../queries/engine-state';
+import { groupCoordinators, useEngineState } from '../../queries/engine-state';
 import { HouseholdEditor } from '../household/HouseholdEditor';
 import { usePlayerDetail, usePlayerTransitions, useTransitionTable } from '../../queries/players';
 import { CommandBar } from './CommandBar';
@@ -31,7 +31,7 @@ function linkOf(hash: string): { player: string | null; transition: number | nul
 
 export function PlayerPage() {
   const { data: state } = useEngineState();
-  const coordinators = state ? state.groups.map((g) => ({ group: g, player: state.players.find((p) => p.id === g.coordinatorId) })) : [];
+  const coordinators = groupCoordinators(state);
   const [link, setLink] = useState(() => linkOf(window.location.hash));
   const [chosen, setChosen] = useState<string | null>(link.player);
   const selected = chosen ?? coordinators[0]?.player?.id ?? null;

@@ -7,7 +7,7 @@ import type { QueueSummary } from '../../../../main/engine/api/queue-types';
 import { CopyButton } from '../../components/CopyButton';
 import { useQueueCommand } from '../../queries/queues';
 import { useEngineNow } from '../../stores/clock';
-import { useEngineState } from '../../queries/engine-state';
+import { groupCoordinators, useEngineState } from '../../queries/engine-state';
 import { useNavStore } from '../../stores/nav';
 import { useCommandDrafts } from '../player/command-drafts';
 import { formatExpiry } from './format';
@@ -55,8 +55,7 @@ export function ConnectionInfo({ queue }: { queue: QueueSummary }) {
 function LoadOnPlayer({ queue }: { queue: QueueSummary }) {
   const [open, setOpen] = useState(false);
   const toggle = useRef<HTMLButtonElement>(null);
-  const state = useEngineState().data;
-  const players = state ? state.groups.flatMap((group) => state.players.filter((p) => p.id === group.coordinatorId).map((p) => ({ id: p.id, group: group.name }))) : [];
+  const players = groupCoordinators(useEngineState().data).flatMap(({ group, player }) => (player ? [{ id: player.id, group: group.name }] : []));
   return (
     <>
       <button type="button" ref={toggle} aria-expanded={open} disabled={players.length === 0} onClick={() => setOpen(!open)} title="Choose a player: the Player area opens on it with loadCloudQueue of this queue filled in">
