@@ -6,7 +6,7 @@ import { CODE_LIFETIME_MS } from '../../../../main/engine/api/oauth-types';
 import { CopyButton } from '../../components/CopyButton';
 import { useEngineNow } from '../../stores/clock';
 import { formatSpan } from './time';
-import { tokenRequestCurl, type TokenRequest } from './token-request';
+import { APP_VERIFIER, tokenRequestCurl, type TokenRequest } from './token-request';
 
 export function TokenRequestHint({ request }: { request: TokenRequest }) {
   const now = useEngineNow();
@@ -27,7 +27,7 @@ export function TokenRequestHint({ request }: { request: TokenRequest }) {
   }
   const curl = tokenRequestCurl(request);
   const wants = ['CODE to the code= of the redirect', 'CLIENT_SECRET to the key’s secret (shown once, when it was made)'];
-  if (request.codeVerifier === '$CODE_VERIFIER') wants.push('CODE_VERIFIER to the app’s PKCE verifier');
+  if (request.codeVerifier === APP_VERIFIER) wants.push('CODE_VERIFIER to the app’s PKCE verifier');
   const left = now === null ? `within ${formatSpan(CODE_LIFETIME_MS)} of its issue` : `within the ${formatSpan(expiresAt - now)} it has left`;
   return (
     <div className="token-request" role="group" aria-label="Token request">

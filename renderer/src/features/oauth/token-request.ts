@@ -5,12 +5,15 @@
  */
 import { TOKEN_PATH, type FlowView } from '../../../../main/engine/api/oauth-types';
 
+/** The verifier as the pasted line asks the shell for it, when the app holds it. */
+export const APP_VERIFIER = '$CODE_VERIFIER';
+
 export interface TokenRequest {
   /** The login service's URL (`urls.login`). */
   login: string;
   clientId: string;
   redirectUri: string;
-  /** The PKCE verifier when known (a flow started here), `'$CODE_VERIFIER'` when the app holds it, null without PKCE. */
+  /** The PKCE verifier when known (a flow started here), APP_VERIFIER when the app holds it, null without PKCE. */
   codeVerifier: string | null;
   /**
    * The flow was started by this console, whose window kept the verifier in memory, and it is gone
@@ -46,7 +49,7 @@ export function pendingTokenRequest(flow: FlowView, login: string, startedVerifi
     login,
     clientId: flow.clientId,
     redirectUri: redirect.detail.redirectUri,
-    codeVerifier: challenged ? (startedVerifier ?? '$CODE_VERIFIER') : null,
+    codeVerifier: challenged ? (startedVerifier ?? APP_VERIFIER) : null,
     verifierLost,
     issuedAt: redirect.at,
   };
@@ -57,7 +60,7 @@ export function pendingTokenRequest(flow: FlowView, login: string, startedVerifi
  * the console's client ids (UUIDs) and secrets (base64url) are left as they are by form-encoding.
  */
 export function tokenRequestCurl({ login, clientId, redirectUri, codeVerifier }: TokenRequest): string {
-  const verifier = codeVerifier === null ? [] : [codeVerifier.startsWith('$') ? `--data-urlencode "code_verifier=${codeVerifier}"` : `--data-urlencode ${quoted(`code_verifier=${codeVerifier}`)}`];
+  const verifier = codeVerifier === null ? [] : [codeVerifier === APP_VERIFIER ? `--data-urlencode "code_verifier=${APP_VERIFIER}"` : `--data-urlencode ${quoted(`code_verifier=${codeVerifier}`)}`];
   return [
     `curl -sS -u ${quoted(encodeURIComponent(clientId))}:"$CLIENT_SECRET"`,
     '--data-urlencode grant_type=authorization_code',
