@@ -111,10 +111,26 @@ describe("flows started from the console in the host's OAuth window", () => {
     expect(((await admin(engine, 'GET', '/oauth/flows')).body as FlowView[]).length).toBe(flowsBefore);
     const attempt = (await flow(started.flowId)).steps.at(-1)!;
     expect(attempt).toMatchObject({ kind: 'token', ok: false, detail: { basic: { verdict: 'wrong_secret' } } });
+    // A failed step of a flow still waiting for its exchange, not a failed flow: the code is good.
+    expect((await flow(started.flowId)).status).toBe('code_issued');
+    const badVerifier = await tokenRequest(engine, app, { grant_type: 'authorization_code', code, redirect_uri: LOOPBACK_REDIRECT, code_verifier: 'x'.repeat(43) });
+    expect(badVerifier.status).toBe(400);
+    expect((await flow(started.flowId)).status).toBe('code_issued');
 
     // The code was not spent: the right secret then gets the tokens, on the same flow.
     expect((await tokenRequest(engine, app, { grant_type: 'authorization_code', code, redirect_uri: LOOPBACK_REDIRECT })).status).toBe(200);
     expect((await flow(started.flowId)).status).toBe('tokens_issued');
+  });
+
+  it('a code exchange fails the flow once the code can no longer be traded (here: expired)', async () => {
+    const app = await createIntegration(engine, { name: 'Late app' });
+    const started = (await admin(engine, 'POST', '/oauth/flows', { integrationId: app.id })).body as StartedFlow;
+    const redirect = await signInAndDecide(engine, started.authorizeUrl, 'allow');
+    const code = new URL(redirect.location!).searchParams.get('code')!;
+    await admin(engine, 'POST', '/clock', { advanceMs: 600_000 });
+    const late = await tokenRequest(engine, app, { grant_type: 'authorization_code', code, redirect_uri: LOOPBACK_REDIRECT });
+    expect(late.status).toBe(400);
+    expect((await flow(started.flowId)).status).toBe('failed');
   });
 
   it('without a host window, the renderer opens the authorize URL itself', async () => {

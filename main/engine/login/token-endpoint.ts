@@ -320,11 +320,22 @@ export class TokenEndpoint {
     // Refused before its code or refresh token was read (a wrong secret): it still belongs to
     // the flow that code or token came from, not to a flow of its own.
     trace.flowId ??= this.flowOfPresented(grantType, form);
-    // A failed code exchange fails the flow, unless it already stands revoked (a replay); so
-    // does any failure that belongs to no known flow.
+    // A failed code exchange fails the flow once its code can no longer be traded (spent,
+    // expired, its grant revoked), unless the flow already stands revoked (a replay). A try the
+    // code survives (a wrong secret, a missing verifier) is a failed step of a flow still waiting
+    // for its exchange. Any failure that belongs to no known flow fails the flow it opens.
     const newFlow = !this.recorder.exists(trace.flowId);
-    const flowStatus = !error ? 'tokens_issued' : (grantType === 'authorization_code' || newFlow) && !trace.revoked ? 'failed' : undefined;
+    const failsFlow = () => !trace.revoked && (newFlow || (grantType === 'authorization_code' && !this.tradeable(form.single('code'))));
+    const flowStatus = !error ? 'tokens_issued' : failsFlow() ? 'failed' : undefined;
     this.recorder.step(trace.flowId, { ok: !error, summary, detail, ...(flowStatus ? { status: flowStatus } : {}) }, newFlow ? this.flowStartOf(trace) : undefined);
+  }
+
+  /** Whether `code` could still be exchanged: issued here, unused, unexpired, its grant standing. */
+  private tradeable(code: string | undefined): boolean {
+    const record = code === undefined ? undefined : this.store.authorizationCodes.findByHash(sha256(code));
+    if (!record || record.usedAt !== null || record.expiresAt <= this.issuer.now()) return false;
+    const grant = this.store.grants.get(record.grantId);
+    return grant !== undefined && grant.revokedAt === null;
   }
 
   /** The flow of the code or refresh token a request presented, if the console issued it. */

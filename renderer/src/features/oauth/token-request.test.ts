@@ -67,10 +67,12 @@ describe.skipIf(!hasCurl)('the pending token request of a flow, pasted into a sh
     const challenged = pendingTokenRequest(flow, engine.urls.login, null)!;
     expect(challenged).toMatchObject({ codeVerifier: '$CODE_VERIFIER', verifierLost: false });
     expect(tokenRequestCurl(challenged)).toContain('"code_verifier=$CODE_VERIFIER"');
-    // A try without the verifier fails and leaves the code unused: the request stays on show.
+    // A try without the verifier fails and leaves the code unused: the flow still waits for its
+    // exchange, and the request stays on show.
     await expect(paste(tokenRequestCurl(challenged), { CODE: code, CLIENT_SECRET: client.clientSecret })).resolves.toMatchObject({ error: 'invalid_grant' });
     const failedOnce = await engine.commands.run('oauth.flows.get', { id: flow.id });
-    expect(failedOnce.status).toBe('failed');
+    expect(failedOnce.status).toBe('code_issued');
+    expect(failedOnce.steps.at(-1)).toMatchObject({ kind: 'token', ok: false });
     expect(pendingTokenRequest(failedOnce, engine.urls.login, null)).toEqual(challenged);
     await expect(paste(tokenRequestCurl(challenged), { CODE: code, CLIENT_SECRET: client.clientSecret, CODE_VERIFIER: verifier })).resolves.toHaveProperty('access_token');
     expect(pendingTokenRequest(await engine.commands.run('oauth.flows.get', { id: flow.id }), engine.urls.login, null)).toBeNull();
