@@ -79,9 +79,11 @@ function Timeline({ flowId }: { flowId: string }) {
   const integrations = useIntegrations().data;
   if (error) return <FormError error={error} />;
   if (!flow) return <p className="muted">Loading…</p>;
+  const integration = integrations?.find((i) => i.id === flow.integrationId);
   // The sample integration's code is the console's own to trade (also in the desktop OAuth window).
-  const sample = integrations?.some((i) => i.id === flow.integrationId && i.sample) ?? false;
-  const pending = login ? pendingTokenRequest(flow, login, started?.codeVerifier ?? null, { sample }) : null;
+  const sample = integration?.sample ?? false;
+  const deleted = integrations !== undefined && flow.integrationId !== null && integration === undefined;
+  const pending = login ? pendingTokenRequest(flow, login, started?.codeVerifier ?? null, { sample, deleted }) : null;
   return (
     <div className="timeline-pane">
       <p className="timeline-head">

@@ -100,9 +100,11 @@ describe('when a flow has a token request to show', () => {
   const flow = (origin: FlowView['origin'], steps: FlowView['steps'], status: FlowView['status'] = 'code_issued') =>
     ({ id: 'f', origin, status, clientId: 'cid', integrationId: 'i', integrationName: 'App', startedAt: 0, updatedAt: 0, stepCount: steps.length, steps }) as FlowView;
 
-  it('has none for a flow the console trades itself, one with no code out, or one whose code was traded or revoked', () => {
+  it('has none for a flow the console trades itself, one whose integration was deleted, one with no code out, or one whose code was traded or revoked', () => {
     expect(pendingTokenRequest(flow('sample', [authorize(false), redirect]), 'http://x', null)).toBeNull();
     expect(pendingTokenRequest(flow('window', [authorize(false), redirect]), 'http://x', null, { sample: true })).toBeNull();
+    expect(pendingTokenRequest(flow('external', [authorize(false), redirect]), 'http://x', null, { deleted: true })).toBeNull();
+    expect(pendingTokenRequest(flow('external', [authorize(false), redirect]), 'http://x', null)).not.toBeNull();
     expect(pendingTokenRequest(flow('browser', [authorize(false)], 'signing_in'), 'http://x', null)).toBeNull();
     const traded = step(3, { kind: 'token', grantType: 'authorization_code', basic: {} as never, params: {}, checks: [], status: 200 });
     expect(pendingTokenRequest(flow('external', [authorize(false), redirect, traded], 'tokens_issued'), 'http://x', null)).toBeNull();

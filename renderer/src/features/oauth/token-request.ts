@@ -32,11 +32,12 @@ const STARTED_BY_CONSOLE: readonly FlowView['origin'][] = ['browser', 'window'];
 
 /**
  * A flow's pending token request, or null when it has none: no code out, the code traded (or its
- * grant revoked), or a code the console trades itself (the sample integration's, `sample`). A
- * failed try (a wrong secret, a missing verifier) leaves the code unused, so the request stays.
+ * grant revoked), a code the console trades itself (the sample integration's, `sample`), or one
+ * whose integration was deleted since (`deleted`: no client is left to trade it). A failed try (a
+ * wrong secret, a missing verifier) leaves the code unused, so the request stays.
  */
-export function pendingTokenRequest(flow: FlowView, login: string, startedVerifier: string | null, { sample = false } = {}): TokenRequest | null {
-  if (flow.origin === 'sample' || sample || !flow.clientId) return null;
+export function pendingTokenRequest(flow: FlowView, login: string, startedVerifier: string | null, { sample = false, deleted = false } = {}): TokenRequest | null {
+  if (flow.origin === 'sample' || sample || deleted || !flow.clientId) return null;
   const at = flow.steps.findLastIndex((step) => step.detail.kind === 'redirect' && step.detail.code !== undefined);
   const redirect = flow.steps[at];
   if (!redirect || redirect.detail.kind !== 'redirect') return null;
