@@ -234,6 +234,11 @@ test.describe('the live queue editor', () => {
     await queues.items.focus();
     await page.keyboard.press('End');
     await expect(queues.row(made - 1)).toHaveAttribute('data-item-id', `item-${made}`);
+    // A run that finishes says so in the status, which a screen reader reads out.
+    await page.getByLabel('Number of sample tracks').fill('10');
+    await queues.toolbar.getByRole('button', { name: 'Generate' }).click();
+    await expect(note).toHaveText('Generated 10 sample tracks');
+    await expect(count).toHaveAttribute('data-item-count', String(made + 10));
   });
 
   test('"Load on a player…" hands the queue to the Player area, where one Send loads it', async ({ consolePage, page }) => {

@@ -33,6 +33,7 @@ export function generationNote(generation: QueueGeneration | undefined): string 
     case 'failed':
       return `Generation ended: ${generation.message ?? 'failed'}`;
     case 'finished':
-      return null;
+      // Said too, not only seen in the count: a screen reader hears the status, not the bar going.
+      return `Generated ${generation.total.toLocaleString()} sample track${generation.total === 1 ? '' : 's'}`;
   }
 }
