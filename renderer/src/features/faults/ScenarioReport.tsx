@@ -6,7 +6,8 @@
 import type { ScenarioReport as Report } from '../../../../main/engine/api/scenario-types';
 import { formatEngineClock } from '../../format/engine-time';
 import { Timeline } from '../player/Timeline';
-import { formatSpan, restoredText, stepNumber } from './scenario-text';
+import { formatExactSpan } from '../../format/span';
+import { restoredText, stepNumber } from './scenario-text';
 
 export function ResultBadge({ report, running = false }: { report: Report | null | undefined; running?: boolean }) {
   if (running) return <span className="pill" data-state="running">running…</span>;
@@ -28,7 +29,7 @@ export function ScenarioReport({ report }: { report: Report }) {
         </strong>
         <span>{report.name}</span>
         <span className="muted">
-          ran at {formatEngineClock(report.startedAt)} · {formatSpan(report.endedAt - report.startedAt)} of engine time in {report.wallMs} ms
+          ran at {formatEngineClock(report.startedAt)} · {formatExactSpan(report.endedAt - report.startedAt)} of engine time in {report.wallMs} ms
         </span>
       </div>
       {failed && (

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { engineProblem, formatSpan, parseScenarioText, restoredText, scenarioToText } from './scenario-text';
+import { engineProblem, parseScenarioText, restoredText, scenarioToText } from './scenario-text';
 
 describe('scenario text', () => {
   it('round-trips a draft', () => {
@@ -24,12 +24,6 @@ describe('scenario text', () => {
     expect(engineProblem('scenarios.save: /steps/3/advanceMs must be >= 0', details)).toEqual({ message: 'advanceMs must be >= 0', step: 3 });
     expect(engineProblem('scenarios.save: /steps/0 must match one of the step types', [{ path: '/steps/0' }])).toEqual({ message: 'the step must match one of the step types', step: 0 });
     expect(engineProblem('scenarios.save: /name must not have fewer than 1 characters', undefined)).toEqual({ message: '/name must not have fewer than 1 characters' });
-  });
-
-  it('writes engine time spans', () => {
-    expect(formatSpan(1_000)).toBe('1 s');
-    expect(formatSpan(631_000)).toBe('10 min 31 s');
-    expect(formatSpan(7_200_000)).toBe('2 h');
   });
 
   it('says in a line what a run put back', () => {

@@ -71,16 +71,6 @@ export function engineProblem(message: string, details: unknown): TextProblem {
   return { message: said.replace(/^\/steps\/\d+(\/| )/, (_, sep: string) => (sep === ' ' ? 'the step ' : '')), step: Number(step[1]) };
 }
 
-/** "10 min 31 s" of engine time. */
-export function formatSpan(ms: number): string {
-  const seconds = Math.round(ms / 1000);
-  if (seconds < 60) return `${seconds} s`;
-  const minutes = Math.floor(seconds / 60);
-  if (minutes < 60) return seconds % 60 ? `${minutes} min ${seconds % 60} s` : `${minutes} min`;
-  const hours = Math.floor(minutes / 60);
-  return minutes % 60 ? `${hours} h ${minutes % 60} min` : `${hours} h`;
-}
-
 /** What a run put back as it found it, in a line: "clock back to 1×, 2 fault rules of the run removed". */
 export function restoredText({ clockSpeed, faultsRemoved, faultsPutBack }: NonNullable<ScenarioReport['restored']>): string {
   const rules = (n: number) => `${n} fault ${n === 1 ? 'rule' : 'rules'}`;

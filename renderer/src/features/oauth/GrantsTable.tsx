@@ -10,7 +10,7 @@ import { formatEngineMoment } from '../../format/engine-time';
 import { useEngineDay, useEngineNow } from '../../stores/clock';
 import { FormError } from './fields';
 import { useInspectorStore } from './inspector-store';
-import { expiryText } from './time';
+import { expiryText } from '../../format/span';
 
 export function GrantsTable({ integrationId }: { integrationId: string }) {
   const { data: grants, error } = useGrants(integrationId);

@@ -5,7 +5,7 @@
 import { CODE_LIFETIME_MS } from '../../../../main/engine/api/oauth-types';
 import { CopyButton } from '../../components/CopyButton';
 import { useEngineNow } from '../../stores/clock';
-import { formatSpan } from './time';
+import { formatSpan } from '../../format/span';
 import { APP_VERIFIER, tokenRequestCurl, type TokenRequest } from './token-request';
 
 export function TokenRequestHint({ request }: { request: TokenRequest }) {

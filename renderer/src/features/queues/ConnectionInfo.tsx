@@ -10,7 +10,7 @@ import { useEngineNow } from '../../stores/clock';
 import { groupCoordinators, useEngineState } from '../../queries/engine-state';
 import { useNavStore } from '../../stores/nav';
 import { useCommandDrafts } from '../player/command-drafts';
-import { formatExpiry } from './format';
+import { expiryText } from '../../format/span';
 
 export function ConnectionInfo({ queue }: { queue: QueueSummary }) {
   const now = useEngineNow();
@@ -35,7 +35,7 @@ export function ConnectionInfo({ queue }: { queue: QueueSummary }) {
           <CopyButton value={queue.accessToken} label="Copy access token" />
           <CopyButton value={queue.httpAuthorization} label="Copy Authorization header" />
           <span className="token-expiry" data-expired={expired || undefined}>
-            {formatExpiry(queue.accessTokenExpiresAt, now)}
+            {expiryText(queue.accessTokenExpiresAt, now)}
           </span>
           <button type="button" onClick={() => issue.mutate({ id: queue.id })} disabled={issue.isPending} title="Issue a new token; the current one stops working">
             New token
