@@ -70,6 +70,9 @@ describe('admin API (CONTRACT §7)', () => {
     expect(await send('POST', '/clock', '{"speed":')).toEqual({ status: 400, body: { error: { code: 'invalid_input', message: expect.any(String) as unknown } } });
     expect(await send('GET', '/nope')).toEqual({ status: 404, body: { error: { code: 'not_found', message: 'the admin API has no GET /admin/api/nope' } } });
     expect((await send('GET', '/nope', undefined, 'wrong')).status).toBe(401);
+    // What fastify refuses before routing (a bad percent-escape, an id too long to route) too.
+    expect(await send('GET', '/queues/q%ZZ')).toEqual({ status: 400, body: { error: { code: 'invalid_input', message: expect.stringContaining('%ZZ') as unknown } } });
+    expect(await send('GET', `/queues/${'q'.repeat(150)}`)).toEqual({ status: 414, body: { error: { code: 'invalid_input', message: expect.stringContaining('max param length') as unknown } } });
   });
 
   it('GET /players lists the players and GET /players/{id} shows one; unknown ids are 404', async () => {

@@ -9,11 +9,20 @@ import Value from 'typebox/value';
 import { commandSpecs, type CommandName } from '../api/commands.js';
 import { ENGINE_ERROR_STATUS, type EngineErrorBody } from '../api/errors.js';
 import type { CommandRunner } from '../api/runner.js';
-import { answerRequestErrors } from '../http/request-errors.js';
 import type { EventStreams } from './sse.js';
 import { checkAdminRequest } from './guard.js';
 
 export const ADMIN_PREFIX = '/admin/api';
+
+/**
+ * What fastify itself refuses about an admin call (a bad percent-escape, a path parameter too long:
+ * 414, a malformed or oversized body), in the API's own error shape. The console listener answers
+ * these for its admin paths (`buildConsoleApp`), before routing as after.
+ */
+export function adminRequestError(reply: FastifyReply, status: number, message: string): FastifyReply {
+  return reply.code(status).send({ error: { code: status === 404 ? 'not_found' : 'invalid_input', message } satisfies EngineErrorBody });
+}
+
 
 export interface AdminRoutesOptions {
   commands: CommandRunner;
@@ -37,12 +46,8 @@ export async function adminRoutes(app: FastifyInstance, options: AdminRoutesOpti
     }
   });
 
-  // What fastify itself refuses (a malformed or oversized body) and calls the API does not have
-  // answer in the API's own error shape, after the same guard as every call.
-  answerRequestErrors(app, (reply, status, message) => reply.code(status).send({ error: { code: 'invalid_input', message } satisfies EngineErrorBody }));
-  app.setNotFoundHandler((request, reply) =>
-    reply.code(404).send({ error: { code: 'not_found', message: `the admin API has no ${request.method} ${request.url.split('?')[0]}` } satisfies EngineErrorBody }),
-  );
+  // Calls the API does not have, after the same guard as every call.
+  app.setNotFoundHandler((request, reply) => adminRequestError(reply, 404, `the admin API has no ${request.method} ${request.url.split('?')[0]}`));
 
   const answer = async (reply: FastifyReply, name: unknown, input: unknown, status = 200) => {
     const result = await commands.call(name, input);

@@ -40,17 +40,17 @@ const VERSIONS = new Set<string>(CLOUD_QUEUE_VERSIONS);
 export async function buildCloudQueueApp(options: CloudQueueAppOptions): Promise<FastifyInstance> {
   const { queues, items, timePlayed, activity } = options;
   const now = () => Math.floor(options.clock.now());
-  const app = createServiceApp({ ignoreDuplicateSlashes: true, badRequest: (reply, status, message) => sendCloudQueueError(reply, status, { message }) });
+  const app = createServiceApp({
+    ignoreDuplicateSlashes: true,
+    // A body that is not JSON (wrong Content-Type, broken syntax, too large) is the player's error.
+    requestErrors: (reply, status, message, part) =>
+      part === 'body' ? sendCloudQueueError(reply, 400, { message: `bad request body: ${message}` }) : sendCloudQueueError(reply, status, { message }),
+    serverError: (reply) => sendCloudQueueError(reply, 500, { message: 'the cloud queue server failed' }),
+  });
   const windows = new WindowCache();
   app.decorateRequest('queueHead', null);
 
   app.setNotFoundHandler(async (request, reply) => sendCloudQueueError(reply, 404, { message: `no cloud queue at ${request.url}` }));
-  app.setErrorHandler(async (error: { statusCode?: number; message?: string }, _request, reply) => {
-    const status = error.statusCode ?? 500;
-    // A body that is not JSON (wrong Content-Type, broken syntax, too large) is the player's error.
-    if (status >= 400 && status < 500) return sendCloudQueueError(reply, 400, { message: `bad request body: ${error.message ?? ''}` });
-    return sendCloudQueueError(reply, 500, { message: 'the cloud queue server failed' });
-  });
 
   await app.register(
     async (api) => {

@@ -4,7 +4,7 @@
  */
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { ADMIN_PREFIX, adminRoutes, type AdminRoutesOptions } from '../admin/routes.js';
+import { ADMIN_PREFIX, adminRequestError, adminRoutes, type AdminRoutesOptions } from '../admin/routes.js';
 import { checkHostAndOrigin } from '../admin/guard.js';
 import { createServiceApp } from '../http/service-app.js';
 import { NOT_BUILT_PAGE, type ConsoleAssets } from './assets.js';
@@ -18,11 +18,15 @@ export interface ConsoleAppOptions extends AdminRoutesOptions {
 export const ADMIN_BODY_LIMIT = 256 * 1024 * 1024;
 
 export async function buildConsoleApp(options: ConsoleAppOptions): Promise<FastifyInstance> {
-  const app = createServiceApp({ bodyLimit: ADMIN_BODY_LIMIT });
+  const isAdmin = (url: string) => url.startsWith(`${ADMIN_PREFIX}/`);
+  const app = createServiceApp({
+    bodyLimit: ADMIN_BODY_LIMIT,
+    requestErrors: (reply, status, message) => (isAdmin(reply.request.url) ? adminRequestError(reply, status, message) : reply.code(status).type('text/plain').send(message)),
+  });
 
   app.addHook('onRequest', async (request, reply) => {
     // The admin API's own guard checks Host and Origin with the token, and answers in its shape.
-    if (request.url.startsWith(`${ADMIN_PREFIX}/`)) return;
+    if (isAdmin(request.url)) return;
     const verdict = checkHostAndOrigin({ host: request.headers.host, origin: request.headers.origin }, options.consolePort);
     if (!verdict.ok) return reply.code(verdict.status).type('text/plain').send(verdict.message);
   });

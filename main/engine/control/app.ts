@@ -3,7 +3,6 @@
  * token of the login service; routes act on the simulated players of the caller's household.
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { answerRequestErrors } from '../http/request-errors.js';
 import { createServiceApp } from '../http/service-app.js';
 import { PlaybackError } from '../player/errors.js';
 import { bearerToken, requireAccess, type AccessTokenVerifier, type BearerCallObserver } from './access.js';
@@ -21,9 +20,8 @@ export interface ControlAppOptions extends ControlDeps {
 
 export async function buildControlApp(options: ControlAppOptions): Promise<FastifyInstance> {
   const invalid = (reply: FastifyReply, status: number, message: string) => sendControlError(reply, new PlaybackError('ERROR_INVALID_PARAMETER', message), status);
-  const app = createServiceApp({ badRequest: invalid });
+  const app = createServiceApp({ requestErrors: invalid });
   app.decorateRequest('access', null);
-  answerRequestErrors(app, invalid);
   // Every call needs the token, checked before anything else is read, a call the API does not
   // have included (it then gets 404).
   app.addHook('onRequest', requireAccess(options.verifyAccessToken));

@@ -31,9 +31,17 @@ export interface ServiceAppOptions {
   bodyLimit?: number;
   /** Treat `//` in a path as `/` (players that join a base URL ending in `/` with `/context`). */
   ignoreDuplicateSlashes?: boolean;
-  /** Answers a request fastify refuses before routing it (a 4xx) in the service's error shape. */
-  badRequest?: (reply: FastifyReply, status: number, message: string) => FastifyReply;
+  /**
+   * Answers what fastify itself refuses about a request in the service's error shape, so a client
+   * parses one shape: its path, before routing (a bad percent-escape: 400; a path parameter too
+   * long: 414), or its body (malformed, too large, of a type not taken: a 4xx).
+   */
+  requestErrors?: RequestErrorAnswer;
+  /** Answers a route that failed (a 5xx) in the service's error shape; default: fastify's. */
+  serverError?: (reply: FastifyReply) => FastifyReply;
 }
+
+export type RequestErrorAnswer = (reply: FastifyReply, status: number, message: string, part: 'path' | 'body') => FastifyReply;
 
 export function createServiceApp(options: ServiceAppOptions = {}): FastifyInstance {
   const app = Fastify({
@@ -43,12 +51,12 @@ export function createServiceApp(options: ServiceAppOptions = {}): FastifyInstan
     bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
     routerOptions: { ignoreDuplicateSlashes: options.ignoreDuplicateSlashes ?? false },
     return503OnClosing: true,
-    // A request fastify refuses before routing it (a bad percent-escape: 400; a path parameter too
-    // long: 414): in the service's own error shape when it has one (CONTRACT §3, §4).
-    ...(options.badRequest
-      ? { frameworkErrors: (error: Error & { statusCode?: number }, _request: unknown, reply: FastifyReply) => options.badRequest!(reply, error.statusCode ?? 400, error.message) }
+    // In the service's own error shape when it has one (CONTRACT §3, §4, §7).
+    ...(options.requestErrors
+      ? { frameworkErrors: (error: Error & { statusCode?: number }, _request: unknown, reply: FastifyReply) => options.requestErrors!(reply, error.statusCode ?? 400, error.message, 'path') }
       : {}),
   });
+  answerErrors(app, options);
   acceptEmptyJson(app);
   const slot: { current: ServiceInstrument | null } = { current: null };
   app.decorate('instrument', slot);
@@ -60,6 +68,15 @@ export function createServiceApp(options: ServiceAppOptions = {}): FastifyInstan
   });
   app.addHook('onResponse', async (request, reply) => slot.current?.onResponse(request, reply));
   return app;
+}
+
+function answerErrors(app: FastifyInstance, { requestErrors, serverError }: ServiceAppOptions): void {
+  if (!requestErrors && !serverError) return;
+  app.setErrorHandler((error: { statusCode?: number; message: string }, _request, reply) => {
+    const status = error.statusCode ?? 500;
+    if (status >= 400 && status < 500) return requestErrors ? requestErrors(reply, status, error.message, 'body') : reply.send(error);
+    return serverError ? serverError(reply) : reply.send(error);
+  });
 }
 
 /**
