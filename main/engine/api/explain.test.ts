@@ -71,4 +71,15 @@ describe('explaining a refused input', () => {
     const refused = await runner.run('queues.create', { name: 'many', items }).catch((error: { details: unknown[] }) => error);
     expect((refused as { details: unknown[] }).details).toHaveLength(100);
   });
+
+  it('explains a file of 200,000 refused items without running out of stack, from the first item on', async () => {
+    const runner = createCommandRunner({} as CommandHandlers);
+    const items = Array.from({ length: 200_000 }, () => ({ track: { name: 7 } }));
+    const refused = (await runner.run('queues.create', { name: 'huge', items }).catch((error: unknown) => error)) as { code: string; message: string; details: { path: string }[] };
+    expect(refused.code).toBe('invalid_input');
+    expect(refused.message).toBe('queues.create: /items/0/track/name must be string');
+    expect(refused.details).toHaveLength(100);
+    expect(refused.details.at(-1)!.path).toBe('/items/99/track/name');
+    expect(explainAll(commandSpecs['queues.create'].input, { name: 'huge', items }, '', 3).map((p) => p.path)).toEqual(['/items/0/track/name', '/items/1/track/name', '/items/2/track/name']);
+  });
 });

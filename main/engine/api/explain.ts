@@ -27,12 +27,12 @@ function tagsOf(members: TSchema[]): string[] | null {
 }
 
 /**
- * Every problem worth telling, one per place, in the order of the schema's properties: a form
- * can mark all its refused fields at once. The validator's own list does not serve: a tagged union
+ * Every problem worth telling (the first `limit` of them), one per place, in the order of the
+ * schema's properties: a form can mark all its refused fields at once. The validator's own list does not serve: a tagged union
  * adds a "must be equal to constant" for each member the value did not name, and the list stops
  * at eight, so a field after a wrong action went unmentioned.
  */
-export function explainAll(schema: TSchema, value: unknown, path = ''): InputProblem[] {
+export function explainAll(schema: TSchema, value: unknown, path = '', limit = Infinity): InputProblem[] {
   if (passes(schema, value)) return [];
   const node = schema as Node;
   const literals = node.anyOf?.map((member) => (member as Node).const);
@@ -44,18 +44,24 @@ export function explainAll(schema: TSchema, value: unknown, path = ''): InputPro
     if (tags) {
       const member = node.anyOf[tags.indexOf(value.type as string)];
       if (!member) return [{ path: `${path}/type`, message: `must be one of ${tags.join(', ')}` }];
-      return explainAll(member, value, path);
+      return explainAll(member, value, path, limit);
     }
   }
+  // Pushed one by one and cut at `limit`: a file of 100,000 items each with a bad field would
+  // otherwise spread 100,000 problems as arguments (past the stack) and explain every one.
   const deeper: InputProblem[] = [];
+  const add = (problems: InputProblem[]) => {
+    for (const problem of problems) if (deeper.length < limit) deeper.push(problem);
+  };
   if (node.properties && isRecord(value)) {
     for (const [key, child] of Object.entries(node.properties)) {
-      if (key in value) deeper.push(...explainAll(child, value[key], `${path}/${key}`));
+      if (key in value && deeper.length < limit) add(explainAll(child, value[key], `${path}/${key}`, limit - deeper.length));
     }
   }
   if (node.items && Array.isArray(value)) {
-    for (const [index, item] of value.entries()) deeper.push(...explainAll(node.items, item, `${path}/${index}`));
+    for (let index = 0; index < value.length && deeper.length < limit; index++) add(explainAll(node.items, value[index], `${path}/${index}`, limit - deeper.length));
   }
+  if (deeper.length >= limit) return deeper;
   const errors = Value.Errors(schema, value);
   // This level's own errors (a required property missing) come after the deeper ones.
   const own = errors.filter((e) => e.instancePath === '').map((e) => ({ path: path || '/', message: e.message }));

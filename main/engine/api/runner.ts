@@ -38,7 +38,7 @@ export function createCommandRunner(handlers: CommandHandlers): CommandRunner {
     if (!validator.Check(input)) {
       // Every refused place (a form marks them all), the first of them in the message; the
       // validator's own list should explaining ever find nothing; a bounded answer for a huge input.
-      const explained = explainAll(commandSpecs[name].input, input);
+      const explained = explainAll(commandSpecs[name].input, input, '', MAX_PROBLEMS);
       const problems = (explained.length ? explained : validator.Errors(input).map((e) => ({ path: e.instancePath || '/', message: e.message }))).slice(0, MAX_PROBLEMS);
       const first = problems[0];
       throw new EngineError('invalid_input', `${name}: ${first ? `${first.path} ${first.message}` : 'invalid input'}`, problems);
