@@ -159,6 +159,18 @@ describe('sessions', () => {
       status: 400,
       body: { errorCode: 'ERROR_INVALID_PARAMETER' },
     });
+    // Only its start looks like a URL: refused here, not thrown inside the player (which ended the engine).
+    for (const queueBaseUrl of ['http://', 'http://[']) {
+      expect(await call('POST', `/playbackSessions/${id}/playbackSession:1/loadCloudQueue`, { queueBaseUrl })).toMatchObject({
+        status: 400,
+        body: { errorCode: 'ERROR_INVALID_PARAMETER', reason: expect.stringContaining('queueBaseUrl') },
+      });
+    }
+    // An Authorization value no request can carry is refused without being repeated back.
+    const refused = await call('POST', `/playbackSessions/${id}/playbackSession:1/loadCloudQueue`, { queueBaseUrl: 'http://127.0.0.1:9/q/', httpAuthorization: 'Bearer secret-token\r\nX: 1' });
+    expect(refused).toMatchObject({ status: 400, body: { errorCode: 'ERROR_INVALID_PARAMETER', reason: expect.stringContaining('httpAuthorization') } });
+    expect(JSON.stringify(refused.body)).not.toContain('secret-token');
+    expect((await call('GET', '/households')).status).toBe(200);
   });
 });
 

@@ -55,6 +55,16 @@ describe('cloud queue client (CONTRACT §5)', () => {
     ]);
   });
 
+  it('fails a request to a base URL that is not a URL, as a failure and not a throw', async () => {
+    const { c, exchanges } = await client();
+    for (const queueBaseUrl of ['http://', 'http://[']) {
+      const result = await c.context({ queueBaseUrl });
+      expect(result).toMatchObject({ ok: false, failure: { kind: 'other', message: expect.stringContaining('is not a URL') } });
+    }
+    expect(exchanges.map((e) => e.url)).toEqual(['http://context', 'http://[context']);
+    expect(stub.requests).toHaveLength(0);
+  });
+
   it('measures a Retry-After date from the server’s Date, not from the engine clock', async () => {
     const { c, target } = await client();
     const sent = Date.UTC(2031, 0, 1, 12, 0, 0);

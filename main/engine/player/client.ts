@@ -120,7 +120,10 @@ export class CloudQueueClient {
     check: (body: unknown) => { value?: T; violations: Violation[] },
   ): Promise<ClientResult<T>> {
     const { clock } = this.options;
-    const url = endpointUrl(target.queueBaseUrl, spec.endpoint, spec.query);
+    // A base URL no request can be made to fails this request like any other (the control API
+    // refuses one, but a saved player or a script may still hold it): it must not throw out of
+    // the player's background work, where nothing would catch it.
+    const url = URL.canParse(target.queueBaseUrl) ? endpointUrl(target.queueBaseUrl, spec.endpoint, spec.query) : null;
     const requestId = randomUUID();
     const headers: Record<string, string> = { accept: 'application/json', 'x-player-id': this.options.playerId, 'x-request-id': requestId };
     if (target.httpAuthorization) headers.authorization = target.httpAuthorization;
@@ -130,7 +133,7 @@ export class CloudQueueClient {
       playerId: this.options.playerId,
       endpoint: spec.endpoint,
       method: spec.method,
-      url,
+      url: url ?? `${target.queueBaseUrl}${spec.endpoint}`,
       reason: spec.reason,
       retry: spec.retry,
       requestHeaders: headers,
@@ -150,6 +153,7 @@ export class CloudQueueClient {
       return result;
     };
 
+    if (url === null) return finish({ ok: false, failure: { kind: 'other', message: `queueBaseUrl ${JSON.stringify(target.queueBaseUrl)} is not a URL` }, exchange });
     const abort = new AbortController();
     const timeout = clock.setTimeout(() => abort.abort(new Error('no complete response within 10 s')), REQUEST_TIMEOUT_MS, `request ${spec.endpoint}`);
     try {

@@ -4,6 +4,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import Type from 'typebox';
+import { PlaybackError } from '../../player/errors.js';
 import { bodyChecker } from '../params.js';
 import { groupPlayer, param, route, sessionPlayer, type ControlDeps } from './context.js';
 
@@ -14,7 +15,8 @@ const checkSession = bodyChecker(Type.Object({ appId: Type.String({ minLength: 1
 const checkLoad = bodyChecker(
   Type.Object({
     queueBaseUrl: HttpUrl,
-    httpAuthorization: Type.Optional(Type.String()),
+    // A header value the player can send: visible ASCII and spaces (no line breaks, no NUL).
+    httpAuthorization: Type.Optional(Type.String({ pattern: '^[\\x20-\\x7E]*$' })),
     itemId: Type.Optional(Type.String({ minLength: 1 })),
     queueVersion: Type.Optional(Type.String()),
     positionMillis: Type.Optional(Type.Integer({ minimum: 0 })),
@@ -50,6 +52,8 @@ export function sessionRoutes(api: FastifyInstance, deps: ControlDeps): void {
 
   route(api, 'POST', '/playbackSessions/:sessionId/playbackSession:1/loadCloudQueue', async (request) => {
     const body = checkLoad(request.body);
+    // The pattern only says it starts like one: "http://" or "http://[" must not reach the player.
+    if (!URL.canParse(body.queueBaseUrl)) throw new PlaybackError('ERROR_INVALID_PARAMETER', 'queueBaseUrl: must be an absolute http(s) URL');
     await sessionPlayer(deps, request, param(request, 'sessionId')).load(body);
     return {};
   });
