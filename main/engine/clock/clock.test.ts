@@ -52,6 +52,16 @@ describe('EngineClock', () => {
     expect(fired).toHaveBeenCalledOnce();
   });
 
+  it('never runs a timer whose delay is not a number, and keeps running the others', async () => {
+    const { clock } = clockAt(0);
+    const seen: string[] = [];
+    clock.setTimeout(() => seen.push('nan'), Number.NaN);
+    clock.setTimeout(() => seen.push('one'), 1_000);
+    await clock.advance(5_000);
+    expect(seen).toEqual(['one']);
+    expect(clock.now()).toBe(START + 5_000);
+  });
+
   it('advance moves time by exactly the amount and runs due timers in due order, each at its own time', async () => {
     const { clock } = clockAt(0);
     const seen: [string, number][] = [];

@@ -91,9 +91,13 @@ export class EngineClock {
     return run;
   }
 
-  /** Runs `callback` once engine time has moved `delayMs` forward. */
+  /**
+   * Runs `callback` once engine time has moved `delayMs` forward. A delay that is not a number
+   * never falls due: a NaN due time would sort first and never run, holding every timer behind it
+   * and turning the next `advance` into NaN engine time.
+   */
   setTimeout(callback: () => void, delayMs: number, label = 'timer'): Timer {
-    const timer = this.timers.add(this.now() + Math.max(0, delayMs), callback, label);
+    const timer = this.timers.add(this.now() + (Number.isNaN(delayMs) ? Infinity : Math.max(0, delayMs)), callback, label);
     this.arm();
     return timer;
   }

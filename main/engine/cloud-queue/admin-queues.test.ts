@@ -160,6 +160,10 @@ describe("the editor's item commands", () => {
     expect(body).toEqual({ id: 'item-2', track, policies: { canSkip: false } });
     await admin(engine, 'PATCH', `/queues/${queue.id}/items/item-2`, { policies: null });
     expect((await get(queue.id)).items[1]).toEqual({ id: 'item-2', track });
+    // An item's policies are checked as the queue's are: a pauseTtlSec is whole seconds.
+    const refused = await admin(engine, 'PATCH', `/queues/${queue.id}/items/item-2`, { policies: { pauseTtlSec: 'abc' } });
+    expect(refused).toMatchObject({ status: 400, body: { error: { code: 'invalid_input', message: expect.stringContaining('/policies/pauseTtlSec') } } });
+    expect((await admin(engine, 'POST', '/queues', { items: [{ track, policies: { canSkip: 'no' } }] })).status).toBe(400);
   });
 
   it('gives a track without mediaUrl a placeholder, so that a player can play it; keeps the rest as given', async () => {

@@ -49,6 +49,13 @@ describe('context and version checks', () => {
   it('rejects policies of the wrong type and versions that are missing', () => {
     expect(checkContext({ playbackPolicies: { limitedSkips: 'yes' } }).value).toBeUndefined();
     expect(checkContext({ playbackPolicies: { pauseTtlSec: -5 } }).value).toBeUndefined();
+    // An item's own policies are acted on as the queue's are (a pauseTtlSec arms a timer).
+    const itemPolicies = (policies: unknown) => window(['a'], { items: [{ ...item('a'), policies }] });
+    expect(checkItemWindow(itemPolicies({ pauseTtlSec: 'abc' }), { itemId: 'a', ...sizes })).toEqual({
+      violations: [expect.objectContaining({ severity: 'malformed', message: 'items[0].policies.pauseTtlSec must be a number of seconds ≥ 0' })],
+    });
+    expect(checkItemWindow(itemPolicies(['canSkip']), { itemId: 'a', ...sizes }).value).toBeUndefined();
+    expect(checkItemWindow(itemPolicies({ canSkip: false, pauseTtlSec: 5 }), { itemId: 'a', ...sizes }).value).toBeDefined();
     expect(checkVersion({}).value).toBeUndefined();
   });
 

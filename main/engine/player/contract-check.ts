@@ -65,6 +65,7 @@ export function checkItemWindow(body: unknown, request: WindowRequest): Checked<
     if (!isObject(item.track) || !isNonEmptyString(item.track.mediaUrl)) return f.malformed(`items[${i}] (${item.id}) needs track.mediaUrl`);
     const duration = item.track.durationMillis;
     if (duration !== undefined && (typeof duration !== 'number' || !(duration >= 0))) f.malformed(`items[${i}].track.durationMillis must be a number ≥ 0`);
+    if (item.policies !== undefined) checkPolicies(f, item.policies, `items[${i}].policies`);
   });
   if (!f.usable) return { violations: f.violations };
 
@@ -85,25 +86,24 @@ export function checkItemWindow(body: unknown, request: WindowRequest): Checked<
   return f.usable ? { value: body as unknown as ItemWindowResponse, violations: f.violations } : { violations: f.violations };
 }
 
+/** The policies the player acts on, the queue's or an item's own: a wrong type is malformed. */
+function checkPolicies(f: Findings, policies: unknown, where: string): void {
+  if (!isObject(policies)) return f.malformed(`${where} must be an object`);
+  for (const name of ['canSkip', 'limitedSkips', 'canSkipBack', 'canSeek', 'canSkipToItem', 'notifyUserIntent']) {
+    if (policies[name] !== undefined && typeof policies[name] !== 'boolean') f.malformed(`${where}.${name} must be a boolean`);
+  }
+  const ttl = policies.pauseTtlSec;
+  if (ttl !== undefined && (typeof ttl !== 'number' || !(ttl >= 0))) f.malformed(`${where}.pauseTtlSec must be a number of seconds ≥ 0`);
+}
+
 export function checkContext(body: unknown): Checked<ContextResponse> {
   const f = new Findings('context');
   if (!isObject(body)) {
     f.malformed('the body is not a JSON object');
     return { violations: f.violations };
   }
-  const policies = body.playbackPolicies;
-  if (policies !== undefined) {
-    if (!isObject(policies)) f.malformed('playbackPolicies must be an object');
-    else {
-      for (const name of ['canSkip', 'limitedSkips', 'canSkipBack', 'canSeek', 'canSkipToItem', 'notifyUserIntent']) {
-        if (policies[name] !== undefined && typeof policies[name] !== 'boolean') f.malformed(`playbackPolicies.${name} must be a boolean`);
-      }
-      const ttl = policies.pauseTtlSec;
-      if (ttl !== undefined && (typeof ttl !== 'number' || !(ttl >= 0))) f.malformed('playbackPolicies.pauseTtlSec must be a number of seconds ≥ 0');
-    }
-  } else {
-    f.warn('no playbackPolicies: the player assumes every default');
-  }
+  if (body.playbackPolicies !== undefined) checkPolicies(f, body.playbackPolicies, 'playbackPolicies');
+  else f.warn('no playbackPolicies: the player assumes every default');
   const reports = body.reports;
   if (reports !== undefined) {
     if (!isObject(reports)) f.malformed('reports must be an object');

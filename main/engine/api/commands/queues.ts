@@ -31,13 +31,6 @@ export const TrackInput = Type.Object({
 
 const PolicyValue = Type.Union([Type.Boolean(), Type.Number(), Type.String({ maxLength: 256 })]);
 
-export const ItemInput = Type.Object({
-  /** In PATCH `items`: an id the queue already has keeps that item's id; others get new ids. */
-  id: Type.Optional(Type.String({ minLength: 1, maxLength: 256 })),
-  track: TrackInput,
-  policies: Type.Optional(Type.Record(Type.String(), PolicyValue)),
-});
-
 const Flag = Type.Optional(Type.Boolean());
 export const PlaybackPoliciesInput = Type.Object(
   {
@@ -57,6 +50,14 @@ export const PlaybackPoliciesInput = Type.Object(
   // Policies the console does not know still reach the player, for trying out new ones.
   { additionalProperties: PolicyValue },
 );
+
+export const ItemInput = Type.Object({
+  /** In PATCH `items`: an id the queue already has keeps that item's id; others get new ids. */
+  id: Type.Optional(Type.String({ minLength: 1, maxLength: 256 })),
+  track: TrackInput,
+  // The same policies as the queue's, checked the same way: the playing item's override them.
+  policies: Type.Optional(PlaybackPoliciesInput),
+});
 
 const Millis = Type.Optional(Type.Integer({ minimum: 0, maximum: 86_400_000 }));
 export const ReportsInput = Type.Object(
@@ -171,7 +172,7 @@ export const queueCommandSpecs = {
       id: Type.String({ minLength: 1 }),
       itemId: Type.String({ minLength: 1 }),
       track: Type.Optional(TrackInput),
-      policies: Type.Optional(Type.Union([Type.Record(Type.String(), PolicyValue), Type.Null()])),
+      policies: Type.Optional(Type.Union([PlaybackPoliciesInput, Type.Null()])),
     }),
     http: { method: 'PATCH', path: '/queues/:id/items/:itemId' },
   }),
