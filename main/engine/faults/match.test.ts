@@ -12,7 +12,25 @@ describe('fault matching', () => {
     ['/oauth', '/login/v3/oauth/access', false],
     ['/queues/*/v2.0/*', '/queues/q1/v2.0/context', true],
     ['/queues/*/v2.0/*', '/queues/q1/v2.3/context', false],
+    ['*', '/anything', true],
+    ['*itemWindow', '/queues/q1/v2.3/itemWindow', true],
+    ['/queues/*', '/other/q1', false],
+    ['/a*b*a', '/aba', true],
+    ['/a*b*a', '/aab', false],
+    ['/a*b*a', '/a-b-a', true],
+    ['/a*a', '/a', false],
+    ['/a*a', '/aa', true],
+    ['*v2.3*', '/queues/q.1/v2x3/context', false],
+    ['/q/**/ctx', '/q/ctx', false],
+    ['/q/**/ctx', '/q//ctx', true],
   ])('path %s against %s → %s', (pattern, path, expected) => expect(pathMatches(pattern, path)).toBe(expected));
+
+  it('answers a glob of many stars at once, whatever the path (no backtracking)', () => {
+    const started = performance.now();
+    expect(pathMatches('*a*a*a*a*a*a*a*a*b', `/${'a'.repeat(40)}`)).toBe(false);
+    expect(pathMatches('********x', `/queues/queue-${'q'.repeat(2_000)}/v2.3/itemWindow`)).toBe(false);
+    expect(performance.now() - started).toBeLessThan(1_000);
+  });
 
   it('matches method in any case and reason exactly', () => {
     const request = { method: 'GET', path: '/q/itemWindow', reason: 'refresh' };
