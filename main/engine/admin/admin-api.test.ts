@@ -73,6 +73,10 @@ describe('admin API (CONTRACT §7)', () => {
     // What fastify refuses before routing (a bad percent-escape, an id too long to route) too.
     expect(await send('GET', '/queues/q%ZZ')).toEqual({ status: 400, body: { error: { code: 'invalid_input', message: expect.stringContaining('%ZZ') as unknown } } });
     expect(await send('GET', `/queues/${'q'.repeat(150)}`)).toEqual({ status: 414, body: { error: { code: 'invalid_input', message: expect.stringContaining('max param length') as unknown } } });
+    // A body nested past what anything reads is refused before it is parsed, and nothing is added.
+    const deepBody = `{"target":"cloudQueue","action":{"type":"status","status":503,"body":${'['.repeat(6_000)}${']'.repeat(6_000)}}}`;
+    expect(await send('POST', '/faults', deepBody)).toEqual({ status: 400, body: { error: { code: 'invalid_input', message: expect.stringContaining('more than 100 deep') as unknown } } });
+    expect(await send('GET', '/faults')).toEqual({ status: 200, body: [] });
   });
 
   it('GET /players lists the players and GET /players/{id} shows one; unknown ids are 404', async () => {

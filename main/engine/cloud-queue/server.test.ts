@@ -286,6 +286,9 @@ describe('POST /timePlayed', () => {
     expectError(await call(queue, 'timePlayed', { method: 'POST', body: { items: [] } }), 400, /items/);
     expectError(await call(queue, 'timePlayed', { method: 'POST', body: '{"items": [' }), 400);
     expectError(await call(queue, 'timePlayed', { method: 'POST', body: { items: ['x'] } }), 400, /items\[0\]/);
+    // Nested past what anything reads (a 500 from the stack running out, before the limit).
+    const deep = `{"items":[{"extra":${'['.repeat(5_000)}${']'.repeat(5_000)}}]}`;
+    expectError(await call(queue, 'timePlayed', { method: 'POST', body: deep }), 400, /more than 100 deep/);
   });
 });
 

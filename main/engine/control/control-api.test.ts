@@ -171,6 +171,16 @@ describe('sessions', () => {
     expect(refused).toMatchObject({ status: 400, body: { errorCode: 'ERROR_INVALID_PARAMETER', reason: expect.stringContaining('httpAuthorization') } });
     expect(JSON.stringify(refused.body)).not.toContain('secret-token');
     expect((await call('GET', '/households')).status).toBe(200);
+    // customData nested past what anything reads: refused, not silently left unsaved.
+    const deep = await fetch(`${base}/groups/group-kitchen/playbackSession:1`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+      body: `{"appId":"a","appContext":"b","customData":${'['.repeat(6_000)}${']'.repeat(6_000)}}`,
+    });
+    expect({ status: deep.status, body: await deep.json() }).toMatchObject({
+      status: 400,
+      body: { errorCode: 'ERROR_INVALID_PARAMETER', reason: expect.stringContaining('more than 100 deep') },
+    });
   });
 });
 

@@ -8,6 +8,7 @@
  */
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Readable } from 'node:stream';
+import { MAX_JSON_DEPTH, nestsDeeperThan } from './json-depth.js';
 
 export interface ServiceInstrument {
   onRequest(request: FastifyRequest, reply: FastifyReply): Promise<unknown>;
@@ -82,13 +83,15 @@ function answerErrors(app: FastifyInstance, { requestErrors, serverError }: Serv
 /**
  * An empty body sent as `application/json` is no body, not a malformed one: many HTTP clients
  * set the header on every call, commands without parameters included (`…/playback:1/play`).
- * Anything else goes to fastify's own parser (prototype-poisoning checks and all).
+ * A body nested deeper than MAX_JSON_DEPTH is refused (400) before it is parsed. Anything else
+ * goes to fastify's own parser (prototype-poisoning checks and all).
  */
 function acceptEmptyJson(app: FastifyInstance): void {
   const parseJson = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     if ((body as string).trim() === '') return done(null, undefined);
+    if (nestsDeeperThan(body as string)) return done(Object.assign(new Error(`the JSON body nests arrays and objects more than ${MAX_JSON_DEPTH} deep`), { statusCode: 400 }), undefined);
     parseJson(request, body as string, done);
   });
 }
