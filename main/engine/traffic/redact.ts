@@ -67,7 +67,9 @@ export function redactBody(body: string | null): string | null {
     try {
       return JSON.stringify(redactJson(JSON.parse(body)));
     } catch {
-      return body;
+      // Not whole JSON (a body cut at MAX_BODY_CHARS, a malformed one) or too deep to walk: the
+      // secret fields are still found in the text. Never the body as it came.
+      return redactJsonText(body);
     }
   }
   return /^[\w.%-]+=/.test(trimmed) ? redactForm(body) : body;
@@ -79,6 +81,13 @@ function redactJson(value: unknown): unknown {
   const out: Record<string, unknown> = {};
   for (const [key, inner] of Object.entries(value)) out[key] = SECRET_FIELDS.has(key) && typeof inner === 'string' ? mask(inner) : redactJson(inner);
   return out;
+}
+
+const SECRET_FIELD_TEXT = new RegExp(`("(?:${[...SECRET_FIELDS].join('|')})"\\s*:\\s*")((?:[^"\\\\]|\\\\.)*)("?)`, 'g');
+
+/** Masks `"field": "value"` of the secret fields in JSON text, a value cut off at the end included. */
+function redactJsonText(text: string): string {
+  return text.replace(SECRET_FIELD_TEXT, (_, opening: string, value: string, closing: string) => `${opening}${mask(value)}${closing}`);
 }
 
 function decodeSafely(text: string): string {
