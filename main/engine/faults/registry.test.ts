@@ -30,6 +30,15 @@ describe('fault rule scope', () => {
     expect(faults.list()).toEqual([rule]);
   });
 
+  it('a rule the store refuses is not live, and nobody hears of it', () => {
+    const { faults, events, store } = registry();
+    store.close();
+    expect(() => faults.add({ target: 'cloudQueue', match: { path: '/version' }, action: { type: 'status', status: 503 } })).toThrow();
+    expect(faults.list()).toEqual([]);
+    expect(faults.decide('cloudQueue', version)).toBeNull();
+    expect(events).toEqual([]);
+  });
+
   it('until removed: fails every matching request', () => {
     const { faults } = registry();
     const rule = faults.add({ target: 'cloudQueue', action: { type: 'drop' } });

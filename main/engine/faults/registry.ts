@@ -49,8 +49,9 @@ export class FaultRegistry {
       createdAt: this.deps.clock.now(),
     };
     if (rule.probability !== undefined && rule.seed === undefined) rule.seed = randomBytes(4).readUInt32LE();
-    this.rules.push(rule);
+    // Stored first: a rule the store refused must not be live.
     this.deps.repo.add(rule);
+    this.rules.push(rule);
     this.changed();
     return { ...rule };
   }
