@@ -18,6 +18,16 @@ describe('parameters as received', () => {
     expect(Params.parse('x=a+b%20c&y=%zz').toRecord()).toEqual({ x: ['a b c'], y: ['%zz'] });
   });
 
+  it('records names every object has (constructor, __proto__, toString) as parameters like any other', () => {
+    const record = Params.parse('constructor=1&__proto__=2&toString=3&toString=4').toRecord();
+    expect(Object.entries(record)).toEqual([
+      ['constructor', ['1']],
+      ['__proto__', ['2']],
+      ['toString', ['3', '4']],
+    ]);
+    expect(Object.getPrototypeOf(record)).toBe(Object.prototype);
+  });
+
   it('masks secrets and clips long values in records', () => {
     const record = Params.parse(`code=secretcode&long=${'x'.repeat(600)}`).toRecord(['code'], () => 'hidden');
     expect(record.code).toEqual(['hidden']);

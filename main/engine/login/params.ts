@@ -52,11 +52,15 @@ export class Params {
 
   /** Every parameter with its values, with values of `secret` names replaced by `hide(value)`. */
   toRecord(secret: readonly string[] = [], hide: (value: string) => string = () => '•••'): Record<string, string[]> {
-    const record: Record<string, string[]> = {};
+    // A Map, then own properties: a name like `constructor` or `__proto__` is a parameter like
+    // any other, not something every object already has (`{}.constructor.push` was a 500).
+    const record = new Map<string, string[]>();
     for (const [key, value] of this.entries) {
-      (record[key] ??= []).push(secret.includes(key) ? hide(value) : clip(value));
+      const values = record.get(key) ?? [];
+      values.push(secret.includes(key) ? hide(value) : clip(value));
+      record.set(key, values);
     }
-    return record;
+    return Object.fromEntries(record);
   }
 }
 

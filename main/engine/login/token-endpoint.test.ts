@@ -87,6 +87,11 @@ describe('authorization_code grant (seed §4.1, CONTRACT §2)', () => {
     expect(new Set(answers.map((a) => a.body.access_token)).size).toBe(8);
   });
 
+  it('ignores parameters it does not know, whatever their names (constructor, __proto__, toString)', async () => {
+    const response = await exchange(await codeFor(engine, client), { constructor: '1', ['__proto__']: '2', toString: '3' });
+    expect(response.status).toBe(200);
+  });
+
   it('a code lives 600 s on the engine clock', async () => {
     const code = await codeFor(engine, client);
     await admin(engine, 'POST', '/clock', { advanceMs: 600_000 });
