@@ -79,6 +79,23 @@ describe('admin API (CONTRACT §7)', () => {
     expect(await send('GET', '/faults')).toEqual({ status: 200, body: [] });
   });
 
+  it('refuses values an answer, a header or SQLite could not carry, naming the field', async () => {
+    const refused = async (method: string, path: string, body?: unknown) => {
+      const { status, body: answer } = await admin(engine, method, path, body);
+      expect(status).toBe(400);
+      return (answer as { error: { code: string; message: string } }).error;
+    };
+    const rule = (action: object) => ({ target: 'cloudQueue', match: { path: '/zz' }, action: { type: 'status', ...action } });
+    expect(await refused('POST', '/faults', rule({ status: 100 }))).toMatchObject({ code: 'invalid_input', message: expect.stringContaining('/action/status') });
+    expect(await refused('POST', '/faults', rule({ status: 503, rejectedReason: 'a\r\nb' }))).toMatchObject({ message: expect.stringContaining('/action/rejectedReason') });
+    expect(await refused('POST', '/faults', rule({ status: 403, rejectedReason: 'STREAM 😀' }))).toMatchObject({ message: expect.stringContaining('/action/rejectedReason') });
+    expect((await admin(engine, 'GET', '/faults')).body).toEqual([]);
+    expect(await refused('GET', '/traffic?text=%00')).toMatchObject({ message: expect.stringContaining('/text') });
+    expect(await refused('POST', '/commands/traffic.page', { offset: 1e20, limit: 10 })).toMatchObject({ message: expect.stringContaining('/offset') });
+    const queue = (await admin(engine, 'POST', '/queues', {})).body as { id: string };
+    expect(await refused('GET', `/queues/${queue.id}/items?offset=1e20`)).toMatchObject({ message: expect.stringContaining('/offset') });
+  });
+
   it('GET /players lists the players and GET /players/{id} shows one; unknown ids are 404', async () => {
     const list = (await admin(engine, 'GET', '/players')).body as { id: string }[];
     expect(list.map((p) => p.id)).toEqual(['player-living-room', 'player-kitchen', 'player-office']);

@@ -41,7 +41,7 @@ describe('explaining a refused input', () => {
     const add = commandSpecs['faults.add'].input;
     const rule = { target: 'cloudQueue', action: { type: 'status', status: 99, retryAfter: -1 }, probability: 3, seed: -1 };
     expect(explainAll(add, rule)).toEqual([
-      { path: '/action/status', message: 'must be >= 100' },
+      { path: '/action/status', message: 'must be >= 200' },
       { path: '/action/retryAfter', message: 'must be >= 0' },
       { path: '/probability', message: 'must be <= 1' },
       { path: '/seed', message: 'must be >= 0' },

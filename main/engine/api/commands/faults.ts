@@ -4,7 +4,7 @@ import { command } from '../command.js';
 import type { FaultRule } from '../fault-types.js';
 import { TRAFFIC_EXPORT_MAX, TRAFFIC_STATUS_FILTER_PATTERN, type TrafficEntry, type TrafficSettings, type TrafficSummary } from '../traffic-types.js';
 import type { HarLog } from '../har-types.js';
-import { Empty, Id } from './shared.js';
+import { Empty, Id, Whole } from './shared.js';
 
 const Target = Type.Union([Type.Literal('login'), Type.Literal('control'), Type.Literal('cloudQueue'), Type.Literal('player')]);
 const TrafficTargetSchema = Type.Union([Type.Literal('console'), Type.Literal('login'), Type.Literal('control'), Type.Literal('cloudQueue'), Type.Literal('player')]);
@@ -12,9 +12,11 @@ const TrafficTargetSchema = Type.Union([Type.Literal('console'), Type.Literal('l
 export const FaultActionSchema = Type.Union([
   Type.Object({
     type: Type.Literal('status'),
-    status: Type.Integer({ minimum: 100, maximum: 599 }),
+    // A final status: a 1xx is an interim answer, and the client would wait on for the real one.
+    status: Type.Integer({ minimum: 200, maximum: 599 }),
     retryAfter: Type.Optional(Type.Integer({ minimum: 0, maximum: 86_400 })),
-    rejectedReason: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+    // A header value: visible ASCII and spaces (a line break or an emoji made every answer a 500).
+    rejectedReason: Type.Optional(Type.String({ minLength: 1, maxLength: 200, pattern: '^[\\x20-\\x7E]+$' })),
     body: Type.Optional(Type.Unknown()),
   }),
   Type.Object({ type: Type.Literal('timeout') }),
@@ -43,7 +45,8 @@ const Filter = {
   target: Type.Optional(TrafficTargetSchema),
   reason: Type.Optional(Type.String()),
   status: Type.Optional(Type.String({ pattern: TRAFFIC_STATUS_FILTER_PATTERN })),
-  text: Type.Optional(Type.String({ maxLength: 500 })),
+  // No NUL: SQLite's LIKE reads the pattern up to it, so `%00` matched every entry.
+  text: Type.Optional(Type.String({ maxLength: 500, pattern: '^[^\\u0000]*$' })),
   requestId: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
 };
 export const TrafficFilterSchema = Type.Object(Filter);
@@ -97,12 +100,12 @@ export const faultCommands = {
   }),
   'traffic.list': command<TrafficEntry[]>()({
     summary: `Traffic entries from \`since\` on (an entry id: the entries after it; ${TRAFFIC_SINCE_ENGINE_TIME} or more: an engine time, the entries at or after it), oldest first, secrets masked, each with the player transitions its answer caused; ${TRAFFIC_LIST_DEFAULT_LIMIT} unless \`limit\` says otherwise.`,
-    input: Type.Object({ ...Filter, since: Type.Optional(Type.Integer({ minimum: 0 })), limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 5_000 })) }),
+    input: Type.Object({ ...Filter, since: Type.Optional(Whole), limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 5_000 })) }),
     http: { method: 'GET', path: '/traffic' },
   }),
   'traffic.page': command<{ total: number; rows: TrafficSummary[] }>()({
     summary: 'One page of the filtered traffic log (what the virtualized list reads).',
-    input: Type.Object({ filter: Type.Optional(TrafficFilterSchema), offset: Type.Integer({ minimum: 0 }), limit: Type.Integer({ minimum: 1, maximum: 1_000 }) }),
+    input: Type.Object({ filter: Type.Optional(TrafficFilterSchema), offset: Whole, limit: Type.Integer({ minimum: 1, maximum: 1_000 }) }),
   }),
   'traffic.locate': command<{ index: number | null }>()({
     summary: 'Where an entry stands in the filtered log, 0-based (null: the filter leaves it out, or it was dropped).',

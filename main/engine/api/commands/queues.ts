@@ -14,7 +14,7 @@ import type {
   QueueView,
   TimePlayedRecordView,
 } from '../queue-types.js';
-import { Id } from './shared.js';
+import { Id, Whole } from './shared.js';
 
 const Text = Type.String({ maxLength: 4096 });
 const Named = Type.Object({ name: Type.Optional(Text) });
@@ -23,7 +23,7 @@ export const TrackInput = Type.Object({
   name: Type.Optional(Text),
   mediaUrl: Type.Optional(Text),
   contentType: Type.Optional(Text),
-  durationMillis: Type.Optional(Type.Integer({ minimum: 0 })),
+  durationMillis: Type.Optional(Whole),
   imageUrl: Type.Optional(Text),
   artist: Type.Optional(Named),
   album: Type.Optional(Named),
@@ -132,7 +132,7 @@ export const queueCommandSpecs = {
     summary: 'A stretch of the queue by position, with the timePlayed report counts of each item.',
     input: Type.Object({
       id: Type.String({ minLength: 1 }),
-      offset: Type.Optional(Type.Integer({ minimum: 0 })),
+      offset: Type.Optional(Whole),
       limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })),
     }),
     http: { method: 'GET', path: '/queues/:id/items' },
