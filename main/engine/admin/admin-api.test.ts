@@ -94,6 +94,11 @@ describe('admin API (CONTRACT §7)', () => {
     expect(await refused('POST', '/commands/traffic.page', { offset: 1e20, limit: 10 })).toMatchObject({ message: expect.stringContaining('/offset') });
     const queue = (await admin(engine, 'POST', '/queues', {})).body as { id: string };
     expect(await refused('GET', `/queues/${queue.id}/items?offset=1e20`)).toMatchObject({ message: expect.stringContaining('/offset') });
+    // A list where an object goes: refused, not taken as {} (which made a queue and answered 200).
+    const queues = ((await admin(engine, 'GET', '/queues')).body as unknown[]).length;
+    expect(await refused('POST', '/queues', [{ name: 'ignored' }])).toMatchObject({ message: 'queues.create: the body must be a JSON object' });
+    expect(await refused('PATCH', '/settings', [{ autoApprove: false }])).toMatchObject({ code: 'invalid_input' });
+    expect(((await admin(engine, 'GET', '/queues')).body as unknown[]).length).toBe(queues);
   });
 
   it('GET /players lists the players and GET /players/{id} shows one; unknown ids are 404', async () => {

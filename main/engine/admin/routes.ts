@@ -62,7 +62,15 @@ export async function adminRoutes(app: FastifyInstance, options: AdminRoutesOpti
     app.route({
       method: route.method,
       url: route.path,
-      handler: (request, reply) => answer(reply, name, inputOf(name, request), route.status),
+      handler: (request, reply) => {
+        // Its fields merge with the path's and the query's: a list or a scalar has none (a list
+        // was taken as {}, so POST /queues [{…}] made an empty queue and answered 200).
+        const body = request.body;
+        if (body !== undefined && (typeof body !== 'object' || body === null || Array.isArray(body))) {
+          return adminRequestError(reply, 400, `${name}: the body must be a JSON object`);
+        }
+        return answer(reply, name, inputOf(name, request), route.status);
+      },
     });
   }
 
@@ -79,6 +87,6 @@ export async function adminRoutes(app: FastifyInstance, options: AdminRoutesOpti
 /** Query and path values arrive as strings; the command's schema says what they should become. */
 function inputOf(name: CommandName, request: FastifyRequest): unknown {
   const fromUrl = Value.Convert(commandSpecs[name].input, { ...(request.query as object), ...(request.params as object) }) as object;
-  const body = typeof request.body === 'object' && request.body !== null && !Array.isArray(request.body) ? request.body : {};
+  const body = (request.body ?? {}) as object;
   return { ...fromUrl, ...body, ...(Value.Convert(commandSpecs[name].input, { ...(request.params as object) }) as object) };
 }

@@ -169,7 +169,7 @@ describe('a repro bundle', () => {
 
   describe('that is bad', () => {
     const broken: [string, (b: ReproBundle) => unknown, RegExp][] = [
-      ['is not an object', () => ['hello'], /not a repro bundle/],
+      ['is not an object', () => ['hello'], /must be a JSON object/],
       ['is some other file', (b) => ({ ...b, format: 'har' }), /not a repro bundle/],
       ['has a version this console does not read', (b) => ({ ...b, version: 2 }), /version 2 is not supported/],
       ['has a track with a negative duration', (b) => ({ ...b, queues: [{ ...b.queues[0]!, items: [{ id: 'x', track: { durationMillis: -1 } }] }] }), /\/queues\/0\/items\/0\/track\/durationMillis/],
