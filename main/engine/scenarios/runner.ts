@@ -40,7 +40,8 @@ export async function runScenario(scenario: Scenario, deps: ScenarioDeps): Promi
   const seen: PlayerTransition[] = [];
   const stop = deps.bus.on('player.transition', (t) => seen.push(t));
   const checkedUpTo = new Map<string, number>();
-  const vars: Record<string, string> = { ...deps.urls() };
+  // A Map: a saved name like `constructor` or `__proto__` is a name like any other.
+  const vars: Vars = new Map(Object.entries(deps.urls()));
   const results: ScenarioStepResult[] = [];
   const waiting: WaitingStep[] = [];
   const found: FoundConsole = { speed: deps.clock.speed, ruleIds: new Set(deps.faults.list().map((rule) => rule.id)), cleared: [] };
@@ -147,7 +148,7 @@ function yieldToEventLoop(): Promise<void> {
 async function runStep(
   step: ScenarioStep,
   deps: ScenarioDeps,
-  vars: Record<string, string>,
+  vars: Vars,
   seen: PlayerTransition[],
   checkedUpTo: Map<string, number>,
   found: FoundConsole,
@@ -179,15 +180,15 @@ async function runStep(
     }
     case 'command': {
       const path = substitute(step.path, vars);
-      const body = step.body === undefined ? undefined : JSON.parse(substitute(JSON.stringify(step.body), vars));
+      const body = step.body === undefined ? undefined : substituteIn(step.body, vars);
       const send = async () => {
         const answer = await deps.callControl(step.method, path, body);
         const expected = step.expectStatus ?? 200;
         if (answer.status !== expected) throw new StepFailure(`${step.method} ${path} answered ${answer.status}, expected ${expected}: ${JSON.stringify(answer.body)}`);
         for (const [name, field] of Object.entries(step.save ?? {})) {
-          const value = field.split('.').reduce<unknown>((obj, key) => (obj as Record<string, unknown> | null)?.[key], answer.body);
+          const value = field.split('.').reduce<unknown>((obj, key) => (typeof obj === 'object' && obj !== null && Object.hasOwn(obj, key) ? (obj as Record<string, unknown>)[key] : undefined), answer.body);
           if (value === undefined) throw new StepFailure(`the answer of ${path} has no ${field} to save as ${name}`);
-          vars[name] = String(value);
+          vars.set(name, String(value));
         }
         return `${step.method} ${path} → ${answer.status}`;
       };
@@ -235,9 +236,24 @@ function playerOf(deps: ScenarioDeps, playerId: string) {
   return player;
 }
 
-function substitute(text: string, vars: Record<string, string>): string {
+type Vars = Map<string, string>;
+
+function substitute(text: string, vars: Vars): string {
   return text.replace(/\$\{([\w.-]+)\}/g, (_whole, name: string) => {
-    if (!(name in vars)) throw new StepFailure(`no value for \${${name}}: save it from an earlier command`);
-    return vars[name]!;
+    const value = vars.get(name);
+    if (value === undefined) throw new StepFailure(`no value for \${${name}}: save it from an earlier command`);
+    return value;
   });
+}
+
+/**
+ * A command body with `${name}` filled in its strings, keys left as written. Filled value by value,
+ * not in the body's JSON text: a saved value with a quote in it stays one string value instead of
+ * breaking the text or adding fields.
+ */
+function substituteIn(value: unknown, vars: Vars): unknown {
+  if (typeof value === 'string') return substitute(value, vars);
+  if (Array.isArray(value)) return value.map((inner) => substituteIn(inner, vars));
+  if (typeof value === 'object' && value !== null) return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, substituteIn(inner, vars)]));
+  return value;
 }

@@ -254,6 +254,30 @@ describe('values saved from answers', () => {
     expect(report.steps[2]).toMatchObject({ status: 'failed', message: 'no value for ${nope}: save it from an earlier command' });
   });
 
+  it('fills saved values into a body as values (a quote stays in its string), and knows only names it saved', async () => {
+    const renamed = await admin(engine, 'PATCH', '/players/player-office', { name: 'Office "A", appContext: x' });
+    expect(renamed.status).toBe(200);
+    try {
+      const scenario = await save({
+        name: 'values as values',
+        steps: [
+          { type: 'command', method: 'GET', path: '/api/v1/households', save: { household: 'households.0.id' } },
+          { type: 'command', method: 'GET', path: '/api/v1/households/${household}/groups', save: { name: 'players.2.name', constructor: 'players.2.id' } },
+          { type: 'command', method: 'POST', path: '/api/v1/groups/group-office/playbackSession:1', body: { appId: '${name}', appContext: '${constructor}' }, save: { session: 'sessionId' } },
+          { type: 'command', method: 'POST', path: '/api/v1/groups/group-office/playbackSession:1', body: { appId: '${toString}', appContext: 'x' } },
+        ],
+      });
+      const report = await run(scenario.id);
+      expect(report.steps.map((s) => s.status)).toEqual(['passed', 'passed', 'passed', 'failed']);
+      expect(report.steps[3]!.message).toBe('no value for ${toString}: save it from an earlier command');
+      const sent = (await admin(engine, 'POST', '/commands/traffic.page', { filter: { target: 'control', text: 'group-office/playbackSession' }, offset: 0, limit: 10 })).body as { rows: { id: number }[] };
+      const first = (await admin(engine, 'GET', `/traffic/${sent.rows[0]!.id}?reveal=true`)).body as TrafficEntry;
+      expect(JSON.parse(first.requestBody!)).toEqual({ appId: 'Office "A", appContext: x', appContext: 'player-office' });
+    } finally {
+      await admin(engine, 'PATCH', '/players/player-office', { name: 'Office' });
+    }
+  });
+
   it('fails a step whose answer lacks the field to save', async () => {
     const scenario = await save({ name: 'nothing to save', steps: [{ type: 'command', method: 'GET', path: '/api/v1/households', save: { x: 'nothing.here' } }] });
     const report = await run(scenario.id);
