@@ -177,6 +177,8 @@ describe('a repro bundle', () => {
       ['names a queue it does not hold', (b) => ({ ...b, scenario: { ...b.scenario, steps: [...b.scenario.steps, { type: 'command', method: 'POST', path: '/api/v1/x', body: { url: '${queue9.url}' } }] } }), /\$\{queue9\.url\}/],
       ['names an item its queue does not hold', (b) => ({ ...b, queues: [{ ...b.queues[0]!, items: b.queues[0]!.items.filter((i) => i.id !== 'item-5') }] }), /\$\{queue1\.item-5\}/],
       ['holds two queues with one ref', (b) => ({ ...b, queues: [b.queues[0]!, b.queues[0]!] }), /queue1 is used by two queues/],
+      // Blamed on the step's own field, first: not on each step type it is not.
+      ['moves the clock more than a year in one step', (b) => ({ ...b, scenario: { ...b.scenario, steps: [...b.scenario.steps, { type: 'clock', advanceMs: 1e12 }] } }), /^not a valid repro bundle: \/scenario\/steps\/\d+\/advanceMs must be <= /],
     ];
 
     it.each(broken)('is refused when it %s, and changes nothing', async (_name, breakIt, message) => {

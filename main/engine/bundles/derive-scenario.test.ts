@@ -47,6 +47,15 @@ describe('deriving a scenario', () => {
     expect(notes.join('\n')).toMatch(/item item-9 was not in queue queue-a/);
   });
 
+  it('moves the clock over a gap longer than one clock step allows in several steps, so the bundle imports back', () => {
+    const year = 366 * 86_400_000;
+    const { steps } = deriveScenario(
+      base({ entries: [entry('control', 1_000, '/api/v1/groups/group-office/playback:1/play'), entry('control', 1_000 + 2.5 * year, '/api/v1/groups/group-office/playback:1/pause')] }),
+    );
+    const moves = steps.filter((s) => s.type === 'clock' && s.advanceMs !== undefined).map((s) => (s as { advanceMs: number }).advanceMs);
+    expect(moves).toEqual([year, year, 0.5 * year]);
+  });
+
   it('places user actions that came by IPC by engine time, and rules before requests of their instant', () => {
     const rule = { id: 'fault-1', target: 'cloudQueue', match: {}, action: { type: 'drop' }, hits: 3, passes: 0, spent: true, createdAt: 2_000, times: 3 } as FaultRule;
     const { steps } = deriveScenario(

@@ -8,6 +8,7 @@
  * createSession answer), and a queue of this console becomes `${<ref>.url}`, `${<ref>.token}` and
  * `${<ref>.<itemId>}` (see bundle-types.ts). What cannot be replayed is left out with a note.
  */
+import { MAX_CLOCK_STEP_MS } from '../api/commands/core.js';
 import type { FaultRule, FaultRuleInput } from '../api/fault-types.js';
 import type { PlayerAction } from '../api/player-types.js';
 import type { ScenarioStep } from '../api/scenario-types.js';
@@ -249,7 +250,10 @@ function expectationsFrom(expected: readonly ExpectedTransition[], start: number
 }
 
 function pushGap(steps: ScenarioStep[], gap: number): void {
-  if (gap >= MIN_CLOCK_GAP_MS) steps.push({ type: 'clock', advanceMs: Math.round(gap) });
+  if (gap < MIN_CLOCK_GAP_MS) return;
+  // A step moves the clock at most MAX_CLOCK_STEP_MS: a longer gap (the clock jumped a year ahead)
+  // is several steps, or the bundle would not import back.
+  for (let left = Math.round(gap); left > 0; left -= MAX_CLOCK_STEP_MS) steps.push({ type: 'clock', advanceMs: Math.min(left, MAX_CLOCK_STEP_MS) });
 }
 
 /** Inserts among moments ordered by time: before or after those at the same instant. */

@@ -12,6 +12,7 @@ import type { Static } from 'typebox';
 import { BUNDLE_FORMAT, BUNDLE_VERSION, type BundleImportResult } from '../api/bundle-types.js';
 import { ReproBundleSchema } from '../api/commands/bundles.js';
 import { EngineError } from '../api/errors.js';
+import { explainAll } from '../api/explain.js';
 import type { FaultRule } from '../api/fault-types.js';
 import type { QueueSummary } from '../api/queue-types.js';
 import type { ScenarioStep } from '../api/scenario-types.js';
@@ -101,10 +102,9 @@ export function checkBundle(value: unknown): Bundle {
   validator ??= Compile(ReproBundleSchema) as unknown as Validator;
   const problems: string[] = [];
   if (!validator.Check(value)) {
-    for (const error of validator.Errors(value)) {
-      problems.push(`${error.instancePath || '/'} ${error.message}`);
-      if (problems.length >= MAX_PROBLEMS) break;
-    }
+    // Explained like a command's input: a clock step's own field is blamed, not each member of
+    // the step union it is not ("must have required properties rule" came first).
+    for (const problem of explainAll(ReproBundleSchema, value, '', MAX_PROBLEMS)) problems.push(`${problem.path} ${problem.message}`);
   } else {
     problems.push(...meaningProblems(value as Bundle));
   }

@@ -6,6 +6,8 @@ import { Empty, Id } from './shared.js';
 
 /** The fastest the engine clock runs: `POST /clock`, a scenario's and a bundle's clock, and `--clock-speed` alike. */
 export const MAX_CLOCK_SPEED = 100_000;
+/** The most one clock step (`POST /clock {advanceMs}`, a scenario's clock step) moves time: a leap year. */
+export const MAX_CLOCK_STEP_MS = 366 * 24 * 3_600_000;
 
 export const coreCommands = {
   'state.get': command<EngineStateView>()({
@@ -22,7 +24,7 @@ export const coreCommands = {
     summary: 'Sets the speed (0 stops the clock) and/or advances engine time, running due timers.',
     input: Type.Object({
       speed: Type.Optional(Type.Number({ minimum: 0, maximum: MAX_CLOCK_SPEED })),
-      advanceMs: Type.Optional(Type.Integer({ minimum: 0, maximum: 366 * 24 * 3_600_000 })),
+      advanceMs: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_CLOCK_STEP_MS })),
     }),
     http: { method: 'POST', path: '/clock' },
   }),

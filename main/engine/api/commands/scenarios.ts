@@ -5,7 +5,7 @@ import type { Scenario, ScenarioReport } from '../scenario-types.js';
 import { FaultRuleInputSchema } from './faults.js';
 import { Empty, Id } from './shared.js';
 import { PLAYBACK_STATES } from '../types.js';
-import { MAX_CLOCK_SPEED } from './core.js';
+import { MAX_CLOCK_SPEED, MAX_CLOCK_STEP_MS } from './core.js';
 
 const PlayerActionSchema = Type.Union([Type.Literal('play'), Type.Literal('pause'), Type.Literal('skipNext'), Type.Literal('skipPrev'), Type.Literal('resume')]);
 const StateSchema = Type.Union([...['IDLE', 'BUFFERING', 'PLAYING', 'PAUSED', 'SUSPENDED', ...PLAYBACK_STATES].map((state) => Type.Literal(state))]);
@@ -22,7 +22,7 @@ export const ScenarioStepSchema = Type.Union([
     expectStatus: Type.Optional(Type.Integer({ minimum: 100, maximum: 599 })),
     save: Type.Optional(Type.Record(Type.String(), Type.String())),
   }),
-  Type.Object({ type: Type.Literal('clock'), speed: Type.Optional(Type.Number({ minimum: 0, maximum: MAX_CLOCK_SPEED })), advanceMs: Type.Optional(Type.Integer({ minimum: 0, maximum: 366 * 86_400_000 })) }),
+  Type.Object({ type: Type.Literal('clock'), speed: Type.Optional(Type.Number({ minimum: 0, maximum: MAX_CLOCK_SPEED })), advanceMs: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_CLOCK_STEP_MS })) }),
   Type.Object({
     type: Type.Literal('expect'),
     playerId: Type.String({ minLength: 1 }),
