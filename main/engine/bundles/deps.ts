@@ -9,7 +9,7 @@ import type { TrafficRecorder } from '../traffic/recorder.js';
 
 export interface BundleDeps {
   store: Pick<Store, 'traffic' | 'playerTransitions' | 'players' | 'groups' | 'scenarios' | 'queues' | 'transaction'>;
-  queues: Pick<QueueModel, 'head' | 'get' | 'create'>;
+  queues: Pick<QueueModel, 'head' | 'get' | 'create' | 'itemIds'>;
   faults: Pick<FaultRegistry, 'list' | 'add' | 'remove'>;
   players: Pick<PlayerRegistry, 'forSession' | 'all'>;
   clock: Pick<EngineClock, 'state' | 'setSpeed'>;

@@ -48,7 +48,7 @@ export function importBundle(deps: BundleDeps, value: unknown): BundleImportResu
           accessTokenLifetimeSec: IMPORTED_TOKEN_LIFETIME_SEC,
         });
         created.push(summary);
-        const newIds = deps.queues.get(summary.id).items.map((item) => item.id);
+        const newIds = deps.queues.itemIds(summary.id);
         // `${cloudQueue}` stays a variable: the scenario keeps working if the port changes.
         variables.set(`${queue.ref}.url`, `\${cloudQueue}/queues/${summary.id}`);
         variables.set(`${queue.ref}.token`, summary.accessToken);

@@ -51,6 +51,8 @@ describe('inserting into the order (ordering.ts)', () => {
     const { ids, labels } = order(fixture, q.id);
     expect(ids).toEqual(expected);
     for (let i = 1; i < labels.length; i++) expect(labels[i]!).toBeGreaterThan(labels[i - 1]!);
+    // The ids alone, in the same order, without reading the items.
+    expect(fixture.model.itemIds(q.id)).toEqual(expected);
   });
 
   it('touches only a small stretch when it rebalances (the rest of a large queue keeps its labels)', () => {

@@ -34,6 +34,7 @@ export class QueueItemRepository {
   private readonly pageStmt;
   private readonly rankStmt;
   private readonly idsStmt;
+  private readonly orderedIdsStmt;
   private readonly fromStartStmt;
   private readonly fromItemStmt;
   private readonly beforeStmt;
@@ -64,6 +65,7 @@ export class QueueItemRepository {
     this.pageStmt = db.prepare<[number, number, number], ItemRow>(`SELECT ${cols} FROM queue_items WHERE queue_key = ? ORDER BY pos LIMIT ? OFFSET ?`);
     this.rankStmt = db.prepare<[number, number], { n: number }>('SELECT COUNT(*) AS n FROM queue_items WHERE queue_key = ? AND pos < ?');
     this.idsStmt = db.prepare<[number], { item_seq: number }>('SELECT item_seq FROM queue_items WHERE queue_key = ?');
+    this.orderedIdsStmt = db.prepare<[number], number>('SELECT item_seq FROM queue_items WHERE queue_key = ? ORDER BY pos').pluck();
     const insert = 'INSERT INTO queue_items (queue_key, pos, item_seq, item) VALUES ';
     this.insertStmt = db.prepare<[number, number, number, string]>(`${insert}(?, ?, ?, ?)`);
     this.insertBatchStmt = db.prepare<unknown[]>(insert + Array(BATCH).fill('(?, ?, ?, ?)').join(', '));
@@ -121,6 +123,11 @@ export class QueueItemRepository {
 
   ids(queueKey: number): Set<string> {
     return new Set(this.idsStmt.all(queueKey).map((r) => itemIdOf(r.item_seq)));
+  }
+
+  /** The queue's item ids in play order, without reading the items themselves. */
+  orderedIds(queueKey: number): string[] {
+    return this.orderedIdsStmt.all(queueKey).map(itemIdOf);
   }
 
   insert(queueKey: number, pos: number, itemId: string, item: string): void {
