@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { EngineClock } from '../clock/clock.js';
 import { ManualWall } from '../testing/manual-wall.js';
 import { StubCloudQueue, tracks } from '../testing/stub-cloud-queue.js';
+import { entryOfExchange } from '../traffic/player-exchange.js';
 import { CloudQueueClient, endpointUrl, type PlayerExchange } from './client.js';
 
 let stub: StubCloudQueue;
@@ -61,8 +62,13 @@ describe('cloud queue client (CONTRACT §5)', () => {
       const result = await c.context({ queueBaseUrl });
       expect(result).toMatchObject({ ok: false, failure: { kind: 'other', message: expect.stringContaining('is not a URL') } });
     }
-    expect(exchanges.map((e) => e.url)).toEqual(['http://context', 'http://[context']);
+    expect(exchanges.map((e) => e.url)).toEqual(['http://', 'http://[']);
     expect(stub.requests).toHaveLength(0);
+    // And the traffic log takes it as it is (parsing it there threw instead).
+    expect(exchanges.map((e) => entryOfExchange(e))).toEqual([
+      expect.objectContaining({ url: 'http://', path: '/context', outcome: 'incomplete' }),
+      expect.objectContaining({ url: 'http://[', path: '/context', outcome: 'incomplete' }),
+    ]);
   });
 
   it('measures a Retry-After date from the server’s Date, not from the engine clock', async () => {

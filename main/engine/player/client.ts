@@ -133,7 +133,7 @@ export class CloudQueueClient {
       playerId: this.options.playerId,
       endpoint: spec.endpoint,
       method: spec.method,
-      url: url ?? `${target.queueBaseUrl}${spec.endpoint}`,
+      url: url ?? target.queueBaseUrl,
       reason: spec.reason,
       retry: spec.retry,
       requestHeaders: headers,

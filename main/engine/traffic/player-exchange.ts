@@ -4,14 +4,15 @@ import { headerBlock } from '../store/repositories/header-block.js';
 import type { NewTrafficEntry } from '../store/repositories/traffic.js';
 
 export function entryOfExchange(exchange: PlayerExchange): NewTrafficEntry {
-  const url = new URL(exchange.url);
+  // A base URL that is not one (see CloudQueueClient) is logged as given, under its endpoint.
+  const path = URL.canParse(exchange.url) ? new URL(exchange.url).pathname : `/${exchange.endpoint}`;
   return {
     target: 'player',
     at: exchange.startedAt,
     wallAt: exchange.wallAt,
     method: exchange.method,
     url: exchange.url,
-    path: url.pathname,
+    path,
     reason: exchange.reason ?? null,
     status: exchange.status ?? null,
     latencyMs: exchange.latencyMs,
