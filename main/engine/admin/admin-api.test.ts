@@ -99,6 +99,12 @@ describe('admin API (CONTRACT §7)', () => {
     expect(await refused('POST', '/queues', [{ name: 'ignored' }])).toMatchObject({ message: 'queues.create: the body must be a JSON object' });
     expect(await refused('PATCH', '/settings', [{ autoApprove: false }])).toMatchObject({ code: 'invalid_input' });
     expect(((await admin(engine, 'GET', '/queues')).body as unknown[]).length).toBe(queues);
+    // No body is still no body: empty text (what fetch sends for body: '') or JSON null.
+    const bare = (body: string, type?: string) =>
+      fetch(`${engine.urls.console}/admin/api/clock`, { method: 'POST', headers: { authorization: `Bearer ${engine.adminToken}`, ...(type ? { 'content-type': type } : {}) }, body });
+    expect((await bare('')).status).toBe(200);
+    expect((await bare('null', 'application/json')).status).toBe(200);
+    expect((await bare('"x"', 'application/json')).status).toBe(400);
   });
 
   it('GET /players lists the players and GET /players/{id} shows one; unknown ids are 404', async () => {

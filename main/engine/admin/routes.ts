@@ -23,7 +23,6 @@ export function adminRequestError(reply: FastifyReply, status: number, message: 
   return reply.code(status).send({ error: { code: status === 404 ? 'not_found' : 'invalid_input', message } satisfies EngineErrorBody });
 }
 
-
 export interface AdminRoutesOptions {
   commands: CommandRunner;
   streams: EventStreams;
@@ -65,8 +64,10 @@ export async function adminRoutes(app: FastifyInstance, options: AdminRoutesOpti
       handler: (request, reply) => {
         // Its fields merge with the path's and the query's: a list or a scalar has none (a list
         // was taken as {}, so POST /queues [{…}] made an empty queue and answered 200).
+        // No body at all is fine however it came: absent, empty (fetch sends `body: ''` as
+        // text/plain) or JSON null.
         const body = request.body;
-        if (body !== undefined && (typeof body !== 'object' || body === null || Array.isArray(body))) {
+        if (body !== undefined && body !== '' && body !== null && (typeof body !== 'object' || Array.isArray(body))) {
           return adminRequestError(reply, 400, `${name}: the body must be a JSON object`);
         }
         return answer(reply, name, inputOf(name, request), route.status);
@@ -87,6 +88,6 @@ export async function adminRoutes(app: FastifyInstance, options: AdminRoutesOpti
 /** Query and path values arrive as strings; the command's schema says what they should become. */
 function inputOf(name: CommandName, request: FastifyRequest): unknown {
   const fromUrl = Value.Convert(commandSpecs[name].input, { ...(request.query as object), ...(request.params as object) }) as object;
-  const body = (request.body ?? {}) as object;
+  const body = typeof request.body === 'object' && request.body !== null ? request.body : {};
   return { ...fromUrl, ...body, ...(Value.Convert(commandSpecs[name].input, { ...(request.params as object) }) as object) };
 }
