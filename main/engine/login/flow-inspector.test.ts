@@ -101,7 +101,7 @@ describe("flows started from the console in the host's OAuth window", () => {
 
   it('files a code exchange refused for a wrong secret on the flow of the code, not on a flow of its own', async () => {
     const app = await createIntegration(engine, { name: 'Wrong secret app' });
-    const started = (await admin(engine, 'POST', '/oauth/flows', { integrationId: app.id })).body as StartedFlow;
+    const started = (await admin(engine, 'POST', '/oauth/flows', { integrationId: app.id, pkce: true })).body as StartedFlow & { codeVerifier: string };
     const redirect = await signInAndDecide(engine, started.authorizeUrl, 'allow');
     const code = new URL(redirect.location!).searchParams.get('code')!;
     const flowsBefore = ((await admin(engine, 'GET', '/oauth/flows')).body as FlowView[]).length;
@@ -114,11 +114,15 @@ describe("flows started from the console in the host's OAuth window", () => {
     // A failed step of a flow still waiting for its exchange, not a failed flow: the code is good.
     expect((await flow(started.flowId)).status).toBe('code_issued');
     const badVerifier = await tokenRequest(engine, app, { grant_type: 'authorization_code', code, redirect_uri: LOOPBACK_REDIRECT, code_verifier: 'x'.repeat(43) });
-    expect(badVerifier.status).toBe(400);
+    expect(badVerifier).toMatchObject({ status: 400, body: { error_description: expect.stringContaining('does not match the code_challenge') } });
     expect((await flow(started.flowId)).status).toBe('code_issued');
 
     // The code was not spent: the right secret then gets the tokens, on the same flow.
-    expect((await tokenRequest(engine, app, { grant_type: 'authorization_code', code, redirect_uri: LOOPBACK_REDIRECT })).status).toBe(200);
+    const traded = await tokenRequest(engine, app, { grant_type: 'authorization_code', code, redirect_uri: LOOPBACK_REDIRECT, code_verifier: started.codeVerifier });
+    expect(traded.status).toBe(200);
+    expect((await flow(started.flowId)).status).toBe('tokens_issued');
+    // Whoever presents the spent code with a wrong secret after that does not undo the flow's end.
+    await tokenRequest(engine, app, { grant_type: 'authorization_code', code, redirect_uri: LOOPBACK_REDIRECT }, { authorization: basicHeader(app.clientId!, 'wrong-secret') });
     expect((await flow(started.flowId)).status).toBe('tokens_issued');
   });
 

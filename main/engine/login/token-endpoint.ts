@@ -16,6 +16,8 @@ import { Params } from './params.js';
 import { isWellFormedVerifier, verifierMatches } from './pkce.js';
 import { mask, sameHash, sha256 } from './secrets.js';
 import type { Store } from '../store/store.js';
+import type { AuthorizationCode } from '../store/repositories/authorization-codes.js';
+import type { Grant } from '../store/repositories/grants.js';
 
 export interface TokenRequest {
   authorization: string | undefined;
@@ -227,8 +229,9 @@ export class TokenEndpoint {
     if (record.keyId !== client.key.id) throw fail(checks, 'code_client', 'invalid_grant', 'the code was issued to another client');
     checks.pass('code_client');
     const now = this.issuer.now();
-    if (record.expiresAt <= now) throw fail(checks, 'code_live', 'invalid_grant', `the code expired ${Math.round((now - record.expiresAt) / 1000)} s ago (codes live 600 s)`);
-    if (!grant || grant.revokedAt !== null) throw fail(checks, 'code_live', 'invalid_grant', 'the grant of this code was revoked');
+    const death = codeDeath(record, grant, now);
+    if (death === 'expired') throw fail(checks, 'code_live', 'invalid_grant', `the code expired ${Math.round((now - record.expiresAt) / 1000)} s ago (codes live 600 s)`);
+    if (death === 'revoked' || !grant) throw fail(checks, 'code_live', 'invalid_grant', 'the grant of this code was revoked');
     checks.pass('code_live');
 
     const redirectUri = form.single('redirect_uri');
@@ -320,22 +323,21 @@ export class TokenEndpoint {
     // Refused before its code or refresh token was read (a wrong secret): it still belongs to
     // the flow that code or token came from, not to a flow of its own.
     trace.flowId ??= this.flowOfPresented(grantType, form);
-    // A failed code exchange fails the flow once its code can no longer be traded (spent,
-    // expired, its grant revoked), unless the flow already stands revoked (a replay). A try the
-    // code survives (a wrong secret, a missing verifier) is a failed step of a flow still waiting
-    // for its exchange. Any failure that belongs to no known flow fails the flow it opens.
+    // A failed code exchange fails the flow when its code has died unused (expired, its grant
+    // revoked). A try the code survives (a wrong secret, a missing verifier) is a failed step of
+    // a flow still waiting for its exchange; a spent code's flow has ended already (tokens issued,
+    // or revoked by a replay) and stays as it ended. Any failure that belongs to no known flow
+    // fails the flow it opens.
     const newFlow = !this.recorder.exists(trace.flowId);
-    const failsFlow = () => !trace.revoked && (newFlow || (grantType === 'authorization_code' && !this.tradeable(form.single('code'))));
+    const failsFlow = () => !trace.revoked && (newFlow || (grantType === 'authorization_code' && this.diedUnused(form.single('code'))));
     const flowStatus = !error ? 'tokens_issued' : failsFlow() ? 'failed' : undefined;
     this.recorder.step(trace.flowId, { ok: !error, summary, detail, ...(flowStatus ? { status: flowStatus } : {}) }, newFlow ? this.flowStartOf(trace) : undefined);
   }
 
-  /** Whether `code` could still be exchanged: issued here, unused, unexpired, its grant standing. */
-  private tradeable(code: string | undefined): boolean {
+  /** Whether `code`, issued here and never traded, can no longer be (see `codeDeath`). */
+  private diedUnused(code: string | undefined): boolean {
     const record = code === undefined ? undefined : this.store.authorizationCodes.findByHash(sha256(code));
-    if (!record || record.usedAt !== null || record.expiresAt <= this.issuer.now()) return false;
-    const grant = this.store.grants.get(record.grantId);
-    return grant !== undefined && grant.revokedAt === null;
+    return record !== undefined && record.usedAt === null && codeDeath(record, this.store.grants.get(record.grantId), this.issuer.now()) !== null;
   }
 
   /** The flow of the code or refresh token a request presented, if the console issued it. */
@@ -360,6 +362,12 @@ export class TokenEndpoint {
       ? { origin: 'external', integrationId: client.integration.id, integrationName: client.integration.name, clientId: client.key.clientId }
       : { origin: 'external', clientId: trace.basic.clientId };
   }
+}
+
+/** Why a code can no longer be traded whatever is presented with it, or null while it can. */
+function codeDeath(record: AuthorizationCode, grant: Grant | undefined, now: number): 'expired' | 'revoked' | null {
+  if (record.expiresAt <= now) return 'expired';
+  return !grant || grant.revokedAt !== null ? 'revoked' : null;
 }
 
 function fail(checks: Checklist<CheckId>, id: CheckId, code: ConstructorParameters<typeof OAuthError>[0], description: string): OAuthError {
