@@ -173,6 +173,7 @@ describe('a repro bundle', () => {
       ['is some other file', (b) => ({ ...b, format: 'har' }), /not a repro bundle/],
       ['has a version this console does not read', (b) => ({ ...b, version: 2 }), /version 2 is not supported/],
       ['has a track with a negative duration', (b) => ({ ...b, queues: [{ ...b.queues[0]!, items: [{ id: 'x', track: { durationMillis: -1 } }] }] }), /\/queues\/0\/items\/0\/track\/durationMillis/],
+      ['has an item whose policies the queue API refuses', (b) => ({ ...b, queues: [{ ...b.queues[0]!, items: [{ id: 'x', track: {}, policies: { pauseTtlSec: 'abc' } }] }] }), /\/queues\/0\/items\/0\/policies\/pauseTtlSec/],
       ['has a rule with a probability above 1', (b) => ({ ...b, faults: [{ ...b.faults[0]!, probability: 2 }] }), /\/faults\/0\/probability/],
       ['names a queue it does not hold', (b) => ({ ...b, scenario: { ...b.scenario, steps: [...b.scenario.steps, { type: 'command', method: 'POST', path: '/api/v1/x', body: { url: '${queue9.url}' } }] } }), /\$\{queue9\.url\}/],
       ['names an item its queue does not hold', (b) => ({ ...b, queues: [{ ...b.queues[0]!, items: b.queues[0]!.items.filter((i) => i.id !== 'item-5') }] }), /\$\{queue1\.item-5\}/],

@@ -56,6 +56,7 @@ describe('context and version checks', () => {
     });
     expect(checkItemWindow(itemPolicies(['canSkip']), { itemId: 'a', ...sizes }).value).toBeUndefined();
     expect(checkItemWindow(itemPolicies({ canSkip: false, pauseTtlSec: 5 }), { itemId: 'a', ...sizes }).value).toBeDefined();
+    expect(checkItemWindow(itemPolicies(null), { itemId: 'a', ...sizes })).toMatchObject({ violations: [] });
     expect(checkVersion({}).value).toBeUndefined();
   });
 

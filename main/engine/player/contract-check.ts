@@ -65,7 +65,8 @@ export function checkItemWindow(body: unknown, request: WindowRequest): Checked<
     if (!isObject(item.track) || !isNonEmptyString(item.track.mediaUrl)) return f.malformed(`items[${i}] (${item.id}) needs track.mediaUrl`);
     const duration = item.track.durationMillis;
     if (duration !== undefined && (typeof duration !== 'number' || !(duration >= 0))) f.malformed(`items[${i}].track.durationMillis must be a number ≥ 0`);
-    if (item.policies !== undefined) checkPolicies(f, item.policies, `items[${i}].policies`);
+    // Optional (CONTRACT §4): absent or null is no override of the queue's.
+    if (item.policies !== undefined && item.policies !== null) checkPolicies(f, item.policies, `items[${i}].policies`);
   });
   if (!f.usable) return { violations: f.violations };
 

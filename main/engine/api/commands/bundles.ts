@@ -13,8 +13,6 @@ import { FaultRuleInputSchema, TrafficFilterSchema } from './faults.js';
 import { ContainerInput, PlaybackPoliciesInput, ReportsInput, TrackInput } from './queues.js';
 import { ScenarioStepSchema } from './scenarios.js';
 
-const PolicyValue = Type.Union([Type.Boolean(), Type.Number(), Type.String({ maxLength: 256 })]);
-
 export const BUNDLE_QUEUE_REF_PATTERN = '^[A-Za-z][A-Za-z0-9_]{0,39}$';
 
 const BundleQueueSchema = Type.Object({
@@ -25,7 +23,7 @@ const BundleQueueSchema = Type.Object({
   playbackPolicies: PlaybackPoliciesInput,
   reports: ReportsInput,
   items: Type.Array(
-    Type.Object({ id: Type.String({ minLength: 1, maxLength: 256 }), track: TrackInput, policies: Type.Optional(Type.Record(Type.String(), PolicyValue)) }),
+    Type.Object({ id: Type.String({ minLength: 1, maxLength: 256 }), track: TrackInput, policies: Type.Optional(PlaybackPoliciesInput) }),
     { maxItems: 2_000_000 },
   ),
 });
