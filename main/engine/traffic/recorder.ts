@@ -20,6 +20,9 @@ const FLUSH_EVERY_MS = 100;
 export const FLUSH_AT = 500;
 const SETTINGS_KEY = 'traffic.settings';
 
+/** What `clip` puts at the end of a body it cut. */
+export const CUT_MARK = /… \(\d+ more characters not kept\)$/;
+
 export function clip(body: string | null | undefined): string | null {
   if (body === null || body === undefined) return null;
   return body.length > MAX_BODY_CHARS ? `${body.slice(0, MAX_BODY_CHARS)}… (${body.length - MAX_BODY_CHARS} more characters not kept)` : body;

@@ -22,6 +22,7 @@ describe('traffic redaction', () => {
     expect(redactBody(cut)).not.toContain('123456');
     // Cut inside the secret itself: what is left of it is masked.
     expect(redactBody('{"id":"q1","accessToken":"tok-1234')).toBe('{"id":"q1","accessToken":"tok-•••');
+    expect(redactBody('{"code":"abcdef1234… (999 more characters not kept)')).toBe('{"code":"abcd•••… (999 more characters not kept)');
     expect(redactBody('{"code": "a\\"bcdefg", "b": [')).toBe('{"code": "a\\"b•••", "b": [');
     const deep = `{"accessToken":"tok-123456","x":${'['.repeat(20_000)}${']'.repeat(20_000)}}`;
     expect(redactBody(deep)).not.toContain('123456');

@@ -4,6 +4,8 @@
  * query strings and Location headers. A mask keeps the first four characters, so two entries
  * carrying the same token can still be told apart.
  */
+import { CUT_MARK } from './recorder.js';
+
 const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'x-admin-token']);
 export const SECRET_FIELDS = new Set([
   'access_token',
@@ -87,7 +89,10 @@ const SECRET_FIELD_TEXT = new RegExp(`("(?:${[...SECRET_FIELDS].join('|')})"\\s*
 
 /** Masks `"field": "value"` of the secret fields in JSON text, a value cut off at the end included. */
 function redactJsonText(text: string): string {
-  return text.replace(SECRET_FIELD_TEXT, (_, opening: string, value: string, closing: string) => `${opening}${mask(value)}${closing}`);
+  // The cut mark stays on show, also when the cut fell inside a secret's value.
+  const mark = CUT_MARK.exec(text)?.[0] ?? '';
+  const masked = text.slice(0, text.length - mark.length).replace(SECRET_FIELD_TEXT, (_, opening: string, value: string, closing: string) => `${opening}${mask(value)}${closing}`);
+  return masked + mark;
 }
 
 function decodeSafely(text: string): string {
