@@ -65,7 +65,7 @@ export function explainAll(schema: TSchema, value: unknown, path = '', limit = I
   const errors = Value.Errors(schema, value);
   // This level's own errors (a required property missing) come after the deeper ones.
   const own = errors.filter((e) => e.instancePath === '').map((e) => ({ path: path || '/', message: e.message }));
-  if (deeper.length) return [...deeper, ...own];
+  if (deeper.length) return [...deeper, ...own].slice(0, limit);
   // Nothing deeper to blame: the deepest of this level's own errors.
   const deepest = errors.reduce<(typeof errors)[number] | undefined>((best, e) => (!best || e.instancePath.length > best.instancePath.length ? e : best), undefined);
   return [{ path: `${path}${deepest?.instancePath ?? ''}` || '/', message: deepest?.message ?? 'is not valid' }];

@@ -105,6 +105,8 @@ export function checkBundle(value: unknown): Bundle {
     // Explained like a command's input: a clock step's own field is blamed, not each member of
     // the step union it is not ("must have required properties rule" came first).
     for (const problem of explainAll(ReproBundleSchema, value, '', MAX_PROBLEMS)) problems.push(`${problem.path} ${problem.message}`);
+    // Should explaining ever find nothing, the validator's own words: a refused bundle is never taken.
+    if (problems.length === 0) for (const error of validator.Errors(value).slice(0, MAX_PROBLEMS)) problems.push(`${error.instancePath || '/'} ${error.message}`);
   } else {
     problems.push(...meaningProblems(value as Bundle));
   }
