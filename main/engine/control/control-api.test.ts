@@ -170,6 +170,9 @@ describe('sessions', () => {
     const refused = await call('POST', `/playbackSessions/${id}/playbackSession:1/loadCloudQueue`, { queueBaseUrl: 'http://127.0.0.1:9/q/', httpAuthorization: 'Bearer secret-token\r\nX: 1' });
     expect(refused).toMatchObject({ status: 400, body: { errorCode: 'ERROR_INVALID_PARAMETER', reason: expect.stringContaining('httpAuthorization') } });
     expect(JSON.stringify(refused.body)).not.toContain('secret-token');
+    // A tab or a Latin-1 letter is a header value like any other: the load goes out (and fails there).
+    const sent = await call('POST', `/playbackSessions/${id}/playbackSession:1/loadCloudQueue`, { queueBaseUrl: 'http://127.0.0.1:9/q/', httpAuthorization: 'Bearer\tt\u00e9' });
+    expect(sent).toMatchObject({ status: 502, body: { errorCode: 'ERROR_CLOUD_QUEUE_SERVER' } });
     expect((await call('GET', '/households')).status).toBe(200);
     // customData nested past what anything reads: refused, not silently left unsaved.
     const deep = await fetch(`${base}/groups/group-kitchen/playbackSession:1`, {

@@ -4,7 +4,7 @@ import { command } from '../command.js';
 import type { FaultRule } from '../fault-types.js';
 import { TRAFFIC_EXPORT_MAX, TRAFFIC_STATUS_FILTER_PATTERN, type TrafficEntry, type TrafficSettings, type TrafficSummary } from '../traffic-types.js';
 import type { HarLog } from '../har-types.js';
-import { Empty, Id, Whole } from './shared.js';
+import { Empty, HeaderValue, Id, Whole } from './shared.js';
 
 const Target = Type.Union([Type.Literal('login'), Type.Literal('control'), Type.Literal('cloudQueue'), Type.Literal('player')]);
 const TrafficTargetSchema = Type.Union([Type.Literal('console'), Type.Literal('login'), Type.Literal('control'), Type.Literal('cloudQueue'), Type.Literal('player')]);
@@ -15,8 +15,8 @@ export const FaultActionSchema = Type.Union([
     // A final status: a 1xx is an interim answer, and the client would wait on for the real one.
     status: Type.Integer({ minimum: 200, maximum: 599 }),
     retryAfter: Type.Optional(Type.Integer({ minimum: 0, maximum: 86_400 })),
-    // A header value: visible ASCII and spaces (a line break or an emoji made every answer a 500).
-    rejectedReason: Type.Optional(Type.String({ minLength: 1, maxLength: 200, pattern: '^[\\x20-\\x7E]+$' })),
+    // A header value (a line break or an emoji made every answer a 500).
+    rejectedReason: Type.Optional(HeaderValue({ minLength: 1, maxLength: 200 })),
     body: Type.Optional(Type.Unknown()),
   }),
   Type.Object({ type: Type.Literal('timeout') }),

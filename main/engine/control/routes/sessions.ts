@@ -5,6 +5,7 @@
 import type { FastifyInstance } from 'fastify';
 import Type from 'typebox';
 import { PlaybackError } from '../../player/errors.js';
+import { HeaderValue } from '../../api/commands/shared.js';
 import { bodyChecker } from '../params.js';
 import { groupPlayer, param, route, sessionPlayer, type ControlDeps } from './context.js';
 
@@ -15,8 +16,8 @@ const checkSession = bodyChecker(Type.Object({ appId: Type.String({ minLength: 1
 const checkLoad = bodyChecker(
   Type.Object({
     queueBaseUrl: HttpUrl,
-    // A header value the player can send: visible ASCII and spaces (no line breaks, no NUL).
-    httpAuthorization: Type.Optional(Type.String({ pattern: '^[\\x20-\\x7E]*$' })),
+    // Sent verbatim as a header (CONTRACT §5): a value a header can carry.
+    httpAuthorization: Type.Optional(HeaderValue()),
     itemId: Type.Optional(Type.String({ minLength: 1 })),
     queueVersion: Type.Optional(Type.String()),
     positionMillis: Type.Optional(Type.Integer({ minimum: 0 })),
