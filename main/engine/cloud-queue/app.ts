@@ -44,7 +44,7 @@ export async function buildCloudQueueApp(options: CloudQueueAppOptions): Promise
     ignoreDuplicateSlashes: true,
     // A body that is not JSON (wrong Content-Type, broken syntax, too large) is the player's error.
     requestErrors: (reply, status, message, part) =>
-      part === 'body' ? sendCloudQueueError(reply, 400, { message: `bad request body: ${message}` }) : sendCloudQueueError(reply, status, { message }),
+      part === 'routed' ? sendCloudQueueError(reply, 400, { message: `bad request body: ${message}` }) : sendCloudQueueError(reply, status, { message }),
     serverError: (reply) => sendCloudQueueError(reply, 500, { message: 'the cloud queue server failed' }),
   });
   const windows = new WindowCache();

@@ -33,16 +33,17 @@ export interface ServiceAppOptions {
   /** Treat `//` in a path as `/` (players that join a base URL ending in `/` with `/context`). */
   ignoreDuplicateSlashes?: boolean;
   /**
-   * Answers what fastify itself refuses about a request in the service's error shape, so a client
-   * parses one shape: its path, before routing (a bad percent-escape: 400; a path parameter too
-   * long: 414), or its body (malformed, too large, of a type not taken: a 4xx).
+   * Answers a request refused with a 4xx in the service's error shape, so a client parses one
+   * shape: `path`, by fastify before routing (a bad percent-escape: 400; a path parameter too long:
+   * 414); `routed`, once routed (its body malformed, too large, nested too deep or of a type not
+   * taken, or any other 4xx a hook or route throws).
    */
   requestErrors?: RequestErrorAnswer;
   /** Answers a route that failed (a 5xx) in the service's error shape; default: fastify's. */
   serverError?: (reply: FastifyReply) => FastifyReply;
 }
 
-export type RequestErrorAnswer = (reply: FastifyReply, status: number, message: string, part: 'path' | 'body') => FastifyReply;
+export type RequestErrorAnswer = (reply: FastifyReply, status: number, message: string, part: 'path' | 'routed') => FastifyReply;
 
 export function createServiceApp(options: ServiceAppOptions = {}): FastifyInstance {
   const app = Fastify({
@@ -75,7 +76,7 @@ function answerErrors(app: FastifyInstance, { requestErrors, serverError }: Serv
   if (!requestErrors && !serverError) return;
   app.setErrorHandler((error: { statusCode?: number; message: string }, _request, reply) => {
     const status = error.statusCode ?? 500;
-    if (status >= 400 && status < 500) return requestErrors ? requestErrors(reply, status, error.message, 'body') : reply.send(error);
+    if (status >= 400 && status < 500) return requestErrors ? requestErrors(reply, status, error.message, 'routed') : reply.send(error);
     return serverError ? serverError(reply) : reply.send(error);
   });
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { expiryText, formatExactSpan, formatSpan } from './span';
+import { expiryText, formatExactSpan, formatLifetime } from './span';
 
 describe('spans of engine time in words', () => {
   it.each([
@@ -11,7 +11,7 @@ describe('spans of engine time in words', () => {
     [86_400_000, '24 h'],
     [3 * 86_400_000, '3 d'],
     [2 * 86_400_000 + 3 * 3_600_000, '2 d 3 h'],
-  ])('a lifetime of %i ms is %s', (ms, text) => expect(formatSpan(ms)).toBe(text));
+  ])('a lifetime of %i ms is %s', (ms, text) => expect(formatLifetime(ms)).toBe(text));
 
   it.each([
     [1_000, '1 s'],

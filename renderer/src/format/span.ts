@@ -6,7 +6,7 @@
 import { formatEngineTime } from './engine-time';
 
 /** A lifetime: seconds only under 10 minutes, minutes under 48 hours, then days and hours. */
-export function formatSpan(ms: number): string {
+export function formatLifetime(ms: number): string {
   const s = Math.max(0, Math.round(ms / 1000));
   if (s < 60) return `${s} s`;
   const m = Math.floor(s / 60);
@@ -30,5 +30,5 @@ export function formatExactSpan(ms: number): string {
 export function expiryText(expiresAt: number | null, now: number | null): string {
   if (expiresAt === null) return 'no expiry';
   if (now === null) return formatEngineTime(expiresAt);
-  return expiresAt > now ? `expires in ${formatSpan(expiresAt - now)}` : `expired ${formatSpan(now - expiresAt)} ago`;
+  return expiresAt > now ? `expires in ${formatLifetime(expiresAt - now)}` : `expired ${formatLifetime(now - expiresAt)} ago`;
 }

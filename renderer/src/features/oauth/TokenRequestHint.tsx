@@ -5,7 +5,7 @@
 import { CODE_LIFETIME_MS } from '../../../../main/engine/api/oauth-types';
 import { CopyButton } from '../../components/CopyButton';
 import { useEngineNow } from '../../stores/clock';
-import { formatSpan } from '../../format/span';
+import { formatLifetime } from '../../format/span';
 import { APP_VERIFIER, tokenRequestCurl, type TokenRequest } from './token-request';
 
 export function TokenRequestHint({ request }: { request: TokenRequest }) {
@@ -14,7 +14,7 @@ export function TokenRequestHint({ request }: { request: TokenRequest }) {
   if (now !== null && now >= expiresAt) {
     return (
       <p className="token-request muted" role="group" aria-label="Token request">
-        The code expired unused {formatSpan(now - expiresAt)} ago (codes live {formatSpan(CODE_LIFETIME_MS)}): start a new flow.
+        The code expired unused {formatLifetime(now - expiresAt)} ago (codes live {formatLifetime(CODE_LIFETIME_MS)}): start a new flow.
       </p>
     );
   }
@@ -28,7 +28,7 @@ export function TokenRequestHint({ request }: { request: TokenRequest }) {
   const curl = tokenRequestCurl(request);
   const wants = ['CODE to the code= of the redirect', 'CLIENT_SECRET to the key’s secret (shown once, when it was made)'];
   if (request.codeVerifier === APP_VERIFIER) wants.push('CODE_VERIFIER to the app’s PKCE verifier');
-  const left = now === null ? `within ${formatSpan(CODE_LIFETIME_MS)} of its issue` : `within the ${formatSpan(expiresAt - now)} it has left`;
+  const left = now === null ? `within ${formatLifetime(CODE_LIFETIME_MS)} of its issue` : `within the ${formatLifetime(expiresAt - now)} it has left`;
   return (
     <div className="token-request" role="group" aria-label="Token request">
       <p>
