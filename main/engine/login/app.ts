@@ -26,8 +26,24 @@ class Unreadable {
   constructor(readonly problem: string) {}
 }
 
+/** A request the login service cannot answer: OAuth JSON at the token endpoint, a page elsewhere. */
+function refuse(reply: FastifyReply, clientError: boolean, why: string): FastifyReply {
+  if (reply.request.url.split('?')[0] === TOKEN_PATH) {
+    const answer: TokenAnswer = {
+      status: clientError ? 400 : 500,
+      headers: NO_STORE,
+      body: { error: clientError ? 'invalid_request' : 'server_error', error_description: why },
+    };
+    return send(reply, answer);
+  }
+  return send(reply, { status: clientError ? 400 : 500, headers: pageHeaders(), body: errorPage({ title: 'This request cannot be answered', message: why }) });
+}
+
 export async function buildLoginApp(options: LoginAppOptions): Promise<FastifyInstance> {
-  const app = createServiceApp();
+  const app = createServiceApp({
+    requestErrors: (reply, status, message) => refuse(reply, true, status === 413 ? `the form is larger than ${FORM_LIMIT_BYTES / 1024} KiB` : message),
+    serverError: (reply) => refuse(reply, false, 'the login service failed'),
+  });
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: FORM_LIMIT_BYTES }, (_request, body, done) =>
     done(null, Params.parse(body as string)),
@@ -35,21 +51,6 @@ export async function buildLoginApp(options: LoginAppOptions): Promise<FastifyIn
   app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: FORM_LIMIT_BYTES }, (request, _body, done) =>
     done(null, new Unreadable(`the body must be application/x-www-form-urlencoded, not ${request.headers['content-type'] ?? 'untyped'}`)),
   );
-
-  app.setErrorHandler((error: { statusCode?: number; code?: string; message: string }, request, reply) => {
-    const clientError = error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500;
-    const why =
-      error.code === 'FST_ERR_CTP_BODY_TOO_LARGE' ? `the form is larger than ${FORM_LIMIT_BYTES / 1024} KiB` : clientError ? error.message : 'the login service failed';
-    if (request.url.split('?')[0] === TOKEN_PATH) {
-      const answer: TokenAnswer = {
-        status: clientError ? 400 : 500,
-        headers: NO_STORE,
-        body: { error: clientError ? 'invalid_request' : 'server_error', error_description: why },
-      };
-      return send(reply, answer);
-    }
-    return send(reply, { status: clientError ? 400 : 500, headers: pageHeaders(), body: errorPage({ title: 'This request cannot be answered', message: why }) });
-  });
 
   const formOf = (request: FastifyRequest): Params | null => (request.body instanceof Params ? request.body : null);
   const cookieOf = (request: FastifyRequest): string | undefined => request.headers.cookie;

@@ -255,6 +255,13 @@ describe('bad input: an RFC error, a 4xx, nothing stored, never a 500', () => {
     expect(await tokenCount()).toBe(before);
   });
 
+  it('answers a path it cannot read (a bad percent-escape) in its own shapes: an error page, not fastify JSON', async () => {
+    const page = await fetch(`${engine.urls.login}/login/v3/oauth%ZZ?client_id=x`);
+    expect(page.status).toBe(400);
+    expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(await page.text()).toContain('%ZZ');
+  });
+
   it('the token endpoint takes POST only', async () => {
     const response = await fetch(`${engine.urls.login}/login/v3/oauth/access`);
     expect(response.status).toBe(405);
