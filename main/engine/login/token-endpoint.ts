@@ -4,7 +4,7 @@
  * replayed code revokes its grant; a rotated refresh token presented again revokes its grant.
  * Every request, passed or failed, lands on the inspector's timeline with its decoded Basic header.
  */
-import { OAUTH_SCOPE, type BasicHeaderReport, type FlowStepDetail } from '../api/oauth-types.js';
+import { CODE_LIFETIME_MS, OAUTH_SCOPE, type BasicHeaderReport, type FlowStepDetail } from '../api/oauth-types.js';
 import { parseBasicHeader, type BasicParse } from './basic-auth.js';
 import { Checklist } from './checklist.js';
 import type { FlowRecorder, FlowStart } from './flow-recorder.js';
@@ -230,7 +230,7 @@ export class TokenEndpoint {
     checks.pass('code_client');
     const now = this.issuer.now();
     const death = codeDeath(record, grant, now);
-    if (death === 'expired') throw fail(checks, 'code_live', 'invalid_grant', `the code expired ${Math.round((now - record.expiresAt) / 1000)} s ago (codes live 600 s)`);
+    if (death === 'expired') throw fail(checks, 'code_live', 'invalid_grant', `the code expired ${Math.round((now - record.expiresAt) / 1000)} s ago (codes live ${CODE_LIFETIME_MS / 1000} s)`);
     if (death === 'revoked' || !grant) throw fail(checks, 'code_live', 'invalid_grant', 'the grant of this code was revoked');
     checks.pass('code_live');
 
