@@ -28,9 +28,9 @@ function tagsOf(members: TSchema[]): string[] | null {
 
 /**
  * Every problem worth telling (the first `limit` of them), one per place, in the order of the
- * schema's properties: a form can mark all its refused fields at once. The validator's own list does not serve: a tagged union
- * adds a "must be equal to constant" for each member the value did not name, and the list stops
- * at eight, so a field after a wrong action went unmentioned.
+ * schema's properties: a form can mark all its refused fields at once. The validator's own list
+ * does not serve: a tagged union adds a "must be equal to constant" for each member the value did
+ * not name, and the list stops at eight, so a field after a wrong action went unmentioned.
  */
 export function explainAll(schema: TSchema, value: unknown, path = '', limit = Infinity): InputProblem[] {
   if (passes(schema, value)) return [];
