@@ -25,27 +25,32 @@ export type ParsedQuery<T> = { ok: true; value: T } | { ok: false; field: string
 
 const INTEGER = /^\d+$/;
 
+/**
+ * A query parameter given once (its value), not at all (undefined) or repeated (null: an array).
+ * A function of the module, not a closure per request: this runs on every GET /itemWindow.
+ */
+function single(query: Record<string, unknown>, name: string): string | undefined | null {
+  const value = query[name];
+  if (value === undefined) return undefined;
+  return typeof value === 'string' ? value : null;
+}
+
 export function parseItemWindowQuery(query: Record<string, unknown>): ParsedQuery<ItemWindowQuery> {
-  const single = (name: string): string | undefined | null => {
-    const value = query[name];
-    if (value === undefined) return undefined;
-    return typeof value === 'string' ? value : null; // repeated: an array
-  };
-  const rawReason = single('reason');
+  const rawReason = single(query, 'reason');
   if (rawReason === undefined) return bad('reason', 'reason is required');
   const reason = rawReason === null ? null : parseReason(rawReason);
   if (reason === null) return bad('reason', `reason must be one of the itemWindow reasons, got ${JSON.stringify(query.reason)}`);
 
   const sizes: Record<'previousWindowSize' | 'upcomingWindowSize', number | null> = { previousWindowSize: null, upcomingWindowSize: null };
   for (const name of ['previousWindowSize', 'upcomingWindowSize'] as const) {
-    const raw = single(name);
+    const raw = single(query, name);
     if (raw === undefined) continue;
     if (raw === null || !INTEGER.test(raw.trim())) return bad(name, `${name} must be an integer, zero or greater, got ${JSON.stringify(query[name])}`);
     sizes[name] = Number(raw.trim());
   }
-  const itemId = single('itemId');
+  const itemId = single(query, 'itemId');
   if (itemId === null) return bad('itemId', 'itemId must be given once');
-  const queueVersion = single('queueVersion');
+  const queueVersion = single(query, 'queueVersion');
   if (queueVersion === null) return bad('queueVersion', 'queueVersion must be given once');
   return {
     ok: true,
