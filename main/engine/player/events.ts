@@ -54,7 +54,8 @@ export type PlayerEvent =
       positionMillis?: number;
     }
   | { type: 'skipRefused'; failure: Failure }
-  | { type: 'windowAnswered'; window: ItemWindowResponse; purpose: WindowPurpose }
+  /** `askedFor`: the item the request was anchored on (its itemId), when it named one. */
+  | { type: 'windowAnswered'; window: ItemWindowResponse; purpose: WindowPurpose; askedFor: string | undefined }
   | { type: 'windowNotFound'; failure: Failure }
   | { type: 'sessionNotFound'; failure: Failure }
   | { type: 'backgroundExhausted'; failure: Failure }

@@ -387,6 +387,9 @@ export class Player {
         this.track.play(now);
         this.startTrackTimers();
         this.askForNextWindowIfNear();
+      } else if (this.state === 'BUFFERING' && this.atEnd) {
+        // Waiting at the window's edge: its track ended and was reported; only a window moves it on.
+        this.awaitNextWindow();
       } else if (this.state === 'BUFFERING') {
         this.armAudioReady(this.fetched.has(this.track.item.id));
       } else if (this.state === 'PAUSED' && playback.suspendAt !== null) {
@@ -440,11 +443,17 @@ export class Player {
     let windowFullyFetched = false;
     if (event.type === 'downloadComplete' && this.window && current) windowFullyFetched = fetchedToEnd(this.window, current);
     let answerFullyFetched = false;
-    // Not from a queueCompleted answer: that was the check for more, and a server that grows the
-    // queue (or moves its version) on every one would be asked again without end.
-    if (event.type === 'windowAnswered' && event.purpose !== 'queueCompleted' && current && this.fetched.has(current)) {
-      answerFullyFetched = fetchedToEnd(new QueueWindow(event.window), current);
+    let answerHasNext = false;
+    let answerFallsShort = false;
+    if (event.type === 'windowAnswered' && current) {
+      const answer = new QueueWindow(event.window);
+      answerHasNext = answer.after(current) !== undefined;
+      answerFallsShort = !answerHasNext && !answer.includesEndOfQueue && event.askedFor !== current;
+      // Not from a queueCompleted answer: that was the check for more, and a server that grows the
+      // queue (or moves its version) on every one would be asked again without end.
+      if (event.purpose !== 'queueCompleted' && this.fetched.has(current)) answerFullyFetched = fetchedToEnd(answer, current);
     }
+    const queueGoesOn = event.type === 'trackEnded' && !!current && !!this.window && !this.window.after(current) && !this.window.includesEndOfQueue && !this.draining;
     let skipPlays = false;
     if (event.type === 'skipToItem') skipPlays = event.params.playOnCompletion ?? this.isMoving();
     if (event.type === 'skipAnswered') skipPlays = event.plays;
@@ -457,6 +466,9 @@ export class Player {
       hasPrevious: !!(current && this.window?.before(current)),
       windowFullyFetched,
       answerFullyFetched,
+      queueGoesOn,
+      answerHasNext,
+      answerFallsShort,
       skipPlays,
       currentItemId: current,
     };
@@ -564,7 +576,8 @@ export class Player {
     },
     finalReport: () => this.sendReport('final'),
     finalReportSkip: () => {
-      if (this.track?.hasStarted) this.sendReport('final', `skip-${randomUUID()}`);
+      // A track that ended at the end of the queue or the window's edge had its final report.
+      if (this.track?.hasStarted && !this.atEnd) this.sendReport('final', `skip-${randomUUID()}`);
     },
     playNextTrack: () => {
       const next = this.window!.after(this.track!.item.id)!;
@@ -577,6 +590,12 @@ export class Player {
     stopAtEnd: () => {
       this.stopTrackTimers();
       this.atEnd = true;
+    },
+    awaitNextWindow: () => this.awaitNextWindow(),
+    askAgainAtEdge: () => {
+      // Asked for the track that ended, after the request answering now (its slot is still taken).
+      if (this.backgroundWindowInFlight) this.windowAfterInFlight ??= { reason: 'refresh', purpose: 'refresh', epoch: this.epoch };
+      else void this.backgroundWindow('refresh', 'refresh');
     },
     recordDownload: () => {
       if (!this.window || !this.track) return;
@@ -706,7 +725,7 @@ export class Player {
     if (!target) {
       this.skipping?.reject(new PlaybackError('ERROR_PLAYBACK_NO_CONTENT', direction === 'skipNext' ? 'the server has no next track' : 'the server has no previous track'));
       this.skipping = null;
-      return void this.dispatch({ type: 'windowAnswered', window: result.value, purpose: direction }, { requestId: result.exchange.requestId });
+      return void this.dispatch({ type: 'windowAnswered', window: result.value, purpose: direction, askedFor: from }, { requestId: result.exchange.requestId });
     }
     this.dispatch({ type: 'skipAnswered', window: result.value, target, skipped: direction, plays }, { requestId: result.exchange.requestId });
   }
@@ -729,9 +748,10 @@ export class Player {
 
   private async notifyIntent(reason: 'pause' | 'play'): Promise<void> {
     const epoch = this.epoch;
-    const result = await this.foreground((retry) => this.deps.client.itemWindow(this.queue!.target, this.windowQuery(reason, this.track?.item.id), retry));
+    const itemId = this.track?.item.id;
+    const result = await this.foreground((retry) => this.deps.client.itemWindow(this.queue!.target, this.windowQuery(reason, itemId), retry));
     if (epoch !== this.epoch) return;
-    if (result.ok) return void this.dispatch({ type: 'windowAnswered', window: result.value, purpose: reason }, { requestId: result.exchange.requestId });
+    if (result.ok) return void this.dispatch({ type: 'windowAnswered', window: result.value, purpose: reason, askedFor: itemId }, { requestId: result.exchange.requestId });
     this.dispatchForegroundFailure(result.failure, result.exchange.requestId);
   }
 
@@ -758,7 +778,7 @@ export class Player {
         this.background((retry) => this.deps.client.itemWindow(this.queue!.target, this.windowQuery(reason, itemId), retry)),
       );
       if (epoch !== this.epoch || !this.queue) return;
-      if (result.ok) this.dispatch({ type: 'windowAnswered', window: result.value, purpose }, { requestId: result.exchange.requestId });
+      if (result.ok) this.dispatch({ type: 'windowAnswered', window: result.value, purpose, askedFor: itemId }, { requestId: result.exchange.requestId });
       else this.dispatchBackgroundFailure(result.failure, 'itemWindow', result.exchange.requestId);
     } finally {
       this.backgroundWindowInFlight = false;
@@ -1004,6 +1024,14 @@ export class Player {
       this.sendReport('update');
       this.armUpdateReport();
     });
+  }
+
+  /**
+   * At the window's edge: a window request in flight is waited for (its answer mostly reaches past
+   * the edge; `next-window-asks-again` covers one that does not); with none, one is asked now.
+   */
+  private awaitNextWindow(): void {
+    if (!this.backgroundWindowInFlight) void this.backgroundWindow('refresh', 'refresh');
   }
 
   private askForNextWindowIfNear(): void {

@@ -113,6 +113,22 @@ describe('a player saved and restored', () => {
     expect(h.stub.reasons().slice(-2)).toEqual(['refresh', 'queueCompleted']);
   });
 
+  it('waits again at the window\u2019s edge: the track that ended there neither plays nor reports twice', async () => {
+    // 5 s tracks; the refresh asked at t9 gets 503s with Retry-After 10 s, so t11 ends (55.5 s)
+    // while it is between tries.
+    h = await playingHarness({ items: tracks(14, 5_000) });
+    h.stub.script('itemWindow', { status: 503, headers: { 'retry-after': '10' } }, { times: 3, reason: 'refresh' });
+    await h.advance(55_000);
+    expect(h.player.snapshot()).toMatchObject({ state: 'BUFFERING', atEnd: true, itemId: 't11' });
+    const { player, transitions } = restart();
+    expect(player.snapshot()).toMatchObject({ state: 'BUFFERING', atEnd: true, itemId: 't11' });
+    await h.advance(10_000); // the refresh asked again at once gets the last 503, then its retry answers
+    expect(transitions.map((t) => t.transition)).toEqual(['next-window-plays', 'audio-ready']);
+    expect(player.status()).toMatchObject({ playbackState: 'PLAYBACK_STATE_PLAYING', itemId: 't12' });
+    const finals = h.stub.postedReports().filter((r) => r.type === 'final');
+    expect(finals.filter((r) => r.id === 't11')).toHaveLength(1);
+  });
+
   it('asks again for a skipToItem the control API had already answered', async () => {
     h = await playingHarness();
     h.stub.script('itemWindow', { hang: true }, { reason: 'skipToItem' });

@@ -237,6 +237,108 @@ describe('tracks ending and audio fetched', () => {
     expect(h.player.status()).toMatchObject({ itemId: 't2', playbackState: 'PLAYBACK_STATE_PAUSED' });
   });
 
+  /**
+   * Tracks shorter than the next window's round trip: 14 tracks of 5 s, the first window t1…t11
+   * (includesEndOfQueue false). The refresh asked at t9 gets three 503s with Retry-After 10 s, so
+   * t11 ends 15 s before the fourth try answers at 70.5 s.
+   */
+  async function atWindowEdge(): Promise<void> {
+    await playing({ items: tracks(14, 5_000) });
+    h.stub.script('itemWindow', { status: 503, headers: { 'retry-after': '10' } }, { times: 3, reason: 'refresh' });
+    await h.advance(54_999); // t11 ends at 55.5 s
+    expect(h.rows()).not.toContain('track-ends-window-edge');
+    await h.advance(1);
+    expect(last()).toMatchObject({ transition: 'track-ends-window-edge', from: 'PLAYING', to: 'BUFFERING', cause: 'timer' });
+    expect(h.player.status()).toMatchObject({ playbackState: 'PLAYBACK_STATE_BUFFERING', itemId: 't11' });
+  }
+  const finals = () => h.stub.postedReports().filter((r) => r.type === 'final').map((r) => r.id);
+
+  it('track-ends-window-edge and next-window-plays: the window ends before the next one came; the player waits, buffering, then plays on', async () => {
+    await atWindowEdge();
+    expect(finals()).toEqual(['t1', 't2', 't3', 't4', 't5', 't6', 't7', 't8', 't9', 't10', 't11']);
+    // Nothing asked twice: the refresh in flight is what the player waits for.
+    await h.advance(14_999);
+    expect(h.stub.sent('itemWindow', 'refresh')).toHaveLength(3);
+    expect(h.player.machineState).toBe('BUFFERING');
+    await h.advance(1);
+    expect(h.stub.sent('itemWindow', 'refresh')).toHaveLength(4);
+    expect(h.rows().slice(-2)).toEqual(['next-window-plays', 'audio-ready']);
+    expect(h.transitions.at(-2)).toMatchObject({ from: 'BUFFERING', to: 'BUFFERING', cause: 'response' });
+    expect(h.player.status()).toMatchObject({ playbackState: 'PLAYBACK_STATE_PLAYING', itemId: 't12', positionMillis: 0 });
+    await h.advance(15_000);
+    // One final report per track, the one that ended at the edge included.
+    expect(finals()).toEqual(['t1', 't2', 't3', 't4', 't5', 't6', 't7', 't8', 't9', 't10', 't11', 't12', 't13', 't14']);
+    expect(last()).toMatchObject({ transition: 'track-ends-last', to: 'PAUSED' });
+  });
+
+  it('track-ends-window-edge: with no window request in flight the player asks for one (reason=refresh)', async () => {
+    // A server that says the queue goes on (t1…t3, u1, u2) but answers every window request
+    // before the edge (load, a refresh at each track, one queueCompleted) with t1…t3 alone.
+    await start({ items: [...tracks(3, 5_000), ...tracks(2, 5_000, 'u')] });
+    const short = { includesBeginningOfQueue: true, includesEndOfQueue: false, queueVersion: '1', items: tracks(3, 5_000) };
+    h.stub.script('itemWindow', { status: 200, body: short }, { times: 5 });
+    await h.load();
+    await h.advance(BUFFERING_MS + 15_000 - 1);
+    const asked = 5;
+    expect(h.stub.sent('itemWindow').map((r) => r.reason)).toEqual(['load', 'refresh', 'queueCompleted', 'refresh', 'refresh']);
+    expect(h.player.machineState).toBe('PLAYING');
+    await h.advance(1);
+    // u1 arrived whole with t3's audio (short tracks do): it plays at once.
+    expect(h.rows().slice(-3)).toEqual(['track-ends-window-edge', 'next-window-plays', 'audio-ready']);
+    expect(h.stub.sent('itemWindow').slice(asked)).toEqual([expect.objectContaining({ reason: 'refresh', itemId: 't3' })]);
+    expect(h.player.status()).toMatchObject({ playbackState: 'PLAYBACK_STATE_PLAYING', itemId: 'u1' });
+  });
+
+  it('next-window-asks-again: a queueCompleted asked at the first track answers after the edge with the same window; the player asks for the track that ended', async () => {
+    // 2 s tracks, fetched whole: the queueCompleted asked at t1 (0.5 s) gets three 503s with
+    // Retry-After 10 s, and while it waits the refreshes are not sent; t11 ends at 22.5 s.
+    await start({ items: tracks(14, 2_000) });
+    h.stub.script('itemWindow', { status: 503, headers: { 'retry-after': '10' } }, { times: 3, reason: 'queueCompleted' });
+    await h.load();
+    await h.advance(BUFFERING_MS + 22_000);
+    expect(last()).toMatchObject({ transition: 'track-ends-window-edge' });
+    expect(h.stub.sent('itemWindow').map((r) => r.reason)).toEqual(['load', 'queueCompleted', 'queueCompleted', 'queueCompleted']);
+    await h.advance(8_000); // the fourth try answers t1…t11 again, anchored on t1
+    expect(h.rows()).toContain('next-window-asks-again');
+    expect(h.transitions.find((t) => t.transition === 'next-window-asks-again')).toMatchObject({ from: 'BUFFERING', to: 'BUFFERING', cause: 'response' });
+    expect(h.stub.sent('itemWindow').at(-1)).toMatchObject({ reason: 'refresh', itemId: 't11' });
+    expect(h.player.status()).toMatchObject({ playbackState: 'PLAYBACK_STATE_PLAYING', itemId: 't12' });
+  });
+
+  it('next-window-ends: the window waited for has nothing after the ended track; the player pauses at the end', async () => {
+    await atWindowEdge();
+    h.stub.edit((items) => items.slice(0, 11));
+    await h.advance(15_000);
+    expect(last()).toMatchObject({ transition: 'next-window-ends', from: 'BUFFERING', to: 'PAUSED', cause: 'response' });
+    expect(h.player.snapshot()).toMatchObject({ state: 'PAUSED', atEnd: true, itemId: 't11', window: { includesEndOfQueue: true } });
+    // Play replays the last track, as after any end of the queue; t11 had its one final report.
+    await h.player.act('play', 'user');
+    expect(last()).toMatchObject({ transition: 'play-at-end' });
+    expect(finals().filter((id) => id === 't11')).toHaveLength(1);
+  });
+
+  it('next-window-exhausted: background retries used up at the window\u2019s edge: no audio is left, the player pauses, the session stays', async () => {
+    await atWindowEdge();
+    h.stub.script('itemWindow', { status: 503, headers: { 'retry-after': '10' } }, { times: 1, reason: 'refresh' });
+    await h.advance(15_000);
+    expect(last()).toMatchObject({ transition: 'next-window-exhausted', from: 'BUFFERING', to: 'PAUSED' });
+    expect(h.player.snapshot()).toMatchObject({ state: 'PAUSED', draining: true, itemId: 't11', lastError: { status: 503 } });
+    expect(h.player.currentSession).not.toBeNull();
+  });
+
+  it('track-ends-window-edge: a pause while waiting, then play once the window came, plays the next track; no report twice', async () => {
+    await atWindowEdge();
+    await h.player.act('pause', 'user');
+    expect(last()).toMatchObject({ transition: 'pause', from: 'BUFFERING', to: 'PAUSED' });
+    await h.advance(15_000);
+    expect(last()).toMatchObject({ transition: 'window-answered', to: 'PAUSED' });
+    await h.player.act('play', 'user');
+    expect(last()).toMatchObject({ transition: 'play-at-end-more', to: 'BUFFERING' });
+    await h.advance(BUFFERING_MS);
+    expect(h.player.status()).toMatchObject({ playbackState: 'PLAYBACK_STATE_PLAYING', itemId: 't12' });
+    expect(finals().filter((id) => id === 't11')).toHaveLength(1);
+  });
+
   it('track-fetched: a track\u2019s audio is all fetched 30 s before it ends', async () => {
     await playing({ items: tracks(5, 100_000) });
     await h.advance(100_000 - AUDIO_AHEAD_MS - 1);
@@ -304,6 +406,17 @@ describe('user skips (seed §4.3)', () => {
     await h.player.act('skipPrev', 'user');
     expect(last()).toMatchObject({ transition: 'skip-prev-paused', to: 'PAUSED' });
     expect(h.player.status().itemId).toBe('t1');
+  });
+
+  it('skip-prev-paused: back from the end of the queue sends no second final report for the track that ended', async () => {
+    await playing({ items: tracks(2, 60_000) });
+    await h.advance(120_000);
+    expect(last()).toMatchObject({ transition: 'track-ends-last' });
+    await h.player.act('skipPrev', 'user');
+    expect(last()).toMatchObject({ transition: 'skip-prev-paused', to: 'PAUSED' });
+    await h.advance(60_000);
+    const finals = h.stub.postedReports().filter((r) => r.type === 'final');
+    expect(finals.map((r) => r.id)).toEqual(['t1', 't2']);
   });
 
   it('skip-asks-server and skip-answered-plays: with limitedSkips the player waits for the server before skipping', async () => {

@@ -17,7 +17,10 @@ export interface GuardContext {
   playOnCompletion: boolean;
   /** The pending load started its track before the server answered. */
   startedAtOnce: boolean;
-  /** Paused after the last track, with nothing more to play. */
+  /**
+   * The playing track ended and had its final report, with nothing after it in the window:
+   * paused at the end of the queue, or buffering at the window's edge for the next window.
+   */
   atEnd: boolean;
   hasNext: boolean;
   hasPrevious: boolean;
@@ -28,6 +31,18 @@ export interface GuardContext {
    * track of it is fetched once adopted (the playing one already is, the rest arrive whole).
    */
   answerFullyFetched: boolean;
+  /**
+   * The track that just ended is the window's last, but not the queue's (includesEndOfQueue
+   * false), and background requests still run (not draining): the next window will have more.
+   */
+  queueGoesOn: boolean;
+  /** A window just answered holds the playing track and a track after it. */
+  answerHasNext: boolean;
+  /**
+   * A window just answered has nothing after the playing track, says the queue goes on, and was
+   * asked for another track (before the playing one ended): asking for this one may get more.
+   */
+  answerFallsShort: boolean;
   /** The skip (command or answer) leaves the player playing rather than paused. */
   skipPlays: boolean;
   currentItemId: string | undefined;
@@ -52,6 +67,9 @@ export const GUARDS = {
   skipToItemAsksServer: (c: GuardContext, e: PlayerEvent) => commandAsksServer(c, e),
   windowFullyFetched: (c: GuardContext) => c.windowFullyFetched,
   answerFullyFetched: (c: GuardContext) => c.answerFullyFetched,
+  queueGoesOn: (c: GuardContext) => c.queueGoesOn,
+  atEndAnswerHasNext: (c: GuardContext) => c.atEnd && c.answerHasNext,
+  atEndAnswerFallsShort: (c: GuardContext) => c.atEnd && c.answerFallsShort,
   skipPlays: (c: GuardContext) => c.skipPlays,
   /** The server answered a skipToItem to the item that is playing. */
   answerIsCurrentItem: (c: GuardContext, e: PlayerEvent) => {
@@ -87,6 +105,8 @@ export const EFFECTS = [
   'finalReportSkip',
   'playNextTrack',
   'stopAtEnd',
+  'awaitNextWindow',
+  'askAgainAtEdge',
   'recordDownload',
   'requestQueueCompleted',
   'requestUserSkip',
@@ -163,6 +183,11 @@ export const TRANSITIONS: readonly Transition[] = [
 
   // the end of a track and of the queue (seed §4.3 queueCompleted)
   { id: 'track-ends-next', from: ['PLAYING'], on: ['trackEnded'], guard: 'hasNext', to: 'PLAYING', effects: ['finalReport', 'playNextTrack'], note: 'a track ends: one final report, the next track plays gaplessly' },
+  { id: 'track-ends-window-edge', from: ['PLAYING'], on: ['trackEnded'], guard: 'queueGoesOn', to: 'BUFFERING', effects: ['finalReport', 'stopAtEnd', 'awaitNextWindow'], note: 'the window ends here but the queue goes on (includesEndOfQueue false), before the next window came (tracks shorter than its round trip): one final report, then wait for it, buffering' },
+  { id: 'next-window-plays', from: ['BUFFERING'], on: ['windowAnswered'], guard: 'atEndAnswerHasNext', to: 'BUFFERING', effects: ['adoptBackgroundWindow', 'startNext'], note: 'the window waited for at the edge arrives with the next track: fetch it and play' },
+  { id: 'next-window-asks-again', from: ['BUFFERING'], on: ['windowAnswered'], guard: 'atEndAnswerFallsShort', to: 'same', effects: ['adoptBackgroundWindow', 'askAgainAtEdge'], note: 'a window asked for an earlier track (a queueCompleted, say) ends where the old one did: ask again (reason=refresh) for the track that ended' },
+  { id: 'next-window-ends', from: ['BUFFERING'], on: ['windowAnswered'], guard: 'atEnd', to: 'PAUSED', effects: ['adoptBackgroundWindow', 'armPauseTtl'], note: 'the window waited for has nothing after the track that ended: the queue ended after all (or its server says it goes on, yet sends nothing more), pause (§4.3 queueCompleted)' },
+  { id: 'next-window-exhausted', from: ['BUFFERING'], on: ['backgroundExhausted'], guard: 'atEnd', to: 'PAUSED', effects: ['drainWindow', 'armPauseTtl', 'reportError'], note: 'seed §3/§7.4: background retries used up while waiting at the window\u2019s edge: no audio is left to play out, pause; the session stays valid' },
   { id: 'track-ends-last', from: ['PLAYING'], on: ['trackEnded'], to: 'PAUSED', effects: ['finalReport', 'stopAtEnd', 'armPauseTtl'], note: 'no more tracks: pause after the last one (§4.3 queueCompleted)' },
   { id: 'window-fetched', from: ACTIVE, on: ['downloadComplete'], guard: 'windowFullyFetched', to: 'same', effects: ['recordDownload', 'requestQueueCompleted'], note: 'all audio of the window fetched: GET /itemWindow reason=queueCompleted checks for more' },
   { id: 'track-fetched', from: ACTIVE, on: ['downloadComplete'], to: 'same', effects: ['recordDownload'], note: 'a track\u2019s audio is fetched; the next one starts downloading' },
