@@ -7,40 +7,17 @@
  * the clock running.
  */
 import type { QueueSummary } from '../main/engine/api/queue-types';
-import type { PlayerView } from '../main/engine/api/types';
 import type { TrafficEntry } from '../main/engine/api/traffic-types';
 import type { ReadyLine } from '../main/testing/serve-process';
 import { expect, test } from './fixtures';
 import { FaultsPage, adminApi } from './pages/faults-page';
-
-interface ControlExchange {
-  status: number;
-  body: Record<string, unknown>;
-}
+import { addPlayer, loadOnPlayer } from './players';
 
 const tracks = (count: number) =>
   Array.from({ length: count }, (_, i) => ({ track: { name: `Storm track ${i + 1}`, mediaUrl: `https://media.example.com/storm/${i + 1}.mp3`, durationMillis: 240_000 } }));
 
 async function createQueue(ready: ReadyLine, name: string, playbackPolicies: Record<string, unknown> = {}): Promise<QueueSummary> {
   return adminApi<QueueSummary>(ready, 'POST', '/queues', { name, items: tracks(12), playbackPolicies });
-}
-
-/** A player in a group of its own, so no other spec's player is touched. */
-function addPlayer(ready: ReadyLine, name: string): Promise<PlayerView> {
-  return adminApi<PlayerView>(ready, 'POST', '/players', { name: `${name} ${Date.now().toString(36)}` });
-}
-
-/** createSession + loadCloudQueue with playOnCompletion, through the control API with the console's own token. */
-async function loadOnPlayer(ready: ReadyLine, groupId: string, queue: QueueSummary): Promise<void> {
-  const control = (path: string, body: unknown) => adminApi<ControlExchange>(ready, 'POST', '/control/send', { method: 'POST', path, body });
-  const session = await control(`/api/v1/groups/${groupId}/playbackSession:1`, { appId: 'com.example.e2e', appContext: 'faults' });
-  expect(session.status).toBe(200);
-  const load = await control(`/api/v1/playbackSessions/${session.body.sessionId}/playbackSession:1/loadCloudQueue`, {
-    queueBaseUrl: queue.queueBaseUrl,
-    httpAuthorization: queue.httpAuthorization,
-    playOnCompletion: true,
-  });
-  expect(load.status).toBe(200);
 }
 
 test.describe('the Faults panel', () => {

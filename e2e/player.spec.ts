@@ -1,6 +1,8 @@
 import { expect, test } from './fixtures';
+import type { QueueSummary } from '../main/engine/api/queue-types';
 import { adminApi } from './pages/faults-page';
 import { PlayerPage } from './pages/player-page';
+import { addPlayer, loadOnPlayer } from './players';
 
 test.describe('the player panel in Chromium', () => {
   test('load a queue through the control API, press pause and play, watch the state change', async ({ consolePage, served, page }) => {
@@ -40,6 +42,44 @@ test.describe('the player panel in Chromium', () => {
     await expect(player.commandBar.getByLabel('Console queue').locator('option:checked')).toHaveText('Demo mix (12)');
     await expect(player.answer).toContainText('loadCloudQueue');
     await expect(player.answer.locator('[data-status]')).toHaveText('200');
+  });
+
+  test('a track that ends at the window\u2019s edge before the next window came: buffering, said so, then the next track plays', async ({ consolePage, served, page }) => {
+    const ready = served.ready;
+    await consolePage.waitUntilLive();
+    await adminApi(ready, 'POST', '/clock', { speed: 0 });
+    try {
+      // 14 tracks of 5 s: the first window holds 11. The refresh asked at track 9 gets three 503s
+      // with Retry-After 10 s (retried 10 s apart), so track 11 ends 15 s before it is answered.
+      const items = Array.from({ length: 14 }, (_, i) => ({ track: { name: `Short ${i + 1}`, mediaUrl: `https://media.example/short/${i + 1}.mp3`, durationMillis: 5_000 } }));
+      const queue = await adminApi<QueueSummary>(ready, 'POST', '/queues', { name: 'Short mix', items });
+      await adminApi(ready, 'POST', '/faults', {
+        target: 'cloudQueue',
+        match: { path: `${new URL(queue.queueBaseUrl).pathname}itemWindow`, reason: 'refresh' },
+        action: { type: 'status', status: 503, retryAfter: 10 },
+        times: 3,
+      });
+      const room = await addPlayer(ready, 'Edge Room');
+      await loadOnPlayer(ready, room.groupId, queue);
+      await adminApi(ready, 'POST', '/clock', { advanceMs: 500 + 55_000 });
+
+      const player = new PlayerPage(page);
+      await player.open(room.name);
+      await player.expectState('BUFFERING');
+      const window = page.getByRole('list', { name: 'Item window' });
+      await expect(window.locator('[aria-current="true"]')).toContainText('Short 11');
+      await expect(page.getByText('at the window\u2019s edge: waiting for the next window')).toBeVisible();
+      await expect(player.timeline.locator('tbody tr').first()).toHaveAttribute('data-transition', 'track-ends-window-edge');
+
+      await adminApi(ready, 'POST', '/clock', { advanceMs: 15_000 });
+      await player.expectState('PLAYING');
+      await expect(window.locator('[aria-current="true"]')).toContainText('Short 12');
+      await expect(page.getByText('at the window\u2019s edge: waiting for the next window')).toBeHidden();
+      await expect(player.timeline.locator('tr[data-transition="next-window-plays"]')).toHaveCount(1);
+    } finally {
+      await adminApi(ready, 'DELETE', '/faults');
+      await adminApi(ready, 'POST', '/clock', { speed: 1 });
+    }
   });
 
   test('a refused press says why under the Now playing heading, which stays on one line', async ({ consolePage, served, page }) => {

@@ -1,6 +1,7 @@
 /** The item window the player holds, as the server last sent it, with the playing item marked. */
 import type { PlayerDetail } from '../../../../main/engine/api/player-types';
 import { formatMillis } from './NowPlaying';
+import { windowStates } from './window-state';
 
 export function WindowList({ detail }: { detail: PlayerDetail }) {
   const window = detail.window;
@@ -9,7 +10,11 @@ export function WindowList({ detail }: { detail: PlayerDetail }) {
     <div className="window-list">
       <div className="window-meta">
         <span>queueVersion <code>{window.queueVersion}</code></span>
-        {detail.draining && <span className="badge warn">draining: background retries used up</span>}
+        {windowStates(detail).map((state) => (
+          <span key={state.text} className={`badge ${state.tone}`}>
+            {state.text}
+          </span>
+        ))}
       </div>
       <ol aria-label="Item window">
         {window.includesBeginningOfQueue && <li className="edge-marker">beginning of queue</li>}
