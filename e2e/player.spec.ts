@@ -68,6 +68,8 @@ test.describe('the player panel in Chromium', () => {
       await player.expectState('BUFFERING');
       const window = page.getByRole('list', { name: 'Item window' });
       await expect(window.locator('[aria-current="true"]')).toContainText('Short 11');
+      // The list keeps the playing item in sight (it holds more than it shows).
+      await expect(window.locator('[aria-current="true"]')).toBeInViewport();
       await expect(page.getByText('at the window\u2019s edge: waiting for the next window')).toBeVisible();
       await expect(player.timeline.locator('tbody tr').first()).toHaveAttribute('data-transition', 'track-ends-window-edge');
 

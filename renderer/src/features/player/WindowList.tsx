@@ -1,10 +1,25 @@
-/** The item window the player holds, as the server last sent it, with the playing item marked. */
+/**
+ * The item window the player holds, as the server last sent it, with the playing item marked and
+ * kept in sight as the player moves through the window.
+ */
+import { useLayoutEffect, useRef } from 'react';
 import type { PlayerDetail } from '../../../../main/engine/api/player-types';
 import { formatMillis } from './NowPlaying';
 import { windowStates } from './window-state';
 
 export function WindowList({ detail }: { detail: PlayerDetail }) {
+  const list = useRef<HTMLOListElement>(null);
   const window = detail.window;
+  useLayoutEffect(() => {
+    const box = list.current;
+    const current = box?.querySelector<HTMLElement>('[aria-current="true"]');
+    if (!box || !current) return;
+    // The list scrolls, not the page: scrollIntoView would also pull the page to it while someone
+    // reads the transitions below.
+    const top = current.offsetTop;
+    if (top < box.scrollTop) box.scrollTop = top;
+    else if (top + current.offsetHeight > box.scrollTop + box.clientHeight) box.scrollTop = top + current.offsetHeight - box.clientHeight;
+  }, [detail.itemId, window]);
   if (!window) return <p className="muted">No item window yet.</p>;
   return (
     <div className="window-list">
@@ -16,7 +31,7 @@ export function WindowList({ detail }: { detail: PlayerDetail }) {
           </span>
         ))}
       </div>
-      <ol aria-label="Item window">
+      <ol aria-label="Item window" ref={list}>
         {window.includesBeginningOfQueue && <li className="edge-marker">beginning of queue</li>}
         {window.items.map((item) => (
           <li key={item.id} aria-current={item.id === detail.itemId ? 'true' : undefined}>
