@@ -77,7 +77,7 @@ test.describe('the player panel in Chromium', () => {
       await player.expectState('PLAYING');
       await expect(window.locator('[aria-current="true"]')).toContainText('Short 12');
       await expect(page.getByText('at the window\u2019s edge: waiting for the next window')).toBeHidden();
-      await expect(player.timeline.locator('tr[data-transition="next-window-plays"]')).toHaveCount(1);
+      await expect(player.timeline.locator('tr[data-transition^="next-window-plays"]')).toHaveCount(1);
     } finally {
       await adminApi(ready, 'DELETE', '/faults');
       await adminApi(ready, 'POST', '/clock', { speed: 1 });

@@ -67,7 +67,10 @@ export interface PlayerDetail {
   } | null;
   track: TrackView | null;
   draining: boolean;
+  /** Paused or ready after the last track of the queue (its final report posted). */
   atEnd: boolean;
+  /** The track reached its end at the window's edge and waits for the next window (seed §4.3 Next Window). */
+  atEdge: boolean;
   volume: number;
   lastError: { at: number; message: string; status?: number } | null;
   /**

@@ -58,7 +58,8 @@ export type PlayerEvent =
   | { type: 'windowAnswered'; window: ItemWindowResponse; purpose: WindowPurpose; askedFor: string | undefined }
   | { type: 'windowNotFound'; failure: Failure }
   | { type: 'sessionNotFound'; failure: Failure }
-  | { type: 'backgroundExhausted'; failure: Failure }
+  /** `purpose`: set when the request whose retries ran out asked for a window. */
+  | { type: 'backgroundExhausted'; failure: Failure; purpose?: WindowPurpose }
   | { type: 'foregroundFailed'; failure: Failure }
   // engine-clock timers
   | { type: 'audioReady' }

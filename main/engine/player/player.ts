@@ -87,6 +87,8 @@ export interface LoadedQueue {
  * check waits as well (see backgroundWindow), as nothing would ask it again.
  */
 const QUEUED_PURPOSES: readonly WindowPurpose[] = ['refreshCommand', 'versionChanged', 'skipToItem'];
+/** Windows asked for a user's skip or intent, not by the player's own background work. */
+const FOREGROUND_PURPOSES: readonly WindowPurpose[] = ['skipNext', 'skipPrev', 'pause', 'play'];
 
 /** Which window a queueCompleted was asked for: its version and its last item. */
 const windowKey = (window: QueueWindow): string => `${window.queueVersion}:${window.items.at(-1)?.id ?? ''}`;
@@ -123,6 +125,7 @@ interface Snapshot {
   window: QueueWindow | null;
   track: TrackPlayback | null;
   atEnd: boolean;
+  atEdge: boolean;
 }
 
 type Timers = 'audioReady' | 'trackEnd' | 'download' | 'reportUpdate' | 'pauseTtl' | 'versionPoll';
@@ -136,11 +139,15 @@ export class Player {
   private window: QueueWindow | null = null;
   private track: TrackPlayback | null = null;
   private atEnd = false;
+  /** The track reached its end at the window's edge and waits for the next window (its final report with it). */
+  private atEdge = false;
   /** Background retries ran out: no more windows, pause at the window's end (§7.4.3). */
   private draining = false;
   private readonly fetched = new Set<string>();
   private queueCompletedAsked: string | null = null;
   private backgroundWindowInFlight = false;
+  /** The epoch the background window in flight was asked in: its answer is dropped once that moves on. */
+  private backgroundWindowEpoch = -1;
   /** A window request asked for while a background window was in flight (see `backgroundWindow`). */
   private windowAfterInFlight: { reason: Reason; purpose: WindowPurpose; epoch: number } | null = null;
   private loading: PendingLoad | null = null;
@@ -210,6 +217,7 @@ export class Player {
       track: this.track ? { ...this.track.item.track, id: this.track.item.id } : null,
       draining: this.draining,
       atEnd: this.atEnd,
+      atEdge: this.atEdge,
       volume: this.volume,
       lastError: this.lastError,
       retrying: [...this.retryWaits].filter(([, epoch]) => epoch === this.epoch).map(([wait]) => wait),
@@ -327,6 +335,7 @@ export class Player {
             window: window.response,
             track: track.save(now),
             atEnd: settled.atEnd,
+            atEdge: settled.atEdge,
             draining: this.draining,
             fetched: [...this.fetched],
             queueCompletedAsked: this.queueCompletedAsked,
@@ -365,6 +374,8 @@ export class Player {
       this.window = new QueueWindow(playback.window);
       this.track = TrackPlayback.restore(playback.track);
       this.atEnd = playback.atEnd;
+      // Records written before the edge wait existed have none.
+      this.atEdge = playback.atEdge ?? false;
       this.draining = playback.draining;
       for (const id of playback.fetched) this.fetched.add(id);
       this.queueCompletedAsked = playback.queueCompletedAsked;
@@ -387,11 +398,8 @@ export class Player {
         this.track.play(now);
         this.startTrackTimers();
         this.askForNextWindowIfNear();
-      } else if (this.state === 'BUFFERING' && this.atEnd) {
-        // Waiting at the window's edge: its track ended and was reported; only a window moves it on.
-        this.awaitNextWindow();
       } else if (this.state === 'BUFFERING') {
-        this.armAudioReady(this.fetched.has(this.track.item.id));
+        this.bufferAgain();
       } else if (this.state === 'PAUSED' && playback.suspendAt !== null) {
         this.setTimer('pauseTtl', Math.max(0, playback.suspendAt - now), () => this.dispatch({ type: 'pauseTtlExpired' }));
       }
@@ -445,14 +453,19 @@ export class Player {
     let answerFullyFetched = false;
     let answerHasNext = false;
     let answerFallsShort = false;
-    if (event.type === 'windowAnswered' && current) {
+    if ((event.type === 'windowAnswered' || event.type === 'resumeAnswered') && current) {
       const answer = new QueueWindow(event.window);
       answerHasNext = answer.after(current) !== undefined;
-      answerFallsShort = !answerHasNext && !answer.includesEndOfQueue && event.askedFor !== current;
-      // Not from a queueCompleted answer: that was the check for more, and a server that grows the
-      // queue (or moves its version) on every one would be asked again without end.
-      if (event.purpose !== 'queueCompleted' && this.fetched.has(current)) answerFullyFetched = fetchedToEnd(answer, current);
+      if (event.type === 'windowAnswered') {
+        answerFallsShort = answer.has(current) && !answerHasNext && !answer.includesEndOfQueue && event.askedFor !== current;
+        // Not from a queueCompleted answer: that was the check for more, and a server that grows the
+        // queue (or moves its version) on every one would be asked again without end.
+        if (event.purpose !== 'queueCompleted' && this.fetched.has(current)) answerFullyFetched = fetchedToEnd(answer, current);
+      }
     }
+    const answerInBackground = event.type === 'windowAnswered' && !FOREGROUND_PURPOSES.includes(event.purpose);
+    const queued = this.windowAfterInFlight;
+    const windowQueued = queued !== null && queued.epoch === this.epoch && QUEUED_PURPOSES.includes(queued.purpose);
     const queueGoesOn = event.type === 'trackEnded' && !!current && !!this.window && !this.window.after(current) && !this.window.includesEndOfQueue && !this.draining;
     let skipPlays = false;
     if (event.type === 'skipToItem') skipPlays = event.params.playOnCompletion ?? this.isMoving();
@@ -462,6 +475,7 @@ export class Player {
       playOnCompletion: this.loading?.params.playOnCompletion ?? false,
       startedAtOnce: this.loading?.startedAtOnce ?? false,
       atEnd: this.atEnd,
+      atEdge: this.atEdge,
       hasNext: !!(current && this.window?.after(current)),
       hasPrevious: !!(current && this.window?.before(current)),
       windowFullyFetched,
@@ -469,6 +483,9 @@ export class Player {
       queueGoesOn,
       answerHasNext,
       answerFallsShort,
+      answerInBackground,
+      windowQueued,
+      windowExhausted: event.type === 'backgroundExhausted' && event.purpose !== undefined,
       skipPlays,
       currentItemId: current,
     };
@@ -495,6 +512,7 @@ export class Player {
       this.window = null;
       this.track = new TrackPlayback({ id: params.itemId ?? 'pending', track }, params.positionMillis ?? 0);
       this.atEnd = false;
+      this.atEdge = false;
       this.armAudioReady(true);
     },
     adoptLoad: (event) => {
@@ -509,6 +527,7 @@ export class Player {
       this.lastError = null;
       this.draining = false;
       this.atEnd = false;
+      this.atEdge = false;
       this.queueCompletedAsked = null;
       const id = pending.params.itemId ?? window.items[0]!.id;
       const item = this.window.item(id)!;
@@ -531,7 +550,10 @@ export class Player {
       this.window = previous.window;
       this.track = previous.track;
       this.atEnd = previous.atEnd;
+      this.atEdge = previous.atEdge;
+      // The load stopped the timers; the state it leaves the player in gets its own again.
       if (this.state === 'PLAYING') this.startTrackTimers();
+      else if (this.state === 'BUFFERING') this.bufferAgain();
     },
     failLoad: (event) => {
       const { failure } = event as EventOf<'loadFailed'>;
@@ -541,6 +563,8 @@ export class Player {
     bufferCurrent: () => this.armAudioReady(this.track ? this.fetched.has(this.track.item.id) : false),
     playSegment: () => {
       if (!this.track) return;
+      // A track paused at the window's edge plays on from its end: its end is seen again.
+      this.atEdge = false;
       this.track.play(this.deps.clock.now());
       this.startTrackTimers();
       this.askForNextWindowIfNear();
@@ -564,6 +588,7 @@ export class Player {
       if (!this.track) return;
       this.track = new TrackPlayback(this.track.item, 0);
       this.atEnd = false;
+      this.atEdge = false;
       this.armAudioReady(true);
     },
     suspendSession: () => this.clearTimer('versionPoll'),
@@ -588,10 +613,18 @@ export class Player {
       this.askForNextWindowIfNear();
     },
     stopAtEnd: () => {
+      // The playhead stays at the end: nothing more is played (or reported) of this track.
+      this.track?.pause(this.deps.clock.now());
       this.stopTrackTimers();
       this.atEnd = true;
+      this.atEdge = false;
     },
-    awaitNextWindow: () => this.awaitNextWindow(),
+    stallAtEdge: () => {
+      this.track?.pause(this.deps.clock.now());
+      this.stopTrackTimers();
+      this.atEdge = true;
+      this.awaitNextWindow();
+    },
     askAgainAtEdge: () => {
       // Asked for the track that ended, after the request answering now (its slot is still taken).
       if (this.backgroundWindowInFlight) this.windowAfterInFlight ??= { reason: 'refresh', purpose: 'refresh', epoch: this.epoch };
@@ -771,6 +804,7 @@ export class Player {
     }
     if (purpose === 'queueCompleted') this.queueCompletedAsked = windowKey(this.window!);
     this.backgroundWindowInFlight = true;
+    this.backgroundWindowEpoch = this.epoch;
     const epoch = this.epoch;
     try {
       const itemId = this.track?.item.id;
@@ -779,7 +813,7 @@ export class Player {
       );
       if (epoch !== this.epoch || !this.queue) return;
       if (result.ok) this.dispatch({ type: 'windowAnswered', window: result.value, purpose, askedFor: itemId }, { requestId: result.exchange.requestId });
-      else this.dispatchBackgroundFailure(result.failure, 'itemWindow', result.exchange.requestId);
+      else this.dispatchBackgroundFailure(result.failure, 'itemWindow', result.exchange.requestId, purpose);
     } finally {
       this.backgroundWindowInFlight = false;
       const next = this.windowAfterInFlight;
@@ -950,11 +984,12 @@ export class Player {
     else this.dispatch({ type: 'foregroundFailed', failure }, { requestId });
   }
 
-  private dispatchBackgroundFailure(failure: Failure, endpoint: 'itemWindow' | 'version' | 'context', requestId: string): void {
+  /** `purpose`: the background window request's (backgroundWindow), not a skipToItem's. */
+  private dispatchBackgroundFailure(failure: Failure, endpoint: 'itemWindow' | 'version' | 'context', requestId: string, purpose?: WindowPurpose): void {
     if (failure.kind === 'notFound') {
       this.dispatch({ type: endpoint === 'itemWindow' ? 'windowNotFound' : 'sessionNotFound', failure }, { requestId });
     } else {
-      this.dispatch({ type: 'backgroundExhausted', failure }, { requestId });
+      this.dispatch({ type: 'backgroundExhausted', failure, ...(purpose ? { purpose } : {}) }, { requestId });
     }
   }
 
@@ -971,6 +1006,7 @@ export class Player {
     this.clearTimer('pauseTtl');
     this.track = new TrackPlayback(item, positionMillis ?? 0);
     this.atEnd = false;
+    this.atEdge = false;
     if (play) this.armAudioReady(this.fetched.has(item.id));
   }
 
@@ -979,6 +1015,11 @@ export class Player {
     if (positionMillis === undefined || !this.track) return;
     this.track.seek(positionMillis, this.deps.clock.now());
     if (this.track.playing) this.startTrackTimers();
+    // Moved off its end at the window's edge: the track buffers and plays from there.
+    if (this.atEdge) {
+      this.atEdge = false;
+      if (this.state === 'BUFFERING') this.armAudioReady(true);
+    }
   }
 
   private startCommandItem(params: SkipToItemParams, play: boolean): void {
@@ -1027,11 +1068,21 @@ export class Player {
   }
 
   /**
-   * At the window's edge: a window request in flight is waited for (its answer mostly reaches past
-   * the edge; `next-window-asks-again` covers one that does not); with none, one is asked now.
+   * At the window's edge: a window request of this queue in flight is waited for (its answer
+   * mostly reaches past the edge; `next-window-asks-again` covers one that does not); with none,
+   * or one of a queue before whose answer will be dropped, one is asked (now, or after it).
    */
   private awaitNextWindow(): void {
-    if (!this.backgroundWindowInFlight) void this.backgroundWindow('refresh', 'refresh');
+    if (!this.backgroundWindowInFlight) return void this.backgroundWindow('refresh', 'refresh');
+    if (this.backgroundWindowEpoch !== this.epoch && this.windowAfterInFlight?.epoch !== this.epoch) {
+      this.windowAfterInFlight = { reason: 'refresh', purpose: 'refresh', epoch: this.epoch };
+    }
+  }
+
+  /** BUFFERING taken up again (a restart, a failed load): the edge waits for a window, a track for its audio. */
+  private bufferAgain(): void {
+    if (this.atEdge) this.awaitNextWindow();
+    else if (this.track) this.armAudioReady(this.fetched.has(this.track.item.id));
   }
 
   private askForNextWindowIfNear(): void {
@@ -1060,6 +1111,7 @@ export class Player {
     this.window = null;
     this.track = null;
     this.atEnd = false;
+    this.atEdge = false;
     this.draining = false;
     this.fetched.clear();
     this.skipping?.reject(new PlaybackError('ERROR_CLOUD_QUEUE_SERVER', 'the queue was dropped'));
@@ -1087,7 +1139,7 @@ export class Player {
   }
 
   private takeSnapshot(): Snapshot {
-    return { state: this.state, queue: this.queue, window: this.window, track: this.track, atEnd: this.atEnd };
+    return { state: this.state, queue: this.queue, window: this.window, track: this.track, atEnd: this.atEnd, atEdge: this.atEdge };
   }
 
   private setTimer(name: Timers, delayMs: number, callback: () => void): void {

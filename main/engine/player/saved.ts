@@ -37,6 +37,8 @@ export interface SavedPlayback {
   window: ItemWindowResponse;
   track: SavedTrack;
   atEnd: boolean;
+  /** Waiting at the window's edge (see Player); absent in records written before it existed. */
+  atEdge?: boolean;
   draining: boolean;
   /** Items whose audio the player has (they start without buffering). */
   fetched: string[];

@@ -107,6 +107,27 @@ describe('loadCloudQueue', () => {
   });
 });
 
+describe('a load that fails leaves the player as it was', () => {
+  it('load-failed: a player buffering a track when the load failed still starts it', async () => {
+    await playing({ items: tracks(5, 60_000) });
+    await h.player.act('skipNext', 'user');
+    expect(h.player.machineState).toBe('BUFFERING');
+    h.stub.script('context', { status: 500 });
+    await expect(h.load()).rejects.toMatchObject({ errorCode: 'ERROR_CLOUD_QUEUE_SERVER' });
+    expect(last()).toMatchObject({ transition: 'load-failed', to: 'BUFFERING' });
+    await h.advance(BUFFERING_MS);
+    expect(h.player.status()).toMatchObject({ playbackState: 'PLAYBACK_STATE_PLAYING', itemId: 't2' });
+  });
+
+  it('track-ends-last: a track that ended at the end of the queue posts no update after its final report when suspended', async () => {
+    await playing({ items: tracks(2, 60_000), reports: { sendPlaybackActions: true } });
+    await h.advance(120_000);
+    h.player.suspend();
+    await h.settle();
+    expect(h.stub.postedReports().filter((r) => r.id === 't2').map((r) => r.type)).toEqual(['final']);
+  });
+});
+
 describe('pause and play', () => {
   it('pause-notifies: with notifyUserIntent a pause sends reason=pause', async () => {
     await playing({ policies: { notifyUserIntent: true } });
@@ -219,6 +240,36 @@ describe('suspension (seed §3)', () => {
   });
 });
 
+describe('resuming after the end of the queue', () => {
+  it('resume-answered-at-end: a session suspended after the last track resumes by replaying it; its first playback had its one final report', async () => {
+    await playing({ items: tracks(2, 60_000), policies: { pauseTtlSec: 10 } });
+    await h.advance(120_000);
+    expect(last()).toMatchObject({ transition: 'track-ends-last' });
+    await h.advance(10_000);
+    expect(h.player.machineState).toBe('SUSPENDED');
+    await h.player.act('resume', 'user');
+    await h.settle();
+    // Its audio is still there: it plays at once.
+    expect(h.rows().slice(-2)).toEqual(['resume-answered-at-end', 'audio-ready']);
+    expect(h.transitions.at(-2)).toMatchObject({ from: 'SUSPENDED', to: 'BUFFERING' });
+    expect(h.player.status()).toMatchObject({ playbackState: 'PLAYBACK_STATE_PLAYING', itemId: 't2', positionMillis: 0 });
+    expect(h.stub.postedReports().filter((r) => r.type === 'final').map((r) => r.id)).toEqual(['t1', 't2']);
+  });
+
+  it('resume-answered-at-end-more: tracks added while suspended after the last one: the next plays', async () => {
+    await playing({ items: tracks(2, 60_000), policies: { pauseTtlSec: 10 } });
+    await h.advance(130_000);
+    expect(h.player.machineState).toBe('SUSPENDED');
+    h.stub.edit((items) => [...items, ...tracks(1, 60_000, 'u')]);
+    await h.player.act('resume', 'user');
+    await h.settle();
+    expect(last()).toMatchObject({ transition: 'resume-answered-at-end-more', to: 'BUFFERING' });
+    await h.advance(BUFFERING_MS);
+    expect(h.player.status()).toMatchObject({ playbackState: 'PLAYBACK_STATE_PLAYING', itemId: 'u1' });
+    expect(h.stub.postedReports().filter((r) => r.type === 'final').map((r) => r.id)).toEqual(['t1', 't2']);
+  });
+});
+
 describe('tracks ending and audio fetched', () => {
   it('track-ends-next: the next track plays and the ended one gets one final report', async () => {
     await playing({ items: tracks(5, 60_000) });
@@ -237,108 +288,6 @@ describe('tracks ending and audio fetched', () => {
     expect(h.player.status()).toMatchObject({ itemId: 't2', playbackState: 'PLAYBACK_STATE_PAUSED' });
   });
 
-  /**
-   * Tracks shorter than the next window's round trip: 14 tracks of 5 s, the first window t1…t11
-   * (includesEndOfQueue false). The refresh asked at t9 gets three 503s with Retry-After 10 s, so
-   * t11 ends 15 s before the fourth try answers at 70.5 s.
-   */
-  async function atWindowEdge(): Promise<void> {
-    await playing({ items: tracks(14, 5_000) });
-    h.stub.script('itemWindow', { status: 503, headers: { 'retry-after': '10' } }, { times: 3, reason: 'refresh' });
-    await h.advance(54_999); // t11 ends at 55.5 s
-    expect(h.rows()).not.toContain('track-ends-window-edge');
-    await h.advance(1);
-    expect(last()).toMatchObject({ transition: 'track-ends-window-edge', from: 'PLAYING', to: 'BUFFERING', cause: 'timer' });
-    expect(h.player.status()).toMatchObject({ playbackState: 'PLAYBACK_STATE_BUFFERING', itemId: 't11' });
-  }
-  const finals = () => h.stub.postedReports().filter((r) => r.type === 'final').map((r) => r.id);
-
-  it('track-ends-window-edge and next-window-plays: the window ends before the next one came; the player waits, buffering, then plays on', async () => {
-    await atWindowEdge();
-    expect(finals()).toEqual(['t1', 't2', 't3', 't4', 't5', 't6', 't7', 't8', 't9', 't10', 't11']);
-    // Nothing asked twice: the refresh in flight is what the player waits for.
-    await h.advance(14_999);
-    expect(h.stub.sent('itemWindow', 'refresh')).toHaveLength(3);
-    expect(h.player.machineState).toBe('BUFFERING');
-    await h.advance(1);
-    expect(h.stub.sent('itemWindow', 'refresh')).toHaveLength(4);
-    expect(h.rows().slice(-2)).toEqual(['next-window-plays', 'audio-ready']);
-    expect(h.transitions.at(-2)).toMatchObject({ from: 'BUFFERING', to: 'BUFFERING', cause: 'response' });
-    expect(h.player.status()).toMatchObject({ playbackState: 'PLAYBACK_STATE_PLAYING', itemId: 't12', positionMillis: 0 });
-    await h.advance(15_000);
-    // One final report per track, the one that ended at the edge included.
-    expect(finals()).toEqual(['t1', 't2', 't3', 't4', 't5', 't6', 't7', 't8', 't9', 't10', 't11', 't12', 't13', 't14']);
-    expect(last()).toMatchObject({ transition: 'track-ends-last', to: 'PAUSED' });
-  });
-
-  it('track-ends-window-edge: with no window request in flight the player asks for one (reason=refresh)', async () => {
-    // A server that says the queue goes on (t1…t3, u1, u2) but answers every window request
-    // before the edge (load, a refresh at each track, one queueCompleted) with t1…t3 alone.
-    await start({ items: [...tracks(3, 5_000), ...tracks(2, 5_000, 'u')] });
-    const short = { includesBeginningOfQueue: true, includesEndOfQueue: false, queueVersion: '1', items: tracks(3, 5_000) };
-    h.stub.script('itemWindow', { status: 200, body: short }, { times: 5 });
-    await h.load();
-    await h.advance(BUFFERING_MS + 15_000 - 1);
-    const asked = 5;
-    expect(h.stub.sent('itemWindow').map((r) => r.reason)).toEqual(['load', 'refresh', 'queueCompleted', 'refresh', 'refresh']);
-    expect(h.player.machineState).toBe('PLAYING');
-    await h.advance(1);
-    // u1 arrived whole with t3's audio (short tracks do): it plays at once.
-    expect(h.rows().slice(-3)).toEqual(['track-ends-window-edge', 'next-window-plays', 'audio-ready']);
-    expect(h.stub.sent('itemWindow').slice(asked)).toEqual([expect.objectContaining({ reason: 'refresh', itemId: 't3' })]);
-    expect(h.player.status()).toMatchObject({ playbackState: 'PLAYBACK_STATE_PLAYING', itemId: 'u1' });
-  });
-
-  it('next-window-asks-again: a queueCompleted asked at the first track answers after the edge with the same window; the player asks for the track that ended', async () => {
-    // 2 s tracks, fetched whole: the queueCompleted asked at t1 (0.5 s) gets three 503s with
-    // Retry-After 10 s, and while it waits the refreshes are not sent; t11 ends at 22.5 s.
-    await start({ items: tracks(14, 2_000) });
-    h.stub.script('itemWindow', { status: 503, headers: { 'retry-after': '10' } }, { times: 3, reason: 'queueCompleted' });
-    await h.load();
-    await h.advance(BUFFERING_MS + 22_000);
-    expect(last()).toMatchObject({ transition: 'track-ends-window-edge' });
-    expect(h.stub.sent('itemWindow').map((r) => r.reason)).toEqual(['load', 'queueCompleted', 'queueCompleted', 'queueCompleted']);
-    await h.advance(8_000); // the fourth try answers t1…t11 again, anchored on t1
-    expect(h.rows()).toContain('next-window-asks-again');
-    expect(h.transitions.find((t) => t.transition === 'next-window-asks-again')).toMatchObject({ from: 'BUFFERING', to: 'BUFFERING', cause: 'response' });
-    expect(h.stub.sent('itemWindow').at(-1)).toMatchObject({ reason: 'refresh', itemId: 't11' });
-    expect(h.player.status()).toMatchObject({ playbackState: 'PLAYBACK_STATE_PLAYING', itemId: 't12' });
-  });
-
-  it('next-window-ends: the window waited for has nothing after the ended track; the player pauses at the end', async () => {
-    await atWindowEdge();
-    h.stub.edit((items) => items.slice(0, 11));
-    await h.advance(15_000);
-    expect(last()).toMatchObject({ transition: 'next-window-ends', from: 'BUFFERING', to: 'PAUSED', cause: 'response' });
-    expect(h.player.snapshot()).toMatchObject({ state: 'PAUSED', atEnd: true, itemId: 't11', window: { includesEndOfQueue: true } });
-    // Play replays the last track, as after any end of the queue; t11 had its one final report.
-    await h.player.act('play', 'user');
-    expect(last()).toMatchObject({ transition: 'play-at-end' });
-    expect(finals().filter((id) => id === 't11')).toHaveLength(1);
-  });
-
-  it('next-window-exhausted: background retries used up at the window\u2019s edge: no audio is left, the player pauses, the session stays', async () => {
-    await atWindowEdge();
-    h.stub.script('itemWindow', { status: 503, headers: { 'retry-after': '10' } }, { times: 1, reason: 'refresh' });
-    await h.advance(15_000);
-    expect(last()).toMatchObject({ transition: 'next-window-exhausted', from: 'BUFFERING', to: 'PAUSED' });
-    expect(h.player.snapshot()).toMatchObject({ state: 'PAUSED', draining: true, itemId: 't11', lastError: { status: 503 } });
-    expect(h.player.currentSession).not.toBeNull();
-  });
-
-  it('track-ends-window-edge: a pause while waiting, then play once the window came, plays the next track; no report twice', async () => {
-    await atWindowEdge();
-    await h.player.act('pause', 'user');
-    expect(last()).toMatchObject({ transition: 'pause', from: 'BUFFERING', to: 'PAUSED' });
-    await h.advance(15_000);
-    expect(last()).toMatchObject({ transition: 'window-answered', to: 'PAUSED' });
-    await h.player.act('play', 'user');
-    expect(last()).toMatchObject({ transition: 'play-at-end-more', to: 'BUFFERING' });
-    await h.advance(BUFFERING_MS);
-    expect(h.player.status()).toMatchObject({ playbackState: 'PLAYBACK_STATE_PLAYING', itemId: 't12' });
-    expect(finals().filter((id) => id === 't11')).toHaveLength(1);
-  });
-
   it('track-fetched: a track\u2019s audio is all fetched 30 s before it ends', async () => {
     await playing({ items: tracks(5, 100_000) });
     await h.advance(100_000 - AUDIO_AHEAD_MS - 1);
@@ -355,6 +304,223 @@ describe('tracks ending and audio fetched', () => {
     await h.settle();
     expect(h.rows()).toContain('window-fetched');
     expect(h.stub.sent('itemWindow', 'queueCompleted')).toEqual([expect.objectContaining({ itemId: 't2' })]);
+  });
+});
+
+describe('the window\u2019s edge (seed §4.3 Next Window)', () => {
+  const short = (count: number, prefix = 't') => tracks(count, 5_000, prefix);
+  const finals = () => h.stub.postedReports().filter((r) => r.type === 'final').map((r) => r.id);
+  const finalsOf = (id: string) => finals().filter((each) => each === id);
+
+  /**
+   * Tracks shorter than the next window's round trip: the first window is t1…t11 of `items`
+   * (includesEndOfQueue false), all 5 s. The refresh asked at t9 (40.5 s) gets three 503s with
+   * Retry-After 10 s, so t11 ends (55.5 s) 15 s before the fourth try answers (70.5 s).
+   */
+  async function atWindowEdge(options: StubOptions = {}, items = short(14)): Promise<void> {
+    await playing({ items, ...options });
+    h.stub.script('itemWindow', { status: 503, headers: { 'retry-after': '10' } }, { times: 3, reason: 'refresh' });
+    await h.advance(54_999);
+    expect(h.rows()).not.toContain('track-ends-window-edge');
+    await h.advance(1);
+    expect(last()).toMatchObject({ transition: 'track-ends-window-edge', from: 'PLAYING', to: 'BUFFERING', cause: 'timer' });
+    expect(h.player.snapshot()).toMatchObject({ state: 'BUFFERING', atEdge: true, atEnd: false, itemId: 't11', positionMillis: 5_000 });
+  }
+
+  it('track-ends-window-edge and next-window-plays: the player waits, buffering, for the window in flight; t11\u2019s final report goes with the next track', async () => {
+    // t12 on are long tracks: the new window is not all fetched when it comes.
+    await atWindowEdge({}, [...short(11), ...tracks(3, 60_000, 'u')]);
+    expect(finals()).toEqual(['t1', 't2', 't3', 't4', 't5', 't6', 't7', 't8', 't9', 't10']);
+    // Nothing asked twice: the refresh in flight is what the player waits for.
+    await h.advance(14_999);
+    expect(h.stub.sent('itemWindow', 'refresh')).toHaveLength(3);
+    expect(h.player.snapshot()).toMatchObject({ state: 'BUFFERING', positionMillis: 5_000 });
+    await h.advance(1);
+    expect(h.stub.sent('itemWindow', 'refresh')).toHaveLength(4);
+    expect(last()).toMatchObject({ transition: 'next-window-plays', from: 'BUFFERING', to: 'BUFFERING', cause: 'response' });
+    expect(finalsOf('t11')).toHaveLength(1);
+    expect(h.stub.postedReports().find((r) => r.type === 'final' && r.id === 't11')).toMatchObject({ durationPlayedMillis: 5_000, positionMillis: 5_000 });
+    await h.advance(BUFFERING_MS);
+    expect(h.player.status()).toMatchObject({ playbackState: 'PLAYBACK_STATE_PLAYING', itemId: 'u1', positionMillis: 0 });
+  });
+
+  it('next-window-plays-fetched: a window of short tracks comes all fetched; reason=queueCompleted asks for more at once', async () => {
+    await atWindowEdge({}, short(30));
+    await h.advance(15_000);
+    expect(h.rows()).toContain('next-window-plays-fetched');
+    expect(h.player.status()).toMatchObject({ playbackState: 'PLAYBACK_STATE_PLAYING', itemId: 't12' });
+    expect(h.stub.sent('itemWindow').slice(-2)).toEqual([expect.objectContaining({ reason: 'refresh', itemId: 't9' }), expect.objectContaining({ reason: 'queueCompleted', itemId: 't12' })]);
+    expect(finalsOf('t11')).toHaveLength(1);
+  });
+
+  it('track-ends-window-edge: with no window request in flight the player asks for one (reason=refresh)', async () => {
+    // A server that says the queue goes on (t1…t3, u1, u2) but answers every window request
+    // before the edge (load, a refresh at each track, one queueCompleted) with t1…t3 alone.
+    await start({ items: [...short(3), ...short(2, 'u')] });
+    const window = { includesBeginningOfQueue: true, includesEndOfQueue: false, queueVersion: '1', items: short(3) };
+    h.stub.script('itemWindow', { status: 200, body: window }, { times: 5 });
+    await h.load();
+    await h.advance(BUFFERING_MS + 15_000 - 1);
+    expect(h.stub.sent('itemWindow').map((r) => r.reason)).toEqual(['load', 'refresh', 'queueCompleted', 'refresh', 'refresh']);
+    expect(h.player.machineState).toBe('PLAYING');
+    await h.advance(1);
+    // u1 arrived whole with t3's audio (short tracks do): it plays at once.
+    const rows = h.rows();
+    expect(rows.slice(rows.indexOf('track-ends-window-edge'), rows.indexOf('track-ends-window-edge') + 2)).toEqual(['track-ends-window-edge', 'next-window-plays-fetched']);
+    expect(h.stub.sent('itemWindow')[5]).toMatchObject({ reason: 'refresh', itemId: 't3' });
+    expect(h.player.status()).toMatchObject({ playbackState: 'PLAYBACK_STATE_PLAYING', itemId: 'u1' });
+  });
+
+  it('next-window-asks-again: a queueCompleted asked at the first track answers after the edge with the same window; the player asks for the track that ended', async () => {
+    // 2 s tracks, fetched whole: the queueCompleted asked at t1 (0.5 s) gets three 503s with
+    // Retry-After 10 s, and while it waits the refreshes are not sent; t11 ends at 22.5 s.
+    await start({ items: tracks(14, 2_000) });
+    h.stub.script('itemWindow', { status: 503, headers: { 'retry-after': '10' } }, { times: 3, reason: 'queueCompleted' });
+    await h.load();
+    await h.advance(BUFFERING_MS + 22_000);
+    expect(last()).toMatchObject({ transition: 'track-ends-window-edge' });
+    expect(h.stub.sent('itemWindow').map((r) => r.reason)).toEqual(['load', 'queueCompleted', 'queueCompleted', 'queueCompleted']);
+    await h.advance(8_000); // the fourth try answers t1…t11 again, anchored on t1
+    expect(h.transitions.find((t) => t.transition === 'next-window-asks-again')).toMatchObject({ from: 'BUFFERING', to: 'BUFFERING', cause: 'response' });
+    expect(h.stub.sent('itemWindow').slice(4, 6)).toEqual([expect.objectContaining({ reason: 'queueCompleted' }), expect.objectContaining({ reason: 'refresh', itemId: 't11' })]);
+    expect(h.player.status()).toMatchObject({ playbackState: 'PLAYBACK_STATE_PLAYING', itemId: 't12' });
+  });
+
+  it('next-window-waits: the window in flight falls short, but a refreshCloudQueue waits behind it; its answer plays on', async () => {
+    // As above: t1…t3 alone until the integration adds u1, u2 and sends refreshCloudQueue.
+    await start({ items: [...short(3), ...short(2, 'u')] });
+    const window = { includesBeginningOfQueue: true, includesEndOfQueue: false, queueVersion: '1', items: short(3) };
+    h.stub.script('itemWindow', { status: 200, body: window }, { times: 5 });
+    h.stub.script('itemWindow', { status: 503, headers: { 'retry-after': '10' } }, { times: 1, reason: 'refresh' });
+    h.stub.script('itemWindow', { status: 200, body: window }, { times: 1 });
+    await h.load();
+    await h.advance(BUFFERING_MS + 15_000);
+    expect(last()).toMatchObject({ transition: 'track-ends-window-edge' });
+    await h.player.refresh();
+    await h.advance(10_000);
+    const rows = h.rows();
+    expect(rows.slice(rows.indexOf('refresh-command'), rows.indexOf('refresh-command') + 3)).toEqual(['refresh-command', 'next-window-waits', 'next-window-plays-fetched']);
+    expect(h.player.status()).toMatchObject({ playbackState: 'PLAYBACK_STATE_PLAYING', itemId: 'u1' });
+  });
+
+  it('next-window-ends: the window waited for has nothing after the ended track; the player pauses at the end', async () => {
+    await atWindowEdge();
+    h.stub.edit((items) => items.slice(0, 11));
+    await h.advance(15_000);
+    expect(last()).toMatchObject({ transition: 'next-window-ends', from: 'BUFFERING', to: 'PAUSED', cause: 'response' });
+    expect(h.player.snapshot()).toMatchObject({ state: 'PAUSED', atEnd: true, atEdge: false, itemId: 't11', window: { includesEndOfQueue: true } });
+    expect(finalsOf('t11')).toHaveLength(1);
+    // Play replays the last track, as after any end of the queue.
+    await h.player.act('play', 'user');
+    expect(last()).toMatchObject({ transition: 'play-at-end' });
+  });
+
+  it('next-window-ends: a window that no longer holds the ended track pauses there; it does not ask for an item the server removed', async () => {
+    await atWindowEdge({}, short(30));
+    h.stub.edit((items) => items.filter((item) => item.id !== 't11'));
+    await h.advance(15_000);
+    expect(last()).toMatchObject({ transition: 'next-window-ends', to: 'PAUSED' });
+    expect(h.stub.sent('itemWindow').filter((r) => r.itemId === 't11')).toEqual([]);
+  });
+
+  it('next-window-ends: a server that keeps answering the same short window (saying the queue goes on) is asked once at the edge, not again and again', async () => {
+    await start({ items: short(3) });
+    const window = { includesBeginningOfQueue: true, includesEndOfQueue: false, queueVersion: '1', items: short(3) };
+    h.stub.script('itemWindow', { status: 200, body: window }, { times: 1_000 });
+    await h.load();
+    await h.advance(BUFFERING_MS + 15_000);
+    expect(h.rows().slice(-2)).toEqual(['track-ends-window-edge', 'next-window-ends']);
+    const asked = h.stub.sent('itemWindow').length;
+    await h.advance(30 * 60_000);
+    expect(h.stub.sent('itemWindow')).toHaveLength(asked);
+    expect(h.player.snapshot()).toMatchObject({ state: 'PAUSED', atEnd: true, itemId: 't3' });
+  });
+
+  it('next-window-exhausted: the window waited for used up its retries: final report, pause, the session stays', async () => {
+    await atWindowEdge();
+    h.stub.script('itemWindow', { status: 503, headers: { 'retry-after': '10' } }, { times: 1, reason: 'refresh' });
+    await h.advance(15_000);
+    expect(last()).toMatchObject({ transition: 'next-window-exhausted', from: 'BUFFERING', to: 'PAUSED' });
+    expect(h.player.snapshot()).toMatchObject({ state: 'PAUSED', draining: true, atEnd: true, itemId: 't11', lastError: { status: 503 } });
+    expect(finalsOf('t11')).toHaveLength(1);
+    expect(h.player.currentSession).not.toBeNull();
+  });
+
+  it('track-ends-window-edge: a version poll whose retries run out meanwhile does not end the wait', async () => {
+    // 199 s tracks: t3 ends at 597.5 s, the poll due at 600 s gets a 500 (never retried).
+    await start({ items: [...tracks(3, 199_000), ...tracks(2, 199_000, 'u')] });
+    const window = { includesBeginningOfQueue: true, includesEndOfQueue: false, queueVersion: '1', items: tracks(3, 199_000) };
+    h.stub.script('itemWindow', { status: 200, body: window }, { times: 5 });
+    h.stub.script('itemWindow', { status: 503, headers: { 'retry-after': '10' } }, { times: 1, reason: 'refresh' });
+    h.stub.script('version', { status: 500 });
+    await h.load();
+    await h.advance(BUFFERING_MS + 597_000);
+    expect(last()).toMatchObject({ transition: 'track-ends-window-edge' });
+    await h.advance(3_000);
+    expect(last()).toMatchObject({ transition: 'background-exhausted', from: 'BUFFERING', to: 'BUFFERING' });
+    await h.advance(10_000);
+    expect(h.player.status()).toMatchObject({ playbackState: 'PLAYBACK_STATE_PLAYING', itemId: 'u1' });
+  });
+
+  it('track-ends-window-edge: a skip the server answers with nothing after the ended track (limitedSkips) leaves the player waiting', async () => {
+    await atWindowEdge({ policies: { limitedSkips: true } });
+    const window = { includesBeginningOfQueue: false, includesEndOfQueue: false, queueVersion: '1', items: short(11).slice(5) };
+    h.stub.script('itemWindow', { status: 200, body: window }, { reason: 'skipNext' });
+    await expect(h.player.act('skipNext', 'user')).rejects.toMatchObject({ errorCode: 'ERROR_PLAYBACK_NO_CONTENT' });
+    expect(h.player.snapshot()).toMatchObject({ state: 'BUFFERING', atEdge: true });
+    await h.advance(15_000);
+    expect(h.player.status()).toMatchObject({ playbackState: 'PLAYBACK_STATE_PLAYING', itemId: 't12' });
+  });
+
+  it('track-ends-window-edge: a pause while waiting, then play: the ended track\u2019s end is seen again, and one final report goes', async () => {
+    await atWindowEdge({ reports: { sendPlaybackActions: true } });
+    await h.player.act('pause', 'user');
+    expect(last()).toMatchObject({ transition: 'pause', from: 'BUFFERING', to: 'PAUSED' });
+    // Nothing was playing: no update report for the wait.
+    expect(h.stub.postedReports().filter((r) => r.id === 't11')).toEqual([]);
+    await h.player.act('play', 'user');
+    await h.settle();
+    // Played on from its end, the track ends again at once, and the player waits again.
+    expect(h.rows().slice(-2)).toEqual(['play', 'track-ends-window-edge']);
+    expect(h.player.snapshot()).toMatchObject({ state: 'BUFFERING', atEdge: true, itemId: 't11' });
+    await h.advance(15_000);
+    expect(h.player.status()).toMatchObject({ playbackState: 'PLAYBACK_STATE_PLAYING', itemId: 't12' });
+    expect(finalsOf('t11')).toHaveLength(1);
+  });
+
+  it('track-ends-window-edge: suspended while waiting, then resumed: the track ends once, then the next plays', async () => {
+    await atWindowEdge();
+    h.player.suspend();
+    await h.advance(15_000); // the awaited window answers while suspended
+    await h.player.act('resume', 'user');
+    await h.settle();
+    await h.advance(BUFFERING_MS);
+    expect(h.player.status()).toMatchObject({ playbackState: 'PLAYBACK_STATE_PLAYING', itemId: 't12' });
+    expect(finalsOf('t11')).toHaveLength(1);
+  });
+
+  it('track-ends-window-edge: skipToItem to the waiting track with a position plays it from there (a seek)', async () => {
+    await atWindowEdge();
+    h.player.skipToItem({ itemId: 't11', trackMetadata: short(11)[10]!.track, positionMillis: 1_000 });
+    expect(last()).toMatchObject({ transition: 'seek' });
+    await h.advance(0);
+    expect(last()).toMatchObject({ transition: 'audio-ready', to: 'PLAYING' });
+    await h.advance(3_999);
+    expect(h.player.status()).toMatchObject({ playbackState: 'PLAYBACK_STATE_PLAYING', itemId: 't11', positionMillis: 4_999 });
+  });
+
+  it('track-ends-window-edge: a loadCloudQueue that fails meanwhile leaves the player waiting, and the wait goes on', async () => {
+    await atWindowEdge();
+    h.stub.script('context', { status: 500 });
+    await expect(h.load()).rejects.toMatchObject({ errorCode: 'ERROR_CLOUD_QUEUE_SERVER' });
+    expect(last()).toMatchObject({ transition: 'load-failed', to: 'BUFFERING' });
+    // The refresh in flight belonged to the queue before the load: its answer is dropped, so the
+    // player asks again once it ends.
+    await h.advance(15_000);
+    const rows = h.rows();
+    expect(rows.slice(rows.indexOf('load-failed') + 1, rows.indexOf('load-failed') + 2)).toEqual(['next-window-plays-fetched']);
+    expect(h.stub.sent('itemWindow', 'refresh').map((r) => r.itemId)).toContain('t11');
+    expect(finalsOf('t11')).toHaveLength(1);
   });
 });
 
@@ -485,6 +651,19 @@ describe('control commands on a loaded queue', () => {
     expect(h.player.status()).toMatchObject({ itemId: 't1', positionMillis: 91_000 });
     expect(h.stub.postedReports()).toEqual([]);
     expect(h.stub.sent('itemWindow', 'skipToItem')).toEqual([]);
+  });
+
+  it('skip-to-item-plays: skipToItem to the last track once it ended (its final report posted) starts a new playback of it, not a seek', async () => {
+    await playing({ items: tracks(2, 60_000), reports: { sendUpdateAfterMillis: 1_000, periodicIntervalMillis: 1_000 } });
+    await h.advance(120_000);
+    expect(last()).toMatchObject({ transition: 'track-ends-last', to: 'PAUSED' });
+    const reports = h.stub.postedReports().length;
+    h.player.skipToItem({ itemId: 't2', positionMillis: 50_000, trackMetadata: tracks(2, 60_000)[1]!.track, playOnCompletion: false });
+    expect(last()).toMatchObject({ transition: 'skip-to-item-paused', to: 'PAUSED' });
+    // Cued, not running: no timer of the ended playback goes on posting updates.
+    await h.advance(20_000);
+    expect(h.stub.postedReports().slice(reports)).toEqual([]);
+    expect(h.player.status()).toMatchObject({ itemId: 't2', positionMillis: 50_000, playbackState: 'PLAYBACK_STATE_PAUSED' });
   });
 
   it('skip-answered-seeks: without metadata, skipToItem to the playing item asks the server (§4.3), then seeks', async () => {

@@ -32,17 +32,28 @@ export interface GuardContext {
    */
   answerFullyFetched: boolean;
   /**
+   * The playing track reached its end at the window's edge before the next window came, and waits
+   * for it: its playhead at the end, its final report not yet posted (it goes with what comes next).
+   */
+  atEdge: boolean;
+  /**
    * The track that just ended is the window's last, but not the queue's (includesEndOfQueue
    * false), and background requests still run (not draining): the next window will have more.
    */
   queueGoesOn: boolean;
-  /** A window just answered holds the playing track and a track after it. */
+  /** A window just answered (a background one, a skip's, a resume's) holds the playing track and a track after it. */
   answerHasNext: boolean;
   /**
-   * A window just answered has nothing after the playing track, says the queue goes on, and was
-   * asked for another track (before the playing one ended): asking for this one may get more.
+   * A window just answered holds the playing track with nothing after it, says the queue goes on,
+   * and was asked for another track (before the playing one ended): asking for this one may get more.
    */
   answerFallsShort: boolean;
+  /** The window just answered was asked in the background, not for a user's skip or intent. */
+  answerInBackground: boolean;
+  /** A window request that always goes out (a command's, a new version's) waits behind the one answering. */
+  windowQueued: boolean;
+  /** The background request whose retries ran out asked for a window. */
+  windowExhausted: boolean;
   /** The skip (command or answer) leaves the player playing rather than paused. */
   skipPlays: boolean;
   currentItemId: string | undefined;
@@ -68,16 +79,25 @@ export const GUARDS = {
   windowFullyFetched: (c: GuardContext) => c.windowFullyFetched,
   answerFullyFetched: (c: GuardContext) => c.answerFullyFetched,
   queueGoesOn: (c: GuardContext) => c.queueGoesOn,
+  edgeAnswerHasNextFetched: (c: GuardContext) => c.atEdge && c.answerHasNext && c.answerFullyFetched,
+  edgeAnswerHasNext: (c: GuardContext) => c.atEdge && c.answerHasNext,
+  edgeAnswerFallsShort: (c: GuardContext) => c.atEdge && c.answerInBackground && c.answerFallsShort,
+  edgeAnswerMoreQueued: (c: GuardContext) => c.atEdge && c.answerInBackground && c.windowQueued,
+  edgeAnswerEnds: (c: GuardContext) => c.atEdge && c.answerInBackground,
+  edgeWindowExhausted: (c: GuardContext) => c.atEdge && c.windowExhausted,
   atEndAnswerHasNext: (c: GuardContext) => c.atEnd && c.answerHasNext,
-  atEndAnswerFallsShort: (c: GuardContext) => c.atEnd && c.answerFallsShort,
   skipPlays: (c: GuardContext) => c.skipPlays,
   /** The server answered a skipToItem to the item that is playing. */
   answerIsCurrentItem: (c: GuardContext, e: PlayerEvent) => {
     const answer = e as EventOf<'skipAnswered'>;
     return answer.skipped === 'skipToItem' && c.currentItemId !== undefined && answer.target.id === c.currentItemId;
   },
-  /** skipToItem to the playing item that §4.3 does not send to the server: a seek. */
+  /**
+   * skipToItem to the playing item that §4.3 does not send to the server: a seek. Not once the
+   * item ended at the end of the queue (it had its final report): that starts a new playback.
+   */
   sameItemLocally: (c: GuardContext, e: PlayerEvent) =>
+    !c.atEnd &&
     c.currentItemId !== undefined && (e as EventOf<'skipToItem'>).params.itemId === c.currentItemId && !commandAsksServer(c, e),
 } satisfies Record<string, (context: GuardContext, event: PlayerEvent) => boolean>;
 
@@ -105,7 +125,7 @@ export const EFFECTS = [
   'finalReportSkip',
   'playNextTrack',
   'stopAtEnd',
-  'awaitNextWindow',
+  'stallAtEdge',
   'askAgainAtEdge',
   'recordDownload',
   'requestQueueCompleted',
@@ -179,15 +199,19 @@ export const TRANSITIONS: readonly Transition[] = [
   { id: 'suspend-after-ttl', from: ['PAUSED'], on: ['pauseTtlExpired'], to: 'SUSPENDED', effects: ['suspendSession'], note: 'seed §3: paused for pauseTtlSec, the session is suspended and stays in the queue' },
   { id: 'suspend-command', from: ACTIVE, on: ['suspend'], to: 'SUSPENDED', effects: ['pauseSegment', 'disarmPauseTtl', 'suspendSession'], note: 'the suspend command suspends the session' },
   { id: 'resume-suspended', from: ['SUSPENDED'], on: ['resume', 'play'], to: 'same', effects: ['requestResume'], note: 'seed §3: an explicit resume sends GET /itemWindow reason=resume and waits for it' },
+  { id: 'resume-answered-at-end-more', from: ['SUSPENDED'], on: ['resumeAnswered'], guard: 'atEndAnswerHasNext', to: 'BUFFERING', effects: ['adoptWindow', 'startNext'], note: 'a session suspended after the last track resumes, and tracks were added since: the next one plays (the last one had its final report)' },
+  { id: 'resume-answered-at-end', from: ['SUSPENDED'], on: ['resumeAnswered'], guard: 'atEnd', to: 'BUFFERING', effects: ['adoptWindow', 'restartCurrent'], note: 'a session suspended after the last track resumes: the last track plays again, as a play after the end does' },
   { id: 'resume-answered', from: ['SUSPENDED'], on: ['resumeAnswered'], to: 'BUFFERING', effects: ['adoptWindow', 'bufferCurrent'], note: 'the resumed session plays again' },
 
   // the end of a track and of the queue (seed §4.3 queueCompleted)
   { id: 'track-ends-next', from: ['PLAYING'], on: ['trackEnded'], guard: 'hasNext', to: 'PLAYING', effects: ['finalReport', 'playNextTrack'], note: 'a track ends: one final report, the next track plays gaplessly' },
-  { id: 'track-ends-window-edge', from: ['PLAYING'], on: ['trackEnded'], guard: 'queueGoesOn', to: 'BUFFERING', effects: ['finalReport', 'stopAtEnd', 'awaitNextWindow'], note: 'the window ends here but the queue goes on (includesEndOfQueue false), before the next window came (tracks shorter than its round trip): one final report, then wait for it, buffering' },
-  { id: 'next-window-plays', from: ['BUFFERING'], on: ['windowAnswered'], guard: 'atEndAnswerHasNext', to: 'BUFFERING', effects: ['adoptBackgroundWindow', 'startNext'], note: 'the window waited for at the edge arrives with the next track: fetch it and play' },
-  { id: 'next-window-asks-again', from: ['BUFFERING'], on: ['windowAnswered'], guard: 'atEndAnswerFallsShort', to: 'same', effects: ['adoptBackgroundWindow', 'askAgainAtEdge'], note: 'a window asked for an earlier track (a queueCompleted, say) ends where the old one did: ask again (reason=refresh) for the track that ended' },
-  { id: 'next-window-ends', from: ['BUFFERING'], on: ['windowAnswered'], guard: 'atEnd', to: 'PAUSED', effects: ['adoptBackgroundWindow', 'armPauseTtl'], note: 'the window waited for has nothing after the track that ended: the queue ended after all (or its server says it goes on, yet sends nothing more), pause (§4.3 queueCompleted)' },
-  { id: 'next-window-exhausted', from: ['BUFFERING'], on: ['backgroundExhausted'], guard: 'atEnd', to: 'PAUSED', effects: ['drainWindow', 'armPauseTtl', 'reportError'], note: 'seed §3/§7.4: background retries used up while waiting at the window\u2019s edge: no audio is left to play out, pause; the session stays valid' },
+  { id: 'track-ends-window-edge', from: ['PLAYING'], on: ['trackEnded'], guard: 'queueGoesOn', to: 'BUFFERING', effects: ['stallAtEdge'], note: 'the track ends at the window\u2019s edge, the queue goes on (includesEndOfQueue false) and the next window has not come (tracks shorter than its round trip): wait for it, buffering; the final report goes with what comes next' },
+  { id: 'next-window-plays-fetched', from: ['BUFFERING'], on: ['windowAnswered'], guard: 'edgeAnswerHasNextFetched', to: 'BUFFERING', effects: ['adoptBackgroundWindow', 'finalReport', 'startNext', 'requestQueueCompleted'], note: 'the window waited for at the edge brings the next track, its audio all fetched already (short tracks arrive whole): one final report, play on, reason=queueCompleted checks for more' },
+  { id: 'next-window-plays', from: ['BUFFERING'], on: ['windowAnswered'], guard: 'edgeAnswerHasNext', to: 'BUFFERING', effects: ['adoptBackgroundWindow', 'finalReport', 'startNext'], note: 'the window waited for at the edge brings the next track: the ended one gets its final report, the next one plays' },
+  { id: 'next-window-asks-again', from: ['BUFFERING'], on: ['windowAnswered'], guard: 'edgeAnswerFallsShort', to: 'same', effects: ['adoptBackgroundWindow', 'askAgainAtEdge'], note: 'a window asked for an earlier track (a queueCompleted, say) ends where the old one did: ask again (reason=refresh) for the track that ended' },
+  { id: 'next-window-waits', from: ['BUFFERING'], on: ['windowAnswered'], guard: 'edgeAnswerMoreQueued', to: 'same', effects: ['adoptBackgroundWindow'], note: 'nothing more in this window, but a refreshCloudQueue or a new version\u2019s window goes out after it: keep waiting for that one' },
+  { id: 'next-window-ends', from: ['BUFFERING'], on: ['windowAnswered'], guard: 'edgeAnswerEnds', to: 'PAUSED', effects: ['adoptBackgroundWindow', 'finalReport', 'stopAtEnd', 'armPauseTtl'], note: 'the window waited for has nothing after the track that ended: the queue ended after all (or its server says it goes on, yet sends nothing more); final report, pause (§4.3 queueCompleted)' },
+  { id: 'next-window-exhausted', from: ['BUFFERING'], on: ['backgroundExhausted'], guard: 'edgeWindowExhausted', to: 'PAUSED', effects: ['drainWindow', 'finalReport', 'stopAtEnd', 'armPauseTtl', 'reportError'], note: 'seed §3/§7.4: the window waited for at the edge used up its retries: no audio is left to play out; final report, pause, the session stays valid' },
   { id: 'track-ends-last', from: ['PLAYING'], on: ['trackEnded'], to: 'PAUSED', effects: ['finalReport', 'stopAtEnd', 'armPauseTtl'], note: 'no more tracks: pause after the last one (§4.3 queueCompleted)' },
   { id: 'window-fetched', from: ACTIVE, on: ['downloadComplete'], guard: 'windowFullyFetched', to: 'same', effects: ['recordDownload', 'requestQueueCompleted'], note: 'all audio of the window fetched: GET /itemWindow reason=queueCompleted checks for more' },
   { id: 'track-fetched', from: ACTIVE, on: ['downloadComplete'], to: 'same', effects: ['recordDownload'], note: 'a track\u2019s audio is fetched; the next one starts downloading' },

@@ -10,9 +10,9 @@ export interface WindowState {
   tone: 'warn' | 'info';
 }
 
-export function windowStates(detail: Pick<PlayerDetail, 'state' | 'atEnd' | 'draining'>): WindowState[] {
+export function windowStates(detail: Pick<PlayerDetail, 'state' | 'atEnd' | 'atEdge' | 'draining'>): WindowState[] {
   const states: WindowState[] = [];
-  if (detail.atEnd && detail.state === 'BUFFERING') states.push({ text: 'at the window\u2019s edge: waiting for the next window', tone: 'info' });
+  if (detail.atEdge && detail.state === 'BUFFERING') states.push({ text: 'at the window\u2019s edge: waiting for the next window', tone: 'info' });
   if (detail.atEnd && detail.state === 'PAUSED') states.push({ text: 'paused after the last track', tone: 'info' });
   if (detail.draining) states.push({ text: 'draining: background retries used up', tone: 'warn' });
   return states;
