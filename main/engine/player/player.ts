@@ -102,8 +102,12 @@ interface PendingLoad {
   params: LoadParams;
   /** The queue being loaded, once its context answered; it replaces the current one on success. */
   queue?: LoadedQueue;
-  /** Everything a failed load puts back (seed §3: "Unchanged (previous state)"). */
-  previous: Snapshot;
+  /**
+   * What a failed load puts back (seed §3: "Unchanged (previous state)"), taken when the load
+   * started its track at once, the one thing that replaces the playback before the server answered.
+   * Null until then: the player goes on with its queue meanwhile, and a failure leaves it as it is.
+   */
+  previous: Snapshot | null;
   startedAtOnce: boolean;
   /**
    * The final report of the track a started-at-once load cut off: posted once the load is
@@ -266,7 +270,7 @@ export class Player {
   load(params: LoadParams): Promise<void> {
     return new Promise<void>((resolve, reject) => {
       this.loading?.reject(new PlaybackError('ERROR_CLOUD_QUEUE_SERVER', 'superseded by a newer loadCloudQueue'));
-      this.loading = { params, previous: this.takeSnapshot(), startedAtOnce: false, resolve, reject };
+      this.loading = { params, previous: null, startedAtOnce: false, resolve, reject };
       this.dispatch({ type: 'load', params });
     });
   }
@@ -426,7 +430,7 @@ export class Player {
     const row = findTransition(this.state, event, this.guardContext(event));
     if (!row) return undefined;
     const from = this.state;
-    const to = row.to === 'same' ? from : row.to === 'previous' ? (this.loading?.previous.state ?? from) : row.to;
+    const to = row.to === 'same' ? from : row.to === 'previous' ? (this.loading?.previous?.state ?? from) : row.to;
     this.state = to;
     for (const effect of row.effects) this.effects[effect](event as never);
     this.rescheduleVersionPoll();
@@ -545,6 +549,7 @@ export class Player {
     },
     restorePrevious: () => {
       const previous = this.loading!.previous;
+      if (!previous) return;
       this.stopTrackTimers();
       this.queue = previous.queue;
       this.window = previous.window;
@@ -557,8 +562,13 @@ export class Player {
     },
     failLoad: (event) => {
       const { failure } = event as EventOf<'loadFailed'>;
+      const replaced = this.loading?.previous;
       this.loading?.reject(cloudQueueError(failure, this.loading.params.itemId));
       this.loading = null;
+      // Nothing was replaced: the playback went on, but the load moved the epoch, so what its
+      // requests in flight were for is asked again.
+      if (!replaced && this.atEdge) this.awaitNextWindow();
+      else if (!replaced && this.state === 'PLAYING') this.askForNextWindowIfNear();
     },
     bufferCurrent: () => this.armAudioReady(this.track ? this.fetched.has(this.track.item.id) : false),
     playSegment: () => {
@@ -601,8 +611,13 @@ export class Player {
     },
     finalReport: () => this.sendReport('final'),
     finalReportSkip: () => {
-      // A track that ended at the end of the queue or the window's edge had its final report.
-      if (this.track?.hasStarted && !this.atEnd) this.sendReport('final', `skip-${randomUUID()}`);
+      // A track that ended at the end of the queue had its final report; one that ended at the
+      // window's edge gets it now, but it ended by itself, not by the skip.
+      if (this.track?.hasStarted && !this.atEnd) this.sendReport('final', this.atEdge ? undefined : `skip-${randomUUID()}`);
+    },
+    finalReportAtEdge: () => {
+      // Played to its end at the window's edge: its final report is owed whatever drops the queue.
+      if (this.atEdge) this.reportCutOff();
     },
     playNextTrack: () => {
       const next = this.window!.after(this.track!.item.id)!;
@@ -712,7 +727,10 @@ export class Player {
       container: context.value.container,
     };
     const playsAtOnce = params.playOnCompletion === true && startsAtOnce(policies, metadata !== undefined);
-    if (playsAtOnce) this.dispatch({ type: 'loadStartedAtOnce', track: metadata! }, { requestId: context.exchange.requestId });
+    if (playsAtOnce) {
+      pending.previous = this.takeSnapshot();
+      this.dispatch({ type: 'loadStartedAtOnce', track: metadata! }, { requestId: context.exchange.requestId });
+    }
     const reason = firstWindowReason(policies, metadata !== undefined, metadata !== undefined && fetchedAtOnce(metadata));
     // A new queue: the version the command named (if any), never the one of the queue it replaces.
     const window = await this.deps.client.itemWindow(target, { ...this.windowQuery(reason, params.itemId), queueVersion: params.queueVersion });
@@ -793,7 +811,9 @@ export class Player {
    * QUEUED_PURPOSES asked for while another is in flight goes out once that one ends.
    */
   private async backgroundWindow(reason: Reason, purpose: WindowPurpose): Promise<void> {
-    if (!this.queue) return;
+    // Not while a load is pending: the queue may be replaced before the answer comes (and the
+    // load moved the epoch already). A load that fails asks again (failLoad).
+    if (!this.queue || this.loading) return;
     if (purpose === 'queueCompleted' && !this.mayAskQueueCompleted()) return;
     if (this.backgroundWindowInFlight) {
       if (QUEUED_PURPOSES.includes(purpose)) this.windowAfterInFlight = { reason, purpose, epoch: this.epoch };
@@ -808,8 +828,10 @@ export class Player {
     const epoch = this.epoch;
     try {
       const itemId = this.track?.item.id;
+      // Every try goes where the first went, even if a load replaces the queue meanwhile.
+      const target = this.queue.target;
       const result = await this.waitingFor('window', { reason, purpose }, () =>
-        this.background((retry) => this.deps.client.itemWindow(this.queue!.target, this.windowQuery(reason, itemId), retry)),
+        this.background((retry) => this.deps.client.itemWindow(target, this.windowQuery(reason, itemId), retry)),
       );
       if (epoch !== this.epoch || !this.queue) return;
       if (result.ok) this.dispatch({ type: 'windowAnswered', window: result.value, purpose, askedFor: itemId }, { requestId: result.exchange.requestId });
@@ -1015,11 +1037,6 @@ export class Player {
     if (positionMillis === undefined || !this.track) return;
     this.track.seek(positionMillis, this.deps.clock.now());
     if (this.track.playing) this.startTrackTimers();
-    // Moved off its end at the window's edge: the track buffers and plays from there.
-    if (this.atEdge) {
-      this.atEdge = false;
-      if (this.state === 'BUFFERING') this.armAudioReady(true);
-    }
   }
 
   private startCommandItem(params: SkipToItemParams, play: boolean): void {

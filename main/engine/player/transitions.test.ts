@@ -33,6 +33,9 @@ async function playing(options: StubOptions = {}): Promise<PlayerHarness> {
 }
 
 const last = () => h.transitions.at(-1)!;
+/** Ids of the final reports posted so far, in order; those of one item. */
+const finals = () => h.stub.postedReports().filter((r) => r.type === 'final').map((r) => r.id);
+const finalsOf = (id: string) => finals().filter((each) => each === id);
 const minutes = (n: number) => n * 60_000;
 
 describe('loadCloudQueue', () => {
@@ -117,6 +120,70 @@ describe('a load that fails leaves the player as it was', () => {
     expect(last()).toMatchObject({ transition: 'load-failed', to: 'BUFFERING' });
     await h.advance(BUFFERING_MS);
     expect(h.player.status()).toMatchObject({ playbackState: 'PLAYBACK_STATE_PLAYING', itemId: 't2' });
+  });
+
+  it('load-failed: the window\u2019s edge reached while a load waits for its answer: nothing is asked for the queue that may go, and once the load fails the wait goes on', async () => {
+    await playing({ items: tracks(14, 5_000) });
+    h.stub.script('itemWindow', { status: 503, headers: { 'retry-after': '10' } }, { times: 3, reason: 'refresh' });
+    await h.advance(50_000);
+    h.stub.script('context', { hang: true });
+    const load = h.load().catch((error: unknown) => error);
+    await h.advance(5_500); // t11 ends: the edge
+    expect(last()).toMatchObject({ transition: 'track-ends-window-edge' });
+    const refreshes = h.stub.sent('itemWindow', 'refresh').length;
+    await h.advance(4_500); // the context times out (10 s): the load fails
+    expect(await load).toMatchObject({ errorCode: 'ERROR_CLOUD_QUEUE_SERVER' });
+    expect(h.transitions.at(-1)).toMatchObject({ transition: 'load-failed', from: 'BUFFERING', to: 'BUFFERING' });
+    expect(h.stub.sent('itemWindow', 'refresh').slice(refreshes)).toEqual([expect.objectContaining({ itemId: 't11' })]);
+    await h.advance(20_000);
+    expect(h.rows()).toContain('next-window-plays-fetched');
+    expect(finalsOf('t11')).toHaveLength(1);
+  });
+
+  it('load-failed: nothing is asked for a queue a pending load may replace; the edge reached meanwhile asks once the load failed', async () => {
+    // As in the edge tests: windows of t1…t3 alone (the queue goes on), nothing in flight at t3's end.
+    await start({ items: [...tracks(3, 5_000), ...tracks(2, 5_000, 'u')] });
+    const window = { includesBeginningOfQueue: true, includesEndOfQueue: false, queueVersion: '1', items: tracks(3, 5_000) };
+    h.stub.script('itemWindow', { status: 200, body: window }, { times: 5 });
+    await h.load();
+    await h.advance(BUFFERING_MS + 14_000);
+    h.stub.script('context', { hang: true });
+    const load = h.load().catch((error: unknown) => error);
+    const asked = h.stub.sent('itemWindow').length;
+    await h.advance(1_000); // t3 ends: the edge, while the load waits
+    expect(last()).toMatchObject({ transition: 'track-ends-window-edge' });
+    await h.advance(8_999);
+    expect(h.stub.sent('itemWindow')).toHaveLength(asked);
+    await h.advance(1); // the context times out: the load fails, and the wait asks
+    await load;
+    expect(h.stub.sent('itemWindow')[asked]).toMatchObject({ reason: 'refresh', itemId: 't3' });
+    await h.settle();
+    expect(h.player.status()).toMatchObject({ playbackState: 'PLAYBACK_STATE_PLAYING', itemId: 'u1' });
+  });
+
+  it('load-failed: the queue ended while a load waited for its answer: the player stays paused at the end', async () => {
+    await playing({ items: tracks(2, 60_000) });
+    await h.advance(115_000);
+    h.stub.script('context', { hang: true });
+    const load = h.load().catch((error: unknown) => error);
+    await h.advance(11_000);
+    await load;
+    expect(h.rows().slice(-2)).toEqual(['track-ends-last', 'load-failed']);
+    expect(h.player.snapshot()).toMatchObject({ state: 'PAUSED', atEnd: true, itemId: 't2', positionMillis: 60_000 });
+  });
+
+  it('load-failed: a skip while a load waited for its answer holds; the track it left gets one final report', async () => {
+    await playing({ items: tracks(5, 60_000) });
+    h.stub.script('context', { hang: true });
+    const load = h.load().catch((error: unknown) => error);
+    await h.settle();
+    await h.player.act('skipNext', 'user');
+    await h.advance(10_000);
+    await load;
+    await h.advance(BUFFERING_MS);
+    expect(h.player.status()).toMatchObject({ playbackState: 'PLAYBACK_STATE_PLAYING', itemId: 't2' });
+    await h.advance(60_000);
+    expect(finalsOf('t1')).toHaveLength(1);
   });
 
   it('track-ends-last: a track that ended at the end of the queue posts no update after its final report when suspended', async () => {
@@ -309,8 +376,6 @@ describe('tracks ending and audio fetched', () => {
 
 describe('the window\u2019s edge (seed §4.3 Next Window)', () => {
   const short = (count: number, prefix = 't') => tracks(count, 5_000, prefix);
-  const finals = () => h.stub.postedReports().filter((r) => r.type === 'final').map((r) => r.id);
-  const finalsOf = (id: string) => finals().filter((each) => each === id);
 
   /**
    * Tracks shorter than the next window's round trip: the first window is t1…t11 of `items`
@@ -499,14 +564,55 @@ describe('the window\u2019s edge (seed §4.3 Next Window)', () => {
     expect(finalsOf('t11')).toHaveLength(1);
   });
 
-  it('track-ends-window-edge: skipToItem to the waiting track with a position plays it from there (a seek)', async () => {
+  it('skip-to-item-plays: skipToItem to the waiting track plays it anew; the playback that ended gets a plain final report (it was not skipped)', async () => {
     await atWindowEdge();
     h.player.skipToItem({ itemId: 't11', trackMetadata: short(11)[10]!.track, positionMillis: 1_000 });
-    expect(last()).toMatchObject({ transition: 'seek' });
+    expect(last()).toMatchObject({ transition: 'skip-to-item-plays', to: 'BUFFERING' });
+    await h.settle();
+    const ended = h.stub.postedReports().filter((r) => r.type === 'final' && r.id === 't11');
+    expect(ended).toEqual([expect.objectContaining({ durationPlayedMillis: 5_000 })]);
+    expect(ended[0]).not.toHaveProperty('skip');
     await h.advance(0);
-    expect(last()).toMatchObject({ transition: 'audio-ready', to: 'PLAYING' });
-    await h.advance(3_999);
-    expect(h.player.status()).toMatchObject({ playbackState: 'PLAYBACK_STATE_PLAYING', itemId: 't11', positionMillis: 4_999 });
+    expect(h.player.status()).toMatchObject({ playbackState: 'PLAYBACK_STATE_PLAYING', itemId: 't11', positionMillis: 1_000 });
+  });
+
+  it('skip-answered-plays: skipToItem without metadata to the waiting track is asked of the server, then plays it anew (not a seek in the ended playback)', async () => {
+    await atWindowEdge();
+    h.player.skipToItem({ itemId: 't11' });
+    await h.settle();
+    expect(h.rows()).toContain('skip-answered-plays');
+    expect(h.rows()).not.toContain('skip-answered-seeks');
+    await h.advance(0);
+    expect(h.player.snapshot()).toMatchObject({ state: 'PLAYING', atEdge: false, itemId: 't11', positionMillis: 0 });
+    expect(finalsOf('t11')).toHaveLength(1);
+  });
+
+  it('skip-prev: a skip while waiting sends the ended track\u2019s final report without `skip`: it ended by itself', async () => {
+    await atWindowEdge();
+    await h.player.act('skipPrev', 'user');
+    await h.settle();
+    expect(h.player.status().itemId).toBe('t10');
+    const ended = h.stub.postedReports().filter((r) => r.type === 'final' && r.id === 't11');
+    expect(ended).toHaveLength(1);
+    expect(ended[0]).not.toHaveProperty('skip');
+  });
+
+  it('window-not-found: a 404 for the window waited for still sends the ended track\u2019s final report', async () => {
+    await atWindowEdge();
+    h.stub.script('itemWindow', { status: 404 }, { reason: 'refresh' });
+    await h.advance(15_000);
+    expect(last()).toMatchObject({ transition: 'window-not-found', to: 'IDLE' });
+    expect(finalsOf('t11')).toHaveLength(1);
+  });
+
+  it('background-exhausted: the window waited for runs out of retries while a refreshCloudQueue waits behind it: the wait goes on, and the refresh plays on', async () => {
+    await atWindowEdge();
+    h.stub.script('itemWindow', { status: 503, headers: { 'retry-after': '10' } }, { times: 1, reason: 'refresh' });
+    await h.player.refresh();
+    await h.advance(15_000);
+    const rows = h.rows();
+    expect(rows.slice(rows.indexOf('refresh-command') + 1, rows.indexOf('refresh-command') + 3)).toEqual(['background-exhausted', 'next-window-plays-fetched']);
+    expect(h.player.status()).toMatchObject({ playbackState: 'PLAYBACK_STATE_PLAYING', itemId: 't12' });
   });
 
   it('track-ends-window-edge: a loadCloudQueue that fails meanwhile leaves the player waiting, and the wait goes on', async () => {
@@ -664,6 +770,16 @@ describe('control commands on a loaded queue', () => {
     await h.advance(20_000);
     expect(h.stub.postedReports().slice(reports)).toEqual([]);
     expect(h.player.status()).toMatchObject({ itemId: 't2', positionMillis: 50_000, playbackState: 'PLAYBACK_STATE_PAUSED' });
+  });
+
+  it('skip-answered-plays: without metadata, skipToItem to the last track once it ended plays it anew from the position', async () => {
+    await playing({ items: tracks(2, 60_000) });
+    await h.advance(120_000);
+    h.player.skipToItem({ itemId: 't2', positionMillis: 50_000, playOnCompletion: true });
+    await h.settle();
+    expect(h.rows()).toContain('skip-answered-plays');
+    await h.advance(0);
+    expect(h.player.snapshot()).toMatchObject({ state: 'PLAYING', atEnd: false, itemId: 't2', positionMillis: 50_000 });
   });
 
   it('skip-answered-seeks: without metadata, skipToItem to the playing item asks the server (§4.3), then seeks', async () => {

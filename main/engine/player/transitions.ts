@@ -84,20 +84,22 @@ export const GUARDS = {
   edgeAnswerFallsShort: (c: GuardContext) => c.atEdge && c.answerInBackground && c.answerFallsShort,
   edgeAnswerMoreQueued: (c: GuardContext) => c.atEdge && c.answerInBackground && c.windowQueued,
   edgeAnswerEnds: (c: GuardContext) => c.atEdge && c.answerInBackground,
-  edgeWindowExhausted: (c: GuardContext) => c.atEdge && c.windowExhausted,
+  edgeWindowExhausted: (c: GuardContext) => c.atEdge && c.windowExhausted && !c.windowQueued,
   atEndAnswerHasNext: (c: GuardContext) => c.atEnd && c.answerHasNext,
   skipPlays: (c: GuardContext) => c.skipPlays,
   /** The server answered a skipToItem to the item that is playing. */
   answerIsCurrentItem: (c: GuardContext, e: PlayerEvent) => {
     const answer = e as EventOf<'skipAnswered'>;
-    return answer.skipped === 'skipToItem' && c.currentItemId !== undefined && answer.target.id === c.currentItemId;
+    // A track that reached its end (of the queue, or of the window) is not sought: it plays anew.
+    return !c.atEnd && !c.atEdge && answer.skipped === 'skipToItem' && c.currentItemId !== undefined && answer.target.id === c.currentItemId;
   },
   /**
    * skipToItem to the playing item that §4.3 does not send to the server: a seek. Not once the
-   * item ended at the end of the queue (it had its final report): that starts a new playback.
+   * item reached its end (of the queue, or of the window): that starts a new playback.
    */
   sameItemLocally: (c: GuardContext, e: PlayerEvent) =>
     !c.atEnd &&
+    !c.atEdge &&
     c.currentItemId !== undefined && (e as EventOf<'skipToItem'>).params.itemId === c.currentItemId && !commandAsksServer(c, e),
 } satisfies Record<string, (context: GuardContext, event: PlayerEvent) => boolean>;
 
@@ -123,6 +125,7 @@ export const EFFECTS = [
   'adoptWindow',
   'finalReport',
   'finalReportSkip',
+  'finalReportAtEdge',
   'playNextTrack',
   'stopAtEnd',
   'stallAtEdge',
@@ -182,7 +185,7 @@ export const TRANSITIONS: readonly Transition[] = [
   { id: 'load-answered-already-started', from: ANY, on: ['loadAnswered'], guard: 'startedAtOnce', to: 'same', effects: ['adoptLoad', 'answerLoad'], note: 'the window arrives for a track that already started' },
   { id: 'load-answered-plays', from: ANY, on: ['loadAnswered'], guard: 'playOnCompletion', to: 'BUFFERING', effects: ['adoptLoad', 'bufferCurrent', 'answerLoad'], note: 'loaded with playOnCompletion: fetch the first track and play' },
   { id: 'load-answered-paused', from: ANY, on: ['loadAnswered'], to: 'PAUSED', effects: ['adoptLoad', 'armPauseTtl', 'answerLoad'], note: 'loaded without playOnCompletion: ready, paused on the first track (pauseTtlSec runs from here)' },
-  { id: 'load-failed', from: ANY, on: ['loadFailed'], to: 'previous', effects: ['restorePrevious', 'failLoad'], note: 'seed §3/§7.3: the load fails with the error, no retry, the player stays in its previous state' },
+  { id: 'load-failed', from: ANY, on: ['loadFailed'], to: 'previous', effects: ['restorePrevious', 'failLoad'], note: 'seed §3/§7.3: the load fails with the error, no retry, the player stays in its previous state (a load that started its track at once puts back what it replaced; otherwise the player went on with its queue, and goes on)' },
 
   // playing and pausing
   { id: 'audio-ready', from: ['BUFFERING'], on: ['audioReady'], to: 'PLAYING', effects: ['playSegment'], note: 'the track has enough audio: play' },
@@ -238,10 +241,10 @@ export const TRANSITIONS: readonly Transition[] = [
   { id: 'window-answered', from: WITH_QUEUE, on: ['windowAnswered'], to: 'same', effects: ['adoptBackgroundWindow'], note: 'a background window (refresh, queueCompleted, new version) arrives' },
 
   // failures (seed §3 rows 1, 4, 5; §7.1 404)
-  { id: 'window-not-found', from: WITH_QUEUE, on: ['windowNotFound'], to: 'IDLE', effects: ['clearQueue', 'reportError'], note: 'seed §3/§7.1: 404 on /itemWindow for the itemId sent: stop, empty the queue, wait for new content' },
-  { id: 'session-not-found', from: WITH_QUEUE, on: ['sessionNotFound'], to: 'IDLE', effects: ['evictSession', 'reportError'], note: 'seed §7.1: 404 on any other request evicts the session' },
+  { id: 'window-not-found', from: WITH_QUEUE, on: ['windowNotFound'], to: 'IDLE', effects: ['finalReportAtEdge', 'clearQueue', 'reportError'], note: 'seed §3/§7.1: 404 on /itemWindow for the itemId sent: stop, empty the queue, wait for new content' },
+  { id: 'session-not-found', from: WITH_QUEUE, on: ['sessionNotFound'], to: 'IDLE', effects: ['finalReportAtEdge', 'evictSession', 'reportError'], note: 'seed §7.1: 404 on any other request evicts the session' },
   { id: 'background-exhausted', from: ACTIVE, on: ['backgroundExhausted'], to: 'same', effects: ['drainWindow', 'reportError'], note: 'seed §3/§7.4: background retries used up: play out the window, then pause; the session stays valid' },
-  { id: 'foreground-failed', from: WITH_QUEUE, on: ['foregroundFailed'], to: 'IDLE', effects: ['stopPlayback', 'reportError'], note: 'seed §3/§7.2: a request reached the retry limit of its error type: idle, error reported' },
+  { id: 'foreground-failed', from: WITH_QUEUE, on: ['foregroundFailed'], to: 'IDLE', effects: ['finalReportAtEdge', 'stopPlayback', 'reportError'], note: 'seed §3/§7.2: a request reached the retry limit of its error type: idle, error reported' },
 ];
 
 export function findTransition(state: MachineState, event: PlayerEvent, context: GuardContext): Transition | undefined {
