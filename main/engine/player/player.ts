@@ -345,8 +345,8 @@ export class Player {
             queueCompletedAsked: this.queueCompletedAsked,
             lastPollAt: this.lastPollAt,
             suspendAt: pauseTtl?.due ?? null,
-            // A load in flight bumped the epoch: what the queue before it was asking is not coming back.
-            asking: this.loading ? {} : this.savedAsking(),
+            // A track started at once moved the epoch on: what the queue before it asked is not coming back.
+            asking: this.loading?.previous ? {} : this.savedAsking(),
           }
         : null;
     return {
@@ -510,6 +510,9 @@ export class Player {
       const pending = this.loading!;
       const params = pending.params;
       pending.startedAtOnce = true;
+      // The playback is replaced: what the queue before was asking is not for this one.
+      this.epoch++;
+      this.asking = {};
       pending.cutOff = this.prepareCutOff() ?? undefined;
       this.stopTrackTimers();
       this.queue = pending.queue!;
@@ -522,6 +525,9 @@ export class Player {
     adoptLoad: (event) => {
       const { window } = event as EventOf<'loadAnswered'>;
       const pending = this.loading!;
+      // Answers to what the queue before asked are for a queue that is gone.
+      this.epoch++;
+      this.asking = {};
       // The track the load replaces: the one playing now, or the one a start at once replaced.
       const cutOff = pending.startedAtOnce ? pending.cutOff : this.prepareCutOff();
       if (cutOff) this.postReport(cutOff, { cutOff: true, ofQueueBefore: true });
@@ -556,19 +562,17 @@ export class Player {
       this.track = previous.track;
       this.atEnd = previous.atEnd;
       this.atEdge = previous.atEdge;
-      // The load stopped the timers; the state it leaves the player in gets its own again.
-      if (this.state === 'PLAYING') this.startTrackTimers();
-      else if (this.state === 'BUFFERING') this.bufferAgain();
+      // The track started at once stopped the timers and moved the epoch on: the state put back
+      // gets its timers again, and asks again what its requests were for.
+      if (this.state === 'PLAYING') {
+        this.startTrackTimers();
+        this.askForNextWindowIfNear();
+      } else if (this.state === 'BUFFERING') this.bufferAgain();
     },
     failLoad: (event) => {
       const { failure } = event as EventOf<'loadFailed'>;
-      const replaced = this.loading?.previous;
       this.loading?.reject(cloudQueueError(failure, this.loading.params.itemId));
       this.loading = null;
-      // Nothing was replaced: the playback went on, but the load moved the epoch, so what its
-      // requests in flight were for is asked again.
-      if (!replaced && this.atEdge) this.awaitNextWindow();
-      else if (!replaced && this.state === 'PLAYING') this.askForNextWindowIfNear();
     },
     bufferCurrent: () => this.armAudioReady(this.track ? this.fetched.has(this.track.item.id) : false),
     playSegment: () => {
@@ -709,8 +713,9 @@ export class Player {
   private async runLoad(): Promise<void> {
     const pending = this.loading!;
     const { params } = pending;
-    const epoch = ++this.epoch;
-    this.asking = {};
+    // The queue playing now goes on (its requests and their answers too) until the load replaces
+    // it: adoptLoad, or a track started at once, moves the epoch on. A load that fails drops nothing.
+    let epoch = this.epoch;
     const target: CloudQueueTarget = { queueBaseUrl: params.queueBaseUrl, httpAuthorization: params.httpAuthorization };
     // §7.3: the player does not retry before answering loadCloudQueue.
     const context = await this.deps.client.context(target);
@@ -730,6 +735,7 @@ export class Player {
     if (playsAtOnce) {
       pending.previous = this.takeSnapshot();
       this.dispatch({ type: 'loadStartedAtOnce', track: metadata! }, { requestId: context.exchange.requestId });
+      epoch = this.epoch;
     }
     const reason = firstWindowReason(policies, metadata !== undefined, metadata !== undefined && fetchedAtOnce(metadata));
     // A new queue: the version the command named (if any), never the one of the queue it replaces.
@@ -811,9 +817,7 @@ export class Player {
    * QUEUED_PURPOSES asked for while another is in flight goes out once that one ends.
    */
   private async backgroundWindow(reason: Reason, purpose: WindowPurpose): Promise<void> {
-    // Not while a load is pending: the queue may be replaced before the answer comes (and the
-    // load moved the epoch already). A load that fails asks again (failLoad).
-    if (!this.queue || this.loading) return;
+    if (!this.queue) return;
     if (purpose === 'queueCompleted' && !this.mayAskQueueCompleted()) return;
     if (this.backgroundWindowInFlight) {
       if (QUEUED_PURPOSES.includes(purpose)) this.windowAfterInFlight = { reason, purpose, epoch: this.epoch };

@@ -122,7 +122,7 @@ describe('a load that fails leaves the player as it was', () => {
     expect(h.player.status()).toMatchObject({ playbackState: 'PLAYBACK_STATE_PLAYING', itemId: 't2' });
   });
 
-  it('load-failed: the window\u2019s edge reached while a load waits for its answer: nothing is asked for the queue that may go, and once the load fails the wait goes on', async () => {
+  it('load-failed: the queue playing goes on while a load waits: at the window\u2019s edge reached meanwhile it waits for its refresh, which the failed load did not drop', async () => {
     await playing({ items: tracks(14, 5_000) });
     h.stub.script('itemWindow', { status: 503, headers: { 'retry-after': '10' } }, { times: 3, reason: 'refresh' });
     await h.advance(50_000);
@@ -130,35 +130,70 @@ describe('a load that fails leaves the player as it was', () => {
     const load = h.load().catch((error: unknown) => error);
     await h.advance(5_500); // t11 ends: the edge
     expect(last()).toMatchObject({ transition: 'track-ends-window-edge' });
-    const refreshes = h.stub.sent('itemWindow', 'refresh').length;
     await h.advance(4_500); // the context times out (10 s): the load fails
     expect(await load).toMatchObject({ errorCode: 'ERROR_CLOUD_QUEUE_SERVER' });
-    expect(h.transitions.at(-1)).toMatchObject({ transition: 'load-failed', from: 'BUFFERING', to: 'BUFFERING' });
-    expect(h.stub.sent('itemWindow', 'refresh').slice(refreshes)).toEqual([expect.objectContaining({ itemId: 't11' })]);
-    await h.advance(20_000);
+    expect(last()).toMatchObject({ transition: 'load-failed', from: 'BUFFERING', to: 'BUFFERING' });
+    await h.advance(15_000);
+    expect(h.rows()).toContain('next-window-plays-fetched');
+    expect(h.stub.sent('itemWindow', 'refresh').map((r) => r.itemId)).toEqual(['t9', 't9', 't9', 't9']);
+    expect(finalsOf('t11')).toHaveLength(1);
+  });
+
+  it('load-failed: a refreshCloudQueue while a load waits goes out for the queue playing, and is not lost when the load fails', async () => {
+    await playing({ items: tracks(20, 600_000) });
+    h.stub.script('context', { hang: true });
+    const load = h.load().catch((error: unknown) => error);
+    const asked = h.stub.sent('itemWindow', 'refresh').length;
+    await h.player.refresh();
+    await h.settle();
+    expect(h.stub.sent('itemWindow', 'refresh').slice(asked)).toEqual([expect.objectContaining({ itemId: 't1' })]);
+    await h.advance(10_000);
+    expect(await load).toMatchObject({ errorCode: 'ERROR_CLOUD_QUEUE_SERVER' });
+    expect(h.rows().slice(-2)).toEqual(['window-answered', 'load-failed']);
+  });
+
+  it('load-failed: a queueCompleted due while a load waits goes out, and what it found plays after the load failed', async () => {
+    await playing({ items: tracks(3, 60_000) });
+    await h.advance(145_000);
+    h.stub.edit((items) => [...items, ...tracks(2, 60_000, 'u')]);
+    h.stub.script('context', { hang: true });
+    const load = h.load().catch((error: unknown) => error);
+    await h.advance(5_000); // t3's audio all fetched at 150.5 s: queueCompleted
+    expect(h.stub.sent('itemWindow', 'queueCompleted').at(-1)).toMatchObject({ itemId: 't3' });
+    await h.advance(5_000);
+    await load;
+    await h.advance(25_000); // t3 ends at 180.5 s; u1 follows
+    expect(h.rows().slice(-2)).toEqual(['load-failed', 'track-ends-next']);
+    expect(h.player.status()).toMatchObject({ playbackState: 'PLAYBACK_STATE_PLAYING', itemId: 'u1' });
+  });
+
+  it('load-failed: a load that started its track at once and fails at the window\u2019s edge puts the wait back, and the wait asks again', async () => {
+    await playing({ items: tracks(14, 5_000) });
+    h.stub.script('itemWindow', { status: 503, headers: { 'retry-after': '10' } }, { times: 3, reason: 'refresh' });
+    await h.advance(55_000);
+    expect(last()).toMatchObject({ transition: 'track-ends-window-edge' });
+    // With metadata the track starts at once; its window gets the third 503 and the load fails.
+    await expect(h.load({ itemId: 't2', trackMetadata: tracks(2, 5_000)[1]!.track })).rejects.toMatchObject({ errorCode: 'ERROR_CLOUD_QUEUE_SERVER' });
+    expect(h.rows().slice(-2)).toEqual(['load-starts-at-once', 'load-failed']);
+    expect(h.player.snapshot()).toMatchObject({ state: 'BUFFERING', atEdge: true, itemId: 't11' });
+    await h.advance(30_000);
+    expect(h.stub.sent('itemWindow', 'refresh').at(-1)).toMatchObject({ itemId: 't11' });
     expect(h.rows()).toContain('next-window-plays-fetched');
     expect(finalsOf('t11')).toHaveLength(1);
   });
 
-  it('load-failed: nothing is asked for a queue a pending load may replace; the edge reached meanwhile asks once the load failed', async () => {
-    // As in the edge tests: windows of t1…t3 alone (the queue goes on), nothing in flight at t3's end.
-    await start({ items: [...tracks(3, 5_000), ...tracks(2, 5_000, 'u')] });
-    const window = { includesBeginningOfQueue: true, includesEndOfQueue: false, queueVersion: '1', items: tracks(3, 5_000) };
-    h.stub.script('itemWindow', { status: 200, body: window }, { times: 5 });
-    await h.load();
-    await h.advance(BUFFERING_MS + 14_000);
-    h.stub.script('context', { hang: true });
-    const load = h.load().catch((error: unknown) => error);
-    const asked = h.stub.sent('itemWindow').length;
-    await h.advance(1_000); // t3 ends: the edge, while the load waits
-    expect(last()).toMatchObject({ transition: 'track-ends-window-edge' });
-    await h.advance(8_999);
-    expect(h.stub.sent('itemWindow')).toHaveLength(asked);
-    await h.advance(1); // the context times out: the load fails, and the wait asks
+  it('load-answered-plays: a request of the queue before, asked while the load waited, cannot drop the new queue when it fails later', async () => {
+    await playing({ items: tracks(10, 60_000), policies: { notifyUserIntent: true } });
+    h.stub.script('itemWindow', { hang: true }, { reason: 'pause' });
+    h.stub.script('itemWindow', { status: 500 }, { reason: 'pause' });
+    const load = h.load({ itemId: 't5' });
+    await h.player.act('pause', 'user'); // while the load waits: told with reason=pause
     await load;
-    expect(h.stub.sent('itemWindow')[asked]).toMatchObject({ reason: 'refresh', itemId: 't3' });
-    await h.settle();
-    expect(h.player.status()).toMatchObject({ playbackState: 'PLAYBACK_STATE_PLAYING', itemId: 'u1' });
+    await h.advance(BUFFERING_MS);
+    expect(h.player.status()).toMatchObject({ playbackState: 'PLAYBACK_STATE_PLAYING', itemId: 't5' });
+    await h.advance(30_000); // the pause times out; it belonged to the queue before
+    expect(h.player.status()).toMatchObject({ playbackState: 'PLAYBACK_STATE_PLAYING', itemId: 't5' });
+    expect(h.rows()).not.toContain('foreground-failed');
   });
 
   it('load-failed: the queue ended while a load waited for its answer: the player stays paused at the end', async () => {
@@ -615,17 +650,14 @@ describe('the window\u2019s edge (seed §4.3 Next Window)', () => {
     expect(h.player.status()).toMatchObject({ playbackState: 'PLAYBACK_STATE_PLAYING', itemId: 't12' });
   });
 
-  it('track-ends-window-edge: a loadCloudQueue that fails meanwhile leaves the player waiting, and the wait goes on', async () => {
+  it('track-ends-window-edge: a loadCloudQueue that fails meanwhile leaves the player waiting for the same window', async () => {
     await atWindowEdge();
     h.stub.script('context', { status: 500 });
     await expect(h.load()).rejects.toMatchObject({ errorCode: 'ERROR_CLOUD_QUEUE_SERVER' });
-    expect(last()).toMatchObject({ transition: 'load-failed', to: 'BUFFERING' });
-    // The refresh in flight belonged to the queue before the load: its answer is dropped, so the
-    // player asks again once it ends.
+    expect(last()).toMatchObject({ transition: 'load-failed', from: 'BUFFERING', to: 'BUFFERING' });
     await h.advance(15_000);
-    const rows = h.rows();
-    expect(rows.slice(rows.indexOf('load-failed') + 1, rows.indexOf('load-failed') + 2)).toEqual(['next-window-plays-fetched']);
-    expect(h.stub.sent('itemWindow', 'refresh').map((r) => r.itemId)).toContain('t11');
+    expect(h.rows()).toContain('next-window-plays-fetched');
+    expect(h.stub.sent('itemWindow', 'refresh').map((r) => r.itemId)).toEqual(['t9', 't9', 't9', 't9']);
     expect(finalsOf('t11')).toHaveLength(1);
   });
 });
