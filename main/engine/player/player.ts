@@ -513,6 +513,7 @@ export class Player {
       // The playback is replaced: what the queue before was asking is not for this one.
       this.epoch++;
       this.asking = {};
+      this.settleSkip(new PlaybackError('ERROR_CLOUD_QUEUE_SERVER', 'a new loadCloudQueue replaced the queue'));
       pending.cutOff = this.prepareCutOff() ?? undefined;
       this.stopTrackTimers();
       this.queue = pending.queue!;
@@ -525,9 +526,13 @@ export class Player {
     adoptLoad: (event) => {
       const { window } = event as EventOf<'loadAnswered'>;
       const pending = this.loading!;
-      // Answers to what the queue before asked are for a queue that is gone.
-      this.epoch++;
-      this.asking = {};
+      // Answers to what the queue before asked are for a queue that is gone (a track started at
+      // once moved the epoch on already: what was asked since is this queue's).
+      if (!pending.startedAtOnce) {
+        this.epoch++;
+        this.asking = {};
+        this.settleSkip(new PlaybackError('ERROR_CLOUD_QUEUE_SERVER', 'a new loadCloudQueue replaced the queue'));
+      }
       // The track the load replaces: the one playing now, or the one a start at once replaced.
       const cutOff = pending.startedAtOnce ? pending.cutOff : this.prepareCutOff();
       if (cutOff) this.postReport(cutOff, { cutOff: true, ofQueueBefore: true });
@@ -695,6 +700,8 @@ export class Player {
     finalReportCutOff: () => this.reportCutOff(),
     evictSession: () => {
       this.dropQueue();
+      // A load the evicted session asked for is not the new session's.
+      this.settleLoad(new PlaybackError('ERROR_SESSION_EVICTED', 'the session was evicted'));
       this.forgetSession();
     },
     drainWindow: () => {
@@ -751,8 +758,13 @@ export class Player {
     this.dispatch({ type: 'loadAnswered', window: window.value }, { requestId: window.exchange.requestId });
   }
 
+  /**
+   * The load still stands: not superseded by a newer one, nor the player closed. Until a track
+   * starts at once, the queue playing is the one before, and its dropping (a 404, a failure) says
+   * nothing of the queue being loaded; after, the epoch moving on means this load's queue went.
+   */
   private sameLoad(epoch: number, pending: PendingLoad): boolean {
-    return this.epoch === epoch && this.loading === pending && !this.closed;
+    return this.loading === pending && !this.closed && (!pending.startedAtOnce || this.epoch === epoch);
   }
 
   private async runResume(): Promise<void> {
@@ -1135,8 +1147,20 @@ export class Player {
     this.atEdge = false;
     this.draining = false;
     this.fetched.clear();
-    this.skipping?.reject(new PlaybackError('ERROR_CLOUD_QUEUE_SERVER', 'the queue was dropped'));
+    this.settleSkip(new PlaybackError('ERROR_CLOUD_QUEUE_SERVER', 'the queue was dropped'));
+    // A load whose track started at once is what was playing: it went with the queue.
+    if (this.loading?.startedAtOnce) this.settleLoad(new PlaybackError('ERROR_CLOUD_QUEUE_SERVER', 'the queue being loaded was dropped'));
+  }
+
+  /** A skip waiting for the server that will not be answered for this queue. */
+  private settleSkip(error: PlaybackError): void {
+    this.skipping?.reject(error);
     this.skipping = null;
+  }
+
+  private settleLoad(error: PlaybackError): void {
+    this.loading?.reject(error);
+    this.loading = null;
   }
 
   wasEvicted(sessionId: string): boolean {

@@ -182,6 +182,64 @@ describe('a load that fails leaves the player as it was', () => {
     expect(finalsOf('t11')).toHaveLength(1);
   });
 
+  it('load-answered-plays: the queue before dropping itself while a load waits (a 404, a failure) does not stop the load', async () => {
+    await playing({ items: tracks(20, 600_000), policies: { notifyUserIntent: true } });
+    h.stub.script('context', { hang: true });
+    h.stub.script('itemWindow', { status: 404 }, { reason: 'refresh' });
+    const load = h.load({ itemId: 't5' }).then(() => 'loaded', (error: unknown) => error);
+    await h.player.refresh();
+    await h.settle();
+    expect(last()).toMatchObject({ transition: 'window-not-found', to: 'IDLE' });
+    await h.advance(10_000); // the context's first try times out: the load fails, it is not left waiting
+    expect(await load).toMatchObject({ errorCode: 'ERROR_CLOUD_QUEUE_SERVER' });
+
+    // Once more, with the load answered after the queue before failed (a pause intent's 500).
+    await h.load();
+    await h.advance(BUFFERING_MS);
+    h.stub.script('itemWindow', { status: 500 }, { reason: 'pause' });
+    const second = h.load({ itemId: 't5' });
+    await h.player.act('pause', 'user');
+    await second;
+    await h.advance(BUFFERING_MS);
+    expect(h.rows()).toContain('foreground-failed');
+    expect(h.player.status()).toMatchObject({ playbackState: 'PLAYBACK_STATE_PLAYING', itemId: 't5' });
+  });
+
+  it('window-not-found: a load whose track started at once is rejected when its queue is dropped before it answered', async () => {
+    await playing({ items: tracks(5, 60_000) });
+    h.stub.script('itemWindow', { hang: true }, { reason: 'refresh' }); // the load's first window (with metadata: refresh)
+    h.stub.script('itemWindow', { status: 404 }, { reason: 'refresh' }); // the refreshCloudQueue after it
+    const load = h.load({ itemId: 't2', trackMetadata: tracks(2, 60_000)[1]!.track }).then(() => 'loaded', (error: unknown) => error);
+    await h.settle();
+    expect(h.rows().slice(-2)).toEqual(['load-starts-at-once', 'audio-ready']);
+    await h.player.refresh();
+    await h.settle();
+    expect(last()).toMatchObject({ transition: 'window-not-found', to: 'IDLE' });
+    expect(await load).toMatchObject({ errorCode: 'ERROR_CLOUD_QUEUE_SERVER', message: 'the queue being loaded was dropped' });
+  });
+
+  it('session-replaced: a new session while a load waits rejects the load, which was the evicted session\u2019s', async () => {
+    await playing({ items: tracks(5, 60_000) });
+    h.stub.script('context', { hang: true });
+    const load = h.load({ itemId: 't3' }).then(() => 'loaded', (error: unknown) => error);
+    await h.settle();
+    h.player.createSession('com.example.app', 'another');
+    expect(await load).toMatchObject({ errorCode: 'ERROR_SESSION_EVICTED' });
+  });
+
+  it('load-answered-plays: a user skip waiting for the server when the load is adopted is refused, and the next skip works', async () => {
+    await playing({ items: tracks(10, 600_000), policies: { notifyUserIntent: true } });
+    h.stub.script('itemWindow', { hang: true }, { reason: 'skipNext' });
+    const load = h.load({ itemId: 't5' });
+    const skip = h.player.act('skipNext', 'user').then(() => 'skipped', (error: unknown) => error);
+    await load;
+    expect(await skip).toMatchObject({ errorCode: 'ERROR_CLOUD_QUEUE_SERVER' });
+    await h.advance(BUFFERING_MS);
+    await h.player.act('skipNext', 'user');
+    await h.settle();
+    expect(h.player.status()).toMatchObject({ itemId: 't6' });
+  });
+
   it('load-answered-plays: a request of the queue before, asked while the load waited, cannot drop the new queue when it fails later', async () => {
     await playing({ items: tracks(10, 60_000), policies: { notifyUserIntent: true } });
     h.stub.script('itemWindow', { hang: true }, { reason: 'pause' });
