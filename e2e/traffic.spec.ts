@@ -13,6 +13,7 @@ import type { TrafficSummary } from '../main/engine/api/traffic-types';
 import { expect, test } from './fixtures';
 import { pastConfirmGuard } from './pages/console-page';
 import { TrafficPage, adminApi } from './pages/traffic-page';
+import { addPlayer } from './players';
 
 const tag = () => `t${randomBytes(4).toString('hex')}`;
 
@@ -164,7 +165,9 @@ test.describe('the traffic log', () => {
     const admin = adminApi(served);
     await consolePage.waitUntilLive();
     const queue = await admin.call<QueueSummary>('POST', '/queues', { name: tag(), items: [{ track: { name: 'One', mediaUrl: 'https://example.com/1.mp3', durationMillis: 200_000 } }] });
-    const session = await admin.control('/api/v1/groups/group-office/playbackSession:1', { appId: 'com.example.e2e', appContext: 'traffic' });
+    // A player of its own: another spec on this worker's console may have played on any other.
+    const player = await addPlayer(served.ready, 'Traffic Room');
+    const session = await admin.control(`/api/v1/groups/${player.groupId}/playbackSession:1`, { appId: 'com.example.e2e', appContext: 'traffic' });
     const sessionId = (session.body as { sessionId: string }).sessionId;
     const load = await admin.control(`/api/v1/playbackSessions/${sessionId}/playbackSession:1/loadCloudQueue`, {
       queueBaseUrl: queue.queueBaseUrl,
@@ -186,7 +189,7 @@ test.describe('the traffic log', () => {
 
     await link.click();
     await expect(page.getByRole('heading', { level: 1, name: 'Player' })).toBeVisible();
-    await expect(page.getByRole('tab', { name: /Office/ })).toHaveAttribute('aria-selected', 'true');
+    await expect(page.getByRole('tab', { name: new RegExp(`^${player.name}`) })).toHaveAttribute('aria-selected', 'true');
     const row = page.locator(`#transition-${seq}`);
     await expect(row).toHaveAttribute('aria-current', 'true');
     await expect(row).toHaveAttribute('data-transition', 'load-answered-plays');
