@@ -109,6 +109,8 @@ interface PendingLoad {
    */
   previous: Snapshot | null;
   startedAtOnce: boolean;
+  /** The playback a started-at-once load began: adopted as the load's item only if it still plays. */
+  startedTrack?: TrackPlayback;
   /**
    * The final report of the track a started-at-once load cut off: posted once the load is
    * answered, never if it fails (that track comes back and gets its own report later).
@@ -253,6 +255,8 @@ export class Player {
     if (this.session) {
       this.dispatch({ type: 'sessionReplaced' });
       this.dropQueue();
+      // A load the replaced session asked for, with a queue or still without one, is not the new session's.
+      this.settleLoad(new PlaybackError('ERROR_SESSION_EVICTED', 'the session was evicted'));
       this.forgetSession();
     }
     this.session = { id: `session-${randomUUID()}`, appId, appContext, customData, createdAt: this.deps.clock.now() };
@@ -430,7 +434,7 @@ export class Player {
     const row = findTransition(this.state, event, this.guardContext(event));
     if (!row) return undefined;
     const from = this.state;
-    const to = row.to === 'same' ? from : row.to === 'previous' ? (this.loading?.previous?.state ?? from) : row.to;
+    const to = row.to === 'same' ? from : row.to === 'previous' ? this.stateBeforeLoad(from) : row.to;
     this.state = to;
     for (const effect of row.effects) this.effects[effect](event as never);
     this.rescheduleVersionPoll();
@@ -519,6 +523,7 @@ export class Player {
       this.queue = pending.queue!;
       this.window = null;
       this.track = new TrackPlayback({ id: params.itemId ?? 'pending', track }, params.positionMillis ?? 0);
+      pending.startedTrack = this.track;
       this.atEnd = false;
       this.atEdge = false;
       this.armAudioReady(true);
@@ -546,8 +551,11 @@ export class Player {
       this.queueCompletedAsked = null;
       const id = pending.params.itemId ?? window.items[0]!.id;
       const item = this.window.item(id)!;
-      if (pending.startedAtOnce && this.track) {
+      if (pending.startedAtOnce && this.track === pending.startedTrack) {
         this.track.identify(item);
+      } else if (pending.startedAtOnce && this.track) {
+        // A command moved on from the track the load started (a skipToItem): that one plays on,
+        // in the window the load brought.
       } else {
         this.stopTrackTimers();
         this.track = new TrackPlayback(item, pending.params.positionMillis ?? 0);
@@ -561,12 +569,17 @@ export class Player {
     restorePrevious: () => {
       const previous = this.loading!.previous;
       if (!previous) return;
+      // What was asked of the queue that failed to load is not for the one put back.
+      this.epoch++;
+      this.asking = {};
+      this.settleSkip(new PlaybackError('ERROR_CLOUD_QUEUE_SERVER', 'the loadCloudQueue it was asked during failed'));
       this.stopTrackTimers();
       this.queue = previous.queue;
       this.window = previous.window;
       this.track = previous.track;
       this.atEnd = previous.atEnd;
       this.atEdge = previous.atEdge;
+      if (this.state === 'PAUSED' || this.state === 'SUSPENDED') this.track?.pause(this.deps.clock.now());
       // The track started at once stopped the timers and moved the epoch on: the state put back
       // gets its timers again, and asks again what its requests were for.
       if (this.state === 'PLAYING') {
@@ -763,6 +776,17 @@ export class Player {
    * starts at once, the queue playing is the one before, and its dropping (a 404, a failure) says
    * nothing of the queue being loaded; after, the epoch moving on means this load's queue went.
    */
+  /**
+   * Where a failed load leaves the player: where it is, unless the load started its track at once,
+   * which is put back with the state before it; a pause or suspension since still holds (the
+   * user's, for the session, whichever track it plays).
+   */
+  private stateBeforeLoad(now: MachineState): MachineState {
+    const previous = this.loading?.previous;
+    if (!previous || now === 'PAUSED' || now === 'SUSPENDED') return now;
+    return previous.state;
+  }
+
   private sameLoad(epoch: number, pending: PendingLoad): boolean {
     return this.loading === pending && !this.closed && (!pending.startedAtOnce || this.epoch === epoch);
   }

@@ -4,6 +4,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { playerHarness, type PlayerHarness } from '../testing/player-harness.js';
+import { fetchTransport, type HttpTransport } from './client.js';
 import { tracks, type StubOptions } from '../testing/stub-cloud-queue.js';
 import { AUDIO_AHEAD_MS, BUFFERING_MS } from './audio.js';
 import { PlaybackError } from './errors.js';
@@ -216,6 +217,73 @@ describe('a load that fails leaves the player as it was', () => {
     await h.settle();
     expect(last()).toMatchObject({ transition: 'window-not-found', to: 'IDLE' });
     expect(await load).toMatchObject({ errorCode: 'ERROR_CLOUD_QUEUE_SERVER', message: 'the queue being loaded was dropped' });
+  });
+
+  it('a new session while the first load of an idle player waits rejects that load (ERROR_SESSION_EVICTED)', async () => {
+    await start({ items: tracks(5, 60_000) });
+    const load = h.load().then(() => 'loaded', (error: unknown) => error);
+    h.player.createSession('com.other.app', 'other');
+    expect(await load).toMatchObject({ errorCode: 'ERROR_SESSION_EVICTED' });
+    await h.advance(BUFFERING_MS);
+    expect(h.player.machineState).toBe('IDLE');
+  });
+
+  it('load-answered-already-started: a skipToItem while a started-at-once load waits plays on once the load is answered', async () => {
+    // The load's first window (reason=refresh, with metadata) is held until released.
+    let release = () => {};
+    let held = false;
+    const transport: HttpTransport = async (request) => {
+      if (!held && request.url.includes('reason=refresh')) {
+        held = true;
+        await new Promise<void>((resolve) => (release = resolve));
+      }
+      return fetchTransport(request);
+    };
+    h = await playerHarness({ items: tracks(6, 60_000) }, { transport: () => transport });
+    await h.load();
+    await h.advance(BUFFERING_MS);
+    const items = tracks(6, 60_000);
+    const load = h.load({ itemId: 't3', trackMetadata: items[2]!.track });
+    while (!held) await new Promise((resolve) => setTimeout(resolve, 2));
+    await h.advance(BUFFERING_MS);
+    h.player.skipToItem({ itemId: 't5', trackMetadata: items[4]!.track });
+    release();
+    await load;
+    await h.settle();
+    expect(h.rows()).toContain('load-answered-already-started');
+    expect(h.player.status()).toMatchObject({ itemId: 't5' });
+    expect(h.player.snapshot().track).toMatchObject({ id: 't5', mediaUrl: items[4]!.track.mediaUrl });
+  });
+
+  it('load-failed: a skip asked of a started-at-once load\u2019s queue is refused when the load fails; the track put back plays on', async () => {
+    await playing({ items: tracks(6, 60_000), policies: { notifyUserIntent: true } });
+    h.stub.script('itemWindow', { hang: true }, { reason: 'refresh' }); // the load's first window
+    h.stub.script('itemWindow', { hang: true }, { reason: 'skipNext' }); // the skip's first try
+    const load = h.load({ itemId: 't3', trackMetadata: tracks(6, 60_000)[2]!.track }).catch((error: unknown) => error);
+    await h.settle();
+    await h.advance(BUFFERING_MS);
+    const skip = h.player.act('skipNext', 'user').then(() => 'skipped', (error: unknown) => error);
+    await h.advance(10_000); // both time out: the load fails, t1 comes back
+    expect(await load).toMatchObject({ errorCode: 'ERROR_CLOUD_QUEUE_SERVER' });
+    expect(await skip).toMatchObject({ errorCode: 'ERROR_CLOUD_QUEUE_SERVER' });
+    await h.advance(3_000);
+    expect(h.player.status()).toMatchObject({ playbackState: 'PLAYBACK_STATE_PLAYING', itemId: 't1' });
+    expect(h.stub.sent('itemWindow', 'skipNext')).toHaveLength(1);
+  });
+
+  it('load-failed: a suspension during a started-at-once load holds when the load fails; the track put back waits paused', async () => {
+    await playing({ items: tracks(6, 60_000) });
+    h.stub.script('itemWindow', { hang: true }, { reason: 'refresh' });
+    const load = h.load({ itemId: 't3', trackMetadata: tracks(6, 60_000)[2]!.track }).catch((error: unknown) => error);
+    await h.settle();
+    await h.advance(BUFFERING_MS);
+    h.player.suspend();
+    await h.advance(10_000);
+    await load;
+    expect(last()).toMatchObject({ transition: 'load-failed', from: 'SUSPENDED', to: 'SUSPENDED' });
+    const position = h.player.status().positionMillis;
+    await h.advance(5_000);
+    expect(h.player.status()).toMatchObject({ suspended: true, itemId: 't1', positionMillis: position });
   });
 
   it('session-replaced: a new session while a load waits rejects the load, which was the evicted session\u2019s', async () => {
