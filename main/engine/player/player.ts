@@ -820,6 +820,13 @@ export class Player {
       this.skipping = null;
       return void this.dispatch({ type: 'windowAnswered', window: result.value, purpose: direction, askedFor: from }, { requestId: result.exchange.requestId });
     }
+    if (this.track?.item.id === target.id && target.id !== from) {
+      // The track the skip left ended while it waited, and the player moved on to the target by
+      // itself: the skip is done. Starting the target again would report it as skipped.
+      this.skipping?.resolve();
+      this.skipping = null;
+      return void this.dispatch({ type: 'windowAnswered', window: result.value, purpose: direction, askedFor: from }, { requestId: result.exchange.requestId });
+    }
     this.dispatch({ type: 'skipAnswered', window: result.value, target, skipped: direction, plays }, { requestId: result.exchange.requestId });
   }
 

@@ -698,6 +698,21 @@ describe('the window\u2019s edge (seed §4.3 Next Window)', () => {
     expect(h.player.status()).toMatchObject({ playbackState: 'PLAYBACK_STATE_PLAYING', itemId: 't12' });
   });
 
+  it('track-ends-window-edge: a skip (limitedSkips) answered after the window came and the next track started is done; that track is not started again', async () => {
+    await atWindowEdge({ policies: { limitedSkips: true } });
+    await h.advance(14_000); // 69.5 s: the window answers at 70.5 s
+    h.stub.script('itemWindow', { status: 503, headers: { 'retry-after': '2' } }, { reason: 'skipNext' });
+    const skip = h.player.act('skipNext', 'user').then(() => 'skipped', (error: unknown) => error);
+    await h.advance(1_000); // the window came: t12 plays
+    expect(h.player.status()).toMatchObject({ playbackState: 'PLAYBACK_STATE_PLAYING', itemId: 't12' });
+    await h.advance(1_000); // the skip's retry answers: its target, t12, already plays
+    expect(await skip).toBe('skipped');
+    await h.advance(2_000);
+    expect(h.rows()).not.toContain('skip-answered-plays');
+    expect(h.player.status()).toMatchObject({ itemId: 't12', positionMillis: 3_000 });
+    expect(h.stub.postedReports().filter((r) => r.id === 't12')).toEqual([]);
+  });
+
   it('track-ends-window-edge: a pause while waiting, then play: the ended track\u2019s end is seen again, and one final report goes', async () => {
     await atWindowEdge({ reports: { sendPlaybackActions: true } });
     await h.player.act('pause', 'user');
