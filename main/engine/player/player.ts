@@ -420,10 +420,8 @@ export class Player {
     this.closed = true;
     for (const timer of this.timers.values()) this.deps.clock.clearTimeout(timer);
     this.timers.clear();
-    this.loading?.reject(new PlaybackError('ERROR_CLOUD_QUEUE_SERVER', 'the player closed'));
-    this.skipping?.reject(new PlaybackError('ERROR_CLOUD_QUEUE_SERVER', 'the player closed'));
-    this.loading = null;
-    this.skipping = null;
+    this.settleLoad(new PlaybackError('ERROR_CLOUD_QUEUE_SERVER', 'the player closed'));
+    this.settleSkip(new PlaybackError('ERROR_CLOUD_QUEUE_SERVER', 'the player closed'));
   }
 
   // ---------------------------------------------------------------- the machine
@@ -515,9 +513,7 @@ export class Player {
       const params = pending.params;
       pending.startedAtOnce = true;
       // The playback is replaced: what the queue before was asking is not for this one.
-      this.epoch++;
-      this.asking = {};
-      this.settleSkip(new PlaybackError('ERROR_CLOUD_QUEUE_SERVER', 'a new loadCloudQueue replaced the queue'));
+      this.leaveRequests('a new loadCloudQueue replaced the queue');
       pending.cutOff = this.prepareCutOff() ?? undefined;
       this.stopTrackTimers();
       this.queue = pending.queue!;
@@ -533,11 +529,7 @@ export class Player {
       const pending = this.loading!;
       // Answers to what the queue before asked are for a queue that is gone (a track started at
       // once moved the epoch on already: what was asked since is this queue's).
-      if (!pending.startedAtOnce) {
-        this.epoch++;
-        this.asking = {};
-        this.settleSkip(new PlaybackError('ERROR_CLOUD_QUEUE_SERVER', 'a new loadCloudQueue replaced the queue'));
-      }
+      if (!pending.startedAtOnce) this.leaveRequests('a new loadCloudQueue replaced the queue');
       // The track the load replaces: the one playing now, or the one a start at once replaced.
       const cutOff = pending.startedAtOnce ? pending.cutOff : this.prepareCutOff();
       if (cutOff) this.postReport(cutOff, { cutOff: true, ofQueueBefore: true });
@@ -551,15 +543,14 @@ export class Player {
       this.queueCompletedAsked = null;
       const id = pending.params.itemId ?? window.items[0]!.id;
       const item = this.window.item(id)!;
-      if (pending.startedAtOnce && this.track === pending.startedTrack) {
-        this.track.identify(item);
-      } else if (pending.startedAtOnce && this.track) {
-        // A command moved on from the track the load started (a skipToItem): that one plays on,
-        // in the window the load brought.
-      } else {
+      if (!pending.startedAtOnce || !this.track) {
         this.stopTrackTimers();
         this.track = new TrackPlayback(item, pending.params.positionMillis ?? 0);
+      } else if (this.track === pending.startedTrack) {
+        this.track.identify(item);
       }
+      // Otherwise a command moved on from the track the load started (a skipToItem): that one
+      // plays on, in the window the load brought.
       this.lastPollAt = this.deps.clock.now();
     },
     answerLoad: () => {
@@ -570,9 +561,7 @@ export class Player {
       const previous = this.loading!.previous;
       if (!previous) return;
       // What was asked of the queue that failed to load is not for the one put back.
-      this.epoch++;
-      this.asking = {};
-      this.settleSkip(new PlaybackError('ERROR_CLOUD_QUEUE_SERVER', 'the loadCloudQueue it was asked during failed'));
+      this.leaveRequests('the loadCloudQueue it was asked during failed');
       this.stopTrackTimers();
       this.queue = previous.queue;
       this.window = previous.window;
@@ -679,19 +668,15 @@ export class Player {
     cuePrevious: () => this.startTrack(this.window!.before(this.track!.item.id)!, false),
     startSkipTarget: (event) => this.startTrack((event as EventOf<'skipAnswered'>).target, true, (event as EventOf<'skipAnswered'>).positionMillis),
     cueSkipTarget: (event) => this.startTrack((event as EventOf<'skipAnswered'>).target, false, (event as EventOf<'skipAnswered'>).positionMillis),
-    answerSkip: () => {
-      this.skipping?.resolve();
-      this.skipping = null;
-    },
+    answerSkip: () => this.settleSkip(),
     refuseSkip: (event) => {
       const { failure } = event as EventOf<'skipRefused'>;
       this.noteError(failure);
-      this.skipping?.reject(
+      this.settleSkip(
         failure.rejectedReason
           ? new PlaybackError('ERROR_SKIP_LIMIT_REACHED', `the server refused the skip: ${failure.rejectedReason}`, { httpStatus: failure.status })
           : cloudQueueError(failure),
       );
-      this.skipping = null;
     },
     requestSkipToItem: (event) => void this.runSkipToItem((event as EventOf<'skipToItem'>).params),
     seek: (event) => this.seek((event as EventOf<'skipToItem'>).params.positionMillis),
@@ -772,11 +757,6 @@ export class Player {
   }
 
   /**
-   * The load still stands: not superseded by a newer one, nor the player closed. Until a track
-   * starts at once, the queue playing is the one before, and its dropping (a 404, a failure) says
-   * nothing of the queue being loaded; after, the epoch moving on means this load's queue went.
-   */
-  /**
    * Where a failed load leaves the player: where it is, unless the load started its track at once,
    * which is put back with the state before it; a pause or suspension since still holds (the
    * user's, for the session, whichever track it plays).
@@ -787,6 +767,11 @@ export class Player {
     return previous.state;
   }
 
+  /**
+   * The load still stands: not superseded by a newer one, nor the player closed. Until a track
+   * starts at once, the queue playing is the one before, and its dropping (a 404, a failure) says
+   * nothing of the queue being loaded; after, the epoch moving on means this load's queue went.
+   */
   private sameLoad(epoch: number, pending: PendingLoad): boolean {
     return this.loading === pending && !this.closed && (!pending.startedAtOnce || this.epoch === epoch);
   }
@@ -809,22 +794,19 @@ export class Player {
     if (epoch !== this.epoch) return;
     if (!result.ok) {
       if (result.failure.status === 403) return void this.dispatch({ type: 'skipRefused', failure: result.failure }, { requestId: result.exchange.requestId });
-      this.skipping?.reject(cloudQueueError(result.failure, from));
-      this.skipping = null;
+      this.settleSkip(cloudQueueError(result.failure, from));
       return this.dispatchForegroundFailure(result.failure, result.exchange.requestId);
     }
     const window = new QueueWindow(result.value);
     const target = direction === 'skipNext' ? window.after(from) : window.before(from);
     if (!target) {
-      this.skipping?.reject(new PlaybackError('ERROR_PLAYBACK_NO_CONTENT', direction === 'skipNext' ? 'the server has no next track' : 'the server has no previous track'));
-      this.skipping = null;
+      this.settleSkip(new PlaybackError('ERROR_PLAYBACK_NO_CONTENT', direction === 'skipNext' ? 'the server has no next track' : 'the server has no previous track'));
       return void this.dispatch({ type: 'windowAnswered', window: result.value, purpose: direction, askedFor: from }, { requestId: result.exchange.requestId });
     }
     if (this.track?.item.id === target.id && target.id !== from) {
       // The track the skip left ended while it waited, and the player moved on to the target by
       // itself: the skip is done. Starting the target again would report it as skipped.
-      this.skipping?.resolve();
-      this.skipping = null;
+      this.settleSkip();
       return void this.dispatch({ type: 'windowAnswered', window: result.value, purpose: direction, askedFor: from }, { requestId: result.exchange.requestId });
     }
     this.dispatch({ type: 'skipAnswered', window: result.value, target, skipped: direction, plays }, { requestId: result.exchange.requestId });
@@ -1168,8 +1150,7 @@ export class Player {
   }
 
   private dropQueue(): void {
-    this.epoch++;
-    this.asking = {};
+    this.leaveRequests('the queue was dropped');
     for (const name of [...this.timers.keys()]) this.clearTimer(name);
     this.queue = null;
     this.window = null;
@@ -1178,15 +1159,25 @@ export class Player {
     this.atEdge = false;
     this.draining = false;
     this.fetched.clear();
-    this.settleSkip(new PlaybackError('ERROR_CLOUD_QUEUE_SERVER', 'the queue was dropped'));
     // A load whose track started at once is what was playing: it went with the queue.
     if (this.loading?.startedAtOnce) this.settleLoad(new PlaybackError('ERROR_CLOUD_QUEUE_SERVER', 'the queue being loaded was dropped'));
   }
 
-  /** A skip waiting for the server that will not be answered for this queue. */
-  private settleSkip(error: PlaybackError): void {
-    this.skipping?.reject(error);
+  /** Ends the skip waiting for the server: done (no error), or refused with `error`. */
+  private settleSkip(error?: PlaybackError): void {
+    if (error) this.skipping?.reject(error);
+    else this.skipping?.resolve();
     this.skipping = null;
+  }
+
+  /**
+   * The player leaves the queue it played, or the requests it made of it: their answers, and
+   * their retries, no longer count (the epoch moves on), and a skip waiting for one is refused.
+   */
+  private leaveRequests(why: string): void {
+    this.epoch++;
+    this.asking = {};
+    this.settleSkip(new PlaybackError('ERROR_CLOUD_QUEUE_SERVER', why));
   }
 
   private settleLoad(error: PlaybackError): void {

@@ -17,10 +17,7 @@ export interface GuardContext {
   playOnCompletion: boolean;
   /** The pending load started its track before the server answered. */
   startedAtOnce: boolean;
-  /**
-   * The playing track ended and had its final report, with nothing after it in the window:
-   * paused at the end of the queue, or buffering at the window's edge for the next window.
-   */
+  /** The last track of the queue ended and had its final report: paused there (or suspended since). */
   atEnd: boolean;
   hasNext: boolean;
   hasPrevious: boolean;
