@@ -10,7 +10,8 @@ import type { QueueSummary } from '../main/engine/api/queue-types';
 import type { TrafficEntry } from '../main/engine/api/traffic-types';
 import type { ReadyLine } from '../main/testing/serve-process';
 import { expect, test } from './fixtures';
-import { FaultsPage, adminApi } from './pages/faults-page';
+import { adminApi } from './admin-api';
+import { FaultsPage } from './pages/faults-page';
 import { addPlayer, loadOnPlayer } from './players';
 
 const tracks = (count: number) =>

@@ -1,5 +1,5 @@
 import { expect, test } from './fixtures';
-import { adminApi } from './pages/faults-page';
+import { adminApi } from './admin-api';
 import { LoginPages, OAuthPage } from './pages/oauth-page';
 
 /** Nothing listens here: the browser's requests to it are answered by the test. */

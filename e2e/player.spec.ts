@@ -1,18 +1,13 @@
 import { expect, test } from './fixtures';
 import type { QueueSummary } from '../main/engine/api/queue-types';
-import { adminApi } from './pages/faults-page';
+import { adminApi } from './admin-api';
 import { PlayerPage } from './pages/player-page';
 import { addPlayer, loadOnPlayer } from './players';
 
 test.describe('the player panel in Chromium', () => {
   test('load a queue through the control API, press pause and play, watch the state change', async ({ consolePage, served, page }) => {
     const tracks = Array.from({ length: 12 }, (_, i) => ({ track: { name: `Song ${i + 1}`, mediaUrl: `https://media.example/${i + 1}.mp3`, durationMillis: 240_000 } }));
-    const created = await fetch(`${served.ready.urls.console}/admin/api/queues`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${served.ready.adminToken}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ name: 'Demo mix', items: tracks }),
-    });
-    expect(created.status).toBe(200);
+    await adminApi(served.ready, 'POST', '/queues', { name: 'Demo mix', items: tracks });
 
     const player = new PlayerPage(page);
     await player.open('Kitchen');

@@ -6,12 +6,7 @@ import { expect } from '@playwright/test';
 import type { QueueSummary } from '../main/engine/api/queue-types';
 import type { PlayerView } from '../main/engine/api/types';
 import type { ReadyLine } from '../main/testing/serve-process';
-import { adminApi } from './pages/faults-page';
-
-interface ControlExchange {
-  status: number;
-  body: Record<string, unknown>;
-}
+import { adminApi, controlApi } from './admin-api';
 
 /** A new player named `name` and a suffix that keeps it apart from earlier runs'. */
 export function addPlayer(ready: ReadyLine, name: string): Promise<PlayerView> {
@@ -20,10 +15,9 @@ export function addPlayer(ready: ReadyLine, name: string): Promise<PlayerView> {
 
 /** createSession + loadCloudQueue with playOnCompletion, through the control API with the console's own token. */
 export async function loadOnPlayer(ready: ReadyLine, groupId: string, queue: QueueSummary): Promise<void> {
-  const control = (path: string, body: unknown) => adminApi<ControlExchange>(ready, 'POST', '/control/send', { method: 'POST', path, body });
-  const session = await control(`/api/v1/groups/${groupId}/playbackSession:1`, { appId: 'com.example.e2e', appContext: 'e2e' });
+  const session = await controlApi(ready, `/api/v1/groups/${groupId}/playbackSession:1`, { appId: 'com.example.e2e', appContext: 'e2e' });
   expect(session.status).toBe(200);
-  const load = await control(`/api/v1/playbackSessions/${session.body.sessionId}/playbackSession:1/loadCloudQueue`, {
+  const load = await controlApi(ready, `/api/v1/playbackSessions/${session.body.sessionId}/playbackSession:1/loadCloudQueue`, {
     queueBaseUrl: queue.queueBaseUrl,
     httpAuthorization: queue.httpAuthorization,
     playOnCompletion: true,

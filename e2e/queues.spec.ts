@@ -5,6 +5,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { QueueSummary } from '../main/engine/api/queue-types';
+import { adminApi } from './admin-api';
 import { expect, test } from './fixtures';
 import { pastConfirmGuard } from './pages/console-page';
 import { PlayerPage } from './pages/player-page';
@@ -173,16 +175,8 @@ test.describe('the live queue editor', () => {
   });
 
   test('a 100,000-item queue opens and scrolls to its end', async ({ consolePage, page, served }) => {
-    const created = await fetch(`${served.ready.urls.console}/admin/api/queues`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${served.ready.adminToken}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ name: 'Hundred thousand' }),
-    }).then((r) => r.json());
-    await fetch(`${served.ready.urls.console}/admin/api/queues/${created.id}/items/generate`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${served.ready.adminToken}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ count: 100_000 }),
-    });
+    const created = await adminApi<QueueSummary>(served.ready, 'POST', '/queues', { name: 'Hundred thousand' });
+    await adminApi(served.ready, 'POST', `/queues/${created.id}/items/generate`, { count: 100_000 });
     await consolePage.waitUntilLive();
     const queues = new QueuesPage(page);
     await queues.open();

@@ -12,7 +12,8 @@ import type { QueueSummary } from '../main/engine/api/queue-types';
 import type { TrafficSummary } from '../main/engine/api/traffic-types';
 import { expect, test } from './fixtures';
 import { pastConfirmGuard } from './pages/console-page';
-import { TrafficPage, adminApi } from './pages/traffic-page';
+import { adminApi, controlApi } from './admin-api';
+import { TrafficPage } from './pages/traffic-page';
 import { addPlayer } from './players';
 
 const tag = () => `t${randomBytes(4).toString('hex')}`;
@@ -20,8 +21,7 @@ const tag = () => `t${randomBytes(4).toString('hex')}`;
 test.describe('the traffic log', () => {
   test('fills live as requests happen, and its filters narrow it', async ({ consolePage, page, served }) => {
     const { urls } = served.ready;
-    const admin = adminApi(served);
-    await admin.call('DELETE', '/traffic');
+    await adminApi(served.ready, 'DELETE', '/traffic');
     await consolePage.waitUntilLive();
     const traffic = new TrafficPage(page);
     await traffic.open();
@@ -131,9 +131,8 @@ test.describe('the traffic log', () => {
   });
 
   test('opens an entry by keyboard, masks its secrets and reveals them', async ({ consolePage, page, served }) => {
-    const admin = adminApi(served);
     await consolePage.waitUntilLive();
-    const queue = await admin.call<QueueSummary>('POST', '/queues', { name: tag(), items: [{ track: { name: 'One', mediaUrl: 'https://example.com/1.mp3' } }] });
+    const queue = await adminApi<QueueSummary>(served.ready, 'POST', '/queues', { name: tag(), items: [{ track: { name: 'One', mediaUrl: 'https://example.com/1.mp3' } }] });
     const traffic = new TrafficPage(page);
     await traffic.open();
     await traffic.search(queue.id);
@@ -162,14 +161,13 @@ test.describe('the traffic log', () => {
   });
 
   test('links a player request to the transition it caused, on the Player page', async ({ consolePage, page, served }) => {
-    const admin = adminApi(served);
     await consolePage.waitUntilLive();
-    const queue = await admin.call<QueueSummary>('POST', '/queues', { name: tag(), items: [{ track: { name: 'One', mediaUrl: 'https://example.com/1.mp3', durationMillis: 200_000 } }] });
+    const queue = await adminApi<QueueSummary>(served.ready, 'POST', '/queues', { name: tag(), items: [{ track: { name: 'One', mediaUrl: 'https://example.com/1.mp3', durationMillis: 200_000 } }] });
     // A player of its own: another spec on this worker's console may have played on any other.
     const player = await addPlayer(served.ready, 'Traffic Room');
-    const session = await admin.control(`/api/v1/groups/${player.groupId}/playbackSession:1`, { appId: 'com.example.e2e', appContext: 'traffic' });
+    const session = await controlApi(served.ready, `/api/v1/groups/${player.groupId}/playbackSession:1`, { appId: 'com.example.e2e', appContext: 'traffic' });
     const sessionId = (session.body as { sessionId: string }).sessionId;
-    const load = await admin.control(`/api/v1/playbackSessions/${sessionId}/playbackSession:1/loadCloudQueue`, {
+    const load = await controlApi(served.ready, `/api/v1/playbackSessions/${sessionId}/playbackSession:1/loadCloudQueue`, {
       queueBaseUrl: queue.queueBaseUrl,
       httpAuthorization: queue.httpAuthorization,
       playOnCompletion: true,
@@ -269,8 +267,7 @@ test.describe('the traffic log', () => {
   test('stays light with 100,000 entries: few rows in the page, and the end shows the newest', async ({ consolePage, page, served }) => {
     test.setTimeout(240_000);
     const { urls } = served.ready;
-    const admin = adminApi(served);
-    await admin.call('PATCH', '/traffic/settings', { retention: 200_000 });
+    await adminApi(served.ready, 'PATCH', '/traffic/settings', { retention: 200_000 });
     await consolePage.waitUntilLive();
     const traffic = new TrafficPage(page);
     await traffic.open();
@@ -283,7 +280,7 @@ test.describe('the traffic log', () => {
     await traffic.expectCount(100_000, 30_000);
     expect(await traffic.list.getByRole('option').count()).toBeLessThan(80);
 
-    const { rows } = await admin.call<{ rows: TrafficSummary[] }>('POST', '/commands/traffic.page', { filter: { text: marker }, offset: 99_999, limit: 1 });
+    const { rows } = await adminApi<{ rows: TrafficSummary[] }>(served.ready, 'POST', '/commands/traffic.page', { filter: { text: marker }, offset: 99_999, limit: 1 });
     await traffic.list.focus();
     await page.keyboard.press('End');
     await expect(traffic.row(rows[0]!.id)).toBeInViewport();
@@ -302,6 +299,6 @@ test.describe('the traffic log', () => {
     await traffic.open();
     await expect(middleRow).toBeInViewport();
     expect(Math.abs((await traffic.list.evaluate((list) => list.scrollTop)) - middle)).toBeLessThan(2);
-    await admin.call('PATCH', '/traffic/settings', { retention: 100_000 });
+    await adminApi(served.ready, 'PATCH', '/traffic/settings', { retention: 100_000 });
   });
 });

@@ -1,18 +1,5 @@
 /** The Faults area as a page module: presets, the custom rule form, the rules list, scenarios. */
 import { expect, type Locator, type Page } from '@playwright/test';
-import type { ReadyLine } from '../../main/testing/serve-process';
-
-/** Calls the admin API of a served console with its token (CONTRACT §7); answers the JSON body. */
-export async function adminApi<T = unknown>(ready: ReadyLine, method: string, path: string, body?: unknown): Promise<T> {
-  const response = await fetch(`${ready.urls.console}/admin/api${path}`, {
-    method,
-    headers: { authorization: `Bearer ${ready.adminToken}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const json = (await response.json()) as T;
-  if (!response.ok) throw new Error(`${method} ${path} answered ${response.status}: ${JSON.stringify(json)}`);
-  return json;
-}
 
 export class FaultsPage {
   readonly rules: Locator;

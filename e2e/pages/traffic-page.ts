@@ -1,6 +1,5 @@
 /** The Traffic area as a page module: filters, the virtualized list, the open entry, export. */
 import { expect, type Locator, type Page } from '@playwright/test';
-import type { ServeProcess } from '../../main/testing/serve-process';
 
 export class TrafficPage {
   readonly list: Locator;
@@ -70,23 +69,4 @@ export class TrafficPage {
   row(id: number): Locator {
     return this.list.locator(`[role="option"][data-id="${id}"]`);
   }
-}
-
-/** The admin API of a served console, for setting the scene. */
-export function adminApi(served: ServeProcess) {
-  const call = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
-    const response = await fetch(`${served.ready.urls.console}/admin/api${path}`, {
-      method,
-      headers: { authorization: `Bearer ${served.ready.adminToken}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await response.text();
-    if (!response.ok) throw new Error(`${method} ${path} answered ${response.status}: ${text}`);
-    return (text ? JSON.parse(text) : null) as T;
-  };
-  return {
-    call,
-    /** A control API request with the console's own token, as an integration sends it. */
-    control: (path: string, body?: unknown) => call<{ status: number; body: unknown }>('POST', '/control/send', { method: 'POST', path, body }),
-  };
 }
