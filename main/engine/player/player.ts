@@ -151,9 +151,11 @@ export class Player {
   private draining = false;
   private readonly fetched = new Set<string>();
   private queueCompletedAsked: string | null = null;
-  private backgroundWindowInFlight = false;
-  /** The epoch the background window in flight was asked in: its answer is dropped once that moves on. */
-  private backgroundWindowEpoch = -1;
+  /**
+   * The background window request in flight for this queue (see `backgroundWindow`). One of a
+   * queue before does not hold the slot: `leaveRequests` frees it, as its answer will be dropped.
+   */
+  private backgroundWindowRun: object | null = null;
   /** A window request asked for while a background window was in flight (see `backgroundWindow`). */
   private windowAfterInFlight: { reason: Reason; purpose: WindowPurpose; epoch: number } | null = null;
   private loading: PendingLoad | null = null;
@@ -653,7 +655,7 @@ export class Player {
     },
     askAgainAtEdge: () => {
       // Asked for the track that ended, after the request answering now (its slot is still taken).
-      if (this.backgroundWindowInFlight) this.windowAfterInFlight ??= { reason: 'refresh', purpose: 'refresh', epoch: this.epoch };
+      if (this.backgroundWindowRun) this.windowAfterInFlight ??= { reason: 'refresh', purpose: 'refresh', epoch: this.epoch };
       else void this.backgroundWindow('refresh', 'refresh');
     },
     recordDownload: () => {
@@ -844,7 +846,7 @@ export class Player {
   private async backgroundWindow(reason: Reason, purpose: WindowPurpose): Promise<void> {
     if (!this.queue) return;
     if (purpose === 'queueCompleted' && !this.mayAskQueueCompleted()) return;
-    if (this.backgroundWindowInFlight) {
+    if (this.backgroundWindowRun) {
       if (QUEUED_PURPOSES.includes(purpose)) this.windowAfterInFlight = { reason, purpose, epoch: this.epoch };
       // One of the others waiting takes precedence: its answer asks again if the window is all
       // fetched (the window is counted as asked only once the request goes out).
@@ -852,8 +854,8 @@ export class Player {
       return;
     }
     if (purpose === 'queueCompleted') this.queueCompletedAsked = windowKey(this.window!);
-    this.backgroundWindowInFlight = true;
-    this.backgroundWindowEpoch = this.epoch;
+    const run = {};
+    this.backgroundWindowRun = run;
     const epoch = this.epoch;
     try {
       const itemId = this.track?.item.id;
@@ -866,11 +868,13 @@ export class Player {
       if (result.ok) this.dispatch({ type: 'windowAnswered', window: result.value, purpose, askedFor: itemId }, { requestId: result.exchange.requestId });
       else this.dispatchBackgroundFailure(result.failure, 'itemWindow', result.exchange.requestId, purpose);
     } finally {
-      this.backgroundWindowInFlight = false;
-      const next = this.windowAfterInFlight;
-      this.windowAfterInFlight = null;
-      // The epoch it was asked in, not the in-flight one's: a refresh of a queue loaded since still goes.
-      if (next && next.epoch === this.epoch) void this.backgroundWindow(next.reason, next.purpose);
+      // Unless a load or a dropped queue freed the slot meanwhile: what waits now is the new queue's.
+      if (this.backgroundWindowRun === run) {
+        this.backgroundWindowRun = null;
+        const next = this.windowAfterInFlight;
+        this.windowAfterInFlight = null;
+        if (next && next.epoch === this.epoch) void this.backgroundWindow(next.reason, next.purpose);
+      }
     }
   }
 
@@ -1116,13 +1120,10 @@ export class Player {
   /**
    * At the window's edge: a window request of this queue in flight is waited for (its answer
    * mostly reaches past the edge; `next-window-asks-again` covers one that does not); with none,
-   * or one of a queue before whose answer will be dropped, one is asked (now, or after it).
+   * one is asked.
    */
   private awaitNextWindow(): void {
-    if (!this.backgroundWindowInFlight) return void this.backgroundWindow('refresh', 'refresh');
-    if (this.backgroundWindowEpoch !== this.epoch && this.windowAfterInFlight?.epoch !== this.epoch) {
-      this.windowAfterInFlight = { reason: 'refresh', purpose: 'refresh', epoch: this.epoch };
-    }
+    if (!this.backgroundWindowRun) void this.backgroundWindow('refresh', 'refresh');
   }
 
   /** BUFFERING taken up again (a restart, a failed load): the edge waits for a window, a track for its audio. */
@@ -1177,6 +1178,9 @@ export class Player {
   private leaveRequests(why: string): void {
     this.epoch++;
     this.asking = {};
+    // A window request of the queue left may still be in flight or waiting to retry: the next go now.
+    this.backgroundWindowRun = null;
+    this.windowAfterInFlight = null;
     this.settleSkip(new PlaybackError('ERROR_CLOUD_QUEUE_SERVER', why));
   }
 

@@ -978,17 +978,56 @@ describe('control commands on a loaded queue', () => {
     expect(h.player.snapshot().window?.items.map((i) => i.id)).toEqual(['t1', 't2', 't3']);
   });
 
-  it('refresh-command: a refresh asked for a queue loaded while an old window request hangs still goes out', async () => {
+  it('refresh-command: a refresh asked for a queue loaded while an old window request hangs goes out at once', async () => {
     await playing();
     h.stub.script('itemWindow', { hang: true }, { reason: 'refresh', times: 1 });
     h.player.refresh();
     await h.settle();
     await h.load({});
-    h.player.refresh(); // the new queue's: waits for the hanging one, then goes
-    await h.advance(11_000); // the hanging request times out (10 s)
+    h.player.refresh(); // the new queue's: the old request's answer would be dropped, so nothing waits for it
     await h.settle();
     expect(h.stub.sent('itemWindow', 'refresh')).toHaveLength(2);
     expect(last()).toMatchObject({ transition: 'window-answered' });
+    await h.advance(11_000); // the old request times out: not retried, nothing changes
+    expect(h.stub.sent('itemWindow', 'refresh')).toHaveLength(2);
+    expect(h.transitions.filter((t) => t.transition === 'window-answered')).toHaveLength(1);
+  });
+
+  it('refresh-command: a refresh of a queue loaded while an old one waits to retry goes out at once; the old retry is never sent', async () => {
+    await playing();
+    h.stub.script('itemWindow', { status: 503, headers: { 'retry-after': '2' } }, { reason: 'refresh', times: 1 }); // retried 10 s later
+    h.player.refresh();
+    await h.settle();
+    await h.load({});
+    h.player.refresh();
+    await h.settle();
+    expect(h.stub.sent('itemWindow', 'refresh')).toHaveLength(2);
+    await h.advance(30_000);
+    expect(h.stub.sent('itemWindow', 'refresh')).toHaveLength(2);
+  });
+
+  it('refresh-command: the old request ending does not free the new queue\u2019s slot; a refresh queued behind the new one still waits for it', async () => {
+    await playing();
+    h.stub.script('itemWindow', { hang: true }, { reason: 'refresh', times: 1 });
+    h.player.refresh(); // the old queue's, hangs until 10 s
+    await h.settle();
+    await h.advance(3_000);
+    await h.load({});
+    await h.advance(BUFFERING_MS);
+    h.stub.script('itemWindow', { hang: true }, { reason: 'refresh', times: 1 });
+    h.player.refresh(); // the new queue's, hangs until 13 s
+    await h.settle();
+    h.stub.edit((items) => items.slice(0, 5));
+    h.player.refresh(); // waits behind it
+    await h.settle();
+    expect(h.stub.sent('itemWindow', 'refresh')).toHaveLength(2);
+    await h.advance(7_000 - BUFFERING_MS); // the old one times out at 10 s
+    expect(h.stub.sent('itemWindow', 'refresh')).toHaveLength(2);
+    await h.advance(3_000); // the new one times out at 13 s: the one behind it goes (§7.4 retries wait behind)
+    await h.advance(10_000);
+    await h.settle();
+    expect(h.stub.sent('itemWindow', 'refresh').length).toBeGreaterThan(2);
+    expect(h.player.snapshot().window?.items).toHaveLength(5);
   });
 
   it('skip-to-item-plays: its later refresh waits for a window request in flight instead of being dropped', async () => {
