@@ -132,6 +132,8 @@ interface Snapshot {
   track: TrackPlayback | null;
   atEnd: boolean;
   atEdge: boolean;
+  /** What the queue was asking its server: asked again when the snapshot is put back. */
+  asking: SavedAsking;
 }
 
 type Timers = 'audioReady' | 'trackEnd' | 'download' | 'reportUpdate' | 'pauseTtl' | 'versionPoll';
@@ -351,8 +353,8 @@ export class Player {
             queueCompletedAsked: this.queueCompletedAsked,
             lastPollAt: this.lastPollAt,
             suspendAt: pauseTtl?.due ?? null,
-            // A track started at once moved the epoch on: what the queue before it asked is not coming back.
-            asking: this.loading?.previous ? {} : this.savedAsking(),
+            // With a track started at once: what the queue before was asking when the load began.
+            asking: settled.asking,
           }
         : null;
     return {
@@ -392,18 +394,7 @@ export class Player {
       this.lastPollAt = playback.lastPollAt;
       this.state = playback.state;
       // Asked before the state's own timers: a background window asked again goes first.
-      const asked = playback.asking;
-      if (asked.context) void this.refetchContext();
-      if (asked.versionPoll) void this.pollVersion();
-      if (asked.window) {
-        // Asked again from the start: a queueCompleted still counts as not yet asked.
-        if (asked.window.purpose === 'queueCompleted') this.queueCompletedAsked = null;
-        void this.backgroundWindow(asked.window.reason, asked.window.purpose);
-      }
-      // Waits again behind the one just asked (or goes now, if none was).
-      if (asked.windowAfter) void this.backgroundWindow(asked.windowAfter.reason, asked.windowAfter.purpose);
-      if (asked.skipToItem) void this.runSkipToItem(asked.skipToItem);
-      if (asked.resume && this.state === 'SUSPENDED') void this.runResume();
+      this.askAgain(playback.asking);
       if (this.state === 'PLAYING') {
         this.track.play(now);
         this.startTrackTimers();
@@ -572,7 +563,8 @@ export class Player {
       this.atEdge = previous.atEdge;
       if (this.state === 'PAUSED' || this.state === 'SUSPENDED') this.track?.pause(this.deps.clock.now());
       // The track started at once stopped the timers and moved the epoch on: the state put back
-      // gets its timers again, and asks again what its requests were for.
+      // asks again what it was asking then, and gets its timers again.
+      this.askAgain(previous.asking);
       if (this.state === 'PLAYING') {
         this.startTrackTimers();
         this.askForNextWindowIfNear();
@@ -954,6 +946,24 @@ export class Player {
     });
   }
 
+  /**
+   * Sends again what a queue put back was asking (after a restart, or a failed load that had
+   * started its track at once): its requests of then were cut off when the epoch moved on.
+   */
+  private askAgain(asked: SavedAsking): void {
+    if (asked.context) void this.refetchContext();
+    if (asked.versionPoll) void this.pollVersion();
+    if (asked.window) {
+      // Asked again from the start: a queueCompleted still counts as not yet asked.
+      if (asked.window.purpose === 'queueCompleted') this.queueCompletedAsked = null;
+      void this.backgroundWindow(asked.window.reason, asked.window.purpose);
+    }
+    // Waits again behind the one just asked (or goes now, if none was).
+    if (asked.windowAfter) void this.backgroundWindow(asked.windowAfter.reason, asked.windowAfter.purpose);
+    if (asked.skipToItem) void this.runSkipToItem(asked.skipToItem);
+    if (asked.resume && this.state === 'SUSPENDED') void this.runResume();
+  }
+
   /** What the queue is asking for, with the window request that waits for the one in flight. */
   private savedAsking(): SavedAsking {
     const after = this.windowAfterInFlight;
@@ -1210,7 +1220,7 @@ export class Player {
   }
 
   private takeSnapshot(): Snapshot {
-    return { state: this.state, queue: this.queue, window: this.window, track: this.track, atEnd: this.atEnd, atEdge: this.atEdge };
+    return { state: this.state, queue: this.queue, window: this.window, track: this.track, atEnd: this.atEnd, atEdge: this.atEdge, asking: this.savedAsking() };
   }
 
   private setTimer(name: Timers, delayMs: number, callback: () => void): void {

@@ -142,6 +142,23 @@ describe('a player saved and restored', () => {
     expect(player.status()).toMatchObject({ itemId: 't7', playbackState: 'PLAYBACK_STATE_PLAYING' });
   });
 
+  it('with a load that had started its track at once, asks again what the queue before was asking then', async () => {
+    h = await playingHarness();
+    h.stub.script('itemWindow', { hang: true }, { reason: 'skipToItem', times: 1 });
+    h.player.skipToItem({ itemId: 't7' });
+    await h.settle();
+    h.stub.script('itemWindow', { hang: true }, { reason: 'refresh', times: 1 }); // the load's window (with metadata: refresh)
+    const load = h.load({ itemId: 't3', trackMetadata: tracks(3)[2]!.track }).catch((error: unknown) => error);
+    await h.settle();
+    expect(h.rows()).toContain('load-starts-at-once');
+    const { player } = restart();
+    await load;
+    await h.settle();
+    expect(h.stub.sent('itemWindow', 'skipToItem')).toHaveLength(2);
+    await h.advance(BUFFERING_MS);
+    expect(player.status()).toMatchObject({ itemId: 't7', playbackState: 'PLAYBACK_STATE_PLAYING' });
+  });
+
   it('keeps a paused player’s pauseTtlSec while a new load is waiting for its answer', async () => {
     h = await playingHarness({ policies: { pauseTtlSec: 90 } });
     await h.player.act('pause', 'user');

@@ -271,6 +271,35 @@ describe('a load that fails leaves the player as it was', () => {
     expect(h.stub.sent('itemWindow', 'skipNext')).toHaveLength(1);
   });
 
+  it('load-failed: a started-at-once load that fails asks again what the queue put back was asking: a refreshCloudQueue waiting to retry', async () => {
+    await playing({ items: tracks(20, 600_000) });
+    h.stub.edit((items) => items.slice(0, 8)); // version 2 on the server
+    h.stub.script('itemWindow', { status: 503, headers: { 'retry-after': '2' } }, { reason: 'refresh', times: 1 });
+    await h.player.refresh();
+    await h.settle(); // 503: retried 10 s after it was sent (§7.4)
+    h.stub.script('itemWindow', { status: 500 }, { reason: 'refresh', times: 1 }); // the load's window (with metadata: refresh)
+    await expect(h.load({ itemId: 't2', trackMetadata: tracks(2, 600_000)[1]!.track })).rejects.toMatchObject({ errorCode: 'ERROR_CLOUD_QUEUE_SERVER' });
+    expect(h.rows().slice(-2)).toEqual(['load-starts-at-once', 'load-failed']);
+    await h.settle();
+    expect(h.stub.sent('itemWindow', 'refresh').at(-1)).toMatchObject({ itemId: 't1' });
+    expect(h.player.status()).toMatchObject({ playbackState: 'PLAYBACK_STATE_PLAYING', itemId: 't1', queueVersion: '2' });
+  });
+
+  it('load-failed: a started-at-once load that fails asks again what the queue put back was asking: a queueCompleted in flight', async () => {
+    await playing({ items: tracks(3, 60_000) });
+    await h.advance(145_000);
+    h.stub.edit((items) => [...items, ...tracks(2, 60_000, 'u')]);
+    h.stub.script('itemWindow', { hang: true }, { reason: 'queueCompleted', times: 1 });
+    await h.advance(6_000); // t3's audio all fetched at 150.5 s: queueCompleted, which hangs
+    expect(h.stub.sent('itemWindow', 'queueCompleted')).toHaveLength(1);
+    h.stub.script('itemWindow', { status: 500 }, { reason: 'refresh', times: 1 });
+    await expect(h.load({ itemId: 't2', trackMetadata: tracks(3, 60_000)[1]!.track })).rejects.toMatchObject({ errorCode: 'ERROR_CLOUD_QUEUE_SERVER' });
+    await h.advance(40_000); // t3 ends at 180.5 s; u1 follows
+    expect(h.stub.sent('itemWindow', 'queueCompleted')).toHaveLength(2);
+    expect(h.rows().at(-1)).toBe('track-ends-next');
+    expect(h.player.status()).toMatchObject({ playbackState: 'PLAYBACK_STATE_PLAYING', itemId: 'u1' });
+  });
+
   it('load-failed: a suspension during a started-at-once load holds when the load fails; the track put back waits paused', async () => {
     await playing({ items: tracks(6, 60_000) });
     h.stub.script('itemWindow', { hang: true }, { reason: 'refresh' });
