@@ -158,6 +158,14 @@ export class Player {
    * queue before does not hold the slot: `leaveRequests` frees it, as its answer will be dropped.
    */
   private backgroundWindowRun: object | null = null;
+  /**
+   * What would name the playing item while it has no id yet (a track a load started at once,
+   * the load naming none): asked once the load's answer names it. A placeholder id would be
+   * answered 404, and the player would drop the queue (§7.1).
+   */
+  private untilIdentified: (() => void)[] = [];
+  /** That track, until the load's answer names it. */
+  private unnamedTrack: TrackPlayback | null = null;
   /** A window request asked for while a background window was in flight (see `backgroundWindow`). */
   private windowAfterInFlight: { reason: Reason; purpose: WindowPurpose; epoch: number } | null = null;
   private loading: PendingLoad | null = null;
@@ -201,7 +209,7 @@ export class Player {
     return {
       playbackState: playbackStateOf(this.state),
       suspended: this.state === 'SUSPENDED',
-      itemId: this.track?.item.id ?? null,
+      itemId: this.knownItemId() ?? null,
       positionMillis: Math.round(this.track?.position(now) ?? 0),
       queueVersion: this.window?.queueVersion ?? null,
     };
@@ -513,6 +521,7 @@ export class Player {
       this.window = null;
       this.track = new TrackPlayback({ id: params.itemId ?? 'pending', track }, params.positionMillis ?? 0);
       pending.startedTrack = this.track;
+      this.unnamedTrack = params.itemId === undefined ? this.track : null;
       this.atEnd = false;
       this.atEdge = false;
       this.armAudioReady(true);
@@ -545,6 +554,10 @@ export class Player {
       // Otherwise a command moved on from the track the load started (a skipToItem): that one
       // plays on, in the window the load brought.
       this.lastPollAt = this.deps.clock.now();
+      this.unnamedTrack = null;
+      const waiting = this.untilIdentified;
+      this.untilIdentified = [];
+      for (const ask of waiting) ask();
     },
     answerLoad: () => {
       this.loading?.resolve();
@@ -771,6 +784,7 @@ export class Player {
   }
 
   private async runResume(): Promise<void> {
+    if (this.waitsForItemId(() => void this.runResume())) return;
     const epoch = this.epoch;
     const result = await this.waitingFor('resume', true, () =>
       this.foreground((retry) => this.deps.client.itemWindow(this.queue!.target, this.windowQuery('resume', this.track?.item.id), retry)),
@@ -781,6 +795,7 @@ export class Player {
   }
 
   private async runUserSkip(direction: 'skipNext' | 'skipPrev'): Promise<void> {
+    if (this.waitsForItemId(() => void this.runUserSkip(direction))) return;
     const epoch = this.epoch;
     const plays = this.isMoving();
     const from = this.track!.item.id;
@@ -823,6 +838,7 @@ export class Player {
   }
 
   private async notifyIntent(reason: 'pause' | 'play'): Promise<void> {
+    if (this.waitsForItemId(() => void this.notifyIntent(reason))) return;
     const epoch = this.epoch;
     const itemId = this.track?.item.id;
     const result = await this.foreground((retry) => this.deps.client.itemWindow(this.queue!.target, this.windowQuery(reason, itemId), retry));
@@ -837,6 +853,7 @@ export class Player {
    */
   private async backgroundWindow(reason: Reason, purpose: WindowPurpose): Promise<void> {
     if (!this.queue) return;
+    if (this.waitsForItemId(() => void this.backgroundWindow(reason, purpose))) return;
     if (purpose === 'queueCompleted' && !this.mayAskQueueCompleted()) return;
     if (this.backgroundWindowRun) {
       if (QUEUED_PURPOSES.includes(purpose)) this.windowAfterInFlight = { reason, purpose, epoch: this.epoch };
@@ -927,6 +944,7 @@ export class Player {
   }
 
   private sendReport(type: PlaybackReport['type'], skipReportId?: string): void {
+    if (this.waitsForItemId(() => this.sendReport(type, skipReportId))) return;
     const prepared = this.prepareReport(type, skipReportId);
     if (prepared) this.postReport(prepared);
   }
@@ -962,6 +980,18 @@ export class Player {
     if (asked.windowAfter) void this.backgroundWindow(asked.windowAfter.reason, asked.windowAfter.purpose);
     if (asked.skipToItem) void this.runSkipToItem(asked.skipToItem);
     if (asked.resume && this.state === 'SUSPENDED') void this.runResume();
+  }
+
+  /** The playing item's id; undefined while it has none yet (see `untilIdentified`), or with no track. */
+  private knownItemId(): string | undefined {
+    return this.track !== null && this.track === this.unnamedTrack ? undefined : this.track?.item.id;
+  }
+
+  /** True, with `ask` kept for the load's answer, while the playing item has no id yet. */
+  private waitsForItemId(ask: () => void): boolean {
+    if (!this.track || this.knownItemId() !== undefined) return false;
+    this.untilIdentified.push(ask);
+    return true;
   }
 
   /** What the queue is asking for, with the window request that waits for the one in flight. */
@@ -1191,6 +1221,8 @@ export class Player {
     // A window request of the queue left may still be in flight or waiting to retry: the next go now.
     this.backgroundWindowRun = null;
     this.windowAfterInFlight = null;
+    this.untilIdentified = [];
+    this.unnamedTrack = null;
     this.settleSkip(new PlaybackError('ERROR_CLOUD_QUEUE_SERVER', why));
   }
 

@@ -85,6 +85,28 @@ describe('loadCloudQueue', () => {
     expect(h.player.status()).toMatchObject({ playbackState: 'PLAYBACK_STATE_PLAYING', itemId: 't3', positionMillis: 15_000 });
   });
 
+  it('load-starts-at-once: with no itemId, what names the playing item waits for the load\u2019s answer (never itemId=pending, which a server answers 404)', async () => {
+    await playing({ items: tracks(5, 60_000), policies: { notifyUserIntent: true }, reports: { sendUpdateAfterMillis: 2_000, periodicIntervalMillis: 0 } });
+    h.stub.script('itemWindow', { hold: true }, { reason: 'refresh', times: 1 }); // the load's window (with metadata: refresh)
+    const load = h.load({ trackMetadata: tracks(1, 60_000)[0]!.track }).then(() => 'loaded', (error: unknown) => error);
+    await h.settle();
+    await h.advance(BUFFERING_MS + 3_000);
+    expect(h.player.status()).toMatchObject({ playbackState: 'PLAYBACK_STATE_PLAYING', itemId: null });
+    h.player.refresh();
+    await h.player.act('pause', 'user'); // notifyUserIntent: reason=pause
+    await h.settle();
+    const named = () => [...h.stub.sent('itemWindow').map((r) => r.itemId), ...h.stub.postedReports().map((r) => r.id)];
+    expect(named()).not.toContain('pending');
+    expect(h.stub.sent('itemWindow', 'pause')).toHaveLength(0);
+    h.stub.release();
+    expect(await load).toBe('loaded');
+    await h.settle();
+    expect(named()).not.toContain('pending');
+    expect(h.stub.sent('itemWindow', 'pause')).toEqual([expect.objectContaining({ itemId: 't1' })]);
+    expect(h.stub.sent('itemWindow', 'refresh').at(-1)).toMatchObject({ itemId: 't1' });
+    expect(h.player.status()).toMatchObject({ playbackState: 'PLAYBACK_STATE_PAUSED', itemId: 't1' });
+  });
+
   it('load-starts-at-once and load-answered-already-started: with metadata the track starts before the server answers', async () => {
     await start({ items: tracks(5) });
     const metadata = tracks(5)[1]!.track;

@@ -20,7 +20,9 @@ export interface RecordedRequest {
 export type ScriptedAnswer =
   | { status: number; headers?: Record<string, string>; body?: unknown }
   | { drop: true }
-  | { hang: true };
+  | { hang: true }
+  /** Answered as usual (as the queue is then) once `release` is called. */
+  | { hold: true };
 
 interface Script {
   endpoint: string;
@@ -44,6 +46,7 @@ export class StubCloudQueue {
   readonly requests: RecordedRequest[] = [];
   private scripts: Script[] = [];
   private readonly hanging = new Set<FastifyReply>();
+  private held: (() => void)[] = [];
   private app: FastifyInstance | null = null;
   baseUrl = '';
 
@@ -72,7 +75,13 @@ export class StubCloudQueue {
     return this;
   }
 
+  /** Answers the requests scripted to `hold`, in the order they came. */
+  release(): void {
+    for (const answer of this.held.splice(0)) answer();
+  }
+
   async close(): Promise<void> {
+    this.release();
     for (const reply of this.hanging) reply.raw.destroy();
     await this.app?.close();
   }
@@ -114,6 +123,7 @@ export class StubCloudQueue {
         this.hanging.add(reply);
         return reply.hijack();
       }
+      if ('hold' in scripted) return new Promise((resolve) => this.held.push(() => resolve(answer())));
       return reply.code(scripted.status).headers(scripted.headers ?? {}).send(scripted.body ?? errorBody(scripted.status));
     }
     return answer();
