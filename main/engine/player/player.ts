@@ -106,6 +106,8 @@ interface PendingLoad {
    * What a failed load puts back (seed §3: "Unchanged (previous state)"), taken when the load
    * started its track at once, the one thing that replaces the playback before the server answered.
    * Null until then: the player goes on with its queue meanwhile, and a failure leaves it as it is.
+   * A load that supersedes a started-at-once one takes that one's: the queue it started was never
+   * confirmed, so what it replaced is still the state to go back to.
    */
   previous: Snapshot | null;
   startedAtOnce: boolean;
@@ -166,6 +168,8 @@ export class Player {
   private untilIdentified: (() => void)[] = [];
   /** That track, until the load's answer names it. */
   private unnamedTrack: TrackPlayback | null = null;
+  /** Its reports, as they were when due (at most one update: a later one says all it did), posted under its id once named. */
+  private reportsUntilNamed: PreparedReport[] = [];
   /** A window request asked for while a background window was in flight (see `backgroundWindow`). */
   private windowAfterInFlight: { reason: Reason; purpose: WindowPurpose; epoch: number } | null = null;
   private loading: PendingLoad | null = null;
@@ -247,7 +251,7 @@ export class Player {
     const next = item && this.window?.after(item.id);
     return {
       container: this.queue?.container ?? null,
-      currentItem: item ? { id: item.id, track: item.track } : null,
+      currentItem: item ? { ...(this.knownItemId() !== undefined ? { id: item.id } : {}), track: item.track } : null,
       nextItem: next ? { id: next.id, track: next.track } : null,
     };
   }
@@ -285,8 +289,9 @@ export class Player {
 
   load(params: LoadParams): Promise<void> {
     return new Promise<void>((resolve, reject) => {
-      this.loading?.reject(new PlaybackError('ERROR_CLOUD_QUEUE_SERVER', 'superseded by a newer loadCloudQueue'));
-      this.loading = { params, previous: null, startedAtOnce: false, resolve, reject };
+      const superseded = this.loading;
+      superseded?.reject(new PlaybackError('ERROR_CLOUD_QUEUE_SERVER', 'superseded by a newer loadCloudQueue'));
+      this.loading = { params, previous: superseded?.startedAtOnce ? superseded.previous : null, startedAtOnce: false, resolve, reject };
       this.dispatch({ type: 'load', params });
     });
   }
@@ -554,7 +559,13 @@ export class Player {
       // Otherwise a command moved on from the track the load started (a skipToItem): that one
       // plays on, in the window the load brought.
       this.lastPollAt = this.deps.clock.now();
+      if (this.unnamedTrack && this.unnamedTrack === pending.startedTrack) {
+        // Named now, also if a skipToItem moved on from it meanwhile: its reports go under its id,
+        // and (due before any window came) the version of the window that names it.
+        for (const { target, report } of this.reportsUntilNamed) this.postReport({ target, report: { ...report, id: item.id, queueVersion: report.queueVersion || this.window.queueVersion } });
+      }
       this.unnamedTrack = null;
+      this.reportsUntilNamed = [];
       const waiting = this.untilIdentified;
       this.untilIdentified = [];
       for (const ask of waiting) ask();
@@ -745,7 +756,7 @@ export class Player {
     };
     const playsAtOnce = params.playOnCompletion === true && startsAtOnce(policies, metadata !== undefined);
     if (playsAtOnce) {
-      pending.previous = this.takeSnapshot();
+      pending.previous ??= this.takeSnapshot();
       this.dispatch({ type: 'loadStartedAtOnce', track: metadata! }, { requestId: context.exchange.requestId });
       epoch = this.epoch;
     }
@@ -934,8 +945,9 @@ export class Player {
     if (prepared) this.postReport(prepared, { cutOff: true });
   }
 
+  /** Not for a track without an item id: the load that would name it was left (see `untilIdentified`). */
   private prepareCutOff(): PreparedReport | null {
-    return this.atEnd ? null : this.prepareReport('final');
+    return this.atEnd || this.track === this.unnamedTrack ? null : this.prepareReport('final');
   }
 
   private prepareReport(type: PlaybackReport['type'], skipReportId?: string): PreparedReport | null {
@@ -944,9 +956,13 @@ export class Player {
   }
 
   private sendReport(type: PlaybackReport['type'], skipReportId?: string): void {
-    if (this.waitsForItemId(() => this.sendReport(type, skipReportId))) return;
     const prepared = this.prepareReport(type, skipReportId);
-    if (prepared) this.postReport(prepared);
+    if (!prepared) return;
+    if (this.track !== this.unnamedTrack) return this.postReport(prepared);
+    if (type !== 'update' || !this.reportsUntilNamed.some((r) => r.report.type === 'final')) {
+      this.reportsUntilNamed = this.reportsUntilNamed.filter((r) => r.report.type !== 'update');
+      this.reportsUntilNamed.push(prepared);
+    }
   }
 
   /** `cutOff`: the report of a queue being replaced, whose 404 must not evict the new session. */
@@ -969,6 +985,11 @@ export class Player {
    * started its track at once): its requests of then were cut off when the epoch moved on.
    */
   private askAgain(asked: SavedAsking): void {
+    // A suspended session asks for nothing until it is resumed (seed §3).
+    if (this.state === 'SUSPENDED') {
+      if (asked.resume) void this.runResume();
+      return;
+    }
     if (asked.context) void this.refetchContext();
     if (asked.versionPoll) void this.pollVersion();
     if (asked.window) {
@@ -979,7 +1000,6 @@ export class Player {
     // Waits again behind the one just asked (or goes now, if none was).
     if (asked.windowAfter) void this.backgroundWindow(asked.windowAfter.reason, asked.windowAfter.purpose);
     if (asked.skipToItem) void this.runSkipToItem(asked.skipToItem);
-    if (asked.resume && this.state === 'SUSPENDED') void this.runResume();
   }
 
   /** The playing item's id; undefined while it has none yet (see `untilIdentified`), or with no track. */
@@ -1221,8 +1241,9 @@ export class Player {
     // A window request of the queue left may still be in flight or waiting to retry: the next go now.
     this.backgroundWindowRun = null;
     this.windowAfterInFlight = null;
+    // (The track without an item id stays marked: a cut-off report must not name it.)
     this.untilIdentified = [];
-    this.unnamedTrack = null;
+    this.reportsUntilNamed = [];
     this.settleSkip(new PlaybackError('ERROR_CLOUD_QUEUE_SERVER', why));
   }
 

@@ -107,6 +107,81 @@ describe('loadCloudQueue', () => {
     expect(h.player.status()).toMatchObject({ playbackState: 'PLAYBACK_STATE_PAUSED', itemId: 't1' });
   });
 
+  describe('a track a load started at once without an itemId, before the answer names it', () => {
+    /** Plays t1..t5, then loads again with t1's metadata and no itemId; the load's window is held until `h.stub.release()`. */
+    async function unnamed(options: StubOptions = {}): Promise<{ load: Promise<unknown> }> {
+      await playing({ items: tracks(5, 60_000), ...options });
+      h.stub.script('itemWindow', { hold: true }, { reason: 'refresh', times: 1 });
+      const load = h.load({ trackMetadata: tracks(1, 60_000)[0]!.track }).then(() => 'loaded', (error: unknown) => error);
+      await h.settle();
+      return { load }; // wrapped: an async function returning the promise would wait for it
+    }
+    const reported = () => h.stub.postedReports().map((r) => `${r.type as string}:${r.id as string}`);
+
+    it('its update reports wait, one at a time: the latest goes out under its id', async () => {
+      const { load } = await unnamed({ reports: { sendUpdateAfterMillis: 1_000, periodicIntervalMillis: 1_000, sendPlaybackActions: false } });
+      await h.advance(BUFFERING_MS + 8_000);
+      expect(reported()).toEqual([]);
+      h.stub.release();
+      expect(await load).toBe('loaded');
+      await h.settle();
+      // The track the load cut off (posted with the answer), then the one update kept.
+      expect(reported()).toEqual(['final:t1', 'update:t1']);
+      expect(h.stub.postedReports().at(-1)).toMatchObject({ durationPlayedMillis: 8_000 });
+    });
+
+    it('a skipToItem from it: its final report (a skip) is posted under its id once named, the target reports its own', async () => {
+      const { load } = await unnamed();
+      await h.advance(BUFFERING_MS + 2_000);
+      h.player.skipToItem({ itemId: 't3', trackMetadata: tracks(3, 60_000)[2]!.track });
+      await h.advance(BUFFERING_MS + 3_000);
+      h.stub.release();
+      expect(await load).toBe('loaded');
+      await h.advance(60_000);
+      const finals = h.stub.postedReports().filter((r) => r.type === 'final');
+      expect(finals.map((r) => r.id)).toEqual(['t1', 't1', 't3']);
+      expect(finals[1]).toMatchObject({ queueVersion: '1', durationPlayedMillis: 2_500, skip: { reportId: expect.any(String) } });
+      expect(finals[2]).not.toHaveProperty('skip');
+      expect(reported()).not.toContainEqual(expect.stringContaining('pending'));
+    });
+
+    it('a new session cuts it off without a report: there is no id to report it under', async () => {
+      await unnamed();
+      await h.advance(BUFFERING_MS + 2_000);
+      h.player.createSession('com.example.other', 'other');
+      await h.settle();
+      expect(reported()).toEqual([]);
+    });
+
+    it('a load that supersedes it and fails puts back the queue from before it, which plays and asks on', async () => {
+      await unnamed();
+      await h.advance(BUFFERING_MS + 2_000);
+      h.stub.script('context', { status: 500 }, { times: 1 });
+      await expect(h.load({ itemId: 't4' })).rejects.toMatchObject({ errorCode: 'ERROR_CLOUD_QUEUE_SERVER' });
+      expect(h.player.status()).toMatchObject({ playbackState: 'PLAYBACK_STATE_PLAYING', itemId: 't1' });
+      h.player.refresh();
+      await h.settle();
+      expect(h.stub.sent('itemWindow', 'refresh').at(-1)).toMatchObject({ itemId: 't1' });
+      expect(h.player.snapshot().window?.items[0]).toMatchObject({ id: 't1' });
+    });
+
+    it('a started-at-once load that supersedes it and fails puts back the queue from before it, not the unnamed track', async () => {
+      await unnamed();
+      await h.advance(BUFFERING_MS + 2_000);
+      h.stub.script('itemWindow', { status: 500 }, { reason: 'refresh', times: 1 });
+      await expect(h.load({ itemId: 't2', trackMetadata: tracks(2, 60_000)[1]!.track })).rejects.toMatchObject({ errorCode: 'ERROR_CLOUD_QUEUE_SERVER' });
+      expect(h.player.status()).toMatchObject({ playbackState: 'PLAYBACK_STATE_PLAYING', itemId: 't1' });
+      h.player.refresh();
+      await h.settle();
+      expect(h.stub.sent('itemWindow', 'refresh').at(-1)).toMatchObject({ itemId: 't1' });
+    });
+
+    it('the playback metadata names no item for it', async () => {
+      await unnamed();
+      expect(h.player.metadata().currentItem).toEqual({ track: tracks(1, 60_000)[0]!.track });
+    });
+  });
+
   it('load-starts-at-once and load-answered-already-started: with metadata the track starts before the server answers', async () => {
     await start({ items: tracks(5) });
     const metadata = tracks(5)[1]!.track;
@@ -320,6 +395,22 @@ describe('a load that fails leaves the player as it was', () => {
     expect(h.stub.sent('itemWindow', 'queueCompleted')).toHaveLength(2);
     expect(h.rows().at(-1)).toBe('track-ends-next');
     expect(h.player.status()).toMatchObject({ playbackState: 'PLAYBACK_STATE_PLAYING', itemId: 'u1' });
+  });
+
+  it('load-failed: a started-at-once load that fails while the session is suspended asks nothing again but a resume', async () => {
+    await playing({ items: tracks(6, 900_000) });
+    h.stub.script('version', { hang: true }, { times: 1 });
+    await h.advance(600_000); // the version poll (every 600 s playing) hangs
+    expect(h.stub.sent('version')).toHaveLength(1);
+    h.stub.script('itemWindow', { hang: true }, { reason: 'refresh', times: 1 });
+    const load = h.load({ itemId: 't3', trackMetadata: tracks(6, 900_000)[2]!.track }).catch((error: unknown) => error);
+    await h.settle();
+    h.player.suspend();
+    await h.advance(10_000); // the load's window times out: the load fails, the session stays suspended
+    expect(await load).toMatchObject({ errorCode: 'ERROR_CLOUD_QUEUE_SERVER' });
+    expect(last()).toMatchObject({ transition: 'load-failed', to: 'SUSPENDED' });
+    await h.advance(60_000);
+    expect(h.stub.sent('version')).toHaveLength(1);
   });
 
   it('load-failed: a suspension during a started-at-once load holds when the load fails; the track put back waits paused', async () => {
