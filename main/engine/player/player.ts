@@ -521,6 +521,8 @@ export class Player {
       // The playback is replaced: what the queue before was asking is not for this one.
       this.leaveRequests('a new loadCloudQueue replaced the queue');
       pending.cutOff = this.prepareCutOff() ?? undefined;
+      // Not heard while the new track plays: should the load fail, it goes on from here.
+      this.track?.pause(this.deps.clock.now());
       this.stopTrackTimers();
       this.queue = pending.queue!;
       this.window = null;
@@ -590,6 +592,7 @@ export class Player {
       // asks again what it was asking then, and gets its timers again.
       this.askAgain(previous.asking);
       if (this.state === 'PLAYING') {
+        this.track?.play(this.deps.clock.now());
         this.startTrackTimers();
         this.askForNextWindowIfNear();
       } else if (this.state === 'BUFFERING') this.bufferAgain();

@@ -413,6 +413,21 @@ describe('a load that fails leaves the player as it was', () => {
     expect(h.stub.sent('version')).toHaveLength(1);
   });
 
+  it('load-failed: the track a failed started-at-once load put back goes on from where it was when the load began', async () => {
+    await playing({ items: tracks(6, 60_000) });
+    await h.advance(5_000);
+    const { positionMillis } = h.player.status();
+    h.stub.script('itemWindow', { hang: true }, { reason: 'refresh', times: 1 });
+    const load = h.load({ itemId: 't3', trackMetadata: tracks(6, 60_000)[2]!.track }).catch((error: unknown) => error);
+    await h.settle();
+    await h.advance(10_000); // the load's window times out: the load fails
+    expect(await load).toMatchObject({ errorCode: 'ERROR_CLOUD_QUEUE_SERVER' });
+    expect(h.player.status()).toMatchObject({ playbackState: 'PLAYBACK_STATE_PLAYING', itemId: 't1', positionMillis });
+    await h.advance(60_000 - positionMillis);
+    expect(finalsOf('t1')).toHaveLength(1);
+    expect(h.stub.postedReports().find((r) => r.type === 'final' && r.id === 't1')).toMatchObject({ durationPlayedMillis: 60_000 });
+  });
+
   it('load-failed: a suspension during a started-at-once load holds when the load fails; the track put back waits paused', async () => {
     await playing({ items: tracks(6, 60_000) });
     h.stub.script('itemWindow', { hang: true }, { reason: 'refresh' });
