@@ -106,8 +106,9 @@ interface PendingLoad {
    * What a failed load puts back (seed §3: "Unchanged (previous state)"), taken when the load
    * started its track at once, the one thing that replaces the playback before the server answered.
    * Null until then: the player goes on with its queue meanwhile, and a failure leaves it as it is.
-   * A load that supersedes a started-at-once one takes that one's: the queue it started was never
-   * confirmed, so what it replaced is still the state to go back to.
+   * A load that supersedes another takes that one's (set if it started a track at once, or took
+   * one in turn): the queue started was never confirmed, so what it replaced is still the state
+   * to go back to.
    */
   previous: Snapshot | null;
   startedAtOnce: boolean;
@@ -291,7 +292,7 @@ export class Player {
     return new Promise<void>((resolve, reject) => {
       const superseded = this.loading;
       superseded?.reject(new PlaybackError('ERROR_CLOUD_QUEUE_SERVER', 'superseded by a newer loadCloudQueue'));
-      this.loading = { params, previous: superseded?.startedAtOnce ? superseded.previous : null, startedAtOnce: false, resolve, reject };
+      this.loading = { params, previous: superseded?.previous ?? null, startedAtOnce: false, resolve, reject };
       this.dispatch({ type: 'load', params });
     });
   }

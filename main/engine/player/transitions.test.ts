@@ -165,6 +165,18 @@ describe('loadCloudQueue', () => {
       expect(h.player.snapshot().window?.items[0]).toMatchObject({ id: 't1' });
     });
 
+    it('so does the last of two loads that supersede it, one after the other', async () => {
+      await unnamed();
+      await h.advance(BUFFERING_MS + 2_000);
+      h.stub.script('context', { hang: true }, { times: 1 });
+      const second = h.load({ itemId: 't4' }).catch((error: unknown) => error);
+      await h.settle();
+      h.stub.script('context', { status: 500 }, { times: 1 });
+      await expect(h.load({ itemId: 't5' })).rejects.toMatchObject({ errorCode: 'ERROR_CLOUD_QUEUE_SERVER' });
+      expect(await second).toMatchObject({ errorCode: 'ERROR_CLOUD_QUEUE_SERVER' });
+      expect(h.player.status()).toMatchObject({ playbackState: 'PLAYBACK_STATE_PLAYING', itemId: 't1' });
+    });
+
     it('a started-at-once load that supersedes it and fails puts back the queue from before it, not the unnamed track', async () => {
       await unnamed();
       await h.advance(BUFFERING_MS + 2_000);
