@@ -115,10 +115,11 @@ interface PendingLoad {
   /** The playback a started-at-once load began: adopted as the load's item only if it still plays. */
   startedTrack?: TrackPlayback;
   /**
-   * The final report of the track a started-at-once load cut off: posted once the load is
-   * answered, never if it fails (that track comes back and gets its own report later).
+   * The final reports of the tracks a started-at-once load cut off (and those of the load it
+   * superseded): posted once the load is answered, never if it fails (the track put back gets its
+   * own report later).
    */
-  cutOff?: PreparedReport;
+  cutOffs: PreparedReport[];
   resolve: () => void;
   reject: (error: PlaybackError) => void;
 }
@@ -169,8 +170,11 @@ export class Player {
   private untilIdentified: (() => void)[] = [];
   /** That track, until the load's answer names it. */
   private unnamedTrack: TrackPlayback | null = null;
-  /** Its reports, as they were when due (at most one update: a later one says all it did), posted under its id once named. */
-  private reportsUntilNamed: PreparedReport[] = [];
+  /**
+   * Its reports, as they were when due, posted under its id once named: per playback (it may be
+   * played again from its end), one update at most (a later one says all it did), none after a final.
+   */
+  private reportsUntilNamed: { playback: TrackPlayback; prepared: PreparedReport }[] = [];
   /** A window request asked for while a background window was in flight (see `backgroundWindow`). */
   private windowAfterInFlight: { reason: Reason; purpose: WindowPurpose; epoch: number } | null = null;
   private loading: PendingLoad | null = null;
@@ -292,7 +296,7 @@ export class Player {
     return new Promise<void>((resolve, reject) => {
       const superseded = this.loading;
       superseded?.reject(new PlaybackError('ERROR_CLOUD_QUEUE_SERVER', 'superseded by a newer loadCloudQueue'));
-      this.loading = { params, previous: superseded?.previous ?? null, startedAtOnce: false, resolve, reject };
+      this.loading = { params, previous: superseded?.previous ?? null, cutOffs: superseded ? [...superseded.cutOffs] : [], startedAtOnce: false, resolve, reject };
       this.dispatch({ type: 'load', params });
     });
   }
@@ -521,7 +525,8 @@ export class Player {
       pending.startedAtOnce = true;
       // The playback is replaced: what the queue before was asking is not for this one.
       this.leaveRequests('a new loadCloudQueue replaced the queue');
-      pending.cutOff = this.prepareCutOff() ?? undefined;
+      const cutOff = this.prepareCutOff();
+      if (cutOff) pending.cutOffs.push(cutOff);
       // Not heard while the new track plays: should the load fail, it goes on from here.
       this.track?.pause(this.deps.clock.now());
       this.stopTrackTimers();
@@ -541,8 +546,8 @@ export class Player {
       // once moved the epoch on already: what was asked since is this queue's).
       if (!pending.startedAtOnce) this.leaveRequests('a new loadCloudQueue replaced the queue');
       // The track the load replaces: the one playing now, or the one a start at once replaced.
-      const cutOff = pending.startedAtOnce ? pending.cutOff : this.prepareCutOff();
-      if (cutOff) this.postReport(cutOff, { cutOff: true, ofQueueBefore: true });
+      const cutOffs = pending.startedAtOnce ? pending.cutOffs : [...pending.cutOffs, this.prepareCutOff()];
+      for (const cutOff of cutOffs) if (cutOff) this.postReport(cutOff, { cutOff: true, ofQueueBefore: true });
       this.queue = pending.queue!;
       this.window = new QueueWindow(window);
       // A new queue starts clean: an error left from the one before is not this queue's.
@@ -565,7 +570,7 @@ export class Player {
       if (this.unnamedTrack && this.unnamedTrack === pending.startedTrack) {
         // Named now, also if a skipToItem moved on from it meanwhile: its reports go under its id,
         // and (due before any window came) the version of the window that names it.
-        for (const { target, report } of this.reportsUntilNamed) this.postReport({ target, report: { ...report, id: item.id, queueVersion: report.queueVersion || this.window.queueVersion } });
+        for (const { prepared: { target, report } } of this.reportsUntilNamed) this.postReport({ target, report: { ...report, id: item.id, queueVersion: report.queueVersion || this.window.queueVersion } });
       }
       this.unnamedTrack = null;
       this.reportsUntilNamed = [];
@@ -629,7 +634,11 @@ export class Player {
     disarmPauseTtl: () => this.clearTimer('pauseTtl'),
     restartCurrent: () => {
       if (!this.track) return;
-      this.track = new TrackPlayback(this.track.item, 0);
+      const again = new TrackPlayback(this.track.item, 0);
+      // The same item played again: still the one a pending load started, and unnamed if it was.
+      if (this.unnamedTrack === this.track) this.unnamedTrack = again;
+      if (this.loading?.startedTrack === this.track) this.loading.startedTrack = again;
+      this.track = again;
       this.atEnd = false;
       this.atEdge = false;
       this.armAudioReady(true);
@@ -963,10 +972,11 @@ export class Player {
     const prepared = this.prepareReport(type, skipReportId);
     if (!prepared) return;
     if (this.track !== this.unnamedTrack) return this.postReport(prepared);
-    if (type !== 'update' || !this.reportsUntilNamed.some((r) => r.report.type === 'final')) {
-      this.reportsUntilNamed = this.reportsUntilNamed.filter((r) => r.report.type !== 'update');
-      this.reportsUntilNamed.push(prepared);
-    }
+    const playback = this.track!; // prepared: there is a track
+    const held = this.reportsUntilNamed.filter((r) => r.playback === playback);
+    if (type === 'update' && held.some((r) => r.prepared.report.type === 'final')) return;
+    this.reportsUntilNamed = this.reportsUntilNamed.filter((r) => r.playback !== playback || r.prepared.report.type !== 'update');
+    this.reportsUntilNamed.push({ playback, prepared });
   }
 
   /** `cutOff`: the report of a queue being replaced, whose 404 must not evict the new session. */
@@ -1224,8 +1234,10 @@ export class Player {
     this.atEdge = false;
     this.draining = false;
     this.fetched.clear();
-    // A load whose track started at once is what was playing: it went with the queue.
+    // A load whose track started at once is what was playing: it went with the queue. One that
+    // would have put back a queue from before (taken from a load it superseded) now has none.
     if (this.loading?.startedAtOnce) this.settleLoad(new PlaybackError('ERROR_CLOUD_QUEUE_SERVER', 'the queue being loaded was dropped'));
+    else if (this.loading) this.loading.previous = null;
   }
 
   /** Ends the skip waiting for the server: done (no error), or refused with `error`. */

@@ -188,6 +188,53 @@ describe('loadCloudQueue', () => {
       expect(h.stub.sent('itemWindow', 'refresh').at(-1)).toMatchObject({ itemId: 't1' });
     });
 
+    it('a load that supersedes it and succeeds posts the final report of the track the first one cut off', async () => {
+      const { load } = await unnamed();
+      await h.advance(BUFFERING_MS + 2_000);
+      await h.load({ itemId: 't4' });
+      expect(await load).toMatchObject({ errorCode: 'ERROR_CLOUD_QUEUE_SERVER' });
+      await h.settle();
+      expect(reported()).toEqual(['final:t1']); // t1 as the queue before played it; the unnamed track has no id to report
+      expect(h.player.status()).toMatchObject({ itemId: 't4' });
+    });
+
+    it('the queue dropped (a 404) while a load that superseded it waits: that load failing leaves the player idle', async () => {
+      await unnamed();
+      await h.advance(BUFFERING_MS + 2_000);
+      h.stub.script('context', { hang: true }, { times: 1 });
+      const second = h.load({ itemId: 't4' }).catch((error: unknown) => error);
+      await h.settle();
+      h.player.skipToItem({ itemId: 'gone' }); // answered 404: the queue is dropped (§7.1)
+      await h.settle();
+      expect(h.player.machineState).toBe('IDLE');
+      expect(h.player.save().playback).toBeNull();
+      await h.advance(10_000); // the context times out: the load fails
+      expect(await second).toMatchObject({ errorCode: 'ERROR_CLOUD_QUEUE_SERVER' });
+      expect(h.player.machineState).toBe('IDLE');
+    });
+
+    it('played again after it ended, it is still the track the answer names: no report or request says itemId=pending', async () => {
+      await playing({ items: tracks(5, 60_000), reports: { sendUpdateAfterMillis: 1_000, periodicIntervalMillis: 5_000, sendPlaybackActions: false } });
+      h.stub.script('itemWindow', { hold: true }, { reason: 'refresh', times: 1 });
+      const load = h.load({ trackMetadata: tracks(1, 3_000)[0]!.track }).then(() => 'loaded', (error: unknown) => error);
+      await h.settle();
+      await h.advance(BUFFERING_MS + 3_500); // it ends before any window came
+      await h.player.act('play', 'user'); // played again from the start
+      await h.advance(BUFFERING_MS + 1_500);
+      expect(h.player.status().itemId).toBeNull();
+      h.stub.release();
+      expect(await load).toBe('loaded');
+      await h.settle();
+      expect(h.player.status().itemId).toBe('t1');
+      await h.advance(3_000); // the second playback ends; t2 follows
+      const named = [...h.stub.sent('itemWindow').map((r) => r.itemId), ...h.stub.postedReports().map((r) => r.id)];
+      expect(named).not.toContain('pending');
+      expect(h.player.status().itemId).toBe('t2');
+      // The track the load cut off, the first playback (held, then named), the second one.
+      expect(reported().filter((r) => r === 'final:t1')).toHaveLength(3);
+      expect(reported()).toContain('update:t1'); // the second playback's, held behind the first one's final
+    });
+
     it('the playback metadata names no item for it', async () => {
       await unnamed();
       expect(h.player.metadata().currentItem).toEqual({ track: tracks(1, 60_000)[0]!.track });
