@@ -470,6 +470,12 @@ export class Player {
     let answerFullyFetched = false;
     let answerHasNext = false;
     let answerFallsShort = false;
+    const pending = this.loading;
+    const startedTrackEnded = event.type === 'loadAnswered' && !!pending?.startedAtOnce && this.track === pending.startedTrack && this.atEnd;
+    if (event.type === 'loadAnswered' && startedTrackEnded) {
+      const answer = new QueueWindow(event.window);
+      answerHasNext = answer.after(pending!.params.itemId ?? event.window.items[0]!.id) !== undefined;
+    }
     if ((event.type === 'windowAnswered' || event.type === 'resumeAnswered') && current) {
       const answer = new QueueWindow(event.window);
       answerHasNext = answer.after(current) !== undefined;
@@ -491,6 +497,7 @@ export class Player {
       policies: this.policies,
       playOnCompletion: this.loading?.params.playOnCompletion ?? false,
       startedAtOnce: this.loading?.startedAtOnce ?? false,
+      startedTrackEnded,
       atEnd: this.atEnd,
       atEdge: this.atEdge,
       hasNext: !!(current && this.window?.after(current)),
@@ -553,7 +560,8 @@ export class Player {
       // A new queue starts clean: an error left from the one before is not this queue's.
       this.lastError = null;
       this.draining = false;
-      this.atEnd = false;
+      // Unless the track it started at once has played to its end meanwhile (see `startedTrackEnded`).
+      this.atEnd = pending.startedAtOnce && this.track === pending.startedTrack && this.atEnd;
       this.atEdge = false;
       this.queueCompletedAsked = null;
       const id = pending.params.itemId ?? window.items[0]!.id;

@@ -241,6 +241,50 @@ describe('loadCloudQueue', () => {
     });
   });
 
+  it('load-answered-after-started-track-ended: the track started at once ended before the window came; the window has more, the next plays', async () => {
+    await playing({ items: tracks(5, 3_000) });
+    h.stub.script('itemWindow', { hold: true }, { reason: 'refresh', times: 1 }); // the load's window (with metadata: refresh)
+    const load = h.load({ itemId: 't2', trackMetadata: tracks(2, 3_000)[1]!.track }).then(() => 'loaded', (error: unknown) => error);
+    await h.settle();
+    await h.advance(BUFFERING_MS + 3_500); // t2 ends: no window yet, it was the last track known
+    expect(h.rows().at(-1)).toBe('track-ends-last');
+    h.stub.release();
+    expect(await load).toBe('loaded');
+    await h.settle();
+    expect(last()).toMatchObject({ transition: 'load-answered-after-started-track-ended', from: 'PAUSED', to: 'BUFFERING' });
+    await h.advance(BUFFERING_MS);
+    expect(h.player.status()).toMatchObject({ playbackState: 'PLAYBACK_STATE_PLAYING', itemId: 't3' });
+    expect(finalsOf('t2')).toHaveLength(1);
+  });
+
+  it('load-answered-after-started-track-ended: also for a track the load named no item for; its held final goes out under its id', async () => {
+    await playing({ items: tracks(5, 3_000) });
+    h.stub.script('itemWindow', { hold: true }, { reason: 'refresh', times: 1 });
+    const load = h.load({ trackMetadata: tracks(1, 3_000)[0]!.track }).then(() => 'loaded', (error: unknown) => error);
+    await h.settle();
+    await h.advance(BUFFERING_MS + 3_500);
+    h.stub.release();
+    expect(await load).toBe('loaded');
+    await h.advance(BUFFERING_MS);
+    expect(h.player.status()).toMatchObject({ playbackState: 'PLAYBACK_STATE_PLAYING', itemId: 't2' });
+    expect(finalsOf('t1')).toHaveLength(2); // the first queue's t1, cut off by the load, and the one started at once
+    expect(finals()).not.toContain('pending');
+  });
+
+  it('load-answered-already-started: a track started at once that ended before the window came, and is the queue\u2019s last, stays paused at its end', async () => {
+    await playing({ items: tracks(5, 3_000) });
+    h.stub.script('itemWindow', { hold: true }, { reason: 'refresh', times: 1 });
+    const load = h.load({ itemId: 't5', trackMetadata: tracks(5, 3_000)[4]!.track }).then(() => 'loaded', (error: unknown) => error);
+    await h.settle();
+    await h.advance(BUFFERING_MS + 3_500);
+    h.stub.release();
+    expect(await load).toBe('loaded');
+    await h.advance(10_000);
+    expect(last()).toMatchObject({ transition: 'load-answered-already-started', to: 'PAUSED' });
+    expect(h.player.snapshot()).toMatchObject({ state: 'PAUSED', itemId: 't5', atEnd: true });
+    expect(finalsOf('t5')).toHaveLength(1);
+  });
+
   it('load-starts-at-once and load-answered-already-started: with metadata the track starts before the server answers', async () => {
     await start({ items: tracks(5) });
     const metadata = tracks(5)[1]!.track;
