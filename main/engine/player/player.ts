@@ -171,10 +171,11 @@ export class Player {
   /** That track, until the load's answer names it. */
   private unnamedTrack: TrackPlayback | null = null;
   /**
-   * Its reports, as they were when due, posted under its id once named: per playback (it may be
-   * played again from its end), one update at most (a later one says all it did), none after a final.
+   * Its reports, as they were when due, posted under its id once named: one update at most (a
+   * later one says all it did), none after its final. (It is never played again before it is
+   * named: its end waits for the load's answer, see `startedTrackAtEdge`.)
    */
-  private reportsUntilNamed: { playback: TrackPlayback; prepared: PreparedReport }[] = [];
+  private reportsUntilNamed: PreparedReport[] = [];
   /** A window request asked for while a background window was in flight (see `backgroundWindow`). */
   private windowAfterInFlight: { reason: Reason; purpose: WindowPurpose; epoch: number } | null = null;
   private loading: PendingLoad | null = null;
@@ -471,10 +472,13 @@ export class Player {
     let answerHasNext = false;
     let answerFallsShort = false;
     const pending = this.loading;
-    const startedTrackEnded = event.type === 'loadAnswered' && !!pending?.startedAtOnce && this.track === pending.startedTrack && this.atEnd;
-    if (event.type === 'loadAnswered' && startedTrackEnded) {
+    const startedTrackPending = !!pending?.startedAtOnce && this.track === pending.startedTrack;
+    const startedTrackAtEdge = event.type === 'loadAnswered' && startedTrackPending && this.atEdge;
+    let answerEndsQueue = false;
+    if (event.type === 'loadAnswered' && startedTrackAtEdge) {
       const answer = new QueueWindow(event.window);
       answerHasNext = answer.after(pending!.params.itemId ?? event.window.items[0]!.id) !== undefined;
+      answerEndsQueue = !answerHasNext && answer.includesEndOfQueue;
     }
     if ((event.type === 'windowAnswered' || event.type === 'resumeAnswered') && current) {
       const answer = new QueueWindow(event.window);
@@ -489,7 +493,9 @@ export class Player {
     const answerInBackground = event.type === 'windowAnswered' && !FOREGROUND_PURPOSES.includes(event.purpose);
     const queued = this.windowAfterInFlight;
     const windowQueued = queued !== null && queued.epoch === this.epoch && QUEUED_PURPOSES.includes(queued.purpose);
-    const queueGoesOn = event.type === 'trackEnded' && !!current && !!this.window && !this.window.after(current) && !this.window.includesEndOfQueue && !this.draining;
+    // A track a pending load started at once has no window yet: the load's answer is the next one.
+    const queueGoesOn =
+      event.type === 'trackEnded' && ((!!current && !!this.window && !this.window.after(current) && !this.window.includesEndOfQueue && !this.draining) || (startedTrackPending && !this.window));
     let skipPlays = false;
     if (event.type === 'skipToItem') skipPlays = event.params.playOnCompletion ?? this.isMoving();
     if (event.type === 'skipAnswered') skipPlays = event.plays;
@@ -497,7 +503,8 @@ export class Player {
       policies: this.policies,
       playOnCompletion: this.loading?.params.playOnCompletion ?? false,
       startedAtOnce: this.loading?.startedAtOnce ?? false,
-      startedTrackEnded,
+      startedTrackAtEdge,
+      answerEndsQueue,
       atEnd: this.atEnd,
       atEdge: this.atEdge,
       hasNext: !!(current && this.window?.after(current)),
@@ -560,9 +567,9 @@ export class Player {
       // A new queue starts clean: an error left from the one before is not this queue's.
       this.lastError = null;
       this.draining = false;
-      // Unless the track it started at once has played to its end meanwhile (see `startedTrackEnded`).
-      this.atEnd = pending.startedAtOnce && this.track === pending.startedTrack && this.atEnd;
-      this.atEdge = false;
+      this.atEnd = false;
+      // Unless the track it started at once waits at its end for this answer (see `startedTrackAtEdge`).
+      this.atEdge = pending.startedAtOnce && this.track === pending.startedTrack && this.atEdge;
       this.queueCompletedAsked = null;
       const id = pending.params.itemId ?? window.items[0]!.id;
       const item = this.window.item(id)!;
@@ -578,7 +585,7 @@ export class Player {
       if (this.unnamedTrack && this.unnamedTrack === pending.startedTrack) {
         // Named now, also if a skipToItem moved on from it meanwhile: its reports go under its id,
         // and (due before any window came) the version of the window that names it.
-        for (const { prepared: { target, report } } of this.reportsUntilNamed) this.postReport({ target, report: { ...report, id: item.id, queueVersion: report.queueVersion || this.window.queueVersion } });
+        for (const { target, report } of this.reportsUntilNamed) this.postReport({ target, report: { ...report, id: item.id, queueVersion: report.queueVersion || this.window.queueVersion } });
       }
       this.unnamedTrack = null;
       this.reportsUntilNamed = [];
@@ -642,11 +649,7 @@ export class Player {
     disarmPauseTtl: () => this.clearTimer('pauseTtl'),
     restartCurrent: () => {
       if (!this.track) return;
-      const again = new TrackPlayback(this.track.item, 0);
-      // The same item played again: still the one a pending load started, and unnamed if it was.
-      if (this.unnamedTrack === this.track) this.unnamedTrack = again;
-      if (this.loading?.startedTrack === this.track) this.loading.startedTrack = again;
-      this.track = again;
+      this.track = new TrackPlayback(this.track.item, 0);
       this.atEnd = false;
       this.atEdge = false;
       this.armAudioReady(true);
@@ -980,11 +983,9 @@ export class Player {
     const prepared = this.prepareReport(type, skipReportId);
     if (!prepared) return;
     if (this.track !== this.unnamedTrack) return this.postReport(prepared);
-    const playback = this.track!; // prepared: there is a track
-    const held = this.reportsUntilNamed.filter((r) => r.playback === playback);
-    if (type === 'update' && held.some((r) => r.prepared.report.type === 'final')) return;
-    this.reportsUntilNamed = this.reportsUntilNamed.filter((r) => r.playback !== playback || r.prepared.report.type !== 'update');
-    this.reportsUntilNamed.push({ playback, prepared });
+    if (type === 'update' && this.reportsUntilNamed.some((r) => r.report.type === 'final')) return;
+    this.reportsUntilNamed = this.reportsUntilNamed.filter((r) => r.report.type !== 'update');
+    this.reportsUntilNamed.push(prepared);
   }
 
   /** `cutOff`: the report of a queue being replaced, whose 404 must not evict the new session. */
@@ -1205,6 +1206,8 @@ export class Player {
    * one is asked.
    */
   private awaitNextWindow(): void {
+    // A track a pending load started at once waits for that load's answer, its first window.
+    if (this.loading?.startedAtOnce && !this.window) return;
     if (!this.backgroundWindowRun) void this.backgroundWindow('refresh', 'refresh');
   }
 

@@ -213,76 +213,86 @@ describe('loadCloudQueue', () => {
       expect(h.player.machineState).toBe('IDLE');
     });
 
-    it('played again after it ended, it is still the track the answer names: no report or request says itemId=pending', async () => {
-      await playing({ items: tracks(5, 60_000), reports: { sendUpdateAfterMillis: 1_000, periodicIntervalMillis: 5_000, sendPlaybackActions: false } });
-      h.stub.script('itemWindow', { hold: true }, { reason: 'refresh', times: 1 });
-      const load = h.load({ trackMetadata: tracks(1, 3_000)[0]!.track }).then(() => 'loaded', (error: unknown) => error);
-      await h.settle();
-      await h.advance(BUFFERING_MS + 3_500); // it ends before any window came
-      await h.player.act('play', 'user'); // played again from the start
-      await h.advance(BUFFERING_MS + 1_500);
-      expect(h.player.status().itemId).toBeNull();
-      h.stub.release();
-      expect(await load).toBe('loaded');
-      await h.settle();
-      expect(h.player.status().itemId).toBe('t1');
-      await h.advance(3_000); // the second playback ends; t2 follows
-      const named = [...h.stub.sent('itemWindow').map((r) => r.itemId), ...h.stub.postedReports().map((r) => r.id)];
-      expect(named).not.toContain('pending');
-      expect(h.player.status().itemId).toBe('t2');
-      // The track the load cut off, the first playback (held, then named), the second one.
-      expect(reported().filter((r) => r === 'final:t1')).toHaveLength(3);
-      expect(reported()).toContain('update:t1'); // the second playback's, held behind the first one's final
-    });
-
     it('the playback metadata names no item for it', async () => {
       await unnamed();
       expect(h.player.metadata().currentItem).toEqual({ track: tracks(1, 60_000)[0]!.track });
     });
   });
 
-  it('load-answered-after-started-track-ended: the track started at once ended before the window came; the window has more, the next plays', async () => {
-    await playing({ items: tracks(5, 3_000) });
-    h.stub.script('itemWindow', { hold: true }, { reason: 'refresh', times: 1 }); // the load's window (with metadata: refresh)
-    const load = h.load({ itemId: 't2', trackMetadata: tracks(2, 3_000)[1]!.track }).then(() => 'loaded', (error: unknown) => error);
-    await h.settle();
-    await h.advance(BUFFERING_MS + 3_500); // t2 ends: no window yet, it was the last track known
-    expect(h.rows().at(-1)).toBe('track-ends-last');
-    h.stub.release();
-    expect(await load).toBe('loaded');
-    await h.settle();
-    expect(last()).toMatchObject({ transition: 'load-answered-after-started-track-ended', from: 'PAUSED', to: 'BUFFERING' });
-    await h.advance(BUFFERING_MS);
-    expect(h.player.status()).toMatchObject({ playbackState: 'PLAYBACK_STATE_PLAYING', itemId: 't3' });
-    expect(finalsOf('t2')).toHaveLength(1);
-  });
+  describe('a track a load started at once that ends before the load is answered', () => {
+    /** Plays 3 s tracks t1..t5, then loads with `itemId`'s metadata (or t1's and none); its window is held until released. */
+    async function endsFirst(itemId: string | undefined, held: { body?: unknown } = {}): Promise<{ load: Promise<unknown> }> {
+      await playing({ items: tracks(5, 3_000) });
+      h.stub.script('itemWindow', { hold: true, ...held }, { reason: 'refresh', times: 1 }); // the load's window (with metadata: refresh)
+      const metadata = tracks(5, 3_000)[Number((itemId ?? 't1').slice(1)) - 1]!.track;
+      const load = h.load({ ...(itemId ? { itemId } : {}), trackMetadata: metadata }).then(() => 'loaded', (error: unknown) => error);
+      await h.settle();
+      await h.advance(BUFFERING_MS + 3_500); // it ends: its window, the load's answer, has not come
+      expect(last()).toMatchObject({ transition: 'track-ends-window-edge', to: 'BUFFERING' });
+      expect(h.player.snapshot().atEdge).toBe(true);
+      return { load }; // wrapped: an async function returning the promise would wait for it
+    }
 
-  it('load-answered-after-started-track-ended: also for a track the load named no item for; its held final goes out under its id', async () => {
-    await playing({ items: tracks(5, 3_000) });
-    h.stub.script('itemWindow', { hold: true }, { reason: 'refresh', times: 1 });
-    const load = h.load({ trackMetadata: tracks(1, 3_000)[0]!.track }).then(() => 'loaded', (error: unknown) => error);
-    await h.settle();
-    await h.advance(BUFFERING_MS + 3_500);
-    h.stub.release();
-    expect(await load).toBe('loaded');
-    await h.advance(BUFFERING_MS);
-    expect(h.player.status()).toMatchObject({ playbackState: 'PLAYBACK_STATE_PLAYING', itemId: 't2' });
-    expect(finalsOf('t1')).toHaveLength(2); // the first queue's t1, cut off by the load, and the one started at once
-    expect(finals()).not.toContain('pending');
-  });
+    it('load-answered-at-edge-plays: it waits at the edge for the answer, which brings the next track; one final report', async () => {
+      const { load } = await endsFirst('t2');
+      expect(finalsOf('t2')).toEqual([]);
+      expect(h.stub.sent('itemWindow', 'refresh')).toHaveLength(1); // only the load's own: nothing else is asked
+      h.stub.release();
+      expect(await load).toBe('loaded');
+      await h.settle();
+      expect(last()).toMatchObject({ transition: 'load-answered-at-edge-plays', from: 'BUFFERING', to: 'BUFFERING' });
+      await h.advance(BUFFERING_MS);
+      expect(h.player.status()).toMatchObject({ playbackState: 'PLAYBACK_STATE_PLAYING', itemId: 't3' });
+      expect(finalsOf('t2')).toHaveLength(1);
+      expect(h.stub.postedReports().find((r) => r.type === 'final' && r.id === 't2')).toMatchObject({ queueVersion: '1' });
+    });
 
-  it('load-answered-already-started: a track started at once that ended before the window came, and is the queue\u2019s last, stays paused at its end', async () => {
-    await playing({ items: tracks(5, 3_000) });
-    h.stub.script('itemWindow', { hold: true }, { reason: 'refresh', times: 1 });
-    const load = h.load({ itemId: 't5', trackMetadata: tracks(5, 3_000)[4]!.track }).then(() => 'loaded', (error: unknown) => error);
-    await h.settle();
-    await h.advance(BUFFERING_MS + 3_500);
-    h.stub.release();
-    expect(await load).toBe('loaded');
-    await h.advance(10_000);
-    expect(last()).toMatchObject({ transition: 'load-answered-already-started', to: 'PAUSED' });
-    expect(h.player.snapshot()).toMatchObject({ state: 'PAUSED', itemId: 't5', atEnd: true });
-    expect(finalsOf('t5')).toHaveLength(1);
+    it('load-answered-at-edge-plays: also for a track the load named no item for; its final goes out under its id', async () => {
+      const { load } = await endsFirst(undefined);
+      h.stub.release();
+      expect(await load).toBe('loaded');
+      await h.advance(BUFFERING_MS);
+      expect(h.player.status()).toMatchObject({ playbackState: 'PLAYBACK_STATE_PLAYING', itemId: 't2' });
+      expect(finalsOf('t1')).toHaveLength(2); // the first queue's t1, cut off by the load, and the one started at once
+      expect(finals()).not.toContain('pending');
+    });
+
+    it('load-answered-at-edge-ends: the answer says it is the queue\u2019s last: final report, paused at its end', async () => {
+      const { load } = await endsFirst('t5');
+      h.stub.release();
+      expect(await load).toBe('loaded');
+      await h.advance(10_000);
+      expect(last()).toMatchObject({ transition: 'load-answered-at-edge-ends', to: 'PAUSED' });
+      expect(h.player.snapshot()).toMatchObject({ state: 'PAUSED', itemId: 't5', atEnd: true, atEdge: false });
+      expect(finalsOf('t5')).toHaveLength(1);
+    });
+
+    it('load-answered-at-edge-asks: the answer ends with it but says the queue goes on: it asks for what follows, then plays it', async () => {
+      const window = { includesBeginningOfQueue: true, includesEndOfQueue: false, contextVersion: '1', queueVersion: '1', items: tracks(2, 3_000) };
+      const { load } = await endsFirst('t2', { body: window });
+      h.stub.release();
+      expect(await load).toBe('loaded');
+      await h.settle();
+      expect(h.rows()).toContain('load-answered-at-edge-asks');
+      await h.advance(BUFFERING_MS);
+      expect(h.stub.sent('itemWindow', 'refresh').at(-1)).toMatchObject({ itemId: 't2' });
+      expect(h.rows()).toContain('next-window-plays-fetched');
+      expect(h.player.status()).toMatchObject({ playbackState: 'PLAYBACK_STATE_PLAYING', itemId: 't3' });
+      expect(finalsOf('t2')).toHaveLength(1);
+    });
+
+    it('a pause while it waits holds; a play after the answer goes on to the next track', async () => {
+      const { load } = await endsFirst('t2');
+      await h.player.act('pause', 'user');
+      h.stub.release();
+      expect(await load).toBe('loaded');
+      await h.advance(5_000);
+      expect(h.player.status()).toMatchObject({ playbackState: 'PLAYBACK_STATE_PAUSED', itemId: 't2' });
+      await h.player.act('play', 'user');
+      await h.advance(BUFFERING_MS);
+      expect(h.player.status()).toMatchObject({ playbackState: 'PLAYBACK_STATE_PLAYING', itemId: 't3' });
+      expect(finalsOf('t2')).toHaveLength(1);
+    });
   });
 
   it('load-starts-at-once and load-answered-already-started: with metadata the track starts before the server answers', async () => {

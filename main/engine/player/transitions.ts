@@ -18,10 +18,12 @@ export interface GuardContext {
   /** The pending load started its track before the server answered. */
   startedAtOnce: boolean;
   /**
-   * That track played to its end before the answer came: with no window yet it ended as the last
-   * track known (paused at its end, its final report posted or held for its id).
+   * That track played to its end before the answer came, and waits for it at the window's edge
+   * (the answer is the window it waits for): its final report goes with what the answer brings.
    */
-  startedTrackEnded: boolean;
+  startedTrackAtEdge: boolean;
+  /** The window the load's answer brings ends with no track after that one, and says so (includesEndOfQueue). */
+  answerEndsQueue: boolean;
   /** The last track of the queue ended and had its final report: paused there (or suspended since). */
   atEnd: boolean;
   hasNext: boolean;
@@ -69,7 +71,9 @@ function commandAsksServer(c: GuardContext, e: PlayerEvent): boolean {
 export const GUARDS = {
   playOnCompletion: (c: GuardContext) => c.playOnCompletion,
   startedAtOnce: (c: GuardContext) => c.startedAtOnce,
-  startedTrackEndedGoesOn: (c: GuardContext) => c.startedAtOnce && c.startedTrackEnded && c.answerHasNext,
+  startedEdgeAnswerHasNext: (c: GuardContext) => c.startedTrackAtEdge && c.answerHasNext,
+  startedEdgeAnswerEnds: (c: GuardContext) => c.startedTrackAtEdge && c.answerEndsQueue,
+  startedEdgeAnswerFallsShort: (c: GuardContext) => c.startedTrackAtEdge,
   notifyUserIntent: (c: GuardContext) => notifiesUserIntent(c.policies),
   atEnd: (c: GuardContext) => c.atEnd,
   atEndWithMore: (c: GuardContext) => c.atEnd && c.hasNext,
@@ -185,7 +189,9 @@ export const TRANSITIONS: readonly Transition[] = [
   // loadCloudQueue (seed §3 last row, §4.3 load, §7.3; CONTRACT §3)
   { id: 'load-begins', from: ANY, on: ['load'], to: 'same', effects: ['beginLoad'], note: 'loadCloudQueue: GET /context, then the first GET /itemWindow; the state holds until the window answers' },
   { id: 'load-starts-at-once', from: ANY, on: ['loadStartedAtOnce'], to: 'BUFFERING', effects: ['startMetadataTrack'], note: 'with track metadata and no limitedSkips the player starts at once; its first window request is `refresh` (§4.3)' },
-  { id: 'load-answered-after-started-track-ended', from: ['PAUSED'], on: ['loadAnswered'], guard: 'startedTrackEndedGoesOn', to: 'BUFFERING', effects: ['adoptLoad', 'startNext', 'answerLoad'], note: 'the track started at once ended before the window came (the last one known then); the window has more: the next track plays' },
+  { id: 'load-answered-at-edge-plays', from: ['BUFFERING'], on: ['loadAnswered'], guard: 'startedEdgeAnswerHasNext', to: 'BUFFERING', effects: ['adoptLoad', 'finalReport', 'startNext', 'answerLoad'], note: 'the track started at once ended before the load was answered and waited at the edge; the answer brings the next track: the ended one gets its final report, the next one plays' },
+  { id: 'load-answered-at-edge-ends', from: ['BUFFERING'], on: ['loadAnswered'], guard: 'startedEdgeAnswerEnds', to: 'PAUSED', effects: ['adoptLoad', 'finalReport', 'stopAtEnd', 'armPauseTtl', 'answerLoad'], note: 'the track started at once ended before the load was answered, and the answer says it is the queue\u2019s last: final report, pause at its end' },
+  { id: 'load-answered-at-edge-asks', from: ['BUFFERING'], on: ['loadAnswered'], guard: 'startedEdgeAnswerFallsShort', to: 'same', effects: ['adoptLoad', 'askAgainAtEdge', 'answerLoad'], note: 'the track started at once ended before the load was answered; the answer ends with it but says the queue goes on: keep waiting at the edge, asking (reason=refresh) for what follows it' },
   { id: 'load-answered-already-started', from: ANY, on: ['loadAnswered'], guard: 'startedAtOnce', to: 'same', effects: ['adoptLoad', 'answerLoad'], note: 'the window arrives for a track that already started' },
   { id: 'load-answered-plays', from: ANY, on: ['loadAnswered'], guard: 'playOnCompletion', to: 'BUFFERING', effects: ['adoptLoad', 'bufferCurrent', 'answerLoad'], note: 'loaded with playOnCompletion: fetch the first track and play' },
   { id: 'load-answered-paused', from: ANY, on: ['loadAnswered'], to: 'PAUSED', effects: ['adoptLoad', 'armPauseTtl', 'answerLoad'], note: 'loaded without playOnCompletion: ready, paused on the first track (pauseTtlSec runs from here)' },

@@ -21,8 +21,8 @@ export type ScriptedAnswer =
   | { status: number; headers?: Record<string, string>; body?: unknown }
   | { drop: true }
   | { hang: true }
-  /** Answered as usual (as the queue is then) once `release` is called. */
-  | { hold: true };
+  /** Answered once `release` is called: with `body` (a 200), or as usual, as the queue is then. */
+  | { hold: true; body?: unknown };
 
 interface Script {
   endpoint: string;
@@ -123,7 +123,7 @@ export class StubCloudQueue {
         this.hanging.add(reply);
         return reply.hijack();
       }
-      if ('hold' in scripted) return new Promise((resolve) => this.held.push(() => resolve(answer())));
+      if ('hold' in scripted) return new Promise((resolve) => this.held.push(() => resolve(scripted.body ?? answer())));
       return reply.code(scripted.status).headers(scripted.headers ?? {}).send(scripted.body ?? errorBody(scripted.status));
     }
     return answer();
