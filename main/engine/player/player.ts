@@ -163,19 +163,20 @@ export class Player {
    */
   private backgroundWindowRun: object | null = null;
   /**
-   * What would name the playing item while it has no id yet (a track a load started at once,
-   * the load naming none): asked once the load's answer names it. A placeholder id would be
-   * answered 404, and the player would drop the queue (§7.1).
+   * What asks the server about the playing track while a load that started its track at once
+   * waits for its answer, the queue's first window: asked once it came. Without a window an
+   * answer cannot be placed, and a track the load named no item for has no id yet (a
+   * placeholder id would be answered 404, and the player would drop the queue, §7.1).
    */
   private untilIdentified: (() => void)[] = [];
   /** That track, until the load's answer names it. */
   private unnamedTrack: TrackPlayback | null = null;
   /**
-   * Its reports, as they were when due, posted under its id once named: one update at most (a
-   * later one says all it did), none after its final. (It is never played again before it is
-   * named: its end waits for the load's answer, see `startedTrackAtEdge`.)
+   * Reports due meanwhile, as they were then, posted once the answer came with its window's
+   * version (and the unnamed track's id): per playback one update at most (a later one says all
+   * it did), none after its final.
    */
-  private reportsUntilNamed: PreparedReport[] = [];
+  private reportsUntilNamed: { playback: TrackPlayback; prepared: PreparedReport }[] = [];
   /** A window request asked for while a background window was in flight (see `backgroundWindow`). */
   private windowAfterInFlight: { reason: Reason; purpose: WindowPurpose; epoch: number } | null = null;
   private loading: PendingLoad | null = null;
@@ -582,10 +583,11 @@ export class Player {
       // Otherwise a command moved on from the track the load started (a skipToItem): that one
       // plays on, in the window the load brought.
       this.lastPollAt = this.deps.clock.now();
-      if (this.unnamedTrack && this.unnamedTrack === pending.startedTrack) {
-        // Named now, also if a skipToItem moved on from it meanwhile: its reports go under its id,
-        // and (due before any window came) the version of the window that names it.
-        for (const { target, report } of this.reportsUntilNamed) this.postReport({ target, report: { ...report, id: item.id, queueVersion: report.queueVersion || this.window.queueVersion } });
+      // Reports due before this first window: the unnamed track's under its id now (also if a
+      // skipToItem moved on from it), each with this window's version.
+      for (const { playback, prepared } of this.reportsUntilNamed) {
+        const id = playback === this.unnamedTrack ? item.id : prepared.report.id;
+        this.postReport({ target: prepared.target, report: { ...prepared.report, id, queueVersion: prepared.report.queueVersion || this.window.queueVersion } });
       }
       this.unnamedTrack = null;
       this.reportsUntilNamed = [];
@@ -789,6 +791,7 @@ export class Player {
     const window = await this.deps.client.itemWindow(target, { ...this.windowQuery(reason, params.itemId), queueVersion: params.queueVersion });
     if (!this.sameLoad(epoch, pending)) return;
     this.noteViolations(window);
+    // (A window without the item asked for is malformed: the client fails it, see contract-check.ts.)
     if (!window.ok || window.value.items.length === 0) {
       const failure: Failure = window.ok ? { kind: 'other', status: 200, message: 'the queue is empty: nothing to play' } : window.failure;
       return void this.dispatch({ type: 'loadFailed', failure }, { requestId: window.exchange.requestId });
@@ -819,7 +822,7 @@ export class Player {
   }
 
   private async runResume(): Promise<void> {
-    if (this.waitsForItemId(() => void this.runResume())) return;
+    if (this.waitsForFirstWindow(() => void this.runResume())) return;
     const epoch = this.epoch;
     const result = await this.waitingFor('resume', true, () =>
       this.foreground((retry) => this.deps.client.itemWindow(this.queue!.target, this.windowQuery('resume', this.track?.item.id), retry)),
@@ -830,7 +833,7 @@ export class Player {
   }
 
   private async runUserSkip(direction: 'skipNext' | 'skipPrev'): Promise<void> {
-    if (this.waitsForItemId(() => void this.runUserSkip(direction))) return;
+    if (this.waitsForFirstWindow(() => void this.runUserSkip(direction))) return;
     const epoch = this.epoch;
     const plays = this.isMoving();
     const from = this.track!.item.id;
@@ -873,7 +876,7 @@ export class Player {
   }
 
   private async notifyIntent(reason: 'pause' | 'play'): Promise<void> {
-    if (this.waitsForItemId(() => void this.notifyIntent(reason))) return;
+    if (this.waitsForFirstWindow(() => void this.notifyIntent(reason))) return;
     const epoch = this.epoch;
     const itemId = this.track?.item.id;
     const result = await this.foreground((retry) => this.deps.client.itemWindow(this.queue!.target, this.windowQuery(reason, itemId), retry));
@@ -888,7 +891,7 @@ export class Player {
    */
   private async backgroundWindow(reason: Reason, purpose: WindowPurpose): Promise<void> {
     if (!this.queue) return;
-    if (this.waitsForItemId(() => void this.backgroundWindow(reason, purpose))) return;
+    if (this.waitsForFirstWindow(() => void this.backgroundWindow(reason, purpose))) return;
     if (purpose === 'queueCompleted' && !this.mayAskQueueCompleted()) return;
     if (this.backgroundWindowRun) {
       if (QUEUED_PURPOSES.includes(purpose)) this.windowAfterInFlight = { reason, purpose, epoch: this.epoch };
@@ -982,10 +985,12 @@ export class Player {
   private sendReport(type: PlaybackReport['type'], skipReportId?: string): void {
     const prepared = this.prepareReport(type, skipReportId);
     if (!prepared) return;
-    if (this.track !== this.unnamedTrack) return this.postReport(prepared);
-    if (type === 'update' && this.reportsUntilNamed.some((r) => r.report.type === 'final')) return;
-    this.reportsUntilNamed = this.reportsUntilNamed.filter((r) => r.report.type !== 'update');
-    this.reportsUntilNamed.push(prepared);
+    if (!this.awaitsFirstWindow()) return this.postReport(prepared);
+    const playback = this.track!;
+    const held = this.reportsUntilNamed.filter((r) => r.playback === playback);
+    if (type === 'update' && held.some((r) => r.prepared.report.type === 'final')) return;
+    this.reportsUntilNamed = this.reportsUntilNamed.filter((r) => r.playback !== playback || r.prepared.report.type !== 'update');
+    this.reportsUntilNamed.push({ playback, prepared });
   }
 
   /** `cutOff`: the report of a queue being replaced, whose 404 must not evict the new session. */
@@ -1030,9 +1035,14 @@ export class Player {
     return this.track !== null && this.track === this.unnamedTrack ? undefined : this.track?.item.id;
   }
 
-  /** True, with `ask` kept for the load's answer, while the playing item has no id yet. */
-  private waitsForItemId(ask: () => void): boolean {
-    if (!this.track || this.knownItemId() !== undefined) return false;
+  /** A load that started its track at once has not been answered yet: the queue has no window (see `untilIdentified`). */
+  private awaitsFirstWindow(): boolean {
+    return this.track !== null && (this.track === this.unnamedTrack || (!!this.loading?.startedAtOnce && this.window === null));
+  }
+
+  /** True, with `ask` kept for the load's answer, while the queue has no first window yet. */
+  private waitsForFirstWindow(ask: () => void): boolean {
+    if (!this.awaitsFirstWindow()) return false;
     this.untilIdentified.push(ask);
     return true;
   }

@@ -281,6 +281,33 @@ describe('loadCloudQueue', () => {
       expect(finalsOf('t2')).toHaveLength(1);
     });
 
+    it('a refreshCloudQueue while it waits goes out after the answer, the queue\u2019s first window; one final report', async () => {
+      const { load } = await endsFirst('t2');
+      h.player.refresh();
+      await h.settle();
+      expect(h.stub.sent('itemWindow', 'refresh')).toHaveLength(1); // only the load's own
+      h.stub.release();
+      expect(await load).toBe('loaded');
+      await h.advance(BUFFERING_MS);
+      expect(h.stub.sent('itemWindow', 'refresh')).toHaveLength(2);
+      expect(h.player.status()).toMatchObject({ playbackState: 'PLAYBACK_STATE_PLAYING', itemId: 't3' });
+      await h.advance(10_000);
+      expect(finalsOf('t2')).toHaveLength(1);
+    });
+
+    it('a skipToItem while it waits: its final report (not a skip: it played to its end) goes out with the answer\u2019s version', async () => {
+      const { load } = await endsFirst('t2');
+      h.player.skipToItem({ itemId: 't4', trackMetadata: tracks(5, 3_000)[3]!.track });
+      await h.settle();
+      expect(finalsOf('t2')).toEqual([]);
+      h.stub.release();
+      expect(await load).toBe('loaded');
+      await h.settle();
+      const final = h.stub.postedReports().filter((r) => r.type === 'final' && r.id === 't2');
+      expect(final).toEqual([expect.objectContaining({ queueVersion: '1', durationPlayedMillis: 3_000 })]);
+      expect(final[0]).not.toHaveProperty('skip');
+    });
+
     it('a pause while it waits holds; a play after the answer goes on to the next track', async () => {
       const { load } = await endsFirst('t2');
       await h.player.act('pause', 'user');
@@ -419,11 +446,10 @@ describe('a load that fails leaves the player as it was', () => {
   it('window-not-found: a load whose track started at once is rejected when its queue is dropped before it answered', async () => {
     await playing({ items: tracks(5, 60_000) });
     h.stub.script('itemWindow', { hang: true }, { reason: 'refresh' }); // the load's first window (with metadata: refresh)
-    h.stub.script('itemWindow', { status: 404 }, { reason: 'refresh' }); // the refreshCloudQueue after it
     const load = h.load({ itemId: 't2', trackMetadata: tracks(2, 60_000)[1]!.track }).then(() => 'loaded', (error: unknown) => error);
     await h.settle();
     expect(h.rows().slice(-2)).toEqual(['load-starts-at-once', 'audio-ready']);
-    await h.player.refresh();
+    h.player.skipToItem({ itemId: 'gone' }); // asked of the server (no metadata): 404
     await h.settle();
     expect(last()).toMatchObject({ transition: 'window-not-found', to: 'IDLE' });
     expect(await load).toMatchObject({ errorCode: 'ERROR_CLOUD_QUEUE_SERVER', message: 'the queue being loaded was dropped' });
@@ -468,17 +494,17 @@ describe('a load that fails leaves the player as it was', () => {
   it('load-failed: a skip asked of a started-at-once load\u2019s queue is refused when the load fails; the track put back plays on', async () => {
     await playing({ items: tracks(6, 60_000), policies: { notifyUserIntent: true } });
     h.stub.script('itemWindow', { hang: true }, { reason: 'refresh' }); // the load's first window
-    h.stub.script('itemWindow', { hang: true }, { reason: 'skipNext' }); // the skip's first try
     const load = h.load({ itemId: 't3', trackMetadata: tracks(6, 60_000)[2]!.track }).catch((error: unknown) => error);
     await h.settle();
     await h.advance(BUFFERING_MS);
     const skip = h.player.act('skipNext', 'user').then(() => 'skipped', (error: unknown) => error);
-    await h.advance(10_000); // both time out: the load fails, t1 comes back
+    await h.advance(10_000); // the load's window times out: the load fails, t1 comes back
     expect(await load).toMatchObject({ errorCode: 'ERROR_CLOUD_QUEUE_SERVER' });
     expect(await skip).toMatchObject({ errorCode: 'ERROR_CLOUD_QUEUE_SERVER' });
     await h.advance(3_000);
     expect(h.player.status()).toMatchObject({ playbackState: 'PLAYBACK_STATE_PLAYING', itemId: 't1' });
-    expect(h.stub.sent('itemWindow', 'skipNext')).toHaveLength(1);
+    // The skip waited for the load's answer (the queue's first window), which never came.
+    expect(h.stub.sent('itemWindow', 'skipNext')).toHaveLength(0);
   });
 
   it('load-failed: a started-at-once load that fails asks again what the queue put back was asking: a refreshCloudQueue waiting to retry', async () => {
@@ -539,6 +565,15 @@ describe('a load that fails leaves the player as it was', () => {
     await h.advance(60_000 - positionMillis);
     expect(finalsOf('t1')).toHaveLength(1);
     expect(h.stub.postedReports().find((r) => r.type === 'final' && r.id === 't1')).toMatchObject({ durationPlayedMillis: 60_000 });
+  });
+
+  it('load-failed: an answer whose window does not hold the item the load named fails the load; the track put back plays on', async () => {
+    await playing({ items: tracks(6, 60_000) });
+    const window = { includesBeginningOfQueue: true, includesEndOfQueue: false, contextVersion: '1', queueVersion: '1', items: tracks(3, 60_000) };
+    h.stub.script('itemWindow', { status: 200, body: window }, { reason: 'refresh', times: 1 }); // the load's window (with metadata: refresh)
+    await expect(h.load({ itemId: 't6', trackMetadata: tracks(6, 60_000)[5]!.track })).rejects.toMatchObject({ errorCode: 'ERROR_CLOUD_QUEUE_SERVER' });
+    expect(h.rows().slice(-2)).toEqual(['load-starts-at-once', 'load-failed']);
+    expect(h.player.status()).toMatchObject({ playbackState: 'PLAYBACK_STATE_PLAYING', itemId: 't1' });
   });
 
   it('load-failed: a suspension during a started-at-once load holds when the load fails; the track put back waits paused', async () => {
