@@ -171,6 +171,8 @@ export class Player {
   private untilIdentified: (() => void)[] = [];
   /** That track, until the load's answer names it. */
   private unnamedTrack: TrackPlayback | null = null;
+  /** A load started its track at once and its answer has not come (not just: no window, a skip's answer brings one). */
+  private firstWindowPending = false;
   /**
    * Reports due meanwhile, as they were then, posted once the answer came with its window's
    * version (and the unnamed track's id): per playback one update at most (a later one says all
@@ -550,6 +552,7 @@ export class Player {
       this.track = new TrackPlayback({ id: params.itemId ?? 'pending', track }, params.positionMillis ?? 0);
       pending.startedTrack = this.track;
       this.unnamedTrack = params.itemId === undefined ? this.track : null;
+      this.firstWindowPending = true;
       this.atEnd = false;
       this.atEdge = false;
       this.armAudioReady(true);
@@ -583,6 +586,7 @@ export class Player {
       // Otherwise a command moved on from the track the load started (a skipToItem): that one
       // plays on, in the window the load brought.
       this.lastPollAt = this.deps.clock.now();
+      this.firstWindowPending = false;
       // Reports due before this first window: the unnamed track's under its id now (also if a
       // skipToItem moved on from it), each with this window's version.
       for (const { playback, prepared } of this.reportsUntilNamed) {
@@ -602,6 +606,7 @@ export class Player {
     restorePrevious: () => {
       const previous = this.loading!.previous;
       if (!previous) return;
+      this.reportWhatWasHeard();
       // What was asked of the queue that failed to load is not for the one put back.
       this.leaveRequests('the loadCloudQueue it was asked during failed');
       this.stopTrackTimers();
@@ -876,7 +881,9 @@ export class Player {
   }
 
   private async notifyIntent(reason: 'pause' | 'play'): Promise<void> {
-    if (this.waitsForFirstWindow(() => void this.notifyIntent(reason))) return;
+    // About the track it was asked for: not sent for one a skipToItem replaced meanwhile.
+    const asked = this.track;
+    if (this.waitsForFirstWindow(() => void (this.track === asked && this.notifyIntent(reason)))) return;
     const epoch = this.epoch;
     const itemId = this.track?.item.id;
     const result = await this.foreground((retry) => this.deps.client.itemWindow(this.queue!.target, this.windowQuery(reason, itemId), retry));
@@ -988,8 +995,10 @@ export class Player {
     if (!this.awaitsFirstWindow()) return this.postReport(prepared);
     const playback = this.track!;
     const held = this.reportsUntilNamed.filter((r) => r.playback === playback);
-    if (type === 'update' && held.some((r) => r.prepared.report.type === 'final')) return;
-    this.reportsUntilNamed = this.reportsUntilNamed.filter((r) => r.playback !== playback || r.prepared.report.type !== 'update');
+    if (type === 'update') {
+      if (held.some((r) => r.prepared.report.type === 'final')) return;
+      this.reportsUntilNamed = this.reportsUntilNamed.filter((r) => r.playback !== playback || r.prepared.report.type !== 'update');
+    }
     this.reportsUntilNamed.push({ playback, prepared });
   }
 
@@ -1035,9 +1044,22 @@ export class Player {
     return this.track !== null && this.track === this.unnamedTrack ? undefined : this.track?.item.id;
   }
 
+  /**
+   * A started-at-once load failed: the tracks of its queue that were heard and have an item id get
+   * their held reports and, the one playing, its final (no window came: no version to give).
+   */
+  private reportWhatWasHeard(): void {
+    for (const { playback, prepared } of this.reportsUntilNamed) if (playback !== this.unnamedTrack) this.postReport(prepared, { ofQueueBefore: true });
+    const held = this.reportsUntilNamed.some((r) => r.playback === this.track && r.prepared.report.type === 'final');
+    if (!held && !this.atEnd && this.track !== this.unnamedTrack) {
+      const final = this.prepareReport('final');
+      if (final) this.postReport(final, { ofQueueBefore: true });
+    }
+  }
+
   /** A load that started its track at once has not been answered yet: the queue has no window (see `untilIdentified`). */
   private awaitsFirstWindow(): boolean {
-    return this.track !== null && (this.track === this.unnamedTrack || (!!this.loading?.startedAtOnce && this.window === null));
+    return this.track !== null && (this.track === this.unnamedTrack || this.firstWindowPending);
   }
 
   /** True, with `ask` kept for the load's answer, while the queue has no first window yet. */
@@ -1281,6 +1303,7 @@ export class Player {
     // (The track without an item id stays marked: a cut-off report must not name it.)
     this.untilIdentified = [];
     this.reportsUntilNamed = [];
+    this.firstWindowPending = false;
     this.settleSkip(new PlaybackError('ERROR_CLOUD_QUEUE_SERVER', why));
   }
 

@@ -308,6 +308,36 @@ describe('loadCloudQueue', () => {
       expect(final[0]).not.toHaveProperty('skip');
     });
 
+    it('its held reports keep their order when a skipToItem\u2019s answer brings a window before the load\u2019s does', async () => {
+      await playing({ items: tracks(5, 60_000), reports: { sendUpdateAfterMillis: 1_000, periodicIntervalMillis: 0, sendPlaybackActions: false } });
+      h.stub.script('itemWindow', { hold: true }, { reason: 'refresh', times: 1 });
+      const load = h.load({ itemId: 't2', trackMetadata: tracks(2, 60_000)[1]!.track }).then(() => 'loaded', (error: unknown) => error);
+      await h.settle();
+      await h.advance(BUFFERING_MS + 3_000); // t2's update is due and held
+      h.player.skipToItem({ itemId: 't4' }); // no metadata: asked of the server, answered with a window
+      await h.settle();
+      h.stub.release();
+      expect(await load).toBe('loaded');
+      await h.settle();
+      expect(h.stub.postedReports().filter((r) => r.id === 't2').map((r) => r.type)).toEqual(['update', 'final']);
+    });
+
+    it('a pause and a play while it waits are not told for a track a skipToItem put in its place', async () => {
+      await playing({ items: tracks(5, 60_000), policies: { notifyUserIntent: true } });
+      h.stub.script('itemWindow', { hold: true }, { reason: 'refresh', times: 1 });
+      const load = h.load({ itemId: 't2', trackMetadata: tracks(2, 60_000)[1]!.track }).then(() => 'loaded', (error: unknown) => error);
+      await h.settle();
+      await h.advance(BUFFERING_MS + 1_000);
+      await h.player.act('pause', 'user');
+      await h.player.act('play', 'user');
+      h.player.skipToItem({ itemId: 't4', trackMetadata: tracks(4, 60_000)[3]!.track });
+      h.stub.release();
+      expect(await load).toBe('loaded');
+      await h.advance(BUFFERING_MS);
+      expect(h.stub.sent('itemWindow').filter((r) => r.reason === 'pause' || r.reason === 'play')).toEqual([]);
+      expect(h.player.status()).toMatchObject({ playbackState: 'PLAYBACK_STATE_PLAYING', itemId: 't4' });
+    });
+
     it('a pause while it waits holds; a play after the answer goes on to the next track', async () => {
       const { load } = await endsFirst('t2');
       await h.player.act('pause', 'user');
@@ -574,6 +604,18 @@ describe('a load that fails leaves the player as it was', () => {
     await expect(h.load({ itemId: 't6', trackMetadata: tracks(6, 60_000)[5]!.track })).rejects.toMatchObject({ errorCode: 'ERROR_CLOUD_QUEUE_SERVER' });
     expect(h.rows().slice(-2)).toEqual(['load-starts-at-once', 'load-failed']);
     expect(h.player.status()).toMatchObject({ playbackState: 'PLAYBACK_STATE_PLAYING', itemId: 't1' });
+  });
+
+  it('load-failed: the track a failed started-at-once load played, with an item id, still gets its reports and its final', async () => {
+    await playing({ items: tracks(6, 60_000), reports: { sendUpdateAfterMillis: 1_000, periodicIntervalMillis: 0, sendPlaybackActions: false } });
+    h.stub.script('itemWindow', { hang: true }, { reason: 'refresh', times: 1 });
+    const load = h.load({ itemId: 't3', trackMetadata: tracks(6, 60_000)[2]!.track }).catch((error: unknown) => error);
+    await h.settle();
+    await h.advance(10_000); // the load's window times out: the load fails
+    expect(await load).toMatchObject({ errorCode: 'ERROR_CLOUD_QUEUE_SERVER' });
+    const t3 = h.stub.postedReports().filter((r) => r.id === 't3');
+    expect(t3.map((r) => r.type)).toEqual(['update', 'final']);
+    expect(t3[1]).toMatchObject({ queueVersion: '', durationPlayedMillis: 10_000 });
   });
 
   it('load-failed: a suspension during a started-at-once load holds when the load fails; the track put back waits paused', async () => {
