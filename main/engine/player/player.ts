@@ -168,7 +168,7 @@ export class Player {
    * answer cannot be placed, and a track the load named no item for has no id yet (a
    * placeholder id would be answered 404, and the player would drop the queue, §7.1).
    */
-  private untilIdentified: (() => void)[] = [];
+  private untilFirstWindow: (() => void)[] = [];
   /** That track, until the load's answer names it. */
   private unnamedTrack: TrackPlayback | null = null;
   /** A load started its track at once and its answer has not come (not just: no window, a skip's answer brings one). */
@@ -178,7 +178,7 @@ export class Player {
    * version (and the unnamed track's id): per playback one update at most (a later one says all
    * it did), none after its final.
    */
-  private reportsUntilNamed: { playback: TrackPlayback; prepared: PreparedReport }[] = [];
+  private reportsUntilFirstWindow: { playback: TrackPlayback; prepared: PreparedReport }[] = [];
   /** A window request asked for while a background window was in flight (see `backgroundWindow`). */
   private windowAfterInFlight: { reason: Reason; purpose: WindowPurpose; epoch: number } | null = null;
   private loading: PendingLoad | null = null;
@@ -589,14 +589,14 @@ export class Player {
       this.firstWindowPending = false;
       // Reports due before this first window: the unnamed track's under its id now (also if a
       // skipToItem moved on from it), each with this window's version.
-      for (const { playback, prepared } of this.reportsUntilNamed) {
+      for (const { playback, prepared } of this.reportsUntilFirstWindow) {
         const id = playback === this.unnamedTrack ? item.id : prepared.report.id;
         this.postReport({ target: prepared.target, report: { ...prepared.report, id, queueVersion: prepared.report.queueVersion || this.window.queueVersion } });
       }
       this.unnamedTrack = null;
-      this.reportsUntilNamed = [];
-      const waiting = this.untilIdentified;
-      this.untilIdentified = [];
+      this.reportsUntilFirstWindow = [];
+      const waiting = this.untilFirstWindow;
+      this.untilFirstWindow = [];
       for (const ask of waiting) ask();
     },
     answerLoad: () => {
@@ -979,7 +979,7 @@ export class Player {
     if (prepared) this.postReport(prepared, { cutOff: true });
   }
 
-  /** Not for a track without an item id: the load that would name it was left (see `untilIdentified`). */
+  /** Not for a track without an item id: the load that would name it was left (see `untilFirstWindow`). */
   private prepareCutOff(): PreparedReport | null {
     return this.atEnd || this.track === this.unnamedTrack ? null : this.prepareReport('final');
   }
@@ -994,12 +994,12 @@ export class Player {
     if (!prepared) return;
     if (!this.awaitsFirstWindow()) return this.postReport(prepared);
     const playback = this.track!;
-    const held = this.reportsUntilNamed.filter((r) => r.playback === playback);
+    const held = this.reportsUntilFirstWindow.filter((r) => r.playback === playback);
     if (type === 'update') {
       if (held.some((r) => r.prepared.report.type === 'final')) return;
-      this.reportsUntilNamed = this.reportsUntilNamed.filter((r) => r.playback !== playback || r.prepared.report.type !== 'update');
+      this.reportsUntilFirstWindow = this.reportsUntilFirstWindow.filter((r) => r.playback !== playback || r.prepared.report.type !== 'update');
     }
-    this.reportsUntilNamed.push({ playback, prepared });
+    this.reportsUntilFirstWindow.push({ playback, prepared });
   }
 
   /** `cutOff`: the report of a queue being replaced, whose 404 must not evict the new session. */
@@ -1039,7 +1039,7 @@ export class Player {
     if (asked.skipToItem) void this.runSkipToItem(asked.skipToItem);
   }
 
-  /** The playing item's id; undefined while it has none yet (see `untilIdentified`), or with no track. */
+  /** The playing item's id; undefined while it has none yet (see `untilFirstWindow`), or with no track. */
   private knownItemId(): string | undefined {
     return this.track !== null && this.track === this.unnamedTrack ? undefined : this.track?.item.id;
   }
@@ -1049,15 +1049,15 @@ export class Player {
    * their held reports and, the one playing, its final (no window came: no version to give).
    */
   private reportWhatWasHeard(): void {
-    for (const { playback, prepared } of this.reportsUntilNamed) if (playback !== this.unnamedTrack) this.postReport(prepared, { ofQueueBefore: true });
-    const held = this.reportsUntilNamed.some((r) => r.playback === this.track && r.prepared.report.type === 'final');
+    for (const { playback, prepared } of this.reportsUntilFirstWindow) if (playback !== this.unnamedTrack) this.postReport(prepared, { ofQueueBefore: true });
+    const held = this.reportsUntilFirstWindow.some((r) => r.playback === this.track && r.prepared.report.type === 'final');
     if (!held && !this.atEnd && this.track !== this.unnamedTrack) {
       const final = this.prepareReport('final');
       if (final) this.postReport(final, { ofQueueBefore: true });
     }
   }
 
-  /** A load that started its track at once has not been answered yet: the queue has no window (see `untilIdentified`). */
+  /** A load that started its track at once waits for its answer, the queue's first window, or its track has no item id yet (see `untilFirstWindow`). */
   private awaitsFirstWindow(): boolean {
     return this.track !== null && (this.track === this.unnamedTrack || this.firstWindowPending);
   }
@@ -1065,7 +1065,7 @@ export class Player {
   /** True, with `ask` kept for the load's answer, while the queue has no first window yet. */
   private waitsForFirstWindow(ask: () => void): boolean {
     if (!this.awaitsFirstWindow()) return false;
-    this.untilIdentified.push(ask);
+    this.untilFirstWindow.push(ask);
     return true;
   }
 
@@ -1301,8 +1301,8 @@ export class Player {
     this.backgroundWindowRun = null;
     this.windowAfterInFlight = null;
     // (The track without an item id stays marked: a cut-off report must not name it.)
-    this.untilIdentified = [];
-    this.reportsUntilNamed = [];
+    this.untilFirstWindow = [];
+    this.reportsUntilFirstWindow = [];
     this.firstWindowPending = false;
     this.settleSkip(new PlaybackError('ERROR_CLOUD_QUEUE_SERVER', why));
   }

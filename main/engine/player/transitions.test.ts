@@ -117,6 +117,15 @@ describe('loadCloudQueue', () => {
       return { load }; // wrapped: an async function returning the promise would wait for it
     }
     const reported = () => h.stub.postedReports().map((r) => `${r.type as string}:${r.id as string}`);
+    /** After it played 2 s, a load of t4 (no metadata) supersedes it and waits for its context. */
+    async function supersededWhileWaiting(): Promise<{ second: Promise<unknown> }> {
+      await unnamed();
+      await h.advance(BUFFERING_MS + 2_000);
+      h.stub.script('context', { hang: true }, { times: 1 });
+      const second = h.load({ itemId: 't4' }).catch((error: unknown) => error);
+      await h.settle();
+      return { second }; // wrapped, as `unnamed` does
+    }
 
     it('its update reports wait, one at a time: the latest goes out under its id', async () => {
       const { load } = await unnamed({ reports: { sendUpdateAfterMillis: 1_000, periodicIntervalMillis: 1_000, sendPlaybackActions: false } });
@@ -166,11 +175,7 @@ describe('loadCloudQueue', () => {
     });
 
     it('so does the last of two loads that supersede it, one after the other', async () => {
-      await unnamed();
-      await h.advance(BUFFERING_MS + 2_000);
-      h.stub.script('context', { hang: true }, { times: 1 });
-      const second = h.load({ itemId: 't4' }).catch((error: unknown) => error);
-      await h.settle();
+      const { second } = await supersededWhileWaiting();
       h.stub.script('context', { status: 500 }, { times: 1 });
       await expect(h.load({ itemId: 't5' })).rejects.toMatchObject({ errorCode: 'ERROR_CLOUD_QUEUE_SERVER' });
       expect(await second).toMatchObject({ errorCode: 'ERROR_CLOUD_QUEUE_SERVER' });
@@ -199,11 +204,7 @@ describe('loadCloudQueue', () => {
     });
 
     it('the queue dropped (a 404) while a load that superseded it waits: that load failing leaves the player idle', async () => {
-      await unnamed();
-      await h.advance(BUFFERING_MS + 2_000);
-      h.stub.script('context', { hang: true }, { times: 1 });
-      const second = h.load({ itemId: 't4' }).catch((error: unknown) => error);
-      await h.settle();
+      const { second } = await supersededWhileWaiting();
       h.player.skipToItem({ itemId: 'gone' }); // answered 404: the queue is dropped (§7.1)
       await h.settle();
       expect(h.player.machineState).toBe('IDLE');
