@@ -277,13 +277,8 @@ export class Player {
   // ---------------------------------------------------------------- sessions
 
   createSession(appId: string, appContext: string, customData?: unknown): PlaybackSession {
-    if (this.session) {
-      this.dispatch({ type: 'sessionReplaced' });
-      this.dropQueue();
-      // A load the replaced session asked for, with a queue or still without one, is not the new session's.
-      this.settleLoad(new PlaybackError('ERROR_SESSION_EVICTED', 'the session was evicted'));
-      this.forgetSession();
-    }
+    // With a queue, the row evicts the session (and reports the track it cut off); an idle one is evicted here.
+    if (this.session && !this.dispatch({ type: 'sessionReplaced' })) this.evictSession();
     this.session = { id: `session-${randomUUID()}`, appId, appContext, customData, createdAt: this.deps.clock.now() };
     this.changed();
     return this.session;
@@ -745,12 +740,7 @@ export class Player {
     },
     clearQueue: () => this.dropQueue(),
     finalReportCutOff: () => this.reportCutOff(),
-    evictSession: () => {
-      this.dropQueue();
-      // A load the evicted session asked for is not the new session's.
-      this.settleLoad(new PlaybackError('ERROR_SESSION_EVICTED', 'the session was evicted'));
-      this.forgetSession();
-    },
+    evictSession: () => this.evictSession(),
     drainWindow: () => {
       // Seed §7.4.3: what is left of the window still plays; nothing more is asked for.
       this.draining = true;
@@ -1239,7 +1229,7 @@ export class Player {
    */
   private awaitNextWindow(): void {
     // A track a pending load started at once waits for that load's answer, its first window.
-    if (this.loading?.startedAtOnce && !this.window) return;
+    if (this.firstWindowPending) return;
     if (!this.backgroundWindowRun) void this.backgroundWindow('refresh', 'refresh');
   }
 
@@ -1314,6 +1304,13 @@ export class Player {
 
   wasEvicted(sessionId: string): boolean {
     return this.evictedSessions.includes(sessionId);
+  }
+
+  /** Drops the queue and forgets the session; a load it asked for, with a queue or still without one, is not the next session's. */
+  private evictSession(): void {
+    this.dropQueue();
+    this.settleLoad(new PlaybackError('ERROR_SESSION_EVICTED', 'the session was evicted'));
+    this.forgetSession();
   }
 
   private forgetSession(): void {
