@@ -33,7 +33,8 @@ export interface PlayerViolation {
 }
 
 export interface TrackView {
-  id: string;
+  /** Null while a loadCloudQueue that started its track at once without an itemId waits for its answer. */
+  id: string | null;
   name?: string;
   mediaUrl: string;
   durationMillis?: number;

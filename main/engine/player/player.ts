@@ -245,7 +245,7 @@ export class Player {
             items: this.window.items.map((item) => ({ id: item.id, name: item.track.name ?? null, durationMillis: item.track.durationMillis ?? null })),
           }
         : null,
-      track: this.track ? { ...this.track.item.track, id: this.track.item.id } : null,
+      track: this.track ? { ...this.track.item.track, id: this.knownItemId() ?? null } : null,
       draining: this.draining,
       atEnd: this.atEnd,
       atEdge: this.atEdge,

@@ -214,9 +214,14 @@ describe('loadCloudQueue', () => {
       expect(h.player.machineState).toBe('IDLE');
     });
 
-    it('the playback metadata names no item for it', async () => {
-      await unnamed();
+    it('the playback metadata, the status and the Player page name no item for it, until the answer does', async () => {
+      const { load } = await unnamed();
       expect(h.player.metadata().currentItem).toEqual({ track: tracks(1, 60_000)[0]!.track });
+      expect(h.player.status().itemId).toBeNull();
+      expect(h.player.snapshot().track).toMatchObject({ id: null, name: tracks(1, 60_000)[0]!.track.name });
+      h.stub.release();
+      expect(await load).toBe('loaded');
+      expect(h.player.snapshot().track).toMatchObject({ id: 't1' });
     });
   });
 

@@ -17,7 +17,7 @@ export function NowPlaying({ detail }: { detail: PlayerDetail }) {
   return (
     <div className="now-playing">
       <div className="track-title">
-        <strong>{track.name ?? track.id}</strong>
+        <strong>{track.name ?? track.id ?? 'Untitled track'}</strong>
         <span className="muted">{[track.artist?.name, track.album?.name].filter(Boolean).join(' · ')}</span>
       </div>
       <div className="progress" role="progressbar" aria-label="Playhead" aria-valuemin={0} aria-valuemax={duration} aria-valuenow={Math.round(position)}>
@@ -25,7 +25,9 @@ export function NowPlaying({ detail }: { detail: PlayerDetail }) {
       </div>
       <div className="progress-times">
         <code data-testid="position">{formatMillis(position)}</code>
-        <code className="muted">{track.id}</code>
+        <code className="muted" title={track.id === null ? 'The item id comes with the load’s answer' : undefined}>
+          {track.id ?? 'no item id yet'}
+        </code>
         <code>{duration ? formatMillis(duration) : '—'}</code>
       </div>
     </div>
