@@ -127,8 +127,9 @@ export function TrafficList({ filter, total, follow, onFollow, active, onActive,
     <div className="traffic-list">
       <div ref={headRef} className="traffic-head" aria-hidden="true">
         <div className="traffic-row">
-          <span>Engine time</span>
-          <span>Wall time</span>
+          {/* Listed as the exchanges end, so a request that waited on others comes after them. */}
+          <span title="When the request started, on the engine clock. Entries are listed as their exchanges end.">Engine time</span>
+          <span title="When the request started, on your computer's clock">Wall time</span>
           <span>Target</span>
           <span>Method</span>
           <span>Path</span>
