@@ -656,7 +656,11 @@ export class Player {
       this.atEdge = false;
       this.armAudioReady(true);
     },
-    suspendSession: () => this.clearTimer('versionPoll'),
+    suspendSession: () => {
+      this.clearTimer('versionPoll');
+      // Only a resume wakes the session (seed §3): a skip waiting for the server is not made.
+      this.settleSkip(new PlaybackError('ERROR_PLAYBACK_NO_CONTENT', 'the session was suspended while the skip waited for the server'));
+    },
     requestResume: () => void this.runResume(),
     adoptWindow: (event) => {
       const { window } = event as EventOf<'resumeAnswered' | 'skipAnswered'>;
@@ -799,11 +803,12 @@ export class Player {
   /**
    * Where a failed load leaves the player: where it is, unless the load started its track at once,
    * which is put back with the state before it; a pause or suspension since still holds (the
-   * user's, for the session, whichever track it plays).
+   * user's, for the session, whichever track it plays), unless nothing was loaded before: then
+   * there is no track left to hold it, and the player is idle again.
    */
   private stateBeforeLoad(now: MachineState): MachineState {
     const previous = this.loading?.previous;
-    if (!previous || now === 'PAUSED' || now === 'SUSPENDED') return now;
+    if (!previous || ((now === 'PAUSED' || now === 'SUSPENDED') && previous.state !== 'IDLE')) return now;
     return previous.state;
   }
 
@@ -827,13 +832,16 @@ export class Player {
     else this.dispatchForegroundFailure(result.failure, result.exchange.requestId);
   }
 
-  private async runUserSkip(direction: 'skipNext' | 'skipPrev'): Promise<void> {
-    if (this.waitsForFirstWindow(() => void this.runUserSkip(direction))) return;
+  /** `skip`: the skip this request is for; once it is settled otherwise (a suspension), no retry goes and the answer is not used. */
+  private async runUserSkip(direction: 'skipNext' | 'skipPrev', skip = this.skipping): Promise<void> {
+    if (this.waitsForFirstWindow(() => void this.runUserSkip(direction, skip))) return;
+    const wanted = () => skip !== null && this.skipping === skip;
+    if (!wanted()) return;
     const epoch = this.epoch;
     const plays = this.isMoving();
     const from = this.track!.item.id;
-    const result = await this.foreground((retry) => this.deps.client.itemWindow(this.queue!.target, this.windowQuery(direction, from), retry));
-    if (epoch !== this.epoch) return;
+    const result = await this.foreground((retry) => this.deps.client.itemWindow(this.queue!.target, this.windowQuery(direction, from), retry), wanted);
+    if (epoch !== this.epoch || !wanted()) return;
     if (!result.ok) {
       if (result.failure.status === 403) return void this.dispatch({ type: 'skipRefused', failure: result.failure }, { requestId: result.exchange.requestId });
       this.settleSkip(cloudQueueError(result.failure, from));
@@ -1078,7 +1086,8 @@ export class Player {
   }
 
   /** §7.2 error-type table: incomplete 3 × 2 s, 503 3 × Retry-After (2–10 s), others never. */
-  private async foreground<T>(send: (retry: number) => Promise<ClientResult<T>>): Promise<ClientResult<T>> {
+  /** `wanted`: asked before each retry; once false, the last failure is returned without one. */
+  private async foreground<T>(send: (retry: number) => Promise<ClientResult<T>>, wanted: () => boolean = () => true): Promise<ClientResult<T>> {
     const epoch = this.epoch;
     for (let retry = 0; ; retry++) {
       const result = await send(retry);
@@ -1087,7 +1096,7 @@ export class Player {
       const delay = foregroundRetryDelay(result.failure, retry);
       if (delay === null) return result;
       await this.waitToRetry(result, { background: false, retry: retry + 1, of: FOREGROUND_RETRY_LIMIT, delay });
-      if (this.stopsRetrying(epoch)) return result;
+      if (this.stopsRetrying(epoch) || !wanted()) return result;
     }
   }
 

@@ -385,6 +385,21 @@ describe('loadCloudQueue', () => {
 });
 
 describe('a load that fails leaves the player as it was', () => {
+  it('load-failed: a started-at-once load on an idle player, paused since, leaves it idle: there is no track left to pause', async () => {
+    await start({ items: tracks(5, 60_000), policies: { pauseTtlSec: 30 } });
+    h.stub.script('itemWindow', { hang: true }, { reason: 'refresh', times: 1 }); // the load's first window (with metadata: refresh)
+    const load = h.load({ itemId: 't2', trackMetadata: tracks(5, 60_000)[1]!.track }).catch((error: unknown) => error);
+    await h.advance(BUFFERING_MS);
+    expect(h.player.status()).toMatchObject({ playbackState: 'PLAYBACK_STATE_PLAYING', itemId: 't2' });
+    await h.player.act('pause', 'user');
+    await h.advance(10_000); // the window times out: the load fails (§7.3: no retry)
+    expect(await load).toMatchObject({ errorCode: 'ERROR_CLOUD_QUEUE_SERVER' });
+    expect(last()).toMatchObject({ transition: 'load-failed', from: 'PAUSED', to: 'IDLE' });
+    expect(h.player.snapshot()).toMatchObject({ state: 'IDLE', track: null, queueBaseUrl: null });
+    await h.advance(60_000); // the pause's pauseTtl does not suspend a player with nothing loaded
+    expect(h.player.machineState).toBe('IDLE');
+  });
+
   it('load-failed: a player buffering a track when the load failed still starts it', async () => {
     await playing({ items: tracks(5, 60_000) });
     await h.player.act('skipNext', 'user');
@@ -804,6 +819,24 @@ describe('suspension (seed §3)', () => {
     await playing();
     h.player.suspend();
     expect(last()).toMatchObject({ transition: 'suspend-command', from: 'PLAYING', to: 'SUSPENDED' });
+  });
+
+  it('suspend-command: a skip waiting for the server is refused, its retry is not sent, and skips work again after a resume', async () => {
+    await playing({ items: tracks(5, 60_000), policies: { limitedSkips: true } });
+    h.stub.script('itemWindow', { status: 503, headers: { 'retry-after': '2' } }, { reason: 'skipNext', times: 1 });
+    const skip = h.player.act('skipNext', 'user').catch((error: unknown) => error);
+    await h.settle(); // answered 503: it waits 2 s to retry
+    h.player.suspend();
+    expect(await skip).toMatchObject({ errorCode: 'ERROR_PLAYBACK_NO_CONTENT' });
+    await h.advance(60_000);
+    expect(h.stub.sent('itemWindow', 'skipNext')).toHaveLength(1);
+    expect(h.player.status()).toMatchObject({ itemId: 't1', suspended: true });
+    await h.player.act('resume', 'user');
+    await h.advance(BUFFERING_MS);
+    expect(h.player.machineState).toBe('PLAYING');
+    await h.player.act('skipNext', 'user');
+    await h.settle();
+    expect(h.player.status().itemId).toBe('t2');
   });
 
   it('resume-suspended and resume-answered: an explicit resume sends reason=resume and plays again', async () => {
