@@ -115,9 +115,11 @@ interface PendingLoad {
   /** The playback a started-at-once load began: adopted as the load's item only if it still plays. */
   startedTrack?: TrackPlayback;
   /**
-   * The final reports of the tracks a started-at-once load cut off (and those of the load it
-   * superseded): posted once the load is answered, never if it fails (the track put back gets its
-   * own report later).
+   * The final report of the track a started-at-once load cut off (inherited by a load that
+   * supersedes it): posted once the load is answered, or a new session cuts it off too; never if
+   * it fails (the track put back gets its own report later). What a superseded started-at-once
+   * load played is not kept here: it is reported once the load that superseded it starts its own
+   * track, is answered or fails, for that queue never comes back.
    */
   cutOffs: PreparedReport[];
   resolve: () => void;
@@ -535,10 +537,16 @@ export class Player {
       const pending = this.loading!;
       const params = pending.params;
       pending.startedAtOnce = true;
+      if (pending.previous && this.track !== pending.previous.track) {
+        // It supersedes a load that started its track at once: that load's queue is left for good
+        // (a failure puts back what came before it), so what was heard of it is reported now.
+        this.reportWhatWasHeard();
+      } else {
+        const cutOff = this.prepareCutOff();
+        if (cutOff) pending.cutOffs.push(cutOff);
+      }
       // The playback is replaced: what the queue before was asking is not for this one.
       this.leaveRequests('a new loadCloudQueue replaced the queue');
-      const cutOff = this.prepareCutOff();
-      if (cutOff) pending.cutOffs.push(cutOff);
       // Not heard while the new track plays: should the load fail, it goes on from here.
       this.track?.pause(this.deps.clock.now());
       this.stopTrackTimers();
@@ -555,12 +563,13 @@ export class Player {
     adoptLoad: (event) => {
       const { window } = event as EventOf<'loadAnswered'>;
       const pending = this.loading!;
+      // The track the load replaces: the one playing now (after what was held for the first window
+      // of a started-at-once load this one superseded), or the one a start at once replaced.
+      const cutOffs = pending.startedAtOnce ? pending.cutOffs : [...pending.cutOffs, this.postHeldReports() ? null : this.prepareCutOff()];
+      for (const cutOff of cutOffs) if (cutOff) this.postReport(cutOff, { cutOff: true, ofQueueBefore: true });
       // Answers to what the queue before asked are for a queue that is gone (a track started at
       // once moved the epoch on already: what was asked since is this queue's).
       if (!pending.startedAtOnce) this.leaveRequests('a new loadCloudQueue replaced the queue');
-      // The track the load replaces: the one playing now, or the one a start at once replaced.
-      const cutOffs = pending.startedAtOnce ? pending.cutOffs : [...pending.cutOffs, this.prepareCutOff()];
-      for (const cutOff of cutOffs) if (cutOff) this.postReport(cutOff, { cutOff: true, ofQueueBefore: true });
       this.queue = pending.queue!;
       this.window = new QueueWindow(window);
       // A new queue starts clean: an error left from the one before is not this queue's.
@@ -611,6 +620,8 @@ export class Player {
       this.atEnd = previous.atEnd;
       this.atEdge = previous.atEdge;
       if (this.state === 'PAUSED' || this.state === 'SUSPENDED') this.track?.pause(this.deps.clock.now());
+      // Paused again (it played the load's track meanwhile): pauseTtlSec runs from here, as after any pause.
+      if (this.state === 'PAUSED' && !this.timers.has('pauseTtl')) this.armPauseTtl();
       // The track started at once stopped the timers and moved the epoch on: the state put back
       // asks again what it was asking then, and gets its timers again.
       this.askAgain(previous.asking);
@@ -644,10 +655,7 @@ export class Player {
     },
     notifyPause: () => void this.notifyIntent('pause'),
     notifyPlay: () => void this.notifyIntent('play'),
-    armPauseTtl: () => {
-      const ttl = this.policies.pauseTtlSec;
-      if (ttl !== undefined) this.setTimer('pauseTtl', ttl * 1_000, () => this.dispatch({ type: 'pauseTtlExpired' }));
-    },
+    armPauseTtl: () => this.armPauseTtl(),
     disarmPauseTtl: () => this.clearTimer('pauseTtl'),
     restartCurrent: () => {
       if (!this.track) return;
@@ -973,7 +981,10 @@ export class Player {
    * gets none: the server just said it cannot take one.
    */
   private reportCutOff(): void {
-    const prepared = this.prepareCutOff();
+    // A load waiting with its track started at once is cut off too: the track it cut off, and
+    // what was held for its first window, are reported with the track playing.
+    for (const cutOff of this.loading?.cutOffs ?? []) this.postReport(cutOff, { cutOff: true, ofQueueBefore: true });
+    const prepared = this.postHeldReports() ? null : this.prepareCutOff();
     if (prepared) this.postReport(prepared, { cutOff: true });
   }
 
@@ -1047,12 +1058,24 @@ export class Player {
    * their held reports and, the one playing, its final (no window came: no version to give).
    */
   private reportWhatWasHeard(): void {
-    for (const { playback, prepared } of this.reportsUntilFirstWindow) if (playback !== this.unnamedTrack) this.postReport(prepared, { ofQueueBefore: true });
-    const held = this.reportsUntilFirstWindow.some((r) => r.playback === this.track && r.prepared.report.type === 'final');
-    if (!held && !this.atEnd && this.track !== this.unnamedTrack) {
-      const final = this.prepareReport('final');
-      if (final) this.postReport(final, { ofQueueBefore: true });
+    const final = this.postHeldReports() ? null : this.prepareCutOff();
+    if (final) this.postReport(final, { ofQueueBefore: true });
+  }
+
+  /**
+   * Posts the reports held for a first window that will not come (a load that started its track
+   * at once failed, or was superseded or cut off), those with an item id; true when the playing
+   * track's final was among them.
+   */
+  private postHeldReports(): boolean {
+    let finalHeld = false;
+    for (const { playback, prepared } of this.reportsUntilFirstWindow) {
+      if (playback === this.unnamedTrack) continue;
+      this.postReport(prepared, { ofQueueBefore: true });
+      finalHeld ||= playback === this.track && prepared.report.type === 'final';
     }
+    this.reportsUntilFirstWindow = [];
+    return finalHeld;
   }
 
   /** A load that started its track at once waits for its answer, the queue's first window, or its track has no item id yet (see `untilFirstWindow`). */
@@ -1209,6 +1232,11 @@ export class Player {
     this.armUpdateReport();
   }
 
+  private armPauseTtl(): void {
+    const ttl = this.policies.pauseTtlSec;
+    if (ttl !== undefined) this.setTimer('pauseTtl', ttl * 1_000, () => this.dispatch({ type: 'pauseTtlExpired' }));
+  }
+
   private stopTrackTimers(): void {
     for (const name of ['audioReady', 'trackEnd', 'download', 'reportUpdate'] as const) this.clearTimer(name);
   }
@@ -1317,8 +1345,9 @@ export class Player {
 
   /** Drops the queue and forgets the session; a load it asked for, with a queue or still without one, is not the next session's. */
   private evictSession(): void {
-    this.dropQueue();
+    // Before the queue goes: a load whose track started at once would fail as the queue dropped.
     this.settleLoad(new PlaybackError('ERROR_SESSION_EVICTED', 'the session was evicted'));
+    this.dropQueue();
     this.forgetSession();
   }
 

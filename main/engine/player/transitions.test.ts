@@ -154,12 +154,14 @@ describe('loadCloudQueue', () => {
       expect(reported()).not.toContainEqual(expect.stringContaining('pending'));
     });
 
-    it('a new session cuts it off without a report: there is no id to report it under', async () => {
-      await unnamed();
+    it('a new session cuts it off without a report: there is no id to report it under (the track the load cut off gets its final)', async () => {
+      const { load } = await unnamed();
       await h.advance(BUFFERING_MS + 2_000);
       h.player.createSession('com.example.other', 'other');
       await h.settle();
-      expect(reported()).toEqual([]);
+      expect(reported()).toEqual(['final:t1']);
+      expect(h.stub.postedReports()[0]).toMatchObject({ durationPlayedMillis: 0 }); // the queue before's t1, cut off as it began
+      expect(await load).toMatchObject({ errorCode: 'ERROR_SESSION_EVICTED' });
     });
 
     it('a load that supersedes it and fails puts back the queue from before it, which plays and asks on', async () => {
@@ -652,6 +654,71 @@ describe('a load that fails leaves the player as it was', () => {
     const position = h.player.status().positionMillis;
     await h.advance(5_000);
     expect(h.player.status()).toMatchObject({ suspended: true, itemId: 't1', positionMillis: position });
+  });
+
+  it('load-failed: a paused queue that a failed started-at-once load puts back is suspended pauseTtlSec later, as after any pause', async () => {
+    await start({ items: tracks(5, 60_000), policies: { pauseTtlSec: 30 } });
+    await h.load({ playOnCompletion: false }); // paused on t1
+    await h.advance(25_000);
+    h.stub.script('itemWindow', { hang: true }, { reason: 'refresh', times: 1 });
+    const load = h.load({ itemId: 't2', trackMetadata: tracks(5, 60_000)[1]!.track }).catch((error: unknown) => error);
+    await h.advance(10_000); // t2 plays; its window times out: the load fails, the paused t1 is back
+    expect(await load).toMatchObject({ errorCode: 'ERROR_CLOUD_QUEUE_SERVER' });
+    expect(h.player.snapshot()).toMatchObject({ state: 'PAUSED', itemId: 't1' });
+    await h.advance(29_999);
+    expect(h.player.machineState).toBe('PAUSED');
+    await h.advance(1);
+    expect(last()).toMatchObject({ transition: 'suspend-after-ttl', to: 'SUSPENDED' });
+  });
+
+  describe('a load that supersedes one that started its track at once', () => {
+    /** Plays t1 1 s, then loads t2 with metadata (its window never comes) and plays it 2.5 s (its audio came with the metadata: no buffering). */
+    async function startedAtOnce(): Promise<{ first: Promise<unknown> }> {
+      await playing({ items: tracks(5, 60_000) });
+      await h.advance(1_000);
+      h.stub.script('itemWindow', { hang: true }, { reason: 'refresh', times: 1 });
+      const first = h.load({ itemId: 't2', trackMetadata: tracks(5, 60_000)[1]!.track }).catch((error: unknown) => error);
+      await h.advance(BUFFERING_MS + 2_000);
+      return { first }; // wrapped: an async function returning the promise would wait for it
+    }
+    const finalsPlayed = () => h.stub.postedReports().filter((r) => r.type === 'final').map((r) => `${r.id as string}:${r.durationPlayedMillis as number}`);
+
+    it('answered: a track skipped to while the first waited is reported as heard, with the one the first load cut off', async () => {
+      const { first } = await startedAtOnce();
+      h.player.skipToItem({ itemId: 't3', trackMetadata: tracks(5, 60_000)[2]!.track }); // t2's final (a skip) is held for the first window
+      await h.advance(BUFFERING_MS + 1_000);
+      await h.load({ itemId: 't4' });
+      expect(await first).toMatchObject({ errorCode: 'ERROR_CLOUD_QUEUE_SERVER' });
+      await h.settle();
+      expect(finalsPlayed().sort()).toEqual(['t1:1000', 't2:2500', 't3:1000']);
+    });
+
+    it('started at once too and failed: the track the first load played gets its final, as when the first fails by itself', async () => {
+      const { first } = await startedAtOnce();
+      h.stub.script('itemWindow', { status: 500 }, { reason: 'refresh', times: 1 });
+      await expect(h.load({ itemId: 't3', trackMetadata: tracks(5, 60_000)[2]!.track })).rejects.toMatchObject({ errorCode: 'ERROR_CLOUD_QUEUE_SERVER' });
+      expect(await first).toMatchObject({ errorCode: 'ERROR_CLOUD_QUEUE_SERVER' });
+      await h.settle();
+      expect(h.player.status()).toMatchObject({ playbackState: 'PLAYBACK_STATE_PLAYING', itemId: 't1' });
+      expect(finalsPlayed()).toEqual(['t2:2500']); // t1 plays on: no final for it
+    });
+
+    it('session-replaced: a track skipped to while it waited is reported as heard too', async () => {
+      await startedAtOnce();
+      h.player.skipToItem({ itemId: 't3', trackMetadata: tracks(5, 60_000)[2]!.track }); // t2's final (a skip) is held for the first window
+      await h.advance(BUFFERING_MS + 1_000);
+      h.player.createSession('com.example.other', 'other');
+      await h.settle();
+      expect(finalsPlayed().sort()).toEqual(['t1:1000', 't2:2500', 't3:1000']);
+    });
+
+    it('session-replaced: the track the first load cut off and the one it played both get their final; the load fails as evicted', async () => {
+      const { first } = await startedAtOnce();
+      h.player.createSession('com.example.other', 'other');
+      expect(await first).toMatchObject({ errorCode: 'ERROR_SESSION_EVICTED' });
+      await h.settle();
+      expect(finalsPlayed().sort()).toEqual(['t1:1000', 't2:2500']);
+    });
   });
 
   it('session-replaced: a new session while a load waits rejects the load, which was the evicted session\u2019s', async () => {
