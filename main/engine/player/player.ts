@@ -171,8 +171,8 @@ export class Player {
    * placeholder id would be answered 404, and the player would drop the queue, §7.1).
    */
   private untilFirstWindow: (() => void)[] = [];
-  /** That track, until the load's answer names it. */
-  private unnamedTrack: TrackPlayback | null = null;
+  /** That track's playbacks (it may be played again from its end), until the load's answer names it. */
+  private readonly unnamedTracks = new Set<TrackPlayback>();
   /** A load started its track at once and its answer has not come (not just: no window, a skip's answer brings one). */
   private firstWindowPending = false;
   /**
@@ -472,13 +472,18 @@ export class Player {
     let answerHasNext = false;
     let answerFallsShort = false;
     const pending = this.loading;
-    const startedTrackPending = !!pending?.startedAtOnce && this.track === pending.startedTrack;
+    // The track a pending load started at once, or one a skipToItem started in its queue since: no
+    // window has come for either, so the load's answer is the next window.
+    const startedTrackPending = !!pending?.startedAtOnce && this.firstWindowPending && !this.window;
     const startedTrackAtEdge = event.type === 'loadAnswered' && startedTrackPending && this.atEdge;
     let answerEndsQueue = false;
     if (event.type === 'loadAnswered' && startedTrackAtEdge) {
       const answer = new QueueWindow(event.window);
-      answerHasNext = answer.after(pending!.params.itemId ?? event.window.items[0]!.id) !== undefined;
-      answerEndsQueue = !answerHasNext && answer.includesEndOfQueue;
+      // The load's own track is the item it named, or the answer's first.
+      const ended = this.track === pending!.startedTrack ? (pending!.params.itemId ?? event.window.items[0]!.id) : current!;
+      answerHasNext = answer.after(ended) !== undefined;
+      // An answer without the ended track (one a skipToItem started) says nothing of what follows it.
+      answerEndsQueue = !answerHasNext && answer.has(ended) && answer.includesEndOfQueue;
     }
     if ((event.type === 'windowAnswered' || event.type === 'resumeAnswered') && current) {
       const answer = new QueueWindow(event.window);
@@ -554,7 +559,8 @@ export class Player {
       this.window = null;
       this.track = new TrackPlayback({ id: params.itemId ?? 'pending', track }, params.positionMillis ?? 0);
       pending.startedTrack = this.track;
-      this.unnamedTrack = params.itemId === undefined ? this.track : null;
+      this.unnamedTracks.clear();
+      if (params.itemId === undefined) this.unnamedTracks.add(this.track);
       this.firstWindowPending = true;
       this.atEnd = false;
       this.atEdge = false;
@@ -576,8 +582,8 @@ export class Player {
       this.lastError = null;
       this.draining = false;
       this.atEnd = false;
-      // Unless the track it started at once waits at its end for this answer (see `startedTrackAtEdge`).
-      this.atEdge = pending.startedAtOnce && this.track === pending.startedTrack && this.atEdge;
+      // Unless the track playing waits at its end for this answer (see `startedTrackAtEdge`).
+      this.atEdge = pending.startedAtOnce && this.atEdge;
       this.queueCompletedAsked = null;
       const id = pending.params.itemId ?? window.items[0]!.id;
       const item = this.window.item(id)!;
@@ -594,10 +600,10 @@ export class Player {
       // Reports due before this first window: the unnamed track's under its id now (also if a
       // skipToItem moved on from it), each with this window's version.
       for (const { playback, prepared } of this.reportsUntilFirstWindow) {
-        const id = playback === this.unnamedTrack ? item.id : prepared.report.id;
+        const id = this.unnamedTracks.has(playback) ? item.id : prepared.report.id;
         this.postReport({ target: prepared.target, report: { ...prepared.report, id, queueVersion: prepared.report.queueVersion || this.window.queueVersion } });
       }
-      this.unnamedTrack = null;
+      this.unnamedTracks.clear();
       this.reportsUntilFirstWindow = [];
       const waiting = this.untilFirstWindow;
       this.untilFirstWindow = [];
@@ -659,7 +665,10 @@ export class Player {
     disarmPauseTtl: () => this.clearTimer('pauseTtl'),
     restartCurrent: () => {
       if (!this.track) return;
+      const unnamed = this.unnamedTracks.has(this.track);
       this.track = new TrackPlayback(this.track.item, 0);
+      // Played again, it still has no item id (a load superseding the one that started it waits).
+      if (unnamed) this.unnamedTracks.add(this.track);
       this.atEnd = false;
       this.atEdge = false;
       this.armAudioReady(true);
@@ -990,7 +999,7 @@ export class Player {
 
   /** Not for a track without an item id: the load that would name it was left (see `untilFirstWindow`). */
   private prepareCutOff(): PreparedReport | null {
-    return this.atEnd || this.track === this.unnamedTrack ? null : this.prepareReport('final');
+    return this.atEnd || this.isUnnamed(this.track) ? null : this.prepareReport('final');
   }
 
   private prepareReport(type: PlaybackReport['type'], skipReportId?: string): PreparedReport | null {
@@ -1048,9 +1057,13 @@ export class Player {
     if (asked.skipToItem) void this.runSkipToItem(asked.skipToItem);
   }
 
+  private isUnnamed(playback: TrackPlayback | null): boolean {
+    return playback !== null && this.unnamedTracks.has(playback);
+  }
+
   /** The playing item's id; undefined while it has none yet (see `untilFirstWindow`), or with no track. */
   private knownItemId(): string | undefined {
-    return this.track !== null && this.track === this.unnamedTrack ? undefined : this.track?.item.id;
+    return this.isUnnamed(this.track) ? undefined : this.track?.item.id;
   }
 
   /**
@@ -1070,7 +1083,7 @@ export class Player {
   private postHeldReports(): boolean {
     let finalHeld = false;
     for (const { playback, prepared } of this.reportsUntilFirstWindow) {
-      if (playback === this.unnamedTrack) continue;
+      if (this.unnamedTracks.has(playback)) continue;
       this.postReport(prepared, { ofQueueBefore: true });
       finalHeld ||= playback === this.track && prepared.report.type === 'final';
     }
@@ -1080,7 +1093,7 @@ export class Player {
 
   /** A load that started its track at once waits for its answer, the queue's first window, or its track has no item id yet (see `untilFirstWindow`). */
   private awaitsFirstWindow(): boolean {
-    return this.track !== null && (this.track === this.unnamedTrack || this.firstWindowPending);
+    return this.track !== null && (this.isUnnamed(this.track) || this.firstWindowPending);
   }
 
   /** True, with `ask` kept for the load's answer, while the queue has no first window yet. */

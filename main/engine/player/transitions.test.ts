@@ -216,6 +216,25 @@ describe('loadCloudQueue', () => {
       expect(h.player.machineState).toBe('IDLE');
     });
 
+    it('played again from its end while a load that superseded it waits, it still has no item id', async () => {
+      await playing({ items: tracks(5, 60_000) });
+      h.stub.script('itemWindow', { hang: true }, { reason: 'refresh', times: 1 });
+      const first = h.load({ trackMetadata: { mediaUrl: 'https://media.example/short.mp3', durationMillis: 3_000 } }).catch((error: unknown) => error);
+      await h.settle();
+      h.stub.script('context', { hang: true }, { times: 1 }); // a load that supersedes it waits for its context
+      const second = h.load({ itemId: 't3' }).catch((error: unknown) => error);
+      await h.advance(3_500); // the short track ends: the superseding load's answer is not a window for it
+      await h.player.act('play', 'user'); // it plays again from the start
+      await h.advance(BUFFERING_MS + 1_000);
+      expect(h.player.status().itemId).toBeNull();
+      expect(h.player.snapshot().track?.id).toBeNull();
+      await h.advance(10_000); // the superseding load's context times out: both loads fail
+      expect(await second).toMatchObject({ errorCode: 'ERROR_CLOUD_QUEUE_SERVER' });
+      expect(await first).toMatchObject({ errorCode: 'ERROR_CLOUD_QUEUE_SERVER' });
+      expect(h.stub.postedReports().map((r) => r.id)).not.toContain('pending');
+      expect(h.stub.requests.map((r) => r.itemId)).not.toContain('pending');
+    });
+
     it('the playback metadata, the status and the Player page name no item for it, until the answer does', async () => {
       const { load } = await unnamed();
       expect(h.player.metadata().currentItem).toEqual({ track: tracks(1, 60_000)[0]!.track });
@@ -314,6 +333,39 @@ describe('loadCloudQueue', () => {
       const final = h.stub.postedReports().filter((r) => r.type === 'final' && r.id === 't2');
       expect(final).toEqual([expect.objectContaining({ queueVersion: '1', durationPlayedMillis: 3_000 })]);
       expect(final[0]).not.toHaveProperty('skip');
+    });
+
+    it('load-answered-at-edge-plays: a track a skipToItem started meanwhile that also ends first waits at the edge too: one final report', async () => {
+      await playing({ items: tracks(5, 3_000) });
+      h.stub.script('itemWindow', { hold: true }, { reason: 'refresh', times: 1 }); // the load's window
+      const load = h.load({ itemId: 't2', trackMetadata: tracks(5, 3_000)[1]!.track }).then(() => 'loaded', (error: unknown) => error);
+      await h.advance(1_000);
+      h.player.skipToItem({ itemId: 't4', trackMetadata: tracks(5, 3_000)[3]!.track }); // plays at once
+      await h.advance(3_500); // t4 ends: no window has come
+      expect(h.player.snapshot()).toMatchObject({ state: 'BUFFERING', atEdge: true });
+      h.stub.release();
+      expect(await load).toBe('loaded');
+      await h.advance(BUFFERING_MS);
+      expect(h.rows()).toContain('load-answered-at-edge-plays');
+      expect(h.player.status()).toMatchObject({ playbackState: 'PLAYBACK_STATE_PLAYING', itemId: 't5' });
+      expect(finalsOf('t4')).toHaveLength(1);
+      expect(h.stub.postedReports().find((r) => r.type === 'final' && r.id === 't4')).toMatchObject({ queueVersion: '1', durationPlayedMillis: 3_000 });
+    });
+
+    it('load-answered-at-edge-asks: an answer without the track a skipToItem started asks for what follows that track', async () => {
+      await playing({ items: tracks(5, 3_000) });
+      const window = { includesBeginningOfQueue: true, includesEndOfQueue: true, contextVersion: '1', queueVersion: '1', items: tracks(2, 3_000) };
+      h.stub.script('itemWindow', { hold: true, body: window }, { reason: 'refresh', times: 1 }); // the load's window: t1, t2 only
+      const load = h.load({ itemId: 't2', trackMetadata: tracks(5, 3_000)[1]!.track }).then(() => 'loaded', (error: unknown) => error);
+      await h.advance(1_000);
+      h.player.skipToItem({ itemId: 't4', trackMetadata: tracks(5, 3_000)[3]!.track });
+      await h.advance(3_500);
+      h.stub.release();
+      expect(await load).toBe('loaded');
+      await h.advance(BUFFERING_MS);
+      expect(h.rows()).toContain('load-answered-at-edge-asks');
+      expect(h.player.status()).toMatchObject({ playbackState: 'PLAYBACK_STATE_PLAYING', itemId: 't5' });
+      expect(finalsOf('t4')).toHaveLength(1);
     });
 
     it('its held reports keep their order when a skipToItem\u2019s answer brings a window before the load\u2019s does', async () => {
