@@ -335,37 +335,35 @@ describe('loadCloudQueue', () => {
       expect(final[0]).not.toHaveProperty('skip');
     });
 
-    it('load-answered-at-edge-plays: a track a skipToItem started meanwhile that also ends first waits at the edge too: one final report', async () => {
+    /** Plays 3 s tracks, loads t2 with metadata (its window held, with `held.body` if given), skips to t4 with metadata, and lets t4 end. */
+    async function skippedToItemThatEnds(held: { body?: unknown } = {}): Promise<{ load: Promise<unknown> }> {
       await playing({ items: tracks(5, 3_000) });
-      h.stub.script('itemWindow', { hold: true }, { reason: 'refresh', times: 1 }); // the load's window
+      h.stub.script('itemWindow', { hold: true, ...held }, { reason: 'refresh', times: 1 }); // the load's window
       const load = h.load({ itemId: 't2', trackMetadata: tracks(5, 3_000)[1]!.track }).then(() => 'loaded', (error: unknown) => error);
       await h.advance(1_000);
       h.player.skipToItem({ itemId: 't4', trackMetadata: tracks(5, 3_000)[3]!.track }); // plays at once
       await h.advance(3_500); // t4 ends: no window has come
+      return { load }; // wrapped: an async function returning the promise would wait for it
+    }
+
+    it.each([
+      { row: 'load-answered-at-edge-plays', what: 'a track a skipToItem started meanwhile that also ends first waits at the edge too: one final report', held: {} },
+      {
+        row: 'load-answered-at-edge-asks',
+        what: 'an answer without the track a skipToItem started asks for what follows that track',
+        // The load's window: t1, t2 only, and the end of the queue.
+        held: { body: { includesBeginningOfQueue: true, includesEndOfQueue: true, contextVersion: '1', queueVersion: '1', items: tracks(2, 3_000) } },
+      },
+    ])('$row: $what', async ({ row, held }) => {
+      const { load } = await skippedToItemThatEnds(held);
       expect(h.player.snapshot()).toMatchObject({ state: 'BUFFERING', atEdge: true });
       h.stub.release();
       expect(await load).toBe('loaded');
       await h.advance(BUFFERING_MS);
-      expect(h.rows()).toContain('load-answered-at-edge-plays');
+      expect(h.rows()).toContain(row);
       expect(h.player.status()).toMatchObject({ playbackState: 'PLAYBACK_STATE_PLAYING', itemId: 't5' });
       expect(finalsOf('t4')).toHaveLength(1);
       expect(h.stub.postedReports().find((r) => r.type === 'final' && r.id === 't4')).toMatchObject({ queueVersion: '1', durationPlayedMillis: 3_000 });
-    });
-
-    it('load-answered-at-edge-asks: an answer without the track a skipToItem started asks for what follows that track', async () => {
-      await playing({ items: tracks(5, 3_000) });
-      const window = { includesBeginningOfQueue: true, includesEndOfQueue: true, contextVersion: '1', queueVersion: '1', items: tracks(2, 3_000) };
-      h.stub.script('itemWindow', { hold: true, body: window }, { reason: 'refresh', times: 1 }); // the load's window: t1, t2 only
-      const load = h.load({ itemId: 't2', trackMetadata: tracks(5, 3_000)[1]!.track }).then(() => 'loaded', (error: unknown) => error);
-      await h.advance(1_000);
-      h.player.skipToItem({ itemId: 't4', trackMetadata: tracks(5, 3_000)[3]!.track });
-      await h.advance(3_500);
-      h.stub.release();
-      expect(await load).toBe('loaded');
-      await h.advance(BUFFERING_MS);
-      expect(h.rows()).toContain('load-answered-at-edge-asks');
-      expect(h.player.status()).toMatchObject({ playbackState: 'PLAYBACK_STATE_PLAYING', itemId: 't5' });
-      expect(finalsOf('t4')).toHaveLength(1);
     });
 
     it('its held reports keep their order when a skipToItem\u2019s answer brings a window before the load\u2019s does', async () => {
