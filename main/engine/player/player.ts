@@ -474,8 +474,8 @@ export class Player {
     const pending = this.loading;
     // The track a pending load started at once, or one a skipToItem started in its queue since: no
     // window has come for either, so the load's answer is the next window.
-    const startedTrackPending = !!pending?.startedAtOnce && this.firstWindowPending && !this.window;
-    const startedTrackAtEdge = event.type === 'loadAnswered' && startedTrackPending && this.atEdge;
+    const beforeFirstWindow = !!pending?.startedAtOnce && this.firstWindowPending && !this.window;
+    const startedTrackAtEdge = event.type === 'loadAnswered' && beforeFirstWindow && this.atEdge;
     let answerEndsQueue = false;
     if (event.type === 'loadAnswered' && startedTrackAtEdge) {
       const answer = new QueueWindow(event.window);
@@ -498,9 +498,9 @@ export class Player {
     const answerInBackground = event.type === 'windowAnswered' && !FOREGROUND_PURPOSES.includes(event.purpose);
     const queued = this.windowAfterInFlight;
     const windowQueued = queued !== null && queued.epoch === this.epoch && QUEUED_PURPOSES.includes(queued.purpose);
-    // A track a pending load started at once has no window yet: the load's answer is the next one.
+    // Before a started-at-once load's first window, the load's answer is the next one.
     const queueGoesOn =
-      event.type === 'trackEnded' && ((!!current && !!this.window && !this.window.after(current) && !this.window.includesEndOfQueue && !this.draining) || (startedTrackPending && !this.window));
+      event.type === 'trackEnded' && ((!!current && !!this.window && !this.window.after(current) && !this.window.includesEndOfQueue && !this.draining) || beforeFirstWindow);
     let skipPlays = false;
     if (event.type === 'skipToItem') skipPlays = event.params.playOnCompletion ?? this.isMoving();
     if (event.type === 'skipAnswered') skipPlays = event.plays;
@@ -571,7 +571,7 @@ export class Player {
       const pending = this.loading!;
       // The track the load replaces: the one playing now (after what was held for the first window
       // of a started-at-once load this one superseded), or the one a start at once replaced.
-      const cutOffs = pending.startedAtOnce ? pending.cutOffs : [...pending.cutOffs, this.postHeldReports() ? null : this.prepareCutOff()];
+      const cutOffs = pending.startedAtOnce ? pending.cutOffs : [...pending.cutOffs, this.settleHeldReports()];
       for (const cutOff of cutOffs) if (cutOff) this.postReport(cutOff, { cutOff: true, ofQueueBefore: true });
       // Answers to what the queue before asked are for a queue that is gone (a track started at
       // once moved the epoch on already: what was asked since is this queue's).
@@ -993,7 +993,7 @@ export class Player {
     // A load waiting with its track started at once is cut off too: the track it cut off, and
     // what was held for its first window, are reported with the track playing.
     for (const cutOff of this.loading?.cutOffs ?? []) this.postReport(cutOff, { cutOff: true, ofQueueBefore: true });
-    const prepared = this.postHeldReports() ? null : this.prepareCutOff();
+    const prepared = this.settleHeldReports();
     if (prepared) this.postReport(prepared, { cutOff: true });
   }
 
@@ -1067,20 +1067,21 @@ export class Player {
   }
 
   /**
-   * A started-at-once load failed: the tracks of its queue that were heard and have an item id get
-   * their held reports and, the one playing, its final (no window came: no version to give).
+   * A started-at-once load's queue is left for good (the load failed, or one that superseded it
+   * started its own track): the tracks of that queue that were heard and have an item id get their
+   * held reports and, the one playing, its final (no window came: no version to give).
    */
   private reportWhatWasHeard(): void {
-    const final = this.postHeldReports() ? null : this.prepareCutOff();
+    const final = this.settleHeldReports();
     if (final) this.postReport(final, { ofQueueBefore: true });
   }
 
   /**
    * Posts the reports held for a first window that will not come (a load that started its track
-   * at once failed, or was superseded or cut off), those with an item id; true when the playing
-   * track's final was among them.
+   * at once failed, or was superseded or cut off), those with an item id; returns the final the
+   * playing track is still owed (see `prepareCutOff`), none when its final was among them.
    */
-  private postHeldReports(): boolean {
+  private settleHeldReports(): PreparedReport | null {
     let finalHeld = false;
     for (const { playback, prepared } of this.reportsUntilFirstWindow) {
       if (this.unnamedTracks.has(playback)) continue;
@@ -1088,7 +1089,7 @@ export class Player {
       finalHeld ||= playback === this.track && prepared.report.type === 'final';
     }
     this.reportsUntilFirstWindow = [];
-    return finalHeld;
+    return finalHeld ? null : this.prepareCutOff();
   }
 
   /** A load that started its track at once waits for its answer, the queue's first window, or its track has no item id yet (see `untilFirstWindow`). */
