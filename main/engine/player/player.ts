@@ -193,11 +193,12 @@ export class Player {
   private readonly timers = new Map<Timers, Timer>();
   private lastError: PlayerErrorRecord | null = null;
   /**
-   * Tries that failed and wait for the next one (see waitToRetry), with the epoch they belong to:
-   * once a load or a dropped queue moves the epoch on, their retry is never sent, so they are not
-   * shown even while their timer still runs.
+   * Tries that failed and wait for the next one (see waitToRetry), with what decides whether that
+   * retry is still sent: the epoch they belong to (a load or a dropped queue moves it on) and the
+   * caller's `wanted` (a user skip a suspension settled). Once either says no, the retry is never
+   * sent, so the wait is not shown even while its timer still runs.
    */
-  private readonly retryWaits = new Map<RetryWait, number>();
+  private readonly retryWaits = new Map<RetryWait, { epoch: number; wanted: () => boolean }>();
   private retryWaitIds = 0;
   /** Ids of recently evicted sessions, so their commands get ERROR_SESSION_EVICTED. */
   private readonly evictedSessions: string[] = [];
@@ -253,7 +254,7 @@ export class Player {
       atEdge: this.atEdge,
       volume: this.volume,
       lastError: this.lastError,
-      retrying: [...this.retryWaits].filter(([, epoch]) => epoch === this.epoch).map(([wait]) => wait),
+      retrying: [...this.retryWaits].filter(([, { epoch, wanted }]) => epoch === this.epoch && wanted()).map(([wait]) => wait),
     };
   }
 
@@ -1132,7 +1133,7 @@ export class Player {
       if (result.ok || this.closed) return result;
       const delay = foregroundRetryDelay(result.failure, retry);
       if (delay === null) return result;
-      await this.waitToRetry(result, { background: false, retry: retry + 1, of: FOREGROUND_RETRY_LIMIT, delay });
+      await this.waitToRetry(result, { background: false, retry: retry + 1, of: FOREGROUND_RETRY_LIMIT, delay }, wanted);
       if (this.stopsRetrying(epoch) || !wanted()) return result;
     }
   }
@@ -1161,8 +1162,12 @@ export class Player {
     }
   }
 
-  /** Sleeps until the next try, shown meanwhile in `detail().retrying`. */
-  private async waitToRetry(failed: Extract<ClientResult<unknown>, { ok: false }>, next: { background: boolean; retry: number; of: number; delay: number }): Promise<void> {
+  /** Sleeps until the next try, shown meanwhile in `snapshot().retrying` while `wanted` holds. */
+  private async waitToRetry(
+    failed: Extract<ClientResult<unknown>, { ok: false }>,
+    next: { background: boolean; retry: number; of: number; delay: number },
+    wanted: () => boolean = () => true,
+  ): Promise<void> {
     const { endpoint, reason } = failed.exchange;
     const { message, status } = failed.failure;
     const wait: RetryWait = {
@@ -1175,7 +1180,7 @@ export class Player {
       at: this.deps.clock.now() + next.delay,
       failure: { message, ...(status !== undefined ? { status } : {}) },
     };
-    this.retryWaits.set(wait, this.epoch);
+    this.retryWaits.set(wait, { epoch: this.epoch, wanted });
     this.changed();
     try {
       await this.sleep(next.delay);

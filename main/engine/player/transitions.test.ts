@@ -943,8 +943,11 @@ describe('suspension (seed §3)', () => {
     h.stub.script('itemWindow', { status: 503, headers: { 'retry-after': '2' } }, { reason: 'skipNext', times: 1 });
     const skip = h.player.act('skipNext', 'user').catch((error: unknown) => error);
     await h.settle(); // answered 503: it waits 2 s to retry
+    expect(h.player.snapshot().retrying).toMatchObject([{ endpoint: 'itemWindow', reason: 'skipNext', retry: 1 }]);
     h.player.suspend();
     expect(await skip).toMatchObject({ errorCode: 'ERROR_PLAYBACK_NO_CONTENT' });
+    // No retry follows, so none is shown as waiting (its timer still runs out its 2 s).
+    expect(h.player.snapshot().retrying).toEqual([]);
     await h.advance(60_000);
     expect(h.stub.sent('itemWindow', 'skipNext')).toHaveLength(1);
     expect(h.player.status()).toMatchObject({ itemId: 't1', suspended: true });
