@@ -1,3 +1,8 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startServe } from '../main/testing/serve-process';
+import { ConsolePage } from './pages/console-page';
 import { expect, test } from './fixtures';
 
 test.describe('the console frame in Chromium', () => {
@@ -43,5 +48,27 @@ test.describe('the console frame in Chromium', () => {
     await consolePage.copyButton('login').click();
     await expect(consolePage.copyButton('login')).toHaveAttribute('data-state', 'copied');
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(served.ready.urls.login);
+  });
+
+  test('shows no warnings while there are none, and the engine\'s warnings when there are: a data dir another console has open', async ({ consolePage, page }) => {
+    await expect(page.locator('.engine-warnings')).toHaveCount(0);
+    const dataDir = mkdtempSync(join(tmpdir(), 'cqc-e2e-shared-'));
+    const first = await startServe(['--port', '0', '--data-dir', dataDir]);
+    const second = await startServe(['--port', '0', '--data-dir', dataDir]);
+    try {
+      const shared = new ConsolePage(page);
+      await shared.open(second.ready.urls.console);
+      const count = page.locator('summary[aria-label="1 engine warning"]');
+      await expect(count).toHaveText('⚠ 1');
+      await count.click();
+      const list = page.getByRole('list', { name: 'Engine warnings' });
+      await expect(list).toContainText(`Data dir`);
+      await expect(list).toContainText(`another Cloud Queue Console has ${dataDir} open`);
+      if (process.env.SHOT) await page.screenshot({ path: process.env.SHOT });
+    } finally {
+      await second.stop('SIGTERM');
+      await first.stop('SIGTERM');
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });

@@ -37,6 +37,7 @@ import { instrumentService } from './traffic/capture.js';
 import { trafficCommandHandlers } from './traffic/commands.js';
 import { entryOfExchange } from './traffic/player-exchange.js';
 import { TrafficRecorder } from './traffic/recorder.js';
+import { EngineWarnings } from './warnings.js';
 import { scenarioCommandHandlers } from './scenarios/commands.js';
 import { bundleCommandHandlers } from './bundles/commands.js';
 import { fetchTransport } from './player/client.js';
@@ -84,14 +85,6 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   const adminToken = options.adminToken ?? randomBytes(32).toString('base64url');
   const store = openStore({ dataDir: options.dataDir, nativeBinding: options.nativeBinding }, wall.now());
   const closers: (() => void | Promise<void>)[] = [() => store.close()];
-  if (store.dataDirShared) {
-    log.warn(`another Cloud Queue Console has ${store.dataDir} open (the desktop app or npm run serve): both run its players and write its data, each over the other. Close one, or give this one another --data-dir or --ephemeral.`);
-  }
-  if (store.trafficLogRecovery) {
-    const { putAside, because } = store.trafficLogRecovery;
-    const kept = putAside ? `it was put aside as ${putAside} and a new one started` : 'this run keeps its traffic log in memory';
-    log.warn(`the traffic log could not be read (${because}); ${kept}`);
-  }
   const closeAll = async (): Promise<void> => {
     for (const close of closers.splice(0).reverse()) {
       try {
@@ -119,6 +112,15 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
 
     const bus = new EventBus();
     closers.push(() => bus.clear());
+    const warnings = new EngineWarnings({ emit: (warning) => bus.emit('engine.warning', warning), wallNow: () => wall.now(), log });
+    if (store.dataDirShared) {
+      warnings.warn('data-dir', `another Cloud Queue Console has ${store.dataDir} open (the desktop app or npm run serve): both run its players and write its data, each over the other. Close one, or give this one another --data-dir or --ephemeral.`);
+    }
+    if (store.trafficLogRecovery) {
+      const { putAside, because } = store.trafficLogRecovery;
+      const kept = putAside ? `it was put aside as ${putAside} and a new one started` : 'this run keeps its traffic log in memory';
+      warnings.warn('traffic-log', `the traffic log could not be read (${because}); ${kept}`);
+    }
     clock.onChange((state) => {
       persistClock();
       bus.emit('clock.changed', state);
@@ -126,7 +128,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     persistClock();
 
     const faults = new FaultRegistry({ repo: store.faultRules, clock, bus });
-    const recorder = new TrafficRecorder({ repo: store.traffic, settings: store.settings, bus, log });
+    const recorder = new TrafficRecorder({ repo: store.traffic, settings: store.settings, bus, warnings });
     closers.push(() => recorder.close());
     const players = new PlayerRegistry({
       store,
@@ -134,7 +136,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       bus,
       transport: faultingTransport(fetchTransport, faults, clock),
       onExchange: (exchange) => recorder.add(entryOfExchange(exchange)),
-      log,
+      warnings,
     });
     closers.push(() => players.close());
     const views = new HouseholdViews(store, players.statusOf);
@@ -168,7 +170,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       ...trafficCommandHandlers(recorder, store),
       ...scenarioCommandHandlers(store.scenarios, clock, { faults, players, clock, bus, callControl, urls: () => urls! }),
       ...bundleCommandHandlers({ store, queues, faults, players, clock, recorder, urls: () => urls!, wallNow: () => wall.now() }),
-      'state.get': () => stateView(clock, urls!, store, views),
+      'state.get': () => stateView(clock, urls!, store, views, warnings),
     };
     const commands = createCommandRunner(handlers);
 
@@ -214,11 +216,12 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   }
 }
 
-function stateView(clock: EngineClock, urls: ServiceUrls, store: Store, views: HouseholdViews): EngineStateView {
+function stateView(clock: EngineClock, urls: ServiceUrls, store: Store, views: HouseholdViews, warnings: EngineWarnings): EngineStateView {
   return {
     clock: clock.state(),
     urls,
     dataDir: store.dataDir,
+    warnings: warnings.list(),
     households: views.households(),
     groups: views.groups(),
     players: views.players(),

@@ -50,11 +50,30 @@ export interface PlayerView {
   positionMillis: number;
 }
 
+/** Where an engine warning comes from: the data dir shared with another console, the traffic log, a player's saved state (saving it, or taking it up after a restart). */
+export type EngineWarningSource = 'data-dir' | 'traffic-log' | 'player-saved';
+
+/**
+ * Something the engine could not do as it should, while it went on (only the log had said so
+ * before): kept for the run, so that the status bar shows it to whoever opens the console later.
+ * The same warning again counts up rather than adding a row.
+ */
+export interface EngineWarning {
+  source: EngineWarningSource;
+  message: string;
+  /** Wall time (epoch ms) it first and last happened. */
+  firstAt: number;
+  lastAt: number;
+  count: number;
+}
+
 export interface EngineStateView {
   clock: ClockState;
   urls: ServiceUrls;
   /** Where the data lives; null when the engine runs `--ephemeral`. */
   dataDir: string | null;
+  /** This run's warnings, oldest first (see EngineWarning). */
+  warnings: EngineWarning[];
   households: HouseholdView[];
   groups: GroupView[];
   players: PlayerView[];

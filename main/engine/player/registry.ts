@@ -9,7 +9,7 @@
 import type { EngineClock } from '../clock/clock.js';
 import type { PlayerDetail, PlayerTransition } from '../api/player-types.js';
 import type { EventBus } from '../events/bus.js';
-import { silentLogger, type Logger } from '../log.js';
+import type { EngineWarnings } from '../warnings.js';
 import type { PlaybackStatus } from '../household/views.js';
 import type { Player as PlayerRecord } from '../store/repositories/players.js';
 import type { Store } from '../store/store.js';
@@ -25,7 +25,8 @@ export interface PlayerRegistryDeps {
   transport?: HttpTransport;
   /** Every request a player makes, for the traffic log. */
   onExchange?: (exchange: PlayerExchange) => void;
-  log?: Logger;
+  /** Where a player whose state could not be saved or taken up is told (and logged). */
+  warnings?: Pick<EngineWarnings, 'warn'>;
 }
 
 export class PlayerRegistry {
@@ -35,10 +36,7 @@ export class PlayerRegistry {
   private saveSoon: NodeJS.Immediate | null = null;
   /** The console's own cloud queue server, once `resume` ran; until then nothing is saved. */
   private ownCloudQueue: string | null = null;
-  private readonly log: Logger;
-
   constructor(private readonly deps: PlayerRegistryDeps) {
-    this.log = deps.log ?? silentLogger;
     this.sync();
   }
 
@@ -77,7 +75,7 @@ export class PlayerRegistry {
       } catch (error) {
         // A record this version cannot take up must not keep the console from starting: the
         // player starts idle instead (and its next change replaces the record).
-        this.log.error(`player ${player.id} could not take up what it had before the restart`, error);
+        this.deps.warnings?.warn('player-saved', `player ${player.id} could not take up what it had before the restart (${messageOf(error)}): it starts idle`, error);
         player.close();
         this.byGroup.set(groupId, this.create(player.id, groupId));
       }
@@ -172,7 +170,7 @@ export class PlayerRegistry {
       this.deps.store.playerSaved.save(player.id, { groupId, savedAt: this.deps.clock.now(), ownCloudQueue: this.ownCloudQueue, record: player.save() });
     } catch (error) {
       // Playback goes on; only the next start would miss this change.
-      this.log.error(`could not save player ${player.id}`, error);
+      this.deps.warnings?.warn('player-saved', `could not save player ${player.id} (${messageOf(error)}): a restart would find it as it was before this change`, error);
     }
   }
 
@@ -192,3 +190,5 @@ export class PlayerRegistry {
     this.deps.bus.emit('player.transition', stored as PlayerTransition);
   }
 }
+
+const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));

@@ -7,6 +7,7 @@ import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { PlayerDetail } from '../api/player-types.js';
+import type { EngineStateView, EngineWarning } from '../api/types.js';
 import type { QueueSummary } from '../api/queue-types.js';
 import type { Engine } from '../index.js';
 import { DATABASE_FILE } from '../store/database.js';
@@ -133,7 +134,40 @@ describe('a restart on the same data dir', () => {
     const second = await startTestEngine({ dataDir, log: { info: () => undefined, warn: () => undefined, error: (message: string) => errors.push(message) } });
     try {
       expect((await detail(second)).state).toBe('IDLE');
-      expect(errors).toEqual(['player player-kitchen could not take up what it had before the restart']);
+      const message = expect.stringMatching(/^player player-kitchen could not take up what it had before the restart \(.+\): it starts idle$/);
+      expect(errors).toEqual([message]);
+      // Kept for the status bar: whoever opens the console later sees why the player is idle.
+      expect(((await admin(second, 'GET', '/state')).body as EngineStateView).warnings).toEqual([{ source: 'player-saved', message, firstAt: expect.any(Number), lastAt: expect.any(Number), count: 1 }]);
+    } finally {
+      await second.close();
+    }
+  });
+
+  it('says so, once per player and counting, when a player cannot be saved; playback goes on', async () => {
+    const dataDir = tempDir();
+    await playedAndStopped(dataDir);
+    const second = await startTestEngine({ dataDir, clockSpeed: 0 });
+    const events: EngineWarning[] = [];
+    second.events.subscribe((event) => void (event.name === 'engine.warning' && events.push(event.data as EngineWarning)));
+    try {
+      // What a full disk or a read-only file would do to every save from now on.
+      withDatabase(dataDir, (db) => db.exec("CREATE TRIGGER no_save BEFORE UPDATE ON player_saved BEGIN SELECT RAISE(ABORT, 'disk full'); END"), false);
+      await admin(second, 'POST', '/players/player-kitchen/actions', { action: 'pause' });
+      await admin(second, 'POST', '/players/player-kitchen/actions', { action: 'play' });
+      expect((await detail(second)).state).toMatch(/BUFFERING|PLAYING/);
+      const { warnings } = (await admin(second, 'GET', '/state')).body as EngineStateView;
+      // Every player whose state changed since has a warning of its own.
+      const kitchen = warnings.find((w) => w.message.includes('player-kitchen'));
+      expect(kitchen).toEqual({
+        source: 'player-saved',
+        message: 'could not save player player-kitchen (disk full): a restart would find it as it was before this change',
+        firstAt: expect.any(Number),
+        lastAt: expect.any(Number),
+        count: expect.any(Number),
+      });
+      expect(kitchen!.count).toBeGreaterThanOrEqual(2);
+      // Told at once, then at most once a second: not once per failed save.
+      expect(events.filter((w) => w.message === kitchen!.message)).toHaveLength(1);
     } finally {
       await second.close();
     }

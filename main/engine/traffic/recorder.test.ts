@@ -5,6 +5,7 @@ import { EventBus } from '../events/bus.js';
 import { silentLogger } from '../log.js';
 import { openStore } from '../store/store.js';
 import { trafficEntry } from '../testing/traffic.js';
+import { EngineWarnings } from '../warnings.js';
 import { FLUSH_AT, TrafficRecorder } from './recorder.js';
 
 const opened: ReturnType<typeof openStore>[] = [];
@@ -37,9 +38,10 @@ describe('the traffic recorder', () => {
     expect(batches[0]!.map((summary) => summary.at)).toEqual(Array.from({ length: FLUSH_AT }, (_, i) => i));
   });
 
-  it('logs a batch it could not store, drops it, and stores the next one', () => {
+  it('warns of a batch it could not store (logged, and kept for the status bar), drops it, and stores the next one', () => {
     const { store, batches, recorder: traffic } = recorder();
     const failures: string[] = [];
+    const warnings = new EngineWarnings({ emit: () => undefined, wallNow: () => 1_000, log: { ...silentLogger, error: (message) => void failures.push(message) } });
     const failing = new TrafficRecorder({
       repo: {
         append: () => {
@@ -51,13 +53,17 @@ describe('the traffic recorder', () => {
       },
       settings: store.settings,
       bus: new EventBus(),
-      log: { ...silentLogger, error: (message) => void failures.push(message) },
+      warnings,
     });
     failing.add(trafficEntry());
     failing.flush();
-    expect(failures).toEqual(['1 traffic entries were not stored']);
+    const message = 'traffic could not be stored (disk full): those exchanges are missing from the log';
+    expect(failures).toEqual([message]);
     failing.flush();
     expect(failures).toHaveLength(1);
+    failing.add(trafficEntry());
+    failing.flush();
+    expect(warnings.list()).toEqual([{ source: 'traffic-log', message, firstAt: 1_000, lastAt: 1_000, count: 2 }]);
     traffic.add(trafficEntry());
     traffic.flush();
     expect(count(store)).toBe(1);

@@ -12,9 +12,9 @@
  */
 import type { EventBus } from '../events/bus.js';
 import type { TrafficSettings, TrafficSummary } from '../api/traffic-types.js';
-import type { Logger } from '../log.js';
 import type { SettingsRepository } from '../store/repositories/settings.js';
 import type { NewTrafficEntry, TrafficRepository } from '../store/repositories/traffic.js';
+import type { EngineWarnings } from '../warnings.js';
 
 export const DEFAULT_TRAFFIC_SETTINGS: TrafficSettings = { retention: 100_000, capture: true };
 export const MAX_BODY_CHARS = 64 * 1024;
@@ -34,7 +34,8 @@ export interface TrafficRecorderDeps {
   repo: Pick<TrafficRepository, 'append' | 'retain' | 'clear' | 'renewBody'>;
   settings: SettingsRepository;
   bus: Pick<EventBus, 'emit'>;
-  log?: Logger;
+  /** Where a batch that could not be stored is told (and logged). */
+  warnings?: Pick<EngineWarnings, 'warn'>;
 }
 
 export class TrafficRecorder {
@@ -85,7 +86,7 @@ export class TrafficRecorder {
 
   /**
    * Writes what is buffered now, on the caller's stack: once it returns, a read sees every entry
-   * added before. Never throws (a batch that cannot be stored is logged and dropped).
+   * added before. Never throws (a batch that cannot be stored is dropped, with a warning).
    */
   flush(): void {
     if (this.timer) clearTimeout(this.timer);
@@ -96,7 +97,8 @@ export class TrafficRecorder {
     try {
       stored = this.deps.repo.append(batch, this.current.retention).stored;
     } catch (error) {
-      this.deps.log?.error(`${batch.length} traffic entries were not stored`, error);
+      const message = error instanceof Error ? error.message : String(error);
+      this.deps.warnings?.warn('traffic-log', `traffic could not be stored (${message}): those exchanges are missing from the log`, error);
       return;
     } finally {
       batch.length = 0;

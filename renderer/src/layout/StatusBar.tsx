@@ -1,12 +1,14 @@
 /**
  * The status bar: the four service URLs an integrator points their app at (each with a copy
- * button), whether the renderer hears the engine, and the engine clock.
+ * button), whether the renderer hears the engine, the engine's warnings (when it has any), and
+ * the engine clock.
  */
 import type { ServiceUrls } from '../../../main/engine/api/types';
 import { CopyButton } from '../components/CopyButton';
 import { useEngineState } from '../queries/engine-state';
 import { useConnectionStore } from '../stores/connection';
 import { ClockControl } from './ClockControl';
+import { EngineWarnings } from './EngineWarnings';
 
 const SERVICES: { key: keyof ServiceUrls; label: string }[] = [
   { key: 'console', label: 'Console' },
@@ -48,6 +50,7 @@ export function StatusBar() {
           </li>
         ))}
       </ul>
+      {data && <EngineWarnings warnings={data.warnings} />}
       <ClockControl />
     </footer>
   );

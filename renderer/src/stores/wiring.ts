@@ -23,6 +23,7 @@ export function useEngineWiring(): void {
     const offEvents = api.on('clock.changed', setClock);
     const offOAuth = wireOAuthEvents(api, queryClient);
     const offHousehold = api.on('household.changed', () => void queryClient.invalidateQueries({ queryKey: engineStateKey }));
+    const offWarnings = api.on('engine.warning', () => void queryClient.invalidateQueries({ queryKey: engineStateKey }));
     const offQueues = wireQueueEvents(api, queryClient);
     const offFaults = wireFaultEvents(api, queryClient);
     const offConnection = api.onConnection((state) => {
@@ -37,6 +38,7 @@ export function useEngineWiring(): void {
       offEvents();
       offOAuth();
       offHousehold();
+      offWarnings();
       offQueues();
       offFaults();
       offConnection();

@@ -1,0 +1,38 @@
+/**
+ * The engine's warnings (`state.get`'s `warnings`), in the status bar: nothing while there are
+ * none; otherwise a warning-coloured count that opens the list (each with how often and when it
+ * last happened). What only the terminal's log said before: a data dir another console has open,
+ * a traffic log put aside, a player whose state could not be saved, traffic that was not stored.
+ */
+import type { EngineWarning } from '../../../main/engine/api/types';
+
+const SOURCES: Record<EngineWarning['source'], string> = {
+  'data-dir': 'Data dir',
+  'traffic-log': 'Traffic log',
+  'player-saved': 'Player state',
+};
+
+const wallTime = (ms: number) => new Date(ms).toLocaleTimeString(undefined, { hour12: false });
+
+export function EngineWarnings({ warnings }: { warnings: readonly EngineWarning[] }) {
+  if (warnings.length === 0) return null;
+  const label = `${warnings.length} engine warning${warnings.length === 1 ? '' : 's'}`;
+  return (
+    <details className="engine-warnings">
+      <summary aria-label={label} title={label}>
+        <span aria-hidden="true">⚠ {warnings.length}</span>
+      </summary>
+      <ul className="engine-warning-list" aria-label="Engine warnings">
+        {[...warnings].reverse().map((warning) => (
+          <li key={`${warning.source}\n${warning.message}`} className="engine-warning">
+            <span className="engine-warning-source">{SOURCES[warning.source]}</span>
+            <span className="engine-warning-message">{warning.message}</span>
+            <span className="engine-warning-when">
+              {warning.count > 1 ? `${warning.count.toLocaleString('en-US')} times, last ${wallTime(warning.lastAt)}` : wallTime(warning.lastAt)}
+            </span>
+          </li>
+        ))}
+      </ul>
+    </details>
+  );
+}
