@@ -51,6 +51,7 @@ test.describe('the console frame in Chromium', () => {
   });
 
   test('shows no warnings while there are none, and the engine\'s warnings when there are: a data dir another console has open', async ({ consolePage, page }) => {
+    await consolePage.waitUntilLive();
     await expect(page.locator('.engine-warnings')).toHaveCount(0);
     const dataDir = mkdtempSync(join(tmpdir(), 'cqc-e2e-shared-'));
     const first = await startServe(['--port', '0', '--data-dir', dataDir]);
