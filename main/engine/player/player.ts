@@ -431,6 +431,10 @@ export class Player {
 
   close(): void {
     this.closed = true;
+    // Whatever answers now belongs to no queue: a version poll's answer asks for nothing, and a
+    // window queued behind one in flight is not asked for (a successor asks again, saved.ts).
+    this.epoch++;
+    this.windowAfterInFlight = null;
     for (const timer of this.timers.values()) this.deps.clock.clearTimeout(timer);
     this.timers.clear();
     this.settleLoad(new PlaybackError('ERROR_CLOUD_QUEUE_SERVER', 'the player closed'));

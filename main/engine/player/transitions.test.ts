@@ -1621,3 +1621,46 @@ it('leaves no row of the transition table without a test', () => {
   const untested = TRANSITIONS.map((row) => row.id).filter((id) => !covered.has(id));
   expect(untested).toEqual([]);
 });
+
+describe('a restart (saved.ts): the player closed, a fresh one takes up its record', () => {
+  /** Counts what `player`'s own client sends from now on. */
+  function countSends(player: Player): () => number {
+    const client = (player as unknown as { deps: { client: Record<'itemWindow' | 'version' | 'context' | 'timePlayed', (...args: unknown[]) => unknown> } }).deps.client;
+    let sent = 0;
+    for (const name of ['itemWindow', 'version', 'context', 'timePlayed'] as const) {
+      const send = client[name]!.bind(client);
+      client[name] = (...args: unknown[]) => {
+        sent++;
+        return send(...args);
+      };
+    }
+    return () => sent;
+  }
+
+  it('the closed player sends nothing more: not a refresh queued behind one waiting to retry', async () => {
+    await playing({ items: tracks(3, 180_000) });
+    h.stub.script('itemWindow', { status: 503, headers: { 'retry-after': '5' } }, { reason: 'refresh', times: 1 });
+    h.player.refresh();
+    h.player.refresh(); // queued behind the first, which now waits 10 s to retry
+    await h.advance(3_000);
+    const sentByClosed = countSends(h.player);
+    h.restart();
+    await h.advance(20_000);
+    expect(sentByClosed()).toBe(0);
+    // The successor asked again for what was asked.
+    expect(h.stub.sent('itemWindow', 'refresh').length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('the closed player sends nothing more: not what a version poll answered after the close asks for', async () => {
+    await playing({ items: tracks(3, 180_000) });
+    h.stub.script('version', { hold: true });
+    while (h.stub.sent('version').length === 0) await h.advance(1_000); // the poll goes out and is held
+    await h.settle();
+    const sentByClosed = countSends(h.player);
+    h.restart();
+    h.stub.edit((items) => items.slice(0, 2)); // a new version, which the held answer brings
+    h.stub.release();
+    await h.advance(1_000);
+    expect(sentByClosed()).toBe(0);
+  });
+});

@@ -26,6 +26,12 @@ export interface PlayerHarness {
   load(params?: Partial<LoadParams>): Promise<void>;
   /** Ids of the transition rows that fired, in order. */
   rows(): string[];
+  /**
+   * An engine restart, as the registry does one: the player's record saved (through JSON, as
+   * stored), the player closed, and a fresh one on the same clock and server taking it up;
+   * `player` is the new one from then on.
+   */
+  restart(): void;
   close(): Promise<void>;
 }
 
@@ -39,10 +45,13 @@ export async function playerHarness(options: StubOptions = {}, { transport }: Ha
   const clock = new EngineClock({ wall: new ManualWall(T0), startAt: T0, speed: 0, settleTimeoutMs: 500 });
   const transitions: TransitionRecord[] = [];
   const exchanges: PlayerExchange[] = [];
-  const client = new CloudQueueClient({ playerId: 'player-test', clock, transport: transport?.(clock), onExchange: (e) => exchanges.push(e) });
-  const player = new Player({ playerId: 'player-test', groupId: 'group-test', clock, client, onTransition: (r) => transitions.push(r) });
+  const newPlayer = () => {
+    const client = new CloudQueueClient({ playerId: 'player-test', clock, transport: transport?.(clock), onExchange: (e) => exchanges.push(e) });
+    return new Player({ playerId: 'player-test', groupId: 'group-test', clock, client, onTransition: (r) => transitions.push(r) });
+  };
+  const player = newPlayer();
   player.createSession('com.example.app', 'test');
-  return {
+  const harness: PlayerHarness = {
     stub,
     clock,
     player,
@@ -53,12 +62,19 @@ export async function playerHarness(options: StubOptions = {}, { transport }: Ha
     settle: () => clock.advance(0),
     load: (params = {}) => player.load({ queueBaseUrl: stub.baseUrl, httpAuthorization: 'Bearer queue-token', playOnCompletion: true, ...params }),
     rows: () => transitions.map((t) => t.transition),
+    restart: () => {
+      const saved = JSON.parse(JSON.stringify(harness.player.save())) as ReturnType<Player['save']>;
+      harness.player.close();
+      harness.player = newPlayer();
+      harness.player.restore(saved);
+    },
     close: async () => {
-      player.close();
+      harness.player.close();
       clock.close();
       await stub.close();
     },
   };
+  return harness;
 }
 
 /** A harness whose player loaded the stub's queue with playOnCompletion and already plays. */
