@@ -8,6 +8,7 @@ import { fetchTransport, type HttpTransport } from './client.js';
 import { tracks, type StubOptions } from '../testing/stub-cloud-queue.js';
 import { AUDIO_AHEAD_MS, BUFFERING_MS } from './audio.js';
 import { PlaybackError } from './errors.js';
+import type { Player } from './player.js';
 import { TRANSITIONS } from './transitions.js';
 
 const covered = new Set<string>();
