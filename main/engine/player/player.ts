@@ -131,6 +131,17 @@ interface PendingSkip {
   reject: (error: PlaybackError) => void;
 }
 
+/**
+ * The policies in force: the queue's, with the playing item's own over them as the newest window
+ * that holds it gives them (an edit can change them, and moves the version the player follows),
+ * else as they were when it started.
+ */
+function policiesOf({ queue, window, track }: { queue: LoadedQueue | null; window: QueueWindow | null; track: TrackPlayback | null }): PlaybackPolicies {
+  const base = queue?.policies ?? DEFAULT_POLICIES;
+  const item = track ? (window?.item(track.item.id)?.policies ?? (window?.has(track.item.id) ? undefined : track.item.policies)) : undefined;
+  return item ? { ...base, ...item } : base;
+}
+
 interface Snapshot {
   state: MachineState;
   queue: LoadedQueue | null;
@@ -352,13 +363,24 @@ export class Player {
 
   // ---------------------------------------------------------------- across restarts
 
-  /** What a restart brings back (saved.ts). A load still waiting for its answer is left out: it failed. */
+  /**
+   * What a restart brings back (saved.ts). A load still waiting for its answer is left out: it
+   * failed. One that had started its track at once is saved as its failure would leave the
+   * player (restorePrevious): the queue before, with a pause or suspension made since, and the
+   * reports its failure posts, owed.
+   */
   save(): SavedPlayer {
     const now = this.deps.clock.now();
-    const settled = this.loading?.previous ?? this.takeSnapshot();
-    const { state, queue, window, track } = settled;
-    // A pending load leaves a paused player paused, its pauseTtl timer armed.
+    const previous = this.loading?.previous;
+    const settled = previous ?? this.takeSnapshot();
+    const { queue, window, track } = settled;
+    const state = previous ? this.stateBeforeLoad(this.state) : settled.state;
+    // A pending load leaves a paused player paused, its pauseTtl timer armed; paused since the
+    // load started its track, pauseTtlSec runs from now, as restorePrevious arms it.
     const pauseTtl = state === 'PAUSED' ? this.timers.get('pauseTtl') : undefined;
+    const ttlSec = previous && state === 'PAUSED' && !pauseTtl ? policiesOf(previous).pauseTtlSec : undefined;
+    const suspendAt = pauseTtl?.due ?? (ttlSec !== undefined ? now + ttlSec * 1_000 : null);
+    const owed = previous ? this.heldReportsToPost() : null;
     const playback: SavedPlayback | null =
       state !== 'IDLE' && queue && window && track
         ? {
@@ -372,7 +394,7 @@ export class Player {
             fetched: [...this.fetched],
             queueCompletedAsked: this.queueCompletedAsked,
             lastPollAt: this.lastPollAt,
-            suspendAt: pauseTtl?.due ?? null,
+            suspendAt,
             // With a track started at once: what the queue before was asking when the load began.
             asking: settled.asking,
           }
@@ -384,6 +406,7 @@ export class Player {
       evictedSessions: [...this.evictedSessions],
       lastError: this.lastError,
       playback,
+      ...(owed ? { reportsOwed: [...owed.held, ...(owed.final ? [owed.final] : [])] } : {}),
     };
   }
 
@@ -399,6 +422,8 @@ export class Player {
     this.volume = saved.volume;
     this.evictedSessions.push(...saved.evictedSessions);
     this.lastError = saved.lastError;
+    // Its failure would have posted them (a load pending at the save counts as failed).
+    for (const owed of saved.reportsOwed ?? []) this.postReport(owed, { ofQueueBefore: true });
     const playback = saved.playback;
     if (playback) {
       const now = this.deps.clock.now();
@@ -534,9 +559,7 @@ export class Player {
 
   /** The queue's policies, with the playing item's own over them (CONTRACT §4 `items[].policies`). */
   private get policies(): PlaybackPolicies {
-    const queue = this.queue?.policies ?? DEFAULT_POLICIES;
-    const item = this.track?.item.policies;
-    return item ? { ...queue, ...item } : queue;
+    return policiesOf({ queue: this.queue, window: this.window, track: this.track });
   }
 
   /** The effects the table names. Each receives the event that fired the row. */
@@ -1087,14 +1110,22 @@ export class Player {
    * playing track is still owed (see `prepareCutOff`), none when its final was among them.
    */
   private settleHeldReports(): PreparedReport | null {
+    const { held, final } = this.heldReportsToPost();
+    for (const prepared of held) this.postReport(prepared, { ofQueueBefore: true });
+    this.reportsUntilFirstWindow = [];
+    return final;
+  }
+
+  /** What `settleHeldReports` would post and return, left as it is (a save counts it owed). */
+  private heldReportsToPost(): { held: PreparedReport[]; final: PreparedReport | null } {
+    const held: PreparedReport[] = [];
     let finalHeld = false;
     for (const { playback, prepared } of this.reportsUntilFirstWindow) {
       if (this.unnamedTracks.has(playback)) continue;
-      this.postReport(prepared, { ofQueueBefore: true });
+      held.push(prepared);
       finalHeld ||= playback === this.track && prepared.report.type === 'final';
     }
-    this.reportsUntilFirstWindow = [];
-    return finalHeld ? null : this.prepareCutOff();
+    return { held, final: finalHeld ? null : this.prepareCutOff() };
   }
 
   /** A load that started its track at once waits for its answer, the queue's first window, or its track has no item id yet (see `untilFirstWindow`). */

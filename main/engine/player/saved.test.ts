@@ -222,4 +222,12 @@ describe('a saved queue of the console\u2019s own server', () => {
     }
     expect(urlOf(movedToOwnServer(record('http://127.0.0.1:40003/q/'), null, 'http://127.0.0.1:51003'))).toBe('http://127.0.0.1:40003/q/');
   });
+
+  it('and so are the reports a load pending at the save owes it (another server\u2019s stay)', () => {
+    const owed = (queueBaseUrl: string) => ({ target: { queueBaseUrl, httpAuthorization: 'Bearer t' }, report: { id: 'i1' } });
+    const saved = { ...record('https://cq.example/v2.3/'), reportsOwed: [owed('http://127.0.0.1:40003/queues/q2/v2.3/'), owed('https://cq.example/v2.3/')] } as unknown as SavedPlayer;
+    const moved = movedToOwnServer(saved, 'http://127.0.0.1:40003', 'http://127.0.0.1:51003');
+    expect(moved.reportsOwed!.map((r) => r.target.queueBaseUrl)).toEqual(['http://127.0.0.1:51003/queues/q2/v2.3/', 'https://cq.example/v2.3/']);
+    expect(urlOf(moved)).toBe('https://cq.example/v2.3/');
+  });
 });

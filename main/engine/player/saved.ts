@@ -2,16 +2,19 @@
  * What a player keeps across a restart of the engine (CONTRACT §1: "a restart on the same data
  * dir finds everything it had"): its session, the queue the last loadCloudQueue named, the window
  * and track it holds and where the playhead is, and the requests it was still waiting on, asked
- * again from the start (their retry count with them). A load that had not answered counts as failed:
- * the player is saved as it was before it (seed §7.3), and the control API caller already got an
- * error. The player does not play on while the engine is down: the playhead is where it stopped.
+ * again from the start (their retries counted anew). A load that had not answered counts as
+ * failed: the player is saved as its failure would leave it (seed §7.3: the queue before, with a
+ * pause or suspension made since, and for a load that had started its track at once, the reports
+ * its failure posts), and the control API caller already got an error. The player does not play
+ * on while the engine is down: the playhead is where it stopped.
  */
 import { isLoopbackHostname } from '../http/loopback.js';
 import type { LoadedQueue, PlaybackSession, PlayerErrorRecord } from './player.js';
 import type { MachineState } from './states.js';
 import type { SkipToItemParams, WindowPurpose } from './events.js';
 import type { SavedTrack } from './track-playback.js';
-import type { ItemWindowResponse, Reason } from './wire.js';
+import type { CloudQueueTarget } from './client.js';
+import type { ItemWindowResponse, PlaybackReport, Reason } from './wire.js';
 
 /** Bumped when the shape changes; a record of another version is ignored (the player starts idle). */
 export const SAVED_PLAYER_VERSION = 1;
@@ -56,6 +59,12 @@ export interface SavedPlayer {
   evictedSessions: string[];
   lastError: PlayerErrorRecord | null;
   playback: SavedPlayback | null;
+  /**
+   * Reports a load that had started its track at once owed when the player was saved: counted as
+   * failed (see `Player.save`), it owes what its failure posts, the held reports and the final of
+   * the track it played. The restored player posts them. Absent in records written before.
+   */
+  reportsOwed?: { target: CloudQueueTarget; report: PlaybackReport }[];
 }
 
 /** The record as stored, or null when it is from another version or not a record at all. */
@@ -72,11 +81,18 @@ export function readSavedPlayer(value: unknown): SavedPlayer | null {
  * (`localhost` for `127.0.0.1`): nothing else can have listened there.
  */
 export function movedToOwnServer(saved: SavedPlayer, from: string | null, to: string): SavedPlayer {
-  const target = saved.playback?.queue.target;
-  if (!target || from === null || from === to || !atOwnServer(target.queueBaseUrl, from)) return saved;
-  const url = new URL(target.queueBaseUrl);
-  const queueBaseUrl = to + url.pathname + url.search;
-  return { ...saved, playback: { ...saved.playback!, queue: { ...saved.playback!.queue, target: { ...target, queueBaseUrl } } } };
+  if (from === null || from === to) return saved;
+  const moved = (target: CloudQueueTarget): CloudQueueTarget => {
+    if (!atOwnServer(target.queueBaseUrl, from)) return target;
+    const url = new URL(target.queueBaseUrl);
+    return { ...target, queueBaseUrl: to + url.pathname + url.search };
+  };
+  const { playback, reportsOwed } = saved;
+  return {
+    ...saved,
+    playback: playback ? { ...playback, queue: { ...playback.queue, target: moved(playback.queue.target) } } : null,
+    ...(reportsOwed ? { reportsOwed: reportsOwed.map((owed) => ({ ...owed, target: moved(owed.target) })) } : {}),
+  };
 }
 
 function atOwnServer(queueBaseUrl: string, own: string): boolean {

@@ -1664,4 +1664,68 @@ describe('a restart (saved.ts): the player closed, a fresh one takes up its reco
     await h.advance(1_000);
     expect(sentByClosed()).toBe(0);
   });
+
+  describe('while a load that started its track at once waits: saved as its failure would leave the player', () => {
+    /** t1 plays; a load of t2 with its metadata starts t2 at once, and its first window never comes. */
+    async function startedAtOnce(options: StubOptions = {}, { paused = false } = {}): Promise<void> {
+      if (paused) {
+        await start({ items: tracks(5, 60_000), ...options });
+        await h.load({ playOnCompletion: false });
+        expect(h.player.machineState).toBe('PAUSED');
+      } else await playing({ items: tracks(5, 60_000), ...options });
+      await h.advance(1_000);
+      h.stub.script('itemWindow', { hang: true }, { reason: 'refresh', times: 1 });
+      void h.load({ itemId: 't2', trackMetadata: tracks(5, 60_000)[1]!.track }).catch(() => undefined);
+      await h.advance(BUFFERING_MS + 2_000);
+      expect(h.player.status()).toMatchObject({ playbackState: 'PLAYBACK_STATE_PLAYING', itemId: 't2' });
+    }
+
+    it.each([
+      ['pause', 'PAUSED'],
+      ['suspend', 'SUSPENDED'],
+    ] as const)('a %s made since comes back with the queue before: %s, not playing on by itself', async (action, state) => {
+      await startedAtOnce();
+      if (action === 'pause') await h.player.act('pause', 'user');
+      else h.player.suspend();
+      h.restart();
+      expect(h.player.snapshot()).toMatchObject({ state, itemId: 't1' });
+      await h.advance(30_000);
+      expect(h.player.machineState).toBe(state);
+    });
+
+    it('a queue loaded paused comes back paused, and is suspended pauseTtlSec after the restart (its timer went while the load\u2019s track played)', async () => {
+      await startedAtOnce({ policies: { pauseTtlSec: 5 } }, { paused: true });
+      await h.advance(6_000);
+      h.restart();
+      expect(h.player.snapshot()).toMatchObject({ state: 'PAUSED', itemId: 't1' });
+      await h.advance(4_999);
+      expect(h.player.machineState).toBe('PAUSED');
+      await h.advance(1);
+      expect(h.player.machineState).toBe('SUSPENDED');
+    });
+
+    it('the track the load started gets its final, as the load failing would post it', async () => {
+      await startedAtOnce();
+      h.restart();
+      await h.settle();
+      expect(h.stub.postedReports().filter((r) => r.type === 'final')).toMatchObject([{ id: 't2', durationPlayedMillis: BUFFERING_MS + 2_000 }]);
+      await h.advance(BUFFERING_MS);
+      expect(h.player.status()).toMatchObject({ playbackState: 'PLAYBACK_STATE_PLAYING', itemId: 't1' });
+    });
+  });
+});
+
+describe('item policies', () => {
+  it('the playing item\u2019s policies as the newest window gives them: an edit that forbids skipping it is followed', async () => {
+    await playing({ items: tracks(5, 60_000) });
+    await h.player.act('skipNext', 'user');
+    await h.advance(BUFFERING_MS);
+    expect(h.player.status().itemId).toBe('t2');
+    h.stub.edit((items) => items.map((item) => (item.id === 't2' ? { ...item, policies: { canSkip: false } } : item)));
+    h.player.refresh();
+    await h.settle();
+    expect(h.player.snapshot().window?.queueVersion).toBe(String(h.stub.version));
+    await expect(h.player.act('skipNext', 'user')).rejects.toMatchObject({ errorCode: 'ERROR_DISALLOWED_BY_POLICY' });
+    expect(h.player.status().itemId).toBe('t2');
+  });
 });
