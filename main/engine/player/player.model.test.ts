@@ -1,12 +1,18 @@
 /**
  * A model-based, randomized test of the simulated player (player.ts). fast-check generates a
  * queue set-up for two stub cloud queue servers (A and B, with disjoint item ids, random track
- * lengths and policies) and a sequence of commands (loadCloudQueue with or without
- * playOnCompletion, itemId, track metadata, queueVersion; skipToItem; refreshCloudQueue; suspend;
- * a new session), user actions (play, pause, resume, skips), engine-clock moves (small, to a
- * track's end, to the window's edge, minutes), queue edits (new versions) and scripted server
- * answers (503 with Retry-After, 404, 500, 401, 403, malformed, dropped, held then released,
- * hanging). After every step, and after a 40-minute healthy run-out, it checks:
+ * lengths, context policies and items' own `policies`) and a sequence of commands
+ * (loadCloudQueue with or without playOnCompletion, itemId, track metadata, queueVersion;
+ * skipToItem; refreshCloudQueue; suspend; a new session), user actions (play, pause, resume,
+ * skips), engine-clock moves (small, to a track's end, to the window's edge, to the queue's end,
+ * minutes), queue edits (new versions; new context policies, new policies of an item), engine
+ * restarts (the player saved, closed, and a fresh one restoring the record on the same clock and
+ * transport, as registry.ts does) and scripted server answers (503 with Retry-After, 404, 500,
+ * 401, 403, malformed, dropped, held then released, hanging). Short runs of actions reach the
+ * rows random ones rarely do (a load's track ending before its held answer, a held next window
+ * at the edge while a skipToItem plays past it or the queue is cut, the queue's end and more
+ * added, …), most with a restart in them. After every step, and after a 40-minute healthy
+ * run-out, it checks:
  *
  *  1. Reports (seed §2.3): per playback at most one `final` and nothing after it; type `final`
  *     or `update`, `skip` only on a final; cumulative fields never go back; durationPlayedMillis
@@ -17,10 +23,12 @@
  *     the wire or in status(); an item id sent to a queue is one of its items or one a command named.
  *  3. GET /itemWindow (seed §2.4, §4.3, §8, §9.3): a listed reason; window sizes integers ≥ 0;
  *     pause/play only with notifyUserIntent, skipNext/skipPrev only with limitedSkips or
- *     notifyUserIntent, each no more often than the user asked; skipToItem only for a command
- *     that asks the server, with its itemId; load only for loads with limitedSkips or without
- *     metadata, carrying the command's queueVersion (README); resume only after a resume of a
- *     suspended session. Retries (§7.1, §7.2, §7.4): only after an incomplete try or a 503, at
+ *     notifyUserIntent (and then the skip waits for the server), skipToItem to the server only
+ *     with limitedSkips or without metadata, each decided by the policies in force for the
+ *     playing item when the user or command acts (see 7) and no more often than asked; skipToItem
+ *     with its itemId; load only for loads with limitedSkips (in a context they may have got) or
+ *     without metadata, carrying the command's queueVersion (README); resume only after a resume
+ *     of a suspended session. Retries (§7.1, §7.2, §7.4): only after an incomplete try or a 503, at
  *     most 3, background ones 10 s after the try before, others 2 s / Retry-After clamped 2–10 s.
  *     Requests go to the queue playing or one being loaded, with its httpAuthorization (CONTRACT
  *     §5), none but reports from an idle player (§3), fresh X-Request-Id, X-Player-Id.
@@ -28,9 +36,24 @@
  *     holds no queue, every other state a track, an item id and a version (except while a load
  *     is pending: a track started at once has none yet, README); the playhead within the track,
  *     moving exactly with the clock while PLAYING and not at all otherwise; never PLAYING while
- *     parked at the queue's end or the window's edge; paused longer than pauseTtlSec → suspended (§3 row 2); out of suspension only by a
- *     resume or a load (§3 row 3); a pause "as at the end of the queue" only when the window says
- *     the queue ends or retries ran out (§4.3 queueCompleted, §7.4.3).
+ *     parked at the queue's end or the window's edge; paused longer than the pauseTtlSec in force
+ *     when it paused → suspended (§3 row 2); out of suspension only by a resume or a load (§3 row
+ *     3); a pause "as at the end of the queue" only when the window says the queue ends or retries
+ *     ran out (§4.3 queueCompleted, §7.4.3), or the track's load was superseded (its queue is left).
+ *  6. Restart (CONTRACT §1 "A restart on the same data dir finds everything it had"; saved.ts):
+ *     the record is taken up without throwing or firing a row; the session, volume, queue,
+ *     window, version, policies, atEnd/atEdge/draining, the same playback (its reports go on
+ *     counting: one final, cumulative fields never go back) and its playhead come back; with a
+ *     load that had started its track at once, which "counts as failed", what a failed load puts
+ *     back (README: "the track from where it was when the load began, with a pause or suspension
+ *     made since"), and the tracks that load played still get their finals; a restart never
+ *     starts playback nor ends a suspension; a player a restart closed sends nothing more.
+ *  7. Policies (README "Policies": "the queue's, with an item's own policies over them while it
+ *     plays"; CONTRACT §3/§4): in force are the context policies the player last fetched (ones its
+ *     server served) with the playing item's own as the newest window the player holds gives
+ *     them. canSkip/canSkipBack off refuse a user skip, canSkipToItem off a skipToItem, canSeek off
+ *     a skipToItem that seeks, all with ERROR_DISALLOWED_BY_POLICY and no transition; after 11
+ *     minutes of version polls the player acts on what its server serves now.
  *  5. Liveness: nothing throws (unhandled rejections, timer errors); after the healthy run-out
  *     every load and user skip was answered, every request ended, nothing is buffering, waiting
  *     to retry, or held for a first window that will never come; a paused or playing queue
@@ -39,8 +62,10 @@
  * The wire is seen at the player's own transport (send order, engine time, each retry), and each
  * report carries the playback it belongs to: TrackPlayback.report is wrapped to add a
  * `__playback` serial (the stub ignores unknown fields). Held and hanging answers are made at the
- * transport and released from the clock's settle, so a run costs no wall-clock waits. A few
- * private fields of the player are read (the current track, what waits for a first window).
+ * transport and released from the clock's settle, so a run costs no wall-clock waits; reports
+ * nobody scripted are answered 204 there too, as the stub would. A few private fields of the
+ * player are read (the current track, its queue and window, what waits for a first window, what
+ * a pending load would put back); a saved track carries its playback's serial across a restart.
  *
  * Env: MODEL_SEED, MODEL_RUNS, MODEL_PATH replay or widen the search (a failure prints its seed,
  * path and shrunk steps); MODEL_IGNORE (a regular expression) leaves known violations out while
@@ -57,14 +82,16 @@ import { playerHarness, T0, type PlayerHarness } from '../testing/player-harness
 import { StubCloudQueue, tracks, type ScriptedAnswer } from '../testing/stub-cloud-queue.js';
 import type { PlaybackReport } from '../api/queue-types.js';
 import { BUFFERING_MS } from './audio.js';
-import { fetchTransport, type HttpRequest, type HttpResponse, type HttpTransport } from './client.js';
+import { CloudQueueClient, fetchTransport, type HttpRequest, type HttpResponse, type HttpTransport } from './client.js';
 import { PlaybackError } from './errors.js';
 import type { LoadParams, SkipToItemParams } from './events.js';
-import { Player } from './player.js';
-import { ALL_STATES, playbackStateOf } from './states.js';
-import { TrackPlayback } from './track-playback.js';
+import { Player, type TransitionRecord } from './player.js';
+import { readSavedPlayer } from './saved.js';
+import { ALL_STATES, playbackStateOf, type MachineState } from './states.js';
+import { TrackPlayback, type SavedTrack } from './track-playback.js';
 import { TRANSITIONS } from './transitions.js';
-import type { QueueItem, Track } from './wire.js';
+import type { QueueWindow } from './windows.js';
+import { DEFAULT_POLICIES, type PlaybackPolicies, type QueueItem, type Track } from './wire.js';
 
 // ------------------------------------------------------------------ the yardstick (seed text)
 
@@ -74,7 +101,11 @@ const SEED_REASONS = ['load', 'pause', 'play', 'queueCompleted', 'refresh', 'res
 // ------------------------------------------------------------------ generated input
 
 type StubName = 'A' | 'B';
-type ItemRef = number | 'gone';
+/** An item of the queue by index (modulo its length), its last, the one playing, or an id it never had. */
+type ItemRef = number | 'gone' | 'current' | 'last';
+
+/** Policies a context or an item may set (CONTRACT §4 `playbackPolicies`, `items[].policies`). */
+type PolicyPatch = Partial<Pick<PlaybackPolicies, 'canSkip' | 'canSkipBack' | 'canSeek' | 'canSkipToItem' | 'limitedSkips' | 'notifyUserIntent' | 'pauseTtlSec'>>;
 
 interface QueueSetup {
   durations: number[];
@@ -82,6 +113,11 @@ interface QueueSetup {
   notifyUserIntent: boolean;
   pauseTtlSec: number | undefined;
   canSeek: boolean;
+  canSkip: boolean;
+  canSkipBack: boolean;
+  canSkipToItem: boolean;
+  /** Items' own policies, by index (modulo), appended items too; null: none. */
+  itemPolicies: (PolicyPatch | null)[];
   sendUpdateAfterMillis: number | undefined;
   periodicIntervalMillis: number | undefined;
   sendPlaybackActions: boolean;
@@ -108,26 +144,71 @@ type Action =
   | { t: 'toTrackEnd'; offset: number }
   /** Advances a second at a time until the player waits at the window's edge (at most 90 s). */
   | { t: 'toEdge' }
-  | { t: 'edit'; stub: StubName | 'current'; kind: 'append' | 'removeFirst' | 'removeCurrent' | 'removeLast' | 'reverse' | 'touch' | 'context' }
+  /** `shortQueue`: the queue replaced by 24 new tracks of 3 s (new ids), so that the window's edge comes within seconds. */
+  | { t: 'edit'; stub: StubName | 'current'; kind: 'append' | 'removeFirst' | 'removeCurrent' | 'removeLast' | 'reverse' | 'touch' | 'context' | 'truncateAfterCurrent' | 'shortQueue' }
+  /** A new version with new context policies (contextVersion moves too), or new policies of an item ('current': the one playing). */
+  | { t: 'policy'; stub: StubName | 'current'; item: ItemRef | null; policy: PolicyPatch }
   | { t: 'script'; stub: StubName | 'current'; endpoint: 'itemWindow' | 'version' | 'context' | 'timePlayed'; reason: string | null; answer: '503' | '404' | '500' | '401' | '403' | 'malformed' | 'drop' | 'hold' | 'hang'; retryAfter: number; times: number }
-  | { t: 'release' };
+  | { t: 'release' }
+  /** The engine stops and starts again: the player is saved, closed, and a fresh one takes the record up on the same clock. */
+  | { t: 'restart' }
+  /** Advances until the queue's last track ended (atEnd), or the player stops moving (at most 40 tracks). */
+  | { t: 'toEnd' }
+  /** skipToItem with track metadata to the item `offset` after the one the last window request of the queue was asked for. */
+  | { t: 'skipFar'; offset: number };
+
+const mostly = (value: boolean) => fc.oneof({ weight: 4, arbitrary: fc.constant(value) }, { weight: 1, arbitrary: fc.constant(!value) });
+
+/** One or two policies changed: mostly a refusal (canSkip false…), or the reasons' conditions turned on or off. */
+const policyPatchArb: fc.Arbitrary<PolicyPatch> = fc
+  .array(
+    fc.oneof(
+      { weight: 3, arbitrary: fc.constant<PolicyPatch>({ canSkip: false }) },
+      { weight: 1, arbitrary: fc.constant<PolicyPatch>({ canSkip: true }) },
+      { weight: 2, arbitrary: fc.constant<PolicyPatch>({ canSkipBack: false }) },
+      { weight: 2, arbitrary: fc.constant<PolicyPatch>({ canSeek: false }) },
+      { weight: 2, arbitrary: fc.constant<PolicyPatch>({ canSkipToItem: false }) },
+      { weight: 2, arbitrary: fc.constant<PolicyPatch>({ limitedSkips: true }) },
+      { weight: 2, arbitrary: fc.constant<PolicyPatch>({ limitedSkips: false }) },
+      { weight: 2, arbitrary: fc.constant<PolicyPatch>({ notifyUserIntent: true }) },
+      { weight: 2, arbitrary: fc.constant<PolicyPatch>({ notifyUserIntent: false }) },
+      { weight: 1, arbitrary: fc.constant<PolicyPatch>({ pauseTtlSec: 5 }) },
+      { weight: 1, arbitrary: fc.constant<PolicyPatch>({ pauseTtlSec: 30 }) },
+    ),
+    { minLength: 1, maxLength: 2 },
+  )
+  .map((patches) => Object.assign({}, ...patches) as PolicyPatch);
 
 const queueSetupArb: fc.Arbitrary<QueueSetup> = fc.record({
-  durations: fc.oneof(
+  durations: fc.oneof<fc.Arbitrary<number[]>[]>(
     fc.array(fc.constantFrom(3_000, 3_000, 20_000, 45_000, 180_000), { minLength: 1, maxLength: 30, size: 'max' }),
     // Long queues of short tracks: the window's edge (seed §4.3 Next Window) comes within seconds.
     fc.array(fc.constantFrom(3_000, 5_000), { minLength: 17, maxLength: 30, size: 'max' }),
+    // A few very short tracks: the queue's end, and a load's track ending before its answer, come at once.
+    fc.array(fc.constantFrom(2_000, 3_000), { minLength: 1, maxLength: 4, size: 'max' }),
   ),
   limitedSkips: fc.boolean(),
   notifyUserIntent: fc.boolean(),
   pauseTtlSec: fc.constantFrom(undefined, 5, 30, 120),
-  canSeek: fc.oneof({ weight: 4, arbitrary: fc.constant(true) }, { weight: 1, arbitrary: fc.constant(false) }),
+  canSeek: mostly(true),
+  canSkip: mostly(true),
+  canSkipBack: mostly(true),
+  canSkipToItem: mostly(true),
+  itemPolicies: fc.oneof(
+    { weight: 3, arbitrary: fc.constant<(PolicyPatch | null)[]>([]) },
+    { weight: 2, arbitrary: fc.array(fc.option(policyPatchArb, { freq: 2 }), { minLength: 1, maxLength: 5 }) },
+  ) as fc.Arbitrary<(PolicyPatch | null)[]>,
   sendUpdateAfterMillis: fc.constantFrom(undefined, 1_000, 10_000),
   periodicIntervalMillis: fc.constantFrom(undefined, 0, 5_000, 30_000),
   sendPlaybackActions: fc.boolean(),
 });
 
-const itemRefArb: fc.Arbitrary<ItemRef> = fc.oneof({ weight: 9, arbitrary: fc.nat(15) }, { weight: 1, arbitrary: fc.constant('gone' as const) });
+const itemRefArb: fc.Arbitrary<ItemRef> = fc.oneof(
+  { weight: 9, arbitrary: fc.nat(15) },
+  { weight: 1, arbitrary: fc.constant('gone' as const) },
+  { weight: 1, arbitrary: fc.constant('current' as const) },
+  { weight: 1, arbitrary: fc.constant('last' as const) },
+);
 const stubArb: fc.Arbitrary<StubName> = fc.oneof({ weight: 3, arbitrary: fc.constant('A' as const) }, { weight: 1, arbitrary: fc.constant('B' as const) });
 
 const loadArb = fc.record({
@@ -168,9 +249,20 @@ const actionArb: fc.Arbitrary<Action> = fc.oneof(
     arbitrary: fc.record({
       t: fc.constant('edit' as const),
       stub: fc.constantFrom('current' as const, 'A' as const, 'B' as const),
-      kind: fc.constantFrom('append' as const, 'removeFirst' as const, 'removeCurrent' as const, 'removeLast' as const, 'reverse' as const, 'touch' as const, 'context' as const),
+      kind: fc.constantFrom('append' as const, 'removeFirst' as const, 'removeCurrent' as const, 'removeLast' as const, 'reverse' as const, 'touch' as const, 'context' as const, 'truncateAfterCurrent' as const),
     }),
   },
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      t: fc.constant('policy' as const),
+      stub: fc.constantFrom('current' as const, 'current' as const, 'A' as const, 'B' as const),
+      item: fc.option(fc.oneof({ weight: 3, arbitrary: fc.constant('current' as const) }, { weight: 1, arbitrary: fc.nat(15) }), { freq: 2 }),
+      policy: policyPatchArb,
+    }),
+  },
+  { weight: 3, arbitrary: fc.constant({ t: 'restart' as const }) },
+  { weight: 1, arbitrary: fc.constant({ t: 'toEnd' as const }) },
   {
     weight: 6,
     arbitrary: fc.record({
@@ -185,6 +277,155 @@ const actionArb: fc.Arbitrary<Action> = fc.oneof(
   },
   { weight: 2, arbitrary: fc.constant({ t: 'release' as const }) },
 );
+
+/** `actions` with a restart at `at` (modulo its length + 1), or as they are. */
+const withRestart = (actions: Action[], at: number | null): Action[] =>
+  at === null ? actions : [...actions.slice(0, at % (actions.length + 1)), { t: 'restart' }, ...actions.slice(at % (actions.length + 1))];
+const restartAtArb = fc.option(fc.nat(7), { freq: 3 });
+const macroStubArb = fc.constantFrom('A' as const, 'B' as const);
+
+/**
+ * A load that starts a short track at once (its queue's limitedSkips off first, §4.3 load), its
+ * answer held until the track ended: the answer brings the next track, says it was the queue's
+ * last (the queue cut after it, or the load named the last), or does not follow a track a
+ * skipToItem started meanwhile (load-answered-at-edge-plays, -ends, -asks).
+ */
+const edgeLoadRun: fc.Arbitrary<Action[]> = fc
+  .record({
+    stub: macroStubArb,
+    short: fc.oneof(fc.constant(true), fc.constant(true), fc.constant(false)),
+    item: fc.oneof(fc.constant<ItemRef>('last'), fc.constant<ItemRef>('last'), fc.nat(15), fc.constant<ItemRef | null>(null)),
+    skip: fc.option(fc.constantFrom(10, 11, 20, -7), { freq: 2 }),
+    cut: fc.boolean(),
+    restart: restartAtArb,
+  })
+  .map(({ stub, short, item, skip, cut, restart }): Action[] =>
+    withRestart(
+      [
+        ...(short ? [{ t: 'edit', stub, kind: 'shortQueue' } as const] : []),
+        { t: 'policy', stub, item: null, policy: { limitedSkips: false, canSkipToItem: true } },
+        { t: 'script', stub, endpoint: 'itemWindow', reason: 'refresh', answer: 'hold', retryAfter: 1, times: 1 },
+        { t: 'load', stub, play: true, item, meta: true, qv: 'none', pos: null },
+        ...(skip !== null ? [{ t: 'advance', ms: BUFFERING_MS } as const, { t: 'skipFar', offset: skip } as const] : []),
+        { t: 'advance', ms: BUFFERING_MS },
+        { t: 'toTrackEnd', offset: 1 },
+        ...(cut ? [{ t: 'edit', stub, kind: 'truncateAfterCurrent' } as const] : []),
+        { t: 'release' },
+      ],
+      restart,
+    ),
+  );
+
+/**
+ * A queue of 24 short tracks loaded, the next window held until the player waits at the edge;
+ * meanwhile a skipToItem plays a track 10 after the one the window was asked for (its answer ends
+ * there: next-window-asks-again) or 11 after (not in it, the skipToItem's refresh queued:
+ * next-window-waits), or the queue is cut after the track (next-window-ends); or every try of it
+ * is refused (next-window-exhausted).
+ */
+const edgeWindowRun: fc.Arbitrary<Action[]> = fc
+  .record({
+    stub: macroStubArb,
+    reason: fc.constantFrom(null, 'refresh', 'refresh', 'queueCompleted'),
+    then: fc.constantFrom('skip10' as const, 'skip10' as const, 'skip11' as const, 'skip11' as const, 'cut' as const, 'none' as const, 'exhaust' as const),
+    restart: restartAtArb,
+  })
+  .map(({ stub, reason, then, restart }): Action[] =>
+    withRestart(
+      [
+        { t: 'edit', stub, kind: 'shortQueue' },
+        { t: 'load', stub, play: true, item: null, meta: false, qv: 'none', pos: null },
+        // 'exhaust': every try refused, the edge waits until the retries run out (next-window-exhausted, §7.4.3).
+        then === 'exhaust'
+          ? { t: 'script', stub: 'current', endpoint: 'itemWindow', reason: 'refresh', answer: '503', retryAfter: 1, times: 6 }
+          : { t: 'script', stub: 'current', endpoint: 'itemWindow', reason, answer: 'hold', retryAfter: 1, times: 2 },
+        { t: 'toEdge' },
+        ...(then === 'exhaust' ? [{ t: 'advance', ms: 30_000 } as const] : []),
+        ...(then === 'skip10' || then === 'skip11'
+          ? [{ t: 'skipFar', offset: then === 'skip10' ? 10 : 11 } as const, { t: 'advance', ms: BUFFERING_MS } as const, { t: 'toTrackEnd', offset: 1 } as const]
+          : then === 'cut'
+            ? [{ t: 'edit', stub: 'current', kind: 'truncateAfterCurrent' } as const]
+            : []),
+        { t: 'release' },
+      ],
+      restart,
+    ),
+  );
+
+/**
+ * The queue's end, tracks added, the window refreshed, a play (play-at-end-more, -notifies); or
+ * suspended there, tracks added, a resume (resume-answered-at-end-more).
+ */
+const endMoreRun: fc.Arbitrary<Action[]> = fc
+  .record({ restart: restartAtArb, how: fc.constantFrom('play' as const, 'resume' as const, 'suspend' as const) })
+  .map(({ restart, how }): Action[] =>
+    withRestart(
+      how === 'suspend'
+        ? [{ t: 'toEnd' }, { t: 'suspend' }, { t: 'edit', stub: 'current', kind: 'append' }, { t: 'resume' }]
+        : [{ t: 'toEnd' }, { t: 'edit', stub: 'current', kind: 'append' }, { t: 'refresh' }, { t: how }],
+      restart,
+    ),
+  );
+
+/** A user skip the server refuses (403: skip-refused), holds (a restart while it waits) or fails. */
+const refusedSkipRun: fc.Arbitrary<Action[]> = fc
+  .record({ direction: fc.constantFrom('skipNext' as const, 'skipPrev' as const), answer: fc.constantFrom('403' as const, 'hold' as const, '503' as const), restart: restartAtArb })
+  .map(({ direction, answer, restart }): Action[] =>
+    withRestart(
+      [{ t: 'script', stub: 'current', endpoint: 'itemWindow', reason: direction, answer, retryAfter: 3, times: 1 }, { t: direction }, { t: 'advance', ms: 1_000 }, { t: 'release' }],
+      restart,
+    ),
+  );
+
+/** A report or a version poll answered 404 (session-not-found). */
+const notFoundRun: fc.Arbitrary<Action[]> = fc
+  .record({ endpoint: fc.constantFrom('timePlayed' as const, 'version' as const), restart: restartAtArb })
+  .map(({ endpoint, restart }): Action[] =>
+    withRestart([{ t: 'script', stub: 'current', endpoint, reason: null, answer: '404', retryAfter: 1, times: 1 }, { t: 'toTrackEnd', offset: 1 }, { t: 'advance', ms: 600_000 }], restart),
+  );
+
+/** A pause (a skip while paused), a restart just before pauseTtlSec (5, 30, 120 s) runs out, a play. */
+const pausedRestartRun: fc.Arbitrary<Action[]> = fc
+  .record({ wait: fc.constantFrom(4_000, 29_000, 119_000), skip: fc.constantFrom(null, 'skipNext' as const, 'skipNext' as const, 'skipPrev' as const), restart: restartAtArb })
+  .map(({ wait, skip, restart }): Action[] =>
+    withRestart([{ t: 'pause' }, ...(skip ? [{ t: skip } as const] : []), { t: 'advance', ms: wait }, { t: 'restart' }, { t: 'advance', ms: 2_000 }, { t: 'play' }], restart),
+  );
+
+/** A restart while a refreshCloudQueue waits to retry (§7.3 background). */
+const retryRestartRun: fc.Arbitrary<Action[]> = fc
+  .record({ answer: fc.constantFrom('503' as const, 'drop' as const), restart: restartAtArb })
+  .map(({ answer, restart }): Action[] =>
+    withRestart(
+      [
+        { t: 'script', stub: 'current', endpoint: 'itemWindow', reason: 'refresh', answer, retryAfter: 5, times: 2 },
+        { t: 'refresh' },
+        { t: 'advance', ms: 3_000 },
+        { t: 'restart' },
+        { t: 'advance', ms: 20_000 },
+      ],
+      restart,
+    ),
+  );
+
+/**
+ * Short runs of actions that reach rows random ones rarely do, most with a restart somewhere in
+ * them (README: "a restart meanwhile"), and a restart while suspended.
+ */
+const macroArb: fc.Arbitrary<Action[]> = fc.oneof(
+  { weight: 2, arbitrary: edgeLoadRun },
+  { weight: 3, arbitrary: edgeWindowRun },
+  { weight: 1, arbitrary: endMoreRun },
+  { weight: 1, arbitrary: refusedSkipRun },
+  { weight: 1, arbitrary: notFoundRun },
+  { weight: 1, arbitrary: pausedRestartRun },
+  { weight: 1, arbitrary: retryRestartRun },
+  { weight: 1, arbitrary: fc.constant<Action[]>([{ t: 'suspend' }, { t: 'restart' }, { t: 'resume' }]) },
+);
+
+/** The actions after the first load: single ones, and now and then one of the runs above. */
+const restArb: fc.Arbitrary<Action[]> = fc
+  .array(fc.oneof({ weight: 7, arbitrary: actionArb.map((a) => [a]) }, { weight: 2, arbitrary: macroArb }), { maxLength: 18, size: 'max' })
+  .map((chunks) => chunks.flat());
 
 // ------------------------------------------------------------------ instrumentation
 
@@ -204,11 +445,15 @@ let world: World | null = null;
 
 type PlayerInternals = {
   track: TrackPlayback | null;
+  queue: { policies: PlaybackPolicies; target: { queueBaseUrl: string } } | null;
+  window: QueueWindow | null;
+  state: MachineState;
+  closed: boolean;
   loading: unknown;
   skipping: unknown;
   untilFirstWindow: unknown[];
   reportsUntilFirstWindow: unknown[];
-  dispatch: (event: { type: string }, meta?: unknown) => { id: string } | undefined;
+  dispatch: (event: { type: string }, meta?: unknown) => { id: string; effects: readonly string[] } | undefined;
   leaveRequests: (why: string) => void;
 };
 const internals = (player: Player) => player as unknown as PlayerInternals;
@@ -216,9 +461,36 @@ const internals = (player: Player) => player as unknown as PlayerInternals;
 /** Rows that drop the queue because its server failed or answered 404 (README: no final then). */
 const DROPPING_ROWS = ['window-not-found', 'session-not-found', 'foreground-failed'];
 
+/** What a pending load would put back (player.ts `Snapshot`), read at a restart. */
+type LoadInternals = { startedAtOnce: boolean; startedTrack?: TrackPlayback; previous: { state: MachineState; track: TrackPlayback | null; queue: { target: { queueBaseUrl: string } } | null; window: QueueWindow | null; atEnd: boolean; atEdge: boolean } | null; cutOffs: { report: { __playback?: number } }[] };
+
+/**
+ * The policies in force (README "Policies": "the queue's, with an item's own `policies` over
+ * them while it plays"): the queue's as the player last fetched its context, and the playing
+ * item's as the newest window the player holds has them (the track's own item if no window
+ * holds it: a track started from metadata).
+ */
+function policiesInForce(player: Player): PlaybackPolicies {
+  const inner = internals(player);
+  const id = inner.track?.item.id;
+  const fromWindow = id !== undefined ? inner.window?.item(id) : undefined;
+  return { ...DEFAULT_POLICIES, ...inner.queue?.policies, ...(fromWindow ?? inner.track?.item)?.policies };
+}
+
+/** Said beside a policy violation when the player's track holds an older copy of its item's policies than its window. */
+function stalePolicies(player: Player): string {
+  const inner = internals(player);
+  const id = inner.track?.item.id;
+  const fromWindow = id !== undefined ? inner.window?.item(id) : undefined;
+  if (!fromWindow || JSON.stringify(fromWindow.policies ?? {}) === JSON.stringify(inner.track?.item.policies ?? {})) return '';
+  return ` [stale item policies: the window the player holds gives ${id} ${JSON.stringify(fromWindow.policies ?? {})}, the track's own copy ${JSON.stringify(inner.track?.item.policies ?? {})}]`;
+}
+
 const originals = {
   report: TrackPlayback.prototype.report,
   play: TrackPlayback.prototype.play,
+  save: TrackPlayback.prototype.save,
+  restore: TrackPlayback.restore.bind(TrackPlayback),
   dispatch: (Player.prototype as unknown as PlayerInternals).dispatch,
   leaveRequests: (Player.prototype as unknown as PlayerInternals).leaveRequests,
   consoleError: console.error,
@@ -233,14 +505,39 @@ function instrument(): void {
     world?.playbacks.set(playbackId(this), this);
     return originals.play.call(this, now);
   };
+  // A playback saved and restored is the same playback (its reports go on counting): the record
+  // carries its serial across, as it carries its played time.
+  TrackPlayback.prototype.save = function (this: TrackPlayback, now: number) {
+    return { ...originals.save.call(this, now), __playback: playbackId(this) } as SavedTrack;
+  };
+  TrackPlayback.restore = (saved: SavedTrack) => {
+    const playback = originals.restore(saved);
+    const id = (saved as SavedTrack & { __playback?: number }).__playback;
+    if (id !== undefined) {
+      playbackIds.set(playback, id);
+      if (world?.playbacks.has(id)) world.playbacks.set(id, playback);
+    }
+    return playback;
+  };
   (Player.prototype as unknown as PlayerInternals).dispatch = function (this: PlayerInternals, event, meta) {
     const before = this.track;
-    const loading = this.loading as { cutOffs: { report: { __playback?: number } }[] } | null;
+    const loading = this.loading as LoadInternals | null;
+    const putsBack = !!loading?.previous;
     const row = originals.dispatch.call(this, event, meta);
+    // The pauseTtlSec in force when a row pauses the player (and arms the timer), for the check of
+    // seed §3 row 2; a failed load that puts a queue back pauses it anew (README), one that did not
+    // start its track at once leaves the player as it is.
+    if (row && world && this.state === 'PAUSED' && (row.effects.includes('armPauseTtl') || (row.id === 'load-failed' && putsBack))) {
+      const record = world.h.transitions.at(-1);
+      if (record) world.pausedAt.set(record, { ttl: policiesInForce(this as unknown as Player).pauseTtlSec, note: stalePolicies(this as unknown as Player) });
+    }
     if (row && before && DROPPING_ROWS.includes(row.id)) world?.dropped.add(playbackId(before));
     // Seed §4.3 queueCompleted: "With no more tracks, the player pauses after the current audio ends."
     const window = (this as unknown as { window: { includesEndOfQueue: boolean } | null; draining: boolean }).window;
-    if (row?.id === 'track-ends-last' && !(this as unknown as { draining: boolean }).draining && !window?.includesEndOfQueue) {
+    // Not a track a superseded started-at-once load played (its queue is left for good, player.ts
+    // restartCurrent: "a load superseding the one that started it waits"): nothing follows it.
+    const superseded = !!this.loading && !(this.loading as LoadInternals).startedAtOnce && (this as unknown as { firstWindowPending: boolean }).firstWindowPending;
+    if (row?.id === 'track-ends-last' && !(this as unknown as { draining: boolean }).draining && !window?.includesEndOfQueue && !superseded) {
       if (this.track) world?.endedWithoutWindow.add(playbackId(this.track));
       world?.violation(`a track ended and the player paused as at the end of the queue, with ${window ? 'a window that says the queue goes on' : 'no window at all'}`);
     }
@@ -267,11 +564,19 @@ function instrument(): void {
 function uninstrument(): void {
   TrackPlayback.prototype.report = originals.report;
   TrackPlayback.prototype.play = originals.play;
+  TrackPlayback.prototype.save = originals.save;
+  TrackPlayback.restore = originals.restore;
   (Player.prototype as unknown as PlayerInternals).dispatch = originals.dispatch;
   (Player.prototype as unknown as PlayerInternals).leaveRequests = originals.leaveRequests;
   console.error = originals.consoleError;
   process.off('unhandledRejection', onUnhandled);
 }
+
+/** A context's policies as the player adopts them (over the defaults), as a comparable key. */
+const policyKey = (policies: Partial<PlaybackPolicies>): string => {
+  const full: Record<string, unknown> = { ...DEFAULT_POLICIES, ...policies };
+  return JSON.stringify(Object.keys(full).sort().map((k) => [k, full[k]]));
+};
 
 /** MODEL_IGNORE (a regular expression): violations to leave out while looking for others. */
 const IGNORE = process.env.MODEL_IGNORE ? new RegExp(process.env.MODEL_IGNORE) : null;
@@ -287,6 +592,8 @@ interface SentReport extends Omit<PlaybackReport, 'type' | 'skip'> {
 
 interface WireRequest {
   seq: number;
+  /** The player that sent it: 0 the first, n the one the n-th restart made. */
+  gen: number;
   at: number;
   stub: StubName | '?';
   method: string;
@@ -312,7 +619,8 @@ class World {
   readonly violations: string[] = [];
   readonly rules: TransportRule[] = [];
   readonly held: (() => Promise<unknown>)[] = [];
-  readonly loads: { params: LoadParams; stub: StubName; startsAtOnce: boolean; settled: boolean }[] = [];
+  /** `mayAsk`: §4.3 load: its first window may say reason=load (limitedSkips in a context it may have got, or no metadata). */
+  readonly loads: { params: LoadParams; stub: StubName; mayAsk: boolean; settled: boolean }[] = [];
   readonly skips: { settled: boolean }[] = [];
   /** Every item id each queue ever held, with its track. */
   readonly everItems: Record<StubName, Map<string, Track>> = { A: new Map(), B: new Map() };
@@ -329,7 +637,17 @@ class World {
   readonly heldDropped = new Map<number, string>();
   /** Playbacks that ended as the queue's last with no window to say so. */
   readonly endedWithoutWindow = new Set<number>();
-  readonly counts = { pause: 0, play: 0, skipNext: 0, skipPrev: 0, resumeWhileSuspended: 0, loadAsking: { A: 0, B: 0 } as Record<StubName, number> };
+  /** User actions the policies in force let ask the server (notifyUserIntent; limitedSkips or notifyUserIntent for skips). */
+  readonly counts = { pause: 0, play: 0, skipNext: 0, skipPrev: 0, resumeWhileSuspended: 0 };
+  /** Every context policy set each queue ever served (as the player adopts it: over the defaults). */
+  readonly servedPolicies: Record<StubName, Set<string>> = { A: new Set(), B: new Set() };
+  /** The pauseTtlSec in force when a row paused the player (see the dispatch wrapper), or a restart put it back paused. */
+  readonly pausedAt = new Map<TransitionRecord, { ttl: number | undefined; note: string }>();
+  /** Players a restart closed; and the number of restarts so far (the current player's generation). */
+  readonly closedPlayers: Player[] = [];
+  generation = 0;
+  /** Playbacks a restart left behind with a load that had started them at once (their final is owed: the load counts as failed). */
+  readonly abandonedByRestart = new Map<number, number>();
   readonly skipToItemAsking = new Set<string>();
   readonly loadVersions: Record<StubName, Set<string | undefined>> = { A: new Set(), B: new Set() };
   current: StubName = 'A';
@@ -352,9 +670,19 @@ class World {
     const items = (name: StubName) => this.setup[name].durations.map((d) => this.newItem(name, d));
     const options = (name: StubName) => {
       const q = this.setup[name];
+      const policies = {
+        limitedSkips: q.limitedSkips,
+        notifyUserIntent: q.notifyUserIntent,
+        canSeek: q.canSeek,
+        canSkip: q.canSkip,
+        canSkipBack: q.canSkipBack,
+        canSkipToItem: q.canSkipToItem,
+        ...(q.pauseTtlSec !== undefined ? { pauseTtlSec: q.pauseTtlSec } : {}),
+      };
+      this.servedPolicies[name].add(policyKey(policies));
       return {
         items: items(name),
-        policies: { limitedSkips: q.limitedSkips, notifyUserIntent: q.notifyUserIntent, canSeek: q.canSeek, ...(q.pauseTtlSec !== undefined ? { pauseTtlSec: q.pauseTtlSec } : {}) },
+        policies,
         reports: {
           ...(q.sendUpdateAfterMillis !== undefined ? { sendUpdateAfterMillis: q.sendUpdateAfterMillis } : {}),
           ...(q.periodicIntervalMillis !== undefined ? { periodicIntervalMillis: q.periodicIntervalMillis } : {}),
@@ -369,6 +697,8 @@ class World {
 
   async close(): Promise<void> {
     for (const go of this.held.splice(0)) void go().catch(() => undefined);
+    // The harness closes the player it made; a restart's player is closed here.
+    if (this.generation > 0) this.h.player.close();
     await this.h.close();
     await this.stubs.B.close();
   }
@@ -376,18 +706,114 @@ class World {
   private newItem(name: StubName, durationMillis: number): QueueItem {
     const prefix = name === 'A' ? 'a' : 'b';
     const n = ++this.nextItem[name];
-    const item = tracks(1, durationMillis, `${prefix}${n}x`)[0]!;
+    const item: QueueItem = tracks(1, durationMillis, `${prefix}${n}x`)[0]!;
+    const own = this.setup[name].itemPolicies;
+    const policies = own.length > 0 ? own[(n - 1) % own.length] : null;
+    if (policies) item.policies = { ...policies };
     this.everItems[name].set(item.id, item.track);
     return item;
   }
 
-  private stubOf(url: URL): StubName | '?' {
+  /**
+   * The engine stops and starts again (registry.ts): the player is saved (through JSON, as the
+   * store keeps it) and closed, and a fresh player on the same clock and transport takes the
+   * record up. saved.ts: the session, the queue, the window, the track and its playhead, the
+   * requests it was waiting on (asked again); a load not answered counts as failed: the player is
+   * saved as it was before it. Checked here: the player is where it was (the same playback, the
+   * same playhead, item, version, queue, state), or, with a load that had started its track at
+   * once, where a failed load leaves it (README: "the track from where it was when the load
+   * began, with a pause or suspension made since"), and a restart never starts playback.
+   */
+  restart(): void {
+    const { h } = this;
+    const old = h.player;
+    const inner = internals(old);
+    const before = { state: old.machineState, status: old.status(), snap: old.snapshot(), track: inner.track, session: old.currentSession?.id ?? null };
+    const pending = inner.loading as LoadInternals | null;
+    const previous = pending?.previous ?? null;
+    // What a failed load would put back (player.ts stateBeforeLoad, restorePrevious).
+    const expected = previous
+      ? {
+          state: previous.state === 'IDLE' ? ('IDLE' as const) : before.state === 'PAUSED' || before.state === 'SUSPENDED' ? before.state : previous.state,
+          track: previous.state === 'IDLE' ? null : previous.track,
+          queueBaseUrl: previous.state === 'IDLE' ? null : (previous.queue?.target.queueBaseUrl ?? null),
+          queueVersion: previous.state === 'IDLE' ? null : (previous.window?.queueVersion ?? null),
+          atEnd: previous.state !== 'IDLE' && previous.atEnd,
+          atEdge: previous.state !== 'IDLE' && previous.atEdge,
+        }
+      : { state: before.state, track: inner.track, queueBaseUrl: before.snap.queueBaseUrl, queueVersion: before.status.queueVersion, atEnd: before.snap.atEnd, atEdge: before.snap.atEdge };
+    // The tracks such a load played are left for good: their finals are owed (README, a failed load).
+    if (previous && inner.track && inner.track !== previous.track) this.abandonedByRestart.set(playbackId(inner.track), this.step);
+    // And the reports held for its first window (a final among them: a track a skipToItem replaced meanwhile).
+    for (const held of inner.reportsUntilFirstWindow as { prepared: { report: { __playback?: number } } }[]) {
+      if (held.prepared.report.__playback) this.abandonedByRestart.set(held.prepared.report.__playback, this.step);
+    }
+    let record;
+    try {
+      record = readSavedPlayer(JSON.parse(JSON.stringify(old.save())));
+    } catch (error) {
+      return this.violation(`save() threw: ${String((error as Error)?.stack ?? error)}`);
+    }
+    if (!record) return this.violation('save() wrote a record readSavedPlayer does not take up');
+    old.close();
+    this.closedPlayers.push(old);
+    const gen = ++this.generation;
+    const client = new CloudQueueClient({ playerId: 'player-test', clock: h.clock, transport: this.transport(h.clock, gen), onExchange: (e) => h.exchanges.push(e) });
+    const player = new Player({ playerId: 'player-test', groupId: 'group-test', clock: h.clock, client, onTransition: (r) => h.transitions.push(r) });
+    h.player = player;
+    const transitions = h.transitions.length;
+    try {
+      player.restore(record);
+    } catch (error) {
+      return this.violation(`restore() threw: ${String((error as Error)?.stack ?? error)}`);
+    }
+    if (h.transitions.length !== transitions) this.violation(`restore() fired rows: ${h.transitions.slice(transitions).map((t) => t.transition).join(' ')}`);
+    const after = { state: player.machineState, status: player.status(), snap: player.snapshot(), track: internals(player).track };
+    const tag = `restart in ${before.state}${previous ? ` (a load that started its track at once pending; before it: ${previous.state})` : ''}`;
+    if ((player.currentSession?.id ?? null) !== before.session) this.violation(`${tag}: the session ${String(before.session)} came back as ${String(player.currentSession?.id)}`);
+    if (after.snap.volume !== before.snap.volume) this.violation(`${tag}: volume ${before.snap.volume} came back as ${after.snap.volume}`);
+    // Seed §3: only an explicit resume wakes a suspended session; a pause holds until a play.
+    if (before.state === 'SUSPENDED' && after.state !== 'SUSPENDED' && after.state !== 'IDLE') {
+      this.violation(`${tag}: came back ${after.state}: a restart ended the suspension (seed §3: a suspended session plays again only on an explicit resume, with reason=resume)`);
+    } else if (before.state === 'PAUSED' && (after.state === 'PLAYING' || after.state === 'BUFFERING')) {
+      this.violation(`${tag}: came back ${after.state}: a restart started playback the user had paused`);
+    } else if (after.state !== expected.state) {
+      this.violation(`${tag}: came back ${after.state}, expected ${expected.state}`);
+    }
+    const same = (what: string, was: unknown, is: unknown) => {
+      if (JSON.stringify(was) !== JSON.stringify(is)) this.violation(`${tag}: ${what} ${JSON.stringify(was)} came back as ${JSON.stringify(is)}`);
+    };
+    same('queue', expected.queueBaseUrl, after.snap.queueBaseUrl);
+    same('queueVersion', expected.queueVersion, after.status.queueVersion);
+    same('atEnd', expected.atEnd, after.snap.atEnd);
+    same('atEdge', expected.atEdge, after.snap.atEdge);
+    if (expected.track) {
+      const now = h.clock.now();
+      same('playback', playbackId(expected.track), after.track ? playbackId(after.track) : null);
+      same('item', expected.track.item.id === 'pending' ? null : expected.track.item.id, after.status.itemId);
+      same('playhead', Math.round(expected.track.position(now)), after.status.positionMillis);
+      if (after.track) same('played time', Math.round(expected.track.durationPlayed(now)), Math.round(after.track.durationPlayed(now)));
+    } else if (after.track) this.violation(`${tag}: came back with a track (${after.status.itemId}) where there was none`);
+    if (!previous) {
+      same('window', before.snap.window, after.snap.window);
+      same('policies', before.snap.policies, after.snap.policies);
+      same('draining', before.snap.draining, after.snap.draining);
+    }
+    // The restart as a transition, for the checks that read them (a pause's pauseTtlSec, a suspension's end).
+    if (after.state !== before.state) {
+      const record: TransitionRecord = { playerId: player.id, groupId: player.groupId, at: h.clock.now(), from: before.state, to: after.state, event: 'restart' as never, cause: 'command', transition: 'model-restart' };
+      h.transitions.push(record);
+      if (after.state === 'PAUSED') this.pausedAt.set(record, { ttl: policiesInForce(player).pauseTtlSec, note: stalePolicies(player) });
+    }
+  }
+
+  stubOf(url: URL): StubName | '?' {
     for (const name of ['A', 'B'] as const) if (this.stubs[name] && new URL(this.stubs[name].baseUrl).port === url.port) return name;
     return '?';
   }
 
   /** The player's transport: records every request as sent, and holds or hangs scripted ones. */
-  private transport(clock: EngineClock): HttpTransport {
+  private transport(clock: EngineClock, gen = 0): HttpTransport {
     return (request: HttpRequest): Promise<HttpResponse> => {
       const url = new URL(request.url);
       const endpoint = url.pathname.split('/').at(-1) ?? '';
@@ -396,6 +822,7 @@ class World {
       if (endpoint === 'timePlayed' && request.body) reports = (JSON.parse(request.body) as { items: SentReport[] }).items;
       this.wire.push({
         seq: this.seq++,
+        gen,
         at: clock.now(),
         stub,
         method: request.method,
@@ -408,7 +835,13 @@ class World {
       this.checkSend(this.wire.at(-1)!);
       const reason = url.searchParams.get('reason');
       const rule = this.rules.find((r) => r.stub === stub && r.endpoint === endpoint && (r.reason === null || r.reason === reason));
-      if (!rule) return fetchTransport(request);
+      if (!rule) {
+        // The stub answers every report 204 unless scripted (stub-cloud-queue.ts): answered here, as it
+        // would (two thirds of the requests; the wire above has them), to keep the run fast.
+        const scripted = stub !== '?' && (this.stubs[stub] as unknown as { scripts: { endpoint: string }[] }).scripts.some((sc) => sc.endpoint === 'timePlayed');
+        if (endpoint === 'timePlayed' && stub !== '?' && !scripted && !request.signal.aborted) return Promise.resolve(new Response(null, { status: 204 }));
+        return fetchTransport(request);
+      }
       if (--rule.times === 0) this.rules.splice(this.rules.indexOf(rule), 1);
       // Not waited for by the clock's settle: a held answer is released by the model, a hanging
       // one ends with the client's own 10 s engine-clock timeout.
@@ -439,6 +872,8 @@ class World {
     if (r.stub === '?') return;
     const auth = r.headers.authorization;
     const where = `${r.method} ${r.endpoint}${r.query.reason ? ` reason=${r.query.reason}` : ''} to ${r.stub} (#${r.seq})`;
+    // A player a restart closed sends nothing more (registry.ts: "retries stop once a player closed"; its successor asks again).
+    if (r.gen !== this.generation) return this.violation(`${where}: sent by the player a restart closed (generation ${r.gen}, now ${this.generation})`);
     if (auth === undefined || !this.tokens[r.stub].has(auth)) this.violation(`${where}: Authorization ${String(auth)} is not the httpAuthorization of any load of that queue`);
     if (r.endpoint === 'timePlayed') return;
     const pending = this.loads.filter((l) => !l.settled);
@@ -456,10 +891,12 @@ class World {
     await this.h.settle();
   }
 
-  /** The current queue's item for a reference, or an unknown id. */
+  /** The queue's item for a reference (the one playing, its last, by index), or an unknown id. */
   private pick(ref: ItemRef, stub: StubName): QueueItem {
     const items = this.stubs[stub].items;
     if (ref === 'gone' || items.length === 0) return { id: 'gone', track: { mediaUrl: 'https://media.example/gone.mp3', durationMillis: 20_000 } };
+    if (ref === 'current') return items.find((item) => item.id === this.h.player.status().itemId) ?? items[0]!;
+    if (ref === 'last') return items.at(-1)!;
     return items[ref % items.length]!;
   }
 
@@ -471,20 +908,75 @@ class World {
     }
   }
 
-  private expectPlaybackError(promise: Promise<unknown>, what: string, into: { settled: boolean }): void {
+  /** `refusedWith`: the promise must be refused with that code (a policy forbids the action). */
+  private expectPlaybackError(promise: Promise<unknown>, what: string, into: { settled: boolean }, refusedWith?: { code: string; why: string }): void {
     promise.then(
-      () => (into.settled = true),
+      () => {
+        into.settled = true;
+        if (refusedWith) this.violation(`${what} succeeded: ${refusedWith.why}, it should be refused with ${refusedWith.code}`);
+      },
       (error: unknown) => {
         into.settled = true;
         if (!(error instanceof PlaybackError)) this.violation(`${what} rejected with ${String((error as Error)?.stack ?? error)}`);
+        else if (refusedWith && error.errorCode !== refusedWith.code) this.violation(`${what} refused with ${error.errorCode} (${error.reason}): ${refusedWith.why}, it should be ${refusedWith.code}`);
       },
     );
+  }
+
+  /** The rows a synchronous call fired. */
+  private rowsOf(call: () => void): string[] {
+    const before = this.h.transitions.length;
+    call();
+    return this.h.transitions.slice(before).map((t) => t.transition);
+  }
+
+  /**
+   * skipToItem, checked against the policies in force (README "Policies"; CONTRACT §3
+   * ERROR_DISALLOWED_BY_POLICY): canSkipToItem off refuses it, canSeek off refuses a seek of the
+   * playing item; §4.3: it asks the server only with limitedSkips or without track metadata.
+   */
+  private skipToItem(item: QueueItem, meta: boolean, play: boolean | null, pos: number | null): void {
+    const player = this.h.player;
+    const params: SkipToItemParams = {
+      itemId: item.id,
+      ...(meta ? { trackMetadata: item.track } : {}),
+      ...(play !== null ? { playOnCompletion: play } : {}),
+      ...(pos !== null ? { positionMillis: pos } : {}),
+    };
+    this.commandIds.add(item.id);
+    const policies = policiesInForce(player);
+    const state = player.machineState;
+    const current = internals(player).track?.item.id;
+    const asks = policies.limitedSkips || !meta;
+    const stale = stalePolicies(player);
+    let error: unknown = null;
+    const rows = this.rowsOf(() => {
+      try {
+        player.skipToItem(params);
+      } catch (thrown) {
+        error = thrown;
+      }
+    });
+    if (error !== null && !(error instanceof PlaybackError)) return this.violation(`skipToItem threw ${String((error as Error)?.stack ?? error)}`);
+    const code = error instanceof PlaybackError ? error.errorCode : null;
+    const tag = `skipToItem ${item.id}${meta ? ' with metadata' : ''}${pos !== null ? ` at ${pos}` : ''} in ${state} (playing ${String(current)}; in force: ${JSON.stringify(policies)})${stale}`;
+    if (state !== 'IDLE' && state !== 'SUSPENDED' && player.currentSession) {
+      if (!policies.canSkipToItem) {
+        if (code !== 'ERROR_DISALLOWED_BY_POLICY') this.violation(`${tag}: canSkipToItem is off, yet ${code ?? `row ${rows[0] ?? 'none'} fired`} (CONTRACT §3 ERROR_DISALLOWED_BY_POLICY)`);
+      } else if (pos !== null && item.id === current && !policies.canSeek) {
+        if (code !== 'ERROR_DISALLOWED_BY_POLICY') this.violation(`${tag}: a seek with canSeek off, yet ${code ?? `row ${rows[0] ?? 'none'} fired`} (README: "refused when canSeek is off")`);
+      } else if (code !== null) {
+        this.violation(`${tag}: refused with ${code}, which no policy in force explains`);
+      } else if (rows[0] !== undefined && asks !== (rows[0] === 'skip-to-item-asks-server')) {
+        this.violation(`${tag}: row ${rows[0]} (§4.3 skipToItem: the request goes to the server "Only if limitedSkips is enabled or the command has no track metadata")`);
+      }
+    }
+    if (rows[0] === 'skip-to-item-asks-server') this.skipToItemAsking.add(item.id);
   }
 
   async run(action: Action): Promise<void> {
     const { h } = this;
     const player = h.player;
-    const policies = (name: StubName) => this.setup[name];
     switch (action.t) {
       case 'load': {
         const stub = action.stub;
@@ -494,7 +986,7 @@ class World {
         const version = this.stubs[stub].version;
         const qv = action.qv === 'current' ? String(version) : action.qv === 'stale' ? String(Math.max(1, version - 1)) : action.qv === 'bogus' ? '999' : undefined;
         const token = `Bearer token-${this.step}`;
-        const params: Partial<LoadParams> = {
+        const params: LoadParams = {
           queueBaseUrl: this.stubs[stub].baseUrl,
           httpAuthorization: token,
           playOnCompletion: action.play,
@@ -505,14 +997,14 @@ class World {
         };
         if (item) this.commandIds.add(item.id);
         if (qv !== undefined) this.commandVersions.add(qv);
-        // §4.3 load: "Only if the limitedSkips playback policy is enabled or the command has no track metadata."
-        if (policies(stub).limitedSkips || !metadata) this.counts.loadAsking[stub]++;
         this.loadVersions[stub].add(qv);
-        const record = { params: params as LoadParams, stub, startsAtOnce: !!metadata && !policies(stub).limitedSkips && action.play, settled: false };
+        // §4.3 load: "Only if the limitedSkips playback policy is enabled or the command has no track
+        // metadata" (the context the load gets: the queue's now, or one a policy edit makes meanwhile).
+        const record = { params, stub, mayAsk: !metadata || !!this.stubs[stub].policies.limitedSkips, settled: false };
         this.loads.push(record);
         this.current = stub;
         this.tokens[stub].add(token);
-        const loading = h.load(params);
+        const loading = player.load(params);
         // The queue the player plays once the load is answered (CONTRACT §5: its httpAuthorization on every request).
         loading.then(() => (this.owner = { stub, token }), () => undefined);
         this.expectPlaybackError(loading, 'loadCloudQueue', record);
@@ -520,41 +1012,93 @@ class World {
       }
       case 'skipNext':
       case 'skipPrev': {
-        this.counts[action.t]++;
+        const policies = policiesInForce(player);
+        const state = player.machineState;
+        const allowed = action.t === 'skipNext' ? policies.canSkip : policies.canSkipBack;
+        const asks = policies.limitedSkips || policies.notifyUserIntent;
+        const stale = stalePolicies(player);
         const record = { settled: false };
         this.skips.push(record);
-        let promise: Promise<void>;
-        try {
-          promise = player.act(action.t, 'user');
-        } catch (error) {
-          this.violation(`act(${action.t}) threw synchronously: ${String(error)}`);
+        let promise: Promise<void> | null = null;
+        const rows = this.rowsOf(() => {
+          try {
+            promise = player.act(action.t, 'user');
+          } catch (error) {
+            this.violation(`act(${action.t}) threw synchronously: ${String(error)}`);
+          }
+        });
+        if (!promise) break;
+        // (A row against the policies is flagged here; the wire check counts what the rows let ask.)
+        const tag = `${action.t} in ${state} (in force: ${JSON.stringify(policies)})${stale}`;
+        const policy = action.t === 'skipNext' ? 'canSkip' : 'canSkipBack';
+        if (rows[0] === 'skip-asks-server') this.counts[action.t]++;
+        if (state !== 'IDLE' && !allowed) {
+          if (rows.length > 0) this.violation(`${tag}: ${policy} is off, yet row ${rows[0]} fired`);
+          this.expectPlaybackError(promise, tag, record, { code: 'ERROR_DISALLOWED_BY_POLICY', why: `${policy} is off` });
           break;
         }
+        if (rows[0] === 'skip-asks-server' && !asks) this.violation(`${tag}: asked the server (§4.3 skipNext/skipPrev: "Only when limitedSkips or notifyUserIntent is enabled")`);
+        if (rows[0] !== undefined && rows[0] !== 'skip-asks-server' && asks) this.violation(`${tag}: skipped at once by row ${rows[0]} (§4.3: with limitedSkips or notifyUserIntent "The player waits for the server's answer before allowing the skip")`);
         this.expectPlaybackError(promise, action.t, record);
         break;
       }
       case 'play':
       case 'pause':
       case 'resume': {
-        if (action.t === 'pause') this.counts.pause++;
-        else this.counts.play++;
-        if (action.t !== 'pause' && player.machineState === 'SUSPENDED') this.counts.resumeWhileSuspended++;
-        this.expectPlaybackError(player.act(action.t, 'user'), action.t, { settled: false });
+        const policies = policiesInForce(player);
+        const stale = stalePolicies(player);
+        const state = player.machineState;
+        if (action.t !== 'pause' && state === 'SUSPENDED') this.counts.resumeWhileSuspended++;
+        let promise: Promise<void> = Promise.resolve();
+        const rows = this.rowsOf(() => (promise = player.act(action.t, 'user')));
+        const row = rows[0];
+        // §4.3 pause/play: "Only when notifyUserIntent is enabled" (the policies in force for the playing item).
+        if (row !== undefined && /^(pause|play)(-at-end(-more)?)?(-notifies)?$/.test(row)) {
+          const notifies = row.endsWith('-notifies');
+          if (notifies !== policies.notifyUserIntent) this.violation(`${action.t} in ${state}: row ${row} with notifyUserIntent=${policies.notifyUserIntent} in force (in force: ${JSON.stringify(policies)}; §4.3 pause/play: "Only when notifyUserIntent is enabled")${stale}`);
+          if (notifies) this.counts[action.t === 'pause' ? 'pause' : 'play']++;
+        }
+        this.expectPlaybackError(promise, action.t, { settled: false });
         break;
       }
-      case 'skipToItem': {
-        const item = this.pick(action.item, this.current);
-        const params: SkipToItemParams = {
-          itemId: item.id,
-          ...(action.meta ? { trackMetadata: item.track } : {}),
-          ...(action.play !== null ? { playOnCompletion: action.play } : {}),
-          ...(action.pos !== null ? { positionMillis: action.pos } : {}),
-        };
-        this.commandIds.add(item.id);
-        // §4.3 skipToItem: "Only if limitedSkips is enabled or the command has no track metadata."
-        const queuePolicies = player.snapshot().policies;
-        if (!action.meta || queuePolicies?.limitedSkips) this.skipToItemAsking.add(item.id);
-        this.command(() => player.skipToItem(params), 'skipToItem');
+      case 'skipToItem':
+        this.skipToItem(this.pick(action.item, this.current), action.meta, action.play, action.pos);
+        break;
+      case 'skipFar': {
+        // The item `offset` after the one the queue's last window request named (a held one, in the runs that use this).
+        const items = this.stubs[this.current].items;
+        const asked = this.wire.findLast((r) => r.stub === this.current && r.endpoint === 'itemWindow' && r.query.itemId !== undefined)?.query.itemId;
+        const at = items.findIndex((item) => item.id === (asked ?? player.status().itemId));
+        if (at === -1 || items.length === 0) break;
+        this.skipToItem(items[Math.max(0, Math.min(items.length - 1, at + action.offset))]!, true, null, null);
+        break;
+      }
+      case 'restart':
+        this.restart();
+        break;
+      case 'toEnd':
+        for (let i = 0; i < 40; i++) {
+          const p = h.player;
+          const snap = p.snapshot();
+          if (snap.atEnd || (p.machineState !== 'PLAYING' && p.machineState !== 'BUFFERING')) break;
+          await this.advance(p.machineState === 'PLAYING' && snap.track ? Math.max(1, (snap.track.durationMillis ?? 180_000) - snap.positionMillis + 1) : 1_000);
+          this.checkStep();
+        }
+        return;
+      case 'policy': {
+        const name = action.stub === 'current' ? this.current : action.stub;
+        const stub = this.stubs[name];
+        if (action.item === null) {
+          // CONTRACT §4: every edit (a policy too) moves queueVersion; context edits move contextVersion (queue-model.ts).
+          stub.policies = { ...stub.policies, ...action.policy };
+          this.servedPolicies[name].add(policyKey(stub.policies));
+          stub.contextVersion++;
+          stub.edit((items) => items);
+          if (stub.policies.limitedSkips) for (const load of this.loads) if (!load.settled && load.stub === name) load.mayAsk = true;
+        } else {
+          const id = action.item === 'current' ? player.status().itemId : this.pick(action.item, name).id;
+          stub.edit((items) => items.map((item) => (item.id === id ? { ...item, policies: { ...action.policy } } : item)));
+        }
         break;
       }
       case 'refresh':
@@ -575,12 +1119,18 @@ class World {
         await this.advance(Math.max(0, left + action.offset));
         return;
       }
-      case 'toEdge':
-        for (let i = 0; i < 90 && !player.snapshot().atEdge; i++) {
-          await this.advance(1_000);
+      case 'toEdge': {
+        // Track end to track end (at most 90 s), while the player moves and the edge has not come.
+        const until = h.clock.now() + 90_000;
+        for (let p = h.player; !p.snapshot().atEdge && h.clock.now() < until; p = h.player) {
+          const snap = p.snapshot();
+          if (snap.atEnd || (p.machineState !== 'PLAYING' && p.machineState !== 'BUFFERING')) break;
+          const left = p.machineState === 'PLAYING' && snap.track ? (snap.track.durationMillis ?? 180_000) - snap.positionMillis + 1 : BUFFERING_MS;
+          await this.advance(Math.max(1, Math.min(left, until - h.clock.now())));
           this.checkStep();
         }
         return;
+      }
       case 'edit': {
         const name = action.stub === 'current' ? this.current : action.stub;
         const stub = this.stubs[name];
@@ -602,6 +1152,12 @@ class World {
               return items.filter((item) => item.id !== playing);
             case 'reverse':
               return [...items].reverse();
+            case 'shortQueue':
+              return Array.from({ length: 24 }, () => this.newItem(name, 3_000));
+            case 'truncateAfterCurrent': {
+              const at = items.findIndex((item) => item.id === playing);
+              return at === -1 ? items : items.slice(0, at + 1);
+            }
             case 'touch':
             case 'context':
               return items;
@@ -625,6 +1181,8 @@ class World {
               : action.answer === '403'
                 ? { status: 403, headers: { 'x-rejected-reason': 'STREAM_RATE_LIMIT_REACHED' } }
                 : { status: Number(action.answer) };
+        // A context answered without playbackPolicies: the player assumes every default (contract-check.ts).
+        if (action.endpoint === 'context' && action.answer === 'malformed') this.servedPolicies[name].add(policyKey({}));
         this.stubs[name].script(action.endpoint, answer, { times: action.times, ...(action.endpoint === 'itemWindow' && action.reason ? { reason: action.reason } : {}) });
         break;
       }
@@ -698,20 +1256,28 @@ class World {
     // Seed §3 row 3: a suspended session plays again only through an explicit resume (reason=resume), or a new load.
     for (; this.checkedTransitions < h.transitions.length; this.checkedTransitions++) {
       const t = h.transitions[this.checkedTransitions]!;
-      if (t.from === 'SUSPENDED' && (t.to === 'PLAYING' || t.to === 'BUFFERING') && !t.transition.startsWith('resume-answered') && !t.transition.startsWith('load-')) {
+      // (A restart is checked by itself: `restart`.)
+      if (t.from === 'SUSPENDED' && (t.to === 'PLAYING' || t.to === 'BUFFERING') && !t.transition.startsWith('resume-answered') && !t.transition.startsWith('load-') && t.transition !== 'model-restart') {
         this.violation(`SUSPENDED → ${t.to} by row ${t.transition}, not by a resume`);
       }
     }
 
-    // Seed §3 row 2: Paused → pauseTtlSec passes → Suspended.
-    const ttl = snap.policies?.pauseTtlSec;
-    if (state === 'PAUSED' && ttl !== undefined) {
-      const into = [...h.transitions].reverse().find((t) => t.to === 'PAUSED');
-      if (into !== undefined && h.clock.now() - into.at > ttl * 1_000 + 1) {
-        const entered = [...h.transitions].reverse().find((t) => t.to === 'PAUSED' && t.from !== 'PAUSED');
-        const failedLoad = h.transitions.some((t) => t.transition === 'load-failed' && t.at >= (entered?.at ?? 0));
-        this.violation(`PAUSED for ${(h.clock.now() - into.at) / 1_000} s (entered by row ${entered?.transition}; a load failed since: ${failedLoad ? 'yes' : 'no'}), past pauseTtlSec=${ttl}, and not suspended`);
-      }
+    // Seed §3 row 2: Paused → pauseTtlSec passes → Suspended. From the last row that paused the
+    // player and armed the timer (or a restart that put it back paused), with the pauseTtlSec in
+    // force then (the playing item's own over the queue's).
+    const into = state === 'PAUSED' ? h.transitions.findLast((t) => this.pausedAt.has(t)) : undefined;
+    const paused = into ? this.pausedAt.get(into) : undefined;
+    const ttl = paused?.ttl;
+    if (into && ttl !== undefined && h.clock.now() - into.at > ttl * 1_000 + 1) {
+      const failedLoad = h.transitions.some((t) => t.transition === 'load-failed' && t.at >= into.at);
+      this.violation(`PAUSED for ${(h.clock.now() - into.at) / 1_000} s since row ${into.transition} (a load failed since: ${failedLoad ? 'yes' : 'no'}), past pauseTtlSec=${ttl} in force then (the player's now: ${String(snap.policies?.pauseTtlSec)}), and not suspended${paused!.note}`);
+    }
+
+    // The queue's policies the player acts on are ones its server served (CONTRACT §4 GET /context).
+    const queue = internals(player).queue;
+    if (queue) {
+      const stub = this.stubOf(new URL(queue.target.queueBaseUrl));
+      if (stub !== '?' && !this.servedPolicies[stub].has(policyKey(queue.policies))) this.violation(`the player acts on context policies ${JSON.stringify(queue.policies)} that ${stub} never served`);
     }
 
     this.checkWire();
@@ -753,18 +1319,16 @@ class World {
         if (queueVersion !== undefined && r.stub !== '?' && !this.commandVersions.has(queueVersion) && !(Number(queueVersion) >= 1 && Number(queueVersion) <= this.stubs[r.stub].version)) {
           this.violation(`${where}: queueVersion=${queueVersion} was never issued by that server nor named by a command`);
         }
-        const setup = r.stub === '?' ? null : this.setup[r.stub];
-        if (setup) {
-          // Seed §4.3 pause/play: "Only when notifyUserIntent is enabled."
-          if ((reason === 'pause' || reason === 'play') && !setup.notifyUserIntent) this.violation(`${where}: reason=${reason} without notifyUserIntent`);
-          // Seed §4.3 skipNext/skipPrev: "Only when limitedSkips or notifyUserIntent is enabled."
-          if ((reason === 'skipNext' || reason === 'skipPrev') && !setup.limitedSkips && !setup.notifyUserIntent) this.violation(`${where}: reason=${reason} without limitedSkips or notifyUserIntent`);
+        // Seed §4.3 pause/play ("Only when notifyUserIntent is enabled") and skipNext/skipPrev ("Only
+        // when limitedSkips or notifyUserIntent is enabled"): checked per action against the policies
+        // in force (run), and counted below.
+        if (r.stub !== '?') {
           // Seed §4.3 skipToItem: the request carries the itemId from a command that asks the server.
           if (reason === 'skipToItem' && (itemId === undefined || !this.skipToItemAsking.has(itemId))) this.violation(`${where}: reason=skipToItem for itemId=${String(itemId)}, which no skipToItem command (limitedSkips or no metadata) named`);
           // Seed §3 row 3 / §4.3 resume: only for an explicit resume of a suspended session.
           if (reason === 'resume' && this.counts.resumeWhileSuspended === 0) this.violation(`${where}: reason=resume, yet no play/resume was ever asked of a suspended session`);
           // README: "The first window of a load carries the command's queueVersion".
-          if ((reason === 'load' || reason === 'load+queueCompleted') && r.stub !== '?' && !this.loadVersions[r.stub].has(queueVersion)) {
+          if ((reason === 'load' || reason === 'load+queueCompleted') && !this.loadVersions[r.stub].has(queueVersion)) {
             this.violation(`${where}: a load's first window with queueVersion=${String(queueVersion)}, which no load of that queue named`);
           }
         }
@@ -778,13 +1342,14 @@ class World {
     // Counts over first tries only (retries repeat the same request).
     const firstTries = this.wire.filter((r) => r.endpoint === 'itemWindow' && this.exchangeRetry(r.requestId) === 0);
     const countOf = (reason: string, stub?: StubName) => firstTries.filter((r) => r.query.reason === reason && (stub === undefined || r.stub === stub)).length;
-    if (countOf('pause') > this.counts.pause) this.violation(`${countOf('pause')} reason=pause requests for ${this.counts.pause} pause actions`);
-    if (countOf('play') > this.counts.play) this.violation(`${countOf('play')} reason=play requests for ${this.counts.play} play/resume actions (§4.3: not sent when playback starts from a load or skipToItem)`);
-    if (countOf('skipNext') > this.counts.skipNext) this.violation(`${countOf('skipNext')} reason=skipNext requests for ${this.counts.skipNext} skips`);
-    if (countOf('skipPrev') > this.counts.skipPrev) this.violation(`${countOf('skipPrev')} reason=skipPrev requests for ${this.counts.skipPrev} skips`);
+    if (countOf('pause') > this.counts.pause) this.violation(`${countOf('pause')} reason=pause requests for ${this.counts.pause} pause actions with notifyUserIntent in force`);
+    if (countOf('play') > this.counts.play) this.violation(`${countOf('play')} reason=play requests for ${this.counts.play} play/resume actions with notifyUserIntent in force (§4.3: not sent when playback starts from a load or skipToItem)`);
+    if (countOf('skipNext') > this.counts.skipNext) this.violation(`${countOf('skipNext')} reason=skipNext requests for ${this.counts.skipNext} skips with limitedSkips or notifyUserIntent in force`);
+    if (countOf('skipPrev') > this.counts.skipPrev) this.violation(`${countOf('skipPrev')} reason=skipPrev requests for ${this.counts.skipPrev} skips with limitedSkips or notifyUserIntent in force`);
     for (const stub of ['A', 'B'] as const) {
       const loads = countOf('load', stub) + countOf('load+queueCompleted', stub);
-      if (loads > this.counts.loadAsking[stub]) this.violation(`${loads} reason=load requests to ${stub} for ${this.counts.loadAsking[stub]} loads that may send one (§4.3: only with limitedSkips or without metadata)`);
+      const asking = this.loads.filter((l) => l.stub === stub && l.mayAsk).length;
+      if (loads > asking) this.violation(`${loads} reason=load requests to ${stub} for ${asking} loads that may send one (§4.3: only with limitedSkips or without metadata)`);
     }
 
     // §7.1/§7.2/§7.4: a retry follows a failure that may be retried (incomplete, 503), at most 3
@@ -845,6 +1410,35 @@ class World {
     this.lastReport.set(pb, report);
   }
 
+  /**
+   * After 40 healthy minutes and 11 more playing or paused (version polls every 5–10 minutes, §8):
+   * the player acts on the policies its server serves now. Seed §4.3 GET /version: "If the version
+   * changed, the player follows with GET /itemWindow"; a new contextVersion is fetched again (every
+   * policy edit moves both, CONTRACT §4). README "Policies": the queue's, with the playing item's
+   * own over them.
+   */
+  checkPoliciesFresh(): void {
+    const player = this.h.player;
+    const queue = internals(player).queue as (PlayerInternals['queue'] & { contextVersion?: string }) | null;
+    const itemId = player.status().itemId;
+    // A context answered without contextVersion (a malformed one) leaves nothing to compare a poll's with.
+    if (!queue || itemId === null || queue.contextVersion === undefined) return;
+    const name = this.stubOf(new URL(queue.target.queueBaseUrl));
+    if (name === '?') return;
+    const stub = this.stubs[name];
+    if (policyKey(queue.policies) !== policyKey(stub.policies)) {
+      return this.violation(`after 11 minutes of version polls the player acts on context policies ${JSON.stringify(queue.policies)}; ${name} serves ${JSON.stringify(stub.policies)} (contextVersion ${stub.contextVersion})`);
+    }
+    const item = stub.items.find((i) => i.id === itemId);
+    const held = internals(player).window;
+    if (!item || held?.queueVersion !== String(stub.version)) return;
+    const expected = { ...DEFAULT_POLICIES, ...stub.policies, ...item.policies };
+    const acting = player.snapshot().policies;
+    if (acting && policyKey(acting) !== policyKey(expected)) {
+      this.violation(`playing ${itemId} with the window of version ${held.queueVersion}, the player acts on ${JSON.stringify(acting)}, not the policies in force ${JSON.stringify(expected)} (the item's own: ${JSON.stringify(item.policies ?? {})})${stalePolicies(player)}`);
+    }
+  }
+
   /** After the long healthy run-out: nothing waits for ever, every ended playback had its final. */
   checkEnd(): void {
     const { h } = this;
@@ -862,12 +1456,14 @@ class World {
     // Seed §2.3 rule 2: "A final report is posted once after each track finishes playing or is
     // skipped." A playback that started and is no longer the player's gets one, unless its queue
     // was dropped by a failing server or a 404 (README), or it never got an item id.
+    const current = inner.track ? playbackId(inner.track) : null;
     for (const [id, playback] of this.playbacks) {
-      if (playback === inner.track || this.finals.has(id) || this.dropped.has(id) || playback.item.id === 'pending') continue;
+      if (id === current || this.finals.has(id) || this.dropped.has(id) || playback.item.id === 'pending') continue;
       const held = this.heldCutOffs.get(id);
       const dropped = this.heldDropped.get(id);
+      const abandoned = this.abandonedByRestart.get(id);
       this.violation(
-        `playback ${id} of ${playback.item.id} started, ended, and never got a final report${held ? ` (cut off by a started-at-once load; the load holding its final ended with row ${held})` : ''}${dropped ? ` (its final, held for a first window, was dropped: ${dropped})` : ''}`,
+        `playback ${id} of ${playback.item.id} started, ended, and never got a final report${held ? ` (cut off by a started-at-once load; the load holding its final ended with row ${held})` : ''}${dropped ? ` (its final, held for a first window, was dropped: ${dropped})` : ''}${abandoned ? ` (a restart at step ${abandoned} left it behind: the load that started it at once counts as failed)` : ''}`,
       );
     }
   }
@@ -912,6 +1508,7 @@ async function runModel(setup: Setup, actions: Action[]): Promise<World> {
     if ((state === 'PLAYING' || state === 'PAUSED') && w.h.player.snapshot().queueBaseUrl !== null && stayed && w.wire.filter((r) => r.endpoint === 'version').length === polls) {
       w.violation(`${state} for 11 minutes with a queue and no GET /version`);
     }
+    if ((state === 'PLAYING' || state === 'PAUSED') && stayed) w.checkPoliciesFresh();
     w.checkStep();
     return w;
   } finally {
@@ -942,9 +1539,9 @@ describe('the player against a model of the seed (randomized)', () => {
   // MODEL_CASE='{"setup":…,"actions":[…]}' replays one case, printing what it saw.
   it.runIf(!!process.env.MODEL_CASE)('replays MODEL_CASE', async () => {
     const { setup, actions } = JSON.parse(process.env.MODEL_CASE!) as { setup: Partial<Record<StubName, Partial<QueueSetup>>>; actions: Action[] };
-    const base: QueueSetup = { durations: [3_000], limitedSkips: false, notifyUserIntent: false, pauseTtlSec: undefined, canSeek: true, sendUpdateAfterMillis: undefined, periodicIntervalMillis: undefined, sendPlaybackActions: false };
+    const base: QueueSetup = { durations: [3_000], limitedSkips: false, notifyUserIntent: false, pauseTtlSec: undefined, canSeek: true, canSkip: true, canSkipBack: true, canSkipToItem: true, itemPolicies: [], sendUpdateAfterMillis: undefined, periodicIntervalMillis: undefined, sendPlaybackActions: false };
     const w = await runModel({ A: { ...base, ...setup.A }, B: { ...base, ...setup.B } }, actions);
-    console.warn(w.h.rows().join(' '));
+    console.warn(w.h.transitions.map((t) => `${t.at - T0} ${t.from}→${t.to} ${t.transition}${t.detail ? ` (${t.detail})` : ''}`).join('\n'));
     console.warn(w.wire.map((r) => `${r.at - 1_800_000_000_000} ${r.stub} ${r.endpoint} ${r.query.reason ?? ''} ${r.query.itemId ?? ''} ${r.reports.map((x) => `${x.type}:${x.id}:${x.__playback}`).join(',')}`).join('\n'));
     expect(w.violations).toEqual([]);
   }, 60_000);
@@ -954,12 +1551,12 @@ describe('the player against a model of the seed (randomized)', () => {
     async () => {
       const started = Date.now();
       await fc.assert(
-        fc.asyncProperty(setupArb, loadArb, preludeArb, fc.array(actionArb, { maxLength: 22, size: 'max' }), async (setup, load, prelude, rest) => {
+        fc.asyncProperty(setupArb, loadArb, preludeArb, restArb, async (setup, load, prelude, rest) => {
           const actions: Action[] = [load, ...prelude, ...rest];
           const w = await runModel(setup, actions);
           if (process.env.MODEL_DEBUG) {
             stats.runs++;
-            for (const row of w.h.rows()) stats.rows.set(row, (stats.rows.get(row) ?? 0) + 1);
+            for (const row of w.h.rows()) if (row !== 'model-restart') stats.rows.set(row, (stats.rows.get(row) ?? 0) + 1);
             stats.requests += w.wire.length;
             stats.reports += w.wire.filter((r) => r.endpoint === 'timePlayed').length;
             stats.retries += w.h.exchanges.filter((e) => e.retry > 0).length;
@@ -970,7 +1567,7 @@ describe('the player against a model of the seed (randomized)', () => {
           numRuns: RUNS,
           seed: SEED,
           ...(process.env.MODEL_PATH ? { path: process.env.MODEL_PATH } : {}),
-          interruptAfterTimeLimit: 100_000,
+          interruptAfterTimeLimit: Math.max(100_000, RUNS * 600),
           markInterruptAsFailure: false,
         },
       );
@@ -980,7 +1577,7 @@ describe('the player against a model of the seed (randomized)', () => {
         console.warn('rows never hit:', TRANSITIONS.map((t) => t.id).filter((id) => !stats.rows.has(id)).join(' '));
       }
     },
-    240_000,
+    Math.max(240_000, RUNS * 1_000),
   );
 });
 
