@@ -43,9 +43,13 @@ export function isEngineErrorBody(value: unknown): value is EngineErrorBody {
   return typeof code === 'string' && code in ENGINE_ERROR_STATUS && typeof message === 'string';
 }
 
+/** Any thrown value's message (an Error's, else the value as text). */
+export function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
 /** Any thrown value as a body; unknown failures keep their message but never their stack. */
 export function toErrorBody(error: unknown): EngineErrorBody {
   if (error instanceof EngineError) return error.toBody();
-  const message = error instanceof Error ? error.message : String(error);
-  return { code: 'internal', message };
+  return { code: 'internal', message: messageOf(error) };
 }

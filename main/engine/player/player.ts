@@ -138,8 +138,8 @@ interface PendingSkip {
  */
 function policiesOf({ queue, window, track }: { queue: LoadedQueue | null; window: QueueWindow | null; track: TrackPlayback | null }): PlaybackPolicies {
   const base = queue?.policies ?? DEFAULT_POLICIES;
-  const item = track ? (window?.item(track.item.id)?.policies ?? (window?.has(track.item.id) ? undefined : track.item.policies)) : undefined;
-  return item ? { ...base, ...item } : base;
+  const newest = track ? (window?.item(track.item.id) ?? track.item) : undefined;
+  return newest?.policies ? { ...base, ...newest.policies } : base;
 }
 
 interface Snapshot {

@@ -9,6 +9,7 @@
 import type { EngineClock } from '../clock/clock.js';
 import type { PlayerDetail, PlayerTransition } from '../api/player-types.js';
 import type { EventBus } from '../events/bus.js';
+import { messageOf } from '../api/errors.js';
 import type { EngineWarnings } from '../warnings.js';
 import type { PlaybackStatus } from '../household/views.js';
 import type { Player as PlayerRecord } from '../store/repositories/players.js';
@@ -190,5 +191,3 @@ export class PlayerRegistry {
     this.deps.bus.emit('player.transition', stored as PlayerTransition);
   }
 }
-
-const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));

@@ -13,6 +13,7 @@
  * removed, and the rules a `clearFaults` step took away put back. Otherwise a scenario that stops
  * the clock would leave every player frozen, and its 503 storm would go on failing traffic.
  */
+import { messageOf } from '../api/errors.js';
 import type { PlayerTransition } from '../api/player-types.js';
 import type { FaultRule } from '../api/fault-types.js';
 import type { Scenario, ScenarioReport, ScenarioStep, ScenarioStepResult } from '../api/scenario-types.js';
@@ -135,10 +136,6 @@ async function settleOrWait(work: Promise<string>, clock: EngineClock): Promise<
   clock.track(work.then(() => (ended = true), () => (ended = true)));
   await clock.advance(0);
   return ended ? work : { work };
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 function yieldToEventLoop(): Promise<void> {

@@ -6,6 +6,7 @@ import { EngineClock } from '../clock/clock.js';
 import { CloudQueueClient, type HttpTransport, type PlayerExchange } from '../player/client.js';
 import type { LoadParams } from '../player/events.js';
 import { Player, type TransitionRecord } from '../player/player.js';
+import { readSavedPlayer } from '../player/saved.js';
 import { BUFFERING_MS } from '../player/audio.js';
 import { ManualWall } from './manual-wall.js';
 import { StubCloudQueue, type StubOptions } from './stub-cloud-queue.js';
@@ -63,7 +64,9 @@ export async function playerHarness(options: StubOptions = {}, { transport }: Ha
     load: (params = {}) => player.load({ queueBaseUrl: stub.baseUrl, httpAuthorization: 'Bearer queue-token', playOnCompletion: true, ...params }),
     rows: () => transitions.map((t) => t.transition),
     restart: () => {
-      const saved = JSON.parse(JSON.stringify(harness.player.save())) as ReturnType<Player['save']>;
+      // Read back as the registry reads a stored record.
+      const saved = readSavedPlayer(JSON.parse(JSON.stringify(harness.player.save())));
+      if (!saved) throw new Error('the player saved a record it cannot read back');
       harness.player.close();
       harness.player = newPlayer();
       harness.player.restore(saved);

@@ -15,6 +15,7 @@ import type { TrafficSettings, TrafficSummary } from '../api/traffic-types.js';
 import type { SettingsRepository } from '../store/repositories/settings.js';
 import type { NewTrafficEntry, TrafficRepository } from '../store/repositories/traffic.js';
 import type { EngineWarnings } from '../warnings.js';
+import { messageOf } from '../api/errors.js';
 
 export const DEFAULT_TRAFFIC_SETTINGS: TrafficSettings = { retention: 100_000, capture: true };
 export const MAX_BODY_CHARS = 64 * 1024;
@@ -97,8 +98,7 @@ export class TrafficRecorder {
     try {
       stored = this.deps.repo.append(batch, this.current.retention).stored;
     } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
-      this.deps.warnings?.warn('traffic-log', `traffic could not be stored (${message}): those exchanges are missing from the log`, error);
+      this.deps.warnings?.warn('traffic-log', `traffic could not be stored (${messageOf(error)}): those exchanges are missing from the log`, error);
       return;
     } finally {
       batch.length = 0;
