@@ -1158,8 +1158,10 @@ export class Player {
     }
   }
 
-  /** §7.2 error-type table: incomplete 3 × 2 s, 503 3 × Retry-After (2–10 s), others never. */
-  /** `wanted`: asked before each retry; once false, the last failure is returned without one. */
+  /**
+   * §7.2 error-type table: incomplete 3 × 2 s, 503 3 × Retry-After (2–10 s), others never.
+   * `wanted`: asked before each retry; once false, the last failure is returned without one.
+   */
   private async foreground<T>(send: (retry: number) => Promise<ClientResult<T>>, wanted: () => boolean = () => true): Promise<ClientResult<T>> {
     const epoch = this.epoch;
     for (let retry = 0; ; retry++) {

@@ -34,6 +34,24 @@ async function playing(options: StubOptions = {}): Promise<PlayerHarness> {
   return h;
 }
 
+/**
+ * t1 plays (or, `paused`, waits paused on it) 1 s; then a load of t2 with its metadata starts t2
+ * at once, and its first window never comes. `first`: that load's outcome.
+ */
+async function startedAtOnce(options: StubOptions = {}, { paused = false } = {}): Promise<{ first: Promise<unknown> }> {
+  if (paused) {
+    await start({ items: tracks(5, 60_000), ...options });
+    await h.load({ playOnCompletion: false });
+    expect(h.player.machineState).toBe('PAUSED');
+  } else await playing({ items: tracks(5, 60_000), ...options });
+  await h.advance(1_000);
+  h.stub.script('itemWindow', { hang: true }, { reason: 'refresh', times: 1 });
+  const first = h.load({ itemId: 't2', trackMetadata: tracks(5, 60_000)[1]!.track }).catch((error: unknown) => error);
+  await h.advance(BUFFERING_MS + 2_000);
+  expect(h.player.status()).toMatchObject({ playbackState: 'PLAYBACK_STATE_PLAYING', itemId: 't2' });
+  return { first }; // wrapped: an async function returning the promise would wait for it
+}
+
 const last = () => h.transitions.at(-1)!;
 /** Ids of the final reports posted so far, in order; those of one item. */
 const finals = () => h.stub.postedReports().filter((r) => r.type === 'final').map((r) => r.id);
@@ -724,14 +742,6 @@ describe('a load that fails leaves the player as it was', () => {
 
   describe('a load that supersedes one that started its track at once', () => {
     /** Plays t1 1 s, then loads t2 with metadata (its window never comes) and plays it 2.5 s (its audio came with the metadata: no buffering). */
-    async function startedAtOnce(): Promise<{ first: Promise<unknown> }> {
-      await playing({ items: tracks(5, 60_000) });
-      await h.advance(1_000);
-      h.stub.script('itemWindow', { hang: true }, { reason: 'refresh', times: 1 });
-      const first = h.load({ itemId: 't2', trackMetadata: tracks(5, 60_000)[1]!.track }).catch((error: unknown) => error);
-      await h.advance(BUFFERING_MS + 2_000);
-      return { first }; // wrapped: an async function returning the promise would wait for it
-    }
     const finalsPlayed = () => h.stub.postedReports().filter((r) => r.type === 'final').map((r) => `${r.id as string}:${r.durationPlayedMillis as number}`);
 
     it('answered: a track skipped to while the first waited is reported as heard, with the one the first load cut off', async () => {
@@ -1666,20 +1676,6 @@ describe('a restart (saved.ts): the player closed, a fresh one takes up its reco
   });
 
   describe('while a load that started its track at once waits: saved as its failure would leave the player', () => {
-    /** t1 plays; a load of t2 with its metadata starts t2 at once, and its first window never comes. */
-    async function startedAtOnce(options: StubOptions = {}, { paused = false } = {}): Promise<void> {
-      if (paused) {
-        await start({ items: tracks(5, 60_000), ...options });
-        await h.load({ playOnCompletion: false });
-        expect(h.player.machineState).toBe('PAUSED');
-      } else await playing({ items: tracks(5, 60_000), ...options });
-      await h.advance(1_000);
-      h.stub.script('itemWindow', { hang: true }, { reason: 'refresh', times: 1 });
-      void h.load({ itemId: 't2', trackMetadata: tracks(5, 60_000)[1]!.track }).catch(() => undefined);
-      await h.advance(BUFFERING_MS + 2_000);
-      expect(h.player.status()).toMatchObject({ playbackState: 'PLAYBACK_STATE_PLAYING', itemId: 't2' });
-    }
-
     it.each([
       ['pause', 'PAUSED'],
       ['suspend', 'SUSPENDED'],
