@@ -1,6 +1,8 @@
 /**
  * The engine's event bus: typed by the event table, every event numbered so that hosts can order
  * what they receive. Listeners that throw are isolated from each other and from the emitter.
+ * `wants` tells an emitter whether anyone listens, so an event whose data costs work to build
+ * (every captured exchange's summary) is built only for someone.
  */
 import type { EngineEvent, EngineEvents, EventName } from '../api/events.js';
 
@@ -8,6 +10,9 @@ export type EventListener = (event: EngineEvent) => void;
 
 export class EventBus {
   private readonly listeners = new Set<EventListener>();
+  /** Listeners to every event (`subscribe`), and to one name (`on`), by name. */
+  private toEvery = 0;
+  private readonly toName = new Map<EventName, number>();
   private seq = 0;
 
   emit<N extends EventName>(name: N, data: EngineEvents[N]): void {
@@ -21,19 +26,38 @@ export class EventBus {
     }
   }
 
+  /** Whether an event of this name would reach a listener now. */
+  wants(name: EventName): boolean {
+    return this.toEvery > 0 || (this.toName.get(name) ?? 0) > 0;
+  }
+
   subscribe(listener: EventListener): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    return this.add(listener, null);
   }
 
   /** Listens to one event name only. */
   on<N extends EventName>(name: N, listener: (data: EngineEvents[N]) => void): () => void {
-    return this.subscribe((event) => {
+    return this.add((event) => {
       if (event.name === name) listener(event.data as EngineEvents[N]);
-    });
+    }, name);
   }
 
   clear(): void {
     this.listeners.clear();
+    this.toEvery = 0;
+    this.toName.clear();
+  }
+
+  private add(listener: EventListener, name: EventName | null): () => void {
+    this.listeners.add(listener);
+    this.count(name, 1);
+    return () => {
+      if (this.listeners.delete(listener)) this.count(name, -1);
+    };
+  }
+
+  private count(name: EventName | null, by: number): void {
+    if (name === null) this.toEvery += by;
+    else this.toName.set(name, (this.toName.get(name) ?? 0) + by);
   }
 }

@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { EventBus } from './bus.js';
+
+describe('the event bus', () => {
+  it('wants an event while a listener to it or to every event is there, and no longer once they go', () => {
+    const bus = new EventBus();
+    expect(bus.wants('traffic.captured')).toBe(false);
+    const offOther = bus.on('traffic.reset', () => undefined);
+    expect(bus.wants('traffic.captured')).toBe(false);
+    expect(bus.wants('traffic.reset')).toBe(true);
+    const offNamed = bus.on('traffic.captured', () => undefined);
+    expect(bus.wants('traffic.captured')).toBe(true);
+    offNamed();
+    offNamed();
+    expect(bus.wants('traffic.captured')).toBe(false);
+    const offEvery = bus.subscribe(() => undefined);
+    expect(bus.wants('traffic.captured')).toBe(true);
+    offEvery();
+    expect(bus.wants('traffic.captured')).toBe(false);
+    offOther();
+    expect(bus.wants('traffic.reset')).toBe(false);
+  });
+
+  it('numbers events in order and keeps a throwing listener from the others', () => {
+    const bus = new EventBus();
+    const seen: number[] = [];
+    bus.subscribe(() => {
+      throw new Error('listener bug');
+    });
+    bus.subscribe((event) => seen.push(event.seq));
+    const error = console.error;
+    console.error = () => undefined;
+    try {
+      bus.emit('traffic.reset', { reason: 'cleared' });
+      bus.emit('traffic.reset', { reason: 'retention' });
+    } finally {
+      console.error = error;
+    }
+    expect(seen).toEqual([1, 2]);
+  });
+});
