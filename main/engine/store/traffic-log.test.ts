@@ -117,7 +117,7 @@ describe('the traffic log file', () => {
     const db = new Database(join(dir, TRAFFIC_LOG_FILE));
     db.prepare('INSERT INTO schema_version (version, name, applied_at) VALUES (?, ?, ?)').run(logMigrations.length + 1, 'from-the-future', 0);
     db.close();
-    expect(() => openStore({ dataDir: dir })).toThrow(/the log database has schema version 2, newer than this console knows/);
+    expect(() => openStore({ dataDir: dir })).toThrow(new RegExp(`the log database has schema version ${logMigrations.length + 1}, newer than this console knows`));
     expect(existsSync(join(dir, TRAFFIC_LOG_FILE))).toBe(true);
   });
 });

@@ -15,13 +15,13 @@ afterEach(() => {
   for (const store of opened.splice(0)) store.close();
 });
 
-function recorder() {
+function recorder(warnings?: EngineWarnings) {
   const store = openStore({ dataDir: null });
   opened.push(store);
   const bus = new EventBus();
   const batches: TrafficSummary[][] = [];
   bus.on('traffic.captured', (batch) => batches.push(batch));
-  return { store, batches, recorder: new TrafficRecorder({ repo: store.traffic, settings: store.settings, bus }) };
+  return { store, batches, recorder: new TrafficRecorder({ repo: store.traffic, settings: store.settings, bus, warnings }) };
 }
 
 const count = (store: ReturnType<typeof openStore>) => store.traffic.page({}, 0, 1).total;
@@ -39,35 +39,35 @@ describe('the traffic recorder', () => {
   });
 
   it('warns of a batch it could not store (logged, and kept for the status bar), drops it, and stores the next one', () => {
-    const { store, batches, recorder: traffic } = recorder();
     const failures: string[] = [];
     const warnings = new EngineWarnings({ emit: () => undefined, wallNow: () => 1_000, log: { ...silentLogger, error: (message) => void failures.push(message) } });
-    const failing = new TrafficRecorder({
-      repo: {
-        append: () => {
-          throw new Error('disk full');
-        },
-        retain: () => 0,
-        clear: () => 0,
-        renewBody: () => undefined,
-      },
-      settings: store.settings,
-      bus: new EventBus(),
-      warnings,
-    });
-    failing.add(trafficEntry());
-    failing.flush();
+    const { store, batches, recorder: traffic } = recorder(warnings);
+    store.db.exec("CREATE TEMP TRIGGER disk_full BEFORE INSERT ON log.traffic_segments BEGIN SELECT RAISE(ABORT, 'disk full'); END");
+    traffic.add(trafficEntry());
+    traffic.flush();
     const message = 'traffic could not be stored (disk full): those exchanges are missing from the log';
     expect(failures).toEqual([message]);
-    failing.flush();
-    expect(failures).toHaveLength(1);
-    failing.add(trafficEntry());
-    failing.flush();
+    // The failed batch is gone: nothing is left to fail again.
+    traffic.flush();
+    traffic.add(trafficEntry());
+    traffic.flush();
     expect(warnings.list()).toEqual([{ source: 'traffic-log', message, firstAt: 1_000, lastAt: 1_000, count: 2 }]);
+    expect(batches).toEqual([]);
+    store.db.exec('DROP TRIGGER disk_full');
     traffic.add(trafficEntry());
     traffic.flush();
     expect(count(store)).toBe(1);
     expect(batches).toHaveLength(1);
+  });
+
+  it('writes a batch of large bodies before it has FLUSH_AT entries', () => {
+    vi.useFakeTimers();
+    const { store, recorder: traffic } = recorder();
+    // Request bodies are kept in their entries (up to 64 KiB each), not shared.
+    for (let i = 0; i < 63; i++) traffic.add(trafficEntry({ requestBody: `${i}`.padEnd(64 * 1024, 'x') }));
+    expect(count(store)).toBe(0);
+    traffic.add(trafficEntry({ requestBody: 'x'.repeat(64 * 1024) }));
+    expect(count(store)).toBe(64);
   });
 
   it('writes a part batch once its timer runs out', () => {

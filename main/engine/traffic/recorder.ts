@@ -1,26 +1,30 @@
 /**
- * Captures exchanges into the traffic log without slowing the servers down: entries are buffered
- * and written in one transaction per flush (every 100 ms, or at once when FLUSH_AT are waiting), the
- * oldest beyond the retention cap are dropped, and hosts get each batch as one event. Bodies are
- * kept up to 64 KiB each; a response body many rows share is stored once (`TrafficBodies`).
+ * Captures exchanges into the traffic log without slowing the servers down: each exchange is
+ * encoded into the log's next segment as it ends, and the segment is written in one transaction
+ * per flush (every 100 ms, or at once when FLUSH_AT entries or FLUSH_BYTES are waiting), the oldest
+ * beyond the retention cap are dropped, and hosts get each segment's entries as one event. Bodies
+ * are kept up to 64 KiB each; a response body many entries share is stored once (`TrafficBodies`).
+ *
  * Writes run on the engine's own connection: a writer thread with a second connection was tried
  * and taken out, because its commits landed between another transaction's read and write and
  * failed those with SQLITE_BUSY (token exchanges answered 500), and on two cores it cost more
  * throughput than it saved. Tried again with the log in a file of its own and the thread on a core
- * of its own, it still cost the engine's thread more than writing here: posting a batch to a
- * thread (structured clone, or one packed string) costs about what SQLite's write does.
+ * of its own, it still cost the engine's thread more than writing here: posting a batch of entry
+ * objects to a thread costs about what SQLite's write did, because both read entries gone cold.
  */
 import type { EventBus } from '../events/bus.js';
-import type { TrafficSettings, TrafficSummary } from '../api/traffic-types.js';
+import type { TrafficSettings } from '../api/traffic-types.js';
 import type { SettingsRepository } from '../store/repositories/settings.js';
-import type { NewTrafficEntry, TrafficRepository } from '../store/repositories/traffic.js';
+import type { Committed, NewTrafficEntry, TrafficRepository } from '../store/repositories/traffic.js';
 import type { EngineWarnings } from '../warnings.js';
 import { messageOf } from '../api/errors.js';
 
 export const DEFAULT_TRAFFIC_SETTINGS: TrafficSettings = { retention: 100_000, capture: true };
 export const MAX_BODY_CHARS = 64 * 1024;
 const FLUSH_EVERY_MS = 100;
-export const FLUSH_AT = 500;
+export const FLUSH_AT = 2_000;
+/** A segment of large bodies is written sooner than FLUSH_AT entries. */
+const FLUSH_BYTES = 4 * 1024 * 1024;
 const SETTINGS_KEY = 'traffic.settings';
 
 /** What `clip` puts at the end of a body it cut. */
@@ -32,22 +36,14 @@ export function clip(body: string | null | undefined): string | null {
 }
 
 export interface TrafficRecorderDeps {
-  repo: Pick<TrafficRepository, 'append' | 'retain' | 'clear' | 'renewBody'>;
+  repo: Pick<TrafficRepository, 'capture' | 'stagedEntries' | 'stagedBytes' | 'commit' | 'retain' | 'clear'>;
   settings: SettingsRepository;
-  bus: Pick<EventBus, 'emit'>;
+  bus: Pick<EventBus, 'emit' | 'wants'>;
   /** Where a batch that could not be stored is told (and logged). */
   warnings?: Pick<EngineWarnings, 'warn'>;
 }
 
 export class TrafficRecorder {
-  /**
-   * One array for the life of the recorder, emptied after each write. A new array per batch was
-   * an allocation site whose arrays outlived a scavenge (they fill for up to FLUSH_AT requests),
-   * so V8 pretenured them: each batch's array then sat dead in the old generation still pointing
-   * at its entries, which every scavenge until the next full GC kept alive and promoted (measured:
-   * +770 B promoted and twice the GC time per captured request; with this array, none).
-   */
-  private readonly buffer: NewTrafficEntry[] = [];
   private timer: NodeJS.Timeout | null = null;
   private current: TrafficSettings;
 
@@ -76,9 +72,9 @@ export class TrafficRecorder {
     if (!this.current.capture) return;
     entry.requestBody = clip(entry.requestBody);
     entry.responseBody = clip(entry.responseBody);
-    this.deps.repo.renewBody(entry.url, entry.responseBody);
-    this.buffer.push(entry);
-    if (this.buffer.length >= FLUSH_AT) this.flush();
+    const { repo } = this.deps;
+    repo.capture(entry);
+    if (repo.stagedEntries >= FLUSH_AT || repo.stagedBytes >= FLUSH_BYTES) this.flush();
     else if (!this.timer) {
       this.timer = setTimeout(() => this.flush(), FLUSH_EVERY_MS);
       this.timer.unref();
@@ -92,22 +88,20 @@ export class TrafficRecorder {
   flush(): void {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
-    const batch = this.buffer;
-    if (batch.length === 0) return;
-    let stored: TrafficSummary[];
+    let committed: Committed;
     try {
-      stored = this.deps.repo.append(batch, this.current.retention).stored;
+      committed = this.deps.repo.commit(this.current.retention);
     } catch (error) {
       this.deps.warnings?.warn('traffic-log', `traffic could not be stored (${messageOf(error)}): those exchanges are missing from the log`, error);
       return;
-    } finally {
-      batch.length = 0;
     }
-    this.deps.bus.emit('traffic.captured', stored);
+    const { bus } = this.deps;
+    if (committed.count > 0 && bus.wants('traffic.captured')) bus.emit('traffic.captured', committed.summaries());
   }
 
   clear(): void {
-    this.buffer.length = 0;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
     this.deps.repo.clear();
     this.deps.bus.emit('traffic.reset', { reason: 'cleared' });
   }

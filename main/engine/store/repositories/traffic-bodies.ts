@@ -1,15 +1,15 @@
 /**
- * The response bodies traffic rows share (migration 007): a body of SHARED_BODY_MIN characters or
- * more is stored once per distinct content, and rows hold its id. Players ask for the same
+ * The response bodies traffic entries share (migration 007): a body of SHARED_BODY_MIN characters
+ * or more is stored once per distinct content, and entries hold its id. Players ask for the same
  * windows over and over, and writing (then trimming) each copy was most of what capture cost.
  *
  * A body is looked up by the URL that answered it: the same request mostly gets the same answer
  * (a window of an unchanged queue version), so finding it costs a short key and one compare (a
- * pointer check when the server resent the string `renew` kept, a full compare otherwise), where
+ * pointer check when the server resent the string remembered, a full compare otherwise), where
  * hashing 5 kB bodies would cost more than storing them, and sampling them misses windows
  * that differ in a digit. A URL whose answer changed stores the new body; forgetting one is
- * harmless (the next copy is stored anew). Every method runs inside the traffic write's
- * transaction.
+ * harmless (the next copy is stored anew). Ids are given at capture (`idOf`); the writes run
+ * inside the segment's transaction.
  */
 import type { SqliteDatabase } from '../database.js';
 
@@ -27,6 +27,8 @@ const REMEMBERED_CHARS = 4 * 1024 * 1024;
  * at most that many rows.
  */
 export const DEFAULT_USE_AHEAD = 10_000;
+/** Bodies kept once read back. */
+const READ_CACHE = 64;
 
 interface Remembered {
   id: number;
@@ -35,14 +37,20 @@ interface Remembered {
   lastUse: number;
 }
 
-/** What one batch uses: bodies it found or stored, to be marked used by its newest row. */
+/** What one segment uses: bodies it found or brought, to be marked used by its newest entry. */
 export type BodyUses = Set<Remembered>;
 
 export class TrafficBodies {
   /** The body each URL answered last, oldest URL first. */
   private readonly recent = new Map<string, Remembered>();
   private recentChars = 0;
+  /** Bodies the segment being captured brought, stored with it. */
+  private readonly fresh: Remembered[] = [];
+  private nextId: number;
+  /** Bodies read back, by id (a page of rows shares a few). */
+  private readonly read = new Map<number, string>();
   private readonly insert;
+  private readonly select;
   private readonly markUsed;
   private readonly dropUnused;
   private readonly dropAll;
@@ -51,37 +59,51 @@ export class TrafficBodies {
     db: SqliteDatabase,
     private readonly useAhead = DEFAULT_USE_AHEAD,
   ) {
-    this.insert = db.prepare<[number, string]>('INSERT INTO traffic_bodies (last_use, body) VALUES (?, ?)');
+    this.insert = db.prepare<[number, number, string]>('INSERT INTO traffic_bodies (id, last_use, body) VALUES (?, ?, ?)');
+    this.select = db.prepare<[number], string>('SELECT body FROM traffic_bodies WHERE id = ?').pluck();
     this.markUsed = db.prepare<[number, string]>('UPDATE traffic_bodies SET last_use = ? WHERE id IN (SELECT value FROM json_each(?))');
     this.dropUnused = db.prepare<[number]>('DELETE FROM traffic_bodies WHERE last_use <= ?');
     this.dropAll = db.prepare('DELETE FROM traffic_bodies');
+    this.nextId = (db.prepare('SELECT MAX(id) FROM traffic_bodies').pluck().get() as number | null) ?? 0;
   }
 
   /**
-   * Remembers `body` for `url` in place of an equal copy, so that the buffered entry and the
-   * write share one string. Asked at capture, while the fresh body is still in the CPU's caches.
-   * Keeping the newest copy rather than the first matters: a server that caches its answers (ours
-   * caches item windows from their second read on) sends the same string object every time, and
-   * comparing a string with itself is one pointer check, where comparing two copies reads 5 kB.
-   * When every answer is a fresh copy, the one it replaces dies, and `idOf` still finds it by
-   * identity.
+   * The id of the shared body a response from `url` has, taken at capture (0: keep `body` in the
+   * entry). A body equal to the one `url` answered last is that one; another gets a new id and is
+   * stored with the segment (`storeFresh`). The newest copy is the one remembered: a server that
+   * caches its answers (ours caches item windows from their second read on) sends the same string
+   * object every time, and comparing a string with itself is one pointer check, where comparing
+   * two copies reads 5 kB.
    */
-  renew(url: string, body: string | null): void {
-    if (!shareable(body)) return;
-    const found = this.recent.get(url);
-    if (found !== undefined && found.body === body) found.body = body;
-  }
-
-  /** The id of the stored body a response from `url` has (stored now if it is new); null: keep it in the row. */
-  idOf(url: string, body: string | null, uses: BodyUses): number | null {
-    if (!shareable(body)) return null;
+  idOf(url: string, body: string | null, uses: BodyUses): number {
+    if (!shareable(body)) return 0;
     let found = this.recent.get(url);
-    if (found === undefined || found.body !== body) {
-      found = { id: Number(this.insert.run(0, body).lastInsertRowid), body, lastUse: 0 };
+    if (found !== undefined && found.body === body) found.body = body;
+    else {
+      found = { id: ++this.nextId, body, lastUse: 0 };
+      this.fresh.push(found);
       this.remember(url, found);
     }
     uses.add(found);
     return found.id;
+  }
+
+  /** Stores the bodies the segment being written brought (inside its transaction). */
+  storeFresh(): void {
+    for (const body of this.fresh) this.insert.run(body.id, body.lastUse, body.body);
+    this.fresh.length = 0;
+  }
+
+  /** A stored body, by id. */
+  text(id: number): string | null {
+    let body = this.read.get(id);
+    if (body === undefined) {
+      body = this.select.get(id);
+      if (body === undefined) return null;
+      if (this.read.size >= READ_CACHE) this.read.delete(this.read.keys().next().value!);
+      this.read.set(id, body);
+    }
+    return body;
   }
 
   private remember(url: string, body: Remembered): void {
@@ -101,7 +123,7 @@ export class TrafficBodies {
     this.recentChars -= body.body.length;
   }
 
-  /** Records that a batch up to row `lastRow` of a log that keeps `keep` rows used these bodies, so trimming keeps them as long. */
+  /** Records that a segment up to row `lastRow` of a log that keeps `keep` rows used these bodies, so trimming keeps them as long. */
   used(uses: BodyUses, lastRow: number, keep: number): void {
     const lastUse = lastRow + Math.min(this.useAhead, Math.floor(keep / 10));
     const ids: number[] = [];
@@ -117,16 +139,19 @@ export class TrafficBodies {
   trim(edge: number): void {
     if (this.dropUnused.run(edge).changes === 0) return;
     for (const [url, body] of this.recent) if (body.lastUse <= edge) this.unremember(url);
+    this.read.clear();
   }
 
   clear(): void {
     this.dropAll.run();
     this.forget();
+    this.read.clear();
   }
 
   /** After a write that rolled back: what is remembered may name bodies that were never stored. */
   forget(): void {
     this.recent.clear();
     this.recentChars = 0;
+    this.fresh.length = 0;
   }
 }

@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import type { TrafficSummary } from '../../api/traffic-types.js';
 import { trafficEntry } from '../../testing/traffic.js';
 import { openDatabase } from '../database.js';
 import { migrate } from '../migrations.js';
 import { migrations } from '../migrations/index.js';
 import { openStore } from '../store.js';
+import { logMigrations } from '../log-migrations/index.js';
 import { attachTrafficLog } from '../traffic-log.js';
 import { TrafficRepository } from './traffic.js';
 
@@ -14,7 +16,7 @@ const KEEP_ALL = 1_000_000;
 const BEFORE_LOG_FILE = migrations.slice(0, 10);
 
 /** A response and the URL that answered it; a bare body is answered where that content always is. */
-type Answer = string | null | { url: string; body: string };
+type Answer = string | null | { url: string; body: string | null };
 
 /** A log whose bodies go with their last row (`bodyUseAhead` 0), unless told otherwise. */
 function storeWithLog(bodyUseAhead = 0) {
@@ -49,20 +51,26 @@ describe('the traffic log stores a response body many rows share once', () => {
     close();
   });
 
-  it('keeps storing a body once when capture renews it with a fresh copy, and leaves other bodies alone', () => {
-    const { store, close, bodies, append, readBack } = storeWithLog();
+  it('keeps storing a body once when a URL answers it again in a fresh copy, and leaves other URLs alone', () => {
+    const { close, bodies, append, readBack } = storeWithLog();
     const url = 'http://127.0.0.1:9003/queues/q/v2.3/itemWindow?reason=refresh';
     const a = windowBody(1);
     append([{ url, body: a }]);
+    // A short or missing body from the same URL is kept in its entry and does not displace it.
+    append([
+      { url, body: 'short' },
+      { url, body: null },
+    ]);
     // Fresh copies of the same answer (which copy is remembered is not observable in JS; what is
-    // stored is).
-    for (const body of [windowBody(1), windowBody(2), 'short', null]) store.traffic.renewBody(url, body);
-    store.traffic.renewBody(`${url}&other`, windowBody(1));
+    // stored is); the same content from another URL is that URL's own.
     const fresh = windowBody(1);
-    store.traffic.renewBody(url, fresh);
-    append([{ url, body: fresh }, { url: `${url}&other`, body: fresh }]);
+    append([
+      { url, body: fresh },
+      { url: `${url}&other`, body: fresh },
+    ]);
+    append([{ url, body: windowBody(1) }]);
     expect(bodies()).toEqual([a, a]);
-    expect(readBack()).toEqual([a, a, a]);
+    expect(readBack()).toEqual([a, 'short', null, a, a, a]);
     close();
   });
 
@@ -143,6 +151,17 @@ describe('the traffic log stores a response body many rows share once', () => {
     close();
   });
 
+  it('keeps a body that entries captured and not yet written point at when the cap is lowered meanwhile', () => {
+    const { store, close, append, readBack } = storeWithLog();
+    const a = windowBody(1);
+    append([a]);
+    store.traffic.capture(trafficEntry({ url: `http://127.0.0.1:9003/queues/q/v2.3/itemWindow?n=0`, responseBody: a }));
+    expect(store.traffic.retain(0)).toBe(1);
+    store.traffic.commit(KEEP_ALL);
+    expect(readBack()).toEqual([a]);
+    close();
+  });
+
   it('empties the bodies with the log', () => {
     const { store, close, bodies, append, readBack } = storeWithLog();
     append([windowBody(1), windowBody(1)]);
@@ -154,30 +173,177 @@ describe('the traffic log stores a response body many rows share once', () => {
     close();
   });
 
-  it('keeps nothing of a batch that failed, and finds no body of it afterwards', () => {
+  it('keeps nothing of a segment that failed, gives its ids again, and finds no body of it afterwards', () => {
     const { store, close, bodies, append, readBack } = storeWithLog();
     const a = windowBody(1);
-    const broken = { ...trafficEntry({ responseBody: windowBody(2) }), outcome: null as never };
-    expect(() => store.traffic.append([trafficEntry({ responseBody: a }), broken], KEEP_ALL)).toThrow(/NOT NULL/);
+    store.db.exec("CREATE TEMP TRIGGER disk_full BEFORE INSERT ON log.traffic_segments BEGIN SELECT RAISE(ABORT, 'disk full'); END");
+    expect(() => append([a, windowBody(2)])).toThrow(/disk full/);
     expect(bodies()).toEqual([]);
-    // The body the failed batch stored was rolled back with it: it is stored again, not pointed at.
-    append([a]);
+    expect(store.traffic.page({}, 0, 10).total).toBe(0);
+    store.db.exec('DROP TRIGGER disk_full');
+    // The body the failed segment brought was rolled back with it: it is stored again, not pointed at.
+    expect(append([a]).stored.map((s) => s.id)).toEqual([1]);
     expect(readBack()).toEqual([a]);
+    expect(bodies()).toEqual([a]);
     close();
   });
 });
 
+describe('the traffic log in segments', () => {
+  it('reads back what capture handed over, strings of any kind and nulls alike', () => {
+    const { store, close } = storeWithLog();
+    const odd = 'caf\u00e9 \u{1f3b5} \u0000 tab\there "quoted" \\ back';
+    const given = [
+      trafficEntry({ url: `http://127.0.0.1:9003/w?q=${odd}`, path: `/w/${odd}`, reason: odd, playerId: odd, requestId: odd, requestBody: odd, responseBody: odd, requestHeaders: `x-odd: ${odd}\r\n` }),
+      trafficEntry({ method: 'POST', status: null, latencyMs: null, retry: 2, outcome: 'dropped', requestBody: '', responseBody: '', fault: { ruleId: 'f1', action: 'drop' } }),
+      trafficEntry({ target: 'player', outcome: 'timeout', at: 1.5e12, wallAt: 1.7e12, responseBody: 'lone \ud800 surrogate' }),
+    ];
+    const { stored } = store.traffic.append(given, KEEP_ALL);
+    const read = stored.map((s) => store.traffic.get(s.id)!);
+    expect(read[0]).toMatchObject({ url: given[0]!.url, path: given[0]!.path, reason: odd, playerId: odd, requestId: odd, requestBody: odd, responseBody: odd, requestHeaders: { 'x-odd': odd.trim() } });
+    expect(read[1]).toMatchObject({ method: 'POST', status: null, latencyMs: null, retry: 2, outcome: 'dropped', requestBody: '', responseBody: '', fault: { ruleId: 'f1', action: 'drop' } });
+    // UTF-8 has no lone surrogate: it comes back as U+FFFD, as SQLite's text did.
+    expect(read[2]).toMatchObject({ target: 'player', outcome: 'timeout', at: 1.5e12, wallAt: 1.7e12, responseBody: 'lone \ufffd surrogate' });
+    // The summaries a write hands on are the entries as read back.
+    const summaryKeys = Object.keys(stored[0]!) as (keyof TrafficSummary)[];
+    expect(read.map((entry) => Object.fromEntries(summaryKeys.map((key) => [key, entry[key]])))).toEqual(stored);
+    close();
+  });
+
+  it('finds every entry again when the log is opened anew, and gives the next ids after them', () => {
+    const { store, close, append } = storeWithLog();
+    append(['a', 'b']);
+    store.traffic.append([trafficEntry({ target: 'player', reason: 'load', status: 503 })], KEEP_ALL);
+    const reopened = new TrafficRepository(store.db);
+    expect(reopened.page({}, 0, 10)).toEqual(store.traffic.page({}, 0, 10));
+    expect(reopened.page({ status: '5xx', reason: 'load', target: 'player' }, 0, 10).rows.map((r) => r.id)).toEqual([3]);
+    expect(reopened.append([trafficEntry()], KEEP_ALL).stored[0]!.id).toBe(4);
+    close();
+  });
+
+  it('hides the trimmed entries of a segment it cannot delete yet, for good', () => {
+    const { store, close, append } = storeWithLog();
+    append(Array.from({ length: 10 }, (_, i) => `r${i}`));
+    expect(store.traffic.retain(4)).toBe(6);
+    const kept = store.traffic.page({}, 0, 100).rows.map((r) => r.id);
+    expect(kept).toEqual([7, 8, 9, 10]);
+    expect(store.traffic.get(6)).toBeUndefined();
+    expect(store.traffic.locate({}, 6)).toBeNull();
+    expect(store.traffic.page({ text: 'r5' }, 0, 10).total).toBe(0);
+    // Still hidden once the log is opened anew, and when the cap is raised.
+    const reopened = new TrafficRepository(store.db);
+    expect(reopened.page({}, 0, 100).rows.map((r) => r.id)).toEqual(kept);
+    expect(reopened.append([trafficEntry()], KEEP_ALL).dropped).toBe(0);
+    expect(reopened.page({}, 0, 100).total).toBe(5);
+    // The segment goes once none of its entries is kept.
+    reopened.retain(1);
+    expect(store.db.prepare('SELECT first_id, last_id FROM log.traffic_segments').all()).toEqual([{ first_id: 11, last_id: 11 }]);
+    close();
+  });
+
+  it('filters by status (exact, class or none), request id and reason, past the reasons it interns', () => {
+    const { store, close } = storeWithLog();
+    store.traffic.append(
+      [200, 204, 404, 503, null].map((status) => trafficEntry({ status })),
+      KEEP_ALL,
+    );
+    const ids = (filter: Parameters<typeof store.traffic.page>[0]) => store.traffic.page(filter, 0, 100).rows.map((r) => r.id);
+    expect(ids({ status: '2XX' })).toEqual([1, 2]);
+    expect(ids({ status: '404' })).toEqual([3]);
+    expect(ids({ status: 'none' })).toEqual([5]);
+
+    // 'costarring' and 'liquid' have the same FNV-1a hash: the index finds both, the stored id tells them apart.
+    store.traffic.append(['costarring', 'liquid', null].map((requestId) => trafficEntry({ requestId })), KEEP_ALL);
+    expect(ids({ requestId: 'liquid' })).toEqual([7]);
+    expect(ids({ requestId: 'costarring' })).toEqual([6]);
+    expect(ids({ requestId: 'other' })).toEqual([]);
+
+    // More distinct reasons than the index interns: the later ones are found by their stored text.
+    // A filter's unencoded `+` arrives as a space, and is read as written.
+    store.traffic.append(Array.from({ length: 4_200 }, (_, i) => trafficEntry({ reason: `reason+${i}` })), KEEP_ALL);
+    expect(ids({ reason: 'reason+7' })).toEqual([9 + 7]);
+    expect(ids({ reason: 'reason+4199' })).toEqual([9 + 4_199]);
+    expect(ids({ reason: 'reason 4199' })).toEqual([9 + 4_199]);
+    expect(ids({ reason: 'no such reason' })).toEqual([]);
+    close();
+  });
+
+  it('searches URLs and bodies in any case and literally, and keeps a search up to date as entries come and go', () => {
+    const { store, close } = storeWithLog();
+    const shared = windowBody(1).replace('item-1"', 'Item-ONE"');
+    store.traffic.append(
+      [
+        trafficEntry({ url: 'http://127.0.0.1:9003/w?itemId=ABC' }),
+        trafficEntry({ requestBody: '{"positionMillis":100_%}' }),
+        trafficEntry({ responseBody: shared }),
+        trafficEntry({ requestHeaders: 'x-abc: abc\r\n' }),
+      ],
+      KEEP_ALL,
+    );
+    const ids = (text: string) => store.traffic.page({ text }, 0, 100).rows.map((r) => r.id);
+    expect(ids('itemid=abc')).toEqual([1]);
+    expect(ids('100_%')).toEqual([2]);
+    expect(ids('0_%}')).toEqual([2]);
+    expect(ids('1%')).toEqual([]);
+    expect(ids('item-one')).toEqual([3]);
+    // Headers are not searched.
+    expect(ids('x-abc')).toEqual([]);
+
+    store.traffic.append([trafficEntry({ url: 'http://127.0.0.1:9003/w?itemId=abc' }), trafficEntry({ responseBody: shared })], KEEP_ALL);
+    expect(ids('ITEMID=ABC')).toEqual([1, 5]);
+    expect(ids('item-one')).toEqual([3, 6]);
+    expect(store.traffic.locate({ text: 'item-one' }, 6)).toBe(1);
+    store.traffic.retain(2);
+    expect(ids('itemid=abc')).toEqual([5]);
+    expect(store.traffic.page({ text: 'item-one' }, 0, 100)).toEqual({ total: 1, rows: [expect.objectContaining({ id: 6 })] });
+    store.traffic.clear();
+    expect(ids('itemid=abc')).toEqual([]);
+    close();
+  });
+
+  it('reads entries after an id or from an engine time, and the newest of a set', () => {
+    const { store, close } = storeWithLog();
+    store.traffic.append([5, 1, 7, 3].map((at) => trafficEntry({ at, target: at > 4 ? 'player' : 'cloudQueue' })), KEEP_ALL);
+    const ats = (entries: { at: number }[]) => entries.map((e) => e.at);
+    expect(ats(store.traffic.entries({}, { afterId: 2 }, 10))).toEqual([7, 3]);
+    expect(ats(store.traffic.entries({}, { fromAt: 4 }, 10))).toEqual([5, 7]);
+    expect(ats(store.traffic.entries({ target: 'cloudQueue' }, { fromAt: 2 }, 10))).toEqual([3]);
+    expect(ats(store.traffic.entries({}, undefined, 2))).toEqual([5, 1]);
+    expect(ats(store.traffic.latest({ target: 'player' }, 1))).toEqual([7]);
+    expect(store.traffic.locate({ target: 'player' }, 3)).toBe(1);
+    expect(store.traffic.locate({ target: 'player' }, 2)).toBeNull();
+    close();
+  });
+});
+
+/** The console's database at `version` (no log attached yet). */
+function databaseAt(version: number) {
+  const db = openDatabase({ dataDir: null });
+  migrate(db, migrations.slice(0, version), 0);
+  return db;
+}
+
+/** The rest of the way, as `openStore` goes: the log attached and migrated, then the console's migrations. */
+function migrateAll(db: ReturnType<typeof openDatabase>) {
+  attachTrafficLog(db, null, 0);
+  migrate(db, migrations, 0);
+}
+
+/** A row as the log kept them before segments (`table`: main.traffic before 11, log.traffic before log 2). */
+function insertRow(db: ReturnType<typeof openDatabase>, table: string, fields: Record<string, unknown>) {
+  const row = { target: 'cloudQueue', at: 0, wall_at: 0, method: 'GET', url: 'http://127.0.0.1/w', path: '/w', outcome: 'answered', request_headers: '', response_headers: '', ...fields };
+  const names = Object.keys(row);
+  db.prepare(`INSERT INTO ${table} (${names.join(', ')}) VALUES (${names.map(() => '?').join(', ')})`).run(...Object.values(row));
+}
+
 describe('migration 8 (header blocks)', () => {
   it('turns the JSON headers of earlier rows into blocks that read as before', () => {
-    const db = openDatabase({ dataDir: null });
-    migrate(db, migrations.slice(0, 7), 0);
-    db.prepare(
-      `INSERT INTO traffic (target, at, wall_at, method, url, path, outcome, request_headers, response_headers)
-       VALUES ('cloudQueue', 0, 0, 'GET', 'http://127.0.0.1/w', '/w', 'answered', ?, ?)`,
-    ).run(JSON.stringify({ host: '127.0.0.1:9003', authorization: 'Bearer abc' }), '{}');
+    const db = databaseAt(7);
+    insertRow(db, 'traffic', { request_headers: JSON.stringify({ host: '127.0.0.1:9003', authorization: 'Bearer abc' }), response_headers: '{}' });
     migrate(db, BEFORE_LOG_FILE, 0);
-
     expect(db.prepare('SELECT request_headers, response_headers FROM traffic').get()).toEqual({ request_headers: 'host: 127.0.0.1:9003\r\nauthorization: Bearer abc\r\n', response_headers: '' });
+
+    migrateAll(db);
     const [entry] = new TrafficRepository(db).entries({}, undefined, 1);
     expect(entry!.requestHeaders).toEqual({ host: '127.0.0.1:9003', authorization: 'Bearer abc' });
     expect(entry!.responseHeaders).toEqual({});
@@ -187,76 +353,119 @@ describe('migration 8 (header blocks)', () => {
 
 describe('migration 7 (traffic bodies)', () => {
   it('moves the bodies 006 rows shared into the body table; every row reads as before', () => {
-    const db = openDatabase({ dataDir: null });
-    migrate(db, migrations.slice(0, 6), 0);
+    const db = databaseAt(6);
     const a = windowBody(1);
-    const insert = db.prepare(
-      `INSERT INTO traffic (target, at, wall_at, method, url, path, outcome, request_headers, response_headers, response_body, response_body_ahead)
-       VALUES ('cloudQueue', 0, 0, 'GET', 'http://127.0.0.1/w', '/w', 'answered', '{}', '{}', ?, ?)`,
-    );
     // Rows 1 and 2 point at row 3 (version 6's layout); row 4 holds a body of its own.
-    insert.run(null, 2);
-    insert.run(null, 1);
-    insert.run(a, null);
-    insert.run('short', null);
+    for (const [body, ahead] of [[null, 2], [null, 1], [a, null], ['short', null]] as const) insertRow(db, 'traffic', { request_headers: '{}', response_headers: '{}', response_body: body, response_body_ahead: ahead });
     migrate(db, BEFORE_LOG_FILE, 0);
-
-    const repo = new TrafficRepository(db);
-    expect(repo.entries({}, undefined, 10).map((e) => e.responseBody)).toEqual([a, a, a, 'short']);
     expect(db.prepare('SELECT id, last_use, body FROM traffic_bodies').all()).toEqual([{ id: 3, last_use: 3, body: a }]);
     expect(db.prepare('SELECT response_body_id FROM traffic ORDER BY id').pluck().all()).toEqual([3, 3, 3, null]);
-    // Trimming after the migration drops the moved body with its last row.
+
+    migrateAll(db);
+    const repo = new TrafficRepository(db);
+    expect(repo.entries({}, undefined, 10).map((e) => e.responseBody)).toEqual([a, a, a, 'short']);
+    // Trimming after the migrations drops the moved body with its last row.
     expect(repo.retain(1)).toBe(3);
-    expect(db.prepare('SELECT COUNT(*) FROM traffic_bodies').pluck().get()).toBe(0);
+    expect(db.prepare('SELECT COUNT(*) FROM log.traffic_bodies').pluck().get()).toBe(0);
     db.close();
-  });
-});
-
-describe('migrations 9 and 10 (no filter or request id indexes)', () => {
-  it('leaves rows no index to pay for, and target and reason filters answer as before', () => {
-    const { store, append, close } = storeWithLog();
-    const indexes = store.db.prepare("SELECT name FROM log.sqlite_master WHERE type = 'index' AND tbl_name = 'traffic' AND sql IS NOT NULL").pluck().all();
-    expect(indexes).toEqual([]);
-
-    append(['a', 'b', 'c']);
-    store.traffic.append([trafficEntry({ target: 'player', reason: 'load' }), trafficEntry({ target: 'cloudQueue', reason: 'load' })], KEEP_ALL);
-    expect(store.traffic.page({ target: 'player' }, 0, 10).rows.map((r) => [r.target, r.reason])).toEqual([['player', 'load']]);
-    expect(store.traffic.page({ reason: 'load' }, 0, 10).total).toBe(2);
-    expect(store.traffic.page({ target: 'cloudQueue', reason: 'load' }, 0, 10).rows.map((r) => r.id)).toEqual([5]);
-    close();
   });
 });
 
 describe('migration 11 (the log in a file of its own)', () => {
   it('moves every row and shared body to the log, which reads as before, and drops them here', () => {
-    const db = openDatabase({ dataDir: null });
-    migrate(db, BEFORE_LOG_FILE, 0);
+    const db = databaseAt(10);
     const a = windowBody(1);
-    const before = new TrafficRepository(db, { bodyUseAhead: 0 });
-    before.append([trafficEntry({ url: 'http://127.0.0.1:9003/w', responseBody: a, requestHeaders: 'host: x\r\n' }), trafficEntry({ url: 'http://127.0.0.1:9003/w', responseBody: a, reason: 'load' })], KEEP_ALL);
-    const stored = before.entries({}, undefined, 10);
+    db.prepare('INSERT INTO traffic_bodies (id, last_use, body) VALUES (1, 2, ?)').run(a);
+    insertRow(db, 'traffic', { request_headers: 'host: x\r\n', response_body_id: 1, at: 5 });
+    insertRow(db, 'traffic', { reason: 'load', status: 503, fault: JSON.stringify({ ruleId: 'f1', action: 'status' }), response_body_id: 1 });
 
-    attachTrafficLog(db, null, 0);
-    migrate(db, migrations, 0);
-
+    migrateAll(db);
     expect(db.prepare("SELECT name FROM main.sqlite_master WHERE name LIKE 'traffic%'").all()).toEqual([]);
     const after = new TrafficRepository(db, { bodyUseAhead: 0 });
-    expect(after.entries({}, undefined, 10)).toEqual(stored);
+    expect(after.entries({}, undefined, 10)).toEqual([
+      expect.objectContaining({ id: 1, at: 5, url: 'http://127.0.0.1/w', requestHeaders: { host: 'x' }, responseBody: a, reason: null, fault: null }),
+      expect.objectContaining({ id: 2, reason: 'load', status: 503, fault: { ruleId: 'f1', action: 'status' }, responseBody: a }),
+    ]);
     expect(db.prepare('SELECT COUNT(*) FROM log.traffic_bodies').pluck().get()).toBe(1);
-    // New rows follow the moved ones, and trimming still drops a moved body with its last row.
+    // New entries follow the moved ones, and trimming still drops a moved body with its last row.
     expect(after.append([trafficEntry()], 1).stored[0]!.id).toBe(3);
     expect(db.prepare('SELECT COUNT(*) FROM log.traffic_bodies').pluck().get()).toBe(0);
     db.close();
   });
 
   it('carries the next id over from a cleared log', () => {
+    const db = databaseAt(10);
+    for (let i = 0; i < 3; i++) insertRow(db, 'traffic', {});
+    db.exec('DELETE FROM traffic');
+    migrateAll(db);
+    expect(new TrafficRepository(db).append([trafficEntry()], KEEP_ALL).stored[0]!.id).toBe(4);
+    db.close();
+  });
+});
+
+describe('log migration 2 (segments)', () => {
+  /** A console database with its log at version 1: one row per exchange. */
+  function logAtVersion1() {
     const db = openDatabase({ dataDir: null });
-    migrate(db, BEFORE_LOG_FILE, 0);
-    const before = new TrafficRepository(db);
-    before.append([trafficEntry(), trafficEntry(), trafficEntry()], KEEP_ALL);
-    before.clear();
-    attachTrafficLog(db, null, 0);
-    migrate(db, migrations, 0);
+    db.exec("ATTACH DATABASE ':memory:' AS log");
+    migrate(db, logMigrations.slice(0, 1), 0, 'log');
+    return db;
+  }
+
+  it('moves the rows into segments of consecutive ids that read as the rows did', () => {
+    const db = logAtVersion1();
+    const a = windowBody(1);
+    db.prepare('INSERT INTO log.traffic_bodies (id, last_use, body) VALUES (9, 2000, ?)').run(a);
+    // 1..700, then 703..1202: a gap (rows 701 and 702 were never stored) ends a segment.
+    const ids = [...Array.from({ length: 700 }, (_, i) => i + 1), ...Array.from({ length: 500 }, (_, i) => i + 703)];
+    for (const id of ids) {
+      insertRow(db, 'log.traffic', {
+        id,
+        at: id * 10,
+        url: `http://127.0.0.1/w?n=${id}&caf\u00e9`,
+        reason: id % 3 === 0 ? 'refresh' : null,
+        status: id % 5 === 0 ? null : 200,
+        request_body: id % 7 === 0 ? `{"n":${id}}` : null,
+        response_body: id % 2 === 0 ? null : `own ${id}`,
+        response_body_id: id % 2 === 0 ? 9 : null,
+        fault: id === 4 ? JSON.stringify({ ruleId: 'f', action: 'drop' }) : null,
+        request_id: `r-${id}`,
+      });
+    }
+    migrate(db, logMigrations, 0, 'log');
+
+    expect(db.prepare("SELECT name FROM log.sqlite_master WHERE name = 'traffic'").all()).toEqual([]);
+    expect(db.prepare('SELECT first_id, last_id FROM log.traffic_segments ORDER BY first_id').all()).toEqual([
+      { first_id: 1, last_id: 500 },
+      { first_id: 501, last_id: 700 },
+      { first_id: 703, last_id: 1202 },
+    ]);
+    const repo = new TrafficRepository(db);
+    const entries = repo.entries({}, undefined, 10_000);
+    expect(entries.map((e) => e.id)).toEqual(ids);
+    for (const entry of entries) {
+      const id = entry.id;
+      expect(entry).toMatchObject({
+        at: id * 10,
+        url: `http://127.0.0.1/w?n=${id}&caf\u00e9`,
+        reason: id % 3 === 0 ? 'refresh' : null,
+        status: id % 5 === 0 ? null : 200,
+        requestBody: id % 7 === 0 ? `{"n":${id}}` : null,
+        responseBody: id % 2 === 0 ? a : `own ${id}`,
+        fault: id === 4 ? { ruleId: 'f', action: 'drop' } : null,
+        requestId: `r-${id}`,
+      });
+    }
+    expect(repo.page({ requestId: 'r-703' }, 0, 10).rows.map((r) => r.id)).toEqual([703]);
+    expect(repo.append([trafficEntry()], KEEP_ALL).stored[0]!.id).toBe(1203);
+    db.close();
+  });
+
+  it('carries the next id over from a cleared log', () => {
+    const db = logAtVersion1();
+    for (let i = 0; i < 3; i++) insertRow(db, 'log.traffic', {});
+    db.exec('DELETE FROM log.traffic');
+    migrate(db, logMigrations, 0, 'log');
     expect(new TrafficRepository(db).append([trafficEntry()], KEEP_ALL).stored[0]!.id).toBe(4);
     db.close();
   });

@@ -1,248 +1,412 @@
 /**
- * The traffic log's rows. Inserts come in batches (one transaction per flush); reads are pages of
- * a filtered, id-ordered set; the oldest rows go once the retention cap is passed.
+ * The traffic log: exchanges are encoded as they are captured (`capture`), written one segment per
+ * flush (`commit`, see `traffic-segment.ts`), and the oldest go once the retention cap is passed.
+ * Reads are pages of a filtered, id-ordered set, worked out on the in-memory index
+ * (`traffic-index.ts`); rows, entries and text searches read the segments they need, a few kept
+ * decoded.
+ *
+ * Trimming deletes the segments wholly past the cap; one that straddles it stays, and its older
+ * entries are hidden (`dropped_through` in `traffic_state`), never shown again.
  */
-import type { FaultHit } from '../../api/fault-types.js';
-import type { TrafficEntry, TrafficFilter, TrafficOutcome, TrafficSummary, TrafficTarget } from '../../api/traffic-types.js';
-import type { Statement } from 'better-sqlite3';
-import { transactor, type SqliteDatabase, type Transact } from '../database.js';
+import { TRAFFIC_TARGETS, type TrafficEntry, type TrafficFilter, type TrafficSummary } from '../../api/traffic-types.js';
 import { reasonAsWritten } from '../../cloud-queue/reasons.js';
-import { parseHeaderBlock, type HeaderBlock } from './header-block.js';
+import { transactor, type SqliteDatabase, type Transact } from '../database.js';
+import { parseHeaderBlock } from './header-block.js';
 import { DEFAULT_USE_AHEAD, TrafficBodies, type BodyUses } from './traffic-bodies.js';
+import { TrafficIndex, OTHER_REASON, requestIdKey } from './traffic-index.js';
+import { PART, SegmentDetails, SegmentSummary, SegmentWriter, type NewTrafficEntry } from './traffic-segment.js';
 
-/** An entry before it has an id, with its headers as stored: header blocks (see `header-block.ts`). */
-export type NewTrafficEntry = Omit<TrafficEntry, 'id' | 'redacted' | 'transitions' | 'requestHeaders' | 'responseHeaders'> & {
-  requestHeaders: HeaderBlock;
-  responseHeaders: HeaderBlock;
-};
-
-interface Row {
-  id: number;
-  target: string;
-  at: number;
-  wall_at: number;
-  method: string;
-  url: string;
-  path: string;
-  reason: string | null;
-  status: number | null;
-  latency_ms: number | null;
-  retry: number | null;
-  fault: string | null;
-  player_id: string | null;
-  request_id: string | null;
-  outcome: string;
-  request_headers: string;
-  request_body: string | null;
-  response_headers: string;
-  response_body: string | null;
-}
-
-/** A row's response body: its own, or the shared one it points at (see `TrafficBodies`). */
-const RESPONSE_BODY = 'COALESCE(response_body, (SELECT shared.body FROM traffic_bodies shared WHERE shared.id = traffic.response_body_id))';
-
-const SUMMARY_COLUMNS = 'id, target, at, wall_at, method, path, reason, status, latency_ms, retry, fault, player_id, request_id, outcome';
-const ENTRY_COLUMNS = `${SUMMARY_COLUMNS}, url, request_headers, request_body, response_headers, ${RESPONSE_BODY} AS response_body`;
-
-function toSummary(row: Row): TrafficSummary {
-  return {
-    id: row.id,
-    target: row.target as TrafficTarget,
-    at: row.at,
-    wallAt: row.wall_at,
-    method: row.method,
-    path: row.path,
-    reason: row.reason,
-    status: row.status,
-    latencyMs: row.latency_ms,
-    retry: row.retry,
-    fault: row.fault ? (JSON.parse(row.fault) as FaultHit) : null,
-    playerId: row.player_id,
-    requestId: row.request_id,
-    outcome: row.outcome as TrafficOutcome,
-  };
-}
-
+export type { NewTrafficEntry } from './traffic-segment.js';
 export type StoredTrafficEntry = Omit<TrafficEntry, 'redacted' | 'transitions'>;
 
-function toEntry(row: Row): StoredTrafficEntry {
-  return {
-    ...toSummary(row),
-    url: row.url,
-    requestHeaders: parseHeaderBlock(row.request_headers),
-    requestBody: row.request_body,
-    responseHeaders: parseHeaderBlock(row.response_headers),
-    responseBody: row.response_body,
-  };
+/** What a `commit` wrote. */
+export interface Committed {
+  count: number;
+  dropped: number;
+  summaries(): TrafficSummary[];
 }
 
 /** Where a read starts: after an entry (by id), or at an engine time. */
 export type TrafficCursor = { afterId: number } | { fromAt: number };
 
-/** SQL for a filter, with its parameters. */
-function where(filter: TrafficFilter, since?: TrafficCursor): { sql: string; params: (string | number)[] } {
-  const clauses: string[] = [];
-  const params: (string | number)[] = [];
-  if (since !== undefined) {
-    clauses.push('afterId' in since ? 'id > ?' : 'at >= ?');
-    params.push('afterId' in since ? since.afterId : since.fromAt);
-  }
-  if (filter.target) {
-    clauses.push('target = ?');
-    params.push(filter.target);
-  }
-  if (filter.reason) {
-    clauses.push('reason = ?');
-    // As captured: `?reason=load+queueCompleted` unencoded arrives with a space.
-    params.push(reasonAsWritten(filter.reason));
-  }
-  if (filter.status) {
-    // Checked against TRAFFIC_STATUS_FILTER_PATTERN where it came in.
-    const status = filter.status.toLowerCase();
-    if (status === 'none') clauses.push('status IS NULL');
-    else if (/^[1-5]xx$/.test(status)) {
-      clauses.push('status BETWEEN ? AND ?');
-      params.push(Number(status[0]) * 100, Number(status[0]) * 100 + 99);
-    } else if (/^\d{3}$/.test(status)) {
-      clauses.push('status = ?');
-      params.push(Number(status));
-    }
-  }
-  if (filter.requestId) {
-    clauses.push('request_id = ?');
-    params.push(filter.requestId);
-  }
-  if (filter.text) {
-    // The URL, not just the path: a query (`itemId=item-7`, `reason=`) is what people look for.
-    clauses.push(`(url LIKE ? ESCAPE '\\' OR request_body LIKE ? ESCAPE '\\' OR ${RESPONSE_BODY} LIKE ? ESCAPE '\\')`);
-    const like = `%${filter.text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    params.push(like, like, like);
-  }
-  return { sql: clauses.length ? `WHERE ${clauses.join(' AND ')}` : '', params };
+/** Decoded segments kept for reads (a page, its neighbours, an entry opened from them). */
+const CACHED_SEGMENTS = 16;
+/** Segments read at a time when a search or the start-up goes through all of them. */
+const SEGMENTS_PER_READ = 16;
+/** Text searches whose matches are kept (and brought up to date) for the pages that follow. */
+const CACHED_SEARCHES = 4;
+
+interface StoredSegment {
+  summary: SegmentSummary;
+  details?: SegmentDetails;
 }
 
-const COLUMNS = 'target, at, wall_at, method, url, path, reason, status, latency_ms, retry, fault, player_id, request_id, outcome, request_headers, request_body, response_headers, response_body, response_body_id';
-const WIDTH = COLUMNS.split(',').length;
-const ROW = `(${Array(WIDTH).fill('?').join(', ')})`;
-/** Rows per INSERT: one statement per row costs more than the row itself. */
-const ROWS_PER_INSERT = 32;
-
-/** Writes an entry's columns into `args` from `at` on, in COLUMNS order; `bodyId`: its shared response body. */
-function bind(args: unknown[], at: number, e: NewTrafficEntry, bodyId: number | null): void {
-  args[at] = e.target;
-  args[at + 1] = e.at;
-  args[at + 2] = e.wallAt;
-  args[at + 3] = e.method;
-  args[at + 4] = e.url;
-  args[at + 5] = e.path;
-  args[at + 6] = e.reason;
-  args[at + 7] = e.status;
-  args[at + 8] = e.latencyMs;
-  args[at + 9] = e.retry;
-  args[at + 10] = e.fault ? JSON.stringify(e.fault) : null;
-  args[at + 11] = e.playerId;
-  args[at + 12] = e.requestId;
-  args[at + 13] = e.outcome;
-  args[at + 14] = e.requestHeaders;
-  args[at + 15] = e.requestBody;
-  args[at + 16] = e.responseHeaders;
-  args[at + 17] = bodyId === null ? e.responseBody : null;
-  args[at + 18] = bodyId;
+/** The ids of a filtered set, ascending. */
+interface Selection {
+  total: number;
+  idAt(k: number): number;
 }
 
-const summaryOf = (e: NewTrafficEntry, id: number): TrafficSummary => ({
-  id,
-  target: e.target,
-  at: e.at,
-  wallAt: e.wallAt,
-  method: e.method,
-  path: e.path,
-  reason: e.reason,
-  status: e.status,
-  latencyMs: e.latencyMs,
-  retry: e.retry,
-  fault: e.fault,
-  playerId: e.playerId,
-  requestId: e.requestId,
-  outcome: e.outcome,
-});
+/** A text search's matches over the entries up to `through` (ids, ascending, from `from` on). */
+interface Search {
+  needle: string;
+  through: number;
+  ids: number[];
+  from: number;
+  /** Whether each shared body searched holds the text. */
+  bodies: Map<number, boolean>;
+}
+
+/** A status filter as a test of a stored status (-1: none); null when it filters nothing. */
+function statusTest(filter: string | undefined): ((status: number) => boolean) | null {
+  if (!filter) return null;
+  // Checked against TRAFFIC_STATUS_FILTER_PATTERN where it came in.
+  const status = filter.toLowerCase();
+  if (status === 'none') return (s) => s === -1;
+  if (/^[1-5]xx$/.test(status)) {
+    const low = Number(status[0]) * 100;
+    return (s) => s >= low && s <= low + 99;
+  }
+  if (/^\d{3}$/.test(status)) {
+    const exact = Number(status);
+    return (s) => s === exact;
+  }
+  return null;
+}
 
 export class TrafficRepository {
-  private readonly one;
-  /** INSERT statements by row count, prepared when first needed. */
-  private readonly inserts: Statement<unknown[]>[] = [];
-  private readonly newest;
-  private readonly dropUpTo;
-  private readonly dropAll;
+  private readonly index = new TrafficIndex();
+  private readonly writer = new SegmentWriter();
   private readonly bodies: TrafficBodies;
+  private uses: BodyUses = new Set();
+  private nextId: number;
+  private droppedThrough: number;
+  /** Decoded segments by first id, least recently used first. */
+  private readonly segments = new Map<number, StoredSegment>();
+  private readonly searches = new Map<string, Search>();
   private readonly transact: Transact;
+  private readonly insertSegment;
+  private readonly dropSegments;
+  private readonly dropAll;
+  private readonly saveState;
+  private readonly segmentHolding;
+  private readonly detailOf;
+  private readonly segmentsAfter;
 
-  /** `bodyUseAhead`: see `DEFAULT_USE_AHEAD` (tests set 0 to see bodies go with their last row). */
+  /** `bodyUseAhead`: see `DEFAULT_USE_AHEAD` (tests set 0 to see bodies go with their last entry). */
   constructor(
-    private readonly db: SqliteDatabase,
+    db: SqliteDatabase,
     { bodyUseAhead = DEFAULT_USE_AHEAD }: { bodyUseAhead?: number } = {},
   ) {
-    this.one = db.prepare<[number], Row>(`SELECT ${ENTRY_COLUMNS} FROM traffic WHERE id = ?`);
-    this.newest = db.prepare<[], { id: number | null }>('SELECT MAX(id) AS id FROM traffic');
-    this.dropUpTo = db.prepare<[number]>('DELETE FROM traffic WHERE id <= ?');
-    this.dropAll = db.prepare('DELETE FROM traffic');
+    this.insertSegment = db.prepare<[number, number, Buffer, Buffer]>('INSERT INTO traffic_segments (first_id, last_id, summary, detail) VALUES (?, ?, ?, ?)');
+    // By first id too, so that SQLite seeks to them instead of reading every segment.
+    // By first id too, so that SQLite seeks to them instead of reading every segment's row.
+    this.dropSegments = db.prepare<[number, number]>('DELETE FROM traffic_segments WHERE first_id <= ? AND last_id <= ?');
+    this.dropAll = db.prepare('DELETE FROM traffic_segments');
+    this.saveState = db.prepare<[number, number]>('UPDATE traffic_state SET next_id = ?, dropped_through = ?');
+    this.segmentHolding = db.prepare<[number], { first_id: number; last_id: number; summary: Buffer }>(
+      'SELECT first_id, last_id, summary FROM traffic_segments WHERE first_id <= ? ORDER BY first_id DESC LIMIT 1',
+    );
+    this.detailOf = db.prepare<[number], Buffer>('SELECT detail FROM traffic_segments WHERE first_id = ?').pluck();
+    this.segmentsAfter = db.prepare<[number, number], { first_id: number; summary: Buffer; detail: Buffer | null }>(
+      'SELECT first_id, summary, CASE WHEN ? THEN detail END AS detail FROM traffic_segments WHERE first_id > ? ORDER BY first_id LIMIT ' + SEGMENTS_PER_READ,
+    );
     this.bodies = new TrafficBodies(db, bodyUseAhead);
     this.transact = transactor(db);
+    const state = db.prepare('SELECT next_id, dropped_through FROM traffic_state').get() as { next_id: number; dropped_through: number };
+    this.nextId = state.next_id;
+    this.droppedThrough = state.dropped_through;
+    this.eachSegment(0, false, (segment) => this.index.addSegment(segment.summary, this.droppedThrough));
   }
 
   /**
-   * Stores a batch and trims the log to its newest `keep` rows, in one transaction. Returns the
-   * entries with their ids and how many old rows went.
+   * Encodes an exchange into the segment the next `commit` writes (its id is given then). Costs
+   * no SQL: capture calls it on every request.
    */
+  capture(entry: NewTrafficEntry): void {
+    this.writer.add(entry, this.bodies.idOf(entry.url, entry.responseBody, this.uses));
+  }
+
+  /** Entries captured and not yet written. */
+  get stagedEntries(): number {
+    return this.writer.count;
+  }
+
+  /** About how many bytes the entries not yet written take. */
+  get stagedBytes(): number {
+    return this.writer.bytes;
+  }
+
+  /**
+   * Writes what was captured as one segment and trims the log to its newest `keep` entries, in
+   * one transaction. Returns how many entries were written and how many old ones went, and their
+   * summaries on demand (an event nobody listens to needs none). What fails to be written is
+   * dropped (and its ids given again).
+   */
+  commit(keep: number): Committed {
+    const count = this.writer.count;
+    if (count === 0) return { count: 0, dropped: 0, summaries: () => [] };
+    const first = this.nextId;
+    const last = first + count - 1;
+    const { summary, detail } = this.writer.encode();
+    const uses = this.uses;
+    this.writer.reset();
+    this.uses = new Set();
+    const edge = this.write(() => {
+      this.bodies.storeFresh();
+      this.insertSegment.run(first, last, summary, detail);
+      this.bodies.used(uses, last, keep);
+      const trimmedTo = this.trimTo(keep, last);
+      this.saveState.run(last + 1, trimmedTo);
+      return trimmedTo;
+    });
+    this.nextId = last + 1;
+    const segment = new SegmentSummary(first, summary);
+    this.keep(first, { summary: segment });
+    this.index.addSegment(segment);
+    const summaries = () => {
+      const stored = new Array<TrafficSummary>(count);
+      for (let i = 0; i < count; i++) stored[i] = segment.summary(i);
+      return stored;
+    };
+    return { count, dropped: this.droppedTo(edge), summaries };
+  }
+
+  /** Captures and commits `entries` at once (imports, tests): the entries with their ids, and how many old ones went. */
   append(entries: readonly NewTrafficEntry[], keep: number): { stored: TrafficSummary[]; dropped: number } {
-    return this.write(() => {
-      const stored: TrafficSummary[] = new Array(entries.length);
-      const uses: BodyUses = new Set();
-      let lastRow = 0;
-      // One statement's rows get consecutive ids, ending at its lastInsertRowid.
-      for (let from = 0; from < entries.length; from += ROWS_PER_INSERT) {
-        const rows = Math.min(ROWS_PER_INSERT, entries.length - from);
-        const args: unknown[] = new Array(rows * WIDTH);
-        for (let j = 0; j < rows; j++) {
-          const entry = entries[from + j]!;
-          bind(args, j * WIDTH, entry, this.bodies.idOf(entry.url, entry.responseBody, uses));
-        }
-        lastRow = Number(this.insert(rows).run(...args).lastInsertRowid);
-        for (let j = 0; j < rows; j++) stored[from + j] = summaryOf(entries[from + j]!, lastRow - rows + 1 + j);
-      }
-      this.bodies.used(uses, lastRow, keep);
-      return { stored, dropped: this.trim(keep, lastRow) };
-    });
+    for (const entry of entries) this.capture(entry);
+    const { dropped, summaries } = this.commit(keep);
+    return { stored: summaries(), dropped };
   }
 
-  /** Called at capture with a response body that will be written: see `TrafficBodies.renew`. */
-  renewBody(url: string, body: string | null): void {
-    this.bodies.renew(url, body);
-  }
-
-  /** Drops the oldest rows beyond `keep`; returns how many went. */
+  /** Drops the oldest entries beyond `keep`; returns how many went. */
   retain(keep: number): number {
-    return this.write(() => this.trim(keep));
-  }
-
-  clear(): number {
-    return this.write(() => {
-      this.bodies.clear();
-      return this.dropAll.run().changes;
+    const edge = this.write(() => {
+      // Captured entries not yet written may point at a shared body trimming would take.
+      this.bodies.used(this.uses, this.nextId + this.writer.count - 1, keep);
+      const trimmedTo = this.trimTo(keep, this.index.newestId);
+      this.saveState.run(this.nextId, trimmedTo);
+      return trimmedTo;
     });
+    return this.droppedTo(edge);
   }
 
-  private insert(rows: number): Statement<unknown[]> {
-    return (this.inserts[rows] ??= this.db.prepare<unknown[]>(`INSERT INTO traffic (${COLUMNS}) VALUES ${Array(rows).fill(ROW).join(', ')}`));
+  /** Empties the log, with what was captured and not yet written; ids go on from where they were. */
+  clear(): number {
+    this.writer.reset();
+    this.uses = new Set();
+    const edge = this.nextId - 1;
+    this.write(() => {
+      this.bodies.clear();
+      this.dropAll.run();
+      this.saveState.run(this.nextId, edge);
+    });
+    const cleared = this.index.size;
+    this.index.clear();
+    this.droppedThrough = edge;
+    this.segments.clear();
+    this.searches.clear();
+    return cleared;
   }
 
-  /** `newest`: the newest row's id, when the caller just wrote it. */
-  private trim(keep: number, newest = this.newest.get()?.id ?? 0): number {
+  get(id: number): StoredTrafficEntry | undefined {
+    return this.index.positionOf(id) === -1 ? undefined : this.entryOf(id);
+  }
+
+  /** Full entries from `since` on, oldest first. */
+  entries(filter: TrafficFilter, since: TrafficCursor | undefined, limit: number): StoredTrafficEntry[] {
+    const selection = this.select(filter);
+    const ids: number[] = [];
+    if (since !== undefined && 'fromAt' in since) {
+      for (let k = 0; k < selection.total && ids.length < limit; k++) {
+        const id = selection.idAt(k);
+        if (this.index.at[this.index.slot(this.index.positionOf(id))]! >= since.fromAt) ids.push(id);
+      }
+    } else {
+      const start = since === undefined ? 0 : firstAfter(selection, since.afterId);
+      for (let k = start; k < selection.total && ids.length < limit; k++) ids.push(selection.idAt(k));
+    }
+    return ids.map((id) => this.entryOf(id));
+  }
+
+  /** The newest `limit` entries of the filtered set, oldest first (what an export takes). */
+  latest(filter: TrafficFilter, limit: number): StoredTrafficEntry[] {
+    const selection = this.select(filter);
+    const entries: StoredTrafficEntry[] = [];
+    for (let k = Math.max(0, selection.total - limit); k < selection.total; k++) entries.push(this.entryOf(selection.idAt(k)));
+    return entries;
+  }
+
+  /**
+   * Where an entry stands in the filtered set (0-based), or null when the set does not hold it
+   * (filtered out, or dropped by the retention cap). Lets a list keep an entry in place while the
+   * oldest entries go.
+   */
+  locate(filter: TrafficFilter, id: number): number | null {
+    const selection = this.select(filter);
+    const k = firstAfter(selection, id - 1);
+    return k < selection.total && selection.idAt(k) === id ? k : null;
+  }
+
+  /** A page of summaries of the filtered set, oldest first, and the size of the set. */
+  page(filter: TrafficFilter, offset: number, limit: number): { total: number; rows: TrafficSummary[] } {
+    const selection = this.select(filter);
+    const rows: TrafficSummary[] = [];
+    for (let k = offset; k < Math.min(selection.total, offset + limit); k++) {
+      const id = selection.idAt(k);
+      const segment = this.segmentOf(id);
+      rows.push(segment.summary.summary(id - segment.summary.firstId));
+    }
+    return { total: selection.total, rows };
+  }
+
+  /** The filtered set's ids: the index answers target, status, reason and request id; a text search keeps its matches. */
+  private select(filter: TrafficFilter): Selection {
+    const index = this.index;
+    const target = filter.target ? TRAFFIC_TARGETS.indexOf(filter.target) : null;
+    const status = statusTest(filter.status);
+    const reason = filter.reason ? index.reasonCode(filter.reason) : null;
+    const requestId = filter.requestId ? requestIdKey(filter.requestId) : null;
+    if (target === null && status === null && reason === null && requestId === null && !filter.text) {
+      return { total: index.size, idAt: (k) => index.idAt(k) };
+    }
+    const matches = (position: number): boolean => {
+      const slot = index.slot(position);
+      if (target !== null && index.target[slot] !== target) return false;
+      if (status !== null && !status(index.status[slot]!)) return false;
+      if (reason !== null) {
+        const code = index.reason[slot]!;
+        if (code !== reason) return false;
+        if (code === OTHER_REASON && this.part(index.ids[slot]!, PART.reason) !== reasonAsWritten(filter.reason!)) return false;
+      }
+      if (requestId !== null) {
+        if (index.requestId[slot] !== requestId) return false;
+        if (this.part(index.ids[slot]!, PART.requestId) !== filter.requestId) return false;
+      }
+      return true;
+    };
+    const ids: number[] = [];
+    if (filter.text) {
+      const search = this.search(filter.text);
+      for (let k = search.from; k < search.ids.length; k++) {
+        const position = index.positionOf(search.ids[k]!);
+        if (position !== -1 && matches(position)) ids.push(search.ids[k]!);
+      }
+    } else {
+      for (let position = 0; position < index.size; position++) if (matches(position)) ids.push(index.idAt(position));
+    }
+    return { total: ids.length, idAt: (k) => ids[k]! };
+  }
+
+  /** A string part of an entry's summary (to check a candidate the index cannot tell apart). */
+  private part(id: number, part: number): string | null {
+    const segment = this.segmentOf(id).summary;
+    return segment.part(id - segment.firstId, part);
+  }
+
+  /**
+   * The entries whose URL, request body or response body hold `text`, in any case, brought up to
+   * the newest entry: the entries searched before are not searched again.
+   */
+  private search(text: string): Search {
+    const needle = text.toLowerCase();
+    let search = this.searches.get(needle);
+    if (search) this.searches.delete(needle);
+    else search = { needle, through: this.droppedThrough, ids: [], from: 0, bodies: new Map() };
+    this.searches.set(needle, search);
+    if (this.searches.size > CACHED_SEARCHES) this.searches.delete(this.searches.keys().next().value!);
+
+    const found = search;
+    const holds = (value: string | null) => value !== null && value.toLowerCase().includes(needle);
+    const bodyHolds = (id: number) => {
+      let held = found.bodies.get(id);
+      if (held === undefined) found.bodies.set(id, (held = holds(this.bodies.text(id))));
+      return held;
+    };
+    const newest = this.index.newestId;
+    if (found.through < newest) {
+      this.eachSegment(found.through, true, ({ summary, details }) => {
+        for (let i = Math.max(0, found.through - summary.firstId + 1); i < summary.count; i++) {
+          const bodyId = summary.responseBodyId[i]!;
+          if (holds(details!.url(i)) || holds(details!.requestBody(i)) || (bodyId > 0 ? bodyHolds(bodyId) : holds(details!.responseBody(i)))) found.ids.push(summary.firstId + i);
+        }
+      });
+      found.through = newest;
+    }
+    // Matches the retention cap has dropped since.
+    while (found.from < found.ids.length && found.ids[found.from]! <= this.droppedThrough) found.from++;
+    if (found.from > 1024 && found.from * 2 > found.ids.length) {
+      found.ids = found.ids.slice(found.from);
+      found.from = 0;
+    }
+    return found;
+  }
+
+  /** Goes through the stored segments holding entries after `afterId`, in order (their details too when asked). */
+  private eachSegment(afterId: number, details: boolean, visit: (segment: StoredSegment) => void): void {
+    // The segment holding `afterId + 1` may start before it.
+    let from = (this.segmentHolding.get(afterId + 1)?.first_id ?? 1) - 1;
+    for (;;) {
+      const rows = this.segmentsAfter.all(details ? 1 : 0, from);
+      for (const row of rows) {
+        const summary = new SegmentSummary(row.first_id, row.summary);
+        if (summary.lastId > afterId) visit({ summary, details: row.detail ? new SegmentDetails(row.detail) : undefined });
+      }
+      if (rows.length < SEGMENTS_PER_READ) return;
+      from = rows.at(-1)!.first_id;
+    }
+  }
+
+  /** The stored segment holding an entry the index holds. */
+  private segmentOf(id: number): StoredSegment {
+    for (const [first, segment] of this.segments) {
+      if (first <= id && id <= segment.summary.lastId) {
+        this.segments.delete(first);
+        this.segments.set(first, segment);
+        return segment;
+      }
+    }
+    const row = this.segmentHolding.get(id);
+    if (!row || row.last_id < id) throw new Error(`traffic entry ${id} is in the index but in no stored segment`);
+    const segment = { summary: new SegmentSummary(row.first_id, row.summary) };
+    this.keep(row.first_id, segment);
+    return segment;
+  }
+
+  private keep(first: number, segment: StoredSegment): void {
+    this.segments.set(first, segment);
+    if (this.segments.size > CACHED_SEGMENTS) this.segments.delete(this.segments.keys().next().value!);
+  }
+
+  private entryOf(id: number): StoredTrafficEntry {
+    const segment = this.segmentOf(id);
+    segment.details ??= new SegmentDetails(this.detailOf.get(segment.summary.firstId)!);
+    const i = id - segment.summary.firstId;
+    const bodyId = segment.summary.responseBodyId[i]!;
+    const detail = segment.details.detail(i, bodyId);
+    return {
+      ...segment.summary.summary(i),
+      url: detail.url,
+      requestHeaders: parseHeaderBlock(detail.requestHeaders),
+      requestBody: detail.requestBody,
+      responseHeaders: parseHeaderBlock(detail.responseHeaders),
+      responseBody: bodyId > 0 ? this.bodies.text(bodyId) : detail.responseBody,
+    };
+  }
+
+  /** Deletes the segments wholly at or below the new edge (`newest` − `keep`); returns the edge. */
+  private trimTo(keep: number, newest: number): number {
     const edge = newest - keep;
-    if (edge <= 0) return 0;
-    const dropped = this.dropUpTo.run(edge).changes;
+    if (edge <= this.droppedThrough) return this.droppedThrough;
+    this.dropSegments.run(edge, edge);
     this.bodies.trim(edge);
-    return dropped;
+    return edge;
+  }
+
+  /** After a write: the index lets go of what the write trimmed; how many entries went. */
+  private droppedTo(edge: number): number {
+    this.droppedThrough = edge;
+    return this.index.dropThrough(edge);
   }
 
   private write<T>(work: () => T): T {
@@ -253,48 +417,16 @@ export class TrafficRepository {
       throw error;
     }
   }
+}
 
-  get(id: number): StoredTrafficEntry | undefined {
-    const row = this.one.get(id);
-    return row && toEntry(row);
+/** The first k whose id is greater than `id`. */
+function firstAfter(selection: Selection, id: number): number {
+  let low = 0;
+  let high = selection.total;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (selection.idAt(middle) <= id) low = middle + 1;
+    else high = middle;
   }
-
-  /** Full entries from `since` on, oldest first. */
-  entries(filter: TrafficFilter, since: TrafficCursor | undefined, limit: number): StoredTrafficEntry[] {
-    const { sql, params } = where(filter, since);
-    return this.db.prepare<(string | number)[], Row>(`SELECT ${ENTRY_COLUMNS} FROM traffic ${sql} ORDER BY id LIMIT ?`).all(...params, limit).map(toEntry);
-  }
-
-  /** The newest `limit` entries of the filtered set, oldest first (what an export takes). */
-  latest(filter: TrafficFilter, limit: number): StoredTrafficEntry[] {
-    const { sql, params } = where(filter);
-    return this.db
-      .prepare<(string | number)[], Row>(`SELECT * FROM (SELECT ${ENTRY_COLUMNS} FROM traffic ${sql} ORDER BY id DESC LIMIT ?) ORDER BY id`)
-      .all(...params, limit)
-      .map(toEntry);
-  }
-
-  /**
-   * Where an entry stands in the filtered set (0-based), or null when the set does not hold it
-   * (filtered out, or dropped by the retention cap). Lets a list keep an entry in place while the
-   * oldest rows go.
-   */
-  locate(filter: TrafficFilter, id: number): number | null {
-    const { sql, params } = where(filter);
-    const and = sql ? `${sql} AND` : 'WHERE';
-    const held = this.db.prepare<(string | number)[], { id: number }>(`SELECT id FROM traffic ${and} id = ?`).get(...params, id);
-    if (!held) return null;
-    return this.db.prepare<(string | number)[], { n: number }>(`SELECT COUNT(*) AS n FROM traffic ${and} id < ?`).get(...params, id)!.n;
-  }
-
-  /** A page of summaries of the filtered set, oldest first, and the size of the set. */
-  page(filter: TrafficFilter, offset: number, limit: number): { total: number; rows: TrafficSummary[] } {
-    const { sql, params } = where(filter);
-    const total = this.db.prepare<(string | number)[], { n: number }>(`SELECT COUNT(*) AS n FROM traffic ${sql}`).get(...params)!.n;
-    const rows = this.db
-      .prepare<(string | number)[], Row>(`SELECT ${SUMMARY_COLUMNS} FROM traffic ${sql} ORDER BY id LIMIT ? OFFSET ?`)
-      .all(...params, limit, offset)
-      .map(toSummary);
-    return { total, rows };
-  }
+  return low;
 }
