@@ -122,8 +122,7 @@ function entryOf(target: TrafficTarget, request: FastifyRequest, reply: FastifyR
     at: state.at,
     wallAt: state.wallAt,
     method: request.method,
-    // One flat string (see rawHeaderBlock): a template would hold its three pieces until written.
-    url: [request.protocol, '://', request.headers.host ?? '', request.url].join(''),
+    url: request.protocol + '://' + (request.headers.host ?? '') + request.url,
     path: state.path,
     reason: state.reason,
     status: reply ? reply.statusCode : null,
