@@ -88,15 +88,16 @@ export class TrafficRecorder {
   flush(): void {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
+    const { bus } = this.deps;
+    const wanted = bus.wants('traffic.captured');
     let committed: Committed;
     try {
-      committed = this.deps.repo.commit(this.current.retention);
+      committed = this.deps.repo.commit(this.current.retention, wanted);
     } catch (error) {
       this.deps.warnings?.warn('traffic-log', `traffic could not be stored (${messageOf(error)}): those exchanges are missing from the log`, error);
       return;
     }
-    const { bus } = this.deps;
-    if (committed.count > 0 && bus.wants('traffic.captured')) bus.emit('traffic.captured', committed.summaries());
+    if (committed.count > 0 && wanted) bus.emit('traffic.captured', committed.stored);
   }
 
   clear(): void {

@@ -9,7 +9,7 @@
  * only candidates here: the reader checks them against the stored summary.
  */
 import { reasonAsWritten } from '../../cloud-queue/reasons.js';
-import { PART, type SegmentSummary } from './traffic-segment.js';
+import { PART, type SegmentSummary, type SegmentWriter } from './traffic-segment.js';
 
 /** No reason, or no request id. */
 const NO_KEY = 0;
@@ -23,6 +23,18 @@ export function requestIdKey(requestId: string | null): number {
   let hash = 0x811c9dc5;
   for (let i = 0; i < requestId.length; i++) hash = Math.imul(hash ^ requestId.charCodeAt(i), 0x01000193);
   return hash >>> 0 || 1;
+}
+
+/** In ids ascending (`idAt(0)`…`idAt(size - 1)`), the first k whose id is greater than `id` (`size` when none is). */
+export function firstAfter(size: number, idAt: (k: number) => number, id: number): number {
+  let low = 0;
+  let high = size;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (idAt(middle) <= id) low = middle + 1;
+    else high = middle;
+  }
+  return low;
 }
 
 export class TrafficIndex {
@@ -51,24 +63,35 @@ export class TrafficIndex {
     return this.size === 0 ? 0 : this.idAt(this.size - 1);
   }
 
-  /** The interned code of a reason as a filter gives it: OTHER_REASON when it was never interned. */
+  /** The code of a reason as a filter gives it: OTHER_REASON when it was never interned. */
   reasonCode(reason: string): number {
     return this.reasons.get(reasonAsWritten(reason)) ?? OTHER_REASON;
   }
 
-  /** Adds a stored segment's entries after the newest (those at or below `droppedThrough` are not held). */
+  /** Adds a stored segment's entries after the newest (those at or below `droppedThrough` are not held): what the log does when it opens. */
   addSegment(segment: SegmentSummary, droppedThrough = 0): void {
     const skip = Math.max(0, droppedThrough - segment.firstId + 1);
-    if (this.size + segment.count - skip > this.ids.length) this.grow(this.size + segment.count - skip);
+    this.reserve(segment.count - skip);
     for (let i = skip; i < segment.count; i++) {
-      const slot = this.slot(this.size++);
-      this.ids[slot] = segment.firstId + i;
-      this.at[slot] = segment.at[i]!;
-      this.status[slot] = segment.status[i]!;
-      this.target[slot] = segment.target[i]!;
-      this.reason[slot] = this.intern(segment.part(i, PART.reason));
-      this.requestId[slot] = requestIdKey(segment.part(i, PART.requestId));
+      this.put(segment.firstId + i, segment.at[i]!, segment.status[i]!, segment.target[i]!, this.reasonKey(segment.part(i, PART.reason)), requestIdKey(segment.part(i, PART.requestId)));
     }
+  }
+
+  /** Adds the entries of a segment just written, from the columns its writer kept. */
+  addWritten(firstId: number, writer: SegmentWriter): void {
+    this.reserve(writer.count);
+    for (let i = 0; i < writer.count; i++) this.put(firstId + i, writer.at[i]!, writer.status[i]!, writer.target[i]!, writer.reasonKey[i]!, writer.requestKey[i]!);
+  }
+
+  /** The key a reason is filed under: its interned code (NO_KEY for none, OTHER_REASON past MAX_REASONS). */
+  reasonKey(reason: string | null): number {
+    if (reason === null) return NO_KEY;
+    const known = this.reasons.get(reason);
+    if (known !== undefined) return known;
+    if (this.reasons.size >= MAX_REASONS) return OTHER_REASON;
+    const code = this.reasons.size + 1;
+    this.reasons.set(reason, code);
+    return code;
   }
 
   /** Drops the entries with ids up to `edge` (the oldest); returns how many went. */
@@ -95,24 +118,21 @@ export class TrafficIndex {
 
   /** The first position whose id is greater than `id` (`size` when none is). */
   firstAfter(id: number): number {
-    let low = 0;
-    let high = this.size;
-    while (low < high) {
-      const middle = (low + high) >>> 1;
-      if (this.idAt(middle) <= id) low = middle + 1;
-      else high = middle;
-    }
-    return low;
+    return firstAfter(this.size, (position) => this.idAt(position), id);
   }
 
-  private intern(reason: string | null): number {
-    if (reason === null) return NO_KEY;
-    const known = this.reasons.get(reason);
-    if (known !== undefined) return known;
-    if (this.reasons.size >= MAX_REASONS) return OTHER_REASON;
-    const code = this.reasons.size + 1;
-    this.reasons.set(reason, code);
-    return code;
+  private reserve(more: number): void {
+    if (this.size + more > this.ids.length) this.grow(this.size + more);
+  }
+
+  private put(id: number, at: number, status: number, target: number, reason: number, requestId: number): void {
+    const slot = this.slot(this.size++);
+    this.ids[slot] = id;
+    this.at[slot] = at;
+    this.status[slot] = status;
+    this.target[slot] = target;
+    this.reason[slot] = reason;
+    this.requestId[slot] = requestId;
   }
 
   /** A power-of-two capacity of at least `size`, the held entries moved to its start. */

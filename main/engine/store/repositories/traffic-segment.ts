@@ -75,6 +75,14 @@ function summaryLayout(count: number) {
 
 const detailLayout = (count: number) => ({ lengths: 8, text: 8 + 4 * count * DETAIL_PARTS });
 
+/** A buffer kept for reuse, grown (keeping its first `keep` bytes) when more is needed. */
+function roomFor(buffer: Buffer, size: number, keep: number): Buffer {
+  if (size <= buffer.length) return buffer;
+  const grown = Buffer.allocUnsafeSlow(Math.max(size, buffer.length * 2));
+  buffer.copy(grown, 0, 0, keep);
+  return grown;
+}
+
 /** A growable UTF-8 run: `Buffer.write` needs room for three bytes per UTF-16 unit before it writes. */
 class TextRun {
   bytes = 0;
@@ -85,12 +93,7 @@ class TextRun {
   }
 
   write(text: string): void {
-    const needed = this.bytes + text.length * 3;
-    if (needed > this.buffer.length) {
-      const grown = Buffer.allocUnsafeSlow(Math.max(needed, this.buffer.length * 2));
-      this.buffer.copy(grown, 0, 0, this.bytes);
-      this.buffer = grown;
-    }
+    this.buffer = roomFor(this.buffer, this.bytes + text.length * 3, this.bytes);
     this.bytes += this.buffer.write(text, this.bytes);
   }
 
@@ -116,31 +119,45 @@ function put(blob: Buffer, at: number, column: Float64Array | Int32Array | Uint3
   blob.set(new Uint8Array(column.buffer, column.byteOffset, size * column.BYTES_PER_ELEMENT), at);
 }
 
-/** The segment being captured: entries are encoded as they come, and `encode` hands over the two blobs. */
+/**
+ * The segment being captured: entries are encoded as they come, and `encode` hands over the two
+ * blobs. Besides what it stores, it keeps for each entry the keys the log's index files it under
+ * (`reasonKey`, `requestKey`: see `traffic-index.ts`), so that a write adds the segment to the
+ * index without reading it back. Every buffer is kept for the next segment.
+ */
 export class SegmentWriter {
   count = 0;
-  private at = new Float64Array(512);
+  at = new Float64Array(512);
+  status = new Int32Array(512);
+  target = new Uint8Array(512);
+  reasonKey = new Uint32Array(512);
+  requestKey = new Uint32Array(512);
   private wallAt = new Float64Array(512);
-  private status = new Int32Array(512);
   private latencyMs = new Int32Array(512);
   private retry = new Int32Array(512);
   private bodyId = new Int32Array(512);
-  private target = new Uint8Array(512);
   private outcome = new Uint8Array(512);
   private summaryLengths = new Uint32Array(512 * SUMMARY_PARTS);
   private detailLengths = new Uint32Array(512 * DETAIL_PARTS);
   private readonly summaryText = new TextRun(64 * 1024);
   private readonly detailText = new TextRun(256 * 1024);
+  private summaryBlob: Buffer = Buffer.allocUnsafeSlow(0);
+  private detailBlob: Buffer = Buffer.allocUnsafeSlow(0);
 
   /** What the segment would take on disk, near enough to bound it. */
   get bytes(): number {
     return this.count * 64 + this.summaryText.bytes + this.detailText.bytes;
   }
 
-  /** Adds an exchange; `responseBodyId` > 0: its response body is that shared one, not kept here. */
-  add(entry: NewTrafficEntry, responseBodyId: number): void {
+  /**
+   * Adds an exchange; `responseBodyId` > 0: its response body is that shared one, not kept here.
+   * `reasonKey` and `requestKey`: what the index files it under (0 where no index reads them).
+   */
+  add(entry: NewTrafficEntry, responseBodyId: number, reasonKey = 0, requestKey = 0): void {
     const i = this.count;
     if (i === this.at.length) this.grow(i + 1);
+    this.reasonKey[i] = reasonKey;
+    this.requestKey[i] = requestKey;
     this.at[i] = entry.at;
     this.wallAt[i] = entry.wallAt;
     this.status[i] = number(entry.status);
@@ -176,10 +193,14 @@ export class SegmentWriter {
     this.count = i + 1;
   }
 
+  /** The two blobs: views of buffers the next `encode` writes over. */
   encode(): { summary: Buffer; detail: Buffer } {
     const n = this.count;
     const s = summaryLayout(n);
-    const summary = Buffer.alloc(s.text + this.summaryText.bytes);
+    const summarySize = s.text + this.summaryText.bytes;
+    this.summaryBlob = roomFor(this.summaryBlob, summarySize, 0);
+    // Zeroed first, so that the padding between columns is the same in every segment.
+    const summary = this.summaryBlob.subarray(0, summarySize).fill(0, 0, s.text);
     const head = new Uint32Array(summary.buffer, summary.byteOffset, 2);
     head[0] = FORMAT;
     head[1] = n;
@@ -195,7 +216,9 @@ export class SegmentWriter {
     this.summaryText.copyTo(summary, s.text);
 
     const d = detailLayout(n);
-    const detail = Buffer.alloc(d.text + this.detailText.bytes);
+    const detailSize = d.text + this.detailText.bytes;
+    this.detailBlob = roomFor(this.detailBlob, detailSize, 0);
+    const detail = this.detailBlob.subarray(0, detailSize);
     const detailHead = new Uint32Array(detail.buffer, detail.byteOffset, 2);
     detailHead[0] = FORMAT;
     detailHead[1] = n;
@@ -212,6 +235,8 @@ export class SegmentWriter {
   }
 
   private grow(size: number): void {
+    this.reasonKey = grown(this.reasonKey, size);
+    this.requestKey = grown(this.requestKey, size);
     this.at = grown(this.at, size);
     this.wallAt = grown(this.wallAt, size);
     this.status = grown(this.status, size);

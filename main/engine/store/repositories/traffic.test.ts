@@ -157,7 +157,7 @@ describe('the traffic log stores a response body many rows share once', () => {
     append([a]);
     store.traffic.capture(trafficEntry({ url: `http://127.0.0.1:9003/queues/q/v2.3/itemWindow?n=0`, responseBody: a }));
     expect(store.traffic.retain(0)).toBe(1);
-    store.traffic.commit(KEEP_ALL);
+    store.traffic.commit(KEEP_ALL, false);
     expect(readBack()).toEqual([a]);
     close();
   });

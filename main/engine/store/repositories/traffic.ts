@@ -13,17 +13,17 @@ import { reasonAsWritten } from '../../cloud-queue/reasons.js';
 import { transactor, type SqliteDatabase, type Transact } from '../database.js';
 import { parseHeaderBlock } from './header-block.js';
 import { DEFAULT_USE_AHEAD, TrafficBodies, type BodyUses } from './traffic-bodies.js';
-import { TrafficIndex, OTHER_REASON, requestIdKey } from './traffic-index.js';
+import { firstAfter, TrafficIndex, OTHER_REASON, requestIdKey } from './traffic-index.js';
 import { PART, SegmentDetails, SegmentSummary, SegmentWriter, type NewTrafficEntry } from './traffic-segment.js';
 
 export type { NewTrafficEntry } from './traffic-segment.js';
 export type StoredTrafficEntry = Omit<TrafficEntry, 'redacted' | 'transitions'>;
 
-/** What a `commit` wrote. */
+/** What a `commit` wrote: how many entries, how many old ones went, and the entries' summaries when asked for. */
 export interface Committed {
   count: number;
   dropped: number;
-  summaries(): TrafficSummary[];
+  stored: TrafficSummary[];
 }
 
 /** Where a read starts: after an entry (by id), or at an engine time. */
@@ -124,7 +124,7 @@ export class TrafficRepository {
    * no SQL: capture calls it on every request.
    */
   capture(entry: NewTrafficEntry): void {
-    this.writer.add(entry, this.bodies.idOf(entry.url, entry.responseBody, this.uses));
+    this.writer.add(entry, this.bodies.idOf(entry.url, entry.responseBody, this.uses), this.index.reasonKey(entry.reason), requestIdKey(entry.requestId));
   }
 
   /** Entries captured and not yet written. */
@@ -139,44 +139,46 @@ export class TrafficRepository {
 
   /**
    * Writes what was captured as one segment and trims the log to its newest `keep` entries, in
-   * one transaction. Returns how many entries were written and how many old ones went, and their
-   * summaries on demand (an event nobody listens to needs none). What fails to be written is
-   * dropped (and its ids given again).
+   * one transaction. Returns how many entries were written and how many old ones went, and, when
+   * asked, their summaries (an event nobody listens to needs none: without them a write reads
+   * nothing back). What fails to be written is dropped (and its ids given again).
    */
-  commit(keep: number): Committed {
+  commit(keep: number, withSummaries: boolean): Committed {
     const count = this.writer.count;
-    if (count === 0) return { count: 0, dropped: 0, summaries: () => [] };
+    if (count === 0) return { count: 0, dropped: 0, stored: [] };
     const first = this.nextId;
     const last = first + count - 1;
     const { summary, detail } = this.writer.encode();
     const uses = this.uses;
-    this.writer.reset();
     this.uses = new Set();
-    const edge = this.write(() => {
-      this.bodies.storeFresh();
-      this.insertSegment.run(first, last, summary, detail);
-      this.bodies.used(uses, last, keep);
-      const trimmedTo = this.trimTo(keep, last);
-      this.saveState.run(last + 1, trimmedTo);
-      return trimmedTo;
-    });
-    this.nextId = last + 1;
-    const segment = new SegmentSummary(first, summary);
-    this.keep(first, { summary: segment });
-    this.index.addSegment(segment);
-    const summaries = () => {
-      const stored = new Array<TrafficSummary>(count);
-      for (let i = 0; i < count; i++) stored[i] = segment.summary(i);
-      return stored;
-    };
-    return { count, dropped: this.droppedTo(edge), summaries };
+    let edge: number;
+    try {
+      edge = this.write(() => {
+        this.bodies.storeFresh();
+        this.insertSegment.run(first, last, summary, detail);
+        this.bodies.used(uses, last, keep);
+        const trimmedTo = this.trimTo(keep, last);
+        this.saveState.run(last + 1, trimmedTo);
+        return trimmedTo;
+      });
+      this.nextId = last + 1;
+      this.index.addWritten(first, this.writer);
+    } finally {
+      this.writer.reset();
+    }
+    const stored: TrafficSummary[] = [];
+    if (withSummaries) {
+      const segment = new SegmentSummary(first, summary);
+      for (let i = 0; i < count; i++) stored.push(segment.summary(i));
+    }
+    return { count, dropped: this.droppedTo(edge), stored };
   }
 
   /** Captures and commits `entries` at once (imports, tests): the entries with their ids, and how many old ones went. */
   append(entries: readonly NewTrafficEntry[], keep: number): { stored: TrafficSummary[]; dropped: number } {
     for (const entry of entries) this.capture(entry);
-    const { dropped, summaries } = this.commit(keep);
-    return { stored: summaries(), dropped };
+    const { stored, dropped } = this.commit(keep, true);
+    return { stored, dropped };
   }
 
   /** Drops the oldest entries beyond `keep`; returns how many went. */
@@ -223,7 +225,7 @@ export class TrafficRepository {
         if (this.index.at[this.index.slot(this.index.positionOf(id))]! >= since.fromAt) ids.push(id);
       }
     } else {
-      const start = since === undefined ? 0 : firstAfter(selection, since.afterId);
+      const start = since === undefined ? 0 : firstAfter(selection.total, selection.idAt, since.afterId);
       for (let k = start; k < selection.total && ids.length < limit; k++) ids.push(selection.idAt(k));
     }
     return ids.map((id) => this.entryOf(id));
@@ -244,7 +246,7 @@ export class TrafficRepository {
    */
   locate(filter: TrafficFilter, id: number): number | null {
     const selection = this.select(filter);
-    const k = firstAfter(selection, id - 1);
+    const k = firstAfter(selection.total, selection.idAt, id - 1);
     return k < selection.total && selection.idAt(k) === id ? k : null;
   }
 
@@ -417,16 +419,4 @@ export class TrafficRepository {
       throw error;
     }
   }
-}
-
-/** The first k whose id is greater than `id`. */
-function firstAfter(selection: Selection, id: number): number {
-  let low = 0;
-  let high = selection.total;
-  while (low < high) {
-    const middle = (low + high) >>> 1;
-    if (selection.idAt(middle) <= id) low = middle + 1;
-    else high = middle;
-  }
-  return low;
 }
