@@ -29,4 +29,23 @@ describe('the window cache', () => {
     expect(cache.get('a')).toBeUndefined();
     expect(cache.get('c')).toBe(window);
   });
+
+  it('gives a window served since it was kept a second chance before it goes', () => {
+    const cache = new WindowCache(2);
+    const keep = (key: string) => {
+      cache.offer(key, window);
+      cache.offer(key, window);
+    };
+    keep('a');
+    keep('b');
+    expect(cache.get('a')).toBe(window);
+    keep('c');
+    // 'a' was the oldest but served: 'b' goes, and 'a' must be served again to survive the next.
+    expect(cache.get('b')).toBeUndefined();
+    expect(cache.get('c')).toBe(window);
+    keep('d');
+    expect(cache.get('a')).toBeUndefined();
+    expect(cache.get('c')).toBe(window);
+    expect(cache.get('d')).toBe(window);
+  });
 });

@@ -10,8 +10,15 @@
 import type { QueueHead } from '../store/repositories/queues.js';
 import type { ItemWindow, ItemWindowQuery } from './item-window.js';
 
+/** A kept window, and whether it was served since the eviction hand last passed it. */
+interface Kept {
+  window: ItemWindow;
+  used: boolean;
+}
+
 export class WindowCache {
-  private readonly entries = new Map<string, ItemWindow>();
+  /** Oldest first; the eviction hand starts at the front. */
+  private readonly entries = new Map<string, Kept>();
   /** Keys asked for once, most recent last. */
   private readonly seen = new Map<string, true>();
 
@@ -21,14 +28,16 @@ export class WindowCache {
     return `${head.key}:${head.queueVersion}:${query.previousWindowSize}:${query.upcomingWindowSize}:${query.itemId ?? ''}`;
   }
 
+  /**
+   * A hit only marks the window used (a second chance at eviction: the clock approximation of
+   * least recently used). Moving it to the back instead (delete, then set) made the map rehash
+   * every few hundred hits under load, and each new table was promoted to the old generation.
+   */
   get(key: string): ItemWindow | undefined {
-    const window = this.entries.get(key);
-    if (window) {
-      // Least recently used goes first: a hit moves to the back.
-      this.entries.delete(key);
-      this.entries.set(key, window);
-    }
-    return window;
+    const kept = this.entries.get(key);
+    if (kept === undefined) return undefined;
+    kept.used = true;
+    return kept.window;
   }
 
   /** Offers a window just read from the store; it is kept if its key was seen recently. */
@@ -38,11 +47,21 @@ export class WindowCache {
       if (this.seen.size > this.capacity * 4) this.seen.delete(this.seen.keys().next().value!);
       return;
     }
-    this.entries.set(key, window);
-    if (this.entries.size > this.capacity) this.entries.delete(this.entries.keys().next().value!);
+    this.entries.set(key, { window, used: false });
+    if (this.entries.size > this.capacity) this.evictOne();
   }
 
   get size(): number {
     return this.entries.size;
+  }
+
+  /** Drops the oldest window not served since the hand last passed it; a served one goes to the back. */
+  private evictOne(): void {
+    for (const [key, kept] of this.entries) {
+      this.entries.delete(key);
+      if (!kept.used) return;
+      kept.used = false;
+      this.entries.set(key, kept);
+    }
   }
 }
