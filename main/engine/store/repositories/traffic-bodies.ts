@@ -3,17 +3,17 @@
  * or more is stored once per distinct content, and entries hold its id. Players ask for the same
  * windows over and over, and writing (then trimming) each copy was most of what capture cost.
  *
- * A body is looked up by the URL that answered it: the same request mostly gets the same answer
- * (a window of an unchanged queue version), so finding it costs a short key and one compare (a
- * pointer check when the server resent the string remembered, a full compare otherwise), where
- * hashing 5 kB bodies would cost more than storing them, and sampling them misses windows
+ * A body is looked up by its length, then by the URL that answered it: the same request mostly
+ * gets the same answer (a window of an unchanged queue version), so finding it costs one compare
+ * (a pointer check when the server resent the string remembered, a full compare otherwise),
+ * where hashing 5 kB bodies would cost more than storing them, and sampling them misses windows
  * that differ in a digit. A URL whose answer changed stores the new body; forgetting one is
  * harmless (the next copy is stored anew). Ids are given at capture (`idOf`); the writes run
  * inside the segment's transaction.
  */
 import type { SqliteDatabase } from '../database.js';
 
-/** Shorter bodies stay in their row: a copy costs less than a lookup and a second row. */
+/** Shorter bodies stay in their entry: a copy costs less than a lookup and a row of their own. */
 export const SHARED_BODY_MIN = 512;
 const shareable = (body: string | null): body is string => body !== null && body.length >= SHARED_BODY_MIN;
 /** How many URLs' bodies are remembered for reuse (a few players' windows, many times over)... */
@@ -21,19 +21,32 @@ const REMEMBERED = 1_000;
 /** ...as long as they come to no more than this many characters (large bodies: fewer of them). */
 const REMEMBERED_CHARS = 4 * 1024 * 1024;
 /**
- * `last_use` is set this many rows past the newest row that uses a body (at most a tenth of the
- * rows the log keeps), so a body every batch uses is written once per 10,000 rows, not once per
- * batch (rewriting a 5 kB row costs about as much as storing it). A body outlives its last row by
- * at most that many rows.
+ * `last_use` (an entry id) is set this many entries past the newest entry that uses a body (at
+ * most a tenth of the entries the log keeps), so a body every segment uses is written once per
+ * 10,000 entries, not once per segment (rewriting a 5 kB row costs about as much as storing it). A
+ * body outlives its last entry by at most that many entries.
  */
 export const DEFAULT_USE_AHEAD = 10_000;
 /** Bodies kept once read back. */
 const READ_CACHE = 64;
+/** Slots of the memory by sample (a power of two). */
+const SAMPLE_SLOTS = 1024;
+
+/**
+ * A body's slot: its length and three of its characters (windows of one queue differ in a few
+ * digits and have nearly the same length; three characters spread them). Reads three characters,
+ * whatever the body's size.
+ */
+function slotOf(body: string): number {
+  const n = body.length;
+  const sample = Math.imul(n, 0x9e3779b1) ^ Math.imul(body.charCodeAt(n >> 1), 0x85ebca6b) ^ Math.imul(body.charCodeAt(n >> 2), 0xc2b2ae35) ^ body.charCodeAt(n - (n >> 2) - 1);
+  return (sample ^ (sample >>> 15)) & (SAMPLE_SLOTS - 1);
+}
 
 interface Remembered {
   id: number;
   body: string;
-  /** As stored in `last_use`: no row after this one uses it yet. */
+  /** As stored in `last_use`: no entry after this one uses it yet. */
   lastUse: number;
 }
 
@@ -43,11 +56,19 @@ export type BodyUses = Set<Remembered>;
 export class TrafficBodies {
   /** The body each URL answered last, oldest URL first. */
   private readonly recent = new Map<string, Remembered>();
+  /**
+   * Remembered bodies by length and a few of their characters, one a slot, asked before
+   * `recent`: the same body sent again is found with one compare (the same string object, which
+   * ours sends for a cached item window, compares in one step), without hashing the URL (which
+   * cost about as much as encoding the rest of the exchange). A body another URL answered
+   * before is shared too.
+   */
+  private readonly bySample = new Array<Remembered | undefined>(SAMPLE_SLOTS);
   private recentChars = 0;
   /** Bodies the segment being captured brought, stored with it. */
   private readonly fresh: Remembered[] = [];
   private nextId: number;
-  /** Bodies read back, by id (a page of rows shares a few). */
+  /** Bodies read back, by id (a page of entries shares a few). */
   private readonly read = new Map<number, string>();
   private readonly insert;
   private readonly select;
@@ -77,12 +98,17 @@ export class TrafficBodies {
    */
   idOf(url: string, body: string | null, uses: BodyUses): number {
     if (!shareable(body)) return 0;
-    let found = this.recent.get(url);
-    if (found !== undefined && found.body === body) found.body = body;
-    else {
-      found = { id: ++this.nextId, body, lastUse: 0 };
-      this.fresh.push(found);
-      this.remember(url, found);
+    const slot = slotOf(body);
+    let found = this.bySample[slot];
+    if (found === undefined || found.body !== body) {
+      found = this.recent.get(url);
+      if (found !== undefined && found.body === body) found.body = body;
+      else {
+        found = { id: ++this.nextId, body, lastUse: 0 };
+        this.fresh.push(found);
+        this.remember(url, found);
+      }
+      this.bySample[slot] = found;
     }
     uses.add(found);
     return found.id;
@@ -120,10 +146,12 @@ export class TrafficBodies {
     const body = this.recent.get(url);
     if (body === undefined) return;
     this.recent.delete(url);
+    const slot = slotOf(body.body);
+    if (this.bySample[slot] === body) this.bySample[slot] = undefined;
     this.recentChars -= body.body.length;
   }
 
-  /** Records that a segment up to row `lastRow` of a log that keeps `keep` rows used these bodies, so trimming keeps them as long. */
+  /** Records that a segment up to entry `lastRow` of a log that keeps `keep` entries used these bodies, so trimming keeps them as long. */
   used(uses: BodyUses, lastRow: number, keep: number): void {
     const lastUse = lastRow + Math.min(this.useAhead, Math.floor(keep / 10));
     const ids: number[] = [];
@@ -135,7 +163,7 @@ export class TrafficBodies {
     if (ids.length > 0) this.markUsed.run(lastUse, JSON.stringify(ids));
   }
 
-  /** Drops the bodies no row after `edge` uses (the rows up to `edge` are being trimmed). */
+  /** Drops the bodies no entry after `edge` uses (the entries up to `edge` are being trimmed). */
   trim(edge: number): void {
     if (this.dropUnused.run(edge).changes === 0) return;
     for (const [url, body] of this.recent) if (body.lastUse <= edge) this.unremember(url);
@@ -151,6 +179,7 @@ export class TrafficBodies {
   /** After a write that rolled back: what is remembered may name bodies that were never stored. */
   forget(): void {
     this.recent.clear();
+    this.bySample.fill(undefined);
     this.recentChars = 0;
     this.fresh.length = 0;
   }

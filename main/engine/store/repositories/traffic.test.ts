@@ -51,9 +51,10 @@ describe('the traffic log stores a response body many rows share once', () => {
     close();
   });
 
-  it('keeps storing a body once when a URL answers it again in a fresh copy, and leaves other URLs alone', () => {
+  it('stores a body once when a URL answers it again, and shares it with any URL that answers the same', () => {
     const { close, bodies, append, readBack } = storeWithLog();
     const url = 'http://127.0.0.1:9003/queues/q/v2.3/itemWindow?reason=refresh';
+    const other = `${url}&other`;
     const a = windowBody(1);
     append([{ url, body: a }]);
     // A short or missing body from the same URL is kept in its entry and does not displace it.
@@ -61,16 +62,18 @@ describe('the traffic log stores a response body many rows share once', () => {
       { url, body: 'short' },
       { url, body: null },
     ]);
-    // Fresh copies of the same answer (which copy is remembered is not observable in JS; what is
-    // stored is); the same content from another URL is that URL's own.
+    // Equal copies (which copy is remembered is not observable in JS; what is stored is), from
+    // this URL or another, and the very same string (a server that caches its answers).
     const fresh = windowBody(1);
-    append([
-      { url, body: fresh },
-      { url: `${url}&other`, body: fresh },
-    ]);
+    append([{ url, body: fresh }]);
+    append([{ url: other, body: fresh }]);
+    append([{ url: other, body: windowBody(1) }]);
+    // A body of the same length but another content is stored, and the first one is still found.
+    const edited = a.replace('item-5', 'item-9');
+    append([{ url: other, body: edited }]);
     append([{ url, body: windowBody(1) }]);
-    expect(bodies()).toEqual([a, a]);
-    expect(readBack()).toEqual([a, 'short', null, a, a, a]);
+    expect(bodies()).toEqual([a, edited]);
+    expect(readBack()).toEqual([a, 'short', null, a, a, a, edited, a]);
     close();
   });
 
