@@ -6,8 +6,9 @@ import { tempDirs } from '../testing/temp-dirs.js';
 import { trafficEntry } from '../testing/traffic.js';
 import { LOCK_FILE } from './data-dir-lock.js';
 import { logMigrations } from './log-migrations/index.js';
+import { migrate } from './migrations.js';
 import { openStore } from './store.js';
-import { TRAFFIC_LOG_FILE } from './traffic-log.js';
+import { LOG_PAGE_SIZE, TRAFFIC_LOG_FILE } from './traffic-log.js';
 
 const tempDir = tempDirs('cqc-traffic-log-');
 
@@ -27,10 +28,17 @@ function dirWithLog(rows: number, stop: 'clean' | 'unclean' = 'clean'): string {
   else store.db.close();
   return dir;
 }
-/** Garbage over one page, as a torn write after an OS crash leaves it. */
-function damagePage(dir: string, page: number): void {
-  const fd = openSync(join(dir, TRAFFIC_LOG_FILE), 'r+');
-  writeSync(fd, Buffer.alloc(4096, 0x5a), 0, 4096, 4096 * page);
+/**
+ * Garbage over the root page of the shared bodies' index, as a torn write after an OS crash
+ * leaves it: nothing reads that page on open, so only the check finds it.
+ */
+function damageBodyIndex(dir: string): void {
+  const file = join(dir, TRAFFIC_LOG_FILE);
+  const db = new Database(file, { readonly: true });
+  const root = db.prepare("SELECT rootpage FROM sqlite_master WHERE name = 'traffic_bodies_by_last_use'").pluck().get() as number;
+  db.close();
+  const fd = openSync(file, 'r+');
+  writeSync(fd, Buffer.alloc(LOG_PAGE_SIZE, 0x5a), 0, LOG_PAGE_SIZE, LOG_PAGE_SIZE * (root - 1));
   closeSync(fd);
 }
 const journal = (dir: string) => join(dir, `${TRAFFIC_LOG_FILE}-journal`);
@@ -68,10 +76,9 @@ describe('the traffic log file', () => {
   });
 
   it('is put aside and started anew when damaged, and the console still opens with its state', () => {
-    // An OS crash with `synchronous = OFF` can leave pages half written. Page 6 is the root of the
-    // body index, which nothing reads on open: only the check finds it.
+    // An OS crash with `synchronous = OFF` can leave pages half written.
     const dir = dirWithLog(200, 'unclean');
-    damagePage(dir, 5);
+    damageBodyIndex(dir);
 
     const store = openStore({ dataDir: dir }, 1234);
     expect(store.trafficLogRecovery).toMatchObject({ putAside: join(dir, `${TRAFFIC_LOG_FILE}.damaged-1234`), because: expect.stringMatching(/integrity_check/) });
@@ -83,9 +90,43 @@ describe('the traffic log file', () => {
     store.close();
   });
 
+  it('is put aside when a segment does not hold what its layout says, which SQLite cannot see', () => {
+    const dir = dirWithLog(200, 'unclean');
+    const db = new Database(join(dir, TRAFFIC_LOG_FILE));
+    // Kept, as the console keeps it: its being there says the run did not stop cleanly.
+    db.pragma('journal_mode = PERSIST');
+    // A run of the detail blob's text torn: the b-tree is sound, the blob is not.
+    const detail = db.prepare('SELECT detail FROM traffic_segments').pluck().get() as Buffer;
+    db.prepare('UPDATE traffic_segments SET detail = ?').run(detail.subarray(0, detail.length - 100));
+    db.close();
+    const store = openStore({ dataDir: dir }, 55);
+    expect(store.trafficLogRecovery).toMatchObject({ putAside: join(dir, `${TRAFFIC_LOG_FILE}.damaged-55`), because: expect.stringMatching(/traffic segment parts add up to .* \(segment 1\)/) });
+    expect(store.traffic.page({}, 0, 10).total).toBe(0);
+    store.close();
+  });
+
+  it('takes 16 KiB pages, and a log from before is rewritten with them once', () => {
+    const dir = tempDir();
+    const db = new Database(':memory:');
+    db.prepare('ATTACH DATABASE ? AS log').run(join(dir, TRAFFIC_LOG_FILE));
+    db.pragma('log.page_size = 4096');
+    migrate(db, logMigrations.slice(0, 1), 0, 'log');
+    db.prepare(
+      `INSERT INTO log.traffic (target, at, wall_at, method, url, path, outcome, request_headers, response_headers) VALUES ('cloudQueue', 0, 0, 'GET', 'http://127.0.0.1/w', '/w', 'answered', '', '')`,
+    ).run();
+    db.close();
+    const store = openStore({ dataDir: dir });
+    expect(store.db.pragma('log.page_size', { simple: true })).toBe(LOG_PAGE_SIZE);
+    expect(store.traffic.page({}, 0, 10).rows.map((row) => row.path)).toEqual(['/w']);
+    store.close();
+    const fresh = openStore({ dataDir: tempDir() });
+    expect(fresh.db.pragma('log.page_size', { simple: true })).toBe(LOG_PAGE_SIZE);
+    fresh.close();
+  });
+
   it('is opened without a check after a clean stop, which leaves no journal', () => {
     const dir = dirWithLog(200);
-    damagePage(dir, 5);
+    damageBodyIndex(dir);
     const store = openStore({ dataDir: dir });
     expect(store.trafficLogRecovery).toBeNull();
     store.close();
@@ -93,7 +134,7 @@ describe('the traffic log file', () => {
 
   it('is kept in memory for the run when a damaged log cannot be moved aside', () => {
     const dir = dirWithLog(200, 'unclean');
-    damagePage(dir, 5);
+    damageBodyIndex(dir);
     mkdirSync(join(dir, `${TRAFFIC_LOG_FILE}.damaged-7`, 'occupied'), { recursive: true });
     const store = openStore({ dataDir: dir }, 7);
     expect(store.trafficLogRecovery).toMatchObject({ putAside: null, because: expect.stringMatching(/moving it aside failed/) });

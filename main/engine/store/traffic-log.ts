@@ -14,17 +14,27 @@
  * and a half-done commit is rolled back from the journal on the next open), but an OS crash or
  * power loss while the console runs may leave the file damaged. A clean stop syncs the file and
  * deletes the journal, so a journal found on open means the last run did not stop cleanly: the
- * file is then checked, and a damaged or unreadable log is put aside (renamed) and a new one
- * started. The console always opens; the old file stays for anyone who wants it.
+ * file is then checked (SQLite's integrity_check, then every segment decodes, which SQLite cannot
+ * see into), and a damaged or unreadable log is put aside (renamed) and a new one started. The
+ * console always opens; the old file stays for anyone who wants it.
  */
 import { closeSync, existsSync, fsyncSync, openSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import type { SqliteDatabase } from './database.js';
 import { logMigrations } from './log-migrations/index.js';
 import { migrate } from './migrations.js';
+import { DamagedSegmentError, SegmentDetails, SegmentSummary } from './repositories/traffic-segment.js';
 
 export const TRAFFIC_LOG_FILE = 'traffic.sqlite';
+/**
+ * The log's page size. A segment (up to 2,000 exchanges, about 1 MB) is written whole, and larger
+ * pages take it in fewer writes: measured in a loaded engine, 0.63 µs an exchange with SQLite's
+ * 4 KiB pages, 0.42 with 16 KiB (64 KiB: no better, and each page the journal copies is larger).
+ */
+export const LOG_PAGE_SIZE = 16 * 1024;
 const JOURNAL = `${TRAFFIC_LOG_FILE}-journal`;
+/** Segments read at a time by the check after an unclean stop. */
+const SEGMENTS_PER_CHECK = 16;
 /** A delete of 100,000 rows journals that many pages; the kept journal is cut back to this after. */
 const JOURNAL_SIZE_LIMIT = 4 * 1024 * 1024;
 
@@ -49,8 +59,13 @@ export function attachTrafficLog(db: SqliteDatabase, dataDir: string | null, app
     if (!uncleanStop) return null;
     // integrity_check, not quick_check: a torn write can leave an index out of step with its table.
     const check = db.pragma('log.integrity_check(1)', { simple: true });
-    if (check === 'ok') return null;
-    because = `integrity_check: ${String(check)}`;
+    if (check !== 'ok') because = `integrity_check: ${String(check)}`;
+    else {
+      // What SQLite cannot see: a torn write inside a segment's blobs.
+      const segments = damagedSegment(db);
+      if (segments === null) return null;
+      because = segments;
+    }
   } catch (error) {
     // A log this console cannot migrate (written by a newer one) is refused, as the database is.
     if (!isDamaged(error)) throw error;
@@ -91,17 +106,44 @@ export function detachTrafficLog(db: SqliteDatabase): void {
 
 function attach(db: SqliteDatabase, file: string, appliedAt: number): void {
   db.prepare('ATTACH DATABASE ? AS log').run(file);
+  // Takes effect on a new file; a log from before segments is rewritten with it once, below.
+  db.pragma(`log.page_size = ${LOG_PAGE_SIZE}`);
   if (file !== ':memory:') {
     db.pragma('log.journal_mode = PERSIST');
     db.pragma(`log.journal_size_limit = ${JOURNAL_SIZE_LIMIT}`);
     db.pragma('log.synchronous = OFF');
   }
   migrate(db, logMigrations, appliedAt, 'log');
+  if (db.pragma('log.page_size', { simple: true }) !== LOG_PAGE_SIZE) db.exec('VACUUM log');
 }
 
 /** The connection's entry for the log (its file), if it is attached. */
 function attachedLog(db: SqliteDatabase): { name: string; file: string } | undefined {
   return (db.pragma('database_list') as { name: string; file: string }[]).find((row) => row.name === 'log');
+}
+
+/** What is wrong with the first segment that does not decode, or hold the ids its row says; null when all do. */
+function damagedSegment(db: SqliteDatabase): string | null {
+  const read = db.prepare<[number], { first_id: number; last_id: number; summary: Buffer; detail: Buffer }>(
+    `SELECT first_id, last_id, summary, detail FROM log.traffic_segments WHERE first_id > ? ORDER BY first_id LIMIT ${SEGMENTS_PER_CHECK}`,
+  );
+  for (let after = 0; ; ) {
+    const rows = read.all(after);
+    for (const row of rows) {
+      try {
+        const summary = new SegmentSummary(row.first_id, row.summary);
+        const details = new SegmentDetails(row.detail);
+        if (summary.lastId !== row.last_id || details.count !== summary.count) {
+          return `traffic segment ${row.first_id}: ${summary.count} entries in its summary, ${details.count} in its detail, ${row.last_id - row.first_id + 1} by its ids`;
+        }
+      } catch (error) {
+        if (error instanceof DamagedSegmentError) return `${error.message} (segment ${row.first_id})`;
+        throw error;
+      }
+    }
+    if (rows.length < SEGMENTS_PER_CHECK) return null;
+    after = rows.at(-1)!.first_id;
+  }
 }
 
 /** better-sqlite3 reports extended result codes: SQLITE_CORRUPT_INDEX, SQLITE_IOERR_CORRUPTFS, ... */

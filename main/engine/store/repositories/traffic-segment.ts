@@ -255,34 +255,37 @@ function aligned(blob: Uint8Array): Uint8Array {
   return blob.byteOffset % 8 === 0 ? blob : new Uint8Array(blob);
 }
 
-function checkFormat(blob: Uint8Array, what: string): number {
-  if (blob.byteLength < 8) throw new Error(`traffic segment ${what} is cut short`);
+/** A segment blob that does not hold what its own layout says (a torn write, say). */
+export class DamagedSegmentError extends Error {}
+
+/** The entry count of a blob whose layout, for that count, needs at least `textAt(count)` bytes. */
+function checkFormat(blob: Uint8Array, what: string, textAt: (count: number) => number): number {
+  if (blob.byteLength < 8) throw new DamagedSegmentError(`traffic segment ${what} is cut short`);
   const head = new Uint32Array(blob.buffer, blob.byteOffset, 2);
-  if (head[0] !== FORMAT) throw new Error(`traffic segment ${what} has format ${head[0]}, this console reads ${FORMAT}`);
-  return head[1]!;
+  if (head[0] !== FORMAT) throw new DamagedSegmentError(`traffic segment ${what} has format ${head[0]}, this console reads ${FORMAT}`);
+  const count = head[1]!;
+  if (textAt(count) > blob.byteLength) throw new DamagedSegmentError(`traffic segment ${what} is shorter than its ${count} entries need`);
+  return count;
 }
 
-/** Where each part of a run starts in its decoded text: `starts[k]`, k = entry × parts + part. */
-function partStarts(lengths: Uint32Array): Uint32Array {
-  const starts = new Uint32Array(lengths.length);
-  let at = 0;
-  for (let k = 0; k < lengths.length; k++) {
-    starts[k] = at;
-    const n = lengths[k]!;
-    if (n !== NONE) at += n;
-  }
-  return starts;
-}
-
-/** The parts of a decoded run. */
+/** The parts of a decoded run; their lengths must add up to the text, or the run is damaged. */
 class Parts {
+  /** Where each part starts in the text: `starts[k]`, k = entry × parts + part. */
   private readonly starts: Uint32Array;
 
   constructor(
     private readonly lengths: Uint32Array,
     private readonly text: string,
   ) {
-    this.starts = partStarts(lengths);
+    const starts = new Uint32Array(lengths.length);
+    let at = 0;
+    for (let k = 0; k < lengths.length; k++) {
+      starts[k] = at;
+      const n = lengths[k]!;
+      if (n !== NONE) at += n;
+    }
+    if (at !== text.length) throw new DamagedSegmentError(`traffic segment parts add up to ${at} characters, its text has ${text.length}`);
+    this.starts = starts;
   }
 
   get(k: number): string | null {
@@ -311,7 +314,7 @@ export class SegmentSummary {
     blob: Uint8Array,
   ) {
     const bytes = aligned(blob);
-    const n = checkFormat(bytes, 'summary');
+    const n = checkFormat(bytes, 'summary', (count) => summaryLayout(count).text);
     const s = summaryLayout(n);
     const { buffer, byteOffset } = bytes;
     this.count = n;
@@ -365,7 +368,7 @@ export class SegmentDetails {
 
   constructor(blob: Uint8Array) {
     const bytes = aligned(blob);
-    const n = checkFormat(bytes, 'detail');
+    const n = checkFormat(bytes, 'detail', (count) => detailLayout(count).text);
     const d = detailLayout(n);
     this.count = n;
     const lengths = new Uint32Array(bytes.buffer, bytes.byteOffset + d.lengths, n * DETAIL_PARTS);
