@@ -8,7 +8,9 @@
  * shared machine come and go over seconds, so adjacent slices see the same machine; runs of
  * several seconds each, one after the other, did not (a round's own baseline swung ±20%). The
  * client counts responses per 50 ms of wall time (bench/autocannon-client.mjs, its own process,
- * 127.0.0.1 only); the engine's CPU time per response is printed beside it.
+ * 127.0.0.1 only); the engine's CPU time per response is printed beside it, with the client's
+ * share of its core, and the cost worked out from the engine's CPU too: when the engine serves
+ * faster than one core of client can ask, the capture-off slices measure the client.
  *
  * On Linux with `taskset`, the engine (this process, all its threads) runs on the first core and
  * the client on the last, so that the client never competes with the engine's collector threads
@@ -16,11 +18,13 @@
  *
  * The log is first filled to its retention cap, so every new entry also drops the oldest. The
  * engine runs in this process (`--disk`: in a data dir, as the desktop app does; default in
- * memory). Prints numbers; never fails on them. The cost comes with a bootstrap interval over the
+ * memory). `--listening` adds a listener to `traffic.captured`, as the console's UI is (without
+ * one, nobody needs the batches' summaries and none are built). Prints numbers; never fails on them. The cost comes with a bootstrap interval over the
  * pairs: on a shared machine one run's number can land a few points either side of the target, and
  * the interval says how far.
  */
 import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { createInterface } from 'node:readline';
 import { text } from 'node:stream/consumers';
@@ -30,7 +34,7 @@ import { itemWindowBench } from './item-window-load.js';
 import { startLoad } from './load-client.js';
 import { bootstrapInterval, fmt, median } from './stats.js';
 
-const { values } = parseArgs({ options: { disk: { type: 'boolean', default: false } } });
+const { values } = parseArgs({ options: { disk: { type: 'boolean', default: false }, listening: { type: 'boolean', default: false } } });
 const PAIRS = Number(process.env.BENCH_PAIRS ?? 20);
 const SLICE_MS = 2_000;
 const SETTLE_MS = 500;
@@ -41,6 +45,24 @@ interface Slice {
   from: number;
   to: number;
   cpuUs: number;
+  /** The load client's CPU over the slice, as a share of one core (null where /proc is not there). */
+  clientShare: number | null;
+}
+
+/**
+ * A process's CPU time in ms from /proc (Linux; null elsewhere). The client's share of its core
+ * says whether it, not the engine, set the pace: near 100%, the capture-off slices measure the
+ * client and understate what capture costs the engine, and the cost by engine CPU is the one to read.
+ */
+function cpuMsOf(pid: number | undefined): number | null {
+  if (pid === undefined) return null;
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    // utime and stime, in clock ticks (USER_HZ, 100 on Linux).
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  } catch {
+    return null;
+  }
 }
 
 interface Timeline {
@@ -60,6 +82,8 @@ const clientCore = pinEngine();
 
 // In memory (`--ephemeral`, as CI runs it) by default; `--disk`: in a data dir, as the desktop app runs.
 const { engine, dataDir, origin, headers, paths, dispose } = await itemWindowBench(values.disk);
+// `--listening`: as with the console's UI open, someone receives every batch's summaries.
+if (values.listening) engine.events.on('traffic.captured', () => undefined);
 const logSize = async () => (await engine.commands.run('traffic.page', { offset: 0, limit: 1 })).total;
 const setCapture = (capture: boolean) => engine.commands.run('traffic.configure', { capture });
 
@@ -76,7 +100,9 @@ function rate({ start, bucketMs, counts }: Timeline, slice: Slice): number {
 
 try {
   const { retention } = await engine.commands.run('traffic.settings', {});
-  console.log(`GET /itemWindow, ${CONNECTIONS} connections; ${PAIRS} pairs of ${SLICE_MS / 1000} s slices, capture off and on; retention ${fmt(retention)} entries, log ${dataDir ? 'on disk' : 'in memory'}`);
+  console.log(
+    `GET /itemWindow, ${CONNECTIONS} connections; ${PAIRS} pairs of ${SLICE_MS / 1000} s slices, capture off and on; retention ${fmt(retention)} entries, log ${dataDir ? 'on disk' : 'in memory'}${values.listening ? ', traffic.captured listened to' : ''}`,
+  );
   console.log(`    ${clientCore ? `engine pinned to core 0, client to core ${clientCore}` : 'engine and client not pinned'}`);
   // The steady state: a full log, where every new entry also drops the oldest.
   const filling = performance.now();
@@ -92,10 +118,14 @@ try {
       await setCapture(capture);
       await sleep(SETTLE_MS);
       const cpu = process.cpuUsage();
+      const clientCpu = cpuMsOf(client.pid);
       const from = Date.now();
       await sleep(SLICE_MS);
       const used = process.cpuUsage(cpu);
-      slices.push({ capture, from, to: Date.now(), cpuUs: used.user + used.system });
+      const to = Date.now();
+      const clientUsed = cpuMsOf(client.pid);
+      const clientShare = clientCpu === null || clientUsed === null ? null : (clientUsed - clientCpu) / (to - from);
+      slices.push({ capture, from, to, cpuUs: used.user + used.system, clientShare });
     }
   }
   await setCapture(true);
@@ -107,8 +137,14 @@ try {
   });
   const off = measured.filter((s) => !s.capture);
   const on = measured.filter((s) => s.capture);
+  const clientOf = (xs: typeof measured) => {
+    const shares = xs.flatMap((s) => (s.clientShare === null ? [] : [s.clientShare]));
+    return shares.length ? `; client ${fmt(median(shares) * 100)}% of its core` : '';
+  };
   const row = (label: string, xs: typeof measured) =>
-    console.log(`    ${label.padEnd(12)} ${fmt(median(xs.map((s) => s.rps))).padStart(7)} req/s median  (slices ${fmt(Math.min(...xs.map((s) => s.rps)))}–${fmt(Math.max(...xs.map((s) => s.rps)))}); engine CPU ${fmt(median(xs.map((s) => s.cpuPerRequest)))} µs per request`);
+    console.log(
+      `    ${label.padEnd(12)} ${fmt(median(xs.map((s) => s.rps))).padStart(7)} req/s median  (slices ${fmt(Math.min(...xs.map((s) => s.rps)))}–${fmt(Math.max(...xs.map((s) => s.rps)))}); engine CPU ${fmt(median(xs.map((s) => s.cpuPerRequest)), 1)} µs per request${clientOf(xs)}`,
+    );
   row('capture off', off);
   row('capture on', on);
   const pairs = off.map((slice, i) => ({ off: slice, on: on[i]! }));
@@ -118,6 +154,10 @@ try {
   const pct = (x: number) => fmt(x * 100, 1);
   console.log(`    capture costs ${pct(costOf(pairs))}% of throughput (target ≤ 15%), 90% bootstrap interval ${pct(low)}–${pct(high)}%`);
   console.log(`    per pair: median ${pct(median(pairCosts))}%; ${pairCosts.map((c) => fmt(c * 100, 0)).join(' ')}`);
+  // What capture adds to the engine's own work per request, whoever set the pace.
+  const cpuCostOf = (drawn: readonly (typeof pairs)[number][]) => 1 - median(drawn.map((p) => p.off.cpuPerRequest)) / median(drawn.map((p) => p.on.cpuPerRequest));
+  const [cpuLow, cpuHigh] = bootstrapInterval(pairs, cpuCostOf);
+  console.log(`    by engine CPU per request: capture costs ${pct(cpuCostOf(pairs))}%, 90% bootstrap interval ${pct(cpuLow)}–${pct(cpuHigh)}%`);
   console.log(`    non-2xx ${result.non2xx}; ${fmt(await logSize())} entries in the log after the run`);
 } finally {
   await dispose();
