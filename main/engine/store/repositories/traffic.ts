@@ -91,6 +91,7 @@ export class TrafficRepository {
   private readonly saveState;
   private readonly segmentHolding;
   private readonly detailOf;
+  private readonly firstIdHolding;
   private readonly segmentsAfter;
 
   /** `bodyUseAhead`: see `DEFAULT_USE_AHEAD` (tests set 0 to see bodies go with their last entry). */
@@ -99,7 +100,6 @@ export class TrafficRepository {
     { bodyUseAhead = DEFAULT_USE_AHEAD }: { bodyUseAhead?: number } = {},
   ) {
     this.insertSegment = db.prepare<[number, number, Buffer, Buffer]>('INSERT INTO traffic_segments (first_id, last_id, summary, detail) VALUES (?, ?, ?, ?)');
-    // By first id too, so that SQLite seeks to them instead of reading every segment.
     // By first id too, so that SQLite seeks to them instead of reading every segment's row.
     this.dropSegments = db.prepare<[number, number]>('DELETE FROM traffic_segments WHERE first_id <= ? AND last_id <= ?');
     this.dropAll = db.prepare('DELETE FROM traffic_segments');
@@ -108,6 +108,7 @@ export class TrafficRepository {
       'SELECT first_id, last_id, summary FROM traffic_segments WHERE first_id <= ? ORDER BY first_id DESC LIMIT 1',
     );
     this.detailOf = db.prepare<[number], Buffer>('SELECT detail FROM traffic_segments WHERE first_id = ?').pluck();
+    this.firstIdHolding = db.prepare<[number], number | null>('SELECT MAX(first_id) FROM traffic_segments WHERE first_id <= ?').pluck();
     this.segmentsAfter = db.prepare<[number, number], { first_id: number; summary: Buffer; detail: Buffer | null }>(
       'SELECT first_id, summary, CASE WHEN ? THEN detail END AS detail FROM traffic_segments WHERE first_id > ? ORDER BY first_id LIMIT ' + SEGMENTS_PER_READ,
     );
@@ -347,7 +348,7 @@ export class TrafficRepository {
   /** Goes through the stored segments holding entries after `afterId`, in order (their details too when asked). */
   private eachSegment(afterId: number, details: boolean, visit: (segment: StoredSegment) => void): void {
     // The segment holding `afterId + 1` may start before it.
-    let from = (this.segmentHolding.get(afterId + 1)?.first_id ?? 1) - 1;
+    let from = (this.firstIdHolding.get(afterId + 1) ?? 1) - 1;
     for (;;) {
       const rows = this.segmentsAfter.all(details ? 1 : 0, from);
       for (const row of rows) {
