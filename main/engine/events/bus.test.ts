@@ -13,9 +13,13 @@ describe('the event bus', () => {
     offNamed();
     offNamed();
     expect(bus.wants('traffic.captured')).toBe(false);
-    const offEvery = bus.subscribe(() => undefined);
+    const listener = () => undefined;
+    const offEvery = bus.subscribe(listener);
+    const offAgain = bus.subscribe(listener);
     expect(bus.wants('traffic.captured')).toBe(true);
     offEvery();
+    expect(bus.wants('traffic.captured')).toBe(false);
+    offAgain();
     expect(bus.wants('traffic.captured')).toBe(false);
     offOther();
     expect(bus.wants('traffic.reset')).toBe(false);

@@ -49,8 +49,9 @@ export class EventBus {
   }
 
   private add(listener: EventListener, name: EventName | null): () => void {
+    // A listener added twice is there once, and counted once.
+    if (!this.listeners.has(listener)) this.count(name, 1);
     this.listeners.add(listener);
-    this.count(name, 1);
     return () => {
       if (this.listeners.delete(listener)) this.count(name, -1);
     };

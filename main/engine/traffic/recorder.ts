@@ -63,6 +63,8 @@ export class TrafficRecorder {
     this.current = { ...this.current, ...change };
     this.deps.settings.set(SETTINGS_KEY, this.current);
     if (change.retention !== undefined) {
+      // What is captured goes out with its event first; the repository would write it anyway.
+      this.flush();
       if (this.deps.repo.retain(this.current.retention) > 0) this.deps.bus.emit('traffic.reset', { reason: 'retention' });
     }
     return this.settings;

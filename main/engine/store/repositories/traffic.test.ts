@@ -154,12 +154,26 @@ describe('the traffic log stores a response body many rows share once', () => {
     close();
   });
 
-  it('keeps a body that entries captured and not yet written point at when the cap is lowered meanwhile', () => {
+  it('writes entries captured and not yet written before it lowers the cap, keeping the body they share', () => {
     const { store, close, append, readBack } = storeWithLog();
     const a = windowBody(1);
     append([a]);
     store.traffic.capture(trafficEntry({ url: `http://127.0.0.1:9003/queues/q/v2.3/itemWindow?n=0`, responseBody: a }));
-    expect(store.traffic.retain(0)).toBe(1);
+    expect(store.traffic.retain(1)).toBe(1);
+    expect(store.traffic.page({}, 0, 10).rows.map((row) => row.id)).toEqual([2]);
+    expect(readBack()).toEqual([a]);
+    close();
+  });
+
+  it('after a cap change that failed with entries captured, a later entry with the same body still reads it', () => {
+    const { store, close, readBack } = storeWithLog();
+    const a = windowBody(1);
+    const url = 'http://127.0.0.1:9003/queues/q/v2.3/itemWindow?n=0';
+    store.traffic.capture(trafficEntry({ url, responseBody: a }));
+    store.db.exec("CREATE TEMP TRIGGER disk_full BEFORE UPDATE ON log.traffic_state BEGIN SELECT RAISE(ABORT, 'disk full'); END");
+    expect(() => store.traffic.retain(100)).toThrow(/disk full/);
+    store.db.exec('DROP TRIGGER disk_full');
+    store.traffic.capture(trafficEntry({ url, responseBody: a }));
     store.traffic.commit(KEEP_ALL, false);
     expect(readBack()).toEqual([a]);
     close();

@@ -182,11 +182,13 @@ export class TrafficRepository {
     return { stored, dropped };
   }
 
-  /** Drops the oldest entries beyond `keep`; returns how many went. */
+  /**
+   * Drops the oldest entries beyond `keep`; returns how many went. Entries captured and not yet
+   * written are written first: they may share a body trimming would otherwise take.
+   */
   retain(keep: number): number {
+    if (this.writer.count > 0) return this.commit(keep, false).dropped;
     const edge = this.write(() => {
-      // Captured entries not yet written may point at a shared body trimming would take.
-      this.bodies.used(this.uses, this.nextId + this.writer.count - 1, keep);
       const trimmedTo = this.trimTo(keep, this.index.newestId);
       this.saveState.run(this.nextId, trimmedTo);
       return trimmedTo;
