@@ -105,6 +105,35 @@ describe('the traffic log file', () => {
     store.close();
   });
 
+  it('is put aside when a segment claims more entries than any layout could hold, whatever the decoder throws', () => {
+    const dir = dirWithLog(200, 'unclean');
+    const db = new Database(join(dir, TRAFFIC_LOG_FILE));
+    db.pragma('journal_mode = PERSIST');
+    const summary = Buffer.from(db.prepare('SELECT summary FROM traffic_segments').pluck().get() as Buffer);
+    // The count word of the head torn into the largest count there is.
+    summary.writeUInt32LE(0xffff_ffff, 4);
+    db.prepare('UPDATE traffic_segments SET summary = ?').run(summary);
+    db.close();
+    const store = openStore({ dataDir: dir }, 56);
+    expect(store.trafficLogRecovery).toMatchObject({ putAside: join(dir, `${TRAFFIC_LOG_FILE}.damaged-56`), because: expect.stringMatching(/\(segment 1\)/) });
+    store.close();
+  });
+
+  it('is put aside when a log from before segments holds a row that cannot be read', () => {
+    const dir = tempDir();
+    const db = new Database(':memory:');
+    db.prepare('ATTACH DATABASE ? AS log').run(join(dir, TRAFFIC_LOG_FILE));
+    migrate(db, logMigrations.slice(0, 1), 0, 'log');
+    db.prepare(
+      `INSERT INTO log.traffic (target, at, wall_at, method, url, path, outcome, request_headers, response_headers, fault) VALUES ('cloudQueue', 0, 0, 'GET', 'http://127.0.0.1/w', '/w', 'answered', '', '', '{"torn')`,
+    ).run();
+    db.close();
+    const store = openStore({ dataDir: dir }, 57);
+    expect(store.trafficLogRecovery).toMatchObject({ putAside: join(dir, `${TRAFFIC_LOG_FILE}.damaged-57`), because: expect.stringMatching(/traffic row 1 cannot be read/) });
+    expect(store.traffic.page({}, 0, 10).total).toBe(0);
+    store.close();
+  });
+
   it('takes 16 KiB pages, and a log from before is rewritten with them once', () => {
     const dir = tempDir();
     const db = new Database(':memory:');

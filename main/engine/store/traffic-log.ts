@@ -23,7 +23,7 @@ import { join } from 'node:path';
 import type { SqliteDatabase } from './database.js';
 import { logMigrations } from './log-migrations/index.js';
 import { migrate } from './migrations.js';
-import { DamagedSegmentError, SegmentDetails, SegmentSummary } from './repositories/traffic-segment.js';
+import { DamagedTrafficError, SegmentDetails, SegmentSummary } from './repositories/traffic-segment.js';
 
 export const TRAFFIC_LOG_FILE = 'traffic.sqlite';
 /**
@@ -114,7 +114,14 @@ function attach(db: SqliteDatabase, file: string, appliedAt: number): void {
     db.pragma('log.synchronous = OFF');
   }
   migrate(db, logMigrations, appliedAt, 'log');
-  if (db.pragma('log.page_size', { simple: true }) !== LOG_PAGE_SIZE) db.exec('VACUUM log');
+  if (db.pragma('log.page_size', { simple: true }) !== LOG_PAGE_SIZE) {
+    // Only faster with the new page size: a rewrite that fails (a full disk) keeps the old one.
+    try {
+      db.exec('VACUUM log');
+    } catch {
+      // The log still works as it is; the next start tries again.
+    }
+  }
 }
 
 /** The connection's entry for the log (its file), if it is attached. */
@@ -137,8 +144,9 @@ function damagedSegment(db: SqliteDatabase): string | null {
           return `traffic segment ${row.first_id}: ${summary.count} entries in its summary, ${details.count} in its detail, ${row.last_id - row.first_id + 1} by its ids`;
         }
       } catch (error) {
-        if (error instanceof DamagedSegmentError) return `${error.message} (segment ${row.first_id})`;
-        throw error;
+        // Whatever a blob makes the decoder throw (a RangeError from a typed array over a torn
+        // length as much as a DamagedTrafficError) is damage: the check must not stop the start.
+        return `${(error as Error).message} (segment ${row.first_id})`;
       }
     }
     if (rows.length < SEGMENTS_PER_CHECK) return null;
@@ -148,6 +156,7 @@ function damagedSegment(db: SqliteDatabase): string | null {
 
 /** better-sqlite3 reports extended result codes: SQLITE_CORRUPT_INDEX, SQLITE_IOERR_CORRUPTFS, ... */
 function isDamaged(error: unknown): boolean {
+  if (error instanceof DamagedTrafficError) return true;
   const code = (error as { code?: unknown }).code;
   return typeof code === 'string' && (code.startsWith('SQLITE_CORRUPT') || code === 'SQLITE_NOTADB' || code === 'SQLITE_IOERR_CORRUPTFS');
 }

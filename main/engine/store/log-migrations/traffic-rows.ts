@@ -7,7 +7,7 @@
 import type { FaultHit } from '../../api/fault-types.js';
 import type { TrafficOutcome, TrafficTarget } from '../../api/traffic-types.js';
 import type { SqliteDatabase } from '../database.js';
-import { SegmentWriter } from '../repositories/traffic-segment.js';
+import { DamagedTrafficError, SegmentWriter } from '../repositories/traffic-segment.js';
 
 const ROWS_PER_SEGMENT = 500;
 const ROWS_PER_READ = 5_000;
@@ -57,29 +57,7 @@ export function rowsToSegments(db: SqliteDatabase, table: string): number {
     for (const row of rows) {
       if (row.id !== previous + 1 || writer.count >= ROWS_PER_SEGMENT) write();
       if (writer.count === 0) first = row.id;
-      writer.add(
-        {
-          target: row.target,
-          at: row.at,
-          wallAt: row.wall_at,
-          method: row.method,
-          url: row.url,
-          path: row.path,
-          reason: row.reason,
-          status: row.status,
-          latencyMs: row.latency_ms,
-          retry: row.retry,
-          fault: row.fault === null ? null : (JSON.parse(row.fault) as FaultHit),
-          playerId: row.player_id,
-          requestId: row.request_id,
-          outcome: row.outcome,
-          requestHeaders: row.request_headers,
-          requestBody: row.request_body,
-          responseHeaders: row.response_headers,
-          responseBody: row.response_body,
-        },
-        row.response_body_id ?? 0,
-      );
+      addRow(writer, row);
       previous = row.id;
     }
     if (rows.length < ROWS_PER_READ) break;
@@ -87,6 +65,37 @@ export function rowsToSegments(db: SqliteDatabase, table: string): number {
   }
   write();
   return previous;
+}
+
+/** A row as an entry of the segment; a row that cannot be read (a torn write) is damage, which puts the log aside. */
+function addRow(writer: SegmentWriter, row: Row): void {
+  try {
+    writer.add(
+      {
+        target: row.target,
+        at: row.at,
+        wallAt: row.wall_at,
+        method: row.method,
+        url: row.url,
+        path: row.path,
+        reason: row.reason,
+        status: row.status,
+        latencyMs: row.latency_ms,
+        retry: row.retry,
+        fault: row.fault === null ? null : (JSON.parse(row.fault) as FaultHit),
+        playerId: row.player_id,
+        requestId: row.request_id,
+        outcome: row.outcome,
+        requestHeaders: row.request_headers,
+        requestBody: row.request_body,
+        responseHeaders: row.response_headers,
+        responseBody: row.response_body,
+      },
+      row.response_body_id ?? 0,
+    );
+  } catch (error) {
+    throw new DamagedTrafficError(`traffic row ${row.id} cannot be read: ${(error as Error).message}`);
+  }
 }
 
 /** The id AUTOINCREMENT gave last in `schema`'s `traffic` (0: none). */

@@ -35,15 +35,8 @@ export interface NewTrafficEntry extends Omit<TrafficSummary, 'id'> {
   responseBody: string | null;
 }
 
-/** What `detail` holds of an entry; `responseBodyId` (0: none) names a shared body instead of `responseBody`. */
-export interface SegmentDetail {
-  url: string;
-  requestHeaders: HeaderBlock;
-  requestBody: string | null;
-  responseHeaders: HeaderBlock;
-  responseBody: string | null;
-  responseBodyId: number;
-}
+/** What `detail` holds of an entry (its `responseBody` is null when the summary names a shared one). */
+export type SegmentDetail = Pick<NewTrafficEntry, 'url' | 'requestHeaders' | 'requestBody' | 'responseHeaders' | 'responseBody'>;
 
 const FORMAT = 1;
 const NONE = 0xffff_ffff;
@@ -56,7 +49,8 @@ export const PART = { reason: 2, requestId: 4 } as const;
 
 if (new Uint8Array(new Uint16Array([1]).buffer)[0] !== 1) throw new Error('the traffic log is stored little-endian, as typed arrays are on every platform the console runs on');
 
-const align8 = (n: number) => (n + 7) & ~7;
+/** Plain arithmetic, not `& ~7`: a damaged blob's count can make offsets past 32 bits. */
+const align8 = (n: number) => Math.ceil(n / 8) * 8;
 
 /** Byte offsets of a summary blob's columns for `count` entries. */
 function summaryLayout(count: number) {
@@ -255,16 +249,16 @@ function aligned(blob: Uint8Array): Uint8Array {
   return blob.byteOffset % 8 === 0 ? blob : new Uint8Array(blob);
 }
 
-/** A segment blob that does not hold what its own layout says (a torn write, say). */
-export class DamagedSegmentError extends Error {}
+/** Stored traffic that does not hold together (a torn write, say): a blob that contradicts its own layout, a row that cannot be read. */
+export class DamagedTrafficError extends Error {}
 
 /** The entry count of a blob whose layout, for that count, needs at least `textAt(count)` bytes. */
 function checkFormat(blob: Uint8Array, what: string, textAt: (count: number) => number): number {
-  if (blob.byteLength < 8) throw new DamagedSegmentError(`traffic segment ${what} is cut short`);
+  if (blob.byteLength < 8) throw new DamagedTrafficError(`traffic segment ${what} is cut short`);
   const head = new Uint32Array(blob.buffer, blob.byteOffset, 2);
-  if (head[0] !== FORMAT) throw new DamagedSegmentError(`traffic segment ${what} has format ${head[0]}, this console reads ${FORMAT}`);
+  if (head[0] !== FORMAT) throw new DamagedTrafficError(`traffic segment ${what} has format ${head[0]}, this console reads ${FORMAT}`);
   const count = head[1]!;
-  if (textAt(count) > blob.byteLength) throw new DamagedSegmentError(`traffic segment ${what} is shorter than its ${count} entries need`);
+  if (textAt(count) > blob.byteLength) throw new DamagedTrafficError(`traffic segment ${what} is shorter than its ${count} entries need`);
   return count;
 }
 
@@ -284,7 +278,7 @@ class Parts {
       const n = lengths[k]!;
       if (n !== NONE) at += n;
     }
-    if (at !== text.length) throw new DamagedSegmentError(`traffic segment parts add up to ${at} characters, its text has ${text.length}`);
+    if (at !== text.length) throw new DamagedTrafficError(`traffic segment parts add up to ${at} characters, its text has ${text.length}`);
     this.starts = starts;
   }
 
@@ -388,7 +382,7 @@ export class SegmentDetails {
     return this.parts.get(i * DETAIL_PARTS + 4);
   }
 
-  detail(i: number, responseBodyId: number): SegmentDetail {
+  detail(i: number): SegmentDetail {
     const k = i * DETAIL_PARTS;
     return {
       url: this.parts.get(k)!,
@@ -396,7 +390,6 @@ export class SegmentDetails {
       requestBody: this.parts.get(k + 2),
       responseHeaders: this.parts.get(k + 3)!,
       responseBody: this.parts.get(k + 4),
-      responseBodyId,
     };
   }
 }

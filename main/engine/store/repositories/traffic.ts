@@ -329,6 +329,8 @@ export class TrafficRepository {
       return held;
     };
     const newest = this.index.newestId;
+    // Entries the retention cap dropped since the last search are not read again.
+    found.through = Math.max(found.through, this.droppedThrough);
     if (found.through < newest) {
       this.eachSegment(found.through, true, ({ summary, details }) => {
         for (let i = Math.max(0, found.through - summary.firstId + 1); i < summary.count; i++) {
@@ -388,7 +390,7 @@ export class TrafficRepository {
     segment.details ??= new SegmentDetails(this.detailOf.get(segment.summary.firstId)!);
     const i = id - segment.summary.firstId;
     const bodyId = segment.summary.responseBodyId[i]!;
-    const detail = segment.details.detail(i, bodyId);
+    const detail = segment.details.detail(i);
     return {
       ...segment.summary.summary(i),
       url: detail.url,
