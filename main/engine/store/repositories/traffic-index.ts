@@ -112,13 +112,8 @@ export class TrafficIndex {
 
   /** The position of `id`, or -1. */
   positionOf(id: number): number {
-    const at = this.firstAfter(id - 1);
+    const at = firstAfter(this.size, (position) => this.idAt(position), id - 1);
     return at < this.size && this.idAt(at) === id ? at : -1;
-  }
-
-  /** The first position whose id is greater than `id` (`size` when none is). */
-  firstAfter(id: number): number {
-    return firstAfter(this.size, (position) => this.idAt(position), id);
   }
 
   private reserve(more: number): void {

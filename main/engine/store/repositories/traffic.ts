@@ -83,6 +83,8 @@ export class TrafficRepository {
   private droppedThrough: number;
   /** Decoded segments by first id, least recently used first. */
   private readonly segments = new Map<number, StoredSegment>();
+  /** The one `segmentOf` gave last (the Map's last): a page of rows asks for it again and again. */
+  private recent: StoredSegment | null = null;
   private readonly searches = new Map<string, Search>();
   private readonly transact: Transact;
   private readonly insertSegment;
@@ -210,6 +212,7 @@ export class TrafficRepository {
     this.index.clear();
     this.droppedThrough = edge;
     this.segments.clear();
+    this.recent = null;
     this.searches.clear();
     return cleared;
   }
@@ -366,11 +369,13 @@ export class TrafficRepository {
 
   /** The stored segment holding an entry the index holds. */
   private segmentOf(id: number): StoredSegment {
+    const recent = this.recent;
+    if (recent && recent.summary.firstId <= id && id <= recent.summary.lastId) return recent;
     for (const [first, segment] of this.segments) {
       if (first <= id && id <= segment.summary.lastId) {
         this.segments.delete(first);
         this.segments.set(first, segment);
-        return segment;
+        return (this.recent = segment);
       }
     }
     const row = this.segmentHolding.get(id);
@@ -382,6 +387,7 @@ export class TrafficRepository {
 
   private keep(first: number, segment: StoredSegment): void {
     this.segments.set(first, segment);
+    this.recent = segment;
     if (this.segments.size > CACHED_SEGMENTS) this.segments.delete(this.segments.keys().next().value!);
   }
 
