@@ -18,8 +18,10 @@
  *
  * The log is first filled to its retention cap, so every new entry also drops the oldest. The
  * engine runs in this process (`--disk`: in a data dir, as the desktop app does; default in
- * memory). `--listening` adds a listener to `traffic.captured`, as the console's UI is (without
- * one, nobody needs the batches' summaries and none are built). Prints numbers; never fails on them. The cost comes with a bootstrap interval over the
+ * memory). `--listening` subscribes to the engine's events as the console's UI does (it omits
+ * `traffic.captured` and takes `traffic.appended`); `--streaming` takes every event, as a script
+ * reading `GET /admin/api/events` does, so every batch's summaries are decoded for it (nobody
+ * listening: none are). Prints numbers; never fails on them. The cost comes with a bootstrap interval over the
  * pairs: on a shared machine one run's number can land a few points either side of the target, and
  * the interval says how far.
  */
@@ -30,11 +32,14 @@ import { createInterface } from 'node:readline';
 import { text } from 'node:stream/consumers';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
+import { UI_OMITTED_EVENTS } from '../main/engine/api/events.js';
 import { itemWindowBench } from './item-window-load.js';
 import { startLoad } from './load-client.js';
 import { bootstrapInterval, fmt, median } from './stats.js';
 
-const { values } = parseArgs({ options: { disk: { type: 'boolean', default: false }, listening: { type: 'boolean', default: false } } });
+const { values } = parseArgs({
+  options: { disk: { type: 'boolean', default: false }, listening: { type: 'boolean', default: false }, streaming: { type: 'boolean', default: false } },
+});
 const PAIRS = Number(process.env.BENCH_PAIRS ?? 20);
 const SLICE_MS = 2_000;
 const SETTLE_MS = 500;
@@ -82,8 +87,10 @@ const clientCore = pinEngine();
 
 // In memory (`--ephemeral`, as CI runs it) by default; `--disk`: in a data dir, as the desktop app runs.
 const { engine, dataDir, origin, headers, paths, dispose } = await itemWindowBench(values.disk);
-// `--listening`: as with the console's UI open, someone receives every batch's summaries.
-if (values.listening) engine.events.on('traffic.captured', () => undefined);
+// `--listening`: as with the console's UI open; `--streaming`: a script that takes every event.
+if (values.listening) engine.events.subscribe(() => undefined, UI_OMITTED_EVENTS);
+if (values.streaming) engine.events.subscribe(() => undefined);
+const listeners = [values.listening && 'events as the UI takes them', values.streaming && 'every event'].filter(Boolean).join(' and ');
 const logSize = async () => (await engine.commands.run('traffic.page', { offset: 0, limit: 1 })).total;
 const setCapture = (capture: boolean) => engine.commands.run('traffic.configure', { capture });
 
@@ -101,7 +108,7 @@ function rate({ start, bucketMs, counts }: Timeline, slice: Slice): number {
 try {
   const { retention } = await engine.commands.run('traffic.settings', {});
   console.log(
-    `GET /itemWindow, ${CONNECTIONS} connections; ${PAIRS} pairs of ${SLICE_MS / 1000} s slices, capture off and on; retention ${fmt(retention)} entries, log ${dataDir ? 'on disk' : 'in memory'}${values.listening ? ', traffic.captured listened to' : ''}`,
+    `GET /itemWindow, ${CONNECTIONS} connections; ${PAIRS} pairs of ${SLICE_MS / 1000} s slices, capture off and on; retention ${fmt(retention)} entries, log ${dataDir ? 'on disk' : 'in memory'}${listeners ? `, listened to: ${listeners}` : ''}`,
   );
   console.log(`    ${clientCore ? `engine pinned to core 0, client to core ${clientCore}` : 'engine and client not pinned'}`);
   // The steady state: a full log, where every new entry also drops the oldest.

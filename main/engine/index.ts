@@ -73,7 +73,8 @@ export interface Engine {
   readonly urls: ServiceUrls;
   readonly adminToken: string;
   readonly commands: CommandRunner;
-  readonly events: Pick<EventBus, 'subscribe' | 'on'>;
+  /** Subscriptions, and whether an event would reach anyone now (`wants`). */
+  readonly events: Pick<EventBus, 'subscribe' | 'on' | 'wants'>;
   readonly clock: EngineClock;
   readonly dataDir: string | null;
   close(): Promise<void>;

@@ -4,6 +4,7 @@
  */
 import { ipcMain, webContents, type WebFrameMain } from 'electron';
 import { IPC_COMMAND_CHANNEL, IPC_EVENT_CHANNEL } from '../engine/api/bridge.js';
+import { UI_OMITTED_EVENTS } from '../engine/api/events.js';
 import type { Engine } from '../engine/index.js';
 
 export function installIpc(engine: Engine, isTrustedFrame: (frame: WebFrameMain | null) => boolean): () => void {
@@ -17,7 +18,7 @@ export function installIpc(engine: Engine, isTrustedFrame: (frame: WebFrameMain 
     for (const contents of webContents.getAllWebContents()) {
       if (!contents.isDestroyed() && isTrustedFrame(contents.mainFrame)) contents.send(IPC_EVENT_CHANNEL, event);
     }
-  });
+  }, UI_OMITTED_EVENTS);
   return () => {
     ipcMain.removeHandler(IPC_COMMAND_CHANNEL);
     unsubscribe();

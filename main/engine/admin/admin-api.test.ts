@@ -136,6 +136,30 @@ describe('admin API (CONTRACT §7)', () => {
     expect(JSON.parse(data!)).toEqual((await admin(engine, 'GET', '/clock')).body);
     abort.abort();
   });
+
+  it('leaves the events named in ?omit= out of a stream (the UI omits traffic.captured and reads traffic.appended)', async () => {
+    const abort = new AbortController();
+    const open = async (query: string) => {
+      const response = await fetch(`${engine.urls.console}/admin/api/events${query}`, { headers: { authorization: `Bearer ${engine.adminToken}` }, signal: abort.signal });
+      return response.body!.pipeThrough(new TextDecoderStream()).getReader();
+    };
+    const readUntilAppended = async (reader: ReadableStreamDefaultReader<string>) => {
+      let text = '';
+      while (!/event: traffic\.appended\ndata: .*\n\n/.test(text)) text += (await reader.read()).value ?? '';
+      return text;
+    };
+    const full = await open('');
+    const lean = await open('?omit=traffic.captured,no.such.event');
+    // A scripted admin call is captured (see worthCapturing).
+    await admin(engine, 'GET', '/clock');
+    const [fullText, leanText] = await Promise.all([readUntilAppended(full), readUntilAppended(lean)]);
+    abort.abort();
+    expect(fullText).toMatch(/event: traffic\.captured\ndata: \[\{.*"path":"\/admin\/api\/clock"/);
+    expect(leanText).not.toContain('event: traffic.captured');
+    const appended = JSON.parse(/event: traffic\.appended\ndata: (.*)\n/.exec(leanText)![1]!) as { count: number; lastId: number; dropped: number };
+    expect(appended).toMatchObject({ count: expect.any(Number), lastId: expect.any(Number), dropped: 0 });
+    expect(appended.count).toBeGreaterThan(0);
+  });
 });
 
 describe('console page', () => {

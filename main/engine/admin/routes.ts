@@ -7,6 +7,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import Value from 'typebox/value';
 import { commandSpecs, type CommandName } from '../api/commands.js';
+import type { EventName } from '../api/events.js';
 import { ENGINE_ERROR_STATUS, type EngineErrorBody } from '../api/errors.js';
 import type { CommandRunner } from '../api/runner.js';
 import type { EventStreams } from './sse.js';
@@ -79,9 +80,12 @@ export async function adminRoutes(app: FastifyInstance, options: AdminRoutesOpti
     answer(reply, request.params.name, request.body ?? {}),
   );
 
-  app.get('/events', (_request, reply) => {
+  app.get<{ Querystring: { omit?: string | string[] } }>('/events', (request, reply) => {
+    // `omit=a,b` or `omit=a&omit=b`. A name no event has leaves nothing out (a newer UI's list
+    // does not break an older engine), so the names are not checked.
+    const omit = [request.query.omit ?? []].flat().flatMap((names) => names.split(',')).filter(Boolean) as EventName[];
     reply.hijack();
-    streams.attach(reply.raw);
+    streams.attach(reply.raw, omit);
   });
 }
 

@@ -1,9 +1,10 @@
 /**
  * Server-sent events for `GET /admin/api/events`: every engine event as `event: <name>` with JSON
  * data, numbered by `id`. A comment line every 15 s keeps proxies and idle timeouts away.
+ * `?omit=<name>,<name>` leaves events out (the console's UI leaves out UI_OMITTED_EVENTS).
  */
 import type { ServerResponse } from 'node:http';
-import type { EngineEvent } from '../api/events.js';
+import type { EngineEvent, EventName } from '../api/events.js';
 import type { EventBus } from '../events/bus.js';
 
 const HEARTBEAT_MS = 15_000;
@@ -13,7 +14,7 @@ export class EventStreams {
 
   constructor(private readonly bus: Pick<EventBus, 'subscribe'>) {}
 
-  attach(response: ServerResponse): void {
+  attach(response: ServerResponse, omit: readonly EventName[] = []): void {
     response.writeHead(200, {
       'content-type': 'text/event-stream; charset=utf-8',
       'cache-control': 'no-store',
@@ -21,7 +22,7 @@ export class EventStreams {
       'x-accel-buffering': 'no',
     });
     response.write('retry: 2000\n: connected\n\n');
-    const unsubscribe = this.bus.subscribe((event) => response.write(formatEvent(event)));
+    const unsubscribe = this.bus.subscribe((event) => response.write(formatEvent(event)), omit);
     const heartbeat = setInterval(() => response.write(': heartbeat\n\n'), HEARTBEAT_MS);
     heartbeat.unref();
     const end = (): void => {

@@ -14,5 +14,12 @@ export interface EngineEvents extends CoreEvents, OAuthEvents, HouseholdEvents, 
 
 export type EventName = keyof EngineEvents;
 
+/**
+ * Events the console's own UI does not subscribe to, over IPC or the event stream: it reads
+ * `traffic.appended` as its cue instead. Under load `traffic.captured` carries thousands of
+ * summaries a second, which the engine would decode and send only for the UI to drop them.
+ */
+export const UI_OMITTED_EVENTS: readonly EventName[] = ['traffic.captured'];
+
 /** One event as it travels: a name, its data, and a sequence number that orders all events. */
 export type EngineEvent = { [N in EventName]: { name: N; seq: number; data: EngineEvents[N] } }[EventName];

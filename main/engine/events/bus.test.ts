@@ -25,6 +25,28 @@ describe('the event bus', () => {
     expect(bus.wants('traffic.reset')).toBe(false);
   });
 
+  it('leaves out of a subscription the events it omits, and does not want them for it', () => {
+    const bus = new EventBus();
+    const seen: string[] = [];
+    const off = bus.subscribe((event) => seen.push(event.name), ['traffic.captured']);
+    expect(bus.wants('traffic.captured')).toBe(false);
+    expect(bus.wants('traffic.appended')).toBe(true);
+    bus.emit('traffic.captured', []);
+    bus.emit('traffic.appended', { count: 1, lastId: 1, dropped: 0 });
+    expect(seen).toEqual(['traffic.appended']);
+    // Anyone else who takes every event still gets it.
+    const offAll = bus.subscribe(() => undefined);
+    expect(bus.wants('traffic.captured')).toBe(true);
+    offAll();
+    off();
+    off();
+    expect(bus.wants('traffic.appended')).toBe(false);
+    const offNamed = bus.on('traffic.captured', () => undefined);
+    expect(bus.wants('traffic.captured')).toBe(true);
+    offNamed();
+    expect(bus.wants('traffic.captured')).toBe(false);
+  });
+
   it('numbers events in order and keeps a throwing listener from the others', () => {
     const bus = new EventBus();
     const seen: number[] = [];

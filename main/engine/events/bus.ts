@@ -13,6 +13,8 @@ export class EventBus {
   /** Listeners to every event (`subscribe`), and to one name (`on`), by name. */
   private toEvery = 0;
   private readonly toName = new Map<EventName, number>();
+  /** Of the listeners to every event, those that left a name out (`subscribe`'s `omit`), by name. */
+  private readonly omitting = new Map<EventName, number>();
   private seq = 0;
 
   emit<N extends EventName>(name: N, data: EngineEvents[N]): void {
@@ -28,11 +30,21 @@ export class EventBus {
 
   /** Whether an event of this name would reach a listener now. */
   wants(name: EventName): boolean {
-    return this.toEvery > 0 || (this.toName.get(name) ?? 0) > 0;
+    return this.toEvery - (this.omitting.get(name) ?? 0) > 0 || (this.toName.get(name) ?? 0) > 0;
   }
 
-  subscribe(listener: EventListener): () => void {
-    return this.add(listener, null);
+  /** Listens to every event, but those named in `omit`. */
+  subscribe(listener: EventListener, omit: readonly EventName[] = []): () => void {
+    if (omit.length === 0) return this.add(listener, null);
+    const left = new Set(omit);
+    const unsubscribe = this.add((event) => {
+      if (!left.has(event.name)) listener(event);
+    }, null);
+    for (const name of left) this.omitting.set(name, (this.omitting.get(name) ?? 0) + 1);
+    return () => {
+      if (!unsubscribe()) return;
+      for (const name of left) this.omitting.set(name, this.omitting.get(name)! - 1);
+    };
   }
 
   /** Listens to one event name only. */
@@ -46,14 +58,18 @@ export class EventBus {
     this.listeners.clear();
     this.toEvery = 0;
     this.toName.clear();
+    this.omitting.clear();
   }
 
-  private add(listener: EventListener, name: EventName | null): () => void {
+  /** Its unsubscribe answers whether the listener was still there. */
+  private add(listener: EventListener, name: EventName | null): () => boolean {
     // A listener added twice is there once, and counted once.
     if (!this.listeners.has(listener)) this.count(name, 1);
     this.listeners.add(listener);
     return () => {
-      if (this.listeners.delete(listener)) this.count(name, -1);
+      const removed = this.listeners.delete(listener);
+      if (removed) this.count(name, -1);
+      return removed;
     };
   }
 

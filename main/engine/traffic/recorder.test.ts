@@ -1,5 +1,6 @@
 /** The recorder's batching: when buffered exchanges reach the log and its listeners. */
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { UI_OMITTED_EVENTS, type EngineEvent } from '../api/events.js';
 import type { TrafficSummary } from '../api/traffic-types.js';
 import { EventBus } from '../events/bus.js';
 import { silentLogger } from '../log.js';
@@ -80,5 +81,19 @@ describe('the traffic recorder', () => {
     vi.advanceTimersByTime(1);
     expect(count(store)).toBe(2);
     expect(batches.map((batch) => batch.length)).toEqual([2]);
+  });
+  it('gives the UI, which omits traffic.captured, only the counts of each batch, and then decodes no summaries', () => {
+    const store = openStore({ dataDir: null });
+    opened.push(store);
+    const bus = new EventBus();
+    const seen: EngineEvent[] = [];
+    bus.subscribe((event) => seen.push(event), UI_OMITTED_EVENTS);
+    const commit = vi.spyOn(store.traffic, 'commit');
+    const traffic = new TrafficRecorder({ repo: store.traffic, settings: store.settings, bus });
+    traffic.configure({ retention: 3 });
+    for (let i = 0; i < 5; i++) traffic.add(trafficEntry());
+    traffic.flush();
+    expect(commit).toHaveBeenLastCalledWith(3, false);
+    expect(seen.map((event) => [event.name, event.data])).toEqual([['traffic.appended', { count: 5, lastId: 5, dropped: 2 }]]);
   });
 });

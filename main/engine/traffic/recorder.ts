@@ -99,7 +99,9 @@ export class TrafficRecorder {
       this.deps.warnings?.warn('traffic-log', `traffic could not be stored (${messageOf(error)}): those exchanges are missing from the log`, error);
       return;
     }
-    if (committed.count > 0 && wanted) bus.emit('traffic.captured', committed.stored);
+    if (committed.count === 0) return;
+    if (wanted) bus.emit('traffic.captured', committed.stored);
+    if (bus.wants('traffic.appended')) bus.emit('traffic.appended', { count: committed.count, lastId: committed.lastId, dropped: committed.dropped });
   }
 
   clear(): void {

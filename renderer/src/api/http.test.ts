@@ -65,4 +65,18 @@ describe('HTTP transport', () => {
     expect(await received).toEqual(after);
     offConnection();
   });
+
+  it('takes traffic.appended as its cue, so the engine decodes no traffic.captured summaries for it', async () => {
+    const appended = new Promise<{ count: number }>((resolve) => {
+      const off = api.on('traffic.appended', (batch) => {
+        off();
+        resolve(batch);
+      });
+    });
+    await expect.poll(() => engine.events.wants('traffic.appended')).toBe(true);
+    expect(engine.events.wants('traffic.captured')).toBe(false);
+    // A scripted call (no UI header) is captured.
+    await fetch(`${engine.urls.console}/admin/api/clock`, { headers: { authorization: `Bearer ${engine.adminToken}` } });
+    expect((await appended).count).toBeGreaterThan(0);
+  });
 });

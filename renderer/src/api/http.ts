@@ -6,7 +6,7 @@
 import { createParser } from 'eventsource-parser';
 import type { CommandResult } from '../../../main/engine/api/bridge';
 import { isEngineErrorBody } from '../../../main/engine/api/errors';
-import type { EngineEvent } from '../../../main/engine/api/events';
+import { UI_OMITTED_EVENTS, type EngineEvent } from '../../../main/engine/api/events';
 import { CONSOLE_UI_HEADER } from '../../../main/engine/api/traffic-types';
 import type { ConnectionState, Transport } from './client';
 
@@ -35,7 +35,7 @@ export function httpTransport({ baseUrl, adminToken, fetch: fetchImpl = fetch.bi
     let backoff = 250;
     while (!signal.aborted) {
       try {
-        const response = await fetchImpl(`${baseUrl}/admin/api/events`, { headers, signal });
+        const response = await fetchImpl(`${baseUrl}/admin/api/events?omit=${UI_OMITTED_EVENTS.join(',')}`, { headers, signal });
         if (!response.ok || !response.body) throw new Error(`event stream answered ${response.status}`);
         setConnection('open');
         backoff = 250;

@@ -1,6 +1,6 @@
 /**
  * The traffic log: query keys and hooks. The list reads pages of the filtered log by offset as
- * they scroll into view, with the size of the set; `traffic.captured` and `traffic.reset` (see
+ * they scroll into view, with the size of the set; `traffic.appended` and `traffic.reset` (see
  * `features/traffic/useTrafficLive`) invalidate what is on screen.
  */
 import { queryOptions, useQuery } from '@tanstack/react-query';

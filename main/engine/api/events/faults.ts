@@ -7,6 +7,12 @@ export interface FaultTrafficEvents {
   'faults.changed': FaultRule[];
   /** Entries just stored, oldest first (batched). */
   'traffic.captured': TrafficSummary[];
+  /**
+   * The same batch as counts only: entries stored (the newest is `lastId`) and old ones the
+   * retention cap dropped. A cue to read the log again, which costs the engine nothing to build;
+   * the console's UI takes this one (see UI_OMITTED_EVENTS).
+   */
+  'traffic.appended': { count: number; lastId: number; dropped: number };
   /** The log was cleared or its settings changed: read it again. */
   'traffic.reset': { reason: string };
 }

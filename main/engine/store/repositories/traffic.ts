@@ -22,6 +22,8 @@ export type StoredTrafficEntry = Omit<TrafficEntry, 'redacted' | 'transitions'>;
 /** What a `commit` wrote: how many entries, how many old ones went, and the entries' summaries when asked for. */
 export interface Committed {
   count: number;
+  /** The newest id written (0: none). */
+  lastId: number;
   dropped: number;
   stored: TrafficSummary[];
 }
@@ -148,7 +150,7 @@ export class TrafficRepository {
    */
   commit(keep: number, withSummaries: boolean): Committed {
     const count = this.writer.count;
-    if (count === 0) return { count: 0, dropped: 0, stored: [] };
+    if (count === 0) return { count: 0, lastId: 0, dropped: 0, stored: [] };
     const first = this.nextId;
     const last = first + count - 1;
     const { summary, detail } = this.writer.encode();
@@ -174,7 +176,7 @@ export class TrafficRepository {
       const segment = new SegmentSummary(first, summary);
       for (let i = 0; i < count; i++) stored.push(segment.summary(i));
     }
-    return { count, dropped: this.droppedTo(edge), stored };
+    return { count, lastId: last, dropped: this.droppedTo(edge), stored };
   }
 
   /** Captures and commits `entries` at once (imports, tests): the entries with their ids, and how many old ones went. */

@@ -1,5 +1,5 @@
 /**
- * Keeps the traffic list live: `traffic.captured` batches refresh what is on screen (the count
+ * Keeps the traffic list live: `traffic.appended` batches refresh what is on screen (the count
  * and the pages in view), at most a few times a second, and never more often than four times the
  * last refresh took, so a slow filter over a full log cannot keep the engine busy answering it.
  * `traffic.reset` (cleared, retention changed) reads everything again.
@@ -43,10 +43,10 @@ export function useTrafficLive(): number {
       timer ??= setTimeout(() => void refresh(), Math.max(0, nextAllowed - performance.now()));
     };
 
-    const offCaptured = api.on('traffic.captured', schedule);
+    const offAppended = api.on('traffic.appended', schedule);
     const offReset = api.on('traffic.reset', () => void queryClient.invalidateQueries({ queryKey: trafficKeys.all }));
     return () => {
-      offCaptured();
+      offAppended();
       offReset();
       if (timer) clearTimeout(timer);
     };
