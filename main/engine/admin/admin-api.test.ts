@@ -120,45 +120,52 @@ describe('admin API (CONTRACT §7)', () => {
     expect((await admin(engine, 'POST', '/commands/no.such', {})).body).toMatchObject({ error: { code: 'unknown_command' } });
   });
 
-  it('streams engine events as server-sent events', async () => {
-    const abort = new AbortController();
-    const response = await fetch(`${engine.urls.console}/admin/api/events`, {
-      headers: { authorization: `Bearer ${engine.adminToken}` },
-      signal: abort.signal,
-    });
+  /** An open `GET /admin/api/events` stream, read until its text matches; a stream that ends first fails the test. */
+  async function eventStream(query: string, signal: AbortSignal) {
+    const response = await fetch(`${engine.urls.console}/admin/api/events${query}`, { headers: { authorization: `Bearer ${engine.adminToken}` }, signal });
     expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/);
     const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
-    await admin(engine, 'POST', '/clock', { advanceMs: 60_000 });
     let text = '';
-    while (!text.includes('event: clock.changed')) text += (await reader.read()).value ?? '';
-    while (!text.includes('\n\n', text.indexOf('event: clock.changed'))) text += (await reader.read()).value ?? '';
-    const data = /event: clock\.changed\ndata: (.*)\n/.exec(text)?.[1];
-    expect(JSON.parse(data!)).toEqual((await admin(engine, 'GET', '/clock')).body);
-    abort.abort();
+    return async (pattern: RegExp): Promise<string> => {
+      while (!pattern.test(text)) {
+        const { value, done } = await reader.read();
+        if (done) throw new Error(`the event stream ended before ${pattern}`);
+        text += value;
+      }
+      return text;
+    };
+  }
+
+  it('streams engine events as server-sent events', async () => {
+    const abort = new AbortController();
+    try {
+      const readUntil = await eventStream('', abort.signal);
+      await admin(engine, 'POST', '/clock', { advanceMs: 60_000 });
+      const text = await readUntil(/event: clock\.changed\ndata: .*\n\n/);
+      const data = /event: clock\.changed\ndata: (.*)\n/.exec(text)?.[1];
+      expect(JSON.parse(data!)).toEqual((await admin(engine, 'GET', '/clock')).body);
+    } finally {
+      abort.abort();
+    }
   });
 
   it('leaves the events named in ?omit= out of a stream (the UI omits traffic.captured and reads traffic.appended)', async () => {
     const abort = new AbortController();
-    const open = async (query: string) => {
-      const response = await fetch(`${engine.urls.console}/admin/api/events${query}`, { headers: { authorization: `Bearer ${engine.adminToken}` }, signal: abort.signal });
-      return response.body!.pipeThrough(new TextDecoderStream()).getReader();
-    };
-    const readUntilAppended = async (reader: ReadableStreamDefaultReader<string>) => {
-      let text = '';
-      while (!/event: traffic\.appended\ndata: .*\n\n/.test(text)) text += (await reader.read()).value ?? '';
-      return text;
-    };
-    const full = await open('');
-    const lean = await open('?omit=traffic.captured,no.such.event');
-    // A scripted admin call is captured (see worthCapturing).
-    await admin(engine, 'GET', '/clock');
-    const [fullText, leanText] = await Promise.all([readUntilAppended(full), readUntilAppended(lean)]);
-    abort.abort();
-    expect(fullText).toMatch(/event: traffic\.captured\ndata: \[\{.*"path":"\/admin\/api\/clock"/);
-    expect(leanText).not.toContain('event: traffic.captured');
-    const appended = JSON.parse(/event: traffic\.appended\ndata: (.*)\n/.exec(leanText)![1]!) as { count: number; lastId: number; dropped: number };
-    expect(appended).toMatchObject({ count: expect.any(Number), lastId: expect.any(Number), dropped: 0 });
-    expect(appended.count).toBeGreaterThan(0);
+    try {
+      const full = await eventStream('', abort.signal);
+      const lean = await eventStream('?omit=traffic.captured,no.such.event', abort.signal);
+      // A scripted admin call is captured (see worthCapturing).
+      await admin(engine, 'GET', '/clock');
+      const appended = /event: traffic\.appended\ndata: .*\n\n/;
+      const [fullText, leanText] = await Promise.all([full(appended), lean(appended)]);
+      expect(fullText).toMatch(/event: traffic\.captured\ndata: \[\{.*"path":"\/admin\/api\/clock"/);
+      expect(leanText).not.toContain('event: traffic.captured');
+      const counts = JSON.parse(/event: traffic\.appended\ndata: (.*)\n/.exec(leanText)![1]!) as { count: number; lastId: number; dropped: number };
+      expect(counts).toMatchObject({ count: expect.any(Number), lastId: expect.any(Number), dropped: 0 });
+      expect(counts.count).toBeGreaterThan(0);
+    } finally {
+      abort.abort();
+    }
   });
 });
 

@@ -33,7 +33,10 @@ export class EventBus {
     return this.toEvery - (this.omitting.get(name) ?? 0) > 0 || (this.toName.get(name) ?? 0) > 0;
   }
 
-  /** Listens to every event, but those named in `omit`. */
+  /**
+   * Listens to every event, but those named in `omit`. A subscription with `omit` is a
+   * subscription of its own: the same listener subscribed twice that way hears every event twice.
+   */
   subscribe(listener: EventListener, omit: readonly EventName[] = []): () => void {
     if (omit.length === 0) return this.add(listener, null);
     const left = new Set(omit);
@@ -43,7 +46,12 @@ export class EventBus {
     for (const name of left) this.omitting.set(name, (this.omitting.get(name) ?? 0) + 1);
     return () => {
       if (!unsubscribe()) return;
-      for (const name of left) this.omitting.set(name, this.omitting.get(name)! - 1);
+      for (const name of left) {
+        const n = this.omitting.get(name)! - 1;
+        // Names come from a query string too: none outlives its subscription.
+        if (n === 0) this.omitting.delete(name);
+        else this.omitting.set(name, n);
+      }
     };
   }
 
