@@ -8,18 +8,19 @@ import type { EngineEvent, EngineEvents, EventName } from '../api/events.js';
 
 export type EventListener = (event: EngineEvent) => void;
 
+/** Which event names a listener takes. */
+type Interest = (name: EventName) => boolean;
+const EVERY_EVENT: Interest = () => true;
+
 export class EventBus {
-  private readonly listeners = new Set<EventListener>();
-  /** Listeners to every event (`subscribe`), and to one name (`on`), by name. */
-  private toEvery = 0;
-  private readonly toName = new Map<EventName, number>();
-  /** Of the listeners to every event, those that left a name out (`subscribe`'s `omit`), by name. */
-  private readonly omitting = new Map<EventName, number>();
+  /** A listener added twice is there once, with the interest it was added with last. */
+  private readonly listeners = new Map<EventListener, Interest>();
   private seq = 0;
 
   emit<N extends EventName>(name: N, data: EngineEvents[N]): void {
     const event = { name, seq: ++this.seq, data } as EngineEvent;
-    for (const listener of this.listeners) {
+    for (const [listener, interest] of this.listeners) {
+      if (!interest(name)) continue;
       try {
         listener(event);
       } catch (error) {
@@ -30,59 +31,32 @@ export class EventBus {
 
   /** Whether an event of this name would reach a listener now. */
   wants(name: EventName): boolean {
-    return this.toEvery - (this.omitting.get(name) ?? 0) > 0 || (this.toName.get(name) ?? 0) > 0;
+    for (const interest of this.listeners.values()) if (interest(name)) return true;
+    return false;
   }
 
-  /**
-   * Listens to every event, but those named in `omit`. A subscription with `omit` is a
-   * subscription of its own: the same listener subscribed twice that way hears every event twice.
-   */
+  /** Listens to every event, but those named in `omit`. */
   subscribe(listener: EventListener, omit: readonly EventName[] = []): () => void {
-    if (omit.length === 0) return this.add(listener, null);
     const left = new Set(omit);
-    const unsubscribe = this.add((event) => {
-      if (!left.has(event.name)) listener(event);
-    }, null);
-    for (const name of left) this.omitting.set(name, (this.omitting.get(name) ?? 0) + 1);
-    return () => {
-      if (!unsubscribe()) return;
-      for (const name of left) {
-        const n = this.omitting.get(name)! - 1;
-        // Names come from a query string too: none outlives its subscription.
-        if (n === 0) this.omitting.delete(name);
-        else this.omitting.set(name, n);
-      }
-    };
+    return this.add(listener, left.size === 0 ? EVERY_EVENT : (name) => !left.has(name));
   }
 
   /** Listens to one event name only. */
   on<N extends EventName>(name: N, listener: (data: EngineEvents[N]) => void): () => void {
-    return this.add((event) => {
-      if (event.name === name) listener(event.data as EngineEvents[N]);
-    }, name);
+    return this.add(
+      (event) => listener(event.data as EngineEvents[N]),
+      (each) => each === name,
+    );
   }
 
   clear(): void {
     this.listeners.clear();
-    this.toEvery = 0;
-    this.toName.clear();
-    this.omitting.clear();
   }
 
-  /** Its unsubscribe answers whether the listener was still there. */
-  private add(listener: EventListener, name: EventName | null): () => boolean {
-    // A listener added twice is there once, and counted once.
-    if (!this.listeners.has(listener)) this.count(name, 1);
-    this.listeners.add(listener);
+  private add(listener: EventListener, interest: Interest): () => void {
+    this.listeners.set(listener, interest);
     return () => {
-      const removed = this.listeners.delete(listener);
-      if (removed) this.count(name, -1);
-      return removed;
+      this.listeners.delete(listener);
     };
-  }
-
-  private count(name: EventName | null, by: number): void {
-    if (name === null) this.toEvery += by;
-    else this.toName.set(name, (this.toName.get(name) ?? 0) + by);
   }
 }
