@@ -8,6 +8,7 @@ import { LOCK_FILE } from './data-dir-lock.js';
 import { logMigrations } from './log-migrations/index.js';
 import { migrate } from './migrations.js';
 import { openStore } from './store.js';
+import { SEGMENTS_PER_READ } from './repositories/traffic.js';
 import { LOG_PAGE_SIZE, TRAFFIC_LOG_FILE } from './traffic-log.js';
 
 const tempDir = tempDirs('cqc-traffic-log-');
@@ -103,6 +104,22 @@ describe('the traffic log file', () => {
     expect(store.trafficLogRecovery).toMatchObject({ putAside: join(dir, `${TRAFFIC_LOG_FILE}.damaged-55`), because: expect.stringMatching(/traffic segment parts add up to .* \(segment 1\)/) });
     expect(store.traffic.page({}, 0, 10).total).toBe(0);
     store.close();
+  });
+
+  it('checks every segment, past the first page of them', () => {
+    const dir = tempDir();
+    const store = openStore({ dataDir: dir });
+    for (let i = 0; i < SEGMENTS_PER_READ * 2 + 1; i++) store.traffic.append([trafficEntry()], 1_000_000);
+    store.db.close();
+    const db = new Database(join(dir, TRAFFIC_LOG_FILE));
+    db.pragma('journal_mode = PERSIST');
+    // Only the newest segment torn.
+    const last = db.prepare('SELECT MAX(first_id) FROM traffic_segments').pluck().get() as number;
+    db.prepare('UPDATE traffic_segments SET last_id = last_id + 1 WHERE first_id = ?').run(last);
+    db.close();
+    const reopened = openStore({ dataDir: dir }, 58);
+    expect(reopened.trafficLogRecovery).toMatchObject({ because: expect.stringMatching(new RegExp(`traffic segment ${last}: 1 entries in its summary`)) });
+    reopened.close();
   });
 
   it('is put aside when a segment claims more entries than any layout could hold, whatever the decoder throws', () => {

@@ -23,6 +23,7 @@ import { join } from 'node:path';
 import type { SqliteDatabase } from './database.js';
 import { logMigrations } from './log-migrations/index.js';
 import { migrate } from './migrations.js';
+import { SEGMENTS_PER_READ, segmentRows } from './repositories/traffic.js';
 import { DamagedTrafficError, SegmentDetails, SegmentSummary } from './repositories/traffic-segment.js';
 
 export const TRAFFIC_LOG_FILE = 'traffic.sqlite';
@@ -33,8 +34,6 @@ export const TRAFFIC_LOG_FILE = 'traffic.sqlite';
  */
 export const LOG_PAGE_SIZE = 16 * 1024;
 const JOURNAL = `${TRAFFIC_LOG_FILE}-journal`;
-/** Segments read at a time by the check after an unclean stop. */
-const SEGMENTS_PER_CHECK = 16;
 /** A delete of 100,000 rows journals that many pages; the kept journal is cut back to this after. */
 const JOURNAL_SIZE_LIMIT = 4 * 1024 * 1024;
 
@@ -132,26 +131,22 @@ function attachedLog(db: SqliteDatabase): { name: string; file: string } | undef
 /** What is wrong with the first segment that does not decode, or hold the ids its row says; null when all do. */
 function damagedSegment(db: SqliteDatabase): string | null {
   const read = db.prepare<[number], { first_id: number; last_id: number; summary: Buffer; detail: Buffer }>(
-    `SELECT first_id, last_id, summary, detail FROM log.traffic_segments WHERE first_id > ? ORDER BY first_id LIMIT ${SEGMENTS_PER_CHECK}`,
+    `SELECT first_id, last_id, summary, detail FROM log.traffic_segments WHERE first_id > ? ORDER BY first_id LIMIT ${SEGMENTS_PER_READ}`,
   );
-  for (let after = 0; ; ) {
-    const rows = read.all(after);
-    for (const row of rows) {
-      try {
-        const summary = new SegmentSummary(row.first_id, row.summary);
-        const details = new SegmentDetails(row.detail);
-        if (summary.lastId !== row.last_id || details.count !== summary.count) {
-          return `traffic segment ${row.first_id}: ${summary.count} entries in its summary, ${details.count} in its detail, ${row.last_id - row.first_id + 1} by its ids`;
-        }
-      } catch (error) {
-        // Whatever a blob makes the decoder throw (a RangeError from a typed array over a torn
-        // length as much as a DamagedTrafficError) is damage: the check must not stop the start.
-        return `${(error as Error).message} (segment ${row.first_id})`;
+  for (const row of segmentRows((after) => read.all(after), 0)) {
+    try {
+      const summary = new SegmentSummary(row.first_id, row.summary);
+      const details = new SegmentDetails(row.detail);
+      if (summary.lastId !== row.last_id || details.count !== summary.count) {
+        return `traffic segment ${row.first_id}: ${summary.count} entries in its summary, ${details.count} in its detail, ${row.last_id - row.first_id + 1} by its ids`;
       }
+    } catch (error) {
+      // Whatever a blob makes the decoder throw (a RangeError from a typed array over a torn
+      // length as much as a DamagedTrafficError) is damage: the check must not stop the start.
+      return `${(error as Error).message} (segment ${row.first_id})`;
     }
-    if (rows.length < SEGMENTS_PER_CHECK) return null;
-    after = rows.at(-1)!.first_id;
   }
+  return null;
 }
 
 /** better-sqlite3 reports extended result codes: SQLITE_CORRUPT_INDEX, SQLITE_IOERR_CORRUPTFS, ... */

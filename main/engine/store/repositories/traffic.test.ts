@@ -7,7 +7,7 @@ import { migrations } from '../migrations/index.js';
 import { openStore } from '../store.js';
 import { logMigrations } from '../log-migrations/index.js';
 import { attachTrafficLog } from '../traffic-log.js';
-import { TrafficRepository } from './traffic.js';
+import { SEGMENTS_PER_READ, TrafficRepository } from './traffic.js';
 
 /** A window-sized body, different per item. */
 const windowBody = (item: number) => JSON.stringify({ items: Array.from({ length: 10 }, (_, i) => ({ id: `item-${item + i}`, track: { name: 'x'.repeat(60) } })) });
@@ -235,6 +235,17 @@ describe('the traffic log in segments', () => {
     expect(reopened.page({}, 0, 10)).toEqual(store.traffic.page({}, 0, 10));
     expect(reopened.page({ status: '5xx', reason: 'load', target: 'player' }, 0, 10).rows.map((r) => r.id)).toEqual([3]);
     expect(reopened.append([trafficEntry()], KEEP_ALL).stored[0]!.id).toBe(4);
+    close();
+  });
+
+  it('reads more segments than one page of them, on opening and in a search', () => {
+    const { store, close } = storeWithLog();
+    const segments = SEGMENTS_PER_READ * 2 + 3;
+    for (let i = 0; i < segments; i++) store.traffic.append([trafficEntry({ url: `http://127.0.0.1/s${i}/` })], KEEP_ALL);
+    const reopened = new TrafficRepository(store.db);
+    expect(reopened.page({}, 0, 1).total).toBe(segments);
+    expect(reopened.page({ text: '/s' }, 0, segments).rows.map((r) => r.id)).toEqual(Array.from({ length: segments }, (_, i) => i + 1));
+    expect(reopened.page({ text: `/s${segments - 1}/` }, 0, 10).rows.map((r) => r.id)).toEqual([segments]);
     close();
   });
 

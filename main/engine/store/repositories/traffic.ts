@@ -33,8 +33,8 @@ export type TrafficCursor = { afterId: number } | { fromAt: number };
 
 /** Decoded segments kept for reads (a page, its neighbours, an entry opened from them). */
 const CACHED_SEGMENTS = 16;
-/** Segments read at a time when a search or the start-up goes through all of them. */
-const SEGMENTS_PER_READ = 16;
+/** Segments read at a time when a search, the start-up or a check goes through all of them. */
+export const SEGMENTS_PER_READ = 16;
 /** Text searches whose matches are kept (and brought up to date) for the pages that follow. */
 const CACHED_SEARCHES = 4;
 
@@ -57,6 +57,20 @@ interface Search {
   from: number;
   /** Whether each shared body searched holds the text. */
   bodies: Map<number, boolean>;
+}
+
+/**
+ * Every row `read` gives from `afterFirstId` on, a page at a time: `read(after)` answers up to
+ * SEGMENTS_PER_READ segment rows with `first_id > after`, in order. A segment's blobs are large,
+ * so a walk through the log holds one page of them, never the whole log.
+ */
+export function* segmentRows<Row extends { first_id: number }>(read: (after: number) => Row[], afterFirstId: number): Generator<Row> {
+  for (let after = afterFirstId; ; ) {
+    const rows = read(after);
+    yield* rows;
+    if (rows.length < SEGMENTS_PER_READ) return;
+    after = rows.at(-1)!.first_id;
+  }
 }
 
 /** A status filter as a test of a stored status (-1: none); null when it filters nothing. */
@@ -357,15 +371,10 @@ export class TrafficRepository {
   /** Goes through the stored segments holding entries after `afterId`, in order (their details too when asked). */
   private eachSegment(afterId: number, details: boolean, visit: (segment: StoredSegment) => void): void {
     // The segment holding `afterId + 1` may start before it.
-    let from = (this.firstIdHolding.get(afterId + 1) ?? 1) - 1;
-    for (;;) {
-      const rows = this.segmentsAfter.all(details ? 1 : 0, from);
-      for (const row of rows) {
-        const summary = new SegmentSummary(row.first_id, row.summary);
-        if (summary.lastId > afterId) visit({ summary, details: row.detail ? new SegmentDetails(row.detail) : undefined });
-      }
-      if (rows.length < SEGMENTS_PER_READ) return;
-      from = rows.at(-1)!.first_id;
+    const from = (this.firstIdHolding.get(afterId + 1) ?? 1) - 1;
+    for (const row of segmentRows((after) => this.segmentsAfter.all(details ? 1 : 0, after), from)) {
+      const summary = new SegmentSummary(row.first_id, row.summary);
+      if (summary.lastId > afterId) visit({ summary, details: row.detail ? new SegmentDetails(row.detail) : undefined });
     }
   }
 
