@@ -8,7 +8,6 @@
  * A reason beyond the first MAX_REASONS distinct ones, and a request id (compared by hash), are
  * only candidates here: the reader checks them against the stored summary.
  */
-import { reasonAsWritten } from '../../cloud-queue/reasons.js';
 import { PART, type SegmentSummary, type SegmentWriter } from './traffic-segment.js';
 
 /** No reason, or no request id. */
@@ -63,9 +62,9 @@ export class TrafficIndex {
     return this.size === 0 ? 0 : this.idAt(this.size - 1);
   }
 
-  /** The code of a reason as a filter gives it: OTHER_REASON when it was never interned. */
+  /** The code of a reason as captured: OTHER_REASON when it was never interned. */
   reasonCode(reason: string): number {
-    return this.reasons.get(reasonAsWritten(reason)) ?? OTHER_REASON;
+    return this.reasons.get(reason) ?? OTHER_REASON;
   }
 
   /** Adds a stored segment's entries after the newest (those at or below `droppedThrough` are not held): what the log does when it opens. */

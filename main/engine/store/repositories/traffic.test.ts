@@ -290,6 +290,7 @@ describe('the traffic log in segments', () => {
     // A filter's unencoded `+` arrives as a space, and is read as written.
     store.traffic.append(Array.from({ length: 4_200 }, (_, i) => trafficEntry({ reason: `reason+${i}` })), KEEP_ALL);
     expect(ids({ reason: 'reason+7' })).toEqual([9 + 7]);
+    expect(ids({ reason: 'reason 7' })).toEqual([9 + 7]);
     expect(ids({ reason: 'reason+4199' })).toEqual([9 + 4_199]);
     expect(ids({ reason: 'reason 4199' })).toEqual([9 + 4_199]);
     expect(ids({ reason: 'no such reason' })).toEqual([]);

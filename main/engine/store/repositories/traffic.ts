@@ -289,7 +289,9 @@ export class TrafficRepository {
     const index = this.index;
     const target = filter.target ? TRAFFIC_TARGETS.indexOf(filter.target) : null;
     const status = statusTest(filter.status);
-    const reason = filter.reason ? index.reasonCode(filter.reason) : null;
+    // As captured: `?reason=load+queueCompleted` unencoded arrives with a space.
+    const reasonText = filter.reason ? reasonAsWritten(filter.reason) : null;
+    const reason = reasonText === null ? null : index.reasonCode(reasonText);
     const requestId = filter.requestId ? requestIdKey(filter.requestId) : null;
     if (target === null && status === null && reason === null && requestId === null && !filter.text) {
       return { total: index.size, idAt: (k) => index.idAt(k) };
@@ -301,7 +303,7 @@ export class TrafficRepository {
       if (reason !== null) {
         const code = index.reason[slot]!;
         if (code !== reason) return false;
-        if (code === OTHER_REASON && this.part(index.ids[slot]!, PART.reason) !== reasonAsWritten(filter.reason!)) return false;
+        if (code === OTHER_REASON && this.part(index.ids[slot]!, PART.reason) !== reasonText) return false;
       }
       if (requestId !== null) {
         if (index.requestId[slot] !== requestId) return false;
