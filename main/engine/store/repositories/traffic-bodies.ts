@@ -3,13 +3,14 @@
  * or more is stored once per distinct content, and entries hold its id. Players ask for the same
  * windows over and over, and writing (then trimming) each copy was most of what capture cost.
  *
- * A body is looked up by its length, then by the URL that answered it: the same request mostly
- * gets the same answer (a window of an unchanged queue version), so finding it costs one compare
- * (a pointer check when the server resent the string remembered, a full compare otherwise),
- * where hashing 5 kB bodies would cost more than storing them, and sampling them misses windows
- * that differ in a digit. A URL whose answer changed stores the new body; forgetting one is
- * harmless (the next copy is stored anew). Ids are given at capture (`idOf`); the writes run
- * inside the segment's transaction.
+ * A body is looked up without hashing it (hashing 5 kB bodies would cost more than storing them):
+ * first in a slot picked by its length and three of its characters, then by the URL that
+ * answered it, since the same request mostly gets the same answer (a window of an unchanged queue
+ * version). Either way a hit is one full compare, and a pointer check when the server resent the
+ * string remembered. Windows that differ in a digit can share a slot; the URL then finds them. A
+ * URL whose answer changed stores the new body; forgetting one is harmless (the next copy is
+ * stored anew). Ids are given at capture (`idOf`); the writes run inside the segment's
+ * transaction.
  */
 import type { SqliteDatabase } from '../database.js';
 
