@@ -1,4 +1,5 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startServe } from '../main/testing/serve-process';
@@ -50,25 +51,24 @@ test.describe('the console frame in Chromium', () => {
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(served.ready.urls.login);
   });
 
-  test('shows no warnings while there are none, and the engine\'s warnings when there are: a data dir another console has open', async ({ consolePage, page }) => {
+  test('shows no warnings while there are none, and the engine\'s warnings when there are: a traffic log that could not be read', async ({ consolePage, page }) => {
     await consolePage.waitUntilLive();
     await expect(page.locator('.engine-warnings')).toHaveCount(0);
-    const dataDir = mkdtempSync(join(tmpdir(), 'cqc-e2e-shared-'));
-    const first = await startServe(['--port', '0', '--data-dir', dataDir]);
-    const second = await startServe(['--port', '0', '--data-dir', dataDir]);
+    // A data dir whose traffic log is garbage: the console puts it aside, starts a new one, and warns.
+    const dataDir = mkdtempSync(join(tmpdir(), 'cqc-e2e-damaged-log-'));
+    writeFileSync(join(dataDir, 'traffic.sqlite'), randomBytes(64 * 1024));
+    const damaged = await startServe(['--port', '0', '--data-dir', dataDir]);
     try {
-      const shared = new ConsolePage(page);
-      await shared.open(second.ready.urls.console);
+      await new ConsolePage(page).open(damaged.ready.urls.console);
       const count = page.locator('summary[aria-label="1 engine warning"]');
       await expect(count).toHaveText('⚠ 1');
       await count.click();
       const list = page.getByRole('list', { name: 'Engine warnings' });
-      await expect(list).toContainText(`Data dir`);
-      await expect(list).toContainText(`another Cloud Queue Console has ${dataDir} open`);
+      await expect(list).toContainText('Traffic log');
+      await expect(list).toContainText(`the traffic log could not be read (file is not a database); it was put aside as ${join(dataDir, 'traffic.sqlite')}.damaged-`);
       if (process.env.SHOT) await page.screenshot({ path: process.env.SHOT });
     } finally {
-      await second.stop('SIGTERM');
-      await first.stop('SIGTERM');
+      await damaged.stop('SIGTERM');
       rmSync(dataDir, { recursive: true, force: true });
     }
   });

@@ -34,6 +34,7 @@ async function startEngine(): Promise<Engine> {
     dataDir: app.getPath('userData'),
     nativeBinding: electronNativeBinding(app.getAppPath()),
     consoleAssetsDir: join(here, '../renderer'),
+    consoleKind: 'desktop app',
     log,
     // "Start OAuth flow" opens an OAuth window of its own; the engine records its navigations.
     openOAuthWindow: (request: Parameters<typeof openOAuthWindow>[1]) => openOAuthWindow(() => engine, request),

@@ -65,6 +65,8 @@ export interface EngineOptions {
   log?: Logger;
   /** The real clock behind the engine clock (tests). */
   wall?: WallClock;
+  /** What kind of console this is ('serve', 'desktop app'), named to a second console refused on its data dir. */
+  consoleKind?: string;
   /** Opens the host's own OAuth window (Electron); without it the renderer opens a tab. */
   openOAuthWindow?: OpenOAuthWindow;
 }
@@ -84,7 +86,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   const log = options.log ?? silentLogger;
   const wall = options.wall ?? systemWall;
   const adminToken = options.adminToken ?? randomBytes(32).toString('base64url');
-  const store = openStore({ dataDir: options.dataDir, nativeBinding: options.nativeBinding }, wall.now());
+  const store = openStore({ dataDir: options.dataDir, nativeBinding: options.nativeBinding, consoleKind: options.consoleKind }, wall.now());
   const closers: (() => void | Promise<void>)[] = [() => store.close()];
   const closeAll = async (): Promise<void> => {
     for (const close of closers.splice(0).reverse()) {
@@ -114,9 +116,6 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     const bus = new EventBus();
     closers.push(() => bus.clear());
     const warnings = new EngineWarnings({ emit: (warning) => bus.emit('engine.warning', warning), wallNow: () => wall.now(), log });
-    if (store.dataDirShared) {
-      warnings.warn('data-dir', `another Cloud Queue Console has ${store.dataDir} open (the desktop app or npm run serve): both run its players and write its data, each over the other. Close one, or give this one another --data-dir or --ephemeral.`);
-    }
     if (store.trafficLogRecovery) {
       const { putAside, because } = store.trafficLogRecovery;
       const kept = putAside ? `it was put aside as ${putAside} and a new one started` : 'this run keeps its traffic log in memory';

@@ -20,12 +20,12 @@ describe('engine warnings', () => {
     list.warn('player-saved', 'could not save player p (disk full)', new Error('disk full'));
     at(1_500);
     list.warn('player-saved', 'could not save player p (disk full)', new Error('disk full'));
-    list.warn('data-dir', 'shared');
+    list.warn('traffic-log', 'damaged');
     expect(list.list()).toEqual([
       { source: 'player-saved', message: 'could not save player p (disk full)', firstAt: 1_000, lastAt: 1_500, count: 2 },
-      { source: 'data-dir', message: 'shared', firstAt: 1_500, lastAt: 1_500, count: 1 },
+      { source: 'traffic-log', message: 'damaged', firstAt: 1_500, lastAt: 1_500, count: 1 },
     ]);
-    expect(logged).toEqual(['error could not save player p (disk full)', 'warn shared']);
+    expect(logged).toEqual(['error could not save player p (disk full)', 'warn damaged']);
   });
 
   it('tells a new warning at once and a repeat at most once a second, with its count then', () => {
@@ -52,9 +52,9 @@ describe('engine warnings', () => {
 
   it('hands out copies: a list read earlier does not change', () => {
     const { list } = warnings();
-    list.warn('data-dir', 'shared');
+    list.warn('traffic-log', 'damaged');
     const before = list.list();
-    list.warn('data-dir', 'shared');
+    list.warn('traffic-log', 'damaged');
     expect(before[0]!.count).toBe(1);
   });
 });

@@ -50,8 +50,8 @@ export interface PlayerView {
   positionMillis: number;
 }
 
-/** Where an engine warning comes from: the data dir shared with another console, the traffic log, a player's saved state (saving it, or taking it up after a restart). */
-export type EngineWarningSource = 'data-dir' | 'traffic-log' | 'player-saved';
+/** Where an engine warning comes from: the traffic log, a player's saved state (saving it, or taking it up after a restart). */
+export type EngineWarningSource = 'traffic-log' | 'player-saved';
 
 /**
  * Something the engine could not do as it should, while it went on (only the log had said so

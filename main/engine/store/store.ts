@@ -35,8 +35,6 @@ export interface Store {
   readonly schemaVersion: number;
   /** Set when the traffic log on disk could not be used: put aside and started anew, or kept in memory. */
   readonly trafficLogRecovery: TrafficLogRecovery;
-  /** Another console had the data dir open when this store opened (see data-dir-lock.ts). */
-  readonly dataDirShared: boolean;
   readonly settings: SettingsRepository;
   readonly households: HouseholdRepository;
   readonly groups: GroupRepository;
@@ -62,9 +60,15 @@ export interface Store {
   close(): void;
 }
 
-export function openStore(location: DatabaseLocation, now: number = Date.now()): Store {
-  // Claimed before the database opens, given back once it is closed (see data-dir-lock.ts).
-  const claim = location.dataDir === null ? null : claimDataDir(location.dataDir, location.nativeBinding);
+export interface StoreLocation extends DatabaseLocation {
+  /** What kind of console this is, in a word ('serve'), for a second console that is refused. */
+  consoleKind?: string;
+}
+
+export function openStore(location: StoreLocation, now: number = Date.now()): Store {
+  // Claimed before the database opens, given back once it is closed (see data-dir-lock.ts). A
+  // DataDirInUseError goes to the host as thrown, for it to print: the database was never opened.
+  const claim = location.dataDir === null ? null : claimDataDir(location.dataDir, location.nativeBinding, location.consoleKind);
   try {
     return openClaimed(location, now, claim);
   } catch (error) {
@@ -84,7 +88,6 @@ function openClaimed(location: DatabaseLocation, now: number, claim: DataDirClai
       dataDir: location.dataDir,
       schemaVersion: version,
       trafficLogRecovery,
-      dataDirShared: claim?.shared ?? false,
       settings: new SettingsRepository(db),
       households: new HouseholdRepository(db),
       groups: new GroupRepository(db),

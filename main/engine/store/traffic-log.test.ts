@@ -26,7 +26,11 @@ function dirWithLog(rows: number, stop: 'clean' | 'unclean' = 'clean'): string {
     1_000_000,
   );
   if (stop === 'clean') store.close();
-  else store.db.close();
+  else {
+    store.db.close();
+    // What the OS does for a killed console: its data dir lock goes (the store finds the database closed).
+    store.close();
+  }
   return dir;
 }
 /**
@@ -111,6 +115,7 @@ describe('the traffic log file', () => {
     const store = openStore({ dataDir: dir });
     for (let i = 0; i < SEGMENTS_PER_READ * 2 + 1; i++) store.traffic.append([trafficEntry()], 1_000_000);
     store.db.close();
+    store.close();
     const db = new Database(join(dir, TRAFFIC_LOG_FILE));
     db.pragma('journal_mode = PERSIST');
     // Only the newest segment torn.

@@ -1,13 +1,12 @@
 /**
  * The engine's warnings (`state.get`'s `warnings`), in the status bar: nothing while there are
  * none; otherwise a warning-coloured count that opens the list (each with how often and when it
- * last happened). What only the terminal's log said before: a data dir another console has open,
- * a traffic log put aside, a player whose state could not be saved, traffic that was not stored.
+ * last happened). What only the terminal's log said before: a traffic log put aside, a player
+ * whose state could not be saved, traffic that was not stored.
  */
 import type { EngineWarning } from '../../../main/engine/api/types';
 
 const SOURCES: Record<EngineWarning['source'], string> = {
-  'data-dir': 'Data dir',
   'traffic-log': 'Traffic log',
   'player-saved': 'Player state',
 };
