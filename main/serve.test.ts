@@ -69,7 +69,7 @@ describe('npm run serve', () => {
   it('answers --help with what each option does and the exit codes, on stdout, and exit code 0', () => {
     const help = spawnSync(process.execPath, ['--import', 'tsx', 'main/serve.ts', '--help'], { cwd: PROJECT_ROOT, encoding: 'utf8' });
     expect(help.status).toBe(0);
-    expect(help.stdout).toMatch(/^usage: npm run serve -- /);
+    expect(help.stdout).toMatch(/^usage: cloud-queue-console serve \[--host H\]/);
     expect(help.stdout).toContain('--clock-speed S');
     expect(help.stdout).toContain('Exit codes: 0');
   });
@@ -85,13 +85,15 @@ describe('npm run serve', () => {
     expect(players).toHaveLength(3);
   });
 
-  it('starts a second console on a data dir another one has open, and warns that the two share it', async () => {
+  it('refuses a second console on a data dir another one has open: exit 1, naming the folder and the other process', async () => {
     const dataDir = tempDir();
     const first = await serve(['--port', '0', '--data-dir', dataDir]);
-    expect(first.stderr()).not.toMatch(/another Cloud Queue Console/);
-    const second = await serve(['--port', '0', '--data-dir', dataDir]);
-    expect(second.stderr()).toMatch(/another Cloud Queue Console has .* open/);
-    expect((await adminCall(second, 'GET', '/state')).status).toBe(200);
+    const before = readdirSync(dataDir).sort();
+    await expect(serve(['--port', '0', '--data-dir', dataDir])).rejects.toThrow(
+      new RegExp(`exited with 1[\\s\\S]*another Cloud Queue Console \\(pid ${first.child.pid}, started [^)]*: serve\\) has ${dataDir} open`),
+    );
+    // Nothing written: the refused console never opened the database.
+    expect(readdirSync(dataDir).sort()).toEqual(before);
     expect((await adminCall(first, 'GET', '/state')).status).toBe(200);
   });
 

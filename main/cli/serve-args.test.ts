@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { HelpRequested, parseServeArgs, UsageError } from './cli.js';
+import { parseServeArgs } from './serve-args.js';
+import { HelpRequested, UsageError } from './usage.js';
 
 const env = { XDG_CONFIG_HOME: '/cfg' };
 

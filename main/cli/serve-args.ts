@@ -1,13 +1,13 @@
 /**
- * The command line of `npm run serve` (CONTRACT §1):
+ * The options of `serve` (CONTRACT §1), as `cloud-queue-console serve` and `npm run serve` take them:
  *   [--host H] [--port P] [--data-dir D] [--ephemeral] [--clock-speed S]
  * Bad input is a usage error with a message that says what to fix, never a half-started engine.
  */
-import { parseArgs } from 'node:util';
-import { defaultDataDir } from './engine/store/data-dir.js';
-import { MAX_CLOCK_SPEED } from './engine/api/commands/core.js';
-import { DEFAULT_HOST, DEFAULT_PORT } from './engine/http/listeners.js';
-import { isLoopbackHostname } from './engine/http/loopback.js';
+import { defaultDataDir } from '../engine/store/data-dir.js';
+import { MAX_CLOCK_SPEED } from '../engine/api/commands/core.js';
+import { DEFAULT_HOST, DEFAULT_PORT } from '../engine/http/listeners.js';
+import { isLoopbackHostname } from '../engine/http/loopback.js';
+import { parseCommandLine, UsageError } from './usage.js';
 
 export interface ServeOptions {
   host: string;
@@ -16,7 +16,8 @@ export interface ServeOptions {
   clockSpeed: number | undefined;
 }
 
-export const USAGE = 'usage: npm run serve -- [--host H] [--port P] [--data-dir D] [--ephemeral] [--clock-speed S]';
+export const USAGE = `usage: cloud-queue-console serve [--host H] [--port P] [--data-dir D] [--ephemeral] [--clock-speed S]
+       npm run serve -- [the same options]   (in a clone of the repository)`;
 
 /** `--help`: what each option does, and what the exit codes mean. */
 export const HELP = `${USAGE}
@@ -32,33 +33,18 @@ players, and the console UI for any browser. Prints one JSON ready line on stdou
   --clock-speed S   engine clock speed: 1 real time, 0 stopped, up to ${MAX_CLOCK_SPEED}
                     (default: the speed the data dir saved, else 1)
 
+A data dir that another running console holds is refused (exit 1, naming the folder and the other
+process): two consoles would run the same players and write the same data over each other.
+
 Exit codes: 0 stopped by SIGINT/SIGTERM (or --help), 1 could not start, 2 bad command line.`;
 
-export class UsageError extends Error {}
-
-/** `--help` was asked for: not an error, the usage is the answer. */
-export class HelpRequested extends Error {}
-
 export function parseServeArgs(argv: string[], env: NodeJS.ProcessEnv = process.env): ServeOptions {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args: argv,
-      options: {
-        host: { type: 'string' },
-        port: { type: 'string' },
-        'data-dir': { type: 'string' },
-        ephemeral: { type: 'boolean' },
-        'clock-speed': { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-      strict: true,
-      allowPositionals: false,
-    }));
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
-  if (values.help) throw new HelpRequested(HELP);
+  const { values } = parseCommandLine(
+    argv,
+    { host: { type: 'string' }, port: { type: 'string' }, 'data-dir': { type: 'string' }, ephemeral: { type: 'boolean' }, 'clock-speed': { type: 'string' } },
+    HELP,
+    { positionals: false },
+  );
   const host = values.host ?? DEFAULT_HOST;
   if (!isLoopbackHostname(host)) {
     throw new UsageError(`--host must be a loopback address (127.0.0.1, ::1, localhost), got ${host}: the console hands its admin token to any page it serves`);

@@ -8,9 +8,10 @@ import type { HouseholdEvents } from './events/household.js';
 import type { QueueEvents } from './events/queues.js';
 import type { FaultTrafficEvents } from './events/faults.js';
 import type { PlayerEvents } from './events/player.js';
+import type { ScenarioEvents } from './events/scenarios.js';
 
 /** Every area's events; an area adds its interface to this list. */
-export interface EngineEvents extends CoreEvents, OAuthEvents, HouseholdEvents, QueueEvents, PlayerEvents, FaultTrafficEvents {}
+export interface EngineEvents extends CoreEvents, OAuthEvents, HouseholdEvents, QueueEvents, PlayerEvents, FaultTrafficEvents, ScenarioEvents {}
 
 export type EventName = keyof EngineEvents;
 

@@ -28,7 +28,7 @@ export interface ScenarioDeps {
   faults: FaultRegistry;
   players: PlayerRegistry;
   clock: EngineClock;
-  bus: Pick<EventBus, 'on'>;
+  bus: Pick<EventBus, 'on' | 'emit'>;
   callControl: ControlCaller;
   urls: () => ServiceUrls;
 }
@@ -48,20 +48,26 @@ export async function runScenario(scenario: Scenario, deps: ScenarioDeps): Promi
   const found: FoundConsole = { speed: deps.clock.speed, ruleIds: new Set(deps.faults.list().map((rule) => rule.id)), cleared: [] };
   let failed = false;
   let restored: ScenarioReport['restored'];
+  // Each outcome as it is known, for whoever watches the run live (the CLI's `run`, the UI).
+  const announce = (step: ScenarioStepResult, settled: boolean): void =>
+    deps.bus.emit('scenarios.step', { scenarioId: scenario.id, at: deps.clock.now(), stepCount: scenario.steps.length, step: { ...step }, settled });
   try {
     for (const [index, step] of scenario.steps.entries()) {
       if (failed) {
         results.push({ index, type: step.type, status: 'skipped', message: 'not run: an earlier step failed' });
+        announce(results.at(-1)!, false);
         continue;
       }
       try {
         const outcome = await runStep(step, deps, vars, seen, checkedUpTo, found);
         const result: ScenarioStepResult = { index, type: step.type, status: 'passed', message: typeof outcome === 'string' ? outcome : 'waiting for engine time' };
         results.push(result);
-        if (typeof outcome !== 'string') waiting.push(watch(outcome.work, result));
+        if (typeof outcome !== 'string') waiting.push(watch(outcome.work, result, () => announce(result, true)));
+        announce(result, false);
       } catch (error) {
         failed = true;
         results.push({ index, type: step.type, status: 'failed', message: messageOf(error) });
+        announce(results.at(-1)!, false);
       }
       await yieldToEventLoop();
       if (waiting.some((w) => w.result.status === 'failed')) failed = true;
@@ -71,6 +77,7 @@ export async function runScenario(scenario: Scenario, deps: ScenarioDeps): Promi
       failed = true;
       w.result.status = 'failed';
       w.result.message = 'still waiting for engine time when the run ended: a later clock step must move past its retries or timeout';
+      announce(w.result, true);
     }
     for (const w of waiting) w.closed = true;
   } finally {
@@ -116,12 +123,19 @@ interface WaitingStep {
   closed: boolean;
 }
 
-function watch(work: Promise<string>, result: ScenarioStepResult): WaitingStep {
+function watch(work: Promise<string>, result: ScenarioStepResult, settled: () => void): WaitingStep {
   const entry: WaitingStep = { result, ended: false, closed: false };
-  work.then(
-    (message) => !entry.closed && Object.assign(result, { message: `${message} (once the clock moved)` }),
-    (error: unknown) => !entry.closed && Object.assign(result, { status: 'failed', message: messageOf(error) }),
-  ).finally(() => (entry.ended = true));
+  const settle = (change: Partial<ScenarioStepResult>): void => {
+    if (entry.closed) return;
+    Object.assign(result, change);
+    settled();
+  };
+  work
+    .then(
+      (message) => settle({ message: `${message} (once the clock moved)` }),
+      (error: unknown) => settle({ status: 'failed', message: messageOf(error) }),
+    )
+    .finally(() => (entry.ended = true));
   return entry;
 }
 

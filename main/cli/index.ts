@@ -1,0 +1,83 @@
+/**
+ * The command line of the package (`cloud-queue-console`, alias `cqc`; CONTRACT §1): one table of
+ * commands, each a function of its arguments that resolves with its exit code. Usage errors and
+ * `--help` are values (`usage.ts`); this is the one place that turns them into output.
+ */
+import { readFileSync } from 'node:fs';
+import { messageOf } from '../engine/api/errors.js';
+import { CHECK_USAGE, checkCommand } from './check.js';
+import type { CliIo } from './io.js';
+import { RUN_USAGE, runCommand } from './run.js';
+import { USAGE as SERVE_USAGE } from './serve-args.js';
+import { serveCommand, type ServeHooks } from './serve.js';
+import { EXIT, HelpRequested, UsageError, type ExitCode } from './usage.js';
+
+/** What a host may change of how a command behaves (`npm start` announces `serve` to a person). */
+export interface CliHooks {
+  serve?: ServeHooks;
+}
+
+const COMMANDS: Record<string, { summary: string; usage: string; run: (argv: string[], io: CliIo, hooks: CliHooks) => Promise<ExitCode> }> = {
+  serve: { summary: 'run the whole console headless, its UI served to any browser', usage: SERVE_USAGE.split('\n')[0]!, run: (argv, io, hooks) => serveCommand(argv, io, hooks.serve) },
+  run: { summary: 'replay a repro bundle or a scenario on a fresh console; exit 0 pass, 1 fail', usage: RUN_USAGE, run: runCommand },
+  check: { summary: "check a cloud queue server against the contract, rule by rule", usage: CHECK_USAGE, run: checkCommand },
+};
+
+export const PROGRAM_HELP = `usage: cloud-queue-console <command> [options]   (alias: cqc)
+
+Cloud Queue Console: the cloud playback platform's login service, control API, a reference cloud
+queue server and simulated players, on your machine.
+
+Commands:
+${Object.entries(COMMANDS)
+  .map(([name, { summary }]) => `  ${name.padEnd(7)} ${summary}`)
+  .join('\n')}
+
+${Object.values(COMMANDS)
+  .map(({ usage }) => `  ${usage.replace(/^usage: /, '')}`)
+  .join('\n')}
+
+Run \`cloud-queue-console <command> --help\` for a command's options.
+Exit codes: 0 done or passed, 1 failed or could not start, 2 a bad command line or input file.`;
+
+export async function main(argv: string[], io: CliIo, hooks: CliHooks = {}): Promise<ExitCode> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+    // Asked for, it is the answer (stdout, 0); with no command at all, it says what was missing.
+    if (name === undefined) {
+      io.stderr(`no command given\n${PROGRAM_HELP}\n`);
+      return EXIT.usage;
+    }
+    io.stdout(`${PROGRAM_HELP}\n`);
+    return EXIT.ok;
+  }
+  if (name === '--version' || name === '-v') {
+    io.stdout(`${packageVersion()}\n`);
+    return EXIT.ok;
+  }
+  const command = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
+  if (!command) {
+    io.stderr(`unknown command ${JSON.stringify(name)}: the commands are ${Object.keys(COMMANDS).join(', ')}\n${PROGRAM_HELP}\n`);
+    return EXIT.usage;
+  }
+  try {
+    return await command.run(rest, io, hooks);
+  } catch (error) {
+    if (error instanceof HelpRequested) {
+      io.stdout(`${error.message}\n`);
+      return EXIT.ok;
+    }
+    if (error instanceof UsageError) {
+      io.stderr(`${error.message}\n${command.usage}\n`);
+      return EXIT.usage;
+    }
+    io.stderr(`cloud queue console ${name}: ${messageOf(error)}\n`);
+    return EXIT.failed;
+  }
+}
+
+/** From source (main/cli) and from the package (out/cli) alike, package.json is two folders up. */
+function packageVersion(): string {
+  const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+  return manifest.version;
+}

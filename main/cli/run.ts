@@ -1,0 +1,182 @@
+/**
+ * `run FILE [--junit F] [--json F]` (CONTRACT §1): a repro bundle or a scenario file, replayed on a
+ * fresh in-memory console. Every step is printed as its outcome is known, with the engine time
+ * since the run began; then a summary. Exit 0 when the run passes, 1 when it fails, 2 when the
+ * file or the command line cannot be used (nothing runs then).
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { BUNDLE_FORMAT } from '../engine/api/bundle-types.js';
+import { EngineError, messageOf } from '../engine/api/errors.js';
+import type { ScenarioReport, ScenarioStep, ScenarioStepResult } from '../engine/api/scenario-types.js';
+import { createEngine, type Engine } from '../engine/index.js';
+import { createLogger, type Logger } from '../engine/log.js';
+import type { CliIo } from './io.js';
+import { scenarioJUnit } from './junit.js';
+import { describeStep } from './steps.js';
+import { EXIT, parseCommandLine, UsageError, type ExitCode } from './usage.js';
+
+export const RUN_USAGE = 'usage: cloud-queue-console run FILE [--junit F] [--json F]';
+
+export const RUN_HELP = `${RUN_USAGE}
+
+Replays FILE on a fresh console in memory (free loopback ports, nothing written to disk) and says
+whether the players did what it expects. FILE is either
+  - a repro bundle, as the console's "Export repro bundle" writes it: its queues, fault rules
+    and clock are set up, then the scenario derived from its traffic runs; or
+  - a scenario: {"name", "steps": [...]} as the Faults area saves it (steps of type fault,
+    clearFaults, action, command, clock, expect).
+
+Each step is printed as it ends, with the engine time since the run began, then a summary.
+
+  --junit F   also write a JUnit XML report to F: one test case per expectation (expect step)
+  --json F    also write the whole run report to F as JSON
+
+Exit codes: 0 the run passed, 1 it failed, 2 the file or the command line cannot be used.`;
+
+export interface RunArgs {
+  file: string;
+  junit?: string;
+  json?: string;
+}
+
+export function parseRunArgs(argv: string[]): RunArgs {
+  const parsed = parseCommandLine(argv, { junit: { type: 'string' }, json: { type: 'string' } }, RUN_HELP);
+  const [file, ...extra] = parsed.positionals;
+  if (!file) throw new UsageError('run needs the FILE to replay: a repro bundle or a scenario (.json)');
+  if (extra.length) throw new UsageError(`run takes one FILE, got also: ${extra.join(' ')}`);
+  return { file, ...(parsed.values.junit ? { junit: parsed.values.junit } : {}), ...(parsed.values.json ? { json: parsed.values.json } : {}) };
+}
+
+/** What FILE holds, told apart by its shape. */
+type RunInput = { kind: 'bundle'; value: Record<string, unknown> } | { kind: 'scenario'; value: Record<string, unknown> };
+
+export function readRunInput(file: string): RunInput {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new UsageError(`cannot read ${file}: ${messageOf(error)}`);
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new UsageError(`${file} is not JSON: ${messageOf(error)}`);
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new UsageError(`${file} holds no JSON object: a repro bundle or a scenario is one`);
+  const record = value as Record<string, unknown>;
+  if (record.format === BUNDLE_FORMAT) return { kind: 'bundle', value: record };
+  if (record.format !== undefined) throw new UsageError(`${file} is a ${JSON.stringify(record.format)} file; run takes a repro bundle (format "${BUNDLE_FORMAT}") or a scenario`);
+  if (Array.isArray(record.steps)) return { kind: 'scenario', value: record };
+  throw new UsageError(`${file} is neither a repro bundle (no "format": "${BUNDLE_FORMAT}") nor a scenario (no "steps" list)`);
+}
+
+export async function runCommand(argv: string[], io: CliIo): Promise<ExitCode> {
+  const args = parseRunArgs(argv);
+  const input = readRunInput(args.file);
+  for (const path of [args.json, args.junit]) if (path) claimOutput(path);
+  // Only what goes wrong reaches stderr: the run's own lines are the output.
+  const engineLog = quietLogger(createLogger(io.stderr));
+  const engine = await createEngine({ dataDir: null, port: 0, log: engineLog });
+  try {
+    const { scenarioId, steps, setUp } = await prepare(engine, input, args.file);
+    io.stdout(`run ${args.file}: ${setUp}\n`);
+    const startedAt = engine.clock.now();
+    const stop = engine.events.on('scenarios.step', ({ scenarioId: id, at, stepCount, step, settled }) => {
+      if (id === scenarioId) io.stdout(stepLine(step, at - startedAt, stepCount, steps[step.index], settled));
+    });
+    let report: ScenarioReport;
+    try {
+      report = await engine.commands.run('scenarios.run', { id: scenarioId });
+    } finally {
+      stop();
+    }
+    io.stdout(`${summaryLine(report, steps)}\n`);
+    if (args.json) writeReport(args.json, `${JSON.stringify({ file: args.file, kind: input.kind, ...report }, null, 2)}\n`, io);
+    if (args.junit) writeReport(args.junit, scenarioJUnit(report, steps, args.file), io);
+    return report.passed ? EXIT.ok : EXIT.failed;
+  } finally {
+    await engine.close();
+  }
+}
+
+/** Imports a bundle or saves a scenario; a file the engine refuses is a bad file (exit 2). */
+async function prepare(engine: Engine, input: RunInput, file: string): Promise<{ scenarioId: string; steps: ScenarioStep[]; setUp: string }> {
+  try {
+    if (input.kind === 'bundle') {
+      const imported = await engine.commands.run('bundles.import', input.value);
+      const saved = await engine.commands.run('scenarios.get', { id: imported.scenario.id });
+      const said = [...imported.notes, ...imported.warnings].map((line) => `\n  note: ${line}`).join('');
+      return {
+        scenarioId: saved.id,
+        steps: saved.steps,
+        setUp: `repro bundle "${saved.name}": ${count(imported.queues.length, 'queue')}, ${count(imported.faults.length, 'fault rule')}, ${count(saved.steps.length, 'step')}${said}`,
+      };
+    }
+    const { name, description, steps } = input.value;
+    const saved = await engine.commands.run('scenarios.save', { name, steps, ...(description === undefined ? {} : { description }) });
+    return { scenarioId: saved.id, steps: saved.steps, setUp: `scenario "${saved.name}": ${count(saved.steps.length, 'step')}` };
+  } catch (error) {
+    if (error instanceof EngineError && error.code === 'invalid_input') throw new UsageError(`${file} cannot be run: ${refusalOf(error)}`);
+    throw error;
+  }
+}
+
+function count(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? '' : 's'}`;
+}
+
+/** The engine's refusal with each refused place it lists (a few: the first is usually the cause). */
+function refusalOf(error: EngineError): string {
+  const places = Array.isArray(error.details) ? (error.details as { path?: unknown; message?: unknown }[]) : [];
+  const listed = places.slice(0, 5).map((place) => `\n  ${String(place.path ?? '/')}: ${String(place.message ?? '')}`);
+  const more = places.length > 5 ? `\n  … and ${places.length - 5} more` : '';
+  return `${error.message}${listed.join('')}${more}`;
+}
+
+const MARK: Record<ScenarioStepResult['status'], string> = { passed: 'pass', failed: 'FAIL', skipped: 'skip' };
+
+/** `[+00:10:31.000] FAIL  9/12 expect player-kitchen: … — what happened` */
+export function stepLine(result: ScenarioStepResult, sinceStartMs: number, stepCount: number, step: ScenarioStep | undefined, settled: boolean): string {
+  const what = step ? describeStep(step) : result.type;
+  const position = `${result.index + 1}/${stepCount}`;
+  return `[+${engineSpan(sinceStartMs)}] ${MARK[result.status]}  ${position.padStart(String(stepCount).length * 2 + 1)} ${what}${settled ? ' (settled)' : ''} — ${result.message}\n`;
+}
+
+export function summaryLine(report: ScenarioReport, steps: readonly ScenarioStep[]): string {
+  const tally = (status: ScenarioStepResult['status'], only?: ScenarioStep['type']) =>
+    report.steps.filter((r) => r.status === status && (only === undefined || steps[r.index]?.type === only)).length;
+  const expectations = steps.filter((s) => s.type === 'expect').length;
+  return [
+    report.passed ? 'PASSED' : 'FAILED',
+    `${tally('passed')} passed, ${tally('failed')} failed, ${tally('skipped')} skipped`,
+    `expectations: ${tally('passed', 'expect')} of ${expectations} met`,
+    `${engineSpan(report.endedAt - report.startedAt)} engine time in ${(report.wallMs / 1000).toFixed(1)} s`,
+  ].join(' · ');
+}
+
+/** Engine time as hours, minutes, seconds and milliseconds: runs jump hours in a second. */
+export function engineSpan(ms: number): string {
+  const total = Math.max(0, Math.round(ms));
+  const pad = (n: number, width = 2) => String(n).padStart(width, '0');
+  return `${pad(Math.floor(total / 3_600_000))}:${pad(Math.floor(total / 60_000) % 60)}:${pad(Math.floor(total / 1000) % 60)}.${pad(total % 1000, 3)}`;
+}
+
+/** A report path that cannot be written is a bad command line, found before anything runs. */
+function claimOutput(path: string): void {
+  try {
+    writeFileSync(path, '');
+  } catch (error) {
+    throw new UsageError(`cannot write the report to ${path}: ${messageOf(error)}`);
+  }
+}
+
+function writeReport(path: string, text: string, io: CliIo): void {
+  writeFileSync(path, text);
+  io.stderr(`wrote ${path}\n`);
+}
+
+/** The engine's start-up chatter is not the run's output; warnings and errors still show. */
+function quietLogger(log: Logger): Logger {
+  return { info: () => undefined, warn: log.warn, error: log.error };
+}

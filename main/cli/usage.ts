@@ -1,0 +1,33 @@
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+
+/**
+ * How the command line ends (CONTRACT §1): 0 done or passed, 1 failed (or could not start), 2 a bad
+ * command line or input file. Errors are values here; only `index.ts` turns them into output and
+ * an exit code.
+ */
+export const EXIT = { ok: 0, failed: 1, usage: 2 } as const;
+export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
+
+/** A command line or an input file that cannot be used: exit 2, with what to fix. */
+export class UsageError extends Error {}
+
+/** `--help` was asked for: not an error, the usage is the answer (stdout, exit 0). */
+export class HelpRequested extends Error {}
+
+
+/**
+ * A command's arguments by node:util's parser (strict: an unknown option is refused), with
+ * `--help`/`-h` and a refusal both turned into the values above.
+ */
+export function parseCommandLine<O extends NonNullable<ParseArgsConfig['options']>>(argv: string[], options: O, help: string, { positionals = true } = {}) {
+  const config = { args: argv, options: { ...options, help: { type: 'boolean', short: 'h' } } as O & { help: { type: 'boolean'; short: 'h' } }, strict: true as const, allowPositionals: positionals };
+  let parsed: ReturnType<typeof parseArgs<typeof config>>;
+  try {
+    parsed = parseArgs(config);
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
+  // Asked for before anything else is checked: `-h --port nope` is a request for help.
+  if ((parsed.values as { help?: boolean }).help) throw new HelpRequested(help);
+  return parsed;
+}
