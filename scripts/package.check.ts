@@ -1,0 +1,116 @@
+/**
+ * The packed tarball on a machine with only Node (CONTRACT §1): `npm pack`, then
+ * `npm install --omit=dev` of it into an empty folder (the registry is reachable; npm's cache is
+ * preferred), then its own `cloud-queue-console` serves the full console UI, and `run` replays a
+ * bundle exported from that console after a 503 storm: exit 0, and exit 1 with the changed
+ * expectation named in JUnit once one expected transition is changed.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { parse, type TestSuites } from 'junit2json';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ReproBundle } from '../main/engine/api/bundle-types.js';
+import { PROJECT_ROOT, type ReadyLine } from '../main/testing/serve-process.js';
+import { exportStormBundle } from '../main/testing/storm-bundle.js';
+
+/** Kept for the whole file (the installed package serves from its folder), removed at the end. */
+const made: string[] = [];
+const tempDir = (): string => {
+  const dir = mkdtempSync(join(tmpdir(), 'cqc-pack-'));
+  made.push(dir);
+  return dir;
+};
+afterAll(() => {
+  for (const dir of made) rmSync(dir, { recursive: true, force: true });
+});
+/** npm's own settings from a parent `npm test` stay out: the install is an outsider's. */
+const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^npm_/i.test(name)));
+let installDir: string;
+let bin: string;
+
+function npm(args: string[], cwd: string): string {
+  const result = spawnSync('npm', [...args, '--no-audit', '--no-fund', '--json=false'], { cwd, env, encoding: 'utf8', shell: process.platform === 'win32' });
+  if (result.status !== 0) throw new Error(`npm ${args.join(' ')} exited ${result.status}:\n${result.stdout}\n${result.stderr}`);
+  return result.stdout;
+}
+
+beforeAll(() => {
+  const packDir = tempDir();
+  npm(['pack', '--pack-destination', packDir], PROJECT_ROOT);
+  const [tarball] = readdirSync(packDir).filter((name) => name.endsWith('.tgz'));
+  if (!tarball) throw new Error(`npm pack wrote no tarball into ${packDir}`);
+  installDir = tempDir();
+  writeFileSync(join(installDir, 'package.json'), JSON.stringify({ name: 'pack-check', private: true }));
+  npm(['install', '--omit=dev', '--prefer-offline', join(packDir, tarball)], installDir);
+  bin = join(installDir, 'node_modules/.bin/cloud-queue-console');
+});
+
+function cli(args: string[]): { status: number | null; stdout: string; stderr: string } {
+  return spawnSync(bin, args, { cwd: installDir, env, encoding: 'utf8' });
+}
+
+describe('the installed package', () => {
+  let served: { ready: ReadyLine; stop: () => Promise<number | null> };
+  let bundle: ReproBundle;
+
+  beforeAll(async () => {
+    const child = spawn(bin, ['serve', '--port', '0', '--ephemeral'], { cwd: installDir, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+    const ready = await new Promise<ReadyLine>((resolve, reject) => {
+      createInterface({ input: child.stdout }).once('line', (line) => resolve(JSON.parse(line) as ReadyLine));
+      void exited.then((code) => reject(new Error(`serve exited ${code}:\n${stderr}`)));
+    });
+    served = { ready, stop: () => (child.kill('SIGTERM'), exited) };
+  });
+  afterAll(() => served?.stop());
+
+  it('has the command line under both names, with no TypeScript and no build tools', () => {
+    const installed = readdirSync(join(installDir, 'node_modules'));
+    for (const devOnly of ['typescript', 'tsx', 'vite', 'electron', 'vitest']) expect(installed).not.toContain(devOnly);
+    expect(cli(['--help'])).toMatchObject({ status: 0, stdout: expect.stringMatching(/^usage: cloud-queue-console <command>/) });
+    const cqc = spawnSync(join(installDir, 'node_modules/.bin/cqc'), ['run', '--help'], { cwd: installDir, env, encoding: 'utf8' });
+    expect(cqc.status).toBe(0);
+  });
+
+  it('serves the full console UI and the admin API', async () => {
+    const { urls, adminToken } = served.ready;
+    const page = await (await fetch(`${urls.console}/`)).text();
+    expect(page).toContain(`<meta name="cqc-admin-token" content="${adminToken}"`);
+    const script = /<script[^>]+src="([^"]+\.js)"/.exec(page)?.[1];
+    expect(script).toBeDefined();
+    const asset = new URL(script!, `${urls.console}/`);
+    expect((await fetch(asset)).status, asset.href).toBe(200);
+    const state = await fetch(`${urls.console}/admin/api/state`, { headers: { authorization: `Bearer ${adminToken}` } });
+    expect(state.status, await state.clone().text()).toBe(200);
+    bundle = await exportStormBundle(urls.console, adminToken);
+    expect(await served.stop()).toBe(0);
+  });
+
+  it('runs that console\'s 503 storm bundle: exit 0; with one expected transition changed, exit 1 and JUnit names it', async () => {
+    const dir = tempDir();
+    const passing = join(dir, 'bundle.json');
+    writeFileSync(passing, JSON.stringify(bundle));
+    const ok = cli(['run', passing, '--junit', join(dir, 'ok.xml')]);
+    expect(ok.status, ok.stdout + ok.stderr).toBe(0);
+    expect(ok.stdout).toMatch(/^PASSED · /m);
+
+    const changed = structuredClone(bundle);
+    const expectStep = changed.scenario.steps.findLast((step) => step.type === 'expect');
+    if (expectStep?.type !== 'expect' || !expectStep.transitions) throw new Error('the exported scenario has no expected transitions');
+    expectStep.transitions[1] = 'load-answered-pauses';
+    const failing = join(dir, 'changed.json');
+    writeFileSync(failing, JSON.stringify(changed));
+    const failed = cli(['run', failing, '--junit', join(dir, 'failed.xml')]);
+    expect(failed.status, failed.stdout + failed.stderr).toBe(1);
+    const suite = ((await parse(readFileSync(join(dir, 'failed.xml'), 'utf8'))) as TestSuites).testsuite?.[0];
+    const failedCase = suite?.testcase?.find((testCase) => testCase.failure);
+    expect(failedCase?.name).toMatch(/expect player-kitchen: transitions .*load-answered-pauses/);
+
+    expect(cli(['run', join(dir, 'missing.json')]).status).toBe(2);
+  });
+});
