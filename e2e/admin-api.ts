@@ -1,5 +1,5 @@
 /**
- * The admin API of a served console (CONTRACT §7), for specs that set the scene or check it
+ * The admin API of a served console (docs/contract/console.md §7), for specs that set the scene or check it
  * outside the UI. One helper for every spec: the console's token, JSON in and out.
  */
 import type { ReadyLine } from '../main/testing/serve-process';

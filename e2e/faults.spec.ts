@@ -30,7 +30,7 @@ test.describe('the Faults panel', () => {
   test('a 503 storm from one click: the retries in the traffic log, the player idle, then Clear all', async ({ consolePage, page, served }) => {
     const ready = served.ready;
     await adminApi(ready, 'POST', '/clock', { speed: 0 });
-    // limitedSkips: a skip asks the server first and waits for its answer (seed §4.3).
+    // limitedSkips: a skip asks the server first and waits for its answer (docs/contract/platform.md §4.3).
     const queue = await createQueue(ready, 'Storm', { limitedSkips: true });
     const player = await addPlayer(ready, 'Storm Room');
     await loadOnPlayer(ready, player.groupId, queue);
@@ -69,7 +69,7 @@ test.describe('the Faults panel', () => {
     await expect(waiting).toContainText('itemWindow reason=skipNext');
     await expect(waiting).toContainText('§7.2');
 
-    // Seed §7.2: three retries after Retry-After (3 s each, on the engine clock), then idle.
+    // docs/contract/platform.md §7.2: three retries after Retry-After (3 s each, on the engine clock), then idle.
     await consolePage.advance('1 min');
     await expect.poll(skips).toEqual([
       [503, 0],

@@ -83,7 +83,7 @@ test.describe('the player panel in Chromium', () => {
     await page.setViewportSize({ width: 1024, height: 700 });
     await consolePage.waitUntilLive();
     const items = Array.from({ length: 12 }, (_, i) => ({ track: { name: `Tune ${i + 1}`, mediaUrl: `https://media.example/t${i + 1}.mp3`, durationMillis: 240_000 } }));
-    // limitedSkips: a skip asks the server first (seed §4.3), so an injected 404 refuses it.
+    // limitedSkips: a skip asks the server first (docs/contract/platform.md §4.3), so an injected 404 refuses it.
     await adminApi(served.ready, 'POST', '/queues', { name: 'Refusal mix', items, playbackPolicies: { limitedSkips: true } });
     const player = new PlayerPage(page);
     await player.open('Office');

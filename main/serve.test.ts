@@ -45,7 +45,7 @@ describe('npm run serve', () => {
     expect((await adminCall(p, 'GET', '/state')).status).toBe(200);
   });
 
-  it('run through npm, as CONTRACT §1 writes it, puts the ready line first on stdout and stops with exit 0', async () => {
+  it('run through npm, as docs/contract/console.md §1 writes it, puts the ready line first on stdout and stops with exit 0', async () => {
     // npm writes its own banner before a script's output: stdout must still hold only the ready line.
     const p = await startServe(['--port', '0', '--ephemeral'], { viaNpm: true, timeoutMs: 120_000 });
     running.push(p);

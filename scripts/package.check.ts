@@ -1,5 +1,5 @@
 /**
- * The packed tarball on a machine with only Node (CONTRACT §1): `npm pack`, then
+ * The packed tarball on a machine with only Node (docs/contract/console.md §1): `npm pack`, then
  * `npm install --omit=dev` of it into an empty folder (the registry is reachable; npm's cache is
  * preferred), then its own `cloud-queue-console` serves the full console UI, and `run` replays a
  * bundle exported from that console after a 503 storm: exit 0, and exit 1 with the changed

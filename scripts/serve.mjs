@@ -1,6 +1,6 @@
 /**
  * `npm run serve`: makes sure the console UI is built, then runs the engine from source in this
- * same process, so SIGINT/SIGTERM reach it directly and it can close cleanly (CONTRACT §1).
+ * same process, so SIGINT/SIGTERM reach it directly and it can close cleanly (docs/contract/console.md §1).
  */
 import { register } from 'tsx/esm/api';
 import { ensureRendererBuild } from './renderer-build.mjs';

@@ -1,5 +1,5 @@
 /**
- * `check BASE_URL [--authorization V] [--junit F] [--json F] [--html F]` (CONTRACT §1, §8): the
+ * `check BASE_URL [--authorization V] [--junit F] [--json F] [--html F]` (docs/contract/console.md §1, §8): the
  * conformance suite against an integrator's cloud queue server. Exit 0 with no failed case
  * (warnings allowed), 1 with any, 2 when the command line is bad or the server cannot be reached.
  *

@@ -1,5 +1,5 @@
 /**
- * The command line (CONTRACT §1) in process, as a CI job meets it: `run` of a repro bundle
+ * The command line (docs/contract/console.md §1) in process, as a CI job meets it: `run` of a repro bundle
  * exported after a 503 storm passes (exit 0), the same bundle with one expected transition changed
  * fails (exit 1) and its JUnit report names that expectation, and every kind of bad input is
  * exit 2 with a message that says what to fix. `check` keeps its command line and exit codes.

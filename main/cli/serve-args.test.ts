@@ -4,7 +4,7 @@ import { HelpRequested, UsageError } from './usage.js';
 
 const env = { XDG_CONFIG_HOME: '/cfg' };
 
-describe('serve command line (CONTRACT §1)', () => {
+describe('serve command line (docs/contract/console.md §1)', () => {
   it('defaults to 127.0.0.1:47100 and the OS app-data folder', () => {
     expect(parseServeArgs([], env)).toEqual({ host: '127.0.0.1', port: 47100, dataDir: expect.stringMatching(/cloud-queue-console$/), clockSpeed: undefined });
   });

@@ -1,5 +1,5 @@
 /**
- * The options of `serve` (CONTRACT §1), as `cloud-queue-console serve` and `npm run serve` take them:
+ * The options of `serve` (docs/contract/console.md §1), as `cloud-queue-console serve` and `npm run serve` take them:
  *   [--host H] [--port P] [--data-dir D] [--ephemeral] [--clock-speed S]
  * Bad input is a usage error with a message that says what to fix, never a half-started engine.
  */

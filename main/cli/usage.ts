@@ -1,7 +1,7 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 
 /**
- * How the command line ends (CONTRACT §1): 0 done or passed, 1 failed (or could not start), 2 a bad
+ * How the command line ends (docs/contract/console.md §1): 0 done or passed, 1 failed (or could not start), 2 a bad
  * command line or input file. Errors are values here; only `index.ts` turns them into output and
  * an exit code.
  */

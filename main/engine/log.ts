@@ -1,6 +1,6 @@
 /**
  * Human-readable log lines for people watching a terminal (stderr; stdout is reserved for the
- * machine-readable ready line of CONTRACT §1).
+ * machine-readable ready line of docs/contract/console.md §1).
  */
 export interface Logger {
   info(message: string): void;

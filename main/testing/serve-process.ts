@@ -1,6 +1,6 @@
 /**
  * Starts `serve` as its own process, as users and CI do, and waits for the ready line
- * (CONTRACT §1). Used by the process tests and the Playwright fixture.
+ * (docs/contract/console.md §1). Used by the process tests and the Playwright fixture.
  */
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import { dirname, join } from 'node:path';
@@ -27,7 +27,7 @@ export interface ServeProcess {
 }
 
 /**
- * `viaNpm`: as CONTRACT §1 writes it, `npm run serve -- …` (which first builds the console UI when
+ * `viaNpm`: as docs/contract/console.md §1 writes it, `npm run serve -- …` (which first builds the console UI when
  * its build is stale); otherwise the engine's entry point straight from source, which is quicker.
  */
 export async function startServe(args: string[], { timeoutMs = 20_000, viaNpm = false } = {}): Promise<ServeProcess> {

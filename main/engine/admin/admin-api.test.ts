@@ -8,7 +8,7 @@ beforeAll(async () => {
 });
 afterAll(() => engine.close());
 
-describe('admin API (CONTRACT §7)', () => {
+describe('admin API (docs/contract/console.md §7)', () => {
   it('answers 401 without the admin token', async () => {
     const response = await fetch(`${engine.urls.console}/admin/api/state`);
     expect(response.status).toBe(401);
@@ -177,7 +177,7 @@ describe('console page', () => {
   });
 });
 
-describe('control API bearer check (seed §5)', () => {
+describe('control API bearer check (docs/contract/platform.md §5)', () => {
   it('answers 401 Incorrect token without a live access token', async () => {
     for (const authorization of [undefined, 'Bearer made-up']) {
       const response = await fetch(`${engine.urls.control}/api/v1/households`, { headers: authorization ? { authorization } : {} });

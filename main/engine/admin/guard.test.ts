@@ -5,7 +5,7 @@ import { checkAdminRequest } from './guard.js';
 const port = () => 47100;
 const ok = { host: '127.0.0.1:47100', origin: undefined, authorization: 'Bearer secret' };
 
-describe('admin guard (CONTRACT §7)', () => {
+describe('admin guard (docs/contract/console.md §7)', () => {
   it('lets a loopback request with the token through', () => {
     expect(checkAdminRequest(ok, 'secret', port)).toEqual({ ok: true });
     expect(checkAdminRequest({ ...ok, host: 'localhost:47100' }, 'secret', port)).toEqual({ ok: true });

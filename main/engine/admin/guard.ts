@@ -1,5 +1,5 @@
 /**
- * The admin API's three gates (CONTRACT §7), in order: a loopback Host header (else 403, against
+ * The admin API's three gates (docs/contract/console.md §7), in order: a loopback Host header (else 403, against
  * DNS rebinding), no cross-site Origin (else 403), and the bearer admin token (else 401).
  */
 import { hostnameOfHostHeader, isLoopbackHostname } from '../http/loopback.js';

@@ -1,5 +1,5 @@
 /**
- * The admin API (CONTRACT §7): the command table served over HTTP. Each command with an `http`
+ * The admin API (docs/contract/console.md §7): the command table served over HTTP. Each command with an `http`
  * route gets that REST route; every command is also reachable as `POST /admin/api/commands/<name>`
  * (what the renderer's HTTP transport uses, mirroring the IPC bridge one to one).
  * Path parameters, query and body merge into the command's input; the command validates it.

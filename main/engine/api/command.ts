@@ -1,6 +1,6 @@
 /**
  * How one command of the engine is declared: its input schema (validated at every edge), its
- * output type, and optionally the REST route of the admin API (CONTRACT §7) that serves it.
+ * output type, and optionally the REST route of the admin API (docs/contract/console.md §7) that serves it.
  * The IPC bridge and the admin API are two adapters over the same table; neither adds commands.
  */
 import type { Static, TSchema } from 'typebox';

@@ -1,5 +1,5 @@
 /**
- * Failure injection as hosts see it (CONTRACT §7 faults row): one rule model for the console's
+ * Failure injection as hosts see it (docs/contract/console.md §7 faults row): one rule model for the console's
  * own servers and for the player's HTTP client. Pure types, shared with the renderer.
  */
 export const FAULT_TARGETS = ['login', 'control', 'cloudQueue', 'player'] as const;

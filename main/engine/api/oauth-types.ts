@@ -1,14 +1,14 @@
 /**
- * What the login service shows its hosts (CONTRACT §2, §7): integrations with their keys and
+ * What the login service shows its hosts (docs/contract/console.md §2, §7): integrations with their keys and
  * redirect URIs, grants and tokens, settings, and the OAuth flow inspector's timeline. Pure types:
  * both the Node side and the web side compile this file. Secrets and tokens never appear here
  * except the client secret, once, when it is created.
  */
 
-/** The one scope of the platform (seed §1.3). */
+/** The one scope of the platform (docs/contract/platform.md §1.3). */
 export const OAUTH_SCOPE = 'playback-control-all';
 
-/** What the console says of a redirect URI that only works on this machine (CONTRACT §2). */
+/** What the console says of a redirect URI that only works on this machine (docs/contract/console.md §2). */
 export const LOOPBACK_WARNING = 'production would reject this';
 
 export interface LoginSettings {
@@ -43,13 +43,13 @@ export interface IntegrationView {
   name: string;
   description: string;
   category: string;
-  /** Refresh token rotation with reuse detection (CONTRACT §2); on by default. */
+  /** Refresh token rotation with reuse detection (docs/contract/console.md §2); on by default. */
   rotateRefreshTokens: boolean;
   /** The console's own sample integration (registered on the console's callback URL). */
   sample: boolean;
   createdAt: number;
   updatedAt: number;
-  /** The first key's client id and redirect URIs (the shape of CONTRACT §7). */
+  /** The first key's client id and redirect URIs (the shape of docs/contract/console.md §7). */
   clientId: string | null;
   redirectUris: string[];
   /** One line per redirect URI that only works here: "<uri>: production would reject this". */
@@ -121,9 +121,9 @@ export function tokenStatus(token: Pick<TokenView, 'expiresAt' | 'rotatedAt' | '
   return 'active';
 }
 
-/** The login service's token endpoint (CONTRACT §2), where an app trades its code. */
+/** The login service's token endpoint (docs/contract/console.md §2), where an app trades its code. */
 export const TOKEN_PATH = '/login/v3/oauth/access';
-/** How long an authorization code lives unused, on the engine clock (CONTRACT §2: 600 s). */
+/** How long an authorization code lives unused, on the engine clock (docs/contract/console.md §2: 600 s). */
 export const CODE_LIFETIME_MS = 600_000;
 
 // ---- The OAuth flow inspector ----------------------------------------------------------------

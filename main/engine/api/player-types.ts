@@ -1,5 +1,5 @@
 /**
- * What hosts see of the simulated players (CONTRACT §5, §7). Pure types, shared with the renderer.
+ * What hosts see of the simulated players (docs/contract/console.md §5, §7). Pure types, shared with the renderer.
  */
 import type { PlaybackState } from './types.js';
 
@@ -70,12 +70,12 @@ export interface PlayerDetail {
   draining: boolean;
   /** Paused or ready after the last track of the queue (its final report posted). */
   atEnd: boolean;
-  /** The track reached its end at the window's edge and waits for the next window (seed §4.3 Next Window). */
+  /** The track reached its end at the window's edge and waits for the next window (docs/contract/platform.md §4.3 Next Window). */
   atEdge: boolean;
   volume: number;
   lastError: { at: number; message: string; status?: number } | null;
   /**
-   * Requests that failed and wait for their next try (seed §7.2, §7.4), so a storm shows while it
+   * Requests that failed and wait for their next try (docs/contract/platform.md §7.2, §7.4), so a storm shows while it
    * runs, not only once the tries are used up: which request, the retry to come (1-based) of how
    * many, the engine time it goes out, and why the last try failed.
    */

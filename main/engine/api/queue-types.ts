@@ -1,10 +1,10 @@
 /**
  * The shapes of the reference cloud queue server as hosts see them (admin API, IPC, renderer).
  * Pure types: both the Node side and the web side compile this file. Wire names follow the seed
- * and CONTRACT §4 (`queueVersion`, `contextVersion`, `itemWindow`, `reason`, …).
+ * and docs/contract/console.md §4 (`queueVersion`, `contextVersion`, `itemWindow`, `reason`, …).
  */
 
-/** A track as the itemWindow response carries it (CONTRACT §4); unknown fields pass through. */
+/** A track as the itemWindow response carries it (docs/contract/console.md §4); unknown fields pass through. */
 export interface Track {
   name?: string;
   mediaUrl?: string;
@@ -37,12 +37,12 @@ export interface PlaybackPolicies {
   canShuffle: boolean;
   canResume: boolean;
   notifyUserIntent: boolean;
-  /** Seconds a paused session waits before the player suspends it (seed §3). */
+  /** Seconds a paused session waits before the player suspends it (docs/contract/platform.md §3). */
   pauseTtlSec: number;
   [policy: string]: PolicyValue;
 }
 
-/** When players post `update` reports (seed §2.3 rule 1). */
+/** When players post `update` reports (docs/contract/platform.md §2.3 rule 1). */
 export interface ReportSettings {
   sendUpdateAfterMillis: number;
   periodicIntervalMillis: number;
@@ -150,7 +150,7 @@ export interface ItemWindowRecord {
   };
 }
 
-/** One item of `POST /timePlayed` (seed §2.3), as a player sends it. */
+/** One item of `POST /timePlayed` (docs/contract/platform.md §2.3), as a player sends it. */
 export interface PlaybackReport {
   id: string;
   mediaUrl: string;

@@ -3,13 +3,13 @@
  * Node side and the web side compile this file.
  */
 
-/** Engine time in epoch milliseconds and the speed it runs at (CONTRACT §6). */
+/** Engine time in epoch milliseconds and the speed it runs at (docs/contract/console.md §6). */
 export interface ClockState {
   now: number;
   speed: number;
 }
 
-/** The four listeners of CONTRACT §1. */
+/** The four listeners of docs/contract/console.md §1. */
 export interface ServiceUrls {
   console: string;
   login: string;

@@ -1,5 +1,5 @@
 /**
- * The one engine clock (CONTRACT §6). Every timer and lifetime in the engine reads it: speed 1 is
+ * The one engine clock (docs/contract/console.md §6). Every timer and lifetime in the engine reads it: speed 1 is
  * real time, 0 stops it, any positive speed runs it faster, and `advance` moves it forward at once,
  * running every due timer in due order with `now()` equal to that timer's due time.
  *

@@ -1,6 +1,6 @@
 /**
  * What each player did at each queue, as the editor shows it: per queue and per `X-Player-Id`
- * (CONTRACT §5), the last request of each kind, the last itemWindow request with the window it
+ * (docs/contract/console.md §5), the last request of each kind, the last itemWindow request with the window it
  * got, and the last timePlayed report (every report is also stored, see the repository). Live
  * observation, kept in memory: after a restart players start over anyway.
  */

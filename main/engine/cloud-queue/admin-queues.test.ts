@@ -1,4 +1,4 @@
-/** The queue rows of the admin API (CONTRACT §7) and the editor's commands, over real HTTP. */
+/** The queue rows of the admin API (docs/contract/console.md §7) and the editor's commands, over real HTTP. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { QueueEditResult, QueueGeneration, QueueItemsPage, QueueSummary, QueueView } from '../api/queue-types.js';
 import type { Engine } from '../index.js';

@@ -1,5 +1,5 @@
 /**
- * The reference cloud queue server listener (CONTRACT §4, port P+3). Each queue answers under
+ * The reference cloud queue server listener (docs/contract/console.md §4, port P+3). Each queue answers under
  * `/queues/{queueId}/{v2.0|v2.2|v2.3}/`: GET context, itemWindow and version, POST timePlayed.
  * Before any body is read, a request must name a served version and a queue that exists (else
  * 404) and carry that queue's live access token (else 401). Every request is recorded per player

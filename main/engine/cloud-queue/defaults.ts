@@ -31,7 +31,7 @@ export const CONTAINER_SERVICE_ID = 'cloud-queue-console';
 /** Queue access tokens live a day (like the login service's), unless issued otherwise. */
 export const DEFAULT_TOKEN_LIFETIME_SEC = 86_400;
 
-/** The cloud queue versions served under each queue's base URL (CONTRACT §4). */
+/** The cloud queue versions served under each queue's base URL (docs/contract/console.md §4). */
 export const CLOUD_QUEUE_VERSIONS = ['v2.0', 'v2.2', 'v2.3'] as const;
 export const CURRENT_VERSION = 'v2.3';
 

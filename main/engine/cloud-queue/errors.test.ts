@@ -13,7 +13,7 @@ app.get('/:status', async (request, reply) => {
 });
 afterAll(() => app.close());
 
-describe('cloud queue error answers (seed §7.1, CONTRACT §4)', () => {
+describe('cloud queue error answers (docs/contract/platform.md §7.1, docs/contract/console.md §4)', () => {
   it.each([
     [400, 'badRequest'],
     [401, 'unauthorized'],

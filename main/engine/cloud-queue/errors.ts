@@ -1,5 +1,5 @@
 /**
- * The cloud queue server's errors on the wire (seed §7.1, CONTRACT §4), shaped like the
+ * The cloud queue server's errors on the wire (docs/contract/platform.md §7.1, docs/contract/console.md §4), shaped like the
  * platform's own: `{"error":{"code","message","errors":[{"domain","reason","message"}]}}`, with
  * `Retry-After` on 503, `X-Rejected-Reason` on 403 when given, `WWW-Authenticate` on 401.
  * Failure injection answers through the same helper, so an injected error looks like a real one.
@@ -42,7 +42,7 @@ export interface CloudQueueErrorOptions {
 }
 
 /**
- * The headers an error status carries (CONTRACT §4): a 503 always has Retry-After
+ * The headers an error status carries (docs/contract/console.md §4): a 503 always has Retry-After
  * (DEFAULT_RETRY_AFTER_SEC unless given), and X-Rejected-Reason when there is one. Failure
  * injection sends the same for its statuses.
  */

@@ -1,5 +1,5 @@
 /**
- * GET /itemWindow (seed §4.3, CONTRACT §4): the query checked field by field, and the window read
+ * GET /itemWindow (docs/contract/platform.md §4.3, docs/contract/console.md §4): the query checked field by field, and the window read
  * around its anchor, the item asked for or, without `itemId`, the queue's first. A window holds at
  * most `previousWindowSize` items before the anchor and `upcomingWindowSize` after it; one extra
  * row probed on each side says whether the window reaches the queue's beginning and end. Two

@@ -1,5 +1,5 @@
 /**
- * The queues of the reference cloud queue server and every edit to them (CONTRACT §4, §7). Rules
+ * The queues of the reference cloud queue server and every edit to them (docs/contract/console.md §4, §7). Rules
  * kept here: every edit bumps `queueVersion` (context edits bump `contextVersion` too); item ids
  * are `item-<n>` from a per-queue sequence that only grows, so no id is ever reused; each edit is
  * one transaction, validated before anything is written, so a bad edit changes nothing.

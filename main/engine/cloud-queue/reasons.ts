@@ -1,5 +1,5 @@
 /**
- * The `reason` values of GET /itemWindow (seed §2.4, §4.3). Since v2.2 a player may join several
+ * The `reason` values of GET /itemWindow (docs/contract/platform.md §2.4, §4.3). Since v2.2 a player may join several
  * with `+`; the only combination players send is `load+queueCompleted`, and it is the only one
  * accepted. In a query string `+` decodes to a space, so both spellings arrive as the same value.
  */

@@ -1,5 +1,5 @@
 /**
- * The reference cloud queue server over real HTTP (CONTRACT §4): every endpoint's success and
+ * The reference cloud queue server over real HTTP (docs/contract/console.md §4): every endpoint's success and
  * error paths, the three version spellings, tokens on the engine clock, the error shape.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -93,7 +93,7 @@ describe('base URLs and versions', () => {
   });
 });
 
-describe('access tokens (seed §5.7)', () => {
+describe('access tokens (docs/contract/platform.md §5.7)', () => {
   it('answers 401 when the token is missing, wrong, of another queue or not Bearer', async () => {
     const queue = await createQueue();
     const other = await createQueue();
@@ -138,14 +138,14 @@ describe('GET /context', () => {
     expect(body).toEqual({
       contextVersion: queue.contextVersion,
       queueVersion: queue.queueVersion,
-      // imageUrl: CONTRACT §4 lists it; a queue created without one gets a placeholder.
+      // imageUrl: docs/contract/console.md §4 lists it; a queue created without one gets a placeholder.
       container: { name: 'Road trip', type: 'playlist', id: { serviceId: expect.any(String), objectId: queue.id, accountId: expect.any(String) }, imageUrl: expect.stringMatching(/^https:\/\//) },
       reports: { sendUpdateAfterMillis: 30_000, periodicIntervalMillis: 10_000, sendPlaybackActions: true },
       playbackPolicies: { ...DEFAULT_PLAYBACK_POLICIES, limitedSkips: true, pauseTtlSec: 900, customPolicy: 'x' },
     });
   });
 
-  it('names every policy the seed and CONTRACT §4 name', async () => {
+  it('names every policy the seed and docs/contract/console.md §4 name', async () => {
     const { body } = await call(await createQueue(), 'context');
     for (const policy of ['canSkip', 'limitedSkips', 'canSkipBack', 'canSeek', 'canSkipToItem', 'notifyUserIntent', 'pauseTtlSec']) {
       expect(body.playbackPolicies).toHaveProperty(policy);

@@ -1,5 +1,5 @@
 /**
- * POST /timePlayed bodies (seed §2.3), checked field by field so that a 400 names the field that
+ * POST /timePlayed bodies (docs/contract/platform.md §2.3), checked field by field so that a 400 names the field that
  * is wrong (`items[2].positionMillis must be a number, zero or greater`). Unknown fields pass:
  * later versions of the contract may add some.
  */

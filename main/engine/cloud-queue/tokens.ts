@@ -1,5 +1,5 @@
 /**
- * Who may call a queue (seed §5.7, CONTRACT §4): the `Authorization` header must be
+ * Who may call a queue (docs/contract/platform.md §5.7, docs/contract/console.md §4): the `Authorization` header must be
  * `Bearer <the queue's access token>`, not expired on the engine clock. Anything else is 401.
  */
 import { sameSecret } from '../security/secrets.js';

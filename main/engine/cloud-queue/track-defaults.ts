@@ -1,7 +1,7 @@
 /**
  * What the console's cloud queue server fills in where a queue was created without it: a track's
- * `mediaUrl` (a player cannot play or report a track without one, seed §2.3, so the console's own
- * player would refuse the whole window) and the container's `imageUrl` (CONTRACT §4 lists it).
+ * `mediaUrl` (a player cannot play or report a track without one, docs/contract/platform.md §2.3, so the console's own
+ * player would refuse the whole window) and the container's `imageUrl` (docs/contract/console.md §4 lists it).
  * Everything else is served as it was given. Placeholders point at the same unreachable media
  * host as the sample tracks.
  */

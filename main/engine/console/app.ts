@@ -1,5 +1,5 @@
 /**
- * The console listener (CONTRACT §1, port P): the admin API under /admin/api and the renderer for
+ * The console listener (docs/contract/console.md §1, port P): the admin API under /admin/api and the renderer for
  * browsers. Every route sits behind the Host and Origin guard.
  */
 import fastifyStatic from '@fastify/static';

@@ -1,5 +1,5 @@
 /**
- * Who is calling the control API (seed §5, CONTRACT §3): the bearer token must be a live access
+ * Who is calling the control API (docs/contract/platform.md §5, docs/contract/console.md §3): the bearer token must be a live access
  * token with `playback-control-all`; anything else is 401 `Incorrect token`.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';

@@ -1,5 +1,5 @@
 /**
- * The control API listener (CONTRACT §3, port P+2). Every call under /api/v1 needs a live access
+ * The control API listener (docs/contract/console.md §3, port P+2). Every call under /api/v1 needs a live access
  * token of the login service; routes act on the simulated players of the caller's household.
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';

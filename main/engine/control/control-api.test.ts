@@ -1,5 +1,5 @@
 /**
- * The control API (CONTRACT §3) over real HTTP, driving real simulated players against a stub
+ * The control API (docs/contract/console.md §3) over real HTTP, driving real simulated players against a stub
  * cloud queue server, on a stopped engine clock.
  */
 import type { FastifyInstance } from 'fastify';

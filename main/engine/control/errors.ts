@@ -1,5 +1,5 @@
 /**
- * Control API errors on the wire (CONTRACT §3): `{"errorCode","reason"}` with the public codes,
+ * Control API errors on the wire (docs/contract/console.md §3): `{"errorCode","reason"}` with the public codes,
  * plus `httpStatus` and `itemId` for ERROR_CLOUD_QUEUE_SERVER. The HTTP status of each code is
  * our choice (the contract names only the body): the status a client library would expect.
  */
@@ -21,7 +21,7 @@ export const CONTROL_ERROR_STATUS: Record<PlaybackErrorCode, number> = {
 export function sendControlError(reply: FastifyReply, error: PlaybackError, status = CONTROL_ERROR_STATUS[error.errorCode]): FastifyReply {
   const body: Record<string, unknown> = { errorCode: error.errorCode, reason: error.reason };
   if (error.errorCode === 'ERROR_CLOUD_QUEUE_SERVER') {
-    // Always both fields (CONTRACT §3): null when there was no answer (a timeout, a reset) or no item named.
+    // Always both fields (docs/contract/console.md §3): null when there was no answer (a timeout, a reset) or no item named.
     body.httpStatus = error.extra.httpStatus ?? null;
     body.itemId = error.extra.itemId ?? null;
   } else {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { controlPaths } from './paths.js';
 
-describe('control API path spellings (CONTRACT §3)', () => {
+describe('control API path spellings (docs/contract/console.md §3)', () => {
   it('accepts the :1 paths and the same paths without it', () => {
     expect(controlPaths('/groups/:groupId/playback:1/play')).toEqual(['/groups/:groupId/playback::1/play', '/groups/:groupId/playback/play']);
   });

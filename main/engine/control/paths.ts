@@ -1,5 +1,5 @@
 /**
- * CONTRACT §3 paths carry a `:1` version suffix on the namespace (`playback:1`,
+ * docs/contract/console.md §3 paths carry a `:1` version suffix on the namespace (`playback:1`,
  * `playbackSession:1`); "the same paths without `:1` … are accepted too", and session commands
  * answer under `/sessions/{id}` as well as `/playbackSessions/{id}`. One template gives every
  * spelling; fastify needs the literal colon escaped as `::`.

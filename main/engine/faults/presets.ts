@@ -1,5 +1,5 @@
 /**
- * One-click rules for the failure cases the seed describes (§3, §7), aimed at the console's own
+ * One-click rules for the failure cases the platform describes (docs/contract/platform.md §3, §7), aimed at the console's own
  * cloud queue server; each can be switched to the player's client to fail any server.
  */
 import type { FaultPreset } from '../api/commands/faults.js';

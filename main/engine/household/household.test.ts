@@ -4,7 +4,7 @@ import { openStore } from '../store/store.js';
 import { DEMO_HOUSEHOLD_ID, seedDemoData } from './seed.js';
 import { groupView, HouseholdViews } from './views.js';
 
-describe('seed data (CONTRACT §1)', () => {
+describe('seed data (docs/contract/console.md §1)', () => {
   it('holds Demo Household with three players, each in its own group, and the user demo/demo', () => {
     const store = openStore({ dataDir: null });
     seedDemoData(store, 0);

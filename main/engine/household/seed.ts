@@ -1,5 +1,5 @@
 /**
- * The seed data of a fresh data dir (CONTRACT §1): "Demo Household" with three players, each in
+ * The seed data of a fresh data dir (docs/contract/console.md §1): "Demo Household" with three players, each in
  * its own group, and the login user demo/demo. Runs once; a restart finds what was stored.
  */
 import { hashPassword } from '../security/passwords.js';

@@ -1,5 +1,5 @@
 /**
- * The four listeners of CONTRACT §1: console on P, login on P+1, control on P+2, cloud queue on
+ * The four listeners of docs/contract/console.md §1: console on P, login on P+1, control on P+2, cloud queue on
  * P+3, all on one loopback host; port 0 lets each take a free port.
  */
 import type { FastifyInstance } from 'fastify';

@@ -53,7 +53,7 @@ export function createServiceApp(options: ServiceAppOptions = {}): FastifyInstan
     bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
     routerOptions: { ignoreDuplicateSlashes: options.ignoreDuplicateSlashes ?? false },
     return503OnClosing: true,
-    // In the service's own error shape when it has one (CONTRACT §3, §4, §7).
+    // In the service's own error shape when it has one (docs/contract/console.md §3, §4, §7).
     ...(options.requestErrors
       ? { frameworkErrors: (error: Error & { statusCode?: number }, _request: unknown, reply: FastifyReply) => options.requestErrors!(reply, error.statusCode ?? 400, error.message, 'path') }
       : {}),

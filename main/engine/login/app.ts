@@ -1,5 +1,5 @@
 /**
- * The login service listener (seed §4.1, CONTRACT §2, port P+1). Forms are read by our own parser
+ * The login service listener (docs/contract/platform.md §4.1, docs/contract/console.md §2, port P+1). Forms are read by our own parser
  * so that repeated parameters stay visible; any body the endpoints cannot read becomes an OAuth
  * error (JSON at the token endpoint, an HTML page elsewhere), never a 500 and never a redirect.
  */

@@ -23,7 +23,7 @@ const lastFlow = async (): Promise<FlowView> => {
   return (await admin(engine, 'GET', `/oauth/flows/${newest!.id}`)).body as FlowView;
 };
 
-describe('authorization request errors that are a page, never a redirect (CONTRACT §2)', () => {
+describe('authorization request errors that are a page, never a redirect (docs/contract/console.md §2)', () => {
   it.each([
     ['an unknown client_id', { client_id: 'nobody' }, /not a registered client key/],
     ['a missing client_id', { client_id: undefined }, /client_id is missing/],

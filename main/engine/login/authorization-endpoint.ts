@@ -1,5 +1,5 @@
 /**
- * `GET /login/v3/oauth` and the pages that follow it (seed §4.1, CONTRACT §2): the authorization
+ * `GET /login/v3/oauth` and the pages that follow it (docs/contract/platform.md §4.1, docs/contract/console.md §2): the authorization
  * request, the sign-in page, the consent page and the final redirect with `code` and `state` (or
  * `error`). With auto-approve on, sign-in and consent are skipped. Each step lands on the flow's
  * timeline. Answers are plain values; `app.ts` writes them to HTTP.

@@ -1,5 +1,5 @@
 /**
- * The authorization request (seed §4.1, CONTRACT §2), checked as one table of small steps in
+ * The authorization request (docs/contract/platform.md §4.1, docs/contract/console.md §2), checked as one table of small steps in
  * order. Until the client and its redirect URI are certain, an error is a page (never a redirect:
  * that would send the browser to a URL nobody registered); after that, every error is a redirect
  * to the redirect URI (RFC 6749 §4.1.2.1). Each step leaves a line on the inspector's checklist.
@@ -43,7 +43,7 @@ export type AuthorizeOutcome =
 export interface AuthorizeContext {
   findClient(clientId: string): RegisteredClient | undefined;
   productionParity: boolean;
-  /** An injected failure on this endpoint (CONTRACT §2): 500 or 503, or null. */
+  /** An injected failure on this endpoint (docs/contract/console.md §2): 500 or 503, or null. */
   injectedStatus?: () => number | null;
 }
 

@@ -1,5 +1,5 @@
 /**
- * The token endpoint's client authentication header (seed §5.2, RFC 6749 §2.3.1): `Basic` and the
+ * The token endpoint's client authentication header (docs/contract/platform.md §5.2, RFC 6749 §2.3.1): `Basic` and the
  * Base64 of `client_id:client_secret`, each form-urlencoded before encoding. Reads the header
  * strictly and says exactly what was wrong with it, for the flow inspector.
  */

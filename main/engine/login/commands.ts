@@ -43,7 +43,7 @@ export interface OAuthCommandDeps {
 export function oauthCommands(deps: OAuthCommandDeps): Pick<CommandHandlers, OAuthCommandName> {
   const { manager, settings, issuer, recorder, flows, bus } = deps;
   return {
-    // The sample is the console's own (CONTRACT §1's fresh data dir has no integration): listed on request.
+    // The sample is the console's own (docs/contract/console.md §1's fresh data dir has no integration): listed on request.
     'integrations.list': ({ includeSample }) => manager.list().filter((integration) => includeSample === true || !integration.sample),
     'integrations.create': (input) => manager.create(input),
     'integrations.get': ({ id }) => manager.get(id),

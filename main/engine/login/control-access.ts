@@ -1,5 +1,5 @@
 /**
- * The control API's side of the login service (seed §5, CONTRACT §3): which bearer values are
+ * The control API's side of the login service (docs/contract/platform.md §5, docs/contract/console.md §3): which bearer values are
  * live access tokens, and each call made with one as a step of its token's flow. The control API
  * only sees these two functions.
  */

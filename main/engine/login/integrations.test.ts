@@ -15,7 +15,7 @@ afterAll(() => engine.close());
 
 const list = async () => (await admin(engine, 'GET', '/integrations')).body as IntegrationView[];
 
-describe('the integration manager (CONTRACT §7)', () => {
+describe('the integration manager (docs/contract/console.md §7)', () => {
   it('POST /integrations registers an integration with its first key and shows the secret once', async () => {
     const { status, body } = await admin(engine, 'POST', '/integrations', {
       name: 'Party Mix',
@@ -138,7 +138,7 @@ describe('the integration manager (CONTRACT §7)', () => {
     expect((await list()).map((i) => i.id)).toEqual(withSample.filter((i) => !i.sample).map((i) => i.id));
   });
 
-  it('lists no integration on a fresh data dir (CONTRACT §1 seed data)', async () => {
+  it('lists no integration on a fresh data dir (docs/contract/console.md §1 seed data)', async () => {
     const fresh = await startTestEngine({ clockSpeed: 0 });
     try {
       expect((await admin(fresh, 'GET', '/integrations')).body).toEqual([]);
@@ -148,7 +148,7 @@ describe('the integration manager (CONTRACT §7)', () => {
   });
 });
 
-describe('settings (CONTRACT §7)', () => {
+describe('settings (docs/contract/console.md §7)', () => {
   it('PATCH /settings changes only what it names and answers the settings', async () => {
     expect((await admin(engine, 'PATCH', '/settings', { autoApprove: true })).body).toEqual({ autoApprove: true, productionParity: false });
     expect((await admin(engine, 'PATCH', '/settings', { productionParity: true })).body).toEqual({ autoApprove: true, productionParity: true });

@@ -1,5 +1,5 @@
 /**
- * The integration manager (seed §1.5, §2.1; CONTRACT §7): integrations with named client keys and
+ * The integration manager (docs/contract/platform.md §1.5, §2.1; docs/contract/console.md §7): integrations with named client keys and
  * their redirect URIs. A key's secret is returned only when it is created or regenerated and is
  * stored as a SHA-256 hash. Every redirect URI passes the rules of `redirect-uri.ts`.
  */
@@ -242,7 +242,7 @@ export class IntegrationManager {
 
   /** Every URI checked; the first refused one fails the whole call, naming the URI and why. */
   private checkRedirectUris(uris: readonly string[], skip: boolean, allowNone = false): string[] {
-    if (uris.length === 0 && !allowNone) throw new EngineError('invalid_input', 'an integration needs at least one redirect URL (seed §1.5)');
+    if (uris.length === 0 && !allowNone) throw new EngineError('invalid_input', 'an integration needs at least one redirect URL (docs/contract/platform.md §1.5)');
     const { productionParity } = this.settings.get();
     const refused = skip ? [] : uris.map((uri) => ({ uri, verdict: checkRedirectUri(uri, { productionParity }) })).filter((r) => !r.verdict.ok);
     const first = refused[0];

@@ -1,5 +1,5 @@
 /**
- * What the login service issues and takes back (CONTRACT §2): a grant per consent, a code under it
+ * What the login service issues and takes back (docs/contract/console.md §2): a grant per consent, a code under it
  * (600 s, single use), then access tokens (86400 s) and refresh tokens. All lifetimes run on the
  * engine clock; revoking a grant ends every token of it at once.
  */

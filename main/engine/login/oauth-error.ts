@@ -1,6 +1,6 @@
 /**
  * OAuth errors as values (RFC 6749 §4.1.2.1, §5.2): one class, the error code, a description for
- * the developer, and the HTTP status the token endpoint answers with (CONTRACT §2).
+ * the developer, and the HTTP status the token endpoint answers with (docs/contract/console.md §2).
  */
 import type { OAuthErrorView } from '../api/oauth-types.js';
 

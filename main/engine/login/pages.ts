@@ -1,5 +1,5 @@
 /**
- * The login service's pages (CONTRACT §2): sign-in ("Username", "Password", "Sign in"), consent
+ * The login service's pages (docs/contract/console.md §2): sign-in ("Username", "Password", "Sign in"), consent
  * (the integration's name and description, the scope, "Allow" and "Deny") and the 400 page for a
  * request that cannot be answered with a redirect. Plain HTML, no script, every value escaped.
  */

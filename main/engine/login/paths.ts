@@ -1,4 +1,4 @@
-/** The login service's paths (seed §4.1) and the sample integration's callback on the console. */
+/** The login service's paths (docs/contract/platform.md §4.1) and the sample integration's callback on the console. */
 export const AUTHORIZE_PATH = '/login/v3/oauth';
 export const SIGN_IN_PATH = '/login/v3/oauth/login';
 export const CONSENT_PATH = '/login/v3/oauth/consent';

@@ -1,6 +1,6 @@
 /**
  * The presented redirect_uri against the registered ones, character by character (the match is
- * exact, CONTRACT §2), with plain words on the usual mistakes: scheme, port, trailing slash, case,
+ * exact, docs/contract/console.md §2), with plain words on the usual mistakes: scheme, port, trailing slash, case,
  * encoding, whitespace, localhost vs 127.0.0.1.
  */
 import type { RedirectComparison } from '../api/oauth-types.js';

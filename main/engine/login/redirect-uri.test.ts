@@ -3,7 +3,7 @@ import { checkRedirectUri } from './redirect-uri.js';
 
 const check = (uri: string, productionParity = false) => checkRedirectUri(uri, { productionParity });
 
-describe('redirect URL rules (seed §2.1, CONTRACT §2)', () => {
+describe('redirect URL rules (docs/contract/platform.md §2.1, docs/contract/console.md §2)', () => {
   it.each(['https://app.example.com/callback', 'https://app.example.com:8443/cb?tenant=a', 'https://8.8.8.8/cb', 'https://[2606:4700::1111]/cb'])(
     'accepts the HTTPS, publicly routable %s without a flag',
     (uri) => expect(check(uri)).toEqual({ ok: true, loopback: false, warning: null }),

@@ -1,5 +1,5 @@
 /**
- * What may be registered as a redirect URL (seed §2.1, §8; CONTRACT §2): HTTPS and publicly
+ * What may be registered as a redirect URL (docs/contract/platform.md §2.1, §8; docs/contract/console.md §2): HTTPS and publicly
  * routable. Loopback URLs (http or https, 127.0.0.1 / localhost / [::1]) are accepted for local
  * testing but flagged "production would reject this"; with production parity on they are refused.
  * Everything else that cannot be reached from the public internet is refused with the reason why.
@@ -58,7 +58,7 @@ export function checkRedirectUri(uri: string, options: { productionParity: boole
   if (uri.includes('#')) return refuse('a redirect URL must not have a fragment (#…), RFC 6749 §3.1.2');
   if (url.username || url.password) return refuse('a redirect URL must not carry a user name or password');
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-    return refuse(`the scheme is ${url.protocol.replace(/:$/, '')}: a redirect URL must be HTTPS (seed §2.1)`);
+    return refuse(`the scheme is ${url.protocol.replace(/:$/, '')}: a redirect URL must be HTTPS (docs/contract/platform.md §2.1)`);
   }
 
   const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
@@ -69,10 +69,10 @@ export function checkRedirectUri(uri: string, options: { productionParity: boole
     return { ok: true, loopback: true, warning: LOOPBACK_WARNING };
   }
   if (url.protocol === 'http:') {
-    return refuse('plain http is accepted only for loopback addresses (127.0.0.1, localhost, [::1]) for local testing; a redirect URL must be HTTPS (seed §2.1)');
+    return refuse('plain http is accepted only for loopback addresses (127.0.0.1, localhost, [::1]) for local testing; a redirect URL must be HTTPS (docs/contract/platform.md §2.1)');
   }
   const why = notPubliclyRoutable(host);
-  if (why) return refuse(`the host ${url.hostname} is ${why}: a redirect URL must be publicly routable (seed §2.1)`);
+  if (why) return refuse(`the host ${url.hostname} is ${why}: a redirect URL must be publicly routable (docs/contract/platform.md §2.1)`);
   return { ok: true, loopback: false, warning: null };
 }
 

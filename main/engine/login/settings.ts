@@ -1,5 +1,5 @@
 /**
- * The login service's settings (CONTRACT §7 `PATCH /admin/api/settings`): auto-approve and
+ * The login service's settings (docs/contract/console.md §7 `PATCH /admin/api/settings`): auto-approve and
  * production parity, stored with the engine's settings so a restart keeps them.
  */
 import type { LoginSettings } from '../api/oauth-types.js';

@@ -33,7 +33,7 @@ function expectOAuthError(response: { status: number; headers: Headers; body: Re
   if (status === 401) expect(response.headers.get('www-authenticate')).toBe('Basic realm="login"');
 }
 
-describe('authorization_code grant (seed §4.1, CONTRACT §2)', () => {
+describe('authorization_code grant (docs/contract/platform.md §4.1, docs/contract/console.md §2)', () => {
   it('answers the token response with no-store and opaque 256-bit tokens that work at the control API', async () => {
     const response = await exchange(await codeFor(engine, client));
     expect(response.status).toBe(200);

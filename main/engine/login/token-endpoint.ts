@@ -1,5 +1,5 @@
 /**
- * `POST /login/v3/oauth/access` (seed §4.1, CONTRACT §2): both grants behind HTTP Basic client
+ * `POST /login/v3/oauth/access` (docs/contract/platform.md §4.1, docs/contract/console.md §2): both grants behind HTTP Basic client
  * authentication. Codes are single use and bound to client, redirect_uri and PKCE challenge; a
  * replayed code revokes its grant; a rotated refresh token presented again revokes its grant.
  * Every request, passed or failed, lands on the inspector's timeline with its decoded Basic header.
@@ -181,7 +181,7 @@ export class TokenEndpoint {
   private authenticate(parsed: BasicParse, form: Params, trace: Trace): RegisteredClient {
     if (!parsed.ok) {
       const why = form.has('client_secret') && !parsed.report.present
-        ? 'client credentials in the form are not accepted: send them as HTTP Basic (seed §5.2)'
+        ? 'client credentials in the form are not accepted: send them as HTTP Basic (docs/contract/platform.md §5.2)'
         : parsed.report.problems[0] ?? 'client authentication failed';
       throw fail(trace.checks, 'client', 'invalid_client', why);
     }

@@ -2,7 +2,7 @@
  * How the simulated player fetches audio. It streams each track with 30 s of audio ahead of the
  * playhead, so a track's audio is all fetched 30 s before it ends (at once for tracks of 30 s or
  * less), and then the next track starts downloading. Short tracks are therefore fetched whole
- * as soon as the one before them is: what seed §4.3 means by "fetched all audio of the current
+ * as soon as the one before them is: what docs/contract/platform.md §4.3 means by "fetched all audio of the current
  * window" (queueCompleted) and by `load+queueCompleted` ("for example a very short track").
  */
 import type { QueueWindow } from './windows.js';
@@ -32,7 +32,7 @@ export function fetchedThrough(window: QueueWindow, itemId: string): string[] {
 
 /**
  * Whether all audio of the window is fetched once `itemId`'s is: the window holds the item, and
- * every item after it arrives whole (seed §4.3 queueCompleted).
+ * every item after it arrives whole (docs/contract/platform.md §4.3 queueCompleted).
  */
 export function fetchedToEnd(window: QueueWindow, itemId: string): boolean {
   const last = window.items.at(-1)?.id;

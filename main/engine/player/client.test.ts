@@ -16,7 +16,7 @@ async function client() {
   return { c, exchanges, target: { queueBaseUrl: stub.baseUrl, httpAuthorization: 'Bearer abc.def' } };
 }
 
-describe('cloud queue client (CONTRACT §5)', () => {
+describe('cloud queue client (docs/contract/console.md §5)', () => {
   it('sends httpAuthorization verbatim, X-Player-Id and a fresh X-Request-Id per request', async () => {
     const { c, target } = await client();
     await c.context(target);

@@ -1,5 +1,5 @@
 /**
- * The player's HTTP client for any cloud queue server (CONTRACT §5): it sends the
+ * The player's HTTP client for any cloud queue server (docs/contract/console.md §5): it sends the
  * `httpAuthorization` of the last loadCloudQueue verbatim as `Authorization`, plus `X-Player-Id`
  * and a fresh `X-Request-Id`; a request without a complete response after 10 s of engine time
  * is an incomplete request; every response is checked against the contract. It never retries:

@@ -1,5 +1,5 @@
 /**
- * Checks every cloud queue response against the contract (seed §4.3, §7; CONTRACT §4) so that a
+ * Checks every cloud queue response against the contract (docs/contract/platform.md §4.3, §7; docs/contract/console.md §4) so that a
  * server's developer sees what to fix. A `malformed` finding makes the response unusable ("a
  * success code with a malformed message", §7.2: an error that is not retried); a `warning` is
  * reported and the player carries on.
@@ -65,7 +65,7 @@ export function checkItemWindow(body: unknown, request: WindowRequest): Checked<
     if (!isObject(item.track) || !isNonEmptyString(item.track.mediaUrl)) return f.malformed(`items[${i}] (${item.id}) needs track.mediaUrl`);
     const duration = item.track.durationMillis;
     if (duration !== undefined && (typeof duration !== 'number' || !(duration >= 0))) f.malformed(`items[${i}].track.durationMillis must be a number ≥ 0`);
-    // Optional (CONTRACT §4): absent or null is no override of the queue's.
+    // Optional (docs/contract/console.md §4): absent or null is no override of the queue's.
     if (item.policies !== undefined && item.policies !== null) checkPolicies(f, item.policies, `items[${i}].policies`);
   });
   if (!f.usable) return { violations: f.violations };

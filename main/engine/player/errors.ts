@@ -1,5 +1,5 @@
 /**
- * The platform's public error codes for playback (CONTRACT §3), raised by the player and turned
+ * The platform's public error codes for playback (docs/contract/console.md §3), raised by the player and turned
  * into `{"errorCode","reason"}` bodies by the control API.
  */
 export type PlaybackErrorCode =

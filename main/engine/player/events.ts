@@ -1,5 +1,5 @@
 /**
- * What a player reacts to. Every event has a cause (CONTRACT/issue: request, response, timer,
+ * What a player reacts to. Every event has a cause (request, response, timer,
  * user, command) that the transition timeline shows beside each change.
  */
 import type { Failure } from './retry.js';

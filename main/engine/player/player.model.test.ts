@@ -14,14 +14,14 @@
  * added, …), most with a restart in them. After every step, and after a 40-minute healthy
  * run-out, it checks:
  *
- *  1. Reports (seed §2.3): per playback at most one `final` and nothing after it; type `final`
+ *  1. Reports (docs/contract/platform.md §2.3): per playback at most one `final` and nothing after it; type `final`
  *     or `update`, `skip` only on a final; cumulative fields never go back; durationPlayedMillis
  *     ≤ timeSincePlaybackMillis; queueVersion one the server issued. After the run-out every
  *     playback that started and ended has its final ("posted once after each track finishes
  *     playing or is skipped"), unless its queue was dropped by a failing server or a 404 (README).
- *  2. Ids (seed §2.3 `id`, §4.3 itemId, §7.1 404): never the placeholder `pending` or empty, on
+ *  2. Ids (docs/contract/platform.md §2.3 `id`, §4.3 itemId, §7.1 404): never the placeholder `pending` or empty, on
  *     the wire or in status(); an item id sent to a queue is one of its items or one a command named.
- *  3. GET /itemWindow (seed §2.4, §4.3, §8, §9.3): a listed reason; window sizes integers ≥ 0;
+ *  3. GET /itemWindow (docs/contract/platform.md §2.4, §4.3, §8, §9.3): a listed reason; window sizes integers ≥ 0;
  *     pause/play only with notifyUserIntent, skipNext/skipPrev only with limitedSkips or
  *     notifyUserIntent (and then the skip waits for the server), skipToItem to the server only
  *     with limitedSkips or without metadata, each decided by the policies in force for the
@@ -30,9 +30,9 @@
  *     without metadata, carrying the command's queueVersion (README); resume only after a resume
  *     of a suspended session. Retries (§7.1, §7.2, §7.4): only after an incomplete try or a 503, at
  *     most 3, background ones 10 s after the try before, others 2 s / Retry-After clamped 2–10 s.
- *     Requests go to the queue playing or one being loaded, with its httpAuthorization (CONTRACT
- *     §5), none but reports from an idle player (§3), fresh X-Request-Id, X-Player-Id.
- *  4. State (states.ts, seed §3): machineState is a named state; status() agrees with it; IDLE
+ *     Requests go to the queue playing or one being loaded, with its httpAuthorization
+ *     (docs/contract/console.md §5), none but reports from an idle player (§3), fresh X-Request-Id, X-Player-Id.
+ *  4. State (states.ts, docs/contract/platform.md §3): machineState is a named state; status() agrees with it; IDLE
  *     holds no queue, every other state a track, an item id and a version (except while a load
  *     is pending: a track started at once has none yet, README); the playhead within the track,
  *     moving exactly with the clock while PLAYING and not at all otherwise; never PLAYING while
@@ -40,7 +40,7 @@
  *     when it paused → suspended (§3 row 2); out of suspension only by a resume or a load (§3 row
  *     3); a pause "as at the end of the queue" only when the window says the queue ends or retries
  *     ran out (§4.3 queueCompleted, §7.4.3), or the track's load was superseded (its queue is left).
- *  6. Restart (CONTRACT §1 "A restart on the same data dir finds everything it had"; saved.ts):
+ *  6. Restart (docs/contract/console.md §1 "A restart on the same data dir finds everything it had"; saved.ts):
  *     the record is taken up without throwing or firing a row; the session, volume, queue,
  *     window, version, policies, atEnd/atEdge/draining, the same playback (its reports go on
  *     counting: one final, cumulative fields never go back) and its playhead come back; with a
@@ -49,7 +49,7 @@
  *     made since"), and the tracks that load played still get their finals; a restart never
  *     starts playback nor ends a suspension; a player a restart closed sends nothing more.
  *  7. Policies (README "Policies": "the queue's, with an item's own policies over them while it
- *     plays"; CONTRACT §3/§4): in force are the context policies the player last fetched (ones its
+ *     plays"; docs/contract/console.md §3/§4): in force are the context policies the player last fetched (ones its
  *     server served) with the playing item's own as the newest window the player holds gives
  *     them. canSkip/canSkipBack off refuse a user skip, canSkipToItem off a skipToItem, canSeek off
  *     a skipToItem that seeks, all with ERROR_DISALLOWED_BY_POLICY and no transition; after 11
@@ -95,7 +95,7 @@ import { DEFAULT_POLICIES, type PlaybackPolicies, type QueueItem, type Track } f
 
 // ------------------------------------------------------------------ the yardstick (seed text)
 
-/** Seed §2.4 and §4.3 (with the v2.2 combination, §9.3). */
+/** docs/contract/platform.md §2.4 and §4.3 (with the v2.2 combination, §9.3). */
 const SEED_REASONS = ['load', 'pause', 'play', 'queueCompleted', 'refresh', 'resume', 'skipNext', 'skipPrev', 'skipToItem', 'load+queueCompleted'];
 
 // ------------------------------------------------------------------ generated input
@@ -104,7 +104,7 @@ type StubName = 'A' | 'B';
 /** An item of the queue by index (modulo its length), its last, the one playing, or an id it never had. */
 type ItemRef = number | 'gone' | 'current' | 'last';
 
-/** Policies a context or an item may set (CONTRACT §4 `playbackPolicies`, `items[].policies`). */
+/** Policies a context or an item may set (docs/contract/console.md §4 `playbackPolicies`, `items[].policies`). */
 type PolicyPatch = Partial<Pick<PlaybackPolicies, 'canSkip' | 'canSkipBack' | 'canSeek' | 'canSkipToItem' | 'limitedSkips' | 'notifyUserIntent' | 'pauseTtlSec'>>;
 
 interface QueueSetup {
@@ -182,7 +182,7 @@ const policyPatchArb: fc.Arbitrary<PolicyPatch> = fc
 const queueSetupArb: fc.Arbitrary<QueueSetup> = fc.record({
   durations: fc.oneof<fc.Arbitrary<number[]>[]>(
     fc.array(fc.constantFrom(3_000, 3_000, 20_000, 45_000, 180_000), { minLength: 1, maxLength: 30, size: 'max' }),
-    // Long queues of short tracks: the window's edge (seed §4.3 Next Window) comes within seconds.
+    // Long queues of short tracks: the window's edge (docs/contract/platform.md §4.3 Next Window) comes within seconds.
     fc.array(fc.constantFrom(3_000, 5_000), { minLength: 17, maxLength: 30, size: 'max' }),
     // A few very short tracks: the queue's end, and a load's track ending before its answer, come at once.
     fc.array(fc.constantFrom(2_000, 3_000), { minLength: 1, maxLength: 4, size: 'max' }),
@@ -525,14 +525,14 @@ function instrument(): void {
     const putsBack = !!loading?.previous;
     const row = originals.dispatch.call(this, event, meta);
     // The pauseTtlSec in force when a row pauses the player (and arms the timer), for the check of
-    // seed §3 row 2; a failed load that puts a queue back pauses it anew (README), one that did not
+    // docs/contract/platform.md §3 row 2; a failed load that puts a queue back pauses it anew (README), one that did not
     // start its track at once leaves the player as it is.
     if (row && world && this.state === 'PAUSED' && (row.effects.includes('armPauseTtl') || (row.id === 'load-failed' && putsBack))) {
       const record = world.h.transitions.at(-1);
       if (record) world.pausedAt.set(record, { ttl: policiesInForce(this as unknown as Player).pauseTtlSec, note: stalePolicies(this as unknown as Player) });
     }
     if (row && before && DROPPING_ROWS.includes(row.id)) world?.dropped.add(playbackId(before));
-    // Seed §4.3 queueCompleted: "With no more tracks, the player pauses after the current audio ends."
+    // docs/contract/platform.md §4.3 queueCompleted: "With no more tracks, the player pauses after the current audio ends."
     const window = (this as unknown as { window: { includesEndOfQueue: boolean } | null; draining: boolean }).window;
     // Not a track a superseded started-at-once load played (its queue is left for good, player.ts
     // restartCurrent: "a load superseding the one that started it waits"): nothing follows it.
@@ -772,9 +772,9 @@ class World {
     const tag = `restart in ${before.state}${previous ? ` (a load that started its track at once pending; before it: ${previous.state})` : ''}`;
     if ((player.currentSession?.id ?? null) !== before.session) this.violation(`${tag}: the session ${String(before.session)} came back as ${String(player.currentSession?.id)}`);
     if (after.snap.volume !== before.snap.volume) this.violation(`${tag}: volume ${before.snap.volume} came back as ${after.snap.volume}`);
-    // Seed §3: only an explicit resume wakes a suspended session; a pause holds until a play.
+    // docs/contract/platform.md §3: only an explicit resume wakes a suspended session; a pause holds until a play.
     if (before.state === 'SUSPENDED' && after.state !== 'SUSPENDED' && after.state !== 'IDLE') {
-      this.violation(`${tag}: came back ${after.state}: a restart ended the suspension (seed §3: a suspended session plays again only on an explicit resume, with reason=resume)`);
+      this.violation(`${tag}: came back ${after.state}: a restart ended the suspension (docs/contract/platform.md §3: a suspended session plays again only on an explicit resume, with reason=resume)`);
     } else if (before.state === 'PAUSED' && (after.state === 'PLAYING' || after.state === 'BUFFERING')) {
       this.violation(`${tag}: came back ${after.state}: a restart started playback the user had paused`);
     } else if (after.state !== expected.state) {
@@ -864,9 +864,9 @@ class World {
 
   /**
    * Where a request may go, as it is sent: to the queue of the last load answered, with its
-   * httpAuthorization (CONTRACT §5), or, while a load waits, to that load's queue too (the queue
+   * httpAuthorization (docs/contract/console.md §5), or, while a load waits, to that load's queue too (the queue
    * playing goes on until the answer, README). Nothing but reports once the player is idle
-   * (seed §3: no active queue). Reports may go to a queue the player left (its cut-off tracks).
+   * (docs/contract/platform.md §3: no active queue). Reports may go to a queue the player left (its cut-off tracks).
    */
   private checkSend(r: WireRequest): void {
     if (r.stub === '?') return;
@@ -881,7 +881,7 @@ class World {
       if (r.stub !== this.owner?.stub && !pending.some((l) => l.stub === r.stub)) this.violation(`${where}: neither the queue playing nor one being loaded`);
       return;
     }
-    if (this.h.player.machineState === 'IDLE') return this.violation(`${where}: sent by an idle player (no active queue, seed §3)`);
+    if (this.h.player.machineState === 'IDLE') return this.violation(`${where}: sent by an idle player (no active queue, docs/contract/platform.md §3)`);
     if (!this.owner || r.stub !== this.owner.stub) this.violation(`${where}: not the queue of the last load answered (${this.owner?.stub ?? 'none'})`);
     else if (auth !== this.owner.token) this.violation(`${where}: Authorization ${String(auth)}, not the last load's ${this.owner.token}`);
   }
@@ -931,7 +931,7 @@ class World {
   }
 
   /**
-   * skipToItem, checked against the policies in force (README "Policies"; CONTRACT §3
+   * skipToItem, checked against the policies in force (README "Policies"; docs/contract/console.md §3
    * ERROR_DISALLOWED_BY_POLICY): canSkipToItem off refuses it, canSeek off refuses a seek of the
    * playing item; §4.3: it asks the server only with limitedSkips or without track metadata.
    */
@@ -962,7 +962,7 @@ class World {
     const tag = `skipToItem ${item.id}${meta ? ' with metadata' : ''}${pos !== null ? ` at ${pos}` : ''} in ${state} (playing ${String(current)}; in force: ${JSON.stringify(policies)})${stale}`;
     if (state !== 'IDLE' && state !== 'SUSPENDED' && player.currentSession) {
       if (!policies.canSkipToItem) {
-        if (code !== 'ERROR_DISALLOWED_BY_POLICY') this.violation(`${tag}: canSkipToItem is off, yet ${code ?? `row ${rows[0] ?? 'none'} fired`} (CONTRACT §3 ERROR_DISALLOWED_BY_POLICY)`);
+        if (code !== 'ERROR_DISALLOWED_BY_POLICY') this.violation(`${tag}: canSkipToItem is off, yet ${code ?? `row ${rows[0] ?? 'none'} fired`} (docs/contract/console.md §3 ERROR_DISALLOWED_BY_POLICY)`);
       } else if (pos !== null && item.id === current && !policies.canSeek) {
         if (code !== 'ERROR_DISALLOWED_BY_POLICY') this.violation(`${tag}: a seek with canSeek off, yet ${code ?? `row ${rows[0] ?? 'none'} fired`} (README: "refused when canSeek is off")`);
       } else if (code !== null) {
@@ -1005,7 +1005,7 @@ class World {
         this.current = stub;
         this.tokens[stub].add(token);
         const loading = player.load(params);
-        // The queue the player plays once the load is answered (CONTRACT §5: its httpAuthorization on every request).
+        // The queue the player plays once the load is answered (docs/contract/console.md §5: its httpAuthorization on every request).
         loading.then(() => (this.owner = { stub, token }), () => undefined);
         this.expectPlaybackError(loading, 'loadCloudQueue', record);
         break;
@@ -1089,7 +1089,7 @@ class World {
         const name = action.stub === 'current' ? this.current : action.stub;
         const stub = this.stubs[name];
         if (action.item === null) {
-          // CONTRACT §4: every edit (a policy too) moves queueVersion; context edits move contextVersion (queue-model.ts).
+          // docs/contract/console.md §4: every edit (a policy too) moves queueVersion; context edits move contextVersion (queue-model.ts).
           stub.policies = { ...stub.policies, ...action.policy };
           this.servedPolicies[name].add(policyKey(stub.policies));
           stub.contextVersion++;
@@ -1229,12 +1229,12 @@ class World {
     const status = player.status();
     const snap = player.snapshot();
 
-    // (4) states.ts / CONTRACT §5: one of the named states, and a status that agrees with it.
+    // (4) states.ts / docs/contract/console.md §5: one of the named states, and a status that agrees with it.
     if (!ALL_STATES.includes(state)) this.violation(`machineState ${String(state)} is not one of ${ALL_STATES.join(', ')}`);
     if (status.playbackState !== playbackStateOf(state)) this.violation(`status().playbackState ${status.playbackState} for machine state ${state}`);
     if (status.suspended !== (state === 'SUSPENDED')) this.violation(`status().suspended ${status.suspended} in ${state}`);
     if (state === 'IDLE') {
-      // Seed §3: PLAYBACK_STATE_IDLE, "player has no active queue".
+      // docs/contract/platform.md §3: PLAYBACK_STATE_IDLE, "player has no active queue".
       if (status.itemId !== null || status.queueVersion !== null || snap.track !== null || snap.window !== null) {
         this.violation(`IDLE yet status/snapshot holds a queue: ${JSON.stringify({ itemId: status.itemId, queueVersion: status.queueVersion, track: snap.track?.id })}`);
       }
@@ -1253,7 +1253,7 @@ class World {
       if (snap.atEnd && state !== 'PAUSED' && state !== 'SUSPENDED') this.violation(`atEnd (the queue ended) in ${state}`);
     }
 
-    // Seed §3 row 3: a suspended session plays again only through an explicit resume (reason=resume), or a new load.
+    // docs/contract/platform.md §3 row 3: a suspended session plays again only through an explicit resume (reason=resume), or a new load.
     for (; this.checkedTransitions < h.transitions.length; this.checkedTransitions++) {
       const t = h.transitions[this.checkedTransitions]!;
       // (A restart is checked by itself: `restart`.)
@@ -1262,7 +1262,7 @@ class World {
       }
     }
 
-    // Seed §3 row 2: Paused → pauseTtlSec passes → Suspended. From the last row that paused the
+    // docs/contract/platform.md §3 row 2: Paused → pauseTtlSec passes → Suspended. From the last row that paused the
     // player and armed the timer (or a restart that put it back paused), with the pauseTtlSec in
     // force then (the playing item's own over the queue's).
     const into = state === 'PAUSED' ? h.transitions.findLast((t) => this.pausedAt.has(t)) : undefined;
@@ -1273,7 +1273,7 @@ class World {
       this.violation(`PAUSED for ${(h.clock.now() - into.at) / 1_000} s since row ${into.transition} (a load failed since: ${failedLoad ? 'yes' : 'no'}), past pauseTtlSec=${ttl} in force then (the player's now: ${String(snap.policies?.pauseTtlSec)}), and not suspended${paused!.note}`);
     }
 
-    // The queue's policies the player acts on are ones its server served (CONTRACT §4 GET /context).
+    // The queue's policies the player acts on are ones its server served (docs/contract/console.md §4 GET /context).
     const queue = internals(player).queue;
     if (queue) {
       const stub = this.stubOf(new URL(queue.target.queueBaseUrl));
@@ -1298,16 +1298,16 @@ class World {
       if (this.exchangeRetry(r.requestId) === undefined) break;
       const where = `${r.method} ${r.endpoint}${r.query.reason ? ` reason=${r.query.reason}` : ''} to ${r.stub} (#${r.seq})`;
       if (r.stub === '?') this.violation(`${where}: sent to no stub server`);
-      // CONTRACT §5: X-Player-Id and a per-request X-Request-Id.
+      // docs/contract/console.md §5: X-Player-Id and a per-request X-Request-Id.
       if (!r.headers['x-player-id'] || !r.requestId) this.violation(`${where}: no X-Player-Id or X-Request-Id`);
       if (this.requestIds.has(r.requestId)) this.violation(`${where}: X-Request-Id ${r.requestId} used twice`);
       this.requestIds.add(r.requestId);
       const known = r.stub === '?' ? new Map<string, Track>() : this.everItems[r.stub];
       if (r.endpoint === 'itemWindow') {
         const { reason, itemId, previousWindowSize, upcomingWindowSize, queueVersion } = r.query;
-        // (3) Seed §2.4/§4.3: reason is one of the values listed (or the v2.2 combination).
+        // (3) docs/contract/platform.md §2.4/§4.3: reason is one of the values listed (or the v2.2 combination).
         if (reason === undefined || !SEED_REASONS.includes(reason)) this.violation(`${where}: reason ${String(reason)} is not one the seed allows`);
-        // Seed §4.3/§8: window sizes are integers, zero or greater.
+        // docs/contract/platform.md §4.3/§8: window sizes are integers, zero or greater.
         for (const [name, value] of [['previousWindowSize', previousWindowSize], ['upcomingWindowSize', upcomingWindowSize]] as const) {
           if (value !== undefined && !/^\d+$/.test(value)) this.violation(`${where}: ${name}=${value} is not an integer ≥ 0`);
         }
@@ -1315,17 +1315,17 @@ class World {
         if (itemId !== undefined && (itemId === '' || itemId === 'pending' || (!known.has(itemId) && !this.commandIds.has(itemId)))) {
           this.violation(`${where}: itemId=${JSON.stringify(itemId)} is neither an item of that queue nor one a command named`);
         }
-        // queueVersion, when sent, is one the server issued or a command named (CONTRACT §4).
+        // queueVersion, when sent, is one the server issued or a command named (docs/contract/console.md §4).
         if (queueVersion !== undefined && r.stub !== '?' && !this.commandVersions.has(queueVersion) && !(Number(queueVersion) >= 1 && Number(queueVersion) <= this.stubs[r.stub].version)) {
           this.violation(`${where}: queueVersion=${queueVersion} was never issued by that server nor named by a command`);
         }
-        // Seed §4.3 pause/play ("Only when notifyUserIntent is enabled") and skipNext/skipPrev ("Only
+        // docs/contract/platform.md §4.3 pause/play ("Only when notifyUserIntent is enabled") and skipNext/skipPrev ("Only
         // when limitedSkips or notifyUserIntent is enabled"): checked per action against the policies
         // in force (run), and counted below.
         if (r.stub !== '?') {
-          // Seed §4.3 skipToItem: the request carries the itemId from a command that asks the server.
+          // docs/contract/platform.md §4.3 skipToItem: the request carries the itemId from a command that asks the server.
           if (reason === 'skipToItem' && (itemId === undefined || !this.skipToItemAsking.has(itemId))) this.violation(`${where}: reason=skipToItem for itemId=${String(itemId)}, which no skipToItem command (limitedSkips or no metadata) named`);
-          // Seed §3 row 3 / §4.3 resume: only for an explicit resume of a suspended session.
+          // docs/contract/platform.md §3 row 3 / §4.3 resume: only for an explicit resume of a suspended session.
           if (reason === 'resume' && this.counts.resumeWhileSuspended === 0) this.violation(`${where}: reason=resume, yet no play/resume was ever asked of a suspended session`);
           // README: "The first window of a load carries the command's queueVersion".
           if ((reason === 'load' || reason === 'load+queueCompleted') && !this.loadVersions[r.stub].has(queueVersion)) {
@@ -1378,10 +1378,10 @@ class World {
   private checkReport(r: WireRequest, report: SentReport, known: Map<string, Track>, where: string): void {
     const pb = report.__playback;
     const tag = `${where}: ${report.type} report of ${report.id} (playback ${String(pb)})`;
-    // (2) Seed §2.3 id: "Queue id of the item that played": never the placeholder, one of this queue's.
+    // (2) docs/contract/platform.md §2.3 id: "Queue id of the item that played": never the placeholder, one of this queue's.
     if (report.id === 'pending') this.violation(`${tag}: the placeholder id 'pending' on the wire`);
     else if (!report.id || (!known.has(report.id) && !this.commandIds.has(report.id))) this.violation(`${tag}: id is not an item of the queue it was sent to`);
-    // Seed §2.3 type: `final` or `update`; `skip` only on a final.
+    // docs/contract/platform.md §2.3 type: `final` or `update`; `skip` only on a final.
     if (report.type !== 'final' && report.type !== 'update') this.violation(`${tag}: type ${report.type} is neither final nor update`);
     if (report.skip !== undefined && report.type !== 'final') this.violation(`${tag}: skip on a report that is not final`);
     if (typeof report.queueVersion !== 'string') this.violation(`${tag}: queueVersion is not a string`);
@@ -1399,10 +1399,10 @@ class World {
     // Only first tries count: a retry resends the same report.
     if (this.exchangeRetry(r.requestId)! > 0) return;
     const previous = this.lastReport.get(pb);
-    // (1) Seed §2.3 rule 2: one final per playback; nothing after it.
+    // (1) docs/contract/platform.md §2.3 rule 2: one final per playback; nothing after it.
     if (this.finals.has(pb)) this.violation(`${tag}: sent after that playback's final report (#${this.finals.get(pb)})${this.endedWithoutWindow.has(pb) ? ' (it ended with no window)' : ''}`);
     if (report.type === 'final') this.finals.set(pb, r.seq);
-    // Seed §2.3: durationPlayedMillis is cumulative within one playback; timeSincePlaybackMillis runs on.
+    // docs/contract/platform.md §2.3: durationPlayedMillis is cumulative within one playback; timeSincePlaybackMillis runs on.
     if (previous && (report.durationPlayedMillis < previous.durationPlayedMillis || report.timeSincePlaybackMillis < previous.timeSincePlaybackMillis)) {
       this.violation(`${tag}: went back from ${previous.durationPlayedMillis}/${previous.timeSincePlaybackMillis} to ${report.durationPlayedMillis}/${report.timeSincePlaybackMillis} (played/since)`);
     }
@@ -1412,9 +1412,9 @@ class World {
 
   /**
    * After 40 healthy minutes and 11 more playing or paused (version polls every 5–10 minutes, §8):
-   * the player acts on the policies its server serves now. Seed §4.3 GET /version: "If the version
+   * the player acts on the policies its server serves now. docs/contract/platform.md §4.3 GET /version: "If the version
    * changed, the player follows with GET /itemWindow"; a new contextVersion is fetched again (every
-   * policy edit moves both, CONTRACT §4). README "Policies": the queue's, with the playing item's
+   * policy edit moves both, docs/contract/console.md §4). README "Policies": the queue's, with the playing item's
    * own over them.
    */
   checkPoliciesFresh(): void {
@@ -1453,7 +1453,7 @@ class World {
     if (inner.untilFirstWindow.length > 0 || inner.reportsUntilFirstWindow.length > 0) {
       this.violation(`requests (${inner.untilFirstWindow.length}) or reports (${inner.reportsUntilFirstWindow.length}) still wait for a first window that will never come`);
     }
-    // Seed §2.3 rule 2: "A final report is posted once after each track finishes playing or is
+    // docs/contract/platform.md §2.3 rule 2: "A final report is posted once after each track finishes playing or is
     // skipped." A playback that started and is no longer the player's gets one, unless its queue
     // was dropped by a failing server or a 404 (README), or it never got an item id.
     const current = inner.track ? playbackId(inner.track) : null;
@@ -1499,7 +1499,7 @@ async function runModel(setup: Setup, actions: Action[]): Promise<World> {
     if (w.violations.length > 0) return w;
     w.checkEnd();
     if (w.violations.length > 0) return w;
-    // Seed §8: the version is polled every 5 minutes paused, every 10 playing.
+    // docs/contract/platform.md §8: the version is polled every 5 minutes paused, every 10 playing.
     const state = w.h.player.machineState;
     const transitions = w.h.transitions.length;
     const polls = w.wire.filter((r) => r.endpoint === 'version').length;

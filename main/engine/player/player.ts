@@ -29,7 +29,7 @@ import {
   type ReportSettings,
 } from './wire.js';
 
-/** Seed §8: "Every 5 minutes while paused; every 10 minutes while playing". */
+/** docs/contract/platform.md §8: "Every 5 minutes while paused; every 10 minutes while playing". */
 export const VERSION_POLL_PAUSED_MS = 300_000;
 export const VERSION_POLL_PLAYING_MS = 600_000;
 
@@ -103,7 +103,7 @@ interface PendingLoad {
   /** The queue being loaded, once its context answered; it replaces the current one on success. */
   queue?: LoadedQueue;
   /**
-   * What a failed load puts back (seed §3: "Unchanged (previous state)"), taken when the load
+   * What a failed load puts back (docs/contract/platform.md §3: "Unchanged (previous state)"), taken when the load
    * started its track at once, the one thing that replaces the playback before the server answered.
    * Null until then: the player goes on with its queue meanwhile, and a failure leaves it as it is.
    * A load that supersedes another takes that one's (set if it started a track at once, or took
@@ -316,7 +316,7 @@ export class Player {
 
   skipToItem(params: SkipToItemParams): void {
     this.requireQueue();
-    // Only an explicit resume wakes a suspended session (seed §3); the command would be lost.
+    // Only an explicit resume wakes a suspended session (docs/contract/platform.md §3); the command would be lost.
     if (this.state === 'SUSPENDED') throw new PlaybackError('ERROR_PLAYBACK_NO_CONTENT', 'the session is suspended: resume it first');
     if (!this.policies.canSkipToItem) throw new PlaybackError('ERROR_DISALLOWED_BY_POLICY', 'the canSkipToItem policy forbids skipToItem');
     // To the playing item with a position, skipToItem is a seek.
@@ -336,7 +336,7 @@ export class Player {
     this.dispatch({ type: 'suspend' });
   }
 
-  /** A user action (CONTRACT §7) or a control API playback command; skips may wait for the server. */
+  /** A user action (docs/contract/console.md §7) or a control API playback command; skips may wait for the server. */
   act(action: UserAction, by: 'user' | 'command'): Promise<void> {
     if (this.state === 'IDLE') return Promise.reject(new PlaybackError('ERROR_PLAYBACK_NO_CONTENT', 'nothing is loaded: send loadCloudQueue first'));
     if (action === 'skipNext' || action === 'skipPrev') {
@@ -557,7 +557,7 @@ export class Player {
     };
   }
 
-  /** The queue's policies, with the playing item's own over them (CONTRACT §4 `items[].policies`). */
+  /** The queue's policies, with the playing item's own over them (docs/contract/console.md §4 `items[].policies`). */
   private get policies(): PlaybackPolicies {
     return policiesOf({ queue: this.queue, window: this.window, track: this.track });
   }
@@ -703,7 +703,7 @@ export class Player {
     },
     suspendSession: () => {
       this.clearTimer('versionPoll');
-      // Only a resume wakes the session (seed §3): a skip waiting for the server is not made.
+      // Only a resume wakes the session (docs/contract/platform.md §3): a skip waiting for the server is not made.
       this.settleSkip(new PlaybackError('ERROR_PLAYBACK_NO_CONTENT', 'the session was suspended while the skip waited for the server'));
     },
     requestResume: () => void this.runResume(),
@@ -791,7 +791,7 @@ export class Player {
     finalReportCutOff: () => this.reportCutOff(),
     evictSession: () => this.evictSession(),
     drainWindow: () => {
-      // Seed §7.4.3: what is left of the window still plays; nothing more is asked for.
+      // docs/contract/platform.md §7.4.3: what is left of the window still plays; nothing more is asked for.
       this.draining = true;
     },
     stopPlayback: () => this.dropQueue(),
@@ -977,8 +977,8 @@ export class Player {
 
   /**
    * queueCompleted goes out once per window (its version and last item), and never from a
-   * draining player (seed §7.4.3: it asks for nothing more) or a suspended one (only a resume
-   * wakes it, seed §3).
+   * draining player (docs/contract/platform.md §7.4.3: it asks for nothing more) or a suspended one (only a resume
+   * wakes it, docs/contract/platform.md §3).
    */
   private mayAskQueueCompleted(): boolean {
     if (this.draining || this.state === 'SUSPENDED' || !this.window) return false;
@@ -995,7 +995,7 @@ export class Player {
     if (result.value.contextVersion !== undefined && this.queue.contextVersion !== undefined && result.value.contextVersion !== this.queue.contextVersion) {
       void this.refetchContext();
     }
-    // Seed §4.3: "If the version changed, the player follows with GET /itemWindow."
+    // docs/contract/platform.md §4.3: "If the version changed, the player follows with GET /itemWindow."
     if (this.window && result.value.queueVersion !== this.window.queueVersion) void this.backgroundWindow('refresh', 'versionChanged');
   }
 
@@ -1068,7 +1068,7 @@ export class Player {
    * started its track at once): its requests of then were cut off when the epoch moved on.
    */
   private askAgain(asked: SavedAsking): void {
-    // A suspended session asks for nothing until it is resumed (seed §3).
+    // A suspended session asks for nothing until it is resumed (docs/contract/platform.md §3).
     if (this.state === 'SUSPENDED') {
       if (asked.resume) void this.runResume();
       return;

@@ -1,5 +1,5 @@
 /**
- * Every reason rule of seed §4.3 as a scenario: what the player sends, and what it does not.
+ * Every reason rule of docs/contract/platform.md §4.3 as a scenario: what the player sends, and what it does not.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { playerHarness, type PlayerHarness } from '../testing/player-harness.js';
@@ -108,7 +108,7 @@ describe('skipNext and skipPrev', () => {
     expect(h.stub.reasons()).toEqual(['load']);
   });
 
-  it('follow the playing item’s own policies over the queue’s (CONTRACT §4 items[].policies)', async () => {
+  it('follow the playing item’s own policies over the queue’s (docs/contract/console.md §4 items[].policies)', async () => {
     const items = tracks(5).map((item) => (item.id === 't2' ? { ...item, policies: { canSkip: false } } : item));
     await start({ items });
     await h.load();
@@ -123,7 +123,7 @@ describe('skipNext and skipPrev', () => {
 });
 
 describe('skipToItem', () => {
-  it('is refused on a suspended session, which only an explicit resume wakes (seed §3)', async () => {
+  it('is refused on a suspended session, which only an explicit resume wakes (docs/contract/platform.md §3)', async () => {
     await start({ policies: { pauseTtlSec: 10 } });
     await h.load({ playOnCompletion: false });
     await h.advance(10_000);
@@ -272,7 +272,7 @@ describe('refresh (next window) and queueCompleted', () => {
     expect(h.stub.sent('itemWindow', 'queueCompleted')).toHaveLength(1);
   });
 
-  it('asks for windows of 5 previous and 10 upcoming items (CONTRACT §5)', async () => {
+  it('asks for windows of 5 previous and 10 upcoming items (docs/contract/console.md §5)', async () => {
     await start();
     await h.load();
     h.player.refresh();

@@ -6,7 +6,7 @@ const plain = DEFAULT_POLICIES;
 const limited = { ...DEFAULT_POLICIES, limitedSkips: true };
 const notify = { ...DEFAULT_POLICIES, notifyUserIntent: true };
 
-describe('reason rules (seed §4.3)', () => {
+describe('reason rules (docs/contract/platform.md §4.3)', () => {
   it('load: without metadata, or with limitedSkips; refresh with metadata otherwise', () => {
     expect(firstWindowReason(plain, false, false)).toBe('load');
     expect(firstWindowReason(limited, true, false)).toBe('load');

@@ -1,5 +1,5 @@
 /**
- * When the player tells the server why it asks for an item window (seed §4.3, "Reason values for
+ * When the player tells the server why it asks for an item window (docs/contract/platform.md §4.3, "Reason values for
  * GET /itemWindow"). Each rule quotes its row of the seed.
  */
 import type { PlaybackPolicies, Reason } from './wire.js';

@@ -1,5 +1,5 @@
 /**
- * Playback reports (seed §2.3) and version polling (seed §4.3, §8) over whole playbacks.
+ * Playback reports (docs/contract/platform.md §2.3) and version polling (docs/contract/platform.md §4.3, §8) over whole playbacks.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { playingHarness, type PlayerHarness } from '../testing/player-harness.js';
@@ -14,7 +14,7 @@ async function playing(options: StubOptions = {}) {
   return h;
 }
 
-describe('playback reports (seed §2.3)', () => {
+describe('playback reports (docs/contract/platform.md §2.3)', () => {
   it('sends updates after sendUpdateAfterMillis of play, then every periodicIntervalMillis', async () => {
     await playing({ items: tracks(3, 100_000), reports: { sendUpdateAfterMillis: 10_000, periodicIntervalMillis: 30_000 } });
     await h.advance(99_000);
@@ -146,7 +146,7 @@ describe('playback reports (seed §2.3)', () => {
   });
 });
 
-describe('version polling (seed §4.3, §8)', () => {
+describe('version polling (docs/contract/platform.md §4.3, §8)', () => {
   it('polls every 10 minutes while playing and every 5 minutes while paused', async () => {
     await playing({ items: tracks(20, 3_600_000) });
     await h.advance(30 * 60_000);

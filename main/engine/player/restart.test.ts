@@ -1,5 +1,5 @@
 /**
- * CONTRACT §1: "A restart on the same data dir finds everything it had", players included: the
+ * docs/contract/console.md §1: "A restart on the same data dir finds everything it had", players included: the
  * session an integration created, the queue it loaded and the playhead, saved as they change (so a
  * crash keeps the last change) and once more on close.
  */

@@ -1,5 +1,5 @@
 /**
- * Every retry rule of seed §7.2–§7.4 as a scenario on the engine clock: how often the player
+ * Every retry rule of docs/contract/platform.md §7.2–§7.4 as a scenario on the engine clock: how often the player
  * tries, when (engine time of each try), and what it does when the tries run out.
  */
 import { afterEach, describe, expect, it } from 'vitest';

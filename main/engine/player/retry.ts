@@ -1,5 +1,5 @@
 /**
- * Retry rules of seed §7.2–§7.4, on the engine clock. The seed's tables can be read two ways;
+ * Retry rules of docs/contract/platform.md §7.2–§7.4, on the engine clock. The seed's tables can be read two ways;
  * this file is where the reading is written down:
  *
  * - Foreground requests (the player needs the answer to go on and no control command waits:
@@ -41,7 +41,7 @@ export const INCOMPLETE_RETRY_WAIT_MS = 2_000;
 export const FOREGROUND_RETRY_LIMIT = 3;
 export const BACKGROUND_RETRIES = 3;
 export const BACKGROUND_RETRY_INTERVAL_MS = 10_000;
-/** A request without a complete response after this long (engine time) is incomplete (CONTRACT §5). */
+/** A request without a complete response after this long (engine time) is incomplete (docs/contract/console.md §5). */
 export const REQUEST_TIMEOUT_MS = 10_000;
 
 /** Wait before the next foreground retry, or null when §7.2 allows none (more). */

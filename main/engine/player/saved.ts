@@ -1,9 +1,9 @@
 /**
- * What a player keeps across a restart of the engine (CONTRACT §1: "a restart on the same data
+ * What a player keeps across a restart of the engine (docs/contract/console.md §1: "a restart on the same data
  * dir finds everything it had"): its session, the queue the last loadCloudQueue named, the window
  * and track it holds and where the playhead is, and the requests it was still waiting on, asked
  * again from the start (their retries counted anew). A load that had not answered counts as
- * failed: the player is saved as its failure would leave it (seed §7.3: the queue before, with a
+ * failed: the player is saved as its failure would leave it (docs/contract/platform.md §7.3: the queue before, with a
  * pause or suspension made since, and for a load that had started its track at once, the reports
  * its failure posts), and the control API caller already got an error. The player does not play
  * on while the engine is down: the playhead is where it stopped.

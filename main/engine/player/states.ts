@@ -1,6 +1,6 @@
 /**
- * The player's states. The first four are the playback states of CONTRACT §5 (what the control
- * API and the admin API report); SUSPENDED is seed §3's "suspended session": a paused session the
+ * The player's states. The first four are the playback states of docs/contract/console.md §5 (what the control
+ * API and the admin API report); SUSPENDED is docs/contract/platform.md §3's "suspended session": a paused session the
  * player has suspended after pauseTtlSec, reported as PLAYBACK_STATE_PAUSED with `suspended`.
  */
 import type { PlaybackState } from '../api/types.js';

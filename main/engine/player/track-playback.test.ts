@@ -3,7 +3,7 @@ import { TrackPlayback } from './track-playback.js';
 
 const item = { id: 'i1', track: { mediaUrl: 'https://m/1.mp3', durationMillis: 100_000 } };
 
-describe('TrackPlayback (seed §2.3)', () => {
+describe('TrackPlayback (docs/contract/platform.md §2.3)', () => {
   it('counts played time, time since playback (pauses included) and the segment start', () => {
     const t = new TrackPlayback(item);
     t.play(1_000);

@@ -1,5 +1,5 @@
 /**
- * One playback of one track, counted the way playback reports describe it (seed §2.3):
+ * One playback of one track, counted the way playback reports describe it (docs/contract/platform.md §2.3):
  * `durationPlayedMillis` adds up every played segment (seeks included, so it may exceed the
  * track), `timeSincePlaybackMillis` runs from the start of this track's playback through pauses,
  * `positionMillisAtSegmentStart` is where the current segment began (e.g. the last resume).

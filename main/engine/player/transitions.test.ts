@@ -932,7 +932,7 @@ describe('pause and play', () => {
   });
 });
 
-describe('suspension (seed §3)', () => {
+describe('suspension (docs/contract/platform.md §3)', () => {
   it('suspend-after-ttl: paused for pauseTtlSec, the session is suspended', async () => {
     await playing({ policies: { pauseTtlSec: 90 } });
     await h.player.act('pause', 'user');
@@ -1052,7 +1052,7 @@ describe('tracks ending and audio fetched', () => {
   });
 });
 
-describe('the window\u2019s edge (seed §4.3 Next Window)', () => {
+describe('the window\u2019s edge (docs/contract/platform.md §4.3 Next Window)', () => {
   const short = (count: number, prefix = 't') => tracks(count, 5_000, prefix);
 
   /**
@@ -1320,7 +1320,7 @@ describe('the window\u2019s edge (seed §4.3 Next Window)', () => {
   });
 });
 
-describe('user skips (seed §4.3)', () => {
+describe('user skips (docs/contract/platform.md §4.3)', () => {
   it('skip-next: without limitedSkips or notifyUserIntent the skip happens at once, reported as a skip', async () => {
     await playing();
     await h.advance(5_000);
@@ -1579,7 +1579,7 @@ describe('control commands on a loaded queue', () => {
   });
 });
 
-describe('failures (seed §3, §7)', () => {
+describe('failures (docs/contract/platform.md §3, §7)', () => {
   it('window-not-found: 404 on /itemWindow for the item sent empties the queue and goes idle', async () => {
     await playing();
     h.stub.script('itemWindow', { status: 404 }, { reason: 'refresh' });

@@ -1,6 +1,6 @@
 /**
  * The player's state machine as one readable table: state, event, guard, next state, effects.
- * Seed §3 names some rows; the rest are what a real player does between them. The first row
+ * docs/contract/platform.md §3 names some rows; the rest are what a real player does between them. The first row
  * that matches (state, event, guard) wins; an event no row matches is ignored. What each effect
  * does lives in player.ts; when each guard holds lives in GUARDS below. The console's player
  * panel draws its state diagram from this same table.
@@ -187,7 +187,7 @@ const ACTIVE: readonly MachineState[] = ['BUFFERING', 'PLAYING', 'PAUSED'];
 const MOVING: readonly MachineState[] = ['BUFFERING', 'PLAYING'];
 
 export const TRANSITIONS: readonly Transition[] = [
-  // loadCloudQueue (seed §3 last row, §4.3 load, §7.3; CONTRACT §3)
+  // loadCloudQueue (docs/contract/platform.md §3 last row, §4.3 load, §7.3; docs/contract/console.md §3)
   { id: 'load-begins', from: ANY, on: ['load'], to: 'same', effects: ['beginLoad'], note: 'loadCloudQueue: GET /context, then the first GET /itemWindow; the state holds until the window answers' },
   { id: 'load-starts-at-once', from: ANY, on: ['loadStartedAtOnce'], to: 'BUFFERING', effects: ['startMetadataTrack'], note: 'with track metadata and no limitedSkips the player starts at once; its first window request is `refresh` (§4.3)' },
   { id: 'load-answered-at-edge-plays', from: ['BUFFERING'], on: ['loadAnswered'], guard: 'startedEdgeAnswerHasNext', to: 'BUFFERING', effects: ['adoptLoad', 'finalReport', 'startNext', 'answerLoad'], note: 'the track started at once (or one a skipToItem started since) ended before the load was answered and waited at the edge; the answer brings the next track: the ended one gets its final report, the next one plays' },
@@ -196,7 +196,7 @@ export const TRANSITIONS: readonly Transition[] = [
   { id: 'load-answered-already-started', from: ANY, on: ['loadAnswered'], guard: 'startedAtOnce', to: 'same', effects: ['adoptLoad', 'answerLoad'], note: 'the window arrives for a track that already started' },
   { id: 'load-answered-plays', from: ANY, on: ['loadAnswered'], guard: 'playOnCompletion', to: 'BUFFERING', effects: ['adoptLoad', 'bufferCurrent', 'answerLoad'], note: 'loaded with playOnCompletion: fetch the first track and play' },
   { id: 'load-answered-paused', from: ANY, on: ['loadAnswered'], to: 'PAUSED', effects: ['adoptLoad', 'armPauseTtl', 'answerLoad'], note: 'loaded without playOnCompletion: ready, paused on the first track (pauseTtlSec runs from here)' },
-  { id: 'load-failed', from: ANY, on: ['loadFailed'], to: 'previous', effects: ['restorePrevious', 'failLoad'], note: 'seed §3/§7.3: the load fails with the error, no retry, the player stays in its previous state (a load that started its track at once puts back what it replaced; otherwise the player went on with its queue, and goes on)' },
+  { id: 'load-failed', from: ANY, on: ['loadFailed'], to: 'previous', effects: ['restorePrevious', 'failLoad'], note: 'docs/contract/platform.md §3/§7.3: the load fails with the error, no retry, the player stays in its previous state (a load that started its track at once puts back what it replaced; otherwise the player went on with its queue, and goes on)' },
 
   // playing and pausing
   { id: 'audio-ready', from: ['BUFFERING'], on: ['audioReady'], to: 'PLAYING', effects: ['playSegment'], note: 'the track has enough audio: play' },
@@ -209,15 +209,15 @@ export const TRANSITIONS: readonly Transition[] = [
   { id: 'play-notifies', from: ['PAUSED'], on: ['play', 'resume'], guard: 'notifyUserIntent', to: 'PLAYING', effects: ['disarmPauseTtl', 'playSegment', 'notifyPlay'], note: 'a user play after a pause, told with reason=play (notifyUserIntent, §4.3)' },
   { id: 'play', from: ['PAUSED'], on: ['play', 'resume'], to: 'PLAYING', effects: ['disarmPauseTtl', 'playSegment'], note: 'a user play after a pause' },
 
-  // suspension (seed §3 rows 2 and 3)
-  { id: 'suspend-after-ttl', from: ['PAUSED'], on: ['pauseTtlExpired'], to: 'SUSPENDED', effects: ['suspendSession'], note: 'seed §3: paused for pauseTtlSec, the session is suspended and stays in the queue' },
+  // suspension (docs/contract/platform.md §3 rows 2 and 3)
+  { id: 'suspend-after-ttl', from: ['PAUSED'], on: ['pauseTtlExpired'], to: 'SUSPENDED', effects: ['suspendSession'], note: 'docs/contract/platform.md §3: paused for pauseTtlSec, the session is suspended and stays in the queue' },
   { id: 'suspend-command', from: ACTIVE, on: ['suspend'], to: 'SUSPENDED', effects: ['pauseSegment', 'disarmPauseTtl', 'suspendSession'], note: 'the suspend command suspends the session' },
-  { id: 'resume-suspended', from: ['SUSPENDED'], on: ['resume', 'play'], to: 'same', effects: ['requestResume'], note: 'seed §3: an explicit resume sends GET /itemWindow reason=resume and waits for it' },
+  { id: 'resume-suspended', from: ['SUSPENDED'], on: ['resume', 'play'], to: 'same', effects: ['requestResume'], note: 'docs/contract/platform.md §3: an explicit resume sends GET /itemWindow reason=resume and waits for it' },
   { id: 'resume-answered-at-end-more', from: ['SUSPENDED'], on: ['resumeAnswered'], guard: 'atEndAnswerHasNext', to: 'BUFFERING', effects: ['adoptWindow', 'startNext'], note: 'a session suspended after the last track resumes, and tracks were added since: the next one plays (the last one had its final report)' },
   { id: 'resume-answered-at-end', from: ['SUSPENDED'], on: ['resumeAnswered'], guard: 'atEnd', to: 'BUFFERING', effects: ['adoptWindow', 'restartCurrent'], note: 'a session suspended after the last track resumes: the last track plays again, as a play after the end does' },
   { id: 'resume-answered', from: ['SUSPENDED'], on: ['resumeAnswered'], to: 'BUFFERING', effects: ['adoptWindow', 'bufferCurrent'], note: 'the resumed session plays again' },
 
-  // the end of a track and of the queue (seed §4.3 queueCompleted)
+  // the end of a track and of the queue (docs/contract/platform.md §4.3 queueCompleted)
   { id: 'track-ends-next', from: ['PLAYING'], on: ['trackEnded'], guard: 'hasNext', to: 'PLAYING', effects: ['finalReport', 'playNextTrack'], note: 'a track ends: one final report, the next track plays gaplessly' },
   { id: 'track-ends-window-edge', from: ['PLAYING'], on: ['trackEnded'], guard: 'queueGoesOn', to: 'BUFFERING', effects: ['stallAtEdge'], note: 'the track ends at the window\u2019s edge, the queue goes on (includesEndOfQueue false) and the next window has not come (tracks shorter than its round trip): wait for it, buffering; the final report goes with what comes next' },
   { id: 'next-window-plays-fetched', from: ['BUFFERING'], on: ['windowAnswered'], guard: 'edgeAnswerHasNextFetched', to: 'BUFFERING', effects: ['adoptBackgroundWindow', 'finalReport', 'startNext', 'requestQueueCompleted'], note: 'the window waited for at the edge brings the next track, its audio all fetched already (short tracks arrive whole): one final report, play on, reason=queueCompleted checks for more' },
@@ -225,12 +225,12 @@ export const TRANSITIONS: readonly Transition[] = [
   { id: 'next-window-asks-again', from: ['BUFFERING'], on: ['windowAnswered'], guard: 'edgeAnswerFallsShort', to: 'same', effects: ['adoptBackgroundWindow', 'askAgainAtEdge'], note: 'a window asked for an earlier track (a queueCompleted, say) ends where the old one did: ask again (reason=refresh) for the track that ended' },
   { id: 'next-window-waits', from: ['BUFFERING'], on: ['windowAnswered'], guard: 'edgeAnswerMoreQueued', to: 'same', effects: ['adoptBackgroundWindow'], note: 'nothing more in this window, but a refreshCloudQueue or a new version\u2019s window goes out after it: keep waiting for that one' },
   { id: 'next-window-ends', from: ['BUFFERING'], on: ['windowAnswered'], guard: 'edgeAnswerEnds', to: 'PAUSED', effects: ['adoptBackgroundWindow', 'finalReport', 'stopAtEnd', 'armPauseTtl'], note: 'the window waited for has nothing after the track that ended: the queue ended after all (or its server says it goes on, yet sends nothing more); final report, pause (§4.3 queueCompleted)' },
-  { id: 'next-window-exhausted', from: ['BUFFERING'], on: ['backgroundExhausted'], guard: 'edgeWindowExhausted', to: 'PAUSED', effects: ['drainWindow', 'finalReport', 'stopAtEnd', 'armPauseTtl', 'reportError'], note: 'seed §3/§7.4: the window waited for at the edge used up its retries: no audio is left to play out; final report, pause, the session stays valid' },
+  { id: 'next-window-exhausted', from: ['BUFFERING'], on: ['backgroundExhausted'], guard: 'edgeWindowExhausted', to: 'PAUSED', effects: ['drainWindow', 'finalReport', 'stopAtEnd', 'armPauseTtl', 'reportError'], note: 'docs/contract/platform.md §3/§7.4: the window waited for at the edge used up its retries: no audio is left to play out; final report, pause, the session stays valid' },
   { id: 'track-ends-last', from: ['PLAYING'], on: ['trackEnded'], to: 'PAUSED', effects: ['finalReport', 'stopAtEnd', 'armPauseTtl'], note: 'no more tracks: pause after the last one (§4.3 queueCompleted)' },
   { id: 'window-fetched', from: ACTIVE, on: ['downloadComplete'], guard: 'windowFullyFetched', to: 'same', effects: ['recordDownload', 'requestQueueCompleted'], note: 'all audio of the window fetched: GET /itemWindow reason=queueCompleted checks for more' },
   { id: 'track-fetched', from: ACTIVE, on: ['downloadComplete'], to: 'same', effects: ['recordDownload'], note: 'a track\u2019s audio is fetched; the next one starts downloading' },
 
-  // user skips (seed §4.3 skipNext/skipPrev)
+  // user skips (docs/contract/platform.md §4.3 skipNext/skipPrev)
   { id: 'skip-asks-server', from: ACTIVE, on: ['skipNext', 'skipPrev'], guard: 'skipAsksServer', to: 'same', effects: ['requestUserSkip'], note: 'limitedSkips or notifyUserIntent: ask the server and wait for its answer before skipping' },
   { id: 'skip-next', from: MOVING, on: ['skipNext'], guard: 'hasNext', to: 'BUFFERING', effects: ['finalReportSkip', 'startNext'], note: 'skip to the next track at once' },
   { id: 'skip-next-paused', from: ['PAUSED'], on: ['skipNext'], guard: 'hasNext', to: 'PAUSED', effects: ['finalReportSkip', 'cueNext', 'armPauseTtl'], note: 'skip while paused: stay paused on the next track (pauseTtlSec starts again)' },
@@ -241,7 +241,7 @@ export const TRANSITIONS: readonly Transition[] = [
   { id: 'skip-answered-paused', from: ACTIVE, on: ['skipAnswered'], to: 'PAUSED', effects: ['adoptWindow', 'finalReportSkip', 'cueSkipTarget', 'armPauseTtl', 'answerSkip'], note: 'the server allowed the skip; the player stays paused (pauseTtlSec starts again)' },
   { id: 'skip-refused', from: WITH_QUEUE, on: ['skipRefused'], to: 'same', effects: ['refuseSkip'], note: 'a 403 answers the skip itself (X-Rejected-Reason): the track goes on' },
 
-  // control commands on a loaded queue (seed §4.3 skipToItem, §7.3)
+  // control commands on a loaded queue (docs/contract/platform.md §4.3 skipToItem, §7.3)
   { id: 'seek', from: ACTIVE, on: ['skipToItem'], guard: 'sameItemLocally', to: 'same', effects: ['seek'], note: 'skipToItem to the playing item, with metadata and no limitedSkips, moves the playhead: one playback, durationPlayedMillis goes on (§2.3)' },
   { id: 'skip-to-item-asks-server', from: ACTIVE, on: ['skipToItem'], guard: 'skipToItemAsksServer', to: 'same', effects: ['requestSkipToItem'], note: 'limitedSkips or no metadata: GET /itemWindow reason=skipToItem with the command\u2019s itemId; retried in the background' },
   { id: 'skip-to-item-plays', from: ACTIVE, on: ['skipToItem'], guard: 'skipPlays', to: 'BUFFERING', effects: ['finalReportSkip', 'startCommandItem', 'requestRefreshLater'], note: 'with metadata: fetch the audio without a request, later send reason=refresh' },
@@ -251,11 +251,11 @@ export const TRANSITIONS: readonly Transition[] = [
   { id: 'window-answered-fetched', from: MOVING, on: ['windowAnswered'], guard: 'answerFullyFetched', to: 'same', effects: ['adoptBackgroundWindow', 'requestQueueCompleted'], note: 'a background window whose tracks are all fetched already (short tracks arrive whole, so no download is left to end): reason=queueCompleted checks for more' },
   { id: 'window-answered', from: WITH_QUEUE, on: ['windowAnswered'], to: 'same', effects: ['adoptBackgroundWindow'], note: 'a background window (refresh, queueCompleted, new version) arrives' },
 
-  // failures (seed §3 rows 1, 4, 5; §7.1 404)
-  { id: 'window-not-found', from: WITH_QUEUE, on: ['windowNotFound'], to: 'IDLE', effects: ['finalReportAtEdge', 'clearQueue', 'reportError'], note: 'seed §3/§7.1: 404 on /itemWindow for the itemId sent: stop, empty the queue, wait for new content' },
-  { id: 'session-not-found', from: WITH_QUEUE, on: ['sessionNotFound'], to: 'IDLE', effects: ['finalReportAtEdge', 'evictSession', 'reportError'], note: 'seed §7.1: 404 on any other request evicts the session' },
-  { id: 'background-exhausted', from: ACTIVE, on: ['backgroundExhausted'], to: 'same', effects: ['drainWindow', 'reportError'], note: 'seed §3/§7.4: background retries used up: play out the window, then pause; the session stays valid' },
-  { id: 'foreground-failed', from: WITH_QUEUE, on: ['foregroundFailed'], to: 'IDLE', effects: ['finalReportAtEdge', 'stopPlayback', 'reportError'], note: 'seed §3/§7.2: a request reached the retry limit of its error type: idle, error reported' },
+  // failures (docs/contract/platform.md §3 rows 1, 4, 5; §7.1 404)
+  { id: 'window-not-found', from: WITH_QUEUE, on: ['windowNotFound'], to: 'IDLE', effects: ['finalReportAtEdge', 'clearQueue', 'reportError'], note: 'docs/contract/platform.md §3/§7.1: 404 on /itemWindow for the itemId sent: stop, empty the queue, wait for new content' },
+  { id: 'session-not-found', from: WITH_QUEUE, on: ['sessionNotFound'], to: 'IDLE', effects: ['finalReportAtEdge', 'evictSession', 'reportError'], note: 'docs/contract/platform.md §7.1: 404 on any other request evicts the session' },
+  { id: 'background-exhausted', from: ACTIVE, on: ['backgroundExhausted'], to: 'same', effects: ['drainWindow', 'reportError'], note: 'docs/contract/platform.md §3/§7.4: background retries used up: play out the window, then pause; the session stays valid' },
+  { id: 'foreground-failed', from: WITH_QUEUE, on: ['foregroundFailed'], to: 'IDLE', effects: ['finalReportAtEdge', 'stopPlayback', 'reportError'], note: 'docs/contract/platform.md §3/§7.2: a request reached the retry limit of its error type: idle, error reported' },
 ];
 
 export function findTransition(state: MachineState, event: PlayerEvent, context: GuardContext): Transition | undefined {

@@ -1,6 +1,6 @@
 /**
- * The item window a player holds (CONTRACT §5): the items around the playing one, as the server
- * last sent them, and when to ask for the next one (seed §4.3 "Next Window": "typically 2-3
+ * The item window a player holds (docs/contract/console.md §5): the items around the playing one, as the server
+ * last sent them, and when to ask for the next one (docs/contract/platform.md §4.3 "Next Window": "typically 2-3
  * tracks before the window edge").
  */
 import type { ItemWindowResponse, QueueItem } from './wire.js';

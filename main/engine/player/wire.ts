@@ -1,5 +1,5 @@
 /**
- * What the player reads from and sends to a cloud queue server (seed §2.3, §4.3; CONTRACT §4).
+ * What the player reads from and sends to a cloud queue server (docs/contract/platform.md §2.3, §4.3; docs/contract/console.md §4).
  * Only the fields the player relies on are named; servers may send more.
  */
 export interface Track {

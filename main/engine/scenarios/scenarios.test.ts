@@ -68,7 +68,7 @@ describe('a scenario that passes', () => {
       steps: [
         ...loadAndPlay(),
         { type: 'fault', rule: { target: 'cloudQueue', match: { path: '/version' }, action: { type: 'status', status: 503, retryAfter: 3 } } },
-        // Seed §8: the first version poll while playing is 10 minutes in; §7.4: three retries 10 s apart.
+        // docs/contract/platform.md §8: the first version poll while playing is 10 minutes in; §7.4: three retries 10 s apart.
         { type: 'clock', advanceMs: 600_000 + 30_000 },
         { type: 'expect', playerId: 'player-kitchen', state: 'PLAYING', transitions: ['track-ends-next', 'background-exhausted'] },
         { type: 'clearFaults' },
@@ -186,7 +186,7 @@ describe('a scenario that fails', () => {
         ...loadAndPlay(),
         { type: 'fault', rule: { target: 'cloudQueue', match: { path: '/itemWindow' }, action: { type: 'status', status: 404 }, times: 1 } },
         { type: 'command', method: 'POST', path: '/api/v1/playbackSessions/${session}/playbackSession:1/refreshCloudQueue' },
-        // Wrong on purpose: a 404 on itemWindow empties the queue (seed §3), it does not pause.
+        // Wrong on purpose: a 404 on itemWindow empties the queue (docs/contract/platform.md §3), it does not pause.
         { type: 'expect', playerId: 'player-kitchen', state: 'PAUSED', transitions: ['refresh-command', 'window-answered'] },
         { type: 'clock', advanceMs: 60_000 },
         { type: 'expect', playerId: 'player-kitchen', state: 'IDLE' },
@@ -342,7 +342,7 @@ describe('steps that wait for engine time while the clock is stopped', () => {
     skipQueue = (await admin(engine, 'POST', '/queues', { name: 'Limited skips', items: queueItems(8), playbackPolicies: { limitedSkips: true } })).body as QueueSummary;
   });
 
-  /** Loads the limitedSkips queue on the Office player; a skip then waits for the server (seed §4.3). */
+  /** Loads the limitedSkips queue on the Office player; a skip then waits for the server (docs/contract/platform.md §4.3). */
   const playOnOffice = (): ScenarioStep[] => [
     { type: 'clock', speed: 0 },
     { type: 'command', method: 'POST', path: '/api/v1/groups/group-office/playbackSession:1', body: { appId: 'com.example.scenarios', appContext: 'ci' }, save: { office: 'sessionId' } },
@@ -361,7 +361,7 @@ describe('steps that wait for engine time while the clock is stopped', () => {
       name: 'skip into a 503 storm',
       steps: [
         ...playOnOffice(),
-        // Seed §7.2: 503 retried 3 times after Retry-After, then the player gives up and idles.
+        // docs/contract/platform.md §7.2: 503 retried 3 times after Retry-After, then the player gives up and idles.
         { type: 'action', playerId: 'player-office', action: 'skipNext', expectError: true },
         { type: 'clock', advanceMs: 10_000 },
         { type: 'expect', playerId: 'player-office', state: 'IDLE', transitions: ['skip-asks-server', 'foreground-failed'] },
@@ -405,7 +405,7 @@ describe('steps that wait for engine time while the clock is stopped', () => {
     expect((await run((await save({ name: 'after', steps: [{ type: 'clock', advanceMs: 60_000 }] })).id)).passed).toBe(true);
   });
 
-  it('a load whose first window times out waits for the clock too (seed §7.3: the command fails, no retry)', async () => {
+  it('a load whose first window times out waits for the clock too (docs/contract/platform.md §7.3: the command fails, no retry)', async () => {
     const scenario = await save({
       name: 'load into a timeout',
       steps: [

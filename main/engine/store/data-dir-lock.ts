@@ -1,5 +1,5 @@
 /**
- * One console per data dir (CONTRACT §1): a second console on a folder that a running console
+ * One console per data dir (docs/contract/console.md §1): a second console on a folder that a running console
  * holds refuses to start, naming the folder and the other process, and writes nothing there.
  *
  * Why refuse: the desktop app's userData folder is also `serve`'s default, so two consoles can

@@ -1,5 +1,5 @@
 /**
- * The default data folder (CONTRACT §1): the OS app-data folder `cloud-queue-console`, the same
+ * The default data folder (docs/contract/console.md §1): the OS app-data folder `cloud-queue-console`, the same
  * place Electron's userData points to for an app of that name.
  */
 import { homedir } from 'node:os';

@@ -1,6 +1,6 @@
 /**
  * A scriptable cloud queue server for player tests: it serves a plain array queue the way
- * CONTRACT §4 says, records every request, and answers the next matching requests with whatever
+ * docs/contract/console.md §4 says, records every request, and answers the next matching requests with whatever
  * a test scripts (503 with Retry-After, 404, 403, a malformed body, a dropped connection, no
  * answer at all). Deliberately simple: it is the yardstick the player is measured against.
  */

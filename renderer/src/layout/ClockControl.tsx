@@ -1,5 +1,5 @@
 /**
- * The engine clock in the status bar (CONTRACT §6): engine time, speed (0 stops it) and jumps
+ * The engine clock in the status bar (docs/contract/console.md §6): engine time, speed (0 stops it) and jumps
  * forward. A jump runs every timer that falls due on the way, so it can take a moment: the
  * buttons say so while it runs.
  */

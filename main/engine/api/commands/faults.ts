@@ -1,4 +1,4 @@
-/** Commands of failure injection and the traffic log (CONTRACT §7 faults and traffic rows). */
+/** Commands of failure injection and the traffic log (docs/contract/console.md §7 faults and traffic rows). */
 import Type from 'typebox';
 import { command } from '../command.js';
 import type { FaultRule } from '../fault-types.js';

@@ -1,5 +1,5 @@
 /**
- * Commands of the login service (CONTRACT §7): the integration manager, settings, grants and
+ * Commands of the login service (docs/contract/console.md §7): the integration manager, settings, grants and
  * tokens, the OAuth flow inspector, and starting flows (the sample integration's one click).
  */
 import Type from 'typebox';

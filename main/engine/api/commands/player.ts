@@ -18,7 +18,7 @@ export interface ControlExchange {
 
 export const playerCommands = {
   'players.act': command<PlayerDetail>()({
-    summary: 'A user action at the player, as from its own buttons (CONTRACT §7). Skips may wait for the server.',
+    summary: 'A user action at the player, as from its own buttons (docs/contract/console.md §7). Skips may wait for the server.',
     input: Type.Object({ id: Type.String({ minLength: 1 }), action: PlayerActionSchema }),
     http: { method: 'POST', path: '/players/:id/actions' },
   }),

@@ -1,5 +1,5 @@
 /**
- * Commands of the reference cloud queue server and its live editor (CONTRACT §7 `queues`). The
+ * Commands of the reference cloud queue server and its live editor (docs/contract/console.md §7 `queues`). The
  * REST shapes of POST/GET/PATCH /queues are the contract's; the rest serve the editor.
  */
 import Type from 'typebox';

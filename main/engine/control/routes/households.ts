@@ -1,4 +1,4 @@
-/** Households and groups of the caller's household (CONTRACT §3). */
+/** Households and groups of the caller's household (docs/contract/console.md §3). */
 import type { FastifyInstance } from 'fastify';
 import { PlaybackError } from '../../player/errors.js';
 import { param, route, type ControlDeps } from './context.js';

@@ -1,4 +1,4 @@
-/** Group playback, its status and metadata, and group volume (CONTRACT §3). */
+/** Group playback, its status and metadata, and group volume (docs/contract/console.md §3). */
 import type { FastifyInstance } from 'fastify';
 import Type from 'typebox';
 import type { UserAction } from '../../player/events.js';

@@ -1,5 +1,5 @@
 /**
- * Playback sessions and the cloud queue commands (CONTRACT §3, seed §7.3): loadCloudQueue answers
+ * Playback sessions and the cloud queue commands (docs/contract/console.md §3, docs/contract/platform.md §7.3): loadCloudQueue answers
  * after the player's first GET /itemWindow; skipToItem and refreshCloudQueue answer at once.
  */
 import type { FastifyInstance } from 'fastify';
@@ -16,7 +16,7 @@ const checkSession = bodyChecker(Type.Object({ appId: Type.String({ minLength: 1
 const checkLoad = bodyChecker(
   Type.Object({
     queueBaseUrl: HttpUrl,
-    // Sent verbatim as a header (CONTRACT §5): a value a header can carry.
+    // Sent verbatim as a header (docs/contract/console.md §5): a value a header can carry.
     httpAuthorization: Type.Optional(HeaderValue()),
     itemId: Type.Optional(Type.String({ minLength: 1 })),
     queueVersion: Type.Optional(Type.String()),

@@ -1,6 +1,6 @@
 import type { Migration } from '../migrations.js';
 
-/** Settings, the household model (CONTRACT §1) and the login users. */
+/** Settings, the household model (docs/contract/console.md §1) and the login users. */
 export const householdMigration: Migration = {
   version: 1,
   name: 'household',

@@ -1,7 +1,7 @@
 import type { Migration } from '../migrations.js';
 
 /**
- * The login service (CONTRACT §2): integrations with their client keys and redirect URIs, grants
+ * The login service (docs/contract/console.md §2): integrations with their client keys and redirect URIs, grants
  * with the codes and tokens issued under them (secrets, codes and tokens only as SHA-256 hashes),
  * and the OAuth flow inspector's timeline.
  */

@@ -1,7 +1,7 @@
 import type { Migration } from '../migrations.js';
 
 /**
- * The reference cloud queue server (CONTRACT §4): queues, their items in order, and the timePlayed
+ * The reference cloud queue server (docs/contract/console.md §4): queues, their items in order, and the timePlayed
  * reports players post. Items are clustered by (queue, pos) so that an item window is one short
  * range scan; `pos` is a sparse integer label (see `cloud-queue/positions.ts`). Item ids are
  * `item-<seq>`, so the id index holds integers, appended in order as queues grow. Queue keys are

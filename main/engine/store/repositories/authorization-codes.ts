@@ -1,6 +1,6 @@
 /**
  * Authorization codes, by the SHA-256 hash of the code: single use (`used_at` set once, atomically),
- * bound to their key, redirect URI and PKCE challenge (CONTRACT §2).
+ * bound to their key, redirect URI and PKCE challenge (docs/contract/console.md §2).
  */
 import type { SqliteDatabase } from '../database.js';
 

@@ -1,4 +1,4 @@
-/** Client credential keys (seed §2.1): a client id and the SHA-256 hash of its secret. */
+/** Client credential keys (docs/contract/platform.md §2.1): a client id and the SHA-256 hash of its secret. */
 import type { SqliteDatabase } from '../database.js';
 
 export interface ClientKey {

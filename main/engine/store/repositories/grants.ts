@@ -1,6 +1,6 @@
 /**
  * Grants: one user's consent to one client key, and everything issued under it (a code, then
- * access and refresh tokens). Revoking a grant ends every token of it (CONTRACT §2).
+ * access and refresh tokens). Revoking a grant ends every token of it (docs/contract/console.md §2).
  */
 import type { GrantView } from '../../api/oauth-types.js';
 import type { SqliteDatabase } from '../database.js';

@@ -1,4 +1,4 @@
-/** Households: the unit a login user controls (seed §1.1). */
+/** Households: the unit a login user controls (docs/contract/platform.md §1.1). */
 import type { SqliteDatabase } from '../database.js';
 
 export interface Household {

@@ -1,4 +1,4 @@
-/** Integrations (seed §1.5): what users see on the consent page, and how their tokens behave. */
+/** Integrations (docs/contract/platform.md §1.5): what users see on the consent page, and how their tokens behave. */
 import type { IntegrationView } from '../../api/oauth-types.js';
 import type { SqliteDatabase } from '../database.js';
 

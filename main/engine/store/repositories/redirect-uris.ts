@@ -1,4 +1,4 @@
-/** Redirect URIs registered for a client key (seed §2.1); the authorization request must match one exactly. */
+/** Redirect URIs registered for a client key (docs/contract/platform.md §2.1); the authorization request must match one exactly. */
 import type { SqliteDatabase } from '../database.js';
 
 export interface RedirectUri {

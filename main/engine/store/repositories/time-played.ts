@@ -1,4 +1,4 @@
-/** timePlayed reports (seed §2.3) as the cloud queue server received them, per queue and item. */
+/** timePlayed reports (docs/contract/platform.md §2.3) as the cloud queue server received them, per queue and item. */
 import { transactor, type SqliteDatabase, type Transact } from '../database.js';
 
 export interface TimePlayedRecord {

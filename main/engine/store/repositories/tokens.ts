@@ -1,6 +1,6 @@
 /**
  * Access and refresh tokens, by the SHA-256 hash of the token. A refresh token that was rotated
- * keeps its row (`rotated_at`), so that presenting it again is recognised as reuse (CONTRACT §2).
+ * keeps its row (`rotated_at`), so that presenting it again is recognised as reuse (docs/contract/console.md §2).
  * Rows are keyed by an integer (the token endpoint inserts two per request, and a text key would
  * be one more index to write); hosts see it as `at_<n>` / `rt_<n>`.
  */

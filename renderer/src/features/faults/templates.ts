@@ -59,7 +59,7 @@ export const SCENARIO_TEMPLATES: ScenarioTemplate[] = [
   template(
     '503-storm',
     '503 storm during playback',
-    'Every cloud queue request answers 503 with Retry-After: 3. The version poll (10 min in) and its three background retries fail; the session stays valid and the window plays out (seed §7.4).',
+    'Every cloud queue request answers 503 with Retry-After: 3. The version poll (10 min in) and its three background retries fail; the session stays valid and the window plays out (docs/contract/platform.md §7.4).',
     (t) => [
       { type: 'fault', rule: { target: 'cloudQueue', match: {}, action: { type: 'status', status: 503, retryAfter: 3 }, label: '503 storm' } },
       { type: 'clock', advanceMs: 630_000 },
@@ -70,7 +70,7 @@ export const SCENARIO_TEMPLATES: ScenarioTemplate[] = [
   template(
     '404-item-window',
     '404 on itemWindow empties the queue',
-    'refreshCloudQueue asks for a window and gets 404: the player stops, empties its queue and goes idle (seed §3, §7.1).',
+    'refreshCloudQueue asks for a window and gets 404: the player stops, empties its queue and goes idle (docs/contract/platform.md §3, §7.1).',
     (t) => [
       { type: 'fault', rule: { target: 'cloudQueue', match: { method: 'GET', path: '/itemWindow' }, action: { type: 'status', status: 404 }, times: 1, label: '404 on itemWindow' } },
       refresh,
@@ -80,7 +80,7 @@ export const SCENARIO_TEMPLATES: ScenarioTemplate[] = [
   template(
     'refresh-timeout',
     'Timeout on the background refresh',
-    'GET /itemWindow?reason=refresh never answers, four tries 10 s apart: the retries run out, playback goes on with the window it has (seed §7.4).',
+    'GET /itemWindow?reason=refresh never answers, four tries 10 s apart: the retries run out, playback goes on with the window it has (docs/contract/platform.md §7.4).',
     (t) => [
       { type: 'fault', rule: { target: 'cloudQueue', match: { method: 'GET', path: '/itemWindow', reason: 'refresh' }, action: { type: 'timeout' }, times: 4, label: 'refresh timeout' } },
       refresh,
@@ -91,7 +91,7 @@ export const SCENARIO_TEMPLATES: ScenarioTemplate[] = [
   template(
     '500-on-load',
     '500 on load keeps the previous state',
-    'A second loadCloudQueue whose first GET /itemWindow answers 500: the command fails with ERROR_CLOUD_QUEUE_SERVER, no retry, and the player keeps playing what it had (seed §3, §7.3).',
+    'A second loadCloudQueue whose first GET /itemWindow answers 500: the command fails with ERROR_CLOUD_QUEUE_SERVER, no retry, and the player keeps playing what it had (docs/contract/platform.md §3, §7.3).',
     (t) => [
       { type: 'fault', rule: { target: 'cloudQueue', match: { method: 'GET', path: '/itemWindow', reason: 'load' }, action: { type: 'status', status: 500 }, times: 1, label: '500 on load' } },
       loadCommand(t, 502),
@@ -101,7 +101,7 @@ export const SCENARIO_TEMPLATES: ScenarioTemplate[] = [
   template(
     'version-drop-player',
     'Dropped version poll, in the player\u2019s client',
-    'The player\u2019s own client drops its first GET /version (works against any cloud queue server): an incomplete request, retried in the background 10 s later, and playback goes on (seed §7.2, §7.4).',
+    'The player\u2019s own client drops its first GET /version (works against any cloud queue server): an incomplete request, retried in the background 10 s later, and playback goes on (docs/contract/platform.md §7.2, §7.4).',
     (t) => [
       { type: 'fault', rule: { target: 'player', match: { method: 'GET', path: '/version' }, action: { type: 'drop' }, times: 1, label: 'version poll dropped' } },
       { type: 'clock', advanceMs: 620_000 },

@@ -1,4 +1,4 @@
-/** Registers an integration (CONTRACT §7 `POST /integrations`): name, description, category, redirect URLs. */
+/** Registers an integration (docs/contract/console.md §7 `POST /integrations`): name, description, category, redirect URLs. */
 import { useMutation } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import type { CreatedIntegration } from '../../../../main/engine/api/oauth-types';

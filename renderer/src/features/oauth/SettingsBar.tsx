@@ -1,4 +1,4 @@
-/** Auto-approve and production parity (CONTRACT §7 `PATCH /settings`), and the sample flow's one click. */
+/** Auto-approve and production parity (docs/contract/console.md §7 `PATCH /settings`), and the sample flow's one click. */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { LoginSettings } from '../../../../main/engine/api/oauth-types';

@@ -1,6 +1,6 @@
 /**
  * The request an app makes next with a code issued to its own redirect URI: the token request of
- * CONTRACT §2, as a curl line to paste into a shell. The code and the client secret stay out of it
+ * docs/contract/console.md §2, as a curl line to paste into a shell. The code and the client secret stay out of it
  * (the console keeps only their hashes): they come from the shell's CODE and CLIENT_SECRET.
  */
 import { TOKEN_PATH, type FlowView } from '../../../../main/engine/api/oauth-types';

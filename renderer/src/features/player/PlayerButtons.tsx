@@ -1,4 +1,4 @@
-/** The player's own buttons (CONTRACT §7 user actions), with a clear answer when one is refused. */
+/** The player's own buttons (docs/contract/console.md §7 user actions), with a clear answer when one is refused. */
 import { useMutation } from '@tanstack/react-query';
 import type { PlayerAction, PlayerDetail } from '../../../../main/engine/api/player-types';
 import type { ReactNode } from 'react';

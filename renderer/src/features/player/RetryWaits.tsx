@@ -1,5 +1,5 @@
 /**
- * Requests of the player that failed and wait for their next try (seed §7.2, §7.4): a 503 storm
+ * Requests of the player that failed and wait for their next try (docs/contract/platform.md §7.2, §7.4): a 503 storm
  * shows here while its retries run, each with the retry to come, when it goes and why the last
  * try failed, not only once the tries are used up.
  */
@@ -21,7 +21,7 @@ export function RetryWaits({ waits }: { waits: RetryWait[] }) {
             {wait.endpoint}
             {wait.reason ? ` reason=${wait.reason}` : ''}
           </code>
-          {/* The seed's rule it follows: §7.4 for background requests, §7.2's table for the others. */}
+          {/* The rule it follows (docs/contract/platform.md): §7.4 for background requests, §7.2's table for the others. */}
           <span className="muted">{wait.background ? '§7.4, in the background' : '§7.2'}</span>
           <span>
             at <code>{formatEngineClock(wait.at)}</code>

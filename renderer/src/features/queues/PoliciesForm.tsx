@@ -1,6 +1,6 @@
 /**
  * Playback policies and report intervals (GET /context). Saving moves contextVersion and
- * queueVersion; players load policies when a queue is loaded (seed §4.3).
+ * queueVersion; players load policies when a queue is loaded (docs/contract/platform.md §4.3).
  */
 import { useState, type FormEvent } from 'react';
 import type { PlaybackPolicies, QueueContext, ReportSettings } from '../../../../main/engine/api/queue-types';

@@ -1,4 +1,4 @@
-/** The live queue editor of the reference cloud queue server (CONTRACT §4, §7). */
+/** The live queue editor of the reference cloud queue server (docs/contract/console.md §4, §7). */
 import { useState } from 'react';
 import { useQueueList } from '../../queries/queues';
 import { QueueEditor } from './QueueEditor';

@@ -1,4 +1,4 @@
-/** timePlayed reports the queue received (seed §2.3): for the chosen item, or for the whole queue. */
+/** timePlayed reports the queue received (docs/contract/platform.md §2.3): for the chosen item, or for the whole queue. */
 import { formatEngineMoment } from '../../format/engine-time';
 import { useItemReports } from '../../queries/queues';
 import { useEngineDay } from '../../stores/clock';
