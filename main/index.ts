@@ -35,6 +35,7 @@ async function startEngine(): Promise<Engine> {
     nativeBinding: electronNativeBinding(app.getAppPath()),
     consoleAssetsDir: join(here, '../renderer'),
     consoleKind: 'desktop app',
+    version: app.getVersion(),
     log,
     // "Start OAuth flow" opens an OAuth window of its own; the engine records its navigations.
     openOAuthWindow: (request: Parameters<typeof openOAuthWindow>[1]) => openOAuthWindow(() => engine, request),

@@ -1,12 +1,12 @@
 /**
- * The command line of the package (`cloud-queue-console`, alias `cqc`; CONTRACT §1): one table of
+ * The command line of the package (`cloud-queue-console`, alias `cqc`; docs/contract/console.md §1): one table of
  * commands, each a function of its arguments that resolves with its exit code. Usage errors and
  * `--help` are values (`usage.ts`); this is the one place that turns them into output.
  */
-import { readFileSync } from 'node:fs';
 import { messageOf } from '../engine/api/errors.js';
 import { CHECK_USAGE, checkCommand } from './check.js';
 import type { CliIo } from './io.js';
+import { packageVersion } from './version.js';
 import { RUN_USAGE, runCommand } from './run.js';
 import { USAGE as SERVE_USAGE } from './serve-args.js';
 import { serveCommand, type ServeHooks } from './serve.js';
@@ -74,10 +74,4 @@ export async function main(argv: string[], io: CliIo, hooks: CliHooks = {}): Pro
     io.stderr(`cloud queue console ${name}: ${messageOf(error)}\n`);
     return EXIT.failed;
   }
-}
-
-/** From source (main/cli) and from the package (out/cli) alike, package.json is two folders up. */
-function packageVersion(): string {
-  const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
-  return manifest.version;
 }

@@ -1,5 +1,5 @@
 /**
- * `run FILE [--junit F] [--json F]` (CONTRACT §1): a repro bundle or a scenario file, replayed on a
+ * `run FILE [--junit F] [--json F]` (docs/contract/console.md §1): a repro bundle or a scenario file, replayed on a
  * fresh in-memory console. Every step is printed as its outcome is known, with the engine time
  * since the run began; then a summary. Exit 0 when the run passes, 1 when it fails, 2 when the
  * file or the command line cannot be used (nothing runs then).
@@ -13,6 +13,7 @@ import { createLogger, type Logger } from '../engine/log.js';
 import type { CliIo } from './io.js';
 import { scenarioJUnit } from './junit.js';
 import { describeStep } from './steps.js';
+import { packageVersion } from './version.js';
 import { EXIT, parseCommandLine, UsageError, type ExitCode } from './usage.js';
 
 export const RUN_USAGE = 'usage: cloud-queue-console run FILE [--junit F] [--json F]';
@@ -77,7 +78,7 @@ export async function runCommand(argv: string[], io: CliIo): Promise<ExitCode> {
   for (const path of [args.json, args.junit]) if (path) claimOutput(path);
   // Only what goes wrong reaches stderr: the run's own lines are the output.
   const engineLog = quietLogger(createLogger(io.stderr));
-  const engine = await createEngine({ dataDir: null, port: 0, log: engineLog });
+  const engine = await createEngine({ dataDir: null, port: 0, log: engineLog, version: packageVersion() });
   try {
     const { scenarioId, steps, setUp } = await prepare(engine, input, args.file);
     io.stdout(`run ${args.file}: ${setUp}\n`);

@@ -1,5 +1,5 @@
 /**
- * `serve` (CONTRACT §1): the whole engine under plain Node, with the console UI served to any
+ * `serve` (docs/contract/console.md §1): the whole engine under plain Node, with the console UI served to any
  * browser. Once all four listeners listen it announces itself (by default the one JSON ready line
  * on stdout); SIGINT/SIGTERM close everything and the command ends with exit 0.
  */
@@ -9,6 +9,7 @@ import { createLogger } from '../engine/log.js';
 import type { CliIo } from './io.js';
 import { findRendererBuild } from './renderer-dir.js';
 import { parseServeArgs } from './serve-args.js';
+import { packageVersion } from './version.js';
 import { EXIT, type ExitCode } from './usage.js';
 
 export interface ReadyAnnouncement {
@@ -33,7 +34,7 @@ export async function serveCommand(argv: string[], io: CliIo, hooks: ServeHooks 
 
   // Signals are handled from the first moment: one that arrives during start-up waits for the
   // engine to finish starting, then closes it like any other.
-  const starting = createEngine({ ...options, consoleAssetsDir, log, consoleKind: 'serve' });
+  const starting = createEngine({ ...options, consoleAssetsDir, log, consoleKind: 'serve', version: packageVersion() });
   const stopped = new Promise<ExitCode>((resolve) => {
     let stopping = false;
     const stop = (signal: NodeJS.Signals): void => {

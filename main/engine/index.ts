@@ -19,6 +19,7 @@ import { systemWall } from './clock/wall.js';
 import { loadConsoleAssets } from './console/assets.js';
 import { buildConsoleApp } from './console/app.js';
 import { buildControlApp } from './control/app.js';
+import { describeAdminApi } from './admin/openapi.js';
 import { EventStreams } from './admin/sse.js';
 import { EventBus } from './events/bus.js';
 import { householdCommands } from './household/commands.js';
@@ -65,6 +66,8 @@ export interface EngineOptions {
   log?: Logger;
   /** The real clock behind the engine clock (tests). */
   wall?: WallClock;
+  /** The console's version, for the API description (the package's; hosts know it). */
+  version?: string;
   /** What kind of console this is ('serve', 'desktop app'), named to a second console refused on its data dir. */
   consoleKind?: string;
   /** Opens the host's own OAuth window (Electron); without it the renderer opens a tab. */
@@ -160,6 +163,8 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       playerName: (playerId) => store.players.get(playerId)?.name ?? null,
     });
     const callControl = controlCaller({ controlUrl: () => urls!.control, accessToken: () => login.consoleAccessToken(), clock });
+    // Built once, at start: the table does not change while the engine runs.
+    const apiDescription = describeAdminApi(options.version ?? '0.0.0');
     const handlers: CommandHandlers = {
       ...clockCommands(clock),
       ...householdCommands(views, household),
@@ -171,6 +176,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       ...scenarioCommandHandlers(store.scenarios, clock, { faults, players, clock, bus, callControl, urls: () => urls! }),
       ...bundleCommandHandlers({ store, queues, faults, players, clock, recorder, urls: () => urls!, wallNow: () => wall.now() }),
       'state.get': () => stateView(clock, urls!, store, views, warnings),
+      'api.describe': () => apiDescription,
     };
     const commands = createCommandRunner(handlers);
 

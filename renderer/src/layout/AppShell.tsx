@@ -1,5 +1,6 @@
 /** The frame: areas on the left, the open area in the middle, the status bar along the bottom. */
 import { useEffect, type ComponentType } from 'react';
+import { ApiPage } from '../features/api/ApiPage';
 import { FaultsPage } from '../features/faults/FaultsPage';
 import { OAuthPage } from '../features/oauth/OAuthPage';
 import { PlayerPage } from '../features/player/PlayerPage';
@@ -16,6 +17,7 @@ const PAGES: Record<AreaId, ComponentType> = {
   player: PlayerPage,
   traffic: TrafficPage,
   faults: FaultsPage,
+  api: ApiPage,
 };
 
 function isTyping(target: EventTarget | null): boolean {

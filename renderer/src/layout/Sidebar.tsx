@@ -1,4 +1,4 @@
-/** The five areas of the console, each one keystroke away (1–5). */
+/** The areas of the console, each one keystroke away (1–6). */
 import { AREAS, useNavStore } from '../stores/nav';
 
 export function Sidebar() {

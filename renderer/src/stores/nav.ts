@@ -10,6 +10,7 @@ export const AREAS = [
   { id: 'player', label: 'Player', key: '3' },
   { id: 'traffic', label: 'Traffic', key: '4' },
   { id: 'faults', label: 'Faults', key: '5' },
+  { id: 'api', label: 'API', key: '6' },
 ] as const;
 
 export type AreaId = (typeof AREAS)[number]['id'];

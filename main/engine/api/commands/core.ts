@@ -1,6 +1,7 @@
 /** Commands of the engine itself: overview, clock, players. */
 import Type from 'typebox';
 import { command } from '../command.js';
+import type { OpenApiDocument } from '../openapi-types.js';
 import type { ClockState, EngineStateView, PlayerView } from '../types.js';
 import { Empty, Id } from './shared.js';
 
@@ -10,6 +11,11 @@ export const MAX_CLOCK_SPEED = 100_000;
 export const MAX_CLOCK_STEP_MS = 366 * 24 * 3_600_000;
 
 export const coreCommands = {
+  'api.describe': command<OpenApiDocument>()({
+    summary: 'This admin API as OpenAPI 3.1, generated from the command table when the engine starts.',
+    input: Empty,
+    http: { method: 'GET', path: '/openapi.json' },
+  }),
   'state.get': command<EngineStateView>()({
     summary: 'Everything the console shows at a glance: clock, service URLs, household, players.',
     input: Empty,

@@ -1,0 +1,25 @@
+/** The API area as a page module: the generated description, its filter and its operations. */
+import { expect, type Locator, type Page } from '@playwright/test';
+
+export class ApiPage {
+  readonly filter: Locator;
+  readonly count: Locator;
+
+  constructor(readonly page: Page) {
+    this.filter = page.getByRole('searchbox', { name: 'Filter calls' });
+    this.count = page.locator('.api-count');
+  }
+
+  async open(): Promise<void> {
+    await this.page.getByRole('navigation', { name: 'Console areas' }).getByRole('button', { name: 'API' }).click();
+    await expect(this.page.getByRole('heading', { level: 1, name: 'Admin API' })).toBeVisible();
+  }
+
+  group(tag: string): Locator {
+    return this.page.getByRole('region', { name: new RegExp(`^${tag} `) });
+  }
+
+  operation(command: string): Locator {
+    return this.page.locator('details.api-operation').filter({ has: this.page.locator('.api-command', { hasText: new RegExp(`^${command.replaceAll('.', '\\.')}$`) }) });
+  }
+}
