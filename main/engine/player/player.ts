@@ -4,7 +4,6 @@
  * clock. The table (transitions.ts) says what happens; the effects here say how.
  */
 import { randomUUID } from 'node:crypto';
-import type { RetryWait } from '../api/player-types.js';
 import type { EngineClock, Timer } from '../clock/clock.js';
 import { BUFFERING_MS, fetchCompletesAt, fetchedAtOnce, fetchedThrough, fetchedToEnd } from './audio.js';
 import type { ClientResult, CloudQueueClient, CloudQueueTarget } from './client.js';
@@ -12,7 +11,8 @@ import type { Violation } from './contract-check.js';
 import { PlaybackError } from './errors.js';
 import { causeOf, type EventOf, type LoadParams, type PlayerEvent, type SkipToItemParams, type TransitionCause, type UserAction, type WindowPurpose } from './events.js';
 import { firstWindowReason, startsAtOnce } from './reasons.js';
-import { backgroundRetryDelay, BACKGROUND_RETRIES, BACKGROUND_RETRY_INTERVAL_MS, FOREGROUND_RETRY_LIMIT, foregroundRetryDelay, type Failure } from './retry.js';
+import { type Failure } from './retry.js';
+import { backgroundWindowKind, failureEvent, meaningOf, RequestRetries, type RequestKind } from './request-policies.js';
 import { SAVED_PLAYER_VERSION, type SavedAsking, type SavedPlayback, type SavedPlayer } from './saved.js';
 import { playbackStateOf, type MachineState } from './states.js';
 import { TrackPlayback } from './track-playback.js';
@@ -209,8 +209,7 @@ export class Player {
    * caller's `wanted` (a user skip a suspension settled). Once either says no, the retry is never
    * sent, so the wait is not shown even while its timer still runs.
    */
-  private readonly retryWaits = new Map<RetryWait, { epoch: number; wanted: () => boolean }>();
-  private retryWaitIds = 0;
+  private readonly retries: RequestRetries;
   /** Ids of recently evicted sessions, so their commands get ERROR_SESSION_EVICTED. */
   private readonly evictedSessions: string[] = [];
   private volume = 30;
@@ -219,6 +218,14 @@ export class Player {
   constructor(private readonly deps: PlayerDeps) {
     this.id = deps.playerId;
     this.groupId = deps.groupId;
+    this.retries = new RequestRetries({
+      clock: deps.clock,
+      label: this.id,
+      closed: () => this.closed,
+      epoch: () => this.epoch,
+      onResult: (result) => this.noteViolations(result),
+      onChange: () => this.changed(),
+    });
   }
 
   // ---------------------------------------------------------------- what hosts read
@@ -265,7 +272,7 @@ export class Player {
       atEdge: this.atEdge,
       volume: this.volume,
       lastError: this.lastError,
-      retrying: [...this.retryWaits].filter(([, { epoch, wanted }]) => epoch === this.epoch && wanted()).map(([wait]) => wait),
+      retrying: this.retries.waiting(),
     };
   }
 
@@ -870,11 +877,11 @@ export class Player {
     if (this.waitsForFirstWindow(() => void this.runResume())) return;
     const epoch = this.epoch;
     const result = await this.waitingFor('resume', true, () =>
-      this.foreground((retry) => this.deps.client.itemWindow(this.queue!.target, this.windowQuery('resume', this.track?.item.id), retry)),
+      this.retries.send('resume', (retry) => this.deps.client.itemWindow(this.queue!.target, this.windowQuery('resume', this.track?.item.id), retry)),
     );
     if (epoch !== this.epoch || this.state !== 'SUSPENDED') return;
     if (result.ok) this.dispatch({ type: 'resumeAnswered', window: result.value }, { requestId: result.exchange.requestId });
-    else this.dispatchForegroundFailure(result.failure, result.exchange.requestId);
+    else this.dispatchFailure('resume', result.failure, result.exchange.requestId);
   }
 
   /** `skip`: the skip this request is for; once it is settled otherwise (a suspension), no retry goes and the answer is not used. */
@@ -885,12 +892,12 @@ export class Player {
     const epoch = this.epoch;
     const plays = this.isMoving();
     const from = this.track!.item.id;
-    const result = await this.foreground((retry) => this.deps.client.itemWindow(this.queue!.target, this.windowQuery(direction, from), retry), wanted);
+    const result = await this.retries.send('skip', (retry) => this.deps.client.itemWindow(this.queue!.target, this.windowQuery(direction, from), retry), wanted);
     if (epoch !== this.epoch || !wanted()) return;
     if (!result.ok) {
-      if (result.failure.status === 403) return void this.dispatch({ type: 'skipRefused', failure: result.failure }, { requestId: result.exchange.requestId });
-      this.settleSkip(cloudQueueError(result.failure, from));
-      return this.dispatchForegroundFailure(result.failure, result.exchange.requestId);
+      // A refused skip settles itself (skipRefused); any other failure fails the skip first.
+      if (meaningOf('skip', result.failure) !== 'skipRefused') this.settleSkip(cloudQueueError(result.failure, from));
+      return this.dispatchFailure('skip', result.failure, result.exchange.requestId);
     }
     const window = new QueueWindow(result.value);
     const target = direction === 'skipNext' ? window.after(from) : window.before(from);
@@ -912,10 +919,10 @@ export class Player {
     const plays = params.playOnCompletion ?? this.isMoving();
     // §7.3: skipToItem has answered already; the request is retried in the background.
     const result = await this.waitingFor('skipToItem', params, () =>
-      this.background((retry) => this.deps.client.itemWindow(this.queue!.target, this.windowQuery('skipToItem', params.itemId, params.queueVersion), retry)),
+      this.retries.send('skipToItem', (retry) => this.deps.client.itemWindow(this.queue!.target, this.windowQuery('skipToItem', params.itemId, params.queueVersion), retry)),
     );
     if (epoch !== this.epoch || !this.queue) return;
-    if (!result.ok) return this.dispatchBackgroundFailure(result.failure, 'itemWindow', result.exchange.requestId);
+    if (!result.ok) return this.dispatchFailure('skipToItem', result.failure, result.exchange.requestId);
     const target = new QueueWindow(result.value).item(params.itemId)!;
     this.dispatch(
       { type: 'skipAnswered', window: result.value, target, skipped: 'skipToItem', plays, positionMillis: params.positionMillis },
@@ -929,10 +936,10 @@ export class Player {
     if (this.waitsForFirstWindow(() => void (this.track === asked && this.notifyIntent(reason)))) return;
     const epoch = this.epoch;
     const itemId = this.track?.item.id;
-    const result = await this.foreground((retry) => this.deps.client.itemWindow(this.queue!.target, this.windowQuery(reason, itemId), retry));
+    const result = await this.retries.send('intent', (retry) => this.deps.client.itemWindow(this.queue!.target, this.windowQuery(reason, itemId), retry));
     if (epoch !== this.epoch) return;
     if (result.ok) return void this.dispatch({ type: 'windowAnswered', window: result.value, purpose: reason, askedFor: itemId }, { requestId: result.exchange.requestId });
-    this.dispatchForegroundFailure(result.failure, result.exchange.requestId);
+    this.dispatchFailure('intent', result.failure, result.exchange.requestId);
   }
 
   /**
@@ -959,11 +966,11 @@ export class Player {
       // Every try goes where the first went, even if a load replaces the queue meanwhile.
       const target = this.queue.target;
       const result = await this.waitingFor('window', { reason, purpose }, () =>
-        this.background((retry) => this.deps.client.itemWindow(target, this.windowQuery(reason, itemId), retry)),
+        this.retries.send(backgroundWindowKind(purpose), (retry) => this.deps.client.itemWindow(target, this.windowQuery(reason, itemId), retry)),
       );
       if (epoch !== this.epoch || !this.queue) return;
       if (result.ok) this.dispatch({ type: 'windowAnswered', window: result.value, purpose, askedFor: itemId }, { requestId: result.exchange.requestId });
-      else this.dispatchBackgroundFailure(result.failure, 'itemWindow', result.exchange.requestId, purpose);
+      else this.dispatchFailure(backgroundWindowKind(purpose), result.failure, result.exchange.requestId, purpose);
     } finally {
       // Unless a load or a dropped queue freed the slot meanwhile: what waits now is the new queue's.
       if (this.backgroundWindowRun === run) {
@@ -989,9 +996,9 @@ export class Player {
     if (!this.queue) return;
     const epoch = this.epoch;
     this.lastPollAt = this.deps.clock.now();
-    const result = await this.waitingFor('versionPoll', true, () => this.background((retry) => this.deps.client.version(this.queue!.target, retry)));
+    const result = await this.waitingFor('versionPoll', true, () => this.retries.send('versionPoll', (retry) => this.deps.client.version(this.queue!.target, retry)));
     if (epoch !== this.epoch || !this.queue) return;
-    if (!result.ok) return this.dispatchBackgroundFailure(result.failure, 'version', result.exchange.requestId);
+    if (!result.ok) return this.dispatchFailure('versionPoll', result.failure, result.exchange.requestId);
     if (result.value.contextVersion !== undefined && this.queue.contextVersion !== undefined && result.value.contextVersion !== this.queue.contextVersion) {
       void this.refetchContext();
     }
@@ -1001,9 +1008,9 @@ export class Player {
 
   private async refetchContext(): Promise<void> {
     const epoch = this.epoch;
-    const result = await this.waitingFor('context', true, () => this.background((retry) => this.deps.client.context(this.queue!.target, retry)));
+    const result = await this.waitingFor('context', true, () => this.retries.send('contextRefetch', (retry) => this.deps.client.context(this.queue!.target, retry)));
     if (epoch !== this.epoch || !this.queue) return;
-    if (!result.ok) return this.dispatchBackgroundFailure(result.failure, 'context', result.exchange.requestId);
+    if (!result.ok) return this.dispatchFailure('contextRefetch', result.failure, result.exchange.requestId);
     this.queue.policies = { ...DEFAULT_POLICIES, ...result.value.playbackPolicies };
     this.queue.reports = result.value.reports ?? {};
     this.queue.contextVersion = result.value.contextVersion;
@@ -1055,11 +1062,11 @@ export class Player {
    */
   private postReport({ target, report }: PreparedReport, { cutOff = false, ofQueueBefore = false } = {}): void {
     const epoch = this.epoch;
-    void this.foreground((retry) => this.deps.client.timePlayed(target, [report], retry)).then((result) => {
+    const kind = cutOff ? 'cutOffReport' : 'report';
+    void this.retries.send(kind, (retry) => this.deps.client.timePlayed(target, [report], retry)).then((result) => {
       if (result.ok || epoch !== this.epoch || ofQueueBefore) return;
       // A report that fails never stops playback; a 404 still evicts the session (§7.1).
-      if (result.failure.kind === 'notFound' && !cutOff) this.dispatch({ type: 'sessionNotFound', failure: result.failure }, { requestId: result.exchange.requestId });
-      else this.noteError(result.failure);
+      this.dispatchFailure(kind, result.failure, result.exchange.requestId);
     });
   }
 
@@ -1159,86 +1166,13 @@ export class Player {
   }
 
   /**
-   * §7.2 error-type table: incomplete 3 × 2 s, 503 3 × Retry-After (2–10 s), others never.
-   * `wanted`: asked before each retry; once false, the last failure is returned without one.
+   * Dispatches what the failure of a request of `kind` means (request-policies.ts); nothing for
+   * one that is only noted (a report), which becomes the player's last error.
    */
-  private async foreground<T>(send: (retry: number) => Promise<ClientResult<T>>, wanted: () => boolean = () => true): Promise<ClientResult<T>> {
-    const epoch = this.epoch;
-    for (let retry = 0; ; retry++) {
-      const result = await send(retry);
-      this.noteViolations(result);
-      if (result.ok || this.closed) return result;
-      const delay = foregroundRetryDelay(result.failure, retry);
-      if (delay === null) return result;
-      await this.waitToRetry(result, { background: false, retry: retry + 1, of: FOREGROUND_RETRY_LIMIT, delay }, wanted);
-      if (this.stopsRetrying(epoch) || !wanted()) return result;
-    }
-  }
-
-  /**
-   * A retry is for the queue it began with: once that queue is dropped or a load begins (a new
-   * epoch), it is not sent (it would go to the new queue's server, or to none).
-   */
-  private stopsRetrying(epoch: number): boolean {
-    return this.closed || epoch !== this.epoch;
-  }
-
-  /** §7.4: up to three more tries, the first 10 s after the original request, then 10 s apart. */
-  private async background<T>(send: (retry: number) => Promise<ClientResult<T>>): Promise<ClientResult<T>> {
-    const epoch = this.epoch;
-    for (let retry = 0; ; retry++) {
-      const sentAt = this.deps.clock.now();
-      const result = await send(retry);
-      this.noteViolations(result);
-      if (result.ok || this.closed) return result;
-      const delay = backgroundRetryDelay(result.failure, retry);
-      if (delay === null) return result;
-      const wait = Math.max(0, sentAt + BACKGROUND_RETRY_INTERVAL_MS - this.deps.clock.now());
-      await this.waitToRetry(result, { background: true, retry: retry + 1, of: BACKGROUND_RETRIES, delay: wait });
-      if (this.stopsRetrying(epoch)) return result;
-    }
-  }
-
-  /** Sleeps until the next try, shown meanwhile in `snapshot().retrying` while `wanted` holds. */
-  private async waitToRetry(
-    failed: Extract<ClientResult<unknown>, { ok: false }>,
-    next: { background: boolean; retry: number; of: number; delay: number },
-    wanted: () => boolean = () => true,
-  ): Promise<void> {
-    const { endpoint, reason } = failed.exchange;
-    const { message, status } = failed.failure;
-    const wait: RetryWait = {
-      id: ++this.retryWaitIds,
-      endpoint,
-      ...(reason !== undefined ? { reason } : {}),
-      background: next.background,
-      retry: next.retry,
-      of: next.of,
-      at: this.deps.clock.now() + next.delay,
-      failure: { message, ...(status !== undefined ? { status } : {}) },
-    };
-    this.retryWaits.set(wait, { epoch: this.epoch, wanted });
-    this.changed();
-    try {
-      await this.sleep(next.delay);
-    } finally {
-      this.retryWaits.delete(wait);
-      if (!this.closed) this.changed();
-    }
-  }
-
-  private dispatchForegroundFailure(failure: Failure, requestId: string): void {
-    if (failure.kind === 'notFound') this.dispatch({ type: 'windowNotFound', failure }, { requestId });
-    else this.dispatch({ type: 'foregroundFailed', failure }, { requestId });
-  }
-
-  /** `purpose`: the background window request's (backgroundWindow), not a skipToItem's. */
-  private dispatchBackgroundFailure(failure: Failure, endpoint: 'itemWindow' | 'version' | 'context', requestId: string, purpose?: WindowPurpose): void {
-    if (failure.kind === 'notFound') {
-      this.dispatch({ type: endpoint === 'itemWindow' ? 'windowNotFound' : 'sessionNotFound', failure }, { requestId });
-    } else {
-      this.dispatch({ type: 'backgroundExhausted', failure, ...(purpose ? { purpose } : {}) }, { requestId });
-    }
+  private dispatchFailure(kind: RequestKind, failure: Failure, requestId: string, purpose?: WindowPurpose): void {
+    const event = failureEvent(meaningOf(kind, failure), failure, purpose);
+    if (event) this.dispatch(event, { requestId });
+    else this.noteError(failure);
   }
 
   // ---------------------------------------------------------------- playback mechanics
@@ -1442,10 +1376,6 @@ export class Player {
     const timer = this.timers.get(name);
     if (timer) this.deps.clock.clearTimeout(timer);
     this.timers.delete(name);
-  }
-
-  private sleep(ms: number): Promise<void> {
-    return new Promise((resolve) => this.deps.clock.setTimeout(resolve, ms, `${this.id} retry wait`));
   }
 
   private noteViolations(result: ClientResult<unknown>): void {
