@@ -18,7 +18,7 @@
  *     or `update`, `skip` only on a final; cumulative fields never go back; durationPlayedMillis
  *     ≤ timeSincePlaybackMillis; queueVersion one the server issued. After the run-out every
  *     playback that started and ended has its final ("posted once after each track finishes
- *     playing or is skipped"), unless its queue was dropped by a failing server or a 404 (README).
+ *     playing or is skipped"), unless its queue was dropped by a failing server or a 404 (docs/player.md).
  *  2. Ids (docs/contract/platform.md §2.3 `id`, §4.3 itemId, §7.1 404): never the placeholder `pending` or empty, on
  *     the wire or in status(); an item id sent to a queue is one of its items or one a command named.
  *  3. GET /itemWindow (docs/contract/platform.md §2.4, §4.3, §8, §9.3): a listed reason; window sizes integers ≥ 0;
@@ -27,14 +27,14 @@
  *     with limitedSkips or without metadata, each decided by the policies in force for the
  *     playing item when the user or command acts (see 7) and no more often than asked; skipToItem
  *     with its itemId; load only for loads with limitedSkips (in a context they may have got) or
- *     without metadata, carrying the command's queueVersion (README); resume only after a resume
+ *     without metadata, carrying the command's queueVersion (docs/player.md); resume only after a resume
  *     of a suspended session. Retries (§7.1, §7.2, §7.4): only after an incomplete try or a 503, at
  *     most 3, background ones 10 s after the try before, others 2 s / Retry-After clamped 2–10 s.
  *     Requests go to the queue playing or one being loaded, with its httpAuthorization
  *     (docs/contract/console.md §5), none but reports from an idle player (§3), fresh X-Request-Id, X-Player-Id.
  *  4. State (states.ts, docs/contract/platform.md §3): machineState is a named state; status() agrees with it; IDLE
  *     holds no queue, every other state a track, an item id and a version (except while a load
- *     is pending: a track started at once has none yet, README); the playhead within the track,
+ *     is pending: a track started at once has none yet, docs/player.md); the playhead within the track,
  *     moving exactly with the clock while PLAYING and not at all otherwise; never PLAYING while
  *     parked at the queue's end or the window's edge; paused longer than the pauseTtlSec in force
  *     when it paused → suspended (§3 row 2); out of suspension only by a resume or a load (§3 row
@@ -45,10 +45,10 @@
  *     window, version, policies, atEnd/atEdge/draining, the same playback (its reports go on
  *     counting: one final, cumulative fields never go back) and its playhead come back; with a
  *     load that had started its track at once, which "counts as failed", what a failed load puts
- *     back (README: "the track from where it was when the load began, with a pause or suspension
+ *     back (docs/player.md: "the track from where it was when the load began, with a pause or suspension
  *     made since"), and the tracks that load played still get their finals; a restart never
  *     starts playback nor ends a suspension; a player a restart closed sends nothing more.
- *  7. Policies (README "Policies": "the queue's, with an item's own policies over them while it
+ *  7. Policies (docs/player.md "Policies": "the queue's, with an item's own policies over them while it
  *     plays"; docs/contract/console.md §3/§4): in force are the context policies the player last fetched (ones its
  *     server served) with the playing item's own as the newest window the player holds gives
  *     them. canSkip/canSkipBack off refuse a user skip, canSkipToItem off a skipToItem, canSeek off
@@ -409,7 +409,7 @@ const retryRestartRun: fc.Arbitrary<Action[]> = fc
 
 /**
  * Short runs of actions that reach rows random ones rarely do, most with a restart somewhere in
- * them (README: "a restart meanwhile"), and a restart while suspended.
+ * them (docs/player.md: "a restart meanwhile"), and a restart while suspended.
  */
 const macroArb: fc.Arbitrary<Action[]> = fc.oneof(
   { weight: 2, arbitrary: edgeLoadRun },
@@ -458,14 +458,14 @@ type PlayerInternals = {
 };
 const internals = (player: Player) => player as unknown as PlayerInternals;
 
-/** Rows that drop the queue because its server failed or answered 404 (README: no final then). */
+/** Rows that drop the queue because its server failed or answered 404 (docs/player.md: no final then). */
 const DROPPING_ROWS = ['window-not-found', 'session-not-found', 'foreground-failed'];
 
 /** What a pending load would put back (player.ts `Snapshot`), read at a restart. */
 type LoadInternals = { startedAtOnce: boolean; startedTrack?: TrackPlayback; previous: { state: MachineState; track: TrackPlayback | null; queue: { target: { queueBaseUrl: string } } | null; window: QueueWindow | null; atEnd: boolean; atEdge: boolean } | null; cutOffs: { report: { __playback?: number } }[] };
 
 /**
- * The policies in force (README "Policies": "the queue's, with an item's own `policies` over
+ * The policies in force (docs/player.md "Policies": "the queue's, with an item's own `policies` over
  * them while it plays"): the queue's as the player last fetched its context, and the playing
  * item's as the newest window the player holds has them (the track's own item if no window
  * holds it: a track started from metadata).
@@ -525,7 +525,7 @@ function instrument(): void {
     const putsBack = !!loading?.previous;
     const row = originals.dispatch.call(this, event, meta);
     // The pauseTtlSec in force when a row pauses the player (and arms the timer), for the check of
-    // docs/contract/platform.md §3 row 2; a failed load that puts a queue back pauses it anew (README), one that did not
+    // docs/contract/platform.md §3 row 2; a failed load that puts a queue back pauses it anew (docs/player.md), one that did not
     // start its track at once leaves the player as it is.
     if (row && world && this.state === 'PAUSED' && (row.effects.includes('armPauseTtl') || (row.id === 'load-failed' && putsBack))) {
       const record = world.h.transitions.at(-1);
@@ -721,7 +721,7 @@ class World {
    * requests it was waiting on (asked again); a load not answered counts as failed: the player is
    * saved as it was before it. Checked here: the player is where it was (the same playback, the
    * same playhead, item, version, queue, state), or, with a load that had started its track at
-   * once, where a failed load leaves it (README: "the track from where it was when the load
+   * once, where a failed load leaves it (docs/player.md: "the track from where it was when the load
    * began, with a pause or suspension made since"), and a restart never starts playback.
    */
   restart(): void {
@@ -742,7 +742,7 @@ class World {
           atEdge: previous.state !== 'IDLE' && previous.atEdge,
         }
       : { state: before.state, track: inner.track, queueBaseUrl: before.snap.queueBaseUrl, queueVersion: before.status.queueVersion, atEnd: before.snap.atEnd, atEdge: before.snap.atEdge };
-    // The tracks such a load played are left for good: their finals are owed (README, a failed load).
+    // The tracks such a load played are left for good: their finals are owed (docs/player.md, a failed load).
     if (previous && inner.track && inner.track !== previous.track) this.abandonedByRestart.set(playbackId(inner.track), this.step);
     // And the reports held for its first window (a final among them: a track a skipToItem replaced meanwhile).
     for (const held of inner.reportsUntilFirstWindow as { prepared: { report: { __playback?: number } } }[]) {
@@ -865,7 +865,7 @@ class World {
   /**
    * Where a request may go, as it is sent: to the queue of the last load answered, with its
    * httpAuthorization (docs/contract/console.md §5), or, while a load waits, to that load's queue too (the queue
-   * playing goes on until the answer, README). Nothing but reports once the player is idle
+   * playing goes on until the answer, docs/player.md). Nothing but reports once the player is idle
    * (docs/contract/platform.md §3: no active queue). Reports may go to a queue the player left (its cut-off tracks).
    */
   private checkSend(r: WireRequest): void {
@@ -931,7 +931,7 @@ class World {
   }
 
   /**
-   * skipToItem, checked against the policies in force (README "Policies"; docs/contract/console.md §3
+   * skipToItem, checked against the policies in force (docs/player.md "Policies"; docs/contract/console.md §3
    * ERROR_DISALLOWED_BY_POLICY): canSkipToItem off refuses it, canSeek off refuses a seek of the
    * playing item; §4.3: it asks the server only with limitedSkips or without track metadata.
    */
@@ -964,7 +964,7 @@ class World {
       if (!policies.canSkipToItem) {
         if (code !== 'ERROR_DISALLOWED_BY_POLICY') this.violation(`${tag}: canSkipToItem is off, yet ${code ?? `row ${rows[0] ?? 'none'} fired`} (docs/contract/console.md §3 ERROR_DISALLOWED_BY_POLICY)`);
       } else if (pos !== null && item.id === current && !policies.canSeek) {
-        if (code !== 'ERROR_DISALLOWED_BY_POLICY') this.violation(`${tag}: a seek with canSeek off, yet ${code ?? `row ${rows[0] ?? 'none'} fired`} (README: "refused when canSeek is off")`);
+        if (code !== 'ERROR_DISALLOWED_BY_POLICY') this.violation(`${tag}: a seek with canSeek off, yet ${code ?? `row ${rows[0] ?? 'none'} fired`} (docs/player.md: "refused when canSeek is off")`);
       } else if (code !== null) {
         this.violation(`${tag}: refused with ${code}, which no policy in force explains`);
       } else if (rows[0] !== undefined && asks !== (rows[0] === 'skip-to-item-asks-server')) {
@@ -1212,7 +1212,7 @@ class World {
     }
   }
 
-  /** A load not yet answered: a track started at once may have no item id or window yet (README). */
+  /** A load not yet answered: a track started at once may have no item id or window yet (docs/player.md). */
   private loadPending(): boolean {
     return this.loads.some((l) => !l.settled);
   }
@@ -1243,7 +1243,7 @@ class World {
         this.violation(`${state} without a track or a queue (status ${JSON.stringify(status)})`);
         return this.checkWire();
       }
-      // README: a track a load started at once has no item id (nor a window) until a load is answered.
+      // docs/player.md: a track a load started at once has no item id (nor a window) until a load is answered.
       if (status.itemId === null && !this.loadPending()) this.violation(`${state} with no itemId and no load pending`);
       if (status.queueVersion === null && !this.loadPending()) this.violation(`${state} with no queueVersion and no load pending`);
       if (status.itemId === 'pending') this.violation(`status() shows the placeholder itemId 'pending'`);
@@ -1327,7 +1327,7 @@ class World {
           if (reason === 'skipToItem' && (itemId === undefined || !this.skipToItemAsking.has(itemId))) this.violation(`${where}: reason=skipToItem for itemId=${String(itemId)}, which no skipToItem command (limitedSkips or no metadata) named`);
           // docs/contract/platform.md §3 row 3 / §4.3 resume: only for an explicit resume of a suspended session.
           if (reason === 'resume' && this.counts.resumeWhileSuspended === 0) this.violation(`${where}: reason=resume, yet no play/resume was ever asked of a suspended session`);
-          // README: "The first window of a load carries the command's queueVersion".
+          // docs/player.md: "The first window of a load carries the command's queueVersion".
           if ((reason === 'load' || reason === 'load+queueCompleted') && !this.loadVersions[r.stub].has(queueVersion)) {
             this.violation(`${where}: a load's first window with queueVersion=${String(queueVersion)}, which no load of that queue named`);
           }
@@ -1414,7 +1414,7 @@ class World {
    * After 40 healthy minutes and 11 more playing or paused (version polls every 5–10 minutes, §8):
    * the player acts on the policies its server serves now. docs/contract/platform.md §4.3 GET /version: "If the version
    * changed, the player follows with GET /itemWindow"; a new contextVersion is fetched again (every
-   * policy edit moves both, docs/contract/console.md §4). README "Policies": the queue's, with the playing item's
+   * policy edit moves both, docs/contract/console.md §4). docs/player.md "Policies": the queue's, with the playing item's
    * own over them.
    */
   checkPoliciesFresh(): void {
@@ -1455,7 +1455,7 @@ class World {
     }
     // docs/contract/platform.md §2.3 rule 2: "A final report is posted once after each track finishes playing or is
     // skipped." A playback that started and is no longer the player's gets one, unless its queue
-    // was dropped by a failing server or a 404 (README), or it never got an item id.
+    // was dropped by a failing server or a 404 (docs/player.md), or it never got an item id.
     const current = inner.track ? playbackId(inner.track) : null;
     for (const [id, playback] of this.playbacks) {
       if (id === current || this.finals.has(id) || this.dropped.has(id) || playback.item.id === 'pending') continue;

@@ -1,7 +1,7 @@
 /**
- * The README's "In CI" example, as a CI job would run it against a fresh console: the queue from
+ * The "In CI" example of docs/scenarios-and-bundles.md, as a CI job would run it against a fresh console: the queue from
  * examples/ci-queue.json, its base URL and Authorization put into examples/ci-503-storm.json, the
- * scenario saved and run over the admin API. An example in the README that fails is a bug.
+ * scenario saved and run over the admin API. An example in the docs that fails is a bug.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -20,9 +20,9 @@ beforeAll(async () => {
 });
 afterAll(() => engine.close());
 
-it('passes on a fresh console, saved and run as the README writes it', async () => {
+it('passes on a fresh console, saved and run as the docs write it', async () => {
   const queue = (await admin(engine, 'POST', '/queues', JSON.parse(example('ci-queue.json')))).body as QueueSummary;
-  // The README's sed: the placeholders swapped for the queue the console just made.
+  // The docs' sed: the placeholders swapped for the queue the console just made.
   const scenario = example('ci-503-storm.json').replaceAll('QUEUE_BASE_URL', queue.queueBaseUrl).replaceAll('QUEUE_AUTHORIZATION', queue.httpAuthorization);
   const saved = await admin(engine, 'POST', '/scenarios', JSON.parse(scenario));
   expect(saved.status, JSON.stringify(saved.body)).toBe(200);
