@@ -1,3 +1,5 @@
+import type { Failure } from './retry.js';
+
 /**
  * The platform's public error codes for playback (docs/contract/console.md §3), raised by the player and turned
  * into `{"errorCode","reason"}` bodies by the control API.
@@ -21,4 +23,9 @@ export class PlaybackError extends Error {
     super(reason);
     this.name = 'PlaybackError';
   }
+}
+
+/** A cloud queue request's failure as the control API reports it (`ERROR_CLOUD_QUEUE_SERVER`). */
+export function cloudQueueError(failure: Failure, itemId?: string): PlaybackError {
+  return new PlaybackError('ERROR_CLOUD_QUEUE_SERVER', `the cloud queue server failed: ${failure.message}`, { httpStatus: failure.status, itemId });
 }

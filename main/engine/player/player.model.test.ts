@@ -443,6 +443,7 @@ const playbackId = (playback: TrackPlayback): number => {
 /** The run in progress (runs are sequential). */
 let world: World | null = null;
 
+/** The player's state record (context.ts), as the model reads it. */
 type PlayerInternals = {
   track: TrackPlayback | null;
   queue: { policies: PlaybackPolicies; target: { queueBaseUrl: string } } | null;
@@ -453,10 +454,16 @@ type PlayerInternals = {
   skipping: unknown;
   untilFirstWindow: unknown[];
   reportsUntilFirstWindow: unknown[];
+  draining: boolean;
+  firstWindowPending: boolean;
+};
+/** The player's own methods the model wraps: dispatching through the table, leaving a queue's requests. */
+type PlayerMethods = {
+  ctx: PlayerInternals;
   dispatch: (event: { type: string }, meta?: unknown) => { id: string; effects: readonly string[] } | undefined;
   leaveRequests: (why: string) => void;
 };
-const internals = (player: Player) => player as unknown as PlayerInternals;
+const internals = (player: Player) => (player as unknown as PlayerMethods).ctx;
 
 /** Rows that drop the queue because its server failed or answered 404 (docs/player.md: no final then). */
 const DROPPING_ROWS = ['window-not-found', 'session-not-found', 'foreground-failed'];
@@ -491,8 +498,8 @@ const originals = {
   play: TrackPlayback.prototype.play,
   save: TrackPlayback.prototype.save,
   restore: TrackPlayback.restore.bind(TrackPlayback),
-  dispatch: (Player.prototype as unknown as PlayerInternals).dispatch,
-  leaveRequests: (Player.prototype as unknown as PlayerInternals).leaveRequests,
+  dispatch: (Player.prototype as unknown as PlayerMethods).dispatch,
+  leaveRequests: (Player.prototype as unknown as PlayerMethods).leaveRequests,
   consoleError: console.error,
 };
 const onUnhandled = (reason: unknown) => world?.violation(`unhandled rejection: ${String((reason as Error)?.stack ?? reason)}`);
@@ -519,37 +526,38 @@ function instrument(): void {
     }
     return playback;
   };
-  (Player.prototype as unknown as PlayerInternals).dispatch = function (this: PlayerInternals, event, meta) {
-    const before = this.track;
-    const loading = this.loading as LoadInternals | null;
+  (Player.prototype as unknown as PlayerMethods).dispatch = function (this: PlayerMethods, event, meta) {
+    const inner = this.ctx;
+    const before = inner.track;
+    const loading = inner.loading as LoadInternals | null;
     const putsBack = !!loading?.previous;
     const row = originals.dispatch.call(this, event, meta);
     // The pauseTtlSec in force when a row pauses the player (and arms the timer), for the check of
     // docs/contract/platform.md §3 row 2; a failed load that puts a queue back pauses it anew (docs/player.md), one that did not
     // start its track at once leaves the player as it is.
-    if (row && world && this.state === 'PAUSED' && (row.effects.includes('armPauseTtl') || (row.id === 'load-failed' && putsBack))) {
+    if (row && world && inner.state === 'PAUSED' && (row.effects.includes('armPauseTtl') || (row.id === 'load-failed' && putsBack))) {
       const record = world.h.transitions.at(-1);
       if (record) world.pausedAt.set(record, { ttl: policiesInForce(this as unknown as Player).pauseTtlSec, note: stalePolicies(this as unknown as Player) });
     }
     if (row && before && DROPPING_ROWS.includes(row.id)) world?.dropped.add(playbackId(before));
     // docs/contract/platform.md §4.3 queueCompleted: "With no more tracks, the player pauses after the current audio ends."
-    const window = (this as unknown as { window: { includesEndOfQueue: boolean } | null; draining: boolean }).window;
+    const window = inner.window;
     // Not a track a superseded started-at-once load played (its queue is left for good, player.ts
     // restartCurrent: "a load superseding the one that started it waits"): nothing follows it.
-    const superseded = !!this.loading && !(this.loading as LoadInternals).startedAtOnce && (this as unknown as { firstWindowPending: boolean }).firstWindowPending;
-    if (row?.id === 'track-ends-last' && !(this as unknown as { draining: boolean }).draining && !window?.includesEndOfQueue && !superseded) {
-      if (this.track) world?.endedWithoutWindow.add(playbackId(this.track));
+    const superseded = !!inner.loading && !(inner.loading as LoadInternals).startedAtOnce && inner.firstWindowPending;
+    if (row?.id === 'track-ends-last' && !inner.draining && !window?.includesEndOfQueue && !superseded) {
+      if (inner.track) world?.endedWithoutWindow.add(playbackId(inner.track));
       world?.violation(`a track ended and the player paused as at the end of the queue, with ${window ? 'a window that says the queue goes on' : 'no window at all'}`);
     }
     // Told apart in the message: the final reports a started-at-once load held for the tracks it cut off.
-    if (row && loading && this.loading !== loading && !row.id.startsWith('load-answered')) {
+    if (row && loading && inner.loading !== loading && !row.id.startsWith('load-answered')) {
       for (const cut of loading.cutOffs) if (cut.report.__playback) world?.heldCutOffs.set(cut.report.__playback, row.id);
     }
     return row;
   };
-  (Player.prototype as unknown as PlayerInternals).leaveRequests = function (this: PlayerInternals, why: string) {
+  (Player.prototype as unknown as PlayerMethods).leaveRequests = function (this: PlayerMethods, why: string) {
     // Told apart in the message: reports held for a first window when the player leaves them.
-    for (const held of this.reportsUntilFirstWindow as { prepared: { report: { __playback?: number; type: string } } }[]) {
+    for (const held of this.ctx.reportsUntilFirstWindow as { prepared: { report: { __playback?: number; type: string } } }[]) {
       if (held.prepared.report.type === 'final' && held.prepared.report.__playback) world?.heldDropped.set(held.prepared.report.__playback, why);
     }
     return originals.leaveRequests.call(this, why);
@@ -566,8 +574,8 @@ function uninstrument(): void {
   TrackPlayback.prototype.play = originals.play;
   TrackPlayback.prototype.save = originals.save;
   TrackPlayback.restore = originals.restore;
-  (Player.prototype as unknown as PlayerInternals).dispatch = originals.dispatch;
-  (Player.prototype as unknown as PlayerInternals).leaveRequests = originals.leaveRequests;
+  (Player.prototype as unknown as PlayerMethods).dispatch = originals.dispatch;
+  (Player.prototype as unknown as PlayerMethods).leaveRequests = originals.leaveRequests;
   console.error = originals.consoleError;
   process.off('unhandledRejection', onUnhandled);
 }

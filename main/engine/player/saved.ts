@@ -9,7 +9,14 @@
  * on while the engine is down: the playhead is where it stopped.
  */
 import { isLoopbackHostname } from '../http/loopback.js';
-import type { LoadedQueue, PlaybackSession, PlayerErrorRecord } from './player.js';
+import { policiesOf, type LoadedQueue, type PlaybackSession, type PlayerErrorRecord } from './context.js';
+import type { PlayerCore } from './core.js';
+import { askAgain } from './flows.js';
+import { stateBeforeLoad, takeSnapshot } from './pending-load.js';
+import { askForNextWindowIfNear, bufferAgain, rescheduleVersionPoll, startTrackTimers } from './playback.js';
+import { heldReportsToPost, postReport } from './reports.js';
+import { TrackPlayback } from './track-playback.js';
+import { QueueWindow } from './windows.js';
 import type { MachineState } from './states.js';
 import type { SkipToItemParams, WindowPurpose } from './events.js';
 import type { SavedTrack } from './track-playback.js';
@@ -104,4 +111,95 @@ function atOwnServer(queueBaseUrl: string, own: string): boolean {
   }
   const server = new URL(own);
   return url.protocol === server.protocol && url.port === server.port && isLoopbackHostname(url.hostname);
+}
+
+/**
+ * What a restart brings back (saved.ts). A load still waiting for its answer is left out: it
+ * failed. One that had started its track at once is saved as its failure would leave the
+ * player (restorePrevious): the queue before, with a pause or suspension made since, and the
+ * reports its failure posts, owed.
+ */
+export function toSaved(p: PlayerCore): SavedPlayer {
+  const now = p.deps.clock.now();
+  const previous = p.ctx.loading?.previous;
+  const settled = previous ?? takeSnapshot(p.ctx);
+  const { queue, window, track } = settled;
+  const state = previous ? stateBeforeLoad(p.ctx, p.ctx.state) : settled.state;
+  // A pending load leaves a paused player paused, its pauseTtl timer armed; paused since the
+  // load started its track, pauseTtlSec runs from now, as restorePrevious arms it.
+  const pauseTtl = state === 'PAUSED' ? p.timers.get('pauseTtl') : undefined;
+  const ttlSec = previous && state === 'PAUSED' && !pauseTtl ? policiesOf(previous).pauseTtlSec : undefined;
+  const suspendAt = pauseTtl?.due ?? (ttlSec !== undefined ? now + ttlSec * 1_000 : null);
+  const owed = previous ? heldReportsToPost(p) : null;
+  const playback: SavedPlayback | null =
+    state !== 'IDLE' && queue && window && track
+      ? {
+          state,
+          queue,
+          window: window.response,
+          track: track.save(now),
+          atEnd: settled.atEnd,
+          atEdge: settled.atEdge,
+          draining: p.ctx.draining,
+          fetched: [...p.ctx.fetched],
+          queueCompletedAsked: p.ctx.queueCompletedAsked,
+          lastPollAt: p.ctx.lastPollAt,
+          suspendAt,
+          // With a track started at once: what the queue before was asking when the load began.
+          asking: settled.asking,
+        }
+      : null;
+  return {
+    version: SAVED_PLAYER_VERSION,
+    session: p.ctx.session,
+    volume: p.ctx.volume,
+    evictedSessions: [...p.ctx.evictedSessions],
+    lastError: p.ctx.lastError,
+    playback,
+    ...(owed ? { reportsOwed: [...owed.held, ...(owed.final ? [owed.final] : [])] } : {}),
+  };
+}
+
+/**
+ * Takes up what `save` kept, on a fresh player: the same session and queue, the playhead where
+ * it was, and the timers of that state armed again (a playing track ends and reports on time,
+ * the version poll keeps its rhythm, a paused session is still suspended at its pauseTtlSec).
+ * Requests it was waiting on are asked again. No transition is recorded: the player is where it
+ * was, it did not move.
+ */
+export function fromSaved(p: PlayerCore, saved: SavedPlayer): void {
+  p.ctx.session = saved.session;
+  p.ctx.volume = saved.volume;
+  p.ctx.evictedSessions.push(...saved.evictedSessions);
+  p.ctx.lastError = saved.lastError;
+  // Its failure would have posted them (a load pending at the save counts as failed).
+  for (const owed of saved.reportsOwed ?? []) postReport(p, owed, { ofQueueBefore: true });
+  const playback = saved.playback;
+  if (playback) {
+    const now = p.deps.clock.now();
+    p.ctx.queue = { ...playback.queue };
+    p.ctx.window = new QueueWindow(playback.window);
+    p.ctx.track = TrackPlayback.restore(playback.track);
+    p.ctx.atEnd = playback.atEnd;
+    // Records written before the edge wait existed have none.
+    p.ctx.atEdge = playback.atEdge ?? false;
+    p.ctx.draining = playback.draining;
+    for (const id of playback.fetched) p.ctx.fetched.add(id);
+    p.ctx.queueCompletedAsked = playback.queueCompletedAsked;
+    p.ctx.lastPollAt = playback.lastPollAt;
+    p.ctx.state = playback.state;
+    // Asked before the state's own timers: a background window asked again goes first.
+    askAgain(p, playback.asking);
+    if (p.ctx.state === 'PLAYING') {
+      p.ctx.track.play(now);
+      startTrackTimers(p);
+      askForNextWindowIfNear(p);
+    } else if (p.ctx.state === 'BUFFERING') {
+      bufferAgain(p);
+    } else if (p.ctx.state === 'PAUSED' && playback.suspendAt !== null) {
+      p.setTimer('pauseTtl', Math.max(0, playback.suspendAt - now), () => p.dispatch({ type: 'pauseTtlExpired' }));
+    }
+    rescheduleVersionPoll(p);
+  }
+  p.changed();
 }

@@ -1,0 +1,60 @@
+/**
+ * What the player's parts share: its state record, its dependencies, and the few acts only the
+ * player itself performs (dispatching an event through the table, arming and clearing its
+ * timers, saying that something changed). The effects, flows and ledger are functions of it.
+ */
+import type { EngineClock } from '../clock/clock.js';
+import type { ClientResult, CloudQueueClient } from './client.js';
+import type { PlayerContext, TimerName, Timers } from './context.js';
+import type { Violation } from './contract-check.js';
+import type { PlayerEvent, TransitionCause } from './events.js';
+import type { RequestRetries } from './request-policies.js';
+import type { Failure } from './retry.js';
+import type { MachineState } from './states.js';
+import type { Transition } from './transitions.js';
+
+export interface TransitionRecord {
+  playerId: string;
+  groupId: string;
+  at: number;
+  from: MachineState;
+  to: MachineState;
+  event: PlayerEvent['type'];
+  cause: TransitionCause;
+  transition: string;
+  /** The request whose answer caused it, for the traffic log's link. */
+  requestId?: string;
+  detail?: string;
+}
+
+export interface PlayerDeps {
+  playerId: string;
+  groupId: string;
+  clock: EngineClock;
+  client: CloudQueueClient;
+  onTransition?: (record: TransitionRecord) => void;
+  onViolations?: (violations: Violation[], requestId: string) => void;
+  /** Anything a view shows changed. */
+  onChange?: () => void;
+}
+
+export interface PlayerCore {
+  readonly id: string;
+  readonly groupId: string;
+  readonly ctx: PlayerContext;
+  readonly deps: PlayerDeps;
+  readonly retries: RequestRetries;
+  readonly timers: Timers;
+  /** Runs the first matching row of the table; returns it, or undefined when the event is ignored. */
+  dispatch(event: PlayerEvent, meta?: { requestId?: string; detail?: string }): Transition | undefined;
+  setTimer(name: TimerName, delayMs: number, callback: () => void): void;
+  clearTimer(name: TimerName): void;
+  /**
+   * The player leaves the queue it played, or the requests it made of it: their answers and
+   * retries no longer count (the epoch moves on), and a skip waiting for one is refused.
+   */
+  leaveRequests(why: string): void;
+  changed(): void;
+  noteError(failure: Failure): void;
+  noteViolations(result: ClientResult<unknown>): void;
+}

@@ -1,0 +1,146 @@
+/**
+ * Playback mechanics the effects share: starting and seeking a track, the timers that follow the
+ * playhead (audio ready, track end, download, update reports, pauseTtl, version poll), and
+ * leaving a queue or a session.
+ */
+import { BUFFERING_MS, fetchCompletesAt, fetchedAtOnce } from './audio.js';
+import type { PlayerCore } from './core.js';
+import { currentPolicies } from './context.js';
+import { PlaybackError } from './errors.js';
+import type { SkipToItemParams } from './events.js';
+import { backgroundWindow, pollVersion } from './flows.js';
+import { armUpdateReport } from './reports.js';
+import { TrackPlayback } from './track-playback.js';
+import type { QueueItem } from './wire.js';
+
+/** docs/contract/platform.md §8: "Every 5 minutes while paused; every 10 minutes while playing". */
+export const VERSION_POLL_PAUSED_MS = 300_000;
+export const VERSION_POLL_PLAYING_MS = 600_000;
+
+/** Moves to `item`; when `play`, through BUFFERING (the table set the state already). */
+export function startTrack(p: PlayerCore, item: QueueItem, play: boolean, positionMillis?: number): void {
+  stopTrackTimers(p);
+  p.clearTimer('pauseTtl');
+  p.ctx.track = new TrackPlayback(item, positionMillis ?? 0);
+  p.ctx.atEnd = false;
+  p.ctx.atEdge = false;
+  if (play) armAudioReady(p, p.ctx.fetched.has(item.id));
+}
+
+/** Moves the playhead within the current playback: durationPlayedMillis goes on (§2.3). */
+export function seek(p: PlayerCore, positionMillis: number | undefined): void {
+  if (positionMillis === undefined || !p.ctx.track) return;
+  p.ctx.track.seek(positionMillis, p.deps.clock.now());
+  if (p.ctx.track.playing) startTrackTimers(p);
+}
+
+export function startCommandItem(p: PlayerCore, params: SkipToItemParams, play: boolean): void {
+  const fromWindow = p.ctx.window?.item(params.itemId);
+  const item: QueueItem = fromWindow ?? { id: params.itemId, track: params.trackMetadata! };
+  if (params.trackMetadata && fetchedAtOnce(params.trackMetadata)) p.ctx.fetched.add(params.itemId);
+  startTrack(p, item, play, params.positionMillis);
+}
+
+export function armAudioReady(p: PlayerCore, alreadyFetched: boolean): void {
+  p.setTimer('audioReady', alreadyFetched ? 0 : BUFFERING_MS, () => p.dispatch({ type: 'audioReady' }));
+}
+
+/** Timers that follow the playhead: end of track, end of its audio download, update reports. */
+export function startTrackTimers(p: PlayerCore): void {
+  const track = p.ctx.track;
+  if (!track?.playing) return;
+  const now = p.deps.clock.now();
+  p.setTimer('trackEnd', track.untilPosition(track.durationMillis, now), () => p.dispatch({ type: 'trackEnded' }));
+  if (!p.ctx.fetched.has(track.item.id)) {
+    p.setTimer('download', track.untilPosition(fetchCompletesAt(track.item.track), now), () => p.dispatch({ type: 'downloadComplete' }));
+  }
+  armUpdateReport(p);
+}
+
+export function armPauseTtl(p: PlayerCore): void {
+  const ttl = currentPolicies(p.ctx).pauseTtlSec;
+  if (ttl !== undefined) p.setTimer('pauseTtl', ttl * 1_000, () => p.dispatch({ type: 'pauseTtlExpired' }));
+}
+
+export function stopTrackTimers(p: PlayerCore): void {
+  for (const name of ['audioReady', 'trackEnd', 'download', 'reportUpdate'] as const) p.clearTimer(name);
+}
+
+/**
+ * At the window's edge: a window request of this queue in flight is waited for (its answer
+ * mostly reaches past the edge; `next-window-asks-again` covers one that does not); with none,
+ * one is asked.
+ */
+export function awaitNextWindow(p: PlayerCore): void {
+  // A track a pending load started at once waits for that load's answer, its first window.
+  if (p.ctx.firstWindowPending) return;
+  if (!p.ctx.backgroundWindowRun) void backgroundWindow(p, 'refresh', 'refresh');
+}
+
+/** BUFFERING taken up again (a restart, a failed load): the edge waits for a window, a track for its audio. */
+export function bufferAgain(p: PlayerCore): void {
+  if (p.ctx.atEdge) awaitNextWindow(p);
+  else if (p.ctx.track) armAudioReady(p, p.ctx.fetched.has(p.ctx.track.item.id));
+}
+
+export function askForNextWindowIfNear(p: PlayerCore): void {
+  const current = p.ctx.track?.item.id;
+  if (current && !p.ctx.draining && p.ctx.window?.needsNextWindow(current)) void backgroundWindow(p, 'refresh', 'refresh');
+}
+
+/** Polls /version every 600 s while playing, 300 s while paused; not when idle or suspended. */
+export function rescheduleVersionPoll(p: PlayerCore): void {
+  const interval = p.ctx.state === 'PLAYING' || p.ctx.state === 'BUFFERING' ? VERSION_POLL_PLAYING_MS : p.ctx.state === 'PAUSED' ? VERSION_POLL_PAUSED_MS : null;
+  if (interval === null || !p.ctx.queue || !p.ctx.window) return p.clearTimer('versionPoll');
+  const existing = p.timers.get('versionPoll');
+  const due = Math.max(p.deps.clock.now(), p.ctx.lastPollAt + interval);
+  if (existing && existing.due === due) return;
+  p.setTimer('versionPoll', due - p.deps.clock.now(), () => {
+    void pollVersion(p);
+    rescheduleVersionPoll(p);
+  });
+}
+
+export function dropQueue(p: PlayerCore): void {
+  p.leaveRequests('the queue was dropped');
+  for (const name of [...p.timers.keys()]) p.clearTimer(name);
+  p.ctx.queue = null;
+  p.ctx.window = null;
+  p.ctx.track = null;
+  p.ctx.atEnd = false;
+  p.ctx.atEdge = false;
+  p.ctx.draining = false;
+  p.ctx.fetched.clear();
+  // A load whose track started at once is what was playing: it went with the queue. One that
+  // would have put back a queue from before (taken from a load it superseded) now has none.
+  if (p.ctx.loading?.startedAtOnce) settleLoad(p, new PlaybackError('ERROR_CLOUD_QUEUE_SERVER', 'the queue being loaded was dropped'));
+  else if (p.ctx.loading) p.ctx.loading.previous = null;
+}
+
+/** Ends the skip waiting for the server: done (no error), or refused with `error`. */
+export function settleSkip(p: PlayerCore, error?: PlaybackError): void {
+  if (error) p.ctx.skipping?.reject(error);
+  else p.ctx.skipping?.resolve();
+  p.ctx.skipping = null;
+}
+
+
+export function settleLoad(p: PlayerCore, error: PlaybackError): void {
+  p.ctx.loading?.reject(error);
+  p.ctx.loading = null;
+}
+
+/** Drops the queue and forgets the session; a load it asked for, with a queue or still without one, is not the next session's. */
+export function evictSession(p: PlayerCore): void {
+  // Before the queue goes: a load whose track started at once would fail as the queue dropped.
+  settleLoad(p, new PlaybackError('ERROR_SESSION_EVICTED', 'the session was evicted'));
+  dropQueue(p);
+  forgetSession(p);
+}
+
+export function forgetSession(p: PlayerCore): void {
+  if (!p.ctx.session) return;
+  p.ctx.evictedSessions.push(p.ctx.session.id);
+  if (p.ctx.evictedSessions.length > 50) p.ctx.evictedSessions.shift();
+  p.ctx.session = null;
+}
