@@ -47,7 +47,7 @@ async function serve(): Promise<void> {
   const [{ createEngine }, { default: Fastify }, { basicHeader }] = await Promise.all([
     import('../main/engine/index.js'),
     import('fastify'),
-    import('../main/engine/login/basic-auth.js'),
+    import('../main/engine/login/client-auth/basic-auth.js'),
   ]);
   const dataDir = mkdtempSync(join(tmpdir(), 'cqc-bench-'));
   const engine = await createEngine({ dataDir, port: 0 });

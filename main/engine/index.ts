@@ -27,7 +27,7 @@ import { HouseholdEditor } from './household/edits.js';
 import { seedDemoData } from './household/seed.js';
 import { HouseholdViews } from './household/views.js';
 import { DEFAULT_HOST, DEFAULT_PORT, SERVICE_NAMES, boundPort, listenAll, type ServiceApps } from './http/listeners.js';
-import type { OpenOAuthWindow } from './login/console-flows.js';
+import type { OpenOAuthWindow } from './login/console/console-flows.js';
 import { createLoginService } from './login/service.js';
 import { faultCommandHandlers } from './faults/commands.js';
 import { faultingTransport } from './faults/player-transport.js';

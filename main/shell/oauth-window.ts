@@ -4,12 +4,12 @@
  * (`oauth.window.navigated`), which records it on the flow's timeline and answers whether it is
  * the redirect to the integration's redirect URI; that request is stopped and the engine's page
  * shows what arrived, so it works even when nothing listens there. All logic is in the engine
- * (login/console-flows.ts); this file only connects Electron's events to it.
+ * (login/console/console-flows.ts); this file only connects Electron's events to it.
  */
 import { BrowserWindow, session, type WebContents } from 'electron';
 import type { NavigationVerdict, WindowNavigationEvent } from '../engine/api/oauth-types.js';
 import type { Engine } from '../engine/index.js';
-import type { OAuthWindowRequest } from '../engine/login/console-flows.js';
+import type { OAuthWindowRequest } from '../engine/login/console/console-flows.js';
 
 const oauthWindows = new WeakSet<WebContents>();
 

@@ -2,10 +2,10 @@
 import { EngineError } from '../api/errors.js';
 import type { CommandHandlers } from '../api/runner.js';
 import type { EventBus } from '../events/bus.js';
-import type { ConsoleFlows } from './console-flows.js';
-import type { FlowRecorder } from './flow-recorder.js';
-import type { IntegrationManager } from './integrations.js';
-import type { Issuer } from './issuer.js';
+import type { ConsoleFlows } from './console/console-flows.js';
+import type { Issuer } from './grants/issuer.js';
+import type { FlowRecorder } from './inspector/flow-recorder.js';
+import type { IntegrationManager } from './integrations/integrations.js';
 import type { LoginSettingsStore } from './settings.js';
 
 export type OAuthCommandName =

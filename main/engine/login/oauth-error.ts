@@ -1,6 +1,7 @@
 /**
- * OAuth errors as values (RFC 6749 §4.1.2.1, §5.2): one class, the error code, a description for
- * the developer, and the HTTP status the token endpoint answers with (docs/contract/console.md §2).
+ * OAuth errors as values (RFC 6749 §4.1.2.1, §5.2): one class per error code, each carrying a
+ * description for the developer and the HTTP status the token endpoint answers with
+ * (docs/contract/console.md §2). Every OAuth error the login service answers is built here.
  */
 import type { OAuthErrorView } from '../api/oauth-types.js';
 
@@ -39,15 +40,67 @@ export class OAuthError extends Error {
   }
 }
 
-/**
- * `redirectUri` with `params` appended to its query, leaving the URI's own query byte for byte
- * as registered (re-serialising it through URL would re-encode it).
- */
-export function withQuery(redirectUri: string, params: Record<string, string | undefined>): string {
-  const query = new URLSearchParams();
-  for (const [key, value] of Object.entries(params)) if (value !== undefined) query.append(key, value);
-  const added = query.toString();
-  if (!redirectUri.includes('?')) return `${redirectUri}?${added}`;
-  if (redirectUri.endsWith('?') || redirectUri.endsWith('&')) return `${redirectUri}${added}`;
-  return `${redirectUri}&${added}`;
+/** A parameter is missing, repeated or malformed, or the request cannot be read. */
+export class InvalidRequest extends OAuthError {
+  constructor(description: string) {
+    super('invalid_request', description);
+  }
+}
+
+/** Client authentication failed (answered 401 with a Basic challenge). */
+export class InvalidClient extends OAuthError {
+  constructor(description: string) {
+    super('invalid_client', description);
+  }
+}
+
+/** The code or refresh token is unknown, spent, expired, revoked or someone else's. */
+export class InvalidGrant extends OAuthError {
+  constructor(description: string) {
+    super('invalid_grant', description);
+  }
+}
+
+/** The client may not use this grant. */
+export class UnauthorizedClient extends OAuthError {
+  constructor(description: string) {
+    super('unauthorized_client', description);
+  }
+}
+
+export class UnsupportedGrantType extends OAuthError {
+  constructor(description: string) {
+    super('unsupported_grant_type', description);
+  }
+}
+
+export class InvalidScope extends OAuthError {
+  constructor(description: string) {
+    super('invalid_scope', description);
+  }
+}
+
+export class UnsupportedResponseType extends OAuthError {
+  constructor(description: string) {
+    super('unsupported_response_type', description);
+  }
+}
+
+/** The user denied, or could not sign in. */
+export class AccessDenied extends OAuthError {
+  constructor(description: string) {
+    super('access_denied', description);
+  }
+}
+
+export class ServerError extends OAuthError {
+  constructor(description: string) {
+    super('server_error', description);
+  }
+}
+
+export class TemporarilyUnavailable extends OAuthError {
+  constructor(description: string) {
+    super('temporarily_unavailable', description);
+  }
 }

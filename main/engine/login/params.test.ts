@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { withQuery } from './oauth-error.js';
-import { Params } from './params.js';
-import { isWellFormedChallenge, s256, verifierMatches } from './pkce.js';
+import { Params, withQuery } from './params.js';
+import { isWellFormedChallenge, verifierMatches } from './pkce.js';
+import { s256 } from './secrets.js';
 
 describe('parameters as received', () => {
   it('keeps repeated parameters visible instead of merging them', () => {

@@ -1,7 +1,8 @@
 /**
  * Query and form parameters exactly as received: every value of every name, so that a repeated
  * parameter is seen (RFC 6749 §3.1, §3.2: parameters MUST NOT be included more than once) rather
- * than silently merged or turned into an array.
+ * than silently merged or turned into an array. And the one way parameters are added to a
+ * redirect URI: its own query kept byte for byte.
  */
 export class Params {
   private constructor(readonly entries: readonly (readonly [string, string])[]) {}
@@ -67,4 +68,17 @@ export class Params {
 /** Inspector records stay small whatever a client sends. */
 export function clip(value: string, max = 512): string {
   return value.length > max ? `${value.slice(0, max)}… (${value.length} chars)` : value;
+}
+
+/**
+ * `redirectUri` with `params` appended to its query, leaving the URI's own query byte for byte
+ * as registered (re-serialising it through URL would re-encode it).
+ */
+export function withQuery(redirectUri: string, params: Record<string, string | undefined>): string {
+  const query = new URLSearchParams();
+  for (const [key, value] of Object.entries(params)) if (value !== undefined) query.append(key, value);
+  const added = query.toString();
+  if (!redirectUri.includes('?')) return `${redirectUri}?${added}`;
+  if (redirectUri.endsWith('?') || redirectUri.endsWith('&')) return `${redirectUri}${added}`;
+  return `${redirectUri}&${added}`;
 }

@@ -1,9 +1,13 @@
 /**
- * Secrets, codes and tokens: high-entropy random values (256 bits), stored only as SHA-256
- * hashes and compared in constant time. A fast hash is the right one here: the values are random,
- * not passwords, so there is nothing for a slow hash to protect, and the token endpoint stays fast.
+ * The login service's one secrets module: every random value it hands out (secrets, codes,
+ * tokens, sign-in cookies, CSRF tokens, ids) and every hash or comparison of one goes through
+ * here. Random values are high-entropy (256 bits unless said), stored only as SHA-256 hashes and
+ * compared in constant time. A fast hash is the right one for them: they are random, not
+ * passwords, so there is nothing for a slow hash to protect, and the token endpoint stays fast.
+ * Passwords are the exception and keep their slow hash (`security/passwords.ts`).
  */
-import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, hash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import { hashPassword, verifyPassword } from '../security/passwords.js';
 
 const SECRET_BYTES = 32;
 /** How many leading characters of a secret or token the console shows to tell them apart. */
@@ -26,9 +30,12 @@ function random(bytes: number): Buffer {
   return out;
 }
 
-/** A fresh opaque secret, code or token: 256 random bits, base64url. */
-export function randomSecret(): string {
-  return random(SECRET_BYTES).toString('base64url');
+/**
+ * A fresh opaque secret, code or token, base64url: 256 random bits unless `bytes` says otherwise
+ * (a sign-in's id is 128 bits: it names the sign-in, its cookie is what proves it).
+ */
+export function randomSecret(bytes = SECRET_BYTES): string {
+  return random(bytes).toString('base64url');
 }
 
 /**
@@ -40,6 +47,11 @@ export function newId(prefix: string, now: number): string {
   return `${prefix}_${Math.max(0, Math.floor(now)).toString(36).padStart(9, '0')}${random(6).toString('base64url')}`;
 }
 
+/** A client key's client_id: a random UUID (public, but unguessable so keys cannot be enumerated). */
+export function newClientId(): string {
+  return randomUUID();
+}
+
 export function sha256(value: string): Buffer {
   return hash('sha256', value, 'buffer');
 }
@@ -47,6 +59,33 @@ export function sha256(value: string): Buffer {
 /** Constant-time equality of two hashes. */
 export function sameHash(a: Buffer, b: Buffer): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/** Whether `presented` is the secret whose SHA-256 hash is `stored`, in constant time. */
+export function matchesHash(presented: string, stored: Buffer): boolean {
+  return sameHash(sha256(presented), stored);
+}
+
+/** Constant-time equality of two strings (a CSRF token, a PKCE challenge). */
+export function sameSecret(a: string, b: string): boolean {
+  return sameHash(Buffer.from(a), Buffer.from(b));
+}
+
+/** PKCE's S256 transform: BASE64URL(SHA-256(ASCII(verifier))), 43 characters (RFC 7636 §4.2). */
+export function s256(verifier: string): string {
+  return createHash('sha256').update(verifier, 'ascii').digest('base64url');
+}
+
+/** Compared against when a username is unknown, so that a wrong name costs as long as a wrong password. */
+let unknownUserHash: string | null = null;
+
+/**
+ * Whether `password` is the one stored as `storedHash` (scrypt); `undefined` for an unknown user,
+ * which still costs one scrypt so the answer's timing does not tell which names exist.
+ */
+export function passwordMatches(password: string, storedHash: string | undefined): boolean {
+  const matches = verifyPassword(password, storedHash ?? (unknownUserHash ??= hashPassword('not a password')));
+  return matches && storedHash !== undefined;
 }
 
 export function hintOf(value: string): string {

@@ -1,5 +1,13 @@
 /**
- * The login service, built from its parts for `createEngine`: the fastify app of the login
+ * `login/`: the OAuth 2.0 authorization server (docs/contract/platform.md §4, docs/contract/console.md §2),
+ * one folder per job: `endpoints/` (the HTTP routes), `grants/` (one checklist per grant, and
+ * what a grant issues), `client-auth/` (Basic client authentication), `integrations/`
+ * (registration, keys, redirect URIs), `inspector/` (the flow inspector's record) and `console/`
+ * (the console's own flows). Beside them, what every job shares: `secrets.ts` (the one place
+ * secrets are made, hashed and compared), `oauth-error.ts`, `params.ts`, `pkce.ts`, `paths.ts`,
+ * `settings.ts`, `atomic.ts`, and the command handlers (`commands.ts`).
+ *
+ * This file builds the service from its parts for `createEngine`: the fastify app of the login
  * listener, the control API's bearer check and call observer, the command handlers, and the
  * sample integration's callback route on the console listener.
  */
@@ -9,20 +17,20 @@ import type { EngineClock } from '../clock/clock.js';
 import type { AccessTokenVerifier, BearerCallObserver } from '../control/access.js';
 import type { EventBus } from '../events/bus.js';
 import type { Store } from '../store/store.js';
-import { buildLoginApp } from './app.js';
-import { AuthorizationEndpoint } from './authorization-endpoint.js';
 import { oauthCommands } from './commands.js';
-import { ConsoleFlows, type OpenOAuthWindow } from './console-flows.js';
-import { ConsoleToken } from './console-token.js';
-import { accessTokenVerifier, bearerCallObserver } from './control-access.js';
-import { FlowRecorder } from './flow-recorder.js';
-import { FlowStarts } from './flow-starts.js';
-import { IntegrationManager } from './integrations.js';
-import { Interactions } from './interactions.js';
-import { Issuer } from './issuer.js';
-import { SampleIntegration, sampleCallbackRoutes } from './sample.js';
+import { ConsoleFlows, type OpenOAuthWindow } from './console/console-flows.js';
+import { ConsoleToken } from './console/console-token.js';
+import { FlowStarts } from './console/flow-starts.js';
+import { SampleIntegration, sampleCallbackRoutes } from './console/sample.js';
+import { buildLoginApp } from './endpoints/app.js';
+import { AuthorizationEndpoint } from './endpoints/authorization-endpoint.js';
+import { Interactions } from './endpoints/interactions.js';
+import { TokenEndpoint } from './endpoints/token-endpoint.js';
+import { accessTokenVerifier, bearerCallObserver } from './grants/control-access.js';
+import { Issuer } from './grants/issuer.js';
+import { FlowRecorder } from './inspector/flow-recorder.js';
+import { IntegrationManager } from './integrations/integrations.js';
 import { LoginSettingsStore } from './settings.js';
-import { TokenEndpoint } from './token-endpoint.js';
 
 export interface LoginServiceOptions {
   store: Store;

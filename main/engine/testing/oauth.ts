@@ -5,7 +5,7 @@
  */
 import type { CreatedIntegration } from '../api/oauth-types.js';
 import type { Engine } from '../index.js';
-import { basicHeader } from '../login/basic-auth.js';
+import { basicHeader } from '../login/client-auth/basic-auth.js';
 import { admin } from './http.js';
 
 export const LOOPBACK_REDIRECT = 'http://127.0.0.1:9/callback';

@@ -2,10 +2,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ClientKeyView, CreatedIntegration, IntegrationView, IssuedClientSecret } from '../api/oauth-types.js';
-import type { Engine } from '../index.js';
-import { admin, startTestEngine } from '../testing/http.js';
-import { createIntegration } from '../testing/oauth.js';
+import type { ClientKeyView, CreatedIntegration, IntegrationView, IssuedClientSecret } from '../../api/oauth-types.js';
+import type { Engine } from '../../index.js';
+import { admin, startTestEngine } from '../../testing/http.js';
+import { createIntegration } from '../../testing/oauth.js';
 
 let engine: Engine;
 beforeAll(async () => {

@@ -6,16 +6,16 @@
  * — shows up in the flow inspector like any other, and is kept until a minute before it expires
  * (on the engine clock) or stops working (expired, revoked).
  */
-import { OAUTH_SCOPE } from '../api/oauth-types.js';
-import { EngineError } from '../api/errors.js';
-import type { ServiceUrls } from '../api/types.js';
-import { DEMO_USER } from '../household/seed.js';
-import type { Store } from '../store/store.js';
-import { basicHeader } from './basic-auth.js';
-import type { FlowRecorder } from './flow-recorder.js';
-import type { IntegrationManager } from './integrations.js';
-import type { Issuer } from './issuer.js';
-import { TOKEN_PATH } from './paths.js';
+import { EngineError } from '../../api/errors.js';
+import { OAUTH_SCOPE } from '../../api/oauth-types.js';
+import type { ServiceUrls } from '../../api/types.js';
+import { DEMO_USER } from '../../household/seed.js';
+import type { Store } from '../../store/store.js';
+import { basicHeader } from '../client-auth/basic-auth.js';
+import type { Issuer } from '../grants/issuer.js';
+import type { FlowRecorder } from '../inspector/flow-recorder.js';
+import type { IntegrationManager } from '../integrations/integrations.js';
+import { TOKEN_PATH } from '../paths.js';
 import type { SampleIntegration } from './sample.js';
 
 const RENEW_BEFORE_MS = 60_000;

@@ -3,16 +3,16 @@
  * (600 s, single use), then access tokens (86400 s) and refresh tokens. All lifetimes run on the
  * engine clock; revoking a grant ends every token of it at once.
  */
-import { EngineError } from '../api/errors.js';
-import { CODE_LIFETIME_MS, tokenStatus, type GrantView, type TokenView } from '../api/oauth-types.js';
-import type { EngineClock } from '../clock/clock.js';
-import type { EventBus } from '../events/bus.js';
-import type { Token, TokenWithGrant } from '../store/repositories/tokens.js';
-import type { Store } from '../store/store.js';
-import { atomically, type AtomicStore } from './atomic.js';
-import type { FlowRecorder } from './flow-recorder.js';
-import type { RegisteredClient } from './integrations.js';
-import { hintOf, newId, randomSecret, sha256 } from './secrets.js';
+import { EngineError } from '../../api/errors.js';
+import { CODE_LIFETIME_MS, tokenStatus, type GrantView, type TokenView } from '../../api/oauth-types.js';
+import type { EngineClock } from '../../clock/clock.js';
+import type { EventBus } from '../../events/bus.js';
+import type { Token, TokenWithGrant } from '../../store/repositories/tokens.js';
+import type { Store } from '../../store/store.js';
+import { atomically, type AtomicStore } from '../atomic.js';
+import type { FlowRecorder } from '../inspector/flow-recorder.js';
+import type { RegisteredClient } from '../integrations/integrations.js';
+import { hintOf, newId, randomSecret, sha256 } from '../secrets.js';
 
 export const ACCESS_TOKEN_LIFETIME_S = 86_400;
 const GRANTS_SHOWN = 50;

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { Integration } from '../store/repositories/integrations.js';
-import type { ClientKey } from '../store/repositories/client-keys.js';
+import type { Integration } from '../../store/repositories/integrations.js';
+import type { ClientKey } from '../../store/repositories/client-keys.js';
 import { checkAuthorizationRequest, type AuthorizeContext } from './authorize.js';
-import type { RegisteredClient } from './integrations.js';
-import { Params } from './params.js';
+import type { RegisteredClient } from '../integrations/integrations.js';
+import { Params } from '../params.js';
 
 const client: RegisteredClient = {
   integration: { id: 'int_1', name: 'App', description: '', category: '', rotateRefreshTokens: true, sample: false, createdAt: 0, updatedAt: 0 } satisfies Integration,

@@ -5,8 +5,8 @@
  * Everything else that cannot be reached from the public internet is refused with the reason why.
  */
 import { BlockList, isIP } from 'node:net';
-import { LOOPBACK_WARNING } from '../api/oauth-types.js';
-import { isLoopbackHostname } from '../http/loopback.js';
+import { LOOPBACK_WARNING } from '../../api/oauth-types.js';
+import { isLoopbackHostname } from '../../http/loopback.js';
 
 export type RedirectUriVerdict = { ok: true; loopback: boolean; warning: string | null } | { ok: false; reason: string };
 

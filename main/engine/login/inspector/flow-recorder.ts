@@ -1,14 +1,17 @@
 /**
- * The OAuth flow inspector's recorder: every step of a flow (authorize request, login, consent,
- * redirect, token requests, refreshes, API calls) lands on one timeline, stored and pushed as an
- * event. Only the newest flows are kept, and a chatty integration cannot grow one flow without end.
+ * `login/inspector/`: the OAuth flow inspector's record. This file is its recorder; `checklist.ts`
+ * is the record of what one request was checked against, line by line.
+ *
+ * Every step of a flow (authorize request, login, consent, redirect, token requests, refreshes,
+ * API calls) lands on one timeline, stored and pushed as an event. Only the newest flows are kept,
+ * and a chatty integration cannot grow one flow without end.
  */
-import type { FlowOrigin, FlowStatus, FlowStepDetail, FlowSummary, FlowView } from '../api/oauth-types.js';
-import type { EngineClock } from '../clock/clock.js';
-import type { EventBus } from '../events/bus.js';
-import type { Store } from '../store/store.js';
-import { atomically, type AtomicStore } from './atomic.js';
-import { newId } from './secrets.js';
+import type { FlowOrigin, FlowStatus, FlowStepDetail, FlowSummary, FlowView } from '../../api/oauth-types.js';
+import type { EngineClock } from '../../clock/clock.js';
+import type { EventBus } from '../../events/bus.js';
+import type { Store } from '../../store/store.js';
+import { atomically, type AtomicStore } from '../atomic.js';
+import { newId } from '../secrets.js';
 
 export const KEPT_FLOWS = 500;
 /** API calls recorded per flow; later ones are counted, not stored. */

@@ -1,14 +1,20 @@
 /**
- * The login service listener (docs/contract/platform.md §4.1, docs/contract/console.md §2, port P+1). Forms are read by our own parser
- * so that repeated parameters stay visible; any body the endpoints cannot read becomes an OAuth
+ * `login/endpoints/`: the login service's HTTP side. This file is its listener (port P+1) and
+ * route table; `authorization-endpoint.ts` answers the authorization request (checked in
+ * `authorize.ts`), the sign-in and consent pages (`pages.ts`, sign-ins in progress in
+ * `interactions.ts`); `token-endpoint.ts` answers the token requests the grants decide.
+ *
+ * The routes are those of docs/contract/platform.md §4.1 and docs/contract/console.md §2. Forms
+ * are read by our own parser so that repeated parameters stay visible; any body the endpoints cannot read becomes an OAuth
  * error (JSON at the token endpoint, an HTML page elsewhere), never a 500 and never a redirect.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { createServiceApp } from '../http/service-app.js';
+import { createServiceApp } from '../../http/service-app.js';
+import { InvalidRequest, ServerError } from '../oauth-error.js';
+import { Params } from '../params.js';
+import { AUTHORIZE_PATH, CONSENT_PATH, SIGN_IN_PATH, TOKEN_PATH } from '../paths.js';
 import type { AuthorizationEndpoint, PageAnswer } from './authorization-endpoint.js';
 import { errorPage, pageHeaders } from './pages.js';
-import { Params } from './params.js';
-import { AUTHORIZE_PATH, CONSENT_PATH, SIGN_IN_PATH, TOKEN_PATH } from './paths.js';
 import { NO_STORE, type TokenEndpoint, type TokenAnswer } from './token-endpoint.js';
 
 /** Forms larger than this are refused: no legitimate OAuth form comes close. */
@@ -32,7 +38,7 @@ function refuse(reply: FastifyReply, clientError: boolean, why: string): Fastify
     const answer: TokenAnswer = {
       status: clientError ? 400 : 500,
       headers: NO_STORE,
-      body: { error: clientError ? 'invalid_request' : 'server_error', error_description: why },
+      body: (clientError ? new InvalidRequest(why) : new ServerError(why)).toBody(),
     };
     return send(reply, answer);
   }
@@ -78,7 +84,7 @@ export async function buildLoginApp(options: LoginAppOptions): Promise<FastifyIn
       send(reply.header('allow', 'POST'), {
         status: 405,
         headers: NO_STORE,
-        body: { error: 'invalid_request', error_description: `the token endpoint takes POST, not ${request.method}` },
+        body: new InvalidRequest(`the token endpoint takes POST, not ${request.method}`).toBody(),
       }),
   });
   return app;

@@ -3,11 +3,11 @@
  * live access tokens, and each call made with one as a step of its token's flow. The control API
  * only sees these two functions.
  */
-import type { AccessTokenVerifier, BearerCallObserver } from '../control/access.js';
-import type { FlowRecorder } from './flow-recorder.js';
+import type { AccessTokenVerifier, BearerCallObserver } from '../../control/access.js';
+import type { FlowRecorder } from '../inspector/flow-recorder.js';
+import { clip } from '../params.js';
+import { mask } from '../secrets.js';
 import type { Issuer } from './issuer.js';
-import { clip } from './params.js';
-import { mask } from './secrets.js';
 
 export function accessTokenVerifier(issuer: Issuer): AccessTokenVerifier {
   return (bearer) => {

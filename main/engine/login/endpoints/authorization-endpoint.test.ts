@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { CreatedIntegration, FlowView, GrantView } from '../api/oauth-types.js';
-import type { Engine } from '../index.js';
-import { admin, startTestEngine } from '../testing/http.js';
-import { FormBrowser, LOOPBACK_REDIRECT, authorizeParams, authorizeUrl, createIntegration, hiddenFields, signInAndDecide } from '../testing/oauth.js';
-import { s256 } from './pkce.js';
+import type { CreatedIntegration, FlowView, GrantView } from '../../api/oauth-types.js';
+import type { Engine } from '../../index.js';
+import { admin, startTestEngine } from '../../testing/http.js';
+import { FormBrowser, LOOPBACK_REDIRECT, authorizeParams, authorizeUrl, createIntegration, hiddenFields, signInAndDecide } from '../../testing/oauth.js';
+import { s256 } from '../secrets.js';
 
 let engine: Engine;
 let client: CreatedIntegration;

@@ -1,7 +1,11 @@
 /**
- * The integration manager (docs/contract/platform.md §1.5, §2.1; docs/contract/console.md §7): integrations with named client keys and
- * their redirect URIs. A key's secret is returned only when it is created or regenerated and is
- * stored as a SHA-256 hash. Every redirect URI passes the rules of `redirect-uri.ts`.
+ * `login/integrations/`: what an integration registers: the integration, its named client keys and
+ * their redirect URIs (here), what a redirect URI may be (`redirect-uri.ts`), and how a presented
+ * one differs from the registered ones (`redirect-compare.ts`).
+ *
+ * The integration manager (docs/contract/platform.md §1.5, §2.1; docs/contract/console.md §7). A
+ * key's secret is returned only when it is created or regenerated and is stored as a SHA-256 hash.
+ * Every redirect URI passes the rules of `redirect-uri.ts`.
  */
 import type {
   ClientKeyView,
@@ -9,18 +13,17 @@ import type {
   IntegrationView,
   IssuedClientSecret,
   RedirectUriView,
-} from '../api/oauth-types.js';
-import { EngineError } from '../api/errors.js';
-import type { EngineClock } from '../clock/clock.js';
-import type { EventBus } from '../events/bus.js';
-import type { ClientKey } from '../store/repositories/client-keys.js';
-import type { Integration, IntegrationChanges } from '../store/repositories/integrations.js';
-import type { RedirectUri } from '../store/repositories/redirect-uris.js';
-import type { Store } from '../store/store.js';
+} from '../../api/oauth-types.js';
+import { EngineError } from '../../api/errors.js';
+import type { EngineClock } from '../../clock/clock.js';
+import type { EventBus } from '../../events/bus.js';
+import type { ClientKey } from '../../store/repositories/client-keys.js';
+import type { Integration, IntegrationChanges } from '../../store/repositories/integrations.js';
+import type { RedirectUri } from '../../store/repositories/redirect-uris.js';
+import type { Store } from '../../store/store.js';
+import { hintOf, newClientId, newId, randomSecret, sha256 } from '../secrets.js';
+import type { LoginSettingsStore } from '../settings.js';
 import { checkRedirectUri, isLoopbackRedirectUri } from './redirect-uri.js';
-import { hintOf, newId, randomSecret, sha256 } from './secrets.js';
-import type { LoginSettingsStore } from './settings.js';
-import { randomUUID } from 'node:crypto';
 
 export const DEFAULT_KEY_NAME = 'Default';
 const MAX_CACHED_CLIENTS = 1_000;
@@ -228,7 +231,7 @@ export class IntegrationManager {
       id: newId('key', now),
       integrationId,
       name,
-      clientId: randomUUID(),
+      clientId: newClientId(),
       secretHash: sha256(secret),
       secretHint: hintOf(secret),
       createdAt: now,

@@ -3,8 +3,8 @@
  * (the integration's name and description, the scope, "Allow" and "Deny") and the 400 page for a
  * request that cannot be answered with a redirect. Plain HTML, no script, every value escaped.
  */
-import { OAUTH_SCOPE, type FlowCheck, type RedirectComparison } from '../api/oauth-types.js';
-import { CONSENT_PATH, SIGN_IN_PATH } from './paths.js';
+import { OAUTH_SCOPE, type FlowCheck, type RedirectComparison } from '../../api/oauth-types.js';
+import { CONSENT_PATH, SIGN_IN_PATH } from '../paths.js';
 
 export const SCOPE_TEXT = 'see what is playing, change playback and volume, change rooms and groups, and play favorites and playlists';
 

@@ -4,11 +4,10 @@
  * site can log a user in under someone else's name) and to its pages by a CSRF token. They live
  * 600 s on the engine clock, in memory: a restart simply asks the user to start again.
  */
-import { randomBytes } from 'node:crypto';
-import type { EngineClock } from '../clock/clock.js';
+import type { EngineClock } from '../../clock/clock.js';
+import { AUTHORIZE_PATH } from '../paths.js';
+import { matchesHash, randomSecret, sameSecret, sha256 } from '../secrets.js';
 import type { AuthorizationRequest } from './authorize.js';
-import { AUTHORIZE_PATH } from './paths.js';
-import { sameHash, sha256 } from './secrets.js';
 
 export const INTERACTION_LIFETIME_MS = 600_000;
 export const MAX_FAILED_SIGN_INS = 5;
@@ -38,11 +37,11 @@ export class Interactions {
 
   /** A new sign-in; the caller sets `cookie` on the response. */
   create(request: AuthorizationRequest, flowId: string): { interaction: Interaction; cookie: string } {
-    const id = token(16);
-    const binding = token(32);
+    const id = randomSecret(16);
+    const binding = randomSecret(32);
     const interaction: Interaction = {
       id,
-      csrf: token(32),
+      csrf: randomSecret(32),
       flowId,
       request,
       userId: null,
@@ -66,7 +65,7 @@ export class Interactions {
       return { ok: false, why: 'this sign-in expired (a sign-in lasts 10 minutes on the engine clock)' };
     }
     const binding = readCookie(cookieHeaderValue, COOKIE_PREFIX + id);
-    if (!binding || !sameHash(sha256(binding), interaction.bindingHash)) {
+    if (!binding || !matchesHash(binding, interaction.bindingHash)) {
       return { ok: false, why: 'this sign-in was started in another browser (or cookies are blocked)' };
     }
     return { ok: true, interaction };
@@ -74,7 +73,7 @@ export class Interactions {
 
   /** A form's CSRF token matches its sign-in. */
   checkCsrf(interaction: Interaction, presented: string | undefined): boolean {
-    return presented !== undefined && sameHash(Buffer.from(presented), Buffer.from(interaction.csrf));
+    return presented !== undefined && sameSecret(presented, interaction.csrf);
   }
 
   /** Ends a sign-in; returns the header that clears its cookie. */
@@ -82,10 +81,6 @@ export class Interactions {
     this.pending.delete(interaction.id);
     return cookieHeader(interaction.id, '', 0);
   }
-}
-
-function token(bytes: number): string {
-  return randomBytes(bytes).toString('base64url');
 }
 
 function cookieHeader(id: string, value: string, maxAgeSeconds: number): string {

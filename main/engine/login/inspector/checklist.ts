@@ -2,7 +2,7 @@
  * A checklist of what a request was validated against, in order, for the flow inspector: each
  * check passed, failed (with why), or was not reached because an earlier one failed.
  */
-import type { FlowCheck } from '../api/oauth-types.js';
+import type { FlowCheck } from '../../api/oauth-types.js';
 
 export class Checklist<Id extends string> {
   private readonly checks: FlowCheck[];

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { EngineEvent } from '../api/events.js';
-import type { FlowView, GrantView, NavigationVerdict, StartedFlow } from '../api/oauth-types.js';
-import type { Engine } from '../index.js';
-import { admin, startTestEngine } from '../testing/http.js';
-import { FormBrowser, LOOPBACK_REDIRECT, createIntegration, signInAndDecide, tokenRequest } from '../testing/oauth.js';
-import { basicHeader } from './basic-auth.js';
-import type { OAuthWindowRequest } from './console-flows.js';
+import type { EngineEvent } from '../../api/events.js';
+import type { FlowView, GrantView, NavigationVerdict, StartedFlow } from '../../api/oauth-types.js';
+import type { Engine } from '../../index.js';
+import { admin, startTestEngine } from '../../testing/http.js';
+import { FormBrowser, LOOPBACK_REDIRECT, createIntegration, signInAndDecide, tokenRequest } from '../../testing/oauth.js';
+import { basicHeader } from '../client-auth/basic-auth.js';
+import type { OAuthWindowRequest } from '../console/console-flows.js';
 
 let engine: Engine;
 const openOAuthWindow = vi.fn<(request: OAuthWindowRequest) => void>();

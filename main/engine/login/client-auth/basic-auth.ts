@@ -3,9 +3,9 @@
  * Base64 of `client_id:client_secret`, each form-urlencoded before encoding. Reads the header
  * strictly and says exactly what was wrong with it, for the flow inspector.
  */
-import type { BasicHeaderReport } from '../api/oauth-types.js';
-import { clip } from './params.js';
-import { mask } from './secrets.js';
+import type { BasicHeaderReport } from '../../api/oauth-types.js';
+import { clip } from '../params.js';
+import { mask } from '../secrets.js';
 
 export interface ClientCredentials {
   clientId: string;

@@ -6,18 +6,16 @@
  * households with the token. Its secret lives only in memory; each start gives it a new one.
  */
 import type { FastifyInstance } from 'fastify';
-import { OAUTH_SCOPE, type FlowOrigin, type StartedFlow } from '../api/oauth-types.js';
-import type { ServiceUrls } from '../api/types.js';
-import { basicHeader } from './basic-auth.js';
-import type { FlowRecorder } from './flow-recorder.js';
+import { OAUTH_SCOPE, type FlowOrigin, type StartedFlow } from '../../api/oauth-types.js';
+import type { ServiceUrls } from '../../api/types.js';
+import { basicHeader } from '../client-auth/basic-auth.js';
+import { escapeHtml as e, layout, pageHeaders } from '../endpoints/pages.js';
+import type { FlowRecorder } from '../inspector/flow-recorder.js';
+import type { IntegrationManager } from '../integrations/integrations.js';
+import { Params, withQuery } from '../params.js';
+import { AUTHORIZE_PATH, SAMPLE_CALLBACK_PATH, TOKEN_PATH } from '../paths.js';
+import { hintOf, mask, maskCode, randomSecret, s256 } from '../secrets.js';
 import type { FlowStarts } from './flow-starts.js';
-import type { IntegrationManager } from './integrations.js';
-import { withQuery } from './oauth-error.js';
-import { escapeHtml as e, layout, pageHeaders } from './pages.js';
-import { Params } from './params.js';
-import { AUTHORIZE_PATH, SAMPLE_CALLBACK_PATH, TOKEN_PATH } from './paths.js';
-import { s256 } from './pkce.js';
-import { hintOf, mask, maskCode, randomSecret } from './secrets.js';
 
 export const SAMPLE_NAME = 'Sample integration';
 const SAMPLE_DESCRIPTION = "The console's own sample app: one click runs the whole flow and lists your households with the token.";

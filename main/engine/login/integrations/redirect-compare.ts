@@ -3,7 +3,7 @@
  * exact, docs/contract/console.md §2), with plain words on the usual mistakes: scheme, port, trailing slash, case,
  * encoding, whitespace, localhost vs 127.0.0.1.
  */
-import type { RedirectComparison } from '../api/oauth-types.js';
+import type { RedirectComparison } from '../../api/oauth-types.js';
 
 export function compareRedirectUri(presented: string, registered: readonly string[]): RedirectComparison {
   const closest = closestOf(presented, registered);

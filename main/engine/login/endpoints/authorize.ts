@@ -4,14 +4,14 @@
  * that would send the browser to a URL nobody registered); after that, every error is a redirect
  * to the redirect URI (RFC 6749 §4.1.2.1). Each step leaves a line on the inspector's checklist.
  */
-import { OAUTH_SCOPE, type FlowCheck, type OAuthErrorView, type RedirectComparison } from '../api/oauth-types.js';
-import { Checklist } from './checklist.js';
-import type { RegisteredClient } from './integrations.js';
-import { OAuthError } from './oauth-error.js';
-import type { Params } from './params.js';
-import { isWellFormedChallenge } from './pkce.js';
-import { compareRedirectUri } from './redirect-compare.js';
-import { isLoopbackRedirectUri } from './redirect-uri.js';
+import { OAUTH_SCOPE, type FlowCheck, type OAuthErrorView, type RedirectComparison } from '../../api/oauth-types.js';
+import { Checklist } from '../inspector/checklist.js';
+import type { RegisteredClient } from '../integrations/integrations.js';
+import { compareRedirectUri } from '../integrations/redirect-compare.js';
+import { isLoopbackRedirectUri } from '../integrations/redirect-uri.js';
+import { InvalidRequest, InvalidScope, ServerError, TemporarilyUnavailable, UnsupportedResponseType, type OAuthError } from '../oauth-error.js';
+import type { Params } from '../params.js';
+import { isWellFormedChallenge } from '../pkce.js';
 
 export const AUTHORIZE_CHECKS = {
   client_id: 'client_id names a registered client key',
@@ -92,30 +92,30 @@ export function checkAuthorizationRequest(params: Params, context: AuthorizeCont
   // An injected failure wins over the rest of the checks: a failing server never gets to them,
   // and the rule that counted the hit is the one the answer shows.
   const injected = context.injectedStatus?.() ?? null;
-  if (injected === 503) return redirect('available', new OAuthError('temporarily_unavailable', 'the login service is temporarily unavailable (injected 503)'));
-  if (injected !== null && injected >= 500) return redirect('available', new OAuthError('server_error', `the login service failed (injected ${injected})`));
+  if (injected === 503) return redirect('available', new TemporarilyUnavailable('the login service is temporarily unavailable (injected 503)'));
+  if (injected !== null && injected >= 500) return redirect('available', new ServerError(`the login service failed (injected ${injected})`));
   checks.pass('available');
 
   const repeated = params.repeated();
-  if (repeated.length > 0) return redirect('single', new OAuthError('invalid_request', `${repeated.join(', ')} repeated: each parameter must be sent once`));
+  if (repeated.length > 0) return redirect('single', new InvalidRequest(`${repeated.join(', ')} repeated: each parameter must be sent once`));
   checks.pass('single');
 
   const responseType = params.single('response_type');
-  if (responseType === undefined) return redirect('response_type', new OAuthError('invalid_request', 'response_type is missing'));
+  if (responseType === undefined) return redirect('response_type', new InvalidRequest('response_type is missing'));
   if (responseType !== 'code') {
-    return redirect('response_type', new OAuthError('unsupported_response_type', `response_type ${JSON.stringify(responseType)} is not supported: use code`));
+    return redirect('response_type', new UnsupportedResponseType(`response_type ${JSON.stringify(responseType)} is not supported: use code`));
   }
   checks.pass('response_type');
 
-  if (state === undefined) return redirect('state', new OAuthError('invalid_request', 'state is missing'));
+  if (state === undefined) return redirect('state', new InvalidRequest('state is missing'));
   checks.pass('state');
 
   const scope = params.single('scope');
-  if (scope === undefined) return redirect('scope', new OAuthError('invalid_request', 'scope is missing'));
+  if (scope === undefined) return redirect('scope', new InvalidRequest('scope is missing'));
   const scopes = scope.split(' ').filter(Boolean);
   const unknown = scopes.filter((s) => s !== OAUTH_SCOPE);
   if (scopes.length === 0 || unknown.length > 0) {
-    return redirect('scope', new OAuthError('invalid_scope', `unknown scope ${JSON.stringify(unknown.join(' ') || scope)}: the only scope is ${OAUTH_SCOPE}`));
+    return redirect('scope', new InvalidScope(`unknown scope ${JSON.stringify(unknown.join(' ') || scope)}: the only scope is ${OAUTH_SCOPE}`));
   }
   checks.pass('scope');
 
@@ -124,11 +124,11 @@ export function checkAuthorizationRequest(params: Params, context: AuthorizeCont
   if (challenge === undefined && method === undefined) {
     checks.skip('pkce', 'no PKCE');
   } else {
-    if (challenge === undefined) return redirect('pkce', new OAuthError('invalid_request', 'code_challenge_method without code_challenge'));
+    if (challenge === undefined) return redirect('pkce', new InvalidRequest('code_challenge_method without code_challenge'));
     if (method !== 'S256') {
-      return redirect('pkce', new OAuthError('invalid_request', `code_challenge_method must be S256 (got ${method === undefined ? 'none, which means plain' : JSON.stringify(method)}); plain is not supported`));
+      return redirect('pkce', new InvalidRequest(`code_challenge_method must be S256 (got ${method === undefined ? 'none, which means plain' : JSON.stringify(method)}); plain is not supported`));
     }
-    if (!isWellFormedChallenge(challenge)) return redirect('pkce', new OAuthError('invalid_request', 'code_challenge must be 43 base64url characters (S256)'));
+    if (!isWellFormedChallenge(challenge)) return redirect('pkce', new InvalidRequest('code_challenge must be 43 base64url characters (S256)'));
     checks.pass('pkce', 'S256');
   }
 

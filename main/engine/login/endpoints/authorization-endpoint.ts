@@ -4,24 +4,23 @@
  * `error`). With auto-approve on, sign-in and consent are skipped. Each step lands on the flow's
  * timeline. Answers are plain values; `app.ts` writes them to HTTP.
  */
-import { DEMO_USER } from '../household/seed.js';
-import type { FlowStatus, FlowStepDetail, OAuthErrorView } from '../api/oauth-types.js';
-import { hashPassword, verifyPassword } from '../security/passwords.js';
-import type { User } from '../store/repositories/users.js';
-import type { Store } from '../store/store.js';
-import { atomically, type AtomicStore } from './atomic.js';
+import type { FlowStatus, FlowStepDetail, OAuthErrorView } from '../../api/oauth-types.js';
+import { DEMO_USER } from '../../household/seed.js';
+import type { User } from '../../store/repositories/users.js';
+import type { Store } from '../../store/store.js';
+import { atomically, type AtomicStore } from '../atomic.js';
+import type { FlowStarts } from '../console/flow-starts.js';
+import type { Issuer } from '../grants/issuer.js';
+import type { FlowRecorder } from '../inspector/flow-recorder.js';
+import type { IntegrationManager } from '../integrations/integrations.js';
+import { AccessDenied, ServerError } from '../oauth-error.js';
+import { Params, clip, withQuery } from '../params.js';
+import { CONSENT_PATH } from '../paths.js';
+import { mask, maskCode, passwordMatches } from '../secrets.js';
+import type { LoginSettingsStore } from '../settings.js';
 import { checkAuthorizationRequest, type AuthorizationRequest } from './authorize.js';
-import type { FlowRecorder } from './flow-recorder.js';
-import type { FlowStarts } from './flow-starts.js';
-import type { IntegrationManager } from './integrations.js';
 import { MAX_FAILED_SIGN_INS, type Interaction, type Interactions } from './interactions.js';
-import type { Issuer } from './issuer.js';
-import { withQuery } from './oauth-error.js';
 import { consentPage, errorPage, pageHeaders, signInPage } from './pages.js';
-import { Params, clip } from './params.js';
-import { CONSENT_PATH } from './paths.js';
-import { mask, maskCode } from './secrets.js';
-import type { LoginSettingsStore } from './settings.js';
 
 export interface PageAnswer {
   status: number;
@@ -39,10 +38,6 @@ export interface AuthorizationEndpointDeps {
   interactions: Interactions;
   starts: FlowStarts;
 }
-
-/** Compared against when a username is unknown, so that a wrong name costs as long as a wrong password. */
-let dummyHash: string | null = null;
-const unknownUserHash = (): string => (dummyHash ??= hashPassword('not a password'));
 
 export class AuthorizationEndpoint {
   constructor(private readonly deps: AuthorizationEndpointDeps) {}
@@ -85,7 +80,7 @@ export class AuthorizationEndpoint {
       const user = this.deps.store.users.findByUsername(DEMO_USER.username);
       if (!user) {
         authorizeStep(false, 'auto-approve is on, but there is no login user to approve as', 'error_redirect', 'failed');
-        return this.redirectWithError(flowId, request.redirectUri, { error: 'server_error', description: 'auto-approve has no login user to approve as' }, request.state);
+        return this.redirectWithError(flowId, request.redirectUri, new ServerError('auto-approve has no login user to approve as').toView(), request.state);
       }
       authorizeStep(true, 'authorization request valid: auto-approved (sign-in and consent skipped)', 'auto_approve', 'started');
       recorder.step(flowId, { ok: true, summary: `consent: auto-approved as ${user.username}`, detail: { kind: 'consent', decision: 'auto_approve', username: user.username } });
@@ -104,14 +99,14 @@ export class AuthorizationEndpoint {
     const username = form!.single('username') ?? '';
     const password = form!.single('password') ?? '';
     const user = username ? this.deps.store.users.findByUsername(username) : undefined;
-    const passwordOk = verifyPassword(password, user?.passwordHash ?? unknownUserHash()) && user !== undefined;
+    const passwordOk = passwordMatches(password, user?.passwordHash);
     if (!user || !passwordOk) {
       interaction.failedSignIns++;
       const reason = !username || !password ? 'username or password missing' : 'wrong username or password';
       this.deps.recorder.step(interaction.flowId, { ok: false, summary: `sign-in failed: ${reason}`, detail: { kind: 'login', username: clip(username, 100), ok: false, reason } });
       if (interaction.failedSignIns >= MAX_FAILED_SIGN_INS) {
         const clear = this.deps.interactions.finish(interaction);
-        const answer = this.redirectWithError(interaction.flowId, interaction.request.redirectUri, { error: 'access_denied', description: `${MAX_FAILED_SIGN_INS} failed sign-ins` }, interaction.request.state);
+        const answer = this.redirectWithError(interaction.flowId, interaction.request.redirectUri, new AccessDenied(`${MAX_FAILED_SIGN_INS} failed sign-ins`).toView(), interaction.request.state);
         return { ...answer, cookies: [clear] };
       }
       return signInAnswer(interaction.request, { interactionId: interaction.id, csrf: interaction.csrf, username, error: 'Wrong username or password.' });
@@ -162,7 +157,7 @@ export class AuthorizationEndpoint {
     const answer =
       decision === 'allow'
         ? this.redirectWithCode(interaction.flowId, interaction.request, user)
-        : this.redirectWithError(interaction.flowId, interaction.request.redirectUri, { error: 'access_denied', description: 'the user denied access' }, interaction.request.state, 'denied');
+        : this.redirectWithError(interaction.flowId, interaction.request.redirectUri, new AccessDenied('the user denied access').toView(), interaction.request.state, 'denied');
     return { ...answer, cookies: [clear] };
   }
 

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CreatedIntegration, FlowView, GrantView } from '../api/oauth-types.js';
-import type { Engine } from '../index.js';
-import { admin, startTestEngine } from '../testing/http.js';
-import { LOOPBACK_REDIRECT, codeFor, createIntegration, tokenRequest } from '../testing/oauth.js';
-import { basicHeader } from './basic-auth.js';
-import { s256 } from './pkce.js';
+import type { CreatedIntegration, FlowView, GrantView } from '../../api/oauth-types.js';
+import type { Engine } from '../../index.js';
+import { admin, startTestEngine } from '../../testing/http.js';
+import { LOOPBACK_REDIRECT, codeFor, createIntegration, tokenRequest } from '../../testing/oauth.js';
+import { basicHeader } from '../client-auth/basic-auth.js';
+import { s256 } from '../secrets.js';
 
 let engine: Engine;
 let client: CreatedIntegration;

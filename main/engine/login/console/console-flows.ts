@@ -1,22 +1,24 @@
 /**
- * Flows the console starts itself: "Start OAuth flow" for an integration's key and the sample
- * integration's one click. A host that can (Electron) opens its own OAuth window and reports every
- * navigation of it here; the redirect to the integration's redirect URI is captured and shown
- * even when nothing listens there. Elsewhere the renderer opens the authorize URL in a new tab.
+ * `login/console/`: the console's own flows, started from its UI rather than by an integration:
+ * "Start OAuth flow" for an integration's key (here), the sample integration's one click
+ * (`sample.ts`), the state that ties each to its authorization request (`flow-starts.ts`), and the
+ * console's own access token for the command bar and scenarios (`console-token.ts`).
+ *
+ * A host that can (Electron) opens its own OAuth window and reports every navigation of it here;
+ * the redirect to the integration's redirect URI is captured and shown even when nothing listens
+ * there. Elsewhere the renderer opens the authorize URL in a new tab.
  */
-import { EngineError } from '../api/errors.js';
-import { OAUTH_SCOPE, type NavigationVerdict, type StartedFlow, type WindowNavigationEvent } from '../api/oauth-types.js';
-import type { ServiceUrls } from '../api/types.js';
-import type { FlowRecorder } from './flow-recorder.js';
+import { EngineError } from '../../api/errors.js';
+import { OAUTH_SCOPE, type NavigationVerdict, type StartedFlow, type WindowNavigationEvent } from '../../api/oauth-types.js';
+import type { ServiceUrls } from '../../api/types.js';
+import { capturedRedirectPage } from '../endpoints/pages.js';
+import type { FlowRecorder } from '../inspector/flow-recorder.js';
+import type { IntegrationManager } from '../integrations/integrations.js';
+import { Params, clip, withQuery } from '../params.js';
+import { AUTHORIZE_PATH } from '../paths.js';
+import { mask, maskCode, randomSecret, s256 } from '../secrets.js';
 import type { FlowStarts, StartedFlowRecord } from './flow-starts.js';
-import type { IntegrationManager } from './integrations.js';
-import { withQuery } from './oauth-error.js';
-import { capturedRedirectPage } from './pages.js';
-import { Params, clip } from './params.js';
-import { AUTHORIZE_PATH } from './paths.js';
-import { s256 } from './pkce.js';
 import type { SampleIntegration } from './sample.js';
-import { mask, maskCode, randomSecret } from './secrets.js';
 
 /** What a host needs to open an OAuth window for a flow. */
 export interface OAuthWindowRequest {
