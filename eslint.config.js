@@ -1,9 +1,27 @@
-// Lint rules that keep the house in order: the engine never imports Electron or React, and only
-// the preload script and the shell touch Electron's IPC.
+// Lint rules that keep the house in order: the engine never imports Electron or React, its lower
+// layers (the store, the traffic log) import none of its domain areas, and only the preload script
+// and the shell touch Electron's IPC.
 import js from '@eslint/js';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
+
+/** What no engine file imports: the engine runs under plain Node. */
+const ENGINE_PATHS = [
+  { name: 'electron', message: 'The engine runs under plain Node: Electron belongs in main/shell.' },
+  { name: 'react', message: 'The engine never imports React.' },
+];
+/** The engine's domain areas (folders of main/engine), which the layers under them serve. */
+const DOMAIN_AREAS = ['traffic', 'player', 'login', 'cloud-queue', 'control', 'faults', 'household', 'scenarios', 'bundles', 'admin', 'console'];
+/** An import that climbs out of its folder into one of `areas`, at any depth. */
+const intoAreas = (areas) => `^(\\.\\./)+(${areas.join('|')})(/|$)`;
+/**
+ * The engine's import rule with `patterns` added. A later `files` block that sets
+ * `no-restricted-imports` replaces the rule for its files, so each one carries ENGINE_PATHS.
+ */
+const engineImports = (...patterns) => ['error', { paths: ENGINE_PATHS, patterns }];
+const STORE_LAYER = 'The store serves the engine’s areas and imports none of them: a caller hands it what it needs (see TrafficLogAttachment in store/store.ts).';
+const LOG_LAYER = 'The traffic log is a storage engine under the traffic area: it may import the API types, the store’s database helpers and http/, never a domain area (the recorder and capture use it, not the reverse).';
 
 export default tseslint.config(
   { ignores: ['out/**', 'node_modules/**', '.electron-native/**', 'playwright-report/**', 'test-results/**'] },
@@ -20,17 +38,21 @@ export default tseslint.config(
   },
   {
     files: ['main/engine/**/*.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          paths: [
-            { name: 'electron', message: 'The engine runs under plain Node: Electron belongs in main/shell.' },
-            { name: 'react', message: 'The engine never imports React.' },
-          ],
-        },
-      ],
-    },
+    rules: { 'no-restricted-imports': engineImports() },
+  },
+  {
+    files: ['main/engine/store/**/*.ts'],
+    rules: { 'no-restricted-imports': engineImports({ regex: intoAreas(DOMAIN_AREAS), message: STORE_LAYER }) },
+  },
+  {
+    // From traffic/log/*.ts, `../x` is the traffic area around the log.
+    files: ['main/engine/traffic/log/*.ts'],
+    rules: { 'no-restricted-imports': engineImports({ regex: intoAreas(DOMAIN_AREAS), message: LOG_LAYER }, { regex: '^\\.\\./(?!\\.\\./)', message: LOG_LAYER }) },
+  },
+  {
+    // From traffic/log/migrations/*.ts, `../../x` is.
+    files: ['main/engine/traffic/log/*/**/*.ts'],
+    rules: { 'no-restricted-imports': engineImports({ regex: intoAreas(DOMAIN_AREAS), message: LOG_LAYER }, { regex: '^\\.\\./\\.\\./(?!\\.\\./)', message: LOG_LAYER }) },
   },
   {
     files: ['renderer/**/*.{ts,tsx}'],

@@ -8,7 +8,7 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DATABASE_FILE } from './engine/store/database.js';
-import { TRAFFIC_LOG_FILE } from './engine/store/traffic-log.js';
+import { TRAFFIC_LOG_FILE } from './engine/traffic/log/index.js';
 import { tempDirs } from './engine/testing/temp-dirs.js';
 import { PROJECT_ROOT, startServe, type ServeProcess } from './testing/serve-process.js';
 
@@ -128,7 +128,7 @@ describe('npm run serve', () => {
     expect(restored.speed).toBe(0);
     expect(restored.now).toBeGreaterThanOrEqual(acknowledged);
     expect((restored.now - start) % 1_000).toBe(0);
-    // The traffic log, written without fsync (see traffic-log.ts), was checked on start and kept.
+    // The traffic log, written without fsync (see traffic/log/file.ts), was checked on start and kept.
     expect(readdirSync(dataDir).filter((name) => name.includes('damaged'))).toEqual([]);
     const trafficLog = new Database(join(dataDir, TRAFFIC_LOG_FILE), { readonly: true });
     expect(trafficLog.pragma('integrity_check', { simple: true })).toBe('ok');

@@ -35,6 +35,7 @@ import { FaultRegistry } from './faults/registry.js';
 import { injectedStatusOf, loginAuthorizeResponder } from './faults/server-fault.js';
 import { AUTHORIZE_PATH } from './login/paths.js';
 import { instrumentService } from './traffic/capture.js';
+import { openStoreWithTrafficLog } from './traffic/log/index.js';
 import { trafficCommandHandlers } from './traffic/commands.js';
 import { entryOfExchange } from './traffic/player-exchange.js';
 import { TrafficRecorder } from './traffic/recorder.js';
@@ -46,7 +47,7 @@ import { silentLogger, type Logger } from './log.js';
 import { playerCommandHandlers } from './player/commands.js';
 import { controlCaller } from './player/control-caller.js';
 import { PlayerRegistry } from './player/registry.js';
-import { openStore, type Store } from './store/store.js';
+import type { Store } from './store/store.js';
 
 export interface EngineOptions {
   /** Loopback host to bind. Default 127.0.0.1. */
@@ -89,7 +90,8 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   const log = options.log ?? silentLogger;
   const wall = options.wall ?? systemWall;
   const adminToken = options.adminToken ?? randomBytes(32).toString('base64url');
-  const store = openStore({ dataDir: options.dataDir, nativeBinding: options.nativeBinding, consoleKind: options.consoleKind }, wall.now());
+  // The traffic log is attached to the store's connection before the console's migrations run.
+  const { store, traffic, recovery: trafficLogRecovery } = openStoreWithTrafficLog({ dataDir: options.dataDir, nativeBinding: options.nativeBinding, consoleKind: options.consoleKind }, wall.now());
   const closers: (() => void | Promise<void>)[] = [() => store.close()];
   const closeAll = async (): Promise<void> => {
     for (const close of closers.splice(0).reverse()) {
@@ -119,8 +121,8 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     const bus = new EventBus();
     closers.push(() => bus.clear());
     const warnings = new EngineWarnings({ emit: (warning) => bus.emit('engine.warning', warning), wallNow: () => wall.now(), log });
-    if (store.trafficLogRecovery) {
-      const { putAside, because } = store.trafficLogRecovery;
+    if (trafficLogRecovery) {
+      const { putAside, because } = trafficLogRecovery;
       const kept = putAside ? `it was put aside as ${putAside} and a new one started` : 'this run keeps its traffic log in memory';
       warnings.warn('traffic-log', `the traffic log could not be read (${because}); ${kept}`);
     }
@@ -131,7 +133,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     persistClock();
 
     const faults = new FaultRegistry({ repo: store.faultRules, clock, bus });
-    const recorder = new TrafficRecorder({ repo: store.traffic, settings: store.settings, bus, warnings });
+    const recorder = new TrafficRecorder({ repo: traffic, settings: store.settings, bus, warnings });
     closers.push(() => recorder.close());
     const players = new PlayerRegistry({
       store,
@@ -172,9 +174,9 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       ...queueCommands(queues, generations, queueActivity, store.timePlayed),
       ...playerCommandHandlers(players, callControl),
       ...faultCommandHandlers(faults),
-      ...trafficCommandHandlers(recorder, store),
+      ...trafficCommandHandlers(recorder, traffic, store),
       ...scenarioCommandHandlers(store.scenarios, clock, { faults, players, clock, bus, callControl, urls: () => urls! }),
-      ...bundleCommandHandlers({ store, queues, faults, players, clock, recorder, urls: () => urls!, wallNow: () => wall.now() }),
+      ...bundleCommandHandlers({ store, traffic, queues, faults, players, clock, recorder, urls: () => urls!, wallNow: () => wall.now() }),
       'state.get': () => stateView(clock, urls!, store, views, warnings),
       'api.describe': () => apiDescription,
     };

@@ -5,10 +5,13 @@ import type { QueueModel } from '../cloud-queue/queue-model.js';
 import type { FaultRegistry } from '../faults/registry.js';
 import type { PlayerRegistry } from '../player/registry.js';
 import type { Store } from '../store/store.js';
+import type { TrafficLogStore } from '../traffic/log/index.js';
 import type { TrafficRecorder } from '../traffic/recorder.js';
 
 export interface BundleDeps {
-  store: Pick<Store, 'traffic' | 'playerTransitions' | 'players' | 'groups' | 'scenarios' | 'queues' | 'transaction'>;
+  store: Pick<Store, 'playerTransitions' | 'players' | 'groups' | 'scenarios' | 'queues' | 'transaction'>;
+  /** What an export reads (an import writes no traffic). */
+  traffic: Pick<TrafficLogStore, 'latest'>;
   queues: Pick<QueueModel, 'head' | 'get' | 'create' | 'itemIds'>;
   faults: Pick<FaultRegistry, 'list' | 'add' | 'remove'>;
   players: Pick<PlayerRegistry, 'forSession' | 'all'>;

@@ -1,7 +1,7 @@
 /** Deriving a scenario from traffic: order, gaps, variables, and what is left out with a note. */
 import { describe, expect, it } from 'vitest';
 import type { FaultRule } from '../api/fault-types.js';
-import type { StoredTrafficEntry } from '../store/repositories/traffic.js';
+import type { StoredTrafficEntry } from '../traffic/log/index.js';
 import { trafficEntry } from '../testing/traffic.js';
 import { checkBundle } from './import.js';
 import { deriveScenario, queueIdsUsed, type DeriveInput } from './derive-scenario.js';

@@ -12,7 +12,7 @@ import { MAX_CLOCK_STEP_MS } from '../api/commands/core.js';
 import type { FaultRule, FaultRuleInput } from '../api/fault-types.js';
 import type { PlayerAction } from '../api/player-types.js';
 import type { ScenarioStep } from '../api/scenario-types.js';
-import type { StoredTrafficEntry } from '../store/repositories/traffic.js';
+import type { StoredTrafficEntry } from '../traffic/log/index.js';
 
 /** Gaps shorter than this are the replay's own noise, not something to reproduce. */
 export const MIN_CLOCK_GAP_MS = 50;

@@ -9,7 +9,7 @@ import type { FaultRule } from '../api/fault-types.js';
 import type { TrafficFilter } from '../api/traffic-types.js';
 import { harOf } from '../traffic/commands.js';
 import { TRANSITIONS_KEPT_PER_PLAYER } from '../store/repositories/player-transitions.js';
-import type { StoredTrafficEntry } from '../store/repositories/traffic.js';
+import type { StoredTrafficEntry } from '../traffic/log/index.js';
 import type { BundleDeps } from './deps.js';
 import { deriveScenario, faultRuleInput, queueIdsUsed, type ExpectedTransition, type QueueRef, type UserTransition } from './derive-scenario.js';
 
@@ -19,7 +19,7 @@ export function exportBundle(deps: BundleDeps, input: BundleExportInput): ReproB
   deps.recorder.flush();
   const filter: TrafficFilter = input.filter ?? {};
   const filterParts = Object.entries(filter).filter(([, value]) => value !== undefined && value !== '');
-  const entries = deps.store.traffic.latest(filter, input.limit ?? DEFAULT_EXPORT_LIMIT);
+  const entries = deps.traffic.latest(filter, input.limit ?? DEFAULT_EXPORT_LIMIT);
   const urls = deps.urls();
   const notes: string[] = [];
 

@@ -29,7 +29,7 @@ const MAX_PROBLEMS = 20;
 
 let validator: Validator | null = null;
 
-export function importBundle(deps: BundleDeps, value: unknown): BundleImportResult {
+export function importBundle(deps: Omit<BundleDeps, 'traffic'>, value: unknown): BundleImportResult {
   const bundle = checkBundle(value);
   const warnings = warningsOf(deps, bundle);
   const created: QueueSummary[] = [];
@@ -139,7 +139,7 @@ function meaningProblems(bundle: Bundle): string[] {
 }
 
 /** Players and groups the scenario names that this console does not have. */
-function warningsOf(deps: BundleDeps, bundle: Bundle): string[] {
+function warningsOf(deps: Omit<BundleDeps, 'traffic'>, bundle: Bundle): string[] {
   const warnings: string[] = [];
   const players = new Set<string>();
   const groups = new Set<string>();

@@ -3,6 +3,8 @@
  * with `+`; the only combination players send is `load+queueCompleted`, and it is the only one
  * accepted. In a query string `+` decodes to a space, so both spellings arrive as the same value.
  */
+import { reasonAsWritten } from '../http/reason-as-written.js';
+
 export const ITEM_WINDOW_REASONS = ['load', 'pause', 'play', 'queueCompleted', 'refresh', 'resume', 'skipNext', 'skipPrev', 'skipToItem'] as const;
 export const COMBINED_REASONS = ['load+queueCompleted'] as const;
 
@@ -10,11 +12,8 @@ export type ItemWindowReason = (typeof ITEM_WINDOW_REASONS)[number] | (typeof CO
 
 const ACCEPTED = new Set<string>([...ITEM_WINDOW_REASONS, ...COMBINED_REASONS]);
 
-/** A decoded `reason` as the player wrote it: an unencoded `load+queueCompleted` decodes with a space. */
-export function reasonAsWritten(decoded: string): string {
-  // Checked first: every captured request with a reason passes here, and nearly none has a space.
-  return decoded.includes(' ') ? decoded.replace(/ /g, '+') : decoded;
-}
+// The spelling rule lives in http/, where the traffic log reads it too without depending on this server.
+export { reasonAsWritten };
 
 /** The reason as the player meant it, or null when it is not one the server accepts. */
 export function parseReason(raw: string): ItemWindowReason | null {

@@ -29,7 +29,7 @@ export function openDatabase({ dataDir, nativeBinding }: DatabaseLocation): Sqli
     db.pragma('journal_mode = WAL');
     // Checkpoint every ~32 MiB of WAL instead of SQLite's 4 MiB: the token endpoint and queue
     // creation write a lot, and each checkpoint copies pages inside a request. (The traffic log
-    // has a file of its own without a WAL: see `traffic-log.ts`.)
+    // has a file of its own without a WAL: see `traffic/log/file.ts`.)
     db.pragma('wal_autocheckpoint = 8000');
   }
   db.pragma('synchronous = NORMAL');

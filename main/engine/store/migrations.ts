@@ -8,7 +8,16 @@ import type { SqliteDatabase } from './database.js';
 export interface Migration {
   version: number;
   name: string;
-  up: string | ((db: SqliteDatabase) => void);
+  up: string | ((db: SqliteDatabase, hooks: MigrationHooks) => void);
+}
+
+/**
+ * What the caller lends a migration that hands data to a database file the store does not know:
+ * migration 11 gives the traffic log's old rows to the log (see `TrafficLogAttachment`).
+ */
+export interface MigrationHooks {
+  /** Takes `main.traffic` and `main.traffic_bodies` into the attached traffic log. */
+  takeTrafficRows?: (db: SqliteDatabase) => void;
 }
 
 export function schemaVersion(db: SqliteDatabase, schema = 'main'): number {
@@ -17,7 +26,7 @@ export function schemaVersion(db: SqliteDatabase, schema = 'main'): number {
 }
 
 /** Brings `schema` (a database of the connection: `main` or an attached one) to the latest migration. */
-export function migrate(db: SqliteDatabase, migrations: readonly Migration[], appliedAt: number, schema = 'main'): number {
+export function migrate(db: SqliteDatabase, migrations: readonly Migration[], appliedAt: number, schema = 'main', hooks: MigrationHooks = {}): number {
   checkNumbering(migrations);
   db.exec(`CREATE TABLE IF NOT EXISTS ${schema}.schema_version (
     version INTEGER PRIMARY KEY,
@@ -34,7 +43,7 @@ export function migrate(db: SqliteDatabase, migrations: readonly Migration[], ap
     if (migration.version <= current) continue;
     db.transaction(() => {
       if (typeof migration.up === 'string') db.exec(migration.up);
-      else migration.up(db);
+      else migration.up(db, hooks);
       record.run(migration.version, migration.name, appliedAt);
     })();
   }

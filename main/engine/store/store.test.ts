@@ -91,6 +91,21 @@ describe('migrate', () => {
     expect(() => migrate(db, [table('a', 1)], 0)).toThrow(/newer than this console knows/);
   });
 
+  it('drops the traffic tables at 11 when no log is attached to take them, only if they hold nothing', () => {
+    const empty = openDatabase({ dataDir: null });
+    migrate(empty, migrations.slice(0, 10), 0);
+    expect(migrate(empty, migrations, 0)).toBe(migrations.length);
+    expect(empty.prepare("SELECT name FROM sqlite_master WHERE name LIKE 'traffic%'").all()).toEqual([]);
+
+    const held = openDatabase({ dataDir: null });
+    migrate(held, migrations.slice(0, 10), 0);
+    held.exec("INSERT INTO traffic (target, at, wall_at, method, url, path, outcome, request_headers, response_headers) VALUES ('cloudQueue', 0, 0, 'GET', 'http://127.0.0.1/w', '/w', 'answered', '', '')");
+    held.exec('DELETE FROM traffic');
+    // Even a cleared log has its next id to carry over.
+    expect(() => migrate(held, migrations, 0)).toThrow(/opened without it/);
+    expect(schemaVersion(held)).toBe(10);
+  });
+
   it('refuses gaps in the numbering', () => {
     const db = openDatabase({ dataDir: null });
     expect(() => migrate(db, [table('a', 1), table('c', 3)], 0)).toThrow(/expected 2/);

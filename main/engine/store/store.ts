@@ -1,13 +1,13 @@
 /**
- * The engine's persistent state: one SQLite connection to the console's database and the traffic
- * log's (a file of its own, see `traffic-log.ts`), migrated on open, with one repository per noun.
- * Areas of the engine take the repositories they need, never the raw database.
+ * The engine's persistent state: one SQLite connection to the console's database, migrated on
+ * open, with one repository per noun. Areas of the engine take the repositories they need, never
+ * the raw database. The store imports no area it serves: the traffic log, a file of its own on the
+ * same connection, is attached by the caller through `TrafficLogAttachment` (lint holds this).
  */
 import { closeDatabase, openDatabase, transactor, type DatabaseLocation, type SqliteDatabase } from './database.js';
 import { claimDataDir, type DataDirClaim } from './data-dir-lock.js';
-import { migrate } from './migrations.js';
+import { migrate, type MigrationHooks } from './migrations.js';
 import { migrations } from './migrations/index.js';
-import { attachTrafficLog, detachTrafficLog, type TrafficLogRecovery } from './traffic-log.js';
 import { AuthorizationCodeRepository } from './repositories/authorization-codes.js';
 import { ClientKeyRepository } from './repositories/client-keys.js';
 import { GrantRepository } from './repositories/grants.js';
@@ -19,7 +19,6 @@ import { OAuthFlowRepository } from './repositories/oauth-flows.js';
 import { PlayerSavedRepository } from './repositories/player-saved.js';
 import { PlayerTransitionRepository } from './repositories/player-transitions.js';
 import { ScenarioRepository } from './repositories/scenarios.js';
-import { TrafficRepository } from './repositories/traffic.js';
 import { PlayerRepository } from './repositories/players.js';
 import { QueueItemRepository } from './repositories/queue-items.js';
 import { QueueRepository } from './repositories/queues.js';
@@ -33,8 +32,6 @@ export interface Store {
   readonly db: SqliteDatabase;
   readonly dataDir: string | null;
   readonly schemaVersion: number;
-  /** Set when the traffic log on disk could not be used: put aside and started anew, or kept in memory. */
-  readonly trafficLogRecovery: TrafficLogRecovery;
   readonly settings: SettingsRepository;
   readonly households: HouseholdRepository;
   readonly groups: GroupRepository;
@@ -53,7 +50,6 @@ export interface Store {
   readonly playerTransitions: PlayerTransitionRepository;
   readonly playerSaved: PlayerSavedRepository;
   readonly faultRules: FaultRuleRepository;
-  readonly traffic: TrafficRepository;
   readonly scenarios: ScenarioRepository;
   /** Runs `work` in one transaction: all of it is stored, or none. */
   transaction<T>(work: () => T): T;
@@ -65,29 +61,47 @@ export interface StoreLocation extends DatabaseLocation {
   consoleKind?: string;
 }
 
-export function openStore(location: StoreLocation, now: number = Date.now()): Store {
+/**
+ * The traffic log as the store sees it (the engine's is `TrafficLogFile` in traffic/log/file.ts):
+ * a database file of its own, attached to the store's connection so that one connection does
+ * every read and write. The store knows nothing else of it.
+ */
+export interface TrafficLogAttachment {
+  /** Attaches the log, brought to its own latest migration, before the console's migrations run. */
+  attach(db: SqliteDatabase, dataDir: string | null, now: number): void;
+  /** Migration 11: takes the rows and shared bodies the console's database kept before the log had a file. */
+  takeTrafficRows(db: SqliteDatabase): void;
+  /** Before the connection closes, also when opening failed after `attach`. */
+  detach(db: SqliteDatabase): void;
+}
+
+/**
+ * Opens the console's database; with `trafficLog` (the engine's), the log is attached to the same
+ * connection first. Without it (tests of the console's own state) the connection has no `log`.
+ */
+export function openStore(location: StoreLocation, now: number = Date.now(), trafficLog?: TrafficLogAttachment): Store {
   // Claimed before the database opens, given back once it is closed (see data-dir-lock.ts). A
   // DataDirInUseError goes to the host as thrown, for it to print: the database was never opened.
   const claim = location.dataDir === null ? null : claimDataDir(location.dataDir, location.nativeBinding, location.consoleKind);
   try {
-    return openClaimed(location, now, claim);
+    return openClaimed(location, now, claim, trafficLog);
   } catch (error) {
     claim?.release();
     throw error;
   }
 }
 
-function openClaimed(location: DatabaseLocation, now: number, claim: DataDirClaim | null): Store {
+function openClaimed(location: DatabaseLocation, now: number, claim: DataDirClaim | null, trafficLog: TrafficLogAttachment | undefined): Store {
   const db = openDatabase(location);
   try {
     // The log first: the console's migration 11 moves its rows there.
-    const trafficLogRecovery = attachTrafficLog(db, location.dataDir, now);
-    const version = migrate(db, migrations, now);
+    trafficLog?.attach(db, location.dataDir, now);
+    const hooks: MigrationHooks = trafficLog ? { takeTrafficRows: (connection) => trafficLog.takeTrafficRows(connection) } : {};
+    const version = migrate(db, migrations, now, 'main', hooks);
     return {
       db,
       dataDir: location.dataDir,
       schemaVersion: version,
-      trafficLogRecovery,
       settings: new SettingsRepository(db),
       households: new HouseholdRepository(db),
       groups: new GroupRepository(db),
@@ -106,27 +120,26 @@ function openClaimed(location: DatabaseLocation, now: number, claim: DataDirClai
       playerTransitions: new PlayerTransitionRepository(db),
       playerSaved: new PlayerSavedRepository(db),
       faultRules: new FaultRuleRepository(db),
-      traffic: new TrafficRepository(db),
       scenarios: new ScenarioRepository(db),
       transaction: transactor(db),
       close: () => {
         try {
-          closeConnection(db);
+          closeConnection(db, trafficLog);
         } finally {
           claim?.release();
         }
       },
     };
   } catch (error) {
-    closeConnection(db);
+    closeConnection(db, trafficLog);
     throw error;
   }
 }
 
-/** The traffic log first (synced, its journal gone: see `detachTrafficLog`), then the database. */
-function closeConnection(db: SqliteDatabase): void {
+/** The traffic log first (it has its own clean stop), then the database. */
+function closeConnection(db: SqliteDatabase, trafficLog: TrafficLogAttachment | undefined): void {
   try {
-    detachTrafficLog(db);
+    trafficLog?.detach(db);
   } finally {
     closeDatabase(db);
   }

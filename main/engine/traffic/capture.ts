@@ -9,8 +9,8 @@ import type { EngineClock } from '../clock/clock.js';
 import type { FaultRegistry } from '../faults/registry.js';
 import { applyServerFault, type StatusResponder } from '../faults/server-fault.js';
 import { PassThrough } from 'node:stream';
-import { headerBlock, rawHeaderBlock, type HeaderBlock } from '../store/repositories/header-block.js';
-import { reasonAsWritten } from '../cloud-queue/reasons.js';
+import { reasonAsWritten } from '../http/reason-as-written.js';
+import { headerBlock, rawHeaderBlock, type HeaderBlock } from './log/index.js';
 import { MAX_BODY_CHARS, type TrafficRecorder } from './recorder.js';
 
 interface CaptureState {

@@ -5,7 +5,7 @@ import { TRAFFIC_LIST_DEFAULT_LIMIT, TRAFFIC_SINCE_ENGINE_TIME } from '../api/co
 import { EngineError } from '../api/errors.js';
 import type { CommandHandlers } from '../api/runner.js';
 import type { Store } from '../store/store.js';
-import type { StoredTrafficEntry, TrafficCursor } from '../store/repositories/traffic.js';
+import type { StoredTrafficEntry, TrafficCursor, TrafficLogStore } from './log/index.js';
 import { toHar } from './har.js';
 import type { TrafficRecorder } from './recorder.js';
 import { redactBody, redactHeaders, redactUrl } from './redact.js';
@@ -36,7 +36,11 @@ export function harOf(entries: readonly StoredTrafficEntry[], reveal: boolean): 
   );
 }
 
-export function trafficCommandHandlers(recorder: TrafficRecorder, store: Pick<Store, 'traffic' | 'playerTransitions'>): Pick<CommandHandlers, Names> {
+export function trafficCommandHandlers(
+  recorder: TrafficRecorder,
+  log: Pick<TrafficLogStore, 'entries' | 'page' | 'locate' | 'get' | 'latest'>,
+  store: Pick<Store, 'playerTransitions'>,
+): Pick<CommandHandlers, Names> {
   const present = (entry: StoredTrafficEntry, reveal = false, withTransitions = false): TrafficEntry =>
     presentEntry(
       entry,
@@ -50,19 +54,19 @@ export function trafficCommandHandlers(recorder: TrafficRecorder, store: Pick<St
     'traffic.list': ({ since, limit, ...filter }) => {
       recorder.flush();
       const cursor: TrafficCursor | undefined = since === undefined ? undefined : since >= TRAFFIC_SINCE_ENGINE_TIME ? { fromAt: since } : { afterId: since };
-      return store.traffic.entries(filter, cursor, limit ?? TRAFFIC_LIST_DEFAULT_LIMIT).map((entry) => present(entry, false, true));
+      return log.entries(filter, cursor, limit ?? TRAFFIC_LIST_DEFAULT_LIMIT).map((entry) => present(entry, false, true));
     },
     'traffic.page': ({ filter, offset, limit }) => {
       recorder.flush();
-      return store.traffic.page(filter ?? {}, offset, limit);
+      return log.page(filter ?? {}, offset, limit);
     },
     'traffic.locate': ({ filter, id }) => {
       recorder.flush();
-      return { index: store.traffic.locate(filter ?? {}, id) };
+      return { index: log.locate(filter ?? {}, id) };
     },
     'traffic.get': ({ id, reveal }) => {
       recorder.flush();
-      const entry = store.traffic.get(id);
+      const entry = log.get(id);
       if (!entry) throw new EngineError('not_found', `no traffic entry ${id} (it may have been dropped by the retention cap)`);
       return present(entry, reveal ?? false, true);
     },
@@ -75,7 +79,7 @@ export function trafficCommandHandlers(recorder: TrafficRecorder, store: Pick<St
     'traffic.har': ({ filter, reveal, limit }) => {
       recorder.flush();
       // Without a limit, the newest 10,000 of the set, oldest first (a bundle takes 5,000: DEFAULT_EXPORT_LIMIT).
-      const entries = store.traffic.latest(filter ?? {}, limit ?? 10_000);
+      const entries = log.latest(filter ?? {}, limit ?? 10_000);
       return harOf(entries, reveal ?? false);
     },
   };

@@ -1,7 +1,6 @@
 /** A player's request as a traffic log entry (target `player`). */
 import type { PlayerExchange } from '../player/client.js';
-import { headerBlock } from '../store/repositories/header-block.js';
-import type { NewTrafficEntry } from '../store/repositories/traffic.js';
+import { headerBlock, type NewTrafficEntry } from './log/index.js';
 
 export function entryOfExchange(exchange: PlayerExchange): NewTrafficEntry {
   // A base URL that is not one (see CloudQueueClient) is logged as given, under its endpoint.

@@ -4,12 +4,13 @@ import { UI_OMITTED_EVENTS, type EngineEvent } from '../api/events.js';
 import type { TrafficSummary } from '../api/traffic-types.js';
 import { EventBus } from '../events/bus.js';
 import { silentLogger } from '../log.js';
-import { openStore } from '../store/store.js';
+import type { Store } from '../store/store.js';
 import { trafficEntry } from '../testing/traffic.js';
 import { EngineWarnings } from '../warnings.js';
+import { openStoreWithTrafficLog, type TrafficLogStore } from './log/index.js';
 import { FLUSH_AT, TrafficRecorder } from './recorder.js';
 
-const opened: ReturnType<typeof openStore>[] = [];
+const opened: Store[] = [];
 
 afterEach(() => {
   vi.useRealTimers();
@@ -17,24 +18,24 @@ afterEach(() => {
 });
 
 function recorder(warnings?: EngineWarnings) {
-  const store = openStore({ dataDir: null });
+  const { store, traffic: log } = openStoreWithTrafficLog({ dataDir: null });
   opened.push(store);
   const bus = new EventBus();
   const batches: TrafficSummary[][] = [];
   bus.on('traffic.captured', (batch) => batches.push(batch));
-  return { store, batches, recorder: new TrafficRecorder({ repo: store.traffic, settings: store.settings, bus, warnings }) };
+  return { store, log, batches, recorder: new TrafficRecorder({ repo: log, settings: store.settings, bus, warnings }) };
 }
 
-const count = (store: ReturnType<typeof openStore>) => store.traffic.page({}, 0, 1).total;
+const count = (log: TrafficLogStore) => log.page({}, 0, 1).total;
 
 describe('the traffic recorder', () => {
   it('writes a full batch at once, without waiting for its timer', () => {
     vi.useFakeTimers();
-    const { store, batches, recorder: traffic } = recorder();
+    const { log, batches, recorder: traffic } = recorder();
     for (let i = 0; i < FLUSH_AT - 1; i++) traffic.add(trafficEntry({ at: i }));
-    expect(count(store)).toBe(0);
+    expect(count(log)).toBe(0);
     traffic.add(trafficEntry({ at: FLUSH_AT - 1 }));
-    expect(count(store)).toBe(FLUSH_AT);
+    expect(count(log)).toBe(FLUSH_AT);
     expect(batches.map((batch) => batch.length)).toEqual([FLUSH_AT]);
     expect(batches[0]!.map((summary) => summary.at)).toEqual(Array.from({ length: FLUSH_AT }, (_, i) => i));
   });
@@ -42,7 +43,7 @@ describe('the traffic recorder', () => {
   it('warns of a batch it could not store (logged, and kept for the status bar), drops it, and stores the next one', () => {
     const failures: string[] = [];
     const warnings = new EngineWarnings({ emit: () => undefined, wallNow: () => 1_000, log: { ...silentLogger, error: (message) => void failures.push(message) } });
-    const { store, batches, recorder: traffic } = recorder(warnings);
+    const { store, log, batches, recorder: traffic } = recorder(warnings);
     store.db.exec("CREATE TEMP TRIGGER disk_full BEFORE INSERT ON log.traffic_segments BEGIN SELECT RAISE(ABORT, 'disk full'); END");
     traffic.add(trafficEntry());
     traffic.flush();
@@ -57,39 +58,39 @@ describe('the traffic recorder', () => {
     store.db.exec('DROP TRIGGER disk_full');
     traffic.add(trafficEntry());
     traffic.flush();
-    expect(count(store)).toBe(1);
+    expect(count(log)).toBe(1);
     expect(batches).toHaveLength(1);
   });
 
   it('writes a batch of large bodies before it has FLUSH_AT entries', () => {
     vi.useFakeTimers();
-    const { store, recorder: traffic } = recorder();
+    const { log, recorder: traffic } = recorder();
     // Request bodies are kept in their entries (up to 64 KiB each), not shared.
     for (let i = 0; i < 63; i++) traffic.add(trafficEntry({ requestBody: `${i}`.padEnd(64 * 1024, 'x') }));
-    expect(count(store)).toBe(0);
+    expect(count(log)).toBe(0);
     traffic.add(trafficEntry({ requestBody: 'x'.repeat(64 * 1024) }));
-    expect(count(store)).toBe(64);
+    expect(count(log)).toBe(64);
   });
 
   it('writes a part batch once its timer runs out', () => {
     vi.useFakeTimers();
-    const { store, batches, recorder: traffic } = recorder();
+    const { log, batches, recorder: traffic } = recorder();
     traffic.add(trafficEntry());
     traffic.add(trafficEntry());
     vi.advanceTimersByTime(99);
-    expect(count(store)).toBe(0);
+    expect(count(log)).toBe(0);
     vi.advanceTimersByTime(1);
-    expect(count(store)).toBe(2);
+    expect(count(log)).toBe(2);
     expect(batches.map((batch) => batch.length)).toEqual([2]);
   });
   it('gives the UI, which omits traffic.captured, only the counts of each batch, and then decodes no summaries', () => {
-    const store = openStore({ dataDir: null });
+    const { store, traffic: log } = openStoreWithTrafficLog({ dataDir: null });
     opened.push(store);
     const bus = new EventBus();
     const seen: EngineEvent[] = [];
     bus.subscribe((event) => seen.push(event), UI_OMITTED_EVENTS);
-    const commit = vi.spyOn(store.traffic, 'commit');
-    const traffic = new TrafficRecorder({ repo: store.traffic, settings: store.settings, bus });
+    const commit = vi.spyOn(log, 'commit');
+    const traffic = new TrafficRecorder({ repo: log, settings: store.settings, bus });
     traffic.configure({ retention: 3 });
     for (let i = 0; i < 5; i++) traffic.add(trafficEntry());
     traffic.flush();

@@ -3,7 +3,7 @@
  * encoded into the log's next segment as it ends, and the segment is written in one transaction
  * per flush (every 100 ms, or at once when FLUSH_AT entries or FLUSH_BYTES are waiting), the oldest
  * beyond the retention cap are dropped, and hosts get each segment's entries as one event. Bodies
- * are kept up to 64 KiB each; a response body many entries share is stored once (`TrafficBodies`).
+ * are kept up to 64 KiB each; a response body many entries share is stored once (`log/bodies.ts`).
  *
  * Writes run on the engine's own connection: a writer thread with a second connection was tried
  * and taken out, because its commits landed between another transaction's read and write and
@@ -15,7 +15,7 @@
 import type { EventBus } from '../events/bus.js';
 import type { TrafficSettings } from '../api/traffic-types.js';
 import type { SettingsRepository } from '../store/repositories/settings.js';
-import type { Committed, NewTrafficEntry, TrafficRepository } from '../store/repositories/traffic.js';
+import type { Committed, NewTrafficEntry, TrafficLogStore } from './log/index.js';
 import type { EngineWarnings } from '../warnings.js';
 import { messageOf } from '../api/errors.js';
 
@@ -36,7 +36,7 @@ export function clip(body: string | null | undefined): string | null {
 }
 
 export interface TrafficRecorderDeps {
-  repo: Pick<TrafficRepository, 'capture' | 'stagedEntries' | 'stagedBytes' | 'commit' | 'retain' | 'clear'>;
+  repo: Pick<TrafficLogStore, 'capture' | 'stagedEntries' | 'stagedBytes' | 'commit' | 'retain' | 'clear'>;
   settings: SettingsRepository;
   bus: Pick<EventBus, 'emit' | 'wants'>;
   /** Where a batch that could not be stored is told (and logged). */

@@ -11,11 +11,11 @@ import { seedDemoData } from '../household/seed.js';
 import type { Engine } from '../index.js';
 import { BUFFERING_MS } from '../player/audio.js';
 import { PlayerRegistry } from '../player/registry.js';
-import { openStore } from '../store/store.js';
 import { admin, startTestEngine } from '../testing/http.js';
 import { ManualWall } from '../testing/manual-wall.js';
 import { StubCloudQueue, tracks } from '../testing/stub-cloud-queue.js';
 import { trafficCommandHandlers } from './commands.js';
+import { openStoreWithTrafficLog } from './log/index.js';
 import { entryOfExchange } from './player-exchange.js';
 import { TrafficRecorder } from './recorder.js';
 
@@ -183,13 +183,13 @@ describe('the list the console shows', () => {
 
 describe('the player\u2019s own requests', () => {
   it('are logged with their retry number and linked to the transitions they caused', async () => {
-    const store = openStore({ dataDir: null });
+    const { store, traffic: log } = openStoreWithTrafficLog({ dataDir: null });
     seedDemoData(store, 0);
     const clock = new EngineClock({ wall: new ManualWall(), speed: 0, settleTimeoutMs: 500 });
     const bus = new EventBus();
-    const recorder = new TrafficRecorder({ repo: store.traffic, settings: store.settings, bus });
+    const recorder = new TrafficRecorder({ repo: log, settings: store.settings, bus });
     const players = new PlayerRegistry({ store, clock, bus, onExchange: (e) => recorder.add(entryOfExchange(e)) });
-    const traffic = trafficCommandHandlers(recorder, store);
+    const traffic = trafficCommandHandlers(recorder, log, store);
     const stub = await new StubCloudQueue({ items: tracks(5), policies: { limitedSkips: true } }).start();
     try {
       const player = players.forGroup('group-kitchen')!;

@@ -1,7 +1,7 @@
 import type { Migration } from '../migrations.js';
 
 /**
- * Traffic headers are stored as header blocks (`Name: value` lines, see `header-block.ts`)
+ * Traffic headers are stored as header blocks (`Name: value` lines, see `traffic/log/header-block.ts`)
  * instead of JSON objects: capture takes the block Node already wrote for a response, which
  * spares each exchange a header object and its JSON. Rows written before are converted in place.
  */

@@ -20,11 +20,14 @@
  */
 import { closeSync, existsSync, fsyncSync, openSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
-import type { SqliteDatabase } from './database.js';
-import { logMigrations } from './log-migrations/index.js';
-import { migrate } from './migrations.js';
-import { SEGMENTS_PER_READ, segmentRows } from './repositories/traffic.js';
-import { DamagedTrafficError, SegmentDetails, SegmentSummary } from './repositories/traffic-segment.js';
+import type { SqliteDatabase } from '../../store/database.js';
+import { migrate } from '../../store/migrations.js';
+import { openStore, type Store, type StoreLocation, type TrafficLogAttachment } from '../../store/store.js';
+import { DamagedTrafficError, SegmentDetails, SegmentSummary } from './codec.js';
+import { SEGMENTS_PER_READ, TrafficLog, segmentRows } from './log.js';
+import { logMigrations } from './migrations/index.js';
+import { takeTrafficRows } from './migrations/traffic-rows.js';
+import type { TrafficLogStore } from './types.js';
 
 export const TRAFFIC_LOG_FILE = 'traffic.sqlite';
 /**
@@ -42,6 +45,46 @@ const JOURNAL_SIZE_LIMIT = 4 * 1024 * 1024;
  * not be moved, and this run keeps its log in memory), and why. Null when nothing was wrong.
  */
 export type TrafficLogRecovery = { putAside: string | null; because: string } | null;
+
+/**
+ * The log's file as the store attaches it (see `TrafficLogAttachment`): what `attach` had to do
+ * with a log it could not use is kept in `recovery` for the engine to warn about.
+ */
+export class TrafficLogFile implements TrafficLogAttachment {
+  recovery: TrafficLogRecovery = null;
+
+  attach(db: SqliteDatabase, dataDir: string | null, now: number): void {
+    this.recovery = attachTrafficLog(db, dataDir, now);
+  }
+
+  takeTrafficRows(db: SqliteDatabase): void {
+    takeTrafficRows(db);
+  }
+
+  detach(db: SqliteDatabase): void {
+    detachTrafficLog(db);
+  }
+}
+
+/** The console's store with the traffic log on its connection, as the engine opens them. */
+export interface StoreWithTrafficLog {
+  store: Store;
+  traffic: TrafficLogStore;
+  /** Set when the log on disk could not be used: put aside and started anew, or kept in memory. */
+  recovery: TrafficLogRecovery;
+}
+
+/** Opens the store with the log attached (before the console's migrations), then reads the log into memory. */
+export function openStoreWithTrafficLog(location: StoreLocation, now: number = Date.now()): StoreWithTrafficLog {
+  const file = new TrafficLogFile();
+  const store = openStore(location, now, file);
+  try {
+    return { store, traffic: new TrafficLog(store.db), recovery: file.recovery };
+  } catch (error) {
+    store.close();
+    throw error;
+  }
+}
 
 /** Attaches the traffic log as `log` and brings it to the latest log migration. */
 export function attachTrafficLog(db: SqliteDatabase, dataDir: string | null, appliedAt: number): TrafficLogRecovery {

@@ -8,7 +8,7 @@
  * A reason beyond the first MAX_REASONS distinct ones, and a request id (compared by hash), are
  * only candidates here: the reader checks them against the stored summary.
  */
-import { PART, type SegmentSummary, type SegmentWriter } from './traffic-segment.js';
+import { PART, type SegmentSummary, type SegmentWriter } from './codec.js';
 
 /** No reason, or no request id. */
 const NO_KEY = 0;

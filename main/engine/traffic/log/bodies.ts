@@ -12,7 +12,7 @@
  * stored anew). Ids are given at capture (`idOf`); the writes run inside the segment's
  * transaction.
  */
-import type { SqliteDatabase } from '../database.js';
+import type { SqliteDatabase } from '../../store/database.js';
 
 /** Shorter bodies stay in their entry: a copy costs less than a lookup and a row of their own. */
 export const SHARED_BODY_MIN = 512;

@@ -1,35 +1,21 @@
 /**
  * The traffic log: exchanges are encoded as they are captured (`capture`), written one segment per
- * flush (`commit`, see `traffic-segment.ts`), and the oldest go once the retention cap is passed.
+ * flush (`commit`, see `codec.ts`), and the oldest go once the retention cap is passed.
  * Reads are pages of a filtered, id-ordered set, worked out on the in-memory index
- * (`traffic-index.ts`); rows, entries and text searches read the segments they need, a few kept
+ * (`entry-index.ts`); rows, entries and text searches read the segments they need, a few kept
  * decoded.
  *
  * Trimming deletes the segments wholly past the cap; one that straddles it stays, and its older
  * entries are hidden (`dropped_through` in `traffic_state`), never shown again.
  */
-import { TRAFFIC_TARGETS, type TrafficEntry, type TrafficFilter, type TrafficSummary } from '../../api/traffic-types.js';
-import { reasonAsWritten } from '../../cloud-queue/reasons.js';
-import { transactor, type SqliteDatabase, type Transact } from '../database.js';
+import { TRAFFIC_TARGETS, type TrafficFilter, type TrafficSummary } from '../../api/traffic-types.js';
+import { reasonAsWritten } from '../../http/reason-as-written.js';
+import { transactor, type SqliteDatabase, type Transact } from '../../store/database.js';
+import { DEFAULT_USE_AHEAD, TrafficBodies, type BodyUses } from './bodies.js';
+import { PART, SegmentDetails, SegmentSummary, SegmentWriter, type NewTrafficEntry } from './codec.js';
+import { firstAfter, TrafficIndex, OTHER_REASON, requestIdKey } from './entry-index.js';
 import { parseHeaderBlock } from './header-block.js';
-import { DEFAULT_USE_AHEAD, TrafficBodies, type BodyUses } from './traffic-bodies.js';
-import { firstAfter, TrafficIndex, OTHER_REASON, requestIdKey } from './traffic-index.js';
-import { PART, SegmentDetails, SegmentSummary, SegmentWriter, type NewTrafficEntry } from './traffic-segment.js';
-
-export type { NewTrafficEntry } from './traffic-segment.js';
-export type StoredTrafficEntry = Omit<TrafficEntry, 'redacted' | 'transitions'>;
-
-/** What a `commit` wrote: how many entries, how many old ones went, and the entries' summaries when asked for. */
-export interface Committed {
-  count: number;
-  /** The newest id written (0: none). */
-  lastId: number;
-  dropped: number;
-  stored: TrafficSummary[];
-}
-
-/** Where a read starts: after an entry (by id), or at an engine time. */
-export type TrafficCursor = { afterId: number } | { fromAt: number };
+import type { Committed, StoredTrafficEntry, TrafficCursor, TrafficLogStore } from './types.js';
 
 /** Decoded segments kept for reads (a page, its neighbours, an entry opened from them). */
 const CACHED_SEGMENTS = 16;
@@ -90,7 +76,7 @@ function statusTest(filter: string | undefined): ((status: number) => boolean) |
   return null;
 }
 
-export class TrafficRepository {
+export class TrafficLog implements TrafficLogStore {
   private readonly index = new TrafficIndex();
   private readonly writer = new SegmentWriter();
   private readonly bodies: TrafficBodies;

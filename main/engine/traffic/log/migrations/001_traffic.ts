@@ -1,9 +1,9 @@
-import type { Migration } from '../migrations.js';
+import type { Migration } from '../../../store/migrations.js';
 
 /**
- * The traffic log in a file of its own (see `traffic-log.ts`): the rows and shared bodies as
+ * The traffic log in a file of its own (see `file.ts`): the rows and shared bodies as
  * migrations 5 to 10 of the console's database left them. Migration 11 there moves their rows
- * here.
+ * here (through `takeTrafficRows`).
  */
 export const trafficLogMigration: Migration = {
   version: 1,

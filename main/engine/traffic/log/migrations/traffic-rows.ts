@@ -4,10 +4,10 @@
  * consecutive ids, up to ROWS_PER_SEGMENT each. What a row held an entry holds; a row's shared
  * response body stays shared under its id.
  */
-import type { FaultHit } from '../../api/fault-types.js';
-import type { TrafficOutcome, TrafficTarget } from '../../api/traffic-types.js';
-import type { SqliteDatabase } from '../database.js';
-import { DamagedTrafficError, SegmentWriter } from '../repositories/traffic-segment.js';
+import type { FaultHit } from '../../../api/fault-types.js';
+import type { TrafficOutcome, TrafficTarget } from '../../../api/traffic-types.js';
+import type { SqliteDatabase } from '../../../store/database.js';
+import { DamagedTrafficError, SegmentWriter } from '../codec.js';
 
 const ROWS_PER_SEGMENT = 500;
 const ROWS_PER_READ = 5_000;
@@ -96,6 +96,18 @@ function addRow(writer: SegmentWriter, row: Row): void {
   } catch (error) {
     throw new DamagedTrafficError(`traffic row ${row.id} cannot be read: ${(error as Error).message}`);
   }
+}
+
+/**
+ * The console's migration 11 (the log in a file of its own), the log's half: the console
+ * database's shared bodies as they are, its rows as segments, and the next id with them (a cleared
+ * log had none to carry it). The console's migration drops its tables after, in the same
+ * transaction (see `store/migrations/011_traffic_log_file.ts`).
+ */
+export function takeTrafficRows(db: SqliteDatabase): void {
+  db.exec('INSERT OR IGNORE INTO log.traffic_bodies (id, last_use, body) SELECT id, last_use, body FROM main.traffic_bodies');
+  const newest = rowsToSegments(db, 'main.traffic');
+  db.prepare('UPDATE log.traffic_state SET next_id = MAX(next_id, ?)').run(Math.max(newest, lastTrafficId(db, 'main')) + 1);
 }
 
 /** The id AUTOINCREMENT gave last in `schema`'s `traffic` (0: none). */

@@ -16,9 +16,11 @@
  * `detail` blob: u32 FORMAT, u32 count, u32 lengths[count × DETAIL_PARTS], then the text.
  *
  * A part's length is in UTF-16 code units (what `String.length` counts; UTF-8 round-trips it, a
- * lone surrogate becoming one U+FFFD), NONE for null, so the text of a whole segment decodes in
- * one call and parts are sliced from it. -1 stands for a null number; a response body id of 0
- * means the body is the entry's own `responseBody` part (see `TrafficBodies` for shared ones).
+ * lone surrogate becoming one U+FFFD, unless the part after it starts with its other half: an
+ * entry's parts are encoded joined, and the pair comes back as it was), NONE for null, so the text
+ * of a whole segment decodes in one call and parts are sliced from it. -1 stands for a null
+ * number; a response body id of 0 means the body is the entry's own `responseBody` part (see
+ * `bodies.ts` for shared ones).
  * `summary` holds what a list row and the filters need, so reading the log's index at start-up
  * and a page of rows never read the headers and bodies in `detail`.
  */
@@ -116,7 +118,7 @@ function put(blob: Buffer, at: number, column: Float64Array | Int32Array | Uint3
 /**
  * The segment being captured: entries are encoded as they come, and `encode` hands over the two
  * blobs. Besides what it stores, it keeps for each entry the keys the log's index files it under
- * (`reasonKey`, `requestKey`: see `traffic-index.ts`), so that a write adds the segment to the
+ * (`reasonKey`, `requestKey`: see `entry-index.ts`), so that a write adds the segment to the
  * index without reading it back. Every buffer is kept for the next segment.
  */
 export class SegmentWriter {

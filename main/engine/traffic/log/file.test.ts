@@ -2,14 +2,13 @@ import { closeSync, existsSync, mkdirSync, openSync, readdirSync, statSync, writ
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { tempDirs } from '../testing/temp-dirs.js';
-import { trafficEntry } from '../testing/traffic.js';
-import { LOCK_FILE } from './data-dir-lock.js';
-import { logMigrations } from './log-migrations/index.js';
-import { migrate } from './migrations.js';
-import { openStore } from './store.js';
-import { SEGMENTS_PER_READ } from './repositories/traffic.js';
-import { LOG_PAGE_SIZE, TRAFFIC_LOG_FILE } from './traffic-log.js';
+import { LOCK_FILE } from '../../store/data-dir-lock.js';
+import { migrate } from '../../store/migrations.js';
+import { tempDirs } from '../../testing/temp-dirs.js';
+import { trafficEntry } from '../../testing/traffic.js';
+import { LOG_PAGE_SIZE, TRAFFIC_LOG_FILE, openStoreWithTrafficLog } from './file.js';
+import { SEGMENTS_PER_READ } from './log.js';
+import { logMigrations } from './migrations/index.js';
 
 const tempDir = tempDirs('cqc-traffic-log-');
 
@@ -19,9 +18,9 @@ const tempDir = tempDirs('cqc-traffic-log-');
  */
 function dirWithLog(rows: number, stop: 'clean' | 'unclean' = 'clean'): string {
   const dir = tempDir();
-  const store = openStore({ dataDir: dir });
+  const { store, traffic } = openStoreWithTrafficLog({ dataDir: dir });
   store.settings.set('kept', true);
-  store.traffic.append(
+  traffic.append(
     Array.from({ length: rows }, (_, i) => trafficEntry({ path: `/queues/q/v2.3/itemWindow`, url: `http://127.0.0.1:9003/w?n=${i}`, responseBody: 'x'.repeat(2_000) + i })),
     1_000_000,
   );
@@ -51,12 +50,12 @@ const journal = (dir: string) => join(dir, `${TRAFFIC_LOG_FILE}-journal`);
 describe('the traffic log file', () => {
   it('sits beside the console database, keeps a journal while open and none after a clean stop', () => {
     const dir = tempDir();
-    const store = openStore({ dataDir: dir });
+    const { store, traffic } = openStoreWithTrafficLog({ dataDir: dir });
     expect(store.db.pragma('log.journal_mode', { simple: true })).toBe('persist');
     expect(store.db.pragma('log.synchronous', { simple: true })).toBe(0);
     // The console's own state keeps its durability.
     expect(store.db.pragma('journal_mode', { simple: true })).toBe('wal');
-    store.traffic.append([trafficEntry()], 10);
+    traffic.append([trafficEntry()], 10);
     expect(existsSync(journal(dir))).toBe(true);
     store.close();
     // The lock file stays: it is free once its connection closes (see data-dir-lock.ts).
@@ -65,18 +64,18 @@ describe('the traffic log file', () => {
 
   it('is found again after a restart', () => {
     const dir = dirWithLog(3);
-    const store = openStore({ dataDir: dir });
-    expect(store.trafficLogRecovery).toBeNull();
-    expect(store.traffic.page({}, 0, 10).total).toBe(3);
+    const { store, traffic, recovery } = openStoreWithTrafficLog({ dataDir: dir });
+    expect(recovery).toBeNull();
+    expect(traffic.page({}, 0, 10).total).toBe(3);
     store.close();
   });
 
   it('is checked after a run that did not stop cleanly, and kept when it is sound', () => {
     const dir = dirWithLog(3, 'unclean');
     expect(statSync(journal(dir)).size).toBeGreaterThan(0);
-    const store = openStore({ dataDir: dir });
-    expect(store.trafficLogRecovery).toBeNull();
-    expect(store.traffic.page({}, 0, 10).total).toBe(3);
+    const { store, traffic, recovery } = openStoreWithTrafficLog({ dataDir: dir });
+    expect(recovery).toBeNull();
+    expect(traffic.page({}, 0, 10).total).toBe(3);
     store.close();
   });
 
@@ -85,13 +84,13 @@ describe('the traffic log file', () => {
     const dir = dirWithLog(200, 'unclean');
     damageBodyIndex(dir);
 
-    const store = openStore({ dataDir: dir }, 1234);
-    expect(store.trafficLogRecovery).toMatchObject({ putAside: join(dir, `${TRAFFIC_LOG_FILE}.damaged-1234`), because: expect.stringMatching(/integrity_check/) });
+    const { store, traffic, recovery } = openStoreWithTrafficLog({ dataDir: dir }, 1234);
+    expect(recovery).toMatchObject({ putAside: join(dir, `${TRAFFIC_LOG_FILE}.damaged-1234`), because: expect.stringMatching(/integrity_check/) });
     expect(existsSync(join(dir, `${TRAFFIC_LOG_FILE}.damaged-1234`))).toBe(true);
     expect(existsSync(join(dir, `${TRAFFIC_LOG_FILE}.damaged-1234-journal`))).toBe(true);
     expect(store.settings.get('kept')).toBe(true);
-    expect(store.traffic.page({}, 0, 10).total).toBe(0);
-    expect(store.traffic.append([trafficEntry()], 10).stored[0]!.id).toBe(1);
+    expect(traffic.page({}, 0, 10).total).toBe(0);
+    expect(traffic.append([trafficEntry()], 10).stored[0]!.id).toBe(1);
     store.close();
   });
 
@@ -104,16 +103,16 @@ describe('the traffic log file', () => {
     const detail = db.prepare('SELECT detail FROM traffic_segments').pluck().get() as Buffer;
     db.prepare('UPDATE traffic_segments SET detail = ?').run(detail.subarray(0, detail.length - 100));
     db.close();
-    const store = openStore({ dataDir: dir }, 55);
-    expect(store.trafficLogRecovery).toMatchObject({ putAside: join(dir, `${TRAFFIC_LOG_FILE}.damaged-55`), because: expect.stringMatching(/traffic segment parts add up to .* \(segment 1\)/) });
-    expect(store.traffic.page({}, 0, 10).total).toBe(0);
+    const { store, traffic, recovery } = openStoreWithTrafficLog({ dataDir: dir }, 55);
+    expect(recovery).toMatchObject({ putAside: join(dir, `${TRAFFIC_LOG_FILE}.damaged-55`), because: expect.stringMatching(/traffic segment parts add up to .* \(segment 1\)/) });
+    expect(traffic.page({}, 0, 10).total).toBe(0);
     store.close();
   });
 
   it('checks every segment, past the first page of them', () => {
     const dir = tempDir();
-    const store = openStore({ dataDir: dir });
-    for (let i = 0; i < SEGMENTS_PER_READ * 2 + 1; i++) store.traffic.append([trafficEntry()], 1_000_000);
+    const { store, traffic } = openStoreWithTrafficLog({ dataDir: dir });
+    for (let i = 0; i < SEGMENTS_PER_READ * 2 + 1; i++) traffic.append([trafficEntry()], 1_000_000);
     store.db.close();
     store.close();
     const db = new Database(join(dir, TRAFFIC_LOG_FILE));
@@ -122,8 +121,8 @@ describe('the traffic log file', () => {
     const last = db.prepare('SELECT MAX(first_id) FROM traffic_segments').pluck().get() as number;
     db.prepare('UPDATE traffic_segments SET last_id = last_id + 1 WHERE first_id = ?').run(last);
     db.close();
-    const reopened = openStore({ dataDir: dir }, 58);
-    expect(reopened.trafficLogRecovery).toMatchObject({ because: expect.stringMatching(new RegExp(`traffic segment ${last}: 1 entries in its summary`)) });
+    const { store: reopened, recovery } = openStoreWithTrafficLog({ dataDir: dir }, 58);
+    expect(recovery).toMatchObject({ because: expect.stringMatching(new RegExp(`traffic segment ${last}: 1 entries in its summary`)) });
     reopened.close();
   });
 
@@ -136,8 +135,8 @@ describe('the traffic log file', () => {
     summary.writeUInt32LE(0xffff_ffff, 4);
     db.prepare('UPDATE traffic_segments SET summary = ?').run(summary);
     db.close();
-    const store = openStore({ dataDir: dir }, 56);
-    expect(store.trafficLogRecovery).toMatchObject({ putAside: join(dir, `${TRAFFIC_LOG_FILE}.damaged-56`), because: expect.stringMatching(/\(segment 1\)/) });
+    const { store, recovery } = openStoreWithTrafficLog({ dataDir: dir }, 56);
+    expect(recovery).toMatchObject({ putAside: join(dir, `${TRAFFIC_LOG_FILE}.damaged-56`), because: expect.stringMatching(/\(segment 1\)/) });
     store.close();
   });
 
@@ -150,9 +149,9 @@ describe('the traffic log file', () => {
       `INSERT INTO log.traffic (target, at, wall_at, method, url, path, outcome, request_headers, response_headers, fault) VALUES ('cloudQueue', 0, 0, 'GET', 'http://127.0.0.1/w', '/w', 'answered', '', '', '{"torn')`,
     ).run();
     db.close();
-    const store = openStore({ dataDir: dir }, 57);
-    expect(store.trafficLogRecovery).toMatchObject({ putAside: join(dir, `${TRAFFIC_LOG_FILE}.damaged-57`), because: expect.stringMatching(/traffic row 1 cannot be read/) });
-    expect(store.traffic.page({}, 0, 10).total).toBe(0);
+    const { store, traffic, recovery } = openStoreWithTrafficLog({ dataDir: dir }, 57);
+    expect(recovery).toMatchObject({ putAside: join(dir, `${TRAFFIC_LOG_FILE}.damaged-57`), because: expect.stringMatching(/traffic row 1 cannot be read/) });
+    expect(traffic.page({}, 0, 10).total).toBe(0);
     store.close();
   });
 
@@ -166,11 +165,11 @@ describe('the traffic log file', () => {
       `INSERT INTO log.traffic (target, at, wall_at, method, url, path, outcome, request_headers, response_headers) VALUES ('cloudQueue', 0, 0, 'GET', 'http://127.0.0.1/w', '/w', 'answered', '', '')`,
     ).run();
     db.close();
-    const store = openStore({ dataDir: dir });
+    const { store, traffic } = openStoreWithTrafficLog({ dataDir: dir });
     expect(store.db.pragma('log.page_size', { simple: true })).toBe(LOG_PAGE_SIZE);
-    expect(store.traffic.page({}, 0, 10).rows.map((row) => row.path)).toEqual(['/w']);
+    expect(traffic.page({}, 0, 10).rows.map((row) => row.path)).toEqual(['/w']);
     store.close();
-    const fresh = openStore({ dataDir: tempDir() });
+    const { store: fresh } = openStoreWithTrafficLog({ dataDir: tempDir() });
     expect(fresh.db.pragma('log.page_size', { simple: true })).toBe(LOG_PAGE_SIZE);
     fresh.close();
   });
@@ -178,8 +177,8 @@ describe('the traffic log file', () => {
   it('is opened without a check after a clean stop, which leaves no journal', () => {
     const dir = dirWithLog(200);
     damageBodyIndex(dir);
-    const store = openStore({ dataDir: dir });
-    expect(store.trafficLogRecovery).toBeNull();
+    const { store, recovery } = openStoreWithTrafficLog({ dataDir: dir });
+    expect(recovery).toBeNull();
     store.close();
   });
 
@@ -187,10 +186,10 @@ describe('the traffic log file', () => {
     const dir = dirWithLog(200, 'unclean');
     damageBodyIndex(dir);
     mkdirSync(join(dir, `${TRAFFIC_LOG_FILE}.damaged-7`, 'occupied'), { recursive: true });
-    const store = openStore({ dataDir: dir }, 7);
-    expect(store.trafficLogRecovery).toMatchObject({ putAside: null, because: expect.stringMatching(/moving it aside failed/) });
+    const { store, traffic, recovery } = openStoreWithTrafficLog({ dataDir: dir }, 7);
+    expect(recovery).toMatchObject({ putAside: null, because: expect.stringMatching(/moving it aside failed/) });
     expect(store.settings.get('kept')).toBe(true);
-    expect(store.traffic.append([trafficEntry()], 10).stored[0]!.id).toBe(1);
+    expect(traffic.append([trafficEntry()], 10).stored[0]!.id).toBe(1);
     expect((store.db.pragma('database_list') as { name: string }[]).find((row) => row.name === 'log')).toMatchObject({ file: '' });
     store.close();
   });
@@ -198,9 +197,9 @@ describe('the traffic log file', () => {
   it('is put aside when it is not a database at all', () => {
     const dir = tempDir();
     writeFileSync(join(dir, TRAFFIC_LOG_FILE), 'not a database, just text that happens to be here'.repeat(200));
-    const store = openStore({ dataDir: dir }, 99);
-    expect(store.trafficLogRecovery?.putAside).toBe(join(dir, `${TRAFFIC_LOG_FILE}.damaged-99`));
-    expect(store.traffic.page({}, 0, 10).total).toBe(0);
+    const { store, traffic, recovery } = openStoreWithTrafficLog({ dataDir: dir }, 99);
+    expect(recovery?.putAside).toBe(join(dir, `${TRAFFIC_LOG_FILE}.damaged-99`));
+    expect(traffic.page({}, 0, 10).total).toBe(0);
     store.close();
   });
 
@@ -209,7 +208,7 @@ describe('the traffic log file', () => {
     const db = new Database(join(dir, TRAFFIC_LOG_FILE));
     db.prepare('INSERT INTO schema_version (version, name, applied_at) VALUES (?, ?, ?)').run(logMigrations.length + 1, 'from-the-future', 0);
     db.close();
-    expect(() => openStore({ dataDir: dir })).toThrow(new RegExp(`the log database has schema version ${logMigrations.length + 1}, newer than this console knows`));
+    expect(() => openStoreWithTrafficLog({ dataDir: dir })).toThrow(new RegExp(`the log database has schema version ${logMigrations.length + 1}, newer than this console knows`));
     expect(existsSync(join(dir, TRAFFIC_LOG_FILE))).toBe(true);
   });
 });

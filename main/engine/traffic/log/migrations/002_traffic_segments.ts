@@ -1,8 +1,8 @@
-import type { Migration } from '../migrations.js';
+import type { Migration } from '../../../store/migrations.js';
 import { lastTrafficId, rowsToSegments } from './traffic-rows.js';
 
 /**
- * The log in segments (see `traffic-segment.ts`): one row per flush instead of one per exchange.
+ * The log in segments (see `codec.ts`): one row per flush instead of one per exchange.
  * The rows there move into segments, the next id goes to `traffic_state` (a cleared log had
  * none to carry it), and the row table goes. `dropped_through`: the newest id trimming has hidden
  * in a segment it could not delete yet (one that straddles the retention cap).

@@ -1,0 +1,48 @@
+/**
+ * The traffic log as its users see it: the recorder writes through it, the commands and a bundle's
+ * export read through it. They depend on this interface, never on how the log stores entries.
+ */
+import type { TrafficEntry, TrafficFilter, TrafficSummary } from '../../api/traffic-types.js';
+import type { NewTrafficEntry } from './codec.js';
+
+export type { NewTrafficEntry } from './codec.js';
+/** An entry as stored: what the API serves before redaction, and without the transitions it caused. */
+export type StoredTrafficEntry = Omit<TrafficEntry, 'redacted' | 'transitions'>;
+
+/** What a `commit` wrote: how many entries, how many old ones went, and the entries' summaries when asked for. */
+export interface Committed {
+  count: number;
+  /** The newest id written (0: none). */
+  lastId: number;
+  dropped: number;
+  stored: TrafficSummary[];
+}
+
+/** Where a read starts: after an entry (by id), or at an engine time. */
+export type TrafficCursor = { afterId: number } | { fromAt: number };
+
+export interface TrafficLogStore {
+  /** Encodes an exchange into what the next `commit` writes; costs no SQL (capture calls it on every request). */
+  capture(entry: NewTrafficEntry): void;
+  /** Entries captured and not yet written. */
+  readonly stagedEntries: number;
+  /** About how many bytes the entries not yet written take. */
+  readonly stagedBytes: number;
+  /** Writes what was captured and trims the log to its newest `keep` entries, in one transaction. */
+  commit(keep: number, withSummaries: boolean): Committed;
+  /** Captures and commits `entries` at once (imports, tests). */
+  append(entries: readonly NewTrafficEntry[], keep: number): { stored: TrafficSummary[]; dropped: number };
+  /** Drops the oldest entries beyond `keep`; returns how many went. */
+  retain(keep: number): number;
+  /** Empties the log; ids go on from where they were. Returns how many entries went. */
+  clear(): number;
+  get(id: number): StoredTrafficEntry | undefined;
+  /** Full entries of the filtered set from `since` on, oldest first. */
+  entries(filter: TrafficFilter, since: TrafficCursor | undefined, limit: number): StoredTrafficEntry[];
+  /** The newest `limit` entries of the filtered set, oldest first (what an export takes). */
+  latest(filter: TrafficFilter, limit: number): StoredTrafficEntry[];
+  /** Where an entry stands in the filtered set (0-based), or null when the set does not hold it. */
+  locate(filter: TrafficFilter, id: number): number | null;
+  /** A page of summaries of the filtered set, oldest first, and the size of the set. */
+  page(filter: TrafficFilter, offset: number, limit: number): { total: number; rows: TrafficSummary[] };
+}
