@@ -11,6 +11,7 @@ import { DEFAULT_PORT } from './engine/http/listeners.js';
 import { createLogger } from './engine/log.js';
 import { harden } from './shell/hardening.js';
 import { installIpc } from './shell/ipc.js';
+import { consoleUrlMatcher } from './shell/navigation-policy.js';
 import { electronNativeBinding } from './shell/native-binding.js';
 import { isOAuthWindow, openOAuthWindow } from './shell/oauth-window.js';
 import { createMainWindow } from './shell/window.js';
@@ -20,10 +21,9 @@ const rendererFile = join(here, '../renderer/index.html');
 const devServerUrl = process.env.ELECTRON_RENDERER_URL;
 const log = createLogger();
 
-function isConsoleUrl(url: string): boolean {
-  if (devServerUrl) return url.startsWith(devServerUrl);
-  return url.split('#')[0] === pathToFileURL(rendererFile).href;
-}
+// Parsed and compared by origin and path, never by string prefix: a dev server at
+// `http://localhost:5173` must not trust `http://localhost:5173.evil.com` (shell/navigation-policy.ts).
+const isConsoleUrl = consoleUrlMatcher({ devServerUrl, fileUrl: pathToFileURL(rendererFile).href });
 
 const isTrustedFrame = (frame: WebFrameMain | null): boolean => frame !== null && frame.parent === null && isConsoleUrl(frame.url);
 

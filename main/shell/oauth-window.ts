@@ -22,7 +22,9 @@ export function openOAuthWindow(engine: () => Engine | null, request: OAuthWindo
   // No "persist:" prefix: cookies and storage live in memory and go with the window.
   const partition = `oauth-${request.flowId}`;
   const ses = session.fromPartition(partition);
+  // The login pages need no permission: every request and every check is refused.
   ses.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
+  ses.setPermissionCheckHandler(() => false);
   const window = new BrowserWindow({
     width: 560,
     height: 760,

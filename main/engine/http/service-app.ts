@@ -5,8 +5,11 @@
  * Every app gets its request hooks at birth, before any plugin: they call whatever instrument
  * the engine sets later (traffic capture, fault injection). Hooks added after a plugin with hooks
  * of its own was registered would not reach that plugin's routes.
+ *
+ * Every answer of every listener carries SECURITY_HEADERS (docs/contract/console.md §2, §9).
  */
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Readable } from 'node:stream';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from './json-depth.js';
 
@@ -43,6 +46,16 @@ export interface ServiceAppOptions {
   serverError?: (reply: FastifyReply) => FastifyReply;
 }
 
+/**
+ * On every answer of all four listeners: no MIME sniffing (a JSON or text answer is never run as
+ * a script or page), and no Referer leaving a console or login page (its URL can hold a sign-in
+ * id or an error naming a client).
+ */
+export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
+};
+
 export type RequestErrorAnswer = (reply: FastifyReply, status: number, message: string, part: 'path' | 'routed') => FastifyReply;
 
 export function createServiceApp(options: ServiceAppOptions = {}): FastifyInstance {
@@ -58,6 +71,7 @@ export function createServiceApp(options: ServiceAppOptions = {}): FastifyInstan
       ? { frameworkErrors: (error: Error & { statusCode?: number }, _request: unknown, reply: FastifyReply) => options.requestErrors!(reply, error.statusCode ?? 400, error.message, 'path') }
       : {}),
   });
+  sendSecurityHeaders(app);
   answerErrors(app, options);
   acceptEmptyJson(app);
   const slot: { current: ServiceInstrument | null } = { current: null };
@@ -70,6 +84,17 @@ export function createServiceApp(options: ServiceAppOptions = {}): FastifyInstan
   });
   app.addHook('onResponse', async (request, reply) => slot.current?.onResponse(request, reply));
   return app;
+}
+
+/**
+ * Set on the socket's response before fastify sees the request, so that every answer has them:
+ * routes and 404s, but also what no hook reaches (fastify's refusal of a malformed URL, its 503
+ * while closing, an event stream written raw). Headers a route sets itself still win.
+ */
+function sendSecurityHeaders(app: FastifyInstance): void {
+  app.server.prependListener('request', (_request: IncomingMessage, response: ServerResponse) => {
+    for (const [name, value] of Object.entries(SECURITY_HEADERS)) response.setHeader(name, value);
+  });
 }
 
 function answerErrors(app: FastifyInstance, { requestErrors, serverError }: ServiceAppOptions): void {

@@ -52,13 +52,14 @@ export class Params {
   }
 
   /** Every parameter with its values, with values of `secret` names replaced by `hide(value)`. */
-  toRecord(secret: readonly string[] = [], hide: (value: string) => string = () => '•••'): Record<string, string[]> {
+  toRecord(secret: readonly string[] | ((name: string) => boolean) = [], hide: (value: string) => string = () => '•••'): Record<string, string[]> {
+    const isSecret = typeof secret === 'function' ? secret : (name: string) => secret.includes(name);
     // A Map, then own properties: a name like `constructor` or `__proto__` is a parameter like
     // any other, not something every object already has (`{}.constructor.push` was a 500).
     const record = new Map<string, string[]>();
     for (const [key, value] of this.entries) {
       const values = record.get(key) ?? [];
-      values.push(secret.includes(key) ? hide(value) : clip(value));
+      values.push(isSecret(key) ? hide(value) : clip(value));
       record.set(key, values);
     }
     return Object.fromEntries(record);

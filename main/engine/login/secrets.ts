@@ -98,10 +98,38 @@ export function mask(value: string): string {
   return `${hintOf(value)}… (${value.length} chars)`;
 }
 
-/** A URL with its `code` parameter masked, for the record. */
-export function maskCode(url: string): string {
+/**
+ * Whether a query or form parameter carries a secret by its name: a code, a client secret, a PKCE
+ * verifier, a token of any kind, a password, an API key (docs/contract/console.md §9). Matched by
+ * pattern rather than a list, because a client may send secrets under names we never issued
+ * (`api_key`, `id_token`, `client_assertion`); `code_challenge` and `state` are public.
+ */
+export function isSecretParam(name: string): boolean {
+  // `token_type` (and `token_type_hint`) name a kind of token, not one.
+  return /(?:^|[_-])code$|secret|passw|token(?![_-]?type)|verifier|api[_-]?key|assertion|credential/i.test(name);
+}
+
+/** What `mask` and `maskSecret` write: recognised so a value is never masked twice. */
+const MASKED = /^(?:[^…]{0,6}…|•*) \(\d+ chars\)$/;
+
+/**
+ * A secret parameter's value as the inspector shows it: a long random value keeps its hint (two
+ * codes can be told apart); a short one (a password) shows nothing but its length.
+ */
+export function maskSecret(value: string): string {
+  if (MASKED.test(value)) return value;
+  return value.length < 16 ? `${'•'.repeat(Math.min(value.length, 8))} (${value.length} chars)` : mask(value);
+}
+
+/**
+ * A URL with the value of every parameter named like a secret masked, for the record: in its
+ * query and in its fragment (where an implicit grant would put `access_token`).
+ */
+export function maskSecretParams(url: string): string {
   // Written for reading, not for following: `code=W5B957… (43 chars)`, not its percent-encoding.
-  return url.replace(/([?&]code=)([^&#]*)/, (_m, prefix: string, code: string) => `${prefix}${mask(decodeURIComponentSafe(code))}`);
+  return url.replace(/([?&#])([^=&#]*)=([^&#]*)/g, (whole, separator: string, name: string, value: string) =>
+    isSecretParam(decodeURIComponentSafe(name.replace(/\+/g, ' '))) ? `${separator}${name}=${maskSecret(decodeURIComponentSafe(value.replace(/\+/g, ' ')))}` : whole,
+  );
 }
 
 function decodeURIComponentSafe(value: string): string {

@@ -25,6 +25,7 @@ import { SampleIntegration, sampleCallbackRoutes } from './console/sample.js';
 import { buildLoginApp } from './endpoints/app.js';
 import { AuthorizationEndpoint } from './endpoints/authorization-endpoint.js';
 import { Interactions } from './endpoints/interactions.js';
+import { SignInThrottle } from './endpoints/sign-in-throttle.js';
 import { TokenEndpoint } from './endpoints/token-endpoint.js';
 import { accessTokenVerifier, bearerCallObserver } from './grants/control-access.js';
 import { Issuer } from './grants/issuer.js';
@@ -71,6 +72,7 @@ export function createLoginService(options: LoginServiceOptions): LoginService {
     issuer,
     recorder,
     interactions: new Interactions(clock),
+    throttle: new SignInThrottle(clock),
     starts,
   });
   const token = new TokenEndpoint(store, manager, issuer, recorder);

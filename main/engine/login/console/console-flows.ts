@@ -16,7 +16,7 @@ import type { FlowRecorder } from '../inspector/flow-recorder.js';
 import type { IntegrationManager } from '../integrations/integrations.js';
 import { Params, clip, withQuery } from '../params.js';
 import { AUTHORIZE_PATH } from '../paths.js';
-import { mask, maskCode, randomSecret, s256 } from '../secrets.js';
+import { mask, maskSecretParams, randomSecret, s256 } from '../secrets.js';
 import type { FlowStarts, StartedFlowRecord } from './flow-starts.js';
 import type { SampleIntegration } from './sample.js';
 
@@ -85,7 +85,7 @@ export class ConsoleFlows {
     const { recorder } = this.deps;
     const started = this.deps.starts.byFlow(input.flowId);
     if (!recorder.exists(input.flowId)) throw new EngineError('not_found', `no flow ${input.flowId}`);
-    recorder.step(input.flowId, { ok: input.event !== 'fail', summary: `window ${input.event}: ${clip(maskCode(input.url), 160)}`, detail: { kind: 'navigation', url: clip(maskCode(input.url), 2048), event: input.event } });
+    recorder.step(input.flowId, { ok: input.event !== 'fail', summary: `window ${input.event}: ${clip(maskSecretParams(input.url), 160)}`, detail: { kind: 'navigation', url: clip(maskSecretParams(input.url), 2048), event: input.event } });
     if (!started || started.sample || (input.event !== 'navigate' && input.event !== 'redirect') || !isAt(input.url, started)) {
       return { action: 'continue' };
     }
@@ -103,7 +103,7 @@ export class ConsoleFlows {
       summary: code !== undefined ? `redirect captured in the OAuth window: code ${stateMatches ? 'and matching state' : 'but the state does not match'}` : `redirect captured: error=${error ?? '(none)'}`,
       detail: {
         kind: 'callback',
-        url: clip(maskCode(url), 2048),
+        url: clip(maskSecretParams(url), 2048),
         ...(code !== undefined ? { code: mask(code) } : {}),
         ...(state !== undefined ? { state } : {}),
         stateMatches,

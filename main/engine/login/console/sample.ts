@@ -14,7 +14,7 @@ import type { FlowRecorder } from '../inspector/flow-recorder.js';
 import type { IntegrationManager } from '../integrations/integrations.js';
 import { Params, withQuery } from '../params.js';
 import { AUTHORIZE_PATH, SAMPLE_CALLBACK_PATH, TOKEN_PATH } from '../paths.js';
-import { hintOf, mask, maskCode, randomSecret, s256 } from '../secrets.js';
+import { hintOf, mask, maskSecretParams, randomSecret, s256 } from '../secrets.js';
 import type { FlowStarts } from './flow-starts.js';
 
 export const SAMPLE_NAME = 'Sample integration';
@@ -102,7 +102,7 @@ export class SampleIntegration {
       summary: code !== undefined ? 'sample integration received code and state' : `sample integration received error=${error ?? '(none)'}`,
       detail: {
         kind: 'callback',
-        url: maskCode(url),
+        url: maskSecretParams(url),
         ...(code !== undefined ? { code: mask(code) } : {}),
         state: started.state,
         stateMatches: true,

@@ -61,8 +61,9 @@ export async function buildLoginApp(options: LoginAppOptions): Promise<FastifyIn
   const formOf = (request: FastifyRequest): Params | null => (request.body instanceof Params ? request.body : null);
   const cookieOf = (request: FastifyRequest): string | undefined => request.headers.cookie;
 
+  // A page like the others, with their headers (no framing, no caching, no referrer).
   app.get('/', async (_request, reply) =>
-    reply.type('text/html; charset=utf-8').send('<!doctype html><title>Login service</title><h1>Login service</h1><p>OAuth 2.0: <code>/login/v3/oauth</code></p>'),
+    send(reply, { status: 200, headers: pageHeaders(), body: '<!doctype html><title>Login service</title><h1>Login service</h1><p>OAuth 2.0: <code>/login/v3/oauth</code></p>' }),
   );
   app.get(AUTHORIZE_PATH, { exposeHeadRoute: false }, async (request, reply) =>
     send(reply, options.authorization.authorize(request.url, options.injectedStatus?.(request) ?? null)),

@@ -16,11 +16,12 @@ import type { IntegrationManager } from '../integrations/integrations.js';
 import { AccessDenied, ServerError } from '../oauth-error.js';
 import { Params, clip, withQuery } from '../params.js';
 import { CONSENT_PATH } from '../paths.js';
-import { mask, maskCode, passwordMatches } from '../secrets.js';
+import { isSecretParam, mask, maskSecret, maskSecretParams, passwordMatches } from '../secrets.js';
 import type { LoginSettingsStore } from '../settings.js';
 import { checkAuthorizationRequest, type AuthorizationRequest } from './authorize.js';
 import { MAX_FAILED_SIGN_INS, type Interaction, type Interactions } from './interactions.js';
 import { consentPage, errorPage, pageHeaders, signInPage } from './pages.js';
+import type { SignInThrottle } from './sign-in-throttle.js';
 
 export interface PageAnswer {
   status: number;
@@ -36,6 +37,7 @@ export interface AuthorizationEndpointDeps {
   issuer: Issuer;
   recorder: FlowRecorder;
   interactions: Interactions;
+  throttle: SignInThrottle;
   starts: FlowStarts;
 }
 
@@ -64,7 +66,7 @@ export class AuthorizationEndpoint {
     const flowId = started?.flowId ?? recorder.start({ origin: 'external' });
     if (client) recorder.identify(flowId, client.integration.id, client.integration.name, client.key.clientId);
     const authorizeStep = (ok: boolean, summary: string, outcomeName: Extract<FlowStepDetail, { kind: 'authorize' }>['outcome'], status: FlowStatus, extra: Partial<Extract<FlowStepDetail, { kind: 'authorize' }>> = {}) =>
-      recorder.step(flowId, { ok, summary, status, detail: { kind: 'authorize', params: params.toRecord(), checks: outcome.checks, outcome: outcomeName, ...extra } });
+      recorder.step(flowId, { ok, summary, status, detail: { kind: 'authorize', params: params.toRecord(isSecretParam, maskSecret), checks: outcome.checks, outcome: outcomeName, ...extra } });
 
     if (outcome.kind === 'error_page') {
       authorizeStep(false, `authorization request refused with an error page: ${outcome.failed}`, 'error_page', 'failed', outcome.comparison ? { redirectComparison: outcome.comparison } : {});
@@ -92,29 +94,51 @@ export class AuthorizationEndpoint {
     return { ...signInAnswer(request, { interactionId: interaction.id, csrf: interaction.csrf }), cookies: [cookie] };
   }
 
+  /**
+   * A sign-in form. A username locked by its failed sign-ins (`sign-in-throttle.ts`) is refused
+   * before its password is checked; a refusal counts against this sign-in's own cap like a wrong
+   * password, so no sign-in can grow its timeline without end.
+   */
   signIn(form: Params | null, cookie: string | undefined): PageAnswer {
     const found = this.interactionOf(form, cookie, true);
     if ('status' in found) return found;
     const interaction = found;
+    const { throttle } = this.deps;
     const username = form!.single('username') ?? '';
     const password = form!.single('password') ?? '';
+    const locked = username ? throttle.check(username) : ({ ok: true } as const);
+    if (!locked.ok) return this.failSignIn(interaction, username, `too many failed sign-ins for this user (locked for ${locked.retryAfterSec} s)`, locked.retryAfterSec);
     const user = username ? this.deps.store.users.findByUsername(username) : undefined;
     const passwordOk = passwordMatches(password, user?.passwordHash);
     if (!user || !passwordOk) {
-      interaction.failedSignIns++;
-      const reason = !username || !password ? 'username or password missing' : 'wrong username or password';
-      this.deps.recorder.step(interaction.flowId, { ok: false, summary: `sign-in failed: ${reason}`, detail: { kind: 'login', username: clip(username, 100), ok: false, reason } });
-      if (interaction.failedSignIns >= MAX_FAILED_SIGN_INS) {
-        const clear = this.deps.interactions.finish(interaction);
-        const answer = this.redirectWithError(interaction.flowId, interaction.request.redirectUri, new AccessDenied(`${MAX_FAILED_SIGN_INS} failed sign-ins`).toView(), interaction.request.state);
-        return { ...answer, cookies: [clear] };
-      }
-      return signInAnswer(interaction.request, { interactionId: interaction.id, csrf: interaction.csrf, username, error: 'Wrong username or password.' });
+      if (!username || !password) return this.failSignIn(interaction, username, 'username or password missing', null);
+      // Only a real guess counts against the username.
+      const gate = throttle.failed(username);
+      return this.failSignIn(interaction, username, 'wrong username or password', gate.ok ? null : gate.retryAfterSec);
     }
+    throttle.succeeded(username);
     interaction.userId = user.id;
     interaction.username = user.username;
     this.deps.recorder.step(interaction.flowId, { ok: true, summary: `signed in as ${user.username}`, detail: { kind: 'login', username: user.username, ok: true } });
     return { status: 303, headers: { ...pageHeaders(), location: `${CONSENT_PATH}?interaction=${encodeURIComponent(interaction.id)}` } };
+  }
+
+  /**
+   * A sign-in that failed: the page again with the reason, a 429 while the username is locked,
+   * or, at this sign-in's MAX_FAILED_SIGN_INS, the end of it (access_denied at the redirect URI).
+   */
+  private failSignIn(interaction: Interaction, username: string, reason: string, lockedForSec: number | null): PageAnswer {
+    interaction.failedSignIns++;
+    this.deps.recorder.step(interaction.flowId, { ok: false, summary: `sign-in failed: ${reason}`, detail: { kind: 'login', username: clip(username, 100), ok: false, reason } });
+    if (interaction.failedSignIns >= MAX_FAILED_SIGN_INS) {
+      const clear = this.deps.interactions.finish(interaction);
+      const answer = this.redirectWithError(interaction.flowId, interaction.request.redirectUri, new AccessDenied(`${MAX_FAILED_SIGN_INS} failed sign-ins`).toView(), interaction.request.state);
+      return { ...answer, cookies: [clear] };
+    }
+    const page = { interactionId: interaction.id, csrf: interaction.csrf, username };
+    if (lockedForSec === null) return signInAnswer(interaction.request, { ...page, error: 'Wrong username or password.' });
+    const answer = signInAnswer(interaction.request, { ...page, error: `Too many failed sign-ins for this user: try again in ${lockedForSec} s` });
+    return { ...answer, status: 429, headers: { ...answer.headers, 'retry-after': String(lockedForSec) } };
   }
 
   consent(query: Params, cookie: string | undefined): PageAnswer {
@@ -189,7 +213,7 @@ export class AuthorizationEndpoint {
       ok: true,
       summary: 'redirect to the redirect URI with code and state',
       status: 'code_issued',
-      detail: { kind: 'redirect', location: maskCode(location), redirectUri: request.redirectUri, code: mask(code), state: request.state },
+      detail: { kind: 'redirect', location: maskSecretParams(location), redirectUri: request.redirectUri, code: mask(code), state: request.state },
     });
     return redirect(location);
   }

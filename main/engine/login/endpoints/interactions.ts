@@ -2,7 +2,9 @@
  * Sign-ins in progress between the login page, the consent page and the final redirect. Each is
  * bound to the browser that started it by a cookie (so nobody else can finish it, and no other
  * site can log a user in under someone else's name) and to its pages by a CSRF token. They live
- * 600 s on the engine clock, in memory: a restart simply asks the user to start again.
+ * 600 s on the engine clock, in memory: a restart simply asks the user to start again. Each
+ * client key keeps its own newest sign-ins, so a client that floods the authorize endpoint evicts
+ * only its own (docs/contract/console.md §9).
  */
 import type { EngineClock } from '../../clock/clock.js';
 import { AUTHORIZE_PATH } from '../paths.js';
@@ -11,8 +13,13 @@ import type { AuthorizationRequest } from './authorize.js';
 
 export const INTERACTION_LIFETIME_MS = 600_000;
 export const MAX_FAILED_SIGN_INS = 5;
-/** Pending sign-ins kept at most; the oldest goes first. */
-const MAX_INTERACTIONS = 1_000;
+/** Pending sign-ins kept per client key; its oldest goes first. */
+export const MAX_INTERACTIONS_PER_CLIENT = 50;
+/**
+ * Pending sign-ins kept in all, a bound on memory however many keys there are; when it is reached,
+ * the oldest sign-in of the client with the most goes, never another client's only ones.
+ */
+export const MAX_INTERACTIONS = 10_000;
 const COOKIE_PREFIX = 'cqc_signin_';
 
 export interface Interaction {
@@ -32,6 +39,8 @@ export type InteractionLookup = { ok: true; interaction: Interaction } | { ok: f
 
 export class Interactions {
   private readonly pending = new Map<string, Interaction>();
+  /** The ids of each client key's pending sign-ins, oldest first. */
+  private readonly byClient = new Map<string, Set<string>>();
 
   constructor(private readonly clock: Pick<EngineClock, 'now'>) {}
 
@@ -50,8 +59,9 @@ export class Interactions {
       expiresAt: this.clock.now() + INTERACTION_LIFETIME_MS,
       bindingHash: sha256(binding),
     };
-    if (this.pending.size >= MAX_INTERACTIONS) this.pending.delete(this.pending.keys().next().value!);
+    this.makeRoomFor(request.client.key.clientId);
     this.pending.set(id, interaction);
+    this.idsOf(request.client.key.clientId).add(id);
     return { interaction, cookie: cookieHeader(id, binding, INTERACTION_LIFETIME_MS / 1000) };
   }
 
@@ -61,7 +71,7 @@ export class Interactions {
     const interaction = this.pending.get(id);
     if (!interaction) return { ok: false, why: 'this sign-in is unknown or already finished' };
     if (interaction.expiresAt <= this.clock.now()) {
-      this.pending.delete(id);
+      this.forget(interaction);
       return { ok: false, why: 'this sign-in expired (a sign-in lasts 10 minutes on the engine clock)' };
     }
     const binding = readCookie(cookieHeaderValue, COOKIE_PREFIX + id);
@@ -78,8 +88,40 @@ export class Interactions {
 
   /** Ends a sign-in; returns the header that clears its cookie. */
   finish(interaction: Interaction): string {
-    this.pending.delete(interaction.id);
+    this.forget(interaction);
     return cookieHeader(interaction.id, '', 0);
+  }
+
+  private makeRoomFor(clientId: string): void {
+    const own = this.idsOf(clientId);
+    // Expired sign-ins of this client go first; they can no longer be finished anyway.
+    const now = this.clock.now();
+    for (const id of own) if (this.pending.get(id)!.expiresAt <= now) this.forget(this.pending.get(id)!);
+    while (own.size >= MAX_INTERACTIONS_PER_CLIENT) this.forgetOldestOf(own);
+    if (this.pending.size >= MAX_INTERACTIONS) {
+      let largest = own;
+      for (const ids of this.byClient.values()) if (ids.size > largest.size) largest = ids;
+      this.forgetOldestOf(largest);
+    }
+  }
+
+  private forgetOldestOf(ids: Set<string>): void {
+    const oldest = ids.values().next().value;
+    if (oldest !== undefined) this.forget(this.pending.get(oldest)!);
+  }
+
+  private idsOf(clientId: string): Set<string> {
+    let ids = this.byClient.get(clientId);
+    if (!ids) this.byClient.set(clientId, (ids = new Set()));
+    return ids;
+  }
+
+  private forget(interaction: Interaction): void {
+    this.pending.delete(interaction.id);
+    const clientId = interaction.request.client.key.clientId;
+    const ids = this.byClient.get(clientId);
+    ids?.delete(interaction.id);
+    if (ids?.size === 0) this.byClient.delete(clientId);
   }
 }
 

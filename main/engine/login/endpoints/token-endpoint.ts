@@ -18,7 +18,7 @@ import type { FlowRecorder, FlowStart } from '../inspector/flow-recorder.js';
 import type { IntegrationManager } from '../integrations/integrations.js';
 import { OAuthError } from '../oauth-error.js';
 import { Params } from '../params.js';
-import { mask, sha256 } from '../secrets.js';
+import { isSecretParam, mask, maskSecret, sha256 } from '../secrets.js';
 
 export interface TokenRequest {
   authorization: string | undefined;
@@ -34,7 +34,6 @@ export interface TokenAnswer {
 
 /** On every answer of the token endpoint (RFC 6749 §5.1), and of the login service's other JSON. */
 export const NO_STORE = { 'cache-control': 'no-store', pragma: 'no-cache' };
-const SECRET_PARAMS = ['code', 'refresh_token', 'code_verifier', 'client_secret', 'password'];
 
 type EndpointStore = Pick<Store, 'authorizationCodes' | 'grants' | 'tokens'> & AtomicStore;
 
@@ -136,7 +135,7 @@ export class TokenEndpoint {
       kind: 'token',
       grantType,
       basic: trace.basic,
-      params: form.toRecord(SECRET_PARAMS, mask),
+      params: form.toRecord(isSecretParam, maskSecret),
       checks: trace.checks.list(),
       status,
       ...(error ? { error: error.toView() } : {}),

@@ -4,7 +4,8 @@
  *
  * Every step of a flow (authorize request, login, consent, redirect, token requests, refreshes,
  * API calls) lands on one timeline, stored and pushed as an event. Only the newest flows are kept,
- * and a chatty integration cannot grow one flow without end.
+ * and a chatty integration cannot grow one flow without end. No step holds a secret in clear
+ * (`step-masking.ts`, docs/contract/console.md §9).
  */
 import type { FlowOrigin, FlowStatus, FlowStepDetail, FlowSummary, FlowView } from '../../api/oauth-types.js';
 import type { EngineClock } from '../../clock/clock.js';
@@ -12,6 +13,7 @@ import type { EventBus } from '../../events/bus.js';
 import type { Store } from '../../store/store.js';
 import { atomically, type AtomicStore } from '../atomic.js';
 import { newId } from '../secrets.js';
+import { maskStep } from './step-masking.js';
 
 export const KEPT_FLOWS = 500;
 /** API calls recorded per flow; later ones are counted, not stored. */
@@ -76,6 +78,7 @@ export class FlowRecorder {
       if (calls > API_CALLS_PER_FLOW) return id;
       if (calls === API_CALLS_PER_FLOW) input = { ...input, summary: `${input.summary} (later API calls of this flow are not recorded)` };
     }
+    input = maskStep(input);
     const at = this.now();
     const recorded = atomically(this.store, () =>
       this.store.oauthFlows.addStep({ flowId: id, at, kind: input.detail.kind, ok: input.ok, summary: input.summary, detail: input.detail }, input.status),
@@ -90,7 +93,7 @@ export class FlowRecorder {
 
   get(flowId: string): FlowView | undefined {
     const flow = this.store.oauthFlows.get(flowId);
-    return flow && { ...flow, steps: this.store.oauthFlows.listSteps(flowId) };
+    return flow && { ...flow, steps: this.store.oauthFlows.listSteps(flowId).map(maskStep) };
   }
 
   private now(): number {

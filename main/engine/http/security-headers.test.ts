@@ -1,0 +1,64 @@
+import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Engine } from '../index.js';
+import { rawRequest, startTestEngine } from '../testing/http.js';
+
+let engine: Engine;
+beforeAll(async () => {
+  engine = await startTestEngine();
+});
+afterAll(() => engine.close());
+
+type Listener = 'console' | 'login' | 'control' | 'cloudQueue';
+
+/** Answers of every kind on every listener: pages, JSON, refusals, 404s, a URL fastify refuses itself. */
+const ANSWERS: [Listener, string, string, number, Record<string, string>?][] = [
+  ['console', 'GET', '/', 503], // no renderer build in tests: the "not built" page
+  ['console', 'GET', '/no/such/page', 404],
+  ['console', 'GET', '/admin/api/status', 401],
+  ['console', 'GET', '/', 403, { host: 'evil.example' }],
+  ['console', 'GET', '/%zz', 400],
+  ['login', 'GET', '/', 200],
+  ['login', 'GET', '/no/such/page', 404],
+  ['login', 'GET', '/login/v3/oauth?client_id=nobody', 400],
+  ['login', 'POST', '/login/v3/oauth/access', 400],
+  ['login', 'GET', '/%zz', 400],
+  ['control', 'GET', '/api/v1/households', 401],
+  ['control', 'GET', '/no/such/page', 401],
+  ['control', 'GET', '/%zz', 400],
+  ['cloudQueue', 'GET', '/no/such/page', 404],
+  ['cloudQueue', 'GET', '/queues/nope/v2.3/version', 404],
+  ['cloudQueue', 'GET', '/%zz', 400],
+];
+
+describe('security headers on every answer of every listener (docs/contract/console.md §2, §9)', () => {
+  it.each(ANSWERS)('%s %s %s (%i): nosniff, no referrer', async (listener, method, path, status, headers) => {
+    const answer = await rawRequest(`${engine.urls[listener]}${path}`, { method, ...(headers ? { headers } : {}) });
+    expect(answer.status).toBe(status);
+    expect(answer.headers['x-content-type-options']).toBe('nosniff');
+    expect(answer.headers['referrer-policy']).toBe('no-referrer');
+  });
+
+  it("the login service's / sends the headers of its pages: no framing, no caching, no referrer", async () => {
+    const [root, page] = await Promise.all([rawRequest(`${engine.urls.login}/`), rawRequest(`${engine.urls.login}/login/v3/oauth?client_id=nobody`)]);
+    expect(root.status).toBe(200);
+    for (const name of ['content-security-policy', 'x-frame-options', 'cache-control', 'referrer-policy', 'x-content-type-options']) {
+      expect(root.headers[name], name).toBe(page.headers[name]);
+    }
+    expect(root.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+    expect(root.headers['x-frame-options']).toBe('DENY');
+  });
+
+  it('the event stream, written around fastify, carries them too', async () => {
+    const headers = await new Promise<IncomingHttpHeaders>((resolve, reject) => {
+      const req = httpRequest(`${engine.urls.console}/admin/api/events`, { headers: { authorization: `Bearer ${engine.adminToken}` } }, (res) => {
+        resolve(res.headers);
+        res.destroy();
+      });
+      req.on('error', reject);
+      req.end();
+    });
+    expect(headers['content-type']).toMatch(/^text\/event-stream/);
+    expect(headers['x-content-type-options']).toBe('nosniff');
+  });
+});
