@@ -4,7 +4,7 @@
  */
 import Database from 'better-sqlite3';
 import { spawnSync } from 'node:child_process';
-import { readdirSync } from 'node:fs';
+import { readdirSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DATABASE_FILE } from './engine/store/database.js';
@@ -133,5 +133,52 @@ describe('npm run serve', () => {
     const trafficLog = new Database(join(dataDir, TRAFFIC_LOG_FILE), { readonly: true });
     expect(trafficLog.pragma('integrity_check', { simple: true })).toBe('ok');
     trafficLog.close();
+  });
+});
+
+/** `serve` from source, run to its end: how it ends, what it said on stderr, how long it took. */
+function serveToEnd(args: string[]): { status: number | null; stderr: string; ms: number } {
+  const started = Date.now();
+  const run = spawnSync(process.execPath, ['--import', 'tsx', 'main/serve.ts', '--port', '0', ...args], { cwd: PROJECT_ROOT, encoding: 'utf8', timeout: 30_000 });
+  return { status: run.status, stderr: run.stderr, ms: Date.now() - started };
+}
+
+/** The lines `serve` printed on stderr, less the renderer-build warning of a clone without a build. */
+const linesOf = (stderr: string) => stderr.split('\n').filter((line) => line !== '' && !line.includes('no renderer build found'));
+
+// docs/contract/console.md §9. The attack: an unwritable --data-dir hung without a word, and a
+// damaged console.sqlite started (a zero-length one as a new, empty console).
+describe('npm run serve on a data dir it cannot use', () => {
+  it.each([
+    ['a file where the folder should be', (file: string) => file, (file: string) => `${file} as the data dir: it is a file, not a folder`],
+    ['a folder under a file', (file: string) => join(file, 'data'), (file: string) => `${join(file, 'data')} as the data dir: ${file} is a file, not a folder`],
+  ])('%s: exit 1 at once, with one line saying what to do', (_name, dataDirOf, says) => {
+    const file = join(tempDir(), 'a-file');
+    writeFileSync(file, 'not a folder');
+    const { status, stderr, ms } = serveToEnd(['--data-dir', dataDirOf(file)]);
+    expect(status).toBe(1);
+    expect(linesOf(stderr)).toEqual([`cloud queue console serve: cannot use ${says(file)}; start with --data-dir naming a folder this user can write, or with --ephemeral`]);
+    // Most of it is tsx starting up.
+    expect(ms).toBeLessThan(15_000);
+  });
+
+  it.each([
+    ['random bytes', (file: string) => writeFileSync(file, Buffer.alloc(statSync(file).size, 0x5a)), /file is not a database/],
+    ['a zero-length file', (file: string) => truncateSync(file, 0), /it is empty: 0 bytes/],
+    ['a file cut short', (file: string) => truncateSync(file, 8_192), /quick_check|malformed/],
+  ])('a damaged console.sqlite (%s): exit 1, one line naming the file and the remedy, the file untouched', async (_name, damage, says) => {
+    const dataDir = tempDir();
+    const first = await serve(['--port', '0', '--data-dir', dataDir]);
+    expect(await first.stop('SIGTERM')).toBe(0);
+    const file = join(dataDir, DATABASE_FILE);
+    damage(file);
+    const damaged = statSync(file).size;
+    const { status, stderr } = serveToEnd(['--data-dir', dataDir]);
+    expect(status).toBe(1);
+    const lines = linesOf(stderr);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(new RegExp(`^cloud queue console serve: the console database ${file} is damaged \\(.*\\); nothing was changed\\. Move it aside .* or put back a backup, then start again`));
+    expect(lines[0]).toMatch(says);
+    expect(statSync(file).size).toBe(damaged);
   });
 });

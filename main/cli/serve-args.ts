@@ -35,6 +35,9 @@ players, and the console UI for any browser. Prints one JSON ready line on stdou
 
 A data dir that another running console holds is refused (exit 1, naming the folder and the other
 process): two consoles would run the same players and write the same data over each other.
+So is one that cannot be used (a file in the way, no write access) and a damaged console.sqlite
+(exit 1, naming the file and what to do); a damaged traffic log is put aside and a new one begun.
+The data dir is kept private: the folder 0700, its files 0600.
 
 Exit codes: 0 stopped by SIGINT/SIGTERM (or --help), 1 could not start, 2 bad command line.`;
 

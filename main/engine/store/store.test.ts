@@ -3,6 +3,7 @@ import { tempDirs } from '../testing/temp-dirs.js';
 import { openDatabase } from './database.js';
 import { migrate, schemaVersion, type Migration } from './migrations.js';
 import { migrations } from './migrations/index.js';
+import { MAX_REPORTS_PER_QUEUE } from './repositories/time-played.js';
 import { openStore } from './store.js';
 
 const tempDir = tempDirs('cqc-store-');
@@ -104,6 +105,24 @@ describe('migrate', () => {
     // Even a cleared log has its next id to carry over.
     expect(() => migrate(held, migrations, 0)).toThrow(/opened without it/);
     expect(schemaVersion(held)).toBe(10);
+  });
+
+  it('cuts each queue to its newest reports at 13 (docs/contract/console.md §9), leaving the rest', () => {
+    const db = openDatabase({ dataDir: null });
+    migrate(db, migrations.slice(0, 12), 0);
+    const queue = db.prepare(
+      "INSERT INTO queues (id, name, created_at, queue_version, context_version, next_item_seq, item_count, container, playback_policies, reports, access_token, token_issued_at, token_expires_at) VALUES (?, 'q', 0, 1, 1, 1, 0, '{}', '{}', '{}', 't', 0, 1)",
+    );
+    const [many, few] = ['many', 'few'].map((id) => Number(queue.run(id).lastInsertRowid));
+    const report = db.prepare("INSERT INTO time_played (queue_key, item_id, player_id, received_at, type, report) VALUES (?, 'item-1', NULL, ?, 'update', '{}')");
+    db.transaction(() => {
+      for (let n = 0; n < MAX_REPORTS_PER_QUEUE + 5; n++) report.run(many, n);
+      for (let n = 0; n < 3; n++) report.run(few, n);
+    })();
+    expect(migrate(db, migrations, 0)).toBe(migrations.length);
+    const kept = (key: number) => db.prepare('SELECT COUNT(*) AS n, MIN(received_at) AS oldest FROM time_played WHERE queue_key = ?').get(key);
+    expect(kept(many!)).toEqual({ n: MAX_REPORTS_PER_QUEUE, oldest: 5 });
+    expect(kept(few!)).toEqual({ n: 3, oldest: 0 });
   });
 
   it('refuses gaps in the numbering', () => {

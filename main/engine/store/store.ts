@@ -4,8 +4,10 @@
  * the raw database. The store imports no area it serves: the traffic log, a file of its own on the
  * same connection, is attached by the caller through `TrafficLogAttachment` (lint holds this).
  */
-import { closeDatabase, openDatabase, transactor, type DatabaseLocation, type SqliteDatabase } from './database.js';
-import { claimDataDir, type DataDirClaim } from './data-dir-lock.js';
+import { join } from 'node:path';
+import { DATABASE_FILE, closeDatabase, openDatabase, transactor, type DatabaseLocation, type SqliteDatabase } from './database.js';
+import { keepPrivate, prepareDataDir, unusableOr } from './data-dir-files.js';
+import { HOLDER_FILE, LOCK_FILE, claimDataDir, type DataDirClaim } from './data-dir-lock.js';
 import { migrate, type MigrationHooks } from './migrations.js';
 import { migrations } from './migrations/index.js';
 import { AuthorizationCodeRepository } from './repositories/authorization-codes.js';
@@ -82,13 +84,36 @@ export interface TrafficLogAttachment {
 export function openStore(location: StoreLocation, now: number = Date.now(), trafficLog?: TrafficLogAttachment): Store {
   // Claimed before the database opens, given back once it is closed (see data-dir-lock.ts). A
   // DataDirInUseError goes to the host as thrown, for it to print: the database was never opened.
-  const claim = location.dataDir === null ? null : claimDataDir(location.dataDir, location.nativeBinding, location.consoleKind);
+  const claim = location.dataDir === null ? null : claimPrivately(location.dataDir, location.nativeBinding, location.consoleKind);
   try {
     return openClaimed(location, now, claim, trafficLog);
   } catch (error) {
     claim?.release();
     throw error;
   }
+}
+
+/**
+ * The claim in a data dir made (or checked) first, 0700 (docs/contract/console.md §9): the lock
+ * would make the folder with the umask's mode. The lock and its record are then made exactly
+ * 0600, as the umask may have left them otherwise.
+ */
+function claimPrivately(dataDir: string, nativeBinding: string | undefined, consoleKind: string | undefined): DataDirClaim {
+  prepareDataDir(dataDir, [DATABASE_FILE, LOCK_FILE]);
+  let claim: DataDirClaim;
+  try {
+    claim = claimDataDir(dataDir, nativeBinding, consoleKind);
+  } catch (error) {
+    throw unusableOr(error, dataDir);
+  }
+  try {
+    keepPrivate(join(dataDir, LOCK_FILE), ['-journal']);
+    keepPrivate(join(dataDir, HOLDER_FILE), []);
+  } catch (error) {
+    claim.release();
+    throw unusableOr(error, dataDir);
+  }
+  return claim;
 }
 
 function openClaimed(location: DatabaseLocation, now: number, claim: DataDirClaim | null, trafficLog: TrafficLogAttachment | undefined): Store {

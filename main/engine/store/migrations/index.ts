@@ -12,5 +12,6 @@ import { trafficWithoutFilterIndexesMigration } from './009_traffic_without_filt
 import { trafficWithoutRequestIndexMigration } from './010_traffic_without_request_index.js';
 import { trafficLogFileMigration } from './011_traffic_log_file.js';
 import { playerSavedMigration } from './012_player_saved.js';
+import { timePlayedCapMigration } from './013_time_played_cap.js';
 
-export const migrations: readonly Migration[] = [householdMigration, loginMigration, queuesMigration, playerMigration, faultsTrafficMigration, trafficSharedBodiesMigration, trafficBodiesMigration, trafficHeaderBlocksMigration, trafficWithoutFilterIndexesMigration, trafficWithoutRequestIndexMigration, trafficLogFileMigration, playerSavedMigration];
+export const migrations: readonly Migration[] = [householdMigration, loginMigration, queuesMigration, playerMigration, faultsTrafficMigration, trafficSharedBodiesMigration, trafficBodiesMigration, trafficHeaderBlocksMigration, trafficWithoutFilterIndexesMigration, trafficWithoutRequestIndexMigration, trafficLogFileMigration, playerSavedMigration, timePlayedCapMigration];

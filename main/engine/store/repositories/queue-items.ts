@@ -43,6 +43,7 @@ export class QueueItemRepository {
   private readonly insertBatchStmt;
   private readonly deleteAtStmt;
   private readonly deleteAllStmt;
+  private readonly deleteFirstStmt;
 
   constructor(db: SqliteDatabase) {
     const cols = "pos, 'item-' || item_seq AS item_id, item";
@@ -71,6 +72,9 @@ export class QueueItemRepository {
     this.insertBatchStmt = db.prepare<unknown[]>(insert + Array(BATCH).fill('(?, ?, ?, ?)').join(', '));
     this.deleteAtStmt = db.prepare<[number, number]>('DELETE FROM queue_items WHERE queue_key = ? AND pos = ?');
     this.deleteAllStmt = db.prepare<[number]>('DELETE FROM queue_items WHERE queue_key = ?');
+    this.deleteFirstStmt = db.prepare<[number, number, number]>(
+      'DELETE FROM queue_items WHERE queue_key = ? AND pos IN (SELECT pos FROM queue_items WHERE queue_key = ? ORDER BY pos LIMIT ?)',
+    );
   }
 
   first(queueKey: number): ItemRow | undefined {
@@ -157,6 +161,11 @@ export class QueueItemRepository {
 
   deleteAll(queueKey: number): void {
     this.deleteAllStmt.run(queueKey);
+  }
+
+  /** Deletes the queue's first `limit` items (a step of a long delete); answers how many went. */
+  deleteFirst(queueKey: number, limit: number): number {
+    return this.deleteFirstStmt.run(queueKey, queueKey, limit).changes;
   }
 }
 

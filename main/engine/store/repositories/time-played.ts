@@ -1,5 +1,12 @@
-/** timePlayed reports (docs/contract/platform.md §2.3) as the cloud queue server received them, per queue and item. */
+/**
+ * timePlayed reports (docs/contract/platform.md §2.3) as the cloud queue server received them, per queue and item.
+ * A queue keeps its newest MAX_REPORTS_PER_QUEUE (docs/contract/console.md §9): each POST deletes
+ * what falls past that in its own transaction, so the count never passes it.
+ */
 import { transactor, type SqliteDatabase, type Transact } from '../database.js';
+
+/** Reports kept per queue, the newest: hours of reports from a household's players, a few MB at most. */
+export const MAX_REPORTS_PER_QUEUE = 10_000;
 
 export interface TimePlayedRecord {
   seq: number;
@@ -41,9 +48,11 @@ export class TimePlayedRepository {
   private readonly recentStmt;
   private readonly forItemStmt;
   private readonly summaryStmt;
+  private readonly trimStmt;
+  private readonly countStmt;
   private readonly transact: Transact;
 
-  constructor(db: SqliteDatabase) {
+  constructor(db: SqliteDatabase, private readonly keptPerQueue = MAX_REPORTS_PER_QUEUE) {
     this.transact = transactor(db);
     this.insertStmt = db.prepare<[number, string, string | null, number, string, string]>(
       'INSERT INTO time_played (queue_key, item_id, player_id, received_at, type, report) VALUES (?, ?, ?, ?, ?, ?)',
@@ -57,16 +66,33 @@ export class TimePlayedRepository {
       `SELECT item_id, COUNT(*) AS count, SUM(type = 'final') AS finals, MAX(received_at) AS last FROM time_played
        WHERE queue_key = ? AND item_id IN (SELECT value FROM json_each(?)) GROUP BY item_id`,
     );
+    this.countStmt = db.prepare<[number], number>('SELECT COUNT(*) FROM time_played WHERE queue_key = ?').pluck();
+    // Older than the queue's N-th newest; nothing while it has fewer (the subquery is NULL).
+    // time_played_by_queue walks at most N entries of the queue's own.
+    this.trimStmt = db.prepare<{ queueKey: number; skip: number }>(
+      `DELETE FROM time_played WHERE queue_key = @queueKey AND seq < (
+         SELECT seq FROM time_played WHERE queue_key = @queueKey ORDER BY seq DESC LIMIT 1 OFFSET @skip)`,
+    );
   }
 
-  /** Stores the reports of one POST together; answers them with their sequence numbers. */
+  /**
+   * Stores the reports of one POST together, and lets the queue's oldest go past its cap in the
+   * same transaction; answers them with their sequence numbers.
+   */
   addAll(queueKey: number, records: readonly Omit<TimePlayedRecord, 'seq'>[]): TimePlayedRecord[] {
-    return this.transact(() =>
-      records.map((record) => {
+    return this.transact(() => {
+      const stored = records.map((record) => {
         const { lastInsertRowid } = this.insertStmt.run(queueKey, record.itemId, record.playerId, record.receivedAt, record.type, JSON.stringify(record.report));
         return { ...record, seq: Number(lastInsertRowid) };
-      }),
-    );
+      });
+      this.trimStmt.run({ queueKey, skip: this.keptPerQueue - 1 });
+      return stored;
+    });
+  }
+
+  /** How many reports the queue keeps now. */
+  count(queueKey: number): number {
+    return this.countStmt.get(queueKey)!;
   }
 
   /** Newest first; for one item when `itemId` is given. */

@@ -174,12 +174,81 @@ describe('the traffic log file', () => {
     fresh.close();
   });
 
-  it('is opened without a check after a clean stop, which leaves no journal', () => {
+  // docs/contract/console.md §9: whatever the damage and however the last stop went. (This was
+  // "opened without a check after a clean stop"; the check costs ~100 ms on a full log.)
+  it('is checked after a clean stop too, which leaves no journal, and put aside when damaged', () => {
     const dir = dirWithLog(200);
+    expect(existsSync(journal(dir))).toBe(false);
     damageBodyIndex(dir);
-    const { store, recovery } = openStoreWithTrafficLog({ dataDir: dir });
-    expect(recovery).toBeNull();
+    const { store, traffic, recovery } = openStoreWithTrafficLog({ dataDir: dir }, 31);
+    expect(recovery).toMatchObject({ putAside: join(dir, `${TRAFFIC_LOG_FILE}.damaged-31`), because: expect.stringMatching(/integrity_check/) });
+    expect(store.settings.get('kept')).toBe(true);
+    expect(traffic.page({}, 0, 10).total).toBe(0);
     store.close();
+  });
+
+  describe('damaged after a clean stop (the attack: the start was refused)', () => {
+    /** The log's one segment row, rewritten by `change`, the way a stray write leaves it. */
+    function rewriteSegment(dir: string, change: (row: { summary: Buffer; detail: Buffer }) => { summary: Buffer; detail: Buffer }): void {
+      const db = new Database(join(dir, TRAFFIC_LOG_FILE));
+      const row = db.prepare('SELECT first_id, summary, detail FROM traffic_segments ORDER BY first_id LIMIT 1').get() as { first_id: number; summary: Buffer; detail: Buffer };
+      const changed = change({ summary: Buffer.from(row.summary), detail: Buffer.from(row.detail) });
+      db.prepare('UPDATE traffic_segments SET summary = ?, detail = ? WHERE first_id = ?').run(changed.summary, changed.detail, row.first_id);
+      db.pragma('journal_mode = DELETE');
+      db.close();
+    }
+
+    /** Opens the dir as the engine does: it must open, with a new, working log, and the console's state kept. */
+    function opensWithNewLog(dir: string, at: number): void {
+      const { store, traffic, recovery } = openStoreWithTrafficLog({ dataDir: dir }, at);
+      try {
+        expect(recovery).toMatchObject({ putAside: join(dir, `${TRAFFIC_LOG_FILE}.damaged-${at}`) });
+        expect(existsSync(join(dir, `${TRAFFIC_LOG_FILE}.damaged-${at}`))).toBe(true);
+        expect(store.settings.get('kept')).toBe(true);
+        expect(traffic.page({}, 0, 10).total).toBe(0);
+        expect(traffic.append([trafficEntry()], 10).stored[0]!.id).toBe(1);
+      } finally {
+        store.close();
+      }
+    }
+
+    it('a zeroed summary blob', () => {
+      const dir = dirWithLog(200);
+      rewriteSegment(dir, ({ summary, detail }) => ({ summary: Buffer.alloc(summary.length), detail }));
+      opensWithNewLog(dir, 41);
+    });
+
+    it('a zeroed detail blob', () => {
+      const dir = dirWithLog(200);
+      rewriteSegment(dir, ({ summary, detail }) => ({ summary, detail: Buffer.alloc(detail.length) }));
+      opensWithNewLog(dir, 42);
+    });
+
+    it('a cut summary blob', () => {
+      const dir = dirWithLog(200);
+      rewriteSegment(dir, ({ summary, detail }) => ({ summary: summary.subarray(0, summary.length >> 1), detail }));
+      opensWithNewLog(dir, 43);
+    });
+
+    it('random bytes flipped across the file', () => {
+      const dir = dirWithLog(2_000);
+      const file = join(dir, TRAFFIC_LOG_FILE);
+      const size = statSync(file).size;
+      const fd = openSync(file, 'r+');
+      // A fixed sequence (xorshift), so that the same bytes go every run.
+      let seed = 0x2545f491;
+      const next = () => ((seed ^= seed << 13), (seed ^= seed >>> 17), (seed ^= seed << 5), (seed >>> 0) / 2 ** 32);
+      for (let i = 0; i < 200; i++) writeSync(fd, Buffer.from([Math.floor(next() * 256)]), 0, 1, LOG_PAGE_SIZE + Math.floor(next() * (size - LOG_PAGE_SIZE)));
+      closeSync(fd);
+      opensWithNewLog(dir, 44);
+    });
+
+    it('garbage over the whole file, its header too', () => {
+      const dir = dirWithLog(200);
+      const file = join(dir, TRAFFIC_LOG_FILE);
+      writeFileSync(file, Buffer.alloc(statSync(file).size, 0xa5));
+      opensWithNewLog(dir, 45);
+    });
   });
 
   it('is kept in memory for the run when a damaged log cannot be moved aside', () => {
