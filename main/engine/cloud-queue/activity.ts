@@ -3,6 +3,11 @@
  * (docs/contract/console.md §5), the last request of each kind, the last itemWindow request with the window it
  * got, and the last timePlayed report (every report is also stored, see the repository). Live
  * observation, kept in memory: after a restart players start over anyway.
+ *
+ * Bounded (docs/contract/console.md §9): only requests with the queue's valid token are recorded
+ * (the server never calls here for a 401), each queue keeps the MAX_PLAYERS_PER_QUEUE players
+ * heard from last, and every id or text a player sent is kept to MAX_RECORDED_TEXT characters.
+ * Without that, 2,000 requests with long made-up ids and no token grew the engine by 74 MB.
  */
 import type { EngineEvents } from '../api/events.js';
 import type {
@@ -25,24 +30,42 @@ export interface QueueActivityOptions {
   playerName: (playerId: string) => string | null;
 }
 
+/** Players kept per queue: more than any household has, few enough that a flood of made-up ids costs little. */
+export const MAX_PLAYERS_PER_QUEUE = 50;
+/** Characters kept of an id or a text a player sent (X-Player-Id, X-Request-Id, query values); cut ones end in `…`. */
+export const MAX_RECORDED_TEXT = 200;
+
+/** `value` as it is kept: the same string when short enough, else its start and `…`. */
+export function recordedText<T extends string | null>(value: T): T {
+  return (value !== null && value.length > MAX_RECORDED_TEXT ? `${value.slice(0, MAX_RECORDED_TEXT)}…` : value) as T;
+}
+
 export class QueueActivity {
   private readonly queues = new Map<string, Map<string | null, Entry>>();
 
   constructor(private readonly options: QueueActivityOptions) {}
 
+  /** A request the queue's token allowed (a 401 is not recorded: anyone can send one). */
   request(queueId: string, playerId: string | null, kind: CloudQueueRequestKind, at: number, status: number): void {
-    this.entry(queueId, playerId).lastRequest = { kind, at, status };
-    this.options.emit('queues.activity', { queueId, playerId, kind, at, status });
+    const kept = recordedText(playerId);
+    this.entry(queueId, kept).lastRequest = { kind, at, status };
+    this.options.emit('queues.activity', { queueId, playerId: kept, kind, at, status });
   }
 
   itemWindow(queueId: string, playerId: string | null, record: ItemWindowRecord): void {
-    this.entry(queueId, playerId).itemWindow = record;
+    // In place: the record is made per request for this (see the server), and a copy costs there.
+    record.requestId = recordedText(record.requestId);
+    record.reason = recordedText(record.reason);
+    record.itemId = recordedText(record.itemId);
+    record.queueVersion = recordedText(record.queueVersion);
+    if (record.error !== undefined) record.error = recordedText(record.error);
+    this.entry(queueId, recordedText(playerId)).itemWindow = record;
     this.request(queueId, playerId, 'itemWindow', record.at, record.status);
   }
 
   timePlayed(queueId: string, playerId: string | null, reports: readonly TimePlayedRecordView[], at: number): void {
     const last = reports.at(-1);
-    if (last) this.entry(queueId, playerId).lastReport = last;
+    if (last) this.entry(queueId, recordedText(playerId)).lastReport = last;
     this.request(queueId, playerId, 'timePlayed', at, 204);
   }
 
@@ -61,14 +84,15 @@ export class QueueActivity {
     this.queues.delete(queueId);
   }
 
+  /** The player's entry, made the queue's newest (a Map keeps insertion order: the oldest goes first). */
   private entry(queueId: string, playerId: string | null): Entry {
     let players = this.queues.get(queueId);
     if (!players) this.queues.set(queueId, (players = new Map()));
     let entry = players.get(playerId);
-    if (!entry) {
-      entry = { lastRequest: { kind: 'context', at: 0, status: 0 }, itemWindow: null, lastReport: null };
-      players.set(playerId, entry);
-    }
+    if (entry) players.delete(playerId);
+    else entry = { lastRequest: { kind: 'context', at: 0, status: 0 }, itemWindow: null, lastReport: null };
+    players.set(playerId, entry);
+    if (players.size > MAX_PLAYERS_PER_QUEUE) players.delete(players.keys().next().value!);
     return entry;
   }
 }

@@ -2,22 +2,23 @@
  * The reference cloud queue server listener (docs/contract/console.md §4, port P+3). Each queue answers under
  * `/queues/{queueId}/{v2.0|v2.2|v2.3}/`: GET context, itemWindow and version, POST timePlayed.
  * Before any body is read, a request must name a served version and a queue that exists (else
- * 404) and carry that queue's live access token (else 401). Every request is recorded per player
- * (`X-Player-Id`) for the editor; timePlayed reports are stored.
+ * 404) and carry that queue's live access token (else 401). Every request with that token is
+ * recorded per player (`X-Player-Id`) for the editor; timePlayed reports are stored. A request
+ * without it leaves nothing behind, and what one with it leaves is bounded (docs/contract/console.md §9).
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { CloudQueueRequestKind, ItemWindowRecord, TimePlayedRecordView } from '../api/queue-types.js';
+import type { ItemWindowRecord, TimePlayedRecordView } from '../api/queue-types.js';
 import { createServiceApp } from '../http/service-app.js';
 import type { QueueItemRepository } from '../store/repositories/queue-items.js';
 import type { QueueHead } from '../store/repositories/queues.js';
 import type { TimePlayedRepository } from '../store/repositories/time-played.js';
-import type { QueueActivity } from './activity.js';
+import { recordedText, type QueueActivity } from './activity.js';
 import { CLOUD_QUEUE_VERSIONS } from './defaults.js';
 import { sendCloudQueueError } from './errors.js';
 import { parseItemWindowQuery, readItemWindow } from './item-window.js';
 import type { QueueModel } from './queue-model.js';
 import { reasonAsWritten } from './reasons.js';
-import { parseTimePlayed } from './time-played.js';
+import { MAX_TIME_PLAYED_BODY_BYTES, parseTimePlayed } from './time-played.js';
 import { checkQueueToken } from './tokens.js';
 import { WindowCache } from './window-cache.js';
 
@@ -42,9 +43,15 @@ export async function buildCloudQueueApp(options: CloudQueueAppOptions): Promise
   const now = () => Math.floor(options.clock.now());
   const app = createServiceApp({
     ignoreDuplicateSlashes: true,
-    // A body that is not JSON (wrong Content-Type, broken syntax, too large) is the player's error.
-    requestErrors: (reply, status, message, part) =>
-      part === 'routed' ? sendCloudQueueError(reply, 400, { message: `bad request body: ${message}` }) : sendCloudQueueError(reply, status, { message }),
+    // A body that is not JSON (wrong Content-Type, broken syntax) is the player's error; one too
+    // large says how large a body may be (only POST /timePlayed takes one).
+    requestErrors: (reply, status, message, part) => {
+      if (part === 'routed' && status === 413) {
+        const limit = reply.request.routeOptions.bodyLimit ?? MAX_TIME_PLAYED_BODY_BYTES;
+        return sendCloudQueueError(reply, 413, { message: `the body is larger than ${limit} bytes, the most this server takes in one request; send fewer reports per request` });
+      }
+      return part === 'routed' ? sendCloudQueueError(reply, 400, { message: `bad request body: ${message}` }) : sendCloudQueueError(reply, status, { message });
+    },
     serverError: (reply) => sendCloudQueueError(reply, 500, { message: 'the cloud queue server failed' }),
   });
   const windows = new WindowCache();
@@ -68,7 +75,7 @@ export async function buildCloudQueueApp(options: CloudQueueAppOptions): Promise
         }
         const verdict = checkQueueToken(head, request.headers.authorization, now());
         if (!verdict.ok) {
-          activity.request(queueId, playerIdOf(request), kindOf(request), now(), 401);
+          // Not recorded: anyone can send one, with any X-Player-Id (the traffic log shows it).
           sendCloudQueueError(reply, 401, { message: verdict.message });
           return;
         }
@@ -142,7 +149,7 @@ export async function buildCloudQueueApp(options: CloudQueueAppOptions): Promise
         return reply.type('application/json; charset=utf-8').send(window.body);
       });
 
-      api.post('/timePlayed', async (request, reply) => {
+      api.post('/timePlayed', { bodyLimit: MAX_TIME_PLAYED_BODY_BYTES }, async (request, reply) => {
         const head = request.queueHead!;
         const at = now();
         const playerId = playerIdOf(request);
@@ -169,9 +176,5 @@ function headerOf(request: FastifyRequest, name: string): string | null {
   return typeof value === 'string' && value !== '' ? value : null;
 }
 
-const playerIdOf = (request: FastifyRequest): string | null => headerOf(request, 'x-player-id');
-
-function kindOf(request: FastifyRequest): CloudQueueRequestKind {
-  const last = (request.routeOptions.url ?? '').split('/').pop();
-  return last === 'context' || last === 'itemWindow' || last === 'version' || last === 'timePlayed' ? last : 'context';
-}
+/** As it is kept, with the activity and with each report (see `recordedText`). */
+const playerIdOf = (request: FastifyRequest): string | null => recordedText(headerOf(request, 'x-player-id'));

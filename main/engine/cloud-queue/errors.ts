@@ -21,6 +21,7 @@ export const CLOUD_QUEUE_ERROR_REASONS: Readonly<Record<number, string>> = {
   401: 'unauthorized',
   403: 'forbidden',
   404: 'notFound',
+  413: 'requestTooLarge',
   500: 'internalError',
   503: 'serviceUnavailable',
 };

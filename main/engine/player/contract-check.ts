@@ -5,9 +5,28 @@
  * reported and the player carries on.
  */
 import type { CloudQueueEndpoint } from '../api/player-types.js';
-import type { ContextResponse, ItemWindowResponse, VersionResponse } from './wire.js';
+import type { ContextResponse, ItemWindowResponse, ReportSettings, VersionResponse } from './wire.js';
 
 export type { CloudQueueEndpoint };
+
+/**
+ * The shortest report interval the player takes from any server, the console's own included
+ * (docs/contract/console.md §9): 1 ms made it post ~400 reports a second and burn a core. A
+ * shorter one is a warning here, and `reportIntervalsOf` raises it where the player adopts it.
+ */
+export const MIN_REPORT_INTERVAL_MS = 1_000;
+const REPORT_INTERVALS = ['sendUpdateAfterMillis', 'periodicIntervalMillis'] as const;
+
+/** Whether the player raises this interval: 0 periodic updates is none at all, not a short interval. */
+const tooShort = (name: (typeof REPORT_INTERVALS)[number], value: unknown): value is number =>
+  typeof value === 'number' && value < MIN_REPORT_INTERVAL_MS && !(name === 'periodicIntervalMillis' && value === 0);
+
+/** A context's report settings as the player acts on them: every interval at least MIN_REPORT_INTERVAL_MS. */
+export function reportIntervalsOf(reports: ReportSettings | undefined): ReportSettings {
+  const adopted = { ...reports };
+  for (const name of REPORT_INTERVALS) if (tooShort(name, adopted[name])) adopted[name] = MIN_REPORT_INTERVAL_MS;
+  return adopted;
+}
 
 export interface Violation {
   endpoint: CloudQueueEndpoint;
@@ -109,9 +128,12 @@ export function checkContext(body: unknown): Checked<ContextResponse> {
   if (reports !== undefined) {
     if (!isObject(reports)) f.malformed('reports must be an object');
     else {
-      for (const name of ['sendUpdateAfterMillis', 'periodicIntervalMillis']) {
+      for (const name of REPORT_INTERVALS) {
         const value = reports[name];
         if (value !== undefined && (typeof value !== 'number' || !(value >= 0))) f.malformed(`reports.${name} must be a number ≥ 0`);
+        else if (tooShort(name, value)) {
+          f.warn(`reports.${name} is ${value} ms, under the ${MIN_REPORT_INTERVAL_MS.toLocaleString('en-US')} ms the player waits at least; it waits ${MIN_REPORT_INTERVAL_MS.toLocaleString('en-US')} ms`);
+        }
       }
     }
   }

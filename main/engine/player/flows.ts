@@ -5,6 +5,7 @@
  */
 import type { PlayerCore } from './core.js';
 import { awaitsFirstWindow, isMoving, QUEUED_PURPOSES, windowKey } from './context.js';
+import { reportIntervalsOf } from './contract-check.js';
 import { fetchedAtOnce } from './audio.js';
 import type { CloudQueueTarget } from './client.js';
 import { cloudQueueError, PlaybackError } from './errors.js';
@@ -35,7 +36,8 @@ export async function runLoad(p: PlayerCore): Promise<void> {
   pending.queue = {
     target,
     policies,
-    reports: context.value.reports ?? {},
+    // Raised to the floor here, where the player takes them (the check flagged them).
+    reports: reportIntervalsOf(context.value.reports),
     contextVersion: context.value.contextVersion,
     container: context.value.container,
   };
@@ -200,7 +202,7 @@ export async function refetchContext(p: PlayerCore): Promise<void> {
   if (epoch !== p.ctx.epoch || !p.ctx.queue) return;
   if (!result.ok) return dispatchFailure(p, 'contextRefetch', result.failure, result.exchange.requestId);
   p.ctx.queue.policies = { ...DEFAULT_POLICIES, ...result.value.playbackPolicies };
-  p.ctx.queue.reports = result.value.reports ?? {};
+  p.ctx.queue.reports = reportIntervalsOf(result.value.reports);
   p.ctx.queue.contextVersion = result.value.contextVersion;
   p.ctx.queue.container = result.value.container;
   p.changed();

@@ -97,7 +97,7 @@ export const queueCommandSpecs = {
     http: { method: 'POST', path: '/queues' },
   }),
   'queues.get': command<QueueView>()({
-    summary: 'One queue with its context and all its items (each with its id).',
+    summary: 'One queue with its context and all its items (each with its id), up to 10,000 items; a longer one is read in pages (/items).',
     input: Id,
     http: { method: 'GET', path: '/queues/:id' },
   }),

@@ -18,6 +18,7 @@ import { ItemList, itemListId } from './ItemList';
 import { playerMarks } from './marks';
 import { PlayersPanel } from './PlayersPanel';
 import { PoliciesForm } from './PoliciesForm';
+import { readWholeQueue } from './read-queue';
 import { ReportsPanel } from './ReportsPanel';
 import { downloadJson, exportFileName, toQueueFile, type QueueFile } from './transfer';
 import { useFileImport } from './useFileImport';
@@ -127,7 +128,7 @@ export function QueueEditor({ queue, onDeleted }: { queue: QueueSummary; onDelet
   };
 
   const exportQueue = async () => {
-    const view = await api.call('queues.get', { id: queue.id });
+    const view = await readWholeQueue(api, queue);
     downloadJson(exportFileName(view.name), toQueueFile(view));
   };
 

@@ -1,0 +1,108 @@
+/**
+ * The event stream lets go of a reader that falls far behind (docs/contract/console.md §9). The
+ * attack: a subscriber that stops reading while events pour in made the engine buffer every
+ * event (+155 MB).
+ */
+import { createServer, type Server, type ServerResponse } from 'node:http';
+import { connect, type Socket } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { EventBus } from '../events/bus.js';
+import { EventStreams } from './sse.js';
+
+const LIMIT = 1024 * 1024;
+let server: Server | null = null;
+let client: Socket | null = null;
+afterEach(async () => {
+  client?.destroy();
+  await new Promise((resolve) => (server ? server.close(resolve) : resolve(null)));
+  server = null;
+});
+
+/** A bus, its streams on a loopback listener, and the server's side of the one stream opened. */
+async function streamsOn(): Promise<{ bus: EventBus; streams: EventStreams; port: number; response: Promise<ServerResponse> }> {
+  const bus = new EventBus();
+  const streams = new EventStreams(bus, { maxLagBytes: LIMIT });
+  let opened!: (response: ServerResponse) => void;
+  const response = new Promise<ServerResponse>((resolve) => (opened = resolve));
+  server = createServer((_request, res) => {
+    streams.attach(res);
+    opened(res);
+  });
+  await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  return { bus, streams, port: typeof address === 'object' && address ? address.port : 0, response };
+}
+
+/** A reader that reads the head of the stream, then nothing more until `resume`. */
+function stalledReader(port: number): { received: () => string; resume: () => void; ended: Promise<void> } {
+  let text = '';
+  let stalled = false;
+  client = connect(port, '127.0.0.1');
+  client.write('GET /admin/api/events HTTP/1.1\r\nhost: 127.0.0.1\r\n\r\n');
+  client.setEncoding('utf8');
+  client.on('data', (chunk: string) => {
+    text += chunk;
+    if (!stalled && text.includes(': connected')) {
+      stalled = true;
+      client!.pause();
+    }
+  });
+  const ended = new Promise<void>((resolve) => client!.once('close', () => resolve()));
+  return { received: () => text, resume: () => client!.resume(), ended };
+}
+
+const warning = (message: string) => ({ source: 'traffic-log' as const, message, firstAt: 0, lastAt: 0, count: 1 });
+
+describe('a subscriber of the event stream that stops reading', () => {
+  it('is dropped once it falls more than the limit behind, with a last line saying why, and memory stays bounded', async () => {
+    const { bus, port, response } = await streamsOn();
+    const reader = stalledReader(port);
+    const res = await response;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const payload = 'x'.repeat(10_000);
+    const rssBefore = process.memoryUsage().rss;
+    let mostWaiting = 0;
+    let sentAfterDrop = 0;
+    // 20,000 events of 10 KB: 200 MB, were they all kept for the reader.
+    for (let i = 0; i < 20_000; i++) {
+      bus.emit('engine.warning', warning(`${i} ${payload}`));
+      mostWaiting = Math.max(mostWaiting, res.writableLength);
+      // Once dropped, the reader reads again: it gets what was waiting and the last line, then the end.
+      if (res.writableEnded && sentAfterDrop++ === 0) reader.resume();
+      // Lets the socket take what it can, as the engine's event loop would between events.
+      if (i % 500 === 0) await new Promise((resolve) => setImmediate(resolve));
+    }
+    const grown = process.memoryUsage().rss - rssBefore;
+    expect(res.writableEnded).toBe(true);
+    // Dropped early, and no longer subscribed: the rest went nowhere.
+    expect(sentAfterDrop).toBeGreaterThan(15_000);
+    expect(bus.wants('engine.warning')).toBe(false);
+    // What waited never passed the limit by more than the event that crossed it and the last line.
+    expect(mostWaiting).toBeLessThan(LIMIT + 11_000 + 200);
+    expect(grown).toBeLessThan(64 * 1024 * 1024);
+
+    await reader.ended;
+    expect(reader.received()).toMatch(/: dropped: this stream fell \d+\.\d MB behind, more than the 1048576 bytes a reader may; connect again to go on\n\n(\r\n0\r\n\r\n)?$/);
+  });
+
+  it('keeps a reader that keeps up, however many events come', async () => {
+    const { bus, port, response } = await streamsOn();
+    let text = '';
+    client = connect(port, '127.0.0.1');
+    client.write('GET /admin/api/events HTTP/1.1\r\nhost: 127.0.0.1\r\n\r\n');
+    client.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
+    const res = await response;
+    const payload = 'y'.repeat(10_000);
+    for (let i = 0; i < 1_000; i++) {
+      bus.emit('engine.warning', warning(`${i} ${payload}`));
+      // A reader that keeps up: the socket takes what waits before more comes.
+      while (res.writableLength > 64 * 1024) await new Promise((resolve) => setTimeout(resolve, 1));
+    }
+    expect(res.writableEnded).toBe(false);
+    expect(bus.wants('engine.warning')).toBe(true);
+    await new Promise<void>((resolve) => {
+      const check = () => (text.includes('"999 y') ? resolve() : setTimeout(check, 5));
+      check();
+    });
+  });
+});

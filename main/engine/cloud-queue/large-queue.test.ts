@@ -1,0 +1,154 @@
+/**
+ * No admin call on a large queue holds the other listeners more than 250 ms (docs/contract/console.md §9):
+ * a read of the whole queue is refused with how to page it, a delete goes in steps. The attack:
+ * on a 1,000,000-item queue `GET /admin/api/queues/{id}` took 22–37 s (a player's GET /version
+ * meanwhile: 21 s) and its delete 3.3 s.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import type { QueueItemsPage, QueueSummary } from '../api/queue-types.js';
+import type { Engine } from '../index.js';
+import { admin, startTestEngine } from '../testing/http.js';
+import { tempDirs } from '../testing/temp-dirs.js';
+import { MAX_ITEMS_IN_QUEUE_READ } from './commands.js';
+import { DELETE_STEP, QueueModel } from './queue-model.js';
+import { modelFixture, tracks, type ModelFixture } from './testing.js';
+
+const tempDir = tempDirs('cqc-large-queue-');
+const STALL_MS = 250;
+
+/**
+ * Times `GET /version` of `queue`, one request at a time, until stopped: what a player sees. Each
+ * time is the wall time, or the CPU time this process spent meanwhile when that is less: on a
+ * machine shared with other work (two test workers on two cores) the wall time also counts the
+ * turns other processes had, which is no stall of the engine's.
+ */
+function probe(queue: QueueSummary): { stop: () => Promise<number[]> } {
+  const times: number[] = [];
+  let running = true;
+  const loop = (async () => {
+    while (running) {
+      const { ms, value: status } = await timed(async () => {
+        const answer = await fetch(`${queue.queueBaseUrl}version`, { headers: { authorization: queue.httpAuthorization } });
+        await answer.arrayBuffer();
+        return answer.status;
+      });
+      times.push(ms);
+      expect(status).toBe(200);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+  })();
+  return {
+    stop: async () => {
+      running = false;
+      await loop;
+      return times;
+    },
+  };
+}
+
+/** How long `work` took: its wall time, or the CPU time this process spent meanwhile when less (see `probe`). */
+async function timed<T>(work: () => Promise<T>): Promise<{ ms: number; value: T }> {
+  const started = performance.now();
+  const cpu = process.cpuUsage();
+  const value = await work();
+  const spent = process.cpuUsage(cpu);
+  return { ms: Math.min(performance.now() - started, (spent.user + spent.system) / 1_000), value };
+}
+
+describe('a 1,000,000-item queue', () => {
+  let engine: Engine | null = null;
+  afterEach(async () => {
+    await engine?.close();
+    engine = null;
+  });
+
+  it('is refused whole, read in pages, and deleted, while another queue answers GET /version within 250 ms every time', async () => {
+    engine = await startTestEngine({ dataDir: tempDir(), clockSpeed: 0 });
+    const other = (await admin(engine, 'POST', '/queues', { items: [{ track: { name: 'Other' } }] })).body as QueueSummary;
+    const large = (await admin(engine, 'POST', '/queues', {})).body as QueueSummary;
+    expect((await admin(engine, 'POST', `/queues/${large.id}/items/generate`, { count: 1_000_000 })).status).toBe(200);
+
+    const player = probe(other);
+    // Refused whole, at once, saying how to page.
+    const { ms: refusalMs, value: whole } = await timed(() => admin(engine!, 'GET', `/queues/${large.id}`));
+    expect(refusalMs).toBeLessThan(STALL_MS);
+    expect(whole).toEqual({
+      status: 400,
+      body: {
+        error: {
+          code: 'invalid_input',
+          message: `queue ${large.id} has 1,000,000 items, more than GET /admin/api/queues/{id} answers with (${MAX_ITEMS_IN_QUEUE_READ.toLocaleString('en-US')}); read its context with GET /admin/api/queues/${large.id}/context and its items in pages with GET /admin/api/queues/${large.id}/items?offset=0&limit=1000 (then offset=1000, …)`,
+          details: { itemCount: 1_000_000, maxItems: MAX_ITEMS_IN_QUEUE_READ },
+        },
+      },
+    });
+    // The pages it names, to the last.
+    expect((await admin(engine, 'GET', `/queues/${large.id}/context`)).status).toBe(200);
+    const last = (await admin(engine, 'GET', `/queues/${large.id}/items?offset=999000&limit=1000`)).body as QueueItemsPage;
+    expect(last.items).toHaveLength(1_000);
+    expect(last.items.at(-1)!.id).toBe('item-1000000');
+
+    expect((await admin(engine, 'DELETE', `/queues/${large.id}`)).status).toBe(200);
+    const times = await player.stop();
+
+    // The player was answered all along, and often: the delete ran in steps.
+    const slowest = [...times].sort((a, b) => b - a).slice(0, 5).map((ms) => Math.round(ms));
+    expect(Math.max(...times), `the slowest GET /version answers (ms): ${slowest.join(', ')} of ${times.length}`).toBeLessThan(STALL_MS);
+    // Between two steps of the delete (each ~25 ms) a request gets a turn or two.
+    expect(times.length).toBeGreaterThan(30);
+    expect((await admin(engine, 'GET', `/queues/${large.id}`)).status).toBe(404);
+    expect((await fetch(`${large.queueBaseUrl}version`, { headers: { authorization: large.httpAuthorization } })).status).toBe(404);
+    expect((await admin(engine, 'GET', '/queues')).body).toEqual([expect.objectContaining({ id: other.id })]);
+  }, 180_000);
+
+  it(`answers GET /admin/api/queues/{id} whole up to ${MAX_ITEMS_IN_QUEUE_READ.toLocaleString('en-US')} items`, async () => {
+    engine = await startTestEngine({ clockSpeed: 0 });
+    const queue = (await admin(engine, 'POST', '/queues', {})).body as QueueSummary;
+    await admin(engine, 'POST', `/queues/${queue.id}/items/generate`, { count: MAX_ITEMS_IN_QUEUE_READ });
+    const whole = await admin(engine, 'GET', `/queues/${queue.id}`);
+    expect(whole.status).toBe(200);
+    expect((whole.body as { items: unknown[] }).items).toHaveLength(MAX_ITEMS_IN_QUEUE_READ);
+    await admin(engine, 'POST', `/queues/${queue.id}/items`, { items: [{ track: { name: 'One more' } }] });
+    expect((await admin(engine, 'GET', `/queues/${queue.id}`)).status).toBe(400);
+  }, 60_000);
+});
+
+describe('deleting a queue in steps (queue-model.ts)', () => {
+  let fixture: ModelFixture | null = null;
+  afterEach(() => fixture?.store.close());
+
+  it(`goes ${DELETE_STEP.toLocaleString('en-US')} items at a time, the queue gone to every reader from the first step`, async () => {
+    const waiting: (() => void)[] = [];
+    const f = (fixture = modelFixture());
+    const model = new QueueModel({
+      store: f.store,
+      clock: { now: () => 0 },
+      emit: (name, data) => f.events.push({ name, data }),
+      cloudQueueUrl: () => 'http://127.0.0.1:1',
+      between: () => new Promise<void>((resolve) => waiting.push(resolve)),
+    });
+    const q = model.create({});
+    for (let i = 0; i < 5; i++) model.addItems(q.id, tracks(DELETE_STEP / 2));
+    const key = f.store.queues.head(q.id)!.key;
+    const deleting = model.delete(q.id);
+    // After the first step: gone to readers, its rows going.
+    expect(waiting).toHaveLength(1);
+    expect(model.head(q.id)).toBeUndefined();
+    expect(model.context(q.id)).toBeUndefined();
+    expect(model.list()).toEqual([]);
+    expect(() => model.get(q.id)).toThrow(expect.objectContaining({ code: 'not_found' }));
+    expect(() => model.addItems(q.id, tracks(1))).toThrow(expect.objectContaining({ code: 'not_found' }));
+    await expect(model.delete(q.id)).rejects.toMatchObject({ code: 'not_found' });
+    // What is left is consistent: a delete cut short leaves a smaller queue, not a broken one.
+    expect(f.store.queueItems.page(key, 0, 100_000)).toHaveLength(DELETE_STEP * 1.5);
+    expect(f.store.queues.get(q.id)!.itemCount).toBe(DELETE_STEP * 1.5);
+    expect(f.events.filter((e) => (e.data as { change?: string }).change === 'deleted')).toEqual([]);
+    waiting.shift()!();
+    await new Promise((resolve) => setImmediate(resolve));
+    waiting.shift()!();
+    await deleting;
+    expect(f.store.queues.get(q.id)).toBeUndefined();
+    expect(f.store.queueItems.page(key, 0, 10)).toEqual([]);
+    expect(f.events.filter((e) => (e.data as { change?: string }).change === 'deleted')).toHaveLength(1);
+  });
+});
