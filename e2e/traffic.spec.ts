@@ -160,6 +160,48 @@ test.describe('the traffic log', () => {
     await expect(request).not.toContainText(queue.accessToken);
   });
 
+  test('leaves the console’s own calls out of the log, and logs a script that claims to be the console', async ({ consolePage, page, served }) => {
+    const { ready } = served;
+    await consolePage.waitUntilLive();
+    await adminApi(ready, 'DELETE', '/traffic');
+    // The UI's own admin calls, as a user's visit to two areas makes them.
+    await consolePage.area('Queues').click();
+    await expect(page.getByRole('heading', { level: 1, name: 'Queues' })).toBeVisible();
+    const traffic = new TrafficPage(page);
+    await traffic.open();
+    // A script sending the UI's header, without the key the page came with.
+    await fetch(`${ready.urls.console}/admin/api/commands/clock.get`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${ready.adminToken}`, 'content-type': 'application/json', 'x-console-ui': '1', 'x-request-id': 'claims-to-be-ui' },
+      body: '{}',
+    });
+    await traffic.filterTarget('console');
+    await traffic.expectCount(1);
+    await traffic.openFirst();
+    await expect(traffic.detail.getByRole('region', { name: 'Request' })).toContainText('claims-to-be-ui');
+  });
+
+  test('shows the byte budget beside the entry cap, and says where capture cut an entry', async ({ consolePage, page, served }) => {
+    const { ready } = served;
+    await consolePage.waitUntilLive();
+    const traffic = new TrafficPage(page);
+    await traffic.open();
+    await expect(traffic.budget).toHaveValue('256');
+    await traffic.setBudget(64);
+    await expect.poll(async () => (await adminApi<{ retentionBytes: number }>(ready, 'GET', '/traffic/settings')).retentionBytes).toBe(64 * 1024 * 1024);
+    await traffic.setBudget(8);
+    await expect(page.getByRole('alert')).toHaveText('keep 16 to 1,048,576 MB');
+    await traffic.setBudget(256);
+    await expect.poll(async () => (await adminApi<{ retentionBytes: number }>(ready, 'GET', '/traffic/settings')).retentionBytes).toBe(256 * 1024 * 1024);
+
+    const marker = tag();
+    await fetch(`${ready.urls.cloudQueue}/queues/${marker}/v2.3/version`, { headers: { 'x-junk': 'j'.repeat(15_000) } });
+    await traffic.search(marker);
+    await traffic.expectCount(1);
+    await traffic.openFirst();
+    await expect(traffic.detail.getByRole('region', { name: 'Request' })).toContainText(/Headers cut at 1(\.\d)? KiB of 15(\.\d)? KiB/);
+  });
+
   test('links a player request to the transition it caused, on the Player page', async ({ consolePage, page, served }) => {
     await consolePage.waitUntilLive();
     const queue = await adminApi<QueueSummary>(served.ready, 'POST', '/queues', { name: tag(), items: [{ track: { name: 'One', mediaUrl: 'https://example.com/1.mp3', durationMillis: 200_000 } }] });

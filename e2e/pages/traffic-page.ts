@@ -1,4 +1,4 @@
-/** The Traffic area as a page module: filters, the virtualized list, the open entry, export. */
+/** The Traffic area as a page module: filters, the virtualized list, the open entry, export, the log's settings. */
 import { expect, type Locator, type Page } from '@playwright/test';
 
 export class TrafficPage {
@@ -7,6 +7,8 @@ export class TrafficPage {
   readonly count: Locator;
   readonly detail: Locator;
   readonly follow: Locator;
+  /** The byte budget's field, in MB. */
+  readonly budget: Locator;
 
   constructor(readonly page: Page) {
     this.list = page.getByRole('listbox', { name: 'Traffic entries' });
@@ -14,6 +16,13 @@ export class TrafficPage {
     this.count = page.getByLabel('Entries shown');
     this.detail = page.getByRole('complementary', { name: 'Entry details' });
     this.follow = page.getByRole('button', { name: 'Follow' });
+    this.budget = page.getByRole('group', { name: 'Log settings' }).getByLabel('Byte budget');
+  }
+
+  /** Types a byte budget in MB and applies it (Enter). */
+  async setBudget(mb: number): Promise<void> {
+    await this.budget.fill(String(mb));
+    await this.budget.press('Enter');
   }
 
   async open(): Promise<void> {

@@ -10,7 +10,9 @@ export type TrafficTarget = (typeof TRAFFIC_TARGETS)[number];
 /**
  * The header the console's own UI sends on its admin API calls in a browser. Those calls are the
  * UI's plumbing (a read after every event), not traffic anyone integrates with: they are left out
- * of the log, as they are in the desktop app, where the same calls go over IPC.
+ * of the log, as they are in the desktop app, where the same calls go over IPC. The header alone
+ * leaves nothing out: the call must also carry the key the console gave its own page when it
+ * served it (docs/contract/console.md §9; see `traffic/console-ui.ts`).
  */
 export const CONSOLE_UI_HEADER = 'x-console-ui';
 
@@ -38,14 +40,30 @@ export interface TrafficSummary {
   outcome: TrafficOutcome;
 }
 
+/** The parts of an entry capture may cut to keep it within its size (docs/contract/console.md §9). */
+export const TRAFFIC_CUT_PARTS = ['requestHeaders', 'requestBody', 'responseHeaders', 'responseBody'] as const;
+export type TrafficCutPart = (typeof TRAFFIC_CUT_PARTS)[number];
+
+/** What capture cut of an entry: each cut part's size as kept and as it came, in bytes. */
+export type TrafficCut = Partial<Record<TrafficCutPart, { kept: number; size: number }>>;
+
 export interface TrafficEntry extends TrafficSummary {
   url: string;
   requestHeaders: Record<string, string>;
   requestBody: string | null;
   responseHeaders: Record<string, string>;
   responseBody: string | null;
-  /** Secrets are shown masked unless the entry was asked for with `reveal`. */
+  /** Headers and bodies cut at capture to keep the entry within its size; null: nothing was cut. */
+  cut: TrafficCut | null;
+  /** Secrets are shown masked unless the entry was asked for with `reveal` and could be revealed. */
   redacted: boolean;
+  /**
+   * Asked for with `reveal`: whether the secrets are shown. They are masked before the log is
+   * stored; only the running console holds them, in memory, for its newest entries. When it no
+   * longer does, `revealed` is false and `revealNote` says so.
+   */
+  revealed: boolean;
+  revealNote?: string;
   /** Player transitions this request's answer caused. */
   transitions: { seq: number; playerId: string; from: string; to: string; transition: string; at: number }[];
 }
@@ -77,6 +95,12 @@ export interface TrafficFilter {
 export interface TrafficSettings {
   /** Entries kept; the oldest are dropped beyond it. */
   retention: number;
+  /** Bytes the stored log may take, about: beyond it the oldest segments are dropped, whatever the entry count. */
+  retentionBytes: number;
   /** Capture on or off. */
   capture: boolean;
 }
+
+/** The byte budget's bounds: below the lower one a single segment (a flush of large bodies) would not fit. */
+export const TRAFFIC_RETENTION_BYTES_MIN = 16 * 1024 * 1024;
+export const TRAFFIC_RETENTION_BYTES_MAX = 1024 * 1024 * 1024 * 1024;

@@ -3,10 +3,11 @@
  * browsers. Every route sits behind the Host and Origin guard.
  */
 import fastifyStatic from '@fastify/static';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ADMIN_PREFIX, adminRequestError, adminRoutes, type AdminRoutesOptions } from '../admin/routes.js';
 import { checkHostAndOrigin } from '../admin/guard.js';
 import { createServiceApp } from '../http/service-app.js';
+import { consoleUiKeyOf } from '../traffic/console-ui.js';
 import { NOT_BUILT_PAGE, type ConsoleAssets } from './assets.js';
 import { CONSOLE_CSP_HEADER } from './csp.js';
 
@@ -34,8 +35,10 @@ export async function buildConsoleApp(options: ConsoleAppOptions): Promise<Fasti
   await app.register(adminRoutes, { ...options, prefix: ADMIN_PREFIX });
 
   const { assets } = options;
-  const sendIndex = (_request: unknown, reply: FastifyReply) => {
-    reply.header('content-security-policy', CONSOLE_CSP_HEADER).header('cache-control', 'no-store').type('text/html; charset=utf-8');
+  // The page's key to keep its own calls out of the traffic log; a script has none (§9).
+  const uiKey = consoleUiKeyOf(app);
+  const sendIndex = (request: FastifyRequest, reply: FastifyReply) => {
+    reply.header('content-security-policy', CONSOLE_CSP_HEADER).header('cache-control', 'no-store').header('set-cookie', uiKey.cookie(request)).type('text/html; charset=utf-8');
     return assets ? reply.send(assets.indexHtml) : reply.code(503).send(NOT_BUILT_PAGE);
   };
   app.get('/', sendIndex);

@@ -4,20 +4,24 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { FaultHit, FaultTarget } from '../api/fault-types.js';
-import { CONSOLE_UI_HEADER, type TrafficOutcome, type TrafficTarget } from '../api/traffic-types.js';
+import type { TrafficCut, TrafficOutcome, TrafficTarget } from '../api/traffic-types.js';
 import type { EngineClock } from '../clock/clock.js';
 import type { FaultRegistry } from '../faults/registry.js';
 import { applyServerFault, type StatusResponder } from '../faults/server-fault.js';
 import { PassThrough } from 'node:stream';
 import { reasonAsWritten } from '../http/reason-as-written.js';
+import { consoleUiKeyOf, type ConsoleUiKey } from './console-ui.js';
+import { decodeCut, MAX_BODY_BYTES } from './cut.js';
 import { headerBlock, rawHeaderBlock, type HeaderBlock } from './log/index.js';
-import { MAX_BODY_CHARS, type TrafficRecorder } from './recorder.js';
+import type { TrafficRecorder } from './recorder.js';
 
 interface CaptureState {
   path: string;
   reason: string | null;
   /** The request body as it arrived (up to the kept size). */
   rawBody: string | null;
+  /** The bodies cut here, as bytes (the recorder cuts the text of the others). */
+  cut: TrafficCut | null;
   at: number;
   wallAt: number;
   started: number;
@@ -38,12 +42,13 @@ const FAULT_TARGETS: readonly string[] = ['login', 'control', 'cloudQueue'];
 
 /**
  * At the console's listener only scripted admin API calls are worth a row: its pages, the console
- * UI's own calls (see CONSOLE_UI_HEADER) and reads of the log itself (which would flood the log
- * with the log) are left out.
+ * UI's own calls (marked with the key it was given with its page: `console-ui.ts`) and reads of
+ * the log itself (which would flood the log with the log) are left out. A call marked as the UI's
+ * without the key is a script's, and logged as any.
  */
-function worthCapturing(target: TrafficTarget, request: FastifyRequest): boolean {
-  if (target !== 'console') return true;
-  if (request.headers[CONSOLE_UI_HEADER] !== undefined) return false;
+function worthCapturing(uiKey: ConsoleUiKey | null, request: FastifyRequest): boolean {
+  if (uiKey === null) return true;
+  if (uiKey.marks(request)) return false;
   const path = pathOf(request.url);
   if (!path.startsWith('/admin/api/')) return false;
   return !/^\/admin\/api\/(events|traffic|commands\/traffic\.)/.test(path);
@@ -62,9 +67,10 @@ const captured = {
 export function instrumentService(app: FastifyInstance, target: TrafficTarget, deps: InstrumentDeps): void {
   // Fixed for the listener: worked out once, not on every request.
   const faultTarget = FAULT_TARGETS.includes(target);
+  const uiKey = target === 'console' ? consoleUiKeyOf(app) : null;
   app.instrument.current = {
     async onRequest(request, reply) {
-      const capturing = deps.recorder.capturing && worthCapturing(target, request);
+      const capturing = deps.recorder.capturing && worthCapturing(uiKey, request);
       if (!capturing && !faultTarget) {
         captured.set(request, null);
         return undefined;
@@ -73,7 +79,7 @@ export function instrumentService(app: FastifyInstance, target: TrafficTarget, d
       const path = pathOf(request.url);
       const reason = reasonOf(request);
       const state: CaptureState | null = capturing
-        ? { path, reason, rawBody: null, at: deps.clock.now(), wallAt: Date.now(), started: performance.now(), payload: null, fault: null, done: false }
+        ? { path, reason, rawBody: null, cut: null, at: deps.clock.now(), wallAt: Date.now(), started: performance.now(), payload: null, fault: null, done: false }
         : null;
       captured.set(request, state);
       if (!faultTarget) return undefined;
@@ -95,17 +101,25 @@ export function instrumentService(app: FastifyInstance, target: TrafficTarget, d
       let size = 0;
       const tap = new PassThrough();
       tap.on('data', (chunk: Buffer) => {
-        if (size < MAX_BODY_CHARS) chunks.push(chunk);
+        if (size < MAX_BODY_BYTES) chunks.push(chunk);
         size += chunk.length;
       });
       tap.on('end', () => {
-        state.rawBody = Buffer.concat(chunks).toString('utf8');
+        const kept = decodeCut(Buffer.concat(chunks), MAX_BODY_BYTES);
+        state.rawBody = kept.text;
+        if (size > kept.kept) state.cut = { ...state.cut, requestBody: { kept: kept.kept, size } };
       });
       return payload.pipe(tap);
     },
     onSend(request, _reply, payload) {
       const state = captured.get(request);
-      if (state) state.payload = payloadText(payload);
+      if (!state) return;
+      if (Buffer.isBuffer(payload) && payload.length > MAX_BODY_BYTES) {
+        // Only what is kept is decoded (an asset or an export can be megabytes).
+        const kept = decodeCut(payload, MAX_BODY_BYTES);
+        state.payload = kept.text;
+        state.cut = { ...state.cut, responseBody: { kept: kept.kept, size: payload.length } };
+      } else state.payload = payloadText(payload);
     },
     onResponse(request, reply) {
       const state = captured.get(request);
@@ -136,6 +150,7 @@ function entryOf(target: TrafficTarget, request: FastifyRequest, reply: FastifyR
     requestBody: state.rawBody ?? bodyText(request.body),
     responseHeaders: reply ? responseHeaderBlock(reply) : '',
     responseBody: reply ? state.payload : null,
+    cut: state.cut,
   };
 }
 

@@ -6,39 +6,29 @@ import { EngineError } from '../api/errors.js';
 import type { CommandHandlers } from '../api/runner.js';
 import type { Store } from '../store/store.js';
 import type { StoredTrafficEntry, TrafficCursor, TrafficLogStore } from './log/index.js';
-import { toHar } from './har.js';
+import { HAR_CREATOR_VERSION, toHar } from './har.js';
+import { exportHar } from './har-export.js';
+import { presentEntry } from './present.js';
 import type { TrafficRecorder } from './recorder.js';
-import { redactBody, redactHeaders, redactUrl } from './redact.js';
+
+export { presentEntry } from './present.js';
 
 type Names = 'traffic.list' | 'traffic.page' | 'traffic.locate' | 'traffic.get' | 'traffic.clear' | 'traffic.settings' | 'traffic.configure' | 'traffic.har';
 
-const APP_VERSION = '0.1.0';
-
-/** An entry as shown: secrets masked unless revealed, with the transitions its answer caused. */
-export function presentEntry(entry: StoredTrafficEntry, reveal: boolean, transitions: TrafficEntry['transitions'] = []): TrafficEntry {
-  return {
-    ...entry,
-    url: reveal ? entry.url : redactUrl(entry.url),
-    requestHeaders: reveal ? entry.requestHeaders : redactHeaders(entry.requestHeaders),
-    requestBody: reveal ? entry.requestBody : redactBody(entry.requestBody),
-    responseHeaders: reveal ? entry.responseHeaders : redactHeaders(entry.responseHeaders),
-    responseBody: reveal ? entry.responseBody : redactBody(entry.responseBody),
-    redacted: !reveal,
-    transitions,
-  };
-}
+/** Entries a HAR export takes without a `limit`: the newest of the set (a bundle takes 5,000: DEFAULT_EXPORT_LIMIT). */
+const HAR_DEFAULT_LIMIT = 10_000;
 
 /** Stored entries as a HAR log, secrets masked unless revealed. */
 export function harOf(entries: readonly StoredTrafficEntry[], reveal: boolean): HarLog {
   return toHar(
     entries.map((entry) => presentEntry(entry, reveal)),
-    APP_VERSION,
+    HAR_CREATOR_VERSION,
   );
 }
 
 export function trafficCommandHandlers(
   recorder: TrafficRecorder,
-  log: Pick<TrafficLogStore, 'entries' | 'page' | 'locate' | 'get' | 'latest'>,
+  log: Pick<TrafficLogStore, 'entries' | 'page' | 'locate' | 'get' | 'latestIds'>,
   store: Pick<Store, 'playerTransitions'>,
 ): Pick<CommandHandlers, Names> {
   const present = (entry: StoredTrafficEntry, reveal = false, withTransitions = false): TrafficEntry =>
@@ -78,9 +68,8 @@ export function trafficCommandHandlers(
     'traffic.configure': (change) => recorder.configure(change),
     'traffic.har': ({ filter, reveal, limit }) => {
       recorder.flush();
-      // Without a limit, the newest 10,000 of the set, oldest first (a bundle takes 5,000: DEFAULT_EXPORT_LIMIT).
-      const entries = log.latest(filter ?? {}, limit ?? 10_000);
-      return harOf(entries, reveal ?? false);
+      // The newest of the set, oldest first, read a slice at a time (see har-export.ts).
+      return exportHar(log.latestIds(filter ?? {}, limit ?? HAR_DEFAULT_LIMIT), (id) => log.get(id), reveal ?? false);
     },
   };
 }

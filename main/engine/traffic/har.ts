@@ -1,6 +1,9 @@
 /** Traffic entries as a HAR 1.2 log, with the console's own fields under `_` names. */
 import type { HarEntry, HarLog, HarNameValue } from '../api/har-types.js';
-import type { TrafficEntry } from '../api/traffic-types.js';
+import { TRAFFIC_CUT_PARTS, type TrafficCut, type TrafficCutPart, type TrafficEntry } from '../api/traffic-types.js';
+
+/** The console's version as a HAR log's creator names it. */
+export const HAR_CREATOR_VERSION = '0.1.0';
 
 const STATUS_TEXT: Record<number, string> = { 200: 'OK', 204: 'No Content', 302: 'Found', 400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 500: 'Internal Server Error', 503: 'Service Unavailable' };
 
@@ -59,7 +62,16 @@ export function toHarEntry(entry: TrafficEntry): HarEntry {
     har.request.postData = { mimeType: headerOf(entry.requestHeaders, 'content-type') ?? 'application/octet-stream', text: entry.requestBody };
   }
   if (entry.status === null) har.response._error = entry.outcome === 'timeout' ? 'no response (timeout)' : 'connection closed without a response';
+  if (entry.cut) har.comment = cutComment(entry.cut);
   return har;
+}
+
+const PART_NAMES: Record<TrafficCutPart, string> = { requestHeaders: 'request headers', requestBody: 'request body', responseHeaders: 'response headers', responseBody: 'response body' };
+
+/** What capture cut, as HAR's comment says it: a reader must not take a cut body for the whole. */
+function cutComment(cut: TrafficCut): string {
+  const parts = TRAFFIC_CUT_PARTS.filter((part) => cut[part]).map((part) => `${PART_NAMES[part]} cut at ${cut[part]!.kept} of ${cut[part]!.size} bytes`);
+  return `${parts.join('; ') || 'cut'} (the console keeps each entry within its size)`;
 }
 
 export function toHar(entries: TrafficEntry[], version: string): HarLog {

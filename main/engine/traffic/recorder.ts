@@ -2,8 +2,11 @@
  * Captures exchanges into the traffic log without slowing the servers down: each exchange is
  * encoded into the log's next segment as it ends, and the segment is written in one transaction
  * per flush (every 100 ms, or at once when FLUSH_AT entries or FLUSH_BYTES are waiting), the oldest
- * beyond the retention cap are dropped, and hosts get each segment's entries as one event. Bodies
- * are kept up to 64 KiB each; a response body many entries share is stored once (`log/bodies.ts`).
+ * beyond the retention cap or the byte budget are dropped, and hosts get each segment's entries as
+ * one event. Before an exchange is encoded its bodies and headers are cut to their size (`cut.ts`)
+ * and its secrets masked (`capture-secrets.ts`): what the log stores is never more, and never
+ * holds a secret in clear (docs/contract/console.md §9). A response body many entries share is
+ * stored once (`log/bodies.ts`).
  *
  * Writes run on the engine's own connection: a writer thread with a second connection was tried
  * and taken out, because its commits landed between another transaction's read and write and
@@ -18,25 +21,22 @@ import type { SettingsRepository } from '../store/repositories/settings.js';
 import type { Committed, NewTrafficEntry, TrafficLogStore } from './log/index.js';
 import type { EngineWarnings } from '../warnings.js';
 import { messageOf } from '../api/errors.js';
+import { maskEntry } from './capture-secrets.js';
+import { cutBodies, cutHeaders } from './cut.js';
 
-export const DEFAULT_TRAFFIC_SETTINGS: TrafficSettings = { retention: 100_000, capture: true };
-export const MAX_BODY_CHARS = 64 * 1024;
+/**
+ * 100,000 entries of players' traffic take 70–100 MB: the byte budget stays out of their way, and
+ * bounds entries made large on purpose (4,000 requests with 64 KiB bodies fill it).
+ */
+export const DEFAULT_TRAFFIC_SETTINGS: TrafficSettings = { retention: 100_000, retentionBytes: 256 * 1024 * 1024, capture: true };
 const FLUSH_EVERY_MS = 100;
 export const FLUSH_AT = 2_000;
 /** A segment of large bodies is written sooner than FLUSH_AT entries. */
 const FLUSH_BYTES = 4 * 1024 * 1024;
 const SETTINGS_KEY = 'traffic.settings';
 
-/** What `clip` puts at the end of a body it cut. */
-export const CUT_MARK = /… \(\d+ more characters not kept\)$/;
-
-export function clip(body: string | null | undefined): string | null {
-  if (body === null || body === undefined) return null;
-  return body.length > MAX_BODY_CHARS ? `${body.slice(0, MAX_BODY_CHARS)}… (${body.length - MAX_BODY_CHARS} more characters not kept)` : body;
-}
-
 export interface TrafficRecorderDeps {
-  repo: Pick<TrafficLogStore, 'capture' | 'stagedEntries' | 'stagedBytes' | 'commit' | 'retain' | 'clear'>;
+  repo: Pick<TrafficLogStore, 'capture' | 'stagedEntries' | 'stagedBytes' | 'commit' | 'retain' | 'clear' | 'byteBudget'>;
   settings: SettingsRepository;
   bus: Pick<EventBus, 'emit' | 'wants'>;
   /** Where a batch that could not be stored is told (and logged). */
@@ -49,6 +49,7 @@ export class TrafficRecorder {
 
   constructor(private readonly deps: TrafficRecorderDeps) {
     this.current = { ...DEFAULT_TRAFFIC_SETTINGS, ...deps.settings.get<Partial<TrafficSettings>>(SETTINGS_KEY) };
+    deps.repo.byteBudget = this.current.retentionBytes;
   }
 
   get settings(): TrafficSettings {
@@ -62,7 +63,8 @@ export class TrafficRecorder {
   configure(change: Partial<TrafficSettings>): TrafficSettings {
     this.current = { ...this.current, ...change };
     this.deps.settings.set(SETTINGS_KEY, this.current);
-    if (change.retention !== undefined) {
+    this.deps.repo.byteBudget = this.current.retentionBytes;
+    if (change.retention !== undefined || change.retentionBytes !== undefined) {
       // What is captured goes out with its event first; the repository would write it anyway.
       this.flush();
       if (this.deps.repo.retain(this.current.retention) > 0) this.deps.bus.emit('traffic.reset', { reason: 'retention' });
@@ -72,8 +74,10 @@ export class TrafficRecorder {
 
   add(entry: NewTrafficEntry): void {
     if (!this.current.capture) return;
-    entry.requestBody = clip(entry.requestBody);
-    entry.responseBody = clip(entry.responseBody);
+    // Bodies are cut before masking reads them; headers after, so that a long token is held whole.
+    cutBodies(entry);
+    maskEntry(entry);
+    cutHeaders(entry);
     const { repo } = this.deps;
     repo.capture(entry);
     if (repo.stagedEntries >= FLUSH_AT || repo.stagedBytes >= FLUSH_BYTES) this.flush();

@@ -1,12 +1,14 @@
 /**
- * Secrets in the traffic log are masked when shown (and exported) unless someone asks to reveal
- * them: bearer and basic credentials, cookies, and the OAuth and queue secrets in bodies, forms,
- * query strings and Location headers. A mask keeps the first four characters, so two entries
- * carrying the same token can still be told apart.
+ * Which parts of an exchange are secrets, and how a secret is masked: bearer and basic
+ * credentials, cookies and API keys in headers, and the OAuth, admin and queue secrets in bodies,
+ * forms, query strings and Location headers (docs/contract/console.md §9). Capture masks them
+ * before the log is stored (`capture-secrets.ts`); what is shown and exported is masked once more
+ * here, for entries a console stored before it masked at capture. A mask keeps the first four
+ * characters, so two entries carrying the same token can still be told apart, and masking a mask
+ * changes nothing.
  */
-import { CUT_MARK } from './recorder.js';
 
-const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'x-admin-token']);
+export const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'x-admin-token', 'x-api-key', 'api-key', 'x-auth-token', 'x-access-token']);
 export const SECRET_FIELDS = new Set([
   'access_token',
   'refresh_token',
@@ -15,19 +17,44 @@ export const SECRET_FIELDS = new Set([
   'code_verifier',
   'password',
   'id_token',
+  'token',
+  'api_key',
+  'apikey',
+  'client_assertion',
+  'secret',
   'httpAuthorization',
   'accessToken',
   'clientSecret',
   'adminToken',
   'refreshToken',
+  'codeVerifier',
+  'idToken',
+  'apiKey',
 ]);
+/** The names above as compared: a parameter named `API_KEY` or `Token` is one of them. */
+const SECRET_NAMES = new Set([...SECRET_FIELDS].map((name) => name.toLowerCase()));
+
+/**
+ * An error code (`not_found`, `invalid_grant`) under a field named `code` is not an authorization
+ * code: codes the login service issues are random base64url, never lower-case words alone.
+ */
+const ERROR_CODE = /^[a-z]+(?:_[a-z]+)*$/;
+
+/** Whether a field or parameter of this name holds a secret when it holds `value`. */
+export function isSecretField(name: string, value: string): boolean {
+  const lower = name.toLowerCase();
+  return SECRET_NAMES.has(lower) && !(lower === 'code' && ERROR_CODE.test(value));
+}
+
+/** Entries stored before capture noted its cuts end a cut body with this mark. */
+export const CUT_MARK = /… \(\d+ more characters not kept\)$/;
 
 export function mask(value: string): string {
   return value.length <= 4 ? '•••' : `${value.slice(0, 4)}•••`;
 }
 
 /** `Bearer abcd…` keeps its scheme. */
-function maskCredential(value: string): string {
+export function maskCredential(value: string): string {
   const match = /^(\w+)\s+(.+)$/.exec(value);
   return match ? `${match[1]} ${mask(match[2]!)}` : mask(value);
 }
@@ -56,7 +83,8 @@ function redactForm(form: string): string {
       const eq = pair.indexOf('=');
       if (eq === -1) return pair;
       const name = decodeSafely(pair.slice(0, eq));
-      return SECRET_FIELDS.has(name) ? `${pair.slice(0, eq)}=${encodeURIComponent(mask(decodeSafely(pair.slice(eq + 1))))}` : pair;
+      const value = decodeSafely(pair.slice(eq + 1));
+      return isSecretField(name, value) ? `${pair.slice(0, eq)}=${encodeURIComponent(mask(value))}` : pair;
     })
     .join('&');
 }
@@ -81,21 +109,24 @@ function redactJson(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(redactJson);
   if (typeof value !== 'object' || value === null) return value;
   const out: Record<string, unknown> = {};
-  for (const [key, inner] of Object.entries(value)) out[key] = SECRET_FIELDS.has(key) && typeof inner === 'string' ? mask(inner) : redactJson(inner);
+  for (const [key, inner] of Object.entries(value)) out[key] = typeof inner === 'string' && isSecretField(key, inner) ? mask(inner) : redactJson(inner);
   return out;
 }
 
-const SECRET_FIELD_TEXT = new RegExp(`("(?:${[...SECRET_FIELDS].join('|')})"\\s*:\\s*")((?:[^"\\\\]|\\\\.)*)("?)`, 'g');
+/** `"field": "value` of a secret field in JSON text (the closing quote may be cut off): opening, field, value, closing. */
+export const SECRET_FIELD_TEXT = new RegExp(`("(${[...SECRET_FIELDS].join('|')})"\\s*:\\s*")((?:[^"\\\\]|\\\\.)*)("?)`, 'gi');
 
 /** Masks `"field": "value"` of the secret fields in JSON text, a value cut off at the end included. */
 function redactJsonText(text: string): string {
   // The cut mark stays on show, also when the cut fell inside a secret's value.
   const mark = CUT_MARK.exec(text)?.[0] ?? '';
-  const masked = text.slice(0, text.length - mark.length).replace(SECRET_FIELD_TEXT, (_, opening: string, value: string, closing: string) => `${opening}${mask(value)}${closing}`);
+  const masked = text
+    .slice(0, text.length - mark.length)
+    .replace(SECRET_FIELD_TEXT, (whole: string, opening: string, name: string, value: string, closing: string) => (isSecretField(name, value) ? `${opening}${mask(value)}${closing}` : whole));
   return masked + mark;
 }
 
-function decodeSafely(text: string): string {
+export function decodeSafely(text: string): string {
   try {
     return decodeURIComponent(text.replace(/\+/g, ' '));
   } catch {

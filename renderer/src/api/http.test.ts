@@ -11,7 +11,16 @@ let engine: Engine;
 let api: Api;
 beforeAll(async () => {
   engine = await startTestEngine({ clockSpeed: 0 });
-  api = new Api(httpTransport({ baseUrl: engine.urls.console, adminToken: engine.adminToken }));
+  // As in a browser: the page the console serves hands out its UI key as a cookie, which the
+  // browser then sends with every admin call (main/engine/traffic/console-ui.ts).
+  const cookie = (await fetch(`${engine.urls.console}/`)).headers.getSetCookie()[0]!.split(';')[0]!;
+  api = new Api(
+    httpTransport({
+      baseUrl: engine.urls.console,
+      adminToken: engine.adminToken,
+      fetch: (url, init) => fetch(url, { ...init, headers: { ...(init?.headers as Record<string, string>), cookie } }),
+    }),
+  );
 });
 afterAll(() => engine.close());
 

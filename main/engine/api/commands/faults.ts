@@ -2,7 +2,15 @@
 import Type from 'typebox';
 import { command } from '../command.js';
 import type { FaultRule } from '../fault-types.js';
-import { TRAFFIC_EXPORT_MAX, TRAFFIC_STATUS_FILTER_PATTERN, type TrafficEntry, type TrafficSettings, type TrafficSummary } from '../traffic-types.js';
+import {
+  TRAFFIC_EXPORT_MAX,
+  TRAFFIC_RETENTION_BYTES_MAX,
+  TRAFFIC_RETENTION_BYTES_MIN,
+  TRAFFIC_STATUS_FILTER_PATTERN,
+  type TrafficEntry,
+  type TrafficSettings,
+  type TrafficSummary,
+} from '../traffic-types.js';
 import type { HarLog } from '../har-types.js';
 import { Empty, HeaderValue, Id, Whole } from './shared.js';
 
@@ -122,13 +130,17 @@ export const faultCommands = {
     http: { method: 'DELETE', path: '/traffic' },
   }),
   'traffic.settings': command<TrafficSettings>()({
-    summary: 'Retention cap and capture switch of the traffic log.',
+    summary: 'Retention cap (entries), byte budget (`retentionBytes`) and capture switch of the traffic log.',
     input: Empty,
     http: { method: 'GET', path: '/traffic/settings' },
   }),
   'traffic.configure': command<TrafficSettings>()({
-    summary: 'Changes the retention cap (oldest entries dropped) or turns capture off and on.',
-    input: Type.Object({ retention: Type.Optional(Type.Integer({ minimum: 100, maximum: 10_000_000 })), capture: Type.Optional(Type.Boolean()) }),
+    summary: 'Changes the retention cap in entries or the byte budget (the oldest entries dropped beyond either), or turns capture off and on.',
+    input: Type.Object({
+      retention: Type.Optional(Type.Integer({ minimum: 100, maximum: 10_000_000 })),
+      retentionBytes: Type.Optional(Type.Integer({ minimum: TRAFFIC_RETENTION_BYTES_MIN, maximum: TRAFFIC_RETENTION_BYTES_MAX })),
+      capture: Type.Optional(Type.Boolean()),
+    }),
     http: { method: 'PATCH', path: '/traffic/settings' },
   }),
   'traffic.har': command<HarLog>()({

@@ -115,6 +115,13 @@ export class TrafficBodies {
     return found.id;
   }
 
+  /** The characters of the bodies the segment being captured brought (what its write adds to the log's size). */
+  get freshChars(): number {
+    let chars = 0;
+    for (const body of this.fresh) chars += body.body.length;
+    return chars;
+  }
+
   /** Stores the bodies the segment being written brought (inside its transaction). */
   storeFresh(): void {
     for (const body of this.fresh) this.insert.run(body.id, body.lastUse, body.body);

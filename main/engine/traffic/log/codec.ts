@@ -13,7 +13,10 @@
  *   f64 at[count], f64 wallAt[count], i32 status[count], i32 latencyMs[count], i32 retry[count],
  *   i32 responseBodyId[count], u8 target[count], u8 outcome[count],
  *   u32 lengths[count × SUMMARY_PARTS], then the parts' text as UTF-8.
- * `detail` blob: u32 FORMAT, u32 count, u32 lengths[count × DETAIL_PARTS], then the text.
+ * `detail` blob: u32 DETAIL_FORMAT, u32 count, u32 lengths[count × DETAIL_PARTS], then the text.
+ * Format 2 added a sixth part, the entry's notes: `m` when capture masked secrets in it, then the
+ * parts it cut as JSON (`TrafficCut`); none when neither (see `notesOf`). Format 1 segments (five
+ * parts, written before capture masked) are still read.
  *
  * A part's length is in UTF-16 code units (what `String.length` counts; UTF-8 round-trips it, a
  * lone surrogate becoming one U+FFFD, unless the part after it starts with its other half: an
@@ -24,9 +27,10 @@
  * `summary` holds what a list row and the filters need, so reading the log's index at start-up
  * and a page of rows never read the headers and bodies in `detail`.
  */
-import { TRAFFIC_TARGETS, type TrafficOutcome, type TrafficSummary, type TrafficTarget } from '../../api/traffic-types.js';
+import { TRAFFIC_TARGETS, type TrafficCut, type TrafficOutcome, type TrafficSummary, type TrafficTarget } from '../../api/traffic-types.js';
 import type { FaultHit } from '../../api/fault-types.js';
 import type { HeaderBlock } from './header-block.js';
+import type { HeldParts } from './held.js';
 
 /** An exchange as capture hands it over, headers as header blocks (see `header-block.ts`). */
 export interface NewTrafficEntry extends Omit<TrafficSummary, 'id'> {
@@ -35,18 +39,32 @@ export interface NewTrafficEntry extends Omit<TrafficSummary, 'id'> {
   requestBody: string | null;
   responseHeaders: HeaderBlock;
   responseBody: string | null;
+  /** Capture masked secrets in the entry (stored in its notes). */
+  masked?: boolean;
+  /** What capture cut to keep the entry within its size (stored in its notes). */
+  cut?: TrafficCut | null;
+  /** What capture masked, as it came: held in memory only, never encoded (see `held.ts`). */
+  held?: HeldParts | null;
+}
+
+/** What an entry's notes say (see the `detail` blob); null for a format 1 entry, which has none. */
+export interface EntryNotes {
+  masked: boolean;
+  cut: TrafficCut | null;
 }
 
 /** What `detail` holds of an entry (its `responseBody` is null when the summary names a shared one). */
 export type SegmentDetail = Pick<NewTrafficEntry, 'url' | 'requestHeaders' | 'requestBody' | 'responseHeaders' | 'responseBody'>;
 
 const FORMAT = 1;
+const DETAIL_FORMAT = 2;
 const NONE = 0xffff_ffff;
 const OUTCOMES: readonly TrafficOutcome[] = ['answered', 'timeout', 'dropped', 'incomplete'];
 /** method, path, reason, playerId, requestId, fault (JSON) */
 const SUMMARY_PARTS = 6;
-/** url, requestHeaders, requestBody, responseHeaders, responseBody */
-const DETAIL_PARTS = 5;
+/** url, requestHeaders, requestBody, responseHeaders, responseBody, notes (format 1: no notes) */
+const DETAIL_PARTS = 6;
+const DETAIL_PARTS_OF: Readonly<Record<number, number>> = { 1: 5, 2: DETAIL_PARTS };
 export const PART = { reason: 2, requestId: 4 } as const;
 
 if (new Uint8Array(new Uint16Array([1]).buffer)[0] !== 1) throw new Error('the traffic log is stored little-endian, as typed arrays are on every platform the console runs on');
@@ -69,7 +87,13 @@ function summaryLayout(count: number) {
   return { at, wallAt, status, latencyMs, retry, bodyId, target, outcome, lengths, text };
 }
 
-const detailLayout = (count: number) => ({ lengths: 8, text: 8 + 4 * count * DETAIL_PARTS });
+const detailLayout = (count: number, parts = DETAIL_PARTS) => ({ lengths: 8, text: 8 + 4 * count * parts });
+
+/** An entry's notes as stored: null when there is nothing to note (most entries). */
+function notesOf(entry: NewTrafficEntry): string | null {
+  const cut = entry.cut ? JSON.stringify(entry.cut) : '';
+  return entry.masked || cut ? (entry.masked ? 'm' : '') + cut : null;
+}
 
 /** A buffer kept for reuse, grown (keeping its first `keep` bytes) when more is needed. */
 function roomFor(buffer: Buffer, size: number, keep: number): Buffer {
@@ -178,14 +202,16 @@ export class SegmentWriter {
 
     const { url, requestHeaders, requestBody, responseHeaders } = entry;
     const responseBody = responseBodyId > 0 ? null : entry.responseBody;
+    const notes = entry.masked || entry.cut ? notesOf(entry) : null;
     k = i * DETAIL_PARTS;
     const detail = this.detailLengths;
     detail[k++] = url.length;
     detail[k++] = requestHeaders.length;
     detail[k++] = length(requestBody);
     detail[k++] = responseHeaders.length;
-    detail[k] = length(responseBody);
-    this.detailText.write(url + requestHeaders + (requestBody ?? '') + responseHeaders + (responseBody ?? ''));
+    detail[k++] = length(responseBody);
+    detail[k] = length(notes);
+    this.detailText.write(url + requestHeaders + (requestBody ?? '') + responseHeaders + (responseBody ?? '') + (notes ?? ''));
     this.count = i + 1;
   }
 
@@ -216,7 +242,7 @@ export class SegmentWriter {
     this.detailBlob = roomFor(this.detailBlob, detailSize, 0);
     const detail = this.detailBlob.subarray(0, detailSize);
     const detailHead = new Uint32Array(detail.buffer, detail.byteOffset, 2);
-    detailHead[0] = FORMAT;
+    detailHead[0] = DETAIL_FORMAT;
     detailHead[1] = n;
     put(detail, d.lengths, this.detailLengths, n * DETAIL_PARTS);
     this.detailText.copyTo(detail, d.text);
@@ -254,14 +280,15 @@ function aligned(blob: Uint8Array): Uint8Array {
 /** Stored traffic that does not hold together (a torn write, say): a blob that contradicts its own layout, a row that cannot be read. */
 export class DamagedTrafficError extends Error {}
 
-/** The entry count of a blob whose layout, for that count, needs at least `textAt(count)` bytes. */
-function checkFormat(blob: Uint8Array, what: string, textAt: (count: number) => number): number {
+/** A blob's format (one of `formats`), and its entry count, whose layout needs at least `textAt(count, format)` bytes. */
+function checkFormat(blob: Uint8Array, what: string, formats: readonly number[], textAt: (count: number, format: number) => number): { format: number; count: number } {
   if (blob.byteLength < 8) throw new DamagedTrafficError(`traffic segment ${what} is cut short`);
   const head = new Uint32Array(blob.buffer, blob.byteOffset, 2);
-  if (head[0] !== FORMAT) throw new DamagedTrafficError(`traffic segment ${what} has format ${head[0]}, this console reads ${FORMAT}`);
+  const format = head[0]!;
+  if (!formats.includes(format)) throw new DamagedTrafficError(`traffic segment ${what} has format ${format}, this console reads ${formats.join(' and ')}`);
   const count = head[1]!;
-  if (textAt(count) > blob.byteLength) throw new DamagedTrafficError(`traffic segment ${what} is shorter than its ${count} entries need`);
-  return count;
+  if (textAt(count, format) > blob.byteLength) throw new DamagedTrafficError(`traffic segment ${what} is shorter than its ${count} entries need`);
+  return { format, count };
 }
 
 /** The parts of a decoded run; their lengths must add up to the text, or the run is damaged. */
@@ -310,7 +337,7 @@ export class SegmentSummary {
     blob: Uint8Array,
   ) {
     const bytes = aligned(blob);
-    const n = checkFormat(bytes, 'summary', (count) => summaryLayout(count).text);
+    const n = checkFormat(bytes, 'summary', [FORMAT], (count) => summaryLayout(count).text).count;
     const s = summaryLayout(n);
     const { buffer, byteOffset } = bytes;
     this.count = n;
@@ -357,35 +384,59 @@ export class SegmentSummary {
   }
 }
 
+/** The cut parts as noted; a note that does not read (a torn write) says only that something was cut. */
+function cutOf(json: string): TrafficCut {
+  try {
+    const cut: unknown = JSON.parse(json);
+    if (typeof cut === 'object' && cut !== null) return cut as TrafficCut;
+  } catch {
+    // Fall through: the entry still reads.
+  }
+  return {};
+}
+
 /** A stored segment's detail blob, read. */
 export class SegmentDetails {
   private readonly parts: Parts;
+  /** Parts per entry: 5 in format 1, which has no notes. */
+  private readonly width: number;
   readonly count: number;
 
   constructor(blob: Uint8Array) {
     const bytes = aligned(blob);
-    const n = checkFormat(bytes, 'detail', (count) => detailLayout(count).text);
-    const d = detailLayout(n);
+    const { format, count: n } = checkFormat(bytes, 'detail', [1, DETAIL_FORMAT], (count, format) => detailLayout(count, DETAIL_PARTS_OF[format]).text);
+    this.width = DETAIL_PARTS_OF[format]!;
+    const d = detailLayout(n, this.width);
     this.count = n;
-    const lengths = new Uint32Array(bytes.buffer, bytes.byteOffset + d.lengths, n * DETAIL_PARTS);
+    const lengths = new Uint32Array(bytes.buffer, bytes.byteOffset + d.lengths, n * this.width);
     this.parts = new Parts(lengths, Buffer.from(bytes.buffer, bytes.byteOffset + d.text, bytes.byteLength - d.text).toString('utf8'));
   }
 
   url(i: number): string {
-    return this.parts.get(i * DETAIL_PARTS)!;
+    return this.parts.get(i * this.width)!;
   }
 
   requestBody(i: number): string | null {
-    return this.parts.get(i * DETAIL_PARTS + 2);
+    return this.parts.get(i * this.width + 2);
   }
 
   /** The entry's own response body (null when it has none, or a shared one). */
   responseBody(i: number): string | null {
-    return this.parts.get(i * DETAIL_PARTS + 4);
+    return this.parts.get(i * this.width + 4);
+  }
+
+  /** What the entry's notes say; null in a format 1 segment (written before capture masked). */
+  notes(i: number): EntryNotes | null {
+    if (this.width < DETAIL_PARTS) return null;
+    const notes = this.parts.get(i * this.width + 5);
+    if (notes === null) return { masked: false, cut: null };
+    const masked = notes.startsWith('m');
+    const cut = masked ? notes.slice(1) : notes;
+    return { masked, cut: cut ? cutOf(cut) : null };
   }
 
   detail(i: number): SegmentDetail {
-    const k = i * DETAIL_PARTS;
+    const k = i * this.width;
     return {
       url: this.parts.get(k)!,
       requestHeaders: this.parts.get(k + 1)!,

@@ -9,3 +9,4 @@ export type { Committed, NewTrafficEntry, StoredTrafficEntry, TrafficCursor, Tra
 export { TrafficLog } from './log.js';
 export { LOG_PAGE_SIZE, TRAFFIC_LOG_FILE, TrafficLogFile, openStoreWithTrafficLog, type StoreWithTrafficLog, type TrafficLogRecovery } from './file.js';
 export { headerBlock, rawHeaderBlock, type HeaderBlock } from './header-block.js';
+export { HELD_ENTRIES, type HeldParts, type TextSplice } from './held.js';

@@ -6,7 +6,11 @@
  * decoded.
  *
  * Trimming deletes the segments wholly past the cap; one that straddles it stays, and its older
- * entries are hidden (`dropped_through` in `traffic_state`), never shown again.
+ * entries are hidden (`dropped_through` in `traffic_state`), never shown again. Beside the entry
+ * cap, a byte budget drops the oldest segments whole (`segment-sizes.ts`).
+ *
+ * What capture masked is held in memory for the newest entries and put back on reads
+ * (`held.ts`): the file never holds it (docs/contract/console.md §9).
  */
 import { TRAFFIC_TARGETS, type TrafficFilter, type TrafficSummary } from '../../api/traffic-types.js';
 import { reasonAsWritten } from '../../http/reason-as-written.js';
@@ -15,6 +19,8 @@ import { DEFAULT_USE_AHEAD, TrafficBodies, type BodyUses } from './bodies.js';
 import { PART, SegmentDetails, SegmentSummary, SegmentWriter, type NewTrafficEntry } from './codec.js';
 import { firstAfter, TrafficIndex, OTHER_REASON, requestIdKey } from './entry-index.js';
 import { parseHeaderBlock } from './header-block.js';
+import { HeldSecrets, spliceBack, type HeldParts } from './held.js';
+import { SegmentSizes } from './segment-sizes.js';
 import type { Committed, StoredTrafficEntry, TrafficCursor, TrafficLogStore } from './types.js';
 
 /** Decoded segments kept for reads (a page, its neighbours, an entry opened from them). */
@@ -81,6 +87,12 @@ export class TrafficLog implements TrafficLogStore {
   private readonly writer = new SegmentWriter();
   private readonly bodies: TrafficBodies;
   private uses: BodyUses = new Set();
+  /** Bytes the stored log may take, about; the oldest segments go beyond it. */
+  byteBudget = Infinity;
+  private readonly sizes = new SegmentSizes();
+  private readonly held = new HeldSecrets();
+  /** What capture masked in the segment being captured, by its place in the segment. */
+  private heldStaged: [number, HeldParts][] = [];
   private nextId: number;
   private droppedThrough: number;
   /** Decoded segments by first id, least recently used first. */
@@ -113,15 +125,19 @@ export class TrafficLog implements TrafficLogStore {
     );
     this.detailOf = db.prepare<[number], Buffer>('SELECT detail FROM traffic_segments WHERE first_id = ?').pluck();
     this.firstIdHolding = db.prepare<[number], number | null>('SELECT MAX(first_id) FROM traffic_segments WHERE first_id <= ?').pluck();
-    this.segmentsAfter = db.prepare<[number, number], { first_id: number; summary: Buffer; detail: Buffer | null }>(
-      'SELECT first_id, summary, CASE WHEN ? THEN detail END AS detail FROM traffic_segments WHERE first_id > ? ORDER BY first_id LIMIT ' + SEGMENTS_PER_READ,
+    // length() of a blob reads its header, not the blob.
+    this.segmentsAfter = db.prepare<[number, number], { first_id: number; summary: Buffer; detail: Buffer | null; bytes: number }>(
+      'SELECT first_id, summary, CASE WHEN ? THEN detail END AS detail, length(summary) + length(detail) AS bytes FROM traffic_segments WHERE first_id > ? ORDER BY first_id LIMIT ' + SEGMENTS_PER_READ,
     );
     this.bodies = new TrafficBodies(db, bodyUseAhead);
     this.transact = transactor(db);
     const state = db.prepare('SELECT next_id, dropped_through FROM traffic_state').get() as { next_id: number; dropped_through: number };
     this.nextId = state.next_id;
     this.droppedThrough = state.dropped_through;
-    this.eachSegment(0, false, (segment) => this.index.addSegment(segment.summary, this.droppedThrough));
+    this.eachSegment(0, false, (segment, bytes) => {
+      this.index.addSegment(segment.summary, this.droppedThrough);
+      this.sizes.add(segment.summary.lastId, bytes);
+    });
   }
 
   /**
@@ -129,6 +145,7 @@ export class TrafficLog implements TrafficLogStore {
    * no SQL: capture calls it on every request.
    */
   capture(entry: NewTrafficEntry): void {
+    if (entry.held) this.heldStaged.push([this.writer.count, entry.held]);
     this.writer.add(entry, this.bodies.idOf(entry.url, entry.responseBody, this.uses), this.index.reasonKey(entry.reason), requestIdKey(entry.requestId));
   }
 
@@ -140,6 +157,11 @@ export class TrafficLog implements TrafficLogStore {
   /** About how many bytes the entries not yet written take. */
   get stagedBytes(): number {
     return this.writer.bytes;
+  }
+
+  /** About how many bytes the stored log takes (what `byteBudget` bounds). */
+  get storedBytes(): number {
+    return this.sizes.total;
   }
 
   /**
@@ -154,6 +176,7 @@ export class TrafficLog implements TrafficLogStore {
     const first = this.nextId;
     const last = first + count - 1;
     const { summary, detail } = this.writer.encode();
+    const bytes = summary.byteLength + detail.byteLength + this.bodies.freshChars;
     const uses = this.uses;
     this.uses = new Set();
     let edge: number;
@@ -162,14 +185,17 @@ export class TrafficLog implements TrafficLogStore {
         this.bodies.storeFresh();
         this.insertSegment.run(first, last, summary, detail);
         this.bodies.used(uses, last, keep);
-        const trimmedTo = this.trimTo(keep, last);
+        const trimmedTo = this.trimTo(keep, last, bytes);
         this.saveState.run(last + 1, trimmedTo);
         return trimmedTo;
       });
       this.nextId = last + 1;
       this.index.addWritten(first, this.writer);
+      this.sizes.add(last, bytes);
+      for (const [at, parts] of this.heldStaged) this.held.hold(first + at, parts);
     } finally {
       this.writer.reset();
+      this.heldStaged = [];
     }
     const stored: TrafficSummary[] = [];
     if (withSummaries) {
@@ -193,7 +219,7 @@ export class TrafficLog implements TrafficLogStore {
   retain(keep: number): number {
     if (this.writer.count > 0) return this.commit(keep, false).dropped;
     const edge = this.write(() => {
-      const trimmedTo = this.trimTo(keep, this.index.newestId);
+      const trimmedTo = this.trimTo(keep, this.index.newestId, 0);
       this.saveState.run(this.nextId, trimmedTo);
       return trimmedTo;
     });
@@ -203,6 +229,7 @@ export class TrafficLog implements TrafficLogStore {
   /** Empties the log, with what was captured and not yet written; ids go on from where they were. */
   clear(): number {
     this.writer.reset();
+    this.heldStaged = [];
     this.uses = new Set();
     const edge = this.nextId - 1;
     this.write(() => {
@@ -212,6 +239,8 @@ export class TrafficLog implements TrafficLogStore {
     });
     const cleared = this.index.size;
     this.index.clear();
+    this.sizes.clear();
+    this.held.clear();
     this.droppedThrough = edge;
     this.segments.clear();
     this.recent = null;
@@ -241,10 +270,15 @@ export class TrafficLog implements TrafficLogStore {
 
   /** The newest `limit` entries of the filtered set, oldest first (what an export takes). */
   latest(filter: TrafficFilter, limit: number): StoredTrafficEntry[] {
+    return this.latestIds(filter, limit).map((id) => this.entryOf(id));
+  }
+
+  /** The ids of the newest `limit` entries of the filtered set, oldest first. */
+  latestIds(filter: TrafficFilter, limit: number): number[] {
     const selection = this.select(filter);
-    const entries: StoredTrafficEntry[] = [];
-    for (let k = Math.max(0, selection.total - limit); k < selection.total; k++) entries.push(this.entryOf(selection.idAt(k)));
-    return entries;
+    const ids: number[] = [];
+    for (let k = Math.max(0, selection.total - limit); k < selection.total; k++) ids.push(selection.idAt(k));
+    return ids;
   }
 
   /**
@@ -356,13 +390,13 @@ export class TrafficLog implements TrafficLogStore {
     return found;
   }
 
-  /** Goes through the stored segments holding entries after `afterId`, in order (their details too when asked). */
-  private eachSegment(afterId: number, details: boolean, visit: (segment: StoredSegment) => void): void {
+  /** Goes through the stored segments holding entries after `afterId`, in order (their details too when asked), with their stored size. */
+  private eachSegment(afterId: number, details: boolean, visit: (segment: StoredSegment, bytes: number) => void): void {
     // The segment holding `afterId + 1` may start before it.
     const from = (this.firstIdHolding.get(afterId + 1) ?? 1) - 1;
     for (const row of segmentRows((after) => this.segmentsAfter.all(details ? 1 : 0, after), from)) {
       const summary = new SegmentSummary(row.first_id, row.summary);
-      if (summary.lastId > afterId) visit({ summary, details: row.detail ? new SegmentDetails(row.detail) : undefined });
+      if (summary.lastId > afterId) visit({ summary, details: row.detail ? new SegmentDetails(row.detail) : undefined }, row.bytes);
     }
   }
 
@@ -396,28 +430,38 @@ export class TrafficLog implements TrafficLogStore {
     const i = id - segment.summary.firstId;
     const bodyId = segment.summary.responseBodyId[i]!;
     const detail = segment.details.detail(i);
+    const notes = segment.details.notes(i);
+    const held = this.held.get(id);
+    const responseBody = bodyId > 0 ? this.bodies.text(bodyId) : detail.responseBody;
     return {
       ...segment.summary.summary(i),
-      url: detail.url,
-      requestHeaders: parseHeaderBlock(detail.requestHeaders),
-      requestBody: detail.requestBody,
-      responseHeaders: parseHeaderBlock(detail.responseHeaders),
-      responseBody: bodyId > 0 ? this.bodies.text(bodyId) : detail.responseBody,
+      url: held?.url ? spliceBack(detail.url, held.url) : detail.url,
+      requestHeaders: withHeld(parseHeaderBlock(detail.requestHeaders), held?.requestHeaders),
+      requestBody: held?.requestBody && detail.requestBody !== null ? spliceBack(detail.requestBody, held.requestBody) : detail.requestBody,
+      responseHeaders: withHeld(parseHeaderBlock(detail.responseHeaders), held?.responseHeaders),
+      responseBody: held?.responseBody && responseBody !== null ? spliceBack(responseBody, held.responseBody) : responseBody,
+      cut: notes?.cut ?? null,
+      secretsMasked: notes?.masked === true && held === undefined,
     };
   }
 
-  /** Deletes the segments wholly at or below the new edge (`newest` − `keep`); returns the edge. */
-  private trimTo(keep: number, newest: number): number {
-    const edge = newest - keep;
+  /**
+   * Deletes the segments wholly at or below the new edge: `newest` − `keep`, or further when the
+   * stored segments and `coming` bytes (the segment being written) pass the byte budget. Returns the edge.
+   */
+  private trimTo(keep: number, newest: number, coming: number): number {
+    const edge = Math.max(newest - keep, this.sizes.edgeFor(this.byteBudget, coming));
     if (edge <= this.droppedThrough) return this.droppedThrough;
     this.dropSegments.run(edge, edge);
     this.bodies.trim(edge);
     return edge;
   }
 
-  /** After a write: the index lets go of what the write trimmed; how many entries went. */
+  /** After a write: the index, the sizes and the held secrets let go of what the write trimmed; how many entries went. */
   private droppedTo(edge: number): number {
     this.droppedThrough = edge;
+    this.sizes.dropThrough(edge);
+    this.held.dropThrough(edge);
     return this.index.dropThrough(edge);
   }
 
@@ -429,4 +473,10 @@ export class TrafficLog implements TrafficLogStore {
       throw error;
     }
   }
+}
+
+/** Headers as read, with the values capture masked as they came (held in memory). */
+function withHeld(headers: Record<string, string>, held: Record<string, string> | undefined): Record<string, string> {
+  if (held) for (const name in held) headers[name] = held[name]!;
+  return headers;
 }

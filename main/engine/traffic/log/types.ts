@@ -2,12 +2,19 @@
  * The traffic log as its users see it: the recorder writes through it, the commands and a bundle's
  * export read through it. They depend on this interface, never on how the log stores entries.
  */
-import type { TrafficEntry, TrafficFilter, TrafficSummary } from '../../api/traffic-types.js';
+import type { TrafficCut, TrafficEntry, TrafficFilter, TrafficSummary } from '../../api/traffic-types.js';
 import type { NewTrafficEntry } from './codec.js';
 
 export type { NewTrafficEntry } from './codec.js';
-/** An entry as stored: what the API serves before redaction, and without the transitions it caused. */
-export type StoredTrafficEntry = Omit<TrafficEntry, 'redacted' | 'transitions'>;
+/**
+ * An entry as the log reads it: what the API serves before redaction, without the transitions it
+ * caused, with the secrets capture masked put back while memory holds them (see `held.ts`).
+ */
+export type StoredTrafficEntry = Omit<TrafficEntry, 'redacted' | 'transitions' | 'revealed' | 'revealNote' | 'cut'> & {
+  cut?: TrafficCut | null;
+  /** Secrets capture masked are still masked in it: memory no longer holds them, so nothing can reveal them. */
+  secretsMasked?: boolean;
+};
 
 /** What a `commit` wrote: how many entries, how many old ones went, and the entries' summaries when asked for. */
 export interface Committed {
@@ -28,7 +35,12 @@ export interface TrafficLogStore {
   readonly stagedEntries: number;
   /** About how many bytes the entries not yet written take. */
   readonly stagedBytes: number;
-  /** Writes what was captured and trims the log to its newest `keep` entries, in one transaction. */
+  /**
+   * Bytes the stored log may take, about (its segments and the bodies they brought): beyond it the
+   * oldest segments go at the next commit or retain, the newest always stays.
+   */
+  byteBudget: number;
+  /** Writes what was captured and trims the log to its newest `keep` entries (and to its byte budget), in one transaction. */
   commit(keep: number, withSummaries: boolean): Committed;
   /** Captures and commits `entries` at once (imports, tests). */
   append(entries: readonly NewTrafficEntry[], keep: number): { stored: TrafficSummary[]; dropped: number };
@@ -41,6 +53,10 @@ export interface TrafficLogStore {
   entries(filter: TrafficFilter, since: TrafficCursor | undefined, limit: number): StoredTrafficEntry[];
   /** The newest `limit` entries of the filtered set, oldest first (what an export takes). */
   latest(filter: TrafficFilter, limit: number): StoredTrafficEntry[];
+  /** The ids of the newest `limit` entries of the filtered set, oldest first: an export reads them a few at a time. */
+  latestIds(filter: TrafficFilter, limit: number): number[];
+  /** About how many bytes the stored log takes (what `byteBudget` bounds). */
+  readonly storedBytes: number;
   /** Where an entry stands in the filtered set (0-based), or null when the set does not hold it. */
   locate(filter: TrafficFilter, id: number): number | null;
   /** A page of summaries of the filtered set, oldest first, and the size of the set. */

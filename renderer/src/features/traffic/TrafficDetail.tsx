@@ -1,13 +1,15 @@
 /**
  * One exchange in full: what was asked and answered (headers and bodies, JSON pretty-printed),
  * with secrets masked until "Reveal secrets", and a link to each player transition its answer
- * caused, which opens the Player page on that transition.
+ * caused, which opens the Player page on that transition. The log stores secrets masked; reveal
+ * shows what the running console still holds, and says so when it holds nothing. A part capture
+ * cut to keep the entry within its size says where it was cut (docs/contract/console.md §9).
  */
 import { useState } from 'react';
-import type { TrafficEntry } from '../../../../main/engine/api/traffic-types';
+import type { TrafficCut, TrafficEntry } from '../../../../main/engine/api/traffic-types';
 import { useTrafficEntry } from '../../queries/traffic';
 import { formatEngineClock, formatEngineTime } from '../../format/engine-time';
-import { faultText, prettyBody, statusClass, statusText } from './format';
+import { cutNote, faultText, prettyBody, statusClass, statusText } from './format';
 
 export function TrafficDetail({ id }: { id: number | null }) {
   // A new entry opens masked again: revealing is a choice made for one entry.
@@ -96,9 +98,14 @@ export function TrafficDetail({ id }: { id: number | null }) {
             </button>
             <span className="muted">{entry.redacted ? 'tokens and secrets are masked' : 'secrets shown in full'}</span>
           </div>
+          {entry.revealNote && (
+            <p className="reveal-note" role="status">
+              {entry.revealNote}
+            </p>
+          )}
           <Transitions entry={entry} />
-          <Exchange title="Request" headers={entry.requestHeaders} body={entry.requestBody} />
-          <Exchange title="Response" headers={entry.responseHeaders} body={entry.responseBody} />
+          <Exchange title="Request" headers={entry.requestHeaders} body={entry.requestBody} headersCut={entry.cut?.requestHeaders} bodyCut={entry.cut?.requestBody} />
+          <Exchange title="Response" headers={entry.responseHeaders} body={entry.responseBody} headersCut={entry.cut?.responseHeaders} bodyCut={entry.cut?.responseBody} />
         </>
       )}
     </aside>
@@ -126,12 +133,15 @@ function Transitions({ entry }: { entry: TrafficEntry }) {
   );
 }
 
-function Exchange({ title, headers, body }: { title: string; headers: Record<string, string>; body: string | null }) {
+type PartCut = NonNullable<TrafficCut['requestBody']>;
+
+function Exchange({ title, headers, body, headersCut, bodyCut }: { title: string; headers: Record<string, string>; body: string | null; headersCut?: PartCut; bodyCut?: PartCut }) {
   const names = Object.keys(headers);
   const text = prettyBody(body);
   return (
     <section className="detail-section" aria-label={title}>
       <h3>{title}</h3>
+      {headersCut && <p className="cut-note">Headers {cutNote(headersCut)}</p>}
       {names.length > 0 ? (
         <table className="header-table">
           <tbody>
@@ -148,6 +158,7 @@ function Exchange({ title, headers, body }: { title: string; headers: Record<str
       ) : (
         <p className="muted">No headers.</p>
       )}
+      {bodyCut && <p className="cut-note">Body {cutNote(bodyCut)}</p>}
       {text ? (
         <pre className="body" aria-label={`${title} body`} tabIndex={0}>
           {text}

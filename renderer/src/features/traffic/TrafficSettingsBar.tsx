@@ -1,17 +1,21 @@
 /**
- * The log's own settings: capture on or off, the retention cap (the oldest entries go beyond it),
- * and "Clear log" (pressed twice: the log can hold 100,000 entries). A cap the engine refuses says
- * why and keeps the old one.
+ * The log's own settings: capture on or off, the retention cap and the byte budget (the oldest
+ * entries go beyond either: docs/contract/console.md §9), and "Clear log" (pressed twice: the log
+ * can hold 100,000 entries). A cap the engine refuses says why and keeps the old one.
  */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import type { TrafficSettings } from '../../../../main/engine/api/traffic-types';
+import { TRAFFIC_RETENTION_BYTES_MAX, TRAFFIC_RETENTION_BYTES_MIN, type TrafficSettings } from '../../../../main/engine/api/traffic-types';
 import { useApi } from '../../api/context';
 import { IGNORE_HELD_KEY, useConfirmStep } from '../../components/useConfirmStep';
 import { trafficKeys, useTrafficSettings } from '../../queries/traffic';
 
 const MIN_RETENTION = 100;
 const MAX_RETENTION = 10_000_000;
+/** The byte budget is typed in MB (MiB, as the engine counts them). */
+const MB = 1024 * 1024;
+const MIN_BUDGET_MB = TRAFFIC_RETENTION_BYTES_MIN / MB;
+const MAX_BUDGET_MB = TRAFFIC_RETENTION_BYTES_MAX / MB;
 
 export function TrafficSettingsBar() {
   const api = useApi();
@@ -19,11 +23,13 @@ export function TrafficSettingsBar() {
   const queryClient = useQueryClient();
   const { data: settings } = useTrafficSettings();
   const [retention, setRetention] = useState<string | null>(null);
+  const [budget, setBudget] = useState<string | null>(null);
   const configure = useMutation({
     mutationFn: (change: Partial<TrafficSettings>) => api.call('traffic.configure', change),
     onSuccess: (next) => {
       queryClient.setQueryData(trafficKeys.settings, next);
       setRetention(null);
+      setBudget(null);
     },
   });
   const clear = useMutation({
@@ -36,6 +42,13 @@ export function TrafficSettingsBar() {
   const applyRetention = () => {
     if (typed !== null && retentionOk && typed !== settings?.retention) configure.mutate({ retention: typed });
     else if (typed === settings?.retention) setRetention(null);
+  };
+  const budgetMb = settings ? Math.round(settings.retentionBytes / MB) : null;
+  const typedMb = budget === null ? null : Number(budget);
+  const budgetOk = typedMb === null || (Number.isInteger(typedMb) && typedMb >= MIN_BUDGET_MB && typedMb <= MAX_BUDGET_MB);
+  const applyBudget = () => {
+    if (typedMb !== null && budgetOk && typedMb !== budgetMb) configure.mutate({ retentionBytes: typedMb * MB });
+    else if (typedMb === budgetMb) setBudget(null);
   };
 
   return (
@@ -64,6 +77,26 @@ export function TrafficSettingsBar() {
         />
         entries
       </label>
+      <label>
+        at most
+        <input
+          type="number"
+          aria-label="Byte budget"
+          min={MIN_BUDGET_MB}
+          max={MAX_BUDGET_MB}
+          step={16}
+          value={budget ?? budgetMb ?? ''}
+          aria-invalid={!budgetOk || undefined}
+          title={`What the stored log may take (${MIN_BUDGET_MB} MB or more); beyond it the oldest entries go first, whatever the entry cap`}
+          onChange={(event) => setBudget(event.target.value)}
+          onBlur={applyBudget}
+          onKeyDown={(event) => {
+            if (event.key === 'Enter') applyBudget();
+            if (event.key === 'Escape') setBudget(null);
+          }}
+        />
+        MB
+      </label>
       <button
         type="button"
         className="danger"
@@ -77,6 +110,11 @@ export function TrafficSettingsBar() {
       {!retentionOk && (
         <span className="error" role="alert">
           keep {MIN_RETENTION.toLocaleString('en-US')} to {MAX_RETENTION.toLocaleString('en-US')} entries
+        </span>
+      )}
+      {!budgetOk && (
+        <span className="error" role="alert">
+          keep {MIN_BUDGET_MB} to {MAX_BUDGET_MB.toLocaleString('en-US')} MB
         </span>
       )}
       {(configure.error ?? clear.error) && (

@@ -2,13 +2,17 @@
  * Getting traffic out and repros in: the filtered log as a HAR file, a repro bundle of it (HAR,
  * fault rules, queues, clock and a scenario that replays it), and importing a bundle, which says
  * what it created and offers to run the scenario. A file that is not a bundle is refused with the
- * engine's reason and nothing changes.
+ * engine's reason and nothing changes. One HAR export answers at most so many MB (an answer that
+ * large would hold up the console's listeners: docs/contract/console.md §9); past that, the newest
+ * entries that fit are exported and the notice says so.
  */
 import { useMutation } from '@tanstack/react-query';
 import { useState, type ChangeEvent } from 'react';
 import type { BundleImportResult } from '../../../../main/engine/api/bundle-types';
 import type { ScenarioReport } from '../../../../main/engine/api/scenario-types';
 import { TRAFFIC_EXPORT_MAX, type TrafficFilter } from '../../../../main/engine/api/traffic-types';
+import type { HarLog } from '../../../../main/engine/api/har-types';
+import { ApiError, type Api } from '../../api';
 import { useApi } from '../../api/context';
 import { FileButton } from '../queues/FileButton';
 import { downloadJson } from '../queues/transfer';
@@ -22,10 +26,15 @@ export function TrafficTransfer({ filter, total }: { filter: TrafficFilter; tota
   const [importError, setImportError] = useState<string | null>(null);
 
   const har = useMutation({
-    mutationFn: () => api.call('traffic.har', { filter, limit: Math.max(1, Math.min(total, TRAFFIC_EXPORT_MAX)) }),
-    onSuccess: (log) => {
+    mutationFn: () => exportHar(api, filter, Math.max(1, Math.min(total, TRAFFIC_EXPORT_MAX))),
+    onSuccess: ({ log, cappedAt }) => {
       downloadJson(`traffic-${fileStamp(Date.now())}.har`, log);
-      setNotice({ text: `Exported ${log.log.entries.length.toLocaleString('en-US')} entries as HAR${total > TRAFFIC_EXPORT_MAX ? ` (the first ${TRAFFIC_EXPORT_MAX.toLocaleString('en-US')})` : ''}.` });
+      const count = log.log.entries.length.toLocaleString('en-US');
+      if (cappedAt) {
+        setNotice({ text: `Exported the newest ${count} of ${total.toLocaleString('en-US')} entries as HAR: one export answers at most ${cappedAt} MB. Narrow the filters for the older ones.` });
+      } else {
+        setNotice({ text: `Exported ${count} entries as HAR${total > TRAFFIC_EXPORT_MAX ? ` (the first ${TRAFFIC_EXPORT_MAX.toLocaleString('en-US')})` : ''}.` });
+      }
     },
   });
   const bundle = useMutation({
@@ -107,6 +116,29 @@ export function TrafficTransfer({ filter, total }: { filter: TrafficFilter; tota
       {imported && <ImportResult result={imported} onClose={() => setImported(null)} />}
     </>
   );
+}
+
+/** What a refused export says fits (see the engine's har-export.ts). */
+interface HarTooLarge {
+  fits: number;
+  maxBytes: number;
+}
+
+function tooLarge(error: unknown): HarTooLarge | null {
+  if (!(error instanceof ApiError) || error.code !== 'invalid_input') return null;
+  const details = error.details as Partial<HarTooLarge> | undefined;
+  return typeof details?.fits === 'number' && details.fits > 0 && typeof details.maxBytes === 'number' ? { fits: details.fits, maxBytes: details.maxBytes } : null;
+}
+
+/** The filtered log as HAR; an export too large for one answer is asked again for the newest entries that fit. */
+async function exportHar(api: Api, filter: TrafficFilter, limit: number): Promise<{ log: HarLog; cappedAt: number | null }> {
+  try {
+    return { log: await api.call('traffic.har', { filter, limit }), cappedAt: null };
+  } catch (error) {
+    const capped = tooLarge(error);
+    if (!capped) throw error;
+    return { log: await api.call('traffic.har', { filter, limit: capped.fits }), cappedAt: Math.round(capped.maxBytes / (1024 * 1024)) };
+  }
 }
 
 function ImportResult({ result, onClose }: { result: BundleImportResult; onClose(): void }) {

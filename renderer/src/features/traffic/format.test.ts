@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkStatusFilter, cleanFilter, faultText, prettyBody, rowLabel, statusClass, statusText } from './format';
+import { checkStatusFilter, cleanFilter, cutNote, faultText, kib, prettyBody, rowLabel, statusClass, statusText } from './format';
 
 describe('traffic entries at a glance', () => {
   it.each([
@@ -47,5 +47,11 @@ describe('traffic entries at a glance', () => {
 
   it('keeps only the filter fields that are set', () => {
     expect(cleanFilter({ target: 'player', reason: '', text: undefined, status: '5xx' })).toEqual({ target: 'player', status: '5xx' });
+  });
+
+  it('says what capture cut in KiB, with a decimal for small sizes', () => {
+    expect(cutNote({ kept: 65_536, size: 100_010 })).toBe('cut at 64 KiB of 98 KiB');
+    expect(cutNote({ kept: 1_100, size: 15_300 })).toBe('cut at 1.1 KiB of 15 KiB');
+    expect(kib(2_000_000)).toBe('1,953 KiB');
   });
 });

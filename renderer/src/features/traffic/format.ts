@@ -1,7 +1,7 @@
 /**
  * How traffic entries read at a glance: status classes for colour, outcomes of requests that got
- * no answer, the injected-fault marker's words, bodies pretty-printed, and the filter fields
- * checked before they reach the engine.
+ * no answer, the injected-fault marker's words, bodies pretty-printed, what capture cut, and the
+ * filter fields checked before they reach the engine.
  */
 import type { FaultHit } from '../../../../main/engine/api/fault-types';
 import { TRAFFIC_STATUS_FILTER_PATTERN, type TrafficFilter, type TrafficSummary } from '../../../../main/engine/api/traffic-types';
@@ -37,6 +37,17 @@ export function rowLabel(entry: Pick<TrafficSummary, 'target' | 'method' | 'path
   ]
     .filter(Boolean)
     .join(', ');
+}
+
+/** A size as a cut note gives it: KiB, with a decimal below 10. */
+export function kib(bytes: number): string {
+  const value = bytes / 1024;
+  return `${value < 10 ? (Math.round(value * 10) / 10).toString() : Math.round(value).toLocaleString('en-US')} KiB`;
+}
+
+/** What capture cut of a part (docs/contract/console.md §9): "cut at 64 KiB of 98 KiB". */
+export function cutNote(cut: { kept: number; size: number }): string {
+  return `cut at ${kib(cut.kept)} of ${kib(cut.size)}`;
 }
 
 /** JSON bodies indented; anything else as it came. */

@@ -1,0 +1,78 @@
+/**
+ * Masking at capture (docs/contract/console.md §9): every kind of secret an exchange carries is
+ * masked in the text that is stored, the rest of the text is kept as it came, and what was masked
+ * comes back whole from what is held.
+ */
+import { describe, expect, it } from 'vitest';
+import { trafficEntry } from '../testing/traffic.js';
+import { maskBody, maskEntry, maskHeaderBlock, maskUrl } from './capture-secrets.js';
+import { parseHeaderBlock } from './log/header-block.js';
+import { spliceBack } from './log/held.js';
+
+/** The text as it came, from the stored one and what was held. */
+const roundTrip = (masked: ReturnType<typeof maskUrl>) => spliceBack(masked!.text, masked!.splices);
+
+describe('masking at capture', () => {
+  it('masks query parameters named like secrets, in any case, escaped names too', () => {
+    const url = 'http://127.0.0.1:9003/queues/q/v2.3/version?token=tok-123456&api_key=key-123456&apikey=key-abcdef&access_token=at-9876543&code=c0de-1234&API_KEY=KEY-999999&client%5Fsecret=cs-777777&reason=load#frag=1';
+    const masked = maskUrl(url)!;
+    for (const secret of ['tok-123456', 'key-123456', 'key-abcdef', 'at-9876543', 'c0de-1234', 'KEY-999999', 'cs-777777']) expect(masked.text).not.toContain(secret);
+    expect(masked.text).toContain('token=tok-%E2%80%A2%E2%80%A2%E2%80%A2');
+    expect(masked.text).toContain('&reason=load#frag=1');
+    expect(roundTrip(masked)).toBe(url);
+    expect(maskUrl('http://127.0.0.1:9003/queues/q/v2.3/itemWindow?reason=load')).toBeNull();
+  });
+
+  it('masks credentials and API keys in headers, keeps the scheme, and holds them as reads show them', () => {
+    const block = 'Host: x\r\nAuthorization: Bearer abcdefghijkl\r\nX-Api-Key: key-1234567\r\nCookie: sid=s3cr3t-value\r\nX-Player-Id: p1\r\nSet-Cookie: a=1234567\r\nset-cookie: b=7654321\r\n';
+    const { block: masked, held } = maskHeaderBlock(block)!;
+    expect(masked).toBe('Host: x\r\nAuthorization: Bearer abcd•••\r\nX-Api-Key: key-•••\r\nCookie: sid=•••\r\nX-Player-Id: p1\r\nSet-Cookie: a=12•••\r\nset-cookie: b=76•••\r\n');
+    expect({ ...parseHeaderBlock(masked), ...held }).toEqual(parseHeaderBlock(block));
+    expect(maskHeaderBlock('HTTP/1.1 200 OK\r\ncontent-type: application/json\r\n')).toBeNull();
+  });
+
+  it('masks the secret parameters of a Location header, and leaves one without them alone', () => {
+    const block = 'HTTP/1.1 302 Found\r\nlocation: http://127.0.0.1:9/callback?code=abcdef123456&state=s1\r\n';
+    const { block: masked, held } = maskHeaderBlock(block)!;
+    expect(masked).not.toContain('abcdef123456');
+    expect(held).toEqual({ location: 'http://127.0.0.1:9/callback?code=abcdef123456&state=s1' });
+    expect(maskHeaderBlock('HTTP/1.1 302 Found\r\nlocation: /login?state=1\r\n')).toBeNull();
+  });
+
+  it('masks secret fields of JSON at any depth, keeping the text as it came (and valid JSON), error codes left alone', () => {
+    const body = '{ "client_secret": "supersecret",\n  "nested": {"refresh_token":"rt-1234567", "keep": "me"}, "list": [{"clientSecret": "sh\\"hhhhh"}], "error": {"code": "not_found"}, "Token": "t0k3n-value" }';
+    const masked = maskBody(body)!;
+    expect(masked.text).toBe('{ "client_secret": "supe•••",\n  "nested": {"refresh_token":"rt-1•••", "keep": "me"}, "list": [{"clientSecret": "sh\\"h•••"}], "error": {"code": "not_found"}, "Token": "t0k3•••" }');
+    expect(JSON.parse(masked.text)).toMatchObject({ nested: { keep: 'me' } });
+    expect(roundTrip(masked)).toBe(body);
+  });
+
+  it('masks a JSON body cut inside a secret, and the secret fields of a form', () => {
+    expect(maskBody('{"id":"q1","accessToken":"tok-1234')!.text).toBe('{"id":"q1","accessToken":"tok-•••');
+    const form = 'grant_type=refresh_token&refresh_token=rt-abcdefgh&code_verifier=v3r1f13r-xyz&password=hunter22';
+    const masked = maskBody(form)!;
+    for (const secret of ['rt-abcdefgh', 'v3r1f13r-xyz', 'hunter22']) expect(masked.text).not.toContain(secret);
+    expect(masked.text.startsWith('grant_type=refresh_token&refresh_token=rt-a')).toBe(true);
+    expect(roundTrip(masked)).toBe(form);
+    expect(maskBody('plain text with a token in it')).toBeNull();
+  });
+
+  it('masks an entry in place and notes what it holds; one without secrets is left as it was', () => {
+    const entry = trafficEntry({
+      url: 'http://127.0.0.1:9003/q?token=abcdefgh',
+      requestHeaders: 'Authorization: Basic Y2xpZW50OnNlY3JldA==\r\n',
+      requestBody: 'code=AbCdEf123&grant_type=authorization_code',
+      responseBody: '{"access_token":"at-12345678","token_type":"Bearer"}',
+    });
+    maskEntry(entry);
+    const { held, ...stored } = entry;
+    expect(stored.masked).toBe(true);
+    // What is encoded (everything but `held`, which stays in memory) holds none of them.
+    expect(JSON.stringify(stored)).not.toMatch(/abcdefgh|Y2xpZW50OnNlY3JldA==|AbCdEf123|at-12345678/);
+    expect(Object.keys(held!).sort()).toEqual(['requestBody', 'requestHeaders', 'responseBody', 'url']);
+    const plain = trafficEntry({ url: 'http://127.0.0.1:9003/q?reason=load', responseBody: '{"items":[]}' });
+    maskEntry(plain);
+    expect(plain.masked).toBeUndefined();
+    expect(plain.held).toBeUndefined();
+  });
+});

@@ -1,0 +1,77 @@
+/**
+ * What capture masked, held in memory only (docs/contract/console.md §9): put back on every read
+ * while held, let go with the entries trimming drops and past its bounds, and never in the file;
+ * an entry whose secrets are gone says so. Segments written before capture masked still read.
+ */
+import { describe, expect, it } from 'vitest';
+import { openStore } from '../../store/store.js';
+import { trafficEntry } from '../../testing/traffic.js';
+import { SegmentDetails } from './codec.js';
+import { TrafficLogFile } from './file.js';
+import { HeldSecrets } from './held.js';
+import { TrafficLog } from './log.js';
+
+function storeWithLog() {
+  const store = openStore({ dataDir: null }, Date.now(), new TrafficLogFile());
+  return { store, traffic: new TrafficLog(store.db) };
+}
+
+/** An entry as capture hands it over once it masked a bearer token and a JSON field. */
+const maskedEntry = (n: number) =>
+  trafficEntry({
+    requestHeaders: 'Authorization: Bearer abcd•••\r\n',
+    responseBody: '{"accessToken":"tok-•••"}',
+    masked: true,
+    held: { requestHeaders: { authorization: `Bearer abcdefgh-${n}` }, responseBody: [{ at: 16, length: 7, original: `tok-secret-${n}` }] },
+  });
+
+describe('secrets held in memory', () => {
+  it('are put back on reads while held, and are never written', () => {
+    const { store, traffic } = storeWithLog();
+    const [stored] = traffic.append([maskedEntry(1)], 100).stored;
+    const entry = traffic.get(stored!.id)!;
+    expect(entry.requestHeaders.authorization).toBe('Bearer abcdefgh-1');
+    expect(entry.responseBody).toBe('{"accessToken":"tok-secret-1"}');
+    expect(entry.secretsMasked).toBe(false);
+    const blobs = store.db.prepare('SELECT summary, detail FROM traffic_segments').all() as { summary: Buffer; detail: Buffer }[];
+    for (const { summary, detail } of blobs) expect(Buffer.concat([summary, detail]).toString('utf8')).not.toMatch(/abcdefgh|tok-secret/);
+    store.close();
+  });
+
+  it('are let go with the entries trimming drops, and a log opened anew holds none: its entries say they stay masked', () => {
+    const { store, traffic } = storeWithLog();
+    traffic.append([maskedEntry(1), maskedEntry(2)], 100);
+    traffic.append([maskedEntry(3)], 1);
+    expect(traffic.get(3)!.requestHeaders.authorization).toBe('Bearer abcdefgh-3');
+    const reopened = new TrafficLog(store.db);
+    expect(reopened.get(3)).toMatchObject({ requestHeaders: { authorization: 'Bearer abcd•••' }, secretsMasked: true });
+    // An entry capture masked nothing in has nothing to miss.
+    reopened.append([trafficEntry()], 100);
+    expect(reopened.get(4)!.secretsMasked).toBe(false);
+    store.close();
+  });
+
+  it('are held for the newest entries only, up to a count and a size', () => {
+    const held = new HeldSecrets(2, 100);
+    held.hold(1, { requestHeaders: { authorization: 'a' } });
+    held.hold(2, { requestHeaders: { authorization: 'b' } });
+    held.hold(3, { requestHeaders: { authorization: 'c' } });
+    expect([held.get(1), held.get(2)?.requestHeaders, held.size]).toEqual([undefined, { authorization: 'b' }, 2]);
+    held.hold(4, { requestBody: [{ at: 0, length: 3, original: 'x'.repeat(90) }] });
+    expect([held.get(3), held.size]).toEqual([undefined, 1]);
+    // One larger than the whole allowance is not held, and pushes nothing out.
+    held.hold(5, { requestBody: [{ at: 0, length: 3, original: 'x'.repeat(101) }] });
+    expect([held.get(5), held.size]).toEqual([undefined, 1]);
+    held.dropThrough(4);
+    expect(held.size).toBe(0);
+  });
+
+  it('notes nothing of segments written before capture masked (format 1), which still read', () => {
+    const parts = ['http://x/a', 'Host: x\r\n', null, 'HTTP/1.1 200 OK\r\n', 'ok'];
+    const lengths = new Uint32Array([1, 1, ...parts.map((part) => (part === null ? 0xffff_ffff : part.length))]);
+    const blob = Buffer.concat([Buffer.from(lengths.buffer), Buffer.from(parts.join(''), 'utf8')]);
+    const details = new SegmentDetails(blob);
+    expect(details.detail(0)).toEqual({ url: 'http://x/a', requestHeaders: 'Host: x\r\n', requestBody: null, responseHeaders: 'HTTP/1.1 200 OK\r\n', responseBody: 'ok' });
+    expect(details.notes(0)).toBeNull();
+  });
+});
