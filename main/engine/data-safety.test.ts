@@ -1,0 +1,114 @@
+/**
+ * The two attacks of docs/contract/console.md §9 on a whole console, as issue 29's "done when"
+ * states them:
+ * - after an OAuth flow, queue edits and a token refresh, no secret the test saw appears in any
+ *   file under the data dir (the queue's own token is a needed column of console.sqlite: it is
+ *   looked for in every other file);
+ * - 10,000 requests without credentials, with 15 KB headers and random X-Player-Ids, grow the
+ *   process by less than 30 MB and the data dir by less than 30 MB.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { request } from 'node:http';
+import { describe, expect, it } from 'vitest';
+import type { QueueActivityView, QueueSummary } from './api/queue-types.js';
+import { admin, startTestEngine } from './testing/http.js';
+import { codeFor, createIntegration, LOOPBACK_REDIRECT, tokenRequest } from './testing/oauth.js';
+import { tempDirs } from './testing/temp-dirs.js';
+
+const freshDir = tempDirs('cqc-data-safety-');
+
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => (entry.isDirectory() ? filesUnder(join(dir, entry.name)) : [join(dir, entry.name)]));
+}
+
+function bytesUnder(dir: string): number {
+  return filesUnder(dir).reduce((sum, file) => sum + statSync(file).size, 0);
+}
+
+describe('data safety of a whole console', () => {
+  it('writes no secret it saw to any file of its data dir', async () => {
+    const dataDir = freshDir();
+    const engine = await startTestEngine({ dataDir });
+    const client = await createIntegration(engine);
+    const verifier = randomBytes(32).toString('base64url');
+    const challenge = createHash('sha256').update(verifier).digest('base64url');
+    const code = await codeFor(engine, client, { code_challenge: challenge, code_challenge_method: 'S256' });
+    const issued = await tokenRequest(engine, client, { grant_type: 'authorization_code', code, redirect_uri: LOOPBACK_REDIRECT, code_verifier: verifier });
+    const refreshed = await tokenRequest(engine, client, { grant_type: 'refresh_token', refresh_token: String(issued.body.refresh_token) });
+    expect([issued.status, refreshed.status]).toEqual([200, 200]);
+    // The control API with the user's token, the queue edited and played with the queue's token.
+    const households = await fetch(`${engine.urls.control}/api/v1/households`, { headers: { authorization: `Bearer ${String(refreshed.body.access_token)}` } });
+    expect(households.status).toBe(200);
+    const queue = (await admin(engine, 'POST', '/queues', { name: 'Q', items: [{ track: { name: 'One', mediaUrl: 'https://example.com/1.mp3' } }] })).body as QueueSummary;
+    await admin(engine, 'PATCH', `/queues/${queue.id}`, { name: 'Q edited', items: [{ track: { name: 'Two', mediaUrl: 'https://example.com/2.mp3' } }] });
+    await fetch(`${queue.queueBaseUrl}itemWindow?reason=load`, { headers: { authorization: queue.httpAuthorization } });
+    const secrets: Record<string, string> = {
+      adminToken: engine.adminToken,
+      clientSecret: client.clientSecret,
+      code,
+      verifier,
+      accessToken: String(issued.body.access_token),
+      refreshToken: String(issued.body.refresh_token),
+      refreshedAccess: String(refreshed.body.access_token),
+      refreshedRefresh: String(refreshed.body.refresh_token),
+    };
+    const look = () => {
+      const found: string[] = [];
+      for (const file of filesUnder(dataDir)) {
+        const bytes = readFileSync(file);
+        for (const [name, value] of Object.entries(secrets)) if (bytes.includes(value)) found.push(`${name} in ${file}`);
+        if (!/console\.sqlite/.test(file) && bytes.includes(queue.accessToken)) found.push(`queueToken in ${file}`);
+      }
+      return found;
+    };
+    // While it runs (what a WAL holds) and after it stopped (what it flushed).
+    expect(look()).toEqual([]);
+    await engine.close();
+    expect(look()).toEqual([]);
+  }, 60_000);
+
+  it('grows little from 10,000 requests without credentials with 15 KB headers and random player ids', async () => {
+    const dataDir = freshDir();
+    const engine = await startTestEngine({ dataDir });
+    try {
+      const queue = (await admin(engine, 'POST', '/queues', { name: 'Q', items: [{ track: { name: 'One', mediaUrl: 'https://example.com/1.mp3' } }] })).body as QueueSummary;
+      const url = new URL(`${queue.queueBaseUrl}version`);
+      const padding = 'x'.repeat(15_000);
+      const send = () =>
+        new Promise<number>((resolve, reject) => {
+          const req = request(url, { headers: { authorization: 'Bearer wrong', 'x-player-id': randomBytes(48).toString('hex'), 'x-padding': padding } }, (res) => {
+            res.resume();
+            res.on('end', () => resolve(res.statusCode ?? 0));
+          });
+          req.on('error', reject);
+          req.end();
+        });
+      // Warm up first: the measure is what the requests leave behind, not the first allocations.
+      for (let i = 0; i < 200; i++) await send();
+      await admin(engine, 'PATCH', '/traffic/settings', {});
+      globalThis.gc?.();
+      const rssBefore = process.memoryUsage().rss;
+      const diskBefore = bytesUnder(dataDir);
+      const statuses = new Map<number, number>();
+      for (let batch = 0; batch < 200; batch++) {
+        const answered = await Promise.all(Array.from({ length: 50 }, send));
+        for (const status of answered) statuses.set(status, (statuses.get(status) ?? 0) + 1);
+      }
+      expect(statuses.get(401)).toBe(10_000);
+      // Let the recorder write what it holds.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      globalThis.gc?.();
+      const rssGrowth = (process.memoryUsage().rss - rssBefore) / 1_048_576;
+      const diskGrowth = (bytesUnder(dataDir) - diskBefore) / 1_048_576;
+      expect(rssGrowth, `RSS grew ${rssGrowth.toFixed(1)} MB`).toBeLessThan(30);
+      expect(diskGrowth, `the data dir grew ${diskGrowth.toFixed(1)} MB`).toBeLessThan(30);
+      const activity = (await admin(engine, 'GET', `/queues/${queue.id}/activity`)).body as QueueActivityView;
+      expect(activity.players).toEqual([]);
+      console.warn(`10,000 requests without credentials: RSS +${rssGrowth.toFixed(1)} MB, data dir +${diskGrowth.toFixed(1)} MB`);
+    } finally {
+      await engine.close();
+    }
+  }, 120_000);
+});
