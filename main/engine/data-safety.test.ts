@@ -7,14 +7,14 @@
  * - 10,000 requests without credentials, with 15 KB headers and random X-Player-Ids, grow the
  *   process by less than 30 MB and the data dir by less than 30 MB.
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { request } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import type { QueueActivityView, QueueSummary } from './api/queue-types.js';
 import { admin, startTestEngine } from './testing/http.js';
-import { codeFor, createIntegration, LOOPBACK_REDIRECT, tokenRequest } from './testing/oauth.js';
+import { pkceGrantAndRefresh } from './testing/oauth.js';
 import { tempDirs } from './testing/temp-dirs.js';
 
 const freshDir = tempDirs('cqc-data-safety-');
@@ -31,13 +31,7 @@ describe('data safety of a whole console', () => {
   it('writes no secret it saw to any file of its data dir', async () => {
     const dataDir = freshDir();
     const engine = await startTestEngine({ dataDir });
-    const client = await createIntegration(engine);
-    const verifier = randomBytes(32).toString('base64url');
-    const challenge = createHash('sha256').update(verifier).digest('base64url');
-    const code = await codeFor(engine, client, { code_challenge: challenge, code_challenge_method: 'S256' });
-    const issued = await tokenRequest(engine, client, { grant_type: 'authorization_code', code, redirect_uri: LOOPBACK_REDIRECT, code_verifier: verifier });
-    const refreshed = await tokenRequest(engine, client, { grant_type: 'refresh_token', refresh_token: String(issued.body.refresh_token) });
-    expect([issued.status, refreshed.status]).toEqual([200, 200]);
+    const { client, code, verifier, issued, refreshed } = await pkceGrantAndRefresh(engine);
     // The control API with the user's token, the queue edited and played with the queue's token.
     const households = await fetch(`${engine.urls.control}/api/v1/households`, { headers: { authorization: `Bearer ${String(refreshed.body.access_token)}` } });
     expect(households.status).toBe(200);

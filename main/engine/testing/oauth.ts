@@ -3,6 +3,7 @@
  * browser through the login and consent pages (cookies and forms, redirects not followed), and
  * call the token endpoint as a server-side client would.
  */
+import { createHash, randomBytes } from 'node:crypto';
 import type { CreatedIntegration } from '../api/oauth-types.js';
 import type { Engine } from '../index.js';
 import { basicHeader } from '../login/client-auth/basic-auth.js';
@@ -120,4 +121,25 @@ export async function tokenRequest(
   if (authorization !== null) headers.authorization = authorization;
   const response = await fetch(`${engine.urls.login}/login/v3/oauth/access`, { method: 'POST', headers, body: init.body ?? new URLSearchParams(form).toString() });
   return { status: response.status, headers: response.headers, body: (await response.json()) as Record<string, unknown> };
+}
+
+/** Everything a PKCE code grant and one refresh hand a client: what the data safety tests look for on disk. */
+export interface GrantSecrets {
+  client: CreatedIntegration;
+  code: string;
+  verifier: string;
+  issued: TokenResponse;
+  refreshed: TokenResponse;
+}
+
+/** A new integration's code grant with PKCE (S256), then one refresh; both must answer 200. */
+export async function pkceGrantAndRefresh(engine: Engine, verifier = randomBytes(32).toString('base64url')): Promise<GrantSecrets> {
+  const client = await createIntegration(engine);
+  const challenge = createHash('sha256').update(verifier).digest('base64url');
+  const code = await codeFor(engine, client, { code_challenge: challenge, code_challenge_method: 'S256' });
+  const issued = await tokenRequest(engine, client, { grant_type: 'authorization_code', code, redirect_uri: LOOPBACK_REDIRECT, code_verifier: verifier });
+  if (issued.status !== 200) throw new Error(`the code exchange answered ${issued.status}: ${JSON.stringify(issued.body)}`);
+  const refreshed = await tokenRequest(engine, client, { grant_type: 'refresh_token', refresh_token: String(issued.body.refresh_token) });
+  if (refreshed.status !== 200) throw new Error(`the refresh answered ${refreshed.status}: ${JSON.stringify(refreshed.body)}`);
+  return { client, code, verifier, issued, refreshed };
 }

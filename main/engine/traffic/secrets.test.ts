@@ -6,7 +6,6 @@
  * no longer does (after a restart).
  */
 import Database from 'better-sqlite3';
-import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -14,7 +13,7 @@ import type { QueueSummary } from '../api/queue-types.js';
 import type { TrafficEntry } from '../api/traffic-types.js';
 import type { Engine } from '../index.js';
 import { admin, startTestEngine } from '../testing/http.js';
-import { codeFor, createIntegration, LOOPBACK_REDIRECT, tokenRequest } from '../testing/oauth.js';
+import { pkceGrantAndRefresh } from '../testing/oauth.js';
 import { tempDirs } from '../testing/temp-dirs.js';
 import { TRAFFIC_LOG_FILE } from './log/index.js';
 import { REVEAL_GONE } from './present.js';
@@ -23,14 +22,7 @@ const freshDir = tempDirs('cqc-traffic-secrets-');
 
 /** Every secret the scripted client saw or sent, by what it is. */
 async function secretTraffic(engine: Engine): Promise<Record<string, string>> {
-  const client = await createIntegration(engine);
-  const verifier = 'v3rifier-'.padEnd(64, 'k');
-  const challenge = createHash('sha256').update(verifier).digest('base64url');
-  const code = await codeFor(engine, client, { code_challenge: challenge, code_challenge_method: 'S256' });
-  const issued = await tokenRequest(engine, client, { grant_type: 'authorization_code', code, redirect_uri: LOOPBACK_REDIRECT, code_verifier: verifier });
-  expect(issued.status).toBe(200);
-  const refreshed = await tokenRequest(engine, client, { grant_type: 'refresh_token', refresh_token: String(issued.body.refresh_token) });
-  expect(refreshed.status).toBe(200);
+  const { client, code, verifier, issued, refreshed } = await pkceGrantAndRefresh(engine, 'v3rifier-'.padEnd(64, 'k'));
 
   const queue = (await admin(engine, 'POST', '/queues', { name: 'Secret queue', items: [{ track: { name: 'One', mediaUrl: 'https://example.com/1.mp3' } }] })).body as QueueSummary;
   await fetch(`${queue.queueBaseUrl}itemWindow?reason=load`, { headers: { authorization: queue.httpAuthorization } });
