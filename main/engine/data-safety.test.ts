@@ -14,7 +14,7 @@ import { request } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import type { QueueActivityView, QueueSummary } from './api/queue-types.js';
 import { admin, startTestEngine } from './testing/http.js';
-import { pkceGrantAndRefresh } from './testing/oauth.js';
+import { grantSecretValues, pkceGrantAndRefresh } from './testing/oauth.js';
 import { tempDirs } from './testing/temp-dirs.js';
 
 const freshDir = tempDirs('cqc-data-safety-');
@@ -31,23 +31,14 @@ describe('data safety of a whole console', () => {
   it('writes no secret it saw to any file of its data dir', async () => {
     const dataDir = freshDir();
     const engine = await startTestEngine({ dataDir });
-    const { client, code, verifier, issued, refreshed } = await pkceGrantAndRefresh(engine);
+    const grant = await pkceGrantAndRefresh(engine);
     // The control API with the user's token, the queue edited and played with the queue's token.
-    const households = await fetch(`${engine.urls.control}/api/v1/households`, { headers: { authorization: `Bearer ${String(refreshed.body.access_token)}` } });
+    const households = await fetch(`${engine.urls.control}/api/v1/households`, { headers: { authorization: `Bearer ${String(grant.refreshed.body.access_token)}` } });
     expect(households.status).toBe(200);
     const queue = (await admin(engine, 'POST', '/queues', { name: 'Q', items: [{ track: { name: 'One', mediaUrl: 'https://example.com/1.mp3' } }] })).body as QueueSummary;
     await admin(engine, 'PATCH', `/queues/${queue.id}`, { name: 'Q edited', items: [{ track: { name: 'Two', mediaUrl: 'https://example.com/2.mp3' } }] });
     await fetch(`${queue.queueBaseUrl}itemWindow?reason=load`, { headers: { authorization: queue.httpAuthorization } });
-    const secrets: Record<string, string> = {
-      adminToken: engine.adminToken,
-      clientSecret: client.clientSecret,
-      code,
-      verifier,
-      accessToken: String(issued.body.access_token),
-      refreshToken: String(issued.body.refresh_token),
-      refreshedAccess: String(refreshed.body.access_token),
-      refreshedRefresh: String(refreshed.body.refresh_token),
-    };
+    const secrets: Record<string, string> = { adminToken: engine.adminToken, ...grantSecretValues(grant) };
     const look = () => {
       const found: string[] = [];
       for (const file of filesUnder(dataDir)) {

@@ -143,3 +143,16 @@ export async function pkceGrantAndRefresh(engine: Engine, verifier = randomBytes
   if (refreshed.status !== 200) throw new Error(`the refresh answered ${refreshed.status}: ${JSON.stringify(refreshed.body)}`);
   return { client, code, verifier, issued, refreshed };
 }
+
+/** The grant's secret values by name, as a data safety test looks for them. */
+export function grantSecretValues({ client, code, verifier, issued, refreshed }: GrantSecrets): Record<string, string> {
+  return {
+    clientSecret: client.clientSecret,
+    code,
+    verifier,
+    accessToken: String(issued.body.access_token),
+    refreshToken: String(issued.body.refresh_token),
+    refreshedAccess: String(refreshed.body.access_token),
+    refreshedRefresh: String(refreshed.body.refresh_token),
+  };
+}

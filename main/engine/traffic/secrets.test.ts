@@ -13,7 +13,7 @@ import type { QueueSummary } from '../api/queue-types.js';
 import type { TrafficEntry } from '../api/traffic-types.js';
 import type { Engine } from '../index.js';
 import { admin, startTestEngine } from '../testing/http.js';
-import { pkceGrantAndRefresh } from '../testing/oauth.js';
+import { grantSecretValues, pkceGrantAndRefresh } from '../testing/oauth.js';
 import { tempDirs } from '../testing/temp-dirs.js';
 import { TRAFFIC_LOG_FILE } from './log/index.js';
 import { REVEAL_GONE } from './present.js';
@@ -22,7 +22,7 @@ const freshDir = tempDirs('cqc-traffic-secrets-');
 
 /** Every secret the scripted client saw or sent, by what it is. */
 async function secretTraffic(engine: Engine): Promise<Record<string, string>> {
-  const { client, code, verifier, issued, refreshed } = await pkceGrantAndRefresh(engine, 'v3rifier-'.padEnd(64, 'k'));
+  const grant = await pkceGrantAndRefresh(engine, 'v3rifier-'.padEnd(64, 'k'));
 
   const queue = (await admin(engine, 'POST', '/queues', { name: 'Secret queue', items: [{ track: { name: 'One', mediaUrl: 'https://example.com/1.mp3' } }] })).body as QueueSummary;
   await fetch(`${queue.queueBaseUrl}itemWindow?reason=load`, { headers: { authorization: queue.httpAuthorization } });
@@ -33,13 +33,7 @@ async function secretTraffic(engine: Engine): Promise<Record<string, string>> {
   await fetch(`${queue.queueBaseUrl}version`, { headers: { 'x-api-key': apiKey } });
   return {
     adminToken: engine.adminToken,
-    clientSecret: client.clientSecret,
-    code,
-    verifier,
-    accessToken: String(issued.body.access_token),
-    refreshToken: String(issued.body.refresh_token),
-    refreshedAccess: String(refreshed.body.access_token),
-    refreshedRefresh: String(refreshed.body.refresh_token),
+    ...grantSecretValues(grant),
     queueToken: queue.accessToken,
     apiKey,
     ...inQuery,
