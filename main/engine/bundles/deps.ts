@@ -11,7 +11,7 @@ import type { TrafficRecorder } from '../traffic/recorder.js';
 export interface BundleDeps {
   store: Pick<Store, 'playerTransitions' | 'players' | 'groups' | 'scenarios' | 'queues' | 'transaction'>;
   /** What an export reads (an import writes no traffic). */
-  traffic: Pick<TrafficLogStore, 'latest'>;
+  traffic: Pick<TrafficLogStore, 'latestIds' | 'get'>;
   queues: Pick<QueueModel, 'head' | 'get' | 'create' | 'itemIds'>;
   faults: Pick<FaultRegistry, 'list' | 'add' | 'remove'>;
   players: Pick<PlayerRegistry, 'forSession' | 'all'>;

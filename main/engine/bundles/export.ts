@@ -2,12 +2,19 @@
  * Writes a repro bundle: the newest entries of a traffic filter as HAR, every fault rule, the
  * queues the traffic used (or the ones asked for) with their items, policies and reports, the
  * clock, and a scenario derived from the traffic that replays it on another console.
+ *
+ * Like any admin call it must not hold the other listeners up (docs/contract/console.md §9): the
+ * entries are read a slice of time at a time, the HAR holds the newest entries that fit in one
+ * answer (the scenario is derived from them all, and a note says what the HAR left out), and a
+ * queue too long to read in one go is refused, as `GET /queues/{id}` refuses it.
  */
 import { BUNDLE_FORMAT, BUNDLE_VERSION, type BundleExportInput, type BundleQueue, type ReproBundle } from '../api/bundle-types.js';
 import { EngineError } from '../api/errors.js';
 import type { FaultRule } from '../api/fault-types.js';
 import type { TrafficFilter } from '../api/traffic-types.js';
-import { harOf } from '../traffic/commands.js';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { MAX_ITEMS_IN_QUEUE_READ } from '../cloud-queue/commands.js';
+import { exportHar, HAR_EXPORT_MAX_BYTES } from '../traffic/har-export.js';
 import { TRANSITIONS_KEPT_PER_PLAYER } from '../store/repositories/player-transitions.js';
 import type { StoredTrafficEntry } from '../traffic/log/index.js';
 import type { BundleDeps } from './deps.js';
@@ -15,11 +22,14 @@ import { deriveScenario, faultRuleInput, queueIdsUsed, type ExpectedTransition, 
 
 export const DEFAULT_EXPORT_LIMIT = 5_000;
 
-export function exportBundle(deps: BundleDeps, input: BundleExportInput): ReproBundle {
+/** Work between yields while reading entries: short against 250 ms, long against a turn of the event loop. */
+const SLICE_MS = 10;
+
+export async function exportBundle(deps: BundleDeps, input: BundleExportInput): Promise<ReproBundle> {
   deps.recorder.flush();
   const filter: TrafficFilter = input.filter ?? {};
   const filterParts = Object.entries(filter).filter(([, value]) => value !== undefined && value !== '');
-  const entries = deps.traffic.latest(filter, input.limit ?? DEFAULT_EXPORT_LIMIT);
+  const entries = await readSliced(deps.traffic.latestIds(filter, input.limit ?? DEFAULT_EXPORT_LIMIT), (id) => deps.traffic.get(id));
   const urls = deps.urls();
   const notes: string[] = [];
 
@@ -29,6 +39,14 @@ export function exportBundle(deps: BundleDeps, input: BundleExportInput): ReproB
   if (missing.length) {
     const shown = missing.slice(0, 10).join(', ');
     notes.push(`the traffic called queues that are not on this console (${shown}${missing.length > 10 ? `, and ${missing.length - 10} more` : ''}): not in the bundle`);
+  }
+  const tooLong = wanted.filter((id) => (deps.queues.head(id)?.itemCount ?? 0) > MAX_ITEMS_IN_QUEUE_READ);
+  if (tooLong.length) {
+    throw new EngineError(
+      'invalid_input',
+      `a bundle carries queues of up to ${MAX_ITEMS_IN_QUEUE_READ.toLocaleString('en-US')} items, and ${tooLong.join(', ')} ${tooLong.length === 1 ? 'has' : 'have'} more: export the traffic of another queue, or name the queues to carry with queueIds`,
+      { queueIds: tooLong, maxItems: MAX_ITEMS_IN_QUEUE_READ },
+    );
   }
   const queues: BundleQueue[] = wanted
     .filter((id) => deps.queues.head(id))
@@ -52,6 +70,7 @@ export function exportBundle(deps: BundleDeps, input: BundleExportInput): ReproB
     itemIds: new Set(q.items.map((item) => item.id)),
   }));
 
+  const byId = new Map(entries.map((entry) => [entry.id, entry]));
   const faults = deps.faults.list();
   const clock = deps.clock.state();
   const span = spanOf(entries);
@@ -70,6 +89,18 @@ export function exportBundle(deps: BundleDeps, input: BundleExportInput): ReproB
     },
     speed: clock.speed,
   });
+  const har = await exportHar(
+    entries.map((entry) => entry.id),
+    (id) => byId.get(id),
+    input.reveal ?? false,
+    HAR_EXPORT_MAX_BYTES,
+    'keepNewest',
+  );
+  if (har.log.entries.length < entries.length) {
+    notes.push(
+      `the HAR holds the newest ${har.log.entries.length.toLocaleString('en-US')} of the ${entries.length.toLocaleString('en-US')} entries (${HAR_EXPORT_MAX_BYTES / (1024 * 1024)} MB, what one answer carries without holding up the console); the scenario is derived from them all`,
+    );
+  }
   const exportedAt = new Date(deps.wallNow()).toISOString();
   const filterText = filterParts.map(([key, value]) => `${key}=${String(value)}`).join(', ');
   return {
@@ -87,7 +118,7 @@ export function exportBundle(deps: BundleDeps, input: BundleExportInput): ReproB
       steps: derived.steps,
     },
     notes: [...notes, ...derived.notes],
-    har: harOf(entries, input.reveal ?? false),
+    har,
   };
 }
 
@@ -149,4 +180,19 @@ function expectedTransitions(transitions: StoredTransitions, entries: readonly S
   return transitions
     .filter((t) => (t.requestId !== null && requestIds.has(t.requestId)) || ((t.cause === 'user' || t.cause === 'command') && within(span, t.at)))
     .map(({ playerId, at, transition }) => ({ playerId, at, transition }));
+}
+
+/** The entries `ids` names, oldest first, read a slice of time at a time; one dropped meanwhile is left out. */
+async function readSliced(ids: readonly number[], read: (id: number) => StoredTrafficEntry | undefined): Promise<StoredTrafficEntry[]> {
+  const entries: StoredTrafficEntry[] = [];
+  let sliceStart = performance.now();
+  for (const id of ids) {
+    if (performance.now() - sliceStart > SLICE_MS) {
+      await nextTurn();
+      sliceStart = performance.now();
+    }
+    const entry = read(id);
+    if (entry) entries.push(entry);
+  }
+  return entries;
 }

@@ -1,12 +1,10 @@
 /** Command handlers of the traffic log. */
-import type { HarLog } from '../api/har-types.js';
 import type { TrafficEntry } from '../api/traffic-types.js';
-import { TRAFFIC_LIST_DEFAULT_LIMIT, TRAFFIC_SINCE_ENGINE_TIME } from '../api/commands/faults.js';
+import { TRAFFIC_LIST_DEFAULT_LIMIT, TRAFFIC_LIST_MAX_BYTES, TRAFFIC_SINCE_ENGINE_TIME } from '../api/commands/faults.js';
 import { EngineError } from '../api/errors.js';
 import type { CommandHandlers } from '../api/runner.js';
 import type { Store } from '../store/store.js';
 import type { StoredTrafficEntry, TrafficCursor, TrafficLogStore } from './log/index.js';
-import { HAR_CREATOR_VERSION, toHar } from './har.js';
 import { exportHar } from './har-export.js';
 import { presentEntry } from './present.js';
 import type { TrafficRecorder } from './recorder.js';
@@ -18,17 +16,9 @@ type Names = 'traffic.list' | 'traffic.page' | 'traffic.locate' | 'traffic.get' 
 /** Entries a HAR export takes without a `limit`: the newest of the set (a bundle takes 5,000: DEFAULT_EXPORT_LIMIT). */
 const HAR_DEFAULT_LIMIT = 10_000;
 
-/** Stored entries as a HAR log, secrets masked unless revealed. */
-export function harOf(entries: readonly StoredTrafficEntry[], reveal: boolean): HarLog {
-  return toHar(
-    entries.map((entry) => presentEntry(entry, reveal)),
-    HAR_CREATOR_VERSION,
-  );
-}
-
 export function trafficCommandHandlers(
   recorder: TrafficRecorder,
-  log: Pick<TrafficLogStore, 'entries' | 'page' | 'locate' | 'get' | 'latestIds'>,
+  log: Pick<TrafficLogStore, 'entryIds' | 'page' | 'locate' | 'get' | 'latestIds'>,
   store: Pick<Store, 'playerTransitions'>,
 ): Pick<CommandHandlers, Names> {
   const present = (entry: StoredTrafficEntry, reveal = false, withTransitions = false): TrafficEntry =>
@@ -44,7 +34,19 @@ export function trafficCommandHandlers(
     'traffic.list': ({ since, limit, ...filter }) => {
       recorder.flush();
       const cursor: TrafficCursor | undefined = since === undefined ? undefined : since >= TRAFFIC_SINCE_ENGINE_TIME ? { fromAt: since } : { afterId: since };
-      return log.entries(filter, cursor, limit ?? TRAFFIC_LIST_DEFAULT_LIMIT).map((entry) => present(entry, false, true));
+      // Entries are read one by one, so that an answer that reaches its byte budget stops having
+      // read no more than it sends (TRAFFIC_LIST_MAX_BYTES).
+      const answer: ReturnType<typeof present>[] = [];
+      let bytes = 0;
+      for (const id of log.entryIds(filter, cursor, limit ?? TRAFFIC_LIST_DEFAULT_LIMIT)) {
+        const entry = log.get(id);
+        if (!entry) continue;
+        const shown = present(entry, false, true);
+        bytes += JSON.stringify(shown).length + 1;
+        if (bytes > TRAFFIC_LIST_MAX_BYTES && answer.length > 0) break;
+        answer.push(shown);
+      }
+      return answer;
     },
     'traffic.page': ({ filter, offset, limit }) => {
       recorder.flush();

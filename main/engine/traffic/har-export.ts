@@ -33,7 +33,14 @@ export interface HarTooLarge {
  * The entries `ids` names (oldest first) as a HAR log, read with `read` a slice at a time; an
  * entry dropped meanwhile (by the retention cap) is left out.
  */
-export async function exportHar(ids: readonly number[], read: (id: number) => StoredTrafficEntry | undefined, reveal: boolean, maxBytes = HAR_EXPORT_MAX_BYTES): Promise<HarLog> {
+export async function exportHar(
+  ids: readonly number[],
+  read: (id: number) => StoredTrafficEntry | undefined,
+  reveal: boolean,
+  maxBytes = HAR_EXPORT_MAX_BYTES,
+  /** `refuse`: an export past `maxBytes` fails with what fits; `keepNewest`: it holds the newest that fit (a bundle's HAR, whose scenario is the point). */
+  whenFull: 'refuse' | 'keepNewest' = 'refuse',
+): Promise<HarLog> {
   const newestFirst: HarEntry[] = [];
   let bytes = 0;
   let sliceStart = performance.now();
@@ -47,7 +54,10 @@ export async function exportHar(ids: readonly number[], read: (id: number) => St
     if (!entry) continue;
     const har = toHarEntry(presentEntry(entry, reveal));
     bytes += JSON.stringify(har).length + 1;
-    if (bytes > maxBytes) throw tooLarge(newestFirst.length, ids.length, maxBytes);
+    if (bytes > maxBytes) {
+      if (whenFull === 'refuse') throw tooLarge(newestFirst.length, ids.length, maxBytes);
+      break;
+    }
     newestFirst.push(har);
   }
   return { log: { version: '1.2', creator: { name: 'Cloud Queue Console', version: HAR_CREATOR_VERSION }, entries: newestFirst.reverse() } };

@@ -61,6 +61,12 @@ export const TrafficFilterSchema = Type.Object(Filter);
 /** Entries `GET /admin/api/traffic` returns without a `limit`: a whole scripted scenario's worth. */
 export const TRAFFIC_LIST_DEFAULT_LIMIT = 1_000;
 /**
+ * One answer of `GET /traffic` holds at most this much JSON (docs/contract/console.md §9): 5,000
+ * large entries read and written at once held every listener. Fewer entries come back, oldest
+ * first, and the caller reads on with `since` from the last one, as for any page.
+ */
+export const TRAFFIC_LIST_MAX_BYTES = 8 * 1024 * 1024;
+/**
  * `since` on `GET /admin/api/traffic` reads either way a script may mean it: an entry id (the
  * entries after it) or an engine time in epoch ms, as `GET /clock` gives it (the entries at or
  * after it). Ids never come near 10^12; engine times, which start at the wall time, are past it.
@@ -107,7 +113,7 @@ export const faultCommands = {
     http: { method: 'POST', path: '/faults/presets/:id' },
   }),
   'traffic.list': command<TrafficEntry[]>()({
-    summary: `Traffic entries from \`since\` on (an entry id: the entries after it; ${TRAFFIC_SINCE_ENGINE_TIME} or more: an engine time, the entries at or after it), oldest first, secrets masked, each with the player transitions its answer caused; ${TRAFFIC_LIST_DEFAULT_LIMIT} unless \`limit\` says otherwise.`,
+    summary: `Traffic entries from \`since\` on (an entry id: the entries after it; ${TRAFFIC_SINCE_ENGINE_TIME} or more: an engine time, the entries at or after it), oldest first, secrets masked, each with the player transitions its answer caused; ${TRAFFIC_LIST_DEFAULT_LIMIT} unless \`limit\` says otherwise, and no more than ${TRAFFIC_LIST_MAX_BYTES / (1024 * 1024)} MB of JSON in one answer (read on with \`since\` from its last id).`,
     input: Type.Object({ ...Filter, since: Type.Optional(Whole), limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 5_000 })) }),
     http: { method: 'GET', path: '/traffic' },
   }),

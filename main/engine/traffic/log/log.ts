@@ -254,6 +254,11 @@ export class TrafficLog implements TrafficLogStore {
 
   /** Full entries from `since` on, oldest first. */
   entries(filter: TrafficFilter, since: TrafficCursor | undefined, limit: number): StoredTrafficEntry[] {
+    return this.entryIds(filter, since, limit).map((id) => this.entryOf(id));
+  }
+
+  /** The ids of `entries` (read from the index alone): a caller with a byte budget reads them one by one. */
+  entryIds(filter: TrafficFilter, since: TrafficCursor | undefined, limit: number): number[] {
     const selection = this.select(filter);
     const ids: number[] = [];
     if (since !== undefined && 'fromAt' in since) {
@@ -265,7 +270,7 @@ export class TrafficLog implements TrafficLogStore {
       const start = since === undefined ? 0 : firstAfter(selection.total, selection.idAt, since.afterId);
       for (let k = start; k < selection.total && ids.length < limit; k++) ids.push(selection.idAt(k));
     }
-    return ids.map((id) => this.entryOf(id));
+    return ids;
   }
 
   /** The newest `limit` entries of the filtered set, oldest first (what an export takes). */

@@ -51,6 +51,8 @@ export interface TrafficLogStore {
   get(id: number): StoredTrafficEntry | undefined;
   /** Full entries of the filtered set from `since` on, oldest first. */
   entries(filter: TrafficFilter, since: TrafficCursor | undefined, limit: number): StoredTrafficEntry[];
+  /** The ids `entries` would read, from the index alone. */
+  entryIds(filter: TrafficFilter, since: TrafficCursor | undefined, limit: number): number[];
   /** The newest `limit` entries of the filtered set, oldest first (what an export takes). */
   latest(filter: TrafficFilter, limit: number): StoredTrafficEntry[];
   /** The ids of the newest `limit` entries of the filtered set, oldest first: an export reads them a few at a time. */
