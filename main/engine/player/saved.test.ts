@@ -196,6 +196,18 @@ describe('a player saved and restored', () => {
     expect(player.status().playbackState).toBe('PLAYBACK_STATE_IDLE');
   });
 
+  it('takes up a record with report intervals under a second as the player acts on them: at least 1,000 ms', async () => {
+    h = await playingHarness();
+    const saved = JSON.parse(JSON.stringify(h.player.save())) as SavedPlayer;
+    // As a console from before the clamp wrote it.
+    saved.playback!.queue.reports = { sendUpdateAfterMillis: 1, periodicIntervalMillis: 5 };
+    h.player.close();
+    const client = new CloudQueueClient({ playerId: 'player-test', clock: h.clock });
+    restarted = new Player({ playerId: 'player-test', groupId: 'group-test', clock: h.clock, client });
+    restarted.restore(readSavedPlayer(saved)!);
+    expect(restarted.snapshot().reports).toEqual({ sendUpdateAfterMillis: 1_000, periodicIntervalMillis: 1_000 });
+  });
+
   it('ignores a record of another version', () => {
     expect(readSavedPlayer({ version: 0, volume: 1, evictedSessions: [] })).toBeNull();
     expect(readSavedPlayer(null)).toBeNull();

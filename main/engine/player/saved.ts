@@ -11,6 +11,7 @@
 import { isLoopbackHostname } from '../http/loopback.js';
 import { policiesOf, type LoadedQueue, type PlaybackSession, type PlayerErrorRecord } from './context.js';
 import type { PlayerCore } from './core.js';
+import { reportIntervalsOf } from './contract-check.js';
 import { askAgain } from './flows.js';
 import { stateBeforeLoad, takeSnapshot } from './pending-load.js';
 import { askForNextWindowIfNear, bufferAgain, rescheduleVersionPoll, startTrackTimers } from './playback.js';
@@ -177,7 +178,8 @@ export function fromSaved(p: PlayerCore, saved: SavedPlayer): void {
   const playback = saved.playback;
   if (playback) {
     const now = p.deps.clock.now();
-    p.ctx.queue = { ...playback.queue };
+    // A record written before intervals were clamped may hold shorter ones: clamped as at adoption.
+    p.ctx.queue = { ...playback.queue, reports: reportIntervalsOf(playback.queue.reports) };
     p.ctx.window = new QueueWindow(playback.window);
     p.ctx.track = TrackPlayback.restore(playback.track);
     p.ctx.atEnd = playback.atEnd;
