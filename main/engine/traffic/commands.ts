@@ -1,6 +1,7 @@
 /** Command handlers of the traffic log. */
 import type { TrafficEntry } from '../api/traffic-types.js';
 import { TRAFFIC_LIST_DEFAULT_LIMIT, TRAFFIC_LIST_MAX_BYTES, TRAFFIC_SINCE_ENGINE_TIME } from '../api/commands/faults.js';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { EngineError } from '../api/errors.js';
 import type { CommandHandlers } from '../api/runner.js';
 import type { Store } from '../store/store.js';
@@ -12,6 +13,9 @@ import type { TrafficRecorder } from './recorder.js';
 export { presentEntry } from './present.js';
 
 type Names = 'traffic.list' | 'traffic.page' | 'traffic.locate' | 'traffic.get' | 'traffic.clear' | 'traffic.settings' | 'traffic.configure' | 'traffic.har';
+
+/** Work between yields while `GET /traffic` reads: short against 250 ms, long against a turn of the event loop. */
+const LIST_SLICE_MS = 10;
 
 /** Entries a HAR export takes without a `limit`: the newest of the set (a bundle takes 5,000: DEFAULT_EXPORT_LIMIT). */
 const HAR_DEFAULT_LIMIT = 10_000;
@@ -31,14 +35,20 @@ export function trafficCommandHandlers(
     );
 
   return {
-    'traffic.list': ({ since, limit, ...filter }) => {
+    'traffic.list': async ({ since, limit, ...filter }) => {
       recorder.flush();
       const cursor: TrafficCursor | undefined = since === undefined ? undefined : since >= TRAFFIC_SINCE_ENGINE_TIME ? { fromAt: since } : { afterId: since };
-      // Entries are read one by one, so that an answer that reaches its byte budget stops having
-      // read no more than it sends (TRAFFIC_LIST_MAX_BYTES).
+      // Entries are read one by one, a slice of time at a time (the other listeners answer in
+      // between), and an answer that reaches its byte budget stops having read no more than it
+      // sends (TRAFFIC_LIST_MAX_BYTES). An entry the retention cap drops meanwhile is left out.
       const answer: ReturnType<typeof present>[] = [];
       let bytes = 0;
+      let sliceStart = performance.now();
       for (const id of log.entryIds(filter, cursor, limit ?? TRAFFIC_LIST_DEFAULT_LIMIT)) {
+        if (performance.now() - sliceStart > LIST_SLICE_MS) {
+          await nextTurn();
+          sliceStart = performance.now();
+        }
         const entry = log.get(id);
         if (!entry) continue;
         const shown = present(entry, false, true);
