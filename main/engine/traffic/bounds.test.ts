@@ -33,6 +33,24 @@ async function inParallel(count: number, at: number, request: (i: number) => Pro
   await Promise.all(Array.from({ length: at }, worker));
 }
 
+/** A queue's `GET /version` round trips for as long as `work` runs: two players asking one after another. */
+async function versionRoundTrips(queue: QueueSummary, work: Promise<unknown>): Promise<number[]> {
+  const headers = { authorization: queue.httpAuthorization };
+  let done = false;
+  void work.finally(() => (done = true));
+  const latencies: number[] = [];
+  const player = async () => {
+    while (!done) {
+      const started = performance.now();
+      await (await fetch(`${queue.queueBaseUrl}version`, { headers })).arrayBuffer();
+      latencies.push(performance.now() - started);
+      await sleep(1);
+    }
+  };
+  await Promise.all([player(), player()]);
+  return latencies;
+}
+
 /** The log file's size once what was captured is written (a read flushes it). */
 async function logFileSize(engine: Engine, dataDir: string): Promise<number> {
   await admin(engine, 'GET', '/traffic?limit=1');
@@ -116,22 +134,7 @@ describe('a HAR export', () => {
       // About 12 kB answers: 10,000 of them make well over 100 MB of HAR.
       await inParallel(10_000, 16, () => fetch(`${queue.queueBaseUrl}itemWindow?reason=refresh&upcomingWindowSize=60`, { headers }));
 
-      /** `GET /version` round trips for as long as `work` runs: two players asking one after another. */
-      const probe = async (work: Promise<unknown>): Promise<number[]> => {
-        let done = false;
-        void work.finally(() => (done = true));
-        const latencies: number[] = [];
-        const player = async () => {
-          while (!done) {
-            const started = performance.now();
-            await (await fetch(`${queue.queueBaseUrl}version`, { headers })).arrayBuffer();
-            latencies.push(performance.now() - started);
-            await sleep(1);
-          }
-        };
-        await Promise.all([player(), player()]);
-        return latencies;
-      };
+      const probe = (work: Promise<unknown>) => versionRoundTrips(queue, work);
       // Read as bytes while probing; parsed after (the parse is this test's, not the engine's).
       const exportHar = (body: unknown) =>
         fetch(`${engine.urls.console}/admin/api/traffic/har`, {
@@ -170,21 +173,7 @@ describe('a HAR export', () => {
       const headers = { authorization: queue.httpAuthorization };
       // About 12 kB answers: 5,000 of them make about 60 MB of entries.
       await inParallel(5_000, 16, () => fetch(`${queue.queueBaseUrl}itemWindow?reason=refresh&upcomingWindowSize=60`, { headers }));
-      const probe = async (work: Promise<unknown>): Promise<number[]> => {
-        let done = false;
-        void work.finally(() => (done = true));
-        const latencies: number[] = [];
-        const player = async () => {
-          while (!done) {
-            const started = performance.now();
-            await (await fetch(`${queue.queueBaseUrl}version`, { headers })).arrayBuffer();
-            latencies.push(performance.now() - started);
-            await sleep(1);
-          }
-        };
-        await Promise.all([player(), player()]);
-        return latencies;
-      };
+      const probe = (work: Promise<unknown>) => versionRoundTrips(queue, work);
       const call = (method: string, path: string, body?: unknown) =>
         fetch(`${engine.urls.console}/admin/api${path}`, {
           method,
