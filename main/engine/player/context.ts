@@ -193,10 +193,6 @@ export function policiesOf({ queue, window, track }: { queue: LoadedQueue | null
   return newest?.policies ? { ...base, ...newest.policies } : base;
 }
 
-export function currentPolicies(ctx: PlayerContext): PlaybackPolicies {
-  return policiesOf(ctx);
-}
-
 export function isUnnamed(ctx: PlayerContext, playback: TrackPlayback | null): boolean {
   return playback !== null && ctx.unnamedTracks.has(playback);
 }

@@ -3,7 +3,7 @@
  * event alone: a pure function, so what a guard sees can be tested without timers or a server.
  */
 import { fetchedToEnd } from './audio.js';
-import { currentPolicies, FOREGROUND_PURPOSES, isMoving, QUEUED_PURPOSES, type PlayerContext } from './context.js';
+import { policiesOf, FOREGROUND_PURPOSES, isMoving, QUEUED_PURPOSES, type PlayerContext } from './context.js';
 import type { PlayerEvent } from './events.js';
 import type { GuardContext } from './transitions.js';
 import { QueueWindow } from './windows.js';
@@ -49,7 +49,7 @@ export function guardInputs(ctx: PlayerContext, event: PlayerEvent): GuardContex
   if (event.type === 'skipToItem') skipPlays = event.params.playOnCompletion ?? isMoving(ctx);
   if (event.type === 'skipAnswered') skipPlays = event.plays;
   return {
-    policies: currentPolicies(ctx),
+    policies: policiesOf(ctx),
     playOnCompletion: ctx.loading?.params.playOnCompletion ?? false,
     startedAtOnce: ctx.loading?.startedAtOnce ?? false,
     startedTrackAtEdge,

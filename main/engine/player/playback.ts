@@ -5,7 +5,7 @@
  */
 import { BUFFERING_MS, fetchCompletesAt, fetchedAtOnce } from './audio.js';
 import type { PlayerCore } from './core.js';
-import { currentPolicies } from './context.js';
+import { policiesOf } from './context.js';
 import { PlaybackError } from './errors.js';
 import type { SkipToItemParams } from './events.js';
 import { backgroundWindow, pollVersion } from './flows.js';
@@ -58,7 +58,7 @@ export function startTrackTimers(p: PlayerCore): void {
 }
 
 export function armPauseTtl(p: PlayerCore): void {
-  const ttl = currentPolicies(p.ctx).pauseTtlSec;
+  const ttl = policiesOf(p.ctx).pauseTtlSec;
   if (ttl !== undefined) p.setTimer('pauseTtl', ttl * 1_000, () => p.dispatch({ type: 'pauseTtlExpired' }));
 }
 

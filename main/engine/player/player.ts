@@ -6,7 +6,7 @@
  * reports.ts, playback.ts, pending-load.ts, with the state record in context.ts.
  */
 import { randomUUID } from 'node:crypto';
-import { newPlayerContext, currentPolicies, knownItemId, type PlaybackSession, type PlayerContext, type TimerName, type Timers } from './context.js';
+import { newPlayerContext, policiesOf, knownItemId, type PlaybackSession, type PlayerContext, type TimerName, type Timers } from './context.js';
 import type { PlayerCore, PlayerDeps } from './core.js';
 import { playerEffects, type Effects } from './effects.js';
 import { PlaybackError } from './errors.js';
@@ -95,7 +95,7 @@ export class Player {
       state,
       sessionId: session?.id ?? null,
       queueBaseUrl: queue?.target.queueBaseUrl ?? null,
-      policies: queue ? currentPolicies(this.ctx) : null,
+      policies: queue ? policiesOf(this.ctx) : null,
       reports: queue?.reports ?? null,
       container: queue?.container ?? null,
       window: window
@@ -168,7 +168,7 @@ export class Player {
 
   skipToItem(params: SkipToItemParams): void {
     this.requireQueue();
-    const policies = currentPolicies(this.ctx);
+    const policies = policiesOf(this.ctx);
     // Only an explicit resume wakes a suspended session (docs/contract/platform.md §3); the command would be lost.
     if (this.ctx.state === 'SUSPENDED') throw new PlaybackError('ERROR_PLAYBACK_NO_CONTENT', 'the session is suspended: resume it first');
     if (!policies.canSkipToItem) throw new PlaybackError('ERROR_DISALLOWED_BY_POLICY', 'the canSkipToItem policy forbids skipToItem');
@@ -193,7 +193,7 @@ export class Player {
   act(action: UserAction, by: 'user' | 'command'): Promise<void> {
     if (this.ctx.state === 'IDLE') return Promise.reject(new PlaybackError('ERROR_PLAYBACK_NO_CONTENT', 'nothing is loaded: send loadCloudQueue first'));
     if (action === 'skipNext' || action === 'skipPrev') {
-      const policies = currentPolicies(this.ctx);
+      const policies = policiesOf(this.ctx);
       const allowed = action === 'skipNext' ? policies.canSkip : policies.canSkipBack;
       if (!allowed) return Promise.reject(new PlaybackError('ERROR_DISALLOWED_BY_POLICY', `the ${action === 'skipNext' ? 'canSkip' : 'canSkipBack'} policy forbids this skip`));
       if (this.ctx.skipping) return Promise.reject(new PlaybackError('ERROR_INVALID_PARAMETER', 'a skip is already waiting for the server'));
