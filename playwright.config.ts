@@ -26,6 +26,7 @@ export default defineConfig({
   },
   projects: [
     { name: 'chromium', testIgnore: /electron\// },
-    { name: 'electron', testMatch: /electron\/.*\.spec\.ts/ },
+    // Each Electron spec starts the whole app and its engine, slower on a hosted runner than a page.
+    { name: 'electron', testMatch: /electron\/.*\.spec\.ts/, timeout: 90_000 },
   ],
 });

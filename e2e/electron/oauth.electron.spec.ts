@@ -1,15 +1,16 @@
 /**
- * "Start OAuth flow" in Electron: the OAuth window on its own session partition, every navigation
- * on the inspector's timeline, and the redirect to a URL nobody listens at captured and shown.
+ * "Start OAuth flow" in Electron: the OAuth window on its own session partition, sandboxed and
+ * without the engine bridge, walking the login pages (sign-in, consent), every navigation on the
+ * inspector's timeline, and the redirect to a URL nobody listens at captured and shown.
  * Runs where an Electron binary exists; elsewhere it says so plainly and is skipped.
  */
 import { expect, test } from '@playwright/test';
 import { ConsolePage } from '../pages/console-page';
 import { LoginPages, OAuthPage } from '../pages/oauth-page';
-import { binary, withElectronApp } from './app';
+import { binary, NOT_RUN_REASON, withElectronApp } from './app';
 
 test.describe('OAuth flows in the Electron OAuth window', () => {
-  test.skip(!binary, 'no Electron binary on this machine');
+  test.skip(!binary, NOT_RUN_REASON);
 
   test('runs the sample flow in the OAuth window and captures a redirect nobody listens at', async () => {
     await withElectronApp(async (app) => {
@@ -32,10 +33,17 @@ test.describe('OAuth flows in the Electron OAuth window', () => {
       const flowWindow = app.waitForEvent('window');
       await (await oauth.expand('Nobody listens')).getByRole('button', { name: 'Start OAuth flow' }).click();
       const login = new LoginPages(await flowWindow);
+      // The login service's page, in a window of its own: no Node, and no way to the engine.
+      await expect(login.page.getByLabel('Username')).toBeVisible();
+      expect(await login.page.evaluate(() => ({ process: typeof process, require: typeof require, bridge: typeof (window as { cqc?: unknown }).cqc }))).toEqual({
+        process: 'undefined',
+        require: 'undefined',
+        bridge: 'undefined',
+      });
       await login.signIn('demo', 'demo');
       await login.decide('Allow');
       await expect(login.page.getByRole('heading', { name: 'Redirect captured' })).toBeVisible();
-      await expect(oauth.step('callback')).toContainText('redirect captured');
+      await expect(oauth.step('callback')).toContainText('redirect captured in the OAuth window: code and matching state');
     });
   });
 });
