@@ -1,6 +1,8 @@
 /**
- * The control API listener (docs/contract/console.md §3, port P+2). Every call under /api/v1 needs a live access
- * token of the login service; routes act on the simulated players of the caller's household.
+ * The control API listener (docs/contract/console.md §3, port P+2). Every call needs a live access
+ * token of the login service; routes act on the simulated players of the caller's household. The
+ * whole API answers under `/api/v1` and, as the real service's does, under `/control/api/v1`, so a
+ * client in which only the host can be set works unchanged.
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { createServiceApp } from '../http/service-app.js';
@@ -11,6 +13,10 @@ import type { ControlDeps } from './routes/context.js';
 import { householdRoutes } from './routes/households.js';
 import { playbackRoutes } from './routes/playback.js';
 import { sessionRoutes } from './routes/sessions.js';
+import { subscriptionRoutes } from './routes/subscriptions.js';
+
+/** Where the API answers: ours, and the real service's base path. */
+export const CONTROL_PREFIXES = ['/api/v1', '/control/api/v1'] as const;
 
 export interface ControlAppOptions extends ControlDeps {
   verifyAccessToken: AccessTokenVerifier;
@@ -32,16 +38,17 @@ export async function buildControlApp(options: ControlAppOptions): Promise<Fasti
       if (token) observe(token, { method: request.method, path: request.url, status: reply.statusCode });
     });
   }
+  // A call the API does not have is not an id that does not exist: a client reads
+  // ERROR_INVALID_OBJECT_ID as "the group (or session) is gone" (docs/contract/console.md §3).
   app.setNotFoundHandler((request, reply) =>
-    sendControlError(reply, new PlaybackError('ERROR_INVALID_OBJECT_ID', `the control API has no ${request.method} ${request.url.split('?')[0]}`)),
+    sendControlError(reply, new PlaybackError('ERROR_UNSUPPORTED_COMMAND', `the control API has no ${request.method} ${request.url.split('?')[0]}`)),
   );
-  await app.register(
-    async (api) => {
-      householdRoutes(api, options);
-      sessionRoutes(api, options);
-      playbackRoutes(api, options);
-    },
-    { prefix: '/api/v1' },
-  );
+  const routes = async (api: FastifyInstance) => {
+    householdRoutes(api, options);
+    sessionRoutes(api, options);
+    playbackRoutes(api, options);
+    subscriptionRoutes(api, options);
+  };
+  for (const prefix of CONTROL_PREFIXES) await app.register(routes, { prefix });
   return app;
 }

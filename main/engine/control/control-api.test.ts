@@ -22,6 +22,8 @@ let players: PlayerRegistry;
 let app: FastifyInstance;
 let stub: StubCloudQueue;
 let base: string;
+/** The listener's origin, for paths outside `/api/v1`. */
+let root: string;
 
 beforeEach(async () => {
   store = openStore({ dataDir: null });
@@ -35,7 +37,8 @@ beforeEach(async () => {
     players,
   });
   await app.listen({ host: '127.0.0.1', port: 0 });
-  base = `http://127.0.0.1:${(app.server.address() as { port: number }).port}/api/v1`;
+  root = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
+  base = `${root}/api/v1`;
   stub = await new StubCloudQueue({ items: tracks(12, 60_000) }).start();
 });
 
@@ -47,8 +50,8 @@ afterEach(async () => {
   store.close();
 });
 
-async function call(method: 'GET' | 'POST', path: string, body?: unknown, token = TOKEN) {
-  const response = await fetch(`${base}${path}`, {
+async function call(method: 'GET' | 'POST', path: string, body?: unknown, token = TOKEN, prefix = base) {
+  const response = await fetch(`${prefix}${path}`, {
     method,
     headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
     body: body === undefined ? undefined : JSON.stringify(body),
@@ -103,11 +106,21 @@ describe('what reaches the API before any route', () => {
     expect(await call('GET', '/households%ZZ')).toEqual({ status: 400, body: { errorCode: 'ERROR_INVALID_PARAMETER', reason: expect.stringContaining('%ZZ') as unknown } });
   });
 
-  it('answers a call it does not have with 404 and an errorCode, after the token check', async () => {
+  it('answers a call it does not have with 404 ERROR_UNSUPPORTED_COMMAND, after the token check', async () => {
     expect(await call('POST', '/groups/group-kitchen/playback:1/bogus')).toEqual({
       status: 404,
-      body: { errorCode: 'ERROR_INVALID_OBJECT_ID', reason: 'the control API has no POST /api/v1/groups/group-kitchen/playback:1/bogus' },
+      body: { errorCode: 'ERROR_UNSUPPORTED_COMMAND', reason: 'the control API has no POST /api/v1/groups/group-kitchen/playback:1/bogus' },
     });
+    // A path it has, with a method it has not; one outside the API's prefixes; one under the real service's.
+    expect(await call('GET', '/groups/group-kitchen/playback:1/seek')).toMatchObject({ status: 404, body: { errorCode: 'ERROR_UNSUPPORTED_COMMAND' } });
+    expect(await call('GET', '/households', undefined, TOKEN, `${root}/api/v2`)).toMatchObject({ status: 404, body: { errorCode: 'ERROR_UNSUPPORTED_COMMAND' } });
+    expect(await call('POST', '/groups/group-kitchen/playback:1/bogus', undefined, TOKEN, `${root}/control/api/v1`)).toEqual({
+      status: 404,
+      body: { errorCode: 'ERROR_UNSUPPORTED_COMMAND', reason: 'the control API has no POST /control/api/v1/groups/group-kitchen/playback:1/bogus' },
+    });
+    // An id that does not exist, on a call it has, is still ERROR_INVALID_OBJECT_ID.
+    expect(await call('POST', '/groups/nope/playback:1/seek', { positionMillis: 0 })).toMatchObject({ status: 404, body: { errorCode: 'ERROR_INVALID_OBJECT_ID' } });
+    expect(await call('POST', '/playbackSessions/nope/playbackSession:1/seekRelative', { deltaMillis: 0 })).toMatchObject({ status: 404, body: { errorCode: 'ERROR_INVALID_OBJECT_ID' } });
     expect(await call('GET', '/nowhere', undefined, 'nope')).toEqual({ status: 401, body: 'Incorrect token' });
     // The token is checked before a body is read, on a call the API does not have too.
     const noToken = await fetch(`${base}/bogus`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"x":' });
@@ -250,5 +263,116 @@ describe('loadCloudQueue and playback', () => {
     expect((await call('POST', '/groups/group-kitchen/groupVolume:1', { volume: 55 })).status).toBe(200);
     expect((await call('GET', '/groups/group-kitchen/groupVolume')).body).toEqual({ volume: 55 });
     expect(await call('POST', '/groups/group-kitchen/groupVolume:1', { volume: 101 })).toMatchObject({ status: 400, body: { errorCode: 'ERROR_INVALID_PARAMETER' } });
+  });
+});
+
+describe('the real service\u2019s base path, /control/api/v1 (docs/contract/console.md §3)', () => {
+  const real = () => `${root}/control/api/v1`;
+
+  it('serves every call there too: a client that only lets you set the host works unchanged', async () => {
+    expect(await call('GET', '/households', undefined, TOKEN, real())).toEqual(await call('GET', '/households'));
+    expect(await call('GET', '/households', undefined, 'nope', real())).toEqual({ status: 401, body: 'Incorrect token' });
+    const created = await call('POST', '/groups/group-kitchen/playbackSession:1', { appId: 'com.example.app', appContext: 'ctx' }, TOKEN, real());
+    expect(created.body).toMatchObject({ sessionCreated: true });
+    const load = await call('POST', `/playbackSessions/${created.body.sessionId as string}/playbackSession/loadCloudQueue`, { queueBaseUrl: stub.baseUrl, playOnCompletion: true }, TOKEN, real());
+    expect(load).toEqual({ status: 200, body: {} });
+    await clock.advance(BUFFERING_MS);
+    expect((await call('GET', '/groups/group-kitchen/playback:1', undefined, TOKEN, real())).body).toMatchObject({ playbackState: 'PLAYBACK_STATE_PLAYING', itemId: 't1' });
+    // The same session under either prefix.
+    expect((await call('POST', '/groups/group-kitchen/playbackSession:1/joinOrCreate', { appId: 'com.example.app', appContext: 'ctx' })).body).toMatchObject({ sessionId: created.body.sessionId, sessionCreated: false });
+  });
+});
+
+describe('seek and seekRelative (docs/contract/console.md §3)', () => {
+  /** A session on the kitchen group playing t1 of the stub's 60 s tracks, `ms` into it. */
+  async function playingFor(ms: number): Promise<string> {
+    const id = await session();
+    expect((await call('POST', `/playbackSessions/${id}/playbackSession:1/loadCloudQueue`, { queueBaseUrl: stub.baseUrl, playOnCompletion: true })).status).toBe(200);
+    await clock.advance(BUFFERING_MS + ms);
+    return id;
+  }
+  const position = async () => (await call('GET', '/groups/group-kitchen/playback:1')).body.positionMillis;
+
+  it('moves the playhead at group level, on every spelling and under both prefixes', async () => {
+    await playingFor(1_000);
+    let target = 2_000;
+    for (const prefix of [base, `${root}/control/api/v1`]) {
+      for (const namespace of ['playback:1', 'playback']) {
+        expect(await call('POST', `/groups/group-kitchen/${namespace}/seek`, { positionMillis: target, itemId: 't1' }, TOKEN, prefix)).toEqual({ status: 200, body: {} });
+        expect(await position()).toBe(target);
+        expect(await call('POST', `/groups/group-kitchen/${namespace}/seekRelative`, { deltaMillis: 1_500 }, TOKEN, prefix)).toEqual({ status: 200, body: {} });
+        expect(await position()).toBe(target + 1_500);
+        target += 5_000;
+      }
+    }
+    expect(players.forGroup('group-kitchen')!.machineState).toBe('PLAYING');
+  });
+
+  it('moves the playhead at session level, on every spelling and under both prefixes', async () => {
+    const id = await playingFor(1_000);
+    let target = 2_000;
+    for (const prefix of [base, `${root}/control/api/v1`]) {
+      for (const path of [`/playbackSessions/${id}/playbackSession:1`, `/playbackSessions/${id}/playbackSession`, `/sessions/${id}/playbackSession:1`, `/sessions/${id}/playbackSession`]) {
+        expect(await call('POST', `${path}/seek`, { positionMillis: target }, TOKEN, prefix)).toEqual({ status: 200, body: {} });
+        expect(await position()).toBe(target);
+        expect(await call('POST', `${path}/seekRelative`, { deltaMillis: -1_000, itemId: 't1' }, TOKEN, prefix)).toEqual({ status: 200, body: {} });
+        expect(await position()).toBe(target - 1_000);
+        target += 3_000;
+      }
+    }
+  });
+
+  it('clamps seekRelative to the track: back past its start is 0, past its end ends it and the next track plays', async () => {
+    const id = await playingFor(5_000);
+    await call('POST', '/groups/group-kitchen/playback:1/seekRelative', { deltaMillis: -60_000 });
+    expect(await position()).toBe(0);
+    await call('POST', `/playbackSessions/${id}/playbackSession:1/seekRelative`, { deltaMillis: 90_000 });
+    await clock.advance(0);
+    expect((await call('GET', '/groups/group-kitchen/playback:1')).body).toMatchObject({ itemId: 't2', positionMillis: 0 });
+  });
+
+  it('starts a new report segment: positionMillisAtSegmentStart is where it landed, durationPlayedMillis goes on', async () => {
+    await playingFor(10_000);
+    await call('POST', '/groups/group-kitchen/playback:1/seek', { positionMillis: 40_000 });
+    await clock.advance(5_000);
+    await call('POST', '/groups/group-kitchen/playback:1/skipToNextTrack');
+    await clock.advance(0);
+    const final = stub.postedReports().find((r) => r.type === 'final' && r.id === 't1');
+    expect(final).toMatchObject({ durationPlayedMillis: 15_000, positionMillis: 45_000, positionMillisAtSegmentStart: 40_000, skip: { reportId: expect.any(String) } });
+  });
+
+  it('checks its parameters: a missing position or delta, a wrong type, an item that is not playing', async () => {
+    const id = await playingFor(1_000);
+    for (const prefix of ['/groups/group-kitchen/playback:1', `/playbackSessions/${id}/playbackSession:1`]) {
+      expect(await call('POST', `${prefix}/seek`, { itemId: 't1' })).toEqual({ status: 400, body: { errorCode: 'ERROR_MISSING_PARAMETERS', reason: 'missing positionMillis' } });
+      expect(await call('POST', `${prefix}/seek`)).toMatchObject({ status: 400, body: { errorCode: 'ERROR_MISSING_PARAMETERS' } });
+      expect(await call('POST', `${prefix}/seekRelative`, {})).toEqual({ status: 400, body: { errorCode: 'ERROR_MISSING_PARAMETERS', reason: 'missing deltaMillis' } });
+      expect(await call('POST', `${prefix}/seek`, { positionMillis: -1 })).toMatchObject({ status: 400, body: { errorCode: 'ERROR_INVALID_PARAMETER', reason: expect.stringContaining('positionMillis') } });
+      expect(await call('POST', `${prefix}/seekRelative`, { deltaMillis: '5' })).toMatchObject({ status: 400, body: { errorCode: 'ERROR_INVALID_PARAMETER', reason: expect.stringContaining('deltaMillis') } });
+      expect(await call('POST', `${prefix}/seek`, { positionMillis: 5_000, itemId: 't2' })).toMatchObject({ status: 400, body: { errorCode: 'ERROR_INVALID_PARAMETER', reason: expect.stringContaining('t2') } });
+      expect(await call('POST', `${prefix}/seekRelative`, { deltaMillis: 5_000, itemId: 't2' })).toMatchObject({ status: 400, body: { errorCode: 'ERROR_INVALID_PARAMETER' } });
+    }
+    expect(await position()).toBe(1_000);
+  });
+
+  it('is refused by policy when the item\u2019s canSeek is false, and with nothing loaded', async () => {
+    expect(await call('POST', '/groups/group-office/playback:1/seek', { positionMillis: 0 })).toMatchObject({ status: 409, body: { errorCode: 'ERROR_PLAYBACK_NO_CONTENT' } });
+    const idle = await session('group-office');
+    expect(await call('POST', `/playbackSessions/${idle}/playbackSession:1/seekRelative`, { deltaMillis: 1 })).toMatchObject({ status: 409, body: { errorCode: 'ERROR_PLAYBACK_NO_CONTENT' } });
+    stub.items = stub.items.map((item) => (item.id === 't1' ? { ...item, policies: { canSeek: false } } : item));
+    const id = await playingFor(1_000);
+    for (const [path, body] of [
+      ['/groups/group-kitchen/playback:1/seek', { positionMillis: 0 }],
+      ['/groups/group-kitchen/playback/seekRelative', { deltaMillis: 1_000 }],
+      [`/playbackSessions/${id}/playbackSession:1/seek`, { positionMillis: 0, itemId: 't1' }],
+      [`/sessions/${id}/playbackSession/seekRelative`, { deltaMillis: -1_000 }],
+    ] as const) {
+      expect(await call('POST', path, body)).toMatchObject({ status: 403, body: { errorCode: 'ERROR_DISALLOWED_BY_POLICY', reason: expect.stringContaining('canSeek') } });
+    }
+    expect(await position()).toBe(1_000);
+    // The next item allows it.
+    await call('POST', '/groups/group-kitchen/playback:1/skipToNextTrack');
+    await clock.advance(BUFFERING_MS);
+    expect(await call('POST', '/groups/group-kitchen/playback:1/seek', { positionMillis: 7_000, itemId: 't2' })).toEqual({ status: 200, body: {} });
   });
 });

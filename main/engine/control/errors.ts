@@ -15,6 +15,7 @@ export const CONTROL_ERROR_STATUS: Record<PlaybackErrorCode, number> = {
   ERROR_SESSION_EVICTED: 410,
   ERROR_PLAYBACK_NO_CONTENT: 409,
   ERROR_CLOUD_QUEUE_SERVER: 502,
+  ERROR_UNSUPPORTED_COMMAND: 404,
 };
 
 /** `status`: when the HTTP status says more than the code's own (413 for a body too large). */

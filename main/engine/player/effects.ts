@@ -42,6 +42,8 @@ export const EFFECT_EVENTS = {
   refuseSkip: ['skipRefused'],
   requestSkipToItem: ['skipToItem'],
   seek: ['skipToItem'],
+  seekPlayhead: ['seek'],
+  cueSeekPosition: ['seek'],
   startCommandItem: ['skipToItem'],
   cueCommandItem: ['skipToItem'],
   adoptBackgroundWindow: ['windowAnswered'],
@@ -242,6 +244,18 @@ export function playerEffects(p: PlayerCore): Effects {
     requestSkipToItem: (event) => void runSkipToItem(p, event.params),
     seek: (event) => seek(p, event.params.positionMillis),
     seekSkipTarget: (event) => seek(p, event.positionMillis),
+    seekPlayhead: (event) => {
+      // Moved back from its end at the window's edge, the track is no longer waiting there.
+      p.ctx.atEdge = false;
+      seek(p, event.positionMillis);
+    },
+    cueSeekPosition: (event) => {
+      const track = p.ctx.track!;
+      const unnamed = p.ctx.unnamedTracks.has(track);
+      startTrack(p, track.item, false, event.positionMillis);
+      // A new playback of the same item: still without an id if the old one had none (as restartCurrent).
+      if (unnamed) p.ctx.unnamedTracks.add(p.ctx.track!);
+    },
     startCommandItem: (event) => startCommandItem(p, event.params, true),
     cueCommandItem: (event) => startCommandItem(p, event.params, false),
     requestRefreshLater: () => void backgroundWindow(p, 'refresh', 'skipToItem'),

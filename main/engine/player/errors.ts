@@ -12,7 +12,9 @@ export type PlaybackErrorCode =
   | 'ERROR_SKIP_LIMIT_REACHED'
   | 'ERROR_CLOUD_QUEUE_SERVER'
   | 'ERROR_SESSION_EVICTED'
-  | 'ERROR_PLAYBACK_NO_CONTENT';
+  | 'ERROR_PLAYBACK_NO_CONTENT'
+  /** A path (or method) the control API does not have; never a missing id (docs/contract/console.md §3). */
+  | 'ERROR_UNSUPPORTED_COMMAND';
 
 export class PlaybackError extends Error {
   constructor(

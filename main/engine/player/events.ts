@@ -25,6 +25,13 @@ export interface SkipToItemParams {
   trackMetadata?: Track;
 }
 
+/**
+ * seek / seekRelative (docs/contract/console.md §3): where the playhead goes, absolute or moved by
+ * a delta; `itemId`, when sent, must be the playing item (a scrub that lands as the next track
+ * starts must not jump back).
+ */
+export type SeekTarget = ({ positionMillis: number } | { deltaMillis: number }) & { itemId?: string };
+
 export type UserAction = 'play' | 'pause' | 'skipNext' | 'skipPrev' | 'resume';
 
 /** Background window requests and what they are for. */
@@ -37,6 +44,8 @@ export type PlayerEvent =
   | { type: 'refresh' }
   | { type: 'suspend' }
   | { type: 'sessionReplaced' }
+  /** The playhead moves within the playing item; `positionMillis` already resolved and clamped. */
+  | { type: 'seek'; positionMillis: number; by: 'user' | 'command' }
   // user actions, from the player's buttons or the control API's playback commands
   | { type: UserAction; by: 'user' | 'command' }
   // answers from the cloud queue server
@@ -76,6 +85,7 @@ const CAUSES: Record<PlayerEventType, TransitionCause | 'byField'> = {
   refresh: 'command',
   suspend: 'command',
   sessionReplaced: 'command',
+  seek: 'byField',
   play: 'byField',
   pause: 'byField',
   skipNext: 'byField',

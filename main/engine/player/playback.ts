@@ -9,7 +9,7 @@ import { policiesOf } from './context.js';
 import { PlaybackError } from './errors.js';
 import type { SkipToItemParams } from './events.js';
 import { backgroundWindow, pollVersion } from './flows.js';
-import { armUpdateReport } from './reports.js';
+import { armUpdateReport, sendReport } from './reports.js';
 import { TrackPlayback } from './track-playback.js';
 import type { QueueItem } from './wire.js';
 
@@ -27,11 +27,19 @@ export function startTrack(p: PlayerCore, item: QueueItem, play: boolean, positi
   if (play) armAudioReady(p, p.ctx.fetched.has(item.id));
 }
 
-/** Moves the playhead within the current playback: durationPlayedMillis goes on (§2.3). */
+/**
+ * Moves the playhead within the current playback: a new segment starts there
+ * (positionMillisAtSegmentStart), durationPlayedMillis goes on (§2.3). A seek is a playback
+ * action: with sendPlaybackActions a playing track's `update` report says where the new segment
+ * starts (a paused one says it with the resume's).
+ */
 export function seek(p: PlayerCore, positionMillis: number | undefined): void {
-  if (positionMillis === undefined || !p.ctx.track) return;
-  p.ctx.track.seek(positionMillis, p.deps.clock.now());
-  if (p.ctx.track.playing) startTrackTimers(p);
+  const track = p.ctx.track;
+  if (positionMillis === undefined || !track) return;
+  track.seek(positionMillis, p.deps.clock.now());
+  if (!track.playing) return;
+  startTrackTimers(p);
+  if (p.ctx.queue?.reports.sendPlaybackActions && track.durationPlayed(p.deps.clock.now()) > 0) sendReport(p, 'update');
 }
 
 export function startCommandItem(p: PlayerCore, params: SkipToItemParams, play: boolean): void {

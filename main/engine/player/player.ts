@@ -10,7 +10,7 @@ import { newPlayerContext, policiesOf, knownItemId, type PlaybackSession, type P
 import type { PlayerCore, PlayerDeps } from './core.js';
 import { playerEffects, type Effects } from './effects.js';
 import { PlaybackError } from './errors.js';
-import { causeOf, type LoadParams, type PlayerEvent, type SkipToItemParams, type UserAction } from './events.js';
+import { causeOf, type LoadParams, type PlayerEvent, type SeekTarget, type SkipToItemParams, type UserAction } from './events.js';
 import { guardInputs } from './guards.js';
 import { stateBeforeLoad } from './pending-load.js';
 import { evictSession, rescheduleVersionPoll, settleLoad, settleSkip } from './playback.js';
@@ -61,7 +61,7 @@ export class Player {
         this.changed();
       },
       noteViolations: (result) => {
-        if (result.exchange.violations.length > 0) deps.onViolations?.(result.exchange.violations, result.exchange.requestId);
+        if (result.exchange.violations.length > 0) deps.onViolations?.(result.exchange.violations, result.exchange);
       },
     };
     this.effects = playerEffects(this.core);
@@ -177,6 +177,27 @@ export class Player {
       throw new PlaybackError('ERROR_DISALLOWED_BY_POLICY', 'the canSeek policy forbids moving the playhead of the playing item');
     }
     this.dispatch({ type: 'skipToItem', params });
+  }
+
+  /**
+   * seek and seekRelative (docs/contract/console.md §3), at group or session level: the playhead
+   * moves within the playing item, a new segment of the same playback (the table's `seek-*`
+   * rows). seekRelative clamps to the track; a position past its end ends it, as on the real
+   * service (the next track plays).
+   */
+  seek(target: SeekTarget, by: 'user' | 'command' = 'command'): void {
+    const track = this.ctx.track;
+    if (!this.ctx.queue || !track || this.ctx.state === 'IDLE') throw new PlaybackError('ERROR_PLAYBACK_NO_CONTENT', 'nothing is playing: send loadCloudQueue first');
+    // Only an explicit resume wakes a suspended session (docs/contract/platform.md §3).
+    if (this.ctx.state === 'SUSPENDED') throw new PlaybackError('ERROR_PLAYBACK_NO_CONTENT', 'the session is suspended: resume it first');
+    const playing = knownItemId(this.ctx);
+    if (target.itemId !== undefined && target.itemId !== playing) {
+      throw new PlaybackError('ERROR_INVALID_PARAMETER', `itemId ${target.itemId} is not the playing item (${playing ?? 'none named yet'})`);
+    }
+    if (!policiesOf(this.ctx).canSeek) throw new PlaybackError('ERROR_DISALLOWED_BY_POLICY', 'the canSeek policy forbids seeking in this item');
+    const positionMillis =
+      'deltaMillis' in target ? Math.max(0, Math.min(track.durationMillis, track.position(this.deps.clock.now()) + target.deltaMillis)) : target.positionMillis;
+    this.dispatch({ type: 'seek', positionMillis, by });
   }
 
   refresh(): void {
@@ -314,6 +335,7 @@ function detailOf(event: PlayerEvent): string | undefined {
   if ('failure' in event) return event.failure.message;
   if (event.type === 'windowAnswered') return event.purpose;
   if (event.type === 'skipAnswered') return `${event.skipped} → ${event.target.id}`;
+  if (event.type === 'seek') return `→ ${event.positionMillis} ms`;
   return undefined;
 }
 

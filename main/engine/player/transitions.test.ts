@@ -1257,6 +1257,22 @@ describe('the window\u2019s edge (docs/contract/platform.md §4.3 Next Window)',
     expect(finalsOf('t11')).toHaveLength(1);
   });
 
+  it('seek-at-edge: a seek back into the waiting track plays on from there; its one final report counts both segments', async () => {
+    await atWindowEdge();
+    h.player.seek({ positionMillis: 1_000 });
+    expect(last()).toMatchObject({ transition: 'seek-at-edge', from: 'BUFFERING', to: 'PLAYING', cause: 'command' });
+    expect(h.player.snapshot()).toMatchObject({ state: 'PLAYING', atEdge: false, itemId: 't11', positionMillis: 1_000 });
+    // It plays to its end again (59.5 s) and waits for the same window, which answers at 70.5 s.
+    await h.advance(4_000);
+    expect(last()).toMatchObject({ transition: 'track-ends-window-edge' });
+    await h.advance(11_000);
+    expect(h.rows()).toContain('next-window-plays-fetched');
+    expect(h.stub.sent('itemWindow', 'refresh')).toHaveLength(4);
+    expect(finalsOf('t11')).toHaveLength(1);
+    // Both plays of it count; its last segment is where it stopped again at the edge.
+    expect(h.stub.postedReports().find((r) => r.type === 'final' && r.id === 't11')).toMatchObject({ durationPlayedMillis: 9_000, positionMillis: 5_000 });
+  });
+
   it('skip-to-item-plays: skipToItem to the waiting track plays it anew; the playback that ended gets a plain final report (it was not skipped)', async () => {
     await atWindowEdge();
     h.player.skipToItem({ itemId: 't11', trackMetadata: short(11)[10]!.track, positionMillis: 1_000 });
@@ -1624,6 +1640,113 @@ describe('failures (docs/contract/platform.md §3, §7)', () => {
     // A queue loaded afterwards starts clean: the error was the queue before's.
     await h.load();
     expect(h.player.snapshot().lastError).toBeNull();
+  });
+});
+
+describe('seek and seekRelative (docs/contract/console.md §3)', () => {
+  const finalOf = (id: string) => h.stub.postedReports().find((r) => r.type === 'final' && r.id === id);
+
+  it('seek-playhead: a seek while playing starts a new segment of the same playback; durationPlayedMillis goes on', async () => {
+    await playing();
+    await h.advance(20_000);
+    h.player.seek({ positionMillis: 90_000, itemId: 't1' });
+    expect(last()).toMatchObject({ transition: 'seek-playhead', from: 'PLAYING', to: 'PLAYING', cause: 'command', detail: '→ 90000 ms' });
+    await h.advance(10_000);
+    expect(h.player.status()).toMatchObject({ itemId: 't1', positionMillis: 100_000 });
+    // No request, no report: a seek is the player's own business (reports are not immediate).
+    expect(h.stub.postedReports()).toEqual([]);
+    expect(h.stub.reasons()).toEqual(['load']);
+    await h.player.act('skipNext', 'user');
+    await h.settle();
+    expect(finalOf('t1')).toMatchObject({ durationPlayedMillis: 30_000, timeSincePlaybackMillis: 30_000, positionMillis: 100_000, positionMillisAtSegmentStart: 90_000 });
+  });
+
+  it('seek-playhead: seekRelative moves from the playhead and clamps to the track: before 0 is 0, past the end ends it and the next track plays', async () => {
+    await playing({ items: tracks(5, 60_000) });
+    await h.advance(5_000);
+    h.player.seek({ deltaMillis: -10_000 });
+    expect(h.player.status().positionMillis).toBe(0);
+    await h.advance(1_000);
+    h.player.seek({ deltaMillis: 20_000 }, 'user');
+    expect(last()).toMatchObject({ transition: 'seek-playhead', cause: 'user' });
+    expect(h.player.status().positionMillis).toBe(21_000);
+    h.player.seek({ deltaMillis: 120_000 });
+    await h.settle();
+    expect(h.rows().slice(-2)).toEqual(['seek-playhead', 'track-ends-next']);
+    expect(h.player.status()).toMatchObject({ itemId: 't2', positionMillis: 0 });
+    expect(finalOf('t1')).toMatchObject({ durationPlayedMillis: 6_000, positionMillis: 60_000, positionMillisAtSegmentStart: 60_000 });
+    expect(finalOf('t1')).not.toHaveProperty('skip');
+  });
+
+  it('seek-playhead: while paused the playhead waits at the new position; the resume\u2019s segment starts there (sendPlaybackActions)', async () => {
+    await playing({ reports: { sendPlaybackActions: true } });
+    await h.advance(10_000);
+    h.player.seek({ positionMillis: 50_000 });
+    await h.settle();
+    // A playing track tells its new segment at once.
+    expect(h.stub.postedReports().at(-1)).toMatchObject({ type: 'update', durationPlayedMillis: 10_000, positionMillis: 50_000, positionMillisAtSegmentStart: 50_000 });
+    await h.advance(5_000);
+    await h.player.act('pause', 'user');
+    await h.settle();
+    const before = h.stub.postedReports().length;
+    h.player.seek({ positionMillis: 30_000 });
+    await h.settle();
+    expect(last()).toMatchObject({ transition: 'seek-playhead', from: 'PAUSED', to: 'PAUSED' });
+    // Paused, nothing is told until the resume; the playhead does not move meanwhile.
+    expect(h.stub.postedReports()).toHaveLength(before);
+    await h.advance(60_000);
+    expect(h.player.status()).toMatchObject({ playbackState: 'PLAYBACK_STATE_PAUSED', positionMillis: 30_000 });
+    await h.player.act('play', 'user');
+    await h.settle();
+    expect(h.stub.postedReports().at(-1)).toMatchObject({ type: 'update', durationPlayedMillis: 15_000, positionMillis: 30_000, positionMillisAtSegmentStart: 30_000 });
+    await h.advance(5_000);
+    await h.player.act('skipNext', 'user');
+    await h.settle();
+    expect(finalOf('t1')).toMatchObject({ durationPlayedMillis: 20_000, positionMillis: 35_000, positionMillisAtSegmentStart: 30_000 });
+  });
+
+  it('seek-after-end: after the last track ended, a seek cues a new playback of it at the position; it gets its own final report', async () => {
+    await playing({ items: tracks(2, 60_000) });
+    await h.advance(120_000);
+    expect(last()).toMatchObject({ transition: 'track-ends-last', to: 'PAUSED' });
+    h.player.seek({ positionMillis: 30_000, itemId: 't2' });
+    expect(last()).toMatchObject({ transition: 'seek-after-end', from: 'PAUSED', to: 'PAUSED' });
+    expect(h.player.snapshot()).toMatchObject({ atEnd: false, itemId: 't2', positionMillis: 30_000 });
+    await h.player.act('play', 'user');
+    expect(last()).toMatchObject({ transition: 'play', to: 'PLAYING' });
+    await h.advance(30_000);
+    expect(last()).toMatchObject({ transition: 'track-ends-last' });
+    expect(finals()).toEqual(['t1', 't2', 't2']);
+    expect(h.stub.postedReports().filter((r) => r.type === 'final').at(-1)).toMatchObject({ id: 't2', durationPlayedMillis: 30_000, positionMillisAtSegmentStart: 30_000 });
+  });
+
+  it('is refused when canSeek is off (the queue\u2019s or the playing item\u2019s), for another item, with nothing loaded, and while suspended', async () => {
+    const items = tracks(3, 60_000).map((item) => (item.id === 't2' ? { ...item, policies: { canSeek: false } } : item));
+    await start({ items });
+    const refusal = (act: () => void) => {
+      try {
+        act();
+      } catch (error) {
+        return error;
+      }
+      return null;
+    };
+    expect(refusal(() => h.player.seek({ positionMillis: 1_000 }))).toMatchObject({ errorCode: 'ERROR_PLAYBACK_NO_CONTENT' });
+    await h.load();
+    await h.advance(BUFFERING_MS + 1_000);
+    expect(refusal(() => h.player.seek({ positionMillis: 1_000, itemId: 't2' }))).toMatchObject({ errorCode: 'ERROR_INVALID_PARAMETER', reason: expect.stringContaining('t1') });
+    await h.player.act('skipNext', 'user');
+    await h.advance(BUFFERING_MS);
+    expect(refusal(() => h.player.seek({ deltaMillis: 1_000 }))).toMatchObject({ errorCode: 'ERROR_DISALLOWED_BY_POLICY' });
+    const rows = h.rows().length;
+    h.player.suspend();
+    expect(refusal(() => h.player.seek({ positionMillis: 1_000 }))).toMatchObject({ errorCode: 'ERROR_PLAYBACK_NO_CONTENT' });
+    expect(h.rows().slice(rows)).toEqual(['suspend-command']);
+    h.stub.policies = { canSeek: false };
+    await h.load();
+    await h.advance(BUFFERING_MS);
+    expect(h.player.status().itemId).toBe('t1');
+    expect(refusal(() => h.player.seek({ positionMillis: 1_000 }))).toMatchObject({ errorCode: 'ERROR_DISALLOWED_BY_POLICY' });
   });
 });
 

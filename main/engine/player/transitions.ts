@@ -118,6 +118,13 @@ export const GUARDS = {
    * skipToItem to the playing item that §4.3 does not send to the server: a seek. Not once the
    * item reached its end (of the queue, or of the window): that starts a new playback.
    */
+  /**
+   * A seek command after the queue's last track ended (its final report posted): that playback is
+   * over, so the playhead goes back into a new one of the same item.
+   */
+  seekAfterEnd: (c: GuardContext) => c.atEnd,
+  /** A seek while the track waits, buffering, at the window's edge: it plays on from there. */
+  seekAtEdge: (c: GuardContext) => c.atEdge && !c.atEnd,
   sameItemLocally: (c: GuardContext, e: PlayerEvent) =>
     !c.atEnd &&
     !c.atEdge &&
@@ -165,6 +172,8 @@ export const EFFECTS = [
   'requestSkipToItem',
   'seek',
   'seekSkipTarget',
+  'seekPlayhead',
+  'cueSeekPosition',
   'startCommandItem',
   'cueCommandItem',
   'requestRefreshLater',
@@ -269,6 +278,12 @@ export const TRANSITIONS: readonly Transition[] = [
   { id: 'skip-to-item-asks-server', from: ACTIVE, on: ['skipToItem'], guard: 'skipToItemAsksServer', to: 'same', effects: ['requestSkipToItem'], note: 'limitedSkips or no metadata: GET /itemWindow reason=skipToItem with the command\u2019s itemId; retried in the background' },
   { id: 'skip-to-item-plays', from: ACTIVE, on: ['skipToItem'], fallback: true, guard: 'skipPlays', to: 'BUFFERING', effects: ['finalReportSkip', 'startCommandItem', 'requestRefreshLater'], note: 'with metadata: fetch the audio without a request, later send reason=refresh' },
   { id: 'skip-to-item-paused', from: ACTIVE, on: ['skipToItem'], fallback: true, to: 'PAUSED', effects: ['finalReportSkip', 'cueCommandItem', 'armPauseTtl', 'requestRefreshLater'], note: 'with metadata, not playing: cue the item, later send reason=refresh (pauseTtlSec starts again)' },
+
+  // seek and seekRelative (docs/contract/console.md §3; canSeek, the item and the clamp to the
+  // track are checked by Player.seek before the event is dispatched)
+  { id: 'seek-after-end', from: ['PAUSED'], on: ['seek'], guard: 'seekAfterEnd', to: 'PAUSED', effects: ['cueSeekPosition', 'armPauseTtl'], note: 'a seek after the queue\u2019s last track ended (its final report posted): a new playback of it waits paused at the position (pauseTtlSec starts again), as a skipToItem to it would' },
+  { id: 'seek-at-edge', from: ['BUFFERING'], on: ['seek'], guard: 'seekAtEdge', to: 'PLAYING', effects: ['seekPlayhead', 'playSegment'], note: 'a seek back into the track that waits at the window\u2019s edge: its playback goes on from there (its audio is all fetched), the window it waited for is no longer waited for' },
+  { id: 'seek-playhead', from: ACTIVE, on: ['seek'], fallback: true, to: 'same', effects: ['seekPlayhead'], note: 'seek/seekRelative move the playhead within the playing item: a new segment of the same playback, durationPlayedMillis goes on (docs/contract/platform.md §2.3)' },
   { id: 'session-replaced', from: WITH_QUEUE, on: ['sessionReplaced'], to: 'IDLE', effects: ['finalReportCutOff', 'evictSession'], note: 'a new session on the group evicts the old one (ERROR_SESSION_EVICTED for its commands); the track it cut off gets its final report' },
   { id: 'refresh-command', from: WITH_QUEUE, on: ['refresh'], to: 'same', effects: ['requestCommandRefresh'], note: 'refreshCloudQueue: GET /itemWindow reason=refresh; answers at once, retries in the background (§7.3)' },
   { id: 'window-answered-fetched', from: MOVING, on: ['windowAnswered'], fallback: true, guard: 'answerFullyFetched', to: 'same', effects: ['adoptBackgroundWindow', 'requestQueueCompleted'], note: 'a background window whose tracks are all fetched already (short tracks arrive whole, so no download is left to end): reason=queueCompleted checks for more' },

@@ -2,7 +2,9 @@
 import type { FastifyInstance } from 'fastify';
 import Type from 'typebox';
 import type { UserAction } from '../../player/events.js';
+import type { Player } from '../../player/player.js';
 import { bodyChecker } from '../params.js';
+import { seekRoutes } from './seek.js';
 import { groupPlayer, param, route, type ControlDeps } from './context.js';
 
 const checkVolume = bodyChecker(Type.Object({ volume: Type.Integer({ minimum: 0, maximum: 100 }) }));
@@ -16,6 +18,14 @@ const COMMANDS: Record<string, (moving: boolean) => UserAction> = {
   skipToPreviousTrack: () => 'skipPrev',
 };
 
+/** The answers of the namespaces' GETs, which their events carry too (event-delivery/). */
+export const playbackStatusOf = (player: Player) => {
+  const { playbackState, itemId, positionMillis, queueVersion } = player.status();
+  return { playbackState, itemId, positionMillis, queueVersion };
+};
+export const metadataStatusOf = (player: Player) => player.metadata();
+export const groupVolumeOf = (player: Player) => ({ volume: player.getVolume() });
+
 export function playbackRoutes(api: FastifyInstance, deps: ControlDeps): void {
   for (const [name, action] of Object.entries(COMMANDS)) {
     route(api, 'POST', `/groups/:groupId/playback:1/${name}`, async (request) => {
@@ -26,14 +36,13 @@ export function playbackRoutes(api: FastifyInstance, deps: ControlDeps): void {
     });
   }
 
-  route(api, 'GET', '/groups/:groupId/playback:1', (request) => {
-    const { playbackState, itemId, positionMillis, queueVersion } = groupPlayer(deps, request, param(request, 'groupId')).status();
-    return { playbackState, itemId, positionMillis, queueVersion };
-  });
+  seekRoutes(api, '/groups/:groupId/playback:1', (request) => groupPlayer(deps, request, param(request, 'groupId')));
 
-  route(api, 'GET', '/groups/:groupId/playbackMetadata:1', (request) => groupPlayer(deps, request, param(request, 'groupId')).metadata());
+  route(api, 'GET', '/groups/:groupId/playback:1', (request) => playbackStatusOf(groupPlayer(deps, request, param(request, 'groupId'))));
 
-  route(api, 'GET', '/groups/:groupId/groupVolume:1', (request) => ({ volume: groupPlayer(deps, request, param(request, 'groupId')).getVolume() }));
+  route(api, 'GET', '/groups/:groupId/playbackMetadata:1', (request) => metadataStatusOf(groupPlayer(deps, request, param(request, 'groupId'))));
+
+  route(api, 'GET', '/groups/:groupId/groupVolume:1', (request) => groupVolumeOf(groupPlayer(deps, request, param(request, 'groupId'))));
 
   route(api, 'POST', '/groups/:groupId/groupVolume:1', (request) => {
     const { volume } = checkVolume(request.body);

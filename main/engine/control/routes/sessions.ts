@@ -7,6 +7,7 @@ import Type from 'typebox';
 import { PlaybackError } from '../../player/errors.js';
 import { HeaderValue } from '../../api/commands/shared.js';
 import { bodyChecker } from '../params.js';
+import { seekRoutes } from './seek.js';
 import { groupPlayer, param, route, sessionPlayer, type ControlDeps } from './context.js';
 
 const HttpUrl = Type.String({ pattern: '^https?://' });
@@ -74,4 +75,6 @@ export function sessionRoutes(api: FastifyInstance, deps: ControlDeps): void {
     sessionPlayer(deps, request, param(request, 'sessionId')).suspend();
     return {};
   });
+
+  seekRoutes(api, '/playbackSessions/:sessionId/playbackSession:1', (request) => sessionPlayer(deps, request, param(request, 'sessionId')));
 }

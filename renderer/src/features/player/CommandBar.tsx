@@ -10,26 +10,8 @@ import type { ControlExchange } from '../../../../main/engine/api/commands/playe
 import type { PlayerDetail } from '../../../../main/engine/api/player-types';
 import { useApi } from '../../api/context';
 import { useQueueList } from '../../queries/queues';
-import { NEW_DRAFT, useCommandDrafts, type Command, type Fields } from './command-drafts';
+import { NEW_DRAFT, requestOf, SEEK_COMMANDS, useCommandDrafts, type Command, type Fields, type SeekLevel } from './command-drafts';
 import { queueLabel } from './queue-label';
-
-
-function bodyOf(command: Command, f: Fields): Record<string, unknown> | undefined {
-  const position = f.positionMillis.trim() === '' ? undefined : Number(f.positionMillis);
-  if (command === 'loadCloudQueue') {
-    return {
-      queueBaseUrl: f.queueBaseUrl.trim(),
-      ...(f.httpAuthorization.trim() ? { httpAuthorization: f.httpAuthorization.trim() } : {}),
-      ...(f.itemId.trim() ? { itemId: f.itemId.trim() } : {}),
-      ...(position === undefined ? {} : { positionMillis: position }),
-      playOnCompletion: f.playOnCompletion,
-    };
-  }
-  if (command === 'skipToItem') {
-    return { itemId: f.itemId.trim(), ...(position === undefined ? {} : { positionMillis: position }), playOnCompletion: f.playOnCompletion };
-  }
-  return undefined;
-}
 
 export function CommandBar({ detail }: { detail: PlayerDetail }) {
   const api = useApi();
@@ -64,11 +46,14 @@ export function CommandBar({ detail }: { detail: PlayerDetail }) {
   const createSession = () =>
     send.mutate({ method: 'POST', path: `/api/v1/groups/${detail.groupId}/playbackSession:1`, body: { appId: 'com.cloudqueueconsole.demo', appContext: 'console' } });
 
+  // Group-level seeks need no session; every other command goes to the session.
+  const request = requestOf(command, fields, detail);
+  const seeking = SEEK_COMMANDS.includes(command);
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    if (!detail.sessionId) return;
+    if (!request) return;
     patch(detail.id, { handedOver: null });
-    send.mutate({ method: 'POST', path: `/api/v1/playbackSessions/${detail.sessionId}/playbackSession:1/${command}`, body: bodyOf(command, fields) });
+    send.mutate(request);
   };
 
   return (
@@ -88,8 +73,38 @@ export function CommandBar({ detail }: { detail: PlayerDetail }) {
             <option value="skipToItem">skipToItem</option>
             <option value="refreshCloudQueue">refreshCloudQueue</option>
             <option value="suspend">suspend</option>
+            <option value="seek">seek</option>
+            <option value="seekRelative">seekRelative</option>
           </select>
         </label>
+        {seeking && (
+          <label>
+            <span>Sent to</span>
+            <select aria-label="Seek level" value={fields.seekLevel} onChange={(e) => set({ seekLevel: e.target.value as SeekLevel })}>
+              <option value="group">the group (playback:1)</option>
+              <option value="session">the session (playbackSession:1)</option>
+            </select>
+          </label>
+        )}
+        {seeking && (
+          <>
+            {command === 'seek' ? (
+              <label>
+                <span>positionMillis</span>
+                <input value={fields.positionMillis} onChange={(e) => set({ positionMillis: e.target.value })} inputMode="numeric" pattern="\d*" required />
+              </label>
+            ) : (
+              <label>
+                <span>deltaMillis</span>
+                <input value={fields.deltaMillis} onChange={(e) => set({ deltaMillis: e.target.value })} inputMode="numeric" pattern="-?\d*" placeholder="-10000" required />
+              </label>
+            )}
+            <label>
+              <span>itemId</span>
+              <input value={fields.itemId} onChange={(e) => set({ itemId: e.target.value })} placeholder={detail.itemId ?? 'optional'} title="Optional: refused unless it is the playing item" />
+            </label>
+          </>
+        )}
         {command === 'loadCloudQueue' && (
           <>
             <label>
@@ -136,7 +151,7 @@ export function CommandBar({ detail }: { detail: PlayerDetail }) {
             </label>
           </>
         )}
-        <button type="submit" ref={sendButton} className="primary" disabled={!detail.sessionId || send.isPending} title={detail.sessionId ? undefined : 'Create a session first'}>
+        <button type="submit" ref={sendButton} className="primary" disabled={!request || send.isPending} title={request ? undefined : 'Create a session first'}>
           {send.isPending ? 'Sending…' : 'Send'}
         </button>
       </form>

@@ -1,9 +1,16 @@
-/** The player's own buttons (docs/contract/console.md §7 user actions), with a clear answer when one is refused. */
+/**
+ * The player's own buttons (docs/contract/console.md §7 user actions), with a clear answer when one
+ * is refused, and its seek controls: −10 s / +10 s and a position, sent through the real control
+ * API (`playback:1/seek`, `seekRelative`) with the console's own token, as the command bar sends
+ * its commands. Each says why it is off when it is (nothing loaded, suspended, canSeek false).
+ */
 import { useMutation } from '@tanstack/react-query';
+import { useState, type FormEvent, type ReactNode } from 'react';
+import type { ControlExchange } from '../../../../main/engine/api/commands/player';
 import type { PlayerAction, PlayerDetail } from '../../../../main/engine/api/player-types';
-import type { ReactNode } from 'react';
 import { useApi } from '../../api/context';
 import { PauseIcon, PlayIcon, SkipNextIcon, SkipPrevIcon } from '../../components/icons';
+import { seekPath } from './command-drafts';
 
 const BUTTONS: { action: PlayerAction; label: ReactNode; title: string }[] = [
   { action: 'skipPrev', label: <SkipPrevIcon />, title: 'Skip to the previous track' },
@@ -13,10 +20,47 @@ const BUTTONS: { action: PlayerAction; label: ReactNode; title: string }[] = [
   { action: 'resume', label: 'Resume', title: 'Resume a suspended session (reason=resume)' },
 ];
 
+const SEEK_STEP_MS = 10_000;
+
+/** Why the seek controls are off, or null when they are on. */
+export function seekBlocked(detail: Pick<PlayerDetail, 'state' | 'track' | 'policies'>): string | null {
+  if (detail.state === 'IDLE' || !detail.track) return 'Nothing is loaded';
+  if (detail.state === 'SUSPENDED') return 'The session is suspended: resume it first';
+  if (detail.policies?.canSeek === false) return 'The canSeek policy forbids seeking in this item';
+  return null;
+}
+
+/** A refused control API answer as one line: its errorCode and reason. */
+function refusal(exchange: ControlExchange): string {
+  const body = exchange.body as { errorCode?: string; reason?: string } | string | null;
+  if (body && typeof body === 'object' && body.errorCode) return `${body.errorCode}: ${body.reason ?? ''}`;
+  return `${exchange.status} ${typeof body === 'string' ? body : JSON.stringify(body)}`;
+}
+
 export function PlayerButtons({ detail }: { detail: PlayerDetail }) {
   const api = useApi();
   const act = useMutation({ mutationFn: (action: PlayerAction) => api.call('players.act', { id: detail.id, action }) });
+  const seek = useMutation({
+    mutationFn: async ({ command, body }: { command: 'seek' | 'seekRelative'; body: Record<string, unknown> }) => {
+      const exchange = await api.call('control.send', { method: 'POST', path: seekPath(command, 'group', detail)!, body });
+      if (exchange.status >= 400) throw new Error(refusal(exchange));
+      return exchange;
+    },
+  });
+  const [seconds, setSeconds] = useState('');
   const idle = detail.state === 'IDLE';
+  const blocked = seekBlocked(detail);
+  const busy = act.isPending || seek.isPending;
+  // The item it was pressed for: a press that lands as the next track starts is refused, not applied to it.
+  const item = detail.itemId ? { itemId: detail.itemId } : {};
+  const duration = detail.track?.durationMillis;
+  const goTo = (event: FormEvent) => {
+    event.preventDefault();
+    const positionMillis = Math.round(Number(seconds) * 1000);
+    if (seconds.trim() === '' || !Number.isFinite(positionMillis) || positionMillis < 0) return;
+    seek.mutate({ command: 'seek', body: { positionMillis, ...item } });
+  };
+  const error = act.error ?? seek.error;
   // The answer to a refused press goes under the panel's head, across it: inside the button row
   // it squeezed the "Now playing" heading onto two lines.
   return (
@@ -28,16 +72,54 @@ export function PlayerButtons({ detail }: { detail: PlayerDetail }) {
             type="button"
             aria-label={b.title}
             title={b.title}
-            disabled={idle || act.isPending || (b.action === 'resume' && detail.state !== 'SUSPENDED')}
-            onClick={() => act.mutate(b.action)}
+            disabled={idle || busy || (b.action === 'resume' && detail.state !== 'SUSPENDED')}
+            onClick={() => {
+              seek.reset();
+              act.mutate(b.action);
+            }}
           >
             {b.label}
           </button>
         ))}
       </div>
-      {act.isError && (
+      <form className="player-buttons" role="group" aria-label="Seek" title={blocked ?? undefined} onSubmit={goTo}>
+        {[-SEEK_STEP_MS, SEEK_STEP_MS].map((deltaMillis) => (
+          <button
+            key={deltaMillis}
+            type="button"
+            aria-label={deltaMillis < 0 ? 'Seek back 10 seconds' : 'Seek forward 10 seconds'}
+            title={blocked ?? `seekRelative ${deltaMillis > 0 ? '+' : ''}${deltaMillis} ms`}
+            disabled={blocked !== null || busy}
+            onClick={() => {
+              act.reset();
+              seek.mutate({ command: 'seekRelative', body: { deltaMillis, ...item } });
+            }}
+          >
+            {deltaMillis < 0 ? '−10 s' : '+10 s'}
+          </button>
+        ))}
+        <input
+          aria-label="Seek to (seconds)"
+          inputMode="decimal"
+          placeholder="s"
+          size={5}
+          value={seconds}
+          disabled={blocked !== null}
+          title={blocked ?? (duration ? `0 to ${Math.floor(duration / 1000)} s` : 'seconds into the track')}
+          onChange={(e) => setSeconds(e.target.value)}
+        />
+        <button type="submit" disabled={blocked !== null || busy || seconds.trim() === ''} title={blocked ?? 'seek to this position'}>
+          Seek
+        </button>
+      </form>
+      {blocked && !idle && (
+        <p className="muted panel-head-answer" role="note">
+          Seek: {blocked}.
+        </p>
+      )}
+      {error && (
         <p className="answer bad panel-head-answer" role="alert">
-          {act.error.message}
+          {error.message}
         </p>
       )}
     </>

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { OFFER_WAITS_MS, useCommandDrafts } from './command-drafts';
+import { NEW_DRAFT, OFFER_WAITS_MS, requestOf, useCommandDrafts, type Fields } from './command-drafts';
 
 const offer = (playerId: string, at: number) => ({ playerId, queueName: 'Morning', queueBaseUrl: 'http://127.0.0.1:47103/queues/q/v2.3/', httpAuthorization: 'Bearer t', at });
 
 describe('a load offered from the Queues area', () => {
   it("becomes its player's loadCloudQueue draft, once, keeping playOnCompletion and dropping the old item and answer", () => {
     const drafts = useCommandDrafts.getState();
-    drafts.patch('p1', { command: 'skipToItem', fields: { queueBaseUrl: 'old', httpAuthorization: 'old', itemId: 'item-9', positionMillis: '5', playOnCompletion: false }, error: 'earlier' });
+    drafts.patch('p1', { command: 'skipToItem', fields: { queueBaseUrl: 'old', httpAuthorization: 'old', itemId: 'item-9', positionMillis: '5', deltaMillis: '-5', seekLevel: 'session', playOnCompletion: false }, error: 'earlier' });
     drafts.offerLoad(offer('p1', 1_000));
     // Another player's command bar leaves it alone.
     expect(useCommandDrafts.getState().takeOffer('p2', 1_100)).toBeNull();
@@ -16,7 +16,7 @@ describe('a load offered from the Queues area', () => {
     expect(offered).toBeNull();
     expect(byPlayer.p1).toEqual({
       command: 'loadCloudQueue',
-      fields: { queueBaseUrl: 'http://127.0.0.1:47103/queues/q/v2.3/', httpAuthorization: 'Bearer t', itemId: '', positionMillis: '', playOnCompletion: false },
+      fields: { queueBaseUrl: 'http://127.0.0.1:47103/queues/q/v2.3/', httpAuthorization: 'Bearer t', itemId: '', positionMillis: '', deltaMillis: '-5', seekLevel: 'session', playOnCompletion: false },
       answer: null,
       error: null,
       handedOver: 'Morning',
@@ -29,5 +29,45 @@ describe('a load offered from the Queues area', () => {
     expect(useCommandDrafts.getState().takeOffer('p3', OFFER_WAITS_MS + 1)).toBeNull();
     expect(useCommandDrafts.getState().offered).toBeNull();
     expect(useCommandDrafts.getState().byPlayer.p3).toBeUndefined();
+  });
+});
+
+describe('the request a draft sends', () => {
+  const fields = (change: Partial<Fields>): Fields => ({ ...NEW_DRAFT.fields, ...change });
+  const withSession = { groupId: 'group-kitchen', sessionId: 'session-1' };
+  const noSession = { groupId: 'group-kitchen', sessionId: null };
+
+  it('seeks at group level (playback:1), with or without a session, the itemId only when typed', () => {
+    expect(NEW_DRAFT.fields.seekLevel).toBe('group');
+    expect(requestOf('seek', fields({ positionMillis: '90000' }), noSession)).toEqual({ method: 'POST', path: '/api/v1/groups/group-kitchen/playback:1/seek', body: { positionMillis: 90_000 } });
+    expect(requestOf('seekRelative', fields({ deltaMillis: '-10000', itemId: ' t1 ' }), withSession)).toEqual({
+      method: 'POST',
+      path: '/api/v1/groups/group-kitchen/playback:1/seekRelative',
+      body: { deltaMillis: -10_000, itemId: 't1' },
+    });
+  });
+
+  it('seeks at session level (playbackSession:1), which needs the session', () => {
+    const session = fields({ seekLevel: 'session', positionMillis: '5000', deltaMillis: '2500', itemId: 't3' });
+    expect(requestOf('seek', session, withSession)).toEqual({ method: 'POST', path: '/api/v1/playbackSessions/session-1/playbackSession:1/seek', body: { positionMillis: 5_000, itemId: 't3' } });
+    expect(requestOf('seekRelative', session, withSession)).toEqual({ method: 'POST', path: '/api/v1/playbackSessions/session-1/playbackSession:1/seekRelative', body: { deltaMillis: 2_500, itemId: 't3' } });
+    expect(requestOf('seek', session, noSession)).toBeNull();
+  });
+
+  it('leaves an empty position or delta out, so the control API says what is missing', () => {
+    expect(requestOf('seek', fields({}), withSession)?.body).toEqual({});
+    expect(requestOf('seekRelative', fields({ positionMillis: '7' }), withSession)?.body).toEqual({});
+  });
+
+  it('sends the session commands as before, and none without a session', () => {
+    const load = fields({ queueBaseUrl: ' http://q/ ', httpAuthorization: '', itemId: 't2', positionMillis: '1000' });
+    expect(requestOf('loadCloudQueue', load, withSession)).toEqual({
+      method: 'POST',
+      path: '/api/v1/playbackSessions/session-1/playbackSession:1/loadCloudQueue',
+      body: { queueBaseUrl: 'http://q/', itemId: 't2', positionMillis: 1_000, playOnCompletion: true },
+    });
+    expect(requestOf('skipToItem', fields({ itemId: 't4' }), withSession)?.body).toEqual({ itemId: 't4', playOnCompletion: true });
+    expect(requestOf('refreshCloudQueue', fields({}), withSession)).toEqual({ method: 'POST', path: '/api/v1/playbackSessions/session-1/playbackSession:1/refreshCloudQueue' });
+    expect(requestOf('suspend', fields({}), noSession)).toBeNull();
   });
 });
