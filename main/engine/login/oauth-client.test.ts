@@ -7,7 +7,7 @@ import * as oauth from 'oauth4webapi';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CreatedIntegration } from '../api/oauth-types.js';
 import type { Engine } from '../index.js';
-import { startTestEngine } from '../testing/http.js';
+import { admin, startTestEngine } from '../testing/http.js';
 import { LOOPBACK_REDIRECT, createIntegration, signInAndDecide } from '../testing/oauth.js';
 
 let engine: Engine;
@@ -63,7 +63,13 @@ describe('a standard OAuth 2.0 client (oauth4webapi) against the login service',
     expect(refreshed.access_token).not.toBe(tokens.access_token);
     expect(refreshed.refresh_token).not.toBe(tokens.refresh_token);
 
-    // The library sees reuse of the rotated refresh token as the RFC error it is.
+    // Refreshing twice at once: within the grace window the rotated token answers with the current one.
+    const racing = await oauth.processRefreshTokenResponse(as, client, await oauth.refreshTokenGrantRequest(as, client, clientAuth, tokens.refresh_token!, insecure));
+    expect(racing.refresh_token).toBe(refreshed.refresh_token);
+    expect(racing.access_token).not.toBe(refreshed.access_token);
+
+    // Past it, the library sees reuse of the rotated refresh token as the RFC error it is.
+    await admin(engine, 'POST', '/clock', { advanceMs: 30_000 });
     const reuse = oauth.processRefreshTokenResponse(as, client, await oauth.refreshTokenGrantRequest(as, client, clientAuth, tokens.refresh_token!, insecure));
     await expect(reuse).rejects.toMatchObject({ error: 'invalid_grant' });
     // …and the whole grant is revoked: the control API challenges the newest access token.

@@ -6,8 +6,8 @@ import type { RegisteredClient } from '../integrations/integrations.js';
 import { Params } from '../params.js';
 
 const client: RegisteredClient = {
-  integration: { id: 'int_1', name: 'App', description: '', category: '', rotateRefreshTokens: true, sample: false, createdAt: 0, updatedAt: 0 } satisfies Integration,
-  key: { id: 'key_1', integrationId: 'int_1', name: 'Default', clientId: 'client-1', secretHash: Buffer.alloc(32), secretHint: 'abc', createdAt: 0, secretSetAt: 0 } satisfies ClientKey,
+  integration: { id: 'int_1', name: 'App', description: '', category: '', rotateRefreshTokens: true, refreshGraceSec: 30, sample: false, createdAt: 0, updatedAt: 0 } satisfies Integration,
+  key: { id: 'key_1', integrationId: 'int_1', name: 'Default', clientId: 'client-1', secretHash: Buffer.alloc(32), secretHint: 'abc', createdAt: 0, secretSetAt: 0, eventCallbackUrl: null, eventSigningSecret: null } satisfies ClientKey,
   redirectUris: ['https://app.example.com/cb', 'http://127.0.0.1:8080/cb'],
 };
 const context = (extra: Partial<AuthorizeContext> = {}): AuthorizeContext => ({

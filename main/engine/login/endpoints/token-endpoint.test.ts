@@ -146,6 +146,8 @@ describe('refresh_token grant', () => {
     expect(second.body.access_token).not.toBe(first.body.access_token);
     expect(second.headers.get('cache-control')).toBe('no-store');
 
+    // Past the grace window (refresh-grace.test.ts): a reuse now.
+    await admin(engine, 'POST', '/clock', { advanceMs: 30_000 });
     const reuse = await refresh(first.body.refresh_token as string);
     expectOAuthError(reuse, 400, 'invalid_grant', /reuse.*whole grant is revoked/);
     expect((await households(second.body.access_token as string)).status).toBe(401);

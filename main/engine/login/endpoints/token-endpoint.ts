@@ -147,12 +147,14 @@ export class TokenEndpoint {
               expiresIn: trace.issued.expiresIn,
               scope: trace.issued.scope,
               rotated: trace.issued.rotated,
+              ...(trace.issued.reusedWithinGrace ? { reusedWithinGrace: true as const } : {}),
             },
           }
         : {}),
     };
     const what = grantType === 'refresh_token' ? 'refresh' : grantType === 'authorization_code' ? 'code exchange' : 'token request';
-    const summary = error ? `${what} failed: ${error.error} (${error.description})` : grantType === 'refresh_token' ? 'refresh: new access token issued' : 'code exchanged for tokens';
+    const refreshed = trace.issued?.reusedWithinGrace ? 'refresh: reused within grace, new access token issued with the current refresh token' : 'refresh: new access token issued';
+    const summary = error ? `${what} failed: ${error.error} (${error.description})` : grantType === 'refresh_token' ? refreshed : 'code exchanged for tokens';
     // Refused before its code or refresh token was read (a wrong secret): it still belongs to
     // the flow that code or token came from, not to a flow of its own.
     trace.flowId ??= this.flowOfPresented(grantType, form);

@@ -13,6 +13,7 @@ import { atomically, type AtomicStore } from '../atomic.js';
 import type { FlowRecorder } from '../inspector/flow-recorder.js';
 import type { RegisteredClient } from '../integrations/integrations.js';
 import { hintOf, newId, randomSecret, sha256 } from '../secrets.js';
+import { RefreshSuccessors } from './refresh-grace.js';
 
 export const ACCESS_TOKEN_LIFETIME_S = 86_400;
 const GRANTS_SHOWN = 50;
@@ -34,11 +35,18 @@ export interface IssuedTokens {
   scope: string;
   /** Whether the refresh token is a new one (rotation) or the one presented. */
   rotated: boolean;
+  /** The new refresh token's id, when one was issued. */
+  refreshTokenId?: string;
+  /** A rotated refresh token presented again within its grace window: the refresh token is the current one. */
+  reusedWithinGrace?: true;
 }
 
 type IssuerStore = Pick<Store, 'grants' | 'authorizationCodes' | 'tokens' | 'users' | 'clientKeys'> & AtomicStore;
 
 export class Issuer {
+  /** Refresh tokens that replaced others, while those may still be presented (refresh-grace.ts). */
+  readonly successors = new RefreshSuccessors();
+
   constructor(
     private readonly store: IssuerStore,
     private readonly clock: Pick<EngineClock, 'now'>,
@@ -82,22 +90,20 @@ export class Issuer {
   }
 
   /**
-   * A new access token under `grantId`, with a new refresh token when `refresh` is null (first
-   * issue, or rotation), else handing back the presented refresh token. Call inside a transaction.
+   * A new access token under `grantId` (its parent: the refresh token it was issued from, if any),
+   * with a new refresh token (first issue, or rotation), or handing back the refresh token `keep`
+   * names (rotation off: the one presented; within grace: the current one). Call inside a
+   * transaction.
    */
-  issueTokens(grantId: string, scope: string, refresh: { keep: string } | { parentId: string | null }): IssuedTokens {
+  issueTokens(grantId: string, scope: string, refresh: { keep: string; parentId?: string } | { parentId: string | null }): IssuedTokens {
     const now = this.now();
     const accessToken = randomSecret();
-    const parentId = 'parentId' in refresh ? refresh.parentId : null;
+    const parentId = refresh.parentId ?? null;
     this.insertToken(grantId, 'access', accessToken, parentId, now, now + ACCESS_TOKEN_LIFETIME_S * 1000);
-    let refreshToken: string;
-    if ('keep' in refresh) {
-      refreshToken = refresh.keep;
-    } else {
-      refreshToken = randomSecret();
-      this.insertToken(grantId, 'refresh', refreshToken, parentId, now, null);
-    }
-    return { accessToken, refreshToken, expiresIn: ACCESS_TOKEN_LIFETIME_S, scope, rotated: !('keep' in refresh) };
+    if ('keep' in refresh) return { accessToken, refreshToken: refresh.keep, expiresIn: ACCESS_TOKEN_LIFETIME_S, scope, rotated: false };
+    const refreshToken = randomSecret();
+    const created = this.insertToken(grantId, 'refresh', refreshToken, parentId, now, null);
+    return { accessToken, refreshToken, expiresIn: ACCESS_TOKEN_LIFETIME_S, scope, rotated: true, refreshTokenId: created.id };
   }
 
   /** Revokes the grant and every token of it; returns how many tokens stopped working. */
@@ -186,8 +192,8 @@ export class Issuer {
     return { token, live: reason === null, reason };
   }
 
-  private insertToken(grantId: string, kind: Token['kind'], value: string, parentId: string | null, now: number, expiresAt: number | null): void {
-    this.store.tokens.create({ grantId, kind, tokenHash: sha256(value), hint: hintOf(value), parentId, issuedAt: now, expiresAt });
+  private insertToken(grantId: string, kind: Token['kind'], value: string, parentId: string | null, now: number, expiresAt: number | null): Token {
+    return this.store.tokens.create({ grantId, kind, tokenHash: sha256(value), hint: hintOf(value), parentId, issuedAt: now, expiresAt });
   }
 
   private token(tokenId: string): Token {

@@ -5,7 +5,7 @@ import type { SqliteDatabase } from '../database.js';
 /** An integration's own row; its keys and redirect URIs are rows of their own. */
 export type Integration = Omit<IntegrationView, 'clientId' | 'redirectUris' | 'warnings' | 'keys'>;
 
-export type IntegrationChanges = Partial<Pick<Integration, 'name' | 'description' | 'category' | 'rotateRefreshTokens'>>;
+export type IntegrationChanges = Partial<Pick<Integration, 'name' | 'description' | 'category' | 'rotateRefreshTokens' | 'refreshGraceSec'>>;
 
 interface Row {
   id: string;
@@ -13,6 +13,7 @@ interface Row {
   description: string;
   category: string;
   rotate_refresh_tokens: number;
+  refresh_grace_sec: number;
   sample: number;
   created_at: number;
   updated_at: number;
@@ -24,6 +25,7 @@ const toIntegration = (row: Row): Integration => ({
   description: row.description,
   category: row.category,
   rotateRefreshTokens: row.rotate_refresh_tokens === 1,
+  refreshGraceSec: row.refresh_grace_sec,
   sample: row.sample === 1,
   createdAt: row.created_at,
   updatedAt: row.updated_at,
@@ -39,12 +41,12 @@ export class IntegrationRepository {
   constructor(db: SqliteDatabase) {
     this.all = db.prepare<[], Row>('SELECT * FROM integrations ORDER BY created_at, rowid');
     this.one = db.prepare<[string], Row>('SELECT * FROM integrations WHERE id = ?');
-    this.insert = db.prepare<[string, string, string, string, number, number, number, number]>(
-      `INSERT INTO integrations (id, name, description, category, rotate_refresh_tokens, sample, created_at, updated_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+    this.insert = db.prepare<[string, string, string, string, number, number, number, number, number]>(
+      `INSERT INTO integrations (id, name, description, category, rotate_refresh_tokens, refresh_grace_sec, sample, created_at, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
-    this.updateRow = db.prepare<[string, string, string, number, number, string]>(
-      'UPDATE integrations SET name = ?, description = ?, category = ?, rotate_refresh_tokens = ?, updated_at = ? WHERE id = ?',
+    this.updateRow = db.prepare<[string, string, string, number, number, number, string]>(
+      'UPDATE integrations SET name = ?, description = ?, category = ?, rotate_refresh_tokens = ?, refresh_grace_sec = ?, updated_at = ? WHERE id = ?',
     );
     this.remove = db.prepare<[string]>('DELETE FROM integrations WHERE id = ?');
   }
@@ -61,7 +63,7 @@ export class IntegrationRepository {
 
   create(integration: Integration): Integration {
     const i = integration;
-    this.insert.run(i.id, i.name, i.description, i.category, Number(i.rotateRefreshTokens), Number(i.sample), i.createdAt, i.updatedAt);
+    this.insert.run(i.id, i.name, i.description, i.category, Number(i.rotateRefreshTokens), i.refreshGraceSec, Number(i.sample), i.createdAt, i.updatedAt);
     return integration;
   }
 
@@ -69,7 +71,7 @@ export class IntegrationRepository {
     const current = this.get(id);
     if (!current) return undefined;
     const next = { ...current, ...changes, updatedAt };
-    this.updateRow.run(next.name, next.description, next.category, Number(next.rotateRefreshTokens), updatedAt, id);
+    this.updateRow.run(next.name, next.description, next.category, Number(next.rotateRefreshTokens), next.refreshGraceSec, updatedAt, id);
     return next;
   }
 

@@ -111,7 +111,16 @@ function Timeline({ flowId }: { flowId: string }) {
                   {step.ok ? '✓' : '✗'}
                 </span>
                 <span className="step-kind">{STEP_NAMES[step.kind]}</span>
-                <span className="step-summary">{step.summary}</span>
+                <span className="step-summary">
+                  {step.detail.kind === 'token' && step.detail.issued?.reusedWithinGrace && (
+                    <>
+                      <span className="badge" data-status="grace" title="A refresh token rotated away moments ago, presented again within the integration's grace window: answered with the current refresh token, nothing revoked">
+                        reused within grace
+                      </span>{' '}
+                    </>
+                  )}
+                  {step.summary}
+                </span>
               </summary>
               <div className="step-detail">
                 <StepDetail detail={step.detail} />

@@ -26,7 +26,7 @@ export function StepDetail({ detail }: { detail: FlowStepDetail }) {
               title="Issued"
               rows={[
                 ['access_token', detail.issued.accessToken],
-                ['refresh_token', `${detail.issued.refreshToken}${detail.issued.rotated ? ' (new)' : ' (kept: rotation off)'}`],
+                ['refresh_token', `${detail.issued.refreshToken}${refreshTokenNote(detail.issued)}`],
                 ['expires_in', String(detail.issued.expiresIn)],
                 ['scope', detail.issued.scope],
               ]}
@@ -177,4 +177,10 @@ function KeyValues({ title, rows }: { title?: string; rows: [string, string | un
       </dl>
     </div>
   );
+}
+
+/** Which refresh token the answer carried: a new one, the one presented, or the current one (grace). */
+function refreshTokenNote(issued: { rotated: boolean; reusedWithinGrace?: true }): string {
+  if (issued.reusedWithinGrace) return ' (the current one: reused within grace)';
+  return issued.rotated ? ' (new)' : ' (kept: rotation off)';
 }
