@@ -23,14 +23,29 @@ export interface PlayerTransition {
   detail: string | null;
 }
 
+/**
+ * A cloud queue response that broke the contract, as stored (docs/contract/console.md §5): kept
+ * across restarts, the newest PLAYER_VIOLATIONS_KEPT of each player.
+ */
 export interface PlayerViolation {
-  playerId: string;
+  /** Ascending in the order they were found; never given twice. */
+  id: number;
+  /** Engine time the response came. */
   at: number;
-  requestId: string;
-  endpoint: string;
-  severity: 'malformed' | 'warning';
+  playerId: string;
+  /** `error`: the response could not be used (the request failed); `warning`: the player went on. */
+  level: 'error' | 'warning';
+  /** `<endpoint>.<what>` (docs/player.md lists them), e.g. `itemWindow.requested-item`. */
+  rule: string;
   message: string;
+  /** The traffic entry of the exchange (`GET /traffic/{id}`); null when capture was off. */
+  trafficId: number | null;
 }
+
+/** Violations kept per player, the newest (docs/contract/console.md §5). */
+export const PLAYER_VIOLATIONS_KEPT = 1_000;
+/** The newest violations a player detail carries. */
+export const DETAIL_VIOLATIONS = 20;
 
 export interface TrackView {
   /** Null while a loadCloudQueue that started its track at once without an itemId waits for its answer. */
@@ -80,6 +95,8 @@ export interface PlayerDetail {
    * many, the engine time it goes out, and why the last try failed.
    */
   retrying: RetryWait[];
+  /** The newest DETAIL_VIOLATIONS violations its server's responses made, oldest first (`GET /players/{id}/violations` has more). */
+  violations: PlayerViolation[];
 }
 
 /** The four calls a player makes to a cloud queue server. */

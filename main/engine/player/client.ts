@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FaultHit } from '../api/fault-types.js';
 import type { EngineClock } from '../clock/clock.js';
-import { checkContext, checkItemWindow, checkVersion, type CloudQueueEndpoint, type Violation, type WindowRequest } from './contract-check.js';
+import { checkContext, checkItemWindow, checkTimePlayedAnswer, checkVersion, type CloudQueueEndpoint, type TimePlayedAnswer, type Violation, type WindowRequest } from './contract-check.js';
 import { parseRetryAfter, REQUEST_TIMEOUT_MS, type Failure } from './retry.js';
 import type { ContextResponse, ItemWindowResponse, PlaybackReport, Reason, VersionResponse } from './wire.js';
 
@@ -66,6 +66,11 @@ export interface PlayerExchange {
   responseBody?: string;
   failure?: Failure;
   violations: Violation[];
+  /**
+   * The traffic log entry that records this exchange, set in `onExchange` by whoever records it
+   * (see PlayerRegistry); null when nothing does (capture off, a test). Its violations point there.
+   */
+  trafficId: number | null;
 }
 
 export type ClientResult<T> = { ok: true; value: T; exchange: PlayerExchange } | { ok: false; failure: Failure; exchange: PlayerExchange };
@@ -110,8 +115,9 @@ export class CloudQueueClient {
     return this.exchange(target, { endpoint: 'version', method: 'GET', retry }, checkVersion);
   }
 
-  timePlayed(target: CloudQueueTarget, items: PlaybackReport[], retry = 0): Promise<ClientResult<null>> {
-    return this.exchange(target, { endpoint: 'timePlayed', method: 'POST', body: JSON.stringify({ items }), retry }, () => ({ value: null, violations: [] }));
+  /** Its answer is read by `checkTimePlayedAnswer`: any 2xx is a success, what it carries aside. */
+  timePlayed(target: CloudQueueTarget, items: PlaybackReport[], retry = 0): Promise<ClientResult<TimePlayedAnswer>> {
+    return this.exchange(target, { endpoint: 'timePlayed', method: 'POST', body: JSON.stringify({ items }), retry }, () => ({ violations: [] }));
   }
 
   private async exchange<T>(
@@ -143,6 +149,7 @@ export class CloudQueueClient {
       durationMs: 0,
       latencyMs: 0,
       violations: [],
+      trafficId: null,
     };
     const wallStart = performance.now();
     const finish = (result: ClientResult<T>): ClientResult<T> => {
@@ -164,12 +171,16 @@ export class CloudQueueClient {
       exchange.responseHeaders = pickHeaders(response.headers);
       exchange.responseBody = text;
       if (response.status >= 200 && response.status < 300) {
-        if (spec.endpoint === 'timePlayed') return finish({ ok: true, value: check(null).value as T, exchange });
+        if (spec.endpoint === 'timePlayed') {
+          const answer = checkTimePlayedAnswer(response.status, text);
+          exchange.violations.push(...answer.violations);
+          return finish({ ok: true, value: answer.value as T, exchange });
+        }
         let body: unknown;
         try {
           body = JSON.parse(text);
         } catch {
-          const violation: Violation = { endpoint: spec.endpoint, severity: 'malformed', message: `status ${response.status} with a body that is not JSON` };
+          const violation: Violation = { endpoint: spec.endpoint, severity: 'malformed', rule: `${spec.endpoint}.json`, message: `status ${response.status} with a body that is not JSON` };
           exchange.violations.push(violation);
           return finish({ ok: false, failure: { kind: 'other', status: response.status, message: violation.message }, exchange });
         }

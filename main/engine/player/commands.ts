@@ -2,7 +2,7 @@
 import type { ControlExchange } from '../api/commands/player.js';
 import { EngineError } from '../api/errors.js';
 import type { CommandHandlers } from '../api/runner.js';
-import type { TransitionRow } from '../api/player-types.js';
+import { PLAYER_VIOLATIONS_KEPT, type TransitionRow } from '../api/player-types.js';
 import { PlaybackError } from './errors.js';
 import type { Player } from './player.js';
 import type { PlayerRegistry } from './registry.js';
@@ -11,7 +11,7 @@ import { TRANSITIONS } from './transitions.js';
 /** Sends a request to the control API as an integration would (with the console's own token). */
 export type ControlCaller = (method: 'GET' | 'POST', path: string, body?: unknown) => Promise<ControlExchange>;
 
-type PlayerCommandNames = 'players.act' | 'players.detail' | 'players.transitions' | 'players.table' | 'control.send';
+type PlayerCommandNames = 'players.act' | 'players.detail' | 'players.transitions' | 'players.violations' | 'players.table' | 'control.send';
 
 export function playerCommandHandlers(registry: PlayerRegistry, callControl: ControlCaller): Pick<CommandHandlers, PlayerCommandNames> {
   const find = (id: string): Player => {
@@ -32,6 +32,7 @@ export function playerCommandHandlers(registry: PlayerRegistry, callControl: Con
     },
     'players.detail': ({ id }) => registry.detail(find(id)),
     'players.transitions': ({ id, limit }) => registry.transitions(find(id).id, limit ?? 200),
+    'players.violations': ({ id, limit }) => ({ violations: registry.violations(find(id).id, limit ?? PLAYER_VIOLATIONS_KEPT) }),
     'players.table': () => TRANSITIONS.map((row) => ({ ...row, from: [...row.from], on: [...row.on], guard: row.guard ?? null, effects: [...row.effects] }) as TransitionRow),
     'control.send': ({ method, path, body }) => callControl(method, path, body),
   };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkContext, checkItemWindow, checkVersion } from './contract-check.js';
+import { checkContext, checkItemWindow, checkTimePlayedAnswer, checkVersion } from './contract-check.js';
 
 const item = (id: string) => ({ id, track: { mediaUrl: `https://media.example/${id}.mp3`, durationMillis: 1000 } });
 const window = (ids: string[], extra: object = {}) => ({ includesBeginningOfQueue: true, includesEndOfQueue: true, queueVersion: 'v1', items: ids.map(item), ...extra });
@@ -62,5 +62,43 @@ describe('context and version checks', () => {
 
   it('warns when a context carries no policies', () => {
     expect(checkContext({}).violations).toEqual([expect.objectContaining({ severity: 'warning' })]);
+  });
+});
+
+describe('the rule each finding names (a stored violation is filed under it)', () => {
+  it('prefixes the endpoint to what was broken', () => {
+    expect(checkItemWindow(window(['a']), { itemId: 'z', ...sizes }).violations.map((v) => v.rule)).toEqual(['itemWindow.requested-item']);
+    expect(checkItemWindow(window(['a', 'b', 'c', 'd', 'e']), { itemId: 'c', ...sizes }).violations.map((v) => v.rule)).toEqual(['itemWindow.window-size']);
+    expect(checkContext({}).violations.map((v) => v.rule)).toEqual(['context.no-policies']);
+    expect(checkContext({ playbackPolicies: {}, reports: { periodicIntervalMillis: 'x' } }).violations.map((v) => v.rule)).toEqual(['context.reports']);
+    expect(checkVersion([]).violations.map((v) => v.rule)).toEqual(['version.body']);
+  });
+});
+
+describe('POST /timePlayed answers (docs/contract/console.md §5)', () => {
+  it('takes 204, or 200 with an empty body, as nothing to read', () => {
+    expect(checkTimePlayedAnswer(204, '')).toEqual({ value: { kind: 'none' }, violations: [] });
+    expect(checkTimePlayedAnswer(200, '  ')).toEqual({ value: { kind: 'none' }, violations: [] });
+  });
+
+  it('reads a context: its reports and policies', () => {
+    const body = { contextVersion: 'c2', reports: { periodicIntervalMillis: 20_000 }, playbackPolicies: { canSkip: false } };
+    expect(checkTimePlayedAnswer(200, JSON.stringify(body))).toEqual({
+      value: { kind: 'context', reports: { periodicIntervalMillis: 20_000 }, playbackPolicies: { canSkip: false } },
+      violations: [],
+    });
+  });
+
+  it.each([
+    ['an empty object', '{}'],
+    ['JSON that is not an object', '[1,2]'],
+    ['a body that is not JSON', 'OK'],
+    ['a context the player cannot use', '{"reports":{"periodicIntervalMillis":"often"}}'],
+  ])('finds %s unreadable: a warning, never a failure', (_name, text) => {
+    const checked = checkTimePlayedAnswer(200, text);
+    expect(checked.value).toEqual({ kind: 'unreadable' });
+    expect(checked.violations).toEqual([
+      expect.objectContaining({ endpoint: 'timePlayed', severity: 'warning', rule: 'timePlayed.answer', message: expect.stringContaining('no more update reports') }),
+    ]);
   });
 });

@@ -2,10 +2,11 @@
  * Checks every cloud queue response against the contract (docs/contract/platform.md §4.3, §7; docs/contract/console.md §4) so that a
  * server's developer sees what to fix. A `malformed` finding makes the response unusable ("a
  * success code with a malformed message", §7.2: an error that is not retried); a `warning` is
- * reported and the player carries on.
+ * reported and the player carries on. Each finding names the rule it breaks
+ * (`<endpoint>.<what>`, listed in docs/player.md): what a stored violation is filed under.
  */
 import type { CloudQueueEndpoint } from '../api/player-types.js';
-import type { ContextResponse, ItemWindowResponse, ReportSettings, VersionResponse } from './wire.js';
+import type { ContextResponse, ItemWindowResponse, PlaybackPolicies, ReportSettings, VersionResponse } from './wire.js';
 
 export type { CloudQueueEndpoint };
 
@@ -31,6 +32,8 @@ export function reportIntervalsOf(reports: ReportSettings | undefined): ReportSe
 export interface Violation {
   endpoint: CloudQueueEndpoint;
   severity: 'malformed' | 'warning';
+  /** `<endpoint>.<what>`: the rule broken, the same for every response that breaks it. */
+  rule: string;
   message: string;
 }
 
@@ -51,11 +54,11 @@ const isNonEmptyString = (v: unknown): v is string => typeof v === 'string' && v
 class Findings {
   readonly violations: Violation[] = [];
   constructor(private readonly endpoint: CloudQueueEndpoint) {}
-  malformed(message: string): void {
-    this.violations.push({ endpoint: this.endpoint, severity: 'malformed', message });
+  malformed(rule: string, message: string): void {
+    this.violations.push({ endpoint: this.endpoint, severity: 'malformed', rule: `${this.endpoint}.${rule}`, message });
   }
-  warn(message: string): void {
-    this.violations.push({ endpoint: this.endpoint, severity: 'warning', message });
+  warn(rule: string, message: string): void {
+    this.violations.push({ endpoint: this.endpoint, severity: 'warning', rule: `${this.endpoint}.${rule}`, message });
   }
   get usable(): boolean {
     return !this.violations.some((v) => v.severity === 'malformed');
@@ -65,25 +68,25 @@ class Findings {
 export function checkItemWindow(body: unknown, request: WindowRequest): Checked<ItemWindowResponse> {
   const f = new Findings('itemWindow');
   if (!isObject(body)) {
-    f.malformed('the body is not a JSON object');
+    f.malformed('body', 'the body is not a JSON object');
     return { violations: f.violations };
   }
-  if (typeof body.includesBeginningOfQueue !== 'boolean') f.malformed('includesBeginningOfQueue must be a boolean');
-  if (typeof body.includesEndOfQueue !== 'boolean') f.malformed('includesEndOfQueue must be a boolean');
-  if (!isNonEmptyString(body.queueVersion)) f.malformed('queueVersion must be a non-empty string');
-  if (body.contextVersion !== undefined && typeof body.contextVersion !== 'string') f.warn('contextVersion should be a string');
+  if (typeof body.includesBeginningOfQueue !== 'boolean') f.malformed('includesBeginningOfQueue', 'includesBeginningOfQueue must be a boolean');
+  if (typeof body.includesEndOfQueue !== 'boolean') f.malformed('includesEndOfQueue', 'includesEndOfQueue must be a boolean');
+  if (!isNonEmptyString(body.queueVersion)) f.malformed('queueVersion', 'queueVersion must be a non-empty string');
+  if (body.contextVersion !== undefined && typeof body.contextVersion !== 'string') f.warn('contextVersion', 'contextVersion should be a string');
   if (!Array.isArray(body.items)) {
-    f.malformed('items must be an array');
+    f.malformed('items', 'items must be an array');
     return { violations: f.violations };
   }
   const seen = new Set<string>();
   body.items.forEach((item: unknown, i) => {
-    if (!isObject(item) || !isNonEmptyString(item.id)) return f.malformed(`items[${i}].id must be a non-empty string`);
-    if (seen.has(item.id)) f.malformed(`item id ${item.id} appears twice in one window`);
+    if (!isObject(item) || !isNonEmptyString(item.id)) return f.malformed('item-id', `items[${i}].id must be a non-empty string`);
+    if (seen.has(item.id)) f.malformed('unique-ids', `item id ${item.id} appears twice in one window`);
     seen.add(item.id);
-    if (!isObject(item.track) || !isNonEmptyString(item.track.mediaUrl)) return f.malformed(`items[${i}] (${item.id}) needs track.mediaUrl`);
+    if (!isObject(item.track) || !isNonEmptyString(item.track.mediaUrl)) return f.malformed('media-url', `items[${i}] (${item.id}) needs track.mediaUrl`);
     const duration = item.track.durationMillis;
-    if (duration !== undefined && (typeof duration !== 'number' || !(duration >= 0))) f.malformed(`items[${i}].track.durationMillis must be a number ≥ 0`);
+    if (duration !== undefined && (typeof duration !== 'number' || !(duration >= 0))) f.malformed('duration', `items[${i}].track.durationMillis must be a number ≥ 0`);
     // Optional (docs/contract/console.md §4): absent or null is no override of the queue's.
     if (item.policies !== undefined && item.policies !== null) checkPolicies(f, item.policies, `items[${i}].policies`);
   });
@@ -93,58 +96,100 @@ export function checkItemWindow(body: unknown, request: WindowRequest): Checked<
   if (request.itemId !== undefined) {
     const at = items.findIndex((item) => item.id === request.itemId);
     if (at === -1) {
-      f.malformed(`the window does not hold the requested itemId ${request.itemId} (an unknown item must be answered 404)`);
+      f.malformed('requested-item', `the window does not hold the requested itemId ${request.itemId} (an unknown item must be answered 404)`);
     } else {
-      if (at > request.previousWindowSize) f.warn(`${at} items before ${request.itemId}, more than previousWindowSize=${request.previousWindowSize}`);
+      if (at > request.previousWindowSize) f.warn('window-size', `${at} items before ${request.itemId}, more than previousWindowSize=${request.previousWindowSize}`);
       const after = items.length - 1 - at;
-      if (after > request.upcomingWindowSize) f.warn(`${after} items after ${request.itemId}, more than upcomingWindowSize=${request.upcomingWindowSize}`);
+      if (after > request.upcomingWindowSize) f.warn('window-size', `${after} items after ${request.itemId}, more than upcomingWindowSize=${request.upcomingWindowSize}`);
     }
   } else if (items.length > 0) {
-    if (body.includesBeginningOfQueue !== true) f.warn('without itemId the window must start at the first item (includesBeginningOfQueue)');
-    if (items.length - 1 > request.upcomingWindowSize) f.warn(`${items.length - 1} items after the first, more than upcomingWindowSize=${request.upcomingWindowSize}`);
+    if (body.includesBeginningOfQueue !== true) f.warn('first-item', 'without itemId the window must start at the first item (includesBeginningOfQueue)');
+    if (items.length - 1 > request.upcomingWindowSize) f.warn('window-size', `${items.length - 1} items after the first, more than upcomingWindowSize=${request.upcomingWindowSize}`);
   }
   return f.usable ? { value: body as unknown as ItemWindowResponse, violations: f.violations } : { violations: f.violations };
 }
 
 /** The policies the player acts on, the queue's or an item's own: a wrong type is malformed. */
 function checkPolicies(f: Findings, policies: unknown, where: string): void {
-  if (!isObject(policies)) return f.malformed(`${where} must be an object`);
+  if (!isObject(policies)) return f.malformed('policies', `${where} must be an object`);
   for (const name of ['canSkip', 'limitedSkips', 'canSkipBack', 'canSeek', 'canSkipToItem', 'notifyUserIntent']) {
-    if (policies[name] !== undefined && typeof policies[name] !== 'boolean') f.malformed(`${where}.${name} must be a boolean`);
+    if (policies[name] !== undefined && typeof policies[name] !== 'boolean') f.malformed('policies', `${where}.${name} must be a boolean`);
   }
   const ttl = policies.pauseTtlSec;
-  if (ttl !== undefined && (typeof ttl !== 'number' || !(ttl >= 0))) f.malformed(`${where}.pauseTtlSec must be a number of seconds ≥ 0`);
+  if (ttl !== undefined && (typeof ttl !== 'number' || !(ttl >= 0))) f.malformed('policies', `${where}.pauseTtlSec must be a number of seconds ≥ 0`);
 }
 
 export function checkContext(body: unknown): Checked<ContextResponse> {
   const f = new Findings('context');
   if (!isObject(body)) {
-    f.malformed('the body is not a JSON object');
+    f.malformed('body', 'the body is not a JSON object');
     return { violations: f.violations };
   }
   if (body.playbackPolicies !== undefined) checkPolicies(f, body.playbackPolicies, 'playbackPolicies');
-  else f.warn('no playbackPolicies: the player assumes every default');
-  const reports = body.reports;
-  if (reports !== undefined) {
-    if (!isObject(reports)) f.malformed('reports must be an object');
-    else {
-      for (const name of REPORT_INTERVALS) {
-        const value = reports[name];
-        if (value !== undefined && (typeof value !== 'number' || !(value >= 0))) f.malformed(`reports.${name} must be a number ≥ 0`);
-        else if (tooShort(name, value)) {
-          f.warn(`reports.${name} is ${value} ms, under the ${MIN_REPORT_INTERVAL_MS.toLocaleString('en-US')} ms the player waits at least; it waits ${MIN_REPORT_INTERVAL_MS.toLocaleString('en-US')} ms`);
-        }
-      }
+  else f.warn('no-policies', 'no playbackPolicies: the player assumes every default');
+  if (body.reports !== undefined) checkReports(f, body.reports);
+  return f.usable ? { value: body as ContextResponse, violations: f.violations } : { violations: f.violations };
+}
+
+/** A context's `reports`: each interval a number ≥ 0; one under the floor is a warning. */
+function checkReports(f: Findings, reports: unknown): void {
+  if (!isObject(reports)) return f.malformed('reports', 'reports must be an object');
+  for (const name of REPORT_INTERVALS) {
+    const value = reports[name];
+    if (value !== undefined && (typeof value !== 'number' || !(value >= 0))) f.malformed('reports', `reports.${name} must be a number ≥ 0`);
+    else if (tooShort(name, value)) {
+      f.warn('report-interval', `reports.${name} is ${value} ms, under the ${MIN_REPORT_INTERVAL_MS.toLocaleString('en-US')} ms the player waits at least; it waits ${MIN_REPORT_INTERVAL_MS.toLocaleString('en-US')} ms`);
     }
   }
-  return f.usable ? { value: body as ContextResponse, violations: f.violations } : { violations: f.violations };
 }
 
 export function checkVersion(body: unknown): Checked<VersionResponse> {
   const f = new Findings('version');
   if (!isObject(body) || !isNonEmptyString(body.queueVersion)) {
-    f.malformed('the body must be a JSON object with a non-empty string queueVersion');
+    f.malformed('body', 'the body must be a JSON object with a non-empty string queueVersion');
     return { violations: f.violations };
   }
   return { value: body as unknown as VersionResponse, violations: f.violations };
+}
+
+/**
+ * What a 2xx answer to POST /timePlayed says (docs/contract/console.md §5): nothing (204, or an
+ * empty body), a context whose `reports` and `playbackPolicies` the player takes (later versions of
+ * the real service let a server answer so; see docs/reports.md), or something the player cannot
+ * read: it stops sending `update` reports for the rest of that track.
+ */
+export type TimePlayedAnswer =
+  | { kind: 'none' }
+  | { kind: 'context'; reports?: ReportSettings; playbackPolicies?: Partial<PlaybackPolicies> }
+  | { kind: 'unreadable' };
+
+/**
+ * A context here is a JSON object with `reports` or `playbackPolicies` (what the player takes),
+ * each sound. Anything else, `{}` included, is JSON the player cannot read: a warning, never a
+ * failure (a report never stops playback).
+ */
+export function checkTimePlayedAnswer(status: number, text: string): Checked<TimePlayedAnswer> {
+  if (text.trim() === '') return { value: { kind: 'none' }, violations: [] };
+  const f = new Findings('timePlayed');
+  const unreadable = (why: string): Checked<TimePlayedAnswer> => {
+    f.warn('answer', `status ${status} with ${why}: the player sends no more update reports for the rest of this track (answer 204, or 200 with an empty body or a context)`);
+    return { value: { kind: 'unreadable' }, violations: f.violations };
+  };
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return unreadable('a body that is not JSON');
+  }
+  if (!isObject(body) || (body.reports === undefined && body.playbackPolicies === undefined)) {
+    return unreadable('JSON that is not a context object (it has neither reports nor playbackPolicies)');
+  }
+  const inner = new Findings('timePlayed');
+  if (body.reports !== undefined) checkReports(inner, body.reports);
+  if (body.playbackPolicies !== undefined) checkPolicies(inner, body.playbackPolicies, 'playbackPolicies');
+  if (!inner.usable) return unreadable(`a context the player cannot use (${inner.violations.find((v) => v.severity === 'malformed')!.message})`);
+  return {
+    value: { kind: 'context', reports: body.reports as ReportSettings | undefined, playbackPolicies: body.playbackPolicies as Partial<PlaybackPolicies> | undefined },
+    violations: inner.violations,
+  };
 }

@@ -4,7 +4,7 @@
  * timers, saying that something changed). The effects, flows and ledger are functions of it.
  */
 import type { EngineClock } from '../clock/clock.js';
-import type { ClientResult, CloudQueueClient } from './client.js';
+import type { ClientResult, CloudQueueClient, PlayerExchange } from './client.js';
 import type { PlayerContext, TimerName, Timers } from './context.js';
 import type { Violation } from './contract-check.js';
 import type { PlayerEvent, TransitionCause } from './events.js';
@@ -33,7 +33,8 @@ export interface PlayerDeps {
   clock: EngineClock;
   client: CloudQueueClient;
   onTransition?: (record: TransitionRecord) => void;
-  onViolations?: (violations: Violation[], requestId: string) => void;
+  /** A response broke the contract: what it broke, and the exchange (with its traffic entry) it came in. */
+  onViolations?: (violations: Violation[], exchange: PlayerExchange) => void;
   /** Anything a view shows changed. */
   onChange?: () => void;
 }

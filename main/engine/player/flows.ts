@@ -30,7 +30,7 @@ export async function runLoad(p: PlayerCore): Promise<void> {
   const context = await p.deps.client.context(target);
   if (!sameLoad(p, epoch, pending)) return;
   p.noteViolations(context);
-  if (!context.ok) return void p.dispatch({ type: 'loadFailed', failure: context.failure }, { requestId: context.exchange.requestId });
+  if (!context.ok) return failLoad(p, context.failure, context.exchange.requestId);
   const policies = { ...DEFAULT_POLICIES, ...context.value.playbackPolicies };
   const metadata = params.trackMetadata;
   pending.queue = {
@@ -55,13 +55,21 @@ export async function runLoad(p: PlayerCore): Promise<void> {
   // (A window without the item asked for is malformed: the client fails it, see contract-check.ts.)
   if (!window.ok || window.value.items.length === 0) {
     const failure: Failure = window.ok ? { kind: 'other', status: 200, message: 'the queue is empty: nothing to play' } : window.failure;
-    return void p.dispatch({ type: 'loadFailed', failure }, { requestId: window.exchange.requestId });
+    return failLoad(p, failure, window.exchange.requestId);
   }
   p.ctx.fetched.clear();
   if (metadata && fetchedAtOnce(metadata) && params.itemId) p.ctx.fetched.add(params.itemId);
   p.dispatch({ type: 'loadAnswered', window: window.value }, { requestId: window.exchange.requestId });
 }
 
+/**
+ * The load fails (docs/contract/platform.md §7.3: an error to the caller, the player as it was),
+ * and, as every other failure does, it becomes the player's last error (docs/contract/console.md §5).
+ */
+function failLoad(p: PlayerCore, failure: Failure, requestId: string): void {
+  p.noteError(failure);
+  p.dispatch({ type: 'loadFailed', failure }, { requestId });
+}
 
 export async function runResume(p: PlayerCore): Promise<void> {
   if (waitsForFirstWindow(p, () => void runResume(p))) return;

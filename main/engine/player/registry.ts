@@ -7,7 +7,7 @@
  * clean stop keeps the playhead exact and a crash keeps the player as its last change left it.
  */
 import type { EngineClock } from '../clock/clock.js';
-import type { PlayerDetail, PlayerTransition } from '../api/player-types.js';
+import { DETAIL_VIOLATIONS, type PlayerDetail, type PlayerTransition, type PlayerViolation } from '../api/player-types.js';
 import type { EventBus } from '../events/bus.js';
 import { messageOf } from '../api/errors.js';
 import type { EngineWarnings } from '../warnings.js';
@@ -15,17 +15,21 @@ import type { PlaybackStatus } from '../household/views.js';
 import type { Player as PlayerRecord } from '../store/repositories/players.js';
 import type { Store } from '../store/store.js';
 import { CloudQueueClient, type HttpTransport, type PlayerExchange } from './client.js';
+import type { Violation } from './contract-check.js';
 import { Player, type TransitionRecord } from './player.js';
 import { movedToOwnServer, readSavedPlayer } from './saved.js';
 
 export interface PlayerRegistryDeps {
-  store: Pick<Store, 'groups' | 'players' | 'playerTransitions' | 'playerSaved'>;
+  store: Pick<Store, 'groups' | 'players' | 'playerTransitions' | 'playerSaved' | 'playerViolations'>;
   clock: EngineClock;
   bus: Pick<EventBus, 'emit'>;
   /** How player requests leave the engine (the failure-injection layer wraps it). */
   transport?: HttpTransport;
-  /** Every request a player makes, for the traffic log. */
-  onExchange?: (exchange: PlayerExchange) => void;
+  /**
+   * Every request a player makes, for the traffic log: answers the id of the entry that records
+   * it (null or nothing when none does), which the exchange's violations point at.
+   */
+  onExchange?: (exchange: PlayerExchange) => number | null | void;
   /** Where a player whose state could not be saved or taken up is told (and logged). */
   warnings?: Pick<EngineWarnings, 'warn'>;
 }
@@ -37,6 +41,8 @@ export class PlayerRegistry {
   private saveSoon: NodeJS.Immediate | null = null;
   /** The console's own cloud queue server, once `resume` ran; until then nothing is saved. */
   private ownCloudQueue: string | null = null;
+  /** Each player's newest DETAIL_VIOLATIONS violations, read from the store once: a detail goes out on every change. */
+  private readonly recentViolations = new Map<string, PlayerViolation[]>();
   constructor(private readonly deps: PlayerRegistryDeps) {
     this.sync();
   }
@@ -114,11 +120,16 @@ export class PlayerRegistry {
   };
 
   detail(player: Player): PlayerDetail {
-    return { id: player.id, groupId: player.groupId, at: this.deps.clock.now(), ...player.snapshot() } as PlayerDetail;
+    return { id: player.id, groupId: player.groupId, at: this.deps.clock.now(), ...player.snapshot(), violations: [...this.newestViolations(player.id)] } as PlayerDetail;
   }
 
   transitions(playerId: string, limit: number): PlayerTransition[] {
     return this.deps.store.playerTransitions.recent(playerId, limit) as PlayerTransition[];
+  }
+
+  /** The newest `limit` violations of a player, oldest first (docs/contract/console.md §5). */
+  violations(playerId: string, limit: number): PlayerViolation[] {
+    return this.deps.store.playerViolations.recent(playerId, limit);
   }
 
   close(): void {
@@ -135,16 +146,22 @@ export class PlayerRegistry {
 
   private create(playerId: string, groupId: string): Player {
     const { clock, bus } = this.deps;
-    const client = new CloudQueueClient({ playerId, clock, transport: this.deps.transport, onExchange: this.deps.onExchange });
+    const client = new CloudQueueClient({
+      playerId,
+      clock,
+      transport: this.deps.transport,
+      onExchange: (exchange) => {
+        const trafficId = this.deps.onExchange?.(exchange);
+        exchange.trafficId = typeof trafficId === 'number' ? trafficId : null;
+      },
+    });
     const player: Player = new Player({
       playerId,
       groupId,
       clock,
       client,
       onTransition: (record) => this.record(record),
-      onViolations: (violations, requestId) => {
-        for (const v of violations) bus.emit('player.violation', { playerId, at: clock.now(), requestId, endpoint: v.endpoint, severity: v.severity, message: v.message });
-      },
+      onViolations: (violations, exchange) => this.noteViolations(player, violations, exchange),
       onChange: () => {
         bus.emit('player.changed', this.detail(player));
         this.saveLater(player);
@@ -173,6 +190,38 @@ export class PlayerRegistry {
       // Playback goes on; only the next start would miss this change.
       this.deps.warnings?.warn('player-saved', `could not save player ${player.id} (${messageOf(error)}): a restart would find it as it was before this change`, error);
     }
+  }
+
+  private newestViolations(playerId: string): PlayerViolation[] {
+    let newest = this.recentViolations.get(playerId);
+    if (!newest) {
+      newest = this.deps.store.playerViolations.recent(playerId, DETAIL_VIOLATIONS);
+      this.recentViolations.set(playerId, newest);
+    }
+    return newest;
+  }
+
+  /**
+   * Stores what a response broke, with the traffic entry of its exchange, and pushes each one. A
+   * store that fails loses them (with a warning), never the player's work: they are a diagnosis.
+   */
+  private noteViolations(player: Player, violations: readonly Violation[], exchange: PlayerExchange): void {
+    const at = exchange.startedAt + exchange.durationMs;
+    let stored: PlayerViolation[];
+    try {
+      stored = this.deps.store.playerViolations.addAll(
+        violations.map((v) => ({ at, playerId: player.id, level: v.severity === 'malformed' ? 'error' : 'warning', rule: v.rule, message: v.message, trafficId: exchange.trafficId })),
+      );
+    } catch (error) {
+      this.deps.warnings?.warn('player-saved', `could not store the contract violations of player ${player.id} (${messageOf(error)}): they are not kept`, error);
+      return;
+    }
+    const newest = this.newestViolations(player.id);
+    newest.push(...stored);
+    newest.splice(0, Math.max(0, newest.length - DETAIL_VIOLATIONS));
+    for (const violation of stored) this.deps.bus.emit('player.violation', violation);
+    // The detail carries the newest: it changed.
+    if (this.byGroup.get(player.groupId) === player) this.deps.bus.emit('player.changed', this.detail(player));
   }
 
   private record(record: TransitionRecord): void {

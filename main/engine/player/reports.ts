@@ -1,12 +1,17 @@
 /**
  * The report ledger (docs/contract/platform.md §2.3): prepares `update` and `final` reports from
- * the playing track, holds those due before a started-at-once load's first window, and posts
- * them. A `final` goes once per playback; a report never stops playback.
+ * the playing track, with the fields of the version its base URL names (report-version.ts), holds
+ * those due before a started-at-once load's first window, posts them, and reads what the server
+ * answers (docs/contract/console.md §5). A `final` goes once per playback; a report never stops
+ * playback.
  */
 import type { PlayerCore } from './core.js';
 import { awaitsFirstWindow, isUnnamed, type PreparedReport } from './context.js';
+import { reportIntervalsOf, type TimePlayedAnswer } from './contract-check.js';
 import { dispatchFailure } from './flows.js';
-import type { PlaybackReport } from './wire.js';
+import { reportForVersion, reportVersionOf } from './report-version.js';
+import type { TrackPlayback } from './track-playback.js';
+import { DEFAULT_POLICIES, type PlaybackReport } from './wire.js';
 
 /**
  * The `final` report of a track that stops because something replaces its queue (a new load, a
@@ -27,15 +32,27 @@ export function prepareCutOff(p: PlayerCore): PreparedReport | null {
   return p.ctx.atEnd || isUnnamed(p.ctx, p.ctx.track) ? null : prepareReport(p, 'final');
 }
 
-export function prepareReport(p: PlayerCore, type: PlaybackReport['type'], skipReportId?: string): PreparedReport | null {
-  if (!p.ctx.track || !p.ctx.queue || !p.ctx.track.hasStarted) return null;
-  return { target: p.ctx.queue.target, report: p.ctx.track.report(type, p.deps.clock.now(), p.ctx.window?.queueVersion ?? '', skipReportId) };
+/**
+ * The report of the playing track as of `at` (engine time; now unless a timer says when it was
+ * due), with the fields of the base URL's version.
+ */
+export function prepareReport(p: PlayerCore, type: PlaybackReport['type'], skipReportId?: string, at = p.deps.clock.now()): PreparedReport | null {
+  const { track, queue } = p.ctx;
+  if (!track || !queue || !track.hasStarted) return null;
+  const report = track.report(type, at, p.ctx.window?.queueVersion ?? '', skipReportId);
+  // An update of a track that is not playing is the one a pause sends (sendPlaybackActions): no
+  // other goes out while it is paused.
+  const action = type === 'final' && skipReportId !== undefined ? 'skip' : type === 'update' && !track.playing ? 'pause' : undefined;
+  const extras = { contextVersion: queue.contextVersion, reportId: track.reportId, action } as const;
+  return { target: queue.target, report: reportForVersion(report, reportVersionOf(queue.target.queueBaseUrl), extras) };
 }
 
-export function sendReport(p: PlayerCore, type: PlaybackReport['type'], skipReportId?: string): void {
-  const prepared = prepareReport(p, type, skipReportId);
+/** `at`: see prepareReport. No `update` for a playback whose server answered one it could not read. */
+export function sendReport(p: PlayerCore, type: PlaybackReport['type'], skipReportId?: string, at?: number): void {
+  if (type === 'update' && p.ctx.track?.updatesStopped) return;
+  const prepared = prepareReport(p, type, skipReportId, at);
   if (!prepared) return;
-  if (!awaitsFirstWindow(p.ctx)) return postReport(p, prepared);
+  if (!awaitsFirstWindow(p.ctx)) return postReport(p, prepared, { playback: p.ctx.track! });
   const playback = p.ctx.track!;
   const held = p.ctx.reportsUntilFirstWindow.filter((r) => r.playback === playback);
   if (type === 'update') {
@@ -45,19 +62,52 @@ export function sendReport(p: PlayerCore, type: PlaybackReport['type'], skipRepo
   p.ctx.reportsUntilFirstWindow.push({ playback, prepared });
 }
 
-/** `cutOff`: the report of a queue being replaced, whose 404 must not evict the new session. */
 /**
- * Sends a timePlayed report. `ofQueueBefore`: the cut-off report of the queue a load replaced;
- * its failure is that queue's (in the traffic log), not an error of the queue now playing.
+ * Sends a timePlayed report. `cutOff`: the report of a queue being replaced, whose 404 must not
+ * evict the new session. `ofQueueBefore`: the cut-off report of the queue a load replaced; its
+ * failure is that queue's (in the traffic log), not an error of the queue now playing.
+ * `playback`: the playback it reports, which an answer the player cannot read is about.
  */
-export function postReport(p: PlayerCore, { target, report }: PreparedReport, { cutOff = false, ofQueueBefore = false } = {}): void {
+export function postReport(
+  p: PlayerCore,
+  { target, report }: PreparedReport,
+  { cutOff = false, ofQueueBefore = false, playback }: { cutOff?: boolean; ofQueueBefore?: boolean; playback?: TrackPlayback } = {},
+): void {
   const epoch = p.ctx.epoch;
   const kind = cutOff ? 'cutOffReport' : 'report';
   void p.retries.send(kind, (retry) => p.deps.client.timePlayed(target, [report], retry)).then((result) => {
-    if (result.ok || epoch !== p.ctx.epoch || ofQueueBefore) return;
+    const ofThisQueue = epoch === p.ctx.epoch && !ofQueueBefore && !cutOff;
+    if (result.ok) {
+      // A held report (no playback given) is about the playing track if it names its item.
+      const about = playback ?? (ofThisQueue && p.ctx.track?.item.id === report.id ? p.ctx.track : undefined);
+      return takeAnswer(p, result.value, about, ofThisQueue);
+    }
+    if (epoch !== p.ctx.epoch || ofQueueBefore) return;
     // A report that fails never stops playback; a 404 still evicts the session (§7.1).
     dispatchFailure(p, kind, result.failure, result.exchange.requestId);
   });
+}
+
+/**
+ * What a 2xx answer to a report says (docs/contract/console.md §5): a context's `reports` and
+ * policies are taken, as from GET /context, when it is about the queue playing now; JSON the
+ * player cannot read stops the `update` reports of the playback the report was about (its final
+ * still goes). What the answer broke is a warning, noted with its exchange.
+ */
+function takeAnswer(p: PlayerCore, answer: TimePlayedAnswer, playback: TrackPlayback | undefined, ofThisQueue: boolean): void {
+  if (answer.kind === 'unreadable') {
+    if (!playback || playback.updatesStopped) return;
+    playback.stopUpdates();
+    if (playback === p.ctx.track) p.clearTimer('reportUpdate');
+    return p.changed();
+  }
+  if (answer.kind !== 'context' || !ofThisQueue || !p.ctx.queue) return;
+  if (answer.playbackPolicies) p.ctx.queue.policies = { ...DEFAULT_POLICIES, ...answer.playbackPolicies };
+  // Raised to the floor as a context's are (contract-check.ts).
+  if (answer.reports) p.ctx.queue.reports = reportIntervalsOf(answer.reports);
+  // The next update follows the intervals now in force.
+  armUpdateReport(p);
+  p.changed();
 }
 
 /**
@@ -94,20 +144,27 @@ export function heldReportsToPost(p: PlayerCore): { held: PreparedReport[]; fina
   return { held, final: finalHeld ? null : prepareCutOff(p) };
 }
 
-/** `update` reports after sendUpdateAfterMillis of play, then every periodicIntervalMillis. */
-export function armUpdateReport(p: PlayerCore): void {
+/**
+ * `update` reports after sendUpdateAfterMillis of play, then every periodicIntervalMillis; `from`
+ * is the engine time to count from (the due time of the update before). Each goes out as of the
+ * engine time its played time was due, not when its timer ran: a real timer runs a few ms late,
+ * and the report would say so (docs/contract/console.md §6).
+ */
+export function armUpdateReport(p: PlayerCore, from = p.deps.clock.now()): void {
+  p.clearTimer('reportUpdate');
   const track = p.ctx.track;
   const settings = p.ctx.queue?.reports;
-  if (!track?.playing || !settings) return;
+  if (!track?.playing || !settings || track.updatesStopped) return;
   const first = settings.sendUpdateAfterMillis;
   const every = settings.periodicIntervalMillis;
-  const played = track.durationPlayed(p.deps.clock.now());
+  const played = track.durationPlayed(from);
   let next: number | undefined;
   if (first !== undefined && played < first) next = first;
   else if (every !== undefined && every > 0) next = (first ?? 0) + Math.ceil((played - (first ?? 0) + 1) / every) * every;
   if (next === undefined) return;
-  p.setTimer('reportUpdate', next - played, () => {
-    sendReport(p, 'update');
-    armUpdateReport(p);
+  const due = from + (next - played);
+  p.setTimer('reportUpdate', Math.max(0, due - p.deps.clock.now()), () => {
+    sendReport(p, 'update', undefined, due);
+    armUpdateReport(p, due);
   });
 }

@@ -47,3 +47,28 @@ describe('TrackPlayback (docs/contract/platform.md §2.3)', () => {
     expect(t.untilPosition(100_000, 40_000)).toBe(60_000);
   });
 });
+
+describe('TrackPlayback on the engine clock (docs/contract/console.md §6)', () => {
+  it('ends a segment where the playhead reaches the end, however late the end is seen', () => {
+    const t = new TrackPlayback({ id: 'i1', track: { mediaUrl: 'https://m/1.mp3', durationMillis: 25_000 } });
+    t.play(1_000);
+    // The track-end timer ran 16 ms after the end was due.
+    expect(t.report('final', 26_016, 'v1')).toMatchObject({ durationPlayedMillis: 25_000, positionMillis: 25_000, positionMillisAtSegmentStart: 0 });
+    t.pause(26_016);
+    expect(t.durationPlayed(30_000)).toBe(25_000);
+    // A seek back plays on, and counts on (cumulative, §2.3).
+    t.seek(20_000, 30_000);
+    t.play(30_000);
+    expect(t.durationPlayed(40_000)).toBe(30_000);
+  });
+
+  it('keeps one reportId per playback, across a restart, and a new one for the next playback', () => {
+    const t = new TrackPlayback(item);
+    t.play(0);
+    t.stopUpdates();
+    const restored = TrackPlayback.restore(JSON.parse(JSON.stringify(t.save(5_000))));
+    expect(restored.reportId).toBe(t.reportId);
+    expect(restored.updatesStopped).toBe(true);
+    expect(new TrackPlayback(item).reportId).not.toBe(t.reportId);
+  });
+});

@@ -3,7 +3,12 @@
  * `durationPlayedMillis` adds up every played segment (seeks included, so it may exceed the
  * track), `timeSincePlaybackMillis` runs from the start of this track's playback through pauses,
  * `positionMillisAtSegmentStart` is where the current segment began (e.g. the last resume).
+ *
+ * A segment ends when the playhead reaches the end of the track, at the engine time it was due
+ * to, not when the timer that says so ran: a real timer fires a few ms late, and a 25,000 ms
+ * track reported 25,016 played.
  */
+import { randomUUID } from 'node:crypto';
 import type { PlaybackReport, QueueItem } from './wire.js';
 import { DEFAULT_TRACK_MILLIS } from './wire.js';
 
@@ -13,6 +18,10 @@ export interface SavedTrack {
   startedAt: number | null;
   playedMillis: number;
   positionMillis: number;
+  /** Absent in records written before reports carried it: the playback gets a new one. */
+  reportId?: string;
+  /** Its server answered a report with what it cannot read (see `stopUpdates`). */
+  updatesStopped?: boolean;
 }
 
 export class TrackPlayback {
@@ -23,6 +32,13 @@ export class TrackPlayback {
   /** Engine time the open segment began; null while not playing. */
   private segmentStartedAt: number | null = null;
   private segmentStartPosition: number;
+  /**
+   * Names this playback in its reports (v2.3 `reportId`, see report-version.ts): the same in its
+   * updates and its final, another for the next playback of the same item.
+   */
+  private playbackReportId: string = randomUUID();
+  /** No more `update` reports for this playback (docs/contract/console.md §5); its final still goes. */
+  private updatesStoppedFlag = false;
 
   constructor(
     private playedItem: QueueItem,
@@ -55,13 +71,34 @@ export class TrackPlayback {
     return this.startedAt !== null;
   }
 
+  get reportId(): string {
+    return this.playbackReportId;
+  }
+
+  get updatesStopped(): boolean {
+    return this.updatesStoppedFlag;
+  }
+
+  /** Its server answered a report with JSON it cannot read: no more updates for the rest of it. */
+  stopUpdates(): void {
+    this.updatesStoppedFlag = true;
+  }
+
   position(now: number): number {
-    const inSegment = this.segmentStartedAt === null ? 0 : now - this.segmentStartedAt;
-    return Math.min(this.durationMillis, this.segmentStartPosition + inSegment);
+    return Math.min(this.durationMillis, this.segmentStartPosition + this.inSegment(now));
   }
 
   durationPlayed(now: number): number {
-    return this.playedBefore + (this.segmentStartedAt === null ? 0 : now - this.segmentStartedAt);
+    return this.playedBefore + this.inSegment(now);
+  }
+
+  /**
+   * Played time of the open segment at `now`: it stops where the playhead reaches the end of the
+   * track, at the time that was due (the track-end timer may run later).
+   */
+  private inSegment(now: number): number {
+    if (this.segmentStartedAt === null) return 0;
+    return Math.max(0, Math.min(now - this.segmentStartedAt, this.durationMillis - this.segmentStartPosition));
   }
 
   /** Engine ms until the playhead reaches `position` while playing. */
@@ -78,7 +115,7 @@ export class TrackPlayback {
   pause(now: number): void {
     if (this.segmentStartedAt === null) return;
     const position = this.position(now);
-    this.playedBefore += now - this.segmentStartedAt;
+    this.playedBefore += this.inSegment(now);
     this.segmentStartedAt = null;
     this.segmentStartPosition = position;
   }
@@ -89,6 +126,8 @@ export class TrackPlayback {
       startedAt: this.startedAt,
       playedMillis: this.durationPlayed(now),
       positionMillis: this.position(now),
+      reportId: this.reportId,
+      ...(this.updatesStoppedFlag ? { updatesStopped: true } : {}),
     };
   }
 
@@ -101,6 +140,8 @@ export class TrackPlayback {
     const track = new TrackPlayback(saved.item, saved.positionMillis);
     track.startedAt = saved.startedAt;
     track.playedBefore = saved.playedMillis;
+    if (saved.reportId !== undefined) track.playbackReportId = saved.reportId;
+    track.updatesStoppedFlag = saved.updatesStopped === true;
     return track;
   }
 

@@ -35,6 +35,8 @@ export interface StubOptions {
   items?: QueueItem[];
   policies?: Partial<PlaybackPolicies>;
   reports?: ReportSettings;
+  /** The version its base URL names (report items follow it): v2.0, the platform contract's, unless said. */
+  version?: string;
 }
 
 export class StubCloudQueue {
@@ -43,6 +45,8 @@ export class StubCloudQueue {
   reports: ReportSettings;
   version = 1;
   contextVersion = 1;
+  /** The cloud queue version in the base URL (`v2.0`, `v2.3`…). */
+  readonly apiVersion: string;
   readonly requests: RecordedRequest[] = [];
   private scripts: Script[] = [];
   private readonly hanging = new Set<FastifyReply>();
@@ -54,23 +58,25 @@ export class StubCloudQueue {
     this.items = options.items ?? tracks(20);
     this.policies = options.policies ?? {};
     this.reports = options.reports ?? {};
+    this.apiVersion = options.version ?? 'v2.0';
   }
 
   async start(): Promise<this> {
     const app = Fastify({ logger: false, forceCloseConnections: true });
-    app.get('/q/v2.3/context', (req, reply) => this.handle('context', req, reply, () => ({
+    const base = `/q/${this.apiVersion}`;
+    app.get(`${base}/context`, (req, reply) => this.handle('context', req, reply, () => ({
       contextVersion: String(this.contextVersion),
       queueVersion: String(this.version),
       container: { name: 'Stub', type: 'playlist', id: { objectId: 'stub' } },
       reports: this.reports,
       playbackPolicies: this.policies,
     })));
-    app.get('/q/v2.3/itemWindow', (req, reply) => this.handle('itemWindow', req, reply, () => this.window(req.query as Record<string, string>, reply)));
-    app.get('/q/v2.3/version', (req, reply) => this.handle('version', req, reply, () => ({ queueVersion: String(this.version), contextVersion: String(this.contextVersion) })));
-    app.post('/q/v2.3/timePlayed', (req, reply) => this.handle('timePlayed', req, reply, () => reply.code(204).send()));
+    app.get(`${base}/itemWindow`, (req, reply) => this.handle('itemWindow', req, reply, () => this.window(req.query as Record<string, string>, reply)));
+    app.get(`${base}/version`, (req, reply) => this.handle('version', req, reply, () => ({ queueVersion: String(this.version), contextVersion: String(this.contextVersion) })));
+    app.post(`${base}/timePlayed`, (req, reply) => this.handle('timePlayed', req, reply, () => reply.code(204).send()));
     await app.listen({ host: '127.0.0.1', port: 0 });
     const address = app.server.address();
-    this.baseUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/q/v2.3/`;
+    this.baseUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}${base}/`;
     this.app = app;
     return this;
   }

@@ -23,8 +23,10 @@ const HAR_DEFAULT_LIMIT = 10_000;
 export function trafficCommandHandlers(
   recorder: TrafficRecorder,
   log: Pick<TrafficLogStore, 'entryIds' | 'page' | 'locate' | 'get' | 'latestIds'>,
-  store: Pick<Store, 'playerTransitions'>,
+  store: Pick<Store, 'playerTransitions' | 'playerViolations'>,
 ): Pick<CommandHandlers, Names> {
+  // A violation names the player's own entry by id; the console's server logs the same request
+  // (same request id) as an entry of its own, which broke nothing.
   const present = (entry: StoredTrafficEntry, reveal = false, withTransitions = false): TrafficEntry =>
     presentEntry(
       entry,
@@ -32,6 +34,7 @@ export function trafficCommandHandlers(
       withTransitions && entry.requestId
         ? store.playerTransitions.causedBy(entry.requestId).map(({ seq, playerId, from, to, transition, at }) => ({ seq, playerId, from, to, transition, at }))
         : [],
+      withTransitions && entry.target === 'player' ? store.playerViolations.forTraffic(entry.id) : [],
     );
 
   return {

@@ -9,8 +9,13 @@ import { redactBody, redactHeaders, redactUrl } from './redact.js';
 
 export const REVEAL_GONE = `The secrets of this entry are no longer in memory, so they stay masked: the traffic log stores them masked, and the running console holds them for its newest ${HELD_ENTRIES.toLocaleString('en-US')} entries only (none from before it started).`;
 
-/** An entry as shown: secrets masked unless revealed, with the transitions its answer caused. */
-export function presentEntry(entry: StoredTrafficEntry, reveal: boolean, transitions: TrafficEntry['transitions'] = []): TrafficEntry {
+/** An entry as shown: secrets masked unless revealed, with the transitions its answer caused and the violations found in it. */
+export function presentEntry(
+  entry: StoredTrafficEntry,
+  reveal: boolean,
+  transitions: TrafficEntry['transitions'] = [],
+  violations: TrafficEntry['violations'] = [],
+): TrafficEntry {
   const { secretsMasked, cut, ...stored } = entry;
   // What is still masked is shown as the log holds it (masking a mask changes nothing).
   const shown = reveal && !secretsMasked;
@@ -26,5 +31,6 @@ export function presentEntry(entry: StoredTrafficEntry, reveal: boolean, transit
     revealed: shown,
     ...(reveal && secretsMasked ? { revealNote: REVEAL_GONE } : {}),
     transitions,
+    violations,
   };
 }

@@ -72,19 +72,21 @@ export class TrafficRecorder {
     return this.settings;
   }
 
-  add(entry: NewTrafficEntry): void {
-    if (!this.current.capture) return;
+  /** Captures an exchange; answers the id its entry gets, or null when capture is off. */
+  add(entry: NewTrafficEntry): number | null {
+    if (!this.current.capture) return null;
     // Bodies are cut before masking reads them; headers after, so that a long token is held whole.
     cutBodies(entry);
     maskEntry(entry);
     cutHeaders(entry);
     const { repo } = this.deps;
-    repo.capture(entry);
+    const id = repo.capture(entry);
     if (repo.stagedEntries >= FLUSH_AT || repo.stagedBytes >= FLUSH_BYTES) this.flush();
     else if (!this.timer) {
       this.timer = setTimeout(() => this.flush(), FLUSH_EVERY_MS);
       this.timer.unref();
     }
+    return id;
   }
 
   /**

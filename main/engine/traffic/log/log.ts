@@ -141,12 +141,15 @@ export class TrafficLog implements TrafficLogStore {
   }
 
   /**
-   * Encodes an exchange into the segment the next `commit` writes (its id is given then). Costs
-   * no SQL: capture calls it on every request.
+   * Encodes an exchange into the segment the next `commit` writes. Costs no SQL: capture calls it
+   * on every request. Answers the id the entry gets when it is written (commits give ids in
+   * capture order), so that what refers to the exchange (a player's violations) can name it now.
    */
-  capture(entry: NewTrafficEntry): void {
+  capture(entry: NewTrafficEntry): number {
+    const id = this.nextId + this.writer.count;
     if (entry.held) this.heldStaged.push([this.writer.count, entry.held]);
     this.writer.add(entry, this.bodies.idOf(entry.url, entry.responseBody, this.uses), this.index.reasonKey(entry.reason), requestIdKey(entry.requestId));
+    return id;
   }
 
   /** Entries captured and not yet written. */
@@ -226,8 +229,12 @@ export class TrafficLog implements TrafficLogStore {
     return this.droppedTo(edge);
   }
 
-  /** Empties the log, with what was captured and not yet written; ids go on from where they were. */
+  /**
+   * Empties the log, with what was captured and not yet written; ids go on from where they were,
+   * past those `capture` promised to the entries not written: no later entry takes their id.
+   */
   clear(): number {
+    this.nextId += this.writer.count;
     this.writer.reset();
     this.heldStaged = [];
     this.uses = new Set();

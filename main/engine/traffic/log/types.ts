@@ -7,10 +7,10 @@ import type { NewTrafficEntry } from './codec.js';
 
 export type { NewTrafficEntry } from './codec.js';
 /**
- * An entry as the log reads it: what the API serves before redaction, without the transitions it
- * caused, with the secrets capture masked put back while memory holds them (see `held.ts`).
+ * An entry as the log reads it: what the API serves before redaction, without the transitions and
+ * violations it caused, with the secrets capture masked put back while memory holds them (see `held.ts`).
  */
-export type StoredTrafficEntry = Omit<TrafficEntry, 'redacted' | 'transitions' | 'revealed' | 'revealNote' | 'cut'> & {
+export type StoredTrafficEntry = Omit<TrafficEntry, 'redacted' | 'transitions' | 'violations' | 'revealed' | 'revealNote' | 'cut'> & {
   cut?: TrafficCut | null;
   /** Secrets capture masked are still masked in it: memory no longer holds them, so nothing can reveal them. */
   secretsMasked?: boolean;
@@ -29,8 +29,11 @@ export interface Committed {
 export type TrafficCursor = { afterId: number } | { fromAt: number };
 
 export interface TrafficLogStore {
-  /** Encodes an exchange into what the next `commit` writes; costs no SQL (capture calls it on every request). */
-  capture(entry: NewTrafficEntry): void;
+  /**
+   * Encodes an exchange into what the next `commit` writes; costs no SQL (capture calls it on every
+   * request). Answers the id the entry gets once written (unless that write fails).
+   */
+  capture(entry: NewTrafficEntry): number;
   /** Entries captured and not yet written. */
   readonly stagedEntries: number;
   /** About how many bytes the entries not yet written take. */

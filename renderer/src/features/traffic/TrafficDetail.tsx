@@ -1,6 +1,7 @@
 /**
  * One exchange in full: what was asked and answered (headers and bodies, JSON pretty-printed),
- * with secrets masked until "Reveal secrets", and a link to each player transition its answer
+ * with secrets masked until "Reveal secrets", what its answer broke of the contract (the
+ * violations the player that made it stored), and a link to each player transition its answer
  * caused, which opens the Player page on that transition. The log stores secrets masked; reveal
  * shows what the running console still holds, and says so when it holds nothing. A part capture
  * cut to keep the entry within its size says where it was cut (docs/contract/console.md §9).
@@ -103,12 +104,33 @@ export function TrafficDetail({ id }: { id: number | null }) {
               {entry.revealNote}
             </p>
           )}
+          <Violations entry={entry} />
           <Transitions entry={entry} />
           <Exchange title="Request" headers={entry.requestHeaders} body={entry.requestBody} headersCut={entry.cut?.requestHeaders} bodyCut={entry.cut?.requestBody} />
           <Exchange title="Response" headers={entry.responseHeaders} body={entry.responseBody} headersCut={entry.cut?.responseHeaders} bodyCut={entry.cut?.responseBody} />
         </>
       )}
     </aside>
+  );
+}
+
+/** What the server's developer must fix in this answer (docs/contract/console.md §5). */
+function Violations({ entry }: { entry: TrafficEntry }) {
+  if (entry.violations.length === 0) return null;
+  return (
+    <section className="detail-section" aria-label="Contract violations">
+      <h3>Contract violations in this answer</h3>
+      <ul className="entry-violations">
+        {entry.violations.map((v) => (
+          <li key={v.id} data-level={v.level}>
+            <span className="badge">{v.level}</span> <code>{v.rule}</code> {v.message}{' '}
+            <a href={`#/player?player=${encodeURIComponent(v.playerId)}`} className="muted">
+              {v.playerId}
+            </a>
+          </li>
+        ))}
+      </ul>
+    </section>
   );
 }
 

@@ -18,19 +18,24 @@ import { useTrafficLive } from './useTrafficLive';
 import { useTrafficView } from './view-state';
 import './traffic.css';
 
-/** The request a link names: `#/traffic?request=<X-Request-Id>` (a transition's, on the Player page). */
-function linkedRequest(hash: string): string | null {
+/**
+ * What a link names: `#/traffic?request=<X-Request-Id>` (a transition's, on the Player page) or
+ * `#/traffic?entry=<id>` (a contract violation's).
+ */
+function linkParam(hash: string, name: 'request' | 'entry'): string | null {
   const query = hash.indexOf('?');
-  return query === -1 ? null : new URLSearchParams(hash.slice(query + 1)).get('request');
+  return query === -1 ? null : new URLSearchParams(hash.slice(query + 1)).get(name);
 }
 
 /**
- * Follows a link to one request's exchanges: only those, the player's own open. The link is then
- * taken out of the address, so Back, Forward or a reload find the log as it was left, not the
- * link again.
+ * Follows a link to one request's exchanges: only those, the player's own open; or to one entry:
+ * the whole log, that entry open and in view. The link is then taken out of the address, so Back,
+ * Forward or a reload find the log as it was left, not the link again.
  */
 function followLink(api: ReturnType<typeof useApi>): void {
-  const requestId = linkedRequest(window.location.hash);
+  const entry = Number(linkParam(window.location.hash, 'entry'));
+  if (Number.isInteger(entry) && entry > 0) return followEntryLink(api, entry);
+  const requestId = linkParam(window.location.hash, 'request');
   if (!requestId) return;
   window.history.replaceState(null, '', '#/traffic');
   const { set, linked } = useTrafficView.getState();
@@ -38,6 +43,16 @@ function followLink(api: ReturnType<typeof useApi>): void {
   void api.call('traffic.page', { filter: { requestId }, offset: 0, limit: 10 }).then(({ rows }) => {
     const index = Math.max(0, rows.findIndex((row) => row.target === 'player'));
     if (rows[index] && useTrafficView.getState().filter.requestId === requestId) set({ opened: rows[index].id, active: index });
+  }, () => undefined);
+}
+
+function followEntryLink(api: ReturnType<typeof useApi>, id: number): void {
+  window.history.replaceState(null, '', '#/traffic');
+  const { set, linked } = useTrafficView.getState();
+  set({ filter: {}, follow: false, active: null, opened: id, scrollTop: 0, linked: linked + 1 });
+  // Its row in view, if the log still holds it (the detail says when it does not).
+  void api.call('traffic.locate', { filter: {}, id }).then(({ index }) => {
+    if (index !== null && useTrafficView.getState().opened === id) set({ active: index });
   }, () => undefined);
 }
 
