@@ -111,9 +111,12 @@ test.describe('the OAuth page in Chromium', () => {
     await expect(login.page.getByRole('heading', { name: 'The sample integration is signed in' })).toBeVisible();
     await expect(login.page.getByRole('list', { name: 'Households' })).toHaveText('Demo Household');
 
-    for (const kind of ['authorize', 'login', 'consent', 'redirect', 'callback', 'token', 'api_call'] as const) {
+    for (const kind of ['authorize', 'login', 'consent', 'redirect', 'callback', 'token'] as const) {
       await expect(oauth.step(kind)).toHaveCount(1);
     }
+    // Listing the households, then subscribing to events (docs/events.md): every call is on the timeline.
+    await expect(oauth.step('api_call').filter({ hasText: '/api/v1/households' }).first()).toBeVisible();
+    await expect(oauth.step('api_call').filter({ hasText: '/subscription' }).first()).toBeVisible();
     await oauth.step('token').getByText('code exchanged for tokens').click();
     await expect(oauth.step('token').getByText('Authorization header')).toBeVisible();
     await expect(oauth.step('token').getByText('PKCE: code_verifier matches the code_challenge')).toBeVisible();

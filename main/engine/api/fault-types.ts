@@ -2,7 +2,8 @@
  * Failure injection as hosts see it (docs/contract/console.md §7 faults row): one rule model for the console's
  * own servers and for the player's HTTP client. Pure types, shared with the renderer.
  */
-export const FAULT_TARGETS = ['login', 'control', 'cloudQueue', 'player'] as const;
+/** `events` injects at the console's event deliveries, as `player` does in the player's client (docs/events.md). */
+export const FAULT_TARGETS = ['login', 'control', 'cloudQueue', 'player', 'events'] as const;
 export type FaultTarget = (typeof FAULT_TARGETS)[number];
 
 export interface FaultMatch {

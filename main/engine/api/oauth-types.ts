@@ -11,6 +11,10 @@ export const OAUTH_SCOPE = 'playback-control-all';
 /** What the console says of a redirect URI that only works on this machine (docs/contract/console.md §2). */
 export const LOOPBACK_WARNING = 'production would reject this';
 
+/** refreshGraceSec unless an integration sets it (docs/contract/console.md §2), and the most it may be. */
+export const REFRESH_GRACE_DEFAULT_SEC = 30;
+export const REFRESH_GRACE_MAX_SEC = 3_600;
+
 export interface LoginSettings {
   /** Skip the login and consent pages (scripted runs). */
   autoApprove: boolean;
@@ -36,6 +40,8 @@ export interface ClientKeyView {
   secretSetAt: number;
   createdAt: number;
   redirectUris: RedirectUriView[];
+  /** Where the console sends this key's events (docs/events.md); null: none, and subscribing is refused. */
+  eventCallbackUrl: string | null;
 }
 
 export interface IntegrationView {
@@ -45,6 +51,11 @@ export interface IntegrationView {
   category: string;
   /** Refresh token rotation with reuse detection (docs/contract/console.md §2); on by default. */
   rotateRefreshTokens: boolean;
+  /**
+   * Seconds a refresh token just rotated away still answers, with a new access token and the
+   * current refresh token, revoking nothing (docs/contract/console.md §2); 0: strict rotation.
+   */
+  refreshGraceSec: number;
   /** The console's own sample integration (registered on the console's callback URL). */
   sample: boolean;
   createdAt: number;
@@ -193,7 +204,8 @@ export type FlowStepDetail =
       checks: FlowCheck[];
       status: number;
       error?: OAuthErrorView;
-      issued?: { accessToken: string; refreshToken: string; expiresIn: number; scope: string; rotated: boolean };
+      /** `reusedWithinGrace`: a rotated refresh token presented again within its integration's refreshGraceSec. */
+      issued?: { accessToken: string; refreshToken: string; expiresIn: number; scope: string; rotated: boolean; reusedWithinGrace?: true };
     }
   | { kind: 'revocation'; reason: string; tokensRevoked: number; grantId: string }
   | { kind: 'api_call'; method: string; path: string; status: number; token: string; accepted: boolean; reason?: string }

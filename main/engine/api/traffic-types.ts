@@ -3,8 +3,10 @@
  * player makes. Pure types, shared with the renderer.
  */
 import type { FaultHit } from './fault-types.js';
+import type { PlayerViolation } from './player-types.js';
 
-export const TRAFFIC_TARGETS = ['console', 'login', 'control', 'cloudQueue', 'player'] as const;
+/** `events`: the console's event deliveries to integrations (docs/events.md). Appended: the log stores a target as its index here. */
+export const TRAFFIC_TARGETS = ['console', 'login', 'control', 'cloudQueue', 'player', 'events'] as const;
 export type TrafficTarget = (typeof TRAFFIC_TARGETS)[number];
 
 /**
@@ -66,6 +68,8 @@ export interface TrafficEntry extends TrafficSummary {
   revealNote?: string;
   /** Player transitions this request's answer caused. */
   transitions: { seq: number; playerId: string; from: string; to: string; transition: string; at: number }[];
+  /** What this exchange's answer broke of the contract, as the player that made it stored it (docs/contract/console.md §5). */
+  violations: PlayerViolation[];
 }
 
 /** The most entries one export takes: a HAR file or a repro bundle. */

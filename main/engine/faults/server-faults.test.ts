@@ -20,13 +20,13 @@ beforeEach(async () => {
   await admin(engine, 'DELETE', '/traffic');
 });
 
-const PATHS: Record<Exclude<FaultTarget, 'player'>, string> = {
+const PATHS: Record<Exclude<FaultTarget, 'player' | 'events'>, string> = {
   login: '/login/v3/oauth/access',
   control: '/api/v1/households',
   cloudQueue: '/queues/q1/v2.3/itemWindow?reason=refresh',
 };
 
-function url(target: Exclude<FaultTarget, 'player'>): string {
+function url(target: Exclude<FaultTarget, 'player' | 'events'>): string {
   return `${engine.urls[target]}${PATHS[target]}`;
 }
 

@@ -15,6 +15,7 @@ export type OAuthCommandName =
   | 'integrations.update'
   | 'integrations.delete'
   | 'integrations.keys.create'
+  | 'integrations.keys.update'
   | 'integrations.keys.regenerateSecret'
   | 'integrations.keys.delete'
   | 'integrations.redirectUris.add'
@@ -49,7 +50,8 @@ export function oauthCommands(deps: OAuthCommandDeps): Pick<CommandHandlers, OAu
     'integrations.get': ({ id }) => manager.get(id),
     'integrations.update': ({ id, ...changes }) => manager.update(id, changes),
     'integrations.delete': ({ id }) => manager.delete(id),
-    'integrations.keys.create': ({ id, name, redirectUris }) => manager.createKey(id, { name, ...(redirectUris ? { redirectUris } : {}) }),
+    'integrations.keys.create': ({ id, name, redirectUris, eventCallbackUrl }) => manager.createKey(id, { name, ...(redirectUris ? { redirectUris } : {}), ...(eventCallbackUrl !== undefined ? { eventCallbackUrl } : {}) }),
+    'integrations.keys.update': ({ id, keyId, eventCallbackUrl }) => manager.updateKey(id, keyId, eventCallbackUrl !== undefined ? { eventCallbackUrl } : {}),
     'integrations.keys.regenerateSecret': ({ id, keyId }) => manager.regenerateSecret(id, keyId),
     'integrations.keys.delete': ({ id, keyId }) => manager.deleteKey(id, keyId),
     'integrations.redirectUris.add': ({ id, keyId, uri }) => manager.addRedirectUri(id, keyId, uri),

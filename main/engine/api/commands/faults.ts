@@ -14,8 +14,8 @@ import {
 import type { HarLog } from '../har-types.js';
 import { Empty, HeaderValue, Id, Whole } from './shared.js';
 
-const Target = Type.Union([Type.Literal('login'), Type.Literal('control'), Type.Literal('cloudQueue'), Type.Literal('player')]);
-const TrafficTargetSchema = Type.Union([Type.Literal('console'), Type.Literal('login'), Type.Literal('control'), Type.Literal('cloudQueue'), Type.Literal('player')]);
+const Target = Type.Union([Type.Literal('login'), Type.Literal('control'), Type.Literal('cloudQueue'), Type.Literal('player'), Type.Literal('events')]);
+const TrafficTargetSchema = Type.Union([Type.Literal('console'), Type.Literal('login'), Type.Literal('control'), Type.Literal('cloudQueue'), Type.Literal('player'), Type.Literal('events')]);
 
 export const FaultActionSchema = Type.Union([
   Type.Object({

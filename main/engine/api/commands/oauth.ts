@@ -4,6 +4,7 @@
  */
 import Type from 'typebox';
 import { command } from '../command.js';
+import { REFRESH_GRACE_MAX_SEC } from '../oauth-types.js';
 import type {
   ClientKeyView,
   CreatedIntegration,
@@ -24,7 +25,11 @@ const Description = Type.String({ maxLength: 1000 });
 const Category = Type.String({ maxLength: 100 });
 const Uri = Type.String({ maxLength: 2048 });
 const RedirectUris = Type.Array(Uri, { maxItems: 20 });
+/** Seconds a rotated refresh token still answers (docs/contract/console.md §2); 0: strict. */
+const RefreshGraceSec = Type.Integer({ minimum: 0, maximum: REFRESH_GRACE_MAX_SEC });
 const KeyRef = Type.Object({ id: Type.String({ minLength: 1 }), keyId: Type.String({ minLength: 1 }) });
+/** A key's event callback URL (docs/contract/console.md §7 event callbacks); checked by the manager. */
+const EventCallbackUrl = Type.String({ maxLength: 2048 });
 
 export const oauthCommands = {
   'integrations.list': command<IntegrationView[]>()({
@@ -41,6 +46,8 @@ export const oauthCommands = {
       redirectUris: RedirectUris,
       keyName: Type.Optional(Name),
       rotateRefreshTokens: Type.Optional(Type.Boolean()),
+      refreshGraceSec: Type.Optional(RefreshGraceSec),
+      eventCallbackUrl: Type.Optional(EventCallbackUrl),
     }),
     http: { method: 'POST', path: '/integrations' },
   }),
@@ -50,13 +57,14 @@ export const oauthCommands = {
     http: { method: 'GET', path: '/integrations/:id' },
   }),
   'integrations.update': command<IntegrationView>()({
-    summary: 'Edits name, description, category, or refresh token rotation.',
+    summary: 'Edits name, description, category, refresh token rotation, or the refresh grace window (`refreshGraceSec`, 0 = strict).',
     input: Type.Object({
       id: Type.String({ minLength: 1 }),
       name: Type.Optional(Name),
       description: Type.Optional(Description),
       category: Type.Optional(Category),
       rotateRefreshTokens: Type.Optional(Type.Boolean()),
+      refreshGraceSec: Type.Optional(RefreshGraceSec),
     }),
     http: { method: 'PATCH', path: '/integrations/:id' },
   }),
@@ -67,8 +75,13 @@ export const oauthCommands = {
   }),
   'integrations.keys.create': command<IssuedClientSecret>()({
     summary: 'Adds a named client key; the answer carries its secret, shown this once.',
-    input: Type.Object({ id: Type.String({ minLength: 1 }), name: Name, redirectUris: Type.Optional(RedirectUris) }),
+    input: Type.Object({ id: Type.String({ minLength: 1 }), name: Name, redirectUris: Type.Optional(RedirectUris), eventCallbackUrl: Type.Optional(EventCallbackUrl) }),
     http: { method: 'POST', path: '/integrations/:id/keys' },
+  }),
+  'integrations.keys.update': command<ClientKeyView>()({
+    summary: 'Sets a key\u2019s event callback URL (http or https, loopback allowed), or removes it with null; its events are signed with the key\u2019s secret.',
+    input: Type.Object({ id: Type.String({ minLength: 1 }), keyId: Type.String({ minLength: 1 }), eventCallbackUrl: Type.Optional(Type.Union([EventCallbackUrl, Type.Null()])) }),
+    http: { method: 'PATCH', path: '/integrations/:id/keys/:keyId' },
   }),
   'integrations.keys.regenerateSecret': command<IssuedClientSecret>()({
     summary: 'Gives a key a new secret (shown this once); the old one stops working at once.',

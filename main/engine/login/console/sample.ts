@@ -4,8 +4,15 @@
  * console's port on every start, and its callback is the integration's server side: it checks
  * the state, exchanges the code over real HTTP with Basic auth and PKCE, and lists the
  * households with the token. Its secret lives only in memory; each start gives it a new one.
+ *
+ * It also receives events (docs/events.md), as an integration's event handler would: its key's
+ * event callback URL is a route of its own on the console listener, it subscribes to its
+ * households' groups and to each group's playback after the token exchange, checks the signature
+ * of every event, and lists the newest it received on a page of its own.
  */
 import type { FastifyInstance } from 'fastify';
+import type { IncomingHttpHeaders } from 'node:http';
+import { EVENT_HEADERS, eventSignature } from '../../event-delivery/signature.js';
 import { OAUTH_SCOPE, type FlowOrigin, type StartedFlow } from '../../api/oauth-types.js';
 import type { ServiceUrls } from '../../api/types.js';
 import { basicHeader } from '../client-auth/basic-auth.js';
@@ -18,6 +25,25 @@ import { hintOf, mask, maskSecretParams, randomSecret, s256 } from '../secrets.j
 import type { FlowStarts } from './flow-starts.js';
 
 export const SAMPLE_NAME = 'Sample integration';
+/** The sample's event callback, on the console listener. */
+export const SAMPLE_EVENTS_PATH = '/sample/events';
+/** Events its page lists, the newest. */
+const MAX_SAMPLE_EVENTS = 50;
+const MAX_EVENT_BODY = 64 * 1024;
+
+/** One event as the sample received it. */
+export interface SampleEvent {
+  /** 1 for the first it received in this run. */
+  n: number;
+  seqId: string;
+  namespace: string;
+  type: string;
+  target: string;
+  householdId: string;
+  signatureValid: boolean;
+  /** The start of the body, as received. */
+  body: string;
+}
 const SAMPLE_DESCRIPTION = "The console's own sample app: one click runs the whole flow and lists your households with the token.";
 
 interface SampleClient {
@@ -37,6 +63,8 @@ export interface SampleDeps {
 
 export class SampleIntegration {
   private client: SampleClient | null = null;
+  private readonly events: SampleEvent[] = [];
+  private received = 0;
 
   constructor(private readonly deps: SampleDeps) {}
 
@@ -47,7 +75,7 @@ export class SampleIntegration {
     const existing = manager.list().find((i) => i.sample);
     if (!existing) {
       const created = manager.create(
-        { name: SAMPLE_NAME, description: SAMPLE_DESCRIPTION, category: 'Sample', redirectUris: [redirectUri], keyName: 'Sample key' },
+        { name: SAMPLE_NAME, description: SAMPLE_DESCRIPTION, category: 'Sample', redirectUris: [redirectUri], keyName: 'Sample key', eventCallbackUrl: this.eventsUrl() },
         { sample: true, skipRedirectChecks: true },
       );
       const key = created.keys[0]!;
@@ -61,7 +89,70 @@ export class SampleIntegration {
       const issued = manager.regenerateSecret(existing.id, key.id);
       this.client = { integrationId: existing.id, keyId: key.id, clientId: key.clientId, clientSecret: issued.clientSecret, redirectUri };
     }
+    // Its events come to its own receiver, at the console's URL of this run (after the secret: they are signed with it).
+    if (key.eventCallbackUrl !== this.eventsUrl()) manager.updateKey(existing.id, key.id, { eventCallbackUrl: this.eventsUrl() });
     return this.client;
+  }
+
+  /** An event at the sample's callback: kept (the newest) with whether its signature holds; 401 when it does not. */
+  receiveEvent(headers: IncomingHttpHeaders, body: unknown): number {
+    const header = (name: string) => String(headers[name.toLowerCase()] ?? '');
+    const values = {
+      seqId: header(EVENT_HEADERS.seqId),
+      namespace: header(EVENT_HEADERS.namespace),
+      type: header(EVENT_HEADERS.type),
+      targetType: header(EVENT_HEADERS.targetType),
+      targetValue: header(EVENT_HEADERS.targetValue),
+    };
+    const client = this.client;
+    // Checked as docs/events.md tells an integration to: from the headers, its client id and its secret.
+    const expected = client ? eventSignature(values, client.clientId, client.clientSecret) : null;
+    const signatureValid = expected !== null && expected === header(EVENT_HEADERS.signature);
+    const text = typeof body === 'string' ? body : JSON.stringify(body) ?? '';
+    this.events.push({
+      n: ++this.received,
+      seqId: values.seqId,
+      namespace: values.namespace,
+      type: values.type,
+      target: `${values.targetType} ${values.targetValue}`,
+      householdId: header(EVENT_HEADERS.householdId),
+      signatureValid,
+      body: text.length > 600 ? `${text.slice(0, 600)}…` : text,
+    });
+    if (this.events.length > MAX_SAMPLE_EVENTS) this.events.splice(0, this.events.length - MAX_SAMPLE_EVENTS);
+    return signatureValid ? 200 : 401;
+  }
+
+  /** The newest events received, newest first. */
+  receivedEvents(): SampleEvent[] {
+    return [...this.events].reverse();
+  }
+
+  private eventsUrl(): string {
+    return `${this.deps.urls().console}${SAMPLE_EVENTS_PATH}`;
+  }
+
+  /**
+   * Subscribes with the token to each household's groups and to each group's playback, as an
+   * integration does once it is connected; says what it did in lines for the result page.
+   */
+  private async subscribe(accessToken: string, householdIds: string[]): Promise<string[]> {
+    const control = `${this.deps.urls().control}/api/v1`;
+    const post = (path: string) => fetch(`${control}${path}`, { method: 'POST', headers: { authorization: `Bearer ${accessToken}` } });
+    const lines: string[] = [];
+    try {
+      for (const householdId of householdIds) {
+        const groupsAnswer = await post(`/households/${encodeURIComponent(householdId)}/groups/subscription`);
+        lines.push(`POST /api/v1/households/${householdId}/groups/subscription: ${groupsAnswer.status}`);
+        const listed = await fetch(`${control}/households/${encodeURIComponent(householdId)}/groups`, { headers: { authorization: `Bearer ${accessToken}` } });
+        const groups = listed.ok ? (((await listed.json()) as { groups?: { id: string; name: string }[] }).groups ?? []) : [];
+        const statuses = await Promise.all(groups.map(async (g) => `${g.name} ${(await post(`/groups/${encodeURIComponent(g.id)}/playback/subscription`)).status}`));
+        if (statuses.length > 0) lines.push(`POST …/playback/subscription for each group: ${statuses.join(', ')}`);
+      }
+    } catch (failure) {
+      lines.push(`subscribing failed: ${(failure as Error).message}`);
+    }
+    return lines;
   }
 
   /** A new sample flow: its authorize URL with a fresh state and PKCE. */
@@ -146,10 +237,18 @@ export class SampleIntegration {
         recorder.step(flowId, { ok: false, summary: `sample: listing households failed (${response.status})`, detail: { kind: 'sample', action: 'households', ok: false, status: response.status, message } });
         return { status: 502, html: resultPage('Listing the households failed', [...lines, message], []) };
       }
-      const households = ((JSON.parse(text) as { households?: { name: string }[] }).households ?? []).map((h) => h.name);
+      const listed = (JSON.parse(text) as { households?: { id: string; name: string }[] }).households ?? [];
+      const households = listed.map((h) => h.name);
       const message = `GET /api/v1/households with the token: ${households.join(', ') || 'no households'}`;
       recorder.step(flowId, { ok: true, summary: `sample: listed households (${households.join(', ')})`, detail: { kind: 'sample', action: 'households', ok: true, status: response.status, message, households } });
-      return { status: 200, html: resultPage('The sample integration is signed in', [...lines, 'Listed the households at the control API with the access token:'], households) };
+      const subscribed = await this.subscribe(accessToken, listed.map((h) => h.id));
+      return {
+        status: 200,
+        html: resultPage('The sample integration is signed in', [...lines, 'Listed the households at the control API with the access token:'], households, [
+          'Subscribed to events with the token; play, pause or skip on a group and they arrive at the sample\u2019s receiver:',
+          ...subscribed,
+        ]),
+      };
     } catch (failure) {
       const message = `the control API could not be reached: ${(failure as Error).message}`;
       recorder.step(flowId, { ok: false, summary: 'sample: listing households failed', detail: { kind: 'sample', action: 'households', ok: false, status: null, message } });
@@ -158,21 +257,40 @@ export class SampleIntegration {
   }
 }
 
-/** The callback route on the console listener. */
+/** The callback route on the console listener, and the sample's event receiver and its page. */
 export async function sampleCallbackRoutes(app: FastifyInstance, options: { sample: SampleIntegration }): Promise<void> {
   app.get(SAMPLE_CALLBACK_PATH, { exposeHeadRoute: false }, async (request, reply) => {
     const { status, html } = await options.sample.callback(request.url);
     return reply.code(status).headers(pageHeaders()).send(html);
   });
+  app.post(SAMPLE_EVENTS_PATH, { bodyLimit: MAX_EVENT_BODY }, async (request, reply) => reply.code(options.sample.receiveEvent(request.headers, request.body)).send());
+  app.get(SAMPLE_EVENTS_PATH, { exposeHeadRoute: false }, async (_request, reply) => reply.headers(pageHeaders()).send(eventsPage(options.sample.receivedEvents())));
 }
 
-function resultPage(title: string, lines: string[], households: string[]): string {
+function resultPage(title: string, lines: string[], households: string[], events: string[] = []): string {
   return layout(
     `${title} · ${SAMPLE_NAME}`,
     `<p class="eyebrow">${SAMPLE_NAME}</p><h1>${e(title)}</h1>
 ${lines.map((line) => `<p>${e(line)}</p>`).join('')}
 ${households.length ? `<ul aria-label="Households">${households.map((h) => `<li><strong>${e(h)}</strong></li>`).join('')}</ul>` : ''}
+${events.map((line) => `<p>${e(line)}</p>`).join('')}
+${events.length ? `<p><a href="${SAMPLE_EVENTS_PATH}">The events the sample received</a></p>` : ''}
 <p class="muted">Every step of this flow is on the console's OAuth page. You can close this tab.</p>`,
+  );
+}
+
+function eventsPage(events: SampleEvent[]): string {
+  const rows = events
+    .map(
+      (ev) =>
+        `<tr><td>${ev.n}</td><td>${e(ev.namespace)} <span class="muted">${e(ev.type)}</span><br><span class="muted">${e(ev.target)}</span></td><td>${e(ev.seqId)}</td><td class="${ev.signatureValid ? 'pass' : 'fail'}">${ev.signatureValid ? 'valid' : 'invalid (answered 401)'}</td><td><code>${e(ev.body)}</code></td></tr>`,
+    )
+    .join('');
+  return layout(
+    `Events · ${SAMPLE_NAME}`,
+    `<p class="eyebrow">${SAMPLE_NAME}</p><h1>Events received</h1>
+<p class="muted">The newest ${MAX_SAMPLE_EVENTS} events the console sent to the sample's callback in this run, newest first, each with its signature checked from the headers, the client id and the secret. <a href="${SAMPLE_EVENTS_PATH}">Reload</a></p>
+${events.length ? `<table aria-label="Events"><thead><tr><th>#</th><th>Event</th><th>Seq</th><th>Signature</th><th>Body</th></tr></thead><tbody>${rows}</tbody></table>` : '<p>None yet: run the sample flow, then play, pause or skip on a group.</p>'}`,
   );
 }
 

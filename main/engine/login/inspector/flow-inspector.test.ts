@@ -38,7 +38,10 @@ describe('the sample integration: one click, the whole flow', () => {
     expect(timeline).toMatchObject({ origin: 'sample', integrationName: 'Sample integration', status: 'tokens_issued' });
     const kinds = timeline.steps.map((s) => s.kind);
     expect(kinds.slice(0, 7)).toEqual(['authorize', 'login', 'consent', 'redirect', 'callback', 'token', 'sample']);
-    expect(kinds.slice(7).sort()).toEqual(['api_call', 'sample']);
+    // Then the sample subscribes to events with the token (docs/events.md): those calls are on the timeline too.
+    expect(kinds.slice(7).filter((kind) => kind !== 'api_call')).toEqual(['sample']);
+    const calls = timeline.steps.filter((s) => s.kind === 'api_call').map((s) => s.detail as { method: string; path: string });
+    expect(calls.map((c) => `${c.method} ${c.path}`)).toEqual(expect.arrayContaining(['GET /api/v1/households', 'POST /api/v1/households/household-demo/groups/subscription']));
     expect(timeline.steps.every((s) => s.ok)).toBe(true);
     // The code is masked where the record shows it, and readable: not its percent-encoding.
     const code = new URL(redirect.location!).searchParams.get('code')!;

@@ -7,12 +7,14 @@
  * key's secret is returned only when it is created or regenerated and is stored as a SHA-256 hash.
  * Every redirect URI passes the rules of `redirect-uri.ts`.
  */
-import type {
-  ClientKeyView,
-  CreatedIntegration,
-  IntegrationView,
-  IssuedClientSecret,
-  RedirectUriView,
+import {
+  REFRESH_GRACE_DEFAULT_SEC,
+  REFRESH_GRACE_MAX_SEC,
+  type ClientKeyView,
+  type CreatedIntegration,
+  type IntegrationView,
+  type IssuedClientSecret,
+  type RedirectUriView,
 } from '../../api/oauth-types.js';
 import { EngineError } from '../../api/errors.js';
 import type { EngineClock } from '../../clock/clock.js';
@@ -23,10 +25,13 @@ import type { RedirectUri } from '../../store/repositories/redirect-uris.js';
 import type { Store } from '../../store/store.js';
 import { hintOf, newClientId, newId, randomSecret, sha256 } from '../secrets.js';
 import type { LoginSettingsStore } from '../settings.js';
+import { checkEventCallbackUrl } from '../../event-delivery/callback-url.js';
 import { checkRedirectUri, isLoopbackRedirectUri } from './redirect-uri.js';
 
 export const DEFAULT_KEY_NAME = 'Default';
 const MAX_CACHED_CLIENTS = 1_000;
+/** Secrets this run issued, kept in memory for a callback URL set later (docs/events.md). */
+const MAX_ISSUED_SECRETS = 1_000;
 
 export interface NewIntegration {
   name: string;
@@ -35,6 +40,10 @@ export interface NewIntegration {
   redirectUris: string[];
   keyName?: string;
   rotateRefreshTokens?: boolean;
+  /** Seconds a rotated refresh token still answers (docs/contract/console.md §2); REFRESH_GRACE_DEFAULT_SEC unless set. */
+  refreshGraceSec?: number;
+  /** The first key's event callback URL (docs/contract/console.md §7 event callbacks). */
+  eventCallbackUrl?: string;
 }
 
 /** A registered client as the login service sees it. */
@@ -48,6 +57,11 @@ type ManagerStore = Pick<Store, 'integrations' | 'clientKeys' | 'redirectUris' |
 
 export class IntegrationManager {
   private readonly clients = new Map<string, RegisteredClient>();
+  /**
+   * Event signatures need a key's secret in clear, which the store keeps only while the key has a
+   * callback URL: a URL set later takes the secret from here, if this run issued it.
+   */
+  private readonly issuedSecrets = new Map<string, string>();
 
   constructor(
     private readonly store: ManagerStore,
@@ -67,6 +81,7 @@ export class IntegrationManager {
   create(input: NewIntegration, options: { sample?: boolean; skipRedirectChecks?: boolean } = {}): CreatedIntegration {
     const name = requireName(input.name, 'name');
     const redirectUris = this.checkRedirectUris(input.redirectUris, options.skipRedirectChecks ?? false);
+    const eventCallbackUrl = input.eventCallbackUrl === undefined ? null : checkEventCallbackUrl(input.eventCallbackUrl);
     const now = this.now();
     const secret = randomSecret();
     const integration: Integration = {
@@ -75,13 +90,14 @@ export class IntegrationManager {
       description: (input.description ?? '').trim(),
       category: (input.category ?? '').trim(),
       rotateRefreshTokens: input.rotateRefreshTokens ?? true,
+      refreshGraceSec: checkRefreshGrace(input.refreshGraceSec ?? REFRESH_GRACE_DEFAULT_SEC),
       sample: options.sample ?? false,
       createdAt: now,
       updatedAt: now,
     };
     this.store.transaction(() => {
       this.store.integrations.create(integration);
-      const key = this.insertKey(integration.id, input.keyName ?? DEFAULT_KEY_NAME, secret, now);
+      const key = this.insertKey(integration.id, input.keyName ?? DEFAULT_KEY_NAME, secret, now, eventCallbackUrl);
       for (const uri of redirectUris) this.insertRedirectUri(key.id, uri, now);
     });
     this.changed();
@@ -94,6 +110,7 @@ export class IntegrationManager {
     if (changes.name !== undefined) clean.name = requireName(changes.name, 'name');
     if (changes.description !== undefined) clean.description = changes.description.trim();
     if (changes.category !== undefined) clean.category = changes.category.trim();
+    if (changes.refreshGraceSec !== undefined) clean.refreshGraceSec = checkRefreshGrace(changes.refreshGraceSec);
     const updated = this.store.integrations.update(id, clean, this.now())!;
     this.changed();
     return this.view(updated);
@@ -108,14 +125,15 @@ export class IntegrationManager {
     return { id, deleted: true };
   }
 
-  createKey(integrationId: string, input: { name: string; redirectUris?: string[] }): IssuedClientSecret {
+  createKey(integrationId: string, input: { name: string; redirectUris?: string[]; eventCallbackUrl?: string }): IssuedClientSecret {
     this.integration(integrationId);
     const name = requireName(input.name, 'key name');
     const redirectUris = this.checkRedirectUris(input.redirectUris ?? [], false, true);
+    const eventCallbackUrl = input.eventCallbackUrl === undefined ? null : checkEventCallbackUrl(input.eventCallbackUrl);
     const secret = randomSecret();
     const now = this.now();
     const key = this.store.transaction(() => {
-      const created = this.insertKey(integrationId, name, secret, now);
+      const created = this.insertKey(integrationId, name, secret, now, eventCallbackUrl);
       for (const uri of redirectUris) this.insertRedirectUri(created.id, uri, now);
       return created;
     });
@@ -128,10 +146,42 @@ export class IntegrationManager {
     const key = this.key(integrationId, keyId);
     const secret = randomSecret();
     const now = this.now();
-    this.store.clientKeys.setSecret(key.id, sha256(secret), hintOf(secret), now);
+    this.store.transaction(() => {
+      this.store.clientKeys.setSecret(key.id, sha256(secret), hintOf(secret), now);
+      // Events are signed with the secret the client holds: the new one from now on.
+      if (key.eventCallbackUrl !== null) this.store.clientKeys.setEventCallback(key.id, key.eventCallbackUrl, secret);
+    });
+    this.rememberSecret(key.id, secret);
     this.touch(integrationId);
     const updated = this.store.clientKeys.get(key.id)!;
     return { integrationId, key: this.keyView(updated), clientId: updated.clientId, clientSecret: secret };
+  }
+
+  /**
+   * Sets or (with null) removes a key's event callback URL. Its events are signed with its secret,
+   * which the store holds only hashed until a URL is set: a key whose secret this run did not issue
+   * needs a new one first, and is refused with that said.
+   */
+  updateKey(integrationId: string, keyId: string, changes: { eventCallbackUrl?: string | null }): ClientKeyView {
+    const key = this.key(integrationId, keyId);
+    if (changes.eventCallbackUrl !== undefined) {
+      if (changes.eventCallbackUrl === null) {
+        this.store.clientKeys.setEventCallback(key.id, null, null);
+      } else {
+        const url = checkEventCallbackUrl(changes.eventCallbackUrl);
+        const secret = key.eventSigningSecret ?? this.issuedSecrets.get(key.id);
+        if (secret === undefined) {
+          throw new EngineError(
+            'conflict',
+            `events of key "${key.name}" are signed with its client secret, which the console stores only hashed and no longer holds (it was issued before the console last started): regenerate the secret, then set the event callback URL`,
+            { keyId: key.id, eventCallbackUrl: url },
+          );
+        }
+        this.store.clientKeys.setEventCallback(key.id, url, secret);
+      }
+      this.touch(integrationId);
+    }
+    return this.keyView(this.store.clientKeys.get(key.id)!);
   }
 
   deleteKey(integrationId: string, keyId: string): IntegrationView {
@@ -210,6 +260,7 @@ export class IntegrationManager {
       secretSetAt: key.secretSetAt,
       createdAt: key.createdAt,
       redirectUris: this.store.redirectUris.listByKey(key.id).map(redirectUriView),
+      eventCallbackUrl: key.eventCallbackUrl,
     };
   }
 
@@ -226,8 +277,8 @@ export class IntegrationManager {
     return key;
   }
 
-  private insertKey(integrationId: string, name: string, secret: string, now: number): ClientKey {
-    return this.store.clientKeys.create({
+  private insertKey(integrationId: string, name: string, secret: string, now: number, eventCallbackUrl: string | null = null): ClientKey {
+    const key = this.store.clientKeys.create({
       id: newId('key', now),
       integrationId,
       name,
@@ -236,7 +287,17 @@ export class IntegrationManager {
       secretHint: hintOf(secret),
       createdAt: now,
       secretSetAt: now,
+      eventCallbackUrl,
+      eventSigningSecret: eventCallbackUrl === null ? null : secret,
     });
+    this.rememberSecret(key.id, secret);
+    return key;
+  }
+
+  private rememberSecret(keyId: string, secret: string): void {
+    this.issuedSecrets.delete(keyId);
+    if (this.issuedSecrets.size >= MAX_ISSUED_SECRETS) this.issuedSecrets.delete(this.issuedSecrets.keys().next().value!);
+    this.issuedSecrets.set(keyId, secret);
   }
 
   private insertRedirectUri(keyId: string, uri: string, now: number): RedirectUri {
@@ -276,6 +337,14 @@ function redirectUriView(redirectUri: RedirectUri): RedirectUriView {
   const verdict = checkRedirectUri(redirectUri.uri, { productionParity: false });
   const loopback = isLoopbackRedirectUri(redirectUri.uri);
   return { id: redirectUri.id, uri: redirectUri.uri, loopback, warning: verdict.ok ? verdict.warning : null };
+}
+
+/** Whole seconds from 0 (strict) to REFRESH_GRACE_MAX_SEC; the admin API's schema says the same. */
+function checkRefreshGrace(seconds: number): number {
+  if (!Number.isInteger(seconds) || seconds < 0 || seconds > REFRESH_GRACE_MAX_SEC) {
+    throw new EngineError('invalid_input', `refreshGraceSec must be a whole number of seconds from 0 to ${REFRESH_GRACE_MAX_SEC}`);
+  }
+  return seconds;
 }
 
 function requireName(value: string, what: string): string {

@@ -1,4 +1,7 @@
-/** Client credential keys (docs/contract/platform.md §2.1): a client id and the SHA-256 hash of its secret. */
+/**
+ * Client credential keys (docs/contract/platform.md §2.1): a client id and the SHA-256 hash of its
+ * secret; with an event callback URL, also the secret its events are signed with (migration 015).
+ */
 import type { SqliteDatabase } from '../database.js';
 
 export interface ClientKey {
@@ -10,7 +13,14 @@ export interface ClientKey {
   secretHint: string;
   createdAt: number;
   secretSetAt: number;
+  /** Where its events go (docs/events.md); null: none set. */
+  eventCallbackUrl: string | null;
+  /** The secret, in clear, while `eventCallbackUrl` is set: the event signature needs it. */
+  eventSigningSecret: string | null;
 }
+
+/** A key as it is made: without a callback URL unless one is given. */
+export type NewClientKey = Omit<ClientKey, 'eventCallbackUrl' | 'eventSigningSecret'> & Partial<Pick<ClientKey, 'eventCallbackUrl' | 'eventSigningSecret'>>;
 
 interface Row {
   id: string;
@@ -21,6 +31,8 @@ interface Row {
   secret_hint: string;
   created_at: number;
   secret_set_at: number;
+  event_callback_url: string | null;
+  event_signing_secret: string | null;
 }
 
 const toKey = (row: Row): ClientKey => ({
@@ -32,6 +44,8 @@ const toKey = (row: Row): ClientKey => ({
   secretHint: row.secret_hint,
   createdAt: row.created_at,
   secretSetAt: row.secret_set_at,
+  eventCallbackUrl: row.event_callback_url,
+  eventSigningSecret: row.event_signing_secret,
 });
 
 export class ClientKeyRepository {
@@ -41,17 +55,19 @@ export class ClientKeyRepository {
   private readonly insert;
   private readonly secret;
   private readonly remove;
+  private readonly eventCallback;
 
   constructor(db: SqliteDatabase) {
     this.byIntegration = db.prepare<[string], Row>('SELECT * FROM client_keys WHERE integration_id = ? ORDER BY created_at, rowid');
     this.one = db.prepare<[string], Row>('SELECT * FROM client_keys WHERE id = ?');
     this.byClientId = db.prepare<[string], Row>('SELECT * FROM client_keys WHERE client_id = ?');
-    this.insert = db.prepare<[string, string, string, string, Buffer, string, number, number]>(
-      `INSERT INTO client_keys (id, integration_id, name, client_id, secret_hash, secret_hint, created_at, secret_set_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+    this.insert = db.prepare<[string, string, string, string, Buffer, string, number, number, string | null, string | null]>(
+      `INSERT INTO client_keys (id, integration_id, name, client_id, secret_hash, secret_hint, created_at, secret_set_at, event_callback_url, event_signing_secret)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     this.secret = db.prepare<[Buffer, string, number, string]>('UPDATE client_keys SET secret_hash = ?, secret_hint = ?, secret_set_at = ? WHERE id = ?');
     this.remove = db.prepare<[string]>('DELETE FROM client_keys WHERE id = ?');
+    this.eventCallback = db.prepare<[string | null, string | null, string]>('UPDATE client_keys SET event_callback_url = ?, event_signing_secret = ? WHERE id = ?');
   }
 
 
@@ -69,9 +85,15 @@ export class ClientKeyRepository {
     return row && toKey(row);
   }
 
-  create(key: ClientKey): ClientKey {
-    this.insert.run(key.id, key.integrationId, key.name, key.clientId, key.secretHash, key.secretHint, key.createdAt, key.secretSetAt);
+  create(input: NewClientKey): ClientKey {
+    const key: ClientKey = { ...input, eventCallbackUrl: input.eventCallbackUrl ?? null, eventSigningSecret: input.eventSigningSecret ?? null };
+    this.insert.run(key.id, key.integrationId, key.name, key.clientId, key.secretHash, key.secretHint, key.createdAt, key.secretSetAt, key.eventCallbackUrl, key.eventSigningSecret);
     return key;
+  }
+
+  /** Sets (or with nulls clears) where a key's events go and the secret they are signed with. */
+  setEventCallback(id: string, url: string | null, signingSecret: string | null): void {
+    this.eventCallback.run(url, url === null ? null : signingSecret, id);
   }
 
   setSecret(id: string, secretHash: Buffer, secretHint: string, at: number): void {

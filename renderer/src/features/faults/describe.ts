@@ -6,6 +6,7 @@ export const TARGET_LABELS: Record<FaultTarget, string> = {
   control: 'Control API',
   cloudQueue: 'Cloud queue server',
   player: 'Player client',
+  events: 'Event deliveries',
 };
 
 /** The same, short enough for a table cell. */
@@ -14,6 +15,7 @@ export const TARGET_SHORT: Record<FaultTarget, string> = {
   control: 'Control',
   cloudQueue: 'Cloud queue',
   player: 'Player client',
+  events: 'Events',
 };
 
 export function describeMatch(match: FaultMatch): string {

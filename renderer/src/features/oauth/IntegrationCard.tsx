@@ -1,12 +1,13 @@
-/** One integration: what users see on the consent page, its keys, refresh token rotation, and its grants. */
+/** One integration: what users see on the consent page, its keys, refresh token rotation and its grace window, and its grants. */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import type { IntegrationView } from '../../../../main/engine/api/oauth-types';
+import { REFRESH_GRACE_MAX_SEC, type IntegrationView } from '../../../../main/engine/api/oauth-types';
 import { useApi } from '../../api/context';
 import { oauthKeys } from '../../queries/oauth';
 import { ClientKeySection } from './ClientKeySection';
 import { ConsentFieldInputs, FormError, type ConsentFields } from './fields';
 import { GrantsTable } from './GrantsTable';
+import { IntegrationEvents } from './IntegrationEvents';
 import { SecretCallout, type ShownSecret } from './SecretCallout';
 
 export function IntegrationCard({ integration, expanded, onToggle, secret, onSecret }: {
@@ -70,6 +71,7 @@ export function IntegrationCard({ integration, expanded, onToggle, secret, onSec
                 }} />
               Refresh token rotation
             </label>
+            <RefreshGrace integration={integration} />
             {!integration.sample && (
               <>
                 <button type="button" onClick={() => addKey.mutate()} disabled={addKey.isPending}>
@@ -94,9 +96,69 @@ export function IntegrationCard({ integration, expanded, onToggle, secret, onSec
           ))}
           <h4>Grants and tokens</h4>
           <GrantsTable integrationId={integration.id} />
+          <IntegrationEvents integration={integration} />
         </div>
       )}
     </article>
+  );
+}
+
+/**
+ * How long a refresh token just rotated away still answers (docs/contract/console.md §2): clients
+ * that refresh twice at once get the current refresh token instead of a revoked grant. Only
+ * rotation makes it matter.
+ */
+function RefreshGrace({ integration }: { integration: IntegrationView }) {
+  const api = useApi();
+  const queryClient = useQueryClient();
+  const [draft, setDraft] = useState<string | null>(null);
+  const save = useMutation({
+    mutationFn: (refreshGraceSec: number) => api.call('integrations.update', { id: integration.id, refreshGraceSec }),
+    onSuccess: (updated) => {
+      queryClient.setQueryData<IntegrationView[]>(oauthKeys.integrations, (list) => list?.map((i) => (i.id === updated.id ? updated : i)));
+      setDraft(null);
+    },
+  });
+  const value = draft ?? String(integration.refreshGraceSec);
+  const valid = /^\d{1,4}$/.test(value) && Number(value) <= REFRESH_GRACE_MAX_SEC;
+  const changed = valid && Number(value) !== integration.refreshGraceSec;
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (changed) save.mutate(Number(value));
+  };
+  const title = integration.rotateRefreshTokens
+    ? 'A refresh token just rotated away still answers this long (new access token, the current refresh token, nothing revoked); 0: strict, a reuse revokes the grant at once'
+    : 'Only matters with refresh token rotation on';
+  return (
+    <form className="switch" onSubmit={submit} aria-label="Refresh grace window" title={title}>
+      <label className="switch">
+        Refresh grace
+        <input
+          type="number"
+          inputMode="numeric"
+          min={0}
+          max={REFRESH_GRACE_MAX_SEC}
+          step={1}
+          value={value}
+          aria-invalid={!valid}
+          disabled={!integration.rotateRefreshTokens || save.isPending}
+          onChange={(e) => setDraft(e.target.value)}
+          style={{ flex: '0 0 auto', minWidth: 0, width: '5.5rem' }}
+        />
+        s{integration.refreshGraceSec === 0 && draft === null ? ' (strict)' : ''}
+      </label>
+      {draft !== null && (
+        <>
+          <button type="submit" disabled={!changed || save.isPending}>
+            Set
+          </button>
+          <button type="button" onClick={() => setDraft(null)}>
+            Cancel
+          </button>
+        </>
+      )}
+      {save.error && <FormError error={save.error} />}
+    </form>
   );
 }
 
