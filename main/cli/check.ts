@@ -1,13 +1,16 @@
 /**
  * `check BASE_URL [--authorization V] [--junit F] [--json F] [--html F]` (docs/contract/console.md §1, §8): the
- * conformance suite against an integrator's cloud queue server. Exit 0 with no failed case
- * (warnings allowed), 1 with any, 2 when the command line is bad or the server cannot be reached.
- *
- * The suite itself is issue 31's; until it lands this command takes its final command line and
- * exit codes, checks that the server answers at all, and says plainly that no case ran.
+ * conformance suite against an integrator's cloud queue server, run by a fresh in-memory console.
+ * Each case is printed as it settles, then a summary. Exit 0 with no failed case (warnings
+ * allowed), 1 with any, 2 when the command line is bad or the server cannot be reached at all.
  */
+import { writeFileSync } from 'node:fs';
+import type { ConformanceCaseResult, ConformanceOutcome, ConformanceRun } from '../engine/api/conformance-types.js';
 import { messageOf } from '../engine/api/errors.js';
+import { createEngine, type Engine } from '../engine/index.js';
+import { createLogger, type Logger } from '../engine/log.js';
 import type { CliIo } from './io.js';
+import { packageVersion } from './version.js';
 import { EXIT, parseCommandLine, UsageError, type ExitCode } from './usage.js';
 
 export const CHECK_USAGE = 'usage: cloud-queue-console check BASE_URL [--authorization V] [--junit F] [--json F] [--html F]';
@@ -16,10 +19,10 @@ export const CHECK_HELP = `${CHECK_USAGE}
 
 Plays the platform's player against your cloud queue server at BASE_URL (the queueBaseUrl a
 loadCloudQueue would carry; the player appends context, itemWindow, version, timePlayed) and says,
-rule by rule, where it breaks the contract.
+rule by rule, where it breaks the contract. Each case is printed as it settles, then a summary.
 
   --authorization V   the Authorization header the player sends (e.g. "Bearer abc…")
-  --junit F           also write a JUnit XML report to F
+  --junit F           also write a JUnit XML report to F (one test case per case)
   --json F            also write the whole result to F as JSON
   --html F            also write a self-contained HTML report to F
 
@@ -50,20 +53,85 @@ export function parseCheckArgs(argv: string[]): CheckArgs {
     throw new UsageError(`BASE_URL must be an absolute http(s) URL, got ${raw}`);
   }
   if (baseUrl.protocol !== 'http:' && baseUrl.protocol !== 'https:') throw new UsageError(`BASE_URL must be http or https, got ${baseUrl.protocol}`);
+  if (baseUrl.username || baseUrl.password) throw new UsageError('BASE_URL must not carry a user name or password: give credentials with --authorization');
   const { authorization, junit, json, html } = parsed.values;
+  if (authorization !== undefined && !/^[\t\x20-\x7E\x80-\xFF]+$/.test(authorization)) throw new UsageError('--authorization must be a value an HTTP header can carry (no line breaks)');
   return { baseUrl, ...(authorization ? { authorization } : {}), ...(junit ? { junit } : {}), ...(json ? { json } : {}), ...(html ? { html } : {}) };
 }
 
 export async function checkCommand(argv: string[], io: CliIo): Promise<ExitCode> {
   const args = parseCheckArgs(argv);
-  const context = new URL('context', args.baseUrl.href.endsWith('/') ? args.baseUrl : `${args.baseUrl.href}/`);
+  const outputs = { json: args.json, junit: args.junit, html: args.html } as const;
+  for (const path of Object.values(outputs)) if (path) claimOutput(path);
+  // Only what goes wrong reaches stderr: the cases are the output.
+  const engine = await createEngine({ dataDir: null, port: 0, log: quietLogger(createLogger(io.stderr)), version: packageVersion() });
   try {
-    const answer = await fetch(context, { headers: args.authorization ? { authorization: args.authorization } : {}, signal: AbortSignal.timeout(10_000) });
-    io.stderr(`${context.href} answered ${answer.status}\n`);
-  } catch (error) {
-    io.stderr(`cannot reach ${context.href}: ${messageOf((error as Error).cause ?? error)}\n`);
-    return EXIT.usage;
+    const total = (await engine.commands.run('conformance.cases')).length;
+    io.stdout(`check ${args.baseUrl.href}: ${total} cases${args.authorization ? ', with the Authorization given' : ''}\n`);
+    const run = await runCheck(engine, args, (result, index) => io.stdout(caseLine(result, index, total)));
+    for (const [format, path] of Object.entries(outputs)) {
+      if (path) writeReport(path, (await engine.commands.run('conformance.runs.export', { id: run.id, format: format as keyof typeof outputs })).content, io);
+    }
+    if (run.error?.kind === 'unreachable') {
+      io.stderr(`${run.error.message}\n`);
+      return EXIT.usage;
+    }
+    io.stdout(`${summaryLine(run)}\n`);
+    return run.status === 'passed' ? EXIT.ok : EXIT.failed;
+  } finally {
+    await engine.close();
   }
-  io.stderr('the conformance suite is not in this version yet: no case ran\n');
-  return EXIT.usage;
+}
+
+/** Starts the run and waits for its end, handing each case on as it settles. */
+async function runCheck(engine: Engine, args: CheckArgs, onCase: (result: ConformanceCaseResult, index: number) => void): Promise<ConformanceRun> {
+  let runId: string | null = null;
+  let settled = 0;
+  let ended!: () => void;
+  const end = new Promise<void>((resolve) => (ended = resolve));
+  const stop = engine.events.on('conformance.progress', (progress) => {
+    if (progress.runId !== runId) return;
+    if (progress.settled) onCase(progress.settled, settled++);
+    else ended();
+  });
+  try {
+    ({ id: runId } = await engine.commands.run('conformance.runs.start', { baseUrl: args.baseUrl.href, ...(args.authorization ? { authorization: args.authorization } : {}) }));
+    await end;
+    return await engine.commands.run('conformance.runs.get', { id: runId });
+  } finally {
+    stop();
+  }
+}
+
+const MARK: Record<ConformanceOutcome, string> = { pass: 'pass', fail: 'FAIL', warn: 'warn', skip: 'skip' };
+
+/** `FAIL   5/17 item-window.unknown-item: An itemId the queue does not have is answered 404 — GET …: expected 404, got 200 …` */
+export function caseLine(result: ConformanceCaseResult, index: number, total: number): string {
+  const position = `${index + 1}/${total}`.padStart(String(total).length * 2 + 1);
+  return `${MARK[result.outcome]}  ${position} ${result.id}: ${result.title} — ${result.message}\n`;
+}
+
+export function summaryLine(run: ConformanceRun): string {
+  const { pass, warn, fail, skip, total } = run.summary;
+  const took = run.finishedAt === null ? '' : ` · ${((run.finishedAt - run.startedAt) / 1000).toFixed(1)} s`;
+  return `${run.status === 'passed' ? 'PASSED' : 'FAILED'} · ${pass} passed, ${warn} warned, ${fail} failed, ${skip} skipped of ${total} cases${took}${run.error ? ` · ${run.error.message}` : ''}`;
+}
+
+/** A report path that cannot be written is a bad command line, found before anything runs. */
+function claimOutput(path: string): void {
+  try {
+    writeFileSync(path, '');
+  } catch (error) {
+    throw new UsageError(`cannot write the report to ${path}: ${messageOf(error)}`);
+  }
+}
+
+function writeReport(path: string, text: string, io: CliIo): void {
+  writeFileSync(path, text);
+  io.stderr(`wrote ${path}\n`);
+}
+
+/** The engine's start-up chatter is not the check's output; warnings and errors still show. */
+function quietLogger(log: Logger): Logger {
+  return { info: () => undefined, warn: log.warn, error: log.error };
 }

@@ -2,13 +2,13 @@
  * The command line (docs/contract/console.md §1) in process, as a CI job meets it: `run` of a repro bundle
  * exported after a 503 storm passes (exit 0), the same bundle with one expected transition changed
  * fails (exit 1) and its JUnit report names that expectation, and every kind of bad input is
- * exit 2 with a message that says what to fix. `check` keeps its command line and exit codes.
+ * exit 2 with a message that says what to fix. `check` has its own file (check.test.ts).
  */
 import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse, type TestSuite, type TestSuites } from 'junit2json';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { ReproBundle } from '../engine/api/bundle-types.js';
 import { startTestEngine } from '../engine/testing/http.js';
 import { tempDirs } from '../engine/testing/temp-dirs.js';
@@ -137,34 +137,6 @@ describe('cloud-queue-console run', () => {
     expect(code).toBe(2);
     expect(stderr).toMatch(/cannot write the report to .*r\.xml/);
     expect(stdout).toBe('');
-  });
-});
-
-describe('cloud-queue-console check', () => {
-  let engine: Awaited<ReturnType<typeof startTestEngine>>;
-  beforeAll(async () => {
-    engine = await startTestEngine();
-  });
-  afterAll(() => engine.close());
-
-  it.each([
-    ['no BASE_URL', [], /check needs the BASE_URL/],
-    ['a BASE_URL that is no URL', ['queues/1'], /BASE_URL must be an absolute http\(s\) URL/],
-    ['a BASE_URL that is not http', ['ftp://example.com/q'], /BASE_URL must be http or https/],
-    ['an unknown option', ['http://127.0.0.1:1/q', '--token', 'x'], /Unknown option '--token'/],
-  ])('refuses %s with exit 2', async (_what, args, message) => {
-    const { code, stderr } = await cli('check', ...args);
-    expect(code).toBe(2);
-    expect(stderr).toMatch(message);
-  });
-
-  it('says a server it cannot reach at all with exit 2', async () => {
-    const closed = await startTestEngine();
-    const url = `${closed.urls.cloudQueue}/queues/q/v2.3/`;
-    await closed.close();
-    const { code, stderr } = await cli('check', url);
-    expect(code).toBe(2);
-    expect(stderr).toMatch(/cannot reach .*\/context/);
   });
 });
 

@@ -38,7 +38,11 @@ describe('data safety of a whole console', () => {
     const queue = (await admin(engine, 'POST', '/queues', { name: 'Q', items: [{ track: { name: 'One', mediaUrl: 'https://example.com/1.mp3' } }] })).body as QueueSummary;
     await admin(engine, 'PATCH', `/queues/${queue.id}`, { name: 'Q edited', items: [{ track: { name: 'Two', mediaUrl: 'https://example.com/2.mp3' } }] });
     await fetch(`${queue.queueBaseUrl}itemWindow?reason=load`, { headers: { authorization: queue.httpAuthorization } });
-    const secrets: Record<string, string> = { adminToken: engine.adminToken, ...grantSecretValues(grant) };
+    // A conformance run started over REST: the integrator's token is in the admin call's body.
+    const integratorToken = `integrator-${randomBytes(16).toString('hex')}`;
+    const run = (await admin(engine, 'POST', '/conformance/runs', { baseUrl: queue.queueBaseUrl, authorization: `Bearer ${integratorToken}` })).body as { id: string };
+    await expect.poll(async () => ((await admin(engine, 'GET', `/conformance/runs/${run.id}`)).body as { status: string }).status, { timeout: 20_000 }).not.toBe('running');
+    const secrets: Record<string, string> = { adminToken: engine.adminToken, integratorToken, ...grantSecretValues(grant) };
     const look = () => {
       const found: string[] = [];
       for (const file of filesUnder(dataDir)) {

@@ -22,6 +22,7 @@ import { buildControlApp } from './control/app.js';
 import { describeAdminApi } from './admin/openapi.js';
 import { EventStreams } from './admin/sse.js';
 import { EventBus } from './events/bus.js';
+import { createEventDelivery } from './event-delivery/index.js';
 import { householdCommands } from './household/commands.js';
 import { HouseholdEditor } from './household/edits.js';
 import { seedDemoData } from './household/seed.js';
@@ -42,6 +43,8 @@ import { TrafficRecorder } from './traffic/recorder.js';
 import { EngineWarnings } from './warnings.js';
 import { scenarioCommandHandlers } from './scenarios/commands.js';
 import { bundleCommandHandlers } from './bundles/commands.js';
+import { conformanceCommandHandlers } from './conformance/commands.js';
+import { ConformanceRuns } from './conformance/runs.js';
 import { fetchTransport } from './player/client.js';
 import { silentLogger, type Logger } from './log.js';
 import { playerCommandHandlers } from './player/commands.js';
@@ -164,6 +167,11 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       emit: (name, data) => bus.emit(name, data),
       playerName: (playerId) => store.players.get(playerId)?.name ?? null,
     });
+    // Events to integrations' callbacks, from the players' and the household's changes (docs/events.md).
+    const eventDelivery = createEventDelivery({ store, clock, bus, players, views, faults, recorder });
+    closers.push(() => eventDelivery.close());
+    const conformance = new ConformanceRuns({ repo: store.conformanceRuns, faults, recorder, bus, engineClock: clock, wall });
+    closers.push(() => conformance.close());
     const callControl = controlCaller({ controlUrl: () => urls!.control, accessToken: () => login.consoleAccessToken(), clock });
     // Built once, at start: the table does not change while the engine runs.
     const apiDescription = describeAdminApi(options.version ?? '0.0.0');
@@ -176,7 +184,9 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       ...faultCommandHandlers(faults),
       ...trafficCommandHandlers(recorder, traffic, store),
       ...scenarioCommandHandlers(store.scenarios, clock, { faults, players, clock, bus, callControl, urls: () => urls! }),
+      ...eventDelivery.commands,
       ...bundleCommandHandlers({ store, traffic, queues, faults, players, clock, recorder, urls: () => urls!, wallNow: () => wall.now() }),
+      ...conformanceCommandHandlers(conformance),
       'state.get': () => stateView(clock, urls!, store, views, warnings),
       'api.describe': () => apiDescription,
     };
@@ -192,7 +202,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
         assets: loadConsoleAssets(options.consoleAssetsDir, adminToken),
       }),
       login: await login.buildApp(),
-      control: await buildControlApp({ verifyAccessToken: login.verifyAccessToken, observeBearerCall: login.observeBearerCall, views, store, players }),
+      control: await buildControlApp({ verifyAccessToken: login.verifyAccessToken, observeBearerCall: login.observeBearerCall, views, store, players, subscriptions: eventDelivery.subscriptions }),
       cloudQueue: await buildCloudQueueApp({ queues, items: store.queueItems, timePlayed: store.timePlayed, activity: queueActivity, clock }),
     };
     const respondStatus = loginAuthorizeResponder(AUTHORIZE_PATH);
@@ -205,6 +215,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     urls = await listenAll(apps, options.host ?? DEFAULT_HOST, options.port ?? DEFAULT_PORT);
     login.onListening();
     players.resume(urls.cloudQueue);
+    eventDelivery.start();
     log.info(`console ${urls.console} · login ${urls.login} · control ${urls.control} · cloud queue ${urls.cloudQueue}`);
     log.info(options.dataDir === null ? 'data: in memory (--ephemeral)' : `data: ${options.dataDir}`);
 

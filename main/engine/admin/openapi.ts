@@ -43,6 +43,8 @@ const AREAS: Record<string, string> = {
   traffic: 'The traffic log.',
   scenarios: 'Saved scenarios and their runs.',
   bundles: 'Repro bundles: export and import.',
+  conformance: 'The conformance suite: the platform’s player against a cloud queue server, rule by rule.',
+  events: 'Event subscriptions and the deliveries to integrations’ callback URLs.',
   api: 'This description.',
 };
 

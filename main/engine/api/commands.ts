@@ -11,6 +11,8 @@ import { faultCommands } from './commands/faults.js';
 import { playerCommands } from './commands/player.js';
 import { scenarioCommands } from './commands/scenarios.js';
 import { bundleCommands } from './commands/bundles.js';
+import { conformanceCommands } from './commands/conformance.js';
+import { eventCommands } from './commands/events.js';
 
 export const commandSpecs = {
   ...coreCommands,
@@ -21,6 +23,8 @@ export const commandSpecs = {
   ...faultCommands,
   ...scenarioCommands,
   ...bundleCommands,
+  ...conformanceCommands,
+  ...eventCommands,
 };
 
 export type CommandSpecs = typeof commandSpecs;

@@ -9,9 +9,11 @@ import type { QueueEvents } from './events/queues.js';
 import type { FaultTrafficEvents } from './events/faults.js';
 import type { PlayerEvents } from './events/player.js';
 import type { ScenarioEvents } from './events/scenarios.js';
+import type { ConformanceEvents } from './events/conformance.js';
+import type { DeliveryEvents } from './events/deliveries.js';
 
 /** Every area's events; an area adds its interface to this list. */
-export interface EngineEvents extends CoreEvents, OAuthEvents, HouseholdEvents, QueueEvents, PlayerEvents, FaultTrafficEvents, ScenarioEvents {}
+export interface EngineEvents extends CoreEvents, OAuthEvents, HouseholdEvents, QueueEvents, PlayerEvents, FaultTrafficEvents, ScenarioEvents, DeliveryEvents, ConformanceEvents {}
 
 export type EventName = keyof EngineEvents;
 

@@ -20,7 +20,9 @@ import { IntegrationRepository } from './repositories/integrations.js';
 import { OAuthFlowRepository } from './repositories/oauth-flows.js';
 import { PlayerSavedRepository } from './repositories/player-saved.js';
 import { PlayerTransitionRepository } from './repositories/player-transitions.js';
+import { PlayerViolationRepository } from './repositories/player-violations.js';
 import { ScenarioRepository } from './repositories/scenarios.js';
+import { ConformanceRunRepository } from './repositories/conformance-runs.js';
 import { PlayerRepository } from './repositories/players.js';
 import { QueueItemRepository } from './repositories/queue-items.js';
 import { QueueRepository } from './repositories/queues.js';
@@ -51,8 +53,10 @@ export interface Store {
   readonly timePlayed: TimePlayedRepository;
   readonly playerTransitions: PlayerTransitionRepository;
   readonly playerSaved: PlayerSavedRepository;
+  readonly playerViolations: PlayerViolationRepository;
   readonly faultRules: FaultRuleRepository;
   readonly scenarios: ScenarioRepository;
+  readonly conformanceRuns: ConformanceRunRepository;
   /** Runs `work` in one transaction: all of it is stored, or none. */
   transaction<T>(work: () => T): T;
   close(): void;
@@ -144,8 +148,10 @@ function openClaimed(location: DatabaseLocation, now: number, claim: DataDirClai
       timePlayed: new TimePlayedRepository(db),
       playerTransitions: new PlayerTransitionRepository(db),
       playerSaved: new PlayerSavedRepository(db),
+      playerViolations: new PlayerViolationRepository(db),
       faultRules: new FaultRuleRepository(db),
       scenarios: new ScenarioRepository(db),
+      conformanceRuns: new ConformanceRunRepository(db),
       transaction: transactor(db),
       close: () => {
         try {

@@ -30,6 +30,8 @@ export const SECRET_FIELDS = new Set([
   'codeVerifier',
   'idToken',
   'apiKey',
+  // A conformance run's `{"baseUrl","authorization"}`: the integrator's own server token.
+  'authorization',
 ]);
 /** The names above as compared: a parameter named `API_KEY` or `Token` is one of them. */
 const SECRET_NAMES = new Set([...SECRET_FIELDS].map((name) => name.toLowerCase()));

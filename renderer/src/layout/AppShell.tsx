@@ -1,6 +1,7 @@
 /** The frame: areas on the left, the open area in the middle, the status bar along the bottom. */
 import { useEffect, type ComponentType } from 'react';
 import { ApiPage } from '../features/api/ApiPage';
+import { ConformancePage } from '../features/conformance/ConformancePage';
 import { FaultsPage } from '../features/faults/FaultsPage';
 import { OAuthPage } from '../features/oauth/OAuthPage';
 import { PlayerPage } from '../features/player/PlayerPage';
@@ -18,6 +19,7 @@ const PAGES: Record<AreaId, ComponentType> = {
   traffic: TrafficPage,
   faults: FaultsPage,
   api: ApiPage,
+  conformance: ConformancePage,
 };
 
 function isTyping(target: EventTarget | null): boolean {

@@ -1,4 +1,4 @@
-/** The areas of the console, each one keystroke away (1–6). */
+/** The areas of the console, each one keystroke away (1–7). */
 import { AREAS, useNavStore } from '../stores/nav';
 
 export function Sidebar() {

@@ -11,6 +11,7 @@ export const AREAS = [
   { id: 'traffic', label: 'Traffic', key: '4' },
   { id: 'faults', label: 'Faults', key: '5' },
   { id: 'api', label: 'API', key: '6' },
+  { id: 'conformance', label: 'Check a server', key: '7' },
 ] as const;
 
 export type AreaId = (typeof AREAS)[number]['id'];

@@ -13,5 +13,9 @@ import { trafficWithoutRequestIndexMigration } from './010_traffic_without_reque
 import { trafficLogFileMigration } from './011_traffic_log_file.js';
 import { playerSavedMigration } from './012_player_saved.js';
 import { timePlayedCapMigration } from './013_time_played_cap.js';
+import { conformanceRunsMigration } from './014_conformance_runs.js';
+import { eventCallbacksMigration } from './015_event_callbacks.js';
+import { playerViolationsMigration } from './016_player_violations.js';
+import { refreshGraceMigration } from './017_refresh_grace.js';
 
-export const migrations: readonly Migration[] = [householdMigration, loginMigration, queuesMigration, playerMigration, faultsTrafficMigration, trafficSharedBodiesMigration, trafficBodiesMigration, trafficHeaderBlocksMigration, trafficWithoutFilterIndexesMigration, trafficWithoutRequestIndexMigration, trafficLogFileMigration, playerSavedMigration, timePlayedCapMigration];
+export const migrations: readonly Migration[] = [householdMigration, loginMigration, queuesMigration, playerMigration, faultsTrafficMigration, trafficSharedBodiesMigration, trafficBodiesMigration, trafficHeaderBlocksMigration, trafficWithoutFilterIndexesMigration, trafficWithoutRequestIndexMigration, trafficLogFileMigration, playerSavedMigration, timePlayedCapMigration, conformanceRunsMigration, eventCallbacksMigration, playerViolationsMigration, refreshGraceMigration];

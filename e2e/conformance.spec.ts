@@ -1,0 +1,198 @@
+/**
+ * "Check a server" in Chromium (issue 31, docs/contract/console.md §8): one of the console's own
+ * queues is checked case by case, live, and passes every case; a case's evidence opens its entry
+ * in the traffic log; the run exports as JUnit and reruns; bad input is refused beside its field;
+ * a server that cannot be reached fails the run with that one message; and after a restart a rerun
+ * asks for the Authorization the console no longer holds.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { ConformanceCaseInfo, ConformanceRun } from '../main/engine/api/conformance-types';
+import type { QueueSummary } from '../main/engine/api/queue-types';
+import { startServe } from '../main/testing/serve-process';
+import { adminApi } from './admin-api';
+import { expect, test } from './fixtures';
+import { ConsolePage, pastConfirmGuard } from './pages/console-page';
+import { ConformancePage } from './pages/conformance-page';
+import { TrafficPage } from './pages/traffic-page';
+
+const items = Array.from({ length: 25 }, (_, i) => ({ track: { name: `Check ${i + 1}`, mediaUrl: `https://media.example/check/${i + 1}.mp3`, durationMillis: 180_000 } }));
+
+/** A loopback port nothing listens on: taken from the OS, then let go. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+test('checks one of the console’s queues live, every case passing, with evidence, JUnit export and a rerun', async ({ consolePage, served, page }, testInfo) => {
+  const ready = served.ready;
+  const queue = await adminApi<QueueSummary>(ready, 'POST', '/queues', { name: 'Checked mix', items });
+  const suite = await adminApi<ConformanceCaseInfo[]>(ready, 'GET', '/conformance/cases');
+  // The first GET /version (the `version` case) answers half a second late: long enough to see the
+  // run stand on that case, well under the 1 s the timing case warns at.
+  await adminApi(ready, 'POST', '/faults', { target: 'player', match: { path: '/version' }, action: { type: 'latency', ms: 500 }, times: 1, label: 'slow version' });
+  try {
+    const check = new ConformancePage(page);
+    await page.keyboard.press('7');
+    await expect(consolePage.area('Check a server')).toHaveAttribute('aria-current', 'page');
+    await expect(page.getByRole('heading', { level: 1, name: 'Check a server' })).toBeVisible();
+
+    await check.pickQueue('Checked mix');
+    await expect(check.baseUrl).toHaveValue(queue.queueBaseUrl);
+    await expect(check.authorization).toHaveValue(`Bearer ${queue.accessToken}`);
+    await expect(check.authorization).toHaveAttribute('type', 'password');
+    await check.form.getByRole('button', { name: 'Show Authorization' }).click();
+    await expect(check.authorization).toHaveAttribute('type', 'text');
+    await check.runChecks.click();
+
+    // Live: the run stands on `version`, the cases before it settled, and the focus on the run.
+    await expect(check.runHeading).toBeFocused();
+    const versionAt = suite.findIndex((c) => c.id === 'version');
+    await expect(check.progress).toHaveAttribute('aria-valuenow', String(versionAt));
+    await expect(check.progress).toHaveAttribute('aria-valuemax', String(suite.length));
+    await expect(check.progress).toHaveAttribute('aria-valuetext', `${versionAt} of ${suite.length} cases`);
+    await expect(check.currentCase).toContainText('version');
+    await expect(check.caseRow('version')).toHaveAttribute('data-state', 'running');
+    await expect(check.caseRow('context')).toHaveAttribute('data-outcome', 'pass');
+
+    await check.expectEnded('passed');
+    await expect(check.progress).toHaveCount(0);
+    await expect(check.caseRows()).toHaveCount(suite.length);
+    for (const { id } of suite) await expect(check.caseRow(id), id).toHaveAttribute('data-outcome', 'pass');
+    await expect(check.summary).toContainText(`Passed: ${suite.length} passed, 0 failed, 0 warnings, 0 skipped of ${suite.length} cases`);
+    await expect(check.summary).toContainText(queue.queueBaseUrl);
+    // Grouped by section: the timePlayed reports (platform.md §2.3) come first, the suite's own timing (console.md §8) last.
+    const sections = check.results.locator('tr.check-section th');
+    await expect(sections.first()).toContainText('docs/contract/platform.md §2.3');
+    await expect(sections.last()).toContainText('docs/contract/console.md §8');
+    await expect(check.section('docs/contract/platform.md §2.3').locator('tr[data-case-id]')).toHaveCount(2);
+    const firstRunId = await check.openRunId();
+    await expect(check.runs.getByRole('option')).toHaveCount(1);
+    await expect(check.runOption(firstRunId)).toHaveAttribute('aria-selected', 'true');
+    await expect(check.runOption(firstRunId)).toContainText(`${suite.length} pass`);
+
+    // JUnit: one <testsuite> of the run's cases, saved under the engine's file name.
+    const junit = await check.export('JUnit XML');
+    expect(junit.suggestedFilename()).toMatch(/\.xml$/);
+    const xml = await readFile(await junit.path(), 'utf8');
+    expect(xml).toContain('<testsuite');
+    expect(xml.match(/<testcase /g)).toHaveLength(suite.length);
+
+    // A case's evidence opens its request in the traffic log, and coming back finds the same run.
+    const evidence = check.evidenceLinks('context').first();
+    const entryId = ((await evidence.textContent()) ?? '').replace('#', '');
+    await evidence.click();
+    const traffic = new TrafficPage(page);
+    await expect(page.getByRole('heading', { level: 1, name: 'Traffic' })).toBeVisible();
+    await expect(traffic.detail.getByTestId('entry-url')).toHaveText(`${queue.queueBaseUrl}context`);
+    await expect(traffic.detail).toContainText('conformance-check');
+    await expect(traffic.row(Number(entryId))).toHaveAttribute('aria-selected', 'true');
+    await page.keyboard.press('7');
+    await expect(check.run).toHaveAttribute('data-run-id', firstRunId);
+
+    // Rerun: a new run of the same server, opened and passing; the list, newest first, moves by arrow keys.
+    await check.rerun.click();
+    await expect(check.run).not.toHaveAttribute('data-run-id', firstRunId);
+    await expect(check.runHeading).toBeFocused();
+    await check.expectEnded('passed');
+    const rerunId = await check.openRunId();
+    await expect(check.runs.getByRole('option')).toHaveCount(2);
+    await expect(check.runs.getByRole('option').first()).toHaveAttribute('data-run-id', rerunId);
+    await expect(check.runOption(rerunId)).toContainText('rerun');
+    await check.runOption(rerunId).focus();
+    await page.keyboard.press('ArrowDown');
+    await expect(check.runOption(firstRunId)).toBeFocused();
+    await expect(check.runOption(firstRunId)).toHaveAttribute('aria-selected', 'true');
+    await expect(check.run).toHaveAttribute('data-run-id', firstRunId);
+    // Back on the run started from here: the focus stays in the list (the heading took it once, at the start).
+    await page.keyboard.press('ArrowUp');
+    await expect(check.run).toHaveAttribute('data-run-id', rerunId);
+    await expect(check.runOption(rerunId)).toBeFocused();
+    if (process.env.SHOT) await page.screenshot({ path: testInfo.outputPath('conformance.png') });
+  } finally {
+    await adminApi(ready, 'DELETE', '/faults');
+  }
+});
+
+test('refuses a base URL that is not one beside its field, and a server that cannot be reached fails with that one message', async ({ consolePage, served, page }) => {
+  const check = new ConformancePage(page);
+  await consolePage.waitUntilLive();
+  await check.open();
+  // This worker's console may hold the runs of the tests before.
+  const kept = (await adminApi<unknown[]>(served.ready, 'GET', '/conformance/runs')).length;
+  await expect(check.runs.getByRole('option')).toHaveCount(kept);
+
+  await check.baseUrl.fill('queue.example.com/v2.3/');
+  await check.baseUrl.press('Enter');
+  await expect(check.baseUrl).toHaveAttribute('aria-invalid', 'true');
+  await expect(check.baseUrl).toBeFocused();
+  await expect(check.baseUrl).toHaveValue('queue.example.com/v2.3/');
+  await expect(check.form).toContainText('not a whole URL: write it starting with https:// or http://');
+  // Nothing was started.
+  await expect(check.runs.getByRole('option')).toHaveCount(kept);
+
+  const baseUrl = `http://127.0.0.1:${await closedPort()}/queues/none/v2.3/`;
+  await check.baseUrl.fill(baseUrl);
+  await expect(check.baseUrl).not.toHaveAttribute('aria-invalid');
+  await check.baseUrl.press('Enter');
+  await check.expectEnded('failed');
+  await expect(check.runError).toHaveText(new RegExp(`^cannot reach the cloud queue server at ${baseUrl.replace(/[.?]/g, '\\$&')}: `));
+  await expect(check.results).toHaveCount(0);
+  await expect(check.summary).toContainText('Failed: the server could not be reached, no case ran');
+  await expect(check.runs.getByRole('option').first()).toContainText('unreachable');
+});
+
+test('after a restart, a rerun asks again for the Authorization the run sent; a run deletes in two steps', async ({ served, page }) => {
+  // The server checked is the worker's console, which stays up; the console that checks it restarts.
+  const queue = await adminApi<QueueSummary>(served.ready, 'POST', '/queues', { name: 'Kept mix', items: items.slice(0, 3) });
+  const dataDir = mkdtempSync(join(tmpdir(), 'cqc-e2e-conformance-'));
+  try {
+    let checker = await startServe(['--port', '0', '--data-dir', dataDir]);
+    const { id: runId } = await adminApi<{ id: string }>(checker.ready, 'POST', '/conformance/runs', { baseUrl: queue.queueBaseUrl, authorization: queue.httpAuthorization });
+    await expect.poll(async () => (await adminApi<ConformanceRun>(checker.ready, 'GET', `/conformance/runs/${runId}`)).status, { timeout: 20_000 }).toBe('passed');
+    await checker.stop('SIGTERM');
+    checker = await startServe(['--port', '0', '--data-dir', dataDir]);
+    try {
+      await new ConsolePage(page).open(checker.ready.urls.console);
+      const check = new ConformancePage(page);
+      await check.open();
+      await expect(check.run).toHaveAttribute('data-run-id', runId);
+      await expect(check.run).toContainText('Bearer');
+
+      await check.rerun.click();
+      const prompt = check.run.getByRole('form', { name: 'Authorization for the rerun' });
+      const field = prompt.getByLabel('Authorization', { exact: true });
+      await expect(field).toBeFocused();
+      await field.press('Enter');
+      await expect(prompt).toContainText('Give the Authorization the run sent');
+      await field.fill(queue.httpAuthorization);
+      await field.press('Enter');
+      await expect(check.run).not.toHaveAttribute('data-run-id', runId);
+      await check.expectEnded('passed');
+      const rerunId = await check.openRunId();
+      await expect(check.runs.getByRole('option')).toHaveCount(2);
+
+      // Delete: the first press arms, the second (past the guard) deletes; the focus lands on the list.
+      const remove = check.run.getByRole('button', { name: 'Delete' });
+      await remove.click();
+      const confirm = check.run.getByRole('button', { name: 'Confirm delete' });
+      await expect(confirm).toBeVisible();
+      await pastConfirmGuard(page);
+      await confirm.click();
+      await expect(check.runOption(rerunId)).toHaveCount(0);
+      await expect(check.runs.getByRole('option')).toHaveCount(1);
+      await expect(check.runOption(runId)).toBeFocused();
+      await expect(check.run).toHaveAttribute('data-run-id', runId);
+    } finally {
+      await checker.stop('SIGTERM');
+    }
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});

@@ -1,0 +1,65 @@
+/**
+ * Commands of the conformance suite (docs/contract/console.md §7 `conformance`, §8): start a run
+ * against a cloud queue server, follow it, list, rerun, delete and export runs.
+ */
+import Type, { type Static } from 'typebox';
+import { command } from '../command.js';
+import {
+  type ConformanceCaseInfo,
+  type ConformanceReportFile,
+  type ConformanceReportFormat,
+  type ConformanceRun,
+  type ConformanceRunSummary,
+} from '../conformance-types.js';
+import { Empty, HeaderValue, Id } from './shared.js';
+
+/** The queueBaseUrl a loadCloudQueue would carry: the player appends context, itemWindow, version, timePlayed. */
+const BaseUrl = Type.String({ minLength: 8, maxLength: 2_048, pattern: '^[Hh][Tt][Tt][Pp][Ss]?://' });
+/** Sent verbatim as `Authorization` on every request, as the player sends a load's `httpAuthorization`. */
+const Authorization = HeaderValue({ minLength: 1, maxLength: 8_192 });
+
+/** Spelled out: a union mapped from an array has no static type; the check below keeps it in step. */
+const ReportFormat = Type.Union([Type.Literal('json'), Type.Literal('junit'), Type.Literal('html')]);
+const sameFormats: [Static<typeof ReportFormat>, ConformanceReportFormat] extends [ConformanceReportFormat, Static<typeof ReportFormat>] ? true : never = true;
+void sameFormats;
+
+export const conformanceCommands = {
+  'conformance.cases': command<ConformanceCaseInfo[]>()({
+    summary: 'The cases of the conformance suite, in the order a run settles them, each with the rule it checks.',
+    input: Empty,
+    http: { method: 'GET', path: '/conformance/cases' },
+  }),
+  'conformance.runs.start': command<{ id: string }>()({
+    summary: 'Starts a conformance run against a cloud queue server (its queueBaseUrl) in the background; follow it with GET /conformance/runs/{id} or the conformance.progress events.',
+    input: Type.Object({ baseUrl: BaseUrl, authorization: Type.Optional(Authorization) }),
+    http: { method: 'POST', path: '/conformance/runs', status: 202 },
+  }),
+  'conformance.runs.list': command<ConformanceRunSummary[]>()({
+    summary: 'The runs kept (the newest 50), newest first, without their cases.',
+    input: Empty,
+    http: { method: 'GET', path: '/conformance/runs' },
+  }),
+  'conformance.runs.get': command<ConformanceRun>()({
+    summary: 'One run with its cases so far: outcome, message and the traffic log ids of its evidence.',
+    input: Id,
+    http: { method: 'GET', path: '/conformance/runs/:id' },
+  }),
+  'conformance.runs.rerun': command<{ id: string }>()({
+    summary: 'Runs the suite again against the server a run checked, as a new run. After a restart the Authorization it sent must be given again.',
+    input: Type.Object({ id: Type.String({ minLength: 1 }), authorization: Type.Optional(Authorization) }),
+    http: { method: 'POST', path: '/conformance/runs/:id/rerun', status: 202 },
+  }),
+  'conformance.runs.delete': command<{ removed: true }>()({
+    summary: 'Deletes a finished run.',
+    input: Id,
+    http: { method: 'DELETE', path: '/conformance/runs/:id' },
+  }),
+  'conformance.runs.export': command<ConformanceReportFile>()({
+    summary: 'A finished run as a file: JSON, JUnit XML, or a self-contained HTML report.',
+    input: Type.Object({
+      id: Type.String({ minLength: 1 }),
+      format: ReportFormat,
+    }),
+    http: { method: 'GET', path: '/conformance/runs/:id/export' },
+  }),
+};

@@ -1,0 +1,116 @@
+/**
+ * The conformance suite, "check my cloud queue server" (docs/contract/console.md §8): the console
+ * plays the platform's player against a cloud queue server and says, rule by rule, where that
+ * server breaks the contract, backing each verdict with the exchanges in the traffic log. Pure
+ * types, shared with the renderer.
+ */
+
+/**
+ * How a case ended:
+ * - `pass`: the server did what the rule says;
+ * - `fail`: it broke the rule (the message says what was expected and what came back);
+ * - `warn`: nothing the rule forbids, but something a reasonable reading differs on, or an
+ *   answer slower than 1 s: the message says which;
+ * - `skip`: the case could not run (a case it builds on failed, the queue is empty, no
+ *   Authorization was given): the message says why.
+ */
+export const CONFORMANCE_OUTCOMES = ['pass', 'fail', 'warn', 'skip'] as const;
+export type ConformanceOutcome = (typeof CONFORMANCE_OUTCOMES)[number];
+
+/** A run is `running` until its last case settles; then `failed` if any case failed or the server could not be reached, else `passed`. */
+export type ConformanceRunStatus = 'running' | 'passed' | 'failed';
+
+/** One case of the suite, as listed before any run (`conformance.cases`). */
+export interface ConformanceCaseInfo {
+  /** Stable and unique: `item-window.unknown-item`. Reports and scripts key on it. */
+  id: string;
+  /** The rule it checks, as the docs cite it: `docs/contract/platform.md §7.1`. Group by it. */
+  rule: string;
+  /** What a server must do, in one line: "An unknown itemId is answered 404". */
+  title: string;
+}
+
+export interface ConformanceCaseResult extends ConformanceCaseInfo {
+  outcome: ConformanceOutcome;
+  /** What was expected and what came back, or why the case was skipped. */
+  message: string;
+  /**
+   * The traffic log entries (target `player`) of the requests this case judged, oldest first:
+   * its evidence. Empty when it made none, or when traffic capture is off.
+   */
+  trafficIds: number[];
+  /** Wall ms the case took. */
+  durationMs: number;
+}
+
+/** How many cases ended each way; `total` is the number of cases in the suite, settled or not. */
+export interface ConformanceSummary {
+  total: number;
+  pass: number;
+  fail: number;
+  warn: number;
+  skip: number;
+}
+
+/**
+ * Why a run stopped without running its cases: the server could not be reached at all (no
+ * answer to GET /context nor to GET /itemWindow), or the console stopped while it ran.
+ */
+export interface ConformanceRunError {
+  kind: 'unreachable' | 'interrupted';
+  message: string;
+}
+
+/** A run without its cases: what the list of runs shows. */
+export interface ConformanceRunSummary {
+  id: string;
+  /** The queueBaseUrl checked, as given (its secret query parameters masked). */
+  baseUrl: string;
+  /**
+   * The Authorization the requests carried, masked (`Bearer abcd•••`), or null when none was
+   * given. Only the running console holds it in clear (docs/contract/console.md §9).
+   */
+  authorization: string | null;
+  /**
+   * True when the run sent an Authorization this console no longer holds (it restarted since):
+   * a rerun must be given it again.
+   */
+  rerunNeedsAuthorization: boolean;
+  status: ConformanceRunStatus;
+  /** Wall time (epoch ms) the run started and finished: null while it runs, and for a run a crash cut short. */
+  startedAt: number;
+  finishedAt: number | null;
+  summary: ConformanceSummary;
+  /** Set when the run stopped before its cases ran; the run then failed with this one message. */
+  error: ConformanceRunError | null;
+  /** The run this one reran, if it is a rerun. */
+  rerunOf: string | null;
+}
+
+/** A run: `GET /admin/api/conformance/runs/{id}`. Its cases in suite order, as they settle. */
+export interface ConformanceRun extends ConformanceRunSummary {
+  cases: ConformanceCaseResult[];
+}
+
+/** What `conformance.progress` carries: once per settled case (`settled`), and once at the end (`settled` null, `status` final). */
+export interface ConformanceProgress {
+  runId: string;
+  status: ConformanceRunStatus;
+  settled: ConformanceCaseResult | null;
+  summary: ConformanceSummary;
+  /** Set on the end event of a run that stopped before its cases ran. */
+  error: ConformanceRunError | null;
+}
+
+export const CONFORMANCE_REPORT_FORMATS = ['json', 'junit', 'html'] as const;
+export type ConformanceReportFormat = (typeof CONFORMANCE_REPORT_FORMATS)[number];
+
+/** An exported report: a file to save as it is. */
+export interface ConformanceReportFile {
+  fileName: string;
+  mediaType: string;
+  content: string;
+}
+
+/** The most runs kept; the oldest go beyond it. */
+export const MAX_CONFORMANCE_RUNS = 50;

@@ -1,0 +1,70 @@
+/**
+ * One case of the conformance suite (docs/contract/console.md §8): a named unit that checks one
+ * rule, makes its requests through the run's `CheckedServer`, and ends with a verdict whose
+ * message says what was expected and what came back. What the contract lets a server do (ignore
+ * `reason`, answer a report with 200, send fewer items than asked) is never a failure; where a
+ * reasonable reading differs, a case warns and says so.
+ */
+import type { ConformanceCaseInfo, ConformanceOutcome } from '../api/conformance-types.js';
+import type { SuiteFacts } from './facts.js';
+import type { Answer, CheckedServer } from './server.js';
+
+export interface CaseContext {
+  server: CheckedServer;
+  facts: SuiteFacts;
+  /** Wall ms, for the budgets of long cases (the walk). */
+  now(): number;
+}
+
+export interface Verdict {
+  outcome: ConformanceOutcome;
+  message: string;
+  /** Answers of earlier cases this verdict rests on too (the walk's, for `item-window.ids`). */
+  evidence?: readonly Answer[];
+}
+
+export interface ConformanceCase extends ConformanceCaseInfo {
+  /**
+   * Cases this one builds on: when one of them failed or was skipped, this one is skipped and
+   * says which. They come before it in the suite.
+   */
+  needs?: readonly string[];
+  run(context: CaseContext): Promise<Verdict>;
+}
+
+export const pass = (message: string, evidence?: readonly Answer[]): Verdict => ({ outcome: 'pass', message, evidence });
+export const fail = (message: string, evidence?: readonly Answer[]): Verdict => ({ outcome: 'fail', message, evidence });
+export const warn = (message: string, evidence?: readonly Answer[]): Verdict => ({ outcome: 'warn', message, evidence });
+export const skip = (message: string, evidence?: readonly Answer[]): Verdict => ({ outcome: 'skip', message, evidence });
+
+/** Findings of a case that checks several things: failures first, then warnings, then notes. */
+export class Findings {
+  private readonly failures: string[] = [];
+  private readonly warnings: string[] = [];
+  private readonly notes: string[] = [];
+
+  fail(message: string): void {
+    this.failures.push(message);
+  }
+
+  warn(message: string): void {
+    this.warnings.push(message);
+  }
+
+  /** Said in a passing verdict's message; changes no outcome. */
+  note(message: string): void {
+    this.notes.push(message);
+  }
+
+  get failed(): boolean {
+    return this.failures.length > 0;
+  }
+
+  /** The verdict: fail if anything failed, warn if anything warned, else pass with `passed`. */
+  verdict(passed: string, evidence?: readonly Answer[]): Verdict {
+    const listed = (items: string[]) => (items.length > 3 ? [...items.slice(0, 3), `… and ${items.length - 3} more`] : items);
+    if (this.failures.length) return fail([...listed(this.failures), ...listed(this.warnings)].join('; '), evidence);
+    if (this.warnings.length) return warn([...listed(this.warnings), passed].join('; '), evidence);
+    return pass([passed, ...this.notes].join('; '), evidence);
+  }
+}

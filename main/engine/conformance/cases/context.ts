@@ -1,0 +1,40 @@
+/**
+ * GET /context answers with a context (docs/contract/platform.md §4.3): the player sends it first
+ * on a load and takes its report intervals and playback policies from it. The platform leaves the
+ * payload open; the player's own check (`player/contract-check.ts`) says what it cannot use.
+ */
+import { checkContext } from '../../player/contract-check.js';
+import { fail, Findings, type ConformanceCase } from '../case.js';
+import { RULE } from '../rules.js';
+import { is2xx, outcomeOf, requestLine } from '../server.js';
+
+const CONTEXT_FIELDS = ['contextVersion', 'queueVersion', 'container', 'reports', 'playbackPolicies'];
+
+export const contextAnswers: ConformanceCase = {
+  id: 'context',
+  rule: RULE.requests,
+  title: 'GET /context answers with a context',
+  async run({ server }) {
+    const answer = await server.context();
+    const asked = requestLine(answer);
+    if (!is2xx(answer)) return fail(`${asked}: expected 200 with a context, got ${outcomeOf(answer)}${unauthorizedHint(answer.status)}`);
+    if (answer.json === undefined) return fail(`${asked}: expected a JSON context, got ${answer.status} with ${answer.text.trim() ? 'a body that is not JSON' : 'an empty body'}`);
+    const checked = checkContext(answer.json);
+    const findings = new Findings();
+    for (const violation of checked.violations) {
+      if (violation.severity === 'malformed') findings.fail(`${asked}: ${violation.message}, so the player cannot use this context`);
+      else findings.warn(`${asked}: ${violation.message}`);
+    }
+    if (checked.value) {
+      const present = CONTEXT_FIELDS.filter((field) => field in (checked.value as object));
+      if (present.length === 0) findings.warn(`${asked}: the context has none of ${CONTEXT_FIELDS.join(', ')}; the player assumes every default`);
+      return findings.verdict(`${asked}: ${answer.status} with a context (${present.join(', ') || 'empty'})`);
+    }
+    return findings.verdict(`${asked}: ${answer.status}`);
+  },
+};
+
+/** A 401 to the run's own credentials is worth saying: every later case will meet it too. */
+export function unauthorizedHint(status: number | undefined): string {
+  return status === 401 ? '; check the Authorization given to the run (the player sends it verbatim)' : '';
+}

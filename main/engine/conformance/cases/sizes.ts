@@ -1,0 +1,119 @@
+/**
+ * The window's size and place (docs/contract/platform.md §4.3): it never holds more than was asked
+ * for on either side of the item asked for, zero sizes included, and it is centred on that item,
+ * with the queue's own neighbours before and after it. Fewer items than asked is the server's
+ * right (a window is the server's to cut), so it is said, never failed.
+ */
+import { Findings, skip, type CaseContext, type ConformanceCase, type Verdict } from '../case.js';
+import { idOf, isWindow, spanOf, windowOf, type SuiteFacts } from '../facts.js';
+import { RULE } from '../rules.js';
+import { is2xx, outcomeOf, requestLine, type Answer, type WindowAsk } from '../server.js';
+
+/** The ids the window without itemId gave, from the queue's first item on; null when it gave none to use. */
+export function knownIds(facts: SuiteFacts): string[] | null {
+  const ids = facts.firstWindow?.ids;
+  return ids && ids.length > 0 ? ids : null;
+}
+
+/** An item in the middle of the first window, so that a window around it has neighbours on both sides. */
+export function middleOf(ids: readonly string[]): number {
+  return Math.floor((ids.length - 1) / 2);
+}
+
+const SIZES: readonly [previous: number, upcoming: number][] = [
+  [0, 0],
+  [1, 1],
+  [0, 3],
+  [3, 0],
+];
+
+export const windowSizeLimits: ConformanceCase = {
+  id: 'item-window.size-limits',
+  rule: RULE.requests,
+  title: 'A window never holds more than asked on either side, zero sizes included',
+  needs: ['item-window.first'],
+  async run({ server, facts }: CaseContext): Promise<Verdict> {
+    const ids = knownIds(facts);
+    if (!ids) return skip(noItems(facts));
+    const anchor = ids[middleOf(ids)]!;
+    const findings = new Findings();
+    let fewer = 0;
+    const asks: WindowAsk[] = [
+      { reason: 'load', previousWindowSize: 0, upcomingWindowSize: 0 },
+      ...SIZES.map(([previous, upcoming]): WindowAsk => ({ reason: 'refresh', itemId: anchor, previousWindowSize: previous, upcomingWindowSize: upcoming })),
+    ];
+    for (const ask of asks) {
+      const answer = await server.itemWindow(ask);
+      const asked = requestLine(answer);
+      const view = windowOf(answer);
+      if (!isWindow(view)) {
+        findings.fail(`${asked}: sizes of zero or more are valid (docs/contract/platform.md §8), expected 200 with a window, got ${is2xx(answer) ? view.problem : outcomeOf(answer)}`);
+        continue;
+      }
+      const itemIds = view.items.map(idOf);
+      const at = ask.itemId === undefined ? 0 : itemIds.indexOf(ask.itemId);
+      const most = ask.previousWindowSize + ask.upcomingWindowSize + 1;
+      if (at === -1) {
+        // Not centred (item-window.centred says so); the total is still bounded.
+        if (view.items.length > most) findings.fail(`${asked}: ${view.items.length} items, more than the ${most} asked for in all`);
+        continue;
+      }
+      const before = at;
+      const after = view.items.length - 1 - at;
+      const previous = ask.itemId === undefined ? 0 : ask.previousWindowSize;
+      if (before > previous) findings.fail(`${asked}: ${items(before)} before ${ask.itemId ?? 'the first item'}, more than previousWindowSize=${previous}`);
+      if (after > ask.upcomingWindowSize) findings.fail(`${asked}: ${items(after)} after ${ask.itemId ?? 'the first item'}, more than upcomingWindowSize=${ask.upcomingWindowSize}`);
+      if (view.items.length < most && view.includesBeginningOfQueue !== true && view.includesEndOfQueue !== true) fewer++;
+    }
+    if (fewer) findings.note(`${fewer} of them held fewer than asked (a server may)`);
+    return findings.verdict(`${asks.length} windows asked with sizes from 0 to 3, none held more than asked on either side`);
+  },
+};
+
+export const windowCentred: ConformanceCase = {
+  id: 'item-window.centred',
+  rule: RULE.requests,
+  title: 'A window asked for with itemId holds that item between its neighbours in the queue',
+  needs: ['item-window.first'],
+  async run({ server, facts }: CaseContext): Promise<Verdict> {
+    const ids = knownIds(facts);
+    if (!ids) return skip(noItems(facts));
+    const findings = new Findings();
+    const places = [...new Set([middleOf(ids), 0, ids.length - 1])];
+    for (const index of places) {
+      const itemId = ids[index]!;
+      const answer = await server.itemWindow({ reason: 'skipToItem', itemId, previousWindowSize: 2, upcomingWindowSize: 2 });
+      const problem = placeProblem(answer, ids, index);
+      if (problem) findings.fail(`${requestLine(answer)}: ${problem}`);
+    }
+    return findings.verdict(`${places.length} windows asked around ${places.map((i) => ids[i]).join(', ')}: each held that item between the neighbours the queue has`);
+  },
+};
+
+/** Whether the window around `ids[index]` holds it with the queue's neighbours, as far as the first window showed them. */
+function placeProblem(answer: Answer, ids: readonly string[], index: number): string | null {
+  const itemId = ids[index]!;
+  const view = windowOf(answer);
+  if (!isWindow(view)) return `expected 200 with a window around ${itemId}, got ${is2xx(answer) ? view.problem : outcomeOf(answer)}`;
+  const held = view.items.map(idOf);
+  const at = held.indexOf(itemId);
+  if (at === -1) return `the window does not hold ${itemId}, the itemId asked for (it holds ${spanOf(held.map((id) => id ?? '?'))})`;
+  for (let d = 1; at - d >= 0; d++) {
+    const got = held[at - d] ?? '(no id)';
+    if (index - d < 0) return `it holds ${got} before ${ids[0]}, the queue's first item (as GET /itemWindow without itemId gave it)`;
+    if (got !== ids[index - d]) return `item ${d} before ${itemId} is ${got}, where the queue has ${ids[index - d]} (as GET /itemWindow without itemId gave it)`;
+  }
+  for (let d = 1; at + d < held.length && index + d < ids.length; d++) {
+    const got = held[at + d] ?? '(no id)';
+    if (got !== ids[index + d]) return `item ${d} after ${itemId} is ${got}, where the queue has ${ids[index + d]} (as GET /itemWindow without itemId gave it)`;
+  }
+  return null;
+}
+
+export function noItems(facts: SuiteFacts): string {
+  const first = facts.firstWindow;
+  if (first && first.items.length === 0) return 'the queue is empty: no item to ask a window around';
+  return 'the window without itemId gave no item ids to ask around (see item-window.items)';
+}
+
+const items = (n: number): string => `${n} item${n === 1 ? '' : 's'}`;

@@ -1,0 +1,68 @@
+/**
+ * POST /timePlayed takes a valid `update` and a valid `final` report (docs/contract/platform.md
+ * §2.3), for an item of the queue, with the queueVersion of its window. The platform does not
+ * say the answer: 204, and 200 with an empty body, are fine; 200 with a context is how later
+ * versions of the real service answer (docs/contract/console.md §5); 200 with other JSON is a
+ * warning, because the player stops sending `update` reports for that track.
+ */
+import type { PlaybackReport } from '../../player/wire.js';
+import { fail, pass, skip, warn, type CaseContext, type ConformanceCase, type Verdict } from '../case.js';
+import { idOf } from '../facts.js';
+import { RULE } from '../rules.js';
+import { is2xx, outcomeOf, quote, requestLine } from '../server.js';
+
+// What the player takes from a 200 to a report (as it reads a context): nothing else makes one.
+const CONTEXT_FIELDS = ['reports', 'playbackPolicies'];
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+export const updateReport: ConformanceCase = {
+  id: 'time-played.update',
+  rule: RULE.reports,
+  title: 'POST /timePlayed accepts a valid update report',
+  needs: ['item-window.first'],
+  run: (context) => report(context, 'update'),
+};
+
+export const finalReport: ConformanceCase = {
+  id: 'time-played.final',
+  rule: RULE.reports,
+  title: 'POST /timePlayed accepts a valid final report',
+  needs: ['item-window.first'],
+  run: (context) => report(context, 'final'),
+};
+
+async function report({ server, facts }: CaseContext, type: PlaybackReport['type']): Promise<Verdict> {
+  const played = playableItem(facts.firstWindow?.items ?? []);
+  if (!played) return skip(facts.firstWindow?.items.length ? 'no item of the first window has an id and a track.mediaUrl to report on (see item-window.items)' : 'the queue is empty: no item to report on');
+  const queueVersion = typeof facts.firstWindow?.queueVersion === 'string' ? facts.firstWindow.queueVersion : '';
+  // Thirty seconds into the track for an update; the whole track for a final.
+  const millis = type === 'update' ? 30_000 : (played.durationMillis ?? 180_000);
+  const sent: PlaybackReport = {
+    id: played.id,
+    mediaUrl: played.mediaUrl,
+    queueVersion,
+    durationPlayedMillis: millis,
+    timeSincePlaybackMillis: millis + 1_500,
+    positionMillis: millis,
+    positionMillisAtSegmentStart: 0,
+    type,
+  };
+  const answer = await server.timePlayed([sent]);
+  const asked = `${requestLine(answer)} (${type === "update" ? "an" : "a"} ${type} report of ${played.id})`;
+  if (!is2xx(answer)) return fail(`${asked}: expected 204 (or 200), got ${outcomeOf(answer)}`);
+  if (answer.status === 204 || answer.text.trim() === '') return pass(`${asked}: ${answer.status}${answer.status === 204 ? '' : ' with an empty body (204 is usual; 200 is fine)'}`);
+  if (isObject(answer.json) && CONTEXT_FIELDS.some((field) => field in (answer.json as object))) return pass(`${asked}: ${answer.status} with a context, as later versions of the service answer`);
+  return warn(`${asked}: ${answer.status} with ${quote(answer.text)}, neither empty nor a context: the player takes it as a malformed answer and sends no more update reports for that track`);
+}
+
+/** The first item with an id and a media URL, and its duration when it has one. */
+function playableItem(items: readonly unknown[]): { id: string; mediaUrl: string; durationMillis?: number } | null {
+  for (const item of items) {
+    const id = idOf(item);
+    const track = isObject(item) && isObject(item.track) ? item.track : null;
+    if (id === null || !track || typeof track.mediaUrl !== 'string' || !track.mediaUrl) continue;
+    const duration = typeof track.durationMillis === 'number' && track.durationMillis > 0 ? track.durationMillis : undefined;
+    return { id, mediaUrl: track.mediaUrl, ...(duration === undefined ? {} : { durationMillis: duration }) };
+  }
+  return null;
+}

@@ -1,0 +1,80 @@
+/**
+ * The queue's version (docs/contract/platform.md §4.3): every window carries the `queueVersion`
+ * the player reports and polls against, and GET /version answers the same one while nothing
+ * changes (a changed version makes the player fetch a window again). The suite changes nothing,
+ * so two versions in one run mean someone edited the queue meanwhile, or the server does not
+ * keep its version: a warning that says which could not be told apart, unless /version keeps
+ * disagreeing with a fresh window.
+ */
+import { fail, Findings, pass, skip, warn, type CaseContext, type ConformanceCase, type Verdict } from '../case.js';
+import { isWindow, windowOf, type WindowView } from '../facts.js';
+import { RULE } from '../rules.js';
+import { is2xx, outcomeOf, requestLine, type Answer } from '../server.js';
+
+const isVersion = (value: unknown): value is string => typeof value === 'string' && value !== '';
+
+export const windowQueueVersion: ConformanceCase = {
+  id: 'item-window.queue-version',
+  rule: RULE.requests,
+  title: 'Every window carries a queueVersion, the same while nothing changes',
+  needs: ['item-window.first'],
+  async run({ facts }: CaseContext): Promise<Verdict> {
+    const findings = new Findings();
+    const missing = facts.windows.filter((view) => !isVersion(view.queueVersion));
+    for (const view of missing) {
+      findings.fail(`${requestLine(view.answer)}: queueVersion is ${JSON.stringify(view.queueVersion) ?? 'missing'}, expected a non-empty string (the player reports it and compares it with GET /version)`);
+    }
+    const versions = [...new Set(facts.windows.map((view) => view.queueVersion).filter(isVersion))];
+    if (versions.length > 1) {
+      const changed = facts.windows.find((view) => isVersion(view.queueVersion) && view.queueVersion !== versions[0])!;
+      findings.warn(`queueVersion changed during the run, from ${JSON.stringify(versions[0])} to ${JSON.stringify(changed.queueVersion)} (${requestLine(changed.answer)}): right if the queue was edited meanwhile, wrong if nothing changed it`);
+    }
+    const evidence = missing.length ? missing.map((view) => view.answer) : facts.windows.map((view) => view.answer);
+    return findings.verdict(`${facts.windows.length} windows, each with queueVersion ${JSON.stringify(versions[0])}`, evidence);
+  },
+};
+
+export const versionAgrees: ConformanceCase = {
+  id: 'version',
+  rule: RULE.requests,
+  title: 'GET /version answers the queueVersion the windows carry',
+  needs: ['item-window.first'],
+  async run({ server, facts }: CaseContext): Promise<Verdict> {
+    const latest = facts.windows.findLast((view) => isVersion(view.queueVersion));
+    if (!latest) return skip('no window carried a queueVersion to compare with (see item-window.queue-version)');
+    const first = await server.version();
+    const said = versionOf(first);
+    if (typeof said !== 'string') return fail(said.problem, [latest.answer, first]);
+    if (said === latest.queueVersion) return pass(`${requestLine(first)}: queueVersion ${JSON.stringify(said)}, as the windows say`, [latest.answer, first]);
+    // The queue may have changed since that window: ask both again, back to back.
+    const again = await server.itemWindow({ reason: 'refresh', previousWindowSize: 0, upcomingWindowSize: 0 });
+    const view = windowOf(again);
+    const second = await server.version();
+    const saidAgain = versionOf(second);
+    const windowVersion = isWindow(view) ? view.queueVersion : undefined;
+    const evidence = [latest.answer, first, again, second];
+    if (typeof saidAgain === 'string' && isVersion(windowVersion) && saidAgain === windowVersion) {
+      return warn(`${requestLine(first)} said ${JSON.stringify(said)} where the last window said ${JSON.stringify(latest.queueVersion)}; asked again, both say ${JSON.stringify(saidAgain)}: right if the queue was edited meanwhile`, evidence);
+    }
+    return fail(`GET /version says ${JSON.stringify(said)}, then ${describe(saidAgain)}, while the windows say ${JSON.stringify(latest.queueVersion)}, then ${describeWindow(view)}: with nothing changed they must agree (the player fetches a window again whenever /version differs)`, evidence);
+  },
+};
+
+/** GET /version's queueVersion, or what is wrong with the answer. */
+function versionOf(answer: Answer): string | { problem: string } {
+  const asked = requestLine(answer);
+  if (!is2xx(answer)) return { problem: `${asked}: expected 200 with {"queueVersion"}, got ${outcomeOf(answer)}` };
+  const body = answer.json as { queueVersion?: unknown } | undefined;
+  if (typeof body !== 'object' || body === null || !isVersion(body.queueVersion)) {
+    return { problem: `${asked}: expected {"queueVersion": a non-empty string}, got ${answer.text.trim() ? answer.text.trim().slice(0, 120) : 'an empty body'}` };
+  }
+  return body.queueVersion;
+}
+
+function describe(said: string | { problem: string }): string {
+  return typeof said === 'string' ? JSON.stringify(said) : said.problem;
+}
+
+function describeWindow(view: WindowView | { problem: string }): string {
+  return isWindow(view) ? JSON.stringify(view.queueVersion) : view.problem;
+}

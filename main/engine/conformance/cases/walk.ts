@@ -1,0 +1,60 @@
+/**
+ * The two cases the walk through the queue settles (`walk.ts`): the window's flags, and the ids.
+ */
+import { fail, Findings, pass, skip, warn, type CaseContext, type ConformanceCase, type Verdict } from '../case.js';
+import { RULE } from '../rules.js';
+import { requestLine } from '../server.js';
+import { walkQueue, type Walk } from '../walk.js';
+
+export const queueEnds: ConformanceCase = {
+  id: 'item-window.queue-ends',
+  rule: RULE.shapes,
+  title: 'includesBeginningOfQueue and includesEndOfQueue are true exactly when the window holds the first or last item',
+  needs: ['item-window.first'],
+  async run({ server, facts, now }: CaseContext): Promise<Verdict> {
+    const walk = await walkQueue(server, now);
+    facts.walk = walk;
+    const evidence = walk.answers;
+    const walked = walkedText(walk);
+    if (walk.problems.length) return fail(listed(walk.problems, walked), evidence);
+    if (walk.warnings.length) return warn(listed(walk.warnings, walked), evidence);
+    if (walk.ids.length === 0) return pass('the queue is empty: its window says includesBeginningOfQueue and includesEndOfQueue true', evidence);
+    return pass(`${walked}; the flags were right on every window${walk.reachedEnd ? '' : ' it saw'}`, evidence);
+  },
+};
+
+export const uniqueIds: ConformanceCase = {
+  id: 'item-window.ids',
+  rule: RULE.shapes,
+  title: 'Item ids are unique in the queue and stay where they are from window to window',
+  needs: ['item-window.first'],
+  async run({ facts }: CaseContext): Promise<Verdict> {
+    const walk = facts.walk;
+    if (!walk) return skip('the walk through the queue did not run');
+    if (walk.ids.length === 0 && !walk.idProblems.length) return skip('the queue is empty: no ids to compare', walk.answers);
+    const findings = new Findings();
+    for (const problem of walk.idProblems) findings.fail(problem);
+    for (const view of facts.windows) {
+      if (!view.ids) continue;
+      const seen = new Set<string>();
+      const twice = view.ids.find((id) => seen.size === seen.add(id).size);
+      if (twice !== undefined) findings.fail(`${requestLine(view.answer)}: ${twice} appears twice in one window`);
+    }
+    const seenAgain = walk.idsSeenAgain ? `, ${walk.idsSeenAgain.toLocaleString('en-US')} of them seen again in overlapping windows, each where it was` : '';
+    return findings.verdict(`${walk.ids.length.toLocaleString('en-US')} ids, none twice${seenAgain} (${walkedText(walk)})`, walk.answers);
+  },
+};
+
+function walkedText(walk: Walk): string {
+  const windows = `${walk.windows} window${walk.windows === 1 ? '' : 's'}`;
+  const items = `${walk.ids.length.toLocaleString('en-US')} item${walk.ids.length === 1 ? '' : 's'}`;
+  const edges = walk.answers.length - walk.windows;
+  if (walk.reachedEnd) return `walked the whole queue: ${items} in ${windows}, then ${edges} more window${edges === 1 ? '' : 's'} at its edges`;
+  if (walk.stopped) return `walked ${items} in ${windows}; ${walk.stopped}`;
+  return `walked ${items} in ${windows}`;
+}
+
+function listed(items: readonly string[], walked: string): string {
+  const shown = items.length > 3 ? [...items.slice(0, 3), `… and ${items.length - 3} more`] : [...items];
+  return [...shown, walked].join('; ');
+}

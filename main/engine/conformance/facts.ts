@@ -1,0 +1,71 @@
+/**
+ * What a run has learnt of the server so far, for the cases that build on earlier ones: the first
+ * window (where the queue starts), every window any case fetched (for the checks that hold of all
+ * windows: items, queueVersion), the walk through the queue, and every answer (for timing).
+ */
+import { is2xx, type Answer } from './server.js';
+import type { Walk } from './walk.js';
+
+/** A 2xx GET /itemWindow answer whose body is an object with an `items` array. */
+export interface WindowView {
+  answer: Answer;
+  items: unknown[];
+  /** Each item's `id` when every item has a non-empty string one; null otherwise. */
+  ids: string[] | null;
+  includesBeginningOfQueue: unknown;
+  includesEndOfQueue: unknown;
+  queueVersion: unknown;
+}
+
+export interface SuiteFacts {
+  /** The answer to GET /itemWindow without itemId, when it was a window (`item-window.first`). */
+  firstWindow: WindowView | null;
+  /** Every window fetched, in order. */
+  windows: WindowView[];
+  /** The walk through the queue (`item-window.queue-ends`), once it ran. */
+  walk: Walk | null;
+  /** Every answer of the run, in order. */
+  answers: Answer[];
+}
+
+export function newFacts(): SuiteFacts {
+  return { firstWindow: null, windows: [], walk: null, answers: [] };
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** An item's id when it has a usable one. */
+export function idOf(item: unknown): string | null {
+  return isObject(item) && typeof item.id === 'string' && item.id !== '' ? item.id : null;
+}
+
+/** The window an answer holds, or why it holds none. */
+export function windowOf(answer: Answer): WindowView | { problem: string } {
+  if (answer.exchange.endpoint !== 'itemWindow') return { problem: 'not an itemWindow answer' };
+  if (!is2xx(answer)) return { problem: `the answer is ${answer.status ?? 'missing'}` };
+  const body = answer.json;
+  if (answer.json === undefined) return { problem: answer.text.trim() ? 'the body is not JSON' : 'the body is empty' };
+  if (!isObject(body)) return { problem: 'the body is not a JSON object' };
+  if (!Array.isArray(body.items)) return { problem: 'the body has no items array' };
+  const ids = body.items.map(idOf);
+  return {
+    answer,
+    items: body.items,
+    ids: ids.every((id) => id !== null) ? (ids as string[]) : null,
+    includesBeginningOfQueue: body.includesBeginningOfQueue,
+    includesEndOfQueue: body.includesEndOfQueue,
+    queueVersion: body.queueVersion,
+  };
+}
+
+export function isWindow(view: WindowView | { problem: string }): view is WindowView {
+  return 'answer' in view;
+}
+
+/** `item-1 … item-11 (11 items)`, `no items`. */
+export function spanOf(ids: readonly string[]): string {
+  if (ids.length === 0) return 'no items';
+  if (ids.length === 1) return `1 item (${ids[0]})`;
+  if (ids.length <= 3) return `${ids.length} items (${ids.join(', ')})`;
+  return `${ids.length} items (${ids[0]} … ${ids.at(-1)})`;
+}

@@ -1,0 +1,88 @@
+/**
+ * The console's own reference cloud queue server passes the suite (no case fails) in every shape
+ * of queue it can make: empty, one item, a few, a million, policies on and off, each version
+ * spelling of the base URL. The million-item run stays well under 30 s of wall time: the walk
+ * stops after WALK_MAX_ITEMS items and says so, which is no failure.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { QueueSummary } from '../api/queue-types.js';
+import type { Engine } from '../index.js';
+import { admin, startTestEngine } from '../testing/http.js';
+import { caseInfos } from './suite.js';
+import { checkServer, outcomes } from './testing/check.js';
+import { WALK_MAX_ITEMS } from './walk.js';
+
+let engine: Engine;
+beforeAll(async () => {
+  engine = await startTestEngine({ clockSpeed: 0 });
+});
+afterAll(() => engine.close());
+
+const tracks = (count: number) => Array.from({ length: count }, (_, i) => ({ track: { name: `Track ${i + 1}`, mediaUrl: `https://media.example/${i + 1}.mp3`, durationMillis: 200_000 } }));
+
+async function queue(body: object): Promise<QueueSummary> {
+  const { status, body: created } = await admin(engine, 'POST', '/queues', body);
+  expect(status).toBe(200);
+  return created as QueueSummary;
+}
+
+async function checkQueue(created: QueueSummary, baseUrl = created.queueBaseUrl) {
+  const { run } = await checkServer(engine, baseUrl, created.httpAuthorization);
+  const failures = run.cases.filter((c) => c.outcome === 'fail').map((c) => `${c.id}: ${c.message}`);
+  expect(failures).toEqual([]);
+  expect(run.status).toBe('passed');
+  return run;
+}
+
+const every = (outcome: string, except: Record<string, string> = {}) => ({ ...Object.fromEntries(caseInfos().map(({ id }) => [id, outcome])), ...except });
+
+describe('the reference cloud queue server passes the suite', () => {
+  it('with an empty queue: the cases that need an item are skipped, saying so', async () => {
+    const run = await checkQueue(await queue({ items: [] }));
+    const needsItem = 'skip';
+    expect(outcomes(run)).toEqual(
+      every('pass', {
+        'item-window.size-limits': needsItem,
+        'item-window.centred': needsItem,
+        'item-window.ids': needsItem,
+        'item-window.items': needsItem,
+        'time-played.update': needsItem,
+        'time-played.final': needsItem,
+      }),
+    );
+    expect(run.cases.find((c) => c.id === 'item-window.queue-ends')!.message).toBe('the queue is empty: its window says includesBeginningOfQueue and includesEndOfQueue true');
+  });
+
+  it('with one item', async () => {
+    const run = await checkQueue(await queue({ items: tracks(1) }));
+    expect(outcomes(run)).toEqual(every('pass'));
+    expect(run.cases.find((c) => c.id === 'item-window.queue-ends')!.message).toMatch(/^walked the whole queue: 1 item in 1 window, then 1 more window at its edges/);
+  });
+
+  it('with a few items, policies off (every default), at each version spelling of the base URL', async () => {
+    const created = await queue({ items: tracks(40) });
+    for (const version of ['v2.3', 'v2.2', 'v2.0']) {
+      const run = await checkQueue(created, created.queueBaseUrl.replace('/v2.3/', `/${version}/`));
+      expect(outcomes(run)).toEqual(every('pass'));
+    }
+  });
+
+  it('with policies on, the queue\'s and the items\' own', async () => {
+    const policies = { canSkip: false, limitedSkips: true, canSkipBack: false, canSeek: false, canSkipToItem: false, notifyUserIntent: true, pauseTtlSec: 0 };
+    const items = tracks(25).map((item, i) => (i % 3 === 0 ? { ...item, policies: { canSkip: true, canSeek: true } } : item));
+    const run = await checkQueue(await queue({ items, playbackPolicies: policies, reports: { sendUpdateAfterMillis: 1_000, periodicIntervalMillis: 5_000 } }));
+    expect(outcomes(run)).toEqual(every('pass'));
+  });
+
+  it(`with 1,000,000 items, in under 30 s: the walk stops after ${WALK_MAX_ITEMS.toLocaleString('en-US')} items and says so`, async () => {
+    const created = await queue({});
+    expect((await admin(engine, 'POST', `/queues/${created.id}/items/generate`, { count: 1_000_000 })).status).toBe(200);
+    const started = performance.now();
+    const run = await checkQueue(created);
+    const wallMs = performance.now() - started;
+    expect(outcomes(run)).toEqual(every('pass'));
+    expect(run.cases.find((c) => c.id === 'item-window.queue-ends')!.message).toMatch(/^walked 20,001 items in 20 windows; then stopped, as the walk does after 20,000 items or 10 s; the queue goes on; the flags were right on every window it saw$/);
+    expect(wallMs, `a run against the 1,000,000-item queue took ${Math.round(wallMs)} ms`).toBeLessThan(30_000);
+    await admin(engine, 'DELETE', `/queues/${created.id}`);
+  }, 180_000);
+});

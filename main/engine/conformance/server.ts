@@ -1,0 +1,117 @@
+/**
+ * The server under check, as the cases talk to it: every request goes through the player's own
+ * HTTP client (`player/client.ts`) with the engine's faulting transport, so fault rules with
+ * target `player` apply and each exchange lands in the traffic log as the player's. The client's
+ * verdict on an answer is not used: a case reads the answer as it came (status, body) and judges
+ * it against its own rule, so that one defect fails one case.
+ */
+import type { CloudQueueClient, PlayerExchange } from '../player/client.js';
+import type { PlaybackReport, Reason } from '../player/wire.js';
+
+/** One request and what came back. */
+export interface Answer {
+  exchange: PlayerExchange;
+  /** The HTTP status; undefined when no complete answer came. */
+  status: number | undefined;
+  /** The body as it came ('' for none). */
+  text: string;
+  /** The body parsed as JSON; undefined when there was none or it was not JSON. */
+  json: unknown;
+  /** Why no complete answer came (connection failed, no answer within 10 s). */
+  failure: string | undefined;
+}
+
+/** GET /itemWindow's query. A size is sent as `String(size)`: -1, 1.5 and NaN go out as written. */
+export interface WindowAsk {
+  reason: Reason;
+  itemId?: string;
+  previousWindowSize: number;
+  upcomingWindowSize: number;
+}
+
+/** Whose credentials a request carries: the run's (default), another value, or none at all. */
+export type Credentials = { authorization: string | null };
+
+export class CheckedServer {
+  constructor(
+    private readonly client: CloudQueueClient,
+    readonly baseUrl: string,
+    /** What every request carries as `Authorization` unless a case says otherwise. */
+    readonly authorization: string | undefined,
+    private readonly onAnswer: (answer: Answer) => void,
+  ) {}
+
+  async context(as?: Credentials): Promise<Answer> {
+    return this.answer((await this.client.context(this.target(as))).exchange);
+  }
+
+  async itemWindow(ask: WindowAsk, as?: Credentials): Promise<Answer> {
+    return this.answer((await this.client.itemWindow(this.target(as), ask)).exchange);
+  }
+
+  async version(as?: Credentials): Promise<Answer> {
+    return this.answer((await this.client.version(this.target(as))).exchange);
+  }
+
+  async timePlayed(reports: PlaybackReport[], as?: Credentials): Promise<Answer> {
+    return this.answer((await this.client.timePlayed(this.target(as), reports)).exchange);
+  }
+
+  private target(as: Credentials | undefined) {
+    const authorization = as ? as.authorization : this.authorization;
+    return { queueBaseUrl: this.baseUrl, ...(authorization ? { httpAuthorization: authorization } : {}) };
+  }
+
+  private answer(exchange: PlayerExchange): Answer {
+    const text = exchange.responseBody ?? '';
+    let json: unknown;
+    if (exchange.status !== undefined && text.trim() !== '') {
+      try {
+        json = JSON.parse(text);
+      } catch {
+        json = undefined;
+      }
+    }
+    const answer: Answer = {
+      exchange,
+      status: exchange.status,
+      text,
+      json,
+      failure: exchange.status === undefined ? (exchange.failure?.message ?? 'no answer') : undefined,
+    };
+    this.onAnswer(answer);
+    return answer;
+  }
+}
+
+export const is2xx = (answer: Answer): boolean => answer.status !== undefined && answer.status >= 200 && answer.status < 300;
+
+/** The request as a reader of the report finds it: `GET /itemWindow?reason=load&…` (path relative to the base URL). */
+export function requestLine(answer: Answer): string {
+  const { method, url, endpoint } = answer.exchange;
+  const query = URL.canParse(url) ? new URL(url).search : '';
+  return `${method} /${endpoint}${decodeURIComponent(query.replace(/\+/g, '%2B'))}`;
+}
+
+const MAX_QUOTE = 160;
+
+/** What came back, in a few words: `404 (item x is not in queue q)`, `no answer (connection failed: ECONNREFUSED)`. */
+export function outcomeOf(answer: Answer): string {
+  if (answer.status === undefined) return `no answer (${answer.failure})`;
+  const said = serverMessage(answer);
+  return said ? `${answer.status} (${said})` : String(answer.status);
+}
+
+/** The server's own message: the contract error body's, else the start of a text body. */
+function serverMessage(answer: Answer): string {
+  const body = answer.json as { error?: { message?: unknown } | string; message?: unknown } | undefined;
+  const message = typeof body?.error === 'object' ? body.error?.message : (body?.error ?? body?.message);
+  if (typeof message === 'string' && message) return quote(message);
+  if (answer.json === undefined && answer.text.trim() && !(answer.status! >= 200 && answer.status! < 300)) return quote(answer.text.trim());
+  return '';
+}
+
+export function quote(text: string): string {
+  const line = text.replace(/\s+/g, ' ');
+  return line.length > MAX_QUOTE ? `${line.slice(0, MAX_QUOTE)}…` : line;
+}

@@ -1,0 +1,159 @@
+/**
+ * A small cloud queue server for the suite's own tests, right by default and wrong in exactly the
+ * ways its defect flags say: the yardstick each case is proven against (a defect fails its case,
+ * and no other). Plain node:http, a plain array queue, one access token.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** Each defect, and the one case it must fail. */
+export const DEFECTS = {
+  /** Answers /context 404. */
+  noContext: 'context',
+  /** Answers an unknown itemId with a window from the first item. */
+  unknownItemFromStart: 'item-window.unknown-item',
+  /** Sends one item more than asked on each side. */
+  moreThanAsked: 'item-window.size-limits',
+  /** Takes a negative size as 0. */
+  acceptsNegativeSize: 'item-window.negative-size',
+  /** Takes 1.5 as 1 and NaN as the default. */
+  acceptsNonIntegerSize: 'item-window.non-integer-size',
+  /** Takes any Bearer token (none is still 401). */
+  acceptsWrongToken: 'auth.wrong-token',
+  /** Tracks without mediaUrl. */
+  tracksWithoutMediaUrl: 'item-window.items',
+  /** includesBeginningOfQueue true on every window. */
+  beginningAlwaysTrue: 'item-window.queue-ends',
+  /** includesEndOfQueue false on every window. */
+  endNeverTrue: 'item-window.queue-ends',
+  /** The item at position 21 has the id of the one at position 4. */
+  duplicateIds: 'item-window.ids',
+  /** Refuses reason=load+queueCompleted with 400. */
+  refusesCombinedReason: 'item-window.reasons',
+  /** Refuses final reports with 400. */
+  refusesFinalReport: 'time-played.final',
+  /** GET /version answers another version than the windows carry. */
+  versionDisagrees: 'version',
+  /** Windows without queueVersion. */
+  noQueueVersion: 'item-window.queue-version',
+} as const;
+
+export type Defect = keyof typeof DEFECTS;
+
+export interface DefectiveServerOptions {
+  items?: number;
+  defects?: readonly Defect[];
+  /** Ms GET /version waits before it answers. */
+  versionDelayMs?: number;
+  /** Answers 200 with this body to reports, instead of 204. */
+  reportAnswer?: string;
+}
+
+export interface DefectiveServer {
+  baseUrl: string;
+  authorization: string;
+  /** Requests served, by endpoint. */
+  requests: string[];
+  close(): Promise<void>;
+}
+
+const TOKEN = 'token-of-the-defective-server';
+const REASONS = new Set(['load', 'pause', 'play', 'queueCompleted', 'refresh', 'resume', 'skipNext', 'skipPrev', 'skipToItem', 'load+queueCompleted']);
+
+export async function startDefectiveServer(options: DefectiveServerOptions = {}): Promise<DefectiveServer> {
+  const defects = new Set(options.defects ?? []);
+  const count = options.items ?? 30;
+  const ids = Array.from({ length: count }, (_, i) => `item-${i + 1}`);
+  if (defects.has('duplicateIds') && count > 20) ids[20] = ids[3]!;
+  const requests: string[] = [];
+
+  const server = createServer((request, response) => {
+    void handle(request, response).catch(() => send(response, 500, { error: { code: 500, message: 'test server failed' } }));
+  });
+
+  async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const url = new URL(request.url ?? '/', 'http://test');
+    const endpoint = url.pathname.replace(/^\/q\//, '');
+    requests.push(endpoint);
+    const authorization = request.headers.authorization;
+    if (!authorization || (authorization !== `Bearer ${TOKEN}` && !(defects.has('acceptsWrongToken') && authorization.startsWith('Bearer ')))) {
+      return send(response, 401, { error: { code: 401, message: 'invalid token' } });
+    }
+    if (endpoint === 'context') {
+      if (defects.has('noContext')) return send(response, 404, { error: { code: 404, message: 'no context here' } });
+      return send(response, 200, { contextVersion: '1', queueVersion: 'v1', container: { name: 'Test', type: 'playlist' }, reports: { sendUpdateAfterMillis: 30_000, periodicIntervalMillis: 30_000 }, playbackPolicies: { canSkip: true } });
+    }
+    if (endpoint === 'version') {
+      if (options.versionDelayMs) await new Promise((resolve) => setTimeout(resolve, options.versionDelayMs));
+      return send(response, 200, { queueVersion: defects.has('versionDisagrees') ? 'v2' : 'v1', contextVersion: '1' });
+    }
+    if (endpoint === 'timePlayed' && request.method === 'POST') {
+      let body = '';
+      for await (const chunk of request) body += String(chunk);
+      const items = (JSON.parse(body) as { items: { type: string }[] }).items;
+      if (defects.has('refusesFinalReport') && items.some((item) => item.type === 'final')) return send(response, 400, { error: { code: 400, message: 'final reports are not taken' } });
+      if (options.reportAnswer !== undefined) return send(response, 200, options.reportAnswer);
+      response.writeHead(204).end();
+      return;
+    }
+    if (endpoint !== 'itemWindow') return send(response, 404, { error: { code: 404, message: `no ${endpoint}` } });
+
+    // `+` in a query decodes to a space: load+queueCompleted arrives as "load queueCompleted".
+    const reason = (url.searchParams.get('reason') ?? '').replace(/ /g, '+');
+    if (!REASONS.has(reason) || (defects.has('refusesCombinedReason') && reason.includes('+'))) return send(response, 400, { error: { code: 400, message: `bad reason ${reason}` } });
+    const sizes: number[] = [];
+    for (const [name, fallback] of [['previousWindowSize', 5], ['upcomingWindowSize', 10]] as const) {
+      const raw = url.searchParams.get(name);
+      let size = raw === null ? fallback : Number(raw);
+      if (raw !== null && !/^-?\d+$/.test(raw)) {
+        if (!defects.has('acceptsNonIntegerSize')) return send(response, 400, { error: { code: 400, message: `${name} must be an integer` } });
+        size = Number.isNaN(size) ? fallback : Math.floor(size);
+      }
+      if (size < 0) {
+        if (!defects.has('acceptsNegativeSize')) return send(response, 400, { error: { code: 400, message: `${name} must be zero or greater` } });
+        size = 0;
+      }
+      sizes.push(size);
+    }
+    const extra = defects.has('moreThanAsked') ? 1 : 0;
+    const previous = sizes[0]! + extra;
+    const upcoming = sizes[1]! + extra;
+    const itemId = url.searchParams.get('itemId');
+    let at = itemId ? ids.indexOf(itemId) : 0;
+    if (at === -1) {
+      if (!defects.has('unknownItemFromStart')) return send(response, 404, { error: { code: 404, message: `no item ${itemId}` } });
+      at = 0;
+    }
+    const from = itemId && at !== -1 ? Math.max(0, at - previous) : at;
+    const to = Math.min(ids.length, at + upcoming + 1);
+    const items = ids.slice(from, to).map((id, k) => ({
+      id,
+      track: { name: `Track ${from + k + 1}`, ...(defects.has('tracksWithoutMediaUrl') ? {} : { mediaUrl: `https://media.example/${id}.mp3` }), durationMillis: 180_000 },
+    }));
+    return send(response, 200, {
+      includesBeginningOfQueue: from === 0 || defects.has('beginningAlwaysTrue'),
+      includesEndOfQueue: to === ids.length && !defects.has('endNeverTrue'),
+      contextVersion: '1',
+      ...(defects.has('noQueueVersion') ? {} : { queueVersion: 'v1' }),
+      items,
+    });
+  }
+
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    baseUrl: `http://127.0.0.1:${port}/q/`,
+    authorization: `Bearer ${TOKEN}`,
+    requests,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+function send(response: ServerResponse, status: number, body: unknown): void {
+  const text = typeof body === 'string' ? body : JSON.stringify(body);
+  response.writeHead(status, { 'content-type': 'application/json' }).end(text);
+}

@@ -1,0 +1,141 @@
+/**
+ * What to check: a server's base URL and the Authorization its requests carry, typed or pasted, or
+ * filled from one of the console's own queues. A field the engine would refuse is said so beside
+ * it, with what was typed kept and the field focused; Enter in either field runs the checks.
+ */
+import { useRef, useState, type FormEvent } from 'react';
+import type { QueueSummary } from '../../../../main/engine/api/queue-types';
+import { useStartRun } from '../../queries/conformance';
+import { useQueueList } from '../../queries/queues';
+import { SecretInput } from './SecretInput';
+import { checkAuthorization, checkBaseUrl } from './target';
+
+interface Fields {
+  baseUrl: string;
+  authorization: string;
+}
+
+type FieldErrors = Partial<Record<keyof Fields, string>>;
+
+/** The fields a queue fills: its base URL and `Bearer <accessToken>`, as a loadCloudQueue carries them. */
+function queueFields(queue: QueueSummary): Fields {
+  return { baseUrl: queue.queueBaseUrl, authorization: queue.httpAuthorization };
+}
+
+export function CheckForm({ onStarted }: { onStarted(runId: string): void }) {
+  const { data: queues = [] } = useQueueList();
+  const start = useStartRun();
+  const [typed, setTyped] = useState<Fields>({ baseUrl: '', authorization: '' });
+  // While the fields are a queue's, they follow it: a new token issued meanwhile is the one sent.
+  const [queueId, setQueueId] = useState<string | null>(null);
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const baseUrlRef = useRef<HTMLInputElement>(null);
+  const authorizationRef = useRef<HTMLInputElement>(null);
+
+  const queue = queues.find((q) => q.id === queueId) ?? null;
+  const fields = queue ? queueFields(queue) : typed;
+
+  const edit = (change: Partial<Fields>) => {
+    setTyped({ ...fields, ...change });
+    setQueueId(null);
+    setErrors((shown) => ({ ...shown, ...Object.fromEntries(Object.keys(change).map((key) => [key, undefined])) }));
+    start.reset();
+  };
+
+  const pickQueue = (id: string) => {
+    const picked = queues.find((q) => q.id === id);
+    if (picked) setTyped(queueFields(picked));
+    setQueueId(picked ? id : null);
+    setErrors({});
+    start.reset();
+  };
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const baseUrl = checkBaseUrl(fields.baseUrl);
+    const authorization = checkAuthorization(fields.authorization);
+    setErrors({ baseUrl: baseUrl.ok ? undefined : baseUrl.message, authorization: authorization.ok ? undefined : authorization.message });
+    if (!baseUrl.ok) return baseUrlRef.current?.focus();
+    if (!authorization.ok) return authorizationRef.current?.focus();
+    start.mutate(authorization.value === undefined ? { baseUrl: baseUrl.value } : { baseUrl: baseUrl.value, authorization: authorization.value }, {
+      onSuccess: ({ id }) => onStarted(id),
+    });
+  };
+
+  return (
+    <form className="check-form" onSubmit={submit} noValidate aria-labelledby="check-form-title">
+      <div className="check-panel-head">
+        <h2 id="check-form-title">Server to check</h2>
+      </div>
+      <label className="check-field">
+        <span>One of the console’s queues</span>
+        <select value={queue ? queue.id : ''} onChange={(event) => pickQueue(event.target.value)} disabled={queues.length === 0}>
+          <option value="">{queues.length === 0 ? 'No queues yet (Queues area)' : 'Choose to fill the fields below…'}</option>
+          {queues.map((q) => (
+            <option key={q.id} value={q.id}>
+              {q.name} · {q.itemCount.toLocaleString('en-US')} item{q.itemCount === 1 ? '' : 's'}
+            </option>
+          ))}
+        </select>
+      </label>
+      <div className="check-field">
+        <label htmlFor="check-base-url">Base URL</label>
+        <input
+          id="check-base-url"
+          ref={baseUrlRef}
+          type="url"
+          inputMode="url"
+          autoComplete="url"
+          spellCheck={false}
+          placeholder="https://queue.example.com/v2.3/"
+          value={fields.baseUrl}
+          aria-invalid={errors.baseUrl ? true : undefined}
+          aria-describedby={errors.baseUrl ? 'check-base-url-error' : 'check-base-url-hint'}
+          onChange={(event) => edit({ baseUrl: event.target.value })}
+        />
+        {errors.baseUrl ? (
+          <p id="check-base-url-error" className="check-field-error">
+            {errors.baseUrl}
+          </p>
+        ) : (
+          <p id="check-base-url-hint" className="check-hint">
+            The queueBaseUrl a loadCloudQueue carries: context, itemWindow, version and timePlayed are asked under it.
+          </p>
+        )}
+      </div>
+      <div className="check-field">
+        <label htmlFor="check-authorization">Authorization</label>
+        <SecretInput
+          id="check-authorization"
+          label="Authorization"
+          inputRef={authorizationRef}
+          placeholder="Bearer …"
+          value={fields.authorization}
+          invalid={errors.authorization !== undefined}
+          describedBy={errors.authorization ? 'check-authorization-error' : 'check-authorization-hint'}
+          onChange={(authorization) => edit({ authorization })}
+        />
+        {errors.authorization ? (
+          <p id="check-authorization-error" className="check-field-error">
+            {errors.authorization}
+          </p>
+        ) : (
+          <p id="check-authorization-hint" className="check-hint">
+            Sent as it is on every request; empty for none. Held in memory only, kept runs show it masked.
+          </p>
+        )}
+      </div>
+      <div className="check-form-actions">
+        <button type="submit" className="primary" disabled={start.isPending}>
+          {start.isPending ? 'Starting…' : 'Run checks'}
+        </button>
+        {queue && <span className="check-hint">the queue “{queue.name}”, with its current token</span>}
+      </div>
+      {start.error && (
+        <p role="alert" className="check-field-error">
+          The checks did not start: {start.error.message}
+        </p>
+      )}
+    </form>
+  );
+}

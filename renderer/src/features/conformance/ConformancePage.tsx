@@ -1,0 +1,76 @@
+/**
+ * "Check a server" (docs/contract/console.md §8): the console plays the platform's player against
+ * a cloud queue server, the integrator's or one of its own queues, and says rule by rule where it
+ * breaks the contract, each verdict linked to the traffic that proves it. Runs are kept with the
+ * server they checked, and can be exported, rerun and deleted.
+ */
+import { useCallback, useState } from 'react';
+import { useConformanceEventWiring, useConformanceRuns } from '../../queries/conformance';
+import { CheckForm } from './CheckForm';
+import { RunList } from './RunList';
+import { RunView } from './RunView';
+import { useConformanceView } from './view-state';
+import './conformance.css';
+
+export function ConformancePage() {
+  useConformanceEventWiring();
+  const { data: runs = [], error } = useConformanceRuns();
+  const selected = useConformanceView((s) => s.selected);
+  const select = useConformanceView((s) => s.select);
+  // Where the focus goes next: the heading of a run just started, or the runs list after a delete.
+  const [focusRun, setFocusRun] = useState<string | null>(null);
+  const [focusList, setFocusList] = useState(0);
+  const onHeadingFocused = useCallback(() => setFocusRun(null), []);
+
+  // The run chosen, else the newest. A run just started is shown before the list has it.
+  const runId = selected ?? runs[0]?.id ?? null;
+
+  const onStarted = (id: string) => {
+    select(id);
+    setFocusRun(id);
+  };
+  const onDeleted = () => {
+    select(null);
+    setFocusList((n) => n + 1);
+  };
+
+  return (
+    <section className="page check-page" aria-labelledby="page-title">
+      <header className="page-header check-page-header">
+        <h1 id="page-title">Check a server</h1>
+        <span className="check-hint">the platform’s player against a cloud queue server, rule by rule, with the traffic that proves each verdict</span>
+      </header>
+      <div className="check-layout">
+        <div className="check-side">
+          <div className="check-panel">
+            <CheckForm onStarted={onStarted} />
+          </div>
+          <section className="check-panel check-runs-panel" aria-labelledby="check-runs-title">
+            <div className="check-panel-head">
+              <h2 id="check-runs-title">Runs</h2>
+              <span className="check-hint">{runs.length ? `${runs.length} kept` : ''}</span>
+            </div>
+            {error && (
+              <p role="alert" className="check-field-error">
+                {error.message}
+              </p>
+            )}
+            <RunList runs={runs} selectedId={runId} onSelect={select} focusRequest={focusList} />
+          </section>
+        </div>
+        <div className="check-main">
+          {runId ? (
+            <RunView key={runId} runId={runId} focusHeading={focusRun === runId} onHeadingFocused={onHeadingFocused} onStarted={onStarted} onDeleted={onDeleted} />
+          ) : (
+            <div className="check-empty">
+              <p>Give a server’s base URL and the Authorization its requests need, or choose one of the console’s own queues, and run the checks.</p>
+              <p className="check-hint">
+                Each case names the contract rule it checks and links the requests it judged in the traffic log. The same suite runs as <code>cloud-queue-console check BASE_URL</code> and over the admin API (<code>POST /admin/api/conformance/runs</code>).
+              </p>
+            </div>
+          )}
+        </div>
+      </div>
+    </section>
+  );
+}

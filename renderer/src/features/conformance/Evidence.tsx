@@ -1,0 +1,33 @@
+/**
+ * A case's evidence: the traffic log entries of the requests it judged, each a link that opens the
+ * entry in the Traffic area (the `#/traffic?entry=<id>` link the Player page's violations use).
+ * A case that walked a queue judged many: the first few show, the rest one press away.
+ */
+import { useState } from 'react';
+
+const SHOWN = 4;
+
+export function Evidence({ caseId, trafficIds }: { caseId: string; trafficIds: readonly number[] }) {
+  const [all, setAll] = useState(false);
+  if (trafficIds.length === 0) return <span className="check-hint">none</span>;
+  const shown = all ? trafficIds : trafficIds.slice(0, SHOWN);
+  const more = trafficIds.length - shown.length;
+  return (
+    <ul className="check-evidence" aria-label={`Evidence of ${caseId}`}>
+      {shown.map((id) => (
+        <li key={id}>
+          <a href={`#/traffic?entry=${id}`} aria-label={`Traffic entry ${id}, evidence of ${caseId}`}>
+            #{id}
+          </a>
+        </li>
+      ))}
+      {more > 0 && (
+        <li>
+          <button type="button" className="check-more" onClick={() => setAll(true)} aria-label={`Show ${more} more traffic entries of ${caseId}`}>
+            +{more} more
+          </button>
+        </li>
+      )}
+    </ul>
+  );
+}

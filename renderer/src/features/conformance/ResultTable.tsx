@@ -1,0 +1,54 @@
+/**
+ * The result: every case of the suite, grouped by the contract section it checks, one row each
+ * with its outcome, what it checks, what came back and the traffic entries that prove it. Cases
+ * still to come are listed too, so the table does not jump as a run settles them.
+ */
+import type { SectionGroup } from './grouping';
+import { Evidence } from './Evidence';
+import { OutcomeBadge } from './OutcomeBadge';
+
+export function ResultTable({ groups }: { groups: SectionGroup[] }) {
+  return (
+    <table className="check-results" aria-label="Results by contract section">
+      <colgroup>
+        <col className="check-col-outcome" />
+        <col className="check-col-case" />
+        <col />
+        <col className="check-col-evidence" />
+      </colgroup>
+      <thead>
+        <tr>
+          <th scope="col">Outcome</th>
+          <th scope="col">Case</th>
+          <th scope="col">What came back</th>
+          <th scope="col">Evidence</th>
+        </tr>
+      </thead>
+      {groups.map((group) => (
+        <tbody key={group.rule} aria-label={group.rule}>
+          <tr className="check-section">
+            <th scope="rowgroup" colSpan={4}>
+              {group.rule}{' '}
+              <span className="check-section-count">
+                {group.rows.length} case{group.rows.length === 1 ? '' : 's'}
+              </span>
+            </th>
+          </tr>
+          {group.rows.map(({ info, result, state }) => (
+            <tr key={info.id} data-case-id={info.id} data-outcome={result?.outcome} data-state={state}>
+              <td>
+                <OutcomeBadge outcome={result?.outcome ?? null} state={state} />
+              </td>
+              <td>
+                <div className="check-case-title">{info.title}</div>
+                <code className="check-case-id">{info.id}</code>
+              </td>
+              <td className="check-message">{result ? result.message : state === 'running' ? 'running now…' : ''}</td>
+              <td>{result && <Evidence caseId={info.id} trafficIds={result.trafficIds} />}</td>
+            </tr>
+          ))}
+        </tbody>
+      ))}
+    </table>
+  );
+}

@@ -1,0 +1,72 @@
+/**
+ * The kept runs, newest first: the server each checked, when, how it ended and its tallies. One
+ * Tab stop (the open run); ↑/↓, Home and End move to another run and open it.
+ */
+import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import type { ConformanceRunSummary } from '../../../../main/engine/api/conformance-types';
+import { rovingTarget } from '../../components/roving';
+import { serverLabel, shortTallyText, startedText } from './summary';
+import { StatusPill } from './StatusPill';
+
+export interface RunListProps {
+  runs: ConformanceRunSummary[];
+  selectedId: string | null;
+  onSelect(id: string): void;
+  /** Bumped to move the focus onto the open run (after a delete took the focused button away). */
+  focusRequest: number;
+}
+
+export function RunList({ runs, selectedId, onSelect, focusRequest }: RunListProps) {
+  const list = useRef<HTMLUListElement>(null);
+  // The day "today" is, for the times: taken once, a list read across midnight still reads right enough.
+  const [now] = useState(() => Date.now());
+
+  useEffect(() => {
+    if (focusRequest > 0) list.current?.querySelector<HTMLElement>('[role="option"][tabindex="0"]')?.focus();
+  }, [focusRequest]);
+
+  const onKeyDown = (event: KeyboardEvent<HTMLUListElement>) => {
+    const index = runs.findIndex((run) => run.id === selectedId);
+    const target = rovingTarget(event.key, Math.max(0, index), runs.length);
+    if (target === null && event.key !== 'Enter' && event.key !== ' ') return;
+    event.preventDefault();
+    if (target === null) return;
+    onSelect(runs[target]!.id);
+    list.current?.querySelectorAll<HTMLElement>('[role="option"]')[target]?.focus();
+  };
+
+  if (runs.length === 0) return <p className="check-hint">No runs yet: the checks run above are kept here (the newest 50), with the server each checked.</p>;
+  const anySelected = runs.some((run) => run.id === selectedId);
+  return (
+    <ul className="check-runs" role="listbox" aria-label="Kept runs" ref={list} onKeyDown={onKeyDown}>
+      {runs.map((run, index) => {
+        const selected = run.id === selectedId;
+        return (
+          <li
+            key={run.id}
+            role="option"
+            aria-selected={selected}
+            tabIndex={selected || (!anySelected && index === 0) ? 0 : -1}
+            data-run-id={run.id}
+            data-status={run.status}
+            onClick={() => onSelect(run.id)}
+          >
+            <StatusPill status={run.status} />
+            <span className="check-run-server" title={run.baseUrl}>
+              {serverLabel(run.baseUrl)}
+            </span>
+            <span className="check-run-tally">
+              {run.error?.kind === 'unreachable' ? 'unreachable' : shortTallyText(run.summary)}
+              {run.rerunOf && (
+                <span className="check-run-rerun" title={`A rerun of ${run.rerunOf}`}>
+                  rerun
+                </span>
+              )}
+            </span>
+            <span className="check-run-when">{startedText(run.startedAt, now)}</span>
+          </li>
+        );
+      })}
+    </ul>
+  );
+}

@@ -1,0 +1,96 @@
+/**
+ * One run: the server it checked, a summary line, its progress case by case while it runs, and
+ * then its result table; or, for a server that could not be reached, that one message. The end of
+ * a run watched here is announced; the heading takes the focus when the run was just started.
+ */
+import { useEffect, useRef, useState } from 'react';
+import type { ConformanceCaseInfo, ConformanceRun } from '../../../../main/engine/api/conformance-types';
+import { useConformanceCases, useConformanceRun } from '../../queries/conformance';
+import { caseRows, currentCase, groupBySection } from './grouping';
+import { ResultTable } from './ResultTable';
+import { RunActions } from './RunActions';
+import { RunProgress } from './RunProgress';
+import { StatusPill } from './StatusPill';
+import { summaryLine } from './summary';
+
+export interface RunViewProps {
+  runId: string;
+  /** A run just started from here: its heading takes the focus, once (then `onHeadingFocused`). */
+  focusHeading: boolean;
+  onHeadingFocused(): void;
+  onStarted(runId: string): void;
+  onDeleted(): void;
+}
+
+export function RunView({ runId, focusHeading, onHeadingFocused, onStarted, onDeleted }: RunViewProps) {
+  const { data: run, error } = useConformanceRun(runId);
+  const { data: suite = [] } = useConformanceCases();
+  const heading = useRef<HTMLHeadingElement>(null);
+
+  // Taken at mount: the page clears `focusHeading` once the focus moved.
+  const [startedHere] = useState(focusHeading);
+
+  useEffect(() => {
+    if (!focusHeading) return;
+    heading.current?.focus();
+    onHeadingFocused();
+  }, [focusHeading, onHeadingFocused]);
+
+  return (
+    <section className="check-run" aria-labelledby="check-run-title" data-run-id={runId} data-status={run?.status}>
+      <header className="check-run-head">
+        <h2 id="check-run-title" ref={heading} tabIndex={-1}>
+          {run ? (
+            <>
+              <StatusPill status={run.status} /> <span className="check-run-url">{run.baseUrl}</span>
+            </>
+          ) : (
+            `Run ${runId}`
+          )}
+        </h2>
+        {run && <RunActions run={run} onStarted={onStarted} onDeleted={onDeleted} />}
+      </header>
+      {error && (
+        <p role="alert" className="check-field-error">
+          {error.message}
+        </p>
+      )}
+      {run ? <RunBody run={run} suite={suite} startedHere={startedHere} /> : !error && <p className="check-hint">Loading…</p>}
+    </section>
+  );
+}
+
+function RunBody({ run, suite, startedHere }: { run: ConformanceRun; suite: readonly ConformanceCaseInfo[]; startedHere: boolean }) {
+  const rows = caseRows(suite, run);
+  const unreachable = run.error?.kind === 'unreachable';
+  return (
+    <>
+      <p className="check-summary" data-status={run.status} aria-label="Summary">
+        {summaryLine(run)}
+      </p>
+      <EndAnnouncement run={run} startedHere={startedHere} />
+      {run.authorization && <p className="check-hint check-meta">Authorization {run.authorization}{run.rerunOf ? ` · a rerun of ${run.rerunOf}` : ''}</p>}
+      {run.status === 'running' && <RunProgress summary={run.summary} current={currentCase(rows)} />}
+      {run.error && (
+        <p className="check-run-error" data-kind={run.error.kind}>
+          {run.error.message}
+        </p>
+      )}
+      {!unreachable && <ResultTable groups={groupBySection(rows)} />}
+    </>
+  );
+}
+
+/**
+ * Says how a run ended, once, when it was watched running or started from here: a screen reader
+ * hears the verdict without hearing every case settle (the bar's value is there to be read).
+ */
+function EndAnnouncement({ run, startedHere }: { run: ConformanceRun; startedHere: boolean }) {
+  const [watched] = useState(startedHere || run.status === 'running');
+  const ended = watched && run.status !== 'running';
+  return (
+    <p className="sr-only" role="status">
+      {ended ? [summaryLine(run), run.error?.message].filter(Boolean).join('. ') : ''}
+    </p>
+  );
+}

@@ -1,0 +1,73 @@
+/**
+ * A run in words: the summary line under its title, the short tallies of the runs list, the
+ * progress of a run going on, how long it took, and which server it checked.
+ */
+import type { ConformanceOutcome, ConformanceRunSummary, ConformanceSummary } from '../../../../main/engine/api/conformance-types';
+
+/** An outcome as its badge says it: in words, never by colour alone. */
+export const OUTCOME_LABEL: Record<ConformanceOutcome, string> = { pass: 'pass', fail: 'fail', warn: 'warn', skip: 'skip' };
+/** A glyph beside the word, for a glance down the column. */
+export const OUTCOME_MARK: Record<ConformanceOutcome, string> = { pass: '✓', fail: '✕', warn: '!', skip: '–' };
+
+function count(n: number, one: string, many = `${one}s`): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+/** Cases settled so far. */
+export function settledCount(summary: ConformanceSummary): number {
+  return summary.pass + summary.fail + summary.warn + summary.skip;
+}
+
+/** "15 passed, 1 failed, 1 warning, 0 skipped": every tally, zero ones included, so the line reads the same on every run. */
+export function tallyText(summary: ConformanceSummary): string {
+  return `${summary.pass} passed, ${summary.fail} failed, ${count(summary.warn, 'warning')}, ${summary.skip} skipped`;
+}
+
+/** For the runs list, where space is short: "17 pass" or "14 pass · 1 fail · 2 warn"; the zeros left out. */
+export function shortTallyText(summary: ConformanceSummary): string {
+  const parts = (['pass', 'fail', 'warn', 'skip'] as const).filter((outcome) => summary[outcome] > 0).map((outcome) => `${summary[outcome]} ${outcome}`);
+  return parts.length ? parts.join(' · ') : 'no cases';
+}
+
+/** Wall time a run took: "0.4 s", "12.3 s", "2 min 5 s"; null while it runs. */
+export function durationText(run: Pick<ConformanceRunSummary, 'startedAt' | 'finishedAt'>): string | null {
+  if (run.finishedAt === null) return null;
+  const ms = Math.max(0, run.finishedAt - run.startedAt);
+  if (ms < 60_000) return `${(ms / 1000).toFixed(1)} s`;
+  const seconds = Math.round(ms / 1000);
+  return `${Math.floor(seconds / 60)} min${seconds % 60 ? ` ${seconds % 60} s` : ''}`;
+}
+
+/** "5 of 17 cases". */
+export function progressText(summary: ConformanceSummary): string {
+  return `${settledCount(summary)} of ${count(summary.total, 'case')}`;
+}
+
+/**
+ * The summary line: how it ended and the tallies, how long it took, the server. A run that never
+ * reached its cases says so instead of tallying nothing.
+ */
+export function summaryLine(run: ConformanceRunSummary): string {
+  const server = `server ${run.baseUrl}`;
+  if (run.status === 'running') return `Running: ${progressText(run.summary)} settled, ${tallyText(run.summary)} so far · ${server}`;
+  const took = durationText(run);
+  const verdict = run.status === 'passed' ? 'Passed' : 'Failed';
+  const what = run.error?.kind === 'unreachable' ? 'the server could not be reached, no case ran' : `${tallyText(run.summary)} of ${count(run.summary.total, 'case')}`;
+  return [`${verdict}: ${what}`, took && `in ${took}`, server].filter(Boolean).join(' · ');
+}
+
+/** The server as the runs list shows it: host and path, without the scheme. */
+export function serverLabel(baseUrl: string): string {
+  if (!URL.canParse(baseUrl)) return baseUrl;
+  const url = new URL(baseUrl);
+  return `${url.host}${url.pathname === '/' ? '' : url.pathname}`;
+}
+
+/** When a run started, in the machine's time zone: the time of day for today's, the date too for older ones. */
+export function startedText(startedAt: number, now: number): string {
+  const pad = (n: number) => String(n).padStart(2, '0');
+  const d = new Date(startedAt);
+  const time = `${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
+  const day = (at: Date) => `${at.getFullYear()}-${pad(at.getMonth() + 1)}-${pad(at.getDate())}`;
+  return day(d) === day(new Date(now)) ? time : `${day(d)} ${time}`;
+}
