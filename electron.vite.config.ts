@@ -33,6 +33,8 @@ export default defineConfig({
   },
   renderer: {
     root: resolve('renderer'),
+    // The engine API contract under one name (renderer/tsconfig.json has the same path).
+    resolve: { alias: { '@engine-api': resolve('main/engine/api') } },
     plugins: [react(), contentSecurityPolicy()],
     build: {
       outDir: resolve('out/renderer'),

@@ -66,8 +66,8 @@ export default tseslint.config(
           paths: [{ name: 'electron', message: 'The renderer talks to the engine only through the api object.' }],
           patterns: [
             {
-              regex: '^(\\.\\./)+main/(?!engine/api/)',
-              message: 'The renderer may import only the engine API contract (main/engine/api), never engine code.',
+              regex: '^(\\.\\./)+main/',
+              message: 'The renderer may import only the engine API contract, as @engine-api/… (never engine code, never by a relative path).',
             },
           ],
         },

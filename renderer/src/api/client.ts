@@ -3,10 +3,10 @@
  * and server-sent events in a browser) and turns failed results into `ApiError`s, so features
  * call `api.call('clock.set', { speed: 0 })` and never learn which transport carried it.
  */
-import type { EngineBridge } from '../../../main/engine/api/bridge';
-import type { CommandInput, CommandName, CommandOutput } from '../../../main/engine/api/commands';
-import type { EngineErrorBody } from '../../../main/engine/api/errors';
-import type { EngineEvent, EngineEvents, EventName } from '../../../main/engine/api/events';
+import type { EngineBridge } from '@engine-api/bridge';
+import type { CommandInput, CommandName, CommandOutput } from '@engine-api/commands';
+import type { EngineErrorBody } from '@engine-api/errors';
+import type { EngineEvent, EngineEvents, EventName } from '@engine-api/events';
 
 export type ConnectionState = 'connecting' | 'open' | 'reconnecting';
 

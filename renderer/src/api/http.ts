@@ -4,10 +4,10 @@
  * cannot send the admin token) and reconnects with backoff when the engine restarts.
  */
 import { createParser } from 'eventsource-parser';
-import type { CommandResult } from '../../../main/engine/api/bridge';
-import { isEngineErrorBody } from '../../../main/engine/api/errors';
-import { UI_OMITTED_EVENTS, type EngineEvent } from '../../../main/engine/api/events';
-import { CONSOLE_UI_HEADER } from '../../../main/engine/api/traffic-types';
+import type { CommandResult } from '@engine-api/bridge';
+import { isEngineErrorBody } from '@engine-api/errors';
+import { UI_OMITTED_EVENTS, type EngineEvent } from '@engine-api/events';
+import { CONSOLE_UI_HEADER } from '@engine-api/traffic-types';
 import type { ConnectionState, Transport } from './client';
 
 export interface HttpTransportOptions {

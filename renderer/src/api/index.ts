@@ -2,7 +2,7 @@
  * Picks the transport once at start: the preload bridge when running inside Electron, otherwise
  * HTTP to the page's own origin with the admin token the console server put in the page.
  */
-import { ADMIN_TOKEN_META } from '../../../main/engine/api/bridge';
+import { ADMIN_TOKEN_META } from '@engine-api/bridge';
 import { Api, type Transport } from './client';
 import { httpTransport } from './http';
 import { ipcTransport } from './ipc';

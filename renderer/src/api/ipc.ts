@@ -1,5 +1,5 @@
 /** The Electron transport: the bridge the preload script exposed as `window.cqc`. */
-import type { EngineBridge } from '../../../main/engine/api/bridge';
+import type { EngineBridge } from '@engine-api/bridge';
 import type { Transport } from './client';
 
 declare global {

@@ -4,7 +4,7 @@
  * last happened). What only the terminal's log said before: a traffic log put aside, a player
  * whose state could not be saved, traffic that was not stored.
  */
-import type { EngineWarning } from '../../../main/engine/api/types';
+import type { EngineWarning } from '@engine-api/types';
 
 const SOURCES: Record<EngineWarning['source'], string> = {
   'traffic-log': 'Traffic log',

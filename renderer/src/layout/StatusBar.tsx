@@ -3,7 +3,7 @@
  * button), whether the renderer hears the engine, the engine's warnings (when it has any), and
  * the engine clock.
  */
-import type { ServiceUrls } from '../../../main/engine/api/types';
+import type { ServiceUrls } from '@engine-api/types';
 import { CopyButton } from '../components/CopyButton';
 import { useEngineState } from '../queries/engine-state';
 import { useConnectionStore } from '../stores/connection';

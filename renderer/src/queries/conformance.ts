@@ -6,8 +6,8 @@
  */
 import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import type { CommandInput } from '../../../main/engine/api/commands';
-import type { ConformanceProgress, ConformanceReportFormat, ConformanceRun, ConformanceRunSummary } from '../../../main/engine/api/conformance-types';
+import type { CommandInput } from '@engine-api/commands';
+import type { ConformanceProgress, ConformanceReportFormat, ConformanceRun, ConformanceRunSummary } from '@engine-api/conformance-types';
 import type { Api } from '../api';
 import { useApi } from '../api/context';
 import { applyPushed } from './pushed';

@@ -1,6 +1,6 @@
 /** The engine overview (`state.get`): URLs, household, players. */
 import { useQuery } from '@tanstack/react-query';
-import type { EngineStateView, GroupView, PlayerView } from '../../../main/engine/api/types';
+import type { EngineStateView, GroupView, PlayerView } from '@engine-api/types';
 import { useApi } from '../api/context';
 
 export const engineStateKey = ['engine', 'state'] as const;

@@ -3,7 +3,7 @@
  * cache is written in place on each push (a 503 storm pushes one per hit) and never refetched.
  */
 import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import type { FaultRule, FaultRuleInput, FaultTarget } from '../../../main/engine/api/fault-types';
+import type { FaultRule, FaultRuleInput, FaultTarget } from '@engine-api/fault-types';
 import type { Api } from '../api';
 import { useApi } from '../api/context';
 import { applyPushed } from './pushed';

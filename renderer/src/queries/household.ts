@@ -1,6 +1,6 @@
 /** Household edits (players, groups); the engine pushes `household.changed` after each. */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { CommandInput, CommandName } from '../../../main/engine/api/commands';
+import type { CommandInput, CommandName } from '@engine-api/commands';
 import { useApi } from '../api/context';
 import { engineStateKey } from './engine-state';
 

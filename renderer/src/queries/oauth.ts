@@ -4,7 +4,7 @@
  * `oauth.flowStep` writes each new step straight into the cached flows.
  */
 import { useQuery, type QueryClient } from '@tanstack/react-query';
-import type { FlowStepView, FlowSummary, FlowView } from '../../../main/engine/api/oauth-types';
+import type { FlowStepView, FlowSummary, FlowView } from '@engine-api/oauth-types';
 import type { Api } from '../api';
 import { useApi } from '../api/context';
 import { applyPushed } from './pushed';

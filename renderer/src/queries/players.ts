@@ -4,7 +4,7 @@
  */
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import type { PlayerDetail, PlayerTransition } from '../../../main/engine/api/player-types';
+import type { PlayerDetail, PlayerTransition } from '@engine-api/player-types';
 import { useApi } from '../api/context';
 import { useViolationStore } from '../stores/violations';
 import { engineStateKey } from './engine-state';

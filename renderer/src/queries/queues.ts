@@ -4,7 +4,7 @@
  * which invalidate exactly the keys below.
  */
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { CommandInput, CommandName } from '../../../main/engine/api/commands';
+import type { CommandInput, CommandName } from '@engine-api/commands';
 import type { Api } from '../api';
 import { useApi } from '../api/context';
 

@@ -3,7 +3,7 @@
  * run and delete refreshes the list itself.
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { CommandInput } from '../../../main/engine/api/commands';
+import type { CommandInput } from '@engine-api/commands';
 import { useApi } from '../api/context';
 
 export const scenarioKeys = {

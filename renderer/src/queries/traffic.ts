@@ -4,7 +4,7 @@
  * `features/traffic/useTrafficLive`) invalidate what is on screen.
  */
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { TrafficFilter } from '../../../main/engine/api/traffic-types';
+import type { TrafficFilter } from '@engine-api/traffic-types';
 import type { Api } from '../api';
 import { useApi } from '../api/context';
 

@@ -4,7 +4,7 @@
  */
 import { useEffect, useState } from 'react';
 import { create } from 'zustand';
-import type { ClockState } from '../../../main/engine/api/types';
+import type { ClockState } from '@engine-api/types';
 import { engineDay } from '../format/engine-time';
 
 interface ClockStore {

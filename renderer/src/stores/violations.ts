@@ -1,6 +1,6 @@
 /** Contract violations the players found in cloud queue responses, newest last, kept in a ring. */
 import { create } from 'zustand';
-import type { PlayerViolation } from '../../../main/engine/api/player-types';
+import type { PlayerViolation } from '@engine-api/player-types';
 
 const KEPT = 200;
 

@@ -1,5 +1,5 @@
 /** The description's operations as rows: grouped by tag, filtered by what a person types. */
-import type { HttpVerb, OpenApiDocument, OpenApiOperation } from '../../../../main/engine/api/openapi-types';
+import type { HttpVerb, OpenApiDocument, OpenApiOperation } from '@engine-api/openapi-types';
 
 export interface OperationRow {
   verb: HttpVerb;

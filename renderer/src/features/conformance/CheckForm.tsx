@@ -4,7 +4,7 @@
  * it, with what was typed kept and the field focused; Enter in either field runs the checks.
  */
 import { useRef, useState, type FormEvent } from 'react';
-import type { QueueSummary } from '../../../../main/engine/api/queue-types';
+import type { QueueSummary } from '@engine-api/queue-types';
 import { useStartRun } from '../../queries/conformance';
 import { useQueueList } from '../../queries/queues';
 import { SecretInput } from './SecretInput';

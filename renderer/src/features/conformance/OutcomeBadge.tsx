@@ -2,7 +2,7 @@
  * A case's outcome as a badge: a mark and the word (pass, fail, warn, skip), so it reads without
  * colour; a case still to come says whether it runs now or later.
  */
-import type { ConformanceOutcome } from '../../../../main/engine/api/conformance-types';
+import type { ConformanceOutcome } from '@engine-api/conformance-types';
 import type { CaseState } from './grouping';
 import { OUTCOME_LABEL, OUTCOME_MARK } from './summary';
 

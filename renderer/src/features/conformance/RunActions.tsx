@@ -4,7 +4,7 @@
  * console no longer holds it: it restarted since); delete it, in two steps.
  */
 import { useRef, useState, type FormEvent } from 'react';
-import { CONFORMANCE_REPORT_FORMATS, type ConformanceReportFormat, type ConformanceRunSummary } from '../../../../main/engine/api/conformance-types';
+import { CONFORMANCE_REPORT_FORMATS, type ConformanceReportFormat, type ConformanceRunSummary } from '@engine-api/conformance-types';
 import { IGNORE_HELD_KEY, useConfirmStep } from '../../components/useConfirmStep';
 import { useDeleteRun, useExportRun, useRerun } from '../../queries/conformance';
 import { downloadReport } from './download';

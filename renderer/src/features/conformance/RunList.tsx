@@ -3,7 +3,7 @@
  * Tab stop (the open run); ↑/↓, Home and End move to another run and open it.
  */
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
-import type { ConformanceRunSummary } from '../../../../main/engine/api/conformance-types';
+import type { ConformanceRunSummary } from '@engine-api/conformance-types';
 import { rovingTarget } from '../../components/roving';
 import { serverLabel, shortTallyText, startedText } from './summary';
 import { StatusPill } from './StatusPill';

@@ -1,5 +1,5 @@
 /** A run going on: how many of its cases settled, as a bar and in words, and the case it is on now. */
-import type { ConformanceCaseInfo, ConformanceSummary } from '../../../../main/engine/api/conformance-types';
+import type { ConformanceCaseInfo, ConformanceSummary } from '@engine-api/conformance-types';
 import { progressText, settledCount } from './summary';
 
 export function RunProgress({ summary, current }: { summary: ConformanceSummary; current: ConformanceCaseInfo | null }) {

@@ -4,7 +4,7 @@
  * a run watched here is announced; the heading takes the focus when the run was just started.
  */
 import { useEffect, useRef, useState } from 'react';
-import type { ConformanceCaseInfo, ConformanceRun } from '../../../../main/engine/api/conformance-types';
+import type { ConformanceCaseInfo, ConformanceRun } from '@engine-api/conformance-types';
 import { useConformanceCases, useConformanceRun } from '../../queries/conformance';
 import { caseRows, currentCase, groupBySection } from './grouping';
 import { ResultTable } from './ResultTable';

@@ -1,5 +1,5 @@
 /** How a run stands, in a word (never colour alone): running, passed or failed. */
-import type { ConformanceRunStatus } from '../../../../main/engine/api/conformance-types';
+import type { ConformanceRunStatus } from '@engine-api/conformance-types';
 
 export function StatusPill({ status }: { status: ConformanceRunStatus }) {
   return (

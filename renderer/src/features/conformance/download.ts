@@ -3,7 +3,7 @@
  * Blob, clicked): the report comes from the engine as text (XML, HTML or JSON) and is saved as it
  * is, under the engine's file name.
  */
-import type { ConformanceReportFile } from '../../../../main/engine/api/conformance-types';
+import type { ConformanceReportFile } from '@engine-api/conformance-types';
 
 export function downloadReport({ fileName, mediaType, content }: ConformanceReportFile): void {
   const url = URL.createObjectURL(new Blob([content], { type: mediaType }));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ConformanceCaseResult, ConformanceOutcome } from '../../../../main/engine/api/conformance-types';
+import type { ConformanceCaseResult, ConformanceOutcome } from '@engine-api/conformance-types';
 import { caseInfos } from '../../../../main/engine/conformance/suite';
 import { caseRows, compareRules, currentCase, groupBySection } from './grouping';
 

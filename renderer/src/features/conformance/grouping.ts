@@ -4,7 +4,7 @@
  * the order of the contract: the platform's text first, then the console's own decisions, each
  * by section number (§2.3 before §4.3 before §7.1), as a reader of the contract looks them up.
  */
-import type { ConformanceCaseInfo, ConformanceCaseResult, ConformanceRun } from '../../../../main/engine/api/conformance-types';
+import type { ConformanceCaseInfo, ConformanceCaseResult, ConformanceRun } from '@engine-api/conformance-types';
 
 /**
  * Where a case stands: settled (its result is there), `running` (the one the run is on now),

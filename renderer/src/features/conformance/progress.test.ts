@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ConformanceProgress, ConformanceRun } from '../../../../main/engine/api/conformance-types';
+import type { ConformanceProgress, ConformanceRun } from '@engine-api/conformance-types';
 import { runWithProgress, summaryWithProgress } from '../../queries/conformance';
 
 const run: ConformanceRun = {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ConformanceRunSummary } from '../../../../main/engine/api/conformance-types';
+import type { ConformanceRunSummary } from '@engine-api/conformance-types';
 import { durationText, progressText, serverLabel, shortTallyText, startedText, summaryLine, tallyText } from './summary';
 
 const base: ConformanceRunSummary = {

@@ -2,7 +2,7 @@
  * A run in words: the summary line under its title, the short tallies of the runs list, the
  * progress of a run going on, how long it took, and which server it checked.
  */
-import type { ConformanceOutcome, ConformanceRunSummary, ConformanceSummary } from '../../../../main/engine/api/conformance-types';
+import type { ConformanceOutcome, ConformanceRunSummary, ConformanceSummary } from '@engine-api/conformance-types';
 
 /** An outcome as its badge says it: in words, never by colour alone. */
 export const OUTCOME_LABEL: Record<ConformanceOutcome, string> = { pass: 'pass', fail: 'fail', warn: 'warn', skip: 'skip' };

@@ -4,8 +4,8 @@
  * A preset whose rule is live says so.
  */
 import { useState } from 'react';
-import type { FaultPreset } from '../../../../main/engine/api/commands/faults';
-import type { FaultRule, FaultTarget } from '../../../../main/engine/api/fault-types';
+import type { FaultPreset } from '@engine-api/commands/faults';
+import type { FaultRule, FaultTarget } from '@engine-api/fault-types';
 import { useApplyPreset, useFaultPresets, useFaultRules } from '../../queries/faults';
 import { TARGET_LABELS } from './describe';
 import { SegmentedRadio } from './SegmentedRadio';

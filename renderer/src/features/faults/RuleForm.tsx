@@ -5,7 +5,7 @@
  * Nothing typed is ever cleared by an error.
  */
 import { useEffect, useRef, useState, type FormEvent, type InputHTMLAttributes, type ReactNode } from 'react';
-import { FAULT_TARGETS, type FaultAction } from '../../../../main/engine/api/fault-types';
+import { FAULT_TARGETS, type FaultAction } from '@engine-api/fault-types';
 import { ApiError } from '../../api';
 import { useAddFault } from '../../queries/faults';
 import { TARGET_LABELS } from './describe';

@@ -3,7 +3,7 @@
  * matches, does and how long it lasts, its hits as they happen, spent rules dimmed, remove per
  * rule, and one big "Clear all".
  */
-import type { FaultRule } from '../../../../main/engine/api/fault-types';
+import type { FaultRule } from '@engine-api/fault-types';
 import { useClearFaults, useFaultRules, useRemoveFault } from '../../queries/faults';
 import { TARGET_LABELS, TARGET_SHORT, describeAction, describeHits, describeMatch, describeScope } from './describe';
 

@@ -5,7 +5,7 @@
  * Ctrl+Enter saves.
  */
 import { useRef, useState, type KeyboardEvent } from 'react';
-import type { StoredScenarioView } from '../../../../main/engine/api/commands/scenarios';
+import type { StoredScenarioView } from '@engine-api/commands/scenarios';
 import { ApiError } from '../../api';
 import { useEngineState } from '../../queries/engine-state';
 import { useQueueList } from '../../queries/queues';

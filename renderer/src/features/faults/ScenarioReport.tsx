@@ -3,7 +3,7 @@
  * message (the failing one stands out, the skipped ones are dimmed; steps counted from 1), what
  * the run put back when it ended, and the player transitions the run caused, in order.
  */
-import type { ScenarioReport as Report } from '../../../../main/engine/api/scenario-types';
+import type { ScenarioReport as Report } from '@engine-api/scenario-types';
 import { formatEngineClock } from '../../format/engine-time';
 import { Timeline } from '../player/Timeline';
 import { formatExactSpan } from '../../format/span';

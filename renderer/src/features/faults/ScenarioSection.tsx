@@ -4,7 +4,7 @@
  * a time), so every Run button waits while one runs.
  */
 import { useState } from 'react';
-import type { StoredScenarioView } from '../../../../main/engine/api/commands/scenarios';
+import type { StoredScenarioView } from '@engine-api/commands/scenarios';
 import { IGNORE_HELD_KEY, useConfirmStep } from '../../components/useConfirmStep';
 import { useDeleteScenario, useRunScenario, useScenarios } from '../../queries/scenarios';
 import { useDrafts } from './drafts';

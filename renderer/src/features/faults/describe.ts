@@ -1,5 +1,5 @@
 /** A fault rule in a few words, the way the rules list and the presets show it. */
-import type { FaultAction, FaultMatch, FaultRule, FaultTarget } from '../../../../main/engine/api/fault-types';
+import type { FaultAction, FaultMatch, FaultRule, FaultTarget } from '@engine-api/fault-types';
 
 export const TARGET_LABELS: Record<FaultTarget, string> = {
   login: 'Login service',

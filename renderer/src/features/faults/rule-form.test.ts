@@ -1,6 +1,6 @@
 import Value from 'typebox/value';
 import { describe, expect, it } from 'vitest';
-import { commandSpecs } from '../../../../main/engine/api/commands';
+import { commandSpecs } from '@engine-api/commands';
 import { describeAction, describeHits, describeMatch, describeScope } from './describe';
 import { EMPTY_RULE, fieldOfPath, ruleFromFields, type RuleFields } from './rule-form';
 

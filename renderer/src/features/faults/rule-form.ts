@@ -4,7 +4,7 @@
  * rule (a number field holds a number); ranges and the rest are the engine's to refuse, and its
  * message lands on the field its path names.
  */
-import type { FaultAction, FaultRuleInput, FaultTarget } from '../../../../main/engine/api/fault-types';
+import type { FaultAction, FaultRuleInput, FaultTarget } from '@engine-api/fault-types';
 
 export type Scope = 'forever' | 'times' | 'probability';
 

@@ -3,7 +3,7 @@
  * (what CI posts too). Parsing tells where the text breaks; an engine refusal is pointed at the
  * step its path names.
  */
-import type { ScenarioReport } from '../../../../main/engine/api/scenario-types';
+import type { ScenarioReport } from '@engine-api/scenario-types';
 import type { ScenarioDraft } from './templates';
 
 export interface TextProblem {

@@ -4,7 +4,7 @@
  * the queue with the console's own token, and checks the transitions the seed promises.
  * templates.test.ts runs every one against a real engine: a template that fails is a bug.
  */
-import type { ScenarioStep } from '../../../../main/engine/api/scenario-types';
+import type { ScenarioStep } from '@engine-api/scenario-types';
 
 export interface TemplateTarget {
   queueId: string;

@@ -3,7 +3,7 @@
  * them. The player runtime runs one player per group, so grouping changes what plays where.
  */
 import { useState, type FormEvent } from 'react';
-import type { EngineStateView, PlayerView } from '../../../../main/engine/api/types';
+import type { EngineStateView, PlayerView } from '@engine-api/types';
 import { useHouseholdCommand } from '../../queries/household';
 import './household.css';
 

@@ -4,7 +4,7 @@
  */
 import { useMutation } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import type { ClientKeyView, IntegrationView } from '../../../../main/engine/api/oauth-types';
+import type { ClientKeyView, IntegrationView } from '@engine-api/oauth-types';
 import { useApi } from '../../api/context';
 import { CopyButton } from '../../components/CopyButton';
 import { FormError } from './fields';

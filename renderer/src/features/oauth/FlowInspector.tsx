@@ -2,7 +2,7 @@
  * The OAuth flow inspector: every flow, newest first, and the selected flow's timeline, every
  * step from the authorization request to the API calls made with its tokens, live.
  */
-import type { FlowStepKind, FlowSummary } from '../../../../main/engine/api/oauth-types';
+import type { FlowStepKind, FlowSummary } from '@engine-api/oauth-types';
 import { useFlow, useFlows, useIntegrations } from '../../queries/oauth';
 import { FormError } from './fields';
 import { useInspectorStore } from './inspector-store';

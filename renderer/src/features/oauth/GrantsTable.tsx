@@ -3,7 +3,7 @@
  * out from engine time as the clock moves, so advancing it by 24 h visibly expires access tokens.
  */
 import { useMutation } from '@tanstack/react-query';
-import { tokenStatus, type GrantView, type TokenView } from '../../../../main/engine/api/oauth-types';
+import { tokenStatus, type GrantView, type TokenView } from '@engine-api/oauth-types';
 import { useApi } from '../../api/context';
 import { useGrants } from '../../queries/oauth';
 import { formatEngineMoment } from '../../format/engine-time';

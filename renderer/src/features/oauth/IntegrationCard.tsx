@@ -1,7 +1,7 @@
 /** One integration: what users see on the consent page, its keys, refresh token rotation and its grace window, and its grants. */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { REFRESH_GRACE_MAX_SEC, type IntegrationView } from '../../../../main/engine/api/oauth-types';
+import { REFRESH_GRACE_MAX_SEC, type IntegrationView } from '@engine-api/oauth-types';
 import { useApi } from '../../api/context';
 import { oauthKeys } from '../../queries/oauth';
 import { ClientKeySection } from './ClientKeySection';

@@ -6,8 +6,8 @@
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState, type FormEvent } from 'react';
-import type { EventDeliveryView, EventSubscriptionView } from '../../../../main/engine/api/events/deliveries';
-import type { ClientKeyView, IntegrationView } from '../../../../main/engine/api/oauth-types';
+import type { EventDeliveryView, EventSubscriptionView } from '@engine-api/events/deliveries';
+import type { ClientKeyView, IntegrationView } from '@engine-api/oauth-types';
 import { useApi } from '../../api/context';
 import { formatEngineMoment } from '../../format/engine-time';
 import { oauthKeys } from '../../queries/oauth';

@@ -1,7 +1,7 @@
 /** Registers an integration (docs/contract/console.md §7 `POST /integrations`): name, description, category, redirect URLs. */
 import { useMutation } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import type { CreatedIntegration } from '../../../../main/engine/api/oauth-types';
+import type { CreatedIntegration } from '@engine-api/oauth-types';
 import { useApi } from '../../api/context';
 import { ConsentFieldInputs, FormError, type ConsentFields } from './fields';
 

@@ -1,7 +1,7 @@
 /** Auto-approve and production parity (docs/contract/console.md §7 `PATCH /settings`), and the sample flow's one click. */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import type { LoginSettings } from '../../../../main/engine/api/oauth-types';
+import type { LoginSettings } from '@engine-api/oauth-types';
 import { useApi } from '../../api/context';
 import { oauthKeys, useLoginSettings } from '../../queries/oauth';
 import { StartedNotice } from './StartedNotice';

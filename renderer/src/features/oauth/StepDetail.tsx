@@ -2,7 +2,7 @@
  * What the inspector shows inside a step: the checklist of what was validated, the redirect URI
  * character by character, the decoded Basic header, the tokens issued (masked), the API call.
  */
-import type { BasicHeaderReport, FlowCheck, FlowStepDetail, RedirectComparison } from '../../../../main/engine/api/oauth-types';
+import type { BasicHeaderReport, FlowCheck, FlowStepDetail, RedirectComparison } from '@engine-api/oauth-types';
 
 export function StepDetail({ detail }: { detail: FlowStepDetail }) {
   switch (detail.kind) {

@@ -2,7 +2,7 @@
  * Under a flow whose code went to the app's own redirect URI: the token request the app makes
  * next, ready to run, and how long the code has left.
  */
-import { CODE_LIFETIME_MS } from '../../../../main/engine/api/oauth-types';
+import { CODE_LIFETIME_MS } from '@engine-api/oauth-types';
 import { CopyButton } from '../../components/CopyButton';
 import { useEngineNow } from '../../stores/clock';
 import { formatLifetime } from '../../format/span';

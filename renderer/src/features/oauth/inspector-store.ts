@@ -5,7 +5,7 @@
  * under the button, which a visit to another area took away.
  */
 import { create } from 'zustand';
-import type { StartedFlow } from '../../../../main/engine/api/oauth-types';
+import type { StartedFlow } from '@engine-api/oauth-types';
 
 export interface StartOutcome extends StartedFlow {
   codeVerifier: string | null;

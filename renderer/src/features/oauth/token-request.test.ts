@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CreatedIntegration, FlowView } from '../../../../main/engine/api/oauth-types.js';
+import type { CreatedIntegration, FlowView } from '@engine-api/oauth-types.js';
 import type { Engine } from '../../../../main/engine/index.js';
 import { startTestEngine } from '../../../../main/engine/testing/http.js';
 import { codeFor, createIntegration } from '../../../../main/engine/testing/oauth.js';

@@ -3,7 +3,7 @@
  * docs/contract/console.md §2, as a curl line to paste into a shell. The code and the client secret stay out of it
  * (the console keeps only their hashes): they come from the shell's CODE and CLIENT_SECRET.
  */
-import { TOKEN_PATH, type FlowView } from '../../../../main/engine/api/oauth-types';
+import { TOKEN_PATH, type FlowView } from '@engine-api/oauth-types';
 
 /** The verifier as the pasted line asks the shell for it, when the app holds it. */
 export const APP_VERIFIER = '$CODE_VERIFIER';

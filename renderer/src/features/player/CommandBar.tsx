@@ -6,8 +6,8 @@
  */
 import { useMutation } from '@tanstack/react-query';
 import { useEffect, useRef, type FormEvent } from 'react';
-import type { ControlExchange } from '../../../../main/engine/api/commands/player';
-import type { PlayerDetail } from '../../../../main/engine/api/player-types';
+import type { ControlExchange } from '@engine-api/commands/player';
+import type { PlayerDetail } from '@engine-api/player-types';
 import { useApi } from '../../api/context';
 import { useQueueList } from '../../queries/queues';
 import { NEW_DRAFT, requestOf, SEEK_COMMANDS, useCommandDrafts, type Command, type Fields, type SeekLevel } from './command-drafts';

@@ -1,5 +1,5 @@
 /** The playing track with its playhead, moved with the engine clock between pushes. */
-import type { PlayerDetail } from '../../../../main/engine/api/player-types';
+import type { PlayerDetail } from '@engine-api/player-types';
 import { useEngineNow } from '../../stores/clock';
 
 export function formatMillis(ms: number): string {

@@ -6,8 +6,8 @@
  */
 import { useMutation } from '@tanstack/react-query';
 import { useState, type FormEvent, type ReactNode } from 'react';
-import type { ControlExchange } from '../../../../main/engine/api/commands/player';
-import type { PlayerAction, PlayerDetail } from '../../../../main/engine/api/player-types';
+import type { ControlExchange } from '@engine-api/commands/player';
+import type { PlayerAction, PlayerDetail } from '@engine-api/player-types';
 import { useApi } from '../../api/context';
 import { PauseIcon, PlayIcon, SkipNextIcon, SkipPrevIcon } from '../../components/icons';
 import { seekPath } from './command-drafts';

@@ -5,7 +5,7 @@
  * traffic log's links) opens a player with one transition marked and scrolled into view.
  */
 import { useEffect, useState } from 'react';
-import type { PlayerDetail, PlayerMachineState } from '../../../../main/engine/api/player-types';
+import type { PlayerDetail, PlayerMachineState } from '@engine-api/player-types';
 import { onRovingKeyDown, rovingTabIndex } from '../../components/roving';
 import { groupCoordinators, useEngineState } from '../../queries/engine-state';
 import { HouseholdEditor } from '../household/HouseholdEditor';

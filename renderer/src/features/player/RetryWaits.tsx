@@ -3,7 +3,7 @@
  * shows here while its retries run, each with the retry to come, when it goes and why the last
  * try failed, not only once the tries are used up.
  */
-import type { RetryWait } from '../../../../main/engine/api/player-types';
+import type { RetryWait } from '@engine-api/player-types';
 import { useEngineNow } from '../../stores/clock';
 import { formatEngineClock } from '../../format/engine-time';
 

@@ -3,7 +3,7 @@
  * highlighted and the edge of the last transition lit, so a state change is visible at a glance.
  */
 import { useMemo } from 'react';
-import type { PlayerMachineState, PlayerTransition, TransitionRow } from '../../../../main/engine/api/player-types';
+import type { PlayerMachineState, PlayerTransition, TransitionRow } from '@engine-api/player-types';
 
 const NODES: Record<PlayerMachineState, { x: number; y: number; label: string }> = {
   IDLE: { x: 80, y: 120, label: 'IDLE' },

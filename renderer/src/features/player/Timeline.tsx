@@ -3,7 +3,7 @@
  * table row that fired, newest first. Each row is a link target for the traffic log. A scenario
  * report shows the transitions it caused with the same table, oldest first, with their player.
  */
-import type { PlayerTransition } from '../../../../main/engine/api/player-types';
+import type { PlayerTransition } from '@engine-api/player-types';
 import { formatEngineClock } from '../../format/engine-time';
 
 interface TimelineProps {

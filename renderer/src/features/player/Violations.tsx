@@ -5,7 +5,7 @@
  */
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import type { PlayerViolation } from '../../../../main/engine/api/player-types';
+import type { PlayerViolation } from '@engine-api/player-types';
 import { useApi } from '../../api/context';
 import { applyPushed } from '../../queries/pushed';
 import { formatEngineClock } from '../../format/engine-time';

@@ -3,7 +3,7 @@
  * kept in sight as the player moves through the window.
  */
 import { useLayoutEffect, useRef } from 'react';
-import type { PlayerDetail } from '../../../../main/engine/api/player-types';
+import type { PlayerDetail } from '@engine-api/player-types';
 import { formatMillis } from './NowPlaying';
 import { windowStates } from './window-state';
 

@@ -3,7 +3,7 @@
  * the component, so that leaving the Player page and coming back loses neither.
  */
 import { create } from 'zustand';
-import type { ControlExchange } from '../../../../main/engine/api/commands/player';
+import type { ControlExchange } from '@engine-api/commands/player';
 
 export type Command = 'loadCloudQueue' | 'skipToItem' | 'refreshCloudQueue' | 'suspend' | 'seek' | 'seekRelative';
 

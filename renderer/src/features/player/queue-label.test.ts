@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { QueueSummary } from '../../../../main/engine/api/queue-types';
+import type { QueueSummary } from '@engine-api/queue-types';
 import { queueLabel } from './queue-label';
 
 const queue = (id: string, name: string, itemCount: number) => ({ id, name, itemCount }) as QueueSummary;

@@ -1,5 +1,5 @@
 /** How the command bar's list names a console queue. */
-import type { QueueSummary } from '../../../../main/engine/api/queue-types';
+import type { QueueSummary } from '@engine-api/queue-types';
 
 /** Its name and size, and its id when another queue has the same name (two "Demo mix" looked alike). */
 export function queueLabel(queue: QueueSummary, all: readonly QueueSummary[]): string {

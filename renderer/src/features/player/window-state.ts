@@ -3,7 +3,7 @@
  * window's edge (BUFFERING, but for a window, not audio), paused because the queue ended (not by
  * a user), or draining after its background retries ran out.
  */
-import type { PlayerDetail } from '../../../../main/engine/api/player-types';
+import type { PlayerDetail } from '@engine-api/player-types';
 
 export interface WindowState {
   text: string;

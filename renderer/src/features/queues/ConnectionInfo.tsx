@@ -3,7 +3,7 @@
  * the access token for its httpAuthorization, with the token's lifetime on the engine clock.
  */
 import { useRef, useState } from 'react';
-import type { QueueSummary } from '../../../../main/engine/api/queue-types';
+import type { QueueSummary } from '@engine-api/queue-types';
 import { CopyButton } from '../../components/CopyButton';
 import { useQueueCommand } from '../../queries/queues';
 import { useEngineNow } from '../../stores/clock';

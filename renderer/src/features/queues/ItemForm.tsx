@@ -3,7 +3,7 @@
  * fields are never dropped by a stray Escape — with changes, closing takes a second press.
  */
 import { useState, type FormEvent } from 'react';
-import type { QueueItem, Track } from '../../../../main/engine/api/queue-types';
+import type { QueueItem, Track } from '@engine-api/queue-types';
 import { ModalDialog } from '../../components/ModalDialog';
 import { useConfirmStep } from '../../components/useConfirmStep';
 

@@ -11,7 +11,7 @@
 import { useQueries } from '@tanstack/react-query';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useRef, useState, type CSSProperties, type DragEvent, type KeyboardEvent, type MouseEvent } from 'react';
-import type { QueueListItem } from '../../../../main/engine/api/queue-types';
+import type { QueueListItem } from '@engine-api/queue-types';
 import { useApi } from '../../api/context';
 import { PAGE_SIZE, queuePageQuery } from '../../queries/queues';
 import { itemColumns } from './columns';

@@ -2,7 +2,7 @@
  * What each player does with this queue, as the server sees it: the item it is on, the window it
  * last asked for (reason, anchor, sizes) and what it got, and its last timePlayed report.
  */
-import type { PlayerQueueActivity, QueueActivityView } from '../../../../main/engine/api/queue-types';
+import type { PlayerQueueActivity, QueueActivityView } from '@engine-api/queue-types';
 import { formatEngineMoment } from '../../format/engine-time';
 import { useEngineDay } from '../../stores/clock';
 import { playerLabel } from './marks';

@@ -3,7 +3,7 @@
  * queueVersion; players load policies when a queue is loaded (docs/contract/platform.md §4.3).
  */
 import { useState, type FormEvent } from 'react';
-import type { PlaybackPolicies, QueueContext, ReportSettings } from '../../../../main/engine/api/queue-types';
+import type { PlaybackPolicies, QueueContext, ReportSettings } from '@engine-api/queue-types';
 import { useQueueCommand } from '../../queries/queues';
 
 const FLAGS: { key: keyof PlaybackPolicies & string; label: string; hint: string }[] = [

@@ -5,7 +5,7 @@
  * items, replacing them from a file, deleting the queue) arms first and acts on a second press.
  */
 import { useCallback, useMemo, useRef, useState } from 'react';
-import type { QueueItem, QueueSummary, Track } from '../../../../main/engine/api/queue-types';
+import type { QueueItem, QueueSummary, Track } from '@engine-api/queue-types';
 import { useApi } from '../../api/context';
 import { onRovingKeyDown, rovingTabIndex } from '../../components/roving';
 import { IGNORE_HELD_KEY, useConfirmStep, useConfirmTarget } from '../../components/useConfirmStep';

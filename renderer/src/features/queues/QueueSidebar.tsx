@@ -1,6 +1,6 @@
 /** The queues of the server: pick one, create one, or import one from a JSON file. */
 import { useState, type FormEvent } from 'react';
-import type { QueueSummary } from '../../../../main/engine/api/queue-types';
+import type { QueueSummary } from '@engine-api/queue-types';
 import { useQueueCommand } from '../../queries/queues';
 import { FileButton } from './FileButton';
 import { plural } from './format';

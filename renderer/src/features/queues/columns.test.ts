@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { QueueListItem } from '../../../../main/engine/api/queue-types';
+import type { QueueListItem } from '@engine-api/queue-types';
 import { itemColumns, marksWidth } from './columns';
 import type { RowMarks } from './marks';
 

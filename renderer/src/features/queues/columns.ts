@@ -2,7 +2,7 @@
  * The item rows' fixed columns sized to what the loaded rows hold (longest index, duration, id and
  * marks), so title and artist share all the rest and every row keeps one grid while it scrolls.
  */
-import type { QueueListItem } from '../../../../main/engine/api/queue-types';
+import type { QueueListItem } from '@engine-api/queue-types';
 import { formatDuration } from './format';
 import type { RowMarks } from './marks';
 

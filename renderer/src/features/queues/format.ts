@@ -1,5 +1,5 @@
 /** How the editor writes durations, counts and track titles (engine times and lifetimes: format/). */
-import type { Track } from '../../../../main/engine/api/queue-types';
+import type { Track } from '@engine-api/queue-types';
 
 export function formatDuration(ms: number | undefined): string {
   if (ms === undefined || !Number.isFinite(ms)) return '—';

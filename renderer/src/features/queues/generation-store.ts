@@ -3,7 +3,7 @@
  * started it: this editor, another window, or a script through the admin API.
  */
 import { create } from 'zustand';
-import type { QueueGeneration } from '../../../../main/engine/api/queue-types';
+import type { QueueGeneration } from '@engine-api/queue-types';
 
 interface GenerationState {
   byQueue: Record<string, QueueGeneration>;

@@ -2,7 +2,7 @@
  * Which players sit on which rows: from each player's activity, the item it is on and the items of
  * the window it last fetched, each player in a colour of its own.
  */
-import type { QueueActivityView } from '../../../../main/engine/api/queue-types';
+import type { QueueActivityView } from '@engine-api/queue-types';
 
 export interface PlayerMark {
   key: string;

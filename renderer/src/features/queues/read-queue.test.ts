@@ -3,7 +3,7 @@
  * single read gives: against a real engine, a queue of 10,001 items.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { QueueSummary } from '../../../../main/engine/api/queue-types';
+import type { QueueSummary } from '@engine-api/queue-types';
 import type { Engine } from '../../../../main/engine/index';
 import { startTestEngine } from '../../../../main/engine/testing/http';
 import { readWholeQueue, WHOLE_QUEUE_READ_LIMIT } from './read-queue';

@@ -3,7 +3,7 @@
  * (docs/contract/console.md §9: one read never holds the listeners); a longer queue is read as its
  * context plus its items page by page, which gives the same file.
  */
-import type { QueueItem, QueueSummary, QueueView } from '../../../../main/engine/api/queue-types';
+import type { QueueItem, QueueSummary, QueueView } from '@engine-api/queue-types';
 import type { Api } from '../../api/client';
 
 /** What `queues.get` answers in one read (the engine's MAX_ITEMS_IN_QUEUE_READ). */

@@ -4,7 +4,7 @@
  * message that says why, before anything is sent; the engine checks the rest and changes nothing
  * when it refuses.
  */
-import type { QueueView } from '../../../../main/engine/api/queue-types';
+import type { QueueView } from '@engine-api/queue-types';
 
 export interface QueueFile {
   name?: string;

@@ -7,7 +7,7 @@
  * cut to keep the entry within its size says where it was cut (docs/contract/console.md §9).
  */
 import { useState } from 'react';
-import type { TrafficCut, TrafficEntry } from '../../../../main/engine/api/traffic-types';
+import type { TrafficCut, TrafficEntry } from '@engine-api/traffic-types';
 import { useTrafficEntry } from '../../queries/traffic';
 import { formatEngineClock, formatEngineTime } from '../../format/engine-time';
 import { cutNote, faultText, prettyBody, statusClass, statusText } from './format';

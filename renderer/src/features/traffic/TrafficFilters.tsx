@@ -6,7 +6,7 @@
  * in the text filter.
  */
 import { useEffect, useRef, useState, type RefObject } from 'react';
-import { TRAFFIC_TARGETS, type TrafficFilter, type TrafficTarget } from '../../../../main/engine/api/traffic-types';
+import { TRAFFIC_TARGETS, type TrafficFilter, type TrafficTarget } from '@engine-api/traffic-types';
 import { checkStatusFilter } from './format';
 
 const REASONS = ['load', 'pause', 'play', 'queueCompleted', 'refresh', 'resume', 'skipNext', 'skipPrev', 'skipToItem', 'load+queueCompleted'];

@@ -8,7 +8,7 @@
 import { useQueries } from '@tanstack/react-query';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useRef, type KeyboardEvent } from 'react';
-import type { TrafficFilter, TrafficSummary } from '../../../../main/engine/api/traffic-types';
+import type { TrafficFilter, TrafficSummary } from '@engine-api/traffic-types';
 import { useApi } from '../../api/context';
 import { TRAFFIC_PAGE_SIZE, trafficPageQuery } from '../../queries/traffic';
 import { formatEngineClock, formatEngineTime } from '../../format/engine-time';

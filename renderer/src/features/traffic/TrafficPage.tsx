@@ -5,7 +5,7 @@
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import type { TrafficFilter, TrafficSummary } from '../../../../main/engine/api/traffic-types';
+import type { TrafficFilter, TrafficSummary } from '@engine-api/traffic-types';
 import { useApi } from '../../api/context';
 import { useTrafficCount } from '../../queries/traffic';
 import { cleanFilter } from './format';

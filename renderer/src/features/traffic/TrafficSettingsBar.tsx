@@ -5,7 +5,7 @@
  */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { TRAFFIC_RETENTION_BYTES_MAX, TRAFFIC_RETENTION_BYTES_MIN, type TrafficSettings } from '../../../../main/engine/api/traffic-types';
+import { TRAFFIC_RETENTION_BYTES_MAX, TRAFFIC_RETENTION_BYTES_MIN, type TrafficSettings } from '@engine-api/traffic-types';
 import { useApi } from '../../api/context';
 import { IGNORE_HELD_KEY, useConfirmStep } from '../../components/useConfirmStep';
 import { trafficKeys, useTrafficSettings } from '../../queries/traffic';

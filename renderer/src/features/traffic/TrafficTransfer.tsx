@@ -8,10 +8,10 @@
  */
 import { useMutation } from '@tanstack/react-query';
 import { useState, type ChangeEvent } from 'react';
-import type { BundleImportResult } from '../../../../main/engine/api/bundle-types';
-import type { ScenarioReport } from '../../../../main/engine/api/scenario-types';
-import { TRAFFIC_EXPORT_MAX, type TrafficFilter } from '../../../../main/engine/api/traffic-types';
-import type { HarLog } from '../../../../main/engine/api/har-types';
+import type { BundleImportResult } from '@engine-api/bundle-types';
+import type { ScenarioReport } from '@engine-api/scenario-types';
+import { TRAFFIC_EXPORT_MAX, type TrafficFilter } from '@engine-api/traffic-types';
+import type { HarLog } from '@engine-api/har-types';
 import { ApiError, type Api } from '../../api';
 import { useApi } from '../../api/context';
 import { FileButton } from '../queues/FileButton';

@@ -3,8 +3,8 @@
  * no answer, the injected-fault marker's words, bodies pretty-printed, what capture cut, and the
  * filter fields checked before they reach the engine.
  */
-import type { FaultHit } from '../../../../main/engine/api/fault-types';
-import { TRAFFIC_STATUS_FILTER_PATTERN, type TrafficFilter, type TrafficSummary } from '../../../../main/engine/api/traffic-types';
+import type { FaultHit } from '@engine-api/fault-types';
+import { TRAFFIC_STATUS_FILTER_PATTERN, type TrafficFilter, type TrafficSummary } from '@engine-api/traffic-types';
 
 export type StatusClass = '2xx' | '3xx' | '4xx' | '5xx' | 'none';
 

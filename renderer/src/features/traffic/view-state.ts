@@ -4,7 +4,7 @@
  * and coming back finds the log as it was left.
  */
 import { create } from 'zustand';
-import type { TrafficFilter } from '../../../../main/engine/api/traffic-types';
+import type { TrafficFilter } from '@engine-api/traffic-types';
 
 interface TrafficView {
   filter: TrafficFilter;
