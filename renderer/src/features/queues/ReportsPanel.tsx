@@ -3,6 +3,7 @@ import { formatEngineMoment } from '../../format/engine-time';
 import { useItemReports } from '../../queries/queues';
 import { useEngineDay } from '../../stores/clock';
 import { formatDuration } from './format';
+import { reportActions } from './report-marks';
 
 export function ReportsPanel({ queueId, itemId }: { queueId: string; itemId: string | null }) {
   const { data, error } = useItemReports(queueId, itemId);
@@ -36,7 +37,7 @@ export function ReportsPanel({ queueId, itemId }: { queueId: string; itemId: str
                 <td>{r.playerId ?? '—'}</td>
                 <td>
                   {r.type}
-                  {r.report.skip ? ' (skip)' : ''}
+                  {reportActions(r.report).map((action) => ` (${action})`).join('')}
                 </td>
                 <td>{formatDuration(r.report.durationPlayedMillis)}</td>
                 <td>{formatDuration(r.report.positionMillis)}</td>
