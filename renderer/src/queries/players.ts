@@ -6,7 +6,6 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import type { PlayerDetail, PlayerTransition } from '@engine-api/player-types';
 import { useApi } from '../api/context';
-import { useViolationStore } from '../stores/violations';
 import { engineStateKey } from './engine-state';
 import { applyPushed } from './pushed';
 
@@ -47,11 +46,9 @@ export function usePlayerEventWiring(): void {
         list ? [...list, transition].slice(-TIMELINE_LENGTH) : list,
       );
     });
-    const offViolation = api.on('player.violation', (violation) => useViolationStore.getState().add(violation));
     return () => {
       offChanged();
       offTransition();
-      offViolation();
     };
   }, [api, queryClient]);
 }
