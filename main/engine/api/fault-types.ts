@@ -60,3 +60,47 @@ export interface FaultHit {
   action: FaultAction['type'];
   status?: number;
 }
+
+/** The earlier rule that takes a rule's requests. */
+export interface FaultShadow {
+  id: string;
+  label: string | null;
+}
+
+/**
+ * What a rule will do, given the rules before it (faults/shadow.ts): `full`, an earlier rule
+ * that always acts takes every request it matches, so it never fires (`shadowedBy` names it);
+ * `delayed`, an earlier `times` rule takes the next few first; `partial`, an earlier rule takes
+ * the requests both match (said as "may", never as certain).
+ */
+export type FaultShadowKind = 'full' | 'delayed' | 'partial';
+
+/** A rule as `faults.list` and `faults.changed` show it: computed on every change, never stored. */
+export interface FaultRuleView extends FaultRule {
+  shadowedBy: FaultShadow | null;
+  shadow: FaultShadowKind | null;
+  /** The shadow in words, for people; null when nothing stands in the rule's way. */
+  warning: string | null;
+}
+
+/**
+ * The player requests "Trigger now" can send at once (`players.trigger`), each as the player
+ * would send it on its own: `refresh` as refreshCloudQueue does (GET /itemWindow reason=refresh),
+ * `nextWindow` as the background Next Window request (the same request, from the player's own
+ * timer), `versionPoll` (GET /version, otherwise every 5 or 10 engine minutes), `context`
+ * (GET /context), and the user's `skipNext`, `skipPrev`, `pause` and `play` at the player.
+ */
+export const TRIGGER_REQUESTS = ['refresh', 'nextWindow', 'versionPoll', 'context', 'skipNext', 'skipPrev', 'pause', 'play'] as const;
+export type TriggerRequest = (typeof TRIGGER_REQUESTS)[number];
+
+/** What a trigger sent. */
+export interface TriggerResult {
+  playerId: string;
+  request: TriggerRequest;
+  /** The request as the traffic log shows it, e.g. `GET /itemWindow?reason=refresh`. */
+  sent: string;
+  /** What to expect of it: who waits for its answer, and how it is retried. */
+  note: string;
+  /** For `faults.trigger`: the rule the request was picked for. */
+  ruleId?: string;
+}

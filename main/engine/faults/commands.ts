@@ -3,12 +3,22 @@ import { EngineError } from '../api/errors.js';
 import type { CommandHandlers } from '../api/runner.js';
 import { FAULT_PRESETS } from './presets.js';
 import type { FaultRegistry } from './registry.js';
+import { triggerRule, type TriggerDeps } from './trigger.js';
 
-type Names = 'faults.list' | 'faults.add' | 'faults.remove' | 'faults.clear' | 'faults.presets' | 'faults.applyPreset';
+type Names = 'faults.list' | 'faults.move' | 'faults.trigger' | 'faults.add' | 'faults.remove' | 'faults.clear' | 'faults.presets' | 'faults.applyPreset';
 
-export function faultCommandHandlers(faults: FaultRegistry): Pick<CommandHandlers, Names> {
+export function faultCommandHandlers(faults: FaultRegistry, triggers: TriggerDeps): Pick<CommandHandlers, Names> {
   return {
-    'faults.list': () => faults.list(),
+    'faults.list': () => faults.views(),
+    'faults.move': ({ id, toIndex }) => {
+      if (!faults.move(id, toIndex)) throw new EngineError('not_found', `no fault rule ${id}`);
+      return faults.views();
+    },
+    'faults.trigger': ({ id, playerId }) => {
+      const rule = faults.get(id);
+      if (!rule) throw new EngineError('not_found', `no fault rule ${id}`);
+      return triggerRule(triggers, rule, playerId);
+    },
     'faults.add': (input) => faults.add(input),
     'faults.remove': ({ id }) => {
       if (!faults.remove(id)) throw new EngineError('not_found', `no fault rule ${id}`);

@@ -100,3 +100,64 @@ describe('fault rule scope', () => {
     expect((events[1] as { hits: number }[])[0]!.hits).toBe(1);
   });
 });
+
+describe('the order of the rules, and the rules it shadows', () => {
+  const window404 = { target: 'cloudQueue', match: { method: 'GET', path: '/itemWindow' }, action: { type: 'status', status: 404 }, times: 1, label: '404 on itemWindow' } as const;
+  const storm = { target: 'cloudQueue', match: {}, action: { type: 'status', status: 503, retryAfter: 3 }, label: '503 storm' } as const;
+  const refresh = { method: 'GET', path: '/queues/q/v2.3/itemWindow', reason: 'refresh' };
+
+  it('a rule added under a live storm on its target is shadowed, and does not fire; moved first, it fires', () => {
+    const { faults, events } = registry();
+    const first = faults.add(storm);
+    const second = faults.add(window404);
+    expect(faults.views()[1]).toMatchObject({ id: second.id, shadowedBy: { id: first.id, label: '503 storm' }, shadow: 'full', warning: expect.stringContaining('never fires') });
+    expect(faults.views()[0]).toMatchObject({ shadowedBy: null, shadow: null, warning: null });
+    expect(faults.decide('cloudQueue', refresh)?.rule.id).toBe(first.id);
+    expect(faults.get(second.id)!.hits).toBe(0);
+
+    expect(faults.move(second.id, 0)).toBe(true);
+    expect(faults.views().map((r) => r.id)).toEqual([second.id, first.id]);
+    expect(faults.views()[0]!.shadowedBy).toBeNull();
+    // The storm now waits behind a rule with one hit left for the itemWindow requests.
+    expect(faults.views()[1]).toMatchObject({ shadowedBy: null, shadow: 'delayed', warning: expect.stringContaining('next 1 request both match') });
+    expect(faults.decide('cloudQueue', refresh)?.hit.status).toBe(404);
+    expect(faults.decide('cloudQueue', refresh)?.hit.status).toBe(503);
+    // Hosts hear of the new order, each rule with its shadow.
+    expect((events.at(-3) as { id: string; shadow: unknown }[]).map((r) => r.id)).toEqual([second.id, first.id]);
+  });
+
+  it('keeps the order across a restart, and moves past the end to the end', () => {
+    const store = openStore({ dataDir: null });
+    const faults = registry(store).faults;
+    const [a, b, c] = ['a', 'b', 'c'].map((label) => faults.add({ target: 'player', action: { type: 'drop' }, label }));
+    faults.move(c!.id, 0);
+    faults.move(a!.id, 99);
+    expect(faults.list().map((r) => r.label)).toEqual(['c', 'b', 'a']);
+    expect(registry(store).faults.list().map((r) => r.label)).toEqual(['c', 'b', 'a']);
+    // A rule added later still goes last.
+    faults.add({ target: 'player', action: { type: 'drop' }, label: 'd' });
+    expect(registry(store).faults.list().map((r) => r.label)).toEqual(['c', 'b', 'a', 'd']);
+    expect(faults.move('fault-nope', 0)).toBe(false);
+    expect(b).toBeDefined();
+  });
+
+  it('says nothing of a shadow it is not sure of: a times rule delays, a probability rule lets some through', () => {
+    const { faults } = registry();
+    faults.add({ ...storm, times: 2 });
+    faults.add({ target: 'cloudQueue', match: { path: '/version' }, action: { type: 'drop' }, probability: 0.5, seed: 1 });
+    faults.add(window404);
+    faults.add({ target: 'cloudQueue', match: { path: '/version' }, action: { type: 'status', status: 500 } });
+    const [, , delayed, behindProbability] = faults.views();
+    expect(delayed).toMatchObject({ shadowedBy: null, shadow: 'delayed', warning: expect.stringContaining('next 2 requests') });
+    expect(behindProbability).toMatchObject({ shadowedBy: null, shadow: 'delayed' });
+  });
+
+  it('puts back a scenario\u2019s rules without their views\u2019 fields', () => {
+    const { faults, store } = registry();
+    faults.add(storm);
+    const views = faults.views();
+    faults.clear();
+    faults.putBack(views);
+    expect(Object.keys(store.faultRules.list()[0]!)).not.toContain('shadowedBy');
+  });
+});

@@ -1,15 +1,18 @@
 /**
  * The fault rules (issue 6): one model for the console's servers and the player's client. A
  * request asks `decide`; the first live rule that matches and (for a probability rule) draws a
- * hit fails it. `times` rules are spent after N hits and stay listed with their counts.
+ * hit fails it. `times` rules are spent after N hits and stay listed with their counts. The
+ * order is the user's (`move`), kept across restarts; hosts see each rule with what the rules
+ * before it leave it (`views`, shadow.ts).
  */
 import { randomBytes } from 'node:crypto';
-import type { FaultAction, FaultHit, FaultMatch, FaultRule, FaultRuleInput, FaultTarget } from '../api/fault-types.js';
+import type { FaultAction, FaultHit, FaultMatch, FaultRule, FaultRuleInput, FaultRuleView, FaultTarget } from '../api/fault-types.js';
 import type { EngineClock } from '../clock/clock.js';
 import type { EventBus } from '../events/bus.js';
 import type { FaultRuleRepository } from '../store/repositories/fault-rules.js';
 import { matches, type RequestFacts } from './match.js';
 import { SeededRandom } from './random.js';
+import { withShadows } from './shadow.js';
 
 export interface FaultDecision {
   rule: FaultRule;
@@ -29,6 +32,32 @@ export class FaultRegistry {
 
   list(): FaultRule[] {
     return this.rules.map((rule) => ({ ...rule }));
+  }
+
+  /** The rules in matching order, each with the earlier rule that shadows it, if any. */
+  views(): FaultRuleView[] {
+    return withShadows(this.rules);
+  }
+
+  get(id: string): FaultRule | undefined {
+    const rule = this.rules.find((r) => r.id === id);
+    return rule && { ...rule };
+  }
+
+  /**
+   * Moves a rule to `toIndex` in the matching order (0 first; past the end: last), stored before
+   * it is live. Answers false for an unknown id.
+   */
+  move(id: string, toIndex: number): boolean {
+    const from = this.rules.findIndex((rule) => rule.id === id);
+    if (from === -1) return false;
+    const next = [...this.rules];
+    const [rule] = next.splice(from, 1);
+    next.splice(Math.max(0, Math.min(toIndex, next.length)), 0, rule!);
+    this.deps.repo.reorder(next.map((r) => r.id));
+    this.rules = next;
+    this.changed();
+    return true;
   }
 
   add(input: FaultRuleInput): FaultRule {
@@ -61,7 +90,7 @@ export class FaultRegistry {
    * scenario cleared for its run. A rule still there is left alone.
    */
   putBack(rules: readonly FaultRule[]): number {
-    const back = rules.filter((rule) => !this.rules.some((kept) => kept.id === rule.id)).map((rule) => ({ ...rule }));
+    const back = rules.filter((rule) => !this.rules.some((kept) => kept.id === rule.id)).map(ruleOnly);
     if (back.length === 0) return 0;
     for (const rule of back) {
       this.rules.push(rule);
@@ -123,8 +152,14 @@ export class FaultRegistry {
   }
 
   private changed(): void {
-    this.deps.bus.emit('faults.changed', this.list());
+    this.deps.bus.emit('faults.changed', this.views());
   }
+}
+
+/** A rule's stored fields only: a view's shadow is worked out again, never kept. */
+function ruleOnly(rule: FaultRule): FaultRule {
+  const { shadowedBy: _by, shadow: _shadow, warning: _warning, ...stored } = rule as FaultRuleView;
+  return { ...stored };
 }
 
 function matchOf({ method, path, reason }: FaultMatch): FaultMatch {

@@ -160,7 +160,7 @@ describe('matching at the servers', () => {
 
   it('offers the seed\u2019s cases as presets', async () => {
     const presets = (await admin(engine, 'GET', '/faults/presets')).body as { id: string }[];
-    expect(presets.map((p) => p.id)).toEqual(expect.arrayContaining(['503-storm', '404-item-window', 'refresh-timeout', '500-on-load', 'version-drop']));
+    expect(presets.map((p) => p.id)).toEqual(expect.arrayContaining(['503-storm', '404-item-window-skip', '404-item-window-load', 'refresh-timeout', '500-on-load', 'version-drop']));
     const rule = (await admin(engine, 'POST', '/faults/presets/500-on-load', { target: 'player' })).body;
     expect(rule).toMatchObject({ target: 'player', match: { reason: 'load' }, action: { type: 'status', status: 500 }, times: 1 });
   });

@@ -1,7 +1,7 @@
 /** Commands of failure injection and the traffic log (docs/contract/console.md §7 faults and traffic rows). */
 import Type from 'typebox';
 import { command } from '../command.js';
-import type { FaultRule } from '../fault-types.js';
+import { TRIGGER_REQUESTS, type FaultRule, type FaultRuleView, type TriggerResult } from '../fault-types.js';
 import {
   TRAFFIC_EXPORT_MAX,
   TRAFFIC_RETENTION_BYTES_MAX,
@@ -73,19 +73,33 @@ export const TRAFFIC_LIST_MAX_BYTES = 8 * 1024 * 1024;
  */
 export const TRAFFIC_SINCE_ENGINE_TIME = 1e12;
 
+/** The player requests "Trigger now" sends (`TRIGGER_REQUESTS`). */
+export const TriggerRequestSchema = Type.Union(TRIGGER_REQUESTS.map((request) => Type.Literal(request)));
+
 export interface FaultPreset {
   id: string;
   label: string;
+  /** What the player does when the rule fails its request, as the platform says (each preset has a test that it does). */
   description: string;
   /** The rule the preset adds (its target can be switched to `player`). */
   rule: Omit<FaultRule, 'id' | 'hits' | 'passes' | 'spent' | 'createdAt'>;
 }
 
 export const faultCommands = {
-  'faults.list': command<FaultRule[]>()({
-    summary: 'Every fault rule with its live hit count, in matching order.',
+  'faults.list': command<FaultRuleView[]>()({
+    summary: 'Every fault rule with its live hit count, in matching order (the first matching rule wins), each with `shadowedBy` (the earlier rule that takes every request it matches, so it never fires), `shadow` (`full`, `delayed`, `partial`) and a `warning` in words.',
     input: Empty,
     http: { method: 'GET', path: '/faults' },
+  }),
+  'faults.move': command<FaultRuleView[]>()({
+    summary: 'Moves a rule to `toIndex` in the matching order (0: first; past the end: last), kept across restarts; answers the rules in their new order.',
+    input: Type.Object({ id: Type.String({ minLength: 1 }), toIndex: Type.Integer({ minimum: 0, maximum: 1_000_000 }) }),
+    http: { method: 'POST', path: '/faults/:id/move' },
+  }),
+  'faults.trigger': command<TriggerResult>()({
+    summary: 'Sends now the request a rule waits for: picked from its match (a version poll, a refresh, a skip…), sent by `playerId` or by the first player playing a queue, as the player would send it.',
+    input: Type.Object({ id: Type.String({ minLength: 1 }), playerId: Type.Optional(Type.String({ minLength: 1 })) }),
+    http: { method: 'POST', path: '/faults/:id/trigger' },
   }),
   'faults.add': command<FaultRule>()({
     summary: 'Adds a fault rule for login, control, cloudQueue (the console\u2019s servers) or player (the player\u2019s client).',

@@ -1,10 +1,10 @@
-import type { FaultRule } from '../fault-types.js';
+import type { FaultRuleView } from '../fault-types.js';
 import type { TrafficSummary } from '../traffic-types.js';
 
 /** Events of failure injection and the traffic log. */
 export interface FaultTrafficEvents {
-  /** The rules with their live hit counts. */
-  'faults.changed': FaultRule[];
+  /** The rules in match order, with their live hit counts and what shadows them. */
+  'faults.changed': FaultRuleView[];
   /** Entries just stored, oldest first (batched). */
   'traffic.captured': TrafficSummary[];
   /**

@@ -1,4 +1,4 @@
-/** Fault rules, in the order they were added (the first matching rule wins). */
+/** Fault rules, in matching order (the first matching rule wins): as added, unless moved since. */
 import type { FaultRule } from '../../api/fault-types.js';
 import type { SqliteDatabase } from '../database.js';
 
@@ -9,6 +9,8 @@ export class FaultRuleRepository {
   private readonly remove_;
   private readonly clear_;
   private readonly nextPosition;
+  private readonly place;
+  private readonly reorder_;
 
   constructor(db: SqliteDatabase) {
     this.all = db.prepare<[], { rule: string }>('SELECT rule FROM fault_rules ORDER BY position');
@@ -19,6 +21,9 @@ export class FaultRuleRepository {
     this.remove_ = db.prepare<[string]>('DELETE FROM fault_rules WHERE id = ?');
     this.clear_ = db.prepare('DELETE FROM fault_rules');
     this.nextPosition = db.prepare<[], { next: number }>('SELECT COALESCE(MAX(position), 0) + 1 AS next FROM fault_rules');
+    this.place = db.prepare<[number, string]>('UPDATE fault_rules SET position = ? WHERE id = ?');
+    // All positions in one commit: a restart never finds half a reordering.
+    this.reorder_ = db.transaction((ids: readonly string[]) => ids.forEach((id, index) => this.place.run(index + 1, id)));
   }
 
   list(): FaultRule[] {
@@ -32,6 +37,11 @@ export class FaultRuleRepository {
   /** Saves a rule's counters (position stays). */
   save(rule: FaultRule): void {
     this.update.run(JSON.stringify(rule), rule.id);
+  }
+
+  /** Stores the matching order: `ids` first to last (every rule's id, as the registry holds them). */
+  reorder(ids: readonly string[]): void {
+    this.reorder_(ids);
   }
 
   remove(id: string): boolean {
