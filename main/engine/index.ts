@@ -48,6 +48,7 @@ import { ConformanceRuns } from './conformance/runs.js';
 import { fetchTransport } from './player/client.js';
 import { silentLogger, type Logger } from './log.js';
 import { playerCommandHandlers } from './player/commands.js';
+import { controlExamples } from './player/control-examples.js';
 import { controlCaller } from './player/control-caller.js';
 import { PlayerRegistry } from './player/registry.js';
 import type { Store } from './store/store.js';
@@ -172,7 +173,13 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     closers.push(() => eventDelivery.close());
     const conformance = new ConformanceRuns({ repo: store.conformanceRuns, faults, recorder, bus, engineClock: clock, wall });
     closers.push(() => conformance.close());
-    const callControl = controlCaller({ controlUrl: () => urls!.control, accessToken: () => login.consoleAccessToken(), clock });
+    const callControl = controlCaller({ controlUrl: () => urls!.control, accessToken: (as) => login.controlToken(as), clock });
+    const examples = {
+      groups: () => views.groups(),
+      sessionOf: (groupId: string) => players.forGroup(groupId)?.currentSession?.id ?? null,
+      queues: () => queues.list(),
+      firstItemId: (queueId: string) => queues.itemsPage(queueId, 0, 1).items[0]?.id ?? null,
+    };
     // Built once, at start: the table does not change while the engine runs.
     const apiDescription = describeAdminApi(options.version ?? '0.0.0');
     const handlers: CommandHandlers = {
@@ -180,8 +187,8 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       ...householdCommands(views, household),
       ...login.commands,
       ...queueCommands(queues, generations, queueActivity, store.timePlayed),
-      ...playerCommandHandlers(players, callControl),
-      ...faultCommandHandlers(faults),
+      ...playerCommandHandlers(players, callControl, { senders: () => login.controlSenders(), examples: (groupId) => controlExamples(examples, groupId) }),
+      ...faultCommandHandlers(faults, { players, ownCloudQueue: () => urls!.cloudQueue }),
       ...trafficCommandHandlers(recorder, traffic, store),
       ...scenarioCommandHandlers(store.scenarios, clock, { faults, players, clock, bus, callControl, urls: () => urls! }),
       ...eventDelivery.commands,

@@ -20,6 +20,12 @@ export interface LoginSettings {
   autoApprove: boolean;
   /** Behave as production does: loopback redirect URIs are rejected. */
   productionParity: boolean;
+  /**
+   * Keep every redirect that would leave this machine (a redirect URI that is not loopback and
+   * not served by the console): the login service answers a page of its own instead, and the
+   * code waits in the console for a one-time reveal (docs/login-service.md). On by default.
+   */
+  captureRedirects: boolean;
 }
 
 export interface RedirectUriView {
@@ -192,8 +198,8 @@ export type FlowStepDetail =
       redirectComparison?: RedirectComparison;
       error?: OAuthErrorView;
     }
-  | { kind: 'login'; username: string; ok: boolean; reason?: string }
-  | { kind: 'consent'; decision: 'allow' | 'deny' | 'auto_approve'; username: string }
+  | { kind: 'login'; username: string; ok: boolean; reason?: string; requestBody?: FlowRequestBody }
+  | { kind: 'consent'; decision: 'allow' | 'deny' | 'auto_approve'; username: string; requestBody?: FlowRequestBody }
   | { kind: 'redirect'; location: string; redirectUri: string; code?: string; state?: string; error?: OAuthErrorView }
   | {
       kind: 'token';
@@ -206,14 +212,57 @@ export type FlowStepDetail =
       error?: OAuthErrorView;
       /** `reusedWithinGrace`: a rotated refresh token presented again within its integration's refreshGraceSec. */
       issued?: { accessToken: string; refreshToken: string; expiresIn: number; scope: string; rotated: boolean; reusedWithinGrace?: true };
+      requestBody?: FlowRequestBody;
     }
   | { kind: 'revocation'; reason: string; tokensRevoked: number; grantId: string }
   | { kind: 'api_call'; method: string; path: string; status: number; token: string; accepted: boolean; reason?: string }
   | { kind: 'navigation'; url: string; event: WindowNavigationEvent }
-  | { kind: 'callback'; url: string; code?: string; state?: string; stateMatches: boolean | null; captured: boolean; error?: OAuthErrorView }
+  | {
+      kind: 'callback';
+      url: string;
+      code?: string;
+      state?: string;
+      stateMatches: boolean | null;
+      captured: boolean;
+      error?: OAuthErrorView;
+      /** Who kept the redirect: the login service (`captureRedirects`) or the host's OAuth window. */
+      capturedBy?: 'login service' | 'window';
+      /** The console holds the code for one reveal (`oauth.revealCode`); `FlowView.capturedCode` says whether it still does. */
+      revealable?: boolean;
+    }
   | { kind: 'sample'; action: 'exchange' | 'households'; ok: boolean; status: number | null; message: string; households?: string[] };
 
 export type FlowStepKind = FlowStepDetail['kind'];
+
+/**
+ * The body of the request a step answered (a sign-in or consent form, a token request), as sent,
+ * with the value of every parameter named like a secret masked as the inspector masks them.
+ */
+export interface FlowRequestBody {
+  contentType: string;
+  text: string;
+}
+
+/** A code the console kept from a captured redirect (docs/login-service.md). */
+export interface CapturedCodeView {
+  by: 'login service' | 'window';
+  redirectUri: string;
+  /** `revealable`: held for one reveal; `revealed`: shown once, forgotten; `expired`: its 600 s are over. */
+  state: 'revealable' | 'revealed' | 'expired';
+  revealedAt: number | null;
+  expiresAt: number;
+}
+
+/** `oauth.revealCode`'s answer, given once per captured code. */
+export interface RevealedCode {
+  flowId: string;
+  code: string;
+  redirectUri: string;
+  state?: string;
+  expiresAt: number;
+  /** The token request with the code in it; the client secret comes from `$CLIENT_SECRET`. */
+  curl: string;
+}
 
 export interface FlowStepView {
   seq: number;
@@ -240,6 +289,8 @@ export interface FlowSummary {
 
 export interface FlowView extends FlowSummary {
   steps: FlowStepView[];
+  /** A code kept from a captured redirect of this flow in this run, and whether it can still be revealed. */
+  capturedCode?: CapturedCodeView;
 }
 
 /** What a host's OAuth window saw: a navigation, a server redirect, a loaded page. */

@@ -3,6 +3,7 @@ import { EngineError } from '../api/errors.js';
 import type { CommandHandlers } from '../api/runner.js';
 import type { EventBus } from '../events/bus.js';
 import type { ConsoleFlows } from './console/console-flows.js';
+import type { RedirectCapture } from './console/redirect-capture.js';
 import type { Issuer } from './grants/issuer.js';
 import type { FlowRecorder } from './inspector/flow-recorder.js';
 import type { IntegrationManager } from './integrations/integrations.js';
@@ -30,6 +31,7 @@ export type OAuthCommandName =
   | 'oauth.flows.get'
   | 'oauth.flows.start'
   | 'oauth.sample.start'
+  | 'oauth.revealCode'
   | 'oauth.window.navigated';
 
 export interface OAuthCommandDeps {
@@ -38,11 +40,12 @@ export interface OAuthCommandDeps {
   issuer: Issuer;
   recorder: FlowRecorder;
   flows: ConsoleFlows;
+  capture: RedirectCapture;
   bus: Pick<EventBus, 'emit'>;
 }
 
 export function oauthCommands(deps: OAuthCommandDeps): Pick<CommandHandlers, OAuthCommandName> {
-  const { manager, settings, issuer, recorder, flows, bus } = deps;
+  const { manager, settings, issuer, recorder, flows, capture, bus } = deps;
   return {
     // The sample is the console's own (docs/contract/console.md §1's fresh data dir has no integration): listed on request.
     'integrations.list': ({ includeSample }) => manager.list().filter((integration) => includeSample === true || !integration.sample),
@@ -73,10 +76,15 @@ export function oauthCommands(deps: OAuthCommandDeps): Pick<CommandHandlers, OAu
     'oauth.flows.get': ({ id }) => {
       const flow = recorder.get(id);
       if (!flow) throw new EngineError('not_found', `no flow ${id}`);
-      return flow;
+      const capturedCode = capture.view(id);
+      return capturedCode ? { ...flow, capturedCode } : flow;
     },
     'oauth.flows.start': (input) => flows.start(input),
     'oauth.sample.start': ({ openInHostWindow }) => flows.startSample(openInHostWindow ?? false),
+    'oauth.revealCode': ({ flowId }) => {
+      if (!recorder.exists(flowId)) throw new EngineError('not_found', `no flow ${flowId}`);
+      return capture.reveal(flowId);
+    },
     'oauth.window.navigated': (input) => flows.navigated(input),
   };
 }

@@ -4,3 +4,4 @@ export const SIGN_IN_PATH = '/login/v3/oauth/login';
 export const CONSENT_PATH = '/login/v3/oauth/consent';
 export { TOKEN_PATH } from '../api/oauth-types.js';
 export const SAMPLE_CALLBACK_PATH = '/oauth/callback';
+export const CAPTURED_PATH = '/login/v3/oauth/captured';

@@ -3,7 +3,7 @@
  * one folder per job: `endpoints/` (the HTTP routes), `grants/` (one checklist per grant, and
  * what a grant issues), `client-auth/` (Basic client authentication), `integrations/`
  * (registration, keys, redirect URIs), `inspector/` (the flow inspector's record) and `console/`
- * (the console's own flows). Beside them, what every job shares: `secrets.ts` (the one place
+ * (the console's own flows, redirect capture, who the command bar sends as). Beside them, what every job shares: `secrets.ts` (the one place
  * secrets are made, hashed and compared), `oauth-error.ts`, `params.ts`, `pkce.ts`, `paths.ts`,
  * `settings.ts`, `atomic.ts`, and the command handlers (`commands.ts`).
  *
@@ -13,6 +13,7 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ServiceUrls } from '../api/types.js';
+import type { ControlSender } from '../api/commands/player.js';
 import type { EngineClock } from '../clock/clock.js';
 import type { AccessTokenVerifier, BearerCallObserver } from '../control/access.js';
 import type { EventBus } from '../events/bus.js';
@@ -21,6 +22,8 @@ import { oauthCommands } from './commands.js';
 import { ConsoleFlows, type OpenOAuthWindow } from './console/console-flows.js';
 import { ConsoleToken } from './console/console-token.js';
 import { FlowStarts } from './console/flow-starts.js';
+import { RedirectCapture } from './console/redirect-capture.js';
+import { ControlSenders, type SenderToken } from './console/senders.js';
 import { SampleIntegration, sampleCallbackRoutes } from './console/sample.js';
 import { buildLoginApp } from './endpoints/app.js';
 import { AuthorizationEndpoint } from './endpoints/authorization-endpoint.js';
@@ -54,6 +57,10 @@ export interface LoginService {
   commands: ReturnType<typeof oauthCommands>;
   /** The console's own access token (command bar, scenarios). */
   consoleAccessToken(): Promise<string>;
+  /** The token a command bar call carries: the console's own, or (`as`) a grant's it saw issued (console/senders.ts). */
+  controlToken(as?: { grantId: string }): Promise<SenderToken>;
+  /** The grants the command bar can send as. */
+  controlSenders(): ControlSender[];
 }
 
 export function createLoginService(options: LoginServiceOptions): LoginService {
@@ -64,7 +71,8 @@ export function createLoginService(options: LoginServiceOptions): LoginService {
   const issuer = new Issuer(store, clock, recorder, bus);
   const starts = new FlowStarts();
   const sample = new SampleIntegration({ manager, recorder, starts, urls });
-  const flows = new ConsoleFlows({ manager, recorder, starts, sample, urls, ...(options.openOAuthWindow ? { openOAuthWindow: options.openOAuthWindow } : {}) });
+  const capture = new RedirectCapture({ urls, now: () => issuer.now(), enabled: () => settings.get().captureRedirects });
+  const flows = new ConsoleFlows({ manager, recorder, starts, sample, urls, capture, now: () => issuer.now(), ...(options.openOAuthWindow ? { openOAuthWindow: options.openOAuthWindow } : {}) });
   const authorization = new AuthorizationEndpoint({
     store,
     manager,
@@ -74,18 +82,22 @@ export function createLoginService(options: LoginServiceOptions): LoginService {
     interactions: new Interactions(clock),
     throttle: new SignInThrottle(clock),
     starts,
+    capture,
   });
   const token = new TokenEndpoint(store, manager, issuer, recorder);
   const consoleToken = new ConsoleToken({ sample, manager, issuer, recorder, users: store.users, urls });
+  const senders = new ControlSenders({ issuer, consoleToken, store });
   return {
-    buildApp: () => buildLoginApp({ authorization, token, ...(options.injectedAuthorizeStatus ? { injectedStatus: options.injectedAuthorizeStatus } : {}) }),
+    buildApp: () => buildLoginApp({ authorization, token, capture, ...(options.injectedAuthorizeStatus ? { injectedStatus: options.injectedAuthorizeStatus } : {}) }),
     registerConsoleRoutes: async (app) => {
       await app.register(sampleCallbackRoutes, { sample });
     },
     onListening: () => void sample.ensure(),
     verifyAccessToken: accessTokenVerifier(issuer),
     observeBearerCall: bearerCallObserver(issuer, recorder),
-    commands: oauthCommands({ manager, settings, issuer, recorder, flows, bus }),
+    commands: oauthCommands({ manager, settings, issuer, recorder, flows, capture, bus }),
     consoleAccessToken: () => consoleToken.get(),
+    controlToken: (as) => senders.token(as),
+    controlSenders: () => senders.list(),
   };
 }

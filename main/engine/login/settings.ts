@@ -1,12 +1,15 @@
 /**
- * The login service's settings (docs/contract/console.md §7 `PATCH /admin/api/settings`): auto-approve and
- * production parity, stored with the engine's settings so a restart keeps them.
+ * The login service's settings (docs/contract/console.md §7 `PATCH /admin/api/settings`): auto-approve,
+ * production parity and redirect capture, stored with the engine's settings so a restart keeps them.
+ * Redirect capture is on unless turned off, in the desktop app too: its OAuth window stops the
+ * console's own flows at the redirect URI already, but a flow run in any other browser would
+ * still take its code off the machine (docs/login-service.md).
  */
 import type { LoginSettings } from '../api/oauth-types.js';
 import type { SettingsRepository } from '../store/repositories/settings.js';
 
 const KEY = 'login.settings';
-const DEFAULTS: LoginSettings = { autoApprove: false, productionParity: false };
+const DEFAULTS: LoginSettings = { autoApprove: false, productionParity: false, captureRedirects: true };
 
 export class LoginSettingsStore {
   private current: LoginSettings;
@@ -23,6 +26,7 @@ export class LoginSettingsStore {
     const next = { ...this.current };
     if (changes.autoApprove !== undefined) next.autoApprove = changes.autoApprove;
     if (changes.productionParity !== undefined) next.productionParity = changes.productionParity;
+    if (changes.captureRedirects !== undefined) next.captureRedirects = changes.captureRedirects;
     this.settings.set(KEY, next);
     this.current = next;
     return this.get();

@@ -1,19 +1,26 @@
 /** Command handlers of the simulated players. */
-import type { ControlExchange } from '../api/commands/player.js';
+import type { ControlExample, ControlExchange, ControlSender } from '../api/commands/player.js';
 import { EngineError } from '../api/errors.js';
 import type { CommandHandlers } from '../api/runner.js';
 import { PLAYER_VIOLATIONS_KEPT, type TransitionRow } from '../api/player-types.js';
+import { sendTrigger } from '../faults/trigger.js';
 import { PlaybackError } from './errors.js';
 import type { Player } from './player.js';
 import type { PlayerRegistry } from './registry.js';
 import { TRANSITIONS } from './transitions.js';
 
-/** Sends a request to the control API as an integration would (with the console's own token). */
-export type ControlCaller = (method: 'GET' | 'POST', path: string, body?: unknown) => Promise<ControlExchange>;
+/** Sends a request to the control API as an integration would: with the console's own token, or `as` a grant's. */
+export type ControlCaller = (method: 'GET' | 'POST', path: string, body?: unknown, as?: { grantId: string }) => Promise<ControlExchange>;
 
-type PlayerCommandNames = 'players.act' | 'players.detail' | 'players.transitions' | 'players.violations' | 'players.table' | 'control.send';
+/** What the command bar offers besides sending: whom it can send as, and example requests. */
+export interface CommandBarSources {
+  senders(): ControlSender[];
+  examples(groupId?: string): ControlExample[];
+}
 
-export function playerCommandHandlers(registry: PlayerRegistry, callControl: ControlCaller): Pick<CommandHandlers, PlayerCommandNames> {
+type PlayerCommandNames = 'players.act' | 'players.detail' | 'players.transitions' | 'players.violations' | 'players.table' | 'players.trigger' | 'control.send' | 'control.senders' | 'control.examples';
+
+export function playerCommandHandlers(registry: PlayerRegistry, callControl: ControlCaller, commandBar: CommandBarSources): Pick<CommandHandlers, PlayerCommandNames> {
   const find = (id: string): Player => {
     const player = registry.forPlayer(id);
     if (!player) throw new EngineError('not_found', `no player ${id}`);
@@ -34,6 +41,9 @@ export function playerCommandHandlers(registry: PlayerRegistry, callControl: Con
     'players.transitions': ({ id, limit }) => registry.transitions(find(id).id, limit ?? 200),
     'players.violations': ({ id, limit }) => ({ violations: registry.violations(find(id).id, limit ?? PLAYER_VIOLATIONS_KEPT) }),
     'players.table': () => TRANSITIONS.map((row) => ({ ...row, from: [...row.from], on: [...row.on], guard: row.guard ?? null, effects: [...row.effects] }) as TransitionRow),
-    'control.send': ({ method, path, body }) => callControl(method, path, body),
+    'players.trigger': ({ id, request }) => sendTrigger(find(id), request),
+    'control.send': ({ method, path, body, as }) => callControl(method, path, body, as),
+    'control.senders': () => commandBar.senders(),
+    'control.examples': ({ groupId }) => commandBar.examples(groupId),
   };
 }

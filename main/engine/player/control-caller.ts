@@ -1,22 +1,25 @@
 /**
- * The player panel's command bar talks to the control API over real HTTP with an access token the
- * console holds for itself, exactly as an integration would: the same bearer check, the same
- * routes, the same errors, and the calls show up wherever calls show up.
+ * The player panel's command bar talks to the control API over real HTTP with an access token,
+ * exactly as an integration would: the same bearer check, the same routes, the same errors, and
+ * the calls show up wherever calls show up. The token is the console's own, or (`as`) the current
+ * one of an integration's grant the console saw issued (login/console/senders.ts).
  */
 import type { EngineClock } from '../clock/clock.js';
-import type { ControlExchange } from '../api/commands/player.js';
+import type { ControlExchange, ControlSenderRef } from '../api/commands/player.js';
 import type { ControlCaller } from './commands.js';
 
 export interface ControlCallerDeps {
   controlUrl: () => string;
-  accessToken: () => Promise<string>;
+  /** The bearer token to send and whose it is; refuses (throws) a grant it cannot send as. */
+  accessToken: (as?: { grantId: string }) => Promise<{ token: string; sentAs: ControlSenderRef }>;
   clock: EngineClock;
 }
 
 export function controlCaller({ controlUrl, accessToken, clock }: ControlCallerDeps): ControlCaller {
-  return async (method, path, body) => {
+  return async (method, path, body, as) => {
     const url = `${controlUrl()}${path}`;
-    const headers: Record<string, string> = { authorization: `Bearer ${await accessToken()}` };
+    const { token, sentAs } = await accessToken(as);
+    const headers: Record<string, string> = { authorization: `Bearer ${token}` };
     if (body !== undefined) headers['content-type'] = 'application/json';
     const startedAt = clock.now();
     const response = await clock.track(fetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) }));
@@ -27,7 +30,7 @@ export function controlCaller({ controlUrl, accessToken, clock }: ControlCallerD
     } catch {
       // text/plain answers (401 "Incorrect token") stay text
     }
-    const exchange: ControlExchange = { method, url, requestBody: body ?? null, status: response.status, durationMs: Math.round(clock.now() - startedAt), body: parsed };
+    const exchange: ControlExchange = { method, url, requestBody: body ?? null, status: response.status, durationMs: Math.round(clock.now() - startedAt), body: parsed, sentAs };
     return exchange;
   };
 }

@@ -18,6 +18,8 @@ import { RequestRetries } from './request-policies.js';
 import { fromSaved, toSaved, type SavedPlayer } from './saved.js';
 import { playbackStateOf, type MachineState } from './states.js';
 import { findTransition, type Transition } from './transitions.js';
+import { triggerRequest } from './trigger.js';
+import type { TriggerRequest, TriggerResult } from '../api/fault-types.js';
 import type { ItemWindowResponse } from './wire.js';
 
 export type { LoadedQueue, PlaybackSession, PlayerErrorRecord } from './context.js';
@@ -234,6 +236,11 @@ export class Player {
     }
     this.dispatch({ type: action, by });
     return Promise.resolve();
+  }
+
+  /** "Trigger now": sends the request a fault rule waits for, as the player would (trigger.ts). */
+  trigger(request: TriggerRequest): Promise<Pick<TriggerResult, 'sent' | 'note'>> {
+    return triggerRequest(this.core, request, { act: (action) => this.act(action, 'user'), refresh: () => this.refresh() });
   }
 
   // ---------------------------------------------------------------- across restarts

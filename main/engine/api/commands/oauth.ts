@@ -15,6 +15,7 @@ import type {
   IssuedClientSecret,
   LoginSettings,
   NavigationVerdict,
+  RevealedCode,
   StartedFlow,
   TokenView,
 } from '../oauth-types.js';
@@ -124,13 +125,13 @@ export const oauthCommands = {
     http: { method: 'POST', path: '/tokens/:id/expire' },
   }),
   'settings.get': command<LoginSettings>()({
-    summary: 'The login service settings: auto-approve and production parity.',
+    summary: 'The login service settings: auto-approve, production parity and redirect capture.',
     input: Empty,
     http: { method: 'GET', path: '/settings' },
   }),
   'settings.update': command<LoginSettings>()({
-    summary: 'Changes auto-approve (skip sign-in and consent) and production parity (refuse loopback redirect URLs).',
-    input: Type.Object({ autoApprove: Type.Optional(Type.Boolean()), productionParity: Type.Optional(Type.Boolean()) }),
+    summary: 'Changes auto-approve (skip sign-in and consent), production parity (refuse loopback redirect URLs) and redirect capture (`captureRedirects`: keep redirects that would leave this machine, the code held for a one-time reveal).',
+    input: Type.Object({ autoApprove: Type.Optional(Type.Boolean()), productionParity: Type.Optional(Type.Boolean()), captureRedirects: Type.Optional(Type.Boolean()) }),
     http: { method: 'PATCH', path: '/settings' },
   }),
   'oauth.flows.list': command<FlowSummary[]>()({
@@ -158,6 +159,11 @@ export const oauthCommands = {
     summary: "Runs the sample integration's flow: authorize → sign-in → consent → code → token → list households.",
     input: Type.Object({ openInHostWindow: Type.Optional(Type.Boolean()) }),
     http: { method: 'POST', path: '/oauth/sample' },
+  }),
+  'oauth.revealCode': command<RevealedCode>()({
+    summary: 'The code of a captured redirect, once, with the token request as a curl line that carries it; then refused, saying why (revealed already, expired, none held).',
+    input: Type.Object({ flowId: Type.String({ minLength: 1 }) }),
+    http: { method: 'POST', path: '/oauth/flows/:flowId/reveal-code' },
   }),
   'oauth.window.navigated': command<NavigationVerdict>()({
     summary: "The host's OAuth window reports a navigation; the answer says whether to stop at the redirect URI.",

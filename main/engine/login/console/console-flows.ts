@@ -6,18 +6,19 @@
  *
  * A host that can (Electron) opens its own OAuth window and reports every navigation of it here;
  * the redirect to the integration's redirect URI is captured and shown even when nothing listens
- * there. Elsewhere the renderer opens the authorize URL in a new tab.
+ * there, the code held for a one-time reveal as the login service's own capture holds it
+ * (`redirect-capture.ts`). Elsewhere the renderer opens the authorize URL in a new tab.
  */
 import { EngineError } from '../../api/errors.js';
 import { OAUTH_SCOPE, type NavigationVerdict, type StartedFlow, type WindowNavigationEvent } from '../../api/oauth-types.js';
 import type { ServiceUrls } from '../../api/types.js';
-import { capturedRedirectPage } from '../endpoints/pages.js';
 import type { FlowRecorder } from '../inspector/flow-recorder.js';
 import type { IntegrationManager } from '../integrations/integrations.js';
 import { Params, clip, withQuery } from '../params.js';
 import { AUTHORIZE_PATH } from '../paths.js';
 import { mask, maskSecretParams, randomSecret, s256 } from '../secrets.js';
 import type { FlowStarts, StartedFlowRecord } from './flow-starts.js';
+import type { RedirectCapture } from './redirect-capture.js';
 import type { SampleIntegration } from './sample.js';
 
 /** What a host needs to open an OAuth window for a flow. */
@@ -44,6 +45,9 @@ export interface ConsoleFlowsDeps {
   starts: FlowStarts;
   sample: SampleIntegration;
   urls: () => ServiceUrls;
+  /** Holds what the window captured for a one-time reveal, and draws its page (without the code). */
+  capture: RedirectCapture;
+  now: () => number;
   openOAuthWindow?: OpenOAuthWindow;
 }
 
@@ -108,20 +112,26 @@ export class ConsoleFlows {
         ...(state !== undefined ? { state } : {}),
         stateMatches,
         captured: true,
+        capturedBy: 'window',
+        revealable: code !== undefined,
         ...(error !== undefined ? { error: { error, description: params.single('error_description') ?? '' } } : {}),
       },
     });
     this.deps.starts.forget(started.state);
-    return {
-      action: 'capture',
-      page: capturedRedirectPage({
-        redirectUri: started.redirectUri,
-        url,
-        ...(code !== undefined ? { code } : {}),
-        ...(state !== undefined ? { state } : {}),
-        ...(error !== undefined ? { error: `${error}: ${params.single('error_description') ?? ''}` } : {}),
-      }),
-    };
+    // The page never shows the code (a screenshot must not leak it): it is revealed once, in the console.
+    this.deps.capture.hold({
+      flowId: started.flowId,
+      redirectUri: started.redirectUri,
+      clientId: started.clientId,
+      at: this.deps.now(),
+      ...(code !== undefined ? { code } : {}),
+      ...(state !== undefined ? { state } : {}),
+      ...(error !== undefined ? { error: { error, description: params.single('error_description') ?? '' } } : {}),
+      pkce: started.codeVerifier !== null,
+      codeVerifier: started.codeVerifier,
+      by: 'window',
+    });
+    return { action: 'capture', page: this.deps.capture.page(started.flowId).body };
   }
 
   private hostWindow(wanted: boolean | undefined): boolean {

@@ -12,7 +12,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { createServiceApp } from '../../http/service-app.js';
 import { InvalidRequest, ServerError } from '../oauth-error.js';
 import { Params } from '../params.js';
-import { AUTHORIZE_PATH, CONSENT_PATH, SIGN_IN_PATH, TOKEN_PATH } from '../paths.js';
+import type { RedirectCapture } from '../console/redirect-capture.js';
+import { AUTHORIZE_PATH, CAPTURED_PATH, CONSENT_PATH, SIGN_IN_PATH, TOKEN_PATH } from '../paths.js';
 import type { AuthorizationEndpoint, PageAnswer } from './authorization-endpoint.js';
 import { errorPage, pageHeaders } from './pages.js';
 import { NO_STORE, type TokenEndpoint, type TokenAnswer } from './token-endpoint.js';
@@ -25,6 +26,8 @@ export interface LoginAppOptions {
   token: TokenEndpoint;
   /** A 500/503 that failure injection wants this authorization request to answer (RFC 6749 §4.1.2.1). */
   injectedStatus?: (request: FastifyRequest) => number | null;
+  /** The pages of captured redirects (login/console/redirect-capture.ts). */
+  capture?: RedirectCapture;
 }
 
 /** A body the endpoints cannot read, and why. */
@@ -73,6 +76,8 @@ export async function buildLoginApp(options: LoginAppOptions): Promise<FastifyIn
     send(reply, options.authorization.consent(Params.fromUrl(request.url), cookieOf(request))),
   );
   app.post(CONSENT_PATH, async (request, reply) => send(reply, options.authorization.decide(formOf(request), cookieOf(request))));
+  const capture = options.capture;
+  if (capture) app.get(CAPTURED_PATH, { exposeHeadRoute: false }, async (request, reply) => send(reply, capture.page(Params.fromUrl(request.url).single('flow'))));
 
   app.post(TOKEN_PATH, async (request, reply) => {
     const form = request.body instanceof Params ? request.body : { problem: request.body instanceof Unreadable ? request.body.problem : 'the body is empty: send the form' };

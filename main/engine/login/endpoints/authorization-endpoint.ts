@@ -4,14 +4,16 @@
  * `error`). With auto-approve on, sign-in and consent are skipped. Each step lands on the flow's
  * timeline. Answers are plain values; `app.ts` writes them to HTTP.
  */
-import type { FlowStatus, FlowStepDetail, OAuthErrorView } from '../../api/oauth-types.js';
+import type { FlowRequestBody, FlowStatus, FlowStepDetail, OAuthErrorView } from '../../api/oauth-types.js';
 import { DEMO_USER } from '../../household/seed.js';
 import type { User } from '../../store/repositories/users.js';
 import type { Store } from '../../store/store.js';
 import { atomically, type AtomicStore } from '../atomic.js';
 import type { FlowStarts } from '../console/flow-starts.js';
+import type { RedirectCapture } from '../console/redirect-capture.js';
 import type { Issuer } from '../grants/issuer.js';
 import type { FlowRecorder } from '../inspector/flow-recorder.js';
+import { formBody } from '../inspector/step-masking.js';
 import type { IntegrationManager } from '../integrations/integrations.js';
 import { AccessDenied, ServerError } from '../oauth-error.js';
 import { Params, clip, withQuery } from '../params.js';
@@ -39,6 +41,8 @@ export interface AuthorizationEndpointDeps {
   interactions: Interactions;
   throttle: SignInThrottle;
   starts: FlowStarts;
+  /** Keeps redirects that would leave this machine (`captureRedirects`); absent: every redirect goes out. */
+  capture?: RedirectCapture;
 }
 
 export class AuthorizationEndpoint {
@@ -107,19 +111,19 @@ export class AuthorizationEndpoint {
     const username = form!.single('username') ?? '';
     const password = form!.single('password') ?? '';
     const locked = username ? throttle.check(username) : ({ ok: true } as const);
-    if (!locked.ok) return this.failSignIn(interaction, username, `too many failed sign-ins for this user (locked for ${locked.retryAfterSec} s)`, locked.retryAfterSec);
+    if (!locked.ok) return this.failSignIn(interaction, username, `too many failed sign-ins for this user (locked for ${locked.retryAfterSec} s)`, locked.retryAfterSec, form!);
     const user = username ? this.deps.store.users.findByUsername(username) : undefined;
     const passwordOk = passwordMatches(password, user?.passwordHash);
     if (!user || !passwordOk) {
-      if (!username || !password) return this.failSignIn(interaction, username, 'username or password missing', null);
+      if (!username || !password) return this.failSignIn(interaction, username, 'username or password missing', null, form!);
       // Only a real guess counts against the username.
       const gate = throttle.failed(username);
-      return this.failSignIn(interaction, username, 'wrong username or password', gate.ok ? null : gate.retryAfterSec);
+      return this.failSignIn(interaction, username, 'wrong username or password', gate.ok ? null : gate.retryAfterSec, form!);
     }
     throttle.succeeded(username);
     interaction.userId = user.id;
     interaction.username = user.username;
-    this.deps.recorder.step(interaction.flowId, { ok: true, summary: `signed in as ${user.username}`, detail: { kind: 'login', username: user.username, ok: true } });
+    this.deps.recorder.step(interaction.flowId, { ok: true, summary: `signed in as ${user.username}`, detail: { kind: 'login', username: user.username, ok: true, ...bodyOf(form!) } });
     return { status: 303, headers: { ...pageHeaders(), location: `${CONSENT_PATH}?interaction=${encodeURIComponent(interaction.id)}` } };
   }
 
@@ -127,9 +131,9 @@ export class AuthorizationEndpoint {
    * A sign-in that failed: the page again with the reason, a 429 while the username is locked,
    * or, at this sign-in's MAX_FAILED_SIGN_INS, the end of it (access_denied at the redirect URI).
    */
-  private failSignIn(interaction: Interaction, username: string, reason: string, lockedForSec: number | null): PageAnswer {
+  private failSignIn(interaction: Interaction, username: string, reason: string, lockedForSec: number | null, form?: Params): PageAnswer {
     interaction.failedSignIns++;
-    this.deps.recorder.step(interaction.flowId, { ok: false, summary: `sign-in failed: ${reason}`, detail: { kind: 'login', username: clip(username, 100), ok: false, reason } });
+    this.deps.recorder.step(interaction.flowId, { ok: false, summary: `sign-in failed: ${reason}`, detail: { kind: 'login', username: clip(username, 100), ok: false, reason, ...(form ? bodyOf(form) : {}) } });
     if (interaction.failedSignIns >= MAX_FAILED_SIGN_INS) {
       const clear = this.deps.interactions.finish(interaction);
       const answer = this.redirectWithError(interaction.flowId, interaction.request.redirectUri, new AccessDenied(`${MAX_FAILED_SIGN_INS} failed sign-ins`).toView(), interaction.request.state);
@@ -177,7 +181,7 @@ export class AuthorizationEndpoint {
     if (decision !== 'allow' && decision !== 'deny') return page(400, errorPage({ title: 'No decision', message: 'the form must say allow or deny' }));
     const clear = this.deps.interactions.finish(interaction);
     const { recorder } = this.deps;
-    recorder.step(interaction.flowId, { ok: decision === 'allow', summary: `consent: ${user.username} pressed ${decision === 'allow' ? 'Allow' : 'Deny'}`, detail: { kind: 'consent', decision, username: user.username } });
+    recorder.step(interaction.flowId, { ok: decision === 'allow', summary: `consent: ${user.username} pressed ${decision === 'allow' ? 'Allow' : 'Deny'}`, detail: { kind: 'consent', decision, username: user.username, ...bodyOf(form!) } });
     const answer =
       decision === 'allow'
         ? this.redirectWithCode(interaction.flowId, interaction.request, user)
@@ -209,24 +213,58 @@ export class AuthorizationEndpoint {
       flowId,
     });
     const location = withQuery(request.redirectUri, { code, state: request.state });
+    const capture = this.deps.capture?.captures(request.redirectUri) ? this.deps.capture : null;
     this.deps.recorder.step(flowId, {
       ok: true,
-      summary: 'redirect to the redirect URI with code and state',
+      summary: capture ? 'redirect with code and state, kept by the login service (redirect capture)' : 'redirect to the redirect URI with code and state',
       status: 'code_issued',
       detail: { kind: 'redirect', location: maskSecretParams(location), redirectUri: request.redirectUri, code: mask(code), state: request.state },
     });
-    return redirect(location);
+    if (!capture) return redirect(location);
+    const started = this.deps.starts.byFlow(flowId);
+    // The redirect has arrived, here: the state of a console-started flow is good for no other.
+    if (started) this.deps.starts.forget(started.state);
+    const page = capture.hold({
+      flowId,
+      redirectUri: request.redirectUri,
+      clientId: request.client.key.clientId,
+      at: this.deps.issuer.now(),
+      code,
+      state: request.state,
+      pkce: request.codeChallenge !== null,
+      codeVerifier: started?.codeVerifier ?? null,
+      by: 'login service',
+    });
+    this.recordCapture(flowId, location, { code: mask(code), state: request.state, stateMatches: started ? true : null, revealable: true });
+    return seeOther(page);
+  }
+
+  /** The callback step of a redirect the login service kept: the console is where it arrived. */
+  private recordCapture(flowId: string, location: string, detail: { code?: string; state?: string; stateMatches: boolean | null; revealable: boolean; error?: OAuthErrorView }): void {
+    this.deps.recorder.step(flowId, {
+      ok: detail.error === undefined,
+      summary: detail.error
+        ? `redirect captured by the login service: error=${detail.error.error}, nothing sent to the redirect URI`
+        : 'redirect captured by the login service: the code stays in the console (reveal it once), nothing sent to the redirect URI',
+      detail: { kind: 'callback', url: maskSecretParams(location), captured: true, capturedBy: 'login service', ...detail },
+    });
   }
 
   private redirectWithError(flowId: string, redirectUri: string, error: OAuthErrorView, state: string | undefined, status: FlowStatus = 'failed'): PageAnswer {
     const location = withQuery(redirectUri, { error: error.error, error_description: error.description, state });
+    const capture = this.deps.capture?.captures(redirectUri) ? this.deps.capture : null;
     this.deps.recorder.step(flowId, {
       ok: false,
-      summary: `redirect to the redirect URI with error=${error.error}`,
+      summary: `redirect${capture ? ', kept by the login service,' : ' to the redirect URI'} with error=${error.error}`,
       status,
       detail: { kind: 'redirect', location, redirectUri, ...(state !== undefined ? { state } : {}), error },
     });
-    return redirect(location);
+    if (!capture) return redirect(location);
+    const started = this.deps.starts.byFlow(flowId);
+    if (started) this.deps.starts.forget(started.state);
+    const page = capture.hold({ flowId, redirectUri, clientId: started?.clientId ?? '', at: this.deps.issuer.now(), ...(state !== undefined ? { state } : {}), error, pkce: false, codeVerifier: null, by: 'login service' });
+    this.recordCapture(flowId, location, { ...(state !== undefined ? { state } : {}), stateMatches: started ? true : null, revealable: false, error });
+    return seeOther(page);
   }
 }
 
@@ -241,4 +279,15 @@ function signInAnswer(request: AuthorizationRequest, form: Omit<Parameters<typeo
 
 function redirect(location: string): PageAnswer {
   return { status: 302, headers: { location, 'cache-control': 'no-store', pragma: 'no-cache', 'referrer-policy': 'no-referrer' } };
+}
+
+/** To the page of a captured redirect: a GET, so a reload of it posts nothing and issues nothing. */
+function seeOther(location: string): PageAnswer {
+  return { status: 303, headers: { location, 'cache-control': 'no-store', pragma: 'no-cache', 'referrer-policy': 'no-referrer' } };
+}
+
+/** A form's body for its step, secrets masked (`formBody`). */
+function bodyOf(form: Params): { requestBody?: FlowRequestBody } {
+  const body = formBody(form);
+  return body ? { requestBody: body } : {};
 }

@@ -129,23 +129,6 @@ ${comparison.firstDifference !== null ? `<p class="muted">They differ from chara
 ${comparison.hints.map((h) => `<p class="muted">• ${e(h)}</p>`).join('')}`;
 }
 
-/** What the OAuth window shows when it stopped at the integration's redirect URI. */
-export function capturedRedirectPage(input: { redirectUri: string; url: string; code?: string; state?: string; error?: string }): string {
-  return layout(
-    'Redirect captured · Cloud Queue Console',
-    `<p class="eyebrow">Cloud Queue Console</p>
-<h1>Redirect captured</h1>
-<p>The login service sent the browser to the integration's redirect URL. The console stopped here, so it works even when nothing listens there.</p>
-<table>
-<tr><td>redirect URL</td><td><code>${e(input.redirectUri)}</code></td></tr>
-${input.code ? `<tr><td>code</td><td><code>${e(input.code)}</code></td></tr>` : ''}
-${input.state ? `<tr><td>state</td><td><code>${e(input.state)}</code></td></tr>` : ''}
-${input.error ? `<tr><td>error</td><td><code>${e(input.error)}</code></td></tr>` : ''}
-</table>
-<p class="muted">Every step is on the OAuth page of the console.</p>`,
-  );
-}
-
 /** Security headers of every login page: no framing (clickjacking on consent), no caching, no referrer. */
 export function pageHeaders(formTargets: readonly string[] = []): Record<string, string> {
   const formAction = ["'self'", ...formTargets].join(' ');

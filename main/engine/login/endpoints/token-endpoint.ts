@@ -15,6 +15,7 @@ import { grantNamed } from '../grants/grants.js';
 import type { Issuer } from '../grants/issuer.js';
 import { Checklist } from '../inspector/checklist.js';
 import type { FlowRecorder, FlowStart } from '../inspector/flow-recorder.js';
+import { formBody } from '../inspector/step-masking.js';
 import type { IntegrationManager } from '../integrations/integrations.js';
 import { OAuthError } from '../oauth-error.js';
 import { Params } from '../params.js';
@@ -131,6 +132,7 @@ export class TokenEndpoint {
 
   private record(trace: TokenTrace, form: Params, status: number, error?: OAuthError): void {
     const grantType = trace.grantType;
+    const requestBody = formBody(form);
     const detail: FlowStepDetail = {
       kind: 'token',
       grantType,
@@ -151,6 +153,7 @@ export class TokenEndpoint {
             },
           }
         : {}),
+      ...(requestBody ? { requestBody } : {}),
     };
     const what = grantType === 'refresh_token' ? 'refresh' : grantType === 'authorization_code' ? 'code exchange' : 'token request';
     const refreshed = trace.issued?.reusedWithinGrace ? 'refresh: reused within grace, new access token issued with the current refresh token' : 'refresh: new access token issued';

@@ -13,6 +13,7 @@ import { atomically, type AtomicStore } from '../atomic.js';
 import type { FlowRecorder } from '../inspector/flow-recorder.js';
 import type { RegisteredClient } from '../integrations/integrations.js';
 import { hintOf, newId, randomSecret, sha256 } from '../secrets.js';
+import { HeldAccessTokens } from './held-tokens.js';
 import { RefreshSuccessors } from './refresh-grace.js';
 
 export const ACCESS_TOKEN_LIFETIME_S = 86_400;
@@ -46,6 +47,8 @@ type IssuerStore = Pick<Store, 'grants' | 'authorizationCodes' | 'tokens' | 'use
 export class Issuer {
   /** Refresh tokens that replaced others, while those may still be presented (refresh-grace.ts). */
   readonly successors = new RefreshSuccessors();
+  /** The newest access token of each grant issued in this run, in memory only (held-tokens.ts). */
+  readonly held = new HeldAccessTokens();
 
   constructor(
     private readonly store: IssuerStore,
@@ -99,7 +102,10 @@ export class Issuer {
     const now = this.now();
     const accessToken = randomSecret();
     const parentId = refresh.parentId ?? null;
-    this.insertToken(grantId, 'access', accessToken, parentId, now, now + ACCESS_TOKEN_LIFETIME_S * 1000);
+    const expiresAt = now + ACCESS_TOKEN_LIFETIME_S * 1000;
+    this.insertToken(grantId, 'access', accessToken, parentId, now, expiresAt);
+    // Held even if the transaction then rolls back: a held token is looked up before it is sent.
+    this.held.hold({ grantId, accessToken, issuedAt: now, expiresAt });
     if ('keep' in refresh) return { accessToken, refreshToken: refresh.keep, expiresIn: ACCESS_TOKEN_LIFETIME_S, scope, rotated: false };
     const refreshToken = randomSecret();
     const created = this.insertToken(grantId, 'refresh', refreshToken, parentId, now, null);

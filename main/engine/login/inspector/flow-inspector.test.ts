@@ -89,13 +89,18 @@ describe("flows started from the console in the host's OAuth window", () => {
     const code = new URL(redirect.location!).searchParams.get('code')!;
     expect(verdict.action).toBe('capture');
     expect(verdict.page).toContain('Redirect captured');
-    expect(verdict.page).toContain(code);
+    // The page never shows the code (a screenshot must not leak it): the console reveals it once.
+    expect(verdict.page).not.toContain(code);
 
     const timeline = await flow(started.flowId);
     expect(timeline.origin).toBe('window');
     expect(timeline.steps.map((s) => s.kind)).toEqual(['navigation', 'authorize', 'login', 'consent', 'redirect', 'navigation', 'callback']);
-    expect(timeline.steps.at(-1)!.detail).toMatchObject({ kind: 'callback', captured: true, stateMatches: true });
+    expect(timeline.steps.at(-1)!.detail).toMatchObject({ kind: 'callback', captured: true, stateMatches: true, capturedBy: 'window', revealable: true });
+    expect(timeline.capturedCode).toMatchObject({ by: 'window', state: 'revealable', redirectUri: LOOPBACK_REDIRECT });
     expect(JSON.stringify(timeline)).not.toContain(code);
+    const revealed = await admin(engine, 'POST', `/oauth/flows/${started.flowId}/reveal-code`);
+    expect(revealed.body).toMatchObject({ code, curl: expect.stringContaining(`code=${code}`) });
+    expect((revealed.body as { curl: string }).curl).toContain(`code_verifier=${started.codeVerifier}`);
 
     // The developer takes the captured code and the verifier to their own server.
     const tokens = await tokenRequest(engine, app, { grant_type: 'authorization_code', code, redirect_uri: LOOPBACK_REDIRECT, code_verifier: started.codeVerifier });

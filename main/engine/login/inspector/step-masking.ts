@@ -4,8 +4,51 @@
  * step before it is stored, and again when a step is read, so that steps recorded by an older
  * console are shown masked too. Masking is idempotent: a masked value is never masked twice.
  */
-import type { FlowStepDetail } from '../../api/oauth-types.js';
+import type { FlowRequestBody, FlowStepDetail } from '../../api/oauth-types.js';
+import { clip, type Params } from '../params.js';
 import { isSecretParam, maskSecret, maskSecretParams } from '../secrets.js';
+
+const FORM = 'application/x-www-form-urlencoded';
+/** A step's body stays small whatever a client sends. */
+const MAX_BODY_CHARS = 4_096;
+
+/**
+ * A form as it was sent (its order, its repeats), for a step's `requestBody`: every value of a
+ * parameter named like a secret masked, and the CSRF token of a sign-in form too (it is a
+ * sign-in's secret, though not named like one). Masked values are written for reading.
+ */
+export function formBody(form: Params): FlowRequestBody | undefined {
+  if (form.entries.length === 0) return undefined;
+  const text = form.entries.map(([name, value]) => `${encodeURIComponent(name)}=${isBodySecret(name) ? maskSecret(value) : encodeURIComponent(value)}`).join('&');
+  return { contentType: FORM, text: clip(text, MAX_BODY_CHARS) };
+}
+
+function isBodySecret(name: string): boolean {
+  return isSecretParam(name) || name === 'csrf';
+}
+
+/** A stored form body masked again on reading (idempotent), as every step is. */
+function maskBody(body: FlowRequestBody): FlowRequestBody {
+  if (body.contentType !== FORM) return body;
+  const text = body.text
+    .split('&')
+    .map((pair) => {
+      const eq = pair.indexOf('=');
+      if (eq === -1) return pair;
+      const name = decode(pair.slice(0, eq));
+      return isBodySecret(name) ? `${pair.slice(0, eq)}=${maskSecret(decode(pair.slice(eq + 1)))}` : pair;
+    })
+    .join('&');
+  return { ...body, text };
+}
+
+function decode(text: string): string {
+  try {
+    return decodeURIComponent(text.replace(/\+/g, ' '));
+  } catch {
+    return text;
+  }
+}
 
 export function maskStep<T extends { summary: string; detail: FlowStepDetail }>(step: T): T {
   return { ...step, summary: maskSecretParams(step.summary), detail: maskDetail(step.detail) };
@@ -14,8 +57,12 @@ export function maskStep<T extends { summary: string; detail: FlowStepDetail }>(
 function maskDetail(detail: FlowStepDetail): FlowStepDetail {
   switch (detail.kind) {
     case 'authorize':
-    case 'token':
       return { ...detail, params: maskParams(detail.params) };
+    case 'token':
+      return { ...detail, params: maskParams(detail.params), ...(detail.requestBody ? { requestBody: maskBody(detail.requestBody) } : {}) };
+    case 'login':
+    case 'consent':
+      return detail.requestBody ? { ...detail, requestBody: maskBody(detail.requestBody) } : detail;
     case 'navigation':
       return { ...detail, url: maskSecretParams(detail.url) };
     case 'callback':

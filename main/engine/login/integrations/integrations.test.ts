@@ -150,11 +150,12 @@ describe('the integration manager (docs/contract/console.md §7)', () => {
 
 describe('settings (docs/contract/console.md §7)', () => {
   it('PATCH /settings changes only what it names and answers the settings', async () => {
-    expect((await admin(engine, 'PATCH', '/settings', { autoApprove: true })).body).toEqual({ autoApprove: true, productionParity: false });
-    expect((await admin(engine, 'PATCH', '/settings', { productionParity: true })).body).toEqual({ autoApprove: true, productionParity: true });
-    expect((await admin(engine, 'GET', '/settings')).body).toEqual({ autoApprove: true, productionParity: true });
+    expect((await admin(engine, 'PATCH', '/settings', { autoApprove: true })).body).toEqual({ autoApprove: true, productionParity: false, captureRedirects: true });
+    expect((await admin(engine, 'PATCH', '/settings', { productionParity: true })).body).toEqual({ autoApprove: true, productionParity: true, captureRedirects: true });
+    expect((await admin(engine, 'PATCH', '/settings', { captureRedirects: false })).body).toEqual({ autoApprove: true, productionParity: true, captureRedirects: false });
+    expect((await admin(engine, 'GET', '/settings')).body).toEqual({ autoApprove: true, productionParity: true, captureRedirects: false });
     expect((await admin(engine, 'PATCH', '/settings', { autoApprove: 'yes' })).status).toBe(400);
-    await admin(engine, 'PATCH', '/settings', { autoApprove: false, productionParity: false });
+    await admin(engine, 'PATCH', '/settings', { autoApprove: false, productionParity: false, captureRedirects: true });
   });
 });
 
@@ -176,7 +177,7 @@ describe('persistence', () => {
         expect(integrations.map((i) => i.name)).toEqual(['Sample integration', 'Survivor']);
         expect(integrations.filter((i) => i.sample)).toHaveLength(1);
         expect(integrations[0]!.redirectUris).toEqual([`${second.urls.console}/oauth/callback`]);
-        expect((await admin(second, 'GET', '/settings')).body).toEqual({ autoApprove: true, productionParity: false });
+        expect((await admin(second, 'GET', '/settings')).body).toEqual({ autoApprove: true, productionParity: false, captureRedirects: true });
         expect((await admin(second, 'GET', `/integrations/${created.id}/grants`)).body).toHaveLength(1);
         expect((await admin(second, 'GET', '/oauth/flows')).body).toEqual(flowsBefore);
       } finally {
