@@ -9,17 +9,17 @@
  * worked out from the rows on screen, it would act on items that are no longer where they show.
  */
 import { useQueries } from '@tanstack/react-query';
-import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useRef, useState, type CSSProperties, type DragEvent, type KeyboardEvent, type MouseEvent } from 'react';
 import type { QueueListItem } from '@engine-api/queue-types';
 import { useApi } from '../../api/context';
+import { useVirtualListbox } from '../../components/useVirtualListbox';
+import { VirtualListbox, VirtualOption } from '../../components/VirtualListbox';
 import { PAGE_SIZE, queuePageQuery } from '../../queries/queues';
 import { itemColumns } from './columns';
 import { formatDuration, trackTitle } from './format';
 import type { RowMarks } from './marks';
 
 const ROW_HEIGHT = 30;
-const PAGE_STEP = 20;
 
 export interface ItemListProps {
   queueId: string;
@@ -51,14 +51,20 @@ export const itemListId = (queueId: string) => `items-${queueId}`;
 export function ItemList(props: ItemListProps) {
   const { queueId, total, active, activeItemId, onActive, selected, onSelected, marks, onEdit, onMove, moving, onRemove, removing, reveal } = props;
   const api = useApi();
-  const scrollRef = useRef<HTMLDivElement>(null);
   const [drop, setDrop] = useState<{ index: number; before: boolean } | null>(null);
   const [dragging, setDragging] = useState<string[] | null>(null);
   const [anchor, setAnchor] = useState<number | null>(null);
 
-  // eslint-disable-next-line react-hooks/incompatible-library -- the virtualizer re-renders this component itself on scroll
-  const virtualizer = useVirtualizer({ count: total, getScrollElement: () => scrollRef.current, estimateSize: () => ROW_HEIGHT, overscan: 15 });
-  const rows = virtualizer.getVirtualItems();
+  const listbox = useVirtualListbox({
+    id: itemListId(queueId),
+    count: total,
+    rowHeight: ROW_HEIGHT,
+    overscan: 15,
+    active,
+    onActive: (index) => onActive(index, itemAt(index)?.id),
+    reveal,
+  });
+  const rows = listbox.rows;
   const firstPage = Math.floor((rows[0]?.index ?? 0) / PAGE_SIZE);
   const lastPage = Math.floor((rows.at(-1)?.index ?? 0) / PAGE_SIZE);
   const pageNumbers = total === 0 ? [] : Array.from({ length: lastPage - firstPage + 1 }, (_, i) => firstPage + i);
@@ -73,10 +79,6 @@ export function ItemList(props: ItemListProps) {
   /** Alt+↑/↓ presses waiting for the list to settle: +1 per step down, -1 per step up. */
   const queuedSteps = useRef(0);
 
-  useEffect(() => {
-    if (reveal) virtualizer.scrollToIndex(reveal.index, { align: 'center' });
-  }, [reveal, virtualizer]);
-
   // The active row is a place in the list: after an edit, or once its page loads, the item on it
   // is the active item.
   const loadedActiveId = active === null ? undefined : itemAt(active)?.id;
@@ -86,12 +88,6 @@ export function ItemList(props: ItemListProps) {
   useEffect(() => {
     if (active !== null && active >= total) onActive(total > 0 ? total - 1 : null);
   }, [active, total, onActive]);
-
-  const goTo = (index: number) => {
-    const next = Math.max(0, Math.min(total - 1, index));
-    onActive(next, itemAt(next)?.id);
-    virtualizer.scrollToIndex(next, { align: 'auto' });
-  };
 
   /** The ids an action applies to: the selection, or else the active row's item. */
   const targets = (): string[] => {
@@ -146,33 +142,15 @@ export function ItemList(props: ItemListProps) {
   };
   useEffect(moveWaiting);
 
+  /** The queue's own keys; the listbox moves the active row on the others. */
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
     if (total === 0) return;
-    const current = active ?? -1;
     if (event.altKey && (event.key === 'ArrowUp' || event.key === 'ArrowDown')) {
       event.preventDefault();
       requestMove(event.key === 'ArrowUp' ? -1 : 1);
       return;
     }
     switch (event.key) {
-      case 'ArrowDown':
-        goTo(current + 1);
-        break;
-      case 'ArrowUp':
-        goTo(current <= 0 ? 0 : current - 1);
-        break;
-      case 'PageDown':
-        goTo(current + PAGE_STEP);
-        break;
-      case 'PageUp':
-        goTo(current - PAGE_STEP);
-        break;
-      case 'Home':
-        goTo(0);
-        break;
-      case 'End':
-        goTo(total - 1);
-        break;
       case ' ': {
         const item = active === null ? undefined : itemAt(active);
         if (!item) return;
@@ -252,10 +230,12 @@ export function ItemList(props: ItemListProps) {
   };
 
   return (
-    <div
-      ref={scrollRef}
-      id={itemListId(queueId)}
+    <VirtualListbox
+      listbox={listbox}
+      label="Queue items"
+      multiselectable
       className="item-scroll"
+      rowsClassName="item-rows"
       style={
         {
           '--index-width': `${columns.indexPx}px`,
@@ -264,83 +244,71 @@ export function ItemList(props: ItemListProps) {
           '--marks-width': `${columns.marksPx}px`,
         } as CSSProperties
       }
-      role="listbox"
-      aria-label="Queue items"
-      aria-multiselectable="true"
-      aria-activedescendant={active !== null && itemAt(active) ? `row-${queueId}-${active}` : undefined}
-      tabIndex={0}
       onKeyDown={onKeyDown}
       onDragEnd={() => {
         setDragging(null);
         setDrop(null);
       }}
+      empty="This queue has no items. Add one, generate some, or import a file."
     >
-      {total === 0 && <p className="empty">This queue has no items. Add one, generate some, or import a file.</p>}
-      <div className="item-rows" style={{ height: virtualizer.getTotalSize() }}>
-        {rows.map((row) => {
-          const item = itemAt(row.index);
-          const rowMarks = item ? marks.get(item.id) : undefined;
-          const isActive = row.index === active;
-          return (
-            <div
-              key={row.key}
-              id={`row-${queueId}-${row.index}`}
-              role="option"
-              aria-selected={item ? selected.has(item.id) : false}
-              aria-label={item ? `${row.index + 1}. ${trackTitle(item.track)}` : `${row.index + 1}. loading`}
-              data-item-id={item?.id}
-              data-index={row.index}
-              data-active={isActive || undefined}
-              data-in-window={rowMarks?.windows.length ? true : undefined}
-              data-removing={item && removing.has(item.id) ? true : undefined}
-              data-drop={drop?.index === row.index ? (drop.before ? 'before' : 'after') : undefined}
-              className="item-row"
-              style={{ transform: `translateY(${row.start}px)`, height: ROW_HEIGHT }}
-              draggable={!!item}
-              onDragStart={item ? (event) => onDragStart(event, item) : undefined}
-              onDragOver={(event) => onDragOver(event, row.index)}
-              onDrop={onDrop}
-              onClick={item ? (event) => onRowClick(event, row.index, item) : undefined}
-              onDoubleClick={item ? () => onEdit(item) : undefined}
-            >
-              <span className="grip" aria-hidden="true">
-                ⋮⋮
-              </span>
-              <span className="item-index">{row.index + 1}</span>
-              {item ? (
-                <>
-                  <span className="item-title">{trackTitle(item.track)}</span>
-                  <span className="item-artist">{item.track.artist?.name ?? ''}</span>
-                  <span className="item-duration">{formatDuration(item.track.durationMillis)}</span>
-                  <code className="item-id">{item.id}</code>
-                  <span className="item-marks">
-                    {rowMarks?.windows.map((mark) => (
-                      <span key={`w-${mark.key}`} className="window-mark" style={{ background: mark.color }} title={`In ${mark.label}'s last window`} />
-                    ))}
-                    {rowMarks?.current.map((mark) => (
-                      <span key={`c-${mark.key}`} className="player-mark" style={{ borderColor: mark.color, color: mark.color }} title={`${mark.label} is on this item`}>
-                        ▶ {mark.label}
-                      </span>
-                    ))}
-                    {item.policies && (
-                      <span className="policy-mark" title={`Item policies: ${JSON.stringify(item.policies)}`}>
-                        policies
-                      </span>
-                    )}
-                    {item.reports && (
-                      <span className="report-count" title={`${item.reports.count} timePlayed reports, ${item.reports.finals} final`}>
-                        {item.reports.count} rep
-                      </span>
-                    )}
-                  </span>
-                </>
-              ) : (
-                <span className="item-loading">…</span>
-              )}
-            </div>
-          );
-        })}
-      </div>
-    </div>
+      {(row) => {
+        const item = itemAt(row.index);
+        const rowMarks = item ? marks.get(item.id) : undefined;
+        return (
+          <VirtualOption
+            key={row.key}
+            listbox={listbox}
+            row={row}
+            selected={item ? selected.has(item.id) : false}
+            data-item-id={item?.id}
+            data-in-window={rowMarks?.windows.length ? true : undefined}
+            data-removing={item && removing.has(item.id) ? true : undefined}
+            data-drop={drop?.index === row.index ? (drop.before ? 'before' : 'after') : undefined}
+            className="item-row"
+            draggable={!!item}
+            onDragStart={item ? (event) => onDragStart(event, item) : undefined}
+            onDragOver={(event) => onDragOver(event, row.index)}
+            onDrop={onDrop}
+            onClick={item ? (event) => onRowClick(event, row.index, item) : undefined}
+            onDoubleClick={item ? () => onEdit(item) : undefined}
+          >
+            <span className="grip" aria-hidden="true">
+              ⋮⋮
+            </span>
+            <span className="item-index">{row.index + 1}</span>
+            {item ? (
+              <>
+                <span className="item-title">{trackTitle(item.track)}</span>
+                <span className="item-artist">{item.track.artist?.name ?? ''}</span>
+                <span className="item-duration">{formatDuration(item.track.durationMillis)}</span>
+                <code className="item-id">{item.id}</code>
+                <span className="item-marks">
+                  {rowMarks?.windows.map((mark) => (
+                    <span key={`w-${mark.key}`} className="window-mark" style={{ background: mark.color }} title={`In ${mark.label}'s last window`} />
+                  ))}
+                  {rowMarks?.current.map((mark) => (
+                    <span key={`c-${mark.key}`} className="player-mark" style={{ borderColor: mark.color, color: mark.color }} title={`${mark.label} is on this item`}>
+                      ▶ {mark.label}
+                    </span>
+                  ))}
+                  {item.policies && (
+                    <span className="policy-mark" title={`Item policies: ${JSON.stringify(item.policies)}`}>
+                      policies
+                    </span>
+                  )}
+                  {item.reports && (
+                    <span className="report-count" title={`${item.reports.count} timePlayed reports, ${item.reports.finals} final`}>
+                      {item.reports.count} rep
+                    </span>
+                  )}
+                </span>
+              </>
+            ) : (
+              <span className="item-loading">…</span>
+            )}
+          </VirtualOption>
+        );
+      }}
+    </VirtualListbox>
   );
 }

@@ -6,17 +6,19 @@
  * Keyboard: ↑/↓ PgUp/PgDn Home/End move, Enter opens the entry.
  */
 import { useQueries } from '@tanstack/react-query';
-import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useRef, type KeyboardEvent } from 'react';
 import type { TrafficFilter, TrafficSummary } from '@engine-api/traffic-types';
 import { useApi } from '../../api/context';
+import { useVirtualListbox } from '../../components/useVirtualListbox';
+import { VirtualListbox, VirtualOption } from '../../components/VirtualListbox';
 import { TRAFFIC_PAGE_SIZE, trafficPageQuery } from '../../queries/traffic';
 import { formatEngineClock, formatEngineTime } from '../../format/engine-time';
-import { faultText, rowLabel, statusClass, statusText } from './format';
+import { faultText, statusClass, statusText } from './format';
 import { useTrafficView } from './view-state';
 
 const ROW_HEIGHT = 26;
-const PAGE_STEP = 20;
+/** Keys that move up the log: reading back, so the newest entry is no longer followed. */
+const KEYS_UP = new Set(['ArrowUp', 'PageUp', 'Home']);
 
 export interface TrafficListProps {
   filter: TrafficFilter;
@@ -35,11 +37,9 @@ export interface TrafficListProps {
 
 export function TrafficList({ filter, total, follow, onFollow, active, onActive, openedId, onOpen, refreshes }: TrafficListProps) {
   const api = useApi();
-  const scrollRef = useRef<HTMLDivElement>(null);
   const headRef = useRef<HTMLDivElement>(null);
-  // eslint-disable-next-line react-hooks/incompatible-library -- the virtualizer re-renders this component itself on scroll
-  const virtualizer = useVirtualizer({ count: total, getScrollElement: () => scrollRef.current, estimateSize: () => ROW_HEIGHT, overscan: 10 });
-  const rows = virtualizer.getVirtualItems();
+  const listbox = useVirtualListbox({ id: 'traffic-entries', count: total, rowHeight: ROW_HEIGHT, overscan: 10, active, onActive });
+  const { rows, scrollRef, virtualizer } = listbox;
   const firstPage = Math.floor((rows[0]?.index ?? 0) / TRAFFIC_PAGE_SIZE);
   const lastPage = Math.floor((rows.at(-1)?.index ?? 0) / TRAFFIC_PAGE_SIZE);
   const pageNumbers = total === 0 ? [] : Array.from({ length: lastPage - firstPage + 1 }, (_, i) => firstPage + i);
@@ -80,47 +80,15 @@ export function TrafficList({ filter, total, follow, onFollow, active, onActive,
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [refreshes]);
 
-  const goTo = (index: number) => {
-    const next = Math.max(0, Math.min(total - 1, index));
-    onActive(next);
-    virtualizer.scrollToIndex(next, { align: 'auto' });
-  };
-
+  /** Enter opens the active entry; the listbox moves the active row, and moving says whether to follow. */
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
     if (total === 0) return;
-    const firstShown = rows.find((row) => row.start >= (scrollRef.current?.scrollTop ?? 0))?.index ?? 0;
-    switch (event.key) {
-      case 'ArrowDown':
-        goTo(active === null ? firstShown : active + 1);
-        break;
-      case 'ArrowUp':
-        onFollow(false);
-        goTo(active === null ? (rows.at(-1)?.index ?? total - 1) : active - 1);
-        break;
-      case 'PageDown':
-        goTo((active ?? firstShown) + PAGE_STEP);
-        break;
-      case 'PageUp':
-        onFollow(false);
-        goTo((active ?? firstShown) - PAGE_STEP);
-        break;
-      case 'Home':
-        onFollow(false);
-        goTo(0);
-        break;
-      case 'End':
-        goTo(total - 1);
-        onFollow(true);
-        break;
-      case 'Enter': {
-        const entry = active === null ? undefined : entryAt(active);
-        if (entry) onOpen(entry);
-        break;
-      }
-      default:
-        return;
-    }
-    event.preventDefault();
+    if (event.key === 'Enter') {
+      event.preventDefault();
+      const entry = active === null ? undefined : entryAt(active);
+      if (entry) onOpen(entry);
+    } else if (KEYS_UP.has(event.key)) onFollow(false);
+    else if (event.key === 'End') onFollow(true);
   };
 
   return (
@@ -140,14 +108,13 @@ export function TrafficList({ filter, total, follow, onFollow, active, onActive,
           <span title="Injected fault">⚡</span>
         </div>
       </div>
-      <div
-        ref={scrollRef}
+      <VirtualListbox
+        listbox={listbox}
+        label="Traffic entries"
         className="traffic-scroll"
-        role="listbox"
-        aria-label="Traffic entries"
-        aria-activedescendant={active !== null && entryAt(active) ? `traffic-row-${active}` : undefined}
-        tabIndex={0}
+        rowsClassName="traffic-rows"
         onKeyDown={onKeyDown}
+        empty={`No traffic ${Object.keys(filter).length ? 'matches these filters' : 'yet: requests to the four servers and the players show up here as they happen'}.`}
         onScroll={(event) => {
           if (headRef.current) headRef.current.scrollLeft = event.currentTarget.scrollLeft;
           useTrafficView.getState().set({ scrollTop: event.currentTarget.scrollTop });
@@ -160,40 +127,33 @@ export function TrafficList({ filter, total, follow, onFollow, active, onActive,
           if (event.target === event.currentTarget && event.nativeEvent.offsetX > event.currentTarget.clientWidth) onFollow(false);
         }}
       >
-        {total === 0 && <p className="empty">No traffic {Object.keys(filter).length ? 'matches these filters' : 'yet: requests to the four servers and the players show up here as they happen'}.</p>}
-        <div className="traffic-rows" style={{ height: virtualizer.getTotalSize() }}>
-          {rows.map((row) => {
-            const entry = entryAt(row.index);
-            return (
-              <div
-                key={row.key}
-                id={`traffic-row-${row.index}`}
-                role="option"
-                aria-selected={entry ? entry.id === openedId : false}
-                aria-label={entry ? rowLabel(entry) : `${row.index + 1}: loading`}
-                className="traffic-row"
-                data-index={row.index}
-                data-id={entry?.id}
-                data-active={row.index === active || undefined}
-                data-status={entry ? statusClass(entry.status) : undefined}
-                data-fault={entry?.fault ? true : undefined}
-                style={{ transform: `translateY(${row.start}px)`, height: ROW_HEIGHT }}
-                onClick={
-                  entry
-                    ? () => {
-                        onFollow(false);
-                        onActive(row.index);
-                        onOpen(entry);
-                      }
-                    : undefined
-                }
-              >
-                {entry ? <Cells entry={entry} /> : <span className="loading">…</span>}
-              </div>
-            );
-          })}
-        </div>
-      </div>
+        {(row) => {
+          const entry = entryAt(row.index);
+          return (
+            <VirtualOption
+              key={row.key}
+              listbox={listbox}
+              row={row}
+              selected={entry ? entry.id === openedId : false}
+              className="traffic-row"
+              data-id={entry?.id}
+              data-status={entry ? statusClass(entry.status) : undefined}
+              data-fault={entry?.fault ? true : undefined}
+              onClick={
+                entry
+                  ? () => {
+                      onFollow(false);
+                      onActive(row.index);
+                      onOpen(entry);
+                    }
+                  : undefined
+              }
+            >
+              {entry ? <Cells entry={entry} /> : <span className="loading">…</span>}
+            </VirtualOption>
+          );
+        }}
+      </VirtualListbox>
     </div>
   );
 }

@@ -1,11 +1,23 @@
 /** A radio group drawn as segmented buttons: native radios, so arrow keys move and Tab leaves. */
+import './SegmentedControl.css';
+
 export interface SegmentOption<T extends string> {
   value: T;
   label: string;
   hint?: string;
 }
 
-export function SegmentedRadio<T extends string>({ label, name, options, value, onChange }: { label: string; name: string; options: SegmentOption<T>[]; value: T; onChange(value: T): void }) {
+export interface SegmentedControlProps<T extends string> {
+  /** The group's accessible name. */
+  label: string;
+  /** The radios' name: one per group on the page. */
+  name: string;
+  options: SegmentOption<T>[];
+  value: T;
+  onChange(value: T): void;
+}
+
+export function SegmentedControl<T extends string>({ label, name, options, value, onChange }: SegmentedControlProps<T>) {
   return (
     <div className="segmented-radio" role="radiogroup" aria-label={label}>
       {options.map((option) => (

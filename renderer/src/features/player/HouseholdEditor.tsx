@@ -4,6 +4,8 @@
  */
 import { useState, type FormEvent } from 'react';
 import type { EngineStateView, PlayerView } from '@engine-api/types';
+import { Badge } from '../../components/Badge';
+import { DataTable } from '../../components/DataTable';
 import { useHouseholdCommand } from '../../queries/household';
 import './household.css';
 
@@ -32,9 +34,10 @@ export function HouseholdEditor({ state }: { state: EngineStateView }) {
   };
 
   return (
-    <section className="household" aria-label="Household">
+    // Not a landmark of its own: the Player page's "Household" region around it is.
+    <div className="household">
       <h2>{state.households.map((h) => h.name).join(', ')}</h2>
-      <table className="table">
+      <DataTable>
         <thead>
           <tr>
             <th scope="col">
@@ -61,12 +64,10 @@ export function HouseholdEditor({ state }: { state: EngineStateView }) {
                 </td>
                 <td>
                   {playerGroup?.name}
-                  {playerGroup?.coordinatorId === player.id && playerGroup.playerIds.length > 1 && <span className="badge coordinator">coordinator</span>}
+                  {playerGroup?.coordinatorId === player.id && playerGroup.playerIds.length > 1 && <Badge className="coordinator">coordinator</Badge>}
                 </td>
                 <td>
-                  <span className="badge" data-state={player.playbackState}>
-                    {player.playbackState.replace('PLAYBACK_STATE_', '')}
-                  </span>
+                  <Badge state={player.playbackState}>{player.playbackState.replace('PLAYBACK_STATE_', '')}</Badge>
                 </td>
                 <td>
                   <RemovePlayer player={player} />
@@ -75,7 +76,7 @@ export function HouseholdEditor({ state }: { state: EngineStateView }) {
             );
           })}
         </tbody>
-      </table>
+      </DataTable>
 
       <div className="household-actions">
         <form onSubmit={add} className="household-form">
@@ -123,7 +124,7 @@ export function HouseholdEditor({ state }: { state: EngineStateView }) {
           {failure}
         </p>
       )}
-    </section>
+    </div>
   );
 }
 

@@ -3,8 +3,11 @@
  * table row that fired, newest first. Each row is a link target for the traffic log. A scenario
  * report shows the transitions it caused with the same table, oldest first, with their player.
  */
+import { Link } from '@tanstack/react-router';
 import type { PlayerTransition } from '@engine-api/player-types';
-import { formatEngineClock } from '../../format/engine-time';
+import { formatEngineClock } from '../format/engine-time';
+import { DataTable } from './DataTable';
+import './Timeline.css';
 
 interface TimelineProps {
   transitions: PlayerTransition[];
@@ -20,7 +23,7 @@ export function Timeline({ transitions, label = 'Transitions', live = true, show
   if (transitions.length === 0) return <p className="muted">No transitions yet.</p>;
   return (
     <div className="transition-timeline" role="region" aria-label={label} tabIndex={0}>
-      <table className="table dense">
+      <DataTable dense>
         <thead>
           <tr>
             <th scope="col">Engine time</th>
@@ -63,15 +66,15 @@ export function Timeline({ transitions, label = 'Transitions', live = true, show
               <td className="detail">{t.detail ?? ''}</td>
               <td>
                 {t.requestId && (
-                  <a href={`#/traffic?request=${encodeURIComponent(t.requestId)}`} aria-label={`The request behind ${t.transition} at ${formatEngineClock(t.at)} in the traffic log`} title={t.requestId}>
-                    in the log
-                  </a>
+                  <Link to="/traffic" search={{ request: t.requestId }} aria-label={`The request behind ${t.transition} at ${formatEngineClock(t.at)} in the traffic log`} title={t.requestId}>
+                    in the traffic log
+                  </Link>
                 )}
               </td>
             </tr>
           ))}
         </tbody>
-      </table>
+      </DataTable>
     </div>
   );
 }
