@@ -249,11 +249,12 @@ test.describe('the traffic log', () => {
     await link.click();
     await page.getByRole('link', { name: /^The request behind load-answered-plays at [\d:.]+ in the traffic log$/ }).click();
     await expect(page.getByRole('heading', { level: 1, name: 'Traffic' })).toBeVisible();
-    // Followed once: the address no longer names the request, so Back or a reload find the log as it is left.
-    await expect(page).toHaveURL(/#\/traffic$/);
+    // The address names the request and the entry opened for it: a reload or a copied link opens the same.
+    await expect(page).toHaveURL(/#\/traffic\?request=[\w-]+&entry=\d+$/);
     await expect(page.getByRole('group', { name: 'Filters' })).toContainText('request');
     await traffic.expectCount(2);
-    await expect(traffic.list.locator('[aria-selected="true"]')).toHaveAttribute('aria-label', /^player GET .*itemWindow, reason load, 200/);
+    // A row is named by what it shows (times, target, method, path, reason, status, latency).
+    await expect(traffic.list.locator('[aria-selected="true"]')).toHaveAccessibleName(/ player GET \S+ ?itemWindow load 200 /);
     await expect(traffic.detail.getByRole('link', { name: /IDLE → BUFFERING load-answered-plays/ })).toBeVisible();
     await page.getByRole('button', { name: 'Show every request' }).click();
     await expect(page.getByRole('button', { name: 'Show every request' })).toBeHidden();
