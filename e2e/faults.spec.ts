@@ -49,7 +49,7 @@ test.describe('the Faults panel', () => {
     // A preset says all it does, the seed section and the player's answer included, and its
     // button reads that out too.
     const storm = page.getByRole('button', { name: 'Inject 503 storm with Retry-After' });
-    await expect(storm).toHaveAccessibleDescription(/until removed \(§7\.2: retried after the header, clamped to 2–10 s\)\.$/);
+    await expect(storm).toHaveAccessibleDescription(/a user’s skip that asks the server is retried 3 times, 3 s apart, then the player goes idle \(§7\.2\)/);
     await faults.expectPresetDescriptionsWhole();
     await faults.inject('503 storm with Retry-After');
     await expect(faults.rule('503 storm')).toContainText('503 · Retry-After 3 s');

@@ -10,6 +10,9 @@ export async function pastConfirmGuard(page: Page): Promise<void> {
   await page.waitForTimeout(450);
 }
 
+/** The clock's steps by their duration, and the label each button shows (and is named by). */
+const STEP_LABELS = { '1 min': '+1m', '10 min': '+10m', '1 h': '+1h', '24 h': '+24h' } as const;
+
 export class ConsolePage {
   readonly engineTime: Locator;
   readonly nav: Locator;
@@ -52,7 +55,8 @@ export class ConsolePage {
     await expect(radio).toHaveAttribute('aria-checked', 'true');
   }
 
-  async advance(step: '1 min' | '10 min' | '1 h' | '24 h'): Promise<void> {
-    await this.page.getByRole('button', { name: `Advance ${step}` }).click();
+  /** Presses the step's button ("+1h" for 1 h) in the status bar's "Advance the clock" group. */
+  async advance(step: keyof typeof STEP_LABELS): Promise<void> {
+    await this.page.getByRole('group', { name: 'Advance the clock' }).getByRole('button', { name: STEP_LABELS[step], exact: true }).click();
   }
 }

@@ -17,6 +17,7 @@ const SPEEDS = [
   { speed: 600, label: '600×', title: 'Ten minutes a second' },
 ] as const;
 
+/** Named by what they show (+1m), inside the "Advance the clock" group; the title says the rest. */
 const STEPS = [
   { ms: 60_000, label: '+1m', name: '1 min' },
   { ms: 600_000, label: '+10m', name: '10 min' },
@@ -36,7 +37,14 @@ export function ClockControl() {
 
   return (
     <div className="clock" role="group" aria-label="Engine clock">
-      <span className="clock-time" aria-label="Engine time" data-now={now ?? ''} data-speed={speed ?? ''} title="Engine time: every timer and lifetime in the console runs on it">
+      <span
+        className="clock-time"
+        role="timer"
+        aria-label="Engine time"
+        data-now={now ?? ''}
+        data-speed={speed ?? ''}
+        title="Engine time: every timer and lifetime in the console runs on it"
+      >
         {now === null ? '—' : formatEngineTime(now)}
       </span>
       <div className="segmented" role="radiogroup" aria-label="Clock speed" onKeyDown={onRovingKeyDown}>
@@ -61,7 +69,6 @@ export function ClockControl() {
             key={step.ms}
             type="button"
             disabled={change.isPending || speed === undefined}
-            aria-label={`Advance ${step.name}`}
             title={`Advance the engine clock by ${step.name}, running every timer due on the way`}
             onClick={() => change.mutate({ advanceMs: step.ms })}
           >

@@ -4,6 +4,7 @@
  * last happened). What only the terminal's log said before: a traffic log put aside, a player
  * whose state could not be saved, traffic that was not stored.
  */
+import type { KeyboardEvent } from 'react';
 import type { EngineWarning } from '@engine-api/types';
 
 const SOURCES: Record<EngineWarning['source'], string> = {
@@ -17,7 +18,7 @@ export function EngineWarnings({ warnings }: { warnings: readonly EngineWarning[
   if (warnings.length === 0) return null;
   const label = `${warnings.length} engine warning${warnings.length === 1 ? '' : 's'}`;
   return (
-    <details className="engine-warnings">
+    <details className="engine-warnings" onKeyDown={closeOnEscape}>
       <summary aria-label={label} title={label}>
         <span aria-hidden="true">⚠ {warnings.length}</span>
       </summary>
@@ -34,4 +35,14 @@ export function EngineWarnings({ warnings }: { warnings: readonly EngineWarning[
       </ul>
     </details>
   );
+}
+
+/** The status bar's popovers (these warnings, the folded service URLs): Escape closes one and gives the focus back to its summary. */
+export function closeOnEscape(event: KeyboardEvent<HTMLDetailsElement>): void {
+  const details = event.currentTarget;
+  if (event.key !== 'Escape' || !details.open) return;
+  event.preventDefault();
+  event.stopPropagation();
+  details.open = false;
+  details.querySelector('summary')?.focus();
 }

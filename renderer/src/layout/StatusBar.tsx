@@ -4,11 +4,13 @@
  * the engine clock.
  */
 import type { ServiceUrls } from '@engine-api/types';
+import { useSyncExternalStore } from 'react';
+import { PaletteButton } from '../components/CommandPalette';
 import { CopyButton } from '../components/CopyButton';
 import { useEngineState } from '../queries/engine-state';
 import { useConnectionStore } from '../stores/connection';
 import { ClockControl } from './ClockControl';
-import { EngineWarnings } from './EngineWarnings';
+import { closeOnEscape, EngineWarnings } from './EngineWarnings';
 
 const SERVICES: { key: keyof ServiceUrls; label: string }[] = [
   { key: 'console', label: 'Console' },
@@ -28,30 +30,59 @@ function shown(url: string, host: string | null): string {
   return host === null ? url.replace(/^https?:\/\//, '') : `:${new URL(url).port}`;
 }
 
+/** Narrower than this, the four URLs fold into a "Services" popover so the bar stays one line. */
+const COMPACT = '(max-width: 1279px)';
+
+function useMediaQuery(query: string): boolean {
+  return useSyncExternalStore(
+    (onChange) => {
+      const list = window.matchMedia(query);
+      list.addEventListener('change', onChange);
+      return () => list.removeEventListener('change', onChange);
+    },
+    () => window.matchMedia(query).matches,
+  );
+}
+
 export function StatusBar() {
   const { data, error } = useEngineState();
   const connection = useConnectionStore((s) => s.state);
+  const compact = useMediaQuery(COMPACT);
   const host = data ? sharedHost(data.urls) : null;
+  const list = (
+    <ul className="service-urls" aria-label="Service URLs">
+      {SERVICES.map(({ key, label }) => (
+        <li key={key} className="service-url" data-service={key}>
+          <span className="service-label">{label}</span>
+          <code title={data?.urls[key]} data-url={data?.urls[key] ?? ''}>
+            {/* In the popover there is room for the host with each port. */}
+            {data ? shown(data.urls[key], compact ? null : host) : error ? 'unavailable' : '…'}
+          </code>
+          {data && <CopyButton value={data.urls[key]} label={`Copy ${label.toLowerCase()} URL`} />}
+        </li>
+      ))}
+    </ul>
+  );
   return (
     <footer className="status-bar">
       <span className="connection" data-state={connection} title={`Engine connection: ${connection}`}>
         <span className="dot" aria-hidden="true" />
         <span className="sr-only">Engine connection: {connection}</span>
       </span>
-      {host && <code className="service-host" title="Every listener binds to this loopback host">{host}</code>}
-      <ul className="service-urls" aria-label="Service URLs">
-        {SERVICES.map(({ key, label }) => (
-          <li key={key} className="service-url" data-service={key}>
-            <span className="service-label">{label}</span>
-            <code title={data?.urls[key]} data-url={data?.urls[key] ?? ''}>
-              {data ? shown(data.urls[key], host) : error ? 'unavailable' : '…'}
-            </code>
-            {data && <CopyButton value={data.urls[key]} label={`Copy ${label.toLowerCase()} URL`} />}
-          </li>
-        ))}
-      </ul>
+      {compact ? (
+        <details className="service-menu" onKeyDown={closeOnEscape}>
+          <summary title="The four service URLs, each with a copy button">Services</summary>
+          {list}
+        </details>
+      ) : (
+        <>
+          {host && <code className="service-host" title="Every listener binds to this loopback host">{host}</code>}
+          {list}
+        </>
+      )}
       {data && <EngineWarnings warnings={data.warnings} />}
       <ClockControl />
+      <PaletteButton />
     </footer>
   );
 }

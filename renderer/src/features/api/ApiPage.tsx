@@ -5,6 +5,7 @@
  */
 import { useMemo, useState } from 'react';
 import { CopyButton } from '../../components/CopyButton';
+import { DataTable } from '../../components/DataTable';
 import { useApiDescription } from '../../queries/api-description';
 import { useEngineState } from '../../queries/engine-state';
 import { groupedRows, type OperationRow } from './operations';
@@ -83,7 +84,7 @@ function Operation({ row }: { row: OperationRow }) {
       </summary>
       <div className="api-detail">
         {operation.parameters && operation.parameters.length > 0 && (
-          <table className="table api-params">
+          <DataTable className="api-params">
             <caption>Parameters</caption>
             <thead>
               <tr>
@@ -107,7 +108,7 @@ function Operation({ row }: { row: OperationRow }) {
                 </tr>
               ))}
             </tbody>
-          </table>
+          </DataTable>
         )}
         {body !== undefined && (
           <>

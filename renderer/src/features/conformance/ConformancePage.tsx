@@ -15,8 +15,7 @@ import './conformance.css';
 export function ConformancePage() {
   useConformanceEventWiring();
   const { data: runs = [], error } = useConformanceRuns();
-  const selected = useConformanceView((s) => s.selected);
-  const select = useConformanceView((s) => s.select);
+  const { selected, select } = useConformanceView();
   // Where the focus goes next: the heading of a run just started, or the runs list after a delete.
   const [focusRun, setFocusRun] = useState<string | null>(null);
   const [focusList, setFocusList] = useState(0);

@@ -1,8 +1,9 @@
 /**
  * A case's evidence: the traffic log entries of the requests it judged, each a link that opens the
- * entry in the Traffic area (the `#/traffic?entry=<id>` link the Player page's violations use).
+ * entry in the Traffic area (`#/traffic?entry=<id>`, as the Player page's violations link it).
  * A case that walked a queue judged many: the first few show, the rest one press away.
  */
+import { Link } from '@tanstack/react-router';
 import { useState } from 'react';
 
 const SHOWN = 4;
@@ -16,9 +17,9 @@ export function Evidence({ caseId, trafficIds }: { caseId: string; trafficIds: r
     <ul className="check-evidence" aria-label={`Evidence of ${caseId}`}>
       {shown.map((id) => (
         <li key={id}>
-          <a href={`#/traffic?entry=${id}`} aria-label={`Traffic entry ${id}, evidence of ${caseId}`}>
+          <Link to="/traffic" search={{ entry: id }} aria-label={`Traffic entry ${id}, evidence of ${caseId}`}>
             #{id}
-          </a>
+          </Link>
         </li>
       ))}
       {more > 0 && (

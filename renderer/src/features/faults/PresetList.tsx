@@ -6,9 +6,9 @@
 import { useState } from 'react';
 import type { FaultPreset } from '@engine-api/commands/faults';
 import type { FaultRule, FaultTarget } from '@engine-api/fault-types';
+import { SegmentedControl } from '../../components/SegmentedControl';
 import { useApplyPreset, useFaultPresets, useFaultRules } from '../../queries/faults';
 import { TARGET_LABELS } from './describe';
-import { SegmentedRadio } from './SegmentedRadio';
 
 const WHERE_HINT: Partial<Record<FaultTarget, string>> = {
   cloudQueue: 'At the console\u2019s cloud queue server',
@@ -73,7 +73,7 @@ function PresetCard({ preset, target, onTarget, live, pending, onInject }: CardP
         {live > 0 && <span className="pill live">{live === 1 ? 'live' : `${live} live`}</span>}
       </div>
       <div className="preset-actions">
-        <SegmentedRadio label={`Where ${preset.label} applies`} name={`where-${preset.id}`} options={where} value={target} onChange={onTarget} />
+        <SegmentedControl label={`Where ${preset.label} applies`} name={`where-${preset.id}`} options={where} value={target} onChange={onTarget} />
         <button type="button" className="primary" aria-label={`Inject ${preset.label}`} aria-describedby={descriptionId} disabled={pending} onClick={() => onInject(target)}>
           {pending ? 'Injecting…' : 'Inject'}
         </button>

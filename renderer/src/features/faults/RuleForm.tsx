@@ -7,11 +7,11 @@
 import { useEffect, useRef, useState, type FormEvent, type InputHTMLAttributes, type ReactNode } from 'react';
 import { FAULT_TARGETS, type FaultAction } from '@engine-api/fault-types';
 import { ApiError } from '../../api';
+import { SegmentedControl, type SegmentOption } from '../../components/SegmentedControl';
 import { useAddFault } from '../../queries/faults';
 import { TARGET_LABELS } from './describe';
 import { useDrafts } from './drafts';
 import { fieldOfPath, ruleFromFields, type FieldErrors, type FieldName, type RuleFields, type Scope } from './rule-form';
-import { SegmentedRadio, type SegmentOption } from './SegmentedRadio';
 
 /** The fields typed as text (the others are chosen). */
 type TextName = Exclude<FieldName, 'target' | 'method' | 'action' | 'scope' | 'body'>;
@@ -148,7 +148,7 @@ export function RuleForm() {
 
       <fieldset>
         <legend>Action</legend>
-        <SegmentedRadio label="Action" name="rule-action" options={ACTIONS} value={fields.action} onChange={(action) => set({ action })} />
+        <SegmentedControl label="Action" name="rule-action" options={ACTIONS} value={fields.action} onChange={(action) => set({ action })} />
         {fields.action === 'status' && (
           <>
             <div className="rule-row">
@@ -176,7 +176,7 @@ export function RuleForm() {
 
       <fieldset>
         <legend>Scope</legend>
-        <SegmentedRadio label="Scope" name="rule-scope" options={SCOPES} value={fields.scope} onChange={(scope) => set({ scope })} />
+        <SegmentedControl label="Scope" name="rule-scope" options={SCOPES} value={fields.scope} onChange={(scope) => set({ scope })} />
         {fields.scope === 'times' && (
           <div className="rule-row">
             {textField('times', 'N', { inputMode: 'numeric', size: 6 })}

@@ -9,9 +9,10 @@ import type { StoredScenarioView } from '@engine-api/commands/scenarios';
 import { ApiError } from '../../api';
 import { useEngineState } from '../../queries/engine-state';
 import { useQueueList } from '../../queries/queues';
+import { stepNumber } from '../../format/scenario-report';
 import { useSaveScenario } from '../../queries/scenarios';
 import { useDrafts } from './drafts';
-import { engineProblem, parseScenarioText, scenarioToText, stepNumber, type TextProblem } from './scenario-text';
+import { engineProblem, parseScenarioText, scenarioToText, type TextProblem } from './scenario-text';
 import { EMPTY_SCENARIO, SCENARIO_TEMPLATES } from './templates';
 
 export function ScenarioEditor({ onSaved, onCancel }: { onSaved(saved: StoredScenarioView): void; onCancel(): void }) {

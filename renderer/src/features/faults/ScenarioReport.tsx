@@ -5,9 +5,9 @@
  */
 import type { ScenarioReport as Report } from '@engine-api/scenario-types';
 import { formatEngineClock } from '../../format/engine-time';
-import { Timeline } from '../player/Timeline';
+import { Timeline } from '../../components/Timeline';
+import { restoredText, stepNumber } from '../../format/scenario-report';
 import { formatExactSpan } from '../../format/span';
-import { restoredText, stepNumber } from './scenario-text';
 
 export function ResultBadge({ report, running = false }: { report: Report | null | undefined; running?: boolean }) {
   if (running) return <span className="pill" data-state="running">running…</span>;

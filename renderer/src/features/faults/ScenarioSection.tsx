@@ -3,22 +3,28 @@
  * and delete, and the JSON editor for a new one. A run takes the engine clock for itself (one at
  * a time), so every Run button waits while one runs.
  */
-import { useState } from 'react';
+import { getRouteApi } from '@tanstack/react-router';
 import type { StoredScenarioView } from '@engine-api/commands/scenarios';
 import { IGNORE_HELD_KEY, useConfirmStep } from '../../components/useConfirmStep';
 import { useDeleteScenario, useRunScenario, useScenarios } from '../../queries/scenarios';
+import { useAreaPlace } from '../../router/area-memory';
 import { useDrafts } from './drafts';
 import { ScenarioEditor } from './ScenarioEditor';
 import { ResultBadge, ScenarioReport } from './ScenarioReport';
 import { scenarioToText } from './scenario-text';
 import { EMPTY_SCENARIO } from './templates';
 
+const route = getRouteApi('/faults');
+
 export function ScenarioSection() {
   const { data: scenarios = [], isLoading } = useScenarios();
   const editing = useDrafts((s) => s.scenario);
   const editScenario = useDrafts((s) => s.editScenario);
   const run = useRunScenario();
-  const [chosen, setChosen] = useState<string | null>(null);
+  // The scenario open is the address (`#/faults?scenario=<id>`); absent: the first.
+  const chosen = route.useSearch().scenario ?? null;
+  const faults = useAreaPlace('faults');
+  const setChosen = (id: string | null) => faults.go({ scenario: id ?? undefined });
   const selected = scenarios.find((s) => s.id === chosen) ?? scenarios[0] ?? null;
 
   const startNew = () => editScenario({ editingId: null, text: scenarioToText(EMPTY_SCENARIO) });

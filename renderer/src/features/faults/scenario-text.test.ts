@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { engineProblem, parseScenarioText, restoredText, scenarioToText } from './scenario-text';
+import { engineProblem, parseScenarioText, scenarioToText } from './scenario-text';
 
 describe('scenario text', () => {
   it('round-trips a draft', () => {
@@ -24,11 +24,5 @@ describe('scenario text', () => {
     expect(engineProblem('scenarios.save: /steps/3/advanceMs must be >= 0', details)).toEqual({ message: 'advanceMs must be >= 0', step: 3 });
     expect(engineProblem('scenarios.save: /steps/0 must match one of the step types', [{ path: '/steps/0' }])).toEqual({ message: 'the step must match one of the step types', step: 0 });
     expect(engineProblem('scenarios.save: /name must not have fewer than 1 characters', undefined)).toEqual({ message: '/name must not have fewer than 1 characters' });
-  });
-
-  it('says in a line what a run put back', () => {
-    expect(restoredText({ clockSpeed: 1, faultsRemoved: 2, faultsPutBack: 1 })).toBe('clock back to 1×, 2 fault rules of the run removed, 1 fault rule it cleared put back');
-    expect(restoredText({ clockSpeed: 0, faultsRemoved: 0, faultsPutBack: 0 })).toBe('clock stopped again, as it was');
-    expect(restoredText({ clockSpeed: null, faultsRemoved: 0, faultsPutBack: 0 })).toBe('nothing to put back, the clock and the fault rules are as the run found them');
   });
 });

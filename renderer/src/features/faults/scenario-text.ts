@@ -3,7 +3,6 @@
  * (what CI posts too). Parsing tells where the text breaks; an engine refusal is pointed at the
  * step its path names.
  */
-import type { ScenarioReport } from '@engine-api/scenario-types';
 import type { ScenarioDraft } from './templates';
 
 export interface TextProblem {
@@ -55,11 +54,6 @@ export function parseScenarioText(text: string): { draft: ScenarioDraft; problem
   return { draft: value as ScenarioDraft };
 }
 
-/** A step as people count it, from 1: a report's `index` and an error's path count from 0. */
-export function stepNumber(index: number): number {
-  return index + 1;
-}
-
 /** The engine's refusal (`scenarios.save: /steps/3/advanceMs must be >= 0`), with the step it names. */
 export function engineProblem(message: string, details: unknown): TextProblem {
   const first = Array.isArray(details) ? (details[0] as { path?: unknown } | undefined) : undefined;
@@ -69,15 +63,4 @@ export function engineProblem(message: string, details: unknown): TextProblem {
   if (!step) return { message: said };
   // "Step 4: advanceMs must be >= 0": the step is named once, counted from 1 as people count.
   return { message: said.replace(/^\/steps\/\d+(\/| )/, (_, sep: string) => (sep === ' ' ? 'the step ' : '')), step: Number(step[1]) };
-}
-
-/** What a run put back as it found it, in a line: "clock back to 1×, 2 fault rules of the run removed". */
-export function restoredText({ clockSpeed, faultsRemoved, faultsPutBack }: NonNullable<ScenarioReport['restored']>): string {
-  const rules = (n: number) => `${n} fault ${n === 1 ? 'rule' : 'rules'}`;
-  const said = [
-    clockSpeed === null ? '' : clockSpeed === 0 ? 'clock stopped again, as it was' : `clock back to ${clockSpeed}×`,
-    faultsRemoved ? `${rules(faultsRemoved)} of the run removed` : '',
-    faultsPutBack ? `${rules(faultsPutBack)} it cleared put back` : '',
-  ].filter(Boolean);
-  return said.length ? said.join(', ') : 'nothing to put back, the clock and the fault rules are as the run found them';
 }

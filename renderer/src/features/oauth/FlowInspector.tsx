@@ -3,9 +3,10 @@
  * step from the authorization request to the API calls made with its tokens, live.
  */
 import type { FlowStepKind, FlowSummary } from '@engine-api/oauth-types';
+import { Badge } from '../../components/Badge';
 import { useFlow, useFlows, useIntegrations } from '../../queries/oauth';
 import { FormError } from './fields';
-import { useInspectorStore } from './inspector-store';
+import { useInspectorStore, useSelectedFlow, useSelectFlow } from './inspector-store';
 import { StartedValues } from './StartedNotice';
 import { StepDetail } from './StepDetail';
 import { pendingTokenRequest } from './token-request';
@@ -40,8 +41,8 @@ const STATUS_NAMES: Record<FlowSummary['status'], string> = {
 export function FlowInspector() {
   const today = useEngineDay();
   const { data: flows, error } = useFlows();
-  const selected = useInspectorStore((s) => s.selected);
-  const select = useInspectorStore((s) => s.select);
+  const selected = useSelectedFlow();
+  const select = useSelectFlow();
   const current = selected ?? flows?.[0]?.id ?? null;
 
   return (
@@ -55,9 +56,9 @@ export function FlowInspector() {
             <li key={flow.id}>
               <button type="button" className="flow-item" aria-current={flow.id === current ? 'true' : undefined} onClick={() => select(flow.id)}>
                 <span className="flow-name">{flow.integrationName ?? flow.clientId ?? 'unknown client'}</span>
-                <span className="badge" data-status={flow.status}>
+                <Badge status={flow.status}>
                   {STATUS_NAMES[flow.status]}
-                </span>
+                </Badge>
                 <span className="muted">
                   {formatEngineMoment(flow.startedAt, today)} · {flow.origin} · {flow.stepCount} step{flow.stepCount === 1 ? '' : 's'}
                 </span>
@@ -88,9 +89,9 @@ function Timeline({ flowId }: { flowId: string }) {
     <div className="timeline-pane">
       <p className="timeline-head">
         <strong>{flow.integrationName ?? 'Unknown client'}</strong>{' '}
-        <span className="badge" data-status={flow.status}>
+        <Badge status={flow.status}>
           {STATUS_NAMES[flow.status]}
-        </span>{' '}
+        </Badge>{' '}
         <span className="muted">
           {flow.origin} · {flow.id}
         </span>
@@ -114,9 +115,9 @@ function Timeline({ flowId }: { flowId: string }) {
                 <span className="step-summary">
                   {step.detail.kind === 'token' && step.detail.issued?.reusedWithinGrace && (
                     <>
-                      <span className="badge" data-status="grace" title="A refresh token rotated away moments ago, presented again within the integration's grace window: answered with the current refresh token, nothing revoked">
+                      <Badge status="grace" title="A refresh token rotated away moments ago, presented again within the integration's grace window: answered with the current refresh token, nothing revoked">
                         reused within grace
-                      </span>{' '}
+                      </Badge>{' '}
                     </>
                   )}
                   {step.summary}

@@ -4,12 +4,14 @@
  */
 import { useMutation } from '@tanstack/react-query';
 import { tokenStatus, type GrantView, type TokenView } from '@engine-api/oauth-types';
+import { Badge } from '../../components/Badge';
+import { DataTable } from '../../components/DataTable';
 import { useApi } from '../../api/context';
 import { useGrants } from '../../queries/oauth';
 import { formatEngineMoment } from '../../format/engine-time';
 import { useEngineDay, useEngineNow } from '../../stores/clock';
 import { FormError } from './fields';
-import { useInspectorStore } from './inspector-store';
+import { useSelectFlow } from './inspector-store';
 import { expiryText } from '../../format/span';
 
 export function GrantsTable({ integrationId }: { integrationId: string }) {
@@ -19,7 +21,7 @@ export function GrantsTable({ integrationId }: { integrationId: string }) {
   if (!grants) return <p className="muted">Loading grants…</p>;
   if (grants.length === 0) return <p className="muted">No grants yet: run a flow to issue a code and tokens.</p>;
   return (
-    <table className="table grants" aria-label="Grants and tokens">
+    <DataTable className="grants" aria-label="Grants and tokens">
       <thead>
         <tr>
           <th scope="col">Issued</th>
@@ -36,14 +38,14 @@ export function GrantsTable({ integrationId }: { integrationId: string }) {
       {grants.map((grant) => (
         <GrantRows key={grant.id} grant={grant} now={now} />
       ))}
-    </table>
+    </DataTable>
   );
 }
 
 function GrantRows({ grant, now }: { grant: GrantView; now: number | null }) {
   const today = useEngineDay();
   const api = useApi();
-  const select = useInspectorStore((s) => s.select);
+  const select = useSelectFlow();
   const revokeGrant = useMutation({ mutationFn: () => api.call('grants.revoke', { id: grant.id }) });
   const code = grant.code;
   const codeState = !code ? '' : code.usedAt !== null ? 'exchanged' : now !== null && code.expiresAt <= now ? 'expired unused' : 'not exchanged yet';
@@ -59,9 +61,9 @@ function GrantRows({ grant, now }: { grant: GrantView; now: number | null }) {
         </td>
         <td />
         <td>
-          <span className="badge" data-status={status}>
+          <Badge status={status}>
             {status}
-          </span>
+          </Badge>
           <RevokedReason reason={grant.revokedReason} />
         </td>
         <td className="actions">
@@ -97,13 +99,13 @@ function TokenRow({ token, now }: { token: TokenView; now: number | null }) {
       </td>
       <td>{status === 'revoked' || status === 'rotated' ? '—' : expiryText(token.expiresAt, now)}</td>
       <td>
-        <span className="badge" data-status={status}>
+        <Badge status={status}>
           {status}
-        </span>
+        </Badge>
         <RevokedReason reason={token.revokedReason} />
       </td>
       <td className="actions">
-        <button type="button" aria-label={`Expire ${label} now`} disabled={status !== 'active' || expire.isPending} onClick={() => expire.mutate()}>
+        <button type="button" aria-label={`Expire now: ${label}`} disabled={status !== 'active' || expire.isPending} onClick={() => expire.mutate()}>
           Expire now
         </button>
         <button type="button" aria-label={`Revoke ${label}`} disabled={status === 'revoked' || status === 'rotated' || revoke.isPending} onClick={() => revoke.mutate()}>

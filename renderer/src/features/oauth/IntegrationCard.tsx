@@ -2,6 +2,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { REFRESH_GRACE_MAX_SEC, type IntegrationView } from '@engine-api/oauth-types';
+import { Badge } from '../../components/Badge';
 import { useApi } from '../../api/context';
 import { oauthKeys } from '../../queries/oauth';
 import { ClientKeySection } from './ClientKeySection';
@@ -41,8 +42,8 @@ export function IntegrationCard({ integration, expanded, onToggle, secret, onSec
           <span aria-hidden="true">{expanded ? '▾' : '▸'}</span>
           <h3 id={headingId}>{integration.name}</h3>
         </button>
-        {integration.category && <span className="badge">{integration.category}</span>}
-        {integration.sample && !integration.category && <span className="badge" data-status="sample">sample</span>}
+        {integration.category && <Badge>{integration.category}</Badge>}
+        {integration.sample && !integration.category && <Badge status="sample">sample</Badge>}
         <span className="muted">
           {integration.keys.length} key{integration.keys.length === 1 ? '' : 's'}
         </span>

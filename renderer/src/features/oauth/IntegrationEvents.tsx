@@ -8,6 +8,8 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState, type FormEvent } from 'react';
 import type { EventDeliveryView, EventSubscriptionView } from '@engine-api/events/deliveries';
 import type { ClientKeyView, IntegrationView } from '@engine-api/oauth-types';
+import { Badge } from '../../components/Badge';
+import { DataTable } from '../../components/DataTable';
 import { useApi } from '../../api/context';
 import { formatEngineMoment } from '../../format/engine-time';
 import { oauthKeys } from '../../queries/oauth';
@@ -123,7 +125,7 @@ function SubscriptionList({ subscriptions, keys }: { subscriptions: EventSubscri
   if (!subscriptions) return <p className="muted">Loading subscriptions…</p>;
   if (subscriptions.length === 0) return <p className="muted">No subscriptions: the integration subscribes with its token at the control API (POST …/subscription).</p>;
   return (
-    <table className="table event-subscriptions" aria-label="Subscriptions">
+    <DataTable className="event-subscriptions" aria-label="Subscriptions">
       <thead>
         <tr>
           <th scope="col">Namespace</th>
@@ -154,7 +156,7 @@ function SubscriptionList({ subscriptions, keys }: { subscriptions: EventSubscri
           </tr>
         ))}
       </tbody>
-    </table>
+    </DataTable>
   );
 }
 
@@ -178,7 +180,7 @@ function DeliveryList({ deliveries }: { deliveries: EventDeliveryView[] | undefi
         </ul>
       )}
       <h4>Last deliveries</h4>
-      <table className="table event-deliveries" aria-label="Last deliveries">
+      <DataTable className="event-deliveries" aria-label="Last deliveries">
         <thead>
           <tr>
             <th scope="col">Time</th>
@@ -201,15 +203,15 @@ function DeliveryList({ deliveries }: { deliveries: EventDeliveryView[] | undefi
                 {d.fault && <span className="muted"> (injected)</span>}
               </td>
               <td>
-                <span className="badge" data-status={d.outcome}>
+                <Badge status={d.outcome}>
                   {d.outcome}
-                </span>
+                </Badge>
                 {d.outcome === 'retrying' && d.nextTryAt !== null && <span className="muted"> next at {formatEngineMoment(d.nextTryAt, today)}</span>}
               </td>
             </tr>
           ))}
         </tbody>
-      </table>
+      </DataTable>
     </>
   );
 }

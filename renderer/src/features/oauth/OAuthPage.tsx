@@ -2,8 +2,10 @@
  * The OAuth page: the login service's settings, the integration manager with grants and tokens,
  * and the OAuth flow inspector side by side.
  */
+import { getRouteApi } from '@tanstack/react-router';
 import { useState } from 'react';
 import { useIntegrations } from '../../queries/oauth';
+import { useAreaPlace } from '../../router/area-memory';
 import { FlowInspector } from './FlowInspector';
 import { FormError } from './fields';
 import { IntegrationCard } from './IntegrationCard';
@@ -12,10 +14,15 @@ import type { ShownSecret } from './SecretCallout';
 import { SettingsBar } from './SettingsBar';
 import './oauth.css';
 
+const route = getRouteApi('/oauth');
+
 export function OAuthPage() {
   const { data: integrations, error } = useIntegrations();
   const [creating, setCreating] = useState(false);
-  const [expanded, setExpanded] = useState<string | null>(null);
+  // The integration unfolded is the address (`#/oauth?integration=<id>`; empty: all folded).
+  const expanded = route.useSearch().integration ?? null;
+  const oauth = useAreaPlace('oauth');
+  const setExpanded = (integration: string) => oauth.go({ ...oauth.current(), integration });
   // A secret is shown once, beside the integration it belongs to, until dismissed.
   const [secret, setSecret] = useState<{ integrationId: string; secret: ShownSecret } | null>(null);
   const open = expanded ?? integrations?.find((i) => !i.sample)?.id ?? integrations?.[0]?.id ?? null;

@@ -1,11 +1,15 @@
 /**
  * Which flow the inspector shows, and what starting each flow here gave (its authorize URL and
- * PKCE code_verifier): starting a flow selects it, so its timeline fills in live, and the verifier
- * the token request needs stays with the flow while the console is open, not only in the notice
- * under the button, which a visit to another area took away.
+ * PKCE code_verifier). The flow shown is the address (`#/oauth?flow=<id>`), so a reload or a link
+ * opens it; starting a flow shows it, so its timeline fills in live. The verifier the token
+ * request needs stays with the flow while the console is open, not only in the notice under the
+ * button, which a visit to another area took away.
  */
+import { getRouteApi } from '@tanstack/react-router';
+import { useCallback } from 'react';
 import { create } from 'zustand';
 import type { StartedFlow } from '@engine-api/oauth-types';
+import { useAreaPlace } from '../../router/area-memory';
 
 export interface StartOutcome extends StartedFlow {
   codeVerifier: string | null;
@@ -14,17 +18,26 @@ export interface StartOutcome extends StartedFlow {
 }
 
 interface InspectorStore {
-  selected: string | null;
   /** By flow id, the flows started from this window. */
   started: Record<string, StartOutcome>;
-  select(flowId: string | null): void;
-  /** A flow just started here: selected, and its outcome kept. */
+  /** A flow just started here: its outcome kept. */
   startedHere(outcome: StartOutcome): void;
 }
 
 export const useInspectorStore = create<InspectorStore>((set) => ({
-  selected: null,
   started: {},
-  select: (selected) => set({ selected }),
-  startedHere: (outcome) => set((s) => ({ selected: outcome.flowId, started: { ...s.started, [outcome.flowId]: outcome } })),
+  startedHere: (outcome) => set((s) => ({ started: { ...s.started, [outcome.flowId]: outcome } })),
 }));
+
+const route = getRouteApi('/oauth');
+
+/** The flow the address names; null: the inspector shows the newest. */
+export function useSelectedFlow(): string | null {
+  return route.useSearch().flow ?? null;
+}
+
+/** Shows a flow in the inspector, the unfolded integration staying as it is. */
+export function useSelectFlow(): (flowId: string | null) => void {
+  const oauth = useAreaPlace('oauth');
+  return useCallback((flowId) => oauth.go({ ...oauth.current(), flow: flowId ?? undefined }), [oauth]);
+}

@@ -5,13 +5,14 @@
  */
 import { useMutation } from '@tanstack/react-query';
 import { useApi } from '../../api/context';
-import { useInspectorStore, type StartOutcome } from './inspector-store';
+import { useInspectorStore, useSelectFlow, type StartOutcome } from './inspector-store';
 
 export type StartRequest = { kind: 'sample' } | { kind: 'integration'; integrationId: string; keyId: string; redirectUri: string; pkce: boolean };
 
 export function useStartFlow() {
   const api = useApi();
   const startedHere = useInspectorStore((s) => s.startedHere);
+  const select = useSelectFlow();
   return useMutation({
     mutationFn: async (request: StartRequest): Promise<StartOutcome> => {
       const inHost = api.kind === 'ipc';
@@ -30,6 +31,7 @@ export function useStartFlow() {
         }
         const outcome = { ...started, blocked };
         startedHere(outcome);
+        select(outcome.flowId);
         return outcome;
       } catch (error) {
         tab?.close();

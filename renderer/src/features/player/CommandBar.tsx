@@ -10,6 +10,7 @@ import type { ControlExchange } from '@engine-api/commands/player';
 import type { PlayerDetail } from '@engine-api/player-types';
 import { useApi } from '../../api/context';
 import { useQueueList } from '../../queries/queues';
+import { useLoadOffer } from '../../stores/load-offer';
 import { NEW_DRAFT, requestOf, SEEK_COMMANDS, useCommandDrafts, type Command, type Fields, type SeekLevel } from './command-drafts';
 import { queueLabel } from './queue-label';
 
@@ -24,7 +25,7 @@ export function CommandBar({ detail }: { detail: PlayerDetail }) {
   });
   // A queue sent to this player from the Queues area ("Load on a player…") becomes its draft, and
   // focus goes where the next press is: Send, or Create session first (then Send, once it is made).
-  const offered = useCommandDrafts((s) => (s.offered?.playerId === detail.id ? s.offered : null));
+  const offered = useLoadOffer((s) => (s.offered?.playerId === detail.id ? s.offered : null));
   const sendButton = useRef<HTMLButtonElement>(null);
   const sessionButton = useRef<HTMLButtonElement>(null);
   useEffect(() => {

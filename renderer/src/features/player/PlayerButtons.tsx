@@ -82,7 +82,7 @@ export function PlayerButtons({ detail }: { detail: PlayerDetail }) {
           </button>
         ))}
       </div>
-      <form className="player-buttons" role="group" aria-label="Seek" title={blocked ?? undefined} onSubmit={goTo}>
+      <form className="player-buttons" aria-label="Seek" title={blocked ?? undefined} onSubmit={goTo}>
         {[-SEEK_STEP_MS, SEEK_STEP_MS].map((deltaMillis) => (
           <button
             key={deltaMillis}

@@ -1,66 +1,48 @@
 /**
  * The player panel: pick a group's player, watch its state on the diagram and the timeline of
  * transitions with their causes, see now playing and the window, press its buttons, and send
- * control commands through the real control API. `#/player?player=<id>&transition=<seq>` (the
- * traffic log's links) opens a player with one transition marked and scrolled into view.
+ * control commands through the real control API. The player shown is the address:
+ * `#/player?player=<id>&transition=<seq>` (the traffic log's links) opens a player with one
+ * transition marked and scrolled into view.
  */
-import { useEffect, useState } from 'react';
+import { getRouteApi } from '@tanstack/react-router';
+import { useEffect } from 'react';
 import type { PlayerDetail, PlayerMachineState } from '@engine-api/player-types';
 import { onRovingKeyDown, rovingTabIndex } from '../../components/roving';
+import { Timeline } from '../../components/Timeline';
 import { groupCoordinators, useEngineState } from '../../queries/engine-state';
-import { HouseholdEditor } from '../household/HouseholdEditor';
 import { usePlayerDetail, usePlayerTransitions, useTransitionTable } from '../../queries/players';
 import { CommandBar } from './CommandBar';
+import { HouseholdEditor } from './HouseholdEditor';
 import { NowPlaying } from './NowPlaying';
 import { PlayerButtons } from './PlayerButtons';
 import { RetryWaits } from './RetryWaits';
 import { StateDiagram } from './StateDiagram';
 import { formatEngineClock, formatEngineTime } from '../../format/engine-time';
-import { Timeline } from './Timeline';
 import { Violations } from './Violations';
 import { WindowList } from './WindowList';
 import './player.css';
 
-/** The player and transition a link names. */
-function linkOf(hash: string): { player: string | null; transition: number | null } {
-  const query = hash.indexOf('?');
-  const params = new URLSearchParams(query === -1 ? '' : hash.slice(query + 1));
-  const seq = Number(params.get('transition'));
-  return { player: params.get('player'), transition: Number.isInteger(seq) && seq > 0 ? seq : null };
-}
+const route = getRouteApi('/player');
 
 export function PlayerPage() {
   const { data: state } = useEngineState();
   const coordinators = groupCoordinators(state);
-  const [link, setLink] = useState(() => linkOf(window.location.hash));
-  const [chosen, setChosen] = useState<string | null>(link.player);
-  const selected = chosen ?? coordinators[0]?.player?.id ?? null;
+  const search = route.useSearch();
+  const navigate = route.useNavigate();
+  const selected = search.player ?? coordinators[0]?.player?.id ?? null;
   const detail = usePlayerDetail(selected).data;
   const transitionsQuery = usePlayerTransitions(selected);
   const transitions = transitionsQuery.data ?? [];
   const table = useTransitionTable().data ?? [];
-  const marked = link.transition;
+  const marked = search.transition ?? null;
   const markedShown = marked !== null && transitions.some((t) => t.seq === marked);
 
   useEffect(() => {
-    const onHash = () => {
-      const next = linkOf(window.location.hash);
-      setLink(next);
-      if (next.player) setChosen(next.player);
-    };
-    window.addEventListener('hashchange', onHash);
-    return () => window.removeEventListener('hashchange', onHash);
-  }, []);
-  useEffect(() => {
     if (markedShown) document.getElementById(`transition-${marked}`)?.scrollIntoView({ block: 'center' });
   }, [marked, markedShown]);
-  const choose = (playerId: string) => {
-    setChosen(playerId);
-    if (link.player || link.transition) {
-      setLink({ player: null, transition: null });
-      window.history.replaceState(null, '', '#/player');
-    }
-  };
+  // Another player, chosen here: it replaces the address (Back leaves the area), and drops the mark.
+  const choose = (playerId: string) => void navigate({ search: { player: playerId }, replace: true });
 
   const firstPlayer = coordinators.find((c) => c.player)?.player;
   return (
@@ -111,14 +93,14 @@ export function PlayerPage() {
             <NowPlaying detail={detail} />
             <WindowList detail={detail} />
           </section>
-          <section className="panel wide" aria-label="Command bar">
+          <section className="panel wide command-panel" aria-label="Command bar">
             <div className="panel-head">
               <h2>Control API</h2>
               <span className="muted">sent as an integration would, with the console's own token</span>
             </div>
             <CommandBar key={detail.id} detail={detail} />
           </section>
-          <section className="panel wide" aria-label="Timeline">
+          <section className="panel wide timeline-panel" aria-label="Timeline">
             <div className="panel-head">
               <h2>Transitions</h2>
             </div>
@@ -129,14 +111,14 @@ export function PlayerPage() {
             )}
             <Timeline transitions={transitions} marked={marked} />
           </section>
-          <section className="panel wide" aria-label="Household">
+          <section className="panel wide household-panel" aria-label="Household">
             <div className="panel-head">
               <h2>Household</h2>
               <span className="muted">players and groups; one simulated player per group</span>
             </div>
             {state && <HouseholdEditor state={state} />}
           </section>
-          <section className="panel wide" aria-label="Contract violations">
+          <section className="panel wide violations-panel" aria-label="Contract violations">
             <div className="panel-head">
               <h2>Contract violations</h2>
             </div>

@@ -4,6 +4,7 @@
  * try failed, not only once the tries are used up.
  */
 import type { RetryWait } from '@engine-api/player-types';
+import { Badge } from '../../components/Badge';
 import { useEngineNow } from '../../stores/clock';
 import { formatEngineClock } from '../../format/engine-time';
 
@@ -14,9 +15,9 @@ export function RetryWaits({ waits }: { waits: RetryWait[] }) {
     <ul className="retry-waits" aria-label="Retries waiting">
       {waits.map((wait) => (
         <li key={wait.id}>
-          <span className="badge warn">
+          <Badge tone="warn">
             retry {wait.retry}/{wait.of}
-          </span>
+          </Badge>
           <code>
             {wait.endpoint}
             {wait.reason ? ` reason=${wait.reason}` : ''}

@@ -4,8 +4,10 @@
  * player finds more. Each links to the traffic entry of the answer that broke the rule.
  */
 import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { Link } from '@tanstack/react-router';
 import { useEffect, useState } from 'react';
 import type { PlayerViolation } from '@engine-api/player-types';
+import { Badge } from '../../components/Badge';
 import { useApi } from '../../api/context';
 import { applyPushed } from '../../queries/pushed';
 import { formatEngineClock } from '../../format/engine-time';
@@ -42,11 +44,11 @@ export function Violations({ playerId }: { playerId: string }) {
       <ul aria-label="Contract violations">
         {[...violations].reverse().map((v) => (
           <li key={v.id} data-level={v.level}>
-            <code>{formatEngineClock(v.at)}</code> <span className="badge">{v.level}</span> <code>{v.rule}</code> {v.message}{' '}
+            <code>{formatEngineClock(v.at)}</code> <Badge>{v.level}</Badge> <code>{v.rule}</code> {v.message}{' '}
             {v.trafficId !== null && (
-              <a href={`#/traffic?entry=${v.trafficId}`} aria-label={`The answer that broke ${v.rule} in the traffic log`}>
+              <Link to="/traffic" search={{ entry: v.trafficId }} aria-label={`The answer that broke ${v.rule} in the traffic log`}>
                 traffic #{v.trafficId}
-              </a>
+              </Link>
             )}
           </li>
         ))}

@@ -4,6 +4,7 @@
  */
 import { useLayoutEffect, useRef } from 'react';
 import type { PlayerDetail } from '@engine-api/player-types';
+import { Badge } from '../../components/Badge';
 import { formatMillis } from './NowPlaying';
 import { windowStates } from './window-state';
 
@@ -26,12 +27,13 @@ export function WindowList({ detail }: { detail: PlayerDetail }) {
       <div className="window-meta">
         <span>queueVersion <code>{window.queueVersion}</code></span>
         {windowStates(detail).map((state) => (
-          <span key={state.text} className={`badge ${state.tone}`}>
+          <Badge key={state.text} tone={state.tone}>
             {state.text}
-          </span>
+          </Badge>
         ))}
       </div>
-      <ol aria-label="Item window" ref={list}>
+      {/* It scrolls: a Tab stop, so the keyboard can scroll it too. */}
+      <ol aria-label="Item window" ref={list} tabIndex={0}>
         {window.includesBeginningOfQueue && <li className="edge-marker">beginning of queue</li>}
         {window.items.map((item) => (
           <li key={item.id} aria-current={item.id === detail.itemId ? 'true' : undefined}>

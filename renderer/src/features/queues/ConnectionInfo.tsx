@@ -2,14 +2,14 @@
  * How a player (or curl) reaches this queue: the base URL for loadCloudQueue's queueBaseUrl and
  * the access token for its httpAuthorization, with the token's lifetime on the engine clock.
  */
+import { useNavigate } from '@tanstack/react-router';
 import { useRef, useState } from 'react';
 import type { QueueSummary } from '@engine-api/queue-types';
 import { CopyButton } from '../../components/CopyButton';
 import { useQueueCommand } from '../../queries/queues';
 import { useEngineNow } from '../../stores/clock';
 import { groupCoordinators, useEngineState } from '../../queries/engine-state';
-import { useNavStore } from '../../stores/nav';
-import { useCommandDrafts } from '../player/command-drafts';
+import { useLoadOffer } from '../../stores/load-offer';
 import { expiryText } from '../../format/span';
 
 export function ConnectionInfo({ queue }: { queue: QueueSummary }) {
@@ -55,6 +55,7 @@ export function ConnectionInfo({ queue }: { queue: QueueSummary }) {
 function LoadOnPlayer({ queue }: { queue: QueueSummary }) {
   const [open, setOpen] = useState(false);
   const toggle = useRef<HTMLButtonElement>(null);
+  const navigate = useNavigate();
   const players = groupCoordinators(useEngineState().data).flatMap(({ group, player }) => (player ? [{ id: player.id, group: group.name }] : []));
   return (
     <>
@@ -73,7 +74,7 @@ function LoadOnPlayer({ queue }: { queue: QueueSummary }) {
           }}
         >
           {players.map((p) => (
-            <button key={p.id} type="button" onClick={() => loadOnPlayer(queue, p.id)}>
+            <button key={p.id} type="button" onClick={() => loadOnPlayer(queue, p.id, navigate)}>
               {p.group}
             </button>
           ))}
@@ -84,8 +85,7 @@ function LoadOnPlayer({ queue }: { queue: QueueSummary }) {
 }
 
 /** Offers the queue to the player's command bar and opens the Player area on that player. */
-function loadOnPlayer(queue: QueueSummary, playerId: string): void {
-  useCommandDrafts.getState().offerLoad({ playerId, queueName: queue.name, queueBaseUrl: queue.queueBaseUrl, httpAuthorization: queue.httpAuthorization, at: performance.now() });
-  window.location.hash = `/player?player=${encodeURIComponent(playerId)}`;
-  useNavStore.getState().open('player');
+function loadOnPlayer(queue: QueueSummary, playerId: string, navigate: ReturnType<typeof useNavigate>): void {
+  useLoadOffer.getState().offer({ playerId, queueName: queue.name, queueBaseUrl: queue.queueBaseUrl, httpAuthorization: queue.httpAuthorization, at: performance.now() });
+  void navigate({ to: '/player', search: { player: playerId } });
 }

@@ -1,8 +1,8 @@
 /** The queues of the server: pick one, create one, or import one from a JSON file. */
 import { useState, type FormEvent } from 'react';
 import type { QueueSummary } from '@engine-api/queue-types';
+import { FileButton } from '../../components/FileButton';
 import { useQueueCommand } from '../../queries/queues';
-import { FileButton } from './FileButton';
 import { plural } from './format';
 import { useFileImport } from './useFileImport';
 

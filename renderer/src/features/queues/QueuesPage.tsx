@@ -1,13 +1,21 @@
-/** The live queue editor of the reference cloud queue server (docs/contract/console.md §4, §7). */
-import { useState } from 'react';
+/**
+ * The live queue editor of the reference cloud queue server (docs/contract/console.md §4, §7).
+ * The queue open is the address (`#/queues?queue=<id>`), so a reload or a link opens it.
+ */
+import { getRouteApi } from '@tanstack/react-router';
 import { useQueueList } from '../../queries/queues';
 import { QueueEditor } from './QueueEditor';
 import { QueueSidebar } from './QueueSidebar';
 import './queues.css';
 
+const route = getRouteApi('/queues');
+
 export function QueuesPage() {
   const { data: queues = [], error } = useQueueList();
-  const [chosen, setChosen] = useState<string | null>(null);
+  const chosen = route.useSearch().queue;
+  const navigate = route.useNavigate();
+  // Chosen here: it replaces the address (Back leaves the area rather than stepping through queues).
+  const setChosen = (queue: string | null) => void navigate({ search: { queue: queue ?? undefined }, replace: true });
   // The chosen queue, or the first one when none is chosen (or the chosen one is gone).
   const queue = queues.find((q) => q.id === chosen) ?? queues[0] ?? null;
 

@@ -1,4 +1,5 @@
 /** timePlayed reports the queue received (docs/contract/platform.md §2.3): for the chosen item, or for the whole queue. */
+import { DataTable } from '../../components/DataTable';
 import { formatEngineMoment } from '../../format/engine-time';
 import { useItemReports } from '../../queries/queues';
 import { useEngineDay } from '../../stores/clock';
@@ -16,7 +17,7 @@ export function ReportsPanel({ queueId, itemId }: { queueId: string; itemId: str
       {reports.length === 0 ? (
         <p className="muted">None received yet.</p>
       ) : (
-        <table className="table reports-table">
+        <DataTable className="reports-table">
           <thead>
             <tr>
               <th scope="col">Received</th>
@@ -44,7 +45,7 @@ export function ReportsPanel({ queueId, itemId }: { queueId: string; itemId: str
               </tr>
             ))}
           </tbody>
-        </table>
+        </DataTable>
       )}
     </section>
   );

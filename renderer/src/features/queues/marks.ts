@@ -12,7 +12,8 @@ export interface PlayerMark {
 
 export type RowMarks = Map<string, { current: PlayerMark[]; windows: PlayerMark[] }>;
 
-const COLORS = ['#5aa9ff', '#4cc38a', '#e5b454', '#c58cff', '#ef6a6a', '#4dd0e1'];
+/** The players' colours are tokens (styles.css), each readable as text on the list in both schemes. */
+const COLORS = ['var(--player-1)', 'var(--player-2)', 'var(--player-3)', 'var(--player-4)', 'var(--player-5)', 'var(--player-6)'];
 
 export function playerLabel(player: { playerId: string | null; playerName: string | null }): string {
   return player.playerName ?? player.playerId ?? 'no X-Player-Id';

@@ -48,15 +48,6 @@ export function exportFileName(name: string): string {
   return `${base}.queue.json`;
 }
 
-export function downloadJson(fileName: string, value: unknown): void {
-  const url = URL.createObjectURL(new Blob([JSON.stringify(value, null, 2)], { type: 'application/json' }));
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = fileName;
-  link.click();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
-}
-
 export function readFileText(file: File): Promise<string> {
   return file.text();
 }

@@ -6,6 +6,7 @@
  * shows what the running console still holds, and says so when it holds nothing. A part capture
  * cut to keep the entry within its size says where it was cut (docs/contract/console.md §9).
  */
+import { Link } from '@tanstack/react-router';
 import { useState } from 'react';
 import type { TrafficCut, TrafficEntry } from '@engine-api/traffic-types';
 import { useTrafficEntry } from '../../queries/traffic';
@@ -20,13 +21,13 @@ export function TrafficDetail({ id }: { id: number | null }) {
 
   if (id === null) {
     return (
-      <aside className="traffic-detail panel" aria-label="Entry details">
+      <aside id="traffic-detail" className="traffic-detail panel" aria-label="Entry details">
         <p className="muted">Select an entry (↑/↓ and Enter, or a click) to see its headers and bodies.</p>
       </aside>
     );
   }
   return (
-    <aside className="traffic-detail panel" aria-label="Entry details">
+    <aside id="traffic-detail" className="traffic-detail panel" aria-label="Entry details">
       {error && <p className="error" role="alert">{error.message}</p>}
       {entry && (
         <>
@@ -124,9 +125,9 @@ function Violations({ entry }: { entry: TrafficEntry }) {
         {entry.violations.map((v) => (
           <li key={v.id} data-level={v.level}>
             <span className="badge">{v.level}</span> <code>{v.rule}</code> {v.message}{' '}
-            <a href={`#/player?player=${encodeURIComponent(v.playerId)}`} className="muted">
+            <Link to="/player" search={{ player: v.playerId }} className="muted">
               {v.playerId}
-            </a>
+            </Link>
           </li>
         ))}
       </ul>
@@ -142,9 +143,9 @@ function Transitions({ entry }: { entry: TrafficEntry }) {
       <ul className="transition-links">
         {entry.transitions.map((t) => (
           <li key={t.seq}>
-            <a href={`#/player?player=${encodeURIComponent(t.playerId)}&transition=${t.seq}`}>
+            <Link to="/player" search={{ player: t.playerId, transition: t.seq }}>
               {t.from === t.to ? t.to : `${t.from} → ${t.to}`} <code>{t.transition}</code>
-            </a>{' '}
+            </Link>{' '}
             <span className="muted">
               {t.playerId} at {formatEngineClock(t.at)}
             </span>

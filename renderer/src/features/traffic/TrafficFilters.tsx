@@ -7,9 +7,9 @@
  */
 import { useEffect, useRef, useState, type RefObject } from 'react';
 import { TRAFFIC_TARGETS, type TrafficFilter, type TrafficTarget } from '@engine-api/traffic-types';
+import { TRAFFIC_REASONS as REASONS } from '../../router/search';
 import { checkStatusFilter } from './format';
 
-const REASONS = ['load', 'pause', 'play', 'queueCompleted', 'refresh', 'resume', 'skipNext', 'skipPrev', 'skipToItem', 'load+queueCompleted'];
 const TEXT_DELAY_MS = 250;
 
 export interface TrafficFiltersProps {
@@ -24,7 +24,7 @@ export function TrafficFilters({ filter, onFilter, textRef }: TrafficFiltersProp
   const checked = checkStatusFilter(status);
 
   // Text typed but not applied yet (the delay runs): leaving the area meanwhile applies it, so a
-  // visit to another area and back does not lose it (the filter lives in the view store).
+  // visit to another area and back does not lose it (the filter is where the area reopens).
   const unapplied = useRef<string | null>(null);
   const latestOnFilter = useRef(onFilter);
   useEffect(() => {

@@ -1,14 +1,20 @@
 /**
  * The traffic log: every exchange at the four servers and every request a player makes, live,
- * filtered, each one open in full beside the list, and exported as HAR or as a repro bundle. Where
- * the user stands in it survives a visit to another area (see view-state.ts).
+ * filtered, each one open in full beside the list, and exported as HAR or as a repro bundle. The
+ * filters and the open entry are the address (`#/traffic?target=player&entry=12`, router/search.ts),
+ * so a link, a reload or Back opens the same place; how the user reads it (follow, the row, the
+ * scroll) survives a visit to another area (see view-state.ts).
  */
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { getRouteApi } from '@tanstack/react-router';
+import { useCallback, useEffect, useMemo, useRef, type CSSProperties } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import type { TrafficFilter, TrafficSummary } from '@engine-api/traffic-types';
 import { useApi } from '../../api/context';
+import { Splitter, usePaneWidth } from '../../components/Splitter';
 import { useTrafficCount } from '../../queries/traffic';
-import { cleanFilter } from './format';
+import { useAreaPlace } from '../../router/area-memory';
+import { trafficFilterOf, trafficSearch, trafficSearchOf, type TrafficSearch } from '../../router/search';
+import { matchesShortcut, shortcutOf } from '../../shortcuts/shortcuts';
 import { TrafficDetail } from './TrafficDetail';
 import { TrafficFilters } from './TrafficFilters';
 import { TrafficList } from './TrafficList';
@@ -18,78 +24,94 @@ import { useTrafficLive } from './useTrafficLive';
 import { useTrafficView } from './view-state';
 import './traffic.css';
 
-/**
- * What a link names: `#/traffic?request=<X-Request-Id>` (a transition's, on the Player page) or
- * `#/traffic?entry=<id>` (a contract violation's).
- */
-function linkParam(hash: string, name: 'request' | 'entry'): string | null {
-  const query = hash.indexOf('?');
-  return query === -1 ? null : new URLSearchParams(hash.slice(query + 1)).get(name);
+const route = getRouteApi('/traffic');
+
+/** The entry's pane beside the list (traffic.css): resizable, and the list keeps its columns' width. */
+const DETAIL_WIDTH = { initial: 420, min: 280, max: 1200, keepList: 720 };
+
+/** One string per place in the log: equal places, equal keys (undefined fields drop out). */
+function placeKey(search: TrafficSearch): string {
+  return JSON.stringify(trafficSearch(search));
 }
+
+type Api = ReturnType<typeof useApi>;
 
 /**
- * Follows a link to one request's exchanges: only those, the player's own open; or to one entry:
- * the whole log, that entry open and in view. The link is then taken out of the address, so Back,
- * Forward or a reload find the log as it was left, not the link again.
+ * An address followed from outside. One entry (a violation's or a verdict's link, a reload): the
+ * list stops following and its row is found. One request without an entry (a transition's link):
+ * the player's own exchange of it is opened, as the link means "what the player sent".
  */
-function followLink(api: ReturnType<typeof useApi>): void {
-  const entry = Number(linkParam(window.location.hash, 'entry'));
-  if (Number.isInteger(entry) && entry > 0) return followEntryLink(api, entry);
-  const requestId = linkParam(window.location.hash, 'request');
-  if (!requestId) return;
-  window.history.replaceState(null, '', '#/traffic');
+function arrive(api: Api, search: TrafficSearch, key: string, openEntry: (entry: number) => void): void {
   const { set, linked } = useTrafficView.getState();
-  set({ filter: { requestId }, follow: false, active: null, opened: null, scrollTop: 0, linked: linked + 1 });
-  void api.call('traffic.page', { filter: { requestId }, offset: 0, limit: 10 }).then(({ rows }) => {
-    const index = Math.max(0, rows.findIndex((row) => row.target === 'player'));
-    if (rows[index] && useTrafficView.getState().filter.requestId === requestId) set({ opened: rows[index].id, active: index });
-  }, () => undefined);
-}
-
-function followEntryLink(api: ReturnType<typeof useApi>, id: number): void {
-  window.history.replaceState(null, '', '#/traffic');
-  const { set, linked } = useTrafficView.getState();
-  set({ filter: {}, follow: false, active: null, opened: id, scrollTop: 0, linked: linked + 1 });
-  // Its row in view, if the log still holds it (the detail says when it does not).
-  void api.call('traffic.locate', { filter: {}, id }).then(({ index }) => {
-    if (index !== null && useTrafficView.getState().opened === id) set({ active: index });
-  }, () => undefined);
-}
-
-function isTyping(target: EventTarget | null): boolean {
-  return target instanceof HTMLElement && (target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName));
+  const stillHere = () => useTrafficView.getState().shown === key;
+  set({ shown: key, linked: linked + 1, active: null, ...(search.entry || search.request ? { follow: false, scrollTop: 0 } : {}) });
+  const filter = trafficFilterOf(search);
+  if (search.entry) {
+    const id = search.entry;
+    // Its row becomes the keyboard's (↑/↓ go on from it), if the log still holds it; the detail says when it does not.
+    void api.call('traffic.locate', { filter, id }).then(({ index }) => {
+      if (index !== null && stillHere()) set({ active: index });
+    }, () => undefined);
+  } else if (search.request) {
+    void api.call('traffic.page', { filter, offset: 0, limit: 10 }).then(({ rows }) => {
+      const index = Math.max(0, rows.findIndex((row) => row.target === 'player'));
+      if (!rows[index] || !stillHere()) return;
+      set({ active: index });
+      openEntry(rows[index].id);
+    }, () => undefined);
+  }
 }
 
 export function TrafficPage() {
   const api = useApi();
-  // Before the first read of the view, so a link's first render already asks for its request.
-  useState(() => followLink(api));
+  const log = useAreaPlace('traffic');
+  const search = route.useSearch();
+  const key = placeKey(search);
+  // One object per filter, so opening another entry does not read the list afresh.
+  const filterKey = JSON.stringify(trafficFilterOf(search));
+  const filter = useMemo(() => JSON.parse(filterKey) as TrafficFilter, [filterKey]);
+  const opened = search.entry ?? null;
   // Not the scroll position: the list writes it on every scroll event, and nothing here shows it.
-  const { filter, follow, active, opened, linked, set } = useTrafficView(
-    useShallow(({ filter, follow, active, opened, linked, set }) => ({ filter, follow, active, opened, linked, set })),
-  );
+  const { follow, active, linked, set } = useTrafficView(useShallow(({ follow, active, linked, set }) => ({ follow, active, linked, set })));
   const textRef = useRef<HTMLInputElement>(null);
+  const [detailWidth, setDetailWidth] = usePaneWidth('traffic-detail', DETAIL_WIDTH.initial, DETAIL_WIDTH);
   const refreshes = useTrafficLive();
   const { data: total = 0, isFetched } = useTrafficCount(filter);
 
-  const onFilter = useCallback(
-    (change: Partial<TrafficFilter>) => set({ filter: cleanFilter({ ...useTrafficView.getState().filter, ...change }), active: null }),
-    [set],
+  /** Another place in the log, chosen here (not a link to follow: see `shown`). */
+  const place = useCallback(
+    (next: TrafficSearch) => {
+      const validated = trafficSearch(next);
+      useTrafficView.getState().set({ shown: placeKey(validated) });
+      log.go(validated);
+    },
+    [log],
   );
-  const onOpen = useCallback((entry: TrafficSummary) => set({ opened: entry.id }), [set]);
+  const here = useCallback(() => trafficSearch(log.current()), [log]);
+
+  const onFilter = useCallback(
+    (change: Partial<TrafficFilter>) => {
+      const now = here();
+      set({ active: null });
+      place({ ...trafficSearchOf({ ...trafficFilterOf(now), ...change }), entry: now.entry });
+    },
+    [here, place, set],
+  );
+  const onOpen = useCallback((entry: TrafficSummary) => place({ ...here(), entry: entry.id }), [here, place]);
   const setFollow = useCallback((next: boolean) => set({ follow: next }), [set]);
   const setActive = useCallback((next: number | null) => set({ active: next }), [set]);
 
-  // A link followed while the log is open.
+  // An address this page did not write: a link, a reload, Back or Forward, the palette.
   useEffect(() => {
-    const onHash = () => followLink(api);
-    window.addEventListener('hashchange', onHash);
-    return () => window.removeEventListener('hashchange', onHash);
-  }, [api]);
+    if (useTrafficView.getState().shown === key) return;
+    const search = JSON.parse(key) as TrafficSearch;
+    arrive(api, search, key, (entry) => place({ ...search, entry }));
+  }, [api, key, place]);
 
   useEffect(() => {
+    const searchKey = shortcutOf('trafficSearch');
     const onKey = (event: KeyboardEvent) => {
-      if (event.key !== '/' || event.altKey || event.ctrlKey || event.metaKey || isTyping(event.target)) return;
+      if (event.defaultPrevented || !matchesShortcut(searchKey, event)) return;
       event.preventDefault();
       textRef.current?.focus();
     };
@@ -113,7 +135,7 @@ export function TrafficPage() {
         </button>
         <TrafficSettingsBar />
       </div>
-      <div className="traffic-body">
+      <div className="traffic-body" style={{ '--detail-width': `${detailWidth}px` } as CSSProperties}>
         <TrafficList
           filter={filter}
           total={total}
@@ -124,6 +146,15 @@ export function TrafficPage() {
           openedId={opened}
           onOpen={onOpen}
           refreshes={refreshes}
+        />
+        <Splitter
+          label="Resize the entry details"
+          controls="traffic-detail"
+          value={detailWidth}
+          min={DETAIL_WIDTH.min}
+          max={DETAIL_WIDTH.max}
+          keepBefore={DETAIL_WIDTH.keepList}
+          onChange={setDetailWidth}
         />
         <TrafficDetail id={opened} />
       </div>

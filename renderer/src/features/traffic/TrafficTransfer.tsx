@@ -14,10 +14,10 @@ import { TRAFFIC_EXPORT_MAX, type TrafficFilter } from '@engine-api/traffic-type
 import type { HarLog } from '@engine-api/har-types';
 import { ApiError, type Api } from '../../api';
 import { useApi } from '../../api/context';
-import { FileButton } from '../queues/FileButton';
-import { downloadJson } from '../queues/transfer';
+import { downloadJson } from '../../components/download';
+import { FileButton } from '../../components/FileButton';
+import { restoredText, stepNumber } from '../../format/scenario-report';
 import { fileStamp } from './format';
-import { restoredText, stepNumber } from '../faults/scenario-text';
 
 export function TrafficTransfer({ filter, total }: { filter: TrafficFilter; total: number }) {
   const api = useApi();

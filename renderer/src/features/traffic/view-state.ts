@@ -1,31 +1,32 @@
 /**
- * Where the user stands in the traffic log (filters, follow, the active row, the open entry, the
- * scroll position), kept outside the page so that following a transition link to the Player page
- * and coming back finds the log as it was left.
+ * How the user reads the traffic log (follow, the keyboard's row, the scroll position), kept
+ * outside the page so that a visit to another area and back finds the log as it was left. What
+ * the log shows (its filters, the open entry) is in the address (router/search.ts), not here.
  */
 import { create } from 'zustand';
-import type { TrafficFilter } from '@engine-api/traffic-types';
 
 interface TrafficView {
-  filter: TrafficFilter;
   follow: boolean;
   /** The keyboard's row (an index into the filtered list). */
   active: number | null;
-  /** The entry open in the detail pane. */
-  opened: number | null;
   /** Of the list, when it is not following. */
   scrollTop: number;
-  /** Bumped when a link sets the filters, so the filter fields take them up afresh. */
+  /**
+   * The place (filters and open entry) the page last showed or wrote itself. An address that is
+   * not it was followed from outside (a link, a reload, Back, the palette): its entry is found
+   * in the list, and the filter fields take its values afresh.
+   */
+  shown: string | null;
+  /** Bumped when an address from outside sets the filters, so the filter fields take them up afresh. */
   linked: number;
   set(change: Partial<Omit<TrafficView, 'set'>>): void;
 }
 
 export const useTrafficView = create<TrafficView>((set) => ({
-  filter: {},
   follow: true,
   active: null,
-  opened: null,
   scrollTop: 0,
+  shown: null,
   linked: 0,
   set: (change) => set(change),
 }));
