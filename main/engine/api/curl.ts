@@ -14,6 +14,7 @@
  * - Headers a client sets itself (Host, Content-Length, Connection…) are left out: a masked body
  *   has another length, and curl and fetch write their own.
  */
+import { maskCredential, redactForm, redactJson, redactUrl, SECRET_HEADERS } from './redact.js';
 
 export interface CopyableRequest {
   method: string;
@@ -28,37 +29,8 @@ export interface CopyOptions {
   reveal?: boolean;
 }
 
-const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'x-admin-token', 'x-api-key', 'api-key', 'x-auth-token', 'x-access-token']);
-const SECRET_FIELDS = new Set(
-  [
-    'access_token',
-    'refresh_token',
-    'client_secret',
-    'code',
-    'code_verifier',
-    'password',
-    'id_token',
-    'token',
-    'api_key',
-    'apikey',
-    'client_assertion',
-    'secret',
-    'httpAuthorization',
-    'accessToken',
-    'clientSecret',
-    'adminToken',
-    'refreshToken',
-    'codeVerifier',
-    'idToken',
-    'apiKey',
-    'authorization',
-  ].map((name) => name.toLowerCase()),
-);
 /** Set by the client, not by the one who copies the request. */
 const CLIENT_HEADERS = new Set(['host', 'content-length', 'connection', 'keep-alive', 'transfer-encoding', 'accept-encoding', 'te', 'upgrade']);
-/** An error code such as `invalid_grant` under `code` is no authorization code. */
-const ERROR_CODE = /^[a-z]+(?:_[a-z]+)*$/;
-const MASKED = /•••$/;
 
 /** The request as a curl command line, secrets masked unless `reveal`. */
 export function curlOf(request: CopyableRequest, options: CopyOptions = {}): string {
@@ -96,78 +68,27 @@ interface Prepared {
 
 function prepared(request: CopyableRequest, { reveal = false }: CopyOptions): Prepared {
   const method = request.method.toUpperCase();
-  const url = reveal ? request.url : maskUrl(request.url);
+  const url = reveal ? request.url : redactUrl(request.url);
   const headers = Object.entries(request.headers ?? {})
     .filter(([name]) => !CLIENT_HEADERS.has(name.toLowerCase()))
     .map(([name, value]): [string, string] => [name, !reveal && SECRET_HEADERS.has(name.toLowerCase()) ? maskCredential(value) : value]);
   const raw = request.body;
   if (raw === undefined || raw === null || raw === '') return { method, url, headers, body: null };
   if (typeof raw !== 'string') {
-    const json = reveal ? raw : maskJson(raw);
+    const json = reveal ? raw : redactJson(raw);
     if (!headers.some(([name]) => name.toLowerCase() === 'content-type')) headers.push(['content-type', 'application/json']);
     return { method, url, headers, body: JSON.stringify(json), json };
   }
   const trimmed = raw.trimStart();
   if (trimmed.startsWith('{') || trimmed.startsWith('[')) {
     try {
-      const json = reveal ? JSON.parse(raw) : maskJson(JSON.parse(raw));
+      const json = reveal ? JSON.parse(raw) : redactJson(JSON.parse(raw));
       return { method, url, headers, body: reveal ? raw : JSON.stringify(json), json };
     } catch {
       // Not JSON after all: sent as it was.
     }
   }
   const form = /^[\w.%-]+=/.test(trimmed) && !trimmed.includes('\n');
-  return { method, url, headers, body: form && !reveal ? maskForm(raw) : raw };
+  return { method, url, headers, body: form && !reveal ? redactForm(raw) : raw };
 }
 
-function isSecretField(name: string, value: string): boolean {
-  const lower = name.toLowerCase();
-  return SECRET_FIELDS.has(lower) && !(lower === 'code' && ERROR_CODE.test(value));
-}
-
-function mask(value: string): string {
-  if (MASKED.test(value)) return value;
-  return value.length <= 4 ? '•••' : `${value.slice(0, 4)}•••`;
-}
-
-/** `Bearer abcd•••`: the scheme stays. */
-function maskCredential(value: string): string {
-  const match = /^(\w+)\s+(.+)$/.exec(value);
-  return match ? `${match[1]} ${mask(match[2]!)}` : mask(value);
-}
-
-function maskJson(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(maskJson);
-  if (typeof value !== 'object' || value === null) return value;
-  const out: Record<string, unknown> = {};
-  for (const [key, inner] of Object.entries(value)) out[key] = typeof inner === 'string' && isSecretField(key, inner) ? mask(inner) : maskJson(inner);
-  return out;
-}
-
-function maskForm(form: string): string {
-  return form
-    .split('&')
-    .map((pair) => {
-      const eq = pair.indexOf('=');
-      if (eq === -1) return pair;
-      const value = decode(pair.slice(eq + 1));
-      return isSecretField(decode(pair.slice(0, eq)), value) ? `${pair.slice(0, eq)}=${encodeURIComponent(mask(value))}` : pair;
-    })
-    .join('&');
-}
-
-function maskUrl(url: string): string {
-  const query = url.indexOf('?');
-  if (query === -1) return url;
-  const hash = url.indexOf('#', query);
-  const end = hash === -1 ? url.length : hash;
-  return url.slice(0, query + 1) + maskForm(url.slice(query + 1, end)) + url.slice(end);
-}
-
-function decode(text: string): string {
-  try {
-    return decodeURIComponent(text.replace(/\+/g, ' '));
-  } catch {
-    return text;
-  }
-}

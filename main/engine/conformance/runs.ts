@@ -33,7 +33,7 @@ import type { ConformanceRunRepository } from '../store/repositories/conformance
 import { maskUrl } from '../traffic/capture-secrets.js';
 import { entryOfExchange } from '../traffic/player-exchange.js';
 import type { TrafficRecorder } from '../traffic/recorder.js';
-import { maskCredential } from '../traffic/redact.js';
+import { maskCredential } from '../api/redact.js';
 import type { ConformanceCase } from './case.js';
 import { TrafficEvidence } from './evidence.js';
 import { exportRun } from './reports/export.js';

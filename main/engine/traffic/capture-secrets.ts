@@ -6,7 +6,7 @@
  * hold in memory only (`log/held.ts`), so that "reveal" works while the console runs.
  */
 import type { HeaderBlock, HeldParts, NewTrafficEntry, TextSplice } from './log/index.js';
-import { decodeSafely, isSecretField, mask, maskCredential, SECRET_FIELD_TEXT, SECRET_FIELDS, SECRET_HEADERS } from './redact.js';
+import { decodeSafely, isSecretField, mask, maskCredential, SECRET_FIELD_TEXT, SECRET_FIELDS, SECRET_HEADERS } from '../api/redact.js';
 
 /** A text with stretches masked, and where each stands in the result (for the log to hold). */
 class MaskedText {

@@ -5,7 +5,7 @@
  */
 import type { TrafficEntry } from '../api/traffic-types.js';
 import { HELD_ENTRIES, type StoredTrafficEntry } from './log/index.js';
-import { redactBody, redactHeaders, redactUrl } from './redact.js';
+import { redactBody, redactHeaders, redactUrl } from '../api/redact.js';
 
 export const REVEAL_GONE = `The secrets of this entry are no longer in memory, so they stay masked: the traffic log stores them masked, and the running console holds them for its newest ${HELD_ENTRIES.toLocaleString('en-US')} entries only (none from before it started).`;
 

@@ -3,9 +3,10 @@
  * credentials, cookies and API keys in headers, and the OAuth, admin and queue secrets in bodies,
  * forms, query strings and Location headers (docs/contract/console.md §9). Capture masks them
  * before the log is stored (`capture-secrets.ts`); what is shown and exported is masked once more
- * here, for entries a console stored before it masked at capture. A mask keeps the first four
- * characters, so two entries carrying the same token can still be told apart, and masking a mask
- * changes nothing.
+ * here, for entries a console stored before it masked at capture; copy as curl (`curl.ts`) masks
+ * with the same rules. A mask keeps the first four characters, so two entries carrying the same
+ * token can still be told apart, and masking a mask changes nothing. Pure, in the API contract, so
+ * the renderer's copies mask exactly as the engine does.
  */
 
 export const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'x-admin-token', 'x-api-key', 'api-key', 'x-auth-token', 'x-access-token']);
@@ -51,7 +52,11 @@ export function isSecretField(name: string, value: string): boolean {
 /** Entries stored before capture noted its cuts end a cut body with this mark. */
 export const CUT_MARK = /… \(\d+ more characters not kept\)$/;
 
+/** What a mask ends with: masking a mask changes nothing. */
+const MASKED = /•••$/;
+
 export function mask(value: string): string {
+  if (MASKED.test(value)) return value;
   return value.length <= 4 ? '•••' : `${value.slice(0, 4)}•••`;
 }
 
@@ -75,10 +80,12 @@ export function redactHeaders(headers: Record<string, string>): Record<string, s
 export function redactUrl(url: string): string {
   const query = url.indexOf('?');
   if (query === -1) return url;
-  return url.slice(0, query + 1) + redactForm(url.slice(query + 1));
+  const hash = url.indexOf('#', query);
+  const end = hash === -1 ? url.length : hash;
+  return url.slice(0, query + 1) + redactForm(url.slice(query + 1, end)) + url.slice(end);
 }
 
-function redactForm(form: string): string {
+export function redactForm(form: string): string {
   return form
     .split('&')
     .map((pair) => {
@@ -107,7 +114,7 @@ export function redactBody(body: string | null): string | null {
   return /^[\w.%-]+=/.test(trimmed) ? redactForm(body) : body;
 }
 
-function redactJson(value: unknown): unknown {
+export function redactJson(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(redactJson);
   if (typeof value !== 'object' || value === null) return value;
   const out: Record<string, unknown> = {};
