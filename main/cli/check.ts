@@ -4,12 +4,11 @@
  * Each case is printed as it settles, then a summary. Exit 0 with no failed case (warnings
  * allowed), 1 with any, 2 when the command line is bad or the server cannot be reached at all.
  */
-import { writeFileSync } from 'node:fs';
 import type { ConformanceCaseResult, ConformanceOutcome, ConformanceRun } from '../engine/api/conformance-types.js';
-import { messageOf } from '../engine/api/errors.js';
 import { createEngine, type Engine } from '../engine/index.js';
-import { createLogger, type Logger } from '../engine/log.js';
+import { createLogger } from '../engine/log.js';
 import type { CliIo } from './io.js';
+import { claimOutput, quietLogger, writeReport } from './output.js';
 import { packageVersion } from './version.js';
 import { EXIT, parseCommandLine, UsageError, type ExitCode } from './usage.js';
 
@@ -115,23 +114,4 @@ export function summaryLine(run: ConformanceRun): string {
   const { pass, warn, fail, skip, total } = run.summary;
   const took = run.finishedAt === null ? '' : ` · ${((run.finishedAt - run.startedAt) / 1000).toFixed(1)} s`;
   return `${run.status === 'passed' ? 'PASSED' : 'FAILED'} · ${pass} passed, ${warn} warned, ${fail} failed, ${skip} skipped of ${total} cases${took}${run.error ? ` · ${run.error.message}` : ''}`;
-}
-
-/** A report path that cannot be written is a bad command line, found before anything runs. */
-function claimOutput(path: string): void {
-  try {
-    writeFileSync(path, '');
-  } catch (error) {
-    throw new UsageError(`cannot write the report to ${path}: ${messageOf(error)}`);
-  }
-}
-
-function writeReport(path: string, text: string, io: CliIo): void {
-  writeFileSync(path, text);
-  io.stderr(`wrote ${path}\n`);
-}
-
-/** The engine's start-up chatter is not the check's output; warnings and errors still show. */
-function quietLogger(log: Logger): Logger {
-  return { info: () => undefined, warn: log.warn, error: log.error };
 }

@@ -4,13 +4,14 @@
  * since the run began; then a summary. Exit 0 when the run passes, 1 when it fails, 2 when the
  * file or the command line cannot be used (nothing runs then).
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { BUNDLE_FORMAT } from '../engine/api/bundle-types.js';
 import { EngineError, messageOf } from '../engine/api/errors.js';
 import type { ScenarioReport, ScenarioStep, ScenarioStepResult } from '../engine/api/scenario-types.js';
 import { createEngine, type Engine } from '../engine/index.js';
-import { createLogger, type Logger } from '../engine/log.js';
+import { createLogger } from '../engine/log.js';
 import type { CliIo } from './io.js';
+import { claimOutput, quietLogger, writeReport } from './output.js';
 import { scenarioJUnit } from './junit.js';
 import { describeStep } from './steps.js';
 import { packageVersion } from './version.js';
@@ -161,23 +162,4 @@ export function engineSpan(ms: number): string {
   const total = Math.max(0, Math.round(ms));
   const pad = (n: number, width = 2) => String(n).padStart(width, '0');
   return `${pad(Math.floor(total / 3_600_000))}:${pad(Math.floor(total / 60_000) % 60)}:${pad(Math.floor(total / 1000) % 60)}.${pad(total % 1000, 3)}`;
-}
-
-/** A report path that cannot be written is a bad command line, found before anything runs. */
-function claimOutput(path: string): void {
-  try {
-    writeFileSync(path, '');
-  } catch (error) {
-    throw new UsageError(`cannot write the report to ${path}: ${messageOf(error)}`);
-  }
-}
-
-function writeReport(path: string, text: string, io: CliIo): void {
-  writeFileSync(path, text);
-  io.stderr(`wrote ${path}\n`);
-}
-
-/** The engine's start-up chatter is not the run's output; warnings and errors still show. */
-function quietLogger(log: Logger): Logger {
-  return { info: () => undefined, warn: log.warn, error: log.error };
 }
