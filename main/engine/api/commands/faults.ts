@@ -1,7 +1,7 @@
 /** Commands of failure injection and the traffic log (docs/contract/console.md §7 faults and traffic rows). */
-import Type from 'typebox';
+import Type, { type Static } from 'typebox';
 import { command } from '../command.js';
-import { TRIGGER_REQUESTS, type FaultRule, type FaultRuleView, type TriggerResult } from '../fault-types.js';
+import { type FaultRule, type FaultRuleView, type TriggerRequest, type TriggerResult } from '../fault-types.js';
 import {
   TRAFFIC_EXPORT_MAX,
   TRAFFIC_RETENTION_BYTES_MAX,
@@ -73,8 +73,22 @@ export const TRAFFIC_LIST_MAX_BYTES = 8 * 1024 * 1024;
  */
 export const TRAFFIC_SINCE_ENGINE_TIME = 1e12;
 
-/** The player requests "Trigger now" sends (`TRIGGER_REQUESTS`). */
-export const TriggerRequestSchema = Type.Union(TRIGGER_REQUESTS.map((request) => Type.Literal(request)));
+/**
+ * The player requests "Trigger now" sends. Spelled out: a union mapped from `TRIGGER_REQUESTS`
+ * has no static type (the renderer saw `never`); the check below keeps the two in step.
+ */
+export const TriggerRequestSchema = Type.Union([
+  Type.Literal('refresh'),
+  Type.Literal('nextWindow'),
+  Type.Literal('versionPoll'),
+  Type.Literal('context'),
+  Type.Literal('skipNext'),
+  Type.Literal('skipPrev'),
+  Type.Literal('pause'),
+  Type.Literal('play'),
+]);
+const sameRequests: [Static<typeof TriggerRequestSchema>, TriggerRequest] extends [TriggerRequest, Static<typeof TriggerRequestSchema>] ? true : never = true;
+void sameRequests;
 
 export interface FaultPreset {
   id: string;
