@@ -63,7 +63,9 @@ test.describe('the player panel in Chromium', () => {
       await player.expectState('BUFFERING');
       const window = page.getByRole('list', { name: 'Item window' });
       await expect(window.locator('[aria-current="true"]')).toContainText('Short 11');
-      // The list keeps the playing item in sight (it holds more than it shows).
+      // The list keeps the playing item in sight (it holds more than it shows): the list brought
+      // into view (it sits under the workbench), its own scroll is the list's doing.
+      await window.scrollIntoViewIfNeeded();
       await expect(window.locator('[aria-current="true"]')).toBeInViewport();
       await expect(page.getByText('at the window\u2019s edge: waiting for the next window')).toBeVisible();
       await expect(player.timeline.locator('tbody tr').first()).toHaveAttribute('data-transition', 'track-ends-window-edge');

@@ -6,12 +6,30 @@ export class PlayerPage {
   readonly commandBar: Locator;
   readonly timeline: Locator;
   readonly answer: Locator;
+  /** The workbench: the player's requests, the fault rules beside them. */
+  readonly requests: Locator;
+  readonly faults: Locator;
+  readonly reports: Locator;
 
   constructor(readonly page: Page) {
     this.state = page.getByTestId('player-state');
     this.commandBar = page.getByRole('region', { name: 'Command bar' });
     this.timeline = page.getByRole('region', { name: 'Transitions' });
     this.answer = this.commandBar.getByRole('status', { name: 'Control API answer' });
+    this.requests = page.getByRole('region', { name: 'Player requests' });
+    this.faults = page.getByRole('region', { name: 'Fault rules', exact: true });
+    this.reports = page.getByRole('region', { name: 'Reports', exact: true });
+  }
+
+  /** A preset injected from the workbench; answers its rule in the list. */
+  async injectPreset(label: string): Promise<Locator> {
+    await this.faults.getByLabel('Fault preset').selectOption({ label });
+    await this.faults.getByRole('button', { name: 'Inject', exact: true }).click();
+    return this.rule(label);
+  }
+
+  rule(name: string): Locator {
+    return this.faults.getByRole('list', { name: 'Active fault rules' }).getByRole('listitem', { name });
   }
 
   async open(group: string): Promise<void> {
@@ -25,7 +43,7 @@ export class PlayerPage {
 
   async expectState(state: string): Promise<void> {
     await expect(this.state).toHaveText(state);
-    await expect(this.page.locator(`.state-diagram [data-state="${state}"]`)).toHaveAttribute('data-current', 'true');
+    await expect(this.page.getByRole('img', { name: /^State diagram/ }).locator(`[data-state="${state}"]`)).toHaveAttribute('data-current', 'true');
   }
 
   /** createSession, then loadCloudQueue of a console queue, through the command bar. */

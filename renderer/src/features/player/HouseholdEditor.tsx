@@ -7,7 +7,7 @@ import type { EngineStateView, PlayerView } from '@engine-api/types';
 import { Badge } from '../../components/Badge';
 import { DataTable } from '../../components/DataTable';
 import { useHouseholdCommand } from '../../queries/household';
-import './household.css';
+import styles from './player.module.css';
 
 export function HouseholdEditor({ state }: { state: EngineStateView }) {
   const [name, setName] = useState('');
@@ -35,7 +35,7 @@ export function HouseholdEditor({ state }: { state: EngineStateView }) {
 
   return (
     // Not a landmark of its own: the Player page's "Household" region around it is.
-    <div className="household">
+    <div className={styles.household}>
       <h2>{state.households.map((h) => h.name).join(', ')}</h2>
       <DataTable>
         <thead>
@@ -64,7 +64,7 @@ export function HouseholdEditor({ state }: { state: EngineStateView }) {
                 </td>
                 <td>
                   {playerGroup?.name}
-                  {playerGroup?.coordinatorId === player.id && playerGroup.playerIds.length > 1 && <Badge className="coordinator">coordinator</Badge>}
+                  {playerGroup?.coordinatorId === player.id && playerGroup.playerIds.length > 1 && <Badge className={styles.coordinator}>coordinator</Badge>}
                 </td>
                 <td>
                   <Badge state={player.playbackState}>{player.playbackState.replace('PLAYBACK_STATE_', '')}</Badge>
@@ -78,14 +78,14 @@ export function HouseholdEditor({ state }: { state: EngineStateView }) {
         </tbody>
       </DataTable>
 
-      <div className="household-actions">
-        <form onSubmit={add} className="household-form">
+      <div className={styles.actions}>
+        <form onSubmit={add} className={styles.form}>
           <input aria-label="New player name" placeholder="New player name" value={name} onChange={(event) => setName(event.target.value)} />
           <button type="submit" disabled={create.isPending || !name.trim()}>
             Add player
           </button>
         </form>
-        <div className="household-form" role="group" aria-label="Group the chosen players">
+        <div className={styles.form} role="group" aria-label="Group the chosen players">
           <label>
             Coordinator{' '}
             <select aria-label="Coordinator" value={lead ?? ''} onChange={(event) => setCoordinator(event.target.value)} disabled={chosenIds.length === 0}>
@@ -106,7 +106,7 @@ export function HouseholdEditor({ state }: { state: EngineStateView }) {
         </div>
       </div>
 
-      <ul className="group-list" aria-label="Groups">
+      <ul className={styles.groupList} aria-label="Groups">
         {state.groups.map((g) => (
           <li key={g.id}>
             <span>{g.name}</span>
@@ -133,14 +133,14 @@ function PlayerName({ player }: { player: PlayerView }) {
   const rename = useHouseholdCommand('players.update');
   if (draft === null) {
     return (
-      <button type="button" className="player-name" title="Rename" aria-label={`Rename ${player.name}`} onClick={() => setDraft(player.name)}>
+      <button type="button" className={styles.playerName} title="Rename" aria-label={`Rename ${player.name}`} onClick={() => setDraft(player.name)}>
         {player.name}
       </button>
     );
   }
   return (
     <form
-      className="household-form"
+      className={styles.form}
       onSubmit={(event) => {
         event.preventDefault();
         if (draft.trim() && draft.trim() !== player.name) rename.mutate({ id: player.id, name: draft.trim() }, { onSuccess: () => setDraft(null) });
@@ -158,7 +158,7 @@ function RemovePlayer({ player }: { player: PlayerView }) {
   const [confirming, setConfirming] = useState(false);
   const remove = useHouseholdCommand('players.delete');
   return confirming ? (
-    <span className="household-form">
+    <span className={styles.form}>
       <button type="button" className="danger" onClick={() => remove.mutate({ id: player.id })} disabled={remove.isPending}>
         Remove {player.name}
       </button>

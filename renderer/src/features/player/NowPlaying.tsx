@@ -1,6 +1,7 @@
 /** The playing track with its playhead, moved with the engine clock between pushes. */
 import type { PlayerDetail } from '@engine-api/player-types';
 import { useEngineNow } from '../../stores/clock';
+import styles from './player.module.css';
 
 export function formatMillis(ms: number): string {
   const total = Math.max(0, Math.floor(ms / 1000));
@@ -15,15 +16,15 @@ export function NowPlaying({ detail }: { detail: PlayerDetail }) {
   const moving = detail.state === 'PLAYING' && now !== null;
   const position = Math.min(duration || Infinity, detail.positionMillis + (moving ? Math.max(0, now - detail.at) : 0));
   return (
-    <div className="now-playing">
-      <div className="track-title">
+    <div className={styles.nowPlaying}>
+      <div className={styles.trackTitle}>
         <strong>{track.name ?? track.id ?? 'Untitled track'}</strong>
         <span className="muted">{[track.artist?.name, track.album?.name].filter(Boolean).join(' · ')}</span>
       </div>
-      <div className="progress" role="progressbar" aria-label="Playhead" aria-valuemin={0} aria-valuemax={duration} aria-valuenow={Math.round(position)}>
-        <div className="progress-fill" style={{ width: duration ? `${(position / duration) * 100}%` : '0%' }} />
+      <div className={styles.progress} role="progressbar" aria-label="Playhead" aria-valuemin={0} aria-valuemax={duration} aria-valuenow={Math.round(position)}>
+        <div className={styles.progressFill} style={{ width: duration ? `${(position / duration) * 100}%` : '0%' }} />
       </div>
-      <div className="progress-times">
+      <div className={styles.progressTimes}>
         <code data-testid="position">{formatMillis(position)}</code>
         <code className="muted" title={track.id === null ? 'The item id comes with the load’s answer' : undefined}>
           {track.id ?? 'no item id yet'}

@@ -11,6 +11,7 @@ import type { PlayerAction, PlayerDetail } from '@engine-api/player-types';
 import { useApi } from '../../api/context';
 import { PauseIcon, PlayIcon, SkipNextIcon, SkipPrevIcon } from '../../components/icons';
 import { seekPath } from './command-drafts';
+import styles from './player.module.css';
 
 const BUTTONS: { action: PlayerAction; label: ReactNode; title: string }[] = [
   { action: 'skipPrev', label: <SkipPrevIcon />, title: 'Skip to the previous track' },
@@ -65,7 +66,7 @@ export function PlayerButtons({ detail }: { detail: PlayerDetail }) {
   // it squeezed the "Now playing" heading onto two lines.
   return (
     <>
-      <div className="player-buttons" role="group" aria-label="Player buttons">
+      <div className={styles.playerButtons} role="group" aria-label="Player buttons">
         {BUTTONS.map((b) => (
           <button
             key={b.action}
@@ -82,7 +83,7 @@ export function PlayerButtons({ detail }: { detail: PlayerDetail }) {
           </button>
         ))}
       </div>
-      <form className="player-buttons" aria-label="Seek" title={blocked ?? undefined} onSubmit={goTo}>
+      <form className={styles.playerButtons} aria-label="Seek" title={blocked ?? undefined} onSubmit={goTo}>
         {[-SEEK_STEP_MS, SEEK_STEP_MS].map((deltaMillis) => (
           <button
             key={deltaMillis}
@@ -113,12 +114,12 @@ export function PlayerButtons({ detail }: { detail: PlayerDetail }) {
         </button>
       </form>
       {blocked && !idle && (
-        <p className="muted panel-head-answer" role="note">
+        <p className={`muted ${styles.headAnswer}`} role="note">
           Seek: {blocked}.
         </p>
       )}
       {error && (
-        <p className="answer bad panel-head-answer" role="alert">
+        <p className={`${styles.answer} ${styles.headAnswer}`} data-outcome="bad" role="alert">
           {error.message}
         </p>
       )}

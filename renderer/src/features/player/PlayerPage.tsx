@@ -6,22 +6,28 @@
  * transition marked and scrolled into view.
  */
 import { getRouteApi } from '@tanstack/react-router';
-import { useEffect } from 'react';
-import type { PlayerDetail, PlayerMachineState } from '@engine-api/player-types';
+import { useEffect, useState } from 'react';
+import type { PlayerDetail, PlayerMachineState, PlayerTransition } from '@engine-api/player-types';
 import { onRovingKeyDown, rovingTabIndex } from '../../components/roving';
-import { Timeline } from '../../components/Timeline';
 import { groupCoordinators, useEngineState } from '../../queries/engine-state';
+import { useRecentTraffic } from '../../queries/player-traffic';
 import { usePlayerDetail, usePlayerTransitions, useTransitionTable } from '../../queries/players';
 import { CommandBar } from './CommandBar';
 import { HouseholdEditor } from './HouseholdEditor';
+import { marksStorageKey, parseMarks, type TimelineMark } from './marks';
 import { NowPlaying } from './NowPlaying';
 import { PlayerButtons } from './PlayerButtons';
+import { PlayerReports } from './PlayerReports';
+import { RequestStrip } from './RequestStrip';
+import { foldRequests, type RequestRow } from './request-rows';
 import { RetryWaits } from './RetryWaits';
 import { StateDiagram } from './StateDiagram';
 import { formatEngineClock, formatEngineTime } from '../../format/engine-time';
 import { Violations } from './Violations';
 import { WindowList } from './WindowList';
-import './player.css';
+import { WorkbenchFaults } from './WorkbenchFaults';
+import { WorkbenchTimeline } from './WorkbenchTimeline';
+import styles from './player.module.css';
 
 const route = getRouteApi('/player');
 
@@ -33,8 +39,16 @@ export function PlayerPage() {
   const selected = search.player ?? coordinators[0]?.player?.id ?? null;
   const detail = usePlayerDetail(selected).data;
   const transitionsQuery = usePlayerTransitions(selected);
-  const transitions = transitionsQuery.data ?? [];
+  const liveTransitions = transitionsQuery.data ?? [];
   const table = useTransitionTable().data ?? [];
+  const recent = useRecentTraffic(selected !== null).data;
+  const liveRequests = recent && selected ? foldRequests(recent, selected) : [];
+  // Paused: the strip and the timeline hold what they showed, to be read and scrolled back.
+  const [frozen, setFrozen] = useState<{ playerId: string; transitions: PlayerTransition[]; requests: RequestRow[] } | null>(null);
+  const paused = frozen !== null && frozen.playerId === selected;
+  const transitions = paused ? frozen.transitions : liveTransitions;
+  const requests = paused ? frozen.requests : liveRequests;
+  const marks = useMarks(selected);
   const marked = search.transition ?? null;
   const markedShown = marked !== null && transitions.some((t) => t.seq === marked);
 
@@ -43,14 +57,15 @@ export function PlayerPage() {
   }, [marked, markedShown]);
   // Another player, chosen here: it replaces the address (Back leaves the area), and drops the mark.
   const choose = (playerId: string) => void navigate({ search: { player: playerId }, replace: true });
+  const since = paused ? liveTransitions.filter((t) => t.seq > (frozen.transitions.at(-1)?.seq ?? 0)).length : 0;
 
   const firstPlayer = coordinators.find((c) => c.player)?.player;
   return (
-    <section className="page player-page" aria-labelledby="page-title">
+    <section className={styles.page} aria-labelledby="page-title">
       <header className="page-header">
         <h1 id="page-title">Player</h1>
       </header>
-      <div className="player-tabs" role="tablist" aria-label="Players" onKeyDown={onRovingKeyDown}>
+      <div className={styles.playerTabs} role="tablist" aria-label="Players" onKeyDown={onRovingKeyDown}>
         {/* A group without a coordinator shows no tab: the row's first stop is the first that does. */}
         {coordinators.map(({ group, player }) =>
           player ? (
@@ -73,11 +88,11 @@ export function PlayerPage() {
         )}
       </div>
       {detail && (
-        <div className="player-grid" id="player-panel" role="tabpanel" aria-labelledby={`player-tab-${detail.id}`}>
-          <section className="panel" aria-label="State">
+        <div className={styles.grid} id="player-panel" role="tabpanel" aria-labelledby={`player-tab-${detail.id}`}>
+          <section className={`panel ${styles.state}`} aria-label="State">
             <div className="panel-head">
               <h2>State</h2>
-              <span className="state-badge" data-testid="player-state" data-state={detail.state}>
+              <span className={styles.stateBadge} data-testid="player-state" data-state={detail.state}>
                 {detail.state}
               </span>
             </div>
@@ -85,7 +100,43 @@ export function PlayerPage() {
             <RetryWaits waits={detail.retrying} />
             {detail.lastError && <LastError error={detail.lastError} since={transitions.at(-1)?.at} />}
           </section>
-          <section className="panel" aria-label="Now playing">
+          <section className={`panel ${styles.requests}`} aria-label="Requests">
+            <div className="panel-head">
+              <h2>Requests</h2>
+              <span className="muted">player and server sides in one row</span>
+              <button type="button" aria-pressed={paused} onClick={() => setFrozen(paused ? null : { playerId: detail.id, transitions: liveTransitions, requests: liveRequests })}>
+                {paused ? `Follow${since > 0 ? ` (${since} new)` : ''}` : 'Pause'}
+              </button>
+            </div>
+            <RequestStrip rows={requests} transitions={transitions} playerId={detail.id} playerName={coordinators.find((c) => c.player?.id === detail.id)?.group.name ?? detail.id} />
+          </section>
+          <section className={`panel ${styles.faults}`} aria-label="Fault rules">
+            <div className="panel-head">
+              <h2>Fault rules</h2>
+              <span className="muted">first matching rule wins</span>
+            </div>
+            <WorkbenchFaults playerId={detail.id} />
+          </section>
+          <section className={`panel ${styles.reports}`} aria-label="Reports">
+            <div className="panel-head">
+              <h2>Reports</h2>
+              <span className="muted">timePlayed, as the server stored them</span>
+            </div>
+            <PlayerReports key={detail.id} detail={detail} />
+          </section>
+          <section className={`panel ${styles.timeline}`} aria-label="Timeline">
+            <div className="panel-head">
+              <h2>Transitions</h2>
+              {paused && <span className="muted" role="status">Paused: {since} new since</span>}
+            </div>
+            {marked !== null && !markedShown && transitionsQuery.isFetched && (
+              <p className="muted" role="status">
+                Transition #{marked} is not among the {transitions.length} latest shown here.
+              </p>
+            )}
+            <WorkbenchTimeline playerId={detail.id} transitions={transitions} marked={marked} marks={marks.list} onMarks={marks.set} now={detail.at} />
+          </section>
+          <section className={`panel ${styles.now}`} aria-label="Now playing">
             <div className="panel-head">
               <h2>Now playing</h2>
               <PlayerButtons detail={detail} />
@@ -93,41 +144,44 @@ export function PlayerPage() {
             <NowPlaying detail={detail} />
             <WindowList detail={detail} />
           </section>
-          <section className="panel wide command-panel" aria-label="Command bar">
+          <section className={`panel ${styles.violationsArea}`} aria-label="Contract violations">
+            <div className="panel-head">
+              <h2>Contract violations</h2>
+            </div>
+            <Violations playerId={detail.id} />
+          </section>
+          <section className={`panel ${styles.wide}`} aria-label="Command bar">
             <div className="panel-head">
               <h2>Control API</h2>
               <span className="muted">sent as an integration would, with the console's own token</span>
             </div>
             <CommandBar key={detail.id} detail={detail} />
           </section>
-          <section className="panel wide timeline-panel" aria-label="Timeline">
-            <div className="panel-head">
-              <h2>Transitions</h2>
-            </div>
-            {marked !== null && !markedShown && transitionsQuery.isFetched && (
-              <p className="muted" role="status">
-                Transition #{marked} is not among the {transitions.length} latest shown here.
-              </p>
-            )}
-            <Timeline transitions={transitions} marked={marked} />
-          </section>
-          <section className="panel wide household-panel" aria-label="Household">
+          <section className={`panel ${styles.wide}`} aria-label="Household">
             <div className="panel-head">
               <h2>Household</h2>
               <span className="muted">players and groups; one simulated player per group</span>
             </div>
             {state && <HouseholdEditor state={state} />}
           </section>
-          <section className="panel wide violations-panel" aria-label="Contract violations">
-            <div className="panel-head">
-              <h2>Contract violations</h2>
-            </div>
-            <Violations playerId={detail.id} />
-          </section>
         </div>
       )}
     </section>
   );
+}
+
+/** The marks of a player's timeline, kept for the tab's life. */
+function useMarks(playerId: string | null): { list: TimelineMark[]; set(marks: TimelineMark[]): void } {
+  const [stored, setStored] = useState<{ playerId: string | null; list: TimelineMark[] }>({ playerId: null, list: [] });
+  const list = stored.playerId === playerId ? stored.list : playerId ? parseMarks(sessionStorage.getItem(marksStorageKey(playerId))) : [];
+  return {
+    list,
+    set: (marks) => {
+      if (!playerId) return;
+      sessionStorage.setItem(marksStorageKey(playerId), JSON.stringify(marks));
+      setStored({ playerId, list: marks });
+    },
+  };
 }
 
 /**
@@ -138,13 +192,13 @@ function LastError({ error, since }: { error: NonNullable<PlayerDetail['lastErro
   const when = <code title={formatEngineTime(error.at, { millis: true })}>{formatEngineClock(error.at)}</code>;
   if (since !== undefined && since > error.at) {
     return (
-      <p className="answer muted" data-testid="last-error" data-stale="true">
+      <p className={`${styles.answer} muted`} data-testid="last-error" data-stale="true">
         Earlier error at {when}, before the last transition: {error.message}
       </p>
     );
   }
   return (
-    <p className="answer bad" role="alert" data-testid="last-error">
+    <p className={styles.answer} data-outcome="bad" role="alert" data-testid="last-error">
       Last error at {when}: {error.message}
     </p>
   );

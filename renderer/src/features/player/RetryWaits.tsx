@@ -7,12 +7,13 @@ import type { RetryWait } from '@engine-api/player-types';
 import { Badge } from '../../components/Badge';
 import { useEngineNow } from '../../stores/clock';
 import { formatEngineClock } from '../../format/engine-time';
+import styles from './player.module.css';
 
 export function RetryWaits({ waits }: { waits: RetryWait[] }) {
   const now = useEngineNow();
   if (waits.length === 0) return null;
   return (
-    <ul className="retry-waits" aria-label="Retries waiting">
+    <ul className={styles.retryWaits} aria-label="Retries waiting">
       {waits.map((wait) => (
         <li key={wait.id}>
           <Badge tone="warn">

@@ -4,6 +4,7 @@
  */
 import { useMemo } from 'react';
 import type { PlayerMachineState, PlayerTransition, TransitionRow } from '@engine-api/player-types';
+import styles from './player.module.css';
 
 const NODES: Record<PlayerMachineState, { x: number; y: number; label: string }> = {
   IDLE: { x: 80, y: 120, label: 'IDLE' },
@@ -62,19 +63,19 @@ function path(from: PlayerMachineState, to: PlayerMachineState): string {
 export function StateDiagram({ table, state, last }: { table: TransitionRow[]; state: PlayerMachineState; last: PlayerTransition | undefined }) {
   const edges = useMemo(() => edgesOf(table), [table]);
   return (
-    <svg className="state-diagram" viewBox="0 0 520 240" role="img" aria-label={`State diagram: the player is ${state}`}>
+    <svg className={styles.stateDiagram} viewBox="0 0 520 240" role="img" aria-label={`State diagram: the player is ${state}`}>
       <defs>
         <marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
-          <path d="M0,0 L10,5 L0,10 z" className="arrow-head" />
+          <path d="M0,0 L10,5 L0,10 z" className={styles.arrowHead} />
         </marker>
         <marker id="arrow-lit" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
-          <path d="M0,0 L10,5 L0,10 z" className="arrow-head lit" />
+          <path d="M0,0 L10,5 L0,10 z" className={styles.arrowHead} data-lit="" />
         </marker>
       </defs>
       {edges.map((edge) => {
         const lit = last !== undefined && last.from === edge.from && last.to === edge.to;
         return (
-          <path key={`${edge.from}>${edge.to}`} d={path(edge.from, edge.to)} className={lit ? 'edge lit' : 'edge'} markerEnd={`url(#${lit ? 'arrow-lit' : 'arrow'})`}>
+          <path key={`${edge.from}>${edge.to}`} d={path(edge.from, edge.to)} className={styles.edge} data-lit={lit ? '' : undefined} markerEnd={`url(#${lit ? 'arrow-lit' : 'arrow'})`}>
             <title>{`${edge.from} → ${edge.to}: ${edge.rows.join(', ')}`}</title>
           </path>
         );
@@ -83,7 +84,7 @@ export function StateDiagram({ table, state, last }: { table: TransitionRow[]; s
         const node = NODES[name];
         const current = name === state;
         return (
-          <g key={name} className={current ? 'node current' : 'node'} data-state={name} data-current={current}>
+          <g key={name} className={styles.node} data-state={name} data-current={current}>
             <rect x={node.x - W / 2} y={node.y - H / 2} width={W} height={H} rx={6} />
             <text x={node.x} y={node.y + 4} textAnchor="middle">
               {node.label}

@@ -11,6 +11,7 @@ import { Badge } from '../../components/Badge';
 import { useApi } from '../../api/context';
 import { applyPushed } from '../../queries/pushed';
 import { formatEngineClock } from '../../format/engine-time';
+import styles from './player.module.css';
 
 /** The newest shown: the list scrolls; the admin API has all the player keeps. */
 const SHOWN = 200;
@@ -40,7 +41,7 @@ export function Violations({ playerId }: { playerId: string }) {
   const violations = (data?.violations ?? []).filter((v) => v.id > hiddenThrough);
   if (violations.length === 0) return <p className="muted">No contract violations seen.</p>;
   return (
-    <div className="violations">
+    <div className={styles.violationList}>
       <ul aria-label="Contract violations">
         {[...violations].reverse().map((v) => (
           <li key={v.id} data-level={v.level}>

@@ -7,6 +7,7 @@ import type { PlayerDetail } from '@engine-api/player-types';
 import { Badge } from '../../components/Badge';
 import { formatMillis } from './NowPlaying';
 import { windowStates } from './window-state';
+import styles from './player.module.css';
 
 export function WindowList({ detail }: { detail: PlayerDetail }) {
   const list = useRef<HTMLOListElement>(null);
@@ -23,8 +24,8 @@ export function WindowList({ detail }: { detail: PlayerDetail }) {
   }, [detail.itemId, window]);
   if (!window) return <p className="muted">No item window yet.</p>;
   return (
-    <div className="window-list">
-      <div className="window-meta">
+    <div className={styles.windowList}>
+      <div className={styles.windowMeta}>
         <span>queueVersion <code>{window.queueVersion}</code></span>
         {windowStates(detail).map((state) => (
           <Badge key={state.text} tone={state.tone}>
@@ -34,7 +35,7 @@ export function WindowList({ detail }: { detail: PlayerDetail }) {
       </div>
       {/* It scrolls: a Tab stop, so the keyboard can scroll it too. */}
       <ol aria-label="Item window" ref={list} tabIndex={0}>
-        {window.includesBeginningOfQueue && <li className="edge-marker">beginning of queue</li>}
+        {window.includesBeginningOfQueue && <li className={styles.edgeMarker}>beginning of queue</li>}
         {window.items.map((item) => (
           <li key={item.id} aria-current={item.id === detail.itemId ? 'true' : undefined}>
             <code>{item.id}</code>
@@ -42,7 +43,7 @@ export function WindowList({ detail }: { detail: PlayerDetail }) {
             <code className="muted">{item.durationMillis === null ? '' : formatMillis(item.durationMillis)}</code>
           </li>
         ))}
-        {window.includesEndOfQueue && <li className="edge-marker">end of queue</li>}
+        {window.includesEndOfQueue && <li className={styles.edgeMarker}>end of queue</li>}
       </ol>
     </div>
   );

@@ -1,13 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { OFFER_WAITS_MS, useLoadOffer } from '../../stores/load-offer';
-import { NEW_DRAFT, requestOf, useCommandDrafts, type Fields } from './command-drafts';
+import { curlOf } from '@engine-api/curl';
+import { copyableOf, exampleFields, NEW_DRAFT, requestOf, requestProblem, useCommandDrafts, type Fields } from './command-drafts';
 
 const offer = (playerId: string, at: number) => ({ playerId, queueName: 'Morning', queueBaseUrl: 'http://127.0.0.1:47103/queues/q/v2.3/', httpAuthorization: 'Bearer t', at });
 
 describe('a load offered from the Queues area', () => {
   it("becomes its player's loadCloudQueue draft, once, keeping playOnCompletion and dropping the old item and answer", () => {
     const drafts = useCommandDrafts.getState();
-    drafts.patch('p1', { command: 'skipToItem', fields: { queueBaseUrl: 'old', httpAuthorization: 'old', itemId: 'item-9', positionMillis: '5', deltaMillis: '-5', seekLevel: 'session', playOnCompletion: false }, error: 'earlier' });
+    drafts.patch('p1', { command: 'skipToItem', fields: { ...NEW_DRAFT.fields, queueBaseUrl: 'old', httpAuthorization: 'old', itemId: 'item-9', positionMillis: '5', deltaMillis: '-5', seekLevel: 'session', playOnCompletion: false }, as: 'grant-1', error: 'earlier' });
     useLoadOffer.getState().offer(offer('p1', 1_000));
     // Another player's command bar leaves it alone.
     expect(useCommandDrafts.getState().takeOffer('p2', 1_100)).toBeNull();
@@ -17,7 +18,9 @@ describe('a load offered from the Queues area', () => {
     expect(useLoadOffer.getState().offered).toBeNull();
     expect(byPlayer.p1).toEqual({
       command: 'loadCloudQueue',
-      fields: { queueBaseUrl: 'http://127.0.0.1:47103/queues/q/v2.3/', httpAuthorization: 'Bearer t', itemId: '', positionMillis: '', deltaMillis: '-5', seekLevel: 'session', playOnCompletion: false },
+      fields: { ...NEW_DRAFT.fields, queueBaseUrl: 'http://127.0.0.1:47103/queues/q/v2.3/', httpAuthorization: 'Bearer t', itemId: '', positionMillis: '', deltaMillis: '-5', seekLevel: 'session', playOnCompletion: false },
+      // Whom it is sent as stays as picked.
+      as: 'grant-1',
       answer: null,
       error: null,
       handedOver: 'Morning',
@@ -70,5 +73,36 @@ describe('the request a draft sends', () => {
     expect(requestOf('skipToItem', fields({ itemId: 't4' }), withSession)?.body).toEqual({ itemId: 't4', playOnCompletion: true });
     expect(requestOf('refreshCloudQueue', fields({}), withSession)).toEqual({ method: 'POST', path: '/api/v1/playbackSessions/session-1/playbackSession:1/refreshCloudQueue' });
     expect(requestOf('suspend', fields({}), noSession)).toBeNull();
+  });
+});
+
+describe('any request, filled from an example', () => {
+  const example = { id: 'createSession', label: 'Create a playback session', method: 'POST' as const, path: '/api/v1/groups/group-kitchen/playbackSession', body: { appId: 'com.example.app', appContext: 'console-example' } };
+  const target = { groupId: 'group-kitchen', sessionId: null };
+
+  it('takes the example as method, path and a JSON body, sent as typed and needing no session', () => {
+    const fields = exampleFields(example, NEW_DRAFT.fields);
+    expect(fields).toMatchObject({ method: 'POST', path: example.path, body: JSON.stringify(example.body, null, 2) });
+    expect(requestOf('request', fields, target)).toEqual({ method: 'POST', path: example.path, body: example.body });
+    expect(requestOf('request', exampleFields({ id: 'households', label: 'List households', method: 'GET', path: '/api/v1/households' }, fields), target)).toEqual({ method: 'GET', path: '/api/v1/households' });
+  });
+
+  it('sends nothing while the path is no control API path or the body no JSON object, and says which', () => {
+    const fields = exampleFields(example, NEW_DRAFT.fields);
+    expect(requestOf('request', { ...fields, path: '/admin/api/faults' }, target)).toBeNull();
+    expect(requestProblem({ ...fields, path: '/admin/api/faults' })).toBe('The path starts with /api/v1/');
+    expect(requestOf('request', { ...fields, body: '{"appId": ' }, target)).toBeNull();
+    expect(requestOf('request', { ...fields, body: '[1]' }, target)).toBeNull();
+    expect(requestProblem({ ...fields, body: '[1]' })).toBe('The body is not a JSON object');
+    expect(requestProblem(fields)).toBeNull();
+  });
+
+  it('copies as curl to the control service, the token and the queue token masked', () => {
+    const request = requestOf('loadCloudQueue', { ...NEW_DRAFT.fields, queueBaseUrl: 'http://127.0.0.1:3/queues/q/v2.3/', httpAuthorization: 'Bearer queuetoken123' }, { groupId: 'g', sessionId: 's1' })!;
+    const curl = curlOf(copyableOf('http://127.0.0.1:47102', request, 'abcd1234'));
+    expect(curl).toContain("curl -X 'POST' 'http://127.0.0.1:47102/api/v1/playbackSessions/s1/playbackSession:1/loadCloudQueue'");
+    expect(curl).toContain("-H 'authorization: Bearer abcd•••'");
+    expect(curl).toContain('"httpAuthorization":"Bear•••"');
+    expect(curl).not.toContain('queuetoken123');
   });
 });

@@ -1,12 +1,14 @@
 /**
- * What was typed in a player's command bar and the last answer it got, kept per player outside
- * the component, so that leaving the Player page and coming back loses neither.
+ * What was typed in a player's command bar, whom it is sent as, and the last answer it got, kept
+ * per player outside the component, so that leaving the Player page and coming back loses none.
  */
 import { create } from 'zustand';
-import type { ControlExchange } from '@engine-api/commands/player';
+import type { ControlExample, ControlExchange } from '@engine-api/commands/player';
+import type { CopyableRequest } from '@engine-api/curl';
 import { useLoadOffer, type OfferedLoad } from '../../stores/load-offer';
 
-export type Command = 'loadCloudQueue' | 'skipToItem' | 'refreshCloudQueue' | 'suspend' | 'seek' | 'seekRelative';
+/** `request`: any control API request, typed or filled from an example (`control.examples`). */
+export type Command = 'loadCloudQueue' | 'skipToItem' | 'refreshCloudQueue' | 'suspend' | 'seek' | 'seekRelative' | 'request';
 
 /** seek and seekRelative exist at both levels (docs/contract/console.md §3): the group's `playback:1`, the session's `playbackSession:1`. */
 export type SeekLevel = 'group' | 'session';
@@ -22,9 +24,13 @@ export interface Fields {
   deltaMillis: string;
   seekLevel: SeekLevel;
   playOnCompletion: boolean;
+  /** The `request` command's method, path (from `/api/v1/`) and JSON body as typed. */
+  method: 'GET' | 'POST';
+  path: string;
+  body: string;
 }
 
-const EMPTY: Fields = { queueBaseUrl: '', httpAuthorization: '', itemId: '', positionMillis: '', deltaMillis: '', seekLevel: 'group', playOnCompletion: true };
+const EMPTY: Fields = { queueBaseUrl: '', httpAuthorization: '', itemId: '', positionMillis: '', deltaMillis: '', seekLevel: 'group', playOnCompletion: true, method: 'GET', path: '', body: '' };
 
 /** What a command is sent to: the player's group, and its session if it has one. */
 export interface CommandTarget {
@@ -33,7 +39,7 @@ export interface CommandTarget {
 }
 
 export interface ControlRequest {
-  method: 'POST';
+  method: 'GET' | 'POST';
   path: string;
   body?: Record<string, unknown>;
 }
@@ -52,6 +58,7 @@ export function seekPath(command: 'seek' | 'seekRelative', level: SeekLevel, tar
 export function requestOf(command: Command, f: Fields, target: CommandTarget): ControlRequest | null {
   const number = (value: string) => (value.trim() === '' ? undefined : Number(value));
   const optional = (name: string, value: unknown) => (value === undefined || value === '' ? {} : { [name]: value });
+  if (command === 'request') return typedRequest(f);
   const position = number(f.positionMillis);
   const itemId = f.itemId.trim();
   if (command === 'seek' || command === 'seekRelative') {
@@ -79,9 +86,56 @@ export function requestOf(command: Command, f: Fields, target: CommandTarget): C
   return { method: 'POST', path };
 }
 
+/** The `request` command as typed; null while the path is no control API path or the body no JSON object. */
+function typedRequest(f: Fields): ControlRequest | null {
+  const path = f.path.trim();
+  if (!/^\/(control\/)?api\/v1\//.test(path)) return null;
+  const text = f.body.trim();
+  if (text === '') return { method: f.method, path };
+  const body = bodyOf(text);
+  return body === null ? null : { method: f.method, path, body };
+}
+
+function bodyOf(text: string): Record<string, unknown> | null {
+  try {
+    const value: unknown = JSON.parse(text);
+    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** What is wrong with a typed `request`, in words; null when it can be sent. */
+export function requestProblem(f: Fields): string | null {
+  if (!/^\/(control\/)?api\/v1\//.test(f.path.trim())) return 'The path starts with /api/v1/';
+  if (f.body.trim() !== '' && bodyOf(f.body.trim()) === null) return 'The body is not a JSON object';
+  return null;
+}
+
+/** An example (`control.examples`) as the `request` command's fields; its `{placeholders}` stay for the user to fill. */
+export function exampleFields(example: ControlExample, fields: Fields): Fields {
+  return { ...fields, method: example.method, path: example.path, body: example.body === undefined ? '' : JSON.stringify(example.body, null, 2) };
+}
+
+/**
+ * A control API call as "Copy as curl / fetch" writes it (`@engine-api/curl`): the control
+ * service's URL, and the bearer token it carries as far as the console shows it (its first
+ * characters, masked; the token itself is not the console's to hand out).
+ */
+export function copyableOf(controlUrl: string, request: { method: string; path: string; body?: unknown }, tokenHint: string): CopyableRequest {
+  return {
+    method: request.method,
+    url: `${controlUrl}${request.path}`,
+    headers: { authorization: `Bearer ${tokenHint}`, ...(request.body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: request.body,
+  };
+}
+
 interface CommandDraft {
   command: Command;
   fields: Fields;
+  /** The grant it is sent as (`control.send`'s `as`); null: the console's own token. */
+  as: string | null;
   /** The last answer, or why there was none. */
   answer: ControlExchange | null;
   error: string | null;
@@ -89,7 +143,7 @@ interface CommandDraft {
   handedOver: string | null;
 }
 
-export const NEW_DRAFT: CommandDraft = { command: 'loadCloudQueue', fields: EMPTY, answer: null, error: null, handedOver: null };
+export const NEW_DRAFT: CommandDraft = { command: 'loadCloudQueue', fields: EMPTY, as: null, answer: null, error: null, handedOver: null };
 
 interface CommandDrafts {
   byPlayer: Record<string, CommandDraft>;
@@ -110,7 +164,7 @@ export const useCommandDrafts = create<CommandDrafts>((set, get) => ({
     const { byPlayer } = get();
     const draft = byPlayer[playerId] ?? NEW_DRAFT;
     const fields = { ...draft.fields, queueBaseUrl: offered.queueBaseUrl, httpAuthorization: offered.httpAuthorization, itemId: '', positionMillis: '' };
-    set({ byPlayer: { ...byPlayer, [playerId]: { command: 'loadCloudQueue', fields, answer: null, error: null, handedOver: offered.queueName } } });
+    set({ byPlayer: { ...byPlayer, [playerId]: { command: 'loadCloudQueue', fields, as: draft.as, answer: null, error: null, handedOver: offered.queueName } } });
     return offered;
   },
 }));

@@ -1,0 +1,117 @@
+/**
+ * The live fault rules beside the player: each with its hits as they happen, the warning when an
+ * earlier rule takes its requests, "Trigger now" (the engine sends, from this player, the request
+ * the rule waits for) and remove; a preset injected in one click; and the player's own requests
+ * sent at once, so a rule does not wait half an hour for a steadily playing player's next one.
+ */
+import { useState } from 'react';
+import type { FaultRuleView, TriggerRequest, TriggerResult } from '@engine-api/fault-types';
+import { Badge } from '../../components/Badge';
+import { useApplyPreset, useFaultPresets, useFaultRules, useRemoveFault } from '../../queries/faults';
+import { useTriggerPlayer, useTriggerRule } from '../../queries/player-workbench';
+import styles from './player.module.css';
+
+const PLAYER_TRIGGERS: { request: TriggerRequest; label: string }[] = [
+  { request: 'refresh', label: 'Refresh' },
+  { request: 'versionPoll', label: 'Version poll' },
+  { request: 'nextWindow', label: 'Next window' },
+];
+
+export function WorkbenchFaults({ playerId }: { playerId: string }) {
+  const rules = useFaultRules().data ?? [];
+  const presets = useFaultPresets().data ?? [];
+  const apply = useApplyPreset();
+  const remove = useRemoveFault();
+  const triggerRule = useTriggerRule();
+  const triggerPlayer = useTriggerPlayer();
+  const [preset, setPreset] = useState('');
+  const [sent, setSent] = useState<TriggerResult | null>(null);
+  const chosen = preset || presets[0]?.id || '';
+  const error = apply.error ?? remove.error ?? triggerRule.error ?? triggerPlayer.error;
+  const onSent = { onSuccess: (result: TriggerResult) => setSent(result), onMutate: () => setSent(null) };
+
+  return (
+    <>
+      <div className={styles.toolbar}>
+        <label className={styles.field}>
+          <span>Preset</span>
+          <select aria-label="Fault preset" value={chosen} onChange={(e) => setPreset(e.target.value)}>
+            {presets.map((p) => (
+              <option key={p.id} value={p.id}>
+                {p.label}
+              </option>
+            ))}
+          </select>
+        </label>
+        <button type="button" className="primary" disabled={!chosen || apply.isPending} onClick={() => apply.mutate({ id: chosen, target: presets.find((p) => p.id === chosen)!.rule.target })}>
+          {apply.isPending ? 'Injecting…' : 'Inject'}
+        </button>
+      </div>
+      {rules.length === 0 ? (
+        <p className="muted">No fault rules: every request is answered normally.</p>
+      ) : (
+        <ul className={styles.rules} aria-label="Active fault rules">
+          {rules.map((rule) => (
+            <RuleItem
+              key={rule.id}
+              rule={rule}
+              onTrigger={() => triggerRule.mutate({ id: rule.id, playerId }, onSent)}
+              triggering={triggerRule.isPending && triggerRule.variables?.id === rule.id}
+              onRemove={() => remove.mutate(rule.id)}
+            />
+          ))}
+        </ul>
+      )}
+      <div className={styles.toolbar} role="group" aria-label="Send a player request now">
+        <span className="muted">Send now:</span>
+        {PLAYER_TRIGGERS.map(({ request, label }) => (
+          <button key={request} type="button" disabled={triggerPlayer.isPending} onClick={() => triggerPlayer.mutate({ id: playerId, request }, onSent)}>
+            {label}
+          </button>
+        ))}
+      </div>
+      <div role="status" aria-label="Trigger answer" className={styles.triggerAnswer}>
+        {sent && (
+          <>
+            Sent <code>{sent.sent}</code>: <span className="muted">{sent.note}</span>
+          </>
+        )}
+      </div>
+      {error && (
+        <p role="alert" className={styles.bad}>
+          {error.message}
+        </p>
+      )}
+    </>
+  );
+}
+
+function RuleItem({ rule, onTrigger, triggering, onRemove }: { rule: FaultRuleView; onTrigger(): void; triggering: boolean; onRemove(): void }) {
+  const name = rule.label ?? rule.id;
+  return (
+    <li className={styles.rule} aria-label={name} data-rule-id={rule.id} data-spent={rule.spent || undefined}>
+      <span className={styles.ruleName}>
+        <strong>{name}</strong>
+        <span className="muted">{` ${rule.target}`}</span>
+      </span>
+      <span data-testid="workbench-rule-hits" data-hits={rule.hits}>
+        {rule.hits} {rule.hits === 1 ? 'hit' : 'hits'}
+        {rule.times !== undefined && <span className="muted">{` of ${rule.times}`}</span>}
+      </span>
+      {rule.spent && <Badge>spent</Badge>}
+      <span className={styles.ruleActions}>
+        <button type="button" disabled={rule.spent || triggering} onClick={onTrigger} aria-label={`Trigger now: ${name}`} title="Send the request this rule waits for, from this player">
+          {triggering ? 'Sending…' : 'Trigger now'}
+        </button>
+        <button type="button" className="icon-button" aria-label={`Remove rule ${name}`} title="Remove this rule" onClick={onRemove}>
+          ✕
+        </button>
+      </span>
+      {rule.warning && (
+        <span className={styles.warning} role="note">
+          <Badge tone="warn">{rule.shadow === 'full' ? 'never fires' : 'shadowed'}</Badge> {rule.warning}
+        </span>
+      )}
+    </li>
+  );
+}
