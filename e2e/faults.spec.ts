@@ -212,4 +212,70 @@ test.describe('the Faults panel', () => {
     await expect(steps.nth(8)).toContainText('state is IDLE, expected PAUSED');
     await expect(faults.report.getByRole('alert')).toContainText('Step 9 (expect) failed');
   });
+  test('a rule a live 503 storm shadows says so; moved first, it fires on Trigger now', async ({ consolePage, page, served }) => {
+    const ready = served.ready;
+    await adminApi(ready, 'POST', '/clock', { speed: 0 });
+    const queue = await createQueue(ready, 'Shadow');
+    const player = await addPlayer(ready, 'Shadow Room');
+    await loadOnPlayer(ready, player.groupId, queue);
+    await adminApi(ready, 'POST', '/clock', { advanceMs: 1_000 });
+    await consolePage.waitUntilLive();
+    const faults = new FaultsPage(page);
+    await faults.open();
+
+    // Presets are grouped by the request they fail.
+    await expect(page.getByRole('list', { name: 'GET /itemWindow reason=refresh' })).toContainText('404 on itemWindow (refresh)');
+    await faults.inject('503 storm with Retry-After');
+    await faults.inject('404 on itemWindow (refresh)');
+    const shadowed = '404 on itemWindow (refresh)';
+    await expect(faults.position('503 storm')).toHaveText('1');
+    await expect(faults.position(shadowed)).toHaveText('2');
+    // Said on its row, in words, and read out with it.
+    await expect(faults.rule(shadowed)).toContainText('Never fires: shadowed by "503 storm"');
+    await expect(faults.rule(shadowed)).toHaveAccessibleDescription(/shadowed by "503 storm"/);
+
+    // By keyboard: Alt+↑ and Alt+↓ move it, and the cursor stays with it.
+    const up = faults.rule(shadowed).getByRole('button', { name: /^Move 404 on itemWindow \(refresh\) \(fault-\w+\) up$/ });
+    await up.focus();
+    await page.keyboard.press('Alt+ArrowUp');
+    await expect(faults.position(shadowed)).toHaveText('1');
+    await expect(faults.rule(shadowed)).not.toContainText('Never fires');
+    await page.keyboard.press('Alt+ArrowDown');
+    await expect(faults.position(shadowed)).toHaveText('2');
+    await expect(faults.rule(shadowed)).toContainText('Never fires');
+
+    // A rule no player request can meet: Trigger now says why nothing was sent.
+    await adminApi(ready, 'POST', '/faults', { target: 'login', action: { type: 'status', status: 500 }, label: 'login down' });
+    await faults.trigger('login down');
+    await expect(page.getByTestId('trigger-said')).toHaveText(/^Not sent for login down: .*only player and cloudQueue rules can be triggered/);
+
+    // The warning's own button puts it first; then Trigger now sends the refresh it waits for.
+    await faults.rule(shadowed).getByRole('button', { name: `Move ${shadowed} first` }).click();
+    await expect(faults.position(shadowed)).toHaveText('1');
+    expect((await adminApi<{ label: string }[]>(ready, 'GET', '/faults')).map((r) => r.label)).toEqual([shadowed, '503 storm', 'login down']);
+    await faults.trigger(shadowed);
+    await expect(page.getByTestId('trigger-said')).toContainText('GET /itemWindow?reason=refresh');
+    await expect(faults.hits(shadowed)).toHaveAttribute('data-hits', '1');
+    await expect(faults.hits('503 storm')).toHaveAttribute('data-hits', '0');
+  });
+
+  test('a scenario template runs in one click from the top of the area, and shows its report there', async ({ consolePage, page, served }) => {
+    await consolePage.waitUntilLive();
+    await createQueue(served.ready, 'Template queue');
+    const faults = new FaultsPage(page);
+    await faults.open();
+    const button = page.getByRole('button', { name: 'Run template: 404 on itemWindow empties the queue' });
+    // Above the fold, not under the rules panel.
+    await expect(button).toBeInViewport();
+    await faults.runTemplate('404 on itemWindow empties the queue');
+    const report = page.getByRole('region', { name: 'Template run' });
+    await expect(report.getByTestId('scenario-result')).toHaveText('PASSED', { timeout: 20_000 });
+    await expect(report.getByRole('region', { name: 'Transitions caused' })).toContainText('window-not-found');
+    // Saved under a fixed id: a second run replaces it.
+    await faults.runTemplate('404 on itemWindow empties the queue');
+    await expect(report.getByTestId('scenario-result')).toHaveText('PASSED', { timeout: 20_000 });
+    const saved = await adminApi<{ id: string }[]>(served.ready, 'GET', '/scenarios');
+    expect(saved.map((s) => s.id).filter((id) => id.startsWith('template-'))).toEqual(['template-404-item-window']);
+    await adminApi(served.ready, 'DELETE', '/scenarios/template-404-item-window');
+  });
 });

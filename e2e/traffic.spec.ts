@@ -96,11 +96,11 @@ test.describe('the traffic log', () => {
     await traffic.openFirst();
     const list = (await traffic.list.boundingBox())!;
     // The last columns (status, latency, retry, the fault marker) inside the list's own box.
-    for (const cell of ['.status', '.fault']) {
-      const box = (await traffic.rows.first().locator(cell).boundingBox())!;
+    for (const cell of ['traffic-status', 'traffic-fault']) {
+      const box = (await traffic.rows.first().getByTestId(cell).boundingBox())!;
       expect(box.x + box.width, cell).toBeLessThanOrEqual(list.x + list.width);
     }
-    await expect(traffic.rows.first().locator('.status')).toHaveText('404');
+    await expect(traffic.rows.first().getByTestId('traffic-status')).toHaveText('404');
     const detail = (await traffic.detail.boundingBox())!;
     expect(detail.y).toBeGreaterThanOrEqual(list.y + list.height);
   });
@@ -254,7 +254,7 @@ test.describe('the traffic log', () => {
     await expect(page.getByRole('group', { name: 'Filters' })).toContainText('request');
     await traffic.expectCount(2);
     // A row is named by what it shows (times, target, method, path, reason, status, latency).
-    await expect(traffic.list.locator('[aria-selected="true"]')).toHaveAccessibleName(/ player GET \S+ ?itemWindow load 200 /);
+    await expect(traffic.list.locator('[aria-selected="true"]')).toHaveAccessibleName(/ player .+ GET \S+ ?itemWindow load 200 /);
     await expect(traffic.detail.getByRole('link', { name: /IDLE → BUFFERING load-answered-plays/ })).toBeVisible();
     await page.getByRole('button', { name: 'Show every request' }).click();
     await expect(page.getByRole('button', { name: 'Show every request' })).toBeHidden();

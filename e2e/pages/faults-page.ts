@@ -37,14 +37,29 @@ export class FaultsPage {
     return this.rule(name).getByTestId('rule-hits');
   }
 
+  /** The rule's place in the matching order, counted from 1. */
+  position(name: string): Locator {
+    return this.rule(name).getByTestId('rule-position');
+  }
+
+  /** Sends now the request the rule waits for. */
+  async trigger(name: string): Promise<void> {
+    await this.rule(name).getByRole('button', { name: /^Trigger now: / }).click();
+  }
+
+  /** Runs a scenario template from the row at the top of the area. */
+  async runTemplate(label: string): Promise<void> {
+    await this.page.getByRole('button', { name: `Run template: ${label}` }).click();
+  }
+
   field(label: string): Locator {
     return this.ruleForm.getByLabel(label, { exact: true });
   }
 
   /** Every preset's description is shown whole, not cut off. */
   async expectPresetDescriptionsWhole(): Promise<void> {
-    const presets = this.page.getByRole('list', { name: 'Presets' });
-    const texts = presets.locator('.preset-description');
+    const presets = this.page.getByRole('region', { name: 'Presets' });
+    const texts = presets.getByTestId('preset-description');
     await expect(texts).toHaveCount(await presets.getByRole('listitem').count());
     const cut = await texts.evaluateAll((ps) => ps.filter((p) => p.scrollHeight > p.clientHeight || p.scrollWidth > p.clientWidth).map((p) => p.textContent));
     expect(cut).toEqual([]);

@@ -1,9 +1,10 @@
 /**
- * Fault rules and presets. `faults.changed` carries every rule with its live hit count, so the
- * cache is written in place on each push (a 503 storm pushes one per hit) and never refetched.
+ * Fault rules and presets. `faults.changed` carries every rule with its live hit count (and its
+ * shadow: what the rules before it take of its requests), so the cache is written in place on
+ * each push (a 503 storm pushes one per hit) and never refetched.
  */
 import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import type { FaultRule, FaultRuleInput, FaultTarget } from '@engine-api/fault-types';
+import type { FaultRuleInput, FaultRuleView, FaultTarget } from '@engine-api/fault-types';
 import type { Api } from '../api';
 import { useApi } from '../api/context';
 import { applyPushed } from './pushed';
@@ -38,7 +39,23 @@ export const useApplyPreset = () => useRuleMutation((api, input: { id: string; t
 export const useRemoveFault = () => useRuleMutation((api, id: string) => api.call('faults.remove', { id }));
 export const useClearFaults = () => useRuleMutation((api, _: void) => api.call('faults.clear', {}));
 
+/** Moves a rule in the matching order; its answer is the new order, written at once. */
+export function useMoveFault() {
+  const api = useApi();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: { id: string; toIndex: number }) => api.call('faults.move', input),
+    onSuccess: (rules) => queryClient.setQueryData(faultKeys.rules, rules),
+  });
+}
+
+/** Sends now the request a rule waits for; a 409 says why the player would not send it now. */
+export function useTriggerFault() {
+  const api = useApi();
+  return useMutation({ mutationFn: (id: string) => api.call('faults.trigger', { id }) });
+}
+
 /** Wires `faults.changed` to the cache; returns the unsubscribe function. */
 export function wireFaultEvents(api: Api, queryClient: QueryClient): () => void {
-  return api.on('faults.changed', (rules: FaultRule[]) => applyPushed(queryClient, faultKeys.rules, () => rules));
+  return api.on('faults.changed', (rules: FaultRuleView[]) => applyPushed(queryClient, faultKeys.rules, () => rules));
 }

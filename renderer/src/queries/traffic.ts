@@ -52,6 +52,20 @@ export function useTrafficEntry(id: number | null, reveal: boolean) {
   });
 }
 
+/**
+ * One request's exchanges (its `X-Request-Id`): the player's entry and the server's entry of the
+ * same request. Read again with the list (the other side may be logged a moment later).
+ */
+export function useRequestExchanges(requestId: string | null) {
+  const api = useApi();
+  return useQuery({
+    queryKey: [...trafficKeys.list, 'request', requestId ?? ''] as const,
+    queryFn: async () => (await api.call('traffic.page', { filter: { requestId: requestId! }, offset: 0, limit: 10 })).rows,
+    enabled: requestId !== null,
+    staleTime: Infinity,
+  });
+}
+
 export function useTrafficSettings() {
   const api = useApi();
   return useQuery({ queryKey: trafficKeys.settings, queryFn: () => api.call('traffic.settings', {}) });

@@ -12,6 +12,7 @@ import { useAddFault } from '../../queries/faults';
 import { TARGET_LABELS } from './describe';
 import { useDrafts } from './drafts';
 import { fieldOfPath, ruleFromFields, type FieldErrors, type FieldName, type RuleFields, type Scope } from './rule-form';
+import styles from './faults.module.css';
 
 /** The fields typed as text (the others are chosen). */
 type TextName = Exclude<FieldName, 'target' | 'method' | 'action' | 'scope' | 'body'>;
@@ -97,17 +98,17 @@ export function RuleForm() {
   );
   const problem = (name: FieldName) =>
     errors[name] ? (
-      <span id={`rule-${name}-error`} className="field-error">
+      <span id={`rule-${name}-error`} className={styles.fieldError}>
         {errors[name]}
       </span>
     ) : null;
 
   return (
-    <form ref={formRef} className="rule-form" onSubmit={submit} aria-labelledby="custom-title" noValidate>
-      <div className="faults-panel-head">
+    <form ref={formRef} className={styles.ruleForm} onSubmit={submit} aria-labelledby="custom-title" noValidate>
+      <div className={styles.panelHead}>
         <h2 id="custom-title">Custom rule</h2>
       </div>
-      <div className="rule-row">
+      <div className={styles.ruleRow}>
         <Labelled label="Target" htmlFor="rule-target" problem={problem('target')}>
           <select {...field('target')} value={fields.target} onChange={(e) => set({ target: e.target.value as typeof fields.target })}>
             {FAULT_TARGETS.map((t) => (
@@ -122,7 +123,7 @@ export function RuleForm() {
 
       <fieldset>
         <legend>Match</legend>
-        <div className="rule-row">
+        <div className={styles.ruleRow}>
           <Labelled label="Method" htmlFor="rule-method" problem={problem('method')}>
             <select {...field('method')} value={fields.method} onChange={(e) => set({ method: e.target.value })}>
               <option value="">any</option>
@@ -151,7 +152,7 @@ export function RuleForm() {
         <SegmentedControl label="Action" name="rule-action" options={ACTIONS} value={fields.action} onChange={(action) => set({ action })} />
         {fields.action === 'status' && (
           <>
-            <div className="rule-row">
+            <div className={styles.ruleRow}>
               {textField('status', 'Status code', { inputMode: 'numeric', size: 5 })}
               {textField('retryAfter', 'Retry-After (s)', { inputMode: 'numeric', placeholder: 'none', size: 6 })}
               {textField('rejectedReason', 'X-Rejected-Reason', { list: 'rule-rejected', placeholder: 'none' }, true)}
@@ -167,9 +168,9 @@ export function RuleForm() {
           </>
         )}
         {fields.action === 'latency' && (
-          <div className="rule-row">
+          <div className={styles.ruleRow}>
             {textField('latencyMs', 'Latency (ms)', { inputMode: 'numeric', size: 8 })}
-            <span className="muted rule-hint">engine time: at speed 0 the answer waits for the clock</span>
+            <span className={`muted ${styles.ruleHint}`}>engine time: at speed 0 the answer waits for the clock</span>
           </div>
         )}
       </fieldset>
@@ -178,22 +179,22 @@ export function RuleForm() {
         <legend>Scope</legend>
         <SegmentedControl label="Scope" name="rule-scope" options={SCOPES} value={fields.scope} onChange={(scope) => set({ scope })} />
         {fields.scope === 'times' && (
-          <div className="rule-row">
+          <div className={styles.ruleRow}>
             {textField('times', 'N', { inputMode: 'numeric', size: 6 })}
-            <span className="muted rule-hint">then the rule is spent and stays listed with its count</span>
+            <span className={`muted ${styles.ruleHint}`}>then the rule is spent and stays listed with its count</span>
           </div>
         )}
         {fields.scope === 'probability' && (
-          <div className="rule-row">
+          <div className={styles.ruleRow}>
             {textField('probability', 'Probability (0–1)', { inputMode: 'decimal', size: 6 })}
             {textField('seed', 'Seed', { inputMode: 'numeric', placeholder: 'random', size: 10 })}
-            <span className="muted rule-hint">the same seed fails the same requests in every run</span>
+            <span className={`muted ${styles.ruleHint}`}>the same seed fails the same requests in every run</span>
           </div>
         )}
       </fieldset>
 
       {summary && (
-        <p role="alert" className="faults-error">
+        <p role="alert" className={styles.error}>
           {summary}
         </p>
       )}
@@ -224,7 +225,7 @@ export function RuleForm() {
 
 function Labelled({ label, htmlFor, problem, wide, children }: { label: string; htmlFor: string; problem: ReactNode; wide?: boolean; children: ReactNode }) {
   return (
-    <div className={wide ? 'field wide' : 'field'}>
+    <div className={wide ? `${styles.field} ${styles.wide}` : styles.field}>
       <label htmlFor={htmlFor}>{label}</label>
       {children}
       {problem}

@@ -1,55 +1,127 @@
 /**
- * The live fault rules in matching order (the first that matches fails the request): what each
- * matches, does and how long it lasts, its hits as they happen, spent rules dimmed, remove per
- * rule, and one big "Clear all".
+ * The live fault rules in matching order, numbered (the first that matches fails the request):
+ * what each matches, does and how long it lasts, its hits as they happen, spent rules dimmed.
+ * A rule an earlier one shadows says so on its row, with a button that moves it first (issue 33:
+ * a "404 on itemWindow" added under a live 503 storm never fired, and nothing said why). Rules
+ * reorder by drag, by Move up / Move down, or Alt+↑/↓ on a row; "Trigger now" sends the request
+ * a rule waits for, and says why not when the player would not send it now. One "Clear all".
  */
-import type { FaultRule } from '@engine-api/fault-types';
-import { useClearFaults, useFaultRules, useRemoveFault } from '../../queries/faults';
+import { useRef, useState, type DragEvent, type KeyboardEvent } from 'react';
+import type { FaultRuleView, FaultShadowKind, TriggerResult } from '@engine-api/fault-types';
+import { useClearFaults, useFaultRules, useMoveFault, useRemoveFault, useTriggerFault } from '../../queries/faults';
 import { TARGET_LABELS, TARGET_SHORT, describeAction, describeHits, describeMatch, describeScope } from './describe';
+import { dropIndex, placeText, stepIndex } from './rule-order';
+import styles from './faults.module.css';
+
+const SHADOW_TITLE: Record<FaultShadowKind, string> = {
+  full: 'Never fires',
+  partial: 'Partly shadowed',
+  delayed: 'Waits its turn',
+};
+
+type Said = { ruleId: string; result: TriggerResult } | { ruleId: string; refused: string };
 
 export function RuleList() {
   const { data: rules = [], isLoading } = useFaultRules();
   const remove = useRemoveFault();
   const clear = useClearFaults();
+  const move = useMoveFault();
+  const trigger = useTriggerFault();
+  const [said, setSaid] = useState<Said | null>(null);
+  const [moved, setMoved] = useState<string | null>(null);
+  const dragged = useRef<number | null>(null);
   const live = rules.filter((r) => !r.spent).length;
-  const error = remove.error ?? clear.error;
+  const error = remove.error ?? clear.error ?? move.error;
+
+  const moveTo = (rule: FaultRuleView, toIndex: number, focus?: 'up' | 'down' | 'first') => {
+    move.mutate(
+      { id: rule.id, toIndex },
+      {
+        onSuccess: (order) => {
+          setMoved(`${nameOf(rule)} moved to ${placeText(order.findIndex((r) => r.id === rule.id), order.length)}.`);
+          // The row moved in the DOM: the cursor goes back to the button pressed, or its twin at an end.
+          if (focus) requestAnimationFrame(() => focusMoveButton(rule.id, focus));
+        },
+      },
+    );
+  };
+  const step = (rule: FaultRuleView, index: number, direction: 'up' | 'down') => {
+    const to = stepIndex(index, direction, rules.length);
+    if (to !== null) moveTo(rule, to, direction);
+  };
+  const fire = (rule: FaultRuleView) => {
+    setSaid(null);
+    trigger.mutate(rule.id, {
+      onSuccess: (result) => setSaid({ ruleId: rule.id, result }),
+      onError: (e) => setSaid({ ruleId: rule.id, refused: e.message.replace(/^faults\.trigger: /, '') }),
+    });
+  };
 
   return (
     <>
-      <div className="faults-panel-head">
+      <div className={styles.panelHead}>
         <h2 id="rules-title">Active rules</h2>
         <span className="muted" aria-live="polite" data-testid="rules-summary">
-          {rules.length === 0 ? 'none' : `${live} live${rules.length > live ? ` · ${rules.length - live} spent` : ''}`}
+          {rules.length === 0 ? 'none' : `${live} live${rules.length > live ? ` · ${rules.length - live} spent` : ''} · first match wins`}
         </span>
-        <button type="button" className="danger clear-all" onClick={() => clear.mutate()} disabled={rules.length === 0 || clear.isPending}>
+        <button type="button" className={`danger ${styles.clearAll}`} onClick={() => clear.mutate()} disabled={rules.length === 0 || clear.isPending}>
           {clear.isPending ? 'Clearing…' : 'Clear all'}
         </button>
       </div>
       {error && (
-        <p role="alert" className="faults-error">
+        <p role="alert" className={styles.error}>
           {error.message}
         </p>
       )}
+      <p className="sr-only" role="status">
+        {moved}
+      </p>
+      {said && <TriggerSaid said={said} rules={rules} />}
       {rules.length === 0 ? (
-        <p className="muted faults-empty">{isLoading ? 'Loading…' : 'No fault rules: every request is answered normally.'}</p>
+        <p className={`muted ${styles.empty}`}>{isLoading ? 'Loading…' : 'No fault rules: every request is answered normally.'}</p>
       ) : (
-        <div className="rules-scroll">
-          <table className="rules-table" aria-label="Fault rules">
+        <div className={styles.rulesScroll}>
+          <table className={styles.rulesTable} aria-label="Fault rules" aria-describedby="rules-order-hint">
+            <caption id="rules-order-hint" className="sr-only">
+              In matching order: the first rule that matches a request fails it. Alt+Up and Alt+Down move the focused rule.
+            </caption>
             <thead>
               <tr>
+                <th scope="col" title="Matching order: the first rule that matches a request fails it">
+                  #
+                </th>
                 <th scope="col">Rule</th>
                 <th scope="col">Where · match</th>
                 <th scope="col">Action</th>
                 <th scope="col">Scope</th>
                 <th scope="col">Hits</th>
                 <th scope="col">
-                  <span className="sr-only">Remove</span>
+                  <span className="sr-only">Actions</span>
                 </th>
               </tr>
             </thead>
             <tbody>
-              {rules.map((rule) => (
-                <RuleRow key={rule.id} rule={rule} removing={remove.isPending && remove.variables === rule.id} onRemove={() => remove.mutate(rule.id)} />
+              {rules.map((rule, index) => (
+                <RuleRow
+                  key={rule.id}
+                  rule={rule}
+                  index={index}
+                  count={rules.length}
+                  busy={move.isPending}
+                  removing={remove.isPending && remove.variables === rule.id}
+                  triggering={trigger.isPending && trigger.variables === rule.id}
+                  onRemove={() => remove.mutate(rule.id)}
+                  onStep={(direction) => step(rule, index, direction)}
+                  onFirst={() => moveTo(rule, 0, 'first')}
+                  onTrigger={() => fire(rule)}
+                  onDragStart={() => (dragged.current = index)}
+                  onDrop={() => {
+                    const to = dragged.current === null ? null : dropIndex(dragged.current, index);
+                    const from = dragged.current === null ? undefined : rules[dragged.current];
+                    dragged.current = null;
+                    if (to !== null && from) moveTo(from, to);
+                  }}
+                />
               ))}
             </tbody>
           </table>
@@ -59,34 +131,142 @@ export function RuleList() {
   );
 }
 
-function RuleRow({ rule, removing, onRemove }: { rule: FaultRule; removing: boolean; onRemove(): void }) {
-  const name = rule.label ?? rule.id;
+function nameOf(rule: FaultRuleView): string {
+  return rule.label ?? rule.id;
+}
+
+function focusMoveButton(id: string, which: 'up' | 'down' | 'first') {
+  const row = document.querySelector(`[data-rule-id="${CSS.escape(id)}"]`);
+  const wanted = row?.querySelector<HTMLButtonElement>(`[data-move="${which === 'first' ? 'down' : which}"]:not(:disabled)`);
+  (wanted ?? row?.querySelector<HTMLButtonElement>('[data-move]:not(:disabled)'))?.focus();
+}
+
+/** What "Trigger now" sent and what to expect of it, or why the player would not send it. */
+function TriggerSaid({ said, rules }: { said: Said; rules: FaultRuleView[] }) {
+  const rule = rules.find((r) => r.id === said.ruleId);
+  const name = rule ? nameOf(rule) : said.ruleId;
+  if ('refused' in said) {
+    return (
+      <p role="alert" className={styles.error} data-testid="trigger-said">
+        Not sent for {name}: {said.refused}
+      </p>
+    );
+  }
   return (
-    <tr data-rule-id={rule.id} data-spent={rule.spent || undefined} aria-label={name}>
-      <td>
-        <span className="rule-name">{name}</span>
-        {/* Two rules may share a label (a preset injected twice): the id tells them apart. */}
-        {rule.label !== undefined && <code className="rule-id muted">{rule.id}</code>}
-        <span className="pill" data-state={rule.spent ? 'spent' : 'live'}>
-          {rule.spent ? 'spent' : 'live'}
+    <p role="status" className={styles.triggerSaid} data-testid="trigger-said">
+      Sent <code>{said.result.sent}</code> from {said.result.playerId} for {name}. {said.result.note}
+    </p>
+  );
+}
+
+interface RowProps {
+  rule: FaultRuleView;
+  index: number;
+  count: number;
+  busy: boolean;
+  removing: boolean;
+  triggering: boolean;
+  onRemove(): void;
+  onStep(direction: 'up' | 'down'): void;
+  onFirst(): void;
+  onTrigger(): void;
+  onDragStart(): void;
+  onDrop(): void;
+}
+
+function RuleRow({ rule, index, count, busy, removing, triggering, onRemove, onStep, onFirst, onTrigger, onDragStart, onDrop }: RowProps) {
+  const name = nameOf(rule);
+  // Two rules may share a label (a preset injected twice): the id tells them apart.
+  const named = `${name}${rule.label !== undefined ? ` (${rule.id})` : ''}`;
+  const warningId = `rule-warning-${rule.id}`;
+  const [over, setOver] = useState(false);
+
+  const onKeyDown = (event: KeyboardEvent<HTMLTableRowElement>) => {
+    if (!event.altKey || (event.key !== 'ArrowUp' && event.key !== 'ArrowDown')) return;
+    event.preventDefault();
+    onStep(event.key === 'ArrowUp' ? 'up' : 'down');
+  };
+  const dropHandlers = {
+    onDragOver: (event: DragEvent) => {
+      event.preventDefault();
+      setOver(true);
+    },
+    onDragLeave: () => setOver(false),
+    onDrop: (event: DragEvent) => {
+      event.preventDefault();
+      setOver(false);
+      onDrop();
+    },
+  };
+
+  return (
+    <tr
+      data-rule-id={rule.id}
+      data-spent={rule.spent || undefined}
+      data-shadow={rule.shadow ?? undefined}
+      data-drop-target={over || undefined}
+      aria-label={name}
+      aria-describedby={rule.warning ? warningId : undefined}
+      onKeyDown={onKeyDown}
+      {...dropHandlers}
+    >
+      <td className={styles.ruleOrder}>
+        <span
+          className={styles.dragHandle}
+          draggable
+          title="Drag to reorder (or Alt+↑/↓)"
+          onDragStart={(event) => {
+            event.dataTransfer.effectAllowed = 'move';
+            event.dataTransfer.setData('text/plain', rule.id);
+            onDragStart();
+          }}
+        >
+          <span aria-hidden="true">⠿</span>
+          <span data-testid="rule-position">{index + 1}</span>
         </span>
       </td>
       <td>
-        <span className="rule-target" title={TARGET_LABELS[rule.target]}>
+        <span className={styles.ruleName}>{name}</span>
+        {rule.label !== undefined && <code className={`${styles.ruleId} muted`}>{rule.id}</code>}
+        <span className={styles.pill} data-state={rule.spent ? 'spent' : 'live'}>
+          {rule.spent ? 'spent' : 'live'}
+        </span>
+        {rule.warning && rule.shadow && (
+          <p className={styles.ruleWarning} id={warningId} data-shadow={rule.shadow}>
+            <strong>{SHADOW_TITLE[rule.shadow]}:</strong> {rule.warning}{' '}
+            {index > 0 && (
+              <button type="button" className="link" disabled={busy} onClick={onFirst}>
+                Move {name} first
+              </button>
+            )}
+          </p>
+        )}
+      </td>
+      <td>
+        <span className={styles.ruleTarget} title={TARGET_LABELS[rule.target]}>
           {TARGET_SHORT[rule.target]}
         </span>
         <code>{describeMatch(rule.match)}</code>
       </td>
       <td>{describeAction(rule.action)}</td>
       <td>{describeScope(rule)}</td>
-      <td className="hits" data-testid="rule-hits" data-hits={rule.hits}>
+      <td className={styles.hits} data-testid="rule-hits" data-hits={rule.hits}>
         {/* Keyed by the count so each new hit replays the flash. */}
-        <span key={rule.hits} className={rule.hits > 0 ? 'hit-flash' : undefined}>
+        <span key={rule.hits} className={rule.hits > 0 ? styles.hitFlash : undefined}>
           {describeHits(rule)}
         </span>
       </td>
-      <td>
-        <button type="button" className="icon-button" aria-label={`Remove rule ${name}${rule.label !== undefined ? ` (${rule.id})` : ''}`} title="Remove this rule" disabled={removing} onClick={onRemove}>
+      <td className={styles.ruleActions}>
+        <button type="button" className={styles.trigger} disabled={rule.spent || triggering} title="Send now the request this rule waits for" aria-label={`Trigger now: ${named}`} onClick={onTrigger}>
+          {triggering ? 'Sending…' : 'Trigger now'}
+        </button>
+        <button type="button" className="icon-button" data-move="up" aria-label={`Move ${named} up`} title="Move up (Alt+↑)" disabled={index === 0} onClick={() => onStep('up')}>
+          ↑
+        </button>
+        <button type="button" className="icon-button" data-move="down" aria-label={`Move ${named} down`} title="Move down (Alt+↓)" disabled={index === count - 1} onClick={() => onStep('down')}>
+          ↓
+        </button>
+        <button type="button" className="icon-button" aria-label={`Remove rule ${named}`} title="Remove this rule" disabled={removing} onClick={onRemove}>
           ✕
         </button>
       </td>

@@ -14,6 +14,7 @@ import { useSaveScenario } from '../../queries/scenarios';
 import { useDrafts } from './drafts';
 import { engineProblem, parseScenarioText, scenarioToText, type TextProblem } from './scenario-text';
 import { EMPTY_SCENARIO, SCENARIO_TEMPLATES } from './templates';
+import styles from './faults.module.css';
 
 export function ScenarioEditor({ onSaved, onCancel }: { onSaved(saved: StoredScenarioView): void; onCancel(): void }) {
   const draft = useDrafts((s) => s.scenario)!;
@@ -65,13 +66,13 @@ export function ScenarioEditor({ onSaved, onCancel }: { onSaved(saved: StoredSce
           setProblem(null);
         }}
       />
-      <label className="json-label" htmlFor="scenario-json">
+      <label className={styles.jsonLabel} htmlFor="scenario-json">
         Scenario JSON <span className="muted">— the body of POST /admin/api/scenarios; steps: fault, clearFaults, action, command, clock, expect</span>
       </label>
       <textarea
         id="scenario-json"
         ref={jsonRef}
-        className="scenario-json"
+        className={styles.scenarioJson}
         value={draft.text}
         onChange={(e) => setText(e.target.value)}
         onKeyDown={onKeyDown}
@@ -81,7 +82,7 @@ export function ScenarioEditor({ onSaved, onCancel }: { onSaved(saved: StoredSce
         aria-describedby={problem ? 'scenario-problem' : undefined}
       />
       {problem && (
-        <p id="scenario-problem" role="alert" className="faults-error">
+        <p id="scenario-problem" role="alert" className={styles.error}>
           {problem.line !== undefined && <strong>Line {problem.line}{problem.column !== undefined ? `, column ${problem.column}` : ''}: </strong>}
           {problem.step !== undefined && <strong>Step {stepNumber(problem.step)}: </strong>}
           {problem.message}
@@ -128,7 +129,7 @@ function TemplatePicker({ onUse }: { onUse(text: string): void }) {
   };
 
   return (
-    <fieldset className="template-picker">
+    <fieldset className={styles.templatePicker}>
       <legend>Start from a template</legend>
       <Picker id="template-choice" label="Template" value={templateId} onChange={setTemplateId} options={SCENARIO_TEMPLATES.map((t) => ({ value: t.id, label: t.label }))} />
       <Picker
@@ -150,7 +151,7 @@ function TemplatePicker({ onUse }: { onUse(text: string): void }) {
 
 function Picker({ id, label, value, onChange, options }: { id: string; label: string; value: string; onChange(value: string): void; options: { value: string; label: string }[] }) {
   return (
-    <div className="field">
+    <div className={styles.field}>
       <label htmlFor={id}>{label}</label>
       <select id={id} value={value} onChange={(e) => onChange(e.target.value)} disabled={options.length < 2 && options[0]?.value === ''}>
         {options.map((o) => (

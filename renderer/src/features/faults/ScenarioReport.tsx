@@ -8,12 +8,13 @@ import { formatEngineClock } from '../../format/engine-time';
 import { Timeline } from '../../components/Timeline';
 import { restoredText, stepNumber } from '../../format/scenario-report';
 import { formatExactSpan } from '../../format/span';
+import styles from './faults.module.css';
 
 export function ResultBadge({ report, running = false }: { report: Report | null | undefined; running?: boolean }) {
-  if (running) return <span className="pill" data-state="running">running…</span>;
-  if (!report) return <span className="pill">not run</span>;
+  if (running) return <span className={styles.pill} data-state="running">running…</span>;
+  if (!report) return <span className={styles.pill}>not run</span>;
   return (
-    <span className="pill" data-state={report.passed ? 'passed' : 'failed'}>
+    <span className={styles.pill} data-state={report.passed ? 'passed' : 'failed'}>
       {report.passed ? 'passed' : 'failed'}
     </span>
   );
@@ -22,9 +23,9 @@ export function ResultBadge({ report, running = false }: { report: Report | null
 export function ScenarioReport({ report }: { report: Report }) {
   const failed = report.steps.find((s) => s.status === 'failed');
   return (
-    <section className="scenario-report" aria-label="Scenario report">
-      <div className="report-head">
-        <strong className="result" data-state={report.passed ? 'passed' : 'failed'} data-testid="scenario-result">
+    <section className={styles.scenarioReport} aria-label="Scenario report">
+      <div className={styles.reportHead}>
+        <strong className={styles.result} data-state={report.passed ? 'passed' : 'failed'} data-testid="scenario-result">
           {report.passed ? 'PASSED' : 'FAILED'}
         </strong>
         <span>{report.name}</span>
@@ -33,18 +34,18 @@ export function ScenarioReport({ report }: { report: Report }) {
         </span>
       </div>
       {failed && (
-        <p className="faults-error" role="alert">
+        <p className={styles.error} role="alert">
           Step {stepNumber(failed.index)} ({failed.type}) failed: {failed.message}
         </p>
       )}
-      <ol className="report-steps" aria-label="Steps">
+      <ol className={styles.reportSteps} aria-label="Steps">
         {report.steps.map((step) => (
           <li key={step.index} data-status={step.status}>
-            <span className="step-status">{step.status}</span>
+            <span className={styles.stepStatus}>{step.status}</span>
             <code className="step-type">
               {stepNumber(step.index)} · {step.type}
             </code>
-            <span className="step-message">{step.message}</span>
+            <span className={styles.stepMessage}>{step.message}</span>
           </li>
         ))}
       </ol>

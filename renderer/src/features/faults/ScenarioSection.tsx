@@ -13,6 +13,7 @@ import { ScenarioEditor } from './ScenarioEditor';
 import { ResultBadge, ScenarioReport } from './ScenarioReport';
 import { scenarioToText } from './scenario-text';
 import { EMPTY_SCENARIO } from './templates';
+import styles from './faults.module.css';
 
 const route = getRouteApi('/faults');
 
@@ -32,7 +33,7 @@ export function ScenarioSection() {
 
   return (
     <>
-      <div className="faults-panel-head">
+      <div className={styles.panelHead}>
         <h2 id="scenarios-title">Scenarios</h2>
         <span className="muted" title="Fault rules, user actions, control commands and clock steps, with the transitions they must cause">
           replayable failures with expected transitions · CI: <code>POST /admin/api/scenarios/&#123;id&#125;/run</code>
@@ -41,15 +42,15 @@ export function ScenarioSection() {
           New scenario
         </button>
       </div>
-      <div className="scenario-layout">
+      <div className={styles.scenarioLayout}>
         <div className="scenario-list-wrap">
           {scenarios.length === 0 ? (
-            <p className="muted faults-empty">{isLoading ? 'Loading…' : 'No saved scenarios yet.'}</p>
+            <p className={`muted ${styles.empty}`}>{isLoading ? 'Loading…' : 'No saved scenarios yet.'}</p>
           ) : (
-            <ul className="scenario-list" aria-label="Saved scenarios">
+            <ul className={styles.scenarioList} aria-label="Saved scenarios">
               {scenarios.map((s) => (
                 <li key={s.id} aria-current={s.id === selected?.id ? 'true' : undefined}>
-                  <button type="button" className="scenario-pick" onClick={() => setChosen(s.id)} aria-pressed={s.id === selected?.id}>
+                  <button type="button" className={styles.scenarioPick} onClick={() => setChosen(s.id)} aria-pressed={s.id === selected?.id}>
                     <span className="scenario-name">{s.name}</span>
                     <code className="muted">{s.id}</code>
                   </button>
@@ -90,7 +91,7 @@ function ScenarioView({ scenario, run, onEdit, onDeleted }: { scenario: StoredSc
 
   return (
     <div className="scenario-view" aria-busy={running || undefined}>
-      <div className="scenario-view-head">
+      <div className={styles.scenarioViewHead}>
         <h3>{scenario.name}</h3>
         <span className="muted">{scenario.steps.length} steps</span>
         <div className="form-actions">
@@ -113,7 +114,7 @@ function ScenarioView({ scenario, run, onEdit, onDeleted }: { scenario: StoredSc
       </div>
       {scenario.description && <p className="muted">{scenario.description}</p>}
       {(runError ?? remove.error) && (
-        <p role="alert" className="faults-error">
+        <p role="alert" className={styles.error}>
           {(runError ?? remove.error)!.message}
         </p>
       )}

@@ -23,6 +23,8 @@ export interface ScenarioDraft {
 export interface ScenarioTemplate {
   id: string;
   label: string;
+  /** What it shows, in words (the one-click buttons at the top of Faults say it). */
+  description: string;
   build(target: TemplateTarget): ScenarioDraft;
 }
 
@@ -50,7 +52,7 @@ function loadAndPlay(t: TemplateTarget): ScenarioStep[] {
 
 /** A template: its name is its label, and its steps follow a queue loaded and playing. */
 function template(id: string, label: string, description: string, then: (t: TemplateTarget) => ScenarioStep[]): ScenarioTemplate {
-  return { id, label, build: (t) => ({ name: label, description, steps: [...loadAndPlay(t), ...then(t)] }) };
+  return { id, label, description, build: (t) => ({ name: label, description, steps: [...loadAndPlay(t), ...then(t)] }) };
 }
 
 const refresh: ScenarioStep = { type: 'command', method: 'POST', path: '/api/v1/playbackSessions/${session}/playbackSession:1/refreshCloudQueue' };

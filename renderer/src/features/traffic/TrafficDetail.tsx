@@ -5,13 +5,19 @@
  * caused, which opens the Player page on that transition. The log stores secrets masked; reveal
  * shows what the running console still holds, and says so when it holds nothing. A part capture
  * cut to keep the entry within its size says where it was cut (docs/contract/console.md §9).
+ * The player's request and the same request as the console's server got it share a request id:
+ * each links to the other side. The request copies as curl and as fetch, masked unless revealed.
  */
 import { Link } from '@tanstack/react-router';
 import { useState } from 'react';
 import type { TrafficCut, TrafficEntry } from '@engine-api/traffic-types';
-import { useTrafficEntry } from '../../queries/traffic';
+import { curlOf, fetchOf } from '@engine-api/curl';
+import { CopyButton } from '../../components/CopyButton';
+import { useEngineState } from '../../queries/engine-state';
+import { useRequestExchanges, useTrafficEntry } from '../../queries/traffic';
 import { formatEngineClock, formatEngineTime } from '../../format/engine-time';
-import { cutNote, faultText, prettyBody, statusClass, statusText } from './format';
+import { cutNote, faultText, otherSide, pairSide, prettyBody, statusClass, statusText } from './format';
+import styles from './traffic.module.css';
 
 export function TrafficDetail({ id }: { id: number | null }) {
   // A new entry opens masked again: revealing is a choice made for one entry.
@@ -21,30 +27,30 @@ export function TrafficDetail({ id }: { id: number | null }) {
 
   if (id === null) {
     return (
-      <aside id="traffic-detail" className="traffic-detail panel" aria-label="Entry details">
+      <aside id="traffic-detail" className={`${styles.detail} panel`} aria-label="Entry details">
         <p className="muted">Select an entry (↑/↓ and Enter, or a click) to see its headers and bodies.</p>
       </aside>
     );
   }
   return (
-    <aside id="traffic-detail" className="traffic-detail panel" aria-label="Entry details">
+    <aside id="traffic-detail" className={`${styles.detail} panel`} aria-label="Entry details">
       {error && <p className="error" role="alert">{error.message}</p>}
       {entry && (
         <>
           <div className="panel-head">
-            <h2 className="detail-title">
-              <code>{entry.method}</code> <code className="path">{entry.path}</code>
+            <h2 className={styles.detailTitle}>
+              <code>{entry.method}</code> <code className={styles.path}>{entry.path}</code>
             </h2>
-            <span className="status-badge" data-status={statusClass(entry.status)}>
+            <span className={styles.statusBadge} data-status={statusClass(entry.status)}>
               {statusText(entry)}
             </span>
           </div>
           {entry.fault && (
-            <p className="fault-line" role="note">
+            <p className={styles.faultLine} role="note">
               ⚡ {faultText(entry.fault)}
             </p>
           )}
-          <dl className="detail-facts">
+          <dl className={styles.detailFacts}>
             <dt>Engine time</dt>
             <dd>
               <code>{formatEngineTime(entry.at, { millis: true })}</code>
@@ -75,7 +81,7 @@ export function TrafficDetail({ id }: { id: number | null }) {
               <>
                 <dt>Player</dt>
                 <dd>
-                  <code>{entry.playerId}</code>
+                  <PlayerName id={entry.playerId} /> <code className="muted">{entry.playerId}</code>
                 </dd>
               </>
             )}
@@ -83,7 +89,7 @@ export function TrafficDetail({ id }: { id: number | null }) {
               <>
                 <dt>Request id</dt>
                 <dd>
-                  <code>{entry.requestId}</code>
+                  <code>{entry.requestId}</code> <PairLink entry={entry} />
                 </dd>
               </>
             )}
@@ -94,14 +100,15 @@ export function TrafficDetail({ id }: { id: number | null }) {
               </code>
             </dd>
           </dl>
-          <div className="detail-actions">
+          <div className={styles.detailActions}>
             <button type="button" aria-pressed={reveal} disabled={isFetching} onClick={() => setRevealedId(reveal ? null : id)}>
               Reveal secrets
             </button>
             <span className="muted">{entry.redacted ? 'tokens and secrets are masked' : 'secrets shown in full'}</span>
           </div>
+          <CopyAs entry={entry} />
           {entry.revealNote && (
-            <p className="reveal-note" role="status">
+            <p className={styles.revealNote} role="status">
               {entry.revealNote}
             </p>
           )}
@@ -115,13 +122,56 @@ export function TrafficDetail({ id }: { id: number | null }) {
   );
 }
 
+function PlayerName({ id }: { id: string }) {
+  const name = useEngineState().data?.players.find((p) => p.id === id)?.name;
+  return name ? <span>{name}</span> : null;
+}
+
+/** The other side of the same request: the server's entry for the player's, and back. */
+function PairLink({ entry }: { entry: TrafficEntry }) {
+  const exchanges = useRequestExchanges(entry.requestId).data;
+  const other = exchanges ? otherSide(entry, exchanges) : null;
+  if (!other || !entry.requestId) return null;
+  return (
+    <Link to="/traffic" search={{ request: entry.requestId, entry: other.id }} title="Both sides of this request, the other one open">
+      {pairSide(other)}
+    </Link>
+  );
+}
+
+/**
+ * The request as curl and as fetch: what the log holds, so masked unless this entry was revealed
+ * (a masked value stays as it is, docs/contract/console.md §9). A preview shows the text first.
+ */
+function CopyAs({ entry }: { entry: TrafficEntry }) {
+  const request = { method: entry.method, url: entry.url, headers: entry.requestHeaders, body: entry.requestBody };
+  const options = { reveal: entry.revealed };
+  const curl = curlOf(request, options);
+  return (
+    <div className={styles.detailCopy}>
+      <span className={styles.copyAs}>
+        curl <CopyButton value={curl} label="Copy as curl" />
+      </span>
+      <span className={styles.copyAs}>
+        fetch <CopyButton value={fetchOf(request, options)} label="Copy as fetch" />
+      </span>
+      <details className={styles.copyPreview}>
+        <summary>Show as curl</summary>
+        <pre aria-label="As curl" tabIndex={0}>
+          {curl}
+        </pre>
+      </details>
+    </div>
+  );
+}
+
 /** What the server's developer must fix in this answer (docs/contract/console.md §5). */
 function Violations({ entry }: { entry: TrafficEntry }) {
   if (entry.violations.length === 0) return null;
   return (
-    <section className="detail-section" aria-label="Contract violations">
+    <section className={styles.detailSection} aria-label="Contract violations">
       <h3>Contract violations in this answer</h3>
-      <ul className="entry-violations">
+      <ul className={styles.entryViolations}>
         {entry.violations.map((v) => (
           <li key={v.id} data-level={v.level}>
             <span className="badge">{v.level}</span> <code>{v.rule}</code> {v.message}{' '}
@@ -138,9 +188,9 @@ function Violations({ entry }: { entry: TrafficEntry }) {
 function Transitions({ entry }: { entry: TrafficEntry }) {
   if (entry.transitions.length === 0) return null;
   return (
-    <section className="detail-section" aria-label="Transitions caused">
+    <section className={styles.detailSection} aria-label="Transitions caused">
       <h3>Player transitions this answer caused</h3>
-      <ul className="transition-links">
+      <ul className={styles.transitionLinks}>
         {entry.transitions.map((t) => (
           <li key={t.seq}>
             <Link to="/player" search={{ player: t.playerId, transition: t.seq }}>
@@ -162,11 +212,11 @@ function Exchange({ title, headers, body, headersCut, bodyCut }: { title: string
   const names = Object.keys(headers);
   const text = prettyBody(body);
   return (
-    <section className="detail-section" aria-label={title}>
+    <section className={styles.detailSection} aria-label={title}>
       <h3>{title}</h3>
-      {headersCut && <p className="cut-note">Headers {cutNote(headersCut)}</p>}
+      {headersCut && <p className={styles.cutNote}>Headers {cutNote(headersCut)}</p>}
       {names.length > 0 ? (
-        <table className="header-table">
+        <table className={styles.headerTable}>
           <tbody>
             {names.map((name) => (
               <tr key={name}>
@@ -181,9 +231,9 @@ function Exchange({ title, headers, body, headersCut, bodyCut }: { title: string
       ) : (
         <p className="muted">No headers.</p>
       )}
-      {bodyCut && <p className="cut-note">Body {cutNote(bodyCut)}</p>}
+      {bodyCut && <p className={styles.cutNote}>Body {cutNote(bodyCut)}</p>}
       {text ? (
-        <pre className="body" aria-label={`${title} body`} tabIndex={0}>
+        <pre className={styles.entryBody} aria-label={`${title} body`} tabIndex={0}>
           {text}
         </pre>
       ) : (

@@ -9,6 +9,7 @@ import { useEffect, useRef, useState, type RefObject } from 'react';
 import { TRAFFIC_TARGETS, type TrafficFilter, type TrafficTarget } from '@engine-api/traffic-types';
 import { TRAFFIC_REASONS as REASONS } from '../../router/search';
 import { checkStatusFilter } from './format';
+import styles from './traffic.module.css';
 
 const TEXT_DELAY_MS = 250;
 
@@ -47,9 +48,9 @@ export function TrafficFilters({ filter, onFilter, textRef }: TrafficFiltersProp
   );
 
   return (
-    <div className="traffic-filters" role="group" aria-label="Filters">
+    <div className={styles.filters} role="group" aria-label="Filters">
       {filter.requestId && (
-        <span className="request-filter" title={`Only the exchanges of request ${filter.requestId}`}>
+        <span className={styles.requestFilter} title={`Only the exchanges of request ${filter.requestId}`}>
           request <code>{filter.requestId.slice(0, 8)}</code>
           <button type="button" className="link" aria-label="Show every request" onClick={() => onFilter({ requestId: undefined })}>
             ✕
@@ -72,7 +73,7 @@ export function TrafficFilters({ filter, onFilter, textRef }: TrafficFiltersProp
           </option>
         ))}
       </select>
-      <span className="status-filter">
+      <span className={styles.statusFilter}>
         <input
           aria-label="Status"
           placeholder="503, 4xx, none"
@@ -98,7 +99,7 @@ export function TrafficFilters({ filter, onFilter, textRef }: TrafficFiltersProp
         aria-label="Search traffic"
         placeholder="text in URL or bodies  ( / )"
         value={text}
-        className="text-filter"
+        className={styles.textFilter}
         onChange={(event) => setText(event.target.value)}
         onKeyDown={(event) => {
           if (event.key === 'Enter') onFilter({ text: text || undefined });

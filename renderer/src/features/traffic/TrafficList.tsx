@@ -11,10 +11,12 @@ import type { TrafficFilter, TrafficSummary } from '@engine-api/traffic-types';
 import { useApi } from '../../api/context';
 import { useVirtualListbox } from '../../components/useVirtualListbox';
 import { VirtualListbox, VirtualOption } from '../../components/VirtualListbox';
+import { useEngineState } from '../../queries/engine-state';
 import { TRAFFIC_PAGE_SIZE, trafficPageQuery } from '../../queries/traffic';
 import { formatEngineClock, formatEngineTime } from '../../format/engine-time';
 import { faultText, statusClass, statusText } from './format';
 import { useTrafficView } from './view-state';
+import styles from './traffic.module.css';
 
 const ROW_HEIGHT = 26;
 /** Keys that move up the log: reading back, so the newest entry is no longer followed. */
@@ -44,6 +46,9 @@ export function TrafficList({ filter, total, follow, onFollow, active, onActive,
   const lastPage = Math.floor((rows.at(-1)?.index ?? 0) / TRAFFIC_PAGE_SIZE);
   const pageNumbers = total === 0 ? [] : Array.from({ length: lastPage - firstPage + 1 }, (_, i) => firstPage + i);
   const pages = useQueries({ queries: pageNumbers.map((page) => trafficPageQuery(api, filter, page)) });
+  // The player column names players; the id stands in for one that is gone.
+  const players = useEngineState().data?.players;
+  const playerNames = new Map(players?.map((p) => [p.id, p.name]));
   const entryAt = (index: number): TrafficSummary | undefined => pages[Math.floor(index / TRAFFIC_PAGE_SIZE) - firstPage]?.data?.rows[index % TRAFFIC_PAGE_SIZE];
 
   // Back from another area: the list where it was left (following, it goes to the end anyway).
@@ -92,27 +97,28 @@ export function TrafficList({ filter, total, follow, onFollow, active, onActive,
   };
 
   return (
-    <div className="traffic-list">
-      <div ref={headRef} className="traffic-head" aria-hidden="true">
-        <div className="traffic-row">
+    <div className={styles.list}>
+      <div ref={headRef} className={styles.head} aria-hidden="true">
+        <div className={styles.row}>
           {/* Listed as the exchanges end, so a request that waited on others comes after them. */}
           <span title="When the request started, on the engine clock. Entries are listed as their exchanges end.">Engine time</span>
           <span title="When the request started, on your computer's clock">Wall time</span>
           <span>Target</span>
+          <span title="The player that sent the request, or that the server's entry names (X-Player-Id)">Player</span>
           <span>Method</span>
           <span>Path</span>
           <span>Reason</span>
           <span>Status</span>
-          <span className="num">Latency</span>
-          <span className="num">Retry</span>
+          <span className={styles.num}>Latency</span>
+          <span className={styles.num}>Retry</span>
           <span title="Injected fault">⚡</span>
         </div>
       </div>
       <VirtualListbox
         listbox={listbox}
         label="Traffic entries"
-        className="traffic-scroll"
-        rowsClassName="traffic-rows"
+        className={styles.scroll}
+        rowsClassName={styles.rows}
         onKeyDown={onKeyDown}
         empty={`No traffic ${Object.keys(filter).length ? 'matches these filters' : 'yet: requests to the four servers and the players show up here as they happen'}.`}
         onScroll={(event) => {
@@ -135,7 +141,7 @@ export function TrafficList({ filter, total, follow, onFollow, active, onActive,
               listbox={listbox}
               row={row}
               selected={entry ? entry.id === openedId : false}
-              className="traffic-row"
+              className={styles.row}
               data-id={entry?.id}
               data-status={entry ? statusClass(entry.status) : undefined}
               data-fault={entry?.fault ? true : undefined}
@@ -149,7 +155,7 @@ export function TrafficList({ filter, total, follow, onFollow, active, onActive,
                   : undefined
               }
             >
-              {entry ? <Cells entry={entry} /> : <span className="loading">…</span>}
+              {entry ? <Cells entry={entry} playerName={entry.playerId ? (playerNames.get(entry.playerId) ?? entry.playerId) : ''} /> : <span className={styles.loading}>…</span>}
             </VirtualOption>
           );
         }}
@@ -158,26 +164,29 @@ export function TrafficList({ filter, total, follow, onFollow, active, onActive,
   );
 }
 
-function Cells({ entry }: { entry: TrafficSummary }) {
+function Cells({ entry, playerName }: { entry: TrafficSummary; playerName: string }) {
   return (
     <>
       {/* The date is in the title: a day's jump of the engine clock (+24h) keeps the same times. */}
-      <code className="time" title={formatEngineTime(entry.at, { millis: true })}>
+      <code className={styles.time} title={formatEngineTime(entry.at, { millis: true })}>
         {formatEngineClock(entry.at)}
       </code>
-      <code className="time muted" title={formatEngineTime(entry.wallAt, { millis: true })}>
+      <code className={`${styles.time} muted`} title={formatEngineTime(entry.wallAt, { millis: true })}>
         {formatEngineClock(entry.wallAt)}
       </code>
-      <span className="target" data-target={entry.target}>
+      <span className={styles.target} data-target={entry.target}>
         {entry.target}
+      </span>
+      <span className="player" data-testid="traffic-player" title={entry.playerId ?? undefined}>
+        {playerName}
       </span>
       <code>{entry.method}</code>
       <PathCell path={entry.path} />
       <code className="reason">{entry.reason ?? ''}</code>
-      <code className="status">{statusText(entry)}</code>
-      <span className="num">{entry.latencyMs === null ? '' : `${entry.latencyMs} ms`}</span>
-      <span className="num">{entry.retry ? `#${entry.retry}` : ''}</span>
-      <span className="fault">{entry.fault ? <span title={faultText(entry.fault)} aria-label={faultText(entry.fault)}>⚡</span> : ''}</span>
+      <code className={styles.status} data-testid="traffic-status">{statusText(entry)}</code>
+      <span className={styles.num}>{entry.latencyMs === null ? '' : `${entry.latencyMs} ms`}</span>
+      <span className={styles.num}>{entry.retry ? `#${entry.retry}` : ''}</span>
+      <span className={styles.fault} data-testid="traffic-fault">{entry.fault ? <span title={faultText(entry.fault)} aria-label={faultText(entry.fault)}>⚡</span> : ''}</span>
     </>
   );
 }
@@ -186,9 +195,9 @@ function Cells({ entry }: { entry: TrafficSummary }) {
 function PathCell({ path }: { path: string }) {
   const cut = path.lastIndexOf('/', path.length - 2) + 1;
   return (
-    <code className="path" title={path}>
-      <span className="path-head">{path.slice(0, cut)}</span>
-      <span className="path-tail">{path.slice(cut)}</span>
+    <code className={styles.path} title={path}>
+      <span className={styles.pathHead}>{path.slice(0, cut)}</span>
+      <span className={styles.pathTail}>{path.slice(cut)}</span>
     </code>
   );
 }

@@ -22,11 +22,11 @@ import { TrafficSettingsBar } from './TrafficSettingsBar';
 import { TrafficTransfer } from './TrafficTransfer';
 import { useTrafficLive } from './useTrafficLive';
 import { useTrafficView } from './view-state';
-import './traffic.css';
+import styles from './traffic.module.css';
 
 const route = getRouteApi('/traffic');
 
-/** The entry's pane beside the list (traffic.css): resizable, and the list keeps its columns' width. */
+/** The entry's pane beside the list (traffic.module.css): resizable, and the list keeps its columns' width. */
 const DETAIL_WIDTH = { initial: 420, min: 280, max: 1200, keepList: 720 };
 
 /** One string per place in the log: equal places, equal keys (undefined fields drop out). */
@@ -89,13 +89,28 @@ export function TrafficPage() {
   );
   const here = useCallback(() => trafficSearch(log.current()), [log]);
 
+  /**
+   * A new filter. The open entry stays open only if the new filter keeps it: the detail pane is
+   * the list's open row, and an entry beside a list that leaves it out ("0 entries" next to a
+   * 503) reads as a row of it (issue 33). It is closed, and dropped from the address, rather than
+   * shown as "outside the filter": one rule, nothing to tell apart, and the count and the pane
+   * never disagree.
+   */
   const onFilter = useCallback(
     (change: Partial<TrafficFilter>) => {
       const now = here();
       set({ active: null });
-      place({ ...trafficSearchOf({ ...trafficFilterOf(now), ...change }), entry: now.entry });
+      const next = { ...trafficSearchOf({ ...trafficFilterOf(now), ...change }), entry: now.entry };
+      place(next);
+      if (next.entry === undefined) return;
+      const entry = next.entry;
+      void api.call('traffic.locate', { filter: trafficFilterOf(next), id: entry }).then(({ index }) => {
+        const current = here();
+        // Only if the user is still there: a later filter or entry decides for itself.
+        if (index === null && current.entry === entry && placeKey(current) === placeKey(next)) place({ ...current, entry: undefined });
+      }, () => undefined);
     },
-    [here, place, set],
+    [api, here, place, set],
   );
   const onOpen = useCallback((entry: TrafficSummary) => place({ ...here(), entry: entry.id }), [here, place]);
   const setFollow = useCallback((next: boolean) => set({ follow: next }), [set]);
@@ -120,22 +135,22 @@ export function TrafficPage() {
   }, []);
 
   return (
-    <section className="page traffic-page" aria-labelledby="page-title">
-      <header className="page-header traffic-header">
+    <section className={`page ${styles.page}`} aria-labelledby="page-title">
+      <header className={`page-header ${styles.header}`}>
         <h1 id="page-title">Traffic</h1>
         <span className="muted" aria-label="Entries shown" data-total={isFetched ? total : undefined}>
           {total.toLocaleString('en-US')} {total === 1 ? 'entry' : 'entries'}
         </span>
         <TrafficTransfer filter={filter} total={total} />
       </header>
-      <div className="traffic-toolbar">
+      <div className={styles.toolbar}>
         <TrafficFilters key={linked} filter={filter} onFilter={onFilter} textRef={textRef} />
-        <button type="button" className="follow" aria-pressed={follow} onClick={() => setFollow(!follow)} title="Keep the newest entry in view (End)">
+        <button type="button" className={styles.follow} aria-pressed={follow} onClick={() => setFollow(!follow)} title="Keep the newest entry in view (End)">
           Follow
         </button>
         <TrafficSettingsBar />
       </div>
-      <div className="traffic-body" style={{ '--detail-width': `${detailWidth}px` } as CSSProperties}>
+      <div className={styles.body} style={{ '--detail-width': `${detailWidth}px` } as CSSProperties}>
         <TrafficList
           filter={filter}
           total={total}

@@ -9,6 +9,7 @@ import { TRAFFIC_RETENTION_BYTES_MAX, TRAFFIC_RETENTION_BYTES_MIN, type TrafficS
 import { useApi } from '../../api/context';
 import { IGNORE_HELD_KEY, useConfirmStep } from '../../components/useConfirmStep';
 import { trafficKeys, useTrafficSettings } from '../../queries/traffic';
+import styles from './traffic.module.css';
 
 const MIN_RETENTION = 100;
 const MAX_RETENTION = 10_000_000;
@@ -52,8 +53,8 @@ export function TrafficSettingsBar() {
   };
 
   return (
-    <div className="traffic-settings" role="group" aria-label="Log settings">
-      <label className="toggle" data-on={settings?.capture ?? undefined}>
+    <div className={styles.settings} role="group" aria-label="Log settings">
+      <label className={styles.toggle} data-on={settings?.capture ?? undefined}>
         <input type="checkbox" role="switch" checked={settings?.capture ?? true} disabled={!settings} onChange={(event) => configure.mutate({ capture: event.target.checked })} />
         Capture
       </label>

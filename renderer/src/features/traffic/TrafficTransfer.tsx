@@ -18,6 +18,7 @@ import { downloadJson } from '../../components/download';
 import { FileButton } from '../../components/FileButton';
 import { restoredText, stepNumber } from '../../format/scenario-report';
 import { fileStamp } from './format';
+import styles from './traffic.module.css';
 
 export function TrafficTransfer({ filter, total }: { filter: TrafficFilter; total: number }) {
   const api = useApi();
@@ -76,7 +77,7 @@ export function TrafficTransfer({ filter, total }: { filter: TrafficFilter; tota
   const failure = har.error ?? bundle.error;
   return (
     <>
-      <div className="traffic-transfer" role="group" aria-label="Export and import">
+      <div className={styles.transfer} role="group" aria-label="Export and import">
         <button type="button" disabled={har.isPending} onClick={() => har.mutate()} title="The entries the filters show, as a HAR 1.2 file (secrets masked)">
           {har.isPending ? 'Exporting…' : 'Export HAR'}
         </button>
@@ -91,7 +92,7 @@ export function TrafficTransfer({ filter, total }: { filter: TrafficFilter; tota
         </p>
       )}
       {notice && (
-        <div className="traffic-notice" role="status">
+        <div className={styles.notice} role="status">
           {notice.text}
           {notice.notes && notice.notes.length > 0 && (
             <details>
@@ -145,7 +146,7 @@ function ImportResult({ result, onClose }: { result: BundleImportResult; onClose
   const api = useApi();
   const run = useMutation({ mutationFn: () => api.call('scenarios.run', { id: result.scenario.id }) });
   return (
-    <section className="import-result panel" aria-label="Imported bundle">
+    <section className={`${styles.importResult} panel`} aria-label="Imported bundle">
       <div className="panel-head">
         <h2>Bundle imported</h2>
         <button type="button" className="link" onClick={onClose}>
@@ -168,13 +169,13 @@ function ImportResult({ result, onClose }: { result: BundleImportResult; onClose
         <li>Clock speed {result.clock.speed}</li>
       </ul>
       {[...result.warnings, ...result.notes].length > 0 && (
-        <ul className="warnings">
+        <ul className={styles.warnings}>
           {[...result.warnings, ...result.notes].map((warning) => (
             <li key={warning}>{warning}</li>
           ))}
         </ul>
       )}
-      <div className="detail-actions">
+      <div className={styles.detailActions}>
         <button type="button" className="primary" disabled={run.isPending} onClick={() => run.mutate()}>
           {run.isPending ? 'Running…' : 'Run scenario'}
         </button>
@@ -192,7 +193,7 @@ function ImportResult({ result, onClose }: { result: BundleImportResult; onClose
 function RunReport({ report }: { report: ScenarioReport }) {
   const failed = report.steps.find((step) => step.status === 'failed');
   return (
-    <div className="run-report" role="status" data-passed={report.passed}>
+    <div className={styles.runReport} role="status" data-passed={report.passed}>
       <strong>{report.passed ? 'Passed' : 'Failed'}</strong>{' '}
       {failed ? `at step ${stepNumber(failed.index)}: ${failed.message}` : `${report.steps.length} steps, ${report.transitions.length} transitions, ${report.wallMs} ms`}
       {report.restored && `. After the run: ${restoredText(report.restored)}.`}

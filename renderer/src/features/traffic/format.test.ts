@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkStatusFilter, cleanFilter, cutNote, faultText, kib, prettyBody, rowLabel, statusClass, statusText } from './format';
+import { checkStatusFilter, cleanFilter, cutNote, faultText, kib, otherSide, pairSide, prettyBody, rowLabel, statusClass, statusText } from './format';
 
 describe('traffic entries at a glance', () => {
   it.each([
@@ -53,5 +53,19 @@ describe('traffic entries at a glance', () => {
     expect(cutNote({ kept: 65_536, size: 100_010 })).toBe('cut at 64 KiB of 98 KiB');
     expect(cutNote({ kept: 1_100, size: 15_300 })).toBe('cut at 1.1 KiB of 15 KiB');
     expect(kib(2_000_000)).toBe('1,953 KiB');
+  });
+});
+
+describe('the other side of a request', () => {
+  const player = { id: 7, target: 'player' as const };
+  const server = { id: 8, target: 'cloudQueue' as const };
+  it('pairs the player’s entry with the server’s, and back', () => {
+    expect(otherSide(player, [player, server])).toBe(server);
+    expect(otherSide(server, [player, server])).toBe(player);
+    expect(pairSide(server)).toBe('the server’s side');
+    expect(pairSide(player)).toBe('the player’s side');
+  });
+  it('has none when the request went to a server the console does not run', () => {
+    expect(otherSide(player, [player])).toBeNull();
   });
 });

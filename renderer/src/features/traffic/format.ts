@@ -86,3 +86,18 @@ export function cleanFilter(filter: TrafficFilter): TrafficFilter {
 export function fileStamp(ms: number): string {
   return new Date(ms).toISOString().slice(0, 19).replace(/[:T]/g, '-');
 }
+
+/** How the detail names the other side of a request: the player's, or the server's that got it. */
+export function pairSide(other: Pick<TrafficSummary, 'target'>): string {
+  return other.target === 'player' ? 'the player\u2019s side' : 'the server\u2019s side';
+}
+
+/**
+ * The other side of a request among its exchanges (the same `requestId`): for the player's own
+ * entry, the server's; for the server's, the player's. Null when the request went to a server the
+ * console does not run, or the other side was dropped.
+ */
+export function otherSide<T extends Pick<TrafficSummary, 'id' | 'target'>>(entry: Pick<TrafficSummary, 'id' | 'target'>, exchanges: readonly T[]): T | null {
+  const wantPlayer = entry.target !== 'player';
+  return exchanges.find((e) => e.id !== entry.id && (e.target === 'player') === wantPlayer) ?? null;
+}

@@ -2,7 +2,10 @@
  * Keeps the traffic list live: `traffic.appended` batches refresh what is on screen (the count
  * and the pages in view), at most a few times a second, and never more often than four times the
  * last refresh took, so a slow filter over a full log cannot keep the engine busy answering it.
- * `traffic.reset` (cleared, retention changed) reads everything again.
+ * `traffic.reset` (cleared, retention changed) reads everything again. No event reaches the list
+ * while the area is closed, and its pages are cached as fresh: on arrival it reads what is on
+ * screen afresh, or coming back showed the log as it was left (issue 33: 13 entries shown while
+ * the log held 119, until the next request came).
  */
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
@@ -44,6 +47,8 @@ export function useTrafficLive(): number {
     };
 
     const offAppended = api.on('traffic.appended', schedule);
+    // The log moved on while the area was away: catch up now, not on the next request.
+    void refresh();
     const offReset = api.on('traffic.reset', () => void queryClient.invalidateQueries({ queryKey: trafficKeys.all }));
     return () => {
       offAppended();
