@@ -8,11 +8,25 @@ import { join } from 'node:path';
 import { PROJECT_ROOT, startServe, type ServeProcess } from '../main/testing/serve-process';
 import { ConsolePage } from './pages/console-page';
 
-export const test = base.extend<{ consolePage: ConsolePage }, { served: ServeProcess }>({
+export const test = base.extend<{ consolePage: ConsolePage; firstRun: boolean }, { served: ServeProcess; ownConsole: string }>({
+  // Specs share their worker's console, and with it its players' sessions and state. A spec that
+  // drives a player through a whole journey (the guided demo) names its own console with
+  // `test.use({ ownConsole: 'demo' })`: a worker option, so Playwright gives it a worker, and a
+  // console, of its own.
+  ownConsole: ['', { scope: 'worker', option: true }],
+  // The guided demo opens by itself on a browser's first run (docs/demo.md). A spec checks its
+  // area alone, so each browser here has closed the demo before; `test.use({ firstRun: true })`
+  // gives a spec the first run a new user gets.
+  firstRun: [false, { option: true }],
+  context: async ({ context, firstRun }, use) => {
+    if (!firstRun) await context.addInitScript(() => localStorage.setItem('cqc-demo-dismissed', '1'));
+    await use(context);
+  },
   served: [
-    async ({}, use) => {
+    async ({ ownConsole }, use) => {
       if (!existsSync(join(PROJECT_ROOT, 'out/renderer/index.html'))) throw new Error('the console UI is not built: run `npm run build` first');
       const served = await startServe(['--port', '0', '--ephemeral']);
+      if (ownConsole) process.stderr.write(`e2e: console ${served.ready.urls.console} is ${ownConsole}'s own\n`);
       await use(served);
       await served.stop('SIGTERM');
     },

@@ -80,7 +80,7 @@ test.describe('the OAuth page in Chromium', () => {
     const card = oauth.integration('Kitchen Radio');
     await expect(card.getByRole('table', { name: 'Grants and tokens' })).toContainText('code not exchanged yet');
     // The code lives 10 minutes; once it ran out unused the grant can never give a token.
-    const grantRow = card.locator('.grant-row').first();
+    const grantRow = card.getByRole('row').filter({ hasText: 'Grant for demo' }).first();
     await expect(grantRow.locator('.badge')).toHaveText('active');
     await consolePage.advance('10 min');
     await expect(grantRow).toContainText('code expired unused');

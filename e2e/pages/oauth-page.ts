@@ -50,7 +50,7 @@ export class OAuthPage {
     return card;
   }
 
-  setting(label: 'Auto-approve' | 'Production parity'): Locator {
+  setting(label: 'Auto-approve' | 'Production parity' | 'Capture redirects'): Locator {
     return this.page.getByRole('switch', { name: label });
   }
 
@@ -73,6 +73,11 @@ export class OAuthPage {
   /** The selected flow's steps of one kind (the engine's step kinds: authorize, login, consent, …). */
   step(kind: FlowStepKind): Locator {
     return this.timeline.locator(`li[data-kind="${kind}"]`);
+  }
+
+  /** The selected flow's captured redirect: the one-time reveal and, once revealed, the code with its curl. */
+  get captured(): Locator {
+    return this.inspector.getByRole('group', { name: 'Captured redirect' });
   }
 
   tokens(card: Locator, kind: 'access' | 'refresh'): Locator {

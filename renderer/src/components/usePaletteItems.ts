@@ -16,6 +16,7 @@ import { useOpenArea } from '../router/area-memory';
 import { AREAS } from '../router/areas';
 import { shortRequestId } from '../router/title';
 import { useClockStore } from '../stores/clock';
+import { useDemoStore } from '../stores/demo';
 
 export interface PaletteItem {
   /** Unique in the palette; what the typed text is matched against, with `keywords`. */
@@ -131,6 +132,10 @@ export function usePaletteItems(query: string): PaletteGroup[] {
         keywords: ['time', 'speed'],
         run: () => api.call('clock.set', c.input).then((clock: ClockState) => setClock(clock)),
       })),
+    },
+    {
+      heading: 'Demo',
+      items: [{ value: 'demo guided checklist', label: 'Show the guided demo', detail: 'D', keywords: ['presenter', 'walkthrough'], run: () => useDemoStore.getState().show() }],
     },
   ];
   return groups.filter((g) => g.items.length > 0);

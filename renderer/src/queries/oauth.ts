@@ -7,6 +7,7 @@ import { useQuery, type QueryClient } from '@tanstack/react-query';
 import type { FlowStepView, FlowSummary, FlowView } from '@engine-api/oauth-types';
 import type { Api } from '../api';
 import { useApi } from '../api/context';
+import { controlKeys } from './control';
 import { applyPushed } from './pushed';
 
 export const oauthKeys = {
@@ -54,6 +55,8 @@ export function applyFlowStep(queryClient: QueryClient, flow: FlowSummary, step:
   applyPushed<FlowView>(queryClient, oauthKeys.flow(flow.id), (cached) =>
     cached ? { ...cached, ...flow, steps: cached.steps.some((s) => s.seq === step.seq) ? cached.steps : [...cached.steps, step] } : cached,
   );
+  // A captured redirect gives the flow its `capturedCode`, which the pushed summary does not carry.
+  if (step.detail.kind === 'callback' && step.detail.captured) void queryClient.invalidateQueries({ queryKey: oauthKeys.flow(flow.id) });
 }
 
 /** Wires the login service's events to the query cache; returns the unsubscribe function. */
@@ -65,6 +68,8 @@ export function wireOAuthEvents(api: Api, queryClient: QueryClient): () => void 
     void queryClient.invalidateQueries({ queryKey: key });
     // Deleting an integration or key also ends its grants.
     if (what === 'integrations') void queryClient.invalidateQueries({ queryKey: oauthKeys.grantsAll });
+    // A token issued or revoked changes whom the command bar can send as.
+    if (what !== 'settings') void queryClient.invalidateQueries({ queryKey: controlKeys.senders });
   });
   const offStep = api.on('oauth.flowStep', ({ flow, step }) => applyFlowStep(queryClient, flow, step));
   return () => {

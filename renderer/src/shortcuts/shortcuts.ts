@@ -53,7 +53,7 @@ export const SHORTCUTS: readonly Shortcut[] = [
   { keys: ['Escape'], scope: 'Queue items', description: 'Clear the selection', handledBy: 'the item list' },
   { keys: ['Enter'], mod: true, inFields: true, scope: 'Scenario editor', description: 'Save the scenario', handledBy: 'the scenario editor' },
   { keys: ['Escape'], inFields: true, scope: 'Dialogs', description: 'Close the dialog (before anything else), focus back where it was', handledBy: 'the dialog' },
-  { keys: ['Tab'], inFields: true, scope: 'Dialogs', description: 'Next control; focus stays in the dialog', handledBy: 'the dialog' },
+  { keys: ['Tab'], inFields: true, scope: 'Dialogs', description: 'Next control; focus stays in the dialog', handledBy: 'the dialog' },  { keys: ['d'], scope: 'Anywhere', description: 'Show or hide the guided demo', handledBy: 'the guided demo' },
 ];
 
 /** Where typing goes: a single key pressed here is text, not a shortcut. */

@@ -11,6 +11,7 @@ import { FormError } from './fields';
 import type { ShownSecret } from './SecretCallout';
 import { StartedNotice } from './StartedNotice';
 import { useStartFlow } from './useStartFlow';
+import styles from './oauth.module.css';
 
 export function ClientKeySection({ integration, clientKey, onSecret }: { integration: IntegrationView; clientKey: ClientKeyView; onSecret(secret: ShownSecret): void }) {
   const api = useApi();
@@ -36,14 +37,14 @@ export function ClientKeySection({ integration, clientKey, onSecret }: { integra
   };
 
   return (
-    <section className="client-key" aria-label={`Key ${clientKey.name}`}>
-      <div className="key-head">
+    <section className={styles.clientKey} aria-label={`Key ${clientKey.name}`}>
+      <div className={styles.keyHead}>
         <h4>Key “{clientKey.name}”</h4>
-        <span className="kv">
+        <span className={styles.kv}>
           <span className="muted">client_id</span> <code>{clientKey.clientId}</code>
           <CopyButton value={clientKey.clientId} label={`Copy client id of ${clientKey.name}`} />
         </span>
-        <span className="kv">
+        <span className={styles.kv}>
           <span className="muted">secret</span> <code title="Stored hashed; only its first characters are kept to tell secrets apart">{clientKey.secretHint}…</code>
           <button type="button" onClick={() => regenerate.mutate()} disabled={regenerate.isPending || integration.sample} title={integration.sample ? 'The sample integration keeps its secret in memory' : 'The old secret stops working at once'}>
             Regenerate secret
@@ -51,12 +52,12 @@ export function ClientKeySection({ integration, clientKey, onSecret }: { integra
         </span>
       </div>
 
-      <ul className="redirect-uris" aria-label={`Redirect URLs of ${clientKey.name}`}>
+      <ul className={styles.redirectUris} aria-label={`Redirect URLs of ${clientKey.name}`}>
         {clientKey.redirectUris.map((r) => (
           <li key={r.id}>
             <code>{r.uri}</code>
             {r.warning && (
-              <span className="flag" title="Loopback URLs are accepted here for local testing only">
+              <span className={styles.flag} title="Loopback URLs are accepted here for local testing only">
                 {r.warning}
               </span>
             )}
@@ -69,7 +70,7 @@ export function ClientKeySection({ integration, clientKey, onSecret }: { integra
         ))}
       </ul>
       {!integration.sample && (
-        <form className="inline-form" onSubmit={submitUri}>
+        <form className={styles.inlineForm} onSubmit={submitUri}>
           <input aria-label={`New redirect URL for ${clientKey.name}`} placeholder="https://app.example.com/oauth/callback" value={newUri} onChange={(e) => setNewUri(e.target.value)} />
           <button type="submit" disabled={!newUri.trim() || addUri.isPending}>
             Add redirect URL
@@ -78,7 +79,7 @@ export function ClientKeySection({ integration, clientKey, onSecret }: { integra
       )}
       <FormError error={addUri.error} />
 
-      <div className="inline-form">
+      <div className={styles.inlineForm}>
         {clientKey.redirectUris.length > 1 && (
           <select aria-label="Redirect URL for the flow" value={chosen} onChange={(e) => setFlowUri(e.target.value)}>
             {clientKey.redirectUris.map((r) => (
@@ -87,7 +88,7 @@ export function ClientKeySection({ integration, clientKey, onSecret }: { integra
           </select>
         )}
         {!integration.sample && (
-          <label className="switch">
+          <label className={styles.switch}>
             <input type="checkbox" checked={pkce} onChange={(e) => setPkce(e.target.checked)} /> PKCE
           </label>
         )}

@@ -5,6 +5,7 @@
 import type { FlowStepKind, FlowSummary } from '@engine-api/oauth-types';
 import { Badge } from '../../components/Badge';
 import { useFlow, useFlows, useIntegrations } from '../../queries/oauth';
+import { CapturedCode } from './CapturedCode';
 import { FormError } from './fields';
 import { useInspectorStore, useSelectedFlow, useSelectFlow } from './inspector-store';
 import { StartedValues } from './StartedNotice';
@@ -14,6 +15,7 @@ import { TokenRequestHint } from './TokenRequestHint';
 import { useEngineState } from '../../queries/engine-state';
 import { formatEngineMoment } from '../../format/engine-time';
 import { useEngineDay } from '../../stores/clock';
+import styles from './oauth.module.css';
 
 const STEP_NAMES: Record<FlowStepKind, string> = {
   authorize: 'Authorize request',
@@ -46,16 +48,16 @@ export function FlowInspector() {
   const current = selected ?? flows?.[0]?.id ?? null;
 
   return (
-    <section className="card inspector" aria-labelledby="inspector-title">
+    <section className={`${styles.card} inspector`} aria-labelledby="inspector-title">
       <h2 id="inspector-title">Flow inspector</h2>
       <FormError error={error} />
       {flows && flows.length === 0 && <p className="muted">No flows yet. Run the sample flow, or point your app at the login service.</p>}
-      <div className="inspector-body">
-        <ul className="flow-list" aria-label="Flows">
+      <div className={styles.inspectorBody}>
+        <ul className={styles.flowList} aria-label="Flows">
           {flows?.map((flow) => (
             <li key={flow.id}>
-              <button type="button" className="flow-item" aria-current={flow.id === current ? 'true' : undefined} onClick={() => select(flow.id)}>
-                <span className="flow-name">{flow.integrationName ?? flow.clientId ?? 'unknown client'}</span>
+              <button type="button" className={styles.flowItem} aria-current={flow.id === current ? 'true' : undefined} onClick={() => select(flow.id)}>
+                <span className={styles.flowName}>{flow.integrationName ?? flow.clientId ?? 'unknown client'}</span>
                 <Badge status={flow.status}>
                   {STATUS_NAMES[flow.status]}
                 </Badge>
@@ -87,7 +89,7 @@ function Timeline({ flowId }: { flowId: string }) {
   const pending = login ? pendingTokenRequest(flow, login, started?.codeVerifier ?? null, { sample, deleted }) : null;
   return (
     <div className="timeline-pane">
-      <p className="timeline-head">
+      <p className={styles.timelineHead}>
         <strong>{flow.integrationName ?? 'Unknown client'}</strong>{' '}
         <Badge status={flow.status}>
           {STATUS_NAMES[flow.status]}
@@ -97,22 +99,24 @@ function Timeline({ flowId }: { flowId: string }) {
         </span>
       </p>
       {started && (
-        <p className="timeline-started" role="group" aria-label="Started here">
+        <p className={styles.timelineStarted} role="group" aria-label="Started here">
           Started here: <StartedValues started={started} />
         </p>
       )}
-      {pending && <TokenRequestHint request={pending} />}
-      <ol className="timeline" aria-label="Timeline">
+      {flow.capturedCode && <CapturedCode flowId={flow.id} captured={flow.capturedCode} />}
+      {/* A captured code's token request comes with its reveal, the code in it. */}
+      {pending && !flow.capturedCode && <TokenRequestHint request={pending} />}
+      <ol className={styles.timeline} aria-label="Timeline">
         {flow.steps.map((step, index) => (
-          <li key={step.seq} className="step" data-ok={step.ok} data-kind={step.kind}>
+          <li key={step.seq} className={styles.step} data-ok={step.ok} data-kind={step.kind}>
             <details open={!step.ok && index === flow.steps.length - 1}>
               <summary>
-                <span className="step-time">{formatEngineMoment(step.at, today)}</span>
-                <span className="step-mark" aria-hidden="true">
+                <span className={styles.stepTime}>{formatEngineMoment(step.at, today)}</span>
+                <span className={styles.stepMark} aria-hidden="true">
                   {step.ok ? '✓' : '✗'}
                 </span>
-                <span className="step-kind">{STEP_NAMES[step.kind]}</span>
-                <span className="step-summary">
+                <span className={styles.stepKind}>{STEP_NAMES[step.kind]}</span>
+                <span className={styles.stepSummary}>
                   {step.detail.kind === 'token' && step.detail.issued?.reusedWithinGrace && (
                     <>
                       <Badge status="grace" title="A refresh token rotated away moments ago, presented again within the integration's grace window: answered with the current refresh token, nothing revoked">
@@ -123,7 +127,7 @@ function Timeline({ flowId }: { flowId: string }) {
                   {step.summary}
                 </span>
               </summary>
-              <div className="step-detail">
+              <div className={styles.stepDetail}>
                 <StepDetail detail={step.detail} />
               </div>
             </details>

@@ -13,6 +13,7 @@ import { useEngineDay, useEngineNow } from '../../stores/clock';
 import { FormError } from './fields';
 import { useSelectFlow } from './inspector-store';
 import { expiryText } from '../../format/span';
+import styles from './oauth.module.css';
 
 export function GrantsTable({ integrationId }: { integrationId: string }) {
   const { data: grants, error } = useGrants(integrationId);
@@ -21,7 +22,7 @@ export function GrantsTable({ integrationId }: { integrationId: string }) {
   if (!grants) return <p className="muted">Loading grants…</p>;
   if (grants.length === 0) return <p className="muted">No grants yet: run a flow to issue a code and tokens.</p>;
   return (
-    <DataTable className="grants" aria-label="Grants and tokens">
+    <DataTable className={styles.grants} aria-label="Grants and tokens">
       <thead>
         <tr>
           <th scope="col">Issued</th>
@@ -53,7 +54,7 @@ function GrantRows({ grant, now }: { grant: GrantView; now: number | null }) {
   const status = grant.revokedAt !== null ? 'revoked' : codeState === 'expired unused' && grant.tokens.length === 0 ? 'expired' : 'active';
   return (
     <tbody className="grant" aria-label={`Grant ${grant.id}`} data-revoked={grant.revokedAt !== null}>
-      <tr className="grant-row">
+      <tr className={styles.grantRow}>
         <td>{formatEngineMoment(grant.createdAt, today)}</td>
         <td>
           <strong>Grant</strong> for {grant.username} · code {codeState}
@@ -66,7 +67,7 @@ function GrantRows({ grant, now }: { grant: GrantView; now: number | null }) {
           </Badge>
           <RevokedReason reason={grant.revokedReason} />
         </td>
-        <td className="actions">
+        <td className={styles.actions}>
           {grant.flowId && (
             <button type="button" onClick={() => select(grant.flowId)}>
               Show flow
@@ -92,7 +93,7 @@ function TokenRow({ token, now }: { token: TokenView; now: number | null }) {
   const status = now === null ? token.status : tokenStatus(token, now);
   const label = `${token.kind} token ${token.hint}…`;
   return (
-    <tr className="token-row" aria-label={label} data-status={status}>
+    <tr className={styles.tokenRow} aria-label={label} data-status={status}>
       <td>{formatEngineMoment(token.issuedAt, today)}</td>
       <td>
         {token.kind === 'access' ? 'Access' : 'Refresh'} token <code>{token.hint}…</code>
@@ -104,7 +105,7 @@ function TokenRow({ token, now }: { token: TokenView; now: number | null }) {
         </Badge>
         <RevokedReason reason={token.revokedReason} />
       </td>
-      <td className="actions">
+      <td className={styles.actions}>
         <button type="button" aria-label={`Expire now: ${label}`} disabled={status !== 'active' || expire.isPending} onClick={() => expire.mutate()}>
           Expire now
         </button>
@@ -118,5 +119,5 @@ function TokenRow({ token, now }: { token: TokenView; now: number | null }) {
 
 /** Why a grant or token was revoked, in words beside its badge: "authorization code used twice". */
 function RevokedReason({ reason }: { reason: string | null }) {
-  return reason ? <span className="revoked-reason muted">{reason}</span> : null;
+  return reason ? <span className={`${styles.revokedReason} muted`}>{reason}</span> : null;
 }

@@ -10,6 +10,7 @@ import { ConsentFieldInputs, FormError, type ConsentFields } from './fields';
 import { GrantsTable } from './GrantsTable';
 import { IntegrationEvents } from './IntegrationEvents';
 import { SecretCallout, type ShownSecret } from './SecretCallout';
+import styles from './oauth.module.css';
 
 export function IntegrationCard({ integration, expanded, onToggle, secret, onSecret }: {
   integration: IntegrationView;
@@ -36,9 +37,9 @@ export function IntegrationCard({ integration, expanded, onToggle, secret, onSec
   const headingId = `integration-${integration.id}`;
 
   return (
-    <article className="card integration" aria-labelledby={headingId} data-expanded={expanded}>
-      <header className="integration-head">
-        <button type="button" className="disclosure" aria-expanded={expanded} onClick={onToggle}>
+    <article className={`${styles.card} integration`} aria-labelledby={headingId} data-expanded={expanded}>
+      <header className={styles.integrationHead}>
+        <button type="button" className={styles.disclosure} aria-expanded={expanded} onClick={onToggle}>
           <span aria-hidden="true">{expanded ? '▾' : '▸'}</span>
           <h3 id={headingId}>{integration.name}</h3>
         </button>
@@ -50,21 +51,21 @@ export function IntegrationCard({ integration, expanded, onToggle, secret, onSec
       </header>
       {secret && <SecretCallout secret={secret} onDone={() => onSecret(null)} />}
       {expanded && (
-        <div className="integration-body">
+        <div className={styles.integrationBody}>
           {editing ? (
             <EditForm integration={integration} onDone={() => setEditing(false)} />
           ) : (
-            <p className="integration-description">
+            <p className={styles.integrationDescription}>
               {integration.description || <span className="muted">No description (users see it on the consent page).</span>}
             </p>
           )}
-          <div className="inline-form">
+          <div className={styles.inlineForm}>
             {!editing && !integration.sample && (
               <button type="button" onClick={() => setEditing(true)}>
                 Edit
               </button>
             )}
-            <label className="switch" title="A refresh gives a new refresh token; presenting an old one again revokes the grant">
+            <label className={styles.switch} title="A refresh gives a new refresh token; presenting an old one again revokes the grant">
               <input type="checkbox" role="switch" checked={rotationPending ?? integration.rotateRefreshTokens}
                 onChange={(e) => {
                   setRotationPending(e.target.checked);
@@ -131,8 +132,8 @@ function RefreshGrace({ integration }: { integration: IntegrationView }) {
     ? 'A refresh token just rotated away still answers this long (new access token, the current refresh token, nothing revoked); 0: strict, a reuse revokes the grant at once'
     : 'Only matters with refresh token rotation on';
   return (
-    <form className="switch" onSubmit={submit} aria-label="Refresh grace window" title={title}>
-      <label className="switch">
+    <form className={styles.switch} onSubmit={submit} aria-label="Refresh grace window" title={title}>
+      <label className={styles.switch}>
         Refresh grace
         <input
           type="number"
@@ -172,7 +173,7 @@ function EditForm({ integration, onDone }: { integration: IntegrationView; onDon
     save.mutate();
   };
   return (
-    <form className="form" onSubmit={submit} aria-label={`Edit ${integration.name}`}>
+    <form className={styles.form} onSubmit={submit} aria-label={`Edit ${integration.name}`}>
       <ConsentFieldInputs value={fields} onChange={setFields} />
       <FormError error={save.error} />
       <div className="form-actions">

@@ -15,6 +15,7 @@ import { formatEngineMoment } from '../../format/engine-time';
 import { oauthKeys } from '../../queries/oauth';
 import { useEngineDay } from '../../stores/clock';
 import { FormError } from './fields';
+import styles from './oauth.module.css';
 
 const eventKeys = {
   subscriptions: (integrationId: string) => ['events', 'subscriptions', integrationId] as const,
@@ -49,7 +50,7 @@ export function IntegrationEvents({ integration }: { integration: IntegrationVie
   }, [api, queryClient, integration.id]);
 
   return (
-    <section className="integration-events" aria-label={`Events of ${integration.name}`}>
+    <section className={styles.integrationEvents} aria-label={`Events of ${integration.name}`}>
       <h4>Events</h4>
       {integration.keys.map((key) => (
         <CallbackUrlForm key={key.id} integration={integration} clientKey={key} />
@@ -85,14 +86,14 @@ function CallbackUrlForm({ integration, clientKey }: { integration: IntegrationV
   const label = `Event callback URL of ${clientKey.name}`;
   if (integration.sample) {
     return (
-      <p className="event-callback">
+      <p className={styles.eventCallback}>
         <span className="muted">Key “{clientKey.name}” events go to</span> <code>{saved || '(none yet)'}</code> <span className="muted">(the sample’s own receiver)</span>
       </p>
     );
   }
   return (
     <>
-      <form className="inline-form event-callback" onSubmit={submit} aria-label={label}>
+      <form className={`${styles.inlineForm} ${styles.eventCallback}`} onSubmit={submit} aria-label={label}>
         <label htmlFor={`callback-${clientKey.id}`} className="muted">
           Key “{clientKey.name}” events to
         </label>
@@ -171,7 +172,7 @@ function DeliveryList({ deliveries }: { deliveries: EventDeliveryView[] | undefi
       {failures.length === 0 ? (
         <p className="muted">No event was given up or dropped.</p>
       ) : (
-        <ul className="event-failures" aria-label="Failures">
+        <ul className={styles.eventFailures} aria-label="Failures">
           {failures.map((d) => (
             <li key={d.id}>
               {formatEngineMoment(d.at, today)} · {d.namespace} #{d.seqId} · {d.message}

@@ -4,6 +4,7 @@ import { useState, type FormEvent } from 'react';
 import type { CreatedIntegration } from '@engine-api/oauth-types';
 import { useApi } from '../../api/context';
 import { ConsentFieldInputs, FormError, type ConsentFields } from './fields';
+import styles from './oauth.module.css';
 
 export function NewIntegrationForm({ onCreated, onCancel }: { onCreated(created: CreatedIntegration): void; onCancel(): void }) {
   const api = useApi();
@@ -20,7 +21,7 @@ export function NewIntegrationForm({ onCreated, onCancel }: { onCreated(created:
   };
 
   return (
-    <form className="card form" onSubmit={submit} aria-label="New integration">
+    <form className={`${styles.card} ${styles.form}`} onSubmit={submit} aria-label="New integration">
       <h3>New integration</h3>
       <ConsentFieldInputs value={fields} onChange={setFields} autoFocus />
       <label>

@@ -12,7 +12,7 @@ import { IntegrationCard } from './IntegrationCard';
 import { NewIntegrationForm } from './NewIntegrationForm';
 import type { ShownSecret } from './SecretCallout';
 import { SettingsBar } from './SettingsBar';
-import './oauth.css';
+import styles from './oauth.module.css';
 
 const route = getRouteApi('/oauth');
 
@@ -28,14 +28,14 @@ export function OAuthPage() {
   const open = expanded ?? integrations?.find((i) => !i.sample)?.id ?? integrations?.[0]?.id ?? null;
 
   return (
-    <section className="page oauth-page" aria-labelledby="page-title">
-      <header className="page-header oauth-header">
+    <section className={`page ${styles.oauthPage}`} aria-labelledby="page-title">
+      <header className={`page-header ${styles.oauthHeader}`}>
         <h1 id="page-title">OAuth</h1>
         <SettingsBar />
       </header>
-      <div className="oauth-columns">
+      <div className={styles.oauthColumns}>
         <section className="integrations" aria-labelledby="integrations-title">
-          <div className="section-head">
+          <div className={styles.sectionHead}>
             <h2 id="integrations-title">Integrations</h2>
             {!creating && (
               <button type="button" onClick={() => setCreating(true)}>

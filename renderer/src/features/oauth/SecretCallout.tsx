@@ -1,5 +1,6 @@
 /** A client secret, shown this once (it is stored hashed): copy it now. */
 import { CopyButton } from '../../components/CopyButton';
+import styles from './oauth.module.css';
 
 export interface ShownSecret {
   keyName: string;
@@ -9,11 +10,11 @@ export interface ShownSecret {
 
 export function SecretCallout({ secret, onDone }: { secret: ShownSecret; onDone(): void }) {
   return (
-    <div className="secret-callout" role="region" aria-label="New client secret">
+    <div className={styles.secretCallout} role="region" aria-label="New client secret">
       <p>
         <strong>Client secret of key “{secret.keyName}”</strong>: shown this once, stored only as a hash. Copy it now.
       </p>
-      <div className="secret-row">
+      <div className={styles.secretRow}>
         <code data-testid="client-secret">{secret.clientSecret}</code>
         <CopyButton value={secret.clientSecret} label="Copy client secret" />
       </div>

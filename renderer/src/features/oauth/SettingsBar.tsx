@@ -1,4 +1,7 @@
-/** Auto-approve and production parity (docs/contract/console.md §7 `PATCH /settings`), and the sample flow's one click. */
+/**
+ * Auto-approve, production parity and redirect capture (docs/contract/console.md §7 `PATCH
+ * /settings`, docs/login-service.md), and the sample flow's one click.
+ */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { LoginSettings } from '@engine-api/oauth-types';
@@ -6,10 +9,16 @@ import { useApi } from '../../api/context';
 import { oauthKeys, useLoginSettings } from '../../queries/oauth';
 import { StartedNotice } from './StartedNotice';
 import { useStartFlow } from './useStartFlow';
+import styles from './oauth.module.css';
 
 const TOGGLES: { key: keyof LoginSettings; label: string; hint: string }[] = [
   { key: 'autoApprove', label: 'Auto-approve', hint: 'Skip the sign-in and consent pages (scripted runs)' },
   { key: 'productionParity', label: 'Production parity', hint: 'Reject loopback redirect URLs, as production does' },
+  {
+    key: 'captureRedirects',
+    label: 'Capture redirects',
+    hint: 'Keep the code here when a redirect URL is not on this machine (https://myapp.example.com/cb): your browser stays on a login service page and the code waits in the flow inspector for one reveal. Off: the browser goes to the redirect URL with the code.',
+  },
 ];
 
 export function SettingsBar() {
@@ -33,13 +42,14 @@ export function SettingsBar() {
   const parity = pending.productionParity ?? settings?.productionParity ?? false;
 
   return (
-    <div className="oauth-toolbar">
-      <div className="oauth-toggles" role="group" aria-label="Login service settings">
+    <div className={styles.oauthToolbar}>
+      <div className={styles.oauthToggles} role="group" aria-label="Login service settings">
         {TOGGLES.map(({ key, label, hint }) => (
-          <label key={key} className="switch" title={hint}>
+          <label key={key} className={styles.switch} title={hint}>
             <input
               type="checkbox"
               role="switch"
+              aria-describedby={key === 'captureRedirects' ? 'capture-hint' : undefined}
               checked={pending[key] ?? settings?.[key] ?? false}
               disabled={!settings}
               onChange={(event) => {
@@ -51,9 +61,14 @@ export function SettingsBar() {
             <span>{label}</span>
           </label>
         ))}
-        {update.isError && <span role="alert" className="form-error">{update.error.message}</span>}
+        {update.isError && <span role="alert" className={styles.formError}>{update.error.message}</span>}
+        <p id="capture-hint" className={`muted ${styles.captureHint}`}>
+          {(pending.captureRedirects ?? settings?.captureRedirects ?? true)
+            ? 'Capture redirects: a code for a redirect URL off this machine stays here, shown once in the flow inspector; it never leaves the machine.'
+            : 'Capture redirects is off: the browser takes each code to its redirect URL, wherever that is.'}
+        </p>
       </div>
-      <div className="oauth-sample">
+      <div className={styles.oauthSample}>
         <button
           type="button"
           className="primary"
@@ -69,7 +84,7 @@ export function SettingsBar() {
             Off under production parity: the sample signs in at the console&rsquo;s loopback callback, which parity refuses.
           </span>
         )}
-        {sample.isError && <span role="alert" className="form-error">{sample.error.message}</span>}
+        {sample.isError && <span role="alert" className={styles.formError}>{sample.error.message}</span>}
         {sample.data && <StartedNotice started={sample.data} />}
       </div>
     </div>

@@ -1,10 +1,11 @@
 /** What happened when a flow started: where it opened, and the URL to open by hand if a tab was blocked. */
 import { CopyButton } from '../../components/CopyButton';
 import type { StartOutcome } from './inspector-store';
+import styles from './oauth.module.css';
 
 export function StartedNotice({ started }: { started: StartOutcome }) {
   return (
-    <div className="started-notice" role="status">
+    <div className={styles.startedNotice} role="status">
       {started.openedBy === 'host' ? 'Opened in the OAuth window.' : started.blocked ? 'The browser blocked the new tab; open the authorize URL yourself:' : 'Opened in a new tab.'}
       {started.blocked && (
         <a href={started.authorizeUrl} target="_blank" rel="noopener noreferrer">

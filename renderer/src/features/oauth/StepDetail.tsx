@@ -1,8 +1,11 @@
 /**
  * What the inspector shows inside a step: the checklist of what was validated, the redirect URI
- * character by character, the decoded Basic header, the tokens issued (masked), the API call.
+ * character by character, the decoded Basic header, the tokens issued (masked), the API call, and
+ * the body of the request a step answered (a sign-in or consent form, a token request), as sent
+ * with its secrets masked.
  */
-import type { BasicHeaderReport, FlowCheck, FlowStepDetail, RedirectComparison } from '@engine-api/oauth-types';
+import type { BasicHeaderReport, FlowCheck, FlowRequestBody, FlowStepDetail, RedirectComparison } from '@engine-api/oauth-types';
+import styles from './oauth.module.css';
 
 export function StepDetail({ detail }: { detail: FlowStepDetail }) {
   switch (detail.kind) {
@@ -33,6 +36,7 @@ export function StepDetail({ detail }: { detail: FlowStepDetail }) {
             />
           )}
           <ParamsTable title="Form parameters" params={detail.params} />
+          {detail.requestBody && <RequestBody body={detail.requestBody} />}
         </>
       );
     case 'redirect':
@@ -54,7 +58,8 @@ export function StepDetail({ detail }: { detail: FlowStepDetail }) {
             ['code', detail.code],
             ['state', detail.state],
             ['state matches', detail.stateMatches === null ? undefined : detail.stateMatches ? 'yes' : 'no'],
-            ['captured by the console', detail.captured ? 'yes (nothing needs to listen at the redirect URL)' : 'no'],
+            ['captured by the console', detail.captured ? `yes, by the ${detail.capturedBy ?? 'console'} (nothing needs to listen at the redirect URL)` : 'no'],
+            ['code held', detail.revealable ? 'for one reveal (Reveal code, above)' : undefined],
             ['error', detail.error && `${detail.error.error}: ${detail.error.description}`],
           ]}
         />
@@ -73,9 +78,19 @@ export function StepDetail({ detail }: { detail: FlowStepDetail }) {
     case 'revocation':
       return <KeyValues rows={[['Reason', detail.reason], ['Tokens revoked', String(detail.tokensRevoked)], ['Grant', detail.grantId]]} />;
     case 'login':
-      return <KeyValues rows={[['Username', detail.username], ['Result', detail.ok ? 'signed in' : detail.reason]]} />;
+      return (
+        <>
+          <KeyValues rows={[['Username', detail.username], ['Result', detail.ok ? 'signed in' : detail.reason]]} />
+          {detail.requestBody && <RequestBody body={detail.requestBody} />}
+        </>
+      );
     case 'consent':
-      return <KeyValues rows={[['Decision', detail.decision.replace('_', '-')], ['User', detail.username]]} />;
+      return (
+        <>
+          <KeyValues rows={[['Decision', detail.decision.replace('_', '-')], ['User', detail.username]]} />
+          {detail.requestBody && <RequestBody body={detail.requestBody} />}
+        </>
+      );
     case 'navigation':
       return <KeyValues rows={[['Event', detail.event], ['URL', detail.url]]} />;
     case 'sample':
@@ -83,9 +98,22 @@ export function StepDetail({ detail }: { detail: FlowStepDetail }) {
   }
 }
 
+/** The request body as sent (secrets masked by the engine), one form field a line for a form. */
+function RequestBody({ body }: { body: FlowRequestBody }) {
+  const form = body.contentType.startsWith('application/x-www-form-urlencoded');
+  return (
+    <div className={styles.kvBlock} role="group" aria-label="Request body">
+      <div className={styles.kvTitle}>
+        Request body <span className="muted">{body.contentType}</span>
+      </div>
+      <pre className={styles.requestBody}>{form ? body.text.split('&').join('\n&') : body.text}</pre>
+    </div>
+  );
+}
+
 function ErrorLine({ error }: { error: { error: string; description: string } }) {
   return (
-    <p className="step-error">
+    <p className={styles.stepError}>
       <code>{error.error}</code> {error.description}
     </p>
   );
@@ -93,10 +121,10 @@ function ErrorLine({ error }: { error: { error: string; description: string } })
 
 function Checklist({ checks }: { checks: FlowCheck[] }) {
   return (
-    <ul className="checklist" aria-label="Checks">
+    <ul className={styles.checklist} aria-label="Checks">
       {checks.map((check) => (
         <li key={check.id} data-ok={check.ok === null ? 'skipped' : String(check.ok)}>
-          <span className="mark" aria-hidden="true">
+          <span className={styles.mark} aria-hidden="true">
             {check.ok === true ? '✓' : check.ok === false ? '✗' : '·'}
           </span>
           <span className="sr-only">{check.ok === true ? 'passed' : check.ok === false ? 'failed' : 'not checked'}:</span>
@@ -115,7 +143,7 @@ function Comparison({ comparison }: { comparison: RedirectComparison }) {
   if (comparison.closest === null) return <p className="muted">No redirect URL is registered for this key.</p>;
   const at = comparison.firstDifference ?? comparison.presented.length;
   const line = (label: string, value: string) => (
-    <div className="diff-line">
+    <div className={styles.diffLine}>
       <span className="muted">{label}</span>
       <code>
         {value.slice(0, at)}
@@ -124,12 +152,12 @@ function Comparison({ comparison }: { comparison: RedirectComparison }) {
     </div>
   );
   return (
-    <div className="comparison" aria-label="Redirect URI comparison">
+    <div className={styles.comparison} aria-label="Redirect URI comparison">
       {line('presented', comparison.presented)}
       {line('registered', comparison.closest)}
       {comparison.firstDifference !== null && <p className="muted">They differ from character {comparison.firstDifference + 1} on.</p>}
       {comparison.hints.length > 0 && (
-        <ul className="hints">
+        <ul className={styles.hints}>
           {comparison.hints.map((hint) => (
             <li key={hint}>{hint}</li>
           ))}
@@ -163,8 +191,8 @@ function ParamsTable({ title, params }: { title: string; params: Record<string, 
 function KeyValues({ title, rows }: { title?: string; rows: [string, string | undefined][] }) {
   const shown = rows.filter((row): row is [string, string] => row[1] !== undefined && row[1] !== '');
   return (
-    <div className="kv-block">
-      {title && <div className="kv-title">{title}</div>}
+    <div className={styles.kvBlock}>
+      {title && <div className={styles.kvTitle}>{title}</div>}
       <dl>
         {shown.map(([key, value], i) => (
           <div key={`${key}-${i}`}>

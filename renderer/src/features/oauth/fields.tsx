@@ -1,4 +1,6 @@
 /** Form parts the integration forms share: what users see on the consent page, and an error line. */
+import styles from './oauth.module.css';
+
 export interface ConsentFields {
   name: string;
   description: string;
@@ -27,7 +29,7 @@ export function ConsentFieldInputs({ value, onChange, autoFocus = false }: { val
 
 export function FormError({ error }: { error: Error | null | undefined }) {
   return error ? (
-    <p role="alert" className="form-error">
+    <p role="alert" className={styles.formError}>
       {error.message}
     </p>
   ) : null;

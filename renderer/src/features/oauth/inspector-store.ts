@@ -8,25 +8,27 @@
 import { getRouteApi } from '@tanstack/react-router';
 import { useCallback } from 'react';
 import { create } from 'zustand';
-import type { StartedFlow } from '@engine-api/oauth-types';
+import type { RevealedCode } from '@engine-api/oauth-types';
+import type { StartOutcome } from '../../queries/start-flow';
 import { useAreaPlace } from '../../router/area-memory';
 
-export interface StartOutcome extends StartedFlow {
-  codeVerifier: string | null;
-  /** The browser refused to open a tab: the page shows the URL to open by hand. */
-  blocked: boolean;
-}
+export type { StartOutcome };
 
 interface InspectorStore {
   /** By flow id, the flows started from this window. */
   started: Record<string, StartOutcome>;
   /** A flow just started here: its outcome kept. */
   startedHere(outcome: StartOutcome): void;
+  /** By flow id, captured codes revealed in this window: the engine gives each one once. */
+  revealed: Record<string, RevealedCode>;
+  keepRevealed(code: RevealedCode): void;
 }
 
 export const useInspectorStore = create<InspectorStore>((set) => ({
   started: {},
   startedHere: (outcome) => set((s) => ({ started: { ...s.started, [outcome.flowId]: outcome } })),
+  revealed: {},
+  keepRevealed: (code) => set((s) => ({ revealed: { ...s.revealed, [code.flowId]: code } })),
 }));
 
 const route = getRouteApi('/oauth');

@@ -1,0 +1,75 @@
+/**
+ * The guided demo's panel (features/demo): open or not, and what the presenter has done so far.
+ * It opens by itself on a console's first run, until it is closed once (remembered in
+ * localStorage), and on demand from the sidebar, the palette or its key.
+ */
+import { create } from 'zustand';
+
+/** The localStorage key: set once the presenter closed the demo. */
+export const DEMO_DISMISSED_KEY = 'cqc-demo-dismissed';
+
+/** The steps, in the order a presenter clicks them. */
+export const DEMO_STEPS = ['signIn', 'play', 'skip', 'pause', 'reports', 'retries'] as const;
+export type DemoStep = (typeof DEMO_STEPS)[number];
+
+/** What a step's button started and what it is checked against, until the engine confirms it. */
+export interface DemoMarks {
+  /** The item playing when Skip was pressed: the skip is confirmed once another one plays. */
+  skipFrom?: string | null;
+  pauseAsked?: boolean;
+  reportsAsked?: boolean;
+  /** Engine time the 503 went in: the retries counted are the ones after it. */
+  injectedAt?: number;
+  ruleId?: string;
+}
+
+interface DemoStore {
+  open: boolean;
+  /** Ticked steps: the engine confirmed them (sticky: a later pause does not untick "play"). */
+  done: Partial<Record<DemoStep, true>>;
+  marks: DemoMarks;
+  show(): void;
+  /** Closes the panel, and remembers that the first run is over. */
+  hide(): void;
+  toggle(): void;
+  tick(step: DemoStep): void;
+  mark(change: DemoMarks): void;
+  /** Starts over: nothing ticked. */
+  reset(): void;
+}
+
+/** Whether this browser is on its first run of the console: the demo was never closed here. */
+export function isFirstRun(storage: Pick<Storage, 'getItem'> | undefined = globalThis.localStorage): boolean {
+  try {
+    return storage?.getItem(DEMO_DISMISSED_KEY) !== '1';
+  } catch {
+    return false;
+  }
+}
+
+function remember(): void {
+  try {
+    globalThis.localStorage?.setItem(DEMO_DISMISSED_KEY, '1');
+  } catch {
+    // Storage refused: the demo opens again next time, which does no harm.
+  }
+}
+
+export const useDemoStore = create<DemoStore>((set) => ({
+  open: isFirstRun(),
+  done: {},
+  marks: {},
+  show: () => set({ open: true }),
+  hide: () => {
+    remember();
+    set({ open: false });
+  },
+  toggle: () =>
+    set((s) => {
+      if (s.open) remember();
+      return { open: !s.open };
+    }),
+  tick: (step) => set((s) => (s.done[step] ? s : { done: { ...s.done, [step]: true } })),
+  mark: (change) => set((s) => ({ marks: { ...s.marks, ...change } })),
+  reset: () => set({ done: {}, marks: {} }),
+}));
