@@ -57,9 +57,9 @@ test('checks one of the console’s queues live, every case passing, with eviden
     // One snapshot of the page, polled often: the hold is under a second and CI machines are busy.
     const live = () =>
       page.evaluate(() => {
-        const bar = document.querySelector('section.check-run [role="progressbar"]');
-        const current = document.querySelector('section.check-run [aria-label="Current case"]');
-        const row = (id: string) => document.querySelector(`section.check-run tr[data-case-id="${id}"]`);
+        const bar = document.querySelector('section[data-run-id] [role="progressbar"]');
+        const current = document.querySelector('section[data-run-id] [aria-label="Current case"]');
+        const row = (id: string) => document.querySelector(`section[data-run-id] tr[data-case-id="${id}"]`);
         return {
           now: bar?.getAttribute('aria-valuenow'),
           max: bar?.getAttribute('aria-valuemax'),
@@ -80,7 +80,7 @@ test('checks one of the console’s queues live, every case passing, with eviden
     await expect(check.summary).toContainText(`Passed: ${suite.length} passed, 0 failed, 0 warnings, 0 skipped of ${suite.length} cases`);
     await expect(check.summary).toContainText(queue.queueBaseUrl);
     // Grouped by section: the timePlayed reports (platform.md §2.3) come first, the suite's own timing (console.md §8) last.
-    const sections = check.results.locator('tr.check-section th');
+    const sections = check.results.locator('th[scope="rowgroup"]');
     await expect(sections.first()).toContainText('docs/contract/platform.md §2.3');
     await expect(sections.last()).toContainText('docs/contract/console.md §8');
     await expect(check.section('docs/contract/platform.md §2.3').locator('tr[data-case-id]')).toHaveCount(2);

@@ -53,7 +53,7 @@ test.describe('the console frame in Chromium', () => {
 
   test('shows no warnings while there are none, and the engine\'s warnings when there are: a traffic log that could not be read', async ({ consolePage, page }) => {
     await consolePage.waitUntilLive();
-    await expect(page.locator('.engine-warnings')).toHaveCount(0);
+    await expect(page.getByRole('contentinfo').locator('summary[aria-label*="engine warning"]')).toHaveCount(0);
     // A data dir whose traffic log is garbage: the console puts it aside, starts a new one, and warns.
     const dataDir = mkdtempSync(join(tmpdir(), 'cqc-e2e-damaged-log-'));
     writeFileSync(join(dataDir, 'traffic.sqlite'), randomBytes(64 * 1024));

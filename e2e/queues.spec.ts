@@ -206,7 +206,7 @@ test.describe('the live queue editor', () => {
     await expect(stop).toBeFocused();
     // The engine answers between its edits of 5,000: the header's count follows the run while the
     // bar still shows (a million take several seconds more), not only once it ends.
-    const count = page.getByRole('region', { name: 'Queue Million' }).locator('.item-count');
+    const count = page.getByRole('region', { name: 'Queue Million' }).locator('[data-item-count]');
     const seen = new Set<string>();
     await expect
       .poll(async () => {
@@ -438,11 +438,11 @@ test.describe('the editor at 1440 and 1024 px', () => {
     await itemWindow(await queues.connection(), 'reason=skipToItem&itemId=item-4&previousWindowSize=1&upcomingWindowSize=2', 'player-kitchen');
     await expect(queues.rowByItem('item-4')).toContainText('▶ Kitchen');
 
-    await expect.poll(() => queues.cutCells(['.item-title', '.item-artist', '.item-duration', '.item-id', '.item-marks'])).toEqual([]);
+    await expect.poll(() => queues.cutCells(['title', 'artist', 'duration', 'id', 'marks'])).toEqual([]);
 
     // At 1024 the list keeps the width (its details panel goes under it): its columns stay in view.
     await page.setViewportSize({ width: 1024, height: 700 });
-    await expect.poll(() => queues.cutCells(['.item-title', '.item-duration', '.item-id', '.item-marks'])).toEqual([]);
+    await expect.poll(() => queues.cutCells(['title', 'duration', 'id', 'marks'])).toEqual([]);
     const details = page.getByRole('tablist', { name: 'Queue details' });
     expect((await details.boundingBox())!.y).toBeGreaterThan((await queues.items.boundingBox())!.y + 150);
   });

@@ -38,19 +38,20 @@ for (const { width, height, sidebar } of WIDTHS) {
 
 test('at 1024 px each area’s icon keeps its name, shown beside it on hover and focus', async ({ consolePage, page }) => {
   await page.setViewportSize({ width: 1024, height: 768 });
-  const label = (button: Locator) => button.locator('.nav-label').evaluate((element) => Number(getComputedStyle(element).opacity));
+  // The visible name beside the icon (its text is the area's name).
+  const label = (button: Locator, name: string) => button.getByText(name, { exact: true }).evaluate((element) => Number(getComputedStyle(element).opacity));
   for (const area of AREA_NAMES) {
     const button = consolePage.area(area);
     await expect(button).toHaveAccessibleName(area);
     await button.hover();
-    await expect.poll(() => label(button)).toBe(1);
+    await expect.poll(() => label(button, area)).toBe(1);
   }
   await page.mouse.move(600, 300);
   await consolePage.area('Traffic').focus();
   await page.keyboard.press('Shift+Tab');
   await page.keyboard.press('Tab');
-  await expect.poll(() => label(consolePage.area('Traffic'))).toBe(1);
-  await expect.poll(() => label(consolePage.area('Player'))).toBe(0);
+  await expect.poll(() => label(consolePage.area('Traffic'), 'Traffic')).toBe(1);
+  await expect.poll(() => label(consolePage.area('Player'), 'Player')).toBe(0);
 });
 
 /** `b` sits right of `a`, their tops level: side by side. */
@@ -70,11 +71,13 @@ test('at 1920 px the panes of each area sit side by side', async ({ consolePage,
       [main.getByRole('listbox', { name: 'Queue items' }), main.getByRole('tablist')],
     ],
     Player: [
-      [main.getByRole('region', { name: 'State' }), main.getByRole('region', { name: 'Now playing' })],
-      [main.getByRole('region', { name: 'Now playing' }), main.locator('.timeline-panel')],
+      // The workbench (issue 33): the state, the player's requests and now playing; the reports, the rules and the violations.
+      [main.getByRole('region', { name: 'State' }), main.getByRole('region', { name: 'Requests', exact: true })],
+      [main.getByRole('region', { name: 'Requests', exact: true }), main.getByRole('region', { name: 'Now playing' })],
+      [main.getByRole('region', { name: 'Reports', exact: true }), main.getByRole('region', { name: 'Fault rules', exact: true })],
     ],
     Traffic: [[main.getByRole('listbox', { name: 'Traffic entries' }), main.getByRole('complementary', { name: 'Entry details' })]],
-    'Check a server': [[main.getByRole('form', { name: 'Server to check' }), main.locator('section.check-run')]],
+    'Check a server': [[main.getByRole('form', { name: 'Server to check' }), main.locator('section[data-run-id]')]],
   };
   for (const [area, pairs] of Object.entries(panes)) {
     await show(page, scene, area as (typeof AREA_NAMES)[number]);

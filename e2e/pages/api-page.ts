@@ -7,7 +7,8 @@ export class ApiPage {
 
   constructor(readonly page: Page) {
     this.filter = page.getByRole('searchbox', { name: 'Filter calls' });
-    this.count = page.locator('.api-count');
+    // The one live region in the area: how many calls the filter leaves.
+    this.count = page.getByRole('main').getByRole('status');
   }
 
   async open(): Promise<void> {
@@ -20,6 +21,10 @@ export class ApiPage {
   }
 
   operation(command: string): Locator {
-    return this.page.locator('details.api-operation').filter({ has: this.page.locator('.api-command', { hasText: new RegExp(`^${command.replaceAll('.', '\\.')}$`) }) });
+    // An operation is a <details> whose summary shows its path and, last, its command.
+    return this.page
+      .getByRole('main')
+      .locator('details')
+      .filter({ has: this.page.locator('summary > code', { hasText: new RegExp(`^${command.replaceAll('.', '\\.')}$`) }) });
   }
 }

@@ -28,13 +28,14 @@ export class ConformancePage {
     this.baseUrl = this.form.getByLabel('Base URL');
     this.authorization = this.form.getByLabel('Authorization', { exact: true });
     this.runChecks = this.form.getByRole('button', { name: 'Run checks' });
-    this.run = page.locator('section.check-run');
+    // The open run: the section that carries its id.
+    this.run = page.locator('section[data-run-id]');
     this.runHeading = this.run.getByRole('heading', { level: 2 });
     this.summary = this.run.getByLabel('Summary');
     this.progress = this.run.getByRole('progressbar', { name: 'Cases settled' });
     this.currentCase = this.run.getByLabel('Current case');
     this.results = this.run.getByRole('table', { name: 'Results by contract section' });
-    this.runError = this.run.locator('.check-run-error');
+    this.runError = this.run.locator('p[data-kind]');
     this.runs = page.getByRole('listbox', { name: 'Kept runs' });
     this.rerun = this.run.getByRole('button', { name: 'Rerun' });
   }

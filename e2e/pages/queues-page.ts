@@ -83,19 +83,20 @@ export class QueuesPage {
   }
 
   /**
-   * The cells of the rendered rows that are cut (text wider than its cell) or out of the list's view,
-   * as "row 3 .item-title"; empty when every one shows whole.
+   * The cells of the rendered rows (by their `data-cell`: title, artist, duration, id, marks) that
+   * are cut (text wider than its cell) or out of the list's view, as "row 3 title"; empty when every
+   * one shows whole.
    */
   async cutCells(cells: string[]): Promise<string[]> {
-    return this.items.evaluate((list, selectors) => {
+    return this.items.evaluate((list, names) => {
       const box = list.getBoundingClientRect();
       const cut: string[] = [];
       for (const row of list.querySelectorAll<HTMLElement>('[role="option"][data-item-id]')) {
-        for (const selector of selectors) {
-          const cell = row.querySelector<HTMLElement>(selector);
+        for (const name of names) {
+          const cell = row.querySelector<HTMLElement>(`[data-cell="${name}"]`);
           const rect = cell?.getBoundingClientRect();
           if (!cell || !rect || cell.scrollWidth > cell.clientWidth || rect.width === 0 || rect.left < box.left || rect.right > box.right) {
-            cut.push(`row ${row.dataset.index} ${selector}`);
+            cut.push(`row ${row.dataset.index} ${name}`);
           }
         }
       }

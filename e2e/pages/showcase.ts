@@ -95,7 +95,7 @@ export async function show(page: Page, scene: Scene, area: AreaName): Promise<vo
       await expect(main.getByRole('table', { name: 'Fault rules' }).getByRole('row', { name: /showcase rule/ }).first()).toBeVisible();
       break;
     case 'API':
-      await main.locator('details.api-operation').first().locator('summary').click();
+      await main.locator('details').first().locator('summary').click();
       break;
     case 'Check a server': {
       const runs = main.getByRole('listbox', { name: 'Kept runs' });

@@ -1,6 +1,6 @@
 /** A button that opens a file chooser: a label around a visually hidden file input. */
 import type { ChangeEvent, Ref } from 'react';
-import './FileButton.css';
+import styles from './FileButton.module.css';
 
 export interface FileButtonProps {
   label: string;
@@ -14,7 +14,7 @@ export interface FileButtonProps {
 
 export function FileButton({ label, busyLabel, busy, title, inputRef, onChange }: FileButtonProps) {
   return (
-    <label className="file-button" title={title} data-busy={busy || undefined}>
+    <label className={styles.fileButton} title={title} data-busy={busy || undefined}>
       {busy ? busyLabel : label}
       <input ref={inputRef} type="file" accept="application/json,.json" className="sr-only" disabled={busy} onChange={(event) => void onChange(event)} />
     </label>

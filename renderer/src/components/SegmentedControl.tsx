@@ -1,5 +1,5 @@
 /** A radio group drawn as segmented buttons: native radios, so arrow keys move and Tab leaves. */
-import './SegmentedControl.css';
+import styles from './SegmentedControl.module.css';
 
 export interface SegmentOption<T extends string> {
   value: T;
@@ -19,7 +19,7 @@ export interface SegmentedControlProps<T extends string> {
 
 export function SegmentedControl<T extends string>({ label, name, options, value, onChange }: SegmentedControlProps<T>) {
   return (
-    <div className="segmented-radio" role="radiogroup" aria-label={label}>
+    <div className={styles.group} role="radiogroup" aria-label={label}>
       {options.map((option) => (
         <label key={option.value} title={option.hint}>
           <input type="radio" name={name} value={option.value} checked={value === option.value} onChange={() => onChange(option.value)} />

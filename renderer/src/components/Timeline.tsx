@@ -7,7 +7,7 @@ import { Link } from '@tanstack/react-router';
 import type { PlayerTransition } from '@engine-api/player-types';
 import { formatEngineClock } from '../format/engine-time';
 import { DataTable } from './DataTable';
-import './Timeline.css';
+import styles from './Timeline.module.css';
 
 interface TimelineProps {
   transitions: PlayerTransition[];
@@ -22,7 +22,7 @@ interface TimelineProps {
 export function Timeline({ transitions, label = 'Transitions', live = true, showPlayer = false, marked = null }: TimelineProps) {
   if (transitions.length === 0) return <p className="muted">No transitions yet.</p>;
   return (
-    <div className="transition-timeline" role="region" aria-label={label} tabIndex={0}>
+    <div className={styles.timeline} role="region" aria-label={label} tabIndex={0}>
       <DataTable dense>
         <thead>
           <tr>
@@ -56,7 +56,7 @@ export function Timeline({ transitions, label = 'Transitions', live = true, show
                 <code>{t.event}</code>
               </td>
               <td>
-                <span className="cause" data-cause={t.cause}>
+                <span className={styles.cause} data-cause={t.cause}>
                   {t.cause}
                 </span>
               </td>

@@ -18,8 +18,8 @@ export interface VirtualListboxProps extends Omit<HTMLAttributes<HTMLDivElement>
   /** The listbox's accessible name. */
   label: string;
   multiselectable?: boolean;
-  /** The class of the element as tall as every row together, inside which the rows are placed. */
-  rowsClassName: string;
+  /** The class of the element as tall as every row together, inside which the rows are placed (a CSS module key, so typed as possibly undefined). */
+  rowsClassName: string | undefined;
   /**
    * The list's own keys (select, open, remove), before the movement keys: a key it prevents
    * (event.preventDefault()) does not move the active row.

@@ -12,15 +12,16 @@ import { useFrameShortcuts } from '../shortcuts/useFrameShortcuts';
 import { useEngineWiring } from '../stores/wiring';
 import { Sidebar } from './Sidebar';
 import { StatusBar } from './StatusBar';
+import styles from './AppShell.module.css';
 
 export function AppShell() {
   useEngineWiring();
   useRememberAreas();
   useFrameShortcuts();
   return (
-    <div className="app">
+    <div className={styles.app}>
       <Sidebar />
-      <main className="content">
+      <main className={styles.content}>
         <Outlet />
       </main>
       <StatusBar />

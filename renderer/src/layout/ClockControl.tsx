@@ -8,6 +8,7 @@ import { useApi } from '../api/context';
 import { onRovingKeyDown, rovingTabIndex } from '../components/roving';
 import { formatEngineTime } from '../format/engine-time';
 import { useClockStore, useEngineNow } from '../stores/clock';
+import styles from './ClockControl.module.css';
 
 const SPEEDS = [
   { speed: 0, label: 'Stop', title: 'Stop the engine clock (speed 0)' },
@@ -36,9 +37,9 @@ export function ClockControl() {
   });
 
   return (
-    <div className="clock" role="group" aria-label="Engine clock">
+    <div className={styles.clock} role="group" aria-label="Engine clock">
       <span
-        className="clock-time"
+        className={styles.time}
         role="timer"
         aria-label="Engine time"
         data-now={now ?? ''}
@@ -76,7 +77,7 @@ export function ClockControl() {
           </button>
         ))}
       </div>
-      <span className="clock-status" role="status" aria-live="polite">
+      <span className={styles.status} role="status" aria-live="polite">
         {change.isPending ? 'advancing…' : change.isError ? `clock: ${change.error.message}` : ''}
       </span>
     </div>

@@ -6,6 +6,7 @@
  */
 import type { KeyboardEvent } from 'react';
 import type { EngineWarning } from '@engine-api/types';
+import styles from './EngineWarnings.module.css';
 
 const SOURCES: Record<EngineWarning['source'], string> = {
   'traffic-log': 'Traffic log',
@@ -18,16 +19,16 @@ export function EngineWarnings({ warnings }: { warnings: readonly EngineWarning[
   if (warnings.length === 0) return null;
   const label = `${warnings.length} engine warning${warnings.length === 1 ? '' : 's'}`;
   return (
-    <details className="engine-warnings" onKeyDown={closeOnEscape}>
+    <details className={styles.warnings} onKeyDown={closeOnEscape}>
       <summary aria-label={label} title={label}>
         <span aria-hidden="true">⚠ {warnings.length}</span>
       </summary>
-      <ul className="engine-warning-list" aria-label="Engine warnings">
+      <ul className={styles.list} aria-label="Engine warnings">
         {[...warnings].reverse().map((warning) => (
-          <li key={`${warning.source}\n${warning.message}`} className="engine-warning">
-            <span className="engine-warning-source">{SOURCES[warning.source]}</span>
-            <span className="engine-warning-message">{warning.message}</span>
-            <span className="engine-warning-when">
+          <li key={`${warning.source}\n${warning.message}`} className={styles.warning}>
+            <span className={styles.source}>{SOURCES[warning.source]}</span>
+            <span>{warning.message}</span>
+            <span className={styles.when}>
               {warning.count > 1 ? `${warning.count.toLocaleString('en-US')} times, last ${wallTime(warning.lastAt)}` : wallTime(warning.lastAt)}
             </span>
           </li>

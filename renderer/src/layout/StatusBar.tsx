@@ -11,6 +11,7 @@ import { useEngineState } from '../queries/engine-state';
 import { useConnectionStore } from '../stores/connection';
 import { ClockControl } from './ClockControl';
 import { closeOnEscape, EngineWarnings } from './EngineWarnings';
+import styles from './StatusBar.module.css';
 
 const SERVICES: { key: keyof ServiceUrls; label: string }[] = [
   { key: 'console', label: 'Console' },
@@ -50,10 +51,10 @@ export function StatusBar() {
   const compact = useMediaQuery(COMPACT);
   const host = data ? sharedHost(data.urls) : null;
   const list = (
-    <ul className="service-urls" aria-label="Service URLs">
+    <ul className={styles.serviceUrls} aria-label="Service URLs">
       {SERVICES.map(({ key, label }) => (
-        <li key={key} className="service-url" data-service={key}>
-          <span className="service-label">{label}</span>
+        <li key={key} className={styles.serviceUrl} data-service={key}>
+          <span className={styles.serviceLabel}>{label}</span>
           <code title={data?.urls[key]} data-url={data?.urls[key] ?? ''}>
             {/* In the popover there is room for the host with each port. */}
             {data ? shown(data.urls[key], compact ? null : host) : error ? 'unavailable' : '…'}
@@ -64,19 +65,19 @@ export function StatusBar() {
     </ul>
   );
   return (
-    <footer className="status-bar">
-      <span className="connection" data-state={connection} title={`Engine connection: ${connection}`}>
-        <span className="dot" aria-hidden="true" />
+    <footer className={styles.statusBar}>
+      <span className={styles.connection} data-state={connection} title={`Engine connection: ${connection}`}>
+        <span className={styles.dot} aria-hidden="true" />
         <span className="sr-only">Engine connection: {connection}</span>
       </span>
       {compact ? (
-        <details className="service-menu" onKeyDown={closeOnEscape}>
+        <details className={styles.serviceMenu} onKeyDown={closeOnEscape}>
           <summary title="The four service URLs, each with a copy button">Services</summary>
           {list}
         </details>
       ) : (
         <>
-          {host && <code className="service-host" title="Every listener binds to this loopback host">{host}</code>}
+          {host && <code className={styles.serviceHost} title="Every listener binds to this loopback host">{host}</code>}
           {list}
         </>
       )}

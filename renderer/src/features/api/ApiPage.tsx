@@ -9,7 +9,7 @@ import { DataTable } from '../../components/DataTable';
 import { useApiDescription } from '../../queries/api-description';
 import { useEngineState } from '../../queries/engine-state';
 import { groupedRows, type OperationRow } from './operations';
-import './api.css';
+import styles from './api.module.css';
 
 export function ApiPage() {
   const description = useApiDescription();
@@ -20,45 +20,45 @@ export function ApiPage() {
   const count = groups.reduce((sum, group) => sum + group.rows.length, 0);
 
   return (
-    <section className="page api-page" aria-labelledby="page-title">
-      <header className="page-header api-header">
+    <section className={styles.page} aria-labelledby="page-title">
+      <header className="page-header">
         <h1 id="page-title">Admin API</h1>
-        <p className="api-lead">
+        <p className={styles.lead}>
           Everything the console does, for scripts and CI: <code>Authorization: Bearer &lt;adminToken&gt;</code> from the ready line, JSON in and out. The
           description below is OpenAPI 3.1, generated from the engine’s command table.
         </p>
-        <div className="api-toolbar">
-          <span className="api-base">
+        <div className={styles.toolbar}>
+          <span className={styles.base}>
             <code>{base}</code>
             <CopyButton value={base} label="Copy the API's base URL" />
           </span>
-          <span className="api-base">
+          <span className={styles.base}>
             <code>GET /openapi.json</code>
             {description.data && <CopyButton value={JSON.stringify(description.data, null, 2)} label="Copy the OpenAPI description as JSON" />}
           </span>
           <input
             type="search"
-            className="api-filter"
+            className={styles.filter}
             aria-label="Filter calls"
             placeholder="Filter: method, path, command or words"
             value={query}
             onChange={(event) => setQuery(event.target.value)}
             onKeyDown={(event) => event.key === 'Escape' && (setQuery(''), event.currentTarget.blur())}
           />
-          <span className="api-count" role="status">
+          <span className={styles.count} role="status">
             {description.data ? `${count} ${count === 1 ? 'call' : 'calls'}` : ''}
           </span>
         </div>
       </header>
-      {description.isPending && <p className="api-note">Reading the description…</p>}
-      {description.isError && <p className="api-note api-error">The engine did not describe its API: {description.error.message}</p>}
-      {description.data && groups.length === 0 && <p className="api-note">No call matches “{query}”.</p>}
+      {description.isPending && <p className={styles.note}>Reading the description…</p>}
+      {description.isError && <p className={`${styles.note} ${styles.error}`}>The engine did not describe its API: {description.error.message}</p>}
+      {description.data && groups.length === 0 && <p className={styles.note}>No call matches “{query}”.</p>}
       {groups.map((group) => (
-        <section key={group.tag} className="api-group" aria-labelledby={`api-tag-${group.tag}`}>
+        <section key={group.tag} className={styles.group} aria-labelledby={`api-tag-${group.tag}`}>
           <h2 id={`api-tag-${group.tag}`}>
-            {group.tag} <span className="api-tag-description">{group.description}</span>
+            {group.tag} <span className={styles.tagDescription}>{group.description}</span>
           </h2>
-          <ul className="api-operations">
+          <ul className={styles.operations}>
             {group.rows.map((row) => (
               <li key={`${row.verb} ${row.path}`}>
                 <Operation row={row} />
@@ -75,16 +75,16 @@ function Operation({ row }: { row: OperationRow }) {
   const { operation } = row;
   const body = operation.requestBody?.content['application/json']?.schema;
   return (
-    <details className="api-operation">
+    <details className={styles.operation}>
       <summary>
-        <span className={`api-verb verb-${row.verb}`}>{row.verb.toUpperCase()}</span>
-        <code className="api-path">{row.path}</code>
-        <span className="api-summary">{operation.summary}</span>
-        <code className="api-command">{operation.operationId}</code>
+        <span className={styles.verb} data-verb={row.verb}>{row.verb.toUpperCase()}</span>
+        <code className={styles.path}>{row.path}</code>
+        <span className={styles.summary}>{operation.summary}</span>
+        <code className={styles.command}>{operation.operationId}</code>
       </summary>
-      <div className="api-detail">
+      <div className={styles.detail}>
         {operation.parameters && operation.parameters.length > 0 && (
-          <DataTable className="api-params">
+          <DataTable className={styles.params}>
             <caption>Parameters</caption>
             <thead>
               <tr>
@@ -103,7 +103,7 @@ function Operation({ row }: { row: OperationRow }) {
                   <td>{parameter.in}</td>
                   <td>{parameter.required ? 'yes' : 'no'}</td>
                   <td>
-                    <code className="api-schema-inline">{JSON.stringify(parameter.schema)}</code>
+                    <code className={styles.schemaInline}>{JSON.stringify(parameter.schema)}</code>
                   </td>
                 </tr>
               ))}
@@ -113,10 +113,10 @@ function Operation({ row }: { row: OperationRow }) {
         {body !== undefined && (
           <>
             <h3>JSON body{operation.requestBody?.required ? '' : ' (optional)'}</h3>
-            <pre className="api-schema">{JSON.stringify(body, null, 2)}</pre>
+            <pre className={styles.schema}>{JSON.stringify(body, null, 2)}</pre>
           </>
         )}
-        {!operation.parameters?.length && body === undefined && <p className="api-note">Takes no input.</p>}
+        {!operation.parameters?.length && body === undefined && <p className={styles.note}>Takes no input.</p>}
       </div>
     </details>
   );

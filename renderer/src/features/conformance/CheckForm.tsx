@@ -9,6 +9,7 @@ import { useStartRun } from '../../queries/conformance';
 import { useQueueList } from '../../queries/queues';
 import { SecretInput } from './SecretInput';
 import { checkAuthorization, checkBaseUrl } from './target';
+import styles from './conformance.module.css';
 
 interface Fields {
   baseUrl: string;
@@ -63,11 +64,11 @@ export function CheckForm({ onStarted }: { onStarted(runId: string): void }) {
   };
 
   return (
-    <form className="check-form" onSubmit={submit} noValidate aria-labelledby="check-form-title">
-      <div className="check-panel-head">
+    <form className={styles.form} onSubmit={submit} noValidate aria-labelledby="check-form-title">
+      <div className={styles.panelHead}>
         <h2 id="check-form-title">Server to check</h2>
       </div>
-      <label className="check-field">
+      <label className={styles.field}>
         <span>One of the console’s queues</span>
         <select value={queue ? queue.id : ''} onChange={(event) => pickQueue(event.target.value)} disabled={queues.length === 0}>
           <option value="">{queues.length === 0 ? 'No queues yet (Queues area)' : 'Choose to fill the fields below…'}</option>
@@ -78,10 +79,11 @@ export function CheckForm({ onStarted }: { onStarted(runId: string): void }) {
           ))}
         </select>
       </label>
-      <div className="check-field">
+      <div className={styles.field}>
         <label htmlFor="check-base-url">Base URL</label>
         <input
           id="check-base-url"
+          className={styles.baseUrl}
           ref={baseUrlRef}
           type="url"
           inputMode="url"
@@ -94,16 +96,16 @@ export function CheckForm({ onStarted }: { onStarted(runId: string): void }) {
           onChange={(event) => edit({ baseUrl: event.target.value })}
         />
         {errors.baseUrl ? (
-          <p id="check-base-url-error" className="check-field-error">
+          <p id="check-base-url-error" className={styles.fieldError}>
             {errors.baseUrl}
           </p>
         ) : (
-          <p id="check-base-url-hint" className="check-hint">
+          <p id="check-base-url-hint" className={styles.hint}>
             The queueBaseUrl a loadCloudQueue carries: context, itemWindow, version and timePlayed are asked under it.
           </p>
         )}
       </div>
-      <div className="check-field">
+      <div className={styles.field}>
         <label htmlFor="check-authorization">Authorization</label>
         <SecretInput
           id="check-authorization"
@@ -116,23 +118,23 @@ export function CheckForm({ onStarted }: { onStarted(runId: string): void }) {
           onChange={(authorization) => edit({ authorization })}
         />
         {errors.authorization ? (
-          <p id="check-authorization-error" className="check-field-error">
+          <p id="check-authorization-error" className={styles.fieldError}>
             {errors.authorization}
           </p>
         ) : (
-          <p id="check-authorization-hint" className="check-hint">
+          <p id="check-authorization-hint" className={styles.hint}>
             Sent as it is on every request; empty for none. Held in memory only, kept runs show it masked.
           </p>
         )}
       </div>
-      <div className="check-form-actions">
+      <div className={styles.formActions}>
         <button type="submit" className="primary" disabled={start.isPending}>
           {start.isPending ? 'Starting…' : 'Run checks'}
         </button>
-        {queue && <span className="check-hint">the queue “{queue.name}”, with its current token</span>}
+        {queue && <span className={styles.hint}>the queue “{queue.name}”, with its current token</span>}
       </div>
       {start.error && (
-        <p role="alert" className="check-field-error">
+        <p role="alert" className={styles.fieldError}>
           The checks did not start: {start.error.message}
         </p>
       )}

@@ -10,7 +10,7 @@ import { CheckForm } from './CheckForm';
 import { RunList } from './RunList';
 import { RunView } from './RunView';
 import { useConformanceView } from './view-state';
-import './conformance.css';
+import styles from './conformance.module.css';
 
 export function ConformancePage() {
   useConformanceEventWiring();
@@ -34,36 +34,36 @@ export function ConformancePage() {
   };
 
   return (
-    <section className="page check-page" aria-labelledby="page-title">
-      <header className="page-header check-page-header">
+    <section className={styles.page} aria-labelledby="page-title">
+      <header className={`page-header ${styles.pageHeader}`}>
         <h1 id="page-title">Check a server</h1>
-        <span className="check-hint">the platform’s player against a cloud queue server, rule by rule, with the traffic that proves each verdict</span>
+        <span className={styles.hint}>the platform’s player against a cloud queue server, rule by rule, with the traffic that proves each verdict</span>
       </header>
-      <div className="check-layout">
-        <div className="check-side">
-          <div className="check-panel">
+      <div className={styles.layout}>
+        <div className={styles.side}>
+          <div className={styles.panel}>
             <CheckForm onStarted={onStarted} />
           </div>
-          <section className="check-panel check-runs-panel" aria-labelledby="check-runs-title">
-            <div className="check-panel-head">
+          <section className={styles.panel} aria-labelledby="check-runs-title">
+            <div className={styles.panelHead}>
               <h2 id="check-runs-title">Runs</h2>
-              <span className="check-hint">{runs.length ? `${runs.length} kept` : ''}</span>
+              <span className={styles.hint}>{runs.length ? `${runs.length} kept` : ''}</span>
             </div>
             {error && (
-              <p role="alert" className="check-field-error">
+              <p role="alert" className={styles.fieldError}>
                 {error.message}
               </p>
             )}
             <RunList runs={runs} selectedId={runId} onSelect={select} focusRequest={focusList} />
           </section>
         </div>
-        <div className="check-main">
+        <div className={styles.main}>
           {runId ? (
             <RunView key={runId} runId={runId} focusHeading={focusRun === runId} onHeadingFocused={onHeadingFocused} onStarted={onStarted} onDeleted={onDeleted} />
           ) : (
-            <div className="check-empty">
+            <div className={styles.empty}>
               <p>Give a server’s base URL and the Authorization its requests need, or choose one of the console’s own queues, and run the checks.</p>
-              <p className="check-hint">
+              <p className={styles.hint}>
                 Each case names the contract rule it checks and links the requests it judged in the traffic log. The same suite runs as <code>cloud-queue-console check BASE_URL</code> and over the admin API (<code>POST /admin/api/conformance/runs</code>).
               </p>
             </div>

@@ -5,16 +5,17 @@
  */
 import { Link } from '@tanstack/react-router';
 import { useState } from 'react';
+import styles from './conformance.module.css';
 
 const SHOWN = 4;
 
 export function Evidence({ caseId, trafficIds }: { caseId: string; trafficIds: readonly number[] }) {
   const [all, setAll] = useState(false);
-  if (trafficIds.length === 0) return <span className="check-hint">none</span>;
+  if (trafficIds.length === 0) return <span className={styles.hint}>none</span>;
   const shown = all ? trafficIds : trafficIds.slice(0, SHOWN);
   const more = trafficIds.length - shown.length;
   return (
-    <ul className="check-evidence" aria-label={`Evidence of ${caseId}`}>
+    <ul className={styles.evidence} aria-label={`Evidence of ${caseId}`}>
       {shown.map((id) => (
         <li key={id}>
           <Link to="/traffic" search={{ entry: id }} aria-label={`Traffic entry ${id}, evidence of ${caseId}`}>
@@ -24,7 +25,7 @@ export function Evidence({ caseId, trafficIds }: { caseId: string; trafficIds: r
       ))}
       {more > 0 && (
         <li>
-          <button type="button" className="check-more" onClick={() => setAll(true)} aria-label={`Show ${more} more traffic entries of ${caseId}`}>
+          <button type="button" className={styles.more} onClick={() => setAll(true)} aria-label={`Show ${more} more traffic entries of ${caseId}`}>
             +{more} more
           </button>
         </li>

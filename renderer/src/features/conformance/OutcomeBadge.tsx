@@ -5,6 +5,7 @@
 import type { ConformanceOutcome } from '@engine-api/conformance-types';
 import type { CaseState } from './grouping';
 import { OUTCOME_LABEL, OUTCOME_MARK } from './summary';
+import styles from './conformance.module.css';
 
 const STATE_LABEL: Record<Exclude<CaseState, 'settled'>, string> = { running: 'running', pending: 'to come', 'not-run': 'not run' };
 
@@ -12,13 +13,13 @@ export function OutcomeBadge({ outcome, state }: { outcome: ConformanceOutcome |
   if (outcome === null || state !== 'settled') {
     const label = STATE_LABEL[state === 'settled' ? 'pending' : state];
     return (
-      <span className="check-outcome" data-state={state}>
+      <span className={styles.outcome} data-state={state}>
         {label}
       </span>
     );
   }
   return (
-    <span className="check-outcome" data-outcome={outcome}>
+    <span className={styles.outcome} data-outcome={outcome}>
       <span aria-hidden="true">{OUTCOME_MARK[outcome]}</span> {OUTCOME_LABEL[outcome]}
     </span>
   );

@@ -6,15 +6,16 @@
 import type { SectionGroup } from './grouping';
 import { Evidence } from './Evidence';
 import { OutcomeBadge } from './OutcomeBadge';
+import styles from './conformance.module.css';
 
 export function ResultTable({ groups }: { groups: SectionGroup[] }) {
   return (
-    <table className="check-results" aria-label="Results by contract section">
+    <table className={styles.results} aria-label="Results by contract section">
       <colgroup>
-        <col className="check-col-outcome" />
-        <col className="check-col-case" />
+        <col className={styles.colOutcome} />
+        <col className={styles.colCase} />
         <col />
-        <col className="check-col-evidence" />
+        <col className={styles.colEvidence} />
       </colgroup>
       <thead>
         <tr>
@@ -26,10 +27,10 @@ export function ResultTable({ groups }: { groups: SectionGroup[] }) {
       </thead>
       {groups.map((group) => (
         <tbody key={group.rule} aria-label={group.rule}>
-          <tr className="check-section">
+          <tr className={styles.section}>
             <th scope="rowgroup" colSpan={4}>
               {group.rule}{' '}
-              <span className="check-section-count">
+              <span className={styles.sectionCount}>
                 {group.rows.length} case{group.rows.length === 1 ? '' : 's'}
               </span>
             </th>
@@ -40,10 +41,10 @@ export function ResultTable({ groups }: { groups: SectionGroup[] }) {
                 <OutcomeBadge outcome={result?.outcome ?? null} state={state} />
               </td>
               <td>
-                <div className="check-case-title">{info.title}</div>
-                <code className="check-case-id">{info.id}</code>
+                <div className={styles.caseTitle}>{info.title}</div>
+                <code className={styles.caseId}>{info.id}</code>
               </td>
-              <td className="check-message">{result ? result.message : state === 'running' ? 'running now…' : ''}</td>
+              <td className={styles.message}>{result ? result.message : state === 'running' ? 'running now…' : ''}</td>
               <td>{result && <Evidence caseId={info.id} trafficIds={result.trafficIds} />}</td>
             </tr>
           ))}

@@ -10,6 +10,7 @@ import { useDeleteRun, useExportRun, useRerun } from '../../queries/conformance'
 import { downloadReport } from './download';
 import { SecretInput } from './SecretInput';
 import { checkAuthorization } from './target';
+import styles from './conformance.module.css';
 
 const FORMAT_LABEL: Record<ConformanceReportFormat, { text: string; title: string }> = {
   json: { text: 'JSON', title: 'The run as the admin API answers it' },
@@ -43,9 +44,9 @@ export function RunActions({ run, onStarted, onDeleted }: RunActionsProps) {
   const error = exporter.error ?? (asking ? null : rerun.error) ?? remove.error;
   return (
     <>
-      <div className="check-actions">
-        <div className="check-export" role="group" aria-label="Export">
-          <span className="check-hint">Export</span>
+      <div className={styles.actions}>
+        <div className={styles.export} role="group" aria-label="Export">
+          <span className={styles.hint}>Export</span>
           {CONFORMANCE_REPORT_FORMATS.map((format) => (
             <button
               key={format}
@@ -80,7 +81,7 @@ export function RunActions({ run, onStarted, onDeleted }: RunActionsProps) {
         </button>
       </div>
       {error && (
-        <p role="alert" className="check-field-error">
+        <p role="alert" className={styles.fieldError}>
           {error.message}
         </p>
       )}
@@ -115,7 +116,7 @@ function AuthorizationPrompt({ masked, pending, error, onSubmit, onCancel }: { m
   const message = invalid ?? error;
   return (
     <form
-      className="check-rerun-auth"
+      className={styles.rerunAuth}
       onSubmit={submit}
       noValidate
       aria-label="Authorization for the rerun"
@@ -126,7 +127,7 @@ function AuthorizationPrompt({ masked, pending, error, onSubmit, onCancel }: { m
       <p id="check-rerun-authorization-why">
         This run sent an Authorization{masked ? <> (<code>{masked}</code>)</> : null} that the console no longer holds (it restarted since). Give it again to rerun.
       </p>
-      <div className="check-rerun-auth-row">
+      <div className={styles.rerunAuthRow}>
         <label htmlFor="check-rerun-authorization">Authorization</label>
         <SecretInput
           id="check-rerun-authorization"
@@ -148,7 +149,7 @@ function AuthorizationPrompt({ masked, pending, error, onSubmit, onCancel }: { m
         </button>
       </div>
       {message && (
-        <p id="check-rerun-authorization-error" className="check-field-error">
+        <p id="check-rerun-authorization-error" className={styles.fieldError}>
           {message}
         </p>
       )}

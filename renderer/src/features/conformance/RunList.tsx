@@ -7,6 +7,7 @@ import type { ConformanceRunSummary } from '@engine-api/conformance-types';
 import { rovingTarget } from '../../components/roving';
 import { serverLabel, shortTallyText, startedText } from './summary';
 import { StatusPill } from './StatusPill';
+import styles from './conformance.module.css';
 
 export interface RunListProps {
   runs: ConformanceRunSummary[];
@@ -35,10 +36,10 @@ export function RunList({ runs, selectedId, onSelect, focusRequest }: RunListPro
     list.current?.querySelectorAll<HTMLElement>('[role="option"]')[target]?.focus();
   };
 
-  if (runs.length === 0) return <p className="check-hint">No runs yet: the checks run above are kept here (the newest 50), with the server each checked.</p>;
+  if (runs.length === 0) return <p className={styles.hint}>No runs yet: the checks run above are kept here (the newest 50), with the server each checked.</p>;
   const anySelected = runs.some((run) => run.id === selectedId);
   return (
-    <ul className="check-runs" role="listbox" aria-label="Kept runs" ref={list} onKeyDown={onKeyDown}>
+    <ul className={styles.runs} role="listbox" aria-label="Kept runs" ref={list} onKeyDown={onKeyDown}>
       {runs.map((run, index) => {
         const selected = run.id === selectedId;
         return (
@@ -52,18 +53,18 @@ export function RunList({ runs, selectedId, onSelect, focusRequest }: RunListPro
             onClick={() => onSelect(run.id)}
           >
             <StatusPill status={run.status} />
-            <span className="check-run-server" title={run.baseUrl}>
+            <span className={styles.runServer} title={run.baseUrl}>
               {serverLabel(run.baseUrl)}
             </span>
-            <span className="check-run-tally">
+            <span className={styles.runTally}>
               {run.error?.kind === 'unreachable' ? 'unreachable' : shortTallyText(run.summary)}
               {run.rerunOf && (
-                <span className="check-run-rerun" title={`A rerun of ${run.rerunOf}`}>
+                <span className={styles.runRerun} title={`A rerun of ${run.rerunOf}`}>
                   rerun
                 </span>
               )}
             </span>
-            <span className="check-run-when">{startedText(run.startedAt, now)}</span>
+            <span className={styles.runWhen}>{startedText(run.startedAt, now)}</span>
           </li>
         );
       })}

@@ -1,14 +1,15 @@
 /** A run going on: how many of its cases settled, as a bar and in words, and the case it is on now. */
 import type { ConformanceCaseInfo, ConformanceSummary } from '@engine-api/conformance-types';
 import { progressText, settledCount } from './summary';
+import styles from './conformance.module.css';
 
 export function RunProgress({ summary, current }: { summary: ConformanceSummary; current: ConformanceCaseInfo | null }) {
   const settled = settledCount(summary);
   const share = summary.total ? (settled / summary.total) * 100 : 0;
   return (
-    <div className="check-progress">
+    <div className={styles.progress}>
       <div
-        className="check-progress-bar"
+        className={styles.progressBar}
         role="progressbar"
         aria-label="Cases settled"
         aria-valuemin={0}
@@ -16,13 +17,13 @@ export function RunProgress({ summary, current }: { summary: ConformanceSummary;
         aria-valuenow={settled}
         aria-valuetext={progressText(summary)}
       >
-        <div className="check-progress-fill" style={{ width: `${share}%` }} />
+        <div className={styles.progressFill} style={{ width: `${share}%` }} />
       </div>
-      <span className="check-progress-count" data-testid="progress-count">
+      <span className={styles.progressCount} data-testid="progress-count">
         {progressText(summary)}
       </span>
       {current && (
-        <span className="check-progress-current" aria-label="Current case">
+        <span className={styles.progressCurrent} aria-label="Current case">
           now: {current.title} <code>{current.id}</code>
         </span>
       )}

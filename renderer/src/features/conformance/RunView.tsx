@@ -12,6 +12,7 @@ import { RunActions } from './RunActions';
 import { RunProgress } from './RunProgress';
 import { StatusPill } from './StatusPill';
 import { summaryLine } from './summary';
+import styles from './conformance.module.css';
 
 export interface RunViewProps {
   runId: string;
@@ -37,12 +38,12 @@ export function RunView({ runId, focusHeading, onHeadingFocused, onStarted, onDe
   }, [focusHeading, onHeadingFocused]);
 
   return (
-    <section className="check-run" aria-labelledby="check-run-title" data-run-id={runId} data-status={run?.status}>
-      <header className="check-run-head">
+    <section className={styles.run} aria-labelledby="check-run-title" data-run-id={runId} data-status={run?.status}>
+      <header className={styles.runHead}>
         <h2 id="check-run-title" ref={heading} tabIndex={-1}>
           {run ? (
             <>
-              <StatusPill status={run.status} /> <span className="check-run-url">{run.baseUrl}</span>
+              <StatusPill status={run.status} /> <span className={styles.runUrl}>{run.baseUrl}</span>
             </>
           ) : (
             `Run ${runId}`
@@ -51,11 +52,11 @@ export function RunView({ runId, focusHeading, onHeadingFocused, onStarted, onDe
         {run && <RunActions run={run} onStarted={onStarted} onDeleted={onDeleted} />}
       </header>
       {error && (
-        <p role="alert" className="check-field-error">
+        <p role="alert" className={styles.fieldError}>
           {error.message}
         </p>
       )}
-      {run ? <RunBody run={run} suite={suite} startedHere={startedHere} /> : !error && <p className="check-hint">Loading…</p>}
+      {run ? <RunBody run={run} suite={suite} startedHere={startedHere} /> : !error && <p className={styles.hint}>Loading…</p>}
     </section>
   );
 }
@@ -65,14 +66,14 @@ function RunBody({ run, suite, startedHere }: { run: ConformanceRun; suite: read
   const unreachable = run.error?.kind === 'unreachable';
   return (
     <>
-      <p className="check-summary" data-status={run.status} aria-label="Summary">
+      <p className={styles.summary} data-status={run.status} aria-label="Summary">
         {summaryLine(run)}
       </p>
       <EndAnnouncement run={run} startedHere={startedHere} />
-      {run.authorization && <p className="check-hint check-meta">Authorization {run.authorization}{run.rerunOf ? ` · a rerun of ${run.rerunOf}` : ''}</p>}
+      {run.authorization && <p className={`${styles.hint} ${styles.meta}`}>Authorization {run.authorization}{run.rerunOf ? ` · a rerun of ${run.rerunOf}` : ''}</p>}
       {run.status === 'running' && <RunProgress summary={run.summary} current={currentCase(rows)} />}
       {run.error && (
-        <p className="check-run-error" data-kind={run.error.kind}>
+        <p className={styles.runError} data-kind={run.error.kind}>
           {run.error.message}
         </p>
       )}

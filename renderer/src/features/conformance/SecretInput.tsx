@@ -3,6 +3,7 @@
  * was pasted. Nothing here is remembered by the browser (the console holds it in memory only).
  */
 import { useState, type Ref } from 'react';
+import styles from './conformance.module.css';
 
 export interface SecretInputProps {
   id: string;
@@ -20,7 +21,7 @@ export interface SecretInputProps {
 export function SecretInput({ id, label, value, onChange, placeholder, invalid = false, describedBy, inputRef, autoFocus }: SecretInputProps) {
   const [shown, setShown] = useState(false);
   return (
-    <span className="check-secret">
+    <span className={styles.secret}>
       <input
         id={id}
         ref={inputRef}

@@ -11,13 +11,14 @@ import { useEngineNow } from '../../stores/clock';
 import { groupCoordinators, useEngineState } from '../../queries/engine-state';
 import { useLoadOffer } from '../../stores/load-offer';
 import { expiryText } from '../../format/span';
+import styles from './queues.module.css';
 
 export function ConnectionInfo({ queue }: { queue: QueueSummary }) {
   const now = useEngineNow();
   const issue = useQueueCommand('queues.token.issue');
   const expired = now !== null && now >= queue.accessTokenExpiresAt;
   return (
-    <dl className="connection-info">
+    <dl className={styles.connectionInfo}>
       <div>
         <dt>Base URL</dt>
         <dd>
@@ -29,12 +30,12 @@ export function ConnectionInfo({ queue }: { queue: QueueSummary }) {
       <div>
         <dt>Access token</dt>
         <dd>
-          <code className="token" aria-label="Access token" title={queue.accessToken}>
+          <code className={styles.token} aria-label="Access token" title={queue.accessToken}>
             {queue.accessToken}
           </code>
           <CopyButton value={queue.accessToken} label="Copy access token" />
           <CopyButton value={queue.httpAuthorization} label="Copy Authorization header" />
-          <span className="token-expiry" data-expired={expired || undefined}>
+          <span className={styles.tokenExpiry} data-expired={expired || undefined}>
             {expiryText(queue.accessTokenExpiresAt, now)}
           </span>
           <button type="button" onClick={() => issue.mutate({ id: queue.id })} disabled={issue.isPending} title="Issue a new token; the current one stops working">
@@ -64,7 +65,7 @@ function LoadOnPlayer({ queue }: { queue: QueueSummary }) {
       </button>
       {open && (
         <span
-          className="load-on-player"
+          className={styles.loadOnPlayer}
           role="group"
           aria-label="Load on a player"
           onKeyDown={(event) => {

@@ -6,6 +6,7 @@ import { useState, type FormEvent } from 'react';
 import type { QueueItem, Track } from '@engine-api/queue-types';
 import { ModalDialog } from '../../components/ModalDialog';
 import { useConfirmStep } from '../../components/useConfirmStep';
+import styles from './queues.module.css';
 
 export interface ItemFormProps {
   /** The item being edited; absent when adding. */
@@ -74,11 +75,11 @@ export function ItemForm({ item, placement, busy, error, onSave, onCancel, retur
 
   const title = item ? `Edit ${item.id}` : 'Add item';
   return (
-    <ModalDialog label={title} className="dialog" onRequestClose={close} returnFocusTo={returnFocusTo}>
-      <form className="item-form" onSubmit={submit}>
+    <ModalDialog label={title} className={styles.dialog} onRequestClose={close} returnFocusTo={returnFocusTo}>
+      <form className={styles.itemForm} onSubmit={submit}>
         <h2>{title}</h2>
         {placement && <p className="muted">Goes {placement}.</p>}
-        <div className="form-grid">
+        <div className={styles.formGrid}>
           <label>
             Title
             <input data-autofocus value={fields.name} onChange={set('name')} />
@@ -95,7 +96,7 @@ export function ItemForm({ item, placement, busy, error, onSave, onCancel, retur
             Duration (s)
             <input inputMode="decimal" value={fields.seconds} onChange={set('seconds')} />
           </label>
-          <label className="wide">
+          <label className={styles.wide}>
             Media URL
             <input value={fields.mediaUrl} onChange={set('mediaUrl')} />
           </label>
@@ -113,8 +114,8 @@ export function ItemForm({ item, placement, busy, error, onSave, onCancel, retur
             {problem ?? error}
           </p>
         )}
-        <div className="dialog-actions">
-          <span className="discard-note" role="status">
+        <div className={styles.dialogActions}>
+          <span className={styles.discardNote} role="status">
             {discard.armed ? 'Unsaved changes: Esc again discards them.' : ''}
           </span>
           <button type="button" className={discard.armed ? 'danger' : undefined} onClick={close}>

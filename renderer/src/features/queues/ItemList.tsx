@@ -18,6 +18,7 @@ import { PAGE_SIZE, queuePageQuery } from '../../queries/queues';
 import { itemColumns } from './columns';
 import { formatDuration, trackTitle } from './format';
 import type { RowMarks } from './marks';
+import styles from './queues.module.css';
 
 const ROW_HEIGHT = 30;
 
@@ -234,8 +235,8 @@ export function ItemList(props: ItemListProps) {
       listbox={listbox}
       label="Queue items"
       multiselectable
-      className="item-scroll"
-      rowsClassName="item-rows"
+      className={styles.itemScroll}
+      rowsClassName={styles.itemRows}
       style={
         {
           '--index-width': `${columns.indexPx}px`,
@@ -264,7 +265,7 @@ export function ItemList(props: ItemListProps) {
             data-in-window={rowMarks?.windows.length ? true : undefined}
             data-removing={item && removing.has(item.id) ? true : undefined}
             data-drop={drop?.index === row.index ? (drop.before ? 'before' : 'after') : undefined}
-            className="item-row"
+            className={styles.itemRow}
             draggable={!!item}
             onDragStart={item ? (event) => onDragStart(event, item) : undefined}
             onDragOver={(event) => onDragOver(event, row.index)}
@@ -272,39 +273,39 @@ export function ItemList(props: ItemListProps) {
             onClick={item ? (event) => onRowClick(event, row.index, item) : undefined}
             onDoubleClick={item ? () => onEdit(item) : undefined}
           >
-            <span className="grip" aria-hidden="true">
+            <span className={styles.grip} aria-hidden="true">
               ⋮⋮
             </span>
-            <span className="item-index">{row.index + 1}</span>
+            <span className={styles.itemIndex}>{row.index + 1}</span>
             {item ? (
               <>
-                <span className="item-title">{trackTitle(item.track)}</span>
-                <span className="item-artist">{item.track.artist?.name ?? ''}</span>
-                <span className="item-duration">{formatDuration(item.track.durationMillis)}</span>
-                <code className="item-id">{item.id}</code>
-                <span className="item-marks">
+                <span className={styles.itemTitle} data-cell="title">{trackTitle(item.track)}</span>
+                <span className={styles.itemArtist} data-cell="artist">{item.track.artist?.name ?? ''}</span>
+                <span className={styles.itemDuration} data-cell="duration">{formatDuration(item.track.durationMillis)}</span>
+                <code className={styles.itemId} data-cell="id">{item.id}</code>
+                <span className={styles.itemMarks} data-cell="marks">
                   {rowMarks?.windows.map((mark) => (
-                    <span key={`w-${mark.key}`} className="window-mark" style={{ background: mark.color }} title={`In ${mark.label}'s last window`} />
+                    <span key={`w-${mark.key}`} className={styles.windowMark} style={{ background: mark.color }} title={`In ${mark.label}'s last window`} />
                   ))}
                   {rowMarks?.current.map((mark) => (
-                    <span key={`c-${mark.key}`} className="player-mark" style={{ borderColor: mark.color, color: mark.color }} title={`${mark.label} is on this item`}>
+                    <span key={`c-${mark.key}`} className={styles.playerMark} style={{ borderColor: mark.color, color: mark.color }} title={`${mark.label} is on this item`}>
                       ▶ {mark.label}
                     </span>
                   ))}
                   {item.policies && (
-                    <span className="policy-mark" title={`Item policies: ${JSON.stringify(item.policies)}`}>
+                    <span className={styles.policyMark} title={`Item policies: ${JSON.stringify(item.policies)}`}>
                       policies
                     </span>
                   )}
                   {item.reports && (
-                    <span className="report-count" title={`${item.reports.count} timePlayed reports, ${item.reports.finals} final`}>
+                    <span className={styles.reportCount} title={`${item.reports.count} timePlayed reports, ${item.reports.finals} final`}>
                       {item.reports.count} rep
                     </span>
                   )}
                 </span>
               </>
             ) : (
-              <span className="item-loading">…</span>
+              <span>…</span>
             )}
           </VirtualOption>
         );

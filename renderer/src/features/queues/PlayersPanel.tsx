@@ -6,6 +6,7 @@ import type { PlayerQueueActivity, QueueActivityView } from '@engine-api/queue-t
 import { formatEngineMoment } from '../../format/engine-time';
 import { useEngineDay } from '../../stores/clock';
 import { playerLabel } from './marks';
+import styles from './queues.module.css';
 
 export interface PlayersPanelProps {
   activity: QueueActivityView | undefined;
@@ -19,7 +20,7 @@ export function PlayersPanel({ activity, colors, onShowItem }: PlayersPanelProps
     return <p className="muted">No player has called this queue yet. Point a player at its base URL (loadCloudQueue) and its requests show here.</p>;
   }
   return (
-    <ul className="players-activity" aria-label="Players of this queue">
+    <ul className={styles.playersActivity} aria-label="Players of this queue">
       {players.map((player) => (
         <PlayerCard key={player.playerId ?? ''} player={player} color={colors.get(player.playerId ?? '') ?? 'var(--muted)'} onShowItem={onShowItem} />
       ))}
@@ -32,8 +33,8 @@ function PlayerCard({ player, color, onShowItem }: { player: PlayerQueueActivity
   const ids = window?.window?.itemIds ?? [];
   const today = useEngineDay();
   return (
-    <li className="player-card" style={{ borderLeftColor: color }} aria-label={playerLabel(player)}>
-      <div className="player-card-head">
+    <li className={styles.playerCard} style={{ borderLeftColor: color }} aria-label={playerLabel(player)}>
+      <div className={styles.playerCardHead}>
         <strong>{playerLabel(player)}</strong>
         {player.playerId && player.playerName && <code className="muted">{player.playerId}</code>}
         <span className="muted">
@@ -51,13 +52,13 @@ function PlayerCard({ player, color, onShowItem }: { player: PlayerQueueActivity
         )}
       </div>
       {window && (
-        <div className="window-record" data-status={window.status}>
+        <div className={styles.windowRecord} data-status={window.status}>
           <div>
             Last window: <code>reason={window.reason ?? '—'}</code> <code>itemId={window.itemId ?? '(first)'}</code>{' '}
             <code>
               {window.previousWindowSize ?? '·'}/{window.upcomingWindowSize ?? '·'}
             </code>{' '}
-            → <span className="status">{window.status}</span> at {formatEngineMoment(window.at, today)}
+            → <span className={styles.status}>{window.status}</span> at {formatEngineMoment(window.at, today)}
           </div>
           {window.window ? (
             <div className="muted">

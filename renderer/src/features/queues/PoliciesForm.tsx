@@ -5,6 +5,7 @@
 import { useState, type FormEvent } from 'react';
 import type { PlaybackPolicies, QueueContext, ReportSettings } from '@engine-api/queue-types';
 import { useQueueCommand } from '../../queries/queues';
+import styles from './queues.module.css';
 
 const FLAGS: { key: keyof PlaybackPolicies & string; label: string; hint: string }[] = [
   { key: 'canSkip', label: 'canSkip', hint: 'Skip to the next item' },
@@ -50,12 +51,12 @@ export function PoliciesForm({ queueId, context }: { queueId: string; context: Q
   );
 
   return (
-    <form className="policies-form" onSubmit={submit} aria-label="Playback policies and reports">
+    <form className={styles.policiesForm} onSubmit={submit} aria-label="Playback policies and reports">
       <fieldset>
         <legend>Playback policies</legend>
-        <div className="flags">
+        <div className={styles.flags}>
           {FLAGS.map(({ key, label, hint }) => (
-            <label key={key} title={hint} className="policy-flag">
+            <label key={key} title={hint} className={styles.policyFlag}>
               <input type="checkbox" checked={policies[key] === true} onChange={(event) => setPolicies({ ...policies, [key]: event.target.checked })} />
               <code>{label}</code>
             </label>
@@ -70,7 +71,7 @@ export function PoliciesForm({ queueId, context }: { queueId: string; context: Q
         <legend>Reports (timePlayed)</legend>
         {millis('sendUpdateAfterMillis')}
         {millis('periodicIntervalMillis')}
-        <label className="policy-flag">
+        <label className={styles.policyFlag}>
           <input type="checkbox" checked={reports.sendPlaybackActions} onChange={(event) => setReports({ ...reports, sendPlaybackActions: event.target.checked })} />
           <code>sendPlaybackActions</code>
         </label>

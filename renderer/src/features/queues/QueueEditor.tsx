@@ -25,6 +25,7 @@ import { exportFileName, toQueueFile, type QueueFile } from './transfer';
 import { useFileImport } from './useFileImport';
 import { useFocusBack } from './useFocusBack';
 import { generationNote, useGenerationStore } from './generation-store';
+import styles from './queues.module.css';
 
 type Tab = 'players' | 'reports' | 'policies';
 type Dialog = { kind: 'add' } | { kind: 'edit'; item: QueueItem } | null;
@@ -146,11 +147,11 @@ export function QueueEditor({ queue, onDeleted }: { queue: QueueSummary; onDelet
   const canGenerate = Number.isInteger(generateCount) && generateCount >= 1 && generateCount <= 1_000_000;
 
   return (
-    <section className="queue-editor" aria-label={`Queue ${queue.name}`}>
-      <header className="queue-header">
+    <section className={styles.queueEditor} aria-label={`Queue ${queue.name}`}>
+      <header className={styles.queueHeader}>
         {rename === null ? (
           <h2>
-            <button type="button" className="queue-title" title="Rename" onClick={() => setRename(queue.name)}>
+            <button type="button" className={styles.queueTitle} title="Rename" onClick={() => setRename(queue.name)}>
               {queue.name}
             </button>
           </h2>
@@ -165,16 +166,16 @@ export function QueueEditor({ queue, onDeleted }: { queue: QueueSummary; onDelet
             <input aria-label="Queue name" autoFocus value={rename} onChange={(event) => setRename(event.target.value)} onBlur={() => setRename(null)} onKeyDown={(event) => event.key === 'Escape' && setRename(null)} />
           </form>
         )}
-        <span className="version-badge" key={queue.queueVersion} aria-label="Queue version" data-version={queue.queueVersion} title="queueVersion: changes with every edit">
+        <span className={styles.versionBadge} key={queue.queueVersion} aria-label="Queue version" data-version={queue.queueVersion} title="queueVersion: changes with every edit">
           queueVersion {queue.queueVersion}
         </span>
         <span className="muted">
-          <span className="item-count" data-item-count={queue.itemCount}>
+          <span data-item-count={queue.itemCount}>
             {plural(queue.itemCount, 'item')}
           </span>{' '}
           · <code>{queue.id}</code>
         </span>
-        <div className="header-actions">
+        <div className={styles.headerActions}>
           <button type="button" onClick={() => void exportQueue()}>
             Export JSON
           </button>
@@ -199,13 +200,13 @@ export function QueueEditor({ queue, onDeleted }: { queue: QueueSummary; onDelet
 
       <ConnectionInfo queue={queue} />
 
-      <div className="item-toolbar" role="toolbar" aria-label="Item actions">
+      <div className={styles.itemToolbar} role="toolbar" aria-label="Item actions">
         <button type="button" onClick={() => setDialog({ kind: 'add' })}>
           Add item
         </button>
         {generating ? (
           // Made in edits of 5,000: the list grows as it goes, and Stop keeps what was made.
-          <span className="generate" role="group" aria-label="Generating sample tracks">
+          <span className={styles.generate} role="group" aria-label="Generating sample tracks">
             <progress aria-label="Sample tracks made" max={generating.total} value={generating.done} />
             <span className="muted">
               {generating.done.toLocaleString()} / {generating.total.toLocaleString()}
@@ -215,7 +216,7 @@ export function QueueEditor({ queue, onDeleted }: { queue: QueueSummary; onDelet
             </button>
           </span>
         ) : (
-          <span className="generate">
+          <span className={styles.generate}>
             <input aria-label="Number of sample tracks" inputMode="numeric" value={count} onChange={(event) => setCount(event.target.value)} />
             <button type="button" ref={generateButton} disabled={!canGenerate || generate.isPending} onClick={startGenerating}>
               {generate.isPending ? 'Generating…' : 'Generate'}
@@ -227,10 +228,10 @@ export function QueueEditor({ queue, onDeleted }: { queue: QueueSummary; onDelet
           {targets.length > 1 ? ` ${targets.length}` : ''}
         </button>
         {/* What there is to say (an armed step, an error) takes the keys hint's place, so the list stays put. */}
-        {!status && <span className="muted hint">↑↓ move · Space select · Alt+↑↓ reorder · Del remove · Enter edit · drag to reorder</span>}
+        {!status && <span className={`muted ${styles.hint}`}>↑↓ move · Space select · Alt+↑↓ reorder · Del remove · Enter edit · drag to reorder</span>}
         <span role="status" aria-live="polite">
           {armedNote ? (
-            <span className="armed-note" id={`armed-${queue.id}`}>
+            <span className={styles.armedNote} id={`armed-${queue.id}`}>
               {armedNote}
             </span>
           ) : failed ? (
@@ -246,7 +247,7 @@ export function QueueEditor({ queue, onDeleted }: { queue: QueueSummary; onDelet
         )}
       </div>
 
-      <div className="queue-body">
+      <div className={styles.queueBody}>
         <ItemList
           queueId={queue.id}
           total={queue.itemCount}
@@ -269,8 +270,8 @@ export function QueueEditor({ queue, onDeleted }: { queue: QueueSummary; onDelet
           removing={removeArmed ? new Set(targets) : NO_ITEMS}
           reveal={reveal}
         />
-        <aside className="queue-side">
-          <div className="tabs" role="tablist" aria-label="Queue details" onKeyDown={onRovingKeyDown}>
+        <aside className={styles.queueSide}>
+          <div className={styles.tabs} role="tablist" aria-label="Queue details" onKeyDown={onRovingKeyDown}>
             {(['players', 'reports', 'policies'] as const).map((name) => (
               <button
                 key={name}
@@ -286,7 +287,7 @@ export function QueueEditor({ queue, onDeleted }: { queue: QueueSummary; onDelet
               </button>
             ))}
           </div>
-          <div role="tabpanel" id="queue-tab-panel" aria-labelledby={`queue-tab-${tab}`} className="tab-panel">
+          <div role="tabpanel" id="queue-tab-panel" aria-labelledby={`queue-tab-${tab}`} className={styles.tabPanel}>
             {tab === 'players' && <PlayersPanel activity={activity.data} colors={colors} onShowItem={(itemId) => void showItem(itemId)} />}
             {tab === 'reports' && <ReportsPanel queueId={queue.id} itemId={active?.itemId ?? null} />}
             {tab === 'policies' && context.data && <PoliciesForm key={context.data.contextVersion} queueId={queue.id} context={context.data} />}

@@ -5,6 +5,7 @@ import { FileButton } from '../../components/FileButton';
 import { useQueueCommand } from '../../queries/queues';
 import { plural } from './format';
 import { useFileImport } from './useFileImport';
+import styles from './queues.module.css';
 
 export interface QueueSidebarProps {
   queues: QueueSummary[];
@@ -37,8 +38,8 @@ export function QueueSidebar({ queues, selectedId, onSelect }: QueueSidebarProps
   };
 
   return (
-    <aside className="queue-sidebar" aria-label="Queues">
-      <form className="new-queue" onSubmit={submit}>
+    <aside className={styles.queueSidebar} aria-label="Queues">
+      <form className={styles.newQueue} onSubmit={submit}>
         <input aria-label="New queue name" placeholder="New queue name" value={name} onChange={(event) => setName(event.target.value)} />
         <button type="submit" className="primary" disabled={create.isPending}>
           Create queue
@@ -50,11 +51,11 @@ export function QueueSidebar({ queues, selectedId, onSelect }: QueueSidebarProps
           {importer.error ?? create.error?.message}
         </p>
       )}
-      <ul className="queue-list">
+      <ul className={styles.queueList}>
         {queues.map((queue) => (
           <li key={queue.id}>
-            <button type="button" className="queue-link" aria-current={queue.id === selectedId ? 'true' : undefined} onClick={() => onSelect(queue.id)}>
-              <span className="queue-name">{queue.name}</span>
+            <button type="button" className={styles.queueLink} aria-current={queue.id === selectedId ? 'true' : undefined} onClick={() => onSelect(queue.id)}>
+              <span className={styles.queueName}>{queue.name}</span>
               <span className="muted">
                 {plural(queue.itemCount, 'item')} · v{queue.queueVersion}
               </span>

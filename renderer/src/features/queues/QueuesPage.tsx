@@ -6,7 +6,7 @@ import { getRouteApi } from '@tanstack/react-router';
 import { useQueueList } from '../../queries/queues';
 import { QueueEditor } from './QueueEditor';
 import { QueueSidebar } from './QueueSidebar';
-import './queues.css';
+import styles from './queues.module.css';
 
 const route = getRouteApi('/queues');
 
@@ -20,12 +20,12 @@ export function QueuesPage() {
   const queue = queues.find((q) => q.id === chosen) ?? queues[0] ?? null;
 
   return (
-    <section className="page queues-page" aria-labelledby="page-title">
+    <section className={styles.queuesPage} aria-labelledby="page-title">
       <header className="page-header">
         <h1 id="page-title">Queues</h1>
       </header>
       {error && <p className="error">{error.message}</p>}
-      <div className="queues-layout">
+      <div className={styles.queuesLayout}>
         <QueueSidebar queues={queues} selectedId={queue?.id ?? null} onSelect={setChosen} />
         {queue ? (
           <QueueEditor key={queue.id} queue={queue} onDeleted={() => setChosen(null)} />

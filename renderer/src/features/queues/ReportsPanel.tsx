@@ -5,6 +5,7 @@ import { useItemReports } from '../../queries/queues';
 import { useEngineDay } from '../../stores/clock';
 import { formatDuration } from './format';
 import { reportActions } from './report-marks';
+import styles from './queues.module.css';
 
 export function ReportsPanel({ queueId, itemId }: { queueId: string; itemId: string | null }) {
   const { data, error } = useItemReports(queueId, itemId);
@@ -17,7 +18,7 @@ export function ReportsPanel({ queueId, itemId }: { queueId: string; itemId: str
       {reports.length === 0 ? (
         <p className="muted">None received yet.</p>
       ) : (
-        <DataTable className="reports-table">
+        <DataTable className={styles.reportsTable}>
           <thead>
             <tr>
               <th scope="col">Received</th>
