@@ -192,13 +192,13 @@ function LastError({ error, since }: { error: NonNullable<PlayerDetail['lastErro
   const when = <code title={formatEngineTime(error.at, { millis: true })}>{formatEngineClock(error.at)}</code>;
   if (since !== undefined && since > error.at) {
     return (
-      <p className={`${styles.answer} muted`} data-testid="last-error" data-stale="true">
+      <p className={`${styles.lastError} muted`} data-testid="last-error" data-stale="true">
         Earlier error at {when}, before the last transition: {error.message}
       </p>
     );
   }
   return (
-    <p className={styles.answer} data-outcome="bad" role="alert" data-testid="last-error">
+    <p className={styles.lastError} data-outcome="bad" role="alert" data-testid="last-error">
       Last error at {when}: {error.message}
     </p>
   );
