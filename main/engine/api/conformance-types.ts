@@ -41,7 +41,49 @@ export interface ConformanceCaseResult extends ConformanceCaseInfo {
   trafficIds: number[];
   /** Wall ms the case took. */
   durationMs: number;
+  /**
+   * A failing or warning case's evidence in the reports themselves, so that it outlives the
+   * console that ran it: the exchanges its verdict rests on (the decisive one first, at most
+   * MAX_CASE_EXCHANGES, secrets masked, bodies cut at 4 KB). Absent on passes and skips, and on
+   * runs kept by an older console.
+   */
+  exchanges?: ConformanceExchange[];
+  /** How many more exchanges the verdict rests on than `exchanges` holds. */
+  exchangesLeftOut?: number;
+  /**
+   * A curl command that repeats the decisive request (`exchanges[0]`), its Authorization written
+   * `$AUTHORIZATION` for the shell to fill in: the report never holds a credential in clear.
+   */
+  curl?: string;
 }
+
+/** A body as a report keeps it: its first MAX_EVIDENCE_BODY_BYTES bytes. */
+export interface ConformanceBody {
+  text: string;
+  /** Its whole size in bytes, as sent or received. */
+  bytes: number;
+  /** True when `text` is only its start. */
+  cut: boolean;
+}
+
+/** One request of a case and what came back, secrets masked (docs/contract/console.md §9). */
+export interface ConformanceExchange {
+  method: string;
+  url: string;
+  /** Null when no complete answer came; `failure` says why. */
+  status: number | null;
+  failure: string | null;
+  requestHeaders: Record<string, string>;
+  requestBody: ConformanceBody | null;
+  responseHeaders: Record<string, string>;
+  responseBody: ConformanceBody | null;
+  /** Wall ms until the answer (or the failure). */
+  latencyMs: number;
+}
+
+/** The most exchanges a case keeps in a run, and the most bytes of each body. */
+export const MAX_CASE_EXCHANGES = 8;
+export const MAX_EVIDENCE_BODY_BYTES = 4_096;
 
 /** How many cases ended each way; `total` is the number of cases in the suite, settled or not. */
 export interface ConformanceSummary {

@@ -1,13 +1,26 @@
 /**
- * The traffic log ids of a run's requests, its evidence. An entry gets its id when the recorder
+ * A case's evidence. In the reports: the exchanges a failing or warning case rests on, masked and
+ * cut (`caseEvidence`), with a curl that repeats the decisive request, so that a report read after
+ * the console is gone still shows what was asked and what came back. In the console: the traffic
+ * log ids of a run's requests. An entry gets its id when the recorder
  * writes its batch, so the run listens to the batches written while it runs and keeps the ids of
  * its own requests (by `X-Request-Id`); `idsOf` writes what is waiting first, so a settled case
  * names every entry it rests on. Traffic capture turned off leaves a case without ids. While a
  * run listens, the recorder builds each batch's summaries (what the UI's own stream leaves out):
  * a few seconds' worth, for the length of a run.
  */
+import {
+  MAX_CASE_EXCHANGES,
+  MAX_EVIDENCE_BODY_BYTES,
+  type ConformanceBody,
+  type ConformanceCaseResult,
+  type ConformanceExchange,
+  type ConformanceOutcome,
+} from '../api/conformance-types.js';
+import { curlOf } from '../api/curl.js';
+import { redactBody, redactHeaders, redactUrl } from '../api/redact.js';
 import type { EventBus } from '../events/bus.js';
-import type { Answer } from './server.js';
+import { is2xx, requestLine, type Answer } from './server.js';
 
 export class TrafficEvidence {
   private readonly wanted = new Set<string>();
@@ -39,4 +52,90 @@ export class TrafficEvidence {
   close(): void {
     this.stop();
   }
+}
+
+/** The suite's own made-up token (`auth.wrong-token`): no secret, so a report keeps it in clear. */
+const MADE_UP_TOKEN = /^\S+ cqc-check-wrong-[\w-]+$/;
+
+/** What a failing or warning case carries into the reports: its exchanges, and a curl that repeats the decisive one. */
+export function caseEvidence(outcome: ConformanceOutcome, message: string, answers: readonly Answer[]): Pick<ConformanceCaseResult, 'exchanges' | 'exchangesLeftOut' | 'curl'> {
+  if ((outcome !== 'fail' && outcome !== 'warn') || answers.length === 0) return {};
+  const first = decisiveAnswer(message, answers);
+  const rest = answers.filter((answer) => answer !== first);
+  const kept = [first, ...rest.slice(0, MAX_CASE_EXCHANGES - 1)];
+  return {
+    exchanges: kept.map(exchangeOf),
+    ...(answers.length > kept.length ? { exchangesLeftOut: answers.length - kept.length } : {}),
+    curl: replayCurl(first),
+  };
+}
+
+/**
+ * The request a verdict turns on. The cases' messages name it by its request line (`GET
+ * /itemWindow?…`), so it is the answer whose line the message names first; of several with that
+ * line, the one whose status the message says it got. A message that names none (a walk's
+ * finding) rests on the last answer that was not 2xx, else the last one.
+ */
+export function decisiveAnswer(message: string, answers: readonly Answer[]): Answer {
+  let best: { at: number; line: string } | null = null;
+  for (const answer of answers) {
+    const line = requestLine(answer);
+    const at = message.indexOf(line);
+    // The longest line at the earliest place: `GET /version` is no match for `GET /versions…`.
+    if (at !== -1 && (best === null || at < best.at || (at === best.at && line.length > best.line.length))) best = { at, line };
+  }
+  if (best) {
+    const named = answers.filter((answer) => requestLine(answer) === best.line);
+    const said = message.slice(best.at + best.line.length).split(';')[0]!;
+    const got = (answer: Answer) => (answer.status === undefined ? 'no answer' : String(answer.status));
+    return named.find((answer) => said.includes(`got ${got(answer)}`)) ?? named.find((answer) => new RegExp(`\\b${got(answer)}\\b`).test(said)) ?? named.at(-1)!;
+  }
+  return answers.findLast((answer) => !is2xx(answer)) ?? answers.at(-1)!;
+}
+
+export function exchangeOf(answer: Answer): ConformanceExchange {
+  const { exchange } = answer;
+  return {
+    method: exchange.method,
+    url: redactUrl(exchange.url),
+    status: exchange.status ?? null,
+    failure: answer.failure ?? null,
+    requestHeaders: maskedHeaders(exchange.requestHeaders),
+    requestBody: bodyOf(exchange.requestBody),
+    responseHeaders: maskedHeaders(exchange.responseHeaders ?? {}),
+    responseBody: exchange.status === undefined ? null : bodyOf(exchange.responseBody),
+    latencyMs: Math.round(exchange.latencyMs),
+  };
+}
+
+function maskedHeaders(headers: Record<string, string>): Record<string, string> {
+  const masked = redactHeaders(headers);
+  for (const [name, value] of Object.entries(headers)) if (name.toLowerCase() === 'authorization' && MADE_UP_TOKEN.test(value)) masked[name] = value;
+  return masked;
+}
+
+/** The first MAX_EVIDENCE_BODY_BYTES bytes of a body (never half a character), secrets masked. */
+export function bodyOf(text: string | undefined): ConformanceBody | null {
+  if (text === undefined || text === '') return null;
+  const bytes = Buffer.byteLength(text);
+  if (bytes <= MAX_EVIDENCE_BODY_BYTES) return { text: redactBody(text) ?? '', bytes, cut: false };
+  let kept = Buffer.from(text).subarray(0, MAX_EVIDENCE_BODY_BYTES).toString('utf8');
+  // A character cut in two decodes as U+FFFD: it goes.
+  if (kept.endsWith('\uFFFD') && !text.startsWith(kept)) kept = kept.slice(0, -1);
+  return { text: redactBody(kept) ?? '', bytes, cut: true };
+}
+
+/**
+ * curl for the decisive request: the run's own Authorization is written `"$AUTHORIZATION"`, for
+ * the shell to take from the environment (a report never holds it in clear); the suite's made-up
+ * token stays as it was.
+ */
+export function replayCurl(answer: Answer): string {
+  const { method, url, requestHeaders, requestBody } = answer.exchange;
+  const entries = Object.entries(requestHeaders);
+  const authorization = entries.find(([name]) => name.toLowerCase() === 'authorization');
+  const own = authorization !== undefined && !MADE_UP_TOKEN.test(authorization[1]);
+  const headers = Object.fromEntries(own ? entries.filter(([name]) => name.toLowerCase() !== 'authorization') : entries);
+  const curl = curlOf({ method, url: redactUrl(url), headers, body: redactBody(requestBody ?? null) }, { reveal: !own && authorization !== undefined });
+  return own ? `${curl} \\\n  -H "Authorization: $AUTHORIZATION"` : curl;
 }

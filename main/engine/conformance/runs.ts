@@ -35,7 +35,7 @@ import { entryOfExchange } from '../traffic/player-exchange.js';
 import type { TrafficRecorder } from '../traffic/recorder.js';
 import { maskCredential } from '../api/redact.js';
 import type { ConformanceCase } from './case.js';
-import { TrafficEvidence } from './evidence.js';
+import { caseEvidence, TrafficEvidence } from './evidence.js';
 import { exportRun } from './reports/export.js';
 import { runSuite, type SettledCase } from './runner.js';
 import { CheckedServer } from './server.js';
@@ -203,6 +203,7 @@ export class ConformanceRuns {
         message: settled.message,
         trafficIds: evidence.idsOf(settled.evidence),
         durationMs: settled.durationMs,
+        ...caseEvidence(settled.outcome, settled.message, settled.evidence),
       };
       run.cases.push(result);
       run.summary = tally(run.cases, this.cases.length);
