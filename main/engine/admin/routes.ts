@@ -11,6 +11,7 @@ import type { EventName } from '../api/events.js';
 import { ENGINE_ERROR_STATUS, type EngineErrorBody } from '../api/errors.js';
 import type { CommandRunner } from '../api/runner.js';
 import type { EventStreams } from './sse.js';
+import { capStreamedBody, LARGEST_COMMAND_BODY, refuseDeclaredOverLimit, restBodyLimit } from './body-limits.js';
 import { checkAdminRequest } from './guard.js';
 
 export const ADMIN_PREFIX = '/admin/api';
@@ -62,6 +63,7 @@ export async function adminRoutes(app: FastifyInstance, options: AdminRoutesOpti
     app.route({
       method: route.method,
       url: route.path,
+      bodyLimit: restBodyLimit(name, route),
       handler: (request, reply) => {
         // Its fields merge with the path's and the query's: a list or a scalar has none (a list
         // was taken as {}, so POST /queues [{…}] made an empty queue and answered 200).
@@ -76,8 +78,18 @@ export async function adminRoutes(app: FastifyInstance, options: AdminRoutesOpti
     });
   }
 
-  app.post<{ Params: { name: string } }>('/commands/:name', (request, reply) =>
-    answer(reply, request.params.name, request.body ?? {}),
+  app.post<{ Params: { name: string } }>(
+    '/commands/:name',
+    {
+      // The route's own limit is the largest command's; each command's is applied before reading.
+      bodyLimit: LARGEST_COMMAND_BODY,
+      onRequest: async (request, reply) => {
+        const refused = refuseDeclaredOverLimit(request, reply);
+        if (refused) throw refused;
+      },
+      preParsing: async (request, reply, payload) => capStreamedBody(request, reply, payload),
+    },
+    (request, reply) => answer(reply, request.params.name, request.body ?? {}),
   );
 
   app.get<{ Querystring: { omit?: string | string[] } }>('/events', (request, reply) => {

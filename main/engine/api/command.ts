@@ -15,10 +15,19 @@ export interface HttpRoute {
   status?: number;
 }
 
+/** Commands that take whole queues in one body: 100,000 sample items are about 30 MB of JSON. */
+export const WHOLE_QUEUE_BODY_LIMIT = 256 * 1024 * 1024;
+
 export interface CommandSpec<Input extends TSchema = TSchema, Output = unknown> {
   summary: string;
   input: Input;
   http?: HttpRoute;
+  /**
+   * Largest request body the admin API reads for this command, in bytes. Default: 1 MiB for a
+   * command whose input has fields a body can carry, and next to nothing for one that has none
+   * (see `admin/body-limits.ts`). Set it only for commands that take whole queues or bundles.
+   */
+  bodyLimit?: number;
   /** Phantom field: carries the output type, never set at run time. */
   readonly output?: Output;
 }

@@ -15,13 +15,10 @@ export interface ConsoleAppOptions extends AdminRoutesOptions {
   assets: ConsoleAssets | null;
 }
 
-/** The admin API takes whole queues in one body (100,000 sample items are about 30 MB of JSON). */
-export const ADMIN_BODY_LIMIT = 256 * 1024 * 1024;
-
 export async function buildConsoleApp(options: ConsoleAppOptions): Promise<FastifyInstance> {
   const isAdmin = (url: string) => url.startsWith(`${ADMIN_PREFIX}/`);
   const app = createServiceApp({
-    bodyLimit: ADMIN_BODY_LIMIT,
+    // Each admin route sets what its command takes (admin/body-limits.ts); everything else, the default.
     requestErrors: (reply, status, message) => (isAdmin(reply.request.url) ? adminRequestError(reply, status, message) : reply.code(status).type('text/plain').send(message)),
   });
 

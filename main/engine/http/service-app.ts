@@ -74,6 +74,7 @@ export function createServiceApp(options: ServiceAppOptions = {}): FastifyInstan
   sendSecurityHeaders(app);
   answerErrors(app, options);
   acceptEmptyJson(app);
+  refuseBodiesOfUnknownPaths(app, options);
   const slot: { current: ServiceInstrument | null } = { current: null };
   app.decorate('instrument', slot);
   app.addHook('onRequest', async (request, reply) => slot.current?.onRequest(request, reply));
@@ -120,4 +121,24 @@ function acceptEmptyJson(app: FastifyInstance): void {
     if (nestsDeeperThan(body as string)) return done(Object.assign(new Error(`the JSON body nests arrays and objects more than ${MAX_JSON_DEPTH} deep`), { statusCode: 400 }), undefined);
     parseJson(request, body as string, done);
   });
+}
+
+/**
+ * A path no route serves reads no body (docs/contract/console.md §9): its 404 goes out before a
+ * byte of it is read, and the connection closes so the rest is never read. Otherwise fastify's
+ * not-found route would parse up to the listener's limit first: one request from any local process
+ * could hold every listener while it did.
+ */
+function refuseBodiesOfUnknownPaths(app: FastifyInstance, { requestErrors }: ServiceAppOptions): void {
+  app.addHook('onRequest', async (request, reply) => {
+    if (!request.is404 || !carriesBody(request.raw)) return;
+    reply.header('connection', 'close');
+    const message = `there is no ${request.method} ${request.url.split('?')[0]} here, and a path that does not exist takes no body`;
+    return requestErrors ? requestErrors(reply, 404, message, 'routed') : reply.code(404).type('text/plain').send(message);
+  });
+}
+
+function carriesBody(request: IncomingMessage): boolean {
+  const length = request.headers['content-length'];
+  return request.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
 }

@@ -6,7 +6,7 @@
  */
 import Type from 'typebox';
 import { BUNDLE_FORMAT, BUNDLE_VERSION, type BundleImportResult, type ReproBundle } from '../bundle-types.js';
-import { command } from '../command.js';
+import { command, WHOLE_QUEUE_BODY_LIMIT } from '../command.js';
 import { MAX_CLOCK_SPEED } from './core.js';
 import { TRAFFIC_EXPORT_MAX } from '../traffic-types.js';
 import { FaultRuleInputSchema, TrafficFilterSchema } from './faults.js';
@@ -65,5 +65,6 @@ export const bundleCommands = {
     // Checked against ReproBundleSchema by the handler, which explains a wrong file better.
     input: Type.Unknown(),
     http: { method: 'POST', path: '/bundles/import' },
+    bodyLimit: WHOLE_QUEUE_BODY_LIMIT,
   }),
 };

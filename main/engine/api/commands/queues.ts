@@ -3,7 +3,7 @@
  * REST shapes of POST/GET/PATCH /queues are the contract's; the rest serve the editor.
  */
 import Type from 'typebox';
-import { command } from '../command.js';
+import { command, WHOLE_QUEUE_BODY_LIMIT } from '../command.js';
 import type {
   QueueActivityView,
   QueueContext,
@@ -95,6 +95,7 @@ export const queueCommandSpecs = {
     summary: 'Creates a queue; answers its id, queueBaseUrl, accessToken and queueVersion.',
     input: QueueInput,
     http: { method: 'POST', path: '/queues' },
+    bodyLimit: WHOLE_QUEUE_BODY_LIMIT,
   }),
   'queues.get': command<QueueView>()({
     summary: 'One queue with its context and all its items (each with its id), up to 10,000 items; a longer one is read in pages (/items).',
@@ -117,6 +118,7 @@ export const queueCommandSpecs = {
       container: Type.Optional(ContainerInput),
     }),
     http: { method: 'PATCH', path: '/queues/:id' },
+    bodyLimit: WHOLE_QUEUE_BODY_LIMIT,
   }),
   'queues.delete': command<Record<string, never>>()({
     summary: 'Deletes a queue with its items and reports; players calling it get 404.',
@@ -150,6 +152,7 @@ export const queueCommandSpecs = {
       afterItemId: Type.Optional(AfterItemId),
     }),
     http: { method: 'POST', path: '/queues/:id/items' },
+    bodyLimit: WHOLE_QUEUE_BODY_LIMIT,
   }),
   'queues.items.generate': command<QueueEditResult>()({
     summary:
@@ -185,6 +188,7 @@ export const queueCommandSpecs = {
     summary: 'Removes several items at once.',
     input: Type.Object({ id: Type.String({ minLength: 1 }), itemIds: ItemIds }),
     http: { method: 'POST', path: '/queues/:id/items/remove' },
+    bodyLimit: WHOLE_QUEUE_BODY_LIMIT,
   }),
   'queues.items.move': command<QueueEditResult>()({
     summary: 'Moves items (in their queue order) to after `afterItemId`, or to the start when null.',
