@@ -1,14 +1,22 @@
 /**
  * A run as one self-contained HTML page: inline CSS, no script, no external asset, so that it
- * opens from a CI artifact or a mail as it is. Cases are grouped by the rule they check; every
- * text from the run (the server's own words are in the messages) is escaped.
+ * opens from a CI artifact or a mail as it is. It reads as a person works through it
+ * (docs/contract/console.md §8): the failures first, then the warnings, each with what was
+ * expected and what came back in one sentence, the curl that repeats its decisive request and the
+ * exchanges behind it; then the passes and skips, folded. Every text from the run (the server's
+ * own words are in the messages and the exchanges) is escaped, and stripped of what HTML and XML
+ * forbid.
  */
-import type { ConformanceCaseResult, ConformanceOutcome, ConformanceRun } from '../../api/conformance-types.js';
+import type { ConformanceCaseResult, ConformanceExchange, ConformanceOutcome, ConformanceRun } from '../../api/conformance-types.js';
+import { AUTHORIZATION_NOTE, bodyNote, exchangeLine } from './evidence-text.js';
+import { readingOrder } from './order.js';
+import { firstFinding, xmlSafe } from './text.js';
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
+/** Text as HTML: escaped, and without the characters HTML calls parse errors. */
 export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
+  return xmlSafe(text).replace(/[&<>"']/g, (c) => ESCAPES[c]!);
 }
 
 const LABEL: Record<ConformanceOutcome, string> = { pass: 'pass', fail: 'FAIL', warn: 'warn', skip: 'skip' };
@@ -16,19 +24,26 @@ const LABEL: Record<ConformanceOutcome, string> = { pass: 'pass', fail: 'FAIL', 
 const STYLE = `
 body { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; margin: 2rem auto; max-width: 70rem; padding: 0 1rem; color: #1d1d1f; }
 h1 { font-size: 1.4rem; margin: 0 0 .5rem; }
-h2 { font-size: 1rem; margin: 1.5rem 0 .4rem; color: #444; }
+h2 { font-size: 1.1rem; margin: 1.75rem 0 .5rem; }
+h3 { font-size: 1rem; margin: 0 0 .25rem; }
 .meta { color: #555; margin: 0 0 1rem; }
+code, pre { font-family: ui-monospace, Menlo, Consolas, monospace; font-size: .85rem; }
 .meta code { background: #f2f2f2; padding: 0 .25rem; border-radius: 3px; }
 .summary { font-weight: 600; padding: .5rem .75rem; border-radius: 6px; }
 .summary.passed { background: #e7f6ea; } .summary.failed { background: #fdeaea; } .summary.running { background: #eef2fb; }
+article { border: 1px solid #e5e5e5; border-left-width: 4px; border-radius: 6px; padding: .75rem 1rem; margin: 0 0 1rem; }
+article.fail { border-left-color: #c5221f; } article.warn { border-left-color: #9a6700; }
+.sentence { font-weight: 600; margin: .25rem 0; white-space: pre-wrap; overflow-wrap: anywhere; }
+.message { white-space: pre-wrap; overflow-wrap: anywhere; color: #444; }
+.rule { color: #666; font-size: .85rem; }
+pre { background: #f6f8fa; padding: .5rem .75rem; border-radius: 4px; white-space: pre-wrap; overflow-wrap: anywhere; margin: .25rem 0 .5rem; }
+details { margin: .25rem 0; } summary { cursor: pointer; } .passes summary h2 { display: inline; }
 table { border-collapse: collapse; width: 100%; }
 th, td { text-align: left; vertical-align: top; padding: .35rem .5rem; border-bottom: 1px solid #e5e5e5; }
 th { font-size: .8rem; color: #666; font-weight: 600; }
 td.outcome { font-weight: 700; white-space: nowrap; width: 3.5rem; }
-td.id { white-space: nowrap; font-family: ui-monospace, Menlo, Consolas, monospace; font-size: .85rem; }
-td.evidence { font-size: .8rem; color: #555; width: 9rem; }
+td.id { white-space: nowrap; }
 .pass { color: #1a7f37; } .fail { color: #c5221f; } .warn { color: #9a6700; } .skip { color: #6e7781; }
-.message { white-space: pre-wrap; overflow-wrap: anywhere; }
 .error { background: #fdeaea; padding: .75rem; border-radius: 6px; }
 `;
 
@@ -36,17 +51,15 @@ export function runHtml(run: ConformanceRun): string {
   const { summary } = run;
   const when = new Date(run.startedAt).toISOString();
   const took = run.finishedAt === null ? 'not finished' : `${((run.finishedAt - run.startedAt) / 1000).toFixed(1)} s`;
-  const groups = new Map<string, ConformanceCaseResult[]>();
-  for (const result of run.cases) groups.set(result.rule, [...(groups.get(result.rule) ?? []), result]);
-  const sections = [...groups].map(
-    ([rule, cases]) => `<h2>${escapeHtml(rule)}</h2>
-<table>
-<thead><tr><th>outcome</th><th>case</th><th>what and why</th><th>traffic log entries</th></tr></thead>
-<tbody>
-${cases.map(row).join('\n')}
-</tbody>
-</table>`,
-  );
+  const ordered = readingOrder(run.cases);
+  const failures = ordered.filter((result) => result.outcome === 'fail');
+  const warnings = ordered.filter((result) => result.outcome === 'warn');
+  const rest = ordered.filter((result) => result.outcome === 'pass' || result.outcome === 'skip');
+  const sections = [
+    failures.length ? `<section class="failures">\n<h2>Failures (${failures.length})</h2>\n${failures.map(finding).join('\n')}\n</section>` : '',
+    warnings.length ? `<section class="warnings">\n<h2>Warnings (${warnings.length})</h2>\n${warnings.map(finding).join('\n')}\n</section>` : '',
+    rest.length ? restSection(rest) : '',
+  ].filter(Boolean);
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -61,13 +74,54 @@ ${cases.map(row).join('\n')}
 <p class="summary ${escapeHtml(run.status)}">${summary.pass} passed, ${summary.warn} warned, ${summary.fail} failed, ${summary.skip} skipped, of ${summary.total} cases</p>
 ${run.error ? `<p class="error">${escapeHtml(run.error.message)}</p>` : ''}
 ${sections.join('\n')}
-<p class="meta">The rules are those of the console's docs/contract/platform.md and docs/contract/console.md; the traffic log entries are the console's own ids, for the requests each case judged.</p>
+<p class="meta">Each case names the rule it checks: the files cited are in the package (<code>node_modules/cloud-queue-console/docs/</code>) and in the repository's <code>docs/</code>. The Authorization a run sent is never in a report: a curl with <code>$AUTHORIZATION</code> takes it from the environment. <code>cloud-queue-console check --replay</code> re-sends the failing cases of a JSON report.</p>
 </body>
 </html>
 `;
 }
 
-function row(result: ConformanceCaseResult): string {
-  const ids = result.trafficIds.length ? result.trafficIds.map((id) => `#${id}`).join(', ') : '—';
-  return `<tr><td class="outcome ${result.outcome}">${LABEL[result.outcome]}</td><td class="id">${escapeHtml(result.id)}</td><td><strong>${escapeHtml(result.title)}</strong><div class="message">${escapeHtml(result.message)}</div></td><td class="evidence">${escapeHtml(ids)}</td></tr>`;
+/** A failure or a warning: the one sentence, the curl, and the exchanges behind it. */
+function finding(result: ConformanceCaseResult): string {
+  const sentence = firstFinding(result.message);
+  const exchanges = result.exchanges ?? [];
+  return `<article class="${result.outcome}" id="case-${escapeHtml(result.id)}" data-outcome="${result.outcome}">
+<h3><span class="${result.outcome}">${LABEL[result.outcome]}</span> <code>${escapeHtml(result.id)}</code> ${escapeHtml(result.title)}</h3>
+<p class="rule">${escapeHtml(result.rule)}</p>
+<p class="sentence">${escapeHtml(sentence)}</p>
+${sentence === result.message ? '' : `<p class="message">${escapeHtml(result.message)}</p>`}
+${result.curl ? `<p class="rule">Repeat the decisive request${result.curl.includes('$AUTHORIZATION') ? ` (${escapeHtml(AUTHORIZATION_NOTE)})` : ''}:</p>\n<pre class="curl">${escapeHtml(result.curl)}</pre>` : ''}
+${exchanges.map((exchange, index) => exchangeDetails(exchange, index)).join('\n')}
+${result.exchangesLeftOut ? `<p class="rule">… and ${result.exchangesLeftOut} more exchanges, not kept in the report</p>` : ''}
+${result.trafficIds.length ? `<p class="rule">Traffic log entries of the console that ran it: ${escapeHtml(result.trafficIds.map((id) => `#${id}`).join(', '))}</p>` : ''}
+</article>`;
+}
+
+function exchangeDetails(exchange: ConformanceExchange, index: number): string {
+  const headers = (mark: string, all: Record<string, string>) => Object.entries(all).map(([name, value]) => `${mark} ${name}: ${value}`);
+  const lines = [...headers('>', exchange.requestHeaders)];
+  if (exchange.requestBody) lines.push(`> (body, ${bodyNote(exchange.requestBody)})`, exchange.requestBody.text);
+  lines.push(...headers('<', exchange.responseHeaders));
+  if (exchange.responseBody) lines.push(`< (body, ${bodyNote(exchange.responseBody)})`, exchange.responseBody.text);
+  return `<details class="exchange"${index === 0 ? ' open' : ''}><summary>${index === 0 ? 'Decisive exchange' : `Exchange ${index + 1}`}: <code>${escapeHtml(exchangeLine(exchange))}</code></summary>
+<pre>${escapeHtml(lines.join('\n'))}</pre></details>`;
+}
+
+/** The passes and skips, folded: a table by case, each with its rule and message. */
+function restSection(rest: readonly ConformanceCaseResult[]): string {
+  const passed = rest.filter((result) => result.outcome === 'pass').length;
+  const skipped = rest.length - passed;
+  const rows = rest.map(
+    (result) =>
+      `<tr data-outcome="${result.outcome}"><td class="outcome ${result.outcome}">${LABEL[result.outcome]}</td><td class="id"><code>${escapeHtml(result.id)}</code></td><td><strong>${escapeHtml(result.title)}</strong> <span class="rule">${escapeHtml(result.rule)}</span><div class="message">${escapeHtml(result.message)}</div></td></tr>`,
+  );
+  return `<section class="passes">
+<details><summary><h2>Passed (${passed}) and skipped (${skipped})</h2></summary>
+<table>
+<thead><tr><th>outcome</th><th>case</th><th>what and why</th></tr></thead>
+<tbody>
+${rows.join('\n')}
+</tbody>
+</table>
+</details>
+</section>`;
 }

@@ -1,15 +1,44 @@
+// @vitest-environment happy-dom
 /**
- * The reports carry the server's own words (its error messages are quoted in the cases'
- * messages): the HTML page escapes every one of them, and groups the cases by the rule they check;
- * the JUnit XML stays well-formed whatever they hold.
+ * The reports carry the server's own words (its messages, headers and bodies are in the cases'
+ * messages and exchanges): every report is read back by a parser, whatever the server sent
+ * (`]]>`, NUL, escape sequences, `</script>`, `<!--`, lone surrogates), and says what it says in
+ * the order a person works through it: failures, warnings, then the passes folded.
  */
-import { parse, type TestSuites } from 'junit2json';
+import { parse, type TestCase, type TestSuites } from 'junit2json';
 import { describe, expect, it } from 'vitest';
-import type { ConformanceRun } from '../../api/conformance-types.js';
+import type { ConformanceCaseResult, ConformanceExchange, ConformanceRun } from '../../api/conformance-types.js';
+import { exportRun } from './export.js';
 import { escapeHtml, runHtml } from './html.js';
 import { runJUnit } from './junit.js';
+import { terminalSafe, xmlSafe } from './text.js';
 
-const hostile = `<script>alert("x")</script> & <img src=x onerror='y'>`;
+const hostile = `]]> \u0000\u0001 \u001b[31mred\u001b[0m </script><script>alert("x")</script> <!-- & <img src=x onerror='y'> \uD800 \uDFFF \uFFFE`;
+/** What a report can hold of it. */
+const kept = xmlSafe(hostile);
+
+const exchange: ConformanceExchange = {
+  method: 'GET',
+  url: `http://127.0.0.1:9/q/itemWindow?itemId=${hostile}`,
+  status: 200,
+  failure: null,
+  requestHeaders: { authorization: 'Bearer abcd•••', 'x-conformance-case': 'item-window.unknown-item' },
+  requestBody: null,
+  responseHeaders: { 'content-type': 'application/json', 'x-hostile': hostile },
+  responseBody: { text: `{"error":${JSON.stringify(hostile)}}`, bytes: 10_000, cut: true },
+  latencyMs: 4,
+};
+
+const result = (id: string, outcome: ConformanceCaseResult['outcome'], message: string, extra: Partial<ConformanceCaseResult> = {}): ConformanceCaseResult => ({
+  id,
+  rule: 'docs/contract/platform.md §7.1',
+  title: `${id} ${hostile}`,
+  outcome,
+  message,
+  trafficIds: [],
+  durationMs: 3,
+  ...extra,
+});
 
 const run: ConformanceRun = {
   id: 'run-1',
@@ -19,46 +48,94 @@ const run: ConformanceRun = {
   status: 'failed',
   startedAt: Date.UTC(2025, 0, 2, 3, 4, 5),
   finishedAt: Date.UTC(2025, 0, 2, 3, 4, 7),
-  summary: { total: 3, pass: 1, fail: 1, warn: 0, skip: 1 },
+  summary: { total: 5, pass: 1, fail: 2, warn: 1, skip: 1 },
   error: null,
   rerunOf: null,
   cases: [
-    { id: 'context', rule: 'docs/contract/platform.md §4.3', title: 'GET /context answers with a context', outcome: 'pass', message: 'GET /context: 200', trafficIds: [1], durationMs: 3 },
-    { id: 'item-window.unknown-item', rule: 'docs/contract/platform.md §7.1', title: 'An itemId the queue does not have is answered 404', outcome: 'fail', message: `expected 404, got 400 (${hostile})`, trafficIds: [2, 3], durationMs: 4 },
-    { id: 'time-played.final', rule: 'docs/contract/platform.md §2.3', title: 'POST /timePlayed accepts a valid final report', outcome: 'skip', message: hostile, trafficIds: [], durationMs: 0 },
+    result('context', 'pass', `GET /context: 200 ${hostile}`),
+    result('item-window.unknown-item', 'fail', `GET /itemWindow: expected 404, got 200 (${hostile}); and another finding`, {
+      exchanges: [exchange, { ...exchange, status: null, failure: hostile, responseBody: null }],
+      exchangesLeftOut: 3,
+      curl: `curl 'http://127.0.0.1:9/q/itemWindow?itemId=${hostile}' \\\n  -H "Authorization: $AUTHORIZATION"`,
+    }),
+    result('auth.wrong-token', 'warn', `GET /context: 403 ${hostile}`, { exchanges: [exchange], curl: 'curl x' }),
+    result('time-played.final', 'skip', `skipped: ${hostile}`),
+    result('version', 'fail', 'GET /version: expected "v1", got "v2"', { exchanges: [exchange], curl: 'curl y' }),
   ],
 };
 
-describe('the HTML report', () => {
-  it('escapes everything the run holds, and carries no script, link or external asset', () => {
-    const html = runHtml(run);
-    expect(html).not.toContain('<script');
-    expect(html).not.toContain('<img');
-    expect(html).not.toContain('<b>');
-    expect(html).toContain(escapeHtml(hostile));
-    expect(html).toContain('&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &lt;img src=x onerror=&#39;y&#39;&gt;');
-    expect(html).not.toMatch(/<link|<[a-z][^>]*\b(src|href)=|@import|url\(/i);
+/** XML 1.0's `Char` production, over the whole document. */
+const XML_DOCUMENT_CHARS = /^[\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]*$/u;
+
+describe('the JUnit report', () => {
+  it('is XML 1.0 whatever the server sent, and reads back with the server\'s words, evidence and skip reasons', async () => {
+    const xml = runJUnit(run);
+    expect(xml).toMatch(XML_DOCUMENT_CHARS);
+    const suite = ((await parse(xml)) as TestSuites).testsuite![0]!;
+    expect(suite).toMatchObject({ tests: 5, failures: 2, skipped: 1 });
+    const byId = (id: string) => suite.testcase!.find((c) => c.name!.startsWith(`${id}:`)) as TestCase & { skipped?: { message?: string }[] };
+    expect(byId('context').name).toBe(`context: context ${kept}`);
+    const failing = byId('item-window.unknown-item');
+    expect(failing.failure![0]!.message).toBe(`GET /itemWindow: expected 404, got 200 (${kept}); and another finding`);
+    const output = failing['system-out']!.join('');
+    expect(output).toContain(`-H "Authorization: $AUTHORIZATION"`);
+    expect(output).toContain(`< x-hostile: ${kept}`);
+    expect(output).toContain(`< (body, the first ${Buffer.byteLength(exchange.responseBody!.text)} of 10000 bytes)\n{"error":`);
+    expect(output).toContain('… and 3 more exchanges, not kept in the report');
+    expect(byId('auth.wrong-token')['system-out']!.join('')).toMatch(/^warning: GET \/context: 403 /);
+    expect(byId('time-played.final').skipped![0]!.message).toBe(`skipped: ${kept}`);
   });
 
-  it('groups the cases by the rule they check, each with its outcome, message and traffic log entries', () => {
-    const html = runHtml(run);
-    const headings = [...html.matchAll(/<h2>(.*?)<\/h2>/g)].map((m) => m[1]);
-    expect(headings).toEqual(['docs/contract/platform.md §4.3', 'docs/contract/platform.md §7.1', 'docs/contract/platform.md §2.3']);
-    expect(html).toContain('<td class="outcome fail">FAIL</td><td class="id">item-window.unknown-item</td>');
-    expect(html).toContain('#2, #3');
-    expect(html).toContain('1 passed, 0 warned, 1 failed, 1 skipped, of 3 cases');
-    expect(html).toContain('started 2025-01-02T03:04:05.000Z · 2.0 s');
+  it('says a run that could not reach its server', async () => {
+    const unreachable = ((await parse(runJUnit({ ...run, cases: [], error: { kind: 'unreachable', message: `cannot reach ${hostile}` } }))) as TestSuites).testsuite![0]!;
+    expect(unreachable).toMatchObject({ tests: 1, failures: 1 });
+    expect(unreachable.testcase![0]).toMatchObject({ name: 'the server can be reached', failure: [{ message: `cannot reach ${kept}` }] });
   });
 });
 
-describe('the JUnit report', () => {
-  it('stays well-formed with the server\'s words in it, and says a run that could not reach its server', async () => {
-    const suite = ((await parse(runJUnit(run))) as TestSuites).testsuite![0]!;
-    expect(suite).toMatchObject({ tests: 3, failures: 1, skipped: 1 });
-    expect(suite.testcase![1]!.failure![0]!.message).toBe(`expected 404, got 400 (${hostile})`);
+describe('the HTML report', () => {
+  const page = () => new DOMParser().parseFromString(runHtml(run), 'text/html');
 
-    const unreachable = ((await parse(runJUnit({ ...run, cases: [], error: { kind: 'unreachable', message: 'cannot reach the cloud queue server at http://127.0.0.1:9/q/: connection failed: ECONNREFUSED' } }))) as TestSuites).testsuite![0]!;
-    expect(unreachable).toMatchObject({ tests: 1, failures: 1 });
-    expect(unreachable.testcase![0]).toMatchObject({ name: 'the server can be reached', failure: [{ message: expect.stringMatching(/^cannot reach/) }] });
+  it('escapes everything the run holds, and carries no script, link or external asset', () => {
+    const html = runHtml(run);
+    expect(html).toMatch(XML_DOCUMENT_CHARS);
+    expect(html).not.toMatch(/<script|<img|<b>|<!--/);
+    expect(html).toContain(escapeHtml(hostile));
+    expect(html).not.toMatch(/<link|<[a-z][^>]*\b(src|href)=|@import|url\(/i);
+    const doc = page();
+    expect(doc.querySelectorAll('script, img, link')).toHaveLength(0);
+    expect(doc.querySelector('#case-item-window\\.unknown-item .sentence')!.textContent).toBe(`GET /itemWindow: expected 404, got 200 (${kept})`);
+  });
+
+  it('shows failures first, then warnings, each with its sentence, curl and exchanges; then the passes and skips folded', () => {
+    const doc = page();
+    const sections = [...doc.querySelectorAll('body > section')].map((section) => section.className);
+    expect(sections).toEqual(['failures', 'warnings', 'passes']);
+    expect([...doc.querySelectorAll('.failures article')].map((a) => a.getAttribute('data-outcome') + ' ' + a.id)).toEqual(['fail case-item-window.unknown-item', 'fail case-version']);
+    expect([...doc.querySelectorAll('.warnings article')].map((a) => a.id)).toEqual(['case-auth.wrong-token']);
+    const failing = doc.querySelector('#case-item-window\\.unknown-item')!;
+    expect(failing.querySelector('pre.curl')!.textContent).toBe(run.cases[1]!.curl!.replace(hostile, kept));
+    expect(failing.querySelectorAll('details.exchange')).toHaveLength(2);
+    expect(failing.querySelector('details.exchange')!.hasAttribute('open')).toBe(true);
+    expect(failing.querySelector('details.exchange summary')!.textContent).toContain('→ 200 (4 ms)');
+    const folded = doc.querySelector('.passes > details')!;
+    expect(folded.hasAttribute('open')).toBe(false);
+    expect([...folded.querySelectorAll('tr[data-outcome]')].map((row) => row.getAttribute('data-outcome'))).toEqual(['pass', 'skip']);
+    expect(doc.body.textContent).toContain('1 passed, 1 warned, 2 failed, 1 skipped, of 5 cases');
+  });
+});
+
+describe('the JSON report', () => {
+  it('is the run, with its evidence, read back by JSON.parse', () => {
+    const report = JSON.parse(exportRun(run, 'json').content) as ConformanceRun & { kind: string };
+    expect(report.kind).toBe('cloud-queue-console/conformance-run');
+    expect(report.cases[1]!.exchanges![0]!.responseHeaders['x-hostile']).toBe(hostile);
+    expect(report.cases[1]!.curl).toContain('$AUTHORIZATION');
+  });
+});
+
+describe('server text on a terminal', () => {
+  it('keeps no escape sequence or control character, and stays one line', () => {
+    expect(terminalSafe(`a\u001b[31mred\u001b[0m\u001b]0;title\u0007 b\u0000c\u009bd\nline\ttab \uD800`)).toBe('ared bc line tab ');
   });
 });
