@@ -1,10 +1,10 @@
-// @vitest-environment happy-dom
 /**
  * The reports carry the server's own words (its messages, headers and bodies are in the cases'
  * messages and exchanges): every report is read back by a parser, whatever the server sent
  * (`]]>`, NUL, escape sequences, `</script>`, `<!--`, lone surrogates), and says what it says in
  * the order a person works through it: failures, warnings, then the passes folded.
  */
+import { Window } from 'happy-dom';
 import { parse, type TestCase, type TestSuites } from 'junit2json';
 import { describe, expect, it } from 'vitest';
 import type { ConformanceCaseResult, ConformanceExchange, ConformanceRun } from '../../api/conformance-types.js';
@@ -94,7 +94,7 @@ describe('the JUnit report', () => {
 });
 
 describe('the HTML report', () => {
-  const page = () => new DOMParser().parseFromString(runHtml(run), 'text/html');
+  const page = () => new new Window().DOMParser().parseFromString(runHtml(run), 'text/html');
 
   it('escapes everything the run holds, and carries no script, link or external asset', () => {
     const html = runHtml(run);
