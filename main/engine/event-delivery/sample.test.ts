@@ -49,4 +49,15 @@ describe('the sample integration', () => {
     expect(forged.status).toBe(401);
     expect(await (await fetch(`${engine.urls.console}/sample/events`)).text()).toContain('invalid (answered 401)');
   });
+
+  it('refuses a signed event sent again (a replay) with 409, and takes the next one', async () => {
+    const tries = (await admin(engine, 'GET', '/traffic?target=events')).body as TrafficEntry[];
+    const delivered = tries.find((t) => t.status === 200)!;
+    const detail = (await admin(engine, 'GET', `/traffic/${delivered.id}`)).body as TrafficEntry;
+    const headers = Object.fromEntries(Object.entries(detail.requestHeaders).filter(([name]) => name.startsWith('x-sonos-') || name === 'content-type'));
+    expect(headers['x-sonos-event-signature']).toBeTruthy();
+    const replay = await fetch(`${engine.urls.console}/sample/events`, { method: 'POST', headers, body: detail.requestBody ?? '{}' });
+    expect(replay.status).toBe(409);
+    expect(await (await fetch(`${engine.urls.console}/sample/events`)).text()).toContain('a replay (answered 409)');
+  });
 });

@@ -11,6 +11,7 @@
  * of every event, and lists the newest it received on a page of its own.
  */
 import type { FastifyInstance } from 'fastify';
+import { timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import { EVENT_HEADERS, eventSignature } from '../../event-delivery/signature.js';
 import { OAUTH_SCOPE, type FlowOrigin, type StartedFlow } from '../../api/oauth-types.js';
@@ -30,6 +31,8 @@ export const SAMPLE_EVENTS_PATH = '/sample/events';
 /** Events its page lists, the newest. */
 const MAX_SAMPLE_EVENTS = 50;
 const MAX_EVENT_BODY = 64 * 1024;
+/** Events it remembers having taken, to refuse one sent again (a replay): more than any run sends. */
+const MAX_SEEN_EVENTS = 10_000;
 
 /** One event as the sample received it. */
 export interface SampleEvent {
@@ -41,6 +44,8 @@ export interface SampleEvent {
   target: string;
   householdId: string;
   signatureValid: boolean;
+  /** Signed, but a sequence id this receiver had already taken for that target: refused (409). */
+  replayed: boolean;
   /** The start of the body, as received. */
   body: string;
 }
@@ -65,6 +70,8 @@ export class SampleIntegration {
   private client: SampleClient | null = null;
   private readonly events: SampleEvent[] = [];
   private received = 0;
+  /** Subscription target and sequence id of each event taken, oldest first (a Set keeps its order). */
+  private readonly seen = new Set<string>();
 
   constructor(private readonly deps: SampleDeps) {}
 
@@ -107,7 +114,14 @@ export class SampleIntegration {
     const client = this.client;
     // Checked as docs/events.md tells an integration to: from the headers, its client id and its secret.
     const expected = client ? eventSignature(values, client.clientId, client.clientSecret) : null;
-    const signatureValid = expected !== null && expected === header(EVENT_HEADERS.signature);
+    const signatureValid = expected !== null && sameText(expected, header(EVENT_HEADERS.signature));
+    // A sequence id counts up per subscription: the same one again for the same target is a replay.
+    const eventKey = `${values.namespace} ${values.targetType} ${values.targetValue} #${values.seqId}`;
+    const replayed = signatureValid && this.seen.has(eventKey);
+    if (signatureValid && !replayed) {
+      this.seen.add(eventKey);
+      if (this.seen.size > MAX_SEEN_EVENTS) this.seen.delete(this.seen.values().next().value!);
+    }
     const text = typeof body === 'string' ? body : JSON.stringify(body) ?? '';
     this.events.push({
       n: ++this.received,
@@ -117,10 +131,12 @@ export class SampleIntegration {
       target: `${values.targetType} ${values.targetValue}`,
       householdId: header(EVENT_HEADERS.householdId),
       signatureValid,
+      replayed,
       body: text.length > 600 ? `${text.slice(0, 600)}…` : text,
     });
     if (this.events.length > MAX_SAMPLE_EVENTS) this.events.splice(0, this.events.length - MAX_SAMPLE_EVENTS);
-    return signatureValid ? 200 : 401;
+    if (!signatureValid) return 401;
+    return replayed ? 409 : 200;
   }
 
   /** The newest events received, newest first. */
@@ -283,7 +299,7 @@ function eventsPage(events: SampleEvent[]): string {
   const rows = events
     .map(
       (ev) =>
-        `<tr><td>${ev.n}</td><td>${e(ev.namespace)} <span class="muted">${e(ev.type)}</span><br><span class="muted">${e(ev.target)}</span></td><td>${e(ev.seqId)}</td><td class="${ev.signatureValid ? 'pass' : 'fail'}">${ev.signatureValid ? 'valid' : 'invalid (answered 401)'}</td><td><code>${e(ev.body)}</code></td></tr>`,
+        `<tr><td>${ev.n}</td><td>${e(ev.namespace)} <span class="muted">${e(ev.type)}</span><br><span class="muted">${e(ev.target)}</span></td><td>${e(ev.seqId)}</td><td class="${ev.signatureValid && !ev.replayed ? 'pass' : 'fail'}">${verdictOf(ev)}</td><td><code>${e(ev.body)}</code></td></tr>`,
     )
     .join('');
   return layout(
@@ -294,3 +310,15 @@ ${events.length ? `<table aria-label="Events"><thead><tr><th>#</th><th>Event</th
   );
 }
 
+
+function verdictOf(event: SampleEvent): string {
+  if (!event.signatureValid) return 'invalid (answered 401)';
+  return event.replayed ? 'valid, but a sequence id already taken: a replay (answered 409)' : 'valid';
+}
+
+/** Compares in constant time, so that how long a refusal takes says nothing about the signature. */
+function sameText(expected: string, received: string): boolean {
+  const a = Buffer.from(expected);
+  const b = Buffer.from(received);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
