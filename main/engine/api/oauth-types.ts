@@ -48,6 +48,8 @@ export interface ClientKeyView {
   redirectUris: RedirectUriView[];
   /** Where the console sends this key's events (docs/events.md); null: none, and subscribing is refused. */
   eventCallbackUrl: string | null;
+  /** Why the platform could never call `eventCallbackUrl` (a private or link-local address), else null. */
+  eventCallbackWarning: string | null;
 }
 
 export interface IntegrationView {

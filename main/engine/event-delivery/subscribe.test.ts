@@ -107,12 +107,27 @@ describe('a key\u2019s event callback URL in the admin API', () => {
       ['not a url', 'absolute URL'],
       ['https://user:pw@example.com/events', 'user name or password'],
       ['', 'empty'],
+      ['http://127.0.0.1:9/events\r\nX-Injected: 1', 'control character'],
+      ['http://127.0.0.1:9/ev\tents', 'control character'],
     ] as const) {
       const refused = await patch(bare.client.id, keyId, { eventCallbackUrl: url });
       expect(refused.status, url).toBe(400);
       expect((refused.body as { error: { message: string } }).error.message, url).toContain(why);
     }
     expect(((await admin(engine, 'GET', `/integrations/${bare.client.id}`)).body as IntegrationView).keys[0]!.eventCallbackUrl).toBe('http://127.0.0.1:9/events');
+    expect((set.body as ClientKeyView).eventCallbackWarning).toBeNull();
+
+    // Taken, but the platform could never call them: said beside the URL.
+    for (const [url, why] of [
+      ['http://169.254.169.254/latest/meta-data', 'link-local'],
+      ['http://10.0.0.5/events', 'private'],
+      ['https://[fd00::1]/events', 'unique local'],
+    ] as const) {
+      const taken = await patch(bare.client.id, keyId, { eventCallbackUrl: url });
+      expect(taken.status, url).toBe(200);
+      expect((taken.body as ClientKeyView).eventCallbackWarning, url).toMatch(new RegExp(`could never reach .*${why}`));
+    }
+    expect((await patch(bare.client.id, keyId, { eventCallbackUrl: 'https://app.example.com/events' })).body).toMatchObject({ eventCallbackWarning: null });
 
     const removed = await patch(bare.client.id, keyId, { eventCallbackUrl: null });
     expect((removed.body as ClientKeyView).eventCallbackUrl).toBeNull();

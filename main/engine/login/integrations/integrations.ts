@@ -25,7 +25,7 @@ import type { RedirectUri } from '../../store/repositories/redirect-uris.js';
 import type { Store } from '../../store/store.js';
 import { hintOf, newClientId, newId, randomSecret, sha256 } from '../secrets.js';
 import type { LoginSettingsStore } from '../settings.js';
-import { checkEventCallbackUrl } from '../../event-delivery/callback-url.js';
+import { checkEventCallbackUrl, eventCallbackWarning } from '../../event-delivery/callback-url.js';
 import { checkRedirectUri, isLoopbackRedirectUri } from './redirect-uri.js';
 
 export const DEFAULT_KEY_NAME = 'Default';
@@ -261,6 +261,7 @@ export class IntegrationManager {
       createdAt: key.createdAt,
       redirectUris: this.store.redirectUris.listByKey(key.id).map(redirectUriView),
       eventCallbackUrl: key.eventCallbackUrl,
+      eventCallbackWarning: key.eventCallbackUrl === null ? null : eventCallbackWarning(key.eventCallbackUrl),
     };
   }
 

@@ -84,14 +84,14 @@ export function isLoopbackRedirectUri(uri: string): boolean {
   }
 }
 
-function isLoopback(host: string): boolean {
+export function isLoopback(host: string): boolean {
   if (isLoopbackHostname(host)) return true;
   const v4 = mappedIpv4(host);
   return v4 !== null && v4.startsWith('127.');
 }
 
 /** Why a host cannot be reached from the public internet, or null when it can. */
-function notPubliclyRoutable(host: string): string | null {
+export function notPubliclyRoutable(host: string): string | null {
   const family = isIP(host);
   if (family === 0) {
     const name = host.toLowerCase().replace(/\.$/, '');

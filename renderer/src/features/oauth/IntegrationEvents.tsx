@@ -117,6 +117,11 @@ function CallbackUrlForm({ integration, clientKey }: { integration: IntegrationV
           </button>
         )}
       </form>
+      {clientKey.eventCallbackWarning && !dirty && (
+        <p className="muted" role="note">
+          {clientKey.eventCallbackWarning}
+        </p>
+      )}
       <FormError error={save.error} />
     </>
   );
