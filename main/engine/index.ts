@@ -42,6 +42,7 @@ import { entryOfExchange } from './traffic/player-exchange.js';
 import { TrafficRecorder } from './traffic/recorder.js';
 import { EngineWarnings } from './warnings.js';
 import { scenarioCommandHandlers } from './scenarios/commands.js';
+import { playerExchangeReader } from './scenarios/explain.js';
 import { bundleCommandHandlers } from './bundles/commands.js';
 import { conformanceCommandHandlers } from './conformance/commands.js';
 import { ConformanceRuns } from './conformance/runs.js';
@@ -190,7 +191,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       ...playerCommandHandlers(players, callControl, { senders: () => login.controlSenders(), examples: (groupId) => controlExamples(examples, groupId) }),
       ...faultCommandHandlers(faults, { players, ownCloudQueue: () => urls!.cloudQueue }),
       ...trafficCommandHandlers(recorder, traffic, store),
-      ...scenarioCommandHandlers(store.scenarios, clock, { faults, players, clock, bus, callControl, urls: () => urls! }),
+      ...scenarioCommandHandlers(store.scenarios, clock, { faults, players, clock, bus, callControl, urls: () => urls!, exchanges: playerExchangeReader(traffic, recorder) }),
       ...eventDelivery.commands,
       ...bundleCommandHandlers({ store, traffic, queues, faults, players, clock, recorder, urls: () => urls!, wallNow: () => wall.now() }),
       ...conformanceCommandHandlers(conformance),

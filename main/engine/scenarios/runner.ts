@@ -16,6 +16,7 @@
 import { messageOf } from '../api/errors.js';
 import type { PlayerTransition } from '../api/player-types.js';
 import type { FaultRule } from '../api/fault-types.js';
+import type { ExpectationExplanation } from '../api/expectation-types.js';
 import type { Scenario, ScenarioReport, ScenarioStep, ScenarioStepResult } from '../api/scenario-types.js';
 import type { ServiceUrls } from '../api/types.js';
 import type { EngineClock } from '../clock/clock.js';
@@ -23,6 +24,7 @@ import type { EventBus } from '../events/bus.js';
 import type { FaultRegistry } from '../faults/registry.js';
 import type { ControlCaller } from '../player/commands.js';
 import type { PlayerRegistry } from '../player/registry.js';
+import { explainExpectation, type ExchangeReader } from './explain.js';
 
 export interface ScenarioDeps {
   faults: FaultRegistry;
@@ -31,9 +33,15 @@ export interface ScenarioDeps {
   bus: Pick<EventBus, 'on' | 'emit'>;
   callControl: ControlCaller;
   urls: () => ServiceUrls;
+  /** Reads a player's exchanges to explain a failed check (the traffic log's); without it none are shown. */
+  exchanges?: ExchangeReader;
 }
 
-class StepFailure extends Error {}
+class StepFailure extends Error {
+  constructor(message: string, readonly explanation?: ExpectationExplanation) {
+    super(message);
+  }
+}
 
 export async function runScenario(scenario: Scenario, deps: ScenarioDeps): Promise<ScenarioReport> {
   const started = performance.now();
@@ -45,7 +53,7 @@ export async function runScenario(scenario: Scenario, deps: ScenarioDeps): Promi
   const vars: Vars = new Map(Object.entries(deps.urls()));
   const results: ScenarioStepResult[] = [];
   const waiting: WaitingStep[] = [];
-  const found: FoundConsole = { speed: deps.clock.speed, ruleIds: new Set(deps.faults.list().map((rule) => rule.id)), cleared: [] };
+  const found: FoundConsole = { at: startedAt, speed: deps.clock.speed, ruleIds: new Set(deps.faults.list().map((rule) => rule.id)), cleared: [] };
   let failed = false;
   let restored: ScenarioReport['restored'];
   // Each outcome as it is known, for whoever watches the run live (the CLI's `run`, the UI).
@@ -66,7 +74,8 @@ export async function runScenario(scenario: Scenario, deps: ScenarioDeps): Promi
         announce(result, false);
       } catch (error) {
         failed = true;
-        results.push({ index, type: step.type, status: 'failed', message: messageOf(error) });
+        const explanation = error instanceof StepFailure ? error.explanation : undefined;
+        results.push({ index, type: step.type, status: 'failed', message: messageOf(error), ...(explanation ? { explanation } : {}) });
         announce(results.at(-1)!, false);
       }
       await yieldToEventLoop();
@@ -100,6 +109,8 @@ export async function runScenario(scenario: Scenario, deps: ScenarioDeps): Promi
 
 /** The console as the run found it: its clock speed, its fault rules, and those a step cleared. */
 interface FoundConsole {
+  /** Engine time the run began. */
+  at: number;
   speed: number;
   ruleIds: Set<string>;
   /** Rules there before the run that a `clearFaults` step removed, as they stood then. */
@@ -224,18 +235,22 @@ async function runStep(
       }
       const itemId = player.status().itemId;
       if (step.itemId !== undefined && itemId !== step.itemId) problems.push(`item is ${itemId ?? 'none'}, expected ${step.itemId}`);
+      let explanation: ExpectationExplanation | null = null;
+      // The span this check covers began at the previous check's last transition, or with the run.
+      const spanStart = seen.find((t) => t.seq === since)?.at ?? found.at;
       if (step.transitions) {
         let at = 0;
         for (const expected of step.transitions) {
           const found = mine.findIndex((t, i) => i >= at && t.transition === expected);
           if (found === -1) {
             problems.push(`no ${expected} transition${at > 0 ? ` after ${step.transitions[step.transitions.indexOf(expected) - 1]}` : ''} (saw: ${mine.map((t) => t.transition).join(', ') || 'none'})`);
+            explanation = explainExpectation({ playerId: player.id, expected: step.transitions, actual: mine, checkedAt: deps.clock.now(), spanStart, ...(deps.exchanges ? { read: deps.exchanges } : {}) });
             break;
           }
           at = found + 1;
         }
       }
-      if (problems.length) throw new StepFailure(`${step.playerId}: ${problems.join('; ')}`);
+      if (problems.length) throw new StepFailure(`${step.playerId}: ${problems.join('; ')}`, explanation ?? undefined);
       return `${step.playerId}: ${player.machineState}${step.transitions ? `, went through ${step.transitions.join(' → ')}` : ''}`;
     }
   }
