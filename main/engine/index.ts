@@ -6,6 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import type { EngineStateView, ServiceUrls } from './api/types.js';
 import { createCommandRunner, type CommandHandlers, type CommandRunner } from './api/runner.js';
+import type { CommandName } from './api/commands.js';
 import { QueueActivity } from './cloud-queue/activity.js';
 import { buildCloudQueueApp } from './cloud-queue/app.js';
 import { queueCommands } from './cloud-queue/commands.js';
@@ -44,6 +45,9 @@ import { EngineWarnings } from './warnings.js';
 import { scenarioCommandHandlers } from './scenarios/commands.js';
 import { playerExchangeReader } from './scenarios/explain.js';
 import { bundleCommandHandlers } from './bundles/commands.js';
+import { journaledHandlers } from './journal/commands.js';
+import { journalControlCalls } from './journal/control.js';
+import { Journal } from './journal/journal.js';
 import { conformanceCommandHandlers } from './conformance/commands.js';
 import { ConformanceRuns } from './conformance/runs.js';
 import { fetchTransport } from './player/client.js';
@@ -138,6 +142,9 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     persistClock();
 
     const faults = new FaultRegistry({ repo: store.faultRules, clock, bus });
+    // Every state-changing call on the engine clock: what a repro bundle's scenario is built from.
+    const journal = new Journal({ now: () => clock.now(), rules: () => faults.list() });
+    closers.push(() => journal.close());
     const recorder = new TrafficRecorder({ repo: traffic, settings: store.settings, bus, warnings });
     closers.push(() => recorder.close());
     const players = new PlayerRegistry({
@@ -191,14 +198,14 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       ...playerCommandHandlers(players, callControl, { senders: () => login.controlSenders(), examples: (groupId) => controlExamples(examples, groupId) }),
       ...faultCommandHandlers(faults, { players, ownCloudQueue: () => urls!.cloudQueue }),
       ...trafficCommandHandlers(recorder, traffic, store),
-      ...scenarioCommandHandlers(store.scenarios, clock, { faults, players, clock, bus, callControl, urls: () => urls!, exchanges: playerExchangeReader(traffic, recorder) }),
+      ...scenarioCommandHandlers(store.scenarios, clock, { faults, players, clock, bus, callControl, urls: () => urls!, exchanges: playerExchangeReader(traffic, recorder), commands: (name, input) => commands.run(name as CommandName, input) }),
       ...eventDelivery.commands,
-      ...bundleCommandHandlers({ store, traffic, queues, faults, players, clock, recorder, urls: () => urls!, wallNow: () => wall.now() }),
+      ...bundleCommandHandlers({ store, traffic, queues, faults, players, clock, recorder, journal, urls: () => urls!, wallNow: () => wall.now() }),
       ...conformanceCommandHandlers(conformance),
       'state.get': () => stateView(clock, urls!, store, views, warnings),
       'api.describe': () => apiDescription,
     };
-    const commands = createCommandRunner(handlers);
+    const commands: CommandRunner = createCommandRunner(journaledHandlers(handlers, journal, { faults, queues }));
 
     const streams = new EventStreams(bus);
     const apps: ServiceApps = {
@@ -215,6 +222,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     };
     const respondStatus = loginAuthorizeResponder(AUTHORIZE_PATH);
     for (const name of SERVICE_NAMES) instrumentService(apps[name], name, { recorder, faults, clock, respondStatus });
+    journalControlCalls(apps.control, journal, { tokenOwner: (token) => queues.list().find((queue) => queue.accessToken === token)?.id });
     closers.push(async () => {
       streams.closeAll();
       await Promise.all(Object.values(apps).map((app) => app.close()));

@@ -1,11 +1,12 @@
 /**
- * Repro bundles (issue 6, "Export"): what one console writes so that another can replay what it
- * saw: the traffic as HAR, the fault rules, the queues the traffic used, the clock, and a scenario
- * derived from the traffic. Pure types, shared with the renderer.
+ * Repro bundles: what one console writes so that another can replay what it saw: the traffic as
+ * HAR, the fault rules and the queues as they were when the span began, the clock, and a scenario
+ * built from the engine journal. Pure types, shared with the renderer.
  *
  * The scenario names the bundle's queues through variables that an import rewrites to the queues
  * it creates: `${<ref>.url}` (the queue's root, `{cloudQueue}/queues/{id}`), `${<ref>.token}` (its
- * access token) and `${<ref>.<itemId>}` (an item, since a new queue hands out its own ids).
+ * access token), `${<ref>.id}` (its id) and `${<ref>.<itemId>}` (an item, since a new queue hands
+ * out its own ids).
  */
 import type { FaultRuleInput } from './fault-types.js';
 import type { HarLog } from './har-types.js';
@@ -15,7 +16,13 @@ import type { ClockState } from './types.js';
 import type { TrafficFilter } from './traffic-types.js';
 
 export const BUNDLE_FORMAT = 'cloud-queue-console/repro-bundle';
-export const BUNDLE_VERSION = 1;
+/**
+ * 2: the scenario is built from the engine journal (every state-changing call of the span); 1
+ * (0.1.0): derived from the traffic. A version 1 bundle still imports and runs: what it cannot
+ * replay is no longer expected, and its notes say so (bundles/upgrade-v1.ts).
+ */
+export const BUNDLE_VERSION = 2;
+export const BUNDLE_VERSIONS_READ = [1, 2] as const;
 
 export interface BundleQueue {
   /** The name the scenario's variables use for this queue (`queue1`). */

@@ -4,13 +4,27 @@
  * types, shared with the renderer.
  */
 import type { ExpectationExplanation } from './expectation-types.js';
-import type { FaultRuleInput } from './fault-types.js';
+import type { FaultRuleInput, TriggerRequest } from './fault-types.js';
 import type { PlayerAction, PlayerMachineState, PlayerTransition } from './player-types.js';
 import type { PlaybackState } from './types.js';
 
 export type ScenarioStep =
-  /** Adds a fault rule. */
-  | { type: 'fault'; rule: FaultRuleInput }
+  /** Adds a fault rule; `ref` names it for later steps (a bundle's `rule1`). */
+  | { type: 'fault'; rule: FaultRuleInput; ref?: string }
+  /** Removes the rule an earlier `fault` step named `rule`. */
+  | { type: 'faultRemove'; rule: string }
+  /** Moves the rule an earlier `fault` step named to `toIndex` in the matching order (0: first). */
+  | { type: 'faultMove'; rule: string; toIndex: number }
+  /** Sends the request the named rule waits for ("Trigger now"), from `playerId` or the rule's first player. */
+  | { type: 'faultTrigger'; rule: string; playerId?: string; expectError?: boolean }
+  /** Makes a player send a request now ("Send now"): `POST /players/{id}/trigger`. `expectError`: the player must refuse. */
+  | { type: 'trigger'; playerId: string; request: TriggerRequest; expectError?: boolean }
+  /**
+   * Edits a queue as the Queues area does, with the command's own input (`${queue1.id}`,
+   * `${queue1.item-3}` for the queue and its items); `saveItemIds` names the ids of the items the
+   * edit makes, in order, for later steps (`queue1.item-13`).
+   */
+  | { type: 'queueEdit'; command: QueueEditCommand; input: Record<string, unknown>; saveItemIds?: string[] }
   /** Removes every fault rule. */
   | { type: 'clearFaults' }
   /** A user action at a player, as from its buttons. `expectError`: the player must refuse it. */
@@ -29,6 +43,10 @@ export type ScenarioStep =
    * included) or the wire's (`PLAYBACK_STATE_PAUSED`, as the control API reports it).
    */
   | { type: 'expect'; playerId: string; state?: PlayerMachineState | PlaybackState; itemId?: string; transitions?: string[] };
+
+/** The queue edits a scenario replays: the Queues area's commands that change a queue's items or settings. */
+export const QUEUE_EDIT_COMMANDS = ['queues.update', 'queues.items.add', 'queues.items.generate', 'queues.items.update', 'queues.items.delete', 'queues.items.remove', 'queues.items.move'] as const;
+export type QueueEditCommand = (typeof QUEUE_EDIT_COMMANDS)[number];
 
 export interface Scenario {
   id: string;

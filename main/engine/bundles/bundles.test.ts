@@ -52,6 +52,8 @@ describe('a repro bundle', () => {
     // A queue whose ids are not 1..n (item-1 removed): the import must map them.
     queue = await ok<QueueSummary>(source, 'POST', '/queues', { name: 'Repro queue', items: sampleTracks(1, 6).map((track) => ({ track })) });
     await ok(source, 'DELETE', `/queues/${queue.id}/items/item-1`);
+    // The span begins with the traffic after this: the edit (an engine second earlier) is before it.
+    await advance(source, 1_000);
     await ok(source, 'DELETE', '/traffic');
 
     const session = await control(source, `/api/v1/groups/${GROUP}/playbackSession:1`, { appId: 'com.example.repro', appContext: 'bundle-test' });
@@ -82,14 +84,16 @@ describe('a repro bundle', () => {
   });
 
   it('holds the HAR, the rules, the queue with its items and the clock', async () => {
-    expect(bundle).toMatchObject({ format: 'cloud-queue-console/repro-bundle', version: 1, clock: { speed: 0 } });
+    expect(bundle).toMatchObject({ format: 'cloud-queue-console/repro-bundle', version: 2, clock: { speed: 0 } });
     await expect(harValidator.har(bundle.har)).resolves.toBeDefined();
     const urls = bundle.har.log.entries.map((e) => e.request.url);
     expect(urls.some((url) => url.includes('/loadCloudQueue'))).toBe(true);
     // The HAR is for reading and sharing: secrets stay masked.
     const load = bundle.har.log.entries.find((e) => e.request.url.endsWith('/loadCloudQueue'))!;
     expect(load.request.postData!.text).not.toContain(queue.accessToken);
-    expect(bundle.faults).toEqual([{ target: 'cloudQueue', match: { method: 'GET', path: '/itemWindow', reason: 'skipToItem' }, action: { type: 'status', status: 404 }, times: 1, label: 'gone' }]);
+    // The rules as they were when the span began: the 404 came during it, as a step of the scenario.
+    expect(bundle.faults).toEqual([]);
+    expect(bundle.scenario.steps).toContainEqual({ type: 'fault', ref: 'rule1', rule: { target: 'cloudQueue', match: { method: 'GET', path: '/itemWindow', reason: 'skipToItem' }, action: { type: 'status', status: 404 }, times: 1, label: 'gone' } });
     expect(bundle.queues).toHaveLength(1);
     expect(bundle.queues[0]).toMatchObject({ ref: 'queue1', sourceId: queue.id, name: 'Repro queue' });
     expect(bundle.queues[0]!.items.map((i) => i.id)).toEqual(['item-2', 'item-3', 'item-4', 'item-5', 'item-6']);
@@ -113,7 +117,7 @@ describe('a repro bundle', () => {
     expect(steps.at(-1)).toEqual({
       type: 'expect',
       playerId: PLAYER,
-      transitions: ['load-begins', 'load-answered-plays', 'pause', 'play', 'skip-to-item-asks-server', 'window-not-found'],
+      transitions: ['load-begins', 'load-answered-plays', 'audio-ready', 'pause', 'play', 'skip-to-item-asks-server', 'window-not-found'],
     });
     expect(steps).toContainEqual(expect.objectContaining({ type: 'command', path: `/api/v1/groups/${GROUP}/playbackSession:1`, save: { session1: 'sessionId' } }));
     expect(steps).toContainEqual({
@@ -133,11 +137,11 @@ describe('a repro bundle', () => {
   it('imports into another console and replays there with the same transitions', async () => {
     const result = await ok<BundleImportResult>(target, 'POST', '/bundles/import', bundle);
     expect(result.queues).toEqual([expect.objectContaining({ ref: 'queue1', sourceId: queue.id, name: 'Repro queue', itemCount: 5 })]);
-    expect(result.faults).toEqual([expect.objectContaining({ target: 'cloudQueue', action: 'status', label: 'gone' })]);
+    expect(result.faults).toEqual([]);
     expect(result.warnings).toEqual([]);
     const created = await ok<QueueView>(target, 'GET', `/queues/${result.queues[0]!.id}`);
     expect(created.items.map((i) => i.track.name)).toEqual(bundle.queues[0]!.items.map((i) => i.track.name));
-    expect(await ok<FaultRule[]>(target, 'GET', '/faults')).toHaveLength(1);
+    expect(await ok<FaultRule[]>(target, 'GET', '/faults')).toHaveLength(0);
 
     const saved = await ok<StoredScenarioView>(target, 'GET', `/scenarios/${result.scenario.id}`);
     const load = saved.steps.find((s) => s.type === 'command' && s.path.endsWith('/loadCloudQueue'));
@@ -171,7 +175,7 @@ describe('a repro bundle', () => {
     const broken: [string, (b: ReproBundle) => unknown, RegExp][] = [
       ['is not an object', () => ['hello'], /must be a JSON object/],
       ['is some other file', (b) => ({ ...b, format: 'har' }), /not a repro bundle/],
-      ['has a version this console does not read', (b) => ({ ...b, version: 2 }), /version 2 is not supported/],
+      ['has a version this console does not read', (b) => ({ ...b, version: 3 }), /version 3 is not supported/],
       ['has a track with a negative duration', (b) => ({ ...b, queues: [{ ...b.queues[0]!, items: [{ id: 'x', track: { durationMillis: -1 } }] }] }), /\/queues\/0\/items\/0\/track\/durationMillis/],
       ['has an item whose policies the queue API refuses', (b) => ({ ...b, queues: [{ ...b.queues[0]!, items: [{ id: 'x', track: {}, policies: { pauseTtlSec: 'abc' } }] }] }), /\/queues\/0\/items\/0\/policies\/pauseTtlSec/],
       ['has a rule with a probability above 1', (b) => ({ ...b, faults: [{ ...b.faults[0]!, probability: 2 }] }), /\/faults\/0\/probability/],

@@ -3,6 +3,7 @@ import type { ServiceUrls } from '../api/types.js';
 import type { EngineClock } from '../clock/clock.js';
 import type { QueueModel } from '../cloud-queue/queue-model.js';
 import type { FaultRegistry } from '../faults/registry.js';
+import type { Journal } from '../journal/journal.js';
 import type { PlayerRegistry } from '../player/registry.js';
 import type { Store } from '../store/store.js';
 import type { TrafficLogStore } from '../traffic/log/index.js';
@@ -17,6 +18,8 @@ export interface BundleDeps {
   players: Pick<PlayerRegistry, 'forSession' | 'all'>;
   clock: Pick<EngineClock, 'state' | 'setSpeed'>;
   recorder: Pick<TrafficRecorder, 'flush'>;
+  /** Every state-changing call: what the scenario is built from. */
+  journal: Pick<Journal, 'entries' | 'rulesBefore' | 'lostBefore'>;
   urls: () => ServiceUrls;
   /** Wall time, for the bundle's `exportedAt`. */
   wallNow: () => number;

@@ -1,24 +1,29 @@
 /**
- * Writes a repro bundle: the newest entries of a traffic filter as HAR, every fault rule, the
- * queues the traffic used (or the ones asked for) with their items, policies and reports, the
- * clock, and a scenario derived from the traffic that replays it on another console.
+ * Writes a repro bundle: the newest entries of a traffic filter as HAR, the queues the span used
+ * as they were when it began, the fault rules as they were then, the clock, and a scenario built
+ * from the engine journal: every state-changing call of the span, in order, on the engine clock
+ * (journal-scenario.ts). The traffic is the evidence; the journal is what replays.
  *
  * Like any admin call it must not hold the other listeners up (docs/contract/console.md §9): the
  * entries are read a slice of time at a time, the HAR holds the newest entries that fit in one
- * answer (the scenario is derived from them all, and a note says what the HAR left out), and a
- * queue too long to read in one go is refused, as `GET /queues/{id}` refuses it.
+ * answer (a note says what it left out), and a queue too long to read in one go is refused, as
+ * `GET /queues/{id}` refuses it.
  */
 import { BUNDLE_FORMAT, BUNDLE_VERSION, type BundleExportInput, type BundleQueue, type ReproBundle } from '../api/bundle-types.js';
 import { EngineError } from '../api/errors.js';
 import type { FaultRule } from '../api/fault-types.js';
+import { QUEUE_EDIT_COMMANDS } from '../api/scenario-types.js';
 import type { TrafficFilter } from '../api/traffic-types.js';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { MAX_ITEMS_IN_QUEUE_READ } from '../cloud-queue/commands.js';
+import { JOURNAL_CAPACITY } from '../journal/journal.js';
+import type { JournalEntry, QueueSnapshot } from '../journal/types.js';
 import { exportHar, HAR_EXPORT_MAX_BYTES } from '../traffic/har-export.js';
 import { TRANSITIONS_KEPT_PER_PLAYER } from '../store/repositories/player-transitions.js';
 import type { StoredTrafficEntry } from '../traffic/log/index.js';
 import type { BundleDeps } from './deps.js';
-import { deriveScenario, faultRuleInput, queueIdsUsed, type ExpectedTransition, type QueueRef, type UserTransition } from './derive-scenario.js';
+import { scenarioFromJournal, type Cut } from './journal-scenario.js';
+import { queueIdsCalled, queueIdsUsed } from './queues-used.js';
 
 export const DEFAULT_EXPORT_LIMIT = 5_000;
 
@@ -29,16 +34,28 @@ export async function exportBundle(deps: BundleDeps, input: BundleExportInput): 
   deps.recorder.flush();
   const filter: TrafficFilter = input.filter ?? {};
   const filterParts = Object.entries(filter).filter(([, value]) => value !== undefined && value !== '');
+  const filtered = filterParts.length > 0;
   const entries = await readSliced(deps.traffic.latestIds(filter, input.limit ?? DEFAULT_EXPORT_LIMIT), (id) => deps.traffic.get(id));
   const urls = deps.urls();
   const notes: string[] = [];
+  const clock = deps.clock.state();
 
-  const wanted = input.queueIds ?? queueIdsUsed(entries, urls.cloudQueue);
+  // The span: from the first exported entry to the last (an unfiltered export: to now, so that
+  // what the last calls set going plays out as it did).
+  const journal = deps.journal.entries();
+  const from = entries.length ? Math.min(...entries.map((e) => e.at)) : (journal[0]?.at ?? clock.now);
+  const to = filtered ? Math.max(from, ...entries.map((e) => e.at)) : clock.now;
+  const calls = journal.filter((call) => call.at >= from && call.at <= to);
+  const cuts: Cut[] = [];
+  const lost = deps.journal.lostBefore();
+  if (lost !== null && lost >= from) cuts.push({ at: from, playerId: '*', why: `the journal keeps the newest ${JOURNAL_CAPACITY.toLocaleString('en-US')} calls, and older ones of the span were dropped` });
+
+  const wanted = input.queueIds ?? [...new Set([...queueIdsUsed(entries, urls.cloudQueue), ...queueIdsCalled(calls, urls.cloudQueue)])];
   const missing = wanted.filter((id) => !deps.queues.head(id));
   if (input.queueIds && missing.length) throw new EngineError('not_found', `no queue ${missing.join(', ')}`, { queueIds: missing });
   if (missing.length) {
     const shown = missing.slice(0, 10).join(', ');
-    notes.push(`the traffic called queues that are not on this console (${shown}${missing.length > 10 ? `, and ${missing.length - 10} more` : ''}): not in the bundle`);
+    notes.push(`the span called queues that are not on this console (${shown}${missing.length > 10 ? `, and ${missing.length - 10} more` : ''}): not in the bundle`);
   }
   const tooLong = wanted.filter((id) => (deps.queues.head(id)?.itemCount ?? 0) > MAX_ITEMS_IN_QUEUE_READ);
   if (tooLong.length) {
@@ -51,7 +68,7 @@ export async function exportBundle(deps: BundleDeps, input: BundleExportInput): 
   const queues: BundleQueue[] = wanted
     .filter((id) => deps.queues.head(id))
     .map((id, index) => {
-      const view = deps.queues.get(id);
+      const view = queueAtStart(deps, id, calls, cuts);
       const { type, imageUrl } = view.container;
       return {
         ref: `queue${index + 1}`,
@@ -63,32 +80,25 @@ export async function exportBundle(deps: BundleDeps, input: BundleExportInput): 
         items: view.items,
       };
     });
-  const refs: QueueRef[] = queues.map((q) => ({
-    ref: q.ref,
-    id: q.sourceId,
-    accessToken: deps.queues.head(q.sourceId)!.accessToken,
-    itemIds: new Set(q.items.map((item) => item.id)),
-  }));
 
-  const byId = new Map(entries.map((entry) => [entry.id, entry]));
-  const faults = deps.faults.list();
-  const clock = deps.clock.state();
-  const span = spanOf(entries);
-  const transitions = allTransitions(deps);
-  const derived = deriveScenario({
-    entries,
-    queues: refs,
+  const built = scenarioFromJournal({
+    calls,
+    from,
+    to,
+    queues: queues.map((q) => ({ ref: q.ref, id: q.sourceId, itemIds: new Set(q.items.map((item) => item.id)) })),
     cloudQueueUrl: urls.cloudQueue,
-    faults,
-    userTransitions: userTransitions(transitions, span),
-    expected: checkable(filterParts.length > 0, faults, entries, span, notes) ? expectedTransitions(transitions, entries, span) : [],
+    startRules: rulesAtStart(deps, calls, entries),
+    transitions: allTransitions(deps),
+    checkable: !filtered,
+    cuts,
     sessionOrigin: (sessionId) => {
       const player = deps.players.forSession(sessionId);
       const session = player?.currentSession;
       return player && session ? { groupId: player.groupId, appId: session.appId, appContext: session.appContext } : undefined;
     },
-    speed: clock.speed,
   });
+  if (filtered) notes.push('the export is filtered: the scenario does not check the players\u2019 transitions (an unfiltered export does)');
+  const byId = new Map(entries.map((entry) => [entry.id, entry]));
   const har = await exportHar(
     entries.map((entry) => entry.id),
     (id) => byId.get(id),
@@ -98,7 +108,7 @@ export async function exportBundle(deps: BundleDeps, input: BundleExportInput): 
   );
   if (har.log.entries.length < entries.length) {
     notes.push(
-      `the HAR holds the newest ${har.log.entries.length.toLocaleString('en-US')} of the ${entries.length.toLocaleString('en-US')} entries (${HAR_EXPORT_MAX_BYTES / (1024 * 1024)} MB, what one answer carries without holding up the console); the scenario is derived from them all`,
+      `the HAR holds the newest ${har.log.entries.length.toLocaleString('en-US')} of the ${entries.length.toLocaleString('en-US')} entries (${HAR_EXPORT_MAX_BYTES / (1024 * 1024)} MB, what one answer carries without holding up the console)`,
     );
   }
   const exportedAt = new Date(deps.wallNow()).toISOString();
@@ -110,19 +120,17 @@ export async function exportBundle(deps: BundleDeps, input: BundleExportInput): 
     source: { console: urls.console, control: urls.control, cloudQueue: urls.cloudQueue },
     filter,
     clock,
-    faults: faults.map(faultRuleInput),
+    faults: built.faults,
     queues,
     scenario: {
       name: input.name ?? `Repro ${exportedAt.slice(0, 19).replace('T', ' ')}`,
-      description: `Replays ${entries.length} traffic entries${filterText ? ` (${filterText})` : ''} exported from ${urls.console} at ${exportedAt}.`,
-      steps: derived.steps,
+      description: `Replays ${calls.length} journaled calls over ${entries.length} traffic entries${filterText ? ` (${filterText})` : ''} exported from ${urls.console} at ${exportedAt}.`,
+      steps: built.steps,
     },
-    notes: [...notes, ...derived.notes],
+    notes: [...notes, ...built.notes],
     har,
   };
 }
-
-type StoredTransitions = ReturnType<typeof allTransitions>;
 
 /** Every player's recorded transitions, oldest first. */
 function allTransitions(deps: BundleDeps) {
@@ -132,54 +140,32 @@ function allTransitions(deps: BundleDeps) {
     .sort((a, b) => a.seq - b.seq);
 }
 
-/** The engine times the exported traffic ran between (null: no traffic). */
-interface Span {
-  from: number;
-  to: number;
-}
-
-function spanOf(entries: readonly { at: number }[]): Span | null {
-  if (entries.length === 0) return null;
-  return { from: entries.reduce((min, e) => Math.min(min, e.at), Infinity), to: entries.reduce((max, e) => Math.max(max, e.at), -Infinity) };
-}
-
-const within = (span: Span | null, at: number): boolean => span !== null && at >= span.from && at <= span.to;
-
-/** The user actions the players recorded while the exported traffic ran, oldest first. */
-function userTransitions(transitions: StoredTransitions, span: Span | null): UserTransition[] {
-  return transitions.filter((t) => t.cause === 'user' && within(span, t.at)).map(({ playerId, at, event }) => ({ playerId, at, event }));
+/** A queue as it was when the span began: as before its first edit of the span, else as it is. */
+function queueAtStart(deps: BundleDeps, id: string, calls: readonly JournalEntry[], cuts: Cut[]): QueueSnapshot {
+  const edit = calls.find((c) => c.kind === 'command' && c.ok && (QUEUE_EDIT_COMMANDS as readonly string[]).includes(c.name) && (c.input as { id?: unknown } | null)?.id === id);
+  if (edit?.kind === 'command') {
+    if (edit.queueBefore) return edit.queueBefore;
+    cuts.push({ at: edit.at, playerId: '*', why: `queue ${id} was edited in the span, and the journal does not hold it as it was before (too large to copy)` });
+  }
+  const { name, container, playbackPolicies, reports, items } = deps.queues.get(id);
+  return { id, name, container, playbackPolicies, reports, items };
 }
 
 /**
- * Whether the replay can be expected to do what the players did. Not when a filter left out
- * traffic (the commands that drove a player may not be replayed), nor when a rule's draws or hits
- * began before the exported traffic (the replay's rule starts afresh): said in the notes.
+ * The rules as they stood when the span began, with the hits they had then: their hits now (or
+ * when they were removed) less those the span's traffic shows.
  */
-function checkable(filtered: boolean, faults: readonly FaultRule[], entries: readonly StoredTrafficEntry[], span: Span | null, notes: string[]): boolean {
-  if (filtered) {
-    notes.push('the export is filtered: the scenario does not check the players\u2019 transitions (an unfiltered export does)');
-    return false;
-  }
-  const first = span?.from ?? Infinity;
-  const hitsInExport = (id: string) => entries.filter((e) => e.fault?.ruleId === id).length;
-  const early = faults.filter((rule) => rule.createdAt < first && (rule.probability !== undefined || rule.hits !== hitsInExport(rule.id)));
-  if (early.length > 0) {
-    notes.push(`fault rules hit or drawn before the exported traffic (${early.map((r) => r.label ?? r.id).join(', ')}) start afresh in the replay: the scenario does not check the players\u2019 transitions`);
-    return false;
-  }
-  return true;
-}
-
-/**
- * What the replay must do again: the transitions the exported answers caused, and the commands and
- * user actions while the traffic ran. Timer transitions are left out: they follow from those, and
- * where an export starts mid-playback they belong to what came before.
- */
-function expectedTransitions(transitions: StoredTransitions, entries: readonly StoredTrafficEntry[], span: Span | null): ExpectedTransition[] {
-  const requestIds = new Set(entries.flatMap((e) => (e.requestId ? [e.requestId] : [])));
-  return transitions
-    .filter((t) => (t.requestId !== null && requestIds.has(t.requestId)) || ((t.cause === 'user' || t.cause === 'command') && within(span, t.at)))
-    .map(({ playerId, at, transition }) => ({ playerId, at, transition }));
+function rulesAtStart(deps: BundleDeps, calls: readonly JournalEntry[], entries: readonly StoredTrafficEntry[]): FaultRule[] {
+  const first = calls[0];
+  const start = first ? deps.journal.rulesBefore(first.seq) : deps.faults.list();
+  const latest = new Map(deps.faults.list().map((rule) => [rule.id, rule]));
+  for (const call of calls) if (call.kind === 'command') for (const rule of call.removed ?? []) latest.set(rule.id, rule);
+  const hitsInSpan = new Map<string, number>();
+  for (const entry of entries) if (entry.fault) hitsInSpan.set(entry.fault.ruleId, (hitsInSpan.get(entry.fault.ruleId) ?? 0) + 1);
+  return start.map((rule) => {
+    const hits = Math.max(rule.hits, (latest.get(rule.id)?.hits ?? rule.hits) - (hitsInSpan.get(rule.id) ?? 0));
+    return { ...rule, hits, spent: rule.times !== undefined && hits >= rule.times };
+  });
 }
 
 /** The entries `ids` names, oldest first, read a slice of time at a time; one dropped meanwhile is left out. */

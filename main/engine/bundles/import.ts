@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { Compile } from 'typebox/compile';
 import type { Validator } from 'typebox/compile';
 import type { Static } from 'typebox';
-import { BUNDLE_FORMAT, BUNDLE_VERSION, type BundleImportResult } from '../api/bundle-types.js';
+import { BUNDLE_FORMAT, BUNDLE_VERSION, BUNDLE_VERSIONS_READ, type BundleImportResult } from '../api/bundle-types.js';
 import { ReproBundleSchema } from '../api/commands/bundles.js';
 import { EngineError } from '../api/errors.js';
 import { explainAll } from '../api/explain.js';
@@ -17,6 +17,7 @@ import type { FaultRule } from '../api/fault-types.js';
 import type { QueueSummary } from '../api/queue-types.js';
 import type { ScenarioStep } from '../api/scenario-types.js';
 import type { BundleDeps } from './deps.js';
+import { upgradeV1 } from './upgrade-v1.js';
 
 type Bundle = Static<typeof ReproBundleSchema>;
 
@@ -29,8 +30,10 @@ const MAX_PROBLEMS = 20;
 
 let validator: Validator | null = null;
 
-export function importBundle(deps: Omit<BundleDeps, 'traffic'>, value: unknown): BundleImportResult {
-  const bundle = checkBundle(value);
+export function importBundle(deps: Omit<BundleDeps, 'traffic' | 'journal'>, value: unknown): BundleImportResult {
+  const checked = checkBundle(value);
+  const upgraded = checked.version === 1 ? upgradeV1(checked) : { steps: checked.scenario.steps, notes: [] };
+  const bundle = { ...checked, scenario: { ...checked.scenario, steps: upgraded.steps } };
   const warnings = warningsOf(deps, bundle);
   const created: QueueSummary[] = [];
   const rules: FaultRule[] = [];
@@ -52,6 +55,7 @@ export function importBundle(deps: Omit<BundleDeps, 'traffic'>, value: unknown):
         // `${cloudQueue}` stays a variable: the scenario keeps working if the port changes.
         variables.set(`${queue.ref}.url`, `\${cloudQueue}/queues/${summary.id}`);
         variables.set(`${queue.ref}.token`, summary.accessToken);
+        variables.set(`${queue.ref}.id`, summary.id);
         queue.items.forEach((item, index) => variables.set(`${queue.ref}.${item.id}`, newIds[index]!));
       }
       const steps = JSON.parse(JSON.stringify(bundle.scenario.steps).replace(VARIABLE, (whole, name: string) => variables.get(name) ?? whole)) as ScenarioStep[];
@@ -86,7 +90,7 @@ export function importBundle(deps: Omit<BundleDeps, 'traffic'>, value: unknown):
     scenario,
     clock: deps.clock.state(),
     warnings,
-    notes: bundle.notes ?? [],
+    notes: [...(bundle.notes ?? []), ...upgraded.notes],
   };
 }
 
@@ -98,7 +102,9 @@ export function checkBundle(value: unknown): Bundle {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) refuse('a repro bundle is a JSON object');
   const { format, version } = value as Record<string, unknown>;
   if (format !== BUNDLE_FORMAT) refuse(`not a repro bundle: "format" is ${JSON.stringify(format) ?? 'missing'}, expected "${BUNDLE_FORMAT}"`);
-  if (version !== BUNDLE_VERSION) refuse(`repro bundle version ${JSON.stringify(version) ?? '(missing)'} is not supported: this console reads version ${BUNDLE_VERSION}`);
+  if (!(BUNDLE_VERSIONS_READ as readonly unknown[]).includes(version)) {
+    refuse(`repro bundle version ${JSON.stringify(version) ?? '(missing)'} is not supported: this console reads versions ${BUNDLE_VERSIONS_READ.join(' and ')} (it writes ${BUNDLE_VERSION})`);
+  }
   validator ??= Compile(ReproBundleSchema) as unknown as Validator;
   const problems: string[] = [];
   if (!validator.Check(value)) {
@@ -124,6 +130,7 @@ function meaningProblems(bundle: Bundle): string[] {
     refs.add(queue.ref);
     known.add(`${queue.ref}.url`);
     known.add(`${queue.ref}.token`);
+    known.add(`${queue.ref}.id`);
     const ids = new Set<string>();
     queue.items.forEach((item, itemIndex) => {
       if (ids.has(item.id)) problems.push(`/queues/${index}/items/${itemIndex}/id ${item.id} appears twice in queue ${queue.ref}`);
@@ -131,7 +138,10 @@ function meaningProblems(bundle: Bundle): string[] {
       known.add(`${queue.ref}.${item.id}`);
     });
   });
-  for (const step of bundle.scenario.steps) if (step.type === 'command') for (const name of Object.keys(step.save ?? {})) known.add(name);
+  for (const step of bundle.scenario.steps) {
+    if (step.type === 'command') for (const name of Object.keys(step.save ?? {})) known.add(name);
+    if (step.type === 'queueEdit') for (const name of step.saveItemIds ?? []) known.add(name);
+  }
   const unknown = new Set<string>();
   for (const [, name] of JSON.stringify(bundle.scenario.steps).matchAll(VARIABLE)) if (!known.has(name!)) unknown.add(name!);
   if (unknown.size) problems.push(`/scenario/steps use variables that name no queue, item or saved value: ${[...unknown].map((n) => `\${${n}}`).join(', ')}`);
@@ -139,12 +149,13 @@ function meaningProblems(bundle: Bundle): string[] {
 }
 
 /** Players and groups the scenario names that this console does not have. */
-function warningsOf(deps: Omit<BundleDeps, 'traffic'>, bundle: Bundle): string[] {
+function warningsOf(deps: Omit<BundleDeps, 'traffic' | 'journal'>, bundle: Bundle): string[] {
   const warnings: string[] = [];
   const players = new Set<string>();
   const groups = new Set<string>();
   for (const step of bundle.scenario.steps) {
-    if (step.type === 'action' || step.type === 'expect') players.add(step.playerId);
+    if (step.type === 'action' || step.type === 'expect' || step.type === 'trigger') players.add(step.playerId);
+    if (step.type === 'faultTrigger' && step.playerId) players.add(step.playerId);
     if (step.type === 'command') {
       const group = /^\/api\/v1\/groups\/([^/]+)\//.exec(step.path)?.[1];
       if (group) groups.add(group);

@@ -24,6 +24,7 @@ import type { EventBus } from '../events/bus.js';
 import type { FaultRegistry } from '../faults/registry.js';
 import type { ControlCaller } from '../player/commands.js';
 import type { PlayerRegistry } from '../player/registry.js';
+import { isJournalStep, ruleVar, runJournalStep } from './journal-steps.js';
 import { explainExpectation, type ExchangeReader } from './explain.js';
 
 export interface ScenarioDeps {
@@ -33,6 +34,8 @@ export interface ScenarioDeps {
   bus: Pick<EventBus, 'on' | 'emit'>;
   callControl: ControlCaller;
   urls: () => ServiceUrls;
+  /** Runs a command of the table, for the steps a bundle's journal adds (triggers, queue edits). */
+  commands?: (name: string, input: unknown) => Promise<unknown>;
   /** Reads a player's exchanges to explain a failed check (the traffic log's); without it none are shown. */
   exchanges?: ExchangeReader;
 }
@@ -93,7 +96,7 @@ export async function runScenario(scenario: Scenario, deps: ScenarioDeps): Promi
     stop();
     restored = restore(found, deps);
   }
-  const touched = new Set(scenario.steps.flatMap((s) => ('playerId' in s ? [deps.players.forPlayer(s.playerId)?.id] : [])));
+  const touched = new Set(scenario.steps.flatMap((s) => ('playerId' in s && s.playerId ? [deps.players.forPlayer(s.playerId)?.id] : [])));
   return {
     scenarioId: scenario.id,
     name: scenario.name,
@@ -175,10 +178,14 @@ async function runStep(
   checkedUpTo: Map<string, number>,
   found: FoundConsole,
 ): Promise<string | { work: Promise<string> }> {
+  if (isJournalStep(step)) {
+    return runJournalStep(step, { faults: deps.faults, commands: deps.commands, vars, fill: (value) => substituteIn(value, vars), settle: (work) => settleOrWait(work, deps.clock) });
+  }
   switch (step.type) {
     case 'fault': {
       const rule = deps.faults.add(step.rule);
-      return `fault ${rule.id} on ${rule.target}: ${rule.action.type}`;
+      if (step.ref) vars.set(ruleVar(step.ref), rule.id);
+      return `fault ${rule.id} on ${rule.target}${step.ref ? ` (${step.ref})` : ''}: ${rule.action.type}`;
     }
     case 'clearFaults': {
       const theirs = deps.faults.list().filter((rule) => found.ruleIds.has(rule.id));

@@ -5,7 +5,7 @@
  * anything.
  */
 import Type from 'typebox';
-import { BUNDLE_FORMAT, BUNDLE_VERSION, type BundleImportResult, type ReproBundle } from '../bundle-types.js';
+import { BUNDLE_FORMAT, BUNDLE_VERSIONS_READ, type BundleImportResult, type ReproBundle } from '../bundle-types.js';
 import { command, WHOLE_QUEUE_BODY_LIMIT } from '../command.js';
 import { MAX_CLOCK_SPEED } from './core.js';
 import { TRAFFIC_EXPORT_MAX } from '../traffic-types.js';
@@ -31,7 +31,8 @@ const BundleQueueSchema = Type.Object({
 /** What `bundles.import` accepts: the file `bundles.export` writes. */
 export const ReproBundleSchema = Type.Object({
   format: Type.Literal(BUNDLE_FORMAT),
-  version: Type.Literal(BUNDLE_VERSION),
+  // Every version this console reads: an older bundle is upgraded as it is imported (bundles/upgrade-v1.ts).
+  version: Type.Union(BUNDLE_VERSIONS_READ.map((v) => Type.Literal(v))),
   exportedAt: Type.Optional(Type.String({ maxLength: 100 })),
   source: Type.Optional(Type.Unknown()),
   filter: Type.Optional(TrafficFilterSchema),

@@ -1,8 +1,8 @@
 /** Commands of saved scenarios: save, list, run (CI runs them over the admin API). */
 import Type, { type Static } from 'typebox';
 import { command } from '../command.js';
-import type { Scenario, ScenarioReport } from '../scenario-types.js';
-import { FaultRuleInputSchema } from './faults.js';
+import type { QueueEditCommand, Scenario, ScenarioReport } from '../scenario-types.js';
+import { FaultRuleInputSchema, TriggerRequestSchema } from './faults.js';
 import { Empty, Id } from './shared.js';
 import type { PlaybackState } from '../types.js';
 import type { PlayerMachineState } from '../player-types.js';
@@ -28,8 +28,32 @@ type StepState = PlayerMachineState | PlaybackState;
 const sameStates: [Static<typeof StateSchema>, StepState] extends [StepState, Static<typeof StateSchema>] ? true : never = true;
 void sameStates;
 
+/** A rule's name within one scenario, given by its `fault` step (`rule1`). */
+const RuleRef = Type.String({ pattern: '^[A-Za-z][A-Za-z0-9_-]{0,39}$' });
+const QueueEditCommandSchema = Type.Union([
+  Type.Literal('queues.update'),
+  Type.Literal('queues.items.add'),
+  Type.Literal('queues.items.generate'),
+  Type.Literal('queues.items.update'),
+  Type.Literal('queues.items.delete'),
+  Type.Literal('queues.items.remove'),
+  Type.Literal('queues.items.move'),
+]);
+const sameEdits: [Static<typeof QueueEditCommandSchema>, QueueEditCommand] extends [QueueEditCommand, Static<typeof QueueEditCommandSchema>] ? true : never = true;
+void sameEdits;
+
 export const ScenarioStepSchema = Type.Union([
-  Type.Object({ type: Type.Literal('fault'), rule: FaultRuleInputSchema }),
+  Type.Object({ type: Type.Literal('fault'), rule: FaultRuleInputSchema, ref: Type.Optional(RuleRef) }),
+  Type.Object({ type: Type.Literal('faultRemove'), rule: RuleRef }),
+  Type.Object({ type: Type.Literal('faultMove'), rule: RuleRef, toIndex: Type.Integer({ minimum: 0, maximum: 10_000 }) }),
+  Type.Object({ type: Type.Literal('faultTrigger'), rule: RuleRef, playerId: Type.Optional(Type.String({ minLength: 1 })), expectError: Type.Optional(Type.Boolean()) }),
+  Type.Object({ type: Type.Literal('trigger'), playerId: Type.String({ minLength: 1 }), request: TriggerRequestSchema, expectError: Type.Optional(Type.Boolean()) }),
+  Type.Object({
+    type: Type.Literal('queueEdit'),
+    command: QueueEditCommandSchema,
+    input: Type.Record(Type.String(), Type.Unknown()),
+    saveItemIds: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 300 }), { maxItems: 10_000 })),
+  }),
   Type.Object({ type: Type.Literal('clearFaults') }),
   Type.Object({ type: Type.Literal('action'), playerId: Type.String({ minLength: 1 }), action: PlayerActionSchema, expectError: Type.Optional(Type.Boolean()) }),
   Type.Object({

@@ -1,0 +1,243 @@
+/**
+ * Builds a bundle's scenario from the engine journal: the fault rules as they were when the span
+ * began, then every journaled call of the span as a step, in the order the calls began, with a
+ * clock step for each engine-time gap, the clock stopped so that the replay is exact. At the end,
+ * one `expect` per player with the transitions it went through in the span, less those the
+ * scenario cannot cause (a call it cannot replay, a player busy before the span began): the notes
+ * say which and why.
+ */
+import { MAX_CLOCK_STEP_MS } from '../api/commands/core.js';
+import type { FaultRule, FaultRuleInput } from '../api/fault-types.js';
+import type { PlayerAction, PlayerTransition } from '../api/player-types.js';
+import { QUEUE_EDIT_COMMANDS, type QueueEditCommand, type ScenarioStep } from '../api/scenario-types.js';
+import type { TriggerRequest } from '../api/fault-types.js';
+import type { JournalEntry, JournaledCommand } from '../journal/types.js';
+import { UNKNOWN_TOKEN } from '../journal/secrets.js';
+import { ControlSteps, isObject, queueItemRef, type ControlStepDeps, type QueueRef } from './control-steps.js';
+import { Notes } from './notes.js';
+
+/** A saved scenario holds at most this many steps (`scenarios.save`). */
+export const MAX_SCENARIO_STEPS = 1_000;
+
+export interface JournalScenarioInput extends Omit<ControlStepDeps, 'note' | 'queues'> {
+  queues: readonly (QueueRef & { itemIds: Set<string> })[];
+  /** The journaled calls of the span, in the order they began. */
+  calls: readonly JournalEntry[];
+  /** Engine time the span began and ended. */
+  from: number;
+  to: number;
+  /** The fault rules when the span began, in matching order, with their hits then. */
+  startRules: readonly FaultRule[];
+  /** Every player's recorded transitions, oldest first. */
+  transitions: readonly RecordedTransition[];
+  /** False: nothing is checked (a filtered export); the reason is in the notes already. */
+  checkable: boolean;
+  /** What the export found the replay cannot reproduce from some time on (all players). */
+  cuts: readonly Cut[];
+}
+
+/** A transition as the store keeps it: what the checks need of it. */
+export type RecordedTransition = Pick<PlayerTransition, 'playerId' | 'at' | 'transition'> & { from: string };
+
+/** From `at` on, `playerId`'s transitions (every player's: `*`) are not expected, because `why`. */
+export interface Cut {
+  at: number;
+  playerId: string;
+  why: string;
+}
+
+export interface JournalScenario {
+  steps: ScenarioStep[];
+  /** The rules the scenario starts with, as the bundle's `faults`. */
+  faults: FaultRuleInput[];
+  notes: string[];
+}
+
+export function faultRuleInput(rule: FaultRule): FaultRuleInput {
+  const { id: _id, hits: _hits, passes: _passes, spent: _spent, createdAt: _createdAt, ...input } = rule;
+  const { shadowedBy: _by, shadow: _shadow, warning: _warning, ...stored } = input as FaultRuleInput & { shadowedBy?: unknown; shadow?: unknown; warning?: unknown };
+  return stored;
+}
+
+export function scenarioFromJournal(input: JournalScenarioInput): JournalScenario {
+  const notes = new Notes();
+  const cuts: Cut[] = [...input.cuts];
+  const cut = (at: number, playerId: string, why: string) => cuts.push({ at, playerId, why });
+  const queues = new Map(input.queues.map((q) => [q.id, q]));
+  const control = new ControlSteps({ ...input, queues: input.queues, note: (text) => notes.add(text) });
+  const steps: ScenarioStep[] = [{ type: 'clearFaults' }, { type: 'clock', speed: 0 }];
+  const faults: FaultRuleInput[] = [];
+
+  // The rules as the replay holds them: the source's ids, by the bundle's names for them.
+  const refOf = new Map<string, string>();
+  let order: string[] = [];
+  const addRule = (rule: FaultRule, rest?: number): void => {
+    const ref = `rule${refOf.size + 1}`;
+    refOf.set(rule.id, ref);
+    order.push(rule.id);
+    const ruleInput = faultRuleInput(rule);
+    if (rest !== undefined) ruleInput.times = rest;
+    steps.push({ type: 'fault', rule: ruleInput, ref });
+  };
+  for (const rule of input.startRules) {
+    if (rule.spent) continue;
+    if (rule.probability !== undefined && rule.hits + rule.passes > 0) {
+      cut(input.from, '*', `rule ${rule.label ?? rule.id} drew ${rule.hits + rule.passes} times before the span, and its draws start afresh in the replay`);
+    }
+    const rest = rule.times !== undefined && rule.hits > 0 ? Math.max(1, rule.times - rule.hits) : undefined;
+    addRule(rule, rest);
+    faults.push((steps.at(-1) as Extract<ScenarioStep, { type: 'fault' }>).rule);
+  }
+
+  let now = input.from;
+  let speedNoted = false;
+  const senders = new Set<string>();
+  for (const call of input.calls) {
+    pushGap(steps, call.at - now);
+    now = Math.max(now, call.at);
+    if (call.kind === 'control') {
+      senders.add(call.sender);
+      if (isObject(call.body) && call.body.httpAuthorization === UNKNOWN_TOKEN) {
+        cut(call.at, '*', `${call.method} ${call.path} sent a token of no queue of this console, which the bundle does not carry`);
+      }
+      steps.push(...control.stepsOf(call));
+      continue;
+    }
+    if (call.input === null) {
+      if (call.name !== 'queues.create') cut(call.at, '*', `${call.name} (${call.omitted ?? 'its input'}) is not kept, so it cannot be replayed`);
+      continue;
+    }
+    const step = commandStep(call);
+    if (step === 'skip') continue;
+    if (step === 'unreplayable') {
+      cut(call.at, '*', `${call.name} cannot be replayed by a scenario`);
+      continue;
+    }
+    if (step === 'speed') {
+      if (!speedNoted) notes.add('clock speed changes are replayed as the engine time they let pass: the scenario runs with the clock stopped, for exactness');
+      speedNoted = true;
+      const advance = (call.input as { advanceMs?: number }).advanceMs;
+      if (advance) {
+        pushGap(steps, advance);
+        now += advance;
+      }
+      continue;
+    }
+    steps.push(...step);
+  }
+  pushGap(steps, input.to - now);
+  if (senders.size > 1) notes.add(`control calls were sent as ${[...senders].join(', ')}: the replay sends each with the console\u2019s own token (the bundle carries no credentials)`);
+
+  const expectations = input.checkable ? expectationsOf(input, cuts, notes) : [];
+  if (steps.length + expectations.length > MAX_SCENARIO_STEPS) {
+    if (steps.length > MAX_SCENARIO_STEPS) {
+      notes.add(`the span makes ${steps.length} steps; a scenario holds ${MAX_SCENARIO_STEPS}: the rest were left out, and the player transitions are not checked (export a narrower span)`);
+      steps.length = MAX_SCENARIO_STEPS;
+    } else notes.add(`the player transitions are not checked: their checks would take the scenario past ${MAX_SCENARIO_STEPS} steps`);
+  } else {
+    steps.push(...expectations);
+  }
+  return { steps, faults, notes: notes.list() };
+
+  /** The steps of one journaled command; `skip` for one that changes nothing the replay needs. */
+  function commandStep(call: JournaledCommand): ScenarioStep[] | 'skip' | 'unreplayable' | 'speed' {
+    const body = call.input as Record<string, unknown>;
+    switch (call.name) {
+      case 'faults.add':
+      case 'faults.applyPreset': {
+        const rule = call.rules?.find((r) => r.id === call.result?.ruleId);
+        if (!rule) return 'unreplayable';
+        addRule(rule);
+        return [];
+      }
+      case 'faults.remove': {
+        const ref = refOf.get(String(body.id));
+        order = order.filter((id) => id !== body.id);
+        return ref ? [{ type: 'faultRemove', rule: ref }] : 'skip';
+      }
+      case 'faults.clear':
+        order = [];
+        return [{ type: 'clearFaults' }];
+      case 'faults.move': {
+        const id = String(body.id);
+        const ref = refOf.get(id);
+        if (!ref || !call.rules) return 'skip';
+        // Where it stands among the replay's rules: after those of them the source put before it.
+        const after = call.rules.map((r) => r.id).filter((rid) => order.includes(rid));
+        const toIndex = after.indexOf(id);
+        order = after;
+        return [{ type: 'faultMove', rule: ref, toIndex: Math.max(0, toIndex) }];
+      }
+      case 'faults.trigger': {
+        const ref = refOf.get(String(body.id));
+        if (!ref) return 'unreplayable';
+        return [{ type: 'faultTrigger', rule: ref, ...(call.result?.playerId ? { playerId: call.result.playerId } : {}) }];
+      }
+      case 'players.trigger':
+        return [{ type: 'trigger', playerId: String(body.id), request: body.request as TriggerRequest, ...(call.ok ? {} : { expectError: true }) }];
+      case 'players.act':
+        return [{ type: 'action', playerId: String(body.id), action: body.action as PlayerAction, ...(call.ok ? {} : { expectError: true }) }];
+      case 'clock.set':
+        return 'speed';
+      case 'queues.create':
+      case 'queues.items.generate.stop':
+        return 'skip';
+      default:
+        if ((QUEUE_EDIT_COMMANDS as readonly string[]).includes(call.name)) return queueEditStep(call.name as QueueEditCommand, body, call.result?.itemIds ?? []);
+        return 'unreplayable';
+    }
+  }
+
+  function queueEditStep(command: QueueEditCommand, body: Record<string, unknown>, made: readonly string[]): ScenarioStep[] | 'skip' {
+    const queue = queues.get(String(body.id));
+    // A queue no traffic of the span used plays no part in it.
+    if (!queue) return 'skip';
+    const item = (id: unknown) => (typeof id === 'string' ? queueItemRef(queue, id, (text) => notes.add(text)) : id);
+    const mapped: Record<string, unknown> = { ...body, id: `\${${queue.ref}.id}` };
+    if ('itemId' in body) mapped.itemId = item(body.itemId);
+    if ('afterItemId' in body) mapped.afterItemId = item(body.afterItemId);
+    if (Array.isArray(body.itemIds)) mapped.itemIds = body.itemIds.map(item);
+    if (Array.isArray(body.items)) mapped.items = body.items.map((it) => (isObject(it) && typeof it.id === 'string' ? { ...it, id: item(it.id) } : it));
+    const step: ScenarioStep = { type: 'queueEdit', command, input: mapped };
+    // The replay's queue makes its own ids: saved under the source's names, for later steps.
+    if (made.length) {
+      step.saveItemIds = made.map((id) => `${queue.ref}.${id}`);
+      for (const id of made) queue.itemIds.add(id);
+    }
+    return [step];
+  }
+}
+
+/**
+ * One `expect` per player with the transitions it went through in the span, from its first, if it
+ * began the span idle (the replay's players begin idle), and up to its first cut.
+ */
+function expectationsOf(input: JournalScenarioInput, cuts: readonly Cut[], notes: Notes): ScenarioStep[] {
+  const byPlayer = new Map<string, RecordedTransition[]>();
+  for (const t of input.transitions) {
+    if (t.at < input.from || t.at > input.to) continue;
+    const list = byPlayer.get(t.playerId);
+    if (list) list.push(t);
+    else byPlayer.set(t.playerId, [t]);
+  }
+  const steps: ScenarioStep[] = [];
+  for (const [playerId, list] of byPlayer) {
+    if (list[0]!.from !== 'IDLE') {
+      notes.add(`${playerId} was ${list[0]!.from} when the span began, and a replay starts with its players idle: its transitions are not checked`);
+      continue;
+    }
+    const mine = cuts.filter((c) => c.playerId === playerId || c.playerId === '*').sort((a, b) => a.at - b.at);
+    const first = mine[0];
+    const kept = first ? list.filter((t) => t.at < first.at) : list;
+    if (first && kept.length < list.length) {
+      notes.add(`${playerId}: the ${list.length - kept.length} transitions from ${new Date(first.at).toISOString()} on are not checked: ${first.why}`);
+    }
+    if (kept.length) steps.push({ type: 'expect', playerId, transitions: kept.map((t) => t.transition) });
+  }
+  return steps;
+}
+
+function pushGap(steps: ScenarioStep[], gap: number): void {
+  // A step moves the clock at most MAX_CLOCK_STEP_MS: a longer gap is several steps.
+  for (let left = Math.round(gap); left > 0; left -= MAX_CLOCK_STEP_MS) steps.push({ type: 'clock', advanceMs: Math.min(left, MAX_CLOCK_STEP_MS) });
+}

@@ -1,0 +1,46 @@
+/**
+ * Journals the control API where it executes, whoever calls it: the command bar (the console's
+ * token or an integration's grant), an integration with its own token, the guided demo, a
+ * scenario. Only calls that got past the token check and may change something (POST) are kept.
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Journal, JournalTicket } from './journal.js';
+import { withTokenRefs } from './secrets.js';
+
+export interface ControlJournalDeps {
+  /** The queue of this console whose access token this is, if any. */
+  tokenOwner(token: string): string | undefined;
+}
+
+export function journalControlCalls(app: FastifyInstance, journal: Journal, deps: ControlJournalDeps): void {
+  const tickets = new WeakMap<FastifyRequest, { ticket: JournalTicket; sessionId?: string }>();
+  app.addHook('preHandler', async (request) => {
+    if (request.method === 'POST' && request.access) tickets.set(request, { ticket: journal.begin() });
+  });
+  app.addHook('onSend', async (request, _reply, payload) => {
+    const pending = tickets.get(request);
+    if (pending && typeof payload === 'string' && payload.includes('"sessionId"')) {
+      try {
+        const answer = JSON.parse(payload) as { sessionId?: unknown };
+        if (typeof answer.sessionId === 'string') pending.sessionId = answer.sessionId;
+      } catch {
+        // not JSON: no session to name
+      }
+    }
+    return payload;
+  });
+  app.addHook('onResponse', async (request, reply) => {
+    const pending = tickets.get(request);
+    if (!pending) return;
+    tickets.delete(request);
+    journal.recordControl(pending.ticket, {
+      kind: 'control',
+      method: request.method,
+      path: request.url,
+      ...(request.body === undefined || request.body === null ? {} : { body: withTokenRefs(request.body, deps.tokenOwner) }),
+      status: reply.statusCode,
+      sender: request.access?.clientId ?? 'unknown',
+      ...(pending.sessionId ? { sessionId: pending.sessionId } : {}),
+    });
+  });
+}

@@ -1,0 +1,110 @@
+/**
+ * The engine journal: a bounded, in-memory list of every state-changing call, in the order the
+ * calls began, each stamped with the engine time it began at. Built with the engine and closed
+ * with it. The oldest entries are dropped past the cap; what they did to the fault rules is kept
+ * as the base the rules at any later time are rebuilt from.
+ */
+import type { FaultRule } from '../api/fault-types.js';
+import type { JournalEntry, JournaledCommand, JournaledControlCall } from './types.js';
+
+export const JOURNAL_CAPACITY = 10_000;
+/** Queue snapshots kept before edits, in items: a bundle's queue as it was when its span began. */
+export const JOURNAL_QUEUE_ITEMS_BUDGET = 200_000;
+
+export interface JournalDeps {
+  now(): number;
+  /** The fault rules now, in matching order. */
+  rules(): FaultRule[];
+  capacity?: number;
+  queueItemsBudget?: number;
+}
+
+type Unstamped<T> = Omit<T, 'seq' | 'at'>;
+
+/** A call that began: its place in the order and its engine time, recorded once it ends. */
+export interface JournalTicket {
+  seq: number;
+  at: number;
+}
+
+export class Journal {
+  private list: JournalEntry[] = [];
+  private nextSeq = 1;
+  private baseRules: FaultRule[];
+  /** Engine time of the newest entry dropped for room (null: nothing dropped). */
+  private lostUpTo: number | null = null;
+  private queueItems = 0;
+  private closed = false;
+
+  constructor(private readonly deps: JournalDeps) {
+    this.baseRules = deps.rules();
+  }
+
+  /** Called as a call begins: calls are ordered by when they began, not when they ended. */
+  begin(): JournalTicket {
+    return { seq: this.nextSeq++, at: this.deps.now() };
+  }
+
+  recordCommand(ticket: JournalTicket, entry: Unstamped<JournaledCommand>): void {
+    this.insert({ ...entry, ...ticket } as JournaledCommand);
+  }
+
+  recordControl(ticket: JournalTicket, entry: Unstamped<JournaledControlCall>): void {
+    this.insert({ ...entry, ...ticket } as JournaledControlCall);
+  }
+
+  /** Every entry kept, in the order the calls began. */
+  entries(): readonly JournalEntry[] {
+    return this.list;
+  }
+
+  /** The fault rules as they stood just before the call `seq` (from the last rule change before it). */
+  rulesBefore(seq: number): FaultRule[] {
+    let rules = this.baseRules;
+    for (const entry of this.list) {
+      if (entry.seq >= seq) break;
+      if (entry.kind === 'command' && entry.rules) rules = entry.rules;
+    }
+    return rules.map((rule) => ({ ...rule }));
+  }
+
+  /** Engine time up to which entries were dropped for room (null: none were). */
+  lostBefore(): number | null {
+    return this.lostUpTo;
+  }
+
+  close(): void {
+    this.closed = true;
+    this.list = [];
+  }
+
+  private insert(entry: JournalEntry): void {
+    if (this.closed) return;
+    // Calls end out of order (a skip waits for the server): keep the list in the order they began.
+    let index = this.list.length;
+    while (index > 0 && this.list[index - 1]!.seq > entry.seq) index--;
+    this.list.splice(index, 0, entry);
+    if (entry.kind === 'command' && entry.queueBefore) this.queueItems += entry.queueBefore.items.length;
+    this.trim();
+  }
+
+  private trim(): void {
+    const capacity = this.deps.capacity ?? JOURNAL_CAPACITY;
+    while (this.list.length > capacity) {
+      const dropped = this.list.shift()!;
+      this.lostUpTo = Math.max(this.lostUpTo ?? -Infinity, dropped.at);
+      if (dropped.kind === 'command') {
+        if (dropped.rules) this.baseRules = dropped.rules;
+        if (dropped.queueBefore) this.queueItems -= dropped.queueBefore.items.length;
+      }
+    }
+    const budget = this.deps.queueItemsBudget ?? JOURNAL_QUEUE_ITEMS_BUDGET;
+    for (const entry of this.list) {
+      if (this.queueItems <= budget) break;
+      if (entry.kind === 'command' && entry.queueBefore) {
+        this.queueItems -= entry.queueBefore.items.length;
+        delete entry.queueBefore;
+      }
+    }
+  }
+}
