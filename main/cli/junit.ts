@@ -2,20 +2,24 @@
  * A scenario run as JUnit XML, the format every CI report viewer reads: one test case per
  * expectation (`expect` step), named by what it expects, so a red row says which expectation
  * failed. A step of another kind appears only when it failed (the expectations after it are then
- * skipped, and the report would otherwise not say why). Written with junit-report-builder.
+ * skipped, and the report would otherwise not say why). A failed expectation's message carries its
+ * explanation (expected and actual side by side, the exchanges around the first difference), as
+ * the terminal shows it. Written with junit-report-builder.
  */
 import junit from 'junit-report-builder';
 import type { ScenarioReport, ScenarioStep } from '../engine/api/scenario-types.js';
-import { describeStep } from './steps.js';
+import { explanationLines } from './explanation.js';
+import { describeStep, plain } from './steps.js';
 
+/** Every text goes through `plain`: a name or a message can hold a server's or a file's control characters, which XML 1.0 cannot (the builder would throw). */
 export function scenarioJUnit(report: ScenarioReport, steps: readonly ScenarioStep[], source: string): string {
   const builder = junit.newBuilder();
   const suite = builder
     .testSuite()
-    .name(report.name)
+    .name(plain(report.name))
     .timestamp(new Date())
     .time(report.wallMs / 1000)
-    .property('file', source)
+    .property('file', plain(source))
     .property('engineStartedAt', new Date(report.startedAt).toISOString())
     .property('engineEndedAt', new Date(report.endedAt).toISOString());
   for (const result of report.steps) {
@@ -23,12 +27,15 @@ export function scenarioJUnit(report: ScenarioReport, steps: readonly ScenarioSt
     if (!step || (step.type !== 'expect' && result.status !== 'failed')) continue;
     const testCase = suite
       .testCase()
-      .className(report.name)
-      .name(`step ${result.index + 1}: ${describeStep(step)}`)
-      .file(source);
-    if (result.status === 'failed') testCase.failure(result.message, step.type === 'expect' ? 'ExpectationFailed' : 'StepFailed');
-    else if (result.status === 'skipped') testCase.skipped().standardOutput(result.message);
-    else testCase.standardOutput(result.message);
+      .className(plain(report.name))
+      .name(plain(`step ${result.index + 1}: ${describeStep(step)}`))
+      .file(plain(source));
+    const message = plain(result.message);
+    if (result.status === 'failed') {
+      const explained = result.explanation ? `\n${explanationLines(result.explanation, report.startedAt).join('\n')}` : '';
+      testCase.failure(`${message}${explained}`, step.type === 'expect' ? 'ExpectationFailed' : 'StepFailed');
+    } else if (result.status === 'skipped') testCase.skipped().standardOutput(message);
+    else testCase.standardOutput(message);
   }
   return builder.build();
 }

@@ -1,8 +1,9 @@
 /**
  * `run FILE [--junit F] [--json F]` (docs/contract/console.md §1): a repro bundle or a scenario file, replayed on a
  * fresh in-memory console. Every step is printed as its outcome is known, with the engine time
- * since the run began; then a summary. Exit 0 when the run passes, 1 when it fails, 2 when the
- * file or the command line cannot be used (nothing runs then).
+ * since the run began (a failed expectation with its explanation: expected and actual side by
+ * side, and the exchanges around the first difference); then a summary. Exit 0 when the run
+ * passes, 1 when it fails, 2 when the file or the command line cannot be used (nothing runs then).
  */
 import { readFileSync } from 'node:fs';
 import { BUNDLE_FORMAT } from '../engine/api/bundle-types.js';
@@ -13,7 +14,8 @@ import { createLogger } from '../engine/log.js';
 import type { CliIo } from './io.js';
 import { claimOutput, quietLogger, writeReport } from './output.js';
 import { scenarioJUnit } from './junit.js';
-import { describeStep } from './steps.js';
+import { explanationLines } from './explanation.js';
+import { describeStep, engineSpan, plain } from './steps.js';
 import { packageVersion } from './version.js';
 import { EXIT, parseCommandLine, UsageError, type ExitCode } from './usage.js';
 
@@ -28,7 +30,11 @@ whether the players did what it expects. FILE is either
   - a scenario: {"name", "steps": [...]} as the Faults area saves it (steps of type fault,
     clearFaults, action, command, clock, expect).
 
-Each step is printed as it ends, with the engine time since the run began, then a summary.
+Each step is printed as it ends, with the engine time since the run began, then a summary. A
+failed expectation is followed by the expected and the actual transitions side by side from the
+first difference, and the player's exchanges around it (method, path, reason, status, and the
+fault rule that acted on each); the JSON report holds it as the step's "explanation", the JUnit
+report in the failure's message.
 
   --junit F   also write a JUnit XML report to F: one test case per expectation (expect step)
   --json F    also write the whole run report to F as JSON
@@ -85,7 +91,10 @@ export async function runCommand(argv: string[], io: CliIo): Promise<ExitCode> {
     io.stdout(`run ${args.file}: ${setUp}\n`);
     const startedAt = engine.clock.now();
     const stop = engine.events.on('scenarios.step', ({ scenarioId: id, at, stepCount, step, settled }) => {
-      if (id === scenarioId) io.stdout(stepLine(step, at - startedAt, stepCount, steps[step.index], settled));
+      if (id !== scenarioId) return;
+      io.stdout(stepLine(step, at - startedAt, stepCount, steps[step.index], settled));
+      // Why an expectation failed, right under it: what came instead, and the exchanges around it.
+      if (step.explanation) io.stdout(explanationLines(step.explanation, startedAt).map((line) => `    ${line}\n`).join(''));
     });
     let report: ScenarioReport;
     try {
@@ -140,9 +149,9 @@ const MARK: Record<ScenarioStepResult['status'], string> = { passed: 'pass', fai
 
 /** `[+00:10:31.000] FAIL  9/12 expect player-kitchen: … — what happened` */
 export function stepLine(result: ScenarioStepResult, sinceStartMs: number, stepCount: number, step: ScenarioStep | undefined, settled: boolean): string {
-  const what = step ? describeStep(step) : result.type;
+  const what = plain(step ? describeStep(step) : result.type);
   const position = `${result.index + 1}/${stepCount}`;
-  return `[+${engineSpan(sinceStartMs)}] ${MARK[result.status]}  ${position.padStart(String(stepCount).length * 2 + 1)} ${what}${settled ? ' (settled)' : ''} — ${result.message}\n`;
+  return `[+${engineSpan(sinceStartMs)}] ${MARK[result.status]}  ${position.padStart(String(stepCount).length * 2 + 1)} ${what}${settled ? ' (settled)' : ''} — ${plain(result.message)}\n`;
 }
 
 export function summaryLine(report: ScenarioReport, steps: readonly ScenarioStep[]): string {
@@ -157,9 +166,3 @@ export function summaryLine(report: ScenarioReport, steps: readonly ScenarioStep
   ].join(' · ');
 }
 
-/** Engine time as hours, minutes, seconds and milliseconds: runs jump hours in a second. */
-export function engineSpan(ms: number): string {
-  const total = Math.max(0, Math.round(ms));
-  const pad = (n: number, width = 2) => String(n).padStart(width, '0');
-  return `${pad(Math.floor(total / 3_600_000))}:${pad(Math.floor(total / 60_000) % 60)}:${pad(Math.floor(total / 1000) % 60)}.${pad(total % 1000, 3)}`;
-}

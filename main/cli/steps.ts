@@ -1,5 +1,21 @@
-/** A scenario step in one line, as the CLI prints it and names it in a JUnit report. */
+/** A scenario step in one line, as the CLI prints it and names it in a JUnit report; engine times and server text made safe to print. */
 import type { ScenarioStep } from '../engine/api/scenario-types.js';
+
+/**
+ * Text from a server or a file, safe for a terminal and an XML report: control characters (an
+ * escape sequence would rewrite the terminal; XML 1.0 cannot hold most of them), bidi overrides
+ * and lone surrogates become U+FFFD.
+ */
+export function plain(text: string): string {
+  return text.replace(/[\p{Cc}\u202a-\u202e\u2066-\u2069\ud800-\udfff\ufffe\uffff]/gu, '\ufffd');
+}
+
+/** Engine time as hours, minutes, seconds and milliseconds: runs jump hours in a second. */
+export function engineSpan(ms: number): string {
+  const total = Math.max(0, Math.round(ms));
+  const pad = (n: number, width = 2) => String(n).padStart(width, '0');
+  return `${pad(Math.floor(total / 3_600_000))}:${pad(Math.floor(total / 60_000) % 60)}:${pad(Math.floor(total / 1000) % 60)}.${pad(total % 1000, 3)}`;
+}
 
 export function describeStep(step: ScenarioStep): string {
   switch (step.type) {
