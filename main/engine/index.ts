@@ -43,6 +43,7 @@ import { entryOfExchange } from './traffic/player-exchange.js';
 import { TrafficRecorder } from './traffic/recorder.js';
 import { EngineWarnings } from './warnings.js';
 import { scenarioCommandHandlers } from './scenarios/commands.js';
+import { playerExchangeReader } from './scenarios/explain.js';
 import { bundleCommandHandlers } from './bundles/commands.js';
 import { journaledHandlers } from './journal/commands.js';
 import { journalControlCalls } from './journal/control.js';
@@ -197,7 +198,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       ...playerCommandHandlers(players, callControl, { senders: () => login.controlSenders(), examples: (groupId) => controlExamples(examples, groupId) }),
       ...faultCommandHandlers(faults, { players, ownCloudQueue: () => urls!.cloudQueue }),
       ...trafficCommandHandlers(recorder, traffic, store),
-      ...scenarioCommandHandlers(store.scenarios, clock, { faults, players, clock, bus, callControl, urls: () => urls!, commands: (name, input) => commands.run(name as CommandName, input) }),
+      ...scenarioCommandHandlers(store.scenarios, clock, { faults, players, clock, bus, callControl, urls: () => urls!, exchanges: playerExchangeReader(traffic, recorder), commands: (name, input) => commands.run(name as CommandName, input) }),
       ...eventDelivery.commands,
       ...bundleCommandHandlers({ store, traffic, queues, faults, players, clock, recorder, journal, urls: () => urls!, wallNow: () => wall.now() }),
       ...conformanceCommandHandlers(conformance),

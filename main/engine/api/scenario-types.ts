@@ -3,6 +3,7 @@
  * the transitions they are expected to cause, run as one and reported as pass or fail. Pure
  * types, shared with the renderer.
  */
+import type { ExpectationExplanation } from './expectation-types.js';
 import type { FaultRuleInput, TriggerRequest } from './fault-types.js';
 import type { PlayerAction, PlayerMachineState, PlayerTransition } from './player-types.js';
 import type { PlaybackState } from './types.js';
@@ -60,6 +61,8 @@ export interface ScenarioStepResult {
   type: ScenarioStep['type'];
   status: 'passed' | 'failed' | 'skipped';
   message: string;
+  /** A failed `expect` whose transitions were not met: expected and actual side by side, and the exchanges around the first difference. */
+  explanation?: ExpectationExplanation;
 }
 
 export interface ScenarioReport {

@@ -16,6 +16,7 @@
 import { messageOf } from '../api/errors.js';
 import type { PlayerTransition } from '../api/player-types.js';
 import type { FaultRule } from '../api/fault-types.js';
+import type { ExpectationExplanation } from '../api/expectation-types.js';
 import type { Scenario, ScenarioReport, ScenarioStep, ScenarioStepResult } from '../api/scenario-types.js';
 import type { ServiceUrls } from '../api/types.js';
 import type { EngineClock } from '../clock/clock.js';
@@ -24,6 +25,7 @@ import type { FaultRegistry } from '../faults/registry.js';
 import type { ControlCaller } from '../player/commands.js';
 import type { PlayerRegistry } from '../player/registry.js';
 import { isJournalStep, ruleVar, runJournalStep } from './journal-steps.js';
+import { explainExpectation, type ExchangeReader } from './explain.js';
 
 export interface ScenarioDeps {
   faults: FaultRegistry;
@@ -34,9 +36,15 @@ export interface ScenarioDeps {
   urls: () => ServiceUrls;
   /** Runs a command of the table, for the steps a bundle's journal adds (triggers, queue edits). */
   commands?: (name: string, input: unknown) => Promise<unknown>;
+  /** Reads a player's exchanges to explain a failed check (the traffic log's); without it none are shown. */
+  exchanges?: ExchangeReader;
 }
 
-class StepFailure extends Error {}
+class StepFailure extends Error {
+  constructor(message: string, readonly explanation?: ExpectationExplanation) {
+    super(message);
+  }
+}
 
 export async function runScenario(scenario: Scenario, deps: ScenarioDeps): Promise<ScenarioReport> {
   const started = performance.now();
@@ -48,7 +56,7 @@ export async function runScenario(scenario: Scenario, deps: ScenarioDeps): Promi
   const vars: Vars = new Map(Object.entries(deps.urls()));
   const results: ScenarioStepResult[] = [];
   const waiting: WaitingStep[] = [];
-  const found: FoundConsole = { speed: deps.clock.speed, ruleIds: new Set(deps.faults.list().map((rule) => rule.id)), cleared: [] };
+  const found: FoundConsole = { at: startedAt, speed: deps.clock.speed, ruleIds: new Set(deps.faults.list().map((rule) => rule.id)), cleared: [] };
   let failed = false;
   let restored: ScenarioReport['restored'];
   // Each outcome as it is known, for whoever watches the run live (the CLI's `run`, the UI).
@@ -69,7 +77,8 @@ export async function runScenario(scenario: Scenario, deps: ScenarioDeps): Promi
         announce(result, false);
       } catch (error) {
         failed = true;
-        results.push({ index, type: step.type, status: 'failed', message: messageOf(error) });
+        const explanation = error instanceof StepFailure ? error.explanation : undefined;
+        results.push({ index, type: step.type, status: 'failed', message: messageOf(error), ...(explanation ? { explanation } : {}) });
         announce(results.at(-1)!, false);
       }
       await yieldToEventLoop();
@@ -103,6 +112,8 @@ export async function runScenario(scenario: Scenario, deps: ScenarioDeps): Promi
 
 /** The console as the run found it: its clock speed, its fault rules, and those a step cleared. */
 interface FoundConsole {
+  /** Engine time the run began. */
+  at: number;
   speed: number;
   ruleIds: Set<string>;
   /** Rules there before the run that a `clearFaults` step removed, as they stood then. */
@@ -231,18 +242,22 @@ async function runStep(
       }
       const itemId = player.status().itemId;
       if (step.itemId !== undefined && itemId !== step.itemId) problems.push(`item is ${itemId ?? 'none'}, expected ${step.itemId}`);
+      let explanation: ExpectationExplanation | null = null;
+      // The span this check covers began at the previous check's last transition, or with the run.
+      const spanStart = seen.find((t) => t.seq === since)?.at ?? found.at;
       if (step.transitions) {
         let at = 0;
         for (const expected of step.transitions) {
           const found = mine.findIndex((t, i) => i >= at && t.transition === expected);
           if (found === -1) {
             problems.push(`no ${expected} transition${at > 0 ? ` after ${step.transitions[step.transitions.indexOf(expected) - 1]}` : ''} (saw: ${mine.map((t) => t.transition).join(', ') || 'none'})`);
+            explanation = explainExpectation({ playerId: player.id, expected: step.transitions, actual: mine, checkedAt: deps.clock.now(), spanStart, ...(deps.exchanges ? { read: deps.exchanges } : {}) });
             break;
           }
           at = found + 1;
         }
       }
-      if (problems.length) throw new StepFailure(`${step.playerId}: ${problems.join('; ')}`);
+      if (problems.length) throw new StepFailure(`${step.playerId}: ${problems.join('; ')}`, explanation ?? undefined);
       return `${step.playerId}: ${player.machineState}${step.transitions ? `, went through ${step.transitions.join(' → ')}` : ''}`;
     }
   }
