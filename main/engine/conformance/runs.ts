@@ -38,6 +38,7 @@ import type { ConformanceCase } from './case.js';
 import { caseEvidence, TrafficEvidence } from './evidence.js';
 import { exportRun } from './reports/export.js';
 import { runSuite, type SettledCase } from './runner.js';
+import { selectCases } from './selection.js';
 import { CheckedServer } from './server.js';
 import { caseInfos, SUITE } from './suite.js';
 
@@ -62,6 +63,8 @@ export interface ConformanceDeps {
 export interface StartInput {
   baseUrl: string;
   authorization?: string;
+  /** Only these cases, and those they build on (a replay of a report's failures); default all. */
+  cases?: readonly string[];
 }
 
 interface LiveRun {
@@ -103,7 +106,7 @@ export class ConformanceRuns {
       status: 'running',
       startedAt: this.deps.wall.now(),
       finishedAt: null,
-      summary: tally([], this.cases.length),
+      summary: tally([], selectCases(this.cases, input.cases).length),
       error: null,
       rerunOf,
       cases: [],
@@ -183,6 +186,7 @@ export class ConformanceRuns {
 
   private async execute(run: ConformanceRun, input: StartInput): Promise<ConformanceRun> {
     const { deps } = this;
+    const cases = selectCases(this.cases, input.cases);
     const clock = new EngineClock({ wall: deps.wall, startAt: deps.engineClock.now() });
     const evidence = new TrafficEvidence(deps.bus, () => deps.recorder.flush());
     const client = new CloudQueueClient({
@@ -206,7 +210,7 @@ export class ConformanceRuns {
         ...caseEvidence(settled.outcome, settled.message, settled.evidence),
       };
       run.cases.push(result);
-      run.summary = tally(run.cases, this.cases.length);
+      run.summary = tally(run.cases, cases.length);
       deps.bus.emit('conformance.progress', { runId: run.id, status: 'running', settled: result, summary: run.summary, error: null });
     };
     let error: ConformanceRunError | null = null;
@@ -216,7 +220,7 @@ export class ConformanceRuns {
         now: () => deps.wall.now(),
         onSettled: settle,
         signal: this.closing.signal,
-        cases: this.cases,
+        cases,
       });
       if ('unreachable' in outcome) error = { kind: 'unreachable', message: outcome.unreachable };
       else if ('stopped' in outcome || this.closing.signal.aborted) error = INTERRUPTED;

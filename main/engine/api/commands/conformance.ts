@@ -17,6 +17,8 @@ import { Empty, HeaderValue, Id } from './shared.js';
 const BaseUrl = Type.String({ minLength: 8, maxLength: 2_048, pattern: '^[Hh][Tt][Tt][Pp][Ss]?://' });
 /** Sent verbatim as `Authorization` on every request, as the player sends a load's `httpAuthorization`. */
 const Authorization = HeaderValue({ minLength: 1, maxLength: 8_192 });
+/** Case ids: only these run, with the cases they build on (a replay of a report's failures). */
+const CaseIds = Type.Array(Type.String({ minLength: 1, maxLength: 200 }), { minItems: 1, maxItems: 100 });
 
 /** Spelled out: a union mapped from an array has no static type; the check below keeps it in step. */
 const ReportFormat = Type.Union([Type.Literal('json'), Type.Literal('junit'), Type.Literal('html')]);
@@ -31,7 +33,7 @@ export const conformanceCommands = {
   }),
   'conformance.runs.start': command<{ id: string }>()({
     summary: 'Starts a conformance run against a cloud queue server (its queueBaseUrl) in the background; follow it with GET /conformance/runs/{id} or the conformance.progress events.',
-    input: Type.Object({ baseUrl: BaseUrl, authorization: Type.Optional(Authorization) }),
+    input: Type.Object({ baseUrl: BaseUrl, authorization: Type.Optional(Authorization), cases: Type.Optional(CaseIds) }),
     http: { method: 'POST', path: '/conformance/runs', status: 202 },
   }),
   'conformance.runs.list': command<ConformanceRunSummary[]>()({
