@@ -1,0 +1,139 @@
+// Servers that are unusual but right by docs/contract/platform.md: `check` must pass them (exit 0),
+// warnings allowed, because what the platform leaves to a server is never a failure (console.md §8).
+import { jsonError, tracks, type Answer, type QueueItem } from './server';
+import { editWindow, variant, wrap, type Variant } from './variant';
+
+const C8 = 'console.md §8';
+
+function htmlError(status: number, message: string): Answer {
+  const page = `<!DOCTYPE html><html><head><title>${status}</title></head><body><h1>Error ${status}</h1><p>${message.replace(/[<&>]/g, '')}</p></body></html>`;
+  return { status, text: page, headers: { 'content-type': 'text/html; charset=utf-8' } };
+}
+
+const ODD_IDS = [
+  'a b', 'ü/ñ?é', 'x&y=z', '#hash', '100%', 'plus+sign', '🎵', 'semi;colon', 'quote"d', 'back\\slash',
+];
+
+export const VALID: Variant[] = [
+  variant('baseline', 'pass', C8, 'the plain correct server', () => undefined),
+  variant('centred-first-window', 'pass', C8, 'the first window is centred on the current item (7 of 14), includesBeginningOfQueue false', (b) => {
+    b.items = tracks(14);
+    b.firstIndex = 6;
+    b.firstPrevious = true;
+  }),
+  variant('first-window-mid-queue', 'pass', C8, 'the first window starts at the current item (5 of 12), nothing before it', (b) => {
+    b.items = tracks(12);
+    b.firstIndex = 4;
+  }),
+  variant('odd-ids', 'pass', C8, 'ids with spaces, unicode, URL-special characters and an emoji', (b) => {
+    b.items = tracks(ODD_IDS.length).map((item, i) => ({ ...item, id: ODD_IDS[i] }));
+  }),
+  variant('empty-queue', 'pass', C8, 'a queue with no items: both flags true', (b) => {
+    b.items = [];
+  }),
+  variant('one-item-queue', 'pass', C8, 'a queue of a single track', (b) => {
+    b.items = tracks(1);
+  }),
+  variant('basic-auth', 'pass', 'platform.md §5.7', 'players authenticate with HTTP Basic, not Bearer', (b) => {
+    b.authorization = `Basic ${Buffer.from(`player:${b.authorization.slice('Bearer '.length)}`).toString('base64')}`;
+  }),
+  variant('html-error-pages', 'pass', 'platform.md §7.1', 'every error (401, 400, 404) is an HTML page', (b) => {
+    b.error = htmlError;
+  }),
+  variant('time-played-200-empty', 'pass', 'console.md §5', 'reports answered 200 with an empty body', (b) => {
+    wrap(b, 'timePlayed', (_req, answer) => {
+      const sent = answer();
+      return sent.status === 204 ? { status: 200 } : sent;
+    });
+  }),
+  variant('time-played-200-context', 'pass', 'console.md §5', 'reports answered 200 with the context (as later versions allow)', (b) => {
+    wrap(b, 'timePlayed', (req, answer, state) => {
+      const sent = answer();
+      return sent.status === 204 ? b.context(req, state) : sent;
+    });
+  }),
+  variant('small-windows', 'pass', 'platform.md §4.3', 'never more than 1 previous and 2 upcoming items, whatever is asked', (b) => {
+    b.items = tracks(9);
+    b.maxPrevious = 1;
+    b.maxUpcoming = 2;
+  }),
+  variant('current-and-next-only', 'pass', 'platform.md §4.3', 'every window is the current item and the next one', (b) => {
+    b.maxPrevious = 0;
+    b.maxUpcoming = 1;
+  }),
+  variant('ignores-reason', 'pass', 'platform.md §4.3', 'reason is not read at all (any value, or none)', (b) => {
+    const original = b.itemWindow;
+    b.itemWindow = (req, state) => {
+      const query = new URLSearchParams(req.query);
+      query.set('reason', 'refresh');
+      return original({ ...req, query }, state);
+    };
+  }),
+  variant('extra-fields', 'pass', 'platform.md §2.5', 'unknown fields in every answer and on every item', (b) => {
+    b.items = tracks(8).map((item) => ({ ...item, explicit: false, x_vendor: { rank: 3 }, policies: { canSkip: true } }));
+    editWindow(b, (json) => ({ ...json, nextPageToken: null, _links: { self: '/itemWindow' } }));
+    wrap(b, 'context', (_req, answer) => ({ ...answer(), json: { ...(answer().json as object), experiments: ['a'], analytics: { id: 7 } } }));
+    wrap(b, 'version', (_req, answer) => ({ ...answer(), json: { ...(answer().json as object), etag: 'W/"1"' } }));
+  }),
+  variant('retry-after-503-once', 'pass', 'platform.md §7.2', 'the first /version poll is a 503 with Retry-After: 2, then it answers', (b) => {
+    let sent503 = false;
+    wrap(b, 'version', (_req, answer) => {
+      if (sent503) return answer();
+      sent503 = true;
+      return { ...jsonError(503, 'warming up'), headers: { 'retry-after': '2' } };
+    });
+  }),
+  variant('v2.0-strict-reports', 'pass', 'platform.md §2.3', 'a v2.0 base URL whose reports must carry only the v2.0 attributes', (b) => {
+    b.basePath = '/cloudqueue/v2.0/';
+    const allowed = new Set(['id', 'mediaUrl', 'queueVersion', 'durationPlayedMillis', 'timeSincePlaybackMillis', 'positionMillis', 'positionMillisAtSegmentStart', 'type', 'skip']);
+    wrap(b, 'timePlayed', (req, answer) => {
+      const parsed = JSON.parse(req.body) as { items?: Record<string, unknown>[] };
+      const extra = (parsed.items ?? []).flatMap((item) => Object.keys(item)).find((name) => !allowed.has(name));
+      return extra === undefined ? answer() : jsonError(400, `items[].${extra} is not a v2.0 attribute`);
+    });
+  }),
+  variant('versionless-base-url', 'pass', 'platform.md §9.4', 'a base URL with no version and a long path', (b) => {
+    b.basePath = '/api/cloud-queue/households/h-1/sessions/s-1/';
+  }),
+  variant('double-slash-base-url', 'pass', 'console.md §4', 'the base URL given ends in "//" and the server tolerates it', (b) => {
+    b.basePath = '/cq/';
+  }, (served) => `${served}/`),
+  variant('long-queue', 'pass', C8, '150 one-second tracks', (b) => {
+    b.items = tracks(150, 1_000);
+  }),
+  variant('signed-media-urls', 'pass', 'platform.md §4.3', 'every window signs its mediaUrls anew (the play reason may refresh expired URLs)', (b) => {
+    let signature = 0;
+    editWindow(b, (json) => {
+      signature += 1;
+      for (const item of json.items) {
+        const track = item.track as Record<string, unknown>;
+        track.mediaUrl = `${String(track.mediaUrl)}?sig=${signature}`;
+      }
+      return json;
+    });
+  }),
+  variant('same-track-twice', 'pass', C8, 'the same track twice in the queue, under two ids', (b) => {
+    b.items[5] = { ...structuredClone(b.items[2] as QueueItem), id: 'item-6' };
+  }),
+  variant('gzip-answers', 'pass', 'RFC 9110', 'every JSON answer gzip-encoded', (b) => {
+    b.finish = (_req, answer) => (answer.json === undefined ? answer : { ...answer, headers: { ...answer.headers, 'content-encoding': 'gzip' } });
+  }),
+  variant('chunked-answers', 'pass', 'RFC 9112', 'every answer streamed in 64-byte chunks, no Content-Length', (b) => {
+    b.finish = (_req, answer) => ({ ...answer, chunked: true });
+  }),
+  variant('no-durations', 'pass', 'platform.md §2.5', 'tracks carry no durationMillis (the platform does not require one)', (b) => {
+    for (const item of b.items) delete item.track.durationMillis;
+  }),
+  variant('minimal-context', 'pass', C8, '/context answers {} (nothing known: a warning at most)', (b) => {
+    wrap(b, 'context', () => ({ status: 200, json: {} }));
+  }),
+  variant('slow-version', 'pass', C8, '/version takes 1.2 s (a warning at most)', (b) => {
+    wrap(b, 'version', (_req, answer) => ({ ...answer(), delayMs: 1_200 }));
+  }),
+  variant('time-played-200-other-json', 'pass', 'console.md §5', 'reports answered 200 {"ok":true} (a warning at most)', (b) => {
+    wrap(b, 'timePlayed', (_req, answer) => {
+      const sent = answer();
+      return sent.status === 204 ? { status: 200, json: { ok: true } } : sent;
+    });
+  }),
+];
