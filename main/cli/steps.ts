@@ -28,13 +28,20 @@ export function describeStep(step: ScenarioStep): string {
     case 'action':
       return `action ${step.action} at ${step.playerId}${step.expectError ? ' (expected to be refused)' : ''}`;
     case 'fault':
-      return `fault on ${step.rule.target}: ${step.rule.action.type}${'status' in step.rule.action ? ` ${step.rule.action.status}` : ''}`;
+      return `fault${step.ref ? ` ${step.ref}` : ''} on ${step.rule.target}: ${step.rule.action.type}${'status' in step.rule.action ? ` ${step.rule.action.status}` : ''}`;
+    case 'faultRemove':
+      return `remove fault ${step.rule}`;
+    case 'faultMove':
+      return `move fault ${step.rule} to ${step.toIndex}`;
+    case 'faultTrigger':
+      return `trigger now: fault ${step.rule}${step.playerId ? ` from ${step.playerId}` : ''}${step.expectError ? ' (expected to be refused)' : ''}`;
+    case 'trigger':
+      return `send now: ${step.request} at ${step.playerId}${step.expectError ? ' (expected to be refused)' : ''}`;
+    case 'queueEdit':
+      return `queue edit ${step.command}`;
     case 'clearFaults':
       return 'clear fault rules';
     case 'clock':
       return ['clock', step.speed !== undefined && `speed ${step.speed}`, step.advanceMs && `advance ${step.advanceMs} ms`].filter(Boolean).join(' ');
-    default:
-      // A kind of step this line has no words for yet is named by its type.
-      return (step as { type: string }).type;
   }
 }
