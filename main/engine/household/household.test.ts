@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { verifyPassword } from '../security/passwords.js';
+import { PasswordChecker } from '../security/passwords.js';
 import { openStore } from '../store/store.js';
 import { DEMO_HOUSEHOLD_ID, seedDemoData } from './seed.js';
 import { groupView, HouseholdViews } from './views.js';
 
 describe('seed data (docs/contract/console.md §1)', () => {
-  it('holds Demo Household with three players, each in its own group, and the user demo/demo', () => {
+  it('holds Demo Household with three players, each in its own group, and the user demo/demo', async () => {
     const store = openStore({ dataDir: null });
     seedDemoData(store, 0);
     const views = new HouseholdViews(store);
@@ -19,8 +19,8 @@ describe('seed data (docs/contract/console.md §1)', () => {
     }
     const user = store.users.findByUsername('demo');
     expect(user?.householdId).toBe(DEMO_HOUSEHOLD_ID);
-    expect(verifyPassword('demo', user!.passwordHash)).toBe(true);
-    expect(verifyPassword('wrong', user!.passwordHash)).toBe(false);
+    expect(await new PasswordChecker().verify('demo', user!.passwordHash)).toBe(true);
+    expect(await new PasswordChecker().verify('wrong', user!.passwordHash)).toBe(false);
   });
 
   it('runs once: a second start does not duplicate anything', () => {

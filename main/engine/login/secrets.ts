@@ -7,7 +7,7 @@
  * Passwords are the exception and keep their slow hash (`security/passwords.ts`).
  */
 import { createHash, hash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
-import { hashPassword, verifyPassword } from '../security/passwords.js';
+import { hashPassword, type PasswordChecker } from '../security/passwords.js';
 
 const SECRET_BYTES = 32;
 /** How many leading characters of a secret or token the console shows to tell them apart. */
@@ -83,8 +83,8 @@ let unknownUserHash: string | null = null;
  * Whether `password` is the one stored as `storedHash` (scrypt); `undefined` for an unknown user,
  * which still costs one scrypt so the answer's timing does not tell which names exist.
  */
-export function passwordMatches(password: string, storedHash: string | undefined): boolean {
-  const matches = verifyPassword(password, storedHash ?? (unknownUserHash ??= hashPassword('not a password')));
+export async function passwordMatches(checker: PasswordChecker, password: string, storedHash: string | undefined): Promise<boolean> {
+  const matches = await checker.verify(password, storedHash ?? (unknownUserHash ??= hashPassword('not a password')));
   return matches && storedHash !== undefined;
 }
 

@@ -29,6 +29,7 @@ import { buildLoginApp } from './endpoints/app.js';
 import { AuthorizationEndpoint } from './endpoints/authorization-endpoint.js';
 import { Interactions } from './endpoints/interactions.js';
 import { SignInThrottle } from './endpoints/sign-in-throttle.js';
+import { PasswordChecker } from '../security/passwords.js';
 import { TokenEndpoint } from './endpoints/token-endpoint.js';
 import { accessTokenVerifier, bearerCallObserver } from './grants/control-access.js';
 import { Issuer } from './grants/issuer.js';
@@ -81,6 +82,7 @@ export function createLoginService(options: LoginServiceOptions): LoginService {
     recorder,
     interactions: new Interactions(clock),
     throttle: new SignInThrottle(clock),
+    passwords: new PasswordChecker(),
     starts,
     capture,
   });

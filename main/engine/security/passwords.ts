@@ -1,8 +1,12 @@
 /**
  * Password hashing for login users: scrypt with a per-user salt, compared in constant time.
  * Stored as `scrypt$<salt>$<hash>` so the parameters can change later without a migration.
+ *
+ * A sign-in checks its password off the engine's thread (libuv's pool), and only a few at a time
+ * across all users (docs/contract/console.md §9): a flood of made-up usernames passes the
+ * per-user throttle, and each costs a full scrypt; run inline they held every listener.
  */
-import { randomBytes, scryptSync, timingSafeEqual } from 'node:crypto';
+import { randomBytes, scrypt, scryptSync, timingSafeEqual } from 'node:crypto';
 
 const KEY_LENGTH = 32;
 
@@ -11,10 +15,45 @@ export function hashPassword(password: string): string {
   return `scrypt$${salt.toString('base64url')}$${scryptSync(password, salt, KEY_LENGTH).toString('base64url')}`;
 }
 
-export function verifyPassword(password: string, stored: string): boolean {
-  const [scheme, salt, hash] = stored.split('$');
-  if (scheme !== 'scrypt' || !salt || !hash) return false;
-  const expected = Buffer.from(hash, 'base64url');
-  const actual = scryptSync(password, Buffer.from(salt, 'base64url'), expected.length);
-  return timingSafeEqual(actual, expected);
+/** Checks at once across the engine; the pool has four threads and other work to do. */
+export const CONCURRENT_CHECKS = 2;
+/** Checks waiting their turn at most; past that a sign-in is refused as busy, not queued. */
+export const WAITING_CHECKS = 64;
+
+export class PasswordChecksBusy extends Error {
+  constructor() {
+    super(`more than ${WAITING_CHECKS} sign-ins are waiting for their password check`);
+  }
+}
+
+/** The engine's password checks: at most CONCURRENT_CHECKS at once, off its thread. */
+export class PasswordChecker {
+  private running = 0;
+  private readonly waiting: (() => void)[] = [];
+
+  async verify(password: string, stored: string): Promise<boolean> {
+    const [scheme, salt, hash] = stored.split('$');
+    if (scheme !== 'scrypt' || !salt || !hash) return false;
+    await this.turn();
+    try {
+      const expected = Buffer.from(hash, 'base64url');
+      const actual = await new Promise<Buffer>((resolve, reject) =>
+        scrypt(password, Buffer.from(salt, 'base64url'), expected.length, (error, key) => (error ? reject(error) : resolve(key))),
+      );
+      return timingSafeEqual(actual, expected);
+    } finally {
+      this.running--;
+      this.waiting.shift()?.();
+    }
+  }
+
+  private async turn(): Promise<void> {
+    if (this.running < CONCURRENT_CHECKS) {
+      this.running++;
+      return;
+    }
+    if (this.waiting.length >= WAITING_CHECKS) throw new PasswordChecksBusy();
+    await new Promise<void>((resolve) => this.waiting.push(resolve));
+    this.running++;
+  }
 }

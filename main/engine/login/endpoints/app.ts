@@ -71,7 +71,7 @@ export async function buildLoginApp(options: LoginAppOptions): Promise<FastifyIn
   app.get(AUTHORIZE_PATH, { exposeHeadRoute: false }, async (request, reply) =>
     send(reply, options.authorization.authorize(request.url, options.injectedStatus?.(request) ?? null)),
   );
-  app.post(SIGN_IN_PATH, async (request, reply) => send(reply, options.authorization.signIn(formOf(request), cookieOf(request))));
+  app.post(SIGN_IN_PATH, async (request, reply) => send(reply, await options.authorization.signIn(formOf(request), cookieOf(request))));
   app.get(CONSENT_PATH, { exposeHeadRoute: false }, async (request, reply) =>
     send(reply, options.authorization.consent(Params.fromUrl(request.url), cookieOf(request))),
   );

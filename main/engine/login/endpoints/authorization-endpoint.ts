@@ -23,6 +23,7 @@ import type { LoginSettingsStore } from '../settings.js';
 import { checkAuthorizationRequest, type AuthorizationRequest } from './authorize.js';
 import { MAX_FAILED_SIGN_INS, type Interaction, type Interactions } from './interactions.js';
 import { consentPage, errorPage, pageHeaders, signInPage } from './pages.js';
+import { PasswordChecksBusy, type PasswordChecker } from '../../security/passwords.js';
 import type { SignInThrottle } from './sign-in-throttle.js';
 
 export interface PageAnswer {
@@ -40,6 +41,8 @@ export interface AuthorizationEndpointDeps {
   recorder: FlowRecorder;
   interactions: Interactions;
   throttle: SignInThrottle;
+  /** Checks passwords off the engine's thread, a few at a time across all sign-ins. */
+  passwords: PasswordChecker;
   starts: FlowStarts;
   /** Keeps redirects that would leave this machine (`captureRedirects`); absent: every redirect goes out. */
   capture?: RedirectCapture;
@@ -103,7 +106,7 @@ export class AuthorizationEndpoint {
    * before its password is checked; a refusal counts against this sign-in's own cap like a wrong
    * password, so no sign-in can grow its timeline without end.
    */
-  signIn(form: Params | null, cookie: string | undefined): PageAnswer {
+  async signIn(form: Params | null, cookie: string | undefined): Promise<PageAnswer> {
     const found = this.interactionOf(form, cookie, true);
     if ('status' in found) return found;
     const interaction = found;
@@ -113,7 +116,13 @@ export class AuthorizationEndpoint {
     const locked = username ? throttle.check(username) : ({ ok: true } as const);
     if (!locked.ok) return this.failSignIn(interaction, username, `too many failed sign-ins for this user (locked for ${locked.retryAfterSec} s)`, locked.retryAfterSec, form!);
     const user = username ? this.deps.store.users.findByUsername(username) : undefined;
-    const passwordOk = passwordMatches(password, user?.passwordHash);
+    let passwordOk: boolean;
+    try {
+      passwordOk = await passwordMatches(this.deps.passwords, password, user?.passwordHash);
+    } catch (error) {
+      if (!(error instanceof PasswordChecksBusy)) throw error;
+      return this.busy(interaction);
+    }
     if (!user || !passwordOk) {
       if (!username || !password) return this.failSignIn(interaction, username, 'username or password missing', null, form!);
       // Only a real guess counts against the username.
@@ -125,6 +134,12 @@ export class AuthorizationEndpoint {
     interaction.username = user.username;
     this.deps.recorder.step(interaction.flowId, { ok: true, summary: `signed in as ${user.username}`, detail: { kind: 'login', username: user.username, ok: true, ...bodyOf(form!) } });
     return { status: 303, headers: { ...pageHeaders(), location: `${CONSENT_PATH}?interaction=${encodeURIComponent(interaction.id)}` } };
+  }
+
+  /** Too many sign-ins wait for their password check: try again shortly; nothing is counted. */
+  private busy(interaction: Interaction): PageAnswer {
+    const answer = signInAnswer(interaction.request, { interactionId: interaction.id, csrf: interaction.csrf, username: '', error: 'The login service is busy checking other sign-ins: try again in a few seconds.' });
+    return { ...answer, status: 503, headers: { ...answer.headers, 'retry-after': '2' } };
   }
 
   /**
