@@ -22,7 +22,7 @@ import { exportHar, HAR_EXPORT_MAX_BYTES } from '../traffic/har-export.js';
 import { TRANSITIONS_KEPT_PER_PLAYER } from '../store/repositories/player-transitions.js';
 import type { StoredTrafficEntry } from '../traffic/log/index.js';
 import type { BundleDeps } from './deps.js';
-import { scenarioFromJournal, type Cut } from './journal-scenario.js';
+import { faultRuleInput, scenarioFromJournal, type Cut } from './journal-scenario.js';
 import { queueIdsCalled, queueIdsUsed } from './queues-used.js';
 
 export const DEFAULT_EXPORT_LIMIT = 5_000;
@@ -120,7 +120,9 @@ export async function exportBundle(deps: BundleDeps, input: BundleExportInput): 
     source: { console: urls.console, control: urls.control, cloudQueue: urls.cloudQueue },
     filter,
     clock,
-    faults: built.faults,
+    // The rules live at export, which an import adds for people to see; the scenario starts from
+    // the rules as they were when the span began, and replays every change after that.
+    faults: deps.faults.list().map(faultRuleInput),
     queues,
     scenario: {
       name: input.name ?? `Repro ${exportedAt.slice(0, 19).replace('T', ' ')}`,

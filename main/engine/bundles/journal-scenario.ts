@@ -37,7 +37,7 @@ export interface JournalScenarioInput extends Omit<ControlStepDeps, 'note' | 'qu
 }
 
 /** A transition as the store keeps it: what the checks need of it. */
-export type RecordedTransition = Pick<PlayerTransition, 'playerId' | 'at' | 'transition'> & { from: string };
+export type RecordedTransition = Pick<PlayerTransition, 'playerId' | 'at' | 'transition'> & { from: string; cause: string };
 
 /** From `at` on, `playerId`'s transitions (every player's: `*`) are not expected, because `why`. */
 export interface Cut {
@@ -48,8 +48,6 @@ export interface Cut {
 
 export interface JournalScenario {
   steps: ScenarioStep[];
-  /** The rules the scenario starts with, as the bundle's `faults`. */
-  faults: FaultRuleInput[];
   notes: string[];
 }
 
@@ -66,7 +64,6 @@ export function scenarioFromJournal(input: JournalScenarioInput): JournalScenari
   const queues = new Map(input.queues.map((q) => [q.id, q]));
   const control = new ControlSteps({ ...input, queues: input.queues, note: (text) => notes.add(text) });
   const steps: ScenarioStep[] = [{ type: 'clearFaults' }, { type: 'clock', speed: 0 }];
-  const faults: FaultRuleInput[] = [];
 
   // The rules as the replay holds them: the source's ids, by the bundle's names for them.
   const refOf = new Map<string, string>();
@@ -86,7 +83,6 @@ export function scenarioFromJournal(input: JournalScenarioInput): JournalScenari
     }
     const rest = rule.times !== undefined && rule.hits > 0 ? Math.max(1, rule.times - rule.hits) : undefined;
     addRule(rule, rest);
-    faults.push((steps.at(-1) as Extract<ScenarioStep, { type: 'fault' }>).rule);
   }
 
   let now = input.from;
@@ -137,7 +133,7 @@ export function scenarioFromJournal(input: JournalScenarioInput): JournalScenari
   } else {
     steps.push(...expectations);
   }
-  return { steps, faults, notes: notes.list() };
+  return { steps, notes: notes.list() };
 
   /** The steps of one journaled command; `skip` for one that changes nothing the replay needs. */
   function commandStep(call: JournaledCommand): ScenarioStep[] | 'skip' | 'unreplayable' | 'speed' {
@@ -209,8 +205,9 @@ export function scenarioFromJournal(input: JournalScenarioInput): JournalScenari
 }
 
 /**
- * One `expect` per player with the transitions it went through in the span, from its first, if it
- * began the span idle (the replay's players begin idle), and up to its first cut.
+ * One `expect` per player with the transitions it went through in the span, if it began the span
+ * idle (the replay's players begin idle), up to its first cut. Timer rows are left out: they
+ * follow from the others, and the run's own transitions show them.
  */
 function expectationsOf(input: JournalScenarioInput, cuts: readonly Cut[], notes: Notes): ScenarioStep[] {
   const byPlayer = new Map<string, RecordedTransition[]>();
@@ -228,9 +225,10 @@ function expectationsOf(input: JournalScenarioInput, cuts: readonly Cut[], notes
     }
     const mine = cuts.filter((c) => c.playerId === playerId || c.playerId === '*').sort((a, b) => a.at - b.at);
     const first = mine[0];
-    const kept = first ? list.filter((t) => t.at < first.at) : list;
-    if (first && kept.length < list.length) {
-      notes.add(`${playerId}: the ${list.length - kept.length} transitions from ${new Date(first.at).toISOString()} on are not checked: ${first.why}`);
+    const checked = list.filter((t) => t.cause !== 'timer');
+    const kept = first ? checked.filter((t) => t.at < first.at) : checked;
+    if (first && kept.length < checked.length) {
+      notes.add(`${playerId}: the ${checked.length - kept.length} transitions from ${new Date(first.at).toISOString()} on are not checked: ${first.why}`);
     }
     if (kept.length) steps.push({ type: 'expect', playerId, transitions: kept.map((t) => t.transition) });
   }

@@ -1,0 +1,80 @@
+/**
+ * The engine journal: every state-changing call of the command table and of the control API, in
+ * the order the calls began, on the engine clock; bounded; no token kept in clear; the fault rules
+ * as they stood before any call.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import type { FaultRule } from '../api/fault-types.js';
+import type { QueueSummary } from '../api/queue-types.js';
+import type { Engine } from '../index.js';
+import { admin, startTestEngine } from '../testing/http.js';
+import { Journal } from './journal.js';
+import { withTokenRefs } from './secrets.js';
+import type { ScenarioStep } from '../api/scenario-types.js';
+
+const rule = (id: string): FaultRule => ({ id, target: 'cloudQueue', match: {}, action: { type: 'timeout' }, hits: 0, passes: 0, spent: false, createdAt: 0 });
+
+describe('a journal', () => {
+  it('keeps calls in the order they began, drops the oldest past its cap, and keeps what they did to the rules', () => {
+    let now = 1_000;
+    let rules: FaultRule[] = [];
+    const journal = new Journal({ now: () => now, rules: () => rules, capacity: 3 });
+    const slow = journal.begin();
+    now += 10;
+    const fast = journal.begin();
+    rules = [rule('a')];
+    journal.recordCommand(fast, { kind: 'command', name: 'faults.add', input: {}, ok: true, rules });
+    journal.recordCommand(slow, { kind: 'command', name: 'players.act', input: { id: 'p', action: 'skipNext' }, ok: true });
+    expect(journal.entries().map((e) => [e.seq, e.at])).toEqual([
+      [slow.seq, 1_000],
+      [fast.seq, 1_010],
+    ]);
+    expect(journal.rulesBefore(fast.seq)).toEqual([]);
+    expect(journal.rulesBefore(fast.seq + 1).map((r) => r.id)).toEqual(['a']);
+    for (const id of ['b', 'c', 'd']) {
+      rules = [...rules, rule(id)];
+      journal.recordCommand(journal.begin(), { kind: 'command', name: 'faults.add', input: {}, ok: true, rules });
+    }
+    expect(journal.entries()).toHaveLength(3);
+    expect(journal.lostBefore()).toBe(1_010);
+    // What the dropped entries did to the rules is the base of what follows.
+    const oldest = journal.entries()[0]!;
+    expect(journal.rulesBefore(oldest.seq).map((r) => r.id)).toEqual(['a']);
+    journal.close();
+    journal.recordCommand(journal.begin(), { kind: 'command', name: 'faults.clear', input: {}, ok: true });
+    expect(journal.entries()).toEqual([]);
+  });
+});
+
+describe('tokens in control calls', () => {
+  it('become a reference to their queue, or are not kept at all', () => {
+    const owner = (token: string) => (token === 'secret-1' ? 'queue-1' : undefined);
+    expect(withTokenRefs({ queueBaseUrl: 'u', httpAuthorization: 'Bearer secret-1' }, owner)).toEqual({ queueBaseUrl: 'u', httpAuthorization: 'Bearer ${token:queue-1}' });
+    expect(JSON.stringify(withTokenRefs({ httpAuthorization: 'Bearer other-secret' }, owner))).not.toContain('other-secret');
+  });
+});
+
+describe('the engine journal', () => {
+  let engine: Engine;
+  afterEach(() => engine.close());
+
+  it('records what the command table and the control API changed, and nothing that only read', async () => {
+    engine = await startTestEngine({ clockSpeed: 0 });
+    const queue = (await admin(engine, 'POST', '/queues', { name: 'Q', items: [{ track: { name: 'A', mediaUrl: 'https://media.example.com/a.mp3', durationMillis: 60_000 } }] })).body as QueueSummary;
+    const session = (await admin(engine, 'POST', '/control/send', { method: 'POST', path: '/api/v1/groups/group-kitchen/playbackSession', body: { appId: 'a', appContext: 'b' } })).body as { body: { sessionId: string } };
+    await admin(engine, 'POST', '/control/send', { method: 'POST', path: `/api/v1/playbackSessions/${session.body.sessionId}/playbackSession/loadCloudQueue`, body: { queueBaseUrl: queue.queueBaseUrl, httpAuthorization: queue.httpAuthorization } });
+    await admin(engine, 'POST', '/clock', { advanceMs: 2_000 });
+    await admin(engine, 'POST', '/faults/presets/503-storm', {});
+    await admin(engine, 'POST', '/players/player-kitchen/trigger', { request: 'refresh' });
+    // Refused: the player has no such request waiting, and says why; the replay must be refused too.
+    expect((await admin(engine, 'POST', '/players/player-kitchen/trigger', { request: 'pause' })).status).toBe(409);
+    await admin(engine, 'GET', '/faults');
+    await admin(engine, 'POST', '/clock', { advanceMs: 1_000 });
+    const bundle = (await admin(engine, 'POST', '/bundles/export', {})).body as { scenario: { steps: ScenarioStep[] } };
+    const steps = bundle.scenario.steps.filter((s) => s.type !== 'clock' || s.advanceMs === undefined);
+    expect(steps.map((s) => (s.type === 'command' ? s.path.split('/').at(-1) : s.type))).toEqual(['clearFaults', 'clock', 'playbackSession', 'loadCloudQueue', 'fault', 'trigger', 'trigger', 'expect']);
+    expect(steps).toContainEqual({ type: 'trigger', playerId: 'player-kitchen', request: 'pause', expectError: true });
+    expect(JSON.stringify(bundle.scenario)).not.toContain(queue.accessToken);
+    expect(steps).toContainEqual(expect.objectContaining({ body: expect.objectContaining({ httpAuthorization: 'Bearer ${queue1.token}' }) }));
+  });
+});
