@@ -28,6 +28,18 @@ export class PlayerPage {
     return this.rule(label);
   }
 
+  /** The workbench's "Send now" button for one of the player's own requests; waits for what it sent. */
+  async sendNow(label: 'Refresh' | 'Version poll' | 'Next window', sent: string | RegExp): Promise<void> {
+    await this.faults.getByRole('group', { name: 'Send a player request now' }).getByRole('button', { name: label, exact: true }).click();
+    await expect(this.faults.getByRole('status', { name: 'Trigger answer' })).toContainText(sent);
+  }
+
+  /** Removes a rule with its ✕ and waits until the list no longer has it. */
+  async removeRule(name: string): Promise<void> {
+    await this.rule(name).getByRole('button', { name: `Remove rule ${name}` }).click();
+    await expect(this.rule(name)).toHaveCount(0);
+  }
+
   rule(name: string): Locator {
     return this.faults.getByRole('list', { name: 'Active fault rules' }).getByRole('listitem', { name });
   }

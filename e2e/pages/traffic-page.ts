@@ -1,4 +1,5 @@
 /** The Traffic area as a page module: filters, the virtualized list, the open entry, export, the log's settings. */
+import { readFile } from 'node:fs/promises';
 import { expect, type Locator, type Page } from '@playwright/test';
 
 export class TrafficPage {
@@ -73,6 +74,16 @@ export class TrafficPage {
     await expect(first).toHaveAttribute('data-id', /\d+/);
     await first.click();
     await expect(first).toHaveAttribute('aria-selected', 'true');
+  }
+
+  /** "Export repro bundle", saved to `file`: answers the bundle's JSON. */
+  async exportBundle(file: string): Promise<Record<string, unknown>> {
+    const download = this.page.waitForEvent('download');
+    await this.page.getByRole('button', { name: 'Export repro bundle' }).click();
+    const bundle = await download;
+    expect(bundle.suggestedFilename()).toMatch(/\.bundle\.json$/);
+    await bundle.saveAs(file);
+    return JSON.parse(await readFile(file, 'utf8')) as Record<string, unknown>;
   }
 
   row(id: number): Locator {
