@@ -34,7 +34,8 @@ async function checkQueue(created: QueueSummary, baseUrl = created.queueBaseUrl)
   return run;
 }
 
-const every = (outcome: string, except: Record<string, string> = {}) => ({ ...Object.fromEntries(caseInfos().map(({ id }) => [id, outcome])), ...except });
+// The console's own server listens on 127.0.0.1 over http: right, and out of real players' reach.
+const every = (outcome: string, except: Record<string, string> = {}) => ({ ...Object.fromEntries(caseInfos().map(({ id }) => [id, outcome])), 'base-url.reachable': 'warn', ...except });
 
 describe('the reference cloud queue server passes the suite', () => {
   it('with an empty queue: the cases that need an item are skipped, saying so', async () => {
@@ -48,6 +49,8 @@ describe('the reference cloud queue server passes the suite', () => {
         'item-window.items': needsItem,
         'time-played.update': needsItem,
         'time-played.final': needsItem,
+        'play-through': needsItem,
+        'item-window.stable-identity': needsItem,
       }),
     );
     expect(run.cases.find((c) => c.id === 'item-window.queue-ends')!.message).toBe('the queue is empty: its window says includesBeginningOfQueue and includesEndOfQueue true');
@@ -56,7 +59,7 @@ describe('the reference cloud queue server passes the suite', () => {
   it('with one item', async () => {
     const run = await checkQueue(await queue({ items: tracks(1) }));
     expect(outcomes(run)).toEqual(every('pass'));
-    expect(run.cases.find((c) => c.id === 'item-window.queue-ends')!.message).toMatch(/^walked the whole queue: 1 item in 1 window, then 1 more window at its edges/);
+    expect(run.cases.find((c) => c.id === 'item-window.queue-ends')!.message).toMatch(/^walked the whole queue: 1 item in 1 window, then 2 more windows at its edges/);
   });
 
   it('with a few items, policies off (every default), at each version spelling of the base URL', async () => {
@@ -72,7 +75,7 @@ describe('the reference cloud queue server passes the suite', () => {
     const items = tracks(25).map((item, i) => (i % 3 === 0 ? { ...item, policies: { canSkip: true, canSeek: true } } : item));
     const run = await checkQueue(await queue({ items, playbackPolicies: policies, reports: { sendUpdateAfterMillis: 1_000, periodicIntervalMillis: 5_000 } }));
     expect(outcomes(run)).toEqual(every('pass'));
-  });
+  }, 60_000);
 
   it(`with 1,000,000 items, in under 30 s: the walk stops after ${WALK_MAX_ITEMS.toLocaleString('en-US')} items and says so`, async () => {
     const created = await queue({});
@@ -81,7 +84,8 @@ describe('the reference cloud queue server passes the suite', () => {
     const run = await checkQueue(created);
     const wallMs = performance.now() - started;
     expect(outcomes(run)).toEqual(every('pass'));
-    expect(run.cases.find((c) => c.id === 'item-window.queue-ends')!.message).toMatch(/^walked 20,001 items in 20 windows; then stopped, as the walk does after 20,000 items or 10 s; the queue goes on; the flags were right on every window it saw$/);
+    expect(run.cases.find((c) => c.id === 'item-window.queue-ends')!.message).toMatch(/^walked 20,001 items in 20 windows; then stopped going on, as the walk does after 20,000 items or 10 s; the queue goes on; the flags were right on every window it saw$/);
+    expect(run.cases.find((c) => c.id === 'play-through')!.message).toMatch(/^played 40 tracks, .*then stopped, as play-through does after 40 tracks; the queue goes on; the player recorded no violation$/);
     expect(wallMs, `a run against the 1,000,000-item queue took ${Math.round(wallMs)} ms`).toBeLessThan(30_000);
     await admin(engine, 'DELETE', `/queues/${created.id}`);
   }, 180_000);

@@ -1,0 +1,294 @@
+/**
+ * A listener at the console's own simulated player (the engine's real player, not a copy): it
+ * loads the server's queue, plays it from the first item on an engine clock of its own that it
+ * moves forward step by step (`advance`: the player's timers fall due in order, its requests are
+ * waited for), and now and then pauses, seeks, skips back and skips on, as a listener would. What
+ * the player meets on the way (a violation it records, an error it gives up with, a pause it
+ * takes by itself, a track that never moves on) ends the play with that failure. It stops after
+ * PLAY_LIMITS, and says so: a queue of thousands of items is not played to its end.
+ */
+import { messageOf } from '../api/errors.js';
+import type { EngineClock } from '../clock/clock.js';
+import type { Violation } from '../player/contract-check.js';
+import type { LoadParams, UserAction } from '../player/events.js';
+import { PlaybackError } from '../player/errors.js';
+import type { Player } from '../player/player.js';
+import { is2xx, outcomeOf, requestLine, type Answer } from './server.js';
+
+export interface PlayLimits {
+  /** Tracks started, the first included. */
+  maxTracks: number;
+  /** Engine time of the whole play. */
+  maxEngineMs: number;
+  /** Wall time of the whole play. */
+  budgetMs: number;
+}
+
+export const PLAY_LIMITS: PlayLimits = { maxTracks: 40, maxEngineMs: 4 * 3_600_000, budgetMs: 15_000 };
+/** The most engine time the listener lets pass between two looks at the player (less when it means to act sooner). */
+export const PLAY_STEP_MS = 5_000;
+/** Engine time with nothing moving (no track, no playhead, no state) that is a stuck player: longer than every retry wait of the platform. */
+export const PLAY_STALL_MS = 180_000;
+/** The long pause of the second track: past the 300 s version poll of a paused player. */
+export const LONG_PAUSE_MS = 360_000;
+
+/** A violation the player recorded, with the answer it came in. */
+export interface Noted {
+  violation: Violation;
+  answer: Answer | undefined;
+}
+
+export type PlayEnd =
+  | { kind: 'end' }
+  | { kind: 'bounded'; why: string }
+  | { kind: 'failed'; message: string; evidence: Answer[] }
+  | { kind: 'stopped' };
+
+export interface Play {
+  end: PlayEnd;
+  /** Items started, in order (an item played again counts again). */
+  tracks: string[];
+  acts: Record<'pause' | 'seek' | 'skipNext' | 'skipPrev', number>;
+  /** Violations the suite judges as warnings elsewhere (docs/conformance.md). */
+  warnings: Noted[];
+  engineMs: number;
+}
+
+export interface PlaySetup {
+  player: Player;
+  clock: EngineClock;
+  load: LoadParams;
+  /** The queue's first and last item, where the walk saw them. */
+  queueFirst?: string;
+  queueLast?: string;
+  /** Every answer the player got, in order, and the violations it recorded (filled as it plays). */
+  answers: readonly Answer[];
+  noted: readonly Noted[];
+  /** Wall ms. */
+  now(): number;
+  signal?: AbortSignal;
+  limits?: PlayLimits;
+}
+
+/** Rules of the player's own check that the suite judges as warnings (context, time-played.*): warnings here too. */
+const WARNING_RULES = new Set(['context.no-policies', 'context.report-interval', 'itemWindow.contextVersion', 'timePlayed.answer']);
+/** The reference server's habit, no rule: a first window may start anywhere (docs/contract/console.md §8). */
+const NOT_RULES = new Set(['itemWindow.first-item']);
+
+type Step = { afterMs: number; act: UserAction | 'seek' };
+
+/** What the listener does with the k-th track it hears (1-based): the same every run. */
+function planFor(k: number, wentBack: boolean): Step[] {
+  if (k === 2) return [{ afterMs: 3_000, act: 'pause' }, { afterMs: LONG_PAUSE_MS, act: 'play' }];
+  if (k === 3) return [{ afterMs: 2_000, act: 'seek' }];
+  if (k === 4 && !wentBack) return [{ afterMs: 3_000, act: 'skipPrev' }];
+  if (k % 5 === 0) return [{ afterMs: 2_000, act: 'skipNext' }];
+  if (k % 7 === 6) return [{ afterMs: 2_000, act: 'pause' }, { afterMs: 20_000, act: 'play' }];
+  if (k % 3 === 0) return [{ afterMs: 2_000, act: 'seek' }];
+  return [];
+}
+
+export async function play(setup: PlaySetup): Promise<Play> {
+  const { player, clock, answers, noted } = setup;
+  const limits = setup.limits ?? PLAY_LIMITS;
+  const result: Play = { end: { kind: 'stopped' }, tracks: [], acts: { pause: 0, seek: 0, skipNext: 0, skipPrev: 0 }, warnings: [], engineMs: 0 };
+  const startedWall = setup.now();
+  const startedEngine = clock.now();
+  let loaded = false;
+  let loadFailure: string | null = null;
+  // Set by callbacks (a skip the server answered later): read through the holder.
+  const later: { failure: { message: string; evidence: Answer[] } | null } = { failure: null };
+  let steps: Step[] = [];
+  let stepFrom = 0;
+  let listenerPaused = false;
+  let violationsSeen = 0;
+  let lastError = player.snapshot().lastError;
+  let progressKey = '';
+  let progressAt = clock.now();
+
+  const failed = (message: string, evidence: Answer[] = []): Play => ({ ...result, end: { kind: 'failed', message, evidence }, engineMs: clock.now() - startedEngine });
+  const ended = (end: PlayEnd): Play => ({ ...result, end, engineMs: clock.now() - startedEngine });
+  /** The answer that explains a player's failure: the last one that was not a 2xx. */
+  const lastRefused = (): Answer[] => {
+    const answer = answers.findLast((a) => !is2xx(a));
+    return answer ? [answer] : [];
+  };
+  const because = (): string => {
+    const [answer] = lastRefused();
+    return answer ? ` (${requestLine(answer)} answered ${outcomeOf(answer)})` : '';
+  };
+  const where = (): string => {
+    const item = result.tracks.at(-1);
+    return item ? ` while playing ${item} (track ${result.tracks.length})` : ' before the first track played';
+  };
+
+  player.createSession('cloud-queue-console', 'play-through');
+  player.load(setup.load).then(
+    () => (loaded = true),
+    (error: unknown) => (loadFailure = messageOf(error)),
+  );
+
+  for (;;) {
+    if (setup.signal?.aborted) return ended({ kind: 'stopped' });
+    for (; violationsSeen < noted.length; violationsSeen++) {
+      const note = noted[violationsSeen]!;
+      const rule = note.violation.rule;
+      if (NOT_RULES.has(rule)) continue;
+      if (WARNING_RULES.has(rule)) {
+        result.warnings.push(note);
+        continue;
+      }
+      const on = note.answer ? ` on ${requestLine(note.answer)}` : '';
+      return failed(`the player recorded ${rule}${on}${where()}: ${note.violation.message} (expected no violation)`, note.answer ? [note.answer] : []);
+    }
+    if (loadFailure !== null) return failed(`expected the load to start the queue, got ${loadFailure}`, lastRefused());
+    if (later.failure) return failed(later.failure.message, later.failure.evidence);
+    const snapshot = player.snapshot();
+    if (snapshot.lastError && snapshot.lastError !== lastError && !skipRefused(answers)) {
+      return failed(`expected the player to play on to the end of the queue, got an error it could not get past${where()}: ${snapshot.lastError.message}${because()}`, lastRefused());
+    }
+    lastError = snapshot.lastError;
+    const item = snapshot.itemId;
+
+    if (loaded) {
+      if (snapshot.state === 'IDLE') return failed(`expected the player to play on to the end of the queue, but it went idle${where()}${because()}`, lastRefused());
+      if (snapshot.atEnd && snapshot.state === 'PAUSED') {
+        if (setup.queueLast !== undefined && item !== setup.queueLast) {
+          const window = answers.findLast((a) => a.exchange.endpoint === 'itemWindow' && is2xx(a));
+          return failed(`the player stopped at the end of the queue at ${item}, but the queue's last item is ${setup.queueLast}${window ? ` (${requestLine(window)} ended the queue there)` : ''}`, window ? [window] : []);
+        }
+        return ended({ kind: 'end' });
+      }
+      if (snapshot.state === 'SUSPENDED') {
+        // The long pause outlived pauseTtlSec: a listener comes back with a resume.
+        listenerPaused = false;
+        steps = steps.filter((step) => step.act !== 'play');
+        void player.act('resume', 'user').catch((error: unknown) => (later.failure = { message: `resume after a suspension${where()} failed: ${messageOf(error)}${because()}`, evidence: lastRefused() }));
+      } else if (snapshot.state === 'PAUSED' && !listenerPaused) {
+        return failed(`expected the player to play on to the end of the queue, but it paused by itself${where()}${because()}`, lastRefused());
+      }
+    }
+
+    if (item && item !== result.tracks.at(-1)) {
+      result.tracks.push(item);
+      if (result.tracks.length > limits.maxTracks) {
+        result.tracks.pop();
+        return ended({ kind: 'bounded', why: `${limits.maxTracks} tracks` });
+      }
+      steps = planFor(result.tracks.length, result.acts.skipPrev > 0);
+      stepFrom = clock.now();
+      listenerPaused = false;
+    }
+    if (clock.now() - startedEngine > limits.maxEngineMs) return ended({ kind: 'bounded', why: `${limits.maxEngineMs / 3_600_000} h of engine time` });
+    if (setup.now() - startedWall > limits.budgetMs) return ended({ kind: 'bounded', why: `${limits.budgetMs / 1000} s of wall time` });
+
+    const key = `${snapshot.state}|${item}|${Math.floor(snapshot.positionMillis / 1000)}`;
+    if (key !== progressKey || listenerPaused || !loaded) {
+      progressKey = key;
+      progressAt = clock.now();
+    } else if (clock.now() - progressAt > PLAY_STALL_MS) {
+      return failed(`expected the player to move on, but nothing moved for ${PLAY_STALL_MS / 1000} s of engine time${where()} (the player is ${snapshot.state.toLowerCase()}${snapshot.atEdge ? ', waiting at the edge of its window for what follows' : ''})${because()}`, lastRefused());
+    }
+
+    const next = steps[0];
+    if (loaded && next && clock.now() - stepFrom >= next.afterMs) {
+      steps.shift();
+      stepFrom = clock.now();
+      const failure = act(setup, next.act, result, snapshot, (why) => (later.failure = why), { lastRefused, where, because });
+      if (next.act === 'pause' && failure === null) listenerPaused = true;
+      if (next.act === 'play') listenerPaused = false;
+      if (failure) return failed(failure.message, failure.evidence);
+    }
+
+    // No further than the next planned act, or the end of the playing track: the listener hears every track start.
+    const due = steps[0] && loaded ? Math.max(1, stepFrom + steps[0].afterMs - clock.now()) : PLAY_STEP_MS;
+    const duration = snapshot.track?.durationMillis;
+    const untilEnd = typeof duration === 'number' && duration > snapshot.positionMillis ? duration - snapshot.positionMillis + 1 : PLAY_STEP_MS;
+    if (!(await advanceWithin(clock, Math.min(PLAY_STEP_MS, due, untilEnd), startedWall + limits.budgetMs - setup.now()))) return ended({ kind: 'bounded', why: `${limits.budgetMs / 1000} s of wall time` });
+  }
+}
+
+interface Explain {
+  lastRefused(): Answer[];
+  where(): string;
+  because(): string;
+}
+
+/**
+ * Does what the listener planned, when the queue's policies allow it (a listener's button is
+ * greyed out otherwise); a refusal the listener could not expect is a failure, returned at once
+ * or handed to `later` when the player waits for the server first.
+ */
+function act(
+  setup: PlaySetup,
+  what: Step['act'],
+  result: Play,
+  snapshot: ReturnType<Player['snapshot']>,
+  later: (failure: { message: string; evidence: Answer[] }) => void,
+  explain: Explain,
+): { message: string; evidence: Answer[] } | null {
+  const { player } = setup;
+  const policies = snapshot.policies;
+  const item = snapshot.itemId;
+  try {
+    if (what === 'seek') {
+      const duration = snapshot.track?.durationMillis;
+      if (!policies?.canSeek || typeof duration !== 'number' || duration <= 0) return null;
+      player.seek({ positionMillis: Math.floor(duration * 0.6) }, 'user');
+      result.acts.seek++;
+      return null;
+    }
+    if (what === 'skipNext') {
+      if (!policies?.canSkip || !player.metadata().nextItem) return null;
+    }
+    if (what === 'skipPrev') {
+      const window = snapshot.window;
+      const first = setup.queueFirst !== undefined ? item === setup.queueFirst : window?.includesBeginningOfQueue === true && window.items[0]?.id === item;
+      if (!policies?.canSkipBack || first) return null;
+    }
+    if (what === 'pause' || what === 'skipNext' || what === 'skipPrev') result.acts[what]++;
+    player.act(what, 'user').catch((error: unknown) => {
+      // A server may refuse a skip (limitedSkips: 403 with X-Rejected-Reason); the listener stays where it is.
+      if (!(error instanceof PlaybackError && error.errorCode === 'ERROR_SKIP_LIMIT_REACHED')) later(refusal(what, item, error, snapshot, setup, explain));
+    });
+    return null;
+  } catch (error) {
+    return refusal(what, item, error, snapshot, setup, explain);
+  }
+}
+
+function refusal(what: Step['act'], item: string | null, error: unknown, snapshot: ReturnType<Player['snapshot']>, setup: PlaySetup, explain: Explain): { message: string; evidence: Answer[] } {
+  const message = messageOf(error);
+  if (what === 'skipPrev' && /no previous track/.test(message)) {
+    // The queue goes on back, yet what the player holds ends at the playing item: the server withholds the items before it.
+    const window = setup.answers.findLast((a) => a.exchange.endpoint === 'itemWindow' && is2xx(a));
+    const said = snapshot.window ? ` and says includesBeginningOfQueue ${String(snapshot.window.includesBeginningOfQueue)}` : '';
+    return {
+      message: `expected a listener to skip back from ${item ?? 'the playing track'}, not the queue's first item, got "${message}": ${window ? `${requestLine(window)} holds nothing before it` : 'the window holds nothing before it'}${said} (a window asked with previousWindowSize > 0 must hold what comes before its item)`,
+      evidence: window ? [window] : [],
+    };
+  }
+  return { message: `expected ${what}${explain.where()} to work, got ${message}${explain.because()}`, evidence: explain.lastRefused() };
+}
+
+/** The player's last error is a skip the server refused (403 to a skip's window): its right under limitedSkips. */
+function skipRefused(answers: readonly Answer[]): boolean {
+  const last = answers.at(-1);
+  return last?.status === 403 && (last.exchange.reason === 'skipNext' || last.exchange.reason === 'skipPrev');
+}
+
+/** `clock.advance(ms)`, unless the wall time left runs out first (a server that never answers, a request storm). */
+async function advanceWithin(clock: EngineClock, ms: number, wallLeftMs: number): Promise<boolean> {
+  if (wallLeftMs <= 0) return false;
+  let timer: NodeJS.Timeout | undefined;
+  const out = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), wallLeftMs)));
+  const advanced = clock.advance(ms).then(
+    () => true as const,
+    () => true as const,
+  );
+  try {
+    return await Promise.race([advanced, out]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
