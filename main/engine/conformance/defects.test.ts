@@ -32,12 +32,16 @@ async function check(options: DefectiveServerOptions, authorization?: string | n
 
 const failed = (run: { cases: { id: string; outcome: string }[] }) => run.cases.filter((c) => c.outcome === 'fail').map((c) => c.id);
 
+/** What a server on 127.0.0.1 over http gets, right as it may be: a warning that real players will not reach it. */
+const LOOPBACK = { 'base-url.reachable': 'warn' };
+const everyCase = (outcome: string, except: Record<string, string> = {}) => ({ ...Object.fromEntries(caseInfos().map(({ id }) => [id, outcome])), ...LOOPBACK, ...except });
+
 describe('the suite against a server right in every way', () => {
   it('passes every case, each with its evidence in the traffic log as the player\'s traffic', async () => {
     const { run, progress } = await check({});
     expect(run.status).toBe('passed');
-    expect(outcomes(run)).toEqual(Object.fromEntries(caseInfos().map(({ id }) => [id, 'pass'])));
-    expect(run.summary).toEqual({ total: caseInfos().length, pass: caseInfos().length, fail: 0, warn: 0, skip: 0 });
+    expect(outcomes(run)).toEqual(everyCase('pass'));
+    expect(run.summary).toEqual({ total: caseInfos().length, pass: caseInfos().length - 1, fail: 0, warn: 1, skip: 0 });
     // One event per settled case, in suite order, then the end.
     expect(progress.map((event) => event.settled?.id ?? 'end')).toEqual([...caseInfos().map(({ id }) => id), 'end']);
     expect(progress.at(-1)).toMatchObject({ status: 'passed', error: null });
@@ -47,7 +51,25 @@ describe('the suite against a server right in every way', () => {
     const entry = (await admin(engine, 'GET', `/traffic/${unknown.trafficIds[0]}`)).body as TrafficEntry;
     expect(entry).toMatchObject({ target: 'player', playerId: 'conformance-check', status: 404, path: '/q/itemWindow' });
     expect(entry.url).toContain('itemId=cqc-check-no-such-item-');
-    for (const result of run.cases.filter((c) => c.id !== 'timing')) expect(result.trafficIds.length, result.id).toBeGreaterThan(0);
+    // Cases that make no request and judge none, when nothing went wrong: no evidence.
+    const judgeNothing = new Set(['timing', 'base-url.reachable', 'errors.retry-after']);
+    for (const result of run.cases.filter((c) => !judgeNothing.has(c.id))) expect(result.trafficIds.length, result.id).toBeGreaterThan(0);
+  });
+
+  it('names its case on every request (X-Conformance-Case), the play-through\'s player included', async () => {
+    await check({});
+    const ids = new Set(caseInfos().map(({ id }) => id));
+    expect(server!.cases.filter((caseId) => caseId === undefined || !ids.has(caseId))).toEqual([]);
+    expect(server!.cases.filter((caseId) => caseId === 'play-through').length).toBeGreaterThan(30);
+    expect(server!.cases.filter((caseId) => caseId === 'auth.wrong-token')).toHaveLength(4);
+  });
+
+  it('plays the whole queue through on a clock of its own, pausing, seeking and skipping, and leaves the console clock alone', async () => {
+    const before = engine.clock.now();
+    const { run } = await check({});
+    const played = run.cases.find((c) => c.id === 'play-through')!;
+    expect(played.message).toMatch(/^played the whole queue: \d+ tracks, item-1 … item-30, in \d+ h \d+ min of engine time; [1-9]\d* pauses, [1-9]\d* seeks, [1-9]\d* skips; \d+ windows, [1-9]\d* version polls, \d+ reports; the player recorded no violation$/);
+    expect(engine.clock.now()).toBe(before);
   });
 });
 
@@ -59,6 +81,36 @@ describe('a server wrong in one way fails that one case', () => {
     const result = run.cases.find((c) => c.id === caseId)!;
     expect(result.trafficIds.length).toBeGreaterThan(0);
     expect(result.message).toMatch(/expected|must|more than|twice|does not hold|but/);
+  }, 30_000);
+
+  it('fails a wrong token answered 403, in one sentence per request: expected 401, got 403', async () => {
+    const { run } = await check({ defects: ['forbidsWrongToken'] });
+    const result = run.cases.find((c) => c.id === 'auth.wrong-token')!;
+    expect(result.outcome).toBe('fail');
+    expect(result.message).toMatch(/^GET \/context with a made-up token: expected 401, got 403 \(forbidden\); /);
+  });
+
+  it('play-through fails a server that dies six tracks into an album of short tracks, naming the track and the answer', async () => {
+    const { run } = await check({ defects: ['diesAfterSixTracks'], trackMillis: 20_000 });
+    expect(failed(run)).toEqual(['play-through']);
+    expect(run.cases.find((c) => c.id === 'play-through')!.message).toMatch(/^expected the player to play on to the end of the queue, got an error it could not get past while playing item-7 \(track \d+\): .*answered 500 \(out of memory\)\)$/);
+  });
+
+  it('play-through fails a server that serves only the playing item and the next: a listener cannot skip back', async () => {
+    const { run } = await check({ defects: ['servesCurrentAndNext'] });
+    expect(run.cases.find((c) => c.id === 'play-through')!.message).toMatch(/^expected a listener to skip back from item-4, not the queue's first item, got .*: GET \/itemWindow\?reason=refresh&.*itemId=item-4.* holds nothing before it and says includesBeginningOfQueue false/);
+  });
+
+  it('play-through is skipped, naming why, when a case it builds on failed: one defect, one failure', async () => {
+    const { run } = await check({ defects: ['endNeverTrue'] });
+    expect(run.cases.find((c) => c.id === 'play-through')).toMatchObject({ outcome: 'skip', message: expect.stringMatching(/^skipped: it builds on item-window\.queue-ends, and item-window\.queue-ends failed$/) });
+  });
+
+  it('names both answers where an id names two tracks', async () => {
+    const { run } = await check({ defects: ['reusesIds'] });
+    expect(run.cases.find((c) => c.id === 'item-window.stable-identity')!.message).toMatch(
+      /^expected item-11 to name one track, got "Track 11" \(https:\/\/media\.example\/item-11\.mp3\) in GET \/itemWindow\?reason=load&\S+ and "Track 11 \(another\)" \(https:\/\/media\.example\/item-11-another\.mp3\) in GET \/itemWindow\?\S+itemId=item-11/,
+    );
   });
 
   it('names what it expected and what came back: an unknown itemId answered with the first items', async () => {
@@ -82,6 +134,39 @@ describe('a server wrong in one way fails that one case', () => {
     const { run } = await check({}, null);
     expect(run.cases.find((c) => c.id === 'item-window.first')).toMatchObject({ outcome: 'fail', message: expect.stringMatching(/got 401 \(invalid token\); check the Authorization given/) });
     expect(run.cases.find((c) => c.id === 'item-window.size-limits')).toMatchObject({ outcome: 'skip', message: 'skipped: it builds on item-window.first, and item-window.first failed' });
+  });
+});
+
+describe('valid servers that are not the reference server\'s habit', () => {
+  it('a first window centred on the server\'s current item, saying includesBeginningOfQueue false, passes: the walk goes back, then on', async () => {
+    const { run } = await check({ currentItem: 9 });
+    expect(outcomes(run)).toEqual(everyCase('pass'));
+    expect(run.cases.find((c) => c.id === 'item-window.queue-ends')!.message).toMatch(
+      /^walked the whole queue from item-10 \(item 10\), where the window without itemId started, back and on: 30 items in 2 windows, then \d+ more windows at its edges; the flags were right on every window$/,
+    );
+  });
+
+  it('an empty queue passes, the cases that need an item (the play-through too) skipped', async () => {
+    const { run } = await check({ items: 0 });
+    expect(failed(run)).toEqual([]);
+    expect(run.status).toBe('passed');
+    expect(run.cases.find((c) => c.id === 'play-through')!.outcome).toBe('skip');
+  });
+
+  it('a 503 without Retry-After is a warning naming the rule and the request, and the run passes', async () => {
+    const { run } = await check({ busyOnceWithoutRetryAfter: true });
+    expect(failed(run)).toEqual([]);
+    expect(run.status).toBe('passed');
+    const result = run.cases.find((c) => c.id === 'errors.retry-after')!;
+    expect(result).toMatchObject({ outcome: 'warn', rule: 'docs/contract/platform.md §7.2' });
+    expect(result.message).toMatch(/^1 of 1 answers 503 came without Retry-After \(GET \/itemWindow\?reason=refresh&.*queueVersion=v1\): expected Retry-After on every 503/);
+    expect(result.trafficIds).toHaveLength(1);
+  });
+
+  it('a base URL on a loopback address over http is a warning that real players will not reach it, and the run goes on', async () => {
+    const { run } = await check({});
+    expect(run.cases.find((c) => c.id === 'base-url.reachable')!.message).toMatch(/^http:\/\/127\.0\.0\.1:\d+: it is http, not https, and 127\.0\.0\.1 is a loopback or private address: the platform's players will not reach it/);
+    expect(run.cases.length).toBe(caseInfos().length);
   });
 });
 

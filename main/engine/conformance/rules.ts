@@ -13,10 +13,12 @@ export const RULE = {
   reasons: 'docs/contract/platform.md §2.4',
   /** The playback report and its two types. */
   reports: 'docs/contract/platform.md §2.3',
+  /** 503 with Retry-After, and how long the player waits for it. */
+  retry: 'docs/contract/platform.md §7.2',
   /** 401 for an expired or invalid access token. */
   auth: 'docs/contract/platform.md §5.7',
   /** The shapes of the window and its items, which the platform leaves open. */
   shapes: 'docs/contract/console.md §4',
-  /** What the suite itself adds: slow answers are warnings. */
+  /** What the suite itself adds: slow answers and unreachable base URLs are warnings; the play-through. */
   suite: 'docs/contract/console.md §8',
 } as const;

@@ -5,8 +5,25 @@
  * verdict on an answer is not used: a case reads the answer as it came (status, body) and judges
  * it against its own rule, so that one defect fails one case.
  */
+import type { EngineClock } from '../clock/clock.js';
 import type { CloudQueueClient, PlayerExchange } from '../player/client.js';
 import type { PlaybackReport, Reason } from '../player/wire.js';
+
+/** The header that names the case a request belongs to, so integrators find it in their own logs. */
+export const CASE_HEADER = 'x-conformance-case';
+
+/**
+ * What a run lends a case that plays the queue with a player of its own (play-through): clients on
+ * the case's own clock that leave through the run's transport (fault rules, the traffic log, the
+ * evidence), never the console's clock or its players.
+ */
+export interface PlayerHost {
+  /** The run's engine time now: a case's own clock starts there. */
+  now(): number;
+  client(options: { clock: EngineClock; headers: Record<string, string>; onExchange: (exchange: PlayerExchange) => void }): CloudQueueClient;
+  /** Fires when the run must stop (the console closing). */
+  signal?: AbortSignal;
+}
 
 /** One request and what came back. */
 export interface Answer {
@@ -39,7 +56,35 @@ export class CheckedServer {
     /** What every request carries as `Authorization` unless a case says otherwise. */
     readonly authorization: string | undefined,
     private readonly onAnswer: (answer: Answer) => void,
+    /** Lends a case a player's client on a clock of its own; none in runs that cannot play. */
+    private readonly host?: PlayerHost,
+    /** The case whose requests these are: each carries it as `X-Conformance-Case`. */
+    readonly caseId?: string,
   ) {}
+
+  /** The same server, for the requests of case `id`. */
+  forCase(id: string): CheckedServer {
+    return new CheckedServer(this.client, this.baseUrl, this.authorization, this.onAnswer, this.host, id);
+  }
+
+  /**
+   * A client for a player of the case's own, on `clock`: its requests carry the case's header and
+   * its answers count as the run's (timing, Retry-After); `onAnswer` hears each too. Null when the
+   * run has no host to lend one.
+   */
+  playerClient(clock: EngineClock, onAnswer: (answer: Answer) => void): CloudQueueClient | null {
+    if (!this.host) return null;
+    return this.host.client({ clock, headers: this.caseHeaders(), onExchange: (exchange) => onAnswer(this.answer(exchange)) });
+  }
+
+  /** The run's engine time and stop signal, for a case with a clock of its own. */
+  get runNow(): (() => number) | null {
+    return this.host ? () => this.host!.now() : null;
+  }
+
+  get signal(): AbortSignal | undefined {
+    return this.host?.signal;
+  }
 
   async context(as?: Credentials): Promise<Answer> {
     return this.answer((await this.client.context(this.target(as))).exchange);
@@ -59,7 +104,11 @@ export class CheckedServer {
 
   private target(as: Credentials | undefined) {
     const authorization = as ? as.authorization : this.authorization;
-    return { queueBaseUrl: this.baseUrl, ...(authorization ? { httpAuthorization: authorization } : {}) };
+    return { queueBaseUrl: this.baseUrl, ...(authorization ? { httpAuthorization: authorization } : {}), headers: this.caseHeaders() };
+  }
+
+  private caseHeaders(): Record<string, string> {
+    return this.caseId === undefined ? {} : { [CASE_HEADER]: this.caseId };
   }
 
   private answer(exchange: PlayerExchange): Answer {
@@ -97,7 +146,9 @@ const MAX_QUOTE = 160;
 
 /** What came back, in a few words: `404 (item x is not in queue q)`, `no answer (connection failed: ECONNREFUSED)`. */
 export function outcomeOf(answer: Answer): string {
-  if (answer.status === undefined) return `no answer (${answer.failure})`;
+  // An answer the client would not read whole (over the byte cap, nested too deep) came with a status.
+  const cutAfter = answer.exchange.failure?.status;
+  if (answer.status === undefined) return cutAfter === undefined ? `no answer (${answer.failure})` : `${cutAfter}, but ${answer.failure}`;
   const said = serverMessage(answer);
   return said ? `${answer.status} (${said})` : String(answer.status);
 }

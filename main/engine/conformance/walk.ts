@@ -1,35 +1,42 @@
 /**
- * The walk through a queue, window by window, from its first item on: each window is asked around
- * the last item the walk knows, with two items before it, so that every window overlaps the one
- * before (ids must be where they were) and adds the items after it (ids must be new). Each
- * window's `includesBeginningOfQueue` and `includesEndOfQueue` are judged against where the walk
- * knows the window stands (docs/contract/console.md §4): true exactly when it holds the first or
- * the last item. A few windows more reach back to the first item and on to the last, one item
- * short and just far enough, so that a flag off by one shows even on a queue one window holds.
+ * The walk through a queue, window by window, both ways from wherever the window asked without
+ * `itemId` starts (docs/contract/console.md §8: a server may centre it on its current item). Back
+ * first, each window asked before the first item the walk knows, until a window says
+ * `includesBeginningOfQueue`; then on, each window asked after the last item it knows, until one
+ * says `includesEndOfQueue`. Each window overlaps what the walk knows by two items (ids must be
+ * where they were) and adds the items beyond (ids must be new). Once the walk knows where the
+ * queue starts and ends, every window's flags are judged against where it stands: true exactly
+ * when it holds the first or the last item (docs/contract/console.md §4). A few windows more reach
+ * to each end, one item short and just far enough, so that a flag off by one shows even on a
+ * queue one window holds.
  *
- * A queue of a million items is not walked to its end: the walk stops after WALK_MAX_ITEMS items
- * or WALK_BUDGET_MS, says so, and that is no failure (a whole run stays under 30 s).
+ * A queue of a million items is not walked to its ends: the walk stops after WALK_MAX_ITEMS items
+ * or WALK_BUDGET_MS, says so, and that is no failure.
  */
 import { idOf, isWindow, spanOf, windowOf, type WindowView } from './facts.js';
 import { is2xx, outcomeOf, requestLine, type Answer, type CheckedServer } from './server.js';
 
-/** Items asked after each window's anchor: the fewer windows, the sooner a long queue is walked. */
+/** Items asked beyond each window's anchor: the fewer windows, the sooner a long queue is walked. */
 export const WALK_UPCOMING = 1_000;
-/** Items asked before the anchor: the overlap that shows whether ids stay where they were. */
+/** Items asked on the known side of the anchor: the overlap that shows whether ids stay where they were. */
 export const WALK_OVERLAP = 2;
 export const WALK_MAX_ITEMS = 20_000;
 export const WALK_BUDGET_MS = 10_000;
 
 export interface Walk {
-  /** Ids in queue order from the first item, as far as the walk went. */
+  /** Ids in queue order, from the first item the walk knows (the queue's first once `reachedBeginning`). */
   ids: string[];
+  /** Where the window without itemId started: its index in `ids` (0 when it started at the first item). */
+  startedAt: number;
   /** Every answer of the walk, in order. */
   answers: Answer[];
-  /** Windows that moved the walk on (the probes not counted). */
+  /** Windows that moved the walk on (the confirmations and probes not counted). */
   windows: number;
+  /** Whether it saw the queue's first item. */
+  reachedBeginning: boolean;
   /** Whether it saw the queue's last item. */
   reachedEnd: boolean;
-  /** Why it stopped before the end, when it did; said, never failed. */
+  /** Why it stopped before an end, when it did; said, never failed. */
   stopped: string | null;
   /** Windows that could not be walked, and flags that were wrong: the walk's case fails on them. */
   problems: string[];
@@ -41,70 +48,124 @@ export interface Walk {
   idsSeenAgain: number;
 }
 
+/** A window the walk placed: where its first item stands, relative to the first window's first item. */
+interface Placed {
+  view: WindowView;
+  from: number;
+}
+
 interface Step {
   server: CheckedServer;
   walk: Walk;
+  /** Each known id's place, relative to the first window's first item (negative before it). */
   positions: Map<string, number>;
+  /** The relative place of `walk.ids[0]`. */
+  first: number;
+  placed: Placed[];
+  started: number;
+  now: () => number;
 }
 
-/** Walks the queue of `server` from its first item; `now` gives wall ms for the budget. */
+const nth = (n: number): string => n.toLocaleString('en-US');
+
+/** Walks the queue of `server` both ways from where its first window starts; `now` gives wall ms for the budget. */
 export async function walkQueue(server: CheckedServer, now: () => number): Promise<Walk> {
-  const started = now();
-  const walk: Walk = { ids: [], answers: [], windows: 0, reachedEnd: false, stopped: null, problems: [], warnings: [], idProblems: [], idsSeenAgain: 0 };
-  const step: Step = { server, walk, positions: new Map() };
+  const walk: Walk = { ids: [], startedAt: 0, answers: [], windows: 0, reachedBeginning: false, reachedEnd: false, stopped: null, problems: [], warnings: [], idProblems: [], idsSeenAgain: 0 };
+  const step: Step = { server, walk, positions: new Map(), first: 0, placed: [], started: now(), now };
 
   const first = await fetchWindow(step, { itemId: undefined, previous: 0, upcoming: WALK_UPCOMING });
   if (!first) return walk;
   walk.windows++;
-  const firstIds = first.items.map(idOf);
   if (first.items.length === 0) {
-    walk.reachedEnd = true;
+    walk.reachedBeginning = walk.reachedEnd = true;
     if (first.includesBeginningOfQueue !== true || first.includesEndOfQueue !== true) {
       walk.warnings.push(`${requestLine(first.answer)}: an empty window with includesBeginningOfQueue ${String(first.includesBeginningOfQueue)} and includesEndOfQueue ${String(first.includesEndOfQueue)}; an empty queue's window holds its (no) first and last item, and a player reads false as more items to come`);
     }
     return walk;
   }
-  if (!addNew(step, first, firstIds, 0)) return walk;
-  judgeFlags(step, first, 0, 0);
-  let endSaid = first.includesEndOfQueue === true;
+  if (!append(step, first, first.items.map(idOf))) return judgeAll(step);
+  step.placed.push({ view: first, from: 0 });
 
-  while (!endSaid) {
-    if (walk.ids.length >= WALK_MAX_ITEMS || now() - started > WALK_BUDGET_MS) {
-      walk.stopped = `then stopped, as the walk does after ${WALK_MAX_ITEMS.toLocaleString('en-US')} items or ${WALK_BUDGET_MS / 1000} s; the queue goes on`;
-      break;
-    }
-    const anchor = walk.ids.at(-1)!;
-    const view = await fetchWindow(step, { itemId: anchor, previous: WALK_OVERLAP, upcoming: WALK_UPCOMING });
-    if (!view) return walk;
+  if (first.includesBeginningOfQueue === true) await confirmStart(step);
+  else if (!(await walkBack(step))) return judgeAll(step);
+  if (!walk.stopped && (first.includesEndOfQueue === true || (await walkOn(step)))) await confirmEnd(step);
+  judgeAll(step);
+  await probeEdges(step);
+  return walk;
+}
+
+/** Back from the first item known until a window says it holds the queue's first; false when the walk cannot go on. */
+async function walkBack(step: Step): Promise<boolean> {
+  const { walk } = step;
+  for (;;) {
+    if (outOfBudget(step, 'going back', 'the queue starts earlier')) return false;
+    const anchor = walk.ids[0]!;
+    const view = await fetchWindow(step, { itemId: anchor, previous: WALK_UPCOMING, upcoming: WALK_OVERLAP });
+    if (!view) return false;
     walk.windows++;
     const held = view.items.map(idOf);
     const at = held.indexOf(anchor);
-    if (at === -1) {
-      walk.problems.push(`${requestLine(view.answer)}: the window does not hold ${anchor}, the itemId asked for, so the walk cannot go on (it holds ${spanOf(held.map((id) => id ?? '?'))})`);
-      return walk;
-    }
-    const anchorAt = walk.ids.length - 1;
-    if (!checkOverlap(step, view, held, at, anchorAt)) return walk;
-    const before = walk.ids.length;
-    if (!addNew(step, view, held.slice(at + 1), walk.ids.length)) return walk;
-    judgeFlags(step, view, at, anchorAt);
-    if (walk.ids.length === before) {
-      if (view.includesEndOfQueue === true) {
-        walk.problems.push(`the window that ended at ${anchor} said includesEndOfQueue false, but ${anchor} is the queue's last item (${requestLine(view.answer)} holds nothing after it and says includesEndOfQueue true)`);
-        walk.reachedEnd = true;
-      } else {
-        // Fewer than asked is the server's right; none at all while the queue goes on is not: either
-        // the flag is wrong or the items are withheld, and a player could not go on either way.
-        walk.problems.push(`${requestLine(view.answer)}: nothing after ${anchor}, yet includesEndOfQueue false: if ${anchor} is the queue's last item the flag must be true, and if it is not the window must hold what follows it`);
-        walk.stopped = `stopped at ${anchor}, item ${walk.ids.length.toLocaleString('en-US')}`;
+    if (at === -1) return notHeld(step, view, anchor, held);
+    if (!checkPlace(step, view, held, at, step.first, 'after')) return false;
+    if (!prepend(step, view, held.slice(0, at))) return false;
+    step.placed.push({ view, from: step.first });
+    if (at === 0) {
+      if (view.includesBeginningOfQueue === true) {
+        walk.reachedBeginning = true;
+        return true;
       }
-      break;
+      // Fewer than asked is the server's right; none at all while the queue goes on back is not:
+      // either the flag is wrong or the items are withheld, and a listener could not skip back.
+      walk.problems.push(`${requestLine(view.answer)}: nothing before ${anchor}, yet includesBeginningOfQueue false: if ${anchor} is the queue's first item the flag must be true, and if it is not the window must hold what comes before it`);
+      walk.stopped = `stopped going back at ${anchor}`;
+      return false;
     }
-    endSaid = view.includesEndOfQueue === true;
+    if (view.includesBeginningOfQueue === true) {
+      await confirmStart(step);
+      return true;
+    }
   }
-  if (endSaid) await confirmEnd(step);
-  await probeEdges(step);
-  return walk;
+}
+
+/** On from the last item known until a window says it holds the queue's last; true when one said so. */
+async function walkOn(step: Step): Promise<boolean> {
+  const { walk } = step;
+  for (;;) {
+    if (outOfBudget(step, 'going on', 'the queue goes on')) return false;
+    const anchor = walk.ids.at(-1)!;
+    const anchorAt = step.first + walk.ids.length - 1;
+    const view = await fetchWindow(step, { itemId: anchor, previous: WALK_OVERLAP, upcoming: WALK_UPCOMING });
+    if (!view) return false;
+    walk.windows++;
+    const held = view.items.map(idOf);
+    const at = held.indexOf(anchor);
+    if (at === -1) return notHeld(step, view, anchor, held);
+    if (!checkPlace(step, view, held, at, anchorAt, 'before')) return false;
+    const before = walk.ids.length;
+    if (!append(step, view, held.slice(at + 1))) return false;
+    step.placed.push({ view, from: anchorAt - at });
+    if (walk.ids.length === before) {
+      if (view.includesEndOfQueue === true) return true;
+      // Fewer than asked is the server's right; none at all while the queue goes on is not: either
+      // the flag is wrong or the items are withheld, and a player could not go on either way.
+      walk.problems.push(`${requestLine(view.answer)}: nothing after ${anchor}, yet includesEndOfQueue false: if ${anchor} is the queue's last item the flag must be true, and if it is not the window must hold what follows it`);
+      walk.stopped = `stopped at ${anchor}, item ${nth(walk.ids.length)}`;
+      return false;
+    }
+    if (view.includesEndOfQueue === true) return true;
+  }
+}
+
+function outOfBudget(step: Step, going: string, beyond: string): boolean {
+  const { walk } = step;
+  if (walk.ids.length < WALK_MAX_ITEMS && step.now() - step.started <= WALK_BUDGET_MS) return false;
+  walk.stopped = `then stopped ${going}, as the walk does after ${nth(WALK_MAX_ITEMS)} items or ${WALK_BUDGET_MS / 1000} s; ${beyond}`;
+  return true;
+}
+
+function notHeld(step: Step, view: WindowView, anchor: string, held: readonly (string | null)[]): false {
+  step.walk.problems.push(`${requestLine(view.answer)}: the window does not hold ${anchor}, the itemId asked for, so the walk cannot go on (it holds ${spanOf(held.map((id) => id ?? '?'))})`);
+  return false;
 }
 
 /** A window the walk can use, or null after saying why it cannot. */
@@ -118,76 +179,104 @@ async function fetchWindow(step: Step, { itemId, previous, upcoming }: { itemId:
   return null;
 }
 
-/** Adds the ids new to the walk from position `from` on; false (and stops) on one without an id or one seen before. */
-function addNew({ walk, positions }: Step, view: WindowView, ids: readonly (string | null)[], from: number): boolean {
-  for (const [k, id] of ids.entries()) {
-    const position = from + k;
-    if (id === null) {
-      walk.stopped = `stopped at item ${(position + 1).toLocaleString('en-US')}: ${requestLine(view.answer)} holds an item without an id there (see item-window.items)`;
-      return false;
-    }
-    const seen = positions.get(id);
-    if (seen !== undefined) {
-      walk.idProblems.push(`${id} stands at item ${(seen + 1).toLocaleString('en-US')} and again at item ${(position + 1).toLocaleString('en-US')} (${requestLine(view.answer)}): ids must be unique in a queue`);
-      walk.stopped = `stopped at item ${(position + 1).toLocaleString('en-US')}: ids are not unique there, so the walk cannot tell where it stands`;
-      return false;
-    }
-    positions.set(id, position);
-    walk.ids.push(id);
+/** The place of an id relative to the first window, as an item number once the beginning is known. */
+function label(step: Step, at: number): string {
+  const id = step.walk.ids[at - step.first] ?? '?';
+  return step.walk.reachedBeginning ? `item ${nth(at - step.first + 1)} (${id})` : id;
+}
+
+/** Whether `id` is new; says where it stood before when not (and stops the walk). */
+function isNew(step: Step, view: WindowView, id: string | null, at: number): id is string {
+  const { walk } = step;
+  if (id === null) {
+    walk.stopped = `stopped: ${requestLine(view.answer)} holds an item without an id (see item-window.items)`;
+    return false;
+  }
+  const seen = step.positions.get(id);
+  if (seen === undefined) return true;
+  walk.idProblems.push(`${id} appears twice in the queue, ${nth(Math.abs(at - seen))} item${Math.abs(at - seen) === 1 ? '' : 's'} apart (${requestLine(view.answer)}): ids must be unique in a queue`);
+  walk.stopped = `stopped at ${id}: ids are not unique there, so the walk cannot tell where it stands`;
+  return false;
+}
+
+/** Adds ids after the last one known; false (and stops) on one without an id or one seen before. */
+function append(step: Step, view: WindowView, ids: readonly (string | null)[]): boolean {
+  for (const id of ids) {
+    const at = step.first + step.walk.ids.length;
+    if (!isNew(step, view, id, at)) return false;
+    step.positions.set(id, at);
+    step.walk.ids.push(id);
   }
   return true;
 }
 
-/** The items before the anchor must be those an earlier window had there. */
-function checkOverlap({ walk }: Step, view: WindowView, held: readonly (string | null)[], at: number, anchorAt: number): boolean {
-  for (let d = 1; d <= at; d++) {
-    const got = held[at - d] ?? '(no id)';
-    const expected = walk.ids[anchorAt - d];
-    if (expected === undefined) {
-      walk.problems.push(`${requestLine(view.answer)}: holds ${got} before ${walk.ids[0]}, the queue's first item`);
-      return false;
-    }
-    walk.idsSeenAgain++;
-    if (got !== expected) {
-      walk.idProblems.push(`item ${(anchorAt - d + 1).toLocaleString('en-US')} was ${expected} in an earlier window and is ${got} in ${requestLine(view.answer)}: ids must stay where they are while nothing changes`);
-      return false;
-    }
+/** Adds ids before the first one known, in queue order; false (and stops) as `append`. */
+function prepend(step: Step, view: WindowView, ids: readonly (string | null)[]): boolean {
+  const added: string[] = [];
+  for (let k = ids.length - 1; k >= 0; k--) {
+    const id = ids[k]!;
+    const at = step.first - added.length - 1;
+    if (!isNew(step, view, id, at)) break;
+    step.positions.set(id, at);
+    added.push(id);
   }
-  return true;
+  step.first -= added.length;
+  step.walk.ids.unshift(...added.reverse());
+  return added.length === ids.length;
 }
 
 /**
- * Judges the flags of a window whose item `at` stands at position `anchorAt` of the walk. The
- * end flag only where the walk knows: a window stopping before the last item known, or holding
- * the last item once the walk has seen the end.
+ * The items on `side` of the anchor (at `at` in the window, `anchorAt` in the queue) must be those
+ * the walk knows there; items beyond what it knows are not judged here.
  */
-function judgeFlags({ walk }: Step, view: WindowView, at: number, anchorAt: number): void {
-  const asked = requestLine(view.answer);
-  for (const flag of ['includesBeginningOfQueue', 'includesEndOfQueue'] as const) {
-    if (typeof view[flag] !== 'boolean') walk.problems.push(`${asked}: ${flag} must be true or false, got ${JSON.stringify(view[flag]) ?? 'nothing'}`);
+function checkPlace(step: Step, view: WindowView, held: readonly (string | null)[], at: number, anchorAt: number, side: 'before' | 'after' | 'both'): boolean {
+  const { walk } = step;
+  const sides = side === 'both' ? [-1, 1] : [side === 'before' ? -1 : 1];
+  for (const sign of sides) {
+    for (let d = 1; at + sign * d >= 0 && at + sign * d < held.length; d++) {
+      const place = anchorAt + sign * d;
+      const expected = walk.ids[place - step.first];
+      const got = held[at + sign * d] ?? '(no id)';
+      if (expected === undefined) {
+        if (sign < 0 && walk.reachedBeginning) {
+          walk.problems.push(`${requestLine(view.answer)}: holds ${got} before ${walk.ids[0]}, the queue's first item`);
+          return false;
+        }
+        if (sign > 0 && walk.reachedEnd) {
+          walk.problems.push(`${requestLine(view.answer)}: holds ${got} after ${walk.ids.at(-1)}, the queue's last item`);
+          return false;
+        }
+        break;
+      }
+      walk.idsSeenAgain++;
+      if (got !== expected) {
+        walk.idProblems.push(`${label(step, place)} was ${expected} in an earlier window and is ${got} in ${requestLine(view.answer)}: ids must stay where they are while nothing changes`);
+        return false;
+      }
+    }
   }
-  const firstAt = anchorAt - at;
-  const holdsFirst = firstAt === 0;
-  if (view.includesBeginningOfQueue !== holdsFirst) {
-    walk.problems.push(
-      holdsFirst
-        ? `${asked}: includesBeginningOfQueue ${String(view.includesBeginningOfQueue)}, but the window holds ${walk.ids[0]}, the queue's first item`
-        : `${asked}: includesBeginningOfQueue true, but the window starts at item ${(firstAt + 1).toLocaleString('en-US')} (${walk.ids[firstAt]}), not at the queue's first item ${walk.ids[0]}`,
-    );
-  }
-  const through = anchorAt + (view.items.length - 1 - at);
-  const last = walk.ids.length - 1;
-  const holdsLast = through < last ? false : walk.reachedEnd ? true : undefined;
-  if (holdsLast !== undefined && view.includesEndOfQueue !== holdsLast) {
-    walk.problems.push(
-      holdsLast
-        ? `${asked}: includesEndOfQueue ${String(view.includesEndOfQueue)}, but the window holds ${walk.ids[last]}, the queue's last item`
-        : `${asked}: includesEndOfQueue true, but the window stops at ${walk.ids[through]}, before the queue's last item ${walk.reachedEnd ? walk.ids[last] : 'the walk saw'}`,
-    );
-  }
+  return true;
 }
 
-/** A window said it held the last item: a window around that item must hold nothing after it, and say so. */
+/** A window said it held the first item: a window around that item must hold nothing before it. */
+async function confirmStart(step: Step): Promise<void> {
+  const { walk } = step;
+  const first = walk.ids[0]!;
+  const view = await fetchWindow(step, { itemId: first, previous: 1, upcoming: 0 });
+  if (!view) return;
+  const held = view.items.map(idOf);
+  const at = held.indexOf(first);
+  if (at === -1) return void walk.problems.push(`${requestLine(view.answer)}: the window does not hold ${first}, the itemId asked for`);
+  if (at > 0) {
+    walk.problems.push(`the window that started at ${first} said includesBeginningOfQueue true, but ${held[at - 1] ?? 'an item'} comes before ${first} (${requestLine(view.answer)})`);
+    walk.stopped = `stopped going back at ${first}`;
+    return;
+  }
+  walk.reachedBeginning = true;
+  step.placed.push({ view, from: step.first });
+}
+
+/** A window said it held the last item: a window around that item must hold nothing after it. */
 async function confirmEnd(step: Step): Promise<void> {
   const { walk } = step;
   const last = walk.ids.at(-1)!;
@@ -195,63 +284,79 @@ async function confirmEnd(step: Step): Promise<void> {
   if (!view) return;
   const held = view.items.map(idOf);
   const at = held.indexOf(last);
-  if (at === -1) {
-    walk.problems.push(`${requestLine(view.answer)}: the window does not hold ${last}, the itemId asked for`);
-    return;
-  }
-  const after = held.slice(at + 1);
-  if (after.length > 0) {
-    walk.problems.push(`the window that ended at ${last} said includesEndOfQueue true, but ${after[0] ?? 'an item'} follows ${last} (${requestLine(view.answer)})`);
+  if (at === -1) return void walk.problems.push(`${requestLine(view.answer)}: the window does not hold ${last}, the itemId asked for`);
+  if (at < held.length - 1) {
+    walk.problems.push(`the window that ended at ${last} said includesEndOfQueue true, but ${held[at + 1] ?? 'an item'} follows ${last} (${requestLine(view.answer)})`);
     return;
   }
   walk.reachedEnd = true;
-  judgeFlags(step, view, at, walk.ids.length - 1);
+  step.placed.push({ view, from: step.first + walk.ids.length - 1 - at });
+}
+
+function judgeAll(step: Step): Walk {
+  step.walk.startedAt = -step.first;
+  for (const { view, from } of step.placed) judgeFlags(step, view, from);
+  return step.walk;
 }
 
 /**
- * Windows reaching exactly back to the first item and one short of it, and (when the walk saw
- * the end) exactly on to the last item and one short of it: a flag off by one shows here.
+ * Judges the flags of a window whose first item stands at `from`, where the walk knows: a window
+ * that starts after the first item known (or stops before the last) must say false; one that
+ * holds the first (last) item once the walk has seen that end must say true.
+ */
+function judgeFlags(step: Step, view: WindowView, from: number): void {
+  const { walk } = step;
+  const asked = requestLine(view.answer);
+  for (const flag of ['includesBeginningOfQueue', 'includesEndOfQueue'] as const) {
+    if (typeof view[flag] !== 'boolean') walk.problems.push(`${asked}: ${flag} must be true or false, got ${JSON.stringify(view[flag]) ?? 'nothing'}`);
+  }
+  if (view.items.length === 0) return;
+  const firstId = walk.ids[0]!;
+  const holdsFirst = from > step.first ? false : walk.reachedBeginning ? true : undefined;
+  if (holdsFirst !== undefined && view.includesBeginningOfQueue !== holdsFirst) {
+    walk.problems.push(
+      holdsFirst
+        ? `${asked}: includesBeginningOfQueue ${String(view.includesBeginningOfQueue)}, but the window holds ${firstId}, the queue's first item`
+        : walk.reachedBeginning
+          ? `${asked}: includesBeginningOfQueue true, but the window starts at ${label(step, from)}, not at the queue's first item ${firstId}`
+          : `${asked}: includesBeginningOfQueue true, but the window starts at ${label(step, from)}, and ${label(step, from - 1)} comes before it`,
+    );
+  }
+  const through = from + view.items.length - 1;
+  const last = step.first + walk.ids.length - 1;
+  const holdsLast = through < last ? false : walk.reachedEnd ? true : undefined;
+  if (holdsLast !== undefined && view.includesEndOfQueue !== holdsLast) {
+    walk.problems.push(
+      holdsLast
+        ? `${asked}: includesEndOfQueue ${String(view.includesEndOfQueue)}, but the window holds ${walk.ids.at(-1)}, the queue's last item`
+        : `${asked}: includesEndOfQueue true, but the window stops at ${walk.ids[through - step.first]}, before the queue's last item ${walk.reachedEnd ? walk.ids.at(-1) : 'the walk saw'}`,
+    );
+  }
+}
+
+/**
+ * Windows reaching exactly back to the first item and one short of it, and exactly on to the last
+ * item and one short of it, where the walk saw that end: a flag off by one shows here.
  */
 async function probeEdges(step: Step): Promise<void> {
   const { walk } = step;
   const count = walk.ids.length;
   if (count < 2 || walk.problems.length || walk.idProblems.length) return;
-  const back = Math.min(count - 1, 3);
-  for (const previous of [back, back - 1]) {
-    const view = await fetchWindow(step, { itemId: walk.ids[back], previous, upcoming: 0 });
+  const reach = Math.min(count - 1, 3);
+  const probes: { index: number; previous: number; upcoming: number }[] = [];
+  if (walk.reachedBeginning) probes.push({ index: reach, previous: reach, upcoming: 0 }, { index: reach, previous: reach - 1, upcoming: 0 });
+  if (walk.reachedEnd) probes.push({ index: count - 1 - reach, previous: 0, upcoming: reach }, { index: count - 1 - reach, previous: 0, upcoming: reach - 1 });
+  for (const { index, previous, upcoming } of probes) {
+    const anchor = walk.ids[index]!;
+    const view = await fetchWindow(step, { itemId: anchor, previous, upcoming });
     if (!view) return;
     const held = view.items.map(idOf);
-    const at = held.indexOf(walk.ids[back]!);
-    if (!placed(step, view, held, at, back)) continue;
-    judgeFlags(step, view, at, back);
-  }
-  if (!walk.reachedEnd) return;
-  const ahead = Math.min(count - 1, 3);
-  const from = count - 1 - ahead;
-  for (const upcoming of [ahead, ahead - 1]) {
-    const view = await fetchWindow(step, { itemId: walk.ids[from], previous: 0, upcoming });
-    if (!view) return;
-    const held = view.items.map(idOf);
-    const at = held.indexOf(walk.ids[from]!);
-    if (!placed(step, view, held, at, from)) continue;
-    judgeFlags(step, view, at, from);
-  }
-}
-
-/** A probe's window holds its anchor, with the walk's items before and after it. */
-function placed(step: Step, view: WindowView, held: readonly (string | null)[], at: number, anchorAt: number): boolean {
-  const { walk } = step;
-  if (at === -1) {
-    walk.problems.push(`${requestLine(view.answer)}: the window does not hold ${walk.ids[anchorAt]}, the itemId asked for`);
-    return false;
-  }
-  if (!checkOverlap(step, view, held, at, anchorAt)) return false;
-  for (let d = 1; at + d < held.length && anchorAt + d < walk.ids.length; d++) {
-    walk.idsSeenAgain++;
-    if (held[at + d] !== walk.ids[anchorAt + d]) {
-      walk.idProblems.push(`item ${(anchorAt + d + 1).toLocaleString('en-US')} was ${walk.ids[anchorAt + d]} in an earlier window and is ${held[at + d] ?? '(no id)'} in ${requestLine(view.answer)}: ids must stay where they are while nothing changes`);
-      return false;
+    const at = held.indexOf(anchor);
+    if (at === -1) {
+      walk.problems.push(`${requestLine(view.answer)}: the window does not hold ${anchor}, the itemId asked for`);
+      continue;
     }
+    if (!checkPlace(step, view, held, at, step.first + index, 'both')) continue;
+    judgeFlags(step, view, step.first + index - at);
   }
-  return true;
 }

@@ -2,8 +2,9 @@
  * A wrong `Authorization` is 401 (docs/contract/platform.md §5.7): a made-up token of the same
  * scheme on each GET the player makes, and none at all on one. Only meaningful when the run was
  * given credentials the server took: a server that needs none has nothing to refuse, and one
- * that refused the run's own proves nothing by refusing a wrong one. 403 is the platform's code
- * for a request refused for another reason (a stream limit), so it is a warning.
+ * that refused the run's own proves nothing by refusing a wrong one. 403 fails like any other
+ * code: it is the platform's code for a request refused for another reason (a stream limit), and
+ * a player does not read it as "get a new token" (docs/contract/console.md §8).
  */
 import { randomBytes } from 'node:crypto';
 import { Findings, skip, type CaseContext, type ConformanceCase, type Verdict } from '../case.js';
@@ -31,8 +32,7 @@ export const wrongAuthorization: ConformanceCase = {
     for (const [what, answer] of tries) {
       const asked = `${requestLine(answer)} with ${what}`;
       if (answer.status === 401) continue;
-      if (answer.status === 403) findings.warn(`${asked}: 403, where the platform names 401 for an invalid token (403 means refused for another reason)`);
-      else if (is2xx(answer)) findings.fail(`${asked}: expected 401, got ${answer.status}: the server took it`);
+      if (is2xx(answer)) findings.fail(`${asked}: expected 401, got ${answer.status}: the server took it`);
       else findings.fail(`${asked}: expected 401, got ${outcomeOf(answer)}`);
     }
     return findings.verdict(`${tries.length} requests with a made-up token or none: 401 each`);

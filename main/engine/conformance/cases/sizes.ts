@@ -9,7 +9,7 @@ import { idOf, isWindow, spanOf, windowOf, type SuiteFacts } from '../facts.js';
 import { RULE } from '../rules.js';
 import { is2xx, outcomeOf, requestLine, type Answer, type WindowAsk } from '../server.js';
 
-/** The ids the window without itemId gave, from the queue's first item on; null when it gave none to use. */
+/** The ids the window without itemId gave, in queue order (from wherever it started); null when it gave none to use. */
 export function knownIds(facts: SuiteFacts): string[] | null {
   const ids = facts.firstWindow?.ids;
   return ids && ids.length > 0 ? ids : null;
@@ -83,15 +83,19 @@ export const windowCentred: ConformanceCase = {
     for (const index of places) {
       const itemId = ids[index]!;
       const answer = await server.itemWindow({ reason: 'skipToItem', itemId, previousWindowSize: 2, upcomingWindowSize: 2 });
-      const problem = placeProblem(answer, ids, index);
+      const problem = placeProblem(answer, ids, index, facts.firstWindow?.includesBeginningOfQueue === true);
       if (problem) findings.fail(`${requestLine(answer)}: ${problem}`);
     }
     return findings.verdict(`${places.length} windows asked around ${places.map((i) => ids[i]).join(', ')}: each held that item between the neighbours the queue has`);
   },
 };
 
-/** Whether the window around `ids[index]` holds it with the queue's neighbours, as far as the first window showed them. */
-function placeProblem(answer: Answer, ids: readonly string[], index: number): string | null {
+/**
+ * Whether the window around `ids[index]` holds it with the queue's neighbours, as far as the first
+ * window showed them. What comes before that window's first item is known only when it said it
+ * starts the queue: a first window may start anywhere (docs/contract/console.md §8).
+ */
+function placeProblem(answer: Answer, ids: readonly string[], index: number, startsQueue: boolean): string | null {
   const itemId = ids[index]!;
   const view = windowOf(answer);
   if (!isWindow(view)) return `expected 200 with a window around ${itemId}, got ${is2xx(answer) ? view.problem : outcomeOf(answer)}`;
@@ -100,7 +104,10 @@ function placeProblem(answer: Answer, ids: readonly string[], index: number): st
   if (at === -1) return `the window does not hold ${itemId}, the itemId asked for (it holds ${spanOf(held.map((id) => id ?? '?'))})`;
   for (let d = 1; at - d >= 0; d++) {
     const got = held[at - d] ?? '(no id)';
-    if (index - d < 0) return `it holds ${got} before ${ids[0]}, the queue's first item (as GET /itemWindow without itemId gave it)`;
+    if (index - d < 0) {
+      if (!startsQueue) break;
+      return `it holds ${got} before ${ids[0]}, the queue's first item (as GET /itemWindow without itemId gave it)`;
+    }
     if (got !== ids[index - d]) return `item ${d} before ${itemId} is ${got}, where the queue has ${ids[index - d]} (as GET /itemWindow without itemId gave it)`;
   }
   for (let d = 1; at + d < held.length && index + d < ids.length; d++) {

@@ -1,5 +1,6 @@
 /**
  * The two cases the walk through the queue settles (`walk.ts`): the window's flags, and the ids.
+ * The walk goes both ways from wherever the window without itemId starts.
  */
 import { fail, Findings, pass, skip, warn, type CaseContext, type ConformanceCase, type Verdict } from '../case.js';
 import { RULE } from '../rules.js';
@@ -19,7 +20,7 @@ export const queueEnds: ConformanceCase = {
     if (walk.problems.length) return fail(listed(walk.problems, walked), evidence);
     if (walk.warnings.length) return warn(listed(walk.warnings, walked), evidence);
     if (walk.ids.length === 0) return pass('the queue is empty: its window says includesBeginningOfQueue and includesEndOfQueue true', evidence);
-    return pass(`${walked}; the flags were right on every window${walk.reachedEnd ? '' : ' it saw'}`, evidence);
+    return pass(`${walked}; the flags were right on every window${walk.reachedEnd && walk.reachedBeginning ? '' : ' it saw'}`, evidence);
   },
 };
 
@@ -49,9 +50,11 @@ function walkedText(walk: Walk): string {
   const windows = `${walk.windows} window${walk.windows === 1 ? '' : 's'}`;
   const items = `${walk.ids.length.toLocaleString('en-US')} item${walk.ids.length === 1 ? '' : 's'}`;
   const edges = walk.answers.length - walk.windows;
-  if (walk.reachedEnd) return `walked the whole queue: ${items} in ${windows}, then ${edges} more window${edges === 1 ? '' : 's'} at its edges`;
-  if (walk.stopped) return `walked ${items} in ${windows}; ${walk.stopped}`;
-  return `walked ${items} in ${windows}`;
+  // A first window that starts after the first item is the server's right (docs/contract/console.md §8): said, to show the walk went both ways.
+  const from = walk.startedAt > 0 ? ` from ${walk.ids[walk.startedAt]} (item ${(walk.startedAt + 1).toLocaleString('en-US')}), where the window without itemId started, back and on` : '';
+  if (walk.reachedEnd && walk.reachedBeginning) return `walked the whole queue${from}: ${items} in ${windows}, then ${edges} more window${edges === 1 ? '' : 's'} at its edges`;
+  if (walk.stopped) return `walked ${items}${from} in ${windows}; ${walk.stopped}`;
+  return `walked ${items}${from} in ${windows}`;
 }
 
 function listed(items: readonly string[], walked: string): string {

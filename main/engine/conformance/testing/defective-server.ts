@@ -20,10 +20,14 @@ export const DEFECTS = {
   acceptsNonIntegerSize: 'item-window.non-integer-size',
   /** Takes any Bearer token (none is still 401). */
   acceptsWrongToken: 'auth.wrong-token',
+  /** Answers a wrong Bearer token 403 instead of 401 (none is still 401). */
+  forbidsWrongToken: 'auth.wrong-token',
   /** Tracks without mediaUrl. */
   tracksWithoutMediaUrl: 'item-window.items',
   /** includesBeginningOfQueue true on every window. */
   beginningAlwaysTrue: 'item-window.queue-ends',
+  /** Centres its window without itemId on item 10 and says includesBeginningOfQueue false on every window. */
+  centredBeginningNeverTrue: 'item-window.queue-ends',
   /** includesEndOfQueue false on every window. */
   endNeverTrue: 'item-window.queue-ends',
   /** The item at position 21 has the id of the one at position 4. */
@@ -36,6 +40,12 @@ export const DEFECTS = {
   versionDisagrees: 'version',
   /** Windows without queueVersion. */
   noQueueVersion: 'item-window.queue-version',
+  /** Answers everything 500 once reports have ended six different tracks: it dies six tracks into an album. */
+  diesAfterSixTracks: 'play-through',
+  /** Serves only the item asked for (or the first) and the one after it: a listener cannot skip back. */
+  servesCurrentAndNext: 'play-through',
+  /** In windows asked with an itemId, the ids from the 11th item on name other tracks than elsewhere. */
+  reusesIds: 'item-window.stable-identity',
 } as const;
 
 export type Defect = keyof typeof DEFECTS;
@@ -43,10 +53,16 @@ export type Defect = keyof typeof DEFECTS;
 export interface DefectiveServerOptions {
   items?: number;
   defects?: readonly Defect[];
-  /** Ms GET /version waits before it answers. */
+  /** Ms the first GET /version waits before it answers. */
   versionDelayMs?: number;
   /** Answers 200 with this body to reports, instead of 204. */
   reportAnswer?: string;
+  /** Each track's durationMillis (default 180,000): an album of short tracks. */
+  trackMillis?: number;
+  /** The server's current item (0-based): the window without itemId is centred on it, as a server may. */
+  currentItem?: number;
+  /** Answers the first window a player asks with a queueVersion 503, without Retry-After. */
+  busyOnceWithoutRetryAfter?: boolean;
 }
 
 export interface DefectiveServer {
@@ -54,6 +70,8 @@ export interface DefectiveServer {
   authorization: string;
   /** Requests served, by endpoint. */
   requests: string[];
+  /** The X-Conformance-Case each request carried, in the same order (undefined for none). */
+  cases: (string | undefined)[];
   close(): Promise<void>;
 }
 
@@ -66,6 +84,10 @@ export async function startDefectiveServer(options: DefectiveServerOptions = {})
   const ids = Array.from({ length: count }, (_, i) => `item-${i + 1}`);
   if (defects.has('duplicateIds') && count > 20) ids[20] = ids[3]!;
   const requests: string[] = [];
+  const cases: (string | undefined)[] = [];
+  const ended = new Set<string>();
+  let busy = options.busyOnceWithoutRetryAfter === true;
+  let versionDelayed = false;
 
   const server = createServer((request, response) => {
     void handle(request, response).catch(() => send(response, 500, { error: { code: 500, message: 'test server failed' } }));
@@ -75,22 +97,30 @@ export async function startDefectiveServer(options: DefectiveServerOptions = {})
     const url = new URL(request.url ?? '/', 'http://test');
     const endpoint = url.pathname.replace(/^\/q\//, '');
     requests.push(endpoint);
+    const caseId = request.headers['x-conformance-case'];
+    cases.push(typeof caseId === 'string' ? caseId : undefined);
     const authorization = request.headers.authorization;
     if (!authorization || (authorization !== `Bearer ${TOKEN}` && !(defects.has('acceptsWrongToken') && authorization.startsWith('Bearer ')))) {
+      if (authorization && defects.has('forbidsWrongToken')) return send(response, 403, { error: { code: 403, message: 'forbidden' } });
       return send(response, 401, { error: { code: 401, message: 'invalid token' } });
     }
+    if (defects.has('diesAfterSixTracks') && ended.size >= 6) return send(response, 500, { error: { code: 500, message: 'out of memory' } });
     if (endpoint === 'context') {
       if (defects.has('noContext')) return send(response, 404, { error: { code: 404, message: 'no context here' } });
       return send(response, 200, { contextVersion: '1', queueVersion: 'v1', container: { name: 'Test', type: 'playlist' }, reports: { sendUpdateAfterMillis: 30_000, periodicIntervalMillis: 30_000 }, playbackPolicies: { canSkip: true } });
     }
     if (endpoint === 'version') {
-      if (options.versionDelayMs) await new Promise((resolve) => setTimeout(resolve, options.versionDelayMs));
+      if (options.versionDelayMs && !versionDelayed) {
+        versionDelayed = true;
+        await new Promise((resolve) => setTimeout(resolve, options.versionDelayMs));
+      }
       return send(response, 200, { queueVersion: defects.has('versionDisagrees') ? 'v2' : 'v1', contextVersion: '1' });
     }
     if (endpoint === 'timePlayed' && request.method === 'POST') {
       let body = '';
       for await (const chunk of request) body += String(chunk);
-      const items = (JSON.parse(body) as { items: { type: string }[] }).items;
+      const items = (JSON.parse(body) as { items: { id: string; type: string }[] }).items;
+      for (const item of items) if (item.type === 'final') ended.add(item.id);
       if (defects.has('refusesFinalReport') && items.some((item) => item.type === 'final')) return send(response, 400, { error: { code: 400, message: 'final reports are not taken' } });
       if (options.reportAnswer !== undefined) return send(response, 200, options.reportAnswer);
       response.writeHead(204).end();
@@ -118,20 +148,31 @@ export async function startDefectiveServer(options: DefectiveServerOptions = {})
     const extra = defects.has('moreThanAsked') ? 1 : 0;
     const previous = sizes[0]! + extra;
     const upcoming = sizes[1]! + extra;
+    if (busy && url.searchParams.has('queueVersion')) {
+      busy = false;
+      return send(response, 503, { error: { code: 503, message: 'busy' } });
+    }
     const itemId = url.searchParams.get('itemId');
-    let at = itemId ? ids.indexOf(itemId) : 0;
+    const current = options.currentItem ?? (defects.has('centredBeginningNeverTrue') ? 9 : 0);
+    let at = itemId ? ids.indexOf(itemId) : Math.min(current, Math.max(0, ids.length - 1));
     if (at === -1) {
       if (!defects.has('unknownItemFromStart')) return send(response, 404, { error: { code: 404, message: `no item ${itemId}` } });
       at = 0;
     }
-    const from = itemId && at !== -1 ? Math.max(0, at - previous) : at;
-    const to = Math.min(ids.length, at + upcoming + 1);
-    const items = ids.slice(from, to).map((id, k) => ({
-      id,
-      track: { name: `Track ${from + k + 1}`, ...(defects.has('tracksWithoutMediaUrl') ? {} : { mediaUrl: `https://media.example/${id}.mp3` }), durationMillis: 180_000 },
-    }));
+    const onlyTwo = defects.has('servesCurrentAndNext');
+    // Without itemId the window starts at the first item, or is centred on the current one when there is one.
+    const from = onlyTwo ? at : itemId || current ? Math.max(0, at - previous) : at;
+    const to = Math.min(ids.length, at + (onlyTwo ? Math.min(upcoming, 1) : upcoming) + 1);
+    const items = ids.slice(from, to).map((id, k) => {
+      const other = defects.has('reusesIds') && itemId !== null && from + k >= 10 ? ' (another)' : '';
+      const media = `https://media.example/${id}${other ? '-another' : ''}.mp3`;
+      return {
+        id,
+        track: { name: `Track ${from + k + 1}${other}`, ...(defects.has('tracksWithoutMediaUrl') ? {} : { mediaUrl: media }), durationMillis: options.trackMillis ?? 180_000 },
+      };
+    });
     return send(response, 200, {
-      includesBeginningOfQueue: from === 0 || defects.has('beginningAlwaysTrue'),
+      includesBeginningOfQueue: (from === 0 && !defects.has('centredBeginningNeverTrue')) || defects.has('beginningAlwaysTrue'),
       includesEndOfQueue: to === ids.length && !defects.has('endNeverTrue'),
       contextVersion: '1',
       ...(defects.has('noQueueVersion') ? {} : { queueVersion: 'v1' }),
@@ -145,6 +186,7 @@ export async function startDefectiveServer(options: DefectiveServerOptions = {})
     baseUrl: `http://127.0.0.1:${port}/q/`,
     authorization: `Bearer ${TOKEN}`,
     requests,
+    cases,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

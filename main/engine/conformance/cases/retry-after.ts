@@ -1,0 +1,27 @@
+/**
+ * A 503 carries `Retry-After` (docs/contract/platform.md §7.1, §7.2): the player waits the time it
+ * names, clamped to 2–10 s; without it the player waits the least, 2 s, and a server that is
+ * struggling gets its retries at the worst moment. Judged over every answer of the run, the
+ * play-through's included; a warning, never a failure. A 503 the console's own fault rules made
+ * is not the server's.
+ */
+import { pass, warn, type CaseContext, type ConformanceCase, type Verdict } from '../case.js';
+import { RULE } from '../rules.js';
+import { requestLine } from '../server.js';
+
+export const retryAfter: ConformanceCase = {
+  id: 'errors.retry-after',
+  rule: RULE.retry,
+  title: 'Every 503 carries Retry-After',
+  async run({ facts }: CaseContext): Promise<Verdict> {
+    const busy = facts.answers.filter((answer) => answer.status === 503 && !answer.exchange.fault);
+    const bare = busy.filter((answer) => !answer.exchange.responseHeaders?.['retry-after']);
+    if (bare.length) {
+      const shown = bare.slice(0, 3).map((answer) => requestLine(answer));
+      const more = bare.length > 3 ? `, and ${bare.length - 3} more` : '';
+      return warn(`${bare.length} of ${busy.length} answers 503 came without Retry-After (${shown.join('; ')}${more}): expected Retry-After on every 503, so that a player waits as long as the server needs (it waits 2 s without one)`, bare);
+    }
+    if (busy.length) return pass(`${busy.length} answers 503, each with Retry-After`, busy);
+    return pass(`none of ${facts.answers.length} answers was 503`, []);
+  },
+};
