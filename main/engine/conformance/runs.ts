@@ -28,7 +28,7 @@ import type { WallClock } from '../clock/wall.js';
 import type { EventBus } from '../events/bus.js';
 import { faultingTransport } from '../faults/player-transport.js';
 import type { FaultRegistry } from '../faults/registry.js';
-import { CloudQueueClient, fetchTransport, type HttpTransport } from '../player/client.js';
+import { CloudQueueClient, fetchTransport, type HttpTransport, type PlayerExchange } from '../player/client.js';
 import type { ConformanceRunRepository } from '../store/repositories/conformance-runs.js';
 import { maskUrl } from '../traffic/capture-secrets.js';
 import { entryOfExchange } from '../traffic/player-exchange.js';
@@ -39,7 +39,7 @@ import { caseEvidence, TrafficEvidence } from './evidence.js';
 import { exportRun } from './reports/export.js';
 import { runSuite, type SettledCase } from './runner.js';
 import { selectCases } from './selection.js';
-import { CheckedServer } from './server.js';
+import { CheckedServer, type PlayerHost } from './server.js';
 import { caseInfos, SUITE } from './suite.js';
 
 /** The X-Player-Id of the suite's requests: what the server's logs and the traffic log show. */
@@ -189,15 +189,21 @@ export class ConformanceRuns {
     const cases = selectCases(this.cases, input.cases);
     const clock = new EngineClock({ wall: deps.wall, startAt: deps.engineClock.now() });
     const evidence = new TrafficEvidence(deps.bus, () => deps.recorder.flush());
-    const client = new CloudQueueClient({
-      playerId: CHECK_PLAYER_ID,
-      clock,
-      transport: abortable(faultingTransport(deps.transport ?? fetchTransport, deps.faults, clock), this.closing.signal),
-      onExchange: (exchange) => {
-        evidence.expect(exchange.requestId);
-        deps.recorder.add(entryOfExchange(exchange));
-      },
-    });
+    // The run's client, and those of a case's own player (play-through) on its own clock: the same way out.
+    const clientOn = (on: EngineClock, more: { headers?: Record<string, string>; onExchange?: (exchange: PlayerExchange) => void } = {}) =>
+      new CloudQueueClient({
+        playerId: CHECK_PLAYER_ID,
+        clock: on,
+        transport: abortable(faultingTransport(deps.transport ?? fetchTransport, deps.faults, on), this.closing.signal),
+        ...(more.headers ? { headers: more.headers } : {}),
+        onExchange: (exchange) => {
+          evidence.expect(exchange.requestId);
+          deps.recorder.add(entryOfExchange(exchange));
+          more.onExchange?.(exchange);
+        },
+      });
+    const client = clientOn(clock);
+    const host: PlayerHost = { now: () => clock.now(), client: ({ clock: on, headers, onExchange }) => clientOn(on, { headers, onExchange }), signal: this.closing.signal };
     const settle = (settled: SettledCase) => {
       const result: ConformanceCaseResult = {
         id: settled.id,
@@ -216,7 +222,7 @@ export class ConformanceRuns {
     let error: ConformanceRunError | null = null;
     try {
       const outcome = await runSuite({
-        server: (onAnswer) => new CheckedServer(client, input.baseUrl, input.authorization, onAnswer),
+        server: (onAnswer) => new CheckedServer(client, input.baseUrl, input.authorization, onAnswer, host),
         now: () => deps.wall.now(),
         onSettled: settle,
         signal: this.closing.signal,

@@ -16,6 +16,8 @@ import type { ContextResponse, ItemWindowResponse, PlaybackReport, Reason, Versi
 export interface CloudQueueTarget {
   queueBaseUrl: string;
   httpAuthorization?: string;
+  /** More headers for this request (the conformance suite's `X-Conformance-Case`); never replace the player's own. */
+  headers?: Record<string, string>;
 }
 
 export interface HttpRequest {
@@ -80,6 +82,8 @@ export interface CloudQueueClientOptions {
   clock: EngineClock;
   transport?: HttpTransport;
   onExchange?: (exchange: PlayerExchange) => void;
+  /** More headers for every request of this client (a conformance case's own player); never replace the player's own. */
+  headers?: Record<string, string>;
 }
 
 export interface WindowQuery extends WindowRequest {
@@ -131,7 +135,7 @@ export class CloudQueueClient {
     // the player's background work, where nothing would catch it.
     const url = URL.canParse(target.queueBaseUrl) ? endpointUrl(target.queueBaseUrl, spec.endpoint, spec.query) : null;
     const requestId = randomUUID();
-    const headers: Record<string, string> = { accept: 'application/json', 'x-player-id': this.options.playerId, 'x-request-id': requestId };
+    const headers: Record<string, string> = { ...this.options.headers, ...target.headers, accept: 'application/json', 'x-player-id': this.options.playerId, 'x-request-id': requestId };
     if (target.httpAuthorization) headers.authorization = target.httpAuthorization;
     if (spec.body !== undefined) headers['content-type'] = 'application/json';
     const exchange: PlayerExchange = {
