@@ -175,8 +175,10 @@ export function scenarioFromJournal(input: JournalScenarioInput): JournalScenari
         return [{ type: 'action', playerId: String(body.id), action: body.action as PlayerAction, ...(call.ok ? {} : { expectError: true }) }];
       case 'clock.set':
         return 'speed';
+      // Nothing a player does depends on these: the queue is carried, a name is only a name.
       case 'queues.create':
       case 'queues.items.generate.stop':
+      case 'players.update':
         return 'skip';
       default:
         if ((QUEUE_EDIT_COMMANDS as readonly string[]).includes(call.name)) return queueEditStep(call.name as QueueEditCommand, body, call.result?.itemIds ?? []);
