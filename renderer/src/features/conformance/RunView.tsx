@@ -1,15 +1,15 @@
 /**
  * One run: the server it checked, a summary line, its progress case by case while it runs, and
- * then its result table; or, for a server that could not be reached, that one message. The end of
+ * then its results, failures and warnings first; or, for a server that could not be reached, that one message. The end of
  * a run watched here is announced; the heading takes the focus when the run was just started.
  */
 import { useEffect, useRef, useState } from 'react';
 import type { ConformanceCaseInfo, ConformanceRun } from '@engine-api/conformance-types';
 import { useConformanceCases, useConformanceRun } from '../../queries/conformance';
-import { caseRows, currentCase, groupBySection } from './grouping';
-import { ResultTable } from './ResultTable';
+import { caseRows, currentCase } from './grouping';
 import { RunActions } from './RunActions';
 import { RunProgress } from './RunProgress';
+import { RunResults } from './RunResults';
 import { StatusPill } from './StatusPill';
 import { summaryLine } from './summary';
 import styles from './conformance.module.css';
@@ -77,7 +77,7 @@ function RunBody({ run, suite, startedHere }: { run: ConformanceRun; suite: read
           {run.error.message}
         </p>
       )}
-      {!unreachable && <ResultTable groups={groupBySection(rows)} />}
+      {!unreachable && <RunResults rows={rows} />}
     </>
   );
 }

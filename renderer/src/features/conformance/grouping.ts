@@ -85,3 +85,17 @@ function documentRank(document: string): number {
   const rank = DOCUMENT_ORDER.indexOf(document);
   return rank === -1 ? DOCUMENT_ORDER.length : rank;
 }
+
+/**
+ * The settled failures, then the warnings, each in suite order: what a person reads first
+ * (docs/contract/console.md §8).
+ */
+export function findingRows(rows: readonly CaseRow[]): CaseRow[] {
+  return [...rows.filter((row) => row.result?.outcome === 'fail'), ...rows.filter((row) => row.result?.outcome === 'warn')];
+}
+
+/** The first finding of a message (findings are joined by `; `): what was expected and what came back, in one sentence. */
+export function firstFinding(message: string): string {
+  const end = message.indexOf('; ');
+  return end === -1 ? message : message.slice(0, end);
+}
