@@ -309,6 +309,19 @@ const playThrough: Variant[] = [
     });
     wrap(b, 'itemWindow', (_req, answer) => (broken ? jsonError(500, 'skip ledger corrupt') : answer()));
   }),
+  variant('current-and-next-only', 'play-through', 'platform.md §4.3', 'every window is the playing item and the next (never a previous one) while the context says canSkipBack true', (b) => {
+    b.items = tracks(10, 1_500);
+    b.maxPrevious = 0;
+    b.maxUpcoming = 1;
+  }),
+  variant('reports-refused-after-ten', 'play-through', 'platform.md §2.3', 'an album of 20 short tracks: from the 11th report on, /timePlayed answers 500 (a full report buffer)', (b) => {
+    b.items = tracks(20, 1_500);
+    let reports = 0;
+    wrap(b, 'timePlayed', (_req, answer) => {
+      reports += 1;
+      return reports > 10 ? jsonError(500, 'report buffer full') : answer();
+    });
+  }),
 ];
 
 export const MUTANTS: Variant[] = [

@@ -25,6 +25,11 @@ export const VALID: Variant[] = [
     b.items = tracks(12);
     b.firstIndex = 4;
   }),
+  variant('first-window-at-last-item', 'pass', C8, 'the session is on the last track: the first window is the 5 before it and it, includesEndOfQueue true', (b) => {
+    b.items = tracks(10);
+    b.firstIndex = 9;
+    b.firstPrevious = true;
+  }),
   variant('odd-ids', 'pass', C8, 'ids with spaces, unicode, URL-special characters and an emoji', (b) => {
     b.items = tracks(ODD_IDS.length).map((item, i) => ({ ...item, id: ODD_IDS[i] }));
   }),
@@ -57,9 +62,14 @@ export const VALID: Variant[] = [
     b.maxPrevious = 1;
     b.maxUpcoming = 2;
   }),
-  variant('current-and-next-only', 'pass', 'platform.md §4.3', 'every window is the current item and the next one', (b) => {
+  variant('current-and-next-no-skip-back', 'pass', 'platform.md §4.3', 'every window is the current item and the next, and the context says canSkipBack false', (b) => {
     b.maxPrevious = 0;
     b.maxUpcoming = 1;
+    wrap(b, 'context', (_req, answer) => {
+      const json = answer().json as { playbackPolicies: Record<string, unknown> };
+      json.playbackPolicies.canSkipBack = false;
+      return { status: 200, json };
+    });
   }),
   variant('ignores-reason', 'pass', 'platform.md §4.3', 'reason is not read at all (any value, or none)', (b) => {
     const original = b.itemWindow;
@@ -123,6 +133,19 @@ export const VALID: Variant[] = [
   }),
   variant('no-durations', 'pass', 'platform.md §2.5', 'tracks carry no durationMillis (the platform does not require one)', (b) => {
     for (const item of b.items) delete item.track.durationMillis;
+  }),
+  variant('hostile-text', 'pass', 'platform.md §2.5', 'track names and the container hold ANSI escapes, "]]>", "</script>" and NUL (names are free text)', (b) => {
+    b.items.forEach((item, i) => {
+      item.track.name = `\u001b[31mRed ${i}\u001b[0m ]]> </script><b>& \u0000 \u202e`;
+    });
+    wrap(b, 'context', (_req, answer) => {
+      const json = answer().json as { container: Record<string, unknown> };
+      json.container.name = '\u001b]0;title\u0007 ]]><!-- -->';
+      return { status: 200, json };
+    });
+  }),
+  variant('connection-close', 'pass', 'RFC 9112', 'every answer closes its connection', (b) => {
+    b.finish = (_req, answer) => ({ ...answer, headers: { ...answer.headers, connection: 'close' } });
   }),
   variant('minimal-context', 'pass', C8, '/context answers {} (nothing known: a warning at most)', (b) => {
     wrap(b, 'context', () => ({ status: 200, json: {} }));
