@@ -48,6 +48,9 @@ export async function exportBundle(deps: BundleDeps, input: BundleExportInput): 
   const calls = journal.filter((call) => call.at >= from && call.at <= to);
   const cuts: Cut[] = [];
   const lost = deps.journal.lostBefore();
+  if (from < deps.journal.startedAt) {
+    cuts.push({ at: from, playerId: '*', why: `the console started at ${new Date(deps.journal.startedAt).toISOString()} (engine time), within the span, and the calls before that were not journaled` });
+  }
   if (lost !== null && lost >= from) cuts.push({ at: from, playerId: '*', why: `the journal keeps the newest ${JOURNAL_CAPACITY.toLocaleString('en-US')} calls, and older ones of the span were dropped` });
 
   const wanted = input.queueIds ?? [...new Set([...queueIdsUsed(entries, urls.cloudQueue), ...queueIdsCalled(calls, urls.cloudQueue)])];

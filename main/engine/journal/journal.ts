@@ -35,9 +35,12 @@ export class Journal {
   private lostUpTo: number | null = null;
   private queueItems = 0;
   private closed = false;
+  /** Engine time the journal began: a console restarted with its data dir journaled nothing before. */
+  readonly startedAt: number;
 
   constructor(private readonly deps: JournalDeps) {
     this.baseRules = deps.rules();
+    this.startedAt = deps.now();
   }
 
   /** Called as a call begins: calls are ordered by when they began, not when they ended. */
