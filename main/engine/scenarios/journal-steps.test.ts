@@ -1,0 +1,71 @@
+/**
+ * The steps a bundle's journal adds, written by hand in a saved scenario: a rule named by its
+ * `fault` step and then triggered, moved and removed by that name; Send now; a queue edit whose
+ * new items later steps name. A name no step gave fails the step with the reason.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { StoredScenarioView } from '../api/commands/scenarios.js';
+import type { FaultRule } from '../api/fault-types.js';
+import type { QueueSummary, QueueView } from '../api/queue-types.js';
+import type { ScenarioReport, ScenarioStep } from '../api/scenario-types.js';
+import type { Engine } from '../index.js';
+import { admin, startTestEngine } from '../testing/http.js';
+
+let engine: Engine;
+let queue: QueueSummary;
+
+beforeAll(async () => {
+  engine = await startTestEngine({ clockSpeed: 0 });
+  const items = Array.from({ length: 6 }, (_, i) => ({ track: { name: `Track ${i + 1}`, mediaUrl: `https://media.example.com/${i + 1}.mp3`, durationMillis: 240_000 } }));
+  queue = (await admin(engine, 'POST', '/queues', { name: 'Journal steps', items })).body as QueueSummary;
+});
+afterAll(() => engine.close());
+
+async function runSteps(steps: ScenarioStep[]): Promise<ScenarioReport> {
+  const saved = await admin(engine, 'POST', '/scenarios', { name: 'journal steps', steps });
+  expect(saved.status, JSON.stringify(saved.body)).toBe(200);
+  return (await admin(engine, 'POST', `/scenarios/${(saved.body as StoredScenarioView).id}/run`)).body as ScenarioReport;
+}
+
+const playing = (): ScenarioStep[] => [
+  { type: 'clearFaults' },
+  { type: 'clock', speed: 0 },
+  { type: 'command', method: 'POST', path: '/api/v1/groups/group-kitchen/playbackSession:1', body: { appId: 'com.example.steps', appContext: 'ci' }, save: { session: 'sessionId' } },
+  { type: 'command', method: 'POST', path: '/api/v1/playbackSessions/${session}/playbackSession:1/loadCloudQueue', body: { queueBaseUrl: `\${cloudQueue}/queues/${queue.id}/v2.3/`, httpAuthorization: queue.httpAuthorization, playOnCompletion: true } },
+  { type: 'clock', advanceMs: 1_000 },
+];
+
+describe('journal steps in a scenario', () => {
+  it('trigger, move and remove a rule by its name, send a request now, and edit a queue', async () => {
+    const report = await runSteps([
+      ...playing(),
+      { type: 'fault', ref: 'storm', rule: { target: 'cloudQueue', action: { type: 'status', status: 503 }, label: 'storm' } },
+      { type: 'fault', ref: 'gone', rule: { target: 'cloudQueue', match: { method: 'GET', path: '/itemWindow' }, action: { type: 'status', status: 404 }, times: 1 } },
+      { type: 'faultTrigger', rule: 'gone', playerId: 'player-kitchen' },
+      { type: 'faultMove', rule: 'gone', toIndex: 0 },
+      { type: 'clock', advanceMs: 10_000 },
+      { type: 'faultRemove', rule: 'storm' },
+      { type: 'expect', playerId: 'player-kitchen', state: 'IDLE', transitions: ['refresh-command', 'window-not-found'] },
+      { type: 'queueEdit', command: 'queues.items.add', input: { id: queue.id, items: [{ track: { name: 'Added', mediaUrl: 'https://media.example.com/added.mp3' } }] }, saveItemIds: ['added'] },
+      { type: 'queueEdit', command: 'queues.items.move', input: { id: queue.id, itemIds: ['${added}'], afterItemId: null } },
+      // The player is idle: Send now is refused, as expected.
+      { type: 'trigger', playerId: 'player-kitchen', request: 'refresh', expectError: true },
+    ]);
+    expect(report.steps.filter((s) => s.status !== 'passed')).toEqual([]);
+    expect(report.passed).toBe(true);
+    // The run puts the console back: its rules are gone; the queue edit stays, as any edit does.
+    expect((await admin(engine, 'GET', '/faults')).body as FaultRule[]).toEqual([]);
+    expect(((await admin(engine, 'GET', `/queues/${queue.id}`)).body as QueueView).items[0]!.track.name).toBe('Added');
+  });
+
+  it('fails a step that names a rule no fault step named, with the reason', async () => {
+    const report = await runSteps([{ type: 'clearFaults' }, { type: 'faultRemove', rule: 'nothing' }]);
+    expect(report.passed).toBe(false);
+    expect(report.steps[1]).toMatchObject({ status: 'failed', message: expect.stringContaining('no rule nothing') });
+  });
+
+  it('fails a Send now the player refuses when it was not expected to be', async () => {
+    const report = await runSteps([{ type: 'trigger', playerId: 'player-office', request: 'refresh' }]);
+    expect(report.steps[0]).toMatchObject({ status: 'failed', message: expect.stringMatching(/^refresh sent by player-office failed: /) });
+  });
+});
