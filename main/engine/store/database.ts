@@ -7,12 +7,18 @@
  * quietly swapped for an empty one (docs/contract/console.md §9): it is checked at open
  * (`quick_check`: 40–55 ms for a 100,000-item queue's 39 MB, 0.4–0.55 s for a million items'
  * 400 MB). A fresh data dir has no `console.sqlite` at all, so a zero-length one is damage too;
- * the console makes its file whole (a page long) before it is ever seen under its name.
+ * the console makes its file whole (a page long) before it is ever seen under its name. So is a
+ * database or WAL that does not match what the last stop left (`last-stop-check.ts`).
  */
 import Database from 'better-sqlite3';
 import { renameSync, rmSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { DamagedDatabaseError } from './damaged.js';
 import { createPrivateFile, keepPrivate, prepareDataDir, unusableOr, writable, SQLITE_COMPANIONS } from './data-dir-files.js';
+import { checkAfterOpen, checkBeforeOpen, type BeforeOpen } from './last-stop-check.js';
+import { writeLastStop } from './last-stop.js';
+
+export { DamagedDatabaseError } from './damaged.js';
 
 export type SqliteDatabase = Database.Database;
 
@@ -21,32 +27,19 @@ export interface DatabaseLocation {
   dataDir: string | null;
   /** Path of a better_sqlite3.node built for the running ABI (Electron passes its own build). */
   nativeBinding?: string;
+  /** Other files only a console that made the database writes beside it: a missing database with one of them is refused. */
+  besides?: readonly string[];
 }
 
 export const DATABASE_FILE = 'console.sqlite';
 
-/** The console's database cannot be used as it is: the start stops, and the message says what to do. */
-export class DamagedDatabaseError extends Error {
-  readonly code = 'database_damaged';
-  readonly file: string;
-
-  constructor(file: string, what: string) {
-    // One line: the CLI prints it as it is, and SQLite's check reports come in several.
-    super(
-      `the console database ${file} is damaged (${what.replace(/\s+/g, ' ').trim()}); nothing was changed. Move it aside (with its -wal and -shm files) ` +
-        'or put back a backup, then start again: without it the console starts empty',
-    );
-    this.name = 'DamagedDatabaseError';
-    this.file = file;
-  }
-}
-
-export function openDatabase({ dataDir, nativeBinding }: DatabaseLocation): SqliteDatabase {
+export function openDatabase({ dataDir, nativeBinding, besides = [] }: DatabaseLocation): SqliteDatabase {
   let file = ':memory:';
+  let before: BeforeOpen | null = null;
   if (dataDir !== null) {
     prepareDataDir(dataDir, [DATABASE_FILE]);
     file = join(dataDir, DATABASE_FILE);
-    prepareFile(file, nativeBinding, dataDir);
+    before = prepareFile(file, nativeBinding, dataDir, besides);
   }
   const db = new Database(file, nativeBinding ? { nativeBinding } : {});
   try {
@@ -58,6 +51,7 @@ export function openDatabase({ dataDir, nativeBinding }: DatabaseLocation): Sqli
       db.pragma('wal_autocheckpoint = 8000');
       const check = db.pragma('quick_check(1)', { simple: true });
       if (check !== 'ok') throw new DamagedDatabaseError(file, `quick_check: ${String(check)}`);
+      checkAfterOpen(db.pragma('user_version', { simple: true }) as number, dataDir, file, before!, Date.now());
     }
     db.pragma('synchronous = NORMAL');
     db.pragma('foreign_keys = ON');
@@ -71,10 +65,11 @@ export function openDatabase({ dataDir, nativeBinding }: DatabaseLocation): Sqli
 }
 
 /**
- * Before SQLite opens `file`: refuses one that is there but empty (damage, see the head), makes
- * a missing one whole and private, and makes an existing one and its companions private.
+ * Before SQLite opens `file`: refuses one that is there but empty (damage, see the head) or that
+ * does not match the last stop, makes a missing one whole and private (unless a console had
+ * written one), and makes an existing one and its companions private.
  */
-function prepareFile(file: string, nativeBinding: string | undefined, dataDir: string): void {
+function prepareFile(file: string, nativeBinding: string | undefined, dataDir: string, besides: readonly string[]): BeforeOpen {
   let size: number | null = null;
   try {
     size = statSync(file).size;
@@ -82,6 +77,12 @@ function prepareFile(file: string, nativeBinding: string | undefined, dataDir: s
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw unusableOr(error, dataDir);
   }
   if (size === 0) throw new DamagedDatabaseError(file, 'it is empty: 0 bytes');
+  let before: BeforeOpen;
+  try {
+    before = checkBeforeOpen(dataDir, file, size !== null, besides);
+  } catch (error) {
+    throw unusableOr(error, dataDir);
+  }
   try {
     if (size === null) createDatabaseFile(file, nativeBinding);
     keepPrivate(file);
@@ -93,6 +94,7 @@ function prepareFile(file: string, nativeBinding: string | undefined, dataDir: s
   for (const path of [file, ...SQLITE_COMPANIONS.map((suffix) => `${file}${suffix}`)]) {
     if (!writable(path)) throw unusableOr(Object.assign(new Error(`cannot write ${path}`), { code: 'EACCES', path }), dataDir);
   }
+  return before;
 }
 
 /**
@@ -133,9 +135,25 @@ export function transactor(db: SqliteDatabase): Transact {
   return <T>(work: () => T): T => run(work) as T;
 }
 
-/** Flushes the WAL into the main file and closes; a clean stop leaves one file behind. */
+/**
+ * Flushes the WAL into the main file and closes; a clean stop leaves one file behind, and the
+ * record of that stop beside it (`last-stop.ts`), with one more clean stop counted in both.
+ */
 export function closeDatabase(db: SqliteDatabase): void {
   if (!db.open) return;
-  if (!db.memory) db.pragma('wal_checkpoint(TRUNCATE)');
+  if (db.memory) {
+    db.close();
+    return;
+  }
+  let generation: number | null = (db.pragma('user_version', { simple: true }) as number) + 1;
+  try {
+    db.pragma(`user_version = ${generation}`);
+  } catch {
+    // A full disk: the stop still checkpoints what it can, and the marker stays as the start left it.
+    generation = null;
+  }
+  const dataDir = dirname(db.name);
+  db.pragma('wal_checkpoint(TRUNCATE)');
   db.close();
+  if (generation !== null) writeLastStop(dataDir, { state: 'stopped', generation, at: Date.now() });
 }

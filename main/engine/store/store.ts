@@ -73,6 +73,8 @@ export interface StoreLocation extends DatabaseLocation {
  * every read and write. The store knows nothing else of it.
  */
 export interface TrafficLogAttachment {
+  /** The log's files in a data dir: one there says a console ran here, so a missing database is refused. */
+  readonly files: readonly string[];
   /** Attaches the log, brought to its own latest migration, before the console's migrations run. */
   attach(db: SqliteDatabase, dataDir: string | null, now: number): void;
   /** Migration 11: takes the rows and shared bodies the console's database kept before the log had a file. */
@@ -121,7 +123,7 @@ function claimPrivately(dataDir: string, nativeBinding: string | undefined, cons
 }
 
 function openClaimed(location: DatabaseLocation, now: number, claim: DataDirClaim | null, trafficLog: TrafficLogAttachment | undefined): Store {
-  const db = openDatabase(location);
+  const db = openDatabase({ ...location, besides: trafficLog?.files ?? [] });
   try {
     // The log first: the console's migration 11 moves its rows there.
     trafficLog?.attach(db, location.dataDir, now);

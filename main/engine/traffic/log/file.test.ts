@@ -3,7 +3,9 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { LOCK_FILE } from '../../store/data-dir-lock.js';
+import { LAST_STOP_FILE } from '../../store/last-stop.js';
 import { migrate } from '../../store/migrations.js';
+import { openStore } from '../../store/store.js';
 import { tempDirs } from '../../testing/temp-dirs.js';
 import { trafficEntry } from '../../testing/traffic.js';
 import { LOG_PAGE_SIZE, TRAFFIC_LOG_FILE, openStoreWithTrafficLog } from './file.js';
@@ -45,6 +47,12 @@ function damageBodyIndex(dir: string): void {
   writeSync(fd, Buffer.alloc(LOG_PAGE_SIZE, 0x5a), 0, LOG_PAGE_SIZE, LOG_PAGE_SIZE * (root - 1));
   closeSync(fd);
 }
+/** A data dir with the console's database and no traffic log yet, for a log written by hand beside it. */
+function dirWithConsole(): string {
+  const dir = tempDir();
+  openStore({ dataDir: dir }).close();
+  return dir;
+}
 const journal = (dir: string) => join(dir, `${TRAFFIC_LOG_FILE}-journal`);
 
 describe('the traffic log file', () => {
@@ -59,7 +67,7 @@ describe('the traffic log file', () => {
     expect(existsSync(journal(dir))).toBe(true);
     store.close();
     // The lock file stays: it is free once its connection closes (see data-dir-lock.ts).
-    expect(readdirSync(dir).sort()).toEqual([LOCK_FILE, 'console.sqlite', TRAFFIC_LOG_FILE]);
+    expect(readdirSync(dir).sort()).toEqual([LOCK_FILE, 'console.sqlite', LAST_STOP_FILE, TRAFFIC_LOG_FILE].sort());
   });
 
   it('is found again after a restart', () => {
@@ -141,7 +149,7 @@ describe('the traffic log file', () => {
   });
 
   it('is put aside when a log from before segments holds a row that cannot be read', () => {
-    const dir = tempDir();
+    const dir = dirWithConsole();
     const db = new Database(':memory:');
     db.prepare('ATTACH DATABASE ? AS log').run(join(dir, TRAFFIC_LOG_FILE));
     migrate(db, logMigrations.slice(0, 1), 0, 'log');
@@ -156,7 +164,7 @@ describe('the traffic log file', () => {
   });
 
   it('takes 16 KiB pages, and a log from before is rewritten with them once', () => {
-    const dir = tempDir();
+    const dir = dirWithConsole();
     const db = new Database(':memory:');
     db.prepare('ATTACH DATABASE ? AS log').run(join(dir, TRAFFIC_LOG_FILE));
     db.pragma('log.page_size = 4096');
@@ -264,7 +272,7 @@ describe('the traffic log file', () => {
   });
 
   it('is put aside when it is not a database at all', () => {
-    const dir = tempDir();
+    const dir = dirWithConsole();
     writeFileSync(join(dir, TRAFFIC_LOG_FILE), 'not a database, just text that happens to be here'.repeat(200));
     const { store, traffic, recovery } = openStoreWithTrafficLog({ dataDir: dir }, 99);
     expect(recovery?.putAside).toBe(join(dir, `${TRAFFIC_LOG_FILE}.damaged-99`));

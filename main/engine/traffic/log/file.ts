@@ -56,6 +56,7 @@ export type TrafficLogRecovery = { putAside: string | null; because: string } | 
  * with a log it could not use is kept in `recovery` for the engine to warn about.
  */
 export class TrafficLogFile implements TrafficLogAttachment {
+  readonly files = [TRAFFIC_LOG_FILE];
   recovery: TrafficLogRecovery = null;
 
   attach(db: SqliteDatabase, dataDir: string | null, now: number): void {

@@ -1,0 +1,76 @@
+/**
+ * A console database that does not match what the last stop left stops the start
+ * (docs/contract/console.md §9): a WAL whose commits SQLite would drop, a database missing where a
+ * console had written one, a database older than the marker (`last-stop.ts`), a WAL written after
+ * a clean stop that left none. Each refusal names the file and the choices; nothing is changed.
+ */
+import { existsSync, statSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { DamagedDatabaseError } from './damaged.js';
+import { LAST_STOP_FILE, describeLastStop, readLastStop, writeLastStop, type LastStop } from './last-stop.js';
+import { inspectWal, type WalState } from './wal-check.js';
+
+export interface BeforeOpen {
+  lastStop: LastStop | null;
+  wal: WalState;
+}
+
+/**
+ * Before SQLite opens `file` (which replays its WAL, dropping what does not verify).
+ * `existed`: whether `file` is there; `besides`: other files only a console that made `file`
+ * writes into the data dir (the traffic log).
+ */
+export function checkBeforeOpen(dataDir: string, file: string, existed: boolean, besides: readonly string[]): BeforeOpen {
+  const marker = join(dataDir, LAST_STOP_FILE);
+  const lastStop = readLastStop(dataDir);
+  if (lastStop === 'unreadable') {
+    throw new DamagedDatabaseError(marker, 'it does not hold what the console writes there', {
+      subject: 'the record of the console database’s last stop',
+      remedy: `Put back a copy, or move it aside to start without comparing ${basename(file)} with it once`,
+    });
+  }
+  const walFile = `${file}-wal`;
+  if (!existed) {
+    const found = [...(lastStop ? [marker] : []), ...[walFile, ...besides.map((name) => join(dataDir, name))].filter((path) => nonEmpty(path))];
+    if (found.length === 0) return { lastStop: null, wal: { kind: 'empty' } };
+    const why = lastStop ? `${LAST_STOP_FILE} records ${describeLastStop(lastStop)}` : `${found.map((path) => basename(path)).join(' and ')} ${found.length === 1 ? 'is' : 'are'} there`;
+    throw new DamagedDatabaseError(file, why, {
+      state: 'is missing',
+      remedy: `Put back a copy of it, or move ${found.map((path) => basename(path)).join(' and ')} aside as well to start an empty console`,
+    });
+  }
+  const wal = inspectWal(walFile);
+  if (wal.kind === 'damaged') {
+    throw new DamagedDatabaseError(walFile, wal.why, {
+      subject: 'the console database’s WAL',
+      remedy: `Put back a copy of the data dir, or move ${basename(walFile)} aside (with ${basename(file)}-shm) to start from ${basename(file)} as its last checkpoint left it, without the changes since`,
+    });
+  }
+  if (lastStop?.state === 'stopped' && wal.kind === 'sound' && wal.commits > 0) {
+    throw new DamagedDatabaseError(walFile, `${LAST_STOP_FILE} records ${describeLastStop(lastStop)}, which leaves no WAL, yet this one holds ${wal.commits} commits`, {
+      subject: 'the console database’s WAL',
+      state: 'does not belong to it',
+      remedy: `Move it aside (with ${basename(file)}-shm) to start as that stop left the console, or move ${LAST_STOP_FILE} aside to take its changes`,
+    });
+  }
+  return { lastStop, wal };
+}
+
+/**
+ * Once SQLite has opened `file`: a database with fewer clean stops than the marker is an older
+ * copy. Then the marker says the console holds the database (`open`) until its clean stop.
+ */
+export function checkAfterOpen(generation: number, dataDir: string, file: string, before: BeforeOpen, now: number): void {
+  const { lastStop } = before;
+  if (lastStop && generation < lastStop.generation) {
+    throw new DamagedDatabaseError(file, `it has had ${generation} clean stops, ${LAST_STOP_FILE} records ${lastStop.generation} after ${describeLastStop(lastStop)}`, {
+      state: 'is older than the last stop left it',
+      remedy: `Put back the newer copy, or move ${LAST_STOP_FILE} aside to start from this one`,
+    });
+  }
+  writeLastStop(dataDir, { state: 'open', generation, at: now });
+}
+
+function nonEmpty(path: string): boolean {
+  return existsSync(path) && statSync(path).size > 0;
+}

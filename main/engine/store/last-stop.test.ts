@@ -1,0 +1,278 @@
+/**
+ * A database or WAL that does not match what the last stop left stops the start, naming the file
+ * and the choices; nothing acknowledged is dropped without a word (docs/contract/console.md §9).
+ * The attack: 20 queues acknowledged, the console killed, a byte of its WAL flipped: the console
+ * started without them, and its next clean stop made that permanent.
+ */
+import { copyFileSync, existsSync, mkdirSync, openSync, closeSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync, writeSync, readSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { describe, expect, it } from 'vitest';
+import { tempDirs } from '../testing/temp-dirs.js';
+import { DATABASE_FILE, DamagedDatabaseError } from './database.js';
+import { LOCK_FILE } from './data-dir-lock.js';
+import { LAST_STOP_FILE, readLastStop } from './last-stop.js';
+import { openStore, type Store } from './store.js';
+import { inspectWal } from './wal-check.js';
+
+const tempDir = tempDirs('cqc-last-stop-');
+const WAL = `${DATABASE_FILE}-wal`;
+
+function addQueues(store: Store, from: number, count: number): void {
+  for (let i = from; i < from + count; i++) {
+    // One commit each, as the admin API acknowledges them.
+    store.queues.create({ id: `q${i}`, name: `queue ${i}`, createdAt: 0, queueVersion: 1, contextVersion: 1, nextItemSeq: 1, itemCount: 0, container: {}, playbackPolicies: {}, reports: {}, accessToken: 't', tokenIssuedAt: 0, tokenExpiresAt: 1 });
+  }
+}
+
+/** The files of `dir` as they are this moment, into a new folder: what a kill -9 now would leave (the kernel has every write). */
+function snapshot(dir: string): string {
+  const copy = tempDir();
+  for (const name of readdirSync(dir)) if (name.startsWith('console.') && !name.startsWith(LOCK_FILE)) copyFileSync(join(dir, name), join(copy, name));
+  return copy;
+}
+
+/**
+ * A data dir whose console was killed right after acknowledging 20 queues, all still in the WAL
+ * (a clean stop before them put everything earlier into the database).
+ */
+function killedAfter20Queues(): string {
+  const dir = tempDir();
+  openStore({ dataDir: dir }).close();
+  const store = openStore({ dataDir: dir });
+  addQueues(store, 0, 20);
+  const killed = snapshot(dir);
+  store.close();
+  return killed;
+}
+
+function queueCount(dir: string): number {
+  const store = openStore({ dataDir: dir });
+  try {
+    return store.queues.list().length;
+  } finally {
+    store.close();
+  }
+}
+
+/** What plain SQLite makes of the files: how many queues it would have started with. */
+function queuesSqliteSees(dir: string): number {
+  const copy = snapshot(dir);
+  const db = new Database(join(copy, DATABASE_FILE));
+  try {
+    return db.prepare('SELECT COUNT(*) FROM queues').pluck().get() as number;
+  } finally {
+    db.close();
+  }
+}
+
+function refusalOf(dir: string): DamagedDatabaseError {
+  const before = new Map(readdirSync(dir).filter((name) => !name.startsWith(LOCK_FILE)).map((name) => [name, readFileSync(join(dir, name))]));
+  let refusal: unknown = null;
+  try {
+    openStore({ dataDir: dir }).close();
+  } catch (error) {
+    refusal = error;
+  }
+  if (!(refusal instanceof DamagedDatabaseError)) throw refusal ?? new Error('the console started');
+  expect(refusal.code).toBe('database_damaged');
+  expect(refusal.message).not.toContain('\n');
+  expect(refusal.message).toContain('nothing was changed');
+  // Nothing was changed: every file as it was (the lock the refused start took aside).
+  for (const [name, bytes] of before) expect(readFileSync(join(dir, name)).equals(bytes), name).toBe(true);
+  return refusal;
+}
+
+interface WalShape {
+  pageSize: number;
+  frames: number;
+  frameAt: (frame: number) => number;
+  isCommit: (frame: number) => boolean;
+}
+
+function walShape(dir: string): WalShape {
+  const wal = readFileSync(join(dir, WAL));
+  const pageSize = wal.readUInt32BE(8);
+  const frameBytes = 24 + pageSize;
+  const frameAt = (frame: number) => 32 + (frame - 1) * frameBytes;
+  return { pageSize, frames: Math.floor((wal.length - 32) / frameBytes), frameAt, isCommit: (frame) => wal.readUInt32BE(frameAt(frame) + 4) !== 0 };
+}
+
+function flipByte(file: string, at: number): void {
+  const fd = openSync(file, 'r+');
+  const byte = Buffer.alloc(1);
+  readSync(fd, byte, 0, 1, at);
+  byte[0] = byte[0]! ^ 0x5a;
+  writeSync(fd, byte, 0, 1, at);
+  closeSync(fd);
+}
+
+describe('a WAL that SQLite would not replay whole', () => {
+  it('(the attack) a byte flipped in a frame in the middle: refused, naming the WAL and the choices, where SQLite alone dropped acknowledged queues', () => {
+    const dir = killedAfter20Queues();
+    const wal = walShape(dir);
+    flipByte(join(dir, WAL), wal.frameAt(Math.ceil(wal.frames / 2)) + 24 + 100);
+    // What the console did before: SQLite stops at the frame and starts without the queues after it.
+    expect(queuesSqliteSees(dir)).toBeLessThan(20);
+    const refusal = refusalOf(dir);
+    expect(refusal.file).toBe(join(dir, WAL));
+    expect(refusal.message).toMatch(new RegExp(`^the console database’s WAL ${join(dir, WAL)} is damaged \\(frame \\d+ of ${wal.frames} does not verify`));
+    expect(refusal.message).toContain(`Put back a copy of the data dir, or move ${WAL} aside (with ${DATABASE_FILE}-shm) to start from ${DATABASE_FILE} as its last checkpoint left it`);
+    // Refused again and again, never made permanent.
+    expect(() => openStore({ dataDir: dir }).close()).toThrow(DamagedDatabaseError);
+    // The choice taken: the WAL moved aside, the console starts from its last checkpoint.
+    renameSync(join(dir, WAL), join(dir, `${WAL}.aside`));
+    rmSync(join(dir, `${DATABASE_FILE}-shm`), { force: true });
+    expect(queueCount(dir)).toBe(0);
+  });
+
+  it('a byte flipped in the last commit, the newest queue: refused', () => {
+    const dir = killedAfter20Queues();
+    const wal = walShape(dir);
+    expect(wal.isCommit(wal.frames)).toBe(true);
+    flipByte(join(dir, WAL), wal.frameAt(wal.frames) + 24 + 7);
+    expect(queuesSqliteSees(dir)).toBe(19);
+    expect(refusalOf(dir).message).toMatch(/is damaged \(frame \d+ of \d+ does not verify, so SQLite would drop it and every commit after it/);
+  });
+
+  it.each([
+    ['its checkpoint sequence', 12],
+    ['a salt', 17],
+    ['its checksum', 30],
+    ['its magic number', 1],
+  ])('a byte flipped in the header (%s): refused, where SQLite ignored the whole WAL', (_what, at) => {
+    const dir = killedAfter20Queues();
+    flipByte(join(dir, WAL), at);
+    expect(queuesSqliteSees(dir)).toBe(0);
+    const refusal = refusalOf(dir);
+    expect(refusal.file).toBe(join(dir, WAL));
+    expect(refusal.message).toMatch(/\(its header (fails its checksum|is not a WAL header), so SQLite would ignore all of it\)/);
+  });
+
+  it('a salt flipped in a frame header: refused', () => {
+    const dir = killedAfter20Queues();
+    const wal = walShape(dir);
+    flipByte(join(dir, WAL), wal.frameAt(2) + 9);
+    expect(refusalOf(dir).message).toMatch(/frame 2 of \d+ has one of its two salts changed/);
+  });
+});
+
+describe('no false alarm', () => {
+  it('a clean restart starts silently with everything', () => {
+    const dir = tempDir();
+    const store = openStore({ dataDir: dir });
+    addQueues(store, 0, 20);
+    store.close();
+    expect(existsSync(join(dir, WAL))).toBe(false);
+    expect(readLastStop(dir)).toMatchObject({ state: 'stopped', generation: 1 });
+    expect(queueCount(dir)).toBe(20);
+    expect(queueCount(dir)).toBe(20);
+    expect(readLastStop(dir)).toMatchObject({ state: 'stopped', generation: 3 });
+  });
+
+  it('a kill -9 with the WAL intact starts silently with every acknowledged queue, again and again', () => {
+    const dir = killedAfter20Queues();
+    expect(readLastStop(dir)).toMatchObject({ state: 'open', generation: 1 });
+    expect(inspectWal(join(dir, WAL))).toEqual({ kind: 'sound', commits: 20 });
+    // Killed again, with more in the WAL.
+    const store = openStore({ dataDir: dir });
+    expect(store.queues.list()).toHaveLength(20);
+    addQueues(store, 20, 5);
+    const killed = snapshot(dir);
+    store.close();
+    expect(queueCount(killed)).toBe(25);
+  });
+
+  it('a transaction the kill cut short (its last frame torn, no commit) is no damage: nothing of it was acknowledged', () => {
+    const dir = killedAfter20Queues();
+    const wal = walShape(dir);
+    const file = join(dir, WAL);
+    const header = readFileSync(file).subarray(0, 32);
+    // One more frame of this WAL, not a commit, its page half written.
+    const frame = Buffer.alloc(24 + wal.pageSize, 0);
+    frame.writeUInt32BE(3, 0);
+    header.copy(frame, 8, 16, 24);
+    frame.fill(0x77, 24, 24 + wal.pageSize / 2);
+    writeFileSync(file, Buffer.concat([readFileSync(file), frame]));
+    expect(inspectWal(file)).toEqual({ kind: 'sound', commits: 20 });
+    expect(queueCount(dir)).toBe(20);
+  });
+
+  it('older frames past the end of a WAL that began again after a checkpoint are no damage', () => {
+    const dir = tempDir();
+    const store = openStore({ dataDir: dir });
+    addQueues(store, 0, 200);
+    store.db.pragma('wal_checkpoint(RESTART)');
+    // The WAL begins again from its first frame, with new salts; the old frames stay after it.
+    addQueues(store, 200, 3);
+    const killed = snapshot(dir);
+    store.close();
+    expect(walShape(killed).frames).toBeGreaterThan(20);
+    expect(inspectWal(join(killed, WAL))).toEqual({ kind: 'sound', commits: 3 });
+    expect(queueCount(killed)).toBe(203);
+  });
+});
+
+describe('a database that does not match what the last stop left', () => {
+  it('(the attack) console.sqlite deleted: refused, where the console started empty', () => {
+    const dir = tempDir();
+    const store = openStore({ dataDir: dir });
+    addQueues(store, 0, 20);
+    store.close();
+    rmSync(join(dir, DATABASE_FILE));
+    const refusal = refusalOf(dir);
+    expect(refusal.file).toBe(join(dir, DATABASE_FILE));
+    expect(refusal.message).toMatch(new RegExp(`^the console database ${join(dir, DATABASE_FILE)} is missing \\(${LAST_STOP_FILE} records a clean stop at .*\\); nothing was changed\\. Put back a copy of it, or move ${LAST_STOP_FILE} aside as well to start an empty console$`));
+    expect(existsSync(join(dir, DATABASE_FILE))).toBe(false);
+    // The choice taken: the record moved aside too, an empty console starts.
+    renameSync(join(dir, LAST_STOP_FILE), join(dir, `${LAST_STOP_FILE}.aside`));
+    expect(queueCount(dir)).toBe(0);
+  });
+
+  it('console.sqlite deleted after a kill, its WAL left: refused', () => {
+    const dir = killedAfter20Queues();
+    rmSync(join(dir, DATABASE_FILE));
+    expect(refusalOf(dir).message).toMatch(/is missing \(console\.state records a run that began at .* and did not stop cleanly\); .* move console\.state and console\.sqlite-wal aside as well/);
+  });
+
+  it('an older copy of console.sqlite put back: refused, until the record is moved aside', () => {
+    const dir = tempDir();
+    const store = openStore({ dataDir: dir });
+    addQueues(store, 0, 5);
+    store.close();
+    const older = readFileSync(join(dir, DATABASE_FILE));
+    const again = openStore({ dataDir: dir });
+    addQueues(again, 5, 20);
+    again.close();
+    writeFileSync(join(dir, DATABASE_FILE), older);
+    const refusal = refusalOf(dir);
+    expect(refusal.message).toMatch(/console\.sqlite is older than the last stop left it \(it has had 1 clean stops, console\.state records 2 after a clean stop at .*\); nothing was changed\. Put back the newer copy, or move console\.state aside to start from this one$/);
+    renameSync(join(dir, LAST_STOP_FILE), join(dir, `${LAST_STOP_FILE}.aside`));
+    expect(queueCount(dir)).toBe(5);
+  });
+
+  it('a WAL with commits beside a database whose last stop was clean (it left none): refused', () => {
+    const dir = tempDir();
+    openStore({ dataDir: dir }).close();
+    const killed = killedAfter20Queues();
+    copyFileSync(join(killed, WAL), join(dir, WAL));
+    const refusal = refusalOf(dir);
+    expect(refusal.file).toBe(join(dir, WAL));
+    expect(refusal.message).toMatch(/WAL .* does not belong to it \(console\.state records a clean stop at .*, which leaves no WAL, yet this one holds 20 commits\)/);
+  });
+
+  it('a record that cannot be read: refused, naming it', () => {
+    const dir = tempDir();
+    openStore({ dataDir: dir }).close();
+    writeFileSync(join(dir, LAST_STOP_FILE), '{"state":');
+    expect(refusalOf(dir).file).toBe(join(dir, LAST_STOP_FILE));
+  });
+
+  it('the record is private and whole: written aside and renamed, 0600', () => {
+    const dir = join(tempDir(), 'fresh');
+    mkdirSync(dir);
+    openStore({ dataDir: dir }).close();
+    expect(statSync(join(dir, LAST_STOP_FILE)).mode & 0o777).toBe(0o600);
+    expect(existsSync(join(dir, `${LAST_STOP_FILE}.new`))).toBe(false);
+  });
+});

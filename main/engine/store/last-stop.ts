@@ -1,0 +1,66 @@
+/**
+ * What the console database was when the console last let go of it, kept beside it in
+ * `console.state` (docs/contract/console.md §9): a database that does not match stops the start.
+ * A generation counts clean stops; it is kept in the database too (SQLite's `user_version`, in the
+ * header, written with the last commit of a clean stop) so that a database older than the marker,
+ * or one missing where the marker says there was one, is told from a fresh data dir.
+ *
+ * Written aside, synced and renamed: a crash leaves the old marker or the new one, never half of
+ * one. Written when the console opens (`open`: a run that is not stopped cleanly leaves that) and
+ * after the clean stop's last checkpoint (`stopped`).
+ */
+import { closeSync, fchmodSync, fsyncSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+import { PRIVATE_FILE_MODE } from './data-dir-files.js';
+
+export const LAST_STOP_FILE = 'console.state';
+
+export interface LastStop {
+  /** `open`: the console held the database and did not stop cleanly (it may run still: the lock says). */
+  state: 'open' | 'stopped';
+  /** Clean stops the database has had; the database's own `user_version` is at least this. */
+  generation: number;
+  /** Wall time it was written, for the messages. */
+  at: number;
+}
+
+/** The marker in `dataDir`, null when there is none; a marker that cannot be read is 'unreadable'. */
+export function readLastStop(dataDir: string): LastStop | null | 'unreadable' {
+  let text: string;
+  try {
+    text = readFileSync(join(dataDir, LAST_STOP_FILE), 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw error;
+  }
+  try {
+    const value = JSON.parse(text) as Partial<LastStop>;
+    if ((value.state === 'open' || value.state === 'stopped') && Number.isSafeInteger(value.generation) && Number.isFinite(value.at)) {
+      return { state: value.state, generation: value.generation!, at: value.at! };
+    }
+  } catch {
+    // Not JSON: unreadable, as below.
+  }
+  return 'unreadable';
+}
+
+export function writeLastStop(dataDir: string, lastStop: LastStop): void {
+  const file = join(dataDir, LAST_STOP_FILE);
+  const making = `${file}.new`;
+  rmSync(making, { force: true });
+  const fd = openSync(making, 'wx', PRIVATE_FILE_MODE);
+  try {
+    fchmodSync(fd, PRIVATE_FILE_MODE);
+    writeSync(fd, `${JSON.stringify(lastStop)}\n`);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  renameSync(making, file);
+}
+
+/** How the marker reads in a message: "a clean stop at 2026-12-01T23:50:00.000Z". */
+export function describeLastStop(lastStop: LastStop): string {
+  const when = new Date(lastStop.at).toISOString();
+  return lastStop.state === 'stopped' ? `a clean stop at ${when}` : `a run that began at ${when} and did not stop cleanly`;
+}
