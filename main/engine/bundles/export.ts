@@ -43,8 +43,9 @@ export async function exportBundle(deps: BundleDeps, input: BundleExportInput): 
   // The span: from the first exported entry to the last (an unfiltered export: to now, so that
   // what the last calls set going plays out as it did).
   const journal = deps.journal.entries();
-  const from = entries.length ? Math.min(...entries.map((e) => e.at)) : (journal[0]?.at ?? clock.now);
-  const to = filtered ? Math.max(from, ...entries.map((e) => e.at)) : clock.now;
+  // Folded, not spread: an export holds up to TRAFFIC_EXPORT_MAX entries, more than a call takes arguments.
+  const from = entries.length ? entries.reduce((min, e) => Math.min(min, e.at), Infinity) : (journal[0]?.at ?? clock.now);
+  const to = filtered ? entries.reduce((max, e) => Math.max(max, e.at), from) : clock.now;
   const calls = journal.filter((call) => call.at >= from && call.at <= to);
   const cuts: Cut[] = [];
   const lost = deps.journal.lostBefore();
