@@ -13,6 +13,7 @@ import type { BinaryLike, ScryptOptions } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
 import type { ReproBundle } from '../api/bundle-types.js';
@@ -47,7 +48,7 @@ const SEED = Number(process.env.ROUND_TRIP_SEED ?? 38_2026);
 const RUNS = Number(process.env.ROUND_TRIP_RUNS ?? 200);
 
 /** Every kind of action the workbench offers (ROUND_TRIP_KINDS, comma-separated, narrows a search). */
-const ALL_KINDS: readonly ActionKind[] = ['preset', 'rule', 'removeRule', 'moveRule', 'triggerRule', 'sendNow', 'button', 'seek', 'skipToItem', 'refreshCloudQueue', 'edit', 'advance', 'speed'];
+const ALL_KINDS: readonly ActionKind[] = ['preset', 'rule', 'removeRule', 'moveRule', 'triggerRule', 'sendNow', 'button', 'seek', 'skipToItem', 'refreshCloudQueue', 'suspend', 'load', 'edit', 'advance', 'speed'];
 const KINDS = process.env.ROUND_TRIP_KINDS ? ALL_KINDS.filter((kind) => process.env.ROUND_TRIP_KINDS!.split(',').includes(kind)) : ALL_KINDS;
 
 interface Exported {
@@ -157,4 +158,14 @@ describe('a repro bundle of any workbench session', () => {
     },
     Math.max(120_000, RUNS * 1_000),
   );
+});
+
+describe('a bundle exported by 0.1.0', () => {
+  it.each(['v1-storm-send-now.json', 'v1-rule-removed.json'])('%s runs with `run FILE`: exit 0, its notes saying what it cannot replay', async (name) => {
+    let out = '';
+    const code = await runCommand([fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url))], { stdout: (text) => (out += text), stderr: (text) => (out += text) });
+    expect(code, out).toBe(0);
+    expect(out).toMatch(/note: a version 1 bundle .*not checked/);
+    expect(out).toMatch(/^PASSED · /m);
+  });
 });

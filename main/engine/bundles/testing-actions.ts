@@ -29,10 +29,13 @@ export type WorkbenchAction =
   | { kind: 'moveRule'; pick: number; toIndex: number }
   | { kind: 'triggerRule'; pick: number }
   | { kind: 'sendNow'; request: 'refresh' | 'versionPoll' | 'nextWindow' }
-  | { kind: 'button'; action: 'play' | 'pause' | 'skipNext' | 'skipPrev' }
+  | { kind: 'button'; action: 'play' | 'pause' | 'skipNext' | 'skipPrev' | 'resume' }
   | { kind: 'seek'; command: 'seek' | 'seekRelative'; millis: number }
   | { kind: 'skipToItem'; pick: number }
   | { kind: 'refreshCloudQueue' }
+  | { kind: 'suspend' }
+  /** loadCloudQueue of the same queue again, from one of its items (the command bar's load). */
+  | { kind: 'load'; pick: number }
   | { kind: 'edit'; op: 'add' | 'delete' | 'move' | 'rename'; pick: number; to: number }
   | { kind: 'advance'; ms: number }
   /** The clock run at `speed` for a moment and stopped again (the status bar's speed radios, then Stop). */
@@ -130,6 +133,13 @@ export async function perform(bench: Bench, action: WorkbenchAction): Promise<vo
       }
       case 'refreshCloudQueue':
         return run('control.send', { method: 'POST', path: `${session}/refreshCloudQueue`, body: {} });
+      case 'suspend':
+        return run('control.send', { method: 'POST', path: `${session}/suspend`, body: {} });
+      case 'load': {
+        const ids = await items();
+        const { queueBaseUrl, httpAuthorization } = bench.queue;
+        return run('control.send', { method: 'POST', path: `${session}/loadCloudQueue`, body: { queueBaseUrl, httpAuthorization, itemId: ids[action.pick % ids.length]!, playOnCompletion: true } });
+      }
       case 'edit':
         return edit(bench, action, await items());
       case 'advance':
@@ -305,13 +315,15 @@ export const ACTION_ARBS: Record<ActionKind, fc.Arbitrary<WorkbenchAction>> = {
   moveRule: fc.record({ kind: fc.constant('moveRule' as const), pick, toIndex: fc.nat({ max: 3 }) }),
   triggerRule: fc.record({ kind: fc.constant('triggerRule' as const), pick }),
   sendNow: fc.record({ kind: fc.constant('sendNow' as const), request: fc.constantFrom('refresh' as const, 'versionPoll' as const, 'nextWindow' as const) }),
-  button: fc.record({ kind: fc.constant('button' as const), action: fc.constantFrom('play' as const, 'pause' as const, 'skipNext' as const, 'skipPrev' as const) }),
+  button: fc.record({ kind: fc.constant('button' as const), action: fc.constantFrom('play' as const, 'pause' as const, 'skipNext' as const, 'skipPrev' as const, 'resume' as const) }),
   seek: fc.oneof(
     fc.record({ kind: fc.constant('seek' as const), command: fc.constant('seekRelative' as const), millis: fc.constantFrom(-10_000, 10_000) }),
     fc.record({ kind: fc.constant('seek' as const), command: fc.constant('seek' as const), millis: fc.constantFrom(0, 5_000, 15_000) }),
   ),
   skipToItem: fc.record({ kind: fc.constant('skipToItem' as const), pick }),
   refreshCloudQueue: fc.constant({ kind: 'refreshCloudQueue' as const }),
+  suspend: fc.constant({ kind: 'suspend' as const }),
+  load: fc.record({ kind: fc.constant('load' as const), pick }),
   edit: fc.record({ kind: fc.constant('edit' as const), op: fc.constantFrom('add' as const, 'delete' as const, 'move' as const, 'rename' as const), pick, to: pick }),
   advance: fc.record({ kind: fc.constant('advance' as const), ms: fc.constantFrom(1_000, 3_000, 10_000, 30_000, 60_000, 600_000) }),
   speed: fc.record({ kind: fc.constant('speed' as const), speed: fc.constantFrom(1, 10, 60) }),
