@@ -8,6 +8,8 @@ import type { ConformanceCaseResult, ConformanceOutcome, ConformanceRun } from '
 import { createEngine, type Engine } from '../engine/index.js';
 import { createLogger } from '../engine/log.js';
 import type { CliIo } from './io.js';
+import { terminalSafe } from '../engine/conformance/reports/text.js';
+import { isReplay, replayCommand } from './check-replay.js';
 import { claimOutput, quietLogger, writeReport } from './output.js';
 import { packageVersion } from './version.js';
 import { EXIT, parseCommandLine, UsageError, type ExitCode } from './usage.js';
@@ -24,6 +26,11 @@ rule by rule, where it breaks the contract. Each case is printed as it settles, 
   --junit F           also write a JUnit XML report to F (one test case per case)
   --json F            also write the whole result to F as JSON
   --html F            also write a self-contained HTML report to F
+
+The reports carry each failing or warning case's exchanges and a curl that repeats it. Then
+\`check --replay REPORT.json [--authorization V]\` runs the failing and warning
+cases of a --json report again against its server: FIXED or STILL FAILING per case, exit 0 only
+when every failing case is fixed.
 
 Exit codes: 0 no case failed (warnings allowed), 1 a case failed, 2 a bad command line or a
 server that cannot be reached at all.`;
@@ -59,6 +66,7 @@ export function parseCheckArgs(argv: string[]): CheckArgs {
 }
 
 export async function checkCommand(argv: string[], io: CliIo): Promise<ExitCode> {
+  if (isReplay(argv)) return replayCommand(argv, io);
   const args = parseCheckArgs(argv);
   const outputs = { json: args.json, junit: args.junit, html: args.html } as const;
   for (const path of Object.values(outputs)) if (path) claimOutput(path);
@@ -72,7 +80,7 @@ export async function checkCommand(argv: string[], io: CliIo): Promise<ExitCode>
       if (path) writeReport(path, (await engine.commands.run('conformance.runs.export', { id: run.id, format: format as keyof typeof outputs })).content, io);
     }
     if (run.error?.kind === 'unreachable') {
-      io.stderr(`${run.error.message}\n`);
+      io.stderr(`${terminalSafe(run.error.message)}\n`);
       return EXIT.usage;
     }
     io.stdout(`${summaryLine(run)}\n`);
@@ -107,11 +115,12 @@ const MARK: Record<ConformanceOutcome, string> = { pass: 'pass', fail: 'FAIL', w
 /** `FAIL   5/17 item-window.unknown-item: An itemId the queue does not have is answered 404 — GET …: expected 404, got 200 …` */
 export function caseLine(result: ConformanceCaseResult, index: number, total: number): string {
   const position = `${index + 1}/${total}`.padStart(String(total).length * 2 + 1);
-  return `${MARK[result.outcome]}  ${position} ${result.id}: ${result.title} — ${result.message}\n`;
+  // The server's words are in the messages (and may be in ids): a terminal acts on their escapes.
+  return `${MARK[result.outcome]}  ${position} ${terminalSafe(result.id)}: ${terminalSafe(result.title)} — ${terminalSafe(result.message)}\n`;
 }
 
 export function summaryLine(run: ConformanceRun): string {
   const { pass, warn, fail, skip, total } = run.summary;
   const took = run.finishedAt === null ? '' : ` · ${((run.finishedAt - run.startedAt) / 1000).toFixed(1)} s`;
-  return `${run.status === 'passed' ? 'PASSED' : 'FAILED'} · ${pass} passed, ${warn} warned, ${fail} failed, ${skip} skipped of ${total} cases${took}${run.error ? ` · ${run.error.message}` : ''}`;
+  return `${run.status === 'passed' ? 'PASSED' : 'FAILED'} · ${pass} passed, ${warn} warned, ${fail} failed, ${skip} skipped of ${total} cases${took}${run.error ? ` · ${terminalSafe(run.error.message)}` : ''}`;
 }

@@ -1,0 +1,131 @@
+/**
+ * `cloud-queue-console check --replay` (docs/contract/console.md §1, §8): a server fails a case,
+ * `check --json` writes the report; replayed against the same server still broken, the case is
+ * STILL FAILING (exit 1); once the server is fixed, FIXED (exit 0). Only the replayed cases' requests
+ * (and those of the cases they build on) go out, each naming its case. A bad report is exit 2.
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, request as httpRequest, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ConformanceRun } from '../engine/api/conformance-types.js';
+import { startDefectiveServer, type DefectiveServer } from '../engine/conformance/testing/defective-server.js';
+import { main } from './index.js';
+import type { CliIo } from './io.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'cqc-replay-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+async function cli(...argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  let stdout = '';
+  let stderr = '';
+  const io: CliIo = { stdout: (text) => (stdout += text), stderr: (text) => (stderr += text) };
+  const code = await main(argv, io);
+  return { code, stdout, stderr };
+}
+
+/** One address in front of a broken and a fixed server: "fixing" it is pointing it at the other. */
+interface Front {
+  baseUrl: string;
+  target: DefectiveServer;
+  /** `endpoint [X-Conformance-Case]` of each request. */
+  seen: string[];
+}
+
+let broken: DefectiveServer;
+let fixed: DefectiveServer;
+let proxy: Server;
+const front = {} as Front;
+
+beforeAll(async () => {
+  broken = await startDefectiveServer({ defects: ['unknownItemFromStart', 'acceptsNegativeSize'] });
+  fixed = await startDefectiveServer();
+  front.target = broken;
+  front.seen = [];
+  proxy = createServer((req, res) => {
+    const path = req.url!.replace(/^\/q\//, '');
+    front.seen.push(`${path.split('?')[0]} [${String(req.headers['x-conformance-case'])}]`);
+    const to = new URL(`${front.target.baseUrl}${path}`);
+    const out = httpRequest(to, { method: req.method, headers: { ...req.headers, host: to.host } }, (answer) => {
+      res.writeHead(answer.statusCode!, answer.headers);
+      answer.pipe(res);
+    });
+    req.pipe(out);
+  });
+  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+  front.baseUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}/q/`;
+});
+afterAll(async () => {
+  await new Promise((resolve) => proxy.close(resolve));
+  await broken.close();
+  await fixed.close();
+});
+
+describe('check --replay', () => {
+  let report: string;
+  let authorization: string;
+
+  beforeAll(async () => {
+    authorization = broken.authorization;
+    report = join(dir, 'report.json');
+    const { code, stdout } = await cli('check', front.baseUrl, '--authorization', authorization, '--json', report);
+    expect(code, stdout).toBe(1);
+  });
+
+  it('says STILL FAILING, with the decisive request then and now, while the server is broken: exit 1', async () => {
+    const run = JSON.parse(readFileSync(report, 'utf8')) as ConformanceRun;
+    const failing = run.cases.filter((c) => c.outcome === 'fail').map((c) => c.id);
+    expect(failing).toEqual(['item-window.unknown-item', 'item-window.negative-size']);
+    const warnings = run.cases.filter((c) => c.outcome === 'warn').length;
+    front.seen = [];
+    const { code, stdout } = await cli('check', '--replay', report, '--authorization', authorization);
+    expect(code, stdout).toBe(1);
+    const lines = stdout.trim().split('\n');
+    expect(lines[0]).toBe(`replay ${report}: ${2 + warnings} cases against ${front.baseUrl}`);
+    expect(lines[1]).toMatch(/^STILL FAILING {2}item-window\.unknown-item: .* — .*expected 404/);
+    expect(lines[2]).toMatch(/^ {15}GET http:\/\/127\.0\.0\.1:\d+\/q\/itemWindow\?.*itemId=cqc-check-no-such-item-.*: was 200, now 200$/);
+    expect(lines[3]).toMatch(/^STILL FAILING {2}item-window\.negative-size: /);
+    expect(lines.at(-1)).toMatch(/^STILL FAILING · 0 of 2 failing cases fixed(, 0 of \d+ warnings? gone)?$/);
+    // The replayed cases and what they build on: no report, no walk, no wrong token.
+    expect(front.seen.some((line) => line.startsWith('timePlayed'))).toBe(false);
+    expect(front.seen.filter((line) => line.includes('[item-window.unknown-item]'))).toHaveLength(1);
+    expect(front.seen.every((line) => !line.endsWith('[undefined]')), front.seen.join('\n')).toBe(true);
+  });
+
+  it('says FIXED per case once the server is fixed: exit 0', async () => {
+    front.target = fixed;
+    try {
+      const { code, stdout } = await cli('check', '--replay', report, '--authorization', authorization);
+      expect(code, stdout).toBe(0);
+      const lines = stdout.trim().split('\n');
+      expect(lines[1]).toMatch(/^FIXED {10}item-window\.unknown-item: .* — .*404/);
+      expect(lines[2]).toMatch(/^FIXED {10}item-window\.negative-size: /);
+      // A warning that stays (a loopback address) is said, and fails nothing, as in check.
+      for (const line of lines.slice(3, -1)) expect(line).toMatch(/^(STILL WARNING|FIXED) |^ {15}/);
+      expect(lines.at(-1)).toMatch(/^FIXED · 2 of 2 failing cases fixed/);
+    } finally {
+      front.target = broken;
+    }
+  });
+
+  it('exits 2 for a report it cannot use, or an Authorization it was not given again', async () => {
+    const notJson = join(dir, 'not.json');
+    writeFileSync(notJson, '<html>');
+    const other = join(dir, 'other.json');
+    writeFileSync(other, JSON.stringify({ name: 'a scenario', steps: [] }));
+    for (const [args, message] of [
+      [['--replay', join(dir, 'missing.json')], /cannot read the report/],
+      [['--replay', notJson], /is not JSON/],
+      [['--replay', other], /is not a report of check --json/],
+      [['--replay', report], /carried an Authorization \(Bearer toke•••\), which the report holds masked: give it again with --authorization/],
+      [['--replay', report, front.baseUrl], /takes its BASE_URL from the report/],
+    ] as [string[], RegExp][]) {
+      const { code, stderr, stdout } = await cli('check', ...args);
+      expect(code, stderr).toBe(2);
+      expect(stderr).toMatch(message);
+      expect(stdout).toBe('');
+    }
+  });
+});

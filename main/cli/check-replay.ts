@@ -1,0 +1,158 @@
+/**
+ * `check --replay REPORT.json [--authorization V]` (docs/contract/console.md §1,
+ * §8): the failing and warning cases of a JSON report that `check --json` wrote, run again against
+ * the server it checked, and each said FIXED or STILL FAILING (a warning: STILL WARNING). A case is re-judged by its own rule:
+ * its requests are sent again (each with `X-Conformance-Case`), with the cases it builds on, as a
+ * whole run would. The report holds the Authorization masked, so it is given again. Exit 0 only
+ * when every failing case is fixed, 1 when one is not (a warning left is said, and fails nothing,
+ * as in `check`), 2 for a bad command line or report, or a server that cannot be reached at all.
+ */
+import { readFileSync } from 'node:fs';
+import type { ConformanceCaseResult, ConformanceRun } from '../engine/api/conformance-types.js';
+import { messageOf } from '../engine/api/errors.js';
+import { CONFORMANCE_REPORT_KIND } from '../engine/conformance/reports/export.js';
+import { readingOrder } from '../engine/conformance/reports/order.js';
+import { terminalSafe } from '../engine/conformance/reports/text.js';
+import { createEngine, type Engine } from '../engine/index.js';
+import { createLogger } from '../engine/log.js';
+import type { CliIo } from './io.js';
+import { quietLogger } from './output.js';
+import { EXIT, parseCommandLine, UsageError, type ExitCode } from './usage.js';
+import { packageVersion } from './version.js';
+
+export const REPLAY_USAGE = 'usage: cloud-queue-console check --replay REPORT.json [--authorization V]';
+
+export const REPLAY_HELP = `${REPLAY_USAGE}
+
+Runs the failing and warning cases of REPORT.json (written by check --json) again against the
+server it checked, each with the cases it builds on, and prints FIXED or STILL FAILING per case
+(STILL WARNING for a warning that stays).
+
+  --authorization V   the Authorization to send: the report holds it masked, so give it again
+
+Exit codes: 0 every failing case is fixed (warnings allowed, as in check), 1 one is not, 2 a bad
+command line or report, or a server that cannot be reached at all.`;
+
+/** Whether `check`'s command line asks for a replay. */
+export function isReplay(argv: readonly string[]): boolean {
+  return argv.some((arg) => arg === '--replay' || arg.startsWith('--replay='));
+}
+
+interface ReplayArgs {
+  report: string;
+  authorization?: string;
+}
+
+function parseReplayArgs(argv: string[]): ReplayArgs {
+  const parsed = parseCommandLine(argv, { replay: { type: 'string' }, authorization: { type: 'string' } }, REPLAY_HELP);
+  const { replay, authorization } = parsed.values;
+  if (!replay) throw new UsageError('--replay needs the JSON report of an earlier check (check --json F)');
+  if (parsed.positionals.length) throw new UsageError(`check --replay takes its BASE_URL from the report, got also: ${parsed.positionals.join(' ')}`);
+  if (authorization !== undefined && !/^[\t\x20-\x7E\x80-\xFF]+$/.test(authorization)) throw new UsageError('--authorization must be a value an HTTP header can carry (no line breaks)');
+  return { report: replay, ...(authorization ? { authorization } : {}) };
+}
+
+/** The report as `check --json` wrote it, or what is wrong with it (exit 2). */
+export function readReport(path: string): ConformanceRun {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new UsageError(`cannot read the report ${path}: ${messageOf(error)}`);
+  }
+  let report: unknown;
+  try {
+    report = JSON.parse(text);
+  } catch (error) {
+    throw new UsageError(`the report ${path} is not JSON: ${messageOf(error)}`);
+  }
+  const run = report as Partial<ConformanceRun> & { kind?: unknown };
+  if (typeof report !== 'object' || report === null || run.kind !== CONFORMANCE_REPORT_KIND) {
+    throw new UsageError(`${path} is not a report of check --json (its "kind" is not ${JSON.stringify(CONFORMANCE_REPORT_KIND)})`);
+  }
+  if (typeof run.baseUrl !== 'string' || !URL.canParse(run.baseUrl) || !Array.isArray(run.cases)) throw new UsageError(`the report ${path} has no baseUrl or no cases`);
+  for (const result of run.cases as unknown[]) {
+    const { id, outcome } = (result ?? {}) as Partial<ConformanceCaseResult>;
+    if (typeof id !== 'string' || !['pass', 'fail', 'warn', 'skip'].includes(outcome as string)) throw new UsageError(`the report ${path} has a case without an id or an outcome`);
+  }
+  return run as ConformanceRun;
+}
+
+export async function replayCommand(argv: string[], io: CliIo): Promise<ExitCode> {
+  const args = parseReplayArgs(argv);
+  const report = readReport(args.report);
+  const replayed = readingOrder(report.cases.filter((result) => result.outcome === 'fail' || result.outcome === 'warn'));
+  const baseUrl = terminalSafe(report.baseUrl);
+  if (replayed.length === 0) {
+    io.stdout(`replay ${args.report}: no case failed or warned against ${baseUrl}: nothing to replay\n`);
+    return EXIT.ok;
+  }
+  if (report.baseUrl.includes('•••')) throw new UsageError(`the report's base URL has a masked secret (${baseUrl}): it cannot be replayed from the report`);
+  if (report.authorization !== null && args.authorization === undefined) {
+    throw new UsageError(`the checked requests carried an Authorization (${terminalSafe(report.authorization)}), which the report holds masked: give it again with --authorization`);
+  }
+  const engine = await createEngine({ dataDir: null, port: 0, log: quietLogger(createLogger(io.stderr)), version: packageVersion() });
+  try {
+    io.stdout(`replay ${args.report}: ${replayed.length} case${replayed.length === 1 ? '' : 's'} against ${baseUrl}\n`);
+    const run = await replayRun(engine, report.baseUrl, replayed, args);
+    if (run.error?.kind === 'unreachable') {
+      io.stderr(`${terminalSafe(run.error.message)}\n`);
+      return EXIT.usage;
+    }
+    let fixed = 0;
+    let failing = 0;
+    let gone = 0;
+    for (const before of replayed) {
+      const now = run.cases.find((result) => result.id === before.id);
+      const isFixed = now !== undefined && (now.outcome === 'pass' || (before.outcome === 'fail' && now.outcome === 'warn'));
+      if (before.outcome === 'fail') {
+        failing++;
+        if (isFixed) fixed++;
+      } else if (isFixed) gone++;
+      io.stdout(replayLine(before, now, isFixed));
+    }
+    const all = fixed === failing;
+    const warnings = replayed.length - failing;
+    const counts = [failing ? `${fixed} of ${failing} failing case${failing === 1 ? '' : 's'} fixed` : '', warnings ? `${gone} of ${warnings} warning${warnings === 1 ? '' : 's'} gone` : ''].filter(Boolean).join(', ');
+    io.stdout(`${all ? 'FIXED' : 'STILL FAILING'} · ${counts}${run.error ? ` · ${terminalSafe(run.error.message)}` : ''}\n`);
+    return all ? EXIT.ok : EXIT.failed;
+  } finally {
+    await engine.close();
+  }
+}
+
+/** Runs the replayed cases (the engine adds those they build on) and waits for the run's end. */
+async function replayRun(engine: Engine, baseUrl: string, replayed: readonly ConformanceCaseResult[], args: ReplayArgs): Promise<ConformanceRun> {
+  let runId: string | null = null;
+  let ended!: () => void;
+  const end = new Promise<void>((resolve) => (ended = resolve));
+  const stop = engine.events.on('conformance.progress', (progress) => {
+    if (progress.runId === runId && progress.settled === null) ended();
+  });
+  try {
+    ({ id: runId } = await engine.commands.run('conformance.runs.start', {
+      baseUrl,
+      cases: replayed.map((result) => result.id),
+      ...(args.authorization ? { authorization: args.authorization } : {}),
+    }));
+    if ((await engine.commands.run('conformance.runs.get', { id: runId })).status === 'running') await end;
+    return await engine.commands.run('conformance.runs.get', { id: runId });
+  } finally {
+    stop();
+  }
+}
+
+/**
+ * `FIXED          item-window.unknown-item: … — GET …: 404, as for an item that does not exist`,
+ * then, for a case still failing (or warning), its decisive request then and now.
+ */
+export function replayLine(before: ConformanceCaseResult, now: ConformanceCaseResult | undefined, fixed: boolean): string {
+  const said = now ? now.message : 'the replay ended before this case ran';
+  const mark = fixed ? 'FIXED' : before.outcome === 'warn' ? 'STILL WARNING' : 'STILL FAILING';
+  const head = `${mark.padEnd(14)} ${terminalSafe(before.id)}: ${terminalSafe(before.title)} — ${terminalSafe(said)}\n`;
+  const was = before.exchanges?.[0];
+  const is = now?.exchanges?.[0];
+  if (fixed || !was) return head;
+  const status = (exchange: typeof was) => (exchange.status === null ? 'no answer' : String(exchange.status));
+  return `${head}${' '.repeat(15)}${terminalSafe(`${was.method} ${was.url}`)}: was ${status(was)}${is ? `, now ${status(is)}` : ''}\n`;
+}
