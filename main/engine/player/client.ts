@@ -8,6 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FaultHit } from '../api/fault-types.js';
 import type { EngineClock } from '../clock/clock.js';
+import { depthRefusal, parseJsonWithin, readCappedBody } from '../http/capped-body.js';
 import { checkContext, checkItemWindow, checkTimePlayedAnswer, checkVersion, type CloudQueueEndpoint, type TimePlayedAnswer, type Violation, type WindowRequest } from './contract-check.js';
 import { parseRetryAfter, REQUEST_TIMEOUT_MS, type Failure } from './retry.js';
 import type { ContextResponse, ItemWindowResponse, PlaybackReport, Reason, VersionResponse } from './wire.js';
@@ -32,6 +33,8 @@ export interface HttpResponse {
   status: number;
   headers: { get(name: string): string | null };
   text(): Promise<string>;
+  /** The body as a stream (fetch's), read under the client's byte cap; without it `text()` is read and measured. */
+  body?: ReadableStream<Uint8Array> | null;
   /** Set when the failure-injection layer made or touched this answer. */
   fault?: FaultHit;
 }
@@ -77,11 +80,23 @@ export interface PlayerExchange {
 
 export type ClientResult<T> = { ok: true; value: T; exchange: PlayerExchange } | { ok: false; failure: Failure; exchange: PlayerExchange };
 
+/**
+ * The most the player reads of one answer (docs/contract/console.md §9). Windows are the big ones:
+ * the reference server answers windows of up to 1,000 items on each side, and a real server's
+ * items carry metadata and artwork URLs, so a valid 2,001-item window can reach a few MB; 8 MB
+ * leaves room for that while a hostile or broken server costs the engine at most 8 MB a request.
+ */
+export const PLAYER_MAX_BODY_BYTES = 8 * 1_048_576;
+/** How much of an answer that was refused (over the cap, nested too deep) the exchange keeps to show. */
+const KEPT_OF_A_REFUSED_BODY = 64 * 1_024;
+
 export interface CloudQueueClientOptions {
   playerId: string;
   clock: EngineClock;
   transport?: HttpTransport;
   onExchange?: (exchange: PlayerExchange) => void;
+  /** Bytes read of one answer before it is cut and refused; default PLAYER_MAX_BODY_BYTES. */
+  maxBodyBytes?: number;
   /** More headers for every request of this client (a conformance case's own player); never replace the player's own. */
   headers?: Record<string, string>;
 }
@@ -169,10 +184,15 @@ export class CloudQueueClient {
     const timeout = clock.setTimeout(() => abort.abort(new Error('no complete response within 10 s')), REQUEST_TIMEOUT_MS, `request ${spec.endpoint}`);
     try {
       const response = await clock.track(this.transport({ method: spec.method, url, headers, body: spec.body, signal: abort.signal }), requestId);
-      const text = await clock.track(response.text(), requestId);
-      exchange.status = response.status;
+      const read = await clock.track(readCappedBody(response, this.options.maxBodyBytes ?? PLAYER_MAX_BODY_BYTES, abort.signal), requestId);
       if (response.fault) exchange.fault = response.fault;
       exchange.responseHeaders = pickHeaders(response.headers);
+      // An answer the client will not read whole is no complete answer: no status, a violation naming why.
+      if (!read.ok) return finish(refused(exchange, response.status, read.text, 'size', read.message));
+      const text = read.text;
+      const deep = depthRefusal(text);
+      if (deep) return finish(refused(exchange, response.status, text, 'depth', deep));
+      exchange.status = response.status;
       exchange.responseBody = text;
       if (response.status >= 200 && response.status < 300) {
         if (spec.endpoint === 'timePlayed') {
@@ -207,6 +227,17 @@ export class CloudQueueClient {
   }
 }
 
+/**
+ * An answer the client does not read whole: over the byte cap, or nested too deep to parse. The
+ * player cannot use it and retrying would fetch the same again, so it fails like a malformed
+ * body; the exchange keeps the start of it to show, and no status (no complete answer was read).
+ */
+function refused<T>(exchange: PlayerExchange, status: number, text: string, limit: 'size' | 'depth', message: string): ClientResult<T> {
+  exchange.responseBody = text.length > KEPT_OF_A_REFUSED_BODY ? text.slice(0, KEPT_OF_A_REFUSED_BODY) : text;
+  exchange.violations.push({ endpoint: exchange.endpoint, severity: 'malformed', rule: `${exchange.endpoint}.${limit}`, message: `status ${status}, but ${message}` });
+  return { ok: false, failure: { kind: 'other', status, message }, exchange };
+}
+
 /** `{queueBaseUrl}context`, tolerating a base URL given without its trailing slash. */
 export function endpointUrl(queueBaseUrl: string, endpoint: CloudQueueEndpoint, query?: Record<string, string>): string {
   const base = queueBaseUrl.endsWith('/') ? queueBaseUrl : `${queueBaseUrl}/`;
@@ -236,12 +267,9 @@ function failureOf(response: HttpResponse, body: string, now: number): Failure {
 
 /** The message of a contract error body, when the server sent one. */
 function errorMessage(body: string): string {
-  try {
-    const message = (JSON.parse(body) as { error?: { message?: unknown } }).error?.message;
-    return typeof message === 'string' ? `: ${message}` : '';
-  } catch {
-    return '';
-  }
+  const parsed = parseJsonWithin(body);
+  const message = parsed.ok ? (parsed.value as { error?: { message?: unknown } } | null)?.error?.message : undefined;
+  return typeof message === 'string' ? `: ${message}` : '';
 }
 
 function incompleteMessage(error: unknown, signal: AbortSignal): string {

@@ -1,0 +1,118 @@
+/**
+ * Reading an answer from a server the console does not own (docs/contract/console.md §9): as a
+ * stream, stopped at a byte cap (the connection is dropped there, nothing more is read), and
+ * parsed as JSON only when it nests no deeper than a limit, checked on the text before parsing.
+ * A hostile or broken server can then cost the engine at most the cap in memory and a scan of it
+ * in time, whatever it sends: an endless body, a slow drip, megabytes of `[[[[…`.
+ */
+import { MAX_JSON_DEPTH, nestsDeeperThan } from './json-depth.js';
+
+/** What a response offers to read from: a fetch Response, or a synthetic answer (injected faults, tests). */
+export interface BodySource {
+  headers: { get(name: string): string | null };
+  /** The body as a stream, when there is one (fetch); without it `text()` is read and measured. */
+  body?: ReadableStream<Uint8Array> | null;
+  text(): Promise<string>;
+}
+
+export type CappedBody =
+  | { ok: true; text: string; bytes: number }
+  /** Over the cap: `text` is what came before it, `message` says the cap and, when known, the size. */
+  | { ok: false; text: string; bytes: number; message: string };
+
+/**
+ * Reads `source` up to `maxBytes`. Past the cap the stream is cancelled (for fetch, that drops
+ * the connection) and the answer is refused with a message that names the cap; a Content-Length
+ * over the cap refuses it before a byte is read. When `signal` fires the read stops and throws
+ * its reason, even if the stream itself never learns of it (a body that drips a byte at a time).
+ */
+export async function readCappedBody(source: BodySource, maxBytes: number, signal?: AbortSignal): Promise<CappedBody> {
+  signal?.throwIfAborted();
+  const declared = declaredLength(source.headers.get('content-length'));
+  if (declared !== undefined && declared > maxBytes) {
+    await source.body?.cancel().catch(() => undefined);
+    return { ok: false, text: '', bytes: 0, message: overCap(maxBytes, `its Content-Length said ${bytesText(declared)}`) };
+  }
+  if (!source.body) return measured(await source.text(), maxBytes);
+
+  const reader = source.body.getReader();
+  // Cancelling ends a pending read with `done`; the check after each read turns that into the abort.
+  const onAbort = () => void reader.cancel(signal?.reason).catch(() => undefined);
+  signal?.addEventListener('abort', onAbort, { once: true });
+  const chunks: Uint8Array[] = [];
+  let bytes = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      signal?.throwIfAborted();
+      if (done) break;
+      if (bytes + value.byteLength > maxBytes) {
+        chunks.push(value.subarray(0, maxBytes - bytes));
+        bytes = maxBytes;
+        await reader.cancel().catch(() => undefined);
+        return { ok: false, text: decode(chunks, bytes), bytes, message: overCap(maxBytes) };
+      }
+      chunks.push(value);
+      bytes += value.byteLength;
+    }
+  } finally {
+    signal?.removeEventListener('abort', onAbort);
+    reader.releaseLock();
+  }
+  return { ok: true, text: decode(chunks, bytes), bytes };
+}
+
+export type ParsedJson = { ok: true; value: unknown } | { ok: false; message: string };
+
+/**
+ * `JSON.parse`, refusing first (in one linear scan that stops at the limit) a text that nests
+ * deeper than `maxDepth`: a few megabytes of brackets would otherwise build millions of nested
+ * arrays that every later walk over the value runs out of stack on.
+ */
+export function parseJsonWithin(text: string, maxDepth = MAX_JSON_DEPTH): ParsedJson {
+  const deep = depthRefusal(text, maxDepth);
+  if (deep) return { ok: false, message: deep };
+  try {
+    return { ok: true, value: JSON.parse(text) };
+  } catch {
+    return { ok: false, message: 'a body that is not JSON' };
+  }
+}
+
+/** Why a text is not parsed, when it nests deeper than `maxDepth`; undefined when it may be. */
+export function depthRefusal(text: string, maxDepth = MAX_JSON_DEPTH): string | undefined {
+  return nestsDeeperThan(text, maxDepth) ? `the answer nests more than ${maxDepth} JSON arrays and objects inside one another, deeper than the console reads` : undefined;
+}
+
+/** `1 MB (1,048,576 bytes)`, `512 KB (524,288 bytes)`, `900 bytes`. */
+export function bytesText(bytes: number): string {
+  const exact = `${bytes.toLocaleString('en-US')} bytes`;
+  if (bytes >= 1_048_576) return `${trim(bytes / 1_048_576)} MB (${exact})`;
+  if (bytes >= 1_024) return `${trim(bytes / 1_024)} KB (${exact})`;
+  return exact;
+}
+
+function overCap(maxBytes: number, known?: string): string {
+  return `the answer was over ${bytesText(maxBytes)} and was cut there${known ? ` (${known})` : ''}`;
+}
+
+function measured(text: string, maxBytes: number): CappedBody {
+  const bytes = Buffer.byteLength(text);
+  if (bytes <= maxBytes) return { ok: true, text, bytes };
+  const cut = Buffer.from(text).subarray(0, maxBytes);
+  return { ok: false, text: decode([cut], maxBytes), bytes: maxBytes, message: overCap(maxBytes, `it was ${bytesText(bytes)}`) };
+}
+
+function declaredLength(header: string | null): number | undefined {
+  if (header === null || !/^\s*\d+\s*$/.test(header)) return undefined;
+  return Number(header);
+}
+
+/** As `Response.text()` decodes: UTF-8, a leading BOM dropped, a broken sequence (a cut) replaced. */
+function decode(chunks: Uint8Array[], bytes: number): string {
+  return new TextDecoder().decode(Buffer.concat(chunks, bytes));
+}
+
+function trim(value: number): string {
+  return String(Math.round(value * 10) / 10);
+}
