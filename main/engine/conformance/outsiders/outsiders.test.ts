@@ -22,6 +22,8 @@ export const UNRESOLVED: Record<string, string> = {
     'suite believed wrong: console.md §8 says play-through skips, pauses and seeks, but the built player sends no final report with skip (every track plays to its end), so a server that breaks on skips is never seen',
   'current-and-next-only':
     'suite believed wrong (contract ambiguous): docs/conformance.md says play-through fails when the player cannot skip back from an item that is not the first, but the built player never skips back, so a server that never serves a previous item passes',
+  'edited-during-run':
+    'suite believed wrong: the queue may change at any time (platform.md §4.3, GET /version), and the play-through window that ends at the new last item carries the new queueVersion, yet play-through fails it against the end the earlier walk found',
   'retry-after-503-once':
     'suite believed wrong: platform.md §7.2 has the player retry a 503 that carries Retry-After (3 times, 2–10 s); the version case fails on the first 503 instead of retrying',
 };

@@ -147,6 +147,18 @@ export const VALID: Variant[] = [
   variant('connection-close', 'pass', 'RFC 9112', 'every answer closes its connection', (b) => {
     b.finish = (_req, answer) => ({ ...answer, headers: { ...answer.headers, connection: 'close' } });
   }),
+  variant('edited-during-run', 'pass', 'platform.md §4.3', 'right after the first /version poll a track is appended and queueVersion moves on (an edit, a warning at most)', (b) => {
+    let edited = false;
+    wrap(b, 'version', (_req, answer) => {
+      const sent = answer();
+      if (!edited) {
+        edited = true;
+        b.items = [...b.items, ...tracks(b.items.length + 1).slice(b.items.length)];
+        b.queueVersion = 'qv-2';
+      }
+      return sent;
+    });
+  }),
   variant('minimal-context', 'pass', C8, '/context answers {} (nothing known: a warning at most)', (b) => {
     wrap(b, 'context', () => ({ status: 200, json: {} }));
   }),
