@@ -1,0 +1,52 @@
+/**
+ * A run of some cases only (what `check --replay` starts): the cases asked for and those they
+ * build on, in suite order, its summary counting them alone; an id the suite does not have is
+ * refused before anything runs.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Engine } from '../index.js';
+import { admin, startTestEngine } from '../testing/http.js';
+import { selectCases } from './selection.js';
+import { SUITE } from './suite.js';
+import { startDefectiveServer, type DefectiveServer } from './testing/defective-server.js';
+
+let engine: Engine;
+let server: DefectiveServer | null = null;
+beforeAll(async () => {
+  engine = await startTestEngine({ clockSpeed: 0 });
+});
+afterAll(() => engine.close());
+afterEach(async () => {
+  await server?.close();
+  server = null;
+});
+
+describe('a run of some cases only', () => {
+  it('holds the cases asked for and those they build on, in suite order', () => {
+    const ids = selectCases(SUITE, ['auth.wrong-token', 'item-window.centred']).map((unit) => unit.id);
+    expect(ids).toEqual(SUITE.map((unit) => unit.id).filter((id) => ['item-window.first', 'item-window.centred', 'auth.wrong-token'].includes(id)));
+    expect(selectCases(SUITE, undefined)).toBe(SUITE);
+  });
+
+  it('runs them alone against a server, and refuses a case the suite does not have', async () => {
+    server = await startDefectiveServer({ defects: ['acceptsNegativeSize'] });
+    let ended!: () => void;
+    const end = new Promise<void>((resolve) => (ended = resolve));
+    let id: string | null = null;
+    const stop = engine.events.on('conformance.progress', (progress) => {
+      if (progress.runId === id && progress.settled === null) ended();
+    });
+    ({ id } = await engine.commands.run('conformance.runs.start', { baseUrl: server.baseUrl, authorization: server.authorization, cases: ['item-window.negative-size'] }));
+    if ((await engine.commands.run('conformance.runs.get', { id })).status === 'running') await end;
+    stop();
+    const run = await engine.commands.run('conformance.runs.get', { id });
+    const wanted = SUITE.map((unit) => unit.id).filter((id) => selectCases(SUITE, ['item-window.negative-size']).some((unit) => unit.id === id));
+    expect(run.cases.map((c) => c.id)).toEqual(wanted);
+    expect(run.summary.total).toBe(wanted.length);
+    expect(run.cases.find((c) => c.id === 'item-window.negative-size')!.outcome).toBe('fail');
+
+    const refused = await admin(engine, 'POST', '/conformance/runs', { baseUrl: server.baseUrl, cases: ['no.such-case'] });
+    expect(refused.status).toBe(400);
+    expect(JSON.stringify(refused.body)).toContain('no case \\"no.such-case\\" in the suite');
+  });
+});
