@@ -5,7 +5,7 @@
  * side, and the exchanges around the first difference); then a summary. Exit 0 when the run
  * passes, 1 when it fails, 2 when the file or the command line cannot be used (nothing runs then).
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { BUNDLE_FORMAT } from '../engine/api/bundle-types.js';
 import { EngineError, messageOf } from '../engine/api/errors.js';
 import type { ScenarioReport, ScenarioStep, ScenarioStepResult } from '../engine/api/scenario-types.js';
@@ -15,11 +15,12 @@ import type { CliIo } from './io.js';
 import { claimOutput, quietLogger, writeReport } from './output.js';
 import { scenarioJUnit } from './junit.js';
 import { explanationLines } from './explanation.js';
+import { DEFAULT_RUN_TIMEOUT_SEC, parseAllowedHost, refuseDeepJson, refuseOutsideHosts, refuseOversizedFile } from './run-guard.js';
 import { describeStep, engineSpan, plain } from './steps.js';
 import { packageVersion } from './version.js';
 import { EXIT, parseCommandLine, UsageError, type ExitCode } from './usage.js';
 
-export const RUN_USAGE = 'usage: cloud-queue-console run FILE [--junit F] [--json F]';
+export const RUN_USAGE = 'usage: cloud-queue-console run FILE [--junit F] [--json F] [--timeout S] [--allow-host H]…';
 
 export const RUN_HELP = `${RUN_USAGE}
 
@@ -36,8 +37,11 @@ first difference, and the player's exchanges around it (method, path, reason, st
 fault rule that acted on each); the JSON report holds it as the step's "explanation", the JUnit
 report in the failure's message.
 
-  --junit F   also write a JUnit XML report to F: one test case per expectation (expect step)
-  --json F    also write the whole run report to F as JSON
+  --junit F         also write a JUnit XML report to F: one test case per expectation (expect step)
+  --json F          also write the whole run report to F as JSON
+  --timeout S       stop the run after S seconds of wall time (default ${DEFAULT_RUN_TIMEOUT_SEC}): a failure
+  --allow-host H    let the run call host H (or H:PORT) too; without it, a file whose steps
+                    would call any host but this console's own is refused and nothing runs
 
 Exit codes: 0 the run passed, 1 it failed, 2 the file or the command line cannot be used.`;
 
@@ -45,14 +49,31 @@ export interface RunArgs {
   file: string;
   junit?: string;
   json?: string;
+  /** Wall seconds for the whole run. */
+  timeoutSec: number;
+  /** Hosts (`host` or `host:port`) the steps may call besides the console's own. */
+  allowHosts: string[];
 }
 
 export function parseRunArgs(argv: string[]): RunArgs {
-  const parsed = parseCommandLine(argv, { junit: { type: 'string' }, json: { type: 'string' } }, RUN_HELP);
+  const parsed = parseCommandLine(
+    argv,
+    { junit: { type: 'string' }, json: { type: 'string' }, timeout: { type: 'string' }, 'allow-host': { type: 'string', multiple: true } },
+    RUN_HELP,
+  );
   const [file, ...extra] = parsed.positionals;
   if (!file) throw new UsageError('run needs the FILE to replay: a repro bundle or a scenario (.json)');
   if (extra.length) throw new UsageError(`run takes one FILE, got also: ${extra.join(' ')}`);
-  return { file, ...(parsed.values.junit ? { junit: parsed.values.junit } : {}), ...(parsed.values.json ? { json: parsed.values.json } : {}) };
+  const timeout = parsed.values.timeout;
+  const timeoutSec = timeout === undefined ? DEFAULT_RUN_TIMEOUT_SEC : Number(timeout);
+  if (!Number.isFinite(timeoutSec) || timeoutSec <= 0 || timeoutSec > 86_400) throw new UsageError(`--timeout takes seconds, more than 0 and at most 86400, got ${timeout}`);
+  return {
+    file,
+    ...(parsed.values.junit ? { junit: parsed.values.junit } : {}),
+    ...(parsed.values.json ? { json: parsed.values.json } : {}),
+    timeoutSec,
+    allowHosts: (parsed.values['allow-host'] ?? []).map(parseAllowedHost),
+  };
 }
 
 /** What FILE holds, told apart by its shape. */
@@ -61,10 +82,14 @@ type RunInput = { kind: 'bundle'; value: Record<string, unknown> } | { kind: 'sc
 export function readRunInput(file: string): RunInput {
   let text: string;
   try {
+    // Sized before it is read: a file of gigabytes is refused, not loaded.
+    refuseOversizedFile(file, statSync(file).size);
     text = readFileSync(file, 'utf8');
   } catch (error) {
+    if (error instanceof UsageError) throw error;
     throw new UsageError(`cannot read ${file}: ${messageOf(error)}`);
   }
+  refuseDeepJson(file, text);
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -88,6 +113,7 @@ export async function runCommand(argv: string[], io: CliIo): Promise<ExitCode> {
   const engine = await createEngine({ dataDir: null, port: 0, log: engineLog, version: packageVersion() });
   try {
     const { scenarioId, steps, setUp } = await prepare(engine, input, args.file);
+    refuseOutsideHosts(args.file, steps, engine.urls, args.allowHosts);
     io.stdout(`run ${args.file}: ${setUp}\n`);
     const startedAt = engine.clock.now();
     const stop = engine.events.on('scenarios.step', ({ scenarioId: id, at, stepCount, step, settled }) => {
@@ -96,11 +122,20 @@ export async function runCommand(argv: string[], io: CliIo): Promise<ExitCode> {
       // Why an expectation failed, right under it: what came instead, and the exchanges around it.
       if (step.explanation) io.stdout(explanationLines(step.explanation, startedAt).map((line) => `    ${line}\n`).join(''));
     });
-    let report: ScenarioReport;
+    let report: ScenarioReport | 'deadline';
+    let deadline: NodeJS.Timeout | undefined;
     try {
-      report = await engine.commands.run('scenarios.run', { id: scenarioId });
+      report = await Promise.race([
+        engine.commands.run('scenarios.run', { id: scenarioId }),
+        new Promise<'deadline'>((resolve) => (deadline = setTimeout(() => resolve('deadline'), args.timeoutSec * 1000))),
+      ]);
     } finally {
+      clearTimeout(deadline);
       stop();
+    }
+    if (report === 'deadline') {
+      io.stdout(`FAILED · the run passed its deadline of ${args.timeoutSec} s of wall time and was stopped (--timeout)\n`);
+      return EXIT.failed;
     }
     io.stdout(`${summaryLine(report, steps)}\n`);
     if (args.json) writeReport(args.json, `${JSON.stringify({ file: args.file, kind: input.kind, ...report }, null, 2)}\n`, io);

@@ -1,0 +1,121 @@
+/**
+ * `run FILE` in CI replays files anyone may have written (docs/contract/console.md §9). Each test
+ * is an attack on the job that runs it: a bundle that points the console's player (with its
+ * Authorization) at another host, a run that never ends, a file of gigabytes, JSON nested to blow
+ * the stack. Each ends in bounded time with exit 2 (nothing ran) or 1 (stopped at its deadline).
+ */
+import { createServer, type Server } from 'node:http';
+import { closeSync, openSync, writeFileSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ReproBundle } from '../engine/api/bundle-types.js';
+import { startTestEngine } from '../engine/testing/http.js';
+import { tempDirs } from '../engine/testing/temp-dirs.js';
+import { exportStormBundle } from '../testing/storm-bundle.js';
+import { main } from './index.js';
+import type { CliIo } from './io.js';
+import { MAX_RUN_FILE_BYTES, parseAllowedHost } from './run-guard.js';
+
+const tempDir = tempDirs('cqc-run-guard-');
+
+async function cli(...argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  let stdout = '';
+  let stderr = '';
+  const io: CliIo = { stdout: (text) => (stdout += text), stderr: (text) => (stderr += text) };
+  const code = await main(argv, io);
+  return { code, stdout, stderr };
+}
+
+const writeJson = (name: string, value: unknown) => {
+  const file = join(tempDir(), name);
+  writeFileSync(file, typeof value === 'string' ? value : JSON.stringify(value));
+  return file;
+};
+
+/** A scenario that loads a queue from `baseUrl` on Kitchen with a secret Authorization. */
+function loadingFrom(baseUrl: string) {
+  return {
+    name: 'points elsewhere',
+    steps: [
+      { type: 'command', method: 'POST', path: '/api/v1/groups/group-kitchen/playbackSession:1', body: { appId: 'com.example', appContext: 'x' }, save: { session: 'sessionId' } },
+      { type: 'command', method: 'POST', path: '/api/v1/playbackSessions/${session}/playbackSession:1/loadCloudQueue', body: { queueBaseUrl: baseUrl, httpAuthorization: 'Bearer ci-secret' }, expectStatus: 200 },
+    ],
+  };
+}
+
+let elsewhere: Server;
+let calls = 0;
+beforeAll(async () => {
+  // Stands for a host on the CI machine's network: it must never hear from the run.
+  elsewhere = createServer((_request, response) => {
+    calls++;
+    response.writeHead(503).end();
+  });
+  await new Promise<void>((resolve) => elsewhere.listen(0, '127.0.0.1', resolve));
+});
+afterAll(() => new Promise<void>((resolve) => elsewhere.close(() => resolve())));
+
+const elsewhereUrl = () => `http://127.0.0.1:${(elsewhere.address() as { port: number }).port}/queues/q/v2.3/`;
+
+describe('run refuses what it cannot run safely', () => {
+  it('a scenario that would make the player call another host: exit 2, nothing sent, the host named', async () => {
+    const { code, stderr } = await cli('run', writeJson('elsewhere.json', loadingFrom(elsewhereUrl())));
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/would call hosts other than this console's own: step 2 \(command\): http:\/\/127\.0\.0\.1:\d+/);
+    expect(stderr).toMatch(/--allow-host 127\.0\.0\.1:\d+/);
+    expect(calls).toBe(0);
+  });
+
+  it('--allow-host names a host the run may call: then it runs', async () => {
+    const host = new URL(elsewhereUrl()).host;
+    const { code, stdout } = await cli('run', writeJson('allowed.json', loadingFrom(elsewhereUrl())), '--allow-host', host);
+    // The host answers 503 to the load: the step fails, but it ran and called that host.
+    expect(code, stdout).toBe(1);
+    expect(calls).toBeGreaterThan(0);
+  });
+
+  it('stops at its --timeout: a playing queue pushed three engine years on ends at the deadline, exit 1', async () => {
+    const source = await startTestEngine();
+    let bundle: ReproBundle;
+    try {
+      bundle = await exportStormBundle(source.urls.console, source.adminToken);
+    } finally {
+      await source.close();
+    }
+    const year = 365 * 24 * 3600 * 1000;
+    const years = { ...bundle, scenario: { ...bundle.scenario, steps: [...bundle.scenario.steps, ...Array.from({ length: 3 }, () => ({ type: 'clock', advanceMs: year }))] } };
+    const started = performance.now();
+    const { code, stdout } = await cli('run', writeJson('years.bundle.json', years), '--timeout', '2');
+    expect(code, stdout).toBe(1);
+    expect(stdout).toMatch(/FAILED · the run passed its deadline of 2 s of wall time/);
+    expect(performance.now() - started).toBeLessThan(10_000);
+  });
+
+  it('a file over the cap is refused by its size, before it is read', async () => {
+    const file = join(tempDir(), 'huge.json');
+    const fd = openSync(file, 'w');
+    // Sparse: the size says gigabytes, the disk holds next to nothing.
+    writeSync(fd, '{', MAX_RUN_FILE_BYTES + 1024);
+    closeSync(fd);
+    const started = performance.now();
+    const { code, stderr } = await cli('run', file);
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/run takes files of up to/);
+    expect(performance.now() - started).toBeLessThan(2_000);
+  });
+
+  it('JSON nested 100,000 deep is exit 2 (a file it cannot run), not a crash', async () => {
+    const deep = `{"name":"deep","steps":${'['.repeat(100_000)}${']'.repeat(100_000)}}`;
+    const { code, stderr } = await cli('run', writeJson('deep.json', deep));
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/nests arrays and objects more than 100 deep/);
+  });
+
+  it('--timeout and --allow-host refuse values that are not what they take', async () => {
+    for (const argv of [['--timeout', '0'], ['--timeout', 'soon'], ['--allow-host', 'http://x/'], ['--allow-host', 'a b']]) {
+      const { code } = await cli('run', writeJson('x.json', { name: 'x', steps: [{ type: 'clock', speed: 0 }] }), ...argv);
+      expect(code, argv.join(' ')).toBe(2);
+    }
+    expect(parseAllowedHost('Staging.Example.com:8443')).toBe('staging.example.com:8443');
+  });
+});

@@ -1,0 +1,70 @@
+/**
+ * What `run FILE` refuses before anything runs (docs/contract/console.md §9): a file too big to be a
+ * bundle, JSON nested deeper than any bundle is, and steps that would send the console's requests
+ * (a player's cloud queue calls with the bundle's Authorization, say) to a host other than the
+ * console's own. CI replays bundles that anyone may have written: a bundle must not make the CI
+ * machine call into its network. `--allow-host` names the hosts a run may call as well.
+ */
+import type { ScenarioStep } from '../engine/api/scenario-types.js';
+import type { ServiceUrls } from '../engine/api/types.js';
+import { WHOLE_QUEUE_BODY_LIMIT } from '../engine/api/command.js';
+import { MAX_JSON_DEPTH, nestsDeeperThan } from '../engine/http/json-depth.js';
+import { UsageError } from './usage.js';
+
+/** The largest bundle the console itself would import: its queues travel in one admin call. */
+export const MAX_RUN_FILE_BYTES = WHOLE_QUEUE_BODY_LIMIT;
+/** Wall seconds a whole run may take by default (`--timeout`): long enough for any exported bundle. */
+export const DEFAULT_RUN_TIMEOUT_SEC = 300;
+
+export function refuseOversizedFile(file: string, bytes: number): void {
+  if (bytes > MAX_RUN_FILE_BYTES) {
+    throw new UsageError(`${file} is ${bytes.toLocaleString('en-US')} bytes; run takes files of up to ${MAX_RUN_FILE_BYTES.toLocaleString('en-US')} bytes (the largest bundle a console exports)`);
+  }
+}
+
+export function refuseDeepJson(file: string, text: string): void {
+  if (nestsDeeperThan(text)) throw new UsageError(`${file} nests arrays and objects more than ${MAX_JSON_DEPTH} deep: no bundle or scenario does`);
+}
+
+/** `host` or `host:port`, as `--allow-host` takes it; refuses what is neither. */
+export function parseAllowedHost(value: string): string {
+  const candidate = value.trim().toLowerCase();
+  if (!URL.canParse(`http://${candidate}/`) || new URL(`http://${candidate}/`).host !== candidate.replace(/:80$/, '')) {
+    throw new UsageError(`--allow-host takes a host name or host:port (e.g. staging.example.com or 127.0.0.1:8080), got ${JSON.stringify(value)}`);
+  }
+  return candidate;
+}
+
+/**
+ * Every absolute http(s) URL the steps carry, in any field (a loadCloudQueue's queueBaseUrl, a
+ * path), must name one of the console's own listeners or an allowed host. Values still holding a
+ * `${variable}` are the console's own URLs once substituted, and are let through.
+ */
+export function refuseOutsideHosts(file: string, steps: readonly ScenarioStep[], urls: ServiceUrls, allowed: readonly string[]): void {
+  const own = new Set(Object.values(urls).map((url) => new URL(url).host));
+  const allowedSet = new Set(allowed);
+  const outside: string[] = [];
+  steps.forEach((step, index) => {
+    for (const text of stringsIn(step)) {
+      const match = /https?:\/\/[^\s"'<>]+/gi;
+      for (const [candidate] of text.matchAll(match)) {
+        if (candidate.includes('${') || !URL.canParse(candidate)) continue;
+        const url = new URL(candidate);
+        if (own.has(url.host) || allowedSet.has(url.host) || allowedSet.has(url.hostname)) continue;
+        outside.push(`step ${index + 1} (${step.type}): ${url.origin}`);
+      }
+    }
+  });
+  if (outside.length === 0) return;
+  const hosts = [...new Set(outside.map((line) => new URL(line.slice(line.indexOf(': ') + 2)).host))];
+  throw new UsageError(
+    `${file} would call hosts other than this console's own: ${outside.slice(0, 5).join('; ')}${outside.length > 5 ? `; and ${outside.length - 5} more` : ''}. ` +
+      `Nothing ran. If you trust the file, allow them: ${hosts.map((host) => `--allow-host ${host}`).join(' ')}`,
+  );
+}
+
+function* stringsIn(value: unknown): Generator<string> {
+  if (typeof value === 'string') yield value;
+  else if (Array.isArray(value)) for (const item of value) yield* stringsIn(item);
+  else if (value !== null && typeof value === 'object') for (const item of Object.values(value)) yield* stringsIn(item);
+}
