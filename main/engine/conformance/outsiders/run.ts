@@ -11,6 +11,7 @@ import type { Variant } from './variant';
 export interface Verdict {
   variant: string;
   expect: string;
+  warns: string[];
   exit: number | null;
   failed: string[];
   warned: string[];
@@ -53,6 +54,7 @@ export async function runVariant(v: Variant, cli: string, extraArgs: string[] = 
     return {
       variant: v.name,
       expect: v.expect,
+      warns: [...LOOPBACK_WARNING, ...(v.warns ?? [])],
       exit,
       failed: ids('fail'),
       warned: ids('warn'),
@@ -68,8 +70,12 @@ export async function runVariant(v: Variant, cli: string, extraArgs: string[] = 
   }
 }
 
+/** Every outsider listens on 127.0.0.1, which real players cannot reach (console.md §8). */
+const LOOPBACK_WARNING = ['base-url.reachable'];
+
 /** Whether a verdict is the one the contract gives the variant. */
 export function agrees(verdict: Verdict): boolean {
+  if (!verdict.warns.every((id) => verdict.warned.includes(id))) return false;
   if (verdict.expect === 'pass') return verdict.exit === 0 && verdict.failed.length === 0;
   return verdict.exit === 1 && verdict.failed.length === 1 && verdict.failed[0] === verdict.expect;
 }
@@ -93,7 +99,8 @@ export function table(verdicts: Verdict[]): string {
   const rows = verdicts.map((v) => {
     const got = v.exit === 0 ? 'pass' : `exit ${String(v.exit)} failed {${v.failed.join(', ')}}`;
     const mark = agrees(v) ? 'ok      ' : 'MISMATCH';
-    const warn = v.warned.length > 0 ? ` warned {${v.warned.join(', ')}}` : '';
+    const missing = v.warns.filter((id) => !v.warned.includes(id));
+    const warn = (v.warned.length > 0 ? ` warned {${v.warned.join(', ')}}` : '') + (missing.length > 0 ? ` NOT WARNED {${missing.join(', ')}}` : '');
     return `${mark} ${v.variant.padEnd(30)} expect ${v.expect.padEnd(28)} got ${got}${warn} (${v.ms} ms)`;
   });
   return rows.join('\n');

@@ -1,7 +1,7 @@
 // Servers that are unusual but right by docs/contract/platform.md: `check` must pass them (exit 0),
 // warnings allowed, because what the platform leaves to a server is never a failure (console.md §8).
 import { jsonError, tracks, type Answer, type QueueItem } from './server';
-import { editWindow, variant, wrap, type Variant } from './variant';
+import { editWindow, variant, warning, wrap, type Variant } from './variant';
 
 const C8 = 'console.md §8';
 
@@ -93,6 +93,24 @@ export const VALID: Variant[] = [
       return { ...jsonError(503, 'warming up'), headers: { 'retry-after': '2' } };
     });
   }),
+  variant('retry-after-503-mid-album', 'pass', 'platform.md §7.2', '20 short tracks: the first /itemWindow after six final reports is a 503 with Retry-After: 2 (a pod restart)', (b) => {
+    b.items = tracks(20, 1_500);
+    let sent503 = false;
+    wrap(b, 'itemWindow', (_req, answer, state) => {
+      if (sent503 || state.finalReports < 6) return answer();
+      sent503 = true;
+      return { ...jsonError(503, 'restarting'), headers: { 'retry-after': '2' } };
+    });
+  }),
+  warning(variant('bare-503-mid-album', 'pass', 'platform.md §7.4', '20 short tracks: one background /itemWindow is a 503 without Retry-After (retried in the background; a warning at most)', (b) => {
+    b.items = tracks(20, 1_500);
+    let sent503 = false;
+    wrap(b, 'itemWindow', (_req, answer, state) => {
+      if (sent503 || state.finalReports < 6) return answer();
+      sent503 = true;
+      return jsonError(503, 'restarting');
+    });
+  }), 'errors.retry-after'),
   variant('v2.0-strict-reports', 'pass', 'platform.md §2.3', 'a v2.0 base URL whose reports must carry only the v2.0 attributes', (b) => {
     b.basePath = '/cloudqueue/v2.0/';
     const allowed = new Set(['id', 'mediaUrl', 'queueVersion', 'durationPlayedMillis', 'timeSincePlaybackMillis', 'positionMillis', 'positionMillisAtSegmentStart', 'type', 'skip']);
@@ -159,16 +177,16 @@ export const VALID: Variant[] = [
       return sent;
     });
   }),
-  variant('minimal-context', 'pass', C8, '/context answers {} (nothing known: a warning at most)', (b) => {
+  warning(variant('minimal-context', 'pass', C8, '/context answers {} (nothing known: a warning at most)', (b) => {
     wrap(b, 'context', () => ({ status: 200, json: {} }));
-  }),
-  variant('slow-version', 'pass', C8, '/version takes 1.2 s (a warning at most)', (b) => {
+  }), 'context'),
+  warning(variant('slow-version', 'pass', C8, '/version takes 1.2 s (a warning at most)', (b) => {
     wrap(b, 'version', (_req, answer) => ({ ...answer(), delayMs: 1_200 }));
-  }),
-  variant('time-played-200-other-json', 'pass', 'console.md §5', 'reports answered 200 {"ok":true} (a warning at most)', (b) => {
+  }), 'timing'),
+  warning(variant('time-played-200-other-json', 'pass', 'console.md §5', 'reports answered 200 {"ok":true} (a warning at most)', (b) => {
     wrap(b, 'timePlayed', (_req, answer) => {
       const sent = answer();
       return sent.status === 204 ? { status: 200, json: { ok: true } } : sent;
     });
-  }),
+  }), 'time-played.update', 'time-played.final'),
 ];

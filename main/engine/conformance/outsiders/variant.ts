@@ -10,6 +10,8 @@ export interface Variant {
   expect: 'pass' | string;
   /** The rule the verdict rests on. */
   rule: string;
+  /** Cases that must warn (a valid server may still earn warnings the contract names). */
+  warns?: string[];
   build(token: string): Behaviour;
   /** The base URL handed to `check`, from the one the server listens at (default: as is). */
   baseUrl?(served: string): string;
@@ -36,6 +38,11 @@ export function variant(
     },
     ...(baseUrl === undefined ? {} : { baseUrl }),
   };
+}
+
+/** The variant, with cases it must warn on. */
+export function warning(v: Variant, ...caseIds: string[]): Variant {
+  return { ...v, warns: caseIds };
 }
 
 export type WindowJson = Record<string, unknown> & { items: Record<string, unknown>[] };
