@@ -7,7 +7,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_CASE_EXCHANGES, MAX_EVIDENCE_BODY_BYTES } from '../api/conformance-types.js';
 import type { Engine } from '../index.js';
 import { startTestEngine } from '../testing/http.js';
-import { bodyOf, decisiveAnswer } from './evidence.js';
+import { bodyOf, decisiveAnswer, replayCurl } from './evidence.js';
 import type { Answer } from './server.js';
 import { checkServer } from './testing/check.js';
 import { startDefectiveServer, type DefectiveServer } from './testing/defective-server.js';
@@ -83,5 +83,14 @@ describe('the decisive request', () => {
     expect(decisiveAnswer('GET /itemWindow?reason=load with no Authorization: expected 401, got 200', [a, b, c])).toBe(b);
     expect(decisiveAnswer('GET /version: 5', [a, b, c])).toBe(c);
     expect(decisiveAnswer('the window starts at item 30', [a, b, c])).toBe(a);
+  });
+});
+
+describe('the curl of a decisive request', () => {
+  it('leaves the run\'s Authorization to the shell, among the headers and before the body', () => {
+    const answer = {
+      exchange: { method: 'POST', url: 'http://h/q/timePlayed', requestHeaders: { 'content-type': 'application/json', authorization: 'Bearer secret-token' }, requestBody: '{"items":[]}' },
+    } as unknown as Answer;
+    expect(replayCurl(answer)).toBe(`curl -X 'POST' 'http://h/q/timePlayed' \\\n  -H 'content-type: application/json' \\\n  -H "Authorization: $AUTHORIZATION" \\\n  --data-raw '{"items":[]}'`);
   });
 });

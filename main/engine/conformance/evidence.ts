@@ -137,5 +137,10 @@ export function replayCurl(answer: Answer): string {
   const own = authorization !== undefined && !MADE_UP_TOKEN.test(authorization[1]);
   const headers = Object.fromEntries(own ? entries.filter(([name]) => name.toLowerCase() !== 'authorization') : entries);
   const curl = curlOf({ method, url: redactUrl(url), headers, body: redactBody(requestBody ?? null) }, { reveal: !own && authorization !== undefined });
-  return own ? `${curl} \\\n  -H "Authorization: $AUTHORIZATION"` : curl;
+  if (!own) return curl;
+  // With the other headers, before the body.
+  const args = curl.split(' \\\n  ');
+  const body = args.findIndex((arg) => arg.startsWith('--data-raw '));
+  args.splice(body === -1 ? args.length : body, 0, '-H "Authorization: $AUTHORIZATION"');
+  return args.join(' \\\n  ');
 }
