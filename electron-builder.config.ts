@@ -73,6 +73,19 @@ const config: Configuration = {
     '!node_modules/better-sqlite3/{build,deps,src}{,/**}',
   ],
   asarUnpack: [ELECTRON_BINDING],
+  // Electron's fuses, flipped in the packaged binary (docs/security.md): no running as plain Node
+  // (ELECTRON_RUN_AS_NODE), no NODE_OPTIONS or --inspect to inject code, cookies encrypted on
+  // disk, the app loaded only from its asar archive and that archive checked against its hash,
+  // and no extra privileges for file:// pages (the console has its own scheme).
+  electronFuses: {
+    runAsNode: false,
+    enableCookieEncryption: true,
+    enableNodeOptionsEnvironmentVariable: false,
+    enableNodeCliInspectArguments: false,
+    enableEmbeddedAsarIntegrityValidation: true,
+    onlyLoadAppFromAsar: true,
+    grantFileProtocolExtraPrivileges: false,
+  },
   npmRebuild: false,
   beforePack: (context) => checkElectronBinding(context.packager.info.projectDir, context),
   icon: 'build/icon.png',

@@ -5,25 +5,28 @@
  */
 import { app, BrowserWindow, dialog, type WebFrameMain } from 'electron';
 import { dirname, join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { createEngine, type Engine } from './engine/index.js';
 import { DEFAULT_PORT } from './engine/http/listeners.js';
 import { createLogger } from './engine/log.js';
+import { CONSOLE_PAGE_URL, rendererEntry } from './shell/app-protocol.js';
 import { harden } from './shell/hardening.js';
 import { installIpc } from './shell/ipc.js';
 import { consoleUrlMatcher } from './shell/navigation-policy.js';
 import { electronNativeBinding } from './shell/native-binding.js';
 import { isOAuthWindow, openOAuthWindow } from './shell/oauth-window.js';
+import { registerAppScheme, serveRenderer } from './shell/protocol.js';
 import { createMainWindow } from './shell/window.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const rendererFile = join(here, '../renderer/index.html');
-const devServerUrl = process.env.ELECTRON_RENDERER_URL;
+const rendererDir = join(here, '../renderer');
+// A packaged app ignores ELECTRON_RENDERER_URL and has no DevTools, whoever sets the variable.
+const { devServerUrl, devTools } = rendererEntry({ isPackaged: app.isPackaged, env: process.env });
 const log = createLogger();
 
 // Parsed and compared by origin and path, never by string prefix: a dev server at
 // `http://localhost:5173` must not trust `http://localhost:5173.evil.com` (shell/navigation-policy.ts).
-const isConsoleUrl = consoleUrlMatcher({ devServerUrl, fileUrl: pathToFileURL(rendererFile).href });
+const isConsoleUrl = consoleUrlMatcher({ devServerUrl, pageUrl: CONSOLE_PAGE_URL });
 
 const isTrustedFrame = (frame: WebFrameMain | null): boolean => frame !== null && frame.parent === null && isConsoleUrl(frame.url);
 
@@ -33,7 +36,7 @@ async function startEngine(): Promise<Engine> {
   const base = {
     dataDir: app.getPath('userData'),
     nativeBinding: electronNativeBinding(app.getAppPath()),
-    consoleAssetsDir: join(here, '../renderer'),
+    consoleAssetsDir: rendererDir,
     consoleKind: 'desktop app',
     version: app.getVersion(),
     log,
@@ -57,9 +60,10 @@ if (!app.requestSingleInstanceLock()) {
   app.quit();
 } else {
   app.enableSandbox();
+  registerAppScheme();
   let uninstallIpc: (() => void) | null = null;
 
-  const openWindow = (): BrowserWindow => createMainWindow({ devServerUrl, file: rendererFile }, join(here, '../preload'));
+  const openWindow = (): BrowserWindow => createMainWindow({ ...(devServerUrl ? { devServerUrl } : {}), pageUrl: CONSOLE_PAGE_URL, devTools }, join(here, '../preload'));
 
   app.on('second-instance', () => {
     const window = BrowserWindow.getAllWindows()[0];
@@ -72,6 +76,7 @@ if (!app.requestSingleInstanceLock()) {
   app
     .whenReady()
     .then(async () => {
+      serveRenderer(rendererDir);
       harden(isConsoleUrl, isOAuthWindow);
       engine = await startEngine();
       uninstallIpc = installIpc(engine, isTrustedFrame);

@@ -89,6 +89,19 @@ describe('the packager config', () => {
     for (const file of [pkg.main, 'out/preload/index.cjs', 'out/renderer/index.html']) expect(existsSync(join(PROJECT_ROOT, file)), file).toBe(true);
   });
 
+  it('flips the fuses that keep code from being injected into the packaged app', () => {
+    expect(config.electronFuses).toEqual({
+      runAsNode: false,
+      enableCookieEncryption: true,
+      enableNodeOptionsEnvironmentVariable: false,
+      enableNodeCliInspectArguments: false,
+      enableEmbeddedAsarIntegrityValidation: true,
+      onlyLoadAppFromAsar: true,
+      grantFileProtocolExtraPrivileges: false,
+    });
+    expect(config.asar).not.toBe(false);
+  });
+
   it('packs and unpacks the Electron build of better-sqlite3 where the app looks for it', () => {
     expect(packed(ELECTRON_BINDING)).toBe(true);
     expect(config.asarUnpack).toEqual([ELECTRON_BINDING]);

@@ -1,6 +1,6 @@
 /**
  * The console frame in the Electron app: the same flow as console.spec.ts, over IPC. The page is
- * a file, and the preload's bridge (`window.cqc`) carries every command and event: not one request
+ * on the console's own scheme (cqc://console), and the preload's bridge (`window.cqc`) carries every command and event: not one request
  * reaches the admin API. Runs where an Electron binary exists; elsewhere it says so and is skipped.
  */
 import { expect, test } from '@playwright/test';
@@ -19,8 +19,8 @@ test.describe('the console frame in Electron', () => {
       const requests: string[] = [];
       consolePage.page.on('request', (request) => requests.push(request.url()));
       await consolePage.waitUntilLive();
-      // A file page has no origin the HTTP transport could call: only the bridge can answer it.
-      expect(consolePage.page.url()).toMatch(/^file:\/\/.*\/out\/renderer\/index\.html/);
+      // The console's own scheme, never file://: only the bridge can answer the page.
+      expect(consolePage.page.url()).toMatch(/^cqc:\/\/console\/index\.html/);
       expect(await consolePage.page.evaluate(() => Object.keys((window as BridgeWindow).cqc ?? {}).sort())).toEqual(['call', 'subscribe']);
 
       for (const service of ['console', 'login', 'control', 'cloudQueue'] as const) {

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { consoleUrlMatcher, mayNavigate, permissionGranted } from './navigation-policy.js';
 
-const FILE = 'file:///opt/cqc/out/renderer/index.html';
+const PAGE = 'cqc://console/index.html';
 
 describe('the console page, with a dev server (docs/contract/console.md §9)', () => {
-  const isConsole = consoleUrlMatcher({ devServerUrl: 'http://localhost:5173', fileUrl: FILE });
+  const isConsole = consoleUrlMatcher({ devServerUrl: 'http://localhost:5173', pageUrl: PAGE });
 
   it.each([
     'http://localhost:5173.evil.com/',
@@ -24,7 +24,7 @@ describe('the console page, with a dev server (docs/contract/console.md §9)', (
   });
 
   it('keeps to the path the dev server was given', () => {
-    const underApp = consoleUrlMatcher({ devServerUrl: 'http://localhost:5173/app', fileUrl: FILE });
+    const underApp = consoleUrlMatcher({ devServerUrl: 'http://localhost:5173/app', pageUrl: PAGE });
     expect(underApp('http://localhost:5173/app')).toBe(true);
     expect(underApp('http://localhost:5173/app/index.html')).toBe(true);
     expect(underApp('http://localhost:5173/application')).toBe(false);
@@ -32,27 +32,31 @@ describe('the console page, with a dev server (docs/contract/console.md §9)', (
   });
 
   it('trusts nothing when the dev server URL is not an http(s) URL', () => {
-    const broken = consoleUrlMatcher({ devServerUrl: 'localhost:5173', fileUrl: FILE });
+    const broken = consoleUrlMatcher({ devServerUrl: 'localhost:5173', pageUrl: PAGE });
     expect(broken('localhost:5173')).toBe(false);
     expect(broken('http://localhost:5173/')).toBe(false);
   });
 });
 
 describe('the console page, built', () => {
-  const isConsole = consoleUrlMatcher({ fileUrl: FILE });
+  const isConsole = consoleUrlMatcher({ pageUrl: PAGE });
 
   it('is the built index.html exactly, with any fragment', () => {
-    expect(isConsole(FILE)).toBe(true);
-    expect(isConsole(`${FILE}#/traffic`)).toBe(true);
-    expect(isConsole(`${FILE}?x=1`)).toBe(false);
-    expect(isConsole('file:///opt/cqc/out/renderer/other.html')).toBe(false);
-    expect(isConsole('file:///opt/cqc/out/renderer/index.html.evil')).toBe(false);
+    expect(isConsole(PAGE)).toBe(true);
+    expect(isConsole(`${PAGE}#/traffic`)).toBe(true);
+    expect(isConsole(`${PAGE}?x=1`)).toBe(false);
+    expect(isConsole('cqc://console/other.html')).toBe(false);
+    expect(isConsole('cqc://console/index.html.evil')).toBe(false);
+    expect(isConsole('cqc://evil/index.html')).toBe(false);
+    expect(isConsole('cqc://user@console/index.html')).toBe(false);
+    // The built file itself, loaded as a file, is not the console: a file: page could read any file.
+    expect(isConsole('file:///opt/cqc/out/renderer/index.html')).toBe(false);
     expect(isConsole('http://localhost/opt/cqc/out/renderer/index.html')).toBe(false);
   });
 });
 
 describe('navigations, redirects and frame navigations', () => {
-  const isConsoleUrl = consoleUrlMatcher({ devServerUrl: 'http://localhost:5173', fileUrl: FILE });
+  const isConsoleUrl = consoleUrlMatcher({ devServerUrl: 'http://localhost:5173', pageUrl: PAGE });
 
   it('keep the console window on the console', () => {
     expect(mayNavigate('http://localhost:5173/#/oauth', { isConsoleUrl, inOAuthWindow: false })).toBe(true);
@@ -66,18 +70,18 @@ describe('navigations, redirects and frame navigations', () => {
 });
 
 describe('permissions', () => {
-  const isConsoleUrl = consoleUrlMatcher({ fileUrl: FILE });
+  const isConsoleUrl = consoleUrlMatcher({ pageUrl: PAGE });
 
   it('grants the console page the clipboard write of its copy buttons, and nothing else', () => {
-    expect(permissionGranted('clipboard-sanitized-write', { requestingUrl: FILE, isConsoleUrl, inOAuthWindow: false })).toBe(true);
+    expect(permissionGranted('clipboard-sanitized-write', { requestingUrl: PAGE, isConsoleUrl, inOAuthWindow: false })).toBe(true);
     for (const permission of ['clipboard-read', 'media', 'geolocation', 'notifications', 'openExternal', 'fileSystem', 'hid', 'usb', 'serial', 'unknown']) {
-      expect(permissionGranted(permission, { requestingUrl: FILE, isConsoleUrl, inOAuthWindow: false }), permission).toBe(false);
+      expect(permissionGranted(permission, { requestingUrl: PAGE, isConsoleUrl, inOAuthWindow: false }), permission).toBe(false);
     }
   });
 
   it('refuses even the clipboard to any other page, to an OAuth window, and to an unknown requester', () => {
     expect(permissionGranted('clipboard-sanitized-write', { requestingUrl: 'https://evil.example/', isConsoleUrl, inOAuthWindow: false })).toBe(false);
-    expect(permissionGranted('clipboard-sanitized-write', { requestingUrl: FILE, isConsoleUrl, inOAuthWindow: true })).toBe(false);
+    expect(permissionGranted('clipboard-sanitized-write', { requestingUrl: PAGE, isConsoleUrl, inOAuthWindow: true })).toBe(false);
     expect(permissionGranted('clipboard-sanitized-write', { requestingUrl: undefined, isConsoleUrl, inOAuthWindow: false })).toBe(false);
   });
 });

@@ -8,15 +8,15 @@
 export interface ConsoleEntry {
   /** electron-vite's dev server URL (`npm run dev`), e.g. `http://localhost:5173`. */
   devServerUrl?: string | undefined;
-  /** The built index.html as a file: URL otherwise. */
-  fileUrl: string;
+  /** The built console page otherwise, on the console's own scheme (`cqc://console/index.html`). */
+  pageUrl: string;
 }
 
 /**
  * Whether `url` is the console page. With a dev server: the same origin (scheme, host and port
  * compared as parsed URLs, never as string prefixes: `http://localhost:5173.evil.com` is another
- * host) and a path at or under the dev server's. Without one: exactly the built file, any
- * fragment (the console's routes live in it).
+ * host) and a path at or under the dev server's. Without one: exactly the console page, any
+ * fragment (the console's routes live in it); a `file:` URL never is.
  */
 export function consoleUrlMatcher(entry: ConsoleEntry): (url: string) => boolean {
   if (entry.devServerUrl) {
@@ -32,10 +32,10 @@ export function consoleUrlMatcher(entry: ConsoleEntry): (url: string) => boolean
       return candidate.pathname === base.pathname || candidate.pathname.startsWith(basePath);
     };
   }
-  const file = parse(entry.fileUrl);
+  const page = parse(entry.pageUrl);
   return (url) => {
     const candidate = parse(url);
-    return !!file && !!candidate && candidate.protocol === 'file:' && withoutFragment(candidate) === withoutFragment(file);
+    return !!page && !!candidate && candidate.protocol === page.protocol && !candidate.username && !candidate.password && withoutFragment(candidate) === withoutFragment(page);
   };
 }
 

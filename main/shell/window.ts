@@ -6,10 +6,12 @@ import { BrowserWindow } from 'electron';
 import { join } from 'node:path';
 
 export interface RendererEntry {
-  /** electron-vite's dev server URL, when running `npm run dev`. */
+  /** electron-vite's dev server URL, when running `npm run dev` (never in a packaged app). */
   devServerUrl?: string;
-  /** The built index.html otherwise. */
-  file: string;
+  /** The built console otherwise, on its own scheme (`app-protocol.ts`). */
+  pageUrl: string;
+  /** DevTools: only an unpackaged app has them. */
+  devTools: boolean;
 }
 
 export function createMainWindow(entry: RendererEntry, preloadDir: string): BrowserWindow {
@@ -30,10 +32,10 @@ export function createMainWindow(entry: RendererEntry, preloadDir: string): Brow
       webSecurity: true,
       allowRunningInsecureContent: false,
       spellcheck: false,
+      devTools: entry.devTools,
     },
   });
   window.once('ready-to-show', () => window.show());
-  if (entry.devServerUrl) void window.loadURL(entry.devServerUrl);
-  else void window.loadFile(entry.file);
+  void window.loadURL(entry.devServerUrl ?? entry.pageUrl);
   return window;
 }
