@@ -210,6 +210,9 @@ const identity: Variant[] = [
     b.items = tracks(8);
     b.items[5] = structuredClone(b.items[2] as QueueItem);
   }),
+  variant('ids-reused-for-another-track', 'item-window.ids', C8, 'item 7 gets the id of item 3 (a counter reset), naming another track', (b) => {
+    (b.items[6] as QueueItem).id = 'item-3';
+  }),
   variant('identity-tracks-shifted', 'item-window.stable-identity', C8, 'windows asked around an item join ids to the next position\'s track', (b) => {
     editWindow(b, (json, req) => {
       if (req.query.get('itemId') === null) return json;
