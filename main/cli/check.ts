@@ -4,7 +4,7 @@
  * Each case is printed as it settles, then a summary. Exit 0 with no failed case (warnings
  * allowed), 1 with any, 2 when the command line is bad or the server cannot be reached at all.
  */
-import type { ConformanceCaseResult, ConformanceOutcome, ConformanceRun } from '../engine/api/conformance-types.js';
+import { DEFAULT_CONFORMANCE_TIMEOUT_MS, MAX_CONFORMANCE_TIMEOUT_MS, type ConformanceCaseResult, type ConformanceOutcome, type ConformanceRun } from '../engine/api/conformance-types.js';
 import { createEngine, type Engine } from '../engine/index.js';
 import { createLogger } from '../engine/log.js';
 import type { CliIo } from './io.js';
@@ -14,7 +14,7 @@ import { claimOutput, quietLogger, writeReport } from './output.js';
 import { packageVersion } from './version.js';
 import { EXIT, parseCommandLine, UsageError, type ExitCode } from './usage.js';
 
-export const CHECK_USAGE = 'usage: cloud-queue-console check BASE_URL [--authorization V] [--junit F] [--json F] [--html F]';
+export const CHECK_USAGE = 'usage: cloud-queue-console check BASE_URL [--authorization V] [--timeout S] [--junit F] [--json F] [--html F]';
 
 export const CHECK_HELP = `${CHECK_USAGE}
 
@@ -23,6 +23,8 @@ loadCloudQueue would carry; the player appends context, itemWindow, version, tim
 rule by rule, where it breaks the contract. Each case is printed as it settles, then a summary.
 
   --authorization V   the Authorization header the player sends (e.g. "Bearer abc…")
+  --timeout S         end the whole run after S seconds (default 120): the case running then
+                      fails, the rest are skipped, and the reports are still written
   --junit F           also write a JUnit XML report to F (one test case per case)
   --json F            also write the whole result to F as JSON
   --html F            also write a self-contained HTML report to F
@@ -32,12 +34,17 @@ The reports carry each failing or warning case's exchanges and a curl that repea
 cases of a --json report again against its server: FIXED or STILL FAILING per case, exit 0 only
 when every failing case is fixed.
 
-Exit codes: 0 no case failed (warnings allowed), 1 a case failed, 2 a bad command line or a
-server that cannot be reached at all.`;
+Answers over 1 MB fail their case, naming the size. BASE_URL looks like
+https://cloudqueue.example.com/queues/{queueId}/v2.3/: the queueBaseUrl your loadCloudQueue sends.
+
+Exit codes: 0 no case failed (warnings allowed), 1 a case failed (or the deadline passed), 2 a bad
+command line, a server that cannot be reached at all, or a BASE_URL with no queue at it.`;
 
 export interface CheckArgs {
   baseUrl: URL;
   authorization?: string;
+  /** The whole run's deadline, ms (`--timeout` seconds; default DEFAULT_CONFORMANCE_TIMEOUT_MS). */
+  timeoutMs: number;
   junit?: string;
   json?: string;
   html?: string;
@@ -46,7 +53,7 @@ export interface CheckArgs {
 export function parseCheckArgs(argv: string[]): CheckArgs {
   const parsed = parseCommandLine(
     argv,
-    { authorization: { type: 'string' }, junit: { type: 'string' }, json: { type: 'string' }, html: { type: 'string' } },
+    { authorization: { type: 'string' }, timeout: { type: 'string' }, junit: { type: 'string' }, json: { type: 'string' }, html: { type: 'string' } },
     CHECK_HELP,
   );
   const [raw, ...extra] = parsed.positionals;
@@ -60,9 +67,18 @@ export function parseCheckArgs(argv: string[]): CheckArgs {
   }
   if (baseUrl.protocol !== 'http:' && baseUrl.protocol !== 'https:') throw new UsageError(`BASE_URL must be http or https, got ${baseUrl.protocol}`);
   if (baseUrl.username || baseUrl.password) throw new UsageError('BASE_URL must not carry a user name or password: give credentials with --authorization');
-  const { authorization, junit, json, html } = parsed.values;
+  const { authorization, timeout, junit, json, html } = parsed.values;
   if (authorization !== undefined && !/^[\t\x20-\x7E\x80-\xFF]+$/.test(authorization)) throw new UsageError('--authorization must be a value an HTTP header can carry (no line breaks)');
-  return { baseUrl, ...(authorization ? { authorization } : {}), ...(junit ? { junit } : {}), ...(json ? { json } : {}), ...(html ? { html } : {}) };
+  const timeoutMs = timeout === undefined ? DEFAULT_CONFORMANCE_TIMEOUT_MS : timeoutOf(timeout);
+  return { baseUrl, ...(authorization ? { authorization } : {}), timeoutMs, ...(junit ? { junit } : {}), ...(json ? { json } : {}), ...(html ? { html } : {}) };
+}
+
+/** `--timeout` in seconds (fractions allowed), as the run's `timeoutMs`. */
+function timeoutOf(text: string): number {
+  const seconds = /^\d+(\.\d+)?$/.test(text.trim()) ? Number(text) : NaN;
+  const max = MAX_CONFORMANCE_TIMEOUT_MS / 1_000;
+  if (!(seconds >= 1 && seconds <= max)) throw new UsageError(`--timeout must be a number of seconds from 1 to ${max.toLocaleString('en-US')}, got ${text}`);
+  return Math.round(seconds * 1_000);
 }
 
 export async function checkCommand(argv: string[], io: CliIo): Promise<ExitCode> {
@@ -102,7 +118,7 @@ async function runCheck(engine: Engine, args: CheckArgs, onCase: (result: Confor
     else ended();
   });
   try {
-    ({ id: runId } = await engine.commands.run('conformance.runs.start', { baseUrl: args.baseUrl.href, ...(args.authorization ? { authorization: args.authorization } : {}) }));
+    ({ id: runId } = await engine.commands.run('conformance.runs.start', { baseUrl: args.baseUrl.href, timeoutMs: args.timeoutMs, ...(args.authorization ? { authorization: args.authorization } : {}) }));
     await end;
     return await engine.commands.run('conformance.runs.get', { id: runId });
   } finally {

@@ -96,7 +96,8 @@ export interface ConformanceSummary {
 
 /**
  * Why a run stopped without running its cases: the server could not be reached at all (no
- * answer to GET /context nor to GET /itemWindow), or the console stopped while it ran.
+ * answer to GET /context nor to GET /itemWindow, or nothing at either: the base URL is not a
+ * queue's, and the message says what one looks like), or the console stopped while it ran.
  */
 export interface ConformanceRunError {
   kind: 'unreachable' | 'interrupted';
@@ -156,3 +157,13 @@ export interface ConformanceReportFile {
 
 /** The most runs kept; the oldest go beyond it. */
 export const MAX_CONFORMANCE_RUNS = 50;
+
+/**
+ * A run's bounds (docs/contract/console.md §8), each a field of the run's input: its whole-run
+ * deadline (wall ms; then the case running fails and the rest are skipped), and the most bytes
+ * read of one answer (a bigger one is cut there and fails, naming the size).
+ */
+export const DEFAULT_CONFORMANCE_TIMEOUT_MS = 120_000;
+export const MAX_CONFORMANCE_TIMEOUT_MS = 3_600_000;
+export const DEFAULT_CONFORMANCE_MAX_BYTES = 1_048_576;
+export const MAX_CONFORMANCE_MAX_BYTES = 64 * 1_048_576;

@@ -7,7 +7,14 @@ type Names = 'conformance.cases' | 'conformance.runs.start' | 'conformance.runs.
 export function conformanceCommandHandlers(runs: ConformanceRuns): Pick<CommandHandlers, Names> {
   return {
     'conformance.cases': () => runs.caseList(),
-    'conformance.runs.start': ({ baseUrl, authorization, cases }) => runs.start({ baseUrl, ...(authorization === undefined ? {} : { authorization }), ...(cases === undefined ? {} : { cases }) }),
+    'conformance.runs.start': ({ baseUrl, authorization, timeoutMs, maxBytes, cases }) =>
+      runs.start({
+        baseUrl,
+        ...(authorization === undefined ? {} : { authorization }),
+        ...(timeoutMs === undefined ? {} : { timeoutMs }),
+        ...(maxBytes === undefined ? {} : { maxBytes }),
+        ...(cases === undefined ? {} : { cases }),
+      }),
     'conformance.runs.list': () => runs.list(),
     'conformance.runs.get': ({ id }) => runs.get(id),
     'conformance.runs.rerun': ({ id, authorization }) => runs.rerun(id, authorization),

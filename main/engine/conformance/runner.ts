@@ -1,14 +1,16 @@
 /**
  * Runs the suite's cases one after another against one server and hands each verdict on as it
  * settles. A case whose needs failed or were skipped is skipped with the reason. A server that
- * answers neither GET /context nor GET /itemWindow at all (no connection, no answer in 10 s)
- * ends the run before any case settles, with that one message (docs/contract/console.md §8).
+ * answers neither GET /context nor GET /itemWindow at all (no connection, no answer in 10 s), or
+ * a base URL with nothing at either, ends the run before any case settles, with that one message
+ * (docs/contract/console.md §8). When the run's deadline passes, the case running fails saying
+ * so and every case after it is skipped: a run ends in bounded time whatever the server does.
  */
 import type { ConformanceCaseInfo, ConformanceOutcome } from '../api/conformance-types.js';
 import { messageOf } from '../api/errors.js';
-import type { CaseContext, ConformanceCase, Verdict } from './case.js';
+import { fail, skip, type CaseContext, type ConformanceCase, type Verdict } from './case.js';
 import { isWindow, newFacts, windowOf } from './facts.js';
-import { FIRST_WINDOW_ASK } from './cases/window.js';
+import { noQueueBecause } from './no-queue.js';
 import type { Answer, CheckedServer } from './server.js';
 import { SUITE } from './suite.js';
 
@@ -30,6 +32,11 @@ export interface SuiteRunOptions {
   onSettled?: (settled: SettledCase) => void;
   /** Checked between cases: an engine that closes stops its runs. */
   signal?: AbortSignal;
+  /**
+   * Fires when the run's deadline passes (its reason says which, as an Error: "the run's deadline
+   * of 120 s passed"); whoever owns it also aborts the requests in flight.
+   */
+  deadline?: AbortSignal;
   cases?: readonly ConformanceCase[];
 }
 
@@ -51,14 +58,16 @@ export async function runSuite(options: SuiteRunOptions): Promise<SuiteResult> {
     if (options.signal?.aborted) return { stopped: true, cases: settled };
     during = [];
     const started = options.now();
-    const verdict = await judge(unit, context, outcomes);
+    const { deadline } = options;
+    const verdict = deadline?.aborted ? skip(`skipped: ${passed(deadline)} before this case ran`, []) : await beforeDeadline(judge(unit, context, outcomes), deadline);
     // Its requests were cut short by the console closing: that verdict would blame the server.
     if (options.signal?.aborted) return { stopped: true, cases: settled };
     const own = during;
-    if (index === 0) {
+    if (index === 0 && !deadline?.aborted) {
       during = [];
-      const unreachable = await unreachableBecause(server, own);
-      if (unreachable) return { unreachable };
+      const unreachable = await noQueueBecause(server, own);
+      // A probe the deadline cut short says nothing about the server.
+      if (unreachable && !deadline?.aborted) return { unreachable };
     }
     const result: SettledCase = {
       id: unit.id,
@@ -91,12 +100,26 @@ async function judge(unit: ConformanceCase, context: CaseContext, outcomes: Map<
 }
 
 /**
- * The first case's requests all went unanswered: one more try at GET /itemWindow tells a server
- * that is not there from one whose /context alone fails.
+ * The case's verdict, or, when the deadline passes first, a failure saying so: the requests in
+ * flight are aborted by the deadline's owner, and a case that would still go on is not waited for.
  */
-async function unreachableBecause(server: CheckedServer, answers: readonly Answer[]): Promise<string | null> {
-  if (answers.length === 0 || answers.some((answer) => answer.status !== undefined)) return null;
-  const probe = await server.itemWindow(FIRST_WINDOW_ASK);
-  if (probe.status !== undefined) return null;
-  return `cannot reach the cloud queue server at ${server.baseUrl}: ${answers[0]!.failure}`;
+async function beforeDeadline(work: Promise<Verdict>, deadline: AbortSignal | undefined): Promise<Verdict> {
+  if (!deadline) return work;
+  const verdictAtDeadline = (): Verdict => fail(`${passed(deadline)} while this case was running; its requests were stopped and the cases after it skipped`);
+  let onAbort!: () => void;
+  const atDeadline = new Promise<Verdict>((resolve) => {
+    onAbort = () => resolve(verdictAtDeadline());
+    deadline.addEventListener('abort', onAbort, { once: true });
+  });
+  try {
+    const verdict = await Promise.race([work, atDeadline]);
+    // Requests the deadline aborted fail the case too: that verdict would blame the server.
+    return deadline.aborted ? verdictAtDeadline() : verdict;
+  } finally {
+    deadline.removeEventListener('abort', onAbort);
+  }
+}
+
+function passed(deadline: AbortSignal): string {
+  return deadline.reason instanceof Error ? deadline.reason.message : "the run's deadline passed";
 }

@@ -9,9 +9,15 @@
  * has a clock of its own at speed 1, started at engine time, so that a console paused (speed 0) or
  * racing (speed 60) still checks a real server in real time, and the traffic log still shows the
  * run's entries at about the engine time they happened.
+ *
+ * A run is bounded whatever the server does (docs/contract/console.md §8): a whole-run deadline of
+ * real time (`timeoutMs`, default 120 s) aborts every request in flight and ends the run, and no
+ * answer is read past `maxBytes` (default 1 MB).
  */
 import { randomBytes } from 'node:crypto';
 import {
+  DEFAULT_CONFORMANCE_MAX_BYTES,
+  DEFAULT_CONFORMANCE_TIMEOUT_MS,
   MAX_CONFORMANCE_RUNS,
   type ConformanceCaseInfo,
   type ConformanceCaseResult,
@@ -65,6 +71,10 @@ export interface StartInput {
   authorization?: string;
   /** Only these cases, and those they build on (a replay of a report's failures); default all. */
   cases?: readonly string[];
+  /** The whole run's deadline, wall ms; default DEFAULT_CONFORMANCE_TIMEOUT_MS. */
+  timeoutMs?: number;
+  /** The most bytes read of one answer; default DEFAULT_CONFORMANCE_MAX_BYTES. */
+  maxBytes?: number;
 }
 
 interface LiveRun {
@@ -111,7 +121,7 @@ export class ConformanceRuns {
       rerunOf,
       cases: [],
     };
-    this.targets.set(id, { baseUrl: input.baseUrl, ...(input.authorization ? { authorization: input.authorization } : {}) });
+    this.targets.set(id, { ...input });
     this.deps.repo.save(run);
     this.prune();
     const done = this.execute(run, input).finally(() => this.live.delete(id));
@@ -126,7 +136,8 @@ export class ConformanceRuns {
     if (run.authorization !== null && given === undefined) {
       throw new EngineError('invalid_input', `run ${id} sent an Authorization (${run.authorization}) that this console no longer holds (it restarted since): give it again as "authorization"`);
     }
-    return this.start({ baseUrl: held?.baseUrl ?? run.baseUrl, ...(given === undefined ? {} : { authorization: given }) }, id);
+    const { authorization: _held, ...bounds } = held ?? { baseUrl: run.baseUrl };
+    return this.start({ ...bounds, ...(given === undefined ? {} : { authorization: given }) }, id);
   }
 
   get(id: string): ConformanceRun {
@@ -189,12 +200,16 @@ export class ConformanceRuns {
     const cases = selectCases(this.cases, input.cases);
     const clock = new EngineClock({ wall: deps.wall, startAt: deps.engineClock.now() });
     const evidence = new TrafficEvidence(deps.bus, () => deps.recorder.flush());
+    const deadline = new AbortController();
+    const timeoutMs = input.timeoutMs ?? DEFAULT_CONFORMANCE_TIMEOUT_MS;
+    const deadlineTimer = deps.wall.setTimeout(() => deadline.abort(new Error(`the run's deadline of ${seconds(timeoutMs)} passed`)), timeoutMs);
     // The run's client, and those of a case's own player (play-through) on its own clock: the same way out.
     const clientOn = (on: EngineClock, more: { headers?: Record<string, string>; onExchange?: (exchange: PlayerExchange) => void } = {}) =>
       new CloudQueueClient({
         playerId: CHECK_PLAYER_ID,
         clock: on,
-        transport: abortable(faultingTransport(deps.transport ?? fetchTransport, deps.faults, on), this.closing.signal),
+        maxBodyBytes: input.maxBytes ?? DEFAULT_CONFORMANCE_MAX_BYTES,
+        transport: abortable(faultingTransport(deps.transport ?? fetchTransport, deps.faults, on), AbortSignal.any([this.closing.signal, deadline.signal])),
         ...(more.headers ? { headers: more.headers } : {}),
         onExchange: (exchange) => {
           evidence.expect(exchange.requestId);
@@ -203,7 +218,7 @@ export class ConformanceRuns {
         },
       });
     const client = clientOn(clock);
-    const host: PlayerHost = { now: () => clock.now(), client: ({ clock: on, headers, onExchange }) => clientOn(on, { headers, onExchange }), signal: this.closing.signal };
+    const host: PlayerHost = { now: () => clock.now(), client: ({ clock: on, headers, onExchange }) => clientOn(on, { headers, onExchange }), signal: AbortSignal.any([this.closing.signal, deadline.signal]) };
     const settle = (settled: SettledCase) => {
       const result: ConformanceCaseResult = {
         id: settled.id,
@@ -226,6 +241,7 @@ export class ConformanceRuns {
         now: () => deps.wall.now(),
         onSettled: settle,
         signal: this.closing.signal,
+        deadline: deadline.signal,
         cases,
       });
       if ('unreachable' in outcome) error = { kind: 'unreachable', message: outcome.unreachable };
@@ -233,6 +249,7 @@ export class ConformanceRuns {
     } catch (failure) {
       error = { kind: 'interrupted', message: `the run stopped: ${(failure as Error).message}` };
     } finally {
+      deps.wall.clearTimeout(deadlineTimer);
       evidence.close();
       clock.close();
     }
@@ -257,7 +274,12 @@ export function tally(cases: readonly ConformanceCaseResult[], total: number): C
   return summary;
 }
 
-/** Aborts a request in flight, or refuses a new one, once `signal` fires (the console closing). */
+/** `120 s`, `1.5 s`. */
+function seconds(ms: number): string {
+  return `${(ms / 1_000).toLocaleString('en-US')} s`;
+}
+
+/** Aborts a request in flight, or refuses a new one, once `signal` fires (the console closing, the run's deadline). */
 function abortable(inner: HttpTransport, signal: AbortSignal): HttpTransport {
   return (request) => inner({ ...request, signal: AbortSignal.any([request.signal, signal]) });
 }

@@ -5,6 +5,8 @@
 import Type, { type Static } from 'typebox';
 import { command } from '../command.js';
 import {
+  MAX_CONFORMANCE_MAX_BYTES,
+  MAX_CONFORMANCE_TIMEOUT_MS,
   type ConformanceCaseInfo,
   type ConformanceReportFile,
   type ConformanceReportFormat,
@@ -19,6 +21,10 @@ const BaseUrl = Type.String({ minLength: 8, maxLength: 2_048, pattern: '^[Hh][Tt
 const Authorization = HeaderValue({ minLength: 1, maxLength: 8_192 });
 /** Case ids: only these run, with the cases they build on (a replay of a report's failures). */
 const CaseIds = Type.Array(Type.String({ minLength: 1, maxLength: 200 }), { minItems: 1, maxItems: 100 });
+/** The run's whole deadline, wall ms: the case running then fails and the rest are skipped. */
+const TimeoutMs = Type.Integer({ minimum: 1_000, maximum: MAX_CONFORMANCE_TIMEOUT_MS });
+/** The most bytes read of one answer: a bigger one is cut there and fails its case, naming the size. */
+const MaxBytes = Type.Integer({ minimum: 1_024, maximum: MAX_CONFORMANCE_MAX_BYTES });
 
 /** Spelled out: a union mapped from an array has no static type; the check below keeps it in step. */
 const ReportFormat = Type.Union([Type.Literal('json'), Type.Literal('junit'), Type.Literal('html')]);
@@ -33,7 +39,7 @@ export const conformanceCommands = {
   }),
   'conformance.runs.start': command<{ id: string }>()({
     summary: 'Starts a conformance run against a cloud queue server (its queueBaseUrl) in the background; follow it with GET /conformance/runs/{id} or the conformance.progress events.',
-    input: Type.Object({ baseUrl: BaseUrl, authorization: Type.Optional(Authorization), cases: Type.Optional(CaseIds) }),
+    input: Type.Object({ baseUrl: BaseUrl, authorization: Type.Optional(Authorization), timeoutMs: Type.Optional(TimeoutMs), maxBytes: Type.Optional(MaxBytes), cases: Type.Optional(CaseIds) }),
     http: { method: 'POST', path: '/conformance/runs', status: 202 },
   }),
   'conformance.runs.list': command<ConformanceRunSummary[]>()({
