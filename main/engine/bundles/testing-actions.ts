@@ -7,7 +7,7 @@
 import fc from 'fast-check';
 import type { FaultAction, FaultMatch, FaultRuleInput, FaultTarget } from '../api/fault-types.js';
 import type { PlayerTransition } from '../api/player-types.js';
-import type { QueueSummary, QueueView } from '../api/queue-types.js';
+import type { QueueSummary } from '../api/queue-types.js';
 import type { ScenarioReport } from '../api/scenario-types.js';
 import type { TrafficSummary } from '../api/traffic-types.js';
 import { FAULT_PRESETS } from '../faults/presets.js';
@@ -58,8 +58,6 @@ export interface Bench {
   engine: Engine;
   queue: QueueSummary;
   sessionId: string;
-  /** Actions not yet answered (a skip waiting for its retry): they go on as the clock moves. */
-  waiting: Promise<unknown>[];
 }
 
 /**
@@ -82,7 +80,7 @@ export async function playingOnKitchen(engine: Engine, setup: QueueSetup): Promi
   });
   if (load.status !== 200) throw new Error(`loadCloudQueue answered ${load.status}: ${JSON.stringify(load.body)}`);
   await engine.commands.run('clock.set', { advanceMs: 1_000 });
-  const bench = { engine, queue, sessionId, waiting: [] };
+  const bench = { engine, queue, sessionId };
   await settle(bench);
   return bench;
 }
@@ -96,7 +94,7 @@ export async function perform(bench: Bench, action: WorkbenchAction): Promise<vo
   const { engine } = bench;
   const run = engine.commands.run.bind(engine.commands);
   const rules = async () => run('faults.list');
-  const items = async () => (await run('queues.get', { id: bench.queue.id }) as QueueView).items.map((i) => i.id);
+  const items = async () => (await run('queues.get', { id: bench.queue.id })).items.map((i) => i.id);
   const session = `/api/v1/playbackSessions/${bench.sessionId}/playbackSession:1`;
   const work = (async (): Promise<unknown> => {
     switch (action.kind) {
@@ -156,7 +154,6 @@ export async function perform(bench: Bench, action: WorkbenchAction): Promise<vo
     () => true,
     () => true,
   );
-  bench.waiting.push(answered);
   for (let round = 0; round < SETTLE_ROUNDS; round++) {
     await settle(bench);
     if (await Promise.race([answered, Promise.resolve(false)])) break;
