@@ -36,6 +36,10 @@ export const VALID: Variant[] = [
   variant('empty-queue', 'pass', C8, 'a queue with no items: both flags true', (b) => {
     b.items = [];
   }),
+  warning(variant('empty-queue-flags-false', 'pass', C8, 'a queue with no items whose window says false for both flags (no first or last item to hold)', (b) => {
+    b.items = [];
+    editWindow(b, (json) => ({ ...json, includesBeginningOfQueue: false, includesEndOfQueue: false }));
+  }), 'item-window.queue-ends'),
   variant('one-item-queue', 'pass', C8, 'a queue of a single track', (b) => {
     b.items = tracks(1);
   }),
