@@ -259,6 +259,64 @@ describe('the traffic log file', () => {
     });
   });
 
+  // docs/contract/console.md §9, "whatever the damage". The attack: a log missing its segments
+  // table stopped the start, and a zero-byte one was replaced without a word.
+  describe('damaged in its schema or emptied (the attack: a start that failed, or a log replaced silently)', () => {
+    /** Runs `sql` on the log of a data dir stopped cleanly. */
+    function alterLog(dir: string, sql: string): void {
+      const db = new Database(join(dir, TRAFFIC_LOG_FILE));
+      db.exec(sql);
+      db.pragma('journal_mode = DELETE');
+      db.close();
+    }
+
+    it.each([
+      ['its segments table dropped', 'DROP TABLE traffic_segments', /traffic_segments/],
+      ['its state table dropped', 'DROP TABLE traffic_state', /traffic_state/],
+      ['its state row deleted', 'DELETE FROM traffic_state', /traffic_state/],
+      ['its shared bodies dropped', 'DROP TABLE traffic_bodies', /traffic_bodies/],
+      ['a column missing', 'ALTER TABLE traffic_segments DROP COLUMN detail', /traffic_segments/],
+      ['its migrations forgotten', 'DROP TABLE schema_version', /./],
+    ])('%s: put aside, and the console opens with a new log', (_what, sql, because) => {
+      const dir = dirWithLog(5);
+      alterLog(dir, sql);
+      const { store, traffic, recovery } = openStoreWithTrafficLog({ dataDir: dir }, 61);
+      try {
+        expect(recovery).toMatchObject({ putAside: join(dir, `${TRAFFIC_LOG_FILE}.damaged-61`), because: expect.stringMatching(because) });
+        expect(store.settings.get('kept')).toBe(true);
+        expect(traffic.page({}, 0, 10).total).toBe(0);
+        expect(traffic.append([trafficEntry()], 10).stored[0]!.id).toBe(1);
+      } finally {
+        store.close();
+      }
+      // And the next start finds the new log sound.
+      const again = openStoreWithTrafficLog({ dataDir: dir }, 62);
+      expect(again.recovery).toBeNull();
+      expect(again.traffic.page({}, 0, 10).total).toBe(1);
+      again.store.close();
+    });
+
+    it('zero bytes: put aside with a warning, not taken for a new log', () => {
+      const dir = dirWithLog(5);
+      writeFileSync(join(dir, TRAFFIC_LOG_FILE), '');
+      const { store, traffic, recovery } = openStoreWithTrafficLog({ dataDir: dir }, 63);
+      try {
+        expect(recovery).toMatchObject({ putAside: join(dir, `${TRAFFIC_LOG_FILE}.damaged-63`), because: 'it is empty: 0 bytes' });
+        expect(statSync(join(dir, `${TRAFFIC_LOG_FILE}.damaged-63`)).size).toBe(0);
+        expect(store.settings.get('kept')).toBe(true);
+        expect(traffic.append([trafficEntry()], 10).stored[0]!.id).toBe(1);
+      } finally {
+        store.close();
+      }
+    });
+
+    it('a new data dir makes its log without a word', () => {
+      const { store, recovery } = openStoreWithTrafficLog({ dataDir: tempDir() });
+      expect(recovery).toBeNull();
+      store.close();
+    });
+  });
+
   it('is kept in memory for the run when a damaged log cannot be moved aside', () => {
     const dir = dirWithLog(200, 'unclean');
     damageBodyIndex(dir);

@@ -17,12 +17,13 @@
  *
  * Damage is looked for at every open, however the last run stopped (docs/contract/console.md §9):
  * SQLite's integrity_check, then every segment decodes, which SQLite cannot see into. Measured on
- * a full log (100,000 entries, 98 MB): 60–70 ms and 35 ms. A damaged or unreadable log is put
- * aside (renamed) and a new one started: the console always opens, and the old file stays for
+ * a full log (100,000 entries, 98 MB): 60–70 ms and 35 ms. Its tables are checked against what
+ * its migrations made, and a new log is made whole before it has its name, so a zero-byte file is
+ * damage too. A damaged or unreadable log, whatever the damage, is put aside (renamed) and a new one started: the console always opens, and the old file stays for
  * anyone who wants it. The file is 0600, made so before SQLite first opens it (its journal takes
  * its mode); see store/data-dir-files.ts.
  */
-import { closeSync, existsSync, fsyncSync, openSync, renameSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, openSync, renameSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { createPrivateFile, keepPrivate } from '../../store/data-dir-files.js';
 import type { SqliteDatabase } from '../../store/database.js';
@@ -100,18 +101,20 @@ export function attachTrafficLog(db: SqliteDatabase, dataDir: string | null, app
   }
   const file = join(dataDir, TRAFFIC_LOG_FILE);
   const journal = join(dataDir, JOURNAL);
-  let because: string;
+  let because: string | null;
   try {
-    makePrivate(file);
-    attach(db, file, appliedAt);
-    // integrity_check, not quick_check: a torn write can leave an index out of step with its table.
-    const check = db.pragma('log.integrity_check(1)', { simple: true });
-    if (check !== 'ok') because = `integrity_check: ${String(check)}`;
+    // A new log is made whole before it has its name (see `createLogFile`), so an empty one is damage.
+    const size = sizeOf(file);
+    if (size === 0) because = 'it is empty: 0 bytes';
     else {
-      // What SQLite cannot see: a torn write inside a segment's blobs.
-      const segments = damagedSegment(db);
-      if (segments === null) return null;
-      because = segments;
+      if (size === null) createLogFile(db, file, appliedAt);
+      makePrivate(file);
+      attach(db, file, appliedAt);
+      // integrity_check, not quick_check: a torn write can leave an index out of step with its table.
+      const check = db.pragma('log.integrity_check(1)', { simple: true });
+      // Then what SQLite cannot see: tables the migrations count as made but gone, and a torn write inside a segment's blobs.
+      because = check === 'ok' ? (damagedSchema(db) ?? damagedSegment(db)) : `integrity_check: ${String(check)}`;
+      if (because === null) return null;
     }
   } catch (error) {
     // A log this console cannot migrate (written by a newer one) is refused, as the database is.
@@ -127,6 +130,7 @@ export function attachTrafficLog(db: SqliteDatabase, dataDir: string | null, app
     attach(db, ':memory:', appliedAt);
     return { putAside: null, because: `${because}; moving it aside failed: ${(error as Error).message}` };
   }
+  createLogFile(db, file, appliedAt);
   makePrivate(file);
   attach(db, file, appliedAt);
   return { putAside, because };
@@ -136,6 +140,53 @@ export function attachTrafficLog(db: SqliteDatabase, dataDir: string | null, app
 function makePrivate(file: string): void {
   createPrivateFile(file);
   keepPrivate(file, ['-journal']);
+}
+
+/**
+ * A new log, migrated under another name and renamed: `traffic.sqlite` is never seen empty, so a
+ * zero-byte one is damage (a file emptied by something else), never taken for a new log.
+ */
+function createLogFile(db: SqliteDatabase, file: string, appliedAt: number): void {
+  const making = `${file}.new`;
+  rmSync(making, { force: true });
+  rmSync(`${making}-journal`, { force: true });
+  makePrivate(making);
+  attach(db, making, appliedAt);
+  db.pragma('log.journal_mode = DELETE');
+  db.exec('DETACH DATABASE log');
+  renameSync(making, file);
+}
+
+function sizeOf(file: string): number | null {
+  try {
+    return statSync(file).size;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw error;
+  }
+}
+
+/**
+ * The tables and columns the log's latest migration leaves (`migrations/`), with the one row of
+ * its state: a log that lacks one (a table dropped by hand, a file from elsewhere) would fail the
+ * start or the first write, as the migrations count it made.
+ */
+const LOG_SCHEMA: Readonly<Record<string, readonly string[]>> = {
+  traffic_segments: ['first_id', 'last_id', 'summary', 'detail'],
+  traffic_state: ['next_id', 'dropped_through'],
+  traffic_bodies: ['id', 'last_use', 'body'],
+};
+
+/** What is missing from the log's schema, in a few words; null when nothing is. */
+function damagedSchema(db: SqliteDatabase): string | null {
+  for (const [table, columns] of Object.entries(LOG_SCHEMA)) {
+    const found = new Set((db.pragma(`log.table_info(${table})`) as { name: string }[]).map((column) => column.name));
+    if (found.size === 0) return `its table ${table} is missing`;
+    const missing = columns.filter((column) => !found.has(column));
+    if (missing.length > 0) return `its table ${table} has no column ${missing.join(', ')}`;
+  }
+  const states = db.prepare('SELECT COUNT(*) FROM log.traffic_state').pluck().get() as number;
+  return states === 1 ? null : `its table traffic_state holds ${states} rows, not 1`;
 }
 
 /**
@@ -204,9 +255,17 @@ function damagedSegment(db: SqliteDatabase): string | null {
   return null;
 }
 
-/** better-sqlite3 reports extended result codes: SQLITE_CORRUPT_INDEX, SQLITE_IOERR_CORRUPTFS, ... */
+/**
+ * better-sqlite3 reports extended result codes: SQLITE_CORRUPT_INDEX, SQLITE_IOERR_CORRUPTFS, ...
+ * A plain SQLITE_ERROR, a constraint or a type mismatch while the log is opened and migrated is
+ * a schema that is not what its migrations made ("table traffic_bodies already exists" once
+ * `schema_version` is gone): damage too. A full disk or a file this user may not write is not.
+ */
 function isDamaged(error: unknown): boolean {
   if (error instanceof DamagedTrafficError) return true;
   const code = (error as { code?: unknown }).code;
-  return typeof code === 'string' && (code.startsWith('SQLITE_CORRUPT') || code === 'SQLITE_NOTADB' || code === 'SQLITE_IOERR_CORRUPTFS');
+  return (
+    typeof code === 'string' &&
+    (code.startsWith('SQLITE_CORRUPT') || code.startsWith('SQLITE_CONSTRAINT') || ['SQLITE_NOTADB', 'SQLITE_IOERR_CORRUPTFS', 'SQLITE_ERROR', 'SQLITE_MISMATCH'].includes(code))
+  );
 }
