@@ -15,7 +15,7 @@ import { renameSync, rmSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { DamagedDatabaseError } from './damaged.js';
 import { createPrivateFile, keepPrivate, prepareDataDir, unusableOr, writable, SQLITE_COMPANIONS } from './data-dir-files.js';
-import { checkAfterOpen, checkBeforeOpen, type BeforeOpen } from './last-stop-check.js';
+import { checkBeforeOpen, recordOpen } from './last-stop-check.js';
 import { writeLastStop } from './last-stop.js';
 
 export { DamagedDatabaseError } from './damaged.js';
@@ -35,23 +35,21 @@ export const DATABASE_FILE = 'console.sqlite';
 
 export function openDatabase({ dataDir, nativeBinding, besides = [] }: DatabaseLocation): SqliteDatabase {
   let file = ':memory:';
-  let before: BeforeOpen | null = null;
   if (dataDir !== null) {
     prepareDataDir(dataDir, [DATABASE_FILE]);
     file = join(dataDir, DATABASE_FILE);
-    before = prepareFile(file, nativeBinding, dataDir, besides);
+    prepareFile(file, nativeBinding, dataDir, besides);
   }
   const db = new Database(file, nativeBinding ? { nativeBinding } : {});
   try {
     if (dataDir !== null) {
       db.pragma('journal_mode = WAL');
-      // Checkpoint every ~32 MiB of WAL instead of SQLite's 4 MiB: the token endpoint and queue
-      // creation write a lot, and each checkpoint copies pages inside a request. (The traffic log
-      // has a file of its own without a WAL: see `traffic/log/file.ts`.)
-      db.pragma('wal_autocheckpoint = 8000');
+      // The store runs the checkpoints (every ~32 MiB of WAL), each recorded in the marker:
+      // `checkpoints.ts`. (The traffic log has a file of its own without a WAL: `traffic/log/file.ts`.)
+      db.pragma('wal_autocheckpoint = 0');
       const check = db.pragma('quick_check(1)', { simple: true });
       if (check !== 'ok') throw new DamagedDatabaseError(file, `quick_check: ${String(check)}`);
-      checkAfterOpen(db.pragma('user_version', { simple: true }) as number, dataDir, file, before!, Date.now());
+      recordOpen(db.pragma('user_version', { simple: true }) as number, dataDir, Date.now());
     }
     db.pragma('synchronous = NORMAL');
     db.pragma('foreign_keys = ON');
@@ -69,7 +67,7 @@ export function openDatabase({ dataDir, nativeBinding, besides = [] }: DatabaseL
  * does not match the last stop, makes a missing one whole and private (unless a console had
  * written one), and makes an existing one and its companions private.
  */
-function prepareFile(file: string, nativeBinding: string | undefined, dataDir: string, besides: readonly string[]): BeforeOpen {
+function prepareFile(file: string, nativeBinding: string | undefined, dataDir: string, besides: readonly string[]): void {
   let size: number | null = null;
   try {
     size = statSync(file).size;
@@ -77,9 +75,8 @@ function prepareFile(file: string, nativeBinding: string | undefined, dataDir: s
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw unusableOr(error, dataDir);
   }
   if (size === 0) throw new DamagedDatabaseError(file, 'it is empty: 0 bytes');
-  let before: BeforeOpen;
   try {
-    before = checkBeforeOpen(dataDir, file, size !== null, besides);
+    checkBeforeOpen(dataDir, file, size !== null, besides);
   } catch (error) {
     throw unusableOr(error, dataDir);
   }
@@ -94,7 +91,6 @@ function prepareFile(file: string, nativeBinding: string | undefined, dataDir: s
   for (const path of [file, ...SQLITE_COMPANIONS.map((suffix) => `${file}${suffix}`)]) {
     if (!writable(path)) throw unusableOr(Object.assign(new Error(`cannot write ${path}`), { code: 'EACCES', path }), dataDir);
   }
-  return before;
 }
 
 /**

@@ -4,7 +4,7 @@
  * console had written one, a database older than the marker (`last-stop.ts`), a WAL written after
  * a clean stop that left none. Each refusal names the file and the choices; nothing is changed.
  */
-import { existsSync, statSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { DamagedDatabaseError } from './damaged.js';
 import { LAST_STOP_FILE, describeLastStop, readLastStop, writeLastStop, type LastStop } from './last-stop.js';
@@ -53,22 +53,31 @@ export function checkBeforeOpen(dataDir: string, file: string, existed: boolean,
       remedy: `Move it aside (with ${basename(file)}-shm) to start as that stop left the console, or move ${LAST_STOP_FILE} aside to take its changes`,
     });
   }
-  return { lastStop, wal };
-}
-
-/**
- * Once SQLite has opened `file`: a database with fewer clean stops than the marker is an older
- * copy. Then the marker says the console holds the database (`open`) until its clean stop.
- */
-export function checkAfterOpen(generation: number, dataDir: string, file: string, before: BeforeOpen, now: number): void {
-  const { lastStop } = before;
+  // Read as SQLite will see it, before it opens: its close would checkpoint the WAL into the file.
+  const generation = (wal.kind === 'sound' ? wal.userVersion : null) ?? userVersionOf(file);
   if (lastStop && generation < lastStop.generation) {
     throw new DamagedDatabaseError(file, `it has had ${generation} clean stops, ${LAST_STOP_FILE} records ${lastStop.generation} after ${describeLastStop(lastStop)}`, {
       state: 'is older than the last stop left it',
       remedy: `Put back the newer copy, or move ${LAST_STOP_FILE} aside to start from this one`,
     });
   }
+  return { lastStop, wal };
+}
+
+/** Once SQLite has opened the database: the marker says the console holds it (`open`) until its clean stop. */
+export function recordOpen(generation: number, dataDir: string, now: number): void {
   writeLastStop(dataDir, { state: 'open', generation, at: now });
+}
+
+/** `user_version` in the database file's header (byte 60, big-endian); 0 for a file too short to have one. */
+function userVersionOf(file: string): number {
+  const header = Buffer.alloc(64);
+  const fd = openSync(file, 'r');
+  try {
+    return readSync(fd, header, 0, 64, 0) === 64 ? header.readUInt32BE(60) : 0;
+  } finally {
+    closeSync(fd);
+  }
 }
 
 function nonEmpty(path: string): boolean {

@@ -7,8 +7,9 @@
 import { copyFileSync, existsSync, mkdirSync, openSync, closeSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync, writeSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { tempDirs } from '../testing/temp-dirs.js';
+import { LOOK_EVERY_MS, checkpoint, keepCheckpointing } from './checkpoints.js';
 import { DATABASE_FILE, DamagedDatabaseError } from './database.js';
 import { LOCK_FILE } from './data-dir-lock.js';
 import { LAST_STOP_FILE, readLastStop } from './last-stop.js';
@@ -173,7 +174,7 @@ describe('no false alarm', () => {
   it('a kill -9 with the WAL intact starts silently with every acknowledged queue, again and again', () => {
     const dir = killedAfter20Queues();
     expect(readLastStop(dir)).toMatchObject({ state: 'open', generation: 1 });
-    expect(inspectWal(join(dir, WAL))).toEqual({ kind: 'sound', commits: 20 });
+    expect(inspectWal(join(dir, WAL))).toMatchObject({ kind: 'sound', commits: 20 });
     // Killed again, with more in the WAL.
     const store = openStore({ dataDir: dir });
     expect(store.queues.list()).toHaveLength(20);
@@ -194,7 +195,7 @@ describe('no false alarm', () => {
     header.copy(frame, 8, 16, 24);
     frame.fill(0x77, 24, 24 + wal.pageSize / 2);
     writeFileSync(file, Buffer.concat([readFileSync(file), frame]));
-    expect(inspectWal(file)).toEqual({ kind: 'sound', commits: 20 });
+    expect(inspectWal(file)).toMatchObject({ kind: 'sound', commits: 20 });
     expect(queueCount(dir)).toBe(20);
   });
 
@@ -208,7 +209,7 @@ describe('no false alarm', () => {
     const killed = snapshot(dir);
     store.close();
     expect(walShape(killed).frames).toBeGreaterThan(20);
-    expect(inspectWal(join(killed, WAL))).toEqual({ kind: 'sound', commits: 3 });
+    expect(inspectWal(join(killed, WAL))).toMatchObject({ kind: 'sound', commits: 3 });
     expect(queueCount(killed)).toBe(203);
   });
 });
@@ -274,5 +275,52 @@ describe('a database that does not match what the last stop left', () => {
     openStore({ dataDir: dir }).close();
     expect(statSync(join(dir, LAST_STOP_FILE)).mode & 0o777).toBe(0o600);
     expect(existsSync(join(dir, `${LAST_STOP_FILE}.new`))).toBe(false);
+  });
+});
+
+describe('checkpoints, each recorded in the marker', () => {
+  it('a copy of console.sqlite from before the last checkpoint, put back after a kill: refused', () => {
+    const dir = tempDir();
+    openStore({ dataDir: dir }).close();
+    const store = openStore({ dataDir: dir });
+    addQueues(store, 0, 5);
+    // The database file alone, as a backup tool that knows nothing of the WAL copies it.
+    const backup = readFileSync(join(dir, DATABASE_FILE));
+    expect(checkpoint(store.db, dir, 5)).toBe(true);
+    expect(readLastStop(dir)).toEqual({ state: 'open', generation: 2, at: 5 });
+    addQueues(store, 5, 5);
+    const killed = snapshot(dir);
+    store.close();
+    writeFileSync(join(killed, DATABASE_FILE), backup);
+    rmSync(join(killed, WAL));
+    expect(refusalOf(killed).message).toMatch(/is older than the last stop left it \(it has had 1 clean stops, console\.state records 2 after a run that began at /);
+    // What the marker said before: a start from the backup, 5 queues short, without a word.
+    renameSync(join(killed, LAST_STOP_FILE), join(killed, `${LAST_STOP_FILE}.aside`));
+    expect(queueCount(killed)).toBe(0);
+  });
+
+  it('the store checkpoints once the WAL passes its size, not SQLite inside a commit', () => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    try {
+      const dir = tempDir();
+      openStore({ dataDir: dir }).close();
+      const store = openStore({ dataDir: dir });
+      const running = keepCheckpointing(store.db, dir, { walBytes: 64 * 1024 });
+      addQueues(store, 0, 100);
+      const wal = statSync(join(dir, WAL)).size;
+      expect(wal).toBeGreaterThan(64 * 1024);
+      expect(readLastStop(dir)).toMatchObject({ state: 'open', generation: 1 });
+      vi.advanceTimersByTime(LOOK_EVERY_MS);
+      expect(readLastStop(dir)).toMatchObject({ state: 'open', generation: 2 });
+      // Everything is in the database file: the WAL begins again with the next write.
+      const db = new Database(join(snapshot(dir), DATABASE_FILE), { readonly: true });
+      expect(db.pragma('user_version', { simple: true })).toBe(2);
+      db.close();
+      running.stop();
+      store.close();
+      expect(readLastStop(dir)).toMatchObject({ state: 'stopped', generation: 3 });
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

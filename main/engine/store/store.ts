@@ -6,6 +6,7 @@
  */
 import { join } from 'node:path';
 import { DATABASE_FILE, closeDatabase, openDatabase, transactor, type DatabaseLocation, type SqliteDatabase } from './database.js';
+import { keepCheckpointing } from './checkpoints.js';
 import { keepPrivate, prepareDataDir, unusableOr } from './data-dir-files.js';
 import { HOLDER_FILE, LOCK_FILE, claimDataDir, type DataDirClaim } from './data-dir-lock.js';
 import { migrate, type MigrationHooks } from './migrations.js';
@@ -129,6 +130,7 @@ function openClaimed(location: DatabaseLocation, now: number, claim: DataDirClai
     trafficLog?.attach(db, location.dataDir, now);
     const hooks: MigrationHooks = trafficLog ? { takeTrafficRows: (connection) => trafficLog.takeTrafficRows(connection) } : {};
     const version = migrate(db, migrations, now, 'main', hooks);
+    const checkpoints = location.dataDir === null ? null : keepCheckpointing(db, location.dataDir);
     return {
       db,
       dataDir: location.dataDir,
@@ -156,6 +158,7 @@ function openClaimed(location: DatabaseLocation, now: number, claim: DataDirClai
       conformanceRuns: new ConformanceRunRepository(db),
       transaction: transactor(db),
       close: () => {
+        checkpoints?.stop();
         try {
           closeConnection(db, trafficLog);
         } finally {

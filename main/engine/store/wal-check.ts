@@ -26,8 +26,11 @@ const READ_BYTES = 4 * 1024 * 1024;
 export type WalState =
   /** Nothing SQLite would replay: no file, or less than a header. */
   | { kind: 'empty' }
-  /** SQLite replays it whole; `commits`: how many commits it holds. */
-  | { kind: 'sound'; commits: number }
+  /**
+   * SQLite replays it whole; `commits`: how many commits it holds; `userVersion`: the database
+   * header's `user_version` as its last committed copy of page 1 has it (null: it has none).
+   */
+  | { kind: 'sound'; commits: number; userVersion: number | null }
   /** SQLite would drop acknowledged commits, or the whole WAL; `why` in a few words. */
   | { kind: 'damaged'; why: string };
 
@@ -73,6 +76,8 @@ function inspectOpenWal(fd: number, size: number): WalState {
   let stoppedAt = 0;
   let lastCommit = 0;
   let oneSaltOff = 0;
+  let pageOneUserVersion: number | null = null;
+  let userVersion: number | null = null;
   const chunkFrames = Math.max(1, Math.floor(READ_BYTES / frameBytes));
   const chunk = Buffer.alloc(chunkFrames * frameBytes);
   for (let first = 1; first <= frames; first += chunkFrames) {
@@ -104,7 +109,14 @@ function inspectOpenWal(fd: number, size: number): WalState {
       if (!verifies) {
         verifying = false;
         stoppedAt ||= frame;
-      } else if (verifying && commitSize !== 0) commits++;
+      } else if (verifying) {
+        // user_version sits at byte 60 of the database header, on page 1; a copy counts once committed.
+        if (pageNumber === 1) pageOneUserVersion = chunk.readUInt32BE(at + FRAME_HEADER_BYTES + 60);
+        if (commitSize !== 0) {
+          commits++;
+          userVersion = pageOneUserVersion;
+        }
+      }
     }
   }
   if (oneSaltOff) return { kind: 'damaged', why: `frame ${oneSaltOff} of ${frames} has one of its two salts changed, so SQLite would stop there` };
@@ -113,7 +125,7 @@ function inspectOpenWal(fd: number, size: number): WalState {
   if (stoppedAt !== 0 && lastCommit >= stoppedAt) {
     return { kind: 'damaged', why: `frame ${stoppedAt} of ${frames} does not verify, so SQLite would drop it and every commit after it (the last at frame ${lastCommit})` };
   }
-  return { kind: 'sound', commits };
+  return { kind: 'sound', commits, userVersion };
 }
 
 /** Whether this machine reads 32-bit words little-endian, as an Int32Array over the bytes then does. */
@@ -123,7 +135,7 @@ const LITTLE_ENDIAN_MACHINE = new Uint8Array(new Uint32Array([1]).buffer)[0] ===
  * SQLite's WAL checksum (walChecksumBytes) from (s0, s1) over `length` bytes of `buf` at `at`:
  * for each pair of 32-bit words x0, x1: s0 += x0 + s1; s1 += x1 + s0, modulo 2^32. Words in the
  * machine's own order are read through an Int32Array (`at` is a multiple of 8 in every call):
- * 25 times quicker than `readInt32LE`, which checks its bounds at every word.
+ * measured 3 to 4 times quicker over a 29 MB WAL than `readInt32LE`, which checks every word.
  */
 function checksum(bigEndian: boolean, s0: number, s1: number, buf: Buffer, at: number, length: number): [number, number] {
   let a = s0 | 0;
