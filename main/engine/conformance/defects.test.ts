@@ -96,6 +96,11 @@ describe('a server wrong in one way fails that one case', () => {
     expect(run.cases.find((c) => c.id === 'play-through')!.message).toMatch(/^expected the player to play on to the end of the queue, got an error it could not get past while playing item-7 \(track \d+\): .*answered 500 \(out of memory\)\)$/);
   });
 
+  it('play-through fails a server that stops answering mid-play, naming the request left without an answer', async () => {
+    const { run } = await check({ defects: ['hangsAfterSixTracks'], trackMillis: 20_000 });
+    expect(run.cases.find((c) => c.id === 'play-through')!.message).toMatch(/^expected (the player to play on|an answer to every request of the player), but (GET|POST) \/\w+.* (has had no answer for \d+ s|got none \(no complete response within 10 s\)) while playing item-\d+ \(track \d+\)$/);
+  }, 40_000);
+
   it('play-through fails a server that serves only the playing item and the next: a listener cannot skip back', async () => {
     const { run } = await check({ defects: ['servesCurrentAndNext'] });
     expect(run.cases.find((c) => c.id === 'play-through')!.message).toMatch(/^expected a listener to skip back from item-4, not the queue's first item, got .*: GET \/itemWindow\?reason=refresh&.*itemId=item-4.* holds nothing before it and says includesBeginningOfQueue false/);

@@ -68,6 +68,8 @@ export interface PlaySetup {
   now(): number;
   signal?: AbortSignal;
   limits?: PlayLimits;
+  /** A request of the player left without an answer for long, said in a few words; null when none is. */
+  unanswered?: () => string | null;
 }
 
 /** Rules of the player's own check that the suite judges as warnings (context, time-played.*): warnings here too. */
@@ -102,12 +104,20 @@ export async function play(setup: PlaySetup): Promise<Play> {
   let stepFrom = 0;
   let listenerPaused = false;
   let violationsSeen = 0;
+  let answersSeen = 0;
   let lastError = player.snapshot().lastError;
   let progressKey = '';
   let progressAt = clock.now();
 
   const failed = (message: string, evidence: Answer[] = []): Play => ({ ...result, end: { kind: 'failed', message, evidence }, engineMs: clock.now() - startedEngine });
-  const ended = (end: PlayEnd): Play => ({ ...result, end, engineMs: clock.now() - startedEngine });
+  const ended = (end: PlayEnd): Play => {
+    // Out of wall time while the server had stopped answering: that is no bound, it is the failure.
+    const silent = end.kind === 'bounded' ? unanswered() : null;
+    if (silent) return silent;
+    const waiting = end.kind === 'bounded' ? setup.unanswered?.() : null;
+    if (waiting) return failed(`expected the player to play on, but ${waiting}${where()}`, lastRefused());
+    return { ...result, end, engineMs: clock.now() - startedEngine };
+  };
   /** The answer that explains a player's failure: the last one that was not a 2xx. */
   const lastRefused = (): Answer[] => {
     const answer = answers.findLast((a) => !is2xx(a));
@@ -116,6 +126,14 @@ export async function play(setup: PlaySetup): Promise<Play> {
   const because = (): string => {
     const [answer] = lastRefused();
     return answer ? ` (${requestLine(answer)} answered ${outcomeOf(answer)})` : '';
+  };
+  /** A request the server left without an answer: a player retries one, but a server that leaves one for 10 s has stopped (a fault rule's timeout is the console's, not the server's). */
+  const unanswered = (): Play | null => {
+    for (; answersSeen < answers.length; answersSeen++) {
+      const answer = answers[answersSeen]!;
+      if (answer.status === undefined && !answer.exchange.fault) return failed(`expected an answer to every request of the player, but ${requestLine(answer)} got none (${answer.failure})${where()}`, [answer]);
+    }
+    return null;
   };
   const where = (): string => {
     const item = result.tracks.at(-1);
@@ -141,6 +159,8 @@ export async function play(setup: PlaySetup): Promise<Play> {
       const on = note.answer ? ` on ${requestLine(note.answer)}` : '';
       return failed(`the player recorded ${rule}${on}${where()}: ${note.violation.message} (expected no violation)`, note.answer ? [note.answer] : []);
     }
+    const silent = unanswered();
+    if (silent) return silent;
     if (loadFailure !== null) return failed(`expected the load to start the queue, got ${loadFailure}`, lastRefused());
     if (later.failure) return failed(later.failure.message, later.failure.evidence);
     const snapshot = player.snapshot();

@@ -12,7 +12,9 @@
  * user's players and the engine clock are not touched.
  */
 import { EngineClock } from '../../clock/clock.js';
+import type { CloudQueueClient } from '../../player/client.js';
 import { Player } from '../../player/player.js';
+import { REQUEST_TIMEOUT_MS } from '../../player/retry.js';
 import { fail, pass, skip, warn, type CaseContext, type ConformanceCase, type Verdict } from '../case.js';
 import { play, type Noted, type Play } from '../play.js';
 import { RULE } from '../rules.js';
@@ -45,8 +47,9 @@ export const playThrough: ConformanceCase = {
     const walk = facts.walk;
     const queueFirst = walk?.reachedBeginning ? walk.ids[0] : undefined;
     const queueLast = walk?.reachedBeginning && walk.reachedEnd ? walk.ids.at(-1) : undefined;
-    // Stopped (speed 0): only the case moves it, as fast as the server answers.
-    const clock = new EngineClock({ startAt: runNow(), speed: 0 });
+    // Stopped (speed 0): only the case moves it, as fast as the server answers. A request is waited
+    // for as long as a player would (10 s) before the clock moves on past it: a slow server is slow, not silent.
+    const clock = new EngineClock({ startAt: runNow(), speed: 0, settleTimeoutMs: REQUEST_TIMEOUT_MS });
     const answers: Answer[] = [];
     const byRequest = new Map<string, Answer>();
     const noted: Noted[] = [];
@@ -55,6 +58,7 @@ export const playThrough: ConformanceCase = {
       byRequest.set(answer.exchange.requestId, answer);
     });
     if (!client) return skip('this run has no player to lend the case');
+    const unanswered = watchRequests(client, now);
     const player = new Player({
       playerId: PLAYER_ID,
       groupId: 'conformance-play-through',
@@ -74,6 +78,7 @@ export const playThrough: ConformanceCase = {
         answers,
         noted,
         now,
+        unanswered,
         ...(server.signal ? { signal: server.signal } : {}),
       });
       return verdictOf(result, answers);
@@ -83,6 +88,37 @@ export const playThrough: ConformanceCase = {
     }
   },
 };
+
+/** A request waiting this long (wall) when the play runs out of time is a server that stopped answering, not a slow one. */
+const UNANSWERED_MS = 5_000;
+
+/**
+ * Notes each request of the player while it waits for its answer, so that a play that runs out of
+ * time can tell a server that went silent (the request still waiting) from one that is only slow.
+ */
+function watchRequests(client: CloudQueueClient, now: () => number): () => string | null {
+  const waiting = new Map<number, { what: string; since: number }>();
+  let next = 0;
+  const watch = <A extends unknown[], R>(call: (...args: A) => Promise<R>, what: (args: NoInfer<A>) => string) =>
+    async (...args: A): Promise<R> => {
+      const key = next++;
+      waiting.set(key, { what: what(args), since: now() });
+      try {
+        return await call(...args);
+      } finally {
+        waiting.delete(key);
+      }
+    };
+  client.context = watch(client.context.bind(client), () => 'GET /context');
+  client.itemWindow = watch(client.itemWindow.bind(client), ([, query]) => `GET /itemWindow?reason=${query.reason}${query.itemId === undefined ? '' : `&itemId=${query.itemId}`}`);
+  client.version = watch(client.version.bind(client), () => 'GET /version');
+  client.timePlayed = watch(client.timePlayed.bind(client), () => 'POST /timePlayed');
+  return () => {
+    const oldest = [...waiting.values()].sort((a, b) => a.since - b.since)[0];
+    if (!oldest || now() - oldest.since < UNANSWERED_MS) return null;
+    return `${oldest.what} has had no answer for ${Math.round((now() - oldest.since) / 1000)} s`;
+  };
+}
 
 function verdictOf(result: Play, answers: Answer[]): Verdict {
   const { end } = result;

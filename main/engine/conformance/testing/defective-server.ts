@@ -42,6 +42,8 @@ export const DEFECTS = {
   noQueueVersion: 'item-window.queue-version',
   /** Answers everything 500 once reports have ended six different tracks: it dies six tracks into an album. */
   diesAfterSixTracks: 'play-through',
+  /** Never answers (holds the connection open) once reports have ended six different tracks. */
+  hangsAfterSixTracks: 'play-through',
   /** Serves only the item asked for (or the first) and the one after it: a listener cannot skip back. */
   servesCurrentAndNext: 'play-through',
   /** In windows asked with an itemId, the ids from the 11th item on name other tracks than elsewhere. */
@@ -105,6 +107,7 @@ export async function startDefectiveServer(options: DefectiveServerOptions = {})
       return send(response, 401, { error: { code: 401, message: 'invalid token' } });
     }
     if (defects.has('diesAfterSixTracks') && ended.size >= 6) return send(response, 500, { error: { code: 500, message: 'out of memory' } });
+    if (defects.has('hangsAfterSixTracks') && ended.size >= 6) return;
     if (endpoint === 'context') {
       if (defects.has('noContext')) return send(response, 404, { error: { code: 404, message: 'no context here' } });
       return send(response, 200, { contextVersion: '1', queueVersion: 'v1', container: { name: 'Test', type: 'playlist' }, reports: { sendUpdateAfterMillis: 30_000, periodicIntervalMillis: 30_000 }, playbackPolicies: { canSkip: true } });
