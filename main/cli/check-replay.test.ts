@@ -121,6 +121,7 @@ describe('check --replay', () => {
       [['--replay', other], /is not a report of check --json/],
       [['--replay', report], /carried an Authorization \(Bearer toke•••\), which the report holds masked: give it again with --authorization/],
       [['--replay', report, front.baseUrl], /takes its BASE_URL from the report/],
+      [['--replay', report, '--authorization', authorization, '--timeout', '0'], /--timeout must be a number of seconds/],
     ] as [string[], RegExp][]) {
       const { code, stderr, stdout } = await cli('check', ...args);
       expect(code, stderr).toBe(2);

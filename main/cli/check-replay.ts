@@ -1,5 +1,5 @@
 /**
- * `check --replay REPORT.json [--authorization V]` (docs/contract/console.md §1,
+ * `check --replay REPORT.json [--authorization V] [--timeout S]` (docs/contract/console.md §1,
  * §8): the failing and warning cases of a JSON report that `check --json` wrote, run again against
  * the server it checked, and each said FIXED or STILL FAILING (a warning: STILL WARNING). A case is re-judged by its own rule:
  * its requests are sent again (each with `X-Conformance-Case`), with the cases it builds on, as a
@@ -8,19 +8,20 @@
  * as in `check`), 2 for a bad command line or report, or a server that cannot be reached at all.
  */
 import { readFileSync } from 'node:fs';
-import type { ConformanceCaseResult, ConformanceRun } from '../engine/api/conformance-types.js';
+import { DEFAULT_CONFORMANCE_TIMEOUT_MS, type ConformanceCaseResult, type ConformanceRun } from '../engine/api/conformance-types.js';
 import { messageOf } from '../engine/api/errors.js';
 import { CONFORMANCE_REPORT_KIND } from '../engine/conformance/reports/export.js';
 import { readingOrder } from '../engine/conformance/reports/order.js';
 import { terminalSafe } from '../engine/conformance/reports/text.js';
 import { createEngine, type Engine } from '../engine/index.js';
 import { createLogger } from '../engine/log.js';
+import { timeoutOf } from './check.js';
 import type { CliIo } from './io.js';
 import { quietLogger } from './output.js';
 import { EXIT, parseCommandLine, UsageError, type ExitCode } from './usage.js';
 import { packageVersion } from './version.js';
 
-export const REPLAY_USAGE = 'usage: cloud-queue-console check --replay REPORT.json [--authorization V]';
+export const REPLAY_USAGE = 'usage: cloud-queue-console check --replay REPORT.json [--authorization V] [--timeout S]';
 
 export const REPLAY_HELP = `${REPLAY_USAGE}
 
@@ -29,6 +30,7 @@ server it checked, each with the cases it builds on, and prints FIXED or STILL F
 (STILL WARNING for a warning that stays).
 
   --authorization V   the Authorization to send: the report holds it masked, so give it again
+  --timeout S         end the replay after S seconds (default 120), as check does
 
 Exit codes: 0 every failing case is fixed (warnings allowed, as in check), 1 one is not, 2 a bad
 command line or report, or a server that cannot be reached at all.`;
@@ -41,15 +43,16 @@ export function isReplay(argv: readonly string[]): boolean {
 interface ReplayArgs {
   report: string;
   authorization?: string;
+  timeoutMs: number;
 }
 
 function parseReplayArgs(argv: string[]): ReplayArgs {
-  const parsed = parseCommandLine(argv, { replay: { type: 'string' }, authorization: { type: 'string' } }, REPLAY_HELP);
-  const { replay, authorization } = parsed.values;
+  const parsed = parseCommandLine(argv, { replay: { type: 'string' }, authorization: { type: 'string' }, timeout: { type: 'string' } }, REPLAY_HELP);
+  const { replay, authorization, timeout } = parsed.values;
   if (!replay) throw new UsageError('--replay needs the JSON report of an earlier check (check --json F)');
   if (parsed.positionals.length) throw new UsageError(`check --replay takes its BASE_URL from the report, got also: ${parsed.positionals.join(' ')}`);
   if (authorization !== undefined && !/^[\t\x20-\x7E\x80-\xFF]+$/.test(authorization)) throw new UsageError('--authorization must be a value an HTTP header can carry (no line breaks)');
-  return { report: replay, ...(authorization ? { authorization } : {}) };
+  return { report: replay, ...(authorization ? { authorization } : {}), timeoutMs: timeout === undefined ? DEFAULT_CONFORMANCE_TIMEOUT_MS : timeoutOf(timeout) };
 }
 
 /** The report as `check --json` wrote it, or what is wrong with it (exit 2). */
@@ -133,6 +136,7 @@ async function replayRun(engine: Engine, baseUrl: string, replayed: readonly Con
     ({ id: runId } = await engine.commands.run('conformance.runs.start', {
       baseUrl,
       cases: replayed.map((result) => result.id),
+      timeoutMs: args.timeoutMs,
       ...(args.authorization ? { authorization: args.authorization } : {}),
     }));
     if ((await engine.commands.run('conformance.runs.get', { id: runId })).status === 'running') await end;

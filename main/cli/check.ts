@@ -30,7 +30,7 @@ rule by rule, where it breaks the contract. Each case is printed as it settles, 
   --html F            also write a self-contained HTML report to F
 
 The reports carry each failing or warning case's exchanges and a curl that repeats it. Then
-\`check --replay REPORT.json [--authorization V]\` runs the failing and warning
+\`check --replay REPORT.json [--authorization V] [--timeout S]\` runs the failing and warning
 cases of a --json report again against its server: FIXED or STILL FAILING per case, exit 0 only
 when every failing case is fixed.
 
@@ -74,7 +74,7 @@ export function parseCheckArgs(argv: string[]): CheckArgs {
 }
 
 /** `--timeout` in seconds (fractions allowed), as the run's `timeoutMs`. */
-function timeoutOf(text: string): number {
+export function timeoutOf(text: string): number {
   const seconds = /^\d+(\.\d+)?$/.test(text.trim()) ? Number(text) : NaN;
   const max = MAX_CONFORMANCE_TIMEOUT_MS / 1_000;
   if (!(seconds >= 1 && seconds <= max)) throw new UsageError(`--timeout must be a number of seconds from 1 to ${max.toLocaleString('en-US')}, got ${text}`);
