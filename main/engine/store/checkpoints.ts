@@ -25,8 +25,10 @@ export function checkpoint(db: SqliteDatabase, dataDir: string, now: number): bo
   if (!db.open || db.inTransaction) return false;
   const generation = (db.pragma('user_version', { simple: true }) as number) + 1;
   db.pragma(`user_version = ${generation}`);
-  const [result] = db.pragma('wal_checkpoint(PASSIVE)') as { busy: number; log: number; checkpointed: number }[];
-  if (!result || result.busy !== 0 || result.checkpointed < result.log) return false;
+  // TRUNCATE, not PASSIVE: SQLite would begin the WAL again over the same file, never making it
+  // smaller, and its size would say nothing of what is still to copy.
+  const [result] = db.pragma('wal_checkpoint(TRUNCATE)') as { busy: number }[];
+  if (!result || result.busy !== 0) return false;
   writeLastStop(dataDir, { state: 'open', generation, at: now });
   return true;
 }

@@ -312,10 +312,15 @@ describe('checkpoints, each recorded in the marker', () => {
       expect(readLastStop(dir)).toMatchObject({ state: 'open', generation: 1 });
       vi.advanceTimersByTime(LOOK_EVERY_MS);
       expect(readLastStop(dir)).toMatchObject({ state: 'open', generation: 2 });
-      // Everything is in the database file: the WAL begins again with the next write.
+      // Everything is in the database file, and the WAL is empty again: the next looks leave it be.
+      expect(statSync(join(dir, WAL)).size).toBe(0);
       const db = new Database(join(snapshot(dir), DATABASE_FILE), { readonly: true });
       expect(db.pragma('user_version', { simple: true })).toBe(2);
       db.close();
+      addQueues(store, 100, 1);
+      vi.advanceTimersByTime(LOOK_EVERY_MS * 3);
+      expect(readLastStop(dir)).toMatchObject({ generation: 2 });
+      expect(store.queues.list()).toHaveLength(101);
       running.stop();
       store.close();
       expect(readLastStop(dir)).toMatchObject({ state: 'stopped', generation: 3 });
