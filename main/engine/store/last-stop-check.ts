@@ -2,7 +2,8 @@
  * A console database that does not match what the last stop left stops the start
  * (docs/contract/console.md §9): a WAL whose commits SQLite would drop, a database missing where a
  * console had written one, a database older than the marker (`last-stop.ts`), a WAL written after
- * a clean stop that left none. Each refusal names the file and the choices; nothing is changed.
+ * a clean stop that left none. Each is found before SQLite opens the database (whose close would
+ * checkpoint a WAL into it), so each refusal names the file and the choices and changes nothing.
  */
 import { closeSync, existsSync, openSync, readSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
@@ -56,7 +57,7 @@ export function checkBeforeOpen(dataDir: string, file: string, existed: boolean,
   // Read as SQLite will see it, before it opens: its close would checkpoint the WAL into the file.
   const generation = (wal.kind === 'sound' ? wal.userVersion : null) ?? userVersionOf(file);
   if (lastStop && generation < lastStop.generation) {
-    throw new DamagedDatabaseError(file, `it has had ${generation} clean stops, ${LAST_STOP_FILE} records ${lastStop.generation} after ${describeLastStop(lastStop)}`, {
+    throw new DamagedDatabaseError(file, `it is at generation ${generation} of its clean stops and checkpoints, ${LAST_STOP_FILE} records ${lastStop.generation} after ${describeLastStop(lastStop)}`, {
       state: 'is older than the last stop left it',
       remedy: `Put back the newer copy, or move ${LAST_STOP_FILE} aside to start from this one`,
     });

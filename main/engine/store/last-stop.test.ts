@@ -247,7 +247,7 @@ describe('a database that does not match what the last stop left', () => {
     again.close();
     writeFileSync(join(dir, DATABASE_FILE), older);
     const refusal = refusalOf(dir);
-    expect(refusal.message).toMatch(/console\.sqlite is older than the last stop left it \(it has had 1 clean stops, console\.state records 2 after a clean stop at .*\); nothing was changed\. Put back the newer copy, or move console\.state aside to start from this one$/);
+    expect(refusal.message).toMatch(/console\.sqlite is older than the last stop left it \(it is at generation 1 of its clean stops and checkpoints, console\.state records 2 after a clean stop at .*\); nothing was changed\. Put back the newer copy, or move console\.state aside to start from this one$/);
     renameSync(join(dir, LAST_STOP_FILE), join(dir, `${LAST_STOP_FILE}.aside`));
     expect(queueCount(dir)).toBe(5);
   });
@@ -293,7 +293,7 @@ describe('checkpoints, each recorded in the marker', () => {
     store.close();
     writeFileSync(join(killed, DATABASE_FILE), backup);
     rmSync(join(killed, WAL));
-    expect(refusalOf(killed).message).toMatch(/is older than the last stop left it \(it has had 1 clean stops, console\.state records 2 after a run that began at /);
+    expect(refusalOf(killed).message).toMatch(/is older than the last stop left it \(it is at generation 1 of its clean stops and checkpoints, console\.state records 2 after a run that began at /);
     // What the marker said before: a start from the backup, 5 queues short, without a word.
     renameSync(join(killed, LAST_STOP_FILE), join(killed, `${LAST_STOP_FILE}.aside`));
     expect(queueCount(killed)).toBe(0);

@@ -1,13 +1,15 @@
 /**
  * What the console database was when the console last let go of it, kept beside it in
  * `console.state` (docs/contract/console.md §9): a database that does not match stops the start.
- * A generation counts clean stops; it is kept in the database too (SQLite's `user_version`, in the
- * header, written with the last commit of a clean stop) so that a database older than the marker,
- * or one missing where the marker says there was one, is told from a fresh data dir.
+ * A generation counts clean stops and checkpoints; it is kept in the database too (SQLite's
+ * `user_version`, in the header, written with the last commit before each), so that a database
+ * older than the marker, or one missing where the marker says there was one, is told from a fresh
+ * data dir.
  *
  * Written aside, synced and renamed: a crash leaves the old marker or the new one, never half of
- * one. Written when the console opens (`open`: a run that is not stopped cleanly leaves that) and
- * after the clean stop's last checkpoint (`stopped`).
+ * one. Written when the console opens and after each checkpoint (`open`: a run that is not stopped
+ * cleanly leaves that), and after the clean stop's last checkpoint (`stopped`). Always after what
+ * it records, so it may say less than the database holds, never more: no false alarm.
  */
 import { closeSync, fchmodSync, fsyncSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
@@ -18,7 +20,7 @@ export const LAST_STOP_FILE = 'console.state';
 export interface LastStop {
   /** `open`: the console held the database and did not stop cleanly (it may run still: the lock says). */
   state: 'open' | 'stopped';
-  /** Clean stops the database has had; the database's own `user_version` is at least this. */
+  /** Clean stops and checkpoints the database has had; its own `user_version` is at least this. */
   generation: number;
   /** Wall time it was written, for the messages. */
   at: number;
