@@ -4,7 +4,7 @@
  * these started (or started empty) and then answered 500s.
  */
 import { randomBytes } from 'node:crypto';
-import { closeSync, existsSync, openSync, readFileSync, readdirSync, statSync, truncateSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, copyFileSync, existsSync, openSync, readFileSync, readdirSync, statSync, truncateSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDirs } from '../testing/temp-dirs.js';
@@ -78,6 +78,30 @@ describe('a damaged console database at start', () => {
     for (const page of [3, 10, 40, 200]) writeSync(fd, randomBytes(pageSize), 0, pageSize, page * pageSize);
     closeSync(fd);
     expectRefused(dir, /quick_check|malformed/);
+  });
+
+  it('garbage over pages after a kill: refused, and neither the database nor its WAL is changed', () => {
+    const dir = dirWithData();
+    const store = openStore({ dataDir: dir });
+    store.transaction(() => {
+      for (let i = 0; i < 200; i++) store.settings.set(`since-${i}`, { text: 'y'.repeat(1_000) });
+    });
+    // What a kill -9 now leaves: the files as they are (the kernel has every write), the WAL full.
+    const killed = tempDir();
+    for (const name of readdirSync(dir)) if (name.startsWith(`${DATABASE_FILE}`)) copyFileSync(join(dir, name), join(killed, name));
+    store.close();
+    const file = join(killed, DATABASE_FILE);
+    const fd = openSync(file, 'r+');
+    for (const page of [3, 10, 40, 200]) writeSync(fd, randomBytes(4096), 0, 4096, page * 4096);
+    closeSync(fd);
+    const wal = readFileSync(`${file}-wal`);
+    const before = readFileSync(file);
+    expect(wal.length).toBeGreaterThan(0);
+    const refusal = refusalOf(killed);
+    expect(refusal.message).toMatch(/quick_check|malformed/);
+    // The refused connection's close checkpointed the WAL into the damaged file and deleted it.
+    expect(readFileSync(file).equals(before)).toBe(true);
+    expect(readFileSync(`${file}-wal`).equals(wal)).toBe(true);
   });
 
   it('a zero-length file: a fresh data dir has none, so it is damage, not a new console', () => {

@@ -35,10 +35,12 @@ export const DATABASE_FILE = 'console.sqlite';
 
 export function openDatabase({ dataDir, nativeBinding, besides = [] }: DatabaseLocation): SqliteDatabase {
   let file = ':memory:';
+  let checked = false;
   if (dataDir !== null) {
     prepareDataDir(dataDir, [DATABASE_FILE]);
     file = join(dataDir, DATABASE_FILE);
     prepareFile(file, nativeBinding, dataDir, besides);
+    checked = checkBesideWal(file, nativeBinding);
   }
   const db = new Database(file, nativeBinding ? { nativeBinding } : {});
   try {
@@ -47,8 +49,7 @@ export function openDatabase({ dataDir, nativeBinding, besides = [] }: DatabaseL
       // The store runs the checkpoints (every ~32 MiB of WAL), each recorded in the marker:
       // `checkpoints.ts`. (The traffic log has a file of its own without a WAL: `traffic/log/file.ts`.)
       db.pragma('wal_autocheckpoint = 0');
-      const check = db.pragma('quick_check(1)', { simple: true });
-      if (check !== 'ok') throw new DamagedDatabaseError(file, `quick_check: ${String(check)}`);
+      if (!checked) quickCheck(db, file);
       recordOpen(db.pragma('user_version', { simple: true }) as number, dataDir, Date.now());
     }
     db.pragma('synchronous = NORMAL');
@@ -60,6 +61,29 @@ export function openDatabase({ dataDir, nativeBinding, besides = [] }: DatabaseL
     throw error;
   }
   return db;
+}
+
+function quickCheck(db: SqliteDatabase, file: string): void {
+  const check = db.pragma('quick_check(1)', { simple: true });
+  if (check !== 'ok') throw new DamagedDatabaseError(file, `quick_check: ${String(check)}`);
+}
+
+/**
+ * With a WAL beside `file` (a run that did not stop cleanly), `quick_check` on a read-only
+ * connection, which never checkpoints: the close of a refused writable one would copy the WAL
+ * into the damaged file and delete it, and the refusal says nothing was changed. True once checked.
+ */
+function checkBesideWal(file: string, nativeBinding: string | undefined): boolean {
+  if ((statSync(`${file}-wal`, { throwIfNoEntry: false })?.size ?? 0) === 0) return false;
+  const reader = new Database(file, { readonly: true, ...(nativeBinding ? { nativeBinding } : {}) });
+  try {
+    quickCheck(reader, file);
+  } catch (error) {
+    throw isDamage(error) ? new DamagedDatabaseError(file, (error as Error).message) : error;
+  } finally {
+    reader.close();
+  }
+  return true;
 }
 
 /**
