@@ -158,6 +158,13 @@ describe('valid servers that are not the reference server\'s habit', () => {
     expect(run.cases.find((c) => c.id === 'play-through')!.outcome).toBe('skip');
   });
 
+  it('a 503 with Retry-After is asked again as a player would, and passes', async () => {
+    const { run } = await check({ versionBusyOnce: true });
+    expect(failed(run)).toEqual([]);
+    expect(run.cases.find((c) => c.id === 'version')!.outcome).toBe('pass');
+    expect(run.cases.find((c) => c.id === 'errors.retry-after')).toMatchObject({ outcome: 'pass', message: '1 answers 503, each with Retry-After' });
+  }, 30_000);
+
   it('a 503 without Retry-After is a warning naming the rule and the request, and the run passes', async () => {
     const { run } = await check({ busyOnceWithoutRetryAfter: true });
     expect(failed(run)).toEqual([]);

@@ -5,8 +5,10 @@
  * verdict on an answer is not used: a case reads the answer as it came (status, body) and judges
  * it against its own rule, so that one defect fails one case.
  */
+import { setTimeout as delay } from 'node:timers/promises';
 import type { EngineClock } from '../clock/clock.js';
 import type { CloudQueueClient, PlayerExchange } from '../player/client.js';
+import { clampRetryAfter, FOREGROUND_RETRY_LIMIT, parseRetryAfter } from '../player/retry.js';
 import type { PlaybackReport, Reason } from '../player/wire.js';
 
 /** The header that names the case a request belongs to, so integrators find it in their own logs. */
@@ -86,20 +88,38 @@ export class CheckedServer {
     return this.host?.signal;
   }
 
-  async context(as?: Credentials): Promise<Answer> {
-    return this.answer((await this.client.context(this.target(as))).exchange);
+  context(as?: Credentials): Promise<Answer> {
+    return this.patiently(async () => (await this.client.context(this.target(as))).exchange);
   }
 
-  async itemWindow(ask: WindowAsk, as?: Credentials): Promise<Answer> {
-    return this.answer((await this.client.itemWindow(this.target(as), ask)).exchange);
+  itemWindow(ask: WindowAsk, as?: Credentials): Promise<Answer> {
+    return this.patiently(async () => (await this.client.itemWindow(this.target(as), ask)).exchange);
   }
 
-  async version(as?: Credentials): Promise<Answer> {
-    return this.answer((await this.client.version(this.target(as))).exchange);
+  version(as?: Credentials): Promise<Answer> {
+    return this.patiently(async () => (await this.client.version(this.target(as))).exchange);
   }
 
-  async timePlayed(reports: PlaybackReport[], as?: Credentials): Promise<Answer> {
-    return this.answer((await this.client.timePlayed(this.target(as), reports)).exchange);
+  timePlayed(reports: PlaybackReport[], as?: Credentials): Promise<Answer> {
+    return this.patiently(async () => (await this.client.timePlayed(this.target(as), reports)).exchange);
+  }
+
+  /**
+   * A 503 is asked again as a player would (docs/contract/platform.md §7.2: up to 3 times, after
+   * Retry-After clamped to 2–10 s): a server that is briefly unavailable is right. Each answer
+   * counts (errors.retry-after judges the 503s); a case judges the last.
+   */
+  private async patiently(send: () => Promise<PlayerExchange>): Promise<Answer> {
+    for (let retry = 0; ; retry++) {
+      const answer = this.answer(await send());
+      if (answer.status !== 503 || answer.exchange.fault || retry >= FOREGROUND_RETRY_LIMIT) return answer;
+      const waitSec = clampRetryAfter(parseRetryAfter(answer.exchange.responseHeaders?.['retry-after'], Date.now()));
+      try {
+        await delay(waitSec * 1_000, undefined, this.signal ? { signal: this.signal } : {});
+      } catch {
+        return answer;
+      }
+    }
   }
 
   private target(as: Credentials | undefined) {

@@ -75,6 +75,7 @@ export const playThrough: ConformanceCase = {
         load: { queueBaseUrl: server.baseUrl, ...(server.authorization ? { httpAuthorization: server.authorization } : {}), ...(queueFirst ? { itemId: queueFirst } : {}), playOnCompletion: true },
         ...(queueFirst === undefined ? {} : { queueFirst }),
         ...(queueLast === undefined ? {} : { queueLast }),
+        ...(typeof facts.firstWindow?.queueVersion === 'string' ? { queueVersion: facts.firstWindow.queueVersion } : {}),
         answers,
         noted,
         now,

@@ -65,6 +65,8 @@ export interface DefectiveServerOptions {
   currentItem?: number;
   /** Answers the first window a player asks with a queueVersion 503, without Retry-After. */
   busyOnceWithoutRetryAfter?: boolean;
+  /** Answers the first GET /version 503 with Retry-After: 1 (warming up), then as usual. */
+  versionBusyOnce?: boolean;
 }
 
 export interface DefectiveServer {
@@ -90,6 +92,7 @@ export async function startDefectiveServer(options: DefectiveServerOptions = {})
   const ended = new Set<string>();
   let busy = options.busyOnceWithoutRetryAfter === true;
   let versionDelayed = false;
+  let versionBusy = false;
 
   const server = createServer((request, response) => {
     void handle(request, response).catch(() => send(response, 500, { error: { code: 500, message: 'test server failed' } }));
@@ -113,6 +116,11 @@ export async function startDefectiveServer(options: DefectiveServerOptions = {})
       return send(response, 200, { contextVersion: '1', queueVersion: 'v1', container: { name: 'Test', type: 'playlist' }, reports: { sendUpdateAfterMillis: 30_000, periodicIntervalMillis: 30_000 }, playbackPolicies: { canSkip: true } });
     }
     if (endpoint === 'version') {
+      if (options.versionBusyOnce && !versionBusy) {
+        versionBusy = true;
+        response.writeHead(503, { 'content-type': 'application/json', 'retry-after': '1' }).end(JSON.stringify({ error: { code: 503, message: 'warming up' } }));
+        return;
+      }
       if (options.versionDelayMs && !versionDelayed) {
         versionDelayed = true;
         await new Promise((resolve) => setTimeout(resolve, options.versionDelayMs));
