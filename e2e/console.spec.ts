@@ -55,7 +55,9 @@ test.describe('the console frame in Chromium', () => {
     await consolePage.waitUntilLive();
     await expect(page.getByRole('contentinfo').locator('summary[aria-label*="engine warning"]')).toHaveCount(0);
     // A data dir whose traffic log is garbage: the console puts it aside, starts a new one, and warns.
+    // (A console ran there first: a traffic log without the console's database is refused.)
     const dataDir = mkdtempSync(join(tmpdir(), 'cqc-e2e-damaged-log-'));
+    await (await startServe(['--port', '0', '--data-dir', dataDir])).stop('SIGTERM');
     writeFileSync(join(dataDir, 'traffic.sqlite'), randomBytes(64 * 1024));
     const damaged = await startServe(['--port', '0', '--data-dir', dataDir]);
     try {
