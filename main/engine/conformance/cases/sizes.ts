@@ -41,6 +41,8 @@ export const windowSizeLimits: ConformanceCase = {
     const asks: WindowAsk[] = [
       { reason: 'load', previousWindowSize: 0, upcomingWindowSize: 0 },
       ...SIZES.map(([previous, upcoming]): WindowAsk => ({ reason: 'refresh', itemId: anchor, previousWindowSize: previous, upcomingWindowSize: upcoming })),
+      // Near the start, where a server that keeps its windows full would move the previous slots it cannot fill after the item.
+      ...(ids.length >= 2 ? [{ reason: 'refresh', itemId: ids[1]!, previousWindowSize: 3, upcomingWindowSize: 0 } satisfies WindowAsk] : []),
     ];
     for (const ask of asks) {
       const answer = await server.itemWindow(ask);

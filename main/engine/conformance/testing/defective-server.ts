@@ -14,6 +14,8 @@ export const DEFECTS = {
   unknownItemFromStart: 'item-window.unknown-item',
   /** Sends one item more than asked on each side. */
   moreThanAsked: 'item-window.size-limits',
+  /** Keeps windows full: the previous slots it cannot fill near the queue's start become upcoming items. */
+  padsAtQueueStart: 'item-window.size-limits',
   /** Takes a negative size as 0. */
   acceptsNegativeSize: 'item-window.negative-size',
   /** Takes 1.5 as 1 and NaN as the default. */
@@ -171,9 +173,10 @@ export async function startDefectiveServer(options: DefectiveServerOptions = {})
       at = 0;
     }
     const onlyTwo = defects.has('servesCurrentAndNext');
+    const padded = defects.has('padsAtQueueStart') && itemId && at < previous ? previous - at : 0;
     // Without itemId the window starts at the first item, or is centred on the current one when there is one.
     const from = onlyTwo ? at : itemId || current ? Math.max(0, at - previous) : at;
-    const to = Math.min(ids.length, at + (onlyTwo ? Math.min(upcoming, 1) : upcoming) + 1);
+    const to = Math.min(ids.length, at + (onlyTwo ? Math.min(upcoming, 1) : upcoming + padded) + 1);
     const items = ids.slice(from, to).map((id, k) => {
       const other = defects.has('reusesIds') && itemId !== null && from + k >= 10 ? ' (another)' : '';
       const media = `https://media.example/${id}${other ? '-another' : ''}.mp3`;
