@@ -1,6 +1,6 @@
 // Servers that are unusual but right by docs/contract/platform.md: `check` must pass them (exit 0),
 // warnings allowed, because what the platform leaves to a server is never a failure (console.md §8).
-import { jsonError, tracks, type Answer, type QueueItem } from './server';
+import { jsonError, tracks, type Answer, type Behaviour, type QueueItem } from './server';
 import { editWindow, variant, warning, wrap, type Variant } from './variant';
 
 const C8 = 'console.md §8';
@@ -8,6 +8,15 @@ const C8 = 'console.md §8';
 function htmlError(status: number, message: string): Answer {
   const page = `<!DOCTYPE html><html><head><title>${status}</title></head><body><h1>Error ${status}</h1><p>${message.replace(/[<&>]/g, '')}</p></body></html>`;
   return { status, text: page, headers: { 'content-type': 'text/html; charset=utf-8' } };
+}
+
+/** Changes the playback policies the context announces. */
+function policies(b: Behaviour, change: Record<string, unknown>): void {
+  wrap(b, 'context', (_req, answer) => {
+    const json = answer().json as { playbackPolicies: Record<string, unknown> };
+    Object.assign(json.playbackPolicies, change);
+    return { status: 200, json };
+  });
 }
 
 const ODD_IDS = [
@@ -28,6 +37,11 @@ export const VALID: Variant[] = [
   variant('first-window-at-last-item', 'pass', C8, 'the session is on the last track: the first window is the 5 before it and it, includesEndOfQueue true', (b) => {
     b.items = tracks(10);
     b.firstIndex = 9;
+    b.firstPrevious = true;
+  }),
+  variant('centred-first-window-long-queue', 'pass', C8, '150 tracks, the first window centred on track 100 (5 before, 10 after)', (b) => {
+    b.items = tracks(150, 1_000);
+    b.firstIndex = 99;
     b.firstPrevious = true;
   }),
   variant('odd-ids', 'pass', C8, 'ids with spaces, unicode, URL-special characters and an emoji', (b) => {
@@ -82,6 +96,15 @@ export const VALID: Variant[] = [
       query.set('reason', 'refresh');
       return original({ ...req, query }, state);
     };
+  }),
+  variant('notify-user-intent', 'pass', 'platform.md §4.3', 'limitedSkips and notifyUserIntent on: the player asks before every skip, pause and play', (b) => {
+    policies(b, { limitedSkips: true, notifyUserIntent: true });
+  }),
+  variant('no-skips-no-seeks', 'pass', 'platform.md §4.3', 'canSkip, canSkipBack and canSeek all false: a listener can only listen', (b) => {
+    policies(b, { canSkip: false, canSkipBack: false, canSeek: false, canSkipToItem: false });
+  }),
+  variant('short-pause-ttl', 'pass', 'platform.md §3', 'pauseTtlSec 1: any pause suspends the session at once', (b) => {
+    policies(b, { pauseTtlSec: 1 });
   }),
   variant('extra-fields', 'pass', 'platform.md §2.5', 'unknown fields in every answer and on every item', (b) => {
     b.items = tracks(8).map((item) => ({ ...item, explicit: false, x_vendor: { rank: 3 }, policies: { canSkip: true } }));
