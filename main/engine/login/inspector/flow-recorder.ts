@@ -18,6 +18,13 @@ import { maskStep } from './step-masking.js';
 export const KEPT_FLOWS = 500;
 /** API calls recorded per flow; later ones are counted, not stored. */
 export const API_CALLS_PER_FLOW = 200;
+/**
+ * Steps of any kind recorded per flow: a client that retries a refused refresh token for ever
+ * lands every try on that token's flow. Later steps are counted, not stored.
+ */
+export const STEPS_PER_FLOW = 500;
+/** Flows whose counts are held in memory: more than are kept, so a kept flow's count is never lost. */
+const COUNTED_FLOWS = KEPT_FLOWS * 2;
 
 export interface FlowStart {
   origin: FlowOrigin;
@@ -36,7 +43,8 @@ export interface StepInput {
 
 export class FlowRecorder {
   private created = 0;
-  private readonly apiCalls = new Map<string, number>();
+  /** Per flow, in the order first seen: steps recorded (or refused) and API calls among them. */
+  private readonly counts = new Map<string, { steps: number; apiCalls: number }>();
 
   constructor(
     private readonly store: Pick<Store, 'oauthFlows'> & AtomicStore,
@@ -72,12 +80,15 @@ export class FlowRecorder {
   /** Records a step of `flowId` (or of a new flow, when that one is gone) and returns the flow id. */
   step(flowId: string | null | undefined, input: StepInput, orStart?: FlowStart): string {
     const id = this.exists(flowId) ? flowId : this.start(orStart ?? { origin: 'external' });
+    const count = this.countOf(id);
+    count.steps++;
     if (input.detail.kind === 'api_call') {
-      const calls = (this.apiCalls.get(id) ?? 0) + 1;
-      this.apiCalls.set(id, calls);
-      if (calls > API_CALLS_PER_FLOW) return id;
-      if (calls === API_CALLS_PER_FLOW) input = { ...input, summary: `${input.summary} (later API calls of this flow are not recorded)` };
+      count.apiCalls++;
+      if (count.apiCalls > API_CALLS_PER_FLOW) return id;
+      if (count.apiCalls === API_CALLS_PER_FLOW) input = { ...input, summary: `${input.summary} (later API calls of this flow are not recorded)` };
     }
+    if (count.steps > STEPS_PER_FLOW) return id;
+    if (count.steps === STEPS_PER_FLOW) input = { ...input, summary: `${input.summary} (later steps of this flow are not recorded)` };
     input = maskStep(input);
     const at = this.now();
     const recorded = atomically(this.store, () =>
@@ -94,6 +105,18 @@ export class FlowRecorder {
   get(flowId: string): FlowView | undefined {
     const flow = this.store.oauthFlows.get(flowId);
     return flow && { ...flow, steps: this.store.oauthFlows.listSteps(flowId).map(maskStep) };
+  }
+
+  /** A flow seen first in this run starts from what the store holds (a restart keeps the cap). */
+  private countOf(flowId: string): { steps: number; apiCalls: number } {
+    let count = this.counts.get(flowId);
+    if (!count) {
+      const stored = this.store.oauthFlows.get(flowId)?.stepCount ?? 0;
+      count = { steps: stored, apiCalls: 0 };
+      this.counts.set(flowId, count);
+      if (this.counts.size > COUNTED_FLOWS) this.counts.delete(this.counts.keys().next().value!);
+    }
+    return count;
   }
 
   private now(): number {
