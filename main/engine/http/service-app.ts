@@ -74,7 +74,7 @@ export function createServiceApp(options: ServiceAppOptions = {}): FastifyInstan
   sendSecurityHeaders(app);
   answerErrors(app, options);
   acceptEmptyJson(app);
-  refuseBodiesOfUnknownPaths(app, options);
+  refuseBodiesOfUnknownPaths(app);
   const slot: { current: ServiceInstrument | null } = { current: null };
   app.decorate('instrument', slot);
   app.addHook('onRequest', async (request, reply) => slot.current?.onRequest(request, reply));
@@ -127,14 +127,14 @@ function acceptEmptyJson(app: FastifyInstance): void {
  * A path no route serves reads no body (docs/contract/console.md §9): its 404 goes out before a
  * byte of it is read, and the connection closes so the rest is never read. Otherwise fastify's
  * not-found route would parse up to the listener's limit first: one request from any local process
- * could hold every listener while it did.
+ * could hold every listener while it did. A `preParsing` hook: the listener's own checks (a token,
+ * the Host guard) still answer first, as they do for any request.
  */
-function refuseBodiesOfUnknownPaths(app: FastifyInstance, { requestErrors }: ServiceAppOptions): void {
-  app.addHook('onRequest', async (request, reply) => {
-    if (!request.is404 || !carriesBody(request.raw)) return;
+function refuseBodiesOfUnknownPaths(app: FastifyInstance): void {
+  app.addHook('preParsing', async (request, reply, payload) => {
+    if (!request.is404 || !carriesBody(request.raw)) return payload;
     reply.header('connection', 'close');
-    const message = `there is no ${request.method} ${request.url.split('?')[0]} here, and a path that does not exist takes no body`;
-    return requestErrors ? requestErrors(reply, 404, message, 'routed') : reply.code(404).type('text/plain').send(message);
+    throw Object.assign(new Error(`there is no ${request.method} ${request.url.split('?')[0]} here, and a path that does not exist takes no body`), { statusCode: 404 });
   });
 }
 
