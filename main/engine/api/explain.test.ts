@@ -17,7 +17,7 @@ describe('explaining a refused input', () => {
     [{ type: 'action', playerId: 'p' }, '/steps/1', 'must have required properties action'],
     [{ type: 'fault', rule: { target: 'cloudQueue', action: { type: 'status', status: 999 } } }, '/steps/1/rule/action/status', 'must be <= 599'],
     [{ type: 'fault', rule: { target: 'cloudQueue', action: { type: 'explode' } } }, '/steps/1/rule/action/type', 'must be one of status, timeout, drop, latency, malformed'],
-    [{ type: 'nope' }, '/steps/1/type', 'must be one of fault, clearFaults, action, command, clock, expect'],
+    [{ type: 'nope' }, '/steps/1/type', 'must be one of fault, faultRemove, faultMove, faultTrigger, trigger, queueEdit, clearFaults, action, command, clock, expect'],
   ])('a step %j is blamed at %s', (step, path, message) => {
     const problem = explainInput(save, scenario(step));
     expect(problem?.path).toBe(path);

@@ -38,7 +38,7 @@ describe('the result table of a run', () => {
   });
 
   it('marks, while a run goes on, the first case not settled as running and the rest as to come', () => {
-    const rows = caseRows(suite, { status: 'running', cases: [settled('context'), settled('item-window.first', 'fail')] });
+    const rows = caseRows(suite, { status: 'running', cases: [settled(suite[0]!.id), settled(suite[1]!.id, 'fail')] });
     expect(rows.map((r) => r.state).slice(0, 4)).toEqual(['settled', 'settled', 'running', 'pending']);
     expect(rows[1]!.result?.outcome).toBe('fail');
     expect(currentCase(rows)?.id).toBe(suite[2]!.id);
@@ -46,7 +46,7 @@ describe('the result table of a run', () => {
   });
 
   it('says which cases an ended run never reached, and that none runs now', () => {
-    const rows = caseRows(suite, { status: 'failed', cases: [settled('context')] });
+    const rows = caseRows(suite, { status: 'failed', cases: [settled(suite[0]!.id)] });
     expect(rows.slice(1).every((r) => r.state === 'not-run')).toBe(true);
     expect(currentCase(rows)).toBeNull();
   });
