@@ -53,6 +53,11 @@ export async function exportBundle(deps: BundleDeps, input: BundleExportInput): 
     cuts.push({ at: from, playerId: '*', why: `the console started at ${new Date(deps.journal.startedAt).toISOString()} (engine time), within the span, and the calls before that were not journaled` });
   }
   if (lost !== null && lost >= from) cuts.push({ at: from, playerId: '*', why: `the journal keeps the newest ${JOURNAL_CAPACITY.toLocaleString('en-US')} calls, and older ones of the span were dropped` });
+  // A call still waiting (a skip for its retry, a load for its window) has no outcome to replay yet,
+  // while what it set going is already in the transitions.
+  for (const call of deps.journal.pending()) {
+    if (call.at <= to) cuts.push({ at: call.at, playerId: '*', why: `${call.what} had not ended when the bundle was exported, so it is not in the scenario` });
+  }
 
   const wanted = input.queueIds ?? [...new Set([...queueIdsUsed(entries, urls.cloudQueue), ...queueIdsCalled(calls, urls.cloudQueue)])];
   const missing = wanted.filter((id) => !deps.queues.head(id));

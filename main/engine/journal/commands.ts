@@ -41,7 +41,7 @@ export function journaledHandlers(handlers: CommandHandlers, journal: Journal, d
     if (!isJournaled(name)) continue;
     const handler = handlers[name] as (input: unknown) => unknown;
     wrapped[name] = async (input: unknown) => {
-      const ticket = journal.begin();
+      const ticket = journal.begin(name);
       const faultsBefore = name.startsWith('faults.') ? deps.faults.list() : undefined;
       const queueBefore = name.startsWith('queues.') && name !== 'queues.create' ? snapshotOf(deps, input) : undefined;
       const kept = keptInput(name, input);
@@ -59,6 +59,7 @@ export function journaledHandlers(handlers: CommandHandlers, journal: Journal, d
         return output;
       } catch (error) {
         if (JOURNALED_WHEN_REFUSED.has(name)) journal.recordCommand(ticket, { kind: 'command', ...base, ok: false, error: toErrorBody(error).code });
+        else journal.end(ticket);
         throw error;
       }
     };

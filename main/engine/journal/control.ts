@@ -15,7 +15,7 @@ export interface ControlJournalDeps {
 export function journalControlCalls(app: FastifyInstance, journal: Journal, deps: ControlJournalDeps): void {
   const tickets = new WeakMap<FastifyRequest, { ticket: JournalTicket; sessionId?: string }>();
   app.addHook('preHandler', async (request) => {
-    if (request.method === 'POST' && request.access) tickets.set(request, { ticket: journal.begin() });
+    if (request.method === 'POST' && request.access) tickets.set(request, { ticket: journal.begin(`${request.method} ${request.url.split('?')[0]}`) });
   });
   app.addHook('onSend', async (request, _reply, payload) => {
     const pending = tickets.get(request);

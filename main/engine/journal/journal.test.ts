@@ -19,12 +19,16 @@ describe('a journal', () => {
     let now = 1_000;
     let rules: FaultRule[] = [];
     const journal = new Journal({ now: () => now, rules: () => rules, capacity: 3 });
-    const slow = journal.begin();
+    const slow = journal.begin('players.act');
     now += 10;
-    const fast = journal.begin();
+    const fast = journal.begin('faults.add');
+    expect(journal.pending().map((call) => call.what)).toEqual(['players.act', 'faults.add']);
     rules = [rule('a')];
     journal.recordCommand(fast, { kind: 'command', name: 'faults.add', input: {}, ok: true, rules });
+    // Until it ends, a call is pending: an export then cannot replay it.
+    expect(journal.pending()).toEqual([{ seq: slow.seq, at: 1_000, what: 'players.act' }]);
     journal.recordCommand(slow, { kind: 'command', name: 'players.act', input: { id: 'p', action: 'skipNext' }, ok: true });
+    expect(journal.pending()).toEqual([]);
     expect(journal.entries().map((e) => [e.seq, e.at])).toEqual([
       [slow.seq, 1_000],
       [fast.seq, 1_010],
@@ -33,7 +37,7 @@ describe('a journal', () => {
     expect(journal.rulesBefore(fast.seq + 1).map((r) => r.id)).toEqual(['a']);
     for (const id of ['b', 'c', 'd']) {
       rules = [...rules, rule(id)];
-      journal.recordCommand(journal.begin(), { kind: 'command', name: 'faults.add', input: {}, ok: true, rules });
+      journal.recordCommand(journal.begin('test'), { kind: 'command', name: 'faults.add', input: {}, ok: true, rules });
     }
     expect(journal.entries()).toHaveLength(3);
     expect(journal.lostBefore()).toBe(1_010);
@@ -41,7 +45,7 @@ describe('a journal', () => {
     const oldest = journal.entries()[0]!;
     expect(journal.rulesBefore(oldest.seq).map((r) => r.id)).toEqual(['a']);
     journal.close();
-    journal.recordCommand(journal.begin(), { kind: 'command', name: 'faults.clear', input: {}, ok: true });
+    journal.recordCommand(journal.begin('test'), { kind: 'command', name: 'faults.clear', input: {}, ok: true });
     expect(journal.entries()).toEqual([]);
   });
 });

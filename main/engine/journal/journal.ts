@@ -27,6 +27,15 @@ export interface JournalTicket {
   at: number;
 }
 
+/** A call that began and has not ended (a skip waiting for its retry, a load for its window). */
+export interface PendingCall extends JournalTicket {
+  /** The command's name, or `METHOD path` of a control call. */
+  what: string;
+}
+
+/** Calls held as pending at most: one whose end never comes (a dropped connection) must not grow this. */
+const MAX_PENDING = 1_000;
+
 export class Journal {
   private list: JournalEntry[] = [];
   private nextSeq = 1;
@@ -35,6 +44,7 @@ export class Journal {
   private lostUpTo: number | null = null;
   private queueItems = 0;
   private closed = false;
+  private readonly inFlight = new Map<number, PendingCall>();
   /** Engine time the journal began: a console restarted with its data dir journaled nothing before. */
   readonly startedAt: number;
 
@@ -43,16 +53,34 @@ export class Journal {
     this.startedAt = deps.now();
   }
 
-  /** Called as a call begins: calls are ordered by when they began, not when they ended. */
-  begin(): JournalTicket {
-    return { seq: this.nextSeq++, at: this.deps.now() };
+  /**
+   * Called as a call begins: calls are ordered by when they began, not when they ended. Until it
+   * is recorded or ended, the call is pending: an export made meanwhile cannot replay it.
+   */
+  begin(what: string): JournalTicket {
+    const ticket = { seq: this.nextSeq++, at: this.deps.now() };
+    this.inFlight.set(ticket.seq, { ...ticket, what });
+    if (this.inFlight.size > MAX_PENDING) this.inFlight.delete(this.inFlight.keys().next().value!);
+    return ticket;
+  }
+
+  /** A call that ended with nothing to record (refused, say). */
+  end(ticket: JournalTicket): void {
+    this.inFlight.delete(ticket.seq);
+  }
+
+  /** Calls that began and have not ended, oldest first. */
+  pending(): PendingCall[] {
+    return [...this.inFlight.values()];
   }
 
   recordCommand(ticket: JournalTicket, entry: Unstamped<JournaledCommand>): void {
+    this.end(ticket);
     this.insert({ ...entry, ...ticket } as JournaledCommand);
   }
 
   recordControl(ticket: JournalTicket, entry: Unstamped<JournaledControlCall>): void {
+    this.end(ticket);
     this.insert({ ...entry, ...ticket } as JournaledControlCall);
   }
 
@@ -79,6 +107,7 @@ export class Journal {
   close(): void {
     this.closed = true;
     this.list = [];
+    this.inFlight.clear();
   }
 
   private insert(entry: JournalEntry): void {
