@@ -16,9 +16,9 @@ export type ScenarioStep =
   /** Moves the rule an earlier `fault` step named to `toIndex` in the matching order (0: first). */
   | { type: 'faultMove'; rule: string; toIndex: number }
   /** Sends the request the named rule waits for ("Trigger now"), from `playerId` or the rule's first player. */
-  | { type: 'faultTrigger'; rule: string; playerId?: string; expectError?: boolean }
+  | { type: 'faultTrigger'; rule: string; playerId?: string; expectError?: boolean; pendingAtExport?: boolean }
   /** Makes a player send a request now ("Send now"): `POST /players/{id}/trigger`. `expectError`: the player must refuse. */
-  | { type: 'trigger'; playerId: string; request: TriggerRequest; expectError?: boolean }
+  | { type: 'trigger'; playerId: string; request: TriggerRequest; expectError?: boolean; pendingAtExport?: boolean }
   /**
    * Edits a queue as the Queues area does, with the command's own input (`${queue1.id}`,
    * `${queue1.item-3}` for the queue and its items); `saveItemIds` names the ids of the items the
@@ -28,16 +28,20 @@ export type ScenarioStep =
   /** Removes every fault rule. */
   | { type: 'clearFaults' }
   /** A user action at a player, as from its buttons. `expectError`: the player must refuse it. */
-  | { type: 'action'; playerId: string; action: PlayerAction; expectError?: boolean }
+  | { type: 'action'; playerId: string; action: PlayerAction; expectError?: boolean; pendingAtExport?: boolean }
   /**
    * A control API call with the console's token, as an integration would make it. `${name}` in the
    * path or body is replaced by a saved value or a service URL (`${cloudQueue}`, …); `save` keeps
    * fields of the answer (`{"session": "sessionId"}`) for later steps.
    */
-  | { type: 'command'; method: 'GET' | 'POST'; path: string; body?: unknown; expectStatus?: number; save?: Record<string, string> }
+  | { type: 'command'; method: 'GET' | 'POST'; path: string; body?: unknown; expectStatus?: number; save?: Record<string, string>; pendingAtExport?: boolean }
   /** Changes the engine clock: speed, and/or a jump that runs every timer due on the way. */
   | { type: 'clock'; speed?: number; advanceMs?: number }
   /**
+   * `pendingAtExport` on a trigger, action or command: the call was still waiting for its outcome
+   * when the bundle was exported. The replay makes it at the same engine time; its outcome, or
+   * none by the end of the run, is not checked (the bundle never saw it).
+   *
    * Checks a player: its state now, its item now, and the rows of the transition table it went
    * through (in this order) since the previous check. `state` is the machine's (`SUSPENDED`
    * included) or the wire's (`PLAYBACK_STATE_PAUSED`, as the control API reports it).

@@ -19,7 +19,7 @@ export interface BundleDeps {
   clock: Pick<EngineClock, 'state' | 'setSpeed'>;
   recorder: Pick<TrafficRecorder, 'flush'>;
   /** Every state-changing call: what the scenario is built from. */
-  journal: Pick<Journal, 'entries' | 'rulesBefore' | 'lostBefore' | 'startedAt' | 'pending'>;
+  journal: Pick<Journal, 'entries' | 'rulesBefore' | 'lostBefore' | 'startedAt' | 'pending' | 'pendingEntries'>;
   urls: () => ServiceUrls;
   /** Wall time, for the bundle's `exportedAt`. */
   wallNow: () => number;

@@ -46,17 +46,23 @@ export async function exportBundle(deps: BundleDeps, input: BundleExportInput): 
   // Folded, not spread: an export holds up to TRAFFIC_EXPORT_MAX entries, more than a call takes arguments.
   const from = entries.length ? entries.reduce((min, e) => Math.min(min, e.at), Infinity) : (journal[0]?.at ?? clock.now);
   const to = filtered ? entries.reduce((max, e) => Math.max(max, e.at), from) : clock.now;
-  const calls = journal.filter((call) => call.at >= from && call.at <= to);
+  const calls: JournalEntry[] = journal.filter((call) => call.at >= from && call.at <= to);
   const cuts: Cut[] = [];
   const lost = deps.journal.lostBefore();
   if (from < deps.journal.startedAt) {
     cuts.push({ at: from, playerId: '*', why: `the console started at ${new Date(deps.journal.startedAt).toISOString()} (engine time), within the span, and the calls before that were not journaled` });
   }
   if (lost !== null && lost >= from) cuts.push({ at: from, playerId: '*', why: `the journal keeps the newest ${JOURNAL_CAPACITY.toLocaleString('en-US')} calls, and older ones of the span were dropped` });
-  // A call still waiting (a skip for its retry, a load for its window) has no outcome to replay yet,
-  // while what it set going is already in the transitions.
+  // A call still waiting (a skip for its retry, a load for its window) has no outcome yet, while
+  // what it set going is already in the transitions: it is replayed as it began, its outcome not
+  // checked. One that cannot be (nothing kept of it) cuts the checks from when it began.
   for (const call of deps.journal.pending()) {
-    if (call.at <= to) cuts.push({ at: call.at, playerId: '*', why: `${call.what} had not ended when the bundle was exported, so it is not in the scenario` });
+    if (call.at <= to && !call.entry) cuts.push({ at: call.at, playerId: '*', why: `${call.what} had not ended when the bundle was exported, and nothing of it was kept to replay` });
+  }
+  const waiting = deps.journal.pendingEntries().filter((call) => call.at >= from && call.at <= to);
+  if (waiting.length) {
+    calls.push(...waiting);
+    calls.sort((a, b) => a.seq - b.seq);
   }
 
   const wanted = input.queueIds ?? [...new Set([...queueIdsUsed(entries, urls.cloudQueue), ...queueIdsCalled(calls, urls.cloudQueue)])];

@@ -96,7 +96,7 @@ export function scenarioFromJournal(input: JournalScenarioInput): JournalScenari
       if (isObject(call.body) && call.body.httpAuthorization === UNKNOWN_TOKEN) {
         cut(call.at, '*', `${call.method} ${call.path} sent a token of no queue of this console, which the bundle does not carry`);
       }
-      steps.push(...control.stepsOf(call));
+      steps.push(...waitingAtExport(call, control.stepsOf(call)));
       continue;
     }
     if (call.input === null) {
@@ -119,7 +119,7 @@ export function scenarioFromJournal(input: JournalScenarioInput): JournalScenari
       }
       continue;
     }
-    steps.push(...step);
+    steps.push(...waitingAtExport(call, step));
   }
   pushGap(steps, input.to - now);
   if (senders.size > 1) notes.add(`control calls were sent as ${[...senders].join(', ')}: the replay sends each with the console\u2019s own token (the bundle carries no credentials)`);
@@ -134,6 +134,20 @@ export function scenarioFromJournal(input: JournalScenarioInput): JournalScenari
     steps.push(...expectations);
   }
   return { steps, notes: notes.list() };
+
+  /**
+   * A call still waiting when the bundle was exported: its own step (the last of its steps) is
+   * made at the same engine time, and its outcome, known only after the export, is not checked.
+   */
+  function waitingAtExport(call: JournalEntry, made: ScenarioStep[]): ScenarioStep[] {
+    if (!call.pendingAtExport || made.length === 0) return made;
+    const own = made.at(-1)!;
+    if (own.type !== 'command' && own.type !== 'action' && own.type !== 'trigger' && own.type !== 'faultTrigger') return made;
+    const what = call.kind === 'control' ? `${call.method} ${call.path.split('?')[0]}` : call.name;
+    notes.add(`${what} was still waiting for its outcome when the bundle was exported: the replay makes it at the same engine time and does not check its outcome`);
+    const { expectStatus: _status, expectError: _error, ...rest } = own as ScenarioStep & { expectStatus?: number; expectError?: boolean };
+    return [...made.slice(0, -1), { ...rest, pendingAtExport: true } as ScenarioStep];
+  }
 
   /** The steps of one journaled command; `skip` for one that changes nothing the replay needs. */
   function commandStep(call: JournaledCommand): ScenarioStep[] | 'skip' | 'unreplayable' | 'speed' {

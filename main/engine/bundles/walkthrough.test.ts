@@ -80,7 +80,7 @@ describe('a bundle exported at the workbench', () => {
     passes(result);
   });
 
-  it('leaves out a call still waiting at the export, and expects nothing from when it began', async () => {
+  it('replays a call still waiting at the export as it began, its outcome unchecked, through the same transitions', async () => {
     const source = await fresh();
     await kitchenPlaying(source, { limitedSkips: true });
     await ok(source, 'POST', '/faults/presets/503-storm', {});
@@ -88,15 +88,18 @@ describe('a bundle exported at the workbench', () => {
     const skip = admin(source, 'POST', `/players/${PLAYER}/actions`, { action: 'skipPrev' });
     await expect.poll(async () => (await rows(source)).includes('skip-asks-server')).toBe(true);
     const bundle = await ok<ReproBundle>(source, 'POST', '/bundles/export', {});
+    const sourceRows = await rows(source);
     await advance(source, 60_000);
     await skip;
-    expect(bundle.notes.some((note) => /players\.act had not ended when the bundle was exported/.test(note))).toBe(true);
-    const expectStep = bundle.scenario.steps.find((s) => s.type === 'expect');
-    expect(expectStep === undefined || !(expectStep as { transitions?: string[] }).transitions?.includes('skip-asks-server')).toBe(true);
+    expect(bundle.notes.some((note) => /players\.act was still waiting for its outcome when the bundle was exported/.test(note))).toBe(true);
+    expect(bundle.scenario.steps).toContainEqual({ type: 'action', playerId: PLAYER, action: 'skipPrev', pendingAtExport: true });
+    expect(bundle.scenario.steps.find((s) => s.type === 'expect')).toMatchObject({ transitions: expect.arrayContaining(['skip-asks-server']) });
     const target = await fresh();
     const imported = await ok<BundleImportResult>(target, 'POST', '/bundles/import', JSON.parse(JSON.stringify(bundle)));
     const report = await ok<ScenarioReport>(target, 'POST', `/scenarios/${imported.scenario.id}/run`);
     expect(report.steps.filter((s) => s.status !== 'passed')).toEqual([]);
+    expect(report.steps.some((s) => /still waiting when the run ended, as it was when the bundle was exported/.test(s.message))).toBe(true);
+    expect(await rows(target)).toEqual(sourceRows);
   });
 
   it('replays a rule that was injected, acted and removed before the export: the rule is in the scenario', async () => {

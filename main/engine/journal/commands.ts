@@ -41,11 +41,12 @@ export function journaledHandlers(handlers: CommandHandlers, journal: Journal, d
     if (!isJournaled(name)) continue;
     const handler = handlers[name] as (input: unknown) => unknown;
     wrapped[name] = async (input: unknown) => {
-      const ticket = journal.begin(name);
       const faultsBefore = name.startsWith('faults.') ? deps.faults.list() : undefined;
       const queueBefore = name.startsWith('queues.') && name !== 'queues.create' ? snapshotOf(deps, input) : undefined;
       const kept = keptInput(name, input);
       const base = { name, input: kept.input, ...(kept.omitted ? { omitted: kept.omitted } : {}), ...(queueBefore ? { queueBefore } : {}) };
+      // What is known as it begins: a call still waiting at an export is replayed from this.
+      const ticket = journal.begin(name, { kind: 'command', ...base, ok: true });
       try {
         const output = await handler(input);
         const entry: Omit<JournaledCommand, 'seq' | 'at'> = { kind: 'command', ...base, ok: true, result: resultOf(output) };

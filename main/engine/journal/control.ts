@@ -15,7 +15,16 @@ export interface ControlJournalDeps {
 export function journalControlCalls(app: FastifyInstance, journal: Journal, deps: ControlJournalDeps): void {
   const tickets = new WeakMap<FastifyRequest, { ticket: JournalTicket; sessionId?: string }>();
   app.addHook('preHandler', async (request) => {
-    if (request.method === 'POST' && request.access) tickets.set(request, { ticket: journal.begin(`${request.method} ${request.url.split('?')[0]}`) });
+    if (request.method !== 'POST' || !request.access) return;
+    const known = {
+      kind: 'control' as const,
+      method: request.method,
+      path: request.url,
+      ...(request.body === undefined || request.body === null ? {} : { body: withTokenRefs(request.body, deps.tokenOwner) }),
+      status: 0,
+      sender: request.access.clientId ?? 'unknown',
+    };
+    tickets.set(request, { ticket: journal.begin(`${request.method} ${request.url.split('?')[0]}`, known) });
   });
   app.addHook('onSend', async (request, _reply, payload) => {
     const pending = tickets.get(request);

@@ -20,6 +20,8 @@ export interface JournalDeps {
 }
 
 type Unstamped<T> = Omit<T, 'seq' | 'at'>;
+/** An entry before it has its place: each kind kept apart (Omit over a union would merge them). */
+export type UnstampedEntry = Unstamped<JournaledCommand> | Unstamped<JournaledControlCall>;
 
 /** A call that began: its place in the order and its engine time, recorded once it ends. */
 export interface JournalTicket {
@@ -31,6 +33,8 @@ export interface JournalTicket {
 export interface PendingCall extends JournalTicket {
   /** The command's name, or `METHOD path` of a control call. */
   what: string;
+  /** The call as far as it is known at its start; absent when it cannot be replayed. */
+  entry?: UnstampedEntry;
 }
 
 /** Calls held as pending at most: one whose end never comes (a dropped connection) must not grow this. */
@@ -57,9 +61,9 @@ export class Journal {
    * Called as a call begins: calls are ordered by when they began, not when they ended. Until it
    * is recorded or ended, the call is pending: an export made meanwhile cannot replay it.
    */
-  begin(what: string): JournalTicket {
+  begin(what: string, entry?: UnstampedEntry): JournalTicket {
     const ticket = { seq: this.nextSeq++, at: this.deps.now() };
-    this.inFlight.set(ticket.seq, { ...ticket, what });
+    this.inFlight.set(ticket.seq, { ...ticket, what, ...(entry ? { entry } : {}) });
     if (this.inFlight.size > MAX_PENDING) this.inFlight.delete(this.inFlight.keys().next().value!);
     return ticket;
   }
@@ -72,6 +76,11 @@ export class Journal {
   /** Calls that began and have not ended, oldest first. */
   pending(): PendingCall[] {
     return [...this.inFlight.values()];
+  }
+
+  /** The pending calls that can be replayed, as entries marked `pendingAtExport`, oldest first. */
+  pendingEntries(): JournalEntry[] {
+    return this.pending().flatMap(({ seq, at, entry }) => (entry ? [{ ...entry, seq, at, pendingAtExport: true } as JournalEntry] : []));
   }
 
   recordCommand(ticket: JournalTicket, entry: Unstamped<JournaledCommand>): void {

@@ -28,6 +28,8 @@ export interface JournaledCommand {
   removed?: FaultRule[];
   /** Queue edits: the queue as it was before the edit (absent: too large, or dropped for room). */
   queueBefore?: QueueSnapshot;
+  /** Still waiting for its outcome when the journal was read (`ok` and `result` then say nothing). */
+  pendingAtExport?: true;
 }
 
 /** A control API call, from any sender: the command bar, an integration's token, the guided demo, a scenario. */
@@ -44,6 +46,8 @@ export interface JournaledControlCall {
   sender: string;
   /** A session the answer named (a session created). */
   sessionId?: string;
+  /** Still waiting for its answer when the journal was read (`status` then says nothing). */
+  pendingAtExport?: true;
 }
 
 export type JournalEntry = JournaledCommand | JournaledControlCall;

@@ -46,8 +46,8 @@ export const ScenarioStepSchema = Type.Union([
   Type.Object({ type: Type.Literal('fault'), rule: FaultRuleInputSchema, ref: Type.Optional(RuleRef) }),
   Type.Object({ type: Type.Literal('faultRemove'), rule: RuleRef }),
   Type.Object({ type: Type.Literal('faultMove'), rule: RuleRef, toIndex: Type.Integer({ minimum: 0, maximum: 10_000 }) }),
-  Type.Object({ type: Type.Literal('faultTrigger'), rule: RuleRef, playerId: Type.Optional(Type.String({ minLength: 1 })), expectError: Type.Optional(Type.Boolean()) }),
-  Type.Object({ type: Type.Literal('trigger'), playerId: Type.String({ minLength: 1 }), request: TriggerRequestSchema, expectError: Type.Optional(Type.Boolean()) }),
+  Type.Object({ type: Type.Literal('faultTrigger'), rule: RuleRef, playerId: Type.Optional(Type.String({ minLength: 1 })), expectError: Type.Optional(Type.Boolean()), pendingAtExport: Type.Optional(Type.Boolean()) }),
+  Type.Object({ type: Type.Literal('trigger'), playerId: Type.String({ minLength: 1 }), request: TriggerRequestSchema, expectError: Type.Optional(Type.Boolean()), pendingAtExport: Type.Optional(Type.Boolean()) }),
   Type.Object({
     type: Type.Literal('queueEdit'),
     command: QueueEditCommandSchema,
@@ -55,7 +55,7 @@ export const ScenarioStepSchema = Type.Union([
     saveItemIds: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 300 }), { maxItems: 10_000 })),
   }),
   Type.Object({ type: Type.Literal('clearFaults') }),
-  Type.Object({ type: Type.Literal('action'), playerId: Type.String({ minLength: 1 }), action: PlayerActionSchema, expectError: Type.Optional(Type.Boolean()) }),
+  Type.Object({ type: Type.Literal('action'), playerId: Type.String({ minLength: 1 }), action: PlayerActionSchema, expectError: Type.Optional(Type.Boolean()), pendingAtExport: Type.Optional(Type.Boolean()) }),
   Type.Object({
     type: Type.Literal('command'),
     method: Type.Union([Type.Literal('GET'), Type.Literal('POST')]),
@@ -63,6 +63,7 @@ export const ScenarioStepSchema = Type.Union([
     body: Type.Optional(Type.Unknown()),
     expectStatus: Type.Optional(Type.Integer({ minimum: 100, maximum: 599 })),
     save: Type.Optional(Type.Record(Type.String(), Type.String())),
+    pendingAtExport: Type.Optional(Type.Boolean()),
   }),
   Type.Object({ type: Type.Literal('clock'), speed: Type.Optional(Type.Number({ minimum: 0, maximum: MAX_CLOCK_SPEED })), advanceMs: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_CLOCK_STEP_MS })) }),
   Type.Object({
