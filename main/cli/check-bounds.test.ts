@@ -22,8 +22,7 @@ import { startTestEngine } from '../engine/testing/http.js';
 import { ManualWall } from '../engine/testing/manual-wall.js';
 import { tempDirs } from '../engine/testing/temp-dirs.js';
 import { parseCheckArgs } from './check.js';
-import { main } from './index.js';
-import type { CliIo } from './io.js';
+import { runCli } from '../testing/cli.js';
 
 const BIN = fileURLToPath(new URL('../../out/cli/bin.js', import.meta.url));
 const TIME = '/usr/bin/time';
@@ -243,7 +242,7 @@ describe('a base URL with no queue at it: exit 2, saying what a base URL looks l
 
   it('the console\'s own cloud queue root (the URL of its status bar)', async () => {
     const root = `${engine.urls.cloudQueue}/`;
-    const { code, stderr } = await cli('check', root, '--authorization', 'Bearer anything');
+    const { code, stderr } = await runCli('check', root, '--authorization', 'Bearer anything');
     expect(code).toBe(2);
     expect(stderr).toMatch(new RegExp(`^${escape(root)} is not a cloud queue's base URL \\(a server's root is not a queue\\): GET context answered 404 and GET itemWindow 404\\. `, 'm'));
     expect(stderr).toMatch(LOOKS_LIKE);
@@ -252,7 +251,7 @@ describe('a base URL with no queue at it: exit 2, saying what a base URL looks l
   it('a plain web server that answers 404 pages, the JUnit report saying so too', async () => {
     const baseUrl = await hostile((_req, res) => res.writeHead(404, { 'content-type': 'text/html' }).end('<html><body><h1>404 Not Found</h1></body></html>'));
     const junit = join(tempDir(), 'not-a-queue.xml');
-    const { code, stderr } = await cli('check', baseUrl, '--junit', junit);
+    const { code, stderr } = await runCli('check', baseUrl, '--junit', junit);
     expect(code).toBe(2);
     expect(stderr).toMatch(new RegExp(`^${escape(baseUrl)} is not a cloud queue's base URL: GET context answered 404 with a web page and GET itemWindow 404 with a web page\\. `, 'm'));
     expect(stderr).toMatch(LOOKS_LIKE);
@@ -262,19 +261,12 @@ describe('a base URL with no queue at it: exit 2, saying what a base URL looks l
 
   it('but not a queue whose /context alone is missing: its cases judge it (exit 1, context failing)', async () => {
     server = await startDefectiveServer({ defects: ['noContext'] });
-    const { code, stdout } = await cli('check', server.baseUrl, '--authorization', server.authorization);
+    const { code, stdout } = await runCli('check', server.baseUrl, '--authorization', server.authorization);
     expect(code, stdout).toBe(1);
     expect(stdout).toMatch(/^FAIL +1\/\d+ context: /m);
   }, 30_000);
 });
 
-async function cli(...argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const io: CliIo = { stdout: (text) => (stdout += text), stderr: (text) => (stderr += text) };
-  const code = await main(argv, io);
-  return { code, stdout, stderr };
-}
 
 function escape(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

@@ -12,19 +12,11 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConformanceRun } from '../engine/api/conformance-types.js';
 import { startDefectiveServer, type DefectiveServer } from '../engine/conformance/testing/defective-server.js';
-import { main } from './index.js';
-import type { CliIo } from './io.js';
+import { runCli } from '../testing/cli.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'cqc-replay-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-async function cli(...argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const io: CliIo = { stdout: (text) => (stdout += text), stderr: (text) => (stderr += text) };
-  const code = await main(argv, io);
-  return { code, stdout, stderr };
-}
 
 /** One address in front of a broken and a fixed server: "fixing" it is pointing it at the other. */
 interface Front {
@@ -70,7 +62,7 @@ describe('check --replay', () => {
   beforeAll(async () => {
     authorization = broken.authorization;
     report = join(dir, 'report.json');
-    const { code, stdout } = await cli('check', front.baseUrl, '--authorization', authorization, '--json', report);
+    const { code, stdout } = await runCli('check', front.baseUrl, '--authorization', authorization, '--json', report);
     expect(code, stdout).toBe(1);
   });
 
@@ -80,7 +72,7 @@ describe('check --replay', () => {
     expect(failing).toEqual(['item-window.unknown-item', 'item-window.negative-size']);
     const warnings = run.cases.filter((c) => c.outcome === 'warn').length;
     front.seen = [];
-    const { code, stdout } = await cli('check', '--replay', report, '--authorization', authorization);
+    const { code, stdout } = await runCli('check', '--replay', report, '--authorization', authorization);
     expect(code, stdout).toBe(1);
     const lines = stdout.trim().split('\n');
     expect(lines[0]).toBe(`replay ${report}: ${2 + warnings} cases against ${front.baseUrl}`);
@@ -97,7 +89,7 @@ describe('check --replay', () => {
   it('says FIXED per case once the server is fixed: exit 0', async () => {
     front.target = fixed;
     try {
-      const { code, stdout } = await cli('check', '--replay', report, '--authorization', authorization);
+      const { code, stdout } = await runCli('check', '--replay', report, '--authorization', authorization);
       expect(code, stdout).toBe(0);
       const lines = stdout.trim().split('\n');
       expect(lines[1]).toMatch(/^FIXED {10}item-window\.unknown-item: .* — .*404/);
@@ -123,7 +115,7 @@ describe('check --replay', () => {
       [['--replay', report, front.baseUrl], /takes its BASE_URL from the report/],
       [['--replay', report, '--authorization', authorization, '--timeout', '0'], /--timeout must be a number of seconds/],
     ] as [string[], RegExp][]) {
-      const { code, stderr, stdout } = await cli('check', ...args);
+      const { code, stderr, stdout } = await runCli('check', ...args);
       expect(code, stderr).toBe(2);
       expect(stderr).toMatch(message);
       expect(stdout).toBe('');

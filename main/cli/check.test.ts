@@ -16,19 +16,11 @@ import { startDefectiveServer, type Defect, type DefectiveServer } from '../engi
 import type { Engine } from '../engine/index.js';
 import { admin, startTestEngine } from '../engine/testing/http.js';
 import { tempDirs } from '../engine/testing/temp-dirs.js';
-import { main } from './index.js';
-import type { CliIo } from './io.js';
+import { runCli } from '../testing/cli.js';
 
 const tempDir = tempDirs('cqc-check-');
 const CASES = caseInfos().length;
 
-async function cli(...argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const io: CliIo = { stdout: (text) => (stdout += text), stderr: (text) => (stderr += text) };
-  const code = await main(argv, io);
-  return { code, stdout, stderr };
-}
 
 let server: DefectiveServer | null = null;
 afterEach(async () => {
@@ -53,7 +45,7 @@ describe('cloud-queue-console check against a server wrong in one way', () => {
     const { baseUrl, authorization } = await serverWith(defect);
     const dir = tempDir();
     const junit = join(dir, 'conformance.xml');
-    const { code, stdout, stderr } = await cli('check', baseUrl, '--authorization', authorization, '--junit', junit);
+    const { code, stdout, stderr } = await runCli('check', baseUrl, '--authorization', authorization, '--junit', junit);
     expect(code, stdout).toBe(1);
     const lines = stdout.trim().split('\n');
     expect(lines[0]).toBe(`check ${baseUrl}: ${CASES} cases, with the Authorization given`);
@@ -84,7 +76,7 @@ describe('cloud-queue-console check against servers that keep the contract', () 
     const dir = tempDir();
     const json = join(dir, 'run.json');
     const html = join(dir, 'run.html');
-    const { code, stdout } = await cli('check', queue.queueBaseUrl, '--authorization', queue.httpAuthorization, '--json', json, '--html', html);
+    const { code, stdout } = await runCli('check', queue.queueBaseUrl, '--authorization', queue.httpAuthorization, '--json', json, '--html', html);
     expect(code, stdout).toBe(0);
     // The one warning: a loopback http base URL is one the platform's players could never reach.
     expect(stdout.trim().split('\n').at(-1)).toMatch(new RegExp(`^PASSED · ${CASES - 1} passed, 1 warned, 0 failed, 0 skipped of ${CASES} cases`));
@@ -97,18 +89,18 @@ describe('cloud-queue-console check against servers that keep the contract', () 
 
   it('passes an empty queue of the console\'s too, its item cases skipped (exit 0)', async () => {
     const queue = (await admin(engine, 'POST', '/queues', {})).body as QueueSummary;
-    const { code, stdout } = await cli('check', queue.queueBaseUrl, '--authorization', queue.httpAuthorization);
+    const { code, stdout } = await runCli('check', queue.queueBaseUrl, '--authorization', queue.httpAuthorization);
     expect(code, stdout).toBe(0);
     expect(stdout).toMatch(new RegExp(`^skip +\\d+/${CASES} time-played\\.final: .* — the queue is empty: no item to report on$`, 'm'));
   });
 
   it('allows warnings (a slow answer): exit 0; the same server without its credentials: exit 1', async () => {
     server = await startDefectiveServer({ versionDelayMs: 1_100 });
-    const { code, stdout } = await cli('check', server.baseUrl, '--authorization', server.authorization);
+    const { code, stdout } = await runCli('check', server.baseUrl, '--authorization', server.authorization);
     expect(code, stdout).toBe(0);
     expect(stdout).toMatch(new RegExp(`^warn +\\d+/${CASES} timing: Every answer comes within 1 s — 1 of \\d+ answers took more than 1 s: GET /version took 1\\.\\d s$`, 'm'));
     expect(stdout.trim().split('\n').at(-1)).toMatch(new RegExp(`^PASSED · ${CASES - 2} passed, 2 warned, 0 failed, 0 skipped of ${CASES} cases`));
-    expect((await cli('check', server.baseUrl)).code).toBe(1);
+    expect((await runCli('check', server.baseUrl)).code).toBe(1);
   }, 20_000);
 });
 
@@ -121,7 +113,7 @@ describe('cloud-queue-console check: exit 2', () => {
     ['an unknown option', ['http://127.0.0.1:1/q', '--token', 'x'], /Unknown option '--token'/],
     ['an Authorization no header can carry', ['http://127.0.0.1:1/q', '--authorization', 'Bearer a\nb'], /--authorization must be a value an HTTP header can carry/],
   ])('refuses %s, with the usage', async (_what, args, message) => {
-    const { code, stdout, stderr } = await cli('check', ...args);
+    const { code, stdout, stderr } = await runCli('check', ...args);
     expect(code).toBe(2);
     expect(stderr).toMatch(message);
     expect(stderr).toContain('usage: cloud-queue-console check BASE_URL');
@@ -129,7 +121,7 @@ describe('cloud-queue-console check: exit 2', () => {
   });
 
   it('refuses a report path it cannot write before anything runs', async () => {
-    const { code, stdout, stderr } = await cli('check', 'http://127.0.0.1:1/q/', '--html', join(tempDir(), 'no/such/dir/r.html'));
+    const { code, stdout, stderr } = await runCli('check', 'http://127.0.0.1:1/q/', '--html', join(tempDir(), 'no/such/dir/r.html'));
     expect(code).toBe(2);
     expect(stderr).toMatch(/cannot write the report to .*r\.html/);
     expect(stdout).toBe('');
@@ -139,7 +131,7 @@ describe('cloud-queue-console check: exit 2', () => {
     const gone = await startDefectiveServer();
     await gone.close();
     const junit = join(tempDir(), 'unreachable.xml');
-    const { code, stdout, stderr } = await cli('check', gone.baseUrl, '--junit', junit);
+    const { code, stdout, stderr } = await runCli('check', gone.baseUrl, '--junit', junit);
     expect(code).toBe(2);
     expect(stdout).toBe(`check ${gone.baseUrl}: ${CASES} cases\n`);
     expect(stderr).toMatch(new RegExp(`^cannot reach the cloud queue server at ${gone.baseUrl.replace(/[.]/g, '\\.')}: connection failed: ECONNREFUSED$`, 'm'));

@@ -14,18 +14,10 @@ import { startTestEngine } from '../engine/testing/http.js';
 import { tempDirs } from '../engine/testing/temp-dirs.js';
 import { exportStormBundle } from '../testing/storm-bundle.js';
 import { PROJECT_ROOT } from '../testing/serve-process.js';
-import { main } from './index.js';
-import type { CliIo } from './io.js';
+import { runCli } from '../testing/cli.js';
 
 const tempDir = tempDirs('cqc-cli-');
 
-async function cli(...argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const io: CliIo = { stdout: (text) => (stdout += text), stderr: (text) => (stderr += text) };
-  const code = await main(argv, io);
-  return { code, stdout, stderr };
-}
 
 function writeJson(name: string, value: unknown): string {
   const file = join(tempDir(), name);
@@ -46,7 +38,7 @@ beforeAll(async () => {
 describe('cloud-queue-console run', () => {
   it('replays a bundle exported after a 503 storm: every step as it runs, with engine time, then PASSED and exit 0', async () => {
     const file = writeJson('storm.bundle.json', bundle);
-    const { code, stdout } = await cli('run', file);
+    const { code, stdout } = await runCli('run', file);
     expect(code, stdout).toBe(0);
     const lines = stdout.trim().split('\n');
     expect(lines[0]).toBe(`run ${file}: repro bundle "503 storm during playback": 1 queue, 1 fault rule, ${bundle.scenario.steps.length} steps`);
@@ -66,7 +58,7 @@ describe('cloud-queue-console run', () => {
     const dir = tempDir();
     const junit = join(dir, 'report.xml');
     const json = join(dir, 'report.json');
-    const { code, stdout, stderr } = await cli('run', writeJson('changed.json', changed), '--junit', junit, '--json', json);
+    const { code, stdout, stderr } = await runCli('run', writeJson('changed.json', changed), '--junit', junit, '--json', json);
     expect(code, stdout).toBe(1);
     expect(stdout).toMatch(/FAIL .*expect player-kitchen: .*no load-answered-pauses transition/);
     expect(stdout.trim().split('\n').at(-1)).toMatch(/^FAILED · .*1 failed.* · expectations: 0 of 1 met/);
@@ -99,7 +91,7 @@ describe('cloud-queue-console run', () => {
       ],
     };
     const junit = join(tempDir(), 'scenario.xml');
-    const { code, stdout } = await cli('run', writeJson('scenario.json', scenario), '--junit', junit);
+    const { code, stdout } = await runCli('run', writeJson('scenario.json', scenario), '--junit', junit);
     expect(code, stdout).toBe(0);
     expect(stdout.split('\n')[0]).toMatch(/: scenario "A session on the Office player": 5 steps$/);
     const suite = ((await parse(readFileSync(junit, 'utf8'))) as TestSuites).testsuite?.[0];
@@ -112,7 +104,7 @@ describe('cloud-queue-console run', () => {
     ['two files', ['a.json', 'b.json'], /run takes one FILE/],
     ['an unknown option', ['x.json', '--junt', 'r.xml'], /Unknown option '--junt'/],
   ])('refuses %s with the usage and exit 2', async (_what, args, message) => {
-    const { code, stderr } = await cli('run', ...args);
+    const { code, stderr } = await runCli('run', ...args);
     expect(code).toBe(2);
     expect(stderr).toMatch(message);
     expect(stderr).toContain('usage: cloud-queue-console run FILE [--junit F] [--json F]');
@@ -126,14 +118,14 @@ describe('cloud-queue-console run', () => {
     ['a scenario with a step the console does not know', () => writeJson('bad.json', { name: 'x', steps: [{ type: 'teleport' }] }), /cannot be run: scenarios.save: \/steps\/0\/type must be one of/],
     ['a bundle that does not hold together', () => writeJson('bad-bundle.json', { ...bundle, queues: 'none' }), /cannot be run: .*\/queues/],
   ])('refuses %s with exit 2, saying what is wrong, and runs nothing', async (_what, file, message) => {
-    const { code, stdout, stderr } = await cli('run', file());
+    const { code, stdout, stderr } = await runCli('run', file());
     expect(code).toBe(2);
     expect(stderr).toMatch(message);
     expect(stdout).toBe('');
   });
 
   it('refuses a report path it cannot write before anything runs (exit 2)', async () => {
-    const { code, stdout, stderr } = await cli('run', writeJson('storm.json', bundle), '--junit', join(tempDir(), 'no/such/dir/r.xml'));
+    const { code, stdout, stderr } = await runCli('run', writeJson('storm.json', bundle), '--junit', join(tempDir(), 'no/such/dir/r.xml'));
     expect(code).toBe(2);
     expect(stderr).toMatch(/cannot write the report to .*r\.xml/);
     expect(stdout).toBe('');
@@ -142,11 +134,11 @@ describe('cloud-queue-console run', () => {
 
 describe('cloud-queue-console', () => {
   it('answers --help for itself and for each command on stdout with exit 0', async () => {
-    const top = await cli('--help');
+    const top = await runCli('--help');
     expect(top.code).toBe(0);
     expect(top.stdout).toMatch(/^usage: cloud-queue-console <command> \[options\] {3}\(alias: cqc\)/);
     for (const command of ['serve', 'run', 'check']) {
-      const help = await cli(command, '--help');
+      const help = await runCli(command, '--help');
       expect(help.code).toBe(0);
       expect(help.stdout).toMatch(new RegExp(`^usage: cloud-queue-console ${command} `));
       expect(help.stdout).toContain('Exit codes: 0');
@@ -154,13 +146,13 @@ describe('cloud-queue-console', () => {
   });
 
   it('refuses no command and an unknown one with exit 2, listing the commands', async () => {
-    expect(await cli()).toMatchObject({ code: 2, stderr: expect.stringMatching(/^no command given\nusage: cloud-queue-console/) });
-    expect(await cli('replay')).toMatchObject({ code: 2, stderr: expect.stringMatching(/^unknown command "replay": the commands are serve, run, check/) });
+    expect(await runCli()).toMatchObject({ code: 2, stderr: expect.stringMatching(/^no command given\nusage: cloud-queue-console/) });
+    expect(await runCli('replay')).toMatchObject({ code: 2, stderr: expect.stringMatching(/^unknown command "replay": the commands are serve, run, check/) });
   });
 
   it('tells its version', async () => {
     const { version } = JSON.parse(readFileSync(join(PROJECT_ROOT, 'package.json'), 'utf8')) as { version: string };
-    expect(await cli('--version')).toMatchObject({ code: 0, stdout: `${version}\n` });
+    expect(await runCli('--version')).toMatchObject({ code: 0, stdout: `${version}\n` });
   });
 
   it('exits the process with the command\'s code (bin.ts)', () => {

@@ -9,19 +9,11 @@ import { closeSync, openSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDirs } from '../engine/testing/temp-dirs.js';
-import { main } from './index.js';
-import type { CliIo } from './io.js';
 import { MAX_RUN_FILE_BYTES, parseAllowedHost } from './run-guard.js';
+import { runCli } from '../testing/cli.js';
 
 const tempDir = tempDirs('cqc-run-guard-');
 
-async function cli(...argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const io: CliIo = { stdout: (text) => (stdout += text), stderr: (text) => (stderr += text) };
-  const code = await main(argv, io);
-  return { code, stdout, stderr };
-}
 
 const writeJson = (name: string, value: unknown) => {
   const file = join(tempDir(), name);
@@ -56,7 +48,7 @@ const elsewhereUrl = () => `http://127.0.0.1:${(elsewhere.address() as { port: n
 
 describe('run refuses what it cannot run safely', () => {
   it('a scenario that would make the player call another host: exit 2, nothing sent, the host named', async () => {
-    const { code, stderr } = await cli('run', writeJson('elsewhere.json', loadingFrom(elsewhereUrl())));
+    const { code, stderr } = await runCli('run', writeJson('elsewhere.json', loadingFrom(elsewhereUrl())));
     expect(code).toBe(2);
     expect(stderr).toMatch(/would call hosts other than this console's own: step 2 \(command\): http:\/\/127\.0\.0\.1:\d+/);
     expect(stderr).toMatch(/--allow-host 127\.0\.0\.1:\d+/);
@@ -65,7 +57,7 @@ describe('run refuses what it cannot run safely', () => {
 
   it('--allow-host names a host the run may call: then it runs', async () => {
     const host = new URL(elsewhereUrl()).host;
-    const { code, stdout } = await cli('run', writeJson('allowed.json', loadingFrom(elsewhereUrl())), '--allow-host', host);
+    const { code, stdout } = await runCli('run', writeJson('allowed.json', loadingFrom(elsewhereUrl())), '--allow-host', host);
     // The host answers 503 to the load: the step fails, but it ran and called that host.
     expect(code, stdout).toBe(1);
     expect(calls).toBeGreaterThan(0);
@@ -80,7 +72,7 @@ describe('run refuses what it cannot run safely', () => {
       // Real time: the load waits its 10 s for the silent server, and the run must not.
       scenario.steps.splice(1, 0, { type: 'clock', speed: 1 } as never);
       const started = performance.now();
-      const { code, stdout } = await cli('run', writeJson('silent.json', scenario), '--timeout', '2', '--allow-host', host);
+      const { code, stdout } = await runCli('run', writeJson('silent.json', scenario), '--timeout', '2', '--allow-host', host);
       expect(code, stdout).toBe(1);
       expect(stdout).toMatch(/FAILED · the run passed its deadline of 2 s of wall time/);
       expect(performance.now() - started).toBeLessThan(8_000);
@@ -97,7 +89,7 @@ describe('run refuses what it cannot run safely', () => {
     writeSync(fd, '{', MAX_RUN_FILE_BYTES + 1024);
     closeSync(fd);
     const started = performance.now();
-    const { code, stderr } = await cli('run', file);
+    const { code, stderr } = await runCli('run', file);
     expect(code).toBe(2);
     expect(stderr).toMatch(/run takes files of up to/);
     expect(performance.now() - started).toBeLessThan(2_000);
@@ -105,14 +97,14 @@ describe('run refuses what it cannot run safely', () => {
 
   it('JSON nested 100,000 deep is exit 2 (a file it cannot run), not a crash', async () => {
     const deep = `{"name":"deep","steps":${'['.repeat(100_000)}${']'.repeat(100_000)}}`;
-    const { code, stderr } = await cli('run', writeJson('deep.json', deep));
+    const { code, stderr } = await runCli('run', writeJson('deep.json', deep));
     expect(code).toBe(2);
     expect(stderr).toMatch(/nests arrays and objects more than 100 deep/);
   });
 
   it('--timeout and --allow-host refuse values that are not what they take', async () => {
     for (const argv of [['--timeout', '0'], ['--timeout', 'soon'], ['--allow-host', 'http://x/'], ['--allow-host', 'a b']]) {
-      const { code } = await cli('run', writeJson('x.json', { name: 'x', steps: [{ type: 'clock', speed: 0 }] }), ...argv);
+      const { code } = await runCli('run', writeJson('x.json', { name: 'x', steps: [{ type: 'clock', speed: 0 }] }), ...argv);
       expect(code, argv.join(' ')).toBe(2);
     }
     expect(parseAllowedHost('Staging.Example.com:8443')).toBe('staging.example.com:8443');
