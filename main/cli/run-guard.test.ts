@@ -5,7 +5,7 @@
  * the stack. Each ends in bounded time with exit 2 (nothing ran) or 1 (stopped at its deadline).
  */
 import { createServer, type Server } from 'node:http';
-import { closeSync, openSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDirs } from '../engine/testing/temp-dirs.js';
@@ -48,8 +48,11 @@ const elsewhereUrl = () => `http://127.0.0.1:${(elsewhere.address() as { port: n
 
 describe('run refuses what it cannot run safely', () => {
   it('a scenario that would make the player call another host: exit 2, nothing sent, the host named', async () => {
-    const { code, stderr } = await runCli('run', writeJson('elsewhere.json', loadingFrom(elsewhereUrl())));
+    const json = join(tempDir(), 'elsewhere.report.json');
+    const { code, stderr } = await runCli('run', writeJson('elsewhere.json', loadingFrom(elsewhereUrl())), '--json', json);
     expect(code).toBe(2);
+    // Nothing ran, so no report: not an empty file a CI step would fail to parse.
+    expect(existsSync(json)).toBe(false);
     expect(stderr).toMatch(/would call hosts other than this console's own: step 2 \(command\): http:\/\/127\.0\.0\.1:\d+/);
     expect(stderr).toMatch(/--allow-host 127\.0\.0\.1:\d+/);
     expect(calls).toBe(0);
@@ -72,9 +75,15 @@ describe('run refuses what it cannot run safely', () => {
       // Real time: the load waits its 10 s for the silent server, and the run must not.
       scenario.steps.splice(1, 0, { type: 'clock', speed: 1 } as never);
       const started = performance.now();
-      const { code, stdout } = await runCli('run', writeJson('silent.json', scenario), '--timeout', '2', '--allow-host', host);
+      const json = join(tempDir(), 'silent.report.json');
+      const { code, stdout } = await runCli('run', writeJson('silent.json', scenario), '--timeout', '2', '--allow-host', host, '--json', json);
       expect(code, stdout).toBe(1);
       expect(stdout).toMatch(/FAILED · the run passed its deadline of 2 s of wall time/);
+      // The report says what was known when it stopped, never an empty file.
+      const report = JSON.parse(readFileSync(json, 'utf8')) as { passed: boolean; deadline: string; steps: { status: string; message: string }[] };
+      expect(report).toMatchObject({ passed: false, deadline: expect.stringMatching(/deadline of 2 s/) });
+      expect(report.steps[0]!.status).toBe('passed');
+      expect(report.steps.some((step) => step.status === 'failed' && /deadline/.test(step.message))).toBe(true);
       expect(performance.now() - started).toBeLessThan(8_000);
     } finally {
       silent.closeAllConnections();

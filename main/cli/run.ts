@@ -29,7 +29,8 @@ whether the players did what it expects. FILE is either
   - a repro bundle, as the console's "Export repro bundle" writes it: its queues, fault rules
     and clock are set up, then the scenario derived from its traffic runs; or
   - a scenario: {"name", "steps": [...]} as the Faults area saves it (steps of type fault,
-    clearFaults, action, command, clock, expect).
+    faultRemove, faultMove, faultTrigger, trigger, queueEdit, clearFaults, action, command
+    (a control API path under /api/v1/), clock, expect).
 
 Each step is printed as it ends, with the engine time since the run began, then a summary. A
 failed expectation is followed by the expected and the actual transitions side by side from the
@@ -107,17 +108,22 @@ export function readRunInput(file: string): RunInput {
 export async function runCommand(argv: string[], io: CliIo): Promise<ExitCode> {
   const args = parseRunArgs(argv);
   const input = readRunInput(args.file);
-  for (const path of [args.json, args.junit]) if (path) claimOutput(path);
   // Only what goes wrong reaches stderr: the run's own lines are the output.
   const engineLog = quietLogger(createLogger(io.stderr));
   const engine = await createEngine({ dataDir: null, port: 0, log: engineLog, version: packageVersion() });
   try {
     const { scenarioId, steps, setUp } = await prepare(engine, input, args.file);
     refuseOutsideHosts(args.file, steps, engine.urls, args.allowHosts);
+    // Claimed once the file is known to run: a refused file leaves no empty report behind.
+    for (const path of [args.json, args.junit]) if (path) claimOutput(path);
     io.stdout(`run ${args.file}: ${setUp}\n`);
     const startedAt = engine.clock.now();
+    const wallStarted = performance.now();
+    // Each step's latest outcome, for the reports of a run stopped at its deadline.
+    const known = new Map<number, ScenarioStepResult>();
     const stop = engine.events.on('scenarios.step', ({ scenarioId: id, at, stepCount, step, settled }) => {
       if (id !== scenarioId) return;
+      known.set(step.index, step);
       io.stdout(stepLine(step, at - startedAt, stepCount, steps[step.index], settled));
       // Why an expectation failed, right under it: what came instead, and the exchanges around it.
       if (step.explanation) io.stdout(explanationLines(step.explanation, startedAt).map((line) => `    ${line}\n`).join(''));
@@ -134,7 +140,12 @@ export async function runCommand(argv: string[], io: CliIo): Promise<ExitCode> {
       stop();
     }
     if (report === 'deadline') {
-      io.stdout(`FAILED · the run passed its deadline of ${args.timeoutSec} s of wall time and was stopped (--timeout)\n`);
+      const why = `the run passed its deadline of ${args.timeoutSec} s of wall time and was stopped (--timeout)`;
+      io.stdout(`FAILED · ${why}\n`);
+      // The reports say what was known when it stopped, never an empty file.
+      const stopped = stoppedReport(scenarioId, steps, known, { startedAt, endedAt: engine.clock.now(), wallMs: Math.round(performance.now() - wallStarted), why });
+      if (args.json) writeReport(args.json, `${JSON.stringify({ file: args.file, kind: input.kind, deadline: why, ...stopped }, null, 2)}\n`, io);
+      if (args.junit) writeReport(args.junit, scenarioJUnit(stopped, steps, args.file), io);
       return EXIT.failed;
     }
     io.stdout(`${summaryLine(report, steps)}\n`);
@@ -166,6 +177,27 @@ async function prepare(engine: Engine, input: RunInput, file: string): Promise<{
     if (error instanceof EngineError && error.code === 'invalid_input') throw new UsageError(`${file} cannot be run: ${refusalOf(error)}`);
     throw error;
   }
+}
+
+/** A run stopped at its deadline: the steps that ended as they ended, the first that had not failed, the rest skipped. */
+function stoppedReport(
+  scenarioId: string,
+  steps: readonly ScenarioStep[],
+  known: ReadonlyMap<number, ScenarioStepResult>,
+  at: { startedAt: number; endedAt: number; wallMs: number; why: string },
+): ScenarioReport {
+  let stoppedOne = false;
+  const results = steps.map((step, index): ScenarioStepResult => {
+    const result = known.get(index);
+    if (result && result.status !== 'passed') return result;
+    if (result && !/waiting for engine time$/.test(result.message)) return result;
+    if (!stoppedOne) {
+      stoppedOne = true;
+      return { index, type: step.type, status: 'failed', message: at.why };
+    }
+    return { index, type: step.type, status: 'skipped', message: 'not run: the run was stopped at its deadline' };
+  });
+  return { scenarioId, name: scenarioId, passed: false, startedAt: at.startedAt, endedAt: at.endedAt, wallMs: at.wallMs, steps: results, transitions: [] };
 }
 
 function count(n: number, noun: string): string {
