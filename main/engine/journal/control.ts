@@ -5,6 +5,7 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Journal, JournalTicket } from './journal.js';
+import type { JournaledControlCall } from './types.js';
 import { withTokenRefs } from './secrets.js';
 
 export interface ControlJournalDeps {
@@ -13,18 +14,19 @@ export interface ControlJournalDeps {
 }
 
 export function journalControlCalls(app: FastifyInstance, journal: Journal, deps: ControlJournalDeps): void {
-  const tickets = new WeakMap<FastifyRequest, { ticket: JournalTicket; sessionId?: string }>();
+  const tickets = new WeakMap<FastifyRequest, { ticket: JournalTicket; known: Omit<JournaledControlCall, 'seq' | 'at'>; sessionId?: string }>();
   app.addHook('preHandler', async (request) => {
     if (request.method !== 'POST' || !request.access) return;
-    const known = {
-      kind: 'control' as const,
+    // Known as the call begins (its tokens turned into references once): recorded from this when it ends.
+    const known: Omit<JournaledControlCall, 'seq' | 'at'> = {
+      kind: 'control',
       method: request.method,
       path: request.url,
       ...(request.body === undefined || request.body === null ? {} : { body: withTokenRefs(request.body, deps.tokenOwner) }),
       status: 0,
       sender: request.access.clientId ?? 'unknown',
     };
-    tickets.set(request, { ticket: journal.begin(`${request.method} ${request.url.split('?')[0]}`, known) });
+    tickets.set(request, { ticket: journal.begin(`${request.method} ${request.url.split('?')[0]}`, known), known });
   });
   app.addHook('onSend', async (request, _reply, payload) => {
     const pending = tickets.get(request);
@@ -42,14 +44,6 @@ export function journalControlCalls(app: FastifyInstance, journal: Journal, deps
     const pending = tickets.get(request);
     if (!pending) return;
     tickets.delete(request);
-    journal.recordControl(pending.ticket, {
-      kind: 'control',
-      method: request.method,
-      path: request.url,
-      ...(request.body === undefined || request.body === null ? {} : { body: withTokenRefs(request.body, deps.tokenOwner) }),
-      status: reply.statusCode,
-      sender: request.access?.clientId ?? 'unknown',
-      ...(pending.sessionId ? { sessionId: pending.sessionId } : {}),
-    });
+    journal.recordControl(pending.ticket, { ...pending.known, status: reply.statusCode, ...(pending.sessionId ? { sessionId: pending.sessionId } : {}) });
   });
 }
