@@ -112,7 +112,7 @@ export async function runCommand(argv: string[], io: CliIo): Promise<ExitCode> {
   const engineLog = quietLogger(createLogger(io.stderr));
   const engine = await createEngine({ dataDir: null, port: 0, log: engineLog, version: packageVersion() });
   try {
-    const { scenarioId, steps, setUp } = await prepare(engine, input, args.file);
+    const { scenarioId, name, steps, setUp } = await prepare(engine, input, args.file);
     refuseOutsideHosts(args.file, steps, engine.urls, args.allowHosts);
     // Claimed once the file is known to run: a refused file leaves no empty report behind.
     for (const path of [args.json, args.junit]) if (path) claimOutput(path);
@@ -143,7 +143,7 @@ export async function runCommand(argv: string[], io: CliIo): Promise<ExitCode> {
       const why = `the run passed its deadline of ${args.timeoutSec} s of wall time and was stopped (--timeout)`;
       io.stdout(`FAILED · ${why}\n`);
       // The reports say what was known when it stopped, never an empty file.
-      const stopped = stoppedReport(scenarioId, steps, known, { startedAt, endedAt: engine.clock.now(), wallMs: Math.round(performance.now() - wallStarted), why });
+      const stopped = stoppedReport({ scenarioId, name }, steps, known, { startedAt, endedAt: engine.clock.now(), wallMs: Math.round(performance.now() - wallStarted), why });
       if (args.json) writeReport(args.json, `${JSON.stringify({ file: args.file, kind: input.kind, deadline: why, ...stopped }, null, 2)}\n`, io);
       if (args.junit) writeReport(args.junit, scenarioJUnit(stopped, steps, args.file), io);
       return EXIT.failed;
@@ -158,7 +158,7 @@ export async function runCommand(argv: string[], io: CliIo): Promise<ExitCode> {
 }
 
 /** Imports a bundle or saves a scenario; a file the engine refuses is a bad file (exit 2). */
-async function prepare(engine: Engine, input: RunInput, file: string): Promise<{ scenarioId: string; steps: ScenarioStep[]; setUp: string }> {
+async function prepare(engine: Engine, input: RunInput, file: string): Promise<{ scenarioId: string; name: string; steps: ScenarioStep[]; setUp: string }> {
   try {
     if (input.kind === 'bundle') {
       const imported = await engine.commands.run('bundles.import', input.value);
@@ -166,13 +166,14 @@ async function prepare(engine: Engine, input: RunInput, file: string): Promise<{
       const said = [...imported.notes, ...imported.warnings].map((line) => `\n  note: ${line}`).join('');
       return {
         scenarioId: saved.id,
+        name: saved.name,
         steps: saved.steps,
         setUp: `repro bundle "${saved.name}": ${count(imported.queues.length, 'queue')}, ${count(imported.faults.length, 'fault rule')}, ${count(saved.steps.length, 'step')}${said}`,
       };
     }
     const { name, description, steps } = input.value;
     const saved = await engine.commands.run('scenarios.save', { name, steps, ...(description === undefined ? {} : { description }) });
-    return { scenarioId: saved.id, steps: saved.steps, setUp: `scenario "${saved.name}": ${count(saved.steps.length, 'step')}` };
+    return { scenarioId: saved.id, name: saved.name, steps: saved.steps, setUp: `scenario "${saved.name}": ${count(saved.steps.length, 'step')}` };
   } catch (error) {
     if (error instanceof EngineError && error.code === 'invalid_input') throw new UsageError(`${file} cannot be run: ${refusalOf(error)}`);
     throw error;
@@ -181,7 +182,7 @@ async function prepare(engine: Engine, input: RunInput, file: string): Promise<{
 
 /** A run stopped at its deadline: the steps that ended as they ended, the first that had not failed, the rest skipped. */
 function stoppedReport(
-  scenarioId: string,
+  scenario: { scenarioId: string; name: string },
   steps: readonly ScenarioStep[],
   known: ReadonlyMap<number, ScenarioStepResult>,
   at: { startedAt: number; endedAt: number; wallMs: number; why: string },
@@ -197,7 +198,7 @@ function stoppedReport(
     }
     return { index, type: step.type, status: 'skipped', message: 'not run: the run was stopped at its deadline' };
   });
-  return { scenarioId, name: scenarioId, passed: false, startedAt: at.startedAt, endedAt: at.endedAt, wallMs: at.wallMs, steps: results, transitions: [] };
+  return { ...scenario, passed: false, startedAt: at.startedAt, endedAt: at.endedAt, wallMs: at.wallMs, steps: results, transitions: [] };
 }
 
 function count(n: number, noun: string): string {
