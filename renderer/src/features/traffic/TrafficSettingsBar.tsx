@@ -27,10 +27,12 @@ export function TrafficSettingsBar() {
   const [budget, setBudget] = useState<string | null>(null);
   const configure = useMutation({
     mutationFn: (change: Partial<TrafficSettings>) => api.call('traffic.configure', change),
-    onSuccess: (next) => {
+    onSuccess: (next, change) => {
       queryClient.setQueryData(trafficKeys.settings, next);
-      setRetention(null);
-      setBudget(null);
+      // Only the field that was applied forgets its draft, and only if nothing else was typed there
+      // while the engine answered: a value typed meanwhile is the user's and stays (with its check).
+      if (change.retention !== undefined) setRetention((typed) => (typed !== null && Number(typed) === change.retention ? null : typed));
+      if (change.retentionBytes !== undefined) setBudget((typed) => (typed !== null && Number(typed) * MB === change.retentionBytes ? null : typed));
     },
   });
   const clear = useMutation({
