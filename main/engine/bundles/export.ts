@@ -35,6 +35,8 @@ export async function exportBundle(deps: BundleDeps, input: BundleExportInput): 
   const filter: TrafficFilter = input.filter ?? {};
   const filterParts = Object.entries(filter).filter(([, value]) => value !== undefined && value !== '');
   const filtered = filterParts.length > 0;
+  // A text filter's search runs a slice at a time (traffic/log/search.ts); the ids are then read at once.
+  await deps.traffic.searched(filter);
   const entries = await readSliced(deps.traffic.latestIds(filter, input.limit ?? DEFAULT_EXPORT_LIMIT), (id) => deps.traffic.get(id));
   const urls = deps.urls();
   const notes: string[] = [];

@@ -22,7 +22,7 @@ const HAR_DEFAULT_LIMIT = 10_000;
 
 export function trafficCommandHandlers(
   recorder: TrafficRecorder,
-  log: Pick<TrafficLogStore, 'entryIds' | 'page' | 'locate' | 'get' | 'latestIds'>,
+  log: Pick<TrafficLogStore, 'searched' | 'entryIds' | 'page' | 'locate' | 'get' | 'latestIds'>,
   store: Pick<Store, 'playerTransitions' | 'playerViolations'>,
 ): Pick<CommandHandlers, Names> {
   // A violation names the player's own entry by id; the console's server logs the same request
@@ -46,6 +46,7 @@ export function trafficCommandHandlers(
       // sends (TRAFFIC_LIST_MAX_BYTES). An entry the retention cap drops meanwhile is left out.
       const answer: ReturnType<typeof present>[] = [];
       let bytes = 0;
+      await log.searched(filter);
       let sliceStart = performance.now();
       for (const id of log.entryIds(filter, cursor, limit ?? TRAFFIC_LIST_DEFAULT_LIMIT)) {
         if (performance.now() - sliceStart > LIST_SLICE_MS) {
@@ -61,12 +62,15 @@ export function trafficCommandHandlers(
       }
       return answer;
     },
-    'traffic.page': ({ filter, offset, limit }) => {
+    // A text filter's search runs a slice at a time first (see log/search.ts); the read then walks nothing.
+    'traffic.page': async ({ filter, offset, limit }) => {
       recorder.flush();
+      await log.searched(filter ?? {});
       return log.page(filter ?? {}, offset, limit);
     },
-    'traffic.locate': ({ filter, id }) => {
+    'traffic.locate': async ({ filter, id }) => {
       recorder.flush();
+      await log.searched(filter ?? {});
       return { index: log.locate(filter ?? {}, id) };
     },
     'traffic.get': ({ id, reveal }) => {
@@ -81,8 +85,9 @@ export function trafficCommandHandlers(
     },
     'traffic.settings': () => recorder.settings,
     'traffic.configure': (change) => recorder.configure(change),
-    'traffic.har': ({ filter, reveal, limit }) => {
+    'traffic.har': async ({ filter, reveal, limit }) => {
       recorder.flush();
+      await log.searched(filter ?? {});
       // The newest of the set, oldest first, read a slice at a time (see har-export.ts).
       return exportHar(log.latestIds(filter ?? {}, limit ?? HAR_DEFAULT_LIMIT), (id) => log.get(id), reveal ?? false);
     },

@@ -2,8 +2,8 @@
  * The traffic log: exchanges are encoded as they are captured (`capture`), written one segment per
  * flush (`commit`, see `codec.ts`), and the oldest go once the retention cap is passed.
  * Reads are pages of a filtered, id-ordered set, worked out on the in-memory index
- * (`entry-index.ts`); rows, entries and text searches read the segments they need, a few kept
- * decoded.
+ * (`entry-index.ts`); rows and entries read the segments they need, a few kept decoded; text
+ * searches walk them a slice at a time (`search.ts`).
  *
  * Trimming deletes the segments wholly past the cap; one that straddles it stays, and its older
  * entries are hidden (`dropped_through` in `traffic_state`), never shown again. Beside the entry
@@ -20,6 +20,7 @@ import { PART, SegmentDetails, SegmentSummary, SegmentWriter, type NewTrafficEnt
 import { firstAfter, TrafficIndex, OTHER_REASON, requestIdKey } from './entry-index.js';
 import { parseHeaderBlock } from './header-block.js';
 import { HeldSecrets, spliceBack, type HeldParts } from './held.js';
+import { SEARCH_SLICE_MS, TextSearches, type ReadSegment } from './search.js';
 import { SegmentSizes } from './segment-sizes.js';
 import type { Committed, StoredTrafficEntry, TrafficCursor, TrafficLogStore } from './types.js';
 
@@ -27,8 +28,6 @@ import type { Committed, StoredTrafficEntry, TrafficCursor, TrafficLogStore } fr
 const CACHED_SEGMENTS = 16;
 /** Segments read at a time when a search, the start-up or a check goes through all of them. */
 export const SEGMENTS_PER_READ = 16;
-/** Text searches whose matches are kept (and brought up to date) for the pages that follow. */
-const CACHED_SEARCHES = 4;
 
 interface StoredSegment {
   summary: SegmentSummary;
@@ -39,16 +38,6 @@ interface StoredSegment {
 interface Selection {
   total: number;
   idAt(k: number): number;
-}
-
-/** A text search's matches over the entries up to `through` (ids, ascending, from `from` on). */
-interface Search {
-  needle: string;
-  through: number;
-  ids: number[];
-  from: number;
-  /** Whether each shared body searched holds the text. */
-  bodies: Map<number, boolean>;
 }
 
 /**
@@ -99,7 +88,7 @@ export class TrafficLog implements TrafficLogStore {
   private readonly segments = new Map<number, StoredSegment>();
   /** The one `segmentOf` gave last (the Map's last): a page of rows asks for it again and again. */
   private recent: StoredSegment | null = null;
-  private readonly searches = new Map<string, Search>();
+  private readonly searches: TextSearches;
   private readonly transact: Transact;
   private readonly insertSegment;
   private readonly dropSegments;
@@ -109,11 +98,15 @@ export class TrafficLog implements TrafficLogStore {
   private readonly detailOf;
   private readonly firstIdHolding;
   private readonly segmentsAfter;
+  private readonly segmentFrom;
 
-  /** `bodyUseAhead`: see `DEFAULT_USE_AHEAD` (tests set 0 to see bodies go with their last entry). */
+  /**
+   * `bodyUseAhead`: see `DEFAULT_USE_AHEAD` (tests set 0 to see bodies go with their last entry);
+   * `searchSliceMs`: see `SEARCH_SLICE_MS` (tests set 0 to see a search's walk meet captures and trims).
+   */
   constructor(
     db: SqliteDatabase,
-    { bodyUseAhead = DEFAULT_USE_AHEAD }: { bodyUseAhead?: number } = {},
+    { bodyUseAhead = DEFAULT_USE_AHEAD, searchSliceMs = SEARCH_SLICE_MS }: { bodyUseAhead?: number; searchSliceMs?: number } = {},
   ) {
     this.insertSegment = db.prepare<[number, number, Buffer, Buffer]>('INSERT INTO traffic_segments (first_id, last_id, summary, detail) VALUES (?, ?, ?, ?)');
     // By first id too, so that SQLite seeks to them instead of reading every segment's row.
@@ -130,6 +123,18 @@ export class TrafficLog implements TrafficLogStore {
       'SELECT first_id, summary, CASE WHEN ? THEN detail END AS detail, length(summary) + length(detail) AS bytes FROM traffic_segments WHERE first_id > ? ORDER BY first_id LIMIT ' + SEGMENTS_PER_READ,
     );
     this.bodies = new TrafficBodies(db, bodyUseAhead);
+    this.segmentFrom = db.prepare<[number], { first_id: number; summary: Buffer; detail: Buffer }>(
+      'SELECT first_id, summary, detail FROM traffic_segments WHERE first_id >= ? ORDER BY first_id LIMIT 1',
+    );
+    this.searches = new TextSearches(
+      {
+        droppedThrough: () => this.droppedThrough,
+        newestId: () => this.index.newestId,
+        segmentAfter: (afterId) => this.segmentAfter(afterId),
+        bodyText: (id) => this.bodies.text(id),
+      },
+      searchSliceMs,
+    );
     this.transact = transactor(db);
     const state = db.prepare('SELECT next_id, dropped_through FROM traffic_state').get() as { next_id: number; dropped_through: number };
     this.nextId = state.next_id;
@@ -316,6 +321,15 @@ export class TrafficLog implements TrafficLogStore {
     return { total: selection.total, rows };
   }
 
+  /**
+   * Brings the text search of `filter` up to the newest entry a slice of time at a time, the
+   * listeners answering in between (see `search.ts`): a read with the filter in the same turn
+   * then walks no segment. Without it a read searches in one go.
+   */
+  searched(filter: TrafficFilter): Promise<void> {
+    return filter.text ? this.searches.searched(filter.text) : Promise.resolve();
+  }
+
   /** The filtered set's ids: the index answers target, status, reason and request id; a text search keeps its matches. */
   private select(filter: TrafficFilter): Selection {
     const index = this.index;
@@ -345,7 +359,12 @@ export class TrafficLog implements TrafficLogStore {
     };
     const ids: number[] = [];
     if (filter.text) {
-      const search = this.search(filter.text);
+      const search = this.searches.now(filter.text);
+      // Every match from `from` on is held by the index (those dropped are before `from`).
+      if (target === null && status === null && reason === null && requestId === null) {
+        const { ids: found, from } = search;
+        return { total: found.length - from, idAt: (k) => found[from + k]! };
+      }
       for (let k = search.from; k < search.ids.length; k++) {
         const position = index.positionOf(search.ids[k]!);
         if (position !== -1 && matches(position)) ids.push(search.ids[k]!);
@@ -362,46 +381,6 @@ export class TrafficLog implements TrafficLogStore {
     return segment.part(id - segment.firstId, part);
   }
 
-  /**
-   * The entries whose URL, request body or response body hold `text`, in any case, brought up to
-   * the newest entry: the entries searched before are not searched again.
-   */
-  private search(text: string): Search {
-    const needle = text.toLowerCase();
-    let search = this.searches.get(needle);
-    if (search) this.searches.delete(needle);
-    else search = { needle, through: this.droppedThrough, ids: [], from: 0, bodies: new Map() };
-    this.searches.set(needle, search);
-    if (this.searches.size > CACHED_SEARCHES) this.searches.delete(this.searches.keys().next().value!);
-
-    const found = search;
-    const holds = (value: string | null) => value !== null && value.toLowerCase().includes(needle);
-    const bodyHolds = (id: number) => {
-      let held = found.bodies.get(id);
-      if (held === undefined) found.bodies.set(id, (held = holds(this.bodies.text(id))));
-      return held;
-    };
-    const newest = this.index.newestId;
-    // Entries the retention cap dropped since the last search are not read again.
-    found.through = Math.max(found.through, this.droppedThrough);
-    if (found.through < newest) {
-      this.eachSegment(found.through, true, ({ summary, details }) => {
-        for (let i = Math.max(0, found.through - summary.firstId + 1); i < summary.count; i++) {
-          const bodyId = summary.responseBodyId[i]!;
-          if (holds(details!.url(i)) || holds(details!.requestBody(i)) || (bodyId > 0 ? bodyHolds(bodyId) : holds(details!.responseBody(i)))) found.ids.push(summary.firstId + i);
-        }
-      });
-      found.through = newest;
-    }
-    // Matches the retention cap has dropped since.
-    while (found.from < found.ids.length && found.ids[found.from]! <= this.droppedThrough) found.from++;
-    if (found.from > 1024 && found.from * 2 > found.ids.length) {
-      found.ids = found.ids.slice(found.from);
-      found.from = 0;
-    }
-    return found;
-  }
-
   /** Goes through the stored segments holding entries after `afterId`, in order (their details too when asked), with their stored size. */
   private eachSegment(afterId: number, details: boolean, visit: (segment: StoredSegment, bytes: number) => void): void {
     // The segment holding `afterId + 1` may start before it.
@@ -410,6 +389,18 @@ export class TrafficLog implements TrafficLogStore {
       const summary = new SegmentSummary(row.first_id, row.summary);
       if (summary.lastId > afterId) visit({ summary, details: row.detail ? new SegmentDetails(row.detail) : undefined }, row.bytes);
     }
+  }
+
+  /** The stored segment holding the first entry after `afterId`, or the first one past it (with its details); null when none does. */
+  private segmentAfter(afterId: number): ReadSegment | null {
+    let row = this.segmentFrom.get(this.firstIdHolding.get(afterId + 1) ?? 0);
+    let summary = row && new SegmentSummary(row.first_id, row.summary);
+    // Ids are consecutive, so it holds the entry; were there a gap, the next one would.
+    if (summary && summary.lastId <= afterId) {
+      row = this.segmentFrom.get(afterId + 1);
+      summary = row && new SegmentSummary(row.first_id, row.summary);
+    }
+    return row && summary ? { summary, details: new SegmentDetails(row.detail) } : null;
   }
 
   /** The stored segment holding an entry the index holds. */

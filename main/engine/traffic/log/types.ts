@@ -62,6 +62,12 @@ export interface TrafficLogStore {
   latestIds(filter: TrafficFilter, limit: number): number[];
   /** About how many bytes the stored log takes (what `byteBudget` bounds). */
   readonly storedBytes: number;
+  /**
+   * Brings the filter's text search up to the newest entry a slice of time at a time, the
+   * listeners answering in between: the reads with the filter that follow in the same turn walk
+   * nothing. Without it they search the whole log in one go (docs/contract/console.md §9).
+   */
+  searched(filter: TrafficFilter): Promise<void>;
   /** Where an entry stands in the filtered set (0-based), or null when the set does not hold it. */
   locate(filter: TrafficFilter, id: number): number | null;
   /** A page of summaries of the filtered set, oldest first, and the size of the set. */
