@@ -57,6 +57,7 @@ import { controlExamples } from './player/control-examples.js';
 import { controlCaller } from './player/control-caller.js';
 import { PlayerRegistry } from './player/registry.js';
 import type { Store } from './store/store.js';
+import { KnownSecrets } from './security/known-secrets.js';
 
 export interface EngineOptions {
   /** Loopback host to bind. Default 127.0.0.1. */
@@ -145,7 +146,10 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     // Every state-changing call on the engine clock: what a repro bundle's scenario is built from.
     const journal = new Journal({ now: () => clock.now(), rules: () => faults.list() });
     closers.push(() => journal.close());
-    const recorder = new TrafficRecorder({ repo: traffic, settings: store.settings, bus, warnings });
+    // Every secret the engine issued or was given, found by value wherever it would be stored.
+    const secrets = new KnownSecrets();
+    secrets.add(adminToken);
+    const recorder = new TrafficRecorder({ repo: traffic, settings: store.settings, bus, warnings, secrets });
     closers.push(() => recorder.close());
     const players = new PlayerRegistry({
       store,
@@ -167,6 +171,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       bus,
       urls: () => urls!,
       injectedAuthorizeStatus: injectedStatusOf,
+      secrets,
       ...(options.openOAuthWindow ? { openOAuthWindow: options.openOAuthWindow } : {}),
     });
     const queues = new QueueModel({ store, clock, emit: (name, data) => bus.emit(name, data), cloudQueueUrl: () => urls!.cloudQueue });

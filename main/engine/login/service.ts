@@ -36,6 +36,7 @@ import { Issuer } from './grants/issuer.js';
 import { FlowRecorder } from './inspector/flow-recorder.js';
 import { IntegrationManager } from './integrations/integrations.js';
 import { LoginSettingsStore } from './settings.js';
+import type { KnownSecrets } from '../security/known-secrets.js';
 
 export interface LoginServiceOptions {
   store: Store;
@@ -45,6 +46,8 @@ export interface LoginServiceOptions {
   openOAuthWindow?: OpenOAuthWindow;
   /** An injected failure for one authorization request (failure injection), or null. */
   injectedAuthorizeStatus?: (request: FastifyRequest) => number | null;
+  /** The engine's secrets known by value (what it hands out without sending it is added here). */
+  secrets?: KnownSecrets;
 }
 
 export interface LoginService {
@@ -72,7 +75,7 @@ export function createLoginService(options: LoginServiceOptions): LoginService {
   const issuer = new Issuer(store, clock, recorder, bus);
   const starts = new FlowStarts();
   const sample = new SampleIntegration({ manager, recorder, starts, urls });
-  const capture = new RedirectCapture({ urls, now: () => issuer.now(), enabled: () => settings.get().captureRedirects });
+  const capture = new RedirectCapture({ urls, now: () => issuer.now(), enabled: () => settings.get().captureRedirects, ...(options.secrets ? { secrets: options.secrets } : {}) });
   const flows = new ConsoleFlows({ manager, recorder, starts, sample, urls, capture, now: () => issuer.now(), ...(options.openOAuthWindow ? { openOAuthWindow: options.openOAuthWindow } : {}) });
   const authorization = new AuthorizationEndpoint({
     store,

@@ -5,7 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { trafficEntry } from '../testing/traffic.js';
-import { maskBody, maskEntry, maskHeaderBlock, maskUrl } from './capture-secrets.js';
+import { KnownSecrets } from '../security/known-secrets.js';
+import { CaptureMasker, maskBody, maskEntry, maskHeaderBlock, maskUrl } from './capture-secrets.js';
 import { parseHeaderBlock } from './log/header-block.js';
 import { spliceBack } from './log/held.js';
 
@@ -74,5 +75,51 @@ describe('masking at capture', () => {
     maskEntry(plain);
     expect(plain.masked).toBeUndefined();
     expect(plain.held).toBeUndefined();
+  });
+});
+
+describe('masking by value at capture', () => {
+  it('masks a secret it learned by name wherever it appears later: a HAR value, a curl line, a header of any name', () => {
+    const masker = new CaptureMasker(new KnownSecrets());
+    const token = 'at-Zm9vYmFyYmF6cXV4LXRva2Vu';
+    const issued = trafficEntry({ responseBody: `{"access_token":"${token}","token_type":"Bearer"}` });
+    masker.mask(issued);
+    expect(issued.responseBody).not.toContain(token);
+
+    const exported = trafficEntry({
+      requestHeaders: `X-Forwarded-Token: ${token}\r\nHost: x\r\n`,
+      responseBody: JSON.stringify({ har: { entries: [{ request: { headers: [{ name: 'Authorization', value: `Bearer ${token}` }] } }] }, curl: `curl -H 'Authorization: Bearer ${token}'` }),
+    });
+    const before = { requestHeaders: exported.requestHeaders, responseBody: exported.responseBody };
+    masker.mask(exported);
+    expect(JSON.stringify({ ...exported, held: undefined })).not.toContain(token);
+    expect(exported.requestHeaders).toBe('X-Forwarded-Token: at-Z•••\r\nHost: x\r\n');
+    expect(JSON.parse(exported.responseBody!)).toMatchObject({ curl: "curl -H 'Authorization: Bearer at-Z•••'" });
+    // What was masked comes back whole.
+    expect(spliceBack(exported.responseBody!, exported.held!.responseBody!)).toBe(before.responseBody);
+    expect({ ...parseHeaderBlock(exported.requestHeaders), ...exported.held!.requestHeaders }).toEqual(parseHeaderBlock(before.requestHeaders));
+  });
+
+  it('masks a secret by value in the same entry it was learned in, and in its URL', () => {
+    const known = new KnownSecrets();
+    const code = 'c0de-Zm9vYmFyYmF6cXV4';
+    const entry = trafficEntry({ url: `http://127.0.0.1:9/cb/${code}`, responseBody: `{"code":"${code}","echo":"${code}"}` });
+    maskEntry(entry, known);
+    expect(entry.url).not.toContain(code);
+    expect(entry.responseBody).toBe('{"code":"c0de•••","echo":"c0de•••"}');
+    expect(spliceBack(entry.url, entry.held!.url!)).toBe(`http://127.0.0.1:9/cb/${code}`);
+  });
+
+  it('finds a secret in a body it had found clean before the secret was known', () => {
+    const masker = new CaptureMasker(new KnownSecrets());
+    const secret = 'later-known-0123456789abcdef';
+    const body = `{"note":"${secret}","pad":"${'p'.repeat(600)}"}`;
+    const first = trafficEntry({ responseBody: body });
+    masker.mask(first);
+    expect(first.responseBody).toBe(body);
+    masker.known.add(secret);
+    const second = trafficEntry({ responseBody: body });
+    masker.mask(second);
+    expect(second.responseBody).not.toContain(secret);
   });
 });

@@ -1,101 +1,152 @@
 /**
- * Secrets are masked before an exchange reaches the traffic log (docs/contract/console.md §9):
- * credentials in headers, secret fields of JSON and form bodies, secret query parameters of the
- * URL and of Location headers (`redact.ts` says which). The text is stored as it came but for the
- * masked values (a JSON body is not written anew), and what was masked is handed to the log to
- * hold in memory only (`log/held.ts`), so that "reveal" works while the console runs.
+ * Secrets are masked before an exchange reaches the traffic log (docs/contract/console.md §9), in
+ * two passes over each part of the entry:
+ * - by name: credentials in headers, secret fields of JSON and form bodies, secret query
+ *   parameters of the URL and of Location headers (`redact.ts` says which). What is masked this
+ *   way is learned as a known secret (`security/known-secrets.ts`);
+ * - by value: every known secret, wherever else it stands (a HAR's header `value`, a curl line in
+ *   a JSON string, a header of any name, a path).
+ * The text is stored as it came but for the masked values (a JSON body is not written anew), and
+ * what was masked is handed to the log to hold in memory only (`log/held.ts`), so that "reveal"
+ * works while the console runs.
  */
 import type { HeaderBlock, HeldParts, NewTrafficEntry, TextSplice } from './log/index.js';
+import { parseHeaderBlock } from './log/header-block.js';
 import { decodeSafely, isSecretField, mask, maskCredential, SECRET_FIELD_TEXT, SECRET_FIELDS, SECRET_HEADERS } from '../api/redact.js';
+import { KnownSecrets } from '../security/known-secrets.js';
 
-/** A text with stretches masked, and where each stands in the result (for the log to hold). */
-class MaskedText {
-  private out = '';
-  private from = 0;
-  readonly splices: TextSplice[] = [];
-
-  constructor(private readonly original: string) {}
-
-  /** Masks `original[start, end)` as `masked`; stretches come in order. */
-  replace(start: number, end: number, masked: string): void {
-    this.out += this.original.slice(this.from, start);
-    this.splices.push({ at: this.out.length, length: masked.length, original: this.original.slice(start, end) });
-    this.out += masked;
-    this.from = end;
-  }
-
-  get text(): string {
-    return this.out + this.original.slice(this.from);
-  }
+/** A stretch of a text to mask: `[start, end)` becomes `masked`. */
+interface Stretch {
+  start: number;
+  end: number;
+  masked: string;
 }
 
 type Masked = { text: string; splices: TextSplice[] } | null;
 
+/** The text with its stretches masked (in order, not overlapping), and where each stands in the result. */
+function applyStretches(text: string, stretches: readonly Stretch[]): Masked {
+  if (stretches.length === 0) return null;
+  let out = '';
+  let from = 0;
+  const splices: TextSplice[] = [];
+  for (const { start, end, masked } of stretches) {
+    out += text.slice(from, start);
+    splices.push({ at: out.length, length: masked.length, original: text.slice(start, end) });
+    out += masked;
+    from = end;
+  }
+  return { text: out + text.slice(from), splices };
+}
+
+/**
+ * The stretches found by name, then every known secret outside them, in order. What was found by
+ * name is learned first, so a secret is found by value in the same text too.
+ */
+function withKnown(text: string, byName: Stretch[], known: KnownSecrets | undefined, masked: (secret: string) => string = mask): Stretch[] {
+  if (!known) return byName;
+  for (const { start, end } of byName) known.add(text.slice(start, end));
+  const byValue = known.find(text);
+  if (byValue.length === 0) return byName;
+  const all: Stretch[] = [...byName];
+  for (const { start, end } of byValue) if (!byName.some((taken) => start < taken.end && end > taken.start)) all.push({ start, end, masked: masked(text.slice(start, end)) });
+  return all.sort((a, b) => a.start - b.start);
+}
+
 /** A parameter that may be a secret, anywhere in a URL: most URLs (a player's `?reason=load`) are passed over on this test alone. */
 const SECRET_PARAM = new RegExp(`[?&](?:${[...SECRET_FIELDS].join('|')})=`, 'i');
 
-/** Masks the secret `name=value` pairs of `text[from, to)` (a query string or a form). */
-function maskPairs(text: string, from: number, to: number, into: MaskedText): void {
+/** The secret `name=value` pairs of `text[from, to)` (a query string or a form), their values as stretches. */
+function pairStretches(text: string, from: number, to: number, into: Stretch[]): Stretch[] {
   for (let at = from; at <= to; ) {
     let amp = text.indexOf('&', at);
     if (amp === -1 || amp > to) amp = to;
     const eq = text.indexOf('=', at);
     if (eq !== -1 && eq < amp) {
       const value = decodeSafely(text.slice(eq + 1, amp));
-      if (isSecretField(decodeSafely(text.slice(at, eq)), value)) into.replace(eq + 1, amp, encodeURIComponent(mask(value)));
+      if (isSecretField(decodeSafely(text.slice(at, eq)), value)) into.push({ start: eq + 1, end: amp, masked: encodeURIComponent(mask(value)) });
     }
     at = amp + 1;
   }
+  return into;
 }
 
-function result(masked: MaskedText): Masked {
-  return masked.splices.length > 0 ? { text: masked.text, splices: masked.splices } : null;
-}
-
-/** A URL with its secret query parameters masked (the fragment is left alone); null when it has none. */
-export function maskUrl(url: string): Masked {
+function urlStretches(url: string): Stretch[] {
   const query = url.indexOf('?');
   // An escaped name (`client%5Fsecret`) is looked at pair by pair.
-  if (query === -1 || (!SECRET_PARAM.test(url) && !url.includes('%', query))) return null;
+  if (query === -1 || (!SECRET_PARAM.test(url) && !url.includes('%', query))) return [];
   const hash = url.indexOf('#', query);
-  const masked = new MaskedText(url);
-  maskPairs(url, query + 1, hash === -1 ? url.length : hash, masked);
-  return result(masked);
+  return pairStretches(url, query + 1, hash === -1 ? url.length : hash, []);
+}
+
+/** A URL with its secret query parameters masked (the fragment is left alone), known secrets anywhere in it; null when it has none. */
+export function maskUrl(url: string, known?: KnownSecrets, byName: Stretch[] = urlStretches(url)): Masked {
+  return applyStretches(url, withKnown(url, byName, known, (secret) => encodeURIComponent(mask(secret))));
 }
 
 /** A secret header's line (or a Location's): the name, then the value after the colon. */
 const SECRET_HEADER_LINE = new RegExp(`^(${[...SECRET_HEADERS, 'location'].join('|')})[ \\t]*:[ \\t]*([^\\r\\n]*)`, 'gim');
 
-/**
- * A header block with credentials masked and Location's secret parameters; null when it has none.
- * `held`: the masked headers as reads show them (lower-case name, repeated lines joined).
- */
-export function maskHeaderBlock(block: HeaderBlock): { block: HeaderBlock; held: Record<string, string> } | null {
+/** A header stretch, with the header's lower-case name (what `held` keeps it under). */
+interface HeaderStretch extends Stretch {
+  name: string;
+}
+
+function headerStretchesByName(block: HeaderBlock): HeaderStretch[] {
+  const found: HeaderStretch[] = [];
   SECRET_HEADER_LINE.lastIndex = 0;
-  let match = SECRET_HEADER_LINE.exec(block);
-  if (match === null) return null;
-  // Built by hand, not with MaskedText: headers are held by value, and this runs on most requests.
-  let out = '';
-  let from = 0;
-  // Only the names SECRET_HEADER_LINE matches are keys. Repeated lines are joined as reads join them.
-  const held: Record<string, string> = {};
-  let locations: string[] | null = null;
-  for (; match !== null; match = SECRET_HEADER_LINE.exec(block)) {
+  for (let match = SECRET_HEADER_LINE.exec(block); match !== null; match = SECRET_HEADER_LINE.exec(block)) {
     const name = match[1]!.toLowerCase();
     const raw = match[2]!;
     const value = raw.trim();
-    if (name === 'location') (locations ??= []).push(value);
     if (value === '') continue;
-    const replacement = name === 'location' ? (maskUrl(value)?.text ?? null) : maskCredential(value);
-    if (replacement === null) continue;
     const start = match.index + match[0].length - raw.length;
-    out += block.slice(from, start) + replacement;
-    from = start + raw.length;
-    held[name] = held[name] === undefined ? value : `${held[name]}, ${value}`;
+    if (name === 'location') {
+      // Only the secret parameters: the rest of the address stays readable.
+      const offset = start + raw.indexOf(value);
+      for (const stretch of urlStretches(value)) found.push({ ...stretch, start: offset + stretch.start, end: offset + stretch.end, name });
+      continue;
+    }
+    found.push({ start, end: start + raw.length, masked: maskCredential(value), name });
   }
-  if (from === 0) return null;
-  if (held.location !== undefined) held.location = locations!.join(', ');
-  return { block: out + block.slice(from), held };
+  return found;
+}
+
+/** The name of the header line around `at`; null when `at` is not in a value (a status line, a name). */
+function headerAround(block: HeaderBlock, at: number): string | null {
+  const lineStart = block.lastIndexOf('\n', at - 1) + 1;
+  let lineEnd = block.indexOf('\n', at);
+  if (lineEnd === -1) lineEnd = block.length;
+  const line = block.slice(lineStart, lineEnd).replace(/\r$/, '');
+  const colon = line.indexOf(':');
+  if (colon <= 0 || lineStart + colon >= at || /^HTTP\//.test(line)) return null;
+  return line.slice(0, colon).trim().toLowerCase();
+}
+
+/**
+ * A header block with credentials masked, Location's secret parameters, and known secrets in any
+ * header; null when it has none. `held`: the masked headers as reads show them (lower-case name,
+ * repeated lines joined).
+ */
+export function maskHeaderBlock(block: HeaderBlock, known?: KnownSecrets, byName: HeaderStretch[] = headerStretchesByName(block)): { block: HeaderBlock; held: Record<string, string> } | null {
+  if (byName.length === 0 && !known) return null;
+  const stretches: HeaderStretch[] = byName;
+  if (known) {
+    for (const { start, end } of byName) known.add(block.slice(start, end));
+    for (const { start, end } of known.find(block)) {
+      if (byName.some((taken) => start < taken.end && end > taken.start)) continue;
+      const name = headerAround(block, start);
+      if (name !== null) stretches.push({ start, end, masked: mask(block.slice(start, end)), name });
+    }
+    stretches.sort((a, b) => a.start - b.start);
+  }
+  const masked = applyStretches(block, stretches);
+  if (masked === null) return null;
+  // As reads show the block: repeated lines of a name joined, the unmasked ones among them too.
+  const asRead = parseHeaderBlock(block);
+  const held: Record<string, string> = {};
+  for (const { name } of stretches) held[name] ??= asRead[name] ?? '';
+  return { block: masked.text, held };
 }
 
 /** A JSON string's text (escapes and all) masked: still a valid JSON string when it was one. */
@@ -108,76 +159,128 @@ function maskJsonString(raw: string): string {
   }
 }
 
-/**
- * Bodies found without secrets lately. Reading a 5 kB body for secrets costs about 2 µs, more
- * than storing it; a server that caches its answers (ours caches item windows) sends the same
- * string again, and comparing a string with itself is one step. Large bodies only (a short one
- * reads fast), a few of them (at most CLEAN_BODIES × 64 KiB held).
- */
-const CLEAN_BODIES = 8;
-const CLEAN_BODY_MIN = 512;
-const cleanBodies: string[] = [];
-let nextClean = 0;
-
-/** A body with its secrets masked: the secret fields of JSON at any depth (a cut body too), or those of a form; null when it has none. */
-export function maskBody(body: string): Masked {
-  const remembered = body.length >= CLEAN_BODY_MIN;
-  if (remembered && cleanBodies.includes(body)) return null;
-  const masked = maskBodyText(body);
-  if (masked === null && remembered) cleanBodies[nextClean++ % CLEAN_BODIES] = body;
-  return masked;
-}
-
-function maskBodyText(body: string): Masked {
+function bodyStretches(body: string): Stretch[] {
   const first = /\S/.exec(body)?.[0];
-  const masked = new MaskedText(body);
+  const found: Stretch[] = [];
   if (first === '{' || first === '[') {
     SECRET_FIELD_TEXT.lastIndex = 0;
     for (let match = SECRET_FIELD_TEXT.exec(body); match !== null; match = SECRET_FIELD_TEXT.exec(body)) {
       const [, opening, name, value] = match as unknown as [string, string, string, string];
       if (!isSecretField(name, value)) continue;
       const start = match.index + opening.length;
-      masked.replace(start, start + value.length, maskJsonString(value));
+      found.push({ start, end: start + value.length, masked: maskJsonString(value) });
     }
   } else if (/^\s*[\w.%-]+=/.test(body)) {
-    maskPairs(body, 0, body.length, masked);
+    pairStretches(body, 0, body.length, found);
   }
-  return result(masked);
+  return found;
+}
+
+/** A body with its secrets masked: the secret fields of JSON at any depth (a cut body too), or those of a form, and known secrets anywhere; null when it has none. */
+export function maskBody(body: string, known?: KnownSecrets, byName: Stretch[] = bodyStretches(body)): Masked {
+  return applyStretches(body, withKnown(body, byName, known));
 }
 
 /**
- * Masks the entry's secrets in place; what was masked goes to `held` (for the log to hold in
- * memory), and `masked` notes that the stored entry carries masks.
+ * Bodies found without secrets lately. Reading a 5 kB body for secrets costs a few µs, more than
+ * storing it; a server that caches its answers (ours caches item windows) sends the same string
+ * again, and comparing a string with itself is one step. Large bodies only (a short one reads
+ * fast), a few of them (at most CLEAN_BODIES × 64 KiB held), and forgotten when a new secret is
+ * known (a body clean before may hold it).
  */
-export function maskEntry(entry: NewTrafficEntry): void {
-  let held: HeldParts | null = null;
-  const url = maskUrl(entry.url);
-  if (url) {
-    entry.url = url.text;
-    (held ??= {}).url = url.splices;
+const CLEAN_BODIES = 8;
+const CLEAN_BODY_MIN = 512;
+
+/** One recorder's masking: the secrets it knows, and the bodies it found clean lately. */
+export class CaptureMasker {
+  private readonly cleanBodies: string[] = [];
+  private nextClean = 0;
+  private cleanAt = -1;
+
+  constructor(readonly known: KnownSecrets = new KnownSecrets()) {}
+
+  /** Whether the body was found clean lately, with the secrets known now. */
+  private clean(body: string): boolean {
+    if (this.cleanAt !== this.known.version) {
+      this.cleanBodies.length = 0;
+      this.cleanAt = this.known.version;
+    }
+    return body.length >= CLEAN_BODY_MIN && this.cleanBodies.includes(body);
   }
-  const requestHeaders = maskHeaderBlock(entry.requestHeaders);
-  if (requestHeaders) {
-    entry.requestHeaders = requestHeaders.block;
-    (held ??= {}).requestHeaders = requestHeaders.held;
+
+  private body(body: string, byName: Stretch[] | null): Masked {
+    if (byName === null) return null;
+    const masked = maskBody(body, this.known, byName);
+    if (masked === null && body.length >= CLEAN_BODY_MIN && this.cleanAt === this.known.version) this.cleanBodies[this.nextClean++ % CLEAN_BODIES] = body;
+    return masked;
   }
-  const requestBody = entry.requestBody === null ? null : maskBody(entry.requestBody);
-  if (requestBody) {
-    entry.requestBody = requestBody.text;
-    (held ??= {}).requestBody = requestBody.splices;
+
+  /**
+   * Masks the entry's secrets in place; what was masked goes to `held` (for the log to hold in
+   * memory), and `masked` notes that the stored entry carries masks. The parts are read by name
+   * first, all of them, so a secret learned in one part (a token response's body) is masked by
+   * value in another (its own request's URL) of the same entry.
+   */
+  mask(entry: NewTrafficEntry): void {
+    const { known } = this;
+    // By name first, every part, learning what it finds.
+    const urlByName = urlStretches(entry.url);
+    const requestHeadersByName = headerStretchesByName(entry.requestHeaders);
+    const responseHeadersByName = headerStretchesByName(entry.responseHeaders);
+    const learn = (text: string | null, stretches: readonly Stretch[] | null) => {
+      if (text !== null && stretches !== null) for (const { start, end } of stretches) known.add(text.slice(start, end));
+    };
+    learn(entry.url, urlByName);
+    learn(entry.requestHeaders, requestHeadersByName);
+    learn(entry.responseHeaders, responseHeadersByName);
+    // A body found clean lately (null here) has nothing to learn or mask: the common case, cached
+    // answers. Asked again if this entry taught a new secret: the body may hold it.
+    const bodyByName = (body: string | null) => (body === null || this.clean(body) ? null : bodyStretches(body));
+    const version = known.version;
+    let requestBodyByName = bodyByName(entry.requestBody);
+    let responseBodyByName = bodyByName(entry.responseBody);
+    learn(entry.requestBody, requestBodyByName);
+    learn(entry.responseBody, responseBodyByName);
+    if (known.version !== version) {
+      requestBodyByName ??= bodyByName(entry.requestBody);
+      responseBodyByName ??= bodyByName(entry.responseBody);
+    }
+
+    // Then by value too.
+    let held: HeldParts | null = null;
+    const url = maskUrl(entry.url, known, urlByName);
+    if (url) {
+      entry.url = url.text;
+      (held ??= {}).url = url.splices;
+    }
+    const requestHeaders = maskHeaderBlock(entry.requestHeaders, known, requestHeadersByName);
+    if (requestHeaders) {
+      entry.requestHeaders = requestHeaders.block;
+      (held ??= {}).requestHeaders = requestHeaders.held;
+    }
+    const requestBody = entry.requestBody === null ? null : this.body(entry.requestBody, requestBodyByName);
+    if (requestBody) {
+      entry.requestBody = requestBody.text;
+      (held ??= {}).requestBody = requestBody.splices;
+    }
+    const responseHeaders = maskHeaderBlock(entry.responseHeaders, known, responseHeadersByName);
+    if (responseHeaders) {
+      entry.responseHeaders = responseHeaders.block;
+      (held ??= {}).responseHeaders = responseHeaders.held;
+    }
+    const responseBody = entry.responseBody === null ? null : this.body(entry.responseBody, responseBodyByName);
+    if (responseBody) {
+      entry.responseBody = responseBody.text;
+      (held ??= {}).responseBody = responseBody.splices;
+    }
+    if (held) {
+      entry.masked = true;
+      entry.held = held;
+    }
   }
-  const responseHeaders = maskHeaderBlock(entry.responseHeaders);
-  if (responseHeaders) {
-    entry.responseHeaders = responseHeaders.block;
-    (held ??= {}).responseHeaders = responseHeaders.held;
-  }
-  const responseBody = entry.responseBody === null ? null : maskBody(entry.responseBody);
-  if (responseBody) {
-    entry.responseBody = responseBody.text;
-    (held ??= {}).responseBody = responseBody.splices;
-  }
-  if (held) {
-    entry.masked = true;
-    entry.held = held;
-  }
+}
+
+/** Masks one entry by name, and by value with `known` when given (tests; capture keeps a `CaptureMasker`). */
+export function maskEntry(entry: NewTrafficEntry, known?: KnownSecrets): void {
+  new CaptureMasker(known).mask(entry);
 }

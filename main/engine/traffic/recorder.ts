@@ -21,7 +21,8 @@ import type { SettingsRepository } from '../store/repositories/settings.js';
 import type { Committed, NewTrafficEntry, TrafficLogStore } from './log/index.js';
 import type { EngineWarnings } from '../warnings.js';
 import { messageOf } from '../api/errors.js';
-import { maskEntry } from './capture-secrets.js';
+import { CaptureMasker } from './capture-secrets.js';
+import type { KnownSecrets } from '../security/known-secrets.js';
 import { cutBodies, cutHeaders } from './cut.js';
 
 /**
@@ -41,13 +42,17 @@ export interface TrafficRecorderDeps {
   bus: Pick<EventBus, 'emit' | 'wants'>;
   /** Where a batch that could not be stored is told (and logged). */
   warnings?: Pick<EngineWarnings, 'warn'>;
+  /** The secrets the engine knows by value; capture learns more from what it masks by name. */
+  secrets?: KnownSecrets;
 }
 
 export class TrafficRecorder {
   private timer: NodeJS.Timeout | null = null;
   private current: TrafficSettings;
+  private readonly masker: CaptureMasker;
 
   constructor(private readonly deps: TrafficRecorderDeps) {
+    this.masker = new CaptureMasker(deps.secrets);
     this.current = { ...DEFAULT_TRAFFIC_SETTINGS, ...deps.settings.get<Partial<TrafficSettings>>(SETTINGS_KEY) };
     deps.repo.byteBudget = this.current.retentionBytes;
   }
@@ -77,7 +82,7 @@ export class TrafficRecorder {
     if (!this.current.capture) return null;
     // Bodies are cut before masking reads them; headers after, so that a long token is held whole.
     cutBodies(entry);
-    maskEntry(entry);
+    this.masker.mask(entry);
     cutHeaders(entry);
     const { repo } = this.deps;
     const id = repo.capture(entry);

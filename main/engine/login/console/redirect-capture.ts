@@ -21,6 +21,7 @@ import { escapeHtml as e, layout, pageHeaders } from '../endpoints/pages.js';
 import { isLoopbackRedirectUri } from '../integrations/redirect-uri.js';
 import { withQuery } from '../params.js';
 import { CAPTURED_PATH } from '../paths.js';
+import type { KnownSecrets } from '../../security/known-secrets.js';
 
 /** Captures kept (and pages served) at once: the oldest goes first. */
 const MAX_CAPTURES = 200;
@@ -52,6 +53,8 @@ export interface RedirectCaptureDeps {
   now: () => number;
   /** The `captureRedirects` setting. */
   enabled: () => boolean;
+  /** Told the code and verifier a reveal hands out: wherever the answer is kept, they are masked by value. */
+  secrets?: KnownSecrets;
 }
 
 export class RedirectCapture {
@@ -99,6 +102,8 @@ export class RedirectCapture {
     const code = capture.code!;
     capture.code = null;
     capture.revealedAt = this.deps.now();
+    this.deps.secrets?.add(code);
+    this.deps.secrets?.add(capture.codeVerifier);
     return {
       flowId,
       code,

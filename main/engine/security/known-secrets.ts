@@ -1,0 +1,108 @@
+/**
+ * Secrets known by value (docs/contract/console.md §9): every secret the console issued or was
+ * given, so that capture finds it wherever it appears, not only under a field name it knows (a
+ * HAR's header `value`, a curl line in a JSON string, a header of any name).
+ *
+ * Learned two ways: what capture masks by field name is added as it is masked (a token leaves
+ * the login service in its token response, a client secret in its create answer, an integrator's
+ * token arrives in a conformance run's `authorization`), and the console adds what it made itself
+ * and never sent (its admin token, a PKCE verifier it holds for a captured redirect).
+ *
+ * Finding is one pass over a text: a secret is held as its base64url runs of at least
+ * MIN_SECRET_LENGTH characters (the whole of every secret the console makes; each part of a JWT),
+ * a text is cut into the same runs, and each run is looked up in a set. Shorter pieces are not
+ * held: they would mask ordinary words.
+ */
+
+export const MIN_SECRET_LENGTH = 16;
+/** Runs held at most; the oldest are let go first (a long session issues many tokens). */
+export const MAX_KNOWN_SECRETS = 100_000;
+
+/** base64url's characters, by char code: a run is a stretch of them. */
+const IN_RUN = new Uint8Array(128);
+for (const char of 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_') IN_RUN[char.charCodeAt(0)] = 1;
+
+/**
+ * Calls `visit` with each run of at least MIN_SECRET_LENGTH characters. A loop over char codes,
+ * not a regular expression: one with a minimum length restarts at every character of every
+ * shorter word, and this runs on every body capture has not seen before.
+ */
+function eachRun(text: string, visit: (start: number, end: number) => void): void {
+  let start = -1;
+  for (let i = 0, length = text.length; i <= length; i++) {
+    const code = i < length ? text.charCodeAt(i) : 0;
+    if (code < 128 && IN_RUN[code] === 1) {
+      if (start === -1) start = i;
+    } else if (start !== -1) {
+      if (i - start >= MIN_SECRET_LENGTH) visit(start, i);
+      start = -1;
+    }
+  }
+}
+
+/** A stretch of a text that holds a known secret: `[start, end)`. */
+export interface SecretRange {
+  start: number;
+  end: number;
+}
+
+export class KnownSecrets {
+  private readonly runs = new Set<string>();
+  /** How many held runs have each length: only a run as long as one held is sliced and looked up. */
+  private readonly lengths = new Map<number, number>();
+  private changes = 0;
+
+  /** How many runs are held. */
+  get size(): number {
+    return this.runs.size;
+  }
+
+  /** Moves whenever a new run is held: what was found clean before may not be now. */
+  get version(): number {
+    return this.changes;
+  }
+
+  /** Holds a secret's runs (an auth scheme before it is not one: it is shorter than a run). */
+  add(value: string | null | undefined): void {
+    if (!value || value.length < MIN_SECRET_LENGTH || value.includes('•')) return;
+    eachRun(value, (start, end) => {
+      const run = value.slice(start, end);
+      if (this.runs.has(run)) {
+        // A run used again moves to the newest end, so an often-used token is the last to go.
+        this.runs.delete(run);
+        this.runs.add(run);
+        return;
+      }
+      this.runs.add(run);
+      this.lengths.set(run.length, (this.lengths.get(run.length) ?? 0) + 1);
+      this.changes++;
+      if (this.runs.size > MAX_KNOWN_SECRETS) this.forget(this.runs.values().next().value!);
+    });
+  }
+
+  private forget(run: string): void {
+    this.runs.delete(run);
+    const left = this.lengths.get(run.length)! - 1;
+    if (left === 0) this.lengths.delete(run.length);
+    else this.lengths.set(run.length, left);
+  }
+
+  /** Where `text` holds a known secret, in order. */
+  find(text: string): SecretRange[] {
+    const found: SecretRange[] = [];
+    if (this.runs.size === 0 || text.length < MIN_SECRET_LENGTH) return found;
+    // eachRun's loop, inlined: this runs on every part of every exchange captured.
+    const { lengths, runs } = this;
+    let start = -1;
+    for (let i = 0, length = text.length; i <= length; i++) {
+      const code = i < length ? text.charCodeAt(i) : 0;
+      if (code < 128 && IN_RUN[code] === 1) {
+        if (start === -1) start = i;
+      } else if (start !== -1) {
+        if (lengths.has(i - start) && runs.has(text.slice(start, i))) found.push({ start, end: i });
+        start = -1;
+      }
+    }
+    return found;
+  }
+}
