@@ -1,5 +1,5 @@
-// Runs the built `check` command line against one variant, as an integrator's CI would, and reads
-// back its verdict from the JSON report (console.md §1: exit 0 pass, 1 a failed case, 2 unreachable).
+// Runs `check` against one variant, as an integrator's CI would, and reads back its verdict from
+// the JSON report (console.md §1: exit 0 pass, 1 a failed case, 2 unreachable).
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -29,7 +29,22 @@ interface ReportCase {
   message?: string;
 }
 
-export async function runVariant(v: Variant, cli: string, extraArgs: string[] = []): Promise<Verdict> {
+/** Runs `check ARGS…` to its end: its exit code and everything it printed. */
+export type CheckRunner = (args: string[]) => Promise<{ exit: number | null; output: string }>;
+
+/** The built command line as a child process: what users run, started afresh each time. */
+export function childProcess(cli: string): CheckRunner {
+  return async (args) => {
+    const child = spawn(process.execPath, [cli, 'check', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => { output += chunk.toString(); });
+    child.stderr.on('data', (chunk: Buffer) => { output += chunk.toString(); });
+    const exit = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    return { exit, output };
+  };
+}
+
+export async function runVariant(v: Variant, check: CheckRunner, extraArgs: string[] = []): Promise<Verdict> {
   const token = randomBytes(16).toString('hex');
   const behaviour = v.build(token);
   const server = await startServer(behaviour);
@@ -38,12 +53,7 @@ export async function runVariant(v: Variant, cli: string, extraArgs: string[] = 
   const started = Date.now();
   try {
     const baseUrl = v.baseUrl?.(server.baseUrl) ?? server.baseUrl;
-    const args = [cli, 'check', baseUrl, '--authorization', behaviour.authorization, '--json', report, ...extraArgs];
-    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => { output += chunk.toString(); });
-    child.stderr.on('data', (chunk: Buffer) => { output += chunk.toString(); });
-    const exit = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    const { exit, output } = await check([baseUrl, '--authorization', behaviour.authorization, '--json', report, ...extraArgs]);
     let cases: ReportCase[] = [];
     try {
       cases = (JSON.parse(await readFile(report, 'utf8')) as { cases?: ReportCase[] }).cases ?? [];
