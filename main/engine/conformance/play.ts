@@ -76,8 +76,6 @@ export interface PlaySetup {
 
 /** Rules of the player's own check that the suite judges as warnings (context, time-played.*): warnings here too. */
 const WARNING_RULES = new Set(['context.no-policies', 'context.report-interval', 'itemWindow.contextVersion', 'timePlayed.answer']);
-/** The reference server's habit, no rule: a first window may start anywhere (docs/contract/console.md §8). */
-const NOT_RULES = new Set(['itemWindow.first-item']);
 
 type Step = { afterMs: number; act: UserAction | 'seek' };
 
@@ -161,7 +159,6 @@ export async function play(setup: PlaySetup): Promise<Play> {
     for (; violationsSeen < noted.length; violationsSeen++) {
       const note = noted[violationsSeen]!;
       const rule = note.violation.rule;
-      if (NOT_RULES.has(rule)) continue;
       if (WARNING_RULES.has(rule)) {
         result.warnings.push(note);
         continue;

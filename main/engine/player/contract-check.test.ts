@@ -18,6 +18,12 @@ describe('itemWindow checks', () => {
     expect(checked.violations.map((v) => v.message)).toEqual(['2 items before c, more than previousWindowSize=1']);
   });
 
+  it('takes a first window (no itemId) that starts anywhere: a server may resume mid-queue', () => {
+    const checked = checkItemWindow(window(['m', 'n', 'o'], { includesBeginningOfQueue: false }), sizes);
+    expect(checked.violations).toEqual([]);
+    expect(checked.value?.items).toHaveLength(3);
+  });
+
   it('finds a window without the requested item unusable', () => {
     const checked = checkItemWindow(window(['a']), { itemId: 'z', ...sizes });
     expect(checked.value).toBeUndefined();

@@ -103,7 +103,8 @@ export function checkItemWindow(body: unknown, request: WindowRequest): Checked<
       if (after > request.upcomingWindowSize) f.warn('window-size', `${after} items after ${request.itemId}, more than upcomingWindowSize=${request.upcomingWindowSize}`);
     }
   } else if (items.length > 0) {
-    if (body.includesBeginningOfQueue !== true) f.warn('first-item', 'without itemId the window must start at the first item (includesBeginningOfQueue)');
+    // No check of where it starts: a first window without itemId may start anywhere (a server that
+    // resumes where the listener left off), docs/contract/console.md §8.
     if (items.length - 1 > request.upcomingWindowSize) f.warn('window-size', `${items.length - 1} items after the first, more than upcomingWindowSize=${request.upcomingWindowSize}`);
   }
   return f.usable ? { value: body as unknown as ItemWindowResponse, violations: f.violations } : { violations: f.violations };
