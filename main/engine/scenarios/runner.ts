@@ -261,10 +261,11 @@ async function runStep(
       const spanStart = seen.find((t) => t.seq === since)?.at ?? found.at;
       if (step.transitions) {
         let at = 0;
-        for (const expected of step.transitions) {
+        for (const [k, expected] of step.transitions.entries()) {
           const found = mine.findIndex((t, i) => i >= at && t.transition === expected);
           if (found === -1) {
-            problems.push(`no ${expected} transition${at > 0 ? ` after ${step.transitions[step.transitions.indexOf(expected) - 1]}` : ''} (saw: ${mine.map((t) => t.transition).join(', ') || 'none'})`);
+            // The row before it in the list, by position: a row listed twice names its own predecessor.
+            problems.push(`no ${expected} transition${k > 0 ? ` after ${step.transitions[k - 1]}` : ''} (saw: ${mine.map((t) => t.transition).join(', ') || 'none'})`);
             explanation = explainExpectation({ playerId: player.id, expected: step.transitions, actual: mine, checkedAt: deps.clock.now(), spanStart, ...(deps.exchanges ? { read: deps.exchanges } : {}) });
             break;
           }

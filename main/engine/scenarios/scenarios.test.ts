@@ -200,6 +200,14 @@ describe('a scenario that fails', () => {
     expect(failed.message).toContain('state is IDLE, expected PAUSED');
     expect(failed.message).toContain('no window-answered transition after refresh-command (saw: refresh-command, window-not-found)');
     expect(report.steps[7]!.message).toBe('not run: an earlier step failed');
+
+    // A missing row that repeats an earlier one names the row listed just before it.
+    const twice = await save({
+      name: 'a row listed twice',
+      steps: [...loadAndPlay().slice(0, -1), { type: 'expect', playerId: 'player-kitchen', transitions: ['load-begins', 'audio-ready', 'load-begins'] }],
+    });
+    const again = await run(twice.id);
+    expect(again.steps.at(-1)!.message).toContain('no load-begins transition after audio-ready (saw: load-begins,');
     // What actually happened is in the report: the 404 emptied the queue.
     expect(report.transitions.at(-1)).toMatchObject({ transition: 'window-not-found', from: 'PLAYING', to: 'IDLE' });
     expect(((await admin(engine, 'GET', `/scenarios/${scenario.id}`)).body as StoredScenarioView).lastReport).toMatchObject({ passed: false });
