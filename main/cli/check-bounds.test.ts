@@ -5,22 +5,25 @@
  * of nested brackets) ends within its deadline, under 300 MB of peak RSS, with exit 1 and its
  * reports written. A base URL with no queue at it (the console's own cloud queue root, a plain
  * 404 server) ends at once with exit 2 and says what a base URL looks like.
+ *
+ * The hostile runs go side by side: most of their time is a deadline waited out or a child's
+ * start, and each has its own process, server and folder, so one cannot slow another past its bound.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse, type TestSuites } from 'junit2json';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, type TestContext } from 'vitest';
 import { DEFAULT_CONFORMANCE_TIMEOUT_MS, type ConformanceRun } from '../engine/api/conformance-types.js';
 import { checkServer } from '../engine/conformance/testing/check.js';
 import { startDefectiveServer, type DefectiveServer } from '../engine/conformance/testing/defective-server.js';
 import type { Engine } from '../engine/index.js';
 import { startTestEngine } from '../engine/testing/http.js';
 import { ManualWall } from '../engine/testing/manual-wall.js';
-import { tempDirs } from '../engine/testing/temp-dirs.js';
 import { parseCheckArgs } from './check.js';
 import { runCli } from '../testing/cli.js';
 
@@ -31,7 +34,16 @@ const MB = 1_048_576;
 const MAX_RSS_MB = 300;
 /** Node's start (6 s seen on a busy 2-core machine), the in-memory console's, the reports' writing. */
 const SLACK_S = 15;
-const tempDir = tempDirs('cqc-check-bounds-');
+
+/** What a test cleans up when it ends (its own hook: the hostile runs go side by side). */
+type Test = Pick<TestContext, 'expect' | 'onTestFinished'>;
+
+/** A fresh folder, removed when the test ends. */
+function tempDir(t: Test): string {
+  const dir = mkdtempSync(join(tmpdir(), 'cqc-check-bounds-'));
+  t.onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
 
 interface Ended {
   code: number | null;
@@ -78,8 +90,8 @@ function readStatus(pid: number): string {
   }
 }
 
-/** A loopback server answering every request with `answer`; its base URL looks like a queue's. */
-async function hostile(answer: (req: IncomingMessage, res: ServerResponse, count: number) => void): Promise<string> {
+/** A loopback server answering every request with `answer`, closed when the test ends; its base URL looks like a queue's. */
+async function hostile(t: Test, answer: (req: IncomingMessage, res: ServerResponse, count: number) => void): Promise<string> {
   const server = createServer((req, res) => answer(req, res, ++count));
   let count = 0;
   const sockets = new Set<Socket>();
@@ -88,17 +100,12 @@ async function hostile(answer: (req: IncomingMessage, res: ServerResponse, count
     socket.on('close', () => sockets.delete(socket));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  open.push({ server, sockets });
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}/queues/q1/v2.3/`;
-}
-
-const open: { server: Server; sockets: Set<Socket> }[] = [];
-afterEach(async () => {
-  for (const { server, sockets } of open.splice(0)) {
+  t.onTestFinished(async () => {
     for (const socket of sockets) socket.destroy();
     await new Promise((resolve) => server.close(resolve));
-  }
-});
+  });
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}/queues/q1/v2.3/`;
+}
 
 /** Writes `first`, then `chunk` for as long as the client reads, `times` times (forever by default), then `last`. */
 function stream(res: ServerResponse, chunk: Buffer, { times = Infinity, first = '', last = '' } = {}): void {
@@ -120,8 +127,9 @@ const ITEM = (i: number) => JSON.stringify({ id: `item-${i}`, track: { name: `Tr
 const SMALL_WINDOW = JSON.stringify({ includesBeginningOfQueue: true, includesEndOfQueue: true, queueVersion: 'v1', items: [JSON.parse(ITEM(1))] });
 
 /** Every run ends with exit 1 within its deadline, under the RSS bound, its JSON report written. */
-async function expectBounded(baseUrl: string, timeoutS: number, message: RegExp): Promise<ConformanceRun> {
-  const json = join(tempDir(), 'run.json');
+async function expectBounded(t: Test, baseUrl: string, timeoutS: number, message: RegExp): Promise<ConformanceRun> {
+  const { expect } = t;
+  const json = join(tempDir(t), 'run.json');
   const ended = await checkProcess([baseUrl, '--timeout', String(timeoutS), '--json', json], timeoutS + 60);
   expect(ended.code, ended.stdout + ended.stderr).toBe(1);
   expect(ended.seconds).toBeLessThan(timeoutS + SLACK_S);
@@ -136,46 +144,46 @@ async function expectBounded(baseUrl: string, timeoutS: number, message: RegExp)
 const DEADLINE = (s: number) => new RegExp(`the run's deadline of ${s} s passed while this case was running`);
 const CUT = /the answer was over 1 MB \(1,048,576 bytes\) and was cut there/;
 
-describe('check ends within its deadline and under 300 MB, whatever the server sends', () => {
+describe.concurrent('check ends within its deadline and under 300 MB, whatever the server sends', () => {
   beforeAll(() => {
     if (!existsSync(BIN)) throw new Error(`${BIN} is missing: run npm run build first`);
   });
 
-  it('a silent server (accepts, never answers): the deadline fails the case running and skips the rest', async () => {
-    const baseUrl = await hostile(() => undefined);
-    const run = await expectBounded(baseUrl, 5, DEADLINE(5));
-    expect(run.cases[0]).toMatchObject({ id: 'context', outcome: 'fail', message: expect.stringMatching(DEADLINE(5)) });
-    expect(run.cases.slice(1).every((c) => c.outcome === 'skip' && c.message === "skipped: the run's deadline of 5 s passed before this case ran")).toBe(true);
-    expect(run.cases).toHaveLength(run.summary.total);
+  it('a silent server (accepts, never answers): the deadline fails the case running and skips the rest', async (t) => {
+    const baseUrl = await hostile(t, () => undefined);
+    const run = await expectBounded(t, baseUrl, 5, DEADLINE(5));
+    t.expect(run.cases[0]).toMatchObject({ id: 'context', outcome: 'fail', message: expect.stringMatching(DEADLINE(5)) });
+    t.expect(run.cases.slice(1).every((c) => c.outcome === 'skip' && c.message === "skipped: the run's deadline of 5 s passed before this case ran")).toBe(true);
+    t.expect(run.cases).toHaveLength(run.summary.total);
   }, 90_000);
 
-  it('a server that answers twice and then goes silent', async () => {
-    const baseUrl = await hostile((req, res, count) => {
+  it('a server that answers twice and then goes silent', async (t) => {
+    const baseUrl = await hostile(t, (req, res, count) => {
       if (count > 2) return;
       res.writeHead(200, { 'content-type': 'application/json' }).end(req.url!.includes('/context') ? CONTEXT : SMALL_WINDOW);
     });
-    const run = await expectBounded(baseUrl, 8, DEADLINE(8));
-    expect(run.cases[0]).toMatchObject({ id: 'context', outcome: 'pass' });
+    const run = await expectBounded(t, baseUrl, 8, DEADLINE(8));
+    t.expect(run.cases[0]).toMatchObject({ id: 'context', outcome: 'pass' });
   }, 90_000);
 
-  it('a slow drip (a byte every 100 ms, forever)', async () => {
-    const baseUrl = await hostile((_req, res) => {
+  it('a slow drip (a byte every 100 ms, forever)', async (t) => {
+    const baseUrl = await hostile(t, (_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json' });
       const drip = setInterval(() => res.write(' '), 100);
       res.on('close', () => clearInterval(drip));
     });
-    await expectBounded(baseUrl, 8, DEADLINE(8));
+    await expectBounded(t, baseUrl, 8, DEADLINE(8));
   }, 90_000);
 
-  it('an endless body: every answer is cut at 1 MB, and the cases fail naming the size', async () => {
-    const baseUrl = await hostile((_req, res) => stream(res, Buffer.alloc(64 * 1_024, ' ')));
-    const run = await expectBounded(baseUrl, 15, CUT);
-    expect(run.cases[0]!.message).toMatch(/^GET \/context: expected 200 with a context, got 200, but the answer was over 1 MB \(1,048,576 bytes\) and was cut there/);
+  it('an endless body: every answer is cut at 1 MB, and the cases fail naming the size', async (t) => {
+    const baseUrl = await hostile(t, (_req, res) => stream(res, Buffer.alloc(64 * 1_024, ' ')));
+    const run = await expectBounded(t, baseUrl, 15, CUT);
+    t.expect(run.cases[0]!.message).toMatch(/^GET \/context: expected 200 with a context, got 200, but the answer was over 1 MB \(1,048,576 bytes\) and was cut there/);
   }, 90_000);
 
-  it('a 10 MB window: item-window.first fails with the size', async () => {
+  it('a 10 MB window: item-window.first fails with the size', async (t) => {
     const items = Buffer.from(Array.from({ length: 1_000 }, (_, i) => ITEM(i)).join(',') + ',');
-    const baseUrl = await hostile((req, res) => {
+    const baseUrl = await hostile(t, (req, res) => {
       if (req.url!.includes('/itemWindow')) {
         const first = '{"includesBeginningOfQueue":true,"includesEndOfQueue":true,"queueVersion":"v1","items":[';
         return stream(res, items, { first, times: Math.ceil((10 * MB) / items.length), last: `${ITEM(0)}]}` });
@@ -183,14 +191,14 @@ describe('check ends within its deadline and under 300 MB, whatever the server s
       if (req.url!.includes('/timePlayed')) return res.writeHead(204).end();
       res.writeHead(200, { 'content-type': 'application/json' }).end(req.url!.includes('/context') ? CONTEXT : '{"queueVersion":"v1"}');
     });
-    const run = await expectBounded(baseUrl, 15, CUT);
-    expect(run.cases.find((c) => c.id === 'item-window.first')).toMatchObject({ outcome: 'fail', message: expect.stringMatching(CUT) });
+    const run = await expectBounded(t, baseUrl, 15, CUT);
+    t.expect(run.cases.find((c) => c.id === 'item-window.first')).toMatchObject({ outcome: 'fail', message: expect.stringMatching(CUT) });
   }, 90_000);
 
-  it('4 MB of nested brackets on every answer', async () => {
+  it('4 MB of nested brackets on every answer', async (t) => {
     const brackets = Buffer.alloc(64 * 1_024, '[');
-    const baseUrl = await hostile((_req, res) => stream(res, brackets, { times: 64 }));
-    await expectBounded(baseUrl, 15, CUT);
+    const baseUrl = await hostile(t, (_req, res) => stream(res, brackets, { times: 64 }));
+    await expectBounded(t, baseUrl, 15, CUT);
   }, 90_000);
 });
 
@@ -203,12 +211,12 @@ describe('the deadline', () => {
     for (const bad of ['0', '-3', 'soon', '3601']) expect(() => parseCheckArgs(['http://127.0.0.1:1/q/', `--timeout=${bad}`])).toThrow(/--timeout must be a number of seconds from 1 to 3,600/);
   });
 
-  it('ends a run without timeoutMs at 120 s of real time, not before (a wall clock the test moves)', async () => {
+  it('ends a run without timeoutMs at 120 s of real time, not before (a wall clock the test moves)', async (t) => {
     const wall = new ManualWall(Date.now());
     const engine = await startTestEngine({ wall, clockSpeed: 0 });
     try {
       let seen = 0;
-      const baseUrl = await hostile(() => void seen++);
+      const baseUrl = await hostile(t, () => void seen++);
       const ending = checkServer(engine, baseUrl);
       await until(() => seen === 1);
       wall.tick(DEFAULT_CONFORMANCE_TIMEOUT_MS - 1);
@@ -248,9 +256,9 @@ describe('a base URL with no queue at it: exit 2, saying what a base URL looks l
     expect(stderr).toMatch(LOOKS_LIKE);
   });
 
-  it('a plain web server that answers 404 pages, the JUnit report saying so too', async () => {
-    const baseUrl = await hostile((_req, res) => res.writeHead(404, { 'content-type': 'text/html' }).end('<html><body><h1>404 Not Found</h1></body></html>'));
-    const junit = join(tempDir(), 'not-a-queue.xml');
+  it('a plain web server that answers 404 pages, the JUnit report saying so too', async (t) => {
+    const baseUrl = await hostile(t, (_req, res) => res.writeHead(404, { 'content-type': 'text/html' }).end('<html><body><h1>404 Not Found</h1></body></html>'));
+    const junit = join(tempDir(t), 'not-a-queue.xml');
     const { code, stderr } = await runCli('check', baseUrl, '--junit', junit);
     expect(code).toBe(2);
     expect(stderr).toMatch(new RegExp(`^${escape(baseUrl)} is not a cloud queue's base URL: GET context answered 404 with a web page and GET itemWindow 404 with a web page\\. `, 'm'));
