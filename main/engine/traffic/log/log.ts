@@ -365,9 +365,14 @@ export class TrafficLog implements TrafficLogStore {
         const { ids: found, from } = search;
         return { total: found.length - from, idAt: (k) => found[from + k]! };
       }
+      // Ids are consecutive in the index (an id's position is its distance from the oldest): a
+      // search matching most of 10,000,000 entries is not looked up one by one, in one turn.
+      const oldest = index.size === 0 ? 0 : index.idAt(0);
+      const consecutive = index.newestId - oldest === index.size - 1;
       for (let k = search.from; k < search.ids.length; k++) {
-        const position = index.positionOf(search.ids[k]!);
-        if (position !== -1 && matches(position)) ids.push(search.ids[k]!);
+        const id = search.ids[k]!;
+        const position = consecutive ? id - oldest : index.positionOf(id);
+        if (position >= 0 && position < index.size && matches(position)) ids.push(id);
       }
     } else {
       for (let position = 0; position < index.size; position++) if (matches(position)) ids.push(index.idAt(position));

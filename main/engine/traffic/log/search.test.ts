@@ -154,6 +154,7 @@ describe('a text search walked a slice at a time', () => {
           for (const text of ['needle', 'w/1', '"i":2', '-b', 'own', 'zzz']) {
             await log.searched({ text });
             expect(log.page({ text }, 0, 1000).rows.map((row) => row.id)).toEqual(naive(log, { text }));
+            expect(log.page({ text, target: 'player' }, 0, 1000).rows.map((row) => row.id)).toEqual(naive(log, { text, target: 'player' }));
           }
         } finally {
           close();
