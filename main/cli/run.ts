@@ -219,7 +219,9 @@ const MARK: Record<ScenarioStepResult['status'], string> = { passed: 'pass', fai
 export function stepLine(result: ScenarioStepResult, sinceStartMs: number, stepCount: number, step: ScenarioStep | undefined, settled: boolean): string {
   const what = plain(step ? describeStep(step) : result.type);
   const position = `${result.index + 1}/${stepCount}`;
-  return `[+${engineSpan(sinceStartMs)}] ${MARK[result.status]}  ${position.padStart(String(stepCount).length * 2 + 1)} ${what}${settled ? ' (settled)' : ''} — ${plain(result.message)}\n`;
+  // A step still waiting is not a pass yet: its settled line says how it ended.
+  const mark = result.waiting ? 'wait' : MARK[result.status];
+  return `[+${engineSpan(sinceStartMs)}] ${mark}  ${position.padStart(String(stepCount).length * 2 + 1)} ${what}${settled ? ' (settled)' : ''} — ${plain(result.message)}\n`;
 }
 
 export function summaryLine(report: ScenarioReport, steps: readonly ScenarioStep[]): string {

@@ -65,6 +65,8 @@ export interface ScenarioStepResult {
   type: ScenarioStep['type'];
   status: 'passed' | 'failed' | 'skipped';
   message: string;
+  /** An action or command still waiting for engine time (a retry, a timeout): its outcome comes later, announced as settled. */
+  waiting?: boolean;
   /** A failed `expect` whose transitions were not met: expected and actual side by side, and the exchanges around the first difference. */
   explanation?: ExpectationExplanation;
 }

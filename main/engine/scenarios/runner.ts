@@ -73,7 +73,7 @@ export async function runScenario(scenario: Scenario, deps: ScenarioDeps): Promi
       const unjudged = 'pendingAtExport' in step && step.pendingAtExport === true;
       try {
         const outcome = await runStep(step, deps, vars, seen, checkedUpTo, found);
-        const result: ScenarioStepResult = { index, type: step.type, status: 'passed', message: typeof outcome === 'string' ? outcome : 'waiting for engine time' };
+        const result: ScenarioStepResult = typeof outcome === 'string' ? { index, type: step.type, status: 'passed', message: outcome } : { index, type: step.type, status: 'passed', message: 'waiting for engine time', waiting: true };
         results.push(result);
         if (typeof outcome !== 'string') waiting.push(watch(outcome.work, result, () => announce(result, true), unjudged));
         announce(result, false);
@@ -93,6 +93,7 @@ export async function runScenario(scenario: Scenario, deps: ScenarioDeps): Promi
     }
     if (waiting.length) await deps.clock.advance(0);
     for (const w of waiting.filter((w) => !w.ended)) {
+      delete w.result.waiting;
       if (w.unjudged) {
         w.result.message = 'still waiting when the run ended, as it was when the bundle was exported';
         announce(w.result, true);
@@ -155,6 +156,7 @@ function watch(work: Promise<string>, result: ScenarioStepResult, settled: () =>
   const entry: WaitingStep = { result, ended: false, closed: false, unjudged };
   const settle = (change: Partial<ScenarioStepResult>): void => {
     if (entry.closed) return;
+    delete result.waiting;
     Object.assign(result, change);
     settled();
   };
