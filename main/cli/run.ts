@@ -205,12 +205,16 @@ function count(n: number, noun: string): string {
   return `${n} ${noun}${n === 1 ? '' : 's'}`;
 }
 
-/** The engine's refusal with each refused place it lists (a few: the first is usually the cause). */
+/**
+ * The engine's refusal in the file's terms: each refused place it lists (a few: the first is
+ * usually the cause), without the command that refused it (the file's reader never called one).
+ */
 function refusalOf(error: EngineError): string {
   const places = Array.isArray(error.details) ? (error.details as { path?: unknown; message?: unknown }[]) : [];
+  if (places.length === 0) return error.message.replace(/^[a-z]+(?:\.[a-z]+)+: /i, '');
   const listed = places.slice(0, 5).map((place) => `\n  ${String(place.path ?? '/')}: ${String(place.message ?? '')}`);
   const more = places.length > 5 ? `\n  … and ${places.length - 5} more` : '';
-  return `${error.message}${listed.join('')}${more}`;
+  return `${count(places.length, 'problem')}${listed.join('')}${more}`;
 }
 
 const MARK: Record<ScenarioStepResult['status'], string> = { passed: 'pass', failed: 'FAIL', skipped: 'skip' };
