@@ -13,6 +13,7 @@ import type { CommandRunner } from '../api/runner.js';
 import type { EventStreams } from './sse.js';
 import { capStreamedBody, LARGEST_COMMAND_BODY, refuseDeclaredOverLimit, restBodyLimit } from './body-limits.js';
 import { checkAdminRequest } from './guard.js';
+import { useJsonInTurns } from './json-in-turns.js';
 
 export const ADMIN_PREFIX = '/admin/api';
 
@@ -34,6 +35,8 @@ export interface AdminRoutesOptions {
 
 export async function adminRoutes(app: FastifyInstance, options: AdminRoutesOptions): Promise<void> {
   const { commands, streams, adminToken, consolePort } = options;
+  // Whole queues and bundles are tens of megabytes: parsed in turns, not in one (admin/json-in-turns.ts).
+  useJsonInTurns(app);
 
   app.addHook('onRequest', async (request, reply) => {
     const verdict = checkAdminRequest(

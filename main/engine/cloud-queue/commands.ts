@@ -24,7 +24,7 @@ export function queueCommands(
 ): Pick<CommandHandlers, QueueCommandName> {
   return {
     'queues.list': () => queues.list(),
-    'queues.create': (input) => queues.create(input),
+    'queues.create': (input) => queues.writes.create(input),
     'queues.get': ({ id }) => {
       // A queue too long for one answer is refused with how to page it (docs/contract/console.md §9):
       // a million items took 22–37 s and 325 MB, and held every listener meanwhile.
@@ -40,25 +40,25 @@ export function queueCommands(
       return queues.get(id);
     },
     'queues.context': ({ id }) => queues.context(id) ?? notFound(id),
-    'queues.update': ({ id, ...patch }) => queues.update(id, patch),
+    'queues.update': ({ id, ...patch }) => queues.writes.update(id, patch),
     'queues.delete': async ({ id }) => {
-      await queues.delete(id);
+      await queues.writes.turn(id, () => queues.delete(id));
       activity.forget(id);
       return {};
     },
     'queues.token.issue': ({ id, lifetimeSec }) => queues.issueToken(id, lifetimeSec),
     'queues.items.page': ({ id, offset, limit }) => queues.itemsPage(id, offset, limit),
     'queues.items.locate': ({ id, itemId }) => queues.locate(id, itemId),
-    'queues.items.add': ({ id, items, afterItemId }) => queues.addItems(id, items, afterItemId),
+    'queues.items.add': ({ id, items, afterItemId }) => queues.writes.addItems(id, items, afterItemId),
     'queues.items.generate': ({ id, count, afterItemId }) => generations.generate(id, count, afterItemId),
     'queues.items.generate.stop': ({ id }) => {
       if (!generations.running(id) && !queues.head(id)) notFound(id);
       return generations.stop(id);
     },
-    'queues.items.update': ({ id, itemId, track, policies }) => queues.updateItem(id, itemId, { track, policies }),
-    'queues.items.delete': ({ id, itemId }) => queues.removeItems(id, [itemId]),
-    'queues.items.remove': ({ id, itemIds }) => queues.removeItems(id, itemIds),
-    'queues.items.move': ({ id, itemIds, afterItemId }) => queues.moveItems(id, itemIds, afterItemId),
+    'queues.items.update': ({ id, itemId, track, policies }) => queues.writes.turn(id, () => queues.updateItem(id, itemId, { track, policies })),
+    'queues.items.delete': ({ id, itemId }) => queues.writes.turn(id, () => queues.removeItems(id, [itemId])),
+    'queues.items.remove': ({ id, itemIds }) => queues.writes.turn(id, () => queues.removeItems(id, itemIds)),
+    'queues.items.move': ({ id, itemIds, afterItemId }) => queues.writes.turn(id, () => queues.moveItems(id, itemIds, afterItemId)),
     'queues.activity': ({ id }) => {
       if (!queues.head(id)) notFound(id);
       return activity.view(id);

@@ -26,10 +26,12 @@ import type {
   ReportSettings,
   Track,
 } from '../api/queue-types.js';
-import { itemIdOf, type ItemRow } from '../store/repositories/queue-items.js';
-import type { QueueHead, QueueRecord } from '../store/repositories/queues.js';
+import type { ItemRow } from '../store/repositories/queue-items.js';
+import type { NewQueue, QueueHead, QueueRecord } from '../store/repositories/queues.js';
 import type { Store } from '../store/store.js';
-import { playableTrack, DEFAULT_CONTAINER_IMAGE_URL } from './track-defaults.js';
+import { DEFAULT_CONTAINER_IMAGE_URL } from './track-defaults.js';
+import { itemJson, itemOf, newRow, type ItemInput } from './item-rows.js';
+import { StagedWrites } from './staged-writes.js';
 import {
   CONTAINER_SERVICE_ID,
   CURRENT_VERSION,
@@ -38,14 +40,10 @@ import {
   DEFAULT_REPORTS,
   DEFAULT_TOKEN_LIFETIME_SEC,
 } from './defaults.js';
-import { insertFresh, insertRows, type Gap, type NewRow } from './ordering.js';
+import { insertFresh, insertRows, type Gap } from './ordering.js';
 import { sampleTracks } from './samples.js';
 
-export interface ItemInput {
-  id?: string;
-  track: Track;
-  policies?: QueueItem['policies'];
-}
+export type { ItemInput } from './item-rows.js';
 
 export interface QueueInput {
   name?: string;
@@ -75,9 +73,13 @@ export class QueueModel {
   /** Queues being deleted: gone to every reader, their items going in steps. */
   private readonly deleting = new Set<string>();
 
+  /** Edits of many items, written in steps and shown at once (see `staged-writes.ts`). */
+  readonly writes: StagedWrites;
+
   constructor(private readonly options: QueueModelOptions) {
     this.store = options.store;
     this.now = () => Math.floor(options.clock.now());
+    this.writes = new StagedWrites(this, options.store, options.between);
   }
 
   list(): QueueSummary[] {
@@ -88,25 +90,10 @@ export class QueueModel {
   }
 
   create(input: QueueInput): QueueSummary {
-    const now = this.now();
     const id = this.newQueueId();
     const record = this.transaction(id, () => {
-      const created = this.store.queues.create({
-        id,
-        name: input.name ?? this.defaultName(),
-        createdAt: now,
-        queueVersion: 1,
-        contextVersion: 1,
-        nextItemSeq: 1,
-        itemCount: 0,
-        container: { type: DEFAULT_CONTAINER_TYPE, ...containerFields(input.container) },
-        playbackPolicies: { ...DEFAULT_PLAYBACK_POLICIES, ...input.playbackPolicies },
-        reports: { ...DEFAULT_REPORTS, ...input.reports },
-        accessToken: newAccessToken(),
-        tokenIssuedAt: now,
-        tokenExpiresAt: now + (input.accessTokenLifetimeSec ?? DEFAULT_TOKEN_LIFETIME_SEC) * 1000,
-      });
-      const rows = (input.items ?? []).map((item) => this.newRow(created, item));
+      const created = this.store.queues.create(this.newRecord(id, input));
+      const rows = (input.items ?? []).map((item) => newRow(created, item));
       insertFresh(this.store.queueItems, created.key, rows);
       created.itemCount = rows.length;
       this.store.queues.save(created);
@@ -114,6 +101,26 @@ export class QueueModel {
     });
     this.changed(record, 'created');
     return this.summary(record);
+  }
+
+  /** A new queue's row, without items (`id` may be a shadow's, see `staged-writes.ts`). */
+  newRecord(id: string, input: Omit<QueueInput, 'items'>): NewQueue {
+    const now = this.now();
+    return {
+      id,
+      name: input.name ?? this.defaultName(),
+      createdAt: now,
+      queueVersion: 1,
+      contextVersion: 1,
+      nextItemSeq: 1,
+      itemCount: 0,
+      container: { type: DEFAULT_CONTAINER_TYPE, ...containerFields(input.container) },
+      playbackPolicies: { ...DEFAULT_PLAYBACK_POLICIES, ...input.playbackPolicies },
+      reports: { ...DEFAULT_REPORTS, ...input.reports },
+      accessToken: newAccessToken(),
+      tokenIssuedAt: now,
+      tokenExpiresAt: now + (input.accessTokenLifetimeSec ?? DEFAULT_TOKEN_LIFETIME_SEC) * 1000,
+    };
   }
 
   get(id: string): QueueView {
@@ -129,33 +136,38 @@ export class QueueModel {
 
   /** PATCH: `items` replaces the list (an item carrying an id the queue has keeps it); the rest merge. */
   update(id: string, patch: Omit<QueueInput, 'accessTokenLifetimeSec'>): QueueSummary {
-    const record = this.mustGet(id);
+    const record = this.mustEdit(id);
     const touched = Object.values(patch).some((value) => value !== undefined);
     if (!touched) return this.summary(record);
     this.transaction(id, () => {
-      let contextChanged = false;
-      if (patch.name !== undefined) {
-        record.name = patch.name;
-        contextChanged = true;
-      }
-      if (patch.playbackPolicies) {
-        record.playbackPolicies = { ...record.playbackPolicies, ...patch.playbackPolicies };
-        contextChanged = true;
-      }
-      if (patch.reports) {
-        record.reports = { ...record.reports, ...patch.reports };
-        contextChanged = true;
-      }
-      if (patch.container) {
-        record.container = { ...record.container, ...containerFields(patch.container) };
-        contextChanged = true;
-      }
       if (patch.items) this.replaceItems(record, patch.items);
-      if (contextChanged) record.contextVersion++;
+      this.applyContext(record, patch);
       this.bump(record);
     });
     this.changed(record, 'edited');
     return this.summary(record);
+  }
+
+  /** The fields of a PATCH other than `items`, merged into `record` (contextVersion bumped if any). */
+  applyContext(record: QueueRecord, patch: Omit<QueueInput, 'accessTokenLifetimeSec' | 'items'>): void {
+    let contextChanged = false;
+    if (patch.name !== undefined) {
+      record.name = patch.name;
+      contextChanged = true;
+    }
+    if (patch.playbackPolicies) {
+      record.playbackPolicies = { ...record.playbackPolicies, ...patch.playbackPolicies };
+      contextChanged = true;
+    }
+    if (patch.reports) {
+      record.reports = { ...record.reports, ...patch.reports };
+      contextChanged = true;
+    }
+    if (patch.container) {
+      record.container = { ...record.container, ...containerFields(patch.container) };
+      contextChanged = true;
+    }
+    if (contextChanged) record.contextVersion++;
   }
 
   /**
@@ -163,7 +175,7 @@ export class QueueModel {
    * a queue of up to DELETE_STEP items goes at once, before this returns its promise.
    */
   async delete(id: string): Promise<void> {
-    const record = this.mustGet(id);
+    const record = this.mustEdit(id);
     this.deleting.add(id);
     try {
       // One new version for the whole delete: a queue found again after a delete cut short is
@@ -200,10 +212,10 @@ export class QueueModel {
 
   /** `room`: see `insertRows` (a step of a longer generation plans the gap for all of it). */
   addItems(id: string, items: readonly ItemInput[], afterItemId?: string | null, room?: number): QueueEditResult {
-    const record = this.mustGet(id);
+    const record = this.mustEdit(id);
     const rows = this.transaction(id, () => {
       const gap = this.gapAfter(record, afterItemId);
-      const fresh = items.map((item) => this.newRow(record, { track: item.track, policies: item.policies }));
+      const fresh = items.map((item) => newRow(record, { track: item.track, policies: item.policies }));
       insertRows(this.store.queueItems, record.key, gap, fresh, room);
       record.itemCount += fresh.length;
       this.bump(record);
@@ -221,11 +233,11 @@ export class QueueModel {
 
   /** Refuses an anchor that is not there, before a generation starts (the edits check it again). */
   checkAnchor(id: string, afterItemId: string | null | undefined): void {
-    this.gapAfter(this.mustGet(id), afterItemId);
+    this.gapAfter(this.mustEdit(id), afterItemId);
   }
 
   updateItem(id: string, itemId: string, change: { track?: Track; policies?: QueueItem['policies'] | null }): QueueItem {
-    const record = this.mustGet(id);
+    const record = this.mustEdit(id);
     const row = this.mustGetItem(record, itemId);
     const old = parseItem(row);
     const policies = change.policies === null ? undefined : (change.policies ?? old.policies);
@@ -240,7 +252,7 @@ export class QueueModel {
   }
 
   removeItems(id: string, itemIds: readonly string[]): QueueEditResult {
-    const record = this.mustGet(id);
+    const record = this.mustEdit(id);
     this.transaction(id, () => {
       const rows = this.mustGetItems(record, itemIds);
       for (const row of rows) this.store.queueItems.deleteAt(record.key, row.pos);
@@ -253,7 +265,7 @@ export class QueueModel {
 
   /** Moves the items, in their queue order, to after `afterItemId` (null: to the start). */
   moveItems(id: string, itemIds: readonly string[], afterItemId: string | null): QueueEditResult {
-    const record = this.mustGet(id);
+    const record = this.mustEdit(id);
     if (afterItemId !== null && itemIds.includes(afterItemId)) {
       throw new EngineError('invalid_input', `cannot move ${afterItemId} after itself`, { field: 'afterItemId' });
     }
@@ -345,19 +357,14 @@ export class QueueModel {
         kept.add(item.id);
         return { itemId: item.id, item: itemJson(item.id, item.track, item.policies) };
       }
-      return this.newRow(record, item);
+      return newRow(record, item);
     });
     this.store.queueItems.deleteAll(record.key);
     insertFresh(this.store.queueItems, record.key, rows);
     record.itemCount = rows.length;
   }
 
-  private newRow(record: QueueRecord, item: ItemInput): NewRow {
-    const itemId = itemIdOf(record.nextItemSeq++);
-    return { itemId, item: itemJson(itemId, item.track, item.policies) };
-  }
-
-  private gapAfter(record: QueueRecord, afterItemId: string | null | undefined): Gap {
+  gapAfter(record: QueueRecord, afterItemId: string | null | undefined): Gap {
     if (afterItemId === undefined) return 'end';
     if (afterItemId === null) return { afterPos: null };
     return { afterPos: this.mustGetItem(record, afterItemId).pos };
@@ -367,7 +374,7 @@ export class QueueModel {
    * One edit, all or nothing. The repository caches what it last saved of a queue; if the
    * transaction rolls back, that cache forgets the queue and reads it again next time.
    */
-  private transaction<T>(queueId: string, work: () => T): T {
+  transaction<T>(queueId: string, work: () => T): T {
     try {
       return this.store.transaction(work);
     } catch (error) {
@@ -376,16 +383,16 @@ export class QueueModel {
     }
   }
 
-  private bump(record: QueueRecord): void {
+  bump(record: QueueRecord): void {
     record.queueVersion++;
     this.store.queues.save(record);
   }
 
-  private editResult(record: QueueRecord): QueueEditResult {
+  editResult(record: QueueRecord): QueueEditResult {
     return { queueVersion: String(record.queueVersion), itemCount: record.itemCount };
   }
 
-  private changed(record: QueueRecord, change: 'created' | 'edited' | 'token'): void {
+  changed(record: QueueRecord, change: 'created' | 'edited' | 'token'): void {
     this.options.emit('queues.changed', {
       queueId: record.id,
       change,
@@ -395,7 +402,14 @@ export class QueueModel {
     });
   }
 
-  private mustGet(id: string): QueueRecord {
+  /** The queue, unless a staged edit is writing it: every other edit waits its turn or is refused. */
+  mustEdit(id: string): QueueRecord {
+    const record = this.mustGet(id);
+    this.writes.refuseIfBusy(id);
+    return record;
+  }
+
+  mustGet(id: string): QueueRecord {
     const record = this.deleting.has(id) ? undefined : this.store.queues.get(id);
     if (!record) throw new EngineError('not_found', `no queue ${id}`);
     return record;
@@ -417,7 +431,7 @@ export class QueueModel {
     return `Queue ${this.store.queues.list().length + 1}`;
   }
 
-  private newQueueId(): string {
+  newQueueId(): string {
     for (;;) {
       const id = `queue-${randomBytes(4).toString('hex')}`;
       if (!this.store.queues.head(id)) return id;
@@ -430,18 +444,6 @@ function containerFields(container: QueueInput['container']): { type?: string; i
   if (!container) return {};
   const { type, imageUrl } = container;
   return { ...(type === undefined ? {} : { type }), ...(imageUrl === undefined ? {} : { imageUrl }) };
-}
-
-/** An item in its wire shape, with `id` first, a playable track, and `policies` only when it has some. */
-function itemOf(id: string, track: Track, policies: QueueItem['policies']): QueueItem {
-  const playable = playableTrack(track, id);
-  return policies === undefined ? { id, track: playable } : { id, track: playable, policies };
-}
-
-/** The stored JSON of an item, the same text as JSON.stringify(itemOf(…)) and cheaper for big batches. */
-function itemJson(id: string, track: Track, policies: QueueItem['policies']): string {
-  const head = `{"id":${JSON.stringify(id)},"track":${JSON.stringify(playableTrack(track, id))}`;
-  return policies === undefined ? `${head}}` : `${head},"policies":${JSON.stringify(policies)}}`;
 }
 
 function parseItem(row: ItemRow): QueueItem {

@@ -44,6 +44,8 @@ export class QueueItemRepository {
   private readonly deleteAtStmt;
   private readonly deleteAllStmt;
   private readonly deleteFirstStmt;
+  private readonly hasStmt;
+  private readonly copyStmt;
 
   constructor(db: SqliteDatabase) {
     const cols = "pos, 'item-' || item_seq AS item_id, item";
@@ -74,6 +76,10 @@ export class QueueItemRepository {
     this.deleteAllStmt = db.prepare<[number]>('DELETE FROM queue_items WHERE queue_key = ?');
     this.deleteFirstStmt = db.prepare<[number, number, number]>(
       'DELETE FROM queue_items WHERE queue_key = ? AND pos IN (SELECT pos FROM queue_items WHERE queue_key = ? ORDER BY pos LIMIT ?)',
+    );
+    this.hasStmt = db.prepare<[number, number], number>('SELECT 1 FROM queue_items WHERE queue_key = ? AND item_seq = ?').pluck();
+    this.copyStmt = db.prepare<[number, number, number, number]>(
+      'INSERT INTO queue_items (queue_key, pos, item_seq, item) SELECT ?, pos, item_seq, item FROM queue_items WHERE queue_key = ? AND pos > ? ORDER BY pos LIMIT ?',
     );
   }
 
@@ -123,6 +129,20 @@ export class QueueItemRepository {
   /** The ordinal (0-based index) of the item at `pos`. */
   rank(queueKey: number, pos: number): number {
     return this.rankStmt.get(queueKey, pos)!.n;
+  }
+
+  /** Whether the queue has an item with this id. */
+  has(queueKey: number, itemId: string): boolean {
+    const seq = itemSeqOf(itemId);
+    return seq !== null && this.hasStmt.get(queueKey, seq) !== undefined;
+  }
+
+  /**
+   * Copies up to `limit` of one queue's items, those after label `afterPos` (all when null), to
+   * another queue under the same labels and ids (a step of a staged edit); answers how many.
+   */
+  copyAfter(fromKey: number, toKey: number, afterPos: number | null, limit: number): number {
+    return this.copyStmt.run(toKey, fromKey, afterPos ?? -(2 ** 53), limit).changes;
   }
 
   ids(queueKey: number): Set<string> {

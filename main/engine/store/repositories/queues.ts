@@ -95,6 +95,13 @@ const headOf = (queue: QueueRecord): QueueHead => ({
   tokenExpiresAt: queue.tokenExpiresAt,
 });
 
+/**
+ * Ids of rows that are no queue yet or any more: the items of a big edit being staged, or the
+ * items a staged edit replaced, going in steps (see `cloud-queue/staged-writes.ts`). No queue id
+ * starts so; `list` leaves them out and a start deletes any a stop left behind.
+ */
+export const SHADOW_ID_PREFIX = '~';
+
 export class QueueRepository {
   /**
    * Heads by queue id. Every write of a queue goes through this repository, so the cache is
@@ -107,9 +114,16 @@ export class QueueRepository {
   private readonly insert;
   private readonly update;
   private readonly remove;
+  private readonly shadowRows;
+  private readonly rename;
+  private readonly moveReports;
+  private readonly publishRow;
 
   constructor(db: SqliteDatabase) {
-    this.all = db.prepare<[], Row>('SELECT * FROM queues ORDER BY created_at, key');
+    this.all = db.prepare<[], Row>(`SELECT * FROM queues WHERE substr(id, 1, 1) <> '${SHADOW_ID_PREFIX}' ORDER BY created_at, key`);
+    this.shadowRows = db.prepare<[], { key: number; id: string }>(`SELECT key, id FROM queues WHERE substr(id, 1, 1) = '${SHADOW_ID_PREFIX}'`);
+    this.rename = db.prepare<[string, number]>('UPDATE queues SET id = ? WHERE key = ?');
+    this.moveReports = db.prepare<[number, number]>('UPDATE time_played SET queue_key = ? WHERE queue_key = ?');
     this.one = db.prepare<[string], Row>('SELECT * FROM queues WHERE id = ?');
     this.headById = db.prepare<[string], Pick<Row, 'key' | 'id' | 'queue_version' | 'context_version' | 'item_count' | 'access_token' | 'token_expires_at'>>(
       'SELECT key, id, queue_version, context_version, item_count, access_token, token_expires_at FROM queues WHERE id = ?',
@@ -118,6 +132,28 @@ export class QueueRepository {
     this.insert = db.prepare<[Params]>(`INSERT INTO queues (${columns.join(', ')}) VALUES (${columns.map((c) => `@${c}`).join(', ')})`);
     this.update = db.prepare<[Params]>(`UPDATE queues SET ${WRITTEN.map((c) => `${c} = @${c}`).join(', ')} WHERE key = @key`);
     this.remove = db.prepare<[number]>('DELETE FROM queues WHERE key = ?');
+    this.publishRow = db.prepare<[Params]>(`UPDATE queues SET id = @id, created_at = @created_at, ${WRITTEN.map((c) => `${c} = @${c}`).join(', ')} WHERE key = @key`);
+  }
+
+  /** Rows left by staged edits (see SHADOW_ID_PREFIX). */
+  shadows(): { key: number; id: string }[] {
+    return this.shadowRows.all();
+  }
+
+  /**
+   * Makes the shadow row `shadowKey`, whose items a staged edit wrote, the queue `record` (inside
+   * the caller's transaction, at the cost of a few row updates whatever the items' number). A queue
+   * that had a row (`replaced`) becomes a shadow under `discardId`, its reports moved to the new
+   * row; its old items are the caller's to delete. `record.key` becomes `shadowKey`.
+   */
+  publish(record: QueueRecord, shadowKey: number, replaced?: { discardId: string }): void {
+    if (replaced) {
+      this.rename.run(replaced.discardId, record.key);
+      this.moveReports.run(shadowKey, record.key);
+    }
+    record.key = shadowKey;
+    this.publishRow.run(toParams(record) as Params);
+    this.heads.set(record.id, headOf(record));
   }
 
   list(): QueueRecord[] {

@@ -1,0 +1,252 @@
+/**
+ * A large JSON body is parsed in turns, the event loop free between them (docs/contract/console.md
+ * §9: no admin call holds the other listeners more than 250 ms): one JSON.parse of the 30 MB that
+ * 100,000 queue items make took 0.45–0.8 s here, during which no listener answered.
+ *
+ * First a scan, in slices, finds where each array element and object member of the outer levels
+ * begins and ends (and refuses a body nested too deep); then runs of small elements and members
+ * are parsed PIECE_CHARS at a time by fastify's own parser (prototype-poisoning checks and all),
+ * and put together. Only what JSON.parse would accept is accepted: each piece is itself JSON, and
+ * what lies between pieces is checked here.
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { StringDecoder } from 'node:string_decoder';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { MAX_JSON_DEPTH, nestsDeeperThan } from '../http/json-depth.js';
+
+/** A body up to this many characters is parsed at once: ~5–20 ms. */
+export const BIG_BODY_CHARS = 1024 * 1024;
+/** Text parsed by one JSON.parse: ~1–3 ms. */
+const PIECE_CHARS = 64 * 1024;
+/** Characters scanned per turn: ~2–5 ms. */
+const SCAN_CHARS = 512 * 1024;
+/** Work done before the loop is let go, in ms. */
+const TURN_MS = 8;
+/** Arrays and objects down to this depth (the body's own is 0) can be split into pieces. */
+const SPLIT_DEPTH = 4;
+
+type ParseJson = (text: string) => unknown;
+
+/** Replaces the listener's JSON parser for the routes of `app` (an encapsulated plugin). */
+export function useJsonInTurns(app: FastifyInstance): void {
+  const defaultParser = app.getDefaultJsonParser('error', 'error');
+  const parseWith = (request: FastifyRequest): ParseJson => (text) => {
+    let failure: unknown = null;
+    let value: unknown;
+    defaultParser(request, text, (error, parsed) => {
+      failure = error;
+      value = parsed;
+    });
+    if (failure) throw failure;
+    return value;
+  };
+  app.removeContentTypeParser('application/json');
+  // As a buffer: decoding 30 MB at once (what `parseAs: 'string'` does) alone took 50–125 ms.
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, async (request: FastifyRequest, body: string | Buffer) => {
+    const bytes = body as Buffer;
+    if (bytes.length <= BIG_BODY_CHARS) {
+      const text = bytes.toString('utf8');
+      // As the listener's own parser: an empty body is no body.
+      if (text.trim() === '') return undefined;
+      if (nestsDeeperThan(text)) throw tooDeep();
+      return parseWith(request)(text);
+    }
+    return parseJsonInTurns(await decodeInTurns(bytes), { parse: parseWith(request), forbidPrototypeKeys: true });
+  });
+}
+
+/** UTF-8 text of `bytes`, decoded a slice per turn (a character split between slices is kept whole). */
+export async function decodeInTurns(bytes: Buffer, between: () => Promise<unknown> = () => nextTurn()): Promise<string> {
+  const decoder = new StringDecoder('utf8');
+  let text = '';
+  for (let at = 0; at < bytes.length; at += SCAN_CHARS) {
+    if (at > 0) await between();
+    text += decoder.write(bytes.subarray(at, at + SCAN_CHARS));
+  }
+  return text + decoder.end();
+}
+
+/** A container of the outer levels too big for one piece: where its elements (members) end. */
+interface Span {
+  close: number;
+  /** Commas directly inside it. */
+  commas: number[];
+  /** Colons directly inside it (an object's). */
+  colons: number[];
+}
+
+/** Parses `text` as JSON.parse would, letting the event loop go every TURN_MS or so. */
+export interface InTurnsOptions {
+  /** Parses each piece (default JSON.parse). */
+  parse?: ParseJson;
+  /** What runs between turns (default: the next turn of the loop). */
+  between?: () => Promise<unknown>;
+  pieceChars?: number;
+  /** Refuse `__proto__` and `constructor.prototype` keys, as fastify's parser does. */
+  forbidPrototypeKeys?: boolean;
+}
+
+export async function parseJsonInTurns(text: string, options: InTurnsOptions = {}): Promise<unknown> {
+  const { parse = JSON.parse, between = () => nextTurn(), pieceChars = PIECE_CHARS, forbidPrototypeKeys = false } = options;
+  let turnStarted = performance.now();
+  const pause = async () => {
+    if (performance.now() - turnStarted < TURN_MS) return;
+    await between();
+    turnStarted = performance.now();
+  };
+  const spans = await scan(text, between, pieceChars);
+  const start = skipSpace(text, 0);
+  const end = trimEnd(text, text.length);
+  if (start >= end) throw invalid('the body is empty');
+
+  async function value(from: number, to: number): Promise<unknown> {
+    const first = skipSpace(text, from);
+    const last = trimEnd(text, to);
+    if (first >= last) throw invalid(`a value is missing at character ${from}`);
+    const span = spans.get(first);
+    if (!span) return parse(text.slice(first, last));
+    if (span.close !== last - 1) throw invalid(`unexpected text at character ${skipSpace(text, span.close + 1)}`);
+    const parts = partsOf(text, first, span);
+    return text.charCodeAt(first) === 0x5b ? arrayOf(parts) : objectOf(parts, span);
+  }
+
+  async function arrayOf(parts: [number, number][]): Promise<unknown[]> {
+    const out: unknown[] = [];
+    let run: [number, number] | null = null;
+    const flush = async () => {
+      if (!run) return;
+      for (const element of parse(`[${text.slice(run[0], run[1])}]`) as unknown[]) out.push(element);
+      run = null;
+      await pause();
+    };
+    for (const [from, to] of parts) {
+      const first = skipSpace(text, from);
+      if (first >= trimEnd(text, to)) throw invalid(`an array element is missing at character ${from}`);
+      if (spans.has(first)) {
+        await flush();
+        out.push(await value(from, to));
+      } else if (run && to - run[0] <= pieceChars) run[1] = to;
+      else {
+        await flush();
+        run = [from, to];
+      }
+    }
+    await flush();
+    return out;
+  }
+
+  async function objectOf(parts: [number, number][], span: Span): Promise<Record<string, unknown>> {
+    if (span.colons.length !== parts.length) throw invalid('an object member is malformed');
+    const out: Record<string, unknown> = {};
+    const put = (key: string, member: unknown) => Object.defineProperty(out, key, { value: member, enumerable: true, writable: true, configurable: true });
+    let run: [number, number] | null = null;
+    const flush = async () => {
+      if (!run) return;
+      const members = parse(`{${text.slice(run[0], run[1])}}`) as Record<string, unknown>;
+      for (const key of Object.keys(members)) put(key, members[key]);
+      run = null;
+      await pause();
+    };
+    for (let i = 0; i < parts.length; i++) {
+      const [from, to] = parts[i]!;
+      const colon = span.colons[i]!;
+      if (colon < from || colon >= to) throw invalid('an object member is malformed');
+      if (spans.has(skipSpace(text, colon + 1))) {
+        await flush();
+        const key = parse(text.slice(from, colon));
+        if (typeof key !== 'string') throw invalid('an object key is not a string');
+        const member = await value(colon + 1, to);
+        // What fastify's parser refuses in a body, refused here too for a member parsed in pieces.
+        if (forbidPrototypeKeys && (key === '__proto__' || (key === 'constructor' && typeof member === 'object' && member !== null && Object.hasOwn(member, 'prototype')))) {
+          throw invalid('the body carries a forbidden prototype property');
+        }
+        put(key, member);
+      } else if (run && to - run[0] <= pieceChars) run[1] = to;
+      else {
+        await flush();
+        run = [from, to];
+      }
+    }
+    await flush();
+    return out;
+  }
+
+  return value(start, end);
+}
+
+/** The element (member) ranges of a split container, between its brackets and commas. */
+function partsOf(text: string, open: number, span: Span): [number, number][] {
+  // `[ … ]` of nothing but spaces has no element.
+  if (span.commas.length === 0 && skipSpace(text, open + 1) >= span.close) return [];
+  const bounds = [open, ...span.commas, span.close];
+  const parts: [number, number][] = [];
+  for (let i = 0; i + 1 < bounds.length; i++) parts.push([bounds[i]! + 1, bounds[i + 1]!]);
+  return parts;
+}
+
+/**
+ * Where every container of the outer SPLIT_DEPTH levels larger than PIECE_CHARS closes, with its
+ * commas and colons; by where it opens. Refuses unbalanced brackets, an unterminated string and
+ * nesting deeper than MAX_JSON_DEPTH.
+ */
+async function scan(text: string, between: () => Promise<unknown>, pieceChars: number): Promise<Map<number, Span>> {
+  const spans = new Map<number, Span>();
+  const stack: { open: number; commas: number[] | null; colons: number[] | null }[] = [];
+  let nextPause = SCAN_CHARS;
+  for (let i = 0; i < text.length; i++) {
+    if (i >= nextPause) {
+      await between();
+      nextPause = i + SCAN_CHARS;
+    }
+    const c = text.charCodeAt(i);
+    if (c === 0x22) {
+      i = stringEnd(text, i);
+    } else if (c === 0x7b || c === 0x5b) {
+      if (stack.length >= MAX_JSON_DEPTH) throw tooDeep();
+      const split = stack.length <= SPLIT_DEPTH;
+      stack.push({ open: i, commas: split ? [] : null, colons: split && c === 0x7b ? [] : null });
+    } else if (c === 0x7d || c === 0x5d) {
+      const top = stack.pop();
+      const opener = top ? text.charCodeAt(top.open) : -1;
+      if (!top || (c === 0x7d) !== (opener === 0x7b)) throw invalid(`an unexpected ${String.fromCharCode(c)} at character ${i}`);
+      if (top.commas && i - top.open + 1 > pieceChars) spans.set(top.open, { close: i, commas: top.commas, colons: top.colons ?? [] });
+    } else if (c === 0x2c) {
+      stack[stack.length - 1]?.commas?.push(i);
+    } else if (c === 0x3a) {
+      stack[stack.length - 1]?.colons?.push(i);
+    }
+  }
+  if (stack.length) throw invalid('the body ends before its last array or object closes');
+  return spans;
+}
+
+/** The index of the quote that closes the string opening at `open`. */
+function stringEnd(text: string, open: number): number {
+  let at = open + 1;
+  for (;;) {
+    const quote = text.indexOf('"', at);
+    if (quote < 0) throw invalid(`a string opening at character ${open} never closes`);
+    let backslashes = 0;
+    while (text.charCodeAt(quote - 1 - backslashes) === 0x5c) backslashes++;
+    if (backslashes % 2 === 0) return quote;
+    at = quote + 1;
+  }
+}
+
+const isSpace = (c: number) => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
+
+function skipSpace(text: string, from: number): number {
+  let i = from;
+  while (i < text.length && isSpace(text.charCodeAt(i))) i++;
+  return i;
+}
+
+/** One past the last non-space character before `to`. */
+function trimEnd(text: string, to: number): number {
+  let i = to;
+  while (i > 0 && isSpace(text.charCodeAt(i - 1))) i--;
+  return i;
+}
+
+const invalid = (message: string) => Object.assign(new SyntaxError(`the body is not valid JSON: ${message}`), { statusCode: 400 });
+const tooDeep = () => Object.assign(new Error(`the JSON body nests arrays and objects more than ${MAX_JSON_DEPTH} deep`), { statusCode: 400 });

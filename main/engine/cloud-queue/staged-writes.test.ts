@@ -1,0 +1,203 @@
+/**
+ * Big queue writes hold no listener more than 250 ms, and no reader sees them half done
+ * (docs/contract/console.md §9). The attack: creating, replacing or adding 100,000 items in one
+ * admin call held every listener 0.5–1 s (500,000 items: 1.8 s and more), while a player of another
+ * queue waited for its GET /version.
+ */
+import Database from 'better-sqlite3';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { QueueEditResult, QueueItemsPage, QueueSummary } from '../api/queue-types.js';
+import type { Engine } from '../index.js';
+import { admin, startTestEngine } from '../testing/http.js';
+import { DATABASE_FILE } from '../store/database.js';
+import { tempDirs } from '../testing/temp-dirs.js';
+import { sampleTracks } from './samples.js';
+import { WRITE_STEP } from './staged-writes.js';
+
+const tempDir = tempDirs('cqc-staged-writes-');
+const STALL_MS = 250;
+const BIG = 100_000;
+
+/** A body made before any probe runs (making 30 MB of JSON holds this process too). */
+function itemsBody(fields: Record<string, unknown>, count: number, from = 1, name = 'Big'): Buffer {
+  const items = sampleTracks(from, count).map((track) => ({ track: { ...track, name: `${name} ${track.name}` } }));
+  return Buffer.from(JSON.stringify({ ...fields, items }));
+}
+
+/** An admin call with a body made beforehand. */
+async function send(engine: Engine, method: string, path: string, body: Buffer): Promise<{ status: number; body: unknown }> {
+  const response = await fetch(`${engine.urls.console}/admin/api${path}`, {
+    method,
+    headers: { authorization: `Bearer ${engine.adminToken}`, 'content-type': 'application/json' },
+    body,
+  });
+  return { status: response.status, body: await response.json() };
+}
+
+/**
+ * Asks `url` one request at a time, ~10 ms apart, until stopped; answers the longest time from one
+ * answer to the next. Each is the wall time, or the CPU time this process spent meanwhile when that
+ * is less: on a machine shared with other work (other test workers on two cores) the wall time also
+ * counts other processes' turns, which hold no listener of the engine's. A write that holds the
+ * loop spends that time on the CPU (a 100,000-item write in one turn: over 1 s of it).
+ */
+function pinger(url: string, headers: Record<string, string>, seen?: (body: string) => void): { stop: () => Promise<number> } {
+  let running = true;
+  let longest = 0;
+  const loop = (async () => {
+    let wall = performance.now();
+    let cpu = process.cpuUsage();
+    while (running) {
+      const answer = await fetch(url, { headers });
+      const text = await answer.text();
+      expect(answer.status).toBe(200);
+      seen?.(text);
+      const spent = process.cpuUsage(cpu);
+      longest = Math.max(longest, Math.min(performance.now() - wall, (spent.user + spent.system) / 1000));
+      wall = performance.now();
+      cpu = process.cpuUsage();
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  })();
+  return {
+    stop: async () => {
+      running = false;
+      await loop;
+      return longest;
+    },
+  };
+}
+
+const versionUrl = (queue: QueueSummary) => [`${queue.queueBaseUrl}version`, { authorization: queue.httpAuthorization }] as const;
+
+describe('a write of 100,000 items over the admin API', () => {
+  let engine: Engine;
+  let other: QueueSummary;
+  beforeAll(async () => {
+    engine = await startTestEngine({ dataDir: tempDir(), clockSpeed: 0 });
+    other = (await admin(engine, 'POST', '/queues', { items: [{ track: { name: 'Other' } }] })).body as QueueSummary;
+  });
+  afterAll(() => engine.close());
+
+  it('creates the queue while another queue answers GET /version within 250 ms every time', async () => {
+    const body = itemsBody({ name: 'Created' }, BIG);
+    const probe = pinger(...versionUrl(other));
+    const created = await send(engine, 'POST', '/queues', body);
+    const longest = await probe.stop();
+    expect(created.status).toBe(200);
+    const queue = created.body as QueueSummary;
+    expect(queue).toMatchObject({ name: 'Created', itemCount: BIG, queueVersion: '1' });
+    const page = (await admin(engine, 'GET', `/queues/${queue.id}/items?offset=${BIG - 1}&limit=1`)).body as QueueItemsPage;
+    expect(page.items.map((item) => [item.id, item.track.name])).toEqual([[`item-${BIG}`, `Big ${sampleTracks(BIG, 1)[0]!.name}`]]);
+    expect(longest).toBeLessThan(STALL_MS);
+  }, 20_000);
+
+  it('replaces the items while readers see the old queue or the new one, never a part, and nothing stalls', async () => {
+    const queue = (await admin(engine, 'POST', '/queues', { items: sampleTracks(1, 10).map((track) => ({ track })) })).body as QueueSummary;
+    const body = itemsBody({ name: 'Replaced' }, BIG, 1, 'New');
+    const versions: string[] = [];
+    const player = pinger(...versionUrl(queue), (text) => versions.push((JSON.parse(text) as { queueVersion: string }).queueVersion));
+    const probe = pinger(...versionUrl(other));
+    const counts: number[] = [];
+    let polling = true;
+    const lists = (async () => {
+      while (polling) {
+        const list = (await admin(engine, 'GET', '/queues')).body as QueueSummary[];
+        const seen = list.find((q) => q.id === queue.id)!;
+        counts.push(seen.itemCount);
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+    })();
+    const replaced = await send(engine, 'PATCH', `/queues/${queue.id}`, body);
+    const longest = await probe.stop();
+    polling = false;
+    await Promise.all([lists, player.stop()]);
+    expect(replaced.status).toBe(200);
+    expect(replaced.body).toMatchObject({ name: 'Replaced', itemCount: BIG, queueVersion: '2' });
+    // Once, from the old to the new: the readers saw no step between.
+    expect([...new Set(versions)]).toEqual(versions.at(-1) === '2' ? (versions[0] === '1' ? ['1', '2'] : ['2']) : ['1']);
+    expect(new Set(counts).size).toBeLessThanOrEqual(2);
+    for (const count of counts) expect([10, BIG]).toContain(count);
+    const first = (await admin(engine, 'GET', `/queues/${queue.id}/items?offset=0&limit=2`)).body as QueueItemsPage;
+    expect(first.items.map((item) => item.track.name)).toEqual(sampleTracks(1, 2).map((track) => `New ${track.name}`));
+    expect(longest).toBeLessThan(STALL_MS);
+  }, 20_000);
+
+  it('adds the items after an item of a queue while another queue answers within 250 ms', async () => {
+    const queue = (await admin(engine, 'POST', '/queues', { items: sampleTracks(1, 3).map((track) => ({ track })) })).body as QueueSummary;
+    const body = itemsBody({ afterItemId: 'item-1' }, BIG, 1, 'Added');
+    const probe = pinger(...versionUrl(other));
+    const added = await send(engine, 'POST', `/queues/${queue.id}/items`, body);
+    const longest = await probe.stop();
+    expect(added.status).toBe(200);
+    const result = added.body as QueueEditResult;
+    expect(result).toMatchObject({ itemCount: BIG + 3, queueVersion: '2' });
+    expect(result.itemIds).toHaveLength(BIG);
+    expect(result.itemIds![0]).toBe('item-4');
+    const around = (await admin(engine, 'GET', `/queues/${queue.id}/items?offset=0&limit=2`)).body as QueueItemsPage;
+    expect(around.items.map((item) => item.id)).toEqual(['item-1', 'item-4']);
+    const end = (await admin(engine, 'GET', `/queues/${queue.id}/items?offset=${BIG}&limit=3`)).body as QueueItemsPage;
+    expect(end.items.map((item) => item.id)).toEqual([`item-${BIG + 3}`, 'item-2', 'item-3']);
+    expect(longest).toBeLessThan(STALL_MS);
+  }, 20_000);
+});
+
+/** Rows of the queues table, shadows included, read beside the running engine. */
+function queueRows(dataDir: string): { id: string; item_count: number }[] {
+  const db = new Database(join(dataDir, DATABASE_FILE), { readonly: true });
+  try {
+    return db.prepare<[], { id: string; item_count: number }>('SELECT id, item_count FROM queues').all();
+  } finally {
+    db.close();
+  }
+}
+
+/** Every item id of a queue, in order, read in pages. */
+async function itemIdsOf(engine: Engine, queueId: string): Promise<string[]> {
+  const ids: string[] = [];
+  for (let offset = 0; ; offset += 1000) {
+    const page = (await admin(engine, 'GET', `/queues/${queueId}/items?offset=${offset}&limit=1000`)).body as QueueItemsPage;
+    ids.push(...page.items.map((item) => item.id));
+    if (page.items.length < 1000) return ids;
+  }
+}
+
+describe('a big write that cannot be made', () => {
+  let engine: Engine;
+  const dataDir = tempDir();
+  beforeAll(async () => {
+    engine = await startTestEngine({ dataDir, clockSpeed: 0 });
+  });
+  afterAll(() => engine.close());
+
+  it('changes nothing when an item id repeats past the first steps, and leaves no staged rows', async () => {
+    const queue = (await admin(engine, 'POST', '/queues', { items: sampleTracks(1, 3).map((track) => ({ track })) })).body as QueueSummary;
+    const before = (await admin(engine, 'GET', `/queues/${queue.id}`)).body;
+    const items = sampleTracks(1, 5 * WRITE_STEP).map((track) => ({ track }) as { id?: string; track: typeof track });
+    items[3 * WRITE_STEP]!.id = 'item-2';
+    items[3 * WRITE_STEP + 1]!.id = 'item-2';
+    const refused = await admin(engine, 'PATCH', `/queues/${queue.id}`, { name: 'Never', items });
+    expect(refused.status).toBe(400);
+    expect(refused.body).toMatchObject({ error: { code: 'invalid_input', message: `items[${3 * WRITE_STEP + 1}].id item-2 appears twice` } });
+    expect((await admin(engine, 'GET', `/queues/${queue.id}`)).body).toEqual(before);
+    expect(queueRows(dataDir).map((row) => row.id)).toEqual([queue.id]);
+    // The next item ids follow on from the queue's, as if nothing had been tried.
+    const added = (await admin(engine, 'POST', `/queues/${queue.id}/items`, { items: [{ track: { name: 'Next' } }] })).body as QueueEditResult;
+    expect(added.itemIds).toEqual(['item-4']);
+  }, 20_000);
+
+  it('takes two big writes of one queue in turn: the queue ends as the second left it', async () => {
+    const queue = (await admin(engine, 'POST', '/queues', {})).body as QueueSummary;
+    const first = send(engine, 'PATCH', `/queues/${queue.id}`, itemsBody({}, 3 * WRITE_STEP, 1, 'First'));
+    const second = send(engine, 'POST', `/queues/${queue.id}/items`, itemsBody({ afterItemId: null }, 2 * WRITE_STEP, 1, 'Second'));
+    const [one, two] = await Promise.all([first, second]);
+    expect(one).toMatchObject({ status: 200, body: { itemCount: 3 * WRITE_STEP, queueVersion: '2' } });
+    expect(two).toMatchObject({ status: 200, body: { itemCount: 5 * WRITE_STEP, queueVersion: '3' } });
+    const ids = await itemIdsOf(engine, queue.id);
+    expect(ids).toHaveLength(5 * WRITE_STEP);
+    expect(new Set(ids).size).toBe(5 * WRITE_STEP);
+    const page = (await admin(engine, 'GET', `/queues/${queue.id}/items?offset=${2 * WRITE_STEP - 1}&limit=2`)).body as QueueItemsPage;
+    expect(page.items.map((item) => item.track.name?.split(' ')[0])).toEqual(['Second', 'First']);
+  }, 20_000);
+});
