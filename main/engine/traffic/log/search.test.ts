@@ -38,13 +38,14 @@ function entry(i: number, where: 'url' | 'request' | 'own' | 'shared' | null, ne
   return trafficEntry({
     target: i % 2 ? 'player' : 'cloudQueue',
     url: `http://127.0.0.1:9003/w/${i}?x=${text('url')}`,
-    requestBody: `{"i":${i},"n":"${text('request')}"}`,
+    // "eee" now and then: a short text some entries hold without the needle.
+    requestBody: `{"i":${i},"n":"${text('request')}","e":"${i % 13 === 0 ? 'eee' : ''}"}`,
     // Shared bodies repeat: a few distinct ones, checked once each.
     responseBody: where === 'own' ? `own ${needle}` : `${i % 3}-${text('shared')}`.padEnd(600, 'b'),
   });
 }
 
-const PLACES = ['url', 'request', 'own', 'shared', null] as const;
+const PLACES = ['url', 'request', 'own', 'shared', null, null, null, null, null, null] as const;
 const segmentOf = (first: number, count: number) => Array.from({ length: count }, (_, k) => entry(first + k, PLACES[(first + k) % PLACES.length]!));
 
 /** Turns of the event loop until `done` settles; how many it took. */
@@ -67,7 +68,7 @@ describe('a text search walked a slice at a time', () => {
     // One entry a slice: 100 entries take many turns, each leaving the listeners their turn.
     expect(await turnsUntil(searched)).toBeGreaterThan(50);
     expect(log.page({ text: 'needle' }, 0, 1000).rows.map((row) => row.id)).toEqual(naive(log, { text: 'needle' }));
-    expect(naive(log, { text: 'needle' })).toHaveLength(80);
+    expect(naive(log, { text: 'needle' })).toHaveLength(40);
     await log.searched({ text: 'NEEDLE', target: 'player' });
     expect(log.page({ text: 'NEEDLE', target: 'player' }, 0, 1000).rows.map((row) => row.id)).toEqual(naive(log, { text: 'needle', target: 'player' }));
     expect(log.locate({ text: 'needle' }, 4)).toBe(3);
@@ -87,6 +88,25 @@ describe('a text search walked a slice at a time', () => {
     expect(log.page({ text: 'needle' }, 0, 1000).rows.map((row) => row.id)).toEqual(naive(log, { text: 'needle' }));
     // Up to date: a search asked again with nothing new settles at once.
     expect(await turnsUntil(log.searched({ text: 'needle' }))).toBe(1);
+    close();
+  });
+
+  it('narrows a search to the matches of a kept search for a text it holds, and walks on from where that one stopped', async () => {
+    const { log, close } = sliced();
+    for (let s = 0; s < 5; s++) log.append(segmentOf(s * 20, 20), KEEP_ALL);
+    expect(await turnsUntil(log.searched({ text: 'eedl' }))).toBeGreaterThanOrEqual(100);
+    log.append(segmentOf(100, 20), KEEP_ALL);
+    log.append(segmentOf(120, 20), 130);
+    // The 36 matches of the first 100 entries still kept, then the 40 entries after them: not 130.
+    const turns = await turnsUntil(log.searched({ text: 'needle' }));
+    expect(turns).toBeGreaterThan(70);
+    expect(turns).toBeLessThan(100);
+    expect(log.page({ text: 'needle' }, 0, 1000).rows.map((row) => row.id)).toEqual(naive(log, { text: 'needle' }));
+    expect(naive(log, { text: 'needle' })).toHaveLength(52);
+    // A text that does not hold a kept one is walked whole: "ee" is in more entries than "needle".
+    expect(await turnsUntil(log.searched({ text: 'ee' }))).toBeGreaterThan(120);
+    expect(log.page({ text: 'ee' }, 0, 1000).total).toBeGreaterThan(52);
+    expect(log.page({ text: 'ee' }, 0, 1000).rows.map((row) => row.id)).toEqual(naive(log, { text: 'ee' }));
     close();
   });
 
@@ -127,7 +147,7 @@ describe('a text search walked a slice at a time', () => {
   it('answers what a filter of every entry answers whatever captures, trims and clears meet the walks', async () => {
     const step = fc.oneof(
       fc.record({ kind: fc.constant('append' as const), count: fc.integer({ min: 1, max: 12 }), keep: fc.integer({ min: 5, max: 60 }) }),
-      fc.record({ kind: fc.constant('search' as const), text: fc.constantFrom('needle', 'NEEDLE', 'w/1', '"i":2', '-b', 'own', 'zzz') }),
+      fc.record({ kind: fc.constant('search' as const), text: fc.constantFrom('ee', 'eedl', 'needle', 'NEEDLE', 'w/1', '"i":2', '-b', '0-b', 'own', 'zzz') }),
       fc.record({ kind: fc.constant('turns' as const), count: fc.integer({ min: 1, max: 8 }) }),
       fc.record({ kind: fc.constant('budget' as const), bytes: fc.integer({ min: 5_000, max: 40_000 }) }),
       fc.constant({ kind: 'clear' as const }),
@@ -151,7 +171,8 @@ describe('a text search walked a slice at a time', () => {
             } else log.clear();
           }
           await Promise.all(waits);
-          for (const text of ['needle', 'w/1', '"i":2', '-b', 'own', 'zzz']) {
+          // Shorter texts first: a longer one is then narrowed to their matches.
+          for (const text of ['ee', 'eedl', 'needle', 'w/1', '"i":2', '-b', '0-b', 'own', 'zzz']) {
             await log.searched({ text });
             expect(log.page({ text }, 0, 1000).rows.map((row) => row.id)).toEqual(naive(log, { text }));
             expect(log.page({ text, target: 'player' }, 0, 1000).rows.map((row) => row.id)).toEqual(naive(log, { text, target: 'player' }));

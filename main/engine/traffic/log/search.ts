@@ -57,7 +57,20 @@ export interface Search {
   segment: ReadSegment | null;
   /** Callers waiting for the walk (null: none runs). */
   waiting: { done: Promise<void>; resolve: () => void } | null;
+  /**
+   * Before the walk goes on past `candidates.through`, the only entries up to it that can hold
+   * the text: the matches of a search for a text it contains (see `narrowed`); null when none.
+   */
+  candidates: { ids: number[]; next: number; through: number } | null;
+  /** Whether the walk has begun (a new search looks for candidates once, as it begins). */
+  begun: boolean;
 }
+
+/**
+ * A search narrows a new one when it found at most this share of the entries it went through:
+ * checking its matches one by one then costs less than walking them all.
+ */
+const NARROWS_BELOW = 0.5;
 
 export class TextSearches {
   /** Least recently used first. */
@@ -116,7 +129,7 @@ export class TextSearches {
     const needle = text.toLowerCase();
     let search = this.searches.get(needle);
     if (search) this.searches.delete(needle);
-    else search = { needle, through: this.log.droppedThrough(), ids: [], from: 0, bodies: new Map(), segment: null, waiting: null };
+    else search = { needle, through: this.log.droppedThrough(), ids: [], from: 0, bodies: new Map(), segment: null, waiting: null, candidates: null, begun: false };
     this.searches.set(needle, search);
     // A walk being waited for stays: pushing it out would start it again from the oldest entry.
     for (const [oldest, old] of this.searches) {
@@ -159,6 +172,30 @@ export class TextSearches {
       if (held === undefined) search.bodies.set(id, (held = holds(log.bodyText(id))));
       return held;
     };
+    if (!search.begun) {
+      search.begun = true;
+      search.candidates = this.narrowed(search);
+    }
+    const matches = (summary: SegmentSummary, details: SegmentDetails, i: number) => {
+      const bodyId = summary.responseBodyId[i]!;
+      return holds(details.url(i)) || holds(details.requestBody(i)) || (bodyId > 0 ? bodyHolds(bodyId) : holds(details.responseBody(i)));
+    };
+    // The candidates first, each read where it is stored (those dropped meanwhile skipped)...
+    for (const candidates = search.candidates; candidates; ) {
+      if (candidates.next >= candidates.ids.length) {
+        search.candidates = null;
+        search.through = Math.max(search.through, candidates.through);
+        search.segment = null;
+        break;
+      }
+      const id = candidates.ids[candidates.next++]!;
+      if (id <= log.droppedThrough()) continue;
+      if (!search.segment || id < search.segment.summary.firstId || id > search.segment.summary.lastId) search.segment = log.segmentAfter(id - 1);
+      const segment = search.segment;
+      if (segment && segment.summary.firstId <= id && matches(segment.summary, segment.details, id - segment.summary.firstId)) search.ids.push(id);
+      if (performance.now() >= deadline) return false;
+    }
+    // ...then every entry after them.
     for (;;) {
       // Entries the retention cap dropped since are not read.
       search.through = Math.max(search.through, log.droppedThrough());
@@ -173,12 +210,29 @@ export class TextSearches {
       }
       const { summary, details } = search.segment;
       for (let i = Math.max(0, search.through - summary.firstId + 1); i < summary.count; i++) {
-        const bodyId = summary.responseBodyId[i]!;
-        if (holds(details.url(i)) || holds(details.requestBody(i)) || (bodyId > 0 ? bodyHolds(bodyId) : holds(details.responseBody(i)))) search.ids.push(summary.firstId + i);
+        if (matches(summary, details, i)) search.ids.push(summary.firstId + i);
         search.through = summary.firstId + i;
         if (performance.now() >= deadline) return false;
       }
     }
+  }
+
+  /**
+   * Candidates for a search about to walk: the matches of a kept search for a text its own holds
+   * (an entry holding "needle" holds "need"), as far as that one went, when they are few enough
+   * to be worth reading one by one: what typing a text, a few letters more each time, asks for.
+   */
+  private narrowed(search: Search): Search['candidates'] {
+    const dropped = this.log.droppedThrough();
+    let best: Search | null = null;
+    for (const other of this.searches.values()) {
+      // One checking candidates of its own has not gone through them yet.
+      if (other === search || other.candidates || !search.needle.includes(other.needle) || other.through <= Math.max(dropped, search.through)) continue;
+      const found = other.ids.length - other.from;
+      if (found > NARROWS_BELOW * (other.through - dropped)) continue;
+      if (!best || other.through > best.through || (other.through === best.through && found < best.ids.length - best.from)) best = other;
+    }
+    return best && { ids: best.ids.slice(best.from), next: 0, through: best.through };
   }
 
   /** The walk is done: drop the segment it held, the matches dropped since, and let its callers go on. */
