@@ -5,7 +5,8 @@
  * report with 200, be slow) is never a failure; a server that is not there fails the run with
  * one message; fault rules with target `player` apply to the suite's requests as to a player's.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, type ExpectStatic, type TestContext } from 'vitest';
+import type { ConformanceRun } from '../api/conformance-types.js';
 import type { TrafficEntry } from '../api/traffic-types.js';
 import type { Engine } from '../index.js';
 import { admin, startTestEngine } from '../testing/http.js';
@@ -29,6 +30,16 @@ async function check(options: DefectiveServerOptions, authorization?: string | n
   server = await startDefectiveServer(options);
   return checkServer(engine, server.baseUrl, authorization === null ? undefined : (authorization ?? server.authorization));
 }
+
+/** A check against a server of the test's own, closed when it ends: for the tests that run side by side. */
+async function checkOwn(t: TestContext, options: DefectiveServerOptions) {
+  const own = await startDefectiveServer(options);
+  t.onTestFinished(() => own.close());
+  return checkServer(engine, own.baseUrl, own.authorization);
+}
+
+/** A defect whose server goes silent: its run waits out a player's 10 s of real time, so it has a test of its own, run beside the other. */
+const SILENT: Defect = 'hangsAfterSixTracks';
 
 const failed = (run: { cases: { id: string; outcome: string }[] }) => run.cases.filter((c) => c.outcome === 'fail').map((c) => c.id);
 
@@ -74,14 +85,30 @@ describe('the suite against a server right in every way', () => {
 });
 
 describe('a server wrong in one way fails that one case', () => {
-  it.each(Object.entries(DEFECTS) as [Defect, string][])('%s: %s fails, no other case does', async (defect, caseId) => {
-    const { run } = await check({ defects: [defect] });
+  /** `caseId` failed, alone, with its evidence and a message saying what it expected (`expect`: the test's own). */
+  function expectOnly(run: ConformanceRun, caseId: string, expect: ExpectStatic) {
     expect(failed(run)).toEqual([caseId]);
     expect(run.status).toBe('failed');
     const result = run.cases.find((c) => c.id === caseId)!;
     expect(result.trafficIds.length).toBeGreaterThan(0);
     expect(result.message).toMatch(/expected|must|more than|twice|does not hold|but/);
+  }
+
+  it.each((Object.entries(DEFECTS) as [Defect, string][]).filter(([defect]) => defect !== SILENT))('%s: %s fails, no other case does', async (defect, caseId) => {
+    const { run } = await check({ defects: [defect] });
+    expectOnly(run, caseId, expect);
   }, 30_000);
+
+  // The two runs against a server gone silent wait out real time side by side.
+  it.concurrent(`${SILENT}: ${DEFECTS[SILENT]} fails, no other case does`, async (t) => {
+    const { run } = await checkOwn(t, { defects: [SILENT] });
+    expectOnly(run, DEFECTS[SILENT], t.expect);
+  }, 30_000);
+
+  it.concurrent('play-through fails a server that stops answering mid-play, naming the request left without an answer', async (t) => {
+    const { run } = await checkOwn(t, { defects: [SILENT], trackMillis: 20_000 });
+    t.expect(run.cases.find((c) => c.id === 'play-through')!.message).toMatch(/^expected (the player to play on|an answer to every request of the player), but (GET|POST) \/\w+.* (has had no answer for \d+ s|got none \(no complete response within 10 s\)) while playing item-\d+ \(track \d+\)$/);
+  }, 40_000);
 
   it('fails a wrong token answered 403, in one sentence per request: expected 401, got 403', async () => {
     const { run } = await check({ defects: ['forbidsWrongToken'] });
@@ -95,11 +122,6 @@ describe('a server wrong in one way fails that one case', () => {
     expect(failed(run)).toEqual(['play-through']);
     expect(run.cases.find((c) => c.id === 'play-through')!.message).toMatch(/^expected the player to play on to the end of the queue, got an error it could not get past while playing item-7 \(track \d+\): .*answered 500 \(out of memory\)\)$/);
   });
-
-  it('play-through fails a server that stops answering mid-play, naming the request left without an answer', async () => {
-    const { run } = await check({ defects: ['hangsAfterSixTracks'], trackMillis: 20_000 });
-    expect(run.cases.find((c) => c.id === 'play-through')!.message).toMatch(/^expected (the player to play on|an answer to every request of the player), but (GET|POST) \/\w+.* (has had no answer for \d+ s|got none \(no complete response within 10 s\)) while playing item-\d+ \(track \d+\)$/);
-  }, 40_000);
 
   it('play-through fails a server that serves only the playing item and the next: a listener cannot skip back', async () => {
     const { run } = await check({ defects: ['servesCurrentAndNext'] });
