@@ -201,7 +201,7 @@ describe('a repro bundle', () => {
 });
 
 describe('an import that fails halfway', () => {
-  it('rolls back the queues, the scenario and the rules it had written', () => {
+  it('rolls back the queues, the scenario and the rules it had written', async () => {
     const store = openStore({ dataDir: null });
     const clock = new EngineClock({ wall: new ManualWall(), speed: 0 });
     const bus = new EventBus();
@@ -235,7 +235,7 @@ describe('an import that fails halfway', () => {
       urls: () => ({ console: '', login: '', control: '', cloudQueue: 'http://127.0.0.1:1' }),
       wallNow: () => 0,
     };
-    expect(() => importBundle(deps, bundle)).toThrow('disk full');
+    await expect(importBundle(deps, bundle)).rejects.toThrow('disk full');
     expect(queues.list()).toEqual([]);
     expect(store.scenarios.list()).toEqual([]);
     expect(faults.list()).toEqual([]);

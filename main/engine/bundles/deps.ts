@@ -13,7 +13,7 @@ export interface BundleDeps {
   store: Pick<Store, 'playerTransitions' | 'players' | 'groups' | 'scenarios' | 'queues' | 'transaction'>;
   /** What an export reads (an import writes no traffic). */
   traffic: Pick<TrafficLogStore, 'searched' | 'latestIds' | 'get'>;
-  queues: Pick<QueueModel, 'head' | 'get' | 'create' | 'itemIds'>;
+  queues: Pick<QueueModel, 'head' | 'get' | 'create' | 'itemIds' | 'writes'>;
   faults: Pick<FaultRegistry, 'list' | 'add' | 'remove'>;
   players: Pick<PlayerRegistry, 'forSession' | 'all'>;
   clock: Pick<EngineClock, 'state' | 'setSpeed'>;

@@ -18,6 +18,7 @@ import type { QueueSummary } from '../api/queue-types.js';
 import type { ScenarioStep } from '../api/scenario-types.js';
 import type { BundleDeps } from './deps.js';
 import { upgradeV1 } from './upgrade-v1.js';
+import type { StagedQueue } from '../cloud-queue/staged-writes.js';
 
 type Bundle = Static<typeof ReproBundleSchema>;
 
@@ -30,7 +31,7 @@ const MAX_PROBLEMS = 20;
 
 let validator: Validator | null = null;
 
-export function importBundle(deps: Omit<BundleDeps, 'traffic' | 'journal'>, value: unknown): BundleImportResult {
+export async function importBundle(deps: Omit<BundleDeps, 'traffic' | 'journal'>, value: unknown): Promise<BundleImportResult> {
   const checked = checkBundle(value);
   const upgraded = checked.version === 1 ? upgradeV1(checked) : { steps: checked.scenario.steps, notes: [] };
   const bundle = { ...checked, scenario: { ...checked.scenario, steps: upgraded.steps } };
@@ -38,20 +39,33 @@ export function importBundle(deps: Omit<BundleDeps, 'traffic' | 'journal'>, valu
   const created: QueueSummary[] = [];
   const rules: FaultRule[] = [];
   let scenario: { id: string; name: string; steps: number };
+  // The queues' items are written in steps first, unseen (a bundle of 100,000 items held every
+  // listener for seconds in one transaction); the transaction below only shows them.
+  const staged: StagedQueue[] = [];
   try {
-    scenario = deps.store.transaction(() => {
-      const variables = new Map<string, string>();
-      for (const queue of bundle.queues) {
-        const summary = deps.queues.create({
+    for (const queue of bundle.queues) {
+      staged.push(
+        await deps.queues.writes.stageCreate({
           name: queue.name,
           container: queue.container,
           playbackPolicies: queue.playbackPolicies,
           reports: queue.reports,
           items: queue.items.map(({ track, policies }) => (policies ? { track, policies } : { track })),
           accessTokenLifetimeSec: IMPORTED_TOKEN_LIFETIME_SEC,
-        });
+        }),
+      );
+    }
+  } catch (error) {
+    await Promise.all(staged.map((queue) => queue.discard()));
+    throw error;
+  }
+  try {
+    scenario = deps.store.transaction(() => {
+      const variables = new Map<string, string>();
+      for (const [index, queue] of bundle.queues.entries()) {
+        const summary = staged[index]!.publish();
         created.push(summary);
-        const newIds = deps.queues.itemIds(summary.id);
+        const newIds = staged[index]!.itemIds;
         // `${cloudQueue}` stays a variable: the scenario keeps working if the port changes.
         variables.set(`${queue.ref}.url`, `\${cloudQueue}/queues/${summary.id}`);
         variables.set(`${queue.ref}.token`, summary.accessToken);
@@ -72,8 +86,8 @@ export function importBundle(deps: Omit<BundleDeps, 'traffic' | 'journal'>, valu
     });
   } catch (error) {
     // The rows are rolled back; what lives beside them in memory must forget them too.
-    for (const queue of created) deps.store.queues.forget(queue.id);
     for (const rule of rules) deps.faults.remove(rule.id);
+    await Promise.all(staged.map((queue) => queue.discard()));
     throw error;
   }
   deps.clock.setSpeed(bundle.clock.speed);

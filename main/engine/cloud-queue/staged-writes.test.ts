@@ -7,6 +7,7 @@
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BUNDLE_FORMAT, BUNDLE_VERSION, type BundleImportResult } from '../api/bundle-types.js';
 import type { QueueEditResult, QueueItemsPage, QueueSummary } from '../api/queue-types.js';
 import type { Engine } from '../index.js';
 import { admin, startTestEngine } from '../testing/http.js';
@@ -162,6 +163,31 @@ async function itemIdsOf(engine: Engine, queueId: string): Promise<string[]> {
     if (page.items.length < 1000) return ids;
   }
 }
+
+describe('a repro bundle of a 100,000-item queue', () => {
+  let engine: Engine;
+  beforeAll(async () => {
+    engine = await startTestEngine({ dataDir: tempDir(), clockSpeed: 0 });
+  });
+  afterAll(() => engine.close());
+
+  it('is imported while another queue answers GET /version within 250 ms every time', async () => {
+    const other = (await admin(engine, 'POST', '/queues', { items: [{ track: { name: 'Other' } }] })).body as QueueSummary;
+    const items = sampleTracks(1, BIG).map((track, i) => ({ id: `item-${i + 1}`, track }));
+    const queue = { ref: 'big', sourceId: 'queue-source', name: 'Imported', container: {}, playbackPolicies: {}, reports: {}, items };
+    const bundle = { format: BUNDLE_FORMAT, version: BUNDLE_VERSION, clock: { speed: 0 }, faults: [], queues: [queue], scenario: { name: 'Nothing', steps: [{ type: 'clearFaults' }] } };
+    const body = Buffer.from(JSON.stringify(bundle));
+    const probe = pinger(...versionUrl(other));
+    const imported = await send(engine, 'POST', '/bundles/import', body);
+    const longest = await probe.stop();
+    expect(imported.status).toBe(200);
+    const [made] = (imported.body as BundleImportResult).queues;
+    expect(made).toMatchObject({ ref: 'big', name: 'Imported', itemCount: BIG });
+    const page = (await admin(engine, 'GET', `/queues/${made!.id}/items?offset=${BIG - 1}&limit=1`)).body as QueueItemsPage;
+    expect(page.items.map((item) => [item.id, item.track.name])).toEqual([[`item-${BIG}`, sampleTracks(BIG, 1)[0]!.name]]);
+    expect(longest).toBeLessThan(STALL_MS);
+  }, 20_000);
+});
 
 describe('a big write that cannot be made', () => {
   let engine: Engine;

@@ -31,6 +31,15 @@ export const ROW_STEP = 5_000;
 
 type Patch = Omit<QueueInput, 'accessTokenLifetimeSec'>;
 
+/** See `StagedWrites.stageCreate`. */
+export interface StagedQueue {
+  id: string;
+  /** The new items' ids, in order. */
+  itemIds: string[];
+  publish(): QueueSummary;
+  discard(): Promise<void>;
+}
+
 export class StagedWrites {
   /** Per queue: the end of its line of edits, and how many are in it. */
   private readonly lines = new Map<string, { tail: Promise<unknown>; waiting: number }>();
@@ -61,19 +70,41 @@ export class StagedWrites {
 
   /** POST /queues. */
   create(input: QueueInput): QueueSummary | Promise<QueueSummary> {
-    const items = input.items ?? [];
-    if (items.length <= WRITE_STEP) return this.model.create(input);
+    if ((input.items ?? []).length <= WRITE_STEP) return this.model.create(input);
+    return this.stageCreate(input).then((staged) => this.model.transaction(staged.id, () => staged.publish()));
+  }
+
+  /**
+   * A new queue with its items written in steps but not shown yet: `publish` (inside the caller's
+   * transaction, with whatever else must be all or nothing with it) shows it; `discard` drops it,
+   * and must follow a publish that was rolled back.
+   */
+  async stageCreate(input: QueueInput): Promise<StagedQueue> {
     const id = this.model.newQueueId();
-    return this.inLine(id, async () => {
-      const shadow = this.shadowOf(this.model.newRecord(id, input));
-      await this.staged(shadow, async () => {
-        await this.writeFresh(shadow, items, (item) => newRow(shadow, item));
-      });
-      const record: QueueRecord = { ...shadow, id, itemCount: items.length };
-      this.model.transaction(id, () => this.store.queues.publish(record, shadow.key));
-      this.model.changed(record, 'created');
-      return this.model.summary(record);
-    });
+    const items = input.items ?? [];
+    const shadow = this.shadowOf(this.model.newRecord(id, input));
+    const itemIds: string[] = [];
+    await this.staged(shadow, () =>
+      this.writeFresh(shadow, items, (item) => {
+        const row = newRow(shadow, item);
+        itemIds.push(row.itemId);
+        return row;
+      }),
+    );
+    return {
+      id,
+      itemIds,
+      publish: () => {
+        const record: QueueRecord = { ...shadow, id, itemCount: items.length };
+        this.store.queues.publish(record, shadow.key);
+        this.model.changed(record, 'created');
+        return this.model.summary(record);
+      },
+      discard: async () => {
+        this.store.queues.forget(id);
+        await this.discard(shadow).catch(() => undefined);
+      },
+    };
   }
 
   /** PATCH /queues/{id}: `items` replaces the list, known ids kept. */
