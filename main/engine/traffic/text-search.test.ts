@@ -24,13 +24,13 @@ const PER_SEGMENT = 2_000;
 const NEEDLE = 'NeEdLe-Z9';
 
 /**
- * Entry `i` of the filled log: player-like traffic (a window body of ~1.5 kB, shared by a few
+ * Entry `i` of the filled log: player-like traffic (a window body of ~600 characters, shared by a few
  * entries; a report's request body), the needle in its URL, request body, own response body or a
  * shared body for a few of them, in any case. Which ones hold it is what `holdsNeedle` says.
  */
 function filled(i: number): NewTrafficEntry {
   const window = i % 20_000;
-  const items = Array.from({ length: 10 }, (_, k) => ({ id: `item-${window * 10 + k}`, track: { name: `Track ${window}-${k} `.padEnd(100, 'x') } }));
+  const items = Array.from({ length: 4 }, (_, k) => ({ id: `item-${window * 10 + k}`, track: { name: `Track ${window}-${k} `.padEnd(100, 'x') } }));
   const sharedNeedle = window % 4_999 === 7 ? `needle-z9 ${window}` : '';
   return trafficEntry({
     path: `/fill/${i}`,
