@@ -84,6 +84,8 @@ describe('a text search walked a slice at a time', () => {
     // More texts than the searches kept: the walk being waited for is not pushed out and begun again.
     const others = ['a', 'b', 'c', 'd', 'e', 'f'].map((text) => log.searched({ text }));
     expect(log.searched({ text: 'needle' })).toBe(first);
+    // Nor is a new one, however many walks are waited for.
+    expect(log.searched({ text: 'f' })).toBe(others.at(-1));
     await Promise.all([first, ...others]);
     expect(log.page({ text: 'needle' }, 0, 1000).rows.map((row) => row.id)).toEqual(naive(log, { text: 'needle' }));
     // Up to date: a search asked again with nothing new settles at once.

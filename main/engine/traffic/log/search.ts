@@ -134,7 +134,7 @@ export class TextSearches {
     // A walk being waited for stays: pushing it out would start it again from the oldest entry.
     for (const [oldest, old] of this.searches) {
       if (this.searches.size <= CACHED_SEARCHES) break;
-      if (!old.waiting) this.searches.delete(oldest);
+      if (!old.waiting && old !== search) this.searches.delete(oldest);
     }
     return search;
   }
