@@ -16,6 +16,7 @@ import { useEngineState } from '../../queries/engine-state';
 import { formatEngineMoment } from '../../format/engine-time';
 import { useEngineDay } from '../../stores/clock';
 import styles from './oauth.module.css';
+import { summaryAfterKind } from './step-summary';
 
 const STEP_NAMES: Record<FlowStepKind, string> = {
   authorize: 'Authorize request',
@@ -124,7 +125,7 @@ function Timeline({ flowId }: { flowId: string }) {
                       </Badge>{' '}
                     </>
                   )}
-                  {step.summary}
+                  {summaryAfterKind(step.kind, step.summary)}
                 </span>
               </summary>
               <div className={styles.stepDetail}>

@@ -13,7 +13,7 @@ import { onRovingKeyDown, rovingTabIndex } from '../../components/roving';
 import { IGNORE_HELD_KEY, useConfirmStep, useConfirmTarget } from '../../components/useConfirmStep';
 import { useQueueActivity, useQueueCommand, useQueueContext } from '../../queries/queues';
 import { ConnectionInfo } from './ConnectionInfo';
-import { plural } from './format';
+import { plural } from '../../format/plural';
 import { ItemForm } from './ItemForm';
 import { ItemList, itemListId } from './ItemList';
 import { playerMarks } from './marks';

@@ -3,7 +3,7 @@ import { useState, type FormEvent } from 'react';
 import type { QueueSummary } from '@engine-api/queue-types';
 import { FileButton } from '../../components/FileButton';
 import { useQueueCommand } from '../../queries/queues';
-import { plural } from './format';
+import { plural } from '../../format/plural';
 import { useFileImport } from './useFileImport';
 import styles from './queues.module.css';
 

@@ -7,11 +7,6 @@ export function formatDuration(ms: number | undefined): string {
   return `${Math.floor(total / 60)}:${String(total % 60).padStart(2, '0')}`;
 }
 
-/** "1 item", "19 items", "100,000 items". */
-export function plural(count: number, noun: string): string {
-  return `${count.toLocaleString()} ${noun}${count === 1 ? '' : 's'}`;
-}
-
 export function trackTitle(track: Track): string {
   return track.name ?? track.mediaUrl ?? '(untitled)';
 }

@@ -19,6 +19,7 @@ import { FileButton } from '../../components/FileButton';
 import { restoredText, stepNumber } from '../../format/scenario-report';
 import { fileStamp } from './format';
 import styles from './traffic.module.css';
+import { plural } from '../../format/plural';
 
 export function TrafficTransfer({ filter, total }: { filter: TrafficFilter; total: number }) {
   const api = useApi();
@@ -96,7 +97,7 @@ export function TrafficTransfer({ filter, total }: { filter: TrafficFilter; tota
           {notice.text}
           {notice.notes && notice.notes.length > 0 && (
             <details>
-              <summary>{notice.notes.length} notes on what will not replay</summary>
+              <summary>{plural(notice.notes.length, 'note')} on what will not replay</summary>
               <ul>
                 {notice.notes.map((note) => (
                   <li key={note}>{note}</li>
@@ -195,7 +196,7 @@ function RunReport({ report }: { report: ScenarioReport }) {
   return (
     <div className={styles.runReport} role="status" data-passed={report.passed}>
       <strong>{report.passed ? 'Passed' : 'Failed'}</strong>{' '}
-      {failed ? `at step ${stepNumber(failed.index)}: ${failed.message}` : `${report.steps.length} steps, ${report.transitions.length} transitions, ${report.wallMs} ms`}
+      {failed ? `at step ${stepNumber(failed.index)}: ${failed.message}` : `${plural(report.steps.length, 'step')}, ${plural(report.transitions.length, 'transition')}, ${report.wallMs} ms`}
       {report.restored && `. After the run: ${restoredText(report.restored)}.`}
     </div>
   );
