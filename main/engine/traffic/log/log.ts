@@ -26,7 +26,7 @@ import type { Committed, StoredTrafficEntry, TrafficCursor, TrafficLogStore } fr
 
 /** Decoded segments kept for reads (a page, its neighbours, an entry opened from them). */
 const CACHED_SEGMENTS = 16;
-/** Segments read at a time when a search, the start-up or a check goes through all of them. */
+/** Segments read at a time when the start-up or a check goes through all of them (a search reads one at a time: `search.ts`). */
 export const SEGMENTS_PER_READ = 16;
 
 interface StoredSegment {
