@@ -5,6 +5,7 @@ import { headerBlock, type NewTrafficEntry } from './log/index.js';
 export function entryOfExchange(exchange: PlayerExchange): NewTrafficEntry {
   // A base URL that is not one (see CloudQueueClient) is logged as given, under its endpoint.
   const path = URL.canParse(exchange.url) ? new URL(exchange.url).pathname : `/${exchange.endpoint}`;
+  const outcome = exchange.status !== undefined ? 'answered' : exchange.failure?.message.includes('10 s') ? 'timeout' : 'incomplete';
   return {
     target: 'player',
     at: exchange.startedAt,
@@ -14,12 +15,13 @@ export function entryOfExchange(exchange: PlayerExchange): NewTrafficEntry {
     path,
     reason: exchange.reason ?? null,
     status: exchange.status ?? null,
-    latencyMs: exchange.latencyMs,
+    // A timeout waited its 10 s of engine time, however few wall ms a fast clock took: that is its wait.
+    latencyMs: outcome === 'timeout' ? Math.max(exchange.latencyMs, exchange.durationMs) : exchange.latencyMs,
     retry: exchange.retry,
     fault: exchange.fault ?? null,
     playerId: exchange.playerId,
     requestId: exchange.requestId,
-    outcome: exchange.status !== undefined ? 'answered' : exchange.failure?.message.includes('10 s') ? 'timeout' : 'incomplete',
+    outcome,
     requestHeaders: headerBlock(exchange.requestHeaders),
     requestBody: exchange.requestBody ?? null,
     responseHeaders: headerBlock(exchange.responseHeaders ?? {}),
