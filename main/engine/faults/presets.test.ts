@@ -53,7 +53,7 @@ const tries = (reason: string) => h.exchanges.filter((e) => e.reason === reason)
 describe('every preset does what its description says, to a playing player', () => {
   it('has a test below for each preset', () => {
     expect(FAULT_PRESETS.map((p) => p.id).sort()).toEqual(
-      ['503-storm', '404-item-window-skip', '404-item-window-refresh', '404-item-window-load', 'refresh-timeout', '500-on-load', 'version-drop', 'skip-limit', 'slow-server', 'malformed-refresh'].sort(),
+      ['503-storm', '503-item-window-refresh', '404-item-window-skip', '404-item-window-refresh', '404-item-window-load', 'refresh-timeout', '500-on-load', 'version-drop', 'skip-limit', 'slow-server', 'malformed-refresh'].sort(),
     );
   });
 
@@ -69,6 +69,25 @@ describe('every preset does what its description says, to a playing player', () 
       [503, 30_000],
     ]);
     expect(h.player.machineState).toBe('PLAYING');
+    await h.advance(11 * 20_000);
+    expect(h.player.machineState).toBe('PAUSED');
+    expect(h.rows()).toContain('background-exhausted');
+  });
+
+  it('503 on itemWindow (refresh): only the next window fails, retried 3 times 10 s apart, then the window plays out and the player pauses', async () => {
+    await playingWith('503-item-window-refresh');
+    expect(presetNamed('503-item-window-refresh').description).toMatch(/retried 3 times, 10 s apart, then the player plays out its window and pauses/);
+    await h.player.trigger('refresh');
+    await h.player.trigger('versionPoll');
+    await h.advance(30_000);
+    expect(tries('refresh').map((e) => [e.status, e.startedAt - tries('refresh')[0]!.startedAt])).toEqual([
+      [503, 0],
+      [503, 10_000],
+      [503, 20_000],
+      [503, 30_000],
+    ]);
+    // Scoped to the request it names: the version poll is answered.
+    expect(h.exchanges.filter((e) => e.endpoint === 'version').every((e) => e.status === 200)).toBe(true);
     await h.advance(11 * 20_000);
     expect(h.player.machineState).toBe('PAUSED');
     expect(h.rows()).toContain('background-exhausted');

@@ -20,6 +20,13 @@ export const FAULT_PRESETS: FaultPreset[] = [
     rule: { target: 'cloudQueue', match: {}, action: { type: 'status', status: 503, retryAfter: 3 }, label: '503 storm' },
   },
   {
+    id: '503-item-window-refresh',
+    label: '503 on itemWindow (refresh)',
+    description:
+      'The next four GET /itemWindow?reason=refresh (the background next window) answer 503 with Retry-After: 3, and nothing else fails: the request is retried 3 times, 10 s apart, then the player plays out its window and pauses (§7.4). Trigger now sends that request.',
+    rule: { target: 'cloudQueue', match: { ...WINDOW, reason: 'refresh' }, action: { type: 'status', status: 503, retryAfter: 3 }, times: 4, label: '503 on itemWindow (refresh)' },
+  },
+  {
     id: '404-item-window-skip',
     label: '404 on itemWindow (skipNext)',
     description:
