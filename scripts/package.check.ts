@@ -4,9 +4,12 @@
  * preferred), then its own `cloud-queue-console` serves the full console UI, and `run` replays a
  * bundle exported from that console after a 503 storm: exit 0, and exit 1 with the changed
  * expectation named in JUnit once one expected transition is changed.
+ *
+ * `npm pack` builds first (prepack); when the build in out/ is newer than every source it is made
+ * from (as right after `npm test`'s own build), the pack skips that second, identical build.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -37,9 +40,29 @@ function npm(args: string[], cwd: string): string {
   return result.stdout;
 }
 
+/** What the packed build (out/cli, out/renderer) is made from: any change here means building again. */
+const BUILD_SOURCES = ['main', 'renderer', 'electron.vite.config.ts', 'vite.cli.config.ts', 'tsconfig.json', 'package.json', 'package-lock.json'];
+const BUILD_OUTPUTS = ['out/cli/bin.js', 'out/renderer/index.html'];
+
+/** The newest modification time under `path` (a file or a folder), node_modules left out. */
+function newest(path: string): number {
+  const stat = statSync(path);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  let latest = stat.mtimeMs;
+  for (const entry of readdirSync(path)) if (entry !== 'node_modules') latest = Math.max(latest, newest(join(path, entry)));
+  return latest;
+}
+
+function buildIsCurrent(): boolean {
+  const outputs = BUILD_OUTPUTS.map((path) => join(PROJECT_ROOT, path));
+  if (!outputs.every((path) => existsSync(path))) return false;
+  const built = Math.min(...outputs.map((path) => statSync(path).mtimeMs));
+  return BUILD_SOURCES.every((path) => newest(join(PROJECT_ROOT, path)) <= built);
+}
+
 beforeAll(() => {
   const packDir = tempDir();
-  npm(['pack', '--pack-destination', packDir], PROJECT_ROOT);
+  npm(['pack', '--pack-destination', packDir, ...(buildIsCurrent() ? ['--ignore-scripts'] : [])], PROJECT_ROOT);
   const [tarball] = readdirSync(packDir).filter((name) => name.endsWith('.tgz'));
   if (!tarball) throw new Error(`npm pack wrote no tarball into ${packDir}`);
   installDir = tempDir();
