@@ -99,6 +99,7 @@ export class TrafficLog implements TrafficLogStore {
   private readonly firstIdHolding;
   private readonly segmentsAfter;
   private readonly segmentFrom;
+  private readonly bodiesFrom;
 
   /**
    * `bodyUseAhead`: see `DEFAULT_USE_AHEAD` (tests set 0 to see bodies go with their last entry);
@@ -126,12 +127,13 @@ export class TrafficLog implements TrafficLogStore {
     this.segmentFrom = db.prepare<[number], { first_id: number; summary: Buffer; detail: Buffer }>(
       'SELECT first_id, summary, detail FROM traffic_segments WHERE first_id >= ? ORDER BY first_id LIMIT 1',
     );
+    this.bodiesFrom = db.prepare<[number, number], { id: number; body: string }>('SELECT id, body FROM traffic_bodies WHERE id >= ? ORDER BY id LIMIT ?');
     this.searches = new TextSearches(
       {
         droppedThrough: () => this.droppedThrough,
         newestId: () => this.index.newestId,
         segmentAfter: (afterId) => this.segmentAfter(afterId),
-        bodyText: (id) => this.bodies.text(id),
+        bodiesFrom: (from, count) => this.bodiesFrom.all(from, count),
       },
       searchSliceMs,
     );

@@ -24,6 +24,8 @@ import type { SegmentDetails, SegmentSummary } from './codec.js';
  * `GET /traffic`, a commit), and a turn between slices costs next to nothing when nothing else waits.
  */
 export const SEARCH_SLICE_MS = 25;
+/** Shared bodies a walk reads at a time (see `SearchedLog.bodiesFrom`). */
+const BODIES_PER_READ = 32;
 /** Text searches whose matches are kept (and brought up to date) for the pages that follow. */
 const CACHED_SEARCHES = 4;
 
@@ -41,8 +43,12 @@ export interface SearchedLog {
   newestId(): number;
   /** The stored segment holding the first entry after `afterId`, or the first one past it; null when none is. */
   segmentAfter(afterId: number): ReadSegment | null;
-  /** A shared body's text (null: gone). */
-  bodyText(id: number): string | null;
+  /**
+   * The shared bodies from id `from` on, up to `count` of them, in id order: a walk reads the
+   * bodies of the entries it goes through mostly in that order, and one query for a few dozen
+   * costs about what one for a single body does.
+   */
+  bodiesFrom(from: number, count: number): { id: number; body: string }[];
 }
 
 /** A text search's matches over the entries up to `through` (ids, ascending, from `from` on). */
@@ -169,7 +175,12 @@ export class TextSearches {
     const holds = (value: string | null) => value !== null && value.toLowerCase().includes(needle);
     const bodyHolds = (id: number) => {
       let held = search.bodies.get(id);
-      if (held === undefined) search.bodies.set(id, (held = holds(log.bodyText(id))));
+      if (held === undefined) {
+        for (const body of log.bodiesFrom(id, BODIES_PER_READ)) if (!search.bodies.has(body.id)) search.bodies.set(body.id, holds(body.body));
+        held = search.bodies.get(id);
+        // Gone with the entries that used it.
+        if (held === undefined) search.bodies.set(id, (held = false));
+      }
       return held;
     };
     if (!search.begun) {
