@@ -94,6 +94,25 @@ test.describe('deep links', () => {
     await expect(page).toHaveTitle('Traffic — Cloud Queue Console');
   });
 
+  test('a linked entry far from the end of the log opens with its row in view, not the top of the log', async ({ page, served }) => {
+    const { urls } = served.ready;
+    const marker = tag();
+    // Far from both ends (a page of the log is 200 rows): 400 entries before the linked one, 400 after.
+    const some = async (name: string) => {
+      for (let i = 0; i < 40; i++) await Promise.all(Array.from({ length: 10 }, () => fetch(`${urls.cloudQueue}/queues/${name}/v2.3/version`)));
+    };
+    await some(`${marker}-before`);
+    await fetch(`${urls.cloudQueue}/queues/${marker}/v2.3/version`);
+    const [linked] = await adminApi<TrafficEntry[]>(served.ready, 'GET', `/traffic?text=${marker}/`);
+    await some(`${marker}-after`);
+    await openDirectly(page, urls.console, `#/traffic?entry=${linked!.id}`);
+    const traffic = new TrafficPage(page);
+    const row = traffic.list.locator(`[data-id="${linked!.id}"]`);
+    await expect(row).toBeInViewport();
+    await expect(row).toHaveAttribute('aria-selected', 'true');
+    await expect(traffic.detail).toContainText(marker);
+  });
+
   test('a conformance run opens from its address, not the newest, and again after a reload', async ({ page, served }) => {
     const baseUrl = `http://127.0.0.1:${await closedPort()}/queues/${tag()}/v2.3/`;
     const older = await adminApi<{ id: string }>(served.ready, 'POST', '/conformance/runs', { baseUrl });

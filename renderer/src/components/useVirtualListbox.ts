@@ -93,9 +93,11 @@ export function useVirtualListbox({ id, count, rowHeight, overscan = 10, pageSte
   const virtualizer = useVirtualizer({ count, getScrollElement: () => scrollRef.current, estimateSize: () => rowHeight, overscan });
   const rows = virtualizer.getVirtualItems();
 
+  // Once the row exists: a list whose rows are still loading (count 0) reveals it when they come.
+  const revealable = reveal !== null && reveal.index < count;
   useEffect(() => {
-    if (reveal) virtualizer.scrollToIndex(reveal.index, { align: 'center' });
-  }, [reveal, virtualizer]);
+    if (reveal && revealable) virtualizer.scrollToIndex(reveal.index, { align: 'center' });
+  }, [reveal, revealable, virtualizer]);
 
   const inView = (): InView => {
     const element = scrollRef.current;

@@ -40,7 +40,9 @@ export interface TrafficListProps {
 export function TrafficList({ filter, total, follow, onFollow, active, onActive, openedId, onOpen, refreshes }: TrafficListProps) {
   const api = useApi();
   const headRef = useRef<HTMLDivElement>(null);
-  const listbox = useVirtualListbox({ id: 'traffic-entries', count: total, rowHeight: ROW_HEIGHT, overscan: 10, active, onActive });
+  // A linked entry, once found, is scrolled to the middle of the list (view-state.ts).
+  const reveal = useTrafficView((view) => view.reveal);
+  const listbox = useVirtualListbox({ id: 'traffic-entries', count: total, rowHeight: ROW_HEIGHT, overscan: 10, active, onActive, reveal });
   const { rows, scrollRef, virtualizer } = listbox;
   const firstPage = Math.floor((rows[0]?.index ?? 0) / TRAFFIC_PAGE_SIZE);
   const lastPage = Math.floor((rows.at(-1)?.index ?? 0) / TRAFFIC_PAGE_SIZE);
@@ -56,8 +58,12 @@ export function TrafficList({ filter, total, follow, onFollow, active, onActive,
   useEffect(() => {
     if (restored.current || total === 0) return;
     restored.current = true;
-    if (!follow) virtualizer.scrollToOffset(useTrafficView.getState().scrollTop);
+    // A linked entry being revealed decides where the list stands, not where it was left.
+    const { scrollTop, reveal: revealing } = useTrafficView.getState();
+    if (!follow && !revealing) virtualizer.scrollToOffset(scrollTop);
   }, [follow, total, virtualizer]);
+  // A reveal is for this visit: back from another area, the list stands where it was left.
+  useEffect(() => () => useTrafficView.getState().set({ reveal: null }), []);
 
   // Following: the newest entry stays in view as entries arrive.
   useEffect(() => {

@@ -50,13 +50,14 @@ function arrive(api: Api, search: TrafficSearch, key: string, openEntry: (entry:
     const id = search.entry;
     // Its row becomes the keyboard's (↑/↓ go on from it), if the log still holds it; the detail says when it does not.
     void api.call('traffic.locate', { filter, id }).then(({ index }) => {
-      if (index !== null && stillHere()) set({ active: index });
+      // ...and brought into view: a link to an old entry must not open on the top of the log.
+      if (index !== null && stillHere()) set({ active: index, reveal: { index, nonce: performance.now() } });
     }, () => undefined);
   } else if (search.request) {
     void api.call('traffic.page', { filter, offset: 0, limit: 10 }).then(({ rows }) => {
       const index = Math.max(0, rows.findIndex((row) => row.target === 'player'));
       if (!rows[index] || !stillHere()) return;
-      set({ active: index });
+      set({ active: index, reveal: { index, nonce: performance.now() } });
       openEntry(rows[index].id);
     }, () => undefined);
   }

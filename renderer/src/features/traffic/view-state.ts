@@ -19,6 +19,8 @@ interface TrafficView {
   shown: string | null;
   /** Bumped when an address from outside sets the filters, so the filter fields take them up afresh. */
   linked: number;
+  /** A row to bring to the middle of the list once (a linked entry, found): its index and a fresh nonce. */
+  reveal: { index: number; nonce: number } | null;
   set(change: Partial<Omit<TrafficView, 'set'>>): void;
 }
 
@@ -28,5 +30,6 @@ export const useTrafficView = create<TrafficView>((set) => ({
   scrollTop: 0,
   shown: null,
   linked: 0,
+  reveal: null,
   set: (change) => set(change),
 }));
