@@ -1,6 +1,7 @@
 /** Command handlers of the reference cloud queue server and its editor. */
 import type { TimePlayedRecordView } from '../api/queue-types.js';
 import type { CommandHandlers } from '../api/runner.js';
+import { MAX_ITEMS_PER_WRITE } from '../api/commands/queues.js';
 import { EngineError } from '../api/errors.js';
 import type { TimePlayedRepository } from '../store/repositories/time-played.js';
 import type { QueueActivity } from './activity.js';
@@ -24,7 +25,7 @@ export function queueCommands(
 ): Pick<CommandHandlers, QueueCommandName> {
   return {
     'queues.list': () => queues.list(),
-    'queues.create': (input) => queues.writes.create(input),
+    'queues.create': (input) => queues.writes.create(withinWriteBound(input.items, input)),
     'queues.get': ({ id }) => {
       // A queue too long for one answer is refused with how to page it (docs/contract/console.md §9):
       // a million items took 22–37 s and 325 MB, and held every listener meanwhile.
@@ -40,7 +41,7 @@ export function queueCommands(
       return queues.get(id);
     },
     'queues.context': ({ id }) => queues.context(id) ?? notFound(id),
-    'queues.update': ({ id, ...patch }) => queues.writes.update(id, patch),
+    'queues.update': ({ id, ...patch }) => queues.writes.update(id, withinWriteBound(patch.items, patch)),
     'queues.delete': async ({ id }) => {
       await queues.writes.turn(id, () => queues.delete(id));
       activity.forget(id);
@@ -49,7 +50,7 @@ export function queueCommands(
     'queues.token.issue': ({ id, lifetimeSec }) => queues.issueToken(id, lifetimeSec),
     'queues.items.page': ({ id, offset, limit }) => queues.itemsPage(id, offset, limit),
     'queues.items.locate': ({ id, itemId }) => queues.locate(id, itemId),
-    'queues.items.add': ({ id, items, afterItemId }) => queues.writes.addItems(id, items, afterItemId),
+    'queues.items.add': ({ id, items, afterItemId }) => queues.writes.addItems(id, withinWriteBound(items), afterItemId),
     'queues.items.generate': ({ id, count, afterItemId }) => generations.generate(id, count, afterItemId),
     'queues.items.generate.stop': ({ id }) => {
       if (!generations.running(id) && !queues.head(id)) notFound(id);
@@ -68,6 +69,23 @@ export function queueCommands(
       return timePlayed.recent(head.key, limit ?? 200, itemId) as TimePlayedRecordView[];
     },
   };
+}
+
+/**
+ * Refuses more items than one call may carry (MAX_ITEMS_PER_WRITE), saying how to go on; answers
+ * `value` (the items themselves unless told).
+ */
+function withinWriteBound<T>(items: readonly unknown[] | undefined, value: T = items as T): T {
+  const count = items?.length ?? 0;
+  if (count > MAX_ITEMS_PER_WRITE) {
+    const most = MAX_ITEMS_PER_WRITE.toLocaleString('en-US');
+    throw new EngineError(
+      'invalid_input',
+      `${count.toLocaleString('en-US')} items are more than one call takes (${most}): send them in several calls of up to ${most} (create or replace with the first, add the rest with POST /admin/api/queues/{id}/items), or make sample items with POST /admin/api/queues/{id}/items/generate`,
+      { field: 'items', itemCount: count, maxItems: MAX_ITEMS_PER_WRITE },
+    );
+  }
+  return value;
 }
 
 function notFound(id: string): never {

@@ -8,6 +8,7 @@ import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BUNDLE_FORMAT, BUNDLE_VERSION, type BundleImportResult } from '../api/bundle-types.js';
+import { MAX_ITEMS_PER_WRITE } from '../api/commands/queues.js';
 import type { QueueEditResult, QueueItemsPage, QueueSummary } from '../api/queue-types.js';
 import type { Engine } from '../index.js';
 import { admin, startTestEngine } from '../testing/http.js';
@@ -211,6 +212,34 @@ describe('a big write that cannot be made', () => {
     // The next item ids follow on from the queue's, as if nothing had been tried.
     const added = (await admin(engine, 'POST', `/queues/${queue.id}/items`, { items: [{ track: { name: 'Next' } }] })).body as QueueEditResult;
     expect(added.itemIds).toEqual(['item-4']);
+  }, 20_000);
+
+  it('refuses one bad item among 100,000 with where it is, while another queue answers within 250 ms', async () => {
+    const other = (await admin(engine, 'POST', '/queues', { items: [{ track: { name: 'Other' } }] })).body as QueueSummary;
+    const items = sampleTracks(1, BIG).map((track) => ({ track }));
+    items[BIG - 1]!.track.durationMillis = -1;
+    const body = Buffer.from(JSON.stringify({ name: 'Bad', items }));
+    const probe = pinger(...versionUrl(other));
+    const refused = await send(engine, 'POST', '/queues', body);
+    const longest = await probe.stop();
+    expect(refused).toMatchObject({ status: 400, body: { error: { code: 'invalid_input', message: `queues.create: /items/${BIG - 1}/track/durationMillis must be >= 0` } } });
+    expect(((await admin(engine, 'GET', '/queues')).body as QueueSummary[]).map((q) => q.name)).not.toContain('Bad');
+    expect(longest).toBeLessThan(STALL_MS);
+  }, 20_000);
+
+  it(`refuses more than ${MAX_ITEMS_PER_WRITE.toLocaleString('en-US')} items a call, saying how to go on, and changes nothing`, async () => {
+    const queue = (await admin(engine, 'POST', '/queues', { items: [{ track: { name: 'Kept' } }] })).body as QueueSummary;
+    const before = (await admin(engine, 'GET', `/queues/${queue.id}`)).body;
+    const items = Array.from({ length: MAX_ITEMS_PER_WRITE + 1 }, () => ({ track: {} }));
+    for (const [method, path] of [['POST', '/queues'], ['PATCH', `/queues/${queue.id}`], ['POST', `/queues/${queue.id}/items`]] as const) {
+      const refused = await admin(engine, method, path, { items });
+      expect(refused.status, path).toBe(400);
+      expect(refused.body, path).toMatchObject({
+        error: { code: 'invalid_input', message:
+            '100,001 items are more than one call takes (100,000): send them in several calls of up to 100,000 (create or replace with the first, add the rest with POST /admin/api/queues/{id}/items), or make sample items with POST /admin/api/queues/{id}/items/generate', details: { maxItems: MAX_ITEMS_PER_WRITE } },
+      });
+    }
+    expect((await admin(engine, 'GET', `/queues/${queue.id}`)).body).toEqual(before);
   }, 20_000);
 
   it('takes two big writes of one queue in turn: the queue ends as the second left it', async () => {

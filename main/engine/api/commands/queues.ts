@@ -69,7 +69,17 @@ export const ReportsInput = Type.Object(
 export const ContainerInput = Type.Object({ type: Type.Optional(Text), imageUrl: Type.Optional(Text) });
 
 const QueueName = Type.String({ minLength: 1, maxLength: 200 });
-const Items = Type.Array(ItemInput, { maxItems: 2_000_000 });
+/**
+ * The most items one call may create, replace or add (docs/contract/console.md §9): 100,000 sample
+ * items are written in steps, but checking them still takes a turn of ~15–100 ms, explaining a bad
+ * one ~100 ms; twice that would pass the 250 ms any admin call may hold the listeners. Longer
+ * queues are built by several calls or `queues.items.generate`. A file may hold more (the schema
+ * takes up to 2,000,000, so that the refusal can say how to go on).
+ */
+export const MAX_ITEMS_PER_WRITE = 100_000;
+/** Bodies of calls that carry items: 100,000 sample items are about 30 MB, long ones fit too. */
+export const QUEUE_WRITE_BODY_LIMIT = 128 * 1024 * 1024;
+const Items = Type.Array(ItemInput, { maxItems: 2_000_000, description: `At most ${MAX_ITEMS_PER_WRITE.toLocaleString('en-US')} a call.` });
 const TokenLifetime = Type.Integer({ minimum: 1, maximum: 10 * 365 * 86_400 });
 /** Where new or moved items go: after this item, or at the start when null. */
 const AfterItemId = Type.Union([Type.String({ minLength: 1 }), Type.Null()]);
@@ -92,10 +102,10 @@ export const queueCommandSpecs = {
     http: { method: 'GET', path: '/queues' },
   }),
   'queues.create': command<QueueSummary>()({
-    summary: 'Creates a queue; answers its id, queueBaseUrl, accessToken and queueVersion.',
+    summary: 'Creates a queue (with up to 100,000 items); answers its id, queueBaseUrl, accessToken and queueVersion.',
     input: QueueInput,
     http: { method: 'POST', path: '/queues' },
-    bodyLimit: WHOLE_QUEUE_BODY_LIMIT,
+    bodyLimit: QUEUE_WRITE_BODY_LIMIT,
   }),
   'queues.get': command<QueueView>()({
     summary: 'One queue with its context and all its items (each with its id), up to 10,000 items; a longer one is read in pages (/items).',
@@ -108,7 +118,7 @@ export const queueCommandSpecs = {
     http: { method: 'GET', path: '/queues/:id/context' },
   }),
   'queues.update': command<QueueSummary>()({
-    summary: 'Edits a queue: `items` replaces the list (known ids kept), policies and reports merge.',
+    summary: 'Edits a queue: `items` (up to 100,000) replaces the list (known ids kept), policies and reports merge.',
     input: Type.Object({
       id: Type.String({ minLength: 1 }),
       name: Type.Optional(QueueName),
@@ -118,7 +128,7 @@ export const queueCommandSpecs = {
       container: Type.Optional(ContainerInput),
     }),
     http: { method: 'PATCH', path: '/queues/:id' },
-    bodyLimit: WHOLE_QUEUE_BODY_LIMIT,
+    bodyLimit: QUEUE_WRITE_BODY_LIMIT,
   }),
   'queues.delete': command<Record<string, never>>()({
     summary: 'Deletes a queue with its items and reports; players calling it get 404.',
@@ -145,14 +155,14 @@ export const queueCommandSpecs = {
     http: { method: 'GET', path: '/queues/:id/items/:itemId/index' },
   }),
   'queues.items.add': command<QueueEditResult>()({
-    summary: 'Adds items after `afterItemId` (null: at the start; absent: at the end).',
+    summary: 'Adds up to 100,000 items after `afterItemId` (null: at the start; absent: at the end).',
     input: Type.Object({
       id: Type.String({ minLength: 1 }),
-      items: Type.Array(ItemInput, { minItems: 1, maxItems: 2_000_000 }),
+      items: Type.Array(ItemInput, { minItems: 1, maxItems: 2_000_000, description: `At most ${MAX_ITEMS_PER_WRITE.toLocaleString('en-US')} a call.` }),
       afterItemId: Type.Optional(AfterItemId),
     }),
     http: { method: 'POST', path: '/queues/:id/items' },
-    bodyLimit: WHOLE_QUEUE_BODY_LIMIT,
+    bodyLimit: QUEUE_WRITE_BODY_LIMIT,
   }),
   'queues.items.generate': command<QueueEditResult>()({
     summary:
