@@ -6,15 +6,17 @@
  */
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { BUNDLE_FORMAT, BUNDLE_VERSION, type BundleImportResult } from '../api/bundle-types.js';
 import { MAX_ITEMS_PER_WRITE } from '../api/commands/queues.js';
 import type { QueueEditResult, QueueItemsPage, QueueSummary } from '../api/queue-types.js';
 import type { Engine } from '../index.js';
 import { admin, startTestEngine } from '../testing/http.js';
 import { DATABASE_FILE } from '../store/database.js';
+import { openStore } from '../store/store.js';
 import { tempDirs } from '../testing/temp-dirs.js';
 import { sampleTracks } from './samples.js';
+import { QueueModel } from './queue-model.js';
 import { WRITE_STEP } from './staged-writes.js';
 
 const tempDir = tempDirs('cqc-staged-writes-');
@@ -255,4 +257,28 @@ describe('a big write that cannot be made', () => {
     const page = (await admin(engine, 'GET', `/queues/${queue.id}/items?offset=${2 * WRITE_STEP - 1}&limit=2`)).body as QueueItemsPage;
     expect(page.items.map((item) => item.track.name?.split(' ')[0])).toEqual(['Second', 'First']);
   }, 20_000);
+});
+
+describe('a staged write cut short by a stop', () => {
+  it('is never shown, and the next start deletes what it had written', async () => {
+    const store = openStore({ dataDir: null }, 0);
+    const options = { store, clock: { now: () => 1_800_000_000_000 }, emit: () => undefined, cloudQueueUrl: () => 'http://127.0.0.1:1' };
+    // Steps go on until the stop: the third never comes.
+    let steps = 0;
+    let stopped!: () => void;
+    const stop = new Promise<void>((resolve) => (stopped = resolve));
+    const before = new QueueModel({ ...options, between: () => (++steps === 3 ? (stopped(), new Promise(() => undefined)) : Promise.resolve()) });
+    const kept = before.create({ name: 'Kept', items: [{ track: { name: 'One' } }] });
+    void before.writes.create({ name: 'Cut short', items: sampleTracks(1, 10 * WRITE_STEP).map((track) => ({ track })) });
+    await stop;
+    expect(store.queues.shadows()).toHaveLength(1);
+    expect(before.list().map((queue) => queue.name)).toEqual(['Kept']);
+
+    // The next start, on the same database.
+    const after = new QueueModel(options);
+    await vi.waitFor(() => expect(store.queues.shadows()).toEqual([]));
+    expect(after.list().map((queue) => [queue.name, queue.itemCount])).toEqual([['Kept', 1]]);
+    expect(after.itemIds(kept.id)).toEqual(['item-1']);
+    store.close();
+  });
 });
