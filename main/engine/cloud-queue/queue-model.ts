@@ -2,7 +2,8 @@
  * The queues of the reference cloud queue server and every edit to them (docs/contract/console.md §4, §7). Rules
  * kept here: every edit bumps `queueVersion` (context edits bump `contextVersion` too); item ids
  * are `item-<n>` from a per-queue sequence that only grows, so no id is ever reused; each edit is
- * one transaction, validated before anything is written, so a bad edit changes nothing.
+ * one transaction, validated before anything is written, so a bad edit changes nothing. An edit of
+ * many items is written in steps and shown in one such transaction (`staged-writes.ts`).
  *
  * A queue is deleted in steps of DELETE_STEP items with the event loop free between them
  * (docs/contract/console.md §9: no admin call holds the other listeners more than 250 ms; a

@@ -282,3 +282,28 @@ describe('a staged write cut short by a stop', () => {
     store.close();
   });
 });
+
+describe('edits of a queue while a staged write of it goes on', () => {
+  it('wait their turn through the line, and are refused behind its back', async () => {
+    const store = openStore({ dataDir: null }, 0);
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const model = new QueueModel({ store, clock: { now: () => 1_800_000_000_000 }, emit: () => undefined, cloudQueueUrl: () => 'http://127.0.0.1:1', between: () => gate });
+    const queue = model.create({ items: [{ track: { name: 'Old' } }] });
+    const replacing = model.writes.update(queue.id, { items: sampleTracks(1, 3 * WRITE_STEP).map((track) => ({ track })) });
+    // A generation's step, say: not through the line, so refused rather than mixed in.
+    expect(() => model.addItems(queue.id, [{ track: { name: 'Sneaked' } }])).toThrow(expect.objectContaining({ code: 'conflict' }));
+    const adding = model.writes.addItems(queue.id, [{ track: { name: 'After' } }]);
+    const removing = model.writes.turn(queue.id, () => model.removeItems(queue.id, ['item-2']));
+    expect(model.head(queue.id)!.queueVersion).toBe(1);
+    release();
+    expect(await replacing).toMatchObject({ itemCount: 3 * WRITE_STEP, queueVersion: '2' });
+    expect(await adding).toMatchObject({ itemCount: 3 * WRITE_STEP + 1, queueVersion: '3', itemIds: [`item-${3 * WRITE_STEP + 2}`] });
+    expect(await removing).toMatchObject({ itemCount: 3 * WRITE_STEP, queueVersion: '4' });
+    const ids = model.itemIds(queue.id);
+    expect(ids.slice(0, 2)).toEqual(['item-3', 'item-4']);
+    expect(ids.at(-1)).toBe(`item-${3 * WRITE_STEP + 2}`);
+    expect(model.writes.turn(queue.id, () => 'now')).toBe('now');
+    store.close();
+  });
+});

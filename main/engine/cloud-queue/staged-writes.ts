@@ -71,7 +71,14 @@ export class StagedWrites {
   /** POST /queues. */
   create(input: QueueInput): QueueSummary | Promise<QueueSummary> {
     if ((input.items ?? []).length <= WRITE_STEP) return this.model.create(input);
-    return this.stageCreate(input).then((staged) => this.model.transaction(staged.id, () => staged.publish()));
+    return this.stageCreate(input).then(async (staged) => {
+      try {
+        return this.model.transaction(staged.id, () => staged.publish());
+      } catch (error) {
+        await staged.discard();
+        throw error;
+      }
+    });
   }
 
   /**
@@ -197,16 +204,23 @@ export class StagedWrites {
   private async publish(id: string, shadow: QueueRecord, itemCount: number, change?: (record: QueueRecord) => void): Promise<QueueRecord> {
     const discardId = shadowId();
     let oldKey = 0;
-    const record = this.model.transaction(id, () => {
-      const current = this.model.mustGet(id);
-      oldKey = current.key;
-      current.nextItemSeq = shadow.nextItemSeq;
-      current.itemCount = itemCount;
-      change?.(current);
-      current.queueVersion++;
-      this.store.queues.publish(current, shadow.key, { discardId });
-      return current;
-    });
+    let record: QueueRecord;
+    try {
+      record = this.model.transaction(id, () => {
+        const current = this.model.mustGet(id);
+        oldKey = current.key;
+        current.nextItemSeq = shadow.nextItemSeq;
+        current.itemCount = itemCount;
+        change?.(current);
+        current.queueVersion++;
+        this.store.queues.publish(current, shadow.key, { discardId });
+        return current;
+      });
+    } catch (error) {
+      // The queue went meanwhile (deleted behind the line's back), or the disk failed.
+      await this.discard(shadow).catch(() => undefined);
+      throw error;
+    }
     this.model.changed(record, 'edited');
     await this.discard({ key: oldKey, id: discardId }).catch(() => undefined);
     return record;
