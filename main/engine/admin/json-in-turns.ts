@@ -51,7 +51,9 @@ export function useJsonInTurns(app: FastifyInstance): void {
       if (nestsDeeperThan(text)) throw tooDeep();
       return parseWith(request)(text);
     }
-    return parseJsonInTurns(await decodeInTurns(bytes), { parse: parseWith(request), forbidPrototypeKeys: true });
+    const text = await decodeInTurns(bytes);
+    if (text.trim() === '') return undefined;
+    return parseJsonInTurns(text, { parse: parseWith(request), forbidPrototypeKeys: true });
   });
 }
 
