@@ -18,6 +18,7 @@ import { tempDirs } from '../testing/temp-dirs.js';
 import { sampleTracks } from './samples.js';
 import { QueueModel } from './queue-model.js';
 import { WRITE_STEP } from './staged-writes.js';
+import { probeStalls } from '../testing/stall-probe.js';
 
 const tempDir = tempDirs('cqc-staged-writes-');
 const STALL_MS = 250;
@@ -39,38 +40,10 @@ async function send(engine: Engine, method: string, path: string, body: Buffer):
   return { status: response.status, body: await response.json() };
 }
 
-/**
- * Asks `url` one request at a time, ~10 ms apart, until stopped; answers the longest time from one
- * answer to the next. Each is the wall time, or the CPU time this process spent meanwhile when that
- * is less: on a machine shared with other work (other test workers on two cores) the wall time also
- * counts other processes' turns, which hold no listener of the engine's. A write that holds the
- * loop spends that time on the CPU (a 100,000-item write in one turn: over 1 s of it).
- */
+/** A probe of `url`'s answers; `stop` gives the longest span between two of them (testing/stall-probe.ts). */
 function pinger(url: string, headers: Record<string, string>, seen?: (body: string) => void): { stop: () => Promise<number> } {
-  let running = true;
-  let longest = 0;
-  const loop = (async () => {
-    let wall = performance.now();
-    let cpu = process.cpuUsage();
-    while (running) {
-      const answer = await fetch(url, { headers });
-      const text = await answer.text();
-      expect(answer.status).toBe(200);
-      seen?.(text);
-      const spent = process.cpuUsage(cpu);
-      longest = Math.max(longest, Math.min(performance.now() - wall, (spent.user + spent.system) / 1000));
-      wall = performance.now();
-      cpu = process.cpuUsage();
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
-  })();
-  return {
-    stop: async () => {
-      running = false;
-      await loop;
-      return longest;
-    },
-  };
+  const probe = probeStalls(url, { headers, ...(seen ? { seen } : {}) });
+  return { stop: async () => Math.max(...(await probe.stop())) };
 }
 
 const versionUrl = (queue: QueueSummary) => [`${queue.queueBaseUrl}version`, { authorization: queue.httpAuthorization }] as const;

@@ -14,6 +14,7 @@ import { admin, startTestEngine } from '../testing/http.js';
 import { tempDirs } from '../testing/temp-dirs.js';
 import { trafficEntry } from '../testing/traffic.js';
 import { openStoreWithTrafficLog, type NewTrafficEntry } from './log/index.js';
+import { probeStalls, slowest } from '../testing/stall-probe.js';
 
 const tempDir = tempDirs('cqc-text-search-');
 const STALL_MS = 250;
@@ -59,34 +60,8 @@ function fullLog(): string {
   return dataDir;
 }
 
-/**
- * Times `GET /admin/api/clock`, one request at a time every ~10 ms, until stopped. Each time is the
- * wall time, or the CPU time this process spent meanwhile when that is less: on a machine shared
- * with other work the wall time also counts other processes' turns, which is no stall of the engine's.
- */
-function probe(engine: Engine): { stop: () => Promise<number[]> } {
-  const times: number[] = [];
-  let running = true;
-  const loop = (async () => {
-    while (running) {
-      const started = performance.now();
-      const cpu = process.cpuUsage();
-      const answer = await fetch(`${engine.urls.console}/admin/api/clock`, { headers: { authorization: `Bearer ${engine.adminToken}` } });
-      await answer.arrayBuffer();
-      const spent = process.cpuUsage(cpu);
-      times.push(Math.min(performance.now() - started, (spent.user + spent.system) / 1_000));
-      expect(answer.status).toBe(200);
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
-  })();
-  return {
-    stop: async () => {
-      running = false;
-      await loop;
-      return times;
-    },
-  };
-}
+/** Another listener's answers while a search runs: `GET /admin/api/clock` (testing/stall-probe.ts). */
+const probe = (engine: Engine) => probeStalls(`${engine.urls.console}/admin/api/clock`, { headers: { authorization: `Bearer ${engine.adminToken}` } });
 
 const command = async <T>(engine: Engine, name: string, input: unknown): Promise<T> => {
   const { status, body } = await admin(engine, 'POST', `/commands/${name}`, input);
@@ -132,7 +107,6 @@ describe('a text search over a full traffic log', () => {
     expect(har.log.entries).toHaveLength(expected.length);
     expect(bundle.har.log.entries).toHaveLength(expected.length);
 
-    const slowest = [...times].sort((a, b) => b - a).slice(0, 5).map((ms) => Math.round(ms));
-    expect(Math.max(...times), `the slowest GET /admin/api/clock answers (ms): ${slowest.join(', ')} of ${times.length}`).toBeLessThan(STALL_MS);
+    expect(Math.max(...times), `the slowest GET /admin/api/clock answers (ms): ${slowest(times)}`).toBeLessThan(STALL_MS);
   });
 });
