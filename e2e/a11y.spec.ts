@@ -5,7 +5,8 @@
  * shows its focus ring.
  *
  * The specs are independent (each its own page; a worker's console holds the scene once), so the
- * two workers share them: four axe passes over every area are most of the e2e run's time.
+ * two workers share them: four axe passes over every area are most of the e2e run's time. The
+ * consoles they run on are theirs alone (`ownConsole`).
  */
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
@@ -14,6 +15,9 @@ import { focusWithoutRing } from './pages/layout';
 import { AREA_NAMES, setScene, show, type Scene } from './pages/showcase';
 
 test.describe.configure({ mode: 'parallel' });
+// The scene (sessions, queues, runs, rules on every player) is these specs' own: on a shared
+// console it met other specs (a session already on Kitchen, a run already kept).
+test.use({ ownConsole: 'a11y' });
 
 /** The worker's console's scene: set once per worker, however many of these specs it runs. */
 let scene: Scene | undefined;
