@@ -8,9 +8,11 @@ test.describe('the player panel in Chromium', () => {
   test('load a queue through the control API, press pause and play, watch the state change', async ({ consolePage, served, page }) => {
     const tracks = Array.from({ length: 12 }, (_, i) => ({ track: { name: `Song ${i + 1}`, mediaUrl: `https://media.example/${i + 1}.mp3`, durationMillis: 240_000 } }));
     await adminApi(served.ready, 'POST', '/queues', { name: 'Demo mix', items: tracks });
+    // A player of its own: other specs on this worker's console may have left a session on any other.
+    const room = await addPlayer(served.ready, 'Panel Room');
 
     const player = new PlayerPage(page);
-    await player.open('Kitchen');
+    await player.open(room.name);
     await player.expectState('IDLE');
     await player.loadConsoleQueue('Demo mix (12)');
     await player.expectState('PLAYING');
@@ -33,7 +35,7 @@ test.describe('the player panel in Chromium', () => {
 
     // Away and back: the command bar keeps its queue and its last answer.
     await consolePage.area('Traffic').click();
-    await player.open('Kitchen');
+    await player.open(room.name);
     await expect(player.commandBar.getByLabel('Console queue').locator('option:checked')).toHaveText('Demo mix (12)');
     await expect(player.answer).toContainText('loadCloudQueue');
     await expect(player.answer.locator('[data-status]')).toHaveText('200');
@@ -87,8 +89,9 @@ test.describe('the player panel in Chromium', () => {
     const items = Array.from({ length: 12 }, (_, i) => ({ track: { name: `Tune ${i + 1}`, mediaUrl: `https://media.example/t${i + 1}.mp3`, durationMillis: 240_000 } }));
     // limitedSkips: a skip asks the server first (docs/contract/platform.md §4.3), so an injected 404 refuses it.
     await adminApi(served.ready, 'POST', '/queues', { name: 'Refusal mix', items, playbackPolicies: { limitedSkips: true } });
+    const room = await addPlayer(served.ready, 'Refusal Room');
     const player = new PlayerPage(page);
-    await player.open('Office');
+    await player.open(room.name);
     await player.loadConsoleQueue('Refusal mix (12)');
     await player.expectState('PLAYING');
     await adminApi(served.ready, 'POST', '/faults', { target: 'cloudQueue', match: { reason: 'skipNext' }, action: { type: 'status', status: 404 }, times: 1 });
