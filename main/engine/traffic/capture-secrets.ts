@@ -182,19 +182,23 @@ export function maskBody(body: string, known?: KnownSecrets, byName: Stretch[] =
 }
 
 /**
- * Bodies found without secrets lately. Reading a 5 kB body for secrets costs a few µs, more than
- * storing it; a server that caches its answers (ours caches item windows) sends the same string
- * again, and comparing a string with itself is one step. Large bodies only (a short one reads
- * fast), a few of them (at most CLEAN_BODIES × 64 KiB held), and forgotten when a new secret is
- * known (a body clean before may hold it).
+ * Bodies found without secrets lately. Reading a 5 kB body for secrets (by name and by value)
+ * costs tens of µs, more than storing it; a server that caches its answers (ours caches item
+ * windows) sends the same string again, and a set finds a string it holds by its hash, which V8
+ * keeps on the string. Players ask for many windows (a bench of 100 distinct ones missed a cache
+ * of 8 nearly every time, and masking by value then cost 60 µs a request), so a few hundred are
+ * held, up to a size in all. Large bodies only (a short one reads fast), forgotten when a new
+ * secret is known (a body clean before may hold it).
  */
-const CLEAN_BODIES = 8;
+const CLEAN_BODIES = 512;
+const CLEAN_BODY_CHARS = 8 * 1024 * 1024;
 const CLEAN_BODY_MIN = 512;
 
 /** One recorder's masking: the secrets it knows, and the bodies it found clean lately. */
 export class CaptureMasker {
-  private readonly cleanBodies: string[] = [];
-  private nextClean = 0;
+  /** Oldest first: the first goes when the count or the size is passed. */
+  private readonly cleanBodies = new Set<string>();
+  private cleanChars = 0;
   private cleanAt = -1;
 
   constructor(readonly known: KnownSecrets = new KnownSecrets()) {}
@@ -202,16 +206,28 @@ export class CaptureMasker {
   /** Whether the body was found clean lately, with the secrets known now. */
   private clean(body: string): boolean {
     if (this.cleanAt !== this.known.version) {
-      this.cleanBodies.length = 0;
+      this.cleanBodies.clear();
+      this.cleanChars = 0;
       this.cleanAt = this.known.version;
     }
-    return body.length >= CLEAN_BODY_MIN && this.cleanBodies.includes(body);
+    return body.length >= CLEAN_BODY_MIN && this.cleanBodies.has(body);
+  }
+
+  private remember(body: string): void {
+    if (body.length < CLEAN_BODY_MIN || body.length > CLEAN_BODY_CHARS || this.cleanAt !== this.known.version || this.cleanBodies.has(body)) return;
+    this.cleanBodies.add(body);
+    this.cleanChars += body.length;
+    while (this.cleanBodies.size > CLEAN_BODIES || this.cleanChars > CLEAN_BODY_CHARS) {
+      const oldest = this.cleanBodies.values().next().value!;
+      this.cleanBodies.delete(oldest);
+      this.cleanChars -= oldest.length;
+    }
   }
 
   private body(body: string, byName: Stretch[] | null): Masked {
     if (byName === null) return null;
     const masked = maskBody(body, this.known, byName);
-    if (masked === null && body.length >= CLEAN_BODY_MIN && this.cleanAt === this.known.version) this.cleanBodies[this.nextClean++ % CLEAN_BODIES] = body;
+    if (masked === null) this.remember(body);
     return masked;
   }
 
