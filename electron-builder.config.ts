@@ -48,11 +48,18 @@ export function checkElectronBinding(projectDir: string, target: PackTarget): vo
     throw new Error(`no Electron build of better-sqlite3 in ${ELECTRON_NATIVE_DIR}/: ${rerun}`);
   }
   const stamp = JSON.parse(readFileSync(stampFile, 'utf8')) as { electron?: string; platform?: string; arch?: string };
-  const electron = (createRequire(join(projectDir, 'package.json'))('electron/package.json') as { version: string }).version;
-  const wanted = { electron, platform: target.electronPlatformName === 'mas' ? 'darwin' : target.electronPlatformName, arch: ARCH_NAMES[target.arch] };
+  const electron = (createRequire(join(projectDir, 'package.json'))('electron/package.json') as { version: string })
+    .version;
+  const wanted = {
+    electron,
+    platform: target.electronPlatformName === 'mas' ? 'darwin' : target.electronPlatformName,
+    arch: ARCH_NAMES[target.arch],
+  };
   const built = { electron: stamp.electron, platform: stamp.platform, arch: stamp.arch };
   if (JSON.stringify(built) !== JSON.stringify(wanted)) {
-    throw new Error(`the Electron build of better-sqlite3 is for ${JSON.stringify(built)}, this package is for ${JSON.stringify(wanted)}: ${rerun}`);
+    throw new Error(
+      `the Electron build of better-sqlite3 is for ${JSON.stringify(built)}, this package is for ${JSON.stringify(wanted)}: ${rerun}`,
+    );
   }
 }
 

@@ -13,7 +13,9 @@ import { CONSOLE_CSP_META } from './main/engine/console/csp';
 function contentSecurityPolicy(): Plugin {
   return {
     name: 'console-csp',
-    transformIndexHtml: () => [{ tag: 'meta', attrs: { 'http-equiv': 'Content-Security-Policy', content: CONSOLE_CSP_META }, injectTo: 'head' }],
+    transformIndexHtml: () => [
+      { tag: 'meta', attrs: { 'http-equiv': 'Content-Security-Policy', content: CONSOLE_CSP_META }, injectTo: 'head' },
+    ],
   };
 }
 

@@ -19,7 +19,8 @@ export default defineConfig({
     minify: false,
     sourcemap: true,
     rollupOptions: {
-      external: (id) => external.some((name) => (typeof name === 'string' ? id === name || id.startsWith(`${name}/`) : name.test(id))),
+      external: (id) =>
+        external.some((name) => (typeof name === 'string' ? id === name || id.startsWith(`${name}/`) : name.test(id))),
       output: { format: 'es', entryFileNames: 'bin.js' },
     },
   },

@@ -14,7 +14,9 @@ import { text } from 'node:stream/consumers';
 const BUCKET_MS = 50;
 const { url, headers = {}, connections, seconds, paths, timeline } = JSON.parse(await text(process.stdin));
 let next = 0;
-const requests = paths ? [{ setupRequest: (request) => ({ ...request, path: paths[next++ % paths.length] }) }] : undefined;
+const requests = paths
+  ? [{ setupRequest: (request) => ({ ...request, path: paths[next++ % paths.length] }) }]
+  : undefined;
 const options = { url, headers, connections, requests };
 await autocannon({ ...options, duration: 1 });
 const start = Date.now();

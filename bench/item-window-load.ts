@@ -22,14 +22,21 @@ export interface ItemWindowBench {
 export async function itemWindowBench(disk: boolean): Promise<ItemWindowBench> {
   const dataDir = disk ? mkdtempSync(join(tmpdir(), 'cqc-traffic-bench-')) : null;
   const engine = await createEngine({ dataDir, port: 0, clockSpeed: 0 });
-  const queue = (await engine.commands.run('queues.create', { name: 'Bench', items: sampleTracks(1, 1_000).map((track) => ({ track })) })) as QueueSummary;
+  const queue = (await engine.commands.run('queues.create', {
+    name: 'Bench',
+    items: sampleTracks(1, 1_000).map((track) => ({ track })),
+  })) as QueueSummary;
   const base = new URL(queue.queueBaseUrl);
   return {
     engine,
     dataDir,
     origin: base.origin,
     headers: { authorization: queue.httpAuthorization, 'x-player-id': 'bench' },
-    paths: Array.from({ length: 100 }, (_, i) => `${base.pathname}itemWindow?reason=refresh&itemId=item-${1 + i * 10}&previousWindowSize=5&upcomingWindowSize=10`),
+    paths: Array.from(
+      { length: 100 },
+      (_, i) =>
+        `${base.pathname}itemWindow?reason=refresh&itemId=item-${1 + i * 10}&previousWindowSize=5&upcomingWindowSize=10`,
+    ),
     async dispose() {
       await engine.close();
       if (dataDir) rmSync(dataDir, { recursive: true, force: true });

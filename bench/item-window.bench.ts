@@ -30,11 +30,25 @@ interface Load {
   non2xx: number;
 }
 
-async function load(url: string, headers: Record<string, string>, connections: number, paths?: string[]): Promise<Load> {
-  const result = await runLoad<{ requests: { average: number }; latency: { average: number; p50: number; p99: number }; non2xx: number }>({ url, headers, connections, seconds: SECONDS, paths });
-  return { rps: result.requests.average, latencyMean: result.latency.average, latencyP50: result.latency.p50, latencyP99: result.latency.p99, non2xx: result.non2xx };
+async function load(
+  url: string,
+  headers: Record<string, string>,
+  connections: number,
+  paths?: string[],
+): Promise<Load> {
+  const result = await runLoad<{
+    requests: { average: number };
+    latency: { average: number; p50: number; p99: number };
+    non2xx: number;
+  }>({ url, headers, connections, seconds: SECONDS, paths });
+  return {
+    rps: result.requests.average,
+    latencyMean: result.latency.average,
+    latencyP50: result.latency.p50,
+    latencyP99: result.latency.p99,
+    non2xx: result.non2xx,
+  };
 }
-
 
 const engine = await createEngine({ dataDir: null, port: 0, clockSpeed: 0 });
 const adminPost = async (path: string, body: string) => {
@@ -68,7 +82,9 @@ try {
   }
   // The servers share this process: a large garbage-collected heap would slow them all.
   items = null;
-  console.log(`    body ${fmt(bodyBytes / 1e6, 1)} MB; runs ${createTimes.map((t) => `${fmt(t)} ms`).join(', ')}; median ${fmt(median(createTimes))} ms (target < 2000 ms)`);
+  console.log(
+    `    body ${fmt(bodyBytes / 1e6, 1)} MB; runs ${createTimes.map((t) => `${fmt(t)} ms`).join(', ')}; median ${fmt(median(createTimes))} ms (target < 2000 ms)`,
+  );
 
   // (a) throughput: the same window, served by the console and by a bare route.
   const auth = { authorization: `Bearer ${big!.accessToken}`, 'x-player-id': 'bench' };
@@ -76,14 +92,18 @@ try {
   const windowPath = (itemId: string, previous = 5, upcoming = 10) =>
     `${basePath}itemWindow?reason=refresh&itemId=${itemId}&previousWindowSize=${previous}&upcomingWindowSize=${upcoming}`;
   const origin = new URL(big!.queueBaseUrl).origin;
-  const sample = (await (await fetch(origin + windowPath('item-50000'), { headers: auth })).json()) as { items: unknown[] };
+  const sample = (await (await fetch(origin + windowPath('item-50000'), { headers: auth })).json()) as {
+    items: unknown[];
+  };
   const bare = Fastify({ logger: false });
   bare.get('/itemWindow', async () => sample);
   await bare.listen({ host: '127.0.0.1', port: 0 });
   const bareUrl = `http://127.0.0.1:${(bare.server.address() as { port: number }).port}/itemWindow`;
   // 10,000 different windows, more than the window cache holds: every request reads the store.
   const rotating = Array.from({ length: 10_000 }, (_, i) => windowPath(`item-${1 + ((i * 7919) % 100_000)}`));
-  console.log(`(a) throughput, 10 connections, ${SECONDS} s per run, window of ${sample.items.length} items (${fmt(JSON.stringify(sample).length)} bytes)`);
+  console.log(
+    `(a) throughput, 10 connections, ${SECONDS} s per run, window of ${sample.items.length} items (${fmt(JSON.stringify(sample).length)} bytes)`,
+  );
   // The same 10,000 query strings against the bare route: the client does the same work for both.
   const bareRotating = rotating.map((path) => `/itemWindow${path.slice(path.indexOf('?'))}`);
   const runs = { bare: [] as Load[], same: [] as Load[], bareRotating: [] as Load[], rotating: [] as Load[] };
@@ -99,7 +119,9 @@ try {
   const rps = (xs: Load[]) => median(xs.map((l) => l.rps));
   const non2xx = (xs: Load[]) => xs.reduce((n, l) => n + l.non2xx, 0);
   const row = (label: string, xs: Load[]) =>
-    console.log(`    ${label.padEnd(44)} ${fmt(rps(xs)).padStart(7)} req/s (runs ${xs.map((l) => fmt(l.rps)).join(', ')}; non-2xx ${non2xx(xs)})`);
+    console.log(
+      `    ${label.padEnd(44)} ${fmt(rps(xs)).padStart(7)} req/s (runs ${xs.map((l) => fmt(l.rps)).join(', ')}; non-2xx ${non2xx(xs)})`,
+    );
   row('one URL: bare fastify route, constant object', runs.bare);
   row('one URL: GET /itemWindow (window cache)', runs.same);
   console.log(`      ratio ${fmt(rps(runs.same) / rps(runs.bare), 2)}× (target ≥ 0.70×)`);
@@ -114,10 +136,17 @@ try {
   const million = (await engine.commands.run('queues.create', { name: 'Million' })) as QueueSummary;
   for (let i = 0; i < 10; i++) await engine.commands.run('queues.items.generate', { id: million.id, count: 100_000 });
   await engine.commands.run('queues.items.generate', { id: million.id, count: 50, afterItemId: 'item-500000' });
-  await engine.commands.run('queues.items.move', { id: million.id, itemIds: ['item-10', 'item-999999'], afterItemId: 'item-500001' });
+  await engine.commands.run('queues.items.move', {
+    id: million.id,
+    itemIds: ['item-10', 'item-999999'],
+    afterItemId: 'item-500001',
+  });
   await engine.commands.run('queues.items.remove', { id: million.id, itemIds: ['item-500002'] });
   console.log(`    built in ${fmt((performance.now() - started) / 1000, 1)} s`);
-  const small = (await engine.commands.run('queues.create', { name: 'Hundred', items: sampleTracks(1, 100).map((track) => ({ track })) })) as QueueSummary;
+  const small = (await engine.commands.run('queues.create', {
+    name: 'Hundred',
+    items: sampleTracks(1, 100).map((track) => ({ track })),
+  })) as QueueSummary;
   // 100 anchors spread evenly over each queue (as 100 players would be) × 100 window sizes:
   // 10,000 combinations per queue, more than the window cache holds, so the store answers all.
   const spread = (q: QueueSummary, anchors: (i: number) => string) =>
@@ -133,7 +162,13 @@ try {
     latency.big.push(await load(origin, { authorization: `Bearer ${million.accessToken}` }, 1, bigPaths));
   }
   const line = (label: string, runs: Load[]) =>
-    `    ${label} ${fmt(1e6 / rps(runs)).padStart(4)} µs per request (1 / throughput), p50 ${fmt(mean(runs, (l) => l.latencyP50), 1)} ms, p99 ${fmt(mean(runs, (l) => l.latencyP99), 1)} ms, non-2xx ${non2xx(runs)}`;
+    `    ${label} ${fmt(1e6 / rps(runs)).padStart(4)} µs per request (1 / throughput), p50 ${fmt(
+      mean(runs, (l) => l.latencyP50),
+      1,
+    )} ms, p99 ${fmt(
+      mean(runs, (l) => l.latencyP99),
+      1,
+    )} ms, non-2xx ${non2xx(runs)}`;
   console.log(line('100 items      ', latency.small));
   console.log(line('1,000,000 items', latency.big));
   console.log(`    latency ratio (1,000,000 / 100) ${fmt(rps(latency.small) / rps(latency.big), 2)}× (target ≤ 1.20×)`);

@@ -14,13 +14,31 @@ const TRACKS = 400;
 const TRACK_MS = Math.ceil(DAY_MS / TRACKS); // 216 s
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 
-async function round(): Promise<{ wallMs: number; requests: number; finals: number; polls: number; windows: number; state: string }> {
+async function round(): Promise<{
+  wallMs: number;
+  requests: number;
+  finals: number;
+  polls: number;
+  windows: number;
+  state: string;
+}> {
   const engine = await createEngine({ dataDir: null, port: 0, clockSpeed: 0 });
   try {
-    const run = async <T>(name: Parameters<typeof engine.commands.run>[0], input: unknown) => (await engine.commands.run(name, input)) as T;
-    const items = Array.from({ length: TRACKS + 5 }, (_, i) => ({ track: { name: `Track ${i + 1}`, mediaUrl: `https://media.example/${i + 1}.mp3`, durationMillis: TRACK_MS } }));
-    const queue = await run<QueueSummary>('queues.create', { name: 'A day', items, reports: { sendUpdateAfterMillis: 30_000, periodicIntervalMillis: 60_000 } });
-    const session = await run<{ body: { sessionId: string } }>('control.send', { method: 'POST', path: '/api/v1/groups/group-kitchen/playbackSession:1', body: { appId: 'bench', appContext: 'day' } });
+    const run = async <T>(name: Parameters<typeof engine.commands.run>[0], input: unknown) =>
+      (await engine.commands.run(name, input)) as T;
+    const items = Array.from({ length: TRACKS + 5 }, (_, i) => ({
+      track: { name: `Track ${i + 1}`, mediaUrl: `https://media.example/${i + 1}.mp3`, durationMillis: TRACK_MS },
+    }));
+    const queue = await run<QueueSummary>('queues.create', {
+      name: 'A day',
+      items,
+      reports: { sendUpdateAfterMillis: 30_000, periodicIntervalMillis: 60_000 },
+    });
+    const session = await run<{ body: { sessionId: string } }>('control.send', {
+      method: 'POST',
+      path: '/api/v1/groups/group-kitchen/playbackSession:1',
+      body: { appId: 'bench', appContext: 'day' },
+    });
     await run('control.send', {
       method: 'POST',
       path: `/api/v1/playbackSessions/${session.body.sessionId}/playbackSession:1/loadCloudQueue`,
@@ -46,7 +64,9 @@ async function round(): Promise<{ wallMs: number; requests: number; finals: numb
   }
 }
 
-console.log(`24 h of engine-clock playback: ${TRACKS} tracks of ${TRACK_MS / 1000} s, updates at 30 s then every 60 s; ${ROUNDS} rounds`);
+console.log(
+  `24 h of engine-clock playback: ${TRACKS} tracks of ${TRACK_MS / 1000} s, updates at 30 s then every 60 s; ${ROUNDS} rounds`,
+);
 const results = [];
 for (let i = 0; i < ROUNDS; i++) {
   const result = await round();
@@ -57,4 +77,6 @@ for (let i = 0; i < ROUNDS; i++) {
 }
 const best = Math.min(...results.map((r) => r.wallMs));
 const median = [...results.map((r) => r.wallMs)].sort((a, b) => a - b)[Math.floor(results.length / 2)]!;
-console.log(`median ${(median / 1000).toFixed(2)} s, best ${(best / 1000).toFixed(2)} s wall for 24 h of engine time (target: under 5 s) → ${median < 5_000 ? 'met' : 'missed'}`);
+console.log(
+  `median ${(median / 1000).toFixed(2)} s, best ${(best / 1000).toFixed(2)} s wall for 24 h of engine time (target: under 5 s) → ${median < 5_000 ? 'met' : 'missed'}`,
+);

@@ -23,7 +23,9 @@ describe('bootstrapInterval', () => {
     const narrow = Array.from({ length: 30 }, (_, i) => (i % 2 ? 9 : 11));
     const width = ([low, high]: [number, number]) => high - low;
     expect(width(bootstrapInterval(narrow, mean))).toBeLessThan(width(bootstrapInterval(wide, mean)));
-    expect(width(bootstrapInterval(wide, mean, { level: 0.5 }))).toBeLessThan(width(bootstrapInterval(wide, mean, { level: 0.99 })));
+    expect(width(bootstrapInterval(wide, mean, { level: 0.5 }))).toBeLessThan(
+      width(bootstrapInterval(wide, mean, { level: 0.99 })),
+    );
     expect(bootstrapInterval(wide, mean, { seed: 7 })).toEqual(bootstrapInterval(wide, mean, { seed: 7 }));
   });
 

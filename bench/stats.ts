@@ -14,7 +14,11 @@ export function median(xs: readonly number[]): number {
  * those values. A verdict against a target belongs to the whole range, not just to its middle.
  * Seeded, so the same numbers print the same range.
  */
-export function bootstrapInterval<T>(samples: readonly T[], statistic: (draw: readonly T[]) => number, { level = 0.9, rounds = 2_000, seed = 1 } = {}): [number, number] {
+export function bootstrapInterval<T>(
+  samples: readonly T[],
+  statistic: (draw: readonly T[]) => number,
+  { level = 0.9, rounds = 2_000, seed = 1 } = {},
+): [number, number] {
   if (samples.length === 0) throw new Error('bootstrapInterval needs at least one sample');
   const random = new SeededRandom(seed);
   const values: number[] = [];
@@ -28,4 +32,5 @@ export function bootstrapInterval<T>(samples: readonly T[], statistic: (draw: re
   return [values[Math.floor(tail * (rounds - 1))]!, values[Math.ceil((1 - tail) * (rounds - 1))]!];
 }
 
-export const fmt = (n: number, digits = 0): string => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+export const fmt = (n: number, digits = 0): string =>
+  n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });

@@ -53,9 +53,19 @@ async function serve(): Promise<void> {
   const engine = await createEngine({ dataDir, port: 0 });
   await engine.commands.run('traffic.configure', { capture: process.argv.includes('--capture') });
   const bare = Fastify({ logger: false });
-  bare.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => done(null, body));
-  const fixed = { access_token: 'a'.repeat(43), token_type: 'Bearer', expires_in: 86400, refresh_token: 'r'.repeat(43), scope: 'playback-control-all' };
-  bare.post('/token', async (_request, reply) => reply.header('cache-control', 'no-store').header('pragma', 'no-cache').send(fixed));
+  bare.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) =>
+    done(null, body),
+  );
+  const fixed = {
+    access_token: 'a'.repeat(43),
+    token_type: 'Bearer',
+    expires_in: 86400,
+    refresh_token: 'r'.repeat(43),
+    scope: 'playback-control-all',
+  };
+  bare.post('/token', async (_request, reply) =>
+    reply.header('cache-control', 'no-store').header('pragma', 'no-cache').send(fixed),
+  );
   await bare.listen({ host: '127.0.0.1', port: 0 });
   const close = async () => {
     await bare.close();
@@ -69,7 +79,13 @@ async function serve(): Promise<void> {
   await engine.commands.run('settings.update', { autoApprove: true });
   const codes: string[] = [];
   for (let i = 0; i < EXCHANGES + WARMUP; i++) {
-    const query = new URLSearchParams({ client_id: created.clientId!, response_type: 'code', state: `s${i}`, scope: 'playback-control-all', redirect_uri: REDIRECT_URI });
+    const query = new URLSearchParams({
+      client_id: created.clientId!,
+      response_type: 'code',
+      state: `s${i}`,
+      scope: 'playback-control-all',
+      redirect_uri: REDIRECT_URI,
+    });
     const response = await fetch(`${engine.urls.login}/login/v3/oauth?${query}`, { redirect: 'manual' });
     codes.push(new URL(response.headers.get('location')!).searchParams.get('code')!);
   }
@@ -89,10 +105,21 @@ function print(line: string): void {
 
 /** The parent: autocannon against both, bounded by request count. */
 async function drive(): Promise<void> {
-  const child = fork(fileURLToPath(import.meta.url), ['--server', ...(process.argv.includes('--capture') ? ['--capture'] : [])], { execArgv: ['--import', 'tsx', ...(process.env.BENCH_PROF ? ['--cpu-prof', '--cpu-prof-dir=/tmp/prof'] : [])], stdio: 'inherit' });
+  const child = fork(
+    fileURLToPath(import.meta.url),
+    ['--server', ...(process.argv.includes('--capture') ? ['--capture'] : [])],
+    {
+      execArgv: ['--import', 'tsx', ...(process.env.BENCH_PROF ? ['--cpu-prof', '--cpu-prof-dir=/tmp/prof'] : [])],
+      stdio: 'inherit',
+    },
+  );
   const ready = await new Promise<Ready>((resolve) => child.once('message', (message) => resolve(message as Ready)));
-  const headers = { authorization: ready.authorization, 'content-type': 'application/x-www-form-urlencoded;charset=utf-8' };
-  const codeForm = (code: string) => new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT_URI }).toString();
+  const headers = {
+    authorization: ready.authorization,
+    'content-type': 'application/x-www-form-urlencoded;charset=utf-8',
+  };
+  const codeForm = (code: string) =>
+    new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT_URI }).toString();
   const refreshTokens: string[] = [];
 
   /** Sends each body once, in order; collects refresh tokens from 200 answers. */
@@ -136,7 +163,14 @@ async function drive(): Promise<void> {
     runs.bare.push(await run(ready.bareUrl, slice(bareBodies)));
     refreshTokens.length = 0;
     runs.exchange.push(await run(ready.tokenUrl, slice(codes), true));
-    runs.refresh.push(await run(ready.tokenUrl, refreshTokens.map((token) => new URLSearchParams({ grant_type: 'refresh_token', refresh_token: token }).toString())));
+    runs.refresh.push(
+      await run(
+        ready.tokenUrl,
+        refreshTokens.map((token) =>
+          new URLSearchParams({ grant_type: 'refresh_token', refresh_token: token }).toString(),
+        ),
+      ),
+    );
   }
   child.send('close');
 
@@ -150,7 +184,9 @@ async function drive(): Promise<void> {
     return `${name.padEnd(40)} ${median(measured).toFixed(0).padStart(7)} req/s (rounds: ${measured.map((m) => rate(m).toFixed(0)).join(', ')})  p99 ≤ ${p99} ms  ${ok}/${total} answered 200`;
   };
   const bare = median(runs.bare);
-  print(`token exchanges: ${EXCHANGES} fresh codes in ${ROUNDS} interleaved rounds, ${CONNECTIONS} connections, persistence on (WAL, synchronous=NORMAL), traffic capture ${process.argv.includes('--capture') ? 'on' : 'off'}; median of the rounds`);
+  print(
+    `token exchanges: ${EXCHANGES} fresh codes in ${ROUNDS} interleaved rounds, ${CONNECTIONS} connections, persistence on (WAL, synchronous=NORMAL), traffic capture ${process.argv.includes('--capture') ? 'on' : 'off'}; median of the rounds`,
+  );
   print(line('bare fastify route (fixed answer)', runs.bare));
   print(line('token endpoint, authorization_code', runs.exchange));
   print(line('token endpoint, refresh_token (rotation)', runs.refresh));

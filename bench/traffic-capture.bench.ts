@@ -38,7 +38,11 @@ import { startLoad } from './load-client.js';
 import { bootstrapInterval, fmt, median } from './stats.js';
 
 const { values } = parseArgs({
-  options: { disk: { type: 'boolean', default: false }, listening: { type: 'boolean', default: false }, streaming: { type: 'boolean', default: false } },
+  options: {
+    disk: { type: 'boolean', default: false },
+    listening: { type: 'boolean', default: false },
+    streaming: { type: 'boolean', default: false },
+  },
 });
 const PAIRS = Number(process.env.BENCH_PAIRS ?? 20);
 const SLICE_MS = 2_000;
@@ -90,11 +94,14 @@ const { engine, dataDir, origin, headers, paths, dispose } = await itemWindowBen
 // `--listening`: as with the console's UI open; `--streaming`: a script that takes every event.
 if (values.listening) engine.events.subscribe(() => undefined, UI_OMITTED_EVENTS);
 if (values.streaming) engine.events.subscribe(() => undefined);
-const listeners = [values.listening && 'events as the UI takes them', values.streaming && 'every event'].filter(Boolean).join(' and ');
+const listeners = [values.listening && 'events as the UI takes them', values.streaming && 'every event']
+  .filter(Boolean)
+  .join(' and ');
 const logSize = async () => (await engine.commands.run('traffic.page', { offset: 0, limit: 1 })).total;
 const setCapture = (capture: boolean) => engine.commands.run('traffic.configure', { capture });
 
-const load = (seconds: number, timeline: boolean) => startLoad({ url: origin, headers, connections: CONNECTIONS, seconds, paths, timeline }, clientCore);
+const load = (seconds: number, timeline: boolean) =>
+  startLoad({ url: origin, headers, connections: CONNECTIONS, seconds, paths, timeline }, clientCore);
 
 /** Responses per second the client counted within a slice (whole buckets only). */
 function rate({ start, bucketMs, counts }: Timeline, slice: Slice): number {
@@ -110,7 +117,9 @@ try {
   console.log(
     `GET /itemWindow, ${CONNECTIONS} connections; ${PAIRS} pairs of ${SLICE_MS / 1000} s slices, capture off and on; retention ${fmt(retention)} entries, log ${dataDir ? 'on disk' : 'in memory'}${listeners ? `, listened to: ${listeners}` : ''}`,
   );
-  console.log(`    ${clientCore ? `engine pinned to core 0, client to core ${clientCore}` : 'engine and client not pinned'}`);
+  console.log(
+    `    ${clientCore ? `engine pinned to core 0, client to core ${clientCore}` : 'engine and client not pinned'}`,
+  );
   // The steady state: a full log, where every new entry also drops the oldest.
   const filling = performance.now();
   while ((await logSize()) < retention && performance.now() - filling < 120_000) await text(load(5, false).stdout);
@@ -155,16 +164,22 @@ try {
   row('capture off', off);
   row('capture on', on);
   const pairs = off.map((slice, i) => ({ off: slice, on: on[i]! }));
-  const costOf = (drawn: readonly (typeof pairs)[number][]) => 1 - median(drawn.map((p) => p.on.rps)) / median(drawn.map((p) => p.off.rps));
+  const costOf = (drawn: readonly (typeof pairs)[number][]) =>
+    1 - median(drawn.map((p) => p.on.rps)) / median(drawn.map((p) => p.off.rps));
   const [low, high] = bootstrapInterval(pairs, costOf);
   const pairCosts = pairs.map((p) => 1 - p.on.rps / p.off.rps);
   const pct = (x: number) => fmt(x * 100, 1);
-  console.log(`    capture costs ${pct(costOf(pairs))}% of throughput (target ≤ 15%), 90% bootstrap interval ${pct(low)}–${pct(high)}%`);
+  console.log(
+    `    capture costs ${pct(costOf(pairs))}% of throughput (target ≤ 15%), 90% bootstrap interval ${pct(low)}–${pct(high)}%`,
+  );
   console.log(`    per pair: median ${pct(median(pairCosts))}%; ${pairCosts.map((c) => fmt(c * 100, 0)).join(' ')}`);
   // What capture adds to the engine's own work per request, whoever set the pace.
-  const cpuCostOf = (drawn: readonly (typeof pairs)[number][]) => 1 - median(drawn.map((p) => p.off.cpuPerRequest)) / median(drawn.map((p) => p.on.cpuPerRequest));
+  const cpuCostOf = (drawn: readonly (typeof pairs)[number][]) =>
+    1 - median(drawn.map((p) => p.off.cpuPerRequest)) / median(drawn.map((p) => p.on.cpuPerRequest));
   const [cpuLow, cpuHigh] = bootstrapInterval(pairs, cpuCostOf);
-  console.log(`    by engine CPU per request: capture costs ${pct(cpuCostOf(pairs))}%, 90% bootstrap interval ${pct(cpuLow)}–${pct(cpuHigh)}%`);
+  console.log(
+    `    by engine CPU per request: capture costs ${pct(cpuCostOf(pairs))}%, 90% bootstrap interval ${pct(cpuLow)}–${pct(cpuHigh)}%`,
+  );
   console.log(`    non-2xx ${result.non2xx}; ${fmt(await logSize())} entries in the log after the run`);
 } finally {
   await dispose();

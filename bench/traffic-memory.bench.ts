@@ -33,7 +33,13 @@ try {
     `GET /itemWindow, 10 connections for ${MINUTES} min, capture on, retention ${RETENTION.toLocaleString('en-US')} entries, log ${dataDir ? 'on disk' : 'in memory'}; RSS every ${SAMPLE_MS / 1000} s, warm-up ${Math.round(WARM_UP_MS / 1000)} s`,
   );
 
-  const finished = runLoad<{ requests: { average: number; total: number }; non2xx: number }>({ url: origin, headers, connections: 10, seconds: Math.round(DURATION_MS / 1000), paths });
+  const finished = runLoad<{ requests: { average: number; total: number }; non2xx: number }>({
+    url: origin,
+    headers,
+    connections: 10,
+    seconds: Math.round(DURATION_MS / 1000),
+    paths,
+  });
 
   const started = performance.now();
   const samples: { at: number; rss: number }[] = [];
@@ -43,7 +49,9 @@ try {
     const { rss, heapUsed } = process.memoryUsage();
     const { total } = await engine.commands.run('traffic.page', { offset: 0, limit: 1 });
     samples.push({ at, rss });
-    console.log(`    ${(at / 1000).toFixed(0).padStart(5)} s  RSS ${mb(rss).padStart(7)} MB  heap ${mb(heapUsed).padStart(6)} MB  log ${total.toLocaleString('en-US').padStart(7)} entries${at < WARM_UP_MS ? '  (warm-up)' : ''}`);
+    console.log(
+      `    ${(at / 1000).toFixed(0).padStart(5)} s  RSS ${mb(rss).padStart(7)} MB  heap ${mb(heapUsed).padStart(6)} MB  log ${total.toLocaleString('en-US').padStart(7)} entries${at < WARM_UP_MS ? '  (warm-up)' : ''}`,
+    );
   }
   const result = await finished;
 
@@ -51,8 +59,12 @@ try {
   const min = Math.min(...steady);
   const max = Math.max(...steady);
   const mean = steady.reduce((a, b) => a + b, 0) / steady.length;
-  console.log(`    ${result.requests.total.toLocaleString('en-US')} requests (${Math.round(result.requests.average).toLocaleString('en-US')} req/s, non-2xx ${result.non2xx})`);
-  console.log(`    after warm-up: ${steady.length} samples, RSS min ${mb(min)} MB, max ${mb(max)} MB, mean ${mb(mean)} MB`);
+  console.log(
+    `    ${result.requests.total.toLocaleString('en-US')} requests (${Math.round(result.requests.average).toLocaleString('en-US')} req/s, non-2xx ${result.non2xx})`,
+  );
+  console.log(
+    `    after warm-up: ${steady.length} samples, RSS min ${mb(min)} MB, max ${mb(max)} MB, mean ${mb(mean)} MB`,
+  );
   console.log(`    spread (max - min) / min = ${(((max - min) / min) * 100).toFixed(1)}% (target ≤ 20%)`);
 } finally {
   await dispose();

@@ -5,7 +5,9 @@ import { existsSync } from 'node:fs';
 
 const entry = new URL('../out/cli/bin.js', import.meta.url);
 if (!existsSync(entry)) {
-  process.stderr.write('cloud-queue-console: the command line is not built (out/cli/bin.js is missing); in a clone of the repository run `npm run build` first\n');
+  process.stderr.write(
+    'cloud-queue-console: the command line is not built (out/cli/bin.js is missing); in a clone of the repository run `npm run build` first\n',
+  );
   process.exit(1);
 }
 await import(entry.href);

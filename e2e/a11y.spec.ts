@@ -38,7 +38,12 @@ async function seriousViolations(page: Page): Promise<string[]> {
     .analyze();
   return results.violations
     .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .flatMap((violation) => violation.nodes.map((node) => `${violation.id}: ${node.target.join(' ')} ${node.failureSummary?.split('\n').slice(1).join(' ') ?? ''}`));
+    .flatMap((violation) =>
+      violation.nodes.map(
+        (node) =>
+          `${violation.id}: ${node.target.join(' ')} ${node.failureSummary?.split('\n').slice(1).join(' ') ?? ''}`,
+      ),
+    );
 }
 
 /** The page's background: how a spec tells which scheme the tokens resolved to. */
@@ -58,7 +63,8 @@ for (const scheme of SCHEMES) {
     test.setTimeout(120_000);
     // Still frames: a flash that fades (a new queueVersion, a rule's hit) is not what is judged.
     await page.emulateMedia({ colorScheme: scheme.system, reducedMotion: 'reduce' });
-    if (scheme.chosen) await page.getByRole('radiogroup', { name: 'Theme' }).getByRole('radio', { name: scheme.chosen }).click();
+    if (scheme.chosen)
+      await page.getByRole('radiogroup', { name: 'Theme' }).getByRole('radio', { name: scheme.chosen }).click();
     await expect.poll(() => background(page)).toBe(scheme.bg);
     await consolePage.waitUntilLive();
 
@@ -111,7 +117,8 @@ test('every Tab stop of every area shows a focus ring', async ({ consolePage, pa
         const element = document.activeElement;
         if (!element || element === document.body) return 'body';
         const path: string[] = [];
-        for (let node: Element | null = element; node && node !== document.body; node = node.parentElement) path.unshift(`${node.tagName}:${[...(node.parentElement?.children ?? [])].indexOf(node)}`);
+        for (let node: Element | null = element; node && node !== document.body; node = node.parentElement)
+          path.unshift(`${node.tagName}:${[...(node.parentElement?.children ?? [])].indexOf(node)}`);
         return path.join('/');
       });
       if (seen.has(id)) break;

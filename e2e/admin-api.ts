@@ -5,10 +5,18 @@
 import type { ReadyLine } from '../main/testing/serve-process';
 
 /** Calls `…/admin/api${path}`; answers the JSON body (null for an empty one), throws on a non-2xx. */
-export async function adminApi<T = unknown>(ready: ReadyLine, method: string, path: string, body?: unknown): Promise<T> {
+export async function adminApi<T = unknown>(
+  ready: ReadyLine,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<T> {
   const response = await fetch(`${ready.urls.console}/admin/api${path}`, {
     method,
-    headers: { authorization: `Bearer ${ready.adminToken}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    headers: {
+      authorization: `Bearer ${ready.adminToken}`,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await response.text();

@@ -6,9 +6,15 @@ import { ApiPage } from './pages/api-page';
 import { expect, test } from './fixtures';
 
 test.describe('the API area', () => {
-  test('shows every call the engine describes, filters them, and opens one to its fields', async ({ consolePage, page, served }) => {
+  test('shows every call the engine describes, filters them, and opens one to its fields', async ({
+    consolePage,
+    page,
+    served,
+  }) => {
     await consolePage.waitUntilLive();
-    const response = await fetch(`${served.ready.urls.console}/admin/api/openapi.json`, { headers: { authorization: `Bearer ${served.ready.adminToken}` } });
+    const response = await fetch(`${served.ready.urls.console}/admin/api/openapi.json`, {
+      headers: { authorization: `Bearer ${served.ready.adminToken}` },
+    });
     const description = (await response.json()) as OpenApiDocument;
     const total = Object.values(description.paths).reduce((sum, verbs) => sum + Object.keys(verbs).length, 0);
     const { version } = JSON.parse(readFileSync(join(PROJECT_ROOT, 'package.json'), 'utf8')) as { version: string };

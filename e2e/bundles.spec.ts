@@ -31,7 +31,9 @@ const test = base.extend<{ fresh: ServeProcess; freshPage: ConsolePage }>({
   },
 });
 
-const tracks = Array.from({ length: 12 }, (_, i) => ({ track: { name: `Repro song ${i + 1}`, mediaUrl: `https://media.example/repro/${i + 1}.mp3`, durationMillis: 240_000 } }));
+const tracks = Array.from({ length: 12 }, (_, i) => ({
+  track: { name: `Repro song ${i + 1}`, mediaUrl: `https://media.example/repro/${i + 1}.mp3`, durationMillis: 240_000 },
+}));
 
 /** The walkthrough's start: a queue loaded and playing on Kitchen, as the command bar would load it. */
 async function playingOnKitchen(ready: ReadyLine): Promise<void> {
@@ -42,7 +44,10 @@ async function playingOnKitchen(ready: ReadyLine): Promise<void> {
 /** `node out/cli/bin.js run FILE`, as a user runs the built console: its exit code and what it printed. */
 function runBundle(file: string): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(PROJECT_ROOT, 'out/cli/bin.js'), 'run', file], { cwd: PROJECT_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [join(PROJECT_ROOT, 'out/cli/bin.js'), 'run', file], {
+      cwd: PROJECT_ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let output = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
@@ -52,7 +57,11 @@ function runBundle(file: string): Promise<{ code: number | null; output: string 
 }
 
 test.describe('Send now after a preset', () => {
-  test('503 storm → Send now: Refresh → +1 min → Export repro bundle → run exits 0', async ({ freshPage: consolePage, fresh, page }, testInfo) => {
+  test('503 storm → Send now: Refresh → +1 min → Export repro bundle → run exits 0', async ({
+    freshPage: consolePage,
+    fresh,
+    page,
+  }, testInfo) => {
     test.setTimeout(90_000);
     await playingOnKitchen(fresh.ready);
     await consolePage.waitUntilLive();
@@ -84,7 +93,11 @@ test.describe('Send now after a preset', () => {
 });
 
 test.describe('a rule removed before the export', () => {
-  test('inject → Trigger now → remove → Export repro bundle → run exits 0', async ({ freshPage: consolePage, fresh, page }, testInfo) => {
+  test('inject → Trigger now → remove → Export repro bundle → run exits 0', async ({
+    freshPage: consolePage,
+    fresh,
+    page,
+  }, testInfo) => {
     test.setTimeout(90_000);
     await playingOnKitchen(fresh.ready);
     await consolePage.waitUntilLive();

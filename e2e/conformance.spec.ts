@@ -19,7 +19,9 @@ import { ConsolePage, pastConfirmGuard } from './pages/console-page';
 import { ConformancePage } from './pages/conformance-page';
 import { TrafficPage } from './pages/traffic-page';
 
-const items = Array.from({ length: 25 }, (_, i) => ({ track: { name: `Check ${i + 1}`, mediaUrl: `https://media.example/check/${i + 1}.mp3`, durationMillis: 180_000 } }));
+const items = Array.from({ length: 25 }, (_, i) => ({
+  track: { name: `Check ${i + 1}`, mediaUrl: `https://media.example/check/${i + 1}.mp3`, durationMillis: 180_000 },
+}));
 
 /** A loopback port nothing listens on: taken from the OS, then let go. */
 async function closedPort(): Promise<number> {
@@ -30,7 +32,11 @@ async function closedPort(): Promise<number> {
   return port;
 }
 
-test('checks one of the console’s queues live, every case passing, with evidence, JUnit export and a rerun', async ({ consolePage, served, page }, testInfo) => {
+test('checks one of the console’s queues live, every case passing, with evidence, JUnit export and a rerun', async ({
+  consolePage,
+  served,
+  page,
+}, testInfo) => {
   const ready = served.ready;
   const queue = await adminApi<QueueSummary>(ready, 'POST', '/queues', { name: 'Checked mix', items });
   const suite = await adminApi<ConformanceCaseInfo[]>(ready, 'GET', '/conformance/cases');
@@ -38,7 +44,13 @@ test('checks one of the console’s queues live, every case passing, with eviden
   const kept = (await adminApi<unknown[]>(ready, 'GET', '/conformance/runs')).length;
   // The first GET /version (the `version` case) answers 700 ms late: long enough to see the run
   // stand on that case, under the 1 s the timing case warns at.
-  await adminApi(ready, 'POST', '/faults', { target: 'player', match: { path: '/version' }, action: { type: 'latency', ms: 700 }, times: 1, label: 'slow version' });
+  await adminApi(ready, 'POST', '/faults', {
+    target: 'player',
+    match: { path: '/version' },
+    action: { type: 'latency', ms: 700 },
+    times: 1,
+    label: 'slow version',
+  });
   try {
     const check = new ConformancePage(page);
     await page.keyboard.press('7');
@@ -71,16 +83,27 @@ test('checks one of the console’s queues live, every case passing, with eviden
           context: row('context')?.getAttribute('data-outcome'),
         };
       });
-    await expect
-      .poll(live, { intervals: [25], timeout: 20_000 })
-      .toEqual({ now: String(versionAt), max: String(suite.length), text: `${versionAt} of ${suite.length} cases`, current: true, version: 'running', context: 'pass' });
+    await expect.poll(live, { intervals: [25], timeout: 20_000 }).toEqual({
+      now: String(versionAt),
+      max: String(suite.length),
+      text: `${versionAt} of ${suite.length} cases`,
+      current: true,
+      version: 'running',
+      context: 'pass',
+    });
 
     await check.expectEnded('passed');
     await expect(check.progress).toHaveCount(0);
     await expect(check.caseRows()).toHaveCount(suite.length);
     // A loopback http base URL is one the platform's players could never reach: the one warning.
-    for (const { id } of suite) await expect(check.caseRow(id), id).toHaveAttribute('data-outcome', id === 'base-url.reachable' ? 'warn' : 'pass');
-    await expect(check.summary).toContainText(`Passed: ${suite.length - 1} passed, 0 failed, 1 warning, 0 skipped of ${suite.length} cases`);
+    for (const { id } of suite)
+      await expect(check.caseRow(id), id).toHaveAttribute(
+        'data-outcome',
+        id === 'base-url.reachable' ? 'warn' : 'pass',
+      );
+    await expect(check.summary).toContainText(
+      `Passed: ${suite.length - 1} passed, 0 failed, 1 warning, 0 skipped of ${suite.length} cases`,
+    );
     await expect(check.summary).toContainText(queue.queueBaseUrl);
     // Grouped by section: the timePlayed reports (platform.md §2.3) come first, the suite's own timing (console.md §8) last.
     const sections = check.results.locator('th[scope="rowgroup"]');
@@ -135,7 +158,11 @@ test('checks one of the console’s queues live, every case passing, with eviden
   }
 });
 
-test('refuses a base URL that is not one beside its field, and a server that cannot be reached fails with that one message', async ({ consolePage, served, page }) => {
+test('refuses a base URL that is not one beside its field, and a server that cannot be reached fails with that one message', async ({
+  consolePage,
+  served,
+  page,
+}) => {
   const check = new ConformancePage(page);
   await consolePage.waitUntilLive();
   await check.open();
@@ -157,20 +184,35 @@ test('refuses a base URL that is not one beside its field, and a server that can
   await expect(check.baseUrl).not.toHaveAttribute('aria-invalid');
   await check.baseUrl.press('Enter');
   await check.expectEnded('failed');
-  await expect(check.runError).toHaveText(new RegExp(`^cannot reach the cloud queue server at ${baseUrl.replace(/[.?]/g, '\\$&')}: `));
+  await expect(check.runError).toHaveText(
+    new RegExp(`^cannot reach the cloud queue server at ${baseUrl.replace(/[.?]/g, '\\$&')}: `),
+  );
   await expect(check.results).toHaveCount(0);
   await expect(check.summary).toContainText('Failed: the server could not be reached, no case ran');
   await expect(check.runs.getByRole('option').first()).toContainText('unreachable');
 });
 
-test('after a restart, a rerun asks again for the Authorization the run sent; a run deletes in two steps', async ({ served, page }) => {
+test('after a restart, a rerun asks again for the Authorization the run sent; a run deletes in two steps', async ({
+  served,
+  page,
+}) => {
   // The server checked is the worker's console, which stays up; the console that checks it restarts.
-  const queue = await adminApi<QueueSummary>(served.ready, 'POST', '/queues', { name: 'Kept mix', items: items.slice(0, 3) });
+  const queue = await adminApi<QueueSummary>(served.ready, 'POST', '/queues', {
+    name: 'Kept mix',
+    items: items.slice(0, 3),
+  });
   const dataDir = mkdtempSync(join(tmpdir(), 'cqc-e2e-conformance-'));
   try {
     let checker = await startServe(['--port', '0', '--data-dir', dataDir]);
-    const { id: runId } = await adminApi<{ id: string }>(checker.ready, 'POST', '/conformance/runs', { baseUrl: queue.queueBaseUrl, authorization: queue.httpAuthorization });
-    await expect.poll(async () => (await adminApi<ConformanceRun>(checker.ready, 'GET', `/conformance/runs/${runId}`)).status, { timeout: 20_000 }).toBe('passed');
+    const { id: runId } = await adminApi<{ id: string }>(checker.ready, 'POST', '/conformance/runs', {
+      baseUrl: queue.queueBaseUrl,
+      authorization: queue.httpAuthorization,
+    });
+    await expect
+      .poll(async () => (await adminApi<ConformanceRun>(checker.ready, 'GET', `/conformance/runs/${runId}`)).status, {
+        timeout: 20_000,
+      })
+      .toBe('passed');
     await checker.stop('SIGTERM');
     checker = await startServe(['--port', '0', '--data-dir', dataDir]);
     try {

@@ -33,7 +33,13 @@ test.describe('the console frame in Chromium', () => {
   });
 
   test('opens each area from the sidebar and with keys 1–5', async ({ consolePage, page }) => {
-    for (const [key, name] of [['2', 'Queues'], ['3', 'Player'], ['4', 'Traffic'], ['5', 'Faults'], ['1', 'OAuth']] as const) {
+    for (const [key, name] of [
+      ['2', 'Queues'],
+      ['3', 'Player'],
+      ['4', 'Traffic'],
+      ['5', 'Faults'],
+      ['1', 'OAuth'],
+    ] as const) {
       await page.keyboard.press(key);
       await expect(consolePage.area(name)).toHaveAttribute('aria-current', 'page');
       await expect(page.getByRole('heading', { level: 1, name })).toBeVisible();
@@ -51,7 +57,10 @@ test.describe('the console frame in Chromium', () => {
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(served.ready.urls.login);
   });
 
-  test('shows no warnings while there are none, and the engine\'s warnings when there are: a traffic log that could not be read', async ({ consolePage, page }) => {
+  test("shows no warnings while there are none, and the engine's warnings when there are: a traffic log that could not be read", async ({
+    consolePage,
+    page,
+  }) => {
     await consolePage.waitUntilLive();
     await expect(page.getByRole('contentinfo').locator('summary[aria-label*="engine warning"]')).toHaveCount(0);
     // A data dir whose traffic log is garbage: the console puts it aside, starts a new one, and warns.
@@ -67,7 +76,9 @@ test.describe('the console frame in Chromium', () => {
       await count.click();
       const list = page.getByRole('list', { name: 'Engine warnings' });
       await expect(list).toContainText('Traffic log');
-      await expect(list).toContainText(`the traffic log could not be read (file is not a database); it was put aside as ${join(dataDir, 'traffic.sqlite')}.damaged-`);
+      await expect(list).toContainText(
+        `the traffic log could not be read (file is not a database); it was put aside as ${join(dataDir, 'traffic.sqlite')}.damaged-`,
+      );
       if (process.env.SHOT) await page.screenshot({ path: process.env.SHOT });
     } finally {
       await damaged.stop('SIGTERM');

@@ -45,14 +45,23 @@ test.describe('deep links', () => {
     const room = await addPlayer(served.ready, 'Deep Room');
     await openDirectly(page, served.ready.urls.console, `#/player?player=${encodeURIComponent(room.id)}`);
     for (const pass of ['loaded', 'reloaded']) {
-      await expect(page.getByRole('tab', { name: new RegExp(`^${room.name}`) }), pass).toHaveAttribute('aria-selected', 'true');
+      await expect(page.getByRole('tab', { name: new RegExp(`^${room.name}`) }), pass).toHaveAttribute(
+        'aria-selected',
+        'true',
+      );
       await expect(page).toHaveTitle(`Player · ${room.name} — Cloud Queue Console`);
       if (pass === 'loaded') await reload(page);
     }
   });
 
-  test('a queue opens from its address, and again after a reload; choosing another writes the address', async ({ page, served }) => {
-    const [first, second] = [await adminApi<QueueSummary>(served.ready, 'POST', '/queues', { name: tag() }), await adminApi<QueueSummary>(served.ready, 'POST', '/queues', { name: tag() })];
+  test('a queue opens from its address, and again after a reload; choosing another writes the address', async ({
+    page,
+    served,
+  }) => {
+    const [first, second] = [
+      await adminApi<QueueSummary>(served.ready, 'POST', '/queues', { name: tag() }),
+      await adminApi<QueueSummary>(served.ready, 'POST', '/queues', { name: tag() }),
+    ];
     await openDirectly(page, served.ready.urls.console, `#/queues?queue=${second!.id}`);
     for (const pass of ['loaded', 'reloaded']) {
       await expect(page.getByRole('region', { name: `Queue ${second!.name}` }), pass).toBeVisible();
@@ -64,14 +73,22 @@ test.describe('deep links', () => {
     await expect(page).toHaveTitle(`Queues · ${first!.name} — Cloud Queue Console`);
   });
 
-  test('a filtered traffic view with an entry open opens from its address and after a reload; a bad value falls back', async ({ page, served }) => {
+  test('a filtered traffic view with an entry open opens from its address and after a reload; a bad value falls back', async ({
+    page,
+    served,
+  }) => {
     const { urls } = served.ready;
     const marker = tag();
-    for (const reason of ['load', 'refresh']) await fetch(`${urls.cloudQueue}/queues/${marker}/v2.3/itemWindow?reason=${reason}`);
+    for (const reason of ['load', 'refresh'])
+      await fetch(`${urls.cloudQueue}/queues/${marker}/v2.3/itemWindow?reason=${reason}`);
     const entries = await adminApi<TrafficEntry[]>(served.ready, 'GET', `/traffic?text=${marker}`);
     const refresh = entries.find((e) => e.path.includes('itemWindow') && e.reason === 'refresh')!;
 
-    await openDirectly(page, urls.console, `#/traffic?target=cloudQueue&reason=refresh&text=${marker}&entry=${refresh.id}`);
+    await openDirectly(
+      page,
+      urls.console,
+      `#/traffic?target=cloudQueue&reason=refresh&text=${marker}&entry=${refresh.id}`,
+    );
     const traffic = new TrafficPage(page);
     for (const pass of ['loaded', 'reloaded']) {
       await expect(page.getByLabel('Target', { exact: true }), pass).toHaveValue('cloudQueue');
@@ -94,12 +111,16 @@ test.describe('deep links', () => {
     await expect(page).toHaveTitle('Traffic — Cloud Queue Console');
   });
 
-  test('a linked entry far from the end of the log opens with its row in view, not the top of the log', async ({ page, served }) => {
+  test('a linked entry far from the end of the log opens with its row in view, not the top of the log', async ({
+    page,
+    served,
+  }) => {
     const { urls } = served.ready;
     const marker = tag();
     // Far from both ends (a page of the log is 200 rows): 400 entries before the linked one, 400 after.
     const some = async (name: string) => {
-      for (let i = 0; i < 40; i++) await Promise.all(Array.from({ length: 10 }, () => fetch(`${urls.cloudQueue}/queues/${name}/v2.3/version`)));
+      for (let i = 0; i < 40; i++)
+        await Promise.all(Array.from({ length: 10 }, () => fetch(`${urls.cloudQueue}/queues/${name}/v2.3/version`)));
     };
     await some(`${marker}-before`);
     await fetch(`${urls.cloudQueue}/queues/${marker}/v2.3/version`);
@@ -113,26 +134,41 @@ test.describe('deep links', () => {
     await expect(traffic.detail).toContainText(marker);
   });
 
-  test('a conformance run opens from its address, not the newest, and again after a reload', async ({ page, served }) => {
+  test('a conformance run opens from its address, not the newest, and again after a reload', async ({
+    page,
+    served,
+  }) => {
     const baseUrl = `http://127.0.0.1:${await closedPort()}/queues/${tag()}/v2.3/`;
     const older = await adminApi<{ id: string }>(served.ready, 'POST', '/conformance/runs', { baseUrl });
-    await expect.poll(async () => (await adminApi<ConformanceRun>(served.ready, 'GET', `/conformance/runs/${older.id}`)).status).toBe('failed');
+    await expect
+      .poll(async () => (await adminApi<ConformanceRun>(served.ready, 'GET', `/conformance/runs/${older.id}`)).status)
+      .toBe('failed');
     const newer = await adminApi<{ id: string }>(served.ready, 'POST', '/conformance/runs', { baseUrl });
-    await expect.poll(async () => (await adminApi<ConformanceRun>(served.ready, 'GET', `/conformance/runs/${newer.id}`)).status).toBe('failed');
+    await expect
+      .poll(async () => (await adminApi<ConformanceRun>(served.ready, 'GET', `/conformance/runs/${newer.id}`)).status)
+      .toBe('failed');
 
     await openDirectly(page, served.ready.urls.console, `#/conformance?run=${older.id}`);
     const check = new ConformancePage(page);
     for (const pass of ['loaded', 'reloaded']) {
       await expect(check.run, pass).toHaveAttribute('data-run-id', older.id);
-      await expect(page).toHaveTitle(`Check a server · ${new URL(baseUrl).host}${new URL(baseUrl).pathname} — Cloud Queue Console`);
+      await expect(page).toHaveTitle(
+        `Check a server · ${new URL(baseUrl).host}${new URL(baseUrl).pathname} — Cloud Queue Console`,
+      );
       if (pass === 'loaded') await reload(page);
     }
   });
 
-  test('the palette goes to a request by its X-Request-Id; the ? sheet lists the shortcuts; Escape leaves a field', async ({ consolePage, page, served }) => {
+  test('the palette goes to a request by its X-Request-Id; the ? sheet lists the shortcuts; Escape leaves a field', async ({
+    consolePage,
+    page,
+    served,
+  }) => {
     const requestId = randomUUID();
     const marker = tag();
-    await fetch(`${served.ready.urls.cloudQueue}/queues/${marker}/v2.3/itemWindow?reason=load`, { headers: { 'x-request-id': requestId } });
+    await fetch(`${served.ready.urls.cloudQueue}/queues/${marker}/v2.3/itemWindow?reason=load`, {
+      headers: { 'x-request-id': requestId },
+    });
     const [entry] = await adminApi<TrafficEntry[]>(served.ready, 'GET', `/traffic?requestId=${requestId}`);
 
     // Ctrl+K from anywhere; Enter on the request's line.
@@ -141,7 +177,9 @@ test.describe('deep links', () => {
     const palette = page.getByRole('dialog', { name: 'Command palette' });
     await expect(palette).toBeVisible();
     await page.keyboard.type(requestId);
-    await expect(palette.getByRole('option', { selected: true })).toHaveText(new RegExp(`^Show request ${requestId.slice(0, 8)}`));
+    await expect(palette.getByRole('option', { selected: true })).toHaveText(
+      new RegExp(`^Show request ${requestId.slice(0, 8)}`),
+    );
     await page.keyboard.press('Enter');
     await expect(palette).toBeHidden();
     const traffic = new TrafficPage(page);

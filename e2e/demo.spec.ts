@@ -12,7 +12,9 @@ import { LoginPages } from './pages/oauth-page';
 
 async function seriousViolations(page: Page): Promise<string[]> {
   const results = await new AxeBuilder({ page }).include('#guided-demo').analyze();
-  return results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(' ')}`));
+  return results.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(' ')}`));
 }
 
 // The demo drives the first player through a whole journey: on a console of its own, so no other
@@ -24,7 +26,10 @@ test.describe('the guided demo', () => {
     // A new user's browser: the demo was never closed here.
     test.use({ firstRun: true });
 
-    test('runs start to end in under 10 clicks, each step ticking when the engine confirms it', async ({ page, served }) => {
+    test('runs start to end in under 10 clicks, each step ticking when the engine confirms it', async ({
+      page,
+      served,
+    }) => {
       test.setTimeout(90_000);
       await page.goto(served.ready.urls.console);
       const demo = new DemoPage(page);
@@ -55,9 +60,17 @@ test.describe('the guided demo', () => {
       await click(demo.button('play', 'Play'));
       await demo.expectTicked('play');
       await expect(demo.step('play')).toContainText('plays “Demo queue”');
-      const loads = await adminApi<{ path: string; requestHeaders: Record<string, string> }[]>(served.ready, 'GET', '/traffic?target=control&text=loadCloudQueue');
+      const loads = await adminApi<{ path: string; requestHeaders: Record<string, string> }[]>(
+        served.ready,
+        'GET',
+        '/traffic?target=control&text=loadCloudQueue',
+      );
       expect(loads.length).toBeGreaterThan(0);
-      const senders = await adminApi<{ grantId: string; tokenHint: string; integrationName: string }[]>(served.ready, 'GET', '/control/senders');
+      const senders = await adminApi<{ grantId: string; tokenHint: string; integrationName: string }[]>(
+        served.ready,
+        'GET',
+        '/control/senders',
+      );
       const sample = senders.find((s) => s.integrationName === 'Sample integration')!;
       // The control API saw the integration's token (masked in the log: its first characters).
       expect(loads.at(-1)!.requestHeaders.authorization).toContain(sample.tokenHint.slice(0, 4));
@@ -91,7 +104,10 @@ test.describe('the guided demo', () => {
     });
   });
 
-  test('opens on demand from the sidebar and with D, closes with Escape, and passes axe in both themes', async ({ consolePage, page }) => {
+  test('opens on demand from the sidebar and with D, closes with Escape, and passes axe in both themes', async ({
+    consolePage,
+    page,
+  }) => {
     const demo = new DemoPage(page);
     await consolePage.waitUntilLive();
     // Not a first run (the fixtures' browsers closed the demo before): nothing in the way of the area.

@@ -15,9 +15,19 @@ import { FaultsPage } from './pages/faults-page';
 import { addPlayer, loadOnPlayer } from './players';
 
 const tracks = (count: number) =>
-  Array.from({ length: count }, (_, i) => ({ track: { name: `Storm track ${i + 1}`, mediaUrl: `https://media.example.com/storm/${i + 1}.mp3`, durationMillis: 240_000 } }));
+  Array.from({ length: count }, (_, i) => ({
+    track: {
+      name: `Storm track ${i + 1}`,
+      mediaUrl: `https://media.example.com/storm/${i + 1}.mp3`,
+      durationMillis: 240_000,
+    },
+  }));
 
-async function createQueue(ready: ReadyLine, name: string, playbackPolicies: Record<string, unknown> = {}): Promise<QueueSummary> {
+async function createQueue(
+  ready: ReadyLine,
+  name: string,
+  playbackPolicies: Record<string, unknown> = {},
+): Promise<QueueSummary> {
   return adminApi<QueueSummary>(ready, 'POST', '/queues', { name, items: tracks(12), playbackPolicies });
 }
 
@@ -27,7 +37,11 @@ test.describe('the Faults panel', () => {
     await adminApi(served.ready, 'POST', '/clock', { speed: 1 });
   });
 
-  test('a 503 storm from one click: the retries in the traffic log, the player idle, then Clear all', async ({ consolePage, page, served }) => {
+  test('a 503 storm from one click: the retries in the traffic log, the player idle, then Clear all', async ({
+    consolePage,
+    page,
+    served,
+  }) => {
     const ready = served.ready;
     await adminApi(ready, 'POST', '/clock', { speed: 0 });
     // limitedSkips: a skip asks the server first and waits for its answer (docs/contract/platform.md §4.3).
@@ -49,7 +63,9 @@ test.describe('the Faults panel', () => {
     // A preset says all it does, the seed section and the player's answer included, and its
     // button reads that out too.
     const storm = page.getByRole('button', { name: 'Inject 503 storm with Retry-After' });
-    await expect(storm).toHaveAccessibleDescription(/a user’s skip that asks the server is retried 3 times, 3 s apart, then the player goes idle \(§7\.2\)/);
+    await expect(storm).toHaveAccessibleDescription(
+      /a user’s skip that asks the server is retried 3 times, 3 s apart, then the player goes idle \(§7\.2\)/,
+    );
     await faults.expectPresetDescriptionsWhole();
     await faults.inject('503 storm with Retry-After');
     await expect(faults.rule('503 storm')).toContainText('503 · Retry-After 3 s');
@@ -60,7 +76,9 @@ test.describe('the Faults panel', () => {
     await openPlayer();
     await page.getByRole('button', { name: 'Skip to the next track' }).click();
     const skips = async () =>
-      (await adminApi<TrafficEntry[]>(ready, 'GET', '/traffic?target=player&reason=skipNext')).filter((e) => e.playerId === player.id).map((e) => [e.status, e.retry]);
+      (await adminApi<TrafficEntry[]>(ready, 'GET', '/traffic?target=player&reason=skipNext'))
+        .filter((e) => e.playerId === player.id)
+        .map((e) => [e.status, e.retry]);
     await expect.poll(skips).toEqual([[503, 0]]);
     await expect(state).toHaveText('PLAYING');
     // The storm shows on the player while it waits for its next try, not only once the tries are used up.
@@ -80,7 +98,9 @@ test.describe('the Faults panel', () => {
     await expect(state).toHaveText('IDLE');
     await expect(waiting).toBeHidden();
     await expect(page.getByText(/^Last error at/)).toContainText('503');
-    const served503 = (await adminApi<TrafficEntry[]>(ready, 'GET', '/traffic?target=cloudQueue&reason=skipNext')).filter((e) => e.requestHeaders['x-player-id'] === player.id);
+    const served503 = (
+      await adminApi<TrafficEntry[]>(ready, 'GET', '/traffic?target=cloudQueue&reason=skipNext')
+    ).filter((e) => e.requestHeaders['x-player-id'] === player.id);
     expect(served503.map((e) => [e.status, e.fault?.status])).toEqual(Array.from({ length: 4 }, () => [503, 503]));
 
     // The panel counted every hit, live.
@@ -116,7 +136,9 @@ test.describe('the Faults panel', () => {
 
     // The engine refuses the ranges and says which fields, all of them at once (N too, after two
     // refused fields of the action); the cursor goes to the first.
-    await expect(faults.ruleForm.getByRole('alert')).toHaveText('The engine refused the rule: /action/status must be <= 599');
+    await expect(faults.ruleForm.getByRole('alert')).toHaveText(
+      'The engine refused the rule: /action/status must be <= 599',
+    );
     await expect(faults.field('Status code')).toHaveAttribute('aria-invalid', 'true');
     await expect(faults.field('Status code')).toHaveAccessibleDescription('must be <= 599');
     await expect(faults.field('Retry-After (s)')).toHaveAccessibleDescription('must be <= 86400');
@@ -124,7 +146,14 @@ test.describe('the Faults panel', () => {
     await expect(faults.field('Status code')).toBeFocused();
     // An error under a field leaves its label level with its neighbours'.
     await faults.expectLabelsLevel('Status code', 'Retry-After (s)', 'X-Rejected-Reason');
-    for (const [label, value] of [['Label', 'flaky windows'], ['Path', '/itemWindow'], ['Reason', 'refresh'], ['Status code', '999'], ['Retry-After (s)', '100000'], ['N', '0']]) {
+    for (const [label, value] of [
+      ['Label', 'flaky windows'],
+      ['Path', '/itemWindow'],
+      ['Reason', 'refresh'],
+      ['Status code', '999'],
+      ['Retry-After (s)', '100000'],
+      ['N', '0'],
+    ]) {
       await expect(faults.field(label!)).toHaveValue(value!);
     }
     await expect(faults.rules).toBeHidden();
@@ -155,11 +184,18 @@ test.describe('the Faults panel', () => {
 
     // A labelled rule shows its id too: two rules with one label can be told apart.
     await expect(rule).toContainText(/fault-[0-9a-f]{10}/);
-    await faults.rule('flaky windows').getByRole('button', { name: /^Remove rule flaky windows \(fault-[0-9a-f]{10}\)$/ }).click();
+    await faults
+      .rule('flaky windows')
+      .getByRole('button', { name: /^Remove rule flaky windows \(fault-[0-9a-f]{10}\)$/ })
+      .click();
     await expect(faults.rules).toBeHidden();
   });
 
-  test('a scenario saved and run from the UI shows pass, then fail with the failing step', async ({ consolePage, page, served }) => {
+  test('a scenario saved and run from the UI shows pass, then fail with the failing step', async ({
+    consolePage,
+    page,
+    served,
+  }) => {
     await consolePage.waitUntilLive();
     const queue = await createQueue(served.ready, 'Scenario queue');
     const player = await addPlayer(served.ready, 'Scenario Room');
@@ -169,7 +205,9 @@ test.describe('the Faults panel', () => {
     // Broken JSON: told where, nothing saved, the text kept.
     await faults.newScenario({ json: '{\n  "name": "broken",\n  "steps": [1 2]\n}' });
     await faults.saveScenario();
-    await expect(page.getByRole('form', { name: 'New scenario' }).getByRole('alert')).toContainText('Line 3, column 15: Not valid JSON');
+    await expect(page.getByRole('form', { name: 'New scenario' }).getByRole('alert')).toContainText(
+      'Line 3, column 15: Not valid JSON',
+    );
     await expect(page.getByRole('form', { name: 'New scenario' }).getByRole('alert')).not.toContainText('position');
     // The cursor is put where the JSON breaks (the `2`).
     await expect(faults.scenarioJson).toBeFocused();
@@ -177,14 +215,22 @@ test.describe('the Faults panel', () => {
     await expect(faults.scenarioJson).toHaveValue('{\n  "name": "broken",\n  "steps": [1 2]\n}');
 
     // Refused by the engine: its message, with the step it names.
-    await faults.scenarioJson.fill(JSON.stringify({ name: 'bad clock', steps: [{ type: 'clearFaults' }, { type: 'clock', advanceMs: -1 }] }));
+    await faults.scenarioJson.fill(
+      JSON.stringify({ name: 'bad clock', steps: [{ type: 'clearFaults' }, { type: 'clock', advanceMs: -1 }] }),
+    );
     await faults.saveScenario();
-    await expect(page.getByRole('form', { name: 'New scenario' }).getByRole('alert')).toHaveText('Step 2: advanceMs must be >= 0');
+    await expect(page.getByRole('form', { name: 'New scenario' }).getByRole('alert')).toHaveText(
+      'Step 2: advanceMs must be >= 0',
+    );
     await page.getByRole('button', { name: 'Cancel' }).click();
     expect(await adminApi<unknown[]>(served.ready, 'GET', '/scenarios')).toEqual([]);
 
     // A starter template for this queue and that player: saved, run, passed.
-    await faults.newScenario({ template: '404 on itemWindow empties the queue', queueId: queue.id, player: player.name });
+    await faults.newScenario({
+      template: '404 on itemWindow empties the queue',
+      queueId: queue.id,
+      player: player.name,
+    });
     await expect(faults.scenarioJson).toHaveValue(new RegExp(`/queues/${queue.id}/v2\\.3/`));
     await faults.scenarioJson.press('Control+Enter');
     const item = faults.scenario('404 on itemWindow empties the queue');
@@ -212,7 +258,11 @@ test.describe('the Faults panel', () => {
     await expect(steps.nth(8)).toContainText('state is IDLE, expected PAUSED');
     await expect(faults.report.getByRole('alert')).toContainText('Step 9 (expect) failed');
   });
-  test('a rule a live 503 storm shadows says so; moved first, it fires on Trigger now', async ({ consolePage, page, served }) => {
+  test('a rule a live 503 storm shadows says so; moved first, it fires on Trigger now', async ({
+    consolePage,
+    page,
+    served,
+  }) => {
     const ready = served.ready;
     await adminApi(ready, 'POST', '/clock', { speed: 0 });
     const queue = await createQueue(ready, 'Shadow');
@@ -224,7 +274,9 @@ test.describe('the Faults panel', () => {
     await faults.open();
 
     // Presets are grouped by the request they fail.
-    await expect(page.getByRole('list', { name: 'GET /itemWindow reason=refresh' })).toContainText('404 on itemWindow (refresh)');
+    await expect(page.getByRole('list', { name: 'GET /itemWindow reason=refresh' })).toContainText(
+      '404 on itemWindow (refresh)',
+    );
     await faults.inject('503 storm with Retry-After');
     await faults.inject('404 on itemWindow (refresh)');
     const shadowed = '404 on itemWindow (refresh)';
@@ -235,7 +287,9 @@ test.describe('the Faults panel', () => {
     await expect(faults.rule(shadowed)).toHaveAccessibleDescription(/shadowed by "503 storm"/);
 
     // By keyboard: Alt+↑ and Alt+↓ move it, and the cursor stays with it.
-    const up = faults.rule(shadowed).getByRole('button', { name: /^Move 404 on itemWindow \(refresh\) \(fault-\w+\) up$/ });
+    const up = faults
+      .rule(shadowed)
+      .getByRole('button', { name: /^Move 404 on itemWindow \(refresh\) \(fault-\w+\) up$/ });
     await up.focus();
     await page.keyboard.press('Alt+ArrowUp');
     await expect(faults.position(shadowed)).toHaveText('1');
@@ -245,21 +299,38 @@ test.describe('the Faults panel', () => {
     await expect(faults.rule(shadowed)).toContainText('Never fires');
 
     // A rule no player request can meet: Trigger now says why nothing was sent.
-    await adminApi(ready, 'POST', '/faults', { target: 'login', action: { type: 'status', status: 500 }, label: 'login down' });
+    await adminApi(ready, 'POST', '/faults', {
+      target: 'login',
+      action: { type: 'status', status: 500 },
+      label: 'login down',
+    });
     await faults.trigger('login down');
-    await expect(page.getByTestId('trigger-said')).toHaveText(/^Not sent for login down: .*only player and cloudQueue rules can be triggered/);
+    await expect(page.getByTestId('trigger-said')).toHaveText(
+      /^Not sent for login down: .*only player and cloudQueue rules can be triggered/,
+    );
 
     // The warning's own button puts it first; then Trigger now sends the refresh it waits for.
-    await faults.rule(shadowed).getByRole('button', { name: `Move ${shadowed} first` }).click();
+    await faults
+      .rule(shadowed)
+      .getByRole('button', { name: `Move ${shadowed} first` })
+      .click();
     await expect(faults.position(shadowed)).toHaveText('1');
-    expect((await adminApi<{ label: string }[]>(ready, 'GET', '/faults')).map((r) => r.label)).toEqual([shadowed, '503 storm', 'login down']);
+    expect((await adminApi<{ label: string }[]>(ready, 'GET', '/faults')).map((r) => r.label)).toEqual([
+      shadowed,
+      '503 storm',
+      'login down',
+    ]);
     await faults.trigger(shadowed);
     await expect(page.getByTestId('trigger-said')).toContainText('GET /itemWindow?reason=refresh');
     await expect(faults.hits(shadowed)).toHaveAttribute('data-hits', '1');
     await expect(faults.hits('503 storm')).toHaveAttribute('data-hits', '0');
   });
 
-  test('a scenario template runs in one click from the top of the area, and shows its report there', async ({ consolePage, page, served }) => {
+  test('a scenario template runs in one click from the top of the area, and shows its report there', async ({
+    consolePage,
+    page,
+    served,
+  }) => {
     await consolePage.waitUntilLive();
     await createQueue(served.ready, 'Template queue');
     const faults = new FaultsPage(page);

@@ -8,7 +8,10 @@ import { join } from 'node:path';
 import { PROJECT_ROOT, startServe, type ServeProcess } from '../main/testing/serve-process';
 import { ConsolePage } from './pages/console-page';
 
-export const test = base.extend<{ consolePage: ConsolePage; firstRun: boolean }, { served: ServeProcess; ownConsole: string }>({
+export const test = base.extend<
+  { consolePage: ConsolePage; firstRun: boolean },
+  { served: ServeProcess; ownConsole: string }
+>({
   // Specs share their worker's console, and with it its players' sessions and state. A spec that
   // drives a player through a whole journey (the guided demo) names its own console with
   // `test.use({ ownConsole: 'demo' })`: a worker option, so Playwright gives it a worker, and a
@@ -24,7 +27,8 @@ export const test = base.extend<{ consolePage: ConsolePage; firstRun: boolean },
   },
   served: [
     async ({ ownConsole }, use) => {
-      if (!existsSync(join(PROJECT_ROOT, 'out/renderer/index.html'))) throw new Error('the console UI is not built: run `npm run build` first');
+      if (!existsSync(join(PROJECT_ROOT, 'out/renderer/index.html')))
+        throw new Error('the console UI is not built: run `npm run build` first');
       const served = await startServe(['--port', '0', '--ephemeral']);
       if (ownConsole) process.stderr.write(`e2e: console ${served.ready.urls.console} is ${ownConsole}'s own\n`);
       await use(served);

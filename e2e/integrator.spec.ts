@@ -24,13 +24,19 @@ const isLoopback = (url: string): boolean => {
 function curlParams(curl: string): { url: string; user: string; form: URLSearchParams } {
   const form = new URLSearchParams();
   for (const match of curl.matchAll(/--data-urlencode '([^=']+)=([^']*)'/g)) form.append(match[1]!, match[2]!);
-  for (const match of curl.matchAll(/--data-urlencode ([a-z_]+)=([A-Za-z0-9_]+)(?:\s|$)/g)) form.append(match[1]!, match[2]!);
+  for (const match of curl.matchAll(/--data-urlencode ([a-z_]+)=([A-Za-z0-9_]+)(?:\s|$)/g))
+    form.append(match[1]!, match[2]!);
   const user = /-u '([^']+)':/.exec(curl)![1]!;
   const url = [...curl.matchAll(/'(https?:\/\/[^']+)'/g)].at(-1)![1]!;
   return { url, user: decodeURIComponent(user), form };
 }
 
-test('a flow to https://myapp.example.com/cb: nothing leaves the machine, the code is revealed once and trades for tokens; the command bar sends as the integration', async ({ consolePage, page, context, served }) => {
+test('a flow to https://myapp.example.com/cb: nothing leaves the machine, the code is revealed once and trades for tokens; the command bar sends as the integration', async ({
+  consolePage,
+  page,
+  context,
+  served,
+}) => {
   test.setTimeout(90_000);
   const outbound: string[] = [];
   const track = (request: Request) => {
@@ -38,14 +44,22 @@ test('a flow to https://myapp.example.com/cb: nothing leaves the machine, the co
   };
   context.on('request', track);
   // Every page of the context, the console's and the sign-in tab: a non-loopback request is stopped here.
-  await context.route((url) => !isLoopback(url.toString()), (route) => route.abort('blockedbyclient'));
+  await context.route(
+    (url) => !isLoopback(url.toString()),
+    (route) => route.abort('blockedbyclient'),
+  );
 
   const oauth = new OAuthPage(page);
   await consolePage.waitUntilLive();
   await oauth.open();
   await expect(oauth.setting('Capture redirects')).toBeChecked();
   await expect(oauth.setting('Capture redirects')).toHaveAccessibleDescription(/never leaves the machine/);
-  await oauth.fillNewIntegration({ name: 'My App', description: 'An app at a real URL', category: 'Music', redirectUris: [REDIRECT] });
+  await oauth.fillNewIntegration({
+    name: 'My App',
+    description: 'An app at a real URL',
+    category: 'Music',
+    redirectUris: [REDIRECT],
+  });
   const secret = (await oauth.secretCallout.getByTestId('client-secret').textContent())!;
   await oauth.secretCallout.getByRole('button', { name: 'Done' }).click();
 
@@ -82,7 +96,9 @@ test('a flow to https://myapp.example.com/cb: nothing leaves the machine, the co
   if (process.env.SHOT) await page.screenshot({ path: process.env.SHOT });
 
   // Once: the engine refuses a second reveal, and the page says so after a reload.
-  await expect(adminApi(served.ready, 'POST', `/oauth/flows/${(await flowIdOf(served.ready))}/reveal-code`)).rejects.toThrow(/409.*revealed already/);
+  await expect(
+    adminApi(served.ready, 'POST', `/oauth/flows/${await flowIdOf(served.ready)}/reveal-code`),
+  ).rejects.toThrow(/409.*revealed already/);
   await page.reload();
   await expect(oauth.captured).toContainText('The code was revealed already');
   await expect(oauth.captured.getByRole('button', { name: 'Reveal code' })).toHaveCount(0);
@@ -91,7 +107,14 @@ test('a flow to https://myapp.example.com/cb: nothing leaves the machine, the co
   const { url, user, form } = curlParams(curl);
   expect(url).toBe(`${served.ready.urls.login}/login/v3/oauth/access`);
   expect(form.get('code')).toBe(code);
-  const answer = await fetch(url, { method: 'POST', headers: { authorization: `Basic ${Buffer.from(`${encodeURIComponent(user)}:${secret}`).toString('base64')}`, 'content-type': 'application/x-www-form-urlencoded' }, body: form });
+  const answer = await fetch(url, {
+    method: 'POST',
+    headers: {
+      authorization: `Basic ${Buffer.from(`${encodeURIComponent(user)}:${secret}`).toString('base64')}`,
+      'content-type': 'application/x-www-form-urlencoded',
+    },
+    body: form,
+  });
   const tokens = (await answer.json()) as { access_token?: string };
   expect(answer.status, JSON.stringify(tokens)).toBe(200);
   expect(tokens.access_token).toBeTruthy();
@@ -100,7 +123,12 @@ test('a flow to https://myapp.example.com/cb: nothing leaves the machine, the co
   const player = new PlayerPage(page);
   await player.open('Kitchen');
   await expect(player.commandBar.getByLabel('Send as').getByRole('option', { name: /^My App/ })).toHaveCount(1);
-  await player.commandBar.getByLabel('Send as').selectOption({ label: (await player.commandBar.getByLabel('Send as').getByRole('option', { name: /^My App/ }).textContent())! });
+  await player.commandBar.getByLabel('Send as').selectOption({
+    label: (await player.commandBar
+      .getByLabel('Send as')
+      .getByRole('option', { name: /^My App/ })
+      .textContent())!,
+  });
   await player.commandBar.getByLabel('Example request').selectOption({ label: 'List households' });
   await expect(player.commandBar.getByLabel('Path')).toHaveValue('/api/v1/households');
   await player.commandBar.getByRole('button', { name: 'Send' }).click();

@@ -7,10 +7,20 @@ const REDIRECT = 'http://127.0.0.1:9/callback';
 
 test.describe('the OAuth page in Chromium', () => {
   test.beforeEach(async ({ context }) => {
-    await context.route(`${REDIRECT}**`, (route) => route.fulfill({ contentType: 'text/html', body: '<title>Integration callback</title><h1>Integration callback</h1>' }));
+    await context.route(`${REDIRECT}**`, (route) =>
+      route.fulfill({
+        contentType: 'text/html',
+        body: '<title>Integration callback</title><h1>Integration callback</h1>',
+      }),
+    );
   });
 
-  test('registers an integration, shows its secret once with a copy button, and flags loopback redirect URLs', async ({ consolePage, page, context, served }) => {
+  test('registers an integration, shows its secret once with a copy button, and flags loopback redirect URLs', async ({
+    consolePage,
+    page,
+    context,
+    served,
+  }) => {
     const oauth = new OAuthPage(page);
     await consolePage.waitUntilLive();
     await oauth.open();
@@ -22,7 +32,12 @@ test.describe('the OAuth page in Chromium', () => {
     // Nothing typed is lost.
     await expect(oauth.newIntegrationForm.getByLabel('Name')).toHaveValue('Bad redirect');
 
-    await oauth.fillNewIntegration({ name: 'Party Mix', description: 'Plays the party mix in every room', category: 'Music', redirectUris: [REDIRECT, 'https://partymix.example.com/cb'] });
+    await oauth.fillNewIntegration({
+      name: 'Party Mix',
+      description: 'Plays the party mix in every room',
+      category: 'Music',
+      redirectUris: [REDIRECT, 'https://partymix.example.com/cb'],
+    });
     await expect(oauth.secretCallout).toBeVisible();
     const secret = (await oauth.secretCallout.getByTestId('client-secret').textContent())!;
     expect(secret).toMatch(/^[A-Za-z0-9_-]{43}$/);
@@ -35,22 +50,36 @@ test.describe('the OAuth page in Chromium', () => {
 
     const card = oauth.integration('Party Mix');
     const uris = card.getByRole('list', { name: 'Redirect URLs of Default' });
-    await expect(uris.getByRole('listitem').filter({ hasText: REDIRECT })).toContainText('production would reject this');
-    await expect(uris.getByRole('listitem').filter({ hasText: 'partymix.example.com' })).not.toContainText('production would reject this');
+    await expect(uris.getByRole('listitem').filter({ hasText: REDIRECT })).toContainText(
+      'production would reject this',
+    );
+    await expect(uris.getByRole('listitem').filter({ hasText: 'partymix.example.com' })).not.toContainText(
+      'production would reject this',
+    );
   });
 
-  test('the browser flow through sign-in and consent: a wrong password, then Deny, then Allow', async ({ consolePage, page }) => {
+  test('the browser flow through sign-in and consent: a wrong password, then Deny, then Allow', async ({
+    consolePage,
+    page,
+  }) => {
     const oauth = new OAuthPage(page);
     await consolePage.waitUntilLive();
     await oauth.open();
-    await oauth.fillNewIntegration({ name: 'Kitchen Radio', description: 'Radio for the kitchen', category: 'Radio', redirectUris: [REDIRECT] });
+    await oauth.fillNewIntegration({
+      name: 'Kitchen Radio',
+      description: 'Radio for the kitchen',
+      category: 'Radio',
+      redirectUris: [REDIRECT],
+    });
     await oauth.secretCallout.getByRole('button', { name: 'Done' }).click();
 
     const denied = new LoginPages(await oauth.startFlow('Kitchen Radio'));
     await denied.signIn('demo', 'wrong');
     await expect(denied.page.getByRole('alert')).toHaveText('Wrong username or password.');
     await denied.signIn('demo', 'demo');
-    await expect(denied.page.getByRole('heading', { name: 'Allow Kitchen Radio to control your household?' })).toBeVisible();
+    await expect(
+      denied.page.getByRole('heading', { name: 'Allow Kitchen Radio to control your household?' }),
+    ).toBeVisible();
     await expect(denied.page.getByText('Radio for the kitchen')).toBeVisible();
     await expect(denied.page.getByText('playback-control-all')).toBeVisible();
     await denied.decide('Deny');
@@ -99,7 +128,10 @@ test.describe('the OAuth page in Chromium', () => {
     await expect(startedHere.getByRole('button', { name: 'Copy code verifier' })).toBeVisible();
   });
 
-  test('the sample flow in one click: code, token, households, every step on the timeline; 24 h later the access token has expired', async ({ consolePage, page }) => {
+  test('the sample flow in one click: code, token, households, every step on the timeline; 24 h later the access token has expired', async ({
+    consolePage,
+    page,
+  }) => {
     const oauth = new OAuthPage(page);
     await consolePage.waitUntilLive();
     // A stopped clock keeps "expires in 24 h" exact however slow the machine is.
@@ -155,7 +187,11 @@ test.describe('the OAuth page in Chromium', () => {
     await expect(oauth.setting('Auto-approve')).not.toBeChecked();
   });
 
-  test('a midnight the running clock passes between pushes dates what came before it', async ({ consolePage, page, served }) => {
+  test('a midnight the running clock passes between pushes dates what came before it', async ({
+    consolePage,
+    page,
+    served,
+  }) => {
     const oauth = new OAuthPage(page);
     await consolePage.waitUntilLive();
     await oauth.open();
@@ -180,7 +216,10 @@ test.describe('the OAuth page in Chromium', () => {
     }
   });
 
-  test('production parity turns the sample flow off and says why, instead of opening an error page', async ({ consolePage, page }) => {
+  test('production parity turns the sample flow off and says why, instead of opening an error page', async ({
+    consolePage,
+    page,
+  }) => {
     const oauth = new OAuthPage(page);
     await consolePage.waitUntilLive();
     await oauth.open();

@@ -5,8 +5,14 @@ import { PlayerPage } from './pages/player-page';
 import { addPlayer, loadOnPlayer } from './players';
 
 test.describe('the player panel in Chromium', () => {
-  test('load a queue through the control API, press pause and play, watch the state change', async ({ consolePage, served, page }) => {
-    const tracks = Array.from({ length: 12 }, (_, i) => ({ track: { name: `Song ${i + 1}`, mediaUrl: `https://media.example/${i + 1}.mp3`, durationMillis: 240_000 } }));
+  test('load a queue through the control API, press pause and play, watch the state change', async ({
+    consolePage,
+    served,
+    page,
+  }) => {
+    const tracks = Array.from({ length: 12 }, (_, i) => ({
+      track: { name: `Song ${i + 1}`, mediaUrl: `https://media.example/${i + 1}.mp3`, durationMillis: 240_000 },
+    }));
     await adminApi(served.ready, 'POST', '/queues', { name: 'Demo mix', items: tracks });
     // A player of its own: other specs on this worker's console may have left a session on any other.
     const room = await addPlayer(served.ready, 'Panel Room');
@@ -30,7 +36,9 @@ test.describe('the player panel in Chromium', () => {
     await expect(player.timeline.locator('tr[data-transition="pause"] [data-cause]')).toHaveText('user');
 
     await player.button('Skip to the next track').click();
-    await expect(page.getByRole('list', { name: 'Item window' }).locator('[aria-current="true"]')).toContainText('Song 2');
+    await expect(page.getByRole('list', { name: 'Item window' }).locator('[aria-current="true"]')).toContainText(
+      'Song 2',
+    );
     await expect(consolePage.engineTime).toBeVisible();
 
     // Away and back: the command bar keeps its queue and its last answer.
@@ -41,14 +49,20 @@ test.describe('the player panel in Chromium', () => {
     await expect(player.answer.locator('[data-status]')).toHaveText('200');
   });
 
-  test('a track that ends at the window\u2019s edge before the next window came: buffering, said so, then the next track plays', async ({ consolePage, served, page }) => {
+  test('a track that ends at the window\u2019s edge before the next window came: buffering, said so, then the next track plays', async ({
+    consolePage,
+    served,
+    page,
+  }) => {
     const ready = served.ready;
     await consolePage.waitUntilLive();
     await adminApi(ready, 'POST', '/clock', { speed: 0 });
     try {
       // 14 tracks of 5 s: the first window holds 11. The refresh asked at track 9 gets three 503s
       // with Retry-After 10 s (retried 10 s apart), so track 11 ends 15 s before it is answered.
-      const items = Array.from({ length: 14 }, (_, i) => ({ track: { name: `Short ${i + 1}`, mediaUrl: `https://media.example/short/${i + 1}.mp3`, durationMillis: 5_000 } }));
+      const items = Array.from({ length: 14 }, (_, i) => ({
+        track: { name: `Short ${i + 1}`, mediaUrl: `https://media.example/short/${i + 1}.mp3`, durationMillis: 5_000 },
+      }));
       const queue = await adminApi<QueueSummary>(ready, 'POST', '/queues', { name: 'Short mix', items });
       await adminApi(ready, 'POST', '/faults', {
         target: 'cloudQueue',
@@ -70,7 +84,10 @@ test.describe('the player panel in Chromium', () => {
       await window.scrollIntoViewIfNeeded();
       await expect(window.locator('[aria-current="true"]')).toBeInViewport();
       await expect(page.getByText('at the window\u2019s edge: waiting for the next window')).toBeVisible();
-      await expect(player.timeline.locator('tbody tr').first()).toHaveAttribute('data-transition', 'track-ends-window-edge');
+      await expect(player.timeline.locator('tbody tr').first()).toHaveAttribute(
+        'data-transition',
+        'track-ends-window-edge',
+      );
 
       await adminApi(ready, 'POST', '/clock', { advanceMs: 15_000 });
       await player.expectState('PLAYING');
@@ -83,18 +100,33 @@ test.describe('the player panel in Chromium', () => {
     }
   });
 
-  test('a refused press says why under the Now playing heading, which stays on one line', async ({ consolePage, served, page }) => {
+  test('a refused press says why under the Now playing heading, which stays on one line', async ({
+    consolePage,
+    served,
+    page,
+  }) => {
     await page.setViewportSize({ width: 1024, height: 700 });
     await consolePage.waitUntilLive();
-    const items = Array.from({ length: 12 }, (_, i) => ({ track: { name: `Tune ${i + 1}`, mediaUrl: `https://media.example/t${i + 1}.mp3`, durationMillis: 240_000 } }));
+    const items = Array.from({ length: 12 }, (_, i) => ({
+      track: { name: `Tune ${i + 1}`, mediaUrl: `https://media.example/t${i + 1}.mp3`, durationMillis: 240_000 },
+    }));
     // limitedSkips: a skip asks the server first (docs/contract/platform.md §4.3), so an injected 404 refuses it.
-    await adminApi(served.ready, 'POST', '/queues', { name: 'Refusal mix', items, playbackPolicies: { limitedSkips: true } });
+    await adminApi(served.ready, 'POST', '/queues', {
+      name: 'Refusal mix',
+      items,
+      playbackPolicies: { limitedSkips: true },
+    });
     const room = await addPlayer(served.ready, 'Refusal Room');
     const player = new PlayerPage(page);
     await player.open(room.name);
     await player.loadConsoleQueue('Refusal mix (12)');
     await player.expectState('PLAYING');
-    await adminApi(served.ready, 'POST', '/faults', { target: 'cloudQueue', match: { reason: 'skipNext' }, action: { type: 'status', status: 404 }, times: 1 });
+    await adminApi(served.ready, 'POST', '/faults', {
+      target: 'cloudQueue',
+      match: { reason: 'skipNext' },
+      action: { type: 'status', status: 404 },
+      times: 1,
+    });
     try {
       await player.button('Skip to the next track').click();
       const nowPlaying = page.getByRole('region', { name: 'Now playing' });
@@ -110,7 +142,11 @@ test.describe('the player panel in Chromium', () => {
     }
   });
 
-  test('the player tabs and the clock speed are one Tab stop each, moved with the arrow keys', async ({ consolePage, page, served }) => {
+  test('the player tabs and the clock speed are one Tab stop each, moved with the arrow keys', async ({
+    consolePage,
+    page,
+    served,
+  }) => {
     await consolePage.waitUntilLive();
     const player = new PlayerPage(page);
     await player.open('Kitchen');

@@ -15,12 +15,19 @@ export function addPlayer(ready: ReadyLine, name: string): Promise<PlayerView> {
 
 /** createSession + loadCloudQueue with playOnCompletion, through the control API with the console's own token. */
 export async function loadOnPlayer(ready: ReadyLine, groupId: string, queue: QueueSummary): Promise<void> {
-  const session = await controlApi(ready, `/api/v1/groups/${groupId}/playbackSession:1`, { appId: 'com.example.e2e', appContext: 'e2e' });
-  expect(session.status).toBe(200);
-  const load = await controlApi(ready, `/api/v1/playbackSessions/${session.body.sessionId}/playbackSession:1/loadCloudQueue`, {
-    queueBaseUrl: queue.queueBaseUrl,
-    httpAuthorization: queue.httpAuthorization,
-    playOnCompletion: true,
+  const session = await controlApi(ready, `/api/v1/groups/${groupId}/playbackSession:1`, {
+    appId: 'com.example.e2e',
+    appContext: 'e2e',
   });
+  expect(session.status).toBe(200);
+  const load = await controlApi(
+    ready,
+    `/api/v1/playbackSessions/${session.body.sessionId}/playbackSession:1/loadCloudQueue`,
+    {
+      queueBaseUrl: queue.queueBaseUrl,
+      httpAuthorization: queue.httpAuthorization,
+      playOnCompletion: true,
+    },
+  );
   expect(load.status).toBe(200);
 }

@@ -15,7 +15,10 @@ import { QueuesPage, itemWindow } from './pages/queues-page';
 const window10 = 'reason=load&previousWindowSize=0&upcomingWindowSize=9';
 
 test.describe('the live queue editor', () => {
-  test('create, generate, reorder by keyboard, edit and remove: the version moves and GET /itemWindow follows', async ({ consolePage, page }) => {
+  test('create, generate, reorder by keyboard, edit and remove: the version moves and GET /itemWindow follows', async ({
+    consolePage,
+    page,
+  }) => {
     await consolePage.waitUntilLive();
     const queues = new QueuesPage(page);
     await queues.open();
@@ -117,11 +120,28 @@ test.describe('the live queue editor', () => {
     await queues.generate(30);
     await expect(queues.row(29)).toHaveCount(1);
     const connection = await queues.connection();
-    await itemWindow(connection, 'reason=skipToItem&itemId=item-4&previousWindowSize=1&upcomingWindowSize=2', 'player-kitchen');
-    const report = { id: 'item-4', mediaUrl: 'm', queueVersion: '2', durationPlayedMillis: 30_000, timeSincePlaybackMillis: 30_000, positionMillis: 30_000, positionMillisAtSegmentStart: 0, type: 'update' };
+    await itemWindow(
+      connection,
+      'reason=skipToItem&itemId=item-4&previousWindowSize=1&upcomingWindowSize=2',
+      'player-kitchen',
+    );
+    const report = {
+      id: 'item-4',
+      mediaUrl: 'm',
+      queueVersion: '2',
+      durationPlayedMillis: 30_000,
+      timeSincePlaybackMillis: 30_000,
+      positionMillis: 30_000,
+      positionMillisAtSegmentStart: 0,
+      type: 'update',
+    };
     const posted = await fetch(`${connection.baseUrl}timePlayed`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${connection.token}`, 'x-player-id': 'player-kitchen', 'content-type': 'application/json' },
+      headers: {
+        authorization: `Bearer ${connection.token}`,
+        'x-player-id': 'player-kitchen',
+        'content-type': 'application/json',
+      },
       body: JSON.stringify({ items: [report, { ...report, type: 'final' }] }),
     });
     expect(posted.status).toBe(204);
@@ -131,7 +151,8 @@ test.describe('the live queue editor', () => {
     await expect(card).toContainText('4 items item-3 … item-6');
     await expect(queues.rowByItem('item-4')).toContainText('▶ Kitchen');
     await expect(queues.rowByItem('item-4')).toContainText('2 rep');
-    for (const id of ['item-3', 'item-5', 'item-6']) await expect(queues.rowByItem(id)).toHaveAttribute('data-in-window', 'true');
+    for (const id of ['item-3', 'item-5', 'item-6'])
+      await expect(queues.rowByItem(id)).toHaveAttribute('data-in-window', 'true');
     await expect(queues.rowByItem('item-7')).not.toHaveAttribute('data-in-window', 'true');
 
     await queues.rowByItem('item-4').click();
@@ -141,7 +162,10 @@ test.describe('the live queue editor', () => {
     await expect(table).toContainText('final');
   });
 
-  test('imports a queue file, refuses a bad one without changing anything, and exports', async ({ consolePage, page }, testInfo) => {
+  test('imports a queue file, refuses a bad one without changing anything, and exports', async ({
+    consolePage,
+    page,
+  }, testInfo) => {
     await consolePage.waitUntilLive();
     const queues = new QueuesPage(page);
     await queues.open();
@@ -151,7 +175,14 @@ test.describe('the live queue editor', () => {
     const invalid = join(testInfo.outputDir, 'invalid.json');
     writeFileSync(bad, '{"items": [');
     writeFileSync(invalid, JSON.stringify({ name: 'Invalid', items: [{ track: { durationMillis: -1 } }] }));
-    writeFileSync(good, JSON.stringify({ name: 'Imported trip', items: [{ track: { name: 'One' } }, { track: { name: 'Two' } }], playbackPolicies: { canSkip: false } }));
+    writeFileSync(
+      good,
+      JSON.stringify({
+        name: 'Imported trip',
+        items: [{ track: { name: 'One' } }, { track: { name: 'Two' } }],
+        playbackPolicies: { canSkip: false },
+      }),
+    );
     // The list is empty until the queues arrive: count what is there, not what has rendered so far.
     await expect(queues.sidebar.getByRole('listitem').first()).toBeVisible();
     const countBefore = await queues.sidebar.getByRole('listitem').count();
@@ -171,7 +202,14 @@ test.describe('the live queue editor', () => {
     await page.getByRole('button', { name: 'Export JSON' }).click();
     const file = await (await download).path();
     const exported = JSON.parse(await readFile(file, 'utf8'));
-    expect(exported).toMatchObject({ name: 'Imported trip', playbackPolicies: { canSkip: false }, items: [{ id: 'item-1', track: { name: 'One' } }, { id: 'item-2', track: { name: 'Two' } }] });
+    expect(exported).toMatchObject({
+      name: 'Imported trip',
+      playbackPolicies: { canSkip: false },
+      items: [
+        { id: 'item-1', track: { name: 'One' } },
+        { id: 'item-2', track: { name: 'Two' } },
+      ],
+    });
   });
 
   test('a 100,000-item queue opens and scrolls to its end', async ({ consolePage, page, served }) => {
@@ -190,7 +228,10 @@ test.describe('the live queue editor', () => {
     await expect(queues.row(99_999)).toHaveAttribute('data-active', 'true');
   });
 
-  test('a million-item generation shows its progress while the list grows, and Stop keeps what was made', async ({ consolePage, page }) => {
+  test('a million-item generation shows its progress while the list grows, and Stop keeps what was made', async ({
+    consolePage,
+    page,
+  }) => {
     await consolePage.waitUntilLive();
     const queues = new QueuesPage(page);
     await queues.open();
@@ -235,7 +276,10 @@ test.describe('the live queue editor', () => {
     await expect(count).toHaveAttribute('data-item-count', String(made + 10));
   });
 
-  test('"Load on a player…" hands the queue to the Player area, where one Send loads it', async ({ consolePage, page }) => {
+  test('"Load on a player…" hands the queue to the Player area, where one Send loads it', async ({
+    consolePage,
+    page,
+  }) => {
     await consolePage.waitUntilLive();
     const queues = new QueuesPage(page);
     await queues.open();
@@ -249,8 +293,12 @@ test.describe('the live queue editor', () => {
 
     const player = new PlayerPage(page);
     await expect(page.getByRole('heading', { level: 1, name: 'Player' })).toBeVisible();
-    await expect(page.getByRole('tablist', { name: 'Players' }).getByRole('tab', { selected: true })).toContainText(chosen);
-    await expect(player.commandBar.getByRole('status').filter({ hasText: 'filled in from the Queues area' })).toContainText('“Handed over”');
+    await expect(page.getByRole('tablist', { name: 'Players' }).getByRole('tab', { selected: true })).toContainText(
+      chosen,
+    );
+    await expect(
+      player.commandBar.getByRole('status').filter({ hasText: 'filled in from the Queues area' }),
+    ).toContainText('“Handed over”');
     await expect(player.commandBar.getByLabel('Control command to send')).toHaveValue('loadCloudQueue');
     await expect(player.commandBar.getByLabel('Console queue').locator('option:checked')).toHaveText(/^Handed over/);
     await expect(player.commandBar.getByRole('textbox', { name: 'queueBaseUrl' })).toHaveValue(baseUrl);
@@ -286,7 +334,10 @@ test.describe('the live queue editor', () => {
 });
 
 test.describe('the editor keeps what is typed and asks before it destroys', () => {
-  test('the item dialog is a modal: focus stays in it, area keys do nothing, Escape asks before dropping typed fields', async ({ consolePage, page }) => {
+  test('the item dialog is a modal: focus stays in it, area keys do nothing, Escape asks before dropping typed fields', async ({
+    consolePage,
+    page,
+  }) => {
     await consolePage.waitUntilLive();
     const queues = new QueuesPage(page);
     await queues.open();
@@ -299,11 +350,17 @@ test.describe('the editor keeps what is typed and asks before it destroys', () =
     await page.keyboard.type('My half-typed track');
     for (let i = 0; i < 12; i++) {
       await page.keyboard.press('Tab');
-      expect(await dialog.evaluate((element) => element.contains(document.activeElement)), `focus after Tab ×${i + 1}`).toBe(true);
+      expect(
+        await dialog.evaluate((element) => element.contains(document.activeElement)),
+        `focus after Tab ×${i + 1}`,
+      ).toBe(true);
     }
     await title.focus();
     await page.keyboard.press('Shift+Tab');
-    expect(await dialog.evaluate((element) => element.contains(document.activeElement)), 'focus after Shift+Tab from the first field').toBe(true);
+    expect(
+      await dialog.evaluate((element) => element.contains(document.activeElement)),
+      'focus after Shift+Tab from the first field',
+    ).toBe(true);
     // From a button (in a text field the digits are just typed), the area keys 1–5 stay in the dialog.
     await dialog.getByRole('button', { name: 'Cancel' }).focus();
     await page.keyboard.press('3');
@@ -360,7 +417,10 @@ test.describe('the editor keeps what is typed and asks before it destroys', () =
     await expect(queues.row(3)).toHaveAttribute('data-active', 'true');
   });
 
-  test('removing items asks first, shows what would go, and starts over on other items', async ({ consolePage, page }) => {
+  test('removing items asks first, shows what would go, and starts over on other items', async ({
+    consolePage,
+    page,
+  }) => {
     await consolePage.waitUntilLive();
     const queues = new QueuesPage(page);
     await queues.open();
@@ -374,7 +434,9 @@ test.describe('the editor keeps what is typed and asks before it destroys', () =
     // Held down: its first press arms, and its repeats, however late, decide nothing.
     await page.keyboard.down('Backspace');
     await expect(queues.toolbar.getByRole('button', { name: 'Confirm remove 2' })).toBeVisible();
-    await expect(queues.toolbar.getByRole('status')).toHaveText('Remove 2 items? Press Delete again, or Confirm remove.');
+    await expect(queues.toolbar.getByRole('status')).toHaveText(
+      'Remove 2 items? Press Delete again, or Confirm remove.',
+    );
     await expect(queues.row(0)).toHaveAttribute('data-removing', 'true');
     await expect(queues.row(1)).toHaveAttribute('data-removing', 'true');
     await pastConfirmGuard(page);
@@ -401,7 +463,10 @@ test.describe('the editor keeps what is typed and asks before it destroys', () =
     await expect(queues.items.getByRole('option')).toHaveCount(3);
   });
 
-  test('replacing from a file asks first, saying how many items go and come', async ({ consolePage, page }, testInfo) => {
+  test('replacing from a file asks first, saying how many items go and come', async ({
+    consolePage,
+    page,
+  }, testInfo) => {
     await consolePage.waitUntilLive();
     const queues = new QueuesPage(page);
     await queues.open();
@@ -429,13 +494,20 @@ test.describe('the editor keeps what is typed and asks before it destroys', () =
 });
 
 test.describe('the editor at 1440 and 1024 px', () => {
-  test('item rows show title, artist, duration, id and marks whole; at 1024 the details go under the list', async ({ consolePage, page }) => {
+  test('item rows show title, artist, duration, id and marks whole; at 1024 the details go under the list', async ({
+    consolePage,
+    page,
+  }) => {
     await page.setViewportSize({ width: 1440, height: 900 });
     await consolePage.waitUntilLive();
     const queues = new QueuesPage(page);
     await queues.open();
     await queues.createWithItems('Wide run', 19);
-    await itemWindow(await queues.connection(), 'reason=skipToItem&itemId=item-4&previousWindowSize=1&upcomingWindowSize=2', 'player-kitchen');
+    await itemWindow(
+      await queues.connection(),
+      'reason=skipToItem&itemId=item-4&previousWindowSize=1&upcomingWindowSize=2',
+      'player-kitchen',
+    );
     await expect(queues.rowByItem('item-4')).toContainText('▶ Kitchen');
 
     await expect.poll(() => queues.cutCells(['title', 'artist', 'duration', 'id', 'marks'])).toEqual([]);
@@ -447,7 +519,10 @@ test.describe('the editor at 1440 and 1024 px', () => {
     expect((await details.boundingBox())!.y).toBeGreaterThan((await queues.items.boundingBox())!.y + 150);
   });
 
-  test('the Policies tab wraps its flags, each checkbox before its name, nothing cut', async ({ consolePage, page }) => {
+  test('the Policies tab wraps its flags, each checkbox before its name, nothing cut', async ({
+    consolePage,
+    page,
+  }) => {
     await consolePage.waitUntilLive();
     const queues = new QueuesPage(page);
     await queues.open();

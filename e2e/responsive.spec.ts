@@ -21,7 +21,10 @@ const WIDTHS = [
 ] as const;
 
 for (const { width, height, sidebar } of WIDTHS) {
-  test(`at ${width} px: no sideways scroll, a one-line status bar, no cut table, the sidebar ${sidebar}`, async ({ consolePage, page }) => {
+  test(`at ${width} px: no sideways scroll, a one-line status bar, no cut table, the sidebar ${sidebar}`, async ({
+    consolePage,
+    page,
+  }) => {
     test.setTimeout(90_000);
     await page.setViewportSize({ width, height });
     await consolePage.waitUntilLive();
@@ -36,10 +39,14 @@ for (const { width, height, sidebar } of WIDTHS) {
   });
 }
 
-test('at 1024 px each area’s icon keeps its name, shown beside it on hover and focus', async ({ consolePage, page }) => {
+test('at 1024 px each area’s icon keeps its name, shown beside it on hover and focus', async ({
+  consolePage,
+  page,
+}) => {
   await page.setViewportSize({ width: 1024, height: 768 });
   // The visible name beside the icon (its text is the area's name).
-  const label = (button: Locator, name: string) => button.getByText(name, { exact: true }).evaluate((element) => Number(getComputedStyle(element).opacity));
+  const label = (button: Locator, name: string) =>
+    button.getByText(name, { exact: true }).evaluate((element) => Number(getComputedStyle(element).opacity));
   for (const area of AREA_NAMES) {
     const button = consolePage.area(area);
     await expect(button).toHaveAccessibleName(area);
@@ -57,7 +64,9 @@ test('at 1024 px each area’s icon keeps its name, shown beside it on hover and
 /** `b` sits right of `a`, their tops level: side by side. */
 async function sideBySide(a: Locator, b: Locator): Promise<string | null> {
   const [left, right] = [(await a.boundingBox())!, (await b.boundingBox())!];
-  return right.x >= left.x + left.width - 1 && Math.abs(right.y - left.y) < 40 ? null : `${JSON.stringify(left)} then ${JSON.stringify(right)}`;
+  return right.x >= left.x + left.width - 1 && Math.abs(right.y - left.y) < 40
+    ? null
+    : `${JSON.stringify(left)} then ${JSON.stringify(right)}`;
 }
 
 test('at 1920 px the panes of each area sit side by side', async ({ consolePage, page }) => {
@@ -67,25 +76,40 @@ test('at 1920 px the panes of each area sit side by side', async ({ consolePage,
   const panes: Record<string, [Locator, Locator][]> = {
     OAuth: [[main.getByRole('region', { name: 'Integrations' }), main.getByRole('region', { name: 'Flow inspector' })]],
     Queues: [
-      [main.getByRole('complementary', { name: 'Queues' }), main.getByRole('region', { name: `Queue ${scene.queue.name}` })],
+      [
+        main.getByRole('complementary', { name: 'Queues' }),
+        main.getByRole('region', { name: `Queue ${scene.queue.name}` }),
+      ],
       [main.getByRole('listbox', { name: 'Queue items' }), main.getByRole('tablist')],
     ],
     Player: [
       // The workbench (issue 33): the state, the player's requests and now playing; the reports, the rules and the violations.
       [main.getByRole('region', { name: 'State' }), main.getByRole('region', { name: 'Requests', exact: true })],
       [main.getByRole('region', { name: 'Requests', exact: true }), main.getByRole('region', { name: 'Now playing' })],
-      [main.getByRole('region', { name: 'Reports', exact: true }), main.getByRole('region', { name: 'Fault rules', exact: true })],
+      [
+        main.getByRole('region', { name: 'Reports', exact: true }),
+        main.getByRole('region', { name: 'Fault rules', exact: true }),
+      ],
     ],
-    Traffic: [[main.getByRole('listbox', { name: 'Traffic entries' }), main.getByRole('complementary', { name: 'Entry details' })]],
+    Traffic: [
+      [
+        main.getByRole('listbox', { name: 'Traffic entries' }),
+        main.getByRole('complementary', { name: 'Entry details' }),
+      ],
+    ],
     'Check a server': [[main.getByRole('form', { name: 'Server to check' }), main.locator('section[data-run-id]')]],
   };
   for (const [area, pairs] of Object.entries(panes)) {
     await show(page, scene, area as (typeof AREA_NAMES)[number]);
-    for (const [index, [a, b]] of pairs.entries()) expect(await sideBySide(a, b), `${area}, panes ${index + 1}`).toBeNull();
+    for (const [index, [a, b]] of pairs.entries())
+      expect(await sideBySide(a, b), `${area}, panes ${index + 1}`).toBeNull();
   }
 });
 
-test('the traffic entry’s pane is resized by its splitter, with the keyboard, and stays so after a reload', async ({ consolePage, page }) => {
+test('the traffic entry’s pane is resized by its splitter, with the keyboard, and stays so after a reload', async ({
+  consolePage,
+  page,
+}) => {
   await page.setViewportSize({ width: 1920, height: 1080 });
   await consolePage.waitUntilLive();
   await show(page, scene, 'Traffic');
@@ -113,5 +137,8 @@ test('the traffic entry’s pane is resized by its splitter, with the keyboard, 
 
   await page.reload();
   await consolePage.waitUntilLive();
-  await expect(page.getByRole('separator', { name: 'Resize the entry details' })).toHaveAttribute('aria-valuenow', String(widest));
+  await expect(page.getByRole('separator', { name: 'Resize the entry details' })).toHaveAttribute(
+    'aria-valuenow',
+    String(widest),
+  );
 });

@@ -54,7 +54,9 @@ test.describe('the traffic log', () => {
     await traffic.filterStatus('2xx');
     await traffic.expectCount(0);
     await traffic.filterStatus('40');
-    await expect(page.getByRole('alert')).toHaveText('Status filter not applied: a status (503), a class (2xx, 4xx, 5xx) or none');
+    await expect(page.getByRole('alert')).toHaveText(
+      'Status filter not applied: a status (503), a class (2xx, 4xx, 5xx) or none',
+    );
     // Said in a line of its own under the toolbar, covering nothing, also where the toolbar wraps.
     await traffic.expectStatusErrorClearOfSettings();
     await page.setViewportSize({ width: 1024, height: 700 });
@@ -69,7 +71,11 @@ test.describe('the traffic log', () => {
     await expect(page.getByLabel('Search traffic')).toBeFocused();
   });
 
-  test('a search typed just before leaving the area is applied there, not lost', async ({ consolePage, page, served }) => {
+  test('a search typed just before leaving the area is applied there, not lost', async ({
+    consolePage,
+    page,
+    served,
+  }) => {
     await consolePage.waitUntilLive();
     const traffic = new TrafficPage(page);
     await traffic.open();
@@ -84,7 +90,11 @@ test.describe('the traffic log', () => {
     await traffic.expectCount(1);
   });
 
-  test('keeps every column in view at 1024×700: the open entry goes below the list, not beside it', async ({ consolePage, page, served }) => {
+  test('keeps every column in view at 1024×700: the open entry goes below the list, not beside it', async ({
+    consolePage,
+    page,
+    served,
+  }) => {
     await page.setViewportSize({ width: 1024, height: 700 });
     await consolePage.waitUntilLive();
     const traffic = new TrafficPage(page);
@@ -132,12 +142,17 @@ test.describe('the traffic log', () => {
 
   test('opens an entry by keyboard, masks its secrets and reveals them', async ({ consolePage, page, served }) => {
     await consolePage.waitUntilLive();
-    const queue = await adminApi<QueueSummary>(served.ready, 'POST', '/queues', { name: tag(), items: [{ track: { name: 'One', mediaUrl: 'https://example.com/1.mp3' } }] });
+    const queue = await adminApi<QueueSummary>(served.ready, 'POST', '/queues', {
+      name: tag(),
+      items: [{ track: { name: 'One', mediaUrl: 'https://example.com/1.mp3' } }],
+    });
     const traffic = new TrafficPage(page);
     await traffic.open();
     await traffic.search(queue.id);
     await traffic.filterTarget('cloudQueue');
-    await fetch(`${queue.queueBaseUrl}itemWindow?reason=load&upcomingWindowSize=1`, { headers: { authorization: queue.httpAuthorization } });
+    await fetch(`${queue.queueBaseUrl}itemWindow?reason=load&upcomingWindowSize=1`, {
+      headers: { authorization: queue.httpAuthorization },
+    });
     await traffic.expectCount(1);
 
     await traffic.list.focus();
@@ -160,7 +175,11 @@ test.describe('the traffic log', () => {
     await expect(request).not.toContainText(queue.accessToken);
   });
 
-  test('leaves the console’s own calls out of the log, and logs a script that claims to be the console', async ({ consolePage, page, served }) => {
+  test('leaves the console’s own calls out of the log, and logs a script that claims to be the console', async ({
+    consolePage,
+    page,
+    served,
+  }) => {
     const { ready } = served;
     await consolePage.waitUntilLive();
     await adminApi(ready, 'DELETE', '/traffic');
@@ -172,7 +191,12 @@ test.describe('the traffic log', () => {
     // A script sending the UI's header, without the key the page came with.
     await fetch(`${ready.urls.console}/admin/api/commands/clock.get`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${ready.adminToken}`, 'content-type': 'application/json', 'x-console-ui': '1', 'x-request-id': 'claims-to-be-ui' },
+      headers: {
+        authorization: `Bearer ${ready.adminToken}`,
+        'content-type': 'application/json',
+        'x-console-ui': '1',
+        'x-request-id': 'claims-to-be-ui',
+      },
       body: '{}',
     });
     await traffic.filterTarget('console');
@@ -181,39 +205,65 @@ test.describe('the traffic log', () => {
     await expect(traffic.detail.getByRole('region', { name: 'Request' })).toContainText('claims-to-be-ui');
   });
 
-  test('shows the byte budget beside the entry cap, and says where capture cut an entry', async ({ consolePage, page, served }) => {
+  test('shows the byte budget beside the entry cap, and says where capture cut an entry', async ({
+    consolePage,
+    page,
+    served,
+  }) => {
     const { ready } = served;
     await consolePage.waitUntilLive();
     const traffic = new TrafficPage(page);
     await traffic.open();
     await expect(traffic.budget).toHaveValue('256');
     await traffic.setBudget(64);
-    await expect.poll(async () => (await adminApi<{ retentionBytes: number }>(ready, 'GET', '/traffic/settings')).retentionBytes).toBe(64 * 1024 * 1024);
+    await expect
+      .poll(async () => (await adminApi<{ retentionBytes: number }>(ready, 'GET', '/traffic/settings')).retentionBytes)
+      .toBe(64 * 1024 * 1024);
     await traffic.setBudget(8);
     await expect(page.getByRole('alert')).toHaveText('keep 16 to 1,048,576 MB');
     await traffic.setBudget(256);
-    await expect.poll(async () => (await adminApi<{ retentionBytes: number }>(ready, 'GET', '/traffic/settings')).retentionBytes).toBe(256 * 1024 * 1024);
+    await expect
+      .poll(async () => (await adminApi<{ retentionBytes: number }>(ready, 'GET', '/traffic/settings')).retentionBytes)
+      .toBe(256 * 1024 * 1024);
 
     const marker = tag();
-    await fetch(`${ready.urls.cloudQueue}/queues/${marker}/v2.3/version`, { headers: { 'x-junk': 'j'.repeat(15_000) } });
+    await fetch(`${ready.urls.cloudQueue}/queues/${marker}/v2.3/version`, {
+      headers: { 'x-junk': 'j'.repeat(15_000) },
+    });
     await traffic.search(marker);
     await traffic.expectCount(1);
     await traffic.openFirst();
-    await expect(traffic.detail.getByRole('region', { name: 'Request' })).toContainText(/Headers cut at 1(\.\d)? KiB of 15(\.\d)? KiB/);
+    await expect(traffic.detail.getByRole('region', { name: 'Request' })).toContainText(
+      /Headers cut at 1(\.\d)? KiB of 15(\.\d)? KiB/,
+    );
   });
 
-  test('links a player request to the transition it caused, on the Player page', async ({ consolePage, page, served }) => {
+  test('links a player request to the transition it caused, on the Player page', async ({
+    consolePage,
+    page,
+    served,
+  }) => {
     await consolePage.waitUntilLive();
-    const queue = await adminApi<QueueSummary>(served.ready, 'POST', '/queues', { name: tag(), items: [{ track: { name: 'One', mediaUrl: 'https://example.com/1.mp3', durationMillis: 200_000 } }] });
+    const queue = await adminApi<QueueSummary>(served.ready, 'POST', '/queues', {
+      name: tag(),
+      items: [{ track: { name: 'One', mediaUrl: 'https://example.com/1.mp3', durationMillis: 200_000 } }],
+    });
     // A player of its own: another spec on this worker's console may have played on any other.
     const player = await addPlayer(served.ready, 'Traffic Room');
-    const session = await controlApi(served.ready, `/api/v1/groups/${player.groupId}/playbackSession:1`, { appId: 'com.example.e2e', appContext: 'traffic' });
-    const sessionId = (session.body as { sessionId: string }).sessionId;
-    const load = await controlApi(served.ready, `/api/v1/playbackSessions/${sessionId}/playbackSession:1/loadCloudQueue`, {
-      queueBaseUrl: queue.queueBaseUrl,
-      httpAuthorization: queue.httpAuthorization,
-      playOnCompletion: true,
+    const session = await controlApi(served.ready, `/api/v1/groups/${player.groupId}/playbackSession:1`, {
+      appId: 'com.example.e2e',
+      appContext: 'traffic',
     });
+    const sessionId = (session.body as { sessionId: string }).sessionId;
+    const load = await controlApi(
+      served.ready,
+      `/api/v1/playbackSessions/${sessionId}/playbackSession:1/loadCloudQueue`,
+      {
+        queueBaseUrl: queue.queueBaseUrl,
+        httpAuthorization: queue.httpAuthorization,
+        playOnCompletion: true,
+      },
+    );
     expect(load.status).toBe(200);
 
     const traffic = new TrafficPage(page);
@@ -229,7 +279,10 @@ test.describe('the traffic log', () => {
 
     await link.click();
     await expect(page.getByRole('heading', { level: 1, name: 'Player' })).toBeVisible();
-    await expect(page.getByRole('tab', { name: new RegExp(`^${player.name}`) })).toHaveAttribute('aria-selected', 'true');
+    await expect(page.getByRole('tab', { name: new RegExp(`^${player.name}`) })).toHaveAttribute(
+      'aria-selected',
+      'true',
+    );
     const row = page.locator(`#transition-${seq}`);
     await expect(row).toHaveAttribute('aria-current', 'true');
     await expect(row).toHaveAttribute('data-transition', 'load-answered-plays');
@@ -247,14 +300,18 @@ test.describe('the traffic log', () => {
 
     // And the other way: from the transition to its request, as the player sent it and as the server got it.
     await link.click();
-    await page.getByRole('link', { name: /^The request behind load-answered-plays at [\d:.]+ in the traffic log$/ }).click();
+    await page
+      .getByRole('link', { name: /^The request behind load-answered-plays at [\d:.]+ in the traffic log$/ })
+      .click();
     await expect(page.getByRole('heading', { level: 1, name: 'Traffic' })).toBeVisible();
     // The address names the request and the entry opened for it: a reload or a copied link opens the same.
     await expect(page).toHaveURL(/#\/traffic\?request=[\w-]+&entry=\d+$/);
     await expect(page.getByRole('group', { name: 'Filters' })).toContainText('request');
     await traffic.expectCount(2);
     // A row is named by what it shows (times, target, method, path, reason, status, latency).
-    await expect(traffic.list.locator('[aria-selected="true"]')).toHaveAccessibleName(/ player .+ GET \S+ ?itemWindow load 200 /);
+    await expect(traffic.list.locator('[aria-selected="true"]')).toHaveAccessibleName(
+      / player .+ GET \S+ ?itemWindow load 200 /,
+    );
     await expect(traffic.detail.getByRole('link', { name: /IDLE → BUFFERING load-answered-plays/ })).toBeVisible();
     await page.getByRole('button', { name: 'Show every request' }).click();
     await expect(page.getByRole('button', { name: 'Show every request' })).toBeHidden();
@@ -266,21 +323,29 @@ test.describe('the traffic log', () => {
     await expect(page.getByRole('button', { name: 'Show every request' })).toBeHidden();
   });
 
-  test('exports the filtered set as a HAR file, and a repro bundle that imports and replays', async ({ consolePage, page, served }, testInfo) => {
+  test('exports the filtered set as a HAR file, and a repro bundle that imports and replays', async ({
+    consolePage,
+    page,
+    served,
+  }, testInfo) => {
     const { urls } = served.ready;
     await consolePage.waitUntilLive();
     const traffic = new TrafficPage(page);
     await traffic.open();
     const marker = tag();
     await traffic.search(marker);
-    for (const reason of ['load', 'refresh']) await fetch(`${urls.cloudQueue}/queues/${marker}/v2.3/itemWindow?reason=${reason}`);
+    for (const reason of ['load', 'refresh'])
+      await fetch(`${urls.cloudQueue}/queues/${marker}/v2.3/itemWindow?reason=${reason}`);
     await traffic.expectCount(2);
 
     const harDownload = page.waitForEvent('download');
     await page.getByRole('button', { name: 'Export HAR' }).click();
     const har = JSON.parse(await readFile(await (await harDownload).path(), 'utf8'));
     await expect(harValidator.har(har)).resolves.toBeTruthy();
-    expect(har.log.entries.map((e: { request: { url: string } }) => new URL(e.request.url).search)).toEqual(['?reason=load', '?reason=refresh']);
+    expect(har.log.entries.map((e: { request: { url: string } }) => new URL(e.request.url).search)).toEqual([
+      '?reason=load',
+      '?reason=refresh',
+    ]);
 
     const bundleDownload = page.waitForEvent('download');
     await page.getByRole('button', { name: 'Export repro bundle' }).click();
@@ -288,7 +353,10 @@ test.describe('the traffic log', () => {
     expect(download.suggestedFilename()).toMatch(/^repro-.*\.bundle\.json$/);
     const file = testInfo.outputPath('repro.bundle.json');
     await download.saveAs(file);
-    expect(JSON.parse(await readFile(file, 'utf8'))).toMatchObject({ format: 'cloud-queue-console/repro-bundle', har: { log: { entries: [{}, {}] } } });
+    expect(JSON.parse(await readFile(file, 'utf8'))).toMatchObject({
+      format: 'cloud-queue-console/repro-bundle',
+      har: { log: { entries: [{}, {}] } },
+    });
 
     await page.getByLabel('Import bundle…').setInputFiles(file);
     const imported = page.getByRole('region', { name: 'Imported bundle' });
@@ -304,10 +372,16 @@ test.describe('the traffic log', () => {
     const file = testInfo.outputPath('not-a-bundle.json');
     await (await import('node:fs/promises')).writeFile(file, JSON.stringify({ log: { entries: [] } }));
     await page.getByLabel('Import bundle…').setInputFiles(file);
-    await expect(page.getByRole('alert')).toContainText('The bundle was not imported, nothing changed: not a repro bundle');
+    await expect(page.getByRole('alert')).toContainText(
+      'The bundle was not imported, nothing changed: not a repro bundle',
+    );
   });
 
-  test('stays light with 100,000 entries: few rows in the page, and the end shows the newest', async ({ consolePage, page, served }) => {
+  test('stays light with 100,000 entries: few rows in the page, and the end shows the newest', async ({
+    consolePage,
+    page,
+    served,
+  }) => {
     test.setTimeout(240_000);
     const { urls } = served.ready;
     await adminApi(served.ready, 'PATCH', '/traffic/settings', { retention: 200_000 });
@@ -318,12 +392,20 @@ test.describe('the traffic log', () => {
     await traffic.search(marker);
 
     // 100,000 real requests to the cloud queue listener, bounded, on loopback.
-    const result = await autocannon({ url: `${urls.cloudQueue}/queues/${marker}/v2.3/itemWindow?reason=refresh`, connections: 10, amount: 100_000 });
+    const result = await autocannon({
+      url: `${urls.cloudQueue}/queues/${marker}/v2.3/itemWindow?reason=refresh`,
+      connections: 10,
+      amount: 100_000,
+    });
     expect(result.errors).toBe(0);
     await traffic.expectCount(100_000, 30_000);
     expect(await traffic.list.getByRole('option').count()).toBeLessThan(80);
 
-    const { rows } = await adminApi<{ rows: TrafficSummary[] }>(served.ready, 'POST', '/commands/traffic.page', { filter: { text: marker }, offset: 99_999, limit: 1 });
+    const { rows } = await adminApi<{ rows: TrafficSummary[] }>(served.ready, 'POST', '/commands/traffic.page', {
+      filter: { text: marker },
+      offset: 99_999,
+      limit: 1,
+    });
     await traffic.list.focus();
     await page.keyboard.press('End');
     await expect(traffic.row(rows[0]!.id)).toBeInViewport();

@@ -15,7 +15,11 @@ import { addPlayer, loadOnPlayer } from './players';
 const tag = () => `t${randomBytes(4).toString('hex')}`;
 
 test.describe('trusting the traffic log', () => {
-  test('coming back to Traffic shows the count and the rows as the log holds them now', async ({ consolePage, page, served }) => {
+  test('coming back to Traffic shows the count and the rows as the log holds them now', async ({
+    consolePage,
+    page,
+    served,
+  }) => {
     const { ready } = served;
     await consolePage.waitUntilLive();
     const traffic = new TrafficPage(page);
@@ -28,8 +32,11 @@ test.describe('trusting the traffic log', () => {
     // Away in another area, three more requests are logged; none arrives after the return.
     await consolePage.area('Queues').click();
     await expect(page.getByRole('heading', { level: 1, name: 'Queues' })).toBeVisible();
-    for (const reason of ['load', 'refresh', 'skipNext']) await fetch(`${ready.urls.cloudQueue}/queues/${marker}/v2.3/itemWindow?reason=${reason}`);
-    await expect.poll(async () => (await adminApi<TrafficEntry[]>(ready, 'GET', `/traffic?text=${marker}`)).length).toBe(4);
+    for (const reason of ['load', 'refresh', 'skipNext'])
+      await fetch(`${ready.urls.cloudQueue}/queues/${marker}/v2.3/itemWindow?reason=${reason}`);
+    await expect
+      .poll(async () => (await adminApi<TrafficEntry[]>(ready, 'GET', `/traffic?text=${marker}`)).length)
+      .toBe(4);
 
     await traffic.open();
     await traffic.expectCount(4);
@@ -37,7 +44,11 @@ test.describe('trusting the traffic log', () => {
     await expect(traffic.rows.last()).toContainText('skipNext');
   });
 
-  test('a filter that leaves the open entry out closes it, and the address forgets it', async ({ consolePage, page, served }) => {
+  test('a filter that leaves the open entry out closes it, and the address forgets it', async ({
+    consolePage,
+    page,
+    served,
+  }) => {
     await consolePage.waitUntilLive();
     const traffic = new TrafficPage(page);
     await traffic.open();
@@ -62,10 +73,17 @@ test.describe('trusting the traffic log', () => {
     await expect(page).not.toHaveURL(/[?&]entry=/);
   });
 
-  test('names the player of each entry, and links the player’s side of a request to the server’s', async ({ consolePage, page, served }) => {
+  test('names the player of each entry, and links the player’s side of a request to the server’s', async ({
+    consolePage,
+    page,
+    served,
+  }) => {
     const { ready } = served;
     await consolePage.waitUntilLive();
-    const queue = await adminApi<QueueSummary>(ready, 'POST', '/queues', { name: tag(), items: [{ track: { name: 'One', mediaUrl: 'https://example.com/1.mp3', durationMillis: 200_000 } }] });
+    const queue = await adminApi<QueueSummary>(ready, 'POST', '/queues', {
+      name: tag(),
+      items: [{ track: { name: 'One', mediaUrl: 'https://example.com/1.mp3', durationMillis: 200_000 } }],
+    });
     const player = await addPlayer(ready, 'Trust Room');
     await loadOnPlayer(ready, player.groupId, queue);
 
@@ -90,15 +108,25 @@ test.describe('trusting the traffic log', () => {
     await expect(traffic.detail.getByText('player', { exact: true })).toBeVisible();
   });
 
-  test('copies an entry as curl and as fetch, masked until revealed', async ({ consolePage, page, served, context }) => {
+  test('copies an entry as curl and as fetch, masked until revealed', async ({
+    consolePage,
+    page,
+    served,
+    context,
+  }) => {
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: served.ready.urls.console });
     await consolePage.waitUntilLive();
-    const queue = await adminApi<QueueSummary>(served.ready, 'POST', '/queues', { name: tag(), items: [{ track: { name: 'One', mediaUrl: 'https://example.com/1.mp3' } }] });
+    const queue = await adminApi<QueueSummary>(served.ready, 'POST', '/queues', {
+      name: tag(),
+      items: [{ track: { name: 'One', mediaUrl: 'https://example.com/1.mp3' } }],
+    });
     const traffic = new TrafficPage(page);
     await traffic.open();
     await traffic.search(queue.id);
     await traffic.filterTarget('cloudQueue');
-    await fetch(`${queue.queueBaseUrl}itemWindow?reason=load&upcomingWindowSize=1`, { headers: { authorization: queue.httpAuthorization } });
+    await fetch(`${queue.queueBaseUrl}itemWindow?reason=load&upcomingWindowSize=1`, {
+      headers: { authorization: queue.httpAuthorization },
+    });
     await traffic.expectCount(1);
     await traffic.openFirst();
 
@@ -113,10 +141,15 @@ test.describe('trusting the traffic log', () => {
     await expect(traffic.detail.getByLabel('As curl', { exact: true })).toHaveText(masked);
 
     await traffic.detail.getByRole('button', { name: 'Copy as fetch' }).click();
-    await expect.poll(clipboard).toContain(`await fetch("${queue.queueBaseUrl}itemWindow?reason=load&upcomingWindowSize=1"`);
+    await expect
+      .poll(clipboard)
+      .toContain(`await fetch("${queue.queueBaseUrl}itemWindow?reason=load&upcomingWindowSize=1"`);
 
     await traffic.detail.getByRole('button', { name: 'Reveal secrets' }).click();
-    await expect(traffic.detail.getByRole('button', { name: 'Reveal secrets' })).toHaveAttribute('aria-pressed', 'true');
+    await expect(traffic.detail.getByRole('button', { name: 'Reveal secrets' })).toHaveAttribute(
+      'aria-pressed',
+      'true',
+    );
     await expect(traffic.detail.getByRole('region', { name: 'Request' })).toContainText(queue.httpAuthorization);
     await traffic.detail.getByRole('button', { name: 'Copy as curl' }).click();
     await expect.poll(clipboard).toContain(`-H 'authorization: ${queue.httpAuthorization}'`);

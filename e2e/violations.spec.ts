@@ -10,9 +10,15 @@ import { PlayerPage } from './pages/player-page';
 import { TrafficPage } from './pages/traffic-page';
 import { addPlayer } from './players';
 
-test('a violation stays on the Player page after a reload and opens its traffic entry', async ({ consolePage, served, page }) => {
+test('a violation stays on the Player page after a reload and opens its traffic entry', async ({
+  consolePage,
+  served,
+  page,
+}) => {
   const ready = served.ready;
-  const items = Array.from({ length: 3 }, (_, i) => ({ track: { name: `Broken ${i + 1}`, mediaUrl: `https://media.example/broken/${i + 1}.mp3`, durationMillis: 60_000 } }));
+  const items = Array.from({ length: 3 }, (_, i) => ({
+    track: { name: `Broken ${i + 1}`, mediaUrl: `https://media.example/broken/${i + 1}.mp3`, durationMillis: 60_000 },
+  }));
   const queue = await adminApi<QueueSummary>(ready, 'POST', '/queues', { name: 'Broken mix', items });
   // The load's first window comes back as a body that is not JSON: a violation, and the load fails.
   await adminApi(ready, 'POST', '/faults', {
@@ -23,12 +29,19 @@ test('a violation stays on the Player page after a reload and opens its traffic 
   });
   try {
     const room = await addPlayer(ready, 'Violation Room');
-    const session = await controlApi(ready, `/api/v1/groups/${room.groupId}/playbackSession:1`, { appId: 'com.example.e2e', appContext: 'e2e' });
-    const load = await controlApi(ready, `/api/v1/playbackSessions/${session.body.sessionId}/playbackSession:1/loadCloudQueue`, {
-      queueBaseUrl: queue.queueBaseUrl,
-      httpAuthorization: queue.httpAuthorization,
-      playOnCompletion: true,
+    const session = await controlApi(ready, `/api/v1/groups/${room.groupId}/playbackSession:1`, {
+      appId: 'com.example.e2e',
+      appContext: 'e2e',
     });
+    const load = await controlApi(
+      ready,
+      `/api/v1/playbackSessions/${session.body.sessionId}/playbackSession:1/loadCloudQueue`,
+      {
+        queueBaseUrl: queue.queueBaseUrl,
+        httpAuthorization: queue.httpAuthorization,
+        playOnCompletion: true,
+      },
+    );
     expect(load.body).toMatchObject({ errorCode: 'ERROR_CLOUD_QUEUE_SERVER' });
 
     await page.reload();

@@ -11,10 +11,15 @@ import { expect, test } from './fixtures';
 import { PlayerPage } from './pages/player-page';
 import { addPlayer, loadOnPlayer } from './players';
 
-const tracks = Array.from({ length: 12 }, (_, i) => ({ track: { name: `Bench song ${i + 1}`, mediaUrl: `https://media.example/bench/${i + 1}.mp3`, durationMillis: 240_000 } }));
+const tracks = Array.from({ length: 12 }, (_, i) => ({
+  track: { name: `Bench song ${i + 1}`, mediaUrl: `https://media.example/bench/${i + 1}.mp3`, durationMillis: 240_000 },
+}));
 
 async function playingPlayer(ready: Parameters<typeof adminApi>[0], name: string): Promise<PlayerView> {
-  const queue = await adminApi<QueueSummary>(ready, 'POST', '/queues', { name: `Bench mix ${Date.now().toString(36)}`, items: tracks });
+  const queue = await adminApi<QueueSummary>(ready, 'POST', '/queues', {
+    name: `Bench mix ${Date.now().toString(36)}`,
+    items: tracks,
+  });
   const player = await addPlayer(ready, name);
   await loadOnPlayer(ready, player.groupId, queue);
   return player;
@@ -27,7 +32,11 @@ test.afterEach(async ({ served }) => {
   await adminApi(served.ready, 'DELETE', '/faults');
 });
 
-test('a QA check cycle, inject → trigger → the request with its fault and the state change, stays on the Player page', async ({ consolePage, served, page }) => {
+test('a QA check cycle, inject → trigger → the request with its fault and the state change, stays on the Player page', async ({
+  consolePage,
+  served,
+  page,
+}) => {
   await page.setViewportSize({ width: 1440, height: 900 });
   const { name } = await playingPlayer(served.ready, 'Bench room');
   await consolePage.waitUntilLive();
@@ -94,7 +103,11 @@ for (const [width, height] of [
   [1440, 900],
   [1024, 768],
 ] as const) {
-  test(`at ${width}×${height} the Player page scrolls inside its area, never the document`, async ({ consolePage, served, page }) => {
+  test(`at ${width}×${height} the Player page scrolls inside its area, never the document`, async ({
+    consolePage,
+    served,
+    page,
+  }) => {
     await page.setViewportSize({ width, height });
     const { name } = await playingPlayer(served.ready, `Bench ${width}`);
     await consolePage.waitUntilLive();
@@ -102,7 +115,10 @@ for (const [width, height] of [
     await player.open(name);
     await player.expectState('PLAYING');
     await expect(player.requests.locator('tbody tr').first()).toBeVisible();
-    const sizes = await page.evaluate(() => ({ scrollHeight: document.scrollingElement!.scrollHeight, innerHeight: window.innerHeight }));
+    const sizes = await page.evaluate(() => ({
+      scrollHeight: document.scrollingElement!.scrollHeight,
+      innerHeight: window.innerHeight,
+    }));
     expect(sizes.scrollHeight).toBeLessThanOrEqual(sizes.innerHeight);
   });
 }

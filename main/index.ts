@@ -28,7 +28,8 @@ const log = createLogger();
 // `http://localhost:5173` must not trust `http://localhost:5173.evil.com` (shell/navigation-policy.ts).
 const isConsoleUrl = consoleUrlMatcher({ devServerUrl, pageUrl: CONSOLE_PAGE_URL });
 
-const isTrustedFrame = (frame: WebFrameMain | null): boolean => frame !== null && frame.parent === null && isConsoleUrl(frame.url);
+const isTrustedFrame = (frame: WebFrameMain | null): boolean =>
+  frame !== null && frame.parent === null && isConsoleUrl(frame.url);
 
 let engine: Engine | null = null;
 
@@ -63,7 +64,11 @@ if (!app.requestSingleInstanceLock()) {
   registerAppScheme();
   let uninstallIpc: (() => void) | null = null;
 
-  const openWindow = (): BrowserWindow => createMainWindow({ ...(devServerUrl ? { devServerUrl } : {}), pageUrl: CONSOLE_PAGE_URL, devTools }, join(here, '../preload'));
+  const openWindow = (): BrowserWindow =>
+    createMainWindow(
+      { ...(devServerUrl ? { devServerUrl } : {}), pageUrl: CONSOLE_PAGE_URL, devTools },
+      join(here, '../preload'),
+    );
 
   app.on('second-instance', () => {
     const window = BrowserWindow.getAllWindows()[0];
@@ -86,7 +91,10 @@ if (!app.requestSingleInstanceLock()) {
       });
     })
     .catch((error: unknown) => {
-      dialog.showErrorBox('Cloud Queue Console could not start', error instanceof Error ? error.message : String(error));
+      dialog.showErrorBox(
+        'Cloud Queue Console could not start',
+        error instanceof Error ? error.message : String(error),
+      );
       app.exit(1);
     });
 

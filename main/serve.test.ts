@@ -63,11 +63,16 @@ describe('npm run serve', () => {
   it('refuses bad arguments with a usage message and exit code 2', async () => {
     await expect(startServe(['--port', 'nope'])).rejects.toThrow(/exited with 2[\s\S]*--port/);
     // Off loopback, anyone on the network could read the admin token from the console page.
-    await expect(startServe(['--host', '0.0.0.0', '--port', '0', '--ephemeral'])).rejects.toThrow(/exited with 2[\s\S]*--host must be a loopback address/);
+    await expect(startServe(['--host', '0.0.0.0', '--port', '0', '--ephemeral'])).rejects.toThrow(
+      /exited with 2[\s\S]*--host must be a loopback address/,
+    );
   });
 
   it('answers --help with what each option does and the exit codes, on stdout, and exit code 0', () => {
-    const help = spawnSync(process.execPath, ['--import', 'tsx', 'main/serve.ts', '--help'], { cwd: PROJECT_ROOT, encoding: 'utf8' });
+    const help = spawnSync(process.execPath, ['--import', 'tsx', 'main/serve.ts', '--help'], {
+      cwd: PROJECT_ROOT,
+      encoding: 'utf8',
+    });
     expect(help.status).toBe(0);
     expect(help.stdout).toMatch(/^usage: cloud-queue-console serve \[--host H\]/);
     expect(help.stdout).toContain('--clock-speed S');
@@ -77,7 +82,9 @@ describe('npm run serve', () => {
   it('finds everything it had after a restart on the same data dir', async () => {
     const dataDir = tempDir();
     const first = await serve(['--port', '0', '--data-dir', dataDir, '--clock-speed', '0']);
-    const advanced = (await (await adminCall(first, 'POST', '/clock', { advanceMs: 86_400_000 })).json()) as { now: number };
+    const advanced = (await (await adminCall(first, 'POST', '/clock', { advanceMs: 86_400_000 })).json()) as {
+      now: number;
+    };
     expect(await first.stop('SIGTERM')).toBe(0);
     const second = await serve(['--port', '0', '--data-dir', dataDir]);
     expect(await (await adminCall(second, 'GET', '/clock')).json()).toEqual({ now: advanced.now, speed: 0 });
@@ -90,7 +97,9 @@ describe('npm run serve', () => {
     const first = await serve(['--port', '0', '--data-dir', dataDir]);
     const before = readdirSync(dataDir).sort();
     await expect(serve(['--port', '0', '--data-dir', dataDir])).rejects.toThrow(
-      new RegExp(`exited with 1[\\s\\S]*another Cloud Queue Console \\(pid ${first.child.pid}, started [^)]*: serve\\) has ${dataDir} open`),
+      new RegExp(
+        `exited with 1[\\s\\S]*another Cloud Queue Console \\(pid ${first.child.pid}, started [^)]*: serve\\) has ${dataDir} open`,
+      ),
     );
     // Nothing written: the refused console never opened the database.
     expect(readdirSync(dataDir).sort()).toEqual(before);
@@ -139,46 +148,72 @@ describe('npm run serve', () => {
 /** `serve` from source, run to its end: how it ends, what it said on stderr, how long it took. */
 function serveToEnd(args: string[]): { status: number | null; stderr: string; ms: number } {
   const started = Date.now();
-  const run = spawnSync(process.execPath, ['--import', 'tsx', 'main/serve.ts', '--port', '0', ...args], { cwd: PROJECT_ROOT, encoding: 'utf8', timeout: 30_000 });
+  const run = spawnSync(process.execPath, ['--import', 'tsx', 'main/serve.ts', '--port', '0', ...args], {
+    cwd: PROJECT_ROOT,
+    encoding: 'utf8',
+    timeout: 30_000,
+  });
   return { status: run.status, stderr: run.stderr, ms: Date.now() - started };
 }
 
 /** The lines `serve` printed on stderr, less the renderer-build warning of a clone without a build. */
-const linesOf = (stderr: string) => stderr.split('\n').filter((line) => line !== '' && !line.includes('no renderer build found'));
+const linesOf = (stderr: string) =>
+  stderr.split('\n').filter((line) => line !== '' && !line.includes('no renderer build found'));
 
 // docs/contract/console.md §9. The attack: an unwritable --data-dir hung without a word, and a
 // damaged console.sqlite started (a zero-length one as a new, empty console).
 describe('npm run serve on a data dir it cannot use', () => {
   it.each([
-    ['a file where the folder should be', (file: string) => file, (file: string) => `${file} as the data dir: it is a file, not a folder`],
-    ['a folder under a file', (file: string) => join(file, 'data'), (file: string) => `${join(file, 'data')} as the data dir: ${file} is a file, not a folder`],
+    [
+      'a file where the folder should be',
+      (file: string) => file,
+      (file: string) => `${file} as the data dir: it is a file, not a folder`,
+    ],
+    [
+      'a folder under a file',
+      (file: string) => join(file, 'data'),
+      (file: string) => `${join(file, 'data')} as the data dir: ${file} is a file, not a folder`,
+    ],
   ])('%s: exit 1 at once, with one line saying what to do', (_name, dataDirOf, says) => {
     const file = join(tempDir(), 'a-file');
     writeFileSync(file, 'not a folder');
     const { status, stderr, ms } = serveToEnd(['--data-dir', dataDirOf(file)]);
     expect(status).toBe(1);
-    expect(linesOf(stderr)).toEqual([`cloud queue console serve: cannot use ${says(file)}; start with --data-dir naming a folder this user can write, or with --ephemeral`]);
+    expect(linesOf(stderr)).toEqual([
+      `cloud queue console serve: cannot use ${says(file)}; start with --data-dir naming a folder this user can write, or with --ephemeral`,
+    ]);
     // Most of it is tsx starting up.
     expect(ms).toBeLessThan(15_000);
   });
 
   it.each([
-    ['random bytes', (file: string) => writeFileSync(file, Buffer.alloc(statSync(file).size, 0x5a)), /file is not a database/],
+    [
+      'random bytes',
+      (file: string) => writeFileSync(file, Buffer.alloc(statSync(file).size, 0x5a)),
+      /file is not a database/,
+    ],
     ['a zero-length file', (file: string) => truncateSync(file, 0), /it is empty: 0 bytes/],
     ['a file cut short', (file: string) => truncateSync(file, 8_192), /quick_check|malformed/],
-  ])('a damaged console.sqlite (%s): exit 1, one line naming the file and the remedy, the file untouched', async (_name, damage, says) => {
-    const dataDir = tempDir();
-    const first = await serve(['--port', '0', '--data-dir', dataDir]);
-    expect(await first.stop('SIGTERM')).toBe(0);
-    const file = join(dataDir, DATABASE_FILE);
-    damage(file);
-    const damaged = statSync(file).size;
-    const { status, stderr } = serveToEnd(['--data-dir', dataDir]);
-    expect(status).toBe(1);
-    const lines = linesOf(stderr);
-    expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatch(new RegExp(`^cloud queue console serve: the console database ${file} is damaged \\(.*\\); nothing was changed\\. Move it aside .* or put back a backup, then start again`));
-    expect(lines[0]).toMatch(says);
-    expect(statSync(file).size).toBe(damaged);
-  });
+  ])(
+    'a damaged console.sqlite (%s): exit 1, one line naming the file and the remedy, the file untouched',
+    async (_name, damage, says) => {
+      const dataDir = tempDir();
+      const first = await serve(['--port', '0', '--data-dir', dataDir]);
+      expect(await first.stop('SIGTERM')).toBe(0);
+      const file = join(dataDir, DATABASE_FILE);
+      damage(file);
+      const damaged = statSync(file).size;
+      const { status, stderr } = serveToEnd(['--data-dir', dataDir]);
+      expect(status).toBe(1);
+      const lines = linesOf(stderr);
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatch(
+        new RegExp(
+          `^cloud queue console serve: the console database ${file} is damaged \\(.*\\); nothing was changed\\. Move it aside .* or put back a backup, then start again`,
+        ),
+      );
+      expect(lines[0]).toMatch(says);
+      expect(statSync(file).size).toBe(damaged);
+    },
+  );
 });

@@ -13,7 +13,11 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const dir = join(root, 'bench');
 const filter = process.argv[2] ?? '';
 const options = process.argv.slice(3);
-const benches = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.bench.ts') && f.includes(filter)).sort() : [];
+const benches = existsSync(dir)
+  ? readdirSync(dir)
+      .filter((f) => f.endsWith('.bench.ts') && f.includes(filter))
+      .sort()
+  : [];
 
 if (benches.length === 0) {
   console.log(filter ? `no benchmark matches "${filter}"` : 'no benchmarks yet: add bench/<name>.bench.ts');
@@ -22,7 +26,10 @@ if (benches.length === 0) {
 let failed = 0;
 for (const bench of benches) {
   console.log(`\n== ${bench}`);
-  const result = spawnSync(process.execPath, ['--import', 'tsx', join(dir, bench), ...options], { cwd: root, stdio: 'inherit' });
+  const result = spawnSync(process.execPath, ['--import', 'tsx', join(dir, bench), ...options], {
+    cwd: root,
+    stdio: 'inherit',
+  });
   if (result.status !== 0) failed++;
 }
 process.exit(failed ? 1 : 0);

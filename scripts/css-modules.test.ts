@@ -15,9 +15,10 @@ const SRC = join(PROJECT_ROOT, 'renderer/src');
 /** The global layer: tokens and base element styles, and the primitives every area shares (.badge, .table). */
 const GLOBAL = new Set(['styles.css', 'components/Badge.css', 'components/DataTable.css']);
 
-
 function walk(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => (entry.isDirectory() ? walk(join(dir, entry.name)) : [join(dir, entry.name)]));
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+    entry.isDirectory() ? walk(join(dir, entry.name)) : [join(dir, entry.name)],
+  );
 }
 
 const files = walk(SRC).map((file) => relative(SRC, file));
@@ -37,7 +38,8 @@ function selectorsOf(css: string): string[] {
 function classesOf(css: string): Set<string> {
   const found = new Set<string>();
   for (const selector of selectorsOf(css)) {
-    for (const [, name] of selector.replace(/:global\([^)]*\)/g, '').matchAll(/\.(-?[_a-zA-Z][\w-]*)/g)) found.add(name!);
+    for (const [, name] of selector.replace(/:global\([^)]*\)/g, '').matchAll(/\.(-?[_a-zA-Z][\w-]*)/g))
+      found.add(name!);
   }
   return found;
 }
@@ -63,25 +65,37 @@ describe('the renderer CSS convention (docs/decisions/css-modules.md)', () => {
     const wrong = sources.flatMap((file) => {
       const { module, plain } = cssImports(file);
       return [
-        ...plain.filter((css) => css.endsWith('.module.css') || dirname(css) !== dirname(file)).map((css) => `${file} imports ${css}`),
-        ...module.filter((css) => !css.endsWith('.module.css') || dirname(css) !== dirname(file)).map((css) => `${file} reads ${css} as a module`),
+        ...plain
+          .filter((css) => css.endsWith('.module.css') || dirname(css) !== dirname(file))
+          .map((css) => `${file} imports ${css}`),
+        ...module
+          .filter((css) => !css.endsWith('.module.css') || dirname(css) !== dirname(file))
+          .map((css) => `${file} reads ${css} as a module`),
       ];
     });
     expect(wrong).toEqual([]);
-    expect(sources.filter((file) => /^import\s+(?!styles\b)\w+\s+from\s+'[^']+\.module\.css';$/m.test(text(file)))).toEqual([]);
+    expect(
+      sources.filter((file) => /^import\s+(?!styles\b)\w+\s+from\s+'[^']+\.module\.css';$/m.test(text(file))),
+    ).toEqual([]);
   });
 
   it('names module classes in camelCase, so every key reads as `styles.key`', () => {
     const modules = files.filter((file) => file.endsWith('.module.css'));
     expect(modules.length).toBeGreaterThan(0);
-    const kebab = modules.flatMap((file) => [...classesOf(text(file))].filter((name) => !/^[a-z][a-zA-Z0-9]*$/.test(name)).map((name) => `${file} .${name}`));
+    const kebab = modules.flatMap((file) =>
+      [...classesOf(text(file))].filter((name) => !/^[a-z][a-zA-Z0-9]*$/.test(name)).map((name) => `${file} .${name}`),
+    );
     expect(kebab).toEqual([]);
   });
 
   it('starts every module selector from one of its classes: an #id is renamed by the module, a bare element selector styles the whole app', () => {
     const loose = files
       .filter((file) => file.endsWith('.module.css'))
-      .flatMap((file) => selectorsOf(text(file)).filter((selector) => !selector.startsWith('.')).map((selector) => `${file}: ${selector}`));
+      .flatMap((file) =>
+        selectorsOf(text(file))
+          .filter((selector) => !selector.startsWith('.'))
+          .map((selector) => `${file}: ${selector}`),
+      );
     expect(loose).toEqual([]);
   });
 
@@ -97,13 +111,16 @@ describe('the renderer CSS convention (docs/decisions/css-modules.md)', () => {
       for (const key of keys) if (!defined.has(key)) missing.push(`${file}: styles.${key} is not in ${module}`);
       used.set(module, new Set([...(used.get(module) ?? []), ...keys]));
     }
-    const unused = [...used].flatMap(([module, keys]) => [...classesOf(text(module))].filter((name) => !keys.has(name)).map((name) => `${module} .${name}`));
+    const unused = [...used].flatMap(([module, keys]) =>
+      [...classesOf(text(module))].filter((name) => !keys.has(name)).map((name) => `${module} .${name}`),
+    );
     expect(missing).toEqual([]);
     expect(unused).toEqual([]);
   });
 
   it('reads classes from selectors only: not from values, comments or :global(…)', () => {
-    const css = '/* .note */ .itemRow:hover > .grip, :global(.empty) .cell { opacity: 0.5; } @media (max-width: 1199px) { .side { width: 1.5rem; } }';
+    const css =
+      '/* .note */ .itemRow:hover > .grip, :global(.empty) .cell { opacity: 0.5; } @media (max-width: 1199px) { .side { width: 1.5rem; } }';
     expect([...classesOf(css)].sort()).toEqual(['cell', 'grip', 'itemRow', 'side']);
   });
 });

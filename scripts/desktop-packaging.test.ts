@@ -17,7 +17,11 @@ import { PROJECT_ROOT } from '../main/testing/serve-process.js';
 
 const WORKFLOW = '.github/workflows/desktop.yml';
 const workflow = readFileSync(join(PROJECT_ROOT, WORKFLOW), 'utf8');
-const pkg = JSON.parse(readFileSync(join(PROJECT_ROOT, 'package.json'), 'utf8')) as { main: string; productName?: string; scripts: Record<string, string> };
+const pkg = JSON.parse(readFileSync(join(PROJECT_ROOT, 'package.json'), 'utf8')) as {
+  main: string;
+  productName?: string;
+  scripts: Record<string, string>;
+};
 
 /** Every `run:` command of the workflow (each is one line: no block scalars to miss). */
 const runs = [...workflow.matchAll(/^\s*(?:- )?run: (.+)$/gm)].map((match) => match[1]!);
@@ -25,13 +29,17 @@ const runs = [...workflow.matchAll(/^\s*(?:- )?run: (.+)$/gm)].map((match) => ma
 /** The packager's targets, per OS, by name. */
 function targets(platform: 'linux' | 'mac' | 'win'): string[] {
   const target = config[platform]?.target;
-  return (Array.isArray(target) ? target : [target]).map((entry) => (typeof entry === 'string' ? entry : (entry?.target ?? '')));
+  return (Array.isArray(target) ? target : [target]).map((entry) =>
+    typeof entry === 'string' ? entry : (entry?.target ?? ''),
+  );
 }
 
 /** Whether a `files` entry of the config takes `file` (the config uses `dir/**` globs and exact file sets). */
 function packed(file: string): boolean {
   return (config.files as (string | { from: string; to: string; filter: string[] })[]).some((entry) =>
-    typeof entry === 'string' ? !entry.startsWith('!') && entry.endsWith('/**') && file.startsWith(entry.slice(0, -2)) : entry.filter.some((name) => `${entry.to}/${name}` === file),
+    typeof entry === 'string'
+      ? !entry.startsWith('!') && entry.endsWith('/**') && file.startsWith(entry.slice(0, -2))
+      : entry.filter.some((name) => `${entry.to}/${name}` === file),
   );
 }
 
@@ -42,8 +50,13 @@ describe('the desktop workflow', () => {
   });
 
   it('runs on the three hosted OSes, with a Node.js that Electron installs under', () => {
-    expect(/os: \[(.+)\]/.exec(workflow)?.[1]?.split(/,\s*/)).toEqual(['ubuntu-latest', 'macos-latest', 'windows-latest']);
-    const electronEngines = JSON.parse(readFileSync(join(PROJECT_ROOT, 'node_modules/electron/package.json'), 'utf8')).engines.node as string;
+    expect(/os: \[(.+)\]/.exec(workflow)?.[1]?.split(/,\s*/)).toEqual([
+      'ubuntu-latest',
+      'macos-latest',
+      'windows-latest',
+    ]);
+    const electronEngines = JSON.parse(readFileSync(join(PROJECT_ROOT, 'node_modules/electron/package.json'), 'utf8'))
+      .engines.node as string;
     const wantedMajor = Number(/(\d+)\./.exec(electronEngines)![1]);
     expect(Number(/node-version: (\d+)/.exec(workflow)?.[1])).toBeGreaterThanOrEqual(wantedMajor);
   });
@@ -58,7 +71,10 @@ describe('the desktop workflow', () => {
   });
 
   it('keeps the installers the config builds, from where it puts them', () => {
-    const kept = [...workflow.matchAll(/^\s+(\S+\/\*\.(\w+))$/gm)].map((match) => ({ path: match[1]!, ext: match[2]! }));
+    const kept = [...workflow.matchAll(/^\s+(\S+\/\*\.(\w+))$/gm)].map((match) => ({
+      path: match[1]!,
+      ext: match[2]!,
+    }));
     expect(kept.map(({ ext }) => ext).sort()).toEqual(['AppImage', 'deb', 'dmg', 'exe']);
     for (const { path } of kept) expect(dirname(path)).toBe(OUTPUT_DIR);
   });
@@ -70,7 +86,9 @@ describe('the packager config', () => {
     expect(targets('mac')).toEqual(['dmg']);
     expect(targets('win')).toEqual(['nsis']);
     // The guard in the config needs the Electron build of better-sqlite3 made first.
-    expect(pkg.scripts['package:desktop']).toMatch(/node scripts\/electron-native\.mjs && electron-builder --config electron-builder\.config\.ts /);
+    expect(pkg.scripts['package:desktop']).toMatch(
+      /node scripts\/electron-native\.mjs && electron-builder --config electron-builder\.config\.ts /,
+    );
   });
 
   it('names the app without moving its data folder: Electron names it from package.json, which has no productName', () => {
@@ -80,13 +98,15 @@ describe('the packager config', () => {
 
   it('packs the entry points the app loads: package.json "main", the preload script, the console page', () => {
     expect(pkg.main).toBe('out/main/index.js');
-    for (const file of [pkg.main, 'out/preload/index.cjs', 'out/renderer/index.html']) expect(packed(file), file).toBe(true);
+    for (const file of [pkg.main, 'out/preload/index.cjs', 'out/renderer/index.html'])
+      expect(packed(file), file).toBe(true);
     expect(packed('electron-builder.config.ts')).toBe(false);
     expect(packed('main/index.ts')).toBe(false);
   });
 
   it.skipIf(!existsSync(join(PROJECT_ROOT, pkg.main)))('finds those entry points in the build', () => {
-    for (const file of [pkg.main, 'out/preload/index.cjs', 'out/renderer/index.html']) expect(existsSync(join(PROJECT_ROOT, file)), file).toBe(true);
+    for (const file of [pkg.main, 'out/preload/index.cjs', 'out/renderer/index.html'])
+      expect(existsSync(join(PROJECT_ROOT, file)), file).toBe(true);
   });
 
   it('flips the fuses that keep code from being injected into the packaged app', () => {
@@ -135,11 +155,17 @@ describe('the packager refuses to pack without the Electron build of better-sqli
     projects.push(dir);
     writeFileSync(join(dir, 'package.json'), '{}');
     mkdirSync(join(dir, 'node_modules/electron'), { recursive: true });
-    writeFileSync(join(dir, 'node_modules/electron/package.json'), JSON.stringify({ name: 'electron', version: '42.0.0' }));
+    writeFileSync(
+      join(dir, 'node_modules/electron/package.json'),
+      JSON.stringify({ name: 'electron', version: '42.0.0' }),
+    );
     if (stamp) {
       mkdirSync(dirname(join(dir, ELECTRON_BINDING)), { recursive: true });
       writeFileSync(join(dir, ELECTRON_BINDING), '');
-      writeFileSync(join(dir, '.electron-native/stamp.json'), JSON.stringify({ electron: '42.0.0', betterSqlite3: '12.0.0', ...stamp }));
+      writeFileSync(
+        join(dir, '.electron-native/stamp.json'),
+        JSON.stringify({ electron: '42.0.0', betterSqlite3: '12.0.0', ...stamp }),
+      );
     }
     return dir;
   }
@@ -147,14 +173,24 @@ describe('the packager refuses to pack without the Electron build of better-sqli
 
   it('takes a build for this Electron, OS and arch', () => {
     expect(() => checkElectronBinding(project({ platform: 'linux', arch: 'x64' }), linuxX64)).not.toThrow();
-    expect(() => checkElectronBinding(project({ platform: 'darwin', arch: 'arm64' }), { electronPlatformName: 'darwin', arch: 3 })).not.toThrow();
+    expect(() =>
+      checkElectronBinding(project({ platform: 'darwin', arch: 'arm64' }), { electronPlatformName: 'darwin', arch: 3 }),
+    ).not.toThrow();
   });
 
   it('refuses none, another arch, another OS or another Electron, saying what to run', () => {
-    expect(() => checkElectronBinding(project(), linuxX64)).toThrow(/no Electron build of better-sqlite3 .*node scripts\/electron-native\.mjs/);
-    expect(() => checkElectronBinding(project({ platform: 'linux', arch: 'arm64' }), linuxX64)).toThrow(/"arch":"arm64".*"arch":"x64"/);
-    expect(() => checkElectronBinding(project({ platform: 'win32', arch: 'x64' }), linuxX64)).toThrow(/is for .*"win32"/);
-    expect(() => checkElectronBinding(project({ platform: 'linux', arch: 'x64', electron: '41.0.0' }), linuxX64)).toThrow(/"electron":"41\.0\.0"/);
+    expect(() => checkElectronBinding(project(), linuxX64)).toThrow(
+      /no Electron build of better-sqlite3 .*node scripts\/electron-native\.mjs/,
+    );
+    expect(() => checkElectronBinding(project({ platform: 'linux', arch: 'arm64' }), linuxX64)).toThrow(
+      /"arch":"arm64".*"arch":"x64"/,
+    );
+    expect(() => checkElectronBinding(project({ platform: 'win32', arch: 'x64' }), linuxX64)).toThrow(
+      /is for .*"win32"/,
+    );
+    expect(() =>
+      checkElectronBinding(project({ platform: 'linux', arch: 'x64', electron: '41.0.0' }), linuxX64),
+    ).toThrow(/"electron":"41\.0\.0"/);
   });
 });
 
@@ -167,7 +203,13 @@ interface ReportSuite {
 
 function reportedTests(suite: ReportSuite): { file: string; status: string; skip?: string }[] {
   return [
-    ...suite.specs.flatMap((spec) => spec.tests.map((test) => ({ file: suite.file, status: test.status, skip: test.annotations.find((a) => a.type === 'skip')?.description }))),
+    ...suite.specs.flatMap((spec) =>
+      spec.tests.map((test) => ({
+        file: suite.file,
+        status: test.status,
+        skip: test.annotations.find((a) => a.type === 'skip')?.description,
+      })),
+    ),
     ...(suite.suites ?? []).flatMap(reportedTests),
   ];
 }
@@ -184,12 +226,16 @@ describe.skipIf(electronPresent)('the Electron specs on a machine without Electr
     expect(pkg.scripts['test:e2e']).toBe('playwright test');
     const report = join(mkdtempSync(join(tmpdir(), 'cqc-e2e-')), 'report.json');
     const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^npm_config_/i.test(name)));
-    const run = spawnSync(process.execPath, [join(PROJECT_ROOT, 'node_modules/@playwright/test/cli.js'), 'test', ...args, '--reporter=list,json'], {
-      cwd: PROJECT_ROOT,
-      env: { ...env, PLAYWRIGHT_JSON_OUTPUT_NAME: report },
-      encoding: 'utf8',
-      timeout: 60_000,
-    });
+    const run = spawnSync(
+      process.execPath,
+      [join(PROJECT_ROOT, 'node_modules/@playwright/test/cli.js'), 'test', ...args, '--reporter=list,json'],
+      {
+        cwd: PROJECT_ROOT,
+        env: { ...env, PLAYWRIGHT_JSON_OUTPUT_NAME: report },
+        encoding: 'utf8',
+        timeout: 60_000,
+      },
+    );
     try {
       expect(run.status, run.stderr).toBe(0);
       expect(run.stdout).toMatch(/^Electron specs NOT RUN: .*\(\.github\/workflows\/desktop\.yml\)/m);

@@ -10,7 +10,10 @@ import { describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '../main/testing/serve-process.js';
 
 const SOURCES = /\.(ts|tsx|mjs|js|css|md)$/;
-const tracked = execFileSync('git', ['ls-files', 'main', 'renderer', 'e2e', 'bench', 'scripts', 'README.md', 'docs'], { cwd: PROJECT_ROOT, encoding: 'utf8' })
+const tracked = execFileSync('git', ['ls-files', 'main', 'renderer', 'e2e', 'bench', 'scripts', 'README.md', 'docs'], {
+  cwd: PROJECT_ROOT,
+  encoding: 'utf8',
+})
   .split('\n')
   .filter((file) => SOURCES.test(file));
 const text = (file: string) => readFileSync(join(PROJECT_ROOT, file), 'utf8');
@@ -37,12 +40,14 @@ function sectionsOf(markdown: string): Set<string> {
 
 describe('citations of the contract', () => {
   it('point into docs/: none is left to a document outside the repository', () => {
-    const outside = tracked.filter((file) => !file.startsWith('docs/')).flatMap((file) =>
-      text(file)
-        .split('\n')
-        .map((line, index) => ({ file, line: index + 1, text: line }))
-        .filter(({ text: line }) => /\b(seed|Seed|CONTRACT) §/.test(line)),
-    );
+    const outside = tracked
+      .filter((file) => !file.startsWith('docs/'))
+      .flatMap((file) =>
+        text(file)
+          .split('\n')
+          .map((line, index) => ({ file, line: index + 1, text: line }))
+          .filter(({ text: line }) => /\b(seed|Seed|CONTRACT) §/.test(line)),
+      );
     expect(outside.map(({ file, line }) => `${file}:${line}`)).toEqual([]);
   });
 

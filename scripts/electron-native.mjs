@@ -42,8 +42,15 @@ function downloadBinary() {
     child.on('exit', (code) => {
       clearTimeout(timer);
       if (code === 0 && binaryPresent()) return resolve(null);
-      const firstLine = stderr.split('\n').map((line) => line.trim()).find(Boolean);
-      resolve(code === null ? `no answer within ${DOWNLOAD_TIMEOUT_MS / 60_000} minutes` : (firstLine ?? `the installer exited ${code}`));
+      const firstLine = stderr
+        .split('\n')
+        .map((line) => line.trim())
+        .find(Boolean);
+      resolve(
+        code === null
+          ? `no answer within ${DOWNLOAD_TIMEOUT_MS / 60_000} minutes`
+          : (firstLine ?? `the installer exited ${code}`),
+      );
     });
   });
 }
@@ -65,18 +72,43 @@ function rememberFailure(reason) {
 
 async function buildNativeModule(electronVersion) {
   const sqliteVersion = require('better-sqlite3/package.json').version;
-  const wanted = { electron: electronVersion, betterSqlite3: sqliteVersion, platform: process.platform, arch: process.arch };
-  if (existsSync(stampFile) && existsSync(binding) && JSON.stringify(JSON.parse(readFileSync(stampFile, 'utf8'))) === JSON.stringify(wanted)) return;
-  process.stderr.write(`building better-sqlite3 ${sqliteVersion} for Electron ${electronVersion} (${process.platform}-${process.arch})…\n`);
+  const wanted = {
+    electron: electronVersion,
+    betterSqlite3: sqliteVersion,
+    platform: process.platform,
+    arch: process.arch,
+  };
+  if (
+    existsSync(stampFile) &&
+    existsSync(binding) &&
+    JSON.stringify(JSON.parse(readFileSync(stampFile, 'utf8'))) === JSON.stringify(wanted)
+  )
+    return;
+  process.stderr.write(
+    `building better-sqlite3 ${sqliteVersion} for Electron ${electronVersion} (${process.platform}-${process.arch})…\n`,
+  );
   rmSync(stage, { recursive: true, force: true });
   mkdirSync(join(stage, 'node_modules'), { recursive: true });
-  writeFileSync(join(stage, 'package.json'), JSON.stringify({ name: 'electron-native', private: true, dependencies: { 'better-sqlite3': sqliteVersion } }, null, 2));
+  writeFileSync(
+    join(stage, 'package.json'),
+    JSON.stringify(
+      { name: 'electron-native', private: true, dependencies: { 'better-sqlite3': sqliteVersion } },
+      null,
+      2,
+    ),
+  );
   cpSync(dirname(require.resolve('better-sqlite3/package.json')), join(stage, 'node_modules/better-sqlite3'), {
     recursive: true,
     filter: (source) => !source.includes(`${join('better-sqlite3', 'build')}`),
   });
   const { rebuild } = await import('@electron/rebuild');
-  await rebuild({ buildPath: stage, electronVersion, arch: process.arch, onlyModules: ['better-sqlite3'], force: true });
+  await rebuild({
+    buildPath: stage,
+    electronVersion,
+    arch: process.arch,
+    onlyModules: ['better-sqlite3'],
+    force: true,
+  });
   if (!existsSync(binding)) throw new Error(`better-sqlite3 was rebuilt but ${binding} is missing`);
   writeFileSync(stampFile, JSON.stringify(wanted, null, 2));
 }
@@ -89,7 +121,11 @@ export async function prepareElectron({ retry = false } = {}) {
   const electronVersion = require('electron/package.json').version;
   if (!binaryPresent()) {
     const failed = retry ? null : recentFailure();
-    if (failed) return { ok: false, reason: `the Electron binary could not be downloaded (${failed.reason}; not retried until ${new Date(failed.at + RETRY_AFTER_MS).toLocaleString()})` };
+    if (failed)
+      return {
+        ok: false,
+        reason: `the Electron binary could not be downloaded (${failed.reason}; not retried until ${new Date(failed.at + RETRY_AFTER_MS).toLocaleString()})`,
+      };
     process.stderr.write(`downloading the Electron ${electronVersion} binary (first start only)…\n`);
     const failure = await downloadBinary();
     if (failure) {
@@ -100,7 +136,10 @@ export async function prepareElectron({ retry = false } = {}) {
   try {
     await buildNativeModule(electronVersion);
   } catch (error) {
-    return { ok: false, reason: `better-sqlite3 could not be built for Electron (${String(error?.message ?? error).split('\n')[0]})` };
+    return {
+      ok: false,
+      reason: `better-sqlite3 could not be built for Electron (${String(error?.message ?? error).split('\n')[0]})`,
+    };
   }
   return { ok: true };
 }
@@ -108,7 +147,9 @@ export async function prepareElectron({ retry = false } = {}) {
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const prepared = await prepareElectron({ retry: true });
   if (!prepared.ok) {
-    process.stderr.write(`Electron is not available here: ${prepared.reason}. \`npm run serve\` runs the whole console in a browser.\n`);
+    process.stderr.write(
+      `Electron is not available here: ${prepared.reason}. \`npm run serve\` runs the whole console in a browser.\n`,
+    );
     process.exit(1);
   }
 }

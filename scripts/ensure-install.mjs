@@ -20,15 +20,25 @@ export function installIsCurrent() {
 
 export function ensureInstall() {
   if (installIsCurrent()) return;
-  process.stderr.write(existsSync(installed) ? 'package-lock.json changed: installing dependencies (npm ci)…\n' : 'first run: installing dependencies (npm ci, about a minute)…\n');
+  process.stderr.write(
+    existsSync(installed)
+      ? 'package-lock.json changed: installing dependencies (npm ci)…\n'
+      : 'first run: installing dependencies (npm ci, about a minute)…\n',
+  );
   // Under npm, npm_execpath is npm's own entry: the same npm, on every OS, without a shell.
   const npm = process.env.npm_execpath;
   const args = ['ci', '--no-audit', '--no-fund', '--json=false'];
   const result = npm
     ? spawnSync(process.execPath, [npm, ...args], { cwd: root, stdio: ['ignore', process.stderr, process.stderr] })
-    : spawnSync('npm', args, { cwd: root, stdio: ['ignore', process.stderr, process.stderr], shell: process.platform === 'win32' });
+    : spawnSync('npm', args, {
+        cwd: root,
+        stdio: ['ignore', process.stderr, process.stderr],
+        shell: process.platform === 'win32',
+      });
   if (result.status !== 0) {
-    process.stderr.write(`installing the dependencies failed (npm ci exited ${result.status ?? result.signal}); see npm's messages above\n`);
+    process.stderr.write(
+      `installing the dependencies failed (npm ci exited ${result.status ?? result.signal}); see npm's messages above\n`,
+    );
     process.exit(1);
   }
 }

@@ -15,7 +15,12 @@ let packed: Set<string>;
 
 beforeAll(() => {
   const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^npm_/i.test(name)));
-  const result = spawnSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: PROJECT_ROOT, env, encoding: 'utf8', shell: process.platform === 'win32' });
+  const result = spawnSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], {
+    cwd: PROJECT_ROOT,
+    env,
+    encoding: 'utf8',
+    shell: process.platform === 'win32',
+  });
   if (result.status !== 0) throw new Error(`npm pack --dry-run exited ${result.status}:\n${result.stderr}`);
   const [pack] = JSON.parse(result.stdout) as { files: { path: string }[] }[];
   packed = new Set(pack!.files.map((file) => file.path));
@@ -23,14 +28,20 @@ beforeAll(() => {
 
 describe('the docs the suite cites, in the tarball', () => {
   it('holds every file a case names as its rule, and docs/conformance.md', () => {
-    const cited = new Set(caseInfos().map((info) => /^(docs\/\S+\.md)/.exec(info.rule)?.[1]).filter((path) => path !== undefined));
+    const cited = new Set(
+      caseInfos()
+        .map((info) => /^(docs\/\S+\.md)/.exec(info.rule)?.[1])
+        .filter((path) => path !== undefined),
+    );
     expect(cited.size).toBeGreaterThan(0);
     for (const path of [...cited, 'docs/conformance.md']) expect(packed.has(path), path).toBe(true);
   });
 
   it('holds the docs that docs/conformance.md links to', () => {
     const text = readFileSync(join(PROJECT_ROOT, 'docs/conformance.md'), 'utf8');
-    const links = [...text.matchAll(/\]\(([^)#\s]+\.md)(?:#[^)]*)?\)/g)].map((match) => normalize(join('docs', match[1]!)).replaceAll('\\', '/'));
+    const links = [...text.matchAll(/\]\(([^)#\s]+\.md)(?:#[^)]*)?\)/g)].map((match) =>
+      normalize(join('docs', match[1]!)).replaceAll('\\', '/'),
+    );
     const contract = links.filter((path) => path.startsWith(`${dirname('docs/contract/x')}/`));
     expect(contract.length).toBeGreaterThan(0);
     for (const path of contract) expect(packed.has(path), path).toBe(true);

@@ -35,13 +35,27 @@ let installDir: string;
 let bin: string;
 
 function npm(args: string[], cwd: string): string {
-  const result = spawnSync('npm', [...args, '--no-audit', '--no-fund', '--json=false'], { cwd, env, encoding: 'utf8', shell: process.platform === 'win32' });
-  if (result.status !== 0) throw new Error(`npm ${args.join(' ')} exited ${result.status}:\n${result.stdout}\n${result.stderr}`);
+  const result = spawnSync('npm', [...args, '--no-audit', '--no-fund', '--json=false'], {
+    cwd,
+    env,
+    encoding: 'utf8',
+    shell: process.platform === 'win32',
+  });
+  if (result.status !== 0)
+    throw new Error(`npm ${args.join(' ')} exited ${result.status}:\n${result.stdout}\n${result.stderr}`);
   return result.stdout;
 }
 
 /** What the packed build (out/cli, out/renderer) is made from: any change here means building again. */
-const BUILD_SOURCES = ['main', 'renderer', 'electron.vite.config.ts', 'vite.cli.config.ts', 'tsconfig.json', 'package.json', 'package-lock.json'];
+const BUILD_SOURCES = [
+  'main',
+  'renderer',
+  'electron.vite.config.ts',
+  'vite.cli.config.ts',
+  'tsconfig.json',
+  'package.json',
+  'package-lock.json',
+];
 const BUILD_OUTPUTS = ['out/cli/bin.js', 'out/renderer/index.html'];
 
 /** The newest modification time under `path` (a file or a folder), node_modules left out. */
@@ -49,7 +63,8 @@ function newest(path: string): number {
   const stat = statSync(path);
   if (!stat.isDirectory()) return stat.mtimeMs;
   let latest = stat.mtimeMs;
-  for (const entry of readdirSync(path)) if (entry !== 'node_modules') latest = Math.max(latest, newest(join(path, entry)));
+  for (const entry of readdirSync(path))
+    if (entry !== 'node_modules') latest = Math.max(latest, newest(join(path, entry)));
   return latest;
 }
 
@@ -80,7 +95,11 @@ describe('the installed package', () => {
   let bundle: ReproBundle;
 
   beforeAll(async () => {
-    const child = spawn(bin, ['serve', '--port', '0', '--ephemeral'], { cwd: installDir, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(bin, ['serve', '--port', '0', '--ephemeral'], {
+      cwd: installDir,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stderr = '';
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
     const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
@@ -95,8 +114,15 @@ describe('the installed package', () => {
   it('has the command line under both names, with no TypeScript and no build tools', () => {
     const installed = readdirSync(join(installDir, 'node_modules'));
     for (const devOnly of ['typescript', 'tsx', 'vite', 'electron', 'vitest']) expect(installed).not.toContain(devOnly);
-    expect(cli(['--help'])).toMatchObject({ status: 0, stdout: expect.stringMatching(/^usage: cloud-queue-console <command>/) });
-    const cqc = spawnSync(join(installDir, 'node_modules/.bin/cqc'), ['run', '--help'], { cwd: installDir, env, encoding: 'utf8' });
+    expect(cli(['--help'])).toMatchObject({
+      status: 0,
+      stdout: expect.stringMatching(/^usage: cloud-queue-console <command>/),
+    });
+    const cqc = spawnSync(join(installDir, 'node_modules/.bin/cqc'), ['run', '--help'], {
+      cwd: installDir,
+      env,
+      encoding: 'utf8',
+    });
     expect(cqc.status).toBe(0);
   });
 
@@ -108,13 +134,15 @@ describe('the installed package', () => {
     expect(script).toBeDefined();
     const asset = new URL(script!, `${urls.console}/`);
     expect((await fetch(asset)).status, asset.href).toBe(200);
-    const state = await fetch(`${urls.console}/admin/api/state`, { headers: { authorization: `Bearer ${adminToken}` } });
+    const state = await fetch(`${urls.console}/admin/api/state`, {
+      headers: { authorization: `Bearer ${adminToken}` },
+    });
     expect(state.status, await state.clone().text()).toBe(200);
     bundle = await exportStormBundle(urls.console, adminToken);
     expect(await served.stop()).toBe(0);
   });
 
-  it('runs that console\'s 503 storm bundle: exit 0; with one expected transition changed, exit 1 and JUnit names it', async () => {
+  it("runs that console's 503 storm bundle: exit 0; with one expected transition changed, exit 1 and JUnit names it", async () => {
     const dir = tempDir();
     const passing = join(dir, 'bundle.json');
     writeFileSync(passing, JSON.stringify(bundle));
@@ -124,7 +152,8 @@ describe('the installed package', () => {
 
     const changed = structuredClone(bundle);
     const expectStep = changed.scenario.steps.findLast((step) => step.type === 'expect');
-    if (expectStep?.type !== 'expect' || !expectStep.transitions) throw new Error('the exported scenario has no expected transitions');
+    if (expectStep?.type !== 'expect' || !expectStep.transitions)
+      throw new Error('the exported scenario has no expected transitions');
     expectStep.transitions[1] = 'load-answered-pauses';
     const failing = join(dir, 'changed.json');
     writeFileSync(failing, JSON.stringify(changed));

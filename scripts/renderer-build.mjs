@@ -28,10 +28,14 @@ export function rendererBuildIsStale() {
 export function ensureRendererBuild() {
   if (!rendererBuildIsStale()) return;
   process.stderr.write('building the console UI…\n');
-  const result = spawnSync(process.execPath, [join(root, 'node_modules/electron-vite/bin/electron-vite.js'), 'build', '--logLevel', 'warn'], {
-    cwd: root,
-    stdio: ['ignore', process.stderr, process.stderr],
-  });
+  const result = spawnSync(
+    process.execPath,
+    [join(root, 'node_modules/electron-vite/bin/electron-vite.js'), 'build', '--logLevel', 'warn'],
+    {
+      cwd: root,
+      stdio: ['ignore', process.stderr, process.stderr],
+    },
+  );
   if (result.status !== 0) {
     process.stderr.write('the console UI did not build; the engine starts anyway and the page says so\n');
   }

@@ -15,7 +15,9 @@ function canOpenBrowser(): boolean {
 export async function startHeadless(argv: string[], { open }: { open: boolean }): Promise<number> {
   const announce = ({ urls }: ReadyAnnouncement): void => {
     const opening = open && canOpenBrowser();
-    process.stdout.write(`Cloud Queue Console is running at ${urls.console}/ (${opening ? 'opening it in your browser; ' : ''}Ctrl+C stops it)\n`);
+    process.stdout.write(
+      `Cloud Queue Console is running at ${urls.console}/ (${opening ? 'opening it in your browser; ' : ''}Ctrl+C stops it)\n`,
+    );
     if (opening) void openBrowser(urls.console);
   };
   return main(['serve', ...argv], processIo, { serve: { announce } });

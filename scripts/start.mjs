@@ -29,7 +29,8 @@ const root = join(import.meta.dirname, '..');
 /** Why the desktop window cannot open here, or null when it can. */
 async function desktopUnavailable() {
   if (browserOnly) return 'you asked for the browser (--browser)';
-  if (process.platform === 'linux' && !process.env.DISPLAY && !process.env.WAYLAND_DISPLAY) return 'there is no display for a desktop window (DISPLAY is not set)';
+  if (process.platform === 'linux' && !process.env.DISPLAY && !process.env.WAYLAND_DISPLAY)
+    return 'there is no display for a desktop window (DISPLAY is not set)';
   const { prepareElectron } = await import('./electron-native.mjs');
   const prepared = await prepareElectron({ retry: retryDesktop });
   return prepared.ok ? null : prepared.reason;
@@ -38,7 +39,10 @@ async function desktopUnavailable() {
 const why = await desktopUnavailable();
 if (why === null) {
   // The desktop app, as before: electron-vite builds it and starts Electron.
-  const child = spawn(process.execPath, [join(root, 'node_modules/electron-vite/bin/electron-vite.js'), 'preview'], { cwd: root, stdio: 'inherit' });
+  const child = spawn(process.execPath, [join(root, 'node_modules/electron-vite/bin/electron-vite.js'), 'preview'], {
+    cwd: root,
+    stdio: 'inherit',
+  });
   for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
   child.on('exit', (code, signal) => process.exit(code ?? (signal ? 0 : 1)));
 } else {

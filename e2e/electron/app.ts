@@ -28,7 +28,9 @@ export const binary = electronBinary();
 export const NOT_RUN_REASON = `no Electron binary on this machine: the desktop specs run on GitHub's hosted runners (${DESKTOP_WORKFLOW})`;
 
 if (!binary) {
-  console.log(`Electron specs NOT RUN: ${NOT_RUN_REASON}. Electron downloads its binary to node_modules/electron/dist on first use, which failed or never ran here.`);
+  console.log(
+    `Electron specs NOT RUN: ${NOT_RUN_REASON}. Electron downloads its binary to node_modules/electron/dist on first use, which failed or never ran here.`,
+  );
 }
 
 let nativeReady = false;
@@ -48,11 +50,17 @@ export function newUserDataDir(): string {
 /** Starts the built app (package.json "main", so `npm run build` first) with `userData` as its data folder. */
 export async function launchElectronApp(userData: string): Promise<ElectronApplication> {
   prepareNative();
-  return electron.launch({ executablePath: binary!, args: [PROJECT_ROOT], env: { ...process.env, CQC_USER_DATA_DIR: userData } });
+  return electron.launch({
+    executablePath: binary!,
+    args: [PROJECT_ROOT],
+    env: { ...process.env, CQC_USER_DATA_DIR: userData },
+  });
 }
 
 /** Runs `use` against a launched app, then quits it and removes its data folder. */
-export async function withElectronApp(use: (app: ElectronApplication, userData: string) => Promise<void>): Promise<void> {
+export async function withElectronApp(
+  use: (app: ElectronApplication, userData: string) => Promise<void>,
+): Promise<void> {
   const userData = newUserDataDir();
   try {
     const app = await launchElectronApp(userData);

@@ -8,7 +8,9 @@ import { ConsolePage } from '../pages/console-page';
 import { binary, NOT_RUN_REASON, withElectronApp } from './app';
 
 /** What the page sees of the preload's bridge; the renderer's type for it lives in renderer/. */
-type BridgeWindow = Window & { cqc?: { call(name: string, input: unknown): Promise<{ ok: boolean; value?: { now: number; speed: number } }> } };
+type BridgeWindow = Window & {
+  cqc?: { call(name: string, input: unknown): Promise<{ ok: boolean; value?: { now: number; speed: number } }> };
+};
 
 test.describe('the console frame in Electron', () => {
   test.skip(!binary, NOT_RUN_REASON);
@@ -21,7 +23,10 @@ test.describe('the console frame in Electron', () => {
       await consolePage.waitUntilLive();
       // The console's own scheme, never file://: only the bridge can answer the page.
       expect(consolePage.page.url()).toMatch(/^cqc:\/\/console\/index\.html/);
-      expect(await consolePage.page.evaluate(() => Object.keys((window as BridgeWindow).cqc ?? {}).sort())).toEqual(['call', 'subscribe']);
+      expect(await consolePage.page.evaluate(() => Object.keys((window as BridgeWindow).cqc ?? {}).sort())).toEqual([
+        'call',
+        'subscribe',
+      ]);
 
       for (const service of ['console', 'login', 'control', 'cloudQueue'] as const) {
         await expect(consolePage.serviceUrl(service)).toHaveAttribute('data-url', /^http:\/\/127\.0\.0\.1:\d+$/);
@@ -43,11 +48,22 @@ test.describe('the console frame in Electron', () => {
       const page = await app.firstWindow();
       await new ConsolePage(page).waitUntilLive();
       expect(await page.title()).toBe('Cloud Queue Console');
-      expect(await app.evaluate(({ app: electronApp, BrowserWindow }) => ({ userData: electronApp.getPath('userData'), windows: BrowserWindow.getAllWindows().length }))).toEqual({
+      expect(
+        await app.evaluate(({ app: electronApp, BrowserWindow }) => ({
+          userData: electronApp.getPath('userData'),
+          windows: BrowserWindow.getAllWindows().length,
+        })),
+      ).toEqual({
         userData,
         windows: 1,
       });
-      const globals = await page.evaluate(() => ({ process: typeof process, require: typeof require, module: typeof module, buffer: typeof Buffer, bridge: typeof (window as BridgeWindow).cqc }));
+      const globals = await page.evaluate(() => ({
+        process: typeof process,
+        require: typeof require,
+        module: typeof module,
+        buffer: typeof Buffer,
+        bridge: typeof (window as BridgeWindow).cqc,
+      }));
       expect(globals).toEqual({
         bridge: 'object',
         process: 'undefined',

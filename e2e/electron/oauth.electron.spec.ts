@@ -35,7 +35,13 @@ test.describe('OAuth flows in the Electron OAuth window', () => {
       const login = new LoginPages(await flowWindow);
       // The login service's page, in a window of its own: no Node, and no way to the engine.
       await expect(login.page.getByLabel('Username')).toBeVisible();
-      expect(await login.page.evaluate(() => ({ process: typeof process, require: typeof require, bridge: typeof (window as { cqc?: unknown }).cqc }))).toEqual({
+      expect(
+        await login.page.evaluate(() => ({
+          process: typeof process,
+          require: typeof require,
+          bridge: typeof (window as { cqc?: unknown }).cqc,
+        })),
+      ).toEqual({
         process: 'undefined',
         require: 'undefined',
         bridge: 'undefined',
@@ -43,7 +49,9 @@ test.describe('OAuth flows in the Electron OAuth window', () => {
       await login.signIn('demo', 'demo');
       await login.decide('Allow');
       await expect(login.page.getByRole('heading', { name: 'Redirect captured' })).toBeVisible();
-      await expect(oauth.step('callback')).toContainText('redirect captured in the OAuth window: code and matching state');
+      await expect(oauth.step('callback')).toContainText(
+        'redirect captured in the OAuth window: code and matching state',
+      );
     });
   });
 });

@@ -24,7 +24,9 @@ test.describe('quitting the Electron app', () => {
       const holder = JSON.parse(readFileSync(join(userData, HOLDER_FILE), 'utf8')) as { pid: number; kind: string };
       expect(holder).toMatchObject({ pid: app.process().pid, kind: 'desktop app' });
       // While the app runs, a second console on its folder refuses to start, naming the app.
-      await expect(startServe(['--port', '0', '--data-dir', userData])).rejects.toThrow(/another Cloud Queue Console \(pid \d+, started .+: desktop app\)/);
+      await expect(startServe(['--port', '0', '--data-dir', userData])).rejects.toThrow(
+        /another Cloud Queue Console \(pid \d+, started .+: desktop app\)/,
+      );
 
       await app.close();
       expect(existsSync(join(userData, HOLDER_FILE))).toBe(false);

@@ -25,6 +25,8 @@ export class ApiPage {
     return this.page
       .getByRole('main')
       .locator('details')
-      .filter({ has: this.page.locator('summary > code', { hasText: new RegExp(`^${command.replaceAll('.', '\\.')}$`) }) });
+      .filter({
+        has: this.page.locator('summary > code', { hasText: new RegExp(`^${command.replaceAll('.', '\\.')}$`) }),
+      });
   }
 }

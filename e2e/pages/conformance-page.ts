@@ -41,7 +41,10 @@ export class ConformancePage {
   }
 
   async open(): Promise<void> {
-    await this.page.getByRole('navigation', { name: 'Console areas' }).getByRole('button', { name: 'Check a server' }).click();
+    await this.page
+      .getByRole('navigation', { name: 'Console areas' })
+      .getByRole('button', { name: 'Check a server' })
+      .click();
     await expect(this.page.getByRole('heading', { level: 1, name: 'Check a server' })).toBeVisible();
   }
 

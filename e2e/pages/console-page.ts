@@ -57,6 +57,9 @@ export class ConsolePage {
 
   /** Presses the step's button ("+1h" for 1 h) in the status bar's "Advance the clock" group. */
   async advance(step: keyof typeof STEP_LABELS): Promise<void> {
-    await this.page.getByRole('group', { name: 'Advance the clock' }).getByRole('button', { name: STEP_LABELS[step], exact: true }).click();
+    await this.page
+      .getByRole('group', { name: 'Advance the clock' })
+      .getByRole('button', { name: STEP_LABELS[step], exact: true })
+      .click();
   }
 }

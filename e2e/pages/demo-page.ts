@@ -9,7 +9,9 @@ export class DemoPage {
   readonly steps: Locator;
 
   constructor(readonly page: Page) {
-    this.launcher = page.getByRole('navigation', { name: 'Console areas' }).getByRole('button', { name: 'Guided demo' });
+    this.launcher = page
+      .getByRole('navigation', { name: 'Console areas' })
+      .getByRole('button', { name: 'Guided demo' });
     this.panel = page.getByRole('complementary', { name: 'Guided demo' });
     this.steps = this.panel.getByRole('list', { name: 'Demo steps' });
   }

@@ -25,7 +25,10 @@ export class FaultsPage {
 
   /** Injects a preset with one click, at the console's server or inside the player's client. */
   async inject(preset: string, where: 'Console server' | 'Player client' = 'Console server'): Promise<void> {
-    await this.page.getByRole('radiogroup', { name: `Where ${preset} applies` }).getByRole('radio', { name: where }).check();
+    await this.page
+      .getByRole('radiogroup', { name: `Where ${preset} applies` })
+      .getByRole('radio', { name: where })
+      .check();
     await this.page.getByRole('button', { name: `Inject ${preset}` }).click();
   }
 
@@ -44,7 +47,9 @@ export class FaultsPage {
 
   /** Sends now the request the rule waits for. */
   async trigger(name: string): Promise<void> {
-    await this.rule(name).getByRole('button', { name: /^Trigger now: / }).click();
+    await this.rule(name)
+      .getByRole('button', { name: /^Trigger now: / })
+      .click();
   }
 
   /** Runs a scenario template from the row at the top of the area. */
@@ -61,13 +66,17 @@ export class FaultsPage {
     const presets = this.page.getByRole('region', { name: 'Presets' });
     const texts = presets.getByTestId('preset-description');
     await expect(texts).toHaveCount(await presets.getByRole('listitem').count());
-    const cut = await texts.evaluateAll((ps) => ps.filter((p) => p.scrollHeight > p.clientHeight || p.scrollWidth > p.clientWidth).map((p) => p.textContent));
+    const cut = await texts.evaluateAll((ps) =>
+      ps.filter((p) => p.scrollHeight > p.clientHeight || p.scrollWidth > p.clientWidth).map((p) => p.textContent),
+    );
     expect(cut).toEqual([]);
   }
 
   /** The labels of these fields sit on one line, whichever of them shows an error. */
   async expectLabelsLevel(...labels: string[]): Promise<void> {
-    const tops = await Promise.all(labels.map(async (label) => (await this.ruleForm.getByText(label, { exact: true }).boundingBox())!.y));
+    const tops = await Promise.all(
+      labels.map(async (label) => (await this.ruleForm.getByText(label, { exact: true }).boundingBox())!.y),
+    );
     expect(Math.max(...tops) - Math.min(...tops), `labels ${labels.join(', ')} at ${tops.join(', ')}`).toBeLessThan(1);
   }
 

@@ -10,18 +10,24 @@ export function layoutProblems(page: Page): Promise<string[]> {
   return page.evaluate(() => {
     const problems: string[] = [];
     const page = document.scrollingElement!;
-    if (page.scrollWidth > page.clientWidth) problems.push(`the page scrolls sideways (${page.scrollWidth} > ${page.clientWidth})`);
+    if (page.scrollWidth > page.clientWidth)
+      problems.push(`the page scrolls sideways (${page.scrollWidth} > ${page.clientWidth})`);
     const content = document.querySelector('main')!;
-    if (content.scrollWidth > content.clientWidth + 1) problems.push(`the area scrolls sideways (${content.scrollWidth} > ${content.clientWidth})`);
+    if (content.scrollWidth > content.clientWidth + 1)
+      problems.push(`the area scrolls sideways (${content.scrollWidth} > ${content.clientWidth})`);
 
     // One line: nothing overflows the bar, and its items share one band across it.
     const bar = document.querySelector<HTMLElement>('footer')!;
-    if (bar.scrollWidth > bar.clientWidth + 1) problems.push(`the status bar overflows (${bar.scrollWidth} > ${bar.clientWidth})`);
-    const items = [...bar.children].map((item) => item.getBoundingClientRect()).filter((box) => box.width > 0 && box.height > 0);
+    if (bar.scrollWidth > bar.clientWidth + 1)
+      problems.push(`the status bar overflows (${bar.scrollWidth} > ${bar.clientWidth})`);
+    const items = [...bar.children]
+      .map((item) => item.getBoundingClientRect())
+      .filter((box) => box.width > 0 && box.height > 0);
     const bandTop = Math.max(...items.map((box) => box.top));
     const bandBottom = Math.min(...items.map((box) => box.bottom));
     const tallest = Math.max(...items.map((box) => box.height));
-    if (bandTop >= bandBottom || bar.clientHeight >= 2 * tallest) problems.push(`the status bar is more than one line (${Math.round(bar.getBoundingClientRect().height)} px high)`);
+    if (bandTop >= bandBottom || bar.clientHeight >= 2 * tallest)
+      problems.push(`the status bar is more than one line (${Math.round(bar.getBoundingClientRect().height)} px high)`);
 
     // A table never clips: where it is wider than a container that hides overflow, it is cut.
     for (const table of document.querySelectorAll('main table')) {
@@ -33,7 +39,11 @@ export function layoutProblems(page: Page): Promise<string[]> {
         const overflow = getComputedStyle(parent).overflowX;
         if (overflow !== 'visible') {
           const edge = parent.getBoundingClientRect();
-          if ((overflow === 'hidden' || overflow === 'clip') && (box.right > edge.right + 1 || box.left < edge.left - 1)) problems.push(`table "${name}" is cut by its container`);
+          if (
+            (overflow === 'hidden' || overflow === 'clip') &&
+            (box.right > edge.right + 1 || box.left < edge.left - 1)
+          )
+            problems.push(`table "${name}" is cut by its container`);
           break;
         }
         parent = parent.parentElement;
@@ -41,7 +51,9 @@ export function layoutProblems(page: Page): Promise<string[]> {
       // A cell whose content is wider than the cell spills over its neighbour or is cut.
       for (const cell of table.querySelectorAll<HTMLElement>('th, td')) {
         if (cell.clientWidth > 0 && cell.scrollWidth > cell.clientWidth + 1) {
-          problems.push(`table "${name}": a cell's content is wider than its column (${cell.textContent?.slice(0, 40)})`);
+          problems.push(
+            `table "${name}": a cell's content is wider than its column (${cell.textContent?.slice(0, 40)})`,
+          );
           break;
         }
       }
@@ -69,7 +81,9 @@ export function focusWithoutRing(page: Page): Promise<string | null> {
       return style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) >= 1;
     };
     // A radio or checkbox drawn by the label around it shows the ring on what it draws.
-    const drawn = element.matches('input[type="radio"], input[type="checkbox"], input[type="file"]') ? (element.nextElementSibling ?? element.parentElement) : null;
+    const drawn = element.matches('input[type="radio"], input[type="checkbox"], input[type="file"]')
+      ? (element.nextElementSibling ?? element.parentElement)
+      : null;
     if (ringed(element) || ringed(drawn)) return null;
     return `${element.tagName.toLowerCase()}${element.getAttribute('role') ? `[role=${element.getAttribute('role')}]` : ''} "${(element.getAttribute('aria-label') ?? element.textContent ?? '').trim().slice(0, 40)}"`;
   });

@@ -30,7 +30,8 @@ export class OAuthPage {
   }
 
   async fillNewIntegration(integration: NewIntegration): Promise<void> {
-    if (!(await this.newIntegrationForm.isVisible())) await this.page.getByRole('button', { name: 'New integration' }).click();
+    if (!(await this.newIntegrationForm.isVisible()))
+      await this.page.getByRole('button', { name: 'New integration' }).click();
     const form = this.newIntegrationForm;
     await form.getByLabel('Name').fill(integration.name);
     await form.getByLabel('Description').fill(integration.description ?? '');
@@ -81,7 +82,9 @@ export class OAuthPage {
   }
 
   tokens(card: Locator, kind: 'access' | 'refresh'): Locator {
-    return card.getByRole('table', { name: 'Grants and tokens' }).getByRole('row', { name: new RegExp(`^${kind} token`) });
+    return card
+      .getByRole('table', { name: 'Grants and tokens' })
+      .getByRole('row', { name: new RegExp(`^${kind} token`) });
   }
 }
 

@@ -30,13 +30,18 @@ export class PlayerPage {
 
   /** The workbench's "Send now" button for one of the player's own requests; waits for what it sent. */
   async sendNow(label: 'Refresh' | 'Version poll' | 'Next window', sent: string | RegExp): Promise<void> {
-    await this.faults.getByRole('group', { name: 'Send a player request now' }).getByRole('button', { name: label, exact: true }).click();
+    await this.faults
+      .getByRole('group', { name: 'Send a player request now' })
+      .getByRole('button', { name: label, exact: true })
+      .click();
     await expect(this.faults.getByRole('status', { name: 'Trigger answer' })).toContainText(sent);
   }
 
   /** Removes a rule with its ✕ and waits until the list no longer has it. */
   async removeRule(name: string): Promise<void> {
-    await this.rule(name).getByRole('button', { name: `Remove rule ${name}` }).click();
+    await this.rule(name)
+      .getByRole('button', { name: `Remove rule ${name}` })
+      .click();
     await expect(this.rule(name)).toHaveCount(0);
   }
 
@@ -46,7 +51,10 @@ export class PlayerPage {
 
   async open(group: string): Promise<void> {
     await this.page.getByRole('navigation', { name: 'Console areas' }).getByRole('button', { name: 'Player' }).click();
-    await this.page.getByRole('tablist', { name: 'Players' }).getByRole('tab', { name: new RegExp(`^${group}`) }).click();
+    await this.page
+      .getByRole('tablist', { name: 'Players' })
+      .getByRole('tab', { name: new RegExp(`^${group}`) })
+      .click();
   }
 
   button(title: 'Play' | 'Pause' | 'Skip to the next track' | 'Skip to the previous track'): Locator {
@@ -55,7 +63,9 @@ export class PlayerPage {
 
   async expectState(state: string): Promise<void> {
     await expect(this.state).toHaveText(state);
-    await expect(this.page.getByRole('img', { name: /^State diagram/ }).locator(`[data-state="${state}"]`)).toHaveAttribute('data-current', 'true');
+    await expect(
+      this.page.getByRole('img', { name: /^State diagram/ }).locator(`[data-state="${state}"]`),
+    ).toHaveAttribute('data-current', 'true');
   }
 
   /** createSession, then loadCloudQueue of a console queue, through the command bar. */

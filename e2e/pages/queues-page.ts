@@ -64,9 +64,13 @@ export class QueuesPage {
 
   /** Item ids of the rendered rows, in order. */
   async renderedIds(): Promise<string[]> {
-    return this.items.locator('[role="option"][data-item-id]').evaluateAll((rows) =>
-      rows.sort((a, b) => Number(a.getAttribute('data-index')) - Number(b.getAttribute('data-index'))).map((row) => row.getAttribute('data-item-id')!),
-    );
+    return this.items
+      .locator('[role="option"][data-item-id]')
+      .evaluateAll((rows) =>
+        rows
+          .sort((a, b) => Number(a.getAttribute('data-index')) - Number(b.getAttribute('data-index')))
+          .map((row) => row.getAttribute('data-item-id')!),
+      );
   }
 
   async connection(): Promise<{ baseUrl: string; token: string }> {
@@ -95,7 +99,14 @@ export class QueuesPage {
         for (const name of names) {
           const cell = row.querySelector<HTMLElement>(`[data-cell="${name}"]`);
           const rect = cell?.getBoundingClientRect();
-          if (!cell || !rect || cell.scrollWidth > cell.clientWidth || rect.width === 0 || rect.left < box.left || rect.right > box.right) {
+          if (
+            !cell ||
+            !rect ||
+            cell.scrollWidth > cell.clientWidth ||
+            rect.width === 0 ||
+            rect.left < box.left ||
+            rect.right > box.right
+          ) {
             cut.push(`row ${row.dataset.index} ${name}`);
           }
         }
@@ -112,7 +123,8 @@ export class QueuesPage {
     return this.page.getByRole('tabpanel').evaluate((panel) => {
       const problems: string[] = [];
       const right = panel.getBoundingClientRect().right;
-      if (panel.scrollWidth > panel.clientWidth) problems.push(`panel scrolls sideways (${panel.scrollWidth} > ${panel.clientWidth})`);
+      if (panel.scrollWidth > panel.clientWidth)
+        problems.push(`panel scrolls sideways (${panel.scrollWidth} > ${panel.clientWidth})`);
       for (const box of panel.querySelectorAll('input[type="checkbox"]')) {
         const name = box.closest('label')?.querySelector('code');
         if (!name) {
@@ -121,10 +133,13 @@ export class QueuesPage {
         }
         const a = box.getBoundingClientRect();
         const b = name.getBoundingClientRect();
-        if (a.right > b.left || b.left - a.right > 12) problems.push(`${name.textContent}: checkbox not right before its name`);
-        if (Math.abs(a.top + a.height / 2 - (b.top + b.height / 2)) > 4) problems.push(`${name.textContent}: checkbox not on its name's line`);
+        if (a.right > b.left || b.left - a.right > 12)
+          problems.push(`${name.textContent}: checkbox not right before its name`);
+        if (Math.abs(a.top + a.height / 2 - (b.top + b.height / 2)) > 4)
+          problems.push(`${name.textContent}: checkbox not on its name's line`);
         if (b.right > right || name.scrollWidth > name.clientWidth) problems.push(`${name.textContent}: cut`);
-        if (b.height > parseFloat(getComputedStyle(name).lineHeight) * 1.5) problems.push(`${name.textContent}: broken over lines`);
+        if (b.height > parseFloat(getComputedStyle(name).lineHeight) * 1.5)
+          problems.push(`${name.textContent}: broken over lines`);
       }
       return problems;
     });
@@ -136,5 +151,8 @@ export async function itemWindow(connection: { baseUrl: string; token: string },
   const response = await fetch(`${connection.baseUrl}itemWindow?${query}`, {
     headers: { authorization: `Bearer ${connection.token}`, ...(playerId ? { 'x-player-id': playerId } : {}) },
   });
-  return { status: response.status, body: (await response.json()) as { queueVersion: string; items: { id: string; track: { name?: string } }[] } };
+  return {
+    status: response.status,
+    body: (await response.json()) as { queueVersion: string; items: { id: string; track: { name?: string } }[] },
+  };
 }

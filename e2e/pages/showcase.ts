@@ -22,13 +22,22 @@ export interface Scene {
 }
 
 const tracks = Array.from({ length: 40 }, (_, i) => ({
-  track: { name: `Showcase song ${i + 1}`, artist: { name: 'The Examples' }, album: { name: 'Accessible Hits' }, mediaUrl: `https://media.example/showcase/${i + 1}.mp3`, durationMillis: 200_000 + i * 1_000 },
+  track: {
+    name: `Showcase song ${i + 1}`,
+    artist: { name: 'The Examples' },
+    album: { name: 'Accessible Hits' },
+    mediaUrl: `https://media.example/showcase/${i + 1}.mp3`,
+    durationMillis: 200_000 + i * 1_000,
+  },
 }));
 
 /** Sets the scene over the admin API; every step waits for what it made to exist. */
 export async function setScene(ready: ReadyLine): Promise<Scene> {
   const stamp = Date.now().toString(36);
-  const queue = await adminApi<QueueSummary>(ready, 'POST', '/queues', { name: `Showcase mix ${stamp}`, items: tracks });
+  const queue = await adminApi<QueueSummary>(ready, 'POST', '/queues', {
+    name: `Showcase mix ${stamp}`,
+    items: tracks,
+  });
   const player = await addPlayer(ready, 'Showcase room');
   await loadOnPlayer(ready, player.groupId, queue);
 
@@ -50,9 +59,14 @@ export async function setScene(ready: ReadyLine): Promise<Scene> {
     label: 'showcase rule',
   });
 
-  const { id: runId } = await adminApi<{ id: string }>(ready, 'POST', '/conformance/runs', { baseUrl: queue.queueBaseUrl, authorization: `Bearer ${queue.accessToken}` });
+  const { id: runId } = await adminApi<{ id: string }>(ready, 'POST', '/conformance/runs', {
+    baseUrl: queue.queueBaseUrl,
+    authorization: `Bearer ${queue.accessToken}`,
+  });
   await expect
-    .poll(async () => (await adminApi<ConformanceRun>(ready, 'GET', `/conformance/runs/${runId}`)).status, { timeout: 30_000 })
+    .poll(async () => (await adminApi<ConformanceRun>(ready, 'GET', `/conformance/runs/${runId}`)).status, {
+      timeout: 30_000,
+    })
     .not.toBe('running');
   return { queue, player, runId };
 }
@@ -67,7 +81,10 @@ export async function show(page: Page, scene: Scene, area: AreaName): Promise<vo
       await expect(main.getByRole('list', { name: 'Timeline' }).getByRole('listitem').first()).toBeVisible();
       break;
     case 'Queues': {
-      await main.getByRole('complementary', { name: 'Queues' }).getByRole('button', { name: new RegExp(`^${scene.queue.name}`) }).click();
+      await main
+        .getByRole('complementary', { name: 'Queues' })
+        .getByRole('button', { name: new RegExp(`^${scene.queue.name}`) })
+        .click();
       const items = main.getByRole('listbox', { name: 'Queue items' });
       await items.locator('[role="option"][data-index="1"]').click();
       await items.locator('[role="option"][data-index="3"]').click({ modifiers: ['Shift'] });
@@ -75,7 +92,10 @@ export async function show(page: Page, scene: Scene, area: AreaName): Promise<vo
       break;
     }
     case 'Player':
-      await main.getByRole('tablist', { name: 'Players' }).getByRole('tab', { name: new RegExp(`^${scene.player.name}`) }).click();
+      await main
+        .getByRole('tablist', { name: 'Players' })
+        .getByRole('tab', { name: new RegExp(`^${scene.player.name}`) })
+        .click();
       await expect(main.getByTestId('player-state')).toHaveText('PLAYING');
       break;
     case 'Traffic': {
@@ -88,11 +108,18 @@ export async function show(page: Page, scene: Scene, area: AreaName): Promise<vo
       await list.press('ArrowDown');
       await list.press('Enter');
       await expect(list.locator('[role="option"][data-index="2"]')).toHaveAttribute('aria-selected', 'true');
-      await expect(main.getByRole('complementary', { name: 'Entry details' }).getByRole('heading').first()).toBeVisible();
+      await expect(
+        main.getByRole('complementary', { name: 'Entry details' }).getByRole('heading').first(),
+      ).toBeVisible();
       break;
     }
     case 'Faults':
-      await expect(main.getByRole('table', { name: 'Fault rules' }).getByRole('row', { name: /showcase rule/ }).first()).toBeVisible();
+      await expect(
+        main
+          .getByRole('table', { name: 'Fault rules' })
+          .getByRole('row', { name: /showcase rule/ })
+          .first(),
+      ).toBeVisible();
       break;
     case 'API':
       await main.locator('details').first().locator('summary').click();

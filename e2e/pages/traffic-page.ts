@@ -48,7 +48,11 @@ export class TrafficPage {
     const error = (await this.page.getByRole('alert').boundingBox())!;
     for (const other of [this.page.getByRole('group', { name: 'Log settings' }), this.list]) {
       const box = (await other.boundingBox())!;
-      const apart = error.x + error.width <= box.x || box.x + box.width <= error.x || error.y + error.height <= box.y || box.y + box.height <= error.y;
+      const apart =
+        error.x + error.width <= box.x ||
+        box.x + box.width <= error.x ||
+        error.y + error.height <= box.y ||
+        box.y + box.height <= error.y;
       expect(apart, `the status filter's message overlaps ${await other.getAttribute('aria-label')}`).toBe(true);
     }
   }

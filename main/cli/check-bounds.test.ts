@@ -58,7 +58,9 @@ function checkProcess(args: string[], killAfterS: number): Promise<Ended> {
   const timed = existsSync(TIME);
   const argv = [BIN, 'check', ...args];
   // GNU time reports the child's peak RSS from the kernel (wait4); else VmHWM is polled.
-  const child = timed ? spawn(TIME, ['-f', 'peak-rss-kb %M', process.execPath, ...argv], { detached: true }) : spawn(process.execPath, argv, { detached: true });
+  const child = timed
+    ? spawn(TIME, ['-f', 'peak-rss-kb %M', process.execPath, ...argv], { detached: true })
+    : spawn(process.execPath, argv, { detached: true });
   const started = performance.now();
   let stdout = '';
   let stderr = '';
@@ -77,7 +79,13 @@ function checkProcess(args: string[], killAfterS: number): Promise<Ended> {
       clearTimeout(kill);
       if (poll) clearInterval(poll);
       const timedKb = /peak-rss-kb (\d+)/.exec(stderr)?.[1];
-      resolve({ code, stdout, stderr, seconds: (performance.now() - started) / 1_000, peakMb: (timedKb ? Number(timedKb) : polledKb) / 1_024 });
+      resolve({
+        code,
+        stdout,
+        stderr,
+        seconds: (performance.now() - started) / 1_000,
+        peakMb: (timedKb ? Number(timedKb) : polledKb) / 1_024,
+      });
     });
   });
 }
@@ -91,7 +99,10 @@ function readStatus(pid: number): string {
 }
 
 /** A loopback server answering every request with `answer`, closed when the test ends; its base URL looks like a queue's. */
-async function hostile(t: Test, answer: (req: IncomingMessage, res: ServerResponse, count: number) => void): Promise<string> {
+async function hostile(
+  t: Test,
+  answer: (req: IncomingMessage, res: ServerResponse, count: number) => void,
+): Promise<string> {
   const server = createServer((req, res) => answer(req, res, ++count));
   let count = 0;
   const sockets = new Set<Socket>();
@@ -122,9 +133,21 @@ function stream(res: ServerResponse, chunk: Buffer, { times = Infinity, first = 
   pump();
 }
 
-const CONTEXT = JSON.stringify({ playbackPolicies: { canSkip: true, canSeek: true }, reports: { sendUpdateAtIntervalMillis: 30_000 } });
-const ITEM = (i: number) => JSON.stringify({ id: `item-${i}`, track: { name: `Track ${i}`, mediaUrl: `https://media.example/${i}.mp3`, durationMillis: 180_000 } });
-const SMALL_WINDOW = JSON.stringify({ includesBeginningOfQueue: true, includesEndOfQueue: true, queueVersion: 'v1', items: [JSON.parse(ITEM(1))] });
+const CONTEXT = JSON.stringify({
+  playbackPolicies: { canSkip: true, canSeek: true },
+  reports: { sendUpdateAtIntervalMillis: 30_000 },
+});
+const ITEM = (i: number) =>
+  JSON.stringify({
+    id: `item-${i}`,
+    track: { name: `Track ${i}`, mediaUrl: `https://media.example/${i}.mp3`, durationMillis: 180_000 },
+  });
+const SMALL_WINDOW = JSON.stringify({
+  includesBeginningOfQueue: true,
+  includesEndOfQueue: true,
+  queueVersion: 'v1',
+  items: [JSON.parse(ITEM(1))],
+});
 
 /** Every run ends with exit 1 within its deadline, under the RSS bound, its JSON report written. */
 async function expectBounded(t: Test, baseUrl: string, timeoutS: number, message: RegExp): Promise<ConformanceRun> {
@@ -152,15 +175,27 @@ describe.concurrent('check ends within its deadline and under 300 MB, whatever t
   it('a silent server (accepts, never answers): the deadline fails the case running and skips the rest', async (t) => {
     const baseUrl = await hostile(t, () => undefined);
     const run = await expectBounded(t, baseUrl, 5, DEADLINE(5));
-    t.expect(run.cases[0]).toMatchObject({ id: 'context', outcome: 'fail', message: expect.stringMatching(DEADLINE(5)) });
-    t.expect(run.cases.slice(1).every((c) => c.outcome === 'skip' && c.message === "skipped: the run's deadline of 5 s passed before this case ran")).toBe(true);
+    t.expect(run.cases[0]).toMatchObject({
+      id: 'context',
+      outcome: 'fail',
+      message: expect.stringMatching(DEADLINE(5)),
+    });
+    t.expect(
+      run.cases
+        .slice(1)
+        .every(
+          (c) => c.outcome === 'skip' && c.message === "skipped: the run's deadline of 5 s passed before this case ran",
+        ),
+    ).toBe(true);
     t.expect(run.cases).toHaveLength(run.summary.total);
   }, 90_000);
 
   it('a server that answers twice and then goes silent', async (t) => {
     const baseUrl = await hostile(t, (req, res, count) => {
       if (count > 2) return;
-      res.writeHead(200, { 'content-type': 'application/json' }).end(req.url!.includes('/context') ? CONTEXT : SMALL_WINDOW);
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(req.url!.includes('/context') ? CONTEXT : SMALL_WINDOW);
     });
     const run = await expectBounded(t, baseUrl, 8, DEADLINE(8));
     t.expect(run.cases[0]).toMatchObject({ id: 'context', outcome: 'pass' });
@@ -178,7 +213,9 @@ describe.concurrent('check ends within its deadline and under 300 MB, whatever t
   it('an endless body: every answer is cut at 1 MB, and the cases fail naming the size', async (t) => {
     const baseUrl = await hostile(t, (_req, res) => stream(res, Buffer.alloc(64 * 1_024, ' ')));
     const run = await expectBounded(t, baseUrl, 15, CUT);
-    t.expect(run.cases[0]!.message).toMatch(/^GET \/context: expected 200 with a context, got 200, but the answer was over 1 MB \(1,048,576 bytes\) and was cut there/);
+    t.expect(run.cases[0]!.message).toMatch(
+      /^GET \/context: expected 200 with a context, got 200, but the answer was over 1 MB \(1,048,576 bytes\) and was cut there/,
+    );
   }, 90_000);
 
   it('a 10 MB window: item-window.first fails with the size', async (t) => {
@@ -189,10 +226,15 @@ describe.concurrent('check ends within its deadline and under 300 MB, whatever t
         return stream(res, items, { first, times: Math.ceil((10 * MB) / items.length), last: `${ITEM(0)}]}` });
       }
       if (req.url!.includes('/timePlayed')) return res.writeHead(204).end();
-      res.writeHead(200, { 'content-type': 'application/json' }).end(req.url!.includes('/context') ? CONTEXT : '{"queueVersion":"v1"}');
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(req.url!.includes('/context') ? CONTEXT : '{"queueVersion":"v1"}');
     });
     const run = await expectBounded(t, baseUrl, 15, CUT);
-    t.expect(run.cases.find((c) => c.id === 'item-window.first')).toMatchObject({ outcome: 'fail', message: expect.stringMatching(CUT) });
+    t.expect(run.cases.find((c) => c.id === 'item-window.first')).toMatchObject({
+      outcome: 'fail',
+      message: expect.stringMatching(CUT),
+    });
   }, 90_000);
 
   it('4 MB of nested brackets on every answer', async (t) => {
@@ -208,7 +250,10 @@ describe('the deadline', () => {
     expect(parseCheckArgs(['http://127.0.0.1:1/q/']).timeoutMs).toBe(120_000);
     expect(parseCheckArgs(['http://127.0.0.1:1/q/', '--timeout', '15']).timeoutMs).toBe(15_000);
     expect(parseCheckArgs(['http://127.0.0.1:1/q/', '--timeout', '2.5']).timeoutMs).toBe(2_500);
-    for (const bad of ['0', '-3', 'soon', '3601']) expect(() => parseCheckArgs(['http://127.0.0.1:1/q/', `--timeout=${bad}`])).toThrow(/--timeout must be a number of seconds from 1 to 3,600/);
+    for (const bad of ['0', '-3', 'soon', '3601'])
+      expect(() => parseCheckArgs(['http://127.0.0.1:1/q/', `--timeout=${bad}`])).toThrow(
+        /--timeout must be a number of seconds from 1 to 3,600/,
+      );
   });
 
   it('ends a run without timeoutMs at 120 s of real time, not before (a wall clock the test moves)', async (t) => {
@@ -227,7 +272,10 @@ describe('the deadline', () => {
       wall.tick(1);
       const { run } = await ending;
       expect(run.status).toBe('failed');
-      expect(run.cases.at(-1)).toMatchObject({ outcome: 'skip', message: "skipped: the run's deadline of 120 s passed before this case ran" });
+      expect(run.cases.at(-1)).toMatchObject({
+        outcome: 'skip',
+        message: "skipped: the run's deadline of 120 s passed before this case ran",
+      });
     } finally {
       await engine.close();
     }
@@ -246,25 +294,40 @@ describe('a base URL with no queue at it: exit 2, saying what a base URL looks l
     server = null;
   });
 
-  const LOOKS_LIKE = /BASE_URL is the queueBaseUrl your loadCloudQueue sends, the URL the player appends context, itemWindow, version and timePlayed to, such as https:\/\/cloudqueue\.example\.com\/queues\/\{queueId\}\/v2\.3\/$/m;
+  const LOOKS_LIKE =
+    /BASE_URL is the queueBaseUrl your loadCloudQueue sends, the URL the player appends context, itemWindow, version and timePlayed to, such as https:\/\/cloudqueue\.example\.com\/queues\/\{queueId\}\/v2\.3\/$/m;
 
-  it('the console\'s own cloud queue root (the URL of its status bar)', async () => {
+  it("the console's own cloud queue root (the URL of its status bar)", async () => {
     const root = `${engine.urls.cloudQueue}/`;
     const { code, stderr } = await runCli('check', root, '--authorization', 'Bearer anything');
     expect(code).toBe(2);
-    expect(stderr).toMatch(new RegExp(`^${escape(root)} is not a cloud queue's base URL \\(a server's root is not a queue\\): GET context answered 404 and GET itemWindow 404\\. `, 'm'));
+    expect(stderr).toMatch(
+      new RegExp(
+        `^${escape(root)} is not a cloud queue's base URL \\(a server's root is not a queue\\): GET context answered 404 and GET itemWindow 404\\. `,
+        'm',
+      ),
+    );
     expect(stderr).toMatch(LOOKS_LIKE);
   });
 
   it('a plain web server that answers 404 pages, the JUnit report saying so too', async (t) => {
-    const baseUrl = await hostile(t, (_req, res) => res.writeHead(404, { 'content-type': 'text/html' }).end('<html><body><h1>404 Not Found</h1></body></html>'));
+    const baseUrl = await hostile(t, (_req, res) =>
+      res.writeHead(404, { 'content-type': 'text/html' }).end('<html><body><h1>404 Not Found</h1></body></html>'),
+    );
     const junit = join(tempDir(t), 'not-a-queue.xml');
     const { code, stderr } = await runCli('check', baseUrl, '--junit', junit);
     expect(code).toBe(2);
-    expect(stderr).toMatch(new RegExp(`^${escape(baseUrl)} is not a cloud queue's base URL: GET context answered 404 with a web page and GET itemWindow 404 with a web page\\. `, 'm'));
+    expect(stderr).toMatch(
+      new RegExp(
+        `^${escape(baseUrl)} is not a cloud queue's base URL: GET context answered 404 with a web page and GET itemWindow 404 with a web page\\. `,
+        'm',
+      ),
+    );
     expect(stderr).toMatch(LOOKS_LIKE);
     const suite = ((await parse(readFileSync(junit, 'utf8'))) as TestSuites).testsuite![0]!;
-    expect(suite.testcase).toEqual([expect.objectContaining({ failure: [expect.objectContaining({ message: expect.stringMatching(LOOKS_LIKE) })] })]);
+    expect(suite.testcase).toEqual([
+      expect.objectContaining({ failure: [expect.objectContaining({ message: expect.stringMatching(LOOKS_LIKE) })] }),
+    ]);
   });
 
   it('but not a queue whose /context alone is missing: its cases judge it (exit 1, context failing)', async () => {
@@ -274,7 +337,6 @@ describe('a base URL with no queue at it: exit 2, saying what a base URL looks l
     expect(stdout).toMatch(/^FAIL +1\/\d+ context: /m);
   }, 30_000);
 });
-
 
 function escape(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

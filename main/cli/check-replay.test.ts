@@ -17,7 +17,6 @@ import { runCli } from '../testing/cli.js';
 const dir = mkdtempSync(join(tmpdir(), 'cqc-replay-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-
 /** One address in front of a broken and a fixed server: "fixing" it is pointing it at the other. */
 interface Front {
   baseUrl: string;
@@ -77,13 +76,18 @@ describe('check --replay', () => {
     const lines = stdout.trim().split('\n');
     expect(lines[0]).toBe(`replay ${report}: ${2 + warnings} cases against ${front.baseUrl}`);
     expect(lines[1]).toMatch(/^STILL FAILING {2}item-window\.unknown-item: .* — .*expected 404/);
-    expect(lines[2]).toMatch(/^ {15}GET http:\/\/127\.0\.0\.1:\d+\/q\/itemWindow\?.*itemId=cqc-check-no-such-item-.*: was 200, now 200$/);
+    expect(lines[2]).toMatch(
+      /^ {15}GET http:\/\/127\.0\.0\.1:\d+\/q\/itemWindow\?.*itemId=cqc-check-no-such-item-.*: was 200, now 200$/,
+    );
     expect(lines[3]).toMatch(/^STILL FAILING {2}item-window\.negative-size: /);
     expect(lines.at(-1)).toMatch(/^STILL FAILING · 0 of 2 failing cases fixed(, 0 of \d+ warnings? gone)?$/);
     // The replayed cases and what they build on: no report, no walk, no wrong token.
     expect(front.seen.some((line) => line.startsWith('timePlayed'))).toBe(false);
     expect(front.seen.filter((line) => line.includes('[item-window.unknown-item]'))).toHaveLength(1);
-    expect(front.seen.every((line) => !line.endsWith('[undefined]')), front.seen.join('\n')).toBe(true);
+    expect(
+      front.seen.every((line) => !line.endsWith('[undefined]')),
+      front.seen.join('\n'),
+    ).toBe(true);
   });
 
   it('says FIXED per case once the server is fixed: exit 0', async () => {
@@ -111,9 +115,15 @@ describe('check --replay', () => {
       [['--replay', join(dir, 'missing.json')], /cannot read the report/],
       [['--replay', notJson], /is not JSON/],
       [['--replay', other], /is not a report of check --json/],
-      [['--replay', report], /carried an Authorization \(Bearer toke•••\), which the report holds masked: give it again with --authorization/],
+      [
+        ['--replay', report],
+        /carried an Authorization \(Bearer toke•••\), which the report holds masked: give it again with --authorization/,
+      ],
       [['--replay', report, front.baseUrl], /takes its BASE_URL from the report/],
-      [['--replay', report, '--authorization', authorization, '--timeout', '0'], /--timeout must be a number of seconds/],
+      [
+        ['--replay', report, '--authorization', authorization, '--timeout', '0'],
+        /--timeout must be a number of seconds/,
+      ],
     ] as [string[], RegExp][]) {
       const { code, stderr, stdout } = await runCli('check', ...args);
       expect(code, stderr).toBe(2);

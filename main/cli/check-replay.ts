@@ -8,7 +8,11 @@
  * as in `check`), 2 for a bad command line or report, or a server that cannot be reached at all.
  */
 import { readFileSync } from 'node:fs';
-import { DEFAULT_CONFORMANCE_TIMEOUT_MS, type ConformanceCaseResult, type ConformanceRun } from '../engine/api/conformance-types.js';
+import {
+  DEFAULT_CONFORMANCE_TIMEOUT_MS,
+  type ConformanceCaseResult,
+  type ConformanceRun,
+} from '../engine/api/conformance-types.js';
 import { messageOf } from '../engine/api/errors.js';
 import { CONFORMANCE_REPORT_KIND } from '../engine/conformance/reports/export.js';
 import { readingOrder } from '../engine/conformance/reports/order.js';
@@ -47,12 +51,24 @@ interface ReplayArgs {
 }
 
 function parseReplayArgs(argv: string[]): ReplayArgs {
-  const parsed = parseCommandLine(argv, { replay: { type: 'string' }, authorization: { type: 'string' }, timeout: { type: 'string' } }, REPLAY_HELP);
+  const parsed = parseCommandLine(
+    argv,
+    { replay: { type: 'string' }, authorization: { type: 'string' }, timeout: { type: 'string' } },
+    REPLAY_HELP,
+  );
   const { replay, authorization, timeout } = parsed.values;
   if (!replay) throw new UsageError('--replay needs the JSON report of an earlier check (check --json F)');
-  if (parsed.positionals.length) throw new UsageError(`check --replay takes its BASE_URL from the report, got also: ${parsed.positionals.join(' ')}`);
-  if (authorization !== undefined && !/^[\t\x20-\x7E\x80-\xFF]+$/.test(authorization)) throw new UsageError('--authorization must be a value an HTTP header can carry (no line breaks)');
-  return { report: replay, ...(authorization ? { authorization } : {}), timeoutMs: timeout === undefined ? DEFAULT_CONFORMANCE_TIMEOUT_MS : timeoutOf(timeout) };
+  if (parsed.positionals.length)
+    throw new UsageError(
+      `check --replay takes its BASE_URL from the report, got also: ${parsed.positionals.join(' ')}`,
+    );
+  if (authorization !== undefined && !/^[\t\x20-\x7E\x80-\xFF]+$/.test(authorization))
+    throw new UsageError('--authorization must be a value an HTTP header can carry (no line breaks)');
+  return {
+    report: replay,
+    ...(authorization ? { authorization } : {}),
+    timeoutMs: timeout === undefined ? DEFAULT_CONFORMANCE_TIMEOUT_MS : timeoutOf(timeout),
+  };
 }
 
 /** The report as `check --json` wrote it, or what is wrong with it (exit 2). */
@@ -71,12 +87,16 @@ export function readReport(path: string): ConformanceRun {
   }
   const run = report as Partial<ConformanceRun> & { kind?: unknown };
   if (typeof report !== 'object' || report === null || run.kind !== CONFORMANCE_REPORT_KIND) {
-    throw new UsageError(`${path} is not a report of check --json (its "kind" is not ${JSON.stringify(CONFORMANCE_REPORT_KIND)})`);
+    throw new UsageError(
+      `${path} is not a report of check --json (its "kind" is not ${JSON.stringify(CONFORMANCE_REPORT_KIND)})`,
+    );
   }
-  if (typeof run.baseUrl !== 'string' || !URL.canParse(run.baseUrl) || !Array.isArray(run.cases)) throw new UsageError(`the report ${path} has no baseUrl or no cases`);
+  if (typeof run.baseUrl !== 'string' || !URL.canParse(run.baseUrl) || !Array.isArray(run.cases))
+    throw new UsageError(`the report ${path} has no baseUrl or no cases`);
   for (const result of run.cases as unknown[]) {
     const { id, outcome } = (result ?? {}) as Partial<ConformanceCaseResult>;
-    if (typeof id !== 'string' || !['pass', 'fail', 'warn', 'skip'].includes(outcome as string)) throw new UsageError(`the report ${path} has a case without an id or an outcome`);
+    if (typeof id !== 'string' || !['pass', 'fail', 'warn', 'skip'].includes(outcome as string))
+      throw new UsageError(`the report ${path} has a case without an id or an outcome`);
   }
   return run as ConformanceRun;
 }
@@ -84,17 +104,29 @@ export function readReport(path: string): ConformanceRun {
 export async function replayCommand(argv: string[], io: CliIo): Promise<ExitCode> {
   const args = parseReplayArgs(argv);
   const report = readReport(args.report);
-  const replayed = readingOrder(report.cases.filter((result) => result.outcome === 'fail' || result.outcome === 'warn'));
+  const replayed = readingOrder(
+    report.cases.filter((result) => result.outcome === 'fail' || result.outcome === 'warn'),
+  );
   const baseUrl = terminalSafe(report.baseUrl);
   if (replayed.length === 0) {
     io.stdout(`replay ${args.report}: no case failed or warned against ${baseUrl}: nothing to replay\n`);
     return EXIT.ok;
   }
-  if (report.baseUrl.includes('•••')) throw new UsageError(`the report's base URL has a masked secret (${baseUrl}): it cannot be replayed from the report`);
+  if (report.baseUrl.includes('•••'))
+    throw new UsageError(
+      `the report's base URL has a masked secret (${baseUrl}): it cannot be replayed from the report`,
+    );
   if (report.authorization !== null && args.authorization === undefined) {
-    throw new UsageError(`the checked requests carried an Authorization (${terminalSafe(report.authorization)}), which the report holds masked: give it again with --authorization`);
+    throw new UsageError(
+      `the checked requests carried an Authorization (${terminalSafe(report.authorization)}), which the report holds masked: give it again with --authorization`,
+    );
   }
-  const engine = await createEngine({ dataDir: null, port: 0, log: quietLogger(createLogger(io.stderr)), version: packageVersion() });
+  const engine = await createEngine({
+    dataDir: null,
+    port: 0,
+    log: quietLogger(createLogger(io.stderr)),
+    version: packageVersion(),
+  });
   try {
     io.stdout(`replay ${args.report}: ${replayed.length} case${replayed.length === 1 ? '' : 's'} against ${baseUrl}\n`);
     const run = await replayRun(engine, report.baseUrl, replayed, args);
@@ -107,7 +139,8 @@ export async function replayCommand(argv: string[], io: CliIo): Promise<ExitCode
     let gone = 0;
     for (const before of replayed) {
       const now = run.cases.find((result) => result.id === before.id);
-      const isFixed = now !== undefined && (now.outcome === 'pass' || (before.outcome === 'fail' && now.outcome === 'warn'));
+      const isFixed =
+        now !== undefined && (now.outcome === 'pass' || (before.outcome === 'fail' && now.outcome === 'warn'));
       if (before.outcome === 'fail') {
         failing++;
         if (isFixed) fixed++;
@@ -116,8 +149,15 @@ export async function replayCommand(argv: string[], io: CliIo): Promise<ExitCode
     }
     const all = fixed === failing;
     const warnings = replayed.length - failing;
-    const counts = [failing ? `${fixed} of ${failing} failing case${failing === 1 ? '' : 's'} fixed` : '', warnings ? `${gone} of ${warnings} warning${warnings === 1 ? '' : 's'} gone` : ''].filter(Boolean).join(', ');
-    io.stdout(`${all ? 'FIXED' : 'STILL FAILING'} · ${counts}${run.error ? ` · ${terminalSafe(run.error.message)}` : ''}\n`);
+    const counts = [
+      failing ? `${fixed} of ${failing} failing case${failing === 1 ? '' : 's'} fixed` : '',
+      warnings ? `${gone} of ${warnings} warning${warnings === 1 ? '' : 's'} gone` : '',
+    ]
+      .filter(Boolean)
+      .join(', ');
+    io.stdout(
+      `${all ? 'FIXED' : 'STILL FAILING'} · ${counts}${run.error ? ` · ${terminalSafe(run.error.message)}` : ''}\n`,
+    );
     return all ? EXIT.ok : EXIT.failed;
   } finally {
     await engine.close();
@@ -125,7 +165,12 @@ export async function replayCommand(argv: string[], io: CliIo): Promise<ExitCode
 }
 
 /** Runs the replayed cases (the engine adds those they build on) and waits for the run's end. */
-async function replayRun(engine: Engine, baseUrl: string, replayed: readonly ConformanceCaseResult[], args: ReplayArgs): Promise<ConformanceRun> {
+async function replayRun(
+  engine: Engine,
+  baseUrl: string,
+  replayed: readonly ConformanceCaseResult[],
+  args: ReplayArgs,
+): Promise<ConformanceRun> {
   let runId: string | null = null;
   let ended!: () => void;
   const end = new Promise<void>((resolve) => (ended = resolve));
@@ -150,7 +195,11 @@ async function replayRun(engine: Engine, baseUrl: string, replayed: readonly Con
  * `FIXED          item-window.unknown-item: … — GET …: 404, as for an item that does not exist`,
  * then, for a case still failing (or warning), its decisive request then and now.
  */
-export function replayLine(before: ConformanceCaseResult, now: ConformanceCaseResult | undefined, fixed: boolean): string {
+export function replayLine(
+  before: ConformanceCaseResult,
+  now: ConformanceCaseResult | undefined,
+  fixed: boolean,
+): string {
   const said = now ? now.message : 'the replay ended before this case ran';
   const mark = fixed ? 'FIXED' : before.outcome === 'warn' ? 'STILL WARNING' : 'STILL FAILING';
   const head = `${mark.padEnd(14)} ${terminalSafe(before.id)}: ${terminalSafe(before.title)} — ${terminalSafe(said)}\n`;

@@ -12,7 +12,11 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ConformanceRun } from '../engine/api/conformance-types.js';
 import type { QueueSummary } from '../engine/api/queue-types.js';
 import { caseInfos } from '../engine/conformance/suite.js';
-import { startDefectiveServer, type Defect, type DefectiveServer } from '../engine/conformance/testing/defective-server.js';
+import {
+  startDefectiveServer,
+  type Defect,
+  type DefectiveServer,
+} from '../engine/conformance/testing/defective-server.js';
 import type { Engine } from '../engine/index.js';
 import { admin, startTestEngine } from '../engine/testing/http.js';
 import { tempDirs } from '../engine/testing/temp-dirs.js';
@@ -20,7 +24,6 @@ import { runCli } from '../testing/cli.js';
 
 const tempDir = tempDirs('cqc-check-');
 const CASES = caseInfos().length;
-
 
 let server: DefectiveServer | null = null;
 afterEach(async () => {
@@ -35,33 +38,55 @@ async function serverWith(...defects: Defect[]): Promise<DefectiveServer> {
 
 describe('cloud-queue-console check against a server wrong in one way', () => {
   it.each([
-    ['unknownItemFromStart', 'item-window.unknown-item', /expected 404 .*got 200 with a window of 11 items \(item-1 … item-11\)/],
+    [
+      'unknownItemFromStart',
+      'item-window.unknown-item',
+      /expected 404 .*got 200 with a window of 11 items \(item-1 … item-11\)/,
+    ],
     ['moreThanAsked', 'item-window.size-limits', /more than upcomingWindowSize=0/],
     ['acceptsNegativeSize', 'item-window.negative-size', /previousWindowSize=-1.*expected 400 .*got 200/],
     ['acceptsWrongToken', 'auth.wrong-token', /with a made-up token: expected 401, got 200: the server took it/],
     ['tracksWithoutMediaUrl', 'item-window.items', /has track\.mediaUrl \(none\), expected a non-empty string/],
-    ['beginningAlwaysTrue', 'item-window.queue-ends', /includesBeginningOfQueue true, but the window starts at item 30/],
-  ] as [Defect, string, RegExp][])('%s: exit 1, %s failing, and its JUnit test case says so', async (defect, caseId, message) => {
-    const { baseUrl, authorization } = await serverWith(defect);
-    const dir = tempDir();
-    const junit = join(dir, 'conformance.xml');
-    const { code, stdout, stderr } = await runCli('check', baseUrl, '--authorization', authorization, '--junit', junit);
-    expect(code, stdout).toBe(1);
-    const lines = stdout.trim().split('\n');
-    expect(lines[0]).toBe(`check ${baseUrl}: ${CASES} cases, with the Authorization given`);
-    const caseLines = lines.slice(1, -1);
-    expect(caseLines).toHaveLength(CASES);
-    expect(caseLines.filter((line) => line.startsWith('FAIL'))).toEqual([expect.stringMatching(new RegExp(`^FAIL +\\d+/${CASES} ${caseId.replace(/\./g, '\\.')}: `))]);
-    expect(caseLines.find((line) => line.startsWith('FAIL'))).toMatch(message);
-    expect(lines.at(-1)).toMatch(new RegExp(`^FAILED · \\d+ passed, \\d+ warned, 1 failed, \\d+ skipped of ${CASES} cases · \\d+\\.\\d s$`));
-    expect(stderr).toContain(`wrote ${junit}`);
+    [
+      'beginningAlwaysTrue',
+      'item-window.queue-ends',
+      /includesBeginningOfQueue true, but the window starts at item 30/,
+    ],
+  ] as [Defect, string, RegExp][])(
+    '%s: exit 1, %s failing, and its JUnit test case says so',
+    async (defect, caseId, message) => {
+      const { baseUrl, authorization } = await serverWith(defect);
+      const dir = tempDir();
+      const junit = join(dir, 'conformance.xml');
+      const { code, stdout, stderr } = await runCli(
+        'check',
+        baseUrl,
+        '--authorization',
+        authorization,
+        '--junit',
+        junit,
+      );
+      expect(code, stdout).toBe(1);
+      const lines = stdout.trim().split('\n');
+      expect(lines[0]).toBe(`check ${baseUrl}: ${CASES} cases, with the Authorization given`);
+      const caseLines = lines.slice(1, -1);
+      expect(caseLines).toHaveLength(CASES);
+      expect(caseLines.filter((line) => line.startsWith('FAIL'))).toEqual([
+        expect.stringMatching(new RegExp(`^FAIL +\\d+/${CASES} ${caseId.replace(/\./g, '\\.')}: `)),
+      ]);
+      expect(caseLines.find((line) => line.startsWith('FAIL'))).toMatch(message);
+      expect(lines.at(-1)).toMatch(
+        new RegExp(`^FAILED · \\d+ passed, \\d+ warned, 1 failed, \\d+ skipped of ${CASES} cases · \\d+\\.\\d s$`),
+      );
+      expect(stderr).toContain(`wrote ${junit}`);
 
-    const suite = ((await parse(readFileSync(junit, 'utf8'))) as TestSuites).testsuite![0]!;
-    expect(suite).toMatchObject({ tests: CASES, failures: 1 });
-    const failing = suite.testcase!.filter((testCase) => testCase.failure);
-    expect(failing.map((testCase) => testCase.name?.split(':')[0])).toEqual([caseId]);
-    expect(failing[0]!.failure![0]!.message).toMatch(message);
-  });
+      const suite = ((await parse(readFileSync(junit, 'utf8'))) as TestSuites).testsuite![0]!;
+      expect(suite).toMatchObject({ tests: CASES, failures: 1 });
+      const failing = suite.testcase!.filter((testCase) => testCase.failure);
+      expect(failing.map((testCase) => testCase.name?.split(':')[0])).toEqual([caseId]);
+      expect(failing[0]!.failure![0]!.message).toMatch(message);
+    },
+  );
 });
 
 describe('cloud-queue-console check against servers that keep the contract', () => {
@@ -71,35 +96,64 @@ describe('cloud-queue-console check against servers that keep the contract', () 
   });
   afterAll(() => engine.close());
 
-  it('passes the console\'s own queues: exit 0, with the JSON and HTML reports written', async () => {
-    const queue = (await admin(engine, 'POST', '/queues', { items: Array.from({ length: 12 }, (_, i) => ({ track: { name: `T${i}` } })) })).body as QueueSummary;
+  it("passes the console's own queues: exit 0, with the JSON and HTML reports written", async () => {
+    const queue = (
+      await admin(engine, 'POST', '/queues', {
+        items: Array.from({ length: 12 }, (_, i) => ({ track: { name: `T${i}` } })),
+      })
+    ).body as QueueSummary;
     const dir = tempDir();
     const json = join(dir, 'run.json');
     const html = join(dir, 'run.html');
-    const { code, stdout } = await runCli('check', queue.queueBaseUrl, '--authorization', queue.httpAuthorization, '--json', json, '--html', html);
+    const { code, stdout } = await runCli(
+      'check',
+      queue.queueBaseUrl,
+      '--authorization',
+      queue.httpAuthorization,
+      '--json',
+      json,
+      '--html',
+      html,
+    );
     expect(code, stdout).toBe(0);
     // The one warning: a loopback http base URL is one the platform's players could never reach.
-    expect(stdout.trim().split('\n').at(-1)).toMatch(new RegExp(`^PASSED · ${CASES - 1} passed, 1 warned, 0 failed, 0 skipped of ${CASES} cases`));
+    expect(stdout.trim().split('\n').at(-1)).toMatch(
+      new RegExp(`^PASSED · ${CASES - 1} passed, 1 warned, 0 failed, 0 skipped of ${CASES} cases`),
+    );
     expect(stdout).toMatch(/^warn +\d+\/\d+ base-url\.reachable: /m);
     const report = JSON.parse(readFileSync(json, 'utf8')) as ConformanceRun & { kind: string };
-    expect(report).toMatchObject({ kind: 'cloud-queue-console/conformance-run', status: 'passed', baseUrl: queue.queueBaseUrl, authorization: expect.stringMatching(/^Bearer .{4}•••$/) });
+    expect(report).toMatchObject({
+      kind: 'cloud-queue-console/conformance-run',
+      status: 'passed',
+      baseUrl: queue.queueBaseUrl,
+      authorization: expect.stringMatching(/^Bearer .{4}•••$/),
+    });
     expect(report.cases).toHaveLength(CASES);
     expect(readFileSync(html, 'utf8')).toMatch(/^<!doctype html>[\s\S]*Cloud queue conformance: PASSED/);
   });
 
-  it('passes an empty queue of the console\'s too, its item cases skipped (exit 0)', async () => {
+  it("passes an empty queue of the console's too, its item cases skipped (exit 0)", async () => {
     const queue = (await admin(engine, 'POST', '/queues', {})).body as QueueSummary;
     const { code, stdout } = await runCli('check', queue.queueBaseUrl, '--authorization', queue.httpAuthorization);
     expect(code, stdout).toBe(0);
-    expect(stdout).toMatch(new RegExp(`^skip +\\d+/${CASES} time-played\\.final: .* — the queue is empty: no item to report on$`, 'm'));
+    expect(stdout).toMatch(
+      new RegExp(`^skip +\\d+/${CASES} time-played\\.final: .* — the queue is empty: no item to report on$`, 'm'),
+    );
   });
 
   it('allows warnings (a slow answer): exit 0; the same server without its credentials: exit 1', async () => {
     server = await startDefectiveServer({ versionDelayMs: 1_100 });
     const { code, stdout } = await runCli('check', server.baseUrl, '--authorization', server.authorization);
     expect(code, stdout).toBe(0);
-    expect(stdout).toMatch(new RegExp(`^warn +\\d+/${CASES} timing: Every answer comes within 1 s — 1 of \\d+ answers took more than 1 s: GET /version took 1\\.\\d s$`, 'm'));
-    expect(stdout.trim().split('\n').at(-1)).toMatch(new RegExp(`^PASSED · ${CASES - 2} passed, 2 warned, 0 failed, 0 skipped of ${CASES} cases`));
+    expect(stdout).toMatch(
+      new RegExp(
+        `^warn +\\d+/${CASES} timing: Every answer comes within 1 s — 1 of \\d+ answers took more than 1 s: GET /version took 1\\.\\d s$`,
+        'm',
+      ),
+    );
+    expect(stdout.trim().split('\n').at(-1)).toMatch(
+      new RegExp(`^PASSED · ${CASES - 2} passed, 2 warned, 0 failed, 0 skipped of ${CASES} cases`),
+    );
     expect((await runCli('check', server.baseUrl)).code).toBe(1);
   }, 20_000);
 });
@@ -111,7 +165,11 @@ describe('cloud-queue-console check: exit 2', () => {
     ['a BASE_URL that is not http', ['ftp://example.com/q'], /BASE_URL must be http or https/],
     ['a BASE_URL with credentials in it', ['http://u:p@127.0.0.1:1/q/'], /must not carry a user name or password/],
     ['an unknown option', ['http://127.0.0.1:1/q', '--token', 'x'], /Unknown option '--token'/],
-    ['an Authorization no header can carry', ['http://127.0.0.1:1/q', '--authorization', 'Bearer a\nb'], /--authorization must be a value an HTTP header can carry/],
+    [
+      'an Authorization no header can carry',
+      ['http://127.0.0.1:1/q', '--authorization', 'Bearer a\nb'],
+      /--authorization must be a value an HTTP header can carry/,
+    ],
   ])('refuses %s, with the usage', async (_what, args, message) => {
     const { code, stdout, stderr } = await runCli('check', ...args);
     expect(code).toBe(2);
@@ -121,7 +179,12 @@ describe('cloud-queue-console check: exit 2', () => {
   });
 
   it('refuses a report path it cannot write before anything runs', async () => {
-    const { code, stdout, stderr } = await runCli('check', 'http://127.0.0.1:1/q/', '--html', join(tempDir(), 'no/such/dir/r.html'));
+    const { code, stdout, stderr } = await runCli(
+      'check',
+      'http://127.0.0.1:1/q/',
+      '--html',
+      join(tempDir(), 'no/such/dir/r.html'),
+    );
     expect(code).toBe(2);
     expect(stderr).toMatch(/cannot write the report to .*r\.html/);
     expect(stdout).toBe('');
@@ -134,8 +197,18 @@ describe('cloud-queue-console check: exit 2', () => {
     const { code, stdout, stderr } = await runCli('check', gone.baseUrl, '--junit', junit);
     expect(code).toBe(2);
     expect(stdout).toBe(`check ${gone.baseUrl}: ${CASES} cases\n`);
-    expect(stderr).toMatch(new RegExp(`^cannot reach the cloud queue server at ${gone.baseUrl.replace(/[.]/g, '\\.')}: connection failed: ECONNREFUSED$`, 'm'));
+    expect(stderr).toMatch(
+      new RegExp(
+        `^cannot reach the cloud queue server at ${gone.baseUrl.replace(/[.]/g, '\\.')}: connection failed: ECONNREFUSED$`,
+        'm',
+      ),
+    );
     const suite = ((await parse(readFileSync(junit, 'utf8'))) as TestSuites).testsuite![0]!;
-    expect(suite.testcase).toEqual([expect.objectContaining({ name: 'the server can be reached', failure: [expect.objectContaining({ message: expect.stringMatching(/^cannot reach/) })] })]);
+    expect(suite.testcase).toEqual([
+      expect.objectContaining({
+        name: 'the server can be reached',
+        failure: [expect.objectContaining({ message: expect.stringMatching(/^cannot reach/) })],
+      }),
+    ]);
   });
 });

@@ -4,7 +4,13 @@
  * Each case is printed as it settles, then a summary. Exit 0 with no failed case (warnings
  * allowed), 1 with any, 2 when the command line is bad or the server cannot be reached at all.
  */
-import { DEFAULT_CONFORMANCE_TIMEOUT_MS, MAX_CONFORMANCE_TIMEOUT_MS, type ConformanceCaseResult, type ConformanceOutcome, type ConformanceRun } from '../engine/api/conformance-types.js';
+import {
+  DEFAULT_CONFORMANCE_TIMEOUT_MS,
+  MAX_CONFORMANCE_TIMEOUT_MS,
+  type ConformanceCaseResult,
+  type ConformanceOutcome,
+  type ConformanceRun,
+} from '../engine/api/conformance-types.js';
 import { createEngine, type Engine } from '../engine/index.js';
 import { createLogger } from '../engine/log.js';
 import type { CliIo } from './io.js';
@@ -14,7 +20,8 @@ import { claimOutput, quietLogger, writeReport } from './output.js';
 import { packageVersion } from './version.js';
 import { EXIT, parseCommandLine, UsageError, type ExitCode } from './usage.js';
 
-export const CHECK_USAGE = 'usage: cloud-queue-console check BASE_URL [--authorization V] [--timeout S] [--junit F] [--json F] [--html F]';
+export const CHECK_USAGE =
+  'usage: cloud-queue-console check BASE_URL [--authorization V] [--timeout S] [--junit F] [--json F] [--html F]';
 
 export const CHECK_HELP = `${CHECK_USAGE}
 
@@ -53,7 +60,13 @@ export interface CheckArgs {
 export function parseCheckArgs(argv: string[]): CheckArgs {
   const parsed = parseCommandLine(
     argv,
-    { authorization: { type: 'string' }, timeout: { type: 'string' }, junit: { type: 'string' }, json: { type: 'string' }, html: { type: 'string' } },
+    {
+      authorization: { type: 'string' },
+      timeout: { type: 'string' },
+      junit: { type: 'string' },
+      json: { type: 'string' },
+      html: { type: 'string' },
+    },
     CHECK_HELP,
   );
   const [raw, ...extra] = parsed.positionals;
@@ -65,19 +78,30 @@ export function parseCheckArgs(argv: string[]): CheckArgs {
   } catch {
     throw new UsageError(`BASE_URL must be an absolute http(s) URL, got ${raw}`);
   }
-  if (baseUrl.protocol !== 'http:' && baseUrl.protocol !== 'https:') throw new UsageError(`BASE_URL must be http or https, got ${baseUrl.protocol}`);
-  if (baseUrl.username || baseUrl.password) throw new UsageError('BASE_URL must not carry a user name or password: give credentials with --authorization');
+  if (baseUrl.protocol !== 'http:' && baseUrl.protocol !== 'https:')
+    throw new UsageError(`BASE_URL must be http or https, got ${baseUrl.protocol}`);
+  if (baseUrl.username || baseUrl.password)
+    throw new UsageError('BASE_URL must not carry a user name or password: give credentials with --authorization');
   const { authorization, timeout, junit, json, html } = parsed.values;
-  if (authorization !== undefined && !/^[\t\x20-\x7E\x80-\xFF]+$/.test(authorization)) throw new UsageError('--authorization must be a value an HTTP header can carry (no line breaks)');
+  if (authorization !== undefined && !/^[\t\x20-\x7E\x80-\xFF]+$/.test(authorization))
+    throw new UsageError('--authorization must be a value an HTTP header can carry (no line breaks)');
   const timeoutMs = timeout === undefined ? DEFAULT_CONFORMANCE_TIMEOUT_MS : timeoutOf(timeout);
-  return { baseUrl, ...(authorization ? { authorization } : {}), timeoutMs, ...(junit ? { junit } : {}), ...(json ? { json } : {}), ...(html ? { html } : {}) };
+  return {
+    baseUrl,
+    ...(authorization ? { authorization } : {}),
+    timeoutMs,
+    ...(junit ? { junit } : {}),
+    ...(json ? { json } : {}),
+    ...(html ? { html } : {}),
+  };
 }
 
 /** `--timeout` in seconds (fractions allowed), as the run's `timeoutMs`. */
 export function timeoutOf(text: string): number {
   const seconds = /^\d+(\.\d+)?$/.test(text.trim()) ? Number(text) : NaN;
   const max = MAX_CONFORMANCE_TIMEOUT_MS / 1_000;
-  if (!(seconds >= 1 && seconds <= max)) throw new UsageError(`--timeout must be a number of seconds from 1 to ${max.toLocaleString('en-US')}, got ${text}`);
+  if (!(seconds >= 1 && seconds <= max))
+    throw new UsageError(`--timeout must be a number of seconds from 1 to ${max.toLocaleString('en-US')}, got ${text}`);
   return Math.round(seconds * 1_000);
 }
 
@@ -87,13 +111,26 @@ export async function checkCommand(argv: string[], io: CliIo): Promise<ExitCode>
   const outputs = { json: args.json, junit: args.junit, html: args.html } as const;
   for (const path of Object.values(outputs)) if (path) claimOutput(path);
   // Only what goes wrong reaches stderr: the cases are the output.
-  const engine = await createEngine({ dataDir: null, port: 0, log: quietLogger(createLogger(io.stderr)), version: packageVersion() });
+  const engine = await createEngine({
+    dataDir: null,
+    port: 0,
+    log: quietLogger(createLogger(io.stderr)),
+    version: packageVersion(),
+  });
   try {
     const total = (await engine.commands.run('conformance.cases')).length;
-    io.stdout(`check ${args.baseUrl.href}: ${total} cases${args.authorization ? ', with the Authorization given' : ''}\n`);
+    io.stdout(
+      `check ${args.baseUrl.href}: ${total} cases${args.authorization ? ', with the Authorization given' : ''}\n`,
+    );
     const run = await runCheck(engine, args, (result, index) => io.stdout(caseLine(result, index, total)));
     for (const [format, path] of Object.entries(outputs)) {
-      if (path) writeReport(path, (await engine.commands.run('conformance.runs.export', { id: run.id, format: format as keyof typeof outputs })).content, io);
+      if (path)
+        writeReport(
+          path,
+          (await engine.commands.run('conformance.runs.export', { id: run.id, format: format as keyof typeof outputs }))
+            .content,
+          io,
+        );
     }
     if (run.error?.kind === 'unreachable') {
       io.stderr(`${terminalSafe(run.error.message)}\n`);
@@ -107,7 +144,11 @@ export async function checkCommand(argv: string[], io: CliIo): Promise<ExitCode>
 }
 
 /** Starts the run and waits for its end, handing each case on as it settles. */
-async function runCheck(engine: Engine, args: CheckArgs, onCase: (result: ConformanceCaseResult, index: number) => void): Promise<ConformanceRun> {
+async function runCheck(
+  engine: Engine,
+  args: CheckArgs,
+  onCase: (result: ConformanceCaseResult, index: number) => void,
+): Promise<ConformanceRun> {
   let runId: string | null = null;
   let settled = 0;
   let ended!: () => void;
@@ -118,7 +159,11 @@ async function runCheck(engine: Engine, args: CheckArgs, onCase: (result: Confor
     else ended();
   });
   try {
-    ({ id: runId } = await engine.commands.run('conformance.runs.start', { baseUrl: args.baseUrl.href, timeoutMs: args.timeoutMs, ...(args.authorization ? { authorization: args.authorization } : {}) }));
+    ({ id: runId } = await engine.commands.run('conformance.runs.start', {
+      baseUrl: args.baseUrl.href,
+      timeoutMs: args.timeoutMs,
+      ...(args.authorization ? { authorization: args.authorization } : {}),
+    }));
     await end;
     return await engine.commands.run('conformance.runs.get', { id: runId });
   } finally {

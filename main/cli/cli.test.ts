@@ -18,7 +18,6 @@ import { runCli } from '../testing/cli.js';
 
 const tempDir = tempDirs('cqc-cli-');
 
-
 function writeJson(name: string, value: unknown): string {
   const file = join(tempDir(), name);
   writeFileSync(file, typeof value === 'string' ? value : JSON.stringify(value));
@@ -41,24 +40,36 @@ describe('cloud-queue-console run', () => {
     const { code, stdout } = await runCli('run', file);
     expect(code, stdout).toBe(0);
     const lines = stdout.trim().split('\n');
-    expect(lines[0]).toBe(`run ${file}: repro bundle "503 storm during playback": 1 queue, 1 fault rule, ${bundle.scenario.steps.length} steps`);
+    expect(lines[0]).toBe(
+      `run ${file}: repro bundle "503 storm during playback": 1 queue, 1 fault rule, ${bundle.scenario.steps.length} steps`,
+    );
     const stepLines = lines.filter((line) => line.startsWith('[+'));
     expect(stepLines).toHaveLength(bundle.scenario.steps.length);
     expect(stepLines.every((line) => / pass {2}/.test(line))).toBe(true);
     // The storm's version poll comes 10 minutes in: the expectation is checked at that engine time.
-    expect(stepLines.at(-1)).toMatch(/^\[\+00:10:\d\d\.\d{3}\] pass .*expect player-kitchen: transitions .*background-exhausted/);
+    expect(stepLines.at(-1)).toMatch(
+      /^\[\+00:10:\d\d\.\d{3}\] pass .*expect player-kitchen: transitions .*background-exhausted/,
+    );
     expect(lines.at(-1)).toMatch(/^PASSED · \d+ passed, 0 failed, 0 skipped · expectations: 1 of 1 met · 00:10:/);
   });
 
   it('fails with exit 1 when one expected transition differs, and the JUnit report names that expectation', async () => {
     const changed = structuredClone(bundle);
     const expectStep = changed.scenario.steps.findLast((step) => step.type === 'expect');
-    if (expectStep?.type !== 'expect' || !expectStep.transitions) throw new Error('the exported scenario has no expected transitions');
+    if (expectStep?.type !== 'expect' || !expectStep.transitions)
+      throw new Error('the exported scenario has no expected transitions');
     expectStep.transitions[1] = 'load-answered-pauses';
     const dir = tempDir();
     const junit = join(dir, 'report.xml');
     const json = join(dir, 'report.json');
-    const { code, stdout, stderr } = await runCli('run', writeJson('changed.json', changed), '--junit', junit, '--json', json);
+    const { code, stdout, stderr } = await runCli(
+      'run',
+      writeJson('changed.json', changed),
+      '--junit',
+      junit,
+      '--json',
+      json,
+    );
     expect(code, stdout).toBe(1);
     expect(stdout).toMatch(/FAIL .*expect player-kitchen: .*no load-answered-pauses transition/);
     expect(stdout.trim().split('\n').at(-1)).toMatch(/^FAILED · .*1 failed.* · expectations: 0 of 1 met/);
@@ -71,10 +82,16 @@ describe('cloud-queue-console run', () => {
     expect(suite.tests).toBe(1);
     expect(suite.failures).toBe(1);
     const [testCase] = suite.testcase ?? [];
-    expect(testCase?.name).toMatch(/^step \d+: expect player-kitchen: transitions load-begins → load-answered-pauses → background-exhausted$/);
+    expect(testCase?.name).toMatch(
+      /^step \d+: expect player-kitchen: transitions load-begins → load-answered-pauses → background-exhausted$/,
+    );
     expect(testCase?.failure?.[0]?.message).toMatch(/no load-answered-pauses transition/);
 
-    const report = JSON.parse(readFileSync(json, 'utf8')) as { passed: boolean; kind: string; steps: { status: string }[] };
+    const report = JSON.parse(readFileSync(json, 'utf8')) as {
+      passed: boolean;
+      kind: string;
+      steps: { status: string }[];
+    };
     expect(report).toMatchObject({ passed: false, kind: 'bundle' });
     expect(report.steps.at(-1)?.status).toBe('failed');
   });
@@ -84,7 +101,13 @@ describe('cloud-queue-console run', () => {
       name: 'A session on the Office player',
       steps: [
         { type: 'clock', speed: 0 },
-        { type: 'command', method: 'POST', path: '/api/v1/groups/group-office/playbackSession:1', body: { appId: 'com.example.ci', appContext: 'cli' }, save: { session: 'sessionId' } },
+        {
+          type: 'command',
+          method: 'POST',
+          path: '/api/v1/groups/group-office/playbackSession:1',
+          body: { appId: 'com.example.ci', appContext: 'cli' },
+          save: { session: 'sessionId' },
+        },
         { type: 'expect', playerId: 'player-office', state: 'PLAYBACK_STATE_IDLE' },
         { type: 'action', playerId: 'player-office', action: 'skipNext', expectError: true },
         { type: 'expect', playerId: 'player-office', state: 'IDLE' },
@@ -95,7 +118,10 @@ describe('cloud-queue-console run', () => {
     expect(code, stdout).toBe(0);
     expect(stdout.split('\n')[0]).toMatch(/: scenario "A session on the Office player": 5 steps$/);
     const suite = ((await parse(readFileSync(junit, 'utf8'))) as TestSuites).testsuite?.[0];
-    expect(suite?.testcase?.map((c) => c.name)).toEqual(['step 3: expect player-office: state PLAYBACK_STATE_IDLE', 'step 5: expect player-office: state IDLE']);
+    expect(suite?.testcase?.map((c) => c.name)).toEqual([
+      'step 3: expect player-office: state PLAYBACK_STATE_IDLE',
+      'step 5: expect player-office: state IDLE',
+    ]);
     expect(suite?.failures).toBe(0);
   });
 
@@ -113,10 +139,22 @@ describe('cloud-queue-console run', () => {
   it.each([
     ['a file that is not there', () => join(tempDir(), 'missing.json'), /cannot read .*missing\.json: ENOENT/],
     ['a file that is not JSON', () => writeJson('text.json', 'steps: nope'), /is not JSON/],
-    ['JSON that is neither a bundle nor a scenario', () => writeJson('other.json', { items: [] }), /is neither a repro bundle .* nor a scenario/],
+    [
+      'JSON that is neither a bundle nor a scenario',
+      () => writeJson('other.json', { items: [] }),
+      /is neither a repro bundle .* nor a scenario/,
+    ],
     ['a file of another format', () => writeJson('har.json', { format: 'har' }), /is a "har" file/],
-    ['a scenario with a step the console does not know', () => writeJson('bad.json', { name: 'x', steps: [{ type: 'teleport' }] }), /cannot be run: 1 problem\n {2}\/steps\/0\/type: must be one of/],
-    ['a bundle that does not hold together', () => writeJson('bad-bundle.json', { ...bundle, queues: 'none' }), /cannot be run: .*\/queues/],
+    [
+      'a scenario with a step the console does not know',
+      () => writeJson('bad.json', { name: 'x', steps: [{ type: 'teleport' }] }),
+      /cannot be run: 1 problem\n {2}\/steps\/0\/type: must be one of/,
+    ],
+    [
+      'a bundle that does not hold together',
+      () => writeJson('bad-bundle.json', { ...bundle, queues: 'none' }),
+      /cannot be run: .*\/queues/,
+    ],
   ])('refuses %s with exit 2, saying what is wrong, and runs nothing', async (_what, file, message) => {
     const { code, stdout, stderr } = await runCli('run', file());
     expect(code).toBe(2);
@@ -125,7 +163,12 @@ describe('cloud-queue-console run', () => {
   });
 
   it('refuses a report path it cannot write before anything runs (exit 2)', async () => {
-    const { code, stdout, stderr } = await runCli('run', writeJson('storm.json', bundle), '--junit', join(tempDir(), 'no/such/dir/r.xml'));
+    const { code, stdout, stderr } = await runCli(
+      'run',
+      writeJson('storm.json', bundle),
+      '--junit',
+      join(tempDir(), 'no/such/dir/r.xml'),
+    );
     expect(code).toBe(2);
     expect(stderr).toMatch(/cannot write the report to .*r\.xml/);
     expect(stdout).toBe('');
@@ -146,8 +189,14 @@ describe('cloud-queue-console', () => {
   });
 
   it('refuses no command and an unknown one with exit 2, listing the commands', async () => {
-    expect(await runCli()).toMatchObject({ code: 2, stderr: expect.stringMatching(/^no command given\nusage: cloud-queue-console/) });
-    expect(await runCli('replay')).toMatchObject({ code: 2, stderr: expect.stringMatching(/^unknown command "replay": the commands are serve, run, check/) });
+    expect(await runCli()).toMatchObject({
+      code: 2,
+      stderr: expect.stringMatching(/^no command given\nusage: cloud-queue-console/),
+    });
+    expect(await runCli('replay')).toMatchObject({
+      code: 2,
+      stderr: expect.stringMatching(/^unknown command "replay": the commands are serve, run, check/),
+    });
   });
 
   it('tells its version', async () => {
@@ -155,9 +204,13 @@ describe('cloud-queue-console', () => {
     expect(await runCli('--version')).toMatchObject({ code: 0, stdout: `${version}\n` });
   });
 
-  it('exits the process with the command\'s code (bin.ts)', () => {
+  it("exits the process with the command's code (bin.ts)", () => {
     const file = writeJson('storm.json', bundle);
-    const bin = (...args: string[]) => spawnSync(process.execPath, ['--import', 'tsx', 'main/cli/bin.ts', ...args], { cwd: PROJECT_ROOT, encoding: 'utf8' });
+    const bin = (...args: string[]) =>
+      spawnSync(process.execPath, ['--import', 'tsx', 'main/cli/bin.ts', ...args], {
+        cwd: PROJECT_ROOT,
+        encoding: 'utf8',
+      });
     expect(bin('run', file).status).toBe(0);
     expect(bin('run', join(tempDir(), 'missing.json')).status).toBe(2);
   });

@@ -25,17 +25,26 @@ export function explanationLines(explanation: ExpectationExplanation, startedAt:
   const time = (at: number) => `+${engineSpan(at - startedAt)}`;
   const rows = explanation.rows;
   const width = Math.max('expected'.length, ...rows.map((row) => plain(row.expected ?? '').length));
-  const actualWidth = Math.max('actual'.length, NOTHING.length, ...rows.map((row) => plain(row.actual?.transition ?? '').length));
+  const actualWidth = Math.max(
+    'actual'.length,
+    NOTHING.length,
+    ...rows.map((row) => plain(row.actual?.transition ?? '').length),
+  );
   const lines: string[] = [`  ${'expected'.padEnd(width)}  actual`];
-  if (explanation.omitted.before) lines.push(`  … ${explanation.omitted.before} earlier ${rows_(explanation.omitted.before)} met as expected`);
+  if (explanation.omitted.before)
+    lines.push(`  … ${explanation.omitted.before} earlier ${rows_(explanation.omitted.before)} met as expected`);
   for (const row of rows) {
     const expected = row.expected === null ? '' : plain(row.expected);
-    const actual = row.actual ? `${plain(row.actual.transition).padEnd(actualWidth)}  ${time(row.actual.at)}  ${row.actual.from} → ${row.actual.to}` : NOTHING;
+    const actual = row.actual
+      ? `${plain(row.actual.transition).padEnd(actualWidth)}  ${time(row.actual.at)}  ${row.actual.from} → ${row.actual.to}`
+      : NOTHING;
     const first = row.first ? '  ← first difference' : '';
     lines.push(`${MARK[row.mark]} ${expected.padEnd(width)}  ${actual}${first}`.trimEnd());
   }
-  if (explanation.omitted.after) lines.push(`  … ${explanation.omitted.after} more ${rows_(explanation.omitted.after)}`);
-  if (rows.some((row) => row.mark === 'passed-over')) lines.push('  (~: a transition between two expected ones, which an expectation lets pass)');
+  if (explanation.omitted.after)
+    lines.push(`  … ${explanation.omitted.after} more ${rows_(explanation.omitted.after)}`);
+  if (rows.some((row) => row.mark === 'passed-over'))
+    lines.push('  (~: a transition between two expected ones, which an expectation lets pass)');
 
   lines.push(`exchanges of ${plain(explanation.playerId)} around the first difference (>: the one it hangs on):`);
   if (!explanation.exchanges.length) {
@@ -57,10 +66,19 @@ const rows_ = (n: number) => (n === 1 ? 'row' : 'rows');
 
 /** Time, request, reason, what came of it, the rule that acted, what it caused. */
 function exchangeCells(exchange: ExplainedExchange, time: (at: number) => string): string[] {
-  const status = exchange.status !== null ? String(exchange.status) : exchange.outcome === 'answered' ? 'answered' : exchange.outcome;
+  const status =
+    exchange.status !== null
+      ? String(exchange.status)
+      : exchange.outcome === 'answered'
+        ? 'answered'
+        : exchange.outcome;
   const fault = exchange.fault;
   const where = fault && `at ${fault.target}: ${fault.action}${fault.status ? ` ${fault.status}` : ''}`;
-  const rule = !fault ? 'no rule' : fault.label ? `rule "${plain(fault.label)}" (${plain(fault.ruleId)} ${where})` : `rule ${plain(fault.ruleId)} (${where})`;
+  const rule = !fault
+    ? 'no rule'
+    : fault.label
+      ? `rule "${plain(fault.label)}" (${plain(fault.ruleId)} ${where})`
+      : `rule ${plain(fault.ruleId)} (${where})`;
   return [
     time(exchange.at),
     `${plain(exchange.method)} ${plain(exchange.path)}`,

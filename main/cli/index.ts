@@ -17,10 +17,25 @@ export interface CliHooks {
   serve?: ServeHooks;
 }
 
-const COMMANDS: Record<string, { summary: string; usage: string; run: (argv: string[], io: CliIo, hooks: CliHooks) => Promise<ExitCode> }> = {
-  serve: { summary: 'run the whole console headless, its UI served to any browser', usage: SERVE_USAGE.split('\n')[0]!, run: (argv, io, hooks) => serveCommand(argv, io, hooks.serve) },
-  run: { summary: 'replay a repro bundle or a scenario on a fresh console; exit 0 pass, 1 fail', usage: RUN_USAGE, run: runCommand },
-  check: { summary: "check a cloud queue server against the contract, rule by rule", usage: CHECK_USAGE, run: checkCommand },
+const COMMANDS: Record<
+  string,
+  { summary: string; usage: string; run: (argv: string[], io: CliIo, hooks: CliHooks) => Promise<ExitCode> }
+> = {
+  serve: {
+    summary: 'run the whole console headless, its UI served to any browser',
+    usage: SERVE_USAGE.split('\n')[0]!,
+    run: (argv, io, hooks) => serveCommand(argv, io, hooks.serve),
+  },
+  run: {
+    summary: 'replay a repro bundle or a scenario on a fresh console; exit 0 pass, 1 fail',
+    usage: RUN_USAGE,
+    run: runCommand,
+  },
+  check: {
+    summary: 'check a cloud queue server against the contract, rule by rule',
+    usage: CHECK_USAGE,
+    run: checkCommand,
+  },
 };
 
 export const PROGRAM_HELP = `usage: cloud-queue-console <command> [options]   (alias: cqc)
@@ -57,7 +72,9 @@ export async function main(argv: string[], io: CliIo, hooks: CliHooks = {}): Pro
   }
   const command = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
   if (!command) {
-    io.stderr(`unknown command ${JSON.stringify(name)}: the commands are ${Object.keys(COMMANDS).join(', ')}\n${PROGRAM_HELP}\n`);
+    io.stderr(
+      `unknown command ${JSON.stringify(name)}: the commands are ${Object.keys(COMMANDS).join(', ')}\n${PROGRAM_HELP}\n`,
+    );
     return EXIT.usage;
   }
   try {

@@ -32,7 +32,9 @@ export function scenarioJUnit(report: ScenarioReport, steps: readonly ScenarioSt
       .file(plain(source));
     const message = plain(result.message);
     if (result.status === 'failed') {
-      const explained = result.explanation ? `\n${explanationLines(result.explanation, report.startedAt).join('\n')}` : '';
+      const explained = result.explanation
+        ? `\n${explanationLines(result.explanation, report.startedAt).join('\n')}`
+        : '';
       testCase.failure(`${message}${explained}`, step.type === 'expect' ? 'ExpectationFailed' : 'StepFailed');
     } else if (result.status === 'skipped') testCase.skipped().standardOutput(message);
     else testCase.standardOutput(message);

@@ -49,7 +49,9 @@ async function run(name: string, value: ReproBundle) {
   const io: CliIo = { stdout: (text) => (stdout += text), stderr: () => undefined };
   const code = await main(['run', file, '--junit', join(dir, 'report.xml'), '--json', join(dir, 'report.json')], io);
   const xml = readFileSync(join(dir, 'report.xml'), 'utf8');
-  const report = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as { steps: { status: string; explanation?: ExpectationExplanation }[] };
+  const report = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as {
+    steps: { status: string; explanation?: ExpectationExplanation }[];
+  };
   const suites = (await parse(xml)) as TestSuites;
   const failure = suites.testsuite?.[0]?.testcase?.find((c) => c.failure)?.failure?.[0]?.message ?? '';
   return { code, stdout, xml, report, failure };
@@ -59,7 +61,10 @@ async function run(name: string, value: ReproBundle) {
 function blockAfterFail(stdout: string): string[] {
   const lines = stdout.split('\n');
   const start = lines.findIndex((line) => / FAIL /.test(line));
-  return lines.slice(start + 1).filter((line) => line.startsWith('    ')).map((line) => line.slice(4));
+  return lines
+    .slice(start + 1)
+    .filter((line) => line.startsWith('    '))
+    .map((line) => line.slice(4));
 }
 
 /** Well-formed XML 1.0: a parser finds no error, and every character is one XML may hold. */
@@ -75,7 +80,10 @@ function expectWellFormed(xml: string): void {
 describe('a failing run explains itself', () => {
   it('expects background-exhausted where the player recovered: the version poll the rule failed once, and its retry answered', async () => {
     // The storm fails the version poll once only: its background retry is answered and the player plays on.
-    const { code, stdout, xml, report, failure } = await run('recovered', withRule((rule) => ({ ...rule, match: { path: '/version' }, times: 1 })));
+    const { code, stdout, xml, report, failure } = await run(
+      'recovered',
+      withRule((rule) => ({ ...rule, match: { path: '/version' }, times: 1 })),
+    );
     expect(code, stdout).toBe(1);
 
     const block = blockAfterFail(stdout);
@@ -84,14 +92,30 @@ describe('a failing run explains itself', () => {
     const first = block.findIndex((line) => line.endsWith('← first difference'));
     expect(block[first - 1]).toMatch(/^ {2}([\w-]+) +\1 +\+00:\d\d:\d\d\.\d{3} {2}[A-Z]+ → [A-Z]+$/);
     // What was due against what came instead (or nothing, when the player went through no more).
-    expect(block[first]).toMatch(/^≠ background-exhausted +([\w-]+ +\+00:\d\d:\d\d\.\d{3} .*|\(nothing\) {2})← first difference$/);
-    expect(block).toContainEqual(expect.stringMatching(/^> \+00:10:00\.000 {2}GET \/queues\/[\w-]+\/v2\.3\/version +no reason +503 +rule "503 storm" \(fault-\w+ at cloudQueue: status 503\)$/));
-    expect(block).toContainEqual(expect.stringMatching(/^ {2}\+00:10:10\.000 {2}GET \/queues\/[\w-]+\/v2\.3\/version +no reason +200 \(retry 1\) +no rule$/));
+    expect(block[first]).toMatch(
+      /^≠ background-exhausted +([\w-]+ +\+00:\d\d:\d\d\.\d{3} .*|\(nothing\) {2})← first difference$/,
+    );
+    expect(block).toContainEqual(
+      expect.stringMatching(
+        /^> \+00:10:00\.000 {2}GET \/queues\/[\w-]+\/v2\.3\/version +no reason +503 +rule "503 storm" \(fault-\w+ at cloudQueue: status 503\)$/,
+      ),
+    );
+    expect(block).toContainEqual(
+      expect.stringMatching(
+        /^ {2}\+00:10:10\.000 {2}GET \/queues\/[\w-]+\/v2\.3\/version +no reason +200 \(retry 1\) +no rule$/,
+      ),
+    );
 
     const explanation = report.steps.at(-1)?.explanation;
     const expected = bundle.scenario.steps.findLast((s) => s.type === 'expect');
-    expect(explanation).toMatchObject({ playerId: 'player-kitchen', firstDifference: expected?.type === 'expect' ? expected.transitions?.indexOf('background-exhausted') : -1 });
-    expect(explanation?.rows.find((row) => row.first)).toMatchObject({ expected: 'background-exhausted', mark: 'differs' });
+    expect(explanation).toMatchObject({
+      playerId: 'player-kitchen',
+      firstDifference: expected?.type === 'expect' ? expected.transitions?.indexOf('background-exhausted') : -1,
+    });
+    expect(explanation?.rows.find((row) => row.first)).toMatchObject({
+      expected: 'background-exhausted',
+      mark: 'differs',
+    });
     expect(explanation?.exchanges.find((e) => e.anchor)).toMatchObject({
       method: 'GET',
       path: expect.stringMatching(/\/version$/),
@@ -99,7 +123,9 @@ describe('a failing run explains itself', () => {
       status: 503,
       fault: { label: '503 storm', target: 'cloudQueue', action: 'status', status: 503 },
     });
-    expect(explanation?.exchanges).toContainEqual(expect.objectContaining({ path: expect.stringMatching(/\/version$/), status: 200, retry: 1, fault: null }));
+    expect(explanation?.exchanges).toContainEqual(
+      expect.objectContaining({ path: expect.stringMatching(/\/version$/), status: 200, retry: 1, fault: null }),
+    );
 
     // The JUnit failure message says the same, line for line.
     expectWellFormed(xml);
@@ -110,25 +136,42 @@ describe('a failing run explains itself', () => {
   it('expects load-answered-pauses where the load played: the itemWindow load that caused what came, with its reason', async () => {
     const changed = structuredClone(bundle);
     const step = changed.scenario.steps.findLast((s) => s.type === 'expect');
-    if (step?.type !== 'expect' || !step.transitions) throw new Error('the exported scenario has no expected transitions');
+    if (step?.type !== 'expect' || !step.transitions)
+      throw new Error('the exported scenario has no expected transitions');
     step.transitions = step.transitions.map((name) => (name === 'load-answered-plays' ? 'load-answered-pauses' : name));
     const { code, stdout, report, failure } = await run('pauses', changed);
     expect(code, stdout).toBe(1);
 
     const block = blockAfterFail(stdout);
     const first = block.findIndex((line) => line.endsWith('← first difference'));
-    expect(block[first]).toMatch(/^≠ load-answered-pauses +load-answered-plays +\+00:00:00\.000 {2}IDLE → BUFFERING {2}← first difference$/);
+    expect(block[first]).toMatch(
+      /^≠ load-answered-pauses +load-answered-plays +\+00:00:00\.000 {2}IDLE → BUFFERING {2}← first difference$/,
+    );
     // A later agreement lines up rather than every row after the first difference differing.
     expect(block.slice(first + 1)).toContainEqual(expect.stringMatching(/^ {2}([\w-]+) +\1 +\+00:/));
-    expect(block).toContainEqual(expect.stringMatching(/^> \+00:00:00\.000 {2}GET \/queues\/[\w-]+\/v2\.3\/itemWindow +reason=load +200 +no rule +→ load-answered-plays$/));
-    expect(block).toContainEqual(expect.stringMatching(/POST \/queues\/[\w-]+\/v2\.3\/timePlayed +no reason +503 +rule "503 storm"/));
+    expect(block).toContainEqual(
+      expect.stringMatching(
+        /^> \+00:00:00\.000 {2}GET \/queues\/[\w-]+\/v2\.3\/itemWindow +reason=load +200 +no rule +→ load-answered-plays$/,
+      ),
+    );
+    expect(block).toContainEqual(
+      expect.stringMatching(/POST \/queues\/[\w-]+\/v2\.3\/timePlayed +no reason +503 +rule "503 storm"/),
+    );
 
-    expect(report.steps.at(-1)?.explanation?.exchanges.find((e) => e.anchor)).toMatchObject({ method: 'GET', reason: 'load', status: 200, caused: ['load-answered-plays'] });
+    expect(report.steps.at(-1)?.explanation?.exchanges.find((e) => e.anchor)).toMatchObject({
+      method: 'GET',
+      reason: 'load',
+      status: 200,
+      caused: ['load-answered-plays'],
+    });
     expect(failure).toMatch(/reason=load +200 +no rule +→ load-answered-plays/);
   });
 
   it('replaces the control characters of a rule label in the terminal and keeps the JUnit report well-formed', async () => {
-    const { code, stdout, xml, report, failure } = await run('escapes', withRule((rule) => ({ ...rule, match: { path: '/version' }, times: 1, label: '503 \u001b[2Jstorm\u0007\u202e' })));
+    const { code, stdout, xml, report, failure } = await run(
+      'escapes',
+      withRule((rule) => ({ ...rule, match: { path: '/version' }, times: 1, label: '503 \u001b[2Jstorm\u0007\u202e' })),
+    );
     expect(code, stdout).toBe(1);
     expect([...stdout].filter((c) => /\p{Cc}/u.test(c) && c !== '\n')).toEqual([]);
     expect(stdout).not.toContain('\u202e');
@@ -136,6 +179,8 @@ describe('a failing run explains itself', () => {
     expectWellFormed(xml);
     expect(failure).toContain('rule "503 \ufffd[2Jstorm\ufffd\ufffd"');
     // The JSON report keeps the label as it is: JSON escapes it.
-    expect(report.steps.at(-1)?.explanation?.exchanges.find((e) => e.anchor)?.fault?.label).toBe('503 \u001b[2Jstorm\u0007\u202e');
+    expect(report.steps.at(-1)?.explanation?.exchanges.find((e) => e.anchor)?.fault?.label).toBe(
+      '503 \u001b[2Jstorm\u0007\u202e',
+    );
   });
 });

@@ -14,7 +14,6 @@ import { runCli } from '../testing/cli.js';
 
 const tempDir = tempDirs('cqc-run-guard-');
 
-
 const writeJson = (name: string, value: unknown) => {
   const file = join(tempDir(), name);
   writeFileSync(file, typeof value === 'string' ? value : JSON.stringify(value));
@@ -26,8 +25,20 @@ function loadingFrom(baseUrl: string) {
   return {
     name: 'points elsewhere',
     steps: [
-      { type: 'command', method: 'POST', path: '/api/v1/groups/group-kitchen/playbackSession:1', body: { appId: 'com.example', appContext: 'x' }, save: { session: 'sessionId' } },
-      { type: 'command', method: 'POST', path: '/api/v1/playbackSessions/${session}/playbackSession:1/loadCloudQueue', body: { queueBaseUrl: baseUrl, httpAuthorization: 'Bearer ci-secret' }, expectStatus: 200 },
+      {
+        type: 'command',
+        method: 'POST',
+        path: '/api/v1/groups/group-kitchen/playbackSession:1',
+        body: { appId: 'com.example', appContext: 'x' },
+        save: { session: 'sessionId' },
+      },
+      {
+        type: 'command',
+        method: 'POST',
+        path: '/api/v1/playbackSessions/${session}/playbackSession:1/loadCloudQueue',
+        body: { queueBaseUrl: baseUrl, httpAuthorization: 'Bearer ci-secret' },
+        expectStatus: 200,
+      },
     ],
   };
 }
@@ -49,18 +60,30 @@ const elsewhereUrl = () => `http://127.0.0.1:${(elsewhere.address() as { port: n
 describe('run refuses what it cannot run safely', () => {
   it('a scenario that would make the player call another host: exit 2, nothing sent, the host named', async () => {
     const json = join(tempDir(), 'elsewhere.report.json');
-    const { code, stderr } = await runCli('run', writeJson('elsewhere.json', loadingFrom(elsewhereUrl())), '--json', json);
+    const { code, stderr } = await runCli(
+      'run',
+      writeJson('elsewhere.json', loadingFrom(elsewhereUrl())),
+      '--json',
+      json,
+    );
     expect(code).toBe(2);
     // Nothing ran, so no report: not an empty file a CI step would fail to parse.
     expect(existsSync(json)).toBe(false);
-    expect(stderr).toMatch(/would call hosts other than this console's own: step 2 \(command\): http:\/\/127\.0\.0\.1:\d+/);
+    expect(stderr).toMatch(
+      /would call hosts other than this console's own: step 2 \(command\): http:\/\/127\.0\.0\.1:\d+/,
+    );
     expect(stderr).toMatch(/--allow-host 127\.0\.0\.1:\d+/);
     expect(calls).toBe(0);
   });
 
   it('--allow-host names a host the run may call: then it runs', async () => {
     const host = new URL(elsewhereUrl()).host;
-    const { code, stdout } = await runCli('run', writeJson('allowed.json', loadingFrom(elsewhereUrl())), '--allow-host', host);
+    const { code, stdout } = await runCli(
+      'run',
+      writeJson('allowed.json', loadingFrom(elsewhereUrl())),
+      '--allow-host',
+      host,
+    );
     // The host answers 503 to the load: the step fails, but it ran and called that host.
     expect(code, stdout).toBe(1);
     expect(calls).toBeGreaterThan(0);
@@ -76,11 +99,24 @@ describe('run refuses what it cannot run safely', () => {
       scenario.steps.splice(1, 0, { type: 'clock', speed: 1 } as never);
       const started = performance.now();
       const json = join(tempDir(), 'silent.report.json');
-      const { code, stdout } = await runCli('run', writeJson('silent.json', scenario), '--timeout', '2', '--allow-host', host, '--json', json);
+      const { code, stdout } = await runCli(
+        'run',
+        writeJson('silent.json', scenario),
+        '--timeout',
+        '2',
+        '--allow-host',
+        host,
+        '--json',
+        json,
+      );
       expect(code, stdout).toBe(1);
       expect(stdout).toMatch(/FAILED · the run passed its deadline of 2 s of wall time/);
       // The report says what was known when it stopped, never an empty file.
-      const report = JSON.parse(readFileSync(json, 'utf8')) as { passed: boolean; deadline: string; steps: { status: string; message: string }[] };
+      const report = JSON.parse(readFileSync(json, 'utf8')) as {
+        passed: boolean;
+        deadline: string;
+        steps: { status: string; message: string }[];
+      };
       expect(report).toMatchObject({ passed: false, deadline: expect.stringMatching(/deadline of 2 s/) });
       expect(report.steps[0]!.status).toBe('passed');
       expect(report.steps.some((step) => step.status === 'failed' && /deadline/.test(step.message))).toBe(true);
@@ -112,8 +148,17 @@ describe('run refuses what it cannot run safely', () => {
   });
 
   it('--timeout and --allow-host refuse values that are not what they take', async () => {
-    for (const argv of [['--timeout', '0'], ['--timeout', 'soon'], ['--allow-host', 'http://x/'], ['--allow-host', 'a b']]) {
-      const { code } = await runCli('run', writeJson('x.json', { name: 'x', steps: [{ type: 'clock', speed: 0 }] }), ...argv);
+    for (const argv of [
+      ['--timeout', '0'],
+      ['--timeout', 'soon'],
+      ['--allow-host', 'http://x/'],
+      ['--allow-host', 'a b'],
+    ]) {
+      const { code } = await runCli(
+        'run',
+        writeJson('x.json', { name: 'x', steps: [{ type: 'clock', speed: 0 }] }),
+        ...argv,
+      );
       expect(code, argv.join(' ')).toBe(2);
     }
     expect(parseAllowedHost('Staging.Example.com:8443')).toBe('staging.example.com:8443');

@@ -18,19 +18,26 @@ export const DEFAULT_RUN_TIMEOUT_SEC = 300;
 
 export function refuseOversizedFile(file: string, bytes: number): void {
   if (bytes > MAX_RUN_FILE_BYTES) {
-    throw new UsageError(`${file} is ${bytes.toLocaleString('en-US')} bytes; run takes files of up to ${MAX_RUN_FILE_BYTES.toLocaleString('en-US')} bytes (the largest bundle a console exports)`);
+    throw new UsageError(
+      `${file} is ${bytes.toLocaleString('en-US')} bytes; run takes files of up to ${MAX_RUN_FILE_BYTES.toLocaleString('en-US')} bytes (the largest bundle a console exports)`,
+    );
   }
 }
 
 export function refuseDeepJson(file: string, text: string): void {
-  if (nestsDeeperThan(text)) throw new UsageError(`${file} nests arrays and objects more than ${MAX_JSON_DEPTH} deep: no bundle or scenario does`);
+  if (nestsDeeperThan(text))
+    throw new UsageError(
+      `${file} nests arrays and objects more than ${MAX_JSON_DEPTH} deep: no bundle or scenario does`,
+    );
 }
 
 /** `host` or `host:port`, as `--allow-host` takes it; refuses what is neither. */
 export function parseAllowedHost(value: string): string {
   const candidate = value.trim().toLowerCase();
   if (!URL.canParse(`http://${candidate}/`) || new URL(`http://${candidate}/`).host !== candidate.replace(/:80$/, '')) {
-    throw new UsageError(`--allow-host takes a host name or host:port (e.g. staging.example.com or 127.0.0.1:8080), got ${JSON.stringify(value)}`);
+    throw new UsageError(
+      `--allow-host takes a host name or host:port (e.g. staging.example.com or 127.0.0.1:8080), got ${JSON.stringify(value)}`,
+    );
   }
   return candidate;
 }
@@ -40,7 +47,12 @@ export function parseAllowedHost(value: string): string {
  * path), must name one of the console's own listeners or an allowed host. Values still holding a
  * `${variable}` are the console's own URLs once substituted, and are let through.
  */
-export function refuseOutsideHosts(file: string, steps: readonly ScenarioStep[], urls: ServiceUrls, allowed: readonly string[]): void {
+export function refuseOutsideHosts(
+  file: string,
+  steps: readonly ScenarioStep[],
+  urls: ServiceUrls,
+  allowed: readonly string[],
+): void {
   const own = new Set(Object.values(urls).map((url) => new URL(url).host));
   const allowedSet = new Set(allowed);
   const outside: string[] = [];

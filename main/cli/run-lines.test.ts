@@ -10,9 +10,24 @@ const skip = { type: 'action', playerId: 'player-office', action: 'skipNext' } a
 
 describe('run step lines', () => {
   it('marks a waiting step "wait", then its settled outcome', () => {
-    const waiting: ScenarioStepResult = { index: 5, type: 'action', status: 'passed', message: 'waiting for engine time', waiting: true };
-    expect(stepLine(waiting, 1_000, 9, skip, false)).toMatch(/^\[\+00:00:01\.000\] wait {2}6\/9 action skipNext at player-office — waiting for engine time\n$/);
-    const failed: ScenarioStepResult = { index: 5, type: 'action', status: 'failed', message: 'skipNext at player-office failed: 503' };
-    expect(stepLine(failed, 11_000, 9, skip, true)).toMatch(/ FAIL {2}6\/9 action skipNext at player-office \(settled\) — skipNext at player-office failed: 503\n$/);
+    const waiting: ScenarioStepResult = {
+      index: 5,
+      type: 'action',
+      status: 'passed',
+      message: 'waiting for engine time',
+      waiting: true,
+    };
+    expect(stepLine(waiting, 1_000, 9, skip, false)).toMatch(
+      /^\[\+00:00:01\.000\] wait {2}6\/9 action skipNext at player-office — waiting for engine time\n$/,
+    );
+    const failed: ScenarioStepResult = {
+      index: 5,
+      type: 'action',
+      status: 'failed',
+      message: 'skipNext at player-office failed: 503',
+    };
+    expect(stepLine(failed, 11_000, 9, skip, true)).toMatch(
+      / FAIL {2}6\/9 action skipNext at player-office \(settled\) — skipNext at player-office failed: 503\n$/,
+    );
   });
 });

@@ -15,7 +15,13 @@ import type { CliIo } from './io.js';
 import { claimOutput, quietLogger, writeReport } from './output.js';
 import { scenarioJUnit } from './junit.js';
 import { explanationLines } from './explanation.js';
-import { DEFAULT_RUN_TIMEOUT_SEC, parseAllowedHost, refuseDeepJson, refuseOutsideHosts, refuseOversizedFile } from './run-guard.js';
+import {
+  DEFAULT_RUN_TIMEOUT_SEC,
+  parseAllowedHost,
+  refuseDeepJson,
+  refuseOutsideHosts,
+  refuseOversizedFile,
+} from './run-guard.js';
 import { describeStep, engineSpan, plain } from './steps.js';
 import { packageVersion } from './version.js';
 import { EXIT, parseCommandLine, UsageError, type ExitCode } from './usage.js';
@@ -59,7 +65,12 @@ export interface RunArgs {
 export function parseRunArgs(argv: string[]): RunArgs {
   const parsed = parseCommandLine(
     argv,
-    { junit: { type: 'string' }, json: { type: 'string' }, timeout: { type: 'string' }, 'allow-host': { type: 'string', multiple: true } },
+    {
+      junit: { type: 'string' },
+      json: { type: 'string' },
+      timeout: { type: 'string' },
+      'allow-host': { type: 'string', multiple: true },
+    },
     RUN_HELP,
   );
   const [file, ...extra] = parsed.positionals;
@@ -67,7 +78,8 @@ export function parseRunArgs(argv: string[]): RunArgs {
   if (extra.length) throw new UsageError(`run takes one FILE, got also: ${extra.join(' ')}`);
   const timeout = parsed.values.timeout;
   const timeoutSec = timeout === undefined ? DEFAULT_RUN_TIMEOUT_SEC : Number(timeout);
-  if (!Number.isFinite(timeoutSec) || timeoutSec <= 0 || timeoutSec > 86_400) throw new UsageError(`--timeout takes seconds, more than 0 and at most 86400, got ${timeout}`);
+  if (!Number.isFinite(timeoutSec) || timeoutSec <= 0 || timeoutSec > 86_400)
+    throw new UsageError(`--timeout takes seconds, more than 0 and at most 86400, got ${timeout}`);
   return {
     file,
     ...(parsed.values.junit ? { junit: parsed.values.junit } : {}),
@@ -78,7 +90,8 @@ export function parseRunArgs(argv: string[]): RunArgs {
 }
 
 /** What FILE holds, told apart by its shape. */
-type RunInput = { kind: 'bundle'; value: Record<string, unknown> } | { kind: 'scenario'; value: Record<string, unknown> };
+type RunInput =
+  { kind: 'bundle'; value: Record<string, unknown> } | { kind: 'scenario'; value: Record<string, unknown> };
 
 export function readRunInput(file: string): RunInput {
   let text: string;
@@ -97,12 +110,18 @@ export function readRunInput(file: string): RunInput {
   } catch (error) {
     throw new UsageError(`${file} is not JSON: ${messageOf(error)}`);
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new UsageError(`${file} holds no JSON object: a repro bundle or a scenario is one`);
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw new UsageError(`${file} holds no JSON object: a repro bundle or a scenario is one`);
   const record = value as Record<string, unknown>;
   if (record.format === BUNDLE_FORMAT) return { kind: 'bundle', value: record };
-  if (record.format !== undefined) throw new UsageError(`${file} is a ${JSON.stringify(record.format)} file; run takes a repro bundle (format "${BUNDLE_FORMAT}") or a scenario`);
+  if (record.format !== undefined)
+    throw new UsageError(
+      `${file} is a ${JSON.stringify(record.format)} file; run takes a repro bundle (format "${BUNDLE_FORMAT}") or a scenario`,
+    );
   if (Array.isArray(record.steps)) return { kind: 'scenario', value: record };
-  throw new UsageError(`${file} is neither a repro bundle (no "format": "${BUNDLE_FORMAT}") nor a scenario (no "steps" list)`);
+  throw new UsageError(
+    `${file} is neither a repro bundle (no "format": "${BUNDLE_FORMAT}") nor a scenario (no "steps" list)`,
+  );
 }
 
 export async function runCommand(argv: string[], io: CliIo): Promise<ExitCode> {
@@ -126,14 +145,21 @@ export async function runCommand(argv: string[], io: CliIo): Promise<ExitCode> {
       known.set(step.index, step);
       io.stdout(stepLine(step, at - startedAt, stepCount, steps[step.index], settled));
       // Why an expectation failed, right under it: what came instead, and the exchanges around it.
-      if (step.explanation) io.stdout(explanationLines(step.explanation, startedAt).map((line) => `    ${line}\n`).join(''));
+      if (step.explanation)
+        io.stdout(
+          explanationLines(step.explanation, startedAt)
+            .map((line) => `    ${line}\n`)
+            .join(''),
+        );
     });
     let report: ScenarioReport | 'deadline';
     let deadline: NodeJS.Timeout | undefined;
     try {
       report = await Promise.race([
         engine.commands.run('scenarios.run', { id: scenarioId }),
-        new Promise<'deadline'>((resolve) => (deadline = setTimeout(() => resolve('deadline'), args.timeoutSec * 1000))),
+        new Promise<'deadline'>(
+          (resolve) => (deadline = setTimeout(() => resolve('deadline'), args.timeoutSec * 1000)),
+        ),
       ]);
     } finally {
       clearTimeout(deadline);
@@ -143,13 +169,24 @@ export async function runCommand(argv: string[], io: CliIo): Promise<ExitCode> {
       const why = `the run passed its deadline of ${args.timeoutSec} s of wall time and was stopped (--timeout)`;
       io.stdout(`FAILED · ${why}\n`);
       // The reports say what was known when it stopped, never an empty file.
-      const stopped = stoppedReport({ scenarioId, name }, steps, known, { startedAt, endedAt: engine.clock.now(), wallMs: Math.round(performance.now() - wallStarted), why });
-      if (args.json) writeReport(args.json, `${JSON.stringify({ file: args.file, kind: input.kind, deadline: why, ...stopped }, null, 2)}\n`, io);
+      const stopped = stoppedReport({ scenarioId, name }, steps, known, {
+        startedAt,
+        endedAt: engine.clock.now(),
+        wallMs: Math.round(performance.now() - wallStarted),
+        why,
+      });
+      if (args.json)
+        writeReport(
+          args.json,
+          `${JSON.stringify({ file: args.file, kind: input.kind, deadline: why, ...stopped }, null, 2)}\n`,
+          io,
+        );
       if (args.junit) writeReport(args.junit, scenarioJUnit(stopped, steps, args.file), io);
       return EXIT.failed;
     }
     io.stdout(`${summaryLine(report, steps)}\n`);
-    if (args.json) writeReport(args.json, `${JSON.stringify({ file: args.file, kind: input.kind, ...report }, null, 2)}\n`, io);
+    if (args.json)
+      writeReport(args.json, `${JSON.stringify({ file: args.file, kind: input.kind, ...report }, null, 2)}\n`, io);
     if (args.junit) writeReport(args.junit, scenarioJUnit(report, steps, args.file), io);
     return report.passed ? EXIT.ok : EXIT.failed;
   } finally {
@@ -158,7 +195,11 @@ export async function runCommand(argv: string[], io: CliIo): Promise<ExitCode> {
 }
 
 /** Imports a bundle or saves a scenario; a file the engine refuses is a bad file (exit 2). */
-async function prepare(engine: Engine, input: RunInput, file: string): Promise<{ scenarioId: string; name: string; steps: ScenarioStep[]; setUp: string }> {
+async function prepare(
+  engine: Engine,
+  input: RunInput,
+  file: string,
+): Promise<{ scenarioId: string; name: string; steps: ScenarioStep[]; setUp: string }> {
   try {
     if (input.kind === 'bundle') {
       const imported = await engine.commands.run('bundles.import', input.value);
@@ -172,10 +213,20 @@ async function prepare(engine: Engine, input: RunInput, file: string): Promise<{
       };
     }
     const { name, description, steps } = input.value;
-    const saved = await engine.commands.run('scenarios.save', { name, steps, ...(description === undefined ? {} : { description }) });
-    return { scenarioId: saved.id, name: saved.name, steps: saved.steps, setUp: `scenario "${saved.name}": ${count(saved.steps.length, 'step')}` };
+    const saved = await engine.commands.run('scenarios.save', {
+      name,
+      steps,
+      ...(description === undefined ? {} : { description }),
+    });
+    return {
+      scenarioId: saved.id,
+      name: saved.name,
+      steps: saved.steps,
+      setUp: `scenario "${saved.name}": ${count(saved.steps.length, 'step')}`,
+    };
   } catch (error) {
-    if (error instanceof EngineError && error.code === 'invalid_input') throw new UsageError(`${file} cannot be run: ${refusalOf(error)}`);
+    if (error instanceof EngineError && error.code === 'invalid_input')
+      throw new UsageError(`${file} cannot be run: ${refusalOf(error)}`);
     throw error;
   }
 }
@@ -198,7 +249,15 @@ function stoppedReport(
     }
     return { index, type: step.type, status: 'skipped', message: 'not run: the run was stopped at its deadline' };
   });
-  return { ...scenario, passed: false, startedAt: at.startedAt, endedAt: at.endedAt, wallMs: at.wallMs, steps: results, transitions: [] };
+  return {
+    ...scenario,
+    passed: false,
+    startedAt: at.startedAt,
+    endedAt: at.endedAt,
+    wallMs: at.wallMs,
+    steps: results,
+    transitions: [],
+  };
 }
 
 function count(n: number, noun: string): string {
@@ -220,7 +279,13 @@ function refusalOf(error: EngineError): string {
 const MARK: Record<ScenarioStepResult['status'], string> = { passed: 'pass', failed: 'FAIL', skipped: 'skip' };
 
 /** `[+00:10:31.000] FAIL  9/12 expect player-kitchen: … — what happened` */
-export function stepLine(result: ScenarioStepResult, sinceStartMs: number, stepCount: number, step: ScenarioStep | undefined, settled: boolean): string {
+export function stepLine(
+  result: ScenarioStepResult,
+  sinceStartMs: number,
+  stepCount: number,
+  step: ScenarioStep | undefined,
+  settled: boolean,
+): string {
   const what = plain(step ? describeStep(step) : result.type);
   const position = `${result.index + 1}/${stepCount}`;
   // A step still waiting is not a pass yet: its settled line says how it ended.
@@ -239,4 +304,3 @@ export function summaryLine(report: ScenarioReport, steps: readonly ScenarioStep
     `${engineSpan(report.endedAt - report.startedAt)} engine time in ${(report.wallMs / 1000).toFixed(1)} s`,
   ].join(' · ');
 }
-

@@ -6,11 +6,18 @@ const env = { XDG_CONFIG_HOME: '/cfg' };
 
 describe('serve command line (docs/contract/console.md §1)', () => {
   it('defaults to 127.0.0.1:47100 and the OS app-data folder', () => {
-    expect(parseServeArgs([], env)).toEqual({ host: '127.0.0.1', port: 47100, dataDir: expect.stringMatching(/cloud-queue-console$/), clockSpeed: undefined });
+    expect(parseServeArgs([], env)).toEqual({
+      host: '127.0.0.1',
+      port: 47100,
+      dataDir: expect.stringMatching(/cloud-queue-console$/),
+      clockSpeed: undefined,
+    });
   });
 
   it('takes every option', () => {
-    expect(parseServeArgs(['--host', '::1', '--port', '0', '--data-dir', '/tmp/d', '--clock-speed', '60'], env)).toEqual({
+    expect(
+      parseServeArgs(['--host', '::1', '--port', '0', '--data-dir', '/tmp/d', '--clock-speed', '60'], env),
+    ).toEqual({
       host: '::1',
       port: 0,
       dataDir: '/tmp/d',

@@ -44,17 +44,27 @@ Exit codes: 0 stopped by SIGINT/SIGTERM (or --help), 1 could not start, 2 bad co
 export function parseServeArgs(argv: string[], env: NodeJS.ProcessEnv = process.env): ServeOptions {
   const { values } = parseCommandLine(
     argv,
-    { host: { type: 'string' }, port: { type: 'string' }, 'data-dir': { type: 'string' }, ephemeral: { type: 'boolean' }, 'clock-speed': { type: 'string' } },
+    {
+      host: { type: 'string' },
+      port: { type: 'string' },
+      'data-dir': { type: 'string' },
+      ephemeral: { type: 'boolean' },
+      'clock-speed': { type: 'string' },
+    },
     HELP,
     { positionals: false },
   );
   const host = values.host ?? DEFAULT_HOST;
   if (!isLoopbackHostname(host)) {
-    throw new UsageError(`--host must be a loopback address (127.0.0.1, ::1, localhost), got ${host}: the console hands its admin token to any page it serves`);
+    throw new UsageError(
+      `--host must be a loopback address (127.0.0.1, ::1, localhost), got ${host}: the console hands its admin token to any page it serves`,
+    );
   }
   const port = values.port === undefined ? DEFAULT_PORT : Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65_532) {
-    throw new UsageError(`--port must be 0 (any free ports) or a port up to 65532 (P..P+3 are used), got ${values.port}`);
+    throw new UsageError(
+      `--port must be 0 (any free ports) or a port up to 65532 (P..P+3 are used), got ${values.port}`,
+    );
   }
   const clockSpeed = values['clock-speed'] === undefined ? undefined : Number(values['clock-speed']);
   if (clockSpeed !== undefined && (!Number.isFinite(clockSpeed) || clockSpeed < 0 || clockSpeed > MAX_CLOCK_SPEED)) {

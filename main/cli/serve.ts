@@ -30,7 +30,8 @@ export async function serveCommand(argv: string[], io: CliIo, hooks: ServeHooks 
   const options = parseServeArgs(argv);
   const log = createLogger(io.stderr);
   const consoleAssetsDir = findRendererBuild();
-  if (!consoleAssetsDir) log.warn('no renderer build found: the admin API works, the console page asks for `npm run build`');
+  if (!consoleAssetsDir)
+    log.warn('no renderer build found: the admin API works, the console page asks for `npm run build`');
 
   // Signals are handled from the first moment: one that arrives during start-up waits for the
   // engine to finish starting, then closes it like any other.

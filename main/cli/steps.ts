@@ -20,7 +20,11 @@ export function engineSpan(ms: number): string {
 export function describeStep(step: ScenarioStep): string {
   switch (step.type) {
     case 'expect': {
-      const parts = [step.state && `state ${step.state}`, step.itemId && `item ${step.itemId}`, step.transitions?.length && `transitions ${step.transitions.join(' → ')}`].filter(Boolean);
+      const parts = [
+        step.state && `state ${step.state}`,
+        step.itemId && `item ${step.itemId}`,
+        step.transitions?.length && `transitions ${step.transitions.join(' → ')}`,
+      ].filter(Boolean);
       return `expect ${step.playerId}: ${parts.join(', ') || 'any state'}`;
     }
     case 'command':
@@ -42,6 +46,12 @@ export function describeStep(step: ScenarioStep): string {
     case 'clearFaults':
       return 'clear fault rules';
     case 'clock':
-      return ['clock', step.speed !== undefined && `speed ${step.speed}`, step.advanceMs && `advance ${step.advanceMs} ms`].filter(Boolean).join(' ');
+      return [
+        'clock',
+        step.speed !== undefined && `speed ${step.speed}`,
+        step.advanceMs && `advance ${step.advanceMs} ms`,
+      ]
+        .filter(Boolean)
+        .join(' ');
   }
 }

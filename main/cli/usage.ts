@@ -14,13 +14,22 @@ export class UsageError extends Error {}
 /** `--help` was asked for: not an error, the usage is the answer (stdout, exit 0). */
 export class HelpRequested extends Error {}
 
-
 /**
  * A command's arguments by node:util's parser (strict: an unknown option is refused), with
  * `--help`/`-h` and a refusal both turned into the values above.
  */
-export function parseCommandLine<O extends NonNullable<ParseArgsConfig['options']>>(argv: string[], options: O, help: string, { positionals = true } = {}) {
-  const config = { args: argv, options: { ...options, help: { type: 'boolean', short: 'h' } } as O & { help: { type: 'boolean'; short: 'h' } }, strict: true as const, allowPositionals: positionals };
+export function parseCommandLine<O extends NonNullable<ParseArgsConfig['options']>>(
+  argv: string[],
+  options: O,
+  help: string,
+  { positionals = true } = {},
+) {
+  const config = {
+    args: argv,
+    options: { ...options, help: { type: 'boolean', short: 'h' } } as O & { help: { type: 'boolean'; short: 'h' } },
+    strict: true as const,
+    allowPositionals: positionals,
+  };
   let parsed: ReturnType<typeof parseArgs<typeof config>>;
   try {
     parsed = parseArgs(config);

@@ -23,7 +23,10 @@ const WAL = `${DATABASE_FILE}-wal`;
 
 async function addQueues(engine: Engine, count: number): Promise<void> {
   for (let i = 0; i < count; i++) {
-    const { status } = await admin(engine, 'POST', '/queues', { name: `Q${i}`, items: [{ track: { name: 'One', mediaUrl: 'https://example.com/1.mp3' } }] });
+    const { status } = await admin(engine, 'POST', '/queues', {
+      name: `Q${i}`,
+      items: [{ track: { name: 'One', mediaUrl: 'https://example.com/1.mp3' } }],
+    });
     expect(status).toBe(200);
   }
 }
@@ -65,7 +68,9 @@ async function refusalOf(dir: string): Promise<DamagedDatabaseError> {
 }
 
 async function warningsOf(engine: Engine): Promise<string[]> {
-  return ((await admin(engine, 'GET', '/state')).body as EngineStateView).warnings.filter((w) => w.source === 'traffic-log').map((w) => w.message);
+  return ((await admin(engine, 'GET', '/state')).body as EngineStateView).warnings
+    .filter((w) => w.source === 'traffic-log')
+    .map((w) => w.message);
 }
 
 describe('damage found at start, on a whole console', () => {
@@ -78,7 +83,9 @@ describe('damage found at start, on a whole console', () => {
     closeSync(fd);
     const refusal = await refusalOf(damaged);
     expect(refusal.file).toBe(wal);
-    expect(refusal.message).toMatch(/^the console database’s WAL .*console\.sqlite-wal is damaged \(frame 1 of \d+ does not verify.*\); nothing was changed\. Put back a copy of the data dir, or move console\.sqlite-wal aside/);
+    expect(refusal.message).toMatch(
+      /^the console database’s WAL .*console\.sqlite-wal is damaged \(frame 1 of \d+ does not verify.*\); nothing was changed\. Put back a copy of the data dir, or move console\.sqlite-wal aside/,
+    );
 
     // No false alarm: the same kill with the WAL intact starts without a word, with all 20.
     const engine = await startTestEngine({ dataDir: intact });
@@ -96,35 +103,48 @@ describe('damage found at start, on a whole console', () => {
     await addQueues(engine, 3);
     await engine.close();
     rmSync(join(dir, DATABASE_FILE));
-    expect((await refusalOf(dir)).message).toMatch(/console\.sqlite is missing \(console\.state records a clean stop at /);
+    expect((await refusalOf(dir)).message).toMatch(
+      /console\.sqlite is missing \(console\.state records a clean stop at /,
+    );
     renameSync(join(dir, LAST_STOP_FILE), join(dir, `${LAST_STOP_FILE}.aside`));
-    expect((await refusalOf(dir)).message).toMatch(/console\.sqlite is missing \(traffic\.sqlite is there\); nothing was changed\. Put back a copy of it, or move traffic\.sqlite aside as well/);
+    expect((await refusalOf(dir)).message).toMatch(
+      /console\.sqlite is missing \(traffic\.sqlite is there\); nothing was changed\. Put back a copy of it, or move traffic\.sqlite aside as well/,
+    );
   });
 
   it.each([
-    ['missing its segments table', (file: string) => {
-      const db = new Database(file);
-      db.exec('DROP TABLE traffic_segments');
-      db.close();
-    }, /its table traffic_segments is missing/],
+    [
+      'missing its segments table',
+      (file: string) => {
+        const db = new Database(file);
+        db.exec('DROP TABLE traffic_segments');
+        db.close();
+      },
+      /its table traffic_segments is missing/,
+    ],
     ['of zero bytes', (file: string) => writeFileSync(file, ''), /it is empty: 0 bytes/],
-  ])('a traffic log %s: put aside with a warning, and the console starts with its queues', async (_what, damage, because) => {
-    const dir = tempDir();
-    const first = await startTestEngine({ dataDir: dir });
-    await addQueues(first, 3);
-    const queues = await queueCount(first);
-    await first.close();
-    damage(join(dir, TRAFFIC_LOG_FILE));
-    const engine = await startTestEngine({ dataDir: dir });
-    try {
-      const [warning, ...more] = await warningsOf(engine);
-      expect(more).toEqual([]);
-      expect(warning).toMatch(because);
-      expect(warning).toMatch(new RegExp(`it was put aside as ${join(dir, TRAFFIC_LOG_FILE)}\\.damaged-\\d+ and a new one started`));
-      expect(readdirSync(dir).filter((name) => name.startsWith(`${TRAFFIC_LOG_FILE}.damaged-`))).toHaveLength(1);
-      expect(await queueCount(engine)).toBe(queues);
-    } finally {
-      await engine.close();
-    }
-  });
+  ])(
+    'a traffic log %s: put aside with a warning, and the console starts with its queues',
+    async (_what, damage, because) => {
+      const dir = tempDir();
+      const first = await startTestEngine({ dataDir: dir });
+      await addQueues(first, 3);
+      const queues = await queueCount(first);
+      await first.close();
+      damage(join(dir, TRAFFIC_LOG_FILE));
+      const engine = await startTestEngine({ dataDir: dir });
+      try {
+        const [warning, ...more] = await warningsOf(engine);
+        expect(more).toEqual([]);
+        expect(warning).toMatch(because);
+        expect(warning).toMatch(
+          new RegExp(`it was put aside as ${join(dir, TRAFFIC_LOG_FILE)}\\.damaged-\\d+ and a new one started`),
+        );
+        expect(readdirSync(dir).filter((name) => name.startsWith(`${TRAFFIC_LOG_FILE}.damaged-`))).toHaveLength(1);
+        expect(await queueCount(engine)).toBe(queues);
+      } finally {
+        await engine.close();
+      }
+    },
+  );
 });

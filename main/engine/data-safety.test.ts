@@ -20,7 +20,9 @@ import { tempDirs } from './testing/temp-dirs.js';
 const freshDir = tempDirs('cqc-data-safety-');
 
 function filesUnder(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => (entry.isDirectory() ? filesUnder(join(dir, entry.name)) : [join(dir, entry.name)]));
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+    entry.isDirectory() ? filesUnder(join(dir, entry.name)) : [join(dir, entry.name)],
+  );
 }
 
 function bytesUnder(dir: string): number {
@@ -33,21 +35,46 @@ describe('data safety of a whole console', () => {
     const engine = await startTestEngine({ dataDir });
     const grant = await pkceGrantAndRefresh(engine);
     // The control API with the user's token, the queue edited and played with the queue's token.
-    const households = await fetch(`${engine.urls.control}/api/v1/households`, { headers: { authorization: `Bearer ${String(grant.refreshed.body.access_token)}` } });
+    const households = await fetch(`${engine.urls.control}/api/v1/households`, {
+      headers: { authorization: `Bearer ${String(grant.refreshed.body.access_token)}` },
+    });
     expect(households.status).toBe(200);
-    const queue = (await admin(engine, 'POST', '/queues', { name: 'Q', items: [{ track: { name: 'One', mediaUrl: 'https://example.com/1.mp3' } }] })).body as QueueSummary;
-    await admin(engine, 'PATCH', `/queues/${queue.id}`, { name: 'Q edited', items: [{ track: { name: 'Two', mediaUrl: 'https://example.com/2.mp3' } }] });
+    const queue = (
+      await admin(engine, 'POST', '/queues', {
+        name: 'Q',
+        items: [{ track: { name: 'One', mediaUrl: 'https://example.com/1.mp3' } }],
+      })
+    ).body as QueueSummary;
+    await admin(engine, 'PATCH', `/queues/${queue.id}`, {
+      name: 'Q edited',
+      items: [{ track: { name: 'Two', mediaUrl: 'https://example.com/2.mp3' } }],
+    });
     await fetch(`${queue.queueBaseUrl}itemWindow?reason=load`, { headers: { authorization: queue.httpAuthorization } });
     // A conformance run started over REST: the integrator's token is in the admin call's body.
     const integratorToken = `integrator-${randomBytes(16).toString('hex')}`;
-    const run = (await admin(engine, 'POST', '/conformance/runs', { baseUrl: queue.queueBaseUrl, authorization: `Bearer ${integratorToken}` })).body as { id: string };
-    await expect.poll(async () => ((await admin(engine, 'GET', `/conformance/runs/${run.id}`)).body as { status: string }).status, { timeout: 20_000 }).not.toBe('running');
-    const secrets: Record<string, string> = { adminToken: engine.adminToken, integratorToken, ...grantSecretValues(grant) };
+    const run = (
+      await admin(engine, 'POST', '/conformance/runs', {
+        baseUrl: queue.queueBaseUrl,
+        authorization: `Bearer ${integratorToken}`,
+      })
+    ).body as { id: string };
+    await expect
+      .poll(
+        async () => ((await admin(engine, 'GET', `/conformance/runs/${run.id}`)).body as { status: string }).status,
+        { timeout: 20_000 },
+      )
+      .not.toBe('running');
+    const secrets: Record<string, string> = {
+      adminToken: engine.adminToken,
+      integratorToken,
+      ...grantSecretValues(grant),
+    };
     const look = () => {
       const found: string[] = [];
       for (const file of filesUnder(dataDir)) {
         const bytes = readFileSync(file);
-        for (const [name, value] of Object.entries(secrets)) if (bytes.includes(value)) found.push(`${name} in ${file}`);
+        for (const [name, value] of Object.entries(secrets))
+          if (bytes.includes(value)) found.push(`${name} in ${file}`);
         if (!/console\.sqlite/.test(file) && bytes.includes(queue.accessToken)) found.push(`queueToken in ${file}`);
       }
       return found;
@@ -62,15 +89,30 @@ describe('data safety of a whole console', () => {
     const dataDir = freshDir();
     const engine = await startTestEngine({ dataDir });
     try {
-      const queue = (await admin(engine, 'POST', '/queues', { name: 'Q', items: [{ track: { name: 'One', mediaUrl: 'https://example.com/1.mp3' } }] })).body as QueueSummary;
+      const queue = (
+        await admin(engine, 'POST', '/queues', {
+          name: 'Q',
+          items: [{ track: { name: 'One', mediaUrl: 'https://example.com/1.mp3' } }],
+        })
+      ).body as QueueSummary;
       const url = new URL(`${queue.queueBaseUrl}version`);
       const padding = 'x'.repeat(15_000);
       const send = () =>
         new Promise<number>((resolve, reject) => {
-          const req = request(url, { headers: { authorization: 'Bearer wrong', 'x-player-id': randomBytes(48).toString('hex'), 'x-padding': padding } }, (res) => {
-            res.resume();
-            res.on('end', () => resolve(res.statusCode ?? 0));
-          });
+          const req = request(
+            url,
+            {
+              headers: {
+                authorization: 'Bearer wrong',
+                'x-player-id': randomBytes(48).toString('hex'),
+                'x-padding': padding,
+              },
+            },
+            (res) => {
+              res.resume();
+              res.on('end', () => resolve(res.statusCode ?? 0));
+            },
+          );
           req.on('error', reject);
           req.end();
         });
@@ -95,7 +137,9 @@ describe('data safety of a whole console', () => {
       expect(diskGrowth, `the data dir grew ${diskGrowth.toFixed(1)} MB`).toBeLessThan(30);
       const activity = (await admin(engine, 'GET', `/queues/${queue.id}/activity`)).body as QueueActivityView;
       expect(activity.players).toEqual([]);
-      console.warn(`10,000 requests without credentials: RSS +${rssGrowth.toFixed(1)} MB, data dir +${diskGrowth.toFixed(1)} MB`);
+      console.warn(
+        `10,000 requests without credentials: RSS +${rssGrowth.toFixed(1)} MB, data dir +${diskGrowth.toFixed(1)} MB`,
+      );
     } finally {
       await engine.close();
     }

@@ -101,7 +101,14 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   const wall = options.wall ?? systemWall;
   const adminToken = options.adminToken ?? randomBytes(32).toString('base64url');
   // The traffic log is attached to the store's connection before the console's migrations run.
-  const { store, traffic, recovery: trafficLogRecovery } = openStoreWithTrafficLog({ dataDir: options.dataDir, nativeBinding: options.nativeBinding, consoleKind: options.consoleKind }, wall.now());
+  const {
+    store,
+    traffic,
+    recovery: trafficLogRecovery,
+  } = openStoreWithTrafficLog(
+    { dataDir: options.dataDir, nativeBinding: options.nativeBinding, consoleKind: options.consoleKind },
+    wall.now(),
+  );
   const closers: (() => void | Promise<void>)[] = [() => store.close()];
   const closeAll = async (): Promise<void> => {
     for (const close of closers.splice(0).reverse()) {
@@ -130,10 +137,16 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
 
     const bus = new EventBus();
     closers.push(() => bus.clear());
-    const warnings = new EngineWarnings({ emit: (warning) => bus.emit('engine.warning', warning), wallNow: () => wall.now(), log });
+    const warnings = new EngineWarnings({
+      emit: (warning) => bus.emit('engine.warning', warning),
+      wallNow: () => wall.now(),
+      log,
+    });
     if (trafficLogRecovery) {
       const { putAside, because } = trafficLogRecovery;
-      const kept = putAside ? `it was put aside as ${putAside} and a new one started` : 'this run keeps its traffic log in memory';
+      const kept = putAside
+        ? `it was put aside as ${putAside} and a new one started`
+        : 'this run keeps its traffic log in memory';
       warnings.warn('traffic-log', `the traffic log could not be read (${because}); ${kept}`);
     }
     clock.onChange((state) => {
@@ -174,7 +187,12 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       secrets,
       ...(options.openOAuthWindow ? { openOAuthWindow: options.openOAuthWindow } : {}),
     });
-    const queues = new QueueModel({ store, clock, emit: (name, data) => bus.emit(name, data), cloudQueueUrl: () => urls!.cloudQueue });
+    const queues = new QueueModel({
+      store,
+      clock,
+      emit: (name, data) => bus.emit(name, data),
+      cloudQueueUrl: () => urls!.cloudQueue,
+    });
     const generations = new QueueGenerations({ queues, emit: (name, data) => bus.emit(name, data) });
     closers.push(() => generations.close());
     const queueActivity = new QueueActivity({
@@ -184,9 +202,20 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     // Events to integrations' callbacks, from the players' and the household's changes (docs/events.md).
     const eventDelivery = createEventDelivery({ store, clock, bus, players, views, faults, recorder });
     closers.push(() => eventDelivery.close());
-    const conformance = new ConformanceRuns({ repo: store.conformanceRuns, faults, recorder, bus, engineClock: clock, wall });
+    const conformance = new ConformanceRuns({
+      repo: store.conformanceRuns,
+      faults,
+      recorder,
+      bus,
+      engineClock: clock,
+      wall,
+    });
     closers.push(() => conformance.close());
-    const callControl = controlCaller({ controlUrl: () => urls!.control, accessToken: (as) => login.controlToken(as), clock });
+    const callControl = controlCaller({
+      controlUrl: () => urls!.control,
+      accessToken: (as) => login.controlToken(as),
+      clock,
+    });
     const examples = {
       groups: () => views.groups(),
       sessionOf: (groupId: string) => players.forGroup(groupId)?.currentSession?.id ?? null,
@@ -200,12 +229,35 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       ...householdCommands(views, household),
       ...login.commands,
       ...queueCommands(queues, generations, queueActivity, store.timePlayed),
-      ...playerCommandHandlers(players, callControl, { senders: () => login.controlSenders(), examples: (groupId) => controlExamples(examples, groupId) }),
+      ...playerCommandHandlers(players, callControl, {
+        senders: () => login.controlSenders(),
+        examples: (groupId) => controlExamples(examples, groupId),
+      }),
       ...faultCommandHandlers(faults, { players, ownCloudQueue: () => urls!.cloudQueue }),
       ...trafficCommandHandlers(recorder, traffic, store),
-      ...scenarioCommandHandlers(store.scenarios, clock, { faults, players, clock, bus, callControl, urls: () => urls!, exchanges: playerExchangeReader(traffic, recorder), commands: (name, input) => commands.run(name as CommandName, input) }),
+      ...scenarioCommandHandlers(store.scenarios, clock, {
+        faults,
+        players,
+        clock,
+        bus,
+        callControl,
+        urls: () => urls!,
+        exchanges: playerExchangeReader(traffic, recorder),
+        commands: (name, input) => commands.run(name as CommandName, input),
+      }),
       ...eventDelivery.commands,
-      ...bundleCommandHandlers({ store, traffic, queues, faults, players, clock, recorder, journal, urls: () => urls!, wallNow: () => wall.now() }),
+      ...bundleCommandHandlers({
+        store,
+        traffic,
+        queues,
+        faults,
+        players,
+        clock,
+        recorder,
+        journal,
+        urls: () => urls!,
+        wallNow: () => wall.now(),
+      }),
       ...conformanceCommandHandlers(conformance),
       'state.get': () => stateView(clock, urls!, store, views, warnings),
       'api.describe': () => apiDescription,
@@ -222,12 +274,27 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
         assets: loadConsoleAssets(options.consoleAssetsDir, adminToken),
       }),
       login: await login.buildApp(),
-      control: await buildControlApp({ verifyAccessToken: login.verifyAccessToken, observeBearerCall: login.observeBearerCall, views, store, players, subscriptions: eventDelivery.subscriptions }),
-      cloudQueue: await buildCloudQueueApp({ queues, items: store.queueItems, timePlayed: store.timePlayed, activity: queueActivity, clock }),
+      control: await buildControlApp({
+        verifyAccessToken: login.verifyAccessToken,
+        observeBearerCall: login.observeBearerCall,
+        views,
+        store,
+        players,
+        subscriptions: eventDelivery.subscriptions,
+      }),
+      cloudQueue: await buildCloudQueueApp({
+        queues,
+        items: store.queueItems,
+        timePlayed: store.timePlayed,
+        activity: queueActivity,
+        clock,
+      }),
     };
     const respondStatus = loginAuthorizeResponder(AUTHORIZE_PATH);
     for (const name of SERVICE_NAMES) instrumentService(apps[name], name, { recorder, faults, clock, respondStatus });
-    journalControlCalls(apps.control, journal, { tokenOwner: (token) => queues.list().find((queue) => queue.accessToken === token)?.id });
+    journalControlCalls(apps.control, journal, {
+      tokenOwner: (token) => queues.list().find((queue) => queue.accessToken === token)?.id,
+    });
     closers.push(async () => {
       streams.closeAll();
       await Promise.all(Object.values(apps).map((app) => app.close()));
@@ -237,7 +304,9 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     login.onListening();
     players.resume(urls.cloudQueue);
     eventDelivery.start();
-    log.info(`console ${urls.console} · login ${urls.login} · control ${urls.control} · cloud queue ${urls.cloudQueue}`);
+    log.info(
+      `console ${urls.console} · login ${urls.login} · control ${urls.control} · cloud queue ${urls.cloudQueue}`,
+    );
     log.info(options.dataDir === null ? 'data: in memory (--ephemeral)' : `data: ${options.dataDir}`);
 
     let closing: Promise<void> | null = null;
@@ -256,7 +325,13 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   }
 }
 
-function stateView(clock: EngineClock, urls: ServiceUrls, store: Store, views: HouseholdViews, warnings: EngineWarnings): EngineStateView {
+function stateView(
+  clock: EngineClock,
+  urls: ServiceUrls,
+  store: Store,
+  views: HouseholdViews,
+  warnings: EngineWarnings,
+): EngineStateView {
   return {
     clock: clock.state(),
     urls,

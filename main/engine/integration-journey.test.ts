@@ -18,11 +18,23 @@ const TRACK_MILLIS = 120_000;
 
 /** The integration's own cloud queue server: three tracks, reports kept. */
 class TinyCloudQueue {
-  readonly requests: { path: string; query: URLSearchParams; authorization: string | undefined; playerId: string | undefined }[] = [];
+  readonly requests: {
+    path: string;
+    query: URLSearchParams;
+    authorization: string | undefined;
+    playerId: string | undefined;
+  }[] = [];
   readonly reports: { type: string; id: string; positionMillis: number; positionMillisAtSegmentStart: number }[] = [];
   private readonly items = ['a', 'b', 'c'].map((id) => ({
     id,
-    track: { name: `Track ${id}`, mediaUrl: `https://media.example/${id}.mp3`, contentType: 'audio/mpeg', durationMillis: TRACK_MILLIS, artist: { name: 'Tiny' }, album: { name: 'Journey' } },
+    track: {
+      name: `Track ${id}`,
+      mediaUrl: `https://media.example/${id}.mp3`,
+      contentType: 'audio/mpeg',
+      durationMillis: TRACK_MILLIS,
+      artist: { name: 'Tiny' },
+      album: { name: 'Journey' },
+    },
   }));
 
   constructor(readonly token: string) {}
@@ -30,7 +42,12 @@ class TinyCloudQueue {
   handle(request: IncomingMessage, body: string, response: ServerResponse): void {
     const url = new URL(request.url ?? '/', 'http://x');
     const path = url.pathname.replace(/^\/v2\.3/, '');
-    this.requests.push({ path, query: url.searchParams, authorization: request.headers.authorization, playerId: request.headers['x-player-id'] as string | undefined });
+    this.requests.push({
+      path,
+      query: url.searchParams,
+      authorization: request.headers.authorization,
+      playerId: request.headers['x-player-id'] as string | undefined,
+    });
     if (request.headers.authorization !== `Bearer ${this.token}`) return send(response, 401, { error: 'who are you' });
     if (path === '/context') {
       return send(response, 200, {
@@ -43,12 +60,21 @@ class TinyCloudQueue {
     }
     if (path === '/version') return send(response, 200, { queueVersion: 'q1', contextVersion: 'c1' });
     if (path === '/itemWindow') {
-      const at = Math.max(0, this.items.findIndex((item) => item.id === (url.searchParams.get('itemId') ?? 'a')));
+      const at = Math.max(
+        0,
+        this.items.findIndex((item) => item.id === (url.searchParams.get('itemId') ?? 'a')),
+      );
       const before = Number(url.searchParams.get('previousWindowSize') ?? 5);
       const after = Number(url.searchParams.get('upcomingWindowSize') ?? 10);
       const from = Math.max(0, at - before);
       const to = Math.min(this.items.length, at + after + 1);
-      return send(response, 200, { includesBeginningOfQueue: from === 0, includesEndOfQueue: to === this.items.length, contextVersion: 'c1', queueVersion: 'q1', items: this.items.slice(from, to) });
+      return send(response, 200, {
+        includesBeginningOfQueue: from === 0,
+        includesEndOfQueue: to === this.items.length,
+        contextVersion: 'c1',
+        queueVersion: 'q1',
+        items: this.items.slice(from, to),
+      });
     }
     if (path === '/timePlayed' && request.method === 'POST') {
       for (const item of (JSON.parse(body) as { items: TinyCloudQueue['reports'] }).items) this.reports.push(item);
@@ -79,14 +105,27 @@ class EventReceiver {
       return;
     }
     const headers = Object.fromEntries(Object.entries(request.headers).map(([k, v]) => [k, String(v)]));
-    this.events.push({ headers, body: JSON.parse(body) as Record<string, unknown>, signatureValid: headers['x-sonos-event-signature'] === this.signatureOf(headers) });
+    this.events.push({
+      headers,
+      body: JSON.parse(body) as Record<string, unknown>,
+      signatureValid: headers['x-sonos-event-signature'] === this.signatureOf(headers),
+    });
     response.writeHead(200).end();
   }
 
   /** SHA-256 over the event headers, the client id and the secret, base64url without padding. */
   private signatureOf(h: Record<string, string>): string {
     const hash = createHash('sha256');
-    for (const part of [h['x-sonos-event-seq-id'], h['x-sonos-namespace'], h['x-sonos-type'], h['x-sonos-target-type'], h['x-sonos-target-value'], this.credentials.clientId, this.credentials.clientSecret]) hash.update(part ?? '');
+    for (const part of [
+      h['x-sonos-event-seq-id'],
+      h['x-sonos-namespace'],
+      h['x-sonos-type'],
+      h['x-sonos-target-type'],
+      h['x-sonos-target-value'],
+      this.credentials.clientId,
+      this.credentials.clientSecret,
+    ])
+      hash.update(part ?? '');
     return hash.digest('base64url');
   }
 
@@ -95,7 +134,10 @@ class EventReceiver {
     for (;;) {
       const event = this.events.find(found);
       if (event) return event;
-      if (Date.now() > deadline) throw new Error(`no event ${what}; received: ${JSON.stringify(this.events.map((e) => [e.headers['x-sonos-namespace'], e.body]))}`);
+      if (Date.now() > deadline)
+        throw new Error(
+          `no event ${what}; received: ${JSON.stringify(this.events.map((e) => [e.headers['x-sonos-namespace'], e.body]))}`,
+        );
       await new Promise((resolve) => setTimeout(resolve, 25));
     }
   }
@@ -106,7 +148,10 @@ function send(response: ServerResponse, status: number, body: unknown): void {
 }
 
 /** One loopback server for the integration's three parts: OAuth callback, events, cloud queue. */
-async function integrationServer(queue: TinyCloudQueue, receiver: EventReceiver): Promise<{ server: Server; base: string }> {
+async function integrationServer(
+  queue: TinyCloudQueue,
+  receiver: EventReceiver,
+): Promise<{ server: Server; base: string }> {
   const server = createServer((request, response) => {
     let body = '';
     request.setEncoding('utf8');
@@ -138,10 +183,17 @@ describe('an integration written from the contract, end to end', () => {
   let tokens: { access_token: string; refresh_token: string };
   const client = { clientId: '', clientSecret: '' };
 
-  const call = async (method: 'GET' | 'POST', path: string, body?: unknown): Promise<{ status: number; body: Record<string, unknown> }> => {
+  const call = async (
+    method: 'GET' | 'POST',
+    path: string,
+    body?: unknown,
+  ): Promise<{ status: number; body: Record<string, unknown> }> => {
     const response = await fetch(`${control}${path}`, {
       method,
-      headers: { authorization: `Bearer ${tokens.access_token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      headers: {
+        authorization: `Bearer ${tokens.access_token}`,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     const text = await response.text();
@@ -150,7 +202,10 @@ describe('an integration written from the contract, end to end', () => {
   const token = async (form: Record<string, string>): Promise<{ status: number; body: Record<string, string> }> => {
     const response = await fetch(`${engine.urls.login}/login/v3/oauth/access`, {
       method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded;charset=utf-8', authorization: basic(client.clientId, client.clientSecret) },
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded;charset=utf-8',
+        authorization: basic(client.clientId, client.clientSecret),
+      },
       body: new URLSearchParams(form).toString(),
     });
     return { status: response.status, body: (await response.json()) as Record<string, string> };
@@ -173,7 +228,11 @@ describe('an integration written from the contract, end to end', () => {
 
   it('connects: registers, signs the user in with PKCE, and exchanges the code', async () => {
     const redirectUri = `${base}/oauth/callback`;
-    const created = await admin(engine, 'POST', '/integrations', { name: 'Journey app', redirectUris: [redirectUri], eventCallbackUrl: `${base}/events` });
+    const created = await admin(engine, 'POST', '/integrations', {
+      name: 'Journey app',
+      redirectUris: [redirectUri],
+      eventCallbackUrl: `${base}/events`,
+    });
     expect(created.status).toBe(200);
     Object.assign(client, created.body as typeof client);
     receiver.credentials = client;
@@ -181,7 +240,16 @@ describe('an integration written from the contract, end to end', () => {
     const verifier = randomBytes(32).toString('base64url');
     const state = randomBytes(8).toString('hex');
     const authorize = new URL(`${engine.urls.login}/login/v3/oauth`);
-    for (const [k, v] of Object.entries({ client_id: client.clientId, response_type: 'code', state, scope: 'playback-control-all', redirect_uri: redirectUri, code_challenge: createHash('sha256').update(verifier).digest('base64url'), code_challenge_method: 'S256' })) authorize.searchParams.set(k, v);
+    for (const [k, v] of Object.entries({
+      client_id: client.clientId,
+      response_type: 'code',
+      state,
+      scope: 'playback-control-all',
+      redirect_uri: redirectUri,
+      code_challenge: createHash('sha256').update(verifier).digest('base64url'),
+      code_challenge_method: 'S256',
+    }))
+      authorize.searchParams.set(k, v);
 
     // The user's browser walks the login and consent pages.
     const browser = new FormBrowser();
@@ -192,7 +260,12 @@ describe('an integration written from the contract, end to end', () => {
     expect(`${redirect.origin}${redirect.pathname}`).toBe(redirectUri);
     expect(redirect.searchParams.get('state')).toBe(state);
 
-    const exchanged = await token({ grant_type: 'authorization_code', code: redirect.searchParams.get('code')!, redirect_uri: redirectUri, code_verifier: verifier });
+    const exchanged = await token({
+      grant_type: 'authorization_code',
+      code: redirect.searchParams.get('code')!,
+      redirect_uri: redirectUri,
+      code_verifier: verifier,
+    });
     expect(exchanged.status).toBe(200);
     expect(exchanged.body.scope).toBe('playback-control-all');
     tokens = { access_token: exchanged.body.access_token!, refresh_token: exchanged.body.refresh_token! };
@@ -212,7 +285,10 @@ describe('an integration written from the contract, end to end', () => {
   });
 
   it('creates a session and loads its own cloud queue; the player calls it with the integration\u2019s authorization', async () => {
-    const session = await call('POST', `/groups/${groupId}/playbackSession`, { appId: 'com.example.journey', appContext: 'journey' });
+    const session = await call('POST', `/groups/${groupId}/playbackSession`, {
+      appId: 'com.example.journey',
+      appContext: 'journey',
+    });
     expect(session.status).toBe(200);
     sessionId = String(session.body.sessionId);
 
@@ -227,21 +303,37 @@ describe('an integration written from the contract, end to end', () => {
     expect(queue.requests.every((r) => r.authorization === `Bearer ${queue.token}` && r.playerId)).toBe(true);
     expect(queue.requests[1]!.query.get('reason')).toBe('load');
 
-    const playing = await receiver.until('PLAYING of a', (e) => e.headers['x-sonos-namespace'] === 'playback' && e.body.playbackState === 'PLAYBACK_STATE_PLAYING');
+    const playing = await receiver.until(
+      'PLAYING of a',
+      (e) => e.headers['x-sonos-namespace'] === 'playback' && e.body.playbackState === 'PLAYBACK_STATE_PLAYING',
+    );
     expect(playing.headers['x-sonos-household-id']).toBe(householdId);
     expect(playing.headers['x-sonos-target-value']).toBe(groupId);
   });
 
   it('seeks, skips, pauses and changes the volume; each change arrives as a signed event, in order', async () => {
-    expect((await call('POST', `/groups/${groupId}/playback/seek`, { positionMillis: 60_000, itemId: 'a' })).status).toBe(200);
-    await receiver.until('a seek to 60 s', (e) => e.headers['x-sonos-namespace'] === 'playback' && Number(e.body.positionMillis) >= 60_000);
+    expect(
+      (await call('POST', `/groups/${groupId}/playback/seek`, { positionMillis: 60_000, itemId: 'a' })).status,
+    ).toBe(200);
+    await receiver.until(
+      'a seek to 60 s',
+      (e) => e.headers['x-sonos-namespace'] === 'playback' && Number(e.body.positionMillis) >= 60_000,
+    );
 
     expect((await call('POST', `/groups/${groupId}/playback/skipToNextTrack`)).status).toBe(200);
     await receiver.until('item b', (e) => e.headers['x-sonos-namespace'] === 'playback' && e.body.itemId === 'b');
-    await receiver.until('metadata of b', (e) => e.headers['x-sonos-namespace'] === 'playbackMetadata' && JSON.stringify(e.body.currentItem ?? {}).includes('"b"'));
+    await receiver.until(
+      'metadata of b',
+      (e) =>
+        e.headers['x-sonos-namespace'] === 'playbackMetadata' &&
+        JSON.stringify(e.body.currentItem ?? {}).includes('"b"'),
+    );
 
     expect((await call('POST', `/groups/${groupId}/playback/pause`)).status).toBe(200);
-    await receiver.until('PAUSED', (e) => e.headers['x-sonos-namespace'] === 'playback' && e.body.playbackState === 'PLAYBACK_STATE_PAUSED');
+    await receiver.until(
+      'PAUSED',
+      (e) => e.headers['x-sonos-namespace'] === 'playback' && e.body.playbackState === 'PLAYBACK_STATE_PAUSED',
+    );
 
     expect((await call('POST', `/groups/${groupId}/groupVolume`, { volume: 35 })).status).toBe(200);
     await receiver.until('volume 35', (e) => e.headers['x-sonos-namespace'] === 'groupVolume' && e.body.volume === 35);
@@ -255,14 +347,17 @@ describe('an integration written from the contract, end to end', () => {
     }
     for (const [key, list] of seqs) expect(list, key).toEqual([...list].sort((a, b) => a - b));
     // The playback events came in the order the commands were sent.
-    const states = receiver.events.filter((e) => e.headers['x-sonos-namespace'] === 'playback').map((e) => `${String(e.body.itemId)}:${String(e.body.playbackState)}`);
+    const states = receiver.events
+      .filter((e) => e.headers['x-sonos-namespace'] === 'playback')
+      .map((e) => `${String(e.body.itemId)}:${String(e.body.playbackState)}`);
     expect(states.indexOf('b:PLAYBACK_STATE_PAUSED')).toBeGreaterThan(states.findIndex((s) => s.startsWith('b:')) - 1);
     expect(states.findIndex((s) => s.startsWith('b:'))).toBeGreaterThan(states.indexOf('a:PLAYBACK_STATE_PLAYING'));
   });
 
   it('sees its reports: a final one for the skipped track, with the seek as its segment start', async () => {
     const deadline = Date.now() + 8_000;
-    while (!queue.reports.some((r) => r.id === 'a' && r.type === 'final') && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    while (!queue.reports.some((r) => r.id === 'a' && r.type === 'final') && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 50));
     const final = queue.reports.find((r) => r.id === 'a' && r.type === 'final');
     expect(final, JSON.stringify(queue.reports)).toBeDefined();
     expect(final!.positionMillisAtSegmentStart).toBe(60_000);
@@ -287,7 +382,8 @@ describe('an integration written from the contract, end to end', () => {
     await admin(engine, 'POST', '/clock', { advanceMs: 4_000 });
     const event = await receiver.until('volume 31', (e) => e.body.volume === 31);
     expect(receiver.events.indexOf(event)).toBeGreaterThanOrEqual(before);
-    const traffic = (await admin(engine, 'GET', '/traffic?target=events&limit=500')).body as { entries?: { status: number | null }[] } | { status: number | null }[];
+    const traffic = (await admin(engine, 'GET', '/traffic?target=events&limit=500')).body as
+      { entries?: { status: number | null }[] } | { status: number | null }[];
     const entries = Array.isArray(traffic) ? traffic : (traffic.entries ?? []);
     expect(entries.filter((e) => e.status === 500).length).toBeGreaterThanOrEqual(2);
     expect(entries.length).toBeGreaterThanOrEqual(receiver.events.length + 2);

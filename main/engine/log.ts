@@ -9,12 +9,18 @@ export interface Logger {
 }
 
 export function createLogger(write: (line: string) => void = (line) => process.stderr.write(line)): Logger {
-  const line = (level: string, message: string): void => write(`${new Date().toISOString().slice(11, 19)} ${level} ${message}\n`);
+  const line = (level: string, message: string): void =>
+    write(`${new Date().toISOString().slice(11, 19)} ${level} ${message}\n`);
   return {
     info: (message) => line('info ', message),
     warn: (message) => line('warn ', message),
     error: (message, error) =>
-      line('error', error === undefined ? message : `${message}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`),
+      line(
+        'error',
+        error === undefined
+          ? message
+          : `${message}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+      ),
   };
 }
 

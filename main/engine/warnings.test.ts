@@ -9,7 +9,11 @@ function warnings() {
   const list = new EngineWarnings({
     emit: (warning) => void emitted.push(warning),
     wallNow: () => now,
-    log: { info: () => undefined, warn: (message) => void logged.push(`warn ${message}`), error: (message) => void logged.push(`error ${message}`) },
+    log: {
+      info: () => undefined,
+      warn: (message) => void logged.push(`warn ${message}`),
+      error: (message) => void logged.push(`error ${message}`),
+    },
   });
   return { list, emitted, logged, at: (ms: number) => void (now = ms) };
 }
@@ -22,7 +26,13 @@ describe('engine warnings', () => {
     list.warn('player-saved', 'could not save player p (disk full)', new Error('disk full'));
     list.warn('traffic-log', 'damaged');
     expect(list.list()).toEqual([
-      { source: 'player-saved', message: 'could not save player p (disk full)', firstAt: 1_000, lastAt: 1_500, count: 2 },
+      {
+        source: 'player-saved',
+        message: 'could not save player p (disk full)',
+        firstAt: 1_000,
+        lastAt: 1_500,
+        count: 2,
+      },
       { source: 'traffic-log', message: 'damaged', firstAt: 1_500, lastAt: 1_500, count: 1 },
     ]);
     expect(logged).toEqual(['error could not save player p (disk full)', 'warn damaged']);

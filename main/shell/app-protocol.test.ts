@@ -11,7 +11,11 @@ describe('the console page scheme', () => {
     expect(appFileOf('cqc://console/assets/index-abc.js?v=1#x', ROOT)).toBe(join(ROOT, 'assets/index-abc.js'));
   });
 
-  it.each(['cqc://console/../../../etc/passwd', 'cqc://console/%2e%2e/%2e%2e/etc/passwd', 'cqc://console/assets/../../../x'])('keeps %s inside the folder (the URL resolves its dot segments first)', (url) => {
+  it.each([
+    'cqc://console/../../../etc/passwd',
+    'cqc://console/%2e%2e/%2e%2e/etc/passwd',
+    'cqc://console/assets/../../../x',
+  ])('keeps %s inside the folder (the URL resolves its dot segments first)', (url) => {
     const file = appFileOf(url, ROOT);
     expect(file === null || file.startsWith(`${ROOT}/`)).toBe(true);
   });
@@ -38,11 +42,16 @@ describe('the console page scheme', () => {
 
 describe('what only a development build honours', () => {
   it('a packaged app ignores ELECTRON_RENDERER_URL and has no DevTools', () => {
-    expect(rendererEntry({ isPackaged: true, env: { ELECTRON_RENDERER_URL: 'http://evil.example/' } })).toEqual({ devTools: false });
+    expect(rendererEntry({ isPackaged: true, env: { ELECTRON_RENDERER_URL: 'http://evil.example/' } })).toEqual({
+      devTools: false,
+    });
   });
 
   it('an unpackaged app takes the dev server and keeps DevTools', () => {
-    expect(rendererEntry({ isPackaged: false, env: { ELECTRON_RENDERER_URL: 'http://localhost:5173' } })).toEqual({ devServerUrl: 'http://localhost:5173', devTools: true });
+    expect(rendererEntry({ isPackaged: false, env: { ELECTRON_RENDERER_URL: 'http://localhost:5173' } })).toEqual({
+      devServerUrl: 'http://localhost:5173',
+      devTools: true,
+    });
     expect(rendererEntry({ isPackaged: false, env: {} })).toEqual({ devTools: true });
   });
 });

@@ -57,7 +57,10 @@ export function contentTypeOf(file: string): string {
  * ELECTRON_RENDERER_URL, and open DevTools. Only an unpackaged app (`npm run dev`, `npm start`)
  * honours either; an installed app ignores the variable whoever sets it.
  */
-export function rendererEntry(options: { isPackaged: boolean; env: Record<string, string | undefined> }): { devServerUrl?: string; devTools: boolean } {
+export function rendererEntry(options: { isPackaged: boolean; env: Record<string, string | undefined> }): {
+  devServerUrl?: string;
+  devTools: boolean;
+} {
   if (options.isPackaged) return { devTools: false };
   const devServerUrl = options.env.ELECTRON_RENDERER_URL;
   return { ...(devServerUrl ? { devServerUrl } : {}), devTools: true };

@@ -8,7 +8,10 @@
 import { app, session, shell, type WebContents } from 'electron';
 import { mayNavigate, permissionGranted } from './navigation-policy.js';
 
-export function harden(isConsoleUrl: (url: string) => boolean, isOAuthWindow: (contents: WebContents) => boolean = () => false): void {
+export function harden(
+  isConsoleUrl: (url: string) => boolean,
+  isOAuthWindow: (contents: WebContents) => boolean = () => false,
+): void {
   app.on('web-contents-created', (_event, contents) => {
     const keepOnConsole = (event: { url: string; preventDefault(): void }) => {
       if (!mayNavigate(event.url, { isConsoleUrl, inOAuthWindow: isOAuthWindow(contents) })) event.preventDefault();
@@ -27,7 +30,13 @@ export function harden(isConsoleUrl: (url: string) => boolean, isOAuthWindow: (c
   // Both handlers: Chromium asks the request handler to prompt, and the check handler whenever a
   // page asks whether it already has a permission; without the second, the answer is "granted".
   session.defaultSession.setPermissionRequestHandler((contents, permission, callback, details) => {
-    callback(permissionGranted(permission, { requestingUrl: details.requestingUrl || contents.getURL(), isConsoleUrl, inOAuthWindow: isOAuthWindow(contents) }));
+    callback(
+      permissionGranted(permission, {
+        requestingUrl: details.requestingUrl || contents.getURL(),
+        isConsoleUrl,
+        inOAuthWindow: isOAuthWindow(contents),
+      }),
+    );
   });
   session.defaultSession.setPermissionCheckHandler((contents, permission, _requestingOrigin, details) =>
     permissionGranted(permission, {

@@ -10,6 +10,14 @@ import { join } from 'node:path';
 export const ELECTRON_NATIVE_DIR = '.electron-native';
 
 export function electronNativeBinding(appPath: string): string | undefined {
-  const binding = join(appPath, ELECTRON_NATIVE_DIR, 'node_modules', 'better-sqlite3', 'build', 'Release', 'better_sqlite3.node');
+  const binding = join(
+    appPath,
+    ELECTRON_NATIVE_DIR,
+    'node_modules',
+    'better-sqlite3',
+    'build',
+    'Release',
+    'better_sqlite3.node',
+  );
   return existsSync(binding) ? binding : undefined;
 }

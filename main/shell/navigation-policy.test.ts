@@ -19,7 +19,12 @@ describe('the console page, with a dev server (docs/contract/console.md §9)', (
     expect(isConsole(url)).toBe(false);
   });
 
-  it.each(['http://localhost:5173', 'http://localhost:5173/', 'http://localhost:5173/index.html#/oauth', 'http://LOCALHOST:5173/src/main.tsx?t=1'])('takes %s', (url) => {
+  it.each([
+    'http://localhost:5173',
+    'http://localhost:5173/',
+    'http://localhost:5173/index.html#/oauth',
+    'http://LOCALHOST:5173/src/main.tsx?t=1',
+  ])('takes %s', (url) => {
     expect(isConsole(url)).toBe(true);
   });
 
@@ -65,7 +70,9 @@ describe('navigations, redirects and frame navigations', () => {
   });
 
   it('let an OAuth window walk the login pages and the redirect', () => {
-    expect(mayNavigate('http://127.0.0.1:47101/login/v3/oauth?client_id=x', { isConsoleUrl, inOAuthWindow: true })).toBe(true);
+    expect(
+      mayNavigate('http://127.0.0.1:47101/login/v3/oauth?client_id=x', { isConsoleUrl, inOAuthWindow: true }),
+    ).toBe(true);
   });
 });
 
@@ -73,15 +80,41 @@ describe('permissions', () => {
   const isConsoleUrl = consoleUrlMatcher({ pageUrl: PAGE });
 
   it('grants the console page the clipboard write of its copy buttons, and nothing else', () => {
-    expect(permissionGranted('clipboard-sanitized-write', { requestingUrl: PAGE, isConsoleUrl, inOAuthWindow: false })).toBe(true);
-    for (const permission of ['clipboard-read', 'media', 'geolocation', 'notifications', 'openExternal', 'fileSystem', 'hid', 'usb', 'serial', 'unknown']) {
-      expect(permissionGranted(permission, { requestingUrl: PAGE, isConsoleUrl, inOAuthWindow: false }), permission).toBe(false);
+    expect(
+      permissionGranted('clipboard-sanitized-write', { requestingUrl: PAGE, isConsoleUrl, inOAuthWindow: false }),
+    ).toBe(true);
+    for (const permission of [
+      'clipboard-read',
+      'media',
+      'geolocation',
+      'notifications',
+      'openExternal',
+      'fileSystem',
+      'hid',
+      'usb',
+      'serial',
+      'unknown',
+    ]) {
+      expect(
+        permissionGranted(permission, { requestingUrl: PAGE, isConsoleUrl, inOAuthWindow: false }),
+        permission,
+      ).toBe(false);
     }
   });
 
   it('refuses even the clipboard to any other page, to an OAuth window, and to an unknown requester', () => {
-    expect(permissionGranted('clipboard-sanitized-write', { requestingUrl: 'https://evil.example/', isConsoleUrl, inOAuthWindow: false })).toBe(false);
-    expect(permissionGranted('clipboard-sanitized-write', { requestingUrl: PAGE, isConsoleUrl, inOAuthWindow: true })).toBe(false);
-    expect(permissionGranted('clipboard-sanitized-write', { requestingUrl: undefined, isConsoleUrl, inOAuthWindow: false })).toBe(false);
+    expect(
+      permissionGranted('clipboard-sanitized-write', {
+        requestingUrl: 'https://evil.example/',
+        isConsoleUrl,
+        inOAuthWindow: false,
+      }),
+    ).toBe(false);
+    expect(
+      permissionGranted('clipboard-sanitized-write', { requestingUrl: PAGE, isConsoleUrl, inOAuthWindow: true }),
+    ).toBe(false);
+    expect(
+      permissionGranted('clipboard-sanitized-write', { requestingUrl: undefined, isConsoleUrl, inOAuthWindow: false }),
+    ).toBe(false);
   });
 });

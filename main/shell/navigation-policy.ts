@@ -35,7 +35,14 @@ export function consoleUrlMatcher(entry: ConsoleEntry): (url: string) => boolean
   const page = parse(entry.pageUrl);
   return (url) => {
     const candidate = parse(url);
-    return !!page && !!candidate && candidate.protocol === page.protocol && !candidate.username && !candidate.password && withoutFragment(candidate) === withoutFragment(page);
+    return (
+      !!page &&
+      !!candidate &&
+      candidate.protocol === page.protocol &&
+      !candidate.username &&
+      !candidate.password &&
+      withoutFragment(candidate) === withoutFragment(page)
+    );
   };
 }
 
@@ -43,7 +50,10 @@ export function consoleUrlMatcher(entry: ConsoleEntry): (url: string) => boolean
  * A navigation, a server redirect or a frame's navigation: allowed to the console page, and
  * anywhere in an OAuth window (whose job is to walk the login pages and the redirect).
  */
-export function mayNavigate(url: string, context: { isConsoleUrl: (url: string) => boolean; inOAuthWindow: boolean }): boolean {
+export function mayNavigate(
+  url: string,
+  context: { isConsoleUrl: (url: string) => boolean; inOAuthWindow: boolean },
+): boolean {
   return context.inOAuthWindow || context.isConsoleUrl(url);
 }
 

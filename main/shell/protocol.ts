@@ -9,7 +9,9 @@ import { APP_SCHEME, appFileOf, contentTypeOf } from './app-protocol.js';
 
 /** Before `app.whenReady()`: Electron only takes privileged schemes then. */
 export function registerAppScheme(): void {
-  protocol.registerSchemesAsPrivileged([{ scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } }]);
+  protocol.registerSchemesAsPrivileged([
+    { scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } },
+  ]);
 }
 
 /** After ready: answers `cqc://console/…` from `rendererDir`, and 404 for anything outside it. */
@@ -19,6 +21,9 @@ export function serveRenderer(rendererDir: string): void {
     if (!file) return new Response('not found', { status: 404, headers: { 'content-type': 'text/plain' } });
     const response = await net.fetch(pathToFileURL(file).href);
     if (!response.ok) return new Response('not found', { status: 404, headers: { 'content-type': 'text/plain' } });
-    return new Response(response.body, { status: 200, headers: { 'content-type': contentTypeOf(file), 'x-content-type-options': 'nosniff' } });
+    return new Response(response.body, {
+      status: 200,
+      headers: { 'content-type': contentTypeOf(file), 'x-content-type-options': 'nosniff' },
+    });
   });
 }

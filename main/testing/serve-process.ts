@@ -35,14 +35,19 @@ export async function startServe(args: string[], { timeoutMs = 20_000, viaNpm = 
     ? ['npm', ['run', 'serve', '--', ...args]]
     : [process.execPath, ['--import', 'tsx', join(PROJECT_ROOT, 'main/serve.ts'), ...args]];
   // Under `npm test`, npm hands its own settings down as npm_config_*: the project's .npmrc decides.
-  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.toLowerCase().startsWith('npm_config_')));
+  const env = Object.fromEntries(
+    Object.entries(process.env).filter(([name]) => !name.toLowerCase().startsWith('npm_config_')),
+  );
   const child = spawn(command, commandArgs, { cwd: PROJECT_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
 
   const ready = await new Promise<ReadyLine>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`serve did not become ready in ${timeoutMs} ms:\n${stderr}`)), timeoutMs);
+    const timer = setTimeout(
+      () => reject(new Error(`serve did not become ready in ${timeoutMs} ms:\n${stderr}`)),
+      timeoutMs,
+    );
     const lines = createInterface({ input: child.stdout });
     lines.once('line', (line) => {
       clearTimeout(timer);

@@ -14,19 +14,30 @@ export async function exportStormBundle(consoleUrl: string, adminToken: string):
   const call = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
     const response = await fetch(`${consoleUrl}/admin/api${path}`, {
       method,
-      headers: { authorization: `Bearer ${adminToken}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      headers: {
+        authorization: `Bearer ${adminToken}`,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     const text = await response.text();
     if (!response.ok) throw new Error(`${method} ${path} answered ${response.status}: ${text}`);
     return (text ? JSON.parse(text) : null) as T;
   };
-  const control = (path: string, body: unknown) => call<{ status: number; body: Record<string, string> }>('POST', '/control/send', { method: 'POST', path, body });
+  const control = (path: string, body: unknown) =>
+    call<{ status: number; body: Record<string, string> }>('POST', '/control/send', { method: 'POST', path, body });
 
   await call('POST', '/clock', { speed: 0 });
-  const queue = await call<QueueSummary>('POST', '/queues', JSON.parse(readFileSync(join(PROJECT_ROOT, 'examples/ci-queue.json'), 'utf8')));
+  const queue = await call<QueueSummary>(
+    'POST',
+    '/queues',
+    JSON.parse(readFileSync(join(PROJECT_ROOT, 'examples/ci-queue.json'), 'utf8')),
+  );
   await call('DELETE', '/traffic');
-  const session = await control('/api/v1/groups/group-kitchen/playbackSession:1', { appId: 'com.example.qa', appContext: 'storm' });
+  const session = await control('/api/v1/groups/group-kitchen/playbackSession:1', {
+    appId: 'com.example.qa',
+    appContext: 'storm',
+  });
   const load = await control(`/api/v1/playbackSessions/${session.body.sessionId}/playbackSession:1/loadCloudQueue`, {
     queueBaseUrl: queue.queueBaseUrl,
     httpAuthorization: queue.httpAuthorization,
@@ -34,7 +45,12 @@ export async function exportStormBundle(consoleUrl: string, adminToken: string):
   });
   if (load.status !== 200) throw new Error(`loadCloudQueue answered ${load.status}: ${JSON.stringify(load.body)}`);
   await call('POST', '/clock', { advanceMs: 1_000 });
-  await call('POST', '/faults', { target: 'cloudQueue', match: {}, action: { type: 'status', status: 503, retryAfter: 3 }, label: '503 storm' });
+  await call('POST', '/faults', {
+    target: 'cloudQueue',
+    match: {},
+    action: { type: 'status', status: 503, retryAfter: 3 },
+    label: '503 storm',
+  });
   // The version poll comes 10 min into playback; its three background retries 10 s apart.
   await call('POST', '/clock', { advanceMs: 630_000 });
   return call<ReproBundle>('POST', '/bundles/export', { name: '503 storm during playback' });

@@ -63,19 +63,36 @@ describe('admin API (docs/contract/console.md §7)', () => {
 
   it('takes a JSON content type with no body, and answers bad bodies and unknown calls in its own error shape', async () => {
     const send = (method: string, path: string, body?: string, token = engine.adminToken) =>
-      fetch(`${engine.urls.console}/admin/api${path}`, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body }).then(
-        async (r) => ({ status: r.status, body: (await r.json()) as unknown }),
-      );
+      fetch(`${engine.urls.console}/admin/api${path}`, {
+        method,
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body,
+      }).then(async (r) => ({ status: r.status, body: (await r.json()) as unknown }));
     expect(await send('POST', '/clock')).toEqual({ status: 200, body: (await admin(engine, 'GET', '/clock')).body });
-    expect(await send('POST', '/clock', '{"speed":')).toEqual({ status: 400, body: { error: { code: 'invalid_input', message: expect.any(String) as unknown } } });
-    expect(await send('GET', '/nope')).toEqual({ status: 404, body: { error: { code: 'not_found', message: 'the admin API has no GET /admin/api/nope' } } });
+    expect(await send('POST', '/clock', '{"speed":')).toEqual({
+      status: 400,
+      body: { error: { code: 'invalid_input', message: expect.any(String) as unknown } },
+    });
+    expect(await send('GET', '/nope')).toEqual({
+      status: 404,
+      body: { error: { code: 'not_found', message: 'the admin API has no GET /admin/api/nope' } },
+    });
     expect((await send('GET', '/nope', undefined, 'wrong')).status).toBe(401);
     // What fastify refuses before routing (a bad percent-escape, an id too long to route) too.
-    expect(await send('GET', '/queues/q%ZZ')).toEqual({ status: 400, body: { error: { code: 'invalid_input', message: expect.stringContaining('%ZZ') as unknown } } });
-    expect(await send('GET', `/queues/${'q'.repeat(150)}`)).toEqual({ status: 414, body: { error: { code: 'invalid_input', message: expect.stringContaining('max param length') as unknown } } });
+    expect(await send('GET', '/queues/q%ZZ')).toEqual({
+      status: 400,
+      body: { error: { code: 'invalid_input', message: expect.stringContaining('%ZZ') as unknown } },
+    });
+    expect(await send('GET', `/queues/${'q'.repeat(150)}`)).toEqual({
+      status: 414,
+      body: { error: { code: 'invalid_input', message: expect.stringContaining('max param length') as unknown } },
+    });
     // A body nested past what anything reads is refused before it is parsed, and nothing is added.
     const deepBody = `{"target":"cloudQueue","action":{"type":"status","status":503,"body":${'['.repeat(6_000)}${']'.repeat(6_000)}}}`;
-    expect(await send('POST', '/faults', deepBody)).toEqual({ status: 400, body: { error: { code: 'invalid_input', message: expect.stringContaining('more than 100 deep') as unknown } } });
+    expect(await send('POST', '/faults', deepBody)).toEqual({
+      status: 400,
+      body: { error: { code: 'invalid_input', message: expect.stringContaining('more than 100 deep') as unknown } },
+    });
     expect(await send('GET', '/faults')).toEqual({ status: 200, body: [] });
   });
 
@@ -85,23 +102,44 @@ describe('admin API (docs/contract/console.md §7)', () => {
       expect(status).toBe(400);
       return (answer as { error: { code: string; message: string } }).error;
     };
-    const rule = (action: object) => ({ target: 'cloudQueue', match: { path: '/zz' }, action: { type: 'status', ...action } });
-    expect(await refused('POST', '/faults', rule({ status: 100 }))).toMatchObject({ code: 'invalid_input', message: expect.stringContaining('/action/status') });
-    expect(await refused('POST', '/faults', rule({ status: 503, rejectedReason: 'a\r\nb' }))).toMatchObject({ message: expect.stringContaining('/action/rejectedReason') });
-    expect(await refused('POST', '/faults', rule({ status: 403, rejectedReason: 'STREAM 😀' }))).toMatchObject({ message: expect.stringContaining('/action/rejectedReason') });
+    const rule = (action: object) => ({
+      target: 'cloudQueue',
+      match: { path: '/zz' },
+      action: { type: 'status', ...action },
+    });
+    expect(await refused('POST', '/faults', rule({ status: 100 }))).toMatchObject({
+      code: 'invalid_input',
+      message: expect.stringContaining('/action/status'),
+    });
+    expect(await refused('POST', '/faults', rule({ status: 503, rejectedReason: 'a\r\nb' }))).toMatchObject({
+      message: expect.stringContaining('/action/rejectedReason'),
+    });
+    expect(await refused('POST', '/faults', rule({ status: 403, rejectedReason: 'STREAM 😀' }))).toMatchObject({
+      message: expect.stringContaining('/action/rejectedReason'),
+    });
     expect((await admin(engine, 'GET', '/faults')).body).toEqual([]);
     expect(await refused('GET', '/traffic?text=%00')).toMatchObject({ message: expect.stringContaining('/text') });
-    expect(await refused('POST', '/commands/traffic.page', { offset: 1e20, limit: 10 })).toMatchObject({ message: expect.stringContaining('/offset') });
+    expect(await refused('POST', '/commands/traffic.page', { offset: 1e20, limit: 10 })).toMatchObject({
+      message: expect.stringContaining('/offset'),
+    });
     const queue = (await admin(engine, 'POST', '/queues', {})).body as { id: string };
-    expect(await refused('GET', `/queues/${queue.id}/items?offset=1e20`)).toMatchObject({ message: expect.stringContaining('/offset') });
+    expect(await refused('GET', `/queues/${queue.id}/items?offset=1e20`)).toMatchObject({
+      message: expect.stringContaining('/offset'),
+    });
     // A list where an object goes: refused, not taken as {} (which made a queue and answered 200).
     const queues = ((await admin(engine, 'GET', '/queues')).body as unknown[]).length;
-    expect(await refused('POST', '/queues', [{ name: 'ignored' }])).toMatchObject({ message: 'queues.create: the body must be a JSON object' });
+    expect(await refused('POST', '/queues', [{ name: 'ignored' }])).toMatchObject({
+      message: 'queues.create: the body must be a JSON object',
+    });
     expect(await refused('PATCH', '/settings', [{ autoApprove: false }])).toMatchObject({ code: 'invalid_input' });
     expect(((await admin(engine, 'GET', '/queues')).body as unknown[]).length).toBe(queues);
     // No body is still no body: empty text (what fetch sends for body: '') or JSON null.
     const bare = (body: string, type?: string) =>
-      fetch(`${engine.urls.console}/admin/api/clock`, { method: 'POST', headers: { authorization: `Bearer ${engine.adminToken}`, ...(type ? { 'content-type': type } : {}) }, body });
+      fetch(`${engine.urls.console}/admin/api/clock`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${engine.adminToken}`, ...(type ? { 'content-type': type } : {}) },
+        body,
+      });
     expect((await bare('')).status).toBe(200);
     expect((await bare('null', 'application/json')).status).toBe(200);
     expect((await bare('"x"', 'application/json')).status).toBe(400);
@@ -111,18 +149,30 @@ describe('admin API (docs/contract/console.md §7)', () => {
     const list = (await admin(engine, 'GET', '/players')).body as { id: string }[];
     expect(list.map((p) => p.id)).toEqual(['player-living-room', 'player-kitchen', 'player-office']);
     const one = await admin(engine, 'GET', '/players/player-kitchen');
-    expect(one.body).toMatchObject({ id: 'player-kitchen', groupId: 'group-kitchen', playbackState: 'PLAYBACK_STATE_IDLE', suspended: false, itemId: null, positionMillis: 0 });
+    expect(one.body).toMatchObject({
+      id: 'player-kitchen',
+      groupId: 'group-kitchen',
+      playbackState: 'PLAYBACK_STATE_IDLE',
+      suspended: false,
+      itemId: null,
+      positionMillis: 0,
+    });
     expect((await admin(engine, 'GET', '/players/nope')).status).toBe(404);
   });
 
   it('serves every command at POST /commands/{name}, the twin of the IPC bridge', async () => {
     expect((await admin(engine, 'POST', '/commands/clock.get', {})).body).toMatchObject({ speed: 0 });
-    expect((await admin(engine, 'POST', '/commands/no.such', {})).body).toMatchObject({ error: { code: 'unknown_command' } });
+    expect((await admin(engine, 'POST', '/commands/no.such', {})).body).toMatchObject({
+      error: { code: 'unknown_command' },
+    });
   });
 
   /** An open `GET /admin/api/events` stream, read until its text matches; a stream that ends first fails the test. */
   async function eventStream(query: string, signal: AbortSignal) {
-    const response = await fetch(`${engine.urls.console}/admin/api/events${query}`, { headers: { authorization: `Bearer ${engine.adminToken}` }, signal });
+    const response = await fetch(`${engine.urls.console}/admin/api/events${query}`, {
+      headers: { authorization: `Bearer ${engine.adminToken}` },
+      signal,
+    });
     expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/);
     const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
     let text = '';
@@ -160,7 +210,11 @@ describe('admin API (docs/contract/console.md §7)', () => {
       const [fullText, leanText] = await Promise.all([full(appended), lean(appended)]);
       expect(fullText).toMatch(/event: traffic\.captured\ndata: \[\{.*"path":"\/admin\/api\/clock"/);
       expect(leanText).not.toContain('event: traffic.captured');
-      const counts = JSON.parse(/event: traffic\.appended\ndata: (.*)\n/.exec(leanText)![1]!) as { count: number; lastId: number; dropped: number };
+      const counts = JSON.parse(/event: traffic\.appended\ndata: (.*)\n/.exec(leanText)![1]!) as {
+        count: number;
+        lastId: number;
+        dropped: number;
+      };
       expect(counts).toMatchObject({ count: expect.any(Number), lastId: expect.any(Number), dropped: 0 });
       expect(counts.count).toBeGreaterThan(0);
     } finally {
@@ -180,7 +234,9 @@ describe('console page', () => {
 describe('control API bearer check (docs/contract/platform.md §5)', () => {
   it('answers 401 Incorrect token without a live access token', async () => {
     for (const authorization of [undefined, 'Bearer made-up']) {
-      const response = await fetch(`${engine.urls.control}/api/v1/households`, { headers: authorization ? { authorization } : {} });
+      const response = await fetch(`${engine.urls.control}/api/v1/households`, {
+        headers: authorization ? { authorization } : {},
+      });
       expect(response.status).toBe(401);
       expect(await response.text()).toBe('Incorrect token');
       expect(response.headers.get('www-authenticate')).toBe('Bearer error="invalid_token"');

@@ -38,11 +38,18 @@ interface Sent {
  * Sends headers announcing `declared` bytes (or chunked), then writes a 64 KiB chunk every few
  * milliseconds, at most `maxBytes` in all, and resolves with the answer as soon as it comes.
  */
-function trickle(url: string, options: { method?: string; headers?: Record<string, string>; declared?: number; maxBytes: number }): Promise<Sent> {
+function trickle(
+  url: string,
+  options: { method?: string; headers?: Record<string, string>; declared?: number; maxBytes: number },
+): Promise<Sent> {
   return new Promise((resolve, reject) => {
     let sent = 0;
     let answered = false;
-    const headers = { 'content-type': 'application/json', ...options.headers, ...(options.declared ? { 'content-length': String(options.declared) } : {}) };
+    const headers = {
+      'content-type': 'application/json',
+      ...options.headers,
+      ...(options.declared ? { 'content-length': String(options.declared) } : {}),
+    };
     const req = httpRequest(url, { method: options.method ?? 'POST', headers }, (res) => {
       answered = true;
       const sentBeforeAnswer = sent;
@@ -92,38 +99,66 @@ describe('request bodies no route can use', () => {
   });
 
   it('an unknown admin path answers before the body arrives: the token check first, then 404', async () => {
-    const anonymous = await trickle(`${engine.urls.console}/admin/api/nothing-here`, { declared: HUGE, maxBytes: 4 * 1024 * 1024 });
+    const anonymous = await trickle(`${engine.urls.console}/admin/api/nothing-here`, {
+      declared: HUGE,
+      maxBytes: 4 * 1024 * 1024,
+    });
     expect(anonymous.status).toBe(401);
     expect(anonymous.sentBeforeAnswer).toBeLessThan(4 * 1024 * 1024);
-    const signed = await trickle(`${engine.urls.console}/admin/api/nothing-here`, { headers: auth(), declared: HUGE, maxBytes: 4 * 1024 * 1024 });
+    const signed = await trickle(`${engine.urls.console}/admin/api/nothing-here`, {
+      headers: auth(),
+      declared: HUGE,
+      maxBytes: 4 * 1024 * 1024,
+    });
     expect(signed.status).toBe(404);
     expect(signed.sentBeforeAnswer).toBeLessThan(4 * 1024 * 1024);
   });
 
   it('a command whose input the path carries whole refuses a body over a few bytes by its declared length', async () => {
-    const { body } = await admin(engine, 'POST', '/queues', { items: [{ track: { name: 'a', mediaUrl: 'https://example.test/a.mp3' } }] });
+    const { body } = await admin(engine, 'POST', '/queues', {
+      items: [{ track: { name: 'a', mediaUrl: 'https://example.test/a.mp3' } }],
+    });
     const id = (body as { id: string }).id;
-    const answer = await trickle(`${engine.urls.console}/admin/api/queues/${id}/token`, { headers: auth(), declared: HUGE, maxBytes: 4 * 1024 * 1024 });
+    const answer = await trickle(`${engine.urls.console}/admin/api/queues/${id}/token`, {
+      headers: auth(),
+      declared: HUGE,
+      maxBytes: 4 * 1024 * 1024,
+    });
     expect(answer.status).toBe(413);
     expect(answer.sentBeforeAnswer).toBeLessThan(4 * 1024 * 1024);
   });
 
-  it('POST /commands/<name> applies that command\'s limit, declared or streamed', async () => {
-    const declared = await trickle(`${engine.urls.console}/admin/api/commands/clock.get`, { headers: auth(), declared: HUGE, maxBytes: 4 * 1024 * 1024 });
+  it("POST /commands/<name> applies that command's limit, declared or streamed", async () => {
+    const declared = await trickle(`${engine.urls.console}/admin/api/commands/clock.get`, {
+      headers: auth(),
+      declared: HUGE,
+      maxBytes: 4 * 1024 * 1024,
+    });
     expect(declared.status).toBe(413);
-    expect(JSON.parse(declared.body)).toMatchObject({ error: { message: expect.stringMatching(/larger than this call takes/) } });
+    expect(JSON.parse(declared.body)).toMatchObject({
+      error: { message: expect.stringMatching(/larger than this call takes/) },
+    });
 
-    const chunked = await trickle(`${engine.urls.console}/admin/api/commands/clock.get`, { headers: auth(), maxBytes: COMMAND_BODY_LIMIT * 3 });
+    const chunked = await trickle(`${engine.urls.console}/admin/api/commands/clock.get`, {
+      headers: auth(),
+      maxBytes: COMMAND_BODY_LIMIT * 3,
+    });
     expect(chunked.status).toBe(413);
     expect(chunked.sentBeforeAnswer).toBeLessThan(COMMAND_BODY_LIMIT * 3);
 
-    const unknown = await trickle(`${engine.urls.console}/admin/api/commands/no.such.command`, { headers: auth(), declared: BODILESS_LIMIT * 100, maxBytes: BODILESS_LIMIT * 100 });
+    const unknown = await trickle(`${engine.urls.console}/admin/api/commands/no.such.command`, {
+      headers: auth(),
+      declared: BODILESS_LIMIT * 100,
+      maxBytes: BODILESS_LIMIT * 100,
+    });
     expect(unknown.status).toBe(413);
   });
 
   it('a 100 MB body sent at full speed to an unknown path, from another process, holds no listener up', async () => {
     // The attacker is another local process: in this one, writing 100 MB would stall the pings too.
-    const attacker = spawn(process.execPath, ['-e', FLOOD, `${engine.urls.console}/flood`, String(100 * 1024 * 1024)], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const attacker = spawn(process.execPath, ['-e', FLOOD, `${engine.urls.console}/flood`, String(100 * 1024 * 1024)], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     const finished = new Promise<string>((resolve) => {
       let said = '';
       attacker.stdout.on('data', (chunk: Buffer) => (said += chunk.toString()));
@@ -141,13 +176,24 @@ describe('request bodies no route can use', () => {
   });
 
   it('commands that take whole queues still take big bodies, and small ones their usual input', async () => {
-    const items = Array.from({ length: 20_000 }, (_, index) => ({ track: { name: `Track ${index} ${'x'.repeat(80)}`, mediaUrl: `https://example.test/${index}.mp3` } }));
+    const items = Array.from({ length: 20_000 }, (_, index) => ({
+      track: { name: `Track ${index} ${'x'.repeat(80)}`, mediaUrl: `https://example.test/${index}.mp3` },
+    }));
     expect(JSON.stringify({ items }).length).toBeGreaterThan(COMMAND_BODY_LIMIT);
     const created = await admin(engine, 'POST', '/queues', { items });
     expect(created.status).toBe(200);
-    const faults = await admin(engine, 'POST', '/faults', { target: 'cloudQueue', match: { path: '/itemWindow' }, action: { type: 'status', status: 503 }, times: 1 });
+    const faults = await admin(engine, 'POST', '/faults', {
+      target: 'cloudQueue',
+      match: { path: '/itemWindow' },
+      action: { type: 'status', status: 503 },
+      times: 1,
+    });
     expect(faults.status).toBeLessThan(300);
-    const cleared = await fetch(`${engine.urls.console}/admin/api/commands/clock.get`, { method: 'POST', headers: { ...auth(), 'content-type': 'application/json' }, body: '{}' });
+    const cleared = await fetch(`${engine.urls.console}/admin/api/commands/clock.get`, {
+      method: 'POST',
+      headers: { ...auth(), 'content-type': 'application/json' },
+      body: '{}',
+    });
     expect(cleared.status).toBe(200);
   });
 });

@@ -34,7 +34,10 @@ export function restBodyLimit(name: CommandName, route: HttpRoute): number {
 }
 
 /** The largest any command takes: the static limit of the `/commands/:name` route. */
-export const LARGEST_COMMAND_BODY = Math.max(COMMAND_BODY_LIMIT, ...Object.values(commandSpecs).map((spec) => spec.bodyLimit ?? 0));
+export const LARGEST_COMMAND_BODY = Math.max(
+  COMMAND_BODY_LIMIT,
+  ...Object.values(commandSpecs).map((spec) => spec.bodyLimit ?? 0),
+);
 
 export class BodyTooLarge extends Error {
   readonly statusCode = 413;
@@ -47,7 +50,10 @@ export class BodyTooLarge extends Error {
  * `onRequest` of `/commands/:name`: a declared length over the command's limit is refused before a
  * byte is read, and the connection closed so the rest of it is never read either.
  */
-export function refuseDeclaredOverLimit(request: FastifyRequest<{ Params: { name: string } }>, reply: FastifyReply): Error | undefined {
+export function refuseDeclaredOverLimit(
+  request: FastifyRequest<{ Params: { name: string } }>,
+  reply: FastifyReply,
+): Error | undefined {
   const limit = commandBodyLimit(request.params.name);
   const declared = Number(request.headers['content-length'] ?? 0);
   if (declared > limit) {
@@ -58,7 +64,11 @@ export function refuseDeclaredOverLimit(request: FastifyRequest<{ Params: { name
 }
 
 /** `preParsing` of `/commands/:name`: a chunked body is cut at the command's limit as it streams. */
-export function capStreamedBody(request: FastifyRequest<{ Params: { name: string } }>, reply: FastifyReply, payload: Readable): Readable {
+export function capStreamedBody(
+  request: FastifyRequest<{ Params: { name: string } }>,
+  reply: FastifyReply,
+  payload: Readable,
+): Readable {
   const limit = commandBodyLimit(request.params.name);
   let received = 0;
   const capped = new Transform({

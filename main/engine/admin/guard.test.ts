@@ -13,20 +13,41 @@ describe('admin guard (docs/contract/console.md §7)', () => {
   });
 
   it('answers 401 without the right token', () => {
-    expect(checkAdminRequest({ ...ok, authorization: undefined }, 'secret', port)).toMatchObject({ ok: false, status: 401 });
-    expect(checkAdminRequest({ ...ok, authorization: 'Bearer nope' }, 'secret', port)).toMatchObject({ ok: false, status: 401 });
-    expect(checkAdminRequest({ ...ok, authorization: 'Basic secret' }, 'secret', port)).toMatchObject({ ok: false, status: 401 });
+    expect(checkAdminRequest({ ...ok, authorization: undefined }, 'secret', port)).toMatchObject({
+      ok: false,
+      status: 401,
+    });
+    expect(checkAdminRequest({ ...ok, authorization: 'Bearer nope' }, 'secret', port)).toMatchObject({
+      ok: false,
+      status: 401,
+    });
+    expect(checkAdminRequest({ ...ok, authorization: 'Basic secret' }, 'secret', port)).toMatchObject({
+      ok: false,
+      status: 401,
+    });
   });
 
   it('answers 403 to a foreign Host (DNS rebinding), even with the token', () => {
-    expect(checkAdminRequest({ ...ok, host: 'evil.example:47100' }, 'secret', port)).toMatchObject({ ok: false, status: 403 });
-    expect(checkAdminRequest({ ...ok, host: '192.168.1.5:47100' }, 'secret', port)).toMatchObject({ ok: false, status: 403 });
+    expect(checkAdminRequest({ ...ok, host: 'evil.example:47100' }, 'secret', port)).toMatchObject({
+      ok: false,
+      status: 403,
+    });
+    expect(checkAdminRequest({ ...ok, host: '192.168.1.5:47100' }, 'secret', port)).toMatchObject({
+      ok: false,
+      status: 403,
+    });
     expect(checkAdminRequest({ ...ok, host: undefined }, 'secret', port)).toMatchObject({ ok: false, status: 403 });
   });
 
   it('answers 403 to a cross-site Origin', () => {
-    expect(checkAdminRequest({ ...ok, origin: 'https://evil.example' }, 'secret', port)).toMatchObject({ ok: false, status: 403 });
-    expect(checkAdminRequest({ ...ok, origin: 'http://localhost:3000' }, 'secret', port)).toMatchObject({ ok: false, status: 403 });
+    expect(checkAdminRequest({ ...ok, origin: 'https://evil.example' }, 'secret', port)).toMatchObject({
+      ok: false,
+      status: 403,
+    });
+    expect(checkAdminRequest({ ...ok, origin: 'http://localhost:3000' }, 'secret', port)).toMatchObject({
+      ok: false,
+      status: 403,
+    });
     expect(checkAdminRequest({ ...ok, origin: 'null' }, 'secret', port)).toMatchObject({ ok: false, status: 403 });
     expect(checkAdminRequest({ ...ok, origin: 'http://127.0.0.1:47100' }, 'secret', port)).toEqual({ ok: true });
   });

@@ -14,7 +14,10 @@ export interface GuardRequest {
 }
 
 /** Host and Origin checks: the console's own pages pass these too. */
-export function checkHostAndOrigin(request: Pick<GuardRequest, 'host' | 'origin'>, consolePort: () => number): GuardVerdict {
+export function checkHostAndOrigin(
+  request: Pick<GuardRequest, 'host' | 'origin'>,
+  consolePort: () => number,
+): GuardVerdict {
   if (!request.host || !isLoopbackHostname(hostnameOfHostHeader(request.host))) {
     return { ok: false, status: 403, message: 'the console answers only loopback Host names' };
   }

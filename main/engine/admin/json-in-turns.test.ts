@@ -63,8 +63,16 @@ describe('parseJsonInTurns', () => {
     expect(Object.keys(parsed)).toEqual(['__proto__', 'a']);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     // As fastify's parser refuses them in a body.
-    await expect(parseJsonInTurns(text, { between, pieceChars: 16, forbidPrototypeKeys: true })).rejects.toThrow(/prototype/);
-    await expect(parseJsonInTurns('{"constructor": {"prototype": {"x": [1, 2, 3, 4, 5, 6, 7, 8]}}}', { between, pieceChars: 16, forbidPrototypeKeys: true })).rejects.toThrow(/prototype/);
+    await expect(parseJsonInTurns(text, { between, pieceChars: 16, forbidPrototypeKeys: true })).rejects.toThrow(
+      /prototype/,
+    );
+    await expect(
+      parseJsonInTurns('{"constructor": {"prototype": {"x": [1, 2, 3, 4, 5, 6, 7, 8]}}}', {
+        between,
+        pieceChars: 16,
+        forbidPrototypeKeys: true,
+      }),
+    ).rejects.toThrow(/prototype/);
   });
 
   it('parses 100,000 queue items letting the loop go, no turn longer than 100 ms', async () => {

@@ -30,35 +30,44 @@ type ParseJson = (text: string) => unknown;
 /** Replaces the listener's JSON parser for the routes of `app` (an encapsulated plugin). */
 export function useJsonInTurns(app: FastifyInstance): void {
   const defaultParser = app.getDefaultJsonParser('error', 'error');
-  const parseWith = (request: FastifyRequest): ParseJson => (text) => {
-    let failure: unknown = null;
-    let value: unknown;
-    defaultParser(request, text, (error, parsed) => {
-      failure = error;
-      value = parsed;
-    });
-    if (failure) throw failure;
-    return value;
-  };
+  const parseWith =
+    (request: FastifyRequest): ParseJson =>
+    (text) => {
+      let failure: unknown = null;
+      let value: unknown;
+      defaultParser(request, text, (error, parsed) => {
+        failure = error;
+        value = parsed;
+      });
+      if (failure) throw failure;
+      return value;
+    };
   app.removeContentTypeParser('application/json');
   // As a buffer: decoding 30 MB at once (what `parseAs: 'string'` does) alone took 50–125 ms.
-  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, async (request: FastifyRequest, body: string | Buffer) => {
-    const bytes = body as Buffer;
-    if (bytes.length <= BIG_BODY_CHARS) {
-      const text = bytes.toString('utf8');
-      // As the listener's own parser: an empty body is no body.
+  app.addContentTypeParser(
+    'application/json',
+    { parseAs: 'buffer' },
+    async (request: FastifyRequest, body: string | Buffer) => {
+      const bytes = body as Buffer;
+      if (bytes.length <= BIG_BODY_CHARS) {
+        const text = bytes.toString('utf8');
+        // As the listener's own parser: an empty body is no body.
+        if (text.trim() === '') return undefined;
+        if (nestsDeeperThan(text)) throw tooDeep();
+        return parseWith(request)(text);
+      }
+      const text = await decodeInTurns(bytes);
       if (text.trim() === '') return undefined;
-      if (nestsDeeperThan(text)) throw tooDeep();
-      return parseWith(request)(text);
-    }
-    const text = await decodeInTurns(bytes);
-    if (text.trim() === '') return undefined;
-    return parseJsonInTurns(text, { parse: parseWith(request), forbidPrototypeKeys: true });
-  });
+      return parseJsonInTurns(text, { parse: parseWith(request), forbidPrototypeKeys: true });
+    },
+  );
 }
 
 /** UTF-8 text of `bytes`, decoded a slice per turn (a character split between slices is kept whole). */
-export async function decodeInTurns(bytes: Buffer, between: () => Promise<unknown> = () => nextTurn()): Promise<string> {
+export async function decodeInTurns(
+  bytes: Buffer,
+  between: () => Promise<unknown> = () => nextTurn(),
+): Promise<string> {
   const decoder = new StringDecoder('utf8');
   let text = '';
   for (let at = 0; at < bytes.length; at += SCAN_CHARS) {
@@ -89,7 +98,12 @@ export interface InTurnsOptions {
 }
 
 export async function parseJsonInTurns(text: string, options: InTurnsOptions = {}): Promise<unknown> {
-  const { parse = JSON.parse, between = () => nextTurn(), pieceChars = PIECE_CHARS, forbidPrototypeKeys = false } = options;
+  const {
+    parse = JSON.parse,
+    between = () => nextTurn(),
+    pieceChars = PIECE_CHARS,
+    forbidPrototypeKeys = false,
+  } = options;
   let turnStarted = performance.now();
   const pause = async () => {
     if (performance.now() - turnStarted < TURN_MS) return;
@@ -140,7 +154,8 @@ export async function parseJsonInTurns(text: string, options: InTurnsOptions = {
   async function objectOf(parts: [number, number][], span: Span): Promise<Record<string, unknown>> {
     if (span.colons.length !== parts.length) throw invalid('an object member is malformed');
     const out: Record<string, unknown> = {};
-    const put = (key: string, member: unknown) => Object.defineProperty(out, key, { value: member, enumerable: true, writable: true, configurable: true });
+    const put = (key: string, member: unknown) =>
+      Object.defineProperty(out, key, { value: member, enumerable: true, writable: true, configurable: true });
     let run: [number, number] | null = null;
     const flush = async () => {
       if (!run) return;
@@ -159,7 +174,14 @@ export async function parseJsonInTurns(text: string, options: InTurnsOptions = {
         if (typeof key !== 'string') throw invalid('an object key is not a string');
         const member = await value(colon + 1, to);
         // What fastify's parser refuses in a body, refused here too for a member parsed in pieces.
-        if (forbidPrototypeKeys && (key === '__proto__' || (key === 'constructor' && typeof member === 'object' && member !== null && Object.hasOwn(member, 'prototype')))) {
+        if (
+          forbidPrototypeKeys &&
+          (key === '__proto__' ||
+            (key === 'constructor' &&
+              typeof member === 'object' &&
+              member !== null &&
+              Object.hasOwn(member, 'prototype')))
+        ) {
           throw invalid('the body carries a forbidden prototype property');
         }
         put(key, member);
@@ -210,8 +232,10 @@ async function scan(text: string, between: () => Promise<unknown>, pieceChars: n
     } else if (c === 0x7d || c === 0x5d) {
       const top = stack.pop();
       const opener = top ? text.charCodeAt(top.open) : -1;
-      if (!top || (c === 0x7d) !== (opener === 0x7b)) throw invalid(`an unexpected ${String.fromCharCode(c)} at character ${i}`);
-      if (top.commas && i - top.open + 1 > pieceChars) spans.set(top.open, { close: i, commas: top.commas, colons: top.colons ?? [] });
+      if (!top || (c === 0x7d) !== (opener === 0x7b))
+        throw invalid(`an unexpected ${String.fromCharCode(c)} at character ${i}`);
+      if (top.commas && i - top.open + 1 > pieceChars)
+        spans.set(top.open, { close: i, commas: top.commas, colons: top.colons ?? [] });
     } else if (c === 0x2c) {
       stack[stack.length - 1]?.commas?.push(i);
     } else if (c === 0x3a) {
@@ -250,5 +274,9 @@ function trimEnd(text: string, to: number): number {
   return i;
 }
 
-const invalid = (message: string) => Object.assign(new SyntaxError(`the body is not valid JSON: ${message}`), { statusCode: 400 });
-const tooDeep = () => Object.assign(new Error(`the JSON body nests arrays and objects more than ${MAX_JSON_DEPTH} deep`), { statusCode: 400 });
+const invalid = (message: string) =>
+  Object.assign(new SyntaxError(`the body is not valid JSON: ${message}`), { statusCode: 400 });
+const tooDeep = () =>
+  Object.assign(new Error(`the JSON body nests arrays and objects more than ${MAX_JSON_DEPTH} deep`), {
+    statusCode: 400,
+  });

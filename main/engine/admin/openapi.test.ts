@@ -47,7 +47,10 @@ describe('the admin API description', () => {
     const byId = (id: string) => operations.find((o) => o.operation.operationId === id)!.operation;
     const generate = byId('queues.items.generate');
     expect(generate.parameters?.map((p) => [p.name, p.in, p.required])).toEqual([['id', 'path', true]]);
-    const body = generate.requestBody?.content['application/json']?.schema as { properties: Record<string, unknown>; required: string[] };
+    const body = generate.requestBody?.content['application/json']?.schema as {
+      properties: Record<string, unknown>;
+      required: string[];
+    };
     expect(Object.keys(body.properties).sort()).toEqual(['afterItemId', 'count']);
     expect(body.required).toEqual(['count']);
     const traffic = byId('traffic.list');
@@ -71,7 +74,10 @@ describe('the admin API description', () => {
   });
 
   it('describes routes that answer: each GET without path fields is served as it says', async () => {
-    const gets = operations.filter(({ verb, path, operation }) => verb === 'get' && !path.includes('{') && !(operation.parameters ?? []).some((p) => p.required));
+    const gets = operations.filter(
+      ({ verb, path, operation }) =>
+        verb === 'get' && !path.includes('{') && !(operation.parameters ?? []).some((p) => p.required),
+    );
     expect(gets.length).toBeGreaterThan(10);
     for (const { path } of gets.filter(({ path }) => path !== '/events')) {
       const { status } = await admin(engine, 'GET', path);

@@ -18,7 +18,18 @@ const ERROR_SCHEMA = {
       type: 'object',
       required: ['code', 'message'],
       properties: {
-        code: { enum: ['invalid_input', 'unknown_command', 'not_found', 'conflict', 'unavailable', 'internal', 'unauthorized', 'forbidden'] },
+        code: {
+          enum: [
+            'invalid_input',
+            'unknown_command',
+            'not_found',
+            'conflict',
+            'unavailable',
+            'internal',
+            'unauthorized',
+            'forbidden',
+          ],
+        },
         message: { type: 'string' },
         details: { description: 'For invalid_input: every refused place as {path, message}.' },
       },
@@ -52,7 +63,10 @@ export function describeAdminApi(version: string): OpenApiDocument {
   const paths: OpenApiDocument['paths'] = {};
   const add = (path: string, verb: HttpVerb, operation: OpenApiOperation) => {
     const at = (paths[path] ??= {});
-    if (at[verb]) throw new Error(`two commands on ${verb.toUpperCase()} ${path}: ${at[verb].operationId} and ${operation.operationId}`);
+    if (at[verb])
+      throw new Error(
+        `two commands on ${verb.toUpperCase()} ${path}: ${at[verb].operationId} and ${operation.operationId}`,
+      );
     at[verb] = operation;
   };
   const tags = new Set<string>();
@@ -61,7 +75,11 @@ export function describeAdminApi(version: string): OpenApiDocument {
     const route: HttpRoute = ('http' in spec && spec.http) || { method: 'POST', path: `/commands/${name}` };
     const tag = tagOf(name);
     tags.add(tag);
-    add(openApiPath(route.path), route.method.toLowerCase() as HttpVerb, operationOf(name, spec.summary, spec.input, route, tag));
+    add(
+      openApiPath(route.path),
+      route.method.toLowerCase() as HttpVerb,
+      operationOf(name, spec.summary, spec.input, route, tag),
+    );
   }
   add('/commands/{name}', 'post', {
     operationId: 'commands.call',
@@ -75,8 +93,18 @@ export function describeAdminApi(version: string): OpenApiDocument {
     operationId: 'events.stream',
     summary: 'Server-sent events: every engine event as `event: <name>` with its JSON data; `omit` leaves names out.',
     tags: ['api'],
-    parameters: [{ name: 'omit', in: 'query', required: false, schema: { type: 'string' }, description: 'Event names to leave out, comma-separated.' }],
-    responses: { '200': { description: 'The event stream.', content: { 'text/event-stream': { schema: { type: 'string' } } } } },
+    parameters: [
+      {
+        name: 'omit',
+        in: 'query',
+        required: false,
+        schema: { type: 'string' },
+        description: 'Event names to leave out, comma-separated.',
+      },
+    ],
+    responses: {
+      '200': { description: 'The event stream.', content: { 'text/event-stream': { schema: { type: 'string' } } } },
+    },
   });
   tags.add('api');
   return {
@@ -84,14 +112,17 @@ export function describeAdminApi(version: string): OpenApiDocument {
     info: {
       title: 'Cloud Queue Console admin API',
       version,
-      description: 'Scripts the console from tests and CI. Generated from the engine’s command table at start. Every call needs the admin token of the ready line as a Bearer token; a Host that is not a loopback name, or a cross-site Origin, gets 403.',
+      description:
+        'Scripts the console from tests and CI. Generated from the engine’s command table at start. Every call needs the admin token of the ready line as a Bearer token; a Host that is not a loopback name, or a cross-site Origin, gets 403.',
     },
     servers: [{ url: ADMIN_PREFIX, description: 'On the console listener (urls.console of the ready line).' }],
     tags: [...tags].sort().map((name) => ({ name, description: AREAS[name] ?? name })),
     security: [{ adminToken: [] }],
     paths,
     components: {
-      securitySchemes: { adminToken: { type: 'http', scheme: 'bearer', description: 'The adminToken of the ready line.' } },
+      securitySchemes: {
+        adminToken: { type: 'http', scheme: 'bearer', description: 'The adminToken of the ready line.' },
+      },
       schemas: { Error: ERROR_SCHEMA },
     },
   };
@@ -111,15 +142,36 @@ function operationOf(name: string, summary: string, input: TSchema, route: HttpR
   const pathNames = [...route.path.matchAll(/:(\w+)/g)].map((match) => match[1]!);
   const { properties = {}, required = [] } = input as { properties?: Record<string, unknown>; required?: string[] };
   const fieldSchema = (field: string): unknown => plain(properties[field] ?? { type: 'string' });
-  const parameters: OpenApiParameter[] = pathNames.map((field) => ({ name: field, in: 'path', required: true, schema: fieldSchema(field) }));
+  const parameters: OpenApiParameter[] = pathNames.map((field) => ({
+    name: field,
+    in: 'path',
+    required: true,
+    schema: fieldSchema(field),
+  }));
   const rest = Object.keys(properties).filter((field) => !pathNames.includes(field));
-  const operation: OpenApiOperation = { operationId: name, summary, tags: [tag], responses: answers(route.status ?? 200) };
+  const operation: OpenApiOperation = {
+    operationId: name,
+    summary,
+    tags: [tag],
+    responses: answers(route.status ?? 200),
+  };
   // GET and DELETE take their fields from the query; the others from a JSON body (routes.ts merges both).
   if (route.method === 'GET' || route.method === 'DELETE') {
-    for (const field of rest) parameters.push({ name: field, in: 'query', required: required.includes(field), schema: fieldSchema(field) });
+    for (const field of rest)
+      parameters.push({ name: field, in: 'query', required: required.includes(field), schema: fieldSchema(field) });
   } else if (rest.length > 0 || (input as { type?: unknown }).type !== 'object') {
-    const body = (input as { type?: unknown }).type === 'object' ? { ...plain(input) as object, properties: Object.fromEntries(rest.map((field) => [field, fieldSchema(field)])), required: required.filter((field) => rest.includes(field)) } : plain(input);
-    operation.requestBody = { required: required.some((field) => rest.includes(field)), content: { 'application/json': { schema: body } } };
+    const body =
+      (input as { type?: unknown }).type === 'object'
+        ? {
+            ...(plain(input) as object),
+            properties: Object.fromEntries(rest.map((field) => [field, fieldSchema(field)])),
+            required: required.filter((field) => rest.includes(field)),
+          }
+        : plain(input);
+    operation.requestBody = {
+      required: required.some((field) => rest.includes(field)),
+      content: { 'application/json': { schema: body } },
+    };
   }
   if (parameters.length) operation.parameters = parameters;
   return operation;
@@ -127,8 +179,14 @@ function operationOf(name: string, summary: string, input: TSchema, route: HttpR
 
 function answers(status: number): OpenApiOperation['responses'] {
   return {
-    [String(status)]: { description: 'The command’s answer (see its summary).', content: { 'application/json': { schema: { type: 'object' } } } },
-    default: { description: 'An error: its code and message (invalid_input lists every refused place).', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
+    [String(status)]: {
+      description: 'The command’s answer (see its summary).',
+      content: { 'application/json': { schema: { type: 'object' } } },
+    },
+    default: {
+      description: 'An error: its code and message (invalid_input lists every refused place).',
+      content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+    },
   };
 }
 

@@ -23,7 +23,9 @@ export const ADMIN_PREFIX = '/admin/api';
  * these for its admin paths (`buildConsoleApp`), before routing as after.
  */
 export function adminRequestError(reply: FastifyReply, status: number, message: string): FastifyReply {
-  return reply.code(status).send({ error: { code: status === 404 ? 'not_found' : 'invalid_input', message } satisfies EngineErrorBody });
+  return reply
+    .code(status)
+    .send({ error: { code: status === 404 ? 'not_found' : 'invalid_input', message } satisfies EngineErrorBody });
 }
 
 export interface AdminRoutesOptions {
@@ -46,12 +48,16 @@ export async function adminRoutes(app: FastifyInstance, options: AdminRoutesOpti
     );
     if (!verdict.ok) {
       if (verdict.status === 401) reply.header('www-authenticate', 'Bearer realm="admin"');
-      return reply.code(verdict.status).send({ error: { code: verdict.status === 401 ? 'unauthorized' : 'forbidden', message: verdict.message } });
+      return reply
+        .code(verdict.status)
+        .send({ error: { code: verdict.status === 401 ? 'unauthorized' : 'forbidden', message: verdict.message } });
     }
   });
 
   // Calls the API does not have, after the same guard as every call.
-  app.setNotFoundHandler((request, reply) => adminRequestError(reply, 404, `the admin API has no ${request.method} ${request.url.split('?')[0]}`));
+  app.setNotFoundHandler((request, reply) =>
+    adminRequestError(reply, 404, `the admin API has no ${request.method} ${request.url.split('?')[0]}`),
+  );
 
   const answer = async (reply: FastifyReply, name: unknown, input: unknown, status = 200) => {
     const result = await commands.call(name, input);
@@ -98,7 +104,10 @@ export async function adminRoutes(app: FastifyInstance, options: AdminRoutesOpti
   app.get<{ Querystring: { omit?: string | string[] } }>('/events', (request, reply) => {
     // `omit=a,b` or `omit=a&omit=b`. A name no event has leaves nothing out (a newer UI's list
     // does not break an older engine), so the names are not checked.
-    const omit = [request.query.omit ?? []].flat().flatMap((names) => names.split(',')).filter(Boolean) as EventName[];
+    const omit = [request.query.omit ?? []]
+      .flat()
+      .flatMap((names) => names.split(','))
+      .filter(Boolean) as EventName[];
     reply.hijack();
     streams.attach(reply.raw, omit);
   });
@@ -106,7 +115,14 @@ export async function adminRoutes(app: FastifyInstance, options: AdminRoutesOpti
 
 /** Query and path values arrive as strings; the command's schema says what they should become. */
 function inputOf(name: CommandName, request: FastifyRequest): unknown {
-  const fromUrl = Value.Convert(commandSpecs[name].input, { ...(request.query as object), ...(request.params as object) }) as object;
+  const fromUrl = Value.Convert(commandSpecs[name].input, {
+    ...(request.query as object),
+    ...(request.params as object),
+  }) as object;
   const body = typeof request.body === 'object' && request.body !== null ? request.body : {};
-  return { ...fromUrl, ...body, ...(Value.Convert(commandSpecs[name].input, { ...(request.params as object) }) as object) };
+  return {
+    ...fromUrl,
+    ...body,
+    ...(Value.Convert(commandSpecs[name].input, { ...(request.params as object) }) as object),
+  };
 }

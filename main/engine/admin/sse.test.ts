@@ -19,7 +19,12 @@ afterEach(async () => {
 });
 
 /** A bus, its streams on a loopback listener, and the server's side of the one stream opened. */
-async function streamsOn(): Promise<{ bus: EventBus; streams: EventStreams; port: number; response: Promise<ServerResponse> }> {
+async function streamsOn(): Promise<{
+  bus: EventBus;
+  streams: EventStreams;
+  port: number;
+  response: Promise<ServerResponse>;
+}> {
   const bus = new EventBus();
   const streams = new EventStreams(bus, { maxLagBytes: LIMIT });
   let opened!: (response: ServerResponse) => void;
@@ -82,7 +87,9 @@ describe('a subscriber of the event stream that stops reading', () => {
     expect(grown).toBeLessThan(64 * 1024 * 1024);
 
     await reader.ended;
-    expect(reader.received()).toMatch(/: dropped: this stream fell \d+\.\d MB behind, more than the 1048576 bytes a reader may; connect again to go on\n\n(\r\n0\r\n\r\n)?$/);
+    expect(reader.received()).toMatch(
+      /: dropped: this stream fell \d+\.\d MB behind, more than the 1048576 bytes a reader may; connect again to go on\n\n(\r\n0\r\n\r\n)?$/,
+    );
   });
 
   it('keeps a reader that keeps up, however many events come', async () => {

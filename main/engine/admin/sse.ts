@@ -71,7 +71,10 @@ export class EventStreams {
       // socket goes after a while in any case. (The socket, not the response: a finished response
       // has let go of it.)
       const socket = response.socket;
-      response.end(`: dropped: this stream fell ${behind} MB behind, more than the ${this.maxLagBytes} bytes a reader may; connect again to go on\n\n`, () => socket?.end());
+      response.end(
+        `: dropped: this stream fell ${behind} MB behind, more than the ${this.maxLagBytes} bytes a reader may; connect again to go on\n\n`,
+        () => socket?.end(),
+      );
       const cut = setTimeout(() => socket?.destroy(), LAST_WORDS_MS);
       cut.unref();
       socket?.once('close', () => clearTimeout(cut));

@@ -7,7 +7,8 @@ import type { CommandInput, CommandName, CommandOutput } from './commands.js';
 import type { EngineErrorBody } from './errors.js';
 import type { EngineEvent } from './events.js';
 
-export type CommandResult<N extends CommandName> = { ok: true; value: CommandOutput<N> } | { ok: false; error: EngineErrorBody };
+export type CommandResult<N extends CommandName> =
+  { ok: true; value: CommandOutput<N> } | { ok: false; error: EngineErrorBody };
 
 export interface EngineBridge {
   call<N extends CommandName>(name: N, input: CommandInput<N>): Promise<CommandResult<N>>;

@@ -30,13 +30,26 @@ export interface CopyOptions {
 }
 
 /** Set by the client, not by the one who copies the request. */
-const CLIENT_HEADERS = new Set(['host', 'content-length', 'connection', 'keep-alive', 'transfer-encoding', 'accept-encoding', 'te', 'upgrade']);
+const CLIENT_HEADERS = new Set([
+  'host',
+  'content-length',
+  'connection',
+  'keep-alive',
+  'transfer-encoding',
+  'accept-encoding',
+  'te',
+  'upgrade',
+]);
 
 /** The request as a curl command line, secrets masked unless `reveal`. */
 export function curlOf(request: CopyableRequest, options: CopyOptions = {}): string {
   const { method, url, headers, body } = prepared(request, options);
   // A body alone would make curl POST: any other method with one is named.
-  const first = ['curl', ...(method !== 'GET' || body !== null ? [`-X ${shellQuote(method)}`] : []), shellQuote(url)].join(' ');
+  const first = [
+    'curl',
+    ...(method !== 'GET' || body !== null ? [`-X ${shellQuote(method)}`] : []),
+    shellQuote(url),
+  ].join(' ');
   const args = [first];
   for (const [name, value] of headers) args.push(`-H ${shellQuote(`${name}: ${value}`)}`);
   if (body !== null) args.push(`--data-raw ${shellQuote(body)}`);
@@ -47,8 +60,16 @@ export function curlOf(request: CopyableRequest, options: CopyOptions = {}): str
 export function fetchOf(request: CopyableRequest, options: CopyOptions = {}): string {
   const { method, url, headers, body, json } = prepared(request, options);
   const init: string[] = [`  method: ${JSON.stringify(method)},`];
-  if (headers.length > 0) init.push(`  headers: {\n${headers.map(([name, value]) => `    ${JSON.stringify(name)}: ${JSON.stringify(value)},`).join('\n')}\n  },`);
-  if (body !== null) init.push(json !== undefined ? `  body: JSON.stringify(${JSON.stringify(json, null, 2).replaceAll('\n', '\n  ')}),` : `  body: ${JSON.stringify(body)},`);
+  if (headers.length > 0)
+    init.push(
+      `  headers: {\n${headers.map(([name, value]) => `    ${JSON.stringify(name)}: ${JSON.stringify(value)},`).join('\n')}\n  },`,
+    );
+  if (body !== null)
+    init.push(
+      json !== undefined
+        ? `  body: JSON.stringify(${JSON.stringify(json, null, 2).replaceAll('\n', '\n  ')}),`
+        : `  body: ${JSON.stringify(body)},`,
+    );
   return `await fetch(${JSON.stringify(url)}, {\n${init.join('\n')}\n});`;
 }
 
@@ -71,12 +92,16 @@ function prepared(request: CopyableRequest, { reveal = false }: CopyOptions): Pr
   const url = reveal ? request.url : redactUrl(request.url);
   const headers = Object.entries(request.headers ?? {})
     .filter(([name]) => !CLIENT_HEADERS.has(name.toLowerCase()))
-    .map(([name, value]): [string, string] => [name, !reveal && SECRET_HEADERS.has(name.toLowerCase()) ? maskCredential(value) : value]);
+    .map(([name, value]): [string, string] => [
+      name,
+      !reveal && SECRET_HEADERS.has(name.toLowerCase()) ? maskCredential(value) : value,
+    ]);
   const raw = request.body;
   if (raw === undefined || raw === null || raw === '') return { method, url, headers, body: null };
   if (typeof raw !== 'string') {
     const json = reveal ? raw : redactJson(raw);
-    if (!headers.some(([name]) => name.toLowerCase() === 'content-type')) headers.push(['content-type', 'application/json']);
+    if (!headers.some(([name]) => name.toLowerCase() === 'content-type'))
+      headers.push(['content-type', 'application/json']);
     return { method, url, headers, body: JSON.stringify(json), json };
   }
   const trimmed = raw.trimStart();
@@ -91,4 +116,3 @@ function prepared(request: CopyableRequest, { reveal = false }: CopyOptions): Pr
   const form = /^[\w.%-]+=/.test(trimmed) && !trimmed.includes('\n');
   return { method, url, headers, body: form && !reveal ? redactForm(raw) : raw };
 }
-

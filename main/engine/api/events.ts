@@ -13,7 +13,17 @@ import type { ConformanceEvents } from './events/conformance.js';
 import type { DeliveryEvents } from './events/deliveries.js';
 
 /** Every area's events; an area adds its interface to this list. */
-export interface EngineEvents extends CoreEvents, OAuthEvents, HouseholdEvents, QueueEvents, PlayerEvents, FaultTrafficEvents, ScenarioEvents, DeliveryEvents, ConformanceEvents {}
+export interface EngineEvents
+  extends
+    CoreEvents,
+    OAuthEvents,
+    HouseholdEvents,
+    QueueEvents,
+    PlayerEvents,
+    FaultTrafficEvents,
+    ScenarioEvents,
+    DeliveryEvents,
+    ConformanceEvents {}
 
 export type EventName = keyof EngineEvents;
 

@@ -14,7 +14,13 @@ export interface InputProblem {
   message: string;
 }
 
-type Node = { anyOf?: TSchema[]; properties?: Record<string, TSchema>; items?: TSchema; type?: unknown; const?: unknown };
+type Node = {
+  anyOf?: TSchema[];
+  properties?: Record<string, TSchema>;
+  items?: TSchema;
+  type?: unknown;
+  const?: unknown;
+};
 
 /**
  * Each schema's compiled validator, made once: the interpreted Value.Check and Value.Errors took
@@ -39,7 +45,8 @@ function ownLevelOf(schema: TSchema): TSchema {
   if (!own) {
     own = { ...schema } as TSchema;
     const ownNode = own as Node;
-    if (node.properties) ownNode.properties = Object.fromEntries(Object.keys(node.properties).map((key) => [key, {} as TSchema]));
+    if (node.properties)
+      ownNode.properties = Object.fromEntries(Object.keys(node.properties).map((key) => [key, {} as TSchema]));
     if (node.items) ownNode.items = {} as TSchema;
     ownLevels.set(schema, own);
   }
@@ -49,7 +56,8 @@ function ownLevelOf(schema: TSchema): TSchema {
 /** A plain answer: the validator's type guard would narrow what it refused to `never`. */
 const passes = (schema: TSchema, value: unknown): boolean => validatorOf(schema).Check(value);
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** The `type` tag of each member, when every member of the union has one. */
 function tagsOf(members: TSchema[]): string[] | null {
@@ -86,11 +94,13 @@ export function explainAll(schema: TSchema, value: unknown, path = '', limit = I
   };
   if (node.properties && isRecord(value)) {
     for (const [key, child] of Object.entries(node.properties)) {
-      if (key in value && deeper.length < limit) add(explainAll(child, value[key], `${path}/${key}`, limit - deeper.length));
+      if (key in value && deeper.length < limit)
+        add(explainAll(child, value[key], `${path}/${key}`, limit - deeper.length));
     }
   }
   if (node.items && Array.isArray(value)) {
-    for (let index = 0; index < value.length && deeper.length < limit; index++) add(explainAll(node.items, value[index], `${path}/${index}`, limit - deeper.length));
+    for (let index = 0; index < value.length && deeper.length < limit; index++)
+      add(explainAll(node.items, value[index], `${path}/${index}`, limit - deeper.length));
   }
   if (deeper.length >= limit) return deeper;
   // Its properties and items that fail are explained above, and when none does, what fails is
@@ -100,6 +110,9 @@ export function explainAll(schema: TSchema, value: unknown, path = '', limit = I
   const own = errors.filter((e) => e.instancePath === '').map((e) => ({ path: path || '/', message: e.message }));
   if (deeper.length) return [...deeper, ...own].slice(0, limit);
   // Nothing deeper to blame: the deepest of this level's own errors.
-  const deepest = errors.reduce<(typeof errors)[number] | undefined>((best, e) => (!best || e.instancePath.length > best.instancePath.length ? e : best), undefined);
+  const deepest = errors.reduce<(typeof errors)[number] | undefined>(
+    (best, e) => (!best || e.instancePath.length > best.instancePath.length ? e : best),
+    undefined,
+  );
   return [{ path: `${path}${deepest?.instancePath ?? ''}` || '/', message: deepest?.message ?? 'is not valid' }];
 }

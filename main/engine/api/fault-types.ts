@@ -90,7 +90,16 @@ export interface FaultRuleView extends FaultRule {
  * timer), `versionPoll` (GET /version, otherwise every 5 or 10 engine minutes), `context`
  * (GET /context), and the user's `skipNext`, `skipPrev`, `pause` and `play` at the player.
  */
-export const TRIGGER_REQUESTS = ['refresh', 'nextWindow', 'versionPoll', 'context', 'skipNext', 'skipPrev', 'pause', 'play'] as const;
+export const TRIGGER_REQUESTS = [
+  'refresh',
+  'nextWindow',
+  'versionPoll',
+  'context',
+  'skipNext',
+  'skipPrev',
+  'pause',
+  'play',
+] as const;
 export type TriggerRequest = (typeof TRIGGER_REQUESTS)[number];
 
 /** What a trigger sent. */

@@ -213,11 +213,26 @@ export type FlowStepDetail =
       status: number;
       error?: OAuthErrorView;
       /** `reusedWithinGrace`: a rotated refresh token presented again within its integration's refreshGraceSec. */
-      issued?: { accessToken: string; refreshToken: string; expiresIn: number; scope: string; rotated: boolean; reusedWithinGrace?: true };
+      issued?: {
+        accessToken: string;
+        refreshToken: string;
+        expiresIn: number;
+        scope: string;
+        rotated: boolean;
+        reusedWithinGrace?: true;
+      };
       requestBody?: FlowRequestBody;
     }
   | { kind: 'revocation'; reason: string; tokensRevoked: number; grantId: string }
-  | { kind: 'api_call'; method: string; path: string; status: number; token: string; accepted: boolean; reason?: string }
+  | {
+      kind: 'api_call';
+      method: string;
+      path: string;
+      status: number;
+      token: string;
+      accepted: boolean;
+      reason?: string;
+    }
   | { kind: 'navigation'; url: string; event: WindowNavigationEvent }
   | {
       kind: 'callback';
@@ -232,7 +247,14 @@ export type FlowStepDetail =
       /** The console holds the code for one reveal (`oauth.revealCode`); `FlowView.capturedCode` says whether it still does. */
       revealable?: boolean;
     }
-  | { kind: 'sample'; action: 'exchange' | 'households'; ok: boolean; status: number | null; message: string; households?: string[] };
+  | {
+      kind: 'sample';
+      action: 'exchange' | 'households';
+      ok: boolean;
+      status: number | null;
+      message: string;
+      households?: string[];
+    };
 
 export type FlowStepKind = FlowStepDetail['kind'];
 

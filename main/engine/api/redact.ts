@@ -9,7 +9,17 @@
  * the renderer's copies mask exactly as the engine does.
  */
 
-export const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'x-admin-token', 'x-api-key', 'api-key', 'x-auth-token', 'x-access-token']);
+export const SECRET_HEADERS = new Set([
+  'authorization',
+  'proxy-authorization',
+  'cookie',
+  'set-cookie',
+  'x-admin-token',
+  'x-api-key',
+  'api-key',
+  'x-auth-token',
+  'x-access-token',
+]);
 export const SECRET_FIELDS = new Set([
   'access_token',
   'refresh_token',
@@ -118,12 +128,16 @@ export function redactJson(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(redactJson);
   if (typeof value !== 'object' || value === null) return value;
   const out: Record<string, unknown> = {};
-  for (const [key, inner] of Object.entries(value)) out[key] = typeof inner === 'string' && isSecretField(key, inner) ? mask(inner) : redactJson(inner);
+  for (const [key, inner] of Object.entries(value))
+    out[key] = typeof inner === 'string' && isSecretField(key, inner) ? mask(inner) : redactJson(inner);
   return out;
 }
 
 /** `"field": "value` of a secret field in JSON text (the closing quote may be cut off): opening, field, value, closing. */
-export const SECRET_FIELD_TEXT = new RegExp(`("(${[...SECRET_FIELDS].join('|')})"\\s*:\\s*")((?:[^"\\\\]|\\\\.)*)("?)`, 'gi');
+export const SECRET_FIELD_TEXT = new RegExp(
+  `("(${[...SECRET_FIELDS].join('|')})"\\s*:\\s*")((?:[^"\\\\]|\\\\.)*)("?)`,
+  'gi',
+);
 
 /** Masks `"field": "value"` of the secret fields in JSON text, a value cut off at the end included. */
 function redactJsonText(text: string): string {
@@ -131,7 +145,9 @@ function redactJsonText(text: string): string {
   const mark = CUT_MARK.exec(text)?.[0] ?? '';
   const masked = text
     .slice(0, text.length - mark.length)
-    .replace(SECRET_FIELD_TEXT, (whole: string, opening: string, name: string, value: string, closing: string) => (isSecretField(name, value) ? `${opening}${mask(value)}${closing}` : whole));
+    .replace(SECRET_FIELD_TEXT, (whole: string, opening: string, name: string, value: string, closing: string) =>
+      isSecretField(name, value) ? `${opening}${mask(value)}${closing}` : whole,
+    );
   return masked + mark;
 }
 

@@ -10,7 +10,9 @@ import { commandSpecs, isCommandName, type CommandInput, type CommandName, type 
 import { EngineError, toErrorBody } from './errors.js';
 import { explainAll } from './explain.js';
 
-export type CommandHandler<N extends CommandName> = (input: CommandInput<N>) => CommandOutput<N> | Promise<CommandOutput<N>>;
+export type CommandHandler<N extends CommandName> = (
+  input: CommandInput<N>,
+) => CommandOutput<N> | Promise<CommandOutput<N>>;
 export type CommandHandlers = { [N in CommandName]: CommandHandler<N> };
 
 /** The most refused places an error lists: 100,000 bad queue items need not make a 100,000-line answer. */
@@ -39,9 +41,17 @@ export function createCommandRunner(handlers: CommandHandlers): CommandRunner {
       // Every refused place (a form marks them all), the first of them in the message; the
       // validator's own list should explaining ever find nothing; a bounded answer for a huge input.
       const explained = explainAll(commandSpecs[name].input, input, '', MAX_PROBLEMS);
-      const problems = (explained.length ? explained : validator.Errors(input).map((e) => ({ path: e.instancePath || '/', message: e.message }))).slice(0, MAX_PROBLEMS);
+      const problems = (
+        explained.length
+          ? explained
+          : validator.Errors(input).map((e) => ({ path: e.instancePath || '/', message: e.message }))
+      ).slice(0, MAX_PROBLEMS);
       const first = problems[0];
-      throw new EngineError('invalid_input', `${name}: ${first ? `${first.path} ${first.message}` : 'invalid input'}`, problems);
+      throw new EngineError(
+        'invalid_input',
+        `${name}: ${first ? `${first.path} ${first.message}` : 'invalid input'}`,
+        problems,
+      );
     }
     const handler = handlers[name] as CommandHandler<N>;
     return handler(input as CommandInput<N>);

@@ -34,7 +34,15 @@ export type ScenarioStep =
    * path or body is replaced by a saved value or a service URL (`${cloudQueue}`, …); `save` keeps
    * fields of the answer (`{"session": "sessionId"}`) for later steps.
    */
-  | { type: 'command'; method: 'GET' | 'POST'; path: string; body?: unknown; expectStatus?: number; save?: Record<string, string>; pendingAtExport?: boolean }
+  | {
+      type: 'command';
+      method: 'GET' | 'POST';
+      path: string;
+      body?: unknown;
+      expectStatus?: number;
+      save?: Record<string, string>;
+      pendingAtExport?: boolean;
+    }
   /** Changes the engine clock: speed, and/or a jump that runs every timer due on the way. */
   | { type: 'clock'; speed?: number; advanceMs?: number }
   /**
@@ -46,10 +54,24 @@ export type ScenarioStep =
    * through (in this order) since the previous check. `state` is the machine's (`SUSPENDED`
    * included) or the wire's (`PLAYBACK_STATE_PAUSED`, as the control API reports it).
    */
-  | { type: 'expect'; playerId: string; state?: PlayerMachineState | PlaybackState; itemId?: string; transitions?: string[] };
+  | {
+      type: 'expect';
+      playerId: string;
+      state?: PlayerMachineState | PlaybackState;
+      itemId?: string;
+      transitions?: string[];
+    };
 
 /** The queue edits a scenario replays: the Queues area's commands that change a queue's items or settings. */
-export const QUEUE_EDIT_COMMANDS = ['queues.update', 'queues.items.add', 'queues.items.generate', 'queues.items.update', 'queues.items.delete', 'queues.items.remove', 'queues.items.move'] as const;
+export const QUEUE_EDIT_COMMANDS = [
+  'queues.update',
+  'queues.items.add',
+  'queues.items.generate',
+  'queues.items.update',
+  'queues.items.delete',
+  'queues.items.remove',
+  'queues.items.move',
+] as const;
 export type QueueEditCommand = (typeof QUEUE_EDIT_COMMANDS)[number];
 
 export interface Scenario {

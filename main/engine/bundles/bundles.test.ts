@@ -33,11 +33,13 @@ async function rows(engine: Engine): Promise<string[]> {
 
 async function ok<T>(engine: Engine, method: string, path: string, body?: unknown): Promise<T> {
   const answer = await admin(engine, method, path, body);
-  if (answer.status !== 200) throw new Error(`${method} ${path} answered ${answer.status}: ${JSON.stringify(answer.body)}`);
+  if (answer.status !== 200)
+    throw new Error(`${method} ${path} answered ${answer.status}: ${JSON.stringify(answer.body)}`);
   return answer.body as T;
 }
 
-const control = (engine: Engine, path: string, body?: unknown) => ok<{ status: number; body: unknown }>(engine, 'POST', '/control/send', { method: 'POST', path, body });
+const control = (engine: Engine, path: string, body?: unknown) =>
+  ok<{ status: number; body: unknown }>(engine, 'POST', '/control/send', { method: 'POST', path, body });
 const advance = (engine: Engine, advanceMs: number) => ok(engine, 'POST', '/clock', { advanceMs });
 
 describe('a repro bundle', () => {
@@ -50,13 +52,19 @@ describe('a repro bundle', () => {
   beforeAll(async () => {
     [source, target] = await Promise.all([startTestEngine({ clockSpeed: 0 }), startTestEngine({ clockSpeed: 0 })]);
     // A queue whose ids are not 1..n (item-1 removed): the import must map them.
-    queue = await ok<QueueSummary>(source, 'POST', '/queues', { name: 'Repro queue', items: sampleTracks(1, 6).map((track) => ({ track })) });
+    queue = await ok<QueueSummary>(source, 'POST', '/queues', {
+      name: 'Repro queue',
+      items: sampleTracks(1, 6).map((track) => ({ track })),
+    });
     await ok(source, 'DELETE', `/queues/${queue.id}/items/item-1`);
     // The span begins with the traffic after this: the edit (an engine second earlier) is before it.
     await advance(source, 1_000);
     await ok(source, 'DELETE', '/traffic');
 
-    const session = await control(source, `/api/v1/groups/${GROUP}/playbackSession:1`, { appId: 'com.example.repro', appContext: 'bundle-test' });
+    const session = await control(source, `/api/v1/groups/${GROUP}/playbackSession:1`, {
+      appId: 'com.example.repro',
+      appContext: 'bundle-test',
+    });
     const sessionId = (session.body as { sessionId: string }).sessionId;
     const load = await control(source, `/api/v1/playbackSessions/${sessionId}/playbackSession:1/loadCloudQueue`, {
       queueBaseUrl: queue.queueBaseUrl,
@@ -71,8 +79,20 @@ describe('a repro bundle', () => {
     await ok(source, 'POST', `/players/${PLAYER}/actions`, { action: 'play' });
     await advance(source, 1_000);
     // The next window request fails: skipToItem asks for its item and the 404 sends the player idle.
-    await ok(source, 'POST', '/faults', { target: 'cloudQueue', match: { method: 'GET', path: '/itemWindow', reason: 'skipToItem' }, action: { type: 'status', status: 404 }, times: 1, label: 'gone' });
-    expect((await control(source, `/api/v1/playbackSessions/${sessionId}/playbackSession:1/skipToItem`, { itemId: 'item-5' })).status).toBe(200);
+    await ok(source, 'POST', '/faults', {
+      target: 'cloudQueue',
+      match: { method: 'GET', path: '/itemWindow', reason: 'skipToItem' },
+      action: { type: 'status', status: 404 },
+      times: 1,
+      label: 'gone',
+    });
+    expect(
+      (
+        await control(source, `/api/v1/playbackSessions/${sessionId}/playbackSession:1/skipToItem`, {
+          itemId: 'item-5',
+        })
+      ).status,
+    ).toBe(200);
     await advance(source, 3_000);
     sourceRows = await rows(source);
     expect(sourceRows.at(-1)).toBe('window-not-found');
@@ -91,9 +111,27 @@ describe('a repro bundle', () => {
     // The HAR is for reading and sharing: secrets stay masked.
     const load = bundle.har.log.entries.find((e) => e.request.url.endsWith('/loadCloudQueue'))!;
     expect(load.request.postData!.text).not.toContain(queue.accessToken);
-    expect(bundle.faults).toEqual([{ target: 'cloudQueue', match: { method: 'GET', path: '/itemWindow', reason: 'skipToItem' }, action: { type: 'status', status: 404 }, times: 1, label: 'gone' }]);
+    expect(bundle.faults).toEqual([
+      {
+        target: 'cloudQueue',
+        match: { method: 'GET', path: '/itemWindow', reason: 'skipToItem' },
+        action: { type: 'status', status: 404 },
+        times: 1,
+        label: 'gone',
+      },
+    ]);
     // The scenario starts from the rules as they were when the span began: the 404 came during it, as a step.
-    expect(bundle.scenario.steps).toContainEqual({ type: 'fault', ref: 'rule1', rule: { target: 'cloudQueue', match: { method: 'GET', path: '/itemWindow', reason: 'skipToItem' }, action: { type: 'status', status: 404 }, times: 1, label: 'gone' } });
+    expect(bundle.scenario.steps).toContainEqual({
+      type: 'fault',
+      ref: 'rule1',
+      rule: {
+        target: 'cloudQueue',
+        match: { method: 'GET', path: '/itemWindow', reason: 'skipToItem' },
+        action: { type: 'status', status: 404 },
+        times: 1,
+        label: 'gone',
+      },
+    });
     expect(bundle.queues).toHaveLength(1);
     expect(bundle.queues[0]).toMatchObject({ ref: 'queue1', sourceId: queue.id, name: 'Repro queue' });
     expect(bundle.queues[0]!.items.map((i) => i.id)).toEqual(['item-2', 'item-3', 'item-4', 'item-5', 'item-6']);
@@ -103,40 +141,62 @@ describe('a repro bundle', () => {
     const steps = bundle.scenario.steps;
     expect(bundle.scenario.name).toBe('Kitchen goes idle');
     expect(steps.slice(0, 2)).toEqual([{ type: 'clearFaults' }, { type: 'clock', speed: 0 }]);
-    expect(steps.filter((s) => s.type !== 'clock').map((s) => (s.type === 'command' ? s.path.split('/').at(-1) : s.type === 'action' ? s.action : s.type))).toEqual([
-      'clearFaults',
-      'playbackSession:1',
-      'loadCloudQueue',
-      'pause',
-      'play',
-      'fault',
-      'skipToItem',
-      'expect',
-    ]);
+    expect(
+      steps
+        .filter((s) => s.type !== 'clock')
+        .map((s) => (s.type === 'command' ? s.path.split('/').at(-1) : s.type === 'action' ? s.action : s.type)),
+    ).toEqual(['clearFaults', 'playbackSession:1', 'loadCloudQueue', 'pause', 'play', 'fault', 'skipToItem', 'expect']);
     // The replay checks that the player does again what the exported answers and actions made it do.
     expect(steps.at(-1)).toEqual({
       type: 'expect',
       playerId: PLAYER,
-      transitions: ['load-begins', 'load-answered-plays', 'pause', 'play', 'skip-to-item-asks-server', 'window-not-found'],
+      transitions: [
+        'load-begins',
+        'load-answered-plays',
+        'pause',
+        'play',
+        'skip-to-item-asks-server',
+        'window-not-found',
+      ],
     });
-    expect(steps).toContainEqual(expect.objectContaining({ type: 'command', path: `/api/v1/groups/${GROUP}/playbackSession:1`, save: { session1: 'sessionId' } }));
+    expect(steps).toContainEqual(
+      expect.objectContaining({
+        type: 'command',
+        path: `/api/v1/groups/${GROUP}/playbackSession:1`,
+        save: { session1: 'sessionId' },
+      }),
+    );
     expect(steps).toContainEqual({
       type: 'command',
       method: 'POST',
       path: '/api/v1/playbackSessions/${session1}/playbackSession:1/loadCloudQueue',
-      body: { queueBaseUrl: '${queue1.url}/v2.3/', httpAuthorization: 'Bearer ${queue1.token}', itemId: '${queue1.item-3}', playOnCompletion: true },
+      body: {
+        queueBaseUrl: '${queue1.url}/v2.3/',
+        httpAuthorization: 'Bearer ${queue1.token}',
+        itemId: '${queue1.item-3}',
+        playOnCompletion: true,
+      },
       expectStatus: 200,
     });
-    expect(steps).toContainEqual(expect.objectContaining({ path: '/api/v1/playbackSessions/${session1}/playbackSession:1/skipToItem', body: { itemId: '${queue1.item-5}' } }));
+    expect(steps).toContainEqual(
+      expect.objectContaining({
+        path: '/api/v1/playbackSessions/${session1}/playbackSession:1/skipToItem',
+        body: { itemId: '${queue1.item-5}' },
+      }),
+    );
     // The engine-time gaps, the trailing one included.
-    expect(steps.filter((s) => s.type === 'clock' && s.advanceMs).map((s) => (s as { advanceMs: number }).advanceMs)).toEqual([5_000, 2_000, 1_000, 3_000]);
+    expect(
+      steps.filter((s) => s.type === 'clock' && s.advanceMs).map((s) => (s as { advanceMs: number }).advanceMs),
+    ).toEqual([5_000, 2_000, 1_000, 3_000]);
     expect(JSON.stringify(bundle.scenario)).not.toMatch(/session-[0-9a-f]{8}-/);
     expect(JSON.stringify(bundle.scenario)).not.toContain(queue.id);
   });
 
   it('imports into another console and replays there with the same transitions', async () => {
     const result = await ok<BundleImportResult>(target, 'POST', '/bundles/import', bundle);
-    expect(result.queues).toEqual([expect.objectContaining({ ref: 'queue1', sourceId: queue.id, name: 'Repro queue', itemCount: 5 })]);
+    expect(result.queues).toEqual([
+      expect.objectContaining({ ref: 'queue1', sourceId: queue.id, name: 'Repro queue', itemCount: 5 }),
+    ]);
     expect(result.faults).toEqual([expect.objectContaining({ target: 'cloudQueue', action: 'status', label: 'gone' })]);
     expect(result.warnings).toEqual([]);
     const created = await ok<QueueView>(target, 'GET', `/queues/${result.queues[0]!.id}`);
@@ -146,7 +206,13 @@ describe('a repro bundle', () => {
     const saved = await ok<StoredScenarioView>(target, 'GET', `/scenarios/${result.scenario.id}`);
     const load = saved.steps.find((s) => s.type === 'command' && s.path.endsWith('/loadCloudQueue'));
     // The new queue's own URL, token and ids: item-3 was the second item, which is item-2 there.
-    expect(load).toMatchObject({ body: { queueBaseUrl: `\${cloudQueue}/queues/${created.id}/v2.3/`, httpAuthorization: created.httpAuthorization, itemId: 'item-2' } });
+    expect(load).toMatchObject({
+      body: {
+        queueBaseUrl: `\${cloudQueue}/queues/${created.id}/v2.3/`,
+        httpAuthorization: created.httpAuthorization,
+        itemId: 'item-2',
+      },
+    });
 
     const report = await ok<ScenarioReport>(target, 'POST', `/scenarios/${result.scenario.id}/run`);
     expect(report.steps.filter((s) => s.status !== 'passed')).toEqual([]);
@@ -168,7 +234,11 @@ describe('a repro bundle', () => {
     const result = await ok<BundleImportResult>(target, 'POST', '/bundles/import', withoutRule);
     const report = await ok<ScenarioReport>(target, 'POST', `/scenarios/${result.scenario.id}/run`);
     expect(report.passed).toBe(false);
-    expect(report.steps.at(-1)).toMatchObject({ type: 'expect', status: 'failed', message: expect.stringContaining('no window-not-found transition') });
+    expect(report.steps.at(-1)).toMatchObject({
+      type: 'expect',
+      status: 'failed',
+      message: expect.stringContaining('no window-not-found transition'),
+    });
   });
 
   describe('that is bad', () => {
@@ -176,22 +246,70 @@ describe('a repro bundle', () => {
       ['is not an object', () => ['hello'], /must be a JSON object/],
       ['is some other file', (b) => ({ ...b, format: 'har' }), /not a repro bundle/],
       ['has a version this console does not read', (b) => ({ ...b, version: 3 }), /version 3 is not supported/],
-      ['has a track with a negative duration', (b) => ({ ...b, queues: [{ ...b.queues[0]!, items: [{ id: 'x', track: { durationMillis: -1 } }] }] }), /\/queues\/0\/items\/0\/track\/durationMillis/],
-      ['has an item whose policies the queue API refuses', (b) => ({ ...b, queues: [{ ...b.queues[0]!, items: [{ id: 'x', track: {}, policies: { pauseTtlSec: 'abc' } }] }] }), /\/queues\/0\/items\/0\/policies\/pauseTtlSec/],
-      ['has a rule with a probability above 1', (b) => ({ ...b, faults: [{ ...b.faults[0]!, probability: 2 }] }), /\/faults\/0\/probability/],
-      ['names a queue it does not hold', (b) => ({ ...b, scenario: { ...b.scenario, steps: [...b.scenario.steps, { type: 'command', method: 'POST', path: '/api/v1/x', body: { url: '${queue9.url}' } }] } }), /\$\{queue9\.url\}/],
-      ['names an item its queue does not hold', (b) => ({ ...b, queues: [{ ...b.queues[0]!, items: b.queues[0]!.items.filter((i) => i.id !== 'item-5') }] }), /\$\{queue1\.item-5\}/],
-      ['holds two queues with one ref', (b) => ({ ...b, queues: [b.queues[0]!, b.queues[0]!] }), /queue1 is used by two queues/],
+      [
+        'has a track with a negative duration',
+        (b) => ({ ...b, queues: [{ ...b.queues[0]!, items: [{ id: 'x', track: { durationMillis: -1 } }] }] }),
+        /\/queues\/0\/items\/0\/track\/durationMillis/,
+      ],
+      [
+        'has an item whose policies the queue API refuses',
+        (b) => ({
+          ...b,
+          queues: [{ ...b.queues[0]!, items: [{ id: 'x', track: {}, policies: { pauseTtlSec: 'abc' } }] }],
+        }),
+        /\/queues\/0\/items\/0\/policies\/pauseTtlSec/,
+      ],
+      [
+        'has a rule with a probability above 1',
+        (b) => ({ ...b, faults: [{ ...b.faults[0]!, probability: 2 }] }),
+        /\/faults\/0\/probability/,
+      ],
+      [
+        'names a queue it does not hold',
+        (b) => ({
+          ...b,
+          scenario: {
+            ...b.scenario,
+            steps: [
+              ...b.scenario.steps,
+              { type: 'command', method: 'POST', path: '/api/v1/x', body: { url: '${queue9.url}' } },
+            ],
+          },
+        }),
+        /\$\{queue9\.url\}/,
+      ],
+      [
+        'names an item its queue does not hold',
+        (b) => ({ ...b, queues: [{ ...b.queues[0]!, items: b.queues[0]!.items.filter((i) => i.id !== 'item-5') }] }),
+        /\$\{queue1\.item-5\}/,
+      ],
+      [
+        'holds two queues with one ref',
+        (b) => ({ ...b, queues: [b.queues[0]!, b.queues[0]!] }),
+        /queue1 is used by two queues/,
+      ],
       // Blamed on the step's own field, first: not on each step type it is not.
-      ['moves the clock more than a year in one step', (b) => ({ ...b, scenario: { ...b.scenario, steps: [...b.scenario.steps, { type: 'clock', advanceMs: 1e12 }] } }), /^not a valid repro bundle: \/scenario\/steps\/\d+\/advanceMs must be <= /],
+      [
+        'moves the clock more than a year in one step',
+        (b) => ({
+          ...b,
+          scenario: { ...b.scenario, steps: [...b.scenario.steps, { type: 'clock', advanceMs: 1e12 }] },
+        }),
+        /^not a valid repro bundle: \/scenario\/steps\/\d+\/advanceMs must be <= /,
+      ],
     ];
 
     it.each(broken)('is refused when it %s, and changes nothing', async (_name, breakIt, message) => {
-      const before = await Promise.all(['/queues', '/faults', '/scenarios', '/clock'].map((path) => ok(target, 'GET', path)));
+      const before = await Promise.all(
+        ['/queues', '/faults', '/scenarios', '/clock'].map((path) => ok(target, 'GET', path)),
+      );
       await ok(target, 'POST', '/clock', { speed: 3 });
       const answer = await admin(target, 'POST', '/bundles/import', breakIt(structuredClone(bundle)));
       expect(answer.status).toBe(400);
-      expect((answer.body as { error: { code: string; message: string } }).error).toMatchObject({ code: 'invalid_input', message: expect.stringMatching(message) });
+      expect((answer.body as { error: { code: string; message: string } }).error).toMatchObject({
+        code: 'invalid_input',
+        message: expect.stringMatching(message),
+      });
       const after = await Promise.all(['/queues', '/faults', '/scenarios'].map((path) => ok(target, 'GET', path)));
       expect(after).toEqual(before.slice(0, 3));
       expect(await ok(target, 'GET', '/clock')).toMatchObject({ speed: 3 });
@@ -222,7 +340,17 @@ describe('an import that fails halfway', () => {
       version: 1,
       clock: { speed: 5 },
       faults: [rule, rule],
-      queues: [{ ref: 'queue1', sourceId: 'q', name: 'Q', container: {}, playbackPolicies: {}, reports: {}, items: [{ id: 'item-1', track: { name: 'A' } }] }],
+      queues: [
+        {
+          ref: 'queue1',
+          sourceId: 'q',
+          name: 'Q',
+          container: {},
+          playbackPolicies: {},
+          reports: {},
+          items: [{ id: 'item-1', track: { name: 'A' } }],
+        },
+      ],
       scenario: { name: 'S', steps: [{ type: 'clearFaults' }] },
     };
     const deps = {

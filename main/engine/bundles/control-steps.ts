@@ -92,9 +92,13 @@ export class ControlSteps {
         body: { appId: origin.appId, appContext: origin.appContext },
         save: { [name]: 'sessionId' },
       });
-      this.deps.note(`session ${sessionId} was created before the exported span: the scenario creates it first (group ${origin.groupId})`);
+      this.deps.note(
+        `session ${sessionId} was created before the exported span: the scenario creates it first (group ${origin.groupId})`,
+      );
     } else {
-      this.deps.note(`session ${sessionId} was created before the exported span and is gone: the steps that use it will fail`);
+      this.deps.note(
+        `session ${sessionId} was created before the exported span and is gone: the steps that use it will fail`,
+      );
     }
     return name;
   }
@@ -118,7 +122,9 @@ export class ControlSteps {
 export function queueItemRef(queue: QueueRef, itemId: string, note: (text: string) => void): string {
   if (queue.itemIds.has(itemId)) return `\${${queue.ref}.${itemId}}`;
   // The new queue hands out its own ids: one that was missing here must stay missing there.
-  note(`item ${itemId} was not in queue ${queue.id} when the span began: the scenario asks for missing-${itemId}, which no queue holds`);
+  note(
+    `item ${itemId} was not in queue ${queue.id} when the span began: the scenario asks for missing-${itemId}, which no queue holds`,
+  );
   return `missing-${itemId}`;
 }
 

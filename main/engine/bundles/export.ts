@@ -9,7 +9,13 @@
  * answer (a note says what it left out), and a queue too long to read in one go is refused, as
  * `GET /queues/{id}` refuses it.
  */
-import { BUNDLE_FORMAT, BUNDLE_VERSION, type BundleExportInput, type BundleQueue, type ReproBundle } from '../api/bundle-types.js';
+import {
+  BUNDLE_FORMAT,
+  BUNDLE_VERSION,
+  type BundleExportInput,
+  type BundleQueue,
+  type ReproBundle,
+} from '../api/bundle-types.js';
 import { EngineError } from '../api/errors.js';
 import type { FaultRule } from '../api/fault-types.js';
 import { QUEUE_EDIT_COMMANDS } from '../api/scenario-types.js';
@@ -37,7 +43,9 @@ export async function exportBundle(deps: BundleDeps, input: BundleExportInput): 
   const filtered = filterParts.length > 0;
   // A text filter's search runs a slice at a time (traffic/log/search.ts); the ids are then read at once.
   await deps.traffic.searched(filter);
-  const entries = await readSliced(deps.traffic.latestIds(filter, input.limit ?? DEFAULT_EXPORT_LIMIT), (id) => deps.traffic.get(id));
+  const entries = await readSliced(deps.traffic.latestIds(filter, input.limit ?? DEFAULT_EXPORT_LIMIT), (id) =>
+    deps.traffic.get(id),
+  );
   const urls = deps.urls();
   const notes: string[] = [];
   const clock = deps.clock.state();
@@ -46,20 +54,36 @@ export async function exportBundle(deps: BundleDeps, input: BundleExportInput): 
   // what the last calls set going plays out as it did).
   const journal = deps.journal.entries();
   // Folded, not spread: an export holds up to TRAFFIC_EXPORT_MAX entries, more than a call takes arguments.
-  const from = entries.length ? entries.reduce((min, e) => Math.min(min, e.at), Infinity) : (journal[0]?.at ?? clock.now);
+  const from = entries.length
+    ? entries.reduce((min, e) => Math.min(min, e.at), Infinity)
+    : (journal[0]?.at ?? clock.now);
   const to = filtered ? entries.reduce((max, e) => Math.max(max, e.at), from) : clock.now;
   const calls: JournalEntry[] = journal.filter((call) => call.at >= from && call.at <= to);
   const cuts: Cut[] = [];
   const lost = deps.journal.lostBefore();
   if (from < deps.journal.startedAt) {
-    cuts.push({ at: from, playerId: '*', why: `the console started at ${new Date(deps.journal.startedAt).toISOString()} (engine time), within the span, and the calls before that were not journaled` });
+    cuts.push({
+      at: from,
+      playerId: '*',
+      why: `the console started at ${new Date(deps.journal.startedAt).toISOString()} (engine time), within the span, and the calls before that were not journaled`,
+    });
   }
-  if (lost !== null && lost >= from) cuts.push({ at: from, playerId: '*', why: `the journal keeps the newest ${JOURNAL_CAPACITY.toLocaleString('en-US')} calls, and older ones of the span were dropped` });
+  if (lost !== null && lost >= from)
+    cuts.push({
+      at: from,
+      playerId: '*',
+      why: `the journal keeps the newest ${JOURNAL_CAPACITY.toLocaleString('en-US')} calls, and older ones of the span were dropped`,
+    });
   // A call still waiting (a skip for its retry, a load for its window) has no outcome yet, while
   // what it set going is already in the transitions: it is replayed as it began, its outcome not
   // checked. One that cannot be (nothing kept of it) cuts the checks from when it began.
   for (const call of deps.journal.pending()) {
-    if (call.at <= to && !call.entry) cuts.push({ at: call.at, playerId: '*', why: `${call.what} had not ended when the bundle was exported, and nothing of it was kept to replay` });
+    if (call.at <= to && !call.entry)
+      cuts.push({
+        at: call.at,
+        playerId: '*',
+        why: `${call.what} had not ended when the bundle was exported, and nothing of it was kept to replay`,
+      });
   }
   const waiting = deps.journal.pendingEntries().filter((call) => call.at >= from && call.at <= to);
   if (waiting.length) {
@@ -67,12 +91,17 @@ export async function exportBundle(deps: BundleDeps, input: BundleExportInput): 
     calls.sort((a, b) => a.seq - b.seq);
   }
 
-  const wanted = input.queueIds ?? [...new Set([...queueIdsUsed(entries, urls.cloudQueue), ...queueIdsCalled(calls, urls.cloudQueue)])];
+  const wanted = input.queueIds ?? [
+    ...new Set([...queueIdsUsed(entries, urls.cloudQueue), ...queueIdsCalled(calls, urls.cloudQueue)]),
+  ];
   const missing = wanted.filter((id) => !deps.queues.head(id));
-  if (input.queueIds && missing.length) throw new EngineError('not_found', `no queue ${missing.join(', ')}`, { queueIds: missing });
+  if (input.queueIds && missing.length)
+    throw new EngineError('not_found', `no queue ${missing.join(', ')}`, { queueIds: missing });
   if (missing.length) {
     const shown = missing.slice(0, 10).join(', ');
-    notes.push(`the span called queues that are not on this console (${shown}${missing.length > 10 ? `, and ${missing.length - 10} more` : ''}): not in the bundle`);
+    notes.push(
+      `the span called queues that are not on this console (${shown}${missing.length > 10 ? `, and ${missing.length - 10} more` : ''}): not in the bundle`,
+    );
   }
   const tooLong = wanted.filter((id) => (deps.queues.head(id)?.itemCount ?? 0) > MAX_ITEMS_IN_QUEUE_READ);
   if (tooLong.length) {
@@ -111,10 +140,15 @@ export async function exportBundle(deps: BundleDeps, input: BundleExportInput): 
     sessionOrigin: (sessionId) => {
       const player = deps.players.forSession(sessionId);
       const session = player?.currentSession;
-      return player && session ? { groupId: player.groupId, appId: session.appId, appContext: session.appContext } : undefined;
+      return player && session
+        ? { groupId: player.groupId, appId: session.appId, appContext: session.appContext }
+        : undefined;
     },
   });
-  if (filtered) notes.push('the export is filtered: the scenario does not check the players\u2019 transitions (an unfiltered export does)');
+  if (filtered)
+    notes.push(
+      'the export is filtered: the scenario does not check the players\u2019 transitions (an unfiltered export does)',
+    );
   const byId = new Map(entries.map((entry) => [entry.id, entry]));
   const har = await exportHar(
     entries.map((entry) => entry.id),
@@ -161,10 +195,20 @@ function allTransitions(deps: BundleDeps) {
 
 /** A queue as it was when the span began: as before its first edit of the span, else as it is. */
 function queueAtStart(deps: BundleDeps, id: string, calls: readonly JournalEntry[], cuts: Cut[]): QueueSnapshot {
-  const edit = calls.find((c) => c.kind === 'command' && c.ok && (QUEUE_EDIT_COMMANDS as readonly string[]).includes(c.name) && (c.input as { id?: unknown } | null)?.id === id);
+  const edit = calls.find(
+    (c) =>
+      c.kind === 'command' &&
+      c.ok &&
+      (QUEUE_EDIT_COMMANDS as readonly string[]).includes(c.name) &&
+      (c.input as { id?: unknown } | null)?.id === id,
+  );
   if (edit?.kind === 'command') {
     if (edit.queueBefore) return edit.queueBefore;
-    cuts.push({ at: edit.at, playerId: '*', why: `queue ${id} was edited in the span, and the journal does not hold it as it was before (too large to copy)` });
+    cuts.push({
+      at: edit.at,
+      playerId: '*',
+      why: `queue ${id} was edited in the span, and the journal does not hold it as it was before (too large to copy)`,
+    });
   }
   const { name, container, playbackPolicies, reports, items } = deps.queues.get(id);
   return { id, name, container, playbackPolicies, reports, items };
@@ -174,13 +218,19 @@ function queueAtStart(deps: BundleDeps, id: string, calls: readonly JournalEntry
  * The rules as they stood when the span began, with the hits they had then: their hits now (or
  * when they were removed) less those the span's traffic shows.
  */
-function rulesAtStart(deps: BundleDeps, calls: readonly JournalEntry[], entries: readonly StoredTrafficEntry[]): FaultRule[] {
+function rulesAtStart(
+  deps: BundleDeps,
+  calls: readonly JournalEntry[],
+  entries: readonly StoredTrafficEntry[],
+): FaultRule[] {
   const first = calls[0];
   const start = first ? deps.journal.rulesBefore(first.seq) : deps.faults.list();
   const latest = new Map(deps.faults.list().map((rule) => [rule.id, rule]));
-  for (const call of calls) if (call.kind === 'command') for (const rule of call.removed ?? []) latest.set(rule.id, rule);
+  for (const call of calls)
+    if (call.kind === 'command') for (const rule of call.removed ?? []) latest.set(rule.id, rule);
   const hitsInSpan = new Map<string, number>();
-  for (const entry of entries) if (entry.fault) hitsInSpan.set(entry.fault.ruleId, (hitsInSpan.get(entry.fault.ruleId) ?? 0) + 1);
+  for (const entry of entries)
+    if (entry.fault) hitsInSpan.set(entry.fault.ruleId, (hitsInSpan.get(entry.fault.ruleId) ?? 0) + 1);
   return start.map((rule) => {
     const hits = Math.max(rule.hits, (latest.get(rule.id)?.hits ?? rule.hits) - (hitsInSpan.get(rule.id) ?? 0));
     return { ...rule, hits, spent: rule.times !== undefined && hits >= rule.times };
@@ -188,7 +238,10 @@ function rulesAtStart(deps: BundleDeps, calls: readonly JournalEntry[], entries:
 }
 
 /** The entries `ids` names, oldest first, read a slice of time at a time; one dropped meanwhile is left out. */
-async function readSliced(ids: readonly number[], read: (id: number) => StoredTrafficEntry | undefined): Promise<StoredTrafficEntry[]> {
+async function readSliced(
+  ids: readonly number[],
+  read: (id: number) => StoredTrafficEntry | undefined,
+): Promise<StoredTrafficEntry[]> {
   const entries: StoredTrafficEntry[] = [];
   let sliceStart = performance.now();
   for (const id of ids) {

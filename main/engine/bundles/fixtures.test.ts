@@ -12,7 +12,8 @@ import type { StoredScenarioView } from '../api/commands/scenarios.js';
 import type { Engine } from '../index.js';
 import { admin, startTestEngine } from '../testing/http.js';
 
-const fixture = (name: string): Record<string, unknown> => JSON.parse(readFileSync(new URL(`./fixtures/${name}`, import.meta.url), 'utf8')) as Record<string, unknown>;
+const fixture = (name: string): Record<string, unknown> =>
+  JSON.parse(readFileSync(new URL(`./fixtures/${name}`, import.meta.url), 'utf8')) as Record<string, unknown>;
 
 let engine: Engine | null = null;
 afterEach(async () => {
@@ -22,7 +23,8 @@ afterEach(async () => {
 
 async function ok<T>(method: string, path: string, body?: unknown): Promise<T> {
   const answer = await admin(engine!, method, path, body);
-  if (answer.status !== 200) throw new Error(`${method} ${path} answered ${answer.status}: ${JSON.stringify(answer.body)}`);
+  if (answer.status !== 200)
+    throw new Error(`${method} ${path} answered ${answer.status}: ${JSON.stringify(answer.body)}`);
   return answer.body as T;
 }
 
@@ -35,7 +37,9 @@ describe.each([
     const bundle = fixture(name);
     expect(bundle.version).toBe(1);
     const imported = await ok<BundleImportResult>('POST', '/bundles/import', bundle);
-    expect(imported.notes).toContainEqual(expect.stringMatching(/^a version 1 bundle .*the transitions it expected are not checked/));
+    expect(imported.notes).toContainEqual(
+      expect.stringMatching(/^a version 1 bundle .*the transitions it expected are not checked/),
+    );
     expect(imported.notes.at(-1)).toContain(missed);
     const saved = await ok<StoredScenarioView>('GET', `/scenarios/${imported.scenario.id}`);
     // What it cannot cause is no longer expected.
@@ -44,19 +48,26 @@ describe.each([
     expect(report.steps.filter((s) => s.status !== 'passed')).toEqual([]);
     expect(report.passed).toBe(true);
     // It still replays what it holds: the queue loads and plays on Kitchen.
-    expect(report.transitions.map((t) => t.transition)).toEqual(expect.arrayContaining(['load-begins', 'load-answered-plays']));
+    expect(report.transitions.map((t) => t.transition)).toEqual(
+      expect.arrayContaining(['load-begins', 'load-answered-plays']),
+    );
   });
 });
 
 it('a version 1 bundle that holds everything it expects keeps its checks', async () => {
   engine = await startTestEngine({ clockSpeed: 0 });
-  const bundle = fixture('v1-storm-send-now.json') as { har: { log: { entries: { request: { url: string } }[] } }; scenario: { steps: { type: string; transitions?: string[] }[] } };
+  const bundle = fixture('v1-storm-send-now.json') as {
+    har: { log: { entries: { request: { url: string } }[] } };
+    scenario: { steps: { type: string; transitions?: string[] }[] };
+  };
   bundle.har.log.entries = bundle.har.log.entries.filter((e) => !e.request.url.includes('/trigger'));
   const expectStep = bundle.scenario.steps.find((s) => s.type === 'expect')!;
   expectStep.transitions = ['load-begins', 'load-answered-plays'];
   const imported = await ok<BundleImportResult>('POST', '/bundles/import', bundle);
   expect(imported.notes).toEqual([]);
   const saved = await ok<StoredScenarioView>('GET', `/scenarios/${imported.scenario.id}`);
-  expect(saved.steps.find((s) => s.type === 'expect')).toMatchObject({ transitions: ['load-begins', 'load-answered-plays'] });
+  expect(saved.steps.find((s) => s.type === 'expect')).toMatchObject({
+    transitions: ['load-begins', 'load-answered-plays'],
+  });
   expect((await ok<ScenarioReport>('POST', `/scenarios/${imported.scenario.id}/run`)).passed).toBe(true);
 });

@@ -31,7 +31,10 @@ const MAX_PROBLEMS = 20;
 
 let validator: Validator | null = null;
 
-export async function importBundle(deps: Omit<BundleDeps, 'traffic' | 'journal'>, value: unknown): Promise<BundleImportResult> {
+export async function importBundle(
+  deps: Omit<BundleDeps, 'traffic' | 'journal'>,
+  value: unknown,
+): Promise<BundleImportResult> {
   const checked = checkBundle(value);
   const upgraded = checked.version === 1 ? upgradeV1(checked) : { steps: checked.scenario.steps, notes: [] };
   const bundle = { ...checked, scenario: { ...checked.scenario, steps: upgraded.steps } };
@@ -72,7 +75,9 @@ export async function importBundle(deps: Omit<BundleDeps, 'traffic' | 'journal'>
         variables.set(`${queue.ref}.id`, summary.id);
         queue.items.forEach((item, index) => variables.set(`${queue.ref}.${item.id}`, newIds[index]!));
       }
-      const steps = JSON.parse(JSON.stringify(bundle.scenario.steps).replace(VARIABLE, (whole, name: string) => variables.get(name) ?? whole)) as ScenarioStep[];
+      const steps = JSON.parse(
+        JSON.stringify(bundle.scenario.steps).replace(VARIABLE, (whole, name: string) => variables.get(name) ?? whole),
+      ) as ScenarioStep[];
       const saved = {
         id: `scenario-${randomBytes(4).toString('hex')}`,
         name: bundle.scenario.name,
@@ -100,7 +105,12 @@ export async function importBundle(deps: Omit<BundleDeps, 'traffic' | 'journal'>
       itemCount: summary.itemCount,
       queueBaseUrl: summary.queueBaseUrl,
     })),
-    faults: rules.map((rule) => ({ id: rule.id, target: rule.target, action: rule.action.type, ...(rule.label === undefined ? {} : { label: rule.label }) })),
+    faults: rules.map((rule) => ({
+      id: rule.id,
+      target: rule.target,
+      action: rule.action.type,
+      ...(rule.label === undefined ? {} : { label: rule.label }),
+    })),
     scenario,
     clock: deps.clock.state(),
     warnings,
@@ -115,22 +125,32 @@ export function checkBundle(value: unknown): Bundle {
   };
   if (typeof value !== 'object' || value === null || Array.isArray(value)) refuse('a repro bundle is a JSON object');
   const { format, version } = value as Record<string, unknown>;
-  if (format !== BUNDLE_FORMAT) refuse(`not a repro bundle: "format" is ${JSON.stringify(format) ?? 'missing'}, expected "${BUNDLE_FORMAT}"`);
+  if (format !== BUNDLE_FORMAT)
+    refuse(`not a repro bundle: "format" is ${JSON.stringify(format) ?? 'missing'}, expected "${BUNDLE_FORMAT}"`);
   if (!(BUNDLE_VERSIONS_READ as readonly unknown[]).includes(version)) {
-    refuse(`repro bundle version ${JSON.stringify(version) ?? '(missing)'} is not supported: this console reads versions ${BUNDLE_VERSIONS_READ.join(' and ')} (it writes ${BUNDLE_VERSION})`);
+    refuse(
+      `repro bundle version ${JSON.stringify(version) ?? '(missing)'} is not supported: this console reads versions ${BUNDLE_VERSIONS_READ.join(' and ')} (it writes ${BUNDLE_VERSION})`,
+    );
   }
   validator ??= Compile(ReproBundleSchema) as unknown as Validator;
   const problems: string[] = [];
   if (!validator.Check(value)) {
     // Explained like a command's input: a clock step's own field is blamed, not each member of
     // the step union it is not ("must have required properties rule" came first).
-    for (const problem of explainAll(ReproBundleSchema, value, '', MAX_PROBLEMS)) problems.push(`${problem.path} ${problem.message}`);
+    for (const problem of explainAll(ReproBundleSchema, value, '', MAX_PROBLEMS))
+      problems.push(`${problem.path} ${problem.message}`);
     // Should explaining ever find nothing, the validator's own words: a refused bundle is never taken.
-    if (problems.length === 0) for (const error of validator.Errors(value).slice(0, MAX_PROBLEMS)) problems.push(`${error.instancePath || '/'} ${error.message}`);
+    if (problems.length === 0)
+      for (const error of validator.Errors(value).slice(0, MAX_PROBLEMS))
+        problems.push(`${error.instancePath || '/'} ${error.message}`);
   } else {
     problems.push(...meaningProblems(value as Bundle));
   }
-  if (problems.length) refuse(`not a valid repro bundle: ${problems[0]}${problems.length > 1 ? ` (and ${problems.length - 1} more problems)` : ''}`, problems);
+  if (problems.length)
+    refuse(
+      `not a valid repro bundle: ${problems[0]}${problems.length > 1 ? ` (and ${problems.length - 1} more problems)` : ''}`,
+      problems,
+    );
   return value as Bundle;
 }
 
@@ -147,7 +167,8 @@ function meaningProblems(bundle: Bundle): string[] {
     known.add(`${queue.ref}.id`);
     const ids = new Set<string>();
     queue.items.forEach((item, itemIndex) => {
-      if (ids.has(item.id)) problems.push(`/queues/${index}/items/${itemIndex}/id ${item.id} appears twice in queue ${queue.ref}`);
+      if (ids.has(item.id))
+        problems.push(`/queues/${index}/items/${itemIndex}/id ${item.id} appears twice in queue ${queue.ref}`);
       ids.add(item.id);
       known.add(`${queue.ref}.${item.id}`);
     });
@@ -157,8 +178,12 @@ function meaningProblems(bundle: Bundle): string[] {
     if (step.type === 'queueEdit') for (const name of step.saveItemIds ?? []) known.add(name);
   }
   const unknown = new Set<string>();
-  for (const [, name] of JSON.stringify(bundle.scenario.steps).matchAll(VARIABLE)) if (!known.has(name!)) unknown.add(name!);
-  if (unknown.size) problems.push(`/scenario/steps use variables that name no queue, item or saved value: ${[...unknown].map((n) => `\${${n}}`).join(', ')}`);
+  for (const [, name] of JSON.stringify(bundle.scenario.steps).matchAll(VARIABLE))
+    if (!known.has(name!)) unknown.add(name!);
+  if (unknown.size)
+    problems.push(
+      `/scenario/steps use variables that name no queue, item or saved value: ${[...unknown].map((n) => `\${${n}}`).join(', ')}`,
+    );
   return problems;
 }
 
@@ -175,7 +200,11 @@ function warningsOf(deps: Omit<BundleDeps, 'traffic' | 'journal'>, bundle: Bundl
       if (group) groups.add(group);
     }
   }
-  for (const id of players) if (!deps.store.players.get(id)) warnings.push(`the scenario acts at player ${id}, which this console does not have`);
-  for (const id of groups) if (!deps.store.groups.get(id)) warnings.push(`the scenario sends commands to group ${id}, which this console does not have`);
+  for (const id of players)
+    if (!deps.store.players.get(id))
+      warnings.push(`the scenario acts at player ${id}, which this console does not have`);
+  for (const id of groups)
+    if (!deps.store.groups.get(id))
+      warnings.push(`the scenario sends commands to group ${id}, which this console does not have`);
   return warnings;
 }

@@ -10,8 +10,25 @@ import type { JournalEntry } from '../journal/types.js';
 import { scenarioFromJournal, type JournalScenarioInput, type RecordedTransition } from './journal-scenario.js';
 
 const T0 = 1_000_000;
-const storm: FaultRule = { id: 'fault-a', target: 'cloudQueue', match: {}, action: { type: 'status', status: 503 }, times: 5, hits: 2, passes: 0, spent: false, createdAt: 0, label: 'storm' };
-const t = (playerId: string, at: number, transition: string, from = 'IDLE', cause = 'response'): RecordedTransition => ({ playerId, at, transition, from, cause });
+const storm: FaultRule = {
+  id: 'fault-a',
+  target: 'cloudQueue',
+  match: {},
+  action: { type: 'status', status: 503 },
+  times: 5,
+  hits: 2,
+  passes: 0,
+  spent: false,
+  createdAt: 0,
+  label: 'storm',
+};
+const t = (
+  playerId: string,
+  at: number,
+  transition: string,
+  from = 'IDLE',
+  cause = 'response',
+): RecordedTransition => ({ playerId, at, transition, from, cause });
 
 function build(calls: JournalEntry[], transitions: RecordedTransition[], more: Partial<JournalScenarioInput> = {}) {
   return scenarioFromJournal({
@@ -32,15 +49,36 @@ function build(calls: JournalEntry[], transitions: RecordedTransition[], more: P
 describe('a scenario built from the journal', () => {
   it('starts from the rules as they were, with the hits they had used up, then every call at its engine time', () => {
     const calls: JournalEntry[] = [
-      { kind: 'command', seq: 1, at: T0 + 1_000, name: 'players.trigger', input: { id: 'player-kitchen', request: 'refresh' }, ok: true, result: { playerId: 'player-kitchen' } },
-      { kind: 'command', seq: 2, at: T0 + 1_000, name: 'faults.remove', input: { id: 'fault-a' }, ok: true, rules: [], removed: [storm] },
+      {
+        kind: 'command',
+        seq: 1,
+        at: T0 + 1_000,
+        name: 'players.trigger',
+        input: { id: 'player-kitchen', request: 'refresh' },
+        ok: true,
+        result: { playerId: 'player-kitchen' },
+      },
+      {
+        kind: 'command',
+        seq: 2,
+        at: T0 + 1_000,
+        name: 'faults.remove',
+        input: { id: 'fault-a' },
+        ok: true,
+        rules: [],
+        removed: [storm],
+      },
       { kind: 'command', seq: 3, at: T0 + 1_500, name: 'clock.set', input: { advanceMs: 60_000 }, ok: true },
     ];
     const { steps } = build(calls, [], { to: T0 + 61_500 });
     expect(steps).toEqual([
       { type: 'clearFaults' },
       { type: 'clock', speed: 0 },
-      { type: 'fault', ref: 'rule1', rule: { target: 'cloudQueue', match: {}, action: { type: 'status', status: 503 }, times: 3, label: 'storm' } },
+      {
+        type: 'fault',
+        ref: 'rule1',
+        rule: { target: 'cloudQueue', match: {}, action: { type: 'status', status: 503 }, times: 3, label: 'storm' },
+      },
       { type: 'clock', advanceMs: 1_000 },
       { type: 'trigger', playerId: 'player-kitchen', request: 'refresh' },
       { type: 'faultRemove', rule: 'rule1' },
@@ -51,27 +89,58 @@ describe('a scenario built from the journal', () => {
 
   it('drops the expectations from a call it cannot replay on, and says which and why', () => {
     const calls: JournalEntry[] = [
-      { kind: 'control', seq: 1, at: T0 + 2_000, method: 'POST', path: '/api/v1/playbackSessions/s-1/playbackSession/loadCloudQueue', body: { queueBaseUrl: 'https://elsewhere.example.com/q/', httpAuthorization: UNKNOWN_TOKEN }, status: 200, sender: 'client-1' },
+      {
+        kind: 'control',
+        seq: 1,
+        at: T0 + 2_000,
+        method: 'POST',
+        path: '/api/v1/playbackSessions/s-1/playbackSession/loadCloudQueue',
+        body: { queueBaseUrl: 'https://elsewhere.example.com/q/', httpAuthorization: UNKNOWN_TOKEN },
+        status: 200,
+        sender: 'client-1',
+      },
     ];
-    const transitions = [t('player-kitchen', T0 + 500, 'load-begins', 'IDLE', 'command'), t('player-kitchen', T0 + 2_000, 'load-begins', 'PLAYING', 'command'), t('player-kitchen', T0 + 2_100, 'window-not-found', 'BUFFERING')];
+    const transitions = [
+      t('player-kitchen', T0 + 500, 'load-begins', 'IDLE', 'command'),
+      t('player-kitchen', T0 + 2_000, 'load-begins', 'PLAYING', 'command'),
+      t('player-kitchen', T0 + 2_100, 'window-not-found', 'BUFFERING'),
+    ];
     const { steps, notes } = build(calls, transitions);
     expect(steps.at(-1)).toEqual({ type: 'expect', playerId: 'player-kitchen', transitions: ['load-begins'] });
-    expect(notes).toContainEqual(expect.stringMatching(/^player-kitchen: the 2 transitions from .* on are not checked: POST \/api\/v1\/playbackSessions\/s-1\/playbackSession\/loadCloudQueue sent a token of no queue of this console/));
+    expect(notes).toContainEqual(
+      expect.stringMatching(
+        /^player-kitchen: the 2 transitions from .* on are not checked: POST \/api\/v1\/playbackSessions\/s-1\/playbackSession\/loadCloudQueue sent a token of no queue of this console/,
+      ),
+    );
   });
 
   it('drops them for a command no step can make, and for a player busy before the span', () => {
-    const calls: JournalEntry[] = [{ kind: 'command', seq: 1, at: T0 + 3_000, name: 'queues.token.issue', input: { id: 'queue-x' }, ok: true }];
-    const transitions = [t('player-kitchen', T0 + 4_000, 'window-unauthorized', 'PLAYING'), t('player-office', T0 + 100, 'load-begins', 'IDLE', 'command'), t('player-office', T0 + 3_500, 'play', 'PAUSED', 'user')];
+    const calls: JournalEntry[] = [
+      { kind: 'command', seq: 1, at: T0 + 3_000, name: 'queues.token.issue', input: { id: 'queue-x' }, ok: true },
+    ];
+    const transitions = [
+      t('player-kitchen', T0 + 4_000, 'window-unauthorized', 'PLAYING'),
+      t('player-office', T0 + 100, 'load-begins', 'IDLE', 'command'),
+      t('player-office', T0 + 3_500, 'play', 'PAUSED', 'user'),
+    ];
     const { steps, notes } = build(calls, transitions);
-    expect(steps.filter((s) => s.type === 'expect')).toEqual([{ type: 'expect', playerId: 'player-office', transitions: ['load-begins'] }]);
+    expect(steps.filter((s) => s.type === 'expect')).toEqual([
+      { type: 'expect', playerId: 'player-office', transitions: ['load-begins'] },
+    ]);
     expect(notes).toContainEqual(expect.stringContaining('player-kitchen was PLAYING when the span began'));
     expect(notes).toContainEqual(expect.stringContaining('queues.token.issue cannot be replayed by a scenario'));
   });
 
   it('checks nothing for a filtered export, and a probability rule that drew before the span cuts from its start', () => {
-    expect(build([], [t('player-kitchen', T0 + 1, 'load-begins', 'IDLE', 'command')], { checkable: false }).steps.some((s) => s.type === 'expect')).toBe(false);
+    expect(
+      build([], [t('player-kitchen', T0 + 1, 'load-begins', 'IDLE', 'command')], { checkable: false }).steps.some(
+        (s) => s.type === 'expect',
+      ),
+    ).toBe(false);
     const drew = { ...storm, times: undefined, probability: 0.5, seed: 7, hits: 1, passes: 1 };
-    const { steps, notes } = build([], [t('player-kitchen', T0 + 1, 'load-begins', 'IDLE', 'command')], { startRules: [drew] });
+    const { steps, notes } = build([], [t('player-kitchen', T0 + 1, 'load-begins', 'IDLE', 'command')], {
+      startRules: [drew],
+    });
     expect(steps.some((s) => s.type === 'expect')).toBe(false);
     expect(notes).toContainEqual(expect.stringContaining('drew 2 times before the span'));
   });

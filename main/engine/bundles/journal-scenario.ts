@@ -37,7 +37,10 @@ export interface JournalScenarioInput extends Omit<ControlStepDeps, 'note' | 'qu
 }
 
 /** A transition as the store keeps it: what the checks need of it. */
-export type RecordedTransition = Pick<PlayerTransition, 'playerId' | 'at' | 'transition'> & { from: string; cause: string };
+export type RecordedTransition = Pick<PlayerTransition, 'playerId' | 'at' | 'transition'> & {
+  from: string;
+  cause: string;
+};
 
 /** From `at` on, `playerId`'s transitions (every player's: `*`) are not expected, because `why`. */
 export interface Cut {
@@ -53,7 +56,12 @@ export interface JournalScenario {
 
 export function faultRuleInput(rule: FaultRule): FaultRuleInput {
   const { id: _id, hits: _hits, passes: _passes, spent: _spent, createdAt: _createdAt, ...input } = rule;
-  const { shadowedBy: _by, shadow: _shadow, warning: _warning, ...stored } = input as FaultRuleInput & { shadowedBy?: unknown; shadow?: unknown; warning?: unknown };
+  const {
+    shadowedBy: _by,
+    shadow: _shadow,
+    warning: _warning,
+    ...stored
+  } = input as FaultRuleInput & { shadowedBy?: unknown; shadow?: unknown; warning?: unknown };
   return stored;
 }
 
@@ -79,7 +87,11 @@ export function scenarioFromJournal(input: JournalScenarioInput): JournalScenari
   for (const rule of input.startRules) {
     if (rule.spent) continue;
     if (rule.probability !== undefined && rule.hits + rule.passes > 0) {
-      cut(input.from, '*', `rule ${rule.label ?? rule.id} drew ${rule.hits + rule.passes} times before the span, and its draws start afresh in the replay`);
+      cut(
+        input.from,
+        '*',
+        `rule ${rule.label ?? rule.id} drew ${rule.hits + rule.passes} times before the span, and its draws start afresh in the replay`,
+      );
     }
     const rest = rule.times !== undefined && rule.hits > 0 ? Math.max(1, rule.times - rule.hits) : undefined;
     addRule(rule, rest);
@@ -94,13 +106,18 @@ export function scenarioFromJournal(input: JournalScenarioInput): JournalScenari
     if (call.kind === 'control') {
       senders.add(call.sender);
       if (isObject(call.body) && call.body.httpAuthorization === UNKNOWN_TOKEN) {
-        cut(call.at, '*', `${call.method} ${call.path} sent a token of no queue of this console, which the bundle does not carry`);
+        cut(
+          call.at,
+          '*',
+          `${call.method} ${call.path} sent a token of no queue of this console, which the bundle does not carry`,
+        );
       }
       steps.push(...waitingAtExport(call, control.stepsOf(call)));
       continue;
     }
     if (call.input === null) {
-      if (call.name !== 'queues.create') cut(call.at, '*', `${call.name} (${call.omitted ?? 'its input'}) is not kept, so it cannot be replayed`);
+      if (call.name !== 'queues.create')
+        cut(call.at, '*', `${call.name} (${call.omitted ?? 'its input'}) is not kept, so it cannot be replayed`);
       continue;
     }
     const step = commandStep(call);
@@ -110,7 +127,10 @@ export function scenarioFromJournal(input: JournalScenarioInput): JournalScenari
       continue;
     }
     if (step === 'speed') {
-      if (!speedNoted) notes.add('clock speed changes are replayed as the engine time they let pass: the scenario runs with the clock stopped, for exactness');
+      if (!speedNoted)
+        notes.add(
+          'clock speed changes are replayed as the engine time they let pass: the scenario runs with the clock stopped, for exactness',
+        );
       speedNoted = true;
       const advance = (call.input as { advanceMs?: number }).advanceMs;
       if (advance) {
@@ -122,14 +142,22 @@ export function scenarioFromJournal(input: JournalScenarioInput): JournalScenari
     steps.push(...waitingAtExport(call, step));
   }
   pushGap(steps, input.to - now);
-  if (senders.size > 1) notes.add(`control calls were sent as ${[...senders].join(', ')}: the replay sends each with the console\u2019s own token (the bundle carries no credentials)`);
+  if (senders.size > 1)
+    notes.add(
+      `control calls were sent as ${[...senders].join(', ')}: the replay sends each with the console\u2019s own token (the bundle carries no credentials)`,
+    );
 
   const expectations = input.checkable ? expectationsOf(input, cuts, notes) : [];
   if (steps.length + expectations.length > MAX_SCENARIO_STEPS) {
     if (steps.length > MAX_SCENARIO_STEPS) {
-      notes.add(`the span makes ${steps.length} steps; a scenario holds ${MAX_SCENARIO_STEPS}: the rest were left out, and the player transitions are not checked (export a narrower span)`);
+      notes.add(
+        `the span makes ${steps.length} steps; a scenario holds ${MAX_SCENARIO_STEPS}: the rest were left out, and the player transitions are not checked (export a narrower span)`,
+      );
       steps.length = MAX_SCENARIO_STEPS;
-    } else notes.add(`the player transitions are not checked: their checks would take the scenario past ${MAX_SCENARIO_STEPS} steps`);
+    } else
+      notes.add(
+        `the player transitions are not checked: their checks would take the scenario past ${MAX_SCENARIO_STEPS} steps`,
+      );
   } else {
     steps.push(...expectations);
   }
@@ -142,10 +170,17 @@ export function scenarioFromJournal(input: JournalScenarioInput): JournalScenari
   function waitingAtExport(call: JournalEntry, made: ScenarioStep[]): ScenarioStep[] {
     if (!call.pendingAtExport || made.length === 0) return made;
     const own = made.at(-1)!;
-    if (own.type !== 'command' && own.type !== 'action' && own.type !== 'trigger' && own.type !== 'faultTrigger') return made;
+    if (own.type !== 'command' && own.type !== 'action' && own.type !== 'trigger' && own.type !== 'faultTrigger')
+      return made;
     const what = call.kind === 'control' ? `${call.method} ${call.path.split('?')[0]}` : call.name;
-    notes.add(`${what} was still waiting for its outcome when the bundle was exported: the replay makes it at the same engine time and does not check its outcome`);
-    const { expectStatus: _status, expectError: _error, ...rest } = own as ScenarioStep & { expectStatus?: number; expectError?: boolean };
+    notes.add(
+      `${what} was still waiting for its outcome when the bundle was exported: the replay makes it at the same engine time and does not check its outcome`,
+    );
+    const {
+      expectStatus: _status,
+      expectError: _error,
+      ...rest
+    } = own as ScenarioStep & { expectStatus?: number; expectError?: boolean };
     return [...made.slice(0, -1), { ...rest, pendingAtExport: true } as ScenarioStep];
   }
 
@@ -181,12 +216,28 @@ export function scenarioFromJournal(input: JournalScenarioInput): JournalScenari
       case 'faults.trigger': {
         const ref = refOf.get(String(body.id));
         if (!ref) return 'unreplayable';
-        return [{ type: 'faultTrigger', rule: ref, ...(call.result?.playerId ? { playerId: call.result.playerId } : {}) }];
+        return [
+          { type: 'faultTrigger', rule: ref, ...(call.result?.playerId ? { playerId: call.result.playerId } : {}) },
+        ];
       }
       case 'players.trigger':
-        return [{ type: 'trigger', playerId: String(body.id), request: body.request as TriggerRequest, ...(call.ok ? {} : { expectError: true }) }];
+        return [
+          {
+            type: 'trigger',
+            playerId: String(body.id),
+            request: body.request as TriggerRequest,
+            ...(call.ok ? {} : { expectError: true }),
+          },
+        ];
       case 'players.act':
-        return [{ type: 'action', playerId: String(body.id), action: body.action as PlayerAction, ...(call.ok ? {} : { expectError: true }) }];
+        return [
+          {
+            type: 'action',
+            playerId: String(body.id),
+            action: body.action as PlayerAction,
+            ...(call.ok ? {} : { expectError: true }),
+          },
+        ];
       case 'clock.set':
         return 'speed';
       // Nothing a player does depends on these: the queue is carried, a name is only a name.
@@ -195,12 +246,17 @@ export function scenarioFromJournal(input: JournalScenarioInput): JournalScenari
       case 'players.update':
         return 'skip';
       default:
-        if ((QUEUE_EDIT_COMMANDS as readonly string[]).includes(call.name)) return queueEditStep(call.name as QueueEditCommand, body, call.result?.itemIds ?? []);
+        if ((QUEUE_EDIT_COMMANDS as readonly string[]).includes(call.name))
+          return queueEditStep(call.name as QueueEditCommand, body, call.result?.itemIds ?? []);
         return 'unreplayable';
     }
   }
 
-  function queueEditStep(command: QueueEditCommand, body: Record<string, unknown>, made: readonly string[]): ScenarioStep[] | 'skip' {
+  function queueEditStep(
+    command: QueueEditCommand,
+    body: Record<string, unknown>,
+    made: readonly string[],
+  ): ScenarioStep[] | 'skip' {
     const queue = queues.get(String(body.id));
     // A queue no traffic of the span used plays no part in it.
     if (!queue) return 'skip';
@@ -209,7 +265,10 @@ export function scenarioFromJournal(input: JournalScenarioInput): JournalScenari
     if ('itemId' in body) mapped.itemId = item(body.itemId);
     if ('afterItemId' in body) mapped.afterItemId = item(body.afterItemId);
     if (Array.isArray(body.itemIds)) mapped.itemIds = body.itemIds.map(item);
-    if (Array.isArray(body.items)) mapped.items = body.items.map((it) => (isObject(it) && typeof it.id === 'string' ? { ...it, id: item(it.id) } : it));
+    if (Array.isArray(body.items))
+      mapped.items = body.items.map((it) =>
+        isObject(it) && typeof it.id === 'string' ? { ...it, id: item(it.id) } : it,
+      );
     const step: ScenarioStep = { type: 'queueEdit', command, input: mapped };
     // The replay's queue makes its own ids: saved under the source's names, for later steps.
     if (made.length) {
@@ -236,7 +295,9 @@ function expectationsOf(input: JournalScenarioInput, cuts: readonly Cut[], notes
   const steps: ScenarioStep[] = [];
   for (const [playerId, list] of byPlayer) {
     if (list[0]!.from !== 'IDLE') {
-      notes.add(`${playerId} was ${list[0]!.from} when the span began, and a replay starts with its players idle: its transitions are not checked`);
+      notes.add(
+        `${playerId} was ${list[0]!.from} when the span began, and a replay starts with its players idle: its transitions are not checked`,
+      );
       continue;
     }
     const mine = cuts.filter((c) => c.playerId === playerId || c.playerId === '*').sort((a, b) => a.at - b.at);
@@ -244,7 +305,9 @@ function expectationsOf(input: JournalScenarioInput, cuts: readonly Cut[], notes
     const checked = list.filter((t) => t.cause !== 'timer');
     const kept = first ? checked.filter((t) => t.at < first.at) : checked;
     if (first && kept.length < checked.length) {
-      notes.add(`${playerId}: the ${checked.length - kept.length} transitions from ${new Date(first.at).toISOString()} on are not checked: ${first.why}`);
+      notes.add(
+        `${playerId}: the ${checked.length - kept.length} transitions from ${new Date(first.at).toISOString()} on are not checked: ${first.why}`,
+      );
     }
     if (kept.length) steps.push({ type: 'expect', playerId, transitions: kept.map((t) => t.transition) });
   }
@@ -253,5 +316,6 @@ function expectationsOf(input: JournalScenarioInput, cuts: readonly Cut[], notes
 
 function pushGap(steps: ScenarioStep[], gap: number): void {
   // A step moves the clock at most MAX_CLOCK_STEP_MS: a longer gap is several steps.
-  for (let left = Math.round(gap); left > 0; left -= MAX_CLOCK_STEP_MS) steps.push({ type: 'clock', advanceMs: Math.min(left, MAX_CLOCK_STEP_MS) });
+  for (let left = Math.round(gap); left > 0; left -= MAX_CLOCK_STEP_MS)
+    steps.push({ type: 'clock', advanceMs: Math.min(left, MAX_CLOCK_STEP_MS) });
 }

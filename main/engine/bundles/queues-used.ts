@@ -39,7 +39,13 @@ export function queueIdsCalled(calls: readonly JournalEntry[], cloudQueueUrl: st
       }
       const owner = typeof httpAuthorization === 'string' ? TOKEN_REF.exec(httpAuthorization)?.[1] : undefined;
       if (owner) ids.add(owner);
-    } else if (call.kind === 'command' && call.name.startsWith('queues.') && call.name !== 'queues.create' && isObject(call.input) && typeof call.input.id === 'string') {
+    } else if (
+      call.kind === 'command' &&
+      call.name.startsWith('queues.') &&
+      call.name !== 'queues.create' &&
+      isObject(call.input) &&
+      typeof call.input.id === 'string'
+    ) {
       ids.add(call.input.id);
     }
   }
@@ -54,4 +60,3 @@ function parseJson(text: string | null): unknown {
     return undefined;
   }
 }
-

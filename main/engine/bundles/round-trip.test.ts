@@ -40,7 +40,8 @@ import {
 // property is about bundles, not passwords: scrypt runs here at a lower cost, the same algorithm.
 vi.mock('node:crypto', async (importOriginal) => {
   const crypto = await importOriginal<typeof NodeCrypto>();
-  const scryptSync = (password: BinaryLike, salt: BinaryLike, keylen: number, options?: ScryptOptions) => crypto.scryptSync(password, salt, keylen, { ...options, N: 1024 });
+  const scryptSync = (password: BinaryLike, salt: BinaryLike, keylen: number, options?: ScryptOptions) =>
+    crypto.scryptSync(password, salt, keylen, { ...options, N: 1024 });
   return { ...crypto, default: { ...crypto, scryptSync }, scryptSync };
 });
 
@@ -48,8 +49,26 @@ const SEED = Number(process.env.ROUND_TRIP_SEED ?? 38_2026);
 const RUNS = Number(process.env.ROUND_TRIP_RUNS ?? 200);
 
 /** Every kind of action the workbench offers (ROUND_TRIP_KINDS, comma-separated, narrows a search). */
-const ALL_KINDS: readonly ActionKind[] = ['preset', 'rule', 'removeRule', 'moveRule', 'triggerRule', 'sendNow', 'button', 'seek', 'skipToItem', 'refreshCloudQueue', 'suspend', 'load', 'edit', 'advance', 'speed'];
-const KINDS = process.env.ROUND_TRIP_KINDS ? ALL_KINDS.filter((kind) => process.env.ROUND_TRIP_KINDS!.split(',').includes(kind)) : ALL_KINDS;
+const ALL_KINDS: readonly ActionKind[] = [
+  'preset',
+  'rule',
+  'removeRule',
+  'moveRule',
+  'triggerRule',
+  'sendNow',
+  'button',
+  'seek',
+  'skipToItem',
+  'refreshCloudQueue',
+  'suspend',
+  'load',
+  'edit',
+  'advance',
+  'speed',
+];
+const KINDS = process.env.ROUND_TRIP_KINDS
+  ? ALL_KINDS.filter((kind) => process.env.ROUND_TRIP_KINDS!.split(',').includes(kind))
+  : ALL_KINDS;
 
 interface Exported {
   bundle: ReproBundle;
@@ -72,12 +91,22 @@ async function exportAfter(setup: QueueSetup, actions: readonly WorkbenchAction[
 
 /** What a failed round trip says: the actions, the steps that did not pass, the bundle's notes. */
 function explain(actions: readonly WorkbenchAction[], report: ScenarioReport, notes: readonly string[]): string {
-  const steps = report.steps.filter((s) => s.status === 'failed').map((s) => `  step ${s.index + 1} (${s.type}): ${s.message}`);
-  return [`actions:`, ...actions.map((a, i) => `  ${i + 1}. ${describeAction(a)}`), `failed steps:`, ...steps, `notes:`, ...notes.map((n) => `  ${n}`)].join('\n');
+  const steps = report.steps
+    .filter((s) => s.status === 'failed')
+    .map((s) => `  step ${s.index + 1} (${s.type}): ${s.message}`);
+  return [
+    `actions:`,
+    ...actions.map((a, i) => `  ${i + 1}. ${describeAction(a)}`),
+    `failed steps:`,
+    ...steps,
+    `notes:`,
+    ...notes.map((n) => `  ${n}`),
+  ].join('\n');
 }
 
 /** A transition as two replays must both make it: at the same engine time since the run began. */
-const timed = (report: ScenarioReport) => (t: PlayerTransition) => `${t.playerId} +${t.at - report.startedAt} ${t.from}→${t.to} ${t.transition} ${t.cause}`;
+const timed = (report: ScenarioReport) => (t: PlayerTransition) =>
+  `${t.playerId} +${t.at - report.startedAt} ${t.from}→${t.to} ${t.transition} ${t.cause}`;
 
 /** A step's outcome without the ids each console hands out afresh (sessions, rules, queues). */
 const anonymous = (step: ScenarioStepResult) => ({
@@ -118,7 +147,9 @@ describe('a repro bundle of any workbench session', () => {
           const first = await replay(bundle);
           const second = await replay(bundle);
           const why = explain(actions, second.report, bundle.notes);
-          expect(second.report.transitions.map(timed(second.report)), why).toEqual(first.report.transitions.map(timed(first.report)));
+          expect(second.report.transitions.map(timed(second.report)), why).toEqual(
+            first.report.transitions.map(timed(first.report)),
+          );
           expect(second.exchanges, why).toEqual(first.exchanges);
           expect(second.report.steps.map(anonymous), why).toEqual(first.report.steps.map(anonymous));
         }),
@@ -144,7 +175,10 @@ describe('a repro bundle of any workbench session', () => {
             const json = join(dir, `report-${n}.json`);
             writeFileSync(file, JSON.stringify(bundle));
             let out = '';
-            const code = await runCommand([file, '--json', json], { stdout: (text) => (out += text), stderr: (text) => (out += text) });
+            const code = await runCommand([file, '--json', json], {
+              stdout: (text) => (out += text),
+              stderr: (text) => (out += text),
+            });
             const report = JSON.parse(readFileSync(json, 'utf8')) as ScenarioReport;
             const why = `${explain(actions, report, bundle.notes)}\n${out}`;
             expect(code, why).toBe(0);
@@ -161,11 +195,17 @@ describe('a repro bundle of any workbench session', () => {
 });
 
 describe('a bundle exported by 0.1.0', () => {
-  it.each(['v1-storm-send-now.json', 'v1-rule-removed.json'])('%s runs with `run FILE`: exit 0, its notes saying what it cannot replay', async (name) => {
-    let out = '';
-    const code = await runCommand([fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url))], { stdout: (text) => (out += text), stderr: (text) => (out += text) });
-    expect(code, out).toBe(0);
-    expect(out).toMatch(/note: a version 1 bundle .*not checked/);
-    expect(out).toMatch(/^PASSED · /m);
-  });
+  it.each(['v1-storm-send-now.json', 'v1-rule-removed.json'])(
+    '%s runs with `run FILE`: exit 0, its notes saying what it cannot replay',
+    async (name) => {
+      let out = '';
+      const code = await runCommand([fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url))], {
+        stdout: (text) => (out += text),
+        stderr: (text) => (out += text),
+      });
+      expect(code, out).toBe(0);
+      expect(out).toMatch(/note: a version 1 bundle .*not checked/);
+      expect(out).toMatch(/^PASSED · /m);
+    },
+  );
 });

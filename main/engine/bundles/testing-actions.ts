@@ -68,10 +68,17 @@ export async function playingOnKitchen(engine: Engine, setup: QueueSetup): Promi
   const queue = await engine.commands.run('queues.create', {
     name: 'Round trip',
     playbackPolicies: { limitedSkips: setup.limitedSkips, notifyUserIntent: setup.notifyUserIntent },
-    items: setup.durations.map((durationMillis, i) => ({ track: { name: `Track ${i + 1}`, mediaUrl: `https://media.example/round-trip/${i + 1}.mp3`, durationMillis } })),
+    items: setup.durations.map((durationMillis, i) => ({
+      track: { name: `Track ${i + 1}`, mediaUrl: `https://media.example/round-trip/${i + 1}.mp3`, durationMillis },
+    })),
   });
-  const session = await engine.commands.run('control.send', { method: 'POST', path: `/api/v1/groups/${GROUP}/playbackSession:1`, body: { appId: 'com.example.round-trip', appContext: 'property' } });
-  if (session.status !== 200) throw new Error(`createSession answered ${session.status}: ${JSON.stringify(session.body)}`);
+  const session = await engine.commands.run('control.send', {
+    method: 'POST',
+    path: `/api/v1/groups/${GROUP}/playbackSession:1`,
+    body: { appId: 'com.example.round-trip', appContext: 'property' },
+  });
+  if (session.status !== 200)
+    throw new Error(`createSession answered ${session.status}: ${JSON.stringify(session.body)}`);
   const sessionId = (session.body as { sessionId: string }).sessionId;
   const load = await engine.commands.run('control.send', {
     method: 'POST',
@@ -108,12 +115,16 @@ export async function perform(bench: Bench, action: WorkbenchAction): Promise<vo
       }
       case 'moveRule': {
         const list = await rules();
-        return list.length ? run('faults.move', { id: list[action.pick % list.length]!.id, toIndex: action.toIndex }) : undefined;
+        return list.length
+          ? run('faults.move', { id: list[action.pick % list.length]!.id, toIndex: action.toIndex })
+          : undefined;
       }
       case 'triggerRule': {
         // The workbench's Trigger now names its own player.
         const list = await rules();
-        return list.length ? run('faults.trigger', { id: list[action.pick % list.length]!.id, playerId: PLAYER }) : undefined;
+        return list.length
+          ? run('faults.trigger', { id: list[action.pick % list.length]!.id, playerId: PLAYER })
+          : undefined;
       }
       case 'sendNow':
         return run('players.trigger', { id: PLAYER, request: action.request });
@@ -123,11 +134,19 @@ export async function perform(bench: Bench, action: WorkbenchAction): Promise<vo
         // The seek buttons name the item they were pressed for.
         const { itemId } = await run('players.detail', { id: PLAYER });
         const body = action.command === 'seek' ? { positionMillis: action.millis } : { deltaMillis: action.millis };
-        return run('control.send', { method: 'POST', path: `/api/v1/groups/${GROUP}/playback:1/${action.command}`, body: itemId ? { ...body, itemId } : body });
+        return run('control.send', {
+          method: 'POST',
+          path: `/api/v1/groups/${GROUP}/playback:1/${action.command}`,
+          body: itemId ? { ...body, itemId } : body,
+        });
       }
       case 'skipToItem': {
         const ids = await items();
-        return run('control.send', { method: 'POST', path: `${session}/skipToItem`, body: { itemId: ids[action.pick % ids.length]! } });
+        return run('control.send', {
+          method: 'POST',
+          path: `${session}/skipToItem`,
+          body: { itemId: ids[action.pick % ids.length]! },
+        });
       }
       case 'refreshCloudQueue':
         return run('control.send', { method: 'POST', path: `${session}/refreshCloudQueue`, body: {} });
@@ -136,7 +155,11 @@ export async function perform(bench: Bench, action: WorkbenchAction): Promise<vo
       case 'load': {
         const ids = await items();
         const { queueBaseUrl, httpAuthorization } = bench.queue;
-        return run('control.send', { method: 'POST', path: `${session}/loadCloudQueue`, body: { queueBaseUrl, httpAuthorization, itemId: ids[action.pick % ids.length]!, playOnCompletion: true } });
+        return run('control.send', {
+          method: 'POST',
+          path: `${session}/loadCloudQueue`,
+          body: { queueBaseUrl, httpAuthorization, itemId: ids[action.pick % ids.length]!, playOnCompletion: true },
+        });
       }
       case 'edit':
         return edit(bench, action, await items());
@@ -171,12 +194,26 @@ async function edit(bench: Bench, action: Extract<WorkbenchAction, { kind: 'edit
   const other = ids[action.to % ids.length]!;
   switch (action.op) {
     case 'add':
-      return run('queues.items.add', { id, items: [{ track: { name: `Added ${action.to}`, mediaUrl: `https://media.example/round-trip/added-${action.to}.mp3`, durationMillis: 40_000 } }], afterItemId: itemId });
+      return run('queues.items.add', {
+        id,
+        items: [
+          {
+            track: {
+              name: `Added ${action.to}`,
+              mediaUrl: `https://media.example/round-trip/added-${action.to}.mp3`,
+              durationMillis: 40_000,
+            },
+          },
+        ],
+        afterItemId: itemId,
+      });
     case 'delete':
       // The editor keeps a queue to play: its last items are not removed here.
       return ids.length > 2 ? run('queues.items.delete', { id, itemId }) : undefined;
     case 'move':
-      return itemId === other ? undefined : run('queues.items.move', { id, itemIds: [itemId], afterItemId: action.to % 3 === 0 ? null : other });
+      return itemId === other
+        ? undefined
+        : run('queues.items.move', { id, itemIds: [itemId], afterItemId: action.to % 3 === 0 ? null : other });
     case 'rename':
       return run('queues.items.update', { id, itemId, track: { name: `Renamed ${action.to}` } });
   }
@@ -202,7 +239,9 @@ export function rowsByPlayer(transitions: readonly PlayerTransition[]): Record<s
 /** Every transition a console's players went through, oldest first. */
 export async function allTransitions(engine: Engine): Promise<PlayerTransition[]> {
   const players = await engine.commands.run('players.list');
-  const lists = await Promise.all(players.map((p) => engine.commands.run('players.transitions', { id: p.id, limit: 5_000 })));
+  const lists = await Promise.all(
+    players.map((p) => engine.commands.run('players.transitions', { id: p.id, limit: 5_000 })),
+  );
   return lists.flat().sort((a, b) => a.seq - b.seq);
 }
 
@@ -259,7 +298,11 @@ export async function replay(bundle: unknown): Promise<Replay> {
   try {
     const imported = await engine.commands.run('bundles.import', bundle);
     const report = await engine.commands.run('scenarios.run', { id: imported.scenario.id });
-    return { report, exchanges: await exchangesSince(engine, report.startedAt), notes: [...imported.notes, ...imported.warnings] };
+    return {
+      report,
+      exchanges: await exchangesSince(engine, report.startedAt),
+      notes: [...imported.notes, ...imported.warnings],
+    };
   } finally {
     await engine.close();
   }
@@ -267,11 +310,19 @@ export async function replay(bundle: unknown): Promise<Replay> {
 
 // ------------------------------------------------------------------------------------ arbitraries
 
-const presetArb = fc.record({ kind: fc.constant('preset' as const), preset: fc.constantFrom(...FAULT_PRESETS.map((p) => p.id)), target: fc.constantFrom(...TARGETS) });
+const presetArb = fc.record({
+  kind: fc.constant('preset' as const),
+  preset: fc.constantFrom(...FAULT_PRESETS.map((p) => p.id)),
+  target: fc.constantFrom(...TARGETS),
+});
 
 const matchArb: fc.Arbitrary<FaultMatch> = fc.oneof(
   fc.constant<FaultMatch>({}),
-  fc.record({ method: fc.constant('GET'), path: fc.constant('/itemWindow'), reason: fc.constantFrom('refresh', 'skipNext', 'skipPrev', 'skipToItem', 'load') }),
+  fc.record({
+    method: fc.constant('GET'),
+    path: fc.constant('/itemWindow'),
+    reason: fc.constantFrom('refresh', 'skipNext', 'skipPrev', 'skipToItem', 'load'),
+  }),
   fc.constant<FaultMatch>({ method: 'GET', path: '/itemWindow' }),
   fc.constant<FaultMatch>({ method: 'GET', path: '/version' }),
   fc.constant<FaultMatch>({ method: 'GET', path: '/context' }),
@@ -311,18 +362,46 @@ export const ACTION_ARBS: Record<ActionKind, fc.Arbitrary<WorkbenchAction>> = {
   removeRule: fc.record({ kind: fc.constant('removeRule' as const), pick }),
   moveRule: fc.record({ kind: fc.constant('moveRule' as const), pick, toIndex: fc.nat({ max: 3 }) }),
   triggerRule: fc.record({ kind: fc.constant('triggerRule' as const), pick }),
-  sendNow: fc.record({ kind: fc.constant('sendNow' as const), request: fc.constantFrom('refresh' as const, 'versionPoll' as const, 'nextWindow' as const) }),
-  button: fc.record({ kind: fc.constant('button' as const), action: fc.constantFrom('play' as const, 'pause' as const, 'skipNext' as const, 'skipPrev' as const, 'resume' as const) }),
+  sendNow: fc.record({
+    kind: fc.constant('sendNow' as const),
+    request: fc.constantFrom('refresh' as const, 'versionPoll' as const, 'nextWindow' as const),
+  }),
+  button: fc.record({
+    kind: fc.constant('button' as const),
+    action: fc.constantFrom(
+      'play' as const,
+      'pause' as const,
+      'skipNext' as const,
+      'skipPrev' as const,
+      'resume' as const,
+    ),
+  }),
   seek: fc.oneof(
-    fc.record({ kind: fc.constant('seek' as const), command: fc.constant('seekRelative' as const), millis: fc.constantFrom(-10_000, 10_000) }),
-    fc.record({ kind: fc.constant('seek' as const), command: fc.constant('seek' as const), millis: fc.constantFrom(0, 5_000, 15_000) }),
+    fc.record({
+      kind: fc.constant('seek' as const),
+      command: fc.constant('seekRelative' as const),
+      millis: fc.constantFrom(-10_000, 10_000),
+    }),
+    fc.record({
+      kind: fc.constant('seek' as const),
+      command: fc.constant('seek' as const),
+      millis: fc.constantFrom(0, 5_000, 15_000),
+    }),
   ),
   skipToItem: fc.record({ kind: fc.constant('skipToItem' as const), pick }),
   refreshCloudQueue: fc.constant({ kind: 'refreshCloudQueue' as const }),
   suspend: fc.constant({ kind: 'suspend' as const }),
   load: fc.record({ kind: fc.constant('load' as const), pick }),
-  edit: fc.record({ kind: fc.constant('edit' as const), op: fc.constantFrom('add' as const, 'delete' as const, 'move' as const, 'rename' as const), pick, to: pick }),
-  advance: fc.record({ kind: fc.constant('advance' as const), ms: fc.constantFrom(1_000, 3_000, 10_000, 30_000, 60_000, 600_000) }),
+  edit: fc.record({
+    kind: fc.constant('edit' as const),
+    op: fc.constantFrom('add' as const, 'delete' as const, 'move' as const, 'rename' as const),
+    pick,
+    to: pick,
+  }),
+  advance: fc.record({
+    kind: fc.constant('advance' as const),
+    ms: fc.constantFrom(1_000, 3_000, 10_000, 30_000, 60_000, 600_000),
+  }),
   speed: fc.record({ kind: fc.constant('speed' as const), speed: fc.constantFrom(1, 10, 60) }),
 };
 

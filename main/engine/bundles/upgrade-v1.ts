@@ -30,8 +30,11 @@ interface V1Bundle {
 
 export function upgradeV1(bundle: V1Bundle): { steps: ScenarioStep[]; notes: string[] } {
   const missed = new Set<string>();
-  for (const call of adminCallsOf(bundle.har)) if (!REPLAYED_BY_V1.some((pattern) => pattern.test(call))) missed.add(call.replace(/\/(fault|player|queue|item)-[\w-]+/g, '/$1-…'));
-  if ((bundle.notes ?? []).some((note) => note.includes('removed since'))) missed.add('rules removed before the export');
+  for (const call of adminCallsOf(bundle.har))
+    if (!REPLAYED_BY_V1.some((pattern) => pattern.test(call)))
+      missed.add(call.replace(/\/(fault|player|queue|item)-[\w-]+/g, '/$1-…'));
+  if ((bundle.notes ?? []).some((note) => note.includes('removed since')))
+    missed.add('rules removed before the export');
   const expecting = bundle.scenario.steps.some((step) => step.type === 'expect' && step.transitions?.length);
   if (missed.size === 0 || !expecting) return { steps: bundle.scenario.steps, notes: [] };
   const steps = bundle.scenario.steps.flatMap((step): ScenarioStep[] => {

@@ -31,26 +31,45 @@ async function fresh(): Promise<Engine> {
 
 async function ok<T>(engine: Engine, method: string, path: string, body?: unknown): Promise<T> {
   const answer = await admin(engine, method, path, body);
-  if (answer.status !== 200) throw new Error(`${method} ${path} answered ${answer.status}: ${JSON.stringify(answer.body)}`);
+  if (answer.status !== 200)
+    throw new Error(`${method} ${path} answered ${answer.status}: ${JSON.stringify(answer.body)}`);
   return answer.body as T;
 }
 
-const send = (engine: Engine, path: string, body?: unknown) => ok<ControlExchange>(engine, 'POST', '/control/send', { method: 'POST', path, body });
+const send = (engine: Engine, path: string, body?: unknown) =>
+  ok<ControlExchange>(engine, 'POST', '/control/send', { method: 'POST', path, body });
 const advance = (engine: Engine, advanceMs: number) => ok(engine, 'POST', '/clock', { advanceMs });
-const rows = async (engine: Engine) => (await ok<PlayerTransition[]>(engine, 'GET', `/players/${PLAYER}/transitions?limit=500`)).map((t) => t.transition);
+const rows = async (engine: Engine) =>
+  (await ok<PlayerTransition[]>(engine, 'GET', `/players/${PLAYER}/transitions?limit=500`)).map((t) => t.transition);
 
 /** A fresh console with a queue playing on Kitchen, as the workbench's "play a queue" leaves it. */
 async function kitchenPlaying(engine: Engine, policies?: Record<string, unknown>): Promise<QueueSummary> {
-  const queue = await ok<QueueSummary>(engine, 'POST', '/queues', { name: 'Kitchen queue', items: sampleTracks(1, 12).map((track) => ({ track })), ...(policies ? { playbackPolicies: policies } : {}) });
-  const session = (await send(engine, '/api/v1/groups/group-kitchen/playbackSession', { appId: 'com.example.walkthrough', appContext: 'qa' })).body as { sessionId: string };
-  const load = await send(engine, `/api/v1/playbackSessions/${session.sessionId}/playbackSession/loadCloudQueue`, { queueBaseUrl: queue.queueBaseUrl, httpAuthorization: queue.httpAuthorization, playOnCompletion: true });
+  const queue = await ok<QueueSummary>(engine, 'POST', '/queues', {
+    name: 'Kitchen queue',
+    items: sampleTracks(1, 12).map((track) => ({ track })),
+    ...(policies ? { playbackPolicies: policies } : {}),
+  });
+  const session = (
+    await send(engine, '/api/v1/groups/group-kitchen/playbackSession', {
+      appId: 'com.example.walkthrough',
+      appContext: 'qa',
+    })
+  ).body as { sessionId: string };
+  const load = await send(engine, `/api/v1/playbackSessions/${session.sessionId}/playbackSession/loadCloudQueue`, {
+    queueBaseUrl: queue.queueBaseUrl,
+    httpAuthorization: queue.httpAuthorization,
+    playOnCompletion: true,
+  });
   expect(load.status).toBe(200);
   await advance(engine, 1_000);
   return queue;
 }
 
 /** Exports the source, replays the bundle on a fresh console, and answers the report and both players' rows. */
-async function replay(source: Engine, bundle?: ReproBundle): Promise<{ bundle: ReproBundle; report: ScenarioReport; source: string[]; replayed: string[] }> {
+async function replay(
+  source: Engine,
+  bundle?: ReproBundle,
+): Promise<{ bundle: ReproBundle; report: ScenarioReport; source: string[]; replayed: string[] }> {
   bundle ??= await ok<ReproBundle>(source, 'POST', '/bundles/export', {});
   const target = await fresh();
   const imported = await ok<BundleImportResult>(target, 'POST', '/bundles/import', JSON.parse(JSON.stringify(bundle)));
@@ -91,14 +110,34 @@ describe('a bundle exported at the workbench', () => {
     const sourceRows = await rows(source);
     await advance(source, 60_000);
     await skip;
-    expect(bundle.notes.some((note) => /players\.act was still waiting for its outcome when the bundle was exported/.test(note))).toBe(true);
-    expect(bundle.scenario.steps).toContainEqual({ type: 'action', playerId: PLAYER, action: 'skipPrev', pendingAtExport: true });
-    expect(bundle.scenario.steps.find((s) => s.type === 'expect')).toMatchObject({ transitions: expect.arrayContaining(['skip-asks-server']) });
+    expect(
+      bundle.notes.some((note) =>
+        /players\.act was still waiting for its outcome when the bundle was exported/.test(note),
+      ),
+    ).toBe(true);
+    expect(bundle.scenario.steps).toContainEqual({
+      type: 'action',
+      playerId: PLAYER,
+      action: 'skipPrev',
+      pendingAtExport: true,
+    });
+    expect(bundle.scenario.steps.find((s) => s.type === 'expect')).toMatchObject({
+      transitions: expect.arrayContaining(['skip-asks-server']),
+    });
     const target = await fresh();
-    const imported = await ok<BundleImportResult>(target, 'POST', '/bundles/import', JSON.parse(JSON.stringify(bundle)));
+    const imported = await ok<BundleImportResult>(
+      target,
+      'POST',
+      '/bundles/import',
+      JSON.parse(JSON.stringify(bundle)),
+    );
     const report = await ok<ScenarioReport>(target, 'POST', `/scenarios/${imported.scenario.id}/run`);
     expect(report.steps.filter((s) => s.status !== 'passed')).toEqual([]);
-    expect(report.steps.some((s) => /still waiting when the run ended, as it was when the bundle was exported/.test(s.message))).toBe(true);
+    expect(
+      report.steps.some((s) =>
+        /still waiting when the run ended, as it was when the bundle was exported/.test(s.message),
+      ),
+    ).toBe(true);
     expect(await rows(target)).toEqual(sourceRows);
   });
 
@@ -116,7 +155,9 @@ describe('a bundle exported at the workbench', () => {
     expect(steps).toContainEqual({ type: 'fault', ref: 'rule1', rule: expect.objectContaining({ label: rule.label }) });
     expect(steps).toContainEqual({ type: 'faultRemove', rule: 'rule1' });
     expect(result.bundle.faults).toEqual([]);
-    expect(result.bundle.scenario.steps.find((s) => s.type === 'expect')).toMatchObject({ transitions: expect.arrayContaining(['window-not-found']) });
+    expect(result.bundle.scenario.steps.find((s) => s.type === 'expect')).toMatchObject({
+      transitions: expect.arrayContaining(['window-not-found']),
+    });
     passes(result);
   });
 
@@ -124,7 +165,13 @@ describe('a bundle exported at the workbench', () => {
     const source = await fresh();
     await kitchenPlaying(source);
     await ok(source, 'POST', '/faults/presets/503-storm', {});
-    const window404 = await ok<FaultRule>(source, 'POST', '/faults', { target: 'cloudQueue', match: { method: 'GET', path: '/itemWindow' }, action: { type: 'status', status: 404 }, times: 1, label: '404' });
+    const window404 = await ok<FaultRule>(source, 'POST', '/faults', {
+      target: 'cloudQueue',
+      match: { method: 'GET', path: '/itemWindow' },
+      action: { type: 'status', status: 404 },
+      times: 1,
+      label: '404',
+    });
     await ok(source, 'POST', `/faults/${window404.id}/trigger`, {});
     await ok(source, 'POST', `/faults/${window404.id}/move`, { toIndex: 0 });
     await advance(source, 20_000);
@@ -141,18 +188,29 @@ describe('a bundle exported at the workbench', () => {
     const { sessionId } = await ok<{ sessionId: string }>(source, 'GET', `/players/${PLAYER}/detail`);
     // The integration's token: one issued to a client of the login service, as an integrator's app holds it.
     const token = await integrationToken(source);
-    const response = await fetch(`${source.urls.control}/api/v1/playbackSessions/${sessionId}/playbackSession/skipToItem`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ itemId: 'item-4' }),
-    });
+    const response = await fetch(
+      `${source.urls.control}/api/v1/playbackSessions/${sessionId}/playbackSession/skipToItem`,
+      {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ itemId: 'item-4' }),
+      },
+    );
     expect(response.status).toBe(200);
     await advance(source, 3_000);
     const result = await replay(source);
     expect(result.source).toContain('skip-to-item-asks-server');
-    expect(result.bundle.scenario.steps).toContainEqual(expect.objectContaining({ type: 'command', path: '/api/v1/playbackSessions/${session1}/playbackSession/skipToItem', body: { itemId: '${queue1.item-4}' } }));
+    expect(result.bundle.scenario.steps).toContainEqual(
+      expect.objectContaining({
+        type: 'command',
+        path: '/api/v1/playbackSessions/${session1}/playbackSession/skipToItem',
+        body: { itemId: '${queue1.item-4}' },
+      }),
+    );
     expect(JSON.stringify(result.bundle.scenario)).not.toContain(token);
-    expect(result.bundle.notes).toContainEqual(expect.stringMatching(/^control calls were sent as .*: the replay sends each with the console\u2019s own token/));
+    expect(result.bundle.notes).toContainEqual(
+      expect.stringMatching(/^control calls were sent as .*: the replay sends each with the console\u2019s own token/),
+    );
     expect(JSON.stringify(result.bundle.scenario)).not.toContain(queue.accessToken);
     passes(result);
   });
@@ -167,7 +225,10 @@ describe('a bundle exported at the workbench', () => {
     await ok(source, 'POST', `/players/${PLAYER}/actions`, { action: 'play' });
     await advance(source, 600_000);
     const result = await replay(source);
-    const jumped = result.bundle.scenario.steps.reduce((sum, s) => sum + (s.type === 'clock' ? (s.advanceMs ?? 0) : 0), 0);
+    const jumped = result.bundle.scenario.steps.reduce(
+      (sum, s) => sum + (s.type === 'clock' ? (s.advanceMs ?? 0) : 0),
+      0,
+    );
     const sourceClock = await ok<{ now: number }>(source, 'GET', '/clock');
     expect(jumped).toBeGreaterThanOrEqual(881_000);
     expect(result.report.endedAt - result.report.startedAt).toBe(jumped);
@@ -179,7 +240,10 @@ describe('a bundle exported at the workbench', () => {
   it('replays queue edits on the queue as it was when the span began', async () => {
     const source = await fresh();
     const queue = await kitchenPlaying(source, { notifyUserIntent: true });
-    const added = await ok<QueueEditResult>(source, 'POST', `/queues/${queue.id}/items`, { items: sampleTracks(20, 2).map((track) => ({ track })), afterItemId: 'item-1' });
+    const added = await ok<QueueEditResult>(source, 'POST', `/queues/${queue.id}/items`, {
+      items: sampleTracks(20, 2).map((track) => ({ track })),
+      afterItemId: 'item-1',
+    });
     await ok(source, 'DELETE', `/queues/${queue.id}/items/item-2`);
     await ok(source, 'PATCH', `/queues/${queue.id}`, { name: 'Kitchen queue (edited)' });
     // The player hears of the edit at its next poll, and skips into what was added.
@@ -195,7 +259,11 @@ describe('a bundle exported at the workbench', () => {
       input: expect.objectContaining({ id: '${queue1.id}', afterItemId: '${queue1.item-1}' }),
       saveItemIds: added.itemIds!.map((id) => `queue1.${id}`),
     });
-    expect(result.bundle.scenario.steps).toContainEqual({ type: 'queueEdit', command: 'queues.items.delete', input: { id: '${queue1.id}', itemId: '${queue1.item-2}' } });
+    expect(result.bundle.scenario.steps).toContainEqual({
+      type: 'queueEdit',
+      command: 'queues.items.delete',
+      input: { id: '${queue1.id}', itemId: '${queue1.item-2}' },
+    });
     passes(result);
   });
 });
@@ -213,7 +281,11 @@ describe('a bundle whose span began before the console restarted', () => {
     engines.push(source);
     await advance(source, 2_000);
     const result = await replay(source);
-    expect(result.bundle.notes).toContainEqual(expect.stringMatching(/^player-kitchen: .* not checked: the console started at .*calls before that were not journaled/));
+    expect(result.bundle.notes).toContainEqual(
+      expect.stringMatching(
+        /^player-kitchen: .* not checked: the console started at .*calls before that were not journaled/,
+      ),
+    );
     expect(result.bundle.scenario.steps.some((s) => s.type === 'expect')).toBe(false);
     expect(result.report.passed).toBe(true);
   });
@@ -223,7 +295,11 @@ describe('a bundle whose span began before the console restarted', () => {
 async function integrationToken(engine: Engine): Promise<string> {
   const client = await createIntegration(engine);
   const code = await codeFor(engine, client);
-  const issued = await tokenRequest(engine, client, { grant_type: 'authorization_code', code, redirect_uri: LOOPBACK_REDIRECT });
+  const issued = await tokenRequest(engine, client, {
+    grant_type: 'authorization_code',
+    code,
+    redirect_uri: LOOPBACK_REDIRECT,
+  });
   expect(issued.status).toBe(200);
   return String(issued.body.access_token);
 }

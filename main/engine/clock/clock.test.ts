@@ -138,9 +138,13 @@ describe('EngineClock', () => {
     const onTimerError = vi.fn();
     const clock = new EngineClock({ wall: new ManualWall(START), startAt: START, speed: 0, onTimerError });
     const after = vi.fn();
-    clock.setTimeout(() => {
-      throw new Error('boom');
-    }, 1_000, 'exploding');
+    clock.setTimeout(
+      () => {
+        throw new Error('boom');
+      },
+      1_000,
+      'exploding',
+    );
     clock.setTimeout(after, 2_000);
     await clock.advance(3_000);
     expect(onTimerError).toHaveBeenCalledWith(expect.any(Error), 'exploding');

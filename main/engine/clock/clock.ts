@@ -97,7 +97,11 @@ export class EngineClock {
    * and turning the next `advance` into NaN engine time.
    */
   setTimeout(callback: () => void, delayMs: number, label = 'timer'): Timer {
-    const timer = this.timers.add(this.now() + (Number.isNaN(delayMs) ? Infinity : Math.max(0, delayMs)), callback, label);
+    const timer = this.timers.add(
+      this.now() + (Number.isNaN(delayMs) ? Infinity : Math.max(0, delayMs)),
+      callback,
+      label,
+    );
     this.arm();
     return timer;
   }

@@ -70,12 +70,14 @@ export class QueueActivity {
   }
 
   view(queueId: string): QueueActivityView {
-    const players = [...(this.queues.get(queueId) ?? new Map<string | null, Entry>()).entries()].map(([playerId, entry]) => ({
-      playerId,
-      playerName: playerId === null ? null : this.options.playerName(playerId),
-      ...entry,
-      currentItemId: currentItem(entry),
-    }));
+    const players = [...(this.queues.get(queueId) ?? new Map<string | null, Entry>()).entries()].map(
+      ([playerId, entry]) => ({
+        playerId,
+        playerName: playerId === null ? null : this.options.playerName(playerId),
+        ...entry,
+        currentItemId: currentItem(entry),
+      }),
+    );
     players.sort((a, b) => b.lastRequest.at - a.lastRequest.at);
     return { queueId, players };
   }

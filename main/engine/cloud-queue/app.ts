@@ -48,16 +48,22 @@ export async function buildCloudQueueApp(options: CloudQueueAppOptions): Promise
     requestErrors: (reply, status, message, part) => {
       if (part === 'routed' && status === 413) {
         const limit = reply.request.routeOptions.bodyLimit ?? MAX_TIME_PLAYED_BODY_BYTES;
-        return sendCloudQueueError(reply, 413, { message: `the body is larger than ${limit} bytes, the most this server takes in one request; send fewer reports per request` });
+        return sendCloudQueueError(reply, 413, {
+          message: `the body is larger than ${limit} bytes, the most this server takes in one request; send fewer reports per request`,
+        });
       }
-      return part === 'routed' ? sendCloudQueueError(reply, 400, { message: `bad request body: ${message}` }) : sendCloudQueueError(reply, status, { message });
+      return part === 'routed'
+        ? sendCloudQueueError(reply, 400, { message: `bad request body: ${message}` })
+        : sendCloudQueueError(reply, status, { message });
     },
     serverError: (reply) => sendCloudQueueError(reply, 500, { message: 'the cloud queue server failed' }),
   });
   const windows = new WindowCache();
   app.decorateRequest('queueHead', null);
 
-  app.setNotFoundHandler(async (request, reply) => sendCloudQueueError(reply, 404, { message: `no cloud queue at ${request.url}` }));
+  app.setNotFoundHandler(async (request, reply) =>
+    sendCloudQueueError(reply, 404, { message: `no cloud queue at ${request.url}` }),
+  );
 
   await app.register(
     async (api) => {
@@ -65,7 +71,9 @@ export async function buildCloudQueueApp(options: CloudQueueAppOptions): Promise
       api.addHook('onRequest', (request, reply, done) => {
         const { queueId, version } = request.params as { queueId: string; version: string };
         if (!VERSIONS.has(version)) {
-          sendCloudQueueError(reply, 404, { message: `cloud queue version ${version} is not served; use ${CLOUD_QUEUE_VERSIONS.join(', ')}` });
+          sendCloudQueueError(reply, 404, {
+            message: `cloud queue version ${version} is not served; use ${CLOUD_QUEUE_VERSIONS.join(', ')}`,
+          });
           return;
         }
         const head = queues.head(queueId);

@@ -26,7 +26,8 @@ async function createQueue(): Promise<QueueSummary> {
   return (await admin(engine, 'POST', '/queues', { items })).body as QueueSummary;
 }
 
-const activityOf = async (queue: QueueSummary) => (await admin(engine, 'GET', `/queues/${queue.id}/activity`)).body as QueueActivityView;
+const activityOf = async (queue: QueueSummary) =>
+  (await admin(engine, 'GET', `/queues/${queue.id}/activity`)).body as QueueActivityView;
 
 const report = (itemId = 'item-1', extra: Record<string, unknown> = {}) => ({
   id: itemId,
@@ -43,13 +44,19 @@ const report = (itemId = 'item-1', extra: Record<string, unknown> = {}) => ({
 /** `count` requests at a time, `at once` of them in flight. */
 async function inParallel(count: number, atOnce: number, send: (i: number) => Promise<unknown>): Promise<void> {
   let next = 0;
-  await Promise.all(Array.from({ length: atOnce }, async () => {
-    while (next < count) await send(next++);
-  }));
+  await Promise.all(
+    Array.from({ length: atOnce }, async () => {
+      while (next < count) await send(next++);
+    }),
+  );
 }
 
 function post(queue: QueueSummary, body: string, headers: Record<string, string> = {}): Promise<Response> {
-  return fetch(`${queue.queueBaseUrl}timePlayed`, { method: 'POST', headers: { authorization: queue.httpAuthorization, 'content-type': 'application/json', ...headers }, body });
+  return fetch(`${queue.queueBaseUrl}timePlayed`, {
+    method: 'POST',
+    headers: { authorization: queue.httpAuthorization, 'content-type': 'application/json', ...headers },
+    body,
+  });
 }
 
 describe('the activity a queue keeps of its players', () => {
@@ -57,7 +64,10 @@ describe('the activity a queue keeps of its players', () => {
     const queue = await createQueue();
     const tokens = [null, 'made-up', `Basic ${queue.accessToken}`];
     await inParallel(2_000, 16, async (i) => {
-      const headers: Record<string, string> = { 'x-player-id': randomBytes(4_096).toString('hex'), 'x-request-id': randomBytes(2_048).toString('hex') };
+      const headers: Record<string, string> = {
+        'x-player-id': randomBytes(4_096).toString('hex'),
+        'x-request-id': randomBytes(2_048).toString('hex'),
+      };
       const token = tokens[i % tokens.length];
       if (token) headers.authorization = token.startsWith('Basic') ? token : `Bearer ${token}`;
       const path = ['context', 'version', 'itemWindow?reason=load'][i % 3];
@@ -66,7 +76,14 @@ describe('the activity a queue keeps of its players', () => {
       await answer.arrayBuffer();
     });
     // A POST without a token, with a body: refused before the body is read; nothing stored.
-    expect((await post(queue, JSON.stringify({ items: [report()] }), { authorization: 'Bearer made-up', 'x-player-id': 'intruder' })).status).toBe(401);
+    expect(
+      (
+        await post(queue, JSON.stringify({ items: [report()] }), {
+          authorization: 'Bearer made-up',
+          'x-player-id': 'intruder',
+        })
+      ).status,
+    ).toBe(401);
     expect(await activityOf(queue)).toEqual({ queueId: queue.id, players: [] });
     expect((await admin(engine, 'GET', `/queues/${queue.id}/reports`)).body).toEqual([]);
   });
@@ -83,12 +100,20 @@ describe('the activity a queue keeps of its players', () => {
       await answer.arrayBuffer();
     }
     // The oldest heard from again becomes the newest.
-    await fetch(`${queue.queueBaseUrl}version`, { headers: { authorization: queue.httpAuthorization, 'x-player-id': idOf(0) } });
+    await fetch(`${queue.queueBaseUrl}version`, {
+      headers: { authorization: queue.httpAuthorization, 'x-player-id': idOf(0) },
+    });
     const activity = await activityOf(queue);
     expect(activity.players).toHaveLength(MAX_PLAYERS_PER_QUEUE);
     const kept = new Set(activity.players.map((player) => player.playerId));
     const cut = (id: string) => `${id.slice(0, MAX_RECORDED_TEXT)}…`;
-    expect(kept).toEqual(new Set([0, ...Array.from({ length: MAX_PLAYERS_PER_QUEUE - 1 }, (_, k) => 200 - MAX_PLAYERS_PER_QUEUE + 1 + k)].map((i) => cut(idOf(i)))));
+    expect(kept).toEqual(
+      new Set(
+        [0, ...Array.from({ length: MAX_PLAYERS_PER_QUEUE - 1 }, (_, k) => 200 - MAX_PLAYERS_PER_QUEUE + 1 + k)].map(
+          (i) => cut(idOf(i)),
+        ),
+      ),
+    );
     // Player 0 came back after it had gone, with a /version call: it starts over, without a window.
     for (const player of activity.players.filter((p) => p.playerId !== cut(idOf(0)))) {
       expect(player.itemWindow?.requestId).toBe(cut('r'.repeat(3_000)));
@@ -107,7 +132,9 @@ describe('timePlayed reports', () => {
       const answer = await post(queue, huge, { 'x-player-id': 'flooder' });
       expect(answer.status).toBe(413);
       const body = (await answer.json()) as { error: { message: string; errors: { reason: string }[] } };
-      expect(body.error.message).toBe(`the body is larger than ${MAX_TIME_PLAYED_BODY_BYTES} bytes, the most this server takes in one request; send fewer reports per request`);
+      expect(body.error.message).toBe(
+        `the body is larger than ${MAX_TIME_PLAYED_BODY_BYTES} bytes, the most this server takes in one request; send fewer reports per request`,
+      );
       expect(body.error.errors[0]!.reason).toBe('requestTooLarge');
     });
     expect((await admin(engine, 'GET', `/queues/${queue.id}/reports`)).body).toEqual([]);
@@ -115,18 +142,29 @@ describe('timePlayed reports', () => {
 
   it('refuses more reports in one post than the cap, and a report larger than its cap, naming each cap', async () => {
     const queue = await createQueue();
-    const many = await post(queue, JSON.stringify({ items: Array.from({ length: MAX_REPORTS_PER_POST + 1 }, () => report()) }));
+    const many = await post(
+      queue,
+      JSON.stringify({ items: Array.from({ length: MAX_REPORTS_PER_POST + 1 }, () => report()) }),
+    );
     expect(many.status).toBe(400);
     expect(((await many.json()) as { error: { message: string } }).error.message).toBe(
       `items holds ${MAX_REPORTS_PER_POST + 1} reports, more than the ${MAX_REPORTS_PER_POST} one request may carry; send them in several`,
     );
-    const large = await post(queue, JSON.stringify({ items: [report(), report('item-1', { padding: 'x'.repeat(MAX_REPORT_BYTES) })] }));
+    const large = await post(
+      queue,
+      JSON.stringify({ items: [report(), report('item-1', { padding: 'x'.repeat(MAX_REPORT_BYTES) })] }),
+    );
     expect(large.status).toBe(400);
-    expect(((await large.json()) as { error: { message: string } }).error.message).toMatch(new RegExp(`^items\\[1\\] takes \\d+ bytes as JSON, more than the ${MAX_REPORT_BYTES} a report may$`));
+    expect(((await large.json()) as { error: { message: string } }).error.message).toMatch(
+      new RegExp(`^items\\[1\\] takes \\d+ bytes as JSON, more than the ${MAX_REPORT_BYTES} a report may$`),
+    );
     // Nothing of a refused post is kept, not even its sound reports.
     expect((await admin(engine, 'GET', `/queues/${queue.id}/reports`)).body).toEqual([]);
     // At the cap, it goes.
-    expect((await post(queue, JSON.stringify({ items: Array.from({ length: MAX_REPORTS_PER_POST }, () => report()) }))).status).toBe(204);
+    expect(
+      (await post(queue, JSON.stringify({ items: Array.from({ length: MAX_REPORTS_PER_POST }, () => report()) })))
+        .status,
+    ).toBe(204);
   });
 
   it(`keeps a queue's newest ${MAX_REPORTS_PER_QUEUE.toLocaleString('en-US')} reports, however many come`, async () => {
@@ -149,7 +187,24 @@ describe('the report repository', () => {
   it('never holds more than its cap for a queue, and leaves other queues alone', () => {
     const store = openStore({ dataDir: null });
     const repo = new TimePlayedRepository(store.db, 5);
-    const [a, b] = ['qa', 'qb'].map((id) => store.queues.create({ id, name: id, createdAt: 0, queueVersion: 1, contextVersion: 1, nextItemSeq: 1, itemCount: 0, container: {}, playbackPolicies: {}, reports: {}, accessToken: 't', tokenIssuedAt: 0, tokenExpiresAt: 1 }).key);
+    const [a, b] = ['qa', 'qb'].map(
+      (id) =>
+        store.queues.create({
+          id,
+          name: id,
+          createdAt: 0,
+          queueVersion: 1,
+          contextVersion: 1,
+          nextItemSeq: 1,
+          itemCount: 0,
+          container: {},
+          playbackPolicies: {},
+          reports: {},
+          accessToken: 't',
+          tokenIssuedAt: 0,
+          tokenExpiresAt: 1,
+        }).key,
+    );
     const one = (n: number) => ({ itemId: `item-${n}`, playerId: null, receivedAt: n, type: 'update', report: { n } });
     repo.addAll(b!, [one(0)]);
     for (let n = 1; n <= 12; n++) {

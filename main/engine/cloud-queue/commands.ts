@@ -50,16 +50,19 @@ export function queueCommands(
     'queues.token.issue': ({ id, lifetimeSec }) => queues.issueToken(id, lifetimeSec),
     'queues.items.page': ({ id, offset, limit }) => queues.itemsPage(id, offset, limit),
     'queues.items.locate': ({ id, itemId }) => queues.locate(id, itemId),
-    'queues.items.add': ({ id, items, afterItemId }) => queues.writes.addItems(id, withinWriteBound(items), afterItemId),
+    'queues.items.add': ({ id, items, afterItemId }) =>
+      queues.writes.addItems(id, withinWriteBound(items), afterItemId),
     'queues.items.generate': ({ id, count, afterItemId }) => generations.generate(id, count, afterItemId),
     'queues.items.generate.stop': ({ id }) => {
       if (!generations.running(id) && !queues.head(id)) notFound(id);
       return generations.stop(id);
     },
-    'queues.items.update': ({ id, itemId, track, policies }) => queues.writes.turn(id, () => queues.updateItem(id, itemId, { track, policies })),
+    'queues.items.update': ({ id, itemId, track, policies }) =>
+      queues.writes.turn(id, () => queues.updateItem(id, itemId, { track, policies })),
     'queues.items.delete': ({ id, itemId }) => queues.writes.turn(id, () => queues.removeItems(id, [itemId])),
     'queues.items.remove': ({ id, itemIds }) => queues.writes.turn(id, () => queues.removeItems(id, itemIds)),
-    'queues.items.move': ({ id, itemIds, afterItemId }) => queues.writes.turn(id, () => queues.moveItems(id, itemIds, afterItemId)),
+    'queues.items.move': ({ id, itemIds, afterItemId }) =>
+      queues.writes.turn(id, () => queues.moveItems(id, itemIds, afterItemId)),
     'queues.activity': ({ id }) => {
       if (!queues.head(id)) notFound(id);
       return activity.view(id);

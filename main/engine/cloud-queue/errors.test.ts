@@ -24,7 +24,13 @@ describe('cloud queue error answers (docs/contract/platform.md §7.1, docs/contr
   ])('%i has the error body with reason %s', async (status, reason) => {
     const response = await app.inject(`/${status}`);
     expect(response.statusCode).toBe(status);
-    expect(response.json()).toEqual({ error: { code: status, message: expect.any(String), errors: [{ domain: 'cloudQueue', reason, message: expect.any(String) }] } });
+    expect(response.json()).toEqual({
+      error: {
+        code: status,
+        message: expect.any(String),
+        errors: [{ domain: 'cloudQueue', reason, message: expect.any(String) }],
+      },
+    });
   });
 
   it('puts Retry-After on every 503 (the given seconds, else a default inside 2–10 s)', async () => {

@@ -47,7 +47,10 @@ export interface CloudQueueErrorOptions {
  * (DEFAULT_RETRY_AFTER_SEC unless given), and X-Rejected-Reason when there is one. Failure
  * injection sends the same for its statuses.
  */
-export function errorStatusHeaders(status: number, { retryAfter, rejectedReason }: Pick<CloudQueueErrorOptions, 'retryAfter' | 'rejectedReason'>): Record<string, string> {
+export function errorStatusHeaders(
+  status: number,
+  { retryAfter, rejectedReason }: Pick<CloudQueueErrorOptions, 'retryAfter' | 'rejectedReason'>,
+): Record<string, string> {
   const headers: Record<string, string> = {};
   const wait = retryAfter ?? (status === 503 ? DEFAULT_RETRY_AFTER_SEC : undefined);
   if (wait !== undefined) headers['retry-after'] = String(wait);
@@ -55,10 +58,17 @@ export function errorStatusHeaders(status: number, { retryAfter, rejectedReason 
   return headers;
 }
 
-export function sendCloudQueueError(reply: FastifyReply, status: number, options: CloudQueueErrorOptions = {}): FastifyReply {
+export function sendCloudQueueError(
+  reply: FastifyReply,
+  status: number,
+  options: CloudQueueErrorOptions = {},
+): FastifyReply {
   const reason = options.reason ?? CLOUD_QUEUE_ERROR_REASONS[status] ?? 'error';
   const message = options.message ?? STATUS_CODES[status] ?? 'error';
   reply.headers(errorStatusHeaders(status, options));
   if (status === 401) reply.header('www-authenticate', 'Bearer realm="cloudQueue", error="invalid_token"');
-  return reply.code(status).type('application/json; charset=utf-8').send(cloudQueueError(status, reason, message));
+  return reply
+    .code(status)
+    .type('application/json; charset=utf-8')
+    .send(cloudQueueError(status, reason, message));
 }

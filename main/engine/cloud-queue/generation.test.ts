@@ -27,7 +27,8 @@ function harness() {
 }
 
 const n = (count: number) => count.toLocaleString('en-US');
-const idsOf = (f: ModelFixture, queueId: string) => f.store.queueItems.page(f.store.queues.head(queueId)!.key, 0, 1_000_000).map((r) => r.item_id);
+const idsOf = (f: ModelFixture, queueId: string) =>
+  f.store.queueItems.page(f.store.queues.head(queueId)!.key, 0, 1_000_000).map((r) => r.item_id);
 
 describe('generating sample tracks in steps (generation.ts)', () => {
   it('makes N items as edits of GENERATION_STEP, in one run after the anchor, saying how far it got', async () => {
@@ -44,7 +45,9 @@ describe('generating sample tracks in steps (generation.ts)', () => {
     expect(idsOf(f, q.id)).toEqual(['item-1', 'item-2', ...result.itemIds!, 'item-3', 'item-4']);
     // One queueVersion per step: every reader sees whole edits.
     expect(Number(result.queueVersion) - Number(q.queueVersion)).toBe(3);
-    expect(f.events.filter((e) => e.name === 'queues.changed' && (e.data as { change: string }).change === 'edited')).toHaveLength(3);
+    expect(
+      f.events.filter((e) => e.name === 'queues.changed' && (e.data as { change: string }).change === 'edited'),
+    ).toHaveLength(3);
     expect(reports.map((r) => [r.state, r.done, r.total])).toEqual([
       ['running', GENERATION_STEP, count],
       ['running', 2 * GENERATION_STEP, count],
@@ -75,7 +78,12 @@ describe('generating sample tracks in steps (generation.ts)', () => {
     const result = await done;
     expect(result.itemIds).toHaveLength(GENERATION_STEP);
     expect(f.store.queues.head(q.id)!.itemCount).toBe(GENERATION_STEP);
-    expect(reports.at(-1)).toEqual({ queueId: q.id, state: 'stopped', done: GENERATION_STEP, total: 10 * GENERATION_STEP });
+    expect(reports.at(-1)).toEqual({
+      queueId: q.id,
+      state: 'stopped',
+      done: GENERATION_STEP,
+      total: 10 * GENERATION_STEP,
+    });
     await expect(generations.stop(q.id)).resolves.toEqual({ stopped: false });
     await expect(generations.generate(q.id, 2)).resolves.toMatchObject({ itemCount: GENERATION_STEP + 2 });
   });
@@ -85,7 +93,10 @@ describe('generating sample tracks in steps (generation.ts)', () => {
     const q = f.model.create({});
     const first = generations.generate(q.id, 2 * GENERATION_STEP);
     await paused();
-    await expect(generations.generate(q.id, 5)).rejects.toMatchObject({ code: 'conflict', message: expect.stringContaining(`${n(GENERATION_STEP)} of ${n(2 * GENERATION_STEP)} made`) });
+    await expect(generations.generate(q.id, 5)).rejects.toMatchObject({
+      code: 'conflict',
+      message: expect.stringContaining(`${n(GENERATION_STEP)} of ${n(2 * GENERATION_STEP)} made`),
+    });
     await step();
     await first;
     await expect(generations.generate(q.id, 5)).resolves.toMatchObject({ itemCount: 2 * GENERATION_STEP + 5 });
@@ -114,7 +125,11 @@ describe('generating sample tracks in steps (generation.ts)', () => {
     });
     await step();
     await failed;
-    expect(reports.at(-1)).toMatchObject({ state: 'failed', done: GENERATION_STEP, message: expect.stringContaining('was removed or replaced') });
+    expect(reports.at(-1)).toMatchObject({
+      state: 'failed',
+      done: GENERATION_STEP,
+      message: expect.stringContaining('was removed or replaced'),
+    });
     expect(f.store.queues.head(q.id)!.itemCount).toBe(2 + GENERATION_STEP - 1);
   });
 
@@ -125,7 +140,10 @@ describe('generating sample tracks in steps (generation.ts)', () => {
     await paused();
     f.model.delete(q.id);
     expect(generations.running(q.id)).toBe(true);
-    const failed = expect(done).rejects.toMatchObject({ code: 'not_found', message: `the generation stopped after ${n(GENERATION_STEP)} of ${n(3 * GENERATION_STEP)} items: queue ${q.id} was deleted` });
+    const failed = expect(done).rejects.toMatchObject({
+      code: 'not_found',
+      message: `the generation stopped after ${n(GENERATION_STEP)} of ${n(3 * GENERATION_STEP)} items: queue ${q.id} was deleted`,
+    });
     await step();
     await failed;
   });

@@ -50,7 +50,11 @@ export class QueueGenerations {
   async generate(queueId: string, count: number, afterItemId?: string | null): Promise<QueueEditResult> {
     if (this.closed) throw new EngineError('unavailable', 'the engine is closing');
     const busy = this.runs.get(queueId);
-    if (busy) throw new EngineError('conflict', `queue ${queueId} is generating already (${madeOf(busy)} made); stop that first`);
+    if (busy)
+      throw new EngineError(
+        'conflict',
+        `queue ${queueId} is generating already (${madeOf(busy)} made); stop that first`,
+      );
     // A wrong queue or item is refused before anything is made, as any edit's would be.
     this.deps.queues.checkAnchor(queueId, afterItemId);
 
@@ -76,7 +80,13 @@ export class QueueGenerations {
     } catch (error) {
       const failure = run.done === 0 ? toErrorBody(error) : this.endedEarly(queueId, run, after!, error);
       this.report(queueId, run, 'failed', failure.message);
-      throw run.done === 0 ? error : new EngineError(failure.code, failure.message, { done: run.done, total: count, itemIds } satisfies GenerationFailure);
+      throw run.done === 0
+        ? error
+        : new EngineError(failure.code, failure.message, {
+            done: run.done,
+            total: count,
+            itemIds,
+          } satisfies GenerationFailure);
     } finally {
       this.runs.delete(queueId);
       end();
@@ -103,7 +113,12 @@ export class QueueGenerations {
   }
 
   /** Why a run that had made items failed, in the words of the run rather than of its last edit. */
-  private endedEarly(queueId: string, run: Run, after: string, error: unknown): { code: ReturnType<typeof toErrorBody>['code']; message: string } {
+  private endedEarly(
+    queueId: string,
+    run: Run,
+    after: string,
+    error: unknown,
+  ): { code: ReturnType<typeof toErrorBody>['code']; message: string } {
     const { code, message } = toErrorBody(error);
     const why = !this.deps.queues.head(queueId)
       ? `queue ${queueId} was deleted`
@@ -120,7 +135,13 @@ export class QueueGenerations {
   }
 
   private report(queueId: string, run: Run, state: QueueGeneration['state'], message?: string): void {
-    this.deps.emit('queues.generation', { queueId, state, done: run.done, total: run.total, ...(message ? { message } : {}) });
+    this.deps.emit('queues.generation', {
+      queueId,
+      state,
+      done: run.done,
+      total: run.total,
+      ...(message ? { message } : {}),
+    });
   }
 }
 

@@ -11,17 +11,34 @@ function expectedWindow(ids: readonly string[], itemId: string | null, previous:
   const at = itemId === null ? 0 : ids.indexOf(itemId);
   const first = itemId === null ? 0 : Math.max(0, at - previous);
   const last = Math.min(ids.length - 1, at + upcoming);
-  return { itemIds: ids.slice(first, last + 1), includesBeginningOfQueue: first === 0, includesEndOfQueue: last === ids.length - 1 };
+  return {
+    itemIds: ids.slice(first, last + 1),
+    includesBeginningOfQueue: first === 0,
+    includesEndOfQueue: last === ids.length - 1,
+  };
 }
 
-function checkWindows(f: ModelFixture, queueId: string, ids: readonly string[], probes: readonly { at: number; previous: number; upcoming: number; none: boolean }[]) {
+function checkWindows(
+  f: ModelFixture,
+  queueId: string,
+  ids: readonly string[],
+  probes: readonly { at: number; previous: number; upcoming: number; none: boolean }[],
+) {
   const head = f.store.queues.head(queueId)!;
   for (const probe of probes) {
     const itemId = probe.none || ids.length === 0 ? null : ids[probe.at % ids.length]!;
-    const window = readItemWindow(f.store.queueItems, head, { itemId, previousWindowSize: probe.previous, upcomingWindowSize: probe.upcoming });
+    const window = readItemWindow(f.store.queueItems, head, {
+      itemId,
+      previousWindowSize: probe.previous,
+      upcomingWindowSize: probe.upcoming,
+    });
     const expected = expectedWindow(ids, itemId, probe.previous, probe.upcoming);
     expect(window).not.toBeNull();
-    expect({ itemIds: window!.itemIds, includesBeginningOfQueue: window!.includesBeginningOfQueue, includesEndOfQueue: window!.includesEndOfQueue }).toEqual(expected);
+    expect({
+      itemIds: window!.itemIds,
+      includesBeginningOfQueue: window!.includesBeginningOfQueue,
+      includesEndOfQueue: window!.includesEndOfQueue,
+    }).toEqual(expected);
     const body = JSON.parse(window!.body) as { items: { id: string }[]; queueVersion: string; contextVersion: string };
     expect(body.items.map((i) => i.id)).toEqual(expected.itemIds);
     expect(body.queueVersion).toBe(String(head.queueVersion));
@@ -32,7 +49,12 @@ function checkWindows(f: ModelFixture, queueId: string, ids: readonly string[], 
   }
 }
 
-const probe = fc.record({ at: fc.nat(), previous: fc.integer({ min: 0, max: 12 }), upcoming: fc.integer({ min: 0, max: 12 }), none: fc.boolean() });
+const probe = fc.record({
+  at: fc.nat(),
+  previous: fc.integer({ min: 0, max: 12 }),
+  upcoming: fc.integer({ min: 0, max: 12 }),
+  none: fc.boolean(),
+});
 const edit: fc.Arbitrary<Edit> = fc.record({
   kind: fc.constantFrom('add', 'addSame', 'move', 'remove'),
   at: fc.nat(),
@@ -59,17 +81,22 @@ describe('itemWindow windowing (property tests against an array model)', () => {
 
   it('stays right after random edits (adds, moves, removals, rebalances)', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 0, max: 40 }), fc.array(edit, { maxLength: 25 }), fc.array(probe, { minLength: 1, maxLength: 10 }), (size, edits, probes) => {
-        const f = modelFixture();
-        try {
-          const q = f.model.create({ items: tracks(size) });
-          const ids = Array.from({ length: size }, (_, i) => `item-${i + 1}`);
-          for (const e of edits) applyEdit(f, q.id, ids, e);
-          checkWindows(f, q.id, ids, probes);
-        } finally {
-          f.store.close();
-        }
-      }),
+      fc.property(
+        fc.integer({ min: 0, max: 40 }),
+        fc.array(edit, { maxLength: 25 }),
+        fc.array(probe, { minLength: 1, maxLength: 10 }),
+        (size, edits, probes) => {
+          const f = modelFixture();
+          try {
+            const q = f.model.create({ items: tracks(size) });
+            const ids = Array.from({ length: size }, (_, i) => `item-${i + 1}`);
+            for (const e of edits) applyEdit(f, q.id, ids, e);
+            checkWindows(f, q.id, ids, probes);
+          } finally {
+            f.store.close();
+          }
+        },
+      ),
       { numRuns: 150 },
     );
   });
@@ -80,7 +107,9 @@ describe('itemWindow windowing (property tests against an array model)', () => {
     f.model.removeItems(q.id, ['item-2']);
     const head = f.store.queues.head(q.id)!;
     for (const itemId of ['item-2', 'item-99', 'nope']) {
-      expect(readItemWindow(f.store.queueItems, head, { itemId, previousWindowSize: 5, upcomingWindowSize: 5 })).toBeNull();
+      expect(
+        readItemWindow(f.store.queueItems, head, { itemId, previousWindowSize: 5, upcomingWindowSize: 5 }),
+      ).toBeNull();
     }
     f.store.close();
   });
@@ -104,7 +133,11 @@ describe('itemWindow windowing (property tests against an array model)', () => {
       },
     });
     const head = f.store.queues.head(q.id)!;
-    const window = readItemWindow(counting, head, { itemId: 'item-25001', previousWindowSize: 5, upcomingWindowSize: 10 });
+    const window = readItemWindow(counting, head, {
+      itemId: 'item-25001',
+      previousWindowSize: 5,
+      upcomingWindowSize: 10,
+    });
     expect(window!.itemIds).toHaveLength(16);
     expect(window!.itemIds.slice(5, 9)).toEqual(['item-25001', 'item-10', 'item-40000', 'item-25003']);
     expect(rowsRead).toBeLessThanOrEqual(5 + 1 + 10 + 2);
@@ -115,24 +148,49 @@ describe('itemWindow windowing (property tests against an array model)', () => {
 describe('the itemWindow query', () => {
   const parse = (query: Record<string, unknown>) => parseItemWindowQuery(query);
 
-  it.each(['load', 'pause', 'play', 'queueCompleted', 'refresh', 'resume', 'skipNext', 'skipPrev', 'skipToItem', 'load+queueCompleted', 'load queueCompleted'])(
-    'accepts reason=%s',
-    (reason) => expect(parse({ reason })).toMatchObject({ ok: true }),
-  );
+  it.each([
+    'load',
+    'pause',
+    'play',
+    'queueCompleted',
+    'refresh',
+    'resume',
+    'skipNext',
+    'skipPrev',
+    'skipToItem',
+    'load+queueCompleted',
+    'load queueCompleted',
+  ])('accepts reason=%s', (reason) => expect(parse({ reason })).toMatchObject({ ok: true }));
 
-  it.each([undefined, '', 'bogus', 'LOAD', 'queueCompleted+load', 'load+refresh', ['load', 'play']])('rejects reason=%s', (reason) =>
-    expect(parse({ reason })).toMatchObject({ ok: false, field: 'reason' }),
+  it.each([undefined, '', 'bogus', 'LOAD', 'queueCompleted+load', 'load+refresh', ['load', 'play']])(
+    'rejects reason=%s',
+    (reason) => expect(parse({ reason })).toMatchObject({ ok: false, field: 'reason' }),
   );
 
   it.each(['-1', '1.5', 'abc', '', '1e3', ['1', '2']])('rejects the window size %j on either side', (size) => {
-    expect(parse({ reason: 'load', previousWindowSize: size })).toMatchObject({ ok: false, field: 'previousWindowSize' });
-    expect(parse({ reason: 'load', upcomingWindowSize: size })).toMatchObject({ ok: false, field: 'upcomingWindowSize' });
+    expect(parse({ reason: 'load', previousWindowSize: size })).toMatchObject({
+      ok: false,
+      field: 'previousWindowSize',
+    });
+    expect(parse({ reason: 'load', upcomingWindowSize: size })).toMatchObject({
+      ok: false,
+      field: 'upcomingWindowSize',
+    });
   });
 
   it('takes sizes of zero and more, defaults missing ones and caps huge ones', () => {
-    expect(parse({ reason: 'load', previousWindowSize: '0', upcomingWindowSize: '3' })).toMatchObject({ ok: true, value: { previousWindowSize: 0, upcomingWindowSize: 3 } });
-    expect(parse({ reason: 'load' })).toMatchObject({ ok: true, value: { previousWindowSize: 5, upcomingWindowSize: 10 } });
-    expect(parse({ reason: 'load', upcomingWindowSize: '99999999' })).toMatchObject({ ok: true, value: { upcomingWindowSize: MAX_WINDOW_SIDE } });
+    expect(parse({ reason: 'load', previousWindowSize: '0', upcomingWindowSize: '3' })).toMatchObject({
+      ok: true,
+      value: { previousWindowSize: 0, upcomingWindowSize: 3 },
+    });
+    expect(parse({ reason: 'load' })).toMatchObject({
+      ok: true,
+      value: { previousWindowSize: 5, upcomingWindowSize: 10 },
+    });
+    expect(parse({ reason: 'load', upcomingWindowSize: '99999999' })).toMatchObject({
+      ok: true,
+      value: { upcomingWindowSize: MAX_WINDOW_SIDE },
+    });
   });
 
   it('treats an empty itemId as none (the first item)', () => {

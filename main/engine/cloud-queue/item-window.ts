@@ -39,13 +39,18 @@ export function parseItemWindowQuery(query: Record<string, unknown>): ParsedQuer
   const rawReason = single(query, 'reason');
   if (rawReason === undefined) return bad('reason', 'reason is required');
   const reason = rawReason === null ? null : parseReason(rawReason);
-  if (reason === null) return bad('reason', `reason must be one of the itemWindow reasons, got ${JSON.stringify(query.reason)}`);
+  if (reason === null)
+    return bad('reason', `reason must be one of the itemWindow reasons, got ${JSON.stringify(query.reason)}`);
 
-  const sizes: Record<'previousWindowSize' | 'upcomingWindowSize', number | null> = { previousWindowSize: null, upcomingWindowSize: null };
+  const sizes: Record<'previousWindowSize' | 'upcomingWindowSize', number | null> = {
+    previousWindowSize: null,
+    upcomingWindowSize: null,
+  };
   for (const name of ['previousWindowSize', 'upcomingWindowSize'] as const) {
     const raw = single(query, name);
     if (raw === undefined) continue;
-    if (raw === null || !INTEGER.test(raw.trim())) return bad(name, `${name} must be an integer, zero or greater, got ${JSON.stringify(query[name])}`);
+    if (raw === null || !INTEGER.test(raw.trim()))
+      return bad(name, `${name} must be an integer, zero or greater, got ${JSON.stringify(query[name])}`);
     sizes[name] = Number(raw.trim());
   }
   const itemId = single(query, 'itemId');
@@ -83,7 +88,11 @@ export interface ItemWindow {
 export function readItemWindow(
   items: Pick<QueueItemRepository, 'fromItem' | 'before'>,
   head: QueueHead,
-  { itemId, previousWindowSize, upcomingWindowSize }: Pick<ItemWindowQuery, 'itemId' | 'previousWindowSize' | 'upcomingWindowSize'>,
+  {
+    itemId,
+    previousWindowSize,
+    upcomingWindowSize,
+  }: Pick<ItemWindowQuery, 'itemId' | 'previousWindowSize' | 'upcomingWindowSize'>,
 ): ItemWindow | null {
   // The anchor and what follows it, one row more than asked to see whether the end is in.
   const from = items.fromItem(head.key, itemId, upcomingWindowSize + 2);

@@ -28,7 +28,9 @@ function probe(queue: QueueSummary): { stop: () => Promise<number[]> } {
   const loop = (async () => {
     while (running) {
       const { ms, value: status } = await timed(async () => {
-        const answer = await fetch(`${queue.queueBaseUrl}version`, { headers: { authorization: queue.httpAuthorization } });
+        const answer = await fetch(`${queue.queueBaseUrl}version`, {
+          headers: { authorization: queue.httpAuthorization },
+        });
         await answer.arrayBuffer();
         return answer.status;
       });
@@ -64,7 +66,8 @@ describe('a 1,000,000-item queue', () => {
 
   it('is refused whole, read in pages, and deleted, while another queue answers GET /version within 250 ms every time', async () => {
     engine = await startTestEngine({ dataDir: tempDir(), clockSpeed: 0 });
-    const other = (await admin(engine, 'POST', '/queues', { items: [{ track: { name: 'Other' } }] })).body as QueueSummary;
+    const other = (await admin(engine, 'POST', '/queues', { items: [{ track: { name: 'Other' } }] }))
+      .body as QueueSummary;
     const large = (await admin(engine, 'POST', '/queues', {})).body as QueueSummary;
     expect((await admin(engine, 'POST', `/queues/${large.id}/items/generate`, { count: 1_000_000 })).status).toBe(200);
 
@@ -84,7 +87,8 @@ describe('a 1,000,000-item queue', () => {
     });
     // The pages it names, to the last.
     expect((await admin(engine, 'GET', `/queues/${large.id}/context`)).status).toBe(200);
-    const last = (await admin(engine, 'GET', `/queues/${large.id}/items?offset=999000&limit=1000`)).body as QueueItemsPage;
+    const last = (await admin(engine, 'GET', `/queues/${large.id}/items?offset=999000&limit=1000`))
+      .body as QueueItemsPage;
     expect(last.items).toHaveLength(1_000);
     expect(last.items.at(-1)!.id).toBe('item-1000000');
 
@@ -92,12 +96,20 @@ describe('a 1,000,000-item queue', () => {
     const times = await player.stop();
 
     // The player was answered all along, and often: the delete ran in steps.
-    const slowest = [...times].sort((a, b) => b - a).slice(0, 5).map((ms) => Math.round(ms));
-    expect(Math.max(...times), `the slowest GET /version answers (ms): ${slowest.join(', ')} of ${times.length}`).toBeLessThan(STALL_MS);
+    const slowest = [...times]
+      .sort((a, b) => b - a)
+      .slice(0, 5)
+      .map((ms) => Math.round(ms));
+    expect(
+      Math.max(...times),
+      `the slowest GET /version answers (ms): ${slowest.join(', ')} of ${times.length}`,
+    ).toBeLessThan(STALL_MS);
     // Between two steps of the delete (each ~25 ms) a request gets a turn or two.
     expect(times.length).toBeGreaterThan(30);
     expect((await admin(engine, 'GET', `/queues/${large.id}`)).status).toBe(404);
-    expect((await fetch(`${large.queueBaseUrl}version`, { headers: { authorization: large.httpAuthorization } })).status).toBe(404);
+    expect(
+      (await fetch(`${large.queueBaseUrl}version`, { headers: { authorization: large.httpAuthorization } })).status,
+    ).toBe(404);
     expect((await admin(engine, 'GET', '/queues')).body).toEqual([expect.objectContaining({ id: other.id })]);
   }, 180_000);
 

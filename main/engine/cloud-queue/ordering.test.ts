@@ -16,16 +16,21 @@ function order(f: ModelFixture, queueId: string): { ids: string[]; labels: numbe
 describe('labels (positions.ts)', () => {
   it('spreads n distinct labels strictly inside any gap that has room', () => {
     fc.assert(
-      fc.property(fc.integer({ min: -(2 ** 40), max: 2 ** 40 }), fc.integer({ min: 1, max: 300 }), fc.integer({ min: 0, max: 2 ** 30 }), (lo, n, extra) => {
-        const hi = lo + n + 1 + extra;
-        const labels = spread(lo, hi, n);
-        expect(labels).toHaveLength(n);
-        labels.forEach((label, i) => {
-          expect(Number.isSafeInteger(label)).toBe(true);
-          expect(label).toBeGreaterThan(i === 0 ? lo : labels[i - 1]!);
-        });
-        expect(labels.at(-1)!).toBeLessThan(hi);
-      }),
+      fc.property(
+        fc.integer({ min: -(2 ** 40), max: 2 ** 40 }),
+        fc.integer({ min: 1, max: 300 }),
+        fc.integer({ min: 0, max: 2 ** 30 }),
+        (lo, n, extra) => {
+          const hi = lo + n + 1 + extra;
+          const labels = spread(lo, hi, n);
+          expect(labels).toHaveLength(n);
+          labels.forEach((label, i) => {
+            expect(Number.isSafeInteger(label)).toBe(true);
+            expect(label).toBeGreaterThan(i === 0 ? lo : labels[i - 1]!);
+          });
+          expect(labels.at(-1)!).toBeLessThan(hi);
+        },
+      ),
     );
   });
 
@@ -67,7 +72,14 @@ describe('inserting into the order (ordering.ts)', () => {
   });
 
   /** Adds `total` items after `after` in steps of `step`, each following the last, with the rest as its room. */
-  function stepped(f: ModelFixture, queueId: string, after: string | null, total: number, step: number, room = true): string[] {
+  function stepped(
+    f: ModelFixture,
+    queueId: string,
+    after: string | null,
+    total: number,
+    step: number,
+    room = true,
+  ): string[] {
     const made: string[] = [];
     let anchor = after;
     for (let done = 0; done < total; done += step) {

@@ -19,7 +19,13 @@ export type Gap = { afterPos: number | null } | 'end';
  * number still to come, so the labels stay evenly spread over the gap instead of each step
  * squeezing the next against `hi` (which relabelled ever longer stretches, step after step).
  */
-export function insertRows(items: QueueItemRepository, queueKey: number, gap: Gap, rows: readonly NewRow[], room = rows.length): void {
+export function insertRows(
+  items: QueueItemRepository,
+  queueKey: number,
+  gap: Gap,
+  rows: readonly NewRow[],
+  room = rows.length,
+): void {
   if (rows.length === 0) return;
   if (room < rows.length) throw new RangeError(`room ${room} for ${rows.length} rows`);
   let lo: number | null;
@@ -50,7 +56,14 @@ export function insertFresh(items: QueueItemRepository, queueKey: number, rows: 
  * reaches the queue's start or end always has room), then lays them all out evenly, planning
  * `room` labels for the new rows, of which they take the first.
  */
-function relabelAround(items: QueueItemRepository, queueKey: number, lo: number | null, hi: number | null, rows: readonly NewRow[], room: number): void {
+function relabelAround(
+  items: QueueItemRepository,
+  queueKey: number,
+  lo: number | null,
+  hi: number | null,
+  rows: readonly NewRow[],
+  room: number,
+): void {
   for (let n = 4; ; n *= 2) {
     // Nearest first on the left (the item at `lo` and those before it), in order on the right
     // (the item at `hi` and those after it); labels are integers, so `< lo + 1` is `<= lo`.
@@ -74,7 +87,10 @@ function relabelAround(items: QueueItemRepository, queueKey: number, lo: number 
     // The left neighbours, the new rows, then (past the labels kept for the rest of `room`) the
     // right ones: one spread, without making the labels in between.
     const rightCount = moving.length - leftCount;
-    const labels = [...spread(from, to, count, leftCount + rows.length), ...spread(from, to, count, rightCount, leftCount + room)];
+    const labels = [
+      ...spread(from, to, count, leftCount + rows.length),
+      ...spread(from, to, count, rightCount, leftCount + room),
+    ];
     const ordered = [...moving.slice(0, leftCount).map(asNew), ...rows, ...moving.slice(leftCount).map(asNew)];
     items.insertMany(queueKey, labels, ordered);
     return;

@@ -127,7 +127,13 @@ export class QueueModel {
   get(id: string): QueueView {
     const record = this.mustGet(id);
     const items = this.store.queueItems.page(record.key, 0, record.itemCount).map(parseItem);
-    return { ...this.summary(record), container: this.container(record), playbackPolicies: policiesOf(record), reports: reportsOf(record), items };
+    return {
+      ...this.summary(record),
+      container: this.container(record),
+      playbackPolicies: policiesOf(record),
+      reports: reportsOf(record),
+      items,
+    };
   }
 
   /** The item ids in play order (reading 100,000 whole items to learn their ids took a second). */
@@ -197,7 +203,13 @@ export class QueueModel {
     } finally {
       this.deleting.delete(id);
     }
-    this.options.emit('queues.changed', { queueId: id, change: 'deleted', queueVersion: null, contextVersion: null, itemCount: 0 });
+    this.options.emit('queues.changed', {
+      queueId: id,
+      change: 'deleted',
+      queueVersion: null,
+      contextVersion: null,
+      itemCount: 0,
+    });
   }
 
   issueToken(id: string, lifetimeSec = DEFAULT_TOKEN_LIFETIME_SEC): QueueSummary {
@@ -229,7 +241,12 @@ export class QueueModel {
   /** One edit of `count` sample tracks (the queue's next sample numbers); see `QueueGenerations` for N of them. */
   addSamples(id: string, count: number, afterItemId?: string | null, room?: number): QueueEditResult {
     const record = this.mustGet(id);
-    return this.addItems(id, sampleTracks(record.nextItemSeq, count).map((track) => ({ track })), afterItemId, room);
+    return this.addItems(
+      id,
+      sampleTracks(record.nextItemSeq, count).map((track) => ({ track })),
+      afterItemId,
+      room,
+    );
   }
 
   /** Refuses an anchor that is not there, before a generation starts (the edits check it again). */
@@ -237,7 +254,11 @@ export class QueueModel {
     this.gapAfter(this.mustEdit(id), afterItemId);
   }
 
-  updateItem(id: string, itemId: string, change: { track?: Track; policies?: QueueItem['policies'] | null }): QueueItem {
+  updateItem(
+    id: string,
+    itemId: string,
+    change: { track?: Track; policies?: QueueItem['policies'] | null },
+  ): QueueItem {
     const record = this.mustEdit(id);
     const row = this.mustGetItem(record, itemId);
     const old = parseItem(row);
@@ -274,7 +295,12 @@ export class QueueModel {
       const rows = this.mustGetItems(record, itemIds).sort((a, b) => a.pos - b.pos);
       for (const row of rows) this.store.queueItems.deleteAt(record.key, row.pos);
       const gap = this.gapAfter(record, afterItemId);
-      insertRows(this.store.queueItems, record.key, gap, rows.map((r) => ({ itemId: r.item_id, item: r.item })));
+      insertRows(
+        this.store.queueItems,
+        record.key,
+        gap,
+        rows.map((r) => ({ itemId: r.item_id, item: r.item })),
+      );
       this.bump(record);
     });
     this.changed(record, 'edited');
@@ -284,7 +310,14 @@ export class QueueModel {
   itemsPage(id: string, offset = 0, limit = 200): QueueItemsPage {
     const record = this.mustGet(id);
     const rows = this.store.queueItems.page(record.key, offset, limit);
-    const counts = new Map(this.store.timePlayed.summaries(record.key, rows.map((r) => r.item_id)).map((s) => [s.itemId, s]));
+    const counts = new Map(
+      this.store.timePlayed
+        .summaries(
+          record.key,
+          rows.map((r) => r.item_id),
+        )
+        .map((s) => [s.itemId, s]),
+    );
     return {
       queueId: record.id,
       queueVersion: String(record.queueVersion),
@@ -293,7 +326,12 @@ export class QueueModel {
       items: rows.map((row, i) => {
         const summary = counts.get(row.item_id);
         const item = { ...parseItem(row), index: offset + i };
-        return summary ? { ...item, reports: { count: summary.count, finals: summary.finals, lastReceivedAt: summary.lastReceivedAt } } : item;
+        return summary
+          ? {
+              ...item,
+              reports: { count: summary.count, finals: summary.finals, lastReceivedAt: summary.lastReceivedAt },
+            }
+          : item;
       }),
     };
   }
@@ -353,7 +391,9 @@ export class QueueModel {
     const rows = items.map((item, index) => {
       if (item.id !== undefined && existing.has(item.id)) {
         if (kept.has(item.id)) {
-          throw new EngineError('invalid_input', `items[${index}].id ${item.id} appears twice`, { field: `items[${index}].id` });
+          throw new EngineError('invalid_input', `items[${index}].id ${item.id} appears twice`, {
+            field: `items[${index}].id`,
+          });
         }
         kept.add(item.id);
         return { itemId: item.id, item: itemJson(item.id, item.track, item.policies) };

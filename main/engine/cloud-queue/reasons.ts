@@ -5,7 +5,17 @@
  */
 import { reasonAsWritten } from '../http/reason-as-written.js';
 
-export const ITEM_WINDOW_REASONS = ['load', 'pause', 'play', 'queueCompleted', 'refresh', 'resume', 'skipNext', 'skipPrev', 'skipToItem'] as const;
+export const ITEM_WINDOW_REASONS = [
+  'load',
+  'pause',
+  'play',
+  'queueCompleted',
+  'refresh',
+  'resume',
+  'skipNext',
+  'skipPrev',
+  'skipToItem',
+] as const;
 export const COMBINED_REASONS = ['load+queueCompleted'] as const;
 
 export type ItemWindowReason = (typeof ITEM_WINDOW_REASONS)[number] | (typeof COMBINED_REASONS)[number];

@@ -5,9 +5,44 @@
 import type { Track } from '../api/queue-types.js';
 import { MEDIA_HOST } from './track-defaults.js';
 
-const ADJECTIVES = ['Quiet', 'Electric', 'Golden', 'Midnight', 'Paper', 'Northern', 'Velvet', 'Hollow', 'Bright', 'Distant', 'Silver', 'Open'];
-const NOUNS = ['Harbour', 'Signal', 'Orchard', 'Engine', 'Lantern', 'Meadow', 'Circuit', 'River', 'Station', 'Garden', 'Window', 'Tide'];
-const ARTISTS = ['The Loopbacks', 'Port 47103', 'Ada & the Queues', 'Null Island', 'Retry-After', 'Velvet Buffer', 'Cloud Choir', 'The Item Windows'];
+const ADJECTIVES = [
+  'Quiet',
+  'Electric',
+  'Golden',
+  'Midnight',
+  'Paper',
+  'Northern',
+  'Velvet',
+  'Hollow',
+  'Bright',
+  'Distant',
+  'Silver',
+  'Open',
+];
+const NOUNS = [
+  'Harbour',
+  'Signal',
+  'Orchard',
+  'Engine',
+  'Lantern',
+  'Meadow',
+  'Circuit',
+  'River',
+  'Station',
+  'Garden',
+  'Window',
+  'Tide',
+];
+const ARTISTS = [
+  'The Loopbacks',
+  'Port 47103',
+  'Ada & the Queues',
+  'Null Island',
+  'Retry-After',
+  'Velvet Buffer',
+  'Cloud Choir',
+  'The Item Windows',
+];
 const ALBUMS = ['Context Version', 'Upcoming Window', 'Final Report', 'Skip Limits', 'Pause TTL', 'Refresh'];
 
 /** Sample number `n` (1-based). */

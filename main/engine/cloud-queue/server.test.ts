@@ -16,7 +16,14 @@ afterAll(() => engine.close());
 
 const tracks = (n: number) =>
   Array.from({ length: n }, (_, i) => ({
-    track: { name: `Track ${i + 1}`, mediaUrl: `https://media.example.com/${i + 1}.mp3`, contentType: 'audio/mpeg', durationMillis: 180_000, artist: { name: 'A' }, album: { name: 'B' } },
+    track: {
+      name: `Track ${i + 1}`,
+      mediaUrl: `https://media.example.com/${i + 1}.mp3`,
+      contentType: 'audio/mpeg',
+      durationMillis: 180_000,
+      artist: { name: 'A' },
+      album: { name: 'B' },
+    },
   }));
 
 async function createQueue(body: Record<string, unknown> = { items: tracks(20) }): Promise<QueueSummary> {
@@ -31,7 +38,11 @@ interface Answer {
   body: any; // eslint-disable-line @typescript-eslint/no-explicit-any -- wire JSON under test
 }
 
-async function call(queue: QueueSummary, path: string, init: { method?: string; body?: unknown; headers?: Record<string, string>; token?: string | null } = {}): Promise<Answer> {
+async function call(
+  queue: QueueSummary,
+  path: string,
+  init: { method?: string; body?: unknown; headers?: Record<string, string>; token?: string | null } = {},
+): Promise<Answer> {
   const headers: Record<string, string> = { ...init.headers };
   const token = init.token === undefined ? queue.accessToken : init.token;
   if (token !== null) headers.authorization = `Bearer ${token}`;
@@ -52,7 +63,11 @@ function expectError(answer: Answer, status: number, mentions?: string | RegExp)
   expect(answer.status).toBe(status);
   expect(answer.headers.get('content-type')).toMatch(/^application\/json/);
   expect(answer.body).toEqual({
-    error: { code: status, message: expect.any(String), errors: [{ domain: expect.any(String), reason: expect.any(String), message: expect.any(String) }] },
+    error: {
+      code: status,
+      message: expect.any(String),
+      errors: [{ domain: expect.any(String), reason: expect.any(String), message: expect.any(String) }],
+    },
   });
   if (mentions) expect(answer.body.error.message).toMatch(mentions);
 }
@@ -75,20 +90,33 @@ describe('base URLs and versions', () => {
     expect(queue.queueBaseUrl).toBe(`${engine.urls.cloudQueue}/queues/${queue.id}/v2.3/`);
     for (const version of ['v2.0', 'v2.2', 'v2.3']) {
       const base = { ...queue, queueBaseUrl: queue.queueBaseUrl.replace('v2.3', version) };
-      expect((await call(base, 'version')).body).toEqual({ queueVersion: queue.queueVersion, contextVersion: queue.contextVersion });
+      expect((await call(base, 'version')).body).toEqual({
+        queueVersion: queue.queueVersion,
+        contextVersion: queue.contextVersion,
+      });
     }
   });
 
   it('answers 404 in the error shape for another version, an unknown queue or an unknown path', async () => {
     const queue = await createQueue();
-    expectError(await call({ ...queue, queueBaseUrl: queue.queueBaseUrl.replace('v2.3', 'v3.0') }, 'context'), 404, /v3\.0/);
-    expectError(await call({ ...queue, queueBaseUrl: queue.queueBaseUrl.replace(queue.id, 'queue-none') }, 'context'), 404, /queue-none/);
+    expectError(
+      await call({ ...queue, queueBaseUrl: queue.queueBaseUrl.replace('v2.3', 'v3.0') }, 'context'),
+      404,
+      /v3\.0/,
+    );
+    expectError(
+      await call({ ...queue, queueBaseUrl: queue.queueBaseUrl.replace(queue.id, 'queue-none') }, 'context'),
+      404,
+      /queue-none/,
+    );
     expectError(await call(queue, 'nothing'), 404);
   });
 
   it('takes a path joined with a doubled slash (base URL ending in / plus /context)', async () => {
     const queue = await createQueue();
-    const response = await fetch(`${queue.queueBaseUrl}/context`, { headers: { authorization: `Bearer ${queue.accessToken}` } });
+    const response = await fetch(`${queue.queueBaseUrl}/context`, {
+      headers: { authorization: `Bearer ${queue.accessToken}` },
+    });
     expect(response.status).toBe(200);
   });
 });
@@ -101,9 +129,16 @@ describe('access tokens (docs/contract/platform.md §5.7)', () => {
       expectError(await call(queue, path, { token: null }), 401);
       expectError(await call(queue, path, { token: 'made-up' }), 401);
       expectError(await call(queue, path, { token: other.accessToken }), 401);
-      expectError(await call(queue, path, { token: null, headers: { authorization: `Basic ${queue.accessToken}` } }), 401);
+      expectError(
+        await call(queue, path, { token: null, headers: { authorization: `Basic ${queue.accessToken}` } }),
+        401,
+      );
     }
-    const unauthorized = await call(queue, 'timePlayed', { method: 'POST', body: { items: [report()] }, token: 'made-up' });
+    const unauthorized = await call(queue, 'timePlayed', {
+      method: 'POST',
+      body: { items: [report()] },
+      token: 'made-up',
+    });
     expectError(unauthorized, 401);
     expect(unauthorized.headers.get('www-authenticate')).toMatch(/^Bearer/);
   });
@@ -122,7 +157,8 @@ describe('access tokens (docs/contract/platform.md §5.7)', () => {
     const queue = await createQueue({ items: tracks(2), accessTokenLifetimeSec: 60 });
     await admin(engine, 'POST', '/clock', { advanceMs: 61_000 });
     expect((await call(queue, 'version')).status).toBe(401);
-    const renewed = (await admin(engine, 'POST', `/queues/${queue.id}/token`, { lifetimeSec: 3600 })).body as QueueSummary;
+    const renewed = (await admin(engine, 'POST', `/queues/${queue.id}/token`, { lifetimeSec: 3600 }))
+      .body as QueueSummary;
     expect(renewed.accessToken).not.toBe(queue.accessToken);
     expect(renewed.httpAuthorization).toBe(`Bearer ${renewed.accessToken}`);
     expect((await call(renewed, 'version')).status).toBe(200);
@@ -132,14 +168,24 @@ describe('access tokens (docs/contract/platform.md §5.7)', () => {
 
 describe('GET /context', () => {
   it('answers versions, container, report settings and playback policies', async () => {
-    const queue = await createQueue({ name: 'Road trip', items: tracks(3), playbackPolicies: { limitedSkips: true, pauseTtlSec: 900, customPolicy: 'x' }, reports: { periodicIntervalMillis: 10_000 } });
+    const queue = await createQueue({
+      name: 'Road trip',
+      items: tracks(3),
+      playbackPolicies: { limitedSkips: true, pauseTtlSec: 900, customPolicy: 'x' },
+      reports: { periodicIntervalMillis: 10_000 },
+    });
     const { status, body } = await call(queue, 'context');
     expect(status).toBe(200);
     expect(body).toEqual({
       contextVersion: queue.contextVersion,
       queueVersion: queue.queueVersion,
       // imageUrl: docs/contract/console.md §4 lists it; a queue created without one gets a placeholder.
-      container: { name: 'Road trip', type: 'playlist', id: { serviceId: expect.any(String), objectId: queue.id, accountId: expect.any(String) }, imageUrl: expect.stringMatching(/^https:\/\//) },
+      container: {
+        name: 'Road trip',
+        type: 'playlist',
+        id: { serviceId: expect.any(String), objectId: queue.id, accountId: expect.any(String) },
+        imageUrl: expect.stringMatching(/^https:\/\//),
+      },
       reports: { sendUpdateAfterMillis: 30_000, periodicIntervalMillis: 10_000, sendPlaybackActions: true },
       playbackPolicies: { ...DEFAULT_PLAYBACK_POLICIES, limitedSkips: true, pauseTtlSec: 900, customPolicy: 'x' },
     });
@@ -147,15 +193,30 @@ describe('GET /context', () => {
 
   it('names every policy the seed and docs/contract/console.md §4 name', async () => {
     const { body } = await call(await createQueue(), 'context');
-    for (const policy of ['canSkip', 'limitedSkips', 'canSkipBack', 'canSeek', 'canSkipToItem', 'notifyUserIntent', 'pauseTtlSec']) {
+    for (const policy of [
+      'canSkip',
+      'limitedSkips',
+      'canSkipBack',
+      'canSeek',
+      'canSkipToItem',
+      'notifyUserIntent',
+      'pauseTtlSec',
+    ]) {
       expect(body.playbackPolicies).toHaveProperty(policy);
     }
-    expect(Object.keys(body.reports).sort()).toEqual(['periodicIntervalMillis', 'sendPlaybackActions', 'sendUpdateAfterMillis']);
+    expect(Object.keys(body.reports).sort()).toEqual([
+      'periodicIntervalMillis',
+      'sendPlaybackActions',
+      'sendUpdateAfterMillis',
+    ]);
   });
 
   it('moves contextVersion and queueVersion when a policy or report setting changes', async () => {
     const queue = await createQueue();
-    await admin(engine, 'PATCH', `/queues/${queue.id}`, { playbackPolicies: { canSkip: false }, reports: { sendPlaybackActions: false } });
+    await admin(engine, 'PATCH', `/queues/${queue.id}`, {
+      playbackPolicies: { canSkip: false },
+      reports: { sendPlaybackActions: false },
+    });
     const { body } = await call(queue, 'context');
     expect(body.playbackPolicies.canSkip).toBe(false);
     expect(body.playbackPolicies.canSeek).toBe(true);
@@ -170,14 +231,21 @@ describe('GET /itemWindow', () => {
     const queue = await createQueue();
     const answer = await window(queue, 'reason=load&previousWindowSize=5&upcomingWindowSize=3');
     expect(answer.status).toBe(200);
-    expect(answer.body).toMatchObject({ includesBeginningOfQueue: true, includesEndOfQueue: false, queueVersion: queue.queueVersion, contextVersion: queue.contextVersion });
+    expect(answer.body).toMatchObject({
+      includesBeginningOfQueue: true,
+      includesEndOfQueue: false,
+      queueVersion: queue.queueVersion,
+      contextVersion: queue.contextVersion,
+    });
     expect(ids(answer)).toEqual(['item-1', 'item-2', 'item-3', 'item-4']);
     expect(answer.body.items[0]).toEqual({ id: 'item-1', track: tracks(1)[0]!.track });
   });
 
   it('centres on itemId with at most the asked sizes on either side', async () => {
     const queue = await createQueue();
-    expect(ids(await window(queue, 'reason=skipToItem&itemId=item-10&previousWindowSize=2&upcomingWindowSize=3'))).toEqual(['item-8', 'item-9', 'item-10', 'item-11', 'item-12', 'item-13']);
+    expect(
+      ids(await window(queue, 'reason=skipToItem&itemId=item-10&previousWindowSize=2&upcomingWindowSize=3')),
+    ).toEqual(['item-8', 'item-9', 'item-10', 'item-11', 'item-12', 'item-13']);
     const start = await window(queue, 'reason=refresh&itemId=item-2&previousWindowSize=5&upcomingWindowSize=0');
     expect(ids(start)).toEqual(['item-1', 'item-2']);
     expect(start.body).toMatchObject({ includesBeginningOfQueue: true, includesEndOfQueue: false });
@@ -194,7 +262,11 @@ describe('GET /itemWindow', () => {
 
   it('answers an empty window for an empty queue', async () => {
     const queue = await createQueue({ items: [] });
-    expect((await window(queue, 'reason=load')).body).toMatchObject({ items: [], includesBeginningOfQueue: true, includesEndOfQueue: true });
+    expect((await window(queue, 'reason=load')).body).toMatchObject({
+      items: [],
+      includesBeginningOfQueue: true,
+      includesEndOfQueue: true,
+    });
   });
 
   it('answers 404 for an itemId that is not in the queue, also one removed a moment ago', async () => {
@@ -207,7 +279,10 @@ describe('GET /itemWindow', () => {
   it('answers a path it cannot read (a bad percent-escape) with the contract’s error body', async () => {
     expectError(await call(await createQueue(), 'itemWindow%ZZ?reason=load'), 400, /%ZZ/);
     // A queue id longer than the router reads keeps fastify's status, in the contract's shape.
-    const long = await call({ queueBaseUrl: `${engine.urls.cloudQueue}/queues/${'q'.repeat(150)}/v2.3/`, accessToken: 't' } as QueueSummary, 'context');
+    const long = await call(
+      { queueBaseUrl: `${engine.urls.cloudQueue}/queues/${'q'.repeat(150)}/v2.3/`, accessToken: 't' } as QueueSummary,
+      'context',
+    );
     expectError(long, 414);
   });
 
@@ -247,7 +322,13 @@ describe('POST /timePlayed', () => {
     const queue = await createQueue();
     const answer = await call(queue, 'timePlayed', {
       method: 'POST',
-      body: { items: [report(), report({ type: 'final', skip: {} }), report({ id: 'item-4', type: 'final', skip: { reportId: 'r-1' } })] },
+      body: {
+        items: [
+          report(),
+          report({ type: 'final', skip: {} }),
+          report({ id: 'item-4', type: 'final', skip: { reportId: 'r-1' } }),
+        ],
+      },
       headers: { 'x-player-id': 'player-office' },
     });
     expect(answer.status).toBe(204);
@@ -258,7 +339,8 @@ describe('POST /timePlayed', () => {
       ['item-3', 'update', 'player-office'],
     ]);
     expect(stored[0]!.report).toEqual(report({ id: 'item-4', type: 'final', skip: { reportId: 'r-1' } }));
-    const forItem = (await admin(engine, 'GET', `/queues/${queue.id}/reports?itemId=item-3`)).body as TimePlayedRecordView[];
+    const forItem = (await admin(engine, 'GET', `/queues/${queue.id}/reports?itemId=item-3`))
+      .body as TimePlayedRecordView[];
     expect(forItem).toHaveLength(2);
   });
 
@@ -296,9 +378,15 @@ describe('what each player did (for the editor and the player runtime)', () => {
   it('records per X-Player-Id the last itemWindow request, the window it got and its last report', async () => {
     const queue = await createQueue();
     const kitchen = { 'x-player-id': 'player-kitchen', 'x-request-id': 'req-1' };
-    await call(queue, 'itemWindow?reason=skipToItem&itemId=item-7&previousWindowSize=1&upcomingWindowSize=2', { headers: kitchen });
+    await call(queue, 'itemWindow?reason=skipToItem&itemId=item-7&previousWindowSize=1&upcomingWindowSize=2', {
+      headers: kitchen,
+    });
     await call(queue, 'itemWindow?reason=load', { headers: { 'x-player-id': 'player-office' } });
-    await call(queue, 'timePlayed', { method: 'POST', body: { items: [report({ id: 'item-1' })] }, headers: { 'x-player-id': 'player-office' } });
+    await call(queue, 'timePlayed', {
+      method: 'POST',
+      body: { items: [report({ id: 'item-1' })] },
+      headers: { 'x-player-id': 'player-office' },
+    });
     const activity = (await admin(engine, 'GET', `/queues/${queue.id}/activity`)).body as QueueActivityView;
     const byId = Object.fromEntries(activity.players.map((p) => [p.playerId, p]));
     expect(byId['player-kitchen']).toMatchObject({
@@ -311,17 +399,29 @@ describe('what each player did (for the editor and the player runtime)', () => {
         previousWindowSize: 1,
         upcomingWindowSize: 2,
         status: 200,
-        window: { anchorItemId: 'item-7', itemIds: ['item-6', 'item-7', 'item-8', 'item-9'], includesBeginningOfQueue: false, includesEndOfQueue: false },
+        window: {
+          anchorItemId: 'item-7',
+          itemIds: ['item-6', 'item-7', 'item-8', 'item-9'],
+          includesBeginningOfQueue: false,
+          includesEndOfQueue: false,
+        },
       },
     });
-    expect(byId['player-office']).toMatchObject({ currentItemId: 'item-1', lastRequest: { kind: 'timePlayed', status: 204 }, lastReport: { itemId: 'item-1' } });
+    expect(byId['player-office']).toMatchObject({
+      currentItemId: 'item-1',
+      lastRequest: { kind: 'timePlayed', status: 204 },
+      lastReport: { itemId: 'item-1' },
+    });
   });
 
   it('records failed windows too, with their status', async () => {
     const queue = await createQueue();
     await call(queue, 'itemWindow?reason=refresh&itemId=item-404', { headers: { 'x-player-id': 'player-kitchen' } });
     const activity = (await admin(engine, 'GET', `/queues/${queue.id}/activity`)).body as QueueActivityView;
-    expect(activity.players[0]).toMatchObject({ playerId: 'player-kitchen', itemWindow: { itemId: 'item-404', status: 404 } });
+    expect(activity.players[0]).toMatchObject({
+      playerId: 'player-kitchen',
+      itemWindow: { itemId: 'item-404', status: 404 },
+    });
   });
 
   it('pushes queues.activity events as players call', async () => {
@@ -330,7 +430,9 @@ describe('what each player did (for the editor and the player runtime)', () => {
     const off = engine.events.on('queues.activity', (data) => seen.push(data));
     await call(queue, 'version', { headers: { 'x-player-id': 'player-kitchen' } });
     off();
-    expect(seen).toEqual([{ queueId: queue.id, playerId: 'player-kitchen', kind: 'version', at: expect.any(Number), status: 200 }]);
+    expect(seen).toEqual([
+      { queueId: queue.id, playerId: 'player-kitchen', kind: 'version', at: expect.any(Number), status: 200 },
+    ]);
   });
 });
 

@@ -58,7 +58,10 @@ export class StagedWrites {
   /** Refuses an edit made while a staged edit of the queue is being written (or waits to be). */
   refuseIfBusy(queueId: string): void {
     if (this.lines.has(queueId) && this.inside !== queueId) {
-      throw new EngineError('conflict', `queue ${queueId} is being written by an edit of many items; try again once it has answered`);
+      throw new EngineError(
+        'conflict',
+        `queue ${queueId} is being written by an edit of many items; try again once it has answered`,
+      );
     }
   }
 
@@ -126,17 +129,26 @@ export class StagedWrites {
       await this.staged(shadow, () =>
         this.writeFresh(shadow, items, (item, index) => {
           if (item.id === undefined || !this.store.queueItems.has(record.key, item.id)) return newRow(shadow, item);
-          if (kept.has(item.id)) throw new EngineError('invalid_input', `items[${index}].id ${item.id} appears twice`, { field: `items[${index}].id` });
+          if (kept.has(item.id))
+            throw new EngineError('invalid_input', `items[${index}].id ${item.id} appears twice`, {
+              field: `items[${index}].id`,
+            });
           kept.add(item.id);
           return { itemId: item.id, item: itemJson(item.id, item.track, item.policies) };
         }),
       );
-      return this.model.summary(await this.publish(id, shadow, items.length, (current) => this.model.applyContext(current, patch)));
+      return this.model.summary(
+        await this.publish(id, shadow, items.length, (current) => this.model.applyContext(current, patch)),
+      );
     });
   }
 
   /** POST /queues/{id}/items: after `afterItemId` (null: at the start; absent: at the end). */
-  addItems(id: string, items: readonly ItemInput[], afterItemId?: string | null): QueueEditResult | Promise<QueueEditResult> {
+  addItems(
+    id: string,
+    items: readonly ItemInput[],
+    afterItemId?: string | null,
+  ): QueueEditResult | Promise<QueueEditResult> {
     if (items.length <= WRITE_STEP) return this.turn(id, () => this.model.addItems(id, items, afterItemId));
     // A wrong queue or item is refused at once (in a queue's line, once its turn comes).
     if (!this.lines.has(id)) this.model.checkAnchor(id, afterItemId);
@@ -149,7 +161,9 @@ export class StagedWrites {
         await this.copyItems(record.key, shadow.key);
         for (let done = 0; done < items.length; done += WRITE_STEP) {
           await this.between();
-          const rows = items.slice(done, done + WRITE_STEP).map((item) => newRow(shadow, { track: item.track, policies: item.policies }));
+          const rows = items
+            .slice(done, done + WRITE_STEP)
+            .map((item) => newRow(shadow, { track: item.track, policies: item.policies }));
           // Each step plans the gap for all the items still to come (see `insertRows`).
           this.store.transaction(() => insertRows(this.store.queueItems, shadow.key, gap, rows, items.length - done));
           for (const row of rows) itemIds.push(row.itemId);
@@ -177,7 +191,11 @@ export class StagedWrites {
   }
 
   /** Writes a whole list into an empty shadow, at the labels a list built at once would have. */
-  private async writeFresh(shadow: QueueRecord, items: readonly ItemInput[], rowOf: (item: ItemInput, index: number) => NewRow): Promise<void> {
+  private async writeFresh(
+    shadow: QueueRecord,
+    items: readonly ItemInput[],
+    rowOf: (item: ItemInput, index: number) => NewRow,
+  ): Promise<void> {
     for (let done = 0; done < items.length; done += WRITE_STEP) {
       if (done > 0) await this.between();
       const rows = items.slice(done, done + WRITE_STEP).map((item, i) => rowOf(item, done + i));
@@ -201,7 +219,12 @@ export class StagedWrites {
    * Makes the shadow the queue's items in one short transaction (one new queueVersion), then
    * deletes the old items in steps before answering.
    */
-  private async publish(id: string, shadow: QueueRecord, itemCount: number, change?: (record: QueueRecord) => void): Promise<QueueRecord> {
+  private async publish(
+    id: string,
+    shadow: QueueRecord,
+    itemCount: number,
+    change?: (record: QueueRecord) => void,
+  ): Promise<QueueRecord> {
     const discardId = shadowId();
     let oldKey = 0;
     let record: QueueRecord;
@@ -228,7 +251,8 @@ export class StagedWrites {
 
   /** Deletes a shadow's rows, ROW_STEP at a time, then the shadow. */
   private async discard(shadow: Pick<QueueRecord, 'key' | 'id'>): Promise<void> {
-    while (this.store.transaction(() => this.store.queueItems.deleteFirst(shadow.key, ROW_STEP)) >= ROW_STEP) await this.between();
+    while (this.store.transaction(() => this.store.queueItems.deleteFirst(shadow.key, ROW_STEP)) >= ROW_STEP)
+      await this.between();
     this.store.queues.delete(shadow);
   }
 

@@ -11,7 +11,12 @@ export interface ModelFixture {
 export function modelFixture(now = () => 1_800_000_000_000): ModelFixture {
   const store = openStore({ dataDir: null }, 0);
   const events: ModelFixture['events'] = [];
-  const model = new QueueModel({ store, clock: { now }, emit: (name, data) => events.push({ name, data }), cloudQueueUrl: () => 'http://127.0.0.1:1' });
+  const model = new QueueModel({
+    store,
+    clock: { now },
+    emit: (name, data) => events.push({ name, data }),
+    cloudQueueUrl: () => 'http://127.0.0.1:1',
+  });
   return { store, model, events };
 }
 
@@ -31,7 +36,8 @@ export interface Edit {
 /** Applies one edit to the model and to `expected` (the plain array model). */
 export function applyEdit(f: ModelFixture, queueId: string, expected: string[], edit: Edit): void {
   const n = expected.length;
-  const target = n === 0 || edit.spot === 'start' ? null : edit.spot === 'end' ? expected[n - 1]! : expected[edit.at % n]!;
+  const target =
+    n === 0 || edit.spot === 'start' ? null : edit.spot === 'end' ? expected[n - 1]! : expected[edit.at % n]!;
   if (edit.kind === 'add' || edit.kind === 'addSame') {
     const rounds = edit.kind === 'addSame' ? 30 : 1;
     for (let r = 0; r < rounds; r++) {
@@ -42,7 +48,9 @@ export function applyEdit(f: ModelFixture, queueId: string, expected: string[], 
     return;
   }
   if (n === 0) return;
-  const picked = [...new Set(Array.from({ length: Math.min(edit.count, n) }, (_, i) => expected[(edit.at + i * 7) % n]!))];
+  const picked = [
+    ...new Set(Array.from({ length: Math.min(edit.count, n) }, (_, i) => expected[(edit.at + i * 7) % n]!)),
+  ];
   if (edit.kind === 'remove') {
     f.model.removeItems(queueId, picked);
     for (const id of picked) expected.splice(expected.indexOf(id), 1);

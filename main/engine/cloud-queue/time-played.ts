@@ -35,34 +35,47 @@ export const MAX_REPORTS_PER_POST = 100;
 /** One report as JSON: its fields take about 300 bytes; room for fields later versions add. */
 export const MAX_REPORT_BYTES = 4 * 1024;
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 export function parseTimePlayed(body: unknown): ParsedQuery<TimePlayedReport[]> {
-  if (!isObject(body)) return { ok: false, field: 'body', message: 'the body must be a JSON object with an items array' };
+  if (!isObject(body))
+    return { ok: false, field: 'body', message: 'the body must be a JSON object with an items array' };
   const { items } = body;
   if (!Array.isArray(items)) return { ok: false, field: 'items', message: 'items must be an array of reports' };
   if (items.length === 0) return { ok: false, field: 'items', message: 'items must hold at least one report' };
   if (items.length > MAX_REPORTS_PER_POST) {
-    return { ok: false, field: 'items', message: `items holds ${items.length} reports, more than the ${MAX_REPORTS_PER_POST} one request may carry; send them in several` };
+    return {
+      ok: false,
+      field: 'items',
+      message: `items holds ${items.length} reports, more than the ${MAX_REPORTS_PER_POST} one request may carry; send them in several`,
+    };
   }
   for (const [index, item] of items.entries()) {
     const at = `items[${index}]`;
     if (!isObject(item)) return { ok: false, field: at, message: `${at} must be an object` };
     for (const [field, valid, expected] of CHECKS) {
       if (!(field in item)) return { ok: false, field: `${at}.${field}`, message: `${at}.${field} is required` };
-      if (!valid(item[field])) return { ok: false, field: `${at}.${field}`, message: `${at}.${field} must be ${expected}` };
+      if (!valid(item[field]))
+        return { ok: false, field: `${at}.${field}`, message: `${at}.${field} must be ${expected}` };
     }
     if ('skip' in item) {
       const { skip } = item;
       if (!isObject(skip)) return { ok: false, field: `${at}.skip`, message: `${at}.skip must be an object` };
-      if (item.type !== 'final') return { ok: false, field: `${at}.skip`, message: `${at}.skip belongs only to a final report` };
+      if (item.type !== 'final')
+        return { ok: false, field: `${at}.skip`, message: `${at}.skip belongs only to a final report` };
       if ('reportId' in skip && !isString(skip.reportId)) {
         return { ok: false, field: `${at}.skip.reportId`, message: `${at}.skip.reportId must be a string` };
       }
     }
     // Last: the fields are known to be sound, so only the unknown ones can make it large.
     const bytes = Buffer.byteLength(JSON.stringify(item));
-    if (bytes > MAX_REPORT_BYTES) return { ok: false, field: at, message: `${at} takes ${bytes} bytes as JSON, more than the ${MAX_REPORT_BYTES} a report may` };
+    if (bytes > MAX_REPORT_BYTES)
+      return {
+        ok: false,
+        field: at,
+        message: `${at} takes ${bytes} bytes as JSON, more than the ${MAX_REPORT_BYTES} a report may`,
+      };
   }
   return { ok: true, value: items as TimePlayedReport[] };
 }

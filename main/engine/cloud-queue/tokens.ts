@@ -7,10 +7,15 @@ import type { QueueHead } from '../store/repositories/queues.js';
 
 export type TokenVerdict = { ok: true } | { ok: false; message: string };
 
-export function checkQueueToken(head: Pick<QueueHead, 'id' | 'accessToken' | 'tokenExpiresAt'>, authorization: string | undefined, now: number): TokenVerdict {
+export function checkQueueToken(
+  head: Pick<QueueHead, 'id' | 'accessToken' | 'tokenExpiresAt'>,
+  authorization: string | undefined,
+  now: number,
+): TokenVerdict {
   const presented = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '')?.[1];
   if (!presented) return { ok: false, message: 'the request needs Authorization: Bearer <access token of the queue>' };
-  if (!sameSecret(presented, head.accessToken)) return { ok: false, message: `the access token is not valid for queue ${head.id}` };
+  if (!sameSecret(presented, head.accessToken))
+    return { ok: false, message: `the access token is not valid for queue ${head.id}` };
   if (now >= head.tokenExpiresAt) return { ok: false, message: `the access token of queue ${head.id} expired` };
   return { ok: true };
 }

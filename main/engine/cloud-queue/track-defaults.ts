@@ -11,5 +11,7 @@ export const MEDIA_HOST = 'https://media.example.com/cloud-queue-console';
 export const DEFAULT_CONTAINER_IMAGE_URL = `${MEDIA_HOST}/art/queue.jpg`;
 
 export function playableTrack(track: Track, itemId: string): Track {
-  return typeof track.mediaUrl === 'string' && track.mediaUrl !== '' ? track : { ...track, mediaUrl: `${MEDIA_HOST}/items/${encodeURIComponent(itemId)}.mp3` };
+  return typeof track.mediaUrl === 'string' && track.mediaUrl !== ''
+    ? track
+    : { ...track, mediaUrl: `${MEDIA_HOST}/items/${encodeURIComponent(itemId)}.mp3` };
 }

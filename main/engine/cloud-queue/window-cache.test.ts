@@ -2,9 +2,23 @@ import { describe, expect, it } from 'vitest';
 import type { ItemWindow } from './item-window.js';
 import { WindowCache } from './window-cache.js';
 
-const head = (queueVersion: number) => ({ key: 1, id: 'q', queueVersion, contextVersion: 1, itemCount: 3, accessToken: 't', tokenExpiresAt: 0 });
+const head = (queueVersion: number) => ({
+  key: 1,
+  id: 'q',
+  queueVersion,
+  contextVersion: 1,
+  itemCount: 3,
+  accessToken: 't',
+  tokenExpiresAt: 0,
+});
 const query = { itemId: 'item-2', previousWindowSize: 1, upcomingWindowSize: 1 };
-const window = { body: '{}', anchorItemId: 'item-2', itemIds: [], includesBeginningOfQueue: true, includesEndOfQueue: true } satisfies ItemWindow;
+const window = {
+  body: '{}',
+  anchorItemId: 'item-2',
+  itemIds: [],
+  includesBeginningOfQueue: true,
+  includesEndOfQueue: true,
+} satisfies ItemWindow;
 
 describe('the window cache', () => {
   it('keeps a window asked for twice, under a key that includes the queue version', () => {

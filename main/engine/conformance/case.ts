@@ -32,10 +32,26 @@ export interface ConformanceCase extends ConformanceCaseInfo {
   run(context: CaseContext): Promise<Verdict>;
 }
 
-export const pass = (message: string, evidence?: readonly Answer[]): Verdict => ({ outcome: 'pass', message, evidence });
-export const fail = (message: string, evidence?: readonly Answer[]): Verdict => ({ outcome: 'fail', message, evidence });
-export const warn = (message: string, evidence?: readonly Answer[]): Verdict => ({ outcome: 'warn', message, evidence });
-export const skip = (message: string, evidence?: readonly Answer[]): Verdict => ({ outcome: 'skip', message, evidence });
+export const pass = (message: string, evidence?: readonly Answer[]): Verdict => ({
+  outcome: 'pass',
+  message,
+  evidence,
+});
+export const fail = (message: string, evidence?: readonly Answer[]): Verdict => ({
+  outcome: 'fail',
+  message,
+  evidence,
+});
+export const warn = (message: string, evidence?: readonly Answer[]): Verdict => ({
+  outcome: 'warn',
+  message,
+  evidence,
+});
+export const skip = (message: string, evidence?: readonly Answer[]): Verdict => ({
+  outcome: 'skip',
+  message,
+  evidence,
+});
 
 /** Findings of a case that checks several things: failures first, then warnings, then notes. */
 export class Findings {
@@ -62,7 +78,8 @@ export class Findings {
 
   /** The verdict: fail if anything failed, warn if anything warned, else pass with `passed`. */
   verdict(passed: string, evidence?: readonly Answer[]): Verdict {
-    const listed = (items: string[]) => (items.length > 3 ? [...items.slice(0, 3), `… and ${items.length - 3} more`] : items);
+    const listed = (items: string[]) =>
+      items.length > 3 ? [...items.slice(0, 3), `… and ${items.length - 3} more`] : items;
     if (this.failures.length) return fail([...listed(this.failures), ...listed(this.warnings)].join('; '), evidence);
     if (this.warnings.length) return warn([...listed(this.warnings), passed].join('; '), evidence);
     return pass([passed, ...this.notes].join('; '), evidence);

@@ -2,7 +2,14 @@
 import type { CommandHandlers } from '../api/runner.js';
 import type { ConformanceRuns } from './runs.js';
 
-type Names = 'conformance.cases' | 'conformance.runs.start' | 'conformance.runs.list' | 'conformance.runs.get' | 'conformance.runs.rerun' | 'conformance.runs.delete' | 'conformance.runs.export';
+type Names =
+  | 'conformance.cases'
+  | 'conformance.runs.start'
+  | 'conformance.runs.list'
+  | 'conformance.runs.get'
+  | 'conformance.runs.rerun'
+  | 'conformance.runs.delete'
+  | 'conformance.runs.export';
 
 export function conformanceCommandHandlers(runs: ConformanceRuns): Pick<CommandHandlers, Names> {
   return {

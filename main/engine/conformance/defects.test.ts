@@ -12,7 +12,13 @@ import type { Engine } from '../index.js';
 import { admin, startTestEngine } from '../testing/http.js';
 import { caseInfos } from './suite.js';
 import { checkServer, outcomes } from './testing/check.js';
-import { DEFECTS, startDefectiveServer, type Defect, type DefectiveServer, type DefectiveServerOptions } from './testing/defective-server.js';
+import {
+  DEFECTS,
+  startDefectiveServer,
+  type Defect,
+  type DefectiveServer,
+  type DefectiveServerOptions,
+} from './testing/defective-server.js';
 
 let engine: Engine;
 let server: DefectiveServer | null = null;
@@ -28,7 +34,11 @@ afterEach(async () => {
 
 async function check(options: DefectiveServerOptions, authorization?: string | null) {
   server = await startDefectiveServer(options);
-  return checkServer(engine, server.baseUrl, authorization === null ? undefined : (authorization ?? server.authorization));
+  return checkServer(
+    engine,
+    server.baseUrl,
+    authorization === null ? undefined : (authorization ?? server.authorization),
+  );
 }
 
 /** A check against a server of the test's own, closed when it ends: for the tests that run side by side. */
@@ -41,14 +51,19 @@ async function checkOwn(t: TestContext, options: DefectiveServerOptions) {
 /** A defect whose server goes silent: its run waits out a player's 10 s of real time, so it has a test of its own, run beside the other. */
 const SILENT: Defect = 'hangsAfterSixTracks';
 
-const failed = (run: { cases: { id: string; outcome: string }[] }) => run.cases.filter((c) => c.outcome === 'fail').map((c) => c.id);
+const failed = (run: { cases: { id: string; outcome: string }[] }) =>
+  run.cases.filter((c) => c.outcome === 'fail').map((c) => c.id);
 
 /** What a server on 127.0.0.1 over http gets, right as it may be: a warning that real players will not reach it. */
 const LOOPBACK = { 'base-url.reachable': 'warn' };
-const everyCase = (outcome: string, except: Record<string, string> = {}) => ({ ...Object.fromEntries(caseInfos().map(({ id }) => [id, outcome])), ...LOOPBACK, ...except });
+const everyCase = (outcome: string, except: Record<string, string> = {}) => ({
+  ...Object.fromEntries(caseInfos().map(({ id }) => [id, outcome])),
+  ...LOOPBACK,
+  ...except,
+});
 
 describe('the suite against a server right in every way', () => {
-  it('passes every case, each with its evidence in the traffic log as the player\'s traffic', async () => {
+  it("passes every case, each with its evidence in the traffic log as the player's traffic", async () => {
     const { run, progress } = await check({});
     expect(run.status).toBe('passed');
     expect(outcomes(run)).toEqual(everyCase('pass'));
@@ -60,14 +75,20 @@ describe('the suite against a server right in every way', () => {
     const unknown = run.cases.find((c) => c.id === 'item-window.unknown-item')!;
     expect(unknown.trafficIds).toHaveLength(1);
     const entry = (await admin(engine, 'GET', `/traffic/${unknown.trafficIds[0]}`)).body as TrafficEntry;
-    expect(entry).toMatchObject({ target: 'player', playerId: 'conformance-check', status: 404, path: '/q/itemWindow' });
+    expect(entry).toMatchObject({
+      target: 'player',
+      playerId: 'conformance-check',
+      status: 404,
+      path: '/q/itemWindow',
+    });
     expect(entry.url).toContain('itemId=cqc-check-no-such-item-');
     // Cases that make no request and judge none, when nothing went wrong: no evidence.
     const judgeNothing = new Set(['timing', 'base-url.reachable', 'errors.retry-after']);
-    for (const result of run.cases.filter((c) => !judgeNothing.has(c.id))) expect(result.trafficIds.length, result.id).toBeGreaterThan(0);
+    for (const result of run.cases.filter((c) => !judgeNothing.has(c.id)))
+      expect(result.trafficIds.length, result.id).toBeGreaterThan(0);
   });
 
-  it('names its case on every request (X-Conformance-Case), the play-through\'s player included', async () => {
+  it("names its case on every request (X-Conformance-Case), the play-through's player included", async () => {
     await check({});
     const ids = new Set(caseInfos().map(({ id }) => id));
     expect(server!.cases.filter((caseId) => caseId === undefined || !ids.has(caseId))).toEqual([]);
@@ -79,7 +100,9 @@ describe('the suite against a server right in every way', () => {
     const before = engine.clock.now();
     const { run } = await check({});
     const played = run.cases.find((c) => c.id === 'play-through')!;
-    expect(played.message).toMatch(/^played the whole queue: \d+ tracks, item-1 … item-30, in \d+ h \d+ min of engine time; [1-9]\d* pauses, [1-9]\d* seeks, [1-9]\d* skips; \d+ windows, [1-9]\d* version polls, \d+ reports; the player recorded no violation$/);
+    expect(played.message).toMatch(
+      /^played the whole queue: \d+ tracks, item-1 … item-30, in \d+ h \d+ min of engine time; [1-9]\d* pauses, [1-9]\d* seeks, [1-9]\d* skips; \d+ windows, [1-9]\d* version polls, \d+ reports; the player recorded no violation$/,
+    );
     expect(engine.clock.now()).toBe(before);
   });
 });
@@ -94,21 +117,35 @@ describe('a server wrong in one way fails that one case', () => {
     expect(result.message).toMatch(/expected|must|more than|twice|does not hold|but/);
   }
 
-  it.each((Object.entries(DEFECTS) as [Defect, string][]).filter(([defect]) => defect !== SILENT))('%s: %s fails, no other case does', async (defect, caseId) => {
-    const { run } = await check({ defects: [defect] });
-    expectOnly(run, caseId, expect);
-  }, 30_000);
+  it.each((Object.entries(DEFECTS) as [Defect, string][]).filter(([defect]) => defect !== SILENT))(
+    '%s: %s fails, no other case does',
+    async (defect, caseId) => {
+      const { run } = await check({ defects: [defect] });
+      expectOnly(run, caseId, expect);
+    },
+    30_000,
+  );
 
   // The two runs against a server gone silent wait out real time side by side.
-  it.concurrent(`${SILENT}: ${DEFECTS[SILENT]} fails, no other case does`, async (t) => {
-    const { run } = await checkOwn(t, { defects: [SILENT] });
-    expectOnly(run, DEFECTS[SILENT], t.expect);
-  }, 30_000);
+  it.concurrent(
+    `${SILENT}: ${DEFECTS[SILENT]} fails, no other case does`,
+    async (t) => {
+      const { run } = await checkOwn(t, { defects: [SILENT] });
+      expectOnly(run, DEFECTS[SILENT], t.expect);
+    },
+    30_000,
+  );
 
-  it.concurrent('play-through fails a server that stops answering mid-play, naming the request left without an answer', async (t) => {
-    const { run } = await checkOwn(t, { defects: [SILENT], trackMillis: 20_000 });
-    t.expect(run.cases.find((c) => c.id === 'play-through')!.message).toMatch(/^expected (the player to play on|an answer to every request of the player), but (GET|POST) \/\w+.* (has had no answer for \d+ s|got none \(no complete response within 10 s\)) while playing item-\d+ \(track \d+\)$/);
-  }, 40_000);
+  it.concurrent(
+    'play-through fails a server that stops answering mid-play, naming the request left without an answer',
+    async (t) => {
+      const { run } = await checkOwn(t, { defects: [SILENT], trackMillis: 20_000 });
+      t.expect(run.cases.find((c) => c.id === 'play-through')!.message).toMatch(
+        /^expected (the player to play on|an answer to every request of the player), but (GET|POST) \/\w+.* (has had no answer for \d+ s|got none \(no complete response within 10 s\)) while playing item-\d+ \(track \d+\)$/,
+      );
+    },
+    40_000,
+  );
 
   it('fails a wrong token answered 403, in one sentence per request: expected 401, got 403', async () => {
     const { run } = await check({ defects: ['forbidsWrongToken'] });
@@ -120,17 +157,26 @@ describe('a server wrong in one way fails that one case', () => {
   it('play-through fails a server that dies six tracks into an album of short tracks, naming the track and the answer', async () => {
     const { run } = await check({ defects: ['diesAfterSixTracks'], trackMillis: 20_000 });
     expect(failed(run)).toEqual(['play-through']);
-    expect(run.cases.find((c) => c.id === 'play-through')!.message).toMatch(/^expected the player to play on to the end of the queue, got an error it could not get past while playing item-7 \(track \d+\): .*answered 500 \(out of memory\)\)$/);
+    expect(run.cases.find((c) => c.id === 'play-through')!.message).toMatch(
+      /^expected the player to play on to the end of the queue, got an error it could not get past while playing item-7 \(track \d+\): .*answered 500 \(out of memory\)\)$/,
+    );
   });
 
   it('play-through fails a server that serves only the playing item and the next: a listener cannot skip back', async () => {
     const { run } = await check({ defects: ['servesCurrentAndNext'] });
-    expect(run.cases.find((c) => c.id === 'play-through')!.message).toMatch(/^expected a listener to skip back from item-4, not the queue's first item, got .*: GET \/itemWindow\?reason=refresh&.*itemId=item-4.* holds nothing before it and says includesBeginningOfQueue false/);
+    expect(run.cases.find((c) => c.id === 'play-through')!.message).toMatch(
+      /^expected a listener to skip back from item-4, not the queue's first item, got .*: GET \/itemWindow\?reason=refresh&.*itemId=item-4.* holds nothing before it and says includesBeginningOfQueue false/,
+    );
   });
 
   it('play-through is skipped, naming why, when a case it builds on failed: one defect, one failure', async () => {
     const { run } = await check({ defects: ['endNeverTrue'] });
-    expect(run.cases.find((c) => c.id === 'play-through')).toMatchObject({ outcome: 'skip', message: expect.stringMatching(/^skipped: it builds on item-window\.queue-ends, and item-window\.queue-ends failed$/) });
+    expect(run.cases.find((c) => c.id === 'play-through')).toMatchObject({
+      outcome: 'skip',
+      message: expect.stringMatching(
+        /^skipped: it builds on item-window\.queue-ends, and item-window\.queue-ends failed$/,
+      ),
+    });
   });
 
   it('names both answers where an id names two tracks', async () => {
@@ -149,23 +195,34 @@ describe('a server wrong in one way fails that one case', () => {
 
   it('names the later window that claims the beginning of the queue', async () => {
     const { run } = await check({ defects: ['beginningAlwaysTrue'] });
-    expect(run.cases.find((c) => c.id === 'item-window.queue-ends')!.message).toMatch(/includesBeginningOfQueue true, but the window starts at item 30 \(item-30\), not at the queue's first item item-1/);
+    expect(run.cases.find((c) => c.id === 'item-window.queue-ends')!.message).toMatch(
+      /includesBeginningOfQueue true, but the window starts at item 30 \(item-30\), not at the queue's first item item-1/,
+    );
   });
 
   it('skips, saying why, what builds on a case that failed', async () => {
     const { run } = await check({ defects: ['tracksWithoutMediaUrl'] });
-    expect(run.cases.find((c) => c.id === 'time-played.update')).toMatchObject({ outcome: 'skip', message: expect.stringMatching(/no item .* track\.mediaUrl to report on/) });
+    expect(run.cases.find((c) => c.id === 'time-played.update')).toMatchObject({
+      outcome: 'skip',
+      message: expect.stringMatching(/no item .* track\.mediaUrl to report on/),
+    });
   });
 
   it('skips the wrong-token case when the run was given no Authorization, and every case after a first window refused', async () => {
     const { run } = await check({}, null);
-    expect(run.cases.find((c) => c.id === 'item-window.first')).toMatchObject({ outcome: 'fail', message: expect.stringMatching(/got 401 \(invalid token\); check the Authorization given/) });
-    expect(run.cases.find((c) => c.id === 'item-window.size-limits')).toMatchObject({ outcome: 'skip', message: 'skipped: it builds on item-window.first, and item-window.first failed' });
+    expect(run.cases.find((c) => c.id === 'item-window.first')).toMatchObject({
+      outcome: 'fail',
+      message: expect.stringMatching(/got 401 \(invalid token\); check the Authorization given/),
+    });
+    expect(run.cases.find((c) => c.id === 'item-window.size-limits')).toMatchObject({
+      outcome: 'skip',
+      message: 'skipped: it builds on item-window.first, and item-window.first failed',
+    });
   });
 });
 
-describe('valid servers that are not the reference server\'s habit', () => {
-  it('a first window centred on the server\'s current item, saying includesBeginningOfQueue false, passes: the walk goes back, then on', async () => {
+describe("valid servers that are not the reference server's habit", () => {
+  it("a first window centred on the server's current item, saying includesBeginningOfQueue false, passes: the walk goes back, then on", async () => {
     const { run } = await check({ currentItem: 9 });
     expect(outcomes(run)).toEqual(everyCase('pass'));
     expect(run.cases.find((c) => c.id === 'item-window.queue-ends')!.message).toMatch(
@@ -184,7 +241,10 @@ describe('valid servers that are not the reference server\'s habit', () => {
     const { run } = await check({ versionBusyOnce: true });
     expect(failed(run)).toEqual([]);
     expect(run.cases.find((c) => c.id === 'version')!.outcome).toBe('pass');
-    expect(run.cases.find((c) => c.id === 'errors.retry-after')).toMatchObject({ outcome: 'pass', message: '1 answers 503, each with Retry-After' });
+    expect(run.cases.find((c) => c.id === 'errors.retry-after')).toMatchObject({
+      outcome: 'pass',
+      message: '1 answers 503, each with Retry-After',
+    });
   }, 30_000);
 
   it('a 503 without Retry-After is a warning naming the rule and the request, and the run passes', async () => {
@@ -193,13 +253,17 @@ describe('valid servers that are not the reference server\'s habit', () => {
     expect(run.status).toBe('passed');
     const result = run.cases.find((c) => c.id === 'errors.retry-after')!;
     expect(result).toMatchObject({ outcome: 'warn', rule: 'docs/contract/platform.md §7.2' });
-    expect(result.message).toMatch(/^1 of 1 answers 503 came without Retry-After \(GET \/itemWindow\?reason=refresh&.*queueVersion=v1\): expected Retry-After on every 503/);
+    expect(result.message).toMatch(
+      /^1 of 1 answers 503 came without Retry-After \(GET \/itemWindow\?reason=refresh&.*queueVersion=v1\): expected Retry-After on every 503/,
+    );
     expect(result.trafficIds).toHaveLength(1);
   });
 
   it('a base URL on a loopback address over http is a warning that real players will not reach it, and the run goes on', async () => {
     const { run } = await check({});
-    expect(run.cases.find((c) => c.id === 'base-url.reachable')!.message).toMatch(/^http:\/\/127\.0\.0\.1:\d+: it is http, not https, and 127\.0\.0\.1 is a loopback or private address: the platform's players will not reach it/);
+    expect(run.cases.find((c) => c.id === 'base-url.reachable')!.message).toMatch(
+      /^http:\/\/127\.0\.0\.1:\d+: it is http, not https, and 127\.0\.0\.1 is a loopback or private address: the platform's players will not reach it/,
+    );
     expect(run.cases.length).toBe(caseInfos().length);
   });
 });
@@ -208,17 +272,27 @@ describe('what the platform lets a server do', () => {
   it('a 200 to reports with an empty body or a context passes; with other JSON it warns, and the run still passes', async () => {
     expect(outcomes((await check({ reportAnswer: '' })).run)['time-played.final']).toBe('pass');
     await server!.close();
-    expect(outcomes((await check({ reportAnswer: '{"reports":{"sendUpdateAfterMillis":30000}}' })).run)['time-played.update']).toBe('pass');
+    expect(
+      outcomes((await check({ reportAnswer: '{"reports":{"sendUpdateAfterMillis":30000}}' })).run)[
+        'time-played.update'
+      ],
+    ).toBe('pass');
     await server!.close();
     const { run } = await check({ reportAnswer: '{"ok":true}' });
-    expect(run.cases.find((c) => c.id === 'time-played.update')).toMatchObject({ outcome: 'warn', message: expect.stringMatching(/200 with \{"ok":true\}, neither empty nor a context/) });
+    expect(run.cases.find((c) => c.id === 'time-played.update')).toMatchObject({
+      outcome: 'warn',
+      message: expect.stringMatching(/200 with \{"ok":true\}, neither empty nor a context/),
+    });
     expect(run.status).toBe('passed');
   });
 
   it('an answer slower than 1 s is a warning naming it, not a failure', async () => {
     const { run } = await check({ versionDelayMs: 1_100 });
     expect(failed(run)).toEqual([]);
-    expect(run.cases.find((c) => c.id === 'timing')).toMatchObject({ outcome: 'warn', message: expect.stringMatching(/^1 of \d+ answers took more than 1 s: GET \/version took 1\.\d s$/) });
+    expect(run.cases.find((c) => c.id === 'timing')).toMatchObject({
+      outcome: 'warn',
+      message: expect.stringMatching(/^1 of \d+ answers took more than 1 s: GET \/version took 1\.\d s$/),
+    });
     expect(run.cases.find((c) => c.id === 'timing')!.trafficIds).toHaveLength(1);
     expect(run.status).toBe('passed');
   }, 20_000);
@@ -231,21 +305,44 @@ describe('a server that cannot be reached', () => {
     await server.close();
     server = null;
     const { run, progress } = await checkServer(engine, baseUrl);
-    expect(run).toMatchObject({ status: 'failed', cases: [], error: { kind: 'unreachable', message: expect.stringMatching(/^cannot reach the cloud queue server at http:\/\/127\.0\.0\.1:\d+\/q\/: connection failed: ECONNREFUSED$/) } });
+    expect(run).toMatchObject({
+      status: 'failed',
+      cases: [],
+      error: {
+        kind: 'unreachable',
+        message: expect.stringMatching(
+          /^cannot reach the cloud queue server at http:\/\/127\.0\.0\.1:\d+\/q\/: connection failed: ECONNREFUSED$/,
+        ),
+      },
+    });
     expect(progress).toEqual([expect.objectContaining({ settled: null, status: 'failed' })]);
   });
 });
 
 describe('fault rules with target player', () => {
-  it('apply to the suite\'s requests, and the evidence shows the faulted entry', async () => {
-    const rule = (await admin(engine, 'POST', '/faults', { target: 'player', match: { path: '/q/version' }, action: { type: 'status', status: 500 }, times: 1 })).body as { id: string };
+  it("apply to the suite's requests, and the evidence shows the faulted entry", async () => {
+    const rule = (
+      await admin(engine, 'POST', '/faults', {
+        target: 'player',
+        match: { path: '/q/version' },
+        action: { type: 'status', status: 500 },
+        times: 1,
+      })
+    ).body as { id: string };
     try {
       const { run } = await check({});
       expect(failed(run)).toEqual(['version']);
       const version = run.cases.find((c) => c.id === 'version')!;
-      expect(version.message).toMatch(/^GET \/version: expected 200 with \{"queueVersion"\}, got 500 \(injected fault: 500\)$/);
-      const entries = await Promise.all(version.trafficIds.map(async (id) => (await admin(engine, 'GET', `/traffic/${id}`)).body as TrafficEntry));
-      expect(entries.find((entry) => entry.path === '/q/version')).toMatchObject({ status: 500, fault: { ruleId: rule.id } });
+      expect(version.message).toMatch(
+        /^GET \/version: expected 200 with \{"queueVersion"\}, got 500 \(injected fault: 500\)$/,
+      );
+      const entries = await Promise.all(
+        version.trafficIds.map(async (id) => (await admin(engine, 'GET', `/traffic/${id}`)).body as TrafficEntry),
+      );
+      expect(entries.find((entry) => entry.path === '/q/version')).toMatchObject({
+        status: 500,
+        fault: { ruleId: rule.id },
+      });
       // The faulted request never reached the server: only the wrong-token case's /version did.
       expect(server!.requests.filter((endpoint) => endpoint === 'version')).toHaveLength(1);
     } finally {

@@ -37,10 +37,11 @@ describe('the evidence a run keeps of a failing case', () => {
     expect(failing.curl).toMatch(/^curl '.*\/itemWindow\?.*itemId=cqc-check-no-such-item-/);
     expect(failing.curl).toContain('-H "Authorization: $AUTHORIZATION"');
     expect(JSON.stringify(run)).not.toContain(server.authorization.split(' ')[1]);
-    for (const passed of run.cases.filter((c) => c.outcome === 'pass')) expect(passed, passed.id).not.toHaveProperty('exchanges');
+    for (const passed of run.cases.filter((c) => c.outcome === 'pass'))
+      expect(passed, passed.id).not.toHaveProperty('exchanges');
   });
 
-  it('keeps the suite\'s own made-up token in clear, and picks the request the message names among its like', async () => {
+  it("keeps the suite's own made-up token in clear, and picks the request the message names among its like", async () => {
     server = await startDefectiveServer({ defects: ['acceptsWrongToken'] });
     const { run } = await checkServer(engine, server.baseUrl, server.authorization);
     const auth = run.cases.find((c) => c.id === 'auth.wrong-token')!;
@@ -57,7 +58,8 @@ describe('the evidence a run keeps of a failing case', () => {
     expect(ends.outcome).toBe('fail');
     expect(ends.exchanges).toHaveLength(MAX_CASE_EXCHANGES);
     expect(ends.exchangesLeftOut).toBeGreaterThan(0);
-    for (const exchange of ends.exchanges!) expect(Buffer.byteLength(exchange.responseBody?.text ?? '')).toBeLessThanOrEqual(MAX_EVIDENCE_BODY_BYTES);
+    for (const exchange of ends.exchanges!)
+      expect(Buffer.byteLength(exchange.responseBody?.text ?? '')).toBeLessThanOrEqual(MAX_EVIDENCE_BODY_BYTES);
     expect(ends.exchanges!.some((exchange) => exchange.responseBody?.cut)).toBe(true);
   });
 });
@@ -67,30 +69,49 @@ describe('a body as a report keeps it', () => {
     const text = `${'a'.repeat(MAX_EVIDENCE_BODY_BYTES - 1)}é and more`;
     const body = bodyOf(text)!;
     expect(body).toEqual({ text: 'a'.repeat(MAX_EVIDENCE_BODY_BYTES - 1), bytes: Buffer.byteLength(text), cut: true });
-    expect(bodyOf('{"access_token":"abcdefgh","x":1}')).toEqual({ text: '{"access_token":"abcd•••","x":1}', bytes: 33, cut: false });
+    expect(bodyOf('{"access_token":"abcdefgh","x":1}')).toEqual({
+      text: '{"access_token":"abcd•••","x":1}',
+      bytes: 33,
+      cut: false,
+    });
     expect(bodyOf('')).toBeNull();
   });
 });
 
 describe('the decisive request', () => {
   const answer = (url: string, status: number | undefined): Answer =>
-    ({ exchange: { method: 'GET', url, endpoint: url.split('/').pop()!.split('?')[0] }, status, text: '', json: undefined, failure: status === undefined ? 'no answer' : undefined }) as unknown as Answer;
+    ({
+      exchange: { method: 'GET', url, endpoint: url.split('/').pop()!.split('?')[0] },
+      status,
+      text: '',
+      json: undefined,
+      failure: status === undefined ? 'no answer' : undefined,
+    }) as unknown as Answer;
 
   it('is the one the message names, of several alike the one whose status it got, else the last that was not 2xx', () => {
     const a = answer('http://h/q/itemWindow?reason=load', 401);
     const b = answer('http://h/q/itemWindow?reason=load', 200);
     const c = answer('http://h/q/version', 200);
-    expect(decisiveAnswer('GET /itemWindow?reason=load with no Authorization: expected 401, got 200', [a, b, c])).toBe(b);
+    expect(decisiveAnswer('GET /itemWindow?reason=load with no Authorization: expected 401, got 200', [a, b, c])).toBe(
+      b,
+    );
     expect(decisiveAnswer('GET /version: 5', [a, b, c])).toBe(c);
     expect(decisiveAnswer('the window starts at item 30', [a, b, c])).toBe(a);
   });
 });
 
 describe('the curl of a decisive request', () => {
-  it('leaves the run\'s Authorization to the shell, among the headers and before the body', () => {
+  it("leaves the run's Authorization to the shell, among the headers and before the body", () => {
     const answer = {
-      exchange: { method: 'POST', url: 'http://h/q/timePlayed', requestHeaders: { 'content-type': 'application/json', authorization: 'Bearer secret-token' }, requestBody: '{"items":[]}' },
+      exchange: {
+        method: 'POST',
+        url: 'http://h/q/timePlayed',
+        requestHeaders: { 'content-type': 'application/json', authorization: 'Bearer secret-token' },
+        requestBody: '{"items":[]}',
+      },
     } as unknown as Answer;
-    expect(replayCurl(answer)).toBe(`curl -X 'POST' 'http://h/q/timePlayed' \\\n  -H 'content-type: application/json' \\\n  -H "Authorization: $AUTHORIZATION" \\\n  --data-raw '{"items":[]}'`);
+    expect(replayCurl(answer)).toBe(
+      `curl -X 'POST' 'http://h/q/timePlayed' \\\n  -H 'content-type: application/json' \\\n  -H "Authorization: $AUTHORIZATION" \\\n  --data-raw '{"items":[]}'`,
+    );
   });
 });

@@ -33,7 +33,8 @@ export class TrafficEvidence {
   ) {
     this.stop = bus.on('traffic.captured', (batch) => {
       for (const entry of batch) {
-        if (entry.target === 'player' && entry.requestId !== null && this.wanted.has(entry.requestId)) this.ids.set(entry.requestId, entry.id);
+        if (entry.target === 'player' && entry.requestId !== null && this.wanted.has(entry.requestId))
+          this.ids.set(entry.requestId, entry.id);
       }
     });
   }
@@ -58,7 +59,11 @@ export class TrafficEvidence {
 const MADE_UP_TOKEN = /^\S+ cqc-check-wrong-[\w-]+$/;
 
 /** What a failing or warning case carries into the reports: its exchanges, and a curl that repeats the decisive one. */
-export function caseEvidence(outcome: ConformanceOutcome, message: string, answers: readonly Answer[]): Pick<ConformanceCaseResult, 'exchanges' | 'exchangesLeftOut' | 'curl'> {
+export function caseEvidence(
+  outcome: ConformanceOutcome,
+  message: string,
+  answers: readonly Answer[],
+): Pick<ConformanceCaseResult, 'exchanges' | 'exchangesLeftOut' | 'curl'> {
   if ((outcome !== 'fail' && outcome !== 'warn') || answers.length === 0) return {};
   const first = decisiveAnswer(message, answers);
   const rest = answers.filter((answer) => answer !== first);
@@ -82,13 +87,18 @@ export function decisiveAnswer(message: string, answers: readonly Answer[]): Ans
     const line = requestLine(answer);
     const at = message.indexOf(line);
     // The longest line at the earliest place: `GET /version` is no match for `GET /versions…`.
-    if (at !== -1 && (best === null || at < best.at || (at === best.at && line.length > best.line.length))) best = { at, line };
+    if (at !== -1 && (best === null || at < best.at || (at === best.at && line.length > best.line.length)))
+      best = { at, line };
   }
   if (best) {
     const named = answers.filter((answer) => requestLine(answer) === best.line);
     const said = message.slice(best.at + best.line.length).split(';')[0]!;
     const got = (answer: Answer) => (answer.status === undefined ? 'no answer' : String(answer.status));
-    return named.find((answer) => said.includes(`got ${got(answer)}`)) ?? named.find((answer) => new RegExp(`\\b${got(answer)}\\b`).test(said)) ?? named.at(-1)!;
+    return (
+      named.find((answer) => said.includes(`got ${got(answer)}`)) ??
+      named.find((answer) => new RegExp(`\\b${got(answer)}\\b`).test(said)) ??
+      named.at(-1)!
+    );
   }
   return answers.findLast((answer) => !is2xx(answer)) ?? answers.at(-1)!;
 }
@@ -110,7 +120,8 @@ export function exchangeOf(answer: Answer): ConformanceExchange {
 
 function maskedHeaders(headers: Record<string, string>): Record<string, string> {
   const masked = redactHeaders(headers);
-  for (const [name, value] of Object.entries(headers)) if (name.toLowerCase() === 'authorization' && MADE_UP_TOKEN.test(value)) masked[name] = value;
+  for (const [name, value] of Object.entries(headers))
+    if (name.toLowerCase() === 'authorization' && MADE_UP_TOKEN.test(value)) masked[name] = value;
   return masked;
 }
 
@@ -135,8 +146,13 @@ export function replayCurl(answer: Answer): string {
   const entries = Object.entries(requestHeaders);
   const authorization = entries.find(([name]) => name.toLowerCase() === 'authorization');
   const own = authorization !== undefined && !MADE_UP_TOKEN.test(authorization[1]);
-  const headers = Object.fromEntries(own ? entries.filter(([name]) => name.toLowerCase() !== 'authorization') : entries);
-  const curl = curlOf({ method, url: redactUrl(url), headers, body: redactBody(requestBody ?? null) }, { reveal: !own && authorization !== undefined });
+  const headers = Object.fromEntries(
+    own ? entries.filter(([name]) => name.toLowerCase() !== 'authorization') : entries,
+  );
+  const curl = curlOf(
+    { method, url: redactUrl(url), headers, body: redactBody(requestBody ?? null) },
+    { reveal: !own && authorization !== undefined },
+  );
   if (!own) return curl;
   // With the other headers, before the body.
   const args = curl.split(' \\\n  ');

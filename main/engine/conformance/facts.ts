@@ -32,7 +32,8 @@ export function newFacts(): SuiteFacts {
   return { firstWindow: null, windows: [], walk: null, answers: [] };
 }
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** An item's id when it has a usable one. */
 export function idOf(item: unknown): string | null {

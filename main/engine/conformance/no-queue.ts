@@ -45,7 +45,7 @@ function isHtml(answer: Answer): boolean {
 
 function notAQueue(baseUrl: string, context: Answer, itemWindow: Answer): string {
   const said = (answer: Answer) => `${answer.status}${isHtml(answer) ? ' with a web page' : ''}`;
-  const root = URL.canParse(baseUrl) && new URL(baseUrl).pathname === '/' ? ' (a server\'s root is not a queue)' : '';
+  const root = URL.canParse(baseUrl) && new URL(baseUrl).pathname === '/' ? " (a server's root is not a queue)" : '';
   return (
     `${baseUrl} is not a cloud queue's base URL${root}: GET context answered ${said(context)} and GET itemWindow ${said(itemWindow)}. ` +
     `BASE_URL is the queueBaseUrl your loadCloudQueue sends, the URL the player appends context, itemWindow, version and timePlayed to, such as ${BASE_URL_EXAMPLE}`

@@ -75,7 +75,12 @@ export interface PlaySetup {
 }
 
 /** Rules of the player's own check that the suite judges as warnings (context, time-played.*): warnings here too. */
-const WARNING_RULES = new Set(['context.no-policies', 'context.report-interval', 'itemWindow.contextVersion', 'timePlayed.answer']);
+const WARNING_RULES = new Set([
+  'context.no-policies',
+  'context.report-interval',
+  'itemWindow.contextVersion',
+  'timePlayed.answer',
+]);
 
 type Step = { afterMs: number; act: UserAction | 'seek' };
 
@@ -84,16 +89,27 @@ type Step = { afterMs: number; act: UserAction | 'seek' };
  * short track (an album of 1.5 s tracks) it acts a third of the way in, so that it acts at all.
  */
 function planFor(k: number, wentBack: boolean, durationMillis: number | undefined): Step[] {
-  const soon = typeof durationMillis === 'number' && durationMillis > 0 ? Math.max(1, Math.floor(durationMillis / 3)) : Infinity;
-  return plannedFor(k, wentBack).map((step) => (step.act === 'play' ? step : { ...step, afterMs: Math.min(step.afterMs, soon) }));
+  const soon =
+    typeof durationMillis === 'number' && durationMillis > 0 ? Math.max(1, Math.floor(durationMillis / 3)) : Infinity;
+  return plannedFor(k, wentBack).map((step) =>
+    step.act === 'play' ? step : { ...step, afterMs: Math.min(step.afterMs, soon) },
+  );
 }
 
 function plannedFor(k: number, wentBack: boolean): Step[] {
-  if (k === 2) return [{ afterMs: 3_000, act: 'pause' }, { afterMs: LONG_PAUSE_MS, act: 'play' }];
+  if (k === 2)
+    return [
+      { afterMs: 3_000, act: 'pause' },
+      { afterMs: LONG_PAUSE_MS, act: 'play' },
+    ];
   if (k === 3) return [{ afterMs: 2_000, act: 'seek' }];
   if (k === 4 && !wentBack) return [{ afterMs: 3_000, act: 'skipPrev' }];
   if (k % 5 === 0) return [{ afterMs: 2_000, act: 'skipNext' }];
-  if (k % 7 === 6) return [{ afterMs: 2_000, act: 'pause' }, { afterMs: 20_000, act: 'play' }];
+  if (k % 7 === 6)
+    return [
+      { afterMs: 2_000, act: 'pause' },
+      { afterMs: 20_000, act: 'play' },
+    ];
   if (k % 3 === 0) return [{ afterMs: 2_000, act: 'seek' }];
   return [];
 }
@@ -101,7 +117,13 @@ function plannedFor(k: number, wentBack: boolean): Step[] {
 export async function play(setup: PlaySetup): Promise<Play> {
   const { player, clock, answers, noted } = setup;
   const limits = setup.limits ?? PLAY_LIMITS;
-  const result: Play = { end: { kind: 'stopped' }, tracks: [], acts: { pause: 0, seek: 0, skipNext: 0, skipPrev: 0 }, warnings: [], engineMs: 0 };
+  const result: Play = {
+    end: { kind: 'stopped' },
+    tracks: [],
+    acts: { pause: 0, seek: 0, skipNext: 0, skipPrev: 0 },
+    warnings: [],
+    engineMs: 0,
+  };
   const startedWall = setup.now();
   const startedEngine = clock.now();
   let loaded = false;
@@ -117,7 +139,11 @@ export async function play(setup: PlaySetup): Promise<Play> {
   let progressKey = '';
   let progressAt = clock.now();
 
-  const failed = (message: string, evidence: Answer[] = []): Play => ({ ...result, end: { kind: 'failed', message, evidence }, engineMs: clock.now() - startedEngine });
+  const failed = (message: string, evidence: Answer[] = []): Play => ({
+    ...result,
+    end: { kind: 'failed', message, evidence },
+    engineMs: clock.now() - startedEngine,
+  });
   const ended = (end: PlayEnd): Play => {
     // Out of wall time while the server had stopped answering: that is no bound, it is the failure.
     const silent = end.kind === 'bounded' ? unanswered() : null;
@@ -139,7 +165,11 @@ export async function play(setup: PlaySetup): Promise<Play> {
   const unanswered = (): Play | null => {
     for (; answersSeen < answers.length; answersSeen++) {
       const answer = answers[answersSeen]!;
-      if (answer.status === undefined && !answer.exchange.fault) return failed(`expected an answer to every request of the player, but ${requestLine(answer)} got none (${answer.failure})${where()}`, [answer]);
+      if (answer.status === undefined && !answer.exchange.fault)
+        return failed(
+          `expected an answer to every request of the player, but ${requestLine(answer)} got none (${answer.failure})${where()}`,
+          [answer],
+        );
     }
     return null;
   };
@@ -164,7 +194,10 @@ export async function play(setup: PlaySetup): Promise<Play> {
         continue;
       }
       const on = note.answer ? ` on ${requestLine(note.answer)}` : '';
-      return failed(`the player recorded ${rule}${on}${where()}: ${note.violation.message} (expected no violation)`, note.answer ? [note.answer] : []);
+      return failed(
+        `the player recorded ${rule}${on}${where()}: ${note.violation.message} (expected no violation)`,
+        note.answer ? [note.answer] : [],
+      );
     }
     const silent = unanswered();
     if (silent) return silent;
@@ -172,17 +205,31 @@ export async function play(setup: PlaySetup): Promise<Play> {
     if (later.failure) return failed(later.failure.message, later.failure.evidence);
     const snapshot = player.snapshot();
     if (snapshot.lastError && snapshot.lastError !== lastError && !skipRefused(answers)) {
-      return failed(`expected the player to play on to the end of the queue, got an error it could not get past${where()}: ${snapshot.lastError.message}${because()}`, lastRefused());
+      return failed(
+        `expected the player to play on to the end of the queue, got an error it could not get past${where()}: ${snapshot.lastError.message}${because()}`,
+        lastRefused(),
+      );
     }
     lastError = snapshot.lastError;
     const item = snapshot.itemId;
 
     if (loaded) {
-      if (snapshot.state === 'IDLE') return failed(`expected the player to play on to the end of the queue, but it went idle${where()}${because()}`, lastRefused());
+      if (snapshot.state === 'IDLE')
+        return failed(
+          `expected the player to play on to the end of the queue, but it went idle${where()}${because()}`,
+          lastRefused(),
+        );
       if (snapshot.atEnd && snapshot.state === 'PAUSED') {
-        if (setup.queueLast !== undefined && item !== setup.queueLast && snapshot.queueVersion === (setup.queueVersion ?? snapshot.queueVersion)) {
+        if (
+          setup.queueLast !== undefined &&
+          item !== setup.queueLast &&
+          snapshot.queueVersion === (setup.queueVersion ?? snapshot.queueVersion)
+        ) {
           const window = answers.findLast((a) => a.exchange.endpoint === 'itemWindow' && is2xx(a));
-          return failed(`the player stopped at the end of the queue at ${item}, but the queue's last item is ${setup.queueLast}${window ? ` (${requestLine(window)} ended the queue there)` : ''}`, window ? [window] : []);
+          return failed(
+            `the player stopped at the end of the queue at ${item}, but the queue's last item is ${setup.queueLast}${window ? ` (${requestLine(window)} ended the queue there)` : ''}`,
+            window ? [window] : [],
+          );
         }
         return ended({ kind: 'end' });
       }
@@ -190,9 +237,18 @@ export async function play(setup: PlaySetup): Promise<Play> {
         // The long pause outlived pauseTtlSec: a listener comes back with a resume.
         listenerPaused = false;
         steps = steps.filter((step) => step.act !== 'play');
-        void player.act('resume', 'user').catch((error: unknown) => (later.failure = { message: `resume after a suspension${where()} failed: ${messageOf(error)}${because()}`, evidence: lastRefused() }));
+        void player.act('resume', 'user').catch(
+          (error: unknown) =>
+            (later.failure = {
+              message: `resume after a suspension${where()} failed: ${messageOf(error)}${because()}`,
+              evidence: lastRefused(),
+            }),
+        );
       } else if (snapshot.state === 'PAUSED' && !listenerPaused) {
-        return failed(`expected the player to play on to the end of the queue, but it paused by itself${where()}${because()}`, lastRefused());
+        return failed(
+          `expected the player to play on to the end of the queue, but it paused by itself${where()}${because()}`,
+          lastRefused(),
+        );
       }
     }
 
@@ -206,22 +262,31 @@ export async function play(setup: PlaySetup): Promise<Play> {
       stepFrom = clock.now();
       listenerPaused = false;
     }
-    if (clock.now() - startedEngine > limits.maxEngineMs) return ended({ kind: 'bounded', why: `${limits.maxEngineMs / 3_600_000} h of engine time` });
-    if (setup.now() - startedWall > limits.budgetMs) return ended({ kind: 'bounded', why: `${limits.budgetMs / 1000} s of wall time` });
+    if (clock.now() - startedEngine > limits.maxEngineMs)
+      return ended({ kind: 'bounded', why: `${limits.maxEngineMs / 3_600_000} h of engine time` });
+    if (setup.now() - startedWall > limits.budgetMs)
+      return ended({ kind: 'bounded', why: `${limits.budgetMs / 1000} s of wall time` });
 
     const key = `${snapshot.state}|${item}|${Math.floor(snapshot.positionMillis / 1000)}`;
     if (key !== progressKey || listenerPaused || !loaded) {
       progressKey = key;
       progressAt = clock.now();
     } else if (clock.now() - progressAt > PLAY_STALL_MS) {
-      return failed(`expected the player to move on, but nothing moved for ${PLAY_STALL_MS / 1000} s of engine time${where()} (the player is ${snapshot.state.toLowerCase()}${snapshot.atEdge ? ', waiting at the edge of its window for what follows' : ''})${because()}`, lastRefused());
+      return failed(
+        `expected the player to move on, but nothing moved for ${PLAY_STALL_MS / 1000} s of engine time${where()} (the player is ${snapshot.state.toLowerCase()}${snapshot.atEdge ? ', waiting at the edge of its window for what follows' : ''})${because()}`,
+        lastRefused(),
+      );
     }
 
     const next = steps[0];
     if (loaded && next && clock.now() - stepFrom >= next.afterMs) {
       steps.shift();
       stepFrom = clock.now();
-      const failure = act(setup, next.act, result, snapshot, (why) => (later.failure = why), { lastRefused, where, because });
+      const failure = act(setup, next.act, result, snapshot, (why) => (later.failure = why), {
+        lastRefused,
+        where,
+        because,
+      });
       if (next.act === 'pause' && failure === null) listenerPaused = true;
       if (next.act === 'play') listenerPaused = false;
       if (failure) return failed(failure.message, failure.evidence);
@@ -230,8 +295,14 @@ export async function play(setup: PlaySetup): Promise<Play> {
     // No further than the next planned act, or the end of the playing track: the listener hears every track start.
     const due = steps[0] && loaded ? Math.max(1, stepFrom + steps[0].afterMs - clock.now()) : PLAY_STEP_MS;
     const duration = snapshot.track?.durationMillis;
-    const untilEnd = typeof duration === 'number' && duration > snapshot.positionMillis ? duration - snapshot.positionMillis + 1 : PLAY_STEP_MS;
-    if (!(await advanceWithin(clock, Math.min(PLAY_STEP_MS, due, untilEnd), startedWall + limits.budgetMs - setup.now()))) return ended({ kind: 'bounded', why: `${limits.budgetMs / 1000} s of wall time` });
+    const untilEnd =
+      typeof duration === 'number' && duration > snapshot.positionMillis
+        ? duration - snapshot.positionMillis + 1
+        : PLAY_STEP_MS;
+    if (
+      !(await advanceWithin(clock, Math.min(PLAY_STEP_MS, due, untilEnd), startedWall + limits.budgetMs - setup.now()))
+    )
+      return ended({ kind: 'bounded', why: `${limits.budgetMs / 1000} s of wall time` });
   }
 }
 
@@ -270,13 +341,17 @@ function act(
     }
     if (what === 'skipPrev') {
       const window = snapshot.window;
-      const first = setup.queueFirst !== undefined ? item === setup.queueFirst : window?.includesBeginningOfQueue === true && window.items[0]?.id === item;
+      const first =
+        setup.queueFirst !== undefined
+          ? item === setup.queueFirst
+          : window?.includesBeginningOfQueue === true && window.items[0]?.id === item;
       if (!policies?.canSkipBack || first) return null;
     }
     if (what === 'pause' || what === 'skipNext' || what === 'skipPrev') result.acts[what]++;
     player.act(what, 'user').catch((error: unknown) => {
       // A server may refuse a skip (limitedSkips: 403 with X-Rejected-Reason); the listener stays where it is.
-      if (!(error instanceof PlaybackError && error.errorCode === 'ERROR_SKIP_LIMIT_REACHED')) later(refusal(what, item, error, snapshot, setup, explain));
+      if (!(error instanceof PlaybackError && error.errorCode === 'ERROR_SKIP_LIMIT_REACHED'))
+        later(refusal(what, item, error, snapshot, setup, explain));
     });
     return null;
   } catch (error) {
@@ -284,18 +359,30 @@ function act(
   }
 }
 
-function refusal(what: Step['act'], item: string | null, error: unknown, snapshot: ReturnType<Player['snapshot']>, setup: PlaySetup, explain: Explain): { message: string; evidence: Answer[] } {
+function refusal(
+  what: Step['act'],
+  item: string | null,
+  error: unknown,
+  snapshot: ReturnType<Player['snapshot']>,
+  setup: PlaySetup,
+  explain: Explain,
+): { message: string; evidence: Answer[] } {
   const message = messageOf(error);
   if (what === 'skipPrev' && /no previous track/.test(message)) {
     // The queue goes on back, yet what the player holds ends at the playing item: the server withholds the items before it.
     const window = setup.answers.findLast((a) => a.exchange.endpoint === 'itemWindow' && is2xx(a));
-    const said = snapshot.window ? ` and says includesBeginningOfQueue ${String(snapshot.window.includesBeginningOfQueue)}` : '';
+    const said = snapshot.window
+      ? ` and says includesBeginningOfQueue ${String(snapshot.window.includesBeginningOfQueue)}`
+      : '';
     return {
       message: `expected a listener to skip back from ${item ?? 'the playing track'}, not the queue's first item, got "${message}": ${window ? `${requestLine(window)} holds nothing before it` : 'the window holds nothing before it'}${said} (a window asked with previousWindowSize > 0 must hold what comes before its item)`,
       evidence: window ? [window] : [],
     };
   }
-  return { message: `expected ${what}${explain.where()} to work, got ${message}${explain.because()}`, evidence: explain.lastRefused() };
+  return {
+    message: `expected ${what}${explain.where()} to work, got ${message}${explain.because()}`,
+    evidence: explain.lastRefused(),
+  };
 }
 
 /** The player's last error is a skip the server refused (403 to a skip's window): its right under limitedSkips. */

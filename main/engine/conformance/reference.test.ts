@@ -18,7 +18,10 @@ beforeAll(async () => {
 });
 afterAll(() => engine.close());
 
-const tracks = (count: number) => Array.from({ length: count }, (_, i) => ({ track: { name: `Track ${i + 1}`, mediaUrl: `https://media.example/${i + 1}.mp3`, durationMillis: 200_000 } }));
+const tracks = (count: number) =>
+  Array.from({ length: count }, (_, i) => ({
+    track: { name: `Track ${i + 1}`, mediaUrl: `https://media.example/${i + 1}.mp3`, durationMillis: 200_000 },
+  }));
 
 async function queue(body: object): Promise<QueueSummary> {
   const { status, body: created } = await admin(engine, 'POST', '/queues', body);
@@ -35,7 +38,11 @@ async function checkQueue(created: QueueSummary, baseUrl = created.queueBaseUrl)
 }
 
 // The console's own server listens on 127.0.0.1 over http: right, and out of real players' reach.
-const every = (outcome: string, except: Record<string, string> = {}) => ({ ...Object.fromEntries(caseInfos().map(({ id }) => [id, outcome])), 'base-url.reachable': 'warn', ...except });
+const every = (outcome: string, except: Record<string, string> = {}) => ({
+  ...Object.fromEntries(caseInfos().map(({ id }) => [id, outcome])),
+  'base-url.reachable': 'warn',
+  ...except,
+});
 
 describe('the reference cloud queue server passes the suite', () => {
   it('with an empty queue: the cases that need an item are skipped, saying so', async () => {
@@ -53,13 +60,17 @@ describe('the reference cloud queue server passes the suite', () => {
         'item-window.stable-identity': needsItem,
       }),
     );
-    expect(run.cases.find((c) => c.id === 'item-window.queue-ends')!.message).toBe('the queue is empty: its window says includesBeginningOfQueue and includesEndOfQueue true');
+    expect(run.cases.find((c) => c.id === 'item-window.queue-ends')!.message).toBe(
+      'the queue is empty: its window says includesBeginningOfQueue and includesEndOfQueue true',
+    );
   });
 
   it('with one item', async () => {
     const run = await checkQueue(await queue({ items: tracks(1) }));
     expect(outcomes(run)).toEqual(every('pass'));
-    expect(run.cases.find((c) => c.id === 'item-window.queue-ends')!.message).toMatch(/^walked the whole queue: 1 item in 1 window, then 2 more windows at its edges/);
+    expect(run.cases.find((c) => c.id === 'item-window.queue-ends')!.message).toMatch(
+      /^walked the whole queue: 1 item in 1 window, then 2 more windows at its edges/,
+    );
   });
 
   it('with a few items, policies off (every default), at each version spelling of the base URL', async () => {
@@ -70,29 +81,56 @@ describe('the reference cloud queue server passes the suite', () => {
     }
   });
 
-  it('with policies on, the queue\'s and the items\' own', async () => {
-    const policies = { canSkip: false, limitedSkips: true, canSkipBack: false, canSeek: false, canSkipToItem: false, notifyUserIntent: true, pauseTtlSec: 0 };
-    const items = tracks(25).map((item, i) => (i % 3 === 0 ? { ...item, policies: { canSkip: true, canSeek: true } } : item));
-    const run = await checkQueue(await queue({ items, playbackPolicies: policies, reports: { sendUpdateAfterMillis: 1_000, periodicIntervalMillis: 5_000 } }));
+  it("with policies on, the queue's and the items' own", async () => {
+    const policies = {
+      canSkip: false,
+      limitedSkips: true,
+      canSkipBack: false,
+      canSeek: false,
+      canSkipToItem: false,
+      notifyUserIntent: true,
+      pauseTtlSec: 0,
+    };
+    const items = tracks(25).map((item, i) =>
+      i % 3 === 0 ? { ...item, policies: { canSkip: true, canSeek: true } } : item,
+    );
+    const run = await checkQueue(
+      await queue({
+        items,
+        playbackPolicies: policies,
+        reports: { sendUpdateAfterMillis: 1_000, periodicIntervalMillis: 5_000 },
+      }),
+    );
     expect(outcomes(run)).toEqual(every('pass'));
   }, 60_000);
 
   it('with tracks whose metadata is rich (2 KB an item): no window the suite asks for is over the 1 MB cap', async () => {
     const rich = Array.from({ length: 1_200 }, (_, i) => ({
-      track: { name: `Track ${i + 1} ${'♪'.repeat(300)}`, mediaUrl: `https://media.example/${i + 1}.mp3?sig=${'s'.repeat(700)}`, imageUrl: `https://img.example/${i + 1}.jpg?sig=${'i'.repeat(700)}`, durationMillis: 200_000 },
+      track: {
+        name: `Track ${i + 1} ${'♪'.repeat(300)}`,
+        mediaUrl: `https://media.example/${i + 1}.mp3?sig=${'s'.repeat(700)}`,
+        imageUrl: `https://img.example/${i + 1}.jpg?sig=${'i'.repeat(700)}`,
+        durationMillis: 200_000,
+      },
     }));
     await checkQueue(await queue({ items: rich }));
   });
 
   it(`with 1,000,000 items, in under 30 s: the walk stops after ${WALK_MAX_ITEMS.toLocaleString('en-US')} items and says so`, async () => {
     const created = await queue({});
-    expect((await admin(engine, 'POST', `/queues/${created.id}/items/generate`, { count: 1_000_000 })).status).toBe(200);
+    expect((await admin(engine, 'POST', `/queues/${created.id}/items/generate`, { count: 1_000_000 })).status).toBe(
+      200,
+    );
     const started = performance.now();
     const run = await checkQueue(created);
     const wallMs = performance.now() - started;
     expect(outcomes(run)).toEqual(every('pass'));
-    expect(run.cases.find((c) => c.id === 'item-window.queue-ends')!.message).toMatch(/^walked 20,001 items in 200 windows; then stopped going on, as the walk does after 20,000 items or 10 s; the queue goes on; the flags were right on every window it saw$/);
-    expect(run.cases.find((c) => c.id === 'play-through')!.message).toMatch(/^played 40 tracks, .*then stopped, as play-through does after 40 tracks; the queue goes on; the player recorded no violation$/);
+    expect(run.cases.find((c) => c.id === 'item-window.queue-ends')!.message).toMatch(
+      /^walked 20,001 items in 200 windows; then stopped going on, as the walk does after 20,000 items or 10 s; the queue goes on; the flags were right on every window it saw$/,
+    );
+    expect(run.cases.find((c) => c.id === 'play-through')!.message).toMatch(
+      /^played 40 tracks, .*then stopped, as play-through does after 40 tracks; the queue goes on; the player recorded no violation$/,
+    );
     expect(wallMs, `a run against the 1,000,000-item queue took ${Math.round(wallMs)} ms`).toBeLessThan(30_000);
     await admin(engine, 'DELETE', `/queues/${created.id}`);
   }, 180_000);

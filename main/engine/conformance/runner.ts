@@ -59,7 +59,9 @@ export async function runSuite(options: SuiteRunOptions): Promise<SuiteResult> {
     during = [];
     const started = options.now();
     const { deadline } = options;
-    const verdict = deadline?.aborted ? skip(`skipped: ${passed(deadline)} before this case ran`, []) : await beforeDeadline(judge(unit, context, outcomes), deadline);
+    const verdict = deadline?.aborted
+      ? skip(`skipped: ${passed(deadline)} before this case ran`, [])
+      : await beforeDeadline(judge(unit, context, outcomes), deadline);
     // Its requests were cut short by the console closing: that verdict would blame the server.
     if (options.signal?.aborted) return { stopped: true, cases: settled };
     const own = during;
@@ -85,11 +87,21 @@ export async function runSuite(options: SuiteRunOptions): Promise<SuiteResult> {
   return { cases: settled };
 }
 
-async function judge(unit: ConformanceCase, context: CaseContext, outcomes: Map<string, ConformanceOutcome>): Promise<Verdict> {
+async function judge(
+  unit: ConformanceCase,
+  context: CaseContext,
+  outcomes: Map<string, ConformanceOutcome>,
+): Promise<Verdict> {
   const unmet = (unit.needs ?? []).filter((id) => outcomes.get(id) !== 'pass' && outcomes.get(id) !== 'warn');
   if (unmet.length) {
-    const why = unmet.map((id) => `${id} ${outcomes.get(id) === 'skip' ? 'was skipped' : outcomes.has(id) ? 'failed' : 'did not run'}`);
-    return { outcome: 'skip', message: `skipped: it builds on ${unmet.join(', ')}, and ${why.join(', ')}`, evidence: [] };
+    const why = unmet.map(
+      (id) => `${id} ${outcomes.get(id) === 'skip' ? 'was skipped' : outcomes.has(id) ? 'failed' : 'did not run'}`,
+    );
+    return {
+      outcome: 'skip',
+      message: `skipped: it builds on ${unmet.join(', ')}, and ${why.join(', ')}`,
+      evidence: [],
+    };
   }
   try {
     return await unit.run(context);
@@ -105,7 +117,8 @@ async function judge(unit: ConformanceCase, context: CaseContext, outcomes: Map<
  */
 async function beforeDeadline(work: Promise<Verdict>, deadline: AbortSignal | undefined): Promise<Verdict> {
   if (!deadline) return work;
-  const verdictAtDeadline = (): Verdict => fail(`${passed(deadline)} while this case was running; its requests were stopped and the cases after it skipped`);
+  const verdictAtDeadline = (): Verdict =>
+    fail(`${passed(deadline)} while this case was running; its requests were stopped and the cases after it skipped`);
   let onAbort!: () => void;
   const atDeadline = new Promise<Verdict>((resolve) => {
     onAbort = () => resolve(verdictAtDeadline());

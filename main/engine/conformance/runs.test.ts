@@ -10,7 +10,13 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse, type TestSuites } from 'junit2json';
 import { afterEach, describe, expect, it } from 'vitest';
-import { MAX_CONFORMANCE_RUNS, type ConformanceCaseInfo, type ConformanceReportFile, type ConformanceRun, type ConformanceRunSummary } from '../api/conformance-types.js';
+import {
+  MAX_CONFORMANCE_RUNS,
+  type ConformanceCaseInfo,
+  type ConformanceReportFile,
+  type ConformanceRun,
+  type ConformanceRunSummary,
+} from '../api/conformance-types.js';
 import type { Engine } from '../index.js';
 import { openStore } from '../store/store.js';
 import { admin, startTestEngine } from '../testing/http.js';
@@ -65,20 +71,42 @@ describe('conformance runs over the admin API', () => {
     const engine = await engineOn(null);
     const server = await serverWith({ defects: ['acceptsWrongToken'] });
     expect((await admin(engine, 'GET', '/conformance/cases')).body).toEqual(caseInfos());
-    expect((caseInfos() as ConformanceCaseInfo[]).every((c) => /^docs\/contract\/(platform|console)\.md §\d/.test(c.rule))).toBe(true);
+    expect(
+      (caseInfos() as ConformanceCaseInfo[]).every((c) => /^docs\/contract\/(platform|console)\.md §\d/.test(c.rule)),
+    ).toBe(true);
 
     const id = await start(engine, { baseUrl: server.baseUrl, authorization: server.authorization });
     const early = (await admin(engine, 'GET', `/conformance/runs/${id}`)).body as ConformanceRun;
-    expect(early).toMatchObject({ id, status: 'running', baseUrl: server.baseUrl, authorization: 'Bearer toke•••', error: null, rerunOf: null });
+    expect(early).toMatchObject({
+      id,
+      status: 'running',
+      baseUrl: server.baseUrl,
+      authorization: 'Bearer toke•••',
+      error: null,
+      rerunOf: null,
+    });
     const run = await finished(engine, id);
-    expect(run).toMatchObject({ status: 'failed', summary: { total: caseInfos().length, fail: 1 }, rerunNeedsAuthorization: false });
+    expect(run).toMatchObject({
+      status: 'failed',
+      summary: { total: caseInfos().length, fail: 1 },
+      rerunNeedsAuthorization: false,
+    });
     expect(run.finishedAt).toBeGreaterThanOrEqual(run.startedAt);
-    expect(run.cases.find((c) => c.outcome === 'fail')).toMatchObject({ id: 'auth.wrong-token', rule: 'docs/contract/platform.md §5.7', trafficIds: [expect.any(Number), expect.any(Number), expect.any(Number), expect.any(Number)] });
+    expect(run.cases.find((c) => c.outcome === 'fail')).toMatchObject({
+      id: 'auth.wrong-token',
+      rule: 'docs/contract/platform.md §5.7',
+      trafficIds: [expect.any(Number), expect.any(Number), expect.any(Number), expect.any(Number)],
+    });
 
     const { status, body: rerun } = await admin(engine, 'POST', `/conformance/runs/${id}/rerun`, {});
     expect(status).toBe(202);
     const again = await finished(engine, (rerun as { id: string }).id);
-    expect(again).toMatchObject({ rerunOf: id, baseUrl: server.baseUrl, authorization: 'Bearer toke•••', summary: { fail: 1 } });
+    expect(again).toMatchObject({
+      rerunOf: id,
+      baseUrl: server.baseUrl,
+      authorization: 'Bearer toke•••',
+      summary: { fail: 1 },
+    });
 
     const list = (await admin(engine, 'GET', '/conformance/runs')).body as ConformanceRunSummary[];
     expect(list.map((r) => r.id)).toEqual([again.id, id]);
@@ -86,13 +114,17 @@ describe('conformance runs over the admin API', () => {
 
     expect((await admin(engine, 'DELETE', `/conformance/runs/${id}`)).body).toEqual({ removed: true });
     expect((await admin(engine, 'GET', `/conformance/runs/${id}`)).status).toBe(404);
-    expect(((await admin(engine, 'GET', '/conformance/runs')).body as ConformanceRunSummary[]).map((r) => r.id)).toEqual([again.id]);
+    expect(
+      ((await admin(engine, 'GET', '/conformance/runs')).body as ConformanceRunSummary[]).map((r) => r.id),
+    ).toEqual([again.id]);
   });
 
-  it('refuses a base URL that is not http(s) and a running run\'s export or delete', async () => {
+  it("refuses a base URL that is not http(s) and a running run's export or delete", async () => {
     const engine = await engineOn(null);
     expect((await admin(engine, 'POST', '/conformance/runs', { baseUrl: 'ftp://example.com/q/' })).status).toBe(400);
-    expect((await admin(engine, 'POST', '/conformance/runs', { baseUrl: 'http://user:pw@127.0.0.1:1/q/' })).body).toMatchObject({ error: { code: 'invalid_input', message: expect.stringMatching(/user name or password/) } });
+    expect(
+      (await admin(engine, 'POST', '/conformance/runs', { baseUrl: 'http://user:pw@127.0.0.1:1/q/' })).body,
+    ).toMatchObject({ error: { code: 'invalid_input', message: expect.stringMatching(/user name or password/) } });
     const server = await serverWith({ versionDelayMs: 1_500 });
     const id = await start(engine, { baseUrl: server.baseUrl, authorization: server.authorization });
     expect((await admin(engine, 'DELETE', `/conformance/runs/${id}`)).status).toBe(409);
@@ -103,7 +135,10 @@ describe('conformance runs over the admin API', () => {
   it('export as JSON, as JUnit XML a JUnit parser reads, and as one HTML page with nothing outside it', async () => {
     const engine = await engineOn(null);
     const server = await serverWith({ defects: ['unknownItemFromStart'], versionDelayMs: 1_100 });
-    const run = await finished(engine, await start(engine, { baseUrl: server.baseUrl, authorization: server.authorization }));
+    const run = await finished(
+      engine,
+      await start(engine, { baseUrl: server.baseUrl, authorization: server.authorization }),
+    );
 
     const json = await exported(engine, run.id, 'json');
     expect(json).toMatchObject({ fileName: `conformance-${run.id}.json`, mediaType: 'application/json' });
@@ -116,9 +151,16 @@ describe('conformance runs over the admin API', () => {
     const cases = suite.testcase!;
     expect(cases.map((c) => c.name)).toEqual(caseInfos().map((c) => `${c.id}: ${c.title}`));
     const failedCase = cases.find((c) => c.failure)!;
-    expect(failedCase).toMatchObject({ name: 'item-window.unknown-item: An itemId the queue does not have is answered 404', classname: 'docs/contract/platform.md §7.1' });
-    expect(failedCase.failure![0]!.message).toMatch(/expected 404 .*got 200 with a window of 11 items \(item-1 … item-11\)/);
-    expect(cases.find((c) => c.name?.startsWith('timing:'))!['system-out']![0]).toMatch(/^warning: 1 of \d+ answers took more than 1 s/);
+    expect(failedCase).toMatchObject({
+      name: 'item-window.unknown-item: An itemId the queue does not have is answered 404',
+      classname: 'docs/contract/platform.md §7.1',
+    });
+    expect(failedCase.failure![0]!.message).toMatch(
+      /expected 404 .*got 200 with a window of 11 items \(item-1 … item-11\)/,
+    );
+    expect(cases.find((c) => c.name?.startsWith('timing:'))!['system-out']![0]).toMatch(
+      /^warning: 1 of \d+ answers took more than 1 s/,
+    );
 
     const html = await exported(engine, run.id, 'html');
     expect(html).toMatchObject({ fileName: `conformance-${run.id}.html`, mediaType: 'text/html' });
@@ -127,13 +169,17 @@ describe('conformance runs over the admin API', () => {
     expect(html.content).not.toMatch(/<script|<link|<[a-z][^>]*\b(src|href)=|@import|url\(/i);
     expect(html.content).toContain('item-window.unknown-item');
     // Two warnings: the slow answer, and a base URL on 127.0.0.1 that real players would not reach.
-    expect(html.content).toContain(`${run.summary.pass} passed, 2 warned, 1 failed, 0 skipped, of ${caseInfos().length} cases`);
+    expect(html.content).toContain(
+      `${run.summary.pass} passed, 2 warned, 1 failed, 0 skipped, of ${caseInfos().length} cases`,
+    );
   }, 20_000);
 
   it('emit conformance.progress on the event stream', async () => {
     const engine = await engineOn(null);
     const server = await serverWith();
-    const stream = await fetch(`${engine.urls.console}/admin/api/events`, { headers: { authorization: `Bearer ${engine.adminToken}` } });
+    const stream = await fetch(`${engine.urls.console}/admin/api/events`, {
+      headers: { authorization: `Bearer ${engine.adminToken}` },
+    });
     const reader = stream.body!.getReader();
     const id = await start(engine, { baseUrl: server.baseUrl, authorization: server.authorization });
     let text = '';
@@ -152,22 +198,37 @@ describe('conformance runs across a restart', () => {
     const server = await serverWith();
     const first = await engineOn(dataDir);
     // Started as the UI starts it (not over REST, whose request the traffic log keeps as it came).
-    const { id } = await first.commands.run('conformance.runs.start', { baseUrl: server.baseUrl, authorization: server.authorization });
+    const { id } = await first.commands.run('conformance.runs.start', {
+      baseUrl: server.baseUrl,
+      authorization: server.authorization,
+    });
     const run = await finished(first, id);
     await first.close();
     open.engines.splice(open.engines.indexOf(first), 1);
 
     const token = server.authorization.split(' ')[1]!;
-    for (const file of readdirSync(dataDir)) expect(readFileSync(join(dataDir, file)).includes(token), file).toBe(false);
+    for (const file of readdirSync(dataDir))
+      expect(readFileSync(join(dataDir, file)).includes(token), file).toBe(false);
 
     const second = await engineOn(dataDir);
     const kept = (await admin(second, 'GET', `/conformance/runs/${run.id}`)).body as ConformanceRun;
     expect(kept).toEqual({ ...run, rerunNeedsAuthorization: true });
     expect((await admin(second, 'POST', `/conformance/runs/${run.id}/rerun`, {})).body).toMatchObject({
-      error: { code: 'invalid_input', message: expect.stringMatching(/sent an Authorization \(Bearer toke•••\) that this console no longer holds .*give it again as "authorization"/) },
+      error: {
+        code: 'invalid_input',
+        message: expect.stringMatching(
+          /sent an Authorization \(Bearer toke•••\) that this console no longer holds .*give it again as "authorization"/,
+        ),
+      },
     });
-    const { body } = await admin(second, 'POST', `/conformance/runs/${run.id}/rerun`, { authorization: server.authorization });
-    expect(await finished(second, (body as { id: string }).id)).toMatchObject({ status: 'passed', rerunOf: run.id, rerunNeedsAuthorization: false });
+    const { body } = await admin(second, 'POST', `/conformance/runs/${run.id}/rerun`, {
+      authorization: server.authorization,
+    });
+    expect(await finished(second, (body as { id: string }).id)).toMatchObject({
+      status: 'passed',
+      rerunOf: run.id,
+      rerunNeedsAuthorization: false,
+    });
   });
 
   it('a run the console stopped in the middle of is failed as interrupted, at close as after a crash', async () => {
@@ -184,17 +245,33 @@ describe('conformance runs across a restart', () => {
 
     // And one a crash left as running.
     const store = openStore({ dataDir }, Date.now());
-    const crashed = { ...store.conformanceRuns.get(id)!, id: 'run-crashed', status: 'running' as const, error: null, cases: [] };
+    const crashed = {
+      ...store.conformanceRuns.get(id)!,
+      id: 'run-crashed',
+      status: 'running' as const,
+      error: null,
+      cases: [],
+    };
     store.conformanceRuns.save(crashed);
     store.close();
 
     const second = await engineOn(dataDir);
     // The cases that settled before are kept; the one cut short is not blamed on the server.
     const stopped = (await admin(second, 'GET', `/conformance/runs/${id}`)).body as ConformanceRun;
-    expect(stopped.cases.map((c) => c.id)).toEqual(caseInfos().slice(0, caseInfos().findIndex((c) => c.id === 'version')).map((c) => c.id));
+    expect(stopped.cases.map((c) => c.id)).toEqual(
+      caseInfos()
+        .slice(
+          0,
+          caseInfos().findIndex((c) => c.id === 'version'),
+        )
+        .map((c) => c.id),
+    );
     expect(stopped.summary.fail).toBe(0);
     for (const runId of [id, 'run-crashed']) {
-      expect((await admin(second, 'GET', `/conformance/runs/${runId}`)).body).toMatchObject({ status: 'failed', error: { kind: 'interrupted', message: expect.stringMatching(/console stopped while the run was going on/) } });
+      expect((await admin(second, 'GET', `/conformance/runs/${runId}`)).body).toMatchObject({
+        status: 'failed',
+        error: { kind: 'interrupted', message: expect.stringMatching(/console stopped while the run was going on/) },
+      });
     }
   });
 

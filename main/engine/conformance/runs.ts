@@ -101,11 +101,21 @@ export class ConformanceRuns {
 
   start(input: StartInput, rerunOf: string | null = null): { id: string } {
     if (this.closing.signal.aborted) throw new EngineError('unavailable', 'the console is closing');
-    if (!URL.canParse(input.baseUrl)) throw new EngineError('invalid_input', `baseUrl must be an absolute http(s) URL, got ${JSON.stringify(input.baseUrl)}`);
+    if (!URL.canParse(input.baseUrl))
+      throw new EngineError(
+        'invalid_input',
+        `baseUrl must be an absolute http(s) URL, got ${JSON.stringify(input.baseUrl)}`,
+      );
     const url = new URL(input.baseUrl);
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new EngineError('invalid_input', `baseUrl must be http or https, got ${url.protocol}`);
-    if (url.username || url.password) throw new EngineError('invalid_input', 'baseUrl must not carry a user name or password: give credentials as "authorization"');
-    if (this.live.size >= MAX_RUNNING) throw new EngineError('conflict', `${this.live.size} runs are going on, the most at once; wait for one to end`);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:')
+      throw new EngineError('invalid_input', `baseUrl must be http or https, got ${url.protocol}`);
+    if (url.username || url.password)
+      throw new EngineError(
+        'invalid_input',
+        'baseUrl must not carry a user name or password: give credentials as "authorization"',
+      );
+    if (this.live.size >= MAX_RUNNING)
+      throw new EngineError('conflict', `${this.live.size} runs are going on, the most at once; wait for one to end`);
 
     const id = `run-${randomBytes(5).toString('hex')}`;
     const run: ConformanceRun = {
@@ -134,7 +144,10 @@ export class ConformanceRuns {
     const held = this.targets.get(id);
     const given = authorization ?? held?.authorization;
     if (run.authorization !== null && given === undefined) {
-      throw new EngineError('invalid_input', `run ${id} sent an Authorization (${run.authorization}) that this console no longer holds (it restarted since): give it again as "authorization"`);
+      throw new EngineError(
+        'invalid_input',
+        `run ${id} sent an Authorization (${run.authorization}) that this console no longer holds (it restarted since): give it again as "authorization"`,
+      );
     }
     const { authorization: _held, ...bounds } = held ?? { baseUrl: run.baseUrl };
     return this.start({ ...bounds, ...(given === undefined ? {} : { authorization: given }) }, id);
@@ -153,7 +166,8 @@ export class ConformanceRuns {
   }
 
   delete(id: string): { removed: true } {
-    if (this.live.has(id)) throw new EngineError('conflict', `run ${id} is still going on; delete it once it has ended`);
+    if (this.live.has(id))
+      throw new EngineError('conflict', `run ${id} is still going on; delete it once it has ended`);
     if (!this.deps.repo.remove(id)) throw new EngineError('not_found', `no conformance run ${id}`);
     this.targets.delete(id);
     return { removed: true };
@@ -161,7 +175,8 @@ export class ConformanceRuns {
 
   export(id: string, format: ConformanceReportFormat): ConformanceReportFile {
     const run = this.find(id);
-    if (run.status === 'running') throw new EngineError('conflict', `run ${id} is still going on; export it once it has ended`);
+    if (run.status === 'running')
+      throw new EngineError('conflict', `run ${id} is still going on; export it once it has ended`);
     return exportRun(run, format);
   }
 
@@ -202,14 +217,23 @@ export class ConformanceRuns {
     const evidence = new TrafficEvidence(deps.bus, () => deps.recorder.flush());
     const deadline = new AbortController();
     const timeoutMs = input.timeoutMs ?? DEFAULT_CONFORMANCE_TIMEOUT_MS;
-    const deadlineTimer = deps.wall.setTimeout(() => deadline.abort(new Error(`the run's deadline of ${seconds(timeoutMs)} passed`)), timeoutMs);
+    const deadlineTimer = deps.wall.setTimeout(
+      () => deadline.abort(new Error(`the run's deadline of ${seconds(timeoutMs)} passed`)),
+      timeoutMs,
+    );
     // The run's client, and those of a case's own player (play-through) on its own clock: the same way out.
-    const clientOn = (on: EngineClock, more: { headers?: Record<string, string>; onExchange?: (exchange: PlayerExchange) => void } = {}) =>
+    const clientOn = (
+      on: EngineClock,
+      more: { headers?: Record<string, string>; onExchange?: (exchange: PlayerExchange) => void } = {},
+    ) =>
       new CloudQueueClient({
         playerId: CHECK_PLAYER_ID,
         clock: on,
         maxBodyBytes: input.maxBytes ?? DEFAULT_CONFORMANCE_MAX_BYTES,
-        transport: abortable(faultingTransport(deps.transport ?? fetchTransport, deps.faults, on), AbortSignal.any([this.closing.signal, deadline.signal])),
+        transport: abortable(
+          faultingTransport(deps.transport ?? fetchTransport, deps.faults, on),
+          AbortSignal.any([this.closing.signal, deadline.signal]),
+        ),
         ...(more.headers ? { headers: more.headers } : {}),
         onExchange: (exchange) => {
           evidence.expect(exchange.requestId);
@@ -218,7 +242,11 @@ export class ConformanceRuns {
         },
       });
     const client = clientOn(clock);
-    const host: PlayerHost = { now: () => clock.now(), client: ({ clock: on, headers, onExchange }) => clientOn(on, { headers, onExchange }), signal: AbortSignal.any([this.closing.signal, deadline.signal]) };
+    const host: PlayerHost = {
+      now: () => clock.now(),
+      client: ({ clock: on, headers, onExchange }) => clientOn(on, { headers, onExchange }),
+      signal: AbortSignal.any([this.closing.signal, deadline.signal]),
+    };
     const settle = (settled: SettledCase) => {
       const result: ConformanceCaseResult = {
         id: settled.id,
@@ -232,7 +260,13 @@ export class ConformanceRuns {
       };
       run.cases.push(result);
       run.summary = tally(run.cases, cases.length);
-      deps.bus.emit('conformance.progress', { runId: run.id, status: 'running', settled: result, summary: run.summary, error: null });
+      deps.bus.emit('conformance.progress', {
+        runId: run.id,
+        status: 'running',
+        settled: result,
+        summary: run.summary,
+        error: null,
+      });
     };
     let error: ConformanceRunError | null = null;
     try {
@@ -257,12 +291,21 @@ export class ConformanceRuns {
     run.status = error || run.summary.fail > 0 ? 'failed' : 'passed';
     run.finishedAt = deps.wall.now();
     deps.repo.save(run);
-    deps.bus.emit('conformance.progress', { runId: run.id, status: run.status, settled: null, summary: run.summary, error });
+    deps.bus.emit('conformance.progress', {
+      runId: run.id,
+      status: run.status,
+      settled: null,
+      summary: run.summary,
+      error,
+    });
     return run;
   }
 }
 
-const INTERRUPTED: ConformanceRunError = { kind: 'interrupted', message: 'the console stopped while the run was going on; its remaining cases did not run' };
+const INTERRUPTED: ConformanceRunError = {
+  kind: 'interrupted',
+  message: 'the console stopped while the run was going on; its remaining cases did not run',
+};
 
 function interrupted(run: ConformanceRun): ConformanceRun {
   return { ...run, status: 'failed', error: INTERRUPTED };

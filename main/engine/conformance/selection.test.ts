@@ -24,7 +24,11 @@ afterEach(async () => {
 describe('a run of some cases only', () => {
   it('holds the cases asked for and those they build on, in suite order', () => {
     const ids = selectCases(SUITE, ['auth.wrong-token', 'item-window.centred']).map((unit) => unit.id);
-    expect(ids).toEqual(SUITE.map((unit) => unit.id).filter((id) => ['item-window.first', 'item-window.centred', 'auth.wrong-token'].includes(id)));
+    expect(ids).toEqual(
+      SUITE.map((unit) => unit.id).filter((id) =>
+        ['item-window.first', 'item-window.centred', 'auth.wrong-token'].includes(id),
+      ),
+    );
     expect(selectCases(SUITE, undefined)).toBe(SUITE);
   });
 
@@ -36,16 +40,25 @@ describe('a run of some cases only', () => {
     const stop = engine.events.on('conformance.progress', (progress) => {
       if (progress.runId === id && progress.settled === null) ended();
     });
-    ({ id } = await engine.commands.run('conformance.runs.start', { baseUrl: server.baseUrl, authorization: server.authorization, cases: ['item-window.negative-size'] }));
+    ({ id } = await engine.commands.run('conformance.runs.start', {
+      baseUrl: server.baseUrl,
+      authorization: server.authorization,
+      cases: ['item-window.negative-size'],
+    }));
     if ((await engine.commands.run('conformance.runs.get', { id })).status === 'running') await end;
     stop();
     const run = await engine.commands.run('conformance.runs.get', { id });
-    const wanted = SUITE.map((unit) => unit.id).filter((id) => selectCases(SUITE, ['item-window.negative-size']).some((unit) => unit.id === id));
+    const wanted = SUITE.map((unit) => unit.id).filter((id) =>
+      selectCases(SUITE, ['item-window.negative-size']).some((unit) => unit.id === id),
+    );
     expect(run.cases.map((c) => c.id)).toEqual(wanted);
     expect(run.summary.total).toBe(wanted.length);
     expect(run.cases.find((c) => c.id === 'item-window.negative-size')!.outcome).toBe('fail');
 
-    const refused = await admin(engine, 'POST', '/conformance/runs', { baseUrl: server.baseUrl, cases: ['no.such-case'] });
+    const refused = await admin(engine, 'POST', '/conformance/runs', {
+      baseUrl: server.baseUrl,
+      cases: ['no.such-case'],
+    });
     expect(refused.status).toBe(400);
     expect(JSON.stringify(refused.body)).toContain('no case \\"no.such-case\\" in the suite');
   });

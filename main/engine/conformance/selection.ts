@@ -6,11 +6,18 @@
 import { EngineError } from '../api/errors.js';
 import type { ConformanceCase } from './case.js';
 
-export function selectCases(suite: readonly ConformanceCase[], ids: readonly string[] | undefined): readonly ConformanceCase[] {
+export function selectCases(
+  suite: readonly ConformanceCase[],
+  ids: readonly string[] | undefined,
+): readonly ConformanceCase[] {
   if (ids === undefined) return suite;
   const byId = new Map(suite.map((unit) => [unit.id, unit]));
   const unknown = ids.filter((id) => !byId.has(id));
-  if (unknown.length) throw new EngineError('invalid_input', `no case ${unknown.map((id) => JSON.stringify(id)).join(', ')} in the suite: the cases are ${[...byId.keys()].join(', ')}`);
+  if (unknown.length)
+    throw new EngineError(
+      'invalid_input',
+      `no case ${unknown.map((id) => JSON.stringify(id)).join(', ')} in the suite: the cases are ${[...byId.keys()].join(', ')}`,
+    );
   const wanted = new Set<string>();
   const add = (id: string): void => {
     if (wanted.has(id)) return;

@@ -22,7 +22,11 @@ export const CASE_HEADER = 'x-conformance-case';
 export interface PlayerHost {
   /** The run's engine time now: a case's own clock starts there. */
   now(): number;
-  client(options: { clock: EngineClock; headers: Record<string, string>; onExchange: (exchange: PlayerExchange) => void }): CloudQueueClient;
+  client(options: {
+    clock: EngineClock;
+    headers: Record<string, string>;
+    onExchange: (exchange: PlayerExchange) => void;
+  }): CloudQueueClient;
   /** Fires when the run must stop (the console closing). */
   signal?: AbortSignal;
 }
@@ -76,7 +80,11 @@ export class CheckedServer {
    */
   playerClient(clock: EngineClock, onAnswer: (answer: Answer) => void): CloudQueueClient | null {
     if (!this.host) return null;
-    return this.host.client({ clock, headers: this.caseHeaders(), onExchange: (exchange) => onAnswer(this.answer(exchange)) });
+    return this.host.client({
+      clock,
+      headers: this.caseHeaders(),
+      onExchange: (exchange) => onAnswer(this.answer(exchange)),
+    });
   }
 
   /** The run's engine time and stop signal, for a case with a clock of its own. */
@@ -124,7 +132,11 @@ export class CheckedServer {
 
   private target(as: Credentials | undefined) {
     const authorization = as ? as.authorization : this.authorization;
-    return { queueBaseUrl: this.baseUrl, ...(authorization ? { httpAuthorization: authorization } : {}), headers: this.caseHeaders() };
+    return {
+      queueBaseUrl: this.baseUrl,
+      ...(authorization ? { httpAuthorization: authorization } : {}),
+      headers: this.caseHeaders(),
+    };
   }
 
   private caseHeaders(): Record<string, string> {
@@ -153,7 +165,8 @@ export class CheckedServer {
   }
 }
 
-export const is2xx = (answer: Answer): boolean => answer.status !== undefined && answer.status >= 200 && answer.status < 300;
+export const is2xx = (answer: Answer): boolean =>
+  answer.status !== undefined && answer.status >= 200 && answer.status < 300;
 
 /** The request as a reader of the report finds it: `GET /itemWindow?reason=load&…` (path relative to the base URL). */
 export function requestLine(answer: Answer): string {
@@ -168,7 +181,8 @@ const MAX_QUOTE = 160;
 export function outcomeOf(answer: Answer): string {
   // An answer the client would not read whole (over the byte cap, nested too deep) came with a status.
   const cutAfter = answer.exchange.failure?.status;
-  if (answer.status === undefined) return cutAfter === undefined ? `no answer (${answer.failure})` : `${cutAfter}, but ${answer.failure}`;
+  if (answer.status === undefined)
+    return cutAfter === undefined ? `no answer (${answer.failure})` : `${cutAfter}, but ${answer.failure}`;
   const said = serverMessage(answer);
   return said ? `${answer.status} (${said})` : String(answer.status);
 }
@@ -178,7 +192,8 @@ function serverMessage(answer: Answer): string {
   const body = answer.json as { error?: { message?: unknown } | string; message?: unknown } | undefined;
   const message = typeof body?.error === 'object' ? body.error?.message : (body?.error ?? body?.message);
   if (typeof message === 'string' && message) return quote(message);
-  if (answer.json === undefined && answer.text.trim() && !(answer.status! >= 200 && answer.status! < 300)) return quote(answer.text.trim());
+  if (answer.json === undefined && answer.text.trim() && !(answer.status! >= 200 && answer.status! < 300))
+    return quote(answer.text.trim());
   return '';
 }
 

@@ -75,7 +75,19 @@ const nth = (n: number): string => n.toLocaleString('en-US');
 
 /** Walks the queue of `server` both ways from where its first window starts; `now` gives wall ms for the budget. */
 export async function walkQueue(server: CheckedServer, now: () => number): Promise<Walk> {
-  const walk: Walk = { ids: [], startedAt: 0, answers: [], windows: 0, reachedBeginning: false, reachedEnd: false, stopped: null, problems: [], warnings: [], idProblems: [], idsSeenAgain: 0 };
+  const walk: Walk = {
+    ids: [],
+    startedAt: 0,
+    answers: [],
+    windows: 0,
+    reachedBeginning: false,
+    reachedEnd: false,
+    stopped: null,
+    problems: [],
+    warnings: [],
+    idProblems: [],
+    idsSeenAgain: 0,
+  };
   const step: Step = { server, walk, positions: new Map(), first: 0, placed: [], started: now(), now };
 
   const first = await fetchWindow(step, { itemId: undefined, previous: 0, upcoming: WALK_UPCOMING });
@@ -84,7 +96,9 @@ export async function walkQueue(server: CheckedServer, now: () => number): Promi
   if (first.items.length === 0) {
     walk.reachedBeginning = walk.reachedEnd = true;
     if (first.includesBeginningOfQueue !== true || first.includesEndOfQueue !== true) {
-      walk.warnings.push(`${requestLine(first.answer)}: an empty window with includesBeginningOfQueue ${String(first.includesBeginningOfQueue)} and includesEndOfQueue ${String(first.includesEndOfQueue)}; an empty queue's window holds its (no) first and last item, and a player reads false as more items to come`);
+      walk.warnings.push(
+        `${requestLine(first.answer)}: an empty window with includesBeginningOfQueue ${String(first.includesBeginningOfQueue)} and includesEndOfQueue ${String(first.includesEndOfQueue)}; an empty queue's window holds its (no) first and last item, and a player reads false as more items to come`,
+      );
     }
     return walk;
   }
@@ -121,7 +135,9 @@ async function walkBack(step: Step): Promise<boolean> {
       }
       // Fewer than asked is the server's right; none at all while the queue goes on back is not:
       // either the flag is wrong or the items are withheld, and a listener could not skip back.
-      walk.problems.push(`${requestLine(view.answer)}: nothing before ${anchor}, yet includesBeginningOfQueue false: if ${anchor} is the queue's first item the flag must be true, and if it is not the window must hold what comes before it`);
+      walk.problems.push(
+        `${requestLine(view.answer)}: nothing before ${anchor}, yet includesBeginningOfQueue false: if ${anchor} is the queue's first item the flag must be true, and if it is not the window must hold what comes before it`,
+      );
       walk.stopped = `stopped going back at ${anchor}`;
       return false;
     }
@@ -153,7 +169,9 @@ async function walkOn(step: Step): Promise<boolean> {
       if (view.includesEndOfQueue === true) return true;
       // Fewer than asked is the server's right; none at all while the queue goes on is not: either
       // the flag is wrong or the items are withheld, and a player could not go on either way.
-      walk.problems.push(`${requestLine(view.answer)}: nothing after ${anchor}, yet includesEndOfQueue false: if ${anchor} is the queue's last item the flag must be true, and if it is not the window must hold what follows it`);
+      walk.problems.push(
+        `${requestLine(view.answer)}: nothing after ${anchor}, yet includesEndOfQueue false: if ${anchor} is the queue's last item the flag must be true, and if it is not the window must hold what follows it`,
+      );
       walk.stopped = `stopped at ${anchor}, item ${nth(walk.ids.length)}`;
       return false;
     }
@@ -169,18 +187,30 @@ function outOfBudget(step: Step, going: string, beyond: string): boolean {
 }
 
 function notHeld(step: Step, view: WindowView, anchor: string, held: readonly (string | null)[]): false {
-  step.walk.problems.push(`${requestLine(view.answer)}: the window does not hold ${anchor}, the itemId asked for, so the walk cannot go on (it holds ${spanOf(held.map((id) => id ?? '?'))})`);
+  step.walk.problems.push(
+    `${requestLine(view.answer)}: the window does not hold ${anchor}, the itemId asked for, so the walk cannot go on (it holds ${spanOf(held.map((id) => id ?? '?'))})`,
+  );
   return false;
 }
 
 /** A window the walk can use, or null after saying why it cannot. */
-async function fetchWindow(step: Step, { itemId, previous, upcoming }: { itemId: string | undefined; previous: number; upcoming: number }): Promise<WindowView | null> {
-  const answer = await step.server.itemWindow({ reason: itemId === undefined ? 'load' : 'refresh', ...(itemId === undefined ? {} : { itemId }), previousWindowSize: previous, upcomingWindowSize: upcoming });
+async function fetchWindow(
+  step: Step,
+  { itemId, previous, upcoming }: { itemId: string | undefined; previous: number; upcoming: number },
+): Promise<WindowView | null> {
+  const answer = await step.server.itemWindow({
+    reason: itemId === undefined ? 'load' : 'refresh',
+    ...(itemId === undefined ? {} : { itemId }),
+    previousWindowSize: previous,
+    upcomingWindowSize: upcoming,
+  });
   step.walk.answers.push(answer);
   const view = windowOf(answer);
   if (isWindow(view)) return view;
   const got = is2xx(answer) ? `${answer.status}, but ${view.problem}` : outcomeOf(answer);
-  step.walk.problems.push(`${requestLine(answer)}: expected a window (any size of zero or more is valid; a server may answer fewer items than asked), got ${got}`);
+  step.walk.problems.push(
+    `${requestLine(answer)}: expected a window (any size of zero or more is valid; a server may answer fewer items than asked), got ${got}`,
+  );
   return null;
 }
 
@@ -199,7 +229,9 @@ function isNew(step: Step, view: WindowView, id: string | null, at: number): id 
   }
   const seen = step.positions.get(id);
   if (seen === undefined) return true;
-  walk.idProblems.push(`${id} appears twice in the queue, ${nth(Math.abs(at - seen))} item${Math.abs(at - seen) === 1 ? '' : 's'} apart (${requestLine(view.answer)}): ids must be unique in a queue`);
+  walk.idProblems.push(
+    `${id} appears twice in the queue, ${nth(Math.abs(at - seen))} item${Math.abs(at - seen) === 1 ? '' : 's'} apart (${requestLine(view.answer)}): ids must be unique in a queue`,
+  );
   walk.stopped = `stopped at ${id}: ids are not unique there, so the walk cannot tell where it stands`;
   return false;
 }
@@ -234,7 +266,14 @@ function prepend(step: Step, view: WindowView, ids: readonly (string | null)[]):
  * The items on `side` of the anchor (at `at` in the window, `anchorAt` in the queue) must be those
  * the walk knows there; items beyond what it knows are not judged here.
  */
-function checkPlace(step: Step, view: WindowView, held: readonly (string | null)[], at: number, anchorAt: number, side: 'before' | 'after' | 'both'): boolean {
+function checkPlace(
+  step: Step,
+  view: WindowView,
+  held: readonly (string | null)[],
+  at: number,
+  anchorAt: number,
+  side: 'before' | 'after' | 'both',
+): boolean {
   const { walk } = step;
   const sides = side === 'both' ? [-1, 1] : [side === 'before' ? -1 : 1];
   for (const sign of sides) {
@@ -248,14 +287,18 @@ function checkPlace(step: Step, view: WindowView, held: readonly (string | null)
           return false;
         }
         if (sign > 0 && walk.reachedEnd) {
-          walk.problems.push(`${requestLine(view.answer)}: holds ${got} after ${walk.ids.at(-1)}, the queue's last item`);
+          walk.problems.push(
+            `${requestLine(view.answer)}: holds ${got} after ${walk.ids.at(-1)}, the queue's last item`,
+          );
           return false;
         }
         break;
       }
       walk.idsSeenAgain++;
       if (got !== expected) {
-        walk.idProblems.push(`${label(step, place)} was ${expected} in an earlier window and is ${got} in ${requestLine(view.answer)}: ids must stay where they are while nothing changes`);
+        walk.idProblems.push(
+          `${label(step, place)} was ${expected} in an earlier window and is ${got} in ${requestLine(view.answer)}: ids must stay where they are while nothing changes`,
+        );
         return false;
       }
     }
@@ -271,9 +314,14 @@ async function confirmStart(step: Step): Promise<void> {
   if (!view) return;
   const held = view.items.map(idOf);
   const at = held.indexOf(first);
-  if (at === -1) return void walk.problems.push(`${requestLine(view.answer)}: the window does not hold ${first}, the itemId asked for`);
+  if (at === -1)
+    return void walk.problems.push(
+      `${requestLine(view.answer)}: the window does not hold ${first}, the itemId asked for`,
+    );
   if (at > 0) {
-    walk.problems.push(`the window that started at ${first} said includesBeginningOfQueue true, but ${held[at - 1] ?? 'an item'} comes before ${first} (${requestLine(view.answer)})`);
+    walk.problems.push(
+      `the window that started at ${first} said includesBeginningOfQueue true, but ${held[at - 1] ?? 'an item'} comes before ${first} (${requestLine(view.answer)})`,
+    );
     walk.stopped = `stopped going back at ${first}`;
     return;
   }
@@ -289,9 +337,14 @@ async function confirmEnd(step: Step): Promise<void> {
   if (!view) return;
   const held = view.items.map(idOf);
   const at = held.indexOf(last);
-  if (at === -1) return void walk.problems.push(`${requestLine(view.answer)}: the window does not hold ${last}, the itemId asked for`);
+  if (at === -1)
+    return void walk.problems.push(
+      `${requestLine(view.answer)}: the window does not hold ${last}, the itemId asked for`,
+    );
   if (at < held.length - 1) {
-    walk.problems.push(`the window that ended at ${last} said includesEndOfQueue true, but ${held[at + 1] ?? 'an item'} follows ${last} (${requestLine(view.answer)})`);
+    walk.problems.push(
+      `the window that ended at ${last} said includesEndOfQueue true, but ${held[at + 1] ?? 'an item'} follows ${last} (${requestLine(view.answer)})`,
+    );
     return;
   }
   walk.reachedEnd = true;
@@ -313,7 +366,8 @@ function judgeFlags(step: Step, view: WindowView, from: number): void {
   const { walk } = step;
   const asked = requestLine(view.answer);
   for (const flag of ['includesBeginningOfQueue', 'includesEndOfQueue'] as const) {
-    if (typeof view[flag] !== 'boolean') walk.problems.push(`${asked}: ${flag} must be true or false, got ${JSON.stringify(view[flag]) ?? 'nothing'}`);
+    if (typeof view[flag] !== 'boolean')
+      walk.problems.push(`${asked}: ${flag} must be true or false, got ${JSON.stringify(view[flag]) ?? 'nothing'}`);
   }
   if (view.items.length === 0) return;
   const firstId = walk.ids[0]!;
@@ -349,8 +403,13 @@ async function probeEdges(step: Step): Promise<void> {
   if (count < 2 || walk.problems.length || walk.idProblems.length) return;
   const reach = Math.min(count - 1, 3);
   const probes: { index: number; previous: number; upcoming: number }[] = [];
-  if (walk.reachedBeginning) probes.push({ index: reach, previous: reach, upcoming: 0 }, { index: reach, previous: reach - 1, upcoming: 0 });
-  if (walk.reachedEnd) probes.push({ index: count - 1 - reach, previous: 0, upcoming: reach }, { index: count - 1 - reach, previous: 0, upcoming: reach - 1 });
+  if (walk.reachedBeginning)
+    probes.push({ index: reach, previous: reach, upcoming: 0 }, { index: reach, previous: reach - 1, upcoming: 0 });
+  if (walk.reachedEnd)
+    probes.push(
+      { index: count - 1 - reach, previous: 0, upcoming: reach },
+      { index: count - 1 - reach, previous: 0, upcoming: reach - 1 },
+    );
   for (const { index, previous, upcoming } of probes) {
     const anchor = walk.ids[index]!;
     const view = await fetchWindow(step, { itemId: anchor, previous, upcoming });

@@ -19,13 +19,19 @@ export async function buildConsoleApp(options: ConsoleAppOptions): Promise<Fasti
   const isAdmin = (url: string) => url.startsWith(`${ADMIN_PREFIX}/`);
   const app = createServiceApp({
     // Each admin route sets what its command takes (admin/body-limits.ts); everything else, the default.
-    requestErrors: (reply, status, message) => (isAdmin(reply.request.url) ? adminRequestError(reply, status, message) : reply.code(status).type('text/plain').send(message)),
+    requestErrors: (reply, status, message) =>
+      isAdmin(reply.request.url)
+        ? adminRequestError(reply, status, message)
+        : reply.code(status).type('text/plain').send(message),
   });
 
   app.addHook('onRequest', async (request, reply) => {
     // The admin API's own guard checks Host and Origin with the token, and answers in its shape.
     if (isAdmin(request.url)) return;
-    const verdict = checkHostAndOrigin({ host: request.headers.host, origin: request.headers.origin }, options.consolePort);
+    const verdict = checkHostAndOrigin(
+      { host: request.headers.host, origin: request.headers.origin },
+      options.consolePort,
+    );
     if (!verdict.ok) return reply.code(verdict.status).type('text/plain').send(verdict.message);
   });
 
@@ -35,13 +41,23 @@ export async function buildConsoleApp(options: ConsoleAppOptions): Promise<Fasti
   // The page's key to keep its own calls out of the traffic log; a script has none (§9).
   const uiKey = consoleUiKeyOf(app);
   const sendIndex = (request: FastifyRequest, reply: FastifyReply) => {
-    reply.header('content-security-policy', CONSOLE_CSP_HEADER).header('cache-control', 'no-store').header('set-cookie', uiKey.cookie(request)).type('text/html; charset=utf-8');
+    reply
+      .header('content-security-policy', CONSOLE_CSP_HEADER)
+      .header('cache-control', 'no-store')
+      .header('set-cookie', uiKey.cookie(request))
+      .type('text/html; charset=utf-8');
     return assets ? reply.send(assets.indexHtml) : reply.code(503).send(NOT_BUILT_PAGE);
   };
   app.get('/', sendIndex);
   app.get('/index.html', sendIndex);
   if (assets) {
-    await app.register(fastifyStatic, { root: assets.dir, index: false, wildcard: true, cacheControl: true, maxAge: '1h' });
+    await app.register(fastifyStatic, {
+      root: assets.dir,
+      index: false,
+      wildcard: true,
+      cacheControl: true,
+      maxAge: '1h',
+    });
   }
   return app;
 }

@@ -25,7 +25,8 @@ export interface ControlAppOptions extends ControlDeps {
 }
 
 export async function buildControlApp(options: ControlAppOptions): Promise<FastifyInstance> {
-  const invalid = (reply: FastifyReply, status: number, message: string) => sendControlError(reply, new PlaybackError('ERROR_INVALID_PARAMETER', message), status);
+  const invalid = (reply: FastifyReply, status: number, message: string) =>
+    sendControlError(reply, new PlaybackError('ERROR_INVALID_PARAMETER', message), status);
   const app = createServiceApp({ requestErrors: invalid });
   app.decorateRequest('access', null);
   // Every call needs the token, checked before anything else is read, a call the API does not
@@ -41,7 +42,13 @@ export async function buildControlApp(options: ControlAppOptions): Promise<Fasti
   // A call the API does not have is not an id that does not exist: a client reads
   // ERROR_INVALID_OBJECT_ID as "the group (or session) is gone" (docs/contract/console.md §3).
   app.setNotFoundHandler((request, reply) =>
-    sendControlError(reply, new PlaybackError('ERROR_UNSUPPORTED_COMMAND', `the control API has no ${request.method} ${request.url.split('?')[0]}`)),
+    sendControlError(
+      reply,
+      new PlaybackError(
+        'ERROR_UNSUPPORTED_COMMAND',
+        `the control API has no ${request.method} ${request.url.split('?')[0]}`,
+      ),
+    ),
   );
   const routes = async (api: FastifyInstance) => {
     householdRoutes(api, options);

@@ -19,7 +19,11 @@ export const CONTROL_ERROR_STATUS: Record<PlaybackErrorCode, number> = {
 };
 
 /** `status`: when the HTTP status says more than the code's own (413 for a body too large). */
-export function sendControlError(reply: FastifyReply, error: PlaybackError, status = CONTROL_ERROR_STATUS[error.errorCode]): FastifyReply {
+export function sendControlError(
+  reply: FastifyReply,
+  error: PlaybackError,
+  status = CONTROL_ERROR_STATUS[error.errorCode],
+): FastifyReply {
   const body: Record<string, unknown> = { errorCode: error.errorCode, reason: error.reason };
   if (error.errorCode === 'ERROR_CLOUD_QUEUE_SERVER') {
     // Always both fields (docs/contract/console.md §3): null when there was no answer (a timeout, a reset) or no item named.

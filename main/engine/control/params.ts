@@ -24,6 +24,9 @@ export function bodyChecker<S extends TSchema>(schema: S): BodyChecker<S> {
       throw new PlaybackError('ERROR_MISSING_PARAMETERS', `missing ${names.join(', ') || 'a required parameter'}`);
     }
     const first = errors[0];
-    throw new PlaybackError('ERROR_INVALID_PARAMETER', first ? `${first.instancePath.slice(1) || 'body'}: ${first.message}` : 'invalid body');
+    throw new PlaybackError(
+      'ERROR_INVALID_PARAMETER',
+      first ? `${first.instancePath.slice(1) || 'body'}: ${first.message}` : 'invalid body',
+    );
   };
 }

@@ -3,7 +3,10 @@ import { controlPaths } from './paths.js';
 
 describe('control API path spellings (docs/contract/console.md §3)', () => {
   it('accepts the :1 paths and the same paths without it', () => {
-    expect(controlPaths('/groups/:groupId/playback:1/play')).toEqual(['/groups/:groupId/playback::1/play', '/groups/:groupId/playback/play']);
+    expect(controlPaths('/groups/:groupId/playback:1/play')).toEqual([
+      '/groups/:groupId/playback::1/play',
+      '/groups/:groupId/playback/play',
+    ]);
   });
 
   it('accepts session commands under /sessions too', () => {

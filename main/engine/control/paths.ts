@@ -8,6 +8,7 @@ export function controlPaths(template: string): string[] {
   const versioned = template.replace(/([A-Za-z]):1(?=\/|$)/g, '$1::1');
   const plain = template.replace(/([A-Za-z]):1(?=\/|$)/g, '$1');
   const paths = [versioned, plain];
-  if (template.startsWith('/playbackSessions/')) paths.push(...paths.map((p) => p.replace('/playbackSessions/', '/sessions/')));
+  if (template.startsWith('/playbackSessions/'))
+    paths.push(...paths.map((p) => p.replace('/playbackSessions/', '/sessions/')));
   return [...new Set(paths)];
 }

@@ -96,7 +96,20 @@ export class EventDeliveries {
       // The one being tried stays; the oldest behind it goes.
       const [left] = line.events.splice(line.running ? 1 : 0, 1);
       line.dropped++;
-      this.record(left!, 0, { ok: false, status: null, message: `more than ${MAX_QUEUED} events were waiting for this subscription: the oldest waiting one was left out`, latencyMs: 0, fault: null }, 'dropped', null, null);
+      this.record(
+        left!,
+        0,
+        {
+          ok: false,
+          status: null,
+          message: `more than ${MAX_QUEUED} events were waiting for this subscription: the oldest waiting one was left out`,
+          latencyMs: 0,
+          fault: null,
+        },
+        'dropped',
+        null,
+        null,
+      );
     }
     void this.run(line);
   }
@@ -159,7 +172,14 @@ export class EventDeliveries {
       const target = this.deps.target(event.subscription.keyId);
       if (!this.lines.has(event.subscription.id) || target === null) {
         const why = target === null ? 'the key has no event callback URL any more' : 'the subscription ended';
-        this.record(event, retry, { ok: false, status: null, message: `${why}: the event was not sent`, latencyMs: 0, fault: null }, 'dropped', null, null);
+        this.record(
+          event,
+          retry,
+          { ok: false, status: null, message: `${why}: the event was not sent`, latencyMs: 0, fault: null },
+          'dropped',
+          null,
+          null,
+        );
         return;
       }
       const at = this.deps.clock.now();
@@ -171,7 +191,14 @@ export class EventDeliveries {
       }
       const delay = RETRY_DELAYS_MS[retry];
       if (delay === undefined) {
-        this.record(event, retry, { ...result, message: `${result.message ?? 'failed'}; given up after ${RETRY_DELAYS_MS.length} retries` }, 'failed', at, target.url);
+        this.record(
+          event,
+          retry,
+          { ...result, message: `${result.message ?? 'failed'}; given up after ${RETRY_DELAYS_MS.length} retries` },
+          'failed',
+          at,
+          target.url,
+        );
         return;
       }
       this.record(event, retry, result, 'retrying', at, target.url, this.deps.clock.now() + delay);
@@ -184,7 +211,14 @@ export class EventDeliveries {
     const { subscription } = event;
     const spec = NAMESPACES[subscription.namespace];
     const headers = eventHeaders(
-      { seqId: event.seqId, namespace: spec.namespace, type: spec.type, targetType: spec.targetType, targetValue: subscription.targetValue, householdId: subscription.householdId },
+      {
+        seqId: event.seqId,
+        namespace: spec.namespace,
+        type: spec.type,
+        targetType: spec.targetType,
+        targetValue: subscription.targetValue,
+        householdId: subscription.householdId,
+      },
       target.clientId,
       target.clientSecret,
     );
@@ -194,7 +228,11 @@ export class EventDeliveries {
     const wallStart = performance.now();
     const abort = new AbortController();
     this.inFlight.add(abort);
-    const timeout = clock.setTimeout(() => abort.abort(new Error(`no answer within ${DELIVERY_TIMEOUT_MS / 1000} s`)), DELIVERY_TIMEOUT_MS, 'event delivery timeout');
+    const timeout = clock.setTimeout(
+      () => abort.abort(new Error(`no answer within ${DELIVERY_TIMEOUT_MS / 1000} s`)),
+      DELIVERY_TIMEOUT_MS,
+      'event delivery timeout',
+    );
     let result: TryResult;
     let entry: NewTrafficEntry;
     const base = {
@@ -211,18 +249,55 @@ export class EventDeliveries {
       requestHeaders: headerBlock(headers),
     };
     try {
-      const answer = await clock.track(this.deps.transport({ url: target.url, headers, body: event.body, signal: abort.signal, requestId }), requestId);
+      const answer = await clock.track(
+        this.deps.transport({ url: target.url, headers, body: event.body, signal: abort.signal, requestId }),
+        requestId,
+      );
       const latencyMs = Math.round(performance.now() - wallStart);
       const ok = answer.status >= 200 && answer.status < 300;
-      result = { ok, status: answer.status, message: ok ? null : `the callback answered ${answer.status}`, latencyMs, fault: answer.fault ?? null };
-      entry = { ...base, status: answer.status, latencyMs, fault: answer.fault ?? null, outcome: 'answered', requestBody: answer.sentBody ?? event.body, responseHeaders: headerBlock(answer.headers), responseBody: answer.body };
+      result = {
+        ok,
+        status: answer.status,
+        message: ok ? null : `the callback answered ${answer.status}`,
+        latencyMs,
+        fault: answer.fault ?? null,
+      };
+      entry = {
+        ...base,
+        status: answer.status,
+        latencyMs,
+        fault: answer.fault ?? null,
+        outcome: 'answered',
+        requestBody: answer.sentBody ?? event.body,
+        responseHeaders: headerBlock(answer.headers),
+        responseBody: answer.body,
+      };
     } catch (error) {
       const latencyMs = Math.round(performance.now() - wallStart);
       const fault = (error as { fault?: FaultHit }).fault ?? null;
-      const outcome: TrafficOutcome = abort.signal.aborted || fault?.action === 'timeout' ? 'timeout' : fault?.action === 'drop' ? 'dropped' : 'incomplete';
-      const message = outcome === 'timeout' ? `no answer within ${DELIVERY_TIMEOUT_MS / 1000} s` : fault ? (error as Error).message : connectionFailure(error);
+      const outcome: TrafficOutcome =
+        abort.signal.aborted || fault?.action === 'timeout'
+          ? 'timeout'
+          : fault?.action === 'drop'
+            ? 'dropped'
+            : 'incomplete';
+      const message =
+        outcome === 'timeout'
+          ? `no answer within ${DELIVERY_TIMEOUT_MS / 1000} s`
+          : fault
+            ? (error as Error).message
+            : connectionFailure(error);
       result = { ok: false, status: null, message, latencyMs, fault };
-      entry = { ...base, status: null, latencyMs, fault, outcome, requestBody: event.body, responseHeaders: '', responseBody: null };
+      entry = {
+        ...base,
+        status: null,
+        latencyMs,
+        fault,
+        outcome,
+        requestBody: event.body,
+        responseHeaders: '',
+        responseBody: null,
+      };
     } finally {
       clock.clearTimeout(timeout);
       this.inFlight.delete(abort);
@@ -243,7 +318,15 @@ export class EventDeliveries {
     });
   }
 
-  private record(event: QueuedEvent, retry: number, result: TryResult, outcome: DeliveryOutcome, at: number | null, url: string | null, nextTryAt: number | null = null): void {
+  private record(
+    event: QueuedEvent,
+    retry: number,
+    result: TryResult,
+    outcome: DeliveryOutcome,
+    at: number | null,
+    url: string | null,
+    nextTryAt: number | null = null,
+  ): void {
     const { subscription } = event;
     const view: EventDeliveryView = {
       id: this.nextRecordId++,

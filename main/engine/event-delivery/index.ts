@@ -50,14 +50,22 @@ export interface EventDelivery {
 export function createEventDelivery(deps: EventDeliveryDeps): EventDelivery {
   const { store, clock, bus, players, views } = deps;
   const repo = new EventSubscriptionRepository(store.db);
-  const changed = (integrationId: string, what: 'subscriptions' | 'deliveries') => bus.emit('eventDelivery.changed', { integrationId, what });
-  const subscriptions = new EventSubscriptions({ repo, keys: store.clientKeys, clock, changed: (id) => changed(id, 'subscriptions') });
+  const changed = (integrationId: string, what: 'subscriptions' | 'deliveries') =>
+    bus.emit('eventDelivery.changed', { integrationId, what });
+  const subscriptions = new EventSubscriptions({
+    repo,
+    keys: store.clientKeys,
+    clock,
+    changed: (id) => changed(id, 'subscriptions'),
+  });
   const deliveries = new EventDeliveries({
     clock,
     transport: faultingDeliveryTransport(deps.transport ?? fetchDeliveryTransport, deps.faults, clock),
     target: (keyId) => {
       const key = store.clientKeys.get(keyId);
-      return key?.eventCallbackUrl && key.eventSigningSecret ? { url: key.eventCallbackUrl, clientId: key.clientId, clientSecret: key.eventSigningSecret } : null;
+      return key?.eventCallbackUrl && key.eventSigningSecret
+        ? { url: key.eventCallbackUrl, clientId: key.clientId, clientSecret: key.eventSigningSecret }
+        : null;
     },
     nextSeqId: (id) => repo.nextSeqId(id),
     onExchange: (entry) => deps.recorder.add(entry),
@@ -66,7 +74,12 @@ export function createEventDelivery(deps: EventDeliveryDeps): EventDelivery {
   const read: NamespaceReaders = {
     playback: (groupId) => {
       const player = players.forGroup(groupId);
-      return player ? { body: playbackStatusOf(player), durationMillis: player.metadata().currentItem?.track.durationMillis ?? null } : null;
+      return player
+        ? {
+            body: playbackStatusOf(player),
+            durationMillis: player.metadata().currentItem?.track.durationMillis ?? null,
+          }
+        : null;
     },
     playbackMetadata: (groupId) => {
       const player = players.forGroup(groupId);
@@ -76,10 +89,16 @@ export function createEventDelivery(deps: EventDeliveryDeps): EventDelivery {
       const player = players.forGroup(groupId);
       return player ? groupVolumeOf(player) : null;
     },
-    groups: (householdId) => (views.households().some((h) => h.id === householdId) ? householdGroupsOf({ views, players }, householdId) : null),
+    groups: (householdId) =>
+      views.households().some((h) => h.id === householdId) ? householdGroupsOf({ views, players }, householdId) : null,
     groupIds: () => new Set(views.groups().map((g) => g.id)),
   };
-  const watch = new EventWatch({ subscriptions, read, now: () => clock.now(), emit: (subscription, body) => deliveries.enqueue(subscription, body) });
+  const watch = new EventWatch({
+    subscriptions,
+    read,
+    now: () => clock.now(),
+    emit: (subscription, body) => deliveries.enqueue(subscription, body),
+  });
   subscriptions.listen({
     added: (subscription) => watch.started(subscription),
     removed: (subscription) => {

@@ -20,5 +20,9 @@ export const NAMESPACES: Readonly<Record<SubscriptionNamespace, NamespaceSpec>> 
 };
 
 /** The namespaces of a group, in the order a change of one group is looked at. */
-export const GROUP_NAMESPACES = ['playback', 'playbackMetadata', 'groupVolume'] as const satisfies readonly SubscriptionNamespace[];
+export const GROUP_NAMESPACES = [
+  'playback',
+  'playbackMetadata',
+  'groupVolume',
+] as const satisfies readonly SubscriptionNamespace[];
 export type GroupNamespace = (typeof GROUP_NAMESPACES)[number];

@@ -25,7 +25,9 @@ const subscription: EventSubscription = {
 let clock: EngineClock;
 afterEach(() => clock.close());
 
-function line(answer: (request: DeliveryRequest) => Promise<{ status: number; headers: Record<string, string>; body: string }>) {
+function line(
+  answer: (request: DeliveryRequest) => Promise<{ status: number; headers: Record<string, string>; body: string }>,
+) {
   clock = new EngineClock({ wall: new ManualWall(), speed: 0, settleTimeoutMs: 50 });
   const sent: DeliveryRequest[] = [];
   const entries: NewTrafficEntry[] = [];

@@ -24,13 +24,23 @@ describe('the sample integration', () => {
     const page = await (await fetch(redirect.location!)).text();
     expect(page).toContain('/sample/events');
 
-    const sample = ((await admin(engine, 'GET', '/integrations?includeSample=true')).body as IntegrationView[]).find((i) => i.sample)!;
+    const sample = ((await admin(engine, 'GET', '/integrations?includeSample=true')).body as IntegrationView[]).find(
+      (i) => i.sample,
+    )!;
     expect(sample.keys[0]!.eventCallbackUrl).toBe(`${engine.urls.console}/sample/events`);
-    const subscriptions = (await admin(engine, 'GET', `/integrations/${sample.id}/subscriptions`)).body as EventSubscriptionView[];
-    expect(subscriptions.map((s) => `${s.namespace} ${s.targetValue}`).sort()).toEqual(['groups household-demo', 'playback group-kitchen', 'playback group-living-room', 'playback group-office']);
+    const subscriptions = (await admin(engine, 'GET', `/integrations/${sample.id}/subscriptions`))
+      .body as EventSubscriptionView[];
+    expect(subscriptions.map((s) => `${s.namespace} ${s.targetValue}`).sort()).toEqual([
+      'groups household-demo',
+      'playback group-kitchen',
+      'playback group-living-room',
+      'playback group-office',
+    ]);
 
     expect((await admin(engine, 'PATCH', '/players/player-office', { name: 'Study' })).status).toBe(200);
-    await expect.poll(async () => (await (await fetch(`${engine.urls.console}/sample/events`)).text()), { timeout: 5_000 }).toContain('Study');
+    await expect
+      .poll(async () => await (await fetch(`${engine.urls.console}/sample/events`)).text(), { timeout: 5_000 })
+      .toContain('Study');
     const events = await (await fetch(`${engine.urls.console}/sample/events`)).text();
     expect(events).toContain('groups');
     expect(events).toContain('valid');
@@ -43,7 +53,15 @@ describe('the sample integration', () => {
   it('answers 401 to an event whose signature does not hold', async () => {
     const forged = await fetch(`${engine.urls.console}/sample/events`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-sonos-event-seq-id': '1', 'x-sonos-namespace': 'groups', 'x-sonos-type': 'groups', 'x-sonos-target-type': 'householdId', 'x-sonos-target-value': 'household-demo', 'x-sonos-event-signature': 'forged' },
+      headers: {
+        'content-type': 'application/json',
+        'x-sonos-event-seq-id': '1',
+        'x-sonos-namespace': 'groups',
+        'x-sonos-type': 'groups',
+        'x-sonos-target-type': 'householdId',
+        'x-sonos-target-value': 'household-demo',
+        'x-sonos-event-signature': 'forged',
+      },
       body: '{}',
     });
     expect(forged.status).toBe(401);
@@ -54,9 +72,15 @@ describe('the sample integration', () => {
     const tries = (await admin(engine, 'GET', '/traffic?target=events')).body as TrafficEntry[];
     const delivered = tries.find((t) => t.status === 200)!;
     const detail = (await admin(engine, 'GET', `/traffic/${delivered.id}`)).body as TrafficEntry;
-    const headers = Object.fromEntries(Object.entries(detail.requestHeaders).filter(([name]) => name.startsWith('x-sonos-') || name === 'content-type'));
+    const headers = Object.fromEntries(
+      Object.entries(detail.requestHeaders).filter(([name]) => name.startsWith('x-sonos-') || name === 'content-type'),
+    );
     expect(headers['x-sonos-event-signature']).toBeTruthy();
-    const replay = await fetch(`${engine.urls.console}/sample/events`, { method: 'POST', headers, body: detail.requestBody ?? '{}' });
+    const replay = await fetch(`${engine.urls.console}/sample/events`, {
+      method: 'POST',
+      headers,
+      body: detail.requestBody ?? '{}',
+    });
     expect(replay.status).toBe(409);
     expect(await (await fetch(`${engine.urls.console}/sample/events`)).text()).toContain('a replay (answered 409)');
   });

@@ -26,14 +26,31 @@ export const EVENT_HEADERS = {
 } as const;
 
 /** The signature of an event's header values (as sent, or as a receiver read them: the seq id is text there). */
-export function eventSignature(values: Omit<EventHeaderValues, 'householdId' | 'seqId'> & { seqId: number | string }, clientId: string, clientSecret: string): string {
+export function eventSignature(
+  values: Omit<EventHeaderValues, 'householdId' | 'seqId'> & { seqId: number | string },
+  clientId: string,
+  clientSecret: string,
+): string {
   const hash = createHash('sha256');
-  for (const part of [String(values.seqId), values.namespace, values.type, values.targetType, values.targetValue, clientId, clientSecret]) hash.update(part, 'utf8');
+  for (const part of [
+    String(values.seqId),
+    values.namespace,
+    values.type,
+    values.targetType,
+    values.targetValue,
+    clientId,
+    clientSecret,
+  ])
+    hash.update(part, 'utf8');
   return hash.digest('base64url');
 }
 
 /** Every header of one event, the signature included, named as the public shape names them. */
-export function eventHeaders(values: EventHeaderValues, clientId: string, clientSecret: string): Record<string, string> {
+export function eventHeaders(
+  values: EventHeaderValues,
+  clientId: string,
+  clientSecret: string,
+): Record<string, string> {
   return {
     'Content-Type': 'application/json',
     [EVENT_HEADERS.householdId]: values.householdId,

@@ -9,11 +9,18 @@ import { openStore, type Store } from '../store/store.js';
 
 let store: Store;
 let manager: IntegrationManager;
-const stored = (keyId: string) => store.db.prepare<[string], { event_callback_url: string | null; event_signing_secret: string | null }>('SELECT event_callback_url, event_signing_secret FROM client_keys WHERE id = ?').get(keyId);
+const stored = (keyId: string) =>
+  store.db
+    .prepare<[string], { event_callback_url: string | null; event_signing_secret: string | null }>(
+      'SELECT event_callback_url, event_signing_secret FROM client_keys WHERE id = ?',
+    )
+    .get(keyId);
 
 beforeEach(() => {
   store = openStore({ dataDir: null });
-  manager = new IntegrationManager(store, { now: () => 0 }, new LoginSettingsStore(store.settings), { emit: () => undefined });
+  manager = new IntegrationManager(store, { now: () => 0 }, new LoginSettingsStore(store.settings), {
+    emit: () => undefined,
+  });
 });
 afterEach(() => store.close());
 
@@ -22,26 +29,43 @@ describe('a key\u2019s signing secret', () => {
     const bare = manager.create({ name: 'Bare', redirectUris: ['http://127.0.0.1:9/cb'] });
     expect(stored(bare.keys[0]!.id)).toEqual({ event_callback_url: null, event_signing_secret: null });
 
-    const withUrl = manager.create({ name: 'With URL', redirectUris: ['http://127.0.0.1:9/cb'], eventCallbackUrl: 'http://127.0.0.1:9/events' });
+    const withUrl = manager.create({
+      name: 'With URL',
+      redirectUris: ['http://127.0.0.1:9/cb'],
+      eventCallbackUrl: 'http://127.0.0.1:9/events',
+    });
     const keyId = withUrl.keys[0]!.id;
-    expect(stored(keyId)).toEqual({ event_callback_url: 'http://127.0.0.1:9/events', event_signing_secret: withUrl.clientSecret });
+    expect(stored(keyId)).toEqual({
+      event_callback_url: 'http://127.0.0.1:9/events',
+      event_signing_secret: withUrl.clientSecret,
+    });
 
     const issued = manager.regenerateSecret(withUrl.id, keyId);
-    expect(stored(keyId)).toEqual({ event_callback_url: 'http://127.0.0.1:9/events', event_signing_secret: issued.clientSecret });
+    expect(stored(keyId)).toEqual({
+      event_callback_url: 'http://127.0.0.1:9/events',
+      event_signing_secret: issued.clientSecret,
+    });
 
     manager.updateKey(withUrl.id, keyId, { eventCallbackUrl: null });
     expect(stored(keyId)).toEqual({ event_callback_url: null, event_signing_secret: null });
 
     // Set again in the same run: the console still holds the secret it issued.
     manager.updateKey(withUrl.id, keyId, { eventCallbackUrl: 'https://app.example.com/events' });
-    expect(stored(keyId)).toEqual({ event_callback_url: 'https://app.example.com/events', event_signing_secret: issued.clientSecret });
+    expect(stored(keyId)).toEqual({
+      event_callback_url: 'https://app.example.com/events',
+      event_signing_secret: issued.clientSecret,
+    });
   });
 
   it('cannot be had for a key whose secret another run issued', () => {
     const created = manager.create({ name: 'Old', redirectUris: ['http://127.0.0.1:9/cb'] });
     // A new manager on the same store is the next start: only the hash is left.
-    const next = new IntegrationManager(store, { now: () => 0 }, new LoginSettingsStore(store.settings), { emit: () => undefined });
-    expect(() => next.updateKey(created.id, created.keys[0]!.id, { eventCallbackUrl: 'http://127.0.0.1:9/events' })).toThrow(/regenerate the secret/);
+    const next = new IntegrationManager(store, { now: () => 0 }, new LoginSettingsStore(store.settings), {
+      emit: () => undefined,
+    });
+    expect(() =>
+      next.updateKey(created.id, created.keys[0]!.id, { eventCallbackUrl: 'http://127.0.0.1:9/events' }),
+    ).toThrow(/regenerate the secret/);
     expect(stored(created.keys[0]!.id)).toEqual({ event_callback_url: null, event_signing_secret: null });
   });
 });

@@ -19,15 +19,24 @@ beforeAll(async () => {
 });
 afterAll(() => engine.close());
 
-const subscriptions = async (integrationId = app.client.id) => (await admin(engine, 'GET', `/integrations/${integrationId}/subscriptions`)).body as EventSubscriptionView[];
+const subscriptions = async (integrationId = app.client.id) =>
+  (await admin(engine, 'GET', `/integrations/${integrationId}/subscriptions`)).body as EventSubscriptionView[];
 
 describe('the subscription routes', () => {
   it('subscribe the key of the token to a group namespace, in both spellings, and unsubscribe it', async () => {
-    expect(await controlCall(engine, app.accessToken, 'POST', '/groups/group-kitchen/playback:1/subscription')).toEqual({ status: 200, body: {} });
-    expect(await controlCall(engine, app.accessToken, 'POST', '/groups/group-kitchen/playbackMetadata/subscription')).toEqual({ status: 200, body: {} });
-    expect(await controlCall(engine, app.accessToken, 'POST', '/groups/group-kitchen/groupVolume:1/subscription')).toEqual({ status: 200, body: {} });
+    expect(await controlCall(engine, app.accessToken, 'POST', '/groups/group-kitchen/playback:1/subscription')).toEqual(
+      { status: 200, body: {} },
+    );
+    expect(
+      await controlCall(engine, app.accessToken, 'POST', '/groups/group-kitchen/playbackMetadata/subscription'),
+    ).toEqual({ status: 200, body: {} });
+    expect(
+      await controlCall(engine, app.accessToken, 'POST', '/groups/group-kitchen/groupVolume:1/subscription'),
+    ).toEqual({ status: 200, body: {} });
     // A second subscribe is no new subscription.
-    expect((await controlCall(engine, app.accessToken, 'POST', '/groups/group-kitchen/playback/subscription')).status).toBe(200);
+    expect(
+      (await controlCall(engine, app.accessToken, 'POST', '/groups/group-kitchen/playback/subscription')).status,
+    ).toBe(200);
     const listed = await subscriptions();
     expect(listed.map((s) => [s.namespace, s.targetType, s.targetValue, s.householdId, s.keyId])).toEqual([
       ['playback', 'groupId', 'group-kitchen', DEMO_HOUSEHOLD_ID, app.client.keys[0]!.id],
@@ -35,18 +44,30 @@ describe('the subscription routes', () => {
       ['groupVolume', 'groupId', 'group-kitchen', DEMO_HOUSEHOLD_ID, app.client.keys[0]!.id],
     ]);
 
-    expect(await controlCall(engine, app.accessToken, 'DELETE', '/groups/group-kitchen/playbackMetadata:1/subscription')).toEqual({ status: 200, body: {} });
-    expect(await controlCall(engine, app.accessToken, 'DELETE', '/groups/group-kitchen/groupVolume/subscription')).toEqual({ status: 200, body: {} });
+    expect(
+      await controlCall(engine, app.accessToken, 'DELETE', '/groups/group-kitchen/playbackMetadata:1/subscription'),
+    ).toEqual({ status: 200, body: {} });
+    expect(
+      await controlCall(engine, app.accessToken, 'DELETE', '/groups/group-kitchen/groupVolume/subscription'),
+    ).toEqual({ status: 200, body: {} });
     // Ending one that is not there changes nothing and is no error.
-    expect(await controlCall(engine, app.accessToken, 'DELETE', '/groups/group-kitchen/groupVolume/subscription')).toEqual({ status: 200, body: {} });
+    expect(
+      await controlCall(engine, app.accessToken, 'DELETE', '/groups/group-kitchen/groupVolume/subscription'),
+    ).toEqual({ status: 200, body: {} });
     expect((await subscriptions()).map((s) => s.namespace)).toEqual(['playback']);
     await controlCall(engine, app.accessToken, 'DELETE', '/groups/group-kitchen/playback/subscription');
   });
 
   it('subscribe to the groups of the caller\u2019s household', async () => {
-    expect(await controlCall(engine, app.accessToken, 'POST', `/households/${DEMO_HOUSEHOLD_ID}/groups/subscription`)).toEqual({ status: 200, body: {} });
-    expect((await subscriptions()).map((s) => [s.namespace, s.targetType, s.targetValue])).toEqual([['groups', 'householdId', DEMO_HOUSEHOLD_ID]]);
-    expect(await controlCall(engine, app.accessToken, 'DELETE', `/households/${DEMO_HOUSEHOLD_ID}/groups/subscription`)).toEqual({ status: 200, body: {} });
+    expect(
+      await controlCall(engine, app.accessToken, 'POST', `/households/${DEMO_HOUSEHOLD_ID}/groups/subscription`),
+    ).toEqual({ status: 200, body: {} });
+    expect((await subscriptions()).map((s) => [s.namespace, s.targetType, s.targetValue])).toEqual([
+      ['groups', 'householdId', DEMO_HOUSEHOLD_ID],
+    ]);
+    expect(
+      await controlCall(engine, app.accessToken, 'DELETE', `/households/${DEMO_HOUSEHOLD_ID}/groups/subscription`),
+    ).toEqual({ status: 200, body: {} });
     expect(await subscriptions()).toEqual([]);
   });
 
@@ -58,7 +79,10 @@ describe('the subscription routes', () => {
       ['DELETE', '/households/household-other/groups/subscription'],
     ] as const) {
       const answer = await controlCall(engine, app.accessToken, method, path);
-      expect(answer, `${method} ${path}`).toEqual({ status: 404, body: { errorCode: 'ERROR_INVALID_OBJECT_ID', reason: expect.any(String) as unknown } });
+      expect(answer, `${method} ${path}`).toEqual({
+        status: 404,
+        body: { errorCode: 'ERROR_INVALID_OBJECT_ID', reason: expect.any(String) as unknown },
+      });
     }
     expect(await subscriptions()).toEqual([]);
   });
@@ -80,15 +104,30 @@ describe('the subscription routes', () => {
 });
 
 describe('a key\u2019s event callback URL in the admin API', () => {
-  const patch = (integrationId: string, keyId: string, body: unknown) => admin(engine, 'PATCH', `/integrations/${integrationId}/keys/${keyId}`, body);
+  const patch = (integrationId: string, keyId: string, body: unknown) =>
+    admin(engine, 'PATCH', `/integrations/${integrationId}/keys/${keyId}`, body);
 
   it('is set at creation for the first key and for a new key, and shown on the key', async () => {
-    const created = (await admin(engine, 'POST', '/integrations', { name: 'With events', redirectUris: ['http://127.0.0.1:9/cb'], eventCallbackUrl: 'http://localhost:8080/sonos/events' })).body as IntegrationView;
+    const created = (
+      await admin(engine, 'POST', '/integrations', {
+        name: 'With events',
+        redirectUris: ['http://127.0.0.1:9/cb'],
+        eventCallbackUrl: 'http://localhost:8080/sonos/events',
+      })
+    ).body as IntegrationView;
     expect(created.keys[0]!.eventCallbackUrl).toBe('http://localhost:8080/sonos/events');
-    const key = (await admin(engine, 'POST', `/integrations/${created.id}/keys`, { name: 'Second', eventCallbackUrl: 'https://app.example.com/events' })).body as IssuedClientSecret;
+    const key = (
+      await admin(engine, 'POST', `/integrations/${created.id}/keys`, {
+        name: 'Second',
+        eventCallbackUrl: 'https://app.example.com/events',
+      })
+    ).body as IssuedClientSecret;
     expect(key.key.eventCallbackUrl).toBe('https://app.example.com/events');
     const listed = (await admin(engine, 'GET', `/integrations/${created.id}`)).body as IntegrationView;
-    expect(listed.keys.map((k) => k.eventCallbackUrl)).toEqual(['http://localhost:8080/sonos/events', 'https://app.example.com/events']);
+    expect(listed.keys.map((k) => k.eventCallbackUrl)).toEqual([
+      'http://localhost:8080/sonos/events',
+      'https://app.example.com/events',
+    ]);
   });
 
   it('is changed and removed with PATCH, and refuses what is not an http(s) URL with the reason', async () => {
@@ -100,7 +139,9 @@ describe('a key\u2019s event callback URL in the admin API', () => {
     expect(set.status).toBe(200);
     expect((set.body as ClientKeyView).eventCallbackUrl).toBe('http://127.0.0.1:9/events');
     // Subscribing works from then on.
-    expect((await controlCall(engine, bare.accessToken, 'POST', '/groups/group-kitchen/playback:1/subscription')).status).toBe(200);
+    expect(
+      (await controlCall(engine, bare.accessToken, 'POST', '/groups/group-kitchen/playback:1/subscription')).status,
+    ).toBe(200);
 
     for (const [url, why] of [
       ['ftp://example.com/events', 'http or https'],
@@ -114,7 +155,10 @@ describe('a key\u2019s event callback URL in the admin API', () => {
       expect(refused.status, url).toBe(400);
       expect((refused.body as { error: { message: string } }).error.message, url).toContain(why);
     }
-    expect(((await admin(engine, 'GET', `/integrations/${bare.client.id}`)).body as IntegrationView).keys[0]!.eventCallbackUrl).toBe('http://127.0.0.1:9/events');
+    expect(
+      ((await admin(engine, 'GET', `/integrations/${bare.client.id}`)).body as IntegrationView).keys[0]!
+        .eventCallbackUrl,
+    ).toBe('http://127.0.0.1:9/events');
     expect((set.body as ClientKeyView).eventCallbackWarning).toBeNull();
 
     // Taken, but the platform could never call them: said beside the URL.
@@ -127,18 +171,25 @@ describe('a key\u2019s event callback URL in the admin API', () => {
       expect(taken.status, url).toBe(200);
       expect((taken.body as ClientKeyView).eventCallbackWarning, url).toMatch(new RegExp(`could never reach .*${why}`));
     }
-    expect((await patch(bare.client.id, keyId, { eventCallbackUrl: 'https://app.example.com/events' })).body).toMatchObject({ eventCallbackWarning: null });
+    expect(
+      (await patch(bare.client.id, keyId, { eventCallbackUrl: 'https://app.example.com/events' })).body,
+    ).toMatchObject({ eventCallbackWarning: null });
 
     const removed = await patch(bare.client.id, keyId, { eventCallbackUrl: null });
     expect((removed.body as ClientKeyView).eventCallbackUrl).toBeNull();
-    expect((await controlCall(engine, bare.accessToken, 'POST', '/groups/group-kitchen/playbackMetadata:1/subscription')).status).toBe(403);
+    expect(
+      (await controlCall(engine, bare.accessToken, 'POST', '/groups/group-kitchen/playbackMetadata:1/subscription'))
+        .status,
+    ).toBe(403);
     await controlCall(engine, bare.accessToken, 'DELETE', '/groups/group-kitchen/playback:1/subscription');
   });
 
   it('answers 404 for a key of another integration', async () => {
     const one = await connectedIntegration(engine);
     const other = await connectedIntegration(engine);
-    const answer = await patch(one.client.id, other.client.keys[0]!.id, { eventCallbackUrl: 'http://127.0.0.1:9/events' });
+    const answer = await patch(one.client.id, other.client.keys[0]!.id, {
+      eventCallbackUrl: 'http://127.0.0.1:9/events',
+    });
     expect(answer.status).toBe(404);
   });
 });

@@ -58,15 +58,32 @@ export class EventSubscriptions {
    * Subscribes the caller's key (by the token's client id) to a target of its household; a second
    * subscribe to the same is a no-op. The caller has checked that the target is the household's.
    */
-  subscribe(clientId: string, householdId: string, namespace: SubscriptionNamespace, targetValue: string): EventSubscription {
+  subscribe(
+    clientId: string,
+    householdId: string,
+    namespace: SubscriptionNamespace,
+    targetValue: string,
+  ): EventSubscription {
     const key = this.keyOf(clientId);
     if (key.eventCallbackUrl === null) {
-      throw new SubscriptionRefused(403, 'ERROR_NOT_AUTHORIZED', `key "${key.name}" has no event callback URL: set one in the integration manager, then subscribe`);
+      throw new SubscriptionRefused(
+        403,
+        'ERROR_NOT_AUTHORIZED',
+        `key "${key.name}" has no event callback URL: set one in the integration manager, then subscribe`,
+      );
     }
     const existing = this.deps.repo.find(key.id, namespace, targetValue);
     if (existing) return existing;
     const now = Math.floor(this.deps.clock.now());
-    const created = this.deps.repo.create({ id: newId('sub', now), keyId: key.id, householdId, namespace, targetType: NAMESPACES[namespace].targetType, targetValue, createdAt: now });
+    const created = this.deps.repo.create({
+      id: newId('sub', now),
+      keyId: key.id,
+      householdId,
+      namespace,
+      targetType: NAMESPACES[namespace].targetType,
+      targetValue,
+      createdAt: now,
+    });
     this.index(created);
     this.listener?.added(created);
     this.deps.changed(created.integrationId);
@@ -87,7 +104,9 @@ export class EventSubscriptions {
 
   /** The targets anyone subscribes to in a namespace. */
   targets(namespace: SubscriptionNamespace): string[] {
-    return [...this.byTarget.values()].filter((list) => list[0]?.namespace === namespace).map((list) => list[0]!.targetValue);
+    return [...this.byTarget.values()]
+      .filter((list) => list[0]?.namespace === namespace)
+      .map((list) => list[0]!.targetValue);
   }
 
   all(): EventSubscription[] {

@@ -47,12 +47,19 @@ export class EventReceiver {
   }
 
   /** Waits (in real time) until `count` requests arrived that `which` picks. */
-  async until(count: number, which: (event: ReceivedEvent) => boolean = () => true, timeoutMs = 5_000): Promise<ReceivedEvent[]> {
+  async until(
+    count: number,
+    which: (event: ReceivedEvent) => boolean = () => true,
+    timeoutMs = 5_000,
+  ): Promise<ReceivedEvent[]> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const found = this.events.filter(which);
       if (found.length >= count) return found;
-      if (Date.now() > deadline) throw new Error(`${found.length} of ${count} events arrived: ${JSON.stringify(this.events.map((e) => [e.headers['x-sonos-namespace'], e.body]))}`);
+      if (Date.now() > deadline)
+        throw new Error(
+          `${found.length} of ${count} events arrived: ${JSON.stringify(this.events.map((e) => [e.headers['x-sonos-namespace'], e.body]))}`,
+        );
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
   }
@@ -71,16 +78,29 @@ export interface ConnectedIntegration {
 export async function connectedIntegration(engine: Engine, eventCallbackUrl?: string): Promise<ConnectedIntegration> {
   const client = await createIntegration(engine, eventCallbackUrl === undefined ? {} : { eventCallbackUrl });
   const code = await codeFor(engine, client);
-  const issued = await tokenRequest(engine, client, { grant_type: 'authorization_code', code, redirect_uri: LOOPBACK_REDIRECT });
+  const issued = await tokenRequest(engine, client, {
+    grant_type: 'authorization_code',
+    code,
+    redirect_uri: LOOPBACK_REDIRECT,
+  });
   if (issued.status !== 200) throw new Error(`the code exchange answered ${issued.status}`);
   return { client, accessToken: String(issued.body.access_token) };
 }
 
 /** A control API call with a bearer token; the body is parsed when it is JSON. */
-export async function controlCall(engine: Engine, token: string, method: string, path: string, body?: unknown): Promise<{ status: number; body: unknown }> {
+export async function controlCall(
+  engine: Engine,
+  token: string,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; body: unknown }> {
   const response = await fetch(`${engine.urls.control}/api/v1${path}`, {
     method,
-    headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    headers: {
+      authorization: `Bearer ${token}`,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await response.text();

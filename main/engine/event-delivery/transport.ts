@@ -32,7 +32,13 @@ export const MAX_ANSWER_BYTES = 64 * 1024;
 
 export const fetchDeliveryTransport: DeliveryTransport = async (request) => {
   // A redirect is not followed: it is not a 2xx, so the event failed (the public service does the same with a 3xx).
-  const response = await fetch(request.url, { method: 'POST', headers: request.headers, body: request.body, signal: request.signal, redirect: 'manual' });
+  const response = await fetch(request.url, {
+    method: 'POST',
+    headers: request.headers,
+    body: request.body,
+    signal: request.signal,
+    redirect: 'manual',
+  });
   const headers: Record<string, string> = {};
   for (const name of ['content-type', 'content-length', 'location']) {
     const value = response.headers.get(name);

@@ -103,7 +103,8 @@ export class EventWatch {
     // A group that is gone takes its subscriptions with it: its id is never used again.
     const groups = this.deps.read.groupIds();
     for (const namespace of GROUP_NAMESPACES) {
-      for (const groupId of this.deps.subscriptions.targets(namespace)) if (!groups.has(groupId)) this.deps.subscriptions.removeTarget(namespace, groupId);
+      for (const groupId of this.deps.subscriptions.targets(namespace))
+        if (!groups.has(groupId)) this.deps.subscriptions.removeTarget(namespace, groupId);
     }
     for (const householdId of this.deps.subscriptions.targets('groups')) this.look('groups', householdId);
   }
@@ -123,27 +124,44 @@ export class EventWatch {
   }
 
   private differs(before: Seen, after: Seen, durationMillis: number | null): boolean {
-    if (before.kind === 'playback' && after.kind === 'playback') return playbackChanged(before.playback, after.playback, durationMillis);
-    return before.kind !== after.kind || (before.kind === 'compare' && after.kind === 'compare' && before.key !== after.key);
+    if (before.kind === 'playback' && after.kind === 'playback')
+      return playbackChanged(before.playback, after.playback, durationMillis);
+    return (
+      before.kind !== after.kind || (before.kind === 'compare' && after.kind === 'compare' && before.key !== after.key)
+    );
   }
 
-  private read(namespace: SubscriptionNamespace, targetValue: string): { seen: Seen; body: unknown; durationMillis: number | null } | null {
+  private read(
+    namespace: SubscriptionNamespace,
+    targetValue: string,
+  ): { seen: Seen; body: unknown; durationMillis: number | null } | null {
     const { read } = this.deps;
     switch (namespace) {
       case 'playback': {
         const playback = read.playback(targetValue);
-        return playback && { seen: { kind: 'playback', playback: { body: playback.body, at: this.deps.now() } }, body: playback.body, durationMillis: playback.durationMillis };
+        return (
+          playback && {
+            seen: { kind: 'playback', playback: { body: playback.body, at: this.deps.now() } },
+            body: playback.body,
+            durationMillis: playback.durationMillis,
+          }
+        );
       }
       case 'playbackMetadata':
       case 'groupVolume': {
         const body = read[namespace](targetValue);
-        return body === null ? null : { seen: { kind: 'compare', key: JSON.stringify(body) }, body, durationMillis: null };
+        return body === null
+          ? null
+          : { seen: { kind: 'compare', key: JSON.stringify(body) }, body, durationMillis: null };
       }
       case 'groups': {
         const body = read.groups(targetValue);
         if (!body) return null;
         // The groups' playback states are left out of the comparison: playback events tell them.
-        const shape = { groups: body.groups.map(({ playbackState: _playing, ...group }) => group), players: body.players };
+        const shape = {
+          groups: body.groups.map(({ playbackState: _playing, ...group }) => group),
+          players: body.players,
+        };
         return { seen: { kind: 'compare', key: JSON.stringify(shape) }, body, durationMillis: null };
       }
     }

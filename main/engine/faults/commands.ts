@@ -5,7 +5,15 @@ import { FAULT_PRESETS } from './presets.js';
 import type { FaultRegistry } from './registry.js';
 import { triggerRule, type TriggerDeps } from './trigger.js';
 
-type Names = 'faults.list' | 'faults.move' | 'faults.trigger' | 'faults.add' | 'faults.remove' | 'faults.clear' | 'faults.presets' | 'faults.applyPreset';
+type Names =
+  | 'faults.list'
+  | 'faults.move'
+  | 'faults.trigger'
+  | 'faults.add'
+  | 'faults.remove'
+  | 'faults.clear'
+  | 'faults.presets'
+  | 'faults.applyPreset';
 
 export function faultCommandHandlers(faults: FaultRegistry, triggers: TriggerDeps): Pick<CommandHandlers, Names> {
   return {

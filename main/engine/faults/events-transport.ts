@@ -12,15 +12,27 @@ import { InjectedFailure } from './player-transport.js';
 import type { FaultRegistry } from './registry.js';
 import { injectedStatusHeaders, MALFORMED_BODY } from './server-fault.js';
 
-export function faultingDeliveryTransport(inner: DeliveryTransport, faults: FaultRegistry, clock: EngineClock): DeliveryTransport {
+export function faultingDeliveryTransport(
+  inner: DeliveryTransport,
+  faults: FaultRegistry,
+  clock: EngineClock,
+): DeliveryTransport {
   return async (request) => {
-    const decision = faults.decide('events', { method: 'POST', path: URL.canParse(request.url) ? new URL(request.url).pathname : request.url });
+    const decision = faults.decide('events', {
+      method: 'POST',
+      path: URL.canParse(request.url) ? new URL(request.url).pathname : request.url,
+    });
     if (!decision) return inner(request);
     const { action, hit } = decision;
     switch (action.type) {
       case 'status': {
         const body = action.body ?? { injected: action.status };
-        return { status: action.status, headers: { 'content-type': 'application/json', ...injectedStatusHeaders(action) }, body: typeof body === 'string' ? body : JSON.stringify(body), fault: hit };
+        return {
+          status: action.status,
+          headers: { 'content-type': 'application/json', ...injectedStatusHeaders(action) },
+          body: typeof body === 'string' ? body : JSON.stringify(body),
+          fault: hit,
+        };
       }
       case 'malformed':
         return { ...(await inner({ ...request, body: MALFORMED_BODY })), fault: hit, sentBody: MALFORMED_BODY };

@@ -43,7 +43,14 @@ describe('fault matching', () => {
 
 describe('seeded random', () => {
   it('repeats for the same seed and differs for another', () => {
-    const draw = (seed: number) => Array.from({ length: 5 }, ((r) => () => r.next())(new SeededRandom(seed)));
+    const draw = (seed: number) =>
+      Array.from(
+        { length: 5 },
+        (
+          (r) => () =>
+            r.next()
+        )(new SeededRandom(seed)),
+      );
     expect(draw(42)).toEqual(draw(42));
     expect(draw(42)).not.toEqual(draw(43));
     for (const value of draw(7)) expect(value).toBeGreaterThanOrEqual(0);

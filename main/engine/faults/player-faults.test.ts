@@ -35,7 +35,17 @@ async function playing(rules: FaultRuleInput[] = [], policies = {}) {
 
 describe('faults in the player\u2019s client', () => {
   it('status: a 503 with Retry-After that never reaches the server, retried per §7.2', async () => {
-    await playing([{ target: 'player', match: { path: '/itemWindow', reason: 'skipNext' }, action: { type: 'status', status: 503, retryAfter: 4 }, times: 2 }], { notifyUserIntent: true });
+    await playing(
+      [
+        {
+          target: 'player',
+          match: { path: '/itemWindow', reason: 'skipNext' },
+          action: { type: 'status', status: 503, retryAfter: 4 },
+          times: 2,
+        },
+      ],
+      { notifyUserIntent: true },
+    );
     await h.load();
     await h.advance(BUFFERING_MS);
     const skip = h.player.act('skipNext', 'user');
@@ -52,27 +62,45 @@ describe('faults in the player\u2019s client', () => {
   });
 
   it('status: a 503 whose rule names no Retry-After still carries one, and the player waits that long', async () => {
-    await playing([{ target: 'player', match: { path: '/itemWindow', reason: 'skipNext' }, action: { type: 'status', status: 503 }, times: 1 }], { notifyUserIntent: true });
+    await playing(
+      [
+        {
+          target: 'player',
+          match: { path: '/itemWindow', reason: 'skipNext' },
+          action: { type: 'status', status: 503 },
+          times: 1,
+        },
+      ],
+      { notifyUserIntent: true },
+    );
     await h.load();
     await h.advance(BUFFERING_MS);
     const skip = h.player.act('skipNext', 'user');
     await h.advance(DEFAULT_RETRY_AFTER_SEC * 1_000);
     await skip;
     const tries = h.exchanges.filter((e) => e.reason === 'skipNext');
-    expect(tries.map((e) => [e.status, e.responseHeaders?.['retry-after'] ?? null, e.startedAt - tries[0]!.startedAt])).toEqual([
+    expect(
+      tries.map((e) => [e.status, e.responseHeaders?.['retry-after'] ?? null, e.startedAt - tries[0]!.startedAt]),
+    ).toEqual([
       [503, String(DEFAULT_RETRY_AFTER_SEC), 0],
       [200, null, DEFAULT_RETRY_AFTER_SEC * 1_000],
     ]);
   });
 
   it('drop: an incomplete request, retried 2 s later', async () => {
-    await playing([{ target: 'player', match: { path: '/itemWindow', reason: 'skipNext' }, action: { type: 'drop' }, times: 1 }], { limitedSkips: true });
+    await playing(
+      [{ target: 'player', match: { path: '/itemWindow', reason: 'skipNext' }, action: { type: 'drop' }, times: 1 }],
+      { limitedSkips: true },
+    );
     await h.load();
     await h.advance(BUFFERING_MS);
     const skip = h.player.act('skipNext', 'user');
     await h.advance(2_000);
     await skip;
-    expect(h.exchanges.filter((e) => e.reason === 'skipNext').map((e) => e.failure?.kind ?? 'ok')).toEqual(['incomplete', 'ok']);
+    expect(h.exchanges.filter((e) => e.reason === 'skipNext').map((e) => e.failure?.kind ?? 'ok')).toEqual([
+      'incomplete',
+      'ok',
+    ]);
   });
 
   it('timeout: no answer until the player gives up after 10 s of engine time', async () => {
@@ -81,12 +109,23 @@ describe('faults in the player\u2019s client', () => {
     await h.advance(BUFFERING_MS + 10 * 60_000);
     await h.advance(10_000);
     const versions = h.exchanges.filter((e) => e.endpoint === 'version');
-    expect(versions[0]).toMatchObject({ durationMs: 10_000, fault: { action: 'timeout' }, failure: { kind: 'incomplete' } });
+    expect(versions[0]).toMatchObject({
+      durationMs: 10_000,
+      fault: { action: 'timeout' },
+      failure: { kind: 'incomplete' },
+    });
     expect(versions[1]).toMatchObject({ status: 200 });
   });
 
   it('latency: the answer arrives that many engine ms late', async () => {
-    await playing([{ target: 'player', match: { path: '/itemWindow', reason: 'refresh' }, action: { type: 'latency', ms: 3_000 }, times: 1 }]);
+    await playing([
+      {
+        target: 'player',
+        match: { path: '/itemWindow', reason: 'refresh' },
+        action: { type: 'latency', ms: 3_000 },
+        times: 1,
+      },
+    ]);
     await h.load();
     await h.advance(BUFFERING_MS);
     h.player.refresh();
@@ -94,11 +133,16 @@ describe('faults in the player\u2019s client', () => {
     expect(h.rows()).not.toContain('window-answered');
     await h.advance(1);
     expect(h.rows()).toContain('window-answered');
-    expect(h.exchanges.find((e) => e.reason === 'refresh')).toMatchObject({ durationMs: 3_000, fault: { action: 'latency' } });
+    expect(h.exchanges.find((e) => e.reason === 'refresh')).toMatchObject({
+      durationMs: 3_000,
+      fault: { action: 'latency' },
+    });
   });
 
   it('malformed: a 200 the player cannot read is another server error (§7.2), reported as a violation', async () => {
-    await playing([{ target: 'player', match: { path: '/itemWindow', reason: 'load' }, action: { type: 'malformed' } }]);
+    await playing([
+      { target: 'player', match: { path: '/itemWindow', reason: 'load' }, action: { type: 'malformed' } },
+    ]);
     await expect(h.load()).rejects.toMatchObject({ errorCode: 'ERROR_CLOUD_QUEUE_SERVER' });
     expect(h.exchanges.at(-1)!.violations[0]).toMatchObject({ severity: 'malformed' });
   });

@@ -40,7 +40,9 @@ export function faultingTransport(inner: HttpTransport, faults: FaultRegistry, c
     switch (action.type) {
       case 'status': {
         const headers = { 'content-type': 'application/json', ...injectedStatusHeaders(action) };
-        const body = action.body ?? { error: { code: action.status, message: `injected fault: ${action.status}`, errors: [] } };
+        const body = action.body ?? {
+          error: { code: action.status, message: `injected fault: ${action.status}`, errors: [] },
+        };
         return synthetic(action.status, typeof body === 'string' ? body : JSON.stringify(body), headers, hit);
       }
       case 'malformed':

@@ -53,13 +53,27 @@ const tries = (reason: string) => h.exchanges.filter((e) => e.reason === reason)
 describe('every preset does what its description says, to a playing player', () => {
   it('has a test below for each preset', () => {
     expect(FAULT_PRESETS.map((p) => p.id).sort()).toEqual(
-      ['503-storm', '503-item-window-refresh', '404-item-window-skip', '404-item-window-refresh', '404-item-window-load', 'refresh-timeout', '500-on-load', 'version-drop', 'skip-limit', 'slow-server', 'malformed-refresh'].sort(),
+      [
+        '503-storm',
+        '503-item-window-refresh',
+        '404-item-window-skip',
+        '404-item-window-refresh',
+        '404-item-window-load',
+        'refresh-timeout',
+        '500-on-load',
+        'version-drop',
+        'skip-limit',
+        'slow-server',
+        'malformed-refresh',
+      ].sort(),
     );
   });
 
   it('503 storm: a background request is retried 3 times, 10 s apart, then the window plays out and the player pauses', async () => {
     await playingWith('503-storm');
-    expect(presetNamed('503-storm').description).toMatch(/retried 3 times, 10 s apart, then the player plays out its window and pauses/);
+    expect(presetNamed('503-storm').description).toMatch(
+      /retried 3 times, 10 s apart, then the player plays out its window and pauses/,
+    );
     await h.player.trigger('nextWindow');
     await h.advance(30_000);
     expect(tries('refresh').map((e) => [e.status, e.startedAt - tries('refresh')[0]!.startedAt])).toEqual([
@@ -76,7 +90,9 @@ describe('every preset does what its description says, to a playing player', () 
 
   it('503 on itemWindow (refresh): only the next window fails, retried 3 times 10 s apart, then the window plays out and the player pauses', async () => {
     await playingWith('503-item-window-refresh');
-    expect(presetNamed('503-item-window-refresh').description).toMatch(/retried 3 times, 10 s apart, then the player plays out its window and pauses/);
+    expect(presetNamed('503-item-window-refresh').description).toMatch(
+      /retried 3 times, 10 s apart, then the player plays out its window and pauses/,
+    );
     await h.player.trigger('refresh');
     await h.player.trigger('versionPoll');
     await h.advance(30_000);
@@ -95,7 +111,9 @@ describe('every preset does what its description says, to a playing player', () 
 
   it('503 storm: a user\u2019s skip that asks the server is retried 3 times, 3 s apart, then the player goes idle', async () => {
     await playingWith('503-storm', { notifyUserIntent: true });
-    expect(presetNamed('503-storm').description).toMatch(/skip that asks the server is retried 3 times, 3 s apart, then the player goes idle/);
+    expect(presetNamed('503-storm').description).toMatch(
+      /skip that asks the server is retried 3 times, 3 s apart, then the player goes idle/,
+    );
     await h.player.trigger('skipNext');
     await h.advance(9_000);
     expect(tries('skipNext').map((e) => [e.status, e.startedAt - tries('skipNext')[0]!.startedAt])).toEqual([
@@ -137,7 +155,11 @@ describe('every preset does what its description says, to a playing player', () 
     const playing = h.player.status().itemId;
     // Without track metadata the load's first window asks reason=load (docs/contract/platform.md §4.3).
     await expect(h.load({ itemId: 't5' })).rejects.toMatchObject({ errorCode: 'ERROR_CLOUD_QUEUE_SERVER' });
-    expect(tries('load').slice(1).map((e) => e.status)).toEqual([404]);
+    expect(
+      tries('load')
+        .slice(1)
+        .map((e) => e.status),
+    ).toEqual([404]);
     await h.advance(1_000);
     expect(h.player.machineState).toBe('PLAYING');
     expect(h.player.status().itemId).toBe(playing);
@@ -149,7 +171,12 @@ describe('every preset does what its description says, to a playing player', () 
     await playingWith('refresh-timeout');
     await h.player.trigger('nextWindow');
     await h.advance(40_000);
-    expect(tries('refresh').map((e) => e.failure?.kind ?? 'ok')).toEqual(['incomplete', 'incomplete', 'incomplete', 'incomplete']);
+    expect(tries('refresh').map((e) => e.failure?.kind ?? 'ok')).toEqual([
+      'incomplete',
+      'incomplete',
+      'incomplete',
+      'incomplete',
+    ]);
     expect(h.player.machineState).toBe('PLAYING');
     await h.advance(11 * 20_000);
     expect(h.player.machineState).toBe('PAUSED');
@@ -159,7 +186,11 @@ describe('every preset does what its description says, to a playing player', () 
   it('500 on load: the command fails with ERROR_CLOUD_QUEUE_SERVER, nothing is retried, the playing player plays on', async () => {
     await playingWith('500-on-load');
     await expect(h.load({ itemId: 't5' })).rejects.toMatchObject({ errorCode: 'ERROR_CLOUD_QUEUE_SERVER' });
-    expect(tries('load').slice(1).map((e) => e.status)).toEqual([500]);
+    expect(
+      tries('load')
+        .slice(1)
+        .map((e) => e.status),
+    ).toEqual([500]);
     await h.advance(20_000);
     expect(h.player.machineState).toBe('PLAYING');
   });

@@ -11,29 +11,60 @@ function registry(store: Store = openStore({ dataDir: null })) {
   const bus = new EventBus();
   const events: unknown[] = [];
   bus.on('faults.changed', (rules) => events.push(rules));
-  return { faults: new FaultRegistry({ repo: store.faultRules, clock: new EngineClock({ wall: new ManualWall(), speed: 0 }), bus }), events, store };
+  return {
+    faults: new FaultRegistry({
+      repo: store.faultRules,
+      clock: new EngineClock({ wall: new ManualWall(), speed: 0 }),
+      bus,
+    }),
+    events,
+    store,
+  };
 }
 
 describe('fault rule scope', () => {
   it('times: fails the next N matching requests, then is spent but stays listed', () => {
     const { faults } = registry();
-    faults.add({ target: 'cloudQueue', match: { path: '/version' }, action: { type: 'status', status: 503 }, times: 2 });
+    faults.add({
+      target: 'cloudQueue',
+      match: { path: '/version' },
+      action: { type: 'status', status: 503 },
+      times: 2,
+    });
     expect([1, 2, 3].map(() => faults.decide('cloudQueue', version)?.hit.status ?? null)).toEqual([503, 503, null]);
     expect(faults.list()[0]).toMatchObject({ hits: 2, spent: true });
   });
 
   it('keeps only a rule\u2019s own fields: anything else a caller sent is neither stored nor echoed', () => {
     const { faults } = registry();
-    const input = { target: 'control', match: { path: '/households', extra: 1 }, action: { type: 'drop', ms: 5 }, times: 1, extra: true };
+    const input = {
+      target: 'control',
+      match: { path: '/households', extra: 1 },
+      action: { type: 'drop', ms: 5 },
+      times: 1,
+      extra: true,
+    };
     const rule = faults.add(input as unknown as Parameters<typeof faults.add>[0]);
-    expect(rule).toEqual({ id: rule.id, target: 'control', match: { path: '/households' }, action: { type: 'drop' }, times: 1, hits: 0, passes: 0, spent: false, createdAt: rule.createdAt });
+    expect(rule).toEqual({
+      id: rule.id,
+      target: 'control',
+      match: { path: '/households' },
+      action: { type: 'drop' },
+      times: 1,
+      hits: 0,
+      passes: 0,
+      spent: false,
+      createdAt: rule.createdAt,
+    });
     expect(faults.list()).toEqual([rule]);
   });
 
   it('a rule the store refuses is not live, and nobody hears of it', () => {
     const { faults, events, store } = registry();
     store.close();
-    expect(() => faults.add({ target: 'cloudQueue', match: { path: '/version' }, action: { type: 'status', status: 503 } })).toThrow();
+    expect(() =>
+      faults.add({ target: 'cloudQueue', match: { path: '/version' }, action: { type: 'status', status: 503 } }),
+    ).toThrow();
     expect(faults.list()).toEqual([]);
     expect(faults.decide('cloudQueue', version)).toBeNull();
     expect(events).toEqual([]);
@@ -73,7 +104,9 @@ describe('fault rule scope', () => {
     faults.add({ target: 'cloudQueue', match: { reason: 'refresh' }, action: { type: 'status', status: 500 } });
     faults.add({ target: 'cloudQueue', match: { path: '/itemWindow' }, action: { type: 'status', status: 404 } });
     expect(faults.decide('player', { method: 'GET', path: '/x/itemWindow', reason: 'refresh' })).toBeNull();
-    expect(faults.decide('cloudQueue', { method: 'GET', path: '/x/itemWindow', reason: 'refresh' })?.hit.status).toBe(500);
+    expect(faults.decide('cloudQueue', { method: 'GET', path: '/x/itemWindow', reason: 'refresh' })?.hit.status).toBe(
+      500,
+    );
     expect(faults.decide('cloudQueue', { method: 'GET', path: '/x/itemWindow', reason: 'load' })?.hit.status).toBe(404);
     expect(faults.decide('cloudQueue', version)).toBeNull();
   });
@@ -102,15 +135,31 @@ describe('fault rule scope', () => {
 });
 
 describe('the order of the rules, and the rules it shadows', () => {
-  const window404 = { target: 'cloudQueue', match: { method: 'GET', path: '/itemWindow' }, action: { type: 'status', status: 404 }, times: 1, label: '404 on itemWindow' } as const;
-  const storm = { target: 'cloudQueue', match: {}, action: { type: 'status', status: 503, retryAfter: 3 }, label: '503 storm' } as const;
+  const window404 = {
+    target: 'cloudQueue',
+    match: { method: 'GET', path: '/itemWindow' },
+    action: { type: 'status', status: 404 },
+    times: 1,
+    label: '404 on itemWindow',
+  } as const;
+  const storm = {
+    target: 'cloudQueue',
+    match: {},
+    action: { type: 'status', status: 503, retryAfter: 3 },
+    label: '503 storm',
+  } as const;
   const refresh = { method: 'GET', path: '/queues/q/v2.3/itemWindow', reason: 'refresh' };
 
   it('a rule added under a live storm on its target is shadowed, and does not fire; moved first, it fires', () => {
     const { faults, events } = registry();
     const first = faults.add(storm);
     const second = faults.add(window404);
-    expect(faults.views()[1]).toMatchObject({ id: second.id, shadowedBy: { id: first.id, label: '503 storm' }, shadow: 'full', warning: expect.stringContaining('never fires') });
+    expect(faults.views()[1]).toMatchObject({
+      id: second.id,
+      shadowedBy: { id: first.id, label: '503 storm' },
+      shadow: 'full',
+      warning: expect.stringContaining('never fires'),
+    });
     expect(faults.views()[0]).toMatchObject({ shadowedBy: null, shadow: null, warning: null });
     expect(faults.decide('cloudQueue', refresh)?.rule.id).toBe(first.id);
     expect(faults.get(second.id)!.hits).toBe(0);
@@ -119,7 +168,11 @@ describe('the order of the rules, and the rules it shadows', () => {
     expect(faults.views().map((r) => r.id)).toEqual([second.id, first.id]);
     expect(faults.views()[0]!.shadowedBy).toBeNull();
     // The storm now waits behind a rule with one hit left for the itemWindow requests.
-    expect(faults.views()[1]).toMatchObject({ shadowedBy: null, shadow: 'delayed', warning: expect.stringContaining('next 1 request both match') });
+    expect(faults.views()[1]).toMatchObject({
+      shadowedBy: null,
+      shadow: 'delayed',
+      warning: expect.stringContaining('next 1 request both match'),
+    });
     expect(faults.decide('cloudQueue', refresh)?.hit.status).toBe(404);
     expect(faults.decide('cloudQueue', refresh)?.hit.status).toBe(503);
     // Hosts hear of the new order, each rule with its shadow.
@@ -133,10 +186,18 @@ describe('the order of the rules, and the rules it shadows', () => {
     faults.move(c!.id, 0);
     faults.move(a!.id, 99);
     expect(faults.list().map((r) => r.label)).toEqual(['c', 'b', 'a']);
-    expect(registry(store).faults.list().map((r) => r.label)).toEqual(['c', 'b', 'a']);
+    expect(
+      registry(store)
+        .faults.list()
+        .map((r) => r.label),
+    ).toEqual(['c', 'b', 'a']);
     // A rule added later still goes last.
     faults.add({ target: 'player', action: { type: 'drop' }, label: 'd' });
-    expect(registry(store).faults.list().map((r) => r.label)).toEqual(['c', 'b', 'a', 'd']);
+    expect(
+      registry(store)
+        .faults.list()
+        .map((r) => r.label),
+    ).toEqual(['c', 'b', 'a', 'd']);
     expect(faults.move('fault-nope', 0)).toBe(false);
     expect(b).toBeDefined();
   });
@@ -144,11 +205,21 @@ describe('the order of the rules, and the rules it shadows', () => {
   it('says nothing of a shadow it is not sure of: a times rule delays, a probability rule lets some through', () => {
     const { faults } = registry();
     faults.add({ ...storm, times: 2 });
-    faults.add({ target: 'cloudQueue', match: { path: '/version' }, action: { type: 'drop' }, probability: 0.5, seed: 1 });
+    faults.add({
+      target: 'cloudQueue',
+      match: { path: '/version' },
+      action: { type: 'drop' },
+      probability: 0.5,
+      seed: 1,
+    });
     faults.add(window404);
     faults.add({ target: 'cloudQueue', match: { path: '/version' }, action: { type: 'status', status: 500 } });
     const [, , delayed, behindProbability] = faults.views();
-    expect(delayed).toMatchObject({ shadowedBy: null, shadow: 'delayed', warning: expect.stringContaining('next 2 requests') });
+    expect(delayed).toMatchObject({
+      shadowedBy: null,
+      shadow: 'delayed',
+      warning: expect.stringContaining('next 2 requests'),
+    });
     expect(behindProbability).toMatchObject({ shadowedBy: null, shadow: 'delayed' });
   });
 

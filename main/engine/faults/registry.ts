@@ -6,7 +6,15 @@
  * before it leave it (`views`, shadow.ts).
  */
 import { randomBytes } from 'node:crypto';
-import type { FaultAction, FaultHit, FaultMatch, FaultRule, FaultRuleInput, FaultRuleView, FaultTarget } from '../api/fault-types.js';
+import type {
+  FaultAction,
+  FaultHit,
+  FaultMatch,
+  FaultRule,
+  FaultRuleInput,
+  FaultRuleView,
+  FaultTarget,
+} from '../api/fault-types.js';
 import type { EngineClock } from '../clock/clock.js';
 import type { EventBus } from '../events/bus.js';
 import type { FaultRuleRepository } from '../store/repositories/fault-rules.js';
@@ -24,9 +32,7 @@ export class FaultRegistry {
   private rules: FaultRule[];
   private readonly draws = new Map<string, SeededRandom>();
 
-  constructor(
-    private readonly deps: { repo: FaultRuleRepository; clock: EngineClock; bus: Pick<EventBus, 'emit'> },
-  ) {
+  constructor(private readonly deps: { repo: FaultRuleRepository; clock: EngineClock; bus: Pick<EventBus, 'emit'> }) {
     this.rules = deps.repo.list();
   }
 
@@ -163,14 +169,24 @@ function ruleOnly(rule: FaultRule): FaultRule {
 }
 
 function matchOf({ method, path, reason }: FaultMatch): FaultMatch {
-  return { ...(method !== undefined ? { method } : {}), ...(path !== undefined ? { path } : {}), ...(reason !== undefined ? { reason } : {}) };
+  return {
+    ...(method !== undefined ? { method } : {}),
+    ...(path !== undefined ? { path } : {}),
+    ...(reason !== undefined ? { reason } : {}),
+  };
 }
 
 function actionOf(action: FaultAction): FaultAction {
   switch (action.type) {
     case 'status': {
       const { type, status, retryAfter, rejectedReason, body } = action;
-      return { type, status, ...(retryAfter !== undefined ? { retryAfter } : {}), ...(rejectedReason !== undefined ? { rejectedReason } : {}), ...(body !== undefined ? { body } : {}) };
+      return {
+        type,
+        status,
+        ...(retryAfter !== undefined ? { retryAfter } : {}),
+        ...(rejectedReason !== undefined ? { rejectedReason } : {}),
+        ...(body !== undefined ? { body } : {}),
+      };
     }
     case 'latency':
       return { type: action.type, ms: action.ms };

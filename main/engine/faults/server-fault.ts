@@ -40,11 +40,19 @@ export function injectedAnswerHeaders(target: TrafficTarget): Readonly<Record<st
  * The login service's authorization endpoint answers an injected 500/503 itself: as a redirect
  * with `server_error` / `temporarily_unavailable` (RFC 6749 §4.1.2.1), only to a registered URI.
  */
-export const loginAuthorizeResponder = (authorizePath: string): StatusResponder => (target, request, _reply, action) => {
-  if (target !== 'login' || request.method !== 'GET' || request.url.split('?')[0] !== authorizePath || action.status < 500) return undefined;
-  injectedStatuses.set(request, action.status);
-  return 'route';
-};
+export const loginAuthorizeResponder =
+  (authorizePath: string): StatusResponder =>
+  (target, request, _reply, action) => {
+    if (
+      target !== 'login' ||
+      request.method !== 'GET' ||
+      request.url.split('?')[0] !== authorizePath ||
+      action.status < 500
+    )
+      return undefined;
+    injectedStatuses.set(request, action.status);
+    return 'route';
+  };
 
 /** The headers an injected status carries: those of the cloud queue server's own error statuses. */
 export function injectedStatusHeaders(action: Extract<FaultAction, { type: 'status' }>): Record<string, string> {
@@ -61,7 +69,12 @@ interface FaultContext {
   ended: (outcome: TrafficOutcome) => void;
 }
 
-export async function applyServerFault(request: FastifyRequest, reply: FastifyReply, action: FaultAction, context: FaultContext): Promise<unknown> {
+export async function applyServerFault(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  action: FaultAction,
+  context: FaultContext,
+): Promise<unknown> {
   const requestId = request.headers['x-request-id'];
   // A player waiting on this request must not hold the engine clock still (see EngineClock.release).
   const release = () => typeof requestId === 'string' && context.clock.release(requestId);
@@ -97,7 +110,9 @@ export async function applyServerFault(request: FastifyRequest, reply: FastifyRe
 
 function defaultBody(target: TrafficTarget, status: number): unknown {
   const message = `injected fault: ${status}`;
-  if (target === 'cloudQueue') return cloudQueueError(status, status === 503 ? 'serviceUnavailable' : 'injected', message);
-  if (target === 'login') return { error: status === 503 ? 'temporarily_unavailable' : 'server_error', error_description: message };
+  if (target === 'cloudQueue')
+    return cloudQueueError(status, status === 503 ? 'serviceUnavailable' : 'injected', message);
+  if (target === 'login')
+    return { error: status === 503 ? 'temporarily_unavailable' : 'server_error', error_description: message };
   return { errorCode: 'ERROR_INJECTED_FAULT', reason: message };
 }

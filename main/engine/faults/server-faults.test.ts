@@ -45,7 +45,9 @@ async function lastTraffic(target: string): Promise<TrafficEntry> {
 function socketEnd(to: string): Promise<string> {
   const { hostname, port, pathname, search } = new URL(to);
   return new Promise((resolve) => {
-    const socket = connect(Number(port), hostname, () => socket.write(`GET ${pathname}${search} HTTP/1.1\r\nHost: ${hostname}:${port}\r\n\r\n`));
+    const socket = connect(Number(port), hostname, () =>
+      socket.write(`GET ${pathname}${search} HTTP/1.1\r\nHost: ${hostname}:${port}\r\n\r\n`),
+    );
     socket.on('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? error.message));
     socket.on('close', () => resolve('closed'));
     socket.resume();
@@ -54,7 +56,11 @@ function socketEnd(to: string): Promise<string> {
 
 describe.each(['login', 'control', 'cloudQueue'] as const)('target %s', (target) => {
   it('status: answers the injected status with Retry-After and X-Rejected-Reason, marked in the log', async () => {
-    await addFault({ target, action: { type: 'status', status: 503, retryAfter: 7, rejectedReason: 'STREAM_RATE_LIMIT_REACHED' }, times: 1 });
+    await addFault({
+      target,
+      action: { type: 'status', status: 503, retryAfter: 7, rejectedReason: 'STREAM_RATE_LIMIT_REACHED' },
+      times: 1,
+    });
     const response = await fetch(url(target), { method: target === 'login' ? 'POST' : 'GET' });
     expect(response.status).toBe(503);
     expect(response.headers.get('retry-after')).toBe('7');
@@ -104,7 +110,12 @@ describe.each(['login', 'control', 'cloudQueue'] as const)('target %s', (target)
 
 describe('target login', () => {
   it('status: never cached, as every answer of the login service (the token endpoint’s must not be, RFC 6749 §5.1)', async () => {
-    await addFault({ target: 'login', match: { path: PATHS.login }, action: { type: 'status', status: 503 }, times: 1 });
+    await addFault({
+      target: 'login',
+      match: { path: PATHS.login },
+      action: { type: 'status', status: 503 },
+      times: 1,
+    });
     const response = await fetch(url('login'), { method: 'POST' });
     expect(response.status).toBe(503);
     expect([response.headers.get('cache-control'), response.headers.get('pragma')]).toEqual(['no-store', 'no-cache']);
@@ -120,7 +131,11 @@ describe('target login', () => {
 
 describe('matching at the servers', () => {
   it('matches method, path and reason', async () => {
-    await addFault({ target: 'cloudQueue', match: { method: 'GET', path: '/itemWindow', reason: 'load' }, action: { type: 'status', status: 500 } });
+    await addFault({
+      target: 'cloudQueue',
+      match: { method: 'GET', path: '/itemWindow', reason: 'load' },
+      action: { type: 'status', status: 500 },
+    });
     const base = `${engine.urls.cloudQueue}/queues/q1/v2.3`;
     expect((await fetch(`${base}/itemWindow?reason=load`)).status).toBe(500);
     expect((await fetch(`${base}/itemWindow?reason=refresh`)).status).not.toBe(500);
@@ -130,10 +145,20 @@ describe('matching at the servers', () => {
   });
 
   it('reads an unencoded `+` in reason as the seed writes joined reasons, in the rule and in the log', async () => {
-    await addFault({ target: 'cloudQueue', match: { path: '/itemWindow', reason: 'load+queueCompleted' }, action: { type: 'status', status: 500 }, times: 1 });
+    await addFault({
+      target: 'cloudQueue',
+      match: { path: '/itemWindow', reason: 'load+queueCompleted' },
+      action: { type: 'status', status: 500 },
+      times: 1,
+    });
     // `+` in a query string decodes to a space; a player that does not encode it still means `+`.
-    expect((await fetch(`${engine.urls.cloudQueue}/queues/q1/v2.3/itemWindow?reason=load+queueCompleted`)).status).toBe(500);
-    expect(await lastTraffic('cloudQueue')).toMatchObject({ reason: 'load+queueCompleted', fault: { action: 'status' } });
+    expect((await fetch(`${engine.urls.cloudQueue}/queues/q1/v2.3/itemWindow?reason=load+queueCompleted`)).status).toBe(
+      500,
+    );
+    expect(await lastTraffic('cloudQueue')).toMatchObject({
+      reason: 'load+queueCompleted',
+      fault: { action: 'status' },
+    });
     // The log's reason filter reads it the same way, unencoded or not.
     for (const reason of ['load+queueCompleted', 'load%2BqueueCompleted']) {
       expect((await admin(engine, 'GET', `/traffic?target=cloudQueue&reason=${reason}`)).body).toHaveLength(1);
@@ -150,7 +175,11 @@ describe('matching at the servers', () => {
   });
 
   it('rejects a rule it cannot apply, with a clear error and nothing added', async () => {
-    for (const bad of [{ target: 'nowhere', action: { type: 'drop' } }, { target: 'control', action: { type: 'status' } }, { target: 'control', action: { type: 'drop' }, probability: 2 }]) {
+    for (const bad of [
+      { target: 'nowhere', action: { type: 'drop' } },
+      { target: 'control', action: { type: 'status' } },
+      { target: 'control', action: { type: 'drop' }, probability: 2 },
+    ]) {
       const { status, body } = await admin(engine, 'POST', '/faults', bad);
       expect(status).toBe(400);
       expect(body).toMatchObject({ error: { code: 'invalid_input' } });
@@ -160,8 +189,22 @@ describe('matching at the servers', () => {
 
   it('offers the seed\u2019s cases as presets', async () => {
     const presets = (await admin(engine, 'GET', '/faults/presets')).body as { id: string }[];
-    expect(presets.map((p) => p.id)).toEqual(expect.arrayContaining(['503-storm', '404-item-window-skip', '404-item-window-load', 'refresh-timeout', '500-on-load', 'version-drop']));
+    expect(presets.map((p) => p.id)).toEqual(
+      expect.arrayContaining([
+        '503-storm',
+        '404-item-window-skip',
+        '404-item-window-load',
+        'refresh-timeout',
+        '500-on-load',
+        'version-drop',
+      ]),
+    );
     const rule = (await admin(engine, 'POST', '/faults/presets/500-on-load', { target: 'player' })).body;
-    expect(rule).toMatchObject({ target: 'player', match: { reason: 'load' }, action: { type: 'status', status: 500 }, times: 1 });
+    expect(rule).toMatchObject({
+      target: 'player',
+      match: { reason: 'load' },
+      action: { type: 'status', status: 500 },
+      times: 1,
+    });
   });
 });

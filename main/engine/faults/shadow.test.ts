@@ -38,22 +38,53 @@ describe('mayOverlap: whether one request could match both', () => {
 });
 
 describe('withShadows', () => {
-  const rule = (id: string, fields: Partial<FaultRule>): FaultRule => ({ id, target: 'cloudQueue', match: {}, action: { type: 'status', status: 503 }, hits: 0, passes: 0, spent: false, createdAt: 0, ...fields });
+  const rule = (id: string, fields: Partial<FaultRule>): FaultRule => ({
+    id,
+    target: 'cloudQueue',
+    match: {},
+    action: { type: 'status', status: 503 },
+    hits: 0,
+    passes: 0,
+    spent: false,
+    createdAt: 0,
+    ...fields,
+  });
 
   it('an earlier rule of another target shadows nothing, a spent one neither', () => {
-    const views = withShadows([rule('a', { target: 'control' }), rule('b', { spent: true, times: 1, hits: 1 }), rule('c', { match: { path: '/version' } })]);
+    const views = withShadows([
+      rule('a', { target: 'control' }),
+      rule('b', { spent: true, times: 1, hits: 1 }),
+      rule('c', { match: { path: '/version' } }),
+    ]);
     expect(views[2]).toMatchObject({ shadowedBy: null, shadow: null });
   });
 
   it('a player rule that fails requests partly shadows a cloudQueue rule, whatever their order; a latency one does not', () => {
-    const views = withShadows([rule('server', { match: { path: '/version' } }), rule('client', { target: 'player', action: { type: 'drop' } })]);
-    expect(views[0]).toMatchObject({ shadowedBy: null, shadow: 'partial', warning: expect.stringContaining("in the player's client") });
-    const slow = withShadows([rule('server', { match: { path: '/version' } }), rule('client', { target: 'player', action: { type: 'latency', ms: 10 } })]);
+    const views = withShadows([
+      rule('server', { match: { path: '/version' } }),
+      rule('client', { target: 'player', action: { type: 'drop' } }),
+    ]);
+    expect(views[0]).toMatchObject({
+      shadowedBy: null,
+      shadow: 'partial',
+      warning: expect.stringContaining("in the player's client"),
+    });
+    const slow = withShadows([
+      rule('server', { match: { path: '/version' } }),
+      rule('client', { target: 'player', action: { type: 'latency', ms: 10 } }),
+    ]);
     expect(slow[0]!.shadow).toBeNull();
   });
 
   it('a partial overlap is said as one: the earlier rule takes the requests both match', () => {
-    const views = withShadows([rule('refresh', { match: { path: '/itemWindow', reason: 'refresh' } }), rule('window', { match: { path: '/itemWindow' }, action: { type: 'status', status: 404 } })]);
-    expect(views[1]).toMatchObject({ shadowedBy: null, shadow: 'partial', warning: expect.stringContaining('partly shadowed') });
+    const views = withShadows([
+      rule('refresh', { match: { path: '/itemWindow', reason: 'refresh' } }),
+      rule('window', { match: { path: '/itemWindow' }, action: { type: 'status', status: 404 } }),
+    ]);
+    expect(views[1]).toMatchObject({
+      shadowedBy: null,
+      shadow: 'partial',
+      warning: expect.stringContaining('partly shadowed'),
+    });
   });
 });

@@ -23,24 +23,43 @@ export function withShadows(rules: readonly FaultRule[]): FaultRuleView[] {
   return rules.map((rule, index) => ({ ...rule, ...shadowOf(rule, rules.slice(0, index), rules) }));
 }
 
-function shadowOf(rule: FaultRule, earlier: readonly FaultRule[], all: readonly FaultRule[]): Pick<FaultRuleView, 'shadowedBy' | 'shadow' | 'warning'> {
+function shadowOf(
+  rule: FaultRule,
+  earlier: readonly FaultRule[],
+  all: readonly FaultRule[],
+): Pick<FaultRuleView, 'shadowedBy' | 'shadow' | 'warning'> {
   const none = { shadowedBy: null, shadow: null, warning: null };
   if (rule.spent) return none;
   const live = earlier.filter((other) => !other.spent && other.target === rule.target);
   const full = live.find((other) => alwaysActs(other) && covers(other.match, rule.match));
   if (full) {
-    return { shadowedBy: ref(full), shadow: 'full', warning: `shadowed by ${name(full)}: it comes first and takes every request this rule matches, so this rule never fires (first match wins). Move this rule above it, or remove it.` };
+    return {
+      shadowedBy: ref(full),
+      shadow: 'full',
+      warning: `shadowed by ${name(full)}: it comes first and takes every request this rule matches, so this rule never fires (first match wins). Move this rule above it, or remove it.`,
+    };
   }
   const delaying = live.find((other) => isCertainTimes(other) && covers(other.match, rule.match));
   if (delaying) return delayed(delaying, 'this rule matches');
   const partial = live.find((other) => alwaysActs(other) && mayOverlap(other.match, rule.match));
   if (partial) {
-    return { shadowedBy: null, shadow: 'partial', warning: `partly shadowed by ${name(partial)}: it comes first and takes the requests both match (first match wins); only the others reach this rule.` };
+    return {
+      shadowedBy: null,
+      shadow: 'partial',
+      warning: `partly shadowed by ${name(partial)}: it comes first and takes the requests both match (first match wins); only the others reach this rule.`,
+    };
   }
   const overlapping = live.find((other) => isCertainTimes(other) && mayOverlap(other.match, rule.match));
   if (overlapping) return delayed(overlapping, 'both match');
   if (rule.target === 'cloudQueue') {
-    const client = all.find((other) => !other.spent && other.target === 'player' && other.action.type !== 'latency' && alwaysActs(other) && mayOverlap(other.match, rule.match));
+    const client = all.find(
+      (other) =>
+        !other.spent &&
+        other.target === 'player' &&
+        other.action.type !== 'latency' &&
+        alwaysActs(other) &&
+        mayOverlap(other.match, rule.match),
+    );
     if (client) {
       return {
         shadowedBy: null,
@@ -110,7 +129,8 @@ function pathCovers(outer: string, inner: string): boolean {
 
 /** Whether one request could match both (not certain to be disjoint). */
 export function mayOverlap(a: FaultMatch, b: FaultMatch): boolean {
-  if (a.method !== undefined && b.method !== undefined && a.method.toUpperCase() !== b.method.toUpperCase()) return false;
+  if (a.method !== undefined && b.method !== undefined && a.method.toUpperCase() !== b.method.toUpperCase())
+    return false;
   if (a.reason !== undefined && b.reason !== undefined && a.reason !== b.reason) return false;
   if (a.path === undefined || b.path === undefined) return true;
   if (a.path.includes('*') || b.path.includes('*')) return true;

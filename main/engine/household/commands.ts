@@ -4,9 +4,20 @@ import type { CommandHandlers } from '../api/runner.js';
 import type { HouseholdEditor } from './edits.js';
 import type { HouseholdViews } from './views.js';
 
-type HouseholdCommandName = 'players.list' | 'players.get' | 'players.create' | 'players.update' | 'players.delete' | 'groups.list' | 'groups.create' | 'groups.delete';
+type HouseholdCommandName =
+  | 'players.list'
+  | 'players.get'
+  | 'players.create'
+  | 'players.update'
+  | 'players.delete'
+  | 'groups.list'
+  | 'groups.create'
+  | 'groups.delete';
 
-export function householdCommands(views: HouseholdViews, editor: HouseholdEditor): Pick<CommandHandlers, HouseholdCommandName> {
+export function householdCommands(
+  views: HouseholdViews,
+  editor: HouseholdEditor,
+): Pick<CommandHandlers, HouseholdCommandName> {
   return {
     'players.list': () => views.players(),
     'players.get': ({ id }) => {

@@ -26,14 +26,25 @@ export class HouseholdEditor {
   }
 
   createPlayer(name: string, householdId?: string): PlayerView {
-    const household = householdId === undefined ? this.store.households.list()[0] : this.store.households.get(householdId);
-    if (!household) throw new EngineError('not_found', householdId === undefined ? 'there is no household to add a player to' : `no household ${householdId}`);
+    const household =
+      householdId === undefined ? this.store.households.list()[0] : this.store.households.get(householdId);
+    if (!household)
+      throw new EngineError(
+        'not_found',
+        householdId === undefined ? 'there is no household to add a player to' : `no household ${householdId}`,
+      );
     cleanName(name);
     const id = this.freeId(`player-${slug(name)}`, (candidate) => this.store.players.get(candidate) !== undefined);
     this.store.transaction(() => {
       const groupId = this.freeGroupId(id);
       this.store.groups.create({ id: groupId, householdId: household.id, coordinatorId: id });
-      this.store.players.create({ id, householdId: household.id, groupId, name: cleanName(name), position: this.store.players.nextPosition(household.id) });
+      this.store.players.create({
+        id,
+        householdId: household.id,
+        groupId,
+        name: cleanName(name),
+        position: this.store.players.nextPosition(household.id),
+      });
     });
     this.changed();
     return this.options.views.player(id)!;
@@ -59,12 +70,16 @@ export class HouseholdEditor {
   group(playerIds: readonly string[], coordinatorId: string = playerIds[0]!): GroupView {
     const ids = [...new Set(playerIds)];
     if (!ids.includes(coordinatorId)) {
-      throw new EngineError('invalid_input', `coordinatorId ${coordinatorId} is not one of playerIds`, { field: 'coordinatorId' });
+      throw new EngineError('invalid_input', `coordinatorId ${coordinatorId} is not one of playerIds`, {
+        field: 'coordinatorId',
+      });
     }
     const players = ids.map((id) => this.mustGetPlayer(id));
     const householdId = players[0]!.householdId;
     if (players.some((p) => p.householdId !== householdId)) {
-      throw new EngineError('invalid_input', 'players of different households cannot be grouped', { field: 'playerIds' });
+      throw new EngineError('invalid_input', 'players of different households cannot be grouped', {
+        field: 'playerIds',
+      });
     }
     const coordinator = players.find((p) => p.id === coordinatorId)!;
     const groupId = this.store.transaction(() => {
@@ -108,7 +123,8 @@ export class HouseholdEditor {
     if (!group) return;
     const members = this.members(groupId);
     if (members.length === 0) this.store.groups.delete(groupId);
-    else if (!members.some((m) => m.id === group.coordinatorId)) this.store.groups.setCoordinator(groupId, members[0]!.id);
+    else if (!members.some((m) => m.id === group.coordinatorId))
+      this.store.groups.setCoordinator(groupId, members[0]!.id);
   }
 
   private members(groupId: string): Player[] {
@@ -135,7 +151,11 @@ export class HouseholdEditor {
 
   private changed(): void {
     const { views } = this.options;
-    this.options.emit('household.changed', { households: views.households(), groups: views.groups(), players: views.players() });
+    this.options.emit('household.changed', {
+      households: views.households(),
+      groups: views.groups(),
+      players: views.players(),
+    });
   }
 }
 

@@ -14,7 +14,11 @@ describe('seed data (docs/contract/console.md §1)', () => {
     const groups = views.groups();
     expect(groups).toHaveLength(3);
     for (const player of views.players()) {
-      expect(groups.find((g) => g.id === player.groupId)).toMatchObject({ coordinatorId: player.id, playerIds: [player.id], name: player.name });
+      expect(groups.find((g) => g.id === player.groupId)).toMatchObject({
+        coordinatorId: player.id,
+        playerIds: [player.id],
+        name: player.name,
+      });
       expect(player.playbackState).toBe('PLAYBACK_STATE_IDLE');
     }
     const user = store.users.findByUsername('demo');

@@ -70,6 +70,8 @@ export function groupView(group: Group, players: readonly Player[]): GroupView {
     name,
     coordinatorId: group.coordinatorId,
     // The coordinator first, as the control API lists a group's players.
-    playerIds: [...members].sort((a, b) => Number(b.id === group.coordinatorId) - Number(a.id === group.coordinatorId)).map((p) => p.id),
+    playerIds: [...members]
+      .sort((a, b) => Number(b.id === group.coordinatorId) - Number(a.id === group.coordinatorId))
+      .map((p) => p.id),
   };
 }

@@ -52,7 +52,11 @@ describe('a capped body read', () => {
   it('stops an endless body at the cap and drops the connection there', async () => {
     const { url, closed } = await serve(endless);
     const read = await readCappedBody(await fetch(url), MB);
-    expect(read).toMatchObject({ ok: false, bytes: MB, message: 'the answer was over 1 MB (1,048,576 bytes) and was cut there' });
+    expect(read).toMatchObject({
+      ok: false,
+      bytes: MB,
+      message: 'the answer was over 1 MB (1,048,576 bytes) and was cut there',
+    });
     expect(read.text).toHaveLength(MB);
     // The server learns of it: what it wrote is the cap plus what the socket buffers held, not more.
     expect(await closed).toBeLessThan(8 * MB);
@@ -61,14 +65,24 @@ describe('a capped body read', () => {
   it('refuses a Content-Length over the cap before reading a byte, naming the size', async () => {
     const { url, closed } = await serve((res) => res.end(Buffer.alloc(3 * MB, 'a')));
     const read = await readCappedBody(await fetch(url), MB);
-    expect(read).toEqual({ ok: false, text: '', bytes: 0, message: 'the answer was over 1 MB (1,048,576 bytes) and was cut there (its Content-Length said 3 MB (3,145,728 bytes))' });
+    expect(read).toEqual({
+      ok: false,
+      text: '',
+      bytes: 0,
+      message:
+        'the answer was over 1 MB (1,048,576 bytes) and was cut there (its Content-Length said 3 MB (3,145,728 bytes))',
+    });
     await closed;
   });
 
   it('measures an answer that has no stream (an injected fault) and cuts it the same way', async () => {
     const text = 'é'.repeat(1_000);
     const read = await readCappedBody({ headers: new Headers(), text: async () => text }, 1_001);
-    expect(read).toMatchObject({ ok: false, bytes: 1_001, message: 'the answer was over 1,001 bytes and was cut there (it was 2 KB (2,000 bytes))' });
+    expect(read).toMatchObject({
+      ok: false,
+      bytes: 1_001,
+      message: 'the answer was over 1,001 bytes and was cut there (it was 2 KB (2,000 bytes))',
+    });
     expect((read as { text: string }).text).toBe(`${'é'.repeat(500)}\uFFFD`);
   });
 
@@ -85,7 +99,9 @@ describe('a capped body read', () => {
       res.on('close', () => clearInterval(timer));
     });
     const started = performance.now();
-    await expect(readCappedBody(await fetch(url, { signal: abort.signal }), MB, abort.signal)).rejects.toThrow('no complete response within 10 s');
+    await expect(readCappedBody(await fetch(url, { signal: abort.signal }), MB, abort.signal)).rejects.toThrow(
+      'no complete response within 10 s',
+    );
     expect(performance.now() - started).toBeLessThan(2_000);
     await closed;
     expect(sent).toBeLessThan(6);
@@ -95,8 +111,8 @@ describe('a capped body read', () => {
     const abort = new AbortController();
     const body = new ReadableStream<Uint8Array>({ pull: () => new Promise(() => undefined) });
     const reading = readCappedBody({ headers: new Headers(), body, text: async () => '' }, MB, abort.signal);
-    abort.abort(new Error('the run\'s deadline of 15 s passed'));
-    await expect(reading).rejects.toThrow('the run\'s deadline of 15 s passed');
+    abort.abort(new Error("the run's deadline of 15 s passed"));
+    await expect(reading).rejects.toThrow("the run's deadline of 15 s passed");
   });
 });
 
@@ -105,19 +121,32 @@ describe('JSON with a depth limit', () => {
     // As a body arrives: one flat string (`repeat` would build a rope that the first read flattens).
     const text = Buffer.alloc(4 * MB, '[').toString();
     const started = performance.now();
-    expect(parseJsonWithin(text)).toEqual({ ok: false, message: 'the answer nests more than 100 JSON arrays and objects inside one another, deeper than the console reads' });
+    expect(parseJsonWithin(text)).toEqual({
+      ok: false,
+      message:
+        'the answer nests more than 100 JSON arrays and objects inside one another, deeper than the console reads',
+    });
     // Milliseconds, on a busy machine too; JSON.parse of it would build 4 million nested arrays, for seconds.
     expect(performance.now() - started).toBeLessThan(500);
   });
 
   it('parses what nests no deeper than the limit, and says when a text is not JSON', () => {
     expect(parseJsonWithin(`${'['.repeat(100)}${']'.repeat(100)}`).ok).toBe(true);
-    expect(parseJsonWithin('{"items":[{"id":"a","track":{"mediaUrl":"x"}}]}')).toEqual({ ok: true, value: { items: [{ id: 'a', track: { mediaUrl: 'x' } }] } });
+    expect(parseJsonWithin('{"items":[{"id":"a","track":{"mediaUrl":"x"}}]}')).toEqual({
+      ok: true,
+      value: { items: [{ id: 'a', track: { mediaUrl: 'x' } }] },
+    });
     expect(parseJsonWithin('<html>')).toEqual({ ok: false, message: 'a body that is not JSON' });
   });
 
   it('names sizes as people read them', () => {
-    expect([bytesText(1_048_576), bytesText(8 * 1_048_576), bytesText(10_485_760 + 1), bytesText(2_048), bytesText(900)]).toEqual([
+    expect([
+      bytesText(1_048_576),
+      bytesText(8 * 1_048_576),
+      bytesText(10_485_760 + 1),
+      bytesText(2_048),
+      bytesText(900),
+    ]).toEqual([
       '1 MB (1,048,576 bytes)',
       '8 MB (8,388,608 bytes)',
       '10 MB (10,485,761 bytes)',

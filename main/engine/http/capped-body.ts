@@ -31,7 +31,12 @@ export async function readCappedBody(source: BodySource, maxBytes: number, signa
   const declared = declaredLength(source.headers.get('content-length'));
   if (declared !== undefined && declared > maxBytes) {
     await source.body?.cancel().catch(() => undefined);
-    return { ok: false, text: '', bytes: 0, message: overCap(maxBytes, `its Content-Length said ${bytesText(declared)}`) };
+    return {
+      ok: false,
+      text: '',
+      bytes: 0,
+      message: overCap(maxBytes, `its Content-Length said ${bytesText(declared)}`),
+    };
   }
   if (!source.body) return measured(await source.text(), maxBytes);
 
@@ -81,7 +86,9 @@ export function parseJsonWithin(text: string, maxDepth = MAX_JSON_DEPTH): Parsed
 
 /** Why a text is not parsed, when it nests deeper than `maxDepth`; undefined when it may be. */
 export function depthRefusal(text: string, maxDepth = MAX_JSON_DEPTH): string | undefined {
-  return nestsDeeperThan(text, maxDepth) ? `the answer nests more than ${maxDepth} JSON arrays and objects inside one another, deeper than the console reads` : undefined;
+  return nestsDeeperThan(text, maxDepth)
+    ? `the answer nests more than ${maxDepth} JSON arrays and objects inside one another, deeper than the console reads`
+    : undefined;
 }
 
 /** `1 MB (1,048,576 bytes)`, `512 KB (524,288 bytes)`, `900 bytes`. */
@@ -100,7 +107,12 @@ function measured(text: string, maxBytes: number): CappedBody {
   const bytes = Buffer.byteLength(text);
   if (bytes <= maxBytes) return { ok: true, text, bytes };
   const cut = Buffer.from(text).subarray(0, maxBytes);
-  return { ok: false, text: decode([cut], maxBytes), bytes: maxBytes, message: overCap(maxBytes, `it was ${bytesText(bytes)}`) };
+  return {
+    ok: false,
+    text: decode([cut], maxBytes),
+    bytes: maxBytes,
+    message: overCap(maxBytes, `it was ${bytesText(bytes)}`),
+  };
 }
 
 function declaredLength(header: string | null): number | undefined {

@@ -16,6 +16,6 @@ describe('JSON nesting depth', () => {
   it('skips brackets inside strings, escaped quotes included', () => {
     expect(nestsDeeperThan(JSON.stringify({ text: '[[[[[[[[[[' }), 2)).toBe(false);
     expect(nestsDeeperThan(JSON.stringify({ text: 'say \\"[[[[\\" and "[[[["' }), 2)).toBe(false);
-    expect(nestsDeeperThan(JSON.stringify({ text: '\\' , deep: [[[1]]] }), 2)).toBe(true);
+    expect(nestsDeeperThan(JSON.stringify({ text: '\\', deep: [[[1]]] }), 2)).toBe(true);
   });
 });

@@ -6,7 +6,12 @@ import type { FastifyInstance } from 'fastify';
 import type { ServiceUrls } from '../api/types.js';
 import { isLoopbackHostname, urlHost } from './loopback.js';
 
-export const SERVICE_NAMES = ['console', 'login', 'control', 'cloudQueue'] as const satisfies readonly (keyof ServiceUrls)[];
+export const SERVICE_NAMES = [
+  'console',
+  'login',
+  'control',
+  'cloudQueue',
+] as const satisfies readonly (keyof ServiceUrls)[];
 export type ServiceName = (typeof SERVICE_NAMES)[number];
 export type ServiceApps = Record<ServiceName, FastifyInstance>;
 
@@ -16,7 +21,8 @@ export const DEFAULT_PORT = 47100;
 export async function listenAll(apps: ServiceApps, host: string, port: number): Promise<ServiceUrls> {
   // The console page hands out the admin token to whoever loads it, guarded by its Host header,
   // which a client off this machine can write as it likes: the listeners never leave loopback.
-  if (!isLoopbackHostname(host)) throw new Error(`the console listens on loopback only (127.0.0.1, ::1, localhost), not ${host}`);
+  if (!isLoopbackHostname(host))
+    throw new Error(`the console listens on loopback only (127.0.0.1, ::1, localhost), not ${host}`);
   const urls: Partial<ServiceUrls> = {};
   try {
     for (const [index, name] of SERVICE_NAMES.entries()) {
@@ -25,9 +31,12 @@ export async function listenAll(apps: ServiceApps, host: string, port: number): 
         await apps[name].listen({ host, port: wanted });
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
-          throw new Error(`port ${wanted} on ${host} is in use (the ${name} listener needs it); pass --port 0 or another --port`, {
-            cause: error,
-          });
+          throw new Error(
+            `port ${wanted} on ${host} is in use (the ${name} listener needs it); pass --port 0 or another --port`,
+            {
+              cause: error,
+            },
+          );
         }
         throw error;
       }

@@ -40,9 +40,18 @@ describe('security headers on every answer of every listener (docs/contract/cons
   });
 
   it("the login service's / sends the headers of its pages: no framing, no caching, no referrer", async () => {
-    const [root, page] = await Promise.all([rawRequest(`${engine.urls.login}/`), rawRequest(`${engine.urls.login}/login/v3/oauth?client_id=nobody`)]);
+    const [root, page] = await Promise.all([
+      rawRequest(`${engine.urls.login}/`),
+      rawRequest(`${engine.urls.login}/login/v3/oauth?client_id=nobody`),
+    ]);
     expect(root.status).toBe(200);
-    for (const name of ['content-security-policy', 'x-frame-options', 'cache-control', 'referrer-policy', 'x-content-type-options']) {
+    for (const name of [
+      'content-security-policy',
+      'x-frame-options',
+      'cache-control',
+      'referrer-policy',
+      'x-content-type-options',
+    ]) {
       expect(root.headers[name], name).toBe(page.headers[name]);
     }
     expect(root.headers['content-security-policy']).toContain("frame-ancestors 'none'");
@@ -51,10 +60,14 @@ describe('security headers on every answer of every listener (docs/contract/cons
 
   it('the event stream, written around fastify, carries them too', async () => {
     const headers = await new Promise<IncomingHttpHeaders>((resolve, reject) => {
-      const req = httpRequest(`${engine.urls.console}/admin/api/events`, { headers: { authorization: `Bearer ${engine.adminToken}` } }, (res) => {
-        resolve(res.headers);
-        res.destroy();
-      });
+      const req = httpRequest(
+        `${engine.urls.console}/admin/api/events`,
+        { headers: { authorization: `Bearer ${engine.adminToken}` } },
+        (res) => {
+          resolve(res.headers);
+          res.destroy();
+        },
+      );
       req.on('error', reject);
       req.end();
     });

@@ -56,7 +56,12 @@ export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
   'referrer-policy': 'no-referrer',
 };
 
-export type RequestErrorAnswer = (reply: FastifyReply, status: number, message: string, part: 'path' | 'routed') => FastifyReply;
+export type RequestErrorAnswer = (
+  reply: FastifyReply,
+  status: number,
+  message: string,
+  part: 'path' | 'routed',
+) => FastifyReply;
 
 export function createServiceApp(options: ServiceAppOptions = {}): FastifyInstance {
   const app = Fastify({
@@ -68,7 +73,10 @@ export function createServiceApp(options: ServiceAppOptions = {}): FastifyInstan
     return503OnClosing: true,
     // In the service's own error shape when it has one (docs/contract/console.md §3, §4, §7).
     ...(options.requestErrors
-      ? { frameworkErrors: (error: Error & { statusCode?: number }, _request: unknown, reply: FastifyReply) => options.requestErrors!(reply, error.statusCode ?? 400, error.message, 'path') }
+      ? {
+          frameworkErrors: (error: Error & { statusCode?: number }, _request: unknown, reply: FastifyReply) =>
+            options.requestErrors!(reply, error.statusCode ?? 400, error.message, 'path'),
+        }
       : {}),
   });
   sendSecurityHeaders(app);
@@ -102,7 +110,8 @@ function answerErrors(app: FastifyInstance, { requestErrors, serverError }: Serv
   if (!requestErrors && !serverError) return;
   app.setErrorHandler((error: { statusCode?: number; message: string }, _request, reply) => {
     const status = error.statusCode ?? 500;
-    if (status >= 400 && status < 500) return requestErrors ? requestErrors(reply, status, error.message, 'routed') : reply.send(error);
+    if (status >= 400 && status < 500)
+      return requestErrors ? requestErrors(reply, status, error.message, 'routed') : reply.send(error);
     return serverError ? serverError(reply) : reply.send(error);
   });
 }
@@ -118,7 +127,13 @@ function acceptEmptyJson(app: FastifyInstance): void {
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     if ((body as string).trim() === '') return done(null, undefined);
-    if (nestsDeeperThan(body as string)) return done(Object.assign(new Error(`the JSON body nests arrays and objects more than ${MAX_JSON_DEPTH} deep`), { statusCode: 400 }), undefined);
+    if (nestsDeeperThan(body as string))
+      return done(
+        Object.assign(new Error(`the JSON body nests arrays and objects more than ${MAX_JSON_DEPTH} deep`), {
+          statusCode: 400,
+        }),
+        undefined,
+      );
     parseJson(request, body as string, done);
   });
 }
@@ -134,7 +149,12 @@ function refuseBodiesOfUnknownPaths(app: FastifyInstance): void {
   app.addHook('preParsing', async (request, reply, payload) => {
     if (!request.is404 || !carriesBody(request.raw)) return payload;
     reply.header('connection', 'close');
-    throw Object.assign(new Error(`there is no ${request.method} ${request.url.split('?')[0]} here, and a path that does not exist takes no body`), { statusCode: 404 });
+    throw Object.assign(
+      new Error(
+        `there is no ${request.method} ${request.url.split('?')[0]} here, and a path that does not exist takes no body`,
+      ),
+      { statusCode: 404 },
+    );
   });
 }
 

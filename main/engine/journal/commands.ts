@@ -15,7 +15,20 @@ import type { JournaledCommand, QueueSnapshot } from './types.js';
  * Commands that change nothing a replay depends on, or whose effect is journaled elsewhere:
  * `control.send` reaches the control listener, which journals the call whoever sent it.
  */
-const NOT_JOURNALED = ['control.', 'conformance.', 'traffic.', 'integrations.', 'oauth.', 'events.', 'tokens.', 'grants.', 'settings.', 'bundles.export', 'scenarios.save', 'scenarios.delete'];
+const NOT_JOURNALED = [
+  'control.',
+  'conformance.',
+  'traffic.',
+  'integrations.',
+  'oauth.',
+  'events.',
+  'tokens.',
+  'grants.',
+  'settings.',
+  'bundles.export',
+  'scenarios.save',
+  'scenarios.delete',
+];
 /** Player commands are journaled refused too: a refused skip may have changed the player on its way. */
 const JOURNALED_WHEN_REFUSED = new Set<string>(['players.act', 'players.trigger']);
 /** A queue larger than this is not copied before an edit (the bundle then says the edit cannot replay). */
@@ -35,7 +48,11 @@ export function isJournaled(name: CommandName): boolean {
 }
 
 /** The handlers, the journaled ones wrapped. */
-export function journaledHandlers(handlers: CommandHandlers, journal: Journal, deps: JournalCommandDeps): CommandHandlers {
+export function journaledHandlers(
+  handlers: CommandHandlers,
+  journal: Journal,
+  deps: JournalCommandDeps,
+): CommandHandlers {
   const wrapped = { ...handlers } as Record<CommandName, (input: unknown) => unknown>;
   for (const name of Object.keys(handlers) as CommandName[]) {
     if (!isJournaled(name)) continue;
@@ -44,12 +61,22 @@ export function journaledHandlers(handlers: CommandHandlers, journal: Journal, d
       const faultsBefore = name.startsWith('faults.') ? deps.faults.list() : undefined;
       const queueBefore = name.startsWith('queues.') && name !== 'queues.create' ? snapshotOf(deps, input) : undefined;
       const kept = keptInput(name, input);
-      const base = { name, input: kept.input, ...(kept.omitted ? { omitted: kept.omitted } : {}), ...(queueBefore ? { queueBefore } : {}) };
+      const base = {
+        name,
+        input: kept.input,
+        ...(kept.omitted ? { omitted: kept.omitted } : {}),
+        ...(queueBefore ? { queueBefore } : {}),
+      };
       // What is known as it begins: a call still waiting at an export is replayed from this.
       const ticket = journal.begin(name, { kind: 'command', ...base, ok: true });
       try {
         const output = await handler(input);
-        const entry: Omit<JournaledCommand, 'seq' | 'at'> = { kind: 'command', ...base, ok: true, result: resultOf(output) };
+        const entry: Omit<JournaledCommand, 'seq' | 'at'> = {
+          kind: 'command',
+          ...base,
+          ok: true,
+          result: resultOf(output),
+        };
         if (faultsBefore) {
           entry.rules = deps.faults.list();
           const after = new Set(entry.rules.map((rule) => rule.id));
@@ -59,7 +86,8 @@ export function journaledHandlers(handlers: CommandHandlers, journal: Journal, d
         journal.recordCommand(ticket, entry);
         return output;
       } catch (error) {
-        if (JOURNALED_WHEN_REFUSED.has(name)) journal.recordCommand(ticket, { kind: 'command', ...base, ok: false, error: toErrorBody(error).code });
+        if (JOURNALED_WHEN_REFUSED.has(name))
+          journal.recordCommand(ticket, { kind: 'command', ...base, ok: false, error: toErrorBody(error).code });
         else journal.end(ticket);
         throw error;
       }
@@ -82,7 +110,8 @@ function resultOf(output: unknown): JournaledCommand['result'] {
   const result: NonNullable<JournaledCommand['result']> = {};
   if (typeof record.ruleId === 'string') result.ruleId = record.ruleId;
   else if (typeof record.id === 'string' && typeof record.target === 'string') result.ruleId = record.id;
-  if (Array.isArray(record.itemIds)) result.itemIds = record.itemIds.filter((id): id is string => typeof id === 'string');
+  if (Array.isArray(record.itemIds))
+    result.itemIds = record.itemIds.filter((id): id is string => typeof id === 'string');
   if (typeof record.playerId === 'string') result.playerId = record.playerId;
   return result;
 }

@@ -14,7 +14,10 @@ export interface ControlJournalDeps {
 }
 
 export function journalControlCalls(app: FastifyInstance, journal: Journal, deps: ControlJournalDeps): void {
-  const tickets = new WeakMap<FastifyRequest, { ticket: JournalTicket; known: Omit<JournaledControlCall, 'seq' | 'at'>; sessionId?: string }>();
+  const tickets = new WeakMap<
+    FastifyRequest,
+    { ticket: JournalTicket; known: Omit<JournaledControlCall, 'seq' | 'at'>; sessionId?: string }
+  >();
   app.addHook('preHandler', async (request) => {
     if (request.method !== 'POST' || !request.access) return;
     // Known as the call begins (its tokens turned into references once): recorded from this when it ends.
@@ -22,7 +25,9 @@ export function journalControlCalls(app: FastifyInstance, journal: Journal, deps
       kind: 'control',
       method: request.method,
       path: request.url,
-      ...(request.body === undefined || request.body === null ? {} : { body: withTokenRefs(request.body, deps.tokenOwner) }),
+      ...(request.body === undefined || request.body === null
+        ? {}
+        : { body: withTokenRefs(request.body, deps.tokenOwner) }),
       status: 0,
       sender: request.access.clientId ?? 'unknown',
     };
@@ -44,6 +49,10 @@ export function journalControlCalls(app: FastifyInstance, journal: Journal, deps
     const pending = tickets.get(request);
     if (!pending) return;
     tickets.delete(request);
-    journal.recordControl(pending.ticket, { ...pending.known, status: reply.statusCode, ...(pending.sessionId ? { sessionId: pending.sessionId } : {}) });
+    journal.recordControl(pending.ticket, {
+      ...pending.known,
+      status: reply.statusCode,
+      ...(pending.sessionId ? { sessionId: pending.sessionId } : {}),
+    });
   });
 }

@@ -12,7 +12,16 @@ import { Journal } from './journal.js';
 import { withTokenRefs } from './secrets.js';
 import type { ScenarioStep } from '../api/scenario-types.js';
 
-const rule = (id: string): FaultRule => ({ id, target: 'cloudQueue', match: {}, action: { type: 'timeout' }, hits: 0, passes: 0, spent: false, createdAt: 0 });
+const rule = (id: string): FaultRule => ({
+  id,
+  target: 'cloudQueue',
+  match: {},
+  action: { type: 'timeout' },
+  hits: 0,
+  passes: 0,
+  spent: false,
+  createdAt: 0,
+});
 
 describe('a journal', () => {
   it('keeps calls in the order they began, drops the oldest past its cap, and keeps what they did to the rules', () => {
@@ -27,7 +36,12 @@ describe('a journal', () => {
     journal.recordCommand(fast, { kind: 'command', name: 'faults.add', input: {}, ok: true, rules });
     // Until it ends, a call is pending: an export then cannot replay it.
     expect(journal.pending()).toEqual([{ seq: slow.seq, at: 1_000, what: 'players.act' }]);
-    journal.recordCommand(slow, { kind: 'command', name: 'players.act', input: { id: 'p', action: 'skipNext' }, ok: true });
+    journal.recordCommand(slow, {
+      kind: 'command',
+      name: 'players.act',
+      input: { id: 'p', action: 'skipNext' },
+      ok: true,
+    });
     expect(journal.pending()).toEqual([]);
     expect(journal.entries().map((e) => [e.seq, e.at])).toEqual([
       [slow.seq, 1_000],
@@ -53,8 +67,13 @@ describe('a journal', () => {
 describe('tokens in control calls', () => {
   it('become a reference to their queue, or are not kept at all', () => {
     const owner = (token: string) => (token === 'secret-1' ? 'queue-1' : undefined);
-    expect(withTokenRefs({ queueBaseUrl: 'u', httpAuthorization: 'Bearer secret-1' }, owner)).toEqual({ queueBaseUrl: 'u', httpAuthorization: 'Bearer ${token:queue-1}' });
-    expect(JSON.stringify(withTokenRefs({ httpAuthorization: 'Bearer other-secret' }, owner))).not.toContain('other-secret');
+    expect(withTokenRefs({ queueBaseUrl: 'u', httpAuthorization: 'Bearer secret-1' }, owner)).toEqual({
+      queueBaseUrl: 'u',
+      httpAuthorization: 'Bearer ${token:queue-1}',
+    });
+    expect(JSON.stringify(withTokenRefs({ httpAuthorization: 'Bearer other-secret' }, owner))).not.toContain(
+      'other-secret',
+    );
   });
 });
 
@@ -64,9 +83,24 @@ describe('the engine journal', () => {
 
   it('records what the command table and the control API changed, and nothing that only read', async () => {
     engine = await startTestEngine({ clockSpeed: 0 });
-    const queue = (await admin(engine, 'POST', '/queues', { name: 'Q', items: [{ track: { name: 'A', mediaUrl: 'https://media.example.com/a.mp3', durationMillis: 60_000 } }] })).body as QueueSummary;
-    const session = (await admin(engine, 'POST', '/control/send', { method: 'POST', path: '/api/v1/groups/group-kitchen/playbackSession', body: { appId: 'a', appContext: 'b' } })).body as { body: { sessionId: string } };
-    await admin(engine, 'POST', '/control/send', { method: 'POST', path: `/api/v1/playbackSessions/${session.body.sessionId}/playbackSession/loadCloudQueue`, body: { queueBaseUrl: queue.queueBaseUrl, httpAuthorization: queue.httpAuthorization } });
+    const queue = (
+      await admin(engine, 'POST', '/queues', {
+        name: 'Q',
+        items: [{ track: { name: 'A', mediaUrl: 'https://media.example.com/a.mp3', durationMillis: 60_000 } }],
+      })
+    ).body as QueueSummary;
+    const session = (
+      await admin(engine, 'POST', '/control/send', {
+        method: 'POST',
+        path: '/api/v1/groups/group-kitchen/playbackSession',
+        body: { appId: 'a', appContext: 'b' },
+      })
+    ).body as { body: { sessionId: string } };
+    await admin(engine, 'POST', '/control/send', {
+      method: 'POST',
+      path: `/api/v1/playbackSessions/${session.body.sessionId}/playbackSession/loadCloudQueue`,
+      body: { queueBaseUrl: queue.queueBaseUrl, httpAuthorization: queue.httpAuthorization },
+    });
     await admin(engine, 'POST', '/clock', { advanceMs: 2_000 });
     await admin(engine, 'POST', '/faults/presets/503-storm', {});
     await admin(engine, 'POST', '/players/player-kitchen/trigger', { request: 'refresh' });
@@ -76,9 +110,20 @@ describe('the engine journal', () => {
     await admin(engine, 'POST', '/clock', { advanceMs: 1_000 });
     const bundle = (await admin(engine, 'POST', '/bundles/export', {})).body as { scenario: { steps: ScenarioStep[] } };
     const steps = bundle.scenario.steps.filter((s) => s.type !== 'clock' || s.advanceMs === undefined);
-    expect(steps.map((s) => (s.type === 'command' ? s.path.split('/').at(-1) : s.type))).toEqual(['clearFaults', 'clock', 'playbackSession', 'loadCloudQueue', 'fault', 'trigger', 'trigger', 'expect']);
+    expect(steps.map((s) => (s.type === 'command' ? s.path.split('/').at(-1) : s.type))).toEqual([
+      'clearFaults',
+      'clock',
+      'playbackSession',
+      'loadCloudQueue',
+      'fault',
+      'trigger',
+      'trigger',
+      'expect',
+    ]);
     expect(steps).toContainEqual({ type: 'trigger', playerId: 'player-kitchen', request: 'pause', expectError: true });
     expect(JSON.stringify(bundle.scenario)).not.toContain(queue.accessToken);
-    expect(steps).toContainEqual(expect.objectContaining({ body: expect.objectContaining({ httpAuthorization: 'Bearer ${queue1.token}' }) }));
+    expect(steps).toContainEqual(
+      expect.objectContaining({ body: expect.objectContaining({ httpAuthorization: 'Bearer ${queue1.token}' }) }),
+    );
   });
 });

@@ -80,7 +80,9 @@ export class Journal {
 
   /** The pending calls that can be replayed, as entries marked `pendingAtExport`, oldest first. */
   pendingEntries(): JournalEntry[] {
-    return this.pending().flatMap(({ seq, at, entry }) => (entry ? [{ ...entry, seq, at, pendingAtExport: true } as JournalEntry] : []));
+    return this.pending().flatMap(({ seq, at, entry }) =>
+      entry ? [{ ...entry, seq, at, pendingAtExport: true } as JournalEntry] : [],
+    );
   }
 
   recordCommand(ticket: JournalTicket, entry: Unstamped<JournaledCommand>): void {

@@ -52,4 +52,6 @@ export interface JournaledControlCall {
 
 export type JournalEntry = JournaledCommand | JournaledControlCall;
 
-export type QueueSnapshot = Pick<QueueView, 'id' | 'name' | 'container' | 'playbackPolicies' | 'reports'> & { items: QueueItem[] };
+export type QueueSnapshot = Pick<QueueView, 'id' | 'name' | 'container' | 'playbackPolicies' | 'reports'> & {
+  items: QueueItem[];
+};

@@ -48,17 +48,25 @@ export function oauthCommands(deps: OAuthCommandDeps): Pick<CommandHandlers, OAu
   const { manager, settings, issuer, recorder, flows, capture, bus } = deps;
   return {
     // The sample is the console's own (docs/contract/console.md §1's fresh data dir has no integration): listed on request.
-    'integrations.list': ({ includeSample }) => manager.list().filter((integration) => includeSample === true || !integration.sample),
+    'integrations.list': ({ includeSample }) =>
+      manager.list().filter((integration) => includeSample === true || !integration.sample),
     'integrations.create': (input) => manager.create(input),
     'integrations.get': ({ id }) => manager.get(id),
     'integrations.update': ({ id, ...changes }) => manager.update(id, changes),
     'integrations.delete': ({ id }) => manager.delete(id),
-    'integrations.keys.create': ({ id, name, redirectUris, eventCallbackUrl }) => manager.createKey(id, { name, ...(redirectUris ? { redirectUris } : {}), ...(eventCallbackUrl !== undefined ? { eventCallbackUrl } : {}) }),
-    'integrations.keys.update': ({ id, keyId, eventCallbackUrl }) => manager.updateKey(id, keyId, eventCallbackUrl !== undefined ? { eventCallbackUrl } : {}),
+    'integrations.keys.create': ({ id, name, redirectUris, eventCallbackUrl }) =>
+      manager.createKey(id, {
+        name,
+        ...(redirectUris ? { redirectUris } : {}),
+        ...(eventCallbackUrl !== undefined ? { eventCallbackUrl } : {}),
+      }),
+    'integrations.keys.update': ({ id, keyId, eventCallbackUrl }) =>
+      manager.updateKey(id, keyId, eventCallbackUrl !== undefined ? { eventCallbackUrl } : {}),
     'integrations.keys.regenerateSecret': ({ id, keyId }) => manager.regenerateSecret(id, keyId),
     'integrations.keys.delete': ({ id, keyId }) => manager.deleteKey(id, keyId),
     'integrations.redirectUris.add': ({ id, keyId, uri }) => manager.addRedirectUri(id, keyId, uri),
-    'integrations.redirectUris.remove': ({ id, keyId, redirectUriId }) => manager.removeRedirectUri(id, keyId, redirectUriId),
+    'integrations.redirectUris.remove': ({ id, keyId, redirectUriId }) =>
+      manager.removeRedirectUri(id, keyId, redirectUriId),
     'integrations.grants': ({ id }) => {
       manager.get(id);
       return issuer.grantsOf(id);

@@ -50,45 +50,98 @@ describe('a standard OAuth 2.0 client (oauth4webapi) against the login service',
   it('runs authorization code + PKCE, calls the control API, and refreshes with rotation', async () => {
     const { callback, state, verifier } = await authorize();
     const params = oauth.validateAuthResponse(as, client, callback, state);
-    const response = await oauth.authorizationCodeGrantRequest(as, client, clientAuth, params, LOOPBACK_REDIRECT, verifier, insecure);
+    const response = await oauth.authorizationCodeGrantRequest(
+      as,
+      client,
+      clientAuth,
+      params,
+      LOOPBACK_REDIRECT,
+      verifier,
+      insecure,
+    );
     const tokens = await oauth.processAuthorizationCodeResponse(as, client, response);
     expect(tokens).toMatchObject({ token_type: 'bearer', expires_in: 86400, scope: 'playback-control-all' });
     expect(tokens.refresh_token).toBeTruthy();
 
-    const households = await oauth.protectedResourceRequest(tokens.access_token, 'GET', new URL(`${engine.urls.control}/api/v1/households`), undefined, undefined, insecure);
+    const households = await oauth.protectedResourceRequest(
+      tokens.access_token,
+      'GET',
+      new URL(`${engine.urls.control}/api/v1/households`),
+      undefined,
+      undefined,
+      insecure,
+    );
     expect(households.status).toBe(200);
     expect(await households.json()).toEqual({ households: [{ id: 'household-demo', name: 'Demo Household' }] });
 
-    const refreshed = await oauth.processRefreshTokenResponse(as, client, await oauth.refreshTokenGrantRequest(as, client, clientAuth, tokens.refresh_token!, insecure));
+    const refreshed = await oauth.processRefreshTokenResponse(
+      as,
+      client,
+      await oauth.refreshTokenGrantRequest(as, client, clientAuth, tokens.refresh_token!, insecure),
+    );
     expect(refreshed.access_token).not.toBe(tokens.access_token);
     expect(refreshed.refresh_token).not.toBe(tokens.refresh_token);
 
     // Refreshing twice at once: within the grace window the rotated token answers with the current one.
-    const racing = await oauth.processRefreshTokenResponse(as, client, await oauth.refreshTokenGrantRequest(as, client, clientAuth, tokens.refresh_token!, insecure));
+    const racing = await oauth.processRefreshTokenResponse(
+      as,
+      client,
+      await oauth.refreshTokenGrantRequest(as, client, clientAuth, tokens.refresh_token!, insecure),
+    );
     expect(racing.refresh_token).toBe(refreshed.refresh_token);
     expect(racing.access_token).not.toBe(refreshed.access_token);
 
     // Past it, the library sees reuse of the rotated refresh token as the RFC error it is.
     await admin(engine, 'POST', '/clock', { advanceMs: 30_000 });
-    const reuse = oauth.processRefreshTokenResponse(as, client, await oauth.refreshTokenGrantRequest(as, client, clientAuth, tokens.refresh_token!, insecure));
+    const reuse = oauth.processRefreshTokenResponse(
+      as,
+      client,
+      await oauth.refreshTokenGrantRequest(as, client, clientAuth, tokens.refresh_token!, insecure),
+    );
     await expect(reuse).rejects.toMatchObject({ error: 'invalid_grant' });
     // …and the whole grant is revoked: the control API challenges the newest access token.
-    const afterReuse = oauth.protectedResourceRequest(refreshed.access_token, 'GET', new URL(`${engine.urls.control}/api/v1/households`), undefined, undefined, insecure);
-    await expect(afterReuse).rejects.toMatchObject({ status: 401, cause: [{ scheme: 'bearer', parameters: { error: 'invalid_token' } }] });
+    const afterReuse = oauth.protectedResourceRequest(
+      refreshed.access_token,
+      'GET',
+      new URL(`${engine.urls.control}/api/v1/households`),
+      undefined,
+      undefined,
+      insecure,
+    );
+    await expect(afterReuse).rejects.toMatchObject({
+      status: 401,
+      cause: [{ scheme: 'bearer', parameters: { error: 'invalid_token' } }],
+    });
   });
 
   it('gets invalid_grant from the library when a code is replayed', async () => {
     const { callback, state, verifier } = await authorize();
     const params = oauth.validateAuthResponse(as, client, callback, state);
-    await oauth.processAuthorizationCodeResponse(as, client, await oauth.authorizationCodeGrantRequest(as, client, clientAuth, params, LOOPBACK_REDIRECT, verifier, insecure));
-    const replay = oauth.processAuthorizationCodeResponse(as, client, await oauth.authorizationCodeGrantRequest(as, client, clientAuth, params, LOOPBACK_REDIRECT, verifier, insecure));
+    await oauth.processAuthorizationCodeResponse(
+      as,
+      client,
+      await oauth.authorizationCodeGrantRequest(as, client, clientAuth, params, LOOPBACK_REDIRECT, verifier, insecure),
+    );
+    const replay = oauth.processAuthorizationCodeResponse(
+      as,
+      client,
+      await oauth.authorizationCodeGrantRequest(as, client, clientAuth, params, LOOPBACK_REDIRECT, verifier, insecure),
+    );
     await expect(replay).rejects.toMatchObject({ error: 'invalid_grant' });
   });
 
   it('gets invalid_client with the WWW-Authenticate challenge for a wrong secret', async () => {
     const { callback, state, verifier } = await authorize();
     const params = oauth.validateAuthResponse(as, client, callback, state);
-    const response = await oauth.authorizationCodeGrantRequest(as, client, oauth.ClientSecretBasic('not-the-secret'), params, LOOPBACK_REDIRECT, verifier, insecure);
+    const response = await oauth.authorizationCodeGrantRequest(
+      as,
+      client,
+      oauth.ClientSecretBasic('not-the-secret'),
+      params,
+      LOOPBACK_REDIRECT,
+      verifier,
+      insecure,
+    );
     expect(response.status).toBe(401);
     expect(response.headers.get('www-authenticate')).toBe('Basic realm="login"');
     await expect(oauth.processAuthorizationCodeResponse(as, client, response)).rejects.toMatchObject({
@@ -100,8 +153,17 @@ describe('a standard OAuth 2.0 client (oauth4webapi) against the login service',
   it('reads a denied authorization as access_denied', async () => {
     const state = oauth.generateRandomState();
     const url = new URL(as.authorization_endpoint!);
-    for (const [k, v] of Object.entries({ client_id: client.client_id, response_type: 'code', redirect_uri: LOOPBACK_REDIRECT, scope: 'playback-control-all', state })) url.searchParams.set(k, v);
+    for (const [k, v] of Object.entries({
+      client_id: client.client_id,
+      response_type: 'code',
+      redirect_uri: LOOPBACK_REDIRECT,
+      scope: 'playback-control-all',
+      state,
+    }))
+      url.searchParams.set(k, v);
     const redirect = await signInAndDecide(engine, url.toString(), 'deny');
-    expect(() => oauth.validateAuthResponse(as, client, new URL(redirect.location!), state)).toThrow(expect.objectContaining({ error: 'access_denied' }));
+    expect(() => oauth.validateAuthResponse(as, client, new URL(redirect.location!), state)).toThrow(
+      expect.objectContaining({ error: 'access_denied' }),
+    );
   });
 });

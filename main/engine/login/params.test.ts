@@ -37,10 +37,14 @@ describe('parameters as received', () => {
 
 describe('redirect URI answers (RFC 6749 §4.1.2)', () => {
   it("appends to the redirect URI's own query, byte for byte", () => {
-    expect(withQuery('https://a.example/cb', { code: 'c', state: 's t' })).toBe('https://a.example/cb?code=c&state=s+t');
+    expect(withQuery('https://a.example/cb', { code: 'c', state: 's t' })).toBe(
+      'https://a.example/cb?code=c&state=s+t',
+    );
     expect(withQuery('https://a.example/cb?x=a%20b', { code: 'c' })).toBe('https://a.example/cb?x=a%20b&code=c');
     expect(withQuery('https://a.example/cb?', { code: 'c' })).toBe('https://a.example/cb?code=c');
-    expect(withQuery('https://a.example/cb', { error: 'access_denied', state: undefined })).toBe('https://a.example/cb?error=access_denied');
+    expect(withQuery('https://a.example/cb', { error: 'access_denied', state: undefined })).toBe(
+      'https://a.example/cb?error=access_denied',
+    );
   });
 });
 

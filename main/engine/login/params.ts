@@ -52,7 +52,10 @@ export class Params {
   }
 
   /** Every parameter with its values, with values of `secret` names replaced by `hide(value)`. */
-  toRecord(secret: readonly string[] | ((name: string) => boolean) = [], hide: (value: string) => string = () => '•••'): Record<string, string[]> {
+  toRecord(
+    secret: readonly string[] | ((name: string) => boolean) = [],
+    hide: (value: string) => string = () => '•••',
+  ): Record<string, string[]> {
     const isSecret = typeof secret === 'function' ? secret : (name: string) => secret.includes(name);
     // A Map, then own properties: a name like `constructor` or `__proto__` is a parameter like
     // any other, not something every object already has (`{}.constructor.push` was a 500).

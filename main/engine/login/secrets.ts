@@ -83,7 +83,11 @@ let unknownUserHash: string | null = null;
  * Whether `password` is the one stored as `storedHash` (scrypt); `undefined` for an unknown user,
  * which still costs one scrypt so the answer's timing does not tell which names exist.
  */
-export async function passwordMatches(checker: PasswordChecker, password: string, storedHash: string | undefined): Promise<boolean> {
+export async function passwordMatches(
+  checker: PasswordChecker,
+  password: string,
+  storedHash: string | undefined,
+): Promise<boolean> {
   const matches = await checker.verify(password, storedHash ?? (unknownUserHash ??= hashPassword('not a password')));
   return matches && storedHash !== undefined;
 }
@@ -128,7 +132,9 @@ export function maskSecret(value: string): string {
 export function maskSecretParams(url: string): string {
   // Written for reading, not for following: `code=W5B957… (43 chars)`, not its percent-encoding.
   return url.replace(/([?&#])([^=&#]*)=([^&#]*)/g, (whole, separator: string, name: string, value: string) =>
-    isSecretParam(decodeURIComponentSafe(name.replace(/\+/g, ' '))) ? `${separator}${name}=${maskSecret(decodeURIComponentSafe(value.replace(/\+/g, ' ')))}` : whole,
+    isSecretParam(decodeURIComponentSafe(name.replace(/\+/g, ' ')))
+      ? `${separator}${name}=${maskSecret(decodeURIComponentSafe(value.replace(/\+/g, ' ')))}`
+      : whole,
   );
 }
 

@@ -75,8 +75,22 @@ export function createLoginService(options: LoginServiceOptions): LoginService {
   const issuer = new Issuer(store, clock, recorder, bus);
   const starts = new FlowStarts();
   const sample = new SampleIntegration({ manager, recorder, starts, urls });
-  const capture = new RedirectCapture({ urls, now: () => issuer.now(), enabled: () => settings.get().captureRedirects, ...(options.secrets ? { secrets: options.secrets } : {}) });
-  const flows = new ConsoleFlows({ manager, recorder, starts, sample, urls, capture, now: () => issuer.now(), ...(options.openOAuthWindow ? { openOAuthWindow: options.openOAuthWindow } : {}) });
+  const capture = new RedirectCapture({
+    urls,
+    now: () => issuer.now(),
+    enabled: () => settings.get().captureRedirects,
+    ...(options.secrets ? { secrets: options.secrets } : {}),
+  });
+  const flows = new ConsoleFlows({
+    manager,
+    recorder,
+    starts,
+    sample,
+    urls,
+    capture,
+    now: () => issuer.now(),
+    ...(options.openOAuthWindow ? { openOAuthWindow: options.openOAuthWindow } : {}),
+  });
   const authorization = new AuthorizationEndpoint({
     store,
     manager,
@@ -93,7 +107,13 @@ export function createLoginService(options: LoginServiceOptions): LoginService {
   const consoleToken = new ConsoleToken({ sample, manager, issuer, recorder, users: store.users, urls });
   const senders = new ControlSenders({ issuer, consoleToken, store });
   return {
-    buildApp: () => buildLoginApp({ authorization, token, capture, ...(options.injectedAuthorizeStatus ? { injectedStatus: options.injectedAuthorizeStatus } : {}) }),
+    buildApp: () =>
+      buildLoginApp({
+        authorization,
+        token,
+        capture,
+        ...(options.injectedAuthorizeStatus ? { injectedStatus: options.injectedAuthorizeStatus } : {}),
+      }),
     registerConsoleRoutes: async (app) => {
       await app.register(sampleCallbackRoutes, { sample });
     },

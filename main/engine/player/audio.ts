@@ -26,7 +26,8 @@ export const fetchCompletesAt = (track: Track): number => Math.max(0, durationOf
  */
 export function fetchedThrough(window: QueueWindow, itemId: string): string[] {
   const fetched = [itemId];
-  for (let next = window.after(itemId); next && fetchedAtOnce(next.track); next = window.after(next.id)) fetched.push(next.id);
+  for (let next = window.after(itemId); next && fetchedAtOnce(next.track); next = window.after(next.id))
+    fetched.push(next.id);
   return fetched;
 }
 

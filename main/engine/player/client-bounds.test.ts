@@ -9,7 +9,8 @@ import { tracks } from '../testing/stub-cloud-queue.js';
 import { CloudQueueClient, PLAYER_MAX_BODY_BYTES } from './client.js';
 
 /** The cap, and the window's own size as its Content-Length said it. */
-const SIZE = /the answer was over 8 MB \(8,388,608 bytes\) and was cut there \(its Content-Length said 2\d(\.\d)? MB \(2\d,\d{3},\d{3} bytes\)\)$/;
+const SIZE =
+  /the answer was over 8 MB \(8,388,608 bytes\) and was cut there \(its Content-Length said 2\d(\.\d)? MB \(2\d,\d{3},\d{3} bytes\)\)$/;
 
 let h: PlayerHarness | null = null;
 afterEach(async () => {
@@ -34,7 +35,14 @@ describe('the player reads a server’s answers under bounds', () => {
     expect(exchange!.status).toBeUndefined();
     expect(exchange).toMatchObject({
       failure: { kind: 'other', status: 200, message: expect.stringMatching(SIZE) },
-      violations: [{ endpoint: 'itemWindow', severity: 'malformed', rule: 'itemWindow.size', message: expect.stringMatching(SIZE) }],
+      violations: [
+        {
+          endpoint: 'itemWindow',
+          severity: 'malformed',
+          rule: 'itemWindow.size',
+          message: expect.stringMatching(SIZE),
+        },
+      ],
     });
     // Nothing of it was read: the Content-Length said enough.
     expect(exchange!.responseBody).toBe('');
@@ -43,16 +51,31 @@ describe('the player reads a server’s answers under bounds', () => {
 
   it('refuses 4 MB of nested brackets as a violation in milliseconds, without parsing it', async () => {
     h = await playerHarness({ items: tracks(30) });
-    h.stub.script('itemWindow', { status: 200, body: Buffer.alloc(4 * 1_048_576, '[').toString(), headers: { 'content-type': 'application/json' } });
+    h.stub.script('itemWindow', {
+      status: 200,
+      body: Buffer.alloc(4 * 1_048_576, '[').toString(),
+      headers: { 'content-type': 'application/json' },
+    });
     const client = new CloudQueueClient({ playerId: 'player-test', clock: h.clock });
     const started = performance.now();
-    const result = await client.itemWindow({ queueBaseUrl: h.stub.baseUrl }, { reason: 'load', previousWindowSize: 0, upcomingWindowSize: 10 });
+    const result = await client.itemWindow(
+      { queueBaseUrl: h.stub.baseUrl },
+      { reason: 'load', previousWindowSize: 0, upcomingWindowSize: 10 },
+    );
     expect(performance.now() - started).toBeLessThan(2_000);
     expect(result.exchange.status).toBeUndefined();
     expect(result).toMatchObject({
       ok: false,
       failure: { kind: 'other', status: 200 },
-      exchange: { violations: [{ rule: 'itemWindow.depth', message: 'status 200, but the answer nests more than 100 JSON arrays and objects inside one another, deeper than the console reads' }] },
+      exchange: {
+        violations: [
+          {
+            rule: 'itemWindow.depth',
+            message:
+              'status 200, but the answer nests more than 100 JSON arrays and objects inside one another, deeper than the console reads',
+          },
+        ],
+      },
     });
   });
 });

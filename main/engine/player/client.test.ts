@@ -29,11 +29,24 @@ describe('cloud queue client (docs/contract/console.md §5)', () => {
 
   it('reports a window bigger than asked for as a violation the server must fix, and still uses it', async () => {
     const { c, target, exchanges } = await client();
-    const result = await c.itemWindow(target, { reason: 'load', itemId: 't10', previousWindowSize: 2, upcomingWindowSize: 2 });
+    const result = await c.itemWindow(target, {
+      reason: 'load',
+      itemId: 't10',
+      previousWindowSize: 2,
+      upcomingWindowSize: 2,
+    });
     expect(result.ok).toBe(true);
     expect(exchanges[0]!.violations).toEqual([]);
-    stub.script('itemWindow', { status: 200, body: { includesBeginningOfQueue: true, includesEndOfQueue: false, queueVersion: '1', items: tracks(10) } });
-    const big = await c.itemWindow(target, { reason: 'refresh', itemId: 't5', previousWindowSize: 2, upcomingWindowSize: 2 });
+    stub.script('itemWindow', {
+      status: 200,
+      body: { includesBeginningOfQueue: true, includesEndOfQueue: false, queueVersion: '1', items: tracks(10) },
+    });
+    const big = await c.itemWindow(target, {
+      reason: 'refresh',
+      itemId: 't5',
+      previousWindowSize: 2,
+      upcomingWindowSize: 2,
+    });
     expect(big.ok).toBe(true);
     expect(exchanges[1]!.violations.map((v) => v.message)).toEqual([
       '4 items before t5, more than previousWindowSize=2',
@@ -47,7 +60,12 @@ describe('cloud queue client (docs/contract/console.md §5)', () => {
     stub.script('version', { status: 404 });
     stub.script('version', { status: 403, headers: { 'x-rejected-reason': 'STREAM_RATE_LIMIT_REACHED' } });
     stub.script('version', { drop: true });
-    const results = [await c.version(target), await c.version(target), await c.version(target), await c.version(target)];
+    const results = [
+      await c.version(target),
+      await c.version(target),
+      await c.version(target),
+      await c.version(target),
+    ];
     expect(results.map((r) => (r.ok ? 'ok' : r.failure))).toEqual([
       expect.objectContaining({ kind: 'unavailable', status: 503, retryAfterSec: 7 }),
       expect.objectContaining({ kind: 'notFound', status: 404 }),
@@ -60,7 +78,10 @@ describe('cloud queue client (docs/contract/console.md §5)', () => {
     const { c, exchanges } = await client();
     for (const queueBaseUrl of ['http://', 'http://[']) {
       const result = await c.context({ queueBaseUrl });
-      expect(result).toMatchObject({ ok: false, failure: { kind: 'other', message: expect.stringContaining('is not a URL') } });
+      expect(result).toMatchObject({
+        ok: false,
+        failure: { kind: 'other', message: expect.stringContaining('is not a URL') },
+      });
     }
     expect(exchanges.map((e) => e.url)).toEqual(['http://', 'http://[']);
     expect(stub.requests).toHaveLength(0);
@@ -74,7 +95,10 @@ describe('cloud queue client (docs/contract/console.md §5)', () => {
   it('measures a Retry-After date from the server’s Date, not from the engine clock', async () => {
     const { c, target } = await client();
     const sent = Date.UTC(2031, 0, 1, 12, 0, 0);
-    stub.script('version', { status: 503, headers: { date: new Date(sent).toUTCString(), 'retry-after': new Date(sent + 7_000).toUTCString() } });
+    stub.script('version', {
+      status: 503,
+      headers: { date: new Date(sent).toUTCString(), 'retry-after': new Date(sent + 7_000).toUTCString() },
+    });
     const result = await c.version(target);
     expect(result.ok ? null : result.failure).toMatchObject({ kind: 'unavailable', retryAfterSec: 7 });
   });
@@ -86,7 +110,9 @@ describe('cloud queue client (docs/contract/console.md §5)', () => {
   });
 
   it('joins endpoints to base URLs with or without the trailing slash', () => {
-    expect(endpointUrl('http://h/queues/q1/v2.3/', 'itemWindow', { reason: 'load' })).toBe('http://h/queues/q1/v2.3/itemWindow?reason=load');
+    expect(endpointUrl('http://h/queues/q1/v2.3/', 'itemWindow', { reason: 'load' })).toBe(
+      'http://h/queues/q1/v2.3/itemWindow?reason=load',
+    );
     expect(endpointUrl('http://h/queues/q1/v2.3', 'version')).toBe('http://h/queues/q1/v2.3/version');
   });
 });

@@ -9,7 +9,16 @@ import { randomUUID } from 'node:crypto';
 import type { FaultHit } from '../api/fault-types.js';
 import type { EngineClock } from '../clock/clock.js';
 import { depthRefusal, parseJsonWithin, readCappedBody } from '../http/capped-body.js';
-import { checkContext, checkItemWindow, checkTimePlayedAnswer, checkVersion, type CloudQueueEndpoint, type TimePlayedAnswer, type Violation, type WindowRequest } from './contract-check.js';
+import {
+  checkContext,
+  checkItemWindow,
+  checkTimePlayedAnswer,
+  checkVersion,
+  type CloudQueueEndpoint,
+  type TimePlayedAnswer,
+  type Violation,
+  type WindowRequest,
+} from './contract-check.js';
 import { parseRetryAfter, REQUEST_TIMEOUT_MS, type Failure } from './retry.js';
 import type { ContextResponse, ItemWindowResponse, PlaybackReport, Reason, VersionResponse } from './wire.js';
 
@@ -43,7 +52,13 @@ export interface HttpResponse {
 export type HttpTransport = (request: HttpRequest) => Promise<HttpResponse>;
 
 export const fetchTransport: HttpTransport = (request) =>
-  fetch(request.url, { method: request.method, headers: request.headers, body: request.body, signal: request.signal, redirect: 'follow' });
+  fetch(request.url, {
+    method: request.method,
+    headers: request.headers,
+    body: request.body,
+    signal: request.signal,
+    redirect: 'follow',
+  });
 
 /** One request and its outcome, as the traffic log and the player panel show it. */
 export interface PlayerExchange {
@@ -78,7 +93,8 @@ export interface PlayerExchange {
   trafficId: number | null;
 }
 
-export type ClientResult<T> = { ok: true; value: T; exchange: PlayerExchange } | { ok: false; failure: Failure; exchange: PlayerExchange };
+export type ClientResult<T> =
+  { ok: true; value: T; exchange: PlayerExchange } | { ok: false; failure: Failure; exchange: PlayerExchange };
 
 /**
  * The most the player reads of one answer (docs/contract/console.md §9). Windows are the big ones:
@@ -125,8 +141,10 @@ export class CloudQueueClient {
     };
     if (query.itemId !== undefined) params.itemId = query.itemId;
     if (query.queueVersion !== undefined) params.queueVersion = query.queueVersion;
-    return this.exchange(target, { endpoint: 'itemWindow', method: 'GET', query: params, reason: query.reason, retry }, (body) =>
-      checkItemWindow(body, query),
+    return this.exchange(
+      target,
+      { endpoint: 'itemWindow', method: 'GET', query: params, reason: query.reason, retry },
+      (body) => checkItemWindow(body, query),
     );
   }
 
@@ -136,12 +154,23 @@ export class CloudQueueClient {
 
   /** Its answer is read by `checkTimePlayedAnswer`: any 2xx is a success, what it carries aside. */
   timePlayed(target: CloudQueueTarget, items: PlaybackReport[], retry = 0): Promise<ClientResult<TimePlayedAnswer>> {
-    return this.exchange(target, { endpoint: 'timePlayed', method: 'POST', body: JSON.stringify({ items }), retry }, () => ({ violations: [] }));
+    return this.exchange(
+      target,
+      { endpoint: 'timePlayed', method: 'POST', body: JSON.stringify({ items }), retry },
+      () => ({ violations: [] }),
+    );
   }
 
   private async exchange<T>(
     target: CloudQueueTarget,
-    spec: { endpoint: CloudQueueEndpoint; method: 'GET' | 'POST'; query?: Record<string, string>; body?: string; reason?: Reason; retry: number },
+    spec: {
+      endpoint: CloudQueueEndpoint;
+      method: 'GET' | 'POST';
+      query?: Record<string, string>;
+      body?: string;
+      reason?: Reason;
+      retry: number;
+    },
     check: (body: unknown) => { value?: T; violations: Violation[] },
   ): Promise<ClientResult<T>> {
     const { clock } = this.options;
@@ -150,7 +179,13 @@ export class CloudQueueClient {
     // the player's background work, where nothing would catch it.
     const url = URL.canParse(target.queueBaseUrl) ? endpointUrl(target.queueBaseUrl, spec.endpoint, spec.query) : null;
     const requestId = randomUUID();
-    const headers: Record<string, string> = { ...this.options.headers, ...target.headers, accept: 'application/json', 'x-player-id': this.options.playerId, 'x-request-id': requestId };
+    const headers: Record<string, string> = {
+      ...this.options.headers,
+      ...target.headers,
+      accept: 'application/json',
+      'x-player-id': this.options.playerId,
+      'x-request-id': requestId,
+    };
     if (target.httpAuthorization) headers.authorization = target.httpAuthorization;
     if (spec.body !== undefined) headers['content-type'] = 'application/json';
     const exchange: PlayerExchange = {
@@ -179,12 +214,27 @@ export class CloudQueueClient {
       return result;
     };
 
-    if (url === null) return finish({ ok: false, failure: { kind: 'other', message: `queueBaseUrl ${JSON.stringify(target.queueBaseUrl)} is not a URL` }, exchange });
+    if (url === null)
+      return finish({
+        ok: false,
+        failure: { kind: 'other', message: `queueBaseUrl ${JSON.stringify(target.queueBaseUrl)} is not a URL` },
+        exchange,
+      });
     const abort = new AbortController();
-    const timeout = clock.setTimeout(() => abort.abort(new Error('no complete response within 10 s')), REQUEST_TIMEOUT_MS, `request ${spec.endpoint}`);
+    const timeout = clock.setTimeout(
+      () => abort.abort(new Error('no complete response within 10 s')),
+      REQUEST_TIMEOUT_MS,
+      `request ${spec.endpoint}`,
+    );
     try {
-      const response = await clock.track(this.transport({ method: spec.method, url, headers, body: spec.body, signal: abort.signal }), requestId);
-      const read = await clock.track(readCappedBody(response, this.options.maxBodyBytes ?? PLAYER_MAX_BODY_BYTES, abort.signal), requestId);
+      const response = await clock.track(
+        this.transport({ method: spec.method, url, headers, body: spec.body, signal: abort.signal }),
+        requestId,
+      );
+      const read = await clock.track(
+        readCappedBody(response, this.options.maxBodyBytes ?? PLAYER_MAX_BODY_BYTES, abort.signal),
+        requestId,
+      );
       if (response.fault) exchange.fault = response.fault;
       exchange.responseHeaders = pickHeaders(response.headers);
       // An answer the client will not read whole is no complete answer: no status, a violation naming why.
@@ -204,15 +254,28 @@ export class CloudQueueClient {
         try {
           body = JSON.parse(text);
         } catch {
-          const violation: Violation = { endpoint: spec.endpoint, severity: 'malformed', rule: `${spec.endpoint}.json`, message: `status ${response.status} with a body that is not JSON` };
+          const violation: Violation = {
+            endpoint: spec.endpoint,
+            severity: 'malformed',
+            rule: `${spec.endpoint}.json`,
+            message: `status ${response.status} with a body that is not JSON`,
+          };
           exchange.violations.push(violation);
-          return finish({ ok: false, failure: { kind: 'other', status: response.status, message: violation.message }, exchange });
+          return finish({
+            ok: false,
+            failure: { kind: 'other', status: response.status, message: violation.message },
+            exchange,
+          });
         }
         const checked = check(body);
         exchange.violations.push(...checked.violations);
         if (checked.value === undefined) {
           const message = checked.violations.find((v) => v.severity === 'malformed')?.message ?? 'malformed body';
-          return finish({ ok: false, failure: { kind: 'other', status: response.status, message: `malformed ${spec.endpoint}: ${message}` }, exchange });
+          return finish({
+            ok: false,
+            failure: { kind: 'other', status: response.status, message: `malformed ${spec.endpoint}: ${message}` },
+            exchange,
+          });
         }
         return finish({ ok: true, value: checked.value, exchange });
       }
@@ -220,7 +283,11 @@ export class CloudQueueClient {
     } catch (error) {
       const fault = (error as { fault?: FaultHit }).fault;
       if (fault) exchange.fault = fault;
-      return finish({ ok: false, failure: { kind: 'incomplete', message: incompleteMessage(error, abort.signal) }, exchange });
+      return finish({
+        ok: false,
+        failure: { kind: 'incomplete', message: incompleteMessage(error, abort.signal) },
+        exchange,
+      });
     } finally {
       clock.clearTimeout(timeout);
     }
@@ -232,14 +299,29 @@ export class CloudQueueClient {
  * player cannot use it and retrying would fetch the same again, so it fails like a malformed
  * body; the exchange keeps the start of it to show, and no status (no complete answer was read).
  */
-function refused<T>(exchange: PlayerExchange, status: number, text: string, limit: 'size' | 'depth', message: string): ClientResult<T> {
+function refused<T>(
+  exchange: PlayerExchange,
+  status: number,
+  text: string,
+  limit: 'size' | 'depth',
+  message: string,
+): ClientResult<T> {
   exchange.responseBody = text.length > KEPT_OF_A_REFUSED_BODY ? text.slice(0, KEPT_OF_A_REFUSED_BODY) : text;
-  exchange.violations.push({ endpoint: exchange.endpoint, severity: 'malformed', rule: `${exchange.endpoint}.${limit}`, message: `status ${status}, but ${message}` });
+  exchange.violations.push({
+    endpoint: exchange.endpoint,
+    severity: 'malformed',
+    rule: `${exchange.endpoint}.${limit}`,
+    message: `status ${status}, but ${message}`,
+  });
   return { ok: false, failure: { kind: 'other', status, message }, exchange };
 }
 
 /** `{queueBaseUrl}context`, tolerating a base URL given without its trailing slash. */
-export function endpointUrl(queueBaseUrl: string, endpoint: CloudQueueEndpoint, query?: Record<string, string>): string {
+export function endpointUrl(
+  queueBaseUrl: string,
+  endpoint: CloudQueueEndpoint,
+  query?: Record<string, string>,
+): string {
   const base = queueBaseUrl.endsWith('/') ? queueBaseUrl : `${queueBaseUrl}/`;
   const url = new URL(endpoint, base);
   for (const [name, value] of Object.entries(query ?? {})) url.searchParams.set(name, value);
@@ -260,7 +342,13 @@ function failureOf(response: HttpResponse, body: string, now: number): Failure {
   const status = response.status;
   const rejectedReason = response.headers.get('x-rejected-reason') ?? undefined;
   const message = `${status}${rejectedReason ? ` (${rejectedReason})` : ''}${errorMessage(body)}`;
-  if (status === 503) return { kind: 'unavailable', status, retryAfterSec: parseRetryAfter(response.headers.get('retry-after'), now), message };
+  if (status === 503)
+    return {
+      kind: 'unavailable',
+      status,
+      retryAfterSec: parseRetryAfter(response.headers.get('retry-after'), now),
+      message,
+    };
   if (status === 404) return { kind: 'notFound', status, message };
   return { kind: 'other', status, rejectedReason, message };
 }

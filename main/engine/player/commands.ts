@@ -10,7 +10,12 @@ import type { PlayerRegistry } from './registry.js';
 import { TRANSITIONS } from './transitions.js';
 
 /** Sends a request to the control API as an integration would: with the console's own token, or `as` a grant's. */
-export type ControlCaller = (method: 'GET' | 'POST', path: string, body?: unknown, as?: { grantId: string }) => Promise<ControlExchange>;
+export type ControlCaller = (
+  method: 'GET' | 'POST',
+  path: string,
+  body?: unknown,
+  as?: { grantId: string },
+) => Promise<ControlExchange>;
 
 /** What the command bar offers besides sending: whom it can send as, and example requests. */
 export interface CommandBarSources {
@@ -18,9 +23,22 @@ export interface CommandBarSources {
   examples(groupId?: string): ControlExample[];
 }
 
-type PlayerCommandNames = 'players.act' | 'players.detail' | 'players.transitions' | 'players.violations' | 'players.table' | 'players.trigger' | 'control.send' | 'control.senders' | 'control.examples';
+type PlayerCommandNames =
+  | 'players.act'
+  | 'players.detail'
+  | 'players.transitions'
+  | 'players.violations'
+  | 'players.table'
+  | 'players.trigger'
+  | 'control.send'
+  | 'control.senders'
+  | 'control.examples';
 
-export function playerCommandHandlers(registry: PlayerRegistry, callControl: ControlCaller, commandBar: CommandBarSources): Pick<CommandHandlers, PlayerCommandNames> {
+export function playerCommandHandlers(
+  registry: PlayerRegistry,
+  callControl: ControlCaller,
+  commandBar: CommandBarSources,
+): Pick<CommandHandlers, PlayerCommandNames> {
   const find = (id: string): Player => {
     const player = registry.forPlayer(id);
     if (!player) throw new EngineError('not_found', `no player ${id}`);
@@ -32,15 +50,28 @@ export function playerCommandHandlers(registry: PlayerRegistry, callControl: Con
       try {
         await player.act(action, 'user');
       } catch (error) {
-        if (error instanceof PlaybackError) throw new EngineError('conflict', error.reason, { errorCode: error.errorCode, ...error.extra });
+        if (error instanceof PlaybackError)
+          throw new EngineError('conflict', error.reason, { errorCode: error.errorCode, ...error.extra });
         throw error;
       }
       return registry.detail(player);
     },
     'players.detail': ({ id }) => registry.detail(find(id)),
     'players.transitions': ({ id, limit }) => registry.transitions(find(id).id, limit ?? 200),
-    'players.violations': ({ id, limit }) => ({ violations: registry.violations(find(id).id, limit ?? PLAYER_VIOLATIONS_KEPT) }),
-    'players.table': () => TRANSITIONS.map((row) => ({ ...row, from: [...row.from], on: [...row.on], guard: row.guard ?? null, effects: [...row.effects] }) as TransitionRow),
+    'players.violations': ({ id, limit }) => ({
+      violations: registry.violations(find(id).id, limit ?? PLAYER_VIOLATIONS_KEPT),
+    }),
+    'players.table': () =>
+      TRANSITIONS.map(
+        (row) =>
+          ({
+            ...row,
+            from: [...row.from],
+            on: [...row.on],
+            guard: row.guard ?? null,
+            effects: [...row.effects],
+          }) as TransitionRow,
+      ),
     'players.trigger': ({ id, request }) => sendTrigger(find(id), request),
     'control.send': ({ method, path, body, as }) => callControl(method, path, body, as),
     'control.senders': () => commandBar.senders(),

@@ -11,7 +11,14 @@ import type { SavedAsking } from './saved.js';
 import type { MachineState } from './states.js';
 import type { TrackPlayback } from './track-playback.js';
 import type { QueueWindow } from './windows.js';
-import { DEFAULT_POLICIES, type ContextResponse, type PlaybackPolicies, type PlaybackReport, type Reason, type ReportSettings } from './wire.js';
+import {
+  DEFAULT_POLICIES,
+  type ContextResponse,
+  type PlaybackPolicies,
+  type PlaybackReport,
+  type Reason,
+  type ReportSettings,
+} from './wire.js';
 
 export interface PlaybackSession {
   id: string;
@@ -187,7 +194,15 @@ export const windowKey = (window: QueueWindow): string => `${window.queueVersion
  * that holds it gives them (an edit can change them, and moves the version the player follows),
  * else as they were when it started (docs/contract/console.md §4 `items[].policies`).
  */
-export function policiesOf({ queue, window, track }: { queue: LoadedQueue | null; window: QueueWindow | null; track: TrackPlayback | null }): PlaybackPolicies {
+export function policiesOf({
+  queue,
+  window,
+  track,
+}: {
+  queue: LoadedQueue | null;
+  window: QueueWindow | null;
+  track: TrackPlayback | null;
+}): PlaybackPolicies {
   const base = queue?.policies ?? DEFAULT_POLICIES;
   const newest = track ? (window?.item(track.item.id) ?? track.item) : undefined;
   return newest?.policies ? { ...base, ...newest.policies } : base;

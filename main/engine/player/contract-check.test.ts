@@ -2,7 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { checkContext, checkItemWindow, checkTimePlayedAnswer, checkVersion } from './contract-check.js';
 
 const item = (id: string) => ({ id, track: { mediaUrl: `https://media.example/${id}.mp3`, durationMillis: 1000 } });
-const window = (ids: string[], extra: object = {}) => ({ includesBeginningOfQueue: true, includesEndOfQueue: true, queueVersion: 'v1', items: ids.map(item), ...extra });
+const window = (ids: string[], extra: object = {}) => ({
+  includesBeginningOfQueue: true,
+  includesEndOfQueue: true,
+  queueVersion: 'v1',
+  items: ids.map(item),
+  ...extra,
+});
 const sizes = { previousWindowSize: 1, upcomingWindowSize: 2 };
 
 describe('itemWindow checks', () => {
@@ -47,7 +53,12 @@ describe('itemWindow checks', () => {
 
 describe('context and version checks', () => {
   it('accepts the contract shape', () => {
-    const body = { contextVersion: 'c', queueVersion: 'v', reports: { sendUpdateAfterMillis: 1000 }, playbackPolicies: { canSkip: true, pauseTtlSec: 60 } };
+    const body = {
+      contextVersion: 'c',
+      queueVersion: 'v',
+      reports: { sendUpdateAfterMillis: 1000 },
+      playbackPolicies: { canSkip: true, pauseTtlSec: 60 },
+    };
     expect(checkContext(body)).toEqual({ value: body, violations: [] });
     expect(checkVersion({ queueVersion: 'v' }).value).toEqual({ queueVersion: 'v' });
   });
@@ -58,10 +69,17 @@ describe('context and version checks', () => {
     // An item's own policies are acted on as the queue's are (a pauseTtlSec arms a timer).
     const itemPolicies = (policies: unknown) => window(['a'], { items: [{ ...item('a'), policies }] });
     expect(checkItemWindow(itemPolicies({ pauseTtlSec: 'abc' }), { itemId: 'a', ...sizes })).toEqual({
-      violations: [expect.objectContaining({ severity: 'malformed', message: 'items[0].policies.pauseTtlSec must be a number of seconds ≥ 0' })],
+      violations: [
+        expect.objectContaining({
+          severity: 'malformed',
+          message: 'items[0].policies.pauseTtlSec must be a number of seconds ≥ 0',
+        }),
+      ],
     });
     expect(checkItemWindow(itemPolicies(['canSkip']), { itemId: 'a', ...sizes }).value).toBeUndefined();
-    expect(checkItemWindow(itemPolicies({ canSkip: false, pauseTtlSec: 5 }), { itemId: 'a', ...sizes }).value).toBeDefined();
+    expect(
+      checkItemWindow(itemPolicies({ canSkip: false, pauseTtlSec: 5 }), { itemId: 'a', ...sizes }).value,
+    ).toBeDefined();
     expect(checkItemWindow(itemPolicies(null), { itemId: 'a', ...sizes })).toMatchObject({ violations: [] });
     expect(checkVersion({}).value).toBeUndefined();
   });
@@ -73,10 +91,16 @@ describe('context and version checks', () => {
 
 describe('the rule each finding names (a stored violation is filed under it)', () => {
   it('prefixes the endpoint to what was broken', () => {
-    expect(checkItemWindow(window(['a']), { itemId: 'z', ...sizes }).violations.map((v) => v.rule)).toEqual(['itemWindow.requested-item']);
-    expect(checkItemWindow(window(['a', 'b', 'c', 'd', 'e']), { itemId: 'c', ...sizes }).violations.map((v) => v.rule)).toEqual(['itemWindow.window-size']);
+    expect(checkItemWindow(window(['a']), { itemId: 'z', ...sizes }).violations.map((v) => v.rule)).toEqual([
+      'itemWindow.requested-item',
+    ]);
+    expect(
+      checkItemWindow(window(['a', 'b', 'c', 'd', 'e']), { itemId: 'c', ...sizes }).violations.map((v) => v.rule),
+    ).toEqual(['itemWindow.window-size']);
     expect(checkContext({}).violations.map((v) => v.rule)).toEqual(['context.no-policies']);
-    expect(checkContext({ playbackPolicies: {}, reports: { periodicIntervalMillis: 'x' } }).violations.map((v) => v.rule)).toEqual(['context.reports']);
+    expect(
+      checkContext({ playbackPolicies: {}, reports: { periodicIntervalMillis: 'x' } }).violations.map((v) => v.rule),
+    ).toEqual(['context.reports']);
     expect(checkVersion([]).violations.map((v) => v.rule)).toEqual(['version.body']);
   });
 });
@@ -88,7 +112,11 @@ describe('POST /timePlayed answers (docs/contract/console.md §5)', () => {
   });
 
   it('reads a context: its reports and policies', () => {
-    const body = { contextVersion: 'c2', reports: { periodicIntervalMillis: 20_000 }, playbackPolicies: { canSkip: false } };
+    const body = {
+      contextVersion: 'c2',
+      reports: { periodicIntervalMillis: 20_000 },
+      playbackPolicies: { canSkip: false },
+    };
     expect(checkTimePlayedAnswer(200, JSON.stringify(body))).toEqual({
       value: { kind: 'context', reports: { periodicIntervalMillis: 20_000 }, playbackPolicies: { canSkip: false } },
       violations: [],
@@ -104,7 +132,12 @@ describe('POST /timePlayed answers (docs/contract/console.md §5)', () => {
     const checked = checkTimePlayedAnswer(200, text);
     expect(checked.value).toEqual({ kind: 'unreadable' });
     expect(checked.violations).toEqual([
-      expect.objectContaining({ endpoint: 'timePlayed', severity: 'warning', rule: 'timePlayed.answer', message: expect.stringContaining('no more update reports') }),
+      expect.objectContaining({
+        endpoint: 'timePlayed',
+        severity: 'warning',
+        rule: 'timePlayed.answer',
+        message: expect.stringContaining('no more update reports'),
+      }),
     ]);
   });
 });

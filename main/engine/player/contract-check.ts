@@ -71,22 +71,28 @@ export function checkItemWindow(body: unknown, request: WindowRequest): Checked<
     f.malformed('body', 'the body is not a JSON object');
     return { violations: f.violations };
   }
-  if (typeof body.includesBeginningOfQueue !== 'boolean') f.malformed('includesBeginningOfQueue', 'includesBeginningOfQueue must be a boolean');
-  if (typeof body.includesEndOfQueue !== 'boolean') f.malformed('includesEndOfQueue', 'includesEndOfQueue must be a boolean');
+  if (typeof body.includesBeginningOfQueue !== 'boolean')
+    f.malformed('includesBeginningOfQueue', 'includesBeginningOfQueue must be a boolean');
+  if (typeof body.includesEndOfQueue !== 'boolean')
+    f.malformed('includesEndOfQueue', 'includesEndOfQueue must be a boolean');
   if (!isNonEmptyString(body.queueVersion)) f.malformed('queueVersion', 'queueVersion must be a non-empty string');
-  if (body.contextVersion !== undefined && typeof body.contextVersion !== 'string') f.warn('contextVersion', 'contextVersion should be a string');
+  if (body.contextVersion !== undefined && typeof body.contextVersion !== 'string')
+    f.warn('contextVersion', 'contextVersion should be a string');
   if (!Array.isArray(body.items)) {
     f.malformed('items', 'items must be an array');
     return { violations: f.violations };
   }
   const seen = new Set<string>();
   body.items.forEach((item: unknown, i) => {
-    if (!isObject(item) || !isNonEmptyString(item.id)) return f.malformed('item-id', `items[${i}].id must be a non-empty string`);
+    if (!isObject(item) || !isNonEmptyString(item.id))
+      return f.malformed('item-id', `items[${i}].id must be a non-empty string`);
     if (seen.has(item.id)) f.malformed('unique-ids', `item id ${item.id} appears twice in one window`);
     seen.add(item.id);
-    if (!isObject(item.track) || !isNonEmptyString(item.track.mediaUrl)) return f.malformed('media-url', `items[${i}] (${item.id}) needs track.mediaUrl`);
+    if (!isObject(item.track) || !isNonEmptyString(item.track.mediaUrl))
+      return f.malformed('media-url', `items[${i}] (${item.id}) needs track.mediaUrl`);
     const duration = item.track.durationMillis;
-    if (duration !== undefined && (typeof duration !== 'number' || !(duration >= 0))) f.malformed('duration', `items[${i}].track.durationMillis must be a number ≥ 0`);
+    if (duration !== undefined && (typeof duration !== 'number' || !(duration >= 0)))
+      f.malformed('duration', `items[${i}].track.durationMillis must be a number ≥ 0`);
     // Optional (docs/contract/console.md §4): absent or null is no override of the queue's.
     if (item.policies !== undefined && item.policies !== null) checkPolicies(f, item.policies, `items[${i}].policies`);
   });
@@ -96,28 +102,47 @@ export function checkItemWindow(body: unknown, request: WindowRequest): Checked<
   if (request.itemId !== undefined) {
     const at = items.findIndex((item) => item.id === request.itemId);
     if (at === -1) {
-      f.malformed('requested-item', `the window does not hold the requested itemId ${request.itemId} (an unknown item must be answered 404)`);
+      f.malformed(
+        'requested-item',
+        `the window does not hold the requested itemId ${request.itemId} (an unknown item must be answered 404)`,
+      );
     } else {
-      if (at > request.previousWindowSize) f.warn('window-size', `${at} items before ${request.itemId}, more than previousWindowSize=${request.previousWindowSize}`);
+      if (at > request.previousWindowSize)
+        f.warn(
+          'window-size',
+          `${at} items before ${request.itemId}, more than previousWindowSize=${request.previousWindowSize}`,
+        );
       const after = items.length - 1 - at;
-      if (after > request.upcomingWindowSize) f.warn('window-size', `${after} items after ${request.itemId}, more than upcomingWindowSize=${request.upcomingWindowSize}`);
+      if (after > request.upcomingWindowSize)
+        f.warn(
+          'window-size',
+          `${after} items after ${request.itemId}, more than upcomingWindowSize=${request.upcomingWindowSize}`,
+        );
     }
   } else if (items.length > 0) {
     // No check of where it starts: a first window without itemId may start anywhere (a server that
     // resumes where the listener left off), docs/contract/console.md §8.
-    if (items.length - 1 > request.upcomingWindowSize) f.warn('window-size', `${items.length - 1} items after the first, more than upcomingWindowSize=${request.upcomingWindowSize}`);
+    if (items.length - 1 > request.upcomingWindowSize)
+      f.warn(
+        'window-size',
+        `${items.length - 1} items after the first, more than upcomingWindowSize=${request.upcomingWindowSize}`,
+      );
   }
-  return f.usable ? { value: body as unknown as ItemWindowResponse, violations: f.violations } : { violations: f.violations };
+  return f.usable
+    ? { value: body as unknown as ItemWindowResponse, violations: f.violations }
+    : { violations: f.violations };
 }
 
 /** The policies the player acts on, the queue's or an item's own: a wrong type is malformed. */
 function checkPolicies(f: Findings, policies: unknown, where: string): void {
   if (!isObject(policies)) return f.malformed('policies', `${where} must be an object`);
   for (const name of ['canSkip', 'limitedSkips', 'canSkipBack', 'canSeek', 'canSkipToItem', 'notifyUserIntent']) {
-    if (policies[name] !== undefined && typeof policies[name] !== 'boolean') f.malformed('policies', `${where}.${name} must be a boolean`);
+    if (policies[name] !== undefined && typeof policies[name] !== 'boolean')
+      f.malformed('policies', `${where}.${name} must be a boolean`);
   }
   const ttl = policies.pauseTtlSec;
-  if (ttl !== undefined && (typeof ttl !== 'number' || !(ttl >= 0))) f.malformed('policies', `${where}.pauseTtlSec must be a number of seconds ≥ 0`);
+  if (ttl !== undefined && (typeof ttl !== 'number' || !(ttl >= 0)))
+    f.malformed('policies', `${where}.pauseTtlSec must be a number of seconds ≥ 0`);
 }
 
 export function checkContext(body: unknown): Checked<ContextResponse> {
@@ -137,9 +162,13 @@ function checkReports(f: Findings, reports: unknown): void {
   if (!isObject(reports)) return f.malformed('reports', 'reports must be an object');
   for (const name of REPORT_INTERVALS) {
     const value = reports[name];
-    if (value !== undefined && (typeof value !== 'number' || !(value >= 0))) f.malformed('reports', `reports.${name} must be a number ≥ 0`);
+    if (value !== undefined && (typeof value !== 'number' || !(value >= 0)))
+      f.malformed('reports', `reports.${name} must be a number ≥ 0`);
     else if (tooShort(name, value)) {
-      f.warn('report-interval', `reports.${name} is ${value} ms, under the ${MIN_REPORT_INTERVAL_MS.toLocaleString('en-US')} ms the player waits at least; it waits ${MIN_REPORT_INTERVAL_MS.toLocaleString('en-US')} ms`);
+      f.warn(
+        'report-interval',
+        `reports.${name} is ${value} ms, under the ${MIN_REPORT_INTERVAL_MS.toLocaleString('en-US')} ms the player waits at least; it waits ${MIN_REPORT_INTERVAL_MS.toLocaleString('en-US')} ms`,
+      );
     }
   }
 }
@@ -173,7 +202,10 @@ export function checkTimePlayedAnswer(status: number, text: string): Checked<Tim
   if (text.trim() === '') return { value: { kind: 'none' }, violations: [] };
   const f = new Findings('timePlayed');
   const unreadable = (why: string): Checked<TimePlayedAnswer> => {
-    f.warn('answer', `status ${status} with ${why}: the player sends no more update reports for the rest of this track (answer 204, or 200 with an empty body or a context)`);
+    f.warn(
+      'answer',
+      `status ${status} with ${why}: the player sends no more update reports for the rest of this track (answer 204, or 200 with an empty body or a context)`,
+    );
     return { value: { kind: 'unreadable' }, violations: f.violations };
   };
   let body: unknown;
@@ -188,9 +220,16 @@ export function checkTimePlayedAnswer(status: number, text: string): Checked<Tim
   const inner = new Findings('timePlayed');
   if (body.reports !== undefined) checkReports(inner, body.reports);
   if (body.playbackPolicies !== undefined) checkPolicies(inner, body.playbackPolicies, 'playbackPolicies');
-  if (!inner.usable) return unreadable(`a context the player cannot use (${inner.violations.find((v) => v.severity === 'malformed')!.message})`);
+  if (!inner.usable)
+    return unreadable(
+      `a context the player cannot use (${inner.violations.find((v) => v.severity === 'malformed')!.message})`,
+    );
   return {
-    value: { kind: 'context', reports: body.reports as ReportSettings | undefined, playbackPolicies: body.playbackPolicies as Partial<PlaybackPolicies> | undefined },
+    value: {
+      kind: 'context',
+      reports: body.reports as ReportSettings | undefined,
+      playbackPolicies: body.playbackPolicies as Partial<PlaybackPolicies> | undefined,
+    },
     violations: inner.violations,
   };
 }

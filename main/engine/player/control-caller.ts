@@ -22,7 +22,9 @@ export function controlCaller({ controlUrl, accessToken, clock }: ControlCallerD
     const headers: Record<string, string> = { authorization: `Bearer ${token}` };
     if (body !== undefined) headers['content-type'] = 'application/json';
     const startedAt = clock.now();
-    const response = await clock.track(fetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) }));
+    const response = await clock.track(
+      fetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) }),
+    );
     const text = await response.text();
     let parsed: unknown = text;
     try {
@@ -30,7 +32,15 @@ export function controlCaller({ controlUrl, accessToken, clock }: ControlCallerD
     } catch {
       // text/plain answers (401 "Incorrect token") stay text
     }
-    const exchange: ControlExchange = { method, url, requestBody: body ?? null, status: response.status, durationMs: Math.round(clock.now() - startedAt), body: parsed, sentAs };
+    const exchange: ControlExchange = {
+      method,
+      url,
+      requestBody: body ?? null,
+      status: response.status,
+      durationMs: Math.round(clock.now() - startedAt),
+      body: parsed,
+      sentAs,
+    };
     return exchange;
   };
 }

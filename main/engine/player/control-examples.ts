@@ -26,24 +26,46 @@ export function controlExamples(sources: ControlExampleSources, groupId?: string
   const gid = group?.id ?? '{groupId}';
   const session = group ? sources.sessionOf(group.id) : null;
   const sid = session ?? '{sessionId}';
-  const noSession = session === null ? { note: 'create a session first (the createSession example): its answer\u2019s sessionId goes here' } : {};
+  const noSession =
+    session === null
+      ? { note: 'create a session first (the createSession example): its answer\u2019s sessionId goes here' }
+      : {};
   const queue = sources.queues()[0];
   const itemId = queue ? sources.firstItemId(queue.id) : null;
   const sessionPath = `${API}/playbackSessions/${enc(sid)}/playbackSession`;
   const groupPath = `${API}/groups/${enc(gid)}`;
   const examples: ControlExample[] = [
     { id: 'households', label: 'List households', method: 'GET', path: `${API}/households` },
-    { id: 'groups', label: 'List groups and players', method: 'GET', path: `${API}/households/${enc(householdId)}/groups` },
-    { id: 'createSession', label: 'Create a playback session', method: 'POST', path: `${groupPath}/playbackSession`, body: { appId: 'com.example.app', appContext: 'console-example' } },
+    {
+      id: 'groups',
+      label: 'List groups and players',
+      method: 'GET',
+      path: `${API}/households/${enc(householdId)}/groups`,
+    },
+    {
+      id: 'createSession',
+      label: 'Create a playback session',
+      method: 'POST',
+      path: `${groupPath}/playbackSession`,
+      body: { appId: 'com.example.app', appContext: 'console-example' },
+    },
     {
       id: 'loadCloudQueue',
       label: 'Load a cloud queue and play',
       method: 'POST',
       path: `${sessionPath}/loadCloudQueue`,
-      body: queue ? { queueBaseUrl: queue.queueBaseUrl, httpAuthorization: queue.httpAuthorization, playOnCompletion: true } : { queueBaseUrl: '{queueBaseUrl}', playOnCompletion: true },
+      body: queue
+        ? { queueBaseUrl: queue.queueBaseUrl, httpAuthorization: queue.httpAuthorization, playOnCompletion: true }
+        : { queueBaseUrl: '{queueBaseUrl}', playOnCompletion: true },
       ...(queue ? noSession : { note: 'create a queue first (Queues): its base URL and httpAuthorization go here' }),
     },
-    { id: 'refreshCloudQueue', label: 'Refresh the cloud queue', method: 'POST', path: `${sessionPath}/refreshCloudQueue`, ...noSession },
+    {
+      id: 'refreshCloudQueue',
+      label: 'Refresh the cloud queue',
+      method: 'POST',
+      path: `${sessionPath}/refreshCloudQueue`,
+      ...noSession,
+    },
     {
       id: 'skipToItem',
       label: 'Skip to an item',
@@ -55,10 +77,26 @@ export function controlExamples(sources: ControlExampleSources, groupId?: string
     { id: 'playbackStatus', label: 'Playback status', method: 'GET', path: `${groupPath}/playback` },
     { id: 'play', label: 'Play', method: 'POST', path: `${groupPath}/playback/play` },
     { id: 'pause', label: 'Pause', method: 'POST', path: `${groupPath}/playback/pause` },
-    { id: 'skipToNextTrack', label: 'Skip to the next track', method: 'POST', path: `${groupPath}/playback/skipToNextTrack` },
+    {
+      id: 'skipToNextTrack',
+      label: 'Skip to the next track',
+      method: 'POST',
+      path: `${groupPath}/playback/skipToNextTrack`,
+    },
     { id: 'metadata', label: 'Playback metadata', method: 'GET', path: `${groupPath}/playbackMetadata` },
-    { id: 'setVolume', label: 'Set the group volume', method: 'POST', path: `${groupPath}/groupVolume`, body: { volume: 30 } },
-    { id: 'subscribePlayback', label: 'Subscribe to playback events', method: 'POST', path: `${groupPath}/playback/subscription` },
+    {
+      id: 'setVolume',
+      label: 'Set the group volume',
+      method: 'POST',
+      path: `${groupPath}/groupVolume`,
+      body: { volume: 30 },
+    },
+    {
+      id: 'subscribePlayback',
+      label: 'Subscribe to playback events',
+      method: 'POST',
+      path: `${groupPath}/playback/subscription`,
+    },
   ];
   return examples;
 }

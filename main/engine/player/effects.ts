@@ -24,7 +24,14 @@ import {
   startTrackTimers,
   stopTrackTimers,
 } from './playback.js';
-import { postReport, prepareCutOff, reportCutOff, reportWhatWasHeard, sendReport, settleHeldReports } from './reports.js';
+import {
+  postReport,
+  prepareCutOff,
+  reportCutOff,
+  reportWhatWasHeard,
+  sendReport,
+  settleHeldReports,
+} from './reports.js';
 import { TrackPlayback } from './track-playback.js';
 import type { EffectName } from './transitions.js';
 import { QueueWindow } from './windows.js';
@@ -50,13 +57,14 @@ export const EFFECT_EVENTS = {
 } as const satisfies Partial<Record<EffectName, readonly PlayerEventType[]>>;
 
 /** The event an effect receives: those EFFECT_EVENTS lists for it, else any. */
-export type EffectEvent<E extends EffectName> = E extends keyof typeof EFFECT_EVENTS ? PlayerEvent & { type: (typeof EFFECT_EVENTS)[E][number] } : PlayerEvent;
+export type EffectEvent<E extends EffectName> = E extends keyof typeof EFFECT_EVENTS
+  ? PlayerEvent & { type: (typeof EFFECT_EVENTS)[E][number] }
+  : PlayerEvent;
 
 export type Effects = { [E in EffectName]: (event: EffectEvent<E>) => void };
 
 export function playerEffects(p: PlayerCore): Effects {
   return {
-
     beginLoad: () => void runLoad(p),
     startMetadataTrack: (event) => {
       const { track } = event;
@@ -122,7 +130,10 @@ export function playerEffects(p: PlayerCore): Effects {
       // skipToItem moved on from it), each with this window's version.
       for (const { playback, prepared } of p.ctx.reportsUntilFirstWindow) {
         const id = p.ctx.unnamedTracks.has(playback) ? item.id : prepared.report.id;
-        postReport(p, { target: prepared.target, report: { ...prepared.report, id, queueVersion: prepared.report.queueVersion || p.ctx.window.queueVersion } });
+        postReport(p, {
+          target: prepared.target,
+          report: { ...prepared.report, id, queueVersion: prepared.report.queueVersion || p.ctx.window.queueVersion },
+        });
       }
       p.ctx.unnamedTracks.clear();
       p.ctx.reportsUntilFirstWindow = [];
@@ -148,7 +159,8 @@ export function playerEffects(p: PlayerCore): Effects {
       p.ctx.track.play(p.deps.clock.now());
       startTrackTimers(p);
       askForNextWindowIfNear(p);
-      if (p.ctx.queue?.reports.sendPlaybackActions && p.ctx.track.durationPlayed(p.deps.clock.now()) > 0) sendReport(p, 'update');
+      if (p.ctx.queue?.reports.sendPlaybackActions && p.ctx.track.durationPlayed(p.deps.clock.now()) > 0)
+        sendReport(p, 'update');
     },
     pauseSegment: () => {
       p.clearTimer('audioReady');
@@ -174,7 +186,13 @@ export function playerEffects(p: PlayerCore): Effects {
     suspendSession: () => {
       p.clearTimer('versionPoll');
       // Only a resume wakes the session (docs/contract/platform.md §3): a skip waiting for the server is not made.
-      settleSkip(p, new PlaybackError('ERROR_PLAYBACK_NO_CONTENT', 'the session was suspended while the skip waited for the server'));
+      settleSkip(
+        p,
+        new PlaybackError(
+          'ERROR_PLAYBACK_NO_CONTENT',
+          'the session was suspended while the skip waited for the server',
+        ),
+      );
     },
     requestResume: () => void runResume(p),
     adoptWindow: (event) => {
@@ -187,7 +205,8 @@ export function playerEffects(p: PlayerCore): Effects {
     finalReportSkip: () => {
       // A track that ended at the end of the queue had its final report; one that ended at the
       // window's edge gets it now, but it ended by itself, not by the skip.
-      if (p.ctx.track?.hasStarted && !p.ctx.atEnd) sendReport(p, 'final', p.ctx.atEdge ? undefined : `skip-${randomUUID()}`);
+      if (p.ctx.track?.hasStarted && !p.ctx.atEnd)
+        sendReport(p, 'final', p.ctx.atEdge ? undefined : `skip-${randomUUID()}`);
     },
     finalReportAtEdge: () => {
       // Played to its end at the window's edge: its final report is owed whatever drops the queue.
@@ -216,7 +235,8 @@ export function playerEffects(p: PlayerCore): Effects {
     },
     askAgainAtEdge: () => {
       // Asked for the track that ended, after the request answering now (its slot is still taken).
-      if (p.ctx.backgroundWindowRun) p.ctx.windowAfterInFlight ??= { reason: 'refresh', purpose: 'refresh', epoch: p.ctx.epoch };
+      if (p.ctx.backgroundWindowRun)
+        p.ctx.windowAfterInFlight ??= { reason: 'refresh', purpose: 'refresh', epoch: p.ctx.epoch };
       else void backgroundWindow(p, 'refresh', 'refresh');
     },
     recordDownload: () => {
@@ -235,9 +255,12 @@ export function playerEffects(p: PlayerCore): Effects {
     refuseSkip: (event) => {
       const { failure } = event;
       p.noteError(failure);
-      settleSkip(p, 
+      settleSkip(
+        p,
         failure.rejectedReason
-          ? new PlaybackError('ERROR_SKIP_LIMIT_REACHED', `the server refused the skip: ${failure.rejectedReason}`, { httpStatus: failure.status })
+          ? new PlaybackError('ERROR_SKIP_LIMIT_REACHED', `the server refused the skip: ${failure.rejectedReason}`, {
+              httpStatus: failure.status,
+            })
           : cloudQueueError(failure),
       );
     },
@@ -267,7 +290,8 @@ export function playerEffects(p: PlayerCore): Effects {
       if (current && !window.items.some((item) => item.id === current)) return;
       p.ctx.window = new QueueWindow(window);
       p.ctx.draining = false;
-      if (current && p.ctx.fetched.has(current)) for (const id of fetchedThrough(p.ctx.window, current)) p.ctx.fetched.add(id);
+      if (current && p.ctx.fetched.has(current))
+        for (const id of fetchedThrough(p.ctx.window, current)) p.ctx.fetched.add(id);
     },
     clearQueue: () => dropQueue(p),
     finalReportCutOff: () => reportCutOff(p),

@@ -29,5 +29,8 @@ export class PlaybackError extends Error {
 
 /** A cloud queue request's failure as the control API reports it (`ERROR_CLOUD_QUEUE_SERVER`). */
 export function cloudQueueError(failure: Failure, itemId?: string): PlaybackError {
-  return new PlaybackError('ERROR_CLOUD_QUEUE_SERVER', `the cloud queue server failed: ${failure.message}`, { httpStatus: failure.status, itemId });
+  return new PlaybackError('ERROR_CLOUD_QUEUE_SERVER', `the cloud queue server failed: ${failure.message}`, {
+    httpStatus: failure.status,
+    itemId,
+  });
 }

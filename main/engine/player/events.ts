@@ -35,7 +35,16 @@ export type SeekTarget = ({ positionMillis: number } | { deltaMillis: number }) 
 export type UserAction = 'play' | 'pause' | 'skipNext' | 'skipPrev' | 'resume';
 
 /** Background window requests and what they are for. */
-export type WindowPurpose = 'refresh' | 'queueCompleted' | 'versionChanged' | 'refreshCommand' | 'skipToItem' | 'pause' | 'play' | 'skipNext' | 'skipPrev';
+export type WindowPurpose =
+  | 'refresh'
+  | 'queueCompleted'
+  | 'versionChanged'
+  | 'refreshCommand'
+  | 'skipToItem'
+  | 'pause'
+  | 'play'
+  | 'skipNext'
+  | 'skipPrev';
 
 export type PlayerEvent =
   // commands (control API)

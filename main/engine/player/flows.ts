@@ -49,12 +49,17 @@ export async function runLoad(p: PlayerCore): Promise<void> {
   }
   const reason = firstWindowReason(policies, metadata !== undefined, metadata !== undefined && fetchedAtOnce(metadata));
   // A new queue: the version the command named (if any), never the one of the queue it replaces.
-  const window = await p.deps.client.itemWindow(target, { ...windowQuery(p, reason, params.itemId), queueVersion: params.queueVersion });
+  const window = await p.deps.client.itemWindow(target, {
+    ...windowQuery(p, reason, params.itemId),
+    queueVersion: params.queueVersion,
+  });
   if (!sameLoad(p, epoch, pending)) return;
   p.noteViolations(window);
   // (A window without the item asked for is malformed: the client fails it, see contract-check.ts.)
   if (!window.ok || window.value.items.length === 0) {
-    const failure: Failure = window.ok ? { kind: 'other', status: 200, message: 'the queue is empty: nothing to play' } : window.failure;
+    const failure: Failure = window.ok
+      ? { kind: 'other', status: 200, message: 'the queue is empty: nothing to play' }
+      : window.failure;
     return failLoad(p, failure, window.exchange.requestId);
   }
   p.ctx.fetched.clear();
@@ -75,7 +80,9 @@ export async function runResume(p: PlayerCore): Promise<void> {
   if (waitsForFirstWindow(p, () => void runResume(p))) return;
   const epoch = p.ctx.epoch;
   const result = await waitingFor(p, 'resume', true, () =>
-    p.retries.send('resume', (retry) => p.deps.client.itemWindow(p.ctx.queue!.target, windowQuery(p, 'resume', p.ctx.track?.item.id), retry)),
+    p.retries.send('resume', (retry) =>
+      p.deps.client.itemWindow(p.ctx.queue!.target, windowQuery(p, 'resume', p.ctx.track?.item.id), retry),
+    ),
   );
   if (epoch !== p.ctx.epoch || p.ctx.state !== 'SUSPENDED') return;
   if (result.ok) p.dispatch({ type: 'resumeAnswered', window: result.value }, { requestId: result.exchange.requestId });
@@ -83,14 +90,22 @@ export async function runResume(p: PlayerCore): Promise<void> {
 }
 
 /** `skip`: the skip this request is for; once it is settled otherwise (a suspension), no retry goes and the answer is not used. */
-export async function runUserSkip(p: PlayerCore, direction: 'skipNext' | 'skipPrev', skip = p.ctx.skipping): Promise<void> {
+export async function runUserSkip(
+  p: PlayerCore,
+  direction: 'skipNext' | 'skipPrev',
+  skip = p.ctx.skipping,
+): Promise<void> {
   if (waitsForFirstWindow(p, () => void runUserSkip(p, direction, skip))) return;
   const wanted = () => skip !== null && p.ctx.skipping === skip;
   if (!wanted()) return;
   const epoch = p.ctx.epoch;
   const plays = isMoving(p.ctx);
   const from = p.ctx.track!.item.id;
-  const result = await p.retries.send('skip', (retry) => p.deps.client.itemWindow(p.ctx.queue!.target, windowQuery(p, direction, from), retry), wanted);
+  const result = await p.retries.send(
+    'skip',
+    (retry) => p.deps.client.itemWindow(p.ctx.queue!.target, windowQuery(p, direction, from), retry),
+    wanted,
+  );
   if (epoch !== p.ctx.epoch || !wanted()) return;
   if (!result.ok) {
     // A refused skip settles itself (skipRefused); any other failure fails the skip first.
@@ -100,16 +115,31 @@ export async function runUserSkip(p: PlayerCore, direction: 'skipNext' | 'skipPr
   const window = new QueueWindow(result.value);
   const target = direction === 'skipNext' ? window.after(from) : window.before(from);
   if (!target) {
-    settleSkip(p, new PlaybackError('ERROR_PLAYBACK_NO_CONTENT', direction === 'skipNext' ? 'the server has no next track' : 'the server has no previous track'));
-    return void p.dispatch({ type: 'windowAnswered', window: result.value, purpose: direction, askedFor: from }, { requestId: result.exchange.requestId });
+    settleSkip(
+      p,
+      new PlaybackError(
+        'ERROR_PLAYBACK_NO_CONTENT',
+        direction === 'skipNext' ? 'the server has no next track' : 'the server has no previous track',
+      ),
+    );
+    return void p.dispatch(
+      { type: 'windowAnswered', window: result.value, purpose: direction, askedFor: from },
+      { requestId: result.exchange.requestId },
+    );
   }
   if (p.ctx.track?.item.id === target.id && target.id !== from) {
     // The track the skip left ended while it waited, and the player moved on to the target by
     // itself: the skip is done. Starting the target again would report it as skipped.
     settleSkip(p);
-    return void p.dispatch({ type: 'windowAnswered', window: result.value, purpose: direction, askedFor: from }, { requestId: result.exchange.requestId });
+    return void p.dispatch(
+      { type: 'windowAnswered', window: result.value, purpose: direction, askedFor: from },
+      { requestId: result.exchange.requestId },
+    );
   }
-  p.dispatch({ type: 'skipAnswered', window: result.value, target, skipped: direction, plays }, { requestId: result.exchange.requestId });
+  p.dispatch(
+    { type: 'skipAnswered', window: result.value, target, skipped: direction, plays },
+    { requestId: result.exchange.requestId },
+  );
 }
 
 export async function runSkipToItem(p: PlayerCore, params: SkipToItemParams): Promise<void> {
@@ -117,13 +147,26 @@ export async function runSkipToItem(p: PlayerCore, params: SkipToItemParams): Pr
   const plays = params.playOnCompletion ?? isMoving(p.ctx);
   // §7.3: skipToItem has answered already; the request is retried in the background.
   const result = await waitingFor(p, 'skipToItem', params, () =>
-    p.retries.send('skipToItem', (retry) => p.deps.client.itemWindow(p.ctx.queue!.target, windowQuery(p, 'skipToItem', params.itemId, params.queueVersion), retry)),
+    p.retries.send('skipToItem', (retry) =>
+      p.deps.client.itemWindow(
+        p.ctx.queue!.target,
+        windowQuery(p, 'skipToItem', params.itemId, params.queueVersion),
+        retry,
+      ),
+    ),
   );
   if (epoch !== p.ctx.epoch || !p.ctx.queue) return;
   if (!result.ok) return dispatchFailure(p, 'skipToItem', result.failure, result.exchange.requestId);
   const target = new QueueWindow(result.value).item(params.itemId)!;
   p.dispatch(
-    { type: 'skipAnswered', window: result.value, target, skipped: 'skipToItem', plays, positionMillis: params.positionMillis },
+    {
+      type: 'skipAnswered',
+      window: result.value,
+      target,
+      skipped: 'skipToItem',
+      plays,
+      positionMillis: params.positionMillis,
+    },
     { requestId: result.exchange.requestId },
   );
 }
@@ -134,9 +177,15 @@ export async function notifyIntent(p: PlayerCore, reason: 'pause' | 'play'): Pro
   if (waitsForFirstWindow(p, () => void (p.ctx.track === asked && notifyIntent(p, reason)))) return;
   const epoch = p.ctx.epoch;
   const itemId = p.ctx.track?.item.id;
-  const result = await p.retries.send('intent', (retry) => p.deps.client.itemWindow(p.ctx.queue!.target, windowQuery(p, reason, itemId), retry));
+  const result = await p.retries.send('intent', (retry) =>
+    p.deps.client.itemWindow(p.ctx.queue!.target, windowQuery(p, reason, itemId), retry),
+  );
   if (epoch !== p.ctx.epoch) return;
-  if (result.ok) return void p.dispatch({ type: 'windowAnswered', window: result.value, purpose: reason, askedFor: itemId }, { requestId: result.exchange.requestId });
+  if (result.ok)
+    return void p.dispatch(
+      { type: 'windowAnswered', window: result.value, purpose: reason, askedFor: itemId },
+      { requestId: result.exchange.requestId },
+    );
   dispatchFailure(p, 'intent', result.failure, result.exchange.requestId);
 }
 
@@ -164,10 +213,16 @@ export async function backgroundWindow(p: PlayerCore, reason: Reason, purpose: W
     // Every try goes where the first went, even if a load replaces the queue meanwhile.
     const target = p.ctx.queue.target;
     const result = await waitingFor(p, 'window', { reason, purpose }, () =>
-      p.retries.send(backgroundWindowKind(purpose), (retry) => p.deps.client.itemWindow(target, windowQuery(p, reason, itemId), retry)),
+      p.retries.send(backgroundWindowKind(purpose), (retry) =>
+        p.deps.client.itemWindow(target, windowQuery(p, reason, itemId), retry),
+      ),
     );
     if (epoch !== p.ctx.epoch || !p.ctx.queue) return;
-    if (result.ok) p.dispatch({ type: 'windowAnswered', window: result.value, purpose, askedFor: itemId }, { requestId: result.exchange.requestId });
+    if (result.ok)
+      p.dispatch(
+        { type: 'windowAnswered', window: result.value, purpose, askedFor: itemId },
+        { requestId: result.exchange.requestId },
+      );
     else dispatchFailure(p, backgroundWindowKind(purpose), result.failure, result.exchange.requestId, purpose);
   } finally {
     // Unless a load or a dropped queue freed the slot meanwhile: what waits now is the new queue's.
@@ -194,19 +249,28 @@ export async function pollVersion(p: PlayerCore): Promise<void> {
   if (!p.ctx.queue) return;
   const epoch = p.ctx.epoch;
   p.ctx.lastPollAt = p.deps.clock.now();
-  const result = await waitingFor(p, 'versionPoll', true, () => p.retries.send('versionPoll', (retry) => p.deps.client.version(p.ctx.queue!.target, retry)));
+  const result = await waitingFor(p, 'versionPoll', true, () =>
+    p.retries.send('versionPoll', (retry) => p.deps.client.version(p.ctx.queue!.target, retry)),
+  );
   if (epoch !== p.ctx.epoch || !p.ctx.queue) return;
   if (!result.ok) return dispatchFailure(p, 'versionPoll', result.failure, result.exchange.requestId);
-  if (result.value.contextVersion !== undefined && p.ctx.queue.contextVersion !== undefined && result.value.contextVersion !== p.ctx.queue.contextVersion) {
+  if (
+    result.value.contextVersion !== undefined &&
+    p.ctx.queue.contextVersion !== undefined &&
+    result.value.contextVersion !== p.ctx.queue.contextVersion
+  ) {
     void refetchContext(p);
   }
   // docs/contract/platform.md §4.3: "If the version changed, the player follows with GET /itemWindow."
-  if (p.ctx.window && result.value.queueVersion !== p.ctx.window.queueVersion) void backgroundWindow(p, 'refresh', 'versionChanged');
+  if (p.ctx.window && result.value.queueVersion !== p.ctx.window.queueVersion)
+    void backgroundWindow(p, 'refresh', 'versionChanged');
 }
 
 export async function refetchContext(p: PlayerCore): Promise<void> {
   const epoch = p.ctx.epoch;
-  const result = await waitingFor(p, 'context', true, () => p.retries.send('contextRefetch', (retry) => p.deps.client.context(p.ctx.queue!.target, retry)));
+  const result = await waitingFor(p, 'context', true, () =>
+    p.retries.send('contextRefetch', (retry) => p.deps.client.context(p.ctx.queue!.target, retry)),
+  );
   if (epoch !== p.ctx.epoch || !p.ctx.queue) return;
   if (!result.ok) return dispatchFailure(p, 'contextRefetch', result.failure, result.exchange.requestId);
   p.ctx.queue.policies = { ...DEFAULT_POLICIES, ...result.value.playbackPolicies };
@@ -246,7 +310,12 @@ export function waitsForFirstWindow(p: PlayerCore, ask: () => void): boolean {
 }
 
 /** Runs a request flow, noted in `asking` until it ends (answered, or out of retries). */
-export async function waitingFor<K extends keyof SavedAsking, T>(p: PlayerCore, kind: K, what: NonNullable<SavedAsking[K]>, flow: () => Promise<T>): Promise<T> {
+export async function waitingFor<K extends keyof SavedAsking, T>(
+  p: PlayerCore,
+  kind: K,
+  what: NonNullable<SavedAsking[K]>,
+  flow: () => Promise<T>,
+): Promise<T> {
   const asking = p.ctx.asking;
   asking[kind] = what;
   try {
@@ -260,13 +329,30 @@ export async function waitingFor<K extends keyof SavedAsking, T>(p: PlayerCore, 
  * Dispatches what the failure of a request of `kind` means (request-policies.ts); nothing for
  * one that is only noted (a report), which becomes the player's last error.
  */
-export function dispatchFailure(p: PlayerCore, kind: RequestKind, failure: Failure, requestId: string, purpose?: WindowPurpose): void {
+export function dispatchFailure(
+  p: PlayerCore,
+  kind: RequestKind,
+  failure: Failure,
+  requestId: string,
+  purpose?: WindowPurpose,
+): void {
   const event = failureEvent(meaningOf(kind, failure), failure, purpose);
   if (event) p.dispatch(event, { requestId });
   else p.noteError(failure);
 }
 
 /** `queueVersion`: the version the player holds (its window's) unless said otherwise. */
-export function windowQuery(p: PlayerCore, reason: Reason, itemId: string | undefined, queueVersion: string | undefined = p.ctx.window?.queueVersion) {
-  return { reason, itemId, previousWindowSize: PREVIOUS_WINDOW_SIZE, upcomingWindowSize: UPCOMING_WINDOW_SIZE, queueVersion };
+export function windowQuery(
+  p: PlayerCore,
+  reason: Reason,
+  itemId: string | undefined,
+  queueVersion: string | undefined = p.ctx.window?.queueVersion,
+) {
+  return {
+    reason,
+    itemId,
+    previousWindowSize: PREVIOUS_WINDOW_SIZE,
+    upcomingWindowSize: UPCOMING_WINDOW_SIZE,
+    queueVersion,
+  };
 }

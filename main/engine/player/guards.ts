@@ -11,7 +11,8 @@ import { QueueWindow } from './windows.js';
 export function guardInputs(ctx: PlayerContext, event: PlayerEvent): GuardContext {
   const current = ctx.track?.item.id;
   let windowFullyFetched = false;
-  if (event.type === 'downloadComplete' && ctx.window && current) windowFullyFetched = fetchedToEnd(ctx.window, current);
+  if (event.type === 'downloadComplete' && ctx.window && current)
+    windowFullyFetched = fetchedToEnd(ctx.window, current);
   let answerFullyFetched = false;
   let answerHasNext = false;
   let answerFallsShort = false;
@@ -24,7 +25,8 @@ export function guardInputs(ctx: PlayerContext, event: PlayerEvent): GuardContex
   if (event.type === 'loadAnswered' && startedTrackAtEdge) {
     const answer = new QueueWindow(event.window);
     // The load's own track is the item it named, or the answer's first.
-    const ended = ctx.track === pending!.startedTrack ? (pending!.params.itemId ?? event.window.items[0]!.id) : current!;
+    const ended =
+      ctx.track === pending!.startedTrack ? (pending!.params.itemId ?? event.window.items[0]!.id) : current!;
     answerHasNext = answer.after(ended) !== undefined;
     // An answer without the ended track (one a skipToItem started) says nothing of what follows it.
     answerEndsQueue = !answerHasNext && answer.has(ended) && answer.includesEndOfQueue;
@@ -33,10 +35,12 @@ export function guardInputs(ctx: PlayerContext, event: PlayerEvent): GuardContex
     const answer = new QueueWindow(event.window);
     answerHasNext = answer.after(current) !== undefined;
     if (event.type === 'windowAnswered') {
-      answerFallsShort = answer.has(current) && !answerHasNext && !answer.includesEndOfQueue && event.askedFor !== current;
+      answerFallsShort =
+        answer.has(current) && !answerHasNext && !answer.includesEndOfQueue && event.askedFor !== current;
       // Not from a queueCompleted answer: that was the check for more, and a server that grows the
       // queue (or moves its version) on every one would be asked again without end.
-      if (event.purpose !== 'queueCompleted' && ctx.fetched.has(current)) answerFullyFetched = fetchedToEnd(answer, current);
+      if (event.purpose !== 'queueCompleted' && ctx.fetched.has(current))
+        answerFullyFetched = fetchedToEnd(answer, current);
     }
   }
   const answerInBackground = event.type === 'windowAnswered' && !FOREGROUND_PURPOSES.includes(event.purpose);
@@ -44,7 +48,9 @@ export function guardInputs(ctx: PlayerContext, event: PlayerEvent): GuardContex
   const windowQueued = queued !== null && queued.epoch === ctx.epoch && QUEUED_PURPOSES.includes(queued.purpose);
   // Before a started-at-once load's first window, the load's answer is the next one.
   const queueGoesOn =
-    event.type === 'trackEnded' && ((!!current && !!ctx.window && !ctx.window.after(current) && !ctx.window.includesEndOfQueue && !ctx.draining) || beforeFirstWindow);
+    event.type === 'trackEnded' &&
+    ((!!current && !!ctx.window && !ctx.window.after(current) && !ctx.window.includesEndOfQueue && !ctx.draining) ||
+      beforeFirstWindow);
   let skipPlays = false;
   if (event.type === 'skipToItem') skipPlays = event.params.playOnCompletion ?? isMoving(ctx);
   if (event.type === 'skipAnswered') skipPlays = event.plays;

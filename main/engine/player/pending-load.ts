@@ -12,7 +12,15 @@ import type { MachineState } from './states.js';
 
 /** The playback a load that starts its track at once replaces, as it stands now. */
 export function takeSnapshot(ctx: PlayerContext): Snapshot {
-  return { state: ctx.state, queue: ctx.queue, window: ctx.window, track: ctx.track, atEnd: ctx.atEnd, atEdge: ctx.atEdge, asking: savedAsking(ctx) };
+  return {
+    state: ctx.state,
+    queue: ctx.queue,
+    window: ctx.window,
+    track: ctx.track,
+    atEnd: ctx.atEnd,
+    atEdge: ctx.atEdge,
+    asking: savedAsking(ctx),
+  };
 }
 
 /**

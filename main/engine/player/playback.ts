@@ -60,7 +60,9 @@ export function startTrackTimers(p: PlayerCore): void {
   const now = p.deps.clock.now();
   p.setTimer('trackEnd', track.untilPosition(track.durationMillis, now), () => p.dispatch({ type: 'trackEnded' }));
   if (!p.ctx.fetched.has(track.item.id)) {
-    p.setTimer('download', track.untilPosition(fetchCompletesAt(track.item.track), now), () => p.dispatch({ type: 'downloadComplete' }));
+    p.setTimer('download', track.untilPosition(fetchCompletesAt(track.item.track), now), () =>
+      p.dispatch({ type: 'downloadComplete' }),
+    );
   }
   armUpdateReport(p);
 }
@@ -93,12 +95,18 @@ export function bufferAgain(p: PlayerCore): void {
 
 export function askForNextWindowIfNear(p: PlayerCore): void {
   const current = p.ctx.track?.item.id;
-  if (current && !p.ctx.draining && p.ctx.window?.needsNextWindow(current)) void backgroundWindow(p, 'refresh', 'refresh');
+  if (current && !p.ctx.draining && p.ctx.window?.needsNextWindow(current))
+    void backgroundWindow(p, 'refresh', 'refresh');
 }
 
 /** Polls /version every 600 s while playing, 300 s while paused; not when idle or suspended. */
 export function rescheduleVersionPoll(p: PlayerCore): void {
-  const interval = p.ctx.state === 'PLAYING' || p.ctx.state === 'BUFFERING' ? VERSION_POLL_PLAYING_MS : p.ctx.state === 'PAUSED' ? VERSION_POLL_PAUSED_MS : null;
+  const interval =
+    p.ctx.state === 'PLAYING' || p.ctx.state === 'BUFFERING'
+      ? VERSION_POLL_PLAYING_MS
+      : p.ctx.state === 'PAUSED'
+        ? VERSION_POLL_PAUSED_MS
+        : null;
   if (interval === null || !p.ctx.queue || !p.ctx.window) return p.clearTimer('versionPoll');
   const existing = p.timers.get('versionPoll');
   const due = Math.max(p.deps.clock.now(), p.ctx.lastPollAt + interval);
@@ -121,7 +129,8 @@ export function dropQueue(p: PlayerCore): void {
   p.ctx.fetched.clear();
   // A load whose track started at once is what was playing: it went with the queue. One that
   // would have put back a queue from before (taken from a load it superseded) now has none.
-  if (p.ctx.loading?.startedAtOnce) settleLoad(p, new PlaybackError('ERROR_CLOUD_QUEUE_SERVER', 'the queue being loaded was dropped'));
+  if (p.ctx.loading?.startedAtOnce)
+    settleLoad(p, new PlaybackError('ERROR_CLOUD_QUEUE_SERVER', 'the queue being loaded was dropped'));
   else if (p.ctx.loading) p.ctx.loading.previous = null;
 }
 
@@ -131,7 +140,6 @@ export function settleSkip(p: PlayerCore, error?: PlaybackError): void {
   else p.ctx.skipping?.resolve();
   p.ctx.skipping = null;
 }
-
 
 export function settleLoad(p: PlayerCore, error: PlaybackError): void {
   p.ctx.loading?.reject(error);

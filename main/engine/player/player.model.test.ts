@@ -96,7 +96,18 @@ import { DEFAULT_POLICIES, type PlaybackPolicies, type QueueItem, type Track } f
 // ------------------------------------------------------------------ the yardstick (seed text)
 
 /** docs/contract/platform.md §2.4 and §4.3 (with the v2.2 combination, §9.3). */
-const SEED_REASONS = ['load', 'pause', 'play', 'queueCompleted', 'refresh', 'resume', 'skipNext', 'skipPrev', 'skipToItem', 'load+queueCompleted'];
+const SEED_REASONS = [
+  'load',
+  'pause',
+  'play',
+  'queueCompleted',
+  'refresh',
+  'resume',
+  'skipNext',
+  'skipPrev',
+  'skipToItem',
+  'load+queueCompleted',
+];
 
 // ------------------------------------------------------------------ generated input
 
@@ -105,7 +116,12 @@ type StubName = 'A' | 'B';
 type ItemRef = number | 'gone' | 'current' | 'last';
 
 /** Policies a context or an item may set (docs/contract/console.md §4 `playbackPolicies`, `items[].policies`). */
-type PolicyPatch = Partial<Pick<PlaybackPolicies, 'canSkip' | 'canSkipBack' | 'canSeek' | 'canSkipToItem' | 'limitedSkips' | 'notifyUserIntent' | 'pauseTtlSec'>>;
+type PolicyPatch = Partial<
+  Pick<
+    PlaybackPolicies,
+    'canSkip' | 'canSkipBack' | 'canSeek' | 'canSkipToItem' | 'limitedSkips' | 'notifyUserIntent' | 'pauseTtlSec'
+  >
+>;
 
 interface QueueSetup {
   durations: number[];
@@ -129,7 +145,15 @@ interface Setup {
 }
 
 type Action =
-  | { t: 'load'; stub: StubName; play: boolean; item: ItemRef | null; meta: boolean; qv: 'none' | 'current' | 'stale' | 'bogus'; pos: number | null }
+  | {
+      t: 'load';
+      stub: StubName;
+      play: boolean;
+      item: ItemRef | null;
+      meta: boolean;
+      qv: 'none' | 'current' | 'stale' | 'bogus';
+      pos: number | null;
+    }
   | { t: 'skipNext' }
   | { t: 'skipPrev' }
   | { t: 'skipToItem'; item: ItemRef; meta: boolean; play: boolean | null; pos: number | null }
@@ -145,10 +169,31 @@ type Action =
   /** Advances a second at a time until the player waits at the window's edge (at most 90 s). */
   | { t: 'toEdge' }
   /** `shortQueue`: the queue replaced by 24 new tracks of 3 s (new ids), so that the window's edge comes within seconds. */
-  | { t: 'edit'; stub: StubName | 'current'; kind: 'append' | 'removeFirst' | 'removeCurrent' | 'removeLast' | 'reverse' | 'touch' | 'context' | 'truncateAfterCurrent' | 'shortQueue' }
+  | {
+      t: 'edit';
+      stub: StubName | 'current';
+      kind:
+        | 'append'
+        | 'removeFirst'
+        | 'removeCurrent'
+        | 'removeLast'
+        | 'reverse'
+        | 'touch'
+        | 'context'
+        | 'truncateAfterCurrent'
+        | 'shortQueue';
+    }
   /** A new version with new context policies (contextVersion moves too), or new policies of an item ('current': the one playing). */
   | { t: 'policy'; stub: StubName | 'current'; item: ItemRef | null; policy: PolicyPatch }
-  | { t: 'script'; stub: StubName | 'current'; endpoint: 'itemWindow' | 'version' | 'context' | 'timePlayed'; reason: string | null; answer: '503' | '404' | '500' | '401' | '403' | 'malformed' | 'drop' | 'hold' | 'hang'; retryAfter: number; times: number }
+  | {
+      t: 'script';
+      stub: StubName | 'current';
+      endpoint: 'itemWindow' | 'version' | 'context' | 'timePlayed';
+      reason: string | null;
+      answer: '503' | '404' | '500' | '401' | '403' | 'malformed' | 'drop' | 'hold' | 'hang';
+      retryAfter: number;
+      times: number;
+    }
   | { t: 'release' }
   /** The engine stops and starts again: the player is saved, closed, and a fresh one takes the record up on the same clock. */
   | { t: 'restart' }
@@ -157,7 +202,8 @@ type Action =
   /** skipToItem with track metadata to the item `offset` after the one the last window request of the queue was asked for. */
   | { t: 'skipFar'; offset: number };
 
-const mostly = (value: boolean) => fc.oneof({ weight: 4, arbitrary: fc.constant(value) }, { weight: 1, arbitrary: fc.constant(!value) });
+const mostly = (value: boolean) =>
+  fc.oneof({ weight: 4, arbitrary: fc.constant(value) }, { weight: 1, arbitrary: fc.constant(!value) });
 
 /** One or two policies changed: mostly a refusal (canSkip false…), or the reasons' conditions turned on or off. */
 const policyPatchArb: fc.Arbitrary<PolicyPatch> = fc
@@ -209,17 +255,20 @@ const itemRefArb: fc.Arbitrary<ItemRef> = fc.oneof(
   { weight: 1, arbitrary: fc.constant('current' as const) },
   { weight: 1, arbitrary: fc.constant('last' as const) },
 );
-const stubArb: fc.Arbitrary<StubName> = fc.oneof({ weight: 3, arbitrary: fc.constant('A' as const) }, { weight: 1, arbitrary: fc.constant('B' as const) });
+const stubArb: fc.Arbitrary<StubName> = fc.oneof(
+  { weight: 3, arbitrary: fc.constant('A' as const) },
+  { weight: 1, arbitrary: fc.constant('B' as const) },
+);
 
 const loadArb = fc.record({
-      t: fc.constant('load' as const),
-      stub: stubArb,
-      play: fc.oneof({ weight: 3, arbitrary: fc.constant(true) }, { weight: 1, arbitrary: fc.constant(false) }),
-      item: fc.option(itemRefArb),
-      meta: fc.boolean(),
-      qv: fc.constantFrom('none' as const, 'current' as const, 'stale' as const, 'bogus' as const),
-      pos: fc.option(fc.constantFrom(1_000, 50_000)),
-    });
+  t: fc.constant('load' as const),
+  stub: stubArb,
+  play: fc.oneof({ weight: 3, arbitrary: fc.constant(true) }, { weight: 1, arbitrary: fc.constant(false) }),
+  item: fc.option(itemRefArb),
+  meta: fc.boolean(),
+  qv: fc.constantFrom('none' as const, 'current' as const, 'stale' as const, 'bogus' as const),
+  pos: fc.option(fc.constantFrom(1_000, 50_000)),
+});
 
 const actionArb: fc.Arbitrary<Action> = fc.oneof(
   { weight: 5, arbitrary: loadArb },
@@ -227,7 +276,13 @@ const actionArb: fc.Arbitrary<Action> = fc.oneof(
   { weight: 2, arbitrary: fc.constant({ t: 'skipPrev' as const }) },
   {
     weight: 3,
-    arbitrary: fc.record({ t: fc.constant('skipToItem' as const), item: itemRefArb, meta: fc.boolean(), play: fc.option(fc.boolean()), pos: fc.option(fc.constantFrom(0, 5_000)) }),
+    arbitrary: fc.record({
+      t: fc.constant('skipToItem' as const),
+      item: itemRefArb,
+      meta: fc.boolean(),
+      play: fc.option(fc.boolean()),
+      pos: fc.option(fc.constantFrom(0, 5_000)),
+    }),
   },
   { weight: 3, arbitrary: fc.constant({ t: 'play' as const }) },
   { weight: 3, arbitrary: fc.constant({ t: 'pause' as const }) },
@@ -239,17 +294,44 @@ const actionArb: fc.Arbitrary<Action> = fc.oneof(
     weight: 10,
     arbitrary: fc.record({
       t: fc.constant('advance' as const),
-      ms: fc.constantFrom(100, BUFFERING_MS, 1_000, 2_000, 2_500, 3_000, 5_000, 10_000, 20_000, 30_000, 60_000, 180_000, 300_000, 600_000),
+      ms: fc.constantFrom(
+        100,
+        BUFFERING_MS,
+        1_000,
+        2_000,
+        2_500,
+        3_000,
+        5_000,
+        10_000,
+        20_000,
+        30_000,
+        60_000,
+        180_000,
+        300_000,
+        600_000,
+      ),
     }),
   },
-  { weight: 3, arbitrary: fc.record({ t: fc.constant('toTrackEnd' as const), offset: fc.constantFrom(-500, 0, 1, 500) }) },
+  {
+    weight: 3,
+    arbitrary: fc.record({ t: fc.constant('toTrackEnd' as const), offset: fc.constantFrom(-500, 0, 1, 500) }),
+  },
   { weight: 3, arbitrary: fc.constant({ t: 'toEdge' as const }) },
   {
     weight: 2,
     arbitrary: fc.record({
       t: fc.constant('edit' as const),
       stub: fc.constantFrom('current' as const, 'A' as const, 'B' as const),
-      kind: fc.constantFrom('append' as const, 'removeFirst' as const, 'removeCurrent' as const, 'removeLast' as const, 'reverse' as const, 'touch' as const, 'context' as const, 'truncateAfterCurrent' as const),
+      kind: fc.constantFrom(
+        'append' as const,
+        'removeFirst' as const,
+        'removeCurrent' as const,
+        'removeLast' as const,
+        'reverse' as const,
+        'touch' as const,
+        'context' as const,
+        'truncateAfterCurrent' as const,
+      ),
     }),
   },
   {
@@ -257,7 +339,10 @@ const actionArb: fc.Arbitrary<Action> = fc.oneof(
     arbitrary: fc.record({
       t: fc.constant('policy' as const),
       stub: fc.constantFrom('current' as const, 'current' as const, 'A' as const, 'B' as const),
-      item: fc.option(fc.oneof({ weight: 3, arbitrary: fc.constant('current' as const) }, { weight: 1, arbitrary: fc.nat(15) }), { freq: 2 }),
+      item: fc.option(
+        fc.oneof({ weight: 3, arbitrary: fc.constant('current' as const) }, { weight: 1, arbitrary: fc.nat(15) }),
+        { freq: 2 },
+      ),
       policy: policyPatchArb,
     }),
   },
@@ -268,9 +353,46 @@ const actionArb: fc.Arbitrary<Action> = fc.oneof(
     arbitrary: fc.record({
       t: fc.constant('script' as const),
       stub: fc.constantFrom('current' as const, 'current' as const, 'current' as const, 'A' as const, 'B' as const),
-      endpoint: fc.constantFrom('itemWindow' as const, 'itemWindow' as const, 'itemWindow' as const, 'itemWindow' as const, 'version' as const, 'context' as const, 'context' as const, 'timePlayed' as const),
-      reason: fc.option(fc.constantFrom('refresh', 'refresh', 'refresh', 'load', 'skipToItem', 'skipNext', 'skipPrev', 'queueCompleted', 'resume', 'pause', 'play'), { freq: 3 }),
-      answer: fc.constantFrom('503' as const, '503' as const, '404' as const, '500' as const, '401' as const, '403' as const, 'malformed' as const, 'drop' as const, 'hold' as const, 'hold' as const, 'hold' as const, 'hang' as const),
+      endpoint: fc.constantFrom(
+        'itemWindow' as const,
+        'itemWindow' as const,
+        'itemWindow' as const,
+        'itemWindow' as const,
+        'version' as const,
+        'context' as const,
+        'context' as const,
+        'timePlayed' as const,
+      ),
+      reason: fc.option(
+        fc.constantFrom(
+          'refresh',
+          'refresh',
+          'refresh',
+          'load',
+          'skipToItem',
+          'skipNext',
+          'skipPrev',
+          'queueCompleted',
+          'resume',
+          'pause',
+          'play',
+        ),
+        { freq: 3 },
+      ),
+      answer: fc.constantFrom(
+        '503' as const,
+        '503' as const,
+        '404' as const,
+        '500' as const,
+        '401' as const,
+        '403' as const,
+        'malformed' as const,
+        'drop' as const,
+        'hold' as const,
+        'hold' as const,
+        'hold' as const,
+        'hang' as const,
+      ),
       retryAfter: fc.constantFrom(1, 3, 20),
       times: fc.integer({ min: 1, max: 6 }),
     }),
@@ -280,7 +402,9 @@ const actionArb: fc.Arbitrary<Action> = fc.oneof(
 
 /** `actions` with a restart at `at` (modulo its length + 1), or as they are. */
 const withRestart = (actions: Action[], at: number | null): Action[] =>
-  at === null ? actions : [...actions.slice(0, at % (actions.length + 1)), { t: 'restart' }, ...actions.slice(at % (actions.length + 1))];
+  at === null
+    ? actions
+    : [...actions.slice(0, at % (actions.length + 1)), { t: 'restart' }, ...actions.slice(at % (actions.length + 1))];
 const restartAtArb = fc.option(fc.nat(7), { freq: 3 });
 const macroStubArb = fc.constantFrom('A' as const, 'B' as const);
 
@@ -294,7 +418,12 @@ const edgeLoadRun: fc.Arbitrary<Action[]> = fc
   .record({
     stub: macroStubArb,
     short: fc.oneof(fc.constant(true), fc.constant(true), fc.constant(false)),
-    item: fc.oneof(fc.constant<ItemRef>('last'), fc.constant<ItemRef>('last'), fc.nat(15), fc.constant<ItemRef | null>(null)),
+    item: fc.oneof(
+      fc.constant<ItemRef>('last'),
+      fc.constant<ItemRef>('last'),
+      fc.nat(15),
+      fc.constant<ItemRef | null>(null),
+    ),
     skip: fc.option(fc.constantFrom(10, 11, 20, -7), { freq: 2 }),
     cut: fc.boolean(),
     restart: restartAtArb,
@@ -306,7 +435,9 @@ const edgeLoadRun: fc.Arbitrary<Action[]> = fc
         { t: 'policy', stub, item: null, policy: { limitedSkips: false, canSkipToItem: true } },
         { t: 'script', stub, endpoint: 'itemWindow', reason: 'refresh', answer: 'hold', retryAfter: 1, times: 1 },
         { t: 'load', stub, play: true, item, meta: true, qv: 'none', pos: null },
-        ...(skip !== null ? [{ t: 'advance', ms: BUFFERING_MS } as const, { t: 'skipFar', offset: skip } as const] : []),
+        ...(skip !== null
+          ? [{ t: 'advance', ms: BUFFERING_MS } as const, { t: 'skipFar', offset: skip } as const]
+          : []),
         { t: 'advance', ms: BUFFERING_MS },
         { t: 'toTrackEnd', offset: 1 },
         ...(cut ? [{ t: 'edit', stub, kind: 'truncateAfterCurrent' } as const] : []),
@@ -327,7 +458,15 @@ const edgeWindowRun: fc.Arbitrary<Action[]> = fc
   .record({
     stub: macroStubArb,
     reason: fc.constantFrom(null, 'refresh', 'refresh', 'queueCompleted'),
-    then: fc.constantFrom('skip10' as const, 'skip10' as const, 'skip11' as const, 'skip11' as const, 'cut' as const, 'none' as const, 'exhaust' as const),
+    then: fc.constantFrom(
+      'skip10' as const,
+      'skip10' as const,
+      'skip11' as const,
+      'skip11' as const,
+      'cut' as const,
+      'none' as const,
+      'exhaust' as const,
+    ),
     restart: restartAtArb,
   })
   .map(({ stub, reason, then, restart }): Action[] =>
@@ -337,12 +476,24 @@ const edgeWindowRun: fc.Arbitrary<Action[]> = fc
         { t: 'load', stub, play: true, item: null, meta: false, qv: 'none', pos: null },
         // 'exhaust': every try refused, the edge waits until the retries run out (next-window-exhausted, §7.4.3).
         then === 'exhaust'
-          ? { t: 'script', stub: 'current', endpoint: 'itemWindow', reason: 'refresh', answer: '503', retryAfter: 1, times: 6 }
+          ? {
+              t: 'script',
+              stub: 'current',
+              endpoint: 'itemWindow',
+              reason: 'refresh',
+              answer: '503',
+              retryAfter: 1,
+              times: 6,
+            }
           : { t: 'script', stub: 'current', endpoint: 'itemWindow', reason, answer: 'hold', retryAfter: 1, times: 2 },
         { t: 'toEdge' },
         ...(then === 'exhaust' ? [{ t: 'advance', ms: 30_000 } as const] : []),
         ...(then === 'skip10' || then === 'skip11'
-          ? [{ t: 'skipFar', offset: then === 'skip10' ? 10 : 11 } as const, { t: 'advance', ms: BUFFERING_MS } as const, { t: 'toTrackEnd', offset: 1 } as const]
+          ? [
+              { t: 'skipFar', offset: then === 'skip10' ? 10 : 11 } as const,
+              { t: 'advance', ms: BUFFERING_MS } as const,
+              { t: 'toTrackEnd', offset: 1 } as const,
+            ]
           : then === 'cut'
             ? [{ t: 'edit', stub: 'current', kind: 'truncateAfterCurrent' } as const]
             : []),
@@ -369,10 +520,19 @@ const endMoreRun: fc.Arbitrary<Action[]> = fc
 
 /** A user skip the server refuses (403: skip-refused), holds (a restart while it waits) or fails. */
 const refusedSkipRun: fc.Arbitrary<Action[]> = fc
-  .record({ direction: fc.constantFrom('skipNext' as const, 'skipPrev' as const), answer: fc.constantFrom('403' as const, 'hold' as const, '503' as const), restart: restartAtArb })
+  .record({
+    direction: fc.constantFrom('skipNext' as const, 'skipPrev' as const),
+    answer: fc.constantFrom('403' as const, 'hold' as const, '503' as const),
+    restart: restartAtArb,
+  })
   .map(({ direction, answer, restart }): Action[] =>
     withRestart(
-      [{ t: 'script', stub: 'current', endpoint: 'itemWindow', reason: direction, answer, retryAfter: 3, times: 1 }, { t: direction }, { t: 'advance', ms: 1_000 }, { t: 'release' }],
+      [
+        { t: 'script', stub: 'current', endpoint: 'itemWindow', reason: direction, answer, retryAfter: 3, times: 1 },
+        { t: direction },
+        { t: 'advance', ms: 1_000 },
+        { t: 'release' },
+      ],
       restart,
     ),
   );
@@ -381,14 +541,35 @@ const refusedSkipRun: fc.Arbitrary<Action[]> = fc
 const notFoundRun: fc.Arbitrary<Action[]> = fc
   .record({ endpoint: fc.constantFrom('timePlayed' as const, 'version' as const), restart: restartAtArb })
   .map(({ endpoint, restart }): Action[] =>
-    withRestart([{ t: 'script', stub: 'current', endpoint, reason: null, answer: '404', retryAfter: 1, times: 1 }, { t: 'toTrackEnd', offset: 1 }, { t: 'advance', ms: 600_000 }], restart),
+    withRestart(
+      [
+        { t: 'script', stub: 'current', endpoint, reason: null, answer: '404', retryAfter: 1, times: 1 },
+        { t: 'toTrackEnd', offset: 1 },
+        { t: 'advance', ms: 600_000 },
+      ],
+      restart,
+    ),
   );
 
 /** A pause (a skip while paused), a restart just before pauseTtlSec (5, 30, 120 s) runs out, a play. */
 const pausedRestartRun: fc.Arbitrary<Action[]> = fc
-  .record({ wait: fc.constantFrom(4_000, 29_000, 119_000), skip: fc.constantFrom(null, 'skipNext' as const, 'skipNext' as const, 'skipPrev' as const), restart: restartAtArb })
+  .record({
+    wait: fc.constantFrom(4_000, 29_000, 119_000),
+    skip: fc.constantFrom(null, 'skipNext' as const, 'skipNext' as const, 'skipPrev' as const),
+    restart: restartAtArb,
+  })
   .map(({ wait, skip, restart }): Action[] =>
-    withRestart([{ t: 'pause' }, ...(skip ? [{ t: skip } as const] : []), { t: 'advance', ms: wait }, { t: 'restart' }, { t: 'advance', ms: 2_000 }, { t: 'play' }], restart),
+    withRestart(
+      [
+        { t: 'pause' },
+        ...(skip ? [{ t: skip } as const] : []),
+        { t: 'advance', ms: wait },
+        { t: 'restart' },
+        { t: 'advance', ms: 2_000 },
+        { t: 'play' },
+      ],
+      restart,
+    ),
   );
 
 /** A restart while a refreshCloudQueue waits to retry (§7.3 background). */
@@ -424,7 +605,10 @@ const macroArb: fc.Arbitrary<Action[]> = fc.oneof(
 
 /** The actions after the first load: single ones, and now and then one of the runs above. */
 const restArb: fc.Arbitrary<Action[]> = fc
-  .array(fc.oneof({ weight: 7, arbitrary: actionArb.map((a) => [a]) }, { weight: 2, arbitrary: macroArb }), { maxLength: 18, size: 'max' })
+  .array(fc.oneof({ weight: 7, arbitrary: actionArb.map((a) => [a]) }, { weight: 2, arbitrary: macroArb }), {
+    maxLength: 18,
+    size: 'max',
+  })
   .map((chunks) => chunks.flat());
 
 // ------------------------------------------------------------------ instrumentation
@@ -469,7 +653,19 @@ const internals = (player: Player) => (player as unknown as PlayerMethods).ctx;
 const DROPPING_ROWS = ['window-not-found', 'session-not-found', 'foreground-failed'];
 
 /** What a pending load would put back (player.ts `Snapshot`), read at a restart. */
-type LoadInternals = { startedAtOnce: boolean; startedTrack?: TrackPlayback; previous: { state: MachineState; track: TrackPlayback | null; queue: { target: { queueBaseUrl: string } } | null; window: QueueWindow | null; atEnd: boolean; atEdge: boolean } | null; cutOffs: { report: { __playback?: number } }[] };
+type LoadInternals = {
+  startedAtOnce: boolean;
+  startedTrack?: TrackPlayback;
+  previous: {
+    state: MachineState;
+    track: TrackPlayback | null;
+    queue: { target: { queueBaseUrl: string } } | null;
+    window: QueueWindow | null;
+    atEnd: boolean;
+    atEdge: boolean;
+  } | null;
+  cutOffs: { report: { __playback?: number } }[];
+};
 
 /**
  * The policies in force (docs/player.md "Policies": "the queue's, with an item's own `policies` over
@@ -489,7 +685,8 @@ function stalePolicies(player: Player): string {
   const inner = internals(player);
   const id = inner.track?.item.id;
   const fromWindow = id !== undefined ? inner.window?.item(id) : undefined;
-  if (!fromWindow || JSON.stringify(fromWindow.policies ?? {}) === JSON.stringify(inner.track?.item.policies ?? {})) return '';
+  if (!fromWindow || JSON.stringify(fromWindow.policies ?? {}) === JSON.stringify(inner.track?.item.policies ?? {}))
+    return '';
   return ` [stale item policies: the window the player holds gives ${id} ${JSON.stringify(fromWindow.policies ?? {})}, the track's own copy ${JSON.stringify(inner.track?.item.policies ?? {})}]`;
 }
 
@@ -502,11 +699,14 @@ const originals = {
   leaveRequests: (Player.prototype as unknown as PlayerMethods).leaveRequests,
   consoleError: console.error,
 };
-const onUnhandled = (reason: unknown) => world?.violation(`unhandled rejection: ${String((reason as Error)?.stack ?? reason)}`);
+const onUnhandled = (reason: unknown) =>
+  world?.violation(`unhandled rejection: ${String((reason as Error)?.stack ?? reason)}`);
 
 function instrument(): void {
   TrackPlayback.prototype.report = function (this: TrackPlayback, ...args: Parameters<TrackPlayback['report']>) {
-    return { ...originals.report.apply(this, args), __playback: playbackId(this) } as ReturnType<TrackPlayback['report']>;
+    return { ...originals.report.apply(this, args), __playback: playbackId(this) } as ReturnType<
+      TrackPlayback['report']
+    >;
   };
   TrackPlayback.prototype.play = function (this: TrackPlayback, now: number) {
     world?.playbacks.set(playbackId(this), this);
@@ -535,9 +735,18 @@ function instrument(): void {
     // The pauseTtlSec in force when a row pauses the player (and arms the timer), for the check of
     // docs/contract/platform.md §3 row 2; a failed load that puts a queue back pauses it anew (docs/player.md), one that did not
     // start its track at once leaves the player as it is.
-    if (row && world && inner.state === 'PAUSED' && (row.effects.includes('armPauseTtl') || (row.id === 'load-failed' && putsBack))) {
+    if (
+      row &&
+      world &&
+      inner.state === 'PAUSED' &&
+      (row.effects.includes('armPauseTtl') || (row.id === 'load-failed' && putsBack))
+    ) {
       const record = world.h.transitions.at(-1);
-      if (record) world.pausedAt.set(record, { ttl: policiesInForce(this as unknown as Player).pauseTtlSec, note: stalePolicies(this as unknown as Player) });
+      if (record)
+        world.pausedAt.set(record, {
+          ttl: policiesInForce(this as unknown as Player).pauseTtlSec,
+          note: stalePolicies(this as unknown as Player),
+        });
     }
     if (row && before && DROPPING_ROWS.includes(row.id)) world?.dropped.add(playbackId(before));
     // docs/contract/platform.md §4.3 queueCompleted: "With no more tracks, the player pauses after the current audio ends."
@@ -547,23 +756,31 @@ function instrument(): void {
     const superseded = !!inner.loading && !(inner.loading as LoadInternals).startedAtOnce && inner.firstWindowPending;
     if (row?.id === 'track-ends-last' && !inner.draining && !window?.includesEndOfQueue && !superseded) {
       if (inner.track) world?.endedWithoutWindow.add(playbackId(inner.track));
-      world?.violation(`a track ended and the player paused as at the end of the queue, with ${window ? 'a window that says the queue goes on' : 'no window at all'}`);
+      world?.violation(
+        `a track ended and the player paused as at the end of the queue, with ${window ? 'a window that says the queue goes on' : 'no window at all'}`,
+      );
     }
     // Told apart in the message: the final reports a started-at-once load held for the tracks it cut off.
     if (row && loading && inner.loading !== loading && !row.id.startsWith('load-answered')) {
-      for (const cut of loading.cutOffs) if (cut.report.__playback) world?.heldCutOffs.set(cut.report.__playback, row.id);
+      for (const cut of loading.cutOffs)
+        if (cut.report.__playback) world?.heldCutOffs.set(cut.report.__playback, row.id);
     }
     return row;
   };
   (Player.prototype as unknown as PlayerMethods).leaveRequests = function (this: PlayerMethods, why: string) {
     // Told apart in the message: reports held for a first window when the player leaves them.
-    for (const held of this.ctx.reportsUntilFirstWindow as { prepared: { report: { __playback?: number; type: string } } }[]) {
-      if (held.prepared.report.type === 'final' && held.prepared.report.__playback) world?.heldDropped.set(held.prepared.report.__playback, why);
+    for (const held of this.ctx.reportsUntilFirstWindow as {
+      prepared: { report: { __playback?: number; type: string } };
+    }[]) {
+      if (held.prepared.report.type === 'final' && held.prepared.report.__playback)
+        world?.heldDropped.set(held.prepared.report.__playback, why);
     }
     return originals.leaveRequests.call(this, why);
   };
   console.error = (...args: unknown[]) => {
-    world?.violation(`console.error (a timer callback threw?): ${args.map((a) => String((a as Error)?.stack ?? a)).join(' ')}`);
+    world?.violation(
+      `console.error (a timer callback threw?): ${args.map((a) => String((a as Error)?.stack ?? a)).join(' ')}`,
+    );
     originals.consoleError(...args);
   };
   process.on('unhandledRejection', onUnhandled);
@@ -583,7 +800,11 @@ function uninstrument(): void {
 /** A context's policies as the player adopts them (over the defaults), as a comparable key. */
 const policyKey = (policies: Partial<PlaybackPolicies>): string => {
   const full: Record<string, unknown> = { ...DEFAULT_POLICIES, ...policies };
-  return JSON.stringify(Object.keys(full).sort().map((k) => [k, full[k]]));
+  return JSON.stringify(
+    Object.keys(full)
+      .sort()
+      .map((k) => [k, full[k]]),
+  );
 };
 
 /** MODEL_IGNORE (a regular expression): violations to leave out while looking for others. */
@@ -736,22 +957,41 @@ class World {
     const { h } = this;
     const old = h.player;
     const inner = internals(old);
-    const before = { state: old.machineState, status: old.status(), snap: old.snapshot(), track: inner.track, session: old.currentSession?.id ?? null };
+    const before = {
+      state: old.machineState,
+      status: old.status(),
+      snap: old.snapshot(),
+      track: inner.track,
+      session: old.currentSession?.id ?? null,
+    };
     const pending = inner.loading as LoadInternals | null;
     const previous = pending?.previous ?? null;
     // What a failed load would put back (player.ts stateBeforeLoad, restorePrevious).
     const expected = previous
       ? {
-          state: previous.state === 'IDLE' ? ('IDLE' as const) : before.state === 'PAUSED' || before.state === 'SUSPENDED' ? before.state : previous.state,
+          state:
+            previous.state === 'IDLE'
+              ? ('IDLE' as const)
+              : before.state === 'PAUSED' || before.state === 'SUSPENDED'
+                ? before.state
+                : previous.state,
           track: previous.state === 'IDLE' ? null : previous.track,
           queueBaseUrl: previous.state === 'IDLE' ? null : (previous.queue?.target.queueBaseUrl ?? null),
           queueVersion: previous.state === 'IDLE' ? null : (previous.window?.queueVersion ?? null),
           atEnd: previous.state !== 'IDLE' && previous.atEnd,
           atEdge: previous.state !== 'IDLE' && previous.atEdge,
         }
-      : { state: before.state, track: inner.track, queueBaseUrl: before.snap.queueBaseUrl, queueVersion: before.status.queueVersion, atEnd: before.snap.atEnd, atEdge: before.snap.atEdge };
+      : {
+          state: before.state,
+          track: inner.track,
+          queueBaseUrl: before.snap.queueBaseUrl,
+          queueVersion: before.status.queueVersion,
+          atEnd: before.snap.atEnd,
+          atEdge: before.snap.atEdge,
+        };
     // The tracks such a load played are left for good: their finals are owed (docs/player.md, a failed load).
-    if (previous && inner.track && inner.track !== previous.track) this.abandonedByRestart.set(playbackId(inner.track), this.step);
+    if (previous && inner.track && inner.track !== previous.track)
+      this.abandonedByRestart.set(playbackId(inner.track), this.step);
     // And the reports held for its first window (a final among them: a track a skipToItem replaced meanwhile).
     for (const held of inner.reportsUntilFirstWindow as { prepared: { report: { __playback?: number } } }[]) {
       if (held.prepared.report.__playback) this.abandonedByRestart.set(held.prepared.report.__playback, this.step);
@@ -766,8 +1006,19 @@ class World {
     old.close();
     this.closedPlayers.push(old);
     const gen = ++this.generation;
-    const client = new CloudQueueClient({ playerId: 'player-test', clock: h.clock, transport: this.transport(h.clock, gen), onExchange: (e) => h.exchanges.push(e) });
-    const player = new Player({ playerId: 'player-test', groupId: 'group-test', clock: h.clock, client, onTransition: (r) => h.transitions.push(r) });
+    const client = new CloudQueueClient({
+      playerId: 'player-test',
+      clock: h.clock,
+      transport: this.transport(h.clock, gen),
+      onExchange: (e) => h.exchanges.push(e),
+    });
+    const player = new Player({
+      playerId: 'player-test',
+      groupId: 'group-test',
+      clock: h.clock,
+      client,
+      onTransition: (r) => h.transitions.push(r),
+    });
     h.player = player;
     const transitions = h.transitions.length;
     try {
@@ -775,21 +1026,37 @@ class World {
     } catch (error) {
       return this.violation(`restore() threw: ${String((error as Error)?.stack ?? error)}`);
     }
-    if (h.transitions.length !== transitions) this.violation(`restore() fired rows: ${h.transitions.slice(transitions).map((t) => t.transition).join(' ')}`);
-    const after = { state: player.machineState, status: player.status(), snap: player.snapshot(), track: internals(player).track };
+    if (h.transitions.length !== transitions)
+      this.violation(
+        `restore() fired rows: ${h.transitions
+          .slice(transitions)
+          .map((t) => t.transition)
+          .join(' ')}`,
+      );
+    const after = {
+      state: player.machineState,
+      status: player.status(),
+      snap: player.snapshot(),
+      track: internals(player).track,
+    };
     const tag = `restart in ${before.state}${previous ? ` (a load that started its track at once pending; before it: ${previous.state})` : ''}`;
-    if ((player.currentSession?.id ?? null) !== before.session) this.violation(`${tag}: the session ${String(before.session)} came back as ${String(player.currentSession?.id)}`);
-    if (after.snap.volume !== before.snap.volume) this.violation(`${tag}: volume ${before.snap.volume} came back as ${after.snap.volume}`);
+    if ((player.currentSession?.id ?? null) !== before.session)
+      this.violation(`${tag}: the session ${String(before.session)} came back as ${String(player.currentSession?.id)}`);
+    if (after.snap.volume !== before.snap.volume)
+      this.violation(`${tag}: volume ${before.snap.volume} came back as ${after.snap.volume}`);
     // docs/contract/platform.md §3: only an explicit resume wakes a suspended session; a pause holds until a play.
     if (before.state === 'SUSPENDED' && after.state !== 'SUSPENDED' && after.state !== 'IDLE') {
-      this.violation(`${tag}: came back ${after.state}: a restart ended the suspension (docs/contract/platform.md §3: a suspended session plays again only on an explicit resume, with reason=resume)`);
+      this.violation(
+        `${tag}: came back ${after.state}: a restart ended the suspension (docs/contract/platform.md §3: a suspended session plays again only on an explicit resume, with reason=resume)`,
+      );
     } else if (before.state === 'PAUSED' && (after.state === 'PLAYING' || after.state === 'BUFFERING')) {
       this.violation(`${tag}: came back ${after.state}: a restart started playback the user had paused`);
     } else if (after.state !== expected.state) {
       this.violation(`${tag}: came back ${after.state}, expected ${expected.state}`);
     }
     const same = (what: string, was: unknown, is: unknown) => {
-      if (JSON.stringify(was) !== JSON.stringify(is)) this.violation(`${tag}: ${what} ${JSON.stringify(was)} came back as ${JSON.stringify(is)}`);
+      if (JSON.stringify(was) !== JSON.stringify(is))
+        this.violation(`${tag}: ${what} ${JSON.stringify(was)} came back as ${JSON.stringify(is)}`);
     };
     same('queue', expected.queueBaseUrl, after.snap.queueBaseUrl);
     same('queueVersion', expected.queueVersion, after.status.queueVersion);
@@ -800,8 +1067,14 @@ class World {
       same('playback', playbackId(expected.track), after.track ? playbackId(after.track) : null);
       same('item', expected.track.item.id === 'pending' ? null : expected.track.item.id, after.status.itemId);
       same('playhead', Math.round(expected.track.position(now)), after.status.positionMillis);
-      if (after.track) same('played time', Math.round(expected.track.durationPlayed(now)), Math.round(after.track.durationPlayed(now)));
-    } else if (after.track) this.violation(`${tag}: came back with a track (${after.status.itemId}) where there was none`);
+      if (after.track)
+        same(
+          'played time',
+          Math.round(expected.track.durationPlayed(now)),
+          Math.round(after.track.durationPlayed(now)),
+        );
+    } else if (after.track)
+      this.violation(`${tag}: came back with a track (${after.status.itemId}) where there was none`);
     if (!previous) {
       same('window', before.snap.window, after.snap.window);
       same('policies', before.snap.policies, after.snap.policies);
@@ -809,14 +1082,25 @@ class World {
     }
     // The restart as a transition, for the checks that read them (a pause's pauseTtlSec, a suspension's end).
     if (after.state !== before.state) {
-      const record: TransitionRecord = { playerId: player.id, groupId: player.groupId, at: h.clock.now(), from: before.state, to: after.state, event: 'restart' as never, cause: 'command', transition: 'model-restart' };
+      const record: TransitionRecord = {
+        playerId: player.id,
+        groupId: player.groupId,
+        at: h.clock.now(),
+        from: before.state,
+        to: after.state,
+        event: 'restart' as never,
+        cause: 'command',
+        transition: 'model-restart',
+      };
       h.transitions.push(record);
-      if (after.state === 'PAUSED') this.pausedAt.set(record, { ttl: policiesInForce(player).pauseTtlSec, note: stalePolicies(player) });
+      if (after.state === 'PAUSED')
+        this.pausedAt.set(record, { ttl: policiesInForce(player).pauseTtlSec, note: stalePolicies(player) });
     }
   }
 
   stubOf(url: URL): StubName | '?' {
-    for (const name of ['A', 'B'] as const) if (this.stubs[name] && new URL(this.stubs[name].baseUrl).port === url.port) return name;
+    for (const name of ['A', 'B'] as const)
+      if (this.stubs[name] && new URL(this.stubs[name].baseUrl).port === url.port) return name;
     return '?';
   }
 
@@ -827,7 +1111,8 @@ class World {
       const endpoint = url.pathname.split('/').at(-1) ?? '';
       const stub = this.stubOf(url);
       let reports: SentReport[] = [];
-      if (endpoint === 'timePlayed' && request.body) reports = (JSON.parse(request.body) as { items: SentReport[] }).items;
+      if (endpoint === 'timePlayed' && request.body)
+        reports = (JSON.parse(request.body) as { items: SentReport[] }).items;
       this.wire.push({
         seq: this.seq++,
         gen,
@@ -842,12 +1127,19 @@ class World {
       });
       this.checkSend(this.wire.at(-1)!);
       const reason = url.searchParams.get('reason');
-      const rule = this.rules.find((r) => r.stub === stub && r.endpoint === endpoint && (r.reason === null || r.reason === reason));
+      const rule = this.rules.find(
+        (r) => r.stub === stub && r.endpoint === endpoint && (r.reason === null || r.reason === reason),
+      );
       if (!rule) {
         // The stub answers every report 204 unless scripted (stub-cloud-queue.ts): answered here, as it
         // would (two thirds of the requests; the wire above has them), to keep the run fast.
-        const scripted = stub !== '?' && (this.stubs[stub] as unknown as { scripts: { endpoint: string }[] }).scripts.some((sc) => sc.endpoint === 'timePlayed');
-        if (endpoint === 'timePlayed' && stub !== '?' && !scripted && !request.signal.aborted) return Promise.resolve(new Response(null, { status: 204 }));
+        const scripted =
+          stub !== '?' &&
+          (this.stubs[stub] as unknown as { scripts: { endpoint: string }[] }).scripts.some(
+            (sc) => sc.endpoint === 'timePlayed',
+          );
+        if (endpoint === 'timePlayed' && stub !== '?' && !scripted && !request.signal.aborted)
+          return Promise.resolve(new Response(null, { status: 204 }));
         return fetchTransport(request);
       }
       if (--rule.times === 0) this.rules.splice(this.rules.indexOf(rule), 1);
@@ -855,7 +1147,8 @@ class World {
       // one ends with the client's own 10 s engine-clock timeout.
       clock.release(request.headers['x-request-id']!);
       return new Promise<HttpResponse>((resolve, reject) => {
-        const aborted = () => reject(request.signal.reason instanceof Error ? request.signal.reason : new Error('aborted'));
+        const aborted = () =>
+          reject(request.signal.reason instanceof Error ? request.signal.reason : new Error('aborted'));
         if (request.signal.aborted) return aborted();
         request.signal.addEventListener('abort', aborted, { once: true });
         if (rule.kind === 'hold') {
@@ -881,17 +1174,25 @@ class World {
     const auth = r.headers.authorization;
     const where = `${r.method} ${r.endpoint}${r.query.reason ? ` reason=${r.query.reason}` : ''} to ${r.stub} (#${r.seq})`;
     // A player a restart closed sends nothing more (registry.ts: "retries stop once a player closed"; its successor asks again).
-    if (r.gen !== this.generation) return this.violation(`${where}: sent by the player a restart closed (generation ${r.gen}, now ${this.generation})`);
-    if (auth === undefined || !this.tokens[r.stub].has(auth)) this.violation(`${where}: Authorization ${String(auth)} is not the httpAuthorization of any load of that queue`);
+    if (r.gen !== this.generation)
+      return this.violation(
+        `${where}: sent by the player a restart closed (generation ${r.gen}, now ${this.generation})`,
+      );
+    if (auth === undefined || !this.tokens[r.stub].has(auth))
+      this.violation(`${where}: Authorization ${String(auth)} is not the httpAuthorization of any load of that queue`);
     if (r.endpoint === 'timePlayed') return;
     const pending = this.loads.filter((l) => !l.settled);
     if (pending.length > 0) {
-      if (r.stub !== this.owner?.stub && !pending.some((l) => l.stub === r.stub)) this.violation(`${where}: neither the queue playing nor one being loaded`);
+      if (r.stub !== this.owner?.stub && !pending.some((l) => l.stub === r.stub))
+        this.violation(`${where}: neither the queue playing nor one being loaded`);
       return;
     }
-    if (this.h.player.machineState === 'IDLE') return this.violation(`${where}: sent by an idle player (no active queue, docs/contract/platform.md §3)`);
-    if (!this.owner || r.stub !== this.owner.stub) this.violation(`${where}: not the queue of the last load answered (${this.owner?.stub ?? 'none'})`);
-    else if (auth !== this.owner.token) this.violation(`${where}: Authorization ${String(auth)}, not the last load's ${this.owner.token}`);
+    if (this.h.player.machineState === 'IDLE')
+      return this.violation(`${where}: sent by an idle player (no active queue, docs/contract/platform.md §3)`);
+    if (!this.owner || r.stub !== this.owner.stub)
+      this.violation(`${where}: not the queue of the last load answered (${this.owner?.stub ?? 'none'})`);
+    else if (auth !== this.owner.token)
+      this.violation(`${where}: Authorization ${String(auth)}, not the last load's ${this.owner.token}`);
   }
 
   async release(): Promise<void> {
@@ -902,7 +1203,8 @@ class World {
   /** The queue's item for a reference (the one playing, its last, by index), or an unknown id. */
   private pick(ref: ItemRef, stub: StubName): QueueItem {
     const items = this.stubs[stub].items;
-    if (ref === 'gone' || items.length === 0) return { id: 'gone', track: { mediaUrl: 'https://media.example/gone.mp3', durationMillis: 20_000 } };
+    if (ref === 'gone' || items.length === 0)
+      return { id: 'gone', track: { mediaUrl: 'https://media.example/gone.mp3', durationMillis: 20_000 } };
     if (ref === 'current') return items.find((item) => item.id === this.h.player.status().itemId) ?? items[0]!;
     if (ref === 'last') return items.at(-1)!;
     return items[ref % items.length]!;
@@ -912,21 +1214,32 @@ class World {
     try {
       run();
     } catch (error) {
-      if (!(error instanceof PlaybackError)) this.violation(`${what} threw ${String((error as Error)?.stack ?? error)}`);
+      if (!(error instanceof PlaybackError))
+        this.violation(`${what} threw ${String((error as Error)?.stack ?? error)}`);
     }
   }
 
   /** `refusedWith`: the promise must be refused with that code (a policy forbids the action). */
-  private expectPlaybackError(promise: Promise<unknown>, what: string, into: { settled: boolean }, refusedWith?: { code: string; why: string }): void {
+  private expectPlaybackError(
+    promise: Promise<unknown>,
+    what: string,
+    into: { settled: boolean },
+    refusedWith?: { code: string; why: string },
+  ): void {
     promise.then(
       () => {
         into.settled = true;
-        if (refusedWith) this.violation(`${what} succeeded: ${refusedWith.why}, it should be refused with ${refusedWith.code}`);
+        if (refusedWith)
+          this.violation(`${what} succeeded: ${refusedWith.why}, it should be refused with ${refusedWith.code}`);
       },
       (error: unknown) => {
         into.settled = true;
-        if (!(error instanceof PlaybackError)) this.violation(`${what} rejected with ${String((error as Error)?.stack ?? error)}`);
-        else if (refusedWith && error.errorCode !== refusedWith.code) this.violation(`${what} refused with ${error.errorCode} (${error.reason}): ${refusedWith.why}, it should be ${refusedWith.code}`);
+        if (!(error instanceof PlaybackError))
+          this.violation(`${what} rejected with ${String((error as Error)?.stack ?? error)}`);
+        else if (refusedWith && error.errorCode !== refusedWith.code)
+          this.violation(
+            `${what} refused with ${error.errorCode} (${error.reason}): ${refusedWith.why}, it should be ${refusedWith.code}`,
+          );
       },
     );
   }
@@ -965,18 +1278,27 @@ class World {
         error = thrown;
       }
     });
-    if (error !== null && !(error instanceof PlaybackError)) return this.violation(`skipToItem threw ${String((error as Error)?.stack ?? error)}`);
+    if (error !== null && !(error instanceof PlaybackError))
+      return this.violation(`skipToItem threw ${String((error as Error)?.stack ?? error)}`);
     const code = error instanceof PlaybackError ? error.errorCode : null;
     const tag = `skipToItem ${item.id}${meta ? ' with metadata' : ''}${pos !== null ? ` at ${pos}` : ''} in ${state} (playing ${String(current)}; in force: ${JSON.stringify(policies)})${stale}`;
     if (state !== 'IDLE' && state !== 'SUSPENDED' && player.currentSession) {
       if (!policies.canSkipToItem) {
-        if (code !== 'ERROR_DISALLOWED_BY_POLICY') this.violation(`${tag}: canSkipToItem is off, yet ${code ?? `row ${rows[0] ?? 'none'} fired`} (docs/contract/console.md §3 ERROR_DISALLOWED_BY_POLICY)`);
+        if (code !== 'ERROR_DISALLOWED_BY_POLICY')
+          this.violation(
+            `${tag}: canSkipToItem is off, yet ${code ?? `row ${rows[0] ?? 'none'} fired`} (docs/contract/console.md §3 ERROR_DISALLOWED_BY_POLICY)`,
+          );
       } else if (pos !== null && item.id === current && !policies.canSeek) {
-        if (code !== 'ERROR_DISALLOWED_BY_POLICY') this.violation(`${tag}: a seek with canSeek off, yet ${code ?? `row ${rows[0] ?? 'none'} fired`} (docs/player.md: "refused when canSeek is off")`);
+        if (code !== 'ERROR_DISALLOWED_BY_POLICY')
+          this.violation(
+            `${tag}: a seek with canSeek off, yet ${code ?? `row ${rows[0] ?? 'none'} fired`} (docs/player.md: "refused when canSeek is off")`,
+          );
       } else if (code !== null) {
         this.violation(`${tag}: refused with ${code}, which no policy in force explains`);
       } else if (rows[0] !== undefined && asks !== (rows[0] === 'skip-to-item-asks-server')) {
-        this.violation(`${tag}: row ${rows[0]} (§4.3 skipToItem: the request goes to the server "Only if limitedSkips is enabled or the command has no track metadata")`);
+        this.violation(
+          `${tag}: row ${rows[0]} (§4.3 skipToItem: the request goes to the server "Only if limitedSkips is enabled or the command has no track metadata")`,
+        );
       }
     }
     if (rows[0] === 'skip-to-item-asks-server') this.skipToItemAsking.add(item.id);
@@ -990,9 +1312,18 @@ class World {
         const stub = action.stub;
         const item = action.item === null ? null : this.pick(action.item, stub);
         const first = this.stubs[stub].items[0];
-        const metadata = action.meta ? (item?.track ?? first?.track ?? { mediaUrl: 'https://media.example/x.mp3', durationMillis: 20_000 }) : undefined;
+        const metadata = action.meta
+          ? (item?.track ?? first?.track ?? { mediaUrl: 'https://media.example/x.mp3', durationMillis: 20_000 })
+          : undefined;
         const version = this.stubs[stub].version;
-        const qv = action.qv === 'current' ? String(version) : action.qv === 'stale' ? String(Math.max(1, version - 1)) : action.qv === 'bogus' ? '999' : undefined;
+        const qv =
+          action.qv === 'current'
+            ? String(version)
+            : action.qv === 'stale'
+              ? String(Math.max(1, version - 1))
+              : action.qv === 'bogus'
+                ? '999'
+                : undefined;
         const token = `Bearer token-${this.step}`;
         const params: LoadParams = {
           queueBaseUrl: this.stubs[stub].baseUrl,
@@ -1014,7 +1345,10 @@ class World {
         this.tokens[stub].add(token);
         const loading = player.load(params);
         // The queue the player plays once the load is answered (docs/contract/console.md §5: its httpAuthorization on every request).
-        loading.then(() => (this.owner = { stub, token }), () => undefined);
+        loading.then(
+          () => (this.owner = { stub, token }),
+          () => undefined,
+        );
         this.expectPlaybackError(loading, 'loadCloudQueue', record);
         break;
       }
@@ -1042,11 +1376,20 @@ class World {
         if (rows[0] === 'skip-asks-server') this.counts[action.t]++;
         if (state !== 'IDLE' && !allowed) {
           if (rows.length > 0) this.violation(`${tag}: ${policy} is off, yet row ${rows[0]} fired`);
-          this.expectPlaybackError(promise, tag, record, { code: 'ERROR_DISALLOWED_BY_POLICY', why: `${policy} is off` });
+          this.expectPlaybackError(promise, tag, record, {
+            code: 'ERROR_DISALLOWED_BY_POLICY',
+            why: `${policy} is off`,
+          });
           break;
         }
-        if (rows[0] === 'skip-asks-server' && !asks) this.violation(`${tag}: asked the server (§4.3 skipNext/skipPrev: "Only when limitedSkips or notifyUserIntent is enabled")`);
-        if (rows[0] !== undefined && rows[0] !== 'skip-asks-server' && asks) this.violation(`${tag}: skipped at once by row ${rows[0]} (§4.3: with limitedSkips or notifyUserIntent "The player waits for the server's answer before allowing the skip")`);
+        if (rows[0] === 'skip-asks-server' && !asks)
+          this.violation(
+            `${tag}: asked the server (§4.3 skipNext/skipPrev: "Only when limitedSkips or notifyUserIntent is enabled")`,
+          );
+        if (rows[0] !== undefined && rows[0] !== 'skip-asks-server' && asks)
+          this.violation(
+            `${tag}: skipped at once by row ${rows[0]} (§4.3: with limitedSkips or notifyUserIntent "The player waits for the server's answer before allowing the skip")`,
+          );
         this.expectPlaybackError(promise, action.t, record);
         break;
       }
@@ -1063,7 +1406,10 @@ class World {
         // §4.3 pause/play: "Only when notifyUserIntent is enabled" (the policies in force for the playing item).
         if (row !== undefined && /^(pause|play)(-at-end(-more)?)?(-notifies)?$/.test(row)) {
           const notifies = row.endsWith('-notifies');
-          if (notifies !== policies.notifyUserIntent) this.violation(`${action.t} in ${state}: row ${row} with notifyUserIntent=${policies.notifyUserIntent} in force (in force: ${JSON.stringify(policies)}; §4.3 pause/play: "Only when notifyUserIntent is enabled")${stale}`);
+          if (notifies !== policies.notifyUserIntent)
+            this.violation(
+              `${action.t} in ${state}: row ${row} with notifyUserIntent=${policies.notifyUserIntent} in force (in force: ${JSON.stringify(policies)}; §4.3 pause/play: "Only when notifyUserIntent is enabled")${stale}`,
+            );
           if (notifies) this.counts[action.t === 'pause' ? 'pause' : 'play']++;
         }
         this.expectPlaybackError(promise, action.t, { settled: false });
@@ -1075,7 +1421,9 @@ class World {
       case 'skipFar': {
         // The item `offset` after the one the queue's last window request named (a held one, in the runs that use this).
         const items = this.stubs[this.current].items;
-        const asked = this.wire.findLast((r) => r.stub === this.current && r.endpoint === 'itemWindow' && r.query.itemId !== undefined)?.query.itemId;
+        const asked = this.wire.findLast(
+          (r) => r.stub === this.current && r.endpoint === 'itemWindow' && r.query.itemId !== undefined,
+        )?.query.itemId;
         const at = items.findIndex((item) => item.id === (asked ?? player.status().itemId));
         if (at === -1 || items.length === 0) break;
         this.skipToItem(items[Math.max(0, Math.min(items.length - 1, at + action.offset))]!, true, null, null);
@@ -1089,7 +1437,11 @@ class World {
           const p = h.player;
           const snap = p.snapshot();
           if (snap.atEnd || (p.machineState !== 'PLAYING' && p.machineState !== 'BUFFERING')) break;
-          await this.advance(p.machineState === 'PLAYING' && snap.track ? Math.max(1, (snap.track.durationMillis ?? 180_000) - snap.positionMillis + 1) : 1_000);
+          await this.advance(
+            p.machineState === 'PLAYING' && snap.track
+              ? Math.max(1, (snap.track.durationMillis ?? 180_000) - snap.positionMillis + 1)
+              : 1_000,
+          );
           this.checkStep();
         }
         return;
@@ -1102,10 +1454,13 @@ class World {
           this.servedPolicies[name].add(policyKey(stub.policies));
           stub.contextVersion++;
           stub.edit((items) => items);
-          if (stub.policies.limitedSkips) for (const load of this.loads) if (!load.settled && load.stub === name) load.mayAsk = true;
+          if (stub.policies.limitedSkips)
+            for (const load of this.loads) if (!load.settled && load.stub === name) load.mayAsk = true;
         } else {
           const id = action.item === 'current' ? player.status().itemId : this.pick(action.item, name).id;
-          stub.edit((items) => items.map((item) => (item.id === id ? { ...item, policies: { ...action.policy } } : item)));
+          stub.edit((items) =>
+            items.map((item) => (item.id === id ? { ...item, policies: { ...action.policy } } : item)),
+          );
         }
         break;
       }
@@ -1123,7 +1478,10 @@ class World {
         return;
       case 'toTrackEnd': {
         const track = player.snapshot().track;
-        const left = player.machineState === 'PLAYING' && track ? (track.durationMillis ?? 180_000) - player.status().positionMillis : BUFFERING_MS;
+        const left =
+          player.machineState === 'PLAYING' && track
+            ? (track.durationMillis ?? 180_000) - player.status().positionMillis
+            : BUFFERING_MS;
         await this.advance(Math.max(0, left + action.offset));
         return;
       }
@@ -1133,7 +1491,10 @@ class World {
         for (let p = h.player; !p.snapshot().atEdge && h.clock.now() < until; p = h.player) {
           const snap = p.snapshot();
           if (snap.atEnd || (p.machineState !== 'PLAYING' && p.machineState !== 'BUFFERING')) break;
-          const left = p.machineState === 'PLAYING' && snap.track ? (snap.track.durationMillis ?? 180_000) - snap.positionMillis + 1 : BUFFERING_MS;
+          const left =
+            p.machineState === 'PLAYING' && snap.track
+              ? (snap.track.durationMillis ?? 180_000) - snap.positionMillis + 1
+              : BUFFERING_MS;
           await this.advance(Math.max(1, Math.min(left, until - h.clock.now())));
           this.checkStep();
         }
@@ -1176,7 +1537,13 @@ class World {
       case 'script': {
         const name = action.stub === 'current' ? this.current : action.stub;
         if (action.answer === 'hold' || action.answer === 'hang') {
-          this.rules.push({ stub: name, endpoint: action.endpoint, reason: action.endpoint === 'itemWindow' ? action.reason : null, kind: action.answer, times: action.times });
+          this.rules.push({
+            stub: name,
+            endpoint: action.endpoint,
+            reason: action.endpoint === 'itemWindow' ? action.reason : null,
+            kind: action.answer,
+            times: action.times,
+          });
           break;
         }
         const answer: ScriptedAnswer =
@@ -1184,14 +1551,18 @@ class World {
             ? { drop: true as const }
             : action.answer === 'malformed'
               ? { status: 200, body: { items: 'not a list' } }
-            : action.answer === '503'
-              ? { status: 503, headers: { 'retry-after': String(action.retryAfter) } }
-              : action.answer === '403'
-                ? { status: 403, headers: { 'x-rejected-reason': 'STREAM_RATE_LIMIT_REACHED' } }
-                : { status: Number(action.answer) };
+              : action.answer === '503'
+                ? { status: 503, headers: { 'retry-after': String(action.retryAfter) } }
+                : action.answer === '403'
+                  ? { status: 403, headers: { 'x-rejected-reason': 'STREAM_RATE_LIMIT_REACHED' } }
+                  : { status: Number(action.answer) };
         // A context answered without playbackPolicies: the player assumes every default (contract-check.ts).
-        if (action.endpoint === 'context' && action.answer === 'malformed') this.servedPolicies[name].add(policyKey({}));
-        this.stubs[name].script(action.endpoint, answer, { times: action.times, ...(action.endpoint === 'itemWindow' && action.reason ? { reason: action.reason } : {}) });
+        if (action.endpoint === 'context' && action.answer === 'malformed')
+          this.servedPolicies[name].add(policyKey({}));
+        this.stubs[name].script(action.endpoint, answer, {
+          times: action.times,
+          ...(action.endpoint === 'itemWindow' && action.reason ? { reason: action.reason } : {}),
+        });
         break;
       }
       case 'release':
@@ -1204,19 +1575,34 @@ class World {
   /** Moves the clock; checks the playhead of a state no transition left meanwhile. */
   async advance(ms: number): Promise<void> {
     const { h } = this;
-    const before = { transitions: h.transitions.length, status: h.player.status(), state: h.player.machineState, track: internals(h.player).track };
+    const before = {
+      transitions: h.transitions.length,
+      status: h.player.status(),
+      state: h.player.machineState,
+      track: internals(h.player).track,
+    };
     await h.advance(ms);
     const after = h.player.status();
-    if (h.transitions.length !== before.transitions || internals(h.player).track !== before.track || h.player.machineState !== before.state) return;
+    if (
+      h.transitions.length !== before.transitions ||
+      internals(h.player).track !== before.track ||
+      h.player.machineState !== before.state
+    )
+      return;
     const track = h.player.snapshot().track;
     if (!track) return; // no track: checkStep says so
     const duration = track.durationMillis ?? 180_000;
     if (before.state === 'PLAYING') {
       // states.ts: "A track plays; its playhead moves with the engine clock."
       const expected = Math.min(duration, before.status.positionMillis + ms);
-      if (Math.abs(after.positionMillis - expected) > 1) this.violation(`PLAYING for ${ms} ms with no transition, yet the playhead went ${before.status.positionMillis} → ${after.positionMillis} (expected ${expected})`);
+      if (Math.abs(after.positionMillis - expected) > 1)
+        this.violation(
+          `PLAYING for ${ms} ms with no transition, yet the playhead went ${before.status.positionMillis} → ${after.positionMillis} (expected ${expected})`,
+        );
     } else if (Math.abs(after.positionMillis - before.status.positionMillis) > 1) {
-      this.violation(`${before.state} for ${ms} ms with no transition, yet the playhead moved ${before.status.positionMillis} → ${after.positionMillis}`);
+      this.violation(
+        `${before.state} for ${ms} ms with no transition, yet the playhead moved ${before.status.positionMillis} → ${after.positionMillis}`,
+      );
     }
   }
 
@@ -1238,13 +1624,18 @@ class World {
     const snap = player.snapshot();
 
     // (4) states.ts / docs/contract/console.md §5: one of the named states, and a status that agrees with it.
-    if (!ALL_STATES.includes(state)) this.violation(`machineState ${String(state)} is not one of ${ALL_STATES.join(', ')}`);
-    if (status.playbackState !== playbackStateOf(state)) this.violation(`status().playbackState ${status.playbackState} for machine state ${state}`);
-    if (status.suspended !== (state === 'SUSPENDED')) this.violation(`status().suspended ${status.suspended} in ${state}`);
+    if (!ALL_STATES.includes(state))
+      this.violation(`machineState ${String(state)} is not one of ${ALL_STATES.join(', ')}`);
+    if (status.playbackState !== playbackStateOf(state))
+      this.violation(`status().playbackState ${status.playbackState} for machine state ${state}`);
+    if (status.suspended !== (state === 'SUSPENDED'))
+      this.violation(`status().suspended ${status.suspended} in ${state}`);
     if (state === 'IDLE') {
       // docs/contract/platform.md §3: PLAYBACK_STATE_IDLE, "player has no active queue".
       if (status.itemId !== null || status.queueVersion !== null || snap.track !== null || snap.window !== null) {
-        this.violation(`IDLE yet status/snapshot holds a queue: ${JSON.stringify({ itemId: status.itemId, queueVersion: status.queueVersion, track: snap.track?.id })}`);
+        this.violation(
+          `IDLE yet status/snapshot holds a queue: ${JSON.stringify({ itemId: status.itemId, queueVersion: status.queueVersion, track: snap.track?.id })}`,
+        );
       }
     } else {
       if (!snap.track || !snap.queueBaseUrl) {
@@ -1253,19 +1644,29 @@ class World {
       }
       // docs/player.md: a track a load started at once has no item id (nor a window) until a load is answered.
       if (status.itemId === null && !this.loadPending()) this.violation(`${state} with no itemId and no load pending`);
-      if (status.queueVersion === null && !this.loadPending()) this.violation(`${state} with no queueVersion and no load pending`);
+      if (status.queueVersion === null && !this.loadPending())
+        this.violation(`${state} with no queueVersion and no load pending`);
       if (status.itemId === 'pending') this.violation(`status() shows the placeholder itemId 'pending'`);
       const duration = snap.track?.durationMillis ?? 180_000;
-      if (status.positionMillis < 0 || status.positionMillis > duration) this.violation(`positionMillis ${status.positionMillis} outside 0..${duration}`);
-      if (state === 'PLAYING' && (snap.atEnd || snap.atEdge)) this.violation(`PLAYING with atEnd=${snap.atEnd} atEdge=${snap.atEdge}`);
-      if (snap.atEnd && state !== 'PAUSED' && state !== 'SUSPENDED') this.violation(`atEnd (the queue ended) in ${state}`);
+      if (status.positionMillis < 0 || status.positionMillis > duration)
+        this.violation(`positionMillis ${status.positionMillis} outside 0..${duration}`);
+      if (state === 'PLAYING' && (snap.atEnd || snap.atEdge))
+        this.violation(`PLAYING with atEnd=${snap.atEnd} atEdge=${snap.atEdge}`);
+      if (snap.atEnd && state !== 'PAUSED' && state !== 'SUSPENDED')
+        this.violation(`atEnd (the queue ended) in ${state}`);
     }
 
     // docs/contract/platform.md §3 row 3: a suspended session plays again only through an explicit resume (reason=resume), or a new load.
     for (; this.checkedTransitions < h.transitions.length; this.checkedTransitions++) {
       const t = h.transitions[this.checkedTransitions]!;
       // (A restart is checked by itself: `restart`.)
-      if (t.from === 'SUSPENDED' && (t.to === 'PLAYING' || t.to === 'BUFFERING') && !t.transition.startsWith('resume-answered') && !t.transition.startsWith('load-') && t.transition !== 'model-restart') {
+      if (
+        t.from === 'SUSPENDED' &&
+        (t.to === 'PLAYING' || t.to === 'BUFFERING') &&
+        !t.transition.startsWith('resume-answered') &&
+        !t.transition.startsWith('load-') &&
+        t.transition !== 'model-restart'
+      ) {
         this.violation(`SUSPENDED → ${t.to} by row ${t.transition}, not by a resume`);
       }
     }
@@ -1278,14 +1679,19 @@ class World {
     const ttl = paused?.ttl;
     if (into && ttl !== undefined && h.clock.now() - into.at > ttl * 1_000 + 1) {
       const failedLoad = h.transitions.some((t) => t.transition === 'load-failed' && t.at >= into.at);
-      this.violation(`PAUSED for ${(h.clock.now() - into.at) / 1_000} s since row ${into.transition} (a load failed since: ${failedLoad ? 'yes' : 'no'}), past pauseTtlSec=${ttl} in force then (the player's now: ${String(snap.policies?.pauseTtlSec)}), and not suspended${paused!.note}`);
+      this.violation(
+        `PAUSED for ${(h.clock.now() - into.at) / 1_000} s since row ${into.transition} (a load failed since: ${failedLoad ? 'yes' : 'no'}), past pauseTtlSec=${ttl} in force then (the player's now: ${String(snap.policies?.pauseTtlSec)}), and not suspended${paused!.note}`,
+      );
     }
 
     // The queue's policies the player acts on are ones its server served (docs/contract/console.md §4 GET /context).
     const queue = internals(player).queue;
     if (queue) {
       const stub = this.stubOf(new URL(queue.target.queueBaseUrl));
-      if (stub !== '?' && !this.servedPolicies[stub].has(policyKey(queue.policies))) this.violation(`the player acts on context policies ${JSON.stringify(queue.policies)} that ${stub} never served`);
+      if (stub !== '?' && !this.servedPolicies[stub].has(policyKey(queue.policies)))
+        this.violation(
+          `the player acts on context policies ${JSON.stringify(queue.policies)} that ${stub} never served`,
+        );
     }
 
     this.checkWire();
@@ -1314,30 +1720,53 @@ class World {
       if (r.endpoint === 'itemWindow') {
         const { reason, itemId, previousWindowSize, upcomingWindowSize, queueVersion } = r.query;
         // (3) docs/contract/platform.md §2.4/§4.3: reason is one of the values listed (or the v2.2 combination).
-        if (reason === undefined || !SEED_REASONS.includes(reason)) this.violation(`${where}: reason ${String(reason)} is not one the seed allows`);
+        if (reason === undefined || !SEED_REASONS.includes(reason))
+          this.violation(`${where}: reason ${String(reason)} is not one the seed allows`);
         // docs/contract/platform.md §4.3/§8: window sizes are integers, zero or greater.
-        for (const [name, value] of [['previousWindowSize', previousWindowSize], ['upcomingWindowSize', upcomingWindowSize]] as const) {
-          if (value !== undefined && !/^\d+$/.test(value)) this.violation(`${where}: ${name}=${value} is not an integer ≥ 0`);
+        for (const [name, value] of [
+          ['previousWindowSize', previousWindowSize],
+          ['upcomingWindowSize', upcomingWindowSize],
+        ] as const) {
+          if (value !== undefined && !/^\d+$/.test(value))
+            this.violation(`${where}: ${name}=${value} is not an integer ≥ 0`);
         }
         // (2) no placeholder or empty itemId; an itemId is one of this queue's (or a command's).
-        if (itemId !== undefined && (itemId === '' || itemId === 'pending' || (!known.has(itemId) && !this.commandIds.has(itemId)))) {
-          this.violation(`${where}: itemId=${JSON.stringify(itemId)} is neither an item of that queue nor one a command named`);
+        if (
+          itemId !== undefined &&
+          (itemId === '' || itemId === 'pending' || (!known.has(itemId) && !this.commandIds.has(itemId)))
+        ) {
+          this.violation(
+            `${where}: itemId=${JSON.stringify(itemId)} is neither an item of that queue nor one a command named`,
+          );
         }
         // queueVersion, when sent, is one the server issued or a command named (docs/contract/console.md §4).
-        if (queueVersion !== undefined && r.stub !== '?' && !this.commandVersions.has(queueVersion) && !(Number(queueVersion) >= 1 && Number(queueVersion) <= this.stubs[r.stub].version)) {
-          this.violation(`${where}: queueVersion=${queueVersion} was never issued by that server nor named by a command`);
+        if (
+          queueVersion !== undefined &&
+          r.stub !== '?' &&
+          !this.commandVersions.has(queueVersion) &&
+          !(Number(queueVersion) >= 1 && Number(queueVersion) <= this.stubs[r.stub].version)
+        ) {
+          this.violation(
+            `${where}: queueVersion=${queueVersion} was never issued by that server nor named by a command`,
+          );
         }
         // docs/contract/platform.md §4.3 pause/play ("Only when notifyUserIntent is enabled") and skipNext/skipPrev ("Only
         // when limitedSkips or notifyUserIntent is enabled"): checked per action against the policies
         // in force (run), and counted below.
         if (r.stub !== '?') {
           // docs/contract/platform.md §4.3 skipToItem: the request carries the itemId from a command that asks the server.
-          if (reason === 'skipToItem' && (itemId === undefined || !this.skipToItemAsking.has(itemId))) this.violation(`${where}: reason=skipToItem for itemId=${String(itemId)}, which no skipToItem command (limitedSkips or no metadata) named`);
+          if (reason === 'skipToItem' && (itemId === undefined || !this.skipToItemAsking.has(itemId)))
+            this.violation(
+              `${where}: reason=skipToItem for itemId=${String(itemId)}, which no skipToItem command (limitedSkips or no metadata) named`,
+            );
           // docs/contract/platform.md §3 row 3 / §4.3 resume: only for an explicit resume of a suspended session.
-          if (reason === 'resume' && this.counts.resumeWhileSuspended === 0) this.violation(`${where}: reason=resume, yet no play/resume was ever asked of a suspended session`);
+          if (reason === 'resume' && this.counts.resumeWhileSuspended === 0)
+            this.violation(`${where}: reason=resume, yet no play/resume was ever asked of a suspended session`);
           // docs/player.md: "The first window of a load carries the command's queueVersion".
           if ((reason === 'load' || reason === 'load+queueCompleted') && !this.loadVersions[r.stub].has(queueVersion)) {
-            this.violation(`${where}: a load's first window with queueVersion=${String(queueVersion)}, which no load of that queue named`);
+            this.violation(
+              `${where}: a load's first window with queueVersion=${String(queueVersion)}, which no load of that queue named`,
+            );
           }
         }
       }
@@ -1349,15 +1778,31 @@ class World {
 
     // Counts over first tries only (retries repeat the same request).
     const firstTries = this.wire.filter((r) => r.endpoint === 'itemWindow' && this.exchangeRetry(r.requestId) === 0);
-    const countOf = (reason: string, stub?: StubName) => firstTries.filter((r) => r.query.reason === reason && (stub === undefined || r.stub === stub)).length;
-    if (countOf('pause') > this.counts.pause) this.violation(`${countOf('pause')} reason=pause requests for ${this.counts.pause} pause actions with notifyUserIntent in force`);
-    if (countOf('play') > this.counts.play) this.violation(`${countOf('play')} reason=play requests for ${this.counts.play} play/resume actions with notifyUserIntent in force (§4.3: not sent when playback starts from a load or skipToItem)`);
-    if (countOf('skipNext') > this.counts.skipNext) this.violation(`${countOf('skipNext')} reason=skipNext requests for ${this.counts.skipNext} skips with limitedSkips or notifyUserIntent in force`);
-    if (countOf('skipPrev') > this.counts.skipPrev) this.violation(`${countOf('skipPrev')} reason=skipPrev requests for ${this.counts.skipPrev} skips with limitedSkips or notifyUserIntent in force`);
+    const countOf = (reason: string, stub?: StubName) =>
+      firstTries.filter((r) => r.query.reason === reason && (stub === undefined || r.stub === stub)).length;
+    if (countOf('pause') > this.counts.pause)
+      this.violation(
+        `${countOf('pause')} reason=pause requests for ${this.counts.pause} pause actions with notifyUserIntent in force`,
+      );
+    if (countOf('play') > this.counts.play)
+      this.violation(
+        `${countOf('play')} reason=play requests for ${this.counts.play} play/resume actions with notifyUserIntent in force (§4.3: not sent when playback starts from a load or skipToItem)`,
+      );
+    if (countOf('skipNext') > this.counts.skipNext)
+      this.violation(
+        `${countOf('skipNext')} reason=skipNext requests for ${this.counts.skipNext} skips with limitedSkips or notifyUserIntent in force`,
+      );
+    if (countOf('skipPrev') > this.counts.skipPrev)
+      this.violation(
+        `${countOf('skipPrev')} reason=skipPrev requests for ${this.counts.skipPrev} skips with limitedSkips or notifyUserIntent in force`,
+      );
     for (const stub of ['A', 'B'] as const) {
       const loads = countOf('load', stub) + countOf('load+queueCompleted', stub);
       const asking = this.loads.filter((l) => l.stub === stub && l.mayAsk).length;
-      if (loads > asking) this.violation(`${loads} reason=load requests to ${stub} for ${asking} loads that may send one (§4.3: only with limitedSkips or without metadata)`);
+      if (loads > asking)
+        this.violation(
+          `${loads} reason=load requests to ${stub} for ${asking} loads that may send one (§4.3: only with limitedSkips or without metadata)`,
+        );
     }
 
     // §7.1/§7.2/§7.4: a retry follows a failure that may be retried (incomplete, 503), at most 3
@@ -1368,17 +1813,29 @@ class World {
       if (e.retry === 0) continue;
       const where = `${e.endpoint}${e.reason ? ` reason=${e.reason}` : ''} retry ${e.retry} at ${e.startedAt - T0}`;
       if (e.retry > 3) this.violation(`${where}: more than 3 retries`);
-      const background = e.endpoint === 'version' || e.endpoint === 'context' || (e.endpoint === 'itemWindow' && ['refresh', 'queueCompleted', 'skipToItem'].includes(e.reason ?? ''));
+      const background =
+        e.endpoint === 'version' ||
+        e.endpoint === 'context' ||
+        (e.endpoint === 'itemWindow' && ['refresh', 'queueCompleted', 'skipToItem'].includes(e.reason ?? ''));
       const due = (f: (typeof this.h.exchanges)[number]): number => {
         if (background) return f.startedAt + 10_000;
-        const wait = f.failure?.kind === 'unavailable' ? Math.min(10, Math.max(2, f.failure.retryAfterSec ?? 2)) * 1_000 : 2_000;
+        const wait =
+          f.failure?.kind === 'unavailable' ? Math.min(10, Math.max(2, f.failure.retryAfterSec ?? 2)) * 1_000 : 2_000;
         return f.startedAt + f.durationMs + wait;
       };
-      const tries = this.h.exchanges.filter((f) => f.endpoint === e.endpoint && f.reason === e.reason && f.retry === e.retry - 1 && f.startedAt < e.startedAt);
+      const tries = this.h.exchanges.filter(
+        (f) =>
+          f.endpoint === e.endpoint && f.reason === e.reason && f.retry === e.retry - 1 && f.startedAt < e.startedAt,
+      );
       const retryable = tries.filter((f) => f.failure?.kind === 'incomplete' || f.failure?.kind === 'unavailable');
-      if (retryable.length === 0) this.violation(`${where}: no earlier try that failed incomplete or with 503 (§7.1: 500 and 404 are not retried)`);
+      if (retryable.length === 0)
+        this.violation(
+          `${where}: no earlier try that failed incomplete or with 503 (§7.1: 500 and 404 are not retried)`,
+        );
       else if (!retryable.some((f) => Math.abs(due(f) - e.startedAt) <= 1)) {
-        this.violation(`${where}: sent ${retryable.map((f) => e.startedAt - f.startedAt).join('/')} ms after the try before, not when ${background ? '§7.4.2' : '§7.2'} says (${retryable.map((f) => due(f) - f.startedAt).join('/')} ms)`);
+        this.violation(
+          `${where}: sent ${retryable.map((f) => e.startedAt - f.startedAt).join('/')} ms after the try before, not when ${background ? '§7.4.2' : '§7.2'} says (${retryable.map((f) => due(f) - f.startedAt).join('/')} ms)`,
+        );
       }
     }
   }
@@ -1388,33 +1845,61 @@ class World {
     const tag = `${where}: ${report.type} report of ${report.id} (playback ${String(pb)})`;
     // (2) docs/contract/platform.md §2.3 id: "Queue id of the item that played": never the placeholder, one of this queue's.
     if (report.id === 'pending') this.violation(`${tag}: the placeholder id 'pending' on the wire`);
-    else if (!report.id || (!known.has(report.id) && !this.commandIds.has(report.id))) this.violation(`${tag}: id is not an item of the queue it was sent to`);
+    else if (!report.id || (!known.has(report.id) && !this.commandIds.has(report.id)))
+      this.violation(`${tag}: id is not an item of the queue it was sent to`);
     // docs/contract/platform.md §2.3 type: `final` or `update`; `skip` only on a final.
-    if (report.type !== 'final' && report.type !== 'update') this.violation(`${tag}: type ${report.type} is neither final nor update`);
-    if (report.skip !== undefined && report.type !== 'final') this.violation(`${tag}: skip on a report that is not final`);
+    if (report.type !== 'final' && report.type !== 'update')
+      this.violation(`${tag}: type ${report.type} is neither final nor update`);
+    if (report.skip !== undefined && report.type !== 'final')
+      this.violation(`${tag}: skip on a report that is not final`);
     if (typeof report.queueVersion !== 'string') this.violation(`${tag}: queueVersion is not a string`);
-    else if (report.queueVersion !== '' && r.stub !== '?' && !(Number(report.queueVersion) >= 1 && Number(report.queueVersion) <= this.stubs[r.stub].version)) {
-      this.violation(`${tag}: queueVersion ${report.queueVersion} was never a version of that queue (§2.3: the version of the last item window fetched)`);
+    else if (
+      report.queueVersion !== '' &&
+      r.stub !== '?' &&
+      !(Number(report.queueVersion) >= 1 && Number(report.queueVersion) <= this.stubs[r.stub].version)
+    ) {
+      this.violation(
+        `${tag}: queueVersion ${report.queueVersion} was never a version of that queue (§2.3: the version of the last item window fetched)`,
+      );
     }
-    for (const field of ['durationPlayedMillis', 'timeSincePlaybackMillis', 'positionMillis', 'positionMillisAtSegmentStart'] as const) {
+    for (const field of [
+      'durationPlayedMillis',
+      'timeSincePlaybackMillis',
+      'positionMillis',
+      'positionMillisAtSegmentStart',
+    ] as const) {
       if (!Number.isInteger(report[field]) || report[field] < 0) this.violation(`${tag}: ${field}=${report[field]}`);
     }
     // §2.3: played time cannot exceed the time since the playback started.
-    if (report.durationPlayedMillis > report.timeSincePlaybackMillis + 1) this.violation(`${tag}: durationPlayedMillis ${report.durationPlayedMillis} > timeSincePlaybackMillis ${report.timeSincePlaybackMillis}`);
+    if (report.durationPlayedMillis > report.timeSincePlaybackMillis + 1)
+      this.violation(
+        `${tag}: durationPlayedMillis ${report.durationPlayedMillis} > timeSincePlaybackMillis ${report.timeSincePlaybackMillis}`,
+      );
     const track = known.get(report.id);
-    if (track?.durationMillis !== undefined && report.positionMillis > track.durationMillis) this.violation(`${tag}: positionMillis ${report.positionMillis} past the track's ${track.durationMillis}`);
+    if (track?.durationMillis !== undefined && report.positionMillis > track.durationMillis)
+      this.violation(`${tag}: positionMillis ${report.positionMillis} past the track's ${track.durationMillis}`);
     if (pb === undefined) return this.violation(`${tag}: no playback tag`);
     // Only first tries count: a retry resends the same report.
     if (this.exchangeRetry(r.requestId)! > 0) return;
     const previous = this.lastReport.get(pb);
     // (1) docs/contract/platform.md §2.3 rule 2: one final per playback; nothing after it.
-    if (this.finals.has(pb)) this.violation(`${tag}: sent after that playback's final report (#${this.finals.get(pb)})${this.endedWithoutWindow.has(pb) ? ' (it ended with no window)' : ''}`);
+    if (this.finals.has(pb))
+      this.violation(
+        `${tag}: sent after that playback's final report (#${this.finals.get(pb)})${this.endedWithoutWindow.has(pb) ? ' (it ended with no window)' : ''}`,
+      );
     if (report.type === 'final') this.finals.set(pb, r.seq);
     // docs/contract/platform.md §2.3: durationPlayedMillis is cumulative within one playback; timeSincePlaybackMillis runs on.
-    if (previous && (report.durationPlayedMillis < previous.durationPlayedMillis || report.timeSincePlaybackMillis < previous.timeSincePlaybackMillis)) {
-      this.violation(`${tag}: went back from ${previous.durationPlayedMillis}/${previous.timeSincePlaybackMillis} to ${report.durationPlayedMillis}/${report.timeSincePlaybackMillis} (played/since)`);
+    if (
+      previous &&
+      (report.durationPlayedMillis < previous.durationPlayedMillis ||
+        report.timeSincePlaybackMillis < previous.timeSincePlaybackMillis)
+    ) {
+      this.violation(
+        `${tag}: went back from ${previous.durationPlayedMillis}/${previous.timeSincePlaybackMillis} to ${report.durationPlayedMillis}/${report.timeSincePlaybackMillis} (played/since)`,
+      );
     }
-    if (previous && previous.id !== report.id) this.violation(`${tag}: the same playback was reported as ${previous.id} before`);
+    if (previous && previous.id !== report.id)
+      this.violation(`${tag}: the same playback was reported as ${previous.id} before`);
     this.lastReport.set(pb, report);
   }
 
@@ -1435,7 +1920,9 @@ class World {
     if (name === '?') return;
     const stub = this.stubs[name];
     if (policyKey(queue.policies) !== policyKey(stub.policies)) {
-      return this.violation(`after 11 minutes of version polls the player acts on context policies ${JSON.stringify(queue.policies)}; ${name} serves ${JSON.stringify(stub.policies)} (contextVersion ${stub.contextVersion})`);
+      return this.violation(
+        `after 11 minutes of version polls the player acts on context policies ${JSON.stringify(queue.policies)}; ${name} serves ${JSON.stringify(stub.policies)} (contextVersion ${stub.contextVersion})`,
+      );
     }
     const item = stub.items.find((i) => i.id === itemId);
     const held = internals(player).window;
@@ -1443,7 +1930,9 @@ class World {
     const expected = { ...DEFAULT_POLICIES, ...stub.policies, ...item.policies };
     const acting = player.snapshot().policies;
     if (acting && policyKey(acting) !== policyKey(expected)) {
-      this.violation(`playing ${itemId} with the window of version ${held.queueVersion}, the player acts on ${JSON.stringify(acting)}, not the policies in force ${JSON.stringify(expected)} (the item's own: ${JSON.stringify(item.policies ?? {})})${stalePolicies(player)}`);
+      this.violation(
+        `playing ${itemId} with the window of version ${held.queueVersion}, the player acts on ${JSON.stringify(acting)}, not the policies in force ${JSON.stringify(expected)} (the item's own: ${JSON.stringify(item.policies ?? {})})${stalePolicies(player)}`,
+      );
     }
   }
 
@@ -1453,13 +1942,18 @@ class World {
     const player = h.player;
     const inner = internals(player);
     const snap = player.snapshot();
-    if (this.loads.some((l) => !l.settled)) this.violation(`a loadCloudQueue never answered (${this.loads.filter((l) => !l.settled).length})`);
+    if (this.loads.some((l) => !l.settled))
+      this.violation(`a loadCloudQueue never answered (${this.loads.filter((l) => !l.settled).length})`);
     if (this.skips.some((s) => !s.settled)) this.violation(`a user skip never answered`);
-    if (this.checkedWire < this.wire.length) this.violation(`a request never ended: ${JSON.stringify(this.wire[this.checkedWire])}`);
-    if (player.machineState === 'BUFFERING') this.violation(`still BUFFERING after a long healthy run (atEdge=${snap.atEdge})`);
+    if (this.checkedWire < this.wire.length)
+      this.violation(`a request never ended: ${JSON.stringify(this.wire[this.checkedWire])}`);
+    if (player.machineState === 'BUFFERING')
+      this.violation(`still BUFFERING after a long healthy run (atEdge=${snap.atEdge})`);
     if (snap.retrying.length > 0) this.violation(`still waiting to retry: ${JSON.stringify(snap.retrying)}`);
     if (inner.untilFirstWindow.length > 0 || inner.reportsUntilFirstWindow.length > 0) {
-      this.violation(`requests (${inner.untilFirstWindow.length}) or reports (${inner.reportsUntilFirstWindow.length}) still wait for a first window that will never come`);
+      this.violation(
+        `requests (${inner.untilFirstWindow.length}) or reports (${inner.reportsUntilFirstWindow.length}) still wait for a first window that will never come`,
+      );
     }
     // docs/contract/platform.md §2.3 rule 2: "A final report is posted once after each track finishes playing or is
     // skipped." A playback that started and is no longer the player's gets one, unless its queue
@@ -1512,8 +2006,15 @@ async function runModel(setup: Setup, actions: Action[]): Promise<World> {
     const transitions = w.h.transitions.length;
     const polls = w.wire.filter((r) => r.endpoint === 'version').length;
     await w.advance(11 * 60_000);
-    const stayed = w.h.transitions.slice(transitions).every((t) => t.to === 'PLAYING' || t.to === 'PAUSED' || t.to === 'BUFFERING');
-    if ((state === 'PLAYING' || state === 'PAUSED') && w.h.player.snapshot().queueBaseUrl !== null && stayed && w.wire.filter((r) => r.endpoint === 'version').length === polls) {
+    const stayed = w.h.transitions
+      .slice(transitions)
+      .every((t) => t.to === 'PLAYING' || t.to === 'PAUSED' || t.to === 'BUFFERING');
+    if (
+      (state === 'PLAYING' || state === 'PAUSED') &&
+      w.h.player.snapshot().queueBaseUrl !== null &&
+      stayed &&
+      w.wire.filter((r) => r.endpoint === 'version').length === polls
+    ) {
       w.violation(`${state} for 11 minutes with a queue and no GET /version`);
     }
     if ((state === 'PLAYING' || state === 'PAUSED') && stayed) w.checkPoliciesFresh();
@@ -1529,7 +2030,11 @@ async function runModel(setup: Setup, actions: Action[]): Promise<World> {
 const preludeArb: fc.Arbitrary<Action[]> = fc.oneof(
   fc.constant<Action[]>([]),
   fc
-    .record({ reason: fc.constantFrom(null, 'refresh', 'queueCompleted'), answer: fc.constantFrom('hold' as const, 'hang' as const), times: fc.integer({ min: 1, max: 6 }) })
+    .record({
+      reason: fc.constantFrom(null, 'refresh', 'queueCompleted'),
+      answer: fc.constantFrom('hold' as const, 'hang' as const),
+      times: fc.integer({ min: 1, max: 6 }),
+    })
     .map(({ reason, answer, times }): Action[] => [
       { t: 'script', stub: 'current', endpoint: 'itemWindow', reason, answer, retryAfter: 1, times },
       { t: 'toEdge' },
@@ -1545,14 +2050,45 @@ describe('the player against a model of the seed (randomized)', () => {
   afterAll(uninstrument);
 
   // MODEL_CASE='{"setup":…,"actions":[…]}' replays one case, printing what it saw.
-  it.runIf(!!process.env.MODEL_CASE)('replays MODEL_CASE', async () => {
-    const { setup, actions } = JSON.parse(process.env.MODEL_CASE!) as { setup: Partial<Record<StubName, Partial<QueueSetup>>>; actions: Action[] };
-    const base: QueueSetup = { durations: [3_000], limitedSkips: false, notifyUserIntent: false, pauseTtlSec: undefined, canSeek: true, canSkip: true, canSkipBack: true, canSkipToItem: true, itemPolicies: [], sendUpdateAfterMillis: undefined, periodicIntervalMillis: undefined, sendPlaybackActions: false };
-    const w = await runModel({ A: { ...base, ...setup.A }, B: { ...base, ...setup.B } }, actions);
-    console.warn(w.h.transitions.map((t) => `${t.at - T0} ${t.from}→${t.to} ${t.transition}${t.detail ? ` (${t.detail})` : ''}`).join('\n'));
-    console.warn(w.wire.map((r) => `${r.at - 1_800_000_000_000} ${r.stub} ${r.endpoint} ${r.query.reason ?? ''} ${r.query.itemId ?? ''} ${r.reports.map((x) => `${x.type}:${x.id}:${x.__playback}`).join(',')}`).join('\n'));
-    expect(w.violations).toEqual([]);
-  }, 60_000);
+  it.runIf(!!process.env.MODEL_CASE)(
+    'replays MODEL_CASE',
+    async () => {
+      const { setup, actions } = JSON.parse(process.env.MODEL_CASE!) as {
+        setup: Partial<Record<StubName, Partial<QueueSetup>>>;
+        actions: Action[];
+      };
+      const base: QueueSetup = {
+        durations: [3_000],
+        limitedSkips: false,
+        notifyUserIntent: false,
+        pauseTtlSec: undefined,
+        canSeek: true,
+        canSkip: true,
+        canSkipBack: true,
+        canSkipToItem: true,
+        itemPolicies: [],
+        sendUpdateAfterMillis: undefined,
+        periodicIntervalMillis: undefined,
+        sendPlaybackActions: false,
+      };
+      const w = await runModel({ A: { ...base, ...setup.A }, B: { ...base, ...setup.B } }, actions);
+      console.warn(
+        w.h.transitions
+          .map((t) => `${t.at - T0} ${t.from}→${t.to} ${t.transition}${t.detail ? ` (${t.detail})` : ''}`)
+          .join('\n'),
+      );
+      console.warn(
+        w.wire
+          .map(
+            (r) =>
+              `${r.at - 1_800_000_000_000} ${r.stub} ${r.endpoint} ${r.query.reason ?? ''} ${r.query.itemId ?? ''} ${r.reports.map((x) => `${x.type}:${x.id}:${x.__playback}`).join(',')}`,
+          )
+          .join('\n'),
+      );
+      expect(w.violations).toEqual([]);
+    },
+    60_000,
+  );
 
   it(
     'keeps every invariant through random commands, user actions, clock moves, edits and failures',
@@ -1564,12 +2100,16 @@ describe('the player against a model of the seed (randomized)', () => {
           const w = await runModel(setup, actions);
           if (process.env.MODEL_DEBUG) {
             stats.runs++;
-            for (const row of w.h.rows()) if (row !== 'model-restart') stats.rows.set(row, (stats.rows.get(row) ?? 0) + 1);
+            for (const row of w.h.rows())
+              if (row !== 'model-restart') stats.rows.set(row, (stats.rows.get(row) ?? 0) + 1);
             stats.requests += w.wire.length;
             stats.reports += w.wire.filter((r) => r.endpoint === 'timePlayed').length;
             stats.retries += w.h.exchanges.filter((e) => e.retry > 0).length;
           }
-          if (w.violations.length > 0) throw new Error(`${w.violations.join('\n')}\nsteps:\n${w.log.map((l, i) => `  ${i + 1}. ${l}`).join('\n')}`);
+          if (w.violations.length > 0)
+            throw new Error(
+              `${w.violations.join('\n')}\nsteps:\n${w.log.map((l, i) => `  ${i + 1}. ${l}`).join('\n')}`,
+            );
         }),
         {
           numRuns: RUNS,
@@ -1582,10 +2122,14 @@ describe('the player against a model of the seed (randomized)', () => {
       console.warn(`model: ${RUNS} runs in ${Date.now() - started} ms`);
       if (process.env.MODEL_DEBUG) {
         console.warn(JSON.stringify({ ...stats, rows: Object.fromEntries([...stats.rows].sort()) }));
-        console.warn('rows never hit:', TRANSITIONS.map((t) => t.id).filter((id) => !stats.rows.has(id)).join(' '));
+        console.warn(
+          'rows never hit:',
+          TRANSITIONS.map((t) => t.id)
+            .filter((id) => !stats.rows.has(id))
+            .join(' '),
+        );
       }
     },
     Math.max(240_000, RUNS * 1_000),
   );
 });
-

@@ -6,11 +6,26 @@
  * reports.ts, playback.ts, pending-load.ts, with the state record in context.ts.
  */
 import { randomUUID } from 'node:crypto';
-import { newPlayerContext, policiesOf, knownItemId, type PlaybackSession, type PlayerContext, type TimerName, type Timers } from './context.js';
+import {
+  newPlayerContext,
+  policiesOf,
+  knownItemId,
+  type PlaybackSession,
+  type PlayerContext,
+  type TimerName,
+  type Timers,
+} from './context.js';
 import type { PlayerCore, PlayerDeps } from './core.js';
 import { playerEffects, type Effects } from './effects.js';
 import { PlaybackError } from './errors.js';
-import { causeOf, type LoadParams, type PlayerEvent, type SeekTarget, type SkipToItemParams, type UserAction } from './events.js';
+import {
+  causeOf,
+  type LoadParams,
+  type PlayerEvent,
+  type SeekTarget,
+  type SkipToItemParams,
+  type UserAction,
+} from './events.js';
 import { guardInputs } from './guards.js';
 import { stateBeforeLoad } from './pending-load.js';
 import { evictSession, rescheduleVersionPoll, settleLoad, settleSkip } from './playback.js';
@@ -105,7 +120,11 @@ export class Player {
             queueVersion: window.queueVersion,
             includesBeginningOfQueue: window.response.includesBeginningOfQueue,
             includesEndOfQueue: window.includesEndOfQueue,
-            items: window.items.map((item) => ({ id: item.id, name: item.track.name ?? null, durationMillis: item.track.durationMillis ?? null })),
+            items: window.items.map((item) => ({
+              id: item.id,
+              name: item.track.name ?? null,
+              durationMillis: item.track.durationMillis ?? null,
+            })),
           }
         : null,
       track: track ? { ...track.item.track, id: knownItemId(this.ctx) ?? null } : null,
@@ -146,12 +165,22 @@ export class Player {
   createSession(appId: string, appContext: string, customData?: unknown): PlaybackSession {
     // With a queue, the row evicts the session (and reports the track it cut off); an idle one is evicted here.
     if (this.ctx.session && !this.dispatch({ type: 'sessionReplaced' })) evictSession(this.core);
-    this.ctx.session = { id: `session-${randomUUID()}`, appId, appContext, customData, createdAt: this.deps.clock.now() };
+    this.ctx.session = {
+      id: `session-${randomUUID()}`,
+      appId,
+      appContext,
+      customData,
+      createdAt: this.deps.clock.now(),
+    };
     this.changed();
     return this.ctx.session;
   }
 
-  joinOrCreateSession(appId: string, appContext: string, customData?: unknown): { session: PlaybackSession; created: boolean } {
+  joinOrCreateSession(
+    appId: string,
+    appContext: string,
+    customData?: unknown,
+  ): { session: PlaybackSession; created: boolean } {
     const { session } = this.ctx;
     if (session && session.appId === appId && session.appContext === appContext) return { session, created: false };
     return { session: this.createSession(appId, appContext, customData), created: true };
@@ -163,7 +192,14 @@ export class Player {
     return new Promise<void>((resolve, reject) => {
       const superseded = this.ctx.loading;
       superseded?.reject(new PlaybackError('ERROR_CLOUD_QUEUE_SERVER', 'superseded by a newer loadCloudQueue'));
-      this.ctx.loading = { params, previous: superseded?.previous ?? null, cutOffs: superseded ? [...superseded.cutOffs] : [], startedAtOnce: false, resolve, reject };
+      this.ctx.loading = {
+        params,
+        previous: superseded?.previous ?? null,
+        cutOffs: superseded ? [...superseded.cutOffs] : [],
+        startedAtOnce: false,
+        resolve,
+        reject,
+      };
       this.dispatch({ type: 'load', params });
     });
   }
@@ -172,11 +208,16 @@ export class Player {
     this.requireQueue();
     const policies = policiesOf(this.ctx);
     // Only an explicit resume wakes a suspended session (docs/contract/platform.md §3); the command would be lost.
-    if (this.ctx.state === 'SUSPENDED') throw new PlaybackError('ERROR_PLAYBACK_NO_CONTENT', 'the session is suspended: resume it first');
-    if (!policies.canSkipToItem) throw new PlaybackError('ERROR_DISALLOWED_BY_POLICY', 'the canSkipToItem policy forbids skipToItem');
+    if (this.ctx.state === 'SUSPENDED')
+      throw new PlaybackError('ERROR_PLAYBACK_NO_CONTENT', 'the session is suspended: resume it first');
+    if (!policies.canSkipToItem)
+      throw new PlaybackError('ERROR_DISALLOWED_BY_POLICY', 'the canSkipToItem policy forbids skipToItem');
     // To the playing item with a position, skipToItem is a seek.
     if (params.positionMillis !== undefined && params.itemId === this.ctx.track?.item.id && !policies.canSeek) {
-      throw new PlaybackError('ERROR_DISALLOWED_BY_POLICY', 'the canSeek policy forbids moving the playhead of the playing item');
+      throw new PlaybackError(
+        'ERROR_DISALLOWED_BY_POLICY',
+        'the canSeek policy forbids moving the playhead of the playing item',
+      );
     }
     this.dispatch({ type: 'skipToItem', params });
   }
@@ -189,16 +230,24 @@ export class Player {
    */
   seek(target: SeekTarget, by: 'user' | 'command' = 'command'): void {
     const track = this.ctx.track;
-    if (!this.ctx.queue || !track || this.ctx.state === 'IDLE') throw new PlaybackError('ERROR_PLAYBACK_NO_CONTENT', 'nothing is playing: send loadCloudQueue first');
+    if (!this.ctx.queue || !track || this.ctx.state === 'IDLE')
+      throw new PlaybackError('ERROR_PLAYBACK_NO_CONTENT', 'nothing is playing: send loadCloudQueue first');
     // Only an explicit resume wakes a suspended session (docs/contract/platform.md §3).
-    if (this.ctx.state === 'SUSPENDED') throw new PlaybackError('ERROR_PLAYBACK_NO_CONTENT', 'the session is suspended: resume it first');
+    if (this.ctx.state === 'SUSPENDED')
+      throw new PlaybackError('ERROR_PLAYBACK_NO_CONTENT', 'the session is suspended: resume it first');
     const playing = knownItemId(this.ctx);
     if (target.itemId !== undefined && target.itemId !== playing) {
-      throw new PlaybackError('ERROR_INVALID_PARAMETER', `itemId ${target.itemId} is not the playing item (${playing ?? 'none named yet'})`);
+      throw new PlaybackError(
+        'ERROR_INVALID_PARAMETER',
+        `itemId ${target.itemId} is not the playing item (${playing ?? 'none named yet'})`,
+      );
     }
-    if (!policiesOf(this.ctx).canSeek) throw new PlaybackError('ERROR_DISALLOWED_BY_POLICY', 'the canSeek policy forbids seeking in this item');
+    if (!policiesOf(this.ctx).canSeek)
+      throw new PlaybackError('ERROR_DISALLOWED_BY_POLICY', 'the canSeek policy forbids seeking in this item');
     const positionMillis =
-      'deltaMillis' in target ? Math.max(0, Math.min(track.durationMillis, track.position(this.deps.clock.now()) + target.deltaMillis)) : target.positionMillis;
+      'deltaMillis' in target
+        ? Math.max(0, Math.min(track.durationMillis, track.position(this.deps.clock.now()) + target.deltaMillis))
+        : target.positionMillis;
     this.dispatch({ type: 'seek', positionMillis, by });
   }
 
@@ -214,19 +263,35 @@ export class Player {
 
   /** A user action (docs/contract/console.md §7) or a control API playback command; skips may wait for the server. */
   act(action: UserAction, by: 'user' | 'command'): Promise<void> {
-    if (this.ctx.state === 'IDLE') return Promise.reject(new PlaybackError('ERROR_PLAYBACK_NO_CONTENT', 'nothing is loaded: send loadCloudQueue first'));
+    if (this.ctx.state === 'IDLE')
+      return Promise.reject(
+        new PlaybackError('ERROR_PLAYBACK_NO_CONTENT', 'nothing is loaded: send loadCloudQueue first'),
+      );
     if (action === 'skipNext' || action === 'skipPrev') {
       const policies = policiesOf(this.ctx);
       const allowed = action === 'skipNext' ? policies.canSkip : policies.canSkipBack;
-      if (!allowed) return Promise.reject(new PlaybackError('ERROR_DISALLOWED_BY_POLICY', `the ${action === 'skipNext' ? 'canSkip' : 'canSkipBack'} policy forbids this skip`));
-      if (this.ctx.skipping) return Promise.reject(new PlaybackError('ERROR_INVALID_PARAMETER', 'a skip is already waiting for the server'));
+      if (!allowed)
+        return Promise.reject(
+          new PlaybackError(
+            'ERROR_DISALLOWED_BY_POLICY',
+            `the ${action === 'skipNext' ? 'canSkip' : 'canSkipBack'} policy forbids this skip`,
+          ),
+        );
+      if (this.ctx.skipping)
+        return Promise.reject(new PlaybackError('ERROR_INVALID_PARAMETER', 'a skip is already waiting for the server'));
       return new Promise<void>((resolve, reject) => {
-        if (this.ctx.state === 'SUSPENDED') return reject(new PlaybackError('ERROR_PLAYBACK_NO_CONTENT', 'the session is suspended: resume it first'));
+        if (this.ctx.state === 'SUSPENDED')
+          return reject(new PlaybackError('ERROR_PLAYBACK_NO_CONTENT', 'the session is suspended: resume it first'));
         this.ctx.skipping = { resolve, reject };
         const handled = this.dispatch({ type: action, by });
         if (!handled) {
           this.ctx.skipping = null;
-          reject(new PlaybackError('ERROR_PLAYBACK_NO_CONTENT', action === 'skipNext' ? 'there is no next track' : 'there is no previous track'));
+          reject(
+            new PlaybackError(
+              'ERROR_PLAYBACK_NO_CONTENT',
+              action === 'skipNext' ? 'there is no next track' : 'there is no previous track',
+            ),
+          );
         } else if (this.ctx.skipping && !handled.waitsForServer) {
           // Skipped locally, nothing to wait for.
           this.ctx.skipping = null;
@@ -240,7 +305,10 @@ export class Player {
 
   /** "Trigger now": sends the request a fault rule waits for, as the player would (trigger.ts). */
   trigger(request: TriggerRequest): Promise<Pick<TriggerResult, 'sent' | 'note'>> {
-    return triggerRequest(this.core, request, { act: (action) => this.act(action, 'user'), refresh: () => this.refresh() });
+    return triggerRequest(this.core, request, {
+      act: (action) => this.act(action, 'user'),
+      refresh: () => this.refresh(),
+    });
   }
 
   // ---------------------------------------------------------------- across restarts
@@ -313,17 +381,22 @@ export class Player {
 
   private requireQueue(): void {
     if (!this.ctx.session) throw new PlaybackError('ERROR_SESSION_EVICTED', 'the session is gone');
-    if (!this.ctx.queue || this.ctx.state === 'IDLE') throw new PlaybackError('ERROR_PLAYBACK_NO_CONTENT', 'no cloud queue is loaded');
+    if (!this.ctx.queue || this.ctx.state === 'IDLE')
+      throw new PlaybackError('ERROR_PLAYBACK_NO_CONTENT', 'no cloud queue is loaded');
   }
 
   private setTimer(name: TimerName, delayMs: number, callback: () => void): void {
     this.clearTimer(name);
     this.timers.set(
       name,
-      this.deps.clock.setTimeout(() => {
-        this.timers.delete(name);
-        callback();
-      }, delayMs, `${this.id} ${name}`),
+      this.deps.clock.setTimeout(
+        () => {
+          this.timers.delete(name);
+          callback();
+        },
+        delayMs,
+        `${this.id} ${name}`,
+      ),
     );
   }
 

@@ -84,7 +84,12 @@ describe('skipNext and skipPrev', () => {
     await h.advance(BUFFERING_MS);
     await h.player.act('skipNext', 'user');
     await h.player.act('skipPrev', 'user');
-    expect(h.stub.sent('itemWindow').slice(1).map((r) => [r.reason, r.itemId])).toEqual([
+    expect(
+      h.stub
+        .sent('itemWindow')
+        .slice(1)
+        .map((r) => [r.reason, r.itemId]),
+    ).toEqual([
       ['skipNext', 't1'],
       ['skipPrev', 't2'],
     ]);
@@ -128,7 +133,9 @@ describe('skipToItem', () => {
     await h.load({ playOnCompletion: false });
     await h.advance(10_000);
     expect(h.player.status().suspended).toBe(true);
-    expect(() => h.player.skipToItem({ itemId: 't3' })).toThrow(expect.objectContaining({ errorCode: 'ERROR_PLAYBACK_NO_CONTENT' }));
+    expect(() => h.player.skipToItem({ itemId: 't3' })).toThrow(
+      expect.objectContaining({ errorCode: 'ERROR_PLAYBACK_NO_CONTENT' }),
+    );
     expect(h.stub.sent('itemWindow', 'skipToItem')).toEqual([]);
   });
 
@@ -136,7 +143,9 @@ describe('skipToItem', () => {
     await start({ policies: { canSeek: false } });
     await h.load();
     await h.advance(BUFFERING_MS);
-    expect(() => h.player.skipToItem({ itemId: 't1', positionMillis: 60_000 })).toThrow(expect.objectContaining({ errorCode: 'ERROR_DISALLOWED_BY_POLICY' }));
+    expect(() => h.player.skipToItem({ itemId: 't1', positionMillis: 60_000 })).toThrow(
+      expect.objectContaining({ errorCode: 'ERROR_DISALLOWED_BY_POLICY' }),
+    );
     h.player.skipToItem({ itemId: 't3', positionMillis: 60_000 }); // another item: a skip, not a seek
     await h.settle();
     expect(h.stub.sent('itemWindow').at(-1)).toMatchObject({ reason: 'skipToItem', itemId: 't3' });
@@ -206,7 +215,14 @@ describe('refresh (next window) and queueCompleted', () => {
     await h.load();
     await h.advance(BUFFERING_MS + 25 * 10_000);
     const asked = h.stub.sent('itemWindow').map((request) => `${request.query.reason}@${request.query.itemId ?? ''}`);
-    expect(asked).toEqual(['load@', 'queueCompleted@t1', 'refresh@t9', 'queueCompleted@t9', 'refresh@t17', 'queueCompleted@t17']);
+    expect(asked).toEqual([
+      'load@',
+      'queueCompleted@t1',
+      'refresh@t9',
+      'queueCompleted@t9',
+      'refresh@t17',
+      'queueCompleted@t17',
+    ]);
     expect(h.player.status()).toMatchObject({ playbackState: 'PLAYBACK_STATE_PAUSED', itemId: 't25' });
   });
 
@@ -264,7 +280,8 @@ describe('refresh (next window) and queueCompleted', () => {
     const stub = h.stub as unknown as { window: (query: Record<string, string>, reply: unknown) => unknown };
     const answer = stub.window.bind(h.stub);
     stub.window = (query, reply) => {
-      if (query.reason === 'queueCompleted') h.stub.edit((items) => [...items, ...tracks(1, 10_000, `more${++added}-`)]);
+      if (query.reason === 'queueCompleted')
+        h.stub.edit((items) => [...items, ...tracks(1, 10_000, `more${++added}-`)]);
       return answer(query, reply);
     };
     await h.load();
@@ -278,7 +295,10 @@ describe('refresh (next window) and queueCompleted', () => {
     h.player.refresh();
     await h.settle();
     for (const request of h.stub.sent('itemWindow')) {
-      expect(request.query).toMatchObject({ previousWindowSize: String(PREVIOUS_WINDOW_SIZE), upcomingWindowSize: String(UPCOMING_WINDOW_SIZE) });
+      expect(request.query).toMatchObject({
+        previousWindowSize: String(PREVIOUS_WINDOW_SIZE),
+        upcomingWindowSize: String(UPCOMING_WINDOW_SIZE),
+      });
     }
   });
 });

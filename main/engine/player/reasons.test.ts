@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { firstWindowReason, notifiesUserIntent, skipToItemAsksServer, startsAtOnce, userSkipAsksServer } from './reasons.js';
+import {
+  firstWindowReason,
+  notifiesUserIntent,
+  skipToItemAsksServer,
+  startsAtOnce,
+  userSkipAsksServer,
+} from './reasons.js';
 import { DEFAULT_POLICIES } from './wire.js';
 
 const plain = DEFAULT_POLICIES;

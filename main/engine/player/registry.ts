@@ -7,7 +7,12 @@
  * clean stop keeps the playhead exact and a crash keeps the player as its last change left it.
  */
 import type { EngineClock } from '../clock/clock.js';
-import { DETAIL_VIOLATIONS, type PlayerDetail, type PlayerTransition, type PlayerViolation } from '../api/player-types.js';
+import {
+  DETAIL_VIOLATIONS,
+  type PlayerDetail,
+  type PlayerTransition,
+  type PlayerViolation,
+} from '../api/player-types.js';
 import type { EventBus } from '../events/bus.js';
 import { messageOf } from '../api/errors.js';
 import type { EngineWarnings } from '../warnings.js';
@@ -82,7 +87,11 @@ export class PlayerRegistry {
       } catch (error) {
         // A record this version cannot take up must not keep the console from starting: the
         // player starts idle instead (and its next change replaces the record).
-        this.deps.warnings?.warn('player-saved', `player ${player.id} could not take up what it had before the restart (${messageOf(error)}): it starts idle`, error);
+        this.deps.warnings?.warn(
+          'player-saved',
+          `player ${player.id} could not take up what it had before the restart (${messageOf(error)}): it starts idle`,
+          error,
+        );
         player.close();
         this.byGroup.set(groupId, this.create(player.id, groupId));
       }
@@ -115,12 +124,23 @@ export class PlayerRegistry {
   statusOf = (record: PlayerRecord): PlaybackStatus => {
     const status = this.byGroup.get(record.groupId)?.status();
     return status
-      ? { playbackState: status.playbackState, suspended: status.suspended, itemId: status.itemId, positionMillis: status.positionMillis }
+      ? {
+          playbackState: status.playbackState,
+          suspended: status.suspended,
+          itemId: status.itemId,
+          positionMillis: status.positionMillis,
+        }
       : { playbackState: 'PLAYBACK_STATE_IDLE', suspended: false, itemId: null, positionMillis: 0 };
   };
 
   detail(player: Player): PlayerDetail {
-    return { id: player.id, groupId: player.groupId, at: this.deps.clock.now(), ...player.snapshot(), violations: [...this.newestViolations(player.id)] } as PlayerDetail;
+    return {
+      id: player.id,
+      groupId: player.groupId,
+      at: this.deps.clock.now(),
+      ...player.snapshot(),
+      violations: [...this.newestViolations(player.id)],
+    } as PlayerDetail;
   }
 
   transitions(playerId: string, limit: number): PlayerTransition[] {
@@ -185,10 +205,19 @@ export class PlayerRegistry {
   private save(player: Player): void {
     try {
       const { groupId } = player;
-      this.deps.store.playerSaved.save(player.id, { groupId, savedAt: this.deps.clock.now(), ownCloudQueue: this.ownCloudQueue, record: player.save() });
+      this.deps.store.playerSaved.save(player.id, {
+        groupId,
+        savedAt: this.deps.clock.now(),
+        ownCloudQueue: this.ownCloudQueue,
+        record: player.save(),
+      });
     } catch (error) {
       // Playback goes on; only the next start would miss this change.
-      this.deps.warnings?.warn('player-saved', `could not save player ${player.id} (${messageOf(error)}): a restart would find it as it was before this change`, error);
+      this.deps.warnings?.warn(
+        'player-saved',
+        `could not save player ${player.id} (${messageOf(error)}): a restart would find it as it was before this change`,
+        error,
+      );
     }
   }
 
@@ -210,10 +239,21 @@ export class PlayerRegistry {
     let stored: PlayerViolation[];
     try {
       stored = this.deps.store.playerViolations.addAll(
-        violations.map((v) => ({ at, playerId: player.id, level: v.severity === 'malformed' ? 'error' : 'warning', rule: v.rule, message: v.message, trafficId: exchange.trafficId })),
+        violations.map((v) => ({
+          at,
+          playerId: player.id,
+          level: v.severity === 'malformed' ? 'error' : 'warning',
+          rule: v.rule,
+          message: v.message,
+          trafficId: exchange.trafficId,
+        })),
       );
     } catch (error) {
-      this.deps.warnings?.warn('player-saved', `could not store the contract violations of player ${player.id} (${messageOf(error)}): they are not kept`, error);
+      this.deps.warnings?.warn(
+        'player-saved',
+        `could not store the contract violations of player ${player.id} (${messageOf(error)}): they are not kept`,
+        error,
+      );
       return;
     }
     const newest = this.newestViolations(player.id);

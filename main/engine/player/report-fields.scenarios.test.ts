@@ -26,7 +26,16 @@ async function pausedAndSkipped(version: string) {
   return { pause: pause!, play: play!, final: final!, next: next! };
 }
 
-const V20 = ['id', 'mediaUrl', 'queueVersion', 'durationPlayedMillis', 'timeSincePlaybackMillis', 'positionMillis', 'positionMillisAtSegmentStart', 'type'];
+const V20 = [
+  'id',
+  'mediaUrl',
+  'queueVersion',
+  'durationPlayedMillis',
+  'timeSincePlaybackMillis',
+  'positionMillis',
+  'positionMillisAtSegmentStart',
+  'type',
+];
 
 describe('report item fields by the version of the base URL', () => {
   it('v2.0: exactly the platform contract’s fields; skip on the final a skip ended', async () => {
@@ -45,9 +54,17 @@ describe('report item fields by the version of the base URL', () => {
 
   it('v2.2 says a pause and a skip in actions, in place of skip', async () => {
     const { pause, play, final } = await pausedAndSkipped('v2.2');
-    expect(pause).toMatchObject({ type: 'update', positionMillis: 5_000, actions: [{ pause: [{ positionMillis: 5_000 }] }] });
+    expect(pause).toMatchObject({
+      type: 'update',
+      positionMillis: 5_000,
+      actions: [{ pause: [{ positionMillis: 5_000 }] }],
+    });
     expect(play).not.toHaveProperty('actions');
-    expect(final).toMatchObject({ type: 'final', positionMillis: 7_000, actions: [{ skip: [{ positionMillis: 7_000 }] }] });
+    expect(final).toMatchObject({
+      type: 'final',
+      positionMillis: 7_000,
+      actions: [{ skip: [{ positionMillis: 7_000 }] }],
+    });
     expect(final).not.toHaveProperty('skip');
     expect(pause).not.toHaveProperty('reportId');
   });

@@ -13,17 +13,28 @@ afterEach(() => h.close());
 
 const updates = () => h.stub.postedReports().filter((r) => r.type === 'update');
 const intervalWarnings = () =>
-  h.exchanges.flatMap((e) => e.violations).filter((v) => v.endpoint === 'context' && v.severity === 'warning' && /^reports\.\w+ is \d+ ms, under the 1,000 ms/.test(v.message));
+  h.exchanges
+    .flatMap((e) => e.violations)
+    .filter(
+      (v) =>
+        v.endpoint === 'context' &&
+        v.severity === 'warning' &&
+        /^reports\.\w+ is \d+ ms, under the 1,000 ms/.test(v.message),
+    );
 
 describe('report intervals under the floor (docs/contract/console.md §9)', () => {
   it('sends at most one update a second to a server asking every 1 ms, and records the violation', async () => {
-    h = await playingHarness({ items: tracks(3, 100_000), reports: { sendUpdateAfterMillis: 1, periodicIntervalMillis: 1 } });
+    h = await playingHarness({
+      items: tracks(3, 100_000),
+      reports: { sendUpdateAfterMillis: 1, periodicIntervalMillis: 1 },
+    });
     await h.advance(10_000);
     const sent = updates();
     expect(sent.length).toBeGreaterThanOrEqual(9);
     expect(sent.length).toBeLessThanOrEqual(11);
     const positions = sent.map((r) => r.positionMillis as number);
-    for (let i = 1; i < positions.length; i++) expect(positions[i]! - positions[i - 1]!).toBeGreaterThanOrEqual(MIN_REPORT_INTERVAL_MS);
+    for (let i = 1; i < positions.length; i++)
+      expect(positions[i]! - positions[i - 1]!).toBeGreaterThanOrEqual(MIN_REPORT_INTERVAL_MS);
     expect(intervalWarnings().map((v) => v.message)).toEqual([
       'reports.sendUpdateAfterMillis is 1 ms, under the 1,000 ms the player waits at least; it waits 1,000 ms',
       'reports.periodicIntervalMillis is 1 ms, under the 1,000 ms the player waits at least; it waits 1,000 ms',
@@ -31,7 +42,10 @@ describe('report intervals under the floor (docs/contract/console.md §9)', () =
   });
 
   it('raises them too in a context fetched again mid-queue', async () => {
-    h = await playingHarness({ items: tracks(20, 180_000), reports: { sendUpdateAfterMillis: 30_000, periodicIntervalMillis: 30_000 } });
+    h = await playingHarness({
+      items: tracks(20, 180_000),
+      reports: { sendUpdateAfterMillis: 30_000, periodicIntervalMillis: 30_000 },
+    });
     h.stub.reports = { sendUpdateAfterMillis: 0, periodicIntervalMillis: 5 };
     h.stub.contextVersion++;
     // The version poll (every 10 minutes while playing) sees the new contextVersion and fetches the context again.
@@ -44,7 +58,10 @@ describe('report intervals under the floor (docs/contract/console.md §9)', () =
   });
 
   it('leaves intervals of 1,000 ms and more alone, and 0 periodic updates meaning none', async () => {
-    h = await playingHarness({ items: tracks(3, 100_000), reports: { sendUpdateAfterMillis: 1_000, periodicIntervalMillis: 0 } });
+    h = await playingHarness({
+      items: tracks(3, 100_000),
+      reports: { sendUpdateAfterMillis: 1_000, periodicIntervalMillis: 0 },
+    });
     await h.advance(10_000);
     expect(updates().map((r) => r.positionMillis)).toEqual([1_000]);
     expect(intervalWarnings()).toEqual([]);

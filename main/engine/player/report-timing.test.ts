@@ -17,11 +17,17 @@ afterEach(async () => {
 });
 
 const reportsOf = (stub: StubCloudQueue, id: string) =>
-  stub.postedReports().filter((r) => r.id === id).map((r) => [r.type, r.durationPlayedMillis, r.positionMillis, r.positionMillisAtSegmentStart]);
+  stub
+    .postedReports()
+    .filter((r) => r.id === id)
+    .map((r) => [r.type, r.durationPlayedMillis, r.positionMillis, r.positionMillisAtSegmentStart]);
 
 describe('exact report times', () => {
   it('with advance: a 25,000 ms track reports 25,000, its update exactly when due', async () => {
-    const h: PlayerHarness = await playingHarness({ items: tracks(2, 25_000), reports: { sendUpdateAfterMillis: 10_000 } });
+    const h: PlayerHarness = await playingHarness({
+      items: tracks(2, 25_000),
+      reports: { sendUpdateAfterMillis: 10_000 },
+    });
     closers.push(() => h.close());
     await h.advance(25_000);
     await h.settle();
@@ -49,7 +55,8 @@ describe('exact report times', () => {
     player.createSession('com.example.app', 'timing');
     await player.load({ queueBaseUrl: stub.baseUrl, httpAuthorization: 'Bearer t', playOnCompletion: true });
     const deadline = Date.now() + 10_000;
-    while (!stub.postedReports().some((r) => r.id === 't1' && r.type === 'final') && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    while (!stub.postedReports().some((r) => r.id === 't1' && r.type === 'final') && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 20));
     expect(reportsOf(stub, 't1')).toEqual([
       ['update', 1_000, 1_000, 0],
       ['final', N, N, 0],

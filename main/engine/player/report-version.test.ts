@@ -45,14 +45,25 @@ describe('report item fields by version', () => {
 
   it('v2.2 replaces skip with actions, and marks a pause', () => {
     const { skip: _skip, ...withoutSkip } = base;
-    expect(reportForVersion(base, 2, extras)).toEqual({ ...withoutSkip, contextVersion: 'c1', actions: [{ skip: [{ positionMillis: 500 }] }] });
+    expect(reportForVersion(base, 2, extras)).toEqual({
+      ...withoutSkip,
+      contextVersion: 'c1',
+      actions: [{ skip: [{ positionMillis: 500 }] }],
+    });
     const update = { ...withoutSkip, type: 'update' as const, positionMillis: 4_211 };
-    expect(reportForVersion(update, 2, { ...extras, action: 'pause' }).actions).toEqual([{ pause: [{ positionMillis: 4_211 }] }]);
+    expect(reportForVersion(update, 2, { ...extras, action: 'pause' }).actions).toEqual([
+      { pause: [{ positionMillis: 4_211 }] },
+    ]);
     expect(reportForVersion(update, 2, { ...extras, action: undefined })).not.toHaveProperty('actions');
   });
 
   it('v2.3 adds reportId', () => {
     const { skip: _skip, ...withoutSkip } = base;
-    expect(reportForVersion(base, 3, extras)).toEqual({ ...withoutSkip, contextVersion: 'c1', actions: [{ skip: [{ positionMillis: 500 }] }], reportId: 'r-1' });
+    expect(reportForVersion(base, 3, extras)).toEqual({
+      ...withoutSkip,
+      contextVersion: 'c1',
+      actions: [{ skip: [{ positionMillis: 500 }] }],
+      reportId: 'r-1',
+    });
   });
 });

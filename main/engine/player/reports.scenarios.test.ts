@@ -16,7 +16,10 @@ async function playing(options: StubOptions = {}) {
 
 describe('playback reports (docs/contract/platform.md §2.3)', () => {
   it('sends updates after sendUpdateAfterMillis of play, then every periodicIntervalMillis', async () => {
-    await playing({ items: tracks(3, 100_000), reports: { sendUpdateAfterMillis: 10_000, periodicIntervalMillis: 30_000 } });
+    await playing({
+      items: tracks(3, 100_000),
+      reports: { sendUpdateAfterMillis: 10_000, periodicIntervalMillis: 30_000 },
+    });
     await h.advance(99_000);
     const updates = h.stub.postedReports().filter((r) => r.type === 'update');
     expect(updates.map((r) => r.positionMillis)).toEqual([10_000, 40_000, 70_000]);
@@ -30,7 +33,13 @@ describe('playback reports (docs/contract/platform.md §2.3)', () => {
     await h.player.act('play', 'user');
     await h.advance(4_000);
     expect(h.stub.postedReports()).toEqual([
-      expect.objectContaining({ type: 'update', positionMillis: 10_000, durationPlayedMillis: 10_000, timeSincePlaybackMillis: 70_000, positionMillisAtSegmentStart: 6_000 }),
+      expect.objectContaining({
+        type: 'update',
+        positionMillis: 10_000,
+        durationPlayedMillis: 10_000,
+        timeSincePlaybackMillis: 70_000,
+        positionMillisAtSegmentStart: 6_000,
+      }),
     ]);
   });
 
@@ -57,22 +66,39 @@ describe('playback reports (docs/contract/platform.md §2.3)', () => {
     await h.advance(BUFFERING_MS + 40_000); // t3, the last, plays to the end: paused there
     await h.load({});
     await h.settle();
-    expect(h.stub.postedReports().filter((r) => r.type === 'final').map((r) => r.id)).toEqual(['t1', 't3']);
+    expect(
+      h.stub
+        .postedReports()
+        .filter((r) => r.type === 'final')
+        .map((r) => r.id),
+    ).toEqual(['t1', 't3']);
   });
 
   it('sends the cut-off report of a load that started at once only when the load is answered', async () => {
     await playing({ items: tracks(5, 60_000) });
     await h.advance(20_000);
     h.stub.script('itemWindow', { status: 500 }, { times: 1 });
-    await expect(h.load({ itemId: 't3', trackMetadata: tracks(5, 60_000)[2]!.track })).rejects.toMatchObject({ errorCode: 'ERROR_CLOUD_QUEUE_SERVER' });
+    await expect(h.load({ itemId: 't3', trackMetadata: tracks(5, 60_000)[2]!.track })).rejects.toMatchObject({
+      errorCode: 'ERROR_CLOUD_QUEUE_SERVER',
+    });
     expect(h.player.status().itemId).toBe('t1'); // the failed load put t1 back
     await h.advance(40_000); // t1 plays to its end: its one final report
     await h.settle();
-    expect(h.stub.postedReports().filter((r) => r.type === 'final').map((r) => [r.id, r.positionMillis])).toEqual([['t1', 60_000]]);
+    expect(
+      h.stub
+        .postedReports()
+        .filter((r) => r.type === 'final')
+        .map((r) => [r.id, r.positionMillis]),
+    ).toEqual([['t1', 60_000]]);
 
     await h.load({ itemId: 't4', trackMetadata: tracks(5, 60_000)[3]!.track });
     await h.settle();
-    expect(h.stub.postedReports().filter((r) => r.type === 'final').map((r) => r.id)).toEqual(['t1', 't2']);
+    expect(
+      h.stub
+        .postedReports()
+        .filter((r) => r.type === 'final')
+        .map((r) => r.id),
+    ).toEqual(['t1', 't2']);
   });
 
   it('sends the final report of a track a new session cuts off, but none to a server whose 404 dropped the queue', async () => {
@@ -81,7 +107,9 @@ describe('playback reports (docs/contract/platform.md §2.3)', () => {
     h.player.createSession('another-app', 'ctx');
     await h.settle();
     expect(h.player.machineState).toBe('IDLE');
-    expect(h.stub.postedReports().filter((r) => r.type === 'final')).toEqual([expect.objectContaining({ id: 't1', durationPlayedMillis: 20_000 })]);
+    expect(h.stub.postedReports().filter((r) => r.type === 'final')).toEqual([
+      expect.objectContaining({ id: 't1', durationPlayedMillis: 20_000 }),
+    ]);
 
     await h.load();
     await h.advance(BUFFERING_MS + 10_000);
@@ -100,7 +128,12 @@ describe('playback reports (docs/contract/platform.md §2.3)', () => {
     await h.player.act('skipNext', 'user');
     await h.settle();
     const [first, second] = h.stub.postedReports();
-    expect(first).toMatchObject({ id: 't1', type: 'final', positionMillis: 3_000, skip: { reportId: expect.any(String) } });
+    expect(first).toMatchObject({
+      id: 't1',
+      type: 'final',
+      positionMillis: 3_000,
+      skip: { reportId: expect.any(String) },
+    });
     expect(second).toMatchObject({ id: 't2', type: 'final', positionMillis: 2_000 });
     expect((first!.skip as { reportId: string }).reportId).not.toBe((second!.skip as { reportId: string }).reportId);
   });
@@ -111,7 +144,11 @@ describe('playback reports (docs/contract/platform.md §2.3)', () => {
     h.player.skipToItem({ itemId: 't1', positionMillis: 10_000 }); // seek back 40 s
     await h.advance(90_000); // plays to the end
     const final = h.stub.postedReports().find((r) => r.type === 'final' && r.id === 't1');
-    expect(final).toMatchObject({ durationPlayedMillis: 140_000, positionMillis: 100_000, positionMillisAtSegmentStart: 10_000 });
+    expect(final).toMatchObject({
+      durationPlayedMillis: 140_000,
+      positionMillis: 100_000,
+      positionMillisAtSegmentStart: 10_000,
+    });
   });
 
   it('sends an update on pause and play when sendPlaybackActions is on', async () => {
@@ -127,13 +164,18 @@ describe('playback reports (docs/contract/platform.md §2.3)', () => {
     ]);
   });
 
-  it('leaves no error standing from the queue a load replaced: its cut-off report failing is that queue\'s', async () => {
+  it("leaves no error standing from the queue a load replaced: its cut-off report failing is that queue's", async () => {
     await playing({ items: tracks(5, 60_000) });
     await h.advance(20_000);
     h.stub.script('timePlayed', { status: 500 }, { times: 1 });
     await h.load();
     await h.settle();
-    expect(h.stub.postedReports().filter((r) => r.type === 'final').map((r) => r.id)).toEqual(['t1']);
+    expect(
+      h.stub
+        .postedReports()
+        .filter((r) => r.type === 'final')
+        .map((r) => r.id),
+    ).toEqual(['t1']);
     expect(h.player.machineState).toBe('BUFFERING');
     expect(h.player.snapshot().lastError).toBeNull();
   });
@@ -162,7 +204,12 @@ describe('version polling (docs/contract/platform.md §4.3, §8)', () => {
     await h.advance(10 * 60_000);
     await h.settle();
     expect(h.stub.sent('itemWindow').at(-1)).toMatchObject({ reason: 'refresh', itemId: 't1' });
-    expect(h.player.snapshot().window?.items.map((i) => i.id).slice(0, 3)).toEqual(['t1', 'new1', 'new2']);
+    expect(
+      h.player
+        .snapshot()
+        .window?.items.map((i) => i.id)
+        .slice(0, 3),
+    ).toEqual(['t1', 'new1', 'new2']);
     expect(h.player.status().queueVersion).toBe('2');
   });
 

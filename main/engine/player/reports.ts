@@ -36,13 +36,19 @@ export function prepareCutOff(p: PlayerCore): PreparedReport | null {
  * The report of the playing track as of `at` (engine time; now unless a timer says when it was
  * due), with the fields of the base URL's version.
  */
-export function prepareReport(p: PlayerCore, type: PlaybackReport['type'], skipReportId?: string, at = p.deps.clock.now()): PreparedReport | null {
+export function prepareReport(
+  p: PlayerCore,
+  type: PlaybackReport['type'],
+  skipReportId?: string,
+  at = p.deps.clock.now(),
+): PreparedReport | null {
   const { track, queue } = p.ctx;
   if (!track || !queue || !track.hasStarted) return null;
   const report = track.report(type, at, p.ctx.window?.queueVersion ?? '', skipReportId);
   // An update of a track that is not playing is the one a pause sends (sendPlaybackActions): no
   // other goes out while it is paused.
-  const action = type === 'final' && skipReportId !== undefined ? 'skip' : type === 'update' && !track.playing ? 'pause' : undefined;
+  const action =
+    type === 'final' && skipReportId !== undefined ? 'skip' : type === 'update' && !track.playing ? 'pause' : undefined;
   const extras = { contextVersion: queue.contextVersion, reportId: track.reportId, action } as const;
   return { target: queue.target, report: reportForVersion(report, reportVersionOf(queue.target.queueBaseUrl), extras) };
 }
@@ -57,7 +63,9 @@ export function sendReport(p: PlayerCore, type: PlaybackReport['type'], skipRepo
   const held = p.ctx.reportsUntilFirstWindow.filter((r) => r.playback === playback);
   if (type === 'update') {
     if (held.some((r) => r.prepared.report.type === 'final')) return;
-    p.ctx.reportsUntilFirstWindow = p.ctx.reportsUntilFirstWindow.filter((r) => r.playback !== playback || r.prepared.report.type !== 'update');
+    p.ctx.reportsUntilFirstWindow = p.ctx.reportsUntilFirstWindow.filter(
+      (r) => r.playback !== playback || r.prepared.report.type !== 'update',
+    );
   }
   p.ctx.reportsUntilFirstWindow.push({ playback, prepared });
 }
@@ -71,21 +79,27 @@ export function sendReport(p: PlayerCore, type: PlaybackReport['type'], skipRepo
 export function postReport(
   p: PlayerCore,
   { target, report }: PreparedReport,
-  { cutOff = false, ofQueueBefore = false, playback }: { cutOff?: boolean; ofQueueBefore?: boolean; playback?: TrackPlayback } = {},
+  {
+    cutOff = false,
+    ofQueueBefore = false,
+    playback,
+  }: { cutOff?: boolean; ofQueueBefore?: boolean; playback?: TrackPlayback } = {},
 ): void {
   const epoch = p.ctx.epoch;
   const kind = cutOff ? 'cutOffReport' : 'report';
-  void p.retries.send(kind, (retry) => p.deps.client.timePlayed(target, [report], retry)).then((result) => {
-    const ofThisQueue = epoch === p.ctx.epoch && !ofQueueBefore && !cutOff;
-    if (result.ok) {
-      // A held report (no playback given) is about the playing track if it names its item.
-      const about = playback ?? (ofThisQueue && p.ctx.track?.item.id === report.id ? p.ctx.track : undefined);
-      return takeAnswer(p, result.value, about, ofThisQueue);
-    }
-    if (epoch !== p.ctx.epoch || ofQueueBefore) return;
-    // A report that fails never stops playback; a 404 still evicts the session (§7.1).
-    dispatchFailure(p, kind, result.failure, result.exchange.requestId);
-  });
+  void p.retries
+    .send(kind, (retry) => p.deps.client.timePlayed(target, [report], retry))
+    .then((result) => {
+      const ofThisQueue = epoch === p.ctx.epoch && !ofQueueBefore && !cutOff;
+      if (result.ok) {
+        // A held report (no playback given) is about the playing track if it names its item.
+        const about = playback ?? (ofThisQueue && p.ctx.track?.item.id === report.id ? p.ctx.track : undefined);
+        return takeAnswer(p, result.value, about, ofThisQueue);
+      }
+      if (epoch !== p.ctx.epoch || ofQueueBefore) return;
+      // A report that fails never stops playback; a 404 still evicts the session (§7.1).
+      dispatchFailure(p, kind, result.failure, result.exchange.requestId);
+    });
 }
 
 /**
@@ -94,7 +108,12 @@ export function postReport(
  * player cannot read stops the `update` reports of the playback the report was about (its final
  * still goes). What the answer broke is a warning, noted with its exchange.
  */
-function takeAnswer(p: PlayerCore, answer: TimePlayedAnswer, playback: TrackPlayback | undefined, ofThisQueue: boolean): void {
+function takeAnswer(
+  p: PlayerCore,
+  answer: TimePlayedAnswer,
+  playback: TrackPlayback | undefined,
+  ofThisQueue: boolean,
+): void {
   if (answer.kind === 'unreadable') {
     if (!playback || playback.updatesStopped) return;
     playback.stopUpdates();
@@ -160,7 +179,8 @@ export function armUpdateReport(p: PlayerCore, from = p.deps.clock.now()): void 
   const played = track.durationPlayed(from);
   let next: number | undefined;
   if (first !== undefined && played < first) next = first;
-  else if (every !== undefined && every > 0) next = (first ?? 0) + Math.ceil((played - (first ?? 0) + 1) / every) * every;
+  else if (every !== undefined && every > 0)
+    next = (first ?? 0) + Math.ceil((played - (first ?? 0) + 1) / every) * every;
   if (next === undefined) return;
   const due = from + (next - played);
   p.setTimer('reportUpdate', Math.max(0, due - p.deps.clock.now()), () => {

@@ -7,7 +7,14 @@ import { EngineClock } from '../clock/clock.js';
 import { ManualWall } from '../testing/manual-wall.js';
 import type { ClientResult, PlayerExchange } from './client.js';
 import type { WindowPurpose } from './events.js';
-import { REQUEST_POLICIES, RequestRetries, backgroundWindowKind, failureEvent, meaningOf, type RequestKind } from './request-policies.js';
+import {
+  REQUEST_POLICIES,
+  RequestRetries,
+  backgroundWindowKind,
+  failureEvent,
+  meaningOf,
+  type RequestKind,
+} from './request-policies.js';
 import type { Failure } from './retry.js';
 
 const incomplete: Failure = { kind: 'incomplete', message: 'reset' };
@@ -26,16 +33,44 @@ describe('the request policies', () => {
 
   it('read the platform: load never retries, user requests use §7.2, background work §7.4', () => {
     expect(REQUEST_POLICIES.load).toMatchObject({ retry: 'none', notFound: 'loadFails', otherwise: 'loadFails' });
-    for (const kind of ['skip', 'intent', 'resume'] as const) expect(REQUEST_POLICIES[kind]).toMatchObject({ waitsFor: 'user', retry: 'errorTypes', otherwise: 'playbackStops' });
-    for (const kind of ['skipToItem', 'refreshCommand', 'nextWindow', 'queueCompleted', 'versionChanged', 'versionPoll', 'contextRefetch'] as const) {
-      expect(REQUEST_POLICIES[kind]).toMatchObject({ waitsFor: 'nobody', retry: 'background', otherwise: 'windowPlaysOut' });
+    for (const kind of ['skip', 'intent', 'resume'] as const)
+      expect(REQUEST_POLICIES[kind]).toMatchObject({
+        waitsFor: 'user',
+        retry: 'errorTypes',
+        otherwise: 'playbackStops',
+      });
+    for (const kind of [
+      'skipToItem',
+      'refreshCommand',
+      'nextWindow',
+      'queueCompleted',
+      'versionChanged',
+      'versionPoll',
+      'contextRefetch',
+    ] as const) {
+      expect(REQUEST_POLICIES[kind]).toMatchObject({
+        waitsFor: 'nobody',
+        retry: 'background',
+        otherwise: 'windowPlaysOut',
+      });
     }
   });
 
   it('say what a 404 means: /itemWindow empties the queue, any other request evicts the session', () => {
-    const windowKinds: RequestKind[] = ['skip', 'intent', 'resume', 'skipToItem', 'refreshCommand', 'nextWindow', 'queueCompleted', 'versionChanged', 'refreshAfterSkipToItem'];
+    const windowKinds: RequestKind[] = [
+      'skip',
+      'intent',
+      'resume',
+      'skipToItem',
+      'refreshCommand',
+      'nextWindow',
+      'queueCompleted',
+      'versionChanged',
+      'refreshAfterSkipToItem',
+    ];
     for (const kind of windowKinds) expect(meaningOf(kind, notFound), kind).toBe('queueEmptied');
-    for (const kind of ['versionPoll', 'contextRefetch', 'report'] as const) expect(meaningOf(kind, notFound), kind).toBe('sessionEvicted');
+    for (const kind of ['versionPoll', 'contextRefetch', 'report'] as const)
+      expect(meaningOf(kind, notFound), kind).toBe('sessionEvicted');
     expect(meaningOf('cutOffReport', notFound)).toBe('noted');
     expect(meaningOf('load', notFound)).toBe('loadFails');
   });
@@ -49,7 +84,11 @@ describe('the request policies', () => {
   it('turn each meaning into its event (none for a noted failure)', () => {
     expect(failureEvent('queueEmptied', notFound)).toEqual({ type: 'windowNotFound', failure: notFound });
     expect(failureEvent('sessionEvicted', notFound)).toEqual({ type: 'sessionNotFound', failure: notFound });
-    expect(failureEvent('windowPlaysOut', serverError, 'queueCompleted')).toEqual({ type: 'backgroundExhausted', failure: serverError, purpose: 'queueCompleted' });
+    expect(failureEvent('windowPlaysOut', serverError, 'queueCompleted')).toEqual({
+      type: 'backgroundExhausted',
+      failure: serverError,
+      purpose: 'queueCompleted',
+    });
     expect(failureEvent('windowPlaysOut', serverError)).toEqual({ type: 'backgroundExhausted', failure: serverError });
     expect(failureEvent('noted', serverError)).toBeNull();
   });
@@ -72,7 +111,14 @@ describe('the retry loop', () => {
   function harness(failure: Failure, takesMs: number) {
     const clock = new EngineClock({ wall: new ManualWall(), speed: 0 });
     const tries: number[] = [];
-    const retries = new RequestRetries({ clock, label: 'p', closed: () => false, epoch: () => 1, onResult: () => undefined, onChange: () => undefined });
+    const retries = new RequestRetries({
+      clock,
+      label: 'p',
+      closed: () => false,
+      epoch: () => 1,
+      onResult: () => undefined,
+      onChange: () => undefined,
+    });
     const send = async (retry: number): Promise<ClientResult<null>> => {
       tries.push(clock.now());
       await new Promise<void>((resolve) => clock.setTimeout(resolve, takesMs, 'answer'));
@@ -114,7 +160,11 @@ describe('the retry loop', () => {
   });
 
   it('never retries a load (§7.3) nor a server error (§7.2)', async () => {
-    for (const [kind, failure] of [['load', incomplete], ['nextWindow', serverError], ['skip', serverError]] as const) {
+    for (const [kind, failure] of [
+      ['load', incomplete],
+      ['nextWindow', serverError],
+      ['skip', serverError],
+    ] as const) {
       const { clock, tries, retries, send } = harness(failure, 0);
       const done = retries.send(kind, send);
       await clock.advance(60_000);

@@ -8,7 +8,13 @@ import type { RetryWait } from '../api/player-types.js';
 import type { EngineClock } from '../clock/clock.js';
 import type { ClientResult } from './client.js';
 import type { PlayerEvent, WindowPurpose } from './events.js';
-import { BACKGROUND_RETRIES, FOREGROUND_RETRY_LIMIT, backgroundRetryDelay, foregroundRetryDelay, type Failure } from './retry.js';
+import {
+  BACKGROUND_RETRIES,
+  FOREGROUND_RETRY_LIMIT,
+  backgroundRetryDelay,
+  foregroundRetryDelay,
+  type Failure,
+} from './retry.js';
 
 export type RequestKind =
   | 'load'
@@ -58,24 +64,88 @@ export interface RequestPolicy {
   rule: string;
 }
 
-const BACKGROUND_WINDOW: RequestPolicy = { waitsFor: 'nobody', retry: 'background', notFound: 'queueEmptied', otherwise: 'windowPlaysOut', rule: 'platform §7.4; 404 §3 row 1' };
+const BACKGROUND_WINDOW: RequestPolicy = {
+  waitsFor: 'nobody',
+  retry: 'background',
+  notFound: 'queueEmptied',
+  otherwise: 'windowPlaysOut',
+  rule: 'platform §7.4; 404 §3 row 1',
+};
 
 export const REQUEST_POLICIES: Record<RequestKind, RequestPolicy> = {
-  load: { waitsFor: 'command', retry: 'none', notFound: 'loadFails', otherwise: 'loadFails', rule: 'platform §7.3: no retry before answering loadCloudQueue' },
-  skip: { waitsFor: 'user', retry: 'errorTypes', notFound: 'queueEmptied', forbidden: 'skipRefused', otherwise: 'playbackStops', rule: 'platform §4.3 skipNext/skipPrev, §7.2' },
-  intent: { waitsFor: 'user', retry: 'errorTypes', notFound: 'queueEmptied', otherwise: 'playbackStops', rule: 'platform §4.3 pause/play, §7.2' },
-  resume: { waitsFor: 'user', retry: 'errorTypes', notFound: 'queueEmptied', otherwise: 'playbackStops', rule: 'platform §3 row 3, §7.2' },
+  load: {
+    waitsFor: 'command',
+    retry: 'none',
+    notFound: 'loadFails',
+    otherwise: 'loadFails',
+    rule: 'platform §7.3: no retry before answering loadCloudQueue',
+  },
+  skip: {
+    waitsFor: 'user',
+    retry: 'errorTypes',
+    notFound: 'queueEmptied',
+    forbidden: 'skipRefused',
+    otherwise: 'playbackStops',
+    rule: 'platform §4.3 skipNext/skipPrev, §7.2',
+  },
+  intent: {
+    waitsFor: 'user',
+    retry: 'errorTypes',
+    notFound: 'queueEmptied',
+    otherwise: 'playbackStops',
+    rule: 'platform §4.3 pause/play, §7.2',
+  },
+  resume: {
+    waitsFor: 'user',
+    retry: 'errorTypes',
+    notFound: 'queueEmptied',
+    otherwise: 'playbackStops',
+    rule: 'platform §3 row 3, §7.2',
+  },
   skipToItem: { ...BACKGROUND_WINDOW, rule: 'platform §7.3: skipToItem answers success, retried in the background' },
-  refreshCommand: { ...BACKGROUND_WINDOW, rule: 'platform §7.3: refreshCloudQueue answers success, retried in the background' },
+  refreshCommand: {
+    ...BACKGROUND_WINDOW,
+    rule: 'platform §7.3: refreshCloudQueue answers success, retried in the background',
+  },
   nextWindow: { ...BACKGROUND_WINDOW, rule: 'platform §4.3 refresh / Next Window, §7.4' },
   queueCompleted: { ...BACKGROUND_WINDOW, rule: 'platform §4.3 queueCompleted, §7.4' },
-  versionChanged: { ...BACKGROUND_WINDOW, rule: 'platform §4.3 GET /version: a changed version is followed by GET /itemWindow' },
-  refreshAfterSkipToItem: { ...BACKGROUND_WINDOW, rule: 'platform §4.3 skipToItem with track metadata: later reason refresh' },
-  versionPoll: { waitsFor: 'nobody', retry: 'background', notFound: 'sessionEvicted', otherwise: 'windowPlaysOut', rule: 'platform §7.4 Queue Version Poll, §8' },
-  contextRefetch: { waitsFor: 'nobody', retry: 'background', notFound: 'sessionEvicted', otherwise: 'windowPlaysOut', rule: 'platform §7.4; console §5 (a changed contextVersion)' },
-  report: { waitsFor: 'nobody', retry: 'errorTypes', notFound: 'sessionEvicted', otherwise: 'noted', rule: 'platform §2.3, §7.1: reports never stop playback' },
+  versionChanged: {
+    ...BACKGROUND_WINDOW,
+    rule: 'platform §4.3 GET /version: a changed version is followed by GET /itemWindow',
+  },
+  refreshAfterSkipToItem: {
+    ...BACKGROUND_WINDOW,
+    rule: 'platform §4.3 skipToItem with track metadata: later reason refresh',
+  },
+  versionPoll: {
+    waitsFor: 'nobody',
+    retry: 'background',
+    notFound: 'sessionEvicted',
+    otherwise: 'windowPlaysOut',
+    rule: 'platform §7.4 Queue Version Poll, §8',
+  },
+  contextRefetch: {
+    waitsFor: 'nobody',
+    retry: 'background',
+    notFound: 'sessionEvicted',
+    otherwise: 'windowPlaysOut',
+    rule: 'platform §7.4; console §5 (a changed contextVersion)',
+  },
+  report: {
+    waitsFor: 'nobody',
+    retry: 'errorTypes',
+    notFound: 'sessionEvicted',
+    otherwise: 'noted',
+    rule: 'platform §2.3, §7.1: reports never stop playback',
+  },
   // The final report of a queue being replaced: its 404 is about that queue, not the new session.
-  cutOffReport: { waitsFor: 'nobody', retry: 'errorTypes', notFound: 'noted', otherwise: 'noted', rule: 'platform §2.3: one final per playback' },
+  cutOffReport: {
+    waitsFor: 'nobody',
+    retry: 'errorTypes',
+    notFound: 'noted',
+    otherwise: 'noted',
+    rule: 'platform §2.3: one final per playback',
+  },
 };
 
 /** The kind of a background window request, by the purpose the player asked it for. */
@@ -155,7 +225,11 @@ export class RequestRetries {
    * Sends a request of `kind` until it succeeds or its rule gives up. `wanted` is asked before
    * each retry: once false, the last failure is returned without one.
    */
-  async send<T>(kind: RequestKind, send: (retry: number) => Promise<ClientResult<T>>, wanted: () => boolean = () => true): Promise<ClientResult<T>> {
+  async send<T>(
+    kind: RequestKind,
+    send: (retry: number) => Promise<ClientResult<T>>,
+    wanted: () => boolean = () => true,
+  ): Promise<ClientResult<T>> {
     const { retry: rule } = REQUEST_POLICIES[kind];
     const epoch = this.deps.epoch();
     for (let retry = 0; ; retry++) {
@@ -165,7 +239,16 @@ export class RequestRetries {
       if (result.ok || rule === 'none' || this.deps.closed()) return result;
       const wait = this.nextWait(rule, result.failure, retry, sentAt);
       if (wait === null) return result;
-      await this.waitToRetry(result, { background: rule === 'background', retry: retry + 1, of: rule === 'background' ? BACKGROUND_RETRIES : FOREGROUND_RETRY_LIMIT, delay: wait }, wanted);
+      await this.waitToRetry(
+        result,
+        {
+          background: rule === 'background',
+          retry: retry + 1,
+          of: rule === 'background' ? BACKGROUND_RETRIES : FOREGROUND_RETRY_LIMIT,
+          delay: wait,
+        },
+        wanted,
+      );
       // A retry is for the queue it began with: once that queue is dropped or a load begins (a new
       // epoch), it is not sent (it would go to the new queue's server, or to none).
       if (this.deps.closed() || this.deps.epoch() !== epoch || !wanted()) return result;
@@ -182,7 +265,12 @@ export class RequestRetries {
    * §7.2 counts its waits from the failure; §7.4 from the try before ("10 seconds after the
    * original request"), so what the answer took is not waited again.
    */
-  private nextWait(rule: Exclude<RetryRule, 'none'>, failure: Failure, retriesSoFar: number, sentAt: number): number | null {
+  private nextWait(
+    rule: Exclude<RetryRule, 'none'>,
+    failure: Failure,
+    retriesSoFar: number,
+    sentAt: number,
+  ): number | null {
     if (rule === 'errorTypes') return foregroundRetryDelay(failure, retriesSoFar);
     const interval = backgroundRetryDelay(failure, retriesSoFar);
     return interval === null ? null : Math.max(0, sentAt + interval - this.deps.clock.now());
@@ -208,7 +296,9 @@ export class RequestRetries {
     this.waits.set(wait, { epoch: this.deps.epoch(), wanted });
     this.deps.onChange();
     try {
-      await new Promise<void>((resolve) => this.deps.clock.setTimeout(resolve, next.delay, `${this.deps.label} retry wait`));
+      await new Promise<void>((resolve) =>
+        this.deps.clock.setTimeout(resolve, next.delay, `${this.deps.label} retry wait`),
+      );
     } finally {
       this.waits.delete(wait);
       if (!this.deps.closed()) this.deps.onChange();

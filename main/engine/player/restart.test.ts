@@ -23,18 +23,28 @@ import { tempDirs } from '../testing/temp-dirs.js';
 const tempDir = tempDirs('cqc-player-restart-');
 
 async function control(engine: Engine, method: 'GET' | 'POST', path: string, body?: unknown) {
-  const { status, body: answer } = await admin(engine, 'POST', '/control/send', { method, path, ...(body === undefined ? {} : { body }) });
+  const { status, body: answer } = await admin(engine, 'POST', '/control/send', {
+    method,
+    path,
+    ...(body === undefined ? {} : { body }),
+  });
   expect(status).toBe(200);
   return answer as { status: number; body: Record<string, unknown> };
 }
 
-const detail = async (engine: Engine) => (await admin(engine, 'GET', '/players/player-kitchen/detail')).body as PlayerDetail;
+const detail = async (engine: Engine) =>
+  (await admin(engine, 'GET', '/players/player-kitchen/detail')).body as PlayerDetail;
 
 /** A session on the kitchen's group with a three-track queue loaded and playing. */
 async function playingKitchen(engine: Engine) {
-  const items = ['One', 'Two', 'Three'].map((name, i) => ({ track: { name, mediaUrl: `https://media.example/${i}.mp3`, durationMillis: 180_000 } }));
+  const items = ['One', 'Two', 'Three'].map((name, i) => ({
+    track: { name, mediaUrl: `https://media.example/${i}.mp3`, durationMillis: 180_000 },
+  }));
   const queue = (await admin(engine, 'POST', '/queues', { name: 'Kept', items })).body as QueueSummary;
-  const session = await control(engine, 'POST', '/api/v1/groups/group-kitchen/playbackSession:1', { appId: 'com.example.app', appContext: 'restart' });
+  const session = await control(engine, 'POST', '/api/v1/groups/group-kitchen/playbackSession:1', {
+    appId: 'com.example.app',
+    appContext: 'restart',
+  });
   const sessionId = session.body.sessionId as string;
   const load = await control(engine, 'POST', `/api/v1/playbackSessions/${sessionId}/playbackSession:1/loadCloudQueue`, {
     queueBaseUrl: queue.queueBaseUrl,
@@ -84,11 +94,17 @@ describe('a restart on the same data dir', () => {
       expect(second.urls.cloudQueue).not.toBe(firstCloudQueue);
       expect(after).toEqual({ ...before, queueBaseUrl, at: after.at });
       const group = await control(second, 'GET', '/api/v1/groups/group-kitchen/playback:1');
-      expect(group.body).toMatchObject({ playbackState: 'PLAYBACK_STATE_PLAYING', itemId: before.itemId, positionMillis: before.positionMillis });
+      expect(group.body).toMatchObject({
+        playbackState: 'PLAYBACK_STATE_PLAYING',
+        itemId: before.itemId,
+        positionMillis: before.positionMillis,
+      });
 
       // The integration's session still commands the player.
-      const third = (before.window!.items[2]!).id;
-      const skip = await control(second, 'POST', `/api/v1/playbackSessions/${sessionId}/playbackSession:1/skipToItem`, { itemId: third });
+      const third = before.window!.items[2]!.id;
+      const skip = await control(second, 'POST', `/api/v1/playbackSessions/${sessionId}/playbackSession:1/skipToItem`, {
+        itemId: third,
+      });
       expect(skip).toMatchObject({ status: 200, body: {} });
       await expect.poll(async () => (await detail(second)).itemId).toBe(third);
     } finally {
@@ -102,9 +118,19 @@ describe('a restart on the same data dir', () => {
     try {
       const { sessionId } = await playingKitchen(engine);
       await new Promise((resolve) => setImmediate(resolve));
-      const row = withDatabase(dataDir, (db) => db.prepare('SELECT group_id, record FROM player_saved WHERE player_id = ?').get('player-kitchen') as { group_id: string; record: string });
+      const row = withDatabase(
+        dataDir,
+        (db) =>
+          db.prepare('SELECT group_id, record FROM player_saved WHERE player_id = ?').get('player-kitchen') as {
+            group_id: string;
+            record: string;
+          },
+      );
       expect(row.group_id).toBe('group-kitchen');
-      expect(JSON.parse(row.record)).toMatchObject({ session: { id: sessionId }, playback: { state: 'PLAYING', track: { item: { track: { name: 'One' } } } } });
+      expect(JSON.parse(row.record)).toMatchObject({
+        session: { id: sessionId },
+        playback: { state: 'PLAYING', track: { item: { track: { name: 'One' } } } },
+      });
     } finally {
       await engine.close();
     }
@@ -113,12 +139,19 @@ describe('a restart on the same data dir', () => {
   it('does not bring a player back into a group it no longer leads', async () => {
     const dataDir = tempDir();
     // The kitchen joins the office's group: its own group, and its session, are gone.
-    await playedAndStopped(dataDir, (first) => admin(first, 'POST', '/groups', { playerIds: ['player-office', 'player-kitchen'] }));
-    expect(withDatabase(dataDir, (db) => db.prepare('SELECT player_id FROM player_saved').pluck().all())).not.toContain('player-kitchen');
+    await playedAndStopped(dataDir, (first) =>
+      admin(first, 'POST', '/groups', { playerIds: ['player-office', 'player-kitchen'] }),
+    );
+    expect(withDatabase(dataDir, (db) => db.prepare('SELECT player_id FROM player_saved').pluck().all())).not.toContain(
+      'player-kitchen',
+    );
     const second = await startTestEngine({ dataDir, clockSpeed: 0 });
     try {
       for (const id of ['player-kitchen', 'player-office', 'player-living-room']) {
-        expect((await admin(second, 'GET', `/players/${id}/detail`)).body).toMatchObject({ state: 'IDLE', sessionId: null });
+        expect((await admin(second, 'GET', `/players/${id}/detail`)).body).toMatchObject({
+          state: 'IDLE',
+          sessionId: null,
+        });
       }
     } finally {
       await second.close();
@@ -128,16 +161,24 @@ describe('a restart on the same data dir', () => {
   it('starts with an idle player, and says so, when a record cannot be taken up', async () => {
     const dataDir = tempDir();
     await playedAndStopped(dataDir);
-    const damage = "UPDATE player_saved SET record = json_set(record, '$.playback.track', json('{}')) WHERE player_id = ?";
+    const damage =
+      "UPDATE player_saved SET record = json_set(record, '$.playback.track', json('{}')) WHERE player_id = ?";
     withDatabase(dataDir, (db) => db.prepare(damage).run('player-kitchen'), false);
     const errors: string[] = [];
-    const second = await startTestEngine({ dataDir, log: { info: () => undefined, warn: () => undefined, error: (message: string) => errors.push(message) } });
+    const second = await startTestEngine({
+      dataDir,
+      log: { info: () => undefined, warn: () => undefined, error: (message: string) => errors.push(message) },
+    });
     try {
       expect((await detail(second)).state).toBe('IDLE');
-      const message = expect.stringMatching(/^player player-kitchen could not take up what it had before the restart \(.+\): it starts idle$/);
+      const message = expect.stringMatching(
+        /^player player-kitchen could not take up what it had before the restart \(.+\): it starts idle$/,
+      );
       expect(errors).toEqual([message]);
       // Kept for the status bar: whoever opens the console later sees why the player is idle.
-      expect(((await admin(second, 'GET', '/state')).body as EngineStateView).warnings).toEqual([{ source: 'player-saved', message, firstAt: expect.any(Number), lastAt: expect.any(Number), count: 1 }]);
+      expect(((await admin(second, 'GET', '/state')).body as EngineStateView).warnings).toEqual([
+        { source: 'player-saved', message, firstAt: expect.any(Number), lastAt: expect.any(Number), count: 1 },
+      ]);
     } finally {
       await second.close();
     }
@@ -148,10 +189,17 @@ describe('a restart on the same data dir', () => {
     await playedAndStopped(dataDir);
     const second = await startTestEngine({ dataDir, clockSpeed: 0 });
     const events: EngineWarning[] = [];
-    second.events.subscribe((event) => void (event.name === 'engine.warning' && events.push(event.data as EngineWarning)));
+    second.events.subscribe(
+      (event) => void (event.name === 'engine.warning' && events.push(event.data as EngineWarning)),
+    );
     try {
       // What a full disk or a read-only file would do to every save from now on.
-      withDatabase(dataDir, (db) => db.exec("CREATE TRIGGER no_save BEFORE UPDATE ON player_saved BEGIN SELECT RAISE(ABORT, 'disk full'); END"), false);
+      withDatabase(
+        dataDir,
+        (db) =>
+          db.exec("CREATE TRIGGER no_save BEFORE UPDATE ON player_saved BEGIN SELECT RAISE(ABORT, 'disk full'); END"),
+        false,
+      );
       await admin(second, 'POST', '/players/player-kitchen/actions', { action: 'pause' });
       await admin(second, 'POST', '/players/player-kitchen/actions', { action: 'play' });
       expect((await detail(second)).state).toMatch(/BUFFERING|PLAYING/);
@@ -160,7 +208,8 @@ describe('a restart on the same data dir', () => {
       const kitchen = warnings.find((w) => w.message.includes('player-kitchen'));
       expect(kitchen).toEqual({
         source: 'player-saved',
-        message: 'could not save player player-kitchen (disk full): a restart would find it as it was before this change',
+        message:
+          'could not save player player-kitchen (disk full): a restart would find it as it was before this change',
         firstAt: expect.any(Number),
         lastAt: expect.any(Number),
         count: expect.any(Number),

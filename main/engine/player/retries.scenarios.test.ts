@@ -63,7 +63,16 @@ describe('§7.2 foreground requests (a user skip that waits for the server)', ()
     await h.advance(0);
     const first = h.exchanges.find((e) => e.reason === 'skipNext')!;
     expect(h.player.snapshot().retrying).toEqual([
-      { id: expect.any(Number), endpoint: 'itemWindow', reason: 'skipNext', background: false, retry: 1, of: 3, at: first.startedAt + 5_000, failure: { message: expect.stringContaining('503'), status: 503 } },
+      {
+        id: expect.any(Number),
+        endpoint: 'itemWindow',
+        reason: 'skipNext',
+        background: false,
+        retry: 1,
+        of: 3,
+        at: first.startedAt + 5_000,
+        failure: { message: expect.stringContaining('503'), status: 503 },
+      },
     ]);
     await h.advance(5_000);
     await skip;
@@ -90,11 +99,17 @@ describe('§7.2 foreground requests (a user skip that waits for the server)', ()
 
   it('counts a success code with a malformed body as another server error', async () => {
     await playing({ policies: { notifyUserIntent: true } });
-    h.stub.script('itemWindow', { status: 200, body: '{"items": "oops"' , headers: { 'content-type': 'application/json' } }, { reason: 'skipNext' });
+    h.stub.script(
+      'itemWindow',
+      { status: 200, body: '{"items": "oops"', headers: { 'content-type': 'application/json' } },
+      { reason: 'skipNext' },
+    );
     await h.player.act('skipNext', 'user').catch(() => undefined);
     expect(h.stub.sent('itemWindow', 'skipNext')).toHaveLength(1);
     expect(h.player.machineState).toBe('IDLE');
-    expect(h.exchanges.find((e) => e.reason === 'skipNext')?.violations).toEqual([expect.objectContaining({ severity: 'malformed' })]);
+    expect(h.exchanges.find((e) => e.reason === 'skipNext')?.violations).toEqual([
+      expect.objectContaining({ severity: 'malformed' }),
+    ]);
   });
 });
 
@@ -167,7 +182,16 @@ describe('§7.4 background requests', () => {
     while (h.stub.sent('itemWindow', 'refresh').length === 0) await h.advance(1_000);
     const first = h.exchanges.find((e) => e.reason === 'refresh')!;
     expect(h.player.snapshot().retrying).toEqual([
-      { id: expect.any(Number), endpoint: 'itemWindow', reason: 'refresh', background: true, retry: 1, of: 3, at: first.startedAt + 10_000, failure: { message: expect.stringContaining('503'), status: 503 } },
+      {
+        id: expect.any(Number),
+        endpoint: 'itemWindow',
+        reason: 'refresh',
+        background: true,
+        retry: 1,
+        of: 3,
+        at: first.startedAt + 10_000,
+        failure: { message: expect.stringContaining('503'), status: 503 },
+      },
     ]);
     await h.advance(first.startedAt + 10_000 - h.clock.now());
     expect(h.player.snapshot().retrying).toMatchObject([{ retry: 2, at: first.startedAt + 20_000 }]);
@@ -199,9 +223,11 @@ describe('§7.4 background requests', () => {
     await playing();
     h.stub.script('version', { status: 503 }, { times: 3 });
     await h.advance(10 * 60_000 + 30_000);
-    expect(h.exchanges.filter((e) => e.endpoint === 'version').map((e) => e.startedAt - h.exchanges.find((x) => x.endpoint === 'version')!.startedAt)).toEqual([
-      0, 10_000, 20_000, 30_000,
-    ]);
+    expect(
+      h.exchanges
+        .filter((e) => e.endpoint === 'version')
+        .map((e) => e.startedAt - h.exchanges.find((x) => x.endpoint === 'version')!.startedAt),
+    ).toEqual([0, 10_000, 20_000, 30_000]);
     expect(h.rows()).not.toContain('background-exhausted');
   });
 });

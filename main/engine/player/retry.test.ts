@@ -2,7 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { backgroundRetryDelay, clampRetryAfter, foregroundRetryDelay, parseRetryAfter, type Failure } from './retry.js';
 
 const incomplete: Failure = { kind: 'incomplete', message: 'reset' };
-const unavailable = (retryAfterSec?: number): Failure => ({ kind: 'unavailable', status: 503, retryAfterSec, message: '503' });
+const unavailable = (retryAfterSec?: number): Failure => ({
+  kind: 'unavailable',
+  status: 503,
+  retryAfterSec,
+  message: '503',
+});
 const other: Failure = { kind: 'other', status: 500, message: '500' };
 
 describe('§7.2 foreground retries', () => {

@@ -25,7 +25,13 @@ function restart(): { player: Player; transitions: TransitionRecord[] } {
   expect(record).not.toBeNull();
   const transitions: TransitionRecord[] = [];
   const client = new CloudQueueClient({ playerId: 'player-test', clock: h.clock });
-  restarted = new Player({ playerId: 'player-test', groupId: 'group-test', clock: h.clock, client, onTransition: (t) => transitions.push(t) });
+  restarted = new Player({
+    playerId: 'player-test',
+    groupId: 'group-test',
+    clock: h.clock,
+    client,
+    onTransition: (t) => transitions.push(t),
+  });
   restarted.restore(record!);
   return { player: restarted, transitions };
 }
@@ -42,7 +48,11 @@ describe('a player saved and restored', () => {
 
     // 180 s tracks: 120 s are left of this one.
     await h.advance(119_999);
-    expect(player.status()).toMatchObject({ playbackState: 'PLAYBACK_STATE_PLAYING', itemId: 't1', positionMillis: 179_999 });
+    expect(player.status()).toMatchObject({
+      playbackState: 'PLAYBACK_STATE_PLAYING',
+      itemId: 't1',
+      positionMillis: 179_999,
+    });
     expect(transitions.map((t) => t.transition)).not.toContain('track-ends-next');
     await h.advance(1);
     expect(transitions.at(-1)?.transition).toBe('track-ends-next');
@@ -69,7 +79,11 @@ describe('a player saved and restored', () => {
     await h.player.act('pause', 'user');
     await h.advance(30_000);
     const { player, transitions } = restart();
-    expect(player.status()).toMatchObject({ playbackState: 'PLAYBACK_STATE_PAUSED', suspended: false, positionMillis: 20_000 });
+    expect(player.status()).toMatchObject({
+      playbackState: 'PLAYBACK_STATE_PAUSED',
+      suspended: false,
+      positionMillis: 20_000,
+    });
     await h.advance(59_999);
     expect(transitions).toEqual([]);
     await h.advance(1);
@@ -82,7 +96,9 @@ describe('a player saved and restored', () => {
     restart();
     await h.advance(10_000);
     await h.settle();
-    expect(h.stub.postedReports()).toEqual([expect.objectContaining({ id: 't1', type: 'update', durationPlayedMillis: 30_000, positionMillis: 30_000 })]);
+    expect(h.stub.postedReports()).toEqual([
+      expect.objectContaining({ id: 't1', type: 'update', durationPlayedMillis: 30_000, positionMillis: 30_000 }),
+    ]);
   });
 
   it('asks again what it was still waiting on: a queueCompleted between its retries', async () => {
@@ -116,7 +132,11 @@ describe('a player saved and restored', () => {
   it('waits again at the window\u2019s edge: the track that ended there neither plays again nor reports twice', async () => {
     // 5 s tracks; the refresh asked at t9 gets 503s with Retry-After 10 s, so t11 ends (55.5 s)
     // while it is between tries.
-    h = await playingHarness({ items: tracks(14, 60_000).map((item, i) => (i < 11 ? { ...item, track: { ...item.track, durationMillis: 5_000 } } : item)) });
+    h = await playingHarness({
+      items: tracks(14, 60_000).map((item, i) =>
+        i < 11 ? { ...item, track: { ...item.track, durationMillis: 5_000 } } : item,
+      ),
+    });
     h.stub.script('itemWindow', { status: 503, headers: { 'retry-after': '10' } }, { times: 3, reason: 'refresh' });
     await h.advance(55_000);
     expect(h.player.snapshot()).toMatchObject({ state: 'BUFFERING', atEdge: true, itemId: 't11' });
@@ -217,29 +237,60 @@ describe('a player saved and restored', () => {
 
 describe('a saved queue of the console\u2019s own server', () => {
   const record = (queueBaseUrl: string) =>
-    ({ version: 1, session: null, volume: 30, evictedSessions: [], lastError: null, playback: { queue: { target: { queueBaseUrl, httpAuthorization: 'Bearer t' } } } }) as unknown as SavedPlayer;
+    ({
+      version: 1,
+      session: null,
+      volume: 30,
+      evictedSessions: [],
+      lastError: null,
+      playback: { queue: { target: { queueBaseUrl, httpAuthorization: 'Bearer t' } } },
+    }) as unknown as SavedPlayer;
   const urlOf = (saved: SavedPlayer) => saved.playback!.queue.target.queueBaseUrl;
 
   it('is found where that server listens now', () => {
-    const moved = movedToOwnServer(record('http://127.0.0.1:40003/queues/q1/v2.3/'), 'http://127.0.0.1:40003', 'http://127.0.0.1:51003');
+    const moved = movedToOwnServer(
+      record('http://127.0.0.1:40003/queues/q1/v2.3/'),
+      'http://127.0.0.1:40003',
+      'http://127.0.0.1:51003',
+    );
     expect(urlOf(moved)).toBe('http://127.0.0.1:51003/queues/q1/v2.3/');
     expect(moved.playback!.queue.target.httpAuthorization).toBe('Bearer t');
-    const byName = movedToOwnServer(record('http://localhost:40003/queues/q1/v2.3/'), 'http://127.0.0.1:40003', 'http://127.0.0.1:51003');
+    const byName = movedToOwnServer(
+      record('http://localhost:40003/queues/q1/v2.3/'),
+      'http://127.0.0.1:40003',
+      'http://127.0.0.1:51003',
+    );
     expect(urlOf(byName)).toBe('http://127.0.0.1:51003/queues/q1/v2.3/');
   });
 
   it('while a queue of another server stays where it is', () => {
-    for (const url of ['https://cq.example/v2.3/', 'http://127.0.0.1:40004/queues/q1/v2.3/', 'http://cq.example:40003/q/', 'not a url']) {
+    for (const url of [
+      'https://cq.example/v2.3/',
+      'http://127.0.0.1:40004/queues/q1/v2.3/',
+      'http://cq.example:40003/q/',
+      'not a url',
+    ]) {
       expect(urlOf(movedToOwnServer(record(url), 'http://127.0.0.1:40003', 'http://127.0.0.1:51003'))).toBe(url);
     }
-    expect(urlOf(movedToOwnServer(record('http://127.0.0.1:40003/q/'), null, 'http://127.0.0.1:51003'))).toBe('http://127.0.0.1:40003/q/');
+    expect(urlOf(movedToOwnServer(record('http://127.0.0.1:40003/q/'), null, 'http://127.0.0.1:51003'))).toBe(
+      'http://127.0.0.1:40003/q/',
+    );
   });
 
   it('and so are the reports a load pending at the save owes it (another server\u2019s stay)', () => {
-    const owed = (queueBaseUrl: string) => ({ target: { queueBaseUrl, httpAuthorization: 'Bearer t' }, report: { id: 'i1' } });
-    const saved = { ...record('https://cq.example/v2.3/'), reportsOwed: [owed('http://127.0.0.1:40003/queues/q2/v2.3/'), owed('https://cq.example/v2.3/')] } as unknown as SavedPlayer;
+    const owed = (queueBaseUrl: string) => ({
+      target: { queueBaseUrl, httpAuthorization: 'Bearer t' },
+      report: { id: 'i1' },
+    });
+    const saved = {
+      ...record('https://cq.example/v2.3/'),
+      reportsOwed: [owed('http://127.0.0.1:40003/queues/q2/v2.3/'), owed('https://cq.example/v2.3/')],
+    } as unknown as SavedPlayer;
     const moved = movedToOwnServer(saved, 'http://127.0.0.1:40003', 'http://127.0.0.1:51003');
-    expect(moved.reportsOwed!.map((r) => r.target.queueBaseUrl)).toEqual(['http://127.0.0.1:51003/queues/q2/v2.3/', 'https://cq.example/v2.3/']);
+    expect(moved.reportsOwed!.map((r) => r.target.queueBaseUrl)).toEqual([
+      'http://127.0.0.1:51003/queues/q2/v2.3/',
+      'https://cq.example/v2.3/',
+    ]);
     expect(urlOf(moved)).toBe('https://cq.example/v2.3/');
   });
 });

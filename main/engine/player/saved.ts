@@ -79,7 +79,11 @@ export interface SavedPlayer {
 export function readSavedPlayer(value: unknown): SavedPlayer | null {
   if (typeof value !== 'object' || value === null) return null;
   const saved = value as Partial<SavedPlayer>;
-  return saved.version === SAVED_PLAYER_VERSION && Array.isArray(saved.evictedSessions) && typeof saved.volume === 'number' ? (saved as SavedPlayer) : null;
+  return saved.version === SAVED_PLAYER_VERSION &&
+    Array.isArray(saved.evictedSessions) &&
+    typeof saved.volume === 'number'
+    ? (saved as SavedPlayer)
+    : null;
 }
 
 /**

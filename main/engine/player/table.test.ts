@@ -65,12 +65,34 @@ const guardContext: fc.Arbitrary<GuardContext> = fc
 /** An event of `type`, with the fields guards read drawn at random. */
 function eventOf(type: PlayerEventType): fc.Arbitrary<PlayerEvent> {
   if (type === 'skipToItem') {
-    return fc.record({ itemId: fc.constantFrom('item-1', 'item-2'), metadata: bool }).map(({ itemId, metadata }) => ({ type, params: { itemId, ...(metadata ? { trackMetadata: { name: 't', mediaUrl: 'https://m.example/t.mp3' } } : {}) } }) as PlayerEvent);
+    return fc.record({ itemId: fc.constantFrom('item-1', 'item-2'), metadata: bool }).map(
+      ({ itemId, metadata }) =>
+        ({
+          type,
+          params: {
+            itemId,
+            ...(metadata ? { trackMetadata: { name: 't', mediaUrl: 'https://m.example/t.mp3' } } : {}),
+          },
+        }) as PlayerEvent,
+    );
   }
   if (type === 'skipAnswered') {
     return fc
-      .record({ id: fc.constantFrom('item-1', 'item-2'), skipped: fc.constantFrom('skipNext', 'skipPrev', 'skipToItem'), plays: bool })
-      .map(({ id, skipped, plays }) => ({ type, skipped, plays, target: { id, track: {} }, window: { includesBeginningOfQueue: true, includesEndOfQueue: true, queueVersion: 'v', items: [] } }) as unknown as PlayerEvent);
+      .record({
+        id: fc.constantFrom('item-1', 'item-2'),
+        skipped: fc.constantFrom('skipNext', 'skipPrev', 'skipToItem'),
+        plays: bool,
+      })
+      .map(
+        ({ id, skipped, plays }) =>
+          ({
+            type,
+            skipped,
+            plays,
+            target: { id, track: {} },
+            window: { includesBeginningOfQueue: true, includesEndOfQueue: true, queueVersion: 'v', items: [] },
+          }) as unknown as PlayerEvent,
+      );
   }
   return fc.constant({ type } as PlayerEvent);
 }
@@ -81,8 +103,17 @@ describe('the transition table', () => {
   it('lists, for one state and event, the guarded rows first and then the fallbacks, and has no unguarded row that is not a fallback beside others', () => {
     for (const [key, rows] of byKey) {
       const firstFallback = rows.findIndex((row) => row.fallback);
-      if (firstFallback !== -1) expect(rows.slice(firstFallback).every((row) => row.fallback), `${key}: ${rows.map((r) => r.id).join(', ')}`).toBe(true);
-      if (rows.length > 1) for (const row of rows) expect(row.guard !== undefined || row.fallback === true, `${key}: ${row.id} has no guard and is no fallback`).toBe(true);
+      if (firstFallback !== -1)
+        expect(
+          rows.slice(firstFallback).every((row) => row.fallback),
+          `${key}: ${rows.map((r) => r.id).join(', ')}`,
+        ).toBe(true);
+      if (rows.length > 1)
+        for (const row of rows)
+          expect(
+            row.guard !== undefined || row.fallback === true,
+            `${key}: ${row.id} has no guard and is no fallback`,
+          ).toBe(true);
     }
   });
 
@@ -95,7 +126,9 @@ describe('the transition table', () => {
         const type = key.split(' ')[1] as PlayerEventType;
         const events = fc.sample(eventOf(type), 4);
         for (const event of events) {
-          const matching = rows.filter((row) => !row.fallback && row.guard && GUARDS[row.guard](context, event)).map((row) => row.id);
+          const matching = rows
+            .filter((row) => !row.fallback && row.guard && GUARDS[row.guard](context, event))
+            .map((row) => row.id);
           log.log(`${key}: ${matching.join(', ')}`);
           if (matching.length > 1) return false;
         }
@@ -115,6 +148,7 @@ describe('the transition table', () => {
   });
 
   it('marks the rows that make the user wait for the server, and only those', () => {
-    for (const row of TRANSITIONS) expect(row.waitsForServer === true, row.id).toBe(row.effects.includes('requestUserSkip'));
+    for (const row of TRANSITIONS)
+      expect(row.waitsForServer === true, row.id).toBe(row.effects.includes('requestUserSkip'));
   });
 });

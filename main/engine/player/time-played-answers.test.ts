@@ -11,7 +11,11 @@ let h: PlayerHarness;
 afterEach(() => h.close());
 
 const REPORTS = { sendUpdateAfterMillis: 2_000, periodicIntervalMillis: 10_000 };
-const updates = (id: string) => h.stub.postedReports().filter((r) => r.type === 'update' && r.id === id).map((r) => r.durationPlayedMillis);
+const updates = (id: string) =>
+  h.stub
+    .postedReports()
+    .filter((r) => r.type === 'update' && r.id === id)
+    .map((r) => r.durationPlayedMillis);
 const timePlayedExchanges = () => h.exchanges.filter((e) => e.endpoint === 'timePlayed');
 
 describe('answers to POST /timePlayed', () => {
@@ -28,11 +32,17 @@ describe('answers to POST /timePlayed', () => {
 
   it('200 with a context: the player takes its reports and policies', async () => {
     h = await playingHarness({ items: tracks(3, 60_000), reports: REPORTS });
-    h.stub.script('timePlayed', { status: 200, body: { contextVersion: '1', reports: { periodicIntervalMillis: 20_000 }, playbackPolicies: { canSkip: false } } });
+    h.stub.script('timePlayed', {
+      status: 200,
+      body: { contextVersion: '1', reports: { periodicIntervalMillis: 20_000 }, playbackPolicies: { canSkip: false } },
+    });
     await h.advance(45_000);
     // The first update's answer replaced the reports: every 20 s of play from then on.
     expect(updates('t1')).toEqual([2_000, 20_000, 40_000]);
-    expect(h.player.snapshot()).toMatchObject({ reports: { periodicIntervalMillis: 20_000 }, policies: { canSkip: false } });
+    expect(h.player.snapshot()).toMatchObject({
+      reports: { periodicIntervalMillis: 20_000 },
+      policies: { canSkip: false },
+    });
     await expect(h.player.act('skipNext', 'user')).rejects.toMatchObject({ errorCode: 'ERROR_DISALLOWED_BY_POLICY' });
     expect(timePlayedExchanges().flatMap((e) => e.violations)).toEqual([]);
   });
@@ -43,7 +53,12 @@ describe('answers to POST /timePlayed', () => {
     await h.advance(60_000 + 30_000);
     expect(updates('t1')).toEqual([2_000]);
     // Its final still goes; the next track is reported again as usual.
-    expect(h.stub.postedReports().filter((r) => r.type === 'final').map((r) => [r.id, r.durationPlayedMillis])).toEqual([['t1', 60_000]]);
+    expect(
+      h.stub
+        .postedReports()
+        .filter((r) => r.type === 'final')
+        .map((r) => [r.id, r.durationPlayedMillis]),
+    ).toEqual([['t1', 60_000]]);
     expect(updates('t2')).toEqual([2_000, 12_000, 22_000]);
     expect(timePlayedExchanges()[0]!.violations).toEqual([
       expect.objectContaining({ endpoint: 'timePlayed', severity: 'warning', rule: 'timePlayed.answer' }),

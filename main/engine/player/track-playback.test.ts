@@ -53,7 +53,11 @@ describe('TrackPlayback on the engine clock (docs/contract/console.md §6)', () 
     const t = new TrackPlayback({ id: 'i1', track: { mediaUrl: 'https://m/1.mp3', durationMillis: 25_000 } });
     t.play(1_000);
     // The track-end timer ran 16 ms after the end was due.
-    expect(t.report('final', 26_016, 'v1')).toMatchObject({ durationPlayedMillis: 25_000, positionMillis: 25_000, positionMillisAtSegmentStart: 0 });
+    expect(t.report('final', 26_016, 'v1')).toMatchObject({
+      durationPlayedMillis: 25_000,
+      positionMillis: 25_000,
+      positionMillisAtSegmentStart: 0,
+    });
     t.pause(26_016);
     expect(t.durationPlayed(30_000)).toBe(25_000);
     // A seek back plays on, and counts on (cumulative, §2.3).

@@ -54,7 +54,11 @@ async function startedAtOnce(options: StubOptions = {}, { paused = false } = {})
 
 const last = () => h.transitions.at(-1)!;
 /** Ids of the final reports posted so far, in order; those of one item. */
-const finals = () => h.stub.postedReports().filter((r) => r.type === 'final').map((r) => r.id);
+const finals = () =>
+  h.stub
+    .postedReports()
+    .filter((r) => r.type === 'final')
+    .map((r) => r.id);
 const finalsOf = (id: string) => finals().filter((each) => each === id);
 const minutes = (n: number) => n * 60_000;
 
@@ -63,14 +67,22 @@ describe('loadCloudQueue', () => {
     await start();
     await h.load({ playOnCompletion: false });
     expect(h.transitions[0]).toMatchObject({ transition: 'load-begins', from: 'IDLE', to: 'IDLE', cause: 'command' });
-    expect(h.stub.requests.map((r) => `${r.endpoint}${r.reason ? `:${r.reason}` : ''}`)).toEqual(['context', 'itemWindow:load']);
+    expect(h.stub.requests.map((r) => `${r.endpoint}${r.reason ? `:${r.reason}` : ''}`)).toEqual([
+      'context',
+      'itemWindow:load',
+    ]);
   });
 
   it('load-answered-paused: without playOnCompletion the player waits, paused on the first item', async () => {
     await start();
     await h.load({ playOnCompletion: false });
     expect(last()).toMatchObject({ transition: 'load-answered-paused', from: 'IDLE', to: 'PAUSED', cause: 'response' });
-    expect(h.player.status()).toMatchObject({ playbackState: 'PLAYBACK_STATE_PAUSED', itemId: 't1', positionMillis: 0, queueVersion: '1' });
+    expect(h.player.status()).toMatchObject({
+      playbackState: 'PLAYBACK_STATE_PAUSED',
+      itemId: 't1',
+      positionMillis: 0,
+      queueVersion: '1',
+    });
   });
 
   it('load-answered-paused: a queue loaded paused is suspended after pauseTtlSec, as any pause (§3)', async () => {
@@ -101,13 +113,24 @@ describe('loadCloudQueue', () => {
     await h.advance(BUFFERING_MS);
     expect(last()).toMatchObject({ transition: 'audio-ready', from: 'BUFFERING', to: 'PLAYING', cause: 'timer' });
     await h.advance(10_000);
-    expect(h.player.status()).toMatchObject({ playbackState: 'PLAYBACK_STATE_PLAYING', itemId: 't3', positionMillis: 15_000 });
+    expect(h.player.status()).toMatchObject({
+      playbackState: 'PLAYBACK_STATE_PLAYING',
+      itemId: 't3',
+      positionMillis: 15_000,
+    });
   });
 
   it('load-starts-at-once: with no itemId, what names the playing item waits for the load\u2019s answer (never itemId=pending, which a server answers 404)', async () => {
-    await playing({ items: tracks(5, 60_000), policies: { notifyUserIntent: true }, reports: { sendUpdateAfterMillis: 2_000, periodicIntervalMillis: 0 } });
+    await playing({
+      items: tracks(5, 60_000),
+      policies: { notifyUserIntent: true },
+      reports: { sendUpdateAfterMillis: 2_000, periodicIntervalMillis: 0 },
+    });
     h.stub.script('itemWindow', { hold: true }, { reason: 'refresh', times: 1 }); // the load's window (with metadata: refresh)
-    const load = h.load({ trackMetadata: tracks(1, 60_000)[0]!.track }).then(() => 'loaded', (error: unknown) => error);
+    const load = h.load({ trackMetadata: tracks(1, 60_000)[0]!.track }).then(
+      () => 'loaded',
+      (error: unknown) => error,
+    );
     await h.settle();
     await h.advance(BUFFERING_MS + 3_000);
     expect(h.player.status()).toMatchObject({ playbackState: 'PLAYBACK_STATE_PLAYING', itemId: null });
@@ -131,7 +154,10 @@ describe('loadCloudQueue', () => {
     async function unnamed(options: StubOptions = {}): Promise<{ load: Promise<unknown> }> {
       await playing({ items: tracks(5, 60_000), ...options });
       h.stub.script('itemWindow', { hold: true }, { reason: 'refresh', times: 1 });
-      const load = h.load({ trackMetadata: tracks(1, 60_000)[0]!.track }).then(() => 'loaded', (error: unknown) => error);
+      const load = h.load({ trackMetadata: tracks(1, 60_000)[0]!.track }).then(
+        () => 'loaded',
+        (error: unknown) => error,
+      );
       await h.settle();
       return { load }; // wrapped: an async function returning the promise would wait for it
     }
@@ -147,7 +173,9 @@ describe('loadCloudQueue', () => {
     }
 
     it('its update reports wait, one at a time: the latest goes out under its id', async () => {
-      const { load } = await unnamed({ reports: { sendUpdateAfterMillis: 1_000, periodicIntervalMillis: 1_000, sendPlaybackActions: false } });
+      const { load } = await unnamed({
+        reports: { sendUpdateAfterMillis: 1_000, periodicIntervalMillis: 1_000, sendPlaybackActions: false },
+      });
       await h.advance(BUFFERING_MS + 8_000);
       expect(reported()).toEqual([]);
       h.stub.release();
@@ -168,7 +196,11 @@ describe('loadCloudQueue', () => {
       await h.advance(60_000);
       const finals = h.stub.postedReports().filter((r) => r.type === 'final');
       expect(finals.map((r) => r.id)).toEqual(['t1', 't1', 't3']);
-      expect(finals[1]).toMatchObject({ queueVersion: '1', durationPlayedMillis: 2_500, skip: { reportId: expect.any(String) } });
+      expect(finals[1]).toMatchObject({
+        queueVersion: '1',
+        durationPlayedMillis: 2_500,
+        skip: { reportId: expect.any(String) },
+      });
       expect(finals[2]).not.toHaveProperty('skip');
       expect(reported()).not.toContainEqual(expect.stringContaining('pending'));
     });
@@ -207,7 +239,9 @@ describe('loadCloudQueue', () => {
       await unnamed();
       await h.advance(BUFFERING_MS + 2_000);
       h.stub.script('itemWindow', { status: 500 }, { reason: 'refresh', times: 1 });
-      await expect(h.load({ itemId: 't2', trackMetadata: tracks(2, 60_000)[1]!.track })).rejects.toMatchObject({ errorCode: 'ERROR_CLOUD_QUEUE_SERVER' });
+      await expect(h.load({ itemId: 't2', trackMetadata: tracks(2, 60_000)[1]!.track })).rejects.toMatchObject({
+        errorCode: 'ERROR_CLOUD_QUEUE_SERVER',
+      });
       expect(h.player.status()).toMatchObject({ playbackState: 'PLAYBACK_STATE_PLAYING', itemId: 't1' });
       h.player.refresh();
       await h.settle();
@@ -238,7 +272,9 @@ describe('loadCloudQueue', () => {
     it('played again from its end while a load that superseded it waits, it still has no item id', async () => {
       await playing({ items: tracks(5, 60_000) });
       h.stub.script('itemWindow', { hang: true }, { reason: 'refresh', times: 1 });
-      const first = h.load({ trackMetadata: { mediaUrl: 'https://media.example/short.mp3', durationMillis: 3_000 } }).catch((error: unknown) => error);
+      const first = h
+        .load({ trackMetadata: { mediaUrl: 'https://media.example/short.mp3', durationMillis: 3_000 } })
+        .catch((error: unknown) => error);
       await h.settle();
       h.stub.script('context', { hang: true }, { times: 1 }); // a load that supersedes it waits for its context
       const second = h.load({ itemId: 't3' }).catch((error: unknown) => error);
@@ -267,11 +303,17 @@ describe('loadCloudQueue', () => {
 
   describe('a track a load started at once that ends before the load is answered', () => {
     /** Plays 3 s tracks t1..t5, then loads with `itemId`'s metadata (or t1's and none); its window is held until released. */
-    async function endsFirst(itemId: string | undefined, held: { body?: unknown } = {}): Promise<{ load: Promise<unknown> }> {
+    async function endsFirst(
+      itemId: string | undefined,
+      held: { body?: unknown } = {},
+    ): Promise<{ load: Promise<unknown> }> {
       await playing({ items: tracks(5, 3_000) });
       h.stub.script('itemWindow', { hold: true, ...held }, { reason: 'refresh', times: 1 }); // the load's window (with metadata: refresh)
       const metadata = tracks(5, 3_000)[Number((itemId ?? 't1').slice(1)) - 1]!.track;
-      const load = h.load({ ...(itemId ? { itemId } : {}), trackMetadata: metadata }).then(() => 'loaded', (error: unknown) => error);
+      const load = h.load({ ...(itemId ? { itemId } : {}), trackMetadata: metadata }).then(
+        () => 'loaded',
+        (error: unknown) => error,
+      );
       await h.settle();
       await h.advance(BUFFERING_MS + 3_500); // it ends: its window, the load's answer, has not come
       expect(last()).toMatchObject({ transition: 'track-ends-window-edge', to: 'BUFFERING' });
@@ -290,7 +332,9 @@ describe('loadCloudQueue', () => {
       await h.advance(BUFFERING_MS);
       expect(h.player.status()).toMatchObject({ playbackState: 'PLAYBACK_STATE_PLAYING', itemId: 't3' });
       expect(finalsOf('t2')).toHaveLength(1);
-      expect(h.stub.postedReports().find((r) => r.type === 'final' && r.id === 't2')).toMatchObject({ queueVersion: '1' });
+      expect(h.stub.postedReports().find((r) => r.type === 'final' && r.id === 't2')).toMatchObject({
+        queueVersion: '1',
+      });
     });
 
     it('load-answered-at-edge-plays: also for a track the load named no item for; its final goes out under its id', async () => {
@@ -314,7 +358,13 @@ describe('loadCloudQueue', () => {
     });
 
     it('load-answered-at-edge-asks: the answer ends with it but says the queue goes on: it asks for what follows, then plays it', async () => {
-      const window = { includesBeginningOfQueue: true, includesEndOfQueue: false, contextVersion: '1', queueVersion: '1', items: tracks(2, 3_000) };
+      const window = {
+        includesBeginningOfQueue: true,
+        includesEndOfQueue: false,
+        contextVersion: '1',
+        queueVersion: '1',
+        items: tracks(2, 3_000),
+      };
       const { load } = await endsFirst('t2', { body: window });
       h.stub.release();
       expect(await load).toBe('loaded');
@@ -358,7 +408,10 @@ describe('loadCloudQueue', () => {
     async function skippedToItemThatEnds(held: { body?: unknown } = {}): Promise<{ load: Promise<unknown> }> {
       await playing({ items: tracks(5, 3_000) });
       h.stub.script('itemWindow', { hold: true, ...held }, { reason: 'refresh', times: 1 }); // the load's window
-      const load = h.load({ itemId: 't2', trackMetadata: tracks(5, 3_000)[1]!.track }).then(() => 'loaded', (error: unknown) => error);
+      const load = h.load({ itemId: 't2', trackMetadata: tracks(5, 3_000)[1]!.track }).then(
+        () => 'loaded',
+        (error: unknown) => error,
+      );
       await h.advance(1_000);
       h.player.skipToItem({ itemId: 't4', trackMetadata: tracks(5, 3_000)[3]!.track }); // plays at once
       await h.advance(3_500); // t4 ends: no window has come
@@ -366,12 +419,24 @@ describe('loadCloudQueue', () => {
     }
 
     it.each([
-      { row: 'load-answered-at-edge-plays', what: 'a track a skipToItem started meanwhile that also ends first waits at the edge too: one final report', held: {} },
+      {
+        row: 'load-answered-at-edge-plays',
+        what: 'a track a skipToItem started meanwhile that also ends first waits at the edge too: one final report',
+        held: {},
+      },
       {
         row: 'load-answered-at-edge-asks',
         what: 'an answer without the track a skipToItem started asks for what follows that track',
         // The load's window: t1, t2 only, and the end of the queue.
-        held: { body: { includesBeginningOfQueue: true, includesEndOfQueue: true, contextVersion: '1', queueVersion: '1', items: tracks(2, 3_000) } },
+        held: {
+          body: {
+            includesBeginningOfQueue: true,
+            includesEndOfQueue: true,
+            contextVersion: '1',
+            queueVersion: '1',
+            items: tracks(2, 3_000),
+          },
+        },
       },
     ])('$row: $what', async ({ row, held }) => {
       const { load } = await skippedToItemThatEnds(held);
@@ -382,13 +447,22 @@ describe('loadCloudQueue', () => {
       expect(h.rows()).toContain(row);
       expect(h.player.status()).toMatchObject({ playbackState: 'PLAYBACK_STATE_PLAYING', itemId: 't5' });
       expect(finalsOf('t4')).toHaveLength(1);
-      expect(h.stub.postedReports().find((r) => r.type === 'final' && r.id === 't4')).toMatchObject({ queueVersion: '1', durationPlayedMillis: 3_000 });
+      expect(h.stub.postedReports().find((r) => r.type === 'final' && r.id === 't4')).toMatchObject({
+        queueVersion: '1',
+        durationPlayedMillis: 3_000,
+      });
     });
 
     it('its held reports keep their order when a skipToItem\u2019s answer brings a window before the load\u2019s does', async () => {
-      await playing({ items: tracks(5, 60_000), reports: { sendUpdateAfterMillis: 1_000, periodicIntervalMillis: 0, sendPlaybackActions: false } });
+      await playing({
+        items: tracks(5, 60_000),
+        reports: { sendUpdateAfterMillis: 1_000, periodicIntervalMillis: 0, sendPlaybackActions: false },
+      });
       h.stub.script('itemWindow', { hold: true }, { reason: 'refresh', times: 1 });
-      const load = h.load({ itemId: 't2', trackMetadata: tracks(2, 60_000)[1]!.track }).then(() => 'loaded', (error: unknown) => error);
+      const load = h.load({ itemId: 't2', trackMetadata: tracks(2, 60_000)[1]!.track }).then(
+        () => 'loaded',
+        (error: unknown) => error,
+      );
       await h.settle();
       await h.advance(BUFFERING_MS + 3_000); // t2's update is due and held
       h.player.skipToItem({ itemId: 't4' }); // no metadata: asked of the server, answered with a window
@@ -396,13 +470,21 @@ describe('loadCloudQueue', () => {
       h.stub.release();
       expect(await load).toBe('loaded');
       await h.settle();
-      expect(h.stub.postedReports().filter((r) => r.id === 't2').map((r) => r.type)).toEqual(['update', 'final']);
+      expect(
+        h.stub
+          .postedReports()
+          .filter((r) => r.id === 't2')
+          .map((r) => r.type),
+      ).toEqual(['update', 'final']);
     });
 
     it('a pause and a play while it waits are not told for a track a skipToItem put in its place', async () => {
       await playing({ items: tracks(5, 60_000), policies: { notifyUserIntent: true } });
       h.stub.script('itemWindow', { hold: true }, { reason: 'refresh', times: 1 });
-      const load = h.load({ itemId: 't2', trackMetadata: tracks(2, 60_000)[1]!.track }).then(() => 'loaded', (error: unknown) => error);
+      const load = h.load({ itemId: 't2', trackMetadata: tracks(2, 60_000)[1]!.track }).then(
+        () => 'loaded',
+        (error: unknown) => error,
+      );
       await h.settle();
       await h.advance(BUFFERING_MS + 1_000);
       await h.player.act('pause', 'user');
@@ -533,7 +615,9 @@ describe('a load that fails leaves the player as it was', () => {
     await h.advance(55_000);
     expect(last()).toMatchObject({ transition: 'track-ends-window-edge' });
     // With metadata the track starts at once; its window gets the third 503 and the load fails.
-    await expect(h.load({ itemId: 't2', trackMetadata: tracks(2, 5_000)[1]!.track })).rejects.toMatchObject({ errorCode: 'ERROR_CLOUD_QUEUE_SERVER' });
+    await expect(h.load({ itemId: 't2', trackMetadata: tracks(2, 5_000)[1]!.track })).rejects.toMatchObject({
+      errorCode: 'ERROR_CLOUD_QUEUE_SERVER',
+    });
     expect(h.rows().slice(-2)).toEqual(['load-starts-at-once', 'load-failed']);
     expect(h.player.snapshot()).toMatchObject({ state: 'BUFFERING', atEdge: true, itemId: 't11' });
     await h.advance(30_000);
@@ -546,7 +630,10 @@ describe('a load that fails leaves the player as it was', () => {
     await playing({ items: tracks(20, 600_000), policies: { notifyUserIntent: true } });
     h.stub.script('context', { hang: true });
     h.stub.script('itemWindow', { status: 404 }, { reason: 'refresh' });
-    const load = h.load({ itemId: 't5' }).then(() => 'loaded', (error: unknown) => error);
+    const load = h.load({ itemId: 't5' }).then(
+      () => 'loaded',
+      (error: unknown) => error,
+    );
     await h.player.refresh();
     await h.settle();
     expect(last()).toMatchObject({ transition: 'window-not-found', to: 'IDLE' });
@@ -568,18 +655,27 @@ describe('a load that fails leaves the player as it was', () => {
   it('window-not-found: a load whose track started at once is rejected when its queue is dropped before it answered', async () => {
     await playing({ items: tracks(5, 60_000) });
     h.stub.script('itemWindow', { hang: true }, { reason: 'refresh' }); // the load's first window (with metadata: refresh)
-    const load = h.load({ itemId: 't2', trackMetadata: tracks(2, 60_000)[1]!.track }).then(() => 'loaded', (error: unknown) => error);
+    const load = h.load({ itemId: 't2', trackMetadata: tracks(2, 60_000)[1]!.track }).then(
+      () => 'loaded',
+      (error: unknown) => error,
+    );
     await h.settle();
     expect(h.rows().slice(-2)).toEqual(['load-starts-at-once', 'audio-ready']);
     h.player.skipToItem({ itemId: 'gone' }); // asked of the server (no metadata): 404
     await h.settle();
     expect(last()).toMatchObject({ transition: 'window-not-found', to: 'IDLE' });
-    expect(await load).toMatchObject({ errorCode: 'ERROR_CLOUD_QUEUE_SERVER', message: 'the queue being loaded was dropped' });
+    expect(await load).toMatchObject({
+      errorCode: 'ERROR_CLOUD_QUEUE_SERVER',
+      message: 'the queue being loaded was dropped',
+    });
   });
 
   it('a new session while the first load of an idle player waits rejects that load (ERROR_SESSION_EVICTED)', async () => {
     await start({ items: tracks(5, 60_000) });
-    const load = h.load().then(() => 'loaded', (error: unknown) => error);
+    const load = h.load().then(
+      () => 'loaded',
+      (error: unknown) => error,
+    );
     h.player.createSession('com.other.app', 'other');
     expect(await load).toMatchObject({ errorCode: 'ERROR_SESSION_EVICTED' });
     await h.advance(BUFFERING_MS);
@@ -619,7 +715,10 @@ describe('a load that fails leaves the player as it was', () => {
     const load = h.load({ itemId: 't3', trackMetadata: tracks(6, 60_000)[2]!.track }).catch((error: unknown) => error);
     await h.settle();
     await h.advance(BUFFERING_MS);
-    const skip = h.player.act('skipNext', 'user').then(() => 'skipped', (error: unknown) => error);
+    const skip = h.player.act('skipNext', 'user').then(
+      () => 'skipped',
+      (error: unknown) => error,
+    );
     await h.advance(10_000); // the load's window times out: the load fails, t1 comes back
     expect(await load).toMatchObject({ errorCode: 'ERROR_CLOUD_QUEUE_SERVER' });
     expect(await skip).toMatchObject({ errorCode: 'ERROR_CLOUD_QUEUE_SERVER' });
@@ -636,11 +735,17 @@ describe('a load that fails leaves the player as it was', () => {
     await h.player.refresh();
     await h.settle(); // 503: retried 10 s after it was sent (§7.4)
     h.stub.script('itemWindow', { status: 500 }, { reason: 'refresh', times: 1 }); // the load's window (with metadata: refresh)
-    await expect(h.load({ itemId: 't2', trackMetadata: tracks(2, 600_000)[1]!.track })).rejects.toMatchObject({ errorCode: 'ERROR_CLOUD_QUEUE_SERVER' });
+    await expect(h.load({ itemId: 't2', trackMetadata: tracks(2, 600_000)[1]!.track })).rejects.toMatchObject({
+      errorCode: 'ERROR_CLOUD_QUEUE_SERVER',
+    });
     expect(h.rows().slice(-2)).toEqual(['load-starts-at-once', 'load-failed']);
     await h.settle();
     expect(h.stub.sent('itemWindow', 'refresh').at(-1)).toMatchObject({ itemId: 't1' });
-    expect(h.player.status()).toMatchObject({ playbackState: 'PLAYBACK_STATE_PLAYING', itemId: 't1', queueVersion: '2' });
+    expect(h.player.status()).toMatchObject({
+      playbackState: 'PLAYBACK_STATE_PLAYING',
+      itemId: 't1',
+      queueVersion: '2',
+    });
   });
 
   it('load-failed: a started-at-once load that fails asks again what the queue put back was asking: a queueCompleted in flight', async () => {
@@ -651,7 +756,9 @@ describe('a load that fails leaves the player as it was', () => {
     await h.advance(6_000); // t3's audio all fetched at 150.5 s: queueCompleted, which hangs
     expect(h.stub.sent('itemWindow', 'queueCompleted')).toHaveLength(1);
     h.stub.script('itemWindow', { status: 500 }, { reason: 'refresh', times: 1 });
-    await expect(h.load({ itemId: 't2', trackMetadata: tracks(3, 60_000)[1]!.track })).rejects.toMatchObject({ errorCode: 'ERROR_CLOUD_QUEUE_SERVER' });
+    await expect(h.load({ itemId: 't2', trackMetadata: tracks(3, 60_000)[1]!.track })).rejects.toMatchObject({
+      errorCode: 'ERROR_CLOUD_QUEUE_SERVER',
+    });
     await h.advance(40_000); // t3 ends at 180.5 s; u1 follows
     expect(h.stub.sent('itemWindow', 'queueCompleted')).toHaveLength(2);
     expect(h.rows().at(-1)).toBe('track-ends-next');
@@ -686,20 +793,33 @@ describe('a load that fails leaves the player as it was', () => {
     expect(h.player.status()).toMatchObject({ playbackState: 'PLAYBACK_STATE_PLAYING', itemId: 't1', positionMillis });
     await h.advance(60_000 - positionMillis);
     expect(finalsOf('t1')).toHaveLength(1);
-    expect(h.stub.postedReports().find((r) => r.type === 'final' && r.id === 't1')).toMatchObject({ durationPlayedMillis: 60_000 });
+    expect(h.stub.postedReports().find((r) => r.type === 'final' && r.id === 't1')).toMatchObject({
+      durationPlayedMillis: 60_000,
+    });
   });
 
   it('load-failed: an answer whose window does not hold the item the load named fails the load; the track put back plays on', async () => {
     await playing({ items: tracks(6, 60_000) });
-    const window = { includesBeginningOfQueue: true, includesEndOfQueue: false, contextVersion: '1', queueVersion: '1', items: tracks(3, 60_000) };
+    const window = {
+      includesBeginningOfQueue: true,
+      includesEndOfQueue: false,
+      contextVersion: '1',
+      queueVersion: '1',
+      items: tracks(3, 60_000),
+    };
     h.stub.script('itemWindow', { status: 200, body: window }, { reason: 'refresh', times: 1 }); // the load's window (with metadata: refresh)
-    await expect(h.load({ itemId: 't6', trackMetadata: tracks(6, 60_000)[5]!.track })).rejects.toMatchObject({ errorCode: 'ERROR_CLOUD_QUEUE_SERVER' });
+    await expect(h.load({ itemId: 't6', trackMetadata: tracks(6, 60_000)[5]!.track })).rejects.toMatchObject({
+      errorCode: 'ERROR_CLOUD_QUEUE_SERVER',
+    });
     expect(h.rows().slice(-2)).toEqual(['load-starts-at-once', 'load-failed']);
     expect(h.player.status()).toMatchObject({ playbackState: 'PLAYBACK_STATE_PLAYING', itemId: 't1' });
   });
 
   it('load-failed: the track a failed started-at-once load played, with an item id, still gets its reports and its final', async () => {
-    await playing({ items: tracks(6, 60_000), reports: { sendUpdateAfterMillis: 1_000, periodicIntervalMillis: 0, sendPlaybackActions: false } });
+    await playing({
+      items: tracks(6, 60_000),
+      reports: { sendUpdateAfterMillis: 1_000, periodicIntervalMillis: 0, sendPlaybackActions: false },
+    });
     h.stub.script('itemWindow', { hang: true }, { reason: 'refresh', times: 1 });
     const load = h.load({ itemId: 't3', trackMetadata: tracks(6, 60_000)[2]!.track }).catch((error: unknown) => error);
     await h.settle();
@@ -742,7 +862,11 @@ describe('a load that fails leaves the player as it was', () => {
 
   describe('a load that supersedes one that started its track at once', () => {
     /** Plays t1 1 s, then loads t2 with metadata (its window never comes) and plays it 2.5 s (its audio came with the metadata: no buffering). */
-    const finalsPlayed = () => h.stub.postedReports().filter((r) => r.type === 'final').map((r) => `${r.id as string}:${r.durationPlayedMillis as number}`);
+    const finalsPlayed = () =>
+      h.stub
+        .postedReports()
+        .filter((r) => r.type === 'final')
+        .map((r) => `${r.id as string}:${r.durationPlayedMillis as number}`);
 
     it('answered: a track skipped to while the first waited is reported as heard, with the one the first load cut off', async () => {
       const { first } = await startedAtOnce();
@@ -757,7 +881,9 @@ describe('a load that fails leaves the player as it was', () => {
     it('started at once too and failed: the track the first load played gets its final, as when the first fails by itself', async () => {
       const { first } = await startedAtOnce();
       h.stub.script('itemWindow', { status: 500 }, { reason: 'refresh', times: 1 });
-      await expect(h.load({ itemId: 't3', trackMetadata: tracks(5, 60_000)[2]!.track })).rejects.toMatchObject({ errorCode: 'ERROR_CLOUD_QUEUE_SERVER' });
+      await expect(h.load({ itemId: 't3', trackMetadata: tracks(5, 60_000)[2]!.track })).rejects.toMatchObject({
+        errorCode: 'ERROR_CLOUD_QUEUE_SERVER',
+      });
       expect(await first).toMatchObject({ errorCode: 'ERROR_CLOUD_QUEUE_SERVER' });
       await h.settle();
       expect(h.player.status()).toMatchObject({ playbackState: 'PLAYBACK_STATE_PLAYING', itemId: 't1' });
@@ -785,7 +911,10 @@ describe('a load that fails leaves the player as it was', () => {
   it('session-replaced: a new session while a load waits rejects the load, which was the evicted session\u2019s', async () => {
     await playing({ items: tracks(5, 60_000) });
     h.stub.script('context', { hang: true });
-    const load = h.load({ itemId: 't3' }).then(() => 'loaded', (error: unknown) => error);
+    const load = h.load({ itemId: 't3' }).then(
+      () => 'loaded',
+      (error: unknown) => error,
+    );
     await h.settle();
     h.player.createSession('com.example.app', 'another');
     expect(await load).toMatchObject({ errorCode: 'ERROR_SESSION_EVICTED' });
@@ -795,7 +924,10 @@ describe('a load that fails leaves the player as it was', () => {
     await playing({ items: tracks(10, 600_000), policies: { notifyUserIntent: true } });
     h.stub.script('itemWindow', { hang: true }, { reason: 'skipNext' });
     const load = h.load({ itemId: 't5' });
-    const skip = h.player.act('skipNext', 'user').then(() => 'skipped', (error: unknown) => error);
+    const skip = h.player.act('skipNext', 'user').then(
+      () => 'skipped',
+      (error: unknown) => error,
+    );
     await load;
     expect(await skip).toMatchObject({ errorCode: 'ERROR_CLOUD_QUEUE_SERVER' });
     await h.advance(BUFFERING_MS);
@@ -848,7 +980,12 @@ describe('a load that fails leaves the player as it was', () => {
     await h.advance(120_000);
     h.player.suspend();
     await h.settle();
-    expect(h.stub.postedReports().filter((r) => r.id === 't2').map((r) => r.type)).toEqual(['final']);
+    expect(
+      h.stub
+        .postedReports()
+        .filter((r) => r.id === 't2')
+        .map((r) => r.type),
+    ).toEqual(['final']);
   });
 });
 
@@ -857,7 +994,11 @@ describe('pause and play', () => {
     await playing({ policies: { notifyUserIntent: true } });
     await h.player.act('pause', 'user');
     await h.settle();
-    expect(h.transitions.find((t) => t.transition === 'pause-notifies')).toMatchObject({ from: 'PLAYING', to: 'PAUSED', cause: 'user' });
+    expect(h.transitions.find((t) => t.transition === 'pause-notifies')).toMatchObject({
+      from: 'PLAYING',
+      to: 'PAUSED',
+      cause: 'user',
+    });
     expect(h.stub.reasons()).toContain('pause');
   });
 
@@ -875,7 +1016,11 @@ describe('pause and play', () => {
     await h.player.act('pause', 'user');
     await h.player.act('play', 'command');
     await h.settle();
-    expect(h.transitions.find((t) => t.transition === 'play-notifies')).toMatchObject({ from: 'PAUSED', to: 'PLAYING', cause: 'command' });
+    expect(h.transitions.find((t) => t.transition === 'play-notifies')).toMatchObject({
+      from: 'PAUSED',
+      to: 'PLAYING',
+      cause: 'command',
+    });
     expect(h.stub.reasons().slice(-2)).toEqual(['pause', 'play']);
   });
 
@@ -897,7 +1042,11 @@ describe('pause and play', () => {
     await h.player.act('play', 'user');
     expect(last()).toMatchObject({ transition: 'play-at-end', to: 'BUFFERING' });
     await h.advance(0); // its audio is still there: no buffering time
-    expect(h.player.status()).toMatchObject({ playbackState: 'PLAYBACK_STATE_PLAYING', itemId: 't1', positionMillis: 0 });
+    expect(h.player.status()).toMatchObject({
+      playbackState: 'PLAYBACK_STATE_PLAYING',
+      itemId: 't1',
+      positionMillis: 0,
+    });
   });
 
   it('play-at-end-more: after the last track, tracks added since play next', async () => {
@@ -997,8 +1146,17 @@ describe('resuming after the end of the queue', () => {
     // Its audio is still there: it plays at once.
     expect(h.rows().slice(-2)).toEqual(['resume-answered-at-end', 'audio-ready']);
     expect(h.transitions.at(-2)).toMatchObject({ from: 'SUSPENDED', to: 'BUFFERING' });
-    expect(h.player.status()).toMatchObject({ playbackState: 'PLAYBACK_STATE_PLAYING', itemId: 't2', positionMillis: 0 });
-    expect(h.stub.postedReports().filter((r) => r.type === 'final').map((r) => r.id)).toEqual(['t1', 't2']);
+    expect(h.player.status()).toMatchObject({
+      playbackState: 'PLAYBACK_STATE_PLAYING',
+      itemId: 't2',
+      positionMillis: 0,
+    });
+    expect(
+      h.stub
+        .postedReports()
+        .filter((r) => r.type === 'final')
+        .map((r) => r.id),
+    ).toEqual(['t1', 't2']);
   });
 
   it('resume-answered-at-end-more: tracks added while suspended after the last one: the next plays', async () => {
@@ -1011,7 +1169,12 @@ describe('resuming after the end of the queue', () => {
     expect(last()).toMatchObject({ transition: 'resume-answered-at-end-more', to: 'BUFFERING' });
     await h.advance(BUFFERING_MS);
     expect(h.player.status()).toMatchObject({ playbackState: 'PLAYBACK_STATE_PLAYING', itemId: 'u1' });
-    expect(h.stub.postedReports().filter((r) => r.type === 'final').map((r) => r.id)).toEqual(['t1', 't2']);
+    expect(
+      h.stub
+        .postedReports()
+        .filter((r) => r.type === 'final')
+        .map((r) => r.id),
+    ).toEqual(['t1', 't2']);
   });
 });
 
@@ -1020,10 +1183,16 @@ describe('tracks ending and audio fetched', () => {
     await playing({ items: tracks(5, 60_000) });
     await h.advance(60_000);
     await h.settle();
-    expect(h.transitions.find((t) => t.transition === 'track-ends-next')).toMatchObject({ from: 'PLAYING', to: 'PLAYING', cause: 'timer' });
+    expect(h.transitions.find((t) => t.transition === 'track-ends-next')).toMatchObject({
+      from: 'PLAYING',
+      to: 'PLAYING',
+      cause: 'timer',
+    });
     expect(h.player.status()).toMatchObject({ itemId: 't2', positionMillis: 0 });
     const finals = h.stub.postedReports().filter((r) => r.type === 'final');
-    expect(finals).toEqual([expect.objectContaining({ id: 't1', durationPlayedMillis: 60_000, positionMillis: 60_000 })]);
+    expect(finals).toEqual([
+      expect.objectContaining({ id: 't1', durationPlayedMillis: 60_000, positionMillis: 60_000 }),
+    ]);
   });
 
   it('track-ends-last: with nothing after the last track the player pauses', async () => {
@@ -1066,8 +1235,19 @@ describe('the window\u2019s edge (docs/contract/platform.md §4.3 Next Window)',
     await h.advance(54_999);
     expect(h.rows()).not.toContain('track-ends-window-edge');
     await h.advance(1);
-    expect(last()).toMatchObject({ transition: 'track-ends-window-edge', from: 'PLAYING', to: 'BUFFERING', cause: 'timer' });
-    expect(h.player.snapshot()).toMatchObject({ state: 'BUFFERING', atEdge: true, atEnd: false, itemId: 't11', positionMillis: 5_000 });
+    expect(last()).toMatchObject({
+      transition: 'track-ends-window-edge',
+      from: 'PLAYING',
+      to: 'BUFFERING',
+      cause: 'timer',
+    });
+    expect(h.player.snapshot()).toMatchObject({
+      state: 'BUFFERING',
+      atEdge: true,
+      atEnd: false,
+      itemId: 't11',
+      positionMillis: 5_000,
+    });
   }
 
   it('track-ends-window-edge and next-window-plays: the player waits, buffering, for the window in flight; t11\u2019s final report goes with the next track', async () => {
@@ -1080,11 +1260,23 @@ describe('the window\u2019s edge (docs/contract/platform.md §4.3 Next Window)',
     expect(h.player.snapshot()).toMatchObject({ state: 'BUFFERING', positionMillis: 5_000 });
     await h.advance(1);
     expect(h.stub.sent('itemWindow', 'refresh')).toHaveLength(4);
-    expect(last()).toMatchObject({ transition: 'next-window-plays', from: 'BUFFERING', to: 'BUFFERING', cause: 'response' });
+    expect(last()).toMatchObject({
+      transition: 'next-window-plays',
+      from: 'BUFFERING',
+      to: 'BUFFERING',
+      cause: 'response',
+    });
     expect(finalsOf('t11')).toHaveLength(1);
-    expect(h.stub.postedReports().find((r) => r.type === 'final' && r.id === 't11')).toMatchObject({ durationPlayedMillis: 5_000, positionMillis: 5_000 });
+    expect(h.stub.postedReports().find((r) => r.type === 'final' && r.id === 't11')).toMatchObject({
+      durationPlayedMillis: 5_000,
+      positionMillis: 5_000,
+    });
     await h.advance(BUFFERING_MS);
-    expect(h.player.status()).toMatchObject({ playbackState: 'PLAYBACK_STATE_PLAYING', itemId: 'u1', positionMillis: 0 });
+    expect(h.player.status()).toMatchObject({
+      playbackState: 'PLAYBACK_STATE_PLAYING',
+      itemId: 'u1',
+      positionMillis: 0,
+    });
   });
 
   it('next-window-plays-fetched: a window of short tracks comes all fetched; reason=queueCompleted asks for more at once', async () => {
@@ -1092,7 +1284,10 @@ describe('the window\u2019s edge (docs/contract/platform.md §4.3 Next Window)',
     await h.advance(15_000);
     expect(h.rows()).toContain('next-window-plays-fetched');
     expect(h.player.status()).toMatchObject({ playbackState: 'PLAYBACK_STATE_PLAYING', itemId: 't12' });
-    expect(h.stub.sent('itemWindow').slice(-2)).toEqual([expect.objectContaining({ reason: 'refresh', itemId: 't9' }), expect.objectContaining({ reason: 'queueCompleted', itemId: 't12' })]);
+    expect(h.stub.sent('itemWindow').slice(-2)).toEqual([
+      expect.objectContaining({ reason: 'refresh', itemId: 't9' }),
+      expect.objectContaining({ reason: 'queueCompleted', itemId: 't12' }),
+    ]);
     expect(finalsOf('t11')).toHaveLength(1);
   });
 
@@ -1104,12 +1299,21 @@ describe('the window\u2019s edge (docs/contract/platform.md §4.3 Next Window)',
     h.stub.script('itemWindow', { status: 200, body: window }, { times: 5 });
     await h.load();
     await h.advance(BUFFERING_MS + 15_000 - 1);
-    expect(h.stub.sent('itemWindow').map((r) => r.reason)).toEqual(['load', 'refresh', 'queueCompleted', 'refresh', 'refresh']);
+    expect(h.stub.sent('itemWindow').map((r) => r.reason)).toEqual([
+      'load',
+      'refresh',
+      'queueCompleted',
+      'refresh',
+      'refresh',
+    ]);
     expect(h.player.machineState).toBe('PLAYING');
     await h.advance(1);
     // u1 arrived whole with t3's audio (short tracks do): it plays at once.
     const rows = h.rows();
-    expect(rows.slice(rows.indexOf('track-ends-window-edge'), rows.indexOf('track-ends-window-edge') + 2)).toEqual(['track-ends-window-edge', 'next-window-plays-fetched']);
+    expect(rows.slice(rows.indexOf('track-ends-window-edge'), rows.indexOf('track-ends-window-edge') + 2)).toEqual([
+      'track-ends-window-edge',
+      'next-window-plays-fetched',
+    ]);
     expect(h.stub.sent('itemWindow')[5]).toMatchObject({ reason: 'refresh', itemId: 't3' });
     expect(h.player.status()).toMatchObject({ playbackState: 'PLAYBACK_STATE_PLAYING', itemId: 'u1' });
   });
@@ -1118,14 +1322,30 @@ describe('the window\u2019s edge (docs/contract/platform.md §4.3 Next Window)',
     // 2 s tracks, fetched whole: the queueCompleted asked at t1 (0.5 s) gets three 503s with
     // Retry-After 10 s, and while it waits the refreshes are not sent; t11 ends at 22.5 s.
     await start({ items: tracks(14, 2_000) });
-    h.stub.script('itemWindow', { status: 503, headers: { 'retry-after': '10' } }, { times: 3, reason: 'queueCompleted' });
+    h.stub.script(
+      'itemWindow',
+      { status: 503, headers: { 'retry-after': '10' } },
+      { times: 3, reason: 'queueCompleted' },
+    );
     await h.load();
     await h.advance(BUFFERING_MS + 22_000);
     expect(last()).toMatchObject({ transition: 'track-ends-window-edge' });
-    expect(h.stub.sent('itemWindow').map((r) => r.reason)).toEqual(['load', 'queueCompleted', 'queueCompleted', 'queueCompleted']);
+    expect(h.stub.sent('itemWindow').map((r) => r.reason)).toEqual([
+      'load',
+      'queueCompleted',
+      'queueCompleted',
+      'queueCompleted',
+    ]);
     await h.advance(8_000); // the fourth try answers t1…t11 again, anchored on t1
-    expect(h.transitions.find((t) => t.transition === 'next-window-asks-again')).toMatchObject({ from: 'BUFFERING', to: 'BUFFERING', cause: 'response' });
-    expect(h.stub.sent('itemWindow').slice(4, 6)).toEqual([expect.objectContaining({ reason: 'queueCompleted' }), expect.objectContaining({ reason: 'refresh', itemId: 't11' })]);
+    expect(h.transitions.find((t) => t.transition === 'next-window-asks-again')).toMatchObject({
+      from: 'BUFFERING',
+      to: 'BUFFERING',
+      cause: 'response',
+    });
+    expect(h.stub.sent('itemWindow').slice(4, 6)).toEqual([
+      expect.objectContaining({ reason: 'queueCompleted' }),
+      expect.objectContaining({ reason: 'refresh', itemId: 't11' }),
+    ]);
     expect(h.player.status()).toMatchObject({ playbackState: 'PLAYBACK_STATE_PLAYING', itemId: 't12' });
   });
 
@@ -1142,7 +1362,11 @@ describe('the window\u2019s edge (docs/contract/platform.md §4.3 Next Window)',
     await h.player.refresh();
     await h.advance(10_000);
     const rows = h.rows();
-    expect(rows.slice(rows.indexOf('refresh-command'), rows.indexOf('refresh-command') + 3)).toEqual(['refresh-command', 'next-window-waits', 'next-window-plays-fetched']);
+    expect(rows.slice(rows.indexOf('refresh-command'), rows.indexOf('refresh-command') + 3)).toEqual([
+      'refresh-command',
+      'next-window-waits',
+      'next-window-plays-fetched',
+    ]);
     expect(h.player.status()).toMatchObject({ playbackState: 'PLAYBACK_STATE_PLAYING', itemId: 'u1' });
   });
 
@@ -1150,8 +1374,19 @@ describe('the window\u2019s edge (docs/contract/platform.md §4.3 Next Window)',
     await atWindowEdge();
     h.stub.edit((items) => items.slice(0, 11));
     await h.advance(15_000);
-    expect(last()).toMatchObject({ transition: 'next-window-ends', from: 'BUFFERING', to: 'PAUSED', cause: 'response' });
-    expect(h.player.snapshot()).toMatchObject({ state: 'PAUSED', atEnd: true, atEdge: false, itemId: 't11', window: { includesEndOfQueue: true } });
+    expect(last()).toMatchObject({
+      transition: 'next-window-ends',
+      from: 'BUFFERING',
+      to: 'PAUSED',
+      cause: 'response',
+    });
+    expect(h.player.snapshot()).toMatchObject({
+      state: 'PAUSED',
+      atEnd: true,
+      atEdge: false,
+      itemId: 't11',
+      window: { includesEndOfQueue: true },
+    });
     expect(finalsOf('t11')).toHaveLength(1);
     // Play replays the last track, as after any end of the queue.
     await h.player.act('play', 'user');
@@ -1184,7 +1419,13 @@ describe('the window\u2019s edge (docs/contract/platform.md §4.3 Next Window)',
     h.stub.script('itemWindow', { status: 503, headers: { 'retry-after': '10' } }, { times: 1, reason: 'refresh' });
     await h.advance(15_000);
     expect(last()).toMatchObject({ transition: 'next-window-exhausted', from: 'BUFFERING', to: 'PAUSED' });
-    expect(h.player.snapshot()).toMatchObject({ state: 'PAUSED', draining: true, atEnd: true, itemId: 't11', lastError: { status: 503 } });
+    expect(h.player.snapshot()).toMatchObject({
+      state: 'PAUSED',
+      draining: true,
+      atEnd: true,
+      itemId: 't11',
+      lastError: { status: 503 },
+    });
     expect(finalsOf('t11')).toHaveLength(1);
     expect(h.player.currentSession).not.toBeNull();
   });
@@ -1192,7 +1433,12 @@ describe('the window\u2019s edge (docs/contract/platform.md §4.3 Next Window)',
   it('track-ends-window-edge: a version poll whose retries run out meanwhile does not end the wait', async () => {
     // 199 s tracks: t3 ends at 597.5 s, the poll due at 600 s gets a 500 (never retried).
     await start({ items: [...tracks(3, 199_000), ...tracks(2, 199_000, 'u')] });
-    const window = { includesBeginningOfQueue: true, includesEndOfQueue: false, queueVersion: '1', items: tracks(3, 199_000) };
+    const window = {
+      includesBeginningOfQueue: true,
+      includesEndOfQueue: false,
+      queueVersion: '1',
+      items: tracks(3, 199_000),
+    };
     h.stub.script('itemWindow', { status: 200, body: window }, { times: 5 });
     h.stub.script('itemWindow', { status: 503, headers: { 'retry-after': '10' } }, { times: 1, reason: 'refresh' });
     h.stub.script('version', { status: 500 });
@@ -1207,7 +1453,12 @@ describe('the window\u2019s edge (docs/contract/platform.md §4.3 Next Window)',
 
   it('track-ends-window-edge: a skip the server answers with nothing after the ended track (limitedSkips) leaves the player waiting', async () => {
     await atWindowEdge({ policies: { limitedSkips: true } });
-    const window = { includesBeginningOfQueue: false, includesEndOfQueue: false, queueVersion: '1', items: short(11).slice(5) };
+    const window = {
+      includesBeginningOfQueue: false,
+      includesEndOfQueue: false,
+      queueVersion: '1',
+      items: short(11).slice(5),
+    };
     h.stub.script('itemWindow', { status: 200, body: window }, { reason: 'skipNext' });
     await expect(h.player.act('skipNext', 'user')).rejects.toMatchObject({ errorCode: 'ERROR_PLAYBACK_NO_CONTENT' });
     expect(h.player.snapshot()).toMatchObject({ state: 'BUFFERING', atEdge: true });
@@ -1219,7 +1470,10 @@ describe('the window\u2019s edge (docs/contract/platform.md §4.3 Next Window)',
     await atWindowEdge({ policies: { limitedSkips: true } });
     await h.advance(14_000); // 69.5 s: the window answers at 70.5 s
     h.stub.script('itemWindow', { status: 503, headers: { 'retry-after': '2' } }, { reason: 'skipNext' });
-    const skip = h.player.act('skipNext', 'user').then(() => 'skipped', (error: unknown) => error);
+    const skip = h.player.act('skipNext', 'user').then(
+      () => 'skipped',
+      (error: unknown) => error,
+    );
     await h.advance(1_000); // the window came: t12 plays
     expect(h.player.status()).toMatchObject({ playbackState: 'PLAYBACK_STATE_PLAYING', itemId: 't12' });
     await h.advance(1_000); // the skip's retry answers: its target, t12, already plays
@@ -1261,7 +1515,12 @@ describe('the window\u2019s edge (docs/contract/platform.md §4.3 Next Window)',
     await atWindowEdge();
     h.player.seek({ positionMillis: 1_000 });
     expect(last()).toMatchObject({ transition: 'seek-at-edge', from: 'BUFFERING', to: 'PLAYING', cause: 'command' });
-    expect(h.player.snapshot()).toMatchObject({ state: 'PLAYING', atEdge: false, itemId: 't11', positionMillis: 1_000 });
+    expect(h.player.snapshot()).toMatchObject({
+      state: 'PLAYING',
+      atEdge: false,
+      itemId: 't11',
+      positionMillis: 1_000,
+    });
     // It plays to its end again (59.5 s) and waits for the same window, which answers at 70.5 s.
     await h.advance(4_000);
     expect(last()).toMatchObject({ transition: 'track-ends-window-edge' });
@@ -1270,7 +1529,10 @@ describe('the window\u2019s edge (docs/contract/platform.md §4.3 Next Window)',
     expect(h.stub.sent('itemWindow', 'refresh')).toHaveLength(4);
     expect(finalsOf('t11')).toHaveLength(1);
     // Both plays of it count; its last segment is where it stopped again at the edge.
-    expect(h.stub.postedReports().find((r) => r.type === 'final' && r.id === 't11')).toMatchObject({ durationPlayedMillis: 9_000, positionMillis: 5_000 });
+    expect(h.stub.postedReports().find((r) => r.type === 'final' && r.id === 't11')).toMatchObject({
+      durationPlayedMillis: 9_000,
+      positionMillis: 5_000,
+    });
   });
 
   it('skip-to-item-plays: skipToItem to the waiting track plays it anew; the playback that ended gets a plain final report (it was not skipped)', async () => {
@@ -1282,7 +1544,11 @@ describe('the window\u2019s edge (docs/contract/platform.md §4.3 Next Window)',
     expect(ended).toEqual([expect.objectContaining({ durationPlayedMillis: 5_000 })]);
     expect(ended[0]).not.toHaveProperty('skip');
     await h.advance(0);
-    expect(h.player.status()).toMatchObject({ playbackState: 'PLAYBACK_STATE_PLAYING', itemId: 't11', positionMillis: 1_000 });
+    expect(h.player.status()).toMatchObject({
+      playbackState: 'PLAYBACK_STATE_PLAYING',
+      itemId: 't11',
+      positionMillis: 1_000,
+    });
   });
 
   it('skip-answered-plays: skipToItem without metadata to the waiting track is asked of the server, then plays it anew (not a seek in the ended playback)', async () => {
@@ -1320,7 +1586,10 @@ describe('the window\u2019s edge (docs/contract/platform.md §4.3 Next Window)',
     await h.player.refresh();
     await h.advance(15_000);
     const rows = h.rows();
-    expect(rows.slice(rows.indexOf('refresh-command') + 1, rows.indexOf('refresh-command') + 3)).toEqual(['background-exhausted', 'next-window-plays-fetched']);
+    expect(rows.slice(rows.indexOf('refresh-command') + 1, rows.indexOf('refresh-command') + 3)).toEqual([
+      'background-exhausted',
+      'next-window-plays-fetched',
+    ]);
     expect(h.player.status()).toMatchObject({ playbackState: 'PLAYBACK_STATE_PLAYING', itemId: 't12' });
   });
 
@@ -1346,7 +1615,12 @@ describe('user skips (docs/contract/platform.md §4.3)', () => {
     await h.settle();
     expect(h.stub.reasons()).toEqual(['load']);
     const [final] = h.stub.postedReports();
-    expect(final).toMatchObject({ id: 't1', type: 'final', durationPlayedMillis: 5_000, skip: { reportId: expect.any(String) } });
+    expect(final).toMatchObject({
+      id: 't1',
+      type: 'final',
+      durationPlayedMillis: 5_000,
+      skip: { reportId: expect.any(String) },
+    });
   });
 
   it('skip-next-paused: a skip while paused stays paused on the next track', async () => {
@@ -1420,7 +1694,11 @@ describe('user skips (docs/contract/platform.md §4.3)', () => {
 
   it('skip-refused: a 403 with X-Rejected-Reason refuses the skip and the track goes on', async () => {
     await playing({ policies: { limitedSkips: true } });
-    h.stub.script('itemWindow', { status: 403, headers: { 'x-rejected-reason': 'SKIP_LIMIT_REACHED' } }, { reason: 'skipNext' });
+    h.stub.script(
+      'itemWindow',
+      { status: 403, headers: { 'x-rejected-reason': 'SKIP_LIMIT_REACHED' } },
+      { reason: 'skipNext' },
+    );
     const error = await h.player.act('skipNext', 'user').catch((e: unknown) => e);
     expect(error).toMatchObject({ errorCode: 'ERROR_SKIP_LIMIT_REACHED' });
     expect(last()).toMatchObject({ transition: 'skip-refused', from: 'PLAYING', to: 'PLAYING' });
@@ -1466,16 +1744,28 @@ describe('control commands on a loaded queue', () => {
   });
 
   it('skip-to-item-plays: skipToItem to the last track once it ended (its final report posted) starts a new playback of it, not a seek', async () => {
-    await playing({ items: tracks(2, 60_000), reports: { sendUpdateAfterMillis: 1_000, periodicIntervalMillis: 1_000 } });
+    await playing({
+      items: tracks(2, 60_000),
+      reports: { sendUpdateAfterMillis: 1_000, periodicIntervalMillis: 1_000 },
+    });
     await h.advance(120_000);
     expect(last()).toMatchObject({ transition: 'track-ends-last', to: 'PAUSED' });
     const reports = h.stub.postedReports().length;
-    h.player.skipToItem({ itemId: 't2', positionMillis: 50_000, trackMetadata: tracks(2, 60_000)[1]!.track, playOnCompletion: false });
+    h.player.skipToItem({
+      itemId: 't2',
+      positionMillis: 50_000,
+      trackMetadata: tracks(2, 60_000)[1]!.track,
+      playOnCompletion: false,
+    });
     expect(last()).toMatchObject({ transition: 'skip-to-item-paused', to: 'PAUSED' });
     // Cued, not running: no timer of the ended playback goes on posting updates.
     await h.advance(20_000);
     expect(h.stub.postedReports().slice(reports)).toEqual([]);
-    expect(h.player.status()).toMatchObject({ itemId: 't2', positionMillis: 50_000, playbackState: 'PLAYBACK_STATE_PAUSED' });
+    expect(h.player.status()).toMatchObject({
+      itemId: 't2',
+      positionMillis: 50_000,
+      playbackState: 'PLAYBACK_STATE_PAUSED',
+    });
   });
 
   it('skip-answered-plays: without metadata, skipToItem to the last track once it ended plays it anew from the position', async () => {
@@ -1650,7 +1940,13 @@ describe('seek and seekRelative (docs/contract/console.md §3)', () => {
     await playing();
     await h.advance(20_000);
     h.player.seek({ positionMillis: 90_000, itemId: 't1' });
-    expect(last()).toMatchObject({ transition: 'seek-playhead', from: 'PLAYING', to: 'PLAYING', cause: 'command', detail: '→ 90000 ms' });
+    expect(last()).toMatchObject({
+      transition: 'seek-playhead',
+      from: 'PLAYING',
+      to: 'PLAYING',
+      cause: 'command',
+      detail: '→ 90000 ms',
+    });
     await h.advance(10_000);
     expect(h.player.status()).toMatchObject({ itemId: 't1', positionMillis: 100_000 });
     // No request, no report: a seek is the player's own business (reports are not immediate).
@@ -1658,7 +1954,12 @@ describe('seek and seekRelative (docs/contract/console.md §3)', () => {
     expect(h.stub.reasons()).toEqual(['load']);
     await h.player.act('skipNext', 'user');
     await h.settle();
-    expect(finalOf('t1')).toMatchObject({ durationPlayedMillis: 30_000, timeSincePlaybackMillis: 30_000, positionMillis: 100_000, positionMillisAtSegmentStart: 90_000 });
+    expect(finalOf('t1')).toMatchObject({
+      durationPlayedMillis: 30_000,
+      timeSincePlaybackMillis: 30_000,
+      positionMillis: 100_000,
+      positionMillisAtSegmentStart: 90_000,
+    });
   });
 
   it('seek-playhead: seekRelative moves from the playhead and clamps to the track: before 0 is 0, past the end ends it and the next track plays', async () => {
@@ -1674,7 +1975,11 @@ describe('seek and seekRelative (docs/contract/console.md §3)', () => {
     await h.settle();
     expect(h.rows().slice(-2)).toEqual(['seek-playhead', 'track-ends-next']);
     expect(h.player.status()).toMatchObject({ itemId: 't2', positionMillis: 0 });
-    expect(finalOf('t1')).toMatchObject({ durationPlayedMillis: 6_000, positionMillis: 60_000, positionMillisAtSegmentStart: 60_000 });
+    expect(finalOf('t1')).toMatchObject({
+      durationPlayedMillis: 6_000,
+      positionMillis: 60_000,
+      positionMillisAtSegmentStart: 60_000,
+    });
     expect(finalOf('t1')).not.toHaveProperty('skip');
   });
 
@@ -1684,7 +1989,12 @@ describe('seek and seekRelative (docs/contract/console.md §3)', () => {
     h.player.seek({ positionMillis: 50_000 });
     await h.settle();
     // A playing track tells its new segment at once.
-    expect(h.stub.postedReports().at(-1)).toMatchObject({ type: 'update', durationPlayedMillis: 10_000, positionMillis: 50_000, positionMillisAtSegmentStart: 50_000 });
+    expect(h.stub.postedReports().at(-1)).toMatchObject({
+      type: 'update',
+      durationPlayedMillis: 10_000,
+      positionMillis: 50_000,
+      positionMillisAtSegmentStart: 50_000,
+    });
     await h.advance(5_000);
     await h.player.act('pause', 'user');
     await h.settle();
@@ -1698,11 +2008,20 @@ describe('seek and seekRelative (docs/contract/console.md §3)', () => {
     expect(h.player.status()).toMatchObject({ playbackState: 'PLAYBACK_STATE_PAUSED', positionMillis: 30_000 });
     await h.player.act('play', 'user');
     await h.settle();
-    expect(h.stub.postedReports().at(-1)).toMatchObject({ type: 'update', durationPlayedMillis: 15_000, positionMillis: 30_000, positionMillisAtSegmentStart: 30_000 });
+    expect(h.stub.postedReports().at(-1)).toMatchObject({
+      type: 'update',
+      durationPlayedMillis: 15_000,
+      positionMillis: 30_000,
+      positionMillisAtSegmentStart: 30_000,
+    });
     await h.advance(5_000);
     await h.player.act('skipNext', 'user');
     await h.settle();
-    expect(finalOf('t1')).toMatchObject({ durationPlayedMillis: 20_000, positionMillis: 35_000, positionMillisAtSegmentStart: 30_000 });
+    expect(finalOf('t1')).toMatchObject({
+      durationPlayedMillis: 20_000,
+      positionMillis: 35_000,
+      positionMillisAtSegmentStart: 30_000,
+    });
   });
 
   it('seek-after-end: after the last track ended, a seek cues a new playback of it at the position; it gets its own final report', async () => {
@@ -1717,11 +2036,18 @@ describe('seek and seekRelative (docs/contract/console.md §3)', () => {
     await h.advance(30_000);
     expect(last()).toMatchObject({ transition: 'track-ends-last' });
     expect(finals()).toEqual(['t1', 't2', 't2']);
-    expect(h.stub.postedReports().filter((r) => r.type === 'final').at(-1)).toMatchObject({ id: 't2', durationPlayedMillis: 30_000, positionMillisAtSegmentStart: 30_000 });
+    expect(
+      h.stub
+        .postedReports()
+        .filter((r) => r.type === 'final')
+        .at(-1),
+    ).toMatchObject({ id: 't2', durationPlayedMillis: 30_000, positionMillisAtSegmentStart: 30_000 });
   });
 
   it('is refused when canSeek is off (the queue\u2019s or the playing item\u2019s), for another item, with nothing loaded, and while suspended', async () => {
-    const items = tracks(3, 60_000).map((item) => (item.id === 't2' ? { ...item, policies: { canSeek: false } } : item));
+    const items = tracks(3, 60_000).map((item) =>
+      item.id === 't2' ? { ...item, policies: { canSeek: false } } : item,
+    );
     await start({ items });
     const refusal = (act: () => void) => {
       try {
@@ -1731,22 +2057,33 @@ describe('seek and seekRelative (docs/contract/console.md §3)', () => {
       }
       return null;
     };
-    expect(refusal(() => h.player.seek({ positionMillis: 1_000 }))).toMatchObject({ errorCode: 'ERROR_PLAYBACK_NO_CONTENT' });
+    expect(refusal(() => h.player.seek({ positionMillis: 1_000 }))).toMatchObject({
+      errorCode: 'ERROR_PLAYBACK_NO_CONTENT',
+    });
     await h.load();
     await h.advance(BUFFERING_MS + 1_000);
-    expect(refusal(() => h.player.seek({ positionMillis: 1_000, itemId: 't2' }))).toMatchObject({ errorCode: 'ERROR_INVALID_PARAMETER', reason: expect.stringContaining('t1') });
+    expect(refusal(() => h.player.seek({ positionMillis: 1_000, itemId: 't2' }))).toMatchObject({
+      errorCode: 'ERROR_INVALID_PARAMETER',
+      reason: expect.stringContaining('t1'),
+    });
     await h.player.act('skipNext', 'user');
     await h.advance(BUFFERING_MS);
-    expect(refusal(() => h.player.seek({ deltaMillis: 1_000 }))).toMatchObject({ errorCode: 'ERROR_DISALLOWED_BY_POLICY' });
+    expect(refusal(() => h.player.seek({ deltaMillis: 1_000 }))).toMatchObject({
+      errorCode: 'ERROR_DISALLOWED_BY_POLICY',
+    });
     const rows = h.rows().length;
     h.player.suspend();
-    expect(refusal(() => h.player.seek({ positionMillis: 1_000 }))).toMatchObject({ errorCode: 'ERROR_PLAYBACK_NO_CONTENT' });
+    expect(refusal(() => h.player.seek({ positionMillis: 1_000 }))).toMatchObject({
+      errorCode: 'ERROR_PLAYBACK_NO_CONTENT',
+    });
     expect(h.rows().slice(rows)).toEqual(['suspend-command']);
     h.stub.policies = { canSeek: false };
     await h.load();
     await h.advance(BUFFERING_MS);
     expect(h.player.status().itemId).toBe('t1');
-    expect(refusal(() => h.player.seek({ positionMillis: 1_000 }))).toMatchObject({ errorCode: 'ERROR_DISALLOWED_BY_POLICY' });
+    expect(refusal(() => h.player.seek({ positionMillis: 1_000 }))).toMatchObject({
+      errorCode: 'ERROR_DISALLOWED_BY_POLICY',
+    });
   });
 });
 
@@ -1759,7 +2096,11 @@ it('leaves no row of the transition table without a test', () => {
 describe('a restart (saved.ts): the player closed, a fresh one takes up its record', () => {
   /** Counts what `player`'s own client sends from now on. */
   function countSends(player: Player): () => number {
-    const client = (player as unknown as { deps: { client: Record<'itemWindow' | 'version' | 'context' | 'timePlayed', (...args: unknown[]) => unknown> } }).deps.client;
+    const client = (
+      player as unknown as {
+        deps: { client: Record<'itemWindow' | 'version' | 'context' | 'timePlayed', (...args: unknown[]) => unknown> };
+      }
+    ).deps.client;
     let sent = 0;
     for (const name of ['itemWindow', 'version', 'context', 'timePlayed'] as const) {
       const send = client[name]!.bind(client);
@@ -1802,15 +2143,18 @@ describe('a restart (saved.ts): the player closed, a fresh one takes up its reco
     it.each([
       ['pause', 'PAUSED'],
       ['suspend', 'SUSPENDED'],
-    ] as const)('a %s made since comes back with the queue before: %s, not playing on by itself', async (action, state) => {
-      await startedAtOnce();
-      if (action === 'pause') await h.player.act('pause', 'user');
-      else h.player.suspend();
-      h.restart();
-      expect(h.player.snapshot()).toMatchObject({ state, itemId: 't1' });
-      await h.advance(30_000);
-      expect(h.player.machineState).toBe(state);
-    });
+    ] as const)(
+      'a %s made since comes back with the queue before: %s, not playing on by itself',
+      async (action, state) => {
+        await startedAtOnce();
+        if (action === 'pause') await h.player.act('pause', 'user');
+        else h.player.suspend();
+        h.restart();
+        expect(h.player.snapshot()).toMatchObject({ state, itemId: 't1' });
+        await h.advance(30_000);
+        expect(h.player.machineState).toBe(state);
+      },
+    );
 
     it('a queue loaded paused comes back paused, and is suspended pauseTtlSec after the restart (its timer went while the load\u2019s track played)', async () => {
       await startedAtOnce({ policies: { pauseTtlSec: 5 } }, { paused: true });
@@ -1827,7 +2171,9 @@ describe('a restart (saved.ts): the player closed, a fresh one takes up its reco
       await startedAtOnce();
       h.restart();
       await h.settle();
-      expect(h.stub.postedReports().filter((r) => r.type === 'final')).toMatchObject([{ id: 't2', durationPlayedMillis: BUFFERING_MS + 2_000 }]);
+      expect(h.stub.postedReports().filter((r) => r.type === 'final')).toMatchObject([
+        { id: 't2', durationPlayedMillis: BUFFERING_MS + 2_000 },
+      ]);
       await h.advance(BUFFERING_MS);
       expect(h.player.status()).toMatchObject({ playbackState: 'PLAYBACK_STATE_PLAYING', itemId: 't1' });
     });

@@ -33,7 +33,10 @@ afterEach(async () => {
 async function lenientServer(): Promise<StubCloudQueue> {
   const stub = await new StubCloudQueue({ items: tracks(5), policies: {} }).start();
   closers.push(() => stub.close());
-  stub.script('itemWindow', { status: 200, body: { includesBeginningOfQueue: true, includesEndOfQueue: true, queueVersion: '1', items: tracks(5) } });
+  stub.script('itemWindow', {
+    status: 200,
+    body: { includesBeginningOfQueue: true, includesEndOfQueue: true, queueVersion: '1', items: tracks(5) },
+  });
   return stub;
 }
 
@@ -45,17 +48,29 @@ describe('a violation as the registry stores it', () => {
     const bus = new EventBus();
     const recorder = new TrafficRecorder({ repo: log, settings: store.settings, bus });
     const players = new PlayerRegistry({ store, clock, bus, onExchange: (e) => recorder.add(entryOfExchange(e)) });
-    closers.push(() => store.close(), () => clock.close(), () => players.close());
+    closers.push(
+      () => store.close(),
+      () => clock.close(),
+      () => players.close(),
+    );
     const pushed: PlayerViolation[] = [];
     bus.on('player.violation', (v) => pushed.push(v));
-    return { store, players, pushed, traffic: trafficCommandHandlers(recorder, log, store), player: players.forGroup('group-kitchen')! };
+    return {
+      store,
+      players,
+      pushed,
+      traffic: trafficCommandHandlers(recorder, log, store),
+      player: players.forGroup('group-kitchen')!,
+    };
   }
 
   it('points at the traffic entry of the exchange, which lists it; a failed load is the last error', async () => {
     const { players, pushed, traffic, player } = await registry();
     const stub = await lenientServer();
     player.createSession('app', 'ctx');
-    await expect(player.load({ queueBaseUrl: stub.baseUrl, itemId: 'nope', playOnCompletion: true })).rejects.toMatchObject({ errorCode: 'ERROR_CLOUD_QUEUE_SERVER' });
+    await expect(
+      player.load({ queueBaseUrl: stub.baseUrl, itemId: 'nope', playOnCompletion: true }),
+    ).rejects.toMatchObject({ errorCode: 'ERROR_CLOUD_QUEUE_SERVER' });
 
     const [violation, ...more] = players.violations(player.id, 10);
     expect(more).toEqual([]);
@@ -70,7 +85,12 @@ describe('a violation as the registry stores it', () => {
     });
     expect(pushed).toEqual([violation]);
     const entry = (await traffic['traffic.get']({ id: violation!.trafficId! })) as TrafficEntry;
-    expect(entry).toMatchObject({ target: 'player', path: '/q/v2.0/itemWindow', reason: 'load', violations: [violation] });
+    expect(entry).toMatchObject({
+      target: 'player',
+      path: '/q/v2.0/itemWindow',
+      reason: 'load',
+      violations: [violation],
+    });
     expect(entry.url).toContain('itemId=nope');
     // The other exchanges of the load broke nothing.
     const listed = await traffic['traffic.list']({ target: 'player' });
@@ -88,9 +108,18 @@ describe('a violation as the registry stores it', () => {
   it('gives the detail the newest 20, the ones stored before and those found since', async () => {
     const { store, players, player } = await registry();
     store.playerViolations.addAll(
-      Array.from({ length: 30 }, (_, i) => ({ at: i, playerId: 'player-kitchen', level: 'warning' as const, rule: 'version.body', message: `old ${i}`, trafficId: null })),
+      Array.from({ length: 30 }, (_, i) => ({
+        at: i,
+        playerId: 'player-kitchen',
+        level: 'warning' as const,
+        rule: 'version.body',
+        message: `old ${i}`,
+        trafficId: null,
+      })),
     );
-    expect(players.detail(player).violations.map((v) => v.message)).toEqual(Array.from({ length: 20 }, (_, i) => `old ${i + 10}`));
+    expect(players.detail(player).violations.map((v) => v.message)).toEqual(
+      Array.from({ length: 20 }, (_, i) => `old ${i + 10}`),
+    );
     const stub = await lenientServer();
     player.createSession('app', 'ctx');
     await player.load({ queueBaseUrl: stub.baseUrl, itemId: 'nope' }).catch(() => undefined);
@@ -106,7 +135,16 @@ describe('the violation store', () => {
     const store = openStore({ dataDir: null });
     closers.push(() => store.close());
     const add = (playerId: string, from: number, count: number) =>
-      store.playerViolations.addAll(Array.from({ length: count }, (_, i) => ({ at: from + i, playerId, level: 'error' as const, rule: 'context.body', message: `#${from + i}`, trafficId: from + i })));
+      store.playerViolations.addAll(
+        Array.from({ length: count }, (_, i) => ({
+          at: from + i,
+          playerId,
+          level: 'error' as const,
+          rule: 'context.body',
+          message: `#${from + i}`,
+          trafficId: from + i,
+        })),
+      );
     for (let from = 0; from < 1_000; from += 200) add('player-a', from, 200);
     add('player-b', 0, 3);
     const last = add('player-a', 1_000, 5);
@@ -119,7 +157,16 @@ describe('the violation store', () => {
     expect(store.playerViolations.forTraffic(2).map((v) => v.playerId)).toEqual(['player-b']);
     expect(store.playerViolations.forTraffic(7).map((v) => v.playerId)).toEqual(['player-a']);
     // A server's text is stored cut to a bounded size.
-    const [long] = store.playerViolations.addAll([{ at: 0, playerId: 'player-b', level: 'warning', rule: 'itemWindow.unique-ids', message: 'x'.repeat(50_000), trafficId: null }]);
+    const [long] = store.playerViolations.addAll([
+      {
+        at: 0,
+        playerId: 'player-b',
+        level: 'warning',
+        rule: 'itemWindow.unique-ids',
+        message: 'x'.repeat(50_000),
+        trafficId: null,
+      },
+    ]);
     expect(long!.message.length).toBeLessThanOrEqual(1_000);
   });
 });
@@ -135,7 +182,11 @@ describe('a failed load', () => {
     h = await playerHarness({ items: tracks(3) });
     h.stub.script(endpoint, answer);
     await expect(h.load()).rejects.toMatchObject({ errorCode: 'ERROR_CLOUD_QUEUE_SERVER' });
-    expect(h.player.snapshot().lastError).toEqual({ at: h.clock.now(), message: expect.stringContaining(String(status)), status });
+    expect(h.player.snapshot().lastError).toEqual({
+      at: h.clock.now(),
+      message: expect.stringContaining(String(status)),
+      status,
+    });
   });
 });
 
@@ -149,10 +200,21 @@ describe('over the admin API and across a restart', () => {
   /** A load of a server that answers an unknown item with the first window, then a load of one without policies. */
   async function violated(engine: Engine) {
     const stub = await lenientServer();
-    const send = async (path: string, body: unknown) => (await admin(engine, 'POST', '/control/send', { method: 'POST', path, body })).body as { status: number; body: Record<string, unknown> };
-    const session = await send('/api/v1/groups/group-kitchen/playbackSession:1', { appId: 'com.example.app', appContext: 'violations' });
+    const send = async (path: string, body: unknown) =>
+      (await admin(engine, 'POST', '/control/send', { method: 'POST', path, body })).body as {
+        status: number;
+        body: Record<string, unknown>;
+      };
+    const session = await send('/api/v1/groups/group-kitchen/playbackSession:1', {
+      appId: 'com.example.app',
+      appContext: 'violations',
+    });
     const load = (itemId?: string) =>
-      send(`/api/v1/playbackSessions/${session.body.sessionId as string}/playbackSession:1/loadCloudQueue`, { queueBaseUrl: stub.baseUrl, itemId, playOnCompletion: true });
+      send(`/api/v1/playbackSessions/${session.body.sessionId as string}/playbackSession:1/loadCloudQueue`, {
+        queueBaseUrl: stub.baseUrl,
+        itemId,
+        playOnCompletion: true,
+      });
     expect((await load('nope')).body).toMatchObject({ errorCode: 'ERROR_CLOUD_QUEUE_SERVER' });
     // A context without playbackPolicies: a warning, and the load goes on.
     stub.script('context', { status: 200, body: { contextVersion: '1', queueVersion: '1', reports: {} } });
@@ -183,7 +245,9 @@ describe('over the admin API and across a restart', () => {
       expect(await violationsOf(second)).toEqual(before);
       const entry = (await admin(second, 'GET', `/traffic/${before[0]!.trafficId!}`)).body as TrafficEntry;
       expect(entry).toMatchObject({ target: 'player', reason: 'load', violations: [before[0]] });
-      expect(((await admin(second, 'GET', '/players/player-kitchen/detail')).body as PlayerDetail).violations).toEqual(before);
+      expect(((await admin(second, 'GET', '/players/player-kitchen/detail')).body as PlayerDetail).violations).toEqual(
+        before,
+      );
     } finally {
       await second.close();
     }

@@ -23,7 +23,9 @@ afterAll(() => engine.close());
 it('passes on a fresh console, saved and run as the docs write it', async () => {
   const queue = (await admin(engine, 'POST', '/queues', JSON.parse(example('ci-queue.json')))).body as QueueSummary;
   // The docs' sed: the placeholders swapped for the queue the console just made.
-  const scenario = example('ci-503-storm.json').replaceAll('QUEUE_BASE_URL', queue.queueBaseUrl).replaceAll('QUEUE_AUTHORIZATION', queue.httpAuthorization);
+  const scenario = example('ci-503-storm.json')
+    .replaceAll('QUEUE_BASE_URL', queue.queueBaseUrl)
+    .replaceAll('QUEUE_AUTHORIZATION', queue.httpAuthorization);
   const saved = await admin(engine, 'POST', '/scenarios', JSON.parse(scenario));
   expect(saved.status, JSON.stringify(saved.body)).toBe(200);
   expect(saved.body).toMatchObject({ id: 'ci-503-storm' });

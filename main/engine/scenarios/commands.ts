@@ -8,7 +8,11 @@ import { runScenario, type ScenarioDeps } from './runner.js';
 
 type Names = 'scenarios.list' | 'scenarios.save' | 'scenarios.get' | 'scenarios.delete' | 'scenarios.run';
 
-export function scenarioCommandHandlers(repo: ScenarioRepository, clock: EngineClock, deps: ScenarioDeps): Pick<CommandHandlers, Names> {
+export function scenarioCommandHandlers(
+  repo: ScenarioRepository,
+  clock: EngineClock,
+  deps: ScenarioDeps,
+): Pick<CommandHandlers, Names> {
   const find = (id: string) => {
     const scenario = repo.get(id);
     if (!scenario) throw new EngineError('not_found', `no scenario ${id}`);
@@ -20,7 +24,13 @@ export function scenarioCommandHandlers(repo: ScenarioRepository, clock: EngineC
     'scenarios.list': () => repo.list(),
     'scenarios.save': ({ id, name, description, steps }) => {
       const existing = id ? repo.get(id) : undefined;
-      const scenario = { id: id ?? `scenario-${randomBytes(4).toString('hex')}`, name, steps, createdAt: existing?.createdAt ?? clock.now(), ...(description === undefined ? {} : { description }) };
+      const scenario = {
+        id: id ?? `scenario-${randomBytes(4).toString('hex')}`,
+        name,
+        steps,
+        createdAt: existing?.createdAt ?? clock.now(),
+        ...(description === undefined ? {} : { description }),
+      };
       repo.save(scenario);
       return find(scenario.id);
     },

@@ -13,12 +13,37 @@ import { alignTransitions, explainExpectation, playerExchangeReader, type Exchan
 
 let seq = 0;
 function transition(name: string, at = 0, requestId: string | null = null): PlayerTransition {
-  return { seq: ++seq, playerId: 'player-kitchen', groupId: 'group-kitchen', at, from: 'PLAYING', to: 'PLAYING', event: 'e', cause: 'response', transition: name, requestId, detail: null };
+  return {
+    seq: ++seq,
+    playerId: 'player-kitchen',
+    groupId: 'group-kitchen',
+    at,
+    from: 'PLAYING',
+    to: 'PLAYING',
+    event: 'e',
+    cause: 'response',
+    transition: name,
+    requestId,
+    detail: null,
+  };
 }
 const names = (list: (ExplainedTransition | null)[]) => list.map((t) => t?.transition ?? null);
 
-function exchange(fields: Partial<ExplainedExchange> & { trafficId: number }): Omit<ExplainedExchange, 'caused' | 'anchor'> {
-  return { at: 0, method: 'GET', path: '/queues/q/v2.3/version', reason: null, status: 200, outcome: 'answered', retry: 0, requestId: `r${fields.trafficId}`, fault: null, ...fields };
+function exchange(
+  fields: Partial<ExplainedExchange> & { trafficId: number },
+): Omit<ExplainedExchange, 'caused' | 'anchor'> {
+  return {
+    at: 0,
+    method: 'GET',
+    path: '/queues/q/v2.3/version',
+    reason: null,
+    status: 200,
+    outcome: 'answered',
+    retry: 0,
+    requestId: `r${fields.trafficId}`,
+    fault: null,
+    ...fields,
+  };
 }
 
 describe('alignTransitions', () => {
@@ -27,10 +52,14 @@ describe('alignTransitions', () => {
   });
 
   it('pairs what was due with what came instead, and lines up a later agreement', () => {
-    const actual = ['load-begins', 'load-answered-plays', 'audio-ready', 'track-fetched', 'background-exhausted'].map((name) => transition(name));
+    const actual = ['load-begins', 'load-answered-plays', 'audio-ready', 'track-fetched', 'background-exhausted'].map(
+      (name) => transition(name),
+    );
     const alignment = alignTransitions(['load-begins', 'load-answered-pauses', 'background-exhausted'], actual)!;
     expect(alignment.firstDifference).toBe(1);
-    expect(alignment.rows.map((row) => [row.expected, row.actual?.transition ?? null, row.mark, row.first ?? false])).toEqual([
+    expect(
+      alignment.rows.map((row) => [row.expected, row.actual?.transition ?? null, row.mark, row.first ?? false]),
+    ).toEqual([
       ['load-begins', 'load-begins', 'same', false],
       ['load-answered-pauses', 'load-answered-plays', 'differs', true],
       [null, 'audio-ready', 'passed-over', false],
@@ -52,7 +81,7 @@ describe('alignTransitions', () => {
     expect(alignment.differing).toBeNull();
   });
 
-  it('follows the runner\'s check: the first expected transition not found after the ones met', () => {
+  it("follows the runner's check: the first expected transition not found after the ones met", () => {
     // The runner meets `a` at the end and then finds no `b` after it: b is the first difference.
     const alignment = alignTransitions(['a', 'b', 'c'], [transition('b'), transition('c'), transition('a')])!;
     expect(alignment.firstDifference).toBe(1);
@@ -64,11 +93,35 @@ describe('alignTransitions', () => {
 describe('explainExpectation', () => {
   it('shows a little before the first difference and a few rows from it, saying how many were left out', () => {
     const met = Array.from({ length: 10 }, (_, i) => `met-${i}`);
-    const actual = [...met, ...Array.from({ length: 20 }, (_, i) => `other-${i}`)].map((name, i) => transition(name, i));
-    const explanation = explainExpectation({ playerId: 'player-kitchen', expected: [...met, 'never'], actual, checkedAt: 100, spanStart: 0 })!;
+    const actual = [...met, ...Array.from({ length: 20 }, (_, i) => `other-${i}`)].map((name, i) =>
+      transition(name, i),
+    );
+    const explanation = explainExpectation({
+      playerId: 'player-kitchen',
+      expected: [...met, 'never'],
+      actual,
+      checkedAt: 100,
+      spanStart: 0,
+    })!;
     expect(explanation.firstDifference).toBe(10);
-    expect(explanation.rows.map((row) => row.expected)).toEqual(['met-7', 'met-8', 'met-9', 'never', null, null, null, null, null, null, null]);
-    expect(explanation.rows[3]).toMatchObject({ first: true, mark: 'differs', actual: { transition: 'other-0', at: 10 } });
+    expect(explanation.rows.map((row) => row.expected)).toEqual([
+      'met-7',
+      'met-8',
+      'met-9',
+      'never',
+      null,
+      null,
+      null,
+      null,
+      null,
+      null,
+      null,
+    ]);
+    expect(explanation.rows[3]).toMatchObject({
+      first: true,
+      mark: 'differs',
+      actual: { transition: 'other-0', at: 10 },
+    });
     expect(explanation.omitted).toEqual({ before: 7, after: 12 });
     expect(explanation.at).toBe(10);
     expect(explanation.exchanges).toEqual([]);
@@ -80,10 +133,24 @@ describe('explainExpectation', () => {
     const span = [
       exchange({ trafficId: 1, at: 1_000, path: '/queues/q/v2.3/context' }),
       exchange({ trafficId: 2, at: 1_000, path: '/queues/q/v2.3/itemWindow', reason: 'load', requestId: 'r-load' }),
-      exchange({ trafficId: 3, at: 31_000, method: 'POST', path: '/queues/q/v2.3/timePlayed', status: 503, fault: { ruleId: 'fault-1', label: '503 storm', action: 'status', status: 503, target: 'cloudQueue' } }),
+      exchange({
+        trafficId: 3,
+        at: 31_000,
+        method: 'POST',
+        path: '/queues/q/v2.3/timePlayed',
+        status: 503,
+        fault: { ruleId: 'fault-1', label: '503 storm', action: 'status', status: 503, target: 'cloudQueue' },
+      }),
     ];
     const read = vi.fn<ExchangeReader>(() => ({ exchanges: span }));
-    const explanation = explainExpectation({ playerId: 'player-kitchen', expected: ['load-begins', 'load-answered-pauses'], actual, checkedAt: 60_000, spanStart: 0, read })!;
+    const explanation = explainExpectation({
+      playerId: 'player-kitchen',
+      expected: ['load-begins', 'load-answered-pauses'],
+      actual,
+      checkedAt: 60_000,
+      spanStart: 0,
+      read,
+    })!;
     expect(read).toHaveBeenCalledWith('player-kitchen', 1_000);
     expect(explanation.exchanges.map((e) => [e.trafficId, e.anchor ?? false, e.caused])).toEqual([
       [1, false, []],
@@ -95,16 +162,43 @@ describe('explainExpectation', () => {
 
   it('hangs them on the first failed exchange when no request caused what came, and keeps a window around it', () => {
     const actual = [transition('load-answered-plays', 0, 'r0'), transition('track-fetched', 200_000)];
-    const span = Array.from({ length: 20 }, (_, i) => exchange({ trafficId: i, at: i * 30_000, ...(i === 12 ? { status: 503, fault: { ruleId: 'fault-2', action: 'status', status: 503, target: 'player' } } : {}) }));
-    const explanation = explainExpectation({ playerId: 'player-kitchen', expected: ['load-answered-plays', 'background-exhausted'], actual, checkedAt: 600_000, spanStart: 0, read: () => ({ exchanges: span }) })!;
+    const span = Array.from({ length: 20 }, (_, i) =>
+      exchange({
+        trafficId: i,
+        at: i * 30_000,
+        ...(i === 12
+          ? { status: 503, fault: { ruleId: 'fault-2', action: 'status', status: 503, target: 'player' } }
+          : {}),
+      }),
+    );
+    const explanation = explainExpectation({
+      playerId: 'player-kitchen',
+      expected: ['load-answered-plays', 'background-exhausted'],
+      actual,
+      checkedAt: 600_000,
+      spanStart: 0,
+      read: () => ({ exchanges: span }),
+    })!;
     expect(explanation.exchanges.map((e) => e.trafficId)).toEqual([7, 8, 9, 10, 11, 12, 13, 14, 15]);
     expect(explanation.exchanges.find((e) => e.anchor)?.trafficId).toBe(12);
     expect(explanation.exchangesOmitted).toEqual({ before: 7, after: 4 });
   });
 
   it('says why no exchanges are shown when the player made none', () => {
-    const explanation = explainExpectation({ playerId: 'p', expected: ['x'], actual: [], checkedAt: 5, spanStart: 0, read: () => ({ exchanges: [] }) })!;
-    expect(explanation).toMatchObject({ at: 5, rows: [{ expected: 'x', actual: null, first: true }], exchanges: [], exchangesNote: expect.stringMatching(/made no requests/) });
+    const explanation = explainExpectation({
+      playerId: 'p',
+      expected: ['x'],
+      actual: [],
+      checkedAt: 5,
+      spanStart: 0,
+      read: () => ({ exchanges: [] }),
+    })!;
+    expect(explanation).toMatchObject({
+      at: 5,
+      rows: [{ expected: 'x', actual: null, first: true }],
+      exchanges: [],
+      exchangesNote: expect.stringMatching(/made no requests/),
+    });
   });
 });
 
@@ -112,18 +206,31 @@ describe('playerExchangeReader', () => {
   function logWith(entries: Parameters<typeof trafficEntry>[0][]) {
     const store = openStore({ dataDir: null }, Date.now(), new TrafficLogFile());
     const log = new TrafficLog(store.db);
-    log.append(entries.map((fields) => trafficEntry(fields)), 1_000);
+    log.append(
+      entries.map((fields) => trafficEntry(fields)),
+      1_000,
+    );
     return { log, close: () => store.close() };
   }
 
-  it('reads the player\'s own requests from an engine time on, each with the rule of its client or of the console\'s server', () => {
+  it("reads the player's own requests from an engine time on, each with the rule of its client or of the console's server", () => {
     const storm = { ruleId: 'fault-1', label: '503 storm', action: 'status' as const, status: 503 };
     const { log, close } = logWith([
       { target: 'player', playerId: 'player-kitchen', requestId: 'old', at: 10 },
       // The same request twice: as the player sent it, and as the console's cloud queue server failed it.
       { target: 'cloudQueue', playerId: 'player-kitchen', requestId: 'a', at: 101, status: 503, fault: storm },
       { target: 'player', playerId: 'player-kitchen', requestId: 'a', at: 100, status: 503, retry: 0 },
-      { target: 'player', playerId: 'player-kitchen', requestId: 'b', at: 200, path: '/queues/q/v2.3/itemWindow', reason: 'refresh', status: null, outcome: 'timeout', fault: { ruleId: 'fault-2', action: 'timeout' } },
+      {
+        target: 'player',
+        playerId: 'player-kitchen',
+        requestId: 'b',
+        at: 200,
+        path: '/queues/q/v2.3/itemWindow',
+        reason: 'refresh',
+        status: null,
+        outcome: 'timeout',
+        fault: { ruleId: 'fault-2', action: 'timeout' },
+      },
       { target: 'player', playerId: 'player-office', requestId: 'c', at: 150 },
       { target: 'cloudQueue', playerId: 'player-kitchen', requestId: 'd', at: 300 },
       { target: 'player', playerId: 'player-kitchen', requestId: 'd', at: 300, retry: 1 },
@@ -133,16 +240,49 @@ describe('playerExchangeReader', () => {
     expect(recorder.flush).toHaveBeenCalled();
     expect(note).toBeUndefined();
     expect(exchanges.map(({ trafficId: _id, ...rest }) => rest)).toEqual([
-      { at: 100, method: 'GET', path: '/queues/q/v2.3/version', reason: null, status: 503, outcome: 'answered', retry: 0, requestId: 'a', fault: { ...storm, target: 'cloudQueue' } },
-      { at: 200, method: 'GET', path: '/queues/q/v2.3/itemWindow', reason: 'refresh', status: null, outcome: 'timeout', retry: null, requestId: 'b', fault: { ruleId: 'fault-2', action: 'timeout', target: 'player' } },
-      { at: 300, method: 'GET', path: '/queues/q/v2.3/version', reason: null, status: 200, outcome: 'answered', retry: 1, requestId: 'd', fault: null },
+      {
+        at: 100,
+        method: 'GET',
+        path: '/queues/q/v2.3/version',
+        reason: null,
+        status: 503,
+        outcome: 'answered',
+        retry: 0,
+        requestId: 'a',
+        fault: { ...storm, target: 'cloudQueue' },
+      },
+      {
+        at: 200,
+        method: 'GET',
+        path: '/queues/q/v2.3/itemWindow',
+        reason: 'refresh',
+        status: null,
+        outcome: 'timeout',
+        retry: null,
+        requestId: 'b',
+        fault: { ruleId: 'fault-2', action: 'timeout', target: 'player' },
+      },
+      {
+        at: 300,
+        method: 'GET',
+        path: '/queues/q/v2.3/version',
+        reason: null,
+        status: 200,
+        outcome: 'answered',
+        retry: 1,
+        requestId: 'd',
+        fault: null,
+      },
     ]);
     close();
   });
 
   it('says that capture is off when it found nothing for that reason', () => {
     const { log, close } = logWith([]);
-    expect(playerExchangeReader(log, { flush: () => undefined, capturing: false })('player-kitchen', 0)).toEqual({ exchanges: [], note: expect.stringMatching(/capture is off/) });
+    expect(playerExchangeReader(log, { flush: () => undefined, capturing: false })('player-kitchen', 0)).toEqual({
+      exchanges: [],
+      note: expect.stringMatching(/capture is off/),
+    });
     close();
   });
 });

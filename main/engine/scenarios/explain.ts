@@ -7,7 +7,12 @@
  * The alignment mirrors the runner's check: the expected rows in order, other rows allowed
  * between them. Everything here is pure but `playerExchangeReader`, which reads the traffic log.
  */
-import type { ExpectationExplanation, ExplainedExchange, ExplainedTransition, ExplanationRow } from '../api/expectation-types.js';
+import type {
+  ExpectationExplanation,
+  ExplainedExchange,
+  ExplainedTransition,
+  ExplanationRow,
+} from '../api/expectation-types.js';
 import type { PlayerTransition } from '../api/player-types.js';
 import type { TrafficSummary, TrafficTarget } from '../api/traffic-types.js';
 import type { TrafficLogStore } from '../traffic/log/index.js';
@@ -23,7 +28,10 @@ const EXCHANGES_AFTER = 3;
 const READ_NEWEST = 5_000;
 
 /** A player's exchanges from an engine time on, oldest first, each with the rule that acted on it. */
-export type ExchangeReader = (playerId: string, fromAt: number) => { exchanges: Omit<ExplainedExchange, 'caused' | 'anchor'>[]; note?: string };
+export type ExchangeReader = (
+  playerId: string,
+  fromAt: number,
+) => { exchanges: Omit<ExplainedExchange, 'caused' | 'anchor'>[]; note?: string };
 
 export interface Alignment {
   /** The whole side-by-side. */
@@ -39,7 +47,10 @@ export interface Alignment {
 }
 
 /** The two sequences side by side; null when the actual one meets the expected one. */
-export function alignTransitions(expected: readonly string[], actual: readonly ExplainedTransition[]): Alignment | null {
+export function alignTransitions(
+  expected: readonly string[],
+  actual: readonly ExplainedTransition[],
+): Alignment | null {
   const rows: ExplanationRow[] = [];
   let next = 0;
   let lastMet: ExplainedTransition | null = null;
@@ -77,7 +88,11 @@ function alignRest(expected: readonly string[], actual: readonly ExplainedTransi
   const common = n * m > MAX_ALIGN_CELLS ? null : Array.from({ length: n + 1 }, () => new Uint32Array(m + 1));
   if (common) {
     for (let i = n - 1; i >= 0; i--)
-      for (let j = m - 1; j >= 0; j--) common[i]![j] = expected[i] === actual[j]!.transition ? common[i + 1]![j + 1]! + 1 : Math.max(common[i + 1]![j]!, common[i]![j + 1]!);
+      for (let j = m - 1; j >= 0; j--)
+        common[i]![j] =
+          expected[i] === actual[j]!.transition
+            ? common[i + 1]![j + 1]! + 1
+            : Math.max(common[i + 1]![j]!, common[i]![j + 1]!);
   }
   const rows: ExplanationRow[] = [];
   let due: string[] = [];
@@ -86,7 +101,11 @@ function alignRest(expected: readonly string[], actual: readonly ExplainedTransi
     for (let g = 0; g < Math.max(due.length, came.length); g++) {
       const want = due[g] ?? null;
       const instead = came[g] ?? null;
-      rows.push({ expected: want, actual: instead, mark: want === null ? 'passed-over' : instead?.transition === want ? 'same' : 'differs' });
+      rows.push({
+        expected: want,
+        actual: instead,
+        mark: want === null ? 'passed-over' : instead?.transition === want ? 'same' : 'differs',
+      });
     }
     due = [];
     came = [];
@@ -98,7 +117,8 @@ function alignRest(expected: readonly string[], actual: readonly ExplainedTransi
     if (common && i > 0 && i < n && j < m && expected[i] === actual[j]!.transition) {
       pairGap();
       rows.push({ expected: expected[i++]!, actual: actual[j++]!, mark: 'same' });
-    } else if (j < m && (i >= n || !common || (i > 0 && common[i]![j + 1]! >= common[i + 1]![j]!))) came.push(actual[j++]!);
+    } else if (j < m && (i >= n || !common || (i > 0 && common[i]![j + 1]! >= common[i + 1]![j]!)))
+      came.push(actual[j++]!);
     else due.push(expected[i++]!);
   }
   pairGap();
@@ -113,7 +133,11 @@ const failedExchange = (exchange: Omit<ExplainedExchange, 'caused'>): boolean =>
  * else the first that failed or that a rule acted on (what the player then did, or did not, is
  * the difference); else the last that started before the differing transition (or the check).
  */
-function anchorOf(span: readonly Omit<ExplainedExchange, 'caused'>[], differing: ExplainedTransition | null, checkedAt: number): number {
+function anchorOf(
+  span: readonly Omit<ExplainedExchange, 'caused'>[],
+  differing: ExplainedTransition | null,
+  checkedAt: number,
+): number {
   const byRequest = differing?.requestId ? span.findIndex((e) => e.requestId === differing.requestId) : -1;
   if (byRequest !== -1) return byRequest;
   const failed = span.findIndex(failedExchange);
@@ -137,26 +161,41 @@ export interface ExplainInput {
 
 /** The explanation of a failed check of transitions; null when they were met. */
 export function explainExpectation(input: ExplainInput): ExpectationExplanation | null {
-  const actual = input.actual.map(({ seq, transition, at, from, to, requestId }) => ({ seq, transition, at, from, to, requestId }));
+  const actual = input.actual.map(({ seq, transition, at, from, to, requestId }) => ({
+    seq,
+    transition,
+    at,
+    from,
+    to,
+    requestId,
+  }));
   const alignment = alignTransitions(input.expected, actual);
   if (!alignment) return null;
   const { rows, firstRow, firstDifference, lastMet, differing } = alignment;
   const shownFrom = Math.max(0, firstRow - ROWS_BEFORE);
   const shownTo = Math.min(rows.length, firstRow + ROWS_FROM);
 
-  const read = input.read ? input.read(input.playerId, lastMet?.at ?? input.spanStart) : { exchanges: [], note: 'no traffic log to read the exchanges from' };
+  const read = input.read
+    ? input.read(input.playerId, lastMet?.at ?? input.spanStart)
+    : { exchanges: [], note: 'no traffic log to read the exchanges from' };
   const span = read.exchanges;
   const anchor = anchorOf(span, differing, input.checkedAt);
   const from = anchor === -1 ? 0 : Math.max(0, anchor - EXCHANGES_BEFORE);
-  const to = anchor === -1 ? Math.min(span.length, EXCHANGES_BEFORE + EXCHANGES_AFTER + 1) : Math.min(span.length, anchor + EXCHANGES_AFTER + 1);
+  const to =
+    anchor === -1
+      ? Math.min(span.length, EXCHANGES_BEFORE + EXCHANGES_AFTER + 1)
+      : Math.min(span.length, anchor + EXCHANGES_AFTER + 1);
   const causedBy = new Map<string, string[]>();
-  for (const t of actual) if (t.requestId) causedBy.set(t.requestId, [...(causedBy.get(t.requestId) ?? []), t.transition]);
+  for (const t of actual)
+    if (t.requestId) causedBy.set(t.requestId, [...(causedBy.get(t.requestId) ?? []), t.transition]);
   const exchanges = span.slice(from, to).map((exchange, i) => ({
     ...exchange,
     caused: (exchange.requestId && causedBy.get(exchange.requestId)) || [],
     ...(from + i === anchor ? { anchor: true as const } : {}),
   }));
-  const note = exchanges.length ? undefined : (read.note ?? `${input.playerId} made no requests since the last transition met`);
+  const note = exchanges.length
+    ? undefined
+    : (read.note ?? `${input.playerId} made no requests since the last transition met`);
 
   return {
     playerId: input.playerId,
@@ -177,7 +216,10 @@ export function explainExpectation(input: ExplainInput): ExpectationExplanation 
  * console's cloud queue server saw it (which carries a rule of that server). What is captured is
  * written first, so the exchanges up to the check are all there.
  */
-export function playerExchangeReader(log: Pick<TrafficLogStore, 'page'>, recorder: Pick<TrafficRecorder, 'flush' | 'capturing'>): ExchangeReader {
+export function playerExchangeReader(
+  log: Pick<TrafficLogStore, 'page'>,
+  recorder: Pick<TrafficRecorder, 'flush' | 'capturing'>,
+): ExchangeReader {
   const newest = (target: TrafficTarget): TrafficSummary[] => {
     const { total } = log.page({ target }, 0, 0);
     return log.page({ target }, Math.max(0, total - READ_NEWEST), READ_NEWEST).rows;
@@ -185,7 +227,11 @@ export function playerExchangeReader(log: Pick<TrafficLogStore, 'page'>, recorde
   return (playerId, fromAt) => {
     recorder.flush();
     const mine = (row: TrafficSummary) => row.playerId === playerId && row.at >= fromAt;
-    const atServer = new Map(newest('cloudQueue').flatMap((row) => (mine(row) && row.fault && row.requestId ? [[row.requestId, { ...row.fault, target: row.target }] as const] : [])));
+    const atServer = new Map(
+      newest('cloudQueue').flatMap((row) =>
+        mine(row) && row.fault && row.requestId ? [[row.requestId, { ...row.fault, target: row.target }] as const] : [],
+      ),
+    );
     const exchanges = newest('player')
       .filter(mine)
       .map((row) => ({
@@ -198,9 +244,16 @@ export function playerExchangeReader(log: Pick<TrafficLogStore, 'page'>, recorde
         outcome: row.outcome,
         retry: row.retry,
         requestId: row.requestId,
-        fault: row.fault ? { ...row.fault, target: row.target } : ((row.requestId && atServer.get(row.requestId)) || null),
+        fault: row.fault
+          ? { ...row.fault, target: row.target }
+          : (row.requestId && atServer.get(row.requestId)) || null,
       }))
       .sort((a, b) => a.at - b.at || a.trafficId - b.trafficId);
-    return { exchanges, ...(exchanges.length === 0 && !recorder.capturing ? { note: 'traffic capture is off: no exchanges were recorded' } : {}) };
+    return {
+      exchanges,
+      ...(exchanges.length === 0 && !recorder.capturing
+        ? { note: 'traffic capture is off: no exchanges were recorded' }
+        : {}),
+    };
   };
 }

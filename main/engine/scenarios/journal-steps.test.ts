@@ -16,7 +16,9 @@ let queue: QueueSummary;
 
 beforeAll(async () => {
   engine = await startTestEngine({ clockSpeed: 0 });
-  const items = Array.from({ length: 6 }, (_, i) => ({ track: { name: `Track ${i + 1}`, mediaUrl: `https://media.example.com/${i + 1}.mp3`, durationMillis: 240_000 } }));
+  const items = Array.from({ length: 6 }, (_, i) => ({
+    track: { name: `Track ${i + 1}`, mediaUrl: `https://media.example.com/${i + 1}.mp3`, durationMillis: 240_000 },
+  }));
   queue = (await admin(engine, 'POST', '/queues', { name: 'Journal steps', items })).body as QueueSummary;
 });
 afterAll(() => engine.close());
@@ -24,14 +26,30 @@ afterAll(() => engine.close());
 async function runSteps(steps: ScenarioStep[]): Promise<ScenarioReport> {
   const saved = await admin(engine, 'POST', '/scenarios', { name: 'journal steps', steps });
   expect(saved.status, JSON.stringify(saved.body)).toBe(200);
-  return (await admin(engine, 'POST', `/scenarios/${(saved.body as StoredScenarioView).id}/run`)).body as ScenarioReport;
+  return (await admin(engine, 'POST', `/scenarios/${(saved.body as StoredScenarioView).id}/run`))
+    .body as ScenarioReport;
 }
 
 const playing = (): ScenarioStep[] => [
   { type: 'clearFaults' },
   { type: 'clock', speed: 0 },
-  { type: 'command', method: 'POST', path: '/api/v1/groups/group-kitchen/playbackSession:1', body: { appId: 'com.example.steps', appContext: 'ci' }, save: { session: 'sessionId' } },
-  { type: 'command', method: 'POST', path: '/api/v1/playbackSessions/${session}/playbackSession:1/loadCloudQueue', body: { queueBaseUrl: `\${cloudQueue}/queues/${queue.id}/v2.3/`, httpAuthorization: queue.httpAuthorization, playOnCompletion: true } },
+  {
+    type: 'command',
+    method: 'POST',
+    path: '/api/v1/groups/group-kitchen/playbackSession:1',
+    body: { appId: 'com.example.steps', appContext: 'ci' },
+    save: { session: 'sessionId' },
+  },
+  {
+    type: 'command',
+    method: 'POST',
+    path: '/api/v1/playbackSessions/${session}/playbackSession:1/loadCloudQueue',
+    body: {
+      queueBaseUrl: `\${cloudQueue}/queues/${queue.id}/v2.3/`,
+      httpAuthorization: queue.httpAuthorization,
+      playOnCompletion: true,
+    },
+  },
   { type: 'clock', advanceMs: 1_000 },
 ];
 
@@ -39,15 +57,42 @@ describe('journal steps in a scenario', () => {
   it('trigger, move and remove a rule by its name, send a request now, and edit a queue', async () => {
     const report = await runSteps([
       ...playing(),
-      { type: 'fault', ref: 'storm', rule: { target: 'cloudQueue', action: { type: 'status', status: 503 }, label: 'storm' } },
-      { type: 'fault', ref: 'gone', rule: { target: 'cloudQueue', match: { method: 'GET', path: '/itemWindow' }, action: { type: 'status', status: 404 }, times: 1 } },
+      {
+        type: 'fault',
+        ref: 'storm',
+        rule: { target: 'cloudQueue', action: { type: 'status', status: 503 }, label: 'storm' },
+      },
+      {
+        type: 'fault',
+        ref: 'gone',
+        rule: {
+          target: 'cloudQueue',
+          match: { method: 'GET', path: '/itemWindow' },
+          action: { type: 'status', status: 404 },
+          times: 1,
+        },
+      },
       { type: 'faultTrigger', rule: 'gone', playerId: 'player-kitchen' },
       { type: 'faultMove', rule: 'gone', toIndex: 0 },
       { type: 'clock', advanceMs: 10_000 },
       { type: 'faultRemove', rule: 'storm' },
-      { type: 'expect', playerId: 'player-kitchen', state: 'IDLE', transitions: ['refresh-command', 'window-not-found'] },
-      { type: 'queueEdit', command: 'queues.items.add', input: { id: queue.id, items: [{ track: { name: 'Added', mediaUrl: 'https://media.example.com/added.mp3' } }] }, saveItemIds: ['added'] },
-      { type: 'queueEdit', command: 'queues.items.move', input: { id: queue.id, itemIds: ['${added}'], afterItemId: null } },
+      {
+        type: 'expect',
+        playerId: 'player-kitchen',
+        state: 'IDLE',
+        transitions: ['refresh-command', 'window-not-found'],
+      },
+      {
+        type: 'queueEdit',
+        command: 'queues.items.add',
+        input: { id: queue.id, items: [{ track: { name: 'Added', mediaUrl: 'https://media.example.com/added.mp3' } }] },
+        saveItemIds: ['added'],
+      },
+      {
+        type: 'queueEdit',
+        command: 'queues.items.move',
+        input: { id: queue.id, itemIds: ['${added}'], afterItemId: null },
+      },
       // The player is idle: Send now is refused, as expected.
       { type: 'trigger', playerId: 'player-kitchen', request: 'refresh', expectError: true },
     ]);
@@ -66,6 +111,9 @@ describe('journal steps in a scenario', () => {
 
   it('fails a Send now the player refuses when it was not expected to be', async () => {
     const report = await runSteps([{ type: 'trigger', playerId: 'player-office', request: 'refresh' }]);
-    expect(report.steps[0]).toMatchObject({ status: 'failed', message: expect.stringMatching(/^refresh sent by player-office failed: /) });
+    expect(report.steps[0]).toMatchObject({
+      status: 'failed',
+      message: expect.stringMatching(/^refresh sent by player-office failed: /),
+    });
   });
 });

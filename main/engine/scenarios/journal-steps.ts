@@ -6,7 +6,10 @@
 import type { ScenarioStep } from '../api/scenario-types.js';
 import type { FaultRegistry } from '../faults/registry.js';
 
-type JournalStep = Extract<ScenarioStep, { type: 'faultRemove' | 'faultMove' | 'faultTrigger' | 'trigger' | 'queueEdit' }>;
+type JournalStep = Extract<
+  ScenarioStep,
+  { type: 'faultRemove' | 'faultMove' | 'faultTrigger' | 'trigger' | 'queueEdit' }
+>;
 
 export interface JournalStepContext {
   faults: Pick<FaultRegistry, 'remove' | 'move'>;
@@ -23,10 +26,19 @@ export interface JournalStepContext {
 export const ruleVar = (ref: string): string => `rule:${ref}`;
 
 export function isJournalStep(step: ScenarioStep): step is JournalStep {
-  return step.type === 'faultRemove' || step.type === 'faultMove' || step.type === 'faultTrigger' || step.type === 'trigger' || step.type === 'queueEdit';
+  return (
+    step.type === 'faultRemove' ||
+    step.type === 'faultMove' ||
+    step.type === 'faultTrigger' ||
+    step.type === 'trigger' ||
+    step.type === 'queueEdit'
+  );
 }
 
-export async function runJournalStep(step: JournalStep, ctx: JournalStepContext): Promise<string | { work: Promise<string> }> {
+export async function runJournalStep(
+  step: JournalStep,
+  ctx: JournalStepContext,
+): Promise<string | { work: Promise<string> }> {
   const ruleId = (ref: string): string => {
     const id = ctx.vars.get(ruleVar(ref));
     if (!id) throw new Error(`no rule ${ref}: a fault step before this one names it with "ref"`);
@@ -61,10 +73,16 @@ export async function runJournalStep(step: JournalStep, ctx: JournalStepContext)
     }
     case 'faultTrigger': {
       const input = { id: ruleId(step.rule), ...(step.playerId ? { playerId: step.playerId } : {}) };
-      return ctx.settle(expecting(`trigger of rule ${step.rule}`, step.expectError, () => run('faults.trigger', input)));
+      return ctx.settle(
+        expecting(`trigger of rule ${step.rule}`, step.expectError, () => run('faults.trigger', input)),
+      );
     }
     case 'trigger':
-      return ctx.settle(expecting(`${step.request} sent by ${step.playerId}`, step.expectError, () => run('players.trigger', { id: step.playerId, request: step.request })));
+      return ctx.settle(
+        expecting(`${step.request} sent by ${step.playerId}`, step.expectError, () =>
+          run('players.trigger', { id: step.playerId, request: step.request }),
+        ),
+      );
     case 'queueEdit': {
       const input = ctx.fill(step.input);
       const edit = async (): Promise<string> => {
@@ -72,7 +90,10 @@ export async function runJournalStep(step: JournalStep, ctx: JournalStepContext)
         const made = answer?.itemIds ?? [];
         (step.saveItemIds ?? []).forEach((name, index) => {
           const id = made[index];
-          if (id === undefined) throw new Error(`${step.command} made ${made.length} items, the scenario names ${step.saveItemIds!.length}`);
+          if (id === undefined)
+            throw new Error(
+              `${step.command} made ${made.length} items, the scenario names ${step.saveItemIds!.length}`,
+            );
           ctx.vars.set(name, id);
         });
         return `${step.command} on ${String((input as { id?: unknown }).id)}`;

@@ -41,7 +41,10 @@ export interface ScenarioDeps {
 }
 
 class StepFailure extends Error {
-  constructor(message: string, readonly explanation?: ExpectationExplanation) {
+  constructor(
+    message: string,
+    readonly explanation?: ExpectationExplanation,
+  ) {
     super(message);
   }
 }
@@ -56,12 +59,23 @@ export async function runScenario(scenario: Scenario, deps: ScenarioDeps): Promi
   const vars: Vars = new Map(Object.entries(deps.urls()));
   const results: ScenarioStepResult[] = [];
   const waiting: WaitingStep[] = [];
-  const found: FoundConsole = { at: startedAt, speed: deps.clock.speed, ruleIds: new Set(deps.faults.list().map((rule) => rule.id)), cleared: [] };
+  const found: FoundConsole = {
+    at: startedAt,
+    speed: deps.clock.speed,
+    ruleIds: new Set(deps.faults.list().map((rule) => rule.id)),
+    cleared: [],
+  };
   let failed = false;
   let restored: ScenarioReport['restored'];
   // Each outcome as it is known, for whoever watches the run live (the CLI's `run`, the UI).
   const announce = (step: ScenarioStepResult, settled: boolean): void =>
-    deps.bus.emit('scenarios.step', { scenarioId: scenario.id, at: deps.clock.now(), stepCount: scenario.steps.length, step: { ...step }, settled });
+    deps.bus.emit('scenarios.step', {
+      scenarioId: scenario.id,
+      at: deps.clock.now(),
+      stepCount: scenario.steps.length,
+      step: { ...step },
+      settled,
+    });
   try {
     for (const [index, step] of scenario.steps.entries()) {
       if (failed) {
@@ -73,19 +87,34 @@ export async function runScenario(scenario: Scenario, deps: ScenarioDeps): Promi
       const unjudged = 'pendingAtExport' in step && step.pendingAtExport === true;
       try {
         const outcome = await runStep(step, deps, vars, seen, checkedUpTo, found);
-        const result: ScenarioStepResult = typeof outcome === 'string' ? { index, type: step.type, status: 'passed', message: outcome } : { index, type: step.type, status: 'passed', message: 'waiting for engine time', waiting: true };
+        const result: ScenarioStepResult =
+          typeof outcome === 'string'
+            ? { index, type: step.type, status: 'passed', message: outcome }
+            : { index, type: step.type, status: 'passed', message: 'waiting for engine time', waiting: true };
         results.push(result);
-        if (typeof outcome !== 'string') waiting.push(watch(outcome.work, result, () => announce(result, true), unjudged));
+        if (typeof outcome !== 'string')
+          waiting.push(watch(outcome.work, result, () => announce(result, true), unjudged));
         announce(result, false);
       } catch (error) {
         if (unjudged) {
-          results.push({ index, type: step.type, status: 'passed', message: `${messageOf(error)} (not checked: still waiting when the bundle was exported)` });
+          results.push({
+            index,
+            type: step.type,
+            status: 'passed',
+            message: `${messageOf(error)} (not checked: still waiting when the bundle was exported)`,
+          });
           announce(results.at(-1)!, false);
           continue;
         }
         failed = true;
         const explanation = error instanceof StepFailure ? error.explanation : undefined;
-        results.push({ index, type: step.type, status: 'failed', message: messageOf(error), ...(explanation ? { explanation } : {}) });
+        results.push({
+          index,
+          type: step.type,
+          status: 'failed',
+          message: messageOf(error),
+          ...(explanation ? { explanation } : {}),
+        });
         announce(results.at(-1)!, false);
       }
       await yieldToEventLoop();
@@ -101,7 +130,8 @@ export async function runScenario(scenario: Scenario, deps: ScenarioDeps): Promi
       }
       failed = true;
       w.result.status = 'failed';
-      w.result.message = 'still waiting for engine time when the run ended: a later clock step must move past its retries or timeout';
+      w.result.message =
+        'still waiting for engine time when the run ended: a later clock step must move past its retries or timeout';
       announce(w.result, true);
     }
     for (const w of waiting) w.closed = true;
@@ -109,7 +139,9 @@ export async function runScenario(scenario: Scenario, deps: ScenarioDeps): Promi
     stop();
     restored = restore(found, deps);
   }
-  const touched = new Set(scenario.steps.flatMap((s) => ('playerId' in s && s.playerId ? [deps.players.forPlayer(s.playerId)?.id] : [])));
+  const touched = new Set(
+    scenario.steps.flatMap((s) => ('playerId' in s && s.playerId ? [deps.players.forPlayer(s.playerId)?.id] : [])),
+  );
   return {
     scenarioId: scenario.id,
     name: scenario.name,
@@ -135,7 +167,8 @@ interface FoundConsole {
 
 function restore(found: FoundConsole, deps: ScenarioDeps): ScenarioReport['restored'] {
   let faultsRemoved = 0;
-  for (const rule of deps.faults.list()) if (!found.ruleIds.has(rule.id) && deps.faults.remove(rule.id)) faultsRemoved++;
+  for (const rule of deps.faults.list())
+    if (!found.ruleIds.has(rule.id) && deps.faults.remove(rule.id)) faultsRemoved++;
   const faultsPutBack = deps.faults.putBack(found.cleared);
   const clockSpeed = deps.clock.speed === found.speed ? null : found.speed;
   if (clockSpeed !== null) deps.clock.setSpeed(clockSpeed);
@@ -163,7 +196,12 @@ function watch(work: Promise<string>, result: ScenarioStepResult, settled: () =>
   work
     .then(
       (message) => settle({ message: `${message} (once the clock moved)` }),
-      (error: unknown) => settle(unjudged ? { message: `${messageOf(error)} (not checked: still waiting when the bundle was exported)` } : { status: 'failed', message: messageOf(error) }),
+      (error: unknown) =>
+        settle(
+          unjudged
+            ? { message: `${messageOf(error)} (not checked: still waiting when the bundle was exported)` }
+            : { status: 'failed', message: messageOf(error) },
+        ),
     )
     .finally(() => (entry.ended = true));
   return entry;
@@ -177,7 +215,12 @@ function watch(work: Promise<string>, result: ScenarioStepResult, settled: () =>
 async function settleOrWait(work: Promise<string>, clock: EngineClock): Promise<string | { work: Promise<string> }> {
   if (clock.speed > 0) return work;
   let ended = false;
-  clock.track(work.then(() => (ended = true), () => (ended = true)));
+  clock.track(
+    work.then(
+      () => (ended = true),
+      () => (ended = true),
+    ),
+  );
   await clock.advance(0);
   return ended ? work : { work };
 }
@@ -195,7 +238,13 @@ async function runStep(
   found: FoundConsole,
 ): Promise<string | { work: Promise<string> }> {
   if (isJournalStep(step)) {
-    return runJournalStep(step, { faults: deps.faults, commands: deps.commands, vars, fill: (value) => substituteIn(value, vars), settle: (work) => settleOrWait(work, deps.clock) });
+    return runJournalStep(step, {
+      faults: deps.faults,
+      commands: deps.commands,
+      vars,
+      fill: (value) => substituteIn(value, vars),
+      settle: (work) => settleOrWait(work, deps.clock),
+    });
   }
   switch (step.type) {
     case 'fault': {
@@ -229,9 +278,20 @@ async function runStep(
       const send = async () => {
         const answer = await deps.callControl(step.method, path, body);
         const expected = step.expectStatus ?? 200;
-        if (answer.status !== expected) throw new StepFailure(`${step.method} ${path} answered ${answer.status}, expected ${expected}: ${JSON.stringify(answer.body)}`);
+        if (answer.status !== expected)
+          throw new StepFailure(
+            `${step.method} ${path} answered ${answer.status}, expected ${expected}: ${JSON.stringify(answer.body)}`,
+          );
         for (const [name, field] of Object.entries(step.save ?? {})) {
-          const value = field.split('.').reduce<unknown>((obj, key) => (typeof obj === 'object' && obj !== null && Object.hasOwn(obj, key) ? (obj as Record<string, unknown>)[key] : undefined), answer.body);
+          const value = field
+            .split('.')
+            .reduce<unknown>(
+              (obj, key) =>
+                typeof obj === 'object' && obj !== null && Object.hasOwn(obj, key)
+                  ? (obj as Record<string, unknown>)[key]
+                  : undefined,
+              answer.body,
+            );
           if (value === undefined) throw new StepFailure(`the answer of ${path} has no ${field} to save as ${name}`);
           vars.set(name, String(value));
         }
@@ -242,7 +302,12 @@ async function runStep(
     case 'clock': {
       if (step.speed !== undefined) deps.clock.setSpeed(step.speed);
       if (step.advanceMs) await deps.clock.advance(step.advanceMs);
-      return [step.speed !== undefined ? `speed ${step.speed}` : '', step.advanceMs ? `advanced ${step.advanceMs} ms` : ''].filter(Boolean).join(', ');
+      return [
+        step.speed !== undefined ? `speed ${step.speed}` : '',
+        step.advanceMs ? `advanced ${step.advanceMs} ms` : '',
+      ]
+        .filter(Boolean)
+        .join(', ');
     }
     case 'expect': {
       await deps.clock.advance(0);
@@ -257,7 +322,8 @@ async function runStep(
         if (now !== step.state) problems.push(`state is ${now}, expected ${step.state}`);
       }
       const itemId = player.status().itemId;
-      if (step.itemId !== undefined && itemId !== step.itemId) problems.push(`item is ${itemId ?? 'none'}, expected ${step.itemId}`);
+      if (step.itemId !== undefined && itemId !== step.itemId)
+        problems.push(`item is ${itemId ?? 'none'}, expected ${step.itemId}`);
       let explanation: ExpectationExplanation | null = null;
       // The span this check covers began at the previous check's last transition, or with the run.
       const spanStart = seen.find((t) => t.seq === since)?.at ?? found.at;
@@ -267,8 +333,17 @@ async function runStep(
           const found = mine.findIndex((t, i) => i >= at && t.transition === expected);
           if (found === -1) {
             // The row before it in the list, by position: a row listed twice names its own predecessor.
-            problems.push(`no ${expected} transition${k > 0 ? ` after ${step.transitions[k - 1]}` : ''} (saw: ${mine.map((t) => t.transition).join(', ') || 'none'})`);
-            explanation = explainExpectation({ playerId: player.id, expected: step.transitions, actual: mine, checkedAt: deps.clock.now(), spanStart, ...(deps.exchanges ? { read: deps.exchanges } : {}) });
+            problems.push(
+              `no ${expected} transition${k > 0 ? ` after ${step.transitions[k - 1]}` : ''} (saw: ${mine.map((t) => t.transition).join(', ') || 'none'})`,
+            );
+            explanation = explainExpectation({
+              playerId: player.id,
+              expected: step.transitions,
+              actual: mine,
+              checkedAt: deps.clock.now(),
+              spanStart,
+              ...(deps.exchanges ? { read: deps.exchanges } : {}),
+            });
             break;
           }
           at = found + 1;
@@ -304,6 +379,7 @@ function substitute(text: string, vars: Vars): string {
 function substituteIn(value: unknown, vars: Vars): unknown {
   if (typeof value === 'string') return substitute(value, vars);
   if (Array.isArray(value)) return value.map((inner) => substituteIn(inner, vars));
-  if (typeof value === 'object' && value !== null) return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, substituteIn(inner, vars)]));
+  if (typeof value === 'object' && value !== null)
+    return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, substituteIn(inner, vars)]));
   return value;
 }

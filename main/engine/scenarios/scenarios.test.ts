@@ -17,7 +17,9 @@ let engine: Engine;
 let queue: QueueSummary;
 
 const queueItems = (count: number) =>
-  Array.from({ length: count }, (_, i) => ({ track: { name: `Track ${i + 1}`, mediaUrl: `https://media.example.com/${i + 1}.mp3`, durationMillis: 240_000 } }));
+  Array.from({ length: count }, (_, i) => ({
+    track: { name: `Track ${i + 1}`, mediaUrl: `https://media.example.com/${i + 1}.mp3`, durationMillis: 240_000 },
+  }));
 
 beforeAll(async () => {
   engine = await startTestEngine({ clockSpeed: 0 });
@@ -37,15 +39,30 @@ beforeEach(async () => {
 /** A fresh session on the Kitchen player, its id saved as `${session}`, and the queue loaded and playing. */
 function loadAndPlay(): ScenarioStep[] {
   return [
-    { type: 'command', method: 'POST', path: '/api/v1/groups/group-kitchen/playbackSession:1', body: { appId: 'com.example.scenarios', appContext: 'ci' }, save: { session: 'sessionId' } },
+    {
+      type: 'command',
+      method: 'POST',
+      path: '/api/v1/groups/group-kitchen/playbackSession:1',
+      body: { appId: 'com.example.scenarios', appContext: 'ci' },
+      save: { session: 'sessionId' },
+    },
     {
       type: 'command',
       method: 'POST',
       path: '/api/v1/playbackSessions/${session}/playbackSession:1/loadCloudQueue',
-      body: { queueBaseUrl: `\${cloudQueue}/queues/${queue.id}/v2.3/`, httpAuthorization: queue.httpAuthorization, playOnCompletion: true },
+      body: {
+        queueBaseUrl: `\${cloudQueue}/queues/${queue.id}/v2.3/`,
+        httpAuthorization: queue.httpAuthorization,
+        playOnCompletion: true,
+      },
     },
     { type: 'clock', advanceMs: 1_000 },
-    { type: 'expect', playerId: 'player-kitchen', state: 'PLAYING', transitions: ['load-begins', 'load-answered-plays', 'audio-ready'] },
+    {
+      type: 'expect',
+      playerId: 'player-kitchen',
+      state: 'PLAYING',
+      transitions: ['load-begins', 'load-answered-plays', 'audio-ready'],
+    },
   ];
 }
 
@@ -67,10 +84,22 @@ describe('a scenario that passes', () => {
       name: '503 storm on the version poll',
       steps: [
         ...loadAndPlay(),
-        { type: 'fault', rule: { target: 'cloudQueue', match: { path: '/version' }, action: { type: 'status', status: 503, retryAfter: 3 } } },
+        {
+          type: 'fault',
+          rule: {
+            target: 'cloudQueue',
+            match: { path: '/version' },
+            action: { type: 'status', status: 503, retryAfter: 3 },
+          },
+        },
         // docs/contract/platform.md §8: the first version poll while playing is 10 minutes in; §7.4: three retries 10 s apart.
         { type: 'clock', advanceMs: 600_000 + 30_000 },
-        { type: 'expect', playerId: 'player-kitchen', state: 'PLAYING', transitions: ['track-ends-next', 'background-exhausted'] },
+        {
+          type: 'expect',
+          playerId: 'player-kitchen',
+          state: 'PLAYING',
+          transitions: ['track-ends-next', 'background-exhausted'],
+        },
         { type: 'clearFaults' },
       ],
     });
@@ -87,13 +116,17 @@ describe('a scenario that passes', () => {
     ]);
     expect(report.passed).toBe(true);
     expect(report.endedAt - report.startedAt).toBe(631_000);
-    expect(report.transitions.map((t) => t.transition)).toEqual(expect.arrayContaining(['load-answered-plays', 'audio-ready', 'background-exhausted']));
+    expect(report.transitions.map((t) => t.transition)).toEqual(
+      expect.arrayContaining(['load-answered-plays', 'audio-ready', 'background-exhausted']),
+    );
     expect(report.transitions.every((t) => t.playerId === 'player-kitchen')).toBe(true);
 
     // The four tries of the poll are in the traffic log: the player's with their retry numbers, the
     // server's marked with the injected fault.
     const versionTries = async (target: string) =>
-      ((await admin(engine, 'GET', `/traffic?target=${target}`)).body as TrafficEntry[]).filter((e) => e.path.endsWith('/version'));
+      ((await admin(engine, 'GET', `/traffic?target=${target}`)).body as TrafficEntry[]).filter((e) =>
+        e.path.endsWith('/version'),
+      );
     expect((await versionTries('player')).map((e) => [e.status, e.retry])).toEqual([
       [503, 0],
       [503, 1],
@@ -110,8 +143,19 @@ describe('a scenario that passes', () => {
 
 describe('after a run', () => {
   it('leaves the console as it found it: clock speed, its own fault rules removed, cleared ones put back with their counts', async () => {
-    const mine = (await admin(engine, 'POST', '/faults', { target: 'cloudQueue', match: { path: '/version' }, action: { type: 'status', status: 500 } })).body as FaultRule;
-    await admin(engine, 'POST', '/faults', { target: 'control', match: { path: '/nothing-here' }, action: { type: 'drop' }, label: 'second' });
+    const mine = (
+      await admin(engine, 'POST', '/faults', {
+        target: 'cloudQueue',
+        match: { path: '/version' },
+        action: { type: 'status', status: 500 },
+      })
+    ).body as FaultRule;
+    await admin(engine, 'POST', '/faults', {
+      target: 'control',
+      match: { path: '/nothing-here' },
+      action: { type: 'drop' },
+      label: 'second',
+    });
     expect((await fetch(`${engine.urls.cloudQueue}/queues/${queue.id}/v2.3/version`)).status).toBe(500);
     const before = (await admin(engine, 'GET', '/faults')).body as FaultRule[];
     expect(before[0]).toMatchObject({ id: mine.id, hits: 1 });
@@ -120,7 +164,14 @@ describe('after a run', () => {
       name: 'changes the clock and the faults',
       steps: [
         { type: 'clearFaults' },
-        { type: 'fault', rule: { target: 'cloudQueue', match: { path: '/itemWindow' }, action: { type: 'status', status: 503, retryAfter: 3 } } },
+        {
+          type: 'fault',
+          rule: {
+            target: 'cloudQueue',
+            match: { path: '/itemWindow' },
+            action: { type: 'status', status: 503, retryAfter: 3 },
+          },
+        },
         { type: 'fault', rule: { target: 'player', action: { type: 'timeout' } } },
         { type: 'clock', speed: 2 },
       ],
@@ -153,10 +204,17 @@ describe('after a run', () => {
   });
 
   it('changes nothing when the run changed nothing, and says one rule in the singular', async () => {
-    await admin(engine, 'POST', '/faults', { target: 'control', match: { path: '/nothing-here' }, action: { type: 'drop' } });
+    await admin(engine, 'POST', '/faults', {
+      target: 'control',
+      match: { path: '/nothing-here' },
+      action: { type: 'drop' },
+    });
     const scenario = await save({ name: 'only clears', steps: [{ type: 'clearFaults' }, { type: 'clearFaults' }] });
     const report = await run(scenario.id);
-    expect(report.steps.map((s) => s.message)).toEqual(['1 fault rule removed (1 put back when the run ends)', '0 fault rules removed']);
+    expect(report.steps.map((s) => s.message)).toEqual([
+      '1 fault rule removed (1 put back when the run ends)',
+      '0 fault rules removed',
+    ]);
     expect(report.restored).toEqual({ clockSpeed: null, faultsRemoved: 0, faultsPutBack: 1 });
   });
 });
@@ -184,57 +242,107 @@ describe('a scenario that fails', () => {
       name: '404 on itemWindow (wrong expectation)',
       steps: [
         ...loadAndPlay(),
-        { type: 'fault', rule: { target: 'cloudQueue', match: { path: '/itemWindow' }, action: { type: 'status', status: 404 }, times: 1 } },
-        { type: 'command', method: 'POST', path: '/api/v1/playbackSessions/${session}/playbackSession:1/refreshCloudQueue' },
+        {
+          type: 'fault',
+          rule: {
+            target: 'cloudQueue',
+            match: { path: '/itemWindow' },
+            action: { type: 'status', status: 404 },
+            times: 1,
+          },
+        },
+        {
+          type: 'command',
+          method: 'POST',
+          path: '/api/v1/playbackSessions/${session}/playbackSession:1/refreshCloudQueue',
+        },
         // Wrong on purpose: a 404 on itemWindow empties the queue (docs/contract/platform.md §3), it does not pause.
-        { type: 'expect', playerId: 'player-kitchen', state: 'PAUSED', transitions: ['refresh-command', 'window-answered'] },
+        {
+          type: 'expect',
+          playerId: 'player-kitchen',
+          state: 'PAUSED',
+          transitions: ['refresh-command', 'window-answered'],
+        },
         { type: 'clock', advanceMs: 60_000 },
         { type: 'expect', playerId: 'player-kitchen', state: 'IDLE' },
       ],
     });
     const report = await run(scenario.id);
     expect(report.passed).toBe(false);
-    expect(report.steps.map((s) => s.status)).toEqual(['passed', 'passed', 'passed', 'passed', 'passed', 'passed', 'failed', 'skipped', 'skipped']);
+    expect(report.steps.map((s) => s.status)).toEqual([
+      'passed',
+      'passed',
+      'passed',
+      'passed',
+      'passed',
+      'passed',
+      'failed',
+      'skipped',
+      'skipped',
+    ]);
     const failed = report.steps[6]!;
     expect(failed).toMatchObject({ index: 6, type: 'expect' });
     expect(failed.message).toContain('state is IDLE, expected PAUSED');
-    expect(failed.message).toContain('no window-answered transition after refresh-command (saw: refresh-command, window-not-found)');
+    expect(failed.message).toContain(
+      'no window-answered transition after refresh-command (saw: refresh-command, window-not-found)',
+    );
     expect(report.steps[7]!.message).toBe('not run: an earlier step failed');
 
     // A missing row that repeats an earlier one names the row listed just before it.
     const twice = await save({
       name: 'a row listed twice',
-      steps: [...loadAndPlay().slice(0, -1), { type: 'expect', playerId: 'player-kitchen', transitions: ['load-begins', 'audio-ready', 'load-begins'] }],
+      steps: [
+        ...loadAndPlay().slice(0, -1),
+        { type: 'expect', playerId: 'player-kitchen', transitions: ['load-begins', 'audio-ready', 'load-begins'] },
+      ],
     });
     const again = await run(twice.id);
     expect(again.steps.at(-1)!.message).toContain('no load-begins transition after audio-ready (saw: load-begins,');
     // What actually happened is in the report: the 404 emptied the queue.
     expect(report.transitions.at(-1)).toMatchObject({ transition: 'window-not-found', from: 'PLAYING', to: 'IDLE' });
-    expect(((await admin(engine, 'GET', `/scenarios/${scenario.id}`)).body as StoredScenarioView).lastReport).toMatchObject({ passed: false });
+    expect(
+      ((await admin(engine, 'GET', `/scenarios/${scenario.id}`)).body as StoredScenarioView).lastReport,
+    ).toMatchObject({ passed: false });
   });
 
   it('fails a command that answers another status than expected, with the answer in the message', async () => {
     const scenario = await save({
       name: 'load without a session',
       steps: [
-        { type: 'command', method: 'POST', path: '/api/v1/playbackSessions/no-such-session/playbackSession:1/loadCloudQueue', body: { queueBaseUrl: queue.queueBaseUrl } },
+        {
+          type: 'command',
+          method: 'POST',
+          path: '/api/v1/playbackSessions/no-such-session/playbackSession:1/loadCloudQueue',
+          body: { queueBaseUrl: queue.queueBaseUrl },
+        },
         { type: 'clearFaults' },
       ],
     });
     const report = await run(scenario.id);
     expect(report.passed).toBe(false);
-    expect(report.steps[0]!.message).toMatch(/^POST \/api\/v1\/playbackSessions\/no-such-session\/playbackSession:1\/loadCloudQueue answered 4\d\d, expected 200: .*ERROR_/);
+    expect(report.steps[0]!.message).toMatch(
+      /^POST \/api\/v1\/playbackSessions\/no-such-session\/playbackSession:1\/loadCloudQueue answered 4\d\d, expected 200: .*ERROR_/,
+    );
     expect(report.steps[1]).toMatchObject({ status: 'skipped' });
   });
 
   it('expects a refused command when told to', async () => {
     const scenario = await save({
       name: 'refused on purpose',
-      steps: [{ type: 'command', method: 'POST', path: '/api/v1/playbackSessions/no-such-session/playbackSession:1/refreshCloudQueue', expectStatus: 404 }],
+      steps: [
+        {
+          type: 'command',
+          method: 'POST',
+          path: '/api/v1/playbackSessions/no-such-session/playbackSession:1/refreshCloudQueue',
+          expectStatus: 404,
+        },
+      ],
     });
     const report = await run(scenario.id);
     expect(report.passed, report.steps[0]!.message).toBe(true);
-    expect(report.steps[0]!.message).toBe('POST /api/v1/playbackSessions/no-such-session/playbackSession:1/refreshCloudQueue → 404');
+    expect(report.steps[0]!.message).toBe(
+      'POST /api/v1/playbackSessions/no-such-session/playbackSession:1/refreshCloudQueue → 404',
+    );
   });
 });
 
@@ -244,7 +352,9 @@ describe('values saved from answers', () => {
     const report = await run(scenario.id);
     expect(report.passed, JSON.stringify(report.steps)).toBe(true);
     const detail = (await admin(engine, 'GET', '/players/player-kitchen/detail')).body as { sessionId: string };
-    expect(report.steps[1]!.message).toBe(`POST /api/v1/playbackSessions/${detail.sessionId}/playbackSession:1/loadCloudQueue → 200`);
+    expect(report.steps[1]!.message).toBe(
+      `POST /api/v1/playbackSessions/${detail.sessionId}/playbackSession:1/loadCloudQueue → 200`,
+    );
   });
 
   it('saves nested fields, and fails a step that uses a value never saved', async () => {
@@ -257,9 +367,15 @@ describe('values saved from answers', () => {
       ],
     });
     const report = await run(scenario.id);
-    expect(report.steps[1]).toMatchObject({ status: 'passed', message: expect.stringMatching(/^GET \/api\/v1\/households\/[^/]+\/groups → 200$/) });
+    expect(report.steps[1]).toMatchObject({
+      status: 'passed',
+      message: expect.stringMatching(/^GET \/api\/v1\/households\/[^/]+\/groups → 200$/),
+    });
     expect(report.steps[1]!.message).not.toContain('${');
-    expect(report.steps[2]).toMatchObject({ status: 'failed', message: 'no value for ${nope}: save it from an earlier command' });
+    expect(report.steps[2]).toMatchObject({
+      status: 'failed',
+      message: 'no value for ${nope}: save it from an earlier command',
+    });
   });
 
   it('fills saved values into a body as values (a quote stays in its string), and knows only names it saved', async () => {
@@ -270,26 +386,57 @@ describe('values saved from answers', () => {
         name: 'values as values',
         steps: [
           { type: 'command', method: 'GET', path: '/api/v1/households', save: { household: 'households.0.id' } },
-          { type: 'command', method: 'GET', path: '/api/v1/households/${household}/groups', save: { name: 'players.2.name', constructor: 'players.2.id' } },
-          { type: 'command', method: 'POST', path: '/api/v1/groups/group-office/playbackSession:1', body: { appId: '${name}', appContext: '${constructor}' }, save: { session: 'sessionId' } },
-          { type: 'command', method: 'POST', path: '/api/v1/groups/group-office/playbackSession:1', body: { appId: '${toString}', appContext: 'x' } },
+          {
+            type: 'command',
+            method: 'GET',
+            path: '/api/v1/households/${household}/groups',
+            save: { name: 'players.2.name', constructor: 'players.2.id' },
+          },
+          {
+            type: 'command',
+            method: 'POST',
+            path: '/api/v1/groups/group-office/playbackSession:1',
+            body: { appId: '${name}', appContext: '${constructor}' },
+            save: { session: 'sessionId' },
+          },
+          {
+            type: 'command',
+            method: 'POST',
+            path: '/api/v1/groups/group-office/playbackSession:1',
+            body: { appId: '${toString}', appContext: 'x' },
+          },
         ],
       });
       const report = await run(scenario.id);
       expect(report.steps.map((s) => s.status)).toEqual(['passed', 'passed', 'passed', 'failed']);
       expect(report.steps[3]!.message).toBe('no value for ${toString}: save it from an earlier command');
-      const sent = (await admin(engine, 'POST', '/commands/traffic.page', { filter: { target: 'control', text: 'group-office/playbackSession' }, offset: 0, limit: 10 })).body as { rows: { id: number }[] };
+      const sent = (
+        await admin(engine, 'POST', '/commands/traffic.page', {
+          filter: { target: 'control', text: 'group-office/playbackSession' },
+          offset: 0,
+          limit: 10,
+        })
+      ).body as { rows: { id: number }[] };
       const first = (await admin(engine, 'GET', `/traffic/${sent.rows[0]!.id}?reveal=true`)).body as TrafficEntry;
-      expect(JSON.parse(first.requestBody!)).toEqual({ appId: 'Office "A", appContext: x', appContext: 'player-office' });
+      expect(JSON.parse(first.requestBody!)).toEqual({
+        appId: 'Office "A", appContext: x',
+        appContext: 'player-office',
+      });
     } finally {
       await admin(engine, 'PATCH', '/players/player-office', { name: 'Office' });
     }
   });
 
   it('fails a step whose answer lacks the field to save', async () => {
-    const scenario = await save({ name: 'nothing to save', steps: [{ type: 'command', method: 'GET', path: '/api/v1/households', save: { x: 'nothing.here' } }] });
+    const scenario = await save({
+      name: 'nothing to save',
+      steps: [{ type: 'command', method: 'GET', path: '/api/v1/households', save: { x: 'nothing.here' } }],
+    });
     const report = await run(scenario.id);
-    expect(report).toMatchObject({ passed: false, steps: [{ status: 'failed', message: 'the answer of /api/v1/households has no nothing.here to save as x' }] });
+    expect(report).toMatchObject({
+      passed: false,
+      steps: [{ status: 'failed', message: 'the answer of /api/v1/households has no nothing.here to save as x' }],
+    });
   });
 });
 
@@ -298,10 +445,26 @@ describe('bad scenarios', () => {
     ['no steps', { name: 'empty', steps: [] }, '/steps'],
     ['no name', { steps: [{ type: 'clearFaults' }] }, '/'],
     ['an unknown step', { name: 'x', steps: [{ type: 'teleport' }] }, '/steps/0/type must be one of'],
-    ['a negative clock step', { name: 'x', steps: [{ type: 'clock', advanceMs: -1 }] }, '/steps/0/advanceMs must be >= 0'],
-    ['a command outside the control API', { name: 'x', steps: [{ type: 'command', method: 'POST', path: '/admin/api/faults' }] }, '/steps/0/path'],
-    ['a fault rule that cannot be', { name: 'x', steps: [{ type: 'fault', rule: { target: 'player', action: { type: 'drop' }, probability: 2 } }] }, '/steps/0/rule/probability'],
-    ['an unknown state', { name: 'x', steps: [{ type: 'expect', playerId: 'player-kitchen', state: 'DANCING' }] }, '/steps/0/state must be one of'],
+    [
+      'a negative clock step',
+      { name: 'x', steps: [{ type: 'clock', advanceMs: -1 }] },
+      '/steps/0/advanceMs must be >= 0',
+    ],
+    [
+      'a command outside the control API',
+      { name: 'x', steps: [{ type: 'command', method: 'POST', path: '/admin/api/faults' }] },
+      '/steps/0/path',
+    ],
+    [
+      'a fault rule that cannot be',
+      { name: 'x', steps: [{ type: 'fault', rule: { target: 'player', action: { type: 'drop' }, probability: 2 } }] },
+      '/steps/0/rule/probability',
+    ],
+    [
+      'an unknown state',
+      { name: 'x', steps: [{ type: 'expect', playerId: 'player-kitchen', state: 'DANCING' }] },
+      '/steps/0/state must be one of',
+    ],
   ])('%s: 400 with the reason, nothing saved', async (_what, scenario, message) => {
     const before = ((await admin(engine, 'GET', '/scenarios')).body as unknown[]).length;
     const { status, body } = await admin(engine, 'POST', '/scenarios', scenario);
@@ -327,11 +490,18 @@ describe('as CI runs it', () => {
     });
     expect(saved.status).toBe(200);
     // Saving again under the same id edits it, it does not add another.
-    await fetch(`${base}/scenarios`, { method: 'POST', headers, body: JSON.stringify({ id: 'ci-smoke', name: 'CI smoke (edited)', steps: loadAndPlay() }) });
+    await fetch(`${base}/scenarios`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ id: 'ci-smoke', name: 'CI smoke (edited)', steps: loadAndPlay() }),
+    });
     const all = (await (await fetch(`${base}/scenarios`, { headers })).json()) as StoredScenarioView[];
     expect(all.filter((s) => s.id === 'ci-smoke').map((s) => s.name)).toEqual(['CI smoke (edited)']);
 
-    const response = await fetch(`${base}/scenarios/ci-smoke/run`, { method: 'POST', headers: { authorization: headers.authorization } });
+    const response = await fetch(`${base}/scenarios/ci-smoke/run`, {
+      method: 'POST',
+      headers: { authorization: headers.authorization },
+    });
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toMatch(/application\/json/);
     const report = (await response.json()) as ScenarioReport;
@@ -340,28 +510,58 @@ describe('as CI runs it', () => {
 
     // Without the admin token there is no run.
     expect((await fetch(`${base}/scenarios/ci-smoke/run`, { method: 'POST' })).status).toBe(401);
-    expect((await fetch(`${base}/scenarios/ci-smoke`, { method: 'DELETE', headers: { authorization: headers.authorization } })).status).toBe(200);
+    expect(
+      (
+        await fetch(`${base}/scenarios/ci-smoke`, {
+          method: 'DELETE',
+          headers: { authorization: headers.authorization },
+        })
+      ).status,
+    ).toBe(200);
   });
 });
 
 describe('steps that wait for engine time while the clock is stopped', () => {
   let skipQueue: QueueSummary;
   beforeAll(async () => {
-    skipQueue = (await admin(engine, 'POST', '/queues', { name: 'Limited skips', items: queueItems(8), playbackPolicies: { limitedSkips: true } })).body as QueueSummary;
+    skipQueue = (
+      await admin(engine, 'POST', '/queues', {
+        name: 'Limited skips',
+        items: queueItems(8),
+        playbackPolicies: { limitedSkips: true },
+      })
+    ).body as QueueSummary;
   });
 
   /** Loads the limitedSkips queue on the Office player; a skip then waits for the server (docs/contract/platform.md §4.3). */
   const playOnOffice = (): ScenarioStep[] => [
     { type: 'clock', speed: 0 },
-    { type: 'command', method: 'POST', path: '/api/v1/groups/group-office/playbackSession:1', body: { appId: 'com.example.scenarios', appContext: 'ci' }, save: { office: 'sessionId' } },
+    {
+      type: 'command',
+      method: 'POST',
+      path: '/api/v1/groups/group-office/playbackSession:1',
+      body: { appId: 'com.example.scenarios', appContext: 'ci' },
+      save: { office: 'sessionId' },
+    },
     {
       type: 'command',
       method: 'POST',
       path: '/api/v1/playbackSessions/${office}/playbackSession:1/loadCloudQueue',
-      body: { queueBaseUrl: skipQueue.queueBaseUrl, httpAuthorization: skipQueue.httpAuthorization, playOnCompletion: true },
+      body: {
+        queueBaseUrl: skipQueue.queueBaseUrl,
+        httpAuthorization: skipQueue.httpAuthorization,
+        playOnCompletion: true,
+      },
     },
     { type: 'clock', advanceMs: 1_000 },
-    { type: 'fault', rule: { target: 'cloudQueue', match: { reason: 'skipNext' }, action: { type: 'status', status: 503, retryAfter: 3 } } },
+    {
+      type: 'fault',
+      rule: {
+        target: 'cloudQueue',
+        match: { reason: 'skipNext' },
+        action: { type: 'status', status: 503, retryAfter: 3 },
+      },
+    },
   ];
 
   it('a skip retried after Retry-After runs on while a later clock step moves time, and counts once it ends', async () => {
@@ -372,13 +572,20 @@ describe('steps that wait for engine time while the clock is stopped', () => {
         // docs/contract/platform.md §7.2: 503 retried 3 times after Retry-After, then the player gives up and idles.
         { type: 'action', playerId: 'player-office', action: 'skipNext', expectError: true },
         { type: 'clock', advanceMs: 10_000 },
-        { type: 'expect', playerId: 'player-office', state: 'IDLE', transitions: ['skip-asks-server', 'foreground-failed'] },
+        {
+          type: 'expect',
+          playerId: 'player-office',
+          state: 'IDLE',
+          transitions: ['skip-asks-server', 'foreground-failed'],
+        },
       ],
     });
     const report = await run(scenario.id);
     expect(report.passed, JSON.stringify(report.steps)).toBe(true);
     expect(report.steps[5]!.message).toMatch(/^skipNext refused as expected: .*\(once the clock moved\)$/);
-    const tries = ((await admin(engine, 'GET', '/traffic?target=player&reason=skipNext')).body as TrafficEntry[]).map((e) => [e.status, e.retry]);
+    const tries = ((await admin(engine, 'GET', '/traffic?target=player&reason=skipNext')).body as TrafficEntry[]).map(
+      (e) => [e.status, e.retry],
+    );
     expect(tries).toEqual([
       [503, 0],
       [503, 1],
@@ -406,13 +613,21 @@ describe('steps that wait for engine time while the clock is stopped', () => {
   });
 
   it('fails a step still waiting when the run ends, instead of hanging', async () => {
-    const scenario = await save({ name: 'nobody moves the clock', steps: [...playOnOffice(), { type: 'action', playerId: 'player-office', action: 'skipNext', expectError: true }] });
+    const scenario = await save({
+      name: 'nobody moves the clock',
+      steps: [...playOnOffice(), { type: 'action', playerId: 'player-office', action: 'skipNext', expectError: true }],
+    });
     const report = await run(scenario.id);
     expect(report.passed).toBe(false);
-    expect(report.steps[5]).toMatchObject({ status: 'failed', message: expect.stringContaining('still waiting for engine time when the run ended') });
+    expect(report.steps[5]).toMatchObject({
+      status: 'failed',
+      message: expect.stringContaining('still waiting for engine time when the run ended'),
+    });
     // The engine is not stuck: the next run goes.
     await admin(engine, 'DELETE', '/faults');
-    expect((await run((await save({ name: 'after', steps: [{ type: 'clock', advanceMs: 60_000 }] })).id)).passed).toBe(true);
+    expect((await run((await save({ name: 'after', steps: [{ type: 'clock', advanceMs: 60_000 }] })).id)).passed).toBe(
+      true,
+    );
   });
 
   it('a load whose first window times out waits for the clock too (docs/contract/platform.md §7.3: the command fails, no retry)', async () => {
@@ -420,7 +635,15 @@ describe('steps that wait for engine time while the clock is stopped', () => {
       name: 'load into a timeout',
       steps: [
         ...playOnOffice(),
-        { type: 'fault', rule: { target: 'cloudQueue', match: { path: '/itemWindow', reason: 'load' }, action: { type: 'timeout' }, times: 1 } },
+        {
+          type: 'fault',
+          rule: {
+            target: 'cloudQueue',
+            match: { path: '/itemWindow', reason: 'load' },
+            action: { type: 'timeout' },
+            times: 1,
+          },
+        },
         {
           type: 'command',
           method: 'POST',

@@ -38,7 +38,9 @@ export class PasswordChecker {
     try {
       const expected = Buffer.from(hash, 'base64url');
       const actual = await new Promise<Buffer>((resolve, reject) =>
-        scrypt(password, Buffer.from(salt, 'base64url'), expected.length, (error, key) => (error ? reject(error) : resolve(key))),
+        scrypt(password, Buffer.from(salt, 'base64url'), expected.length, (error, key) =>
+          error ? reject(error) : resolve(key),
+        ),
       );
       return timingSafeEqual(actual, expected);
     } finally {

@@ -34,7 +34,11 @@ export function checkpoint(db: SqliteDatabase, dataDir: string, now: number): bo
 }
 
 /** Looks at the WAL's size every few seconds and checkpoints it past `CHECKPOINT_WAL_BYTES`; `stop` before closing. */
-export function keepCheckpointing(db: SqliteDatabase, dataDir: string, { walBytes = CHECKPOINT_WAL_BYTES } = {}): { stop(): void } {
+export function keepCheckpointing(
+  db: SqliteDatabase,
+  dataDir: string,
+  { walBytes = CHECKPOINT_WAL_BYTES } = {},
+): { stop(): void } {
   const wal = `${db.name}-wal`;
   const timer = setInterval(() => {
     try {

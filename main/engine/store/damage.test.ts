@@ -4,7 +4,18 @@
  * these started (or started empty) and then answered 500s.
  */
 import { randomBytes } from 'node:crypto';
-import { closeSync, copyFileSync, existsSync, openSync, readFileSync, readdirSync, statSync, truncateSync, writeFileSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  copyFileSync,
+  existsSync,
+  openSync,
+  readFileSync,
+  readdirSync,
+  statSync,
+  truncateSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDirs } from '../testing/temp-dirs.js';
@@ -88,7 +99,8 @@ describe('a damaged console database at start', () => {
     });
     // What a kill -9 now leaves: the files as they are (the kernel has every write), the WAL full.
     const killed = tempDir();
-    for (const name of readdirSync(dir)) if (name.startsWith(`${DATABASE_FILE}`)) copyFileSync(join(dir, name), join(killed, name));
+    for (const name of readdirSync(dir))
+      if (name.startsWith(`${DATABASE_FILE}`)) copyFileSync(join(dir, name), join(killed, name));
     store.close();
     const file = join(killed, DATABASE_FILE);
     const fd = openSync(file, 'r+');

@@ -12,7 +12,11 @@ export class DamagedDatabaseError extends Error {
   readonly file: string;
 
   /** `what`: why, in a few words; `remedy`: the choices; `subject`: how the file is named. */
-  constructor(file: string, what: string, { remedy = DAMAGED_REMEDY, subject = 'the console database', state = 'is damaged' } = {}) {
+  constructor(
+    file: string,
+    what: string,
+    { remedy = DAMAGED_REMEDY, subject = 'the console database', state = 'is damaged' } = {},
+  ) {
     // One line: the CLI prints it as it is, and SQLite's check reports come in several.
     super(`${subject} ${file} ${state} (${what.replace(/\s+/g, ' ').trim()}); nothing was changed. ${remedy}`);
     this.name = 'DamagedDatabaseError';

@@ -28,7 +28,8 @@ function modesUnder(dir: string, at = ''): string[] {
   return here;
 }
 
-const privately = (modes: string[]) => modes.map((line) => line.replace(/ 0\d+$/, line.startsWith('. ') ? ' 0700' : ' 0600'));
+const privately = (modes: string[]) =>
+  modes.map((line) => line.replace(/ 0\d+$/, line.startsWith('. ') ? ' 0700' : ' 0600'));
 
 describe.skipIf(!posix)('the data dir and its files (docs/contract/console.md §9)', () => {
   let umask: number;
@@ -45,13 +46,31 @@ describe.skipIf(!posix)('the data dir and its files (docs/contract/console.md §
     const engine = await startTestEngine({ dataDir, clockSpeed: 0 });
     try {
       const client = await createIntegration(engine);
-      const tokens = await tokenRequest(engine, client, { grant_type: 'authorization_code', code: await codeFor(engine, client), redirect_uri: LOOPBACK_REDIRECT });
+      const tokens = await tokenRequest(engine, client, {
+        grant_type: 'authorization_code',
+        code: await codeFor(engine, client),
+        redirect_uri: LOOPBACK_REDIRECT,
+      });
       expect(tokens.status).toBe(200);
-      expect((await tokenRequest(engine, client, { grant_type: 'refresh_token', refresh_token: String(tokens.body.refresh_token) })).status).toBe(200);
-      const queue = (await admin(engine, 'POST', '/queues', { name: 'Modes', items: [{ track: { name: 'One' } }, { track: { name: 'Two' } }] })).body as QueueSummary;
+      expect(
+        (
+          await tokenRequest(engine, client, {
+            grant_type: 'refresh_token',
+            refresh_token: String(tokens.body.refresh_token),
+          })
+        ).status,
+      ).toBe(200);
+      const queue = (
+        await admin(engine, 'POST', '/queues', {
+          name: 'Modes',
+          items: [{ track: { name: 'One' } }, { track: { name: 'Two' } }],
+        })
+      ).body as QueueSummary;
       await admin(engine, 'PATCH', `/queues/${queue.id}`, { name: 'Modes, edited' });
       await admin(engine, 'POST', `/queues/${queue.id}/items`, { items: [{ track: { name: 'Three' } }] });
-      const answer = await fetch(`${queue.queueBaseUrl}itemWindow?reason=load`, { headers: { authorization: queue.httpAuthorization, 'x-player-id': 'p' } });
+      const answer = await fetch(`${queue.queueBaseUrl}itemWindow?reason=load`, {
+        headers: { authorization: queue.httpAuthorization, 'x-player-id': 'p' },
+      });
       expect(answer.status).toBe(200);
       // Written through: the traffic log and the WAL are on disk while the console runs.
       await admin(engine, 'GET', '/traffic?limit=5');
@@ -111,7 +130,9 @@ describe('a data dir that cannot be one is refused at once, saying what to do', 
     writeFileSync(file, 'not a folder');
     const refusal = refusalOf(file);
     expect(refusal.code).toBe('data_dir_unusable');
-    expect(refusal.message).toBe(`cannot use ${file} as the data dir: it is a file, not a folder; start with --data-dir naming a folder this user can write, or with --ephemeral`);
+    expect(refusal.message).toBe(
+      `cannot use ${file} as the data dir: it is a file, not a folder; start with --data-dir naming a folder this user can write, or with --ephemeral`,
+    );
   });
 
   it('a folder under a file', () => {
@@ -127,7 +148,9 @@ describe('a data dir that cannot be one is refused at once, saying what to do', 
     const parent = tempDir();
     chmodSync(parent, 0o555);
     try {
-      expect(refusalOf(join(parent, 'data')).message).toMatch(/^cannot use .* as the data dir: this user may not write .* \(EACCES\); start with --data-dir/);
+      expect(refusalOf(join(parent, 'data')).message).toMatch(
+        /^cannot use .* as the data dir: this user may not write .* \(EACCES\); start with --data-dir/,
+      );
     } finally {
       chmodSync(parent, 0o755);
     }
@@ -136,7 +159,9 @@ describe('a data dir that cannot be one is refused at once, saying what to do', 
     openStore({ dataDir }).close();
     chmodSync(dataDir, 0o555);
     try {
-      expect(refusalOf(dataDir).message).toBe(`cannot use ${dataDir} as the data dir: this user may not write ${dataDir} (EACCES); start with --data-dir naming a folder this user can write, or with --ephemeral`);
+      expect(refusalOf(dataDir).message).toBe(
+        `cannot use ${dataDir} as the data dir: this user may not write ${dataDir} (EACCES); start with --data-dir naming a folder this user can write, or with --ephemeral`,
+      );
     } finally {
       chmodSync(dataDir, 0o755);
     }

@@ -21,7 +21,9 @@ export class DataDirUnusableError extends Error {
   readonly dataDir: string;
 
   constructor(dataDir: string, why: string) {
-    super(`cannot use ${dataDir} as the data dir: ${why}; start with --data-dir naming a folder this user can write, or with --ephemeral`);
+    super(
+      `cannot use ${dataDir} as the data dir: ${why}; start with --data-dir naming a folder this user can write, or with --ephemeral`,
+    );
     this.name = 'DataDirUnusableError';
     this.dataDir = dataDir;
   }

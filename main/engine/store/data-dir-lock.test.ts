@@ -73,7 +73,9 @@ describe('a data dir another console has open', () => {
     rmSync(join(dir, HOLDER_FILE));
     const refusal = refusalOf(() => claimDataDir(dir));
     expect(refusal.holder).toBeNull();
-    expect(refusal.message).toBe(`another Cloud Queue Console (process unknown) has ${dir} open; close it, or start this one with another --data-dir or --ephemeral`);
+    expect(refusal.message).toBe(
+      `another Cloud Queue Console (process unknown) has ${dir} open; close it, or start this one with another --data-dir or --ephemeral`,
+    );
     first.release();
   });
 

@@ -36,7 +36,9 @@ export class DataDirInUseError extends Error {
 
   constructor(dataDir: string, holder: DataDirHolder | null) {
     const who = holder ? `pid ${holder.pid}, started ${holder.startedAt}: ${holder.kind}` : 'process unknown';
-    super(`another Cloud Queue Console (${who}) has ${dataDir} open; close it, or start this one with another --data-dir or --ephemeral`);
+    super(
+      `another Cloud Queue Console (${who}) has ${dataDir} open; close it, or start this one with another --data-dir or --ephemeral`,
+    );
     this.name = 'DataDirInUseError';
     this.dataDir = dataDir;
     this.holder = holder;
@@ -154,7 +156,10 @@ function running(pid: number): boolean {
 
 /** A short, printable label: it goes into a one-line message. */
 function label(kind: string): string {
-  const printable = kind.replace(/[^\x20-\x7e]/g, '').trim().slice(0, 40);
+  const printable = kind
+    .replace(/[^\x20-\x7e]/g, '')
+    .trim()
+    .slice(0, 40);
   return printable === '' ? 'console' : printable;
 }
 

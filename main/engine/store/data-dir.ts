@@ -7,7 +7,10 @@ import { join } from 'node:path';
 
 export const APP_DIR_NAME = 'cloud-queue-console';
 
-export function defaultDataDir(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): string {
+export function defaultDataDir(
+  env: NodeJS.ProcessEnv = process.env,
+  platform: NodeJS.Platform = process.platform,
+): string {
   if (platform === 'win32') return join(env.APPDATA ?? join(homedir(), 'AppData', 'Roaming'), APP_DIR_NAME);
   if (platform === 'darwin') return join(homedir(), 'Library', 'Application Support', APP_DIR_NAME);
   return join(env.XDG_CONFIG_HOME ?? join(homedir(), '.config'), APP_DIR_NAME);

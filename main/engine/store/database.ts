@@ -14,7 +14,14 @@ import Database from 'better-sqlite3';
 import { renameSync, rmSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { DamagedDatabaseError } from './damaged.js';
-import { createPrivateFile, keepPrivate, prepareDataDir, unusableOr, writable, SQLITE_COMPANIONS } from './data-dir-files.js';
+import {
+  createPrivateFile,
+  keepPrivate,
+  prepareDataDir,
+  unusableOr,
+  writable,
+  SQLITE_COMPANIONS,
+} from './data-dir-files.js';
 import { checkBeforeOpen, recordOpen } from './last-stop-check.js';
 import { writeLastStop } from './last-stop.js';
 
@@ -91,7 +98,12 @@ function checkBesideWal(file: string, nativeBinding: string | undefined): boolea
  * does not match the last stop, makes a missing one whole and private (unless a console had
  * written one), and makes an existing one and its companions private.
  */
-function prepareFile(file: string, nativeBinding: string | undefined, dataDir: string, besides: readonly string[]): void {
+function prepareFile(
+  file: string,
+  nativeBinding: string | undefined,
+  dataDir: string,
+  besides: readonly string[],
+): void {
   let size: number | null = null;
   try {
     size = statSync(file).size;
@@ -113,7 +125,8 @@ function prepareFile(file: string, nativeBinding: string | undefined, dataDir: s
   // SQLite opens a file it may not write read-only, and the start then fails on its first write
   // ("attempt to write a readonly database"), after a trail of errors.
   for (const path of [file, ...SQLITE_COMPANIONS.map((suffix) => `${file}${suffix}`)]) {
-    if (!writable(path)) throw unusableOr(Object.assign(new Error(`cannot write ${path}`), { code: 'EACCES', path }), dataDir);
+    if (!writable(path))
+      throw unusableOr(Object.assign(new Error(`cannot write ${path}`), { code: 'EACCES', path }), dataDir);
   }
 }
 
@@ -139,7 +152,10 @@ function createDatabaseFile(file: string, nativeBinding: string | undefined): vo
 function isDamage(error: unknown): boolean {
   if (error instanceof DamagedDatabaseError) return false;
   const code = (error as { code?: unknown }).code;
-  return typeof code === 'string' && (code.startsWith('SQLITE_CORRUPT') || code === 'SQLITE_NOTADB' || code === 'SQLITE_IOERR_SHORT_READ');
+  return (
+    typeof code === 'string' &&
+    (code.startsWith('SQLITE_CORRUPT') || code === 'SQLITE_NOTADB' || code === 'SQLITE_IOERR_SHORT_READ')
+  );
 }
 
 /** Runs `work` in one transaction (a savepoint inside another); what `work` returns comes back. */

@@ -21,7 +21,12 @@ export interface BeforeOpen {
  * `existed`: whether `file` is there; `besides`: other files only a console that made `file`
  * writes into the data dir (the traffic log).
  */
-export function checkBeforeOpen(dataDir: string, file: string, existed: boolean, besides: readonly string[]): BeforeOpen {
+export function checkBeforeOpen(
+  dataDir: string,
+  file: string,
+  existed: boolean,
+  besides: readonly string[],
+): BeforeOpen {
   const marker = join(dataDir, LAST_STOP_FILE);
   const lastStop = readLastStop(dataDir);
   if (lastStop === 'unreadable') {
@@ -32,9 +37,14 @@ export function checkBeforeOpen(dataDir: string, file: string, existed: boolean,
   }
   const walFile = `${file}-wal`;
   if (!existed) {
-    const found = [...(lastStop ? [marker] : []), ...[walFile, ...besides.map((name) => join(dataDir, name))].filter((path) => nonEmpty(path))];
+    const found = [
+      ...(lastStop ? [marker] : []),
+      ...[walFile, ...besides.map((name) => join(dataDir, name))].filter((path) => nonEmpty(path)),
+    ];
     if (found.length === 0) return { lastStop: null, wal: { kind: 'empty' } };
-    const why = lastStop ? `${LAST_STOP_FILE} records ${describeLastStop(lastStop)}` : `${found.map((path) => basename(path)).join(' and ')} ${found.length === 1 ? 'is' : 'are'} there`;
+    const why = lastStop
+      ? `${LAST_STOP_FILE} records ${describeLastStop(lastStop)}`
+      : `${found.map((path) => basename(path)).join(' and ')} ${found.length === 1 ? 'is' : 'are'} there`;
     throw new DamagedDatabaseError(file, why, {
       state: 'is missing',
       remedy: `Put back a copy of it, or move ${found.map((path) => basename(path)).join(' and ')} aside as well to start an empty console`,
@@ -48,19 +58,27 @@ export function checkBeforeOpen(dataDir: string, file: string, existed: boolean,
     });
   }
   if (lastStop?.state === 'stopped' && wal.kind === 'sound' && wal.commits > 0) {
-    throw new DamagedDatabaseError(walFile, `${LAST_STOP_FILE} records ${describeLastStop(lastStop)}, which leaves no WAL, yet this one holds ${wal.commits} commits`, {
-      subject: 'the console database’s WAL',
-      state: 'does not belong to it',
-      remedy: `Move it aside (with ${basename(file)}-shm) to start as that stop left the console, or move ${LAST_STOP_FILE} aside to take its changes`,
-    });
+    throw new DamagedDatabaseError(
+      walFile,
+      `${LAST_STOP_FILE} records ${describeLastStop(lastStop)}, which leaves no WAL, yet this one holds ${wal.commits} commits`,
+      {
+        subject: 'the console database’s WAL',
+        state: 'does not belong to it',
+        remedy: `Move it aside (with ${basename(file)}-shm) to start as that stop left the console, or move ${LAST_STOP_FILE} aside to take its changes`,
+      },
+    );
   }
   // Read as SQLite will see it, before it opens: its close would checkpoint the WAL into the file.
   const generation = (wal.kind === 'sound' ? wal.userVersion : null) ?? userVersionOf(file);
   if (lastStop && generation < lastStop.generation) {
-    throw new DamagedDatabaseError(file, `it is at generation ${generation} of its clean stops and checkpoints, ${LAST_STOP_FILE} records ${lastStop.generation} after ${describeLastStop(lastStop)}`, {
-      state: 'is older than the last stop left it',
-      remedy: `Put back the newer copy, or move ${LAST_STOP_FILE} aside to start from this one`,
-    });
+    throw new DamagedDatabaseError(
+      file,
+      `it is at generation ${generation} of its clean stops and checkpoints, ${LAST_STOP_FILE} records ${lastStop.generation} after ${describeLastStop(lastStop)}`,
+      {
+        state: 'is older than the last stop left it',
+        remedy: `Put back the newer copy, or move ${LAST_STOP_FILE} aside to start from this one`,
+      },
+    );
   }
   return { lastStop, wal };
 }

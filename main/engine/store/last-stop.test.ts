@@ -4,7 +4,21 @@
  * The attack: 20 queues acknowledged, the console killed, a byte of its WAL flipped: the console
  * started without them, and its next clean stop made that permanent.
  */
-import { copyFileSync, existsSync, mkdirSync, openSync, closeSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync, writeSync, readSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  closeSync,
+  readFileSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+  writeSync,
+  readSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it, vi } from 'vitest';
@@ -22,14 +36,29 @@ const WAL = `${DATABASE_FILE}-wal`;
 function addQueues(store: Store, from: number, count: number): void {
   for (let i = from; i < from + count; i++) {
     // One commit each, as the admin API acknowledges them.
-    store.queues.create({ id: `q${i}`, name: `queue ${i}`, createdAt: 0, queueVersion: 1, contextVersion: 1, nextItemSeq: 1, itemCount: 0, container: {}, playbackPolicies: {}, reports: {}, accessToken: 't', tokenIssuedAt: 0, tokenExpiresAt: 1 });
+    store.queues.create({
+      id: `q${i}`,
+      name: `queue ${i}`,
+      createdAt: 0,
+      queueVersion: 1,
+      contextVersion: 1,
+      nextItemSeq: 1,
+      itemCount: 0,
+      container: {},
+      playbackPolicies: {},
+      reports: {},
+      accessToken: 't',
+      tokenIssuedAt: 0,
+      tokenExpiresAt: 1,
+    });
   }
 }
 
 /** The files of `dir` as they are this moment, into a new folder: what a kill -9 now would leave (the kernel has every write). */
 function snapshot(dir: string): string {
   const copy = tempDir();
-  for (const name of readdirSync(dir)) if (name.startsWith('console.') && !name.startsWith(LOCK_FILE)) copyFileSync(join(dir, name), join(copy, name));
+  for (const name of readdirSync(dir))
+    if (name.startsWith('console.') && !name.startsWith(LOCK_FILE)) copyFileSync(join(dir, name), join(copy, name));
   return copy;
 }
 
@@ -68,7 +97,11 @@ function queuesSqliteSees(dir: string): number {
 }
 
 function refusalOf(dir: string): DamagedDatabaseError {
-  const before = new Map(readdirSync(dir).filter((name) => !name.startsWith(LOCK_FILE)).map((name) => [name, readFileSync(join(dir, name))]));
+  const before = new Map(
+    readdirSync(dir)
+      .filter((name) => !name.startsWith(LOCK_FILE))
+      .map((name) => [name, readFileSync(join(dir, name))]),
+  );
   let refusal: unknown = null;
   try {
     openStore({ dataDir: dir }).close();
@@ -96,7 +129,12 @@ function walShape(dir: string): WalShape {
   const pageSize = wal.readUInt32BE(8);
   const frameBytes = 24 + pageSize;
   const frameAt = (frame: number) => 32 + (frame - 1) * frameBytes;
-  return { pageSize, frames: Math.floor((wal.length - 32) / frameBytes), frameAt, isCommit: (frame) => wal.readUInt32BE(frameAt(frame) + 4) !== 0 };
+  return {
+    pageSize,
+    frames: Math.floor((wal.length - 32) / frameBytes),
+    frameAt,
+    isCommit: (frame) => wal.readUInt32BE(frameAt(frame) + 4) !== 0,
+  };
 }
 
 function flipByte(file: string, at: number): void {
@@ -117,8 +155,14 @@ describe('a WAL that SQLite would not replay whole', () => {
     expect(queuesSqliteSees(dir)).toBeLessThan(20);
     const refusal = refusalOf(dir);
     expect(refusal.file).toBe(join(dir, WAL));
-    expect(refusal.message).toMatch(new RegExp(`^the console database’s WAL ${join(dir, WAL)} is damaged \\(frame \\d+ of ${wal.frames} does not verify`));
-    expect(refusal.message).toContain(`Put back a copy of the data dir, or move ${WAL} aside (with ${DATABASE_FILE}-shm) to start from ${DATABASE_FILE} as its last checkpoint left it`);
+    expect(refusal.message).toMatch(
+      new RegExp(
+        `^the console database’s WAL ${join(dir, WAL)} is damaged \\(frame \\d+ of ${wal.frames} does not verify`,
+      ),
+    );
+    expect(refusal.message).toContain(
+      `Put back a copy of the data dir, or move ${WAL} aside (with ${DATABASE_FILE}-shm) to start from ${DATABASE_FILE} as its last checkpoint left it`,
+    );
     // Refused again and again, never made permanent.
     expect(() => openStore({ dataDir: dir }).close()).toThrow(DamagedDatabaseError);
     // The choice taken: the WAL moved aside, the console starts from its last checkpoint.
@@ -133,7 +177,9 @@ describe('a WAL that SQLite would not replay whole', () => {
     expect(wal.isCommit(wal.frames)).toBe(true);
     flipByte(join(dir, WAL), wal.frameAt(wal.frames) + 24 + 7);
     expect(queuesSqliteSees(dir)).toBe(19);
-    expect(refusalOf(dir).message).toMatch(/is damaged \(frame \d+ of \d+ does not verify, so SQLite would drop it and every commit after it/);
+    expect(refusalOf(dir).message).toMatch(
+      /is damaged \(frame \d+ of \d+ does not verify, so SQLite would drop it and every commit after it/,
+    );
   });
 
   it.each([
@@ -147,7 +193,9 @@ describe('a WAL that SQLite would not replay whole', () => {
     expect(queuesSqliteSees(dir)).toBe(0);
     const refusal = refusalOf(dir);
     expect(refusal.file).toBe(join(dir, WAL));
-    expect(refusal.message).toMatch(/\(its header (fails its checksum|is not a WAL header), so SQLite would ignore all of it\)/);
+    expect(refusal.message).toMatch(
+      /\(its header (fails its checksum|is not a WAL header), so SQLite would ignore all of it\)/,
+    );
   });
 
   it('a salt flipped in a frame header: refused', () => {
@@ -223,7 +271,11 @@ describe('a database that does not match what the last stop left', () => {
     rmSync(join(dir, DATABASE_FILE));
     const refusal = refusalOf(dir);
     expect(refusal.file).toBe(join(dir, DATABASE_FILE));
-    expect(refusal.message).toMatch(new RegExp(`^the console database ${join(dir, DATABASE_FILE)} is missing \\(${LAST_STOP_FILE} records a clean stop at .*\\); nothing was changed\\. Put back a copy of it, or move ${LAST_STOP_FILE} aside as well to start an empty console$`));
+    expect(refusal.message).toMatch(
+      new RegExp(
+        `^the console database ${join(dir, DATABASE_FILE)} is missing \\(${LAST_STOP_FILE} records a clean stop at .*\\); nothing was changed\\. Put back a copy of it, or move ${LAST_STOP_FILE} aside as well to start an empty console$`,
+      ),
+    );
     expect(existsSync(join(dir, DATABASE_FILE))).toBe(false);
     // The choice taken: the record moved aside too, an empty console starts.
     renameSync(join(dir, LAST_STOP_FILE), join(dir, `${LAST_STOP_FILE}.aside`));
@@ -233,7 +285,9 @@ describe('a database that does not match what the last stop left', () => {
   it('console.sqlite deleted after a kill, its WAL left: refused', () => {
     const dir = killedAfter20Queues();
     rmSync(join(dir, DATABASE_FILE));
-    expect(refusalOf(dir).message).toMatch(/is missing \(console\.state records a run that began at .* and did not stop cleanly\); .* move console\.state and console\.sqlite-wal aside as well/);
+    expect(refusalOf(dir).message).toMatch(
+      /is missing \(console\.state records a run that began at .* and did not stop cleanly\); .* move console\.state and console\.sqlite-wal aside as well/,
+    );
   });
 
   it('an older copy of console.sqlite put back: refused, until the record is moved aside', () => {
@@ -247,7 +301,9 @@ describe('a database that does not match what the last stop left', () => {
     again.close();
     writeFileSync(join(dir, DATABASE_FILE), older);
     const refusal = refusalOf(dir);
-    expect(refusal.message).toMatch(/console\.sqlite is older than the last stop left it \(it is at generation 1 of its clean stops and checkpoints, console\.state records 2 after a clean stop at .*\); nothing was changed\. Put back the newer copy, or move console\.state aside to start from this one$/);
+    expect(refusal.message).toMatch(
+      /console\.sqlite is older than the last stop left it \(it is at generation 1 of its clean stops and checkpoints, console\.state records 2 after a clean stop at .*\); nothing was changed\. Put back the newer copy, or move console\.state aside to start from this one$/,
+    );
     renameSync(join(dir, LAST_STOP_FILE), join(dir, `${LAST_STOP_FILE}.aside`));
     expect(queueCount(dir)).toBe(5);
   });
@@ -259,7 +315,9 @@ describe('a database that does not match what the last stop left', () => {
     copyFileSync(join(killed, WAL), join(dir, WAL));
     const refusal = refusalOf(dir);
     expect(refusal.file).toBe(join(dir, WAL));
-    expect(refusal.message).toMatch(/WAL .* does not belong to it \(console\.state records a clean stop at .*, which leaves no WAL, yet this one holds 20 commits\)/);
+    expect(refusal.message).toMatch(
+      /WAL .* does not belong to it \(console\.state records a clean stop at .*, which leaves no WAL, yet this one holds 20 commits\)/,
+    );
   });
 
   it('a record that cannot be read: refused, naming it', () => {
@@ -293,7 +351,9 @@ describe('checkpoints, each recorded in the marker', () => {
     store.close();
     writeFileSync(join(killed, DATABASE_FILE), backup);
     rmSync(join(killed, WAL));
-    expect(refusalOf(killed).message).toMatch(/is older than the last stop left it \(it is at generation 1 of its clean stops and checkpoints, console\.state records 2 after a run that began at /);
+    expect(refusalOf(killed).message).toMatch(
+      /is older than the last stop left it \(it is at generation 1 of its clean stops and checkpoints, console\.state records 2 after a run that began at /,
+    );
     // What the marker said before: a start from the backup, 5 queues short, without a word.
     renameSync(join(killed, LAST_STOP_FILE), join(killed, `${LAST_STOP_FILE}.aside`));
     expect(queueCount(killed)).toBe(0);

@@ -37,7 +37,11 @@ export function readLastStop(dataDir: string): LastStop | null | 'unreadable' {
   }
   try {
     const value = JSON.parse(text) as Partial<LastStop>;
-    if ((value.state === 'open' || value.state === 'stopped') && Number.isSafeInteger(value.generation) && Number.isFinite(value.at)) {
+    if (
+      (value.state === 'open' || value.state === 'stopped') &&
+      Number.isSafeInteger(value.generation) &&
+      Number.isFinite(value.at)
+    ) {
       return { state: value.state, generation: value.generation!, at: value.at! };
     }
   } catch {
@@ -64,5 +68,7 @@ export function writeLastStop(dataDir: string, lastStop: LastStop): void {
 /** How the marker reads in a message: "a clean stop at 2026-12-01T23:50:00.000Z". */
 export function describeLastStop(lastStop: LastStop): string {
   const when = new Date(lastStop.at).toISOString();
-  return lastStop.state === 'stopped' ? `a clean stop at ${when}` : `a run that began at ${when} and did not stop cleanly`;
+  return lastStop.state === 'stopped'
+    ? `a clean stop at ${when}`
+    : `a run that began at ${when} and did not stop cleanly`;
 }

@@ -21,12 +21,20 @@ export interface MigrationHooks {
 }
 
 export function schemaVersion(db: SqliteDatabase, schema = 'main'): number {
-  const row = db.prepare(`SELECT MAX(version) AS version FROM ${schema}.schema_version`).get() as { version: number | null };
+  const row = db.prepare(`SELECT MAX(version) AS version FROM ${schema}.schema_version`).get() as {
+    version: number | null;
+  };
   return row.version ?? 0;
 }
 
 /** Brings `schema` (a database of the connection: `main` or an attached one) to the latest migration. */
-export function migrate(db: SqliteDatabase, migrations: readonly Migration[], appliedAt: number, schema = 'main', hooks: MigrationHooks = {}): number {
+export function migrate(
+  db: SqliteDatabase,
+  migrations: readonly Migration[],
+  appliedAt: number,
+  schema = 'main',
+  hooks: MigrationHooks = {},
+): number {
   checkNumbering(migrations);
   db.exec(`CREATE TABLE IF NOT EXISTS ${schema}.schema_version (
     version INTEGER PRIMARY KEY,
@@ -36,7 +44,9 @@ export function migrate(db: SqliteDatabase, migrations: readonly Migration[], ap
   const current = schemaVersion(db, schema);
   const latest = migrations.at(-1)?.version ?? 0;
   if (current > latest) {
-    throw new Error(`${schema === 'main' ? 'the database' : `the ${schema} database`} has schema version ${current}, newer than this console knows (${latest}); use a newer console or another --data-dir`);
+    throw new Error(
+      `${schema === 'main' ? 'the database' : `the ${schema} database`} has schema version ${current}, newer than this console knows (${latest}); use a newer console or another --data-dir`,
+    );
   }
   const record = db.prepare(`INSERT INTO ${schema}.schema_version (version, name, applied_at) VALUES (?, ?, ?)`);
   for (const migration of migrations) {

@@ -68,14 +68,20 @@ describe('store', () => {
 });
 
 describe('migrate', () => {
-  const table = (name: string, version: number): Migration => ({ version, name, up: `CREATE TABLE ${name} (id INTEGER)` });
+  const table = (name: string, version: number): Migration => ({
+    version,
+    name,
+    up: `CREATE TABLE ${name} (id INTEGER)`,
+  });
 
   it('applies only migrations newer than the recorded version, each once', () => {
     const db = openDatabase({ dataDir: null });
     expect(migrate(db, [table('a', 1)], 0)).toBe(1);
     expect(migrate(db, [table('a', 1), table('b', 2)], 0)).toBe(2);
     expect(migrate(db, [table('a', 1), table('b', 2)], 0)).toBe(2);
-    expect(db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name IN ('a', 'b')").all()).toHaveLength(2);
+    expect(db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name IN ('a', 'b')").all()).toHaveLength(
+      2,
+    );
   });
 
   it('leaves no trace of a migration that fails', () => {
@@ -100,7 +106,9 @@ describe('migrate', () => {
 
     const held = openDatabase({ dataDir: null });
     migrate(held, migrations.slice(0, 10), 0);
-    held.exec("INSERT INTO traffic (target, at, wall_at, method, url, path, outcome, request_headers, response_headers) VALUES ('cloudQueue', 0, 0, 'GET', 'http://127.0.0.1/w', '/w', 'answered', '', '')");
+    held.exec(
+      "INSERT INTO traffic (target, at, wall_at, method, url, path, outcome, request_headers, response_headers) VALUES ('cloudQueue', 0, 0, 'GET', 'http://127.0.0.1/w', '/w', 'answered', '', '')",
+    );
     held.exec('DELETE FROM traffic');
     // Even a cleared log has its next id to carry over.
     expect(() => migrate(held, migrations, 0)).toThrow(/opened without it/);
@@ -114,13 +122,16 @@ describe('migrate', () => {
       "INSERT INTO queues (id, name, created_at, queue_version, context_version, next_item_seq, item_count, container, playback_policies, reports, access_token, token_issued_at, token_expires_at) VALUES (?, 'q', 0, 1, 1, 1, 0, '{}', '{}', '{}', 't', 0, 1)",
     );
     const [many, few] = ['many', 'few'].map((id) => Number(queue.run(id).lastInsertRowid));
-    const report = db.prepare("INSERT INTO time_played (queue_key, item_id, player_id, received_at, type, report) VALUES (?, 'item-1', NULL, ?, 'update', '{}')");
+    const report = db.prepare(
+      "INSERT INTO time_played (queue_key, item_id, player_id, received_at, type, report) VALUES (?, 'item-1', NULL, ?, 'update', '{}')",
+    );
     db.transaction(() => {
       for (let n = 0; n < MAX_REPORTS_PER_QUEUE + 5; n++) report.run(many, n);
       for (let n = 0; n < 3; n++) report.run(few, n);
     })();
     expect(migrate(db, migrations, 0)).toBe(migrations.length);
-    const kept = (key: number) => db.prepare('SELECT COUNT(*) AS n, MIN(received_at) AS oldest FROM time_played WHERE queue_key = ?').get(key);
+    const kept = (key: number) =>
+      db.prepare('SELECT COUNT(*) AS n, MIN(received_at) AS oldest FROM time_played WHERE queue_key = ?').get(key);
     expect(kept(many!)).toEqual({ n: MAX_REPORTS_PER_QUEUE, oldest: 5 });
     expect(kept(few!)).toEqual({ n: 3, oldest: 0 });
   });

@@ -5,7 +5,14 @@
  * same connection, is attached by the caller through `TrafficLogAttachment` (lint holds this).
  */
 import { join } from 'node:path';
-import { DATABASE_FILE, closeDatabase, openDatabase, transactor, type DatabaseLocation, type SqliteDatabase } from './database.js';
+import {
+  DATABASE_FILE,
+  closeDatabase,
+  openDatabase,
+  transactor,
+  type DatabaseLocation,
+  type SqliteDatabase,
+} from './database.js';
 import { keepCheckpointing } from './checkpoints.js';
 import { keepPrivate, prepareDataDir, unusableOr } from './data-dir-files.js';
 import { HOLDER_FILE, LOCK_FILE, claimDataDir, type DataDirClaim } from './data-dir-lock.js';
@@ -91,7 +98,8 @@ export interface TrafficLogAttachment {
 export function openStore(location: StoreLocation, now: number = Date.now(), trafficLog?: TrafficLogAttachment): Store {
   // Claimed before the database opens, given back once it is closed (see data-dir-lock.ts). A
   // DataDirInUseError goes to the host as thrown, for it to print: the database was never opened.
-  const claim = location.dataDir === null ? null : claimPrivately(location.dataDir, location.nativeBinding, location.consoleKind);
+  const claim =
+    location.dataDir === null ? null : claimPrivately(location.dataDir, location.nativeBinding, location.consoleKind);
   try {
     return openClaimed(location, now, claim, trafficLog);
   } catch (error) {
@@ -105,7 +113,11 @@ export function openStore(location: StoreLocation, now: number = Date.now(), tra
  * would make the folder with the umask's mode. The lock and its record are then made exactly
  * 0600, as the umask may have left them otherwise.
  */
-function claimPrivately(dataDir: string, nativeBinding: string | undefined, consoleKind: string | undefined): DataDirClaim {
+function claimPrivately(
+  dataDir: string,
+  nativeBinding: string | undefined,
+  consoleKind: string | undefined,
+): DataDirClaim {
   prepareDataDir(dataDir, [DATABASE_FILE, LOCK_FILE]);
   let claim: DataDirClaim;
   try {
@@ -123,12 +135,19 @@ function claimPrivately(dataDir: string, nativeBinding: string | undefined, cons
   return claim;
 }
 
-function openClaimed(location: DatabaseLocation, now: number, claim: DataDirClaim | null, trafficLog: TrafficLogAttachment | undefined): Store {
+function openClaimed(
+  location: DatabaseLocation,
+  now: number,
+  claim: DataDirClaim | null,
+  trafficLog: TrafficLogAttachment | undefined,
+): Store {
   const db = openDatabase({ ...location, besides: trafficLog?.files ?? [] });
   try {
     // The log first: the console's migration 11 moves its rows there.
     trafficLog?.attach(db, location.dataDir, now);
-    const hooks: MigrationHooks = trafficLog ? { takeTrafficRows: (connection) => trafficLog.takeTrafficRows(connection) } : {};
+    const hooks: MigrationHooks = trafficLog
+      ? { takeTrafficRows: (connection) => trafficLog.takeTrafficRows(connection) }
+      : {};
     const version = migrate(db, migrations, now, 'main', hooks);
     const checkpoints = location.dataDir === null ? null : keepCheckpointing(db, location.dataDir);
     return {

@@ -59,9 +59,13 @@ function inspectOpenWal(fd: number, size: number): WalState {
   const frameBytes = FRAME_HEADER_BYTES + pageSize;
   const validPageSize = pageSize >= 512 && pageSize <= 65536 && (pageSize & (pageSize - 1)) === 0;
   const frames = validPageSize ? Math.floor((size - HEADER_BYTES) / frameBytes) : 0;
-  const broken = (why: string): WalState => (size > HEADER_BYTES ? { kind: 'damaged', why: `its header ${why}, so SQLite would ignore all of it` } : { kind: 'empty' });
+  const broken = (why: string): WalState =>
+    size > HEADER_BYTES
+      ? { kind: 'damaged', why: `its header ${why}, so SQLite would ignore all of it` }
+      : { kind: 'empty' };
   if ((magic & 0xfffffffe) >>> 0 !== MAGIC) return broken('is not a WAL header');
-  if (header.readUInt32BE(4) !== VERSION || !validPageSize) return broken('names no WAL version or page size SQLite writes');
+  if (header.readUInt32BE(4) !== VERSION || !validPageSize)
+    return broken('names no WAL version or page size SQLite writes');
   const bigEndian = (magic & 1) === 1;
   const sum = checksum(bigEndian, 0, 0, header, 0, 24);
   if (sum[0] !== header.readUInt32BE(24) || sum[1] !== header.readUInt32BE(28)) return broken('fails its checksum');
@@ -119,11 +123,18 @@ function inspectOpenWal(fd: number, size: number): WalState {
       }
     }
   }
-  if (oneSaltOff) return { kind: 'damaged', why: `frame ${oneSaltOff} of ${frames} has one of its two salts changed, so SQLite would stop there` };
+  if (oneSaltOff)
+    return {
+      kind: 'damaged',
+      why: `frame ${oneSaltOff} of ${frames} has one of its two salts changed, so SQLite would stop there`,
+    };
   // Frames past the last commit are a transaction that never committed (SQLite even rewrites
   // them in place while it runs): only a commit at or past the stop was acknowledged and is lost.
   if (stoppedAt !== 0 && lastCommit >= stoppedAt) {
-    return { kind: 'damaged', why: `frame ${stoppedAt} of ${frames} does not verify, so SQLite would drop it and every commit after it (the last at frame ${lastCommit})` };
+    return {
+      kind: 'damaged',
+      why: `frame ${stoppedAt} of ${frames} does not verify, so SQLite would drop it and every commit after it (the last at frame ${lastCommit})`,
+    };
   }
   return { kind: 'sound', commits, userVersion };
 }
@@ -137,7 +148,14 @@ const LITTLE_ENDIAN_MACHINE = new Uint8Array(new Uint32Array([1]).buffer)[0] ===
  * machine's own order are read through an Int32Array (`at` is a multiple of 8 in every call):
  * measured 3 to 4 times quicker over a 29 MB WAL than `readInt32LE`, which checks every word.
  */
-function checksum(bigEndian: boolean, s0: number, s1: number, buf: Buffer, at: number, length: number): [number, number] {
+function checksum(
+  bigEndian: boolean,
+  s0: number,
+  s1: number,
+  buf: Buffer,
+  at: number,
+  length: number,
+): [number, number] {
   let a = s0 | 0;
   let b = s1 | 0;
   if (bigEndian !== LITTLE_ENDIAN_MACHINE && (buf.byteOffset + at) % 4 === 0) {

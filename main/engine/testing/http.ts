@@ -11,7 +11,10 @@ export interface RawResponse {
   body: string;
 }
 
-export function rawRequest(url: string, init: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<RawResponse> {
+export function rawRequest(
+  url: string,
+  init: { method?: string; headers?: Record<string, string>; body?: string } = {},
+): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
     const req = httpRequest(url, { method: init.method ?? 'GET', headers: init.headers }, (res) => {
       let body = '';
@@ -31,7 +34,12 @@ export function startTestEngine(options: Partial<EngineOptions> = {}): Promise<E
 }
 
 /** Calls the admin API with the engine's token. */
-export async function admin(engine: Engine, method: string, path: string, body?: unknown): Promise<{ status: number; body: unknown }> {
+export async function admin(
+  engine: Engine,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; body: unknown }> {
   const response = await fetch(`${engine.urls.console}/admin/api${path}`, {
     method,
     headers: {

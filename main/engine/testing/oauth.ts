@@ -11,8 +11,15 @@ import { admin } from './http.js';
 
 export const LOOPBACK_REDIRECT = 'http://127.0.0.1:9/callback';
 
-export async function createIntegration(engine: Engine, body: Record<string, unknown> = {}): Promise<CreatedIntegration> {
-  const { status, body: created } = await admin(engine, 'POST', '/integrations', { name: 'Test app', redirectUris: [LOOPBACK_REDIRECT], ...body });
+export async function createIntegration(
+  engine: Engine,
+  body: Record<string, unknown> = {},
+): Promise<CreatedIntegration> {
+  const { status, body: created } = await admin(engine, 'POST', '/integrations', {
+    name: 'Test app',
+    redirectUris: [LOOPBACK_REDIRECT],
+    ...body,
+  });
   if (status !== 200) throw new Error(`creating an integration answered ${status}: ${JSON.stringify(created)}`);
   return created as CreatedIntegration;
 }
@@ -24,8 +31,18 @@ export function authorizeUrl(engine: Engine, params: Record<string, string | und
 }
 
 /** The seed's authorization request for `client`, with overrides (undefined drops a parameter). */
-export function authorizeParams(client: { clientId: string | null }, overrides: Record<string, string | undefined> = {}): Record<string, string | undefined> {
-  return { client_id: client.clientId ?? '', response_type: 'code', state: 'state-123', scope: 'playback-control-all', redirect_uri: LOOPBACK_REDIRECT, ...overrides };
+export function authorizeParams(
+  client: { clientId: string | null },
+  overrides: Record<string, string | undefined> = {},
+): Record<string, string | undefined> {
+  return {
+    client_id: client.clientId ?? '',
+    response_type: 'code',
+    state: 'state-123',
+    scope: 'playback-control-all',
+    redirect_uri: LOOPBACK_REDIRECT,
+    ...overrides,
+  };
 }
 
 export interface PageResponse {
@@ -44,7 +61,11 @@ export class FormBrowser {
   }
 
   async post(url: string, form: Record<string, string>): Promise<PageResponse> {
-    return this.request(url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(form).toString() });
+    return this.request(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams(form).toString(),
+    });
   }
 
   /** Submits the page's form with its hidden fields plus `fields` (a button is one more field). */
@@ -60,7 +81,11 @@ export class FormBrowser {
 
   private async request(url: string, init: RequestInit): Promise<PageResponse> {
     const cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
-    const response = await fetch(url, { ...init, redirect: 'manual', headers: { ...(init.headers as Record<string, string>), ...(cookie ? { cookie } : {}) } });
+    const response = await fetch(url, {
+      ...init,
+      redirect: 'manual',
+      headers: { ...(init.headers as Record<string, string>), ...(cookie ? { cookie } : {}) },
+    });
     for (const line of response.headers.getSetCookie()) {
       const [pair] = line.split(';');
       const eq = pair!.indexOf('=');
@@ -69,22 +94,38 @@ export class FormBrowser {
       if (/max-age=0/i.test(line) || value === '') this.cookies.delete(name);
       else this.cookies.set(name, value);
     }
-    return { status: response.status, location: response.headers.get('location'), headers: response.headers, html: await response.text() };
+    return {
+      status: response.status,
+      location: response.headers.get('location'),
+      headers: response.headers,
+      html: await response.text(),
+    };
   }
 }
 
 export function hiddenFields(html: string): Record<string, string> {
   const fields: Record<string, string> = {};
-  for (const match of html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)) fields[match[1]!] = decode(match[2]!);
+  for (const match of html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g))
+    fields[match[1]!] = decode(match[2]!);
   return fields;
 }
 
 function decode(value: string): string {
-  return value.replace(/&amp;/g, '&').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>');
+  return value
+    .replace(/&amp;/g, '&')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>');
 }
 
 /** Signs in as demo/demo and presses Allow (or Deny); resolves with the final redirect. */
-export async function signInAndDecide(engine: Engine, url: string, decision: 'allow' | 'deny' = 'allow', browser = new FormBrowser()): Promise<PageResponse> {
+export async function signInAndDecide(
+  engine: Engine,
+  url: string,
+  decision: 'allow' | 'deny' = 'allow',
+  browser = new FormBrowser(),
+): Promise<PageResponse> {
   const signIn = await browser.get(url);
   if (signIn.status !== 200) throw new Error(`the authorize URL answered ${signIn.status} ${signIn.location ?? ''}`);
   const afterSignIn = await browser.submit(signIn, engine.urls.login, { username: 'demo', password: 'demo' });
@@ -94,7 +135,11 @@ export async function signInAndDecide(engine: Engine, url: string, decision: 'al
 }
 
 /** A code for `client` through auto-approve (no pages). */
-export async function codeFor(engine: Engine, client: { clientId: string | null }, overrides: Record<string, string | undefined> = {}): Promise<string> {
+export async function codeFor(
+  engine: Engine,
+  client: { clientId: string | null },
+  overrides: Record<string, string | undefined> = {},
+): Promise<string> {
   await admin(engine, 'PATCH', '/settings', { autoApprove: true });
   const response = await fetch(authorizeUrl(engine, authorizeParams(client, overrides)), { redirect: 'manual' });
   const location = response.headers.get('location');
@@ -116,11 +161,22 @@ export async function tokenRequest(
   form: Record<string, string>,
   init: { authorization?: string | null; contentType?: string; body?: string } = {},
 ): Promise<TokenResponse> {
-  const headers: Record<string, string> = { 'content-type': init.contentType ?? 'application/x-www-form-urlencoded;charset=utf-8' };
-  const authorization = init.authorization === undefined ? basicHeader(client.clientId ?? '', client.clientSecret) : init.authorization;
+  const headers: Record<string, string> = {
+    'content-type': init.contentType ?? 'application/x-www-form-urlencoded;charset=utf-8',
+  };
+  const authorization =
+    init.authorization === undefined ? basicHeader(client.clientId ?? '', client.clientSecret) : init.authorization;
   if (authorization !== null) headers.authorization = authorization;
-  const response = await fetch(`${engine.urls.login}/login/v3/oauth/access`, { method: 'POST', headers, body: init.body ?? new URLSearchParams(form).toString() });
-  return { status: response.status, headers: response.headers, body: (await response.json()) as Record<string, unknown> };
+  const response = await fetch(`${engine.urls.login}/login/v3/oauth/access`, {
+    method: 'POST',
+    headers,
+    body: init.body ?? new URLSearchParams(form).toString(),
+  });
+  return {
+    status: response.status,
+    headers: response.headers,
+    body: (await response.json()) as Record<string, unknown>,
+  };
 }
 
 /** Everything a PKCE code grant and one refresh hand a client: what the data safety tests look for on disk. */
@@ -133,14 +189,27 @@ export interface GrantSecrets {
 }
 
 /** A new integration's code grant with PKCE (S256), then one refresh; both must answer 200. */
-export async function pkceGrantAndRefresh(engine: Engine, verifier = randomBytes(32).toString('base64url')): Promise<GrantSecrets> {
+export async function pkceGrantAndRefresh(
+  engine: Engine,
+  verifier = randomBytes(32).toString('base64url'),
+): Promise<GrantSecrets> {
   const client = await createIntegration(engine);
   const challenge = createHash('sha256').update(verifier).digest('base64url');
   const code = await codeFor(engine, client, { code_challenge: challenge, code_challenge_method: 'S256' });
-  const issued = await tokenRequest(engine, client, { grant_type: 'authorization_code', code, redirect_uri: LOOPBACK_REDIRECT, code_verifier: verifier });
-  if (issued.status !== 200) throw new Error(`the code exchange answered ${issued.status}: ${JSON.stringify(issued.body)}`);
-  const refreshed = await tokenRequest(engine, client, { grant_type: 'refresh_token', refresh_token: String(issued.body.refresh_token) });
-  if (refreshed.status !== 200) throw new Error(`the refresh answered ${refreshed.status}: ${JSON.stringify(refreshed.body)}`);
+  const issued = await tokenRequest(engine, client, {
+    grant_type: 'authorization_code',
+    code,
+    redirect_uri: LOOPBACK_REDIRECT,
+    code_verifier: verifier,
+  });
+  if (issued.status !== 200)
+    throw new Error(`the code exchange answered ${issued.status}: ${JSON.stringify(issued.body)}`);
+  const refreshed = await tokenRequest(engine, client, {
+    grant_type: 'refresh_token',
+    refresh_token: String(issued.body.refresh_token),
+  });
+  if (refreshed.status !== 200)
+    throw new Error(`the refresh answered ${refreshed.status}: ${JSON.stringify(refreshed.body)}`);
   return { client, code, verifier, issued, refreshed };
 }
 

@@ -41,14 +41,28 @@ export interface HarnessOptions {
   transport?: (clock: EngineClock) => HttpTransport;
 }
 
-export async function playerHarness(options: StubOptions = {}, { transport }: HarnessOptions = {}): Promise<PlayerHarness> {
+export async function playerHarness(
+  options: StubOptions = {},
+  { transport }: HarnessOptions = {},
+): Promise<PlayerHarness> {
   const stub = await new StubCloudQueue(options).start();
   const clock = new EngineClock({ wall: new ManualWall(T0), startAt: T0, speed: 0, settleTimeoutMs: 500 });
   const transitions: TransitionRecord[] = [];
   const exchanges: PlayerExchange[] = [];
   const newPlayer = () => {
-    const client = new CloudQueueClient({ playerId: 'player-test', clock, transport: transport?.(clock), onExchange: (e) => exchanges.push(e) });
-    return new Player({ playerId: 'player-test', groupId: 'group-test', clock, client, onTransition: (r) => transitions.push(r) });
+    const client = new CloudQueueClient({
+      playerId: 'player-test',
+      clock,
+      transport: transport?.(clock),
+      onExchange: (e) => exchanges.push(e),
+    });
+    return new Player({
+      playerId: 'player-test',
+      groupId: 'group-test',
+      clock,
+      client,
+      onTransition: (r) => transitions.push(r),
+    });
   };
   const player = newPlayer();
   player.createSession('com.example.app', 'test');
@@ -61,7 +75,13 @@ export async function playerHarness(options: StubOptions = {}, { transport }: Ha
     elapsed: () => clock.now() - T0,
     advance: (ms) => clock.advance(ms),
     settle: () => clock.advance(0),
-    load: (params = {}) => player.load({ queueBaseUrl: stub.baseUrl, httpAuthorization: 'Bearer queue-token', playOnCompletion: true, ...params }),
+    load: (params = {}) =>
+      player.load({
+        queueBaseUrl: stub.baseUrl,
+        httpAuthorization: 'Bearer queue-token',
+        playOnCompletion: true,
+        ...params,
+      }),
     rows: () => transitions.map((t) => t.transition),
     restart: () => {
       // Read back as the registry reads a stored record.
@@ -81,7 +101,10 @@ export async function playerHarness(options: StubOptions = {}, { transport }: Ha
 }
 
 /** A harness whose player loaded the stub's queue with playOnCompletion and already plays. */
-export async function playingHarness(options: StubOptions = {}, harnessOptions: HarnessOptions = {}): Promise<PlayerHarness> {
+export async function playingHarness(
+  options: StubOptions = {},
+  harnessOptions: HarnessOptions = {},
+): Promise<PlayerHarness> {
   const h = await playerHarness(options, harnessOptions);
   await h.load();
   await h.advance(BUFFERING_MS);

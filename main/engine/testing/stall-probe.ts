@@ -53,5 +53,9 @@ export function probeStalls(url: string, { headers = {}, pauseMs = 10, seen }: S
 
 /** The slowest spans, rounded, for a failure message. */
 export function slowest(spans: readonly number[], count = 5): string {
-  return `${[...spans].sort((a, b) => b - a).slice(0, count).map((ms) => Math.round(ms)).join(', ')} of ${spans.length}`;
+  return `${[...spans]
+    .sort((a, b) => b - a)
+    .slice(0, count)
+    .map((ms) => Math.round(ms))
+    .join(', ')} of ${spans.length}`;
 }

@@ -64,15 +64,24 @@ export class StubCloudQueue {
   async start(): Promise<this> {
     const app = Fastify({ logger: false, forceCloseConnections: true });
     const base = `/q/${this.apiVersion}`;
-    app.get(`${base}/context`, (req, reply) => this.handle('context', req, reply, () => ({
-      contextVersion: String(this.contextVersion),
-      queueVersion: String(this.version),
-      container: { name: 'Stub', type: 'playlist', id: { objectId: 'stub' } },
-      reports: this.reports,
-      playbackPolicies: this.policies,
-    })));
-    app.get(`${base}/itemWindow`, (req, reply) => this.handle('itemWindow', req, reply, () => this.window(req.query as Record<string, string>, reply)));
-    app.get(`${base}/version`, (req, reply) => this.handle('version', req, reply, () => ({ queueVersion: String(this.version), contextVersion: String(this.contextVersion) })));
+    app.get(`${base}/context`, (req, reply) =>
+      this.handle('context', req, reply, () => ({
+        contextVersion: String(this.contextVersion),
+        queueVersion: String(this.version),
+        container: { name: 'Stub', type: 'playlist', id: { objectId: 'stub' } },
+        reports: this.reports,
+        playbackPolicies: this.policies,
+      })),
+    );
+    app.get(`${base}/itemWindow`, (req, reply) =>
+      this.handle('itemWindow', req, reply, () => this.window(req.query as Record<string, string>, reply)),
+    );
+    app.get(`${base}/version`, (req, reply) =>
+      this.handle('version', req, reply, () => ({
+        queueVersion: String(this.version),
+        contextVersion: String(this.contextVersion),
+      })),
+    );
     app.post(`${base}/timePlayed`, (req, reply) => this.handle('timePlayed', req, reply, () => reply.code(204).send()));
     await app.listen({ host: '127.0.0.1', port: 0 });
     const address = app.server.address();
@@ -93,7 +102,11 @@ export class StubCloudQueue {
   }
 
   /** The next `times` requests to `endpoint` (with `reason`, if given) get `answer`. */
-  script(endpoint: string, answer: ScriptedAnswer, { times = 1, reason }: { times?: number; reason?: string } = {}): void {
+  script(
+    endpoint: string,
+    answer: ScriptedAnswer,
+    { times = 1, reason }: { times?: number; reason?: string } = {},
+  ): void {
     this.scripts.push({ endpoint, reason, times, answer });
   }
 
@@ -119,8 +132,18 @@ export class StubCloudQueue {
 
   private handle(endpoint: string, req: FastifyRequest, reply: FastifyReply, answer: () => unknown) {
     const query = req.query as Record<string, string>;
-    this.requests.push({ method: req.method, endpoint, reason: query.reason, itemId: query.itemId, query, headers: req.headers as Record<string, string>, body: req.body });
-    const script = this.scripts.find((s) => s.endpoint === endpoint && (s.reason === undefined || s.reason === query.reason));
+    this.requests.push({
+      method: req.method,
+      endpoint,
+      reason: query.reason,
+      itemId: query.itemId,
+      query,
+      headers: req.headers as Record<string, string>,
+      body: req.body,
+    });
+    const script = this.scripts.find(
+      (s) => s.endpoint === endpoint && (s.reason === undefined || s.reason === query.reason),
+    );
     if (script) {
       if (--script.times === 0) this.scripts = this.scripts.filter((s) => s !== script);
       const scripted = script.answer;
@@ -130,7 +153,10 @@ export class StubCloudQueue {
         return reply.hijack();
       }
       if ('hold' in scripted) return new Promise((resolve) => this.held.push(() => resolve(scripted.body ?? answer())));
-      return reply.code(scripted.status).headers(scripted.headers ?? {}).send(scripted.body ?? errorBody(scripted.status));
+      return reply
+        .code(scripted.status)
+        .headers(scripted.headers ?? {})
+        .send(scripted.body ?? errorBody(scripted.status));
     }
     return answer();
   }
@@ -158,10 +184,21 @@ export class StubCloudQueue {
 export function tracks(count: number, durationMillis = 180_000, prefix = 't'): QueueItem[] {
   return Array.from({ length: count }, (_, i) => ({
     id: `${prefix}${i + 1}`,
-    track: { name: `Track ${i + 1}`, mediaUrl: `https://media.example/${prefix}${i + 1}.mp3`, contentType: 'audio/mpeg', durationMillis },
+    track: {
+      name: `Track ${i + 1}`,
+      mediaUrl: `https://media.example/${prefix}${i + 1}.mp3`,
+      contentType: 'audio/mpeg',
+      durationMillis,
+    },
   }));
 }
 
 function errorBody(status: number) {
-  return { error: { code: status, message: `scripted ${status}`, errors: [{ domain: 'stub', reason: 'scripted', message: `scripted ${status}` }] } };
+  return {
+    error: {
+      code: status,
+      message: `scripted ${status}`,
+      errors: [{ domain: 'stub', reason: 'scripted', message: `scripted ${status}` }],
+    },
+  };
 }

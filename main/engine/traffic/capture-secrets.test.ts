@@ -15,9 +15,19 @@ const roundTrip = (masked: ReturnType<typeof maskUrl>) => spliceBack(masked!.tex
 
 describe('masking at capture', () => {
   it('masks query parameters named like secrets, in any case, escaped names too', () => {
-    const url = 'http://127.0.0.1:9003/queues/q/v2.3/version?token=tok-123456&api_key=key-123456&apikey=key-abcdef&access_token=at-9876543&code=c0de-1234&API_KEY=KEY-999999&client%5Fsecret=cs-777777&reason=load#frag=1';
+    const url =
+      'http://127.0.0.1:9003/queues/q/v2.3/version?token=tok-123456&api_key=key-123456&apikey=key-abcdef&access_token=at-9876543&code=c0de-1234&API_KEY=KEY-999999&client%5Fsecret=cs-777777&reason=load#frag=1';
     const masked = maskUrl(url)!;
-    for (const secret of ['tok-123456', 'key-123456', 'key-abcdef', 'at-9876543', 'c0de-1234', 'KEY-999999', 'cs-777777']) expect(masked.text).not.toContain(secret);
+    for (const secret of [
+      'tok-123456',
+      'key-123456',
+      'key-abcdef',
+      'at-9876543',
+      'c0de-1234',
+      'KEY-999999',
+      'cs-777777',
+    ])
+      expect(masked.text).not.toContain(secret);
     expect(masked.text).toContain('token=tok-%E2%80%A2%E2%80%A2%E2%80%A2');
     expect(masked.text).toContain('&reason=load#frag=1');
     expect(roundTrip(masked)).toBe(url);
@@ -25,9 +35,12 @@ describe('masking at capture', () => {
   });
 
   it('masks credentials and API keys in headers, keeps the scheme, and holds them as reads show them', () => {
-    const block = 'Host: x\r\nAuthorization: Bearer abcdefghijkl\r\nX-Api-Key: key-1234567\r\nCookie: sid=s3cr3t-value\r\nX-Player-Id: p1\r\nSet-Cookie: a=1234567\r\nset-cookie: b=7654321\r\n';
+    const block =
+      'Host: x\r\nAuthorization: Bearer abcdefghijkl\r\nX-Api-Key: key-1234567\r\nCookie: sid=s3cr3t-value\r\nX-Player-Id: p1\r\nSet-Cookie: a=1234567\r\nset-cookie: b=7654321\r\n';
     const { block: masked, held } = maskHeaderBlock(block)!;
-    expect(masked).toBe('Host: x\r\nAuthorization: Bearer abcd•••\r\nX-Api-Key: key-•••\r\nCookie: sid=•••\r\nX-Player-Id: p1\r\nSet-Cookie: a=12•••\r\nset-cookie: b=76•••\r\n');
+    expect(masked).toBe(
+      'Host: x\r\nAuthorization: Bearer abcd•••\r\nX-Api-Key: key-•••\r\nCookie: sid=•••\r\nX-Player-Id: p1\r\nSet-Cookie: a=12•••\r\nset-cookie: b=76•••\r\n',
+    );
     expect({ ...parseHeaderBlock(masked), ...held }).toEqual(parseHeaderBlock(block));
     expect(maskHeaderBlock('HTTP/1.1 200 OK\r\ncontent-type: application/json\r\n')).toBeNull();
   });
@@ -41,9 +54,12 @@ describe('masking at capture', () => {
   });
 
   it('masks secret fields of JSON at any depth, keeping the text as it came (and valid JSON), error codes left alone', () => {
-    const body = '{ "client_secret": "supersecret",\n  "nested": {"refresh_token":"rt-1234567", "keep": "me"}, "list": [{"clientSecret": "sh\\"hhhhh"}], "error": {"code": "not_found"}, "Token": "t0k3n-value" }';
+    const body =
+      '{ "client_secret": "supersecret",\n  "nested": {"refresh_token":"rt-1234567", "keep": "me"}, "list": [{"clientSecret": "sh\\"hhhhh"}], "error": {"code": "not_found"}, "Token": "t0k3n-value" }';
     const masked = maskBody(body)!;
-    expect(masked.text).toBe('{ "client_secret": "supe•••",\n  "nested": {"refresh_token":"rt-1•••", "keep": "me"}, "list": [{"clientSecret": "sh\\"h•••"}], "error": {"code": "not_found"}, "Token": "t0k3•••" }');
+    expect(masked.text).toBe(
+      '{ "client_secret": "supe•••",\n  "nested": {"refresh_token":"rt-1•••", "keep": "me"}, "list": [{"clientSecret": "sh\\"h•••"}], "error": {"code": "not_found"}, "Token": "t0k3•••" }',
+    );
     expect(JSON.parse(masked.text)).toMatchObject({ nested: { keep: 'me' } });
     expect(roundTrip(masked)).toBe(body);
   });
@@ -88,7 +104,10 @@ describe('masking by value at capture', () => {
 
     const exported = trafficEntry({
       requestHeaders: `X-Forwarded-Token: ${token}\r\nHost: x\r\n`,
-      responseBody: JSON.stringify({ har: { entries: [{ request: { headers: [{ name: 'Authorization', value: `Bearer ${token}` }] } }] }, curl: `curl -H 'Authorization: Bearer ${token}'` }),
+      responseBody: JSON.stringify({
+        har: { entries: [{ request: { headers: [{ name: 'Authorization', value: `Bearer ${token}` }] } }] },
+        curl: `curl -H 'Authorization: Bearer ${token}'`,
+      }),
     });
     const before = { requestHeaders: exported.requestHeaders, responseBody: exported.responseBody };
     masker.mask(exported);
@@ -97,13 +116,18 @@ describe('masking by value at capture', () => {
     expect(JSON.parse(exported.responseBody!)).toMatchObject({ curl: "curl -H 'Authorization: Bearer at-Z•••'" });
     // What was masked comes back whole.
     expect(spliceBack(exported.responseBody!, exported.held!.responseBody!)).toBe(before.responseBody);
-    expect({ ...parseHeaderBlock(exported.requestHeaders), ...exported.held!.requestHeaders }).toEqual(parseHeaderBlock(before.requestHeaders));
+    expect({ ...parseHeaderBlock(exported.requestHeaders), ...exported.held!.requestHeaders }).toEqual(
+      parseHeaderBlock(before.requestHeaders),
+    );
   });
 
   it('masks a secret by value in the same entry it was learned in, and in its URL', () => {
     const known = new KnownSecrets();
     const code = 'c0de-Zm9vYmFyYmF6cXV4';
-    const entry = trafficEntry({ url: `http://127.0.0.1:9/cb/${code}`, responseBody: `{"code":"${code}","echo":"${code}"}` });
+    const entry = trafficEntry({
+      url: `http://127.0.0.1:9/cb/${code}`,
+      responseBody: `{"code":"${code}","echo":"${code}"}`,
+    });
     maskEntry(entry, known);
     expect(entry.url).not.toContain(code);
     expect(entry.responseBody).toBe('{"code":"c0de•••","echo":"c0de•••"}');

@@ -12,7 +12,15 @@
  */
 import type { HeaderBlock, HeldParts, NewTrafficEntry, TextSplice } from './log/index.js';
 import { parseHeaderBlock } from './log/header-block.js';
-import { decodeSafely, isSecretField, mask, maskCredential, SECRET_FIELD_TEXT, SECRET_FIELDS, SECRET_HEADERS } from '../api/redact.js';
+import {
+  decodeSafely,
+  isSecretField,
+  mask,
+  maskCredential,
+  SECRET_FIELD_TEXT,
+  SECRET_FIELDS,
+  SECRET_HEADERS,
+} from '../api/redact.js';
 import { KnownSecrets } from '../security/known-secrets.js';
 
 /** A stretch of a text to mask: `[start, end)` becomes `masked`. */
@@ -43,13 +51,20 @@ function applyStretches(text: string, stretches: readonly Stretch[]): Masked {
  * The stretches found by name, then every known secret outside them, in order. What was found by
  * name is learned first, so a secret is found by value in the same text too.
  */
-function withKnown(text: string, byName: Stretch[], known: KnownSecrets | undefined, masked: (secret: string) => string = mask): Stretch[] {
+function withKnown(
+  text: string,
+  byName: Stretch[],
+  known: KnownSecrets | undefined,
+  masked: (secret: string) => string = mask,
+): Stretch[] {
   if (!known) return byName;
   for (const { start, end } of byName) known.add(text.slice(start, end));
   const byValue = known.find(text);
   if (byValue.length === 0) return byName;
   const all: Stretch[] = [...byName];
-  for (const { start, end } of byValue) if (!byName.some((taken) => start < taken.end && end > taken.start)) all.push({ start, end, masked: masked(text.slice(start, end)) });
+  for (const { start, end } of byValue)
+    if (!byName.some((taken) => start < taken.end && end > taken.start))
+      all.push({ start, end, masked: masked(text.slice(start, end)) });
   return all.sort((a, b) => a.start - b.start);
 }
 
@@ -58,13 +73,14 @@ const SECRET_PARAM = new RegExp(`[?&](?:${[...SECRET_FIELDS].join('|')})=`, 'i')
 
 /** The secret `name=value` pairs of `text[from, to)` (a query string or a form), their values as stretches. */
 function pairStretches(text: string, from: number, to: number, into: Stretch[]): Stretch[] {
-  for (let at = from; at <= to; ) {
+  for (let at = from; at <= to;) {
     let amp = text.indexOf('&', at);
     if (amp === -1 || amp > to) amp = to;
     const eq = text.indexOf('=', at);
     if (eq !== -1 && eq < amp) {
       const value = decodeSafely(text.slice(eq + 1, amp));
-      if (isSecretField(decodeSafely(text.slice(at, eq)), value)) into.push({ start: eq + 1, end: amp, masked: encodeURIComponent(mask(value)) });
+      if (isSecretField(decodeSafely(text.slice(at, eq)), value))
+        into.push({ start: eq + 1, end: amp, masked: encodeURIComponent(mask(value)) });
     }
     at = amp + 1;
   }
@@ -81,11 +97,17 @@ function urlStretches(url: string): Stretch[] {
 
 /** A URL with its secret query parameters masked (the fragment is left alone), known secrets anywhere in it; null when it has none. */
 export function maskUrl(url: string, known?: KnownSecrets, byName: Stretch[] = urlStretches(url)): Masked {
-  return applyStretches(url, withKnown(url, byName, known, (secret) => encodeURIComponent(mask(secret))));
+  return applyStretches(
+    url,
+    withKnown(url, byName, known, (secret) => encodeURIComponent(mask(secret))),
+  );
 }
 
 /** A secret header's line (or a Location's): the name, then the value after the colon. */
-const SECRET_HEADER_LINE = new RegExp(`^(${[...SECRET_HEADERS, 'location'].join('|')})[ \\t]*:[ \\t]*([^\\r\\n]*)`, 'gim');
+const SECRET_HEADER_LINE = new RegExp(
+  `^(${[...SECRET_HEADERS, 'location'].join('|')})[ \\t]*:[ \\t]*([^\\r\\n]*)`,
+  'gim',
+);
 
 /** A header stretch, with the header's lower-case name (what `held` keeps it under). */
 interface HeaderStretch extends Stretch {
@@ -104,7 +126,8 @@ function headerStretchesByName(block: HeaderBlock): HeaderStretch[] {
     if (name === 'location') {
       // Only the secret parameters: the rest of the address stays readable.
       const offset = start + raw.indexOf(value);
-      for (const stretch of urlStretches(value)) found.push({ ...stretch, start: offset + stretch.start, end: offset + stretch.end, name });
+      for (const stretch of urlStretches(value))
+        found.push({ ...stretch, start: offset + stretch.start, end: offset + stretch.end, name });
       continue;
     }
     found.push({ start, end: start + raw.length, masked: maskCredential(value), name });
@@ -128,7 +151,11 @@ function headerAround(block: HeaderBlock, at: number): string | null {
  * header; null when it has none. `held`: the masked headers as reads show them (lower-case name,
  * repeated lines joined).
  */
-export function maskHeaderBlock(block: HeaderBlock, known?: KnownSecrets, byName: HeaderStretch[] = headerStretchesByName(block)): { block: HeaderBlock; held: Record<string, string> } | null {
+export function maskHeaderBlock(
+  block: HeaderBlock,
+  known?: KnownSecrets,
+  byName: HeaderStretch[] = headerStretchesByName(block),
+): { block: HeaderBlock; held: Record<string, string> } | null {
   if (byName.length === 0 && !known) return null;
   const stretches: HeaderStretch[] = byName;
   if (known) {
@@ -214,7 +241,13 @@ export class CaptureMasker {
   }
 
   private remember(body: string): void {
-    if (body.length < CLEAN_BODY_MIN || body.length > CLEAN_BODY_CHARS || this.cleanAt !== this.known.version || this.cleanBodies.has(body)) return;
+    if (
+      body.length < CLEAN_BODY_MIN ||
+      body.length > CLEAN_BODY_CHARS ||
+      this.cleanAt !== this.known.version ||
+      this.cleanBodies.has(body)
+    )
+      return;
     this.cleanBodies.add(body);
     this.cleanChars += body.length;
     while (this.cleanBodies.size > CLEAN_BODIES || this.cleanChars > CLEAN_BODY_CHARS) {
@@ -244,7 +277,8 @@ export class CaptureMasker {
     const requestHeadersByName = headerStretchesByName(entry.requestHeaders);
     const responseHeadersByName = headerStretchesByName(entry.responseHeaders);
     const learn = (text: string | null, stretches: readonly Stretch[] | null) => {
-      if (text !== null && stretches !== null) for (const { start, end } of stretches) known.add(text.slice(start, end));
+      if (text !== null && stretches !== null)
+        for (const { start, end } of stretches) known.add(text.slice(start, end));
     };
     learn(entry.url, urlByName);
     learn(entry.requestHeaders, requestHeadersByName);

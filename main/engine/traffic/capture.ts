@@ -79,11 +79,26 @@ export function instrumentService(app: FastifyInstance, target: TrafficTarget, d
       const path = pathOf(request.url);
       const reason = reasonOf(request);
       const state: CaptureState | null = capturing
-        ? { path, reason, rawBody: null, cut: null, at: deps.clock.now(), wallAt: Date.now(), started: performance.now(), payload: null, fault: null, done: false }
+        ? {
+            path,
+            reason,
+            rawBody: null,
+            cut: null,
+            at: deps.clock.now(),
+            wallAt: Date.now(),
+            started: performance.now(),
+            payload: null,
+            fault: null,
+            done: false,
+          }
         : null;
       captured.set(request, state);
       if (!faultTarget) return undefined;
-      const decision = deps.faults.decide(target as FaultTarget, { method: request.method, path, reason: reason ?? undefined });
+      const decision = deps.faults.decide(target as FaultTarget, {
+        method: request.method,
+        path,
+        reason: reason ?? undefined,
+      });
       if (!decision) return undefined;
       if (state) state.fault = decision.hit;
       const ended = (outcome: TrafficOutcome) => {
@@ -91,12 +106,21 @@ export function instrumentService(app: FastifyInstance, target: TrafficTarget, d
         state.done = true;
         deps.recorder.add(entryOf(target, request, null, state, outcome));
       };
-      return applyServerFault(request, reply, decision.action, { clock: deps.clock, respondStatus: deps.respondStatus, target, ended });
+      return applyServerFault(request, reply, decision.action, {
+        clock: deps.clock,
+        respondStatus: deps.respondStatus,
+        target,
+        ended,
+      });
     },
     preParsing(request, payload) {
       const state = captured.get(request);
       // Most requests (every GET a player sends) carry no body: no tap, no stream work.
-      if (!state || (request.headers['content-length'] === undefined && request.headers['transfer-encoding'] === undefined)) return payload;
+      if (
+        !state ||
+        (request.headers['content-length'] === undefined && request.headers['transfer-encoding'] === undefined)
+      )
+        return payload;
       const chunks: Buffer[] = [];
       let size = 0;
       const tap = new PassThrough();
@@ -130,7 +154,13 @@ export function instrumentService(app: FastifyInstance, target: TrafficTarget, d
   };
 }
 
-function entryOf(target: TrafficTarget, request: FastifyRequest, reply: FastifyReply | null, state: CaptureState, outcome: TrafficOutcome) {
+function entryOf(
+  target: TrafficTarget,
+  request: FastifyRequest,
+  reply: FastifyReply | null,
+  state: CaptureState,
+  outcome: TrafficOutcome,
+) {
   return {
     target,
     at: state.at,

@@ -1,6 +1,10 @@
 /** Command handlers of the traffic log. */
 import type { TrafficEntry } from '../api/traffic-types.js';
-import { TRAFFIC_LIST_DEFAULT_LIMIT, TRAFFIC_LIST_MAX_BYTES, TRAFFIC_SINCE_ENGINE_TIME } from '../api/commands/faults.js';
+import {
+  TRAFFIC_LIST_DEFAULT_LIMIT,
+  TRAFFIC_LIST_MAX_BYTES,
+  TRAFFIC_SINCE_ENGINE_TIME,
+} from '../api/commands/faults.js';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { EngineError } from '../api/errors.js';
 import type { CommandHandlers } from '../api/runner.js';
@@ -12,7 +16,15 @@ import type { TrafficRecorder } from './recorder.js';
 
 export { presentEntry } from './present.js';
 
-type Names = 'traffic.list' | 'traffic.page' | 'traffic.locate' | 'traffic.get' | 'traffic.clear' | 'traffic.settings' | 'traffic.configure' | 'traffic.har';
+type Names =
+  | 'traffic.list'
+  | 'traffic.page'
+  | 'traffic.locate'
+  | 'traffic.get'
+  | 'traffic.clear'
+  | 'traffic.settings'
+  | 'traffic.configure'
+  | 'traffic.har';
 
 /** Work between yields while `GET /traffic` reads: short against 250 ms, long against a turn of the event loop. */
 const LIST_SLICE_MS = 10;
@@ -32,7 +44,9 @@ export function trafficCommandHandlers(
       entry,
       reveal,
       withTransitions && entry.requestId
-        ? store.playerTransitions.causedBy(entry.requestId).map(({ seq, playerId, from, to, transition, at }) => ({ seq, playerId, from, to, transition, at }))
+        ? store.playerTransitions
+            .causedBy(entry.requestId)
+            .map(({ seq, playerId, from, to, transition, at }) => ({ seq, playerId, from, to, transition, at }))
         : [],
       withTransitions && entry.target === 'player' ? store.playerViolations.forTraffic(entry.id) : [],
     );
@@ -40,7 +54,8 @@ export function trafficCommandHandlers(
   return {
     'traffic.list': async ({ since, limit, ...filter }) => {
       recorder.flush();
-      const cursor: TrafficCursor | undefined = since === undefined ? undefined : since >= TRAFFIC_SINCE_ENGINE_TIME ? { fromAt: since } : { afterId: since };
+      const cursor: TrafficCursor | undefined =
+        since === undefined ? undefined : since >= TRAFFIC_SINCE_ENGINE_TIME ? { fromAt: since } : { afterId: since };
       // Entries are read one by one, a slice of time at a time (the other listeners answer in
       // between), and an answer that reaches its byte budget stops having read no more than it
       // sends (TRAFFIC_LIST_MAX_BYTES). An entry the retention cap drops meanwhile is left out.
@@ -76,7 +91,8 @@ export function trafficCommandHandlers(
     'traffic.get': ({ id, reveal }) => {
       recorder.flush();
       const entry = log.get(id);
-      if (!entry) throw new EngineError('not_found', `no traffic entry ${id} (it may have been dropped by the retention cap)`);
+      if (!entry)
+        throw new EngineError('not_found', `no traffic entry ${id} (it may have been dropped by the retention cap)`);
       return present(entry, reveal ?? false, true);
     },
     'traffic.clear': () => {

@@ -15,7 +15,11 @@ beforeAll(async () => {
 afterAll(() => engine.close());
 
 const call = (headers: Record<string, string>) =>
-  fetch(`${engine.urls.console}/admin/api/commands/clock.get`, { method: 'POST', headers: { authorization: `Bearer ${engine.adminToken}`, 'content-type': 'application/json', ...headers }, body: '{}' });
+  fetch(`${engine.urls.console}/admin/api/commands/clock.get`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${engine.adminToken}`, 'content-type': 'application/json', ...headers },
+    body: '{}',
+  });
 
 describe('the console UI’s calls', () => {
   it('are left out only with the key its page came with: the header alone, or a wrong key, is logged', async () => {
@@ -28,7 +32,9 @@ describe('the console UI’s calls', () => {
 
     expect((await call({ 'x-console-ui': '1', cookie: key })).status).toBe(200);
     expect((await call({ 'x-console-ui': '1', 'x-request-id': 'scripted' })).status).toBe(200);
-    expect((await call({ 'x-console-ui': '1', cookie: `${key.split('=')[0]}=forged`, 'x-request-id': 'forged' })).status).toBe(200);
+    expect(
+      (await call({ 'x-console-ui': '1', cookie: `${key.split('=')[0]}=forged`, 'x-request-id': 'forged' })).status,
+    ).toBe(200);
     // The key without the header is a page's other request (a link opened in it), logged too.
     expect((await call({ cookie: key, 'x-request-id': 'no-header' })).status).toBe(200);
 
@@ -43,7 +49,9 @@ describe('the console UI’s calls', () => {
       await admin(engine, 'DELETE', '/traffic');
       const name = (await fetch(`${engine.urls.console}/`)).headers.getSetCookie()[0]!.split('=')[0];
       await call({ 'x-console-ui': '1', cookie: `${name}=${stale}`, 'x-request-id': 'stale' });
-      expect(((await admin(engine, 'GET', '/traffic?target=console')).body as TrafficEntry[]).map((e) => e.requestId)).toEqual(['stale']);
+      expect(
+        ((await admin(engine, 'GET', '/traffic?target=console')).body as TrafficEntry[]).map((e) => e.requestId),
+      ).toEqual(['stale']);
     } finally {
       await other.close();
     }

@@ -1,7 +1,15 @@
 /** Cutting an entry to its size (docs/contract/console.md §9): where the cuts fall, and what the entry notes of them. */
 import { describe, expect, it } from 'vitest';
 import { trafficEntry } from '../testing/traffic.js';
-import { cutBodies, cutBody, cutHeaderBlock, cutHeaders, MAX_BODY_BYTES, MAX_HEADER_BLOCK_BYTES, MAX_HEADER_VALUE_BYTES } from './cut.js';
+import {
+  cutBodies,
+  cutBody,
+  cutHeaderBlock,
+  cutHeaders,
+  MAX_BODY_BYTES,
+  MAX_HEADER_BLOCK_BYTES,
+  MAX_HEADER_VALUE_BYTES,
+} from './cut.js';
 
 describe('cutting an entry to its size', () => {
   it('cuts a body at its byte size without splitting a character, and says how large it was', () => {
@@ -25,7 +33,11 @@ describe('cutting an entry to its size', () => {
   });
 
   it('notes every part it cut on the entry, with the size each came in', () => {
-    const entry = trafficEntry({ requestHeaders: `X-Junk: ${'a'.repeat(15_000)}\r\n`, requestBody: 'y'.repeat(100_000), responseBody: 'small' });
+    const entry = trafficEntry({
+      requestHeaders: `X-Junk: ${'a'.repeat(15_000)}\r\n`,
+      requestBody: 'y'.repeat(100_000),
+      responseBody: 'small',
+    });
     cutBodies(entry);
     cutHeaders(entry);
     expect(entry.cut).toEqual({

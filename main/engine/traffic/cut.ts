@@ -41,7 +41,10 @@ export function cutBody(text: string, maxBytes = MAX_BODY_BYTES): { text: string
 /** A header block with each value cut to MAX_HEADER_VALUE_BYTES and the whole cut to MAX_HEADER_BLOCK_BYTES at a line's end; null when it fits. */
 export function cutHeaderBlock(block: string): string | null {
   if (block.length <= MAX_HEADER_VALUE_BYTES) return null;
-  let cut = block.replace(LONG_VALUE, (_, head: string, value: string) => head + value.slice(0, MAX_HEADER_VALUE_BYTES));
+  let cut = block.replace(
+    LONG_VALUE,
+    (_, head: string, value: string) => head + value.slice(0, MAX_HEADER_VALUE_BYTES),
+  );
   if (cut.length > MAX_HEADER_BLOCK_BYTES) {
     const lineEnd = cut.lastIndexOf('\r\n', MAX_HEADER_BLOCK_BYTES - 2);
     cut = lineEnd > 0 ? cut.slice(0, lineEnd + 2) : cut.slice(0, MAX_HEADER_BLOCK_BYTES);

@@ -60,7 +60,13 @@ export async function exportHar(
     }
     newestFirst.push(har);
   }
-  return { log: { version: '1.2', creator: { name: 'Cloud Queue Console', version: HAR_CREATOR_VERSION }, entries: newestFirst.reverse() } };
+  return {
+    log: {
+      version: '1.2',
+      creator: { name: 'Cloud Queue Console', version: HAR_CREATOR_VERSION },
+      entries: newestFirst.reverse(),
+    },
+  };
 }
 
 function tooLarge(fits: number, asked: number, maxBytes: number): EngineError {

@@ -10,10 +10,16 @@ const freshDir = tempDirs('cqc-traffic-log-');
 
 function recordingLog(): Logger & { warnings: string[] } {
   const warnings: string[] = [];
-  return { warnings, info: () => undefined, warn: (message) => warnings.push(message), error: (message) => warnings.push(message) };
+  return {
+    warnings,
+    info: () => undefined,
+    warn: (message) => warnings.push(message),
+    error: (message) => warnings.push(message),
+  };
 }
 
-const list = async (engine: Awaited<ReturnType<typeof startTestEngine>>, query = '') => (await admin(engine, 'GET', `/traffic${query}`)).body as TrafficEntry[];
+const list = async (engine: Awaited<ReturnType<typeof startTestEngine>>, query = '') =>
+  (await admin(engine, 'GET', `/traffic${query}`)).body as TrafficEntry[];
 
 describe('with a data dir', () => {
   it('is read, cleared, trimmed, and found again after a restart', async () => {
@@ -22,7 +28,9 @@ describe('with a data dir', () => {
     let engine = await startTestEngine({ dataDir, log });
     try {
       for (let i = 0; i < 5; i++) await fetch(`${engine.urls.cloudQueue}/queues/q${i}/v2.3/version`);
-      expect((await list(engine, '?target=cloudQueue')).map((e) => e.path)).toEqual([0, 1, 2, 3, 4].map((i) => `/queues/q${i}/v2.3/version`));
+      expect((await list(engine, '?target=cloudQueue')).map((e) => e.path)).toEqual(
+        [0, 1, 2, 3, 4].map((i) => `/queues/q${i}/v2.3/version`),
+      );
       await admin(engine, 'DELETE', '/traffic');
       expect(await list(engine, '?target=cloudQueue')).toEqual([]);
       await admin(engine, 'PATCH', '/traffic/settings', { retention: 100 });
@@ -53,7 +61,11 @@ describe('capture beside the engine\u2019s other writes', () => {
       const client = await createIntegration(engine);
       const codes: string[] = [];
       for (let i = 0; i < 200; i++) codes.push(await codeFor(engine, client, { state: `s${i}` }));
-      const answers = await Promise.all(codes.map((code) => tokenRequest(engine, client, { grant_type: 'authorization_code', code, redirect_uri: LOOPBACK_REDIRECT })));
+      const answers = await Promise.all(
+        codes.map((code) =>
+          tokenRequest(engine, client, { grant_type: 'authorization_code', code, redirect_uri: LOOPBACK_REDIRECT }),
+        ),
+      );
       expect(answers.map((answer) => answer.status).filter((status) => status !== 200)).toEqual([]);
       expect((await list(engine, '?target=login&limit=1000')).length).toBeGreaterThanOrEqual(400);
     } finally {

@@ -22,12 +22,21 @@ const exchange = (change: Partial<PlayerExchange>): PlayerExchange => ({
 
 describe('a player exchange in the log', () => {
   it('shows a timeout with the 10 s it waited', () => {
-    const entry = entryOfExchange(exchange({ failure: { kind: 'incomplete', message: 'no complete response within 10 s' } }));
+    const entry = entryOfExchange(
+      exchange({ failure: { kind: 'incomplete', message: 'no complete response within 10 s' } }),
+    );
     expect(entry).toMatchObject({ outcome: 'timeout', latencyMs: 10_000, status: null });
   });
 
   it('keeps the wall latency of an answer and of a dropped request', () => {
-    expect(entryOfExchange(exchange({ status: 200, durationMs: 0, latencyMs: 3 }))).toMatchObject({ outcome: 'answered', latencyMs: 3 });
-    expect(entryOfExchange(exchange({ durationMs: 0, latencyMs: 4, failure: { kind: 'incomplete', message: 'socket hang up' } }))).toMatchObject({ outcome: 'incomplete', latencyMs: 4 });
+    expect(entryOfExchange(exchange({ status: 200, durationMs: 0, latencyMs: 3 }))).toMatchObject({
+      outcome: 'answered',
+      latencyMs: 3,
+    });
+    expect(
+      entryOfExchange(
+        exchange({ durationMs: 0, latencyMs: 4, failure: { kind: 'incomplete', message: 'socket hang up' } }),
+      ),
+    ).toMatchObject({ outcome: 'incomplete', latencyMs: 4 });
   });
 });

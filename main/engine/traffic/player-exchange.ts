@@ -5,7 +5,8 @@ import { headerBlock, type NewTrafficEntry } from './log/index.js';
 export function entryOfExchange(exchange: PlayerExchange): NewTrafficEntry {
   // A base URL that is not one (see CloudQueueClient) is logged as given, under its endpoint.
   const path = URL.canParse(exchange.url) ? new URL(exchange.url).pathname : `/${exchange.endpoint}`;
-  const outcome = exchange.status !== undefined ? 'answered' : exchange.failure?.message.includes('10 s') ? 'timeout' : 'incomplete';
+  const outcome =
+    exchange.status !== undefined ? 'answered' : exchange.failure?.message.includes('10 s') ? 'timeout' : 'incomplete';
   return {
     target: 'player',
     at: exchange.startedAt,

@@ -42,9 +42,15 @@ describe('the traffic recorder', () => {
 
   it('warns of a batch it could not store (logged, and kept for the status bar), drops it, and stores the next one', () => {
     const failures: string[] = [];
-    const warnings = new EngineWarnings({ emit: () => undefined, wallNow: () => 1_000, log: { ...silentLogger, error: (message) => void failures.push(message) } });
+    const warnings = new EngineWarnings({
+      emit: () => undefined,
+      wallNow: () => 1_000,
+      log: { ...silentLogger, error: (message) => void failures.push(message) },
+    });
     const { store, log, batches, recorder: traffic } = recorder(warnings);
-    store.db.exec("CREATE TEMP TRIGGER disk_full BEFORE INSERT ON log.traffic_segments BEGIN SELECT RAISE(ABORT, 'disk full'); END");
+    store.db.exec(
+      "CREATE TEMP TRIGGER disk_full BEFORE INSERT ON log.traffic_segments BEGIN SELECT RAISE(ABORT, 'disk full'); END",
+    );
     traffic.add(trafficEntry());
     traffic.flush();
     const message = 'traffic could not be stored (disk full): those exchanges are missing from the log';
@@ -95,6 +101,8 @@ describe('the traffic recorder', () => {
     for (let i = 0; i < 5; i++) traffic.add(trafficEntry());
     traffic.flush();
     expect(commit).toHaveBeenLastCalledWith(3, false);
-    expect(seen.map((event) => [event.name, event.data])).toEqual([['traffic.appended', { count: 5, lastId: 5, dropped: 2 }]]);
+    expect(seen.map((event) => [event.name, event.data])).toEqual([
+      ['traffic.appended', { count: 5, lastId: 5, dropped: 2 }],
+    ]);
   });
 });

@@ -29,7 +29,11 @@ import { cutBodies, cutHeaders } from './cut.js';
  * 100,000 entries of players' traffic take 70–100 MB: the byte budget stays out of their way, and
  * bounds entries made large on purpose (4,000 requests with 64 KiB bodies fill it).
  */
-export const DEFAULT_TRAFFIC_SETTINGS: TrafficSettings = { retention: 100_000, retentionBytes: 256 * 1024 * 1024, capture: true };
+export const DEFAULT_TRAFFIC_SETTINGS: TrafficSettings = {
+  retention: 100_000,
+  retentionBytes: 256 * 1024 * 1024,
+  capture: true,
+};
 const FLUSH_EVERY_MS = 100;
 export const FLUSH_AT = 2_000;
 /** A segment of large bodies is written sooner than FLUSH_AT entries. */
@@ -37,7 +41,10 @@ const FLUSH_BYTES = 4 * 1024 * 1024;
 const SETTINGS_KEY = 'traffic.settings';
 
 export interface TrafficRecorderDeps {
-  repo: Pick<TrafficLogStore, 'capture' | 'stagedEntries' | 'stagedBytes' | 'commit' | 'retain' | 'clear' | 'byteBudget'>;
+  repo: Pick<
+    TrafficLogStore,
+    'capture' | 'stagedEntries' | 'stagedBytes' | 'commit' | 'retain' | 'clear' | 'byteBudget'
+  >;
   settings: SettingsRepository;
   bus: Pick<EventBus, 'emit' | 'wants'>;
   /** Where a batch that could not be stored is told (and logged). */
@@ -72,7 +79,8 @@ export class TrafficRecorder {
     if (change.retention !== undefined || change.retentionBytes !== undefined) {
       // What is captured goes out with its event first; the repository would write it anyway.
       this.flush();
-      if (this.deps.repo.retain(this.current.retention) > 0) this.deps.bus.emit('traffic.reset', { reason: 'retention' });
+      if (this.deps.repo.retain(this.current.retention) > 0)
+        this.deps.bus.emit('traffic.reset', { reason: 'retention' });
     }
     return this.settings;
   }
@@ -107,12 +115,17 @@ export class TrafficRecorder {
     try {
       committed = this.deps.repo.commit(this.current.retention, wanted);
     } catch (error) {
-      this.deps.warnings?.warn('traffic-log', `traffic could not be stored (${messageOf(error)}): those exchanges are missing from the log`, error);
+      this.deps.warnings?.warn(
+        'traffic-log',
+        `traffic could not be stored (${messageOf(error)}): those exchanges are missing from the log`,
+        error,
+      );
       return;
     }
     if (committed.count === 0) return;
     if (wanted) bus.emit('traffic.captured', committed.stored);
-    if (bus.wants('traffic.appended')) bus.emit('traffic.appended', { count: committed.count, lastId: committed.lastId, dropped: committed.dropped });
+    if (bus.wants('traffic.appended'))
+      bus.emit('traffic.appended', { count: committed.count, lastId: committed.lastId, dropped: committed.dropped });
   }
 
   clear(): void {

@@ -24,10 +24,20 @@ const freshDir = tempDirs('cqc-traffic-secrets-');
 async function secretTraffic(engine: Engine): Promise<Record<string, string>> {
   const grant = await pkceGrantAndRefresh(engine, 'v3rifier-'.padEnd(64, 'k'));
 
-  const queue = (await admin(engine, 'POST', '/queues', { name: 'Secret queue', items: [{ track: { name: 'One', mediaUrl: 'https://example.com/1.mp3' } }] })).body as QueueSummary;
+  const queue = (
+    await admin(engine, 'POST', '/queues', {
+      name: 'Secret queue',
+      items: [{ track: { name: 'One', mediaUrl: 'https://example.com/1.mp3' } }],
+    })
+  ).body as QueueSummary;
   await fetch(`${queue.queueBaseUrl}itemWindow?reason=load`, { headers: { authorization: queue.httpAuthorization } });
   // Where else clients put keys: query parameters and an API key header.
-  const inQuery = { token: 'qtok-0123456789abcdef', api_key: 'qkey-0123456789abcdef', apikey: 'qkey2-0123456789abcdef', access_token: 'qat-0123456789abcdef' };
+  const inQuery = {
+    token: 'qtok-0123456789abcdef',
+    api_key: 'qkey-0123456789abcdef',
+    apikey: 'qkey2-0123456789abcdef',
+    access_token: 'qat-0123456789abcdef',
+  };
   await fetch(`${queue.queueBaseUrl}version?${new URLSearchParams(inQuery)}`);
   const apiKey = 'hdr-key-0123456789abcdef';
   await fetch(`${queue.queueBaseUrl}version`, { headers: { 'x-api-key': apiKey } });
@@ -47,7 +57,10 @@ function logContents(dataDir: string): string[] {
   if (existsSync(`${file}-journal`)) contents.push(readFileSync(`${file}-journal`).toString('latin1'));
   const db = new Database(file, { readonly: true });
   try {
-    for (const { summary, detail } of db.prepare('SELECT summary, detail FROM traffic_segments').all() as { summary: Buffer; detail: Buffer }[]) {
+    for (const { summary, detail } of db.prepare('SELECT summary, detail FROM traffic_segments').all() as {
+      summary: Buffer;
+      detail: Buffer;
+    }[]) {
       contents.push(summary.toString('utf8'), detail.toString('utf8'));
     }
     for (const body of db.prepare('SELECT body FROM traffic_bodies').pluck().all()) contents.push(String(body));
@@ -75,7 +88,10 @@ describe('secrets in the traffic log', () => {
       refresh = await entryOf(engine, 'target=login&text=grant_type%3Drefresh_token', true);
       expect(refresh).toMatchObject({ revealed: true, redacted: false });
       expect(refresh.requestBody).toContain(`refresh_token=${secrets.refreshToken}`);
-      expect(JSON.parse(refresh.responseBody!)).toMatchObject({ access_token: secrets.refreshedAccess, refresh_token: secrets.refreshedRefresh });
+      expect(JSON.parse(refresh.responseBody!)).toMatchObject({
+        access_token: secrets.refreshedAccess,
+        refresh_token: secrets.refreshedRefresh,
+      });
       const created = await entryOf(engine, 'target=console&text=Test%20app', true);
       expect(JSON.parse(created.responseBody!)).toMatchObject({ clientSecret: secrets.clientSecret });
       expect(created.requestHeaders.authorization).toBe(`Bearer ${secrets.adminToken}`);
@@ -88,13 +104,17 @@ describe('secrets in the traffic log', () => {
       expect(masked.revealNote).toBeUndefined();
 
       // While the console runs (what it wrote so far is in the file: reads flush it)...
-      for (const text of logContents(dataDir)) for (const [what, secret] of Object.entries(secrets)) expect(text.includes(secret), `${what} in ${TRAFFIC_LOG_FILE}`).toBe(false);
+      for (const text of logContents(dataDir))
+        for (const [what, secret] of Object.entries(secrets))
+          expect(text.includes(secret), `${what} in ${TRAFFIC_LOG_FILE}`).toBe(false);
     } finally {
       await engine.close();
     }
     // ...and after it stopped.
     const contents = logContents(dataDir);
-    for (const text of contents) for (const [what, secret] of Object.entries(secrets)) expect(text.includes(secret), `${what} in ${TRAFFIC_LOG_FILE}`).toBe(false);
+    for (const text of contents)
+      for (const [what, secret] of Object.entries(secrets))
+        expect(text.includes(secret), `${what} in ${TRAFFIC_LOG_FILE}`).toBe(false);
     // The entries are there, masked: this is not a log that kept nothing.
     expect(contents.some((text) => text.includes(`Bearer ${engine.adminToken.slice(0, 4)}•••`))).toBe(true);
 

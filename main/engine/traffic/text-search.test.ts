@@ -31,17 +31,24 @@ const NEEDLE = 'NeEdLe-Z9';
  */
 function filled(i: number): NewTrafficEntry {
   const window = i % 20_000;
-  const items = Array.from({ length: 4 }, (_, k) => ({ id: `item-${window * 10 + k}`, track: { name: `Track ${window}-${k} `.padEnd(100, 'x') } }));
+  const items = Array.from({ length: 4 }, (_, k) => ({
+    id: `item-${window * 10 + k}`,
+    track: { name: `Track ${window}-${k} `.padEnd(100, 'x') },
+  }));
   const sharedNeedle = window % 4_999 === 7 ? `needle-z9 ${window}` : '';
   return trafficEntry({
     path: `/fill/${i}`,
     url: `http://127.0.0.1:9003/queues/q${i % 50}/v2.3/itemWindow?itemId=item-${i}${i % 9_973 === 1 ? `&x=${NEEDLE}` : ''}`,
-    requestBody: i % 3 === 0 ? JSON.stringify({ playbackState: 'PLAYING', itemId: `item-${i}`, note: i % 7_919 === 5 ? 'NEEDLE-z9' : '' }) : null,
+    requestBody:
+      i % 3 === 0
+        ? JSON.stringify({ playbackState: 'PLAYING', itemId: `item-${i}`, note: i % 7_919 === 5 ? 'NEEDLE-z9' : '' })
+        : null,
     responseBody: i % 6_007 === 3 ? `short ${NEEDLE.toUpperCase()}` : JSON.stringify({ items, note: sharedNeedle }),
   });
 }
 
-const holdsNeedle = (i: number) => i % 9_973 === 1 || (i % 3 === 0 && i % 7_919 === 5) || i % 6_007 === 3 || (i % 20_000) % 4_999 === 7;
+const holdsNeedle = (i: number) =>
+  i % 9_973 === 1 || (i % 3 === 0 && i % 7_919 === 5) || i % 6_007 === 3 || (i % 20_000) % 4_999 === 7;
 
 /** A data dir whose traffic log holds ENTRIES entries, written through the log's own API in recorder-sized segments. */
 function fullLog(): string {
@@ -61,7 +68,8 @@ function fullLog(): string {
 }
 
 /** Another listener's answers while a search runs: `GET /admin/api/clock` (testing/stall-probe.ts). */
-const probe = (engine: Engine) => probeStalls(`${engine.urls.console}/admin/api/clock`, { headers: { authorization: `Bearer ${engine.adminToken}` } });
+const probe = (engine: Engine) =>
+  probeStalls(`${engine.urls.console}/admin/api/clock`, { headers: { authorization: `Bearer ${engine.adminToken}` } });
 
 const command = async <T>(engine: Engine, name: string, input: unknown): Promise<T> => {
   const { status, body } = await admin(engine, 'POST', `/commands/${name}`, input);
@@ -76,37 +84,56 @@ describe('a text search over a full traffic log', () => {
     engine = null;
   });
 
-  it('answers what a filter of every entry answers, while another listener answers within 250 ms every time', { timeout: 120_000 }, async () => {
-    engine = await startTestEngine({ dataDir: fullLog(), clockSpeed: 0 });
-    const expected = Array.from({ length: ENTRIES }, (_, i) => i)
-      .filter(holdsNeedle)
-      .map((i) => `/fill/${i}`);
-    expect(expected.length).toBeGreaterThan(20);
+  it(
+    'answers what a filter of every entry answers, while another listener answers within 250 ms every time',
+    { timeout: 120_000 },
+    async () => {
+      engine = await startTestEngine({ dataDir: fullLog(), clockSpeed: 0 });
+      const expected = Array.from({ length: ENTRIES }, (_, i) => i)
+        .filter(holdsNeedle)
+        .map((i) => `/fill/${i}`);
+      expect(expected.length).toBeGreaterThan(20);
 
-    const started = performance.now();
-    const player = probe(engine);
-    // Two new texts at once (two walks, one after the other), then the same texts in another
-    // case and with another filter, brought up to date from where their walks stopped. The
-    // first finds only the filled entries; the others leave out the console's own requests,
-    // which hold the text by then.
-    const [page, har] = await Promise.all([
-      command<{ total: number; rows: TrafficSummary[] }>(engine, 'traffic.page', { filter: { text: 'needle-z9' }, offset: 0, limit: 1_000 }),
-      admin(engine, 'POST', '/traffic/har', { filter: { text: 'EEDLE-Z9', target: 'cloudQueue' } }).then(({ body }) => body as HarLog),
-    ]);
-    const sharedNeedle = page.rows.find((row) => row.path === `/fill/${(4_999 + 7) % 20_000}`)!;
-    const located = await command<{ index: number | null }>(engine, 'traffic.locate', { filter: { text: 'NEEDLE-Z9', target: 'cloudQueue' }, id: sharedNeedle.id });
-    const listed = (await admin(engine, 'GET', `/traffic?text=${encodeURIComponent('eedle-z9')}&target=cloudQueue&limit=5000`)).body as TrafficEntry[];
-    const bundle = (await admin(engine, 'POST', '/bundles/export', { filter: { text: 'Needle-Z9', target: 'cloudQueue' } })).body as ReproBundle;
-    const times = await player.stop();
-    expect(performance.now() - started).toBeLessThan(30_000);
+      const started = performance.now();
+      const player = probe(engine);
+      // Two new texts at once (two walks, one after the other), then the same texts in another
+      // case and with another filter, brought up to date from where their walks stopped. The
+      // first finds only the filled entries; the others leave out the console's own requests,
+      // which hold the text by then.
+      const [page, har] = await Promise.all([
+        command<{ total: number; rows: TrafficSummary[] }>(engine, 'traffic.page', {
+          filter: { text: 'needle-z9' },
+          offset: 0,
+          limit: 1_000,
+        }),
+        admin(engine, 'POST', '/traffic/har', { filter: { text: 'EEDLE-Z9', target: 'cloudQueue' } }).then(
+          ({ body }) => body as HarLog,
+        ),
+      ]);
+      const sharedNeedle = page.rows.find((row) => row.path === `/fill/${(4_999 + 7) % 20_000}`)!;
+      const located = await command<{ index: number | null }>(engine, 'traffic.locate', {
+        filter: { text: 'NEEDLE-Z9', target: 'cloudQueue' },
+        id: sharedNeedle.id,
+      });
+      const listed = (
+        await admin(engine, 'GET', `/traffic?text=${encodeURIComponent('eedle-z9')}&target=cloudQueue&limit=5000`)
+      ).body as TrafficEntry[];
+      const bundle = (
+        await admin(engine, 'POST', '/bundles/export', { filter: { text: 'Needle-Z9', target: 'cloudQueue' } })
+      ).body as ReproBundle;
+      const times = await player.stop();
+      expect(performance.now() - started).toBeLessThan(30_000);
 
-    expect(page.rows.map((row) => row.path)).toEqual(expected);
-    expect(page.total).toBe(expected.length);
-    expect(located.index).toBe(expected.indexOf(sharedNeedle.path));
-    expect(listed.map((entry) => entry.path)).toEqual(expected);
-    expect(har.log.entries).toHaveLength(expected.length);
-    expect(bundle.har.log.entries).toHaveLength(expected.length);
+      expect(page.rows.map((row) => row.path)).toEqual(expected);
+      expect(page.total).toBe(expected.length);
+      expect(located.index).toBe(expected.indexOf(sharedNeedle.path));
+      expect(listed.map((entry) => entry.path)).toEqual(expected);
+      expect(har.log.entries).toHaveLength(expected.length);
+      expect(bundle.har.log.entries).toHaveLength(expected.length);
 
-    expect(Math.max(...times), `the slowest GET /admin/api/clock answers (ms): ${slowest(times)}`).toBeLessThan(STALL_MS);
-  });
+      expect(Math.max(...times), `the slowest GET /admin/api/clock answers (ms): ${slowest(times)}`).toBeLessThan(
+        STALL_MS,
+      );
+    },
+  );
 });

@@ -47,16 +47,27 @@ describe('capture at the servers', () => {
   });
 
   it('keeps the headers as they went over the wire, read by lower-case name', async () => {
-    await fetch(`${engine.urls.cloudQueue}/queues/q1/v2.3/version`, { headers: { 'X-Player-Id': 'kitchen', 'X-Request-Id': 'r-1' } });
+    await fetch(`${engine.urls.cloudQueue}/queues/q1/v2.3/version`, {
+      headers: { 'X-Player-Id': 'kitchen', 'X-Request-Id': 'r-1' },
+    });
     const [entry] = await list();
-    expect(entry!.requestHeaders).toMatchObject({ 'x-player-id': 'kitchen', 'x-request-id': 'r-1', host: new URL(engine.urls.cloudQueue).host });
+    expect(entry!.requestHeaders).toMatchObject({
+      'x-player-id': 'kitchen',
+      'x-request-id': 'r-1',
+      host: new URL(engine.urls.cloudQueue).host,
+    });
     // What Node added to the response is there too: the block is the one written to the socket.
-    expect(entry!.responseHeaders).toMatchObject({ 'content-type': expect.stringContaining('application/json'), 'content-length': String(entry!.responseBody!.length), connection: 'keep-alive' });
+    expect(entry!.responseHeaders).toMatchObject({
+      'content-type': expect.stringContaining('application/json'),
+      'content-length': String(entry!.responseBody!.length),
+      connection: 'keep-alive',
+    });
     expect(Date.parse(entry!.responseHeaders.date!)).toBeGreaterThan(0);
   });
 
   it('filters by target, reason, status and text, and reads on from a cursor', async () => {
-    for (const reason of ['load', 'refresh', 'refresh']) await fetch(`${engine.urls.cloudQueue}/queues/q1/v2.3/itemWindow?reason=${reason}`);
+    for (const reason of ['load', 'refresh', 'refresh'])
+      await fetch(`${engine.urls.cloudQueue}/queues/q1/v2.3/itemWindow?reason=${reason}`);
     await fetch(`${engine.urls.control}/api/v1/households`);
     expect(await list('?target=cloudQueue&reason=refresh')).toHaveLength(2);
     expect(await list('?status=4xx')).toHaveLength(4);
@@ -116,7 +127,10 @@ describe('capture at the servers', () => {
     const revealed = (await admin(engine, 'GET', `/traffic/${entry!.id}?reveal=true`)).body as TrafficEntry;
     expect(revealed.redacted).toBe(false);
     expect(revealed.requestHeaders.authorization).toBe(`Bearer ${engine.adminToken}`);
-    expect(JSON.parse(revealed.requestBody!)).toEqual({ client_secret: 'supersecretvalue', refresh_token: 'rt-1234567' });
+    expect(JSON.parse(revealed.requestBody!)).toEqual({
+      client_secret: 'supersecretvalue',
+      refresh_token: 'rt-1234567',
+    });
   });
 
   it('keeps no more than the retention cap, dropping the oldest', async () => {
@@ -139,7 +153,9 @@ describe('capture at the servers', () => {
     await fetch(`${engine.urls.control}/api/v1/households`, { headers: { authorization: 'Bearer abcdefgh' } });
     const { body } = await admin(engine, 'POST', '/traffic/har', { filter: { target: 'control' } });
     await expect(harValidator.har(body)).resolves.toBeDefined();
-    const har = body as { log: { entries: { request: { url: string; headers: { name: string; value: string }[] }; _target: string }[] } };
+    const har = body as {
+      log: { entries: { request: { url: string; headers: { name: string; value: string }[] }; _target: string }[] };
+    };
     expect(har.log.entries).toHaveLength(1);
     expect(har.log.entries[0]!._target).toBe('control');
     expect(har.log.entries[0]!.request.headers.find((h) => h.name === 'authorization')?.value).toBe('Bearer abcd•••');
@@ -162,12 +178,17 @@ describe('capture at the servers', () => {
 
 describe('the list the console shows', () => {
   it('finds an entry\u2019s place in a filtered set, and says when the set does not hold it', async () => {
-    for (const reason of ['load', 'refresh', 'load', 'refresh']) await fetch(`${engine.urls.cloudQueue}/queues/q1/v2.3/itemWindow?reason=${reason}`);
+    for (const reason of ['load', 'refresh', 'load', 'refresh'])
+      await fetch(`${engine.urls.cloudQueue}/queues/q1/v2.3/itemWindow?reason=${reason}`);
     const all = await list();
     const refreshes = all.filter((e) => e.reason === 'refresh');
-    expect(await engine.commands.run('traffic.locate', { filter: { reason: 'refresh' }, id: refreshes[1]!.id })).toEqual({ index: 1 });
+    expect(
+      await engine.commands.run('traffic.locate', { filter: { reason: 'refresh' }, id: refreshes[1]!.id }),
+    ).toEqual({ index: 1 });
     expect(await engine.commands.run('traffic.locate', { id: all[2]!.id })).toEqual({ index: 2 });
-    expect(await engine.commands.run('traffic.locate', { filter: { reason: 'refresh' }, id: all[0]!.id })).toEqual({ index: null });
+    expect(await engine.commands.run('traffic.locate', { filter: { reason: 'refresh' }, id: all[0]!.id })).toEqual({
+      index: null,
+    });
     // Once the retention cap drops an entry, the ones after it move up.
     await admin(engine, 'PATCH', '/traffic/settings', { retention: 100 });
     for (let i = 0; i < 100; i++) await fetch(`${engine.urls.cloudQueue}/queues/q2/v2.3/version`);
@@ -200,13 +221,24 @@ describe('the player\u2019s own requests', () => {
       const skip = player.act('skipNext', 'user');
       await clock.advance(2_000);
       await skip;
-      const { rows } = await traffic['traffic.page']({ filter: { target: 'player', reason: 'skipNext' }, offset: 0, limit: 10 });
+      const { rows } = await traffic['traffic.page']({
+        filter: { target: 'player', reason: 'skipNext' },
+        offset: 0,
+        limit: 10,
+      });
       expect(rows.map((r: TrafficSummary) => [r.status, r.retry, r.playerId])).toEqual([
         [503, 0, 'player-kitchen'],
         [200, 1, 'player-kitchen'],
       ]);
       const answered = await traffic['traffic.get']({ id: rows[1]!.id });
-      expect(answered.transitions).toEqual([expect.objectContaining({ transition: 'skip-answered-plays', from: 'PLAYING', to: 'BUFFERING', playerId: 'player-kitchen' })]);
+      expect(answered.transitions).toEqual([
+        expect.objectContaining({
+          transition: 'skip-answered-plays',
+          from: 'PLAYING',
+          to: 'BUFFERING',
+          playerId: 'player-kitchen',
+        }),
+      ]);
       expect(answered.requestHeaders['x-player-id']).toBe('player-kitchen');
       // The list (GET /admin/api/traffic) carries the same links.
       const listed = await traffic['traffic.list']({ target: 'player', reason: 'skipNext' });

@@ -85,7 +85,9 @@ describe('HTTP transport', () => {
     await expect.poll(() => engine.events.wants('traffic.appended')).toBe(true);
     expect(engine.events.wants('traffic.captured')).toBe(false);
     // A scripted call (no UI header) is captured.
-    await fetch(`${engine.urls.console}/admin/api/clock`, { headers: { authorization: `Bearer ${engine.adminToken}` } });
+    await fetch(`${engine.urls.console}/admin/api/clock`, {
+      headers: { authorization: `Bearer ${engine.adminToken}` },
+    });
     expect((await appended).count).toBeGreaterThan(0);
   });
 });

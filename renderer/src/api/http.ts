@@ -18,7 +18,11 @@ export interface HttpTransportOptions {
 
 const MAX_BACKOFF_MS = 5_000;
 
-export function httpTransport({ baseUrl, adminToken, fetch: fetchImpl = fetch.bind(globalThis) }: HttpTransportOptions): Transport {
+export function httpTransport({
+  baseUrl,
+  adminToken,
+  fetch: fetchImpl = fetch.bind(globalThis),
+}: HttpTransportOptions): Transport {
   // Marked as the UI's own calls, which the traffic log leaves out (see CONSOLE_UI_HEADER).
   const headers = { authorization: `Bearer ${adminToken}`, [CONSOLE_UI_HEADER]: '1' };
   const listeners = new Set<(event: EngineEvent) => void>();
@@ -35,14 +39,21 @@ export function httpTransport({ baseUrl, adminToken, fetch: fetchImpl = fetch.bi
     let backoff = 250;
     while (!signal.aborted) {
       try {
-        const response = await fetchImpl(`${baseUrl}/admin/api/events?omit=${UI_OMITTED_EVENTS.join(',')}`, { headers, signal });
+        const response = await fetchImpl(`${baseUrl}/admin/api/events?omit=${UI_OMITTED_EVENTS.join(',')}`, {
+          headers,
+          signal,
+        });
         if (!response.ok || !response.body) throw new Error(`event stream answered ${response.status}`);
         setConnection('open');
         backoff = 250;
         const parser = createParser({
           onEvent: (message) => {
             if (!message.event) return;
-            const event = { name: message.event, seq: Number(message.id), data: JSON.parse(message.data) } as EngineEvent;
+            const event = {
+              name: message.event,
+              seq: Number(message.id),
+              data: JSON.parse(message.data),
+            } as EngineEvent;
             for (const listener of listeners) listener(event);
           },
         });
@@ -74,9 +85,17 @@ export function httpTransport({ baseUrl, adminToken, fetch: fetchImpl = fetch.bi
         const body: unknown = await response.json().catch(() => null);
         if (response.ok) return { ok: true, value: body } as CommandResult<typeof name>;
         const error = (body as { error?: unknown } | null)?.error;
-        return { ok: false, error: isEngineErrorBody(error) ? error : { code: 'internal', message: `the engine answered ${response.status}` } };
+        return {
+          ok: false,
+          error: isEngineErrorBody(error)
+            ? error
+            : { code: 'internal', message: `the engine answered ${response.status}` },
+        };
       } catch (error) {
-        return { ok: false, error: { code: 'unavailable', message: `the engine cannot be reached: ${(error as Error).message}` } };
+        return {
+          ok: false,
+          error: { code: 'unavailable', message: `the engine cannot be reached: ${(error as Error).message}` },
+        };
       }
     },
     subscribe(listener) {

@@ -9,5 +9,9 @@ declare global {
 }
 
 export function ipcTransport(bridge: EngineBridge): Transport {
-  return { kind: 'ipc', call: (name, input) => bridge.call(name, input), subscribe: (listener) => bridge.subscribe(listener) };
+  return {
+    kind: 'ipc',
+    call: (name, input) => bridge.call(name, input),
+    subscribe: (listener) => bridge.subscribe(listener),
+  };
 }

@@ -18,5 +18,12 @@ export interface BadgeProps extends HTMLAttributes<HTMLSpanElement> {
 }
 
 export function Badge({ tone, state, status, className, ...rest }: BadgeProps) {
-  return <span {...rest} className={['badge', tone ?? '', className ?? ''].filter(Boolean).join(' ')} data-state={state} data-status={status} />;
+  return (
+    <span
+      {...rest}
+      className={['badge', tone ?? '', className ?? ''].filter(Boolean).join(' ')}
+      data-state={state}
+      data-status={status}
+    />
+  );
 }

@@ -4,7 +4,15 @@
  * fake engine: what a user presses and what they then see and where they are.
  */
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { createMemoryHistory, createRootRoute, createRoute, createRouter, Outlet, RouterProvider, useRouterState } from '@tanstack/react-router';
+import {
+  createMemoryHistory,
+  createRootRoute,
+  createRoute,
+  createRouter,
+  Outlet,
+  RouterProvider,
+  useRouterState,
+} from '@tanstack/react-router';
 import { act, cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -78,8 +86,20 @@ function renderConsole({ at = '/oauth', refuse = [] as CommandName[] } = {}) {
     player: (raw) => playerSearch(raw),
     queues: (raw) => queuesSearch(raw),
   };
-  const areas = AREAS.map((a) => createRoute({ getParentRoute: () => root, path: `/${a.id}`, validateSearch: SCHEMAS[a.id] ?? (() => ({})), component: Where }));
-  const router = createRouter({ routeTree: root.addChildren(areas), history: createMemoryHistory({ initialEntries: [at] }), parseSearch: parseQuery, stringifySearch: stringifyQuery });
+  const areas = AREAS.map((a) =>
+    createRoute({
+      getParentRoute: () => root,
+      path: `/${a.id}`,
+      validateSearch: SCHEMAS[a.id] ?? (() => ({})),
+      component: Where,
+    }),
+  );
+  const router = createRouter({
+    routeTree: root.addChildren(areas),
+    history: createMemoryHistory({ initialEntries: [at] }),
+    parseSearch: parseQuery,
+    stringifySearch: stringifyQuery,
+  });
   const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   render(
     <ApiProvider api={api}>

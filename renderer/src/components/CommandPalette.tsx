@@ -63,7 +63,14 @@ function PaletteBody({ onDone }: { onDone(): void }) {
         {groups.map((group) => (
           <Command.Group key={group.heading} heading={group.heading} className={styles.group}>
             {group.items.map((item) => (
-              <Command.Item key={item.value} value={item.value} keywords={item.keywords} className={styles.item} disabled={running !== null && running !== item.value} onSelect={() => void choose(item)}>
+              <Command.Item
+                key={item.value}
+                value={item.value}
+                keywords={item.keywords}
+                className={styles.item}
+                disabled={running !== null && running !== item.value}
+                onSelect={() => void choose(item)}
+              >
                 <span>{running === item.value ? `${item.label}…` : item.label}</span>
                 {item.detail && <span className={styles.detail}>{item.detail}</span>}
               </Command.Item>
@@ -80,7 +87,13 @@ export function PaletteButton() {
   const show = useOverlays((s) => s.show);
   const key = keyLabels(shortcutOf('palette'))[0]!;
   return (
-    <button type="button" className={styles.button} onClick={() => show('palette')} aria-keyshortcuts="Control+K Meta+K" title="Command palette: go anywhere, run a preset or scenario, set the clock">
+    <button
+      type="button"
+      className={styles.button}
+      onClick={() => show('palette')}
+      aria-keyshortcuts="Control+K Meta+K"
+      title="Command palette: go anywhere, run a preset or scenario, set the clock"
+    >
       Commands <kbd>{key}</kbd>
     </button>
   );

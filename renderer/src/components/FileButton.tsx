@@ -16,7 +16,14 @@ export function FileButton({ label, busyLabel, busy, title, inputRef, onChange }
   return (
     <label className={styles.fileButton} title={title} data-busy={busy || undefined}>
       {busy ? busyLabel : label}
-      <input ref={inputRef} type="file" accept="application/json,.json" className="sr-only" disabled={busy} onChange={(event) => void onChange(event)} />
+      <input
+        ref={inputRef}
+        type="file"
+        accept="application/json,.json"
+        className="sr-only"
+        disabled={busy}
+        onChange={(event) => void onChange(event)}
+      />
     </label>
   );
 }

@@ -21,7 +21,9 @@ const TABBABLE = 'input, select, textarea, button, a[href], [tabindex]:not([tabi
 
 /** The dialog's controls Tab stops at, in order. */
 function tabStops(dialog: HTMLElement): HTMLElement[] {
-  return [...dialog.querySelectorAll<HTMLElement>(TABBABLE)].filter((element) => !element.matches(':disabled') && element.getClientRects().length > 0);
+  return [...dialog.querySelectorAll<HTMLElement>(TABBABLE)].filter(
+    (element) => !element.matches(':disabled') && element.getClientRects().length > 0,
+  );
 }
 
 export function ModalDialog({ label, className, onRequestClose, returnFocusTo, children }: ModalDialogProps) {
@@ -53,7 +55,12 @@ export function ModalDialog({ label, className, onRequestClose, returnFocusTo, c
       window.removeEventListener('keydown', guard, true);
       dialog.removeEventListener('close', reopen);
       dialog.close();
-      const back = opener instanceof HTMLElement && opener.isConnected && opener !== document.body ? opener : returnFocusToRef.current ? document.getElementById(returnFocusToRef.current) : null;
+      const back =
+        opener instanceof HTMLElement && opener.isConnected && opener !== document.body
+          ? opener
+          : returnFocusToRef.current
+            ? document.getElementById(returnFocusToRef.current)
+            : null;
       back?.focus();
     };
   }, []);

@@ -17,12 +17,24 @@ export interface SegmentedControlProps<T extends string> {
   onChange(value: T): void;
 }
 
-export function SegmentedControl<T extends string>({ label, name, options, value, onChange }: SegmentedControlProps<T>) {
+export function SegmentedControl<T extends string>({
+  label,
+  name,
+  options,
+  value,
+  onChange,
+}: SegmentedControlProps<T>) {
   return (
     <div className={styles.group} role="radiogroup" aria-label={label}>
       {options.map((option) => (
         <label key={option.value} title={option.hint}>
-          <input type="radio" name={name} value={option.value} checked={value === option.value} onChange={() => onChange(option.value)} />
+          <input
+            type="radio"
+            name={name}
+            value={option.value}
+            checked={value === option.value}
+            onChange={() => onChange(option.value)}
+          />
           <span>{option.label}</span>
         </label>
       ))}

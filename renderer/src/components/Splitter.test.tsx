@@ -18,11 +18,29 @@ function Panes({ initial = 400 }: { initial?: number }) {
       ref={(row) => {
         if (!row) return;
         Object.defineProperty(row, 'clientWidth', { configurable: true, value: ROW_WIDTH });
-        row.getBoundingClientRect = () => ({ left: 0, right: ROW_WIDTH, width: ROW_WIDTH, top: 0, bottom: 100, height: 100, x: 0, y: 0, toJSON: () => null });
+        row.getBoundingClientRect = () => ({
+          left: 0,
+          right: ROW_WIDTH,
+          width: ROW_WIDTH,
+          top: 0,
+          bottom: 100,
+          height: 100,
+          x: 0,
+          y: 0,
+          toJSON: () => null,
+        });
       }}
     >
       <div>list</div>
-      <Splitter label="Resize the details" controls="details" value={width} min={280} max={900} keepBefore={600} onChange={setWidth} />
+      <Splitter
+        label="Resize the details"
+        controls="details"
+        value={width}
+        min={280}
+        max={900}
+        keepBefore={600}
+        onChange={setWidth}
+      />
       <aside id="details">details</aside>
     </div>
   );

@@ -29,10 +29,12 @@ export function Splitter({ label, controls, value, min, max, keepBefore, onChang
     const parent = element.parentElement;
     if (!parent) return max;
     // The panes' row: the splitter, the pane before it and the two gaps around the splitter.
-    const room = parent.clientWidth - keepBefore - element.offsetWidth - 2 * (parseFloat(getComputedStyle(parent).columnGap) || 0);
+    const room =
+      parent.clientWidth - keepBefore - element.offsetWidth - 2 * (parseFloat(getComputedStyle(parent).columnGap) || 0);
     return Math.max(min, Math.min(max, room));
   };
-  const set = (element: HTMLElement, width: number) => onChange(Math.round(Math.max(min, Math.min(limit(element), width))));
+  const set = (element: HTMLElement, width: number) =>
+    onChange(Math.round(Math.max(min, Math.min(limit(element), width))));
 
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
     const step = event.shiftKey ? BIG_STEP : STEP;
@@ -80,7 +82,11 @@ export function Splitter({ label, controls, value, min, max, keepBefore, onChang
 }
 
 /** A pane's width, remembered under `cqc-pane-<key>` in localStorage (a refused storage keeps it for the session). */
-export function usePaneWidth(key: string, initial: number, { min, max }: { min: number; max: number }): [number, (width: number) => void] {
+export function usePaneWidth(
+  key: string,
+  initial: number,
+  { min, max }: { min: number; max: number },
+): [number, (width: number) => void] {
   const storageKey = `cqc-pane-${key}`;
   const [width, setWidth] = useState(() => {
     try {

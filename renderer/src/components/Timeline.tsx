@@ -19,7 +19,13 @@ interface TimelineProps {
   marked?: number | null;
 }
 
-export function Timeline({ transitions, label = 'Transitions', live = true, showPlayer = false, marked = null }: TimelineProps) {
+export function Timeline({
+  transitions,
+  label = 'Transitions',
+  live = true,
+  showPlayer = false,
+  marked = null,
+}: TimelineProps) {
   if (transitions.length === 0) return <p className="muted">No transitions yet.</p>;
   return (
     <div className={styles.timeline} role="region" aria-label={label} tabIndex={0}>
@@ -66,7 +72,12 @@ export function Timeline({ transitions, label = 'Transitions', live = true, show
               <td className="detail">{t.detail ?? ''}</td>
               <td>
                 {t.requestId && (
-                  <Link to="/traffic" search={{ request: t.requestId }} aria-label={`The request behind ${t.transition} at ${formatEngineClock(t.at)} in the traffic log`} title={t.requestId}>
+                  <Link
+                    to="/traffic"
+                    search={{ request: t.requestId }}
+                    aria-label={`The request behind ${t.transition} at ${formatEngineClock(t.at)} in the traffic log`}
+                    title={t.requestId}
+                  >
                     in the traffic log
                   </Link>
                 )}

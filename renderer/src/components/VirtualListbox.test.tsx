@@ -22,7 +22,9 @@ beforeAll(() => {
   Object.defineProperty(HTMLElement.prototype, 'scrollHeight', {
     configurable: true,
     get(this: HTMLElement) {
-      return this.getAttribute('role') === 'listbox' ? parseFloat(this.querySelector<HTMLElement>('.rows')?.style.height ?? '0') : 0;
+      return this.getAttribute('role') === 'listbox'
+        ? parseFloat(this.querySelector<HTMLElement>('.rows')?.style.height ?? '0')
+        : 0;
     },
   });
   Object.defineProperty(HTMLElement.prototype, 'clientWidth', {
@@ -36,10 +38,25 @@ beforeAll(() => {
 afterEach(cleanup);
 
 /** A list like the console's: rows named by their text, Space toggles a row's selection, Enter opens it. */
-function Rows({ count, onOpen = () => undefined, empty }: { count: number; onOpen?(index: number): void; empty?: string }) {
+function Rows({
+  count,
+  onOpen = () => undefined,
+  empty,
+}: {
+  count: number;
+  onOpen?(index: number): void;
+  empty?: string;
+}) {
   const [active, setActive] = useState<number | null>(null);
   const [selected, setSelected] = useState<ReadonlySet<number>>(new Set());
-  const listbox = useVirtualListbox({ id: 'rows', count, rowHeight: ROW_HEIGHT, overscan: 5, active, onActive: setActive });
+  const listbox = useVirtualListbox({
+    id: 'rows',
+    count,
+    rowHeight: ROW_HEIGHT,
+    overscan: 5,
+    active,
+    onActive: setActive,
+  });
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
     if (active === null) return;
     if (event.key === ' ') {
@@ -53,9 +70,22 @@ function Rows({ count, onOpen = () => undefined, empty }: { count: number; onOpe
     }
   };
   return (
-    <VirtualListbox listbox={listbox} label="Rows" multiselectable rowsClassName="rows" onKeyDown={onKeyDown} empty={empty}>
+    <VirtualListbox
+      listbox={listbox}
+      label="Rows"
+      multiselectable
+      rowsClassName="rows"
+      onKeyDown={onKeyDown}
+      empty={empty}
+    >
       {(row) => (
-        <VirtualOption key={row.key} listbox={listbox} row={row} selected={selected.has(row.index)} onClick={() => setActive(row.index)}>
+        <VirtualOption
+          key={row.key}
+          listbox={listbox}
+          row={row}
+          selected={selected.has(row.index)}
+          onClick={() => setActive(row.index)}
+        >
           <span>Row</span> <span>{row.index + 1}</span>
         </VirtualOption>
       )}
@@ -193,7 +223,11 @@ describe('a virtualized listbox', () => {
     await user.keyboard(' ');
     expect(within(listbox).getByRole('option', { name: 'Row 2' }).getAttribute('aria-selected')).toBe('true');
     await user.keyboard('{ArrowDown} ');
-    expect(options(listbox).filter((option) => option.getAttribute('aria-selected') === 'true').map((option) => option.dataset.index)).toEqual(['1', '2']);
+    expect(
+      options(listbox)
+        .filter((option) => option.getAttribute('aria-selected') === 'true')
+        .map((option) => option.dataset.index),
+    ).toEqual(['1', '2']);
     await user.keyboard('{Enter}');
     expect(onOpen).toHaveBeenCalledWith(2);
     expect(activeOption(listbox)?.dataset.index).toBe('2');

@@ -13,7 +13,10 @@ import type { VirtualItem } from '@tanstack/react-virtual';
 import type { HTMLAttributes, KeyboardEvent, ReactNode } from 'react';
 import { optionId, type VirtualListboxState } from './useVirtualListbox';
 
-export interface VirtualListboxProps extends Omit<HTMLAttributes<HTMLDivElement>, 'id' | 'role' | 'children' | 'onKeyDown' | 'tabIndex'> {
+export interface VirtualListboxProps extends Omit<
+  HTMLAttributes<HTMLDivElement>,
+  'id' | 'role' | 'children' | 'onKeyDown' | 'tabIndex'
+> {
   listbox: VirtualListboxState;
   /** The listbox's accessible name. */
   label: string;
@@ -31,7 +34,16 @@ export interface VirtualListboxProps extends Omit<HTMLAttributes<HTMLDivElement>
   children(row: VirtualItem): ReactNode;
 }
 
-export function VirtualListbox({ listbox, label, multiselectable, rowsClassName, onKeyDown, empty, children, ...rest }: VirtualListboxProps) {
+export function VirtualListbox({
+  listbox,
+  label,
+  multiselectable,
+  rowsClassName,
+  onKeyDown,
+  empty,
+  children,
+  ...rest
+}: VirtualListboxProps) {
   const { id, active, count, rows, virtualizer, scrollRef } = listbox;
   // Only an option that exists can be pointed at: one scrolled out of the window has no element.
   const activeShown = active !== null && rows.some((row) => row.index === active);
@@ -65,7 +77,10 @@ export function VirtualListbox({ listbox, label, multiselectable, rowsClassName,
   );
 }
 
-export interface VirtualOptionProps extends Omit<HTMLAttributes<HTMLDivElement>, 'id' | 'role' | 'aria-selected' | 'aria-setsize' | 'aria-posinset'> {
+export interface VirtualOptionProps extends Omit<
+  HTMLAttributes<HTMLDivElement>,
+  'id' | 'role' | 'aria-selected' | 'aria-setsize' | 'aria-posinset'
+> {
   listbox: VirtualListboxState;
   row: VirtualItem;
   selected: boolean;

@@ -29,7 +29,14 @@ export const SkipPrevIcon = () => (
 );
 
 /* The areas of the sidebar, shown alone when it is collapsed to icons (a narrow window). */
-const line = { ...base, fill: 'none', stroke: 'currentColor', strokeWidth: 1.5, strokeLinecap: 'round', strokeLinejoin: 'round' } as const;
+const line = {
+  ...base,
+  fill: 'none',
+  stroke: 'currentColor',
+  strokeWidth: 1.5,
+  strokeLinecap: 'round',
+  strokeLinejoin: 'round',
+} as const;
 
 export const KeyIcon = () => (
   <svg {...line}>

@@ -17,7 +17,11 @@ export function confirmPress(armedAt: number | null, now: number): 'arm' | 'igno
 }
 
 /** What a press for `key` does, given what is armed: a press for another key arms that key. */
-export function confirmPressFor(armed: { key: string; at: number } | null, key: string, now: number): 'arm' | 'ignore' | 'act' {
+export function confirmPressFor(
+  armed: { key: string; at: number } | null,
+  key: string,
+  now: number,
+): 'arm' | 'ignore' | 'act' {
   return confirmPress(armed?.key === key ? armed.at : null, now);
 }
 

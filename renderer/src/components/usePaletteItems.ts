@@ -55,10 +55,20 @@ export function requestItems(query: string, go: { entry(id: number): void; reque
   const text = query.trim();
   const items: PaletteItem[] = [];
   const entry = ENTRY_ID.exec(text);
-  if (entry) items.push({ value: `request entry ${text}`, label: `Open traffic entry #${Number(entry[1])}`, run: () => go.entry(Number(entry[1])) });
+  if (entry)
+    items.push({
+      value: `request entry ${text}`,
+      label: `Open traffic entry #${Number(entry[1])}`,
+      run: () => go.entry(Number(entry[1])),
+    });
   const requestId = NAMED_REQUEST.exec(text)?.[1] ?? (UUID_LIKE.test(text) ? text : null);
   if (requestId) {
-    items.push({ value: `request id ${text}`, label: `Show request ${shortRequestId(requestId)}`, detail: 'its exchanges in the traffic log', run: () => go.request(requestId) });
+    items.push({
+      value: `request id ${text}`,
+      label: `Show request ${shortRequestId(requestId)}`,
+      detail: 'its exchanges in the traffic log',
+      run: () => go.request(requestId),
+    });
   }
   return items;
 }
@@ -86,17 +96,36 @@ export function usePaletteItems(query: string): PaletteGroup[] {
     },
     {
       heading: 'Areas',
-      items: AREAS.map((a) => ({ value: `area ${a.id} ${a.label}`, label: `Go to ${a.label}`, detail: a.key, run: () => openArea(a.id) })),
+      items: AREAS.map((a) => ({
+        value: `area ${a.id} ${a.label}`,
+        label: `Go to ${a.label}`,
+        detail: a.key,
+        run: () => openArea(a.id),
+      })),
     },
     {
       heading: 'Players',
       items: coordinators.flatMap(({ group, player }) =>
-        player ? [{ value: `player ${player.id} ${group.name}`, label: group.name, detail: player.playbackState.replace('PLAYBACK_STATE_', ''), run: () => void navigate({ to: '/player', search: { player: player.id } }) }] : [],
+        player
+          ? [
+              {
+                value: `player ${player.id} ${group.name}`,
+                label: group.name,
+                detail: player.playbackState.replace('PLAYBACK_STATE_', ''),
+                run: () => void navigate({ to: '/player', search: { player: player.id } }),
+              },
+            ]
+          : [],
       ),
     },
     {
       heading: 'Queues',
-      items: queues.map((q) => ({ value: `queue ${q.id} ${q.name}`, label: q.name, detail: `${q.itemCount} items`, run: () => void navigate({ to: '/queues', search: { queue: q.id } }) })),
+      items: queues.map((q) => ({
+        value: `queue ${q.id} ${q.name}`,
+        label: q.name,
+        detail: `${q.itemCount} items`,
+        run: () => void navigate({ to: '/queues', search: { queue: q.id } }),
+      })),
     },
     {
       heading: 'OAuth flows',
@@ -109,7 +138,12 @@ export function usePaletteItems(query: string): PaletteGroup[] {
     },
     {
       heading: 'Fault presets',
-      items: presets.map((p) => ({ value: `preset ${p.id} ${p.label}`, label: `Inject ${p.label}`, keywords: ['fault'], run: () => applyPreset.mutateAsync({ id: p.id, target: p.rule.target }) })),
+      items: presets.map((p) => ({
+        value: `preset ${p.id} ${p.label}`,
+        label: `Inject ${p.label}`,
+        keywords: ['fault'],
+        run: () => applyPreset.mutateAsync({ id: p.id, target: p.rule.target }),
+      })),
     },
     {
       heading: 'Scenarios',
@@ -135,7 +169,15 @@ export function usePaletteItems(query: string): PaletteGroup[] {
     },
     {
       heading: 'Demo',
-      items: [{ value: 'demo guided checklist', label: 'Show the guided demo', detail: 'D', keywords: ['presenter', 'walkthrough'], run: () => useDemoStore.getState().show() }],
+      items: [
+        {
+          value: 'demo guided checklist',
+          label: 'Show the guided demo',
+          detail: 'D',
+          keywords: ['presenter', 'walkthrough'],
+          run: () => useDemoStore.getState().show(),
+        },
+      ],
     },
   ];
   return groups.filter((g) => g.items.length > 0);

@@ -59,7 +59,13 @@ export interface InView {
  * key starts from the rows in view (down from the first, up from the last), not from the top of
  * a list the user has scrolled away from. The result is clamped: the list does not wrap.
  */
-export function listboxTarget(key: string, active: number | null, count: number, inView: InView, pageStep = DEFAULT_PAGE_STEP): number | null {
+export function listboxTarget(
+  key: string,
+  active: number | null,
+  count: number,
+  inView: InView,
+  pageStep = DEFAULT_PAGE_STEP,
+): number | null {
   if (count === 0) return null;
   let target: number;
   switch (key) {
@@ -87,10 +93,24 @@ export function listboxTarget(key: string, active: number | null, count: number,
   return Math.max(0, Math.min(count - 1, target));
 }
 
-export function useVirtualListbox({ id, count, rowHeight, overscan = 10, pageStep = DEFAULT_PAGE_STEP, active, onActive, reveal = null }: VirtualListboxOptions): VirtualListboxState {
+export function useVirtualListbox({
+  id,
+  count,
+  rowHeight,
+  overscan = 10,
+  pageStep = DEFAULT_PAGE_STEP,
+  active,
+  onActive,
+  reveal = null,
+}: VirtualListboxOptions): VirtualListboxState {
   const scrollRef = useRef<HTMLDivElement>(null);
   // eslint-disable-next-line react-hooks/incompatible-library -- the virtualizer re-renders its owner itself on scroll
-  const virtualizer = useVirtualizer({ count, getScrollElement: () => scrollRef.current, estimateSize: () => rowHeight, overscan });
+  const virtualizer = useVirtualizer({
+    count,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => rowHeight,
+    overscan,
+  });
   const rows = virtualizer.getVirtualItems();
 
   // Once the row exists: a list whose rows are still loading (count 0) reveals it when they come.

@@ -10,7 +10,11 @@ export function stepNumber(index: number): number {
 }
 
 /** What a run put back as it found it, in a line: "clock back to 1×, 2 fault rules of the run removed". */
-export function restoredText({ clockSpeed, faultsRemoved, faultsPutBack }: NonNullable<ScenarioReport['restored']>): string {
+export function restoredText({
+  clockSpeed,
+  faultsRemoved,
+  faultsPutBack,
+}: NonNullable<ScenarioReport['restored']>): string {
   const rules = (n: number) => `${n} fault ${n === 1 ? 'rule' : 'rules'}`;
   const said = [
     clockSpeed === null ? '' : clockSpeed === 0 ? 'clock stopped again, as it was' : `clock back to ${clockSpeed}×`,

@@ -30,5 +30,7 @@ export function formatExactSpan(ms: number): string {
 export function expiryText(expiresAt: number | null, now: number | null): string {
   if (expiresAt === null) return 'no expiry';
   if (now === null) return formatEngineTime(expiresAt);
-  return expiresAt > now ? `expires in ${formatLifetime(expiresAt - now)}` : `expired ${formatLifetime(now - expiresAt)} ago`;
+  return expiresAt > now
+    ? `expires in ${formatLifetime(expiresAt - now)}`
+    : `expired ${formatLifetime(now - expiresAt)} ago`;
 }

@@ -55,7 +55,11 @@ export function ClockControl() {
             type="button"
             role="radio"
             aria-checked={speed === s.speed}
-            tabIndex={rovingTabIndex(speed === s.speed, index === 0, SPEEDS.some((other) => other.speed === speed))}
+            tabIndex={rovingTabIndex(
+              speed === s.speed,
+              index === 0,
+              SPEEDS.some((other) => other.speed === speed),
+            )}
             title={s.title}
             disabled={speed === undefined}
             onClick={() => change.mutate({ speed: s.speed })}

@@ -29,7 +29,9 @@ export function EngineWarnings({ warnings }: { warnings: readonly EngineWarning[
             <span className={styles.source}>{SOURCES[warning.source]}</span>
             <span>{warning.message}</span>
             <span className={styles.when}>
-              {warning.count > 1 ? `${warning.count.toLocaleString('en-US')} times, last ${wallTime(warning.lastAt)}` : wallTime(warning.lastAt)}
+              {warning.count > 1
+                ? `${warning.count.toLocaleString('en-US')} times, last ${wallTime(warning.lastAt)}`
+                : wallTime(warning.lastAt)}
             </span>
           </li>
         ))}

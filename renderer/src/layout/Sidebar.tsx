@@ -4,7 +4,15 @@
  * shows beside it on hover and focus.
  */
 import type { ComponentType } from 'react';
-import { BoltIcon, BracesIcon, CheckServerIcon, KeyIcon, QueueIcon, SpeakerIcon, TrafficIcon } from '../components/icons';
+import {
+  BoltIcon,
+  BracesIcon,
+  CheckServerIcon,
+  KeyIcon,
+  QueueIcon,
+  SpeakerIcon,
+  TrafficIcon,
+} from '../components/icons';
 import { ThemeSwitch } from '../components/ThemeSwitch';
 import { GuidedDemo } from '../features/demo/GuidedDemo';
 import { useCurrentArea, useOpenArea } from '../router/area-memory';
@@ -27,7 +35,9 @@ export function Sidebar() {
   return (
     <nav className={styles.sidebar} aria-label="Console areas">
       <div className={styles.brand}>
-        <span className={styles.brandMark} aria-hidden="true">◉</span>
+        <span className={styles.brandMark} aria-hidden="true">
+          ◉
+        </span>
         <span className={styles.brandName}>Cloud Queue Console</span>
       </div>
       <ul>
@@ -35,7 +45,13 @@ export function Sidebar() {
           const Icon = ICONS[a.id];
           return (
             <li key={a.id}>
-              <button type="button" className={styles.navItem} aria-current={a.id === area ? 'page' : undefined} aria-keyshortcuts={a.key} onClick={() => open(a.id)}>
+              <button
+                type="button"
+                className={styles.navItem}
+                aria-current={a.id === area ? 'page' : undefined}
+                aria-keyshortcuts={a.key}
+                onClick={() => open(a.id)}
+              >
                 <Icon />
                 <span className={styles.navLabel}>{a.label}</span>
                 <kbd aria-hidden="true">{a.key}</kbd>

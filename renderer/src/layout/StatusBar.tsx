@@ -77,7 +77,11 @@ export function StatusBar() {
         </details>
       ) : (
         <>
-          {host && <code className={styles.serviceHost} title="Every listener binds to this loopback host">{host}</code>}
+          {host && (
+            <code className={styles.serviceHost} title="Every listener binds to this loopback host">
+              {host}
+            </code>
+          )}
           {list}
         </>
       )}

@@ -4,5 +4,9 @@ import { useApi } from '../api/context';
 
 export function useApiDescription() {
   const api = useApi();
-  return useQuery({ queryKey: ['api', 'description'], queryFn: () => api.call('api.describe', {}), staleTime: Infinity });
+  return useQuery({
+    queryKey: ['api', 'description'],
+    queryFn: () => api.call('api.describe', {}),
+    staleTime: Infinity,
+  });
 }

@@ -7,7 +7,12 @@
 import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import type { CommandInput } from '@engine-api/commands';
-import type { ConformanceProgress, ConformanceReportFormat, ConformanceRun, ConformanceRunSummary } from '@engine-api/conformance-types';
+import type {
+  ConformanceProgress,
+  ConformanceReportFormat,
+  ConformanceRun,
+  ConformanceRunSummary,
+} from '@engine-api/conformance-types';
 import type { Api } from '../api';
 import { useApi } from '../api/context';
 import { applyPushed } from './pushed';
@@ -22,13 +27,21 @@ export const conformanceKeys = {
 export function useConformanceCases() {
   const api = useApi();
   // The suite is fixed for the life of the engine.
-  return useQuery({ queryKey: conformanceKeys.cases, queryFn: () => api.call('conformance.cases', {}), staleTime: Infinity });
+  return useQuery({
+    queryKey: conformanceKeys.cases,
+    queryFn: () => api.call('conformance.cases', {}),
+    staleTime: Infinity,
+  });
 }
 
 export function useConformanceRuns() {
   const api = useApi();
   // Read afresh whenever the area opens: runs may have started (admin API) or ended while it was closed.
-  return useQuery({ queryKey: conformanceKeys.runs, queryFn: () => api.call('conformance.runs.list', {}), staleTime: 0 });
+  return useQuery({
+    queryKey: conformanceKeys.runs,
+    queryFn: () => api.call('conformance.runs.list', {}),
+    staleTime: 0,
+  });
 }
 
 export function useConformanceRun(id: string | null) {
@@ -53,14 +66,17 @@ function useRunMutation<I, O>(run: (api: Api, input: I) => Promise<O>) {
   });
 }
 
-export const useStartRun = () => useRunMutation((api, input: CommandInput<'conformance.runs.start'>) => api.call('conformance.runs.start', input));
-export const useRerun = () => useRunMutation((api, input: CommandInput<'conformance.runs.rerun'>) => api.call('conformance.runs.rerun', input));
+export const useStartRun = () =>
+  useRunMutation((api, input: CommandInput<'conformance.runs.start'>) => api.call('conformance.runs.start', input));
+export const useRerun = () =>
+  useRunMutation((api, input: CommandInput<'conformance.runs.rerun'>) => api.call('conformance.runs.rerun', input));
 export const useDeleteRun = () => useRunMutation((api, id: string) => api.call('conformance.runs.delete', { id }));
 
 export function useExportRun() {
   const api = useApi();
   return useMutation({
-    mutationFn: ({ id, format }: { id: string; format: ConformanceReportFormat }) => api.call('conformance.runs.export', { id, format }),
+    mutationFn: ({ id, format }: { id: string; format: ConformanceReportFormat }) =>
+      api.call('conformance.runs.export', { id, format }),
   });
 }
 
@@ -83,7 +99,9 @@ export function wireConformanceEvents(api: Api, queryClient: QueryClient): () =>
     applyPushed<ConformanceRun>(queryClient, runKey, (run) => (run ? runWithProgress(run, progress) : run));
     const listed = queryClient.getQueryData<ConformanceRunSummary[]>(conformanceKeys.runs);
     if (listed?.some((run) => run.id === progress.runId)) {
-      applyPushed<ConformanceRunSummary[]>(queryClient, conformanceKeys.runs, (runs) => runs?.map((run) => (run.id === progress.runId ? summaryWithProgress(run, progress) : run)));
+      applyPushed<ConformanceRunSummary[]>(queryClient, conformanceKeys.runs, (runs) =>
+        runs?.map((run) => (run.id === progress.runId ? summaryWithProgress(run, progress) : run)),
+      );
     } else {
       // A run started elsewhere (the admin API, another window).
       void queryClient.invalidateQueries({ queryKey: conformanceKeys.runs });

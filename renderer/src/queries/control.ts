@@ -17,10 +17,17 @@ const SENDERS_REFRESH_MS = 2_000;
 
 export function useControlSenders({ poll = false }: { poll?: boolean } = {}) {
   const api = useApi();
-  return useQuery({ queryKey: controlKeys.senders, queryFn: () => api.call('control.senders', {}), refetchInterval: poll ? SENDERS_REFRESH_MS : false });
+  return useQuery({
+    queryKey: controlKeys.senders,
+    queryFn: () => api.call('control.senders', {}),
+    refetchInterval: poll ? SENDERS_REFRESH_MS : false,
+  });
 }
 
 export function useControlExamples(groupId: string | null) {
   const api = useApi();
-  return useQuery({ queryKey: controlKeys.examples(groupId), queryFn: () => api.call('control.examples', groupId ? { groupId } : {}) });
+  return useQuery({
+    queryKey: controlKeys.examples(groupId),
+    queryFn: () => api.call('control.examples', groupId ? { groupId } : {}),
+  });
 }

@@ -11,6 +11,10 @@ export function useEngineState() {
 }
 
 /** Each group with the player that runs it (its coordinator; none while the household changes). */
-export function groupCoordinators(state: EngineStateView | undefined): { group: GroupView; player: PlayerView | undefined }[] {
-  return state ? state.groups.map((group) => ({ group, player: state.players.find((p) => p.id === group.coordinatorId) })) : [];
+export function groupCoordinators(
+  state: EngineStateView | undefined,
+): { group: GroupView; player: PlayerView | undefined }[] {
+  return state
+    ? state.groups.map((group) => ({ group, player: state.players.find((p) => p.id === group.coordinatorId) }))
+    : [];
 }

@@ -35,7 +35,8 @@ function useRuleMutation<I, O>(run: (api: Api, input: I) => Promise<O>) {
 }
 
 export const useAddFault = () => useRuleMutation((api, rule: FaultRuleInput) => api.call('faults.add', rule));
-export const useApplyPreset = () => useRuleMutation((api, input: { id: string; target: FaultTarget }) => api.call('faults.applyPreset', input));
+export const useApplyPreset = () =>
+  useRuleMutation((api, input: { id: string; target: FaultTarget }) => api.call('faults.applyPreset', input));
 export const useRemoveFault = () => useRuleMutation((api, id: string) => api.call('faults.remove', { id }));
 export const useClearFaults = () => useRuleMutation((api, _: void) => api.call('faults.clear', {}));
 

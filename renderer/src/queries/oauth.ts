@@ -22,7 +22,10 @@ export const oauthKeys = {
 
 export function useIntegrations() {
   const api = useApi();
-  return useQuery({ queryKey: oauthKeys.integrations, queryFn: () => api.call('integrations.list', { includeSample: true }) });
+  return useQuery({
+    queryKey: oauthKeys.integrations,
+    queryFn: () => api.call('integrations.list', { includeSample: true }),
+  });
 }
 
 export function useLoginSettings() {
@@ -32,7 +35,10 @@ export function useLoginSettings() {
 
 export function useGrants(integrationId: string) {
   const api = useApi();
-  return useQuery({ queryKey: oauthKeys.grants(integrationId), queryFn: () => api.call('integrations.grants', { id: integrationId }) });
+  return useQuery({
+    queryKey: oauthKeys.grants(integrationId),
+    queryFn: () => api.call('integrations.grants', { id: integrationId }),
+  });
 }
 
 export function useFlows() {
@@ -51,12 +57,21 @@ export function useFlow(flowId: string | null) {
 
 /** Puts a pushed step into the cached flow list and the cached flow. */
 export function applyFlowStep(queryClient: QueryClient, flow: FlowSummary, step: FlowStepView): void {
-  applyPushed<FlowSummary[]>(queryClient, oauthKeys.flows, (flows) => (flows ? [flow, ...flows.filter((f) => f.id !== flow.id)] : flows));
+  applyPushed<FlowSummary[]>(queryClient, oauthKeys.flows, (flows) =>
+    flows ? [flow, ...flows.filter((f) => f.id !== flow.id)] : flows,
+  );
   applyPushed<FlowView>(queryClient, oauthKeys.flow(flow.id), (cached) =>
-    cached ? { ...cached, ...flow, steps: cached.steps.some((s) => s.seq === step.seq) ? cached.steps : [...cached.steps, step] } : cached,
+    cached
+      ? {
+          ...cached,
+          ...flow,
+          steps: cached.steps.some((s) => s.seq === step.seq) ? cached.steps : [...cached.steps, step],
+        }
+      : cached,
   );
   // A captured redirect gives the flow its `capturedCode`, which the pushed summary does not carry.
-  if (step.detail.kind === 'callback' && step.detail.captured) void queryClient.invalidateQueries({ queryKey: oauthKeys.flow(flow.id) });
+  if (step.detail.kind === 'callback' && step.detail.captured)
+    void queryClient.invalidateQueries({ queryKey: oauthKeys.flow(flow.id) });
 }
 
 /** Wires the login service's events to the query cache; returns the unsubscribe function. */
@@ -64,7 +79,8 @@ export function wireOAuthEvents(api: Api, queryClient: QueryClient): () => void 
   const offChanged = api.on('oauth.changed', ({ what }) => {
     // The settings switches change the settings themselves and take the engine's answer.
     if (what === 'settings' && queryClient.isMutating({ mutationKey: oauthKeys.settings }) > 0) return;
-    const key = what === 'integrations' ? oauthKeys.integrations : what === 'settings' ? oauthKeys.settings : oauthKeys.grantsAll;
+    const key =
+      what === 'integrations' ? oauthKeys.integrations : what === 'settings' ? oauthKeys.settings : oauthKeys.grantsAll;
     void queryClient.invalidateQueries({ queryKey: key });
     // Deleting an integration or key also ends its grants.
     if (what === 'integrations') void queryClient.invalidateQueries({ queryKey: oauthKeys.grantsAll });

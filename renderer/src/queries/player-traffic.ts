@@ -39,7 +39,8 @@ export function useRecentTraffic(enabled: boolean) {
     enabled,
     queryFn: async () => {
       const { total } = await api.call('traffic.page', { offset: 0, limit: 1 });
-      return (await api.call('traffic.page', { offset: Math.max(0, total - RECENT_TRAFFIC), limit: RECENT_TRAFFIC })).rows;
+      return (await api.call('traffic.page', { offset: Math.max(0, total - RECENT_TRAFFIC), limit: RECENT_TRAFFIC }))
+        .rows;
     },
     staleTime: Infinity,
     placeholderData: (previous) => previous,

@@ -12,7 +12,8 @@ import { queueKeys, useQueueList } from './queues';
 const REPORTS_READ = 200;
 
 /** Under the queue's reports, so what invalidates those (a queue edit) reads these again too. */
-const playerReportsKey = (queueId: string, playerId: string) => [...queueKeys.reports(queueId, null), 'player', playerId] as const;
+const playerReportsKey = (queueId: string, playerId: string) =>
+  [...queueKeys.reports(queueId, null), 'player', playerId] as const;
 
 /**
  * The console queue a player plays, by the queueBaseUrl it was loaded with; null when it plays
@@ -30,13 +31,15 @@ export function usePlayerReports(queueId: string | null, playerId: string) {
   useEffect(() => {
     if (!queueId) return;
     return api.on('queues.activity', (activity) => {
-      if (activity.queueId === queueId && activity.kind === 'timePlayed') void queryClient.invalidateQueries({ queryKey: playerReportsKey(queueId, playerId) });
+      if (activity.queueId === queueId && activity.kind === 'timePlayed')
+        void queryClient.invalidateQueries({ queryKey: playerReportsKey(queueId, playerId) });
     });
   }, [api, queryClient, queueId, playerId]);
   return useQuery({
     queryKey: playerReportsKey(queueId ?? '', playerId),
     enabled: queueId !== null,
-    queryFn: async () => (await api.call('queues.reports', { id: queueId!, limit: REPORTS_READ })).filter((r) => r.playerId === playerId),
+    queryFn: async () =>
+      (await api.call('queues.reports', { id: queueId!, limit: REPORTS_READ })).filter((r) => r.playerId === playerId),
   });
 }
 
@@ -49,5 +52,7 @@ export function useTriggerRule() {
 /** One of the player's requests sent now; refused (409) with the reason when the player would not send it. */
 export function useTriggerPlayer() {
   const api = useApi();
-  return useMutation({ mutationFn: (input: { id: string; request: TriggerRequest }) => api.call('players.trigger', input) });
+  return useMutation({
+    mutationFn: (input: { id: string; request: TriggerRequest }) => api.call('players.trigger', input),
+  });
 }

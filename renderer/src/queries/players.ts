@@ -19,12 +19,20 @@ const TIMELINE_LENGTH = 300;
 
 export function usePlayerDetail(id: string | null) {
   const api = useApi();
-  return useQuery({ queryKey: playerKeys.detail(id ?? ''), queryFn: () => api.call('players.detail', { id: id! }), enabled: id !== null });
+  return useQuery({
+    queryKey: playerKeys.detail(id ?? ''),
+    queryFn: () => api.call('players.detail', { id: id! }),
+    enabled: id !== null,
+  });
 }
 
 export function usePlayerTransitions(id: string | null) {
   const api = useApi();
-  return useQuery({ queryKey: playerKeys.transitions(id ?? ''), queryFn: () => api.call('players.transitions', { id: id!, limit: TIMELINE_LENGTH }), enabled: id !== null });
+  return useQuery({
+    queryKey: playerKeys.transitions(id ?? ''),
+    queryFn: () => api.call('players.transitions', { id: id!, limit: TIMELINE_LENGTH }),
+    enabled: id !== null,
+  });
 }
 
 export function useTransitionTable() {

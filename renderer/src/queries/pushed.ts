@@ -9,7 +9,11 @@
  */
 import type { QueryClient, QueryKey } from '@tanstack/react-query';
 
-export function applyPushed<T>(queryClient: QueryClient, queryKey: QueryKey, update: (cached: T | undefined) => T | undefined): void {
+export function applyPushed<T>(
+  queryClient: QueryClient,
+  queryKey: QueryKey,
+  update: (cached: T | undefined) => T | undefined,
+): void {
   const fetching = queryClient.getQueryState(queryKey)?.fetchStatus === 'fetching';
   const next = update(queryClient.getQueryData<T>(queryKey));
   if (next !== undefined) queryClient.setQueryData<T>(queryKey, next);

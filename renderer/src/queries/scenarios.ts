@@ -17,7 +17,10 @@ export function useScenarios() {
 
 function useScenarioMutation<I, O>(run: (input: I) => Promise<O>) {
   const queryClient = useQueryClient();
-  return useMutation({ mutationFn: run, onSettled: () => queryClient.invalidateQueries({ queryKey: scenarioKeys.list }) });
+  return useMutation({
+    mutationFn: run,
+    onSettled: () => queryClient.invalidateQueries({ queryKey: scenarioKeys.list }),
+  });
 }
 
 export function useSaveScenario() {

@@ -17,7 +17,9 @@ async function burst(wire: (client: QueryClient) => () => void) {
     await sleep(10);
     return answer;
   };
-  const unsubscribe = new QueryObserver(client, { queryKey: ['queue'], queryFn, staleTime: Infinity }).subscribe(() => {});
+  const unsubscribe = new QueryObserver(client, { queryKey: ['queue'], queryFn, staleTime: Infinity }).subscribe(
+    () => {},
+  );
   await expect.poll(() => client.getQueryData(['queue'])).toBe(0);
   const onEdit = wire(client);
   const seenDuring: unknown[] = [];

@@ -7,7 +7,9 @@
 import type { StartedFlow } from '@engine-api/oauth-types';
 import type { Api } from '../api';
 
-export type StartRequest = { kind: 'sample' } | { kind: 'integration'; integrationId: string; keyId: string; redirectUri: string; pkce: boolean };
+export type StartRequest =
+  | { kind: 'sample' }
+  | { kind: 'integration'; integrationId: string; keyId: string; redirectUri: string; pkce: boolean };
 
 export interface StartOutcome extends StartedFlow {
   codeVerifier: string | null;
@@ -23,7 +25,13 @@ export async function startFlow(api: Api, request: StartRequest): Promise<StartO
     const started =
       request.kind === 'sample'
         ? { ...(await api.call('oauth.sample.start', { openInHostWindow: inHost })), codeVerifier: null }
-        : await api.call('oauth.flows.start', { integrationId: request.integrationId, keyId: request.keyId, redirectUri: request.redirectUri, pkce: request.pkce, openInHostWindow: inHost });
+        : await api.call('oauth.flows.start', {
+            integrationId: request.integrationId,
+            keyId: request.keyId,
+            redirectUri: request.redirectUri,
+            pkce: request.pkce,
+            openInHostWindow: inHost,
+          });
     let blocked = false;
     if (started.openedBy === 'renderer') {
       if (tab) tab.location.href = started.authorizeUrl;

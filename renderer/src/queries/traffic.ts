@@ -60,7 +60,8 @@ export function useRequestExchanges(requestId: string | null) {
   const api = useApi();
   return useQuery({
     queryKey: [...trafficKeys.list, 'request', requestId ?? ''] as const,
-    queryFn: async () => (await api.call('traffic.page', { filter: { requestId: requestId! }, offset: 0, limit: 10 })).rows,
+    queryFn: async () =>
+      (await api.call('traffic.page', { filter: { requestId: requestId! }, offset: 0, limit: 10 })).rows,
     enabled: requestId !== null,
     staleTime: Infinity,
   });

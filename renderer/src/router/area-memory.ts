@@ -39,7 +39,8 @@ export function useOpenArea(): (area: AreaId) => void {
   return useCallback(
     // `to` is any area, so the router cannot type `search` for it; each area's schema reads the
     // remembered search again on arrival, and drops what it cannot use.
-    (area: AreaId) => void navigate({ to: `/${area}`, search: (useAreaMemory.getState().searches[area] ?? {}) as never }),
+    (area: AreaId) =>
+      void navigate({ to: `/${area}`, search: (useAreaMemory.getState().searches[area] ?? {}) as never }),
     [navigate],
   );
 }
@@ -55,7 +56,8 @@ export function useAreaPlace<A extends AreaId>(area: A): { current(): AreaSearch
   return useMemo(() => {
     const isOpen = () => router.state.location.pathname === `/${area}`;
     return {
-      current: () => (isOpen() ? router.state.location.search : (useAreaMemory.getState().searches[area] ?? {})) as AreaSearch[A],
+      current: () =>
+        (isOpen() ? router.state.location.search : (useAreaMemory.getState().searches[area] ?? {})) as AreaSearch[A],
       go: (next) => {
         if (isOpen()) void router.navigate({ to: `/${area}`, search: next as never, replace: true });
         else useAreaMemory.getState().remember(area, next);

@@ -8,7 +8,8 @@
 export function parseQuery(query: string): Record<string, string> {
   const result: Record<string, string> = {};
   // The first value of a key wins: `?entry=1&entry=2` names one entry, not a list.
-  for (const [key, value] of new URLSearchParams(query.startsWith('?') ? query.slice(1) : query)) if (!(key in result)) result[key] = value;
+  for (const [key, value] of new URLSearchParams(query.startsWith('?') ? query.slice(1) : query))
+    if (!(key in result)) result[key] = value;
   return result;
 }
 

@@ -13,7 +13,15 @@ import { QueuesPage } from '../features/queues/QueuesPage';
 import { TrafficPage } from '../features/traffic/TrafficPage';
 import { AppShell } from '../layout/AppShell';
 import { AREAS, areaOfPath } from './areas';
-import { apiSearch, conformanceSearch, faultsSearch, oauthSearch, playerSearch, queuesSearch, trafficSearch } from './search';
+import {
+  apiSearch,
+  conformanceSearch,
+  faultsSearch,
+  oauthSearch,
+  playerSearch,
+  queuesSearch,
+  trafficSearch,
+} from './search';
 
 const AREA_PATHS = new Set<string>(AREAS.map((a) => `/${a.id}`));
 
@@ -24,12 +32,55 @@ const rootRoute = createRootRoute({
   },
 });
 
-const oauthRoute = createRoute({ getParentRoute: () => rootRoute, path: '/oauth', validateSearch: oauthSearch, component: OAuthPage });
-const queuesRoute = createRoute({ getParentRoute: () => rootRoute, path: '/queues', validateSearch: queuesSearch, component: QueuesPage });
-const playerRoute = createRoute({ getParentRoute: () => rootRoute, path: '/player', validateSearch: playerSearch, component: PlayerPage });
-const trafficRoute = createRoute({ getParentRoute: () => rootRoute, path: '/traffic', validateSearch: trafficSearch, component: TrafficPage });
-const faultsRoute = createRoute({ getParentRoute: () => rootRoute, path: '/faults', validateSearch: faultsSearch, component: FaultsPage });
-const apiRoute = createRoute({ getParentRoute: () => rootRoute, path: '/api', validateSearch: apiSearch, component: ApiPage });
-const conformanceRoute = createRoute({ getParentRoute: () => rootRoute, path: '/conformance', validateSearch: conformanceSearch, component: ConformancePage });
+const oauthRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/oauth',
+  validateSearch: oauthSearch,
+  component: OAuthPage,
+});
+const queuesRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/queues',
+  validateSearch: queuesSearch,
+  component: QueuesPage,
+});
+const playerRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/player',
+  validateSearch: playerSearch,
+  component: PlayerPage,
+});
+const trafficRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/traffic',
+  validateSearch: trafficSearch,
+  component: TrafficPage,
+});
+const faultsRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/faults',
+  validateSearch: faultsSearch,
+  component: FaultsPage,
+});
+const apiRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/api',
+  validateSearch: apiSearch,
+  component: ApiPage,
+});
+const conformanceRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/conformance',
+  validateSearch: conformanceSearch,
+  component: ConformancePage,
+});
 
-export const routeTree = rootRoute.addChildren([oauthRoute, queuesRoute, playerRoute, trafficRoute, faultsRoute, apiRoute, conformanceRoute]);
+export const routeTree = rootRoute.addChildren([
+  oauthRoute,
+  queuesRoute,
+  playerRoute,
+  trafficRoute,
+  faultsRoute,
+  apiRoute,
+  conformanceRoute,
+]);

@@ -1,7 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { areaOfPath } from './areas';
 import { parseQuery, stringifyQuery } from './query-string';
-import { conformanceSearch, faultsSearch, oauthSearch, playerSearch, queuesSearch, trafficFilterOf, trafficSearch, trafficSearchOf, type TrafficSearch } from './search';
+import {
+  conformanceSearch,
+  faultsSearch,
+  oauthSearch,
+  playerSearch,
+  queuesSearch,
+  trafficFilterOf,
+  trafficSearch,
+  trafficSearchOf,
+  type TrafficSearch,
+} from './search';
 
 /** What the address holds: every value a string, as parseQuery reads it. */
 const fromAddress = (query: string) => parseQuery(query) as never;
@@ -11,7 +21,11 @@ const kept = (search: object) => JSON.parse(JSON.stringify(search)) as Record<st
 
 describe('the traffic address', () => {
   it('reads every filter and the open entry from the strings of the address', () => {
-    expect(kept(trafficSearch(fromAddress('?target=player&reason=load&status=503&text=itemWindow&request=3f2c-ab&entry=12')))).toEqual({
+    expect(
+      kept(
+        trafficSearch(fromAddress('?target=player&reason=load&status=503&text=itemWindow&request=3f2c-ab&entry=12')),
+      ),
+    ).toEqual({
       target: 'player',
       reason: 'load',
       status: '503',
@@ -23,7 +37,9 @@ describe('the traffic address', () => {
 
   it('keeps the links the console already made working: #/traffic?entry=12 and #/traffic?request=<id>', () => {
     expect(kept(trafficSearch(fromAddress('?entry=12')))).toEqual({ entry: 12 });
-    expect(kept(trafficSearch(fromAddress('?request=b8a1e1d2-5c4f-4f61-9f0e-2c3b1d0a9e77')))).toEqual({ request: 'b8a1e1d2-5c4f-4f61-9f0e-2c3b1d0a9e77' });
+    expect(kept(trafficSearch(fromAddress('?request=b8a1e1d2-5c4f-4f61-9f0e-2c3b1d0a9e77')))).toEqual({
+      request: 'b8a1e1d2-5c4f-4f61-9f0e-2c3b1d0a9e77',
+    });
   });
 
   it.each([
@@ -60,9 +76,14 @@ describe('the traffic address', () => {
 
 describe('the other areas', () => {
   it('player: a transition belongs to a player, and is dropped without one', () => {
-    expect(kept(playerSearch(fromAddress('?player=player-kitchen&transition=7')))).toEqual({ player: 'player-kitchen', transition: 7 });
+    expect(kept(playerSearch(fromAddress('?player=player-kitchen&transition=7')))).toEqual({
+      player: 'player-kitchen',
+      transition: 7,
+    });
     expect(kept(playerSearch(fromAddress('?transition=7')))).toEqual({});
-    expect(kept(playerSearch(fromAddress('?player=player-kitchen&transition=x')))).toEqual({ player: 'player-kitchen' });
+    expect(kept(playerSearch(fromAddress('?player=player-kitchen&transition=x')))).toEqual({
+      player: 'player-kitchen',
+    });
   });
 
   it('queues: an id that looks like a number is still an id', () => {
@@ -85,12 +106,17 @@ describe('the other areas', () => {
 
 describe('the query string', () => {
   it('is plain key=value pairs, a numeric-looking string unquoted, an empty string kept', () => {
-    expect(stringifyQuery({ entry: 12, queue: '42', integration: '', flow: undefined })).toBe('?entry=12&queue=42&integration=');
+    expect(stringifyQuery({ entry: 12, queue: '42', integration: '', flow: undefined })).toBe(
+      '?entry=12&queue=42&integration=',
+    );
     expect(stringifyQuery({})).toBe('');
   });
 
   it('reads back what it wrote, strings only; the first of a repeated key wins', () => {
-    expect(parseQuery(stringifyQuery({ text: 'a b&c=d', request: 'r/1' }))).toEqual({ text: 'a b&c=d', request: 'r/1' });
+    expect(parseQuery(stringifyQuery({ text: 'a b&c=d', request: 'r/1' }))).toEqual({
+      text: 'a b&c=d',
+      request: 'r/1',
+    });
     expect(parseQuery('?entry=1&entry=2')).toEqual({ entry: '1' });
   });
 });

@@ -5,7 +5,12 @@
  * what it can use: a value that cannot be meant (`entry=abc`, `status=6xx`, `target=mars`) is
  * dropped, so the area opens as if it were not given rather than failing.
  */
-import { TRAFFIC_STATUS_FILTER_PATTERN, TRAFFIC_TARGETS, type TrafficFilter, type TrafficTarget } from '@engine-api/traffic-types';
+import {
+  TRAFFIC_STATUS_FILTER_PATTERN,
+  TRAFFIC_TARGETS,
+  type TrafficFilter,
+  type TrafficTarget,
+} from '@engine-api/traffic-types';
 
 /**
  * What a schema reads. Its parameter is typed as its result, so that links and navigate() are
@@ -47,7 +52,18 @@ function defined<T extends object>(value: T): T {
 // ── Traffic ─────────────────────────────────────────────────────────────────────────────────
 
 /** The `reason` values a player sends on GET /itemWindow (docs/contract/platform.md §2.4, §4.3); the filter offers these. */
-export const TRAFFIC_REASONS = ['load', 'pause', 'play', 'queueCompleted', 'refresh', 'resume', 'skipNext', 'skipPrev', 'skipToItem', 'load+queueCompleted'] as const;
+export const TRAFFIC_REASONS = [
+  'load',
+  'pause',
+  'play',
+  'queueCompleted',
+  'refresh',
+  'resume',
+  'skipNext',
+  'skipPrev',
+  'skipToItem',
+  'load+queueCompleted',
+] as const;
 
 const STATUS_FILTER = new RegExp(TRAFFIC_STATUS_FILTER_PATTERN);
 
@@ -79,12 +95,24 @@ export function trafficSearch(given: TrafficSearch): TrafficSearch {
 
 /** The engine's filter for a traffic address: only the fields that are set. */
 export function trafficFilterOf(search: TrafficSearch): TrafficFilter {
-  return defined({ target: search.target, reason: search.reason, status: search.status, text: search.text, requestId: search.request });
+  return defined({
+    target: search.target,
+    reason: search.reason,
+    status: search.status,
+    text: search.text,
+    requestId: search.request,
+  });
 }
 
 /** The address fields of an engine filter (the inverse of trafficFilterOf). */
 export function trafficSearchOf(filter: TrafficFilter): Omit<TrafficSearch, 'entry'> {
-  return trafficSearch({ target: filter.target, reason: filter.reason, status: filter.status, text: filter.text, request: filter.requestId });
+  return trafficSearch({
+    target: filter.target,
+    reason: filter.reason,
+    status: filter.status,
+    text: filter.text,
+    request: filter.requestId,
+  });
 }
 
 // ── Player ──────────────────────────────────────────────────────────────────────────────────

@@ -17,13 +17,17 @@ function field(tag: 'input' | 'textarea' | 'select', type?: string): HTMLElement
 
 describe('the shortcut table', () => {
   it('gives every area its number key, in the sidebar order', () => {
-    AREAS.forEach((area, index) => expect(shortcutFor(press(String(index + 1)))?.action).toEqual({ kind: 'area', area: area.id }));
+    AREAS.forEach((area, index) =>
+      expect(shortcutFor(press(String(index + 1)))?.action).toEqual({ kind: 'area', area: area.id }),
+    );
   });
 
   it('has one shortcut per action of the frame, and no key pressed two ways in one place', () => {
     const actions = SHORTCUTS.flatMap((s) => (s.action ? [JSON.stringify(s.action)] : []));
     expect(new Set(actions).size).toBe(actions.length);
-    const presses = SHORTCUTS.flatMap((s) => s.keys.map((key) => `${s.scope}:${s.mod ? 'mod+' : ''}${s.alt ? 'alt+' : ''}${key}`));
+    const presses = SHORTCUTS.flatMap((s) =>
+      s.keys.map((key) => `${s.scope}:${s.mod ? 'mod+' : ''}${s.alt ? 'alt+' : ''}${key}`),
+    );
     expect(new Set(presses).size).toBe(presses.length);
   });
 
@@ -56,6 +60,11 @@ describe('the shortcut table', () => {
   it('writes keys the way each system does', () => {
     expect(keyLabels(shortcutOf('palette'), false)).toEqual(['Ctrl+K']);
     expect(keyLabels(shortcutOf('palette'), true)).toEqual(['⌘K']);
-    expect(keyLabels(SHORTCUTS.find((s) => s.alt)!, false)).toEqual(['Alt+↑', 'Alt+↓']);
+    expect(
+      keyLabels(
+        SHORTCUTS.find((s) => s.alt)!,
+        false,
+      ),
+    ).toEqual(['Alt+↑', 'Alt+↓']);
   });
 });

@@ -9,7 +9,8 @@
  */
 import { AREAS, type AreaId } from '../router/areas';
 
-export type ShortcutScope = 'Anywhere' | 'Text fields' | 'Traffic' | 'Traffic entries' | 'Queue items' | 'Dialogs' | 'Scenario editor';
+export type ShortcutScope =
+  'Anywhere' | 'Text fields' | 'Traffic' | 'Traffic entries' | 'Queue items' | 'Dialogs' | 'Scenario editor';
 
 export type ShortcutAction =
   | { kind: 'area'; area: AreaId }
@@ -34,26 +35,110 @@ export interface Shortcut {
 }
 
 export const SHORTCUTS: readonly Shortcut[] = [
-  ...AREAS.map((a): Shortcut => ({ keys: [a.key], scope: 'Anywhere', description: `Open ${a.label}`, action: { kind: 'area', area: a.id } })),
-  { keys: ['k'], mod: true, inFields: true, scope: 'Anywhere', description: 'Command palette: go to a player, queue, flow or request; run a preset or scenario; set the clock', action: { kind: 'palette' } },
+  ...AREAS.map((a): Shortcut => ({
+    keys: [a.key],
+    scope: 'Anywhere',
+    description: `Open ${a.label}`,
+    action: { kind: 'area', area: a.id },
+  })),
+  {
+    keys: ['k'],
+    mod: true,
+    inFields: true,
+    scope: 'Anywhere',
+    description: 'Command palette: go to a player, queue, flow or request; run a preset or scenario; set the clock',
+    action: { kind: 'palette' },
+  },
   { keys: ['?'], scope: 'Anywhere', description: 'This list of shortcuts', action: { kind: 'sheet' } },
-  { keys: ['Escape'], inFields: true, scope: 'Text fields', description: 'Leave the field (its text stays), so single-key shortcuts work again', action: { kind: 'leaveField' } },
+  {
+    keys: ['Escape'],
+    inFields: true,
+    scope: 'Text fields',
+    description: 'Leave the field (its text stays), so single-key shortcuts work again',
+    action: { kind: 'leaveField' },
+  },
   { keys: ['/'], scope: 'Traffic', description: 'Search the traffic log', action: { kind: 'trafficSearch' } },
-  { keys: ['ArrowUp', 'ArrowDown'], scope: 'Traffic entries', description: 'Previous or next entry', handledBy: 'the traffic list' },
-  { keys: ['PageUp', 'PageDown'], scope: 'Traffic entries', description: 'A page up or down', handledBy: 'the traffic list' },
-  { keys: ['Home'], scope: 'Traffic entries', description: 'The oldest entry (stops following)', handledBy: 'the traffic list' },
-  { keys: ['End'], scope: 'Traffic entries', description: 'The newest entry, and follow new ones', handledBy: 'the traffic list' },
-  { keys: ['Enter'], scope: 'Traffic entries', description: 'Open the entry in the detail pane', handledBy: 'the traffic list' },
-  { keys: ['ArrowUp', 'ArrowDown'], scope: 'Queue items', description: 'Previous or next item', handledBy: 'the item list' },
-  { keys: ['PageUp', 'PageDown', 'Home', 'End'], scope: 'Queue items', description: 'A page up or down, the first or last item', handledBy: 'the item list' },
+  {
+    keys: ['ArrowUp', 'ArrowDown'],
+    scope: 'Traffic entries',
+    description: 'Previous or next entry',
+    handledBy: 'the traffic list',
+  },
+  {
+    keys: ['PageUp', 'PageDown'],
+    scope: 'Traffic entries',
+    description: 'A page up or down',
+    handledBy: 'the traffic list',
+  },
+  {
+    keys: ['Home'],
+    scope: 'Traffic entries',
+    description: 'The oldest entry (stops following)',
+    handledBy: 'the traffic list',
+  },
+  {
+    keys: ['End'],
+    scope: 'Traffic entries',
+    description: 'The newest entry, and follow new ones',
+    handledBy: 'the traffic list',
+  },
+  {
+    keys: ['Enter'],
+    scope: 'Traffic entries',
+    description: 'Open the entry in the detail pane',
+    handledBy: 'the traffic list',
+  },
+  {
+    keys: ['ArrowUp', 'ArrowDown'],
+    scope: 'Queue items',
+    description: 'Previous or next item',
+    handledBy: 'the item list',
+  },
+  {
+    keys: ['PageUp', 'PageDown', 'Home', 'End'],
+    scope: 'Queue items',
+    description: 'A page up or down, the first or last item',
+    handledBy: 'the item list',
+  },
   { keys: [' '], scope: 'Queue items', description: 'Select or unselect the item', handledBy: 'the item list' },
-  { keys: ['ArrowUp', 'ArrowDown'], alt: true, scope: 'Queue items', description: 'Move the selected items up or down', handledBy: 'the item list' },
-  { keys: ['Delete', 'Backspace'], scope: 'Queue items', description: 'Remove the selected items (press again to confirm)', handledBy: 'the item list' },
+  {
+    keys: ['ArrowUp', 'ArrowDown'],
+    alt: true,
+    scope: 'Queue items',
+    description: 'Move the selected items up or down',
+    handledBy: 'the item list',
+  },
+  {
+    keys: ['Delete', 'Backspace'],
+    scope: 'Queue items',
+    description: 'Remove the selected items (press again to confirm)',
+    handledBy: 'the item list',
+  },
   { keys: ['Enter'], scope: 'Queue items', description: 'Edit the item', handledBy: 'the item list' },
   { keys: ['Escape'], scope: 'Queue items', description: 'Clear the selection', handledBy: 'the item list' },
-  { keys: ['Enter'], mod: true, inFields: true, scope: 'Scenario editor', description: 'Save the scenario', handledBy: 'the scenario editor' },
-  { keys: ['Escape'], inFields: true, scope: 'Dialogs', description: 'Close the dialog (before anything else), focus back where it was', handledBy: 'the dialog' },
-  { keys: ['Tab'], inFields: true, scope: 'Dialogs', description: 'Next control; focus stays in the dialog', handledBy: 'the dialog' },  { keys: ['d'], scope: 'Anywhere', description: 'Show or hide the guided demo', handledBy: 'the guided demo' },
+  {
+    keys: ['Enter'],
+    mod: true,
+    inFields: true,
+    scope: 'Scenario editor',
+    description: 'Save the scenario',
+    handledBy: 'the scenario editor',
+  },
+  {
+    keys: ['Escape'],
+    inFields: true,
+    scope: 'Dialogs',
+    description: 'Close the dialog (before anything else), focus back where it was',
+    handledBy: 'the dialog',
+  },
+  {
+    keys: ['Tab'],
+    inFields: true,
+    scope: 'Dialogs',
+    description: 'Next control; focus stays in the dialog',
+    handledBy: 'the dialog',
+  },
+  { keys: ['d'], scope: 'Anywhere', description: 'Show or hide the guided demo', handledBy: 'the guided demo' },
 ];
 
 /** Where typing goes: a single key pressed here is text, not a shortcut. */
@@ -61,7 +146,9 @@ export function isTextField(target: EventTarget | null): target is HTMLElement {
   if (!(target instanceof HTMLElement)) return false;
   if (target.isContentEditable || target.tagName === 'TEXTAREA') return true;
   if (target.tagName !== 'INPUT') return false;
-  return !/^(button|checkbox|color|file|hidden|image|radio|range|reset|submit)$/i.test((target as HTMLInputElement).type);
+  return !/^(button|checkbox|color|file|hidden|image|radio|range|reset|submit)$/i.test(
+    (target as HTMLInputElement).type,
+  );
 }
 
 /** Keys on a select pick its options (its type-ahead): no single-key shortcut there either. */
@@ -69,7 +156,10 @@ function takesKeys(target: EventTarget | null): boolean {
   return isTextField(target) || (target instanceof HTMLElement && target.tagName === 'SELECT');
 }
 
-export function matchesShortcut(shortcut: Shortcut, event: Pick<KeyboardEvent, 'key' | 'ctrlKey' | 'metaKey' | 'altKey' | 'target'>): boolean {
+export function matchesShortcut(
+  shortcut: Shortcut,
+  event: Pick<KeyboardEvent, 'key' | 'ctrlKey' | 'metaKey' | 'altKey' | 'target'>,
+): boolean {
   const mod = event.ctrlKey || event.metaKey;
   if (mod !== Boolean(shortcut.mod) || event.altKey !== Boolean(shortcut.alt)) return false;
   if (!shortcut.inFields && takesKeys(event.target)) return false;
@@ -79,7 +169,9 @@ export function matchesShortcut(shortcut: Shortcut, event: Pick<KeyboardEvent, '
 
 /** The console's own shortcut an event presses, if any (the ones components handle are theirs). */
 export function shortcutFor(event: KeyboardEvent): (Shortcut & { action: ShortcutAction }) | undefined {
-  return SHORTCUTS.find((s): s is Shortcut & { action: ShortcutAction } => s.action !== undefined && matchesShortcut(s, event));
+  return SHORTCUTS.find(
+    (s): s is Shortcut & { action: ShortcutAction } => s.action !== undefined && matchesShortcut(s, event),
+  );
 }
 
 /** The one shortcut of an action, for hints (`title="… (/)"`) and the sheet. */

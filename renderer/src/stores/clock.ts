@@ -53,7 +53,10 @@ export function useEngineDay(): string | null {
     if (!clock || clock.speed === 0 || now === null) return;
     const midnight = new Date(now);
     midnight.setHours(24, 0, 0, 0);
-    const timer = setTimeout(() => setTurnedAt(performance.now()), Math.ceil((midnight.getTime() - now) / clock.speed) + 5);
+    const timer = setTimeout(
+      () => setTurnedAt(performance.now()),
+      Math.ceil((midnight.getTime() - now) / clock.speed) + 5,
+    );
     return () => clearTimeout(timer);
   }, [clock, now]);
   return now === null ? null : engineDay(now);

@@ -10,6 +10,12 @@ describe('the guided demo’s first run', () => {
   });
 
   it('is not when storage is refused: the demo would open on every load', () => {
-    expect(isFirstRun({ getItem: () => { throw new Error('denied'); } })).toBe(false);
+    expect(
+      isFirstRun({
+        getItem: () => {
+          throw new Error('denied');
+        },
+      }),
+    ).toBe(false);
   });
 });

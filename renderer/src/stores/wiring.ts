@@ -22,8 +22,14 @@ export function useEngineWiring(): void {
     const setClock = useClockStore.getState().setClock;
     const offEvents = api.on('clock.changed', setClock);
     const offOAuth = wireOAuthEvents(api, queryClient);
-    const offHousehold = api.on('household.changed', () => void queryClient.invalidateQueries({ queryKey: engineStateKey }));
-    const offWarnings = api.on('engine.warning', () => void queryClient.invalidateQueries({ queryKey: engineStateKey }));
+    const offHousehold = api.on(
+      'household.changed',
+      () => void queryClient.invalidateQueries({ queryKey: engineStateKey }),
+    );
+    const offWarnings = api.on(
+      'engine.warning',
+      () => void queryClient.invalidateQueries({ queryKey: engineStateKey }),
+    );
     const offQueues = wireQueueEvents(api, queryClient);
     const offFaults = wireFaultEvents(api, queryClient);
     const offConnection = api.onConnection((state) => {

@@ -23,7 +23,11 @@ const BundleQueueSchema = Type.Object({
   playbackPolicies: PlaybackPoliciesInput,
   reports: ReportsInput,
   items: Type.Array(
-    Type.Object({ id: Type.String({ minLength: 1, maxLength: 256 }), track: TrackInput, policies: Type.Optional(PlaybackPoliciesInput) }),
+    Type.Object({
+      id: Type.String({ minLength: 1, maxLength: 256 }),
+      track: TrackInput,
+      policies: Type.Optional(PlaybackPoliciesInput),
+    }),
     { maxItems: 2_000_000 },
   ),
 });
@@ -36,7 +40,10 @@ export const ReproBundleSchema = Type.Object({
   exportedAt: Type.Optional(Type.String({ maxLength: 100 })),
   source: Type.Optional(Type.Unknown()),
   filter: Type.Optional(TrafficFilterSchema),
-  clock: Type.Object({ now: Type.Optional(Type.Number()), speed: Type.Number({ minimum: 0, maximum: MAX_CLOCK_SPEED }) }),
+  clock: Type.Object({
+    now: Type.Optional(Type.Number()),
+    speed: Type.Number({ minimum: 0, maximum: MAX_CLOCK_SPEED }),
+  }),
   faults: Type.Array(FaultRuleInputSchema, { maxItems: 1_000 }),
   queues: Type.Array(BundleQueueSchema, { maxItems: 100 }),
   scenario: Type.Object({
@@ -51,7 +58,8 @@ export const ReproBundleSchema = Type.Object({
 
 export const bundleCommands = {
   'bundles.export': command<ReproBundle>()({
-    summary: 'A repro bundle of the filtered traffic: HAR, fault rules, the queues it used, clock, and a scenario that replays it.',
+    summary:
+      'A repro bundle of the filtered traffic: HAR, fault rules, the queues it used, clock, and a scenario that replays it.',
     input: Type.Object({
       filter: Type.Optional(TrafficFilterSchema),
       queueIds: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 256 }), { maxItems: 100 })),
@@ -62,7 +70,8 @@ export const bundleCommands = {
     http: { method: 'POST', path: '/bundles/export' },
   }),
   'bundles.import': command<BundleImportResult>()({
-    summary: 'Imports a repro bundle: creates its queues anew, adds its fault rules, applies its clock speed and saves its scenario. All or nothing.',
+    summary:
+      'Imports a repro bundle: creates its queues anew, adds its fault rules, applies its clock speed and saves its scenario. All or nothing.',
     // Checked against ReproBundleSchema by the handler, which explains a wrong file better.
     input: Type.Unknown(),
     http: { method: 'POST', path: '/bundles/import' },

@@ -28,7 +28,12 @@ const MaxBytes = Type.Integer({ minimum: 1_024, maximum: MAX_CONFORMANCE_MAX_BYT
 
 /** Spelled out: a union mapped from an array has no static type; the check below keeps it in step. */
 const ReportFormat = Type.Union([Type.Literal('json'), Type.Literal('junit'), Type.Literal('html')]);
-const sameFormats: [Static<typeof ReportFormat>, ConformanceReportFormat] extends [ConformanceReportFormat, Static<typeof ReportFormat>] ? true : never = true;
+const sameFormats: [Static<typeof ReportFormat>, ConformanceReportFormat] extends [
+  ConformanceReportFormat,
+  Static<typeof ReportFormat>,
+]
+  ? true
+  : never = true;
 void sameFormats;
 
 export const conformanceCommands = {
@@ -38,8 +43,15 @@ export const conformanceCommands = {
     http: { method: 'GET', path: '/conformance/cases' },
   }),
   'conformance.runs.start': command<{ id: string }>()({
-    summary: 'Starts a conformance run against a cloud queue server (its queueBaseUrl) in the background; follow it with GET /conformance/runs/{id} or the conformance.progress events.',
-    input: Type.Object({ baseUrl: BaseUrl, authorization: Type.Optional(Authorization), timeoutMs: Type.Optional(TimeoutMs), maxBytes: Type.Optional(MaxBytes), cases: Type.Optional(CaseIds) }),
+    summary:
+      'Starts a conformance run against a cloud queue server (its queueBaseUrl) in the background; follow it with GET /conformance/runs/{id} or the conformance.progress events.',
+    input: Type.Object({
+      baseUrl: BaseUrl,
+      authorization: Type.Optional(Authorization),
+      timeoutMs: Type.Optional(TimeoutMs),
+      maxBytes: Type.Optional(MaxBytes),
+      cases: Type.Optional(CaseIds),
+    }),
     http: { method: 'POST', path: '/conformance/runs', status: 202 },
   }),
   'conformance.runs.list': command<ConformanceRunSummary[]>()({
@@ -53,7 +65,8 @@ export const conformanceCommands = {
     http: { method: 'GET', path: '/conformance/runs/:id' },
   }),
   'conformance.runs.rerun': command<{ id: string }>()({
-    summary: 'Runs the suite again against the server a run checked, as a new run. After a restart the Authorization it sent must be given again.',
+    summary:
+      'Runs the suite again against the server a run checked, as a new run. After a restart the Authorization it sent must be given again.',
     input: Type.Object({ id: Type.String({ minLength: 1 }), authorization: Type.Optional(Authorization) }),
     http: { method: 'POST', path: '/conformance/runs/:id/rerun', status: 202 },
   }),

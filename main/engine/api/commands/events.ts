@@ -9,13 +9,17 @@ import type { EventDeliveryView, EventSubscriptionView } from '../events/deliver
 
 export const eventCommands = {
   'events.subscriptions': command<EventSubscriptionView[]>()({
-    summary: "An integration's event subscriptions: namespace, target, the newest sequence id, and what waits to be delivered.",
+    summary:
+      "An integration's event subscriptions: namespace, target, the newest sequence id, and what waits to be delivered.",
     input: Type.Object({ id: Type.String({ minLength: 1 }) }),
     http: { method: 'GET', path: '/integrations/:id/subscriptions' },
   }),
   'events.deliveries': command<EventDeliveryView[]>()({
     summary: "An integration's newest event delivery tries, newest first: status, retry number, and why a try failed.",
-    input: Type.Object({ id: Type.String({ minLength: 1 }), limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200 })) }),
+    input: Type.Object({
+      id: Type.String({ minLength: 1 }),
+      limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200 })),
+    }),
     http: { method: 'GET', path: '/integrations/:id/deliveries' },
   }),
 };

@@ -14,8 +14,21 @@ import {
 import type { HarLog } from '../har-types.js';
 import { Empty, HeaderValue, Id, Whole } from './shared.js';
 
-const Target = Type.Union([Type.Literal('login'), Type.Literal('control'), Type.Literal('cloudQueue'), Type.Literal('player'), Type.Literal('events')]);
-const TrafficTargetSchema = Type.Union([Type.Literal('console'), Type.Literal('login'), Type.Literal('control'), Type.Literal('cloudQueue'), Type.Literal('player'), Type.Literal('events')]);
+const Target = Type.Union([
+  Type.Literal('login'),
+  Type.Literal('control'),
+  Type.Literal('cloudQueue'),
+  Type.Literal('player'),
+  Type.Literal('events'),
+]);
+const TrafficTargetSchema = Type.Union([
+  Type.Literal('console'),
+  Type.Literal('login'),
+  Type.Literal('control'),
+  Type.Literal('cloudQueue'),
+  Type.Literal('player'),
+  Type.Literal('events'),
+]);
 
 export const FaultActionSchema = Type.Union([
   Type.Object({
@@ -87,7 +100,12 @@ export const TriggerRequestSchema = Type.Union([
   Type.Literal('pause'),
   Type.Literal('play'),
 ]);
-const sameRequests: [Static<typeof TriggerRequestSchema>, TriggerRequest] extends [TriggerRequest, Static<typeof TriggerRequestSchema>] ? true : never = true;
+const sameRequests: [Static<typeof TriggerRequestSchema>, TriggerRequest] extends [
+  TriggerRequest,
+  Static<typeof TriggerRequestSchema>,
+]
+  ? true
+  : never = true;
 void sameRequests;
 
 export interface FaultPreset {
@@ -101,22 +119,29 @@ export interface FaultPreset {
 
 export const faultCommands = {
   'faults.list': command<FaultRuleView[]>()({
-    summary: 'Every fault rule with its live hit count, in matching order (the first matching rule wins), each with `shadowedBy` (the earlier rule that takes every request it matches, so it never fires), `shadow` (`full`, `delayed`, `partial`) and a `warning` in words.',
+    summary:
+      'Every fault rule with its live hit count, in matching order (the first matching rule wins), each with `shadowedBy` (the earlier rule that takes every request it matches, so it never fires), `shadow` (`full`, `delayed`, `partial`) and a `warning` in words.',
     input: Empty,
     http: { method: 'GET', path: '/faults' },
   }),
   'faults.move': command<FaultRuleView[]>()({
-    summary: 'Moves a rule to `toIndex` in the matching order (0: first; past the end: last), kept across restarts; answers the rules in their new order.',
-    input: Type.Object({ id: Type.String({ minLength: 1 }), toIndex: Type.Integer({ minimum: 0, maximum: 1_000_000 }) }),
+    summary:
+      'Moves a rule to `toIndex` in the matching order (0: first; past the end: last), kept across restarts; answers the rules in their new order.',
+    input: Type.Object({
+      id: Type.String({ minLength: 1 }),
+      toIndex: Type.Integer({ minimum: 0, maximum: 1_000_000 }),
+    }),
     http: { method: 'POST', path: '/faults/:id/move' },
   }),
   'faults.trigger': command<TriggerResult>()({
-    summary: 'Sends now the request a rule waits for: picked from its match (a version poll, a refresh, a skip…), sent by `playerId` or by the first player playing a queue, as the player would send it.',
+    summary:
+      'Sends now the request a rule waits for: picked from its match (a version poll, a refresh, a skip…), sent by `playerId` or by the first player playing a queue, as the player would send it.',
     input: Type.Object({ id: Type.String({ minLength: 1 }), playerId: Type.Optional(Type.String({ minLength: 1 })) }),
     http: { method: 'POST', path: '/faults/:id/trigger' },
   }),
   'faults.add': command<FaultRule>()({
-    summary: 'Adds a fault rule for login, control, cloudQueue (the console\u2019s servers) or player (the player\u2019s client).',
+    summary:
+      'Adds a fault rule for login, control, cloudQueue (the console\u2019s servers) or player (the player\u2019s client).',
     input: FaultRuleInputSchema,
     http: { method: 'POST', path: '/faults' },
   }),
@@ -142,12 +167,20 @@ export const faultCommands = {
   }),
   'traffic.list': command<TrafficEntry[]>()({
     summary: `Traffic entries from \`since\` on (an entry id: the entries after it; ${TRAFFIC_SINCE_ENGINE_TIME} or more: an engine time, the entries at or after it), oldest first, secrets masked, each with the player transitions its answer caused; ${TRAFFIC_LIST_DEFAULT_LIMIT} unless \`limit\` says otherwise, and no more than ${TRAFFIC_LIST_MAX_BYTES / (1024 * 1024)} MB of JSON in one answer (read on with \`since\` from its last id).`,
-    input: Type.Object({ ...Filter, since: Type.Optional(Whole), limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 5_000 })) }),
+    input: Type.Object({
+      ...Filter,
+      since: Type.Optional(Whole),
+      limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 5_000 })),
+    }),
     http: { method: 'GET', path: '/traffic' },
   }),
   'traffic.page': command<{ total: number; rows: TrafficSummary[] }>()({
     summary: 'One page of the filtered traffic log (what the virtualized list reads).',
-    input: Type.Object({ filter: Type.Optional(TrafficFilterSchema), offset: Whole, limit: Type.Integer({ minimum: 1, maximum: 1_000 }) }),
+    input: Type.Object({
+      filter: Type.Optional(TrafficFilterSchema),
+      offset: Whole,
+      limit: Type.Integer({ minimum: 1, maximum: 1_000 }),
+    }),
   }),
   'traffic.locate': command<{ index: number | null }>()({
     summary: 'Where an entry stands in the filtered log, 0-based (null: the filter leaves it out, or it was dropped).',
@@ -169,17 +202,24 @@ export const faultCommands = {
     http: { method: 'GET', path: '/traffic/settings' },
   }),
   'traffic.configure': command<TrafficSettings>()({
-    summary: 'Changes the retention cap in entries or the byte budget (the oldest entries dropped beyond either), or turns capture off and on.',
+    summary:
+      'Changes the retention cap in entries or the byte budget (the oldest entries dropped beyond either), or turns capture off and on.',
     input: Type.Object({
       retention: Type.Optional(Type.Integer({ minimum: 100, maximum: 10_000_000 })),
-      retentionBytes: Type.Optional(Type.Integer({ minimum: TRAFFIC_RETENTION_BYTES_MIN, maximum: TRAFFIC_RETENTION_BYTES_MAX })),
+      retentionBytes: Type.Optional(
+        Type.Integer({ minimum: TRAFFIC_RETENTION_BYTES_MIN, maximum: TRAFFIC_RETENTION_BYTES_MAX }),
+      ),
       capture: Type.Optional(Type.Boolean()),
     }),
     http: { method: 'PATCH', path: '/traffic/settings' },
   }),
   'traffic.har': command<HarLog>()({
     summary: 'The filtered traffic as a HAR 1.2 log (secrets masked unless `reveal`).',
-    input: Type.Object({ filter: Type.Optional(TrafficFilterSchema), reveal: Type.Optional(Type.Boolean()), limit: Type.Optional(Type.Integer({ minimum: 1, maximum: TRAFFIC_EXPORT_MAX })) }),
+    input: Type.Object({
+      filter: Type.Optional(TrafficFilterSchema),
+      reveal: Type.Optional(Type.Boolean()),
+      limit: Type.Optional(Type.Integer({ minimum: 1, maximum: TRAFFIC_EXPORT_MAX })),
+    }),
     http: { method: 'POST', path: '/traffic/har' },
   }),
 };

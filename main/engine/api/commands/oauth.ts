@@ -34,7 +34,8 @@ const EventCallbackUrl = Type.String({ maxLength: 2048 });
 
 export const oauthCommands = {
   'integrations.list': command<IntegrationView[]>()({
-    summary: 'Every integration you registered, with its keys and redirect URIs (never a secret); the console\u2019s own sample integration too with `includeSample`.',
+    summary:
+      'Every integration you registered, with its keys and redirect URIs (never a secret); the console\u2019s own sample integration too with `includeSample`.',
     input: Type.Object({ includeSample: Type.Optional(Type.Boolean()) }),
     http: { method: 'GET', path: '/integrations' },
   }),
@@ -58,7 +59,8 @@ export const oauthCommands = {
     http: { method: 'GET', path: '/integrations/:id' },
   }),
   'integrations.update': command<IntegrationView>()({
-    summary: 'Edits name, description, category, refresh token rotation, or the refresh grace window (`refreshGraceSec`, 0 = strict).',
+    summary:
+      'Edits name, description, category, refresh token rotation, or the refresh grace window (`refreshGraceSec`, 0 = strict).',
     input: Type.Object({
       id: Type.String({ minLength: 1 }),
       name: Type.Optional(Name),
@@ -76,12 +78,22 @@ export const oauthCommands = {
   }),
   'integrations.keys.create': command<IssuedClientSecret>()({
     summary: 'Adds a named client key; the answer carries its secret, shown this once.',
-    input: Type.Object({ id: Type.String({ minLength: 1 }), name: Name, redirectUris: Type.Optional(RedirectUris), eventCallbackUrl: Type.Optional(EventCallbackUrl) }),
+    input: Type.Object({
+      id: Type.String({ minLength: 1 }),
+      name: Name,
+      redirectUris: Type.Optional(RedirectUris),
+      eventCallbackUrl: Type.Optional(EventCallbackUrl),
+    }),
     http: { method: 'POST', path: '/integrations/:id/keys' },
   }),
   'integrations.keys.update': command<ClientKeyView>()({
-    summary: 'Sets a key\u2019s event callback URL (http or https, loopback allowed), or removes it with null; its events are signed with the key\u2019s secret.',
-    input: Type.Object({ id: Type.String({ minLength: 1 }), keyId: Type.String({ minLength: 1 }), eventCallbackUrl: Type.Optional(Type.Union([EventCallbackUrl, Type.Null()])) }),
+    summary:
+      'Sets a key\u2019s event callback URL (http or https, loopback allowed), or removes it with null; its events are signed with the key\u2019s secret.',
+    input: Type.Object({
+      id: Type.String({ minLength: 1 }),
+      keyId: Type.String({ minLength: 1 }),
+      eventCallbackUrl: Type.Optional(Type.Union([EventCallbackUrl, Type.Null()])),
+    }),
     http: { method: 'PATCH', path: '/integrations/:id/keys/:keyId' },
   }),
   'integrations.keys.regenerateSecret': command<IssuedClientSecret>()({
@@ -101,7 +113,11 @@ export const oauthCommands = {
   }),
   'integrations.redirectUris.remove': command<ClientKeyView>()({
     summary: 'Removes a redirect URL from a key.',
-    input: Type.Object({ id: Type.String({ minLength: 1 }), keyId: Type.String({ minLength: 1 }), redirectUriId: Type.String({ minLength: 1 }) }),
+    input: Type.Object({
+      id: Type.String({ minLength: 1 }),
+      keyId: Type.String({ minLength: 1 }),
+      redirectUriId: Type.String({ minLength: 1 }),
+    }),
     http: { method: 'DELETE', path: '/integrations/:id/keys/:keyId/redirect-uris/:redirectUriId' },
   }),
   'integrations.grants': command<GrantView[]>()({
@@ -130,8 +146,13 @@ export const oauthCommands = {
     http: { method: 'GET', path: '/settings' },
   }),
   'settings.update': command<LoginSettings>()({
-    summary: 'Changes auto-approve (skip sign-in and consent), production parity (refuse loopback redirect URLs) and redirect capture (`captureRedirects`: keep redirects that would leave this machine, the code held for a one-time reveal).',
-    input: Type.Object({ autoApprove: Type.Optional(Type.Boolean()), productionParity: Type.Optional(Type.Boolean()), captureRedirects: Type.Optional(Type.Boolean()) }),
+    summary:
+      'Changes auto-approve (skip sign-in and consent), production parity (refuse loopback redirect URLs) and redirect capture (`captureRedirects`: keep redirects that would leave this machine, the code held for a one-time reveal).',
+    input: Type.Object({
+      autoApprove: Type.Optional(Type.Boolean()),
+      productionParity: Type.Optional(Type.Boolean()),
+      captureRedirects: Type.Optional(Type.Boolean()),
+    }),
     http: { method: 'PATCH', path: '/settings' },
   }),
   'oauth.flows.list': command<FlowSummary[]>()({
@@ -145,7 +166,8 @@ export const oauthCommands = {
     http: { method: 'GET', path: '/oauth/flows/:id' },
   }),
   'oauth.flows.start': command<StartedFlow & { codeVerifier: string | null }>()({
-    summary: "Starts a flow for an integration's key: the authorize URL (with a fresh state, and PKCE if asked), opened by the host when it can.",
+    summary:
+      "Starts a flow for an integration's key: the authorize URL (with a fresh state, and PKCE if asked), opened by the host when it can.",
     input: Type.Object({
       integrationId: Type.String({ minLength: 1 }),
       keyId: Type.Optional(Type.String({ minLength: 1 })),
@@ -161,7 +183,8 @@ export const oauthCommands = {
     http: { method: 'POST', path: '/oauth/sample' },
   }),
   'oauth.revealCode': command<RevealedCode>()({
-    summary: 'The code of a captured redirect, once, with the token request as a curl line that carries it; then refused, saying why (revealed already, expired, none held).',
+    summary:
+      'The code of a captured redirect, once, with the token request as a curl line that carries it; then refused, saying why (revealed already, expired, none held).',
     input: Type.Object({ flowId: Type.String({ minLength: 1 }) }),
     http: { method: 'POST', path: '/oauth/flows/:flowId/reveal-code' },
   }),
@@ -170,7 +193,12 @@ export const oauthCommands = {
     input: Type.Object({
       flowId: Type.String({ minLength: 1 }),
       url: Type.String({ maxLength: 8192 }),
-      event: Type.Union([Type.Literal('navigate'), Type.Literal('redirect'), Type.Literal('load'), Type.Literal('fail')]),
+      event: Type.Union([
+        Type.Literal('navigate'),
+        Type.Literal('redirect'),
+        Type.Literal('load'),
+        Type.Literal('fail'),
+      ]),
     }),
   }),
 };

@@ -2,11 +2,23 @@
 import Type from 'typebox';
 import { command } from '../command.js';
 import type { TriggerResult } from '../fault-types.js';
-import { PLAYER_VIOLATIONS_KEPT, type PlayerDetail, type PlayerTransition, type PlayerViolation, type TransitionRow } from '../player-types.js';
+import {
+  PLAYER_VIOLATIONS_KEPT,
+  type PlayerDetail,
+  type PlayerTransition,
+  type PlayerViolation,
+  type TransitionRow,
+} from '../player-types.js';
 import { TriggerRequestSchema } from './faults.js';
 import { Empty, Id } from './shared.js';
 
-const PlayerActionSchema = Type.Union([Type.Literal('play'), Type.Literal('pause'), Type.Literal('skipNext'), Type.Literal('skipPrev'), Type.Literal('resume')]);
+const PlayerActionSchema = Type.Union([
+  Type.Literal('play'),
+  Type.Literal('pause'),
+  Type.Literal('skipNext'),
+  Type.Literal('skipPrev'),
+  Type.Literal('resume'),
+]);
 
 export interface ControlExchange {
   method: string;
@@ -21,7 +33,8 @@ export interface ControlExchange {
 }
 
 /** Who a command bar call is sent as. */
-export type ControlSenderRef = { kind: 'console' } | { kind: 'grant'; grantId: string; integrationId: string; integrationName: string };
+export type ControlSenderRef =
+  { kind: 'console' } | { kind: 'grant'; grantId: string; integrationId: string; integrationName: string };
 
 /**
  * A grant the console can send control calls as: one whose access token it saw issued in this run
@@ -55,7 +68,8 @@ export interface ControlExample {
 
 export const playerCommands = {
   'players.act': command<PlayerDetail>()({
-    summary: 'A user action at the player, as from its own buttons (docs/contract/console.md §7). Skips may wait for the server.',
+    summary:
+      'A user action at the player, as from its own buttons (docs/contract/console.md §7). Skips may wait for the server.',
     input: Type.Object({ id: Type.String({ minLength: 1 }), action: PlayerActionSchema }),
     http: { method: 'POST', path: '/players/:id/actions' },
   }),
@@ -66,12 +80,19 @@ export const playerCommands = {
   }),
   'players.transitions': command<PlayerTransition[]>()({
     summary: 'The newest transitions of a player, oldest first, each with its cause.',
-    input: Type.Object({ id: Type.String({ minLength: 1 }), limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 5_000 })) }),
+    input: Type.Object({
+      id: Type.String({ minLength: 1 }),
+      limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 5_000 })),
+    }),
     http: { method: 'GET', path: '/players/:id/transitions' },
   }),
   'players.violations': command<{ violations: PlayerViolation[] }>()({
-    summary: 'The contract violations a player found in its cloud queue server\u2019s responses, the newest `limit` (all it keeps: 1,000), oldest first, each with its traffic entry (docs/contract/console.md §5).',
-    input: Type.Object({ id: Type.String({ minLength: 1 }), limit: Type.Optional(Type.Integer({ minimum: 1, maximum: PLAYER_VIOLATIONS_KEPT })) }),
+    summary:
+      'The contract violations a player found in its cloud queue server\u2019s responses, the newest `limit` (all it keeps: 1,000), oldest first, each with its traffic entry (docs/contract/console.md §5).',
+    input: Type.Object({
+      id: Type.String({ minLength: 1 }),
+      limit: Type.Optional(Type.Integer({ minimum: 1, maximum: PLAYER_VIOLATIONS_KEPT })),
+    }),
     http: { method: 'GET', path: '/players/:id/violations' },
   }),
   'players.table': command<TransitionRow[]>()({
@@ -80,12 +101,14 @@ export const playerCommands = {
     http: { method: 'GET', path: '/player-table' },
   }),
   'players.trigger': command<TriggerResult>()({
-    summary: 'Sends a player request now, as the player would send it on its own: `refresh` (as refreshCloudQueue), `nextWindow`, `versionPoll`, `context`, or the user\u2019s `skipNext`, `skipPrev`, `pause`, `play`; refused with the reason when the player would not send it now.',
+    summary:
+      'Sends a player request now, as the player would send it on its own: `refresh` (as refreshCloudQueue), `nextWindow`, `versionPoll`, `context`, or the user\u2019s `skipNext`, `skipPrev`, `pause`, `play`; refused with the reason when the player would not send it now.',
     input: Type.Object({ id: Type.String({ minLength: 1 }), request: TriggerRequestSchema }),
     http: { method: 'POST', path: '/players/:id/trigger' },
   }),
   'control.send': command<ControlExchange>()({
-    summary: 'Sends a request to the control API with the console\u2019s own access token, or with the current access token of a grant (`as: {grantId}`, one of `control.senders`), exactly as an integration would.',
+    summary:
+      'Sends a request to the control API with the console\u2019s own access token, or with the current access token of a grant (`as: {grantId}`, one of `control.senders`), exactly as an integration would.',
     input: Type.Object({
       method: Type.Union([Type.Literal('GET'), Type.Literal('POST')]),
       // Ours, or the real service's base path (docs/contract/console.md §3): both reach the same API.
@@ -96,12 +119,14 @@ export const playerCommands = {
     http: { method: 'POST', path: '/control/send' },
   }),
   'control.senders': command<ControlSender[]>()({
-    summary: 'The grants `control.send` can send as: those whose live access token the console saw issued in this run, newest first.',
+    summary:
+      'The grants `control.send` can send as: those whose live access token the console saw issued in this run, newest first.',
     input: Empty,
     http: { method: 'GET', path: '/control/senders' },
   }),
   'control.examples': command<ControlExample[]>()({
-    summary: 'Example control API requests for the command bar, filled from the household (the group `groupId`, or the first), its player\u2019s session (if any) and the first queue (its base URL, httpAuthorization and first item).',
+    summary:
+      'Example control API requests for the command bar, filled from the household (the group `groupId`, or the first), its player\u2019s session (if any) and the first queue (its base URL, httpAuthorization and first item).',
     input: Type.Object({ groupId: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })) }),
     http: { method: 'GET', path: '/control/examples' },
   }),

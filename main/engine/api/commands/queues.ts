@@ -79,7 +79,10 @@ const QueueName = Type.String({ minLength: 1, maxLength: 200 });
 export const MAX_ITEMS_PER_WRITE = 100_000;
 /** Bodies of calls that carry items: 100,000 sample items are about 30 MB, long ones fit too. */
 export const QUEUE_WRITE_BODY_LIMIT = 128 * 1024 * 1024;
-const Items = Type.Array(ItemInput, { maxItems: 2_000_000, description: `At most ${MAX_ITEMS_PER_WRITE.toLocaleString('en-US')} a call.` });
+const Items = Type.Array(ItemInput, {
+  maxItems: 2_000_000,
+  description: `At most ${MAX_ITEMS_PER_WRITE.toLocaleString('en-US')} a call.`,
+});
 const TokenLifetime = Type.Integer({ minimum: 1, maximum: 10 * 365 * 86_400 });
 /** Where new or moved items go: after this item, or at the start when null. */
 const AfterItemId = Type.Union([Type.String({ minLength: 1 }), Type.Null()]);
@@ -108,7 +111,8 @@ export const queueCommandSpecs = {
     bodyLimit: QUEUE_WRITE_BODY_LIMIT,
   }),
   'queues.get': command<QueueView>()({
-    summary: 'One queue with its context and all its items (each with its id), up to 10,000 items; a longer one is read in pages (/items).',
+    summary:
+      'One queue with its context and all its items (each with its id), up to 10,000 items; a longer one is read in pages (/items).',
     input: Id,
     http: { method: 'GET', path: '/queues/:id' },
   }),
@@ -158,7 +162,11 @@ export const queueCommandSpecs = {
     summary: 'Adds up to 100,000 items after `afterItemId` (null: at the start; absent: at the end).',
     input: Type.Object({
       id: Type.String({ minLength: 1 }),
-      items: Type.Array(ItemInput, { minItems: 1, maxItems: 2_000_000, description: `At most ${MAX_ITEMS_PER_WRITE.toLocaleString('en-US')} a call.` }),
+      items: Type.Array(ItemInput, {
+        minItems: 1,
+        maxItems: 2_000_000,
+        description: `At most ${MAX_ITEMS_PER_WRITE.toLocaleString('en-US')} a call.`,
+      }),
       afterItemId: Type.Optional(AfterItemId),
     }),
     http: { method: 'POST', path: '/queues/:id/items' },
@@ -175,7 +183,8 @@ export const queueCommandSpecs = {
     http: { method: 'POST', path: '/queues/:id/items/generate' },
   }),
   'queues.items.generate.stop': command<{ stopped: boolean }>()({
-    summary: "Stops a queue's generation after its current edit and answers once it has ended; what was made stays. `stopped`: whether one was running.",
+    summary:
+      "Stops a queue's generation after its current edit and answers once it has ended; what was made stays. `stopped`: whether one was running.",
     input: Type.Object({ id: Type.String({ minLength: 1 }) }),
     http: { method: 'POST', path: '/queues/:id/items/generate/stop' },
   }),

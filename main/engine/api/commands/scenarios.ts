@@ -8,7 +8,13 @@ import type { PlaybackState } from '../types.js';
 import type { PlayerMachineState } from '../player-types.js';
 import { MAX_CLOCK_SPEED, MAX_CLOCK_STEP_MS } from './core.js';
 
-const PlayerActionSchema = Type.Union([Type.Literal('play'), Type.Literal('pause'), Type.Literal('skipNext'), Type.Literal('skipPrev'), Type.Literal('resume')]);
+const PlayerActionSchema = Type.Union([
+  Type.Literal('play'),
+  Type.Literal('pause'),
+  Type.Literal('skipNext'),
+  Type.Literal('skipPrev'),
+  Type.Literal('resume'),
+]);
 /**
  * The player's own states and the control API's. Spelled out: a union mapped from a list has no
  * static type (a step's state read as `undefined`); the check below keeps it in step with the types.
@@ -25,7 +31,9 @@ const StateSchema = Type.Union([
   Type.Literal('PLAYBACK_STATE_PAUSED'),
 ]);
 type StepState = PlayerMachineState | PlaybackState;
-const sameStates: [Static<typeof StateSchema>, StepState] extends [StepState, Static<typeof StateSchema>] ? true : never = true;
+const sameStates: [Static<typeof StateSchema>, StepState] extends [StepState, Static<typeof StateSchema>]
+  ? true
+  : never = true;
 void sameStates;
 
 /** A rule's name within one scenario, given by its `fault` step (`rule1`). */
@@ -39,15 +47,36 @@ const QueueEditCommandSchema = Type.Union([
   Type.Literal('queues.items.remove'),
   Type.Literal('queues.items.move'),
 ]);
-const sameEdits: [Static<typeof QueueEditCommandSchema>, QueueEditCommand] extends [QueueEditCommand, Static<typeof QueueEditCommandSchema>] ? true : never = true;
+const sameEdits: [Static<typeof QueueEditCommandSchema>, QueueEditCommand] extends [
+  QueueEditCommand,
+  Static<typeof QueueEditCommandSchema>,
+]
+  ? true
+  : never = true;
 void sameEdits;
 
 export const ScenarioStepSchema = Type.Union([
   Type.Object({ type: Type.Literal('fault'), rule: FaultRuleInputSchema, ref: Type.Optional(RuleRef) }),
   Type.Object({ type: Type.Literal('faultRemove'), rule: RuleRef }),
-  Type.Object({ type: Type.Literal('faultMove'), rule: RuleRef, toIndex: Type.Integer({ minimum: 0, maximum: 10_000 }) }),
-  Type.Object({ type: Type.Literal('faultTrigger'), rule: RuleRef, playerId: Type.Optional(Type.String({ minLength: 1 })), expectError: Type.Optional(Type.Boolean()), pendingAtExport: Type.Optional(Type.Boolean()) }),
-  Type.Object({ type: Type.Literal('trigger'), playerId: Type.String({ minLength: 1 }), request: TriggerRequestSchema, expectError: Type.Optional(Type.Boolean()), pendingAtExport: Type.Optional(Type.Boolean()) }),
+  Type.Object({
+    type: Type.Literal('faultMove'),
+    rule: RuleRef,
+    toIndex: Type.Integer({ minimum: 0, maximum: 10_000 }),
+  }),
+  Type.Object({
+    type: Type.Literal('faultTrigger'),
+    rule: RuleRef,
+    playerId: Type.Optional(Type.String({ minLength: 1 })),
+    expectError: Type.Optional(Type.Boolean()),
+    pendingAtExport: Type.Optional(Type.Boolean()),
+  }),
+  Type.Object({
+    type: Type.Literal('trigger'),
+    playerId: Type.String({ minLength: 1 }),
+    request: TriggerRequestSchema,
+    expectError: Type.Optional(Type.Boolean()),
+    pendingAtExport: Type.Optional(Type.Boolean()),
+  }),
   Type.Object({
     type: Type.Literal('queueEdit'),
     command: QueueEditCommandSchema,
@@ -55,7 +84,13 @@ export const ScenarioStepSchema = Type.Union([
     saveItemIds: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 300 }), { maxItems: 10_000 })),
   }),
   Type.Object({ type: Type.Literal('clearFaults') }),
-  Type.Object({ type: Type.Literal('action'), playerId: Type.String({ minLength: 1 }), action: PlayerActionSchema, expectError: Type.Optional(Type.Boolean()), pendingAtExport: Type.Optional(Type.Boolean()) }),
+  Type.Object({
+    type: Type.Literal('action'),
+    playerId: Type.String({ minLength: 1 }),
+    action: PlayerActionSchema,
+    expectError: Type.Optional(Type.Boolean()),
+    pendingAtExport: Type.Optional(Type.Boolean()),
+  }),
   Type.Object({
     type: Type.Literal('command'),
     method: Type.Union([Type.Literal('GET'), Type.Literal('POST')]),
@@ -65,7 +100,11 @@ export const ScenarioStepSchema = Type.Union([
     save: Type.Optional(Type.Record(Type.String(), Type.String())),
     pendingAtExport: Type.Optional(Type.Boolean()),
   }),
-  Type.Object({ type: Type.Literal('clock'), speed: Type.Optional(Type.Number({ minimum: 0, maximum: MAX_CLOCK_SPEED })), advanceMs: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_CLOCK_STEP_MS })) }),
+  Type.Object({
+    type: Type.Literal('clock'),
+    speed: Type.Optional(Type.Number({ minimum: 0, maximum: MAX_CLOCK_SPEED })),
+    advanceMs: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_CLOCK_STEP_MS })),
+  }),
   Type.Object({
     type: Type.Literal('expect'),
     playerId: Type.String({ minLength: 1 }),

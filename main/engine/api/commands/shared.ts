@@ -8,7 +8,8 @@ export const Id = Type.Object({ id: Type.String({ minLength: 1 }) });
  * A value an HTTP header can carry (RFC 9110 field-value: tab, visible ASCII and space, obs-text),
  * as Node checks it: a line break, a NUL or an emoji would fail the request or answer it goes in.
  */
-export const HeaderValue = (options: { minLength?: number; maxLength?: number } = {}) => Type.String({ ...options, pattern: '^[\\t\\x20-\\x7E\\x80-\\xFF]*$' });
+export const HeaderValue = (options: { minLength?: number; maxLength?: number } = {}) =>
+  Type.String({ ...options, pattern: '^[\\t\\x20-\\x7E\\x80-\\xFF]*$' });
 
 /** A whole number ≥ 0 that SQLite and JavaScript both hold exactly (1e20 was a 500 "datatype mismatch"). */
 export const Whole = Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER });

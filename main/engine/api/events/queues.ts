@@ -16,5 +16,11 @@ export interface QueueEvents {
    */
   'queues.generation': QueueGeneration;
   /** A player called the queue's server (the editor shows what each player sees). */
-  'queues.activity': { queueId: string; playerId: string | null; kind: CloudQueueRequestKind; at: number; status: number };
+  'queues.activity': {
+    queueId: string;
+    playerId: string | null;
+    kind: CloudQueueRequestKind;
+    at: number;
+    status: number;
+  };
 }

@@ -18,15 +18,24 @@ export const wrongAuthorization: ConformanceCase = {
   needs: ['item-window.first'],
   async run({ server }: CaseContext): Promise<Verdict> {
     const given = server.authorization;
-    if (!given) return skip('the run was given no Authorization and the server answered without one: there is no token to get wrong');
+    if (!given)
+      return skip(
+        'the run was given no Authorization and the server answered without one: there is no token to get wrong',
+      );
     const scheme = /^(\S+)\s+\S/.exec(given)?.[1] ?? 'Bearer';
     const wrong: Credentials = { authorization: `${scheme} cqc-check-wrong-${randomBytes(16).toString('base64url')}` };
     const none: Credentials = { authorization: null };
     const tries: [string, Answer][] = [
       ['a made-up token', await server.context(wrong)],
-      ['a made-up token', await server.itemWindow({ reason: 'load', previousWindowSize: 0, upcomingWindowSize: 1 }, wrong)],
+      [
+        'a made-up token',
+        await server.itemWindow({ reason: 'load', previousWindowSize: 0, upcomingWindowSize: 1 }, wrong),
+      ],
       ['a made-up token', await server.version(wrong)],
-      ['no Authorization', await server.itemWindow({ reason: 'load', previousWindowSize: 0, upcomingWindowSize: 1 }, none)],
+      [
+        'no Authorization',
+        await server.itemWindow({ reason: 'load', previousWindowSize: 0, upcomingWindowSize: 1 }, none),
+      ],
     ];
     const findings = new Findings();
     for (const [what, answer] of tries) {

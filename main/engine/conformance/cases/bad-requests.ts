@@ -17,7 +17,12 @@ export const unknownItem: ConformanceCase = {
   title: 'An itemId the queue does not have is answered 404',
   async run({ server }: CaseContext): Promise<Verdict> {
     const itemId = `cqc-check-no-such-item-${randomBytes(6).toString('hex')}`;
-    const answer = await server.itemWindow({ reason: 'skipToItem', itemId, previousWindowSize: 5, upcomingWindowSize: 10 });
+    const answer = await server.itemWindow({
+      reason: 'skipToItem',
+      itemId,
+      previousWindowSize: 5,
+      upcomingWindowSize: 10,
+    });
     const findings = new Findings();
     // Not another 4xx: a 404 is what makes the player empty its queue and wait (§3).
     judgeRefusal(findings, answer, 404, `${itemId} is in no queue`, 'fail');
@@ -45,7 +50,11 @@ export const nonIntegerSize: ConformanceCase = {
 };
 
 /** Asks once with `previousWindowSize` wrong and once with `upcomingWindowSize` wrong; each must be 400. */
-async function refuseSizes({ server, facts }: CaseContext, wrong: number | [number, number], why: string): Promise<Verdict> {
+async function refuseSizes(
+  { server, facts }: CaseContext,
+  wrong: number | [number, number],
+  why: string,
+): Promise<Verdict> {
   const [previous, upcoming] = Array.isArray(wrong) ? wrong : [wrong, wrong];
   const ids = knownIds(facts);
   // Around a real item when one is known: a server may ignore previousWindowSize without itemId.
@@ -66,7 +75,13 @@ async function refuseSizes({ server, facts }: CaseContext, wrong: number | [numb
 }
 
 /** `expected` and only it passes; another 4xx warns or fails as `otherRefusal` says; a window, a 5xx or no answer fails. */
-function judgeRefusal(findings: Findings, answer: Answer, expected: number, why: string, otherRefusal: 'warn' | 'fail'): void {
+function judgeRefusal(
+  findings: Findings,
+  answer: Answer,
+  expected: number,
+  why: string,
+  otherRefusal: 'warn' | 'fail',
+): void {
   const asked = requestLine(answer);
   const status = answer.status;
   if (status === expected) return;
@@ -75,7 +90,9 @@ function judgeRefusal(findings: Findings, answer: Answer, expected: number, why:
     const what = isWindow(view) ? `a window of ${spanOf(view.items.map((item) => idOf(item) ?? '?'))}` : 'a body';
     findings.fail(`${asked}: expected ${expected} (${why}), got ${status} with ${what}`);
   } else if (otherRefusal === 'warn' && status !== undefined && status >= 400 && status < 500) {
-    findings.warn(`${asked}: refused with ${outcomeOf(answer)}, where the platform names ${expected}; a player reads them alike only if it treats every 4xx the same`);
+    findings.warn(
+      `${asked}: refused with ${outcomeOf(answer)}, where the platform names ${expected}; a player reads them alike only if it treats every 4xx the same`,
+    );
   } else {
     findings.fail(`${asked}: expected ${expected} (${why}), got ${outcomeOf(answer)}`);
   }

@@ -17,17 +17,25 @@ export const contextAnswers: ConformanceCase = {
   async run({ server }) {
     const answer = await server.context();
     const asked = requestLine(answer);
-    if (!is2xx(answer)) return fail(`${asked}: expected 200 with a context, got ${outcomeOf(answer)}${unauthorizedHint(answer.status)}`);
-    if (answer.json === undefined) return fail(`${asked}: expected a JSON context, got ${answer.status} with ${answer.text.trim() ? 'a body that is not JSON' : 'an empty body'}`);
+    if (!is2xx(answer))
+      return fail(`${asked}: expected 200 with a context, got ${outcomeOf(answer)}${unauthorizedHint(answer.status)}`);
+    if (answer.json === undefined)
+      return fail(
+        `${asked}: expected a JSON context, got ${answer.status} with ${answer.text.trim() ? 'a body that is not JSON' : 'an empty body'}`,
+      );
     const checked = checkContext(answer.json);
     const findings = new Findings();
     for (const violation of checked.violations) {
-      if (violation.severity === 'malformed') findings.fail(`${asked}: ${violation.message}, so the player cannot use this context`);
+      if (violation.severity === 'malformed')
+        findings.fail(`${asked}: ${violation.message}, so the player cannot use this context`);
       else findings.warn(`${asked}: ${violation.message}`);
     }
     if (checked.value) {
       const present = CONTEXT_FIELDS.filter((field) => field in (checked.value as object));
-      if (present.length === 0) findings.warn(`${asked}: the context has none of ${CONTEXT_FIELDS.join(', ')}; the player assumes every default`);
+      if (present.length === 0)
+        findings.warn(
+          `${asked}: the context has none of ${CONTEXT_FIELDS.join(', ')}; the player assumes every default`,
+        );
       return findings.verdict(`${asked}: ${answer.status} with a context (${present.join(', ') || 'empty'})`);
     }
     return findings.verdict(`${asked}: ${answer.status}`);

@@ -16,7 +16,8 @@ interface Seen {
   answer: Answer;
 }
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 export const stableIdentity: ConformanceCase = {
   id: 'item-window.stable-identity',
@@ -35,21 +36,33 @@ export const stableIdentity: ConformanceCase = {
         const track = isObject(item) && isObject(item.track) ? item.track : null;
         if (id === null || !track) continue;
         items++;
-        const now: Seen = { name: typeof track.name === 'string' ? track.name : undefined, media: mediaOf(track.mediaUrl), answer: view.answer };
+        const now: Seen = {
+          name: typeof track.name === 'string' ? track.name : undefined,
+          media: mediaOf(track.mediaUrl),
+          answer: view.answer,
+        };
         const before = seen.get(id);
         if (!before) {
           seen.set(id, now);
           continue;
         }
-        const differs = (before.name !== undefined && now.name !== undefined && before.name !== now.name) || (before.media !== undefined && now.media !== undefined && before.media !== now.media);
+        const differs =
+          (before.name !== undefined && now.name !== undefined && before.name !== now.name) ||
+          (before.media !== undefined && now.media !== undefined && before.media !== now.media);
         if (!differs) continue;
-        findings.fail(`expected ${id} to name one track, got ${describe(before)} in ${requestLine(before.answer)} and ${describe(now)} in ${requestLine(now.answer)}`);
+        findings.fail(
+          `expected ${id} to name one track, got ${describe(before)} in ${requestLine(before.answer)} and ${describe(now)} in ${requestLine(now.answer)}`,
+        );
         evidence.add(before.answer).add(now.answer);
         // Said once an id.
         seen.set(id, { name: undefined, media: undefined, answer: now.answer });
       }
     }
-    if (items === 0) return skip('no window held an item with a track: nothing to compare', facts.windows.map((view) => view.answer));
+    if (items === 0)
+      return skip(
+        'no window held an item with a track: nothing to compare',
+        facts.windows.map((view) => view.answer),
+      );
     return findings.verdict(
       `${seen.size.toLocaleString('en-US')} ids in ${facts.windows.length} windows, each naming one track wherever it appeared`,
       evidence.size ? [...evidence] : facts.windows.map((view) => view.answer),

@@ -72,10 +72,17 @@ export const playThrough: ConformanceCase = {
       const result = await play({
         player,
         clock,
-        load: { queueBaseUrl: server.baseUrl, ...(server.authorization ? { httpAuthorization: server.authorization } : {}), ...(queueFirst ? { itemId: queueFirst } : {}), playOnCompletion: true },
+        load: {
+          queueBaseUrl: server.baseUrl,
+          ...(server.authorization ? { httpAuthorization: server.authorization } : {}),
+          ...(queueFirst ? { itemId: queueFirst } : {}),
+          playOnCompletion: true,
+        },
         ...(queueFirst === undefined ? {} : { queueFirst }),
         ...(queueLast === undefined ? {} : { queueLast }),
-        ...(typeof facts.firstWindow?.queueVersion === 'string' ? { queueVersion: facts.firstWindow.queueVersion } : {}),
+        ...(typeof facts.firstWindow?.queueVersion === 'string'
+          ? { queueVersion: facts.firstWindow.queueVersion }
+          : {}),
         answers,
         noted,
         now,
@@ -100,7 +107,8 @@ const UNANSWERED_MS = 5_000;
 function watchRequests(client: CloudQueueClient, now: () => number): () => string | null {
   const waiting = new Map<number, { what: string; since: number }>();
   let next = 0;
-  const watch = <A extends unknown[], R>(call: (...args: A) => Promise<R>, what: (args: NoInfer<A>) => string) =>
+  const watch =
+    <A extends unknown[], R>(call: (...args: A) => Promise<R>, what: (args: NoInfer<A>) => string) =>
     async (...args: A): Promise<R> => {
       const key = next++;
       waiting.set(key, { what: what(args), since: now() });
@@ -111,7 +119,11 @@ function watchRequests(client: CloudQueueClient, now: () => number): () => strin
       }
     };
   client.context = watch(client.context.bind(client), () => 'GET /context');
-  client.itemWindow = watch(client.itemWindow.bind(client), ([, query]) => `GET /itemWindow?reason=${query.reason}${query.itemId === undefined ? '' : `&itemId=${query.itemId}`}`);
+  client.itemWindow = watch(
+    client.itemWindow.bind(client),
+    ([, query]) =>
+      `GET /itemWindow?reason=${query.reason}${query.itemId === undefined ? '' : `&itemId=${query.itemId}`}`,
+  );
   client.version = watch(client.version.bind(client), () => 'GET /version');
   client.timePlayed = watch(client.timePlayed.bind(client), () => 'POST /timePlayed');
   return () => {
@@ -126,7 +138,8 @@ function verdictOf(result: Play, answers: Answer[]): Verdict {
   if (end.kind === 'failed') return fail(end.message, end.evidence.length ? end.evidence : answers.slice(-1));
   if (end.kind === 'stopped') return skip('the run stopped while the player played');
   const tracks = result.tracks;
-  const span = tracks.length === 1 ? `1 track (${tracks[0]})` : `${tracks.length} tracks, ${tracks[0]} … ${tracks.at(-1)}`;
+  const span =
+    tracks.length === 1 ? `1 track (${tracks[0]})` : `${tracks.length} tracks, ${tracks[0]} … ${tracks.at(-1)}`;
   const played = `${span}, in ${duration(result.engineMs)} of engine time; ${actsOf(result)}; ${rhythmOf(answers)}`;
   const said =
     end.kind === 'end'
@@ -135,13 +148,20 @@ function verdictOf(result: Play, answers: Answer[]): Verdict {
   if (result.warnings.length) {
     const rules = [...new Set(result.warnings.map((note) => note.violation.rule))];
     const first = result.warnings[0]!;
-    return warn(`the player recorded ${rules.join(', ')} (${first.violation.message}); ${said.replace(/; the player recorded no violation$/, '')}`, result.warnings.flatMap((note) => (note.answer ? [note.answer] : [])));
+    return warn(
+      `the player recorded ${rules.join(', ')} (${first.violation.message}); ${said.replace(/; the player recorded no violation$/, '')}`,
+      result.warnings.flatMap((note) => (note.answer ? [note.answer] : [])),
+    );
   }
   return pass(said, answers);
 }
 
 function actsOf({ acts }: Play): string {
-  const parts = [`${acts.pause} pause${acts.pause === 1 ? '' : 's'}`, `${acts.seek} seek${acts.seek === 1 ? '' : 's'}`, `${acts.skipNext + acts.skipPrev} skip${acts.skipNext + acts.skipPrev === 1 ? '' : 's'}`];
+  const parts = [
+    `${acts.pause} pause${acts.pause === 1 ? '' : 's'}`,
+    `${acts.seek} seek${acts.seek === 1 ? '' : 's'}`,
+    `${acts.skipNext + acts.skipPrev} skip${acts.skipNext + acts.skipPrev === 1 ? '' : 's'}`,
+  ];
   return parts.join(', ');
 }
 

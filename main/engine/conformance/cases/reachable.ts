@@ -10,12 +10,29 @@ import { RULE } from '../rules.js';
 
 /** Loopback, private, unique-local and link-local ranges: no player on the internet reaches them. */
 const UNREACHABLE = new BlockList();
-for (const [network, prefix] of [['127.0.0.0', 8], ['10.0.0.0', 8], ['172.16.0.0', 12], ['192.168.0.0', 16], ['169.254.0.0', 16], ['0.0.0.0', 8]] as const) UNREACHABLE.addSubnet(network, prefix, 'ipv4');
-for (const [network, prefix] of [['::1', 128], ['fc00::', 7], ['fe80::', 10], ['::', 128]] as const) UNREACHABLE.addSubnet(network, prefix, 'ipv6');
+for (const [network, prefix] of [
+  ['127.0.0.0', 8],
+  ['10.0.0.0', 8],
+  ['172.16.0.0', 12],
+  ['192.168.0.0', 16],
+  ['169.254.0.0', 16],
+  ['0.0.0.0', 8],
+] as const)
+  UNREACHABLE.addSubnet(network, prefix, 'ipv4');
+for (const [network, prefix] of [
+  ['::1', 128],
+  ['fc00::', 7],
+  ['fe80::', 10],
+  ['::', 128],
+] as const)
+  UNREACHABLE.addSubnet(network, prefix, 'ipv6');
 
 /** Why players would not reach `hostname`, or null. */
 export function unreachableHost(hostname: string): string | null {
-  const host = hostname.replace(/^\[|\]$/g, '').replace(/\.$/, '').toLowerCase();
+  const host = hostname
+    .replace(/^\[|\]$/g, '')
+    .replace(/\.$/, '')
+    .toLowerCase();
   if (host === 'localhost' || host.endsWith('.localhost')) return `${host} is this machine`;
   const family = isIP(host);
   if (family === 0) return null;
@@ -33,7 +50,11 @@ export const reachableBaseUrl: ConformanceCase = {
     const host = unreachableHost(url.hostname);
     if (host) problems.push(host);
     const where = `${url.protocol}//${url.host}`;
-    if (problems.length) return warn(`${where}: ${problems.join(', and ')}: the platform's players will not reach it (expected an https URL on a public address; this run goes on)`, []);
+    if (problems.length)
+      return warn(
+        `${where}: ${problems.join(', and ')}: the platform's players will not reach it (expected an https URL on a public address; this run goes on)`,
+        [],
+      );
     return pass(`${where}: https, on a public address`, []);
   },
 };

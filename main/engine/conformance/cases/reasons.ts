@@ -25,7 +25,12 @@ export const everyReason: ConformanceCase = {
     const answers: Answer[] = [];
     for (const reason of REASONS) {
       const withItem = itemId !== undefined && !WITHOUT_ITEM.has(reason);
-      const answer = await server.itemWindow({ reason, ...(withItem ? { itemId } : {}), previousWindowSize: 2, upcomingWindowSize: 2 });
+      const answer = await server.itemWindow({
+        reason,
+        ...(withItem ? { itemId } : {}),
+        previousWindowSize: 2,
+        upcomingWindowSize: 2,
+      });
       answers.push(answer);
       const view = windowOf(answer);
       if (isWindow(view)) continue;
@@ -33,6 +38,9 @@ export const everyReason: ConformanceCase = {
       findings.fail(`reason=${reason} (${requestLine(answer)}): expected a window, got ${got}`);
     }
     const refused = answers.filter((answer) => !isWindow(windowOf(answer)));
-    return findings.verdict(`all ${REASONS.length} reasons answered with a window (${REASONS.join(', ')})`, refused.length ? refused : answers);
+    return findings.verdict(
+      `all ${REASONS.length} reasons answered with a window (${REASONS.join(', ')})`,
+      refused.length ? refused : answers,
+    );
   },
 };

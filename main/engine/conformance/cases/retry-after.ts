@@ -19,7 +19,10 @@ export const retryAfter: ConformanceCase = {
     if (bare.length) {
       const shown = bare.slice(0, 3).map((answer) => requestLine(answer));
       const more = bare.length > 3 ? `, and ${bare.length - 3} more` : '';
-      return warn(`${bare.length} of ${busy.length} answers 503 came without Retry-After (${shown.join('; ')}${more}): expected Retry-After on every 503, so that a player waits as long as the server needs (it waits 2 s without one)`, bare);
+      return warn(
+        `${bare.length} of ${busy.length} answers 503 came without Retry-After (${shown.join('; ')}${more}): expected Retry-After on every 503, so that a player waits as long as the server needs (it waits 2 s without one)`,
+        bare,
+      );
     }
     if (busy.length) return pass(`${busy.length} answers 503, each with Retry-After`, busy);
     return pass(`none of ${facts.answers.length} answers was 503`, []);

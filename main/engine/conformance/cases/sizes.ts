@@ -40,16 +40,25 @@ export const windowSizeLimits: ConformanceCase = {
     let fewer = 0;
     const asks: WindowAsk[] = [
       { reason: 'load', previousWindowSize: 0, upcomingWindowSize: 0 },
-      ...SIZES.map(([previous, upcoming]): WindowAsk => ({ reason: 'refresh', itemId: anchor, previousWindowSize: previous, upcomingWindowSize: upcoming })),
+      ...SIZES.map(([previous, upcoming]): WindowAsk => ({
+        reason: 'refresh',
+        itemId: anchor,
+        previousWindowSize: previous,
+        upcomingWindowSize: upcoming,
+      })),
       // Near the start, where a server that keeps its windows full would move the previous slots it cannot fill after the item.
-      ...(ids.length >= 2 ? [{ reason: 'refresh', itemId: ids[1]!, previousWindowSize: 3, upcomingWindowSize: 0 } satisfies WindowAsk] : []),
+      ...(ids.length >= 2
+        ? [{ reason: 'refresh', itemId: ids[1]!, previousWindowSize: 3, upcomingWindowSize: 0 } satisfies WindowAsk]
+        : []),
     ];
     for (const ask of asks) {
       const answer = await server.itemWindow(ask);
       const asked = requestLine(answer);
       const view = windowOf(answer);
       if (!isWindow(view)) {
-        findings.fail(`${asked}: sizes of zero or more are valid (docs/contract/platform.md §8), expected 200 with a window, got ${is2xx(answer) ? view.problem : outcomeOf(answer)}`);
+        findings.fail(
+          `${asked}: sizes of zero or more are valid (docs/contract/platform.md §8), expected 200 with a window, got ${is2xx(answer) ? view.problem : outcomeOf(answer)}`,
+        );
         continue;
       }
       const itemIds = view.items.map(idOf);
@@ -57,18 +66,28 @@ export const windowSizeLimits: ConformanceCase = {
       const most = ask.previousWindowSize + ask.upcomingWindowSize + 1;
       if (at === -1) {
         // Not centred (item-window.centred says so); the total is still bounded.
-        if (view.items.length > most) findings.fail(`${asked}: ${view.items.length} items, more than the ${most} asked for in all`);
+        if (view.items.length > most)
+          findings.fail(`${asked}: ${view.items.length} items, more than the ${most} asked for in all`);
         continue;
       }
       const before = at;
       const after = view.items.length - 1 - at;
       const previous = ask.itemId === undefined ? 0 : ask.previousWindowSize;
-      if (before > previous) findings.fail(`${asked}: ${items(before)} before ${ask.itemId ?? 'the first item'}, more than previousWindowSize=${previous}`);
-      if (after > ask.upcomingWindowSize) findings.fail(`${asked}: ${items(after)} after ${ask.itemId ?? 'the first item'}, more than upcomingWindowSize=${ask.upcomingWindowSize}`);
-      if (view.items.length < most && view.includesBeginningOfQueue !== true && view.includesEndOfQueue !== true) fewer++;
+      if (before > previous)
+        findings.fail(
+          `${asked}: ${items(before)} before ${ask.itemId ?? 'the first item'}, more than previousWindowSize=${previous}`,
+        );
+      if (after > ask.upcomingWindowSize)
+        findings.fail(
+          `${asked}: ${items(after)} after ${ask.itemId ?? 'the first item'}, more than upcomingWindowSize=${ask.upcomingWindowSize}`,
+        );
+      if (view.items.length < most && view.includesBeginningOfQueue !== true && view.includesEndOfQueue !== true)
+        fewer++;
     }
     if (fewer) findings.note(`${fewer} of them held fewer than asked (a server may)`);
-    return findings.verdict(`${asks.length} windows asked with sizes from 0 to 3, none held more than asked on either side`);
+    return findings.verdict(
+      `${asks.length} windows asked with sizes from 0 to 3, none held more than asked on either side`,
+    );
   },
 };
 
@@ -84,11 +103,18 @@ export const windowCentred: ConformanceCase = {
     const places = [...new Set([middleOf(ids), 0, ids.length - 1])];
     for (const index of places) {
       const itemId = ids[index]!;
-      const answer = await server.itemWindow({ reason: 'skipToItem', itemId, previousWindowSize: 2, upcomingWindowSize: 2 });
+      const answer = await server.itemWindow({
+        reason: 'skipToItem',
+        itemId,
+        previousWindowSize: 2,
+        upcomingWindowSize: 2,
+      });
       const problem = placeProblem(answer, ids, index, facts.firstWindow?.includesBeginningOfQueue === true);
       if (problem) findings.fail(`${requestLine(answer)}: ${problem}`);
     }
-    return findings.verdict(`${places.length} windows asked around ${places.map((i) => ids[i]).join(', ')}: each held that item between the neighbours the queue has`);
+    return findings.verdict(
+      `${places.length} windows asked around ${places.map((i) => ids[i]).join(', ')}: each held that item between the neighbours the queue has`,
+    );
   },
 };
 
@@ -100,21 +126,25 @@ export const windowCentred: ConformanceCase = {
 function placeProblem(answer: Answer, ids: readonly string[], index: number, startsQueue: boolean): string | null {
   const itemId = ids[index]!;
   const view = windowOf(answer);
-  if (!isWindow(view)) return `expected 200 with a window around ${itemId}, got ${is2xx(answer) ? view.problem : outcomeOf(answer)}`;
+  if (!isWindow(view))
+    return `expected 200 with a window around ${itemId}, got ${is2xx(answer) ? view.problem : outcomeOf(answer)}`;
   const held = view.items.map(idOf);
   const at = held.indexOf(itemId);
-  if (at === -1) return `the window does not hold ${itemId}, the itemId asked for (it holds ${spanOf(held.map((id) => id ?? '?'))})`;
+  if (at === -1)
+    return `the window does not hold ${itemId}, the itemId asked for (it holds ${spanOf(held.map((id) => id ?? '?'))})`;
   for (let d = 1; at - d >= 0; d++) {
     const got = held[at - d] ?? '(no id)';
     if (index - d < 0) {
       if (!startsQueue) break;
       return `it holds ${got} before ${ids[0]}, the queue's first item (as GET /itemWindow without itemId gave it)`;
     }
-    if (got !== ids[index - d]) return `item ${d} before ${itemId} is ${got}, where the queue has ${ids[index - d]} (as GET /itemWindow without itemId gave it)`;
+    if (got !== ids[index - d])
+      return `item ${d} before ${itemId} is ${got}, where the queue has ${ids[index - d]} (as GET /itemWindow without itemId gave it)`;
   }
   for (let d = 1; at + d < held.length && index + d < ids.length; d++) {
     const got = held[at + d] ?? '(no id)';
-    if (got !== ids[index + d]) return `item ${d} after ${itemId} is ${got}, where the queue has ${ids[index + d]} (as GET /itemWindow without itemId gave it)`;
+    if (got !== ids[index + d])
+      return `item ${d} after ${itemId} is ${got}, where the queue has ${ids[index + d]} (as GET /itemWindow without itemId gave it)`;
   }
   return null;
 }

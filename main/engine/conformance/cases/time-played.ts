@@ -13,7 +13,8 @@ import { is2xx, outcomeOf, quote, requestLine } from '../server.js';
 
 // What the player takes from a 200 to a report (as it reads a context): nothing else makes one.
 const CONTEXT_FIELDS = ['reports', 'playbackPolicies'];
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 export const updateReport: ConformanceCase = {
   id: 'time-played.update',
@@ -33,7 +34,12 @@ export const finalReport: ConformanceCase = {
 
 async function report({ server, facts }: CaseContext, type: PlaybackReport['type']): Promise<Verdict> {
   const played = playableItem(facts.firstWindow?.items ?? []);
-  if (!played) return skip(facts.firstWindow?.items.length ? 'no item of the first window has an id and a track.mediaUrl to report on (see item-window.items)' : 'the queue is empty: no item to report on');
+  if (!played)
+    return skip(
+      facts.firstWindow?.items.length
+        ? 'no item of the first window has an id and a track.mediaUrl to report on (see item-window.items)'
+        : 'the queue is empty: no item to report on',
+    );
   const queueVersion = typeof facts.firstWindow?.queueVersion === 'string' ? facts.firstWindow.queueVersion : '';
   // Thirty seconds into the track for an update; the whole track for a final.
   const millis = type === 'update' ? 30_000 : (played.durationMillis ?? 180_000);
@@ -48,11 +54,17 @@ async function report({ server, facts }: CaseContext, type: PlaybackReport['type
     type,
   };
   const answer = await server.timePlayed([sent]);
-  const asked = `${requestLine(answer)} (${type === "update" ? "an" : "a"} ${type} report of ${played.id})`;
+  const asked = `${requestLine(answer)} (${type === 'update' ? 'an' : 'a'} ${type} report of ${played.id})`;
   if (!is2xx(answer)) return fail(`${asked}: expected 204 (or 200), got ${outcomeOf(answer)}`);
-  if (answer.status === 204 || answer.text.trim() === '') return pass(`${asked}: ${answer.status}${answer.status === 204 ? '' : ' with an empty body (204 is usual; 200 is fine)'}`);
-  if (isObject(answer.json) && CONTEXT_FIELDS.some((field) => field in (answer.json as object))) return pass(`${asked}: ${answer.status} with a context, as later versions of the service answer`);
-  return warn(`${asked}: ${answer.status} with ${quote(answer.text)}, neither empty nor a context: the player takes it as a malformed answer and sends no more update reports for that track`);
+  if (answer.status === 204 || answer.text.trim() === '')
+    return pass(
+      `${asked}: ${answer.status}${answer.status === 204 ? '' : ' with an empty body (204 is usual; 200 is fine)'}`,
+    );
+  if (isObject(answer.json) && CONTEXT_FIELDS.some((field) => field in (answer.json as object)))
+    return pass(`${asked}: ${answer.status} with a context, as later versions of the service answer`);
+  return warn(
+    `${asked}: ${answer.status} with ${quote(answer.text)}, neither empty nor a context: the player takes it as a malformed answer and sends no more update reports for that track`,
+  );
 }
 
 /** The first item with an id and a media URL, and its duration when it has one. */
@@ -61,7 +73,8 @@ function playableItem(items: readonly unknown[]): { id: string; mediaUrl: string
     const id = idOf(item);
     const track = isObject(item) && isObject(item.track) ? item.track : null;
     if (id === null || !track || typeof track.mediaUrl !== 'string' || !track.mediaUrl) continue;
-    const duration = typeof track.durationMillis === 'number' && track.durationMillis > 0 ? track.durationMillis : undefined;
+    const duration =
+      typeof track.durationMillis === 'number' && track.durationMillis > 0 ? track.durationMillis : undefined;
     return { id, mediaUrl: track.mediaUrl, ...(duration === undefined ? {} : { durationMillis: duration }) };
   }
   return null;

@@ -15,11 +15,18 @@ export const answerTimes: ConformanceCase = {
   title: 'Every answer comes within 1 s',
   async run({ facts }: CaseContext): Promise<Verdict> {
     const answered = facts.answers.filter((answer) => answer.status !== undefined);
-    const slow = answered.filter((answer) => answer.exchange.latencyMs > SLOW_MS).sort((a, b) => b.exchange.latencyMs - a.exchange.latencyMs);
+    const slow = answered
+      .filter((answer) => answer.exchange.latencyMs > SLOW_MS)
+      .sort((a, b) => b.exchange.latencyMs - a.exchange.latencyMs);
     if (slow.length) {
-      const shown = slow.slice(0, 3).map((answer) => `${requestLine(answer)} took ${(answer.exchange.latencyMs / 1000).toFixed(1)} s`);
+      const shown = slow
+        .slice(0, 3)
+        .map((answer) => `${requestLine(answer)} took ${(answer.exchange.latencyMs / 1000).toFixed(1)} s`);
       const more = slow.length > 3 ? `, and ${slow.length - 3} more` : '';
-      return warn(`${slow.length} of ${answered.length} answers took more than ${SLOW_MS / 1000} s: ${shown.join('; ')}${more}`, slow);
+      return warn(
+        `${slow.length} of ${answered.length} answers took more than ${SLOW_MS / 1000} s: ${shown.join('; ')}${more}`,
+        slow,
+      );
     }
     const slowest = Math.max(0, ...answered.map((answer) => answer.exchange.latencyMs));
     return pass(`${answered.length} answers, the slowest in ${slowest} ms`, []);

@@ -22,15 +22,22 @@ export const windowQueueVersion: ConformanceCase = {
     const findings = new Findings();
     const missing = facts.windows.filter((view) => !isVersion(view.queueVersion));
     for (const view of missing) {
-      findings.fail(`${requestLine(view.answer)}: queueVersion is ${JSON.stringify(view.queueVersion) ?? 'missing'}, expected a non-empty string (the player reports it and compares it with GET /version)`);
+      findings.fail(
+        `${requestLine(view.answer)}: queueVersion is ${JSON.stringify(view.queueVersion) ?? 'missing'}, expected a non-empty string (the player reports it and compares it with GET /version)`,
+      );
     }
     const versions = [...new Set(facts.windows.map((view) => view.queueVersion).filter(isVersion))];
     if (versions.length > 1) {
       const changed = facts.windows.find((view) => isVersion(view.queueVersion) && view.queueVersion !== versions[0])!;
-      findings.warn(`queueVersion changed during the run, from ${JSON.stringify(versions[0])} to ${JSON.stringify(changed.queueVersion)} (${requestLine(changed.answer)}): right if the queue was edited meanwhile, wrong if nothing changed it`);
+      findings.warn(
+        `queueVersion changed during the run, from ${JSON.stringify(versions[0])} to ${JSON.stringify(changed.queueVersion)} (${requestLine(changed.answer)}): right if the queue was edited meanwhile, wrong if nothing changed it`,
+      );
     }
     const evidence = missing.length ? missing.map((view) => view.answer) : facts.windows.map((view) => view.answer);
-    return findings.verdict(`${facts.windows.length} windows, each with queueVersion ${JSON.stringify(versions[0])}`, evidence);
+    return findings.verdict(
+      `${facts.windows.length} windows, each with queueVersion ${JSON.stringify(versions[0])}`,
+      evidence,
+    );
   },
 };
 
@@ -45,7 +52,11 @@ export const versionAgrees: ConformanceCase = {
     const first = await server.version();
     const said = versionOf(first);
     if (typeof said !== 'string') return fail(said.problem, [latest.answer, first]);
-    if (said === latest.queueVersion) return pass(`${requestLine(first)}: queueVersion ${JSON.stringify(said)}, as the windows say`, [latest.answer, first]);
+    if (said === latest.queueVersion)
+      return pass(`${requestLine(first)}: queueVersion ${JSON.stringify(said)}, as the windows say`, [
+        latest.answer,
+        first,
+      ]);
     // The queue may have changed since that window: ask both again, back to back.
     const again = await server.itemWindow({ reason: 'refresh', previousWindowSize: 0, upcomingWindowSize: 0 });
     const view = windowOf(again);
@@ -54,9 +65,15 @@ export const versionAgrees: ConformanceCase = {
     const windowVersion = isWindow(view) ? view.queueVersion : undefined;
     const evidence = [latest.answer, first, again, second];
     if (typeof saidAgain === 'string' && isVersion(windowVersion) && saidAgain === windowVersion) {
-      return warn(`${requestLine(first)} said ${JSON.stringify(said)} where the last window said ${JSON.stringify(latest.queueVersion)}; asked again, both say ${JSON.stringify(saidAgain)}: right if the queue was edited meanwhile`, evidence);
+      return warn(
+        `${requestLine(first)} said ${JSON.stringify(said)} where the last window said ${JSON.stringify(latest.queueVersion)}; asked again, both say ${JSON.stringify(saidAgain)}: right if the queue was edited meanwhile`,
+        evidence,
+      );
     }
-    return fail(`GET /version says ${JSON.stringify(said)}, then ${describe(saidAgain)}, while the windows say ${JSON.stringify(latest.queueVersion)}, then ${describeWindow(view)}: with nothing changed they must agree (the player fetches a window again whenever /version differs)`, evidence);
+    return fail(
+      `GET /version says ${JSON.stringify(said)}, then ${describe(saidAgain)}, while the windows say ${JSON.stringify(latest.queueVersion)}, then ${describeWindow(view)}: with nothing changed they must agree (the player fetches a window again whenever /version differs)`,
+      evidence,
+    );
   },
 };
 
@@ -66,7 +83,9 @@ function versionOf(answer: Answer): string | { problem: string } {
   if (!is2xx(answer)) return { problem: `${asked}: expected 200 with {"queueVersion"}, got ${outcomeOf(answer)}` };
   const body = answer.json as { queueVersion?: unknown } | undefined;
   if (typeof body !== 'object' || body === null || !isVersion(body.queueVersion)) {
-    return { problem: `${asked}: expected {"queueVersion": a non-empty string}, got ${answer.text.trim() ? answer.text.trim().slice(0, 120) : 'an empty body'}` };
+    return {
+      problem: `${asked}: expected {"queueVersion": a non-empty string}, got ${answer.text.trim() ? answer.text.trim().slice(0, 120) : 'an empty body'}`,
+    };
   }
   return body.queueVersion;
 }

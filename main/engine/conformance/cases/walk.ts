@@ -10,7 +10,8 @@ import { walkQueue, type Walk } from '../walk.js';
 export const queueEnds: ConformanceCase = {
   id: 'item-window.queue-ends',
   rule: RULE.shapes,
-  title: 'includesBeginningOfQueue and includesEndOfQueue are true exactly when the window holds the first or last item',
+  title:
+    'includesBeginningOfQueue and includesEndOfQueue are true exactly when the window holds the first or last item',
   needs: ['item-window.first'],
   async run({ server, facts, now }: CaseContext): Promise<Verdict> {
     const walk = await walkQueue(server, now);
@@ -19,8 +20,12 @@ export const queueEnds: ConformanceCase = {
     const walked = walkedText(walk);
     if (walk.problems.length) return fail(listed(walk.problems, walked), evidence);
     if (walk.warnings.length) return warn(listed(walk.warnings, walked), evidence);
-    if (walk.ids.length === 0) return pass('the queue is empty: its window says includesBeginningOfQueue and includesEndOfQueue true', evidence);
-    return pass(`${walked}; the flags were right on every window${walk.reachedEnd && walk.reachedBeginning ? '' : ' it saw'}`, evidence);
+    if (walk.ids.length === 0)
+      return pass('the queue is empty: its window says includesBeginningOfQueue and includesEndOfQueue true', evidence);
+    return pass(
+      `${walked}; the flags were right on every window${walk.reachedEnd && walk.reachedBeginning ? '' : ' it saw'}`,
+      evidence,
+    );
   },
 };
 
@@ -32,7 +37,8 @@ export const uniqueIds: ConformanceCase = {
   async run({ facts }: CaseContext): Promise<Verdict> {
     const walk = facts.walk;
     if (!walk) return skip('the walk through the queue did not run');
-    if (walk.ids.length === 0 && !walk.idProblems.length) return skip('the queue is empty: no ids to compare', walk.answers);
+    if (walk.ids.length === 0 && !walk.idProblems.length)
+      return skip('the queue is empty: no ids to compare', walk.answers);
     const findings = new Findings();
     for (const problem of walk.idProblems) findings.fail(problem);
     for (const view of facts.windows) {
@@ -41,8 +47,13 @@ export const uniqueIds: ConformanceCase = {
       const twice = view.ids.find((id) => seen.size === seen.add(id).size);
       if (twice !== undefined) findings.fail(`${requestLine(view.answer)}: ${twice} appears twice in one window`);
     }
-    const seenAgain = walk.idsSeenAgain ? `, ${walk.idsSeenAgain.toLocaleString('en-US')} of them seen again in overlapping windows, each where it was` : '';
-    return findings.verdict(`${walk.ids.length.toLocaleString('en-US')} ids, none twice${seenAgain} (${walkedText(walk)})`, walk.answers);
+    const seenAgain = walk.idsSeenAgain
+      ? `, ${walk.idsSeenAgain.toLocaleString('en-US')} of them seen again in overlapping windows, each where it was`
+      : '';
+    return findings.verdict(
+      `${walk.ids.length.toLocaleString('en-US')} ids, none twice${seenAgain} (${walkedText(walk)})`,
+      walk.answers,
+    );
   },
 };
 
@@ -51,8 +62,12 @@ function walkedText(walk: Walk): string {
   const items = `${walk.ids.length.toLocaleString('en-US')} item${walk.ids.length === 1 ? '' : 's'}`;
   const edges = walk.answers.length - walk.windows;
   // A first window that starts after the first item is the server's right (docs/contract/console.md §8): said, to show the walk went both ways.
-  const from = walk.startedAt > 0 ? ` from ${walk.ids[walk.startedAt]} (item ${(walk.startedAt + 1).toLocaleString('en-US')}), where the window without itemId started, back and on` : '';
-  if (walk.reachedEnd && walk.reachedBeginning) return `walked the whole queue${from}: ${items} in ${windows}, then ${edges} more window${edges === 1 ? '' : 's'} at its edges`;
+  const from =
+    walk.startedAt > 0
+      ? ` from ${walk.ids[walk.startedAt]} (item ${(walk.startedAt + 1).toLocaleString('en-US')}), where the window without itemId started, back and on`
+      : '';
+  if (walk.reachedEnd && walk.reachedBeginning)
+    return `walked the whole queue${from}: ${items} in ${windows}, then ${edges} more window${edges === 1 ? '' : 's'} at its edges`;
   if (walk.stopped) return `walked ${items}${from} in ${windows}; ${walk.stopped}`;
   return `walked ${items}${from} in ${windows}`;
 }

@@ -22,16 +22,21 @@ export const firstWindow: ConformanceCase = {
     const view = windowOf(answer);
     if (!isWindow(view)) {
       const got = is2xx(answer) ? `${answer.status}, but ${view.problem}` : outcomeOf(answer);
-      return fail(`${asked}: expected 200 with a window {includesBeginningOfQueue, includesEndOfQueue, queueVersion, items}, got ${got}${unauthorizedHint(answer.status)}`);
+      return fail(
+        `${asked}: expected 200 with a window {includesBeginningOfQueue, includesEndOfQueue, queueVersion, items}, got ${got}${unauthorizedHint(answer.status)}`,
+      );
     }
     const findings = new Findings();
     for (const flag of ['includesBeginningOfQueue', 'includesEndOfQueue'] as const) {
-      if (typeof view[flag] !== 'boolean') findings.fail(`${asked}: ${flag} must be true or false, got ${JSON.stringify(view[flag]) ?? 'nothing'}`);
+      if (typeof view[flag] !== 'boolean')
+        findings.fail(`${asked}: ${flag} must be true or false, got ${JSON.stringify(view[flag]) ?? 'nothing'}`);
     }
     if (!findings.failed) facts.firstWindow = view;
     const held = view.ids ? spanOf(view.ids) : `${view.items.length} items`;
     if (view.items.length === 0) findings.note('the queue is empty: the cases that need an item are skipped');
-    return findings.verdict(`${asked}: ${answer.status} with ${held}, includesBeginningOfQueue ${String(view.includesBeginningOfQueue)}, includesEndOfQueue ${String(view.includesEndOfQueue)}`);
+    return findings.verdict(
+      `${asked}: ${answer.status} with ${held}, includesBeginningOfQueue ${String(view.includesBeginningOfQueue)}, includesEndOfQueue ${String(view.includesEndOfQueue)}`,
+    );
   },
 };
 
@@ -43,7 +48,11 @@ export const windowItems: ConformanceCase = {
   async run({ facts }) {
     const windows = facts.windows;
     const count = windows.reduce((sum, view) => sum + view.items.length, 0);
-    if (count === 0) return skip('no window held an item (the queue is empty): nothing to check', windows.map((view) => view.answer));
+    if (count === 0)
+      return skip(
+        'no window held an item (the queue is empty): nothing to check',
+        windows.map((view) => view.answer),
+      );
     const findings = new Findings();
     const wrong: WindowView[] = [];
     for (const view of windows) {
@@ -57,20 +66,27 @@ export const windowItems: ConformanceCase = {
       findings.fail(`${requestLine(view.answer)}: ${problems[0]}${more}`);
     }
     const evidence = (wrong.length ? wrong : windows).map((view) => view.answer);
-    return findings.verdict(`${count.toLocaleString('en-US')} items in ${windows.length} windows, each with an id and a track with a mediaUrl`, evidence);
+    return findings.verdict(
+      `${count.toLocaleString('en-US')} items in ${windows.length} windows, each with an id and a track with a mediaUrl`,
+      evidence,
+    );
   },
 };
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** What is wrong with an item, or null. */
 function itemProblem(item: unknown): string | null {
   if (!isObject(item)) return 'is not an object, expected {id, track}';
-  if (typeof item.id !== 'string' || item.id === '') return `has id ${JSON.stringify(item.id) ?? '(none)'}, expected a non-empty string`;
+  if (typeof item.id !== 'string' || item.id === '')
+    return `has id ${JSON.stringify(item.id) ?? '(none)'}, expected a non-empty string`;
   if (!isObject(item.track)) return 'has no track, expected an object with a mediaUrl';
   const { mediaUrl, durationMillis } = item.track;
-  if (typeof mediaUrl !== 'string' || mediaUrl === '') return `has track.mediaUrl ${JSON.stringify(mediaUrl) ?? '(none)'}, expected a non-empty string (the URL the player plays)`;
-  if (durationMillis !== undefined && (typeof durationMillis !== 'number' || !(durationMillis >= 0))) return `has track.durationMillis ${JSON.stringify(durationMillis)}, expected a number ≥ 0`;
+  if (typeof mediaUrl !== 'string' || mediaUrl === '')
+    return `has track.mediaUrl ${JSON.stringify(mediaUrl) ?? '(none)'}, expected a non-empty string (the URL the player plays)`;
+  if (durationMillis !== undefined && (typeof durationMillis !== 'number' || !(durationMillis >= 0)))
+    return `has track.durationMillis ${JSON.stringify(durationMillis)}, expected a number ≥ 0`;
   return null;
 }
 

@@ -53,13 +53,21 @@ describe('check against servers written from the contract alone', () => {
     const built = childProcess(CLI);
     const builtArgs = timeoutArgs();
     const started = Date.now();
-    const verdicts = await pool([...MUTANTS, ...VALID], 3, (v) => (BUILT.has(v.name) ? runVariant(v, built, builtArgs) : runVariant(v, inProcess, ['--timeout', '60'])));
+    const verdicts = await pool([...MUTANTS, ...VALID], 3, (v) =>
+      BUILT.has(v.name) ? runVariant(v, built, builtArgs) : runVariant(v, inProcess, ['--timeout', '60']),
+    );
     const elapsed = Date.now() - started;
     const judged = verdicts.filter((v) => UNRESOLVED[v.variant] === undefined);
     const wrong = judged.filter((v) => !agrees(v));
-    const details = wrong.map((v) => `${v.variant}:\n  ${v.messages.join('\n  ')}\n  exit ${String(v.exit)}: ${v.output.split('\n').slice(-3).join(' | ')}`);
+    const details = wrong.map(
+      (v) =>
+        `${v.variant}:\n  ${v.messages.join('\n  ')}\n  exit ${String(v.exit)}: ${v.output.split('\n').slice(-3).join(' | ')}`,
+    );
     const message = `${table(verdicts)}\n\n${details.join('\n')}\n(${verdicts.length} variants in ${elapsed} ms)`;
     if (wrong.length > 0) console.error(message);
-    expect(wrong.map((v) => v.variant), message).toEqual([]);
+    expect(
+      wrong.map((v) => v.variant),
+      message,
+    ).toEqual([]);
   }, 900_000);
 });

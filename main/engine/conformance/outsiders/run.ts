@@ -37,8 +37,12 @@ export function childProcess(cli: string): CheckRunner {
   return async (args) => {
     const child = spawn(process.execPath, [cli, 'check', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
-    child.stdout.on('data', (chunk: Buffer) => { output += chunk.toString(); });
-    child.stderr.on('data', (chunk: Buffer) => { output += chunk.toString(); });
+    child.stdout.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+    });
     const exit = await new Promise<number | null>((resolve) => child.on('close', resolve));
     return { exit, output };
   };
@@ -53,7 +57,14 @@ export async function runVariant(v: Variant, check: CheckRunner, extraArgs: stri
   const started = Date.now();
   try {
     const baseUrl = v.baseUrl?.(server.baseUrl) ?? server.baseUrl;
-    const { exit, output } = await check([baseUrl, '--authorization', behaviour.authorization, '--json', report, ...extraArgs]);
+    const { exit, output } = await check([
+      baseUrl,
+      '--authorization',
+      behaviour.authorization,
+      '--json',
+      report,
+      ...extraArgs,
+    ]);
     let cases: ReportCase[] = [];
     try {
       cases = (JSON.parse(await readFile(report, 'utf8')) as { cases?: ReportCase[] }).cases ?? [];
@@ -69,7 +80,9 @@ export async function runVariant(v: Variant, check: CheckRunner, extraArgs: stri
       failed: ids('fail'),
       warned: ids('warn'),
       skipped: ids('skip'),
-      messages: cases.filter((c) => c.outcome === 'fail' || c.outcome === 'warn').map((c) => `${c.outcome} ${c.id}: ${c.message ?? ''}`),
+      messages: cases
+        .filter((c) => c.outcome === 'fail' || c.outcome === 'warn')
+        .map((c) => `${c.outcome} ${c.id}: ${c.message ?? ''}`),
       ms: Date.now() - started,
       output,
       serverLog: server.state.log,
@@ -110,7 +123,9 @@ export function table(verdicts: Verdict[]): string {
     const got = v.exit === 0 ? 'pass' : `exit ${String(v.exit)} failed {${v.failed.join(', ')}}`;
     const mark = agrees(v) ? 'ok      ' : 'MISMATCH';
     const missing = v.warns.filter((id) => !v.warned.includes(id));
-    const warn = (v.warned.length > 0 ? ` warned {${v.warned.join(', ')}}` : '') + (missing.length > 0 ? ` NOT WARNED {${missing.join(', ')}}` : '');
+    const warn =
+      (v.warned.length > 0 ? ` warned {${v.warned.join(', ')}}` : '') +
+      (missing.length > 0 ? ` NOT WARNED {${missing.join(', ')}}` : '');
     return `${mark} ${v.variant.padEnd(30)} expect ${v.expect.padEnd(28)} got ${got}${warn} (${v.ms} ms)`;
   });
   return rows.join('\n');

@@ -74,8 +74,16 @@ export interface Behaviour {
 }
 
 export const REASONS = [
-  'load', 'pause', 'play', 'queueCompleted', 'refresh', 'resume', 'skipNext', 'skipPrev',
-  'skipToItem', 'load+queueCompleted',
+  'load',
+  'pause',
+  'play',
+  'queueCompleted',
+  'refresh',
+  'resume',
+  'skipNext',
+  'skipPrev',
+  'skipToItem',
+  'load+queueCompleted',
 ];
 
 export function tracks(count: number, durationMillis = 2_000, prefix = 'item-'): QueueItem[] {
@@ -94,7 +102,10 @@ export function tracks(count: number, durationMillis = 2_000, prefix = 'item-'):
 
 /** The error body console.md §4 describes; any body is allowed by the platform. */
 export function jsonError(status: number, message: string): Answer {
-  return { status, json: { error: { code: status, message, errors: [{ domain: 'cloudQueue', reason: 'error', message }] } } };
+  return {
+    status,
+    json: { error: { code: status, message, errors: [{ domain: 'cloudQueue', reason: 'error', message }] } },
+  };
 }
 
 const WHOLE = /^\d+$/;
@@ -160,7 +171,10 @@ export function correctWindow(b: Behaviour, req: Request): Answer | Slice {
 }
 
 const NUMBER_FIELDS = [
-  'durationPlayedMillis', 'timeSincePlaybackMillis', 'positionMillis', 'positionMillisAtSegmentStart',
+  'durationPlayedMillis',
+  'timeSincePlaybackMillis',
+  'positionMillis',
+  'positionMillisAtSegmentStart',
 ];
 
 /** platform.md §2.3: `items`, each with its typed attributes; `skip` only on a `final`. */
@@ -174,7 +188,7 @@ export function reportProblem(body: string): string | undefined {
   if (typeof parsed !== 'object' || parsed === null || !Array.isArray((parsed as { items?: unknown }).items)) {
     return 'items must be an array';
   }
-  for (const [i, item] of ((parsed as { items: unknown[] }).items).entries()) {
+  for (const [i, item] of (parsed as { items: unknown[] }).items.entries()) {
     if (typeof item !== 'object' || item === null) return `items[${i}] must be an object`;
     const fields = item as Record<string, unknown>;
     for (const name of ['id', 'mediaUrl', 'queueVersion', 'type']) {
@@ -218,8 +232,13 @@ export function correctBehaviour(token: string): Behaviour {
           container: { name: 'Outsider Album', type: 'album', id: 'album-1' },
           reports: { sendUpdateAfterMillis: 1_000, periodicIntervalMillis: 10_000, sendPlaybackActions: true },
           playbackPolicies: {
-            canSkip: true, limitedSkips: false, canSkipBack: true, canSeek: true, canSkipToItem: true,
-            notifyUserIntent: false, pauseTtlSec: 600,
+            canSkip: true,
+            limitedSkips: false,
+            canSkipBack: true,
+            canSeek: true,
+            canSkipToItem: true,
+            notifyUserIntent: false,
+            pauseTtlSec: 600,
           },
         },
       };
@@ -266,10 +285,16 @@ async function answerFor(b: Behaviour, req: Request, state: State): Promise<Answ
   const refused = b.authorize(req, state);
   if (refused !== undefined) return refused;
   switch (req.route) {
-    case 'context': return b.context(req, state);
-    case 'itemWindow': state.windows += 1; return b.itemWindow(req, state);
-    case 'version': state.versionPolls += 1; return b.version(req, state);
-    default: return b.timePlayed(req, state);
+    case 'context':
+      return b.context(req, state);
+    case 'itemWindow':
+      state.windows += 1;
+      return b.itemWindow(req, state);
+    case 'version':
+      state.versionPolls += 1;
+      return b.version(req, state);
+    default:
+      return b.timePlayed(req, state);
   }
 }
 
@@ -317,7 +342,12 @@ export async function startServer(b: Behaviour): Promise<RunningServer> {
       } else {
         const route = path.slice(b.basePath.length).replace(/\/$/, '');
         const request: Request = {
-          method: req.method ?? 'GET', route, query: url.searchParams, rawQuery: url.search, headers: req.headers, body,
+          method: req.method ?? 'GET',
+          route,
+          query: url.searchParams,
+          rawQuery: url.search,
+          headers: req.headers,
+          body,
         };
         answer = b.finish(request, await answerFor(b, request, state), state);
       }
@@ -342,10 +372,11 @@ export async function startServer(b: Behaviour): Promise<RunningServer> {
   return {
     baseUrl: `http://127.0.0.1:${port}${b.basePath}`,
     state,
-    close: () => new Promise<void>((resolve) => {
-      for (const timer of timers) clearTimeout(timer);
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const timer of timers) clearTimeout(timer);
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

@@ -5,14 +5,20 @@
  */
 import type { ConformanceBody, ConformanceCaseResult, ConformanceExchange } from '../../api/conformance-types.js';
 
-export const AUTHORIZATION_NOTE = 'the Authorization the run sent is not in the report: set AUTHORIZATION in the environment first';
+export const AUTHORIZATION_NOTE =
+  'the Authorization the run sent is not in the report: set AUTHORIZATION in the environment first';
 
 export function evidenceText(result: ConformanceCaseResult): string {
   const exchanges = result.exchanges ?? [];
   if (exchanges.length === 0) return '';
   const parts: string[] = [];
-  if (result.curl) parts.push(`Repeat the decisive request${result.curl.includes('$AUTHORIZATION') ? ` (${AUTHORIZATION_NOTE})` : ''}:\n${result.curl}`);
-  exchanges.forEach((exchange, index) => parts.push(`${index === 0 ? 'Decisive exchange' : `Exchange ${index + 1}`}: ${exchangeText(exchange)}`));
+  if (result.curl)
+    parts.push(
+      `Repeat the decisive request${result.curl.includes('$AUTHORIZATION') ? ` (${AUTHORIZATION_NOTE})` : ''}:\n${result.curl}`,
+    );
+  exchanges.forEach((exchange, index) =>
+    parts.push(`${index === 0 ? 'Decisive exchange' : `Exchange ${index + 1}`}: ${exchangeText(exchange)}`),
+  );
   if (result.exchangesLeftOut) parts.push(`… and ${result.exchangesLeftOut} more exchanges, not kept in the report`);
   return parts.join('\n\n');
 }
@@ -24,7 +30,9 @@ export function exchangeLine(exchange: ConformanceExchange): string {
 }
 
 export function bodyNote(body: ConformanceBody): string {
-  return body.cut ? `the first ${new TextEncoder().encode(body.text).length} of ${body.bytes} bytes` : `${body.bytes} bytes`;
+  return body.cut
+    ? `the first ${new TextEncoder().encode(body.text).length} of ${body.bytes} bytes`
+    : `${body.bytes} bytes`;
 }
 
 function exchangeText(exchange: ConformanceExchange): string {

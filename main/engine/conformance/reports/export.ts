@@ -10,7 +10,11 @@ export function exportRun(run: ConformanceRun, format: ConformanceReportFormat):
   const fileName = `conformance-${run.id}`;
   switch (format) {
     case 'json':
-      return { fileName: `${fileName}.json`, mediaType: 'application/json', content: `${JSON.stringify({ kind: CONFORMANCE_REPORT_KIND, ...run }, null, 2)}\n` };
+      return {
+        fileName: `${fileName}.json`,
+        mediaType: 'application/json',
+        content: `${JSON.stringify({ kind: CONFORMANCE_REPORT_KIND, ...run }, null, 2)}\n`,
+      };
     case 'junit':
       return { fileName: `${fileName}.xml`, mediaType: 'application/xml', content: runJUnit(run) };
     case 'html':

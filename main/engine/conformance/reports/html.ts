@@ -7,7 +7,12 @@
  * own words are in the messages and the exchanges) is escaped, and stripped of what HTML and XML
  * forbid.
  */
-import type { ConformanceCaseResult, ConformanceExchange, ConformanceOutcome, ConformanceRun } from '../../api/conformance-types.js';
+import type {
+  ConformanceCaseResult,
+  ConformanceExchange,
+  ConformanceOutcome,
+  ConformanceRun,
+} from '../../api/conformance-types.js';
 import { AUTHORIZATION_NOTE, bodyNote, exchangeLine } from './evidence-text.js';
 import { readingOrder } from './order.js';
 import { firstFinding, xmlSafe } from './text.js';
@@ -56,8 +61,12 @@ export function runHtml(run: ConformanceRun): string {
   const warnings = ordered.filter((result) => result.outcome === 'warn');
   const rest = ordered.filter((result) => result.outcome === 'pass' || result.outcome === 'skip');
   const sections = [
-    failures.length ? `<section class="failures">\n<h2>Failures (${failures.length})</h2>\n${failures.map(finding).join('\n')}\n</section>` : '',
-    warnings.length ? `<section class="warnings">\n<h2>Warnings (${warnings.length})</h2>\n${warnings.map(finding).join('\n')}\n</section>` : '',
+    failures.length
+      ? `<section class="failures">\n<h2>Failures (${failures.length})</h2>\n${failures.map(finding).join('\n')}\n</section>`
+      : '',
+    warnings.length
+      ? `<section class="warnings">\n<h2>Warnings (${warnings.length})</h2>\n${warnings.map(finding).join('\n')}\n</section>`
+      : '',
     rest.length ? restSection(rest) : '',
   ].filter(Boolean);
   return `<!doctype html>
@@ -97,7 +106,8 @@ ${result.trafficIds.length ? `<p class="rule">Traffic log entries of the console
 }
 
 function exchangeDetails(exchange: ConformanceExchange, index: number): string {
-  const headers = (mark: string, all: Record<string, string>) => Object.entries(all).map(([name, value]) => `${mark} ${name}: ${value}`);
+  const headers = (mark: string, all: Record<string, string>) =>
+    Object.entries(all).map(([name, value]) => `${mark} ${name}: ${value}`);
   const lines = [...headers('>', exchange.requestHeaders)];
   if (exchange.requestBody) lines.push(`> (body, ${bodyNote(exchange.requestBody)})`, exchange.requestBody.text);
   lines.push(...headers('<', exchange.responseHeaders));

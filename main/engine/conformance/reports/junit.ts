@@ -48,7 +48,10 @@ export function runJUnit(run: ConformanceRun): string {
       testCase.skipped();
       withOutput(testCase, message, message);
     } else {
-      withOutput(testCase, [result.outcome === 'warn' ? `warning: ${message}` : message, evidence].filter(Boolean).join('\n\n'));
+      withOutput(
+        testCase,
+        [result.outcome === 'warn' ? `warning: ${message}` : message, evidence].filter(Boolean).join('\n\n'),
+      );
     }
   }
   return builder.build();
@@ -64,7 +67,8 @@ function withOutput(testCase: TestCase, output: string, skippedMessage?: string)
   testCase.build = (parent) => {
     const element = build(parent);
     if (skippedMessage !== undefined) {
-      for (const child of element.children) if (isElement(child) && child.name === 'skipped') child.att('message', skippedMessage);
+      for (const child of element.children)
+        if (isElement(child) && child.name === 'skipped') child.att('message', skippedMessage);
     }
     element.ele('system-out').txt(output);
     return element;

@@ -29,7 +29,12 @@ const exchange: ConformanceExchange = {
   latencyMs: 4,
 };
 
-const result = (id: string, outcome: ConformanceCaseResult['outcome'], message: string, extra: Partial<ConformanceCaseResult> = {}): ConformanceCaseResult => ({
+const result = (
+  id: string,
+  outcome: ConformanceCaseResult['outcome'],
+  message: string,
+  extra: Partial<ConformanceCaseResult> = {},
+): ConformanceCaseResult => ({
   id,
   rule: 'docs/contract/platform.md §7.1',
   title: `${id} ${hostile}`,
@@ -53,11 +58,16 @@ const run: ConformanceRun = {
   rerunOf: null,
   cases: [
     result('context', 'pass', `GET /context: 200 ${hostile}`),
-    result('item-window.unknown-item', 'fail', `GET /itemWindow: expected 404, got 200 (${hostile}); and another finding`, {
-      exchanges: [exchange, { ...exchange, status: null, failure: hostile, responseBody: null }],
-      exchangesLeftOut: 3,
-      curl: `curl 'http://127.0.0.1:9/q/itemWindow?itemId=${hostile}' \\\n  -H "Authorization: $AUTHORIZATION"`,
-    }),
+    result(
+      'item-window.unknown-item',
+      'fail',
+      `GET /itemWindow: expected 404, got 200 (${hostile}); and another finding`,
+      {
+        exchanges: [exchange, { ...exchange, status: null, failure: hostile, responseBody: null }],
+        exchangesLeftOut: 3,
+        curl: `curl 'http://127.0.0.1:9/q/itemWindow?itemId=${hostile}' \\\n  -H "Authorization: $AUTHORIZATION"`,
+      },
+    ),
     result('auth.wrong-token', 'warn', `GET /context: 403 ${hostile}`, { exchanges: [exchange], curl: 'curl x' }),
     result('time-played.final', 'skip', `skipped: ${hostile}`),
     result('version', 'fail', 'GET /version: expected "v1", got "v2"', { exchanges: [exchange], curl: 'curl y' }),
@@ -68,28 +78,38 @@ const run: ConformanceRun = {
 const XML_DOCUMENT_CHARS = /^[\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]*$/u;
 
 describe('the JUnit report', () => {
-  it('is XML 1.0 whatever the server sent, and reads back with the server\'s words, evidence and skip reasons', async () => {
+  it("is XML 1.0 whatever the server sent, and reads back with the server's words, evidence and skip reasons", async () => {
     const xml = runJUnit(run);
     expect(xml).toMatch(XML_DOCUMENT_CHARS);
     const suite = ((await parse(xml)) as TestSuites).testsuite![0]!;
     expect(suite).toMatchObject({ tests: 5, failures: 2, skipped: 1 });
-    const byId = (id: string) => suite.testcase!.find((c) => c.name!.startsWith(`${id}:`)) as TestCase & { skipped?: { message?: string }[] };
+    const byId = (id: string) =>
+      suite.testcase!.find((c) => c.name!.startsWith(`${id}:`)) as TestCase & { skipped?: { message?: string }[] };
     expect(byId('context').name).toBe(`context: context ${kept}`);
     const failing = byId('item-window.unknown-item');
     expect(failing.failure![0]!.message).toBe(`GET /itemWindow: expected 404, got 200 (${kept}); and another finding`);
     const output = failing['system-out']!.join('');
     expect(output).toContain(`-H "Authorization: $AUTHORIZATION"`);
     expect(output).toContain(`< x-hostile: ${kept}`);
-    expect(output).toContain(`< (body, the first ${Buffer.byteLength(exchange.responseBody!.text)} of 10000 bytes)\n{"error":`);
+    expect(output).toContain(
+      `< (body, the first ${Buffer.byteLength(exchange.responseBody!.text)} of 10000 bytes)\n{"error":`,
+    );
     expect(output).toContain('… and 3 more exchanges, not kept in the report');
     expect(byId('auth.wrong-token')['system-out']!.join('')).toMatch(/^warning: GET \/context: 403 /);
     expect(byId('time-played.final').skipped![0]!.message).toBe(`skipped: ${kept}`);
   });
 
   it('says a run that could not reach its server', async () => {
-    const unreachable = ((await parse(runJUnit({ ...run, cases: [], error: { kind: 'unreachable', message: `cannot reach ${hostile}` } }))) as TestSuites).testsuite![0]!;
+    const unreachable = (
+      (await parse(
+        runJUnit({ ...run, cases: [], error: { kind: 'unreachable', message: `cannot reach ${hostile}` } }),
+      )) as TestSuites
+    ).testsuite![0]!;
     expect(unreachable).toMatchObject({ tests: 1, failures: 1 });
-    expect(unreachable.testcase![0]).toMatchObject({ name: 'the server can be reached', failure: [{ message: `cannot reach ${kept}` }] });
+    expect(unreachable.testcase![0]).toMatchObject({
+      name: 'the server can be reached',
+      failure: [{ message: `cannot reach ${kept}` }],
+    });
   });
 });
 
@@ -104,14 +124,18 @@ describe('the HTML report', () => {
     expect(html).not.toMatch(/<link|<[a-z][^>]*\b(src|href)=|@import|url\(/i);
     const doc = page();
     expect(doc.querySelectorAll('script, img, link')).toHaveLength(0);
-    expect(doc.querySelector('#case-item-window\\.unknown-item .sentence')!.textContent).toBe(`GET /itemWindow: expected 404, got 200 (${kept})`);
+    expect(doc.querySelector('#case-item-window\\.unknown-item .sentence')!.textContent).toBe(
+      `GET /itemWindow: expected 404, got 200 (${kept})`,
+    );
   });
 
   it('shows failures first, then warnings, each with its sentence, curl and exchanges; then the passes and skips folded', () => {
     const doc = page();
     const sections = [...doc.querySelectorAll('body > section')].map((section) => section.className);
     expect(sections).toEqual(['failures', 'warnings', 'passes']);
-    expect([...doc.querySelectorAll('.failures article')].map((a) => a.getAttribute('data-outcome') + ' ' + a.id)).toEqual(['fail case-item-window.unknown-item', 'fail case-version']);
+    expect(
+      [...doc.querySelectorAll('.failures article')].map((a) => a.getAttribute('data-outcome') + ' ' + a.id),
+    ).toEqual(['fail case-item-window.unknown-item', 'fail case-version']);
     expect([...doc.querySelectorAll('.warnings article')].map((a) => a.id)).toEqual(['case-auth.wrong-token']);
     const failing = doc.querySelector('#case-item-window\\.unknown-item')!;
     expect(failing.querySelector('pre.curl')!.textContent).toBe(run.cases[1]!.curl!.replace(hostile, kept));
@@ -120,7 +144,10 @@ describe('the HTML report', () => {
     expect(failing.querySelector('details.exchange summary')!.textContent).toContain('→ 200 (4 ms)');
     const folded = doc.querySelector('.passes > details')!;
     expect(folded.hasAttribute('open')).toBe(false);
-    expect([...folded.querySelectorAll('tr[data-outcome]')].map((row) => row.getAttribute('data-outcome'))).toEqual(['pass', 'skip']);
+    expect([...folded.querySelectorAll('tr[data-outcome]')].map((row) => row.getAttribute('data-outcome'))).toEqual([
+      'pass',
+      'skip',
+    ]);
     expect(doc.body.textContent).toContain('1 passed, 1 warned, 2 failed, 1 skipped, of 5 cases');
   });
 });
@@ -136,6 +163,8 @@ describe('the JSON report', () => {
 
 describe('server text on a terminal', () => {
   it('keeps no escape sequence or control character, and stays one line', () => {
-    expect(terminalSafe(`a\u001b[31mred\u001b[0m\u001b]0;title\u0007 b\u0000c\u009bd\nline\ttab \uD800`)).toBe('ared bc line tab ');
+    expect(terminalSafe(`a\u001b[31mred\u001b[0m\u001b]0;title\u0007 b\u0000c\u009bd\nline\ttab \uD800`)).toBe(
+      'ared bc line tab ',
+    );
   });
 });

@@ -26,7 +26,10 @@ export function xmlSafe(text: string): string {
 
 /** Text for one terminal line: escape sequences and control characters left out, line breaks and tabs a space. */
 export function terminalSafe(text: string): string {
-  return text.replace(ANSI, '').replace(/[\t\n\r]+/g, ' ').replace(CONTROL, '');
+  return text
+    .replace(ANSI, '')
+    .replace(/[\t\n\r]+/g, ' ')
+    .replace(CONTROL, '');
 }
 
 /** The first finding of a message (findings are joined by `; `): what was expected and what came back, in one sentence. */

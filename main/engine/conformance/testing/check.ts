@@ -2,7 +2,11 @@
 import type { ConformanceProgress, ConformanceRun } from '../../api/conformance-types.js';
 import type { Engine } from '../../index.js';
 
-export async function checkServer(engine: Engine, baseUrl: string, authorization?: string): Promise<{ run: ConformanceRun; progress: ConformanceProgress[] }> {
+export async function checkServer(
+  engine: Engine,
+  baseUrl: string,
+  authorization?: string,
+): Promise<{ run: ConformanceRun; progress: ConformanceProgress[] }> {
   const progress: ConformanceProgress[] = [];
   let ended: (() => void) | null = null;
   const end = new Promise<void>((resolve) => (ended = resolve));
@@ -12,9 +16,15 @@ export async function checkServer(engine: Engine, baseUrl: string, authorization
     if (event.settled === null && event.runId === runId) ended!();
   });
   try {
-    ({ id: runId } = await engine.commands.run('conformance.runs.start', { baseUrl, ...(authorization === undefined ? {} : { authorization }) }));
+    ({ id: runId } = await engine.commands.run('conformance.runs.start', {
+      baseUrl,
+      ...(authorization === undefined ? {} : { authorization }),
+    }));
     if ((await engine.commands.run('conformance.runs.get', { id: runId })).status === 'running') await end;
-    return { run: await engine.commands.run('conformance.runs.get', { id: runId }), progress: progress.filter((event) => event.runId === runId) };
+    return {
+      run: await engine.commands.run('conformance.runs.get', { id: runId }),
+      progress: progress.filter((event) => event.runId === runId),
+    };
   } finally {
     stop();
   }

@@ -82,7 +82,18 @@ export interface DefectiveServer {
 }
 
 const TOKEN = 'token-of-the-defective-server';
-const REASONS = new Set(['load', 'pause', 'play', 'queueCompleted', 'refresh', 'resume', 'skipNext', 'skipPrev', 'skipToItem', 'load+queueCompleted']);
+const REASONS = new Set([
+  'load',
+  'pause',
+  'play',
+  'queueCompleted',
+  'refresh',
+  'resume',
+  'skipNext',
+  'skipPrev',
+  'skipToItem',
+  'load+queueCompleted',
+]);
 
 export async function startDefectiveServer(options: DefectiveServerOptions = {}): Promise<DefectiveServer> {
   const defects = new Set(options.defects ?? []);
@@ -97,7 +108,9 @@ export async function startDefectiveServer(options: DefectiveServerOptions = {})
   let versionBusy = false;
 
   const server = createServer((request, response) => {
-    void handle(request, response).catch(() => send(response, 500, { error: { code: 500, message: 'test server failed' } }));
+    void handle(request, response).catch(() =>
+      send(response, 500, { error: { code: 500, message: 'test server failed' } }),
+    );
   });
 
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
@@ -107,20 +120,34 @@ export async function startDefectiveServer(options: DefectiveServerOptions = {})
     const caseId = request.headers['x-conformance-case'];
     cases.push(typeof caseId === 'string' ? caseId : undefined);
     const authorization = request.headers.authorization;
-    if (!authorization || (authorization !== `Bearer ${TOKEN}` && !(defects.has('acceptsWrongToken') && authorization.startsWith('Bearer ')))) {
-      if (authorization && defects.has('forbidsWrongToken')) return send(response, 403, { error: { code: 403, message: 'forbidden' } });
+    if (
+      !authorization ||
+      (authorization !== `Bearer ${TOKEN}` &&
+        !(defects.has('acceptsWrongToken') && authorization.startsWith('Bearer ')))
+    ) {
+      if (authorization && defects.has('forbidsWrongToken'))
+        return send(response, 403, { error: { code: 403, message: 'forbidden' } });
       return send(response, 401, { error: { code: 401, message: 'invalid token' } });
     }
-    if (defects.has('diesAfterSixTracks') && ended.size >= 6) return send(response, 500, { error: { code: 500, message: 'out of memory' } });
+    if (defects.has('diesAfterSixTracks') && ended.size >= 6)
+      return send(response, 500, { error: { code: 500, message: 'out of memory' } });
     if (defects.has('hangsAfterSixTracks') && ended.size >= 6) return;
     if (endpoint === 'context') {
       if (defects.has('noContext')) return send(response, 404, { error: { code: 404, message: 'no context here' } });
-      return send(response, 200, { contextVersion: '1', queueVersion: 'v1', container: { name: 'Test', type: 'playlist' }, reports: { sendUpdateAfterMillis: 30_000, periodicIntervalMillis: 30_000 }, playbackPolicies: { canSkip: true } });
+      return send(response, 200, {
+        contextVersion: '1',
+        queueVersion: 'v1',
+        container: { name: 'Test', type: 'playlist' },
+        reports: { sendUpdateAfterMillis: 30_000, periodicIntervalMillis: 30_000 },
+        playbackPolicies: { canSkip: true },
+      });
     }
     if (endpoint === 'version') {
       if (options.versionBusyOnce && !versionBusy) {
         versionBusy = true;
-        response.writeHead(503, { 'content-type': 'application/json', 'retry-after': '1' }).end(JSON.stringify({ error: { code: 503, message: 'warming up' } }));
+        response
+          .writeHead(503, { 'content-type': 'application/json', 'retry-after': '1' })
+          .end(JSON.stringify({ error: { code: 503, message: 'warming up' } }));
         return;
       }
       if (options.versionDelayMs && !versionDelayed) {
@@ -134,7 +161,8 @@ export async function startDefectiveServer(options: DefectiveServerOptions = {})
       for await (const chunk of request) body += String(chunk);
       const items = (JSON.parse(body) as { items: { id: string; type: string }[] }).items;
       for (const item of items) if (item.type === 'final') ended.add(item.id);
-      if (defects.has('refusesFinalReport') && items.some((item) => item.type === 'final')) return send(response, 400, { error: { code: 400, message: 'final reports are not taken' } });
+      if (defects.has('refusesFinalReport') && items.some((item) => item.type === 'final'))
+        return send(response, 400, { error: { code: 400, message: 'final reports are not taken' } });
       if (options.reportAnswer !== undefined) return send(response, 200, options.reportAnswer);
       response.writeHead(204).end();
       return;
@@ -143,17 +171,23 @@ export async function startDefectiveServer(options: DefectiveServerOptions = {})
 
     // `+` in a query decodes to a space: load+queueCompleted arrives as "load queueCompleted".
     const reason = (url.searchParams.get('reason') ?? '').replace(/ /g, '+');
-    if (!REASONS.has(reason) || (defects.has('refusesCombinedReason') && reason.includes('+'))) return send(response, 400, { error: { code: 400, message: `bad reason ${reason}` } });
+    if (!REASONS.has(reason) || (defects.has('refusesCombinedReason') && reason.includes('+')))
+      return send(response, 400, { error: { code: 400, message: `bad reason ${reason}` } });
     const sizes: number[] = [];
-    for (const [name, fallback] of [['previousWindowSize', 5], ['upcomingWindowSize', 10]] as const) {
+    for (const [name, fallback] of [
+      ['previousWindowSize', 5],
+      ['upcomingWindowSize', 10],
+    ] as const) {
       const raw = url.searchParams.get(name);
       let size = raw === null ? fallback : Number(raw);
       if (raw !== null && !/^-?\d+$/.test(raw)) {
-        if (!defects.has('acceptsNonIntegerSize')) return send(response, 400, { error: { code: 400, message: `${name} must be an integer` } });
+        if (!defects.has('acceptsNonIntegerSize'))
+          return send(response, 400, { error: { code: 400, message: `${name} must be an integer` } });
         size = Number.isNaN(size) ? fallback : Math.floor(size);
       }
       if (size < 0) {
-        if (!defects.has('acceptsNegativeSize')) return send(response, 400, { error: { code: 400, message: `${name} must be zero or greater` } });
+        if (!defects.has('acceptsNegativeSize'))
+          return send(response, 400, { error: { code: 400, message: `${name} must be zero or greater` } });
         size = 0;
       }
       sizes.push(size);
@@ -169,7 +203,8 @@ export async function startDefectiveServer(options: DefectiveServerOptions = {})
     const current = options.currentItem ?? (defects.has('centredBeginningNeverTrue') ? 9 : 0);
     let at = itemId ? ids.indexOf(itemId) : Math.min(current, Math.max(0, ids.length - 1));
     if (at === -1) {
-      if (!defects.has('unknownItemFromStart')) return send(response, 404, { error: { code: 404, message: `no item ${itemId}` } });
+      if (!defects.has('unknownItemFromStart'))
+        return send(response, 404, { error: { code: 404, message: `no item ${itemId}` } });
       at = 0;
     }
     const onlyTwo = defects.has('servesCurrentAndNext');
@@ -182,11 +217,16 @@ export async function startDefectiveServer(options: DefectiveServerOptions = {})
       const media = `https://media.example/${id}${other ? '-another' : ''}.mp3`;
       return {
         id,
-        track: { name: `Track ${from + k + 1}${other}`, ...(defects.has('tracksWithoutMediaUrl') ? {} : { mediaUrl: media }), durationMillis: options.trackMillis ?? 180_000 },
+        track: {
+          name: `Track ${from + k + 1}${other}`,
+          ...(defects.has('tracksWithoutMediaUrl') ? {} : { mediaUrl: media }),
+          durationMillis: options.trackMillis ?? 180_000,
+        },
       };
     });
     return send(response, 200, {
-      includesBeginningOfQueue: (from === 0 && !defects.has('centredBeginningNeverTrue')) || defects.has('beginningAlwaysTrue'),
+      includesBeginningOfQueue:
+        (from === 0 && !defects.has('centredBeginningNeverTrue')) || defects.has('beginningAlwaysTrue'),
       includesEndOfQueue: to === ids.length && !defects.has('endNeverTrue'),
       contextVersion: '1',
       ...(defects.has('noQueueVersion') ? {} : { queueVersion: 'v1' }),

@@ -23,7 +23,11 @@ type Handler = (request: FastifyRequest) => unknown | Promise<unknown>;
 /** Registers `template` in every accepted spelling; the handler's result (or PlaybackError) is the answer. */
 export function route(api: FastifyInstance, method: 'GET' | 'POST', template: string, handler: Handler): void {
   for (const url of controlPaths(template)) {
-    api.route({ method, url, handler: (request: FastifyRequest, reply: FastifyReply) => answer(reply, () => handler(request)) });
+    api.route({
+      method,
+      url,
+      handler: (request: FastifyRequest, reply: FastifyReply) => answer(reply, () => handler(request)),
+    });
   }
 }
 
@@ -34,7 +38,8 @@ export function param(request: FastifyRequest, name: string): string {
 /** A group of the caller's household, or ERROR_INVALID_OBJECT_ID. */
 export function ownGroup(deps: ControlDeps, request: FastifyRequest, groupId: string): Group {
   const group = deps.store.groups.get(groupId);
-  if (!group || group.householdId !== request.access?.householdId) throw new PlaybackError('ERROR_INVALID_OBJECT_ID', `no group ${groupId} in this household`);
+  if (!group || group.householdId !== request.access?.householdId)
+    throw new PlaybackError('ERROR_INVALID_OBJECT_ID', `no group ${groupId} in this household`);
   return group;
 }
 
@@ -52,6 +57,7 @@ export function sessionPlayer(deps: ControlDeps, request: FastifyRequest, sessio
     ownGroup(deps, request, player.groupId);
     return player;
   }
-  if (deps.players.wasEvicted(sessionId)) throw new PlaybackError('ERROR_SESSION_EVICTED', `session ${sessionId} was evicted`);
+  if (deps.players.wasEvicted(sessionId))
+    throw new PlaybackError('ERROR_SESSION_EVICTED', `session ${sessionId} was evicted`);
   throw new PlaybackError('ERROR_INVALID_OBJECT_ID', `no session ${sessionId}`);
 }

@@ -13,7 +13,8 @@ export function householdRoutes(api: FastifyInstance, deps: ControlDeps): void {
 
   route(api, 'GET', '/households/:householdId/groups', (request) => {
     const householdId = param(request, 'householdId');
-    if (householdId !== request.access?.householdId) throw new PlaybackError('ERROR_INVALID_OBJECT_ID', `no household ${householdId}`);
+    if (householdId !== request.access?.householdId)
+      throw new PlaybackError('ERROR_INVALID_OBJECT_ID', `no household ${householdId}`);
     return householdGroupsOf(deps, householdId);
   });
 }

@@ -38,11 +38,17 @@ export function playbackRoutes(api: FastifyInstance, deps: ControlDeps): void {
 
   seekRoutes(api, '/groups/:groupId/playback:1', (request) => groupPlayer(deps, request, param(request, 'groupId')));
 
-  route(api, 'GET', '/groups/:groupId/playback:1', (request) => playbackStatusOf(groupPlayer(deps, request, param(request, 'groupId'))));
+  route(api, 'GET', '/groups/:groupId/playback:1', (request) =>
+    playbackStatusOf(groupPlayer(deps, request, param(request, 'groupId'))),
+  );
 
-  route(api, 'GET', '/groups/:groupId/playbackMetadata:1', (request) => metadataStatusOf(groupPlayer(deps, request, param(request, 'groupId'))));
+  route(api, 'GET', '/groups/:groupId/playbackMetadata:1', (request) =>
+    metadataStatusOf(groupPlayer(deps, request, param(request, 'groupId'))),
+  );
 
-  route(api, 'GET', '/groups/:groupId/groupVolume:1', (request) => groupVolumeOf(groupPlayer(deps, request, param(request, 'groupId'))));
+  route(api, 'GET', '/groups/:groupId/groupVolume:1', (request) =>
+    groupVolumeOf(groupPlayer(deps, request, param(request, 'groupId'))),
+  );
 
   route(api, 'POST', '/groups/:groupId/groupVolume:1', (request) => {
     const { volume } = checkVolume(request.body);

@@ -19,7 +19,11 @@ const checkSeek = bodyChecker(Type.Object({ positionMillis: Type.Integer({ minim
 const checkSeekRelative = bodyChecker(Type.Object({ deltaMillis: Type.Integer(), itemId: ItemId }));
 
 /** `namespace`: the path of the namespace the two commands hang under, `:1` and all. */
-export function seekRoutes(api: FastifyInstance, namespace: string, playerOf: (request: FastifyRequest) => Player): void {
+export function seekRoutes(
+  api: FastifyInstance,
+  namespace: string,
+  playerOf: (request: FastifyRequest) => Player,
+): void {
   route(api, 'POST', `${namespace}/seek`, (request) => {
     const { positionMillis, itemId } = checkSeek(request.body);
     playerOf(request).seek(itemId === undefined ? { positionMillis } : { positionMillis, itemId });

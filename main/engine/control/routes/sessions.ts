@@ -11,9 +11,18 @@ import { seekRoutes } from './seek.js';
 import { groupPlayer, param, route, sessionPlayer, type ControlDeps } from './context.js';
 
 const HttpUrl = Type.String({ pattern: '^https?://' });
-const Track = Type.Object({ mediaUrl: Type.String({ minLength: 1 }), durationMillis: Type.Optional(Type.Number({ minimum: 0 })) });
+const Track = Type.Object({
+  mediaUrl: Type.String({ minLength: 1 }),
+  durationMillis: Type.Optional(Type.Number({ minimum: 0 })),
+});
 
-const checkSession = bodyChecker(Type.Object({ appId: Type.String({ minLength: 1 }), appContext: Type.String(), customData: Type.Optional(Type.Unknown()) }));
+const checkSession = bodyChecker(
+  Type.Object({
+    appId: Type.String({ minLength: 1 }),
+    appContext: Type.String(),
+    customData: Type.Optional(Type.Unknown()),
+  }),
+);
 const checkLoad = bodyChecker(
   Type.Object({
     queueBaseUrl: HttpUrl,
@@ -37,7 +46,11 @@ const checkSkip = bodyChecker(
 );
 
 export function sessionRoutes(api: FastifyInstance, deps: ControlDeps): void {
-  const sessionAnswer = (sessionId: string, created: boolean) => ({ sessionId, sessionState: 'SESSION_STATE_CONNECTED', sessionCreated: created });
+  const sessionAnswer = (sessionId: string, created: boolean) => ({
+    sessionId,
+    sessionState: 'SESSION_STATE_CONNECTED',
+    sessionCreated: created,
+  });
 
   route(api, 'POST', '/groups/:groupId/playbackSession:1', (request) => {
     const body = checkSession(request.body);
@@ -55,7 +68,8 @@ export function sessionRoutes(api: FastifyInstance, deps: ControlDeps): void {
   route(api, 'POST', '/playbackSessions/:sessionId/playbackSession:1/loadCloudQueue', async (request) => {
     const body = checkLoad(request.body);
     // The pattern only says it starts like one: "http://" or "http://[" must not reach the player.
-    if (!URL.canParse(body.queueBaseUrl)) throw new PlaybackError('ERROR_INVALID_PARAMETER', 'queueBaseUrl: must be an absolute http(s) URL');
+    if (!URL.canParse(body.queueBaseUrl))
+      throw new PlaybackError('ERROR_INVALID_PARAMETER', 'queueBaseUrl: must be an absolute http(s) URL');
     await sessionPlayer(deps, request, param(request, 'sessionId')).load(body);
     return {};
   });
@@ -76,5 +90,7 @@ export function sessionRoutes(api: FastifyInstance, deps: ControlDeps): void {
     return {};
   });
 
-  seekRoutes(api, '/playbackSessions/:sessionId/playbackSession:1', (request) => sessionPlayer(deps, request, param(request, 'sessionId')));
+  seekRoutes(api, '/playbackSessions/:sessionId/playbackSession:1', (request) =>
+    sessionPlayer(deps, request, param(request, 'sessionId')),
+  );
 }

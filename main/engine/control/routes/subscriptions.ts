@@ -23,7 +23,10 @@ declare module '../app.js' {
 
 type Target = (request: FastifyRequest) => { householdId: string; targetValue: string };
 
-export function subscriptionRoutes(api: FastifyInstance, deps: ControlDeps & { subscriptions?: EventSubscriptions }): void {
+export function subscriptionRoutes(
+  api: FastifyInstance,
+  deps: ControlDeps & { subscriptions?: EventSubscriptions },
+): void {
   const { subscriptions } = deps;
   if (!subscriptions) return;
   const serve = (template: string, namespace: SubscriptionNamespace, target: Target) => {
@@ -51,7 +54,8 @@ export function subscriptionRoutes(api: FastifyInstance, deps: ControlDeps & { s
   }
   serve('/households/:householdId/groups/subscription', 'groups', (request) => {
     const householdId = param(request, 'householdId');
-    if (householdId !== request.access?.householdId) throw new PlaybackError('ERROR_INVALID_OBJECT_ID', `no household ${householdId}`);
+    if (householdId !== request.access?.householdId)
+      throw new PlaybackError('ERROR_INVALID_OBJECT_ID', `no household ${householdId}`);
     return { householdId, targetValue: householdId };
   });
 }
@@ -61,7 +65,8 @@ async function refusedOr(reply: FastifyReply, work: () => unknown): Promise<Fast
   try {
     return await answer(reply, work);
   } catch (error) {
-    if (error instanceof SubscriptionRefused) return reply.code(error.status).send({ errorCode: error.errorCode, reason: error.reason });
+    if (error instanceof SubscriptionRefused)
+      return reply.code(error.status).send({ errorCode: error.errorCode, reason: error.reason });
     throw error;
   }
 }

@@ -6,18 +6,27 @@ const b64 = (text: string) => Buffer.from(text, 'utf8').toString('base64');
 describe('HTTP Basic client authentication (RFC 6749 §2.3.1)', () => {
   it('decodes id and secret, form-urldecoding each after Base64', () => {
     const parsed = parseBasicHeader(`Basic ${b64('my%3Aclient:s%2Bcret+with+space')}`);
-    expect(parsed).toMatchObject({ ok: true, credentials: { clientId: 'my:client', clientSecret: 's+cret with space' } });
+    expect(parsed).toMatchObject({
+      ok: true,
+      credentials: { clientId: 'my:client', clientSecret: 's+cret with space' },
+    });
     expect(parsed.report).toMatchObject({ present: true, scheme: 'Basic', clientId: 'my:client', verdict: 'ok' });
     expect(parsed.report.secret).not.toContain('cret with');
   });
 
   it('round-trips what basicHeader builds, with characters that need encoding', () => {
     const parsed = parseBasicHeader(basicHeader('id:with:colons', 'pa ss+wörd%'));
-    expect(parsed).toMatchObject({ ok: true, credentials: { clientId: 'id:with:colons', clientSecret: 'pa ss+wörd%' } });
+    expect(parsed).toMatchObject({
+      ok: true,
+      credentials: { clientId: 'id:with:colons', clientSecret: 'pa ss+wörd%' },
+    });
   });
 
   it('takes the scheme in any case and splits at the first colon only', () => {
-    expect(parseBasicHeader(`basic ${b64('id:se:cret')}`)).toMatchObject({ ok: true, credentials: { clientId: 'id', clientSecret: 'se:cret' } });
+    expect(parseBasicHeader(`basic ${b64('id:se:cret')}`)).toMatchObject({
+      ok: true,
+      credentials: { clientId: 'id', clientSecret: 'se:cret' },
+    });
   });
 
   it.each([

@@ -12,13 +12,21 @@ export interface ClientCredentials {
   clientSecret: string;
 }
 
-export type BasicParse = { ok: true; credentials: ClientCredentials; report: BasicHeaderReport } | { ok: false; report: BasicHeaderReport };
+export type BasicParse =
+  { ok: true; credentials: ClientCredentials; report: BasicHeaderReport } | { ok: false; report: BasicHeaderReport };
 
 const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 export function parseBasicHeader(header: string | undefined): BasicParse {
-  const report: BasicHeaderReport = { present: false, scheme: null, clientId: null, secret: null, problems: [], verdict: 'missing' };
+  const report: BasicHeaderReport = {
+    present: false,
+    scheme: null,
+    clientId: null,
+    secret: null,
+    problems: [],
+    verdict: 'missing',
+  };
   if (header === undefined || header.trim() === '') {
     report.problems.push('no Authorization header: send Basic base64(client_id:client_secret)');
     return { ok: false, report };

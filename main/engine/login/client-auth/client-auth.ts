@@ -15,11 +15,16 @@ import type { BasicParse } from './basic-auth.js';
  * The client the Basic header authenticates; throws the OAuthError that refuses it. Records on
  * `parsed.report` why well-formed credentials failed (unknown client, wrong secret).
  */
-export function verifyClientCredentials(parsed: BasicParse, form: Params, findClient: (clientId: string) => RegisteredClient | undefined): RegisteredClient {
+export function verifyClientCredentials(
+  parsed: BasicParse,
+  form: Params,
+  findClient: (clientId: string) => RegisteredClient | undefined,
+): RegisteredClient {
   if (!parsed.ok) {
-    const why = form.has('client_secret') && !parsed.report.present
-      ? 'client credentials in the form are not accepted: send them as HTTP Basic (docs/contract/platform.md §5.2)'
-      : parsed.report.problems[0] ?? 'client authentication failed';
+    const why =
+      form.has('client_secret') && !parsed.report.present
+        ? 'client credentials in the form are not accepted: send them as HTTP Basic (docs/contract/platform.md §5.2)'
+        : (parsed.report.problems[0] ?? 'client authentication failed');
     throw new InvalidClient(why);
   }
   const { clientId, clientSecret } = parsed.credentials;
@@ -35,7 +40,9 @@ export function verifyClientCredentials(parsed: BasicParse, form: Params, findCl
     throw new InvalidClient(`the client secret does not match key "${client.key.name}"`);
   }
   if (form.has('client_secret')) {
-    throw new InvalidRequest('client credentials sent both in the Authorization header and in the form: use one method (RFC 6749 §2.3)');
+    throw new InvalidRequest(
+      'client credentials sent both in the Authorization header and in the form: use one method (RFC 6749 §2.3)',
+    );
   }
   const formClientId = form.single('client_id');
   if (formClientId !== undefined && formClientId !== clientId) {

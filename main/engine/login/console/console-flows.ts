@@ -10,7 +10,12 @@
  * (`redirect-capture.ts`). Elsewhere the renderer opens the authorize URL in a new tab.
  */
 import { EngineError } from '../../api/errors.js';
-import { OAUTH_SCOPE, type NavigationVerdict, type StartedFlow, type WindowNavigationEvent } from '../../api/oauth-types.js';
+import {
+  OAUTH_SCOPE,
+  type NavigationVerdict,
+  type StartedFlow,
+  type WindowNavigationEvent,
+} from '../../api/oauth-types.js';
 import type { ServiceUrls } from '../../api/types.js';
 import type { FlowRecorder } from '../inspector/flow-recorder.js';
 import type { IntegrationManager } from '../integrations/integrations.js';
@@ -57,15 +62,25 @@ export class ConsoleFlows {
   start(input: StartFlowInput): StartedFlow & { codeVerifier: string | null } {
     const integration = this.deps.manager.get(input.integrationId);
     const key = input.keyId ? integration.keys.find((k) => k.id === input.keyId) : integration.keys[0];
-    if (!key) throw new EngineError('not_found', input.keyId ? `no key ${input.keyId} on ${integration.name}` : `${integration.name} has no key`);
+    if (!key)
+      throw new EngineError(
+        'not_found',
+        input.keyId ? `no key ${input.keyId} on ${integration.name}` : `${integration.name} has no key`,
+      );
     const redirectUri = input.redirectUri ?? key.redirectUris[0]?.uri;
-    if (!redirectUri) throw new EngineError('invalid_input', `key "${key.name}" has no redirect URL to send the code to`);
+    if (!redirectUri)
+      throw new EngineError('invalid_input', `key "${key.name}" has no redirect URL to send the code to`);
     if (integration.sample) return { ...this.startSample(input.openInHostWindow ?? false), codeVerifier: null };
 
     const state = randomSecret();
     const codeVerifier = input.pkce ? randomSecret() : null;
     const useHost = this.hostWindow(input.openInHostWindow);
-    const flowId = this.deps.recorder.start({ origin: useHost ? 'window' : 'browser', integrationId: integration.id, integrationName: integration.name, clientId: key.clientId });
+    const flowId = this.deps.recorder.start({
+      origin: useHost ? 'window' : 'browser',
+      integrationId: integration.id,
+      integrationName: integration.name,
+      clientId: key.clientId,
+    });
     this.deps.starts.add({ flowId, clientId: key.clientId, redirectUri, state, sample: false, codeVerifier });
     const authorizeUrl = withQuery(`${this.deps.urls().login}${AUTHORIZE_PATH}`, {
       client_id: key.clientId,
@@ -89,8 +104,17 @@ export class ConsoleFlows {
     const { recorder } = this.deps;
     const started = this.deps.starts.byFlow(input.flowId);
     if (!recorder.exists(input.flowId)) throw new EngineError('not_found', `no flow ${input.flowId}`);
-    recorder.step(input.flowId, { ok: input.event !== 'fail', summary: `window ${input.event}: ${clip(maskSecretParams(input.url), 160)}`, detail: { kind: 'navigation', url: clip(maskSecretParams(input.url), 2048), event: input.event } });
-    if (!started || started.sample || (input.event !== 'navigate' && input.event !== 'redirect') || !isAt(input.url, started)) {
+    recorder.step(input.flowId, {
+      ok: input.event !== 'fail',
+      summary: `window ${input.event}: ${clip(maskSecretParams(input.url), 160)}`,
+      detail: { kind: 'navigation', url: clip(maskSecretParams(input.url), 2048), event: input.event },
+    });
+    if (
+      !started ||
+      started.sample ||
+      (input.event !== 'navigate' && input.event !== 'redirect') ||
+      !isAt(input.url, started)
+    ) {
       return { action: 'continue' };
     }
     return this.capture(started, input.url);
@@ -104,7 +128,10 @@ export class ConsoleFlows {
     const stateMatches = state === started.state;
     this.deps.recorder.step(started.flowId, {
       ok: code !== undefined && stateMatches,
-      summary: code !== undefined ? `redirect captured in the OAuth window: code ${stateMatches ? 'and matching state' : 'but the state does not match'}` : `redirect captured: error=${error ?? '(none)'}`,
+      summary:
+        code !== undefined
+          ? `redirect captured in the OAuth window: code ${stateMatches ? 'and matching state' : 'but the state does not match'}`
+          : `redirect captured: error=${error ?? '(none)'}`,
       detail: {
         kind: 'callback',
         url: clip(maskSecretParams(url), 2048),
@@ -149,5 +176,5 @@ function isAt(url: string, started: StartedFlowRecord): boolean {
   const base = started.redirectUri;
   if (!url.startsWith(base)) return false;
   const rest = url.slice(base.length);
-  return rest === '' || /^[?&]/.test(rest) || (base.endsWith('?') || base.endsWith('&'));
+  return rest === '' || /^[?&]/.test(rest) || base.endsWith('?') || base.endsWith('&');
 }

@@ -37,7 +37,8 @@ export class ConsoleToken {
 
   get(): Promise<string> {
     const { issuer } = this.deps;
-    if (this.held && this.held.expiresAt - issuer.now() > RENEW_BEFORE_MS && issuer.lookupAccess(this.held.token)?.live) return Promise.resolve(this.held.token);
+    if (this.held && this.held.expiresAt - issuer.now() > RENEW_BEFORE_MS && issuer.lookupAccess(this.held.token)?.live)
+      return Promise.resolve(this.held.token);
     this.pending ??= this.obtain().finally(() => {
       this.pending = null;
     });
@@ -49,18 +50,54 @@ export class ConsoleToken {
     const client = sample.ensure();
     const registered = manager.findClient(client.clientId);
     const user = users.findByUsername(DEMO_USER.username);
-    if (!registered || !user) throw new EngineError('unavailable', 'the console cannot get a token: the sample integration or the demo user is missing');
-    const flowId = recorder.start({ origin: 'console', integrationId: client.integrationId, integrationName: registered.integration.name, clientId: client.clientId });
-    recorder.step(flowId, { ok: true, summary: `consent: the console's own token for the command bar, as ${user.username}`, detail: { kind: 'consent', decision: 'auto_approve', username: user.username } });
-    const { code } = issuer.issueCode({ client: registered, userId: user.id, householdId: user.householdId, redirectUri: client.redirectUri, scope: OAUTH_SCOPE, codeChallenge: null, flowId });
+    if (!registered || !user)
+      throw new EngineError(
+        'unavailable',
+        'the console cannot get a token: the sample integration or the demo user is missing',
+      );
+    const flowId = recorder.start({
+      origin: 'console',
+      integrationId: client.integrationId,
+      integrationName: registered.integration.name,
+      clientId: client.clientId,
+    });
+    recorder.step(flowId, {
+      ok: true,
+      summary: `consent: the console's own token for the command bar, as ${user.username}`,
+      detail: { kind: 'consent', decision: 'auto_approve', username: user.username },
+    });
+    const { code } = issuer.issueCode({
+      client: registered,
+      userId: user.id,
+      householdId: user.householdId,
+      redirectUri: client.redirectUri,
+      scope: OAUTH_SCOPE,
+      codeChallenge: null,
+      flowId,
+    });
     const response = await fetch(`${this.deps.urls().login}${TOKEN_PATH}`, {
       method: 'POST',
-      headers: { authorization: basicHeader(client.clientId, client.clientSecret), 'content-type': 'application/x-www-form-urlencoded;charset=utf-8' },
-      body: new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: client.redirectUri }).toString(),
+      headers: {
+        authorization: basicHeader(client.clientId, client.clientSecret),
+        'content-type': 'application/x-www-form-urlencoded;charset=utf-8',
+      },
+      body: new URLSearchParams({
+        grant_type: 'authorization_code',
+        code,
+        redirect_uri: client.redirectUri,
+      }).toString(),
     });
-    const body = (await response.json()) as { access_token?: string; expires_in?: number; error?: string; error_description?: string };
+    const body = (await response.json()) as {
+      access_token?: string;
+      expires_in?: number;
+      error?: string;
+      error_description?: string;
+    };
     if (!response.ok || !body.access_token) {
-      throw new EngineError('unavailable', `the login service refused the console's token: ${response.status} ${body.error ?? ''} ${body.error_description ?? ''}`.trim());
+      throw new EngineError(
+        'unavailable',
+        `the login service refused the console's token: ${response.status} ${body.error ?? ''} ${body.error_description ?? ''}`.trim(),
+      );
     }
     this.held = { token: body.access_token, expiresAt: issuer.now() + (body.expires_in ?? 0) * 1_000 };
     return body.access_token;

@@ -73,7 +73,12 @@ export class RedirectCapture {
   /** Holds what the redirect carried; answers the page's URL on the login service. */
   hold(input: CaptureInput): string {
     this.byFlow.delete(input.flowId);
-    this.byFlow.set(input.flowId, { ...input, code: input.code ?? null, hadCode: input.code !== undefined, revealedAt: null });
+    this.byFlow.set(input.flowId, {
+      ...input,
+      code: input.code ?? null,
+      hadCode: input.code !== undefined,
+      revealedAt: null,
+    });
     if (this.byFlow.size > MAX_CAPTURES) this.byFlow.delete(this.byFlow.keys().next().value!);
     return withQuery(`${this.deps.urls().login}${CAPTURED_PATH}`, { flow: input.flowId });
   }
@@ -82,22 +87,37 @@ export class RedirectCapture {
   view(flowId: string): CapturedCodeView | undefined {
     const capture = this.byFlow.get(flowId);
     if (!capture || !capture.hadCode) return undefined;
-    return { by: capture.by, redirectUri: capture.redirectUri, state: this.stateOf(capture), revealedAt: capture.revealedAt, expiresAt: capture.at + CODE_LIFETIME_MS };
+    return {
+      by: capture.by,
+      redirectUri: capture.redirectUri,
+      state: this.stateOf(capture),
+      revealedAt: capture.revealedAt,
+      expiresAt: capture.at + CODE_LIFETIME_MS,
+    };
   }
 
   /** The code, once: then it is forgotten, and a second reveal is refused with why. */
   reveal(flowId: string): RevealedCode {
     const capture = this.byFlow.get(flowId);
     if (!capture || !capture.hadCode) {
-      throw new EngineError('not_found', `flow ${flowId} has no captured code: the console holds a code only when it kept a redirect in this run (captureRedirects, or the OAuth window), and only in memory`);
+      throw new EngineError(
+        'not_found',
+        `flow ${flowId} has no captured code: the console holds a code only when it kept a redirect in this run (captureRedirects, or the OAuth window), and only in memory`,
+      );
     }
     const state = this.stateOf(capture);
     if (state === 'revealed') {
-      throw new EngineError('conflict', `the code of flow ${flowId} was revealed already (engine time ${capture.revealedAt}): the console shows a captured code once. Run the flow again for a new code`);
+      throw new EngineError(
+        'conflict',
+        `the code of flow ${flowId} was revealed already (engine time ${capture.revealedAt}): the console shows a captured code once. Run the flow again for a new code`,
+      );
     }
     if (state === 'expired') {
       capture.code = null;
-      throw new EngineError('conflict', `the code of flow ${flowId} expired (codes live ${CODE_LIFETIME_MS / 1_000} s): run the flow again for a new one`);
+      throw new EngineError(
+        'conflict',
+        `the code of flow ${flowId} expired (codes live ${CODE_LIFETIME_MS / 1_000} s): run the flow again for a new one`,
+      );
     }
     const code = capture.code!;
     capture.code = null;
@@ -110,7 +130,14 @@ export class RedirectCapture {
       redirectUri: capture.redirectUri,
       ...(capture.state !== undefined ? { state: capture.state } : {}),
       expiresAt: capture.at + CODE_LIFETIME_MS,
-      curl: tokenRequestCurl({ login: this.deps.urls().login, clientId: capture.clientId, code, redirectUri: capture.redirectUri, pkce: capture.pkce, codeVerifier: capture.codeVerifier }),
+      curl: tokenRequestCurl({
+        login: this.deps.urls().login,
+        clientId: capture.clientId,
+        code,
+        redirectUri: capture.redirectUri,
+        pkce: capture.pkce,
+        codeVerifier: capture.codeVerifier,
+      }),
     };
   }
 
@@ -118,7 +145,14 @@ export class RedirectCapture {
   page(flowId: string | undefined): { status: number; headers: Record<string, string>; body: string } {
     const capture = flowId === undefined ? undefined : this.byFlow.get(flowId);
     if (!capture) {
-      return { status: 404, headers: pageHeaders(), body: layout('Nothing captured here · Login service', '<p class="eyebrow">Login service</p><h1>Nothing captured here</h1><p>This console holds no captured redirect for this address (a restart forgets them).</p>') };
+      return {
+        status: 404,
+        headers: pageHeaders(),
+        body: layout(
+          'Nothing captured here · Login service',
+          '<p class="eyebrow">Login service</p><h1>Nothing captured here</h1><p>This console holds no captured redirect for this address (a restart forgets them).</p>',
+        ),
+      };
     }
     return { status: 200, headers: pageHeaders(), body: capturedPage(capture, this.stateOf(capture)) };
   }
@@ -138,8 +172,19 @@ const quoted = (value: string): string => `'${value.replaceAll("'", `'\\''`)}'`;
  * in; the client secret (stored hashed) comes from the shell's `$CLIENT_SECRET`, and the PKCE
  * verifier from `$CODE_VERIFIER` unless the console made it.
  */
-export function tokenRequestCurl(input: { login: string; clientId: string; code: string; redirectUri: string; pkce: boolean; codeVerifier: string | null }): string {
-  const verifier = !input.pkce ? [] : input.codeVerifier ? [`--data-urlencode ${quoted(`code_verifier=${input.codeVerifier}`)}`] : ['--data-urlencode "code_verifier=$CODE_VERIFIER"'];
+export function tokenRequestCurl(input: {
+  login: string;
+  clientId: string;
+  code: string;
+  redirectUri: string;
+  pkce: boolean;
+  codeVerifier: string | null;
+}): string {
+  const verifier = !input.pkce
+    ? []
+    : input.codeVerifier
+      ? [`--data-urlencode ${quoted(`code_verifier=${input.codeVerifier}`)}`]
+      : ['--data-urlencode "code_verifier=$CODE_VERIFIER"'];
   return [
     `curl -sS -u ${quoted(encodeURIComponent(input.clientId))}:"$CLIENT_SECRET"`,
     '--data-urlencode grant_type=authorization_code',

@@ -49,7 +49,8 @@ export interface SampleEvent {
   /** The start of the body, as received. */
   body: string;
 }
-const SAMPLE_DESCRIPTION = "The console's own sample app: one click runs the whole flow and lists your households with the token.";
+const SAMPLE_DESCRIPTION =
+  "The console's own sample app: one click runs the whole flow and lists your households with the token.";
 
 interface SampleClient {
   integrationId: string;
@@ -82,22 +83,47 @@ export class SampleIntegration {
     const existing = manager.list().find((i) => i.sample);
     if (!existing) {
       const created = manager.create(
-        { name: SAMPLE_NAME, description: SAMPLE_DESCRIPTION, category: 'Sample', redirectUris: [redirectUri], keyName: 'Sample key', eventCallbackUrl: this.eventsUrl() },
+        {
+          name: SAMPLE_NAME,
+          description: SAMPLE_DESCRIPTION,
+          category: 'Sample',
+          redirectUris: [redirectUri],
+          keyName: 'Sample key',
+          eventCallbackUrl: this.eventsUrl(),
+        },
         { sample: true, skipRedirectChecks: true },
       );
       const key = created.keys[0]!;
-      this.client = { integrationId: created.id, keyId: key.id, clientId: key.clientId, clientSecret: created.clientSecret, redirectUri };
+      this.client = {
+        integrationId: created.id,
+        keyId: key.id,
+        clientId: key.clientId,
+        clientSecret: created.clientSecret,
+        redirectUri,
+      };
       return this.client;
     }
     const key = existing.keys[0] ?? manager.createKey(existing.id, { name: 'Sample key' }).key;
-    if (key.redirectUris.length !== 1 || key.redirectUris[0]!.uri !== redirectUri) manager.replaceRedirectUris(key.id, [redirectUri]);
+    if (key.redirectUris.length !== 1 || key.redirectUris[0]!.uri !== redirectUri)
+      manager.replaceRedirectUris(key.id, [redirectUri]);
     // A new secret when this process has none for the key, or someone regenerated it meanwhile.
-    if (this.client?.keyId !== key.id || this.client.redirectUri !== redirectUri || key.secretHint !== hintOf(this.client.clientSecret)) {
+    if (
+      this.client?.keyId !== key.id ||
+      this.client.redirectUri !== redirectUri ||
+      key.secretHint !== hintOf(this.client.clientSecret)
+    ) {
       const issued = manager.regenerateSecret(existing.id, key.id);
-      this.client = { integrationId: existing.id, keyId: key.id, clientId: key.clientId, clientSecret: issued.clientSecret, redirectUri };
+      this.client = {
+        integrationId: existing.id,
+        keyId: key.id,
+        clientId: key.clientId,
+        clientSecret: issued.clientSecret,
+        redirectUri,
+      };
     }
     // Its events come to its own receiver, at the console's URL of this run (after the secret: they are signed with it).
-    if (key.eventCallbackUrl !== this.eventsUrl()) manager.updateKey(existing.id, key.id, { eventCallbackUrl: this.eventsUrl() });
+    if (key.eventCallbackUrl !== this.eventsUrl())
+      manager.updateKey(existing.id, key.id, { eventCallbackUrl: this.eventsUrl() });
     return this.client;
   }
 
@@ -122,7 +148,7 @@ export class SampleIntegration {
       this.seen.add(eventKey);
       if (this.seen.size > MAX_SEEN_EVENTS) this.seen.delete(this.seen.values().next().value!);
     }
-    const text = typeof body === 'string' ? body : JSON.stringify(body) ?? '';
+    const text = typeof body === 'string' ? body : (JSON.stringify(body) ?? '');
     this.events.push({
       n: ++this.received,
       seqId: values.seqId,
@@ -154,15 +180,25 @@ export class SampleIntegration {
    */
   private async subscribe(accessToken: string, householdIds: string[]): Promise<string[]> {
     const control = `${this.deps.urls().control}/api/v1`;
-    const post = (path: string) => fetch(`${control}${path}`, { method: 'POST', headers: { authorization: `Bearer ${accessToken}` } });
+    const post = (path: string) =>
+      fetch(`${control}${path}`, { method: 'POST', headers: { authorization: `Bearer ${accessToken}` } });
     const lines: string[] = [];
     try {
       for (const householdId of householdIds) {
         const groupsAnswer = await post(`/households/${encodeURIComponent(householdId)}/groups/subscription`);
         lines.push(`POST /api/v1/households/${householdId}/groups/subscription: ${groupsAnswer.status}`);
-        const listed = await fetch(`${control}/households/${encodeURIComponent(householdId)}/groups`, { headers: { authorization: `Bearer ${accessToken}` } });
-        const groups = listed.ok ? (((await listed.json()) as { groups?: { id: string; name: string }[] }).groups ?? []) : [];
-        const statuses = await Promise.all(groups.map(async (g) => `${g.name} ${(await post(`/groups/${encodeURIComponent(g.id)}/playback/subscription`)).status}`));
+        const listed = await fetch(`${control}/households/${encodeURIComponent(householdId)}/groups`, {
+          headers: { authorization: `Bearer ${accessToken}` },
+        });
+        const groups = listed.ok
+          ? (((await listed.json()) as { groups?: { id: string; name: string }[] }).groups ?? [])
+          : [];
+        const statuses = await Promise.all(
+          groups.map(
+            async (g) =>
+              `${g.name} ${(await post(`/groups/${encodeURIComponent(g.id)}/playback/subscription`)).status}`,
+          ),
+        );
         if (statuses.length > 0) lines.push(`POST …/playback/subscription for each group: ${statuses.join(', ')}`);
       }
     } catch (failure) {
@@ -176,8 +212,20 @@ export class SampleIntegration {
     const client = this.ensure();
     const state = randomSecret();
     const codeVerifier = randomSecret();
-    const flowId = this.deps.recorder.start({ origin, integrationId: client.integrationId, integrationName: SAMPLE_NAME, clientId: client.clientId });
-    this.deps.starts.add({ flowId, clientId: client.clientId, redirectUri: client.redirectUri, state, sample: true, codeVerifier });
+    const flowId = this.deps.recorder.start({
+      origin,
+      integrationId: client.integrationId,
+      integrationName: SAMPLE_NAME,
+      clientId: client.clientId,
+    });
+    this.deps.starts.add({
+      flowId,
+      clientId: client.clientId,
+      redirectUri: client.redirectUri,
+      state,
+      sample: true,
+      codeVerifier,
+    });
     const authorizeUrl = withQuery(`${this.deps.urls().login}${AUTHORIZE_PATH}`, {
       client_id: client.clientId,
       response_type: 'code',
@@ -198,7 +246,16 @@ export class SampleIntegration {
     const started = state === undefined ? undefined : starts.byState(state);
     const client = this.client;
     if (!started?.sample || !client || started.clientId !== client.clientId) {
-      return { status: 400, html: resultPage('The sample integration does not know this state', ['A callback must come from a flow the sample started (the state protects against CSRF). Start it again from the console.'], []) };
+      return {
+        status: 400,
+        html: resultPage(
+          'The sample integration does not know this state',
+          [
+            'A callback must come from a flow the sample started (the state protects against CSRF). Start it again from the console.',
+          ],
+          [],
+        ),
+      };
     }
     starts.forget(started.state);
     const { flowId } = started;
@@ -206,7 +263,10 @@ export class SampleIntegration {
     const error = params.single('error');
     recorder.step(flowId, {
       ok: code !== undefined,
-      summary: code !== undefined ? 'sample integration received code and state' : `sample integration received error=${error ?? '(none)'}`,
+      summary:
+        code !== undefined
+          ? 'sample integration received code and state'
+          : `sample integration received error=${error ?? '(none)'}`,
       detail: {
         kind: 'callback',
         url: maskSecretParams(url),
@@ -218,7 +278,14 @@ export class SampleIntegration {
       },
     });
     if (code === undefined) {
-      return { status: 200, html: resultPage('The sample integration was not authorized', [`The login service answered error=${error ?? '(none)'}: ${params.single('error_description') ?? ''}`], []) };
+      return {
+        status: 200,
+        html: resultPage(
+          'The sample integration was not authorized',
+          [`The login service answered error=${error ?? '(none)'}: ${params.single('error_description') ?? ''}`],
+          [],
+        ),
+      };
     }
 
     const urls = this.deps.urls();
@@ -227,60 +294,110 @@ export class SampleIntegration {
     try {
       const response = await fetch(`${urls.login}${TOKEN_PATH}`, {
         method: 'POST',
-        headers: { authorization: basicHeader(client.clientId, client.clientSecret), 'content-type': 'application/x-www-form-urlencoded;charset=utf-8' },
-        body: new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: client.redirectUri, code_verifier: started.codeVerifier ?? '' }).toString(),
+        headers: {
+          authorization: basicHeader(client.clientId, client.clientSecret),
+          'content-type': 'application/x-www-form-urlencoded;charset=utf-8',
+        },
+        body: new URLSearchParams({
+          grant_type: 'authorization_code',
+          code,
+          redirect_uri: client.redirectUri,
+          code_verifier: started.codeVerifier ?? '',
+        }).toString(),
       });
       const body = (await response.json()) as { access_token?: string; error?: string; error_description?: string };
       if (!response.ok || !body.access_token) {
-        const message = `the token endpoint answered ${response.status} ${body.error ?? ''} ${body.error_description ?? ''}`.trim();
-        recorder.step(flowId, { ok: false, summary: `sample: code exchange failed (${response.status})`, detail: { kind: 'sample', action: 'exchange', ok: false, status: response.status, message } });
+        const message =
+          `the token endpoint answered ${response.status} ${body.error ?? ''} ${body.error_description ?? ''}`.trim();
+        recorder.step(flowId, {
+          ok: false,
+          summary: `sample: code exchange failed (${response.status})`,
+          detail: { kind: 'sample', action: 'exchange', ok: false, status: response.status, message },
+        });
         return { status: 502, html: resultPage('The code exchange failed', [message], []) };
       }
       accessToken = body.access_token;
       lines.push(`Exchanged the code at ${TOKEN_PATH}: ${response.status}, access token ${mask(accessToken)}.`);
-      recorder.step(flowId, { ok: true, summary: `sample: exchanged the code (${response.status})`, detail: { kind: 'sample', action: 'exchange', ok: true, status: response.status, message: lines[0]! } });
+      recorder.step(flowId, {
+        ok: true,
+        summary: `sample: exchanged the code (${response.status})`,
+        detail: { kind: 'sample', action: 'exchange', ok: true, status: response.status, message: lines[0]! },
+      });
     } catch (failure) {
       const message = `the token endpoint could not be reached: ${(failure as Error).message}`;
-      recorder.step(flowId, { ok: false, summary: 'sample: code exchange failed', detail: { kind: 'sample', action: 'exchange', ok: false, status: null, message } });
+      recorder.step(flowId, {
+        ok: false,
+        summary: 'sample: code exchange failed',
+        detail: { kind: 'sample', action: 'exchange', ok: false, status: null, message },
+      });
       return { status: 502, html: resultPage('The code exchange failed', [message], []) };
     }
 
     try {
-      const response = await fetch(`${urls.control}/api/v1/households`, { headers: { authorization: `Bearer ${accessToken}` } });
+      const response = await fetch(`${urls.control}/api/v1/households`, {
+        headers: { authorization: `Bearer ${accessToken}` },
+      });
       const text = await response.text();
       if (!response.ok) {
         const message = `GET /api/v1/households answered ${response.status}: ${text.slice(0, 200)}`;
-        recorder.step(flowId, { ok: false, summary: `sample: listing households failed (${response.status})`, detail: { kind: 'sample', action: 'households', ok: false, status: response.status, message } });
+        recorder.step(flowId, {
+          ok: false,
+          summary: `sample: listing households failed (${response.status})`,
+          detail: { kind: 'sample', action: 'households', ok: false, status: response.status, message },
+        });
         return { status: 502, html: resultPage('Listing the households failed', [...lines, message], []) };
       }
       const listed = (JSON.parse(text) as { households?: { id: string; name: string }[] }).households ?? [];
       const households = listed.map((h) => h.name);
       const message = `GET /api/v1/households with the token: ${households.join(', ') || 'no households'}`;
-      recorder.step(flowId, { ok: true, summary: `sample: listed households (${households.join(', ')})`, detail: { kind: 'sample', action: 'households', ok: true, status: response.status, message, households } });
-      const subscribed = await this.subscribe(accessToken, listed.map((h) => h.id));
+      recorder.step(flowId, {
+        ok: true,
+        summary: `sample: listed households (${households.join(', ')})`,
+        detail: { kind: 'sample', action: 'households', ok: true, status: response.status, message, households },
+      });
+      const subscribed = await this.subscribe(
+        accessToken,
+        listed.map((h) => h.id),
+      );
       return {
         status: 200,
-        html: resultPage('The sample integration is signed in', [...lines, 'Listed the households at the control API with the access token:'], households, [
-          'Subscribed to events with the token; play, pause or skip on a group and they arrive at the sample\u2019s receiver:',
-          ...subscribed,
-        ]),
+        html: resultPage(
+          'The sample integration is signed in',
+          [...lines, 'Listed the households at the control API with the access token:'],
+          households,
+          [
+            'Subscribed to events with the token; play, pause or skip on a group and they arrive at the sample\u2019s receiver:',
+            ...subscribed,
+          ],
+        ),
       };
     } catch (failure) {
       const message = `the control API could not be reached: ${(failure as Error).message}`;
-      recorder.step(flowId, { ok: false, summary: 'sample: listing households failed', detail: { kind: 'sample', action: 'households', ok: false, status: null, message } });
+      recorder.step(flowId, {
+        ok: false,
+        summary: 'sample: listing households failed',
+        detail: { kind: 'sample', action: 'households', ok: false, status: null, message },
+      });
       return { status: 502, html: resultPage('Listing the households failed', [...lines, message], []) };
     }
   }
 }
 
 /** The callback route on the console listener, and the sample's event receiver and its page. */
-export async function sampleCallbackRoutes(app: FastifyInstance, options: { sample: SampleIntegration }): Promise<void> {
+export async function sampleCallbackRoutes(
+  app: FastifyInstance,
+  options: { sample: SampleIntegration },
+): Promise<void> {
   app.get(SAMPLE_CALLBACK_PATH, { exposeHeadRoute: false }, async (request, reply) => {
     const { status, html } = await options.sample.callback(request.url);
     return reply.code(status).headers(pageHeaders()).send(html);
   });
-  app.post(SAMPLE_EVENTS_PATH, { bodyLimit: MAX_EVENT_BODY }, async (request, reply) => reply.code(options.sample.receiveEvent(request.headers, request.body)).send());
-  app.get(SAMPLE_EVENTS_PATH, { exposeHeadRoute: false }, async (_request, reply) => reply.headers(pageHeaders()).send(eventsPage(options.sample.receivedEvents())));
+  app.post(SAMPLE_EVENTS_PATH, { bodyLimit: MAX_EVENT_BODY }, async (request, reply) =>
+    reply.code(options.sample.receiveEvent(request.headers, request.body)).send(),
+  );
+  app.get(SAMPLE_EVENTS_PATH, { exposeHeadRoute: false }, async (_request, reply) =>
+    reply.headers(pageHeaders()).send(eventsPage(options.sample.receivedEvents())),
+  );
 }
 
 function resultPage(title: string, lines: string[], households: string[], events: string[] = []): string {
@@ -309,7 +426,6 @@ function eventsPage(events: SampleEvent[]): string {
 ${events.length ? `<table aria-label="Events"><thead><tr><th>#</th><th>Event</th><th>Seq</th><th>Signature</th><th>Body</th></tr></thead><tbody>${rows}</tbody></table>` : '<p>None yet: run the sample flow, then play, pause or skip on a group.</p>'}`,
   );
 }
-
 
 function verdictOf(event: SampleEvent): string {
   if (!event.signatureValid) return 'invalid (answered 401)';

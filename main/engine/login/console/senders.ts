@@ -65,9 +65,20 @@ export class ControlSenders {
     const found = issuer.lookupAccess(held.accessToken);
     if (!found?.live) {
       const why = found?.reason ?? 'it was never stored';
-      throw new EngineError('conflict', `the newest access token of grant ${grant.id} the console holds cannot be sent: ${why}. Refresh it (or trade a new code), then send as it again`);
+      throw new EngineError(
+        'conflict',
+        `the newest access token of grant ${grant.id} the console holds cannot be sent: ${why}. Refresh it (or trade a new code), then send as it again`,
+      );
     }
-    return { token: held.accessToken, sentAs: { kind: 'grant', grantId: grant.id, integrationId: grant.integrationId, integrationName: this.integrationName(grant.integrationId) } };
+    return {
+      token: held.accessToken,
+      sentAs: {
+        kind: 'grant',
+        grantId: grant.id,
+        integrationId: grant.integrationId,
+        integrationName: this.integrationName(grant.integrationId),
+      },
+    };
   }
 
   /** The console's own token's grant: sent as "the console", not listed as an integration. */

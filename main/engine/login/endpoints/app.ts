@@ -45,20 +45,32 @@ function refuse(reply: FastifyReply, clientError: boolean, why: string): Fastify
     };
     return send(reply, answer);
   }
-  return send(reply, { status: clientError ? 400 : 500, headers: pageHeaders(), body: errorPage({ title: 'This request cannot be answered', message: why }) });
+  return send(reply, {
+    status: clientError ? 400 : 500,
+    headers: pageHeaders(),
+    body: errorPage({ title: 'This request cannot be answered', message: why }),
+  });
 }
 
 export async function buildLoginApp(options: LoginAppOptions): Promise<FastifyInstance> {
   const app = createServiceApp({
-    requestErrors: (reply, status, message) => refuse(reply, true, status === 413 ? `the form is larger than ${FORM_LIMIT_BYTES / 1024} KiB` : message),
+    requestErrors: (reply, status, message) =>
+      refuse(reply, true, status === 413 ? `the form is larger than ${FORM_LIMIT_BYTES / 1024} KiB` : message),
     serverError: (reply) => refuse(reply, false, 'the login service failed'),
   });
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: FORM_LIMIT_BYTES }, (_request, body, done) =>
-    done(null, Params.parse(body as string)),
+  app.addContentTypeParser(
+    'application/x-www-form-urlencoded',
+    { parseAs: 'string', bodyLimit: FORM_LIMIT_BYTES },
+    (_request, body, done) => done(null, Params.parse(body as string)),
   );
   app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: FORM_LIMIT_BYTES }, (request, _body, done) =>
-    done(null, new Unreadable(`the body must be application/x-www-form-urlencoded, not ${request.headers['content-type'] ?? 'untyped'}`)),
+    done(
+      null,
+      new Unreadable(
+        `the body must be application/x-www-form-urlencoded, not ${request.headers['content-type'] ?? 'untyped'}`,
+      ),
+    ),
   );
 
   const formOf = (request: FastifyRequest): Params | null => (request.body instanceof Params ? request.body : null);
@@ -66,21 +78,35 @@ export async function buildLoginApp(options: LoginAppOptions): Promise<FastifyIn
 
   // A page like the others, with their headers (no framing, no caching, no referrer).
   app.get('/', async (_request, reply) =>
-    send(reply, { status: 200, headers: pageHeaders(), body: '<!doctype html><title>Login service</title><h1>Login service</h1><p>OAuth 2.0: <code>/login/v3/oauth</code></p>' }),
+    send(reply, {
+      status: 200,
+      headers: pageHeaders(),
+      body: '<!doctype html><title>Login service</title><h1>Login service</h1><p>OAuth 2.0: <code>/login/v3/oauth</code></p>',
+    }),
   );
   app.get(AUTHORIZE_PATH, { exposeHeadRoute: false }, async (request, reply) =>
     send(reply, options.authorization.authorize(request.url, options.injectedStatus?.(request) ?? null)),
   );
-  app.post(SIGN_IN_PATH, async (request, reply) => send(reply, await options.authorization.signIn(formOf(request), cookieOf(request))));
+  app.post(SIGN_IN_PATH, async (request, reply) =>
+    send(reply, await options.authorization.signIn(formOf(request), cookieOf(request))),
+  );
   app.get(CONSENT_PATH, { exposeHeadRoute: false }, async (request, reply) =>
     send(reply, options.authorization.consent(Params.fromUrl(request.url), cookieOf(request))),
   );
-  app.post(CONSENT_PATH, async (request, reply) => send(reply, options.authorization.decide(formOf(request), cookieOf(request))));
+  app.post(CONSENT_PATH, async (request, reply) =>
+    send(reply, options.authorization.decide(formOf(request), cookieOf(request))),
+  );
   const capture = options.capture;
-  if (capture) app.get(CAPTURED_PATH, { exposeHeadRoute: false }, async (request, reply) => send(reply, capture.page(Params.fromUrl(request.url).single('flow'))));
+  if (capture)
+    app.get(CAPTURED_PATH, { exposeHeadRoute: false }, async (request, reply) =>
+      send(reply, capture.page(Params.fromUrl(request.url).single('flow'))),
+    );
 
   app.post(TOKEN_PATH, async (request, reply) => {
-    const form = request.body instanceof Params ? request.body : { problem: request.body instanceof Unreadable ? request.body.problem : 'the body is empty: send the form' };
+    const form =
+      request.body instanceof Params
+        ? request.body
+        : { problem: request.body instanceof Unreadable ? request.body.problem : 'the body is empty: send the form' };
     return send(reply, await options.token.handle({ authorization: request.headers.authorization, form }));
   });
   app.route({

@@ -2,14 +2,26 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { CreatedIntegration, FlowView, GrantView } from '../../api/oauth-types.js';
 import type { Engine } from '../../index.js';
 import { admin, startTestEngine } from '../../testing/http.js';
-import { FormBrowser, LOOPBACK_REDIRECT, authorizeParams, authorizeUrl, createIntegration, hiddenFields, signInAndDecide } from '../../testing/oauth.js';
+import {
+  FormBrowser,
+  LOOPBACK_REDIRECT,
+  authorizeParams,
+  authorizeUrl,
+  createIntegration,
+  hiddenFields,
+  signInAndDecide,
+} from '../../testing/oauth.js';
 import { s256 } from '../secrets.js';
 
 let engine: Engine;
 let client: CreatedIntegration;
 beforeAll(async () => {
   engine = await startTestEngine({ clockSpeed: 0 });
-  client = await createIntegration(engine, { name: 'Party Mix', description: 'Plays the party mix everywhere', category: 'Music' });
+  client = await createIntegration(engine, {
+    name: 'Party Mix',
+    description: 'Plays the party mix everywhere',
+    category: 'Music',
+  });
 });
 afterAll(() => engine.close());
 beforeEach(async () => {
@@ -17,7 +29,8 @@ beforeEach(async () => {
 });
 
 const get = (params: Record<string, string | undefined>) => fetch(authorizeUrl(engine, params), { redirect: 'manual' });
-const grants = async (): Promise<GrantView[]> => (await admin(engine, 'GET', `/integrations/${client.id}/grants`)).body as GrantView[];
+const grants = async (): Promise<GrantView[]> =>
+  (await admin(engine, 'GET', `/integrations/${client.id}/grants`)).body as GrantView[];
 const lastFlow = async (): Promise<FlowView> => {
   const [newest] = (await admin(engine, 'GET', '/oauth/flows')).body as { id: string }[];
   return (await admin(engine, 'GET', `/oauth/flows/${newest!.id}`)).body as FlowView;
@@ -48,7 +61,11 @@ describe('authorization request errors that are a page, never a redirect (docs/c
     expect(html).toContain('http://127.0.0.1:9/callba<mark>ck</mark>');
     const flow = await lastFlow();
     const authorize = flow.steps[0]!.detail;
-    expect(authorize).toMatchObject({ kind: 'authorize', outcome: 'error_page', redirectComparison: { closest: LOOPBACK_REDIRECT, firstDifference: 25 } });
+    expect(authorize).toMatchObject({
+      kind: 'authorize',
+      outcome: 'error_page',
+      redirectComparison: { closest: LOOPBACK_REDIRECT, firstDifference: 25 },
+    });
     expect(flow.status).toBe('failed');
   });
 
@@ -76,7 +93,12 @@ describe('authorization request errors answered at the redirect URI (RFC 6749 §
     ['an unknown scope', { scope: 'everything' }, 'invalid_scope', /playback-control-all/],
     ['PKCE plain', { code_challenge: 'a'.repeat(43), code_challenge_method: 'plain' }, 'invalid_request', /S256/],
     ['a challenge without method', { code_challenge: 'a'.repeat(43) }, 'invalid_request', /S256/],
-    ['a malformed challenge', { code_challenge: 'short', code_challenge_method: 'S256' }, 'invalid_request', /43 base64url/],
+    [
+      'a malformed challenge',
+      { code_challenge: 'short', code_challenge_method: 'S256' },
+      'invalid_request',
+      /43 base64url/,
+    ],
   ])('%s redirects with %s, error_description and state', async (_name, overrides, error, description) => {
     const before = (await grants()).length;
     const response = await get(authorizeParams(client, overrides));
@@ -90,7 +112,9 @@ describe('authorization request errors answered at the redirect URI (RFC 6749 §
   });
 
   it('a repeated parameter is invalid_request', async () => {
-    const response = await fetch(`${authorizeUrl(engine, authorizeParams(client))}&scope=playback-control-all`, { redirect: 'manual' });
+    const response = await fetch(`${authorizeUrl(engine, authorizeParams(client))}&scope=playback-control-all`, {
+      redirect: 'manual',
+    });
     const location = new URL(response.headers.get('location')!);
     expect(location.searchParams.get('error')).toBe('invalid_request');
     expect(location.searchParams.get('error_description')).toMatch(/scope repeated/);
@@ -98,8 +122,12 @@ describe('authorization request errors answered at the redirect URI (RFC 6749 §
 
   it("keeps the redirect URI's own query", async () => {
     const withQuery = await createIntegration(engine, { redirectUris: ['http://localhost:9/cb?tenant=a%20b'] });
-    const response = await get(authorizeParams(withQuery, { redirect_uri: 'http://localhost:9/cb?tenant=a%20b', scope: 'nope' }));
-    expect(response.headers.get('location')).toMatch(/^http:\/\/localhost:9\/cb\?tenant=a%20b&error=invalid_scope&error_description=.*&state=state-123$/);
+    const response = await get(
+      authorizeParams(withQuery, { redirect_uri: 'http://localhost:9/cb?tenant=a%20b', scope: 'nope' }),
+    );
+    expect(response.headers.get('location')).toMatch(
+      /^http:\/\/localhost:9\/cb\?tenant=a%20b&error=invalid_scope&error_description=.*&state=state-123$/,
+    );
   });
 });
 
@@ -164,7 +192,8 @@ describe('sign-in and consent pages', () => {
   it('ends the sign-in with access_denied after five wrong passwords', async () => {
     const browser = new FormBrowser();
     let page = await browser.get(authorizeUrl(engine, authorizeParams(client)));
-    for (let i = 0; i < 4; i++) page = await browser.submit(page, engine.urls.login, { username: 'demo', password: 'x' });
+    for (let i = 0; i < 4; i++)
+      page = await browser.submit(page, engine.urls.login, { username: 'demo', password: 'x' });
     const last = await browser.submit(page, engine.urls.login, { username: 'demo', password: 'x' });
     expect(last.status).toBe(302);
     expect(new URL(last.location!).searchParams.get('error')).toBe('access_denied');
@@ -174,10 +203,18 @@ describe('sign-in and consent pages', () => {
     const browser = new FormBrowser();
     const signIn = await browser.get(authorizeUrl(engine, authorizeParams(client)));
     const stranger = new FormBrowser();
-    const other = await stranger.post(`${engine.urls.login}/login/v3/oauth/login`, { ...hiddenFields(signIn.html), username: 'demo', password: 'demo' });
+    const other = await stranger.post(`${engine.urls.login}/login/v3/oauth/login`, {
+      ...hiddenFields(signIn.html),
+      username: 'demo',
+      password: 'demo',
+    });
     expect(other.status).toBe(400);
     expect(other.html).toMatch(/another browser/);
-    const forged = await browser.submit(signIn, engine.urls.login, { csrf: 'forged', username: 'demo', password: 'demo' });
+    const forged = await browser.submit(signIn, engine.urls.login, {
+      csrf: 'forged',
+      username: 'demo',
+      password: 'demo',
+    });
     expect(forged.status).toBe(400);
     expect(forged.html).toMatch(/CSRF/);
     expect(forged.location).toBeNull();
@@ -186,7 +223,10 @@ describe('sign-in and consent pages', () => {
   it('refuses the consent decision before sign-in', async () => {
     const browser = new FormBrowser();
     const signIn = await browser.get(authorizeUrl(engine, authorizeParams(client)));
-    const early = await browser.post(`${engine.urls.login}/login/v3/oauth/consent`, { ...hiddenFields(signIn.html), decision: 'allow' });
+    const early = await browser.post(`${engine.urls.login}/login/v3/oauth/consent`, {
+      ...hiddenFields(signIn.html),
+      decision: 'allow',
+    });
     expect(early.status).toBe(400);
     expect(early.location).toBeNull();
   });
@@ -206,7 +246,12 @@ describe('sign-in and consent pages', () => {
       ['application/x-www-form-urlencoded', `interaction=a&interaction=b`],
       ['application/x-www-form-urlencoded', `x=${'y'.repeat(20_000)}`],
     ] as const) {
-      const response = await fetch(`${engine.urls.login}/login/v3/oauth/login`, { method: 'POST', headers: { 'content-type': contentType }, body, redirect: 'manual' });
+      const response = await fetch(`${engine.urls.login}/login/v3/oauth/login`, {
+        method: 'POST',
+        headers: { 'content-type': contentType },
+        body,
+        redirect: 'manual',
+      });
       expect(response.status).toBe(400);
       expect(response.headers.get('location')).toBeNull();
     }

@@ -68,19 +68,53 @@ export class AuthorizationEndpoint {
       productionParity: settings.get().productionParity,
       injectedStatus: () => injected,
     });
-    const client = outcome.kind === 'error_page' ? outcome.client : outcome.kind === 'ok' ? outcome.request.client : outcome.client;
+    const client =
+      outcome.kind === 'error_page' ? outcome.client : outcome.kind === 'ok' ? outcome.request.client : outcome.client;
     const started = this.deps.starts.find(client?.key.clientId, params.single('state'));
     const flowId = started?.flowId ?? recorder.start({ origin: 'external' });
     if (client) recorder.identify(flowId, client.integration.id, client.integration.name, client.key.clientId);
-    const authorizeStep = (ok: boolean, summary: string, outcomeName: Extract<FlowStepDetail, { kind: 'authorize' }>['outcome'], status: FlowStatus, extra: Partial<Extract<FlowStepDetail, { kind: 'authorize' }>> = {}) =>
-      recorder.step(flowId, { ok, summary, status, detail: { kind: 'authorize', params: params.toRecord(isSecretParam, maskSecret), checks: outcome.checks, outcome: outcomeName, ...extra } });
+    const authorizeStep = (
+      ok: boolean,
+      summary: string,
+      outcomeName: Extract<FlowStepDetail, { kind: 'authorize' }>['outcome'],
+      status: FlowStatus,
+      extra: Partial<Extract<FlowStepDetail, { kind: 'authorize' }>> = {},
+    ) =>
+      recorder.step(flowId, {
+        ok,
+        summary,
+        status,
+        detail: {
+          kind: 'authorize',
+          params: params.toRecord(isSecretParam, maskSecret),
+          checks: outcome.checks,
+          outcome: outcomeName,
+          ...extra,
+        },
+      });
 
     if (outcome.kind === 'error_page') {
-      authorizeStep(false, `authorization request refused with an error page: ${outcome.failed}`, 'error_page', 'failed', outcome.comparison ? { redirectComparison: outcome.comparison } : {});
-      return page(400, errorPage({ title: 'This authorization request cannot be answered', message: outcome.failed, checks: outcome.checks, ...(outcome.comparison ? { comparison: outcome.comparison } : {}) }));
+      authorizeStep(
+        false,
+        `authorization request refused with an error page: ${outcome.failed}`,
+        'error_page',
+        'failed',
+        outcome.comparison ? { redirectComparison: outcome.comparison } : {},
+      );
+      return page(
+        400,
+        errorPage({
+          title: 'This authorization request cannot be answered',
+          message: outcome.failed,
+          checks: outcome.checks,
+          ...(outcome.comparison ? { comparison: outcome.comparison } : {}),
+        }),
+      );
     }
     if (outcome.kind === 'error_redirect') {
-      authorizeStep(false, `authorization request refused: ${outcome.error.error}`, 'error_redirect', 'failed', { error: outcome.error });
+      authorizeStep(false, `authorization request refused: ${outcome.error.error}`, 'error_redirect', 'failed', {
+        error: outcome.error,
+      });
       return this.redirectWithError(flowId, outcome.redirectUri, outcome.error, outcome.state);
     }
 
@@ -88,11 +122,30 @@ export class AuthorizationEndpoint {
     if (settings.get().autoApprove) {
       const user = this.deps.store.users.findByUsername(DEMO_USER.username);
       if (!user) {
-        authorizeStep(false, 'auto-approve is on, but there is no login user to approve as', 'error_redirect', 'failed');
-        return this.redirectWithError(flowId, request.redirectUri, new ServerError('auto-approve has no login user to approve as').toView(), request.state);
+        authorizeStep(
+          false,
+          'auto-approve is on, but there is no login user to approve as',
+          'error_redirect',
+          'failed',
+        );
+        return this.redirectWithError(
+          flowId,
+          request.redirectUri,
+          new ServerError('auto-approve has no login user to approve as').toView(),
+          request.state,
+        );
       }
-      authorizeStep(true, 'authorization request valid: auto-approved (sign-in and consent skipped)', 'auto_approve', 'started');
-      recorder.step(flowId, { ok: true, summary: `consent: auto-approved as ${user.username}`, detail: { kind: 'consent', decision: 'auto_approve', username: user.username } });
+      authorizeStep(
+        true,
+        'authorization request valid: auto-approved (sign-in and consent skipped)',
+        'auto_approve',
+        'started',
+      );
+      recorder.step(flowId, {
+        ok: true,
+        summary: `consent: auto-approved as ${user.username}`,
+        detail: { kind: 'consent', decision: 'auto_approve', username: user.username },
+      });
       return this.redirectWithCode(flowId, request, user);
     }
 
@@ -114,7 +167,14 @@ export class AuthorizationEndpoint {
     const username = form!.single('username') ?? '';
     const password = form!.single('password') ?? '';
     const locked = username ? throttle.check(username) : ({ ok: true } as const);
-    if (!locked.ok) return this.failSignIn(interaction, username, `too many failed sign-ins for this user (locked for ${locked.retryAfterSec} s)`, locked.retryAfterSec, form!);
+    if (!locked.ok)
+      return this.failSignIn(
+        interaction,
+        username,
+        `too many failed sign-ins for this user (locked for ${locked.retryAfterSec} s)`,
+        locked.retryAfterSec,
+        form!,
+      );
     const user = username ? this.deps.store.users.findByUsername(username) : undefined;
     let passwordOk: boolean;
     try {
@@ -124,21 +184,40 @@ export class AuthorizationEndpoint {
       return this.busy(interaction);
     }
     if (!user || !passwordOk) {
-      if (!username || !password) return this.failSignIn(interaction, username, 'username or password missing', null, form!);
+      if (!username || !password)
+        return this.failSignIn(interaction, username, 'username or password missing', null, form!);
       // Only a real guess counts against the username.
       const gate = throttle.failed(username);
-      return this.failSignIn(interaction, username, 'wrong username or password', gate.ok ? null : gate.retryAfterSec, form!);
+      return this.failSignIn(
+        interaction,
+        username,
+        'wrong username or password',
+        gate.ok ? null : gate.retryAfterSec,
+        form!,
+      );
     }
     throttle.succeeded(username);
     interaction.userId = user.id;
     interaction.username = user.username;
-    this.deps.recorder.step(interaction.flowId, { ok: true, summary: `signed in as ${user.username}`, detail: { kind: 'login', username: user.username, ok: true, ...bodyOf(form!) } });
-    return { status: 303, headers: { ...pageHeaders(), location: `${CONSENT_PATH}?interaction=${encodeURIComponent(interaction.id)}` } };
+    this.deps.recorder.step(interaction.flowId, {
+      ok: true,
+      summary: `signed in as ${user.username}`,
+      detail: { kind: 'login', username: user.username, ok: true, ...bodyOf(form!) },
+    });
+    return {
+      status: 303,
+      headers: { ...pageHeaders(), location: `${CONSENT_PATH}?interaction=${encodeURIComponent(interaction.id)}` },
+    };
   }
 
   /** Too many sign-ins wait for their password check: try again shortly; nothing is counted. */
   private busy(interaction: Interaction): PageAnswer {
-    const answer = signInAnswer(interaction.request, { interactionId: interaction.id, csrf: interaction.csrf, username: '', error: 'The login service is busy checking other sign-ins: try again in a few seconds.' });
+    const answer = signInAnswer(interaction.request, {
+      interactionId: interaction.id,
+      csrf: interaction.csrf,
+      username: '',
+      error: 'The login service is busy checking other sign-ins: try again in a few seconds.',
+    });
     return { ...answer, status: 503, headers: { ...answer.headers, 'retry-after': '2' } };
   }
 
@@ -146,17 +225,36 @@ export class AuthorizationEndpoint {
    * A sign-in that failed: the page again with the reason, a 429 while the username is locked,
    * or, at this sign-in's MAX_FAILED_SIGN_INS, the end of it (access_denied at the redirect URI).
    */
-  private failSignIn(interaction: Interaction, username: string, reason: string, lockedForSec: number | null, form?: Params): PageAnswer {
+  private failSignIn(
+    interaction: Interaction,
+    username: string,
+    reason: string,
+    lockedForSec: number | null,
+    form?: Params,
+  ): PageAnswer {
     interaction.failedSignIns++;
-    this.deps.recorder.step(interaction.flowId, { ok: false, summary: `sign-in failed: ${reason}`, detail: { kind: 'login', username: clip(username, 100), ok: false, reason, ...(form ? bodyOf(form) : {}) } });
+    this.deps.recorder.step(interaction.flowId, {
+      ok: false,
+      summary: `sign-in failed: ${reason}`,
+      detail: { kind: 'login', username: clip(username, 100), ok: false, reason, ...(form ? bodyOf(form) : {}) },
+    });
     if (interaction.failedSignIns >= MAX_FAILED_SIGN_INS) {
       const clear = this.deps.interactions.finish(interaction);
-      const answer = this.redirectWithError(interaction.flowId, interaction.request.redirectUri, new AccessDenied(`${MAX_FAILED_SIGN_INS} failed sign-ins`).toView(), interaction.request.state);
+      const answer = this.redirectWithError(
+        interaction.flowId,
+        interaction.request.redirectUri,
+        new AccessDenied(`${MAX_FAILED_SIGN_INS} failed sign-ins`).toView(),
+        interaction.request.state,
+      );
       return { ...answer, cookies: [clear] };
     }
     const page = { interactionId: interaction.id, csrf: interaction.csrf, username };
-    if (lockedForSec === null) return signInAnswer(interaction.request, { ...page, error: 'Wrong username or password.' });
-    const answer = signInAnswer(interaction.request, { ...page, error: `Too many failed sign-ins for this user: try again in ${lockedForSec} s` });
+    if (lockedForSec === null)
+      return signInAnswer(interaction.request, { ...page, error: 'Wrong username or password.' });
+    const answer = signInAnswer(interaction.request, {
+      ...page,
+      error: `Too many failed sign-ins for this user: try again in ${lockedForSec} s`,
+    });
     return { ...answer, status: 429, headers: { ...answer.headers, 'retry-after': String(lockedForSec) } };
   }
 
@@ -165,7 +263,8 @@ export class AuthorizationEndpoint {
     if ('status' in found) return found;
     const { request } = found;
     const user = found.userId ? this.deps.store.users.get(found.userId) : undefined;
-    if (!user) return page(400, errorPage({ title: 'Sign in first', message: 'this sign-in has no signed-in user yet' }));
+    if (!user)
+      return page(400, errorPage({ title: 'Sign in first', message: 'this sign-in has no signed-in user yet' }));
     return page(
       200,
       consentPage({
@@ -191,28 +290,59 @@ export class AuthorizationEndpoint {
     if ('status' in found) return found;
     const interaction = found;
     const user = interaction.userId ? this.deps.store.users.get(interaction.userId) : undefined;
-    if (!user) return page(400, errorPage({ title: 'Sign in first', message: 'this sign-in has no signed-in user yet' }));
+    if (!user)
+      return page(400, errorPage({ title: 'Sign in first', message: 'this sign-in has no signed-in user yet' }));
     const decision = form!.single('decision');
-    if (decision !== 'allow' && decision !== 'deny') return page(400, errorPage({ title: 'No decision', message: 'the form must say allow or deny' }));
+    if (decision !== 'allow' && decision !== 'deny')
+      return page(400, errorPage({ title: 'No decision', message: 'the form must say allow or deny' }));
     const clear = this.deps.interactions.finish(interaction);
     const { recorder } = this.deps;
-    recorder.step(interaction.flowId, { ok: decision === 'allow', summary: `consent: ${user.username} pressed ${decision === 'allow' ? 'Allow' : 'Deny'}`, detail: { kind: 'consent', decision, username: user.username, ...bodyOf(form!) } });
+    recorder.step(interaction.flowId, {
+      ok: decision === 'allow',
+      summary: `consent: ${user.username} pressed ${decision === 'allow' ? 'Allow' : 'Deny'}`,
+      detail: { kind: 'consent', decision, username: user.username, ...bodyOf(form!) },
+    });
     const answer =
       decision === 'allow'
         ? this.redirectWithCode(interaction.flowId, interaction.request, user)
-        : this.redirectWithError(interaction.flowId, interaction.request.redirectUri, new AccessDenied('the user denied access').toView(), interaction.request.state, 'denied');
+        : this.redirectWithError(
+            interaction.flowId,
+            interaction.request.redirectUri,
+            new AccessDenied('the user denied access').toView(),
+            interaction.request.state,
+            'denied',
+          );
     return { ...answer, cookies: [clear] };
   }
 
   /** The sign-in a form (or the consent page's query) names, checked against cookie and CSRF token. */
-  private interactionOf(params: Params | null, cookie: string | undefined, checkCsrf: boolean): Interaction | PageAnswer {
-    if (!params) return page(400, errorPage({ title: 'This form cannot be read', message: 'the form must be application/x-www-form-urlencoded' }));
+  private interactionOf(
+    params: Params | null,
+    cookie: string | undefined,
+    checkCsrf: boolean,
+  ): Interaction | PageAnswer {
+    if (!params)
+      return page(
+        400,
+        errorPage({ title: 'This form cannot be read', message: 'the form must be application/x-www-form-urlencoded' }),
+      );
     const repeated = params.repeated();
-    if (repeated.length > 0) return page(400, errorPage({ title: 'This form cannot be read', message: `${repeated.join(', ')} repeated` }));
+    if (repeated.length > 0)
+      return page(400, errorPage({ title: 'This form cannot be read', message: `${repeated.join(', ')} repeated` }));
     const found = this.deps.interactions.find(params.single('interaction'), cookie);
-    if (!found.ok) return page(400, errorPage({ title: 'This sign-in cannot go on', message: `${found.why}. Start again from the app.` }));
+    if (!found.ok)
+      return page(
+        400,
+        errorPage({ title: 'This sign-in cannot go on', message: `${found.why}. Start again from the app.` }),
+      );
     if (checkCsrf && !this.deps.interactions.checkCsrf(found.interaction, params.single('csrf'))) {
-      return page(400, errorPage({ title: 'This sign-in cannot go on', message: 'the form is not the one this sign-in showed (CSRF token mismatch). Start again from the app.' }));
+      return page(
+        400,
+        errorPage({
+          title: 'This sign-in cannot go on',
+          message: 'the form is not the one this sign-in showed (CSRF token mismatch). Start again from the app.',
+        }),
+      );
     }
     return found.interaction;
   }
@@ -231,9 +361,17 @@ export class AuthorizationEndpoint {
     const capture = this.deps.capture?.captures(request.redirectUri) ? this.deps.capture : null;
     this.deps.recorder.step(flowId, {
       ok: true,
-      summary: capture ? 'redirect with code and state, kept by the login service (redirect capture)' : 'redirect to the redirect URI with code and state',
+      summary: capture
+        ? 'redirect with code and state, kept by the login service (redirect capture)'
+        : 'redirect to the redirect URI with code and state',
       status: 'code_issued',
-      detail: { kind: 'redirect', location: maskSecretParams(location), redirectUri: request.redirectUri, code: mask(code), state: request.state },
+      detail: {
+        kind: 'redirect',
+        location: maskSecretParams(location),
+        redirectUri: request.redirectUri,
+        code: mask(code),
+        state: request.state,
+      },
     });
     if (!capture) return redirect(location);
     const started = this.deps.starts.byFlow(flowId);
@@ -250,22 +388,49 @@ export class AuthorizationEndpoint {
       codeVerifier: started?.codeVerifier ?? null,
       by: 'login service',
     });
-    this.recordCapture(flowId, location, { code: mask(code), state: request.state, stateMatches: started ? true : null, revealable: true });
+    this.recordCapture(flowId, location, {
+      code: mask(code),
+      state: request.state,
+      stateMatches: started ? true : null,
+      revealable: true,
+    });
     return seeOther(page);
   }
 
   /** The callback step of a redirect the login service kept: the console is where it arrived. */
-  private recordCapture(flowId: string, location: string, detail: { code?: string; state?: string; stateMatches: boolean | null; revealable: boolean; error?: OAuthErrorView }): void {
+  private recordCapture(
+    flowId: string,
+    location: string,
+    detail: {
+      code?: string;
+      state?: string;
+      stateMatches: boolean | null;
+      revealable: boolean;
+      error?: OAuthErrorView;
+    },
+  ): void {
     this.deps.recorder.step(flowId, {
       ok: detail.error === undefined,
       summary: detail.error
         ? `redirect captured by the login service: error=${detail.error.error}, nothing sent to the redirect URI`
         : 'redirect captured by the login service: the code stays in the console (reveal it once), nothing sent to the redirect URI',
-      detail: { kind: 'callback', url: maskSecretParams(location), captured: true, capturedBy: 'login service', ...detail },
+      detail: {
+        kind: 'callback',
+        url: maskSecretParams(location),
+        captured: true,
+        capturedBy: 'login service',
+        ...detail,
+      },
     });
   }
 
-  private redirectWithError(flowId: string, redirectUri: string, error: OAuthErrorView, state: string | undefined, status: FlowStatus = 'failed'): PageAnswer {
+  private redirectWithError(
+    flowId: string,
+    redirectUri: string,
+    error: OAuthErrorView,
+    state: string | undefined,
+    status: FlowStatus = 'failed',
+  ): PageAnswer {
     const location = withQuery(redirectUri, { error: error.error, error_description: error.description, state });
     const capture = this.deps.capture?.captures(redirectUri) ? this.deps.capture : null;
     this.deps.recorder.step(flowId, {
@@ -277,8 +442,23 @@ export class AuthorizationEndpoint {
     if (!capture) return redirect(location);
     const started = this.deps.starts.byFlow(flowId);
     if (started) this.deps.starts.forget(started.state);
-    const page = capture.hold({ flowId, redirectUri, clientId: started?.clientId ?? '', at: this.deps.issuer.now(), ...(state !== undefined ? { state } : {}), error, pkce: false, codeVerifier: null, by: 'login service' });
-    this.recordCapture(flowId, location, { ...(state !== undefined ? { state } : {}), stateMatches: started ? true : null, revealable: false, error });
+    const page = capture.hold({
+      flowId,
+      redirectUri,
+      clientId: started?.clientId ?? '',
+      at: this.deps.issuer.now(),
+      ...(state !== undefined ? { state } : {}),
+      error,
+      pkce: false,
+      codeVerifier: null,
+      by: 'login service',
+    });
+    this.recordCapture(flowId, location, {
+      ...(state !== undefined ? { state } : {}),
+      stateMatches: started ? true : null,
+      revealable: false,
+      error,
+    });
     return seeOther(page);
   }
 }
@@ -288,17 +468,28 @@ function page(status: number, body: string, formTargets: readonly string[] = [])
 }
 
 /** The sign-in page; its form may end in a redirect to the redirect URI (too many failures). */
-function signInAnswer(request: AuthorizationRequest, form: Omit<Parameters<typeof signInPage>[0], 'integrationName'>): PageAnswer {
-  return page(200, signInPage({ integrationName: request.client.integration.name, ...form }), [new URL(request.redirectUri).origin]);
+function signInAnswer(
+  request: AuthorizationRequest,
+  form: Omit<Parameters<typeof signInPage>[0], 'integrationName'>,
+): PageAnswer {
+  return page(200, signInPage({ integrationName: request.client.integration.name, ...form }), [
+    new URL(request.redirectUri).origin,
+  ]);
 }
 
 function redirect(location: string): PageAnswer {
-  return { status: 302, headers: { location, 'cache-control': 'no-store', pragma: 'no-cache', 'referrer-policy': 'no-referrer' } };
+  return {
+    status: 302,
+    headers: { location, 'cache-control': 'no-store', pragma: 'no-cache', 'referrer-policy': 'no-referrer' },
+  };
 }
 
 /** To the page of a captured redirect: a GET, so a reload of it posts nothing and issues nothing. */
 function seeOther(location: string): PageAnswer {
-  return { status: 303, headers: { location, 'cache-control': 'no-store', pragma: 'no-cache', 'referrer-policy': 'no-referrer' } };
+  return {
+    status: 303,
+    headers: { location, 'cache-control': 'no-store', pragma: 'no-cache', 'referrer-policy': 'no-referrer' },
+  };
 }
 
 /** A form's body for its step, secrets masked (`formBody`). */

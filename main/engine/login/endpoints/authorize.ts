@@ -9,7 +9,14 @@ import { Checklist } from '../inspector/checklist.js';
 import type { RegisteredClient } from '../integrations/integrations.js';
 import { compareRedirectUri } from '../integrations/redirect-compare.js';
 import { isLoopbackRedirectUri } from '../integrations/redirect-uri.js';
-import { InvalidRequest, InvalidScope, ServerError, TemporarilyUnavailable, UnsupportedResponseType, type OAuthError } from '../oauth-error.js';
+import {
+  InvalidRequest,
+  InvalidScope,
+  ServerError,
+  TemporarilyUnavailable,
+  UnsupportedResponseType,
+  type OAuthError,
+} from '../oauth-error.js';
 import type { Params } from '../params.js';
 import { isWellFormedChallenge } from '../pkce.js';
 
@@ -36,8 +43,21 @@ export interface AuthorizationRequest {
 }
 
 export type AuthorizeOutcome =
-  | { kind: 'error_page'; checks: FlowCheck[]; failed: string; client: RegisteredClient | null; comparison?: RedirectComparison }
-  | { kind: 'error_redirect'; checks: FlowCheck[]; client: RegisteredClient; redirectUri: string; state?: string; error: OAuthErrorView }
+  | {
+      kind: 'error_page';
+      checks: FlowCheck[];
+      failed: string;
+      client: RegisteredClient | null;
+      comparison?: RedirectComparison;
+    }
+  | {
+      kind: 'error_redirect';
+      checks: FlowCheck[];
+      client: RegisteredClient;
+      redirectUri: string;
+      state?: string;
+      error: OAuthErrorView;
+    }
   | { kind: 'ok'; checks: FlowCheck[]; request: AuthorizationRequest };
 
 export interface AuthorizeContext {
@@ -49,7 +69,12 @@ export interface AuthorizeContext {
 
 export function checkAuthorizationRequest(params: Params, context: AuthorizeContext): AuthorizeOutcome {
   const checks = new Checklist(AUTHORIZE_CHECKS);
-  const page = (id: CheckId, why: string, client: RegisteredClient | null, comparison?: RedirectComparison): AuthorizeOutcome => {
+  const page = (
+    id: CheckId,
+    why: string,
+    client: RegisteredClient | null,
+    comparison?: RedirectComparison,
+  ): AuthorizeOutcome => {
     checks.fail(id, why);
     return { kind: 'error_page', checks: checks.list(), failed: why, client, ...(comparison ? { comparison } : {}) };
   };
@@ -62,7 +87,8 @@ export function checkAuthorizationRequest(params: Params, context: AuthorizeCont
   if (!client) return page('client_id', `client_id ${JSON.stringify(clientId)} is not a registered client key`, null);
   checks.pass('client_id', `${client.integration.name} (key "${client.key.name}")`);
 
-  if (params.isRepeated('redirect_uri')) return page('redirect_uri', 'redirect_uri is repeated: it must be sent once', client);
+  if (params.isRepeated('redirect_uri'))
+    return page('redirect_uri', 'redirect_uri is repeated: it must be sent once', client);
   const redirectUri = params.single('redirect_uri');
   if (redirectUri === undefined) return page('redirect_uri', 'redirect_uri is missing', client);
   checks.pass('redirect_uri');
@@ -77,7 +103,11 @@ export function checkAuthorizationRequest(params: Params, context: AuthorizeCont
   checks.pass('redirect_uri_registered', redirectUri);
   if (isLoopbackRedirectUri(redirectUri)) {
     if (context.productionParity) {
-      return page('redirect_uri_parity', 'production parity is on: production rejects loopback redirect URLs (not publicly routable)', client);
+      return page(
+        'redirect_uri_parity',
+        'production parity is on: production rejects loopback redirect URLs (not publicly routable)',
+        client,
+      );
     }
     checks.pass('redirect_uri_parity', 'loopback: accepted here, production would reject this');
   } else checks.pass('redirect_uri_parity');
@@ -86,24 +116,40 @@ export function checkAuthorizationRequest(params: Params, context: AuthorizeCont
   const state = params.single('state');
   const redirect = (id: CheckId, error: OAuthError): AuthorizeOutcome => {
     checks.fail(id, error.description);
-    return { kind: 'error_redirect', checks: checks.list(), client, redirectUri, ...(state !== undefined ? { state } : {}), error: error.toView() };
+    return {
+      kind: 'error_redirect',
+      checks: checks.list(),
+      client,
+      redirectUri,
+      ...(state !== undefined ? { state } : {}),
+      error: error.toView(),
+    };
   };
 
   // An injected failure wins over the rest of the checks: a failing server never gets to them,
   // and the rule that counted the hit is the one the answer shows.
   const injected = context.injectedStatus?.() ?? null;
-  if (injected === 503) return redirect('available', new TemporarilyUnavailable('the login service is temporarily unavailable (injected 503)'));
-  if (injected !== null && injected >= 500) return redirect('available', new ServerError(`the login service failed (injected ${injected})`));
+  if (injected === 503)
+    return redirect(
+      'available',
+      new TemporarilyUnavailable('the login service is temporarily unavailable (injected 503)'),
+    );
+  if (injected !== null && injected >= 500)
+    return redirect('available', new ServerError(`the login service failed (injected ${injected})`));
   checks.pass('available');
 
   const repeated = params.repeated();
-  if (repeated.length > 0) return redirect('single', new InvalidRequest(`${repeated.join(', ')} repeated: each parameter must be sent once`));
+  if (repeated.length > 0)
+    return redirect('single', new InvalidRequest(`${repeated.join(', ')} repeated: each parameter must be sent once`));
   checks.pass('single');
 
   const responseType = params.single('response_type');
   if (responseType === undefined) return redirect('response_type', new InvalidRequest('response_type is missing'));
   if (responseType !== 'code') {
-    return redirect('response_type', new UnsupportedResponseType(`response_type ${JSON.stringify(responseType)} is not supported: use code`));
+    return redirect(
+      'response_type',
+      new UnsupportedResponseType(`response_type ${JSON.stringify(responseType)} is not supported: use code`),
+    );
   }
   checks.pass('response_type');
 
@@ -115,7 +161,10 @@ export function checkAuthorizationRequest(params: Params, context: AuthorizeCont
   const scopes = scope.split(' ').filter(Boolean);
   const unknown = scopes.filter((s) => s !== OAUTH_SCOPE);
   if (scopes.length === 0 || unknown.length > 0) {
-    return redirect('scope', new InvalidScope(`unknown scope ${JSON.stringify(unknown.join(' ') || scope)}: the only scope is ${OAUTH_SCOPE}`));
+    return redirect(
+      'scope',
+      new InvalidScope(`unknown scope ${JSON.stringify(unknown.join(' ') || scope)}: the only scope is ${OAUTH_SCOPE}`),
+    );
   }
   checks.pass('scope');
 
@@ -124,13 +173,24 @@ export function checkAuthorizationRequest(params: Params, context: AuthorizeCont
   if (challenge === undefined && method === undefined) {
     checks.skip('pkce', 'no PKCE');
   } else {
-    if (challenge === undefined) return redirect('pkce', new InvalidRequest('code_challenge_method without code_challenge'));
+    if (challenge === undefined)
+      return redirect('pkce', new InvalidRequest('code_challenge_method without code_challenge'));
     if (method !== 'S256') {
-      return redirect('pkce', new InvalidRequest(`code_challenge_method must be S256 (got ${method === undefined ? 'none, which means plain' : JSON.stringify(method)}); plain is not supported`));
+      return redirect(
+        'pkce',
+        new InvalidRequest(
+          `code_challenge_method must be S256 (got ${method === undefined ? 'none, which means plain' : JSON.stringify(method)}); plain is not supported`,
+        ),
+      );
     }
-    if (!isWellFormedChallenge(challenge)) return redirect('pkce', new InvalidRequest('code_challenge must be 43 base64url characters (S256)'));
+    if (!isWellFormedChallenge(challenge))
+      return redirect('pkce', new InvalidRequest('code_challenge must be 43 base64url characters (S256)'));
     checks.pass('pkce', 'S256');
   }
 
-  return { kind: 'ok', checks: checks.list(), request: { client, redirectUri, state, scope: OAUTH_SCOPE, codeChallenge: challenge ?? null } };
+  return {
+    kind: 'ok',
+    checks: checks.list(),
+    request: { client, redirectUri, state, scope: OAUTH_SCOPE, codeChallenge: challenge ?? null },
+  };
 }

@@ -6,10 +6,14 @@
 import { OAUTH_SCOPE, type FlowCheck, type RedirectComparison } from '../../api/oauth-types.js';
 import { CONSENT_PATH, SIGN_IN_PATH } from '../paths.js';
 
-export const SCOPE_TEXT = 'see what is playing, change playback and volume, change rooms and groups, and play favorites and playlists';
+export const SCOPE_TEXT =
+  'see what is playing, change playback and volume, change rooms and groups, and play favorites and playlists';
 
 export function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+  return value.replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
+  );
 }
 const e = escapeHtml;
 

@@ -6,7 +6,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CreatedIntegration } from '../../api/oauth-types.js';
 import type { Engine } from '../../index.js';
-import { CONCURRENT_CHECKS, PasswordChecker, PasswordChecksBusy, WAITING_CHECKS, hashPassword } from '../../security/passwords.js';
+import {
+  CONCURRENT_CHECKS,
+  PasswordChecker,
+  PasswordChecksBusy,
+  WAITING_CHECKS,
+  hashPassword,
+} from '../../security/passwords.js';
 import { startTestEngine } from '../../testing/http.js';
 import { FormBrowser, authorizeParams, authorizeUrl, createIntegration } from '../../testing/oauth.js';
 
@@ -27,7 +33,9 @@ describe('password checks', () => {
         return { browser, page };
       }),
     );
-    const attempts = pages.map(({ browser, page }, index) => browser.submit(page, engine.urls.login, { username: `made-up-${index}`, password: 'guess' }));
+    const attempts = pages.map(({ browser, page }, index) =>
+      browser.submit(page, engine.urls.login, { username: `made-up-${index}`, password: 'guess' }),
+    );
     const latencies: number[] = [];
     let done = false;
     const all = Promise.all(attempts).finally(() => (done = true));
@@ -47,10 +55,12 @@ describe('password checks', () => {
   it(`run ${CONCURRENT_CHECKS} at a time, and refuse as busy past ${WAITING_CHECKS} waiting`, async () => {
     const checker = new PasswordChecker();
     const stored = hashPassword('right');
-    const checks = Array.from({ length: CONCURRENT_CHECKS + WAITING_CHECKS + 3 }, () => checker.verify('wrong', stored).then(
-      (ok) => ok,
-      (error: unknown) => error,
-    ));
+    const checks = Array.from({ length: CONCURRENT_CHECKS + WAITING_CHECKS + 3 }, () =>
+      checker.verify('wrong', stored).then(
+        (ok) => ok,
+        (error: unknown) => error,
+      ),
+    );
     const outcomes = await Promise.all(checks);
     expect(outcomes.filter((outcome) => outcome === false)).toHaveLength(CONCURRENT_CHECKS + WAITING_CHECKS);
     expect(outcomes.filter((outcome) => outcome instanceof PasswordChecksBusy)).toHaveLength(3);

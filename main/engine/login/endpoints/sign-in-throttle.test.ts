@@ -2,7 +2,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CreatedIntegration } from '../../api/oauth-types.js';
 import type { Engine } from '../../index.js';
 import { admin, startTestEngine } from '../../testing/http.js';
-import { FormBrowser, authorizeParams, authorizeUrl, createIntegration, type PageResponse } from '../../testing/oauth.js';
+import {
+  FormBrowser,
+  authorizeParams,
+  authorizeUrl,
+  createIntegration,
+  type PageResponse,
+} from '../../testing/oauth.js';
 import { FIRST_LOCK_MS } from './sign-in-throttle.js';
 
 let engine: Engine;
@@ -30,7 +36,9 @@ describe('failed sign-ins throttled per user (docs/contract/console.md §2, §9)
     const answers: PageResponse[] = [];
     for (let i = 0; i < 60; i++) answers.push(await attempt('demo', `guess-${i}`));
     // Four wrong answers, then the fifth failure locks the user: each later one is refused unchecked.
-    expect(answers.slice(0, 4).map((a) => [a.status, a.html.includes('Wrong username or password.')])).toEqual(Array(4).fill([200, true]));
+    expect(answers.slice(0, 4).map((a) => [a.status, a.html.includes('Wrong username or password.')])).toEqual(
+      Array(4).fill([200, true]),
+    );
     for (const refused of answers.slice(4)) {
       expect(refused.status).toBe(429);
       expect(refused.html).toMatch(LOCKED);
@@ -75,14 +83,19 @@ describe('failed sign-ins throttled per user (docs/contract/console.md §2, §9)
     for (let i = 0; i < 5; i++) await attempt('intruder', `guess-${i}`);
     const browser = new FormBrowser();
     let page = await browser.get(authorizeUrl(engine, authorizeParams(client)));
-    for (let i = 0; i < 4; i++) page = await browser.submit(page, engine.urls.login, { username: 'intruder', password: 'x' });
+    for (let i = 0; i < 4; i++)
+      page = await browser.submit(page, engine.urls.login, { username: 'intruder', password: 'x' });
     expect(page.status).toBe(429);
     const last = await browser.submit(page, engine.urls.login, { username: 'intruder', password: 'x' });
     expect(last.status).toBe(302);
     expect(new URL(last.location!).searchParams.get('error')).toBe('access_denied');
     const [newest] = (await admin(engine, 'GET', '/oauth/flows')).body as { id: string }[];
-    const flow = (await admin(engine, 'GET', `/oauth/flows/${newest!.id}`)).body as { steps: { kind: string; detail: { reason?: string } }[] };
-    expect(flow.steps.filter((s) => s.kind === 'login').map((s) => s.detail.reason)).toEqual(Array(5).fill(expect.stringMatching(/too many failed sign-ins/)));
+    const flow = (await admin(engine, 'GET', `/oauth/flows/${newest!.id}`)).body as {
+      steps: { kind: string; detail: { reason?: string } }[];
+    };
+    expect(flow.steps.filter((s) => s.kind === 'login').map((s) => s.detail.reason)).toEqual(
+      Array(5).fill(expect.stringMatching(/too many failed sign-ins/)),
+    );
   });
 });
 
@@ -97,7 +110,9 @@ describe('pending sign-ins capped per client (docs/contract/console.md §9)', ()
     const first = await flooder.get(authorizeUrl(engine, authorizeParams(client)));
     const url = authorizeUrl(engine, authorizeParams(client));
     for (let batch = 0; batch < 40; batch++) {
-      const answers = await Promise.all(Array.from({ length: 25 }, () => fetch(url, { redirect: 'manual' }).then((r) => r.status)));
+      const answers = await Promise.all(
+        Array.from({ length: 25 }, () => fetch(url, { redirect: 'manual' }).then((r) => r.status)),
+      );
       expect(answers.every((status) => status === 200)).toBe(true);
     }
 

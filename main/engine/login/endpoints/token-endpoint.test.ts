@@ -20,11 +20,18 @@ const exchange = (code: string, extra: Record<string, string> = {}, who = client
   tokenRequest(engine, who, { grant_type: 'authorization_code', code, redirect_uri: LOOPBACK_REDIRECT, ...extra });
 const refresh = (refreshToken: string, extra: Record<string, string> = {}, who = client) =>
   tokenRequest(engine, who, { grant_type: 'refresh_token', refresh_token: refreshToken, ...extra });
-const households = (accessToken: string) => fetch(`${engine.urls.control}/api/v1/households`, { headers: { authorization: `Bearer ${accessToken}` } });
-const grants = async (who = client): Promise<GrantView[]> => (await admin(engine, 'GET', `/integrations/${who.id}/grants`)).body as GrantView[];
+const households = (accessToken: string) =>
+  fetch(`${engine.urls.control}/api/v1/households`, { headers: { authorization: `Bearer ${accessToken}` } });
+const grants = async (who = client): Promise<GrantView[]> =>
+  (await admin(engine, 'GET', `/integrations/${who.id}/grants`)).body as GrantView[];
 const tokenCount = async () => (await grants()).reduce((n, g) => n + g.tokens.length, 0);
 
-function expectOAuthError(response: { status: number; headers: Headers; body: Record<string, unknown> }, status: number, error: string, description?: RegExp) {
+function expectOAuthError(
+  response: { status: number; headers: Headers; body: Record<string, unknown> },
+  status: number,
+  error: string,
+  description?: RegExp,
+) {
   expect(response.status).toBe(status);
   expect(response.body).toEqual({ error, error_description: expect.any(String) });
   if (description) expect(response.body.error_description).toMatch(description);
@@ -88,7 +95,11 @@ describe('authorization_code grant (docs/contract/platform.md §4.1, docs/contra
   });
 
   it('ignores parameters it does not know, whatever their names (constructor, __proto__, toString)', async () => {
-    const response = await exchange(await codeFor(engine, client), { constructor: '1', ['__proto__']: '2', toString: '3' });
+    const response = await exchange(await codeFor(engine, client), {
+      constructor: '1',
+      ['__proto__']: '2',
+      toString: '3',
+    });
     expect(response.status).toBe(200);
   });
 
@@ -103,7 +114,12 @@ describe('authorization_code grant (docs/contract/platform.md §4.1, docs/contra
 
   it('a code is bound to its redirect_uri and its client', async () => {
     const code = await codeFor(engine, client);
-    expectOAuthError(await exchange(code, { redirect_uri: `${LOOPBACK_REDIRECT}/` }), 400, 'invalid_grant', /redirect_uri/);
+    expectOAuthError(
+      await exchange(code, { redirect_uri: `${LOOPBACK_REDIRECT}/` }),
+      400,
+      'invalid_grant',
+      /redirect_uri/,
+    );
     expectOAuthError(await exchange(code, {}, other), 400, 'invalid_grant', /another client/);
     // Neither attempt spent it.
     expect((await exchange(code)).status).toBe(200);
@@ -120,19 +136,38 @@ describe('authorization_code grant (docs/contract/platform.md §4.1, docs/contra
 
   it('refuses a code_verifier for a code that had no challenge (a PKCE downgrade)', async () => {
     const code = await codeFor(engine, client);
-    expectOAuthError(await exchange(code, { code_verifier: 'a'.repeat(43) }), 400, 'invalid_grant', /no code_challenge/);
+    expectOAuthError(
+      await exchange(code, { code_verifier: 'a'.repeat(43) }),
+      400,
+      'invalid_grant',
+      /no code_challenge/,
+    );
   });
 
   it.each([
     ['an unknown code', { code: 'made-up' }, 'invalid_grant', /unknown/],
     ['a missing code', { code: '' }, 'invalid_request', /code is missing/],
   ])('%s is %s', async (_name, form, error, description) => {
-    expectOAuthError(await tokenRequest(engine, client, { grant_type: 'authorization_code', redirect_uri: LOOPBACK_REDIRECT, ...form }), 400, error, description);
+    expectOAuthError(
+      await tokenRequest(engine, client, {
+        grant_type: 'authorization_code',
+        redirect_uri: LOOPBACK_REDIRECT,
+        ...form,
+      }),
+      400,
+      error,
+      description,
+    );
   });
 
   it('a missing redirect_uri is invalid_request', async () => {
     const code = await codeFor(engine, client);
-    expectOAuthError(await tokenRequest(engine, client, { grant_type: 'authorization_code', code }), 400, 'invalid_request', /redirect_uri is missing/);
+    expectOAuthError(
+      await tokenRequest(engine, client, { grant_type: 'authorization_code', code }),
+      400,
+      'invalid_request',
+      /redirect_uri is missing/,
+    );
   });
 });
 
@@ -154,7 +189,9 @@ describe('refresh_token grant', () => {
     expectOAuthError(await refresh(second.body.refresh_token as string), 400, 'invalid_grant', /revoked/);
     const flow = (await admin(engine, 'GET', `/oauth/flows/${(await grants())[0]!.flowId}`)).body as FlowView;
     expect(flow.status).toBe('revoked');
-    expect(flow.steps.some((s) => s.kind === 'revocation' && s.summary.includes('rotated refresh token used again'))).toBe(true);
+    expect(
+      flow.steps.some((s) => s.kind === 'revocation' && s.summary.includes('rotated refresh token used again')),
+    ).toBe(true);
   });
 
   it('with rotation switched off, the refresh token stays the same and keeps working', async () => {
@@ -169,9 +206,13 @@ describe('refresh_token grant', () => {
 
   it('rotation can be switched per integration with PATCH', async () => {
     const app = await createIntegration(engine, { name: 'Switch' });
-    expect((await admin(engine, 'PATCH', `/integrations/${app.id}`, { rotateRefreshTokens: false })).body).toMatchObject({ rotateRefreshTokens: false });
+    expect(
+      (await admin(engine, 'PATCH', `/integrations/${app.id}`, { rotateRefreshTokens: false })).body,
+    ).toMatchObject({ rotateRefreshTokens: false });
     const first = await exchange(await codeFor(engine, app), {}, app);
-    expect((await refresh(first.body.refresh_token as string, {}, app)).body.refresh_token).toBe(first.body.refresh_token);
+    expect((await refresh(first.body.refresh_token as string, {}, app)).body.refresh_token).toBe(
+      first.body.refresh_token,
+    );
   });
 
   it('an access token expires after 86400 s on the engine clock; a refresh gets a new one', async () => {
@@ -188,8 +229,22 @@ describe('refresh_token grant', () => {
 
   it.each([
     ['an unknown refresh token', () => 'made-up', {}, 400, 'invalid_grant', /unknown/],
-    ['an access token as refresh token', (t: Record<string, unknown>) => t.access_token as string, {}, 400, 'invalid_grant', /access token, not a refresh token/],
-    ['another scope', (t: Record<string, unknown>) => t.refresh_token as string, { scope: 'everything' }, 400, 'invalid_scope', /playback-control-all/],
+    [
+      'an access token as refresh token',
+      (t: Record<string, unknown>) => t.access_token as string,
+      {},
+      400,
+      'invalid_grant',
+      /access token, not a refresh token/,
+    ],
+    [
+      'another scope',
+      (t: Record<string, unknown>) => t.refresh_token as string,
+      { scope: 'everything' },
+      400,
+      'invalid_scope',
+      /playback-control-all/,
+    ],
   ])('%s fails', async (_name, pick, extra, status, error, description) => {
     const tokens = await exchange(await codeFor(engine, client));
     expectOAuthError(await refresh(pick(tokens.body), extra), status, error, description);
@@ -197,7 +252,12 @@ describe('refresh_token grant', () => {
 
   it("refuses another client's refresh token", async () => {
     const tokens = await exchange(await codeFor(engine, client));
-    expectOAuthError(await refresh(tokens.body.refresh_token as string, {}, other), 400, 'invalid_grant', /another client/);
+    expectOAuthError(
+      await refresh(tokens.body.refresh_token as string, {}, other),
+      400,
+      'invalid_grant',
+      /another client/,
+    );
   });
 });
 
@@ -213,8 +273,17 @@ describe('client authentication (RFC 6749 §2.3.1)', () => {
     const before = await tokenCount();
     const code = await codeFor(engine, client);
     const authorization =
-      header === 'wrong' ? basicHeader(client.clientId!, 'wrong-secret') : header === 'unknown' ? basicHeader('nobody', client.clientSecret) : header;
-    const refused = await tokenRequest(engine, client, { grant_type: 'authorization_code', code, redirect_uri: LOOPBACK_REDIRECT }, { authorization });
+      header === 'wrong'
+        ? basicHeader(client.clientId!, 'wrong-secret')
+        : header === 'unknown'
+          ? basicHeader('nobody', client.clientSecret)
+          : header;
+    const refused = await tokenRequest(
+      engine,
+      client,
+      { grant_type: 'authorization_code', code, redirect_uri: LOOPBACK_REDIRECT },
+      { authorization },
+    );
     expectOAuthError(refused, 401, 'invalid_client', description);
     // A caller who knows a client_id learns nothing of its secret, not even how it starts.
     expect(JSON.stringify(refused.body)).not.toContain(client.clientSecret.slice(0, 6));
@@ -225,8 +294,19 @@ describe('client authentication (RFC 6749 §2.3.1)', () => {
 
   it('refuses client credentials in the form', async () => {
     const code = await codeFor(engine, client);
-    const inForm = { grant_type: 'authorization_code', code, redirect_uri: LOOPBACK_REDIRECT, client_id: client.clientId!, client_secret: client.clientSecret };
-    expectOAuthError(await tokenRequest(engine, client, inForm, { authorization: null }), 401, 'invalid_client', /HTTP Basic/);
+    const inForm = {
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: LOOPBACK_REDIRECT,
+      client_id: client.clientId!,
+      client_secret: client.clientSecret,
+    };
+    expectOAuthError(
+      await tokenRequest(engine, client, inForm, { authorization: null }),
+      401,
+      'invalid_client',
+      /HTTP Basic/,
+    );
     expectOAuthError(await tokenRequest(engine, client, inForm), 400, 'invalid_request', /both/);
   });
 
@@ -236,19 +316,45 @@ describe('client authentication (RFC 6749 §2.3.1)', () => {
     const fresh = body as { clientSecret: string };
     expect(fresh.clientSecret).not.toBe(app.clientSecret);
     expectOAuthError(await exchange(await codeFor(engine, app), {}, app), 401, 'invalid_client');
-    expect((await exchange(await codeFor(engine, app), {}, { ...app, clientSecret: fresh.clientSecret })).status).toBe(200);
+    expect((await exchange(await codeFor(engine, app), {}, { ...app, clientSecret: fresh.clientSecret })).status).toBe(
+      200,
+    );
   });
 });
 
 describe('bad input: an RFC error, a 4xx, nothing stored, never a 500', () => {
   it.each([
-    ['an unknown grant type', { grant_type: 'password', username: 'demo', password: 'demo' }, {}, 400, 'unsupported_grant_type'],
+    [
+      'an unknown grant type',
+      { grant_type: 'password', username: 'demo', password: 'demo' },
+      {},
+      400,
+      'unsupported_grant_type',
+    ],
     ['client_credentials', { grant_type: 'client_credentials' }, {}, 400, 'unsupported_grant_type'],
     ['a missing grant_type', {}, {}, 400, 'invalid_request'],
-    ['a repeated parameter', {}, { body: 'grant_type=authorization_code&grant_type=refresh_token&code=x' }, 400, 'invalid_request'],
-    ['a JSON body', {}, { contentType: 'application/json', body: '{"grant_type":"authorization_code"}' }, 400, 'invalid_request'],
+    [
+      'a repeated parameter',
+      {},
+      { body: 'grant_type=authorization_code&grant_type=refresh_token&code=x' },
+      400,
+      'invalid_request',
+    ],
+    [
+      'a JSON body',
+      {},
+      { contentType: 'application/json', body: '{"grant_type":"authorization_code"}' },
+      400,
+      'invalid_request',
+    ],
     ['a text body', {}, { contentType: 'text/plain', body: 'grant_type=authorization_code' }, 400, 'invalid_request'],
-    ['an oversized form', {}, { body: `grant_type=authorization_code&code=${'x'.repeat(40_000)}` }, 400, 'invalid_request'],
+    [
+      'an oversized form',
+      {},
+      { body: `grant_type=authorization_code&code=${'x'.repeat(40_000)}` },
+      400,
+      'invalid_request',
+    ],
     ['binary garbage', {}, { body: '\u0000\uffff%%%&&==' }, 400, 'invalid_request'],
   ])('%s', async (_name, form, init, status, error) => {
     const before = await tokenCount();
@@ -272,14 +378,25 @@ describe('bad input: an RFC error, a 4xx, nothing stored, never a 500', () => {
   });
 
   it('records every token request on the inspector with its decoded Basic header', async () => {
-    await tokenRequest(engine, client, { grant_type: 'authorization_code', code: 'x', redirect_uri: LOOPBACK_REDIRECT }, { authorization: basicHeader(client.clientId!, 'wrong-secret') });
+    await tokenRequest(
+      engine,
+      client,
+      { grant_type: 'authorization_code', code: 'x', redirect_uri: LOOPBACK_REDIRECT },
+      { authorization: basicHeader(client.clientId!, 'wrong-secret') },
+    );
     const [newest] = (await admin(engine, 'GET', '/oauth/flows')).body as { id: string }[];
     const flow = (await admin(engine, 'GET', `/oauth/flows/${newest!.id}`)).body as FlowView;
     expect(flow).toMatchObject({ clientId: client.clientId, integrationName: 'Test app', status: 'failed' });
     expect(flow.steps[0]!.detail).toMatchObject({
       kind: 'token',
       status: 401,
-      basic: { present: true, scheme: 'Basic', clientId: client.clientId, verdict: 'wrong_secret', secret: expect.stringMatching(/^wrong-… \(12 chars\)$/) },
+      basic: {
+        present: true,
+        scheme: 'Basic',
+        clientId: client.clientId,
+        verdict: 'wrong_secret',
+        secret: expect.stringMatching(/^wrong-… \(12 chars\)$/),
+      },
       error: { error: 'invalid_client' },
     });
   });

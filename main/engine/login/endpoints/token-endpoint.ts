@@ -119,7 +119,13 @@ export class TokenEndpoint {
       return {
         status: 200,
         headers: NO_STORE,
-        body: { access_token: issued.accessToken, token_type: 'Bearer', expires_in: issued.expiresIn, refresh_token: issued.refreshToken, scope: issued.scope },
+        body: {
+          access_token: issued.accessToken,
+          token_type: 'Bearer',
+          expires_in: issued.expiresIn,
+          refresh_token: issued.refreshToken,
+          scope: issued.scope,
+        },
       };
     } catch (error) {
       if (!(error instanceof OAuthError)) throw error;
@@ -155,9 +161,20 @@ export class TokenEndpoint {
         : {}),
       ...(requestBody ? { requestBody } : {}),
     };
-    const what = grantType === 'refresh_token' ? 'refresh' : grantType === 'authorization_code' ? 'code exchange' : 'token request';
-    const refreshed = trace.issued?.reusedWithinGrace ? 'refresh: reused within grace, new access token issued with the current refresh token' : 'refresh: new access token issued';
-    const summary = error ? `${what} failed: ${error.error} (${error.description})` : grantType === 'refresh_token' ? refreshed : 'code exchanged for tokens';
+    const what =
+      grantType === 'refresh_token'
+        ? 'refresh'
+        : grantType === 'authorization_code'
+          ? 'code exchange'
+          : 'token request';
+    const refreshed = trace.issued?.reusedWithinGrace
+      ? 'refresh: reused within grace, new access token issued with the current refresh token'
+      : 'refresh: new access token issued';
+    const summary = error
+      ? `${what} failed: ${error.error} (${error.description})`
+      : grantType === 'refresh_token'
+        ? refreshed
+        : 'code exchanged for tokens';
     // Refused before its code or refresh token was read (a wrong secret): it still belongs to
     // the flow that code or token came from, not to a flow of its own.
     trace.flowId ??= this.flowOfPresented(grantType, form);
@@ -167,15 +184,24 @@ export class TokenEndpoint {
     // or revoked by a replay) and stays as it ended. Any failure that belongs to no known flow
     // fails the flow it opens.
     const newFlow = !this.recorder.exists(trace.flowId);
-    const failsFlow = () => !trace.revoked && (newFlow || (grantType === 'authorization_code' && this.diedUnused(form.single('code'))));
+    const failsFlow = () =>
+      !trace.revoked && (newFlow || (grantType === 'authorization_code' && this.diedUnused(form.single('code'))));
     const flowStatus = !error ? 'tokens_issued' : failsFlow() ? 'failed' : undefined;
-    this.recorder.step(trace.flowId, { ok: !error, summary, detail, ...(flowStatus ? { status: flowStatus } : {}) }, newFlow ? this.flowStartOf(trace) : undefined);
+    this.recorder.step(
+      trace.flowId,
+      { ok: !error, summary, detail, ...(flowStatus ? { status: flowStatus } : {}) },
+      newFlow ? this.flowStartOf(trace) : undefined,
+    );
   }
 
   /** Whether `code`, issued here and never traded, can no longer be (see `codeDeath`). */
   private diedUnused(code: string | undefined): boolean {
     const record = code === undefined ? undefined : this.store.authorizationCodes.findByHash(sha256(code));
-    return record !== undefined && record.usedAt === null && codeDeath(record, this.store.grants.get(record.grantId), this.issuer.now()) !== null;
+    return (
+      record !== undefined &&
+      record.usedAt === null &&
+      codeDeath(record, this.store.grants.get(record.grantId), this.issuer.now()) !== null
+    );
   }
 
   /** The flow of the code or refresh token a request presented, if the console issued it. */
@@ -197,7 +223,12 @@ export class TokenEndpoint {
     if (trace.flowStart.clientId || !trace.basic.clientId) return trace.flowStart;
     const client = this.manager.findClient(trace.basic.clientId);
     return client
-      ? { origin: 'external', integrationId: client.integration.id, integrationName: client.integration.name, clientId: client.key.clientId }
+      ? {
+          origin: 'external',
+          integrationId: client.integration.id,
+          integrationName: client.integration.name,
+          clientId: client.key.clientId,
+        }
       : { origin: 'external', clientId: trace.basic.clientId };
   }
 }

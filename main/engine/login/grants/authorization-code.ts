@@ -59,7 +59,8 @@ function refuseReplayedCode(exchange: CodeExchange): Verdict {
 }
 
 function requireSameClient(exchange: CodeExchange): Verdict {
-  if (codeOf(exchange).record.keyId !== clientOf(exchange).key.id) throw new InvalidGrant('the code was issued to another client');
+  if (codeOf(exchange).record.keyId !== clientOf(exchange).key.id)
+    throw new InvalidGrant('the code was issued to another client');
   return undefined;
 }
 
@@ -67,7 +68,10 @@ function requireLiveCode(exchange: CodeExchange): Verdict {
   const { record, grant } = codeOf(exchange);
   const now = exchange.issuer.now();
   const death = codeDeath(record, grant, now);
-  if (death === 'expired') throw new InvalidGrant(`the code expired ${Math.round((now - record.expiresAt) / 1000)} s ago (codes live ${CODE_LIFETIME_MS / 1000} s)`);
+  if (death === 'expired')
+    throw new InvalidGrant(
+      `the code expired ${Math.round((now - record.expiresAt) / 1000)} s ago (codes live ${CODE_LIFETIME_MS / 1000} s)`,
+    );
   if (death === 'revoked' || !grant) throw new InvalidGrant('the grant of this code was revoked');
   exchange.grant = grant;
   exchange.now = now;
@@ -79,7 +83,9 @@ function matchRedirectUri(exchange: CodeExchange): Verdict {
   const redirectUri = exchange.form.single('redirect_uri');
   if (redirectUri === undefined) throw new InvalidRequest('redirect_uri is missing');
   if (redirectUri !== record.redirectUri) {
-    throw new InvalidGrant(`redirect_uri ${JSON.stringify(redirectUri)} is not the one of the authorization request (${JSON.stringify(record.redirectUri)})`);
+    throw new InvalidGrant(
+      `redirect_uri ${JSON.stringify(redirectUri)} is not the one of the authorization request (${JSON.stringify(record.redirectUri)})`,
+    );
   }
   return undefined;
 }
@@ -88,18 +94,22 @@ function verifyPkce(exchange: CodeExchange): Verdict {
   const { codeChallenge } = codeOf(exchange).record;
   const verifier = exchange.form.single('code_verifier');
   if (codeChallenge === null) {
-    if (verifier !== undefined) throw new InvalidGrant('code_verifier sent, but the authorization request had no code_challenge');
+    if (verifier !== undefined)
+      throw new InvalidGrant('code_verifier sent, but the authorization request had no code_challenge');
     return { skip: 'no PKCE' };
   }
   if (verifier === undefined) throw new InvalidGrant('the authorization request used PKCE: code_verifier is missing');
-  if (!isWellFormedVerifier(verifier)) throw new InvalidGrant('code_verifier must be 43 to 128 unreserved characters (RFC 7636 §4.1)');
-  if (!verifierMatches(codeChallenge, verifier)) throw new InvalidGrant('code_verifier does not match the code_challenge (S256)');
+  if (!isWellFormedVerifier(verifier))
+    throw new InvalidGrant('code_verifier must be 43 to 128 unreserved characters (RFC 7636 §4.1)');
+  if (!verifierMatches(codeChallenge, verifier))
+    throw new InvalidGrant('code_verifier does not match the code_challenge (S256)');
   return 'S256';
 }
 
 function spendCodeAndIssue(exchange: CodeExchange): IssuedTokens {
   const grant = foundBy(exchange.grant, 'requireLiveCode');
-  if (!exchange.store.authorizationCodes.markUsed(codeOf(exchange).hash, exchange.now)) throw revokeReplayedCode(exchange);
+  if (!exchange.store.authorizationCodes.markUsed(codeOf(exchange).hash, exchange.now))
+    throw revokeReplayedCode(exchange);
   const issued = exchange.issuer.issueTokens(grant.id, grant.scope, { parentId: null });
   exchange.issuer.changed();
   return issued;
@@ -109,11 +119,17 @@ function spendCodeAndIssue(exchange: CodeExchange): IssuedTokens {
 function revokeReplayedCode(exchange: CodeExchange): InvalidGrant {
   const revoked = exchange.issuer.revokeGrant(codeOf(exchange).record.grantId, 'authorization code used twice');
   exchange.trace.revoked = true;
-  return new InvalidGrant(`the code was already used: ${revoked} token${revoked === 1 ? '' : 's'} issued from it ${revoked === 1 ? 'is' : 'are'} now revoked (RFC 6749 §4.1.2)`);
+  return new InvalidGrant(
+    `the code was already used: ${revoked} token${revoked === 1 ? '' : 's'} issued from it ${revoked === 1 ? 'is' : 'are'} now revoked (RFC 6749 §4.1.2)`,
+  );
 }
 
 /** Why a code can no longer be traded whatever is presented with it, or null while it can. */
-export function codeDeath(record: AuthorizationCode, grant: StoredGrant | undefined, now: number): 'expired' | 'revoked' | null {
+export function codeDeath(
+  record: AuthorizationCode,
+  grant: StoredGrant | undefined,
+  now: number,
+): 'expired' | 'revoked' | null {
   if (record.expiresAt <= now) return 'expired';
   return !grant || grant.revokedAt !== null ? 'revoked' : null;
 }

@@ -27,7 +27,15 @@ export function bearerCallObserver(issuer: Issuer, recorder: FlowRecorder): Bear
     recorder.step(found.token.flowId, {
       ok: accepted && call.status < 400,
       summary: `API call ${call.method} ${clip(call.path, 200)} → ${call.status}${accepted ? '' : ` (token ${reason})`}`,
-      detail: { kind: 'api_call', method: call.method, path: clip(call.path, 512), status: call.status, token: mask(bearer), accepted, ...(reason ? { reason } : {}) },
+      detail: {
+        kind: 'api_call',
+        method: call.method,
+        path: clip(call.path, 512),
+        status: call.status,
+        token: mask(bearer),
+        accepted,
+        ...(reason ? { reason } : {}),
+      },
     });
   };
 }

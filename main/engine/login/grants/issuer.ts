@@ -98,7 +98,11 @@ export class Issuer {
    * names (rotation off: the one presented; within grace: the current one). Call inside a
    * transaction.
    */
-  issueTokens(grantId: string, scope: string, refresh: { keep: string; parentId?: string } | { parentId: string | null }): IssuedTokens {
+  issueTokens(
+    grantId: string,
+    scope: string,
+    refresh: { keep: string; parentId?: string } | { parentId: string | null },
+  ): IssuedTokens {
     const now = this.now();
     const accessToken = randomSecret();
     const parentId = refresh.parentId ?? null;
@@ -106,10 +110,18 @@ export class Issuer {
     this.insertToken(grantId, 'access', accessToken, parentId, now, expiresAt);
     // Held even if the transaction then rolls back: a held token is looked up before it is sent.
     this.held.hold({ grantId, accessToken, issuedAt: now, expiresAt });
-    if ('keep' in refresh) return { accessToken, refreshToken: refresh.keep, expiresIn: ACCESS_TOKEN_LIFETIME_S, scope, rotated: false };
+    if ('keep' in refresh)
+      return { accessToken, refreshToken: refresh.keep, expiresIn: ACCESS_TOKEN_LIFETIME_S, scope, rotated: false };
     const refreshToken = randomSecret();
     const created = this.insertToken(grantId, 'refresh', refreshToken, parentId, now, null);
-    return { accessToken, refreshToken, expiresIn: ACCESS_TOKEN_LIFETIME_S, scope, rotated: true, refreshTokenId: created.id };
+    return {
+      accessToken,
+      refreshToken,
+      expiresIn: ACCESS_TOKEN_LIFETIME_S,
+      scope,
+      rotated: true,
+      refreshTokenId: created.id,
+    };
   }
 
   /** Revokes the grant and every token of it; returns how many tokens stopped working. */
@@ -138,7 +150,12 @@ export class Issuer {
     this.recorder.step(grant?.flowId, {
       ok: false,
       summary: `${token.kind} token ${token.hint}… revoked from the console`,
-      detail: { kind: 'revocation', reason: `${token.kind} token revoked from the console`, tokensRevoked: 1, grantId: token.grantId },
+      detail: {
+        kind: 'revocation',
+        reason: `${token.kind} token revoked from the console`,
+        tokensRevoked: 1,
+        grantId: token.grantId,
+      },
     });
     this.changed();
     return this.tokenView(this.token(tokenId), now);
@@ -184,7 +201,13 @@ export class Issuer {
       revokedAt: grant.revokedAt,
       revokedReason: grant.revokedReason,
       code: code
-        ? { issuedAt: code.issuedAt, expiresAt: code.expiresAt, usedAt: code.usedAt, redirectUri: code.redirectUri, pkce: code.codeChallenge !== null }
+        ? {
+            issuedAt: code.issuedAt,
+            expiresAt: code.expiresAt,
+            usedAt: code.usedAt,
+            redirectUri: code.redirectUri,
+            pkce: code.codeChallenge !== null,
+          }
         : null,
       tokens: this.store.tokens.listByGrant(grant.id).map((token) => this.tokenView(token, now)),
     };
@@ -198,8 +221,23 @@ export class Issuer {
     return { token, live: reason === null, reason };
   }
 
-  private insertToken(grantId: string, kind: Token['kind'], value: string, parentId: string | null, now: number, expiresAt: number | null): Token {
-    return this.store.tokens.create({ grantId, kind, tokenHash: sha256(value), hint: hintOf(value), parentId, issuedAt: now, expiresAt });
+  private insertToken(
+    grantId: string,
+    kind: Token['kind'],
+    value: string,
+    parentId: string | null,
+    now: number,
+    expiresAt: number | null,
+  ): Token {
+    return this.store.tokens.create({
+      grantId,
+      kind,
+      tokenHash: sha256(value),
+      hint: hintOf(value),
+      parentId,
+      issuedAt: now,
+      expiresAt,
+    });
   }
 
   private token(tokenId: string): Token {

@@ -22,12 +22,24 @@ afterAll(() => engine.close());
 
 type Tokens = Record<string, unknown>;
 const tokensFor = async (who: CreatedIntegration): Promise<Tokens> =>
-  (await tokenRequest(engine, who, { grant_type: 'authorization_code', code: await codeFor(engine, who), redirect_uri: LOOPBACK_REDIRECT })).body;
-const refresh = (who: CreatedIntegration, refreshToken: unknown) => tokenRequest(engine, who, { grant_type: 'refresh_token', refresh_token: refreshToken as string });
+  (
+    await tokenRequest(engine, who, {
+      grant_type: 'authorization_code',
+      code: await codeFor(engine, who),
+      redirect_uri: LOOPBACK_REDIRECT,
+    })
+  ).body;
+const refresh = (who: CreatedIntegration, refreshToken: unknown) =>
+  tokenRequest(engine, who, { grant_type: 'refresh_token', refresh_token: refreshToken as string });
 const apiStatus = async (accessToken: unknown) =>
-  (await fetch(`${engine.urls.control}/api/v1/households`, { headers: { authorization: `Bearer ${accessToken as string}` } })).status;
+  (
+    await fetch(`${engine.urls.control}/api/v1/households`, {
+      headers: { authorization: `Bearer ${accessToken as string}` },
+    })
+  ).status;
 const advance = (ms: number) => admin(engine, 'POST', '/clock', { advanceMs: ms });
-const grantOf = async (who: CreatedIntegration): Promise<GrantView> => ((await admin(engine, 'GET', `/integrations/${who.id}/grants`)).body as GrantView[])[0]!;
+const grantOf = async (who: CreatedIntegration): Promise<GrantView> =>
+  ((await admin(engine, 'GET', `/integrations/${who.id}/grants`)).body as GrantView[])[0]!;
 
 describe('the refresh grace window', () => {
   it('is 30 s unless set, settable per integration from 0 to 3600 whole seconds', async () => {
@@ -50,7 +62,11 @@ describe('the refresh grace window', () => {
     expect(a.body.refresh_token).not.toBe(first.refresh_token);
     expect(b.body.refresh_token).toBe(a.body.refresh_token);
     expect(b.body.access_token).not.toBe(a.body.access_token);
-    expect([await apiStatus(a.body.access_token), await apiStatus(b.body.access_token), await apiStatus(first.access_token)]).toEqual([200, 200, 200]);
+    expect([
+      await apiStatus(a.body.access_token),
+      await apiStatus(b.body.access_token),
+      await apiStatus(first.access_token),
+    ]).toEqual([200, 200, 200]);
     const grant = await grantOf(app);
     expect(grant.revokedAt).toBeNull();
     expect(grant.tokens.filter((t) => t.kind === 'refresh').map((t) => t.status)).toEqual(['rotated', 'active']);
@@ -61,11 +77,23 @@ describe('the refresh grace window', () => {
 
     // The flow inspector marks the second as reused within grace.
     const flow = (await admin(engine, 'GET', `/oauth/flows/${grant.flowId}`)).body as FlowView;
-    const refreshes = flow.steps.filter((s) => s.kind === 'token' && s.detail.kind === 'token' && s.detail.grantType === 'refresh_token');
-    expect(refreshes.map((s) => s.detail.kind === 'token' && s.detail.issued?.reusedWithinGrace === true)).toEqual([false, true, false]);
+    const refreshes = flow.steps.filter(
+      (s) => s.kind === 'token' && s.detail.kind === 'token' && s.detail.grantType === 'refresh_token',
+    );
+    expect(refreshes.map((s) => s.detail.kind === 'token' && s.detail.issued?.reusedWithinGrace === true)).toEqual([
+      false,
+      true,
+      false,
+    ]);
     expect(refreshes[1]!.summary).toMatch(/reused within grace/);
-    const line = refreshes[1]!.detail.kind === 'token' ? refreshes[1]!.detail.checks.find((c) => c.id === 'refresh_unused') : undefined;
-    expect(line).toMatchObject({ ok: true, detail: expect.stringMatching(/^reused within grace: rotated 0 s ago \(grace 30 s\)/) });
+    const line =
+      refreshes[1]!.detail.kind === 'token'
+        ? refreshes[1]!.detail.checks.find((c) => c.id === 'refresh_unused')
+        : undefined;
+    expect(line).toMatchObject({
+      ok: true,
+      detail: expect.stringMatching(/^reused within grace: rotated 0 s ago \(grace 30 s\)/),
+    });
     expect(flow.status).toBe('tokens_issued');
   });
 
@@ -79,7 +107,13 @@ describe('the refresh grace window', () => {
     expect(late.body.refresh_token).toBe(rotated.body.refresh_token);
     await advance(1);
     const reuse = await refresh(app, first.refresh_token);
-    expect(reuse).toMatchObject({ status: 400, body: { error: 'invalid_grant', error_description: expect.stringMatching(/reuse \(rotated 30 s ago, grace 30 s\).*whole grant is revoked/) } });
+    expect(reuse).toMatchObject({
+      status: 400,
+      body: {
+        error: 'invalid_grant',
+        error_description: expect.stringMatching(/reuse \(rotated 30 s ago, grace 30 s\).*whole grant is revoked/),
+      },
+    });
     expect([await apiStatus(rotated.body.access_token), await apiStatus(late.body.access_token)]).toEqual([401, 401]);
     expect((await refresh(app, rotated.body.refresh_token)).status).toBe(400);
     expect((await grantOf(app)).revokedReason).toBe('rotated refresh token used again');
@@ -91,7 +125,10 @@ describe('the refresh grace window', () => {
     const second = await refresh(app, first.refresh_token);
     const third = await refresh(app, second.body.refresh_token);
     expect(third.status).toBe(200);
-    expect((await refresh(app, first.refresh_token)).body).toMatchObject({ error: 'invalid_grant', error_description: expect.stringMatching(/no longer the current one/) });
+    expect((await refresh(app, first.refresh_token)).body).toMatchObject({
+      error: 'invalid_grant',
+      error_description: expect.stringMatching(/no longer the current one/),
+    });
     expect(await apiStatus(third.body.access_token)).toBe(401);
   });
 
@@ -100,7 +137,10 @@ describe('the refresh grace window', () => {
     const first = await tokensFor(app);
     const [a, b] = await Promise.all([refresh(app, first.refresh_token), refresh(app, first.refresh_token)]);
     expect([a.status, b.status]).toEqual([200, 400]);
-    expect(b.body).toMatchObject({ error: 'invalid_grant', error_description: expect.stringMatching(/grace window off/) });
+    expect(b.body).toMatchObject({
+      error: 'invalid_grant',
+      error_description: expect.stringMatching(/grace window off/),
+    });
     expect(await apiStatus(a.body.access_token)).toBe(401);
     expect((await grantOf(app)).revokedAt).not.toBeNull();
   });
@@ -112,7 +152,10 @@ describe('the refresh grace window', () => {
     await advance(4_900);
     expect((await refresh(app, first.refresh_token)).status).toBe(200);
     await admin(engine, 'PATCH', `/integrations/${app.id}`, { refreshGraceSec: 4 });
-    expect((await refresh(app, first.refresh_token)).body).toMatchObject({ error: 'invalid_grant', error_description: expect.stringMatching(/grace 4 s/) });
+    expect((await refresh(app, first.refresh_token)).body).toMatchObject({
+      error: 'invalid_grant',
+      error_description: expect.stringMatching(/grace 4 s/),
+    });
   });
 });
 
@@ -121,19 +164,49 @@ describe('across a restart', () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'cqc-grace-'));
     try {
       const first = await startTestEngine({ dataDir, clockSpeed: 0 });
-      const app = (await admin(first, 'POST', '/integrations', { name: 'Restarted', redirectUris: [LOOPBACK_REDIRECT], refreshGraceSec: 600 })).body as CreatedIntegration;
-      const issued = (await tokenRequest(first, app, { grant_type: 'authorization_code', code: await codeFor(first, app), redirect_uri: LOOPBACK_REDIRECT })).body;
-      const rotated = (await tokenRequest(first, app, { grant_type: 'refresh_token', refresh_token: issued.refresh_token as string })).body;
+      const app = (
+        await admin(first, 'POST', '/integrations', {
+          name: 'Restarted',
+          redirectUris: [LOOPBACK_REDIRECT],
+          refreshGraceSec: 600,
+        })
+      ).body as CreatedIntegration;
+      const issued = (
+        await tokenRequest(first, app, {
+          grant_type: 'authorization_code',
+          code: await codeFor(first, app),
+          redirect_uri: LOOPBACK_REDIRECT,
+        })
+      ).body;
+      const rotated = (
+        await tokenRequest(first, app, { grant_type: 'refresh_token', refresh_token: issued.refresh_token as string })
+      ).body;
       await first.close();
 
       const second = await startTestEngine({ dataDir, clockSpeed: 0 });
       try {
-        expect(((await admin(second, 'GET', `/integrations/${app.id}`)).body as IntegrationView).refreshGraceSec).toBe(600);
-        const late = await tokenRequest(second, app, { grant_type: 'refresh_token', refresh_token: issued.refresh_token as string });
-        expect(late).toMatchObject({ status: 400, body: { error: 'invalid_grant', error_description: expect.stringMatching(/within the grace window.*no longer holds the current one/) } });
-        const current = await tokenRequest(second, app, { grant_type: 'refresh_token', refresh_token: rotated.refresh_token as string });
+        expect(((await admin(second, 'GET', `/integrations/${app.id}`)).body as IntegrationView).refreshGraceSec).toBe(
+          600,
+        );
+        const late = await tokenRequest(second, app, {
+          grant_type: 'refresh_token',
+          refresh_token: issued.refresh_token as string,
+        });
+        expect(late).toMatchObject({
+          status: 400,
+          body: {
+            error: 'invalid_grant',
+            error_description: expect.stringMatching(/within the grace window.*no longer holds the current one/),
+          },
+        });
+        const current = await tokenRequest(second, app, {
+          grant_type: 'refresh_token',
+          refresh_token: rotated.refresh_token as string,
+        });
         expect(current.status).toBe(200);
-        expect(((await admin(second, 'GET', `/integrations/${app.id}/grants`)).body as GrantView[])[0]!.revokedAt).toBeNull();
+        expect(
+          ((await admin(second, 'GET', `/integrations/${app.id}/grants`)).body as GrantView[])[0]!.revokedAt,
+        ).toBeNull();
       } finally {
         await second.close();
       }

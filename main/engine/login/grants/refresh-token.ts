@@ -32,8 +32,16 @@ export const REFRESH_TOKEN_GRANT = defineGrant<RefreshExchange>({
     ...TOKEN_REQUEST_STEPS,
     { check: 'refresh_token', label: 'refresh_token is known', run: findRefreshToken },
     { check: 'refresh_client', label: 'refresh_token was issued to this client', run: requireSameClient },
-    { check: 'refresh_live', label: 'refresh_token and its grant are live (not revoked, not expired)', run: requireLiveToken },
-    { check: 'refresh_unused', label: 'refresh_token was not already exchanged (rotation), or only just, within the grace window', run: refuseReusedToken },
+    {
+      check: 'refresh_live',
+      label: 'refresh_token and its grant are live (not revoked, not expired)',
+      run: requireLiveToken,
+    },
+    {
+      check: 'refresh_unused',
+      label: 'refresh_token was not already exchanged (rotation), or only just, within the grace window',
+      run: refuseReusedToken,
+    },
     { check: 'scope', label: `scope, if sent, is ${OAUTH_SCOPE}`, run: limitScope },
   ],
   // Two refreshes racing with one token under rotation: only one rotates it, the other is a
@@ -55,14 +63,16 @@ function findRefreshToken(exchange: RefreshExchange): Verdict {
 }
 
 function requireSameClient(exchange: RefreshExchange): Verdict {
-  if (refreshOf(exchange).token.clientId !== clientOf(exchange).key.clientId) throw new InvalidGrant('the refresh token was issued to another client');
+  if (refreshOf(exchange).token.clientId !== clientOf(exchange).key.clientId)
+    throw new InvalidGrant('the refresh token was issued to another client');
   return undefined;
 }
 
 function requireLiveToken(exchange: RefreshExchange): Verdict {
   const { token } = refreshOf(exchange);
   if (token.grantRevokedAt !== null) throw new InvalidGrant('the grant of this refresh token was revoked');
-  if (token.revokedAt !== null) throw new InvalidGrant(`the refresh token was revoked (${token.revokedReason ?? 'no reason given'})`);
+  if (token.revokedAt !== null)
+    throw new InvalidGrant(`the refresh token was revoked (${token.revokedReason ?? 'no reason given'})`);
   const now = exchange.issuer.now();
   if (token.expiresAt !== null && token.expiresAt <= now) throw new InvalidGrant('the refresh token expired');
   exchange.now = now;
@@ -72,7 +82,9 @@ function requireLiveToken(exchange: RefreshExchange): Verdict {
 function refuseReusedToken(exchange: RefreshExchange): Verdict {
   const { rotatedAt } = refreshOf(exchange).token;
   if (rotatedAt !== null) return allowWithinGrace(exchange, rotatedAt);
-  return clientOf(exchange).integration.rotateRefreshTokens ? 'rotation on' : 'rotation off: the refresh token stays valid';
+  return clientOf(exchange).integration.rotateRefreshTokens
+    ? 'rotation on'
+    : 'rotation off: the refresh token stays valid';
 }
 
 /**
@@ -84,15 +96,26 @@ function allowWithinGrace(exchange: RefreshExchange, rotatedAt: number): Verdict
   const { token } = refreshOf(exchange);
   const graceSec = clientOf(exchange).integration.refreshGraceSec;
   const ago = exchange.now - rotatedAt;
-  if (ago >= graceSec * 1000) throw revokeReusedToken(exchange, graceSec === 0 ? 'grace window off' : `rotated ${seconds(ago)} ago, grace ${graceSec} s`);
+  if (ago >= graceSec * 1000)
+    throw revokeReusedToken(
+      exchange,
+      graceSec === 0 ? 'grace window off' : `rotated ${seconds(ago)} ago, grace ${graceSec} s`,
+    );
   const current = exchange.issuer.successors.successorOf(token.id, exchange.now);
   if (!current) {
     // Within the window, but the token that replaced it was issued before a restart (or a
     // window widened since): it cannot be handed out again, and this is no reuse to punish.
-    throw new InvalidGrant(`the refresh token was rotated ${seconds(ago)} ago, within the grace window, but the console no longer holds the current one (restarted since): use the refresh token the other refresh returned`);
+    throw new InvalidGrant(
+      `the refresh token was rotated ${seconds(ago)} ago, within the grace window, but the console no longer holds the current one (restarted since): use the refresh token the other refresh returned`,
+    );
   }
   const record = exchange.store.tokens.get(current.id);
-  if (!record || record.rotatedAt !== null || record.revokedAt !== null || (record.expiresAt !== null && record.expiresAt <= exchange.now)) {
+  if (
+    !record ||
+    record.rotatedAt !== null ||
+    record.revokedAt !== null ||
+    (record.expiresAt !== null && record.expiresAt <= exchange.now)
+  ) {
     // The chain moved on: this token is no longer the one just rotated away.
     throw revokeReusedToken(exchange, 'the token that replaced it is no longer the current one');
   }
@@ -119,9 +142,18 @@ function rotateAndIssue(exchange: RefreshExchange): IssuedTokens {
     allowWithinGrace(exchange, rotatedAt);
     return issueWithinGrace(exchange, exchange.current!);
   }
-  const issued = exchange.issuer.issueTokens(token.grantId, token.scope, rotate ? { parentId: token.id } : { keep: presented });
+  const issued = exchange.issuer.issueTokens(
+    token.grantId,
+    token.scope,
+    rotate ? { parentId: token.id } : { keep: presented },
+  );
   if (rotate && integration.refreshGraceSec > 0 && issued.refreshTokenId) {
-    exchange.issuer.successors.remember(token.id, { id: issued.refreshTokenId, value: issued.refreshToken }, exchange.now + integration.refreshGraceSec * 1000, exchange.now);
+    exchange.issuer.successors.remember(
+      token.id,
+      { id: issued.refreshTokenId, value: issued.refreshToken },
+      exchange.now + integration.refreshGraceSec * 1000,
+      exchange.now,
+    );
   }
   exchange.issuer.changed();
   return issued;
@@ -139,7 +171,9 @@ function issueWithinGrace(exchange: RefreshExchange, current: Successor): Issued
 function revokeReusedToken(exchange: RefreshExchange, why: string): InvalidGrant {
   const revoked = exchange.issuer.revokeGrant(refreshOf(exchange).token.grantId, 'rotated refresh token used again');
   exchange.trace.revoked = true;
-  return new InvalidGrant(`refresh token reuse (${why}): it was already exchanged for a new one, so the whole grant is revoked (${revoked} token${revoked === 1 ? '' : 's'})`);
+  return new InvalidGrant(
+    `refresh token reuse (${why}): it was already exchanged for a new one, so the whole grant is revoked (${revoked} token${revoked === 1 ? '' : 's'})`,
+  );
 }
 
 function seconds(ms: number): string {

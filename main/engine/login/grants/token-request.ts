@@ -16,14 +16,22 @@ export const TOKEN_REQUEST_STEPS: readonly Step<TokenExchange>[] = [
 function readForm({ unreadable, form }: TokenExchange): Verdict {
   if (unreadable !== null) throw new InvalidRequest(unreadable);
   const repeated = form.repeated();
-  if (repeated.length > 0) throw new InvalidRequest(`${repeated.join(', ')} repeated: each parameter must be sent once`);
+  if (repeated.length > 0)
+    throw new InvalidRequest(`${repeated.join(', ')} repeated: each parameter must be sent once`);
   return undefined;
 }
 
 function authenticateClient(exchange: TokenExchange): Verdict {
-  const client = verifyClientCredentials(exchange.basic, exchange.form, (clientId) => exchange.manager.findClient(clientId));
+  const client = verifyClientCredentials(exchange.basic, exchange.form, (clientId) =>
+    exchange.manager.findClient(clientId),
+  );
   exchange.client = client;
-  exchange.trace.flowStart = { origin: 'external', integrationId: client.integration.id, integrationName: client.integration.name, clientId: client.key.clientId };
+  exchange.trace.flowStart = {
+    origin: 'external',
+    integrationId: client.integration.id,
+    integrationName: client.integration.name,
+    clientId: client.key.clientId,
+  };
   return `${client.integration.name} (key "${client.key.name}")`;
 }
 
@@ -31,6 +39,9 @@ function authenticateClient(exchange: TokenExchange): Verdict {
 function chooseGrant({ form, grantType }: TokenExchange): Verdict {
   const named = form.single('grant_type');
   if (named === undefined) throw new InvalidRequest('grant_type is missing');
-  if (named !== grantType) throw new UnsupportedGrantType(`grant_type ${JSON.stringify(named)} is not supported: use authorization_code or refresh_token`);
+  if (named !== grantType)
+    throw new UnsupportedGrantType(
+      `grant_type ${JSON.stringify(named)} is not supported: use authorization_code or refresh_token`,
+    );
   return named;
 }

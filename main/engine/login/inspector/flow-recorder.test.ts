@@ -6,7 +6,10 @@ import { describe, expect, it } from 'vitest';
 import { openStore } from '../../store/store.js';
 import { FlowRecorder, STEPS_PER_FLOW, type StepInput } from './flow-recorder.js';
 
-const recorderOn = (store = openStore({ dataDir: null })) => ({ store, recorder: new FlowRecorder(store, { now: () => 1_000 }, { emit: () => undefined }) });
+const recorderOn = (store = openStore({ dataDir: null })) => ({
+  store,
+  recorder: new FlowRecorder(store, { now: () => 1_000 }, { emit: () => undefined }),
+});
 
 const failedRefresh: StepInput = {
   ok: false,

@@ -85,14 +85,19 @@ export class FlowRecorder {
     if (input.detail.kind === 'api_call') {
       count.apiCalls++;
       if (count.apiCalls > API_CALLS_PER_FLOW) return id;
-      if (count.apiCalls === API_CALLS_PER_FLOW) input = { ...input, summary: `${input.summary} (later API calls of this flow are not recorded)` };
+      if (count.apiCalls === API_CALLS_PER_FLOW)
+        input = { ...input, summary: `${input.summary} (later API calls of this flow are not recorded)` };
     }
     if (count.steps > STEPS_PER_FLOW) return id;
-    if (count.steps === STEPS_PER_FLOW) input = { ...input, summary: `${input.summary} (later steps of this flow are not recorded)` };
+    if (count.steps === STEPS_PER_FLOW)
+      input = { ...input, summary: `${input.summary} (later steps of this flow are not recorded)` };
     input = maskStep(input);
     const at = this.now();
     const recorded = atomically(this.store, () =>
-      this.store.oauthFlows.addStep({ flowId: id, at, kind: input.detail.kind, ok: input.ok, summary: input.summary, detail: input.detail }, input.status),
+      this.store.oauthFlows.addStep(
+        { flowId: id, at, kind: input.detail.kind, ok: input.ok, summary: input.summary, detail: input.detail },
+        input.status,
+      ),
     );
     this.bus.emit('oauth.flowStep', recorded);
     return id;

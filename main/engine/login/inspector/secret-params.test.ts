@@ -23,21 +23,39 @@ describe('authorize parameters named like secrets, in the flow inspector (docs/c
     const dataDir = tempDir();
     const engine = await startTestEngine({ dataDir, clockSpeed: 0 });
     const client = await createIntegration(engine, { name: 'Leaky app' });
-    const secrets = { client_secret: secret(), access_token: secret(), refresh_token: secret(), code: secret(), code_verifier: secret(), token: secret(), api_key: secret(), password: 'hunter2-pw' };
+    const secrets = {
+      client_secret: secret(),
+      access_token: secret(),
+      refresh_token: secret(),
+      code: secret(),
+      code_verifier: secret(),
+      token: secret(),
+      api_key: secret(),
+      password: 'hunter2-pw',
+    };
     const url = authorizeUrl(engine, authorizeParams(client, secrets));
     expect((await fetch(url, { redirect: 'manual' })).status).toBe(200);
 
     const [newest] = (await admin(engine, 'GET', '/oauth/flows')).body as { id: string }[];
     // The same URL seen by a host's OAuth window lands on the timeline as a navigation.
-    expect((await admin(engine, 'POST', '/commands/oauth.window.navigated', { flowId: newest!.id, url, event: 'navigate' })).status).toBe(200);
+    expect(
+      (await admin(engine, 'POST', '/commands/oauth.window.navigated', { flowId: newest!.id, url, event: 'navigate' }))
+        .status,
+    ).toBe(200);
     const flow = (await admin(engine, 'GET', `/oauth/flows/${newest!.id}`)).body as FlowView;
     const authorize = flow.steps.find((s) => s.kind === 'authorize')!.detail as { params: Record<string, string[]> };
     expect(authorize.params.client_secret).toEqual([`${secrets.client_secret.slice(0, 6)}… (43 chars)`]);
     expect(authorize.params.password).toEqual(['•••••••• (10 chars)']);
     // What is not a secret stays readable.
-    expect(authorize.params).toMatchObject({ state: ['state-123'], client_id: [client.clientId], scope: ['playback-control-all'] });
+    expect(authorize.params).toMatchObject({
+      state: ['state-123'],
+      client_id: [client.clientId],
+      scope: ['playback-control-all'],
+    });
     const navigation = flow.steps.find((s) => s.kind === 'navigation')!;
-    expect((navigation.detail as { url: string }).url).toContain(`client_secret=${secrets.client_secret.slice(0, 6)}… (43 chars)`);
+    expect((navigation.detail as { url: string }).url).toContain(
+      `client_secret=${secrets.client_secret.slice(0, 6)}… (43 chars)`,
+    );
     const shown = JSON.stringify(flow);
     for (const [name, value] of Object.entries(secrets)) expect(shown, name).not.toContain(value);
 
@@ -62,28 +80,66 @@ describe('authorize parameters named like secrets, in the flow inspector (docs/c
       kind: 'authorize',
       ok: true,
       summary: `window navigate: /login/v3/oauth?client_secret=${clientSecret}`,
-      detail: { kind: 'authorize', params: { client_secret: [clientSecret], state: ['s'] }, checks: [], outcome: 'login' },
+      detail: {
+        kind: 'authorize',
+        params: { client_secret: [clientSecret], state: ['s'] },
+        checks: [],
+        outcome: 'login',
+      },
     });
     const shown = recorder.get(flowId)!;
     expect(JSON.stringify(shown)).not.toContain(clientSecret);
-    expect(shown.steps[0]!.detail).toMatchObject({ params: { client_secret: [`${clientSecret.slice(0, 6)}… (43 chars)`], state: ['s'] } });
+    expect(shown.steps[0]!.detail).toMatchObject({
+      params: { client_secret: [`${clientSecret.slice(0, 6)}… (43 chars)`], state: ['s'] },
+    });
     store.close();
   });
 });
 
 describe('which parameters are secrets', () => {
-  it.each(['client_secret', 'code', 'auth_code', 'code_verifier', 'access_token', 'refresh_token', 'id_token', 'token', 'password', 'api_key', 'apiKey', 'client_assertion'])('%s is', (name) => {
+  it.each([
+    'client_secret',
+    'code',
+    'auth_code',
+    'code_verifier',
+    'access_token',
+    'refresh_token',
+    'id_token',
+    'token',
+    'password',
+    'api_key',
+    'apiKey',
+    'client_assertion',
+  ])('%s is', (name) => {
     expect(isSecretParam(name)).toBe(true);
   });
-  it.each(['client_id', 'redirect_uri', 'response_type', 'state', 'scope', 'code_challenge', 'code_challenge_method', 'token_type', 'token_type_hint', 'error', 'error_description'])('%s is not', (name) => {
+  it.each([
+    'client_id',
+    'redirect_uri',
+    'response_type',
+    'state',
+    'scope',
+    'code_challenge',
+    'code_challenge_method',
+    'token_type',
+    'token_type_hint',
+    'error',
+    'error_description',
+  ])('%s is not', (name) => {
     expect(isSecretParam(name)).toBe(false);
   });
 
   it('masks each of them in a URL once, readable, and leaves the rest byte for byte', () => {
     const code = 'W5B957abcdefghijklmnopqrstuvwxyz0123456789A';
-    const masked = maskSecretParams(`http://127.0.0.1:9/cb?tenant=a%20b&code=${code}&state=x&client%5Fsecret=abcdefghijklmnopqrstuvwxyz#frag`);
-    expect(masked).toBe('http://127.0.0.1:9/cb?tenant=a%20b&code=W5B957… (43 chars)&state=x&client%5Fsecret=abcdef… (26 chars)#frag');
+    const masked = maskSecretParams(
+      `http://127.0.0.1:9/cb?tenant=a%20b&code=${code}&state=x&client%5Fsecret=abcdefghijklmnopqrstuvwxyz#frag`,
+    );
+    expect(masked).toBe(
+      'http://127.0.0.1:9/cb?tenant=a%20b&code=W5B957… (43 chars)&state=x&client%5Fsecret=abcdef… (26 chars)#frag',
+    );
     expect(maskSecretParams(masked)).toBe(masked);
-    expect(maskSecretParams('http://127.0.0.1:9/cb#access_token=abcdefghijklmnopqrstuvwxyz&token_type=Bearer')).toBe('http://127.0.0.1:9/cb#access_token=abcdef… (26 chars)&token_type=Bearer');
+    expect(maskSecretParams('http://127.0.0.1:9/cb#access_token=abcdefghijklmnopqrstuvwxyz&token_type=Bearer')).toBe(
+      'http://127.0.0.1:9/cb#access_token=abcdef… (26 chars)&token_type=Bearer',
+    );
   });
 });

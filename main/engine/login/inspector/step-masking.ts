@@ -19,7 +19,12 @@ const MAX_BODY_CHARS = 4_096;
  */
 export function formBody(form: Params): FlowRequestBody | undefined {
   if (form.entries.length === 0) return undefined;
-  const text = form.entries.map(([name, value]) => `${encodeURIComponent(name)}=${isBodySecret(name) ? maskSecret(value) : encodeURIComponent(value)}`).join('&');
+  const text = form.entries
+    .map(
+      ([name, value]) =>
+        `${encodeURIComponent(name)}=${isBodySecret(name) ? maskSecret(value) : encodeURIComponent(value)}`,
+    )
+    .join('&');
   return { contentType: FORM, text: clip(text, MAX_BODY_CHARS) };
 }
 
@@ -59,16 +64,28 @@ function maskDetail(detail: FlowStepDetail): FlowStepDetail {
     case 'authorize':
       return { ...detail, params: maskParams(detail.params) };
     case 'token':
-      return { ...detail, params: maskParams(detail.params), ...(detail.requestBody ? { requestBody: maskBody(detail.requestBody) } : {}) };
+      return {
+        ...detail,
+        params: maskParams(detail.params),
+        ...(detail.requestBody ? { requestBody: maskBody(detail.requestBody) } : {}),
+      };
     case 'login':
     case 'consent':
       return detail.requestBody ? { ...detail, requestBody: maskBody(detail.requestBody) } : detail;
     case 'navigation':
       return { ...detail, url: maskSecretParams(detail.url) };
     case 'callback':
-      return { ...detail, url: maskSecretParams(detail.url), ...(detail.code !== undefined ? { code: maskSecret(detail.code) } : {}) };
+      return {
+        ...detail,
+        url: maskSecretParams(detail.url),
+        ...(detail.code !== undefined ? { code: maskSecret(detail.code) } : {}),
+      };
     case 'redirect':
-      return { ...detail, location: maskSecretParams(detail.location), ...(detail.code !== undefined ? { code: maskSecret(detail.code) } : {}) };
+      return {
+        ...detail,
+        location: maskSecretParams(detail.location),
+        ...(detail.code !== undefined ? { code: maskSecret(detail.code) } : {}),
+      };
     default:
       return detail;
   }
@@ -77,6 +94,7 @@ function maskDetail(detail: FlowStepDetail): FlowStepDetail {
 function maskParams(params: Record<string, string[]>): Record<string, string[]> {
   // Own entries only, into a Map: a parameter named `__proto__` is a parameter like any other.
   const masked = new Map<string, string[]>();
-  for (const [name, values] of Object.entries(params)) masked.set(name, isSecretParam(name) ? values.map(maskSecret) : values);
+  for (const [name, values] of Object.entries(params))
+    masked.set(name, isSecretParam(name) ? values.map(maskSecret) : values);
   return Object.fromEntries(masked);
 }

@@ -38,7 +38,12 @@ describe('the integration manager (docs/contract/console.md §7)', () => {
     expect(created.warnings).toEqual(['http://localhost:3000/cb: production would reject this']);
     expect(created.keys[0]!.redirectUris).toEqual([
       { id: expect.any(String), uri: 'https://partymix.example.com/oauth/callback', loopback: false, warning: null },
-      { id: expect.any(String), uri: 'http://localhost:3000/cb', loopback: true, warning: 'production would reject this' },
+      {
+        id: expect.any(String),
+        uri: 'http://localhost:3000/cb',
+        loopback: true,
+        warning: 'production would reject this',
+      },
     ]);
 
     const listed = (await list()).find((i) => i.id === created.id)!;
@@ -72,34 +77,59 @@ describe('the integration manager (docs/contract/console.md §7)', () => {
 
   it('production parity refuses loopback redirect URLs', async () => {
     await admin(engine, 'PATCH', '/settings', { productionParity: true });
-    const refused = await admin(engine, 'POST', '/integrations', { name: 'Local', redirectUris: ['http://127.0.0.1:8080/cb'] });
+    const refused = await admin(engine, 'POST', '/integrations', {
+      name: 'Local',
+      redirectUris: ['http://127.0.0.1:8080/cb'],
+    });
     expect(refused.status).toBe(400);
     expect((refused.body as { error: { message: string } }).error.message).toMatch(/production parity/);
     await admin(engine, 'PATCH', '/settings', { productionParity: false });
-    expect((await admin(engine, 'POST', '/integrations', { name: 'Local', redirectUris: ['http://127.0.0.1:8080/cb'] })).status).toBe(200);
+    expect(
+      (await admin(engine, 'POST', '/integrations', { name: 'Local', redirectUris: ['http://127.0.0.1:8080/cb'] }))
+        .status,
+    ).toBe(200);
   });
 
   it('edits name, description and category with PATCH', async () => {
     const created = await createIntegration(engine, { name: 'Before' });
-    const { status, body } = await admin(engine, 'PATCH', `/integrations/${created.id}`, { name: 'After', description: 'New words', category: 'Radio' });
+    const { status, body } = await admin(engine, 'PATCH', `/integrations/${created.id}`, {
+      name: 'After',
+      description: 'New words',
+      category: 'Radio',
+    });
     expect(status).toBe(200);
-    expect(body).toMatchObject({ id: created.id, name: 'After', description: 'New words', category: 'Radio', clientId: created.clientId });
+    expect(body).toMatchObject({
+      id: created.id,
+      name: 'After',
+      description: 'New words',
+      category: 'Radio',
+      clientId: created.clientId,
+    });
     expect((await admin(engine, 'PATCH', '/integrations/nope', { name: 'x' })).status).toBe(404);
   });
 
   it('adds named keys, regenerates secrets, and deletes keys', async () => {
     const created = await createIntegration(engine, { name: 'Keys' });
-    const added = await admin(engine, 'POST', `/integrations/${created.id}/keys`, { name: 'Staging', redirectUris: ['https://staging.example.com/cb'] });
+    const added = await admin(engine, 'POST', `/integrations/${created.id}/keys`, {
+      name: 'Staging',
+      redirectUris: ['https://staging.example.com/cb'],
+    });
     expect(added.status).toBe(200);
     const key = added.body as IssuedClientSecret;
-    expect(key).toMatchObject({ clientId: expect.any(String), clientSecret: expect.any(String), key: { name: 'Staging' } });
+    expect(key).toMatchObject({
+      clientId: expect.any(String),
+      clientSecret: expect.any(String),
+      key: { name: 'Staging' },
+    });
     expect(key.clientId).not.toBe(created.clientId);
 
-    const regenerated = (await admin(engine, 'POST', `/integrations/${created.id}/keys/${key.key.id}/secret`)).body as IssuedClientSecret;
+    const regenerated = (await admin(engine, 'POST', `/integrations/${created.id}/keys/${key.key.id}/secret`))
+      .body as IssuedClientSecret;
     expect(regenerated.clientSecret).not.toBe(key.clientSecret);
     expect(regenerated.clientId).toBe(key.clientId);
 
-    const after = (await admin(engine, 'DELETE', `/integrations/${created.id}/keys/${key.key.id}`)).body as IntegrationView;
+    const after = (await admin(engine, 'DELETE', `/integrations/${created.id}/keys/${key.key.id}`))
+      .body as IntegrationView;
     expect(after.keys.map((k) => k.name)).toEqual(['Default']);
     expect((await admin(engine, 'POST', `/integrations/${created.id}/keys/${key.key.id}/secret`)).status).toBe(404);
   });
@@ -115,7 +145,9 @@ describe('the integration manager (docs/contract/console.md §7)', () => {
     expect((await admin(engine, 'POST', path, { uri: 'https://app.example.com/cb' })).status).toBe(409);
     const refused = await admin(engine, 'POST', path, { uri: 'http://10.0.0.5/cb' });
     expect(refused.status).toBe(400);
-    expect((refused.body as { error: { message: string } }).error.message).toMatch(/plain http is accepted only for loopback/);
+    expect((refused.body as { error: { message: string } }).error.message).toMatch(
+      /plain http is accepted only for loopback/,
+    );
 
     const removed = (await admin(engine, 'DELETE', `${path}/${key.redirectUris[1]!.id}`)).body as ClientKeyView;
     expect(removed.redirectUris.map((r) => r.uri)).toEqual(['http://127.0.0.1:9/callback']);
@@ -134,7 +166,10 @@ describe('the integration manager (docs/contract/console.md §7)', () => {
   it('registers the sample integration on the console callback URL, listed only on request', async () => {
     const withSample = (await admin(engine, 'GET', '/integrations?includeSample=true')).body as IntegrationView[];
     const sample = withSample.find((i) => i.sample)!;
-    expect(sample).toMatchObject({ name: 'Sample integration', redirectUris: [`${engine.urls.console}/oauth/callback`] });
+    expect(sample).toMatchObject({
+      name: 'Sample integration',
+      redirectUris: [`${engine.urls.console}/oauth/callback`],
+    });
     expect((await list()).map((i) => i.id)).toEqual(withSample.filter((i) => !i.sample).map((i) => i.id));
   });
 
@@ -150,10 +185,26 @@ describe('the integration manager (docs/contract/console.md §7)', () => {
 
 describe('settings (docs/contract/console.md §7)', () => {
   it('PATCH /settings changes only what it names and answers the settings', async () => {
-    expect((await admin(engine, 'PATCH', '/settings', { autoApprove: true })).body).toEqual({ autoApprove: true, productionParity: false, captureRedirects: true });
-    expect((await admin(engine, 'PATCH', '/settings', { productionParity: true })).body).toEqual({ autoApprove: true, productionParity: true, captureRedirects: true });
-    expect((await admin(engine, 'PATCH', '/settings', { captureRedirects: false })).body).toEqual({ autoApprove: true, productionParity: true, captureRedirects: false });
-    expect((await admin(engine, 'GET', '/settings')).body).toEqual({ autoApprove: true, productionParity: true, captureRedirects: false });
+    expect((await admin(engine, 'PATCH', '/settings', { autoApprove: true })).body).toEqual({
+      autoApprove: true,
+      productionParity: false,
+      captureRedirects: true,
+    });
+    expect((await admin(engine, 'PATCH', '/settings', { productionParity: true })).body).toEqual({
+      autoApprove: true,
+      productionParity: true,
+      captureRedirects: true,
+    });
+    expect((await admin(engine, 'PATCH', '/settings', { captureRedirects: false })).body).toEqual({
+      autoApprove: true,
+      productionParity: true,
+      captureRedirects: false,
+    });
+    expect((await admin(engine, 'GET', '/settings')).body).toEqual({
+      autoApprove: true,
+      productionParity: true,
+      captureRedirects: false,
+    });
     expect((await admin(engine, 'PATCH', '/settings', { autoApprove: 'yes' })).status).toBe(400);
     await admin(engine, 'PATCH', '/settings', { autoApprove: false, productionParity: false, captureRedirects: true });
   });
@@ -166,18 +217,27 @@ describe('persistence', () => {
       const first = await startTestEngine({ dataDir, clockSpeed: 0 });
       const created = await createIntegration(first, { name: 'Survivor' });
       await admin(first, 'PATCH', '/settings', { autoApprove: true });
-      await fetch(`${first.urls.login}/login/v3/oauth?client_id=${created.clientId}&response_type=code&state=s&scope=playback-control-all&redirect_uri=${encodeURIComponent('http://127.0.0.1:9/callback')}`, { redirect: 'manual' });
+      await fetch(
+        `${first.urls.login}/login/v3/oauth?client_id=${created.clientId}&response_type=code&state=s&scope=playback-control-all&redirect_uri=${encodeURIComponent('http://127.0.0.1:9/callback')}`,
+        { redirect: 'manual' },
+      );
       const flowsBefore = (await admin(first, 'GET', '/oauth/flows')).body as unknown[];
       await first.close();
 
       const second = await startTestEngine({ dataDir, clockSpeed: 0 });
       try {
-        expect(((await admin(second, 'GET', '/integrations')).body as IntegrationView[]).map((i) => i.name)).toEqual(['Survivor']);
+        expect(((await admin(second, 'GET', '/integrations')).body as IntegrationView[]).map((i) => i.name)).toEqual([
+          'Survivor',
+        ]);
         const integrations = (await admin(second, 'GET', '/integrations?includeSample=true')).body as IntegrationView[];
         expect(integrations.map((i) => i.name)).toEqual(['Sample integration', 'Survivor']);
         expect(integrations.filter((i) => i.sample)).toHaveLength(1);
         expect(integrations[0]!.redirectUris).toEqual([`${second.urls.console}/oauth/callback`]);
-        expect((await admin(second, 'GET', '/settings')).body).toEqual({ autoApprove: true, productionParity: false, captureRedirects: true });
+        expect((await admin(second, 'GET', '/settings')).body).toEqual({
+          autoApprove: true,
+          productionParity: false,
+          captureRedirects: true,
+        });
         expect((await admin(second, 'GET', `/integrations/${created.id}/grants`)).body).toHaveLength(1);
         expect((await admin(second, 'GET', '/oauth/flows')).body).toEqual(flowsBefore);
       } finally {

@@ -81,7 +81,8 @@ export class IntegrationManager {
   create(input: NewIntegration, options: { sample?: boolean; skipRedirectChecks?: boolean } = {}): CreatedIntegration {
     const name = requireName(input.name, 'name');
     const redirectUris = this.checkRedirectUris(input.redirectUris, options.skipRedirectChecks ?? false);
-    const eventCallbackUrl = input.eventCallbackUrl === undefined ? null : checkEventCallbackUrl(input.eventCallbackUrl);
+    const eventCallbackUrl =
+      input.eventCallbackUrl === undefined ? null : checkEventCallbackUrl(input.eventCallbackUrl);
     const now = this.now();
     const secret = randomSecret();
     const integration: Integration = {
@@ -125,11 +126,15 @@ export class IntegrationManager {
     return { id, deleted: true };
   }
 
-  createKey(integrationId: string, input: { name: string; redirectUris?: string[]; eventCallbackUrl?: string }): IssuedClientSecret {
+  createKey(
+    integrationId: string,
+    input: { name: string; redirectUris?: string[]; eventCallbackUrl?: string },
+  ): IssuedClientSecret {
     this.integration(integrationId);
     const name = requireName(input.name, 'key name');
     const redirectUris = this.checkRedirectUris(input.redirectUris ?? [], false, true);
-    const eventCallbackUrl = input.eventCallbackUrl === undefined ? null : checkEventCallbackUrl(input.eventCallbackUrl);
+    const eventCallbackUrl =
+      input.eventCallbackUrl === undefined ? null : checkEventCallbackUrl(input.eventCallbackUrl);
     const secret = randomSecret();
     const now = this.now();
     const key = this.store.transaction(() => {
@@ -206,7 +211,8 @@ export class IntegrationManager {
   removeRedirectUri(integrationId: string, keyId: string, redirectUriId: string): ClientKeyView {
     const key = this.key(integrationId, keyId);
     const redirectUri = this.store.redirectUris.get(redirectUriId);
-    if (!redirectUri || redirectUri.keyId !== key.id) throw new EngineError('not_found', `no redirect URI ${redirectUriId} on key ${keyId}`);
+    if (!redirectUri || redirectUri.keyId !== key.id)
+      throw new EngineError('not_found', `no redirect URI ${redirectUriId} on key ${keyId}`);
     this.store.redirectUris.delete(redirectUriId);
     this.touch(integrationId);
     return this.keyView(key);
@@ -274,11 +280,18 @@ export class IntegrationManager {
   private key(integrationId: string, keyId: string): ClientKey {
     this.integration(integrationId);
     const key = this.store.clientKeys.get(keyId);
-    if (!key || key.integrationId !== integrationId) throw new EngineError('not_found', `no key ${keyId} on integration ${integrationId}`);
+    if (!key || key.integrationId !== integrationId)
+      throw new EngineError('not_found', `no key ${keyId} on integration ${integrationId}`);
     return key;
   }
 
-  private insertKey(integrationId: string, name: string, secret: string, now: number, eventCallbackUrl: string | null = null): ClientKey {
+  private insertKey(
+    integrationId: string,
+    name: string,
+    secret: string,
+    now: number,
+    eventCallbackUrl: string | null = null,
+  ): ClientKey {
     const key = this.store.clientKeys.create({
       id: newId('key', now),
       integrationId,
@@ -297,7 +310,8 @@ export class IntegrationManager {
 
   private rememberSecret(keyId: string, secret: string): void {
     this.issuedSecrets.delete(keyId);
-    if (this.issuedSecrets.size >= MAX_ISSUED_SECRETS) this.issuedSecrets.delete(this.issuedSecrets.keys().next().value!);
+    if (this.issuedSecrets.size >= MAX_ISSUED_SECRETS)
+      this.issuedSecrets.delete(this.issuedSecrets.keys().next().value!);
     this.issuedSecrets.set(keyId, secret);
   }
 
@@ -307,14 +321,24 @@ export class IntegrationManager {
 
   /** Every URI checked; the first refused one fails the whole call, naming the URI and why. */
   private checkRedirectUris(uris: readonly string[], skip: boolean, allowNone = false): string[] {
-    if (uris.length === 0 && !allowNone) throw new EngineError('invalid_input', 'an integration needs at least one redirect URL (docs/contract/platform.md §1.5)');
+    if (uris.length === 0 && !allowNone)
+      throw new EngineError(
+        'invalid_input',
+        'an integration needs at least one redirect URL (docs/contract/platform.md §1.5)',
+      );
     const { productionParity } = this.settings.get();
-    const refused = skip ? [] : uris.map((uri) => ({ uri, verdict: checkRedirectUri(uri, { productionParity }) })).filter((r) => !r.verdict.ok);
+    const refused = skip
+      ? []
+      : uris.map((uri) => ({ uri, verdict: checkRedirectUri(uri, { productionParity }) })).filter((r) => !r.verdict.ok);
     const first = refused[0];
     if (first && !first.verdict.ok) {
-      throw new EngineError('invalid_input', `redirect URL ${JSON.stringify(first.uri)} refused: ${first.verdict.reason}`, {
-        refused: refused.map((r) => ({ uri: r.uri, reason: r.verdict.ok ? '' : r.verdict.reason })),
-      });
+      throw new EngineError(
+        'invalid_input',
+        `redirect URL ${JSON.stringify(first.uri)} refused: ${first.verdict.reason}`,
+        {
+          refused: refused.map((r) => ({ uri: r.uri, reason: r.verdict.ok ? '' : r.verdict.reason })),
+        },
+      );
     }
     return [...new Set(uris)];
   }
@@ -343,7 +367,10 @@ function redirectUriView(redirectUri: RedirectUri): RedirectUriView {
 /** Whole seconds from 0 (strict) to REFRESH_GRACE_MAX_SEC; the admin API's schema says the same. */
 function checkRefreshGrace(seconds: number): number {
   if (!Number.isInteger(seconds) || seconds < 0 || seconds > REFRESH_GRACE_MAX_SEC) {
-    throw new EngineError('invalid_input', `refreshGraceSec must be a whole number of seconds from 0 to ${REFRESH_GRACE_MAX_SEC}`);
+    throw new EngineError(
+      'invalid_input',
+      `refreshGraceSec must be a whole number of seconds from 0 to ${REFRESH_GRACE_MAX_SEC}`,
+    );
   }
   return seconds;
 }

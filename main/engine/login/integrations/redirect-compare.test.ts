@@ -3,7 +3,10 @@ import { compareRedirectUri } from './redirect-compare.js';
 
 describe('redirect_uri comparison, character by character', () => {
   it('points at the first differing character of the closest registered URI', () => {
-    const result = compareRedirectUri('https://app.example.com/callbak', ['https://other.example.com/x', 'https://app.example.com/callback']);
+    const result = compareRedirectUri('https://app.example.com/callbak', [
+      'https://other.example.com/x',
+      'https://app.example.com/callback',
+    ]);
     expect(result.closest).toBe('https://app.example.com/callback');
     expect(result.firstDifference).toBe('https://app.example.com/callba'.length);
   });
@@ -24,6 +27,12 @@ describe('redirect_uri comparison, character by character', () => {
   });
 
   it('has nothing to compare against when none is registered', () => {
-    expect(compareRedirectUri('https://a.example/cb', [])).toEqual({ presented: 'https://a.example/cb', registered: [], closest: null, firstDifference: null, hints: [] });
+    expect(compareRedirectUri('https://a.example/cb', [])).toEqual({
+      presented: 'https://a.example/cb',
+      registered: [],
+      closest: null,
+      firstDifference: null,
+      hints: [],
+    });
   });
 });

@@ -4,19 +4,32 @@ import { checkRedirectUri } from './redirect-uri.js';
 const check = (uri: string, productionParity = false) => checkRedirectUri(uri, { productionParity });
 
 describe('redirect URL rules (docs/contract/platform.md §2.1, docs/contract/console.md §2)', () => {
-  it.each(['https://app.example.com/callback', 'https://app.example.com:8443/cb?tenant=a', 'https://8.8.8.8/cb', 'https://[2606:4700::1111]/cb'])(
-    'accepts the HTTPS, publicly routable %s without a flag',
-    (uri) => expect(check(uri)).toEqual({ ok: true, loopback: false, warning: null }),
+  it.each([
+    'https://app.example.com/callback',
+    'https://app.example.com:8443/cb?tenant=a',
+    'https://8.8.8.8/cb',
+    'https://[2606:4700::1111]/cb',
+  ])('accepts the HTTPS, publicly routable %s without a flag', (uri) =>
+    expect(check(uri)).toEqual({ ok: true, loopback: false, warning: null }),
   );
 
-  it.each(['http://127.0.0.1:8080/cb', 'http://localhost/cb', 'http://[::1]:3000/cb', 'https://localhost/cb', 'http://127.1.2.3/cb', 'http://[::ffff:127.0.0.1]/cb'])(
-    'accepts the loopback %s, flagged "production would reject this"',
-    (uri) => expect(check(uri)).toEqual({ ok: true, loopback: true, warning: 'production would reject this' }),
+  it.each([
+    'http://127.0.0.1:8080/cb',
+    'http://localhost/cb',
+    'http://[::1]:3000/cb',
+    'https://localhost/cb',
+    'http://127.1.2.3/cb',
+    'http://[::ffff:127.0.0.1]/cb',
+  ])('accepts the loopback %s, flagged "production would reject this"', (uri) =>
+    expect(check(uri)).toEqual({ ok: true, loopback: true, warning: 'production would reject this' }),
   );
 
-  it.each(['http://127.0.0.1:8080/cb', 'http://localhost/cb', 'http://[::1]/cb'])('refuses the loopback %s with production parity on', (uri) => {
-    expect(check(uri, true)).toEqual({ ok: false, reason: expect.stringContaining('production parity') });
-  });
+  it.each(['http://127.0.0.1:8080/cb', 'http://localhost/cb', 'http://[::1]/cb'])(
+    'refuses the loopback %s with production parity on',
+    (uri) => {
+      expect(check(uri, true)).toEqual({ ok: false, reason: expect.stringContaining('production parity') });
+    },
+  );
 
   it.each([
     ['http://app.example.com/cb', /HTTPS/],

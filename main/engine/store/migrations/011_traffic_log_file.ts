@@ -24,7 +24,8 @@ export const trafficLogFileMigration: Migration = {
   name: 'traffic-log-file',
   up: (db, { takeTrafficRows }) => {
     if (takeTrafficRows) takeTrafficRows(db);
-    else if (holdsTraffic(db)) throw new Error('migration 11 moves the traffic log into its own file, and the store was opened without it');
+    else if (holdsTraffic(db))
+      throw new Error('migration 11 moves the traffic log into its own file, and the store was opened without it');
     db.exec('DROP TABLE main.traffic; DROP TABLE main.traffic_bodies;');
   },
 };
@@ -32,6 +33,11 @@ export const trafficLogFileMigration: Migration = {
 /** Whether dropping the tables would lose anything: a row, a body, or the next id of a cleared log. */
 function holdsTraffic(db: SqliteDatabase): boolean {
   return (
-    db.prepare("SELECT EXISTS (SELECT 1 FROM main.traffic) OR EXISTS (SELECT 1 FROM main.traffic_bodies) OR EXISTS (SELECT 1 FROM main.sqlite_sequence WHERE name = 'traffic')").pluck().get() === 1
+    db
+      .prepare(
+        "SELECT EXISTS (SELECT 1 FROM main.traffic) OR EXISTS (SELECT 1 FROM main.traffic_bodies) OR EXISTS (SELECT 1 FROM main.sqlite_sequence WHERE name = 'traffic')",
+      )
+      .pluck()
+      .get() === 1
   );
 }

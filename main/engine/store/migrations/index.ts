@@ -18,4 +18,22 @@ import { eventCallbacksMigration } from './015_event_callbacks.js';
 import { playerViolationsMigration } from './016_player_violations.js';
 import { refreshGraceMigration } from './017_refresh_grace.js';
 
-export const migrations: readonly Migration[] = [householdMigration, loginMigration, queuesMigration, playerMigration, faultsTrafficMigration, trafficSharedBodiesMigration, trafficBodiesMigration, trafficHeaderBlocksMigration, trafficWithoutFilterIndexesMigration, trafficWithoutRequestIndexMigration, trafficLogFileMigration, playerSavedMigration, timePlayedCapMigration, conformanceRunsMigration, eventCallbacksMigration, playerViolationsMigration, refreshGraceMigration];
+export const migrations: readonly Migration[] = [
+  householdMigration,
+  loginMigration,
+  queuesMigration,
+  playerMigration,
+  faultsTrafficMigration,
+  trafficSharedBodiesMigration,
+  trafficBodiesMigration,
+  trafficHeaderBlocksMigration,
+  trafficWithoutFilterIndexesMigration,
+  trafficWithoutRequestIndexMigration,
+  trafficLogFileMigration,
+  playerSavedMigration,
+  timePlayedCapMigration,
+  conformanceRunsMigration,
+  eventCallbacksMigration,
+  playerViolationsMigration,
+  refreshGraceMigration,
+];

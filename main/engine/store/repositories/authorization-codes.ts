@@ -45,12 +45,16 @@ export class AuthorizationCodeRepository {
 
   constructor(db: SqliteDatabase) {
     this.byHash = db.prepare<[Buffer], Row>('SELECT * FROM authorization_codes WHERE code_hash = ?');
-    this.byGrant = db.prepare<[string], Row>('SELECT * FROM authorization_codes WHERE grant_id = ? ORDER BY issued_at DESC LIMIT 1');
+    this.byGrant = db.prepare<[string], Row>(
+      'SELECT * FROM authorization_codes WHERE grant_id = ? ORDER BY issued_at DESC LIMIT 1',
+    );
     this.insert = db.prepare<[Buffer, string, string, string, string | null, number, number]>(
       `INSERT INTO authorization_codes (code_hash, grant_id, key_id, redirect_uri, code_challenge, issued_at, expires_at)
        VALUES (?, ?, ?, ?, ?, ?, ?)`,
     );
-    this.use = db.prepare<[number, Buffer]>('UPDATE authorization_codes SET used_at = ? WHERE code_hash = ? AND used_at IS NULL');
+    this.use = db.prepare<[number, Buffer]>(
+      'UPDATE authorization_codes SET used_at = ? WHERE code_hash = ? AND used_at IS NULL',
+    );
   }
 
   findByHash(codeHash: Buffer): AuthorizationCode | undefined {
@@ -64,7 +68,15 @@ export class AuthorizationCodeRepository {
   }
 
   create(code: Omit<AuthorizationCode, 'usedAt'>): void {
-    this.insert.run(code.codeHash, code.grantId, code.keyId, code.redirectUri, code.codeChallenge, code.issuedAt, code.expiresAt);
+    this.insert.run(
+      code.codeHash,
+      code.grantId,
+      code.keyId,
+      code.redirectUri,
+      code.codeChallenge,
+      code.issuedAt,
+      code.expiresAt,
+    );
   }
 
   /** Spends the code; false when it was already spent (two racing exchanges: only one wins). */

@@ -20,7 +20,8 @@ export interface ClientKey {
 }
 
 /** A key as it is made: without a callback URL unless one is given. */
-export type NewClientKey = Omit<ClientKey, 'eventCallbackUrl' | 'eventSigningSecret'> & Partial<Pick<ClientKey, 'eventCallbackUrl' | 'eventSigningSecret'>>;
+export type NewClientKey = Omit<ClientKey, 'eventCallbackUrl' | 'eventSigningSecret'> &
+  Partial<Pick<ClientKey, 'eventCallbackUrl' | 'eventSigningSecret'>>;
 
 interface Row {
   id: string;
@@ -58,18 +59,25 @@ export class ClientKeyRepository {
   private readonly eventCallback;
 
   constructor(db: SqliteDatabase) {
-    this.byIntegration = db.prepare<[string], Row>('SELECT * FROM client_keys WHERE integration_id = ? ORDER BY created_at, rowid');
+    this.byIntegration = db.prepare<[string], Row>(
+      'SELECT * FROM client_keys WHERE integration_id = ? ORDER BY created_at, rowid',
+    );
     this.one = db.prepare<[string], Row>('SELECT * FROM client_keys WHERE id = ?');
     this.byClientId = db.prepare<[string], Row>('SELECT * FROM client_keys WHERE client_id = ?');
-    this.insert = db.prepare<[string, string, string, string, Buffer, string, number, number, string | null, string | null]>(
+    this.insert = db.prepare<
+      [string, string, string, string, Buffer, string, number, number, string | null, string | null]
+    >(
       `INSERT INTO client_keys (id, integration_id, name, client_id, secret_hash, secret_hint, created_at, secret_set_at, event_callback_url, event_signing_secret)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
-    this.secret = db.prepare<[Buffer, string, number, string]>('UPDATE client_keys SET secret_hash = ?, secret_hint = ?, secret_set_at = ? WHERE id = ?');
+    this.secret = db.prepare<[Buffer, string, number, string]>(
+      'UPDATE client_keys SET secret_hash = ?, secret_hint = ?, secret_set_at = ? WHERE id = ?',
+    );
     this.remove = db.prepare<[string]>('DELETE FROM client_keys WHERE id = ?');
-    this.eventCallback = db.prepare<[string | null, string | null, string]>('UPDATE client_keys SET event_callback_url = ?, event_signing_secret = ? WHERE id = ?');
+    this.eventCallback = db.prepare<[string | null, string | null, string]>(
+      'UPDATE client_keys SET event_callback_url = ?, event_signing_secret = ? WHERE id = ?',
+    );
   }
-
 
   listByIntegration(integrationId: string): ClientKey[] {
     return this.byIntegration.all(integrationId).map(toKey);
@@ -86,8 +94,23 @@ export class ClientKeyRepository {
   }
 
   create(input: NewClientKey): ClientKey {
-    const key: ClientKey = { ...input, eventCallbackUrl: input.eventCallbackUrl ?? null, eventSigningSecret: input.eventSigningSecret ?? null };
-    this.insert.run(key.id, key.integrationId, key.name, key.clientId, key.secretHash, key.secretHint, key.createdAt, key.secretSetAt, key.eventCallbackUrl, key.eventSigningSecret);
+    const key: ClientKey = {
+      ...input,
+      eventCallbackUrl: input.eventCallbackUrl ?? null,
+      eventSigningSecret: input.eventSigningSecret ?? null,
+    };
+    this.insert.run(
+      key.id,
+      key.integrationId,
+      key.name,
+      key.clientId,
+      key.secretHash,
+      key.secretHint,
+      key.createdAt,
+      key.secretSetAt,
+      key.eventCallbackUrl,
+      key.eventSigningSecret,
+    );
     return key;
   }
 

@@ -14,12 +14,18 @@ export class ConformanceRunRepository {
 
   constructor(db: SqliteDatabase) {
     // An update keeps the run's place (its seq): a rerun is a new run, not this one moved up.
-    this.upsert = db.prepare<[string, string, string]>('INSERT INTO conformance_runs (id, status, run) VALUES (?, ?, ?) ON CONFLICT(id) DO UPDATE SET status = excluded.status, run = excluded.run');
+    this.upsert = db.prepare<[string, string, string]>(
+      'INSERT INTO conformance_runs (id, status, run) VALUES (?, ?, ?) ON CONFLICT(id) DO UPDATE SET status = excluded.status, run = excluded.run',
+    );
     this.one = db.prepare<[string], string>('SELECT run FROM conformance_runs WHERE id = ?').pluck();
     this.newestFirst = db.prepare<[], string>('SELECT run FROM conformance_runs ORDER BY seq DESC').pluck();
-    this.withStatus = db.prepare<[string], string>('SELECT run FROM conformance_runs WHERE status = ? ORDER BY seq').pluck();
+    this.withStatus = db
+      .prepare<[string], string>('SELECT run FROM conformance_runs WHERE status = ? ORDER BY seq')
+      .pluck();
     this.remove_ = db.prepare<[string]>('DELETE FROM conformance_runs WHERE id = ?');
-    this.beyond = db.prepare<[number]>('DELETE FROM conformance_runs WHERE seq NOT IN (SELECT seq FROM conformance_runs ORDER BY seq DESC LIMIT ?)');
+    this.beyond = db.prepare<[number]>(
+      'DELETE FROM conformance_runs WHERE seq NOT IN (SELECT seq FROM conformance_runs ORDER BY seq DESC LIMIT ?)',
+    );
   }
 
   save(run: ConformanceRun): void {

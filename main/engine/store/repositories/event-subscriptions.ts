@@ -54,14 +54,20 @@ export class EventSubscriptionRepository {
 
   constructor(db: SqliteDatabase) {
     this.everything = db.prepare<[], Row>(`${SELECT} ORDER BY s.created_at, s.rowid`);
-    this.byIntegration = db.prepare<[string], Row>(`${SELECT} WHERE k.integration_id = ? ORDER BY s.created_at, s.rowid`);
-    this.one = db.prepare<[string, string, string], Row>(`${SELECT} WHERE s.key_id = ? AND s.namespace = ? AND s.target_value = ?`);
+    this.byIntegration = db.prepare<[string], Row>(
+      `${SELECT} WHERE k.integration_id = ? ORDER BY s.created_at, s.rowid`,
+    );
+    this.one = db.prepare<[string, string, string], Row>(
+      `${SELECT} WHERE s.key_id = ? AND s.namespace = ? AND s.target_value = ?`,
+    );
     this.insert = db.prepare<[string, string, string, string, string, string, number]>(
       `INSERT INTO event_subscriptions (id, key_id, household_id, namespace, target_type, target_value, created_at)
        VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT(key_id, namespace, target_value) DO NOTHING`,
     );
     this.remove = db.prepare<[string]>('DELETE FROM event_subscriptions WHERE id = ?');
-    this.seq = db.prepare<[string], { last_seq_id: number }>('UPDATE event_subscriptions SET last_seq_id = last_seq_id + 1 WHERE id = ? RETURNING last_seq_id');
+    this.seq = db.prepare<[string], { last_seq_id: number }>(
+      'UPDATE event_subscriptions SET last_seq_id = last_seq_id + 1 WHERE id = ? RETURNING last_seq_id',
+    );
   }
 
   list(): EventSubscription[] {

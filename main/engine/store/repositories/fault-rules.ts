@@ -20,10 +20,14 @@ export class FaultRuleRepository {
     this.update = db.prepare<[string, string]>('UPDATE fault_rules SET rule = ? WHERE id = ?');
     this.remove_ = db.prepare<[string]>('DELETE FROM fault_rules WHERE id = ?');
     this.clear_ = db.prepare('DELETE FROM fault_rules');
-    this.nextPosition = db.prepare<[], { next: number }>('SELECT COALESCE(MAX(position), 0) + 1 AS next FROM fault_rules');
+    this.nextPosition = db.prepare<[], { next: number }>(
+      'SELECT COALESCE(MAX(position), 0) + 1 AS next FROM fault_rules',
+    );
     this.place = db.prepare<[number, string]>('UPDATE fault_rules SET position = ? WHERE id = ?');
     // All positions in one commit: a restart never finds half a reordering.
-    this.reorder_ = db.transaction((ids: readonly string[]) => ids.forEach((id, index) => this.place.run(index + 1, id)));
+    this.reorder_ = db.transaction((ids: readonly string[]) =>
+      ids.forEach((id, index) => this.place.run(index + 1, id)),
+    );
   }
 
   list(): FaultRule[] {

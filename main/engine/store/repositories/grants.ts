@@ -49,7 +49,9 @@ export class GrantRepository {
       `INSERT INTO grants (id, integration_id, key_id, user_id, household_id, scope, flow_id, created_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
     );
-    this.revokeRow = db.prepare<[number, string, string]>('UPDATE grants SET revoked_at = ?, revoked_reason = ? WHERE id = ? AND revoked_at IS NULL');
+    this.revokeRow = db.prepare<[number, string, string]>(
+      'UPDATE grants SET revoked_at = ?, revoked_reason = ? WHERE id = ? AND revoked_at IS NULL',
+    );
   }
 
   get(id: string): Grant | undefined {

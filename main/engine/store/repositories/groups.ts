@@ -27,7 +27,9 @@ export class GroupRepository {
     this.remove = db.prepare<[string]>('DELETE FROM groups WHERE id = ?');
     this.all = db.prepare<[], Row>('SELECT * FROM groups ORDER BY household_id, id');
     this.one = db.prepare<[string], Row>('SELECT * FROM groups WHERE id = ?');
-    this.insert = db.prepare<[string, string, string]>('INSERT INTO groups (id, household_id, coordinator_id) VALUES (?, ?, ?)');
+    this.insert = db.prepare<[string, string, string]>(
+      'INSERT INTO groups (id, household_id, coordinator_id) VALUES (?, ?, ?)',
+    );
   }
 
   list(): Group[] {

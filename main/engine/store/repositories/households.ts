@@ -23,7 +23,9 @@ export class HouseholdRepository {
   constructor(db: SqliteDatabase) {
     this.all = db.prepare<[], Row>('SELECT * FROM households ORDER BY created_at, id');
     this.one = db.prepare<[string], Row>('SELECT * FROM households WHERE id = ?');
-    this.insert = db.prepare<[string, string, number]>('INSERT INTO households (id, name, created_at) VALUES (?, ?, ?)');
+    this.insert = db.prepare<[string, string, number]>(
+      'INSERT INTO households (id, name, created_at) VALUES (?, ?, ?)',
+    );
   }
 
   list(): Household[] {

@@ -5,7 +5,9 @@ import type { SqliteDatabase } from '../database.js';
 /** An integration's own row; its keys and redirect URIs are rows of their own. */
 export type Integration = Omit<IntegrationView, 'clientId' | 'redirectUris' | 'warnings' | 'keys'>;
 
-export type IntegrationChanges = Partial<Pick<Integration, 'name' | 'description' | 'category' | 'rotateRefreshTokens' | 'refreshGraceSec'>>;
+export type IntegrationChanges = Partial<
+  Pick<Integration, 'name' | 'description' | 'category' | 'rotateRefreshTokens' | 'refreshGraceSec'>
+>;
 
 interface Row {
   id: string;
@@ -60,10 +62,19 @@ export class IntegrationRepository {
     return row && toIntegration(row);
   }
 
-
   create(integration: Integration): Integration {
     const i = integration;
-    this.insert.run(i.id, i.name, i.description, i.category, Number(i.rotateRefreshTokens), i.refreshGraceSec, Number(i.sample), i.createdAt, i.updatedAt);
+    this.insert.run(
+      i.id,
+      i.name,
+      i.description,
+      i.category,
+      Number(i.rotateRefreshTokens),
+      i.refreshGraceSec,
+      Number(i.sample),
+      i.createdAt,
+      i.updatedAt,
+    );
     return integration;
   }
 
@@ -71,7 +82,15 @@ export class IntegrationRepository {
     const current = this.get(id);
     if (!current) return undefined;
     const next = { ...current, ...changes, updatedAt };
-    this.updateRow.run(next.name, next.description, next.category, Number(next.rotateRefreshTokens), next.refreshGraceSec, updatedAt, id);
+    this.updateRow.run(
+      next.name,
+      next.description,
+      next.category,
+      Number(next.rotateRefreshTokens),
+      next.refreshGraceSec,
+      updatedAt,
+      id,
+    );
     return next;
   }
 

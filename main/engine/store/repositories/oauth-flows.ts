@@ -4,7 +4,14 @@
  * row changes only when its status does (step count and last update are read from the steps),
  * so recording a step writes as little as it can.
  */
-import type { FlowOrigin, FlowStatus, FlowStepDetail, FlowStepKind, FlowStepView, FlowSummary } from '../../api/oauth-types.js';
+import type {
+  FlowOrigin,
+  FlowStatus,
+  FlowStepDetail,
+  FlowStepKind,
+  FlowStepView,
+  FlowSummary,
+} from '../../api/oauth-types.js';
 import type { SqliteDatabase } from '../database.js';
 
 export type FlowRecord = Omit<FlowSummary, 'stepCount' | 'updatedAt'>;
@@ -72,7 +79,9 @@ export class OAuthFlowRepository {
   constructor(db: SqliteDatabase) {
     this.one = db.prepare<[string], FlowRow>(`SELECT ${SUMMARY} FROM oauth_flows f WHERE f.id = ?`);
     this.exists = db.prepare<[string], { found: number }>('SELECT 1 AS found FROM oauth_flows WHERE id = ?');
-    this.newest = db.prepare<[number], FlowRow>(`SELECT ${SUMMARY} FROM oauth_flows f ORDER BY f.started_at DESC, f.rowid DESC LIMIT ?`);
+    this.newest = db.prepare<[number], FlowRow>(
+      `SELECT ${SUMMARY} FROM oauth_flows f ORDER BY f.started_at DESC, f.rowid DESC LIMIT ?`,
+    );
     this.insert = db.prepare<[string, FlowOrigin, string | null, string | null, string | null, FlowStatus, number]>(
       `INSERT INTO oauth_flows (id, origin, integration_id, integration_name, client_id, status, started_at)
        VALUES (?, ?, ?, ?, ?, ?, ?)`,
@@ -80,7 +89,9 @@ export class OAuthFlowRepository {
     this.client = db.prepare<[string | null, string | null, string | null, string]>(
       'UPDATE oauth_flows SET integration_id = ?, integration_name = ?, client_id = ? WHERE id = ?',
     );
-    this.status = db.prepare<[FlowStatus, string, FlowStatus]>('UPDATE oauth_flows SET status = ? WHERE id = ? AND status <> ?');
+    this.status = db.prepare<[FlowStatus, string, FlowStatus]>(
+      'UPDATE oauth_flows SET status = ? WHERE id = ? AND status <> ?',
+    );
     this.insertStep = db.prepare<[string, number, FlowStepKind, number, string, string]>(
       'INSERT INTO oauth_flow_steps (flow_id, at, kind, ok, summary, detail) VALUES (?, ?, ?, ?, ?, ?)',
     );
@@ -118,7 +129,14 @@ export class OAuthFlowRepository {
    * flow as it stands after it. Call inside a transaction.
    */
   addStep(step: Omit<FlowStepView, 'seq'>, status?: FlowStatus): { step: FlowStepView; flow: FlowSummary } {
-    const info = this.insertStep.run(step.flowId, step.at, step.kind, Number(step.ok), step.summary, JSON.stringify(step.detail));
+    const info = this.insertStep.run(
+      step.flowId,
+      step.at,
+      step.kind,
+      Number(step.ok),
+      step.summary,
+      JSON.stringify(step.detail),
+    );
     if (status) this.status.run(status, step.flowId, status);
     return { step: { ...step, seq: Number(info.lastInsertRowid) }, flow: toSummary(this.one.get(step.flowId)!) };
   }

@@ -23,7 +23,9 @@ export class PlayerSavedRepository {
   private readonly remove;
 
   constructor(db: SqliteDatabase) {
-    this.select = db.prepare<[string], Row>('SELECT group_id, saved_at, own_cloud_queue, record FROM player_saved WHERE player_id = ?');
+    this.select = db.prepare<[string], Row>(
+      'SELECT group_id, saved_at, own_cloud_queue, record FROM player_saved WHERE player_id = ?',
+    );
     this.upsert = db.prepare<[string, string, number, string | null, string]>(
       `INSERT INTO player_saved (player_id, group_id, saved_at, own_cloud_queue, record) VALUES (?, ?, ?, ?, ?)
        ON CONFLICT(player_id) DO UPDATE SET group_id = excluded.group_id, saved_at = excluded.saved_at,

@@ -53,11 +53,15 @@ export class PlayerTransitionRepository {
   private inserts = 0;
 
   constructor(db: SqliteDatabase) {
-    this.insert = db.prepare<[string, string, number, string, string, string, string, string, string | null, string | null]>(
+    this.insert = db.prepare<
+      [string, string, number, string, string, string, string, string, string | null, string | null]
+    >(
       `INSERT INTO player_transitions (player_id, group_id, at, from_state, to_state, event, cause, transition, request_id, detail)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
-    this.latest = db.prepare<[string, number], Row>('SELECT * FROM player_transitions WHERE player_id = ? ORDER BY seq DESC LIMIT ?');
+    this.latest = db.prepare<[string, number], Row>(
+      'SELECT * FROM player_transitions WHERE player_id = ? ORDER BY seq DESC LIMIT ?',
+    );
     this.byRequest = db.prepare<[string], Row>('SELECT * FROM player_transitions WHERE request_id = ? ORDER BY seq');
     this.trim = db.prepare<[string, string, number]>(
       'DELETE FROM player_transitions WHERE player_id = ? AND seq <= (SELECT seq FROM player_transitions WHERE player_id = ? ORDER BY seq DESC LIMIT 1 OFFSET ?)',
@@ -65,7 +69,18 @@ export class PlayerTransitionRepository {
   }
 
   add(t: Omit<StoredTransition, 'seq'>): StoredTransition {
-    const { lastInsertRowid } = this.insert.run(t.playerId, t.groupId, t.at, t.from, t.to, t.event, t.cause, t.transition, t.requestId, t.detail);
+    const { lastInsertRowid } = this.insert.run(
+      t.playerId,
+      t.groupId,
+      t.at,
+      t.from,
+      t.to,
+      t.event,
+      t.cause,
+      t.transition,
+      t.requestId,
+      t.detail,
+    );
     // Trimming on every insert would cost a query per transition; every few hundred is plenty.
     if (++this.inserts % 500 === 0) this.trim.run(t.playerId, t.playerId, TRANSITIONS_KEPT_PER_PLAYER);
     return { ...t, seq: Number(lastInsertRowid) };

@@ -42,12 +42,17 @@ export class PlayerViolationRepository {
   private readonly trim;
   private readonly transact: Transact;
 
-  constructor(db: SqliteDatabase, private readonly keptPerPlayer = PLAYER_VIOLATIONS_KEPT) {
+  constructor(
+    db: SqliteDatabase,
+    private readonly keptPerPlayer = PLAYER_VIOLATIONS_KEPT,
+  ) {
     this.transact = transactor(db);
     this.insert = db.prepare<[string, number, string, string, string, number | null]>(
       'INSERT INTO player_violations (player_id, at, level, rule, message, traffic_id) VALUES (?, ?, ?, ?, ?, ?)',
     );
-    this.latest = db.prepare<[string, number], Row>('SELECT * FROM player_violations WHERE player_id = ? ORDER BY id DESC LIMIT ?');
+    this.latest = db.prepare<[string, number], Row>(
+      'SELECT * FROM player_violations WHERE player_id = ? ORDER BY id DESC LIMIT ?',
+    );
     this.byTraffic = db.prepare<[number], Row>('SELECT * FROM player_violations WHERE traffic_id = ? ORDER BY id');
     // Older than the player's N-th newest; nothing while it has fewer (the subquery is NULL).
     this.trim = db.prepare<{ playerId: string; skip: number }>(
@@ -65,7 +70,8 @@ export class PlayerViolationRepository {
         const { lastInsertRowid } = this.insert.run(v.playerId, v.at, v.level, v.rule, message, v.trafficId);
         return { ...v, message, id: Number(lastInsertRowid) };
       });
-      for (const playerId of new Set(violations.map((v) => v.playerId))) this.trim.run({ playerId, skip: this.keptPerPlayer - 1 });
+      for (const playerId of new Set(violations.map((v) => v.playerId)))
+        this.trim.run({ playerId, skip: this.keptPerPlayer - 1 });
       return stored;
     });
   }

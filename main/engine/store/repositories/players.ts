@@ -40,7 +40,9 @@ export class PlayerRepository {
     this.rename = db.prepare<[string, string]>('UPDATE players SET name = ? WHERE id = ?');
     this.regroup = db.prepare<[string, string]>('UPDATE players SET group_id = ? WHERE id = ?');
     this.remove = db.prepare<[string]>('DELETE FROM players WHERE id = ?');
-    this.lastPosition = db.prepare<[string], { position: number | null }>('SELECT MAX(position) AS position FROM players WHERE household_id = ?');
+    this.lastPosition = db.prepare<[string], { position: number | null }>(
+      'SELECT MAX(position) AS position FROM players WHERE household_id = ?',
+    );
     this.one = db.prepare<[string], Row>('SELECT * FROM players WHERE id = ?');
     this.insert = db.prepare<[string, string, string, string, number]>(
       'INSERT INTO players (id, household_id, group_id, name, position) VALUES (?, ?, ?, ?, ?)',

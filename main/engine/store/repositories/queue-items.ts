@@ -49,9 +49,15 @@ export class QueueItemRepository {
 
   constructor(db: SqliteDatabase) {
     const cols = "pos, 'item-' || item_seq AS item_id, item";
-    this.firstStmt = db.prepare<[number], ItemRow>(`SELECT ${cols} FROM queue_items WHERE queue_key = ? ORDER BY pos LIMIT 1`);
-    this.lastStmt = db.prepare<[number], ItemRow>(`SELECT ${cols} FROM queue_items WHERE queue_key = ? ORDER BY pos DESC LIMIT 1`);
-    this.byIdStmt = db.prepare<[number, number], ItemRow>(`SELECT ${cols} FROM queue_items WHERE queue_key = ? AND item_seq = ?`);
+    this.firstStmt = db.prepare<[number], ItemRow>(
+      `SELECT ${cols} FROM queue_items WHERE queue_key = ? ORDER BY pos LIMIT 1`,
+    );
+    this.lastStmt = db.prepare<[number], ItemRow>(
+      `SELECT ${cols} FROM queue_items WHERE queue_key = ? ORDER BY pos DESC LIMIT 1`,
+    );
+    this.byIdStmt = db.prepare<[number, number], ItemRow>(
+      `SELECT ${cols} FROM queue_items WHERE queue_key = ? AND item_seq = ?`,
+    );
     const tuple = 'SELECT pos, item_seq, item FROM queue_items WHERE queue_key = ?';
     // A bound LIMIT costs SQLite several times the read of a short window, so each limit gets
     // its own statement with the number written in (window sizes are few and small).
@@ -59,16 +65,30 @@ export class QueueItemRepository {
     // The item and those after it in one statement: the id lookup is a subquery on its index.
     this.fromItemStmt = limited((n) =>
       db
-        .prepare<[number, number, number], ItemTuple>(`${tuple} AND pos >= (SELECT pos FROM queue_items WHERE queue_key = ? AND item_seq = ?) ORDER BY pos LIMIT ${n}`)
+        .prepare<[number, number, number], ItemTuple>(
+          `${tuple} AND pos >= (SELECT pos FROM queue_items WHERE queue_key = ? AND item_seq = ?) ORDER BY pos LIMIT ${n}`,
+        )
         .raw(),
     );
-    this.beforeStmt = limited((n) => db.prepare<[number, number], ItemTuple>(`${tuple} AND pos < ? ORDER BY pos DESC LIMIT ${n}`).raw());
-    this.afterManyStmt = limited((n) => db.prepare<[number, number], ItemTuple>(`${tuple} AND pos > ? ORDER BY pos LIMIT ${n}`).raw());
-    this.afterStmt = db.prepare<[number, number], ItemRow>(`SELECT ${cols} FROM queue_items WHERE queue_key = ? AND pos > ? ORDER BY pos LIMIT 1`);
-    this.pageStmt = db.prepare<[number, number, number], ItemRow>(`SELECT ${cols} FROM queue_items WHERE queue_key = ? ORDER BY pos LIMIT ? OFFSET ?`);
-    this.rankStmt = db.prepare<[number, number], { n: number }>('SELECT COUNT(*) AS n FROM queue_items WHERE queue_key = ? AND pos < ?');
+    this.beforeStmt = limited((n) =>
+      db.prepare<[number, number], ItemTuple>(`${tuple} AND pos < ? ORDER BY pos DESC LIMIT ${n}`).raw(),
+    );
+    this.afterManyStmt = limited((n) =>
+      db.prepare<[number, number], ItemTuple>(`${tuple} AND pos > ? ORDER BY pos LIMIT ${n}`).raw(),
+    );
+    this.afterStmt = db.prepare<[number, number], ItemRow>(
+      `SELECT ${cols} FROM queue_items WHERE queue_key = ? AND pos > ? ORDER BY pos LIMIT 1`,
+    );
+    this.pageStmt = db.prepare<[number, number, number], ItemRow>(
+      `SELECT ${cols} FROM queue_items WHERE queue_key = ? ORDER BY pos LIMIT ? OFFSET ?`,
+    );
+    this.rankStmt = db.prepare<[number, number], { n: number }>(
+      'SELECT COUNT(*) AS n FROM queue_items WHERE queue_key = ? AND pos < ?',
+    );
     this.idsStmt = db.prepare<[number], { item_seq: number }>('SELECT item_seq FROM queue_items WHERE queue_key = ?');
-    this.orderedIdsStmt = db.prepare<[number], number>('SELECT item_seq FROM queue_items WHERE queue_key = ? ORDER BY pos').pluck();
+    this.orderedIdsStmt = db
+      .prepare<[number], number>('SELECT item_seq FROM queue_items WHERE queue_key = ? ORDER BY pos')
+      .pluck();
     const insert = 'INSERT INTO queue_items (queue_key, pos, item_seq, item) VALUES ';
     this.insertStmt = db.prepare<[number, number, number, string]>(`${insert}(?, ?, ?, ?)`);
     this.insertBatchStmt = db.prepare<unknown[]>(insert + Array(BATCH).fill('(?, ?, ?, ?)').join(', '));
@@ -77,7 +97,9 @@ export class QueueItemRepository {
     this.deleteFirstStmt = db.prepare<[number, number, number]>(
       'DELETE FROM queue_items WHERE queue_key = ? AND pos IN (SELECT pos FROM queue_items WHERE queue_key = ? ORDER BY pos LIMIT ?)',
     );
-    this.hasStmt = db.prepare<[number, number], number>('SELECT 1 FROM queue_items WHERE queue_key = ? AND item_seq = ?').pluck();
+    this.hasStmt = db
+      .prepare<[number, number], number>('SELECT 1 FROM queue_items WHERE queue_key = ? AND item_seq = ?')
+      .pluck();
     this.copyStmt = db.prepare<[number, number, number, number]>(
       'INSERT INTO queue_items (queue_key, pos, item_seq, item) SELECT ?, pos, item_seq, item FROM queue_items WHERE queue_key = ? AND pos > ? ORDER BY pos LIMIT ?',
     );

@@ -24,7 +24,10 @@ export interface QueueRecord {
 }
 
 /** What the cloud queue server needs on every request, without parsing any JSON. */
-export type QueueHead = Pick<QueueRecord, 'key' | 'id' | 'queueVersion' | 'contextVersion' | 'itemCount' | 'accessToken' | 'tokenExpiresAt'>;
+export type QueueHead = Pick<
+  QueueRecord,
+  'key' | 'id' | 'queueVersion' | 'contextVersion' | 'itemCount' | 'accessToken' | 'tokenExpiresAt'
+>;
 
 interface Row {
   key: number;
@@ -82,7 +85,19 @@ const toParams = (queue: NewQueue & { key?: number }): Params => ({
   token_expires_at: queue.tokenExpiresAt,
 });
 
-const WRITTEN = ['name', 'queue_version', 'context_version', 'next_item_seq', 'item_count', 'container', 'playback_policies', 'reports', 'access_token', 'token_issued_at', 'token_expires_at'];
+const WRITTEN = [
+  'name',
+  'queue_version',
+  'context_version',
+  'next_item_seq',
+  'item_count',
+  'container',
+  'playback_policies',
+  'reports',
+  'access_token',
+  'token_issued_at',
+  'token_expires_at',
+];
 
 /** The head of a record, as the cloud queue server reads it on every request. */
 const headOf = (queue: QueueRecord): QueueHead => ({
@@ -120,19 +135,32 @@ export class QueueRepository {
   private readonly publishRow;
 
   constructor(db: SqliteDatabase) {
-    this.all = db.prepare<[], Row>(`SELECT * FROM queues WHERE substr(id, 1, 1) <> '${SHADOW_ID_PREFIX}' ORDER BY created_at, key`);
-    this.shadowRows = db.prepare<[], { key: number; id: string }>(`SELECT key, id FROM queues WHERE substr(id, 1, 1) = '${SHADOW_ID_PREFIX}'`);
+    this.all = db.prepare<[], Row>(
+      `SELECT * FROM queues WHERE substr(id, 1, 1) <> '${SHADOW_ID_PREFIX}' ORDER BY created_at, key`,
+    );
+    this.shadowRows = db.prepare<[], { key: number; id: string }>(
+      `SELECT key, id FROM queues WHERE substr(id, 1, 1) = '${SHADOW_ID_PREFIX}'`,
+    );
     this.rename = db.prepare<[string, number]>('UPDATE queues SET id = ? WHERE key = ?');
     this.moveReports = db.prepare<[number, number]>('UPDATE time_played SET queue_key = ? WHERE queue_key = ?');
     this.one = db.prepare<[string], Row>('SELECT * FROM queues WHERE id = ?');
-    this.headById = db.prepare<[string], Pick<Row, 'key' | 'id' | 'queue_version' | 'context_version' | 'item_count' | 'access_token' | 'token_expires_at'>>(
+    this.headById = db.prepare<
+      [string],
+      Pick<Row, 'key' | 'id' | 'queue_version' | 'context_version' | 'item_count' | 'access_token' | 'token_expires_at'>
+    >(
       'SELECT key, id, queue_version, context_version, item_count, access_token, token_expires_at FROM queues WHERE id = ?',
     );
     const columns = ['id', 'created_at', ...WRITTEN];
-    this.insert = db.prepare<[Params]>(`INSERT INTO queues (${columns.join(', ')}) VALUES (${columns.map((c) => `@${c}`).join(', ')})`);
-    this.update = db.prepare<[Params]>(`UPDATE queues SET ${WRITTEN.map((c) => `${c} = @${c}`).join(', ')} WHERE key = @key`);
+    this.insert = db.prepare<[Params]>(
+      `INSERT INTO queues (${columns.join(', ')}) VALUES (${columns.map((c) => `@${c}`).join(', ')})`,
+    );
+    this.update = db.prepare<[Params]>(
+      `UPDATE queues SET ${WRITTEN.map((c) => `${c} = @${c}`).join(', ')} WHERE key = @key`,
+    );
     this.remove = db.prepare<[number]>('DELETE FROM queues WHERE key = ?');
-    this.publishRow = db.prepare<[Params]>(`UPDATE queues SET id = @id, created_at = @created_at, ${WRITTEN.map((c) => `${c} = @${c}`).join(', ')} WHERE key = @key`);
+    this.publishRow = db.prepare<[Params]>(
+      `UPDATE queues SET id = @id, created_at = @created_at, ${WRITTEN.map((c) => `${c} = @${c}`).join(', ')} WHERE key = @key`,
+    );
   }
 
   /** Rows left by staged edits (see SHADOW_ID_PREFIX). */

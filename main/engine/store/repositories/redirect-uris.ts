@@ -15,7 +15,12 @@ interface Row {
   created_at: number;
 }
 
-const toRedirectUri = (row: Row): RedirectUri => ({ id: row.id, keyId: row.key_id, uri: row.uri, createdAt: row.created_at });
+const toRedirectUri = (row: Row): RedirectUri => ({
+  id: row.id,
+  keyId: row.key_id,
+  uri: row.uri,
+  createdAt: row.created_at,
+});
 
 export class RedirectUriRepository {
   private readonly byKey;
@@ -26,10 +31,11 @@ export class RedirectUriRepository {
   constructor(db: SqliteDatabase) {
     this.byKey = db.prepare<[string], Row>('SELECT * FROM redirect_uris WHERE key_id = ? ORDER BY created_at, rowid');
     this.one = db.prepare<[string], Row>('SELECT * FROM redirect_uris WHERE id = ?');
-    this.insert = db.prepare<[string, string, string, number]>('INSERT INTO redirect_uris (id, key_id, uri, created_at) VALUES (?, ?, ?, ?)');
+    this.insert = db.prepare<[string, string, string, number]>(
+      'INSERT INTO redirect_uris (id, key_id, uri, created_at) VALUES (?, ?, ?, ?)',
+    );
     this.remove = db.prepare<[string]>('DELETE FROM redirect_uris WHERE id = ?');
   }
-
 
   listByKey(keyId: string): RedirectUri[] {
     return this.byKey.all(keyId).map(toRedirectUri);

@@ -52,12 +52,17 @@ export class TimePlayedRepository {
   private readonly countStmt;
   private readonly transact: Transact;
 
-  constructor(db: SqliteDatabase, private readonly keptPerQueue = MAX_REPORTS_PER_QUEUE) {
+  constructor(
+    db: SqliteDatabase,
+    private readonly keptPerQueue = MAX_REPORTS_PER_QUEUE,
+  ) {
     this.transact = transactor(db);
     this.insertStmt = db.prepare<[number, string, string | null, number, string, string]>(
       'INSERT INTO time_played (queue_key, item_id, player_id, received_at, type, report) VALUES (?, ?, ?, ?, ?, ?)',
     );
-    this.recentStmt = db.prepare<[number, number], Row>('SELECT * FROM time_played WHERE queue_key = ? ORDER BY seq DESC LIMIT ?');
+    this.recentStmt = db.prepare<[number, number], Row>(
+      'SELECT * FROM time_played WHERE queue_key = ? ORDER BY seq DESC LIMIT ?',
+    );
     this.forItemStmt = db.prepare<[number, string, number], Row>(
       'SELECT * FROM time_played WHERE queue_key = ? AND item_id = ? ORDER BY seq DESC LIMIT ?',
     );
@@ -82,7 +87,14 @@ export class TimePlayedRepository {
   addAll(queueKey: number, records: readonly Omit<TimePlayedRecord, 'seq'>[]): TimePlayedRecord[] {
     return this.transact(() => {
       const stored = records.map((record) => {
-        const { lastInsertRowid } = this.insertStmt.run(queueKey, record.itemId, record.playerId, record.receivedAt, record.type, JSON.stringify(record.report));
+        const { lastInsertRowid } = this.insertStmt.run(
+          queueKey,
+          record.itemId,
+          record.playerId,
+          record.receivedAt,
+          record.type,
+          JSON.stringify(record.report),
+        );
         return { ...record, seq: Number(lastInsertRowid) };
       });
       this.trimStmt.run({ queueKey, skip: this.keptPerQueue - 1 });
@@ -97,7 +109,8 @@ export class TimePlayedRepository {
 
   /** Newest first; for one item when `itemId` is given. */
   recent(queueKey: number, limit: number, itemId?: string): TimePlayedRecord[] {
-    const rows = itemId === undefined ? this.recentStmt.all(queueKey, limit) : this.forItemStmt.all(queueKey, itemId, limit);
+    const rows =
+      itemId === undefined ? this.recentStmt.all(queueKey, limit) : this.forItemStmt.all(queueKey, itemId, limit);
     return rows.map(toRecord);
   }
 

@@ -99,12 +99,18 @@ export class TokenRepository {
       `INSERT INTO tokens (grant_id, kind, token_hash, hint, parent_id, issued_at, expires_at)
        VALUES (?, ?, ?, ?, ?, ?, ?)`,
     );
-    this.rotate = db.prepare<[number, number]>('UPDATE tokens SET rotated_at = ? WHERE id = ? AND rotated_at IS NULL AND revoked_at IS NULL');
-    this.revokeRow = db.prepare<[number, string, number]>('UPDATE tokens SET revoked_at = ?, revoked_reason = ? WHERE id = ? AND revoked_at IS NULL');
+    this.rotate = db.prepare<[number, number]>(
+      'UPDATE tokens SET rotated_at = ? WHERE id = ? AND rotated_at IS NULL AND revoked_at IS NULL',
+    );
+    this.revokeRow = db.prepare<[number, string, number]>(
+      'UPDATE tokens SET revoked_at = ?, revoked_reason = ? WHERE id = ? AND revoked_at IS NULL',
+    );
     this.revokeGrantRows = db.prepare<[number, string, string]>(
       'UPDATE tokens SET revoked_at = ?, revoked_reason = ? WHERE grant_id = ? AND revoked_at IS NULL',
     );
-    this.expireRow = db.prepare<[number, number, number]>('UPDATE tokens SET expires_at = ? WHERE id = ? AND (expires_at IS NULL OR expires_at > ?)');
+    this.expireRow = db.prepare<[number, number, number]>(
+      'UPDATE tokens SET expires_at = ? WHERE id = ? AND (expires_at IS NULL OR expires_at > ?)',
+    );
   }
 
   get(id: string): Token | undefined {
@@ -133,8 +139,22 @@ export class TokenRepository {
 
   create(token: Omit<Token, 'id' | 'rotatedAt' | 'revokedAt' | 'revokedReason'>): Token {
     const t = token;
-    const info = this.insert.run(t.grantId, t.kind, t.tokenHash, t.hint, t.parentId === null ? null : rowOf(t.parentId), t.issuedAt, t.expiresAt);
-    return { ...token, id: tokenId(t.kind, Number(info.lastInsertRowid)), rotatedAt: null, revokedAt: null, revokedReason: null };
+    const info = this.insert.run(
+      t.grantId,
+      t.kind,
+      t.tokenHash,
+      t.hint,
+      t.parentId === null ? null : rowOf(t.parentId),
+      t.issuedAt,
+      t.expiresAt,
+    );
+    return {
+      ...token,
+      id: tokenId(t.kind, Number(info.lastInsertRowid)),
+      rotatedAt: null,
+      revokedAt: null,
+      revokedReason: null,
+    };
   }
 
   /** Marks a refresh token as replaced; false when it already was (two racing refreshes: one wins). */

@@ -40,7 +40,11 @@ const SAMPLE_SLOTS = 1024;
  */
 function slotOf(body: string): number {
   const n = body.length;
-  const sample = Math.imul(n, 0x9e3779b1) ^ Math.imul(body.charCodeAt(n >> 1), 0x85ebca6b) ^ Math.imul(body.charCodeAt(n >> 2), 0xc2b2ae35) ^ body.charCodeAt(n - (n >> 2) - 1);
+  const sample =
+    Math.imul(n, 0x9e3779b1) ^
+    Math.imul(body.charCodeAt(n >> 1), 0x85ebca6b) ^
+    Math.imul(body.charCodeAt(n >> 2), 0xc2b2ae35) ^
+    body.charCodeAt(n - (n >> 2) - 1);
   return (sample ^ (sample >>> 15)) & (SAMPLE_SLOTS - 1);
 }
 
@@ -81,9 +85,13 @@ export class TrafficBodies {
     db: SqliteDatabase,
     private readonly useAhead = DEFAULT_USE_AHEAD,
   ) {
-    this.insert = db.prepare<[number, number, string]>('INSERT INTO traffic_bodies (id, last_use, body) VALUES (?, ?, ?)');
+    this.insert = db.prepare<[number, number, string]>(
+      'INSERT INTO traffic_bodies (id, last_use, body) VALUES (?, ?, ?)',
+    );
     this.select = db.prepare<[number], string>('SELECT body FROM traffic_bodies WHERE id = ?').pluck();
-    this.markUsed = db.prepare<[number, string]>('UPDATE traffic_bodies SET last_use = ? WHERE id IN (SELECT value FROM json_each(?))');
+    this.markUsed = db.prepare<[number, string]>(
+      'UPDATE traffic_bodies SET last_use = ? WHERE id IN (SELECT value FROM json_each(?))',
+    );
     this.dropUnused = db.prepare<[number]>('DELETE FROM traffic_bodies WHERE last_use <= ?');
     this.dropAll = db.prepare('DELETE FROM traffic_bodies');
     this.nextId = (db.prepare('SELECT MAX(id) FROM traffic_bodies').pluck().get() as number | null) ?? 0;

@@ -12,7 +12,8 @@ import { SegmentSizes } from './segment-sizes.js';
 
 const KEEP_ALL = 1_000_000;
 /** A segment of `entries` entries, each with a 10 kB request body of its own (request bodies are never shared). */
-const segment = (entries: number, tag: string) => Array.from({ length: entries }, (_, i) => trafficEntry({ requestBody: `${tag}-${i}-`.padEnd(10_000, 'x') }));
+const segment = (entries: number, tag: string) =>
+  Array.from({ length: entries }, (_, i) => trafficEntry({ requestBody: `${tag}-${i}-`.padEnd(10_000, 'x') }));
 
 describe('the byte budget', () => {
   it('drops the oldest segments whole once the stored log passes it, whatever the entry cap', () => {
@@ -21,7 +22,10 @@ describe('the byte budget', () => {
     traffic.byteBudget = 350_000;
     for (let k = 0; k < 10; k++) traffic.append(segment(10, `s${k}`), KEEP_ALL);
     expect(traffic.storedBytes).toBeLessThanOrEqual(350_000);
-    const firstIds = store.db.prepare('SELECT first_id FROM traffic_segments ORDER BY first_id').pluck().all() as number[];
+    const firstIds = store.db
+      .prepare('SELECT first_id FROM traffic_segments ORDER BY first_id')
+      .pluck()
+      .all() as number[];
     // About 100 kB a segment: the newest three fit.
     expect(firstIds).toEqual([71, 81, 91]);
     expect(traffic.page({}, 0, 1000).rows.map((row) => row.id)).toEqual(Array.from({ length: 30 }, (_, i) => 71 + i));

@@ -20,7 +20,19 @@ const REPLAY = {
 };
 
 const OUTCOMES: readonly TrafficOutcome[] = ['answered', 'timeout', 'dropped', 'incomplete'];
-const REASONS = ['load', 'pause', 'play', 'queueCompleted', 'refresh', 'resume', 'skipNext', 'skipPrev', 'skipToItem', 'load+queueCompleted', 'load queueCompleted'];
+const REASONS = [
+  'load',
+  'pause',
+  'play',
+  'queueCompleted',
+  'refresh',
+  'resume',
+  'skipNext',
+  'skipPrev',
+  'skipToItem',
+  'load+queueCompleted',
+  'load queueCompleted',
+];
 
 /** Any code point (astral ones too), now and then half a surrogate pair on its own. */
 const char = fc.oneof(
@@ -28,7 +40,10 @@ const char = fc.oneof(
   { weight: 1, arbitrary: fc.integer({ min: 0xd800, max: 0xdfff }).map((unit) => String.fromCharCode(unit)) },
 );
 /** Text of any kind, the empty string included (short, mostly; a few long enough to grow the writer's text run). */
-const text = fc.oneof({ weight: 9, arbitrary: fc.string({ unit: char, maxLength: 24 }) }, { weight: 1, arbitrary: fc.string({ unit: char, maxLength: 3_000 }) });
+const text = fc.oneof(
+  { weight: 9, arbitrary: fc.string({ unit: char, maxLength: 24 }) },
+  { weight: 1, arbitrary: fc.string({ unit: char, maxLength: 3_000 }) },
+);
 const maybe = <T>(arbitrary: fc.Arbitrary<T>) => fc.option(arbitrary, { nil: null, freq: 3 });
 /** A stored number: null is kept as -1, so the domain is null or not negative. */
 const count = maybe(fc.integer({ min: 0, max: 2 ** 31 - 1 }));
@@ -59,19 +74,35 @@ const exchange: fc.Arbitrary<NewTrafficEntry> = fc.record({
   playerId: maybe(text),
   requestId: maybe(text),
   outcome: fc.constantFrom(...OUTCOMES),
-  requestHeaders: fc.oneof(text, fc.array(fc.tuple(text, text)).map((lines) => lines.map(([name, value]) => `${name}: ${value}\r\n`).join(''))),
+  requestHeaders: fc.oneof(
+    text,
+    fc.array(fc.tuple(text, text)).map((lines) => lines.map(([name, value]) => `${name}: ${value}\r\n`).join('')),
+  ),
   requestBody: maybe(text),
   responseHeaders: text,
   responseBody: maybe(text),
 });
 
 /** An exchange as captured, and the shared body its response names (0: none, the body stays in the entry). */
-const captured = fc.tuple(exchange, fc.oneof({ weight: 3, arbitrary: fc.constant(0) }, { weight: 1, arbitrary: fc.integer({ min: 1, max: 2 ** 31 - 1 }) }));
+const captured = fc.tuple(
+  exchange,
+  fc.oneof(
+    { weight: 3, arbitrary: fc.constant(0) },
+    { weight: 1, arbitrary: fc.integer({ min: 1, max: 2 ** 31 - 1 }) },
+  ),
+);
 /** Segments one writer encodes in turn (its buffers are reused), each starting at some id. */
-const segments = fc.array(fc.record({ firstId: fc.integer({ min: 1, max: 2 ** 40 }), entries: fc.array(captured, { minLength: 1, maxLength: 40 }) }), { minLength: 1, maxLength: 3 });
+const segments = fc.array(
+  fc.record({
+    firstId: fc.integer({ min: 1, max: 2 ** 40 }),
+    entries: fc.array(captured, { minLength: 1, maxLength: 40 }),
+  }),
+  { minLength: 1, maxLength: 3 },
+);
 
 /** What UTF-8 keeps of a string: each lone surrogate becomes U+FFFD (one UTF-16 unit for one). */
-const wellFormed = (value: string) => value.replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd');
+const wellFormed = (value: string) =>
+  value.replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd');
 
 /**
  * An entry's string parts as they read back: encoded as one joined string, so a high surrogate
@@ -108,14 +139,42 @@ describe('the segment codec', () => {
           expect(summary.lastId).toBe(firstId + entries.length - 1);
           entries.forEach(([entry, bodyId], i) => {
             // The fault is stored as JSON, which escapes a lone surrogate: it comes back exactly.
-            const [method, path, reason, playerId, requestId] = readBack([entry.method, entry.path, entry.reason, entry.playerId, entry.requestId, entry.fault && JSON.stringify(entry.fault)]);
+            const [method, path, reason, playerId, requestId] = readBack([
+              entry.method,
+              entry.path,
+              entry.reason,
+              entry.playerId,
+              entry.requestId,
+              entry.fault && JSON.stringify(entry.fault),
+            ]);
             const { target, at, wallAt, status, latencyMs, retry, fault, outcome } = entry;
-            expect(summary.summary(i)).toEqual({ id: firstId + i, target, at, wallAt, method, path, reason, status, latencyMs, retry, fault, playerId, requestId, outcome });
+            expect(summary.summary(i)).toEqual({
+              id: firstId + i,
+              target,
+              at,
+              wallAt,
+              method,
+              path,
+              reason,
+              status,
+              latencyMs,
+              retry,
+              fault,
+              playerId,
+              requestId,
+              outcome,
+            });
             expect(summary.part(i, PART.reason)).toBe(reason);
             expect(summary.part(i, PART.requestId)).toBe(requestId);
             expect(summary.responseBodyId[i]).toBe(bodyId);
             // A shared body is not kept in the entry: the summary names it.
-            const [url, requestHeaders, requestBody, responseHeaders, responseBody] = readBack([entry.url, entry.requestHeaders, entry.requestBody, entry.responseHeaders, bodyId > 0 ? null : entry.responseBody]);
+            const [url, requestHeaders, requestBody, responseHeaders, responseBody] = readBack([
+              entry.url,
+              entry.requestHeaders,
+              entry.requestBody,
+              entry.responseHeaders,
+              bodyId > 0 ? null : entry.responseBody,
+            ]);
             expect(details.detail(i)).toEqual({ url, requestHeaders, requestBody, responseHeaders, responseBody });
             expect(details.url(i)).toBe(url);
             expect(details.requestBody(i)).toBe(requestBody);

@@ -27,7 +27,13 @@
  * `summary` holds what a list row and the filters need, so reading the log's index at start-up
  * and a page of rows never read the headers and bodies in `detail`.
  */
-import { TRAFFIC_TARGETS, type TrafficCut, type TrafficOutcome, type TrafficSummary, type TrafficTarget } from '../../api/traffic-types.js';
+import {
+  TRAFFIC_TARGETS,
+  type TrafficCut,
+  type TrafficOutcome,
+  type TrafficSummary,
+  type TrafficTarget,
+} from '../../api/traffic-types.js';
 import type { FaultHit } from '../../api/fault-types.js';
 import type { HeaderBlock } from './header-block.js';
 import type { HeldParts } from './held.js';
@@ -54,7 +60,10 @@ export interface EntryNotes {
 }
 
 /** What `detail` holds of an entry (its `responseBody` is null when the summary names a shared one). */
-export type SegmentDetail = Pick<NewTrafficEntry, 'url' | 'requestHeaders' | 'requestBody' | 'responseHeaders' | 'responseBody'>;
+export type SegmentDetail = Pick<
+  NewTrafficEntry,
+  'url' | 'requestHeaders' | 'requestBody' | 'responseHeaders' | 'responseBody'
+>;
 
 const FORMAT = 1;
 const DETAIL_FORMAT = 2;
@@ -67,7 +76,8 @@ const DETAIL_PARTS = 6;
 const DETAIL_PARTS_OF: Readonly<Record<number, number>> = { 1: 5, 2: DETAIL_PARTS };
 export const PART = { reason: 2, requestId: 4 } as const;
 
-if (new Uint8Array(new Uint16Array([1]).buffer)[0] !== 1) throw new Error('the traffic log is stored little-endian, as typed arrays are on every platform the console runs on');
+if (new Uint8Array(new Uint16Array([1]).buffer)[0] !== 1)
+  throw new Error('the traffic log is stored little-endian, as typed arrays are on every platform the console runs on');
 
 /** Plain arithmetic, not `& ~7`: a damaged blob's count can make offsets past 32 bits. */
 const align8 = (n: number) => Math.ceil(n / 8) * 8;
@@ -135,7 +145,12 @@ const nullable = (value: number) => (value === -1 ? null : value);
 const length = (value: string | null) => (value === null ? NONE : value.length);
 
 /** Copies a column's first `size` elements into a blob at a byte offset. */
-function put(blob: Buffer, at: number, column: Float64Array | Int32Array | Uint32Array | Uint8Array, size: number): void {
+function put(
+  blob: Buffer,
+  at: number,
+  column: Float64Array | Int32Array | Uint32Array | Uint8Array,
+  size: number,
+): void {
   blob.set(new Uint8Array(column.buffer, column.byteOffset, size * column.BYTES_PER_ELEMENT), at);
 }
 
@@ -211,7 +226,9 @@ export class SegmentWriter {
     detail[k++] = responseHeaders.length;
     detail[k++] = length(responseBody);
     detail[k] = length(notes);
-    this.detailText.write(url + requestHeaders + (requestBody ?? '') + responseHeaders + (responseBody ?? '') + (notes ?? ''));
+    this.detailText.write(
+      url + requestHeaders + (requestBody ?? '') + responseHeaders + (responseBody ?? '') + (notes ?? ''),
+    );
     this.count = i + 1;
   }
 
@@ -281,13 +298,22 @@ function aligned(blob: Uint8Array): Uint8Array {
 export class DamagedTrafficError extends Error {}
 
 /** A blob's format (one of `formats`), and its entry count, whose layout needs at least `textAt(count, format)` bytes. */
-function checkFormat(blob: Uint8Array, what: string, formats: readonly number[], textAt: (count: number, format: number) => number): { format: number; count: number } {
+function checkFormat(
+  blob: Uint8Array,
+  what: string,
+  formats: readonly number[],
+  textAt: (count: number, format: number) => number,
+): { format: number; count: number } {
   if (blob.byteLength < 8) throw new DamagedTrafficError(`traffic segment ${what} is cut short`);
   const head = new Uint32Array(blob.buffer, blob.byteOffset, 2);
   const format = head[0]!;
-  if (!formats.includes(format)) throw new DamagedTrafficError(`traffic segment ${what} has format ${format}, this console reads ${formats.join(' and ')}`);
+  if (!formats.includes(format))
+    throw new DamagedTrafficError(
+      `traffic segment ${what} has format ${format}, this console reads ${formats.join(' and ')}`,
+    );
   const count = head[1]!;
-  if (textAt(count, format) > blob.byteLength) throw new DamagedTrafficError(`traffic segment ${what} is shorter than its ${count} entries need`);
+  if (textAt(count, format) > blob.byteLength)
+    throw new DamagedTrafficError(`traffic segment ${what} is shorter than its ${count} entries need`);
   return { format, count };
 }
 
@@ -307,7 +333,8 @@ class Parts {
       const n = lengths[k]!;
       if (n !== NONE) at += n;
     }
-    if (at !== text.length) throw new DamagedTrafficError(`traffic segment parts add up to ${at} characters, its text has ${text.length}`);
+    if (at !== text.length)
+      throw new DamagedTrafficError(`traffic segment parts add up to ${at} characters, its text has ${text.length}`);
     this.starts = starts;
   }
 
@@ -350,7 +377,10 @@ export class SegmentSummary {
     this.target = new Uint8Array(buffer, byteOffset + s.target, n);
     this.outcome = new Uint8Array(buffer, byteOffset + s.outcome, n);
     const lengths = new Uint32Array(buffer, byteOffset + s.lengths, n * SUMMARY_PARTS);
-    this.parts = new Parts(lengths, Buffer.from(buffer, byteOffset + s.text, bytes.byteLength - s.text).toString('utf8'));
+    this.parts = new Parts(
+      lengths,
+      Buffer.from(buffer, byteOffset + s.text, bytes.byteLength - s.text).toString('utf8'),
+    );
   }
 
   get lastId(): number {
@@ -404,12 +434,20 @@ export class SegmentDetails {
 
   constructor(blob: Uint8Array) {
     const bytes = aligned(blob);
-    const { format, count: n } = checkFormat(bytes, 'detail', [1, DETAIL_FORMAT], (count, format) => detailLayout(count, DETAIL_PARTS_OF[format]).text);
+    const { format, count: n } = checkFormat(
+      bytes,
+      'detail',
+      [1, DETAIL_FORMAT],
+      (count, format) => detailLayout(count, DETAIL_PARTS_OF[format]).text,
+    );
     this.width = DETAIL_PARTS_OF[format]!;
     const d = detailLayout(n, this.width);
     this.count = n;
     const lengths = new Uint32Array(bytes.buffer, bytes.byteOffset + d.lengths, n * this.width);
-    this.parts = new Parts(lengths, Buffer.from(bytes.buffer, bytes.byteOffset + d.text, bytes.byteLength - d.text).toString('utf8'));
+    this.parts = new Parts(
+      lengths,
+      Buffer.from(bytes.buffer, bytes.byteOffset + d.text, bytes.byteLength - d.text).toString('utf8'),
+    );
   }
 
   url(i: number): string {

@@ -72,14 +72,29 @@ export class TrafficIndex {
     const skip = Math.max(0, droppedThrough - segment.firstId + 1);
     this.reserve(segment.count - skip);
     for (let i = skip; i < segment.count; i++) {
-      this.put(segment.firstId + i, segment.at[i]!, segment.status[i]!, segment.target[i]!, this.reasonKey(segment.part(i, PART.reason)), requestIdKey(segment.part(i, PART.requestId)));
+      this.put(
+        segment.firstId + i,
+        segment.at[i]!,
+        segment.status[i]!,
+        segment.target[i]!,
+        this.reasonKey(segment.part(i, PART.reason)),
+        requestIdKey(segment.part(i, PART.requestId)),
+      );
     }
   }
 
   /** Adds the entries of a segment just written, from the columns its writer kept. */
   addWritten(firstId: number, writer: SegmentWriter): void {
     this.reserve(writer.count);
-    for (let i = 0; i < writer.count; i++) this.put(firstId + i, writer.at[i]!, writer.status[i]!, writer.target[i]!, writer.reasonKey[i]!, writer.requestKey[i]!);
+    for (let i = 0; i < writer.count; i++)
+      this.put(
+        firstId + i,
+        writer.at[i]!,
+        writer.status[i]!,
+        writer.target[i]!,
+        writer.reasonKey[i]!,
+        writer.requestKey[i]!,
+      );
   }
 
   /** The key a reason is filed under: its interned code (NO_KEY for none, OTHER_REASON past MAX_REASONS). */

@@ -23,7 +23,13 @@ function dirWithLog(rows: number, stop: 'clean' | 'unclean' = 'clean'): string {
   const { store, traffic } = openStoreWithTrafficLog({ dataDir: dir });
   store.settings.set('kept', true);
   traffic.append(
-    Array.from({ length: rows }, (_, i) => trafficEntry({ path: `/queues/q/v2.3/itemWindow`, url: `http://127.0.0.1:9003/w?n=${i}`, responseBody: 'x'.repeat(2_000) + i })),
+    Array.from({ length: rows }, (_, i) =>
+      trafficEntry({
+        path: `/queues/q/v2.3/itemWindow`,
+        url: `http://127.0.0.1:9003/w?n=${i}`,
+        responseBody: 'x'.repeat(2_000) + i,
+      }),
+    ),
     1_000_000,
   );
   if (stop === 'clean') store.close();
@@ -41,7 +47,10 @@ function dirWithLog(rows: number, stop: 'clean' | 'unclean' = 'clean'): string {
 function damageBodyIndex(dir: string): void {
   const file = join(dir, TRAFFIC_LOG_FILE);
   const db = new Database(file, { readonly: true });
-  const root = db.prepare("SELECT rootpage FROM sqlite_master WHERE name = 'traffic_bodies_by_last_use'").pluck().get() as number;
+  const root = db
+    .prepare("SELECT rootpage FROM sqlite_master WHERE name = 'traffic_bodies_by_last_use'")
+    .pluck()
+    .get() as number;
   db.close();
   const fd = openSync(file, 'r+');
   writeSync(fd, Buffer.alloc(LOG_PAGE_SIZE, 0x5a), 0, LOG_PAGE_SIZE, LOG_PAGE_SIZE * (root - 1));
@@ -93,7 +102,10 @@ describe('the traffic log file', () => {
     damageBodyIndex(dir);
 
     const { store, traffic, recovery } = openStoreWithTrafficLog({ dataDir: dir }, 1234);
-    expect(recovery).toMatchObject({ putAside: join(dir, `${TRAFFIC_LOG_FILE}.damaged-1234`), because: expect.stringMatching(/integrity_check/) });
+    expect(recovery).toMatchObject({
+      putAside: join(dir, `${TRAFFIC_LOG_FILE}.damaged-1234`),
+      because: expect.stringMatching(/integrity_check/),
+    });
     expect(existsSync(join(dir, `${TRAFFIC_LOG_FILE}.damaged-1234`))).toBe(true);
     expect(existsSync(join(dir, `${TRAFFIC_LOG_FILE}.damaged-1234-journal`))).toBe(true);
     expect(store.settings.get('kept')).toBe(true);
@@ -112,7 +124,10 @@ describe('the traffic log file', () => {
     db.prepare('UPDATE traffic_segments SET detail = ?').run(detail.subarray(0, detail.length - 100));
     db.close();
     const { store, traffic, recovery } = openStoreWithTrafficLog({ dataDir: dir }, 55);
-    expect(recovery).toMatchObject({ putAside: join(dir, `${TRAFFIC_LOG_FILE}.damaged-55`), because: expect.stringMatching(/traffic segment parts add up to .* \(segment 1\)/) });
+    expect(recovery).toMatchObject({
+      putAside: join(dir, `${TRAFFIC_LOG_FILE}.damaged-55`),
+      because: expect.stringMatching(/traffic segment parts add up to .* \(segment 1\)/),
+    });
     expect(traffic.page({}, 0, 10).total).toBe(0);
     store.close();
   });
@@ -130,7 +145,9 @@ describe('the traffic log file', () => {
     db.prepare('UPDATE traffic_segments SET last_id = last_id + 1 WHERE first_id = ?').run(last);
     db.close();
     const { store: reopened, recovery } = openStoreWithTrafficLog({ dataDir: dir }, 58);
-    expect(recovery).toMatchObject({ because: expect.stringMatching(new RegExp(`traffic segment ${last}: 1 entries in its summary`)) });
+    expect(recovery).toMatchObject({
+      because: expect.stringMatching(new RegExp(`traffic segment ${last}: 1 entries in its summary`)),
+    });
     reopened.close();
   });
 
@@ -144,7 +161,10 @@ describe('the traffic log file', () => {
     db.prepare('UPDATE traffic_segments SET summary = ?').run(summary);
     db.close();
     const { store, recovery } = openStoreWithTrafficLog({ dataDir: dir }, 56);
-    expect(recovery).toMatchObject({ putAside: join(dir, `${TRAFFIC_LOG_FILE}.damaged-56`), because: expect.stringMatching(/\(segment 1\)/) });
+    expect(recovery).toMatchObject({
+      putAside: join(dir, `${TRAFFIC_LOG_FILE}.damaged-56`),
+      because: expect.stringMatching(/\(segment 1\)/),
+    });
     store.close();
   });
 
@@ -158,7 +178,10 @@ describe('the traffic log file', () => {
     ).run();
     db.close();
     const { store, traffic, recovery } = openStoreWithTrafficLog({ dataDir: dir }, 57);
-    expect(recovery).toMatchObject({ putAside: join(dir, `${TRAFFIC_LOG_FILE}.damaged-57`), because: expect.stringMatching(/traffic row 1 cannot be read/) });
+    expect(recovery).toMatchObject({
+      putAside: join(dir, `${TRAFFIC_LOG_FILE}.damaged-57`),
+      because: expect.stringMatching(/traffic row 1 cannot be read/),
+    });
     expect(traffic.page({}, 0, 10).total).toBe(0);
     store.close();
   });
@@ -189,7 +212,10 @@ describe('the traffic log file', () => {
     expect(existsSync(journal(dir))).toBe(false);
     damageBodyIndex(dir);
     const { store, traffic, recovery } = openStoreWithTrafficLog({ dataDir: dir }, 31);
-    expect(recovery).toMatchObject({ putAside: join(dir, `${TRAFFIC_LOG_FILE}.damaged-31`), because: expect.stringMatching(/integrity_check/) });
+    expect(recovery).toMatchObject({
+      putAside: join(dir, `${TRAFFIC_LOG_FILE}.damaged-31`),
+      because: expect.stringMatching(/integrity_check/),
+    });
     expect(store.settings.get('kept')).toBe(true);
     expect(traffic.page({}, 0, 10).total).toBe(0);
     store.close();
@@ -197,11 +223,20 @@ describe('the traffic log file', () => {
 
   describe('damaged after a clean stop (the attack: the start was refused)', () => {
     /** The log's one segment row, rewritten by `change`, the way a stray write leaves it. */
-    function rewriteSegment(dir: string, change: (row: { summary: Buffer; detail: Buffer }) => { summary: Buffer; detail: Buffer }): void {
+    function rewriteSegment(
+      dir: string,
+      change: (row: { summary: Buffer; detail: Buffer }) => { summary: Buffer; detail: Buffer },
+    ): void {
       const db = new Database(join(dir, TRAFFIC_LOG_FILE));
-      const row = db.prepare('SELECT first_id, summary, detail FROM traffic_segments ORDER BY first_id LIMIT 1').get() as { first_id: number; summary: Buffer; detail: Buffer };
+      const row = db
+        .prepare('SELECT first_id, summary, detail FROM traffic_segments ORDER BY first_id LIMIT 1')
+        .get() as { first_id: number; summary: Buffer; detail: Buffer };
       const changed = change({ summary: Buffer.from(row.summary), detail: Buffer.from(row.detail) });
-      db.prepare('UPDATE traffic_segments SET summary = ?, detail = ? WHERE first_id = ?').run(changed.summary, changed.detail, row.first_id);
+      db.prepare('UPDATE traffic_segments SET summary = ?, detail = ? WHERE first_id = ?').run(
+        changed.summary,
+        changed.detail,
+        row.first_id,
+      );
       db.pragma('journal_mode = DELETE');
       db.close();
     }
@@ -246,7 +281,14 @@ describe('the traffic log file', () => {
       // A fixed sequence (xorshift), so that the same bytes go every run.
       let seed = 0x2545f491;
       const next = () => ((seed ^= seed << 13), (seed ^= seed >>> 17), (seed ^= seed << 5), (seed >>> 0) / 2 ** 32);
-      for (let i = 0; i < 200; i++) writeSync(fd, Buffer.from([Math.floor(next() * 256)]), 0, 1, LOG_PAGE_SIZE + Math.floor(next() * (size - LOG_PAGE_SIZE)));
+      for (let i = 0; i < 200; i++)
+        writeSync(
+          fd,
+          Buffer.from([Math.floor(next() * 256)]),
+          0,
+          1,
+          LOG_PAGE_SIZE + Math.floor(next() * (size - LOG_PAGE_SIZE)),
+        );
       closeSync(fd);
       opensWithNewLog(dir, 44);
     });
@@ -282,7 +324,10 @@ describe('the traffic log file', () => {
       alterLog(dir, sql);
       const { store, traffic, recovery } = openStoreWithTrafficLog({ dataDir: dir }, 61);
       try {
-        expect(recovery).toMatchObject({ putAside: join(dir, `${TRAFFIC_LOG_FILE}.damaged-61`), because: expect.stringMatching(because) });
+        expect(recovery).toMatchObject({
+          putAside: join(dir, `${TRAFFIC_LOG_FILE}.damaged-61`),
+          because: expect.stringMatching(because),
+        });
         expect(store.settings.get('kept')).toBe(true);
         expect(traffic.page({}, 0, 10).total).toBe(0);
         expect(traffic.append([trafficEntry()], 10).stored[0]!.id).toBe(1);
@@ -301,7 +346,10 @@ describe('the traffic log file', () => {
       writeFileSync(join(dir, TRAFFIC_LOG_FILE), '');
       const { store, traffic, recovery } = openStoreWithTrafficLog({ dataDir: dir }, 63);
       try {
-        expect(recovery).toMatchObject({ putAside: join(dir, `${TRAFFIC_LOG_FILE}.damaged-63`), because: 'it is empty: 0 bytes' });
+        expect(recovery).toMatchObject({
+          putAside: join(dir, `${TRAFFIC_LOG_FILE}.damaged-63`),
+          because: 'it is empty: 0 bytes',
+        });
         expect(statSync(join(dir, `${TRAFFIC_LOG_FILE}.damaged-63`)).size).toBe(0);
         expect(store.settings.get('kept')).toBe(true);
         expect(traffic.append([trafficEntry()], 10).stored[0]!.id).toBe(1);
@@ -325,7 +373,9 @@ describe('the traffic log file', () => {
     expect(recovery).toMatchObject({ putAside: null, because: expect.stringMatching(/moving it aside failed/) });
     expect(store.settings.get('kept')).toBe(true);
     expect(traffic.append([trafficEntry()], 10).stored[0]!.id).toBe(1);
-    expect((store.db.pragma('database_list') as { name: string }[]).find((row) => row.name === 'log')).toMatchObject({ file: '' });
+    expect((store.db.pragma('database_list') as { name: string }[]).find((row) => row.name === 'log')).toMatchObject({
+      file: '',
+    });
     store.close();
   });
 
@@ -341,9 +391,15 @@ describe('the traffic log file', () => {
   it('is refused, not replaced, when a newer console wrote it', () => {
     const dir = dirWithLog(1);
     const db = new Database(join(dir, TRAFFIC_LOG_FILE));
-    db.prepare('INSERT INTO schema_version (version, name, applied_at) VALUES (?, ?, ?)').run(logMigrations.length + 1, 'from-the-future', 0);
+    db.prepare('INSERT INTO schema_version (version, name, applied_at) VALUES (?, ?, ?)').run(
+      logMigrations.length + 1,
+      'from-the-future',
+      0,
+    );
     db.close();
-    expect(() => openStoreWithTrafficLog({ dataDir: dir })).toThrow(new RegExp(`the log database has schema version ${logMigrations.length + 1}, newer than this console knows`));
+    expect(() => openStoreWithTrafficLog({ dataDir: dir })).toThrow(
+      new RegExp(`the log database has schema version ${logMigrations.length + 1}, newer than this console knows`),
+    );
     expect(existsSync(join(dir, TRAFFIC_LOG_FILE))).toBe(true);
   });
 });

@@ -266,6 +266,8 @@ function isDamaged(error: unknown): boolean {
   const code = (error as { code?: unknown }).code;
   return (
     typeof code === 'string' &&
-    (code.startsWith('SQLITE_CORRUPT') || code.startsWith('SQLITE_CONSTRAINT') || ['SQLITE_NOTADB', 'SQLITE_IOERR_CORRUPTFS', 'SQLITE_ERROR', 'SQLITE_MISMATCH'].includes(code))
+    (code.startsWith('SQLITE_CORRUPT') ||
+      code.startsWith('SQLITE_CONSTRAINT') ||
+      ['SQLITE_NOTADB', 'SQLITE_IOERR_CORRUPTFS', 'SQLITE_ERROR', 'SQLITE_MISMATCH'].includes(code))
   );
 }

@@ -9,7 +9,9 @@
 export type HeaderBlock = string;
 
 /** A block from header fields (the player's client, tests, responses Node has no block for). */
-export function headerBlock(headers: Readonly<Record<string, string | number | readonly string[] | undefined>>): HeaderBlock {
+export function headerBlock(
+  headers: Readonly<Record<string, string | number | readonly string[] | undefined>>,
+): HeaderBlock {
   let block = '';
   for (const name in headers) {
     const value = headers[name];

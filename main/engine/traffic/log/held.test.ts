@@ -22,7 +22,10 @@ const maskedEntry = (n: number) =>
     requestHeaders: 'Authorization: Bearer abcd•••\r\n',
     responseBody: '{"accessToken":"tok-•••"}',
     masked: true,
-    held: { requestHeaders: { authorization: `Bearer abcdefgh-${n}` }, responseBody: [{ at: 16, length: 7, original: `tok-secret-${n}` }] },
+    held: {
+      requestHeaders: { authorization: `Bearer abcdefgh-${n}` },
+      responseBody: [{ at: 16, length: 7, original: `tok-secret-${n}` }],
+    },
   });
 
 describe('secrets held in memory', () => {
@@ -33,8 +36,12 @@ describe('secrets held in memory', () => {
     expect(entry.requestHeaders.authorization).toBe('Bearer abcdefgh-1');
     expect(entry.responseBody).toBe('{"accessToken":"tok-secret-1"}');
     expect(entry.secretsMasked).toBe(false);
-    const blobs = store.db.prepare('SELECT summary, detail FROM traffic_segments').all() as { summary: Buffer; detail: Buffer }[];
-    for (const { summary, detail } of blobs) expect(Buffer.concat([summary, detail]).toString('utf8')).not.toMatch(/abcdefgh|tok-secret/);
+    const blobs = store.db.prepare('SELECT summary, detail FROM traffic_segments').all() as {
+      summary: Buffer;
+      detail: Buffer;
+    }[];
+    for (const { summary, detail } of blobs)
+      expect(Buffer.concat([summary, detail]).toString('utf8')).not.toMatch(/abcdefgh|tok-secret/);
     store.close();
   });
 
@@ -71,7 +78,13 @@ describe('secrets held in memory', () => {
     const lengths = new Uint32Array([1, 1, ...parts.map((part) => (part === null ? 0xffff_ffff : part.length))]);
     const blob = Buffer.concat([Buffer.from(lengths.buffer), Buffer.from(parts.join(''), 'utf8')]);
     const details = new SegmentDetails(blob);
-    expect(details.detail(0)).toEqual({ url: 'http://x/a', requestHeaders: 'Host: x\r\n', requestBody: null, responseHeaders: 'HTTP/1.1 200 OK\r\n', responseBody: 'ok' });
+    expect(details.detail(0)).toEqual({
+      url: 'http://x/a',
+      requestHeaders: 'Host: x\r\n',
+      requestBody: null,
+      responseHeaders: 'HTTP/1.1 200 OK\r\n',
+      responseBody: 'ok',
+    });
     expect(details.notes(0)).toBeNull();
   });
 });

@@ -7,6 +7,13 @@
  */
 export type { Committed, NewTrafficEntry, StoredTrafficEntry, TrafficCursor, TrafficLogStore } from './types.js';
 export { TrafficLog } from './log.js';
-export { LOG_PAGE_SIZE, TRAFFIC_LOG_FILE, TrafficLogFile, openStoreWithTrafficLog, type StoreWithTrafficLog, type TrafficLogRecovery } from './file.js';
+export {
+  LOG_PAGE_SIZE,
+  TRAFFIC_LOG_FILE,
+  TrafficLogFile,
+  openStoreWithTrafficLog,
+  type StoreWithTrafficLog,
+  type TrafficLogRecovery,
+} from './file.js';
 export { headerBlock, rawHeaderBlock, type HeaderBlock } from './header-block.js';
 export { HELD_ENTRIES, type HeldParts, type TextSplice } from './held.js';

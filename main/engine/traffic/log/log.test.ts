@@ -7,7 +7,10 @@ import { TrafficLogFile } from './file.js';
 import { SEGMENTS_PER_READ, TrafficLog } from './log.js';
 
 /** A window-sized body, different per item. */
-const windowBody = (item: number) => JSON.stringify({ items: Array.from({ length: 10 }, (_, i) => ({ id: `item-${item + i}`, track: { name: 'x'.repeat(60) } })) });
+const windowBody = (item: number) =>
+  JSON.stringify({
+    items: Array.from({ length: 10 }, (_, i) => ({ id: `item-${item + i}`, track: { name: 'x'.repeat(60) } })),
+  });
 const KEEP_ALL = 1_000_000;
 
 /** A response and the URL that answered it; a bare body is answered where that content always is. */
@@ -20,7 +23,8 @@ function storeWithLog(bodyUseAhead = 0) {
   const bodies = () => store.db.prepare('SELECT body FROM traffic_bodies ORDER BY id').pluck().all() as string[];
   // Like a player asking for the same windows again: the same content comes from the same URL.
   const urls = new Map<string | null, string>();
-  const urlOf = (body: string | null) => urls.get(body) ?? urls.set(body, `http://127.0.0.1:9003/queues/q/v2.3/itemWindow?n=${urls.size}`).get(body)!;
+  const urlOf = (body: string | null) =>
+    urls.get(body) ?? urls.set(body, `http://127.0.0.1:9003/queues/q/v2.3/itemWindow?n=${urls.size}`).get(body)!;
   const append = (answers: Answer[], keep = KEEP_ALL) =>
     traffic.append(
       answers.map((answer, i) =>
@@ -78,7 +82,11 @@ describe('the traffic log stores a response body many rows share once', () => {
     const before = windowBody(1);
     // The queue was edited: same length, one digit apart.
     const after = before.replace('item-5', 'item-9');
-    append([{ url, body: before }, { url, body: after }, { url, body: after }]);
+    append([
+      { url, body: before },
+      { url, body: after },
+      { url, body: after },
+    ]);
     expect(bodies()).toEqual([before, after]);
     expect(readBack()).toEqual([before, after, after]);
     close();
@@ -165,7 +173,9 @@ describe('the traffic log stores a response body many rows share once', () => {
     const a = windowBody(1);
     const url = 'http://127.0.0.1:9003/queues/q/v2.3/itemWindow?n=0';
     store.traffic.capture(trafficEntry({ url, responseBody: a }));
-    store.db.exec("CREATE TEMP TRIGGER disk_full BEFORE UPDATE ON log.traffic_state BEGIN SELECT RAISE(ABORT, 'disk full'); END");
+    store.db.exec(
+      "CREATE TEMP TRIGGER disk_full BEFORE UPDATE ON log.traffic_state BEGIN SELECT RAISE(ABORT, 'disk full'); END",
+    );
     expect(() => store.traffic.retain(100)).toThrow(/disk full/);
     store.db.exec('DROP TRIGGER disk_full');
     store.traffic.capture(trafficEntry({ url, responseBody: a }));
@@ -188,7 +198,9 @@ describe('the traffic log stores a response body many rows share once', () => {
   it('keeps nothing of a segment that failed, gives its ids again, and finds no body of it afterwards', () => {
     const { store, close, bodies, append, readBack } = storeWithLog();
     const a = windowBody(1);
-    store.db.exec("CREATE TEMP TRIGGER disk_full BEFORE INSERT ON log.traffic_segments BEGIN SELECT RAISE(ABORT, 'disk full'); END");
+    store.db.exec(
+      "CREATE TEMP TRIGGER disk_full BEFORE INSERT ON log.traffic_segments BEGIN SELECT RAISE(ABORT, 'disk full'); END",
+    );
     expect(() => append([a, windowBody(2)])).toThrow(/disk full/);
     expect(bodies()).toEqual([]);
     expect(store.traffic.page({}, 0, 10).total).toBe(0);
@@ -206,16 +218,64 @@ describe('the traffic log in segments', () => {
     const { store, close } = storeWithLog();
     const odd = 'caf\u00e9 \u{1f3b5} \u0000 tab\there "quoted" \\ back';
     const given = [
-      trafficEntry({ url: `http://127.0.0.1:9003/w?q=${odd}`, path: `/w/${odd}`, reason: odd, playerId: odd, requestId: odd, requestBody: odd, responseBody: odd, requestHeaders: `x-odd: ${odd}\r\n` }),
-      trafficEntry({ method: 'POST', status: null, latencyMs: null, retry: 2, outcome: 'dropped', requestBody: '', responseBody: '', fault: { ruleId: 'f1', action: 'drop' } }),
-      trafficEntry({ target: 'player', outcome: 'timeout', at: 1.5e12, wallAt: 1.7e12, responseBody: 'lone \ud800 surrogate' }),
+      trafficEntry({
+        url: `http://127.0.0.1:9003/w?q=${odd}`,
+        path: `/w/${odd}`,
+        reason: odd,
+        playerId: odd,
+        requestId: odd,
+        requestBody: odd,
+        responseBody: odd,
+        requestHeaders: `x-odd: ${odd}\r\n`,
+      }),
+      trafficEntry({
+        method: 'POST',
+        status: null,
+        latencyMs: null,
+        retry: 2,
+        outcome: 'dropped',
+        requestBody: '',
+        responseBody: '',
+        fault: { ruleId: 'f1', action: 'drop' },
+      }),
+      trafficEntry({
+        target: 'player',
+        outcome: 'timeout',
+        at: 1.5e12,
+        wallAt: 1.7e12,
+        responseBody: 'lone \ud800 surrogate',
+      }),
     ];
     const { stored } = store.traffic.append(given, KEEP_ALL);
     const read = stored.map((s) => store.traffic.get(s.id)!);
-    expect(read[0]).toMatchObject({ url: given[0]!.url, path: given[0]!.path, reason: odd, playerId: odd, requestId: odd, requestBody: odd, responseBody: odd, requestHeaders: { 'x-odd': odd.trim() } });
-    expect(read[1]).toMatchObject({ method: 'POST', status: null, latencyMs: null, retry: 2, outcome: 'dropped', requestBody: '', responseBody: '', fault: { ruleId: 'f1', action: 'drop' } });
+    expect(read[0]).toMatchObject({
+      url: given[0]!.url,
+      path: given[0]!.path,
+      reason: odd,
+      playerId: odd,
+      requestId: odd,
+      requestBody: odd,
+      responseBody: odd,
+      requestHeaders: { 'x-odd': odd.trim() },
+    });
+    expect(read[1]).toMatchObject({
+      method: 'POST',
+      status: null,
+      latencyMs: null,
+      retry: 2,
+      outcome: 'dropped',
+      requestBody: '',
+      responseBody: '',
+      fault: { ruleId: 'f1', action: 'drop' },
+    });
     // UTF-8 has no lone surrogate: it comes back as U+FFFD, as SQLite's text did.
-    expect(read[2]).toMatchObject({ target: 'player', outcome: 'timeout', at: 1.5e12, wallAt: 1.7e12, responseBody: 'lone \ufffd surrogate' });
+    expect(read[2]).toMatchObject({
+      target: 'player',
+      outcome: 'timeout',
+      at: 1.5e12,
+      wallAt: 1.7e12,
+      responseBody: 'lone \ufffd surrogate',
+    });
     // The summaries a write hands on are the entries as read back.
     const summaryKeys = Object.keys(stored[0]!) as (keyof TrafficSummary)[];
     expect(read.map((entry) => Object.fromEntries(summaryKeys.map((key) => [key, entry[key]])))).toEqual(stored);
@@ -228,7 +288,9 @@ describe('the traffic log in segments', () => {
     store.traffic.append([trafficEntry({ target: 'player', reason: 'load', status: 503 })], KEEP_ALL);
     const reopened = new TrafficLog(store.db);
     expect(reopened.page({}, 0, 10)).toEqual(store.traffic.page({}, 0, 10));
-    expect(reopened.page({ status: '5xx', reason: 'load', target: 'player' }, 0, 10).rows.map((r) => r.id)).toEqual([3]);
+    expect(reopened.page({ status: '5xx', reason: 'load', target: 'player' }, 0, 10).rows.map((r) => r.id)).toEqual([
+      3,
+    ]);
     expect(reopened.append([trafficEntry()], KEEP_ALL).stored[0]!.id).toBe(4);
     close();
   });
@@ -236,10 +298,13 @@ describe('the traffic log in segments', () => {
   it('reads more segments than one page of them, on opening and in a search', () => {
     const { store, close } = storeWithLog();
     const segments = SEGMENTS_PER_READ * 2 + 3;
-    for (let i = 0; i < segments; i++) store.traffic.append([trafficEntry({ url: `http://127.0.0.1/s${i}/` })], KEEP_ALL);
+    for (let i = 0; i < segments; i++)
+      store.traffic.append([trafficEntry({ url: `http://127.0.0.1/s${i}/` })], KEEP_ALL);
     const reopened = new TrafficLog(store.db);
     expect(reopened.page({}, 0, 1).total).toBe(segments);
-    expect(reopened.page({ text: '/s' }, 0, segments).rows.map((r) => r.id)).toEqual(Array.from({ length: segments }, (_, i) => i + 1));
+    expect(reopened.page({ text: '/s' }, 0, segments).rows.map((r) => r.id)).toEqual(
+      Array.from({ length: segments }, (_, i) => i + 1),
+    );
     expect(reopened.page({ text: `/s${segments - 1}/` }, 0, 10).rows.map((r) => r.id)).toEqual([segments]);
     close();
   });
@@ -260,7 +325,9 @@ describe('the traffic log in segments', () => {
     expect(reopened.page({}, 0, 100).total).toBe(5);
     // The segment goes once none of its entries is kept.
     reopened.retain(1);
-    expect(store.db.prepare('SELECT first_id, last_id FROM log.traffic_segments').all()).toEqual([{ first_id: 11, last_id: 11 }]);
+    expect(store.db.prepare('SELECT first_id, last_id FROM log.traffic_segments').all()).toEqual([
+      { first_id: 11, last_id: 11 },
+    ]);
     close();
   });
 
@@ -270,20 +337,27 @@ describe('the traffic log in segments', () => {
       [200, 204, 404, 503, null].map((status) => trafficEntry({ status })),
       KEEP_ALL,
     );
-    const ids = (filter: Parameters<typeof store.traffic.page>[0]) => store.traffic.page(filter, 0, 100).rows.map((r) => r.id);
+    const ids = (filter: Parameters<typeof store.traffic.page>[0]) =>
+      store.traffic.page(filter, 0, 100).rows.map((r) => r.id);
     expect(ids({ status: '2XX' })).toEqual([1, 2]);
     expect(ids({ status: '404' })).toEqual([3]);
     expect(ids({ status: 'none' })).toEqual([5]);
 
     // 'costarring' and 'liquid' have the same FNV-1a hash: the index finds both, the stored id tells them apart.
-    store.traffic.append(['costarring', 'liquid', null].map((requestId) => trafficEntry({ requestId })), KEEP_ALL);
+    store.traffic.append(
+      ['costarring', 'liquid', null].map((requestId) => trafficEntry({ requestId })),
+      KEEP_ALL,
+    );
     expect(ids({ requestId: 'liquid' })).toEqual([7]);
     expect(ids({ requestId: 'costarring' })).toEqual([6]);
     expect(ids({ requestId: 'other' })).toEqual([]);
 
     // More distinct reasons than the index interns: the later ones are found by their stored text.
     // A filter's unencoded `+` arrives as a space, and is read as written.
-    store.traffic.append(Array.from({ length: 4_200 }, (_, i) => trafficEntry({ reason: `reason+${i}` })), KEEP_ALL);
+    store.traffic.append(
+      Array.from({ length: 4_200 }, (_, i) => trafficEntry({ reason: `reason+${i}` })),
+      KEEP_ALL,
+    );
     expect(ids({ reason: 'reason+7' })).toEqual([9 + 7]);
     expect(ids({ reason: 'reason 7' })).toEqual([9 + 7]);
     expect(ids({ reason: 'reason+4199' })).toEqual([9 + 4_199]);
@@ -313,13 +387,19 @@ describe('the traffic log in segments', () => {
     // Headers are not searched.
     expect(ids('x-abc')).toEqual([]);
 
-    store.traffic.append([trafficEntry({ url: 'http://127.0.0.1:9003/w?itemId=abc' }), trafficEntry({ responseBody: shared })], KEEP_ALL);
+    store.traffic.append(
+      [trafficEntry({ url: 'http://127.0.0.1:9003/w?itemId=abc' }), trafficEntry({ responseBody: shared })],
+      KEEP_ALL,
+    );
     expect(ids('ITEMID=ABC')).toEqual([1, 5]);
     expect(ids('item-one')).toEqual([3, 6]);
     expect(store.traffic.locate({ text: 'item-one' }, 6)).toBe(1);
     store.traffic.retain(2);
     expect(ids('itemid=abc')).toEqual([5]);
-    expect(store.traffic.page({ text: 'item-one' }, 0, 100)).toEqual({ total: 1, rows: [expect.objectContaining({ id: 6 })] });
+    expect(store.traffic.page({ text: 'item-one' }, 0, 100)).toEqual({
+      total: 1,
+      rows: [expect.objectContaining({ id: 6 })],
+    });
     store.traffic.clear();
     expect(ids('itemid=abc')).toEqual([]);
     close();
@@ -327,7 +407,10 @@ describe('the traffic log in segments', () => {
 
   it('reads entries after an id or from an engine time, and the newest of a set', () => {
     const { store, close } = storeWithLog();
-    store.traffic.append([5, 1, 7, 3].map((at) => trafficEntry({ at, target: at > 4 ? 'player' : 'cloudQueue' })), KEEP_ALL);
+    store.traffic.append(
+      [5, 1, 7, 3].map((at) => trafficEntry({ at, target: at > 4 ? 'player' : 'cloudQueue' })),
+      KEEP_ALL,
+    );
     const ats = (entries: { at: number }[]) => entries.map((e) => e.at);
     expect(ats(store.traffic.entries({}, { afterId: 2 }, 10))).toEqual([7, 3]);
     expect(ats(store.traffic.entries({}, { fromAt: 4 }, 10))).toEqual([5, 7]);

@@ -45,8 +45,11 @@ interface Selection {
  * SEGMENTS_PER_READ segment rows with `first_id > after`, in order. A segment's blobs are large,
  * so a walk through the log holds one page of them, never the whole log.
  */
-export function* segmentRows<Row extends { first_id: number }>(read: (after: number) => Row[], afterFirstId: number): Generator<Row> {
-  for (let after = afterFirstId; ; ) {
+export function* segmentRows<Row extends { first_id: number }>(
+  read: (after: number) => Row[],
+  afterFirstId: number,
+): Generator<Row> {
+  for (let after = afterFirstId; ;) {
     const rows = read(after);
     yield* rows;
     if (rows.length < SEGMENTS_PER_READ) return;
@@ -107,27 +110,42 @@ export class TrafficLog implements TrafficLogStore {
    */
   constructor(
     db: SqliteDatabase,
-    { bodyUseAhead = DEFAULT_USE_AHEAD, searchSliceMs = SEARCH_SLICE_MS }: { bodyUseAhead?: number; searchSliceMs?: number } = {},
+    {
+      bodyUseAhead = DEFAULT_USE_AHEAD,
+      searchSliceMs = SEARCH_SLICE_MS,
+    }: { bodyUseAhead?: number; searchSliceMs?: number } = {},
   ) {
-    this.insertSegment = db.prepare<[number, number, Buffer, Buffer]>('INSERT INTO traffic_segments (first_id, last_id, summary, detail) VALUES (?, ?, ?, ?)');
+    this.insertSegment = db.prepare<[number, number, Buffer, Buffer]>(
+      'INSERT INTO traffic_segments (first_id, last_id, summary, detail) VALUES (?, ?, ?, ?)',
+    );
     // By first id too, so that SQLite seeks to them instead of reading every segment's row.
-    this.dropSegments = db.prepare<[number, number]>('DELETE FROM traffic_segments WHERE first_id <= ? AND last_id <= ?');
+    this.dropSegments = db.prepare<[number, number]>(
+      'DELETE FROM traffic_segments WHERE first_id <= ? AND last_id <= ?',
+    );
     this.dropAll = db.prepare('DELETE FROM traffic_segments');
     this.saveState = db.prepare<[number, number]>('UPDATE traffic_state SET next_id = ?, dropped_through = ?');
     this.segmentHolding = db.prepare<[number], { first_id: number; last_id: number; summary: Buffer }>(
       'SELECT first_id, last_id, summary FROM traffic_segments WHERE first_id <= ? ORDER BY first_id DESC LIMIT 1',
     );
     this.detailOf = db.prepare<[number], Buffer>('SELECT detail FROM traffic_segments WHERE first_id = ?').pluck();
-    this.firstIdHolding = db.prepare<[number], number | null>('SELECT MAX(first_id) FROM traffic_segments WHERE first_id <= ?').pluck();
+    this.firstIdHolding = db
+      .prepare<[number], number | null>('SELECT MAX(first_id) FROM traffic_segments WHERE first_id <= ?')
+      .pluck();
     // length() of a blob reads its header, not the blob.
-    this.segmentsAfter = db.prepare<[number, number], { first_id: number; summary: Buffer; detail: Buffer | null; bytes: number }>(
-      'SELECT first_id, summary, CASE WHEN ? THEN detail END AS detail, length(summary) + length(detail) AS bytes FROM traffic_segments WHERE first_id > ? ORDER BY first_id LIMIT ' + SEGMENTS_PER_READ,
+    this.segmentsAfter = db.prepare<
+      [number, number],
+      { first_id: number; summary: Buffer; detail: Buffer | null; bytes: number }
+    >(
+      'SELECT first_id, summary, CASE WHEN ? THEN detail END AS detail, length(summary) + length(detail) AS bytes FROM traffic_segments WHERE first_id > ? ORDER BY first_id LIMIT ' +
+        SEGMENTS_PER_READ,
     );
     this.bodies = new TrafficBodies(db, bodyUseAhead);
     this.segmentFrom = db.prepare<[number], { first_id: number; summary: Buffer; detail: Buffer }>(
       'SELECT first_id, summary, detail FROM traffic_segments WHERE first_id >= ? ORDER BY first_id LIMIT 1',
     );
-    this.bodiesFrom = db.prepare<[number, number], { id: number; body: string }>('SELECT id, body FROM traffic_bodies WHERE id >= ? ORDER BY id LIMIT ?');
+    this.bodiesFrom = db.prepare<[number, number], { id: number; body: string }>(
+      'SELECT id, body FROM traffic_bodies WHERE id >= ? ORDER BY id LIMIT ?',
+    );
     this.searches = new TextSearches(
       {
         droppedThrough: () => this.droppedThrough,
@@ -138,7 +156,10 @@ export class TrafficLog implements TrafficLogStore {
       searchSliceMs,
     );
     this.transact = transactor(db);
-    const state = db.prepare('SELECT next_id, dropped_through FROM traffic_state').get() as { next_id: number; dropped_through: number };
+    const state = db.prepare('SELECT next_id, dropped_through FROM traffic_state').get() as {
+      next_id: number;
+      dropped_through: number;
+    };
     this.nextId = state.next_id;
     this.droppedThrough = state.dropped_through;
     this.eachSegment(0, false, (segment, bytes) => {
@@ -155,7 +176,12 @@ export class TrafficLog implements TrafficLogStore {
   capture(entry: NewTrafficEntry): number {
     const id = this.nextId + this.writer.count;
     if (entry.held) this.heldStaged.push([this.writer.count, entry.held]);
-    this.writer.add(entry, this.bodies.idOf(entry.url, entry.responseBody, this.uses), this.index.reasonKey(entry.reason), requestIdKey(entry.requestId));
+    this.writer.add(
+      entry,
+      this.bodies.idOf(entry.url, entry.responseBody, this.uses),
+      this.index.reasonKey(entry.reason),
+      requestIdKey(entry.requestId),
+    );
     return id;
   }
 
@@ -394,7 +420,8 @@ export class TrafficLog implements TrafficLogStore {
     const from = (this.firstIdHolding.get(afterId + 1) ?? 1) - 1;
     for (const row of segmentRows((after) => this.segmentsAfter.all(details ? 1 : 0, after), from)) {
       const summary = new SegmentSummary(row.first_id, row.summary);
-      if (summary.lastId > afterId) visit({ summary, details: row.detail ? new SegmentDetails(row.detail) : undefined }, row.bytes);
+      if (summary.lastId > afterId)
+        visit({ summary, details: row.detail ? new SegmentDetails(row.detail) : undefined }, row.bytes);
     }
   }
 
@@ -447,9 +474,13 @@ export class TrafficLog implements TrafficLogStore {
       ...segment.summary.summary(i),
       url: held?.url ? spliceBack(detail.url, held.url) : detail.url,
       requestHeaders: withHeld(parseHeaderBlock(detail.requestHeaders), held?.requestHeaders),
-      requestBody: held?.requestBody && detail.requestBody !== null ? spliceBack(detail.requestBody, held.requestBody) : detail.requestBody,
+      requestBody:
+        held?.requestBody && detail.requestBody !== null
+          ? spliceBack(detail.requestBody, held.requestBody)
+          : detail.requestBody,
       responseHeaders: withHeld(parseHeaderBlock(detail.responseHeaders), held?.responseHeaders),
-      responseBody: held?.responseBody && responseBody !== null ? spliceBack(responseBody, held.responseBody) : responseBody,
+      responseBody:
+        held?.responseBody && responseBody !== null ? spliceBack(responseBody, held.responseBody) : responseBody,
       cut: notes?.cut ?? null,
       secretsMasked: notes?.masked === true && held === undefined,
     };

@@ -46,7 +46,8 @@ function entry(i: number, where: 'url' | 'request' | 'own' | 'shared' | null, ne
 }
 
 const PLACES = ['url', 'request', 'own', 'shared', null, null, null, null, null, null] as const;
-const segmentOf = (first: number, count: number) => Array.from({ length: count }, (_, k) => entry(first + k, PLACES[(first + k) % PLACES.length]!));
+const segmentOf = (first: number, count: number) =>
+  Array.from({ length: count }, (_, k) => entry(first + k, PLACES[(first + k) % PLACES.length]!));
 
 /** Turns of the event loop until `done` settles; how many it took. */
 async function turnsUntil(done: Promise<void>): Promise<number> {
@@ -70,7 +71,9 @@ describe('a text search walked a slice at a time', () => {
     expect(log.page({ text: 'needle' }, 0, 1000).rows.map((row) => row.id)).toEqual(naive(log, { text: 'needle' }));
     expect(naive(log, { text: 'needle' })).toHaveLength(40);
     await log.searched({ text: 'NEEDLE', target: 'player' });
-    expect(log.page({ text: 'NEEDLE', target: 'player' }, 0, 1000).rows.map((row) => row.id)).toEqual(naive(log, { text: 'needle', target: 'player' }));
+    expect(log.page({ text: 'NEEDLE', target: 'player' }, 0, 1000).rows.map((row) => row.id)).toEqual(
+      naive(log, { text: 'needle', target: 'player' }),
+    );
     expect(log.locate({ text: 'needle' }, 4)).toBe(3);
     expect(log.locate({ text: 'needle' }, 5)).toBeNull();
     close();
@@ -148,8 +151,15 @@ describe('a text search walked a slice at a time', () => {
 
   it('answers what a filter of every entry answers whatever captures, trims and clears meet the walks', async () => {
     const step = fc.oneof(
-      fc.record({ kind: fc.constant('append' as const), count: fc.integer({ min: 1, max: 12 }), keep: fc.integer({ min: 5, max: 60 }) }),
-      fc.record({ kind: fc.constant('search' as const), text: fc.constantFrom('ee', 'eedl', 'needle', 'NEEDLE', 'w/1', '"i":2', '-b', '0-b', 'own', 'zzz') }),
+      fc.record({
+        kind: fc.constant('append' as const),
+        count: fc.integer({ min: 1, max: 12 }),
+        keep: fc.integer({ min: 5, max: 60 }),
+      }),
+      fc.record({
+        kind: fc.constant('search' as const),
+        text: fc.constantFrom('ee', 'eedl', 'needle', 'NEEDLE', 'w/1', '"i":2', '-b', '0-b', 'own', 'zzz'),
+      }),
       fc.record({ kind: fc.constant('turns' as const), count: fc.integer({ min: 1, max: 8 }) }),
       fc.record({ kind: fc.constant('budget' as const), bytes: fc.integer({ min: 5_000, max: 40_000 }) }),
       fc.constant({ kind: 'clear' as const }),
@@ -177,7 +187,9 @@ describe('a text search walked a slice at a time', () => {
           for (const text of ['ee', 'eedl', 'needle', 'w/1', '"i":2', '-b', '0-b', 'own', 'zzz']) {
             await log.searched({ text });
             expect(log.page({ text }, 0, 1000).rows.map((row) => row.id)).toEqual(naive(log, { text }));
-            expect(log.page({ text, target: 'player' }, 0, 1000).rows.map((row) => row.id)).toEqual(naive(log, { text, target: 'player' }));
+            expect(log.page({ text, target: 'player' }, 0, 1000).rows.map((row) => row.id)).toEqual(
+              naive(log, { text, target: 'player' }),
+            );
           }
         } finally {
           close();

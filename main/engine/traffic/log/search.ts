@@ -135,7 +135,18 @@ export class TextSearches {
     const needle = text.toLowerCase();
     let search = this.searches.get(needle);
     if (search) this.searches.delete(needle);
-    else search = { needle, through: this.log.droppedThrough(), ids: [], from: 0, bodies: new Map(), segment: null, waiting: null, candidates: null, begun: false };
+    else
+      search = {
+        needle,
+        through: this.log.droppedThrough(),
+        ids: [],
+        from: 0,
+        bodies: new Map(),
+        segment: null,
+        waiting: null,
+        candidates: null,
+        begun: false,
+      };
     this.searches.set(needle, search);
     // A walk being waited for stays: pushing it out would start it again from the oldest entry.
     for (const [oldest, old] of this.searches) {
@@ -176,7 +187,8 @@ export class TextSearches {
     const bodyHolds = (id: number) => {
       let held = search.bodies.get(id);
       if (held === undefined) {
-        for (const body of log.bodiesFrom(id, BODIES_PER_READ)) if (!search.bodies.has(body.id)) search.bodies.set(body.id, holds(body.body));
+        for (const body of log.bodiesFrom(id, BODIES_PER_READ))
+          if (!search.bodies.has(body.id)) search.bodies.set(body.id, holds(body.body));
         held = search.bodies.get(id);
         // Gone with the entries that used it.
         if (held === undefined) search.bodies.set(id, (held = false));
@@ -189,10 +201,14 @@ export class TextSearches {
     }
     const matches = (summary: SegmentSummary, details: SegmentDetails, i: number) => {
       const bodyId = summary.responseBodyId[i]!;
-      return holds(details.url(i)) || holds(details.requestBody(i)) || (bodyId > 0 ? bodyHolds(bodyId) : holds(details.responseBody(i)));
+      return (
+        holds(details.url(i)) ||
+        holds(details.requestBody(i)) ||
+        (bodyId > 0 ? bodyHolds(bodyId) : holds(details.responseBody(i)))
+      );
     };
     // The candidates first, each read where it is stored (those dropped meanwhile skipped)...
-    for (const candidates = search.candidates; candidates; ) {
+    for (const candidates = search.candidates; candidates;) {
       if (candidates.next >= candidates.ids.length) {
         search.candidates = null;
         search.through = Math.max(search.through, candidates.through);
@@ -201,9 +217,15 @@ export class TextSearches {
       }
       const id = candidates.ids[candidates.next++]!;
       if (id <= log.droppedThrough()) continue;
-      if (!search.segment || id < search.segment.summary.firstId || id > search.segment.summary.lastId) search.segment = log.segmentAfter(id - 1);
+      if (!search.segment || id < search.segment.summary.firstId || id > search.segment.summary.lastId)
+        search.segment = log.segmentAfter(id - 1);
       const segment = search.segment;
-      if (segment && segment.summary.firstId <= id && matches(segment.summary, segment.details, id - segment.summary.firstId)) search.ids.push(id);
+      if (
+        segment &&
+        segment.summary.firstId <= id &&
+        matches(segment.summary, segment.details, id - segment.summary.firstId)
+      )
+        search.ids.push(id);
       if (performance.now() >= deadline) return false;
     }
     // ...then every entry after them.
@@ -238,10 +260,21 @@ export class TextSearches {
     let best: Search | null = null;
     for (const other of this.searches.values()) {
       // One checking candidates of its own has not gone through them yet.
-      if (other === search || other.candidates || !search.needle.includes(other.needle) || other.through <= Math.max(dropped, search.through)) continue;
+      if (
+        other === search ||
+        other.candidates ||
+        !search.needle.includes(other.needle) ||
+        other.through <= Math.max(dropped, search.through)
+      )
+        continue;
       const found = other.ids.length - other.from;
       if (found > NARROWS_BELOW * (other.through - dropped)) continue;
-      if (!best || other.through > best.through || (other.through === best.through && found < best.ids.length - best.from)) best = other;
+      if (
+        !best ||
+        other.through > best.through ||
+        (other.through === best.through && found < best.ids.length - best.from)
+      )
+        best = other;
     }
     return best && { ids: best.ids.slice(best.from), next: 0, through: best.through };
   }

@@ -10,7 +10,10 @@ export type { NewTrafficEntry } from './codec.js';
  * An entry as the log reads it: what the API serves before redaction, without the transitions and
  * violations it caused, with the secrets capture masked put back while memory holds them (see `held.ts`).
  */
-export type StoredTrafficEntry = Omit<TrafficEntry, 'redacted' | 'transitions' | 'violations' | 'revealed' | 'revealNote' | 'cut'> & {
+export type StoredTrafficEntry = Omit<
+  TrafficEntry,
+  'redacted' | 'transitions' | 'violations' | 'revealed' | 'revealNote' | 'cut'
+> & {
   cut?: TrafficCut | null;
   /** Secrets capture masked are still masked in it: memory no longer holds them, so nothing can reveal them. */
   secretsMasked?: boolean;

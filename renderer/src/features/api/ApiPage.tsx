@@ -15,7 +15,10 @@ export function ApiPage() {
   const description = useApiDescription();
   const state = useEngineState();
   const [query, setQuery] = useState('');
-  const groups = useMemo(() => (description.data ? groupedRows(description.data, query) : []), [description.data, query]);
+  const groups = useMemo(
+    () => (description.data ? groupedRows(description.data, query) : []),
+    [description.data, query],
+  );
   const base = state.data ? `${state.data.urls.console}/admin/api` : '/admin/api';
   const count = groups.reduce((sum, group) => sum + group.rows.length, 0);
 
@@ -24,8 +27,9 @@ export function ApiPage() {
       <header className="page-header">
         <h1 id="page-title">Admin API</h1>
         <p className={styles.lead}>
-          Everything the console does, for scripts and CI: <code>Authorization: Bearer &lt;adminToken&gt;</code> from the ready line, JSON in and out. The
-          description below is OpenAPI 3.1, generated from the engine’s command table.
+          Everything the console does, for scripts and CI: <code>Authorization: Bearer &lt;adminToken&gt;</code> from
+          the ready line, JSON in and out. The description below is OpenAPI 3.1, generated from the engine’s command
+          table.
         </p>
         <div className={styles.toolbar}>
           <span className={styles.base}>
@@ -34,7 +38,12 @@ export function ApiPage() {
           </span>
           <span className={styles.base}>
             <code>GET /openapi.json</code>
-            {description.data && <CopyButton value={JSON.stringify(description.data, null, 2)} label="Copy the OpenAPI description as JSON" />}
+            {description.data && (
+              <CopyButton
+                value={JSON.stringify(description.data, null, 2)}
+                label="Copy the OpenAPI description as JSON"
+              />
+            )}
           </span>
           <input
             type="search"
@@ -51,7 +60,11 @@ export function ApiPage() {
         </div>
       </header>
       {description.isPending && <p className={styles.note}>Reading the description…</p>}
-      {description.isError && <p className={`${styles.note} ${styles.error}`}>The engine did not describe its API: {description.error.message}</p>}
+      {description.isError && (
+        <p className={`${styles.note} ${styles.error}`}>
+          The engine did not describe its API: {description.error.message}
+        </p>
+      )}
       {description.data && groups.length === 0 && <p className={styles.note}>No call matches “{query}”.</p>}
       {groups.map((group) => (
         <section key={group.tag} className={styles.group} aria-labelledby={`api-tag-${group.tag}`}>
@@ -77,7 +90,9 @@ function Operation({ row }: { row: OperationRow }) {
   return (
     <details className={styles.operation}>
       <summary>
-        <span className={styles.verb} data-verb={row.verb}>{row.verb.toUpperCase()}</span>
+        <span className={styles.verb} data-verb={row.verb}>
+          {row.verb.toUpperCase()}
+        </span>
         <code className={styles.path}>{row.path}</code>
         <span className={styles.summary}>{operation.summary}</span>
         <code className={styles.command}>{operation.operationId}</code>

@@ -14,7 +14,10 @@ export function operationRows(document: OpenApiDocument): OperationRow[] {
 }
 
 /** Rows whose method, path, command name or summary hold every word of `query`, by tag in the document's order. */
-export function groupedRows(document: OpenApiDocument, query: string): { tag: string; description: string; rows: OperationRow[] }[] {
+export function groupedRows(
+  document: OpenApiDocument,
+  query: string,
+): { tag: string; description: string; rows: OperationRow[] }[] {
   const words = query.toLowerCase().split(/\s+/).filter(Boolean);
   const matches = (row: OperationRow) => {
     const text = `${row.verb} ${row.path} ${row.operation.operationId} ${row.operation.summary}`.toLowerCase();
@@ -22,6 +25,10 @@ export function groupedRows(document: OpenApiDocument, query: string): { tag: st
   };
   const rows = operationRows(document).filter(matches);
   return document.tags
-    .map(({ name, description }) => ({ tag: name, description, rows: rows.filter((row) => row.operation.tags[0] === name) }))
+    .map(({ name, description }) => ({
+      tag: name,
+      description,
+      rows: rows.filter((row) => row.operation.tags[0] === name),
+    }))
     .filter((group) => group.rows.length > 0);
 }

@@ -55,12 +55,20 @@ export function CheckForm({ onStarted }: { onStarted(runId: string): void }) {
     event.preventDefault();
     const baseUrl = checkBaseUrl(fields.baseUrl);
     const authorization = checkAuthorization(fields.authorization);
-    setErrors({ baseUrl: baseUrl.ok ? undefined : baseUrl.message, authorization: authorization.ok ? undefined : authorization.message });
+    setErrors({
+      baseUrl: baseUrl.ok ? undefined : baseUrl.message,
+      authorization: authorization.ok ? undefined : authorization.message,
+    });
     if (!baseUrl.ok) return baseUrlRef.current?.focus();
     if (!authorization.ok) return authorizationRef.current?.focus();
-    start.mutate(authorization.value === undefined ? { baseUrl: baseUrl.value } : { baseUrl: baseUrl.value, authorization: authorization.value }, {
-      onSuccess: ({ id }) => onStarted(id),
-    });
+    start.mutate(
+      authorization.value === undefined
+        ? { baseUrl: baseUrl.value }
+        : { baseUrl: baseUrl.value, authorization: authorization.value },
+      {
+        onSuccess: ({ id }) => onStarted(id),
+      },
+    );
   };
 
   return (
@@ -70,8 +78,14 @@ export function CheckForm({ onStarted }: { onStarted(runId: string): void }) {
       </div>
       <label className={styles.field}>
         <span>One of the console’s queues</span>
-        <select value={queue ? queue.id : ''} onChange={(event) => pickQueue(event.target.value)} disabled={queues.length === 0}>
-          <option value="">{queues.length === 0 ? 'No queues yet (Queues area)' : 'Choose to fill the fields below…'}</option>
+        <select
+          value={queue ? queue.id : ''}
+          onChange={(event) => pickQueue(event.target.value)}
+          disabled={queues.length === 0}
+        >
+          <option value="">
+            {queues.length === 0 ? 'No queues yet (Queues area)' : 'Choose to fill the fields below…'}
+          </option>
           {queues.map((q) => (
             <option key={q.id} value={q.id}>
               {q.name} · {q.itemCount.toLocaleString('en-US')} item{q.itemCount === 1 ? '' : 's'}

@@ -37,7 +37,9 @@ export function ConformancePage() {
     <section className={styles.page} aria-labelledby="page-title">
       <header className={`page-header ${styles.pageHeader}`}>
         <h1 id="page-title">Check a server</h1>
-        <span className={styles.hint}>the platform’s player against a cloud queue server, rule by rule, with the traffic that proves each verdict</span>
+        <span className={styles.hint}>
+          the platform’s player against a cloud queue server, rule by rule, with the traffic that proves each verdict
+        </span>
       </header>
       <div className={styles.layout}>
         <div className={styles.side}>
@@ -59,12 +61,24 @@ export function ConformancePage() {
         </div>
         <div className={styles.main}>
           {runId ? (
-            <RunView key={runId} runId={runId} focusHeading={focusRun === runId} onHeadingFocused={onHeadingFocused} onStarted={onStarted} onDeleted={onDeleted} />
+            <RunView
+              key={runId}
+              runId={runId}
+              focusHeading={focusRun === runId}
+              onHeadingFocused={onHeadingFocused}
+              onStarted={onStarted}
+              onDeleted={onDeleted}
+            />
           ) : (
             <div className={styles.empty}>
-              <p>Give a server’s base URL and the Authorization its requests need, or choose one of the console’s own queues, and run the checks.</p>
+              <p>
+                Give a server’s base URL and the Authorization its requests need, or choose one of the console’s own
+                queues, and run the checks.
+              </p>
               <p className={styles.hint}>
-                Each case names the contract rule it checks and links the requests it judged in the traffic log. The same suite runs as <code>cloud-queue-console check BASE_URL</code> and over the admin API (<code>POST /admin/api/conformance/runs</code>).
+                Each case names the contract rule it checks and links the requests it judged in the traffic log. The
+                same suite runs as <code>cloud-queue-console check BASE_URL</code> and over the admin API (
+                <code>POST /admin/api/conformance/runs</code>).
               </p>
             </div>
           )}

@@ -25,7 +25,12 @@ export function Evidence({ caseId, trafficIds }: { caseId: string; trafficIds: r
       ))}
       {more > 0 && (
         <li>
-          <button type="button" className={styles.more} onClick={() => setAll(true)} aria-label={`Show ${more} more traffic entries of ${caseId}`}>
+          <button
+            type="button"
+            className={styles.more}
+            onClick={() => setAll(true)}
+            aria-label={`Show ${more} more traffic entries of ${caseId}`}
+          >
             +{more} more
           </button>
         </li>

@@ -15,7 +15,12 @@ export function Findings({ rows }: { rows: readonly CaseRow[] }) {
   if (rows.length === 0) return null;
   const failures = rows.filter((row) => row.result?.outcome === 'fail').length;
   const warnings = rows.length - failures;
-  const heading = [failures ? `${failures} failure${failures === 1 ? '' : 's'}` : '', warnings ? `${warnings} warning${warnings === 1 ? '' : 's'}` : ''].filter(Boolean).join(' and ');
+  const heading = [
+    failures ? `${failures} failure${failures === 1 ? '' : 's'}` : '',
+    warnings ? `${warnings} warning${warnings === 1 ? '' : 's'}` : '',
+  ]
+    .filter(Boolean)
+    .join(' and ');
   return (
     <section className={styles.findings} aria-label="Failures and warnings">
       <h3>{heading[0]!.toUpperCase() + heading.slice(1)}</h3>
@@ -25,14 +30,18 @@ export function Findings({ rows }: { rows: readonly CaseRow[] }) {
             <li key={info.id} data-case-id={info.id} data-outcome={result.outcome} className={styles.finding}>
               <div className={styles.findingHead}>
                 <OutcomeBadge outcome={result.outcome} state="settled" />
-                <span className={styles.caseTitle}>{info.title}</span> <code className={styles.caseId}>{info.id}</code> <span className={styles.hint}>{info.rule}</span>
+                <span className={styles.caseTitle}>{info.title}</span> <code className={styles.caseId}>{info.id}</code>{' '}
+                <span className={styles.hint}>{info.rule}</span>
               </div>
               <p className={styles.sentence}>{firstFinding(result.message)}</p>
               {firstFinding(result.message) !== result.message && <p className={styles.message}>{result.message}</p>}
               {result.curl && (
                 <div className={styles.curl}>
                   <div className={styles.curlHead}>
-                    <span className={styles.hint}>Repeat it{result.curl.includes('$AUTHORIZATION') ? ' (set AUTHORIZATION in your shell first)' : ''}</span>
+                    <span className={styles.hint}>
+                      Repeat it
+                      {result.curl.includes('$AUTHORIZATION') ? ' (set AUTHORIZATION in your shell first)' : ''}
+                    </span>
                     <CopyButton value={result.curl} label={`Copy the curl of ${info.id}`} />
                   </div>
                   <pre aria-label={`curl of ${info.id}`}>{result.curl}</pre>
@@ -54,14 +63,25 @@ function Exchange({ exchange, index }: { exchange: ConformanceExchange; index: n
   const status = exchange.status === null ? `no answer (${exchange.failure ?? 'none came'})` : String(exchange.status);
   const lines = [
     ...Object.entries(exchange.requestHeaders).map(([name, value]) => `> ${name}: ${value}`),
-    ...(exchange.requestBody ? [`> (body${exchange.requestBody.cut ? `, the start of ${exchange.requestBody.bytes} bytes` : ''})`, exchange.requestBody.text] : []),
+    ...(exchange.requestBody
+      ? [
+          `> (body${exchange.requestBody.cut ? `, the start of ${exchange.requestBody.bytes} bytes` : ''})`,
+          exchange.requestBody.text,
+        ]
+      : []),
     ...Object.entries(exchange.responseHeaders).map(([name, value]) => `< ${name}: ${value}`),
-    ...(exchange.responseBody ? [`< (body${exchange.responseBody.cut ? `, the start of ${exchange.responseBody.bytes} bytes` : ''})`, exchange.responseBody.text] : []),
+    ...(exchange.responseBody
+      ? [
+          `< (body${exchange.responseBody.cut ? `, the start of ${exchange.responseBody.bytes} bytes` : ''})`,
+          exchange.responseBody.text,
+        ]
+      : []),
   ];
   return (
     <details className={styles.exchange}>
       <summary>
-        {index === 0 ? 'Decisive exchange' : `Exchange ${index + 1}`}: <code>{`${exchange.method} ${exchange.url} → ${status}`}</code>
+        {index === 0 ? 'Decisive exchange' : `Exchange ${index + 1}`}:{' '}
+        <code>{`${exchange.method} ${exchange.url} → ${status}`}</code>
       </summary>
       <pre>{lines.join('\n')}</pre>
     </details>

@@ -7,7 +7,11 @@ import type { CaseState } from './grouping';
 import { OUTCOME_LABEL, OUTCOME_MARK } from './summary';
 import styles from './conformance.module.css';
 
-const STATE_LABEL: Record<Exclude<CaseState, 'settled'>, string> = { running: 'running', pending: 'to come', 'not-run': 'not run' };
+const STATE_LABEL: Record<Exclude<CaseState, 'settled'>, string> = {
+  running: 'running',
+  pending: 'to come',
+  'not-run': 'not run',
+};
 
 export function OutcomeBadge({ outcome, state }: { outcome: ConformanceOutcome | null; state: CaseState }) {
   if (outcome === null || state !== 'settled') {

@@ -4,7 +4,11 @@
  * console no longer holds it: it restarted since); delete it, in two steps.
  */
 import { useRef, useState, type FormEvent } from 'react';
-import { CONFORMANCE_REPORT_FORMATS, type ConformanceReportFormat, type ConformanceRunSummary } from '@engine-api/conformance-types';
+import {
+  CONFORMANCE_REPORT_FORMATS,
+  type ConformanceReportFormat,
+  type ConformanceRunSummary,
+} from '@engine-api/conformance-types';
 import { IGNORE_HELD_KEY, useConfirmStep } from '../../components/useConfirmStep';
 import { useDeleteRun, useExportRun, useRerun } from '../../queries/conformance';
 import { downloadReport } from './download';
@@ -103,7 +107,19 @@ export function RunActions({ run, onStarted, onDeleted }: RunActionsProps) {
 }
 
 /** The Authorization a rerun must be given again: the run sent one this console no longer holds. */
-function AuthorizationPrompt({ masked, pending, error, onSubmit, onCancel }: { masked: string | null; pending: boolean; error: string | null; onSubmit(authorization: string): void; onCancel(): void }) {
+function AuthorizationPrompt({
+  masked,
+  pending,
+  error,
+  onSubmit,
+  onCancel,
+}: {
+  masked: string | null;
+  pending: boolean;
+  error: string | null;
+  onSubmit(authorization: string): void;
+  onCancel(): void;
+}) {
   const [value, setValue] = useState('');
   const [invalid, setInvalid] = useState<string | null>(null);
   const submit = (event: FormEvent) => {
@@ -125,7 +141,14 @@ function AuthorizationPrompt({ masked, pending, error, onSubmit, onCancel }: { m
       }}
     >
       <p id="check-rerun-authorization-why">
-        This run sent an Authorization{masked ? <> (<code>{masked}</code>)</> : null} that the console no longer holds (it restarted since). Give it again to rerun.
+        This run sent an Authorization
+        {masked ? (
+          <>
+            {' '}
+            (<code>{masked}</code>)
+          </>
+        ) : null}{' '}
+        that the console no longer holds (it restarted since). Give it again to rerun.
       </p>
       <div className={styles.rerunAuthRow}>
         <label htmlFor="check-rerun-authorization">Authorization</label>
@@ -135,7 +158,9 @@ function AuthorizationPrompt({ masked, pending, error, onSubmit, onCancel }: { m
           autoFocus
           value={value}
           invalid={message !== null}
-          describedBy={message ? 'check-rerun-authorization-why check-rerun-authorization-error' : 'check-rerun-authorization-why'}
+          describedBy={
+            message ? 'check-rerun-authorization-why check-rerun-authorization-error' : 'check-rerun-authorization-why'
+          }
           onChange={(next) => {
             setValue(next);
             setInvalid(null);

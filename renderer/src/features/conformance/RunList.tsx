@@ -36,7 +36,12 @@ export function RunList({ runs, selectedId, onSelect, focusRequest }: RunListPro
     list.current?.querySelectorAll<HTMLElement>('[role="option"]')[target]?.focus();
   };
 
-  if (runs.length === 0) return <p className={styles.hint}>No runs yet: the checks run above are kept here (the newest 50), with the server each checked.</p>;
+  if (runs.length === 0)
+    return (
+      <p className={styles.hint}>
+        No runs yet: the checks run above are kept here (the newest 50), with the server each checked.
+      </p>
+    );
   const anySelected = runs.some((run) => run.id === selectedId);
   return (
     <ul className={styles.runs} role="listbox" aria-label="Kept runs" ref={list} onKeyDown={onKeyDown}>

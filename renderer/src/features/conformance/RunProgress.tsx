@@ -3,7 +3,13 @@ import type { ConformanceCaseInfo, ConformanceSummary } from '@engine-api/confor
 import { progressText, settledCount } from './summary';
 import styles from './conformance.module.css';
 
-export function RunProgress({ summary, current }: { summary: ConformanceSummary; current: ConformanceCaseInfo | null }) {
+export function RunProgress({
+  summary,
+  current,
+}: {
+  summary: ConformanceSummary;
+  current: ConformanceCaseInfo | null;
+}) {
   const settled = settledCount(summary);
   const share = summary.total ? (settled / summary.total) * 100 : 0;
   return (

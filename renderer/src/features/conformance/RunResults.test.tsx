@@ -4,7 +4,13 @@
  * the whole table under them, folded when a case failed, open when none did.
  */
 import { cleanup, render, screen, within } from '@testing-library/react';
-import { createMemoryHistory, createRootRoute, createRoute, createRouter, RouterProvider } from '@tanstack/react-router';
+import {
+  createMemoryHistory,
+  createRootRoute,
+  createRoute,
+  createRouter,
+  RouterProvider,
+} from '@tanstack/react-router';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ConformanceCaseResult, ConformanceOutcome } from '@engine-api/conformance-types';
 import { caseInfos } from '../../../../main/engine/conformance/suite';
@@ -15,7 +21,11 @@ afterEach(cleanup);
 
 const suite = caseInfos();
 
-function settled(id: string, outcome: ConformanceOutcome, extra: Partial<ConformanceCaseResult> = {}): ConformanceCaseResult {
+function settled(
+  id: string,
+  outcome: ConformanceOutcome,
+  extra: Partial<ConformanceCaseResult> = {},
+): ConformanceCaseResult {
   const info = suite.find((c) => c.id === id)!;
   return { ...info, outcome, message: `${id}: expected this, got that`, trafficIds: [7], durationMs: 3, ...extra };
 }
@@ -23,7 +33,10 @@ function settled(id: string, outcome: ConformanceOutcome, extra: Partial<Conform
 function show(cases: ConformanceCaseResult[]) {
   const rows = caseRows(suite, { status: 'failed', cases });
   const root = createRootRoute({ component: () => <RunResults rows={rows} /> });
-  const router = createRouter({ routeTree: root.addChildren([createRoute({ getParentRoute: () => root, path: '/traffic' })]), history: createMemoryHistory({ initialEntries: ['/'] }) });
+  const router = createRouter({
+    routeTree: root.addChildren([createRoute({ getParentRoute: () => root, path: '/traffic' })]),
+    history: createMemoryHistory({ initialEntries: ['/'] }),
+  });
   render(<RouterProvider router={router as never} />);
 }
 
@@ -35,7 +48,19 @@ describe('the results of a run', () => {
     everyPass[at('version')] = settled('version', 'fail', {
       message: 'GET /version: expected "v1", got "v2"; and another finding',
       curl: `curl 'http://127.0.0.1:9/q/version' \\\n  -H "Authorization: $AUTHORIZATION"`,
-      exchanges: [{ method: 'GET', url: 'http://127.0.0.1:9/q/version', status: 200, failure: null, requestHeaders: { authorization: 'Bearer abcd•••' }, requestBody: null, responseHeaders: {}, responseBody: { text: '{"queueVersion":"v2"}', bytes: 21, cut: false }, latencyMs: 3 }],
+      exchanges: [
+        {
+          method: 'GET',
+          url: 'http://127.0.0.1:9/q/version',
+          status: 200,
+          failure: null,
+          requestHeaders: { authorization: 'Bearer abcd•••' },
+          requestBody: null,
+          responseHeaders: {},
+          responseBody: { text: '{"queueVersion":"v2"}', bytes: 21, cut: false },
+          latencyMs: 3,
+        },
+      ],
     });
     everyPass[at('item-window.unknown-item')] = settled('item-window.unknown-item', 'fail');
     show(everyPass);
@@ -43,13 +68,21 @@ describe('the results of a run', () => {
     const findings = await screen.findByRole('region', { name: 'Failures and warnings' });
     const items = [...findings.querySelectorAll<HTMLElement>('ol > li[data-case-id]')];
     // Failures in suite order, then the warning, though the warning's case came first.
-    expect(items.map((item) => `${item.getAttribute('data-outcome')} ${item.getAttribute('data-case-id')}`)).toEqual(['fail item-window.unknown-item', 'fail version', 'warn context']);
+    expect(items.map((item) => `${item.getAttribute('data-outcome')} ${item.getAttribute('data-case-id')}`)).toEqual([
+      'fail item-window.unknown-item',
+      'fail version',
+      'warn context',
+    ]);
     expect(within(findings).getByRole('heading').textContent).toBe('2 failures and 1 warning');
     const version = items[1]!;
     expect(version.textContent).toContain('GET /version: expected "v1", got "v2"');
-    expect(within(version).getByLabelText('curl of version').textContent).toContain('-H "Authorization: $AUTHORIZATION"');
+    expect(within(version).getByLabelText('curl of version').textContent).toContain(
+      '-H "Authorization: $AUTHORIZATION"',
+    );
     expect(within(version).getByRole('button', { name: 'Copy the curl of version' })).toBeTruthy();
-    expect(version.querySelector('details summary')!.textContent).toBe('Decisive exchange: GET http://127.0.0.1:9/q/version → 200');
+    expect(version.querySelector('details summary')!.textContent).toBe(
+      'Decisive exchange: GET http://127.0.0.1:9/q/version → 200',
+    );
 
     const fold = screen.getByText(/^All \d+ cases by contract section/).closest('details')!;
     expect(fold.open).toBe(false);

@@ -56,12 +56,24 @@ export function RunView({ runId, focusHeading, onHeadingFocused, onStarted, onDe
           {error.message}
         </p>
       )}
-      {run ? <RunBody run={run} suite={suite} startedHere={startedHere} /> : !error && <p className={styles.hint}>Loading…</p>}
+      {run ? (
+        <RunBody run={run} suite={suite} startedHere={startedHere} />
+      ) : (
+        !error && <p className={styles.hint}>Loading…</p>
+      )}
     </section>
   );
 }
 
-function RunBody({ run, suite, startedHere }: { run: ConformanceRun; suite: readonly ConformanceCaseInfo[]; startedHere: boolean }) {
+function RunBody({
+  run,
+  suite,
+  startedHere,
+}: {
+  run: ConformanceRun;
+  suite: readonly ConformanceCaseInfo[];
+  startedHere: boolean;
+}) {
   const rows = caseRows(suite, run);
   const unreachable = run.error?.kind === 'unreachable';
   return (
@@ -70,7 +82,12 @@ function RunBody({ run, suite, startedHere }: { run: ConformanceRun; suite: read
         {summaryLine(run)}
       </p>
       <EndAnnouncement run={run} startedHere={startedHere} />
-      {run.authorization && <p className={`${styles.hint} ${styles.meta}`}>Authorization {run.authorization}{run.rerunOf ? ` · a rerun of ${run.rerunOf}` : ''}</p>}
+      {run.authorization && (
+        <p className={`${styles.hint} ${styles.meta}`}>
+          Authorization {run.authorization}
+          {run.rerunOf ? ` · a rerun of ${run.rerunOf}` : ''}
+        </p>
+      )}
       {run.status === 'running' && <RunProgress summary={run.summary} current={currentCase(rows)} />}
       {run.error && (
         <p className={styles.runError} data-kind={run.error.kind}>

@@ -18,7 +18,17 @@ export interface SecretInputProps {
   autoFocus?: boolean;
 }
 
-export function SecretInput({ id, label, value, onChange, placeholder, invalid = false, describedBy, inputRef, autoFocus }: SecretInputProps) {
+export function SecretInput({
+  id,
+  label,
+  value,
+  onChange,
+  placeholder,
+  invalid = false,
+  describedBy,
+  inputRef,
+  autoFocus,
+}: SecretInputProps) {
   const [shown, setShown] = useState(false);
   return (
     <span className={styles.secret}>
@@ -36,7 +46,13 @@ export function SecretInput({ id, label, value, onChange, placeholder, invalid =
         aria-describedby={describedBy}
         onChange={(event) => onChange(event.target.value)}
       />
-      <button type="button" aria-controls={id} aria-label={`${shown ? 'Hide' : 'Show'} ${label}`} onClick={() => setShown(!shown)} title={shown ? 'Hide it again' : 'Show what is typed'}>
+      <button
+        type="button"
+        aria-controls={id}
+        aria-label={`${shown ? 'Hide' : 'Show'} ${label}`}
+        onClick={() => setShown(!shown)}
+        title={shown ? 'Hide it again' : 'Show what is typed'}
+      >
         {shown ? 'Hide' : 'Show'}
       </button>
     </span>

@@ -12,7 +12,16 @@ function settled(id: string, outcome: ConformanceOutcome = 'pass'): ConformanceC
 
 describe('the result table of a run', () => {
   it('orders sections as the contract does: platform.md by section number, then console.md', () => {
-    const rules = ['docs/contract/console.md §8', 'docs/contract/platform.md §7.1', 'docs/contract/platform.md §2.4', 'docs/contract/console.md §4', 'docs/contract/platform.md §2.3', 'docs/contract/platform.md §8', 'docs/contract/platform.md §4.3', 'docs/contract/platform.md §5.7'];
+    const rules = [
+      'docs/contract/console.md §8',
+      'docs/contract/platform.md §7.1',
+      'docs/contract/platform.md §2.4',
+      'docs/contract/console.md §4',
+      'docs/contract/platform.md §2.3',
+      'docs/contract/platform.md §8',
+      'docs/contract/platform.md §4.3',
+      'docs/contract/platform.md §5.7',
+    ];
     expect([...rules].sort(compareRules)).toEqual([
       'docs/contract/platform.md §2.3',
       'docs/contract/platform.md §2.4',
@@ -24,7 +33,12 @@ describe('the result table of a run', () => {
       'docs/contract/console.md §8',
     ]);
     // §10 after §9 (numbers, not text), a section before its subsections, an unreadable rule last.
-    expect(['x.md §10', 'a rule', 'x.md §9.1', 'x.md §9'].sort(compareRules)).toEqual(['x.md §9', 'x.md §9.1', 'x.md §10', 'a rule']);
+    expect(['x.md §10', 'a rule', 'x.md §9.1', 'x.md §9'].sort(compareRules)).toEqual([
+      'x.md §9',
+      'x.md §9.1',
+      'x.md §10',
+      'a rule',
+    ]);
   });
 
   it('groups every case of the suite under its rule, once, in suite order within a section', () => {
@@ -53,7 +67,10 @@ describe('the result table of a run', () => {
 
   it('keeps a case the run settled that the suite no longer has, and works before the suite is known', () => {
     const old = { ...settled('context'), id: 'retired.case', rule: 'docs/contract/platform.md §4.3' };
-    expect(caseRows(suite, { status: 'passed', cases: [old] }).at(-1)).toMatchObject({ info: { id: 'retired.case' }, state: 'settled' });
+    expect(caseRows(suite, { status: 'passed', cases: [old] }).at(-1)).toMatchObject({
+      info: { id: 'retired.case' },
+      state: 'settled',
+    });
     expect(caseRows([], { status: 'running', cases: [settled('context')] }).map((r) => r.info.id)).toEqual(['context']);
   });
 });

@@ -24,7 +24,10 @@ export interface SectionGroup {
 }
 
 /** Each case of the suite in order, with its result in `run` if it settled. */
-export function caseRows(suite: readonly ConformanceCaseInfo[], run: Pick<ConformanceRun, 'status' | 'cases'>): CaseRow[] {
+export function caseRows(
+  suite: readonly ConformanceCaseInfo[],
+  run: Pick<ConformanceRun, 'status' | 'cases'>,
+): CaseRow[] {
   const settled = new Map(run.cases.map((result) => [result.id, result]));
   // Cases settle in suite order: the first one not settled is the one going on.
   let current = run.status === 'running';
@@ -91,7 +94,10 @@ function documentRank(document: string): number {
  * (docs/contract/console.md §8).
  */
 export function findingRows(rows: readonly CaseRow[]): CaseRow[] {
-  return [...rows.filter((row) => row.result?.outcome === 'fail'), ...rows.filter((row) => row.result?.outcome === 'warn')];
+  return [
+    ...rows.filter((row) => row.result?.outcome === 'fail'),
+    ...rows.filter((row) => row.result?.outcome === 'warn'),
+  ];
 }
 
 /** The first finding of a message (findings are joined by `; `): what was expected and what came back, in one sentence. */

@@ -16,8 +16,22 @@ const run: ConformanceRun = {
   cases: [],
 };
 
-const context = { id: 'context', rule: 'docs/contract/platform.md §4.3', title: 'GET /context answers a context', outcome: 'pass' as const, message: 'ok', trafficIds: [7], durationMs: 2 };
-const settledContext: ConformanceProgress = { runId: 'run-1', status: 'running', settled: context, summary: { total: 17, pass: 1, fail: 0, warn: 0, skip: 0 }, error: null };
+const context = {
+  id: 'context',
+  rule: 'docs/contract/platform.md §4.3',
+  title: 'GET /context answers a context',
+  outcome: 'pass' as const,
+  message: 'ok',
+  trafficIds: [7],
+  durationMs: 2,
+};
+const settledContext: ConformanceProgress = {
+  runId: 'run-1',
+  status: 'running',
+  settled: context,
+  summary: { total: 17, pass: 1, fail: 0, warn: 0, skip: 0 },
+  error: null,
+};
 
 describe('a pushed conformance.progress, written into the cache', () => {
   it('appends the settled case and takes over the tallies', () => {
@@ -32,7 +46,13 @@ describe('a pushed conformance.progress, written into the cache', () => {
   });
 
   it('takes the end of a run: its status and the error of a server not reached, no case added', () => {
-    const end: ConformanceProgress = { runId: 'run-1', status: 'failed', settled: null, summary: run.summary, error: { kind: 'unreachable', message: 'no answer' } };
+    const end: ConformanceProgress = {
+      runId: 'run-1',
+      status: 'failed',
+      settled: null,
+      summary: run.summary,
+      error: { kind: 'unreachable', message: 'no answer' },
+    };
     expect(runWithProgress(run, end)).toMatchObject({ status: 'failed', error: { kind: 'unreachable' }, cases: [] });
     const { cases: _cases, ...listed } = run;
     expect(summaryWithProgress(listed, end)).toMatchObject({ status: 'failed', error: { kind: 'unreachable' } });

@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import type { ConformanceRunSummary } from '@engine-api/conformance-types';
-import { durationText, progressText, serverLabel, shortTallyText, startedText, summaryLine, tallyText } from './summary';
+import {
+  durationText,
+  progressText,
+  serverLabel,
+  shortTallyText,
+  startedText,
+  summaryLine,
+  tallyText,
+} from './summary';
 
 const base: ConformanceRunSummary = {
   id: 'run-1',
@@ -18,24 +26,44 @@ const base: ConformanceRunSummary = {
 describe('a run in words', () => {
   it('tallies every outcome, zeros included, with one warning said as one', () => {
     expect(tallyText(base.summary)).toBe('15 passed, 0 failed, 1 warning, 1 skipped');
-    expect(tallyText({ total: 17, pass: 0, fail: 2, warn: 3, skip: 0 })).toBe('0 passed, 2 failed, 3 warnings, 0 skipped');
+    expect(tallyText({ total: 17, pass: 0, fail: 2, warn: 3, skip: 0 })).toBe(
+      '0 passed, 2 failed, 3 warnings, 0 skipped',
+    );
   });
 
   it('says the verdict, the tallies of how many cases, how long and which server', () => {
-    expect(summaryLine(base)).toBe('Passed: 15 passed, 0 failed, 1 warning, 1 skipped of 17 cases · in 0.4 s · server http://127.0.0.1:4100/queues/q1/v2.3/');
-    expect(summaryLine({ ...base, status: 'failed', summary: { ...base.summary, pass: 14, fail: 1 } })).toMatch(/^Failed: 14 passed, 1 failed/);
+    expect(summaryLine(base)).toBe(
+      'Passed: 15 passed, 0 failed, 1 warning, 1 skipped of 17 cases · in 0.4 s · server http://127.0.0.1:4100/queues/q1/v2.3/',
+    );
+    expect(summaryLine({ ...base, status: 'failed', summary: { ...base.summary, pass: 14, fail: 1 } })).toMatch(
+      /^Failed: 14 passed, 1 failed/,
+    );
   });
 
   it('says a run going on is going on, how far it got, and no duration', () => {
-    const running = { ...base, status: 'running' as const, finishedAt: null, summary: { total: 17, pass: 4, fail: 1, warn: 0, skip: 0 } };
-    expect(summaryLine(running)).toBe('Running: 5 of 17 cases settled, 4 passed, 1 failed, 0 warnings, 0 skipped so far · server http://127.0.0.1:4100/queues/q1/v2.3/');
+    const running = {
+      ...base,
+      status: 'running' as const,
+      finishedAt: null,
+      summary: { total: 17, pass: 4, fail: 1, warn: 0, skip: 0 },
+    };
+    expect(summaryLine(running)).toBe(
+      'Running: 5 of 17 cases settled, 4 passed, 1 failed, 0 warnings, 0 skipped so far · server http://127.0.0.1:4100/queues/q1/v2.3/',
+    );
     expect(progressText(running.summary)).toBe('5 of 17 cases');
     expect(durationText(running)).toBeNull();
   });
 
   it('says an unreachable server was not reached, not that nothing passed', () => {
-    const line = summaryLine({ ...base, status: 'failed', summary: { total: 17, pass: 0, fail: 0, warn: 0, skip: 0 }, error: { kind: 'unreachable', message: 'no answer' } });
-    expect(line).toBe('Failed: the server could not be reached, no case ran · in 0.4 s · server http://127.0.0.1:4100/queues/q1/v2.3/');
+    const line = summaryLine({
+      ...base,
+      status: 'failed',
+      summary: { total: 17, pass: 0, fail: 0, warn: 0, skip: 0 },
+      error: { kind: 'unreachable', message: 'no answer' },
+    });
+    expect(line).toBe(
+      'Failed: the server could not be reached, no case ran · in 0.4 s · server http://127.0.0.1:4100/queues/q1/v2.3/',
+    );
   });
 
   it('writes durations to the tenth of a second, minutes past one', () => {

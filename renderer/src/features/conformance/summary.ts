@@ -5,7 +5,12 @@
 import type { ConformanceOutcome, ConformanceRunSummary, ConformanceSummary } from '@engine-api/conformance-types';
 
 /** An outcome as its badge says it: in words, never by colour alone. */
-export const OUTCOME_LABEL: Record<ConformanceOutcome, string> = { pass: 'pass', fail: 'fail', warn: 'warn', skip: 'skip' };
+export const OUTCOME_LABEL: Record<ConformanceOutcome, string> = {
+  pass: 'pass',
+  fail: 'fail',
+  warn: 'warn',
+  skip: 'skip',
+};
 /** A glyph beside the word, for a glance down the column. */
 export const OUTCOME_MARK: Record<ConformanceOutcome, string> = { pass: '✓', fail: '✕', warn: '!', skip: '–' };
 
@@ -25,7 +30,9 @@ export function tallyText(summary: ConformanceSummary): string {
 
 /** For the runs list, where space is short: "17 pass" or "14 pass · 1 fail · 2 warn"; the zeros left out. */
 export function shortTallyText(summary: ConformanceSummary): string {
-  const parts = (['pass', 'fail', 'warn', 'skip'] as const).filter((outcome) => summary[outcome] > 0).map((outcome) => `${summary[outcome]} ${outcome}`);
+  const parts = (['pass', 'fail', 'warn', 'skip'] as const)
+    .filter((outcome) => summary[outcome] > 0)
+    .map((outcome) => `${summary[outcome]} ${outcome}`);
   return parts.length ? parts.join(' · ') : 'no cases';
 }
 
@@ -49,10 +56,14 @@ export function progressText(summary: ConformanceSummary): string {
  */
 export function summaryLine(run: ConformanceRunSummary): string {
   const server = `server ${run.baseUrl}`;
-  if (run.status === 'running') return `Running: ${progressText(run.summary)} settled, ${tallyText(run.summary)} so far · ${server}`;
+  if (run.status === 'running')
+    return `Running: ${progressText(run.summary)} settled, ${tallyText(run.summary)} so far · ${server}`;
   const took = durationText(run);
   const verdict = run.status === 'passed' ? 'Passed' : 'Failed';
-  const what = run.error?.kind === 'unreachable' ? 'the server could not be reached, no case ran' : `${tallyText(run.summary)} of ${count(run.summary.total, 'case')}`;
+  const what =
+    run.error?.kind === 'unreachable'
+      ? 'the server could not be reached, no case ran'
+      : `${tallyText(run.summary)} of ${count(run.summary.total, 'case')}`;
   return [`${verdict}: ${what}`, took && `in ${took}`, server].filter(Boolean).join(' · ');
 }
 

@@ -3,8 +3,14 @@ import { checkAuthorization, checkBaseUrl } from './target';
 
 describe('the server to check, before it is sent', () => {
   it('takes an absolute http(s) URL, trimmed', () => {
-    expect(checkBaseUrl('  https://queue.example.com/v2.3/ ')).toEqual({ ok: true, value: 'https://queue.example.com/v2.3/' });
-    expect(checkBaseUrl('HTTP://127.0.0.1:4100/queues/q1/v2.3')).toEqual({ ok: true, value: 'HTTP://127.0.0.1:4100/queues/q1/v2.3' });
+    expect(checkBaseUrl('  https://queue.example.com/v2.3/ ')).toEqual({
+      ok: true,
+      value: 'https://queue.example.com/v2.3/',
+    });
+    expect(checkBaseUrl('HTTP://127.0.0.1:4100/queues/q1/v2.3')).toEqual({
+      ok: true,
+      value: 'HTTP://127.0.0.1:4100/queues/q1/v2.3',
+    });
   });
 
   it.each([
@@ -27,6 +33,9 @@ describe('the server to check, before it is sent', () => {
     expect(checkAuthorization(' Bearer abc ')).toEqual({ ok: true, value: 'Bearer abc' });
     expect(checkAuthorization('Bearer a\nb')).toMatchObject({ ok: false, message: expect.stringMatching(/one line/) });
     expect(checkAuthorization('Bearer 🔑')).toMatchObject({ ok: false });
-    expect(checkAuthorization(`Bearer ${'x'.repeat(8_200)}`)).toMatchObject({ ok: false, message: expect.stringMatching(/at most 8,192/) });
+    expect(checkAuthorization(`Bearer ${'x'.repeat(8_200)}`)).toMatchObject({
+      ok: false,
+      message: expect.stringMatching(/at most 8,192/),
+    });
   });
 });

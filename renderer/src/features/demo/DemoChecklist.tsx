@@ -36,7 +36,8 @@ export function DemoChecklist() {
   const what: Record<DemoStep, ReactNode> = {
     signIn: done.signIn ? (
       <>
-        Signed in: the console holds {demo.sender?.integrationName ?? 'the integration'}&rsquo;s token <code>{demo.sender?.tokenHint}…</code>; every call below is sent as it.
+        Signed in: the console holds {demo.sender?.integrationName ?? 'the integration'}&rsquo;s token{' '}
+        <code>{demo.sender?.tokenHint}…</code>; every call below is sent as it.
       </>
     ) : (
       'The sample integration’s OAuth flow, in a new tab: sign in as demo / demo and allow.'
@@ -48,11 +49,14 @@ export function DemoChecklist() {
     ) : (
       `Makes a session on ${group} and loads a sample queue with loadCloudQueue, as the integration.`
     ),
-    skip: done.skip ? `Now playing ${demo.detail?.track?.name ?? demo.detail?.itemId ?? 'the next track'}.` : 'skipToNextTrack, as the integration.',
+    skip: done.skip
+      ? `Now playing ${demo.detail?.track?.name ?? demo.detail?.itemId ?? 'the next track'}.`
+      : 'skipToNextTrack, as the integration.',
     pause: done.pause ? `${group} is paused.` : 'pause, as the integration.',
     reports: done.reports ? (
       <>
-        The server received <strong data-testid="demo-report-count">{demo.reports?.length ?? 0}</strong> report{demo.reports?.length === 1 ? '' : 's'} for “{demo.queue?.name}”.{' '}
+        The server received <strong data-testid="demo-report-count">{demo.reports?.length ?? 0}</strong> report
+        {demo.reports?.length === 1 ? '' : 's'} for “{demo.queue?.name}”.{' '}
         {demo.queue && (
           <Link to="/queues" search={{ queue: demo.queue.id }}>
             Open the queue
@@ -66,7 +70,9 @@ export function DemoChecklist() {
     ),
     retries: done.retries ? (
       <>
-        503 answered <strong data-testid="demo-failure-count">{demo.failures}</strong> time{demo.failures === 1 ? '' : 's'}, <strong data-testid="demo-retry-count">{demo.retriesSent}</strong> retr{demo.retriesSent === 1 ? 'y' : 'ies'} sent so far
+        503 answered <strong data-testid="demo-failure-count">{demo.failures}</strong> time
+        {demo.failures === 1 ? '' : 's'}, <strong data-testid="demo-retry-count">{demo.retriesSent}</strong> retr
+        {demo.retriesSent === 1 ? 'y' : 'ies'} sent so far
         {demo.waiting[0] ? `; retry ${demo.waiting[0].retry} of ${demo.waiting[0].of} waits` : ''}.{' '}
         <Link to="/player" search={{ player: demo.detail?.id }}>
           Watch on the Player page
@@ -84,7 +90,13 @@ export function DemoChecklist() {
           const ticked = done[step] === true;
           const running = run.isPending && run.variables === step;
           return (
-            <li key={step} className={styles.step} data-step={step} data-done={ticked} aria-current={step === next ? 'step' : undefined}>
+            <li
+              key={step}
+              className={styles.step}
+              data-step={step}
+              data-done={ticked}
+              aria-current={step === next ? 'step' : undefined}
+            >
               <span className={styles.mark} aria-hidden="true">
                 {ticked ? '✓' : index + 1}
               </span>
@@ -101,12 +113,21 @@ export function DemoChecklist() {
                 )}
               </div>
               {!ticked && (
-                <button type="button" className={step === next ? 'primary' : undefined} disabled={step !== next || run.isPending} onClick={() => run.mutate(step)}>
+                <button
+                  type="button"
+                  className={step === next ? 'primary' : undefined}
+                  disabled={step !== next || run.isPending}
+                  onClick={() => run.mutate(step)}
+                >
                   {running ? 'Working…' : BUTTONS[step]}
                 </button>
               )}
               {step === 'retries' && ticked && demo.marks.ruleId && (
-                <button type="button" onClick={() => demo.removeFault.mutate(demo.marks.ruleId!)} disabled={demo.removeFault.isPending}>
+                <button
+                  type="button"
+                  onClick={() => demo.removeFault.mutate(demo.marks.ruleId!)}
+                  disabled={demo.removeFault.isPending}
+                >
                   Remove the 503
                 </button>
               )}

@@ -14,9 +14,23 @@ const DEMO_TRACKS = 20;
 export const DEMO_FAULT_PRESET = '503-storm';
 
 /** A control call sent as `grantId`; an answer of 400 or more fails with what the API said. */
-export async function sendAs(api: Api, grantId: string, method: 'GET' | 'POST', path: string, body?: unknown): Promise<ControlExchange> {
-  const exchange = await api.call('control.send', { method, path, ...(body === undefined ? {} : { body }), as: { grantId } });
-  if (exchange.status >= 400) throw new Error(`${method} ${path} answered ${exchange.status}: ${typeof exchange.body === 'string' ? exchange.body : JSON.stringify(exchange.body)}`);
+export async function sendAs(
+  api: Api,
+  grantId: string,
+  method: 'GET' | 'POST',
+  path: string,
+  body?: unknown,
+): Promise<ControlExchange> {
+  const exchange = await api.call('control.send', {
+    method,
+    path,
+    ...(body === undefined ? {} : { body }),
+    as: { grantId },
+  });
+  if (exchange.status >= 400)
+    throw new Error(
+      `${method} ${path} answered ${exchange.status}: ${typeof exchange.body === 'string' ? exchange.body : JSON.stringify(exchange.body)}`,
+    );
   return exchange;
 }
 
@@ -31,18 +45,35 @@ export async function demoQueue(api: Api, queues: readonly QueueSummary[]): Prom
 }
 
 /** Loads the queue on the group's player and plays it, making the session first if it has none. */
-export async function playQueue(api: Api, grantId: string, target: { groupId: string; sessionId: string | null }, queue: QueueSummary): Promise<ControlExchange> {
+export async function playQueue(
+  api: Api,
+  grantId: string,
+  target: { groupId: string; sessionId: string | null },
+  queue: QueueSummary,
+): Promise<ControlExchange> {
   let sessionId = target.sessionId;
   if (!sessionId) {
-    const created = await sendAs(api, grantId, 'POST', `/api/v1/groups/${encodeURIComponent(target.groupId)}/playbackSession:1`, { appId: 'com.cloudqueueconsole.demo', appContext: 'guided-demo' });
+    const created = await sendAs(
+      api,
+      grantId,
+      'POST',
+      `/api/v1/groups/${encodeURIComponent(target.groupId)}/playbackSession:1`,
+      { appId: 'com.cloudqueueconsole.demo', appContext: 'guided-demo' },
+    );
     sessionId = (created.body as { sessionId?: string }).sessionId ?? null;
     if (!sessionId) throw new Error('the control API created no session');
   }
-  return sendAs(api, grantId, 'POST', `/api/v1/playbackSessions/${encodeURIComponent(sessionId)}/playbackSession:1/loadCloudQueue`, {
-    queueBaseUrl: queue.queueBaseUrl,
-    httpAuthorization: queue.httpAuthorization,
-    playOnCompletion: true,
-  });
+  return sendAs(
+    api,
+    grantId,
+    'POST',
+    `/api/v1/playbackSessions/${encodeURIComponent(sessionId)}/playbackSession:1/loadCloudQueue`,
+    {
+      queueBaseUrl: queue.queueBaseUrl,
+      httpAuthorization: queue.httpAuthorization,
+      playOnCompletion: true,
+    },
+  );
 }
 
 /** Injects the 503 storm and has the player send a refresh into it, which it then retries. */

@@ -41,7 +41,8 @@ export function useDemo() {
   });
   const failed = useQuery({
     queryKey: ['demo', 'retries', marks.injectedAt ?? 0],
-    queryFn: () => api.call('traffic.list', { target: 'player', status: '503', since: marks.injectedAt!, limit: 1_000 }),
+    queryFn: () =>
+      api.call('traffic.list', { target: 'player', status: '503', since: marks.injectedAt!, limit: 1_000 }),
     enabled: marks.injectedAt !== undefined,
     refetchInterval: POLL_MS,
   });
@@ -77,10 +78,20 @@ export function useDemo() {
           return playQueue(api, need(grant), need(target), await demoQueue(api, (await queues.refetch()).data ?? []));
         case 'skip':
           mark({ skipFrom: detail?.itemId ?? null });
-          return sendAs(api, need(grant), 'POST', `/api/v1/groups/${encodeURIComponent(need(groupId))}/playback:1/skipToNextTrack`);
+          return sendAs(
+            api,
+            need(grant),
+            'POST',
+            `/api/v1/groups/${encodeURIComponent(need(groupId))}/playback:1/skipToNextTrack`,
+          );
         case 'pause':
           mark({ pauseAsked: true });
-          return sendAs(api, need(grant), 'POST', `/api/v1/groups/${encodeURIComponent(need(groupId))}/playback:1/pause`);
+          return sendAs(
+            api,
+            need(grant),
+            'POST',
+            `/api/v1/groups/${encodeURIComponent(need(groupId))}/playback:1/pause`,
+          );
         case 'reports':
           mark({ reportsAsked: true });
           return null;
@@ -91,9 +102,25 @@ export function useDemo() {
       }
     },
   });
-  const removeFault = useMutation({ mutationFn: (id: string) => api.call('faults.remove', { id }), onSuccess: () => mark({ ruleId: undefined }) });
+  const removeFault = useMutation({
+    mutationFn: (id: string) => api.call('faults.remove', { id }),
+    onSuccess: () => mark({ ruleId: undefined }),
+  });
 
-  return { done, marks, run, removeFault, sender, group: coordinator?.group, detail, queue, reports: reports.data, retriesSent, failures: fromPlayer.length, waiting };
+  return {
+    done,
+    marks,
+    run,
+    removeFault,
+    sender,
+    group: coordinator?.group,
+    detail,
+    queue,
+    reports: reports.data,
+    retriesSent,
+    failures: fromPlayer.length,
+    waiting,
+  };
 }
 
 /** What a step needs from the one before it (its button is off until then). */

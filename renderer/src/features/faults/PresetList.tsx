@@ -83,8 +83,21 @@ function PresetCard({ preset, target, onTarget, live, pending, onInject }: CardP
         {live > 0 && <span className={`${styles.pill} ${styles.live}`}>{live === 1 ? 'live' : `${live} live`}</span>}
       </div>
       <div className={styles.presetActions}>
-        <SegmentedControl label={`Where ${preset.label} applies`} name={`where-${preset.id}`} options={where} value={target} onChange={onTarget} />
-        <button type="button" className="primary" aria-label={`Inject ${preset.label}`} aria-describedby={descriptionId} disabled={pending} onClick={() => onInject(target)}>
+        <SegmentedControl
+          label={`Where ${preset.label} applies`}
+          name={`where-${preset.id}`}
+          options={where}
+          value={target}
+          onChange={onTarget}
+        />
+        <button
+          type="button"
+          className="primary"
+          aria-label={`Inject ${preset.label}`}
+          aria-describedby={descriptionId}
+          disabled={pending}
+          onClick={() => onInject(target)}
+        >
           {pending ? 'Injecting…' : 'Inject'}
         </button>
       </div>

@@ -11,19 +11,53 @@ import { SegmentedControl, type SegmentOption } from '../../components/Segmented
 import { useAddFault } from '../../queries/faults';
 import { TARGET_LABELS } from './describe';
 import { useDrafts } from './drafts';
-import { fieldOfPath, ruleFromFields, type FieldErrors, type FieldName, type RuleFields, type Scope } from './rule-form';
+import {
+  fieldOfPath,
+  ruleFromFields,
+  type FieldErrors,
+  type FieldName,
+  type RuleFields,
+  type Scope,
+} from './rule-form';
 import styles from './faults.module.css';
 
 /** The fields typed as text (the others are chosen). */
 type TextName = Exclude<FieldName, 'target' | 'method' | 'action' | 'scope' | 'body'>;
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
-const PATHS = ['/itemWindow', '/version', '/context', '/timePlayed', '/login/v3/oauth', '/login/v3/oauth/access', '/api/v1/*'];
-const REASONS = ['load', 'pause', 'play', 'queueCompleted', 'refresh', 'resume', 'skipNext', 'skipPrev', 'skipToItem', 'load+queueCompleted'];
+const PATHS = [
+  '/itemWindow',
+  '/version',
+  '/context',
+  '/timePlayed',
+  '/login/v3/oauth',
+  '/login/v3/oauth/access',
+  '/api/v1/*',
+];
+const REASONS = [
+  'load',
+  'pause',
+  'play',
+  'queueCompleted',
+  'refresh',
+  'resume',
+  'skipNext',
+  'skipPrev',
+  'skipToItem',
+  'load+queueCompleted',
+];
 const REJECTED_REASONS = ['ANOTHER_STREAM_BEING_PLAYED', 'STREAM_RATE_LIMIT_REACHED', 'SKIP_LIMIT_REACHED'];
 const ACTIONS: SegmentOption<FaultAction['type']>[] = [
-  { value: 'status', label: 'Status', hint: 'Answer with a status code (503 with Retry-After, 403 with X-Rejected-Reason, 404, 500, …)' },
-  { value: 'timeout', label: 'Timeout', hint: 'Never answer: the client gives up (the player after 10 s of engine time)' },
+  {
+    value: 'status',
+    label: 'Status',
+    hint: 'Answer with a status code (503 with Retry-After, 403 with X-Rejected-Reason, 404, 500, …)',
+  },
+  {
+    value: 'timeout',
+    label: 'Timeout',
+    hint: 'Never answer: the client gives up (the player after 10 s of engine time)',
+  },
   { value: 'drop', label: 'Drop', hint: 'Reset the connection: an incomplete request' },
   { value: 'latency', label: 'Latency', hint: 'Answer normally, late' },
   { value: 'malformed', label: 'Malformed', hint: '200 with a body that is not JSON' },
@@ -52,7 +86,8 @@ export function RuleForm() {
     setRule(patch);
     // An error stays until its own field changes.
     const touched = Object.keys(patch) as FieldName[];
-    if (touched.some((name) => errors[name])) setErrors((e) => Object.fromEntries(Object.entries(e).filter(([name]) => !touched.includes(name as FieldName))));
+    if (touched.some((name) => errors[name]))
+      setErrors((e) => Object.fromEntries(Object.entries(e).filter(([name]) => !touched.includes(name as FieldName))));
   };
 
   const submit = (event: FormEvent) => {
@@ -68,7 +103,10 @@ export function RuleForm() {
     add.mutate(built.rule, {
       onError: (error) => {
         // Every field the engine refused, each with its first reason, not only the first one.
-        const details = error instanceof ApiError && Array.isArray(error.details) ? (error.details as { path?: string; message?: string }[]) : [];
+        const details =
+          error instanceof ApiError && Array.isArray(error.details)
+            ? (error.details as { path?: string; message?: string }[])
+            : [];
         const refused: FieldErrors = {};
         for (const detail of details) {
           const name = fieldOfPath(detail.path);
@@ -91,9 +129,19 @@ export function RuleForm() {
     'aria-invalid': errors[name] ? true : undefined,
     'aria-describedby': errors[name] ? `rule-${name}-error` : undefined,
   });
-  const textField = (name: TextName, label: string, props: InputHTMLAttributes<HTMLInputElement> = {}, wide = false) => (
+  const textField = (
+    name: TextName,
+    label: string,
+    props: InputHTMLAttributes<HTMLInputElement> = {},
+    wide = false,
+  ) => (
     <Labelled label={label} htmlFor={`rule-${name}`} problem={problem(name)} wide={wide}>
-      <input {...field(name)} value={fields[name]} onChange={(e) => set({ [name]: e.target.value } as Partial<RuleFields>)} {...props} />
+      <input
+        {...field(name)}
+        value={fields[name]}
+        onChange={(e) => set({ [name]: e.target.value } as Partial<RuleFields>)}
+        {...props}
+      />
     </Labelled>
   );
   const problem = (name: FieldName) =>
@@ -110,7 +158,11 @@ export function RuleForm() {
       </div>
       <div className={styles.ruleRow}>
         <Labelled label="Target" htmlFor="rule-target" problem={problem('target')}>
-          <select {...field('target')} value={fields.target} onChange={(e) => set({ target: e.target.value as typeof fields.target })}>
+          <select
+            {...field('target')}
+            value={fields.target}
+            onChange={(e) => set({ target: e.target.value as typeof fields.target })}
+          >
             {FAULT_TARGETS.map((t) => (
               <option key={t} value={t}>
                 {TARGET_LABELS[t]}
@@ -132,7 +184,12 @@ export function RuleForm() {
               ))}
             </select>
           </Labelled>
-          {textField('path', 'Path', { list: 'rule-paths', placeholder: 'any; /itemWindow, or a glob /queues/*/v2.0/*' }, true)}
+          {textField(
+            'path',
+            'Path',
+            { list: 'rule-paths', placeholder: 'any; /itemWindow, or a glob /queues/*/v2.0/*' },
+            true,
+          )}
           {textField('reason', 'Reason', { list: 'rule-reasons', placeholder: 'any' })}
         </div>
         <datalist id="rule-paths">
@@ -149,7 +206,13 @@ export function RuleForm() {
 
       <fieldset>
         <legend>Action</legend>
-        <SegmentedControl label="Action" name="rule-action" options={ACTIONS} value={fields.action} onChange={(action) => set({ action })} />
+        <SegmentedControl
+          label="Action"
+          name="rule-action"
+          options={ACTIONS}
+          value={fields.action}
+          onChange={(action) => set({ action })}
+        />
         {fields.action === 'status' && (
           <>
             <div className={styles.ruleRow}>
@@ -163,7 +226,13 @@ export function RuleForm() {
               ))}
             </datalist>
             <Labelled label="Body" htmlFor="rule-body" problem={problem('body')} wide>
-              <textarea {...field('body')} value={fields.body} onChange={(e) => set({ body: e.target.value })} rows={2} placeholder="default: the server's own error body; JSON is sent as JSON, anything else as text" />
+              <textarea
+                {...field('body')}
+                value={fields.body}
+                onChange={(e) => set({ body: e.target.value })}
+                rows={2}
+                placeholder="default: the server's own error body; JSON is sent as JSON, anything else as text"
+              />
             </Labelled>
           </>
         )}
@@ -177,7 +246,13 @@ export function RuleForm() {
 
       <fieldset>
         <legend>Scope</legend>
-        <SegmentedControl label="Scope" name="rule-scope" options={SCOPES} value={fields.scope} onChange={(scope) => set({ scope })} />
+        <SegmentedControl
+          label="Scope"
+          name="rule-scope"
+          options={SCOPES}
+          value={fields.scope}
+          onChange={(scope) => set({ scope })}
+        />
         {fields.scope === 'times' && (
           <div className={styles.ruleRow}>
             {textField('times', 'N', { inputMode: 'numeric', size: 6 })}
@@ -223,7 +298,19 @@ export function RuleForm() {
   );
 }
 
-function Labelled({ label, htmlFor, problem, wide, children }: { label: string; htmlFor: string; problem: ReactNode; wide?: boolean; children: ReactNode }) {
+function Labelled({
+  label,
+  htmlFor,
+  problem,
+  wide,
+  children,
+}: {
+  label: string;
+  htmlFor: string;
+  problem: ReactNode;
+  wide?: boolean;
+  children: ReactNode;
+}) {
   return (
     <div className={wide ? `${styles.field} ${styles.wide}` : styles.field}>
       <label htmlFor={htmlFor}>{label}</label>

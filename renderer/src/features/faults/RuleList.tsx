@@ -38,7 +38,12 @@ export function RuleList() {
       { id: rule.id, toIndex },
       {
         onSuccess: (order) => {
-          setMoved(`${nameOf(rule)} moved to ${placeText(order.findIndex((r) => r.id === rule.id), order.length)}.`);
+          setMoved(
+            `${nameOf(rule)} moved to ${placeText(
+              order.findIndex((r) => r.id === rule.id),
+              order.length,
+            )}.`,
+          );
           // The row moved in the DOM: the cursor goes back to the button pressed, or its twin at an end.
           if (focus) requestAnimationFrame(() => focusMoveButton(rule.id, focus));
         },
@@ -62,9 +67,16 @@ export function RuleList() {
       <div className={styles.panelHead}>
         <h2 id="rules-title">Active rules</h2>
         <span className="muted" aria-live="polite" data-testid="rules-summary">
-          {rules.length === 0 ? 'none' : `${live} live${rules.length > live ? ` · ${rules.length - live} spent` : ''} · first match wins`}
+          {rules.length === 0
+            ? 'none'
+            : `${live} live${rules.length > live ? ` · ${rules.length - live} spent` : ''} · first match wins`}
         </span>
-        <button type="button" className={`danger ${styles.clearAll}`} onClick={() => clear.mutate()} disabled={rules.length === 0 || clear.isPending}>
+        <button
+          type="button"
+          className={`danger ${styles.clearAll}`}
+          onClick={() => clear.mutate()}
+          disabled={rules.length === 0 || clear.isPending}
+        >
           {clear.isPending ? 'Clearing…' : 'Clear all'}
         </button>
       </div>
@@ -78,12 +90,15 @@ export function RuleList() {
       </p>
       {said && <TriggerSaid said={said} rules={rules} />}
       {rules.length === 0 ? (
-        <p className={`muted ${styles.empty}`}>{isLoading ? 'Loading…' : 'No fault rules: every request is answered normally.'}</p>
+        <p className={`muted ${styles.empty}`}>
+          {isLoading ? 'Loading…' : 'No fault rules: every request is answered normally.'}
+        </p>
       ) : (
         <div className={styles.rulesScroll}>
           <table className={styles.rulesTable} aria-label="Fault rules" aria-describedby="rules-order-hint">
             <caption id="rules-order-hint" className="sr-only">
-              In matching order: the first rule that matches a request fails it. Alt+Up and Alt+Down move the focused rule.
+              In matching order: the first rule that matches a request fails it. Alt+Up and Alt+Down move the focused
+              rule.
             </caption>
             <thead>
               <tr>
@@ -137,7 +152,9 @@ function nameOf(rule: FaultRuleView): string {
 
 function focusMoveButton(id: string, which: 'up' | 'down' | 'first') {
   const row = document.querySelector(`[data-rule-id="${CSS.escape(id)}"]`);
-  const wanted = row?.querySelector<HTMLButtonElement>(`[data-move="${which === 'first' ? 'down' : which}"]:not(:disabled)`);
+  const wanted = row?.querySelector<HTMLButtonElement>(
+    `[data-move="${which === 'first' ? 'down' : which}"]:not(:disabled)`,
+  );
   (wanted ?? row?.querySelector<HTMLButtonElement>('[data-move]:not(:disabled)'))?.focus();
 }
 
@@ -174,7 +191,20 @@ interface RowProps {
   onDrop(): void;
 }
 
-function RuleRow({ rule, index, count, busy, removing, triggering, onRemove, onStep, onFirst, onTrigger, onDragStart, onDrop }: RowProps) {
+function RuleRow({
+  rule,
+  index,
+  count,
+  busy,
+  removing,
+  triggering,
+  onRemove,
+  onStep,
+  onFirst,
+  onTrigger,
+  onDragStart,
+  onDrop,
+}: RowProps) {
   const name = nameOf(rule);
   // Two rules may share a label (a preset injected twice): the id tells them apart.
   const named = `${name}${rule.label !== undefined ? ` (${rule.id})` : ''}`;
@@ -257,16 +287,46 @@ function RuleRow({ rule, index, count, busy, removing, triggering, onRemove, onS
         </span>
       </td>
       <td className={styles.ruleActions}>
-        <button type="button" className={styles.trigger} disabled={rule.spent || triggering} title="Send now the request this rule waits for" aria-label={`Trigger now: ${named}`} onClick={onTrigger}>
+        <button
+          type="button"
+          className={styles.trigger}
+          disabled={rule.spent || triggering}
+          title="Send now the request this rule waits for"
+          aria-label={`Trigger now: ${named}`}
+          onClick={onTrigger}
+        >
           {triggering ? 'Sending…' : 'Trigger now'}
         </button>
-        <button type="button" className="icon-button" data-move="up" aria-label={`Move ${named} up`} title="Move up (Alt+↑)" disabled={index === 0} onClick={() => onStep('up')}>
+        <button
+          type="button"
+          className="icon-button"
+          data-move="up"
+          aria-label={`Move ${named} up`}
+          title="Move up (Alt+↑)"
+          disabled={index === 0}
+          onClick={() => onStep('up')}
+        >
           ↑
         </button>
-        <button type="button" className="icon-button" data-move="down" aria-label={`Move ${named} down`} title="Move down (Alt+↓)" disabled={index === count - 1} onClick={() => onStep('down')}>
+        <button
+          type="button"
+          className="icon-button"
+          data-move="down"
+          aria-label={`Move ${named} down`}
+          title="Move down (Alt+↓)"
+          disabled={index === count - 1}
+          onClick={() => onStep('down')}
+        >
           ↓
         </button>
-        <button type="button" className="icon-button" aria-label={`Remove rule ${named}`} title="Remove this rule" disabled={removing} onClick={onRemove}>
+        <button
+          type="button"
+          className="icon-button"
+          aria-label={`Remove rule ${named}`}
+          title="Remove this rule"
+          disabled={removing}
+          onClick={onRemove}
+        >
           ✕
         </button>
       </td>

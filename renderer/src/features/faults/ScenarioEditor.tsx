@@ -39,7 +39,10 @@ export function ScenarioEditor({ onSaved, onCancel }: { onSaved(saved: StoredSce
     setProblem(null);
     save.mutate(parsed.draft as Parameters<typeof save.mutate>[0], {
       onSuccess: onSaved,
-      onError: (error) => setProblem(error instanceof ApiError ? engineProblem(error.message, error.details) : { message: error.message }),
+      onError: (error) =>
+        setProblem(
+          error instanceof ApiError ? engineProblem(error.message, error.details) : { message: error.message },
+        ),
     });
   };
 
@@ -67,7 +70,10 @@ export function ScenarioEditor({ onSaved, onCancel }: { onSaved(saved: StoredSce
         }}
       />
       <label className={styles.jsonLabel} htmlFor="scenario-json">
-        Scenario JSON <span className="muted">— the body of POST /admin/api/scenarios; steps: fault, clearFaults, action, command, clock, expect</span>
+        Scenario JSON{' '}
+        <span className="muted">
+          — the body of POST /admin/api/scenarios; steps: fault, clearFaults, action, command, clock, expect
+        </span>
       </label>
       <textarea
         id="scenario-json"
@@ -83,7 +89,12 @@ export function ScenarioEditor({ onSaved, onCancel }: { onSaved(saved: StoredSce
       />
       {problem && (
         <p id="scenario-problem" role="alert" className={styles.error}>
-          {problem.line !== undefined && <strong>Line {problem.line}{problem.column !== undefined ? `, column ${problem.column}` : ''}: </strong>}
+          {problem.line !== undefined && (
+            <strong>
+              Line {problem.line}
+              {problem.column !== undefined ? `, column ${problem.column}` : ''}:{' '}
+            </strong>
+          )}
           {problem.step !== undefined && <strong>Step {stepNumber(problem.step)}: </strong>}
           {problem.message}
         </p>
@@ -125,35 +136,81 @@ function TemplatePicker({ onUse }: { onUse(text: string): void }) {
   const use = () => {
     const template = SCENARIO_TEMPLATES.find((t) => t.id === templateId);
     if (!template || !queue || !group) return onUse(scenarioToText(EMPTY_SCENARIO));
-    onUse(scenarioToText(template.build({ queueId: queue.id, httpAuthorization: queue.httpAuthorization, groupId: group.id, playerId: group.coordinatorId })));
+    onUse(
+      scenarioToText(
+        template.build({
+          queueId: queue.id,
+          httpAuthorization: queue.httpAuthorization,
+          groupId: group.id,
+          playerId: group.coordinatorId,
+        }),
+      ),
+    );
   };
 
   return (
     <fieldset className={styles.templatePicker}>
       <legend>Start from a template</legend>
-      <Picker id="template-choice" label="Template" value={templateId} onChange={setTemplateId} options={SCENARIO_TEMPLATES.map((t) => ({ value: t.id, label: t.label }))} />
+      <Picker
+        id="template-choice"
+        label="Template"
+        value={templateId}
+        onChange={setTemplateId}
+        options={SCENARIO_TEMPLATES.map((t) => ({ value: t.id, label: t.label }))}
+      />
       <Picker
         id="template-queue"
         label="Queue"
         value={queue?.id ?? ''}
         onChange={setQueueId}
-        options={queues.length ? queues.map((q) => ({ value: q.id, label: `${q.name} (${q.itemCount} items)` })) : [{ value: '', label: 'no queue yet' }]}
+        options={
+          queues.length
+            ? queues.map((q) => ({ value: q.id, label: `${q.name} (${q.itemCount} items)` }))
+            : [{ value: '', label: 'no queue yet' }]
+        }
       />
-      <Picker id="template-player" label="Player" value={group?.id ?? ''} onChange={setGroupId} options={groups.map((g) => ({ value: g.id, label: g.name }))} />
+      <Picker
+        id="template-player"
+        label="Player"
+        value={group?.id ?? ''}
+        onChange={setGroupId}
+        options={groups.map((g) => ({ value: g.id, label: g.name }))}
+      />
       <button type="button" onClick={use}>
         Use template
       </button>
-      {queues.length === 0 && <span className="muted">Create a queue in the Queues area first: templates load one.</span>}
-      {queue && queue.itemCount < 12 && <span className="muted">Templates expect a queue of a dozen tracks or more.</span>}
+      {queues.length === 0 && (
+        <span className="muted">Create a queue in the Queues area first: templates load one.</span>
+      )}
+      {queue && queue.itemCount < 12 && (
+        <span className="muted">Templates expect a queue of a dozen tracks or more.</span>
+      )}
     </fieldset>
   );
 }
 
-function Picker({ id, label, value, onChange, options }: { id: string; label: string; value: string; onChange(value: string): void; options: { value: string; label: string }[] }) {
+function Picker({
+  id,
+  label,
+  value,
+  onChange,
+  options,
+}: {
+  id: string;
+  label: string;
+  value: string;
+  onChange(value: string): void;
+  options: { value: string; label: string }[];
+}) {
   return (
     <div className={styles.field}>
       <label htmlFor={id}>{label}</label>
-      <select id={id} value={value} onChange={(e) => onChange(e.target.value)} disabled={options.length < 2 && options[0]?.value === ''}>
+      <select
+        id={id}
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+        disabled={options.length < 2 && options[0]?.value === ''}
+      >
         {options.map((o) => (
           <option key={o.value} value={o.value}>
             {o.label}

@@ -11,7 +11,12 @@ import { formatExactSpan } from '../../format/span';
 import styles from './faults.module.css';
 
 export function ResultBadge({ report, running = false }: { report: Report | null | undefined; running?: boolean }) {
-  if (running) return <span className={styles.pill} data-state="running">running…</span>;
+  if (running)
+    return (
+      <span className={styles.pill} data-state="running">
+        running…
+      </span>
+    );
   if (!report) return <span className={styles.pill}>not run</span>;
   return (
     <span className={styles.pill} data-state={report.passed ? 'passed' : 'failed'}>
@@ -25,12 +30,17 @@ export function ScenarioReport({ report }: { report: Report }) {
   return (
     <section className={styles.scenarioReport} aria-label="Scenario report">
       <div className={styles.reportHead}>
-        <strong className={styles.result} data-state={report.passed ? 'passed' : 'failed'} data-testid="scenario-result">
+        <strong
+          className={styles.result}
+          data-state={report.passed ? 'passed' : 'failed'}
+          data-testid="scenario-result"
+        >
           {report.passed ? 'PASSED' : 'FAILED'}
         </strong>
         <span>{report.name}</span>
         <span className="muted">
-          ran at {formatEngineClock(report.startedAt)} · {formatExactSpan(report.endedAt - report.startedAt)} of engine time in {report.wallMs} ms
+          ran at {formatEngineClock(report.startedAt)} · {formatExactSpan(report.endedAt - report.startedAt)} of engine
+          time in {report.wallMs} ms
         </span>
       </div>
       {failed && (

@@ -35,7 +35,10 @@ export function ScenarioSection() {
     <>
       <div className={styles.panelHead}>
         <h2 id="scenarios-title">Scenarios</h2>
-        <span className="muted" title="Fault rules, user actions, control commands and clock steps, with the transitions they must cause">
+        <span
+          className="muted"
+          title="Fault rules, user actions, control commands and clock steps, with the transitions they must cause"
+        >
           replayable failures with expected transitions · CI: <code>POST /admin/api/scenarios/&#123;id&#125;/run</code>
         </span>
         <button type="button" onClick={startNew} disabled={editing !== null}>
@@ -50,7 +53,12 @@ export function ScenarioSection() {
             <ul className={styles.scenarioList} aria-label="Saved scenarios">
               {scenarios.map((s) => (
                 <li key={s.id} aria-current={s.id === selected?.id ? 'true' : undefined}>
-                  <button type="button" className={styles.scenarioPick} onClick={() => setChosen(s.id)} aria-pressed={s.id === selected?.id}>
+                  <button
+                    type="button"
+                    className={styles.scenarioPick}
+                    onClick={() => setChosen(s.id)}
+                    aria-pressed={s.id === selected?.id}
+                  >
                     <span className="scenario-name">{s.name}</span>
                     <code className="muted">{s.id}</code>
                   </button>
@@ -70,7 +78,13 @@ export function ScenarioSection() {
               onCancel={() => editScenario(null)}
             />
           ) : selected ? (
-            <ScenarioView key={selected.id} scenario={selected} run={run} onEdit={() => startEdit(selected)} onDeleted={() => setChosen(null)} />
+            <ScenarioView
+              key={selected.id}
+              scenario={selected}
+              run={run}
+              onEdit={() => startEdit(selected)}
+              onDeleted={() => setChosen(null)}
+            />
           ) : (
             <p className="muted">Start one with New scenario: templates cover the seed’s failure cases.</p>
           )}
@@ -80,7 +94,17 @@ export function ScenarioSection() {
   );
 }
 
-function ScenarioView({ scenario, run, onEdit, onDeleted }: { scenario: StoredScenarioView; run: ReturnType<typeof useRunScenario>; onEdit(): void; onDeleted(): void }) {
+function ScenarioView({
+  scenario,
+  run,
+  onEdit,
+  onDeleted,
+}: {
+  scenario: StoredScenarioView;
+  run: ReturnType<typeof useRunScenario>;
+  onEdit(): void;
+  onDeleted(): void;
+}) {
   const remove = useDeleteScenario();
   const confirm = useConfirmStep();
 
@@ -95,7 +119,13 @@ function ScenarioView({ scenario, run, onEdit, onDeleted }: { scenario: StoredSc
         <h3>{scenario.name}</h3>
         <span className="muted">{scenario.steps.length} steps</span>
         <div className="form-actions">
-          <button type="button" className="primary" aria-label={`Run ${scenario.name}`} disabled={run.isPending} onClick={() => run.mutate(scenario.id)}>
+          <button
+            type="button"
+            className="primary"
+            aria-label={`Run ${scenario.name}`}
+            disabled={run.isPending}
+            onClick={() => run.mutate(scenario.id)}
+          >
             {running ? 'Running…' : 'Run'}
           </button>
           <button type="button" onClick={onEdit}>
@@ -120,7 +150,8 @@ function ScenarioView({ scenario, run, onEdit, onDeleted }: { scenario: StoredSc
       )}
       {running ? (
         <p role="status" className="muted">
-          Running… the engine clock and the fault rules belong to the scenario until it ends; then they are put back as they were.
+          Running… the engine clock and the fault rules belong to the scenario until it ends; then they are put back as
+          they were.
         </p>
       ) : report ? (
         <ScenarioReport report={report} />

@@ -34,7 +34,8 @@ export function TemplateRuns() {
       </div>
       {running && (
         <p role="status" className={`muted ${styles.templateRunReport}`}>
-          Running “{running.label}”… the engine clock and the fault rules belong to it until it ends; then they are put back as they were.
+          Running “{running.label}”… the engine clock and the fault rules belong to it until it ends; then they are put
+          back as they were.
         </p>
       )}
       {run.isError && (

@@ -19,7 +19,11 @@ export const TARGET_SHORT: Record<FaultTarget, string> = {
 };
 
 export function describeMatch(match: FaultMatch): string {
-  const parts = [match.method?.toUpperCase(), match.path, match.reason === undefined ? undefined : `reason=${match.reason}`].filter(Boolean);
+  const parts = [
+    match.method?.toUpperCase(),
+    match.path,
+    match.reason === undefined ? undefined : `reason=${match.reason}`,
+  ].filter(Boolean);
   return parts.length ? parts.join(' ') : 'every request';
 }
 
@@ -47,7 +51,8 @@ export function describeAction(action: FaultAction): string {
 
 export function describeScope(rule: Pick<FaultRule, 'times' | 'probability' | 'seed'>): string {
   const parts: string[] = [];
-  if (rule.probability !== undefined) parts.push(`p ${rule.probability}${rule.seed === undefined ? '' : `, seed ${rule.seed}`}`);
+  if (rule.probability !== undefined)
+    parts.push(`p ${rule.probability}${rule.seed === undefined ? '' : `, seed ${rule.seed}`}`);
   if (rule.times !== undefined) parts.push(`next ${rule.times}`);
   return parts.length ? parts.join(' · ') : 'until removed';
 }

@@ -3,7 +3,12 @@ import type { FaultPreset } from '@engine-api/commands/faults';
 import { FAULT_PRESETS } from '../../../../main/engine/faults/presets';
 import { groupPresets } from './preset-groups';
 
-const preset = (id: string, match: FaultPreset['rule']['match']): FaultPreset => ({ id, label: id, description: '', rule: { target: 'cloudQueue', match, action: { type: 'status', status: 404 } } });
+const preset = (id: string, match: FaultPreset['rule']['match']): FaultPreset => ({
+  id,
+  label: id,
+  description: '',
+  rule: { target: 'cloudQueue', match, action: { type: 'status', status: 404 } },
+});
 
 describe('presets by the request they fail', () => {
   it('puts the presets of one request together, in first-seen order', () => {

@@ -9,8 +9,15 @@ const accepted = (rule: unknown) => Value.Check(commandSpecs['faults.add'].input
 
 describe('the custom rule form', () => {
   it('makes a 503 with Retry-After for the next N itemWindow requests of a reason', () => {
-    const { rule } = ruleFromFields(form({ method: 'get', path: '/itemWindow', reason: 'refresh', status: '503', retryAfter: '4', times: '3' }));
-    expect(rule).toEqual({ target: 'cloudQueue', match: { method: 'GET', path: '/itemWindow', reason: 'refresh' }, action: { type: 'status', status: 503, retryAfter: 4 }, times: 3 });
+    const { rule } = ruleFromFields(
+      form({ method: 'get', path: '/itemWindow', reason: 'refresh', status: '503', retryAfter: '4', times: '3' }),
+    );
+    expect(rule).toEqual({
+      target: 'cloudQueue',
+      match: { method: 'GET', path: '/itemWindow', reason: 'refresh' },
+      action: { type: 'status', status: 503, retryAfter: 4 },
+      times: 3,
+    });
     expect(accepted(rule)).toBe(true);
   });
 
@@ -20,10 +27,22 @@ describe('the custom rule form', () => {
   });
 
   it.each([
-    [{ action: 'timeout' as const, scope: 'forever' as const }, { target: 'cloudQueue', match: {}, action: { type: 'timeout' } }],
-    [{ action: 'latency' as const, latencyMs: '2500', target: 'player' as const }, { target: 'player', match: {}, action: { type: 'latency', ms: 2_500 }, times: 1 }],
-    [{ action: 'drop' as const, scope: 'probability' as const, probability: '0.25', seed: '42' }, { target: 'cloudQueue', match: {}, action: { type: 'drop' }, probability: 0.25, seed: 42 }],
-    [{ action: 'malformed' as const, label: ' mine ' }, { target: 'cloudQueue', match: {}, action: { type: 'malformed' }, times: 1, label: 'mine' }],
+    [
+      { action: 'timeout' as const, scope: 'forever' as const },
+      { target: 'cloudQueue', match: {}, action: { type: 'timeout' } },
+    ],
+    [
+      { action: 'latency' as const, latencyMs: '2500', target: 'player' as const },
+      { target: 'player', match: {}, action: { type: 'latency', ms: 2_500 }, times: 1 },
+    ],
+    [
+      { action: 'drop' as const, scope: 'probability' as const, probability: '0.25', seed: '42' },
+      { target: 'cloudQueue', match: {}, action: { type: 'drop' }, probability: 0.25, seed: 42 },
+    ],
+    [
+      { action: 'malformed' as const, label: ' mine ' },
+      { target: 'cloudQueue', match: {}, action: { type: 'malformed' }, times: 1, label: 'mine' },
+    ],
   ])('%j makes %j, which the engine takes', (patch, expected) => {
     const { rule } = ruleFromFields(form(patch));
     expect(rule).toEqual(expected);
@@ -31,8 +50,13 @@ describe('the custom rule form', () => {
   });
 
   it('blames the field that cannot be read, and leaves ranges to the engine', () => {
-    expect(ruleFromFields(form({ status: '50x', times: '' })).errors).toEqual({ status: 'Status code must be a whole number', times: 'N is required' });
-    expect(ruleFromFields(form({ scope: 'probability', probability: 'often' })).errors).toEqual({ probability: 'Probability must be a number from 0 to 1' });
+    expect(ruleFromFields(form({ status: '50x', times: '' })).errors).toEqual({
+      status: 'Status code must be a whole number',
+      times: 'N is required',
+    });
+    expect(ruleFromFields(form({ scope: 'probability', probability: 'often' })).errors).toEqual({
+      probability: 'Probability must be a number from 0 to 1',
+    });
     const { rule } = ruleFromFields(form({ status: '999' }));
     expect(accepted(rule)).toBe(false);
   });
@@ -50,7 +74,9 @@ describe('rules in a few words', () => {
     expect(describeMatch({})).toBe('every request');
     expect(describeMatch({ method: 'get', path: '/itemWindow', reason: 'load' })).toBe('GET /itemWindow reason=load');
     expect(describeAction({ type: 'status', status: 503, retryAfter: 3 })).toBe('503 · Retry-After 3 s');
-    expect(describeAction({ type: 'status', status: 403, rejectedReason: 'SKIP_LIMIT_REACHED' })).toBe('403 · X-Rejected-Reason SKIP_LIMIT_REACHED');
+    expect(describeAction({ type: 'status', status: 403, rejectedReason: 'SKIP_LIMIT_REACHED' })).toBe(
+      '403 · X-Rejected-Reason SKIP_LIMIT_REACHED',
+    );
     expect(describeScope({})).toBe('until removed');
     expect(describeScope({ times: 4 })).toBe('next 4');
     expect(describeScope({ probability: 0.1, seed: 7 })).toBe('p 0.1, seed 7');

@@ -72,7 +72,9 @@ function bodyOf(text: string): unknown {
   }
 }
 
-export function ruleFromFields(f: RuleFields): { rule: FaultRuleInput; errors?: undefined } | { rule?: undefined; errors: FieldErrors } {
+export function ruleFromFields(
+  f: RuleFields,
+): { rule: FaultRuleInput; errors?: undefined } | { rule?: undefined; errors: FieldErrors } {
   const errors: FieldErrors = {};
   const match: FaultRuleInput['match'] = {};
   if (f.method.trim()) match.method = f.method.trim().toUpperCase();

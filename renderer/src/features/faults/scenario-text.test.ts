@@ -21,8 +21,16 @@ describe('scenario text', () => {
 
   it('points an engine refusal at its step', () => {
     const details = [{ path: '/steps/3/advanceMs', message: 'must be >= 0' }];
-    expect(engineProblem('scenarios.save: /steps/3/advanceMs must be >= 0', details)).toEqual({ message: 'advanceMs must be >= 0', step: 3 });
-    expect(engineProblem('scenarios.save: /steps/0 must match one of the step types', [{ path: '/steps/0' }])).toEqual({ message: 'the step must match one of the step types', step: 0 });
-    expect(engineProblem('scenarios.save: /name must not have fewer than 1 characters', undefined)).toEqual({ message: '/name must not have fewer than 1 characters' });
+    expect(engineProblem('scenarios.save: /steps/3/advanceMs must be >= 0', details)).toEqual({
+      message: 'advanceMs must be >= 0',
+      step: 3,
+    });
+    expect(engineProblem('scenarios.save: /steps/0 must match one of the step types', [{ path: '/steps/0' }])).toEqual({
+      message: 'the step must match one of the step types',
+      step: 0,
+    });
+    expect(engineProblem('scenarios.save: /name must not have fewer than 1 characters', undefined)).toEqual({
+      message: '/name must not have fewer than 1 characters',
+    });
   });
 });

@@ -18,7 +18,11 @@ export interface TextProblem {
 
 export function scenarioToText(draft: ScenarioDraft): string {
   const { id, name, description, steps } = draft;
-  return JSON.stringify({ ...(id === undefined ? {} : { id }), name, ...(description === undefined ? {} : { description }), steps }, null, 2);
+  return JSON.stringify(
+    { ...(id === undefined ? {} : { id }), name, ...(description === undefined ? {} : { description }), steps },
+    null,
+    2,
+  );
 }
 
 function lineAndColumn(text: string, position: number): { line: number; column: number } {
@@ -31,7 +35,9 @@ function offsetOf(text: string, line: number, column: number): number {
   return lines.reduce((sum, each) => sum + each.length + 1, 0) + column - 1;
 }
 
-export function parseScenarioText(text: string): { draft: ScenarioDraft; problem?: undefined } | { draft?: undefined; problem: TextProblem } {
+export function parseScenarioText(
+  text: string,
+): { draft: ScenarioDraft; problem?: undefined } | { draft?: undefined; problem: TextProblem } {
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -62,5 +68,8 @@ export function engineProblem(message: string, details: unknown): TextProblem {
   const said = message.replace(/^scenarios\.save: /, '');
   if (!step) return { message: said };
   // "Step 4: advanceMs must be >= 0": the step is named once, counted from 1 as people count.
-  return { message: said.replace(/^\/steps\/\d+(\/| )/, (_, sep: string) => (sep === ' ' ? 'the step ' : '')), step: Number(step[1]) };
+  return {
+    message: said.replace(/^\/steps\/\d+(\/| )/, (_, sep: string) => (sep === ' ' ? 'the step ' : '')),
+    step: Number(step[1]),
+  };
 }

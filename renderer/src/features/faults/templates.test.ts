@@ -16,7 +16,12 @@ beforeAll(async () => {
   await engine.commands.run('queues.items.generate', { id: queue.id, count: 20 });
   const state = await engine.commands.run('state.get', {});
   const group = state.groups.find((g) => g.name === 'Office')!;
-  target = { queueId: queue.id, httpAuthorization: queue.httpAuthorization, groupId: group.id, playerId: group.coordinatorId };
+  target = {
+    queueId: queue.id,
+    httpAuthorization: queue.httpAuthorization,
+    groupId: group.id,
+    playerId: group.coordinatorId,
+  };
 });
 afterAll(() => engine.close());
 

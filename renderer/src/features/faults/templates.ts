@@ -43,7 +43,13 @@ function loadAndPlay(t: TemplateTarget): ScenarioStep[] {
   return [
     { type: 'clock', speed: 0 },
     { type: 'clearFaults' },
-    { type: 'command', method: 'POST', path: `/api/v1/groups/${t.groupId}/playbackSession:1`, body: { appId: 'com.example.scenario', appContext: 'scenario' }, save: { session: 'sessionId' } },
+    {
+      type: 'command',
+      method: 'POST',
+      path: `/api/v1/groups/${t.groupId}/playbackSession:1`,
+      body: { appId: 'com.example.scenario', appContext: 'scenario' },
+      save: { session: 'sessionId' },
+    },
     loadCommand(t),
     { type: 'clock', advanceMs: 1_000 },
     { type: 'expect', playerId: t.playerId, state: 'PLAYING', transitions: ['load-answered-plays', 'audio-ready'] },
@@ -51,11 +57,25 @@ function loadAndPlay(t: TemplateTarget): ScenarioStep[] {
 }
 
 /** A template: its name is its label, and its steps follow a queue loaded and playing. */
-function template(id: string, label: string, description: string, then: (t: TemplateTarget) => ScenarioStep[]): ScenarioTemplate {
-  return { id, label, description, build: (t) => ({ name: label, description, steps: [...loadAndPlay(t), ...then(t)] }) };
+function template(
+  id: string,
+  label: string,
+  description: string,
+  then: (t: TemplateTarget) => ScenarioStep[],
+): ScenarioTemplate {
+  return {
+    id,
+    label,
+    description,
+    build: (t) => ({ name: label, description, steps: [...loadAndPlay(t), ...then(t)] }),
+  };
 }
 
-const refresh: ScenarioStep = { type: 'command', method: 'POST', path: '/api/v1/playbackSessions/${session}/playbackSession:1/refreshCloudQueue' };
+const refresh: ScenarioStep = {
+  type: 'command',
+  method: 'POST',
+  path: '/api/v1/playbackSessions/${session}/playbackSession:1/refreshCloudQueue',
+};
 
 export const SCENARIO_TEMPLATES: ScenarioTemplate[] = [
   template(
@@ -63,7 +83,15 @@ export const SCENARIO_TEMPLATES: ScenarioTemplate[] = [
     '503 storm during playback',
     'Every cloud queue request answers 503 with Retry-After: 3. The version poll (10 min in) and its three background retries fail; the session stays valid and the window plays out (docs/contract/platform.md §7.4).',
     (t) => [
-      { type: 'fault', rule: { target: 'cloudQueue', match: {}, action: { type: 'status', status: 503, retryAfter: 3 }, label: '503 storm' } },
+      {
+        type: 'fault',
+        rule: {
+          target: 'cloudQueue',
+          match: {},
+          action: { type: 'status', status: 503, retryAfter: 3 },
+          label: '503 storm',
+        },
+      },
       { type: 'clock', advanceMs: 630_000 },
       { type: 'expect', playerId: t.playerId, state: 'PLAYING', transitions: ['background-exhausted'] },
       { type: 'clearFaults' },
@@ -74,7 +102,16 @@ export const SCENARIO_TEMPLATES: ScenarioTemplate[] = [
     '404 on itemWindow empties the queue',
     'refreshCloudQueue asks for a window and gets 404: the player stops, empties its queue and goes idle (docs/contract/platform.md §3, §7.1).',
     (t) => [
-      { type: 'fault', rule: { target: 'cloudQueue', match: { method: 'GET', path: '/itemWindow' }, action: { type: 'status', status: 404 }, times: 1, label: '404 on itemWindow' } },
+      {
+        type: 'fault',
+        rule: {
+          target: 'cloudQueue',
+          match: { method: 'GET', path: '/itemWindow' },
+          action: { type: 'status', status: 404 },
+          times: 1,
+          label: '404 on itemWindow',
+        },
+      },
       refresh,
       { type: 'expect', playerId: t.playerId, state: 'IDLE', transitions: ['refresh-command', 'window-not-found'] },
     ],
@@ -84,10 +121,24 @@ export const SCENARIO_TEMPLATES: ScenarioTemplate[] = [
     'Timeout on the background refresh',
     'GET /itemWindow?reason=refresh never answers, four tries 10 s apart: the retries run out, playback goes on with the window it has (docs/contract/platform.md §7.4).',
     (t) => [
-      { type: 'fault', rule: { target: 'cloudQueue', match: { method: 'GET', path: '/itemWindow', reason: 'refresh' }, action: { type: 'timeout' }, times: 4, label: 'refresh timeout' } },
+      {
+        type: 'fault',
+        rule: {
+          target: 'cloudQueue',
+          match: { method: 'GET', path: '/itemWindow', reason: 'refresh' },
+          action: { type: 'timeout' },
+          times: 4,
+          label: 'refresh timeout',
+        },
+      },
       refresh,
       { type: 'clock', advanceMs: 45_000 },
-      { type: 'expect', playerId: t.playerId, state: 'PLAYING', transitions: ['refresh-command', 'background-exhausted'] },
+      {
+        type: 'expect',
+        playerId: t.playerId,
+        state: 'PLAYING',
+        transitions: ['refresh-command', 'background-exhausted'],
+      },
     ],
   ),
   template(
@@ -95,7 +146,16 @@ export const SCENARIO_TEMPLATES: ScenarioTemplate[] = [
     '500 on load keeps the previous state',
     'A second loadCloudQueue whose first GET /itemWindow answers 500: the command fails with ERROR_CLOUD_QUEUE_SERVER, no retry, and the player keeps playing what it had (docs/contract/platform.md §3, §7.3).',
     (t) => [
-      { type: 'fault', rule: { target: 'cloudQueue', match: { method: 'GET', path: '/itemWindow', reason: 'load' }, action: { type: 'status', status: 500 }, times: 1, label: '500 on load' } },
+      {
+        type: 'fault',
+        rule: {
+          target: 'cloudQueue',
+          match: { method: 'GET', path: '/itemWindow', reason: 'load' },
+          action: { type: 'status', status: 500 },
+          times: 1,
+          label: '500 on load',
+        },
+      },
       loadCommand(t, 502),
       { type: 'expect', playerId: t.playerId, state: 'PLAYING', transitions: ['load-begins', 'load-failed'] },
     ],
@@ -105,7 +165,16 @@ export const SCENARIO_TEMPLATES: ScenarioTemplate[] = [
     'Dropped version poll, in the player\u2019s client',
     'The player\u2019s own client drops its first GET /version (works against any cloud queue server): an incomplete request, retried in the background 10 s later, and playback goes on (docs/contract/platform.md §7.2, §7.4).',
     (t) => [
-      { type: 'fault', rule: { target: 'player', match: { method: 'GET', path: '/version' }, action: { type: 'drop' }, times: 1, label: 'version poll dropped' } },
+      {
+        type: 'fault',
+        rule: {
+          target: 'player',
+          match: { method: 'GET', path: '/version' },
+          action: { type: 'drop' },
+          times: 1,
+          label: 'version poll dropped',
+        },
+      },
       { type: 'clock', advanceMs: 620_000 },
       { type: 'expect', playerId: t.playerId, state: 'PLAYING' },
     ],

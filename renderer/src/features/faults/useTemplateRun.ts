@@ -46,6 +46,11 @@ export function useTemplateRun() {
       await api.call('queues.items.generate', { id: created.id, count: 20 });
       queue = created;
     }
-    return { queueId: queue.id, httpAuthorization: queue.httpAuthorization, groupId: group.id, playerId: group.coordinatorId };
+    return {
+      queueId: queue.id,
+      httpAuthorization: queue.httpAuthorization,
+      groupId: group.id,
+      playerId: group.coordinatorId,
+    };
   }
 }

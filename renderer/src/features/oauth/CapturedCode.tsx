@@ -29,16 +29,22 @@ export function CapturedCode({ flowId, captured }: { flowId: string; captured: C
   return (
     <div className={styles.capturedCode} role="group" aria-label="Captured redirect">
       <p>
-        <strong>Redirect captured — the code never left this machine.</strong> {where} <code>{captured.redirectUri}</code>.
+        <strong>Redirect captured — the code never left this machine.</strong> {where}{' '}
+        <code>{captured.redirectUri}</code>.
       </p>
       {revealed ? (
         <>
           <p>
-            Code <code data-testid="revealed-code">{revealed.code}</code> <CopyButton value={revealed.code} label="Copy code" />{' '}
-            <span className="muted">shown once: the console no longer holds it. Trade it before {formatEngineMoment(revealed.expiresAt, today)}.</span>
+            Code <code data-testid="revealed-code">{revealed.code}</code>{' '}
+            <CopyButton value={revealed.code} label="Copy code" />{' '}
+            <span className="muted">
+              shown once: the console no longer holds it. Trade it before{' '}
+              {formatEngineMoment(revealed.expiresAt, today)}.
+            </span>
           </p>
           <p>
-            The token request with the code, as curl for a POSIX shell (set CLIENT_SECRET to the key&rsquo;s secret): <CopyButton value={revealed.curl} label="Copy token request with the code" />
+            The token request with the code, as curl for a POSIX shell (set CLIENT_SECRET to the key&rsquo;s secret):{' '}
+            <CopyButton value={revealed.curl} label="Copy token request with the code" />
           </p>
           <pre data-testid="revealed-curl">{revealed.curl}</pre>
         </>
@@ -47,14 +53,20 @@ export function CapturedCode({ flowId, captured }: { flowId: string; captured: C
           <button type="button" className="primary" onClick={() => reveal.mutate()} disabled={reveal.isPending}>
             Reveal code
           </button>{' '}
-          <span className="muted">once, with the token request as curl; the code expires at {formatEngineMoment(captured.expiresAt, today)}.</span>
+          <span className="muted">
+            once, with the token request as curl; the code expires at {formatEngineMoment(captured.expiresAt, today)}.
+          </span>
         </p>
       ) : captured.state === 'revealed' ? (
         <p className="muted">
-          The code was revealed already{captured.revealedAt !== null ? ` at ${formatEngineMoment(captured.revealedAt, today)}` : ''}: the console shows a captured code once. Run the flow again for a new one.
+          The code was revealed already
+          {captured.revealedAt !== null ? ` at ${formatEngineMoment(captured.revealedAt, today)}` : ''}: the console
+          shows a captured code once. Run the flow again for a new one.
         </p>
       ) : (
-        <p className="muted">The code expired before it was revealed (codes live 600 s). Run the flow again for a new one.</p>
+        <p className="muted">
+          The code expired before it was revealed (codes live 600 s). Run the flow again for a new one.
+        </p>
       )}
       {reveal.isError && (
         <p role="alert" className={styles.formError}>

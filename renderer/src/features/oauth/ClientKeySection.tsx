@@ -13,7 +13,15 @@ import { StartedNotice } from './StartedNotice';
 import { useStartFlow } from './useStartFlow';
 import styles from './oauth.module.css';
 
-export function ClientKeySection({ integration, clientKey, onSecret }: { integration: IntegrationView; clientKey: ClientKeyView; onSecret(secret: ShownSecret): void }) {
+export function ClientKeySection({
+  integration,
+  clientKey,
+  onSecret,
+}: {
+  integration: IntegrationView;
+  clientKey: ClientKeyView;
+  onSecret(secret: ShownSecret): void;
+}) {
   const api = useApi();
   const [newUri, setNewUri] = useState('');
   const [flowUri, setFlowUri] = useState(clientKey.redirectUris[0]?.uri ?? '');
@@ -21,15 +29,20 @@ export function ClientKeySection({ integration, clientKey, onSecret }: { integra
   const ids = { id: integration.id, keyId: clientKey.id };
   const regenerate = useMutation({
     mutationFn: () => api.call('integrations.keys.regenerateSecret', ids),
-    onSuccess: (issued) => onSecret({ keyName: issued.key.name, clientId: issued.clientId, clientSecret: issued.clientSecret }),
+    onSuccess: (issued) =>
+      onSecret({ keyName: issued.key.name, clientId: issued.clientId, clientSecret: issued.clientSecret }),
   });
   const addUri = useMutation({
     mutationFn: (uri: string) => api.call('integrations.redirectUris.add', { ...ids, uri }),
     onSuccess: () => setNewUri(''),
   });
-  const removeUri = useMutation({ mutationFn: (redirectUriId: string) => api.call('integrations.redirectUris.remove', { ...ids, redirectUriId }) });
+  const removeUri = useMutation({
+    mutationFn: (redirectUriId: string) => api.call('integrations.redirectUris.remove', { ...ids, redirectUriId }),
+  });
   const start = useStartFlow();
-  const chosen = clientKey.redirectUris.some((r) => r.uri === flowUri) ? flowUri : (clientKey.redirectUris[0]?.uri ?? '');
+  const chosen = clientKey.redirectUris.some((r) => r.uri === flowUri)
+    ? flowUri
+    : (clientKey.redirectUris[0]?.uri ?? '');
 
   const submitUri = (event: FormEvent) => {
     event.preventDefault();
@@ -45,8 +58,20 @@ export function ClientKeySection({ integration, clientKey, onSecret }: { integra
           <CopyButton value={clientKey.clientId} label={`Copy client id of ${clientKey.name}`} />
         </span>
         <span className={styles.kv}>
-          <span className="muted">secret</span> <code title="Stored hashed; only its first characters are kept to tell secrets apart">{clientKey.secretHint}…</code>
-          <button type="button" onClick={() => regenerate.mutate()} disabled={regenerate.isPending || integration.sample} title={integration.sample ? 'The sample integration keeps its secret in memory' : 'The old secret stops working at once'}>
+          <span className="muted">secret</span>{' '}
+          <code title="Stored hashed; only its first characters are kept to tell secrets apart">
+            {clientKey.secretHint}…
+          </code>
+          <button
+            type="button"
+            onClick={() => regenerate.mutate()}
+            disabled={regenerate.isPending || integration.sample}
+            title={
+              integration.sample
+                ? 'The sample integration keeps its secret in memory'
+                : 'The old secret stops working at once'
+            }
+          >
             Regenerate secret
           </button>
         </span>
@@ -62,7 +87,12 @@ export function ClientKeySection({ integration, clientKey, onSecret }: { integra
               </span>
             )}
             {!integration.sample && (
-              <button type="button" className="icon-button" aria-label={`Remove redirect URL ${r.uri}`} onClick={() => removeUri.mutate(r.id)}>
+              <button
+                type="button"
+                className="icon-button"
+                aria-label={`Remove redirect URL ${r.uri}`}
+                onClick={() => removeUri.mutate(r.id)}
+              >
                 ×
               </button>
             )}
@@ -71,7 +101,12 @@ export function ClientKeySection({ integration, clientKey, onSecret }: { integra
       </ul>
       {!integration.sample && (
         <form className={styles.inlineForm} onSubmit={submitUri}>
-          <input aria-label={`New redirect URL for ${clientKey.name}`} placeholder="https://app.example.com/oauth/callback" value={newUri} onChange={(e) => setNewUri(e.target.value)} />
+          <input
+            aria-label={`New redirect URL for ${clientKey.name}`}
+            placeholder="https://app.example.com/oauth/callback"
+            value={newUri}
+            onChange={(e) => setNewUri(e.target.value)}
+          />
           <button type="submit" disabled={!newUri.trim() || addUri.isPending}>
             Add redirect URL
           </button>
@@ -95,7 +130,19 @@ export function ClientKeySection({ integration, clientKey, onSecret }: { integra
         <button
           type="button"
           disabled={!chosen || start.isPending}
-          onClick={() => start.mutate(integration.sample ? { kind: 'sample' } : { kind: 'integration', integrationId: integration.id, keyId: clientKey.id, redirectUri: chosen, pkce })}
+          onClick={() =>
+            start.mutate(
+              integration.sample
+                ? { kind: 'sample' }
+                : {
+                    kind: 'integration',
+                    integrationId: integration.id,
+                    keyId: clientKey.id,
+                    redirectUri: chosen,
+                    pkce,
+                  },
+            )
+          }
         >
           Start OAuth flow
         </button>

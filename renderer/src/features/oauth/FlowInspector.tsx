@@ -52,18 +52,24 @@ export function FlowInspector() {
     <section className={`${styles.card} inspector`} aria-labelledby="inspector-title">
       <h2 id="inspector-title">Flow inspector</h2>
       <FormError error={error} />
-      {flows && flows.length === 0 && <p className="muted">No flows yet. Run the sample flow, or point your app at the login service.</p>}
+      {flows && flows.length === 0 && (
+        <p className="muted">No flows yet. Run the sample flow, or point your app at the login service.</p>
+      )}
       <div className={styles.inspectorBody}>
         <ul className={styles.flowList} aria-label="Flows">
           {flows?.map((flow) => (
             <li key={flow.id}>
-              <button type="button" className={styles.flowItem} aria-current={flow.id === current ? 'true' : undefined} onClick={() => select(flow.id)}>
+              <button
+                type="button"
+                className={styles.flowItem}
+                aria-current={flow.id === current ? 'true' : undefined}
+                onClick={() => select(flow.id)}
+              >
                 <span className={styles.flowName}>{flow.integrationName ?? flow.clientId ?? 'unknown client'}</span>
-                <Badge status={flow.status}>
-                  {STATUS_NAMES[flow.status]}
-                </Badge>
+                <Badge status={flow.status}>{STATUS_NAMES[flow.status]}</Badge>
                 <span className="muted">
-                  {formatEngineMoment(flow.startedAt, today)} · {flow.origin} · {flow.stepCount} step{flow.stepCount === 1 ? '' : 's'}
+                  {formatEngineMoment(flow.startedAt, today)} · {flow.origin} · {flow.stepCount} step
+                  {flow.stepCount === 1 ? '' : 's'}
                 </span>
               </button>
             </li>
@@ -92,9 +98,7 @@ function Timeline({ flowId }: { flowId: string }) {
     <div className="timeline-pane">
       <p className={styles.timelineHead}>
         <strong>{flow.integrationName ?? 'Unknown client'}</strong>{' '}
-        <Badge status={flow.status}>
-          {STATUS_NAMES[flow.status]}
-        </Badge>{' '}
+        <Badge status={flow.status}>{STATUS_NAMES[flow.status]}</Badge>{' '}
         <span className="muted">
           {flow.origin} · {flow.id}
         </span>
@@ -120,7 +124,10 @@ function Timeline({ flowId }: { flowId: string }) {
                 <span className={styles.stepSummary}>
                   {step.detail.kind === 'token' && step.detail.issued?.reusedWithinGrace && (
                     <>
-                      <Badge status="grace" title="A refresh token rotated away moments ago, presented again within the integration's grace window: answered with the current refresh token, nothing revoked">
+                      <Badge
+                        status="grace"
+                        title="A refresh token rotated away moments ago, presented again within the integration's grace window: answered with the current refresh token, nothing revoked"
+                      >
                         reused within grace
                       </Badge>{' '}
                     </>

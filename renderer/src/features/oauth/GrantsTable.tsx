@@ -49,9 +49,20 @@ function GrantRows({ grant, now }: { grant: GrantView; now: number | null }) {
   const select = useSelectFlow();
   const revokeGrant = useMutation({ mutationFn: () => api.call('grants.revoke', { id: grant.id }) });
   const code = grant.code;
-  const codeState = !code ? '' : code.usedAt !== null ? 'exchanged' : now !== null && code.expiresAt <= now ? 'expired unused' : 'not exchanged yet';
+  const codeState = !code
+    ? ''
+    : code.usedAt !== null
+      ? 'exchanged'
+      : now !== null && code.expiresAt <= now
+        ? 'expired unused'
+        : 'not exchanged yet';
   // A grant whose code ran out unused can never give a token: not active, though never revoked.
-  const status = grant.revokedAt !== null ? 'revoked' : codeState === 'expired unused' && grant.tokens.length === 0 ? 'expired' : 'active';
+  const status =
+    grant.revokedAt !== null
+      ? 'revoked'
+      : codeState === 'expired unused' && grant.tokens.length === 0
+        ? 'expired'
+        : 'active';
   return (
     <tbody className="grant" aria-label={`Grant ${grant.id}`} data-revoked={grant.revokedAt !== null}>
       <tr className={styles.grantRow}>
@@ -62,9 +73,7 @@ function GrantRows({ grant, now }: { grant: GrantView; now: number | null }) {
         </td>
         <td />
         <td>
-          <Badge status={status}>
-            {status}
-          </Badge>
+          <Badge status={status}>{status}</Badge>
           <RevokedReason reason={grant.revokedReason} />
         </td>
         <td className={styles.actions}>
@@ -73,7 +82,11 @@ function GrantRows({ grant, now }: { grant: GrantView; now: number | null }) {
               Show flow
             </button>
           )}
-          <button type="button" disabled={status !== 'active' || revokeGrant.isPending} onClick={() => revokeGrant.mutate()}>
+          <button
+            type="button"
+            disabled={status !== 'active' || revokeGrant.isPending}
+            onClick={() => revokeGrant.mutate()}
+          >
             Revoke grant
           </button>
         </td>
@@ -100,16 +113,24 @@ function TokenRow({ token, now }: { token: TokenView; now: number | null }) {
       </td>
       <td>{status === 'revoked' || status === 'rotated' ? '—' : expiryText(token.expiresAt, now)}</td>
       <td>
-        <Badge status={status}>
-          {status}
-        </Badge>
+        <Badge status={status}>{status}</Badge>
         <RevokedReason reason={token.revokedReason} />
       </td>
       <td className={styles.actions}>
-        <button type="button" aria-label={`Expire now: ${label}`} disabled={status !== 'active' || expire.isPending} onClick={() => expire.mutate()}>
+        <button
+          type="button"
+          aria-label={`Expire now: ${label}`}
+          disabled={status !== 'active' || expire.isPending}
+          onClick={() => expire.mutate()}
+        >
           Expire now
         </button>
-        <button type="button" aria-label={`Revoke ${label}`} disabled={status === 'revoked' || status === 'rotated' || revoke.isPending} onClick={() => revoke.mutate()}>
+        <button
+          type="button"
+          aria-label={`Revoke ${label}`}
+          disabled={status === 'revoked' || status === 'rotated' || revoke.isPending}
+          onClick={() => revoke.mutate()}
+        >
           Revoke
         </button>
       </td>

@@ -12,7 +12,13 @@ import { IntegrationEvents } from './IntegrationEvents';
 import { SecretCallout, type ShownSecret } from './SecretCallout';
 import styles from './oauth.module.css';
 
-export function IntegrationCard({ integration, expanded, onToggle, secret, onSecret }: {
+export function IntegrationCard({
+  integration,
+  expanded,
+  onToggle,
+  secret,
+  onSecret,
+}: {
   integration: IntegrationView;
   expanded: boolean;
   onToggle(): void;
@@ -26,13 +32,19 @@ export function IntegrationCard({ integration, expanded, onToggle, secret, onSec
   const queryClient = useQueryClient();
   const [rotationPending, setRotationPending] = useState<boolean | null>(null);
   const rotation = useMutation({
-    mutationFn: (rotateRefreshTokens: boolean) => api.call('integrations.update', { id: integration.id, rotateRefreshTokens }),
-    onSuccess: (updated) => queryClient.setQueryData<IntegrationView[]>(oauthKeys.integrations, (list) => list?.map((i) => (i.id === updated.id ? updated : i))),
+    mutationFn: (rotateRefreshTokens: boolean) =>
+      api.call('integrations.update', { id: integration.id, rotateRefreshTokens }),
+    onSuccess: (updated) =>
+      queryClient.setQueryData<IntegrationView[]>(oauthKeys.integrations, (list) =>
+        list?.map((i) => (i.id === updated.id ? updated : i)),
+      ),
     onSettled: () => setRotationPending(null),
   });
   const addKey = useMutation({
-    mutationFn: () => api.call('integrations.keys.create', { id: integration.id, name: `Key ${integration.keys.length + 1}` }),
-    onSuccess: (issued) => onSecret({ keyName: issued.key.name, clientId: issued.clientId, clientSecret: issued.clientSecret }),
+    mutationFn: () =>
+      api.call('integrations.keys.create', { id: integration.id, name: `Key ${integration.keys.length + 1}` }),
+    onSuccess: (issued) =>
+      onSecret({ keyName: issued.key.name, clientId: issued.clientId, clientSecret: issued.clientSecret }),
   });
   const headingId = `integration-${integration.id}`;
 
@@ -56,7 +68,9 @@ export function IntegrationCard({ integration, expanded, onToggle, secret, onSec
             <EditForm integration={integration} onDone={() => setEditing(false)} />
           ) : (
             <p className={styles.integrationDescription}>
-              {integration.description || <span className="muted">No description (users see it on the consent page).</span>}
+              {integration.description || (
+                <span className="muted">No description (users see it on the consent page).</span>
+              )}
             </p>
           )}
           <div className={styles.inlineForm}>
@@ -65,12 +79,19 @@ export function IntegrationCard({ integration, expanded, onToggle, secret, onSec
                 Edit
               </button>
             )}
-            <label className={styles.switch} title="A refresh gives a new refresh token; presenting an old one again revokes the grant">
-              <input type="checkbox" role="switch" checked={rotationPending ?? integration.rotateRefreshTokens}
+            <label
+              className={styles.switch}
+              title="A refresh gives a new refresh token; presenting an old one again revokes the grant"
+            >
+              <input
+                type="checkbox"
+                role="switch"
+                checked={rotationPending ?? integration.rotateRefreshTokens}
                 onChange={(e) => {
                   setRotationPending(e.target.checked);
                   rotation.mutate(e.target.checked);
-                }} />
+                }}
+              />
               Refresh token rotation
             </label>
             <RefreshGrace integration={integration} />
@@ -84,7 +105,8 @@ export function IntegrationCard({ integration, expanded, onToggle, secret, onSec
                   className="danger"
                   disabled={remove.isPending}
                   onClick={() => {
-                    if (window.confirm(`Delete ${integration.name}? Every token issued to it stops working.`)) remove.mutate();
+                    if (window.confirm(`Delete ${integration.name}? Every token issued to it stops working.`))
+                      remove.mutate();
                   }}
                 >
                   Delete
@@ -117,7 +139,9 @@ function RefreshGrace({ integration }: { integration: IntegrationView }) {
   const save = useMutation({
     mutationFn: (refreshGraceSec: number) => api.call('integrations.update', { id: integration.id, refreshGraceSec }),
     onSuccess: (updated) => {
-      queryClient.setQueryData<IntegrationView[]>(oauthKeys.integrations, (list) => list?.map((i) => (i.id === updated.id ? updated : i)));
+      queryClient.setQueryData<IntegrationView[]>(oauthKeys.integrations, (list) =>
+        list?.map((i) => (i.id === updated.id ? updated : i)),
+      );
       setDraft(null);
     },
   });
@@ -166,8 +190,15 @@ function RefreshGrace({ integration }: { integration: IntegrationView }) {
 
 function EditForm({ integration, onDone }: { integration: IntegrationView; onDone(): void }) {
   const api = useApi();
-  const [fields, setFields] = useState<ConsentFields>({ name: integration.name, description: integration.description, category: integration.category });
-  const save = useMutation({ mutationFn: () => api.call('integrations.update', { id: integration.id, ...fields }), onSuccess: onDone });
+  const [fields, setFields] = useState<ConsentFields>({
+    name: integration.name,
+    description: integration.description,
+    category: integration.category,
+  });
+  const save = useMutation({
+    mutationFn: () => api.call('integrations.update', { id: integration.id, ...fields }),
+    onSuccess: onDone,
+  });
   const submit = (event: FormEvent) => {
     event.preventDefault();
     save.mutate();

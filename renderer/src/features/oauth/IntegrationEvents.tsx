@@ -30,8 +30,14 @@ const RETRIES = 3;
 export function IntegrationEvents({ integration }: { integration: IntegrationView }) {
   const api = useApi();
   const queryClient = useQueryClient();
-  const subscriptions = useQuery({ queryKey: eventKeys.subscriptions(integration.id), queryFn: () => api.call('events.subscriptions', { id: integration.id }) });
-  const deliveries = useQuery({ queryKey: eventKeys.deliveries(integration.id), queryFn: () => api.call('events.deliveries', { id: integration.id, limit: SHOWN_TRIES }) });
+  const subscriptions = useQuery({
+    queryKey: eventKeys.subscriptions(integration.id),
+    queryFn: () => api.call('events.subscriptions', { id: integration.id }),
+  });
+  const deliveries = useQuery({
+    queryKey: eventKeys.deliveries(integration.id),
+    queryFn: () => api.call('events.deliveries', { id: integration.id, limit: SHOWN_TRIES }),
+  });
 
   useEffect(() => {
     let timer: number | null = null;
@@ -71,11 +77,14 @@ function CallbackUrlForm({ integration, clientKey }: { integration: IntegrationV
   const value = draft ?? saved;
   const dirty = draft !== null && draft !== saved;
   const save = useMutation({
-    mutationFn: (eventCallbackUrl: string | null) => api.call('integrations.keys.update', { id: integration.id, keyId: clientKey.id, eventCallbackUrl }),
+    mutationFn: (eventCallbackUrl: string | null) =>
+      api.call('integrations.keys.update', { id: integration.id, keyId: clientKey.id, eventCallbackUrl }),
     onSuccess: (key) => {
       setDraft(null);
       queryClient.setQueryData<IntegrationView[]>(oauthKeys.integrations, (list) =>
-        list?.map((i) => (i.id === integration.id ? { ...i, keys: i.keys.map((k) => (k.id === key.id ? key : k)) } : i)),
+        list?.map((i) =>
+          i.id === integration.id ? { ...i, keys: i.keys.map((k) => (k.id === key.id ? key : k)) } : i,
+        ),
       );
     },
   });
@@ -87,7 +96,8 @@ function CallbackUrlForm({ integration, clientKey }: { integration: IntegrationV
   if (integration.sample) {
     return (
       <p className={styles.eventCallback}>
-        <span className="muted">Key “{clientKey.name}” events go to</span> <code>{saved || '(none yet)'}</code> <span className="muted">(the sample’s own receiver)</span>
+        <span className="muted">Key “{clientKey.name}” events go to</span> <code>{saved || '(none yet)'}</code>{' '}
+        <span className="muted">(the sample’s own receiver)</span>
       </p>
     );
   }
@@ -112,7 +122,12 @@ function CallbackUrlForm({ integration, clientKey }: { integration: IntegrationV
           Save
         </button>
         {saved && (
-          <button type="button" disabled={save.isPending} onClick={() => save.mutate(null)} title="Events stop; subscribing is refused until a URL is set again">
+          <button
+            type="button"
+            disabled={save.isPending}
+            onClick={() => save.mutate(null)}
+            title="Events stop; subscribing is refused until a URL is set again"
+          >
             Remove
           </button>
         )}
@@ -127,9 +142,20 @@ function CallbackUrlForm({ integration, clientKey }: { integration: IntegrationV
   );
 }
 
-function SubscriptionList({ subscriptions, keys }: { subscriptions: EventSubscriptionView[] | undefined; keys: number }) {
+function SubscriptionList({
+  subscriptions,
+  keys,
+}: {
+  subscriptions: EventSubscriptionView[] | undefined;
+  keys: number;
+}) {
   if (!subscriptions) return <p className="muted">Loading subscriptions…</p>;
-  if (subscriptions.length === 0) return <p className="muted">No subscriptions: the integration subscribes with its token at the control API (POST …/subscription).</p>;
+  if (subscriptions.length === 0)
+    return (
+      <p className="muted">
+        No subscriptions: the integration subscribes with its token at the control API (POST …/subscription).
+      </p>
+    );
   return (
     <DataTable className="event-subscriptions" aria-label="Subscriptions">
       <thead>
@@ -169,7 +195,8 @@ function SubscriptionList({ subscriptions, keys }: { subscriptions: EventSubscri
 function DeliveryList({ deliveries }: { deliveries: EventDeliveryView[] | undefined }) {
   const today = useEngineDay();
   if (!deliveries) return <p className="muted">Loading deliveries…</p>;
-  if (deliveries.length === 0) return <p className="muted">No deliveries yet: events go out when something subscribed changes.</p>;
+  if (deliveries.length === 0)
+    return <p className="muted">No deliveries yet: events go out when something subscribed changes.</p>;
   const failures = deliveries.filter((d) => d.outcome === 'failed' || d.outcome === 'dropped').slice(0, SHOWN_FAILURES);
   return (
     <>
@@ -209,10 +236,10 @@ function DeliveryList({ deliveries }: { deliveries: EventDeliveryView[] | undefi
                 {d.fault && <span className="muted"> (injected)</span>}
               </td>
               <td>
-                <Badge status={d.outcome}>
-                  {d.outcome}
-                </Badge>
-                {d.outcome === 'retrying' && d.nextTryAt !== null && <span className="muted"> next at {formatEngineMoment(d.nextTryAt, today)}</span>}
+                <Badge status={d.outcome}>{d.outcome}</Badge>
+                {d.outcome === 'retrying' && d.nextTryAt !== null && (
+                  <span className="muted"> next at {formatEngineMoment(d.nextTryAt, today)}</span>
+                )}
               </td>
             </tr>
           ))}

@@ -6,13 +6,26 @@ import { useApi } from '../../api/context';
 import { ConsentFieldInputs, FormError, type ConsentFields } from './fields';
 import styles from './oauth.module.css';
 
-export function NewIntegrationForm({ onCreated, onCancel }: { onCreated(created: CreatedIntegration): void; onCancel(): void }) {
+export function NewIntegrationForm({
+  onCreated,
+  onCancel,
+}: {
+  onCreated(created: CreatedIntegration): void;
+  onCancel(): void;
+}) {
   const api = useApi();
   const [fields, setFields] = useState<ConsentFields>({ name: '', description: '', category: '' });
   const [redirectUris, setRedirectUris] = useState('');
   const create = useMutation({
     // One per line, as the field says: a line with a space in it is one URL the engine refuses whole.
-    mutationFn: () => api.call('integrations.create', { ...fields, redirectUris: redirectUris.split('\n').map((line) => line.trim()).filter(Boolean) }),
+    mutationFn: () =>
+      api.call('integrations.create', {
+        ...fields,
+        redirectUris: redirectUris
+          .split('\n')
+          .map((line) => line.trim())
+          .filter(Boolean),
+      }),
     onSuccess: onCreated,
   });
   const submit = (event: FormEvent) => {
@@ -26,7 +39,13 @@ export function NewIntegrationForm({ onCreated, onCancel }: { onCreated(created:
       <ConsentFieldInputs value={fields} onChange={setFields} autoFocus />
       <label>
         Redirect URLs
-        <textarea value={redirectUris} onChange={(e) => setRedirectUris(e.target.value)} rows={2} required placeholder="https://app.example.com/oauth/callback (one per line)" />
+        <textarea
+          value={redirectUris}
+          onChange={(e) => setRedirectUris(e.target.value)}
+          rows={2}
+          required
+          placeholder="https://app.example.com/oauth/callback (one per line)"
+        />
       </label>
       <FormError error={create.error} />
       <div className="form-actions">

@@ -49,7 +49,14 @@ export function OAuthPage() {
               onCreated={(created) => {
                 setCreating(false);
                 setExpanded(created.id);
-                setSecret({ integrationId: created.id, secret: { keyName: created.keys[0]?.name ?? 'Default', clientId: created.clientId ?? '', clientSecret: created.clientSecret } });
+                setSecret({
+                  integrationId: created.id,
+                  secret: {
+                    keyName: created.keys[0]?.name ?? 'Default',
+                    clientId: created.clientId ?? '',
+                    clientSecret: created.clientSecret,
+                  },
+                });
               }}
             />
           )}

@@ -61,7 +61,11 @@ export function SettingsBar() {
             <span>{label}</span>
           </label>
         ))}
-        {update.isError && <span role="alert" className={styles.formError}>{update.error.message}</span>}
+        {update.isError && (
+          <span role="alert" className={styles.formError}>
+            {update.error.message}
+          </span>
+        )}
         <p id="capture-hint" className={`muted ${styles.captureHint}`}>
           {(pending.captureRedirects ?? settings?.captureRedirects ?? true)
             ? 'Capture redirects: a code for a redirect URL off this machine stays here, shown once in the flow inspector; it never leaves the machine.'
@@ -81,10 +85,15 @@ export function SettingsBar() {
         </button>
         {parity && (
           <span id="sample-parity" className="muted">
-            Off under production parity: the sample signs in at the console&rsquo;s loopback callback, which parity refuses.
+            Off under production parity: the sample signs in at the console&rsquo;s loopback callback, which parity
+            refuses.
           </span>
         )}
-        {sample.isError && <span role="alert" className={styles.formError}>{sample.error.message}</span>}
+        {sample.isError && (
+          <span role="alert" className={styles.formError}>
+            {sample.error.message}
+          </span>
+        )}
         {sample.data && <StartedNotice started={sample.data} />}
       </div>
     </div>

@@ -6,7 +6,11 @@ import styles from './oauth.module.css';
 export function StartedNotice({ started }: { started: StartOutcome }) {
   return (
     <div className={styles.startedNotice} role="status">
-      {started.openedBy === 'host' ? 'Opened in the OAuth window.' : started.blocked ? 'The browser blocked the new tab; open the authorize URL yourself:' : 'Opened in a new tab.'}
+      {started.openedBy === 'host'
+        ? 'Opened in the OAuth window.'
+        : started.blocked
+          ? 'The browser blocked the new tab; open the authorize URL yourself:'
+          : 'Opened in a new tab.'}
       {started.blocked && (
         <a href={started.authorizeUrl} target="_blank" rel="noopener noreferrer">
           authorize URL
@@ -24,7 +28,8 @@ export function StartedValues({ started }: { started: StartOutcome }) {
       <CopyButton value={started.authorizeUrl} label="Copy authorize URL" />
       {started.codeVerifier && (
         <span className="muted">
-          PKCE code_verifier <code>{started.codeVerifier}</code> <CopyButton value={started.codeVerifier} label="Copy code verifier" />
+          PKCE code_verifier <code>{started.codeVerifier}</code>{' '}
+          <CopyButton value={started.codeVerifier} label="Copy code verifier" />
         </span>
       )}
     </>

@@ -4,7 +4,13 @@
  * the body of the request a step answered (a sign-in or consent form, a token request), as sent
  * with its secrets masked.
  */
-import type { BasicHeaderReport, FlowCheck, FlowRequestBody, FlowStepDetail, RedirectComparison } from '@engine-api/oauth-types';
+import type {
+  BasicHeaderReport,
+  FlowCheck,
+  FlowRequestBody,
+  FlowStepDetail,
+  RedirectComparison,
+} from '@engine-api/oauth-types';
 import styles from './oauth.module.css';
 
 export function StepDetail({ detail }: { detail: FlowStepDetail }) {
@@ -58,7 +64,12 @@ export function StepDetail({ detail }: { detail: FlowStepDetail }) {
             ['code', detail.code],
             ['state', detail.state],
             ['state matches', detail.stateMatches === null ? undefined : detail.stateMatches ? 'yes' : 'no'],
-            ['captured by the console', detail.captured ? `yes, by the ${detail.capturedBy ?? 'console'} (nothing needs to listen at the redirect URL)` : 'no'],
+            [
+              'captured by the console',
+              detail.captured
+                ? `yes, by the ${detail.capturedBy ?? 'console'} (nothing needs to listen at the redirect URL)`
+                : 'no',
+            ],
             ['code held', detail.revealable ? 'for one reveal (Reveal code, above)' : undefined],
             ['error', detail.error && `${detail.error.error}: ${detail.error.description}`],
           ]}
@@ -76,25 +87,58 @@ export function StepDetail({ detail }: { detail: FlowStepDetail }) {
         />
       );
     case 'revocation':
-      return <KeyValues rows={[['Reason', detail.reason], ['Tokens revoked', String(detail.tokensRevoked)], ['Grant', detail.grantId]]} />;
+      return (
+        <KeyValues
+          rows={[
+            ['Reason', detail.reason],
+            ['Tokens revoked', String(detail.tokensRevoked)],
+            ['Grant', detail.grantId],
+          ]}
+        />
+      );
     case 'login':
       return (
         <>
-          <KeyValues rows={[['Username', detail.username], ['Result', detail.ok ? 'signed in' : detail.reason]]} />
+          <KeyValues
+            rows={[
+              ['Username', detail.username],
+              ['Result', detail.ok ? 'signed in' : detail.reason],
+            ]}
+          />
           {detail.requestBody && <RequestBody body={detail.requestBody} />}
         </>
       );
     case 'consent':
       return (
         <>
-          <KeyValues rows={[['Decision', detail.decision.replace('_', '-')], ['User', detail.username]]} />
+          <KeyValues
+            rows={[
+              ['Decision', detail.decision.replace('_', '-')],
+              ['User', detail.username],
+            ]}
+          />
           {detail.requestBody && <RequestBody body={detail.requestBody} />}
         </>
       );
     case 'navigation':
-      return <KeyValues rows={[['Event', detail.event], ['URL', detail.url]]} />;
+      return (
+        <KeyValues
+          rows={[
+            ['Event', detail.event],
+            ['URL', detail.url],
+          ]}
+        />
+      );
     case 'sample':
-      return <KeyValues rows={[['Step', detail.action], ['Status', detail.status === null ? 'no answer' : String(detail.status)], ['Result', detail.message]]} />;
+      return (
+        <KeyValues
+          rows={[
+            ['Step', detail.action],
+            ['Status', detail.status === null ? 'no answer' : String(detail.status)],
+            ['Result', detail.message],
+          ]}
+        />
+      );
   }
 }
 
@@ -127,7 +171,9 @@ function Checklist({ checks }: { checks: FlowCheck[] }) {
           <span className={styles.mark} aria-hidden="true">
             {check.ok === true ? '✓' : check.ok === false ? '✗' : '·'}
           </span>
-          <span className="sr-only">{check.ok === true ? 'passed' : check.ok === false ? 'failed' : 'not checked'}:</span>
+          <span className="sr-only">
+            {check.ok === true ? 'passed' : check.ok === false ? 'failed' : 'not checked'}:
+          </span>
           <span>
             {check.label}
             {check.detail && <span className="muted"> — {check.detail}</span>}
@@ -155,7 +201,9 @@ function Comparison({ comparison }: { comparison: RedirectComparison }) {
     <div className={styles.comparison} aria-label="Redirect URI comparison">
       {line('presented', comparison.presented)}
       {line('registered', comparison.closest)}
-      {comparison.firstDifference !== null && <p className="muted">They differ from character {comparison.firstDifference + 1} on.</p>}
+      {comparison.firstDifference !== null && (
+        <p className="muted">They differ from character {comparison.firstDifference + 1} on.</p>
+      )}
       {comparison.hints.length > 0 && (
         <ul className={styles.hints}>
           {comparison.hints.map((hint) => (
@@ -184,7 +232,9 @@ function BasicHeader({ report }: { report: BasicHeaderReport }) {
 }
 
 function ParamsTable({ title, params }: { title: string; params: Record<string, string[]> }) {
-  const rows = Object.entries(params).flatMap(([name, values]) => values.map((value): [string, string] => [values.length > 1 ? `${name} (repeated)` : name, value]));
+  const rows = Object.entries(params).flatMap(([name, values]) =>
+    values.map((value): [string, string] => [values.length > 1 ? `${name} (repeated)` : name, value]),
+  );
   return rows.length === 0 ? null : <KeyValues title={title} rows={rows} />;
 }
 

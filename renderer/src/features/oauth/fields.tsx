@@ -7,8 +7,17 @@ export interface ConsentFields {
   category: string;
 }
 
-export function ConsentFieldInputs({ value, onChange, autoFocus = false }: { value: ConsentFields; onChange(next: ConsentFields): void; autoFocus?: boolean }) {
-  const field = (key: keyof ConsentFields) => (event: { target: { value: string } }) => onChange({ ...value, [key]: event.target.value });
+export function ConsentFieldInputs({
+  value,
+  onChange,
+  autoFocus = false,
+}: {
+  value: ConsentFields;
+  onChange(next: ConsentFields): void;
+  autoFocus?: boolean;
+}) {
+  const field = (key: keyof ConsentFields) => (event: { target: { value: string } }) =>
+    onChange({ ...value, [key]: event.target.value });
   return (
     <>
       <label>
@@ -17,7 +26,12 @@ export function ConsentFieldInputs({ value, onChange, autoFocus = false }: { val
       </label>
       <label>
         Description
-        <input value={value.description} onChange={field('description')} maxLength={1000} placeholder="Shown to users on the consent page" />
+        <input
+          value={value.description}
+          onChange={field('description')}
+          maxLength={1000}
+          placeholder="Shown to users on the consent page"
+        />
       </label>
       <label>
         Category

@@ -36,12 +36,23 @@ const STARTED_BY_CONSOLE: readonly FlowView['origin'][] = ['browser', 'window'];
  * whose integration was deleted since (`deleted`: no client is left to trade it). A failed try (a
  * wrong secret, a missing verifier) leaves the code unused, so the request stays.
  */
-export function pendingTokenRequest(flow: FlowView, login: string, startedVerifier: string | null, { sample = false, deleted = false } = {}): TokenRequest | null {
+export function pendingTokenRequest(
+  flow: FlowView,
+  login: string,
+  startedVerifier: string | null,
+  { sample = false, deleted = false } = {},
+): TokenRequest | null {
   if (flow.origin === 'sample' || sample || deleted || !flow.clientId) return null;
   const at = flow.steps.findLastIndex((step) => step.detail.kind === 'redirect' && step.detail.code !== undefined);
   const redirect = flow.steps[at];
   if (!redirect || redirect.detail.kind !== 'redirect') return null;
-  const settled = flow.steps.slice(at + 1).some((step) => step.detail.kind === 'revocation' || (step.detail.kind === 'token' && step.ok && step.detail.grantType === 'authorization_code'));
+  const settled = flow.steps
+    .slice(at + 1)
+    .some(
+      (step) =>
+        step.detail.kind === 'revocation' ||
+        (step.detail.kind === 'token' && step.ok && step.detail.grantType === 'authorization_code'),
+    );
   if (settled) return null;
   const authorize = flow.steps.slice(0, at).findLast((step) => step.detail.kind === 'authorize');
   const challenged = authorize?.detail.kind === 'authorize' && authorize.detail.params.code_challenge !== undefined;
@@ -61,7 +72,14 @@ export function pendingTokenRequest(flow: FlowView, login: string, startedVerifi
  * the console's client ids (UUIDs) and secrets (base64url) are left as they are by form-encoding.
  */
 export function tokenRequestCurl({ login, clientId, redirectUri, codeVerifier }: TokenRequest): string {
-  const verifier = codeVerifier === null ? [] : [codeVerifier === APP_VERIFIER ? `--data-urlencode "code_verifier=${APP_VERIFIER}"` : `--data-urlencode ${quoted(`code_verifier=${codeVerifier}`)}`];
+  const verifier =
+    codeVerifier === null
+      ? []
+      : [
+          codeVerifier === APP_VERIFIER
+            ? `--data-urlencode "code_verifier=${APP_VERIFIER}"`
+            : `--data-urlencode ${quoted(`code_verifier=${codeVerifier}`)}`,
+        ];
   return [
     `curl -sS -u ${quoted(encodeURIComponent(clientId))}:"$CLIENT_SECRET"`,
     '--data-urlencode grant_type=authorization_code',

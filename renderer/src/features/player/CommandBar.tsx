@@ -18,13 +18,25 @@ import { useControlExamples, useControlSenders } from '../../queries/control';
 import { useEngineState } from '../../queries/engine-state';
 import { useQueueList } from '../../queries/queues';
 import { useLoadOffer } from '../../stores/load-offer';
-import { copyableOf, exampleFields, NEW_DRAFT, requestOf, requestProblem, SEEK_COMMANDS, useCommandDrafts, type Command, type Fields, type SeekLevel } from './command-drafts';
+import {
+  copyableOf,
+  exampleFields,
+  NEW_DRAFT,
+  requestOf,
+  requestProblem,
+  SEEK_COMMANDS,
+  useCommandDrafts,
+  type Command,
+  type Fields,
+  type SeekLevel,
+} from './command-drafts';
 import { queueLabel } from './queue-label';
 import styles from './player.module.css';
 
 export function CommandBar({ detail }: { detail: PlayerDetail }) {
   const api = useApi();
-  const { command, fields, as, answer, error, handedOver } = useCommandDrafts((s) => s.byPlayer[detail.id]) ?? NEW_DRAFT;
+  const { command, fields, as, answer, error, handedOver } =
+    useCommandDrafts((s) => s.byPlayer[detail.id]) ?? NEW_DRAFT;
   const patch = useCommandDrafts((s) => s.patch);
   const senders = useControlSenders().data ?? [];
   const examples = useControlExamples(detail.groupId).data ?? [];
@@ -33,7 +45,8 @@ export function CommandBar({ detail }: { detail: PlayerDetail }) {
   // console unseen: the engine's 409 says why (refresh, or trade a new code).
   const sender = senders.find((s) => s.grantId === as);
   const send = useMutation({
-    mutationFn: (input: { method: 'GET' | 'POST'; path: string; body?: unknown }) => api.call('control.send', as ? { ...input, as: { grantId: as } } : input),
+    mutationFn: (input: { method: 'GET' | 'POST'; path: string; body?: unknown }) =>
+      api.call('control.send', as ? { ...input, as: { grantId: as } } : input),
     onSuccess: (exchange) => patch(detail.id, { answer: exchange, error: null }),
     onError: (failure) => patch(detail.id, { answer: null, error: failure.message }),
   });
@@ -52,7 +65,8 @@ export function CommandBar({ detail }: { detail: PlayerDetail }) {
     // Both buttons are off while a call runs (focus may have dropped to <body> meanwhile), and the
     // session can show up before its call has answered: move on once Send can take the focus.
     const focus = document.activeElement;
-    if (handedOver !== null && hasSession && !sending && (focus === sessionButton.current || focus === document.body)) sendButton.current?.focus();
+    if (handedOver !== null && hasSession && !sending && (focus === sessionButton.current || focus === document.body))
+      sendButton.current?.focus();
   }, [handedOver, hasSession, sending]);
   const set = (change: Partial<Fields>) => patch(detail.id, { fields: { ...fields, ...change } });
   const setCommand = (next: Command) => patch(detail.id, { command: next });
@@ -63,7 +77,11 @@ export function CommandBar({ detail }: { detail: PlayerDetail }) {
   const queues = useQueueList().data ?? [];
 
   const createSession = () =>
-    send.mutate({ method: 'POST', path: `/api/v1/groups/${detail.groupId}/playbackSession:1`, body: { appId: 'com.cloudqueueconsole.demo', appContext: 'console' } });
+    send.mutate({
+      method: 'POST',
+      path: `/api/v1/groups/${detail.groupId}/playbackSession:1`,
+      body: { appId: 'com.cloudqueueconsole.demo', appContext: 'console' },
+    });
 
   // Group-level seeks need no session; every other command goes to the session.
   const request = requestOf(command, fields, detail);
@@ -79,7 +97,11 @@ export function CommandBar({ detail }: { detail: PlayerDetail }) {
     <div className={styles.commandBar}>
       <div className={styles.sessionLine}>
         <span className="muted">Session</span>
-        {detail.sessionId ? <code title={detail.sessionId}>{detail.sessionId.slice(0, 20)}…</code> : <span className="muted">none</span>}
+        {detail.sessionId ? (
+          <code title={detail.sessionId}>{detail.sessionId.slice(0, 20)}…</code>
+        ) : (
+          <span className="muted">none</span>
+        )}
         <button type="button" ref={sessionButton} onClick={createSession} disabled={send.isPending}>
           {detail.sessionId ? 'New session' : 'Create session'}
         </button>
@@ -87,7 +109,11 @@ export function CommandBar({ detail }: { detail: PlayerDetail }) {
       <div className={styles.sessionLine}>
         <label>
           <span className="muted">Send as</span>{' '}
-          <select aria-label="Send as" value={as ?? ''} onChange={(e) => patch(detail.id, { as: e.target.value || null })}>
+          <select
+            aria-label="Send as"
+            value={as ?? ''}
+            onChange={(e) => patch(detail.id, { as: e.target.value || null })}
+          >
             <option value="">the console (its own token)</option>
             {as && !sender && <option value={as}>a grant the console holds no live token of</option>}
             {senders.map((s) => (
@@ -112,7 +138,11 @@ export function CommandBar({ detail }: { detail: PlayerDetail }) {
       <form onSubmit={submit} aria-label="Control command">
         <label>
           <span>Command</span>
-          <select aria-label="Control command to send" value={command} onChange={(e) => setCommand(e.target.value as Command)}>
+          <select
+            aria-label="Control command to send"
+            value={command}
+            onChange={(e) => setCommand(e.target.value as Command)}
+          >
             <option value="loadCloudQueue">loadCloudQueue</option>
             <option value="skipToItem">skipToItem</option>
             <option value="refreshCloudQueue">refreshCloudQueue</option>
@@ -126,25 +156,44 @@ export function CommandBar({ detail }: { detail: PlayerDetail }) {
           <>
             <label>
               <span>Method</span>
-              <select aria-label="Method" value={fields.method} onChange={(e) => set({ method: e.target.value as Fields['method'] })}>
+              <select
+                aria-label="Method"
+                value={fields.method}
+                onChange={(e) => set({ method: e.target.value as Fields['method'] })}
+              >
                 <option value="GET">GET</option>
                 <option value="POST">POST</option>
               </select>
             </label>
             <label className={styles.wideField}>
               <span>Path</span>
-              <input value={fields.path} onChange={(e) => set({ path: e.target.value })} placeholder="/api/v1/households" required />
+              <input
+                value={fields.path}
+                onChange={(e) => set({ path: e.target.value })}
+                placeholder="/api/v1/households"
+                required
+              />
             </label>
             <label className={styles.wideField}>
               <span>JSON body</span>
-              <textarea value={fields.body} onChange={(e) => set({ body: e.target.value })} rows={Math.min(8, Math.max(2, fields.body.split('\n').length))} spellCheck={false} placeholder="none" />
+              <textarea
+                value={fields.body}
+                onChange={(e) => set({ body: e.target.value })}
+                rows={Math.min(8, Math.max(2, fields.body.split('\n').length))}
+                spellCheck={false}
+                placeholder="none"
+              />
             </label>
           </>
         )}
         {seeking && (
           <label>
             <span>Sent to</span>
-            <select aria-label="Seek level" value={fields.seekLevel} onChange={(e) => set({ seekLevel: e.target.value as SeekLevel })}>
+            <select
+              aria-label="Seek level"
+              value={fields.seekLevel}
+              onChange={(e) => set({ seekLevel: e.target.value as SeekLevel })}
+            >
               <option value="group">the group (playback:1)</option>
               <option value="session">the session (playbackSession:1)</option>
             </select>
@@ -155,17 +204,35 @@ export function CommandBar({ detail }: { detail: PlayerDetail }) {
             {command === 'seek' ? (
               <label>
                 <span>positionMillis</span>
-                <input value={fields.positionMillis} onChange={(e) => set({ positionMillis: e.target.value })} inputMode="numeric" pattern="\d*" required />
+                <input
+                  value={fields.positionMillis}
+                  onChange={(e) => set({ positionMillis: e.target.value })}
+                  inputMode="numeric"
+                  pattern="\d*"
+                  required
+                />
               </label>
             ) : (
               <label>
                 <span>deltaMillis</span>
-                <input value={fields.deltaMillis} onChange={(e) => set({ deltaMillis: e.target.value })} inputMode="numeric" pattern="-?\d*" placeholder="-10000" required />
+                <input
+                  value={fields.deltaMillis}
+                  onChange={(e) => set({ deltaMillis: e.target.value })}
+                  inputMode="numeric"
+                  pattern="-?\d*"
+                  placeholder="-10000"
+                  required
+                />
               </label>
             )}
             <label>
               <span>itemId</span>
-              <input value={fields.itemId} onChange={(e) => set({ itemId: e.target.value })} placeholder={detail.itemId ?? 'optional'} title="Optional: refused unless it is the playing item" />
+              <input
+                value={fields.itemId}
+                onChange={(e) => set({ itemId: e.target.value })}
+                placeholder={detail.itemId ?? 'optional'}
+                title="Optional: refused unless it is the playing item"
+              />
             </label>
           </>
         )}
@@ -191,11 +258,20 @@ export function CommandBar({ detail }: { detail: PlayerDetail }) {
             </label>
             <label className={styles.wideField}>
               <span>queueBaseUrl</span>
-              <input value={fields.queueBaseUrl} onChange={(e) => set({ queueBaseUrl: e.target.value })} placeholder="http://127.0.0.1:47103/queues/…/v2.3/" required />
+              <input
+                value={fields.queueBaseUrl}
+                onChange={(e) => set({ queueBaseUrl: e.target.value })}
+                placeholder="http://127.0.0.1:47103/queues/…/v2.3/"
+                required
+              />
             </label>
             <label className={styles.wideField}>
               <span>httpAuthorization</span>
-              <input value={fields.httpAuthorization} onChange={(e) => set({ httpAuthorization: e.target.value })} placeholder="Bearer …" />
+              <input
+                value={fields.httpAuthorization}
+                onChange={(e) => set({ httpAuthorization: e.target.value })}
+                placeholder="Bearer …"
+              />
             </label>
           </>
         )}
@@ -203,22 +279,49 @@ export function CommandBar({ detail }: { detail: PlayerDetail }) {
           <>
             <label>
               <span>itemId</span>
-              <input value={fields.itemId} onChange={(e) => set({ itemId: e.target.value })} required={command === 'skipToItem'} />
+              <input
+                value={fields.itemId}
+                onChange={(e) => set({ itemId: e.target.value })}
+                required={command === 'skipToItem'}
+              />
             </label>
             <label>
               <span>positionMillis</span>
-              <input value={fields.positionMillis} onChange={(e) => set({ positionMillis: e.target.value })} inputMode="numeric" pattern="\d*" />
+              <input
+                value={fields.positionMillis}
+                onChange={(e) => set({ positionMillis: e.target.value })}
+                inputMode="numeric"
+                pattern="\d*"
+              />
             </label>
             <label className={styles.checkField}>
-              <input type="checkbox" checked={fields.playOnCompletion} onChange={(e) => set({ playOnCompletion: e.target.checked })} />
+              <input
+                type="checkbox"
+                checked={fields.playOnCompletion}
+                onChange={(e) => set({ playOnCompletion: e.target.checked })}
+              />
               <span>playOnCompletion</span>
             </label>
           </>
         )}
-        <button type="submit" ref={sendButton} className="primary" disabled={!request || send.isPending} title={request ? undefined : command === 'request' ? (requestProblem(fields) ?? undefined) : 'Create a session first'}>
+        <button
+          type="submit"
+          ref={sendButton}
+          className="primary"
+          disabled={!request || send.isPending}
+          title={
+            request
+              ? undefined
+              : command === 'request'
+                ? (requestProblem(fields) ?? undefined)
+                : 'Create a session first'
+          }
+        >
           {send.isPending ? 'Sending…' : 'Send'}
         </button>
-        {request && controlUrl && <CopyAs request={copyableOf(controlUrl, request, sender?.tokenHint ?? CONSOLE_TOKEN)} what="the command" />}
+        {request && controlUrl && (
+          <CopyAs request={copyableOf(controlUrl, request, sender?.tokenHint ?? CONSOLE_TOKEN)} what="the command" />
+        )}
       </form>
       {command === 'request' && fields.path !== '' && !request && (
         <p className="muted" role="status">
@@ -227,10 +330,19 @@ export function CommandBar({ detail }: { detail: PlayerDetail }) {
       )}
       {handedOver !== null && (
         <p className="muted" role="status">
-          loadCloudQueue of “{handedOver}” filled in from the Queues area{detail.sessionId ? ': Send loads it.' : ': Create session, then Send.'}
+          loadCloudQueue of “{handedOver}” filled in from the Queues area
+          {detail.sessionId ? ': Send loads it.' : ': Create session, then Send.'}
         </p>
       )}
-      <ControlAnswer exchange={answer ?? undefined} error={error} tokenHint={(answer?.sentAs.kind === 'grant' ? senders.find((s) => s.grantId === (answer.sentAs as { grantId: string }).grantId)?.tokenHint : undefined) ?? CONSOLE_TOKEN} />
+      <ControlAnswer
+        exchange={answer ?? undefined}
+        error={error}
+        tokenHint={
+          (answer?.sentAs.kind === 'grant'
+            ? senders.find((s) => s.grantId === (answer.sentAs as { grantId: string }).grantId)?.tokenHint
+            : undefined) ?? CONSOLE_TOKEN
+        }
+      />
     </div>
   );
 }
@@ -251,8 +363,21 @@ function CopyAs({ request, what }: { request: Parameters<typeof curlOf>[0]; what
   );
 }
 
-function ControlAnswer({ exchange, error, tokenHint }: { exchange: ControlExchange | undefined; error: string | null; tokenHint: string }) {
-  if (error) return <p className={styles.answer} data-outcome="bad" role="alert">{error}</p>;
+function ControlAnswer({
+  exchange,
+  error,
+  tokenHint,
+}: {
+  exchange: ControlExchange | undefined;
+  error: string | null;
+  tokenHint: string;
+}) {
+  if (error)
+    return (
+      <p className={styles.answer} data-outcome="bad" role="alert">
+        {error}
+      </p>
+    );
   if (!exchange) return null;
   const ok = exchange.status < 400;
   return (
@@ -261,13 +386,24 @@ function ControlAnswer({ exchange, error, tokenHint }: { exchange: ControlExchan
         {exchange.method} {new URL(exchange.url).pathname}
       </code>
       <strong data-status={exchange.status}>{exchange.status}</strong>
-      <code className={styles.answerBody}>{typeof exchange.body === 'string' ? exchange.body : JSON.stringify(exchange.body)}</code>
+      <code className={styles.answerBody}>
+        {typeof exchange.body === 'string' ? exchange.body : JSON.stringify(exchange.body)}
+      </code>
       <span className="muted">{exchange.durationMs} ms</span>
       <span className="muted" data-testid="sent-as">
         sent as {exchange.sentAs.kind === 'grant' ? exchange.sentAs.integrationName : 'the console'}
       </span>
-      <CopyAs request={{ ...copyableOf('', { method: exchange.method, path: '', body: exchange.requestBody ?? undefined }, tokenHint), url: exchange.url }} what="this call" />
-      <CopyButton value={typeof exchange.body === 'string' ? exchange.body : JSON.stringify(exchange.body, null, 2)} label="Copy the answer" />
+      <CopyAs
+        request={{
+          ...copyableOf('', { method: exchange.method, path: '', body: exchange.requestBody ?? undefined }, tokenHint),
+          url: exchange.url,
+        }}
+        what="this call"
+      />
+      <CopyButton
+        value={typeof exchange.body === 'string' ? exchange.body : JSON.stringify(exchange.body, null, 2)}
+        label="Copy the answer"
+      />
     </div>
   );
 }

@@ -57,14 +57,21 @@ export function HouseholdEditor({ state }: { state: EngineStateView }) {
             return (
               <tr key={player.id}>
                 <td>
-                  <input type="checkbox" aria-label={`Choose ${player.name}`} checked={chosen.has(player.id)} onChange={() => toggle(player.id)} />
+                  <input
+                    type="checkbox"
+                    aria-label={`Choose ${player.name}`}
+                    checked={chosen.has(player.id)}
+                    onChange={() => toggle(player.id)}
+                  />
                 </td>
                 <td>
                   <PlayerName player={player} />
                 </td>
                 <td>
                   {playerGroup?.name}
-                  {playerGroup?.coordinatorId === player.id && playerGroup.playerIds.length > 1 && <Badge className={styles.coordinator}>coordinator</Badge>}
+                  {playerGroup?.coordinatorId === player.id && playerGroup.playerIds.length > 1 && (
+                    <Badge className={styles.coordinator}>coordinator</Badge>
+                  )}
                 </td>
                 <td>
                   <Badge state={player.playbackState}>{player.playbackState.replace('PLAYBACK_STATE_', '')}</Badge>
@@ -80,7 +87,12 @@ export function HouseholdEditor({ state }: { state: EngineStateView }) {
 
       <div className={styles.actions}>
         <form onSubmit={add} className={styles.form}>
-          <input aria-label="New player name" placeholder="New player name" value={name} onChange={(event) => setName(event.target.value)} />
+          <input
+            aria-label="New player name"
+            placeholder="New player name"
+            value={name}
+            onChange={(event) => setName(event.target.value)}
+          />
           <button type="submit" disabled={create.isPending || !name.trim()}>
             Add player
           </button>
@@ -88,7 +100,12 @@ export function HouseholdEditor({ state }: { state: EngineStateView }) {
         <div className={styles.form} role="group" aria-label="Group the chosen players">
           <label>
             Coordinator{' '}
-            <select aria-label="Coordinator" value={lead ?? ''} onChange={(event) => setCoordinator(event.target.value)} disabled={chosenIds.length === 0}>
+            <select
+              aria-label="Coordinator"
+              value={lead ?? ''}
+              onChange={(event) => setCoordinator(event.target.value)}
+              disabled={chosenIds.length === 0}
+            >
               {chosenIds.map((id) => (
                 <option key={id} value={id}>
                   {state.players.find((p) => p.id === id)?.name}
@@ -99,7 +116,9 @@ export function HouseholdEditor({ state }: { state: EngineStateView }) {
           <button
             type="button"
             disabled={chosenIds.length < 2 || group.isPending}
-            onClick={() => group.mutate({ playerIds: chosenIds, coordinatorId: lead }, { onSuccess: () => setChosen(new Set()) })}
+            onClick={() =>
+              group.mutate({ playerIds: chosenIds, coordinatorId: lead }, { onSuccess: () => setChosen(new Set()) })
+            }
           >
             Group chosen
           </button>
@@ -112,7 +131,12 @@ export function HouseholdEditor({ state }: { state: EngineStateView }) {
             <span>{g.name}</span>
             <code className="muted">{g.id}</code>
             {g.playerIds.length > 1 && (
-              <button type="button" onClick={() => ungroup.mutate({ id: g.id })} disabled={ungroup.isPending} aria-label={`Ungroup ${g.name}`}>
+              <button
+                type="button"
+                onClick={() => ungroup.mutate({ id: g.id })}
+                disabled={ungroup.isPending}
+                aria-label={`Ungroup ${g.name}`}
+              >
                 Ungroup
               </button>
             )}
@@ -133,7 +157,13 @@ function PlayerName({ player }: { player: PlayerView }) {
   const rename = useHouseholdCommand('players.update');
   if (draft === null) {
     return (
-      <button type="button" className={styles.playerName} title="Rename" aria-label={`Rename ${player.name}`} onClick={() => setDraft(player.name)}>
+      <button
+        type="button"
+        className={styles.playerName}
+        title="Rename"
+        aria-label={`Rename ${player.name}`}
+        onClick={() => setDraft(player.name)}
+      >
         {player.name}
       </button>
     );
@@ -143,11 +173,18 @@ function PlayerName({ player }: { player: PlayerView }) {
       className={styles.form}
       onSubmit={(event) => {
         event.preventDefault();
-        if (draft.trim() && draft.trim() !== player.name) rename.mutate({ id: player.id, name: draft.trim() }, { onSuccess: () => setDraft(null) });
+        if (draft.trim() && draft.trim() !== player.name)
+          rename.mutate({ id: player.id, name: draft.trim() }, { onSuccess: () => setDraft(null) });
         else setDraft(null);
       }}
     >
-      <input aria-label={`New name for ${player.name}`} autoFocus value={draft} onChange={(event) => setDraft(event.target.value)} onKeyDown={(event) => event.key === 'Escape' && setDraft(null)} />
+      <input
+        aria-label={`New name for ${player.name}`}
+        autoFocus
+        value={draft}
+        onChange={(event) => setDraft(event.target.value)}
+        onKeyDown={(event) => event.key === 'Escape' && setDraft(null)}
+      />
       <button type="submit">Save</button>
       {rename.isError && <span className="error">{rename.error.message}</span>}
     </form>
@@ -159,7 +196,12 @@ function RemovePlayer({ player }: { player: PlayerView }) {
   const remove = useHouseholdCommand('players.delete');
   return confirming ? (
     <span className={styles.form}>
-      <button type="button" className="danger" onClick={() => remove.mutate({ id: player.id })} disabled={remove.isPending}>
+      <button
+        type="button"
+        className="danger"
+        onClick={() => remove.mutate({ id: player.id })}
+        disabled={remove.isPending}
+      >
         Remove {player.name}
       </button>
       <button type="button" onClick={() => setConfirming(false)}>

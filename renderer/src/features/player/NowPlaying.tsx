@@ -21,7 +21,14 @@ export function NowPlaying({ detail }: { detail: PlayerDetail }) {
         <strong>{track.name ?? track.id ?? 'Untitled track'}</strong>
         <span className="muted">{[track.artist?.name, track.album?.name].filter(Boolean).join(' · ')}</span>
       </div>
-      <div className={styles.progress} role="progressbar" aria-label="Playhead" aria-valuemin={0} aria-valuemax={duration} aria-valuenow={Math.round(position)}>
+      <div
+        className={styles.progress}
+        role="progressbar"
+        aria-label="Playhead"
+        aria-valuemin={0}
+        aria-valuemax={duration}
+        aria-valuenow={Math.round(position)}
+      >
         <div className={styles.progressFill} style={{ width: duration ? `${(position / duration) * 100}%` : '0%' }} />
       </div>
       <div className={styles.progressTimes}>

@@ -43,7 +43,11 @@ export function PlayerButtons({ detail }: { detail: PlayerDetail }) {
   const act = useMutation({ mutationFn: (action: PlayerAction) => api.call('players.act', { id: detail.id, action }) });
   const seek = useMutation({
     mutationFn: async ({ command, body }: { command: 'seek' | 'seekRelative'; body: Record<string, unknown> }) => {
-      const exchange = await api.call('control.send', { method: 'POST', path: seekPath(command, 'group', detail)!, body });
+      const exchange = await api.call('control.send', {
+        method: 'POST',
+        path: seekPath(command, 'group', detail)!,
+        body,
+      });
       if (exchange.status >= 400) throw new Error(refusal(exchange));
       return exchange;
     },
@@ -109,7 +113,11 @@ export function PlayerButtons({ detail }: { detail: PlayerDetail }) {
           title={blocked ?? (duration ? `0 to ${Math.floor(duration / 1000)} s` : 'seconds into the track')}
           onChange={(e) => setSeconds(e.target.value)}
         />
-        <button type="submit" disabled={blocked !== null || busy || seconds.trim() === ''} title={blocked ?? 'seek to this position'}>
+        <button
+          type="submit"
+          disabled={blocked !== null || busy || seconds.trim() === ''}
+          title={blocked ?? 'seek to this position'}
+        >
           Seek
         </button>
       </form>

@@ -44,7 +44,11 @@ export function PlayerPage() {
   const recent = useRecentTraffic(selected !== null).data;
   const liveRequests = recent && selected ? foldRequests(recent, selected) : [];
   // Paused: the strip and the timeline hold what they showed, to be read and scrolled back.
-  const [frozen, setFrozen] = useState<{ playerId: string; transitions: PlayerTransition[]; requests: RequestRow[] } | null>(null);
+  const [frozen, setFrozen] = useState<{
+    playerId: string;
+    transitions: PlayerTransition[];
+    requests: RequestRow[];
+  } | null>(null);
   const paused = frozen !== null && frozen.playerId === selected;
   const transitions = paused ? frozen.transitions : liveTransitions;
   const requests = paused ? frozen.requests : liveRequests;
@@ -76,7 +80,11 @@ export function PlayerPage() {
               type="button"
               aria-selected={player.id === selected}
               aria-controls={player.id === selected ? 'player-panel' : undefined}
-              tabIndex={rovingTabIndex(player.id === selected, player === firstPlayer, coordinators.some((c) => c.player?.id === selected))}
+              tabIndex={rovingTabIndex(
+                player.id === selected,
+                player === firstPlayer,
+                coordinators.some((c) => c.player?.id === selected),
+              )}
               onClick={() => choose(player.id)}
             >
               <span>{group.name}</span>
@@ -104,11 +112,24 @@ export function PlayerPage() {
             <div className="panel-head">
               <h2>Requests</h2>
               <span className="muted">player and server sides in one row</span>
-              <button type="button" aria-pressed={paused} onClick={() => setFrozen(paused ? null : { playerId: detail.id, transitions: liveTransitions, requests: liveRequests })}>
+              <button
+                type="button"
+                aria-pressed={paused}
+                onClick={() =>
+                  setFrozen(
+                    paused ? null : { playerId: detail.id, transitions: liveTransitions, requests: liveRequests },
+                  )
+                }
+              >
                 {paused ? `Follow${since > 0 ? ` (${since} new)` : ''}` : 'Pause'}
               </button>
             </div>
-            <RequestStrip rows={requests} transitions={transitions} playerId={detail.id} playerName={coordinators.find((c) => c.player?.id === detail.id)?.group.name ?? detail.id} />
+            <RequestStrip
+              rows={requests}
+              transitions={transitions}
+              playerId={detail.id}
+              playerName={coordinators.find((c) => c.player?.id === detail.id)?.group.name ?? detail.id}
+            />
           </section>
           <section className={`panel ${styles.faults}`} aria-label="Fault rules">
             <div className="panel-head">
@@ -127,14 +148,25 @@ export function PlayerPage() {
           <section className={`panel ${styles.timeline}`} aria-label="Timeline">
             <div className="panel-head">
               <h2>Transitions</h2>
-              {paused && <span className="muted" role="status">Paused: {since} new since</span>}
+              {paused && (
+                <span className="muted" role="status">
+                  Paused: {since} new since
+                </span>
+              )}
             </div>
             {marked !== null && !markedShown && transitionsQuery.isFetched && (
               <p className="muted" role="status">
                 Transition #{marked} is not among the {transitions.length} latest shown here.
               </p>
             )}
-            <WorkbenchTimeline playerId={detail.id} transitions={transitions} marked={marked} marks={marks.list} onMarks={marks.set} now={detail.at} />
+            <WorkbenchTimeline
+              playerId={detail.id}
+              transitions={transitions}
+              marked={marked}
+              marks={marks.list}
+              onMarks={marks.set}
+              now={detail.at}
+            />
           </section>
           <section className={`panel ${styles.now}`} aria-label="Now playing">
             <div className="panel-head">
@@ -173,7 +205,12 @@ export function PlayerPage() {
 /** The marks of a player's timeline, kept for the tab's life. */
 function useMarks(playerId: string | null): { list: TimelineMark[]; set(marks: TimelineMark[]): void } {
   const [stored, setStored] = useState<{ playerId: string | null; list: TimelineMark[] }>({ playerId: null, list: [] });
-  const list = stored.playerId === playerId ? stored.list : playerId ? parseMarks(sessionStorage.getItem(marksStorageKey(playerId))) : [];
+  const list =
+    stored.playerId === playerId
+      ? stored.list
+      : playerId
+        ? parseMarks(sessionStorage.getItem(marksStorageKey(playerId)))
+        : [];
   return {
     list,
     set: (marks) => {

@@ -25,7 +25,10 @@ export function PlayerReports({ detail }: { detail: PlayerDetail }) {
   return (
     <>
       <p className={`muted ${styles.caption}`}>
-        {reports.length} stored for <Link to="/queues" search={{ queue: queue.id }}>{queue.name}</Link>
+        {reports.length} stored for{' '}
+        <Link to="/queues" search={{ queue: queue.id }}>
+          {queue.name}
+        </Link>
       </p>
       {reports.length > 0 && (
         <div className={styles.scroll} role="region" aria-label="Reports posted" tabIndex={0}>

@@ -13,7 +13,17 @@ import styles from './player.module.css';
 const SHOWN = 60;
 
 /** `playerName`: how the tabs name the player (its group); the id is the cell's title. */
-export function RequestStrip({ rows, transitions, playerId, playerName }: { rows: RequestRow[]; transitions: PlayerTransition[]; playerId: string; playerName: string }) {
+export function RequestStrip({
+  rows,
+  transitions,
+  playerId,
+  playerName,
+}: {
+  rows: RequestRow[];
+  transitions: PlayerTransition[];
+  playerId: string;
+  playerName: string;
+}) {
   if (rows.length === 0) return <p className="muted">No requests of this player among the newest traffic.</p>;
   const caused = new Map<string, PlayerTransition[]>();
   for (const t of transitions) if (t.requestId) caused.set(t.requestId, [...(caused.get(t.requestId) ?? []), t]);
@@ -34,7 +44,13 @@ export function RequestStrip({ rows, transitions, playerId, playerName }: { rows
         </thead>
         <tbody>
           {rows.slice(0, SHOWN).map((row) => (
-            <tr key={row.key} data-request-id={row.requestId ?? undefined} data-status={row.status ?? 'none'} data-fault={row.fault ? row.fault.ruleId : undefined} data-sides={[row.client && 'player', row.server && 'server'].filter(Boolean).join(' ')}>
+            <tr
+              key={row.key}
+              data-request-id={row.requestId ?? undefined}
+              data-status={row.status ?? 'none'}
+              data-fault={row.fault ? row.fault.ruleId : undefined}
+              data-sides={[row.client && 'player', row.server && 'server'].filter(Boolean).join(' ')}
+            >
               <td>
                 <code>{formatEngineClock(row.at)}</code>
               </td>
@@ -43,9 +59,19 @@ export function RequestStrip({ rows, transitions, playerId, playerName }: { rows
                 <code>{`${row.method === 'GET' ? '' : `${row.method} `}${lastSegment(row.path)}`}</code>
                 {row.reason && <span className="muted">{` ${row.reason}`}</span>}
               </td>
-              <td className={row.status === null || row.status >= 400 ? styles.bad : undefined}>{row.status ?? (row.client?.outcome ?? 'none')}</td>
+              <td className={row.status === null || row.status >= 400 ? styles.bad : undefined}>
+                {row.status ?? row.client?.outcome ?? 'none'}
+              </td>
               <td>{row.retry ? `#${row.retry}` : ''}</td>
-              <td>{row.fault ? <span title={row.fault.ruleId}>{`${row.fault.label ?? row.fault.ruleId} (${row.fault.status ?? row.fault.action})`}</span> : ''}</td>
+              <td>
+                {row.fault ? (
+                  <span
+                    title={row.fault.ruleId}
+                  >{`${row.fault.label ?? row.fault.ruleId} (${row.fault.status ?? row.fault.action})`}</span>
+                ) : (
+                  ''
+                )}
+              </td>
               <td className={styles.nowrap}>{row.latencyMs === null ? '' : `${row.latencyMs} ms`}</td>
               <td className={styles.links}>
                 <Link to="/traffic" search={{ entry: entryOf(row) }} aria-label={`Traffic entry ${entryOf(row)}`}>
@@ -53,7 +79,13 @@ export function RequestStrip({ rows, transitions, playerId, playerName }: { rows
                 </Link>
                 {row.requestId &&
                   (caused.get(row.requestId) ?? []).map((t) => (
-                    <Link key={t.seq} to="/player" search={{ player: playerId, transition: t.seq }} aria-label={`Transition ${t.seq}: ${t.from} to ${t.to}`} title={t.transition}>
+                    <Link
+                      key={t.seq}
+                      to="/player"
+                      search={{ player: playerId, transition: t.seq }}
+                      aria-label={`Transition ${t.seq}: ${t.from} to ${t.to}`}
+                      title={t.transition}
+                    >
                       {t.from === t.to ? t.transition : `→ ${t.to}`}
                     </Link>
                   ))}

@@ -60,22 +60,57 @@ function path(from: PlayerMachineState, to: PlayerMachineState): string {
   return `M${start.x},${start.y} Q${mx},${my} ${end.x},${end.y}`;
 }
 
-export function StateDiagram({ table, state, last }: { table: TransitionRow[]; state: PlayerMachineState; last: PlayerTransition | undefined }) {
+export function StateDiagram({
+  table,
+  state,
+  last,
+}: {
+  table: TransitionRow[];
+  state: PlayerMachineState;
+  last: PlayerTransition | undefined;
+}) {
   const edges = useMemo(() => edgesOf(table), [table]);
   return (
-    <svg className={styles.stateDiagram} viewBox="0 0 520 240" role="img" aria-label={`State diagram: the player is ${state}`}>
+    <svg
+      className={styles.stateDiagram}
+      viewBox="0 0 520 240"
+      role="img"
+      aria-label={`State diagram: the player is ${state}`}
+    >
       <defs>
-        <marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
+        <marker
+          id="arrow"
+          viewBox="0 0 10 10"
+          refX="9"
+          refY="5"
+          markerWidth="7"
+          markerHeight="7"
+          orient="auto-start-reverse"
+        >
           <path d="M0,0 L10,5 L0,10 z" className={styles.arrowHead} />
         </marker>
-        <marker id="arrow-lit" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
+        <marker
+          id="arrow-lit"
+          viewBox="0 0 10 10"
+          refX="9"
+          refY="5"
+          markerWidth="7"
+          markerHeight="7"
+          orient="auto-start-reverse"
+        >
           <path d="M0,0 L10,5 L0,10 z" className={styles.arrowHead} data-lit="" />
         </marker>
       </defs>
       {edges.map((edge) => {
         const lit = last !== undefined && last.from === edge.from && last.to === edge.to;
         return (
-          <path key={`${edge.from}>${edge.to}`} d={path(edge.from, edge.to)} className={styles.edge} data-lit={lit ? '' : undefined} markerEnd={`url(#${lit ? 'arrow-lit' : 'arrow'})`}>
+          <path
+            key={`${edge.from}>${edge.to}`}
+            d={path(edge.from, edge.to)}
+            className={styles.edge}
+            data-lit={lit ? '' : undefined}
+            markerEnd={`url(#${lit ? 'arrow-lit' : 'arrow'})`}
+          >
             <title>{`${edge.from} → ${edge.to}: ${edge.rows.join(', ')}`}</title>
           </path>
         );

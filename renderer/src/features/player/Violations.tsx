@@ -22,7 +22,10 @@ export function Violations({ playerId }: { playerId: string }) {
   const api = useApi();
   const queryClient = useQueryClient();
   const queryKey = ['players', playerId, 'violations'];
-  const { data, error } = useQuery({ queryKey, queryFn: () => api.call('players.violations', { id: playerId, limit: SHOWN }) });
+  const { data, error } = useQuery({
+    queryKey,
+    queryFn: () => api.call('players.violations', { id: playerId, limit: SHOWN }),
+  });
   // Hidden here only (they stay stored): this player's up to this id.
   const [hidden, setHidden] = useState<{ playerId: string; through: number } | null>(null);
   const hiddenThrough = hidden?.playerId === playerId ? hidden.through : 0;
@@ -32,7 +35,9 @@ export function Violations({ playerId }: { playerId: string }) {
     return api.on('player.violation', (violation) => {
       if (violation.playerId !== playerId) return;
       applyPushed<Listed>(queryClient, key, (listed) =>
-        listed && !listed.violations.some((v) => v.id === violation.id) ? { violations: [...listed.violations, violation].slice(-SHOWN) } : listed,
+        listed && !listed.violations.some((v) => v.id === violation.id)
+          ? { violations: [...listed.violations, violation].slice(-SHOWN) }
+          : listed,
       );
     });
   }, [api, queryClient, playerId]);
@@ -47,14 +52,22 @@ export function Violations({ playerId }: { playerId: string }) {
           <li key={v.id} data-level={v.level}>
             <code>{formatEngineClock(v.at)}</code> <Badge>{v.level}</Badge> <code>{v.rule}</code> {v.message}{' '}
             {v.trafficId !== null && (
-              <Link to="/traffic" search={{ entry: v.trafficId }} aria-label={`The answer that broke ${v.rule} in the traffic log`}>
+              <Link
+                to="/traffic"
+                search={{ entry: v.trafficId }}
+                aria-label={`The answer that broke ${v.rule} in the traffic log`}
+              >
                 traffic #{v.trafficId}
               </Link>
             )}
           </li>
         ))}
       </ul>
-      <button type="button" onClick={() => setHidden({ playerId, through: violations.at(-1)!.id })} title="Hides these here; they stay stored (GET /admin/api/players/{id}/violations)">
+      <button
+        type="button"
+        onClick={() => setHidden({ playerId, through: violations.at(-1)!.id })}
+        title="Hides these here; they stay stored (GET /admin/api/players/{id}/violations)"
+      >
         Clear
       </button>
     </div>

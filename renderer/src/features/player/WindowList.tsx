@@ -20,13 +20,16 @@ export function WindowList({ detail }: { detail: PlayerDetail }) {
     // reads the transitions below.
     const top = current.offsetTop;
     if (top < box.scrollTop) box.scrollTop = top;
-    else if (top + current.offsetHeight > box.scrollTop + box.clientHeight) box.scrollTop = top + current.offsetHeight - box.clientHeight;
+    else if (top + current.offsetHeight > box.scrollTop + box.clientHeight)
+      box.scrollTop = top + current.offsetHeight - box.clientHeight;
   }, [detail.itemId, window]);
   if (!window) return <p className="muted">No item window yet.</p>;
   return (
     <div className={styles.windowList}>
       <div className={styles.windowMeta}>
-        <span>queueVersion <code>{window.queueVersion}</code></span>
+        <span>
+          queueVersion <code>{window.queueVersion}</code>
+        </span>
         {windowStates(detail).map((state) => (
           <Badge key={state.text} tone={state.tone}>
             {state.text}

@@ -43,7 +43,12 @@ export function WorkbenchFaults({ playerId }: { playerId: string }) {
             ))}
           </select>
         </label>
-        <button type="button" className="primary" disabled={!chosen || apply.isPending} onClick={() => apply.mutate({ id: chosen, target: presets.find((p) => p.id === chosen)!.rule.target })}>
+        <button
+          type="button"
+          className="primary"
+          disabled={!chosen || apply.isPending}
+          onClick={() => apply.mutate({ id: chosen, target: presets.find((p) => p.id === chosen)!.rule.target })}
+        >
           {apply.isPending ? 'Injecting…' : 'Inject'}
         </button>
       </div>
@@ -65,7 +70,12 @@ export function WorkbenchFaults({ playerId }: { playerId: string }) {
       <div className={styles.toolbar} role="group" aria-label="Send a player request now">
         <span className="muted">Send now:</span>
         {PLAYER_TRIGGERS.map(({ request, label }) => (
-          <button key={request} type="button" disabled={triggerPlayer.isPending} onClick={() => triggerPlayer.mutate({ id: playerId, request }, onSent)}>
+          <button
+            key={request}
+            type="button"
+            disabled={triggerPlayer.isPending}
+            onClick={() => triggerPlayer.mutate({ id: playerId, request }, onSent)}
+          >
             {label}
           </button>
         ))}
@@ -86,7 +96,17 @@ export function WorkbenchFaults({ playerId }: { playerId: string }) {
   );
 }
 
-function RuleItem({ rule, onTrigger, triggering, onRemove }: { rule: FaultRuleView; onTrigger(): void; triggering: boolean; onRemove(): void }) {
+function RuleItem({
+  rule,
+  onTrigger,
+  triggering,
+  onRemove,
+}: {
+  rule: FaultRuleView;
+  onTrigger(): void;
+  triggering: boolean;
+  onRemove(): void;
+}) {
   const name = rule.label ?? rule.id;
   return (
     <li className={styles.rule} aria-label={name} data-rule-id={rule.id} data-spent={rule.spent || undefined}>
@@ -100,10 +120,22 @@ function RuleItem({ rule, onTrigger, triggering, onRemove }: { rule: FaultRuleVi
       </span>
       {rule.spent && <Badge>spent</Badge>}
       <span className={styles.ruleActions}>
-        <button type="button" disabled={rule.spent || triggering} onClick={onTrigger} aria-label={`Trigger now: ${name}`} title="Send the request this rule waits for, from this player">
+        <button
+          type="button"
+          disabled={rule.spent || triggering}
+          onClick={onTrigger}
+          aria-label={`Trigger now: ${name}`}
+          title="Send the request this rule waits for, from this player"
+        >
           {triggering ? 'Sending…' : 'Trigger now'}
         </button>
-        <button type="button" className="icon-button" aria-label={`Remove rule ${name}`} title="Remove this rule" onClick={onRemove}>
+        <button
+          type="button"
+          className="icon-button"
+          aria-label={`Remove rule ${name}`}
+          title="Remove this rule"
+          onClick={onRemove}
+        >
           ✕
         </button>
       </span>

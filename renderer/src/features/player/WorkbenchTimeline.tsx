@@ -39,7 +39,12 @@ export function WorkbenchTimeline({ playerId, transitions, marked, marks, onMark
       >
         <label className={styles.field}>
           <span>Mark label</span>
-          <input value={label} onChange={(e) => setLabel(e.target.value)} placeholder={`Mark ${marks.length + 1}`} maxLength={80} />
+          <input
+            value={label}
+            onChange={(e) => setLabel(e.target.value)}
+            placeholder={`Mark ${marks.length + 1}`}
+            maxLength={80}
+          />
         </label>
         <button type="submit">Mark</button>
         {marks.length > 0 && (
@@ -47,13 +52,22 @@ export function WorkbenchTimeline({ playerId, transitions, marked, marks, onMark
             {marks.map((m) => (
               <li key={m.id} data-current={m.seq === marked || undefined}>
                 {m.seq > 0 ? (
-                  <Link to="/player" search={{ player: playerId, transition: m.seq }} title={`At ${formatEngineClock(m.at)}, after transition #${m.seq}`}>
+                  <Link
+                    to="/player"
+                    search={{ player: playerId, transition: m.seq }}
+                    title={`At ${formatEngineClock(m.at)}, after transition #${m.seq}`}
+                  >
                     ⚑ {m.label}
                   </Link>
                 ) : (
                   <span title={`At ${formatEngineClock(m.at)}, before any transition`}>⚑ {m.label}</span>
                 )}
-                <button type="button" className="icon-button" aria-label={`Remove mark ${m.label}`} onClick={() => onMarks(removeMark(marks, m.id))}>
+                <button
+                  type="button"
+                  className="icon-button"
+                  aria-label={`Remove mark ${m.label}`}
+                  onClick={() => onMarks(removeMark(marks, m.id))}
+                >
                   ✕
                 </button>
               </li>

@@ -8,7 +8,8 @@ import type { CopyableRequest } from '@engine-api/curl';
 import { useLoadOffer, type OfferedLoad } from '../../stores/load-offer';
 
 /** `request`: any control API request, typed or filled from an example (`control.examples`). */
-export type Command = 'loadCloudQueue' | 'skipToItem' | 'refreshCloudQueue' | 'suspend' | 'seek' | 'seekRelative' | 'request';
+export type Command =
+  'loadCloudQueue' | 'skipToItem' | 'refreshCloudQueue' | 'suspend' | 'seek' | 'seekRelative' | 'request';
 
 /** seek and seekRelative exist at both levels (docs/contract/console.md §3): the group's `playback:1`, the session's `playbackSession:1`. */
 export type SeekLevel = 'group' | 'session';
@@ -30,7 +31,18 @@ export interface Fields {
   body: string;
 }
 
-const EMPTY: Fields = { queueBaseUrl: '', httpAuthorization: '', itemId: '', positionMillis: '', deltaMillis: '', seekLevel: 'group', playOnCompletion: true, method: 'GET', path: '', body: '' };
+const EMPTY: Fields = {
+  queueBaseUrl: '',
+  httpAuthorization: '',
+  itemId: '',
+  positionMillis: '',
+  deltaMillis: '',
+  seekLevel: 'group',
+  playOnCompletion: true,
+  method: 'GET',
+  path: '',
+  body: '',
+};
 
 /** What a command is sent to: the player's group, and its session if it has one. */
 export interface CommandTarget {
@@ -64,7 +76,8 @@ export function requestOf(command: Command, f: Fields, target: CommandTarget): C
   if (command === 'seek' || command === 'seekRelative') {
     const path = seekPath(command, f.seekLevel, target);
     if (!path) return null;
-    const move = command === 'seek' ? optional('positionMillis', position) : optional('deltaMillis', number(f.deltaMillis));
+    const move =
+      command === 'seek' ? optional('positionMillis', position) : optional('deltaMillis', number(f.deltaMillis));
     return { method: 'POST', path, body: { ...move, ...optional('itemId', itemId) } };
   }
   if (!target.sessionId) return null;
@@ -82,7 +95,12 @@ export function requestOf(command: Command, f: Fields, target: CommandTarget): C
       },
     };
   }
-  if (command === 'skipToItem') return { method: 'POST', path, body: { itemId, ...optional('positionMillis', position), playOnCompletion: f.playOnCompletion } };
+  if (command === 'skipToItem')
+    return {
+      method: 'POST',
+      path,
+      body: { itemId, ...optional('positionMillis', position), playOnCompletion: f.playOnCompletion },
+    };
   return { method: 'POST', path };
 }
 
@@ -99,7 +117,9 @@ function typedRequest(f: Fields): ControlRequest | null {
 function bodyOf(text: string): Record<string, unknown> | null {
   try {
     const value: unknown = JSON.parse(text);
-    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
+    return typeof value === 'object' && value !== null && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : null;
   } catch {
     return null;
   }
@@ -114,7 +134,12 @@ export function requestProblem(f: Fields): string | null {
 
 /** An example (`control.examples`) as the `request` command's fields; its `{placeholders}` stay for the user to fill. */
 export function exampleFields(example: ControlExample, fields: Fields): Fields {
-  return { ...fields, method: example.method, path: example.path, body: example.body === undefined ? '' : JSON.stringify(example.body, null, 2) };
+  return {
+    ...fields,
+    method: example.method,
+    path: example.path,
+    body: example.body === undefined ? '' : JSON.stringify(example.body, null, 2),
+  };
 }
 
 /**
@@ -122,11 +147,18 @@ export function exampleFields(example: ControlExample, fields: Fields): Fields {
  * service's URL, and the bearer token it carries as far as the console shows it (its first
  * characters, masked; the token itself is not the console's to hand out).
  */
-export function copyableOf(controlUrl: string, request: { method: string; path: string; body?: unknown }, tokenHint: string): CopyableRequest {
+export function copyableOf(
+  controlUrl: string,
+  request: { method: string; path: string; body?: unknown },
+  tokenHint: string,
+): CopyableRequest {
   return {
     method: request.method,
     url: `${controlUrl}${request.path}`,
-    headers: { authorization: `Bearer ${tokenHint}`, ...(request.body === undefined ? {} : { 'content-type': 'application/json' }) },
+    headers: {
+      authorization: `Bearer ${tokenHint}`,
+      ...(request.body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
     body: request.body,
   };
 }
@@ -143,7 +175,14 @@ interface CommandDraft {
   handedOver: string | null;
 }
 
-export const NEW_DRAFT: CommandDraft = { command: 'loadCloudQueue', fields: EMPTY, as: null, answer: null, error: null, handedOver: null };
+export const NEW_DRAFT: CommandDraft = {
+  command: 'loadCloudQueue',
+  fields: EMPTY,
+  as: null,
+  answer: null,
+  error: null,
+  handedOver: null,
+};
 
 interface CommandDrafts {
   byPlayer: Record<string, CommandDraft>;
@@ -157,14 +196,33 @@ interface CommandDrafts {
 
 export const useCommandDrafts = create<CommandDrafts>((set, get) => ({
   byPlayer: {},
-  patch: (playerId, change) => set((s) => ({ byPlayer: { ...s.byPlayer, [playerId]: { ...(s.byPlayer[playerId] ?? NEW_DRAFT), ...change } } })),
+  patch: (playerId, change) =>
+    set((s) => ({ byPlayer: { ...s.byPlayer, [playerId]: { ...(s.byPlayer[playerId] ?? NEW_DRAFT), ...change } } })),
   takeOffer: (playerId, now) => {
     const offered = useLoadOffer.getState().take(playerId, now);
     if (!offered) return null;
     const { byPlayer } = get();
     const draft = byPlayer[playerId] ?? NEW_DRAFT;
-    const fields = { ...draft.fields, queueBaseUrl: offered.queueBaseUrl, httpAuthorization: offered.httpAuthorization, itemId: '', positionMillis: '' };
-    set({ byPlayer: { ...byPlayer, [playerId]: { command: 'loadCloudQueue', fields, as: draft.as, answer: null, error: null, handedOver: offered.queueName } } });
+    const fields = {
+      ...draft.fields,
+      queueBaseUrl: offered.queueBaseUrl,
+      httpAuthorization: offered.httpAuthorization,
+      itemId: '',
+      positionMillis: '',
+    };
+    set({
+      byPlayer: {
+        ...byPlayer,
+        [playerId]: {
+          command: 'loadCloudQueue',
+          fields,
+          as: draft.as,
+          answer: null,
+          error: null,
+          handedOver: offered.queueName,
+        },
+      },
+    });
     return offered;
   },
 }));

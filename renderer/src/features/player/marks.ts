@@ -33,7 +33,12 @@ export function parseMarks(stored: string | null): TimelineMark[] {
     if (!Array.isArray(value)) return [];
     return value.filter(
       (m): m is TimelineMark =>
-        typeof m === 'object' && m !== null && Number.isSafeInteger(m.id) && typeof m.label === 'string' && Number.isSafeInteger(m.seq) && typeof m.at === 'number',
+        typeof m === 'object' &&
+        m !== null &&
+        Number.isSafeInteger(m.id) &&
+        typeof m.label === 'string' &&
+        Number.isSafeInteger(m.seq) &&
+        typeof m.at === 'number',
     );
   } catch {
     return [];

@@ -26,17 +26,38 @@ function entry(over: Partial<TrafficSummary>): TrafficSummary {
 describe('foldRequests', () => {
   it('folds the player side and the server side of one request into one row, the player side first', () => {
     const client = entry({ target: 'player', requestId: 'r1', status: 503, latencyMs: 40, retry: 2 });
-    const server = entry({ target: 'cloudQueue', requestId: 'r1', playerId: null, at: 1_005, status: 503, latencyMs: 3, retry: null, fault: { ruleId: 'f1', label: '503 storm', action: 'status', status: 503 } });
+    const server = entry({
+      target: 'cloudQueue',
+      requestId: 'r1',
+      playerId: null,
+      at: 1_005,
+      status: 503,
+      latencyMs: 3,
+      retry: null,
+      fault: { ruleId: 'f1', label: '503 storm', action: 'status', status: 503 },
+    });
     const rows = foldRequests([server, client], 'p1');
     expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatchObject({ requestId: 'r1', status: 503, retry: 2, latencyMs: 40, playerId: 'p1', at: 1_000, fault: { label: '503 storm' } });
+    expect(rows[0]).toMatchObject({
+      requestId: 'r1',
+      status: 503,
+      retry: 2,
+      latencyMs: 40,
+      playerId: 'p1',
+      at: 1_000,
+      fault: { label: '503 storm' },
+    });
     expect(rows[0]!.client).toBe(client);
     expect(rows[0]!.server).toBe(server);
     expect(entryOf(rows[0]!)).toBe(client.id);
   });
 
   it('keeps a player-side fault over the server side, and the status the player got', () => {
-    const client = entry({ requestId: 'r2', status: 404, fault: { ruleId: 'f2', label: '404 on itemWindow', action: 'status', status: 404 } });
+    const client = entry({
+      requestId: 'r2',
+      status: 404,
+      fault: { ruleId: 'f2', label: '404 on itemWindow', action: 'status', status: 404 },
+    });
     const rows = foldRequests([client], 'p1');
     expect(rows[0]).toMatchObject({ status: 404, fault: { ruleId: 'f2' }, server: null });
   });

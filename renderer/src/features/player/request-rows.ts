@@ -56,7 +56,21 @@ export function foldRequests(entries: readonly TrafficSummary[], playerId: strin
 }
 
 function emptyRow(key: string, requestId: string | null): RequestRow {
-  return { key, requestId, at: 0, method: '', path: '', reason: null, status: null, retry: null, fault: null, latencyMs: null, playerId: null, client: null, server: null };
+  return {
+    key,
+    requestId,
+    at: 0,
+    method: '',
+    path: '',
+    reason: null,
+    status: null,
+    retry: null,
+    fault: null,
+    latencyMs: null,
+    playerId: null,
+    client: null,
+    server: null,
+  };
 }
 
 function settle(row: RequestRow): RequestRow {

@@ -12,7 +12,8 @@ export interface WindowState {
 
 export function windowStates(detail: Pick<PlayerDetail, 'state' | 'atEnd' | 'atEdge' | 'draining'>): WindowState[] {
   const states: WindowState[] = [];
-  if (detail.atEdge && detail.state === 'BUFFERING') states.push({ text: 'at the window\u2019s edge: waiting for the next window', tone: 'info' });
+  if (detail.atEdge && detail.state === 'BUFFERING')
+    states.push({ text: 'at the window\u2019s edge: waiting for the next window', tone: 'info' });
   if (detail.atEnd && detail.state === 'PAUSED') states.push({ text: 'paused after the last track', tone: 'info' });
   if (detail.draining) states.push({ text: 'draining: background retries used up', tone: 'warn' });
   return states;

@@ -38,7 +38,12 @@ export function ConnectionInfo({ queue }: { queue: QueueSummary }) {
           <span className={styles.tokenExpiry} data-expired={expired || undefined}>
             {expiryText(queue.accessTokenExpiresAt, now)}
           </span>
-          <button type="button" onClick={() => issue.mutate({ id: queue.id })} disabled={issue.isPending} title="Issue a new token; the current one stops working">
+          <button
+            type="button"
+            onClick={() => issue.mutate({ id: queue.id })}
+            disabled={issue.isPending}
+            title="Issue a new token; the current one stops working"
+          >
             New token
           </button>
           {issue.isError && <span className="error">{issue.error.message}</span>}
@@ -57,10 +62,19 @@ function LoadOnPlayer({ queue }: { queue: QueueSummary }) {
   const [open, setOpen] = useState(false);
   const toggle = useRef<HTMLButtonElement>(null);
   const navigate = useNavigate();
-  const players = groupCoordinators(useEngineState().data).flatMap(({ group, player }) => (player ? [{ id: player.id, group: group.name }] : []));
+  const players = groupCoordinators(useEngineState().data).flatMap(({ group, player }) =>
+    player ? [{ id: player.id, group: group.name }] : [],
+  );
   return (
     <>
-      <button type="button" ref={toggle} aria-expanded={open} disabled={players.length === 0} onClick={() => setOpen(!open)} title="Choose a player: the Player area opens on it with loadCloudQueue of this queue filled in">
+      <button
+        type="button"
+        ref={toggle}
+        aria-expanded={open}
+        disabled={players.length === 0}
+        onClick={() => setOpen(!open)}
+        title="Choose a player: the Player area opens on it with loadCloudQueue of this queue filled in"
+      >
         Load on a player…
       </button>
       {open && (
@@ -87,6 +101,12 @@ function LoadOnPlayer({ queue }: { queue: QueueSummary }) {
 
 /** Offers the queue to the player's command bar and opens the Player area on that player. */
 function loadOnPlayer(queue: QueueSummary, playerId: string, navigate: ReturnType<typeof useNavigate>): void {
-  useLoadOffer.getState().offer({ playerId, queueName: queue.name, queueBaseUrl: queue.queueBaseUrl, httpAuthorization: queue.httpAuthorization, at: performance.now() });
+  useLoadOffer.getState().offer({
+    playerId,
+    queueName: queue.name,
+    queueBaseUrl: queue.queueBaseUrl,
+    httpAuthorization: queue.httpAuthorization,
+    at: performance.now(),
+  });
   void navigate({ to: '/player', search: { player: playerId } });
 }

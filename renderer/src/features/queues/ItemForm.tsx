@@ -50,7 +50,8 @@ export function ItemForm({ item, placement, busy, error, onSave, onCancel, retur
   const discard = useConfirmStep();
   const dirty = (Object.keys(initial) as (keyof Fields)[]).some((name) => fields[name] !== initial[name]);
   const close = () => (dirty ? discard.press(onCancel) : onCancel());
-  const set = (name: keyof Fields) => (event: { target: { value: string } }) => setFields({ ...fields, [name]: event.target.value });
+  const set = (name: keyof Fields) => (event: { target: { value: string } }) =>
+    setFields({ ...fields, [name]: event.target.value });
 
   const submit = (event: FormEvent) => {
     event.preventDefault();

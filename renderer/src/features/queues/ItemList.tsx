@@ -9,7 +9,15 @@
  * worked out from the rows on screen, it would act on items that are no longer where they show.
  */
 import { useQueries } from '@tanstack/react-query';
-import { useEffect, useRef, useState, type CSSProperties, type DragEvent, type KeyboardEvent, type MouseEvent } from 'react';
+import {
+  useEffect,
+  useRef,
+  useState,
+  type CSSProperties,
+  type DragEvent,
+  type KeyboardEvent,
+  type MouseEvent,
+} from 'react';
 import type { QueueListItem } from '@engine-api/queue-types';
 import { useApi } from '../../api/context';
 import { useVirtualListbox } from '../../components/useVirtualListbox';
@@ -50,7 +58,22 @@ export interface ItemListProps {
 export const itemListId = (queueId: string) => `items-${queueId}`;
 
 export function ItemList(props: ItemListProps) {
-  const { queueId, total, active, activeItemId, onActive, selected, onSelected, marks, onEdit, onMove, moving, onRemove, removing, reveal } = props;
+  const {
+    queueId,
+    total,
+    active,
+    activeItemId,
+    onActive,
+    selected,
+    onSelected,
+    marks,
+    onEdit,
+    onMove,
+    moving,
+    onRemove,
+    removing,
+    reveal,
+  } = props;
   const api = useApi();
   const [drop, setDrop] = useState<{ index: number; before: boolean } | null>(null);
   const [dragging, setDragging] = useState<string[] | null>(null);
@@ -74,7 +97,11 @@ export function ItemList(props: ItemListProps) {
     const page = pages[Math.floor(index / PAGE_SIZE) - firstPage]?.data;
     return page?.items[index - page.offset];
   };
-  const columns = itemColumns(total, pages.flatMap((page) => page.data?.items ?? []), marks);
+  const columns = itemColumns(
+    total,
+    pages.flatMap((page) => page.data?.items ?? []),
+    marks,
+  );
   // The rows on screen may be from before the last edit until the move and its refetch are done.
   const settling = moving || pages.some((page) => page.isFetching);
   /** Alt+↑/↓ presses waiting for the list to settle: +1 per step down, -1 per step up. */
@@ -84,7 +111,8 @@ export function ItemList(props: ItemListProps) {
   // is the active item.
   const loadedActiveId = active === null ? undefined : itemAt(active)?.id;
   useEffect(() => {
-    if (!settling && active !== null && loadedActiveId !== undefined && loadedActiveId !== activeItemId) onActive(active, loadedActiveId);
+    if (!settling && active !== null && loadedActiveId !== undefined && loadedActiveId !== activeItemId)
+      onActive(active, loadedActiveId);
   }, [settling, active, loadedActiveId, activeItemId, onActive]);
   useEffect(() => {
     if (active !== null && active >= total) onActive(total > 0 ? total - 1 : null);
@@ -279,16 +307,34 @@ export function ItemList(props: ItemListProps) {
             <span className={styles.itemIndex}>{row.index + 1}</span>
             {item ? (
               <>
-                <span className={styles.itemTitle} data-cell="title">{trackTitle(item.track)}</span>
-                <span className={styles.itemArtist} data-cell="artist">{item.track.artist?.name ?? ''}</span>
-                <span className={styles.itemDuration} data-cell="duration">{formatDuration(item.track.durationMillis)}</span>
-                <code className={styles.itemId} data-cell="id">{item.id}</code>
+                <span className={styles.itemTitle} data-cell="title">
+                  {trackTitle(item.track)}
+                </span>
+                <span className={styles.itemArtist} data-cell="artist">
+                  {item.track.artist?.name ?? ''}
+                </span>
+                <span className={styles.itemDuration} data-cell="duration">
+                  {formatDuration(item.track.durationMillis)}
+                </span>
+                <code className={styles.itemId} data-cell="id">
+                  {item.id}
+                </code>
                 <span className={styles.itemMarks} data-cell="marks">
                   {rowMarks?.windows.map((mark) => (
-                    <span key={`w-${mark.key}`} className={styles.windowMark} style={{ background: mark.color }} title={`In ${mark.label}'s last window`} />
+                    <span
+                      key={`w-${mark.key}`}
+                      className={styles.windowMark}
+                      style={{ background: mark.color }}
+                      title={`In ${mark.label}'s last window`}
+                    />
                   ))}
                   {rowMarks?.current.map((mark) => (
-                    <span key={`c-${mark.key}`} className={styles.playerMark} style={{ borderColor: mark.color, color: mark.color }} title={`${mark.label} is on this item`}>
+                    <span
+                      key={`c-${mark.key}`}
+                      className={styles.playerMark}
+                      style={{ borderColor: mark.color, color: mark.color }}
+                      title={`${mark.label} is on this item`}
+                    >
                       ▶ {mark.label}
                     </span>
                   ))}
@@ -298,7 +344,10 @@ export function ItemList(props: ItemListProps) {
                     </span>
                   )}
                   {item.reports && (
-                    <span className={styles.reportCount} title={`${item.reports.count} timePlayed reports, ${item.reports.finals} final`}>
+                    <span
+                      className={styles.reportCount}
+                      title={`${item.reports.count} timePlayed reports, ${item.reports.finals} final`}
+                    >
                       {item.reports.count} rep
                     </span>
                   )}

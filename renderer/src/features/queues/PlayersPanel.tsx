@@ -17,18 +17,35 @@ export interface PlayersPanelProps {
 export function PlayersPanel({ activity, colors, onShowItem }: PlayersPanelProps) {
   const players = activity?.players ?? [];
   if (players.length === 0) {
-    return <p className="muted">No player has called this queue yet. Point a player at its base URL (loadCloudQueue) and its requests show here.</p>;
+    return (
+      <p className="muted">
+        No player has called this queue yet. Point a player at its base URL (loadCloudQueue) and its requests show here.
+      </p>
+    );
   }
   return (
     <ul className={styles.playersActivity} aria-label="Players of this queue">
       {players.map((player) => (
-        <PlayerCard key={player.playerId ?? ''} player={player} color={colors.get(player.playerId ?? '') ?? 'var(--muted)'} onShowItem={onShowItem} />
+        <PlayerCard
+          key={player.playerId ?? ''}
+          player={player}
+          color={colors.get(player.playerId ?? '') ?? 'var(--muted)'}
+          onShowItem={onShowItem}
+        />
       ))}
     </ul>
   );
 }
 
-function PlayerCard({ player, color, onShowItem }: { player: PlayerQueueActivity; color: string; onShowItem(itemId: string): void }) {
+function PlayerCard({
+  player,
+  color,
+  onShowItem,
+}: {
+  player: PlayerQueueActivity;
+  color: string;
+  onShowItem(itemId: string): void;
+}) {
   const window = player.itemWindow;
   const ids = window?.window?.itemIds ?? [];
   const today = useEngineDay();
@@ -38,7 +55,8 @@ function PlayerCard({ player, color, onShowItem }: { player: PlayerQueueActivity
         <strong>{playerLabel(player)}</strong>
         {player.playerId && player.playerName && <code className="muted">{player.playerId}</code>}
         <span className="muted">
-          last {player.lastRequest.kind} {player.lastRequest.status} at {formatEngineMoment(player.lastRequest.at, today)}
+          last {player.lastRequest.kind} {player.lastRequest.status} at{' '}
+          {formatEngineMoment(player.lastRequest.at, today)}
         </span>
       </div>
       <div>
@@ -73,8 +91,10 @@ function PlayerCard({ player, color, onShowItem }: { player: PlayerQueueActivity
       )}
       {player.lastReport && (
         <div className="muted">
-          Last report: {player.lastReport.type} for {player.lastReport.itemId} at {formatEngineMoment(player.lastReport.receivedAt, today)} (played{' '}
-          {Math.round(player.lastReport.report.durationPlayedMillis / 1000)} s, at {Math.round(player.lastReport.report.positionMillis / 1000)} s)
+          Last report: {player.lastReport.type} for {player.lastReport.itemId} at{' '}
+          {formatEngineMoment(player.lastReport.receivedAt, today)} (played{' '}
+          {Math.round(player.lastReport.report.durationPlayedMillis / 1000)} s, at{' '}
+          {Math.round(player.lastReport.report.positionMillis / 1000)} s)
         </div>
       )}
     </li>

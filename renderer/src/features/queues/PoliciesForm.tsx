@@ -9,11 +9,19 @@ import styles from './queues.module.css';
 
 const FLAGS: { key: keyof PlaybackPolicies & string; label: string; hint: string }[] = [
   { key: 'canSkip', label: 'canSkip', hint: 'Skip to the next item' },
-  { key: 'limitedSkips', label: 'limitedSkips', hint: 'The server counts skips: players send skipNext/skipPrev and wait for the answer' },
+  {
+    key: 'limitedSkips',
+    label: 'limitedSkips',
+    hint: 'The server counts skips: players send skipNext/skipPrev and wait for the answer',
+  },
   { key: 'canSkipBack', label: 'canSkipBack', hint: 'Skip to the previous item' },
   { key: 'canSeek', label: 'canSeek', hint: 'Seek within an item' },
   { key: 'canSkipToItem', label: 'canSkipToItem', hint: 'Jump to any item' },
-  { key: 'notifyUserIntent', label: 'notifyUserIntent', hint: 'Players send pause, play, skipNext and skipPrev reasons' },
+  {
+    key: 'notifyUserIntent',
+    label: 'notifyUserIntent',
+    hint: 'Players send pause, play, skipNext and skipPrev reasons',
+  },
   { key: 'canRepeat', label: 'canRepeat', hint: 'Repeat the queue' },
   { key: 'canRepeatOne', label: 'canRepeatOne', hint: 'Repeat one item' },
   { key: 'canCrossfade', label: 'canCrossfade', hint: 'Crossfade between items' },
@@ -29,15 +37,18 @@ export function PoliciesForm({ queueId, context }: { queueId: string; context: Q
   const update = useQueueCommand('queues.update');
 
   const dirty =
-    JSON.stringify({ ...policies, pauseTtlSec: pauseTtl }) !== JSON.stringify({ ...context.playbackPolicies, pauseTtlSec: String(context.playbackPolicies.pauseTtlSec) }) ||
+    JSON.stringify({ ...policies, pauseTtlSec: pauseTtl }) !==
+      JSON.stringify({ ...context.playbackPolicies, pauseTtlSec: String(context.playbackPolicies.pauseTtlSec) }) ||
     JSON.stringify(reports) !== JSON.stringify(context.reports);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const pauseTtlSec = Number(pauseTtl);
-    if (!Number.isInteger(pauseTtlSec) || pauseTtlSec < 0) return setProblem('pauseTtlSec is a whole number of seconds, zero or more.');
+    if (!Number.isInteger(pauseTtlSec) || pauseTtlSec < 0)
+      return setProblem('pauseTtlSec is a whole number of seconds, zero or more.');
     for (const [name, value] of Object.entries(reports)) {
-      if (typeof value === 'number' && (!Number.isInteger(value) || value < 0)) return setProblem(`${name} is a whole number of milliseconds, zero or more.`);
+      if (typeof value === 'number' && (!Number.isInteger(value) || value < 0))
+        return setProblem(`${name} is a whole number of milliseconds, zero or more.`);
     }
     setProblem(null);
     update.mutate({ id: queueId, playbackPolicies: { ...policies, pauseTtlSec }, reports });
@@ -46,7 +57,13 @@ export function PoliciesForm({ queueId, context }: { queueId: string; context: Q
   const millis = (key: 'sendUpdateAfterMillis' | 'periodicIntervalMillis') => (
     <label>
       {key}
-      <input inputMode="numeric" value={String(reports[key])} onChange={(event) => setReports({ ...reports, [key]: event.target.value === '' ? Number.NaN : Number(event.target.value) })} />
+      <input
+        inputMode="numeric"
+        value={String(reports[key])}
+        onChange={(event) =>
+          setReports({ ...reports, [key]: event.target.value === '' ? Number.NaN : Number(event.target.value) })
+        }
+      />
     </label>
   );
 
@@ -57,7 +74,11 @@ export function PoliciesForm({ queueId, context }: { queueId: string; context: Q
         <div className={styles.flags}>
           {FLAGS.map(({ key, label, hint }) => (
             <label key={key} title={hint} className={styles.policyFlag}>
-              <input type="checkbox" checked={policies[key] === true} onChange={(event) => setPolicies({ ...policies, [key]: event.target.checked })} />
+              <input
+                type="checkbox"
+                checked={policies[key] === true}
+                onChange={(event) => setPolicies({ ...policies, [key]: event.target.checked })}
+              />
               <code>{label}</code>
             </label>
           ))}
@@ -72,7 +93,11 @@ export function PoliciesForm({ queueId, context }: { queueId: string; context: Q
         {millis('sendUpdateAfterMillis')}
         {millis('periodicIntervalMillis')}
         <label className={styles.policyFlag}>
-          <input type="checkbox" checked={reports.sendPlaybackActions} onChange={(event) => setReports({ ...reports, sendPlaybackActions: event.target.checked })} />
+          <input
+            type="checkbox"
+            checked={reports.sendPlaybackActions}
+            onChange={(event) => setReports({ ...reports, sendPlaybackActions: event.target.checked })}
+          />
           <code>sendPlaybackActions</code>
         </label>
       </fieldset>

@@ -118,7 +118,10 @@ export function QueueEditor({ queue, onDeleted }: { queue: QueueSummary; onDelet
   };
 
   const activeIndex = active?.index ?? null;
-  const onActive = useCallback((index: number | null, itemId?: string) => setActive(index === null ? null : { index, itemId: itemId ?? null }), []);
+  const onActive = useCallback(
+    (index: number | null, itemId?: string) => setActive(index === null ? null : { index, itemId: itemId ?? null }),
+    [],
+  );
   const placement = activeIndex === null ? 'at the end' : `after item ${activeIndex + 1}`;
   const saveItem = (track: Track) => {
     if (dialog?.kind === 'edit') {
@@ -137,12 +140,19 @@ export function QueueEditor({ queue, onDeleted }: { queue: QueueSummary; onDelet
   const targets = selected.size > 0 ? [...selected] : active?.itemId ? [active.itemId] : [];
   // Every removal asks first: there is no undo, and an item added back would get a new id.
   const requestRemove = (itemIds: string[]) =>
-    confirmRemove.press(removalKey(itemIds), () => remove.mutate({ id: queue.id, itemIds }, { onSuccess: () => setSelected(new Set()) }));
+    confirmRemove.press(removalKey(itemIds), () =>
+      remove.mutate({ id: queue.id, itemIds }, { onSuccess: () => setSelected(new Set()) }),
+    );
   const removeArmed = targets.length > 0 && confirmRemove.armed === removalKey(targets);
-  const removeNote = removeArmed ? `Remove ${targets.length === 1 ? targets[0] : plural(targets.length, 'item')}? Press Delete again, or Confirm remove.` : null;
-  const replaceNote = replaceArmed ? `Replace ${plural(queue.itemCount, 'item')} with ${plural(replacement.file.items.length, 'item')} from ${replacement.fileName}?` : null;
+  const removeNote = removeArmed
+    ? `Remove ${targets.length === 1 ? targets[0] : plural(targets.length, 'item')}? Press Delete again, or Confirm remove.`
+    : null;
+  const replaceNote = replaceArmed
+    ? `Replace ${plural(queue.itemCount, 'item')} with ${plural(replacement.file.items.length, 'item')} from ${replacement.fileName}?`
+    : null;
   const armedNote = replaceNote ?? removeNote;
-  const status = armedNote ?? failed?.error?.message ?? replacer.error ?? notice ?? (generating ? null : generationNote(generation));
+  const status =
+    armedNote ?? failed?.error?.message ?? replacer.error ?? notice ?? (generating ? null : generationNote(generation));
   const generateCount = Number(count);
   const canGenerate = Number.isInteger(generateCount) && generateCount >= 1 && generateCount <= 1_000_000;
 
@@ -163,17 +173,27 @@ export function QueueEditor({ queue, onDeleted }: { queue: QueueSummary; onDelet
               setRename(null);
             }}
           >
-            <input aria-label="Queue name" autoFocus value={rename} onChange={(event) => setRename(event.target.value)} onBlur={() => setRename(null)} onKeyDown={(event) => event.key === 'Escape' && setRename(null)} />
+            <input
+              aria-label="Queue name"
+              autoFocus
+              value={rename}
+              onChange={(event) => setRename(event.target.value)}
+              onBlur={() => setRename(null)}
+              onKeyDown={(event) => event.key === 'Escape' && setRename(null)}
+            />
           </form>
         )}
-        <span className={styles.versionBadge} key={queue.queueVersion} aria-label="Queue version" data-version={queue.queueVersion} title="queueVersion: changes with every edit">
+        <span
+          className={styles.versionBadge}
+          key={queue.queueVersion}
+          aria-label="Queue version"
+          data-version={queue.queueVersion}
+          title="queueVersion: changes with every edit"
+        >
           queueVersion {queue.queueVersion}
         </span>
         <span className="muted">
-          <span data-item-count={queue.itemCount}>
-            {plural(queue.itemCount, 'item')}
-          </span>{' '}
-          · <code>{queue.id}</code>
+          <span data-item-count={queue.itemCount}>{plural(queue.itemCount, 'item')}</span> · <code>{queue.id}</code>
         </span>
         <div className={styles.headerActions}>
           <button type="button" onClick={() => void exportQueue()}>
@@ -211,24 +231,49 @@ export function QueueEditor({ queue, onDeleted }: { queue: QueueSummary; onDelet
             <span className="muted">
               {generating.done.toLocaleString()} / {generating.total.toLocaleString()}
             </span>
-            <button type="button" ref={stopButton} disabled={stopGenerating.isPending} onClick={() => stopGenerating.mutate({ id: queue.id })}>
+            <button
+              type="button"
+              ref={stopButton}
+              disabled={stopGenerating.isPending}
+              onClick={() => stopGenerating.mutate({ id: queue.id })}
+            >
               Stop
             </button>
           </span>
         ) : (
           <span className={styles.generate}>
-            <input aria-label="Number of sample tracks" inputMode="numeric" value={count} onChange={(event) => setCount(event.target.value)} />
-            <button type="button" ref={generateButton} disabled={!canGenerate || generate.isPending} onClick={startGenerating}>
+            <input
+              aria-label="Number of sample tracks"
+              inputMode="numeric"
+              value={count}
+              onChange={(event) => setCount(event.target.value)}
+            />
+            <button
+              type="button"
+              ref={generateButton}
+              disabled={!canGenerate || generate.isPending}
+              onClick={startGenerating}
+            >
               {generate.isPending ? 'Generating…' : 'Generate'}
             </button>
           </span>
         )}
-        <button type="button" className={removeArmed ? 'danger' : undefined} disabled={targets.length === 0 || remove.isPending} {...IGNORE_HELD_KEY} onClick={() => requestRemove(targets)}>
+        <button
+          type="button"
+          className={removeArmed ? 'danger' : undefined}
+          disabled={targets.length === 0 || remove.isPending}
+          {...IGNORE_HELD_KEY}
+          onClick={() => requestRemove(targets)}
+        >
           {removeArmed ? 'Confirm remove' : 'Remove'}
           {targets.length > 1 ? ` ${targets.length}` : ''}
         </button>
         {/* What there is to say (an armed step, an error) takes the keys hint's place, so the list stays put. */}
-        {!status && <span className={`muted ${styles.hint}`}>↑↓ move · Space select · Alt+↑↓ reorder · Del remove · Enter edit · drag to reorder</span>}
+        {!status && (
+          <span className={`muted ${styles.hint}`}>
+            ↑↓ move · Space select · Alt+↑↓ reorder · Del remove · Enter edit · drag to reorder
+          </span>
+        )}
         <span role="status" aria-live="polite">
           {armedNote ? (
             <span className={styles.armedNote} id={`armed-${queue.id}`}>
@@ -241,7 +286,14 @@ export function QueueEditor({ queue, onDeleted }: { queue: QueueSummary; onDelet
           )}
         </span>
         {replaceArmed && (
-          <button type="button" className="danger" autoFocus aria-describedby={`armed-${queue.id}`} {...IGNORE_HELD_KEY} onClick={() => confirmReplacement(replacement)}>
+          <button
+            type="button"
+            className="danger"
+            autoFocus
+            aria-describedby={`armed-${queue.id}`}
+            {...IGNORE_HELD_KEY}
+            onClick={() => confirmReplacement(replacement)}
+          >
             Confirm replace
           </button>
         )}
@@ -288,9 +340,13 @@ export function QueueEditor({ queue, onDeleted }: { queue: QueueSummary; onDelet
             ))}
           </div>
           <div role="tabpanel" id="queue-tab-panel" aria-labelledby={`queue-tab-${tab}`} className={styles.tabPanel}>
-            {tab === 'players' && <PlayersPanel activity={activity.data} colors={colors} onShowItem={(itemId) => void showItem(itemId)} />}
+            {tab === 'players' && (
+              <PlayersPanel activity={activity.data} colors={colors} onShowItem={(itemId) => void showItem(itemId)} />
+            )}
             {tab === 'reports' && <ReportsPanel queueId={queue.id} itemId={active?.itemId ?? null} />}
-            {tab === 'policies' && context.data && <PoliciesForm key={context.data.contextVersion} queueId={queue.id} context={context.data} />}
+            {tab === 'policies' && context.data && (
+              <PoliciesForm key={context.data.contextVersion} queueId={queue.id} context={context.data} />
+            )}
           </div>
         </aside>
       </div>

@@ -40,12 +40,23 @@ export function QueueSidebar({ queues, selectedId, onSelect }: QueueSidebarProps
   return (
     <aside className={styles.queueSidebar} aria-label="Queues">
       <form className={styles.newQueue} onSubmit={submit}>
-        <input aria-label="New queue name" placeholder="New queue name" value={name} onChange={(event) => setName(event.target.value)} />
+        <input
+          aria-label="New queue name"
+          placeholder="New queue name"
+          value={name}
+          onChange={(event) => setName(event.target.value)}
+        />
         <button type="submit" className="primary" disabled={create.isPending}>
           Create queue
         </button>
       </form>
-      <FileButton label="Import queue…" busyLabel="Importing…" busy={importer.busy} title="Create a queue from a JSON file (an export of this console)" onChange={importer.onChange} />
+      <FileButton
+        label="Import queue…"
+        busyLabel="Importing…"
+        busy={importer.busy}
+        title="Create a queue from a JSON file (an export of this console)"
+        onChange={importer.onChange}
+      />
       {(importer.error ?? (create.isError && !importer.busy ? create.error.message : null)) && (
         <p className="error" role="alert">
           {importer.error ?? create.error?.message}
@@ -54,7 +65,12 @@ export function QueueSidebar({ queues, selectedId, onSelect }: QueueSidebarProps
       <ul className={styles.queueList}>
         {queues.map((queue) => (
           <li key={queue.id}>
-            <button type="button" className={styles.queueLink} aria-current={queue.id === selectedId ? 'true' : undefined} onClick={() => onSelect(queue.id)}>
+            <button
+              type="button"
+              className={styles.queueLink}
+              aria-current={queue.id === selectedId ? 'true' : undefined}
+              onClick={() => onSelect(queue.id)}
+            >
               <span className={styles.queueName}>{queue.name}</span>
               <span className="muted">
                 {plural(queue.itemCount, 'item')} · v{queue.queueVersion}

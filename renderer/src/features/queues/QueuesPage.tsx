@@ -31,7 +31,10 @@ export function QueuesPage() {
           <QueueEditor key={queue.id} queue={queue} onDeleted={() => setChosen(null)} />
         ) : (
           <div className="placeholder">
-            <p>The reference cloud queue server serves any number of queues, each at its own base URL with its own access token. Create one, or import a queue file, to start.</p>
+            <p>
+              The reference cloud queue server serves any number of queues, each at its own base URL with its own access
+              token. Create one, or import a queue file, to start.
+            </p>
           </div>
         )}
       </div>

@@ -13,7 +13,11 @@ export function ReportsPanel({ queueId, itemId }: { queueId: string; itemId: str
   const reports = data ?? [];
   return (
     <section aria-label="timePlayed reports">
-      <p className="muted">{itemId ? `Reports for ${itemId} (select another item to see its own).` : 'Reports for the whole queue, newest first. Select an item to see only its reports.'}</p>
+      <p className="muted">
+        {itemId
+          ? `Reports for ${itemId} (select another item to see its own).`
+          : 'Reports for the whole queue, newest first. Select an item to see only its reports.'}
+      </p>
       {error && <p className="error">{error.message}</p>}
       {reports.length === 0 ? (
         <p className="muted">None received yet.</p>
@@ -39,7 +43,9 @@ export function ReportsPanel({ queueId, itemId }: { queueId: string; itemId: str
                 <td>{r.playerId ?? '—'}</td>
                 <td>
                   {r.type}
-                  {reportActions(r.report).map((action) => ` (${action})`).join('')}
+                  {reportActions(r.report)
+                    .map((action) => ` (${action})`)
+                    .join('')}
                 </td>
                 <td>{formatDuration(r.report.durationPlayedMillis)}</td>
                 <td>{formatDuration(r.report.positionMillis)}</td>

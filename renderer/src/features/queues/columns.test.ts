@@ -3,7 +3,8 @@ import type { QueueListItem } from '@engine-api/queue-types';
 import { itemColumns, marksWidth } from './columns';
 import type { RowMarks } from './marks';
 
-const item = (id: string, extra: Partial<QueueListItem> = {}): QueueListItem => ({ id, track: { name: id, durationMillis: 200_000 }, ...extra }) as QueueListItem;
+const item = (id: string, extra: Partial<QueueListItem> = {}): QueueListItem =>
+  ({ id, track: { name: id, durationMillis: 200_000 }, ...extra }) as QueueListItem;
 const kitchen = { key: 'player-kitchen', label: 'Kitchen', color: '#5aa9ff' };
 
 describe('the item rows’ columns', () => {

@@ -1,14 +1,24 @@
 import { describe, expect, it } from 'vitest';
 import { generationNote, useGenerationStore } from './generation-store';
 
-const run = (state: 'running' | 'finished' | 'stopped' | 'failed', queueId = 'q', message?: string) => ({ queueId, state, done: 130_000, total: 1_000_000, ...(message ? { message } : {}) });
+const run = (state: 'running' | 'finished' | 'stopped' | 'failed', queueId = 'q', message?: string) => ({
+  queueId,
+  state,
+  done: 130_000,
+  total: 1_000_000,
+  ...(message ? { message } : {}),
+});
 
 describe('generation store', () => {
   it('says how a run got on: progress, a stop that kept what was made, a failure and why, and a finished run', () => {
     expect(generationNote(undefined)).toBeNull();
     expect(generationNote(run('running'))).toBe('Generating: 130,000 of 1,000,000 made');
     expect(generationNote(run('stopped'))).toBe('Generation stopped: 130,000 of 1,000,000 made (they stay)');
-    expect(generationNote(run('failed', 'q', 'queue q has no item item-9; 130,000 of 1,000,000 items had been made and stay'))).toBe('Generation ended: queue q has no item item-9; 130,000 of 1,000,000 items had been made and stay');
+    expect(
+      generationNote(
+        run('failed', 'q', 'queue q has no item item-9; 130,000 of 1,000,000 items had been made and stay'),
+      ),
+    ).toBe('Generation ended: queue q has no item item-9; 130,000 of 1,000,000 items had been made and stay');
     expect(generationNote(run('finished'))).toBe('Generated 1,000,000 sample tracks');
     expect(generationNote({ ...run('finished'), done: 1, total: 1 })).toBe('Generated 1 sample track');
   });

@@ -17,8 +17,10 @@ interface GenerationState {
 export const useGenerationStore = create<GenerationState>((set) => ({
   byQueue: {},
   report: (generation) => set((s) => ({ byQueue: { ...s.byQueue, [generation.queueId]: generation } })),
-  forgetRunning: () => set((s) => ({ byQueue: Object.fromEntries(Object.entries(s.byQueue).filter(([, g]) => g.state !== 'running')) })),
-  forget: (queueId) => set((s) => ({ byQueue: Object.fromEntries(Object.entries(s.byQueue).filter(([id]) => id !== queueId)) })),
+  forgetRunning: () =>
+    set((s) => ({ byQueue: Object.fromEntries(Object.entries(s.byQueue).filter(([, g]) => g.state !== 'running')) })),
+  forget: (queueId) =>
+    set((s) => ({ byQueue: Object.fromEntries(Object.entries(s.byQueue).filter(([id]) => id !== queueId)) })),
 }));
 
 /** What the editor says about a run: its progress while running, how it ended otherwise. */

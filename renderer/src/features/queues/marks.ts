@@ -13,7 +13,14 @@ export interface PlayerMark {
 export type RowMarks = Map<string, { current: PlayerMark[]; windows: PlayerMark[] }>;
 
 /** The players' colours are tokens (styles.css), each readable as text on the list in both schemes. */
-const COLORS = ['var(--player-1)', 'var(--player-2)', 'var(--player-3)', 'var(--player-4)', 'var(--player-5)', 'var(--player-6)'];
+const COLORS = [
+  'var(--player-1)',
+  'var(--player-2)',
+  'var(--player-3)',
+  'var(--player-4)',
+  'var(--player-5)',
+  'var(--player-6)',
+];
 
 export function playerLabel(player: { playerId: string | null; playerName: string | null }): string {
   return player.playerName ?? player.playerId ?? 'no X-Player-Id';

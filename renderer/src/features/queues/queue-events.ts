@@ -17,7 +17,10 @@ export function wireQueueEvents(api: Api, queryClient: QueryClient): () => void 
   /** Per queue: the waiting refetch, and whether a report came in meanwhile. */
   const pending = new Map<string, { timer: ReturnType<typeof setTimeout>; reports: boolean }>();
   const refresh = serialRefresh((queueId) =>
-    Promise.all([queryClient.invalidateQueries({ queryKey: queueKeys.list() }), queryClient.invalidateQueries({ queryKey: queueKeys.queue(queueId) })]),
+    Promise.all([
+      queryClient.invalidateQueries({ queryKey: queueKeys.list() }),
+      queryClient.invalidateQueries({ queryKey: queueKeys.queue(queueId) }),
+    ]),
   );
   const offChanged = api.on('queues.changed', ({ queueId, change }) => {
     if (change !== 'deleted') return refresh.changed(queueId);

@@ -14,10 +14,16 @@ beforeAll(async () => {
 });
 afterAll(() => engine.close());
 
-const api = { call: (name: never, input: unknown) => engine.commands.run(name, input) } as unknown as Parameters<typeof readWholeQueue>[0];
+const api = { call: (name: never, input: unknown) => engine.commands.run(name, input) } as unknown as Parameters<
+  typeof readWholeQueue
+>[0];
 
 it('reads a queue over the single-read limit in pages, every item once, in order', async () => {
-  const queue = (await engine.commands.run('queues.create', { name: 'Long', items: [], playbackPolicies: { canSkip: false } })) as QueueSummary;
+  const queue = (await engine.commands.run('queues.create', {
+    name: 'Long',
+    items: [],
+    playbackPolicies: { canSkip: false },
+  })) as QueueSummary;
   await engine.commands.run('queues.items.generate', { id: queue.id, count: WHOLE_QUEUE_READ_LIMIT + 1 });
   const long = { ...queue, itemCount: WHOLE_QUEUE_READ_LIMIT + 1 };
   await expect(engine.commands.run('queues.get', { id: queue.id })).rejects.toThrow(/in pages/);

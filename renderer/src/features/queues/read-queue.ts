@@ -19,5 +19,11 @@ export async function readWholeQueue(api: Pick<Api, 'call'>, queue: QueueSummary
     for (const { id, track, policies } of page.items) items.push(policies ? { id, track, policies } : { id, track });
     if (page.items.length < PAGE || offset + PAGE >= page.total) break;
   }
-  return { ...queue, container: context.container, playbackPolicies: context.playbackPolicies, reports: context.reports, items };
+  return {
+    ...queue,
+    container: context.container,
+    playbackPolicies: context.playbackPolicies,
+    reports: context.reports,
+    items,
+  };
 }

@@ -2,13 +2,24 @@ import { describe, expect, it } from 'vitest';
 import type { TimePlayedReport } from '@engine-api/queue-types';
 import { reportActions } from './report-marks';
 
-const base: TimePlayedReport = { id: 'a', mediaUrl: 'm', queueVersion: '1', durationPlayedMillis: 1, timeSincePlaybackMillis: 1, positionMillis: 1, positionMillisAtSegmentStart: 0, type: 'final' };
+const base: TimePlayedReport = {
+  id: 'a',
+  mediaUrl: 'm',
+  queueVersion: '1',
+  durationPlayedMillis: 1,
+  timeSincePlaybackMillis: 1,
+  positionMillis: 1,
+  positionMillisAtSegmentStart: 0,
+  type: 'final',
+};
 
 describe('reportActions', () => {
   it('reads v2.0 skip and v2.2+ actions alike', () => {
     expect(reportActions({ ...base, skip: {} })).toEqual(['skip']);
     expect(reportActions({ ...base, actions: [{ skip: [{ positionMillis: 5 }] }] })).toEqual(['skip']);
-    expect(reportActions({ ...base, type: 'update', actions: [{ pause: [{ positionMillis: 5 }] }] })).toEqual(['pause']);
+    expect(reportActions({ ...base, type: 'update', actions: [{ pause: [{ positionMillis: 5 }] }] })).toEqual([
+      'pause',
+    ]);
   });
 
   it('ignores what is not an action list', () => {

@@ -3,16 +3,28 @@ import { exportFileName, parseQueueFile, toQueueFile } from './transfer';
 
 describe('queue files', () => {
   it('refuses a file that is not JSON, saying so with the file name', () => {
-    expect(parseQueueFile('mine.json', '{"items": [')).toMatchObject({ ok: false, message: expect.stringMatching(/^mine\.json is not JSON/) });
+    expect(parseQueueFile('mine.json', '{"items": [')).toMatchObject({
+      ok: false,
+      message: expect.stringMatching(/^mine\.json is not JSON/),
+    });
   });
 
   it('refuses JSON that is not a queue', () => {
-    expect(parseQueueFile('a.json', '[1, 2]')).toMatchObject({ ok: false, message: expect.stringContaining('"items"') });
-    expect(parseQueueFile('a.json', '{"name": "x"}')).toMatchObject({ ok: false, message: expect.stringContaining('no "items"') });
+    expect(parseQueueFile('a.json', '[1, 2]')).toMatchObject({
+      ok: false,
+      message: expect.stringContaining('"items"'),
+    });
+    expect(parseQueueFile('a.json', '{"name": "x"}')).toMatchObject({
+      ok: false,
+      message: expect.stringContaining('no "items"'),
+    });
   });
 
   it('reads a queue file', () => {
-    expect(parseQueueFile('a.json', '{"name":"x","items":[{"track":{"name":"a"}}]}')).toEqual({ ok: true, file: { name: 'x', items: [{ track: { name: 'a' } }] } });
+    expect(parseQueueFile('a.json', '{"name":"x","items":[{"track":{"name":"a"}}]}')).toEqual({
+      ok: true,
+      file: { name: 'x', items: [{ track: { name: 'a' } }] },
+    });
   });
 
   it('exports the body POST /queues takes, items with their ids', () => {
@@ -27,7 +39,12 @@ describe('queue files', () => {
       accessToken: 't',
       accessTokenExpiresAt: 0,
       httpAuthorization: 'Bearer t',
-      container: { name: 'Road trip', type: 'playlist', id: { serviceId: 's', objectId: 'queue-1', accountId: 'a' }, imageUrl: 'https://art/q.jpg' },
+      container: {
+        name: 'Road trip',
+        type: 'playlist',
+        id: { serviceId: 's', objectId: 'queue-1', accountId: 'a' },
+        imageUrl: 'https://art/q.jpg',
+      },
       playbackPolicies: { canSkip: true } as never,
       reports: { sendUpdateAfterMillis: 1, periodicIntervalMillis: 2, sendPlaybackActions: true },
       items: [{ id: 'item-1', track: { name: 'a' } }],

@@ -9,6 +9,7 @@ export function useFocusBack(shown: boolean, target: RefObject<HTMLElement | nul
   useEffect(() => {
     const hidden = wasShown.current && !shown;
     wasShown.current = shown;
-    if (hidden && (document.activeElement === null || document.activeElement === document.body)) target.current?.focus();
+    if (hidden && (document.activeElement === null || document.activeElement === document.body))
+      target.current?.focus();
   }, [shown, target]);
 }

@@ -34,7 +34,11 @@ export function TrafficDetail({ id }: { id: number | null }) {
   }
   return (
     <aside id="traffic-detail" className={`${styles.detail} panel`} aria-label="Entry details">
-      {error && <p className="error" role="alert">{error.message}</p>}
+      {error && (
+        <p className="error" role="alert">
+          {error.message}
+        </p>
+      )}
       {entry && (
         <>
           <div className="panel-head">
@@ -101,7 +105,12 @@ export function TrafficDetail({ id }: { id: number | null }) {
             </dd>
           </dl>
           <div className={styles.detailActions}>
-            <button type="button" aria-pressed={reveal} disabled={isFetching} onClick={() => setRevealedId(reveal ? null : id)}>
+            <button
+              type="button"
+              aria-pressed={reveal}
+              disabled={isFetching}
+              onClick={() => setRevealedId(reveal ? null : id)}
+            >
               Reveal secrets
             </button>
             <span className="muted">{entry.redacted ? 'tokens and secrets are masked' : 'secrets shown in full'}</span>
@@ -114,8 +123,20 @@ export function TrafficDetail({ id }: { id: number | null }) {
           )}
           <Violations entry={entry} />
           <Transitions entry={entry} />
-          <Exchange title="Request" headers={entry.requestHeaders} body={entry.requestBody} headersCut={entry.cut?.requestHeaders} bodyCut={entry.cut?.requestBody} />
-          <Exchange title="Response" headers={entry.responseHeaders} body={entry.responseBody} headersCut={entry.cut?.responseHeaders} bodyCut={entry.cut?.responseBody} />
+          <Exchange
+            title="Request"
+            headers={entry.requestHeaders}
+            body={entry.requestBody}
+            headersCut={entry.cut?.requestHeaders}
+            bodyCut={entry.cut?.requestBody}
+          />
+          <Exchange
+            title="Response"
+            headers={entry.responseHeaders}
+            body={entry.responseBody}
+            headersCut={entry.cut?.responseHeaders}
+            bodyCut={entry.cut?.responseBody}
+          />
         </>
       )}
     </aside>
@@ -133,7 +154,11 @@ function PairLink({ entry }: { entry: TrafficEntry }) {
   const other = exchanges ? otherSide(entry, exchanges) : null;
   if (!other || !entry.requestId) return null;
   return (
-    <Link to="/traffic" search={{ request: entry.requestId, entry: other.id }} title="Both sides of this request, the other one open">
+    <Link
+      to="/traffic"
+      search={{ request: entry.requestId, entry: other.id }}
+      title="Both sides of this request, the other one open"
+    >
       {pairSide(other)}
     </Link>
   );
@@ -208,7 +233,19 @@ function Transitions({ entry }: { entry: TrafficEntry }) {
 
 type PartCut = NonNullable<TrafficCut['requestBody']>;
 
-function Exchange({ title, headers, body, headersCut, bodyCut }: { title: string; headers: Record<string, string>; body: string | null; headersCut?: PartCut; bodyCut?: PartCut }) {
+function Exchange({
+  title,
+  headers,
+  body,
+  headersCut,
+  bodyCut,
+}: {
+  title: string;
+  headers: Record<string, string>;
+  body: string | null;
+  headersCut?: PartCut;
+  bodyCut?: PartCut;
+}) {
   const names = Object.keys(headers);
   const text = prettyBody(body);
   return (

@@ -52,12 +52,21 @@ export function TrafficFilters({ filter, onFilter, textRef }: TrafficFiltersProp
       {filter.requestId && (
         <span className={styles.requestFilter} title={`Only the exchanges of request ${filter.requestId}`}>
           request <code>{filter.requestId.slice(0, 8)}</code>
-          <button type="button" className="link" aria-label="Show every request" onClick={() => onFilter({ requestId: undefined })}>
+          <button
+            type="button"
+            className="link"
+            aria-label="Show every request"
+            onClick={() => onFilter({ requestId: undefined })}
+          >
             ✕
           </button>
         </span>
       )}
-      <select aria-label="Target" value={filter.target ?? ''} onChange={(event) => onFilter({ target: (event.target.value || undefined) as TrafficTarget | undefined })}>
+      <select
+        aria-label="Target"
+        value={filter.target ?? ''}
+        onChange={(event) => onFilter({ target: (event.target.value || undefined) as TrafficTarget | undefined })}
+      >
         <option value="">All targets</option>
         {TRAFFIC_TARGETS.map((target) => (
           <option key={target} value={target}>
@@ -65,7 +74,11 @@ export function TrafficFilters({ filter, onFilter, textRef }: TrafficFiltersProp
           </option>
         ))}
       </select>
-      <select aria-label="Reason" value={filter.reason ?? ''} onChange={(event) => onFilter({ reason: event.target.value || undefined })}>
+      <select
+        aria-label="Reason"
+        value={filter.reason ?? ''}
+        onChange={(event) => onFilter({ reason: event.target.value || undefined })}
+      >
         <option value="">Any reason</option>
         {REASONS.map((reason) => (
           <option key={reason} value={reason}>

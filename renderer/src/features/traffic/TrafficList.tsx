@@ -37,12 +37,30 @@ export interface TrafficListProps {
   refreshes: number;
 }
 
-export function TrafficList({ filter, total, follow, onFollow, active, onActive, openedId, onOpen, refreshes }: TrafficListProps) {
+export function TrafficList({
+  filter,
+  total,
+  follow,
+  onFollow,
+  active,
+  onActive,
+  openedId,
+  onOpen,
+  refreshes,
+}: TrafficListProps) {
   const api = useApi();
   const headRef = useRef<HTMLDivElement>(null);
   // A linked entry, once found, is scrolled to the middle of the list (view-state.ts).
   const reveal = useTrafficView((view) => view.reveal);
-  const listbox = useVirtualListbox({ id: 'traffic-entries', count: total, rowHeight: ROW_HEIGHT, overscan: 10, active, onActive, reveal });
+  const listbox = useVirtualListbox({
+    id: 'traffic-entries',
+    count: total,
+    rowHeight: ROW_HEIGHT,
+    overscan: 10,
+    active,
+    onActive,
+    reveal,
+  });
   const { rows, scrollRef, virtualizer } = listbox;
   const firstPage = Math.floor((rows[0]?.index ?? 0) / TRAFFIC_PAGE_SIZE);
   const lastPage = Math.floor((rows.at(-1)?.index ?? 0) / TRAFFIC_PAGE_SIZE);
@@ -51,7 +69,8 @@ export function TrafficList({ filter, total, follow, onFollow, active, onActive,
   // The player column names players; the id stands in for one that is gone.
   const players = useEngineState().data?.players;
   const playerNames = new Map(players?.map((p) => [p.id, p.name]));
-  const entryAt = (index: number): TrafficSummary | undefined => pages[Math.floor(index / TRAFFIC_PAGE_SIZE) - firstPage]?.data?.rows[index % TRAFFIC_PAGE_SIZE];
+  const entryAt = (index: number): TrafficSummary | undefined =>
+    pages[Math.floor(index / TRAFFIC_PAGE_SIZE) - firstPage]?.data?.rows[index % TRAFFIC_PAGE_SIZE];
 
   // Back from another area: the list where it was left (following, it goes to the end anyway).
   const restored = useRef(false);
@@ -79,11 +98,14 @@ export function TrafficList({ filter, total, follow, onFollow, active, onActive,
     const entry = entryAt(index);
     if (!entry) return;
     let cancelled = false;
-    void api.call('traffic.locate', { filter, id: entry.id }).then((found) => {
-      if (cancelled || found.index === null || found.index === index) return;
-      element.scrollTop += (found.index - index) * ROW_HEIGHT;
-      if (active !== null) onActive(Math.max(0, active + found.index - index));
-    }, () => undefined);
+    void api.call('traffic.locate', { filter, id: entry.id }).then(
+      (found) => {
+        if (cancelled || found.index === null || found.index === index) return;
+        element.scrollTop += (found.index - index) * ROW_HEIGHT;
+        if (active !== null) onActive(Math.max(0, active + found.index - index));
+      },
+      () => undefined,
+    );
     return () => {
       cancelled = true;
     };
@@ -107,7 +129,9 @@ export function TrafficList({ filter, total, follow, onFollow, active, onActive,
       <div ref={headRef} className={styles.head} aria-hidden="true">
         <div className={styles.row}>
           {/* Listed as the exchanges end, so a request that waited on others comes after them. */}
-          <span title="When the request started, on the engine clock. Entries are listed as their exchanges end.">Engine time</span>
+          <span title="When the request started, on the engine clock. Entries are listed as their exchanges end.">
+            Engine time
+          </span>
           <span title="When the request started, on your computer's clock">Wall time</span>
           <span>Target</span>
           <span title="The player that sent the request, or that the server's entry names (X-Player-Id)">Player</span>
@@ -136,7 +160,8 @@ export function TrafficList({ filter, total, follow, onFollow, active, onActive,
         }}
         onPointerDown={(event) => {
           // The scrollbar: grabbing it means reading back.
-          if (event.target === event.currentTarget && event.nativeEvent.offsetX > event.currentTarget.clientWidth) onFollow(false);
+          if (event.target === event.currentTarget && event.nativeEvent.offsetX > event.currentTarget.clientWidth)
+            onFollow(false);
         }}
       >
         {(row) => {
@@ -161,7 +186,14 @@ export function TrafficList({ filter, total, follow, onFollow, active, onActive,
                   : undefined
               }
             >
-              {entry ? <Cells entry={entry} playerName={entry.playerId ? (playerNames.get(entry.playerId) ?? entry.playerId) : ''} /> : <span className={styles.loading}>…</span>}
+              {entry ? (
+                <Cells
+                  entry={entry}
+                  playerName={entry.playerId ? (playerNames.get(entry.playerId) ?? entry.playerId) : ''}
+                />
+              ) : (
+                <span className={styles.loading}>…</span>
+              )}
             </VirtualOption>
           );
         }}
@@ -189,10 +221,20 @@ function Cells({ entry, playerName }: { entry: TrafficSummary; playerName: strin
       <code>{entry.method}</code>
       <PathCell path={entry.path} />
       <code className="reason">{entry.reason ?? ''}</code>
-      <code className={styles.status} data-testid="traffic-status">{statusText(entry)}</code>
+      <code className={styles.status} data-testid="traffic-status">
+        {statusText(entry)}
+      </code>
       <span className={styles.num}>{entry.latencyMs === null ? '' : `${entry.latencyMs} ms`}</span>
       <span className={styles.num}>{entry.retry ? `#${entry.retry}` : ''}</span>
-      <span className={styles.fault} data-testid="traffic-fault">{entry.fault ? <span title={faultText(entry.fault)} aria-label={faultText(entry.fault)}>⚡</span> : ''}</span>
+      <span className={styles.fault} data-testid="traffic-fault">
+        {entry.fault ? (
+          <span title={faultText(entry.fault)} aria-label={faultText(entry.fault)}>
+            ⚡
+          </span>
+        ) : (
+          ''
+        )}
+      </span>
     </>
   );
 }

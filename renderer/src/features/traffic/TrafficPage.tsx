@@ -44,22 +44,36 @@ type Api = ReturnType<typeof useApi>;
 function arrive(api: Api, search: TrafficSearch, key: string, openEntry: (entry: number) => void): void {
   const { set, linked } = useTrafficView.getState();
   const stillHere = () => useTrafficView.getState().shown === key;
-  set({ shown: key, linked: linked + 1, active: null, ...(search.entry || search.request ? { follow: false, scrollTop: 0 } : {}) });
+  set({
+    shown: key,
+    linked: linked + 1,
+    active: null,
+    ...(search.entry || search.request ? { follow: false, scrollTop: 0 } : {}),
+  });
   const filter = trafficFilterOf(search);
   if (search.entry) {
     const id = search.entry;
     // Its row becomes the keyboard's (↑/↓ go on from it), if the log still holds it; the detail says when it does not.
-    void api.call('traffic.locate', { filter, id }).then(({ index }) => {
-      // ...and brought into view: a link to an old entry must not open on the top of the log.
-      if (index !== null && stillHere()) set({ active: index, reveal: { index, nonce: performance.now() } });
-    }, () => undefined);
+    void api.call('traffic.locate', { filter, id }).then(
+      ({ index }) => {
+        // ...and brought into view: a link to an old entry must not open on the top of the log.
+        if (index !== null && stillHere()) set({ active: index, reveal: { index, nonce: performance.now() } });
+      },
+      () => undefined,
+    );
   } else if (search.request) {
-    void api.call('traffic.page', { filter, offset: 0, limit: 10 }).then(({ rows }) => {
-      const index = Math.max(0, rows.findIndex((row) => row.target === 'player'));
-      if (!rows[index] || !stillHere()) return;
-      set({ active: index, reveal: { index, nonce: performance.now() } });
-      openEntry(rows[index].id);
-    }, () => undefined);
+    void api.call('traffic.page', { filter, offset: 0, limit: 10 }).then(
+      ({ rows }) => {
+        const index = Math.max(
+          0,
+          rows.findIndex((row) => row.target === 'player'),
+        );
+        if (!rows[index] || !stillHere()) return;
+        set({ active: index, reveal: { index, nonce: performance.now() } });
+        openEntry(rows[index].id);
+      },
+      () => undefined,
+    );
   }
 }
 
@@ -73,7 +87,9 @@ export function TrafficPage() {
   const filter = useMemo(() => JSON.parse(filterKey) as TrafficFilter, [filterKey]);
   const opened = search.entry ?? null;
   // Not the scroll position: the list writes it on every scroll event, and nothing here shows it.
-  const { follow, active, linked, set } = useTrafficView(useShallow(({ follow, active, linked, set }) => ({ follow, active, linked, set })));
+  const { follow, active, linked, set } = useTrafficView(
+    useShallow(({ follow, active, linked, set }) => ({ follow, active, linked, set })),
+  );
   const textRef = useRef<HTMLInputElement>(null);
   const [detailWidth, setDetailWidth] = usePaneWidth('traffic-detail', DETAIL_WIDTH.initial, DETAIL_WIDTH);
   const refreshes = useTrafficLive();
@@ -105,11 +121,15 @@ export function TrafficPage() {
       place(next);
       if (next.entry === undefined) return;
       const entry = next.entry;
-      void api.call('traffic.locate', { filter: trafficFilterOf(next), id: entry }).then(({ index }) => {
-        const current = here();
-        // Only if the user is still there: a later filter or entry decides for itself.
-        if (index === null && current.entry === entry && placeKey(current) === placeKey(next)) place({ ...current, entry: undefined });
-      }, () => undefined);
+      void api.call('traffic.locate', { filter: trafficFilterOf(next), id: entry }).then(
+        ({ index }) => {
+          const current = here();
+          // Only if the user is still there: a later filter or entry decides for itself.
+          if (index === null && current.entry === entry && placeKey(current) === placeKey(next))
+            place({ ...current, entry: undefined });
+        },
+        () => undefined,
+      );
     },
     [api, here, place, set],
   );
@@ -146,7 +166,13 @@ export function TrafficPage() {
       </header>
       <div className={styles.toolbar}>
         <TrafficFilters key={linked} filter={filter} onFilter={onFilter} textRef={textRef} />
-        <button type="button" className={styles.follow} aria-pressed={follow} onClick={() => setFollow(!follow)} title="Keep the newest entry in view (End)">
+        <button
+          type="button"
+          className={styles.follow}
+          aria-pressed={follow}
+          onClick={() => setFollow(!follow)}
+          title="Keep the newest entry in view (End)"
+        >
           Follow
         </button>
         <TrafficSettingsBar />

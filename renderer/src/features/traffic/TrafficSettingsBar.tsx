@@ -5,7 +5,11 @@
  */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { TRAFFIC_RETENTION_BYTES_MAX, TRAFFIC_RETENTION_BYTES_MIN, type TrafficSettings } from '@engine-api/traffic-types';
+import {
+  TRAFFIC_RETENTION_BYTES_MAX,
+  TRAFFIC_RETENTION_BYTES_MIN,
+  type TrafficSettings,
+} from '@engine-api/traffic-types';
 import { useApi } from '../../api/context';
 import { IGNORE_HELD_KEY, useConfirmStep } from '../../components/useConfirmStep';
 import { trafficKeys, useTrafficSettings } from '../../queries/traffic';
@@ -31,8 +35,10 @@ export function TrafficSettingsBar() {
       queryClient.setQueryData(trafficKeys.settings, next);
       // Only the field that was applied forgets its draft, and only if nothing else was typed there
       // while the engine answered: a value typed meanwhile is the user's and stays (with its check).
-      if (change.retention !== undefined) setRetention((typed) => (typed !== null && Number(typed) === change.retention ? null : typed));
-      if (change.retentionBytes !== undefined) setBudget((typed) => (typed !== null && Number(typed) * MB === change.retentionBytes ? null : typed));
+      if (change.retention !== undefined)
+        setRetention((typed) => (typed !== null && Number(typed) === change.retention ? null : typed));
+      if (change.retentionBytes !== undefined)
+        setBudget((typed) => (typed !== null && Number(typed) * MB === change.retentionBytes ? null : typed));
     },
   });
   const clear = useMutation({
@@ -48,7 +54,8 @@ export function TrafficSettingsBar() {
   };
   const budgetMb = settings ? Math.round(settings.retentionBytes / MB) : null;
   const typedMb = budget === null ? null : Number(budget);
-  const budgetOk = typedMb === null || (Number.isInteger(typedMb) && typedMb >= MIN_BUDGET_MB && typedMb <= MAX_BUDGET_MB);
+  const budgetOk =
+    typedMb === null || (Number.isInteger(typedMb) && typedMb >= MIN_BUDGET_MB && typedMb <= MAX_BUDGET_MB);
   const applyBudget = () => {
     if (typedMb !== null && budgetOk && typedMb !== budgetMb) configure.mutate({ retentionBytes: typedMb * MB });
     else if (typedMb === budgetMb) setBudget(null);
@@ -57,7 +64,13 @@ export function TrafficSettingsBar() {
   return (
     <div className={styles.settings} role="group" aria-label="Log settings">
       <label className={styles.toggle} data-on={settings?.capture ?? undefined}>
-        <input type="checkbox" role="switch" checked={settings?.capture ?? true} disabled={!settings} onChange={(event) => configure.mutate({ capture: event.target.checked })} />
+        <input
+          type="checkbox"
+          role="switch"
+          checked={settings?.capture ?? true}
+          disabled={!settings}
+          onChange={(event) => configure.mutate({ capture: event.target.checked })}
+        />
         Capture
       </label>
       <label>

@@ -33,9 +33,13 @@ export function TrafficTransfer({ filter, total }: { filter: TrafficFilter; tota
       downloadJson(`traffic-${fileStamp(Date.now())}.har`, log);
       const count = log.log.entries.length.toLocaleString('en-US');
       if (cappedAt) {
-        setNotice({ text: `Exported the newest ${count} of ${total.toLocaleString('en-US')} entries as HAR: one export answers at most ${cappedAt} MB. Narrow the filters for the older ones.` });
+        setNotice({
+          text: `Exported the newest ${count} of ${total.toLocaleString('en-US')} entries as HAR: one export answers at most ${cappedAt} MB. Narrow the filters for the older ones.`,
+        });
       } else {
-        setNotice({ text: `Exported ${count} entries as HAR${total > TRAFFIC_EXPORT_MAX ? ` (the first ${TRAFFIC_EXPORT_MAX.toLocaleString('en-US')})` : ''}.` });
+        setNotice({
+          text: `Exported ${count} entries as HAR${total > TRAFFIC_EXPORT_MAX ? ` (the first ${TRAFFIC_EXPORT_MAX.toLocaleString('en-US')})` : ''}.`,
+        });
       }
     },
   });
@@ -79,13 +83,29 @@ export function TrafficTransfer({ filter, total }: { filter: TrafficFilter; tota
   return (
     <>
       <div className={styles.transfer} role="group" aria-label="Export and import">
-        <button type="button" disabled={har.isPending} onClick={() => har.mutate()} title="The entries the filters show, as a HAR 1.2 file (secrets masked)">
+        <button
+          type="button"
+          disabled={har.isPending}
+          onClick={() => har.mutate()}
+          title="The entries the filters show, as a HAR 1.2 file (secrets masked)"
+        >
           {har.isPending ? 'Exporting…' : 'Export HAR'}
         </button>
-        <button type="button" disabled={bundle.isPending} onClick={() => bundle.mutate()} title="HAR, fault rules, queues, clock and a scenario that replays this traffic on another console">
+        <button
+          type="button"
+          disabled={bundle.isPending}
+          onClick={() => bundle.mutate()}
+          title="HAR, fault rules, queues, clock and a scenario that replays this traffic on another console"
+        >
           {bundle.isPending ? 'Exporting…' : 'Export repro bundle'}
         </button>
-        <FileButton label="Import bundle…" busyLabel="Importing…" busy={importBundle.isPending} title="Import a repro bundle: its queues, fault rules, clock speed and scenario" onChange={(event) => void onFile(event)} />
+        <FileButton
+          label="Import bundle…"
+          busyLabel="Importing…"
+          busy={importBundle.isPending}
+          title="Import a repro bundle: its queues, fault rules, clock speed and scenario"
+          onChange={(event) => void onFile(event)}
+        />
       </div>
       {failure && (
         <p className="error" role="alert">
@@ -129,17 +149,26 @@ interface HarTooLarge {
 function tooLarge(error: unknown): HarTooLarge | null {
   if (!(error instanceof ApiError) || error.code !== 'invalid_input') return null;
   const details = error.details as Partial<HarTooLarge> | undefined;
-  return typeof details?.fits === 'number' && details.fits > 0 && typeof details.maxBytes === 'number' ? { fits: details.fits, maxBytes: details.maxBytes } : null;
+  return typeof details?.fits === 'number' && details.fits > 0 && typeof details.maxBytes === 'number'
+    ? { fits: details.fits, maxBytes: details.maxBytes }
+    : null;
 }
 
 /** The filtered log as HAR; an export too large for one answer is asked again for the newest entries that fit. */
-async function exportHar(api: Api, filter: TrafficFilter, limit: number): Promise<{ log: HarLog; cappedAt: number | null }> {
+async function exportHar(
+  api: Api,
+  filter: TrafficFilter,
+  limit: number,
+): Promise<{ log: HarLog; cappedAt: number | null }> {
   try {
     return { log: await api.call('traffic.har', { filter, limit }), cappedAt: null };
   } catch (error) {
     const capped = tooLarge(error);
     if (!capped) throw error;
-    return { log: await api.call('traffic.har', { filter, limit: capped.fits }), cappedAt: Math.round(capped.maxBytes / (1024 * 1024)) };
+    return {
+      log: await api.call('traffic.har', { filter, limit: capped.fits }),
+      cappedAt: Math.round(capped.maxBytes / (1024 * 1024)),
+    };
   }
 }
 
@@ -157,12 +186,14 @@ function ImportResult({ result, onClose }: { result: BundleImportResult; onClose
       <ul>
         {result.queues.map((queue) => (
           <li key={queue.id}>
-            Queue <strong>{queue.name}</strong> ({queue.itemCount.toLocaleString('en-US')} items) as <code>{queue.id}</code>
+            Queue <strong>{queue.name}</strong> ({queue.itemCount.toLocaleString('en-US')} items) as{' '}
+            <code>{queue.id}</code>
           </li>
         ))}
         <li>
           {result.faults.length} fault rule{result.faults.length === 1 ? '' : 's'}
-          {result.faults.length > 0 && `, live now (Faults area): ${result.faults.map((f) => f.label ?? `${f.action} at ${f.target}`).join(', ')}`}
+          {result.faults.length > 0 &&
+            `, live now (Faults area): ${result.faults.map((f) => f.label ?? `${f.action} at ${f.target}`).join(', ')}`}
         </li>
         <li>
           Scenario <strong>{result.scenario.name}</strong> ({result.scenario.steps} steps)
@@ -196,7 +227,9 @@ function RunReport({ report }: { report: ScenarioReport }) {
   return (
     <div className={styles.runReport} role="status" data-passed={report.passed}>
       <strong>{report.passed ? 'Passed' : 'Failed'}</strong>{' '}
-      {failed ? `at step ${stepNumber(failed.index)}: ${failed.message}` : `${plural(report.steps.length, 'step')}, ${plural(report.transitions.length, 'transition')}, ${report.wallMs} ms`}
+      {failed
+        ? `at step ${stepNumber(failed.index)}: ${failed.message}`
+        : `${plural(report.steps.length, 'step')}, ${plural(report.transitions.length, 'transition')}, ${report.wallMs} ms`}
       {report.restored && `. After the run: ${restoredText(report.restored)}.`}
     </div>
   );

@@ -1,5 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { checkStatusFilter, cleanFilter, cutNote, faultText, kib, otherSide, pairSide, prettyBody, rowLabel, statusClass, statusText } from './format';
+import {
+  checkStatusFilter,
+  cleanFilter,
+  cutNote,
+  faultText,
+  kib,
+  otherSide,
+  pairSide,
+  prettyBody,
+  rowLabel,
+  statusClass,
+  statusText,
+} from './format';
 
 describe('traffic entries at a glance', () => {
   it.each([
@@ -18,16 +30,28 @@ describe('traffic entries at a glance', () => {
   });
 
   it('names the injected fault', () => {
-    expect(faultText({ ruleId: 'f', action: 'status', status: 503, label: '503 storm' })).toBe('injected: 503 storm (status 503)');
+    expect(faultText({ ruleId: 'f', action: 'status', status: 503, label: '503 storm' })).toBe(
+      'injected: 503 storm (status 503)',
+    );
     expect(faultText({ ruleId: 'f', action: 'drop' })).toBe('injected: drop');
   });
 
   it('reads a row out whole: target, request, reason, status, retry and the injected fault', () => {
-    const entry = { target: 'player', method: 'GET', path: '/queues/q/v2.3/itemWindow', reason: 'refresh', status: 503, outcome: 'answered', retry: 2 } as const;
+    const entry = {
+      target: 'player',
+      method: 'GET',
+      path: '/queues/q/v2.3/itemWindow',
+      reason: 'refresh',
+      status: 503,
+      outcome: 'answered',
+      retry: 2,
+    } as const;
     expect(rowLabel({ ...entry, fault: { ruleId: 'f', action: 'status', status: 503, label: '503 storm' } })).toBe(
       'player GET /queues/q/v2.3/itemWindow, reason refresh, 503, retry 2, injected: 503 storm (status 503)',
     );
-    expect(rowLabel({ ...entry, reason: null, status: null, outcome: 'timeout', retry: 0, fault: null })).toBe('player GET /queues/q/v2.3/itemWindow, timeout');
+    expect(rowLabel({ ...entry, reason: null, status: null, outcome: 'timeout', retry: 0, fault: null })).toBe(
+      'player GET /queues/q/v2.3/itemWindow, timeout',
+    );
   });
 
   it('pretty-prints JSON bodies and leaves others alone', () => {
@@ -46,7 +70,10 @@ describe('traffic entries at a glance', () => {
   });
 
   it('keeps only the filter fields that are set', () => {
-    expect(cleanFilter({ target: 'player', reason: '', text: undefined, status: '5xx' })).toEqual({ target: 'player', status: '5xx' });
+    expect(cleanFilter({ target: 'player', reason: '', text: undefined, status: '5xx' })).toEqual({
+      target: 'player',
+      status: '5xx',
+    });
   });
 
   it('says what capture cut in KiB, with a decimal for small sizes', () => {

@@ -27,7 +27,9 @@ export function faultText(fault: FaultHit): string {
 }
 
 /** A row as a screen reader says it: what the columns show, the fault marker in words. */
-export function rowLabel(entry: Pick<TrafficSummary, 'target' | 'method' | 'path' | 'reason' | 'status' | 'outcome' | 'retry' | 'fault'>): string {
+export function rowLabel(
+  entry: Pick<TrafficSummary, 'target' | 'method' | 'path' | 'reason' | 'status' | 'outcome' | 'retry' | 'fault'>,
+): string {
   return [
     `${entry.target} ${entry.method} ${entry.path}`,
     entry.reason ? `reason ${entry.reason}` : '',
@@ -97,7 +99,10 @@ export function pairSide(other: Pick<TrafficSummary, 'target'>): string {
  * entry, the server's; for the server's, the player's. Null when the request went to a server the
  * console does not run, or the other side was dropped.
  */
-export function otherSide<T extends Pick<TrafficSummary, 'id' | 'target'>>(entry: Pick<TrafficSummary, 'id' | 'target'>, exchanges: readonly T[]): T | null {
+export function otherSide<T extends Pick<TrafficSummary, 'id' | 'target'>>(
+  entry: Pick<TrafficSummary, 'id' | 'target'>,
+  exchanges: readonly T[],
+): T | null {
   const wantPlayer = entry.target !== 'player';
   return exchanges.find((e) => e.id !== entry.id && (e.target === 'player') === wantPlayer) ?? null;
 }

@@ -24,7 +24,9 @@ export const trafficSegmentsMigration: Migration = {
       );
     `);
     const newest = rowsToSegments(db, 'log.traffic');
-    db.prepare('INSERT INTO log.traffic_state (next_id, dropped_through) VALUES (?, 0)').run(Math.max(newest, lastTrafficId(db, 'log')) + 1);
+    db.prepare('INSERT INTO log.traffic_state (next_id, dropped_through) VALUES (?, 0)').run(
+      Math.max(newest, lastTrafficId(db, 'log')) + 1,
+    );
     db.exec('DROP TABLE log.traffic');
   },
 };

@@ -13,7 +13,10 @@ import { logMigrations } from './index.js';
 import { takeTrafficRows } from './traffic-rows.js';
 
 /** A window-sized body, different per item. */
-const windowBody = (item: number) => JSON.stringify({ items: Array.from({ length: 10 }, (_, i) => ({ id: `item-${item + i}`, track: { name: 'x'.repeat(60) } })) });
+const windowBody = (item: number) =>
+  JSON.stringify({
+    items: Array.from({ length: 10 }, (_, i) => ({ id: `item-${item + i}`, track: { name: 'x'.repeat(60) } })),
+  });
 const KEEP_ALL = 1_000_000;
 /** The console's migrations while the log was still one of its tables (11 moves it out). */
 const BEFORE_LOG_FILE = migrations.slice(0, 10);
@@ -33,17 +36,36 @@ function migrateAll(db: ReturnType<typeof openDatabase>) {
 
 /** A row as the log kept them before segments (`table`: main.traffic before 11, log.traffic before log 2). */
 function insertRow(db: ReturnType<typeof openDatabase>, table: string, fields: Record<string, unknown>) {
-  const row = { target: 'cloudQueue', at: 0, wall_at: 0, method: 'GET', url: 'http://127.0.0.1/w', path: '/w', outcome: 'answered', request_headers: '', response_headers: '', ...fields };
+  const row = {
+    target: 'cloudQueue',
+    at: 0,
+    wall_at: 0,
+    method: 'GET',
+    url: 'http://127.0.0.1/w',
+    path: '/w',
+    outcome: 'answered',
+    request_headers: '',
+    response_headers: '',
+    ...fields,
+  };
   const names = Object.keys(row);
-  db.prepare(`INSERT INTO ${table} (${names.join(', ')}) VALUES (${names.map(() => '?').join(', ')})`).run(...Object.values(row));
+  db.prepare(`INSERT INTO ${table} (${names.join(', ')}) VALUES (${names.map(() => '?').join(', ')})`).run(
+    ...Object.values(row),
+  );
 }
 
 describe('migration 8 (header blocks)', () => {
   it('turns the JSON headers of earlier rows into blocks that read as before', () => {
     const db = databaseAt(7);
-    insertRow(db, 'traffic', { request_headers: JSON.stringify({ host: '127.0.0.1:9003', authorization: 'Bearer abc' }), response_headers: '{}' });
+    insertRow(db, 'traffic', {
+      request_headers: JSON.stringify({ host: '127.0.0.1:9003', authorization: 'Bearer abc' }),
+      response_headers: '{}',
+    });
     migrate(db, BEFORE_LOG_FILE, 0);
-    expect(db.prepare('SELECT request_headers, response_headers FROM traffic').get()).toEqual({ request_headers: 'host: 127.0.0.1:9003\r\nauthorization: Bearer abc\r\n', response_headers: '' });
+    expect(db.prepare('SELECT request_headers, response_headers FROM traffic').get()).toEqual({
+      request_headers: 'host: 127.0.0.1:9003\r\nauthorization: Bearer abc\r\n',
+      response_headers: '',
+    });
 
     migrateAll(db);
     const [entry] = new TrafficLog(db).entries({}, undefined, 1);
@@ -58,9 +80,22 @@ describe('migration 7 (traffic bodies)', () => {
     const db = databaseAt(6);
     const a = windowBody(1);
     // Rows 1 and 2 point at row 3 (version 6's layout); row 4 holds a body of its own.
-    for (const [body, ahead] of [[null, 2], [null, 1], [a, null], ['short', null]] as const) insertRow(db, 'traffic', { request_headers: '{}', response_headers: '{}', response_body: body, response_body_ahead: ahead });
+    for (const [body, ahead] of [
+      [null, 2],
+      [null, 1],
+      [a, null],
+      ['short', null],
+    ] as const)
+      insertRow(db, 'traffic', {
+        request_headers: '{}',
+        response_headers: '{}',
+        response_body: body,
+        response_body_ahead: ahead,
+      });
     migrate(db, BEFORE_LOG_FILE, 0);
-    expect(db.prepare('SELECT id, last_use, body FROM traffic_bodies').all()).toEqual([{ id: 3, last_use: 3, body: a }]);
+    expect(db.prepare('SELECT id, last_use, body FROM traffic_bodies').all()).toEqual([
+      { id: 3, last_use: 3, body: a },
+    ]);
     expect(db.prepare('SELECT response_body_id FROM traffic ORDER BY id').pluck().all()).toEqual([3, 3, 3, null]);
 
     migrateAll(db);
@@ -79,14 +114,33 @@ describe('migration 11 (the log in a file of its own)', () => {
     const a = windowBody(1);
     db.prepare('INSERT INTO traffic_bodies (id, last_use, body) VALUES (1, 2, ?)').run(a);
     insertRow(db, 'traffic', { request_headers: 'host: x\r\n', response_body_id: 1, at: 5 });
-    insertRow(db, 'traffic', { reason: 'load', status: 503, fault: JSON.stringify({ ruleId: 'f1', action: 'status' }), response_body_id: 1 });
+    insertRow(db, 'traffic', {
+      reason: 'load',
+      status: 503,
+      fault: JSON.stringify({ ruleId: 'f1', action: 'status' }),
+      response_body_id: 1,
+    });
 
     migrateAll(db);
     expect(db.prepare("SELECT name FROM main.sqlite_master WHERE name LIKE 'traffic%'").all()).toEqual([]);
     const after = new TrafficLog(db, { bodyUseAhead: 0 });
     expect(after.entries({}, undefined, 10)).toEqual([
-      expect.objectContaining({ id: 1, at: 5, url: 'http://127.0.0.1/w', requestHeaders: { host: 'x' }, responseBody: a, reason: null, fault: null }),
-      expect.objectContaining({ id: 2, reason: 'load', status: 503, fault: { ruleId: 'f1', action: 'status' }, responseBody: a }),
+      expect.objectContaining({
+        id: 1,
+        at: 5,
+        url: 'http://127.0.0.1/w',
+        requestHeaders: { host: 'x' },
+        responseBody: a,
+        reason: null,
+        fault: null,
+      }),
+      expect.objectContaining({
+        id: 2,
+        reason: 'load',
+        status: 503,
+        fault: { ruleId: 'f1', action: 'status' },
+        responseBody: a,
+      }),
     ]);
     expect(db.prepare('SELECT COUNT(*) FROM log.traffic_bodies').pluck().get()).toBe(1);
     // New entries follow the moved ones, and trimming still drops a moved body with its last row.

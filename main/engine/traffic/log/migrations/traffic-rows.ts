@@ -42,7 +42,9 @@ interface Row {
  */
 export function rowsToSegments(db: SqliteDatabase, table: string): number {
   const read = db.prepare<[number], Row>(`SELECT * FROM ${table} WHERE id > ? ORDER BY id LIMIT ${ROWS_PER_READ}`);
-  const insert = db.prepare<[number, number, Buffer, Buffer]>('INSERT OR IGNORE INTO log.traffic_segments (first_id, last_id, summary, detail) VALUES (?, ?, ?, ?)');
+  const insert = db.prepare<[number, number, Buffer, Buffer]>(
+    'INSERT OR IGNORE INTO log.traffic_segments (first_id, last_id, summary, detail) VALUES (?, ?, ?, ?)',
+  );
   const writer = new SegmentWriter();
   let first = 0;
   let previous = 0;
@@ -52,7 +54,7 @@ export function rowsToSegments(db: SqliteDatabase, table: string): number {
     insert.run(first, previous, summary, detail);
     writer.reset();
   };
-  for (let after = 0; ; ) {
+  for (let after = 0; ;) {
     const rows = read.all(after);
     for (const row of rows) {
       if (row.id !== previous + 1 || writer.count >= ROWS_PER_SEGMENT) write();
@@ -105,12 +107,19 @@ function addRow(writer: SegmentWriter, row: Row): void {
  * transaction (see `store/migrations/011_traffic_log_file.ts`).
  */
 export function takeTrafficRows(db: SqliteDatabase): void {
-  db.exec('INSERT OR IGNORE INTO log.traffic_bodies (id, last_use, body) SELECT id, last_use, body FROM main.traffic_bodies');
+  db.exec(
+    'INSERT OR IGNORE INTO log.traffic_bodies (id, last_use, body) SELECT id, last_use, body FROM main.traffic_bodies',
+  );
   const newest = rowsToSegments(db, 'main.traffic');
-  db.prepare('UPDATE log.traffic_state SET next_id = MAX(next_id, ?)').run(Math.max(newest, lastTrafficId(db, 'main')) + 1);
+  db.prepare('UPDATE log.traffic_state SET next_id = MAX(next_id, ?)').run(
+    Math.max(newest, lastTrafficId(db, 'main')) + 1,
+  );
 }
 
 /** The id AUTOINCREMENT gave last in `schema`'s `traffic` (0: none). */
 export function lastTrafficId(db: SqliteDatabase, schema: string): number {
-  return (db.prepare(`SELECT seq FROM ${schema}.sqlite_sequence WHERE name = 'traffic'`).pluck().get() as number | undefined) ?? 0;
+  return (
+    (db.prepare(`SELECT seq FROM ${schema}.sqlite_sequence WHERE name = 'traffic'`).pluck().get() as
+      number | undefined) ?? 0
+  );
 }
