@@ -1,6 +1,6 @@
 /**
  * GET /itemWindow of the reference cloud queue server, measured against baselines in the same
- * run (issue 4, "Performance"):
+ * run:
  *   (a) throughput on a 100,000-item queue vs a bare fastify route answering a constant JSON
  *       object of the same size (target: at least 0.7×);
  *   (b) latency on a 1,000,000-item queue (edited in the middle) vs a 100-item queue
@@ -63,7 +63,7 @@ const adminPost = async (path: string, body: string) => {
 
 try {
   // The server's own cost: what the traffic log adds to each request is traffic-capture.bench.ts's
-  // measure (issue 6), taken side by side there. `--capture` measures with the log on, as shipped.
+  // measure, taken side by side there. `--capture` measures with the log on, as shipped.
   await engine.commands.run('traffic.configure', { capture: CAPTURE });
   console.log(`traffic capture ${CAPTURE ? 'on' : 'off'}`);
   // (c) first: it also builds the queue that (a) measures.

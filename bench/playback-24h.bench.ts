@@ -1,5 +1,5 @@
 /**
- * 24 hours of engine-clock playback (issue 5, "Performance"): about 400 tracks played by one
+ * 24 hours of engine-clock playback: about 400 tracks played by one
  * simulated player against the console's own cloud queue server, with every report, version
  * poll and next-window request over real loopback HTTP, in one jump of the engine clock.
  * Prints the wall time it took (target: under 5 s) and what happened on the way.

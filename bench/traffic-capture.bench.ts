@@ -1,5 +1,5 @@
 /**
- * What the traffic log costs (issue 6, "Performance"): GET /itemWindow throughput of the console's
+ * What the traffic log costs: GET /itemWindow throughput of the console's
  * own cloud queue server with capture on and with capture off, side by side in one run. Target:
  * capture costs at most 15%.
  *

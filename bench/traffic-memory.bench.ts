@@ -1,5 +1,5 @@
 /**
- * Memory of the traffic log under load (issue 6, "Performance"): the engine's RSS sampled while
+ * Memory of the traffic log under load: the engine's RSS sampled while
  * GET /itemWindow runs at full speed against its cloud queue server with capture on, the retention
  * cap set low so that it is reached within seconds and every new entry then drops the oldest.
  * Prints every sample and the spread of the samples after warm-up, (max - min) / min (target:

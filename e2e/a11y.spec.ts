@@ -1,5 +1,5 @@
 /**
- * Accessibility of every area with real content in it (issue 32): axe-core finds no serious or
+ * Accessibility of every area with real content in it: axe-core finds no serious or
  * critical violation in light and dark, whether the scheme is the system's or chosen in the app;
  * the chosen theme is remembered and applied before the app's own script runs; every Tab stop
  * shows its focus ring.

@@ -1,5 +1,5 @@
 /**
- * "Check a server" in Chromium (issue 31, docs/contract/console.md §8): one of the console's own
+ * "Check a server" in Chromium (docs/contract/console.md §8): one of the console's own
  * queues is checked case by case, live, and passes every case; a case's evidence opens its entry
  * in the traffic log; the run exports as JUnit and reruns; bad input is refused beside its field;
  * a server that cannot be reached fails the run with that one message; and after a restart a rerun

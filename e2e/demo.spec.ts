@@ -1,5 +1,5 @@
 /**
- * The guided demo (issue 33, docs/demo.md): on a first run the checklist is there; a presenter
+ * The guided demo (docs/demo.md): on a first run the checklist is there; a presenter
  * clicks it through start to end in under 10 clicks (the sign-in tab's two included), each step
  * ticking once the engine confirms it; it is keyboard operable and passes axe in both themes.
  */

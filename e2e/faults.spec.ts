@@ -1,5 +1,5 @@
 /**
- * Failure injection in Chromium (issue 6): a 503 storm injected from the Faults panel with one
+ * Failure injection in Chromium: a 503 storm injected from the Faults panel with one
  * click, its retries in the traffic log and the player's state on the Player page; a custom rule
  * refused for bad input without losing what was typed; a scenario saved and run from the UI.
  * The engine clock is stopped so retries wait for the test. The served console is shared with

@@ -1,5 +1,5 @@
 /**
- * The integrator's path (issue 33, docs/login-service.md): an OAuth flow for an integration whose
+ * The integrator's path (docs/login-service.md): an OAuth flow for an integration whose
  * redirect URI is a real-looking https URL, run in the user's own browser tab. Nothing leaves the
  * machine — every request to a host other than loopback is blocked and counted, and none is made
  * to myapp.example.com — the captured page holds no code, the console reveals it once with the

@@ -1,6 +1,6 @@
 /**
  * The live queue editor in Chromium: every edit shows a new queueVersion, and GET /itemWindow
- * answers the edited queue at once (issue 4).
+ * answers the edited queue at once.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';

@@ -1,5 +1,5 @@
 /**
- * The frame at three window widths (issue 32), every area with real content in it: the page never
+ * The frame at three window widths, every area with real content in it: the page never
  * scrolls sideways, the status bar stays one line, no table is cut; at 1024 px the sidebar is its
  * icons (each still named, its name shown on hover), at 1440 px it is whole; at 1920 px the panes
  * sit side by side; the traffic entry's pane is resized by its splitter, by keyboard, and stays so.
@@ -83,7 +83,7 @@ test('at 1920 px the panes of each area sit side by side', async ({ consolePage,
       [main.getByRole('listbox', { name: 'Queue items' }), main.getByRole('tablist')],
     ],
     Player: [
-      // The workbench (issue 33): the state, the player's requests and now playing; the reports, the rules and the violations.
+      // The workbench: the state, the player's requests and now playing; the reports, the rules and the violations.
       [main.getByRole('region', { name: 'State' }), main.getByRole('region', { name: 'Requests', exact: true })],
       [main.getByRole('region', { name: 'Requests', exact: true }), main.getByRole('region', { name: 'Now playing' })],
       [

@@ -1,5 +1,5 @@
 /**
- * The traffic log in Chromium (issue 6): it fills live as requests happen, its filters narrow it,
+ * The traffic log in Chromium: it fills live as requests happen, its filters narrow it,
  * an entry shows its secrets masked until revealed, a player request links to the transition it
  * caused, the filtered set downloads as HAR and as a repro bundle that imports and replays, and
  * the list stays light with 100,000 entries in it.

@@ -1,5 +1,5 @@
 /**
- * What the traffic log shows can be trusted (issue 33): coming back to it shows the log as it is
+ * What the traffic log shows can be trusted: coming back to it shows the log as it is
  * now, not as it was left; the open entry never sits beside a list its filter leaves it out of;
  * each entry names its player and links the other side of the same request; and every entry
  * copies as curl and as fetch, its secrets masked unless revealed.

@@ -1,5 +1,5 @@
 /**
- * The QA journey of issue 33 on one screen: inject a fault from the Player page, send the request
+ * The QA journey on one screen: inject a fault from the Player page, send the request
  * it waits for with "Trigger now", and see the request with its fault and the state change it
  * caused, without leaving the Player page; and the Player page never scrolls the document.
  */

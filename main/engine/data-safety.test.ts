@@ -1,6 +1,5 @@
 /**
- * The two attacks of docs/contract/console.md §9 on a whole console, as issue 29's "done when"
- * states them:
+ * The two attacks of docs/contract/console.md §9 on a whole console, as the data-safety work set them out:
  * - after an OAuth flow, queue edits and a token refresh, no secret the test saw appears in any
  *   file under the data dir (the queue's own token is a needed column of console.sqlite: it is
  *   looked for in every other file);

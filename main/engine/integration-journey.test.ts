@@ -1,5 +1,5 @@
 /**
- * An integration's whole journey against the console (issue 30): a small integration written
+ * An integration's whole journey against the console: a small integration written
  * here from the public contract alone, with its own OAuth client (PKCE, Basic auth, refresh), its
  * own event receiver that checks every signature, and its own cloud queue server. It only knows
  * the console's hosts: the control API is called under `/control/api/v1`, as a real client that

@@ -1,5 +1,5 @@
 /**
- * "Copy as curl" and "Copy as fetch" (issue 33) for any request the console shows: a traffic
+ * "Copy as curl" and "Copy as fetch" for any request the console shows: a traffic
  * entry, a command bar call, a flow's token request. Pure, and shared with the renderer (which
  * imports only `main/engine/api/`), so every copy button writes the same thing.
  *

@@ -1,5 +1,5 @@
 /**
- * Saved scenarios (issue 6): fault rules, user actions, control commands and clock steps, with
+ * Saved scenarios: fault rules, user actions, control commands and clock steps, with
  * the transitions they are expected to cause, run as one and reported as pass or fail. Pure
  * types, shared with the renderer.
  */

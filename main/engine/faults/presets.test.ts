@@ -1,5 +1,5 @@
 /**
- * Each preset, applied to a playing player, does what its description promises (issue 33: "404
+ * Each preset, applied to a playing player, does what its description promises ("404
  * on itemWindow" said the player goes idle, while during a load the load failed and the player
  * played on). The rules are applied in the player's client (target `player`, as the Faults page
  * offers for every preset), which fails the request the same way the console's server would, and

@@ -1,5 +1,5 @@
 /**
- * The fault rules (issue 6): one model for the console's servers and the player's client. A
+ * The fault rules: one model for the console's servers and the player's client. A
  * request asks `decide`; the first live rule that matches and (for a probability rule) draws a
  * hit fails it. `times` rules are spent after N hits and stay listed with their counts. The
  * order is the user's (`move`), kept across restarts; hosts see each rule with what the rules

@@ -1,5 +1,5 @@
 /**
- * Which rules will never get to act, and why (issue 33: a "404 on itemWindow" rule added under a
+ * Which rules will never get to act, and why (a "404 on itemWindow" rule added under a
  * live "503 storm" never fired, and nothing said so). The first live rule that matches a request
  * wins, so a rule is *shadowed* when an earlier live rule of its target matches every request it
  * would match and always acts on them: it has no `times` left to run out and no `probability`

@@ -1,5 +1,5 @@
 /**
- * "Trigger now" next to a fault rule (issue 33): which request of which player the rule waits
+ * "Trigger now" next to a fault rule: which request of which player the rule waits
  * for, sent at once (player/trigger.ts sends it as the player would). The request is picked from
  * the rule's match and checked against it as `decide` will check it, on the player's own queue
  * URL, so a rule that would not fail what is sent is refused with the reason instead.

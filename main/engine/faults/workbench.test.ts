@@ -1,5 +1,5 @@
 /**
- * Issue 33 over the admin API, on a real engine with a stopped clock: a rule added under a live
+ * The workbench over the admin API, on a real engine with a stopped clock: a rule added under a live
  * 503 storm is reported as shadowed and does not fire until it is moved first; "Trigger now"
  * sends the request a rule waits for (a version poll now instead of in up to ten engine minutes),
  * and refuses, with the reason, a request the player would not send.

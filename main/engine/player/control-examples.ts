@@ -1,5 +1,5 @@
 /**
- * Example requests for the command bar (issue 33): the control API calls an integration makes,
+ * Example requests for the command bar: the control API calls an integration makes,
  * in the order it makes them (docs/contract/console.md §3), filled with what this console holds:
  * a group's id, the session its player has (if any), and the first queue's base URL,
  * httpAuthorization and first item. What is not there yet stays a `{placeholder}` with a note

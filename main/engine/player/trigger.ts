@@ -1,5 +1,5 @@
 /**
- * "Trigger now" (issue 33): a fault rule injected into a steadily playing player waited up to ten
+ * "Trigger now": a fault rule injected into a steadily playing player waited up to ten
  * engine minutes for the request it matches. This sends that request at once, the way the player
  * sends it on its own: the same flow, the same retries, the same meaning of a failure
  * (request-policies.ts), so what the rule does to it is what it would have done later. Only a

@@ -1,5 +1,5 @@
 /**
- * Saved scenarios over the admin API against a real engine (issue 6): a queue made with the admin
+ * Saved scenarios over the admin API against a real engine: a queue made with the admin
  * API, control commands sent with the console's own token, faults, clock steps and expected
  * transitions; pass, fail with the failing step's message, values saved from answers, bad
  * scenarios refused with nothing saved, and a run over HTTP as CI makes it.

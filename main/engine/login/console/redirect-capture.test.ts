@@ -1,5 +1,5 @@
 /**
- * Redirect capture (issue 33): with a real https redirect URI the code used to go to that host.
+ * Redirect capture: with a real https redirect URI the code used to go to that host.
  * With `captureRedirects` on (the default) the login service keeps the redirect: the browser
  * lands on a page of the login service that never holds the code, the engine sends nothing to
  * the host, and the console reveals the code once, with a curl that carries it.

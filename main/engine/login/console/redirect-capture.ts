@@ -1,5 +1,5 @@
 /**
- * Redirect capture (issue 33, docs/login-service.md): with a real redirect URI such as
+ * Redirect capture (docs/login-service.md): with a real redirect URI such as
  * `https://myapp.example.com/cb`, the browser used to take the code to that host, and load the
  * error page there again on every reload. With the `captureRedirects` setting on (the default),
  * the login service keeps every redirect that would leave this machine: instead of the 302 it

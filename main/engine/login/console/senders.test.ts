@@ -1,5 +1,5 @@
 /**
- * The command bar sends as the console or as an integration's grant (issue 33): a grant whose
+ * The command bar sends as the console or as an integration's grant: a grant whose
  * access token the console saw issued in this run is listed by `control.senders` and can be sent
  * as; the call carries that token (the flow inspector files it on that grant's flow); a grant it
  * holds no live token of is refused with the reason. And the example requests it offers are

@@ -1,5 +1,5 @@
 /**
- * Who the command bar sends a control call as (issue 33): the console's own token
+ * Who the command bar sends a control call as: the console's own token
  * (`console-token.ts`), or the current access token of an integration's grant that the console
  * saw issued in this run (`grants/held-tokens.ts`): the sample's flows, the flows it started,
  * and any code an app traded at its token endpoint since it started. A grant it holds no live

@@ -1,6 +1,6 @@
 /**
  * The newest access token of each grant, as it was issued in this run, so that the command bar can
- * send a control call as an integration (`control.send` with `as`, issue 33) and not only as the
+ * send a control call as an integration (`control.send` with `as`) and not only as the
  * console. Tokens are stored only as hashes (docs/contract/console.md §9), so this is memory
  * alone: a token issued before a restart is not held, and the grant cannot be sent as until it
  * gets a new one (a code traded or a token refreshed). Whether a held token still works is asked

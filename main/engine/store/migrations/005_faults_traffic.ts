@@ -1,6 +1,6 @@
 import type { Migration } from '../migrations.js';
 
-/** Fault rules, the traffic log and saved scenarios (issue 6). */
+/** Fault rules, the traffic log and saved scenarios. */
 export const faultsTrafficMigration: Migration = {
   version: 5,
   name: 'faults-traffic',

@@ -1,7 +1,7 @@
 /**
  * The live fault rules in matching order, numbered (the first that matches fails the request):
  * what each matches, does and how long it lasts, its hits as they happen, spent rules dimmed.
- * A rule an earlier one shadows says so on its row, with a button that moves it first (issue 33:
+ * A rule an earlier one shadows says so on its row, with a button that moves it first (
  * a "404 on itemWindow" added under a live 503 storm never fired, and nothing said why). Rules
  * reorder by drag, by Move up / Move down, or Alt+↑/↓ on a row; "Trigger now" sends the request
  * a rule waits for, and says why not when the player would not send it now. One "Clear all".

@@ -1,5 +1,5 @@
 /**
- * Presets grouped by the request they fail (issue 33): what a failure does depends on the request
+ * Presets grouped by the request they fail: what a failure does depends on the request
  * it hits (a 404 on a load fails the command and the player plays on; on a skip it empties the
  * queue), so the presets for one request sit together under its name, in the engine's order.
  */

@@ -1,5 +1,5 @@
 /**
- * A scenario template run in one click (issue 33: the templates, the best cause-and-effect view,
+ * A scenario template run in one click (the templates, the best cause-and-effect view,
  * sat below the fold). What a template needs is found or made: a queue of a dozen tracks or more
  * (one of 20 sample tracks is created when none is), and the first group's player. The template
  * is saved under a fixed id (`template-<id>`), so running it again replaces it rather than piling

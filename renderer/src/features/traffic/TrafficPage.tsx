@@ -109,7 +109,7 @@ export function TrafficPage() {
   /**
    * A new filter. The open entry stays open only if the new filter keeps it: the detail pane is
    * the list's open row, and an entry beside a list that leaves it out ("0 entries" next to a
-   * 503) reads as a row of it (issue 33). It is closed, and dropped from the address, rather than
+   * 503) reads as a row of it. It is closed, and dropped from the address, rather than
    * shown as "outside the filter": one rule, nothing to tell apart, and the count and the pane
    * never disagree.
    */

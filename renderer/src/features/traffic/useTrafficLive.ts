@@ -4,7 +4,7 @@
  * last refresh took, so a slow filter over a full log cannot keep the engine busy answering it.
  * `traffic.reset` (cleared, retention changed) reads everything again. No event reaches the list
  * while the area is closed, and its pages are cached as fresh: on arrival it reads what is on
- * screen afresh, or coming back showed the log as it was left (issue 33: 13 entries shown while
+ * screen afresh, or coming back showed the log as it was left (13 entries shown while
  * the log held 119, until the next request came).
  */
 import { useQueryClient } from '@tanstack/react-query';
