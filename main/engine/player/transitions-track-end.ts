@@ -1,0 +1,108 @@
+/**
+ * The end of a track, of the window and of the queue: the next track, the edge, queueCompleted.
+ * Rows of the transition table (transitions.ts puts the groups together, in this order).
+ */
+import { ACTIVE, type Transition } from './transition-schema.js';
+
+export const TRACK_END_ROWS: readonly Transition[] = [
+  // the end of a track and of the queue (docs/contract/platform.md §4.3 queueCompleted)
+  {
+    id: 'track-ends-next',
+    from: ['PLAYING'],
+    on: ['trackEnded'],
+    guard: 'hasNext',
+    to: 'PLAYING',
+    effects: ['finalReport', 'playNextTrack'],
+    note: 'a track ends: one final report, the next track plays gaplessly',
+  },
+  {
+    id: 'track-ends-window-edge',
+    from: ['PLAYING'],
+    on: ['trackEnded'],
+    guard: 'windowEdgeQueueGoesOn',
+    to: 'BUFFERING',
+    effects: ['stallAtEdge'],
+    note: 'the track ends at the window\u2019s edge, the queue goes on (includesEndOfQueue false) and the next window has not come (tracks shorter than its round trip): wait for it, buffering; the final report goes with what comes next',
+  },
+  {
+    id: 'next-window-plays-fetched',
+    from: ['BUFFERING'],
+    on: ['windowAnswered'],
+    guard: 'edgeAnswerHasNextFetched',
+    to: 'BUFFERING',
+    effects: ['adoptBackgroundWindow', 'finalReport', 'startNext', 'requestQueueCompleted'],
+    note: 'the window waited for at the edge brings the next track, its audio all fetched already (short tracks arrive whole): one final report, play on, reason=queueCompleted checks for more',
+  },
+  {
+    id: 'next-window-plays',
+    from: ['BUFFERING'],
+    on: ['windowAnswered'],
+    guard: 'edgeAnswerHasNext',
+    to: 'BUFFERING',
+    effects: ['adoptBackgroundWindow', 'finalReport', 'startNext'],
+    note: 'the window waited for at the edge brings the next track: the ended one gets its final report, the next one plays',
+  },
+  {
+    id: 'next-window-asks-again',
+    from: ['BUFFERING'],
+    on: ['windowAnswered'],
+    guard: 'edgeAnswerFallsShort',
+    to: 'same',
+    effects: ['adoptBackgroundWindow', 'askAgainAtEdge'],
+    note: 'a window asked for an earlier track (a queueCompleted, say) ends where the old one did: ask again (reason=refresh) for the track that ended',
+  },
+  {
+    id: 'next-window-waits',
+    from: ['BUFFERING'],
+    on: ['windowAnswered'],
+    guard: 'edgeAnswerMoreQueued',
+    to: 'same',
+    effects: ['adoptBackgroundWindow'],
+    note: 'nothing more in this window, but a refreshCloudQueue or a new version\u2019s window goes out after it: keep waiting for that one',
+  },
+  {
+    id: 'next-window-ends',
+    from: ['BUFFERING'],
+    on: ['windowAnswered'],
+    guard: 'edgeAnswerEnds',
+    to: 'PAUSED',
+    effects: ['adoptBackgroundWindow', 'finalReport', 'stopAtEnd', 'armPauseTtl'],
+    note: 'the window waited for has nothing after the track that ended: the queue ended after all (or its server says it goes on, yet sends nothing more); final report, pause (§4.3 queueCompleted)',
+  },
+  {
+    id: 'next-window-exhausted',
+    from: ['BUFFERING'],
+    on: ['backgroundExhausted'],
+    guard: 'edgeWindowExhausted',
+    to: 'PAUSED',
+    effects: ['drainWindow', 'finalReport', 'stopAtEnd', 'armPauseTtl', 'reportError'],
+    note: 'docs/contract/platform.md §3/§7.4: the window waited for at the edge used up its retries: no audio is left to play out; final report, pause, the session stays valid',
+  },
+  {
+    id: 'track-ends-last',
+    from: ['PLAYING'],
+    on: ['trackEnded'],
+    fallback: true,
+    to: 'PAUSED',
+    effects: ['finalReport', 'stopAtEnd', 'armPauseTtl'],
+    note: 'no more tracks: pause after the last one (§4.3 queueCompleted)',
+  },
+  {
+    id: 'window-fetched',
+    from: ACTIVE,
+    on: ['downloadComplete'],
+    guard: 'windowFullyFetched',
+    to: 'same',
+    effects: ['recordDownload', 'requestQueueCompleted'],
+    note: 'all audio of the window fetched: GET /itemWindow reason=queueCompleted checks for more',
+  },
+  {
+    id: 'track-fetched',
+    from: ACTIVE,
+    on: ['downloadComplete'],
+    fallback: true,
+    to: 'same',
+    effects: ['recordDownload'],
+    note: 'a track\u2019s audio is fetched; the next one starts downloading',
+  },
+];
