@@ -9,7 +9,7 @@ import { DataTable } from '../../components/DataTable';
 import { useApiDescription } from '../../queries/api-description';
 import { useEngineState } from '../../queries/engine-state';
 import { groupedRows, type OperationRow } from './operations';
-import styles from './api.module.css';
+import styles from './ApiPage.module.css';
 
 export function ApiPage() {
   const description = useApiDescription();

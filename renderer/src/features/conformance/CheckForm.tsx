@@ -9,7 +9,7 @@ import { useStartRun } from '../../queries/conformance';
 import { useQueueList } from '../../queries/queues';
 import { SecretInput } from './SecretInput';
 import { checkAuthorization, checkBaseUrl } from './target';
-import styles from './conformance.module.css';
+import styles from './CheckForm.module.css';
 
 interface Fields {
   baseUrl: string;

@@ -10,7 +10,7 @@ import { CheckForm } from './CheckForm';
 import { RunList } from './RunList';
 import { RunView } from './RunView';
 import { useConformanceView } from './view-state';
-import styles from './conformance.module.css';
+import styles from './ConformancePage.module.css';
 
 export function ConformancePage() {
   useConformanceEventWiring();

@@ -5,7 +5,7 @@
  */
 import { Link } from '@tanstack/react-router';
 import { useState } from 'react';
-import styles from './conformance.module.css';
+import styles from './Evidence.module.css';
 
 const SHOWN = 4;
 

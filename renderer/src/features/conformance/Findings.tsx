@@ -9,7 +9,7 @@ import { CopyButton } from '../../components/CopyButton';
 import { Evidence } from './Evidence';
 import { firstFinding, type CaseRow } from './grouping';
 import { OutcomeBadge } from './OutcomeBadge';
-import styles from './conformance.module.css';
+import styles from './Findings.module.css';
 
 export function Findings({ rows }: { rows: readonly CaseRow[] }) {
   if (rows.length === 0) return null;

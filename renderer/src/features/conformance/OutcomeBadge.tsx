@@ -5,7 +5,7 @@
 import type { ConformanceOutcome } from '@engine-api/conformance-types';
 import type { CaseState } from './grouping';
 import { OUTCOME_LABEL, OUTCOME_MARK } from './summary';
-import styles from './conformance.module.css';
+import styles from './OutcomeBadge.module.css';
 
 const STATE_LABEL: Record<Exclude<CaseState, 'settled'>, string> = {
   running: 'running',

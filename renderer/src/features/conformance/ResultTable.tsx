@@ -6,7 +6,7 @@
 import type { SectionGroup } from './grouping';
 import { Evidence } from './Evidence';
 import { OutcomeBadge } from './OutcomeBadge';
-import styles from './conformance.module.css';
+import styles from './ResultTable.module.css';
 
 export function ResultTable({ groups }: { groups: SectionGroup[] }) {
   return (

@@ -14,7 +14,7 @@ import { useDeleteRun, useExportRun, useRerun } from '../../queries/conformance'
 import { downloadReport } from './download';
 import { SecretInput } from './SecretInput';
 import { checkAuthorization } from './target';
-import styles from './conformance.module.css';
+import styles from './RunActions.module.css';
 
 const FORMAT_LABEL: Record<ConformanceReportFormat, { text: string; title: string }> = {
   json: { text: 'JSON', title: 'The run as the admin API answers it' },
@@ -153,6 +153,7 @@ function AuthorizationPrompt({
       <div className={styles.rerunAuthRow}>
         <label htmlFor="check-rerun-authorization">Authorization</label>
         <SecretInput
+          className={styles.secret}
           id="check-rerun-authorization"
           label="Authorization"
           autoFocus

@@ -7,7 +7,7 @@ import type { ConformanceRunSummary } from '@engine-api/conformance-types';
 import { rovingTarget } from '../../components/roving';
 import { serverLabel, shortTallyText, startedText } from './summary';
 import { StatusPill } from './StatusPill';
-import styles from './conformance.module.css';
+import styles from './RunList.module.css';
 
 export interface RunListProps {
   runs: ConformanceRunSummary[];
@@ -57,7 +57,7 @@ export function RunList({ runs, selectedId, onSelect, focusRequest }: RunListPro
             data-status={run.status}
             onClick={() => onSelect(run.id)}
           >
-            <StatusPill status={run.status} />
+            <StatusPill status={run.status} className={styles.status} />
             <span className={styles.runServer} title={run.baseUrl}>
               {serverLabel(run.baseUrl)}
             </span>

@@ -1,7 +1,7 @@
 /** A run going on: how many of its cases settled, as a bar and in words, and the case it is on now. */
 import type { ConformanceCaseInfo, ConformanceSummary } from '@engine-api/conformance-types';
 import { progressText, settledCount } from './summary';
-import styles from './conformance.module.css';
+import styles from './RunProgress.module.css';
 
 export function RunProgress({
   summary,

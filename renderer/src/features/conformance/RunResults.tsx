@@ -7,7 +7,7 @@ import { useState } from 'react';
 import { findingRows, groupBySection, type CaseRow } from './grouping';
 import { Findings } from './Findings';
 import { ResultTable } from './ResultTable';
-import styles from './conformance.module.css';
+import styles from './RunResults.module.css';
 
 export function RunResults({ rows }: { rows: readonly CaseRow[] }) {
   const findings = findingRows(rows);

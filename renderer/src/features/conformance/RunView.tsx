@@ -12,7 +12,7 @@ import { RunProgress } from './RunProgress';
 import { RunResults } from './RunResults';
 import { StatusPill } from './StatusPill';
 import { summaryLine } from './summary';
-import styles from './conformance.module.css';
+import styles from './RunView.module.css';
 
 export interface RunViewProps {
   runId: string;

@@ -3,7 +3,7 @@
  * was pasted. Nothing here is remembered by the browser (the console holds it in memory only).
  */
 import { useState, type Ref } from 'react';
-import styles from './conformance.module.css';
+import styles from './SecretInput.module.css';
 
 export interface SecretInputProps {
   id: string;
@@ -16,6 +16,8 @@ export interface SecretInputProps {
   describedBy?: string;
   inputRef?: Ref<HTMLInputElement>;
   autoFocus?: boolean;
+  /** How the field sits in its row, from the row's own stylesheet. */
+  className?: string;
 }
 
 export function SecretInput({
@@ -28,10 +30,11 @@ export function SecretInput({
   describedBy,
   inputRef,
   autoFocus,
+  className,
 }: SecretInputProps) {
   const [shown, setShown] = useState(false);
   return (
-    <span className={styles.secret}>
+    <span className={className ? `${styles.secret} ${className}` : styles.secret}>
       <input
         id={id}
         ref={inputRef}

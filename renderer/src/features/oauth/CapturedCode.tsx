@@ -12,7 +12,7 @@ import { formatEngineMoment } from '../../format/engine-time';
 import { oauthKeys } from '../../queries/oauth';
 import { useEngineDay } from '../../stores/clock';
 import { useInspectorStore } from './inspector-store';
-import styles from './oauth.module.css';
+import styles from './CapturedCode.module.css';
 
 export function CapturedCode({ flowId, captured }: { flowId: string; captured: CapturedCodeView }) {
   const api = useApi();

@@ -11,7 +11,7 @@ import { FormError } from './fields';
 import type { ShownSecret } from './SecretCallout';
 import { StartedNotice } from './StartedNotice';
 import { useStartFlow } from './useStartFlow';
-import styles from './oauth.module.css';
+import styles from './ClientKeySection.module.css';
 
 export function ClientKeySection({
   integration,

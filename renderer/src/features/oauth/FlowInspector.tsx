@@ -3,7 +3,7 @@
  * step from the authorization request to the API calls made with its tokens, live.
  */
 import type { FlowStepKind, FlowSummary } from '@engine-api/oauth-types';
-import { Badge } from '../../components/Badge';
+import { StatusBadge } from './StatusBadge';
 import { useFlow, useFlows, useIntegrations } from '../../queries/oauth';
 import { CapturedCode } from './CapturedCode';
 import { FormError } from './fields';
@@ -15,7 +15,7 @@ import { TokenRequestHint } from './TokenRequestHint';
 import { useEngineState } from '../../queries/engine-state';
 import { formatEngineMoment } from '../../format/engine-time';
 import { useEngineDay } from '../../stores/clock';
-import styles from './oauth.module.css';
+import styles from './FlowInspector.module.css';
 import { summaryAfterKind } from './step-summary';
 
 const STEP_NAMES: Record<FlowStepKind, string> = {
@@ -49,7 +49,7 @@ export function FlowInspector() {
   const current = selected ?? flows?.[0]?.id ?? null;
 
   return (
-    <section className={`${styles.card} inspector`} aria-labelledby="inspector-title">
+    <section className={styles.card} aria-labelledby="inspector-title">
       <h2 id="inspector-title">Flow inspector</h2>
       <FormError error={error} />
       {flows && flows.length === 0 && (
@@ -66,7 +66,7 @@ export function FlowInspector() {
                 onClick={() => select(flow.id)}
               >
                 <span className={styles.flowName}>{flow.integrationName ?? flow.clientId ?? 'unknown client'}</span>
-                <Badge status={flow.status}>{STATUS_NAMES[flow.status]}</Badge>
+                <StatusBadge status={flow.status}>{STATUS_NAMES[flow.status]}</StatusBadge>
                 <span className="muted">
                   {formatEngineMoment(flow.startedAt, today)} · {flow.origin} · {flow.stepCount} step
                   {flow.stepCount === 1 ? '' : 's'}
@@ -95,10 +95,10 @@ function Timeline({ flowId }: { flowId: string }) {
   const deleted = integrations !== undefined && flow.integrationId !== null && integration === undefined;
   const pending = login ? pendingTokenRequest(flow, login, started?.codeVerifier ?? null, { sample, deleted }) : null;
   return (
-    <div className="timeline-pane">
+    <div>
       <p className={styles.timelineHead}>
         <strong>{flow.integrationName ?? 'Unknown client'}</strong>{' '}
-        <Badge status={flow.status}>{STATUS_NAMES[flow.status]}</Badge>{' '}
+        <StatusBadge status={flow.status}>{STATUS_NAMES[flow.status]}</StatusBadge>{' '}
         <span className="muted">
           {flow.origin} · {flow.id}
         </span>
@@ -124,12 +124,12 @@ function Timeline({ flowId }: { flowId: string }) {
                 <span className={styles.stepSummary}>
                   {step.detail.kind === 'token' && step.detail.issued?.reusedWithinGrace && (
                     <>
-                      <Badge
+                      <StatusBadge
                         status="grace"
                         title="A refresh token rotated away moments ago, presented again within the integration's grace window: answered with the current refresh token, nothing revoked"
                       >
                         reused within grace
-                      </Badge>{' '}
+                      </StatusBadge>{' '}
                     </>
                   )}
                   {summaryAfterKind(step.kind, step.summary)}

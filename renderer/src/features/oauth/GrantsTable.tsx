@@ -4,7 +4,7 @@
  */
 import { useMutation } from '@tanstack/react-query';
 import { tokenStatus, type GrantView, type TokenView } from '@engine-api/oauth-types';
-import { Badge } from '../../components/Badge';
+import { StatusBadge } from './StatusBadge';
 import { DataTable } from '../../components/DataTable';
 import { useApi } from '../../api/context';
 import { useGrants } from '../../queries/oauth';
@@ -13,7 +13,7 @@ import { useEngineDay, useEngineNow } from '../../stores/clock';
 import { FormError } from './fields';
 import { useSelectFlow } from './inspector-store';
 import { expiryText } from '../../format/span';
-import styles from './oauth.module.css';
+import styles from './GrantsTable.module.css';
 
 export function GrantsTable({ integrationId }: { integrationId: string }) {
   const { data: grants, error } = useGrants(integrationId);
@@ -64,7 +64,7 @@ function GrantRows({ grant, now }: { grant: GrantView; now: number | null }) {
         ? 'expired'
         : 'active';
   return (
-    <tbody className="grant" aria-label={`Grant ${grant.id}`} data-revoked={grant.revokedAt !== null}>
+    <tbody aria-label={`Grant ${grant.id}`} data-revoked={grant.revokedAt !== null}>
       <tr className={styles.grantRow}>
         <td>{formatEngineMoment(grant.createdAt, today)}</td>
         <td>
@@ -73,7 +73,7 @@ function GrantRows({ grant, now }: { grant: GrantView; now: number | null }) {
         </td>
         <td />
         <td>
-          <Badge status={status}>{status}</Badge>
+          <StatusBadge status={status}>{status}</StatusBadge>
           <RevokedReason reason={grant.revokedReason} />
         </td>
         <td className={styles.actions}>
@@ -113,7 +113,7 @@ function TokenRow({ token, now }: { token: TokenView; now: number | null }) {
       </td>
       <td>{status === 'revoked' || status === 'rotated' ? '—' : expiryText(token.expiresAt, now)}</td>
       <td>
-        <Badge status={status}>{status}</Badge>
+        <StatusBadge status={status}>{status}</StatusBadge>
         <RevokedReason reason={token.revokedReason} />
       </td>
       <td className={styles.actions}>

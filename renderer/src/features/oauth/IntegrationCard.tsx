@@ -3,6 +3,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { REFRESH_GRACE_MAX_SEC, type IntegrationView } from '@engine-api/oauth-types';
 import { Badge } from '../../components/Badge';
+import { StatusBadge } from './StatusBadge';
 import { useApi } from '../../api/context';
 import { oauthKeys } from '../../queries/oauth';
 import { ClientKeySection } from './ClientKeySection';
@@ -10,7 +11,7 @@ import { ConsentFieldInputs, FormError, type ConsentFields } from './fields';
 import { GrantsTable } from './GrantsTable';
 import { IntegrationEvents } from './IntegrationEvents';
 import { SecretCallout, type ShownSecret } from './SecretCallout';
-import styles from './oauth.module.css';
+import styles from './IntegrationCard.module.css';
 
 export function IntegrationCard({
   integration,
@@ -49,14 +50,14 @@ export function IntegrationCard({
   const headingId = `integration-${integration.id}`;
 
   return (
-    <article className={`${styles.card} integration`} aria-labelledby={headingId} data-expanded={expanded}>
+    <article className={styles.card} aria-labelledby={headingId} data-expanded={expanded}>
       <header className={styles.integrationHead}>
         <button type="button" className={styles.disclosure} aria-expanded={expanded} onClick={onToggle}>
           <span aria-hidden="true">{expanded ? '▾' : '▸'}</span>
           <h3 id={headingId}>{integration.name}</h3>
         </button>
         {integration.category && <Badge>{integration.category}</Badge>}
-        {integration.sample && !integration.category && <Badge status="sample">sample</Badge>}
+        {integration.sample && !integration.category && <StatusBadge status="sample">sample</StatusBadge>}
         <span className="muted">
           {integration.keys.length} key{integration.keys.length === 1 ? '' : 's'}
         </span>

@@ -8,14 +8,14 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState, type FormEvent } from 'react';
 import type { EventDeliveryView, EventSubscriptionView } from '@engine-api/events/deliveries';
 import type { ClientKeyView, IntegrationView } from '@engine-api/oauth-types';
-import { Badge } from '../../components/Badge';
+import { StatusBadge } from './StatusBadge';
 import { DataTable } from '../../components/DataTable';
 import { useApi } from '../../api/context';
 import { formatEngineMoment } from '../../format/engine-time';
 import { oauthKeys } from '../../queries/oauth';
 import { useEngineDay } from '../../stores/clock';
 import { FormError } from './fields';
-import styles from './oauth.module.css';
+import styles from './IntegrationEvents.module.css';
 
 const eventKeys = {
   subscriptions: (integrationId: string) => ['events', 'subscriptions', integrationId] as const,
@@ -157,7 +157,7 @@ function SubscriptionList({
       </p>
     );
   return (
-    <DataTable className="event-subscriptions" aria-label="Subscriptions">
+    <DataTable aria-label="Subscriptions">
       <thead>
         <tr>
           <th scope="col">Namespace</th>
@@ -213,7 +213,7 @@ function DeliveryList({ deliveries }: { deliveries: EventDeliveryView[] | undefi
         </ul>
       )}
       <h4>Last deliveries</h4>
-      <DataTable className="event-deliveries" aria-label="Last deliveries">
+      <DataTable aria-label="Last deliveries">
         <thead>
           <tr>
             <th scope="col">Time</th>
@@ -236,7 +236,7 @@ function DeliveryList({ deliveries }: { deliveries: EventDeliveryView[] | undefi
                 {d.fault && <span className="muted"> (injected)</span>}
               </td>
               <td>
-                <Badge status={d.outcome}>{d.outcome}</Badge>
+                <StatusBadge status={d.outcome}>{d.outcome}</StatusBadge>
                 {d.outcome === 'retrying' && d.nextTryAt !== null && (
                   <span className="muted"> next at {formatEngineMoment(d.nextTryAt, today)}</span>
                 )}

@@ -4,7 +4,7 @@ import { useState, type FormEvent } from 'react';
 import type { CreatedIntegration } from '@engine-api/oauth-types';
 import { useApi } from '../../api/context';
 import { ConsentFieldInputs, FormError, type ConsentFields } from './fields';
-import styles from './oauth.module.css';
+import styles from './NewIntegrationForm.module.css';
 
 export function NewIntegrationForm({
   onCreated,

@@ -12,7 +12,7 @@ import { IntegrationCard } from './IntegrationCard';
 import { NewIntegrationForm } from './NewIntegrationForm';
 import type { ShownSecret } from './SecretCallout';
 import { SettingsBar } from './SettingsBar';
-import styles from './oauth.module.css';
+import styles from './OAuthPage.module.css';
 
 const route = getRouteApi('/oauth');
 
@@ -28,13 +28,13 @@ export function OAuthPage() {
   const open = expanded ?? integrations?.find((i) => !i.sample)?.id ?? integrations?.[0]?.id ?? null;
 
   return (
-    <section className={`page ${styles.oauthPage}`} aria-labelledby="page-title">
+    <section className={styles.oauthPage} aria-labelledby="page-title">
       <header className={`page-header ${styles.oauthHeader}`}>
         <h1 id="page-title">OAuth</h1>
         <SettingsBar />
       </header>
       <div className={styles.oauthColumns}>
-        <section className="integrations" aria-labelledby="integrations-title">
+        <section aria-labelledby="integrations-title">
           <div className={styles.sectionHead}>
             <h2 id="integrations-title">Integrations</h2>
             {!creating && (

@@ -1,6 +1,6 @@
 /** A client secret, shown this once (it is stored hashed): copy it now. */
 import { CopyButton } from '../../components/CopyButton';
-import styles from './oauth.module.css';
+import styles from './SecretCallout.module.css';
 
 export interface ShownSecret {
   keyName: string;

@@ -9,7 +9,7 @@ import { useApi } from '../../api/context';
 import { oauthKeys, useLoginSettings } from '../../queries/oauth';
 import { StartedNotice } from './StartedNotice';
 import { useStartFlow } from './useStartFlow';
-import styles from './oauth.module.css';
+import styles from './SettingsBar.module.css';
 
 const TOGGLES: { key: keyof LoginSettings; label: string; hint: string }[] = [
   { key: 'autoApprove', label: 'Auto-approve', hint: 'Skip the sign-in and consent pages (scripted runs)' },

@@ -1,7 +1,7 @@
 /** What happened when a flow started: where it opened, and the URL to open by hand if a tab was blocked. */
 import { CopyButton } from '../../components/CopyButton';
 import type { StartOutcome } from './inspector-store';
-import styles from './oauth.module.css';
+import styles from './StartedNotice.module.css';
 
 export function StartedNotice({ started }: { started: StartOutcome }) {
   return (

@@ -11,7 +11,7 @@ import type {
   FlowStepDetail,
   RedirectComparison,
 } from '@engine-api/oauth-types';
-import styles from './oauth.module.css';
+import styles from './StepDetail.module.css';
 
 export function StepDetail({ detail }: { detail: FlowStepDetail }) {
   switch (detail.kind) {

@@ -7,7 +7,7 @@ import { CopyButton } from '../../components/CopyButton';
 import { useEngineNow } from '../../stores/clock';
 import { formatLifetime } from '../../format/span';
 import { APP_VERIFIER, tokenRequestCurl, type TokenRequest } from './token-request';
-import styles from './oauth.module.css';
+import styles from './TokenRequestHint.module.css';
 
 export function TokenRequestHint({ request }: { request: TokenRequest }) {
   const now = useEngineNow();

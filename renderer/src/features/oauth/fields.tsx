@@ -1,5 +1,5 @@
 /** Form parts the integration forms share: what users see on the consent page, and an error line. */
-import styles from './oauth.module.css';
+import styles from './fields.module.css';
 
 export interface ConsentFields {
   name: string;

@@ -11,7 +11,7 @@ import { useEngineNow } from '../../stores/clock';
 import { groupCoordinators, useEngineState } from '../../queries/engine-state';
 import { useLoadOffer } from '../../stores/load-offer';
 import { expiryText } from '../../format/span';
-import styles from './queues.module.css';
+import styles from './ConnectionInfo.module.css';
 
 export function ConnectionInfo({ queue }: { queue: QueueSummary }) {
   const now = useEngineNow();

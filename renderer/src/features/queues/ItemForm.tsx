@@ -6,7 +6,7 @@ import { useState, type FormEvent } from 'react';
 import type { QueueItem, Track } from '@engine-api/queue-types';
 import { ModalDialog } from '../../components/ModalDialog';
 import { useConfirmStep } from '../../components/useConfirmStep';
-import styles from './queues.module.css';
+import styles from './ItemForm.module.css';
 
 export interface ItemFormProps {
   /** The item being edited; absent when adding. */

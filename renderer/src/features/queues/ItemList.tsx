@@ -26,7 +26,7 @@ import { PAGE_SIZE, queuePageQuery } from '../../queries/queues';
 import { itemColumns } from './columns';
 import { formatDuration, trackTitle } from './format';
 import type { RowMarks } from './marks';
-import styles from './queues.module.css';
+import styles from './ItemList.module.css';
 
 const ROW_HEIGHT = 30;
 
@@ -278,7 +278,7 @@ export function ItemList(props: ItemListProps) {
         setDragging(null);
         setDrop(null);
       }}
-      empty="This queue has no items. Add one, generate some, or import a file."
+      empty={<span className={styles.empty}>This queue has no items. Add one, generate some, or import a file.</span>}
     >
       {(row) => {
         const item = itemAt(row.index);

@@ -6,7 +6,7 @@ import type { PlayerQueueActivity, QueueActivityView } from '@engine-api/queue-t
 import { formatEngineMoment } from '../../format/engine-time';
 import { useEngineDay } from '../../stores/clock';
 import { playerLabel } from './marks';
-import styles from './queues.module.css';
+import styles from './PlayersPanel.module.css';
 
 export interface PlayersPanelProps {
   activity: QueueActivityView | undefined;

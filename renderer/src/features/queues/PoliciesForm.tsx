@@ -5,7 +5,7 @@
 import { useState, type FormEvent } from 'react';
 import type { PlaybackPolicies, QueueContext, ReportSettings } from '@engine-api/queue-types';
 import { useQueueCommand } from '../../queries/queues';
-import styles from './queues.module.css';
+import styles from './PoliciesForm.module.css';
 
 const FLAGS: { key: keyof PlaybackPolicies & string; label: string; hint: string }[] = [
   { key: 'canSkip', label: 'canSkip', hint: 'Skip to the next item' },

@@ -25,7 +25,7 @@ import { exportFileName, toQueueFile, type QueueFile } from './transfer';
 import { useFileImport } from './useFileImport';
 import { useFocusBack } from './useFocusBack';
 import { generationNote, useGenerationStore } from './generation-store';
-import styles from './queues.module.css';
+import styles from './QueueEditor.module.css';
 
 type Tab = 'players' | 'reports' | 'policies';
 type Dialog = { kind: 'add' } | { kind: 'edit'; item: QueueItem } | null;

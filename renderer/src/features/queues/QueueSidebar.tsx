@@ -5,7 +5,7 @@ import { FileButton } from '../../components/FileButton';
 import { useQueueCommand } from '../../queries/queues';
 import { plural } from '../../format/plural';
 import { useFileImport } from './useFileImport';
-import styles from './queues.module.css';
+import styles from './QueueSidebar.module.css';
 
 export interface QueueSidebarProps {
   queues: QueueSummary[];

@@ -6,7 +6,7 @@ import { getRouteApi } from '@tanstack/react-router';
 import { useQueueList } from '../../queries/queues';
 import { QueueEditor } from './QueueEditor';
 import { QueueSidebar } from './QueueSidebar';
-import styles from './queues.module.css';
+import styles from './QueuesPage.module.css';
 
 const route = getRouteApi('/queues');
 
