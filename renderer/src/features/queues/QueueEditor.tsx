@@ -4,8 +4,8 @@
  * queueVersion at once; GET /itemWindow answers with it from that moment. What destroys (removing
  * items, replacing them from a file, deleting the queue) arms first and acts on a second press.
  */
-import { useCallback, useMemo, useRef, useState } from 'react';
-import type { QueueItem, QueueSummary, Track } from '@engine-api/queue-types';
+import { useCallback, useMemo, useReducer, useRef } from 'react';
+import type { QueueSummary, Track } from '@engine-api/queue-types';
 import { useApi } from '../../api/context';
 import { downloadJson } from '../../components/download';
 import { FileButton } from '../../components/FileButton';
@@ -21,16 +21,12 @@ import { PlayersPanel } from './PlayersPanel';
 import { PoliciesForm } from './PoliciesForm';
 import { readWholeQueue } from './read-queue';
 import { ReportsPanel } from './ReportsPanel';
-import { exportFileName, toQueueFile, type QueueFile } from './transfer';
+import { exportFileName, toQueueFile } from './transfer';
 import { useFileImport } from './useFileImport';
 import { useFocusBack } from './useFocusBack';
 import { generationNote, useGenerationStore } from './generation-store';
+import { initialQueueEditorState, queueEditorReducer, type Replacement } from './queueEditorReducer';
 import styles from './QueueEditor.module.css';
-
-type Tab = 'players' | 'reports' | 'policies';
-type Dialog = { kind: 'add' } | { kind: 'edit'; item: QueueItem } | null;
-/** A chosen file waiting for its confirm; `key` tells one choice from the next. */
-type Replacement = { file: QueueFile; fileName: string; key: string };
 
 /** One removal's key: the same items, whatever order they were picked in. */
 const removalKey = (itemIds: readonly string[]) => [...itemIds].sort().join(' ');
@@ -39,20 +35,12 @@ const NO_ITEMS: ReadonlySet<string> = new Set();
 
 export function QueueEditor({ queue, onDeleted }: { queue: QueueSummary; onDeleted(): void }) {
   const api = useApi();
-  const [active, setActive] = useState<{ index: number; itemId: string | null } | null>(null);
-  const [selected, setSelected] = useState<Set<string>>(new Set());
-  const [dialog, setDialog] = useState<Dialog>(null);
-  const [tab, setTab] = useState<Tab>('players');
-  const [reveal, setReveal] = useState<{ index: number; nonce: number } | null>(null);
-  const [count, setCount] = useState('100');
+  const [state, dispatch] = useReducer(queueEditorReducer, initialQueueEditorState);
+  const { active, selected, dialog, tab, reveal, count, replacement, replacing, rename, notice } = state;
   const confirmDelete = useConfirmStep();
   const confirmRemove = useConfirmTarget();
   const confirmReplace = useConfirmTarget();
-  const [replacement, setReplacement] = useState<Replacement | null>(null);
-  const [replacing, setReplacing] = useState(false);
   const fileInput = useRef<HTMLInputElement>(null);
-  const [rename, setRename] = useState<string | null>(null);
-  const [notice, setNotice] = useState<string | null>(null);
 
   const context = useQueueContext(queue.id);
   const activity = useQueueActivity(queue.id);
@@ -84,13 +72,13 @@ export function QueueEditor({ queue, onDeleted }: { queue: QueueSummary; onDelet
   // A chosen file only arms the replace: nothing changes until "Confirm replace" is pressed.
   const replacer = useFileImport(async (file, fileName) => {
     const key = `${fileName}@${performance.now()}`;
-    setReplacement({ file, fileName, key });
+    dispatch({ type: 'chooseFile', replacement: { file, fileName, key } });
     confirmReplace.press(key, () => {});
   });
   const replaceArmed = replacement !== null && confirmReplace.armed === replacement.key;
   const confirmReplacement = (chosen: Replacement) =>
     confirmReplace.press(chosen.key, () => {
-      setReplacing(true);
+      dispatch({ type: 'replace', replacing: true });
       update.mutate(
         {
           id: queue.id,
@@ -100,7 +88,7 @@ export function QueueEditor({ queue, onDeleted }: { queue: QueueSummary; onDelet
           reports: chosen.file.reports as never,
           container: chosen.file.container as never,
         },
-        { onSettled: () => setReplacing(false) },
+        { onSettled: () => dispatch({ type: 'replace', replacing: false }) },
       );
     });
   // The confirm button goes when it acts or disarms: focus goes back to the file chooser (once it is
@@ -110,25 +98,31 @@ export function QueueEditor({ queue, onDeleted }: { queue: QueueSummary; onDelet
   const showItem = async (itemId: string) => {
     try {
       const { index } = await api.call('queues.items.locate', { id: queue.id, itemId });
-      setActive({ index, itemId });
-      setReveal({ index, nonce: Date.now() });
+      dispatch({ type: 'located', index, itemId, nonce: Date.now() });
     } catch (error) {
-      setNotice(`${itemId}: ${(error as Error).message}`);
+      dispatch({ type: 'notice', notice: `${itemId}: ${(error as Error).message}` });
     }
   };
 
   const activeIndex = active?.index ?? null;
   const onActive = useCallback(
-    (index: number | null, itemId?: string) => setActive(index === null ? null : { index, itemId: itemId ?? null }),
+    (index: number | null, itemId?: string) =>
+      dispatch({ type: 'activate', active: index === null ? null : { index, itemId: itemId ?? null } }),
     [],
   );
   const placement = activeIndex === null ? 'at the end' : `after item ${activeIndex + 1}`;
   const saveItem = (track: Track) => {
     if (dialog?.kind === 'edit') {
-      updateItem.mutate({ id: queue.id, itemId: dialog.item.id, track }, { onSuccess: () => setDialog(null) });
+      updateItem.mutate(
+        { id: queue.id, itemId: dialog.item.id, track },
+        { onSuccess: () => dispatch({ type: 'closeDialog' }) },
+      );
     } else {
       const afterItemId = active?.itemId ?? undefined;
-      add.mutate({ id: queue.id, items: [{ track }], afterItemId }, { onSuccess: () => setDialog(null) });
+      add.mutate(
+        { id: queue.id, items: [{ track }], afterItemId },
+        { onSuccess: () => dispatch({ type: 'closeDialog' }) },
+      );
     }
   };
 
@@ -141,7 +135,7 @@ export function QueueEditor({ queue, onDeleted }: { queue: QueueSummary; onDelet
   // Every removal asks first: there is no undo, and an item added back would get a new id.
   const requestRemove = (itemIds: string[]) =>
     confirmRemove.press(removalKey(itemIds), () =>
-      remove.mutate({ id: queue.id, itemIds }, { onSuccess: () => setSelected(new Set()) }),
+      remove.mutate({ id: queue.id, itemIds }, { onSuccess: () => dispatch({ type: 'select', selected: new Set() }) }),
     );
   const removeArmed = targets.length > 0 && confirmRemove.armed === removalKey(targets);
   const removeNote = removeArmed
@@ -161,7 +155,12 @@ export function QueueEditor({ queue, onDeleted }: { queue: QueueSummary; onDelet
       <header className={styles.queueHeader}>
         {rename === null ? (
           <h2>
-            <button type="button" className={styles.queueTitle} title="Rename" onClick={() => setRename(queue.name)}>
+            <button
+              type="button"
+              className={styles.queueTitle}
+              title="Rename"
+              onClick={() => dispatch({ type: 'startRename', name: queue.name })}
+            >
               {queue.name}
             </button>
           </h2>
@@ -170,16 +169,16 @@ export function QueueEditor({ queue, onDeleted }: { queue: QueueSummary; onDelet
             onSubmit={(event) => {
               event.preventDefault();
               if (rename.trim() && rename.trim() !== queue.name) update.mutate({ id: queue.id, name: rename.trim() });
-              setRename(null);
+              dispatch({ type: 'endRename' });
             }}
           >
             <input
               aria-label="Queue name"
               autoFocus
               value={rename}
-              onChange={(event) => setRename(event.target.value)}
-              onBlur={() => setRename(null)}
-              onKeyDown={(event) => event.key === 'Escape' && setRename(null)}
+              onChange={(event) => dispatch({ type: 'typeRename', name: event.target.value })}
+              onBlur={() => dispatch({ type: 'endRename' })}
+              onKeyDown={(event) => event.key === 'Escape' && dispatch({ type: 'endRename' })}
             />
           </form>
         )}
@@ -221,7 +220,7 @@ export function QueueEditor({ queue, onDeleted }: { queue: QueueSummary; onDelet
       <ConnectionInfo queue={queue} />
 
       <div className={styles.itemToolbar} role="toolbar" aria-label="Item actions">
-        <button type="button" onClick={() => setDialog({ kind: 'add' })}>
+        <button type="button" onClick={() => dispatch({ type: 'openDialog', dialog: { kind: 'add' } })}>
           Add item
         </button>
         {generating ? (
@@ -246,7 +245,7 @@ export function QueueEditor({ queue, onDeleted }: { queue: QueueSummary; onDelet
               aria-label="Number of sample tracks"
               inputMode="numeric"
               value={count}
-              onChange={(event) => setCount(event.target.value)}
+              onChange={(event) => dispatch({ type: 'typeCount', count: event.target.value })}
             />
             <button
               type="button"
@@ -307,15 +306,18 @@ export function QueueEditor({ queue, onDeleted }: { queue: QueueSummary; onDelet
           activeItemId={active?.itemId ?? null}
           onActive={onActive}
           selected={selected}
-          onSelected={setSelected}
+          onSelected={(ids) => dispatch({ type: 'select', selected: ids })}
           marks={marks}
-          onEdit={(item) => setDialog({ kind: 'edit', item })}
+          onEdit={(item) => dispatch({ type: 'openDialog', dialog: { kind: 'edit', item } })}
           onMove={(itemIds, afterItemId, activeAfter) => {
             // The active row goes with its item at once; the rows catch up when the move is back.
             const before = active;
             const moved = before?.itemId && itemIds.includes(before.itemId) ? before.itemId : null;
-            setActive({ index: activeAfter, itemId: moved });
-            move.mutate({ id: queue.id, itemIds, afterItemId }, { onError: () => setActive(before) });
+            dispatch({ type: 'activate', active: { index: activeAfter, itemId: moved } });
+            move.mutate(
+              { id: queue.id, itemIds, afterItemId },
+              { onError: () => dispatch({ type: 'activate', active: before }) },
+            );
           }}
           moving={move.isPending}
           onRemove={requestRemove}
@@ -333,7 +335,7 @@ export function QueueEditor({ queue, onDeleted }: { queue: QueueSummary; onDelet
                 aria-selected={tab === name}
                 aria-controls={tab === name ? 'queue-tab-panel' : undefined}
                 tabIndex={rovingTabIndex(tab === name, name === 'players', true)}
-                onClick={() => setTab(name)}
+                onClick={() => dispatch({ type: 'showTab', tab: name })}
               >
                 {name === 'players' ? 'Players' : name === 'reports' ? 'Reports' : 'Policies'}
               </button>
@@ -358,7 +360,7 @@ export function QueueEditor({ queue, onDeleted }: { queue: QueueSummary; onDelet
           busy={add.isPending || updateItem.isPending}
           error={(dialog.kind === 'edit' ? updateItem : add).error?.message ?? null}
           onSave={saveItem}
-          onCancel={() => setDialog(null)}
+          onCancel={() => dispatch({ type: 'closeDialog' })}
           returnFocusTo={itemListId(queue.id)}
         />
       )}
