@@ -16,11 +16,19 @@ import {
 import { act, cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
+import {
+  PALETTE_ACTIONS,
+  usePaletteActions,
+  usePaletteRegistry,
+  type PaletteActionId,
+} from '../stores/palette-actions';
+import { useDemoStore } from '../stores/demo';
+import { useThemeStore } from '../stores/theme';
 import type { CommandName } from '@engine-api/commands';
 import { Api } from '../api/client';
 import { ApiProvider } from '../api/context';
 import { useAreaMemory, useRememberAreas } from '../router/area-memory';
-import { AREAS } from '../router/areas';
+import { AREAS, type AreaId } from '../router/areas';
 import { parseQuery, stringifyQuery } from '../router/query-string';
 import { playerSearch, queuesSearch, trafficSearch } from '../router/search';
 import { useFrameShortcuts } from '../shortcuts/useFrameShortcuts';
@@ -32,7 +40,12 @@ afterEach(() => {
   cleanup();
   act(() => useOverlays.getState().close());
   useAreaMemory.setState({ searches: {} });
+  usePaletteRegistry.setState({ handlers: {}, pending: null });
+  ran.length = 0;
 });
+
+/** The actions the fake areas' features ran, by id, in order. */
+const ran: PaletteActionId[] = [];
 
 const ENGINE: Partial<Record<CommandName, unknown>> = {
   'state.get': {
@@ -47,7 +60,11 @@ const ENGINE: Partial<Record<CommandName, unknown>> = {
   },
   'queues.list': [{ id: 'q-morning', name: 'Morning mix', itemCount: 3 }],
   'oauth.flows.list': [{ id: 'flow-1', integrationName: 'Sample app', clientId: 'sample', status: 'tokens_issued' }],
-  'faults.presets': [{ id: 'storm', label: '503 storm', description: '', rule: { target: 'cloudQueue' } }],
+  'faults.presets': [
+    { id: 'storm', label: '503 storm', description: '', rule: { target: 'cloudQueue' } },
+    { id: 'slow', label: 'Slow itemWindow', description: '', rule: { target: 'cloudQueue' } },
+    { id: 'timeout', label: 'Timeout on every request', description: '', rule: { target: 'cloudQueue' } },
+  ],
   'scenarios.list': [],
   'clock.set': { now: 1_000, speed: 0 },
 };
@@ -91,7 +108,12 @@ function renderConsole({ at = '/oauth', refuse = [] as CommandName[] } = {}) {
       getParentRoute: () => root,
       path: `/${a.id}`,
       validateSearch: SCHEMAS[a.id] ?? (() => ({})),
-      component: Where,
+      component: () => (
+        <>
+          <Where />
+          <FakeFeature area={a.id} />
+        </>
+      ),
     }),
   );
   const router = createRouter({
@@ -114,6 +136,13 @@ function renderConsole({ at = '/oauth', refuse = [] as CommandName[] } = {}) {
 function Where() {
   const location = useRouterState({ select: (s) => s.location });
   return <output aria-label="Where">{`${location.pathname}${location.searchStr}`}</output>;
+}
+
+/** An area's feature as the real ones are: one hook call registering what its buttons do. */
+function FakeFeature({ area }: { area: AreaId }) {
+  const ids = (Object.keys(PALETTE_ACTIONS) as PaletteActionId[]).filter((id) => PALETTE_ACTIONS[id].area === area);
+  usePaletteActions(Object.fromEntries(ids.map((id) => [id, () => void ran.push(id)])));
+  return null;
 }
 
 const where = () => screen.getByRole('status', { name: 'Where' });
@@ -208,6 +237,104 @@ describe('the command palette', () => {
     const { user } = renderConsole();
     await user.click(await screen.findByRole('button', { name: /^Commands/ }));
     expect(palette()).not.toBeNull();
+  });
+});
+
+describe('the command palette matches what it shows', () => {
+  const selected = () => screen.getByRole('option', { selected: true });
+
+  it('finds an item by its label as it reads, and Enter does it', async () => {
+    const { user } = renderConsole();
+    let { input, dialog } = await openPalette(user);
+    await within(dialog).findByRole('option', { name: /Inject 503 storm/ });
+    await user.type(input, 'Go to Faults');
+    expect(selected().textContent).toBe('Go to Faults, key 5');
+    await user.keyboard('{Enter}');
+    await waitFor(() => expect(where().textContent).toBe('/faults'));
+
+    ({ input, dialog } = await openPalette(user));
+    await within(dialog).findByRole('option', { name: /Inject 503 storm/ });
+    await user.type(input, 'Inject 503');
+    expect(selected().textContent).toBe('Inject 503 storm');
+
+    await user.clear(input);
+    await user.type(input, 'Show the guided demo');
+    expect(selected().textContent).toBe('Show the guided demo, key D');
+    await user.keyboard('{Enter}');
+    await waitFor(() => expect(palette()).toBeNull());
+    expect(useDemoStore.getState().open).toBe(true);
+    act(() => useDemoStore.setState({ open: false }));
+  });
+
+  it('ranks: the whole label, then its start, then a word in it, then its letters in order', async () => {
+    const { user } = renderConsole();
+    const { input, dialog } = await openPalette(user);
+    await within(dialog).findByRole('option', { name: /Timeout on every request/ });
+    await user.type(input, 'timeout');
+    // The labels, without the dimmed detail beside them.
+    const names = () =>
+      within(dialog)
+        .getAllByRole('option')
+        .map((o) => o.querySelector('span')!.textContent);
+    // "Timeout on every request" starts with it; no other label holds it, and the clock's
+    // "real time" letters in order come nowhere near.
+    expect(names()[0]).toBe('Inject Timeout on every request');
+    await user.clear(input);
+    await user.type(input, 'slow');
+    // A word of the label first; "Run sample flow" holds the letters in order, so it follows.
+    expect(names()).toEqual(['Inject Slow itemWindow', 'Run sample flow']);
+    // Letters in order, as a hurried hand types them: the label that holds them first.
+    await user.clear(input);
+    await user.type(input, 'exphar');
+    expect(names()[0]).toBe('Export HAR');
+    // A keyword finds an item too, below any label that matches.
+    await user.clear(input);
+    await user.type(input, 'colour');
+    expect(names()).toEqual(['System theme', 'Light theme', 'Dark theme']);
+  });
+
+  it('groups by area, the best group first, and shows each item’s key from the shortcut table', async () => {
+    const { user } = renderConsole();
+    const { input, dialog } = await openPalette(user);
+    // Two labels start with "new"; the Queues area only has it among its keywords ("new queue"),
+    // so its group comes after the Faults area's although it comes first in the sidebar; the
+    // Player's "Send now: Next window" only holds the letters in order, so it comes last.
+    await user.type(input, 'new');
+    const headings = [...dialog.querySelectorAll('[cmdk-group-heading]')].map((h) => h.textContent);
+    expect(headings).toEqual(['OAuth', 'Faults', 'Queues', 'Player']);
+    await user.clear(input);
+    await user.type(input, 'go to');
+    expect(
+      within(dialog)
+        .getAllByRole('option')
+        .map((o) => o.querySelector('kbd')?.textContent),
+    ).toEqual(AREAS.map((a) => a.key));
+    await user.clear(input);
+    await user.type(input, 'keyboard shortcuts');
+    expect(selected().querySelector('kbd')!.textContent).toBe('?');
+  });
+
+  it('runs every area button registered by its feature: from another area, the area opens first', async () => {
+    const { user } = renderConsole({ at: '/api' });
+    for (const [id, spec] of Object.entries(PALETTE_ACTIONS) as [PaletteActionId, { area: AreaId; label: string }][]) {
+      const { input } = await openPalette(user);
+      await user.type(input, spec.label);
+      expect(selected().textContent).toBe(spec.label);
+      await user.keyboard('{Enter}');
+      await waitFor(() => expect(ran.at(-1)).toBe(id));
+      expect(where().textContent).toBe(`/${spec.area}`);
+      await waitFor(() => expect(palette()).toBeNull());
+    }
+    expect(ran).toEqual(Object.keys(PALETTE_ACTIONS));
+  });
+
+  it('sets the theme by the switch’s own words', async () => {
+    const { user } = renderConsole();
+    const { input } = await openPalette(user);
+    await user.type(input, 'dark theme');
+    await user.keyboard('{Enter}');
+    await waitFor(() => expect(useThemeStore.getState().theme).toBe('dark'));
+    act(() => useThemeStore.getState().setTheme('system'));
   });
 });
 

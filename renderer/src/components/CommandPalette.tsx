@@ -1,12 +1,15 @@
 /**
- * The command palette (Ctrl+K, ⌘K on a Mac, or the status bar's button): type a few letters of a
- * player, a queue, a flow, an entry id or a request id, a preset, a scenario or a clock step, and
- * Enter. A modal dialog (ModalDialog): focus stays in it, Escape closes it and focus goes back to
- * where it was. The list is cmdk's (a combobox over a listbox, ↑/↓ and Enter).
+ * The command palette (Ctrl+K, ⌘K on a Mac, or the status bar's button): type a few letters of
+ * what an item reads (an area, a button's words, a player, a queue, a flow, a preset, an entry or
+ * request id) and Enter. A modal dialog (ModalDialog): focus stays in it, Escape closes it and
+ * focus goes back to where it was. The list is cmdk's (a combobox over a listbox, ↑/↓ and Enter);
+ * the matching is ours (CommandPaletteRank.ts), on the words shown, best first, so cmdk's own
+ * filter, which scores each item's hidden value, is off.
  */
 import { Command } from 'cmdk';
 import { useState } from 'react';
 import { keyLabels, shortcutOf } from '../shortcuts/shortcuts';
+import { rankGroups } from './CommandPaletteRank';
 import { ModalDialog } from './ModalDialog';
 import { useOverlays } from './overlays';
 import { usePaletteItems, type PaletteItem } from './usePaletteItems';
@@ -27,7 +30,15 @@ function PaletteBody({ onDone }: { onDone(): void }) {
   const [query, setQuery] = useState('');
   const [running, setRunning] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const groups = usePaletteItems(query);
+  const groups = rankGroups(usePaletteItems(query), query);
+  // The best match is the one Enter runs: cmdk keeps its choice across renders, so it is set here.
+  const first = groups[0]?.items[0]?.value ?? '';
+  const [selected, setSelected] = useState(first);
+  const [selectedFor, setSelectedFor] = useState(query);
+  if (selectedFor !== query) {
+    setSelectedFor(query);
+    setSelected(first);
+  }
 
   const choose = async (item: PaletteItem) => {
     if (running) return;
@@ -45,12 +56,19 @@ function PaletteBody({ onDone }: { onDone(): void }) {
   };
 
   return (
-    <Command label="Command palette" className={styles.command} loop>
+    <Command
+      label="Command palette"
+      className={styles.command}
+      loop
+      shouldFilter={false}
+      value={selected}
+      onValueChange={setSelected}
+    >
       <Command.Input
         className={styles.input}
         value={query}
         onValueChange={setQuery}
-        placeholder="Player, queue, flow, entry or request id, preset, scenario, clock…"
+        placeholder="Go to an area, run a command, find a player, queue, flow or request…"
         data-autofocus
       />
       {error && (
@@ -66,13 +84,20 @@ function PaletteBody({ onDone }: { onDone(): void }) {
               <Command.Item
                 key={item.value}
                 value={item.value}
-                keywords={item.keywords}
                 className={styles.item}
                 disabled={running !== null && running !== item.value}
                 onSelect={() => void choose(item)}
               >
-                <span>{running === item.value ? `${item.label}…` : item.label}</span>
+                <span className={styles.label}>{running === item.value ? `${item.label}…` : item.label}</span>
                 {item.detail && <span className={styles.detail}>{item.detail}</span>}
+                {item.keys && (
+                  <span className={styles.keys}>
+                    <span className="sr-only">, key </span>
+                    {item.keys.map((key) => (
+                      <kbd key={key}>{key}</kbd>
+                    ))}
+                  </span>
+                )}
               </Command.Item>
             ))}
           </Command.Group>
@@ -92,7 +117,7 @@ export function PaletteButton() {
       className={styles.button}
       onClick={() => show('palette')}
       aria-keyshortcuts="Control+K Meta+K"
-      title="Command palette: go anywhere, run a preset or scenario, set the clock"
+      title="Command palette: go anywhere, or run any button of the console by its words"
     >
       Commands <kbd>{key}</kbd>
     </button>

@@ -46,7 +46,7 @@ export const SHORTCUTS: readonly Shortcut[] = [
     mod: true,
     inFields: true,
     scope: 'Anywhere',
-    description: 'Command palette: go to a player, queue, flow or request; run a preset or scenario; set the clock',
+    description: 'Command palette: go anywhere, or run any button of the console by its words',
     action: { kind: 'palette' },
   },
   { keys: ['?'], scope: 'Anywhere', description: 'This list of shortcuts', action: { kind: 'sheet' } },
@@ -172,6 +172,16 @@ export function shortcutFor(event: KeyboardEvent): (Shortcut & { action: Shortcu
   return SHORTCUTS.find(
     (s): s is Shortcut & { action: ShortcutAction } => s.action !== undefined && matchesShortcut(s, event),
   );
+}
+
+/** The shortcut a component handles itself (`handledBy`), for its hints and the palette. */
+export function shortcutHandledBy(handler: string): Shortcut | undefined {
+  return SHORTCUTS.find((s) => s.handledBy === handler);
+}
+
+/** The number key of an area, as the palette and the sidebar show it. */
+export function areaShortcut(area: AreaId): Shortcut {
+  return SHORTCUTS.find((s) => s.action?.kind === 'area' && s.action.area === area)!;
 }
 
 /** The one shortcut of an action, for hints (`title="… (/)"`) and the sheet. */

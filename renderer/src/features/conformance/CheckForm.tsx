@@ -7,6 +7,7 @@ import { useRef, useState, type FormEvent } from 'react';
 import type { QueueSummary } from '@engine-api/queue-types';
 import { useStartRun } from '../../queries/conformance';
 import { useQueueList } from '../../queries/queues';
+import { usePaletteActions } from '../../stores/palette-actions';
 import { SecretInput } from './SecretInput';
 import { checkAuthorization, checkBaseUrl } from './target';
 import styles from './CheckForm.module.css';
@@ -32,6 +33,9 @@ export function CheckForm({ onStarted }: { onStarted(runId: string): void }) {
   const [errors, setErrors] = useState<FieldErrors>({});
   const baseUrlRef = useRef<HTMLInputElement>(null);
   const authorizationRef = useRef<HTMLInputElement>(null);
+  const formRef = useRef<HTMLFormElement>(null);
+  // As Enter in a field: a field the engine would refuse is said so, and focused.
+  usePaletteActions({ 'conformance.run': () => formRef.current?.requestSubmit() });
 
   const queue = queues.find((q) => q.id === queueId) ?? null;
   const fields = queue ? queueFields(queue) : typed;
@@ -72,7 +76,7 @@ export function CheckForm({ onStarted }: { onStarted(runId: string): void }) {
   };
 
   return (
-    <form className={styles.form} onSubmit={submit} noValidate aria-labelledby="check-form-title">
+    <form ref={formRef} className={styles.form} onSubmit={submit} noValidate aria-labelledby="check-form-title">
       <div className={styles.panelHead}>
         <h2 id="check-form-title">Server to check</h2>
       </div>

@@ -8,6 +8,7 @@ import type { StoredScenarioView } from '@engine-api/commands/scenarios';
 import { IGNORE_HELD_KEY, useConfirmStep } from '../../components/useConfirmStep';
 import { useDeleteScenario, useRunScenario, useScenarios } from '../../queries/scenarios';
 import { useAreaPlace } from '../../router/area-memory';
+import { usePaletteActions } from '../../stores/palette-actions';
 import { useDrafts } from './drafts';
 import { ScenarioEditor } from './ScenarioEditor';
 import { ResultBadge, ScenarioReport } from './ScenarioReport';
@@ -29,6 +30,7 @@ export function ScenarioSection() {
   const selected = scenarios.find((s) => s.id === chosen) ?? scenarios[0] ?? null;
 
   const startNew = () => editScenario({ editingId: null, text: scenarioToText(EMPTY_SCENARIO) });
+  usePaletteActions({ 'faults.newScenario': editing === null ? startNew : undefined });
   const startEdit = (s: StoredScenarioView) => editScenario({ editingId: s.id, text: scenarioToText(s) });
 
   return (

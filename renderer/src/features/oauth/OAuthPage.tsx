@@ -6,6 +6,7 @@ import { getRouteApi } from '@tanstack/react-router';
 import { useState } from 'react';
 import { useIntegrations } from '../../queries/oauth';
 import { useAreaPlace } from '../../router/area-memory';
+import { usePaletteActions } from '../../stores/palette-actions';
 import { FlowInspector } from './FlowInspector';
 import { FormError } from './fields';
 import { IntegrationCard } from './IntegrationCard';
@@ -19,6 +20,7 @@ const route = getRouteApi('/oauth');
 export function OAuthPage() {
   const { data: integrations, error } = useIntegrations();
   const [creating, setCreating] = useState(false);
+  usePaletteActions({ 'oauth.newIntegration': () => setCreating(true) });
   // The integration unfolded is the address (`#/oauth?integration=<id>`; empty: all folded).
   const expanded = route.useSearch().integration ?? null;
   const oauth = useAreaPlace('oauth');

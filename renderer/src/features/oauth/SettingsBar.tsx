@@ -7,6 +7,7 @@ import { useState } from 'react';
 import type { LoginSettings } from '@engine-api/oauth-types';
 import { useApi } from '../../api/context';
 import { oauthKeys, useLoginSettings } from '../../queries/oauth';
+import { usePaletteActions } from '../../stores/palette-actions';
 import { StartedNotice } from './StartedNotice';
 import { useStartFlow } from './useStartFlow';
 import styles from './SettingsBar.module.css';
@@ -40,6 +41,7 @@ export function SettingsBar() {
   const sample = useStartFlow();
   // The sample's redirect URL is the console's own loopback callback, which parity refuses.
   const parity = pending.productionParity ?? settings?.productionParity ?? false;
+  usePaletteActions({ 'oauth.sampleFlow': parity ? undefined : () => sample.mutateAsync({ kind: 'sample' }) });
 
   return (
     <div className={styles.oauthToolbar}>

@@ -10,6 +10,7 @@ import { Badge } from '../../components/Badge';
 import { useApplyPreset, useFaultPresets, useFaultRules, useRemoveFault } from '../../queries/faults';
 import { useTriggerPlayer, useTriggerRule } from '../../queries/player-workbench';
 import styles from './player.module.css';
+import { usePaletteActions } from '../../stores/palette-actions';
 
 const PLAYER_TRIGGERS: { request: TriggerRequest; label: string }[] = [
   { request: 'refresh', label: 'Refresh' },
@@ -32,6 +33,12 @@ export function WorkbenchFaults({ playerId }: { playerId: string }) {
 
   return (
     <>
+  const sendNow = (request: TriggerRequest) => () => triggerPlayer.mutateAsync({ id: playerId, request }, onSent);
+  usePaletteActions({
+    'player.sendRefresh': sendNow('refresh'),
+    'player.sendVersionPoll': sendNow('versionPoll'),
+    'player.sendNextWindow': sendNow('nextWindow'),
+  });
       <div className={styles.toolbar}>
         <label className={styles.field}>
           <span>Preset</span>

@@ -1,9 +1,10 @@
 /** The queues of the server: pick one, create one, or import one from a JSON file. */
-import { useState, type FormEvent } from 'react';
+import { useRef, useState, type FormEvent } from 'react';
 import type { QueueSummary } from '@engine-api/queue-types';
 import { FileButton } from '../../components/FileButton';
 import { useQueueCommand } from '../../queries/queues';
 import { plural } from '../../format/plural';
+import { usePaletteActions } from '../../stores/palette-actions';
 import { useFileImport } from './useFileImport';
 import styles from './QueueSidebar.module.css';
 
@@ -36,6 +37,11 @@ export function QueueSidebar({ queues, selectedId, onSelect }: QueueSidebarProps
       },
     });
   };
+  const importInput = useRef<HTMLInputElement>(null);
+  usePaletteActions({
+    'queues.create': () => submit({ preventDefault: () => undefined } as FormEvent),
+    'queues.import': () => importInput.current?.click(),
+  });
 
   return (
     <aside className={styles.queueSidebar} aria-label="Queues">
@@ -55,6 +61,7 @@ export function QueueSidebar({ queues, selectedId, onSelect }: QueueSidebarProps
         busyLabel="Importing…"
         busy={importer.busy}
         title="Create a queue from a JSON file (an export of this console)"
+        inputRef={importInput}
         onChange={importer.onChange}
       />
       {(importer.error ?? (create.isError && !importer.busy ? create.error.message : null)) && (

@@ -7,7 +7,7 @@
  * entries that fit are exported and the notice says so.
  */
 import { useMutation } from '@tanstack/react-query';
-import { useState, type ChangeEvent } from 'react';
+import { useRef, useState, type ChangeEvent } from 'react';
 import type { BundleImportResult } from '@engine-api/bundle-types';
 import type { ScenarioReport } from '@engine-api/scenario-types';
 import { TRAFFIC_EXPORT_MAX, type TrafficFilter } from '@engine-api/traffic-types';
@@ -20,6 +20,7 @@ import { restoredText, stepNumber } from '../../format/scenario-report';
 import { fileStamp } from './format';
 import styles from './traffic.module.css';
 import { plural } from '../../format/plural';
+import { usePaletteActions } from '../../stores/palette-actions';
 
 export function TrafficTransfer({ filter, total }: { filter: TrafficFilter; total: number }) {
   const api = useApi();
@@ -79,6 +80,13 @@ export function TrafficTransfer({ filter, total }: { filter: TrafficFilter; tota
     importBundle.mutate(value);
   };
 
+  const importInput = useRef<HTMLInputElement>(null);
+  usePaletteActions({
+    'traffic.exportHar': () => har.mutateAsync(),
+    'traffic.exportBundle': () => bundle.mutateAsync(),
+    'traffic.importBundle': () => importInput.current?.click(),
+  });
+
   const failure = har.error ?? bundle.error;
   return (
     <>
@@ -104,6 +112,7 @@ export function TrafficTransfer({ filter, total }: { filter: TrafficFilter; tota
           busyLabel="Importing…"
           busy={importBundle.isPending}
           title="Import a repro bundle: its queues, fault rules, clock speed and scenario"
+          inputRef={importInput}
           onChange={(event) => void onFile(event)}
         />
       </div>
