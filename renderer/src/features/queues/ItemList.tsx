@@ -307,10 +307,11 @@ export function ItemList(props: ItemListProps) {
             <span className={styles.itemIndex}>{row.index + 1}</span>
             {item ? (
               <>
-                <span className={styles.itemTitle} data-cell="title">
+                {/* Title and artist share what the fixed columns leave, cut by an ellipsis: whole on hover. */}
+                <span className={styles.itemTitle} data-cell="title" title={trackTitle(item.track)}>
                   {trackTitle(item.track)}
                 </span>
-                <span className={styles.itemArtist} data-cell="artist">
+                <span className={styles.itemArtist} data-cell="artist" title={item.track.artist?.name}>
                   {item.track.artist?.name ?? ''}
                 </span>
                 <span className={styles.itemDuration} data-cell="duration">

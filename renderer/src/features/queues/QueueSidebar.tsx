@@ -78,7 +78,9 @@ export function QueueSidebar({ queues, selectedId, onSelect }: QueueSidebarProps
               aria-current={queue.id === selectedId ? 'true' : undefined}
               onClick={() => onSelect(queue.id)}
             >
-              <span className={styles.queueName}>{queue.name}</span>
+              <span className={styles.queueName} title={queue.name}>
+                {queue.name}
+              </span>
               <span className="muted">
                 {plural(queue.itemCount, 'item')} · v{queue.queueVersion}
               </span>
