@@ -3,7 +3,7 @@ import type { ReactNode } from 'react';
 
 export function Placeholder({ title, children }: { title: string; children: ReactNode }) {
   return (
-    <section className="page" aria-labelledby="page-title">
+    <section aria-labelledby="page-title">
       <header className="page-header">
         <h1 id="page-title">{title}</h1>
       </header>

@@ -5,6 +5,7 @@
  * per splitter in localStorage, so the pane comes back as wide as it was left.
  */
 import { useCallback, useState, type KeyboardEvent, type PointerEvent } from 'react';
+import styles from './Splitter.module.css';
 
 const STEP = 16;
 const BIG_STEP = 64;
@@ -21,9 +22,11 @@ export interface SplitterProps {
   /** The least width the pane before it keeps: the splitter stops there too. */
   keepBefore: number;
   onChange(width: number): void;
+  /** Where the area places it (hidden where the panes stack); its look is its own. */
+  className?: string;
 }
 
-export function Splitter({ label, controls, value, min, max, keepBefore, onChange }: SplitterProps) {
+export function Splitter({ label, controls, value, min, max, keepBefore, onChange, className }: SplitterProps) {
   /** The greatest width the pane may take now: its max, or what the pane before it leaves. */
   const limit = (element: HTMLElement) => {
     const parent = element.parentElement;
@@ -64,7 +67,7 @@ export function Splitter({ label, controls, value, min, max, keepBefore, onChang
 
   return (
     <div
-      className="splitter"
+      className={className ? `${styles.splitter} ${className}` : styles.splitter}
       role="separator"
       aria-orientation="vertical"
       aria-label={label}

@@ -28,64 +28,62 @@ export function Timeline({
 }: TimelineProps) {
   if (transitions.length === 0) return <p className="muted">No transitions yet.</p>;
   return (
-    <div className={styles.timeline} role="region" aria-label={label} tabIndex={0}>
-      <DataTable dense>
-        <thead>
-          <tr>
-            <th scope="col">Engine time</th>
-            {showPlayer && <th scope="col">Player</th>}
-            <th scope="col">Change</th>
-            <th scope="col">Event</th>
-            <th scope="col">Cause</th>
-            <th scope="col">Rule</th>
-            <th scope="col">Detail</th>
-            <th scope="col">Request</th>
+    <DataTable dense scroll={label} maxHeight="320px" className={styles.timeline}>
+      <thead>
+        <tr>
+          <th scope="col">Engine time</th>
+          {showPlayer && <th scope="col">Player</th>}
+          <th scope="col">Change</th>
+          <th scope="col">Event</th>
+          <th scope="col">Cause</th>
+          <th scope="col">Rule</th>
+          <th scope="col">Detail</th>
+          <th scope="col">Request</th>
+        </tr>
+      </thead>
+      <tbody>
+        {(live ? [...transitions].reverse() : transitions).map((t) => (
+          <tr
+            key={t.seq}
+            id={live ? `transition-${t.seq}` : undefined}
+            data-transition={t.transition}
+            data-marked={t.seq === marked || undefined}
+            aria-current={t.seq === marked || undefined}
+          >
+            <td>
+              <code>{formatEngineClock(t.at)}</code>
+            </td>
+            {showPlayer && <td>{t.playerId}</td>}
+            <td>
+              {t.from === t.to ? <span className="muted">{t.to}</span> : <strong>{`${t.from} → ${t.to}`}</strong>}
+            </td>
+            <td>
+              <code>{t.event}</code>
+            </td>
+            <td>
+              <span className={styles.cause} data-cause={t.cause}>
+                {t.cause}
+              </span>
+            </td>
+            <td>
+              <code>{t.transition}</code>
+            </td>
+            <td className={styles.detail}>{t.detail ?? ''}</td>
+            <td>
+              {t.requestId && (
+                <Link
+                  to="/traffic"
+                  search={{ request: t.requestId }}
+                  aria-label={`The request behind ${t.transition} at ${formatEngineClock(t.at)} in the traffic log`}
+                  title={t.requestId}
+                >
+                  in the traffic log
+                </Link>
+              )}
+            </td>
           </tr>
-        </thead>
-        <tbody>
-          {(live ? [...transitions].reverse() : transitions).map((t) => (
-            <tr
-              key={t.seq}
-              id={live ? `transition-${t.seq}` : undefined}
-              data-transition={t.transition}
-              data-marked={t.seq === marked || undefined}
-              aria-current={t.seq === marked || undefined}
-            >
-              <td>
-                <code>{formatEngineClock(t.at)}</code>
-              </td>
-              {showPlayer && <td>{t.playerId}</td>}
-              <td>
-                {t.from === t.to ? <span className="muted">{t.to}</span> : <strong>{`${t.from} → ${t.to}`}</strong>}
-              </td>
-              <td>
-                <code>{t.event}</code>
-              </td>
-              <td>
-                <span className={styles.cause} data-cause={t.cause}>
-                  {t.cause}
-                </span>
-              </td>
-              <td>
-                <code>{t.transition}</code>
-              </td>
-              <td className="detail">{t.detail ?? ''}</td>
-              <td>
-                {t.requestId && (
-                  <Link
-                    to="/traffic"
-                    search={{ request: t.requestId }}
-                    aria-label={`The request behind ${t.transition} at ${formatEngineClock(t.at)} in the traffic log`}
-                    title={t.requestId}
-                  >
-                    in the traffic log
-                  </Link>
-                )}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </DataTable>
-    </div>
+        ))}
+      </tbody>
+    </DataTable>
   );
 }

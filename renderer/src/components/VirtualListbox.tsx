@@ -12,6 +12,7 @@
 import type { VirtualItem } from '@tanstack/react-virtual';
 import type { HTMLAttributes, KeyboardEvent, ReactNode } from 'react';
 import { optionId, type VirtualListboxState } from './useVirtualListbox';
+import styles from './VirtualListbox.module.css';
 
 export interface VirtualListboxProps extends Omit<
   HTMLAttributes<HTMLDivElement>,
@@ -66,7 +67,7 @@ export function VirtualListbox({
       }}
     >
       {count === 0 && empty && (
-        <p className="empty" id={emptyId} aria-hidden="true">
+        <p className={styles.empty} id={emptyId} aria-hidden="true">
           {empty}
         </p>
       )}

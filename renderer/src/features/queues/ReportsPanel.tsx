@@ -13,11 +13,7 @@ export function ReportsPanel({ queueId, itemId }: { queueId: string; itemId: str
           : 'Reports for the whole queue, newest first. Select an item to see only its reports.'}
       </p>
       {error && <p className="error">{error.message}</p>}
-      {reports.length === 0 ? (
-        <p className="muted">None received yet.</p>
-      ) : (
-        <ReportsTable reports={reports} />
-      )}
+      {reports.length === 0 ? <p className="muted">None received yet.</p> : <ReportsTable reports={reports} />}
     </section>
   );
 }
