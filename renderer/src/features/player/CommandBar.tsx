@@ -31,7 +31,7 @@ import {
   type SeekLevel,
 } from './command-drafts';
 import { queueLabel } from './queue-label';
-import styles from './player.module.css';
+import styles from './CommandBar.module.css';
 
 export function CommandBar({ detail }: { detail: PlayerDetail }) {
   const api = useApi();

@@ -7,7 +7,7 @@ import type { EngineStateView, PlayerView } from '@engine-api/types';
 import { Badge } from '../../components/Badge';
 import { DataTable } from '../../components/DataTable';
 import { useHouseholdCommand } from '../../queries/household';
-import styles from './player.module.css';
+import styles from './HouseholdEditor.module.css';
 
 export function HouseholdEditor({ state }: { state: EngineStateView }) {
   const [name, setName] = useState('');
@@ -37,7 +37,7 @@ export function HouseholdEditor({ state }: { state: EngineStateView }) {
     // Not a landmark of its own: the Player page's "Household" region around it is.
     <div className={styles.household}>
       <h2>{state.households.map((h) => h.name).join(', ')}</h2>
-      <DataTable>
+      <DataTable className={styles.table}>
         <thead>
           <tr>
             <th scope="col">
@@ -70,7 +70,9 @@ export function HouseholdEditor({ state }: { state: EngineStateView }) {
                 <td>
                   {playerGroup?.name}
                   {playerGroup?.coordinatorId === player.id && playerGroup.playerIds.length > 1 && (
-                    <Badge className={styles.coordinator}>coordinator</Badge>
+                    <Badge tone="info" className={styles.coordinator}>
+                      coordinator
+                    </Badge>
                   )}
                 </td>
                 <td>

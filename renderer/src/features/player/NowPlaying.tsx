@@ -1,7 +1,7 @@
 /** The playing track with its playhead, moved with the engine clock between pushes. */
 import type { PlayerDetail } from '@engine-api/player-types';
 import { useEngineNow } from '../../stores/clock';
-import styles from './player.module.css';
+import styles from './NowPlaying.module.css';
 
 export function formatMillis(ms: number): string {
   const total = Math.max(0, Math.floor(ms / 1000));

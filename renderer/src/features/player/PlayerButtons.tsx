@@ -11,7 +11,7 @@ import type { PlayerAction, PlayerDetail } from '@engine-api/player-types';
 import { useApi } from '../../api/context';
 import { PauseIcon, PlayIcon, SkipNextIcon, SkipPrevIcon } from '../../components/icons';
 import { seekPath } from './command-drafts';
-import styles from './player.module.css';
+import styles from './PlayerButtons.module.css';
 
 const BUTTONS: { action: PlayerAction; label: ReactNode; title: string }[] = [
   { action: 'skipPrev', label: <SkipPrevIcon />, title: 'Skip to the previous track' },
@@ -127,7 +127,7 @@ export function PlayerButtons({ detail }: { detail: PlayerDetail }) {
         </p>
       )}
       {error && (
-        <p className={`${styles.answer} ${styles.headAnswer}`} data-outcome="bad" role="alert">
+        <p className={`${styles.refused} ${styles.headAnswer}`} data-outcome="bad" role="alert">
           {error.message}
         </p>
       )}

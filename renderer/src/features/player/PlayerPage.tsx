@@ -8,6 +8,7 @@
 import { getRouteApi } from '@tanstack/react-router';
 import { useEffect, useState } from 'react';
 import type { PlayerDetail, PlayerMachineState, PlayerTransition } from '@engine-api/player-types';
+import { Badge } from '../../components/Badge';
 import { onRovingKeyDown, rovingTabIndex } from '../../components/roving';
 import { groupCoordinators, useEngineState } from '../../queries/engine-state';
 import { useRecentTraffic } from '../../queries/player-traffic';
@@ -27,7 +28,7 @@ import { Violations } from './Violations';
 import { WindowList } from './WindowList';
 import { WorkbenchFaults } from './WorkbenchFaults';
 import { WorkbenchTimeline } from './WorkbenchTimeline';
-import styles from './player.module.css';
+import styles from './PlayerPage.module.css';
 
 const route = getRouteApi('/player');
 
@@ -64,6 +65,8 @@ export function PlayerPage() {
   const since = paused ? liveTransitions.filter((t) => t.seq > (frozen.transitions.at(-1)?.seq ?? 0)).length : 0;
 
   const firstPlayer = coordinators.find((c) => c.player)?.player;
+  // How the tabs name the shown player (its group), for the strip and the reports.
+  const playerName = coordinators.find((c) => c.player?.id === detail?.id)?.group.name ?? detail?.id ?? '';
   return (
     <section className={styles.page} aria-labelledby="page-title">
       <header className="page-header">
@@ -88,9 +91,9 @@ export function PlayerPage() {
               onClick={() => choose(player.id)}
             >
               <span>{group.name}</span>
-              <span className="badge" data-state={player.playbackState}>
+              <Badge state={player.playbackState}>
                 {player.suspended ? 'SUSPENDED' : player.playbackState.replace('PLAYBACK_STATE_', '')}
-              </span>
+              </Badge>
             </button>
           ) : null,
         )}
@@ -124,12 +127,7 @@ export function PlayerPage() {
                 {paused ? `Follow${since > 0 ? ` (${since} new)` : ''}` : 'Pause'}
               </button>
             </div>
-            <RequestStrip
-              rows={requests}
-              transitions={transitions}
-              playerId={detail.id}
-              playerName={coordinators.find((c) => c.player?.id === detail.id)?.group.name ?? detail.id}
-            />
+            <RequestStrip rows={requests} transitions={transitions} playerId={detail.id} playerName={playerName} />
           </section>
           <section className={`panel ${styles.faults}`} aria-label="Fault rules">
             <div className="panel-head">
@@ -143,7 +141,7 @@ export function PlayerPage() {
               <h2>Reports</h2>
               <span className="muted">timePlayed, as the server stored them</span>
             </div>
-            <PlayerReports key={detail.id} detail={detail} />
+            <PlayerReports key={detail.id} detail={detail} playerName={playerName} />
           </section>
           <section className={`panel ${styles.timeline}`} aria-label="Timeline">
             <div className="panel-head">

@@ -6,15 +6,14 @@
 import { Link } from '@tanstack/react-router';
 import { useState } from 'react';
 import type { PlayerDetail } from '@engine-api/player-types';
-import { DataTable } from '../../components/DataTable';
-import { formatEngineClock } from '../../format/engine-time';
+import { ReportsTable } from '../../components/ReportsTable';
 import { usePlayedQueue, usePlayerReports } from '../../queries/player-workbench';
-import styles from './player.module.css';
+import styles from './PlayerReports.module.css';
 
 const SHOWN = 30;
 
-/** Keyed by the player: it remembers the queue the player last played, whose reports stay after the player clears its queue (a 404). */
-export function PlayerReports({ detail }: { detail: PlayerDetail }) {
+/** `playerName`: how the tabs name the player. Keyed by the player: it remembers the queue the player last played, whose reports stay after the player clears its queue (a 404). */
+export function PlayerReports({ detail, playerName }: { detail: PlayerDetail; playerName: string }) {
   const [played, setPlayed] = useState(detail.queueBaseUrl);
   if (detail.queueBaseUrl && detail.queueBaseUrl !== played) setPlayed(detail.queueBaseUrl);
   const queueBaseUrl = detail.queueBaseUrl ?? played;
@@ -31,39 +30,8 @@ export function PlayerReports({ detail }: { detail: PlayerDetail }) {
         </Link>
       </p>
       {reports.length > 0 && (
-        <div className={styles.scroll} role="region" aria-label="Reports posted" tabIndex={0}>
-          <DataTable dense>
-            <thead>
-              <tr>
-                <th scope="col">Received</th>
-                <th scope="col">Type</th>
-                <th scope="col">Item</th>
-                <th scope="col">Played</th>
-                <th scope="col">Position</th>
-              </tr>
-            </thead>
-            <tbody>
-              {reports.slice(0, SHOWN).map((r) => (
-                <tr key={r.seq} data-report-type={r.type}>
-                  <td>
-                    <code>{formatEngineClock(r.receivedAt)}</code>
-                  </td>
-                  <td>{r.type}</td>
-                  <td>
-                    <code>{r.itemId}</code>
-                  </td>
-                  <td>{seconds(r.report.durationPlayedMillis)}</td>
-                  <td>{seconds(r.report.positionMillis)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </DataTable>
-        </div>
+        <ReportsTable reports={reports.slice(0, SHOWN)} playerName={() => playerName} scroll="Reports posted" />
       )}
     </>
   );
-}
-
-function seconds(ms: unknown): string {
-  return typeof ms === 'number' ? `${(ms / 1000).toFixed(1)} s` : '';
 }

@@ -8,7 +8,7 @@ import type { PlayerTransition } from '@engine-api/player-types';
 import { DataTable } from '../../components/DataTable';
 import { formatEngineClock } from '../../format/engine-time';
 import { entryOf, type RequestRow } from './request-rows';
-import styles from './player.module.css';
+import styles from './RequestStrip.module.css';
 
 const SHOWN = 60;
 
@@ -28,73 +28,71 @@ export function RequestStrip({
   const caused = new Map<string, PlayerTransition[]>();
   for (const t of transitions) if (t.requestId) caused.set(t.requestId, [...(caused.get(t.requestId) ?? []), t]);
   return (
-    <div className={styles.scroll} role="region" aria-label="Player requests" tabIndex={0}>
-      <DataTable dense>
-        <thead>
-          <tr>
-            <th scope="col">Time</th>
-            <th scope="col">Player</th>
-            <th scope="col">Request</th>
-            <th scope="col">Status</th>
-            <th scope="col">Retry</th>
-            <th scope="col">Fault</th>
-            <th scope="col">Latency</th>
-            <th scope="col">Links</th>
+    <DataTable dense scroll="Player requests">
+      <thead>
+        <tr>
+          <th scope="col">Time</th>
+          <th scope="col">Player</th>
+          <th scope="col">Request</th>
+          <th scope="col">Status</th>
+          <th scope="col">Retry</th>
+          <th scope="col">Fault</th>
+          <th scope="col">Latency</th>
+          <th scope="col">Links</th>
+        </tr>
+      </thead>
+      <tbody>
+        {rows.slice(0, SHOWN).map((row) => (
+          <tr
+            key={row.key}
+            data-request-id={row.requestId ?? undefined}
+            data-status={row.status ?? 'none'}
+            data-fault={row.fault ? row.fault.ruleId : undefined}
+            data-sides={[row.client && 'player', row.server && 'server'].filter(Boolean).join(' ')}
+          >
+            <td>
+              <code>{formatEngineClock(row.at)}</code>
+            </td>
+            <td title={row.playerId ?? undefined}>{row.playerId === playerId ? playerName : (row.playerId ?? '')}</td>
+            <td className={styles.nowrap}>
+              <code>{`${row.method === 'GET' ? '' : `${row.method} `}${lastSegment(row.path)}`}</code>
+              {row.reason && <span className="muted">{` ${row.reason}`}</span>}
+            </td>
+            <td className={row.status === null || row.status >= 400 ? styles.bad : undefined}>
+              {row.status ?? row.client?.outcome ?? 'none'}
+            </td>
+            <td>{row.retry ? `#${row.retry}` : ''}</td>
+            <td>
+              {row.fault ? (
+                <span
+                  title={row.fault.ruleId}
+                >{`${row.fault.label ?? row.fault.ruleId} (${row.fault.status ?? row.fault.action})`}</span>
+              ) : (
+                ''
+              )}
+            </td>
+            <td className={styles.nowrap}>{row.latencyMs === null ? '' : `${row.latencyMs} ms`}</td>
+            <td className={styles.links}>
+              <Link to="/traffic" search={{ entry: entryOf(row) }} aria-label={`Traffic entry ${entryOf(row)}`}>
+                #{entryOf(row)}
+              </Link>
+              {row.requestId &&
+                (caused.get(row.requestId) ?? []).map((t) => (
+                  <Link
+                    key={t.seq}
+                    to="/player"
+                    search={{ player: playerId, transition: t.seq }}
+                    aria-label={`Transition ${t.seq}: ${t.from} to ${t.to}`}
+                    title={t.transition}
+                  >
+                    {t.from === t.to ? t.transition : `→ ${t.to}`}
+                  </Link>
+                ))}
+            </td>
           </tr>
-        </thead>
-        <tbody>
-          {rows.slice(0, SHOWN).map((row) => (
-            <tr
-              key={row.key}
-              data-request-id={row.requestId ?? undefined}
-              data-status={row.status ?? 'none'}
-              data-fault={row.fault ? row.fault.ruleId : undefined}
-              data-sides={[row.client && 'player', row.server && 'server'].filter(Boolean).join(' ')}
-            >
-              <td>
-                <code>{formatEngineClock(row.at)}</code>
-              </td>
-              <td title={row.playerId ?? undefined}>{row.playerId === playerId ? playerName : (row.playerId ?? '')}</td>
-              <td className={styles.nowrap}>
-                <code>{`${row.method === 'GET' ? '' : `${row.method} `}${lastSegment(row.path)}`}</code>
-                {row.reason && <span className="muted">{` ${row.reason}`}</span>}
-              </td>
-              <td className={row.status === null || row.status >= 400 ? styles.bad : undefined}>
-                {row.status ?? row.client?.outcome ?? 'none'}
-              </td>
-              <td>{row.retry ? `#${row.retry}` : ''}</td>
-              <td>
-                {row.fault ? (
-                  <span
-                    title={row.fault.ruleId}
-                  >{`${row.fault.label ?? row.fault.ruleId} (${row.fault.status ?? row.fault.action})`}</span>
-                ) : (
-                  ''
-                )}
-              </td>
-              <td className={styles.nowrap}>{row.latencyMs === null ? '' : `${row.latencyMs} ms`}</td>
-              <td className={styles.links}>
-                <Link to="/traffic" search={{ entry: entryOf(row) }} aria-label={`Traffic entry ${entryOf(row)}`}>
-                  #{entryOf(row)}
-                </Link>
-                {row.requestId &&
-                  (caused.get(row.requestId) ?? []).map((t) => (
-                    <Link
-                      key={t.seq}
-                      to="/player"
-                      search={{ player: playerId, transition: t.seq }}
-                      aria-label={`Transition ${t.seq}: ${t.from} to ${t.to}`}
-                      title={t.transition}
-                    >
-                      {t.from === t.to ? t.transition : `→ ${t.to}`}
-                    </Link>
-                  ))}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </DataTable>
-    </div>
+        ))}
+      </tbody>
+    </DataTable>
   );
 }
 

@@ -7,7 +7,7 @@ import type { RetryWait } from '@engine-api/player-types';
 import { Badge } from '../../components/Badge';
 import { useEngineNow } from '../../stores/clock';
 import { formatEngineClock } from '../../format/engine-time';
-import styles from './player.module.css';
+import styles from './RetryWaits.module.css';
 
 export function RetryWaits({ waits }: { waits: RetryWait[] }) {
   const now = useEngineNow();

@@ -4,7 +4,7 @@
  */
 import { useMemo } from 'react';
 import type { PlayerMachineState, PlayerTransition, TransitionRow } from '@engine-api/player-types';
-import styles from './player.module.css';
+import styles from './StateDiagram.module.css';
 
 const NODES: Record<PlayerMachineState, { x: number; y: number; label: string }> = {
   IDLE: { x: 80, y: 120, label: 'IDLE' },

@@ -11,7 +11,7 @@ import { Badge } from '../../components/Badge';
 import { useApi } from '../../api/context';
 import { applyPushed } from '../../queries/pushed';
 import { formatEngineClock } from '../../format/engine-time';
-import styles from './player.module.css';
+import styles from './Violations.module.css';
 
 /** The newest shown: the list scrolls; the admin API has all the player keeps. */
 const SHOWN = 200;

@@ -7,7 +7,7 @@ import type { PlayerDetail } from '@engine-api/player-types';
 import { Badge } from '../../components/Badge';
 import { formatMillis } from './NowPlaying';
 import { windowStates } from './window-state';
-import styles from './player.module.css';
+import styles from './WindowList.module.css';
 
 export function WindowList({ detail }: { detail: PlayerDetail }) {
   const list = useRef<HTMLOListElement>(null);

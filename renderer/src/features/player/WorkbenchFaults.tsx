@@ -9,7 +9,7 @@ import type { FaultRuleView, TriggerRequest, TriggerResult } from '@engine-api/f
 import { Badge } from '../../components/Badge';
 import { useApplyPreset, useFaultPresets, useFaultRules, useRemoveFault } from '../../queries/faults';
 import { useTriggerPlayer, useTriggerRule } from '../../queries/player-workbench';
-import styles from './player.module.css';
+import styles from './WorkbenchFaults.module.css';
 import { usePaletteActions } from '../../stores/palette-actions';
 
 const PLAYER_TRIGGERS: { request: TriggerRequest; label: string }[] = [

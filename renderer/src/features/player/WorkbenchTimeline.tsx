@@ -10,7 +10,7 @@ import type { PlayerTransition } from '@engine-api/player-types';
 import { Timeline } from '../../components/Timeline';
 import { formatEngineClock } from '../../format/engine-time';
 import { addMark, removeMark, type TimelineMark } from './marks';
-import styles from './player.module.css';
+import styles from './WorkbenchTimeline.module.css';
 
 interface Props {
   playerId: string;
