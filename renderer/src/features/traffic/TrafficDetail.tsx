@@ -13,11 +13,12 @@ import { useState } from 'react';
 import type { TrafficCut, TrafficEntry } from '@engine-api/traffic-types';
 import { curlOf, fetchOf } from '@engine-api/curl';
 import { CopyButton } from '../../components/CopyButton';
+import { Badge } from '../../components/Badge';
 import { useEngineState } from '../../queries/engine-state';
 import { useRequestExchanges, useTrafficEntry } from '../../queries/traffic';
 import { formatEngineClock, formatEngineTime } from '../../format/engine-time';
 import { cutNote, faultText, otherSide, pairSide, prettyBody, statusClass, statusText } from './format';
-import styles from './traffic.module.css';
+import styles from './TrafficDetail.module.css';
 
 export function TrafficDetail({ id }: { id: number | null }) {
   // A new entry opens masked again: revealing is a choice made for one entry.
@@ -43,7 +44,7 @@ export function TrafficDetail({ id }: { id: number | null }) {
         <>
           <div className="panel-head">
             <h2 className={styles.detailTitle}>
-              <code>{entry.method}</code> <code className={styles.path}>{entry.path}</code>
+              <code>{entry.method}</code> <code>{entry.path}</code>
             </h2>
             <span className={styles.statusBadge} data-status={statusClass(entry.status)}>
               {statusText(entry)}
@@ -99,9 +100,7 @@ export function TrafficDetail({ id }: { id: number | null }) {
             )}
             <dt>URL</dt>
             <dd>
-              <code className="url" data-testid="entry-url">
-                {entry.url}
-              </code>
+              <code data-testid="entry-url">{entry.url}</code>
             </dd>
           </dl>
           <div className={styles.detailActions}>
@@ -199,7 +198,7 @@ function Violations({ entry }: { entry: TrafficEntry }) {
       <ul className={styles.entryViolations}>
         {entry.violations.map((v) => (
           <li key={v.id} data-level={v.level}>
-            <span className="badge">{v.level}</span> <code>{v.rule}</code> {v.message}{' '}
+            <Badge>{v.level}</Badge> <code>{v.rule}</code> {v.message}{' '}
             <Link to="/player" search={{ player: v.playerId }} className="muted">
               {v.playerId}
             </Link>

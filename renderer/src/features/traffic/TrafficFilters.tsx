@@ -9,7 +9,7 @@ import { useEffect, useRef, useState, type RefObject } from 'react';
 import { TRAFFIC_TARGETS, type TrafficFilter, type TrafficTarget } from '@engine-api/traffic-types';
 import { TRAFFIC_REASONS as REASONS } from '../../router/search';
 import { checkStatusFilter } from './format';
-import styles from './traffic.module.css';
+import styles from './TrafficFilters.module.css';
 
 const TEXT_DELAY_MS = 250;
 
@@ -101,7 +101,7 @@ export function TrafficFilters({ filter, onFilter, textRef }: TrafficFiltersProp
           }}
         />
         {!checked.ok && (
-          <span id="status-filter-error" className="error" role="alert">
+          <span id="status-filter-error" className={`error ${styles.statusError}`} role="alert">
             Status filter not applied: {checked.message}
           </span>
         )}

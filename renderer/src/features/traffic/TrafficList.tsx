@@ -16,7 +16,7 @@ import { TRAFFIC_PAGE_SIZE, trafficPageQuery } from '../../queries/traffic';
 import { formatEngineClock, formatEngineTime } from '../../format/engine-time';
 import { faultText, statusClass, statusText } from './format';
 import { useTrafficView } from './view-state';
-import styles from './traffic.module.css';
+import styles from './TrafficList.module.css';
 
 const ROW_HEIGHT = 26;
 /** Keys that move up the log: reading back, so the newest entry is no longer followed. */
@@ -215,12 +215,12 @@ function Cells({ entry, playerName }: { entry: TrafficSummary; playerName: strin
       <span className={styles.target} data-target={entry.target}>
         {entry.target}
       </span>
-      <span className="player" data-testid="traffic-player" title={entry.playerId ?? undefined}>
+      <span data-testid="traffic-player" title={entry.playerId ?? undefined}>
         {playerName}
       </span>
       <code>{entry.method}</code>
       <PathCell path={entry.path} />
-      <code className="reason">{entry.reason ?? ''}</code>
+      <code title={entry.reason ?? undefined}>{entry.reason ?? ''}</code>
       <code className={styles.status} data-testid="traffic-status">
         {statusText(entry)}
       </code>
@@ -239,13 +239,19 @@ function Cells({ entry, playerName }: { entry: TrafficSummary; playerName: strin
   );
 }
 
-/** A long path gives way at its start: the last segment (`itemWindow`, `loadCloudQueue`) stays. */
+/**
+ * A long path is cut in its middle: the head gives way first, then the last segment (`itemWindow`,
+ * `loadCloudQueue`) at its start, so both ends show. The whole path is the title, and is in the
+ * row's accessible name: the option is named by its text, which the CSS clips but never removes.
+ */
 function PathCell({ path }: { path: string }) {
   const cut = path.lastIndexOf('/', path.length - 2) + 1;
   return (
     <code className={styles.path} title={path}>
       <span className={styles.pathHead}>{path.slice(0, cut)}</span>
-      <span className={styles.pathTail}>{path.slice(cut)}</span>
+      <span className={styles.pathTail}>
+        <span dir="ltr">{path.slice(cut)}</span>
+      </span>
     </code>
   );
 }

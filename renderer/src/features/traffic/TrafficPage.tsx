@@ -22,12 +22,12 @@ import { TrafficSettingsBar } from './TrafficSettingsBar';
 import { TrafficTransfer } from './TrafficTransfer';
 import { useTrafficLive } from './useTrafficLive';
 import { useTrafficView } from './view-state';
-import styles from './traffic.module.css';
+import styles from './TrafficPage.module.css';
 
 const route = getRouteApi('/traffic');
 
-/** The entry's pane beside the list (traffic.module.css): resizable, and the list keeps its columns' width. */
-const DETAIL_WIDTH = { initial: 420, min: 280, max: 1200, keepList: 720 };
+/** The entry's pane beside the list (TrafficPage.module.css): resizable, and the list keeps its columns' width. */
+const DETAIL_WIDTH = { initial: 420, min: 280, max: 1200, keepList: 860 };
 
 /** One string per place in the log: equal places, equal keys (undefined fields drop out). */
 function placeKey(search: TrafficSearch): string {
@@ -156,7 +156,7 @@ export function TrafficPage() {
   }, []);
 
   return (
-    <section className={`page ${styles.page}`} aria-labelledby="page-title">
+    <section className={styles.page} aria-labelledby="page-title">
       <header className={`page-header ${styles.header}`}>
         <h1 id="page-title">Traffic</h1>
         <span className="muted" aria-label="Entries shown" data-total={isFetched ? total : undefined}>
@@ -197,6 +197,7 @@ export function TrafficPage() {
           max={DETAIL_WIDTH.max}
           keepBefore={DETAIL_WIDTH.keepList}
           onChange={setDetailWidth}
+          className={styles.splitter}
         />
         <TrafficDetail id={opened} />
       </div>

@@ -13,7 +13,7 @@ import {
 import { useApi } from '../../api/context';
 import { IGNORE_HELD_KEY, useConfirmStep } from '../../components/useConfirmStep';
 import { trafficKeys, useTrafficSettings } from '../../queries/traffic';
-import styles from './traffic.module.css';
+import styles from './TrafficSettingsBar.module.css';
 
 const MIN_RETENTION = 100;
 const MAX_RETENTION = 10_000_000;

@@ -18,7 +18,7 @@ import { downloadJson } from '../../components/download';
 import { FileButton } from '../../components/FileButton';
 import { restoredText, stepNumber } from '../../format/scenario-report';
 import { fileStamp } from './format';
-import styles from './traffic.module.css';
+import styles from './TrafficTransfer.module.css';
 import { plural } from '../../format/plural';
 import { usePaletteActions } from '../../stores/palette-actions';
 
@@ -117,7 +117,7 @@ export function TrafficTransfer({ filter, total }: { filter: TrafficFilter; tota
         />
       </div>
       {failure && (
-        <p className="error" role="alert">
+        <p className={`error ${styles.line}`} role="alert">
           {failure.message}
         </p>
       )}
@@ -140,7 +140,7 @@ export function TrafficTransfer({ filter, total }: { filter: TrafficFilter; tota
         </div>
       )}
       {importError && (
-        <p className="error" role="alert">
+        <p className={`error ${styles.line}`} role="alert">
           The bundle was not imported, nothing changed: {importError}
         </p>
       )}
@@ -216,7 +216,7 @@ function ImportResult({ result, onClose }: { result: BundleImportResult; onClose
           ))}
         </ul>
       )}
-      <div className={styles.detailActions}>
+      <div className={styles.actions}>
         <button type="button" className="primary" disabled={run.isPending} onClick={() => run.mutate()}>
           {run.isPending ? 'Running…' : 'Run scenario'}
         </button>
