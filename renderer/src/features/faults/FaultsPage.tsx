@@ -10,35 +10,35 @@ import { RuleForm } from './RuleForm';
 import { RuleList } from './RuleList';
 import { ScenarioSection } from './ScenarioSection';
 import { TemplateRuns } from './TemplateRuns';
-import styles from './faults.module.css';
+import styles from './FaultsPage.module.css';
 
 export function FaultsPage() {
   return (
-    <section className={`page ${styles.page}`} aria-labelledby="page-title">
+    <section className={styles.page} aria-labelledby="page-title">
       <header className="page-header">
         <h1 id="page-title">Faults</h1>
       </header>
-      <section className={`${styles.panel} ${styles.templatePanel}`} aria-labelledby="template-runs-title">
+      <section className={`panel ${styles.templatePanel}`} aria-labelledby="template-runs-title">
         <TemplateRuns />
       </section>
       <div className={styles.grid}>
         <div className={styles.column}>
-          <section className={styles.panel} aria-labelledby="presets-title">
-            <div className={styles.panelHead}>
+          <section className="panel" aria-labelledby="presets-title">
+            <div className="panel-head">
               <h2 id="presets-title">Presets</h2>
               <span className="muted">the seed’s failure cases, one click each</span>
             </div>
             <PresetList />
           </section>
-          <section className={styles.panel} aria-labelledby="custom-title">
+          <section className="panel" aria-labelledby="custom-title">
             <RuleForm />
           </section>
         </div>
-        <section className={`${styles.panel} ${styles.rulesPanel}`} aria-labelledby="rules-title">
+        <section className={`panel ${styles.rulesPanel}`} aria-labelledby="rules-title">
           <RuleList />
         </section>
       </div>
-      <section className={styles.panel} aria-labelledby="scenarios-title">
+      <section className="panel" aria-labelledby="scenarios-title">
         <ScenarioSection />
       </section>
     </section>

@@ -8,10 +8,11 @@ import { useState } from 'react';
 import type { FaultPreset } from '@engine-api/commands/faults';
 import type { FaultRule, FaultTarget } from '@engine-api/fault-types';
 import { SegmentedControl } from '../../components/SegmentedControl';
+import { Badge } from '../../components/Badge';
 import { useApplyPreset, useFaultPresets, useFaultRules } from '../../queries/faults';
 import { TARGET_LABELS } from './describe';
 import { groupPresets } from './preset-groups';
-import styles from './faults.module.css';
+import styles from './PresetList.module.css';
 
 const WHERE_HINT: Partial<Record<FaultTarget, string>> = {
   cloudQueue: 'At the console\u2019s cloud queue server',
@@ -47,7 +48,7 @@ export function PresetList() {
         </div>
       ))}
       {apply.isError && (
-        <p role="alert" className={styles.error}>
+        <p role="alert" className="error">
           {apply.error.message}
         </p>
       )}
@@ -80,7 +81,7 @@ function PresetCard({ preset, target, onTarget, live, pending, onInject }: CardP
     <li className={styles.preset} data-live={live > 0 || undefined} aria-labelledby={titleId}>
       <div className={styles.presetTitle}>
         <strong id={titleId}>{preset.label}</strong>
-        {live > 0 && <span className={`${styles.pill} ${styles.live}`}>{live === 1 ? 'live' : `${live} live`}</span>}
+        {live > 0 && <Badge tone="warn">{live === 1 ? 'live' : `${live} live`}</Badge>}
       </div>
       <div className={styles.presetActions}>
         <SegmentedControl

@@ -19,7 +19,7 @@ import {
   type RuleFields,
   type Scope,
 } from './rule-form';
-import styles from './faults.module.css';
+import styles from './RuleForm.module.css';
 
 /** The fields typed as text (the others are chosen). */
 type TextName = Exclude<FieldName, 'target' | 'method' | 'action' | 'scope' | 'body'>;
@@ -153,7 +153,7 @@ export function RuleForm() {
 
   return (
     <form ref={formRef} className={styles.ruleForm} onSubmit={submit} aria-labelledby="custom-title" noValidate>
-      <div className={styles.panelHead}>
+      <div className="panel-head">
         <h2 id="custom-title">Custom rule</h2>
       </div>
       <div className={styles.ruleRow}>
@@ -228,6 +228,7 @@ export function RuleForm() {
             <Labelled label="Body" htmlFor="rule-body" problem={problem('body')} wide>
               <textarea
                 {...field('body')}
+                className={styles.code}
                 value={fields.body}
                 onChange={(e) => set({ body: e.target.value })}
                 rows={2}
@@ -269,7 +270,7 @@ export function RuleForm() {
       </fieldset>
 
       {summary && (
-        <p role="alert" className={styles.error}>
+        <p role="alert" className="error">
           {summary}
         </p>
       )}
@@ -278,7 +279,7 @@ export function RuleForm() {
           Added {add.data.label ?? add.data.id}.
         </p>
       )}
-      <div className="form-actions">
+      <div className={`form-actions ${styles.actions}`}>
         <button type="submit" className="primary" disabled={add.isPending}>
           {add.isPending ? 'Adding…' : 'Add rule'}
         </button>

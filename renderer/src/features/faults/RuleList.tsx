@@ -8,10 +8,12 @@
  */
 import { useRef, useState, type DragEvent, type KeyboardEvent } from 'react';
 import type { FaultRuleView, FaultShadowKind, TriggerResult } from '@engine-api/fault-types';
+import { Badge } from '../../components/Badge';
+import { DataTable } from '../../components/DataTable';
 import { useClearFaults, useFaultRules, useMoveFault, useRemoveFault, useTriggerFault } from '../../queries/faults';
 import { TARGET_LABELS, TARGET_SHORT, describeAction, describeHits, describeMatch, describeScope } from './describe';
 import { dropIndex, placeText, stepIndex } from './rule-order';
-import styles from './faults.module.css';
+import styles from './RuleList.module.css';
 
 const SHADOW_TITLE: Record<FaultShadowKind, string> = {
   full: 'Never fires',
@@ -64,7 +66,7 @@ export function RuleList() {
 
   return (
     <>
-      <div className={styles.panelHead}>
+      <div className="panel-head">
         <h2 id="rules-title">Active rules</h2>
         <span className="muted" aria-live="polite" data-testid="rules-summary">
           {rules.length === 0
@@ -81,7 +83,7 @@ export function RuleList() {
         </button>
       </div>
       {error && (
-        <p role="alert" className={styles.error}>
+        <p role="alert" className="error">
           {error.message}
         </p>
       )}
@@ -94,53 +96,51 @@ export function RuleList() {
           {isLoading ? 'Loading…' : 'No fault rules: every request is answered normally.'}
         </p>
       ) : (
-        <div className={styles.rulesScroll}>
-          <table className={styles.rulesTable} aria-label="Fault rules" aria-describedby="rules-order-hint">
-            <caption id="rules-order-hint" className="sr-only">
-              In matching order: the first rule that matches a request fails it. Alt+Up and Alt+Down move the focused
-              rule.
-            </caption>
-            <thead>
-              <tr>
-                <th scope="col" title="Matching order: the first rule that matches a request fails it">
-                  #
-                </th>
-                <th scope="col">Rule</th>
-                <th scope="col">Where · match</th>
-                <th scope="col">Action</th>
-                <th scope="col">Scope</th>
-                <th scope="col">Hits</th>
-                <th scope="col">
-                  <span className="sr-only">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {rules.map((rule, index) => (
-                <RuleRow
-                  key={rule.id}
-                  rule={rule}
-                  index={index}
-                  count={rules.length}
-                  busy={move.isPending}
-                  removing={remove.isPending && remove.variables === rule.id}
-                  triggering={trigger.isPending && trigger.variables === rule.id}
-                  onRemove={() => remove.mutate(rule.id)}
-                  onStep={(direction) => step(rule, index, direction)}
-                  onFirst={() => moveTo(rule, 0, 'first')}
-                  onTrigger={() => fire(rule)}
-                  onDragStart={() => (dragged.current = index)}
-                  onDrop={() => {
-                    const to = dragged.current === null ? null : dropIndex(dragged.current, index);
-                    const from = dragged.current === null ? undefined : rules[dragged.current];
-                    dragged.current = null;
-                    if (to !== null && from) moveTo(from, to);
-                  }}
-                />
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable className={styles.rules} aria-label="Fault rules" aria-describedby="rules-order-hint">
+          <caption id="rules-order-hint" className="sr-only">
+            In matching order: the first rule that matches a request fails it. Alt+Up and Alt+Down move the focused
+            rule.
+          </caption>
+          <thead>
+            <tr>
+              <th scope="col" title="Matching order: the first rule that matches a request fails it">
+                #
+              </th>
+              <th scope="col">Rule</th>
+              <th scope="col">Where · match</th>
+              <th scope="col">Action</th>
+              <th scope="col">Scope</th>
+              <th scope="col">Hits</th>
+              <th scope="col">
+                <span className="sr-only">Actions</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {rules.map((rule, index) => (
+              <RuleRow
+                key={rule.id}
+                rule={rule}
+                index={index}
+                count={rules.length}
+                busy={move.isPending}
+                removing={remove.isPending && remove.variables === rule.id}
+                triggering={trigger.isPending && trigger.variables === rule.id}
+                onRemove={() => remove.mutate(rule.id)}
+                onStep={(direction) => step(rule, index, direction)}
+                onFirst={() => moveTo(rule, 0, 'first')}
+                onTrigger={() => fire(rule)}
+                onDragStart={() => (dragged.current = index)}
+                onDrop={() => {
+                  const to = dragged.current === null ? null : dropIndex(dragged.current, index);
+                  const from = dragged.current === null ? undefined : rules[dragged.current];
+                  dragged.current = null;
+                  if (to !== null && from) moveTo(from, to);
+                }}
+              />
+            ))}
+          </tbody>
+        </DataTable>
       )}
     </>
   );
@@ -164,7 +164,7 @@ function TriggerSaid({ said, rules }: { said: Said; rules: FaultRuleView[] }) {
   const name = rule ? nameOf(rule) : said.ruleId;
   if ('refused' in said) {
     return (
-      <p role="alert" className={styles.error} data-testid="trigger-said">
+      <p role="alert" className="error" data-testid="trigger-said">
         Not sent for {name}: {said.refused}
       </p>
     );
@@ -258,9 +258,9 @@ function RuleRow({
       <td>
         <span className={styles.ruleName}>{name}</span>
         {rule.label !== undefined && <code className={`${styles.ruleId} muted`}>{rule.id}</code>}
-        <span className={styles.pill} data-state={rule.spent ? 'spent' : 'live'}>
+        <Badge tone={rule.spent ? undefined : 'warn'} state={rule.spent ? 'spent' : 'live'}>
           {rule.spent ? 'spent' : 'live'}
-        </span>
+        </Badge>
         {rule.warning && rule.shadow && (
           <p className={styles.ruleWarning} id={warningId} data-shadow={rule.shadow}>
             <strong>{SHADOW_TITLE[rule.shadow]}:</strong> {rule.warning}{' '}
@@ -286,49 +286,53 @@ function RuleRow({
           {describeHits(rule)}
         </span>
       </td>
-      <td className={styles.ruleActions}>
-        <button
-          type="button"
-          className={styles.trigger}
-          disabled={rule.spent || triggering}
-          title="Send now the request this rule waits for"
-          aria-label={`Trigger now: ${named}`}
-          onClick={onTrigger}
-        >
-          {triggering ? 'Sending…' : 'Trigger now'}
-        </button>
-        <button
-          type="button"
-          className="icon-button"
-          data-move="up"
-          aria-label={`Move ${named} up`}
-          title="Move up (Alt+↑)"
-          disabled={index === 0}
-          onClick={() => onStep('up')}
-        >
-          ↑
-        </button>
-        <button
-          type="button"
-          className="icon-button"
-          data-move="down"
-          aria-label={`Move ${named} down`}
-          title="Move down (Alt+↓)"
-          disabled={index === count - 1}
-          onClick={() => onStep('down')}
-        >
-          ↓
-        </button>
-        <button
-          type="button"
-          className="icon-button"
-          aria-label={`Remove rule ${named}`}
-          title="Remove this rule"
-          disabled={removing}
-          onClick={onRemove}
-        >
-          ✕
-        </button>
+      <td>
+        <div className={styles.ruleActions}>
+          <button
+            type="button"
+            className={styles.trigger}
+            disabled={rule.spent || triggering}
+            title="Send now the request this rule waits for"
+            aria-label={`Trigger now: ${named}`}
+            onClick={onTrigger}
+          >
+            {triggering ? 'Sending…' : 'Trigger now'}
+          </button>
+          <span className={styles.moves}>
+            <button
+              type="button"
+              className="icon-button"
+              data-move="up"
+              aria-label={`Move ${named} up`}
+              title="Move up (Alt+↑)"
+              disabled={index === 0}
+              onClick={() => onStep('up')}
+            >
+              ↑
+            </button>
+            <button
+              type="button"
+              className="icon-button"
+              data-move="down"
+              aria-label={`Move ${named} down`}
+              title="Move down (Alt+↓)"
+              disabled={index === count - 1}
+              onClick={() => onStep('down')}
+            >
+              ↓
+            </button>
+            <button
+              type="button"
+              className="icon-button"
+              aria-label={`Remove rule ${named}`}
+              title="Remove this rule"
+              disabled={removing}
+              onClick={onRemove}
+            >
+              ✕
+            </button>
+          </span>
+        </div>
       </td>
     </tr>
   );

@@ -14,7 +14,7 @@ import { useSaveScenario } from '../../queries/scenarios';
 import { useDrafts } from './drafts';
 import { engineProblem, parseScenarioText, scenarioToText, type TextProblem } from './scenario-text';
 import { EMPTY_SCENARIO, SCENARIO_TEMPLATES } from './templates';
-import styles from './faults.module.css';
+import styles from './ScenarioEditor.module.css';
 
 export function ScenarioEditor({ onSaved, onCancel }: { onSaved(saved: StoredScenarioView): void; onCancel(): void }) {
   const draft = useDrafts((s) => s.scenario)!;
@@ -55,7 +55,6 @@ export function ScenarioEditor({ onSaved, onCancel }: { onSaved(saved: StoredSce
 
   return (
     <form
-      className="scenario-editor"
       aria-label={draft.editingId ? `Edit scenario ${draft.editingId}` : 'New scenario'}
       onSubmit={(event) => {
         event.preventDefault();
@@ -78,7 +77,7 @@ export function ScenarioEditor({ onSaved, onCancel }: { onSaved(saved: StoredSce
       <textarea
         id="scenario-json"
         ref={jsonRef}
-        className={styles.scenarioJson}
+        className={`${styles.json} ${styles.scenarioJson}`}
         value={draft.text}
         onChange={(e) => setText(e.target.value)}
         onKeyDown={onKeyDown}
@@ -88,7 +87,7 @@ export function ScenarioEditor({ onSaved, onCancel }: { onSaved(saved: StoredSce
         aria-describedby={problem ? 'scenario-problem' : undefined}
       />
       {problem && (
-        <p id="scenario-problem" role="alert" className={styles.error}>
+        <p id="scenario-problem" role="alert" className="error">
           {problem.line !== undefined && (
             <strong>
               Line {problem.line}
@@ -99,7 +98,7 @@ export function ScenarioEditor({ onSaved, onCancel }: { onSaved(saved: StoredSce
           {problem.message}
         </p>
       )}
-      <div className="form-actions">
+      <div className={`form-actions ${styles.actions}`}>
         <button type="submit" className="primary" disabled={save.isPending} title="Ctrl+Enter">
           {save.isPending ? 'Saving…' : 'Save scenario'}
         </button>

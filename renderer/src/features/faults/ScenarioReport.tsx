@@ -5,23 +5,24 @@
  */
 import type { ScenarioReport as Report } from '@engine-api/scenario-types';
 import { formatEngineClock } from '../../format/engine-time';
+import { Badge } from '../../components/Badge';
 import { Timeline } from '../../components/Timeline';
 import { restoredText, stepNumber } from '../../format/scenario-report';
 import { formatExactSpan } from '../../format/span';
-import styles from './faults.module.css';
+import styles from './ScenarioReport.module.css';
 
 export function ResultBadge({ report, running = false }: { report: Report | null | undefined; running?: boolean }) {
   if (running)
     return (
-      <span className={styles.pill} data-state="running">
+      <Badge tone="info" state="running">
         running…
-      </span>
+      </Badge>
     );
-  if (!report) return <span className={styles.pill}>not run</span>;
+  if (!report) return <Badge>not run</Badge>;
   return (
-    <span className={styles.pill} data-state={report.passed ? 'passed' : 'failed'}>
+    <Badge tone={report.passed ? 'ok' : 'bad'} state={report.passed ? 'passed' : 'failed'}>
       {report.passed ? 'passed' : 'failed'}
-    </span>
+    </Badge>
   );
 }
 
@@ -44,7 +45,7 @@ export function ScenarioReport({ report }: { report: Report }) {
         </span>
       </div>
       {failed && (
-        <p className={styles.error} role="alert">
+        <p className="error" role="alert">
           Step {stepNumber(failed.index)} ({failed.type}) failed: {failed.message}
         </p>
       )}
@@ -52,7 +53,7 @@ export function ScenarioReport({ report }: { report: Report }) {
         {report.steps.map((step) => (
           <li key={step.index} data-status={step.status}>
             <span className={styles.stepStatus}>{step.status}</span>
-            <code className="step-type">
+            <code>
               {stepNumber(step.index)} · {step.type}
             </code>
             <span className={styles.stepMessage}>{step.message}</span>

@@ -14,7 +14,7 @@ import { ScenarioEditor } from './ScenarioEditor';
 import { ResultBadge, ScenarioReport } from './ScenarioReport';
 import { scenarioToText } from './scenario-text';
 import { EMPTY_SCENARIO } from './templates';
-import styles from './faults.module.css';
+import styles from './ScenarioSection.module.css';
 
 const route = getRouteApi('/faults');
 
@@ -35,7 +35,7 @@ export function ScenarioSection() {
 
   return (
     <>
-      <div className={styles.panelHead}>
+      <div className="panel-head">
         <h2 id="scenarios-title">Scenarios</h2>
         <span
           className="muted"
@@ -48,7 +48,7 @@ export function ScenarioSection() {
         </button>
       </div>
       <div className={styles.scenarioLayout}>
-        <div className="scenario-list-wrap">
+        <div>
           {scenarios.length === 0 ? (
             <p className={`muted ${styles.empty}`}>{isLoading ? 'Loading…' : 'No saved scenarios yet.'}</p>
           ) : (
@@ -61,7 +61,7 @@ export function ScenarioSection() {
                     onClick={() => setChosen(s.id)}
                     aria-pressed={s.id === selected?.id}
                   >
-                    <span className="scenario-name">{s.name}</span>
+                    <span>{s.name}</span>
                     <code className="muted">{s.id}</code>
                   </button>
                   <ResultBadge report={s.lastReport} running={run.isPending && run.variables === s.id} />
@@ -70,7 +70,7 @@ export function ScenarioSection() {
             </ul>
           )}
         </div>
-        <div className="scenario-detail">
+        <div>
           {editing ? (
             <ScenarioEditor
               onSaved={(saved) => {
@@ -116,11 +116,11 @@ function ScenarioView({
   const runError = run.isError && run.variables === scenario.id ? run.error : null;
 
   return (
-    <div className="scenario-view" aria-busy={running || undefined}>
+    <div aria-busy={running || undefined}>
       <div className={styles.scenarioViewHead}>
         <h3>{scenario.name}</h3>
         <span className="muted">{scenario.steps.length} steps</span>
-        <div className="form-actions">
+        <div className={`form-actions ${styles.viewActions}`}>
           <button
             type="button"
             className="primary"
@@ -146,7 +146,7 @@ function ScenarioView({
       </div>
       {scenario.description && <p className="muted">{scenario.description}</p>}
       {(runError ?? remove.error) && (
-        <p role="alert" className={styles.error}>
+        <p role="alert" className="error">
           {(runError ?? remove.error)!.message}
         </p>
       )}

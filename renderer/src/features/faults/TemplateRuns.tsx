@@ -7,7 +7,7 @@ import type { ScenarioReport as Report } from '@engine-api/scenario-types';
 import { ScenarioReport } from './ScenarioReport';
 import { SCENARIO_TEMPLATES } from './templates';
 import { useTemplateRun } from './useTemplateRun';
-import styles from './faults.module.css';
+import styles from './TemplateRuns.module.css';
 
 export function TemplateRuns() {
   const run = useTemplateRun();
@@ -39,7 +39,7 @@ export function TemplateRuns() {
         </p>
       )}
       {run.isError && (
-        <p role="alert" className={styles.error}>
+        <p role="alert" className="error">
           {run.error.message}
         </p>
       )}
