@@ -51,6 +51,8 @@ export class KnownSecrets {
   /** How many held runs have each length: only a run as long as one held is sliced and looked up. */
   private readonly lengths = new Map<number, number>();
   private changes = 0;
+  /** The value `add` took last: the same one again (a player's token, request after request) changes nothing. */
+  private last: string | null = null;
 
   /** How many runs are held. */
   get size(): number {
@@ -64,7 +66,8 @@ export class KnownSecrets {
 
   /** Holds a secret's runs (an auth scheme before it is not one: it is shorter than a run). */
   add(value: string | null | undefined): void {
-    if (!value || value.length < MIN_SECRET_LENGTH || value.includes('•')) return;
+    if (!value || value.length < MIN_SECRET_LENGTH || value === this.last || value.includes('•')) return;
+    this.last = value;
     eachRun(value, (start, end) => {
       const run = value.slice(start, end);
       if (this.runs.has(run)) {

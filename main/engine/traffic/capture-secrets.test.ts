@@ -146,4 +146,40 @@ describe('masking by value at capture', () => {
     masker.mask(second);
     expect(second.responseBody).not.toContain(secret);
   });
+
+  it('masks a header block it masked lately anew once a secret it holds is known, in a later entry or the same one', () => {
+    const masker = new CaptureMasker(new KnownSecrets());
+    const secret = 'hdr-later-known-0123456789';
+    const block = `Host: x\r\nX-Note: ${secret}\r\n`;
+    const bearer = 'Authorization: Bearer tok-remembered-0123456789\r\n';
+    const first = trafficEntry({ requestHeaders: block + bearer });
+    masker.mask(first);
+    expect(first.requestHeaders).toBe('Host: x\r\nX-Note: ' + secret + '\r\nAuthorization: Bearer tok-•••\r\n');
+    // The same block again: the same answer, held as reads show it.
+    const again = trafficEntry({ requestHeaders: block + bearer });
+    masker.mask(again);
+    expect([again.requestHeaders, again.held!.requestHeaders]).toEqual([
+      first.requestHeaders,
+      { authorization: 'Bearer tok-remembered-0123456789' },
+    ]);
+    // Its own response teaches the secret: the block remembered is read again, in this entry.
+    const taught = trafficEntry({
+      requestHeaders: block + bearer,
+      responseBody: `{"access_token":"${secret}"}`,
+    });
+    masker.mask(taught);
+    expect(taught.requestHeaders).not.toContain(secret);
+    expect(taught.held!.requestHeaders).toEqual({
+      'x-note': secret,
+      authorization: 'Bearer tok-remembered-0123456789',
+    });
+    const later = trafficEntry({ requestHeaders: block });
+    masker.mask(later);
+    expect(later.requestHeaders).not.toContain(secret);
+  });
+
+  it('holds a masked header as reads show it: repeated lines joined, whatever their case', () => {
+    const block = 'HTTP/1.1 200 OK\r\nSet-Cookie: a=1234567\r\nX-Other: 1\r\nSET-COOKIE : b=7654321\r\n';
+    expect(maskHeaderBlock(block)!.held).toEqual({ 'set-cookie': parseHeaderBlock(block)['set-cookie'] });
+  });
 });

@@ -11,7 +11,6 @@
  * works while the console runs.
  */
 import type { HeaderBlock, HeldParts, NewTrafficEntry, TextSplice } from './log/index.js';
-import { parseHeaderBlock } from './log/header-block.js';
 import {
   decodeSafely,
   isSecretField,
@@ -56,9 +55,10 @@ function withKnown(
   byName: Stretch[],
   known: KnownSecrets | undefined,
   masked: (secret: string) => string = mask,
+  learned = false,
 ): Stretch[] {
   if (!known) return byName;
-  for (const { start, end } of byName) known.add(text.slice(start, end));
+  if (!learned) learn(known, text, byName);
   const byValue = known.find(text);
   if (byValue.length === 0) return byName;
   const all: Stretch[] = [...byName];
@@ -66,6 +66,12 @@ function withKnown(
     if (!byName.some((taken) => start < taken.end && end > taken.start))
       all.push({ start, end, masked: masked(text.slice(start, end)) });
   return all.sort((a, b) => a.start - b.start);
+}
+
+/** Holds what was found by name as known secrets (a plain loop: this runs on every exchange). */
+function learn(known: KnownSecrets, text: string | null, stretches: readonly Stretch[] | null): void {
+  if (text === null || stretches === null) return;
+  for (let i = 0; i < stretches.length; i++) known.add(text.slice(stretches[i]!.start, stretches[i]!.end));
 }
 
 /** A parameter that may be a secret, anywhere in a URL: most URLs (a player's `?reason=load`) are passed over on this test alone. */
@@ -96,12 +102,16 @@ function urlStretches(url: string): Stretch[] {
 }
 
 /** A URL with its secret query parameters masked (the fragment is left alone), known secrets anywhere in it; null when it has none. */
-export function maskUrl(url: string, known?: KnownSecrets, byName: Stretch[] = urlStretches(url)): Masked {
-  return applyStretches(
-    url,
-    withKnown(url, byName, known, (secret) => encodeURIComponent(mask(secret))),
-  );
+export function maskUrl(
+  url: string,
+  known?: KnownSecrets,
+  byName: Stretch[] = urlStretches(url),
+  learned = false,
+): Masked {
+  return applyStretches(url, withKnown(url, byName, known, maskQueryValue, learned));
 }
+
+const maskQueryValue = (secret: string) => encodeURIComponent(mask(secret));
 
 /** A secret header's line (or a Location's): the name, then the value after the colon. */
 const SECRET_HEADER_LINE = new RegExp(
@@ -146,20 +156,49 @@ function headerAround(block: HeaderBlock, at: number): string | null {
   return line.slice(0, colon).trim().toLowerCase();
 }
 
+/** A header block masked: the block stored, and the masked headers as reads show them. */
+interface MaskedBlock {
+  block: HeaderBlock;
+  held: Record<string, string>;
+}
+
+/**
+ * The value reads show for header `name` (lower case) of a block: its lines' values joined with
+ * ", ", as `parseHeaderBlock` gives them, without building the object of every header.
+ */
+function headerValueOf(block: HeaderBlock, name: string): string | undefined {
+  let value: string | undefined;
+  for (let from = 0; from < block.length;) {
+    let end = block.indexOf('\r\n', from);
+    if (end === -1) end = block.length;
+    const colon = block.indexOf(':', from);
+    if (colon > from && colon < end && !block.startsWith('HTTP/', from)) {
+      const lineName = block.slice(from, colon).trim();
+      if (lineName.toLowerCase() === name) {
+        const each = block.slice(colon + 1, end).trim();
+        value = value === undefined ? each : `${value}, ${each}`;
+      }
+    }
+    from = end + 2;
+  }
+  return value;
+}
+
 /**
  * A header block with credentials masked, Location's secret parameters, and known secrets in any
  * header; null when it has none. `held`: the masked headers as reads show them (lower-case name,
- * repeated lines joined).
+ * repeated lines joined). `learned`: what was found by name is known already.
  */
 export function maskHeaderBlock(
   block: HeaderBlock,
   known?: KnownSecrets,
   byName: HeaderStretch[] = headerStretchesByName(block),
-): { block: HeaderBlock; held: Record<string, string> } | null {
+  learned = false,
+): MaskedBlock | null {
   if (byName.length === 0 && !known) return null;
   const stretches: HeaderStretch[] = byName;
   if (known) {
-    for (const { start, end } of byName) known.add(block.slice(start, end));
+    if (!learned) learn(known, block, byName);
     for (const { start, end } of known.find(block)) {
       if (byName.some((taken) => start < taken.end && end > taken.start)) continue;
       const name = headerAround(block, start);
@@ -170,9 +209,8 @@ export function maskHeaderBlock(
   const masked = applyStretches(block, stretches);
   if (masked === null) return null;
   // As reads show the block: repeated lines of a name joined, the unmasked ones among them too.
-  const asRead = parseHeaderBlock(block);
   const held: Record<string, string> = {};
-  for (const { name } of stretches) held[name] ??= asRead[name] ?? '';
+  for (const { name } of stretches) held[name] ??= headerValueOf(block, name) ?? '';
   return { block: masked.text, held };
 }
 
@@ -204,8 +242,13 @@ function bodyStretches(body: string): Stretch[] {
 }
 
 /** A body with its secrets masked: the secret fields of JSON at any depth (a cut body too), or those of a form, and known secrets anywhere; null when it has none. */
-export function maskBody(body: string, known?: KnownSecrets, byName: Stretch[] = bodyStretches(body)): Masked {
-  return applyStretches(body, withKnown(body, byName, known));
+export function maskBody(
+  body: string,
+  known?: KnownSecrets,
+  byName: Stretch[] = bodyStretches(body),
+  learned = false,
+): Masked {
+  return applyStretches(body, withKnown(body, byName, known, mask, learned));
 }
 
 /**
@@ -221,12 +264,24 @@ const CLEAN_BODIES = 512;
 const CLEAN_BODY_CHARS = 8 * 1024 * 1024;
 const CLEAN_BODY_MIN = 512;
 
+/**
+ * Header blocks whose masking is remembered (a fleet's players each send their own), up to a
+ * size each: a block of a few hundred characters is found by its hash in less time than it takes
+ * to read it for secrets. The whole memory is let go when it is full or a new secret is known.
+ * What it holds is shared by the entries that sent the block: nothing changes it once made.
+ */
+const MASKED_BLOCKS = 1_024;
+const MASKED_BLOCK_CHARS = 2_048;
+
 /** One recorder's masking: the secrets it knows, and the bodies it found clean lately. */
 export class CaptureMasker {
   /** Oldest first: the first goes when the count or the size is passed. */
   private readonly cleanBodies = new Set<string>();
   private cleanChars = 0;
   private cleanAt = -1;
+  /** Header blocks masked lately, and what masking made of them, for the secrets known at `blocksAt`. */
+  private readonly blocks = new Map<HeaderBlock, MaskedBlock | null>();
+  private blocksAt = -1;
 
   constructor(readonly known: KnownSecrets = new KnownSecrets()) {}
 
@@ -259,8 +314,30 @@ export class CaptureMasker {
 
   private body(body: string, byName: Stretch[] | null): Masked {
     if (byName === null) return null;
-    const masked = maskBody(body, this.known, byName);
+    const masked = maskBody(body, this.known, byName, true);
     if (masked === null) this.remember(body);
+    return masked;
+  }
+
+  /**
+   * What masking made of a header block lately (null: nothing to mask), with the secrets known
+   * now; undefined when it is not held. A player sends the same headers with every request (its
+   * bearer token among them): found here, the block is not read for secrets again.
+   */
+  private maskedBlock(block: HeaderBlock): MaskedBlock | null | undefined {
+    if (this.blocksAt !== this.known.version) return undefined;
+    return this.blocks.get(block);
+  }
+
+  private headers(block: HeaderBlock, byName: HeaderStretch[]): MaskedBlock | null {
+    const masked = maskHeaderBlock(block, this.known, byName, true);
+    if (block.length <= MASKED_BLOCK_CHARS) {
+      if (this.blocksAt !== this.known.version || this.blocks.size >= MASKED_BLOCKS) {
+        this.blocks.clear();
+        this.blocksAt = this.known.version;
+      }
+      this.blocks.set(block, masked);
+    }
     return masked;
   }
 
@@ -268,42 +345,58 @@ export class CaptureMasker {
    * Masks the entry's secrets in place; what was masked goes to `held` (for the log to hold in
    * memory), and `masked` notes that the stored entry carries masks. The parts are read by name
    * first, all of them, so a secret learned in one part (a token response's body) is masked by
-   * value in another (its own request's URL) of the same entry.
+   * value in another (its own request's URL) of the same entry. What is found by name is learned
+   * once, there. No closures: this runs on every exchange.
    */
   mask(entry: NewTrafficEntry): void {
     const { known } = this;
+    const version = known.version;
+    // Header blocks masked lately need no reading by name: they teach nothing new.
+    let requestHeaders = this.maskedBlock(entry.requestHeaders);
+    let responseHeaders = this.maskedBlock(entry.responseHeaders);
     // By name first, every part, learning what it finds.
     const urlByName = urlStretches(entry.url);
-    const requestHeadersByName = headerStretchesByName(entry.requestHeaders);
-    const responseHeadersByName = headerStretchesByName(entry.responseHeaders);
-    const learn = (text: string | null, stretches: readonly Stretch[] | null) => {
-      if (text !== null && stretches !== null)
-        for (const { start, end } of stretches) known.add(text.slice(start, end));
-    };
-    learn(entry.url, urlByName);
-    learn(entry.requestHeaders, requestHeadersByName);
-    learn(entry.responseHeaders, responseHeadersByName);
+    learn(known, entry.url, urlByName);
+    let requestHeadersByName: HeaderStretch[] | null = null;
+    if (requestHeaders === undefined) {
+      requestHeadersByName = headerStretchesByName(entry.requestHeaders);
+      learn(known, entry.requestHeaders, requestHeadersByName);
+    }
+    let responseHeadersByName: HeaderStretch[] | null = null;
+    if (responseHeaders === undefined) {
+      responseHeadersByName = headerStretchesByName(entry.responseHeaders);
+      learn(known, entry.responseHeaders, responseHeadersByName);
+    }
     // A body found clean lately (null here) has nothing to learn or mask: the common case, cached
     // answers. Asked again if this entry taught a new secret: the body may hold it.
-    const bodyByName = (body: string | null) => (body === null || this.clean(body) ? null : bodyStretches(body));
-    const version = known.version;
-    let requestBodyByName = bodyByName(entry.requestBody);
-    let responseBodyByName = bodyByName(entry.responseBody);
-    learn(entry.requestBody, requestBodyByName);
-    learn(entry.responseBody, responseBodyByName);
+    let requestBodyByName = this.bodyByName(entry.requestBody);
+    let responseBodyByName = this.bodyByName(entry.responseBody);
+    learn(known, entry.requestBody, requestBodyByName);
+    learn(known, entry.responseBody, responseBodyByName);
     if (known.version !== version) {
-      requestBodyByName ??= bodyByName(entry.requestBody);
-      responseBodyByName ??= bodyByName(entry.responseBody);
+      requestBodyByName ??= this.bodyByName(entry.requestBody);
+      responseBodyByName ??= this.bodyByName(entry.responseBody);
+      // A block masked lately may hold the new secret too: it is read again.
+      if (requestHeaders !== undefined) {
+        requestHeaders = undefined;
+        requestHeadersByName = headerStretchesByName(entry.requestHeaders);
+        learn(known, entry.requestHeaders, requestHeadersByName);
+      }
+      if (responseHeaders !== undefined) {
+        responseHeaders = undefined;
+        responseHeadersByName = headerStretchesByName(entry.responseHeaders);
+        learn(known, entry.responseHeaders, responseHeadersByName);
+      }
     }
 
     // Then by value too.
     let held: HeldParts | null = null;
-    const url = maskUrl(entry.url, known, urlByName);
+    const url = maskUrl(entry.url, known, urlByName, true);
     if (url) {
       entry.url = url.text;
       (held ??= {}).url = url.splices;
     }
-    const requestHeaders = maskHeaderBlock(entry.requestHeaders, known, requestHeadersByName);
+    if (requestHeaders === undefined) requestHeaders = this.headers(entry.requestHeaders, requestHeadersByName!);
     if (requestHeaders) {
       entry.requestHeaders = requestHeaders.block;
       (held ??= {}).requestHeaders = requestHeaders.held;
@@ -313,7 +406,7 @@ export class CaptureMasker {
       entry.requestBody = requestBody.text;
       (held ??= {}).requestBody = requestBody.splices;
     }
-    const responseHeaders = maskHeaderBlock(entry.responseHeaders, known, responseHeadersByName);
+    if (responseHeaders === undefined) responseHeaders = this.headers(entry.responseHeaders, responseHeadersByName!);
     if (responseHeaders) {
       entry.responseHeaders = responseHeaders.block;
       (held ??= {}).responseHeaders = responseHeaders.held;
@@ -327,6 +420,10 @@ export class CaptureMasker {
       entry.masked = true;
       entry.held = held;
     }
+  }
+
+  private bodyByName(body: string | null): Stretch[] | null {
+    return body === null || this.clean(body) ? null : bodyStretches(body);
   }
 }
 

@@ -89,6 +89,30 @@ describe('the traffic recorder', () => {
     expect(count(log)).toBe(2);
     expect(batches.map((batch) => batch.length)).toEqual([2]);
   });
+  it('only takes an exchange over on the request path, and masks and encodes it at the end of the turn', async () => {
+    const { store, log, recorder: traffic } = recorder();
+    const secret = 'Bearer tok-handed-over-0123456789';
+    const ids = [1, 2, 3].map(() => traffic.add(trafficEntry({ requestHeaders: `Authorization: ${secret}\r\n` })));
+    expect(ids).toEqual([1, 2, 3]);
+    // Nothing encoded yet, and nothing of it anywhere the store could write it.
+    expect(log.stagedEntries).toBe(0);
+    const rows = () => store.db.prepare('SELECT detail FROM traffic_segments').all() as { detail: Buffer }[];
+    expect(rows()).toEqual([]);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(log.stagedEntries).toBe(3);
+    // Handed over in the next turn: the ids go on after those promised.
+    expect(traffic.add(trafficEntry())).toBe(4);
+    traffic.flush();
+    expect(log.get(3)!.requestHeaders.authorization).toBe(secret);
+    for (const { detail } of rows()) expect(detail.toString('utf8')).not.toContain('tok-handed-over');
+    // A clear skips the ids promised to exchanges not yet encoded.
+    expect(traffic.add(trafficEntry())).toBe(5);
+    traffic.clear();
+    expect(traffic.add(trafficEntry())).toBe(6);
+    traffic.flush();
+    expect(log.page({}, 0, 10).rows.map((row) => row.id)).toEqual([6]);
+  });
+
   it('gives the UI, which omits traffic.captured, only the counts of each batch, and then decodes no summaries', () => {
     const { store, traffic: log } = openStoreWithTrafficLog({ dataDir: null });
     opened.push(store);

@@ -1,12 +1,15 @@
 /**
- * Captures exchanges into the traffic log without slowing the servers down: each exchange is
- * encoded into the log's next segment as it ends, and the segment is written in one transaction
- * per flush (every 100 ms, or at once when FLUSH_AT entries or FLUSH_BYTES are waiting), the oldest
- * beyond the retention cap or the byte budget are dropped, and hosts get each segment's entries as
- * one event. Before an exchange is encoded its bodies and headers are cut to their size (`cut.ts`)
+ * Captures exchanges into the traffic log without slowing the servers down: the request path only
+ * hands an exchange over (`add`: one push, its id answered at once); at the end of the event
+ * loop's turn the exchanges handed over in it are cut, masked and encoded into the log's next
+ * segment in one go (`drain`), and the segment is written in one transaction per flush (every
+ * 100 ms, or at once when FLUSH_AT entries or FLUSH_BYTES are waiting), the oldest beyond the
+ * retention cap or the byte budget are dropped, and hosts get each segment's entries as one
+ * event. Before an exchange is encoded its bodies and headers are cut to their size (`cut.ts`)
  * and its secrets masked (`capture-secrets.ts`): what the log stores is never more, and never
- * holds a secret in clear (docs/contract/console.md §9). A response body many entries share is
- * stored once (`log/bodies.ts`).
+ * holds a secret in clear (docs/contract/console.md §9). An exchange waiting for its turn's end
+ * is in memory only: a crash then loses it, and writes nothing. A response body many entries
+ * share is stored once (`log/bodies.ts`).
  *
  * Writes run on the engine's own connection: a writer thread with a second connection was tried
  * and taken out, because its commits landed between another transaction's read and write and
@@ -39,11 +42,21 @@ export const FLUSH_AT = 2_000;
 /** A segment of large bodies is written sooner than FLUSH_AT entries. */
 const FLUSH_BYTES = 4 * 1024 * 1024;
 const SETTINGS_KEY = 'traffic.settings';
+/** What an exchange keeps when masking it failed: its summary, no text that could hold a secret. */
+const WITHOUT_TEXT = {
+  url: '',
+  requestHeaders: '',
+  requestBody: null,
+  responseHeaders: '',
+  responseBody: null,
+  held: null,
+  masked: true,
+} as const;
 
 export interface TrafficRecorderDeps {
   repo: Pick<
     TrafficLogStore,
-    'capture' | 'stagedEntries' | 'stagedBytes' | 'commit' | 'retain' | 'clear' | 'byteBudget'
+    'capture' | 'nextCaptureId' | 'stagedEntries' | 'stagedBytes' | 'commit' | 'retain' | 'clear' | 'byteBudget'
   >;
   settings: SettingsRepository;
   bus: Pick<EventBus, 'emit' | 'wants'>;
@@ -55,6 +68,21 @@ export interface TrafficRecorderDeps {
 
 export class TrafficRecorder {
   private timer: NodeJS.Timeout | null = null;
+  /** Exchanges handed over in this turn, oldest first: masked and encoded at its end. */
+  private handed: NewTrafficEntry[] = [];
+  private handedBytes = 0;
+  private turnEnd: NodeJS.Immediate | null = null;
+  /** One function for every turn's end, not a closure per turn. */
+  private readonly atTurnEnd = () => {
+    this.turnEnd = null;
+    this.drain();
+    const { repo } = this.deps;
+    if (repo.stagedEntries >= FLUSH_AT || repo.stagedBytes >= FLUSH_BYTES) this.flush();
+    else if (!this.timer && repo.stagedEntries > 0) {
+      this.timer = setTimeout(() => this.flush(), FLUSH_EVERY_MS);
+      this.timer.unref();
+    }
+  };
   private current: TrafficSettings;
   private readonly masker: CaptureMasker;
 
@@ -85,21 +113,47 @@ export class TrafficRecorder {
     return this.settings;
   }
 
-  /** Captures an exchange; answers the id its entry gets, or null when capture is off. */
+  /**
+   * Takes an exchange over from the request path; answers the id its entry gets, or null when
+   * capture is off. Nothing else happens here: the work is done at the turn's end (`drain`).
+   */
   add(entry: NewTrafficEntry): number | null {
     if (!this.current.capture) return null;
-    // Bodies are cut before masking reads them; headers after, so that a long token is held whole.
-    cutBodies(entry);
-    this.masker.mask(entry);
-    cutHeaders(entry);
-    const { repo } = this.deps;
-    const id = repo.capture(entry);
-    if (repo.stagedEntries >= FLUSH_AT || repo.stagedBytes >= FLUSH_BYTES) this.flush();
-    else if (!this.timer) {
-      this.timer = setTimeout(() => this.flush(), FLUSH_EVERY_MS);
-      this.timer.unref();
-    }
+    const id = this.deps.repo.nextCaptureId + this.handed.length;
+    this.handed.push(entry);
+    // About what the entry adds to the segment (see `stagedBytes`): large bodies are written sooner.
+    this.handedBytes += 64 + (entry.requestBody?.length ?? 0) + (entry.responseBody?.length ?? 0);
+    if (this.handed.length >= FLUSH_AT || this.handedBytes >= FLUSH_BYTES) this.flush();
+    else if (this.turnEnd === null) this.turnEnd = setImmediate(this.atTurnEnd);
     return id;
+  }
+
+  /**
+   * Cuts, masks and encodes the exchanges handed over, in the order they came (so each gets the
+   * id `add` answered). Bodies are cut before masking reads them; headers after, so that a long
+   * token is held whole.
+   */
+  private drain(): void {
+    if (this.turnEnd !== null) clearImmediate(this.turnEnd);
+    this.turnEnd = null;
+    const handed = this.handed;
+    if (handed.length === 0) return;
+    this.handed = [];
+    this.handedBytes = 0;
+    const { repo } = this.deps;
+    for (let i = 0; i < handed.length; i++) {
+      const entry = handed[i]!;
+      try {
+        cutBodies(entry);
+        this.masker.mask(entry);
+        cutHeaders(entry);
+      } catch (error) {
+        // Kept in its place without its text: masking that failed must not store it in clear.
+        this.deps.warnings?.warn('traffic-log', `an exchange could not be masked (${messageOf(error)})`, error);
+        Object.assign(entry, WITHOUT_TEXT);
+      }
+      repo.capture(entry);
+    }
   }
 
   /**
@@ -107,6 +161,7 @@ export class TrafficRecorder {
    * added before. Never throws (a batch that cannot be stored is dropped, with a warning).
    */
   flush(): void {
+    this.drain();
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     const { bus } = this.deps;
@@ -129,6 +184,8 @@ export class TrafficRecorder {
   }
 
   clear(): void {
+    // Encoded first, so that the log skips the ids they were promised.
+    this.drain();
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     this.deps.repo.clear();

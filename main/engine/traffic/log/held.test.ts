@@ -73,6 +73,24 @@ describe('secrets held in memory', () => {
     expect(held.size).toBe(0);
   });
 
+  it('keeps its order through many thousands of entries let go, by count and by trimming', () => {
+    const held = new HeldSecrets(100, 1_000_000);
+    for (let id = 1; id <= 5_000; id++) held.hold(id, { requestHeaders: { authorization: `t${id}` } });
+    expect([held.size, held.get(4_900), held.get(4_901)?.requestHeaders]).toEqual([
+      100,
+      undefined,
+      { authorization: 't4901' },
+    ]);
+    held.dropThrough(4_950);
+    expect([held.size, held.get(4_950), held.get(4_951)?.requestHeaders]).toEqual([
+      50,
+      undefined,
+      { authorization: 't4951' },
+    ]);
+    held.hold(5_001, { requestHeaders: { authorization: 't5001' } });
+    expect(held.size).toBe(51);
+  });
+
   it('notes nothing of segments written before capture masked (format 1), which still read', () => {
     const parts = ['http://x/a', 'Host: x\r\n', null, 'HTTP/1.1 200 OK\r\n', 'ok'];
     const lengths = new Uint32Array([1, 1, ...parts.map((part) => (part === null ? 0xffff_ffff : part.length))]);

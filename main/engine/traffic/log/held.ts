@@ -37,25 +37,40 @@ export function spliceBack(text: string, splices: readonly TextSplice[]): string
   return out + text.slice(from);
 }
 
-function charsOf(parts: HeldParts): number {
+function splicedChars(splices: readonly TextSplice[] | undefined): number {
   let chars = 0;
-  const add = (splices: readonly TextSplice[] | undefined) => {
-    for (const splice of splices ?? []) chars += splice.original.length;
-  };
-  const addHeaders = (headers: Record<string, string> | undefined) => {
-    for (const name in headers) chars += name.length + headers[name]!.length;
-  };
-  add(parts.url);
-  add(parts.requestBody);
-  add(parts.responseBody);
-  addHeaders(parts.requestHeaders);
-  addHeaders(parts.responseHeaders);
+  if (splices) for (const splice of splices) chars += splice.original.length;
   return chars;
 }
 
-/** The held parts by entry id, oldest first (ids only grow). */
+function headerChars(headers: Record<string, string> | undefined): number {
+  let chars = 0;
+  for (const name in headers) chars += name.length + headers[name]!.length;
+  return chars;
+}
+
+/** No closures: this runs on every masked entry (a bearer token in every player's request). */
+function charsOf(parts: HeldParts): number {
+  return (
+    splicedChars(parts.url) +
+    splicedChars(parts.requestBody) +
+    splicedChars(parts.responseBody) +
+    headerChars(parts.requestHeaders) +
+    headerChars(parts.responseHeaders)
+  );
+}
+
+/**
+ * The held parts by entry id, oldest first (ids only grow). The order is kept in a queue of ids
+ * beside the map: letting go of the oldest through the map's own order (`keys().next()`) walks
+ * past every entry deleted since its table was last rebuilt, thousands of them in a full log,
+ * and that walk was the most costly line of capture under load.
+ */
 export class HeldSecrets {
   private readonly byId = new Map<number, { parts: HeldParts; chars: number }>();
+  /** Ids held, ascending, from `head` on (ids before it were let go). */
+  private order: number[] = [];
+  private head = 0;
   private chars = 0;
 
   constructor(
@@ -72,8 +87,9 @@ export class HeldSecrets {
     // One entry larger than the whole allowance is not held at all.
     if (chars > this.maxChars) return;
     this.byId.set(id, { parts, chars });
+    this.order.push(id);
     this.chars += chars;
-    while (this.byId.size > this.maxEntries || this.chars > this.maxChars) this.forget(this.byId.keys().next().value!);
+    while (this.byId.size > this.maxEntries || this.chars > this.maxChars) this.forgetOldest();
   }
 
   get(id: number): HeldParts | undefined {
@@ -82,21 +98,36 @@ export class HeldSecrets {
 
   /** Lets go of the entries up to `edge` (trimming dropped them). */
   dropThrough(edge: number): void {
-    for (const id of this.byId.keys()) {
-      if (id > edge) return;
-      this.forget(id);
-    }
+    while (this.head < this.order.length && this.order[this.head]! <= edge) this.forgetOldest();
   }
 
   clear(): void {
     this.byId.clear();
+    this.order = [];
+    this.head = 0;
     this.chars = 0;
   }
 
-  private forget(id: number): void {
+  private forgetOldest(): void {
+    const id = this.order[this.head++]!;
     const held = this.byId.get(id);
-    if (!held) return;
-    this.byId.delete(id);
-    this.chars -= held.chars;
+    if (held) {
+      this.byId.delete(id);
+      this.chars -= held.chars;
+    }
+    // The queue's front is cut off once it is most of the array: amortized O(1) a hold.
+    if (this.head > 1024 && this.head * 2 > this.order.length) {
+      this.order = this.order.slice(this.head);
+      this.head = 0;
+    }
   }
+}
+
+/** Headers as read, with the values capture masked as they came (held in memory). */
+export function withHeld(
+  headers: Record<string, string>,
+  held: Record<string, string> | undefined,
+): Record<string, string> {
+  if (held) for (const name in held) headers[name] = held[name]!;
+  return headers;
 }

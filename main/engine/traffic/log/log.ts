@@ -19,16 +19,16 @@ import { DEFAULT_USE_AHEAD, TrafficBodies, type BodyUses } from './bodies.js';
 import { PART, SegmentDetails, SegmentSummary, SegmentWriter, type NewTrafficEntry } from './codec.js';
 import { firstAfter, TrafficIndex, OTHER_REASON, requestIdKey } from './entry-index.js';
 import { parseHeaderBlock } from './header-block.js';
-import { HeldSecrets, spliceBack, type HeldParts } from './held.js';
+import { HeldSecrets, spliceBack, withHeld, type HeldParts } from './held.js';
 import { SEARCH_SLICE_MS, TextSearches, type ReadSegment } from './search.js';
+import { segmentRows, SEGMENTS_PER_READ, statusTest } from './segment-rows.js';
 import { SegmentSizes } from './segment-sizes.js';
 import type { Committed, StoredTrafficEntry, TrafficCursor, TrafficLogStore } from './types.js';
 
+export { segmentRows, SEGMENTS_PER_READ } from './segment-rows.js';
+
 /** Decoded segments kept for reads (a page, its neighbours, an entry opened from them). */
 const CACHED_SEGMENTS = 16;
-/** Segments read at a time when the start-up or a check goes through all of them (a search reads one at a time: `search.ts`). */
-export const SEGMENTS_PER_READ = 16;
-
 interface StoredSegment {
   summary: SegmentSummary;
   details?: SegmentDetails;
@@ -38,40 +38,6 @@ interface StoredSegment {
 interface Selection {
   total: number;
   idAt(k: number): number;
-}
-
-/**
- * Every row `read` gives from `afterFirstId` on, a page at a time: `read(after)` answers up to
- * SEGMENTS_PER_READ segment rows with `first_id > after`, in order. A segment's blobs are large,
- * so a walk through the log holds one page of them, never the whole log.
- */
-export function* segmentRows<Row extends { first_id: number }>(
-  read: (after: number) => Row[],
-  afterFirstId: number,
-): Generator<Row> {
-  for (let after = afterFirstId; ;) {
-    const rows = read(after);
-    yield* rows;
-    if (rows.length < SEGMENTS_PER_READ) return;
-    after = rows.at(-1)!.first_id;
-  }
-}
-
-/** A status filter as a test of a stored status (-1: none); null when it filters nothing. */
-function statusTest(filter: string | undefined): ((status: number) => boolean) | null {
-  if (!filter) return null;
-  // Checked against TRAFFIC_STATUS_FILTER_PATTERN where it came in.
-  const status = filter.toLowerCase();
-  if (status === 'none') return (s) => s === -1;
-  if (/^[1-5]xx$/.test(status)) {
-    const low = Number(status[0]) * 100;
-    return (s) => s >= low && s <= low + 99;
-  }
-  if (/^\d{3}$/.test(status)) {
-    const exact = Number(status);
-    return (s) => s === exact;
-  }
-  return null;
 }
 
 export class TrafficLog implements TrafficLogStore {
@@ -174,7 +140,7 @@ export class TrafficLog implements TrafficLogStore {
    * capture order), so that what refers to the exchange (a player's violations) can name it now.
    */
   capture(entry: NewTrafficEntry): number {
-    const id = this.nextId + this.writer.count;
+    const id = this.nextCaptureId;
     if (entry.held) this.heldStaged.push([this.writer.count, entry.held]);
     this.writer.add(
       entry,
@@ -183,6 +149,10 @@ export class TrafficLog implements TrafficLogStore {
       requestIdKey(entry.requestId),
     );
     return id;
+  }
+
+  get nextCaptureId(): number {
+    return this.nextId + this.writer.count;
   }
 
   /** Entries captured and not yet written. */
@@ -514,10 +484,4 @@ export class TrafficLog implements TrafficLogStore {
       throw error;
     }
   }
-}
-
-/** Headers as read, with the values capture masked as they came (held in memory). */
-function withHeld(headers: Record<string, string>, held: Record<string, string> | undefined): Record<string, string> {
-  if (held) for (const name in held) headers[name] = held[name]!;
-  return headers;
 }

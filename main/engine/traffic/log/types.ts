@@ -37,6 +37,8 @@ export interface TrafficLogStore {
    * request). Answers the id the entry gets once written (unless that write fails).
    */
   capture(entry: NewTrafficEntry): number;
+  /** The id the next `capture` answers. */
+  readonly nextCaptureId: number;
   /** Entries captured and not yet written. */
   readonly stagedEntries: number;
   /** About how many bytes the entries not yet written take. */
