@@ -1,6 +1,7 @@
 /**
  * What hosts see of the simulated players (docs/contract/console.md §5, §7). Pure types, shared with the renderer.
  */
+import type { TriggerRequest } from './fault-types.js';
 import type { PlaybackState } from './types.js';
 
 export type PlayerMachineState = 'IDLE' | 'BUFFERING' | 'PLAYING' | 'PAUSED' | 'SUSPENDED';
@@ -97,6 +98,22 @@ export interface PlayerDetail {
   retrying: RetryWait[];
   /** The newest DETAIL_VIOLATIONS violations its server's responses made, oldest first (`GET /players/{id}/violations` has more). */
   violations: PlayerViolation[];
+  /**
+   * What each command would be refused with now, by the player's one precondition table (state ×
+   * session × policy → error): the row, its errorCode and reason. A command absent here may go.
+   * The command bar and the workbench turn a button off with this reason.
+   */
+  refusals: Partial<Record<PlayerCommandName, PlayerRefusal>>;
+}
+
+/** A command the precondition table covers: the player's own, or a "Trigger now" of one request. */
+export type PlayerCommandName =
+  'skipToItem' | 'seek' | 'refresh' | 'suspend' | PlayerAction | `trigger:${TriggerRequest}`;
+
+export interface PlayerRefusal {
+  row: string;
+  errorCode: string;
+  reason: string;
 }
 
 /** The four calls a player makes to a cloud queue server. */

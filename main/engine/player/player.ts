@@ -27,6 +27,14 @@ import {
   type UserAction,
 } from './events.js';
 import { guardInputs } from './guards.js';
+import {
+  checkPreconditions,
+  preconditionInputs,
+  refusalsOf,
+  type PlayerCommand,
+  type PreconditionInputs,
+  type Refusal,
+} from './preconditions.js';
 import { stateBeforeLoad } from './pending-load.js';
 import { evictSession, rescheduleVersionPoll, settleLoad, settleSkip } from './playback.js';
 import { RequestRetries } from './request-policies.js';
@@ -205,20 +213,9 @@ export class Player {
   }
 
   skipToItem(params: SkipToItemParams): void {
-    this.requireQueue();
-    const policies = policiesOf(this.ctx);
-    // Only an explicit resume wakes a suspended session (docs/contract/platform.md §3); the command would be lost.
-    if (this.ctx.state === 'SUSPENDED')
-      throw new PlaybackError('ERROR_PLAYBACK_NO_CONTENT', 'the session is suspended: resume it first');
-    if (!policies.canSkipToItem)
-      throw new PlaybackError('ERROR_DISALLOWED_BY_POLICY', 'the canSkipToItem policy forbids skipToItem');
     // To the playing item with a position, skipToItem is a seek.
-    if (params.positionMillis !== undefined && params.itemId === this.ctx.track?.item.id && !policies.canSeek) {
-      throw new PlaybackError(
-        'ERROR_DISALLOWED_BY_POLICY',
-        'the canSeek policy forbids moving the playhead of the playing item',
-      );
-    }
+    const seeksPlayingItem = params.positionMillis !== undefined && params.itemId === this.ctx.track?.item.id;
+    this.require('skipToItem', { seeksPlayingItem });
     this.dispatch({ type: 'skipToItem', params });
   }
 
@@ -229,21 +226,8 @@ export class Player {
    * service (the next track plays).
    */
   seek(target: SeekTarget, by: 'user' | 'command' = 'command'): void {
-    const track = this.ctx.track;
-    if (!this.ctx.queue || !track || this.ctx.state === 'IDLE')
-      throw new PlaybackError('ERROR_PLAYBACK_NO_CONTENT', 'nothing is playing: send loadCloudQueue first');
-    // Only an explicit resume wakes a suspended session (docs/contract/platform.md §3).
-    if (this.ctx.state === 'SUSPENDED')
-      throw new PlaybackError('ERROR_PLAYBACK_NO_CONTENT', 'the session is suspended: resume it first');
-    const playing = knownItemId(this.ctx);
-    if (target.itemId !== undefined && target.itemId !== playing) {
-      throw new PlaybackError(
-        'ERROR_INVALID_PARAMETER',
-        `itemId ${target.itemId} is not the playing item (${playing ?? 'none named yet'})`,
-      );
-    }
-    if (!policiesOf(this.ctx).canSeek)
-      throw new PlaybackError('ERROR_DISALLOWED_BY_POLICY', 'the canSeek policy forbids seeking in this item');
+    this.require('seek', { itemId: target.itemId });
+    const track = this.ctx.track!;
     const positionMillis =
       'deltaMillis' in target
         ? Math.max(0, Math.min(track.durationMillis, track.position(this.deps.clock.now()) + target.deltaMillis))
@@ -252,36 +236,24 @@ export class Player {
   }
 
   refresh(): void {
-    this.requireQueue();
+    this.require('refresh');
     this.dispatch({ type: 'refresh' });
   }
 
   suspend(): void {
-    this.requireQueue();
+    this.require('suspend');
     this.dispatch({ type: 'suspend' });
   }
 
   /** A user action (docs/contract/console.md §7) or a control API playback command; skips may wait for the server. */
   act(action: UserAction, by: 'user' | 'command'): Promise<void> {
-    if (this.ctx.state === 'IDLE')
-      return Promise.reject(
-        new PlaybackError('ERROR_PLAYBACK_NO_CONTENT', 'nothing is loaded: send loadCloudQueue first'),
-      );
+    try {
+      this.require(action);
+    } catch (error) {
+      return Promise.reject(error as PlaybackError);
+    }
     if (action === 'skipNext' || action === 'skipPrev') {
-      const policies = policiesOf(this.ctx);
-      const allowed = action === 'skipNext' ? policies.canSkip : policies.canSkipBack;
-      if (!allowed)
-        return Promise.reject(
-          new PlaybackError(
-            'ERROR_DISALLOWED_BY_POLICY',
-            `the ${action === 'skipNext' ? 'canSkip' : 'canSkipBack'} policy forbids this skip`,
-          ),
-        );
-      if (this.ctx.skipping)
-        return Promise.reject(new PlaybackError('ERROR_INVALID_PARAMETER', 'a skip is already waiting for the server'));
       return new Promise<void>((resolve, reject) => {
-        if (this.ctx.state === 'SUSPENDED')
-          return reject(new PlaybackError('ERROR_PLAYBACK_NO_CONTENT', 'the session is suspended: resume it first'));
         this.ctx.skipping = { resolve, reject };
         const handled = this.dispatch({ type: action, by });
         if (!handled) {
@@ -301,6 +273,11 @@ export class Player {
     }
     this.dispatch({ type: action, by });
     return Promise.resolve();
+  }
+
+  /** What each command would be refused with now (preconditions.ts): the command bar's and the workbench's reasons. */
+  refusals(): Partial<Record<PlayerCommand, Refusal>> {
+    return refusalsOf(preconditionInputs(this.ctx));
   }
 
   /** "Trigger now": sends the request a fault rule waits for, as the player would (trigger.ts). */
@@ -379,10 +356,9 @@ export class Player {
     settleSkip(this.core, new PlaybackError('ERROR_CLOUD_QUEUE_SERVER', why));
   }
 
-  private requireQueue(): void {
-    if (!this.ctx.session) throw new PlaybackError('ERROR_SESSION_EVICTED', 'the session is gone');
-    if (!this.ctx.queue || this.ctx.state === 'IDLE')
-      throw new PlaybackError('ERROR_PLAYBACK_NO_CONTENT', 'no cloud queue is loaded');
+  /** Throws what the precondition table refuses `command` with now, if anything. */
+  private require(command: PlayerCommand, args?: PreconditionInputs['args']): void {
+    checkPreconditions(command, preconditionInputs(this.ctx, args));
   }
 
   private setTimer(name: TimerName, delayMs: number, callback: () => void): void {

@@ -140,6 +140,7 @@ export class PlayerRegistry {
       at: this.deps.clock.now(),
       ...player.snapshot(),
       violations: [...this.newestViolations(player.id)],
+      refusals: player.refusals(),
     } as PlayerDetail;
   }
 

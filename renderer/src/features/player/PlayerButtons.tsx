@@ -23,12 +23,13 @@ const BUTTONS: { action: PlayerAction; label: ReactNode; title: string }[] = [
 
 const SEEK_STEP_MS = 10_000;
 
-/** Why the seek controls are off, or null when they are on. */
-export function seekBlocked(detail: Pick<PlayerDetail, 'state' | 'track' | 'policies'>): string | null {
-  if (detail.state === 'IDLE' || !detail.track) return 'Nothing is loaded';
-  if (detail.state === 'SUSPENDED') return 'The session is suspended: resume it first';
-  if (detail.policies?.canSeek === false) return 'The canSeek policy forbids seeking in this item';
-  return null;
+/**
+ * Why the seek controls are off, or null when they are on: the engine's precondition table says
+ * (`refusals`), the same row a seek sent now would be refused by.
+ */
+export function seekBlocked(detail: Pick<PlayerDetail, 'refusals'>): string | null {
+  const reason = detail.refusals.seek?.reason;
+  return reason ? reason.charAt(0).toUpperCase() + reason.slice(1) : null;
 }
 
 /** A refused control API answer as one line: its errorCode and reason. */
