@@ -9,8 +9,8 @@ import type { FaultRuleView, TriggerRequest, TriggerResult } from '@engine-api/f
 import { Badge } from '../../components/Badge';
 import { useApplyPreset, useFaultPresets, useFaultRules, useRemoveFault } from '../../queries/faults';
 import { useTriggerPlayer, useTriggerRule } from '../../queries/player-workbench';
-import styles from './WorkbenchFaults.module.css';
 import { usePaletteActions } from '../../stores/palette-actions';
+import styles from './WorkbenchFaults.module.css';
 
 const PLAYER_TRIGGERS: { request: TriggerRequest; label: string }[] = [
   { request: 'refresh', label: 'Refresh' },
@@ -30,15 +30,15 @@ export function WorkbenchFaults({ playerId }: { playerId: string }) {
   const chosen = preset || presets[0]?.id || '';
   const error = apply.error ?? remove.error ?? triggerRule.error ?? triggerPlayer.error;
   const onSent = { onSuccess: (result: TriggerResult) => setSent(result), onMutate: () => setSent(null) };
-
-  return (
-    <>
   const sendNow = (request: TriggerRequest) => () => triggerPlayer.mutateAsync({ id: playerId, request }, onSent);
   usePaletteActions({
     'player.sendRefresh': sendNow('refresh'),
     'player.sendVersionPoll': sendNow('versionPoll'),
     'player.sendNextWindow': sendNow('nextWindow'),
   });
+
+  return (
+    <>
       <div className={styles.toolbar}>
         <label className={styles.field}>
           <span>Preset</span>
