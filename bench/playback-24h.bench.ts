@@ -2,12 +2,13 @@
  * 24 hours of engine-clock playback: about 400 tracks played by one
  * simulated player against the console's own cloud queue server, with every report, version
  * poll and next-window request over real loopback HTTP, in one jump of the engine clock.
- * Prints the wall time it took (target: under 5 s) and what happened on the way.
+ * Prints the wall time it took (aim: under 0.5 s) and what happened on the way.
  */
 import type { PlayerDetail } from '../main/engine/api/player-types.js';
 import type { QueueSummary } from '../main/engine/api/queue-types.js';
 import type { TrafficEntry } from '../main/engine/api/traffic-types.js';
 import { createEngine } from '../main/engine/index.js';
+import { printAim } from './aims.js';
 
 const DAY_MS = 24 * 3_600_000;
 const TRACKS = 400;
@@ -77,6 +78,5 @@ for (let i = 0; i < ROUNDS; i++) {
 }
 const best = Math.min(...results.map((r) => r.wallMs));
 const median = [...results.map((r) => r.wallMs)].sort((a, b) => a - b)[Math.floor(results.length / 2)]!;
-console.log(
-  `median ${(median / 1000).toFixed(2)} s, best ${(best / 1000).toFixed(2)} s wall for 24 h of engine time (target: under 5 s) → ${median < 5_000 ? 'met' : 'missed'}`,
-);
+console.log(`median ${(median / 1000).toFixed(2)} s, best ${(best / 1000).toFixed(2)} s wall for 24 h of engine time`);
+printAim('24 h of engine-clock playback (wall time, median)', median / 1000, 's', { atMost: 0.5 });

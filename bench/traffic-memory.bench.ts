@@ -10,6 +10,7 @@
 import { parseArgs } from 'node:util';
 import { itemWindowBench } from './item-window-load.js';
 import { runLoad } from './load-client.js';
+import { printAim } from './aims.js';
 
 const { values } = parseArgs({
   options: {
@@ -65,7 +66,13 @@ try {
   console.log(
     `    after warm-up: ${steady.length} samples, RSS min ${mb(min)} MB, max ${mb(max)} MB, mean ${mb(mean)} MB`,
   );
-  console.log(`    spread (max - min) / min = ${(((max - min) / min) * 100).toFixed(1)}% (target ≤ 20%)`);
+  printAim(
+    `traffic log memory, ${RETENTION.toLocaleString('en-US')} entries, ${MINUTES} min of load (spread)`,
+    ((max - min) / min) * 100,
+    '%',
+    { atMost: 20 },
+    `mean ${mb(mean)} MB`,
+  );
 } finally {
   await dispose();
 }
