@@ -215,7 +215,14 @@ function Cells({ entry, playerName }: { entry: TrafficSummary; playerName: strin
       <span className={styles.target} data-target={entry.target}>
         {entry.target}
       </span>
-      <span data-testid="traffic-player" title={entry.playerId ?? undefined}>
+      <span
+        data-testid="traffic-player"
+        title={
+          entry.playerId && playerName !== entry.playerId
+            ? `${playerName} (${entry.playerId})`
+            : (entry.playerId ?? undefined)
+        }
+      >
         {playerName}
       </span>
       <code>{entry.method}</code>

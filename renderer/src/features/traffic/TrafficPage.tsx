@@ -27,7 +27,7 @@ import styles from './TrafficPage.module.css';
 const route = getRouteApi('/traffic');
 
 /** The entry's pane beside the list (TrafficPage.module.css): resizable, and the list keeps its columns' width. */
-const DETAIL_WIDTH = { initial: 420, min: 280, max: 1200, keepList: 860 };
+const DETAIL_WIDTH = { initial: 420, min: 280, max: 1200, keepList: 880 };
 
 /** One string per place in the log: equal places, equal keys (undefined fields drop out). */
 function placeKey(search: TrafficSearch): string {
