@@ -96,8 +96,10 @@ export class OAuthFlowRepository {
       'INSERT INTO oauth_flow_steps (flow_id, at, kind, ok, summary, detail) VALUES (?, ?, ?, ?, ?, ?)',
     );
     this.steps = db.prepare<[string], StepRow>('SELECT * FROM oauth_flow_steps WHERE flow_id = ? ORDER BY seq');
+    // The rows past the newest `keep`, walked in the index: `id NOT IN (the newest)` scanned the
+    // whole table against a list of them, and cost more than recording the flow it made room for.
     this.pruneRows = db.prepare<[number]>(
-      'DELETE FROM oauth_flows WHERE id NOT IN (SELECT id FROM oauth_flows ORDER BY started_at DESC, rowid DESC LIMIT ?)',
+      'DELETE FROM oauth_flows WHERE rowid IN (SELECT rowid FROM oauth_flows ORDER BY started_at DESC, rowid DESC LIMIT -1 OFFSET ?)',
     );
   }
 
