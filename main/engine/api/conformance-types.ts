@@ -155,6 +155,12 @@ export interface ConformanceReportFile {
   content: string;
 }
 
+/**
+ * The X-Player-Id of the suite's requests: what the server's logs and the traffic log show, and
+ * how the console's own cloud queue server knows the reports it need not keep.
+ */
+export const CHECK_PLAYER_ID = 'conformance-check';
+
 /** The most runs kept; the oldest go beyond it. */
 export const MAX_CONFORMANCE_RUNS = 50;
 

@@ -3,10 +3,12 @@
  * `/queues/{queueId}/{v2.0|v2.2|v2.3}/`: GET context, itemWindow and version, POST timePlayed.
  * Before any body is read, a request must name a served version and a queue that exists (else
  * 404) and carry that queue's live access token (else 401). Every request with that token is
- * recorded per player (`X-Player-Id`) for the editor; timePlayed reports are stored. A request
+ * recorded per player (`X-Player-Id`) for the editor; timePlayed reports are stored, but for the
+ * conformance check's (its X-Player-Id), which leave the queue's reports as they were. A request
  * without it leaves nothing behind, and what one with it leaves is bounded (docs/contract/console.md §9).
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { CHECK_PLAYER_ID } from '../api/conformance-types.js';
 import type { ItemWindowRecord, TimePlayedRecordView } from '../api/queue-types.js';
 import { createServiceApp } from '../http/service-app.js';
 import type { QueueItemRepository } from '../store/repositories/queue-items.js';
@@ -165,6 +167,12 @@ export async function buildCloudQueueApp(options: CloudQueueAppOptions): Promise
         if (!parsed.ok) {
           activity.request(head.id, playerId, 'timePlayed', at, 400);
           return sendCloudQueueError(reply, 400, { reason: 'invalidField', message: parsed.message });
+        }
+        // The conformance check's reports (console or CLI, against one of these queues) are
+        // answered as any other but not kept: a check leaves the queue's reports as they were.
+        if (playerId === CHECK_PLAYER_ID) {
+          activity.request(head.id, playerId, 'timePlayed', at, 204);
+          return reply.code(204).send();
         }
         const stored = timePlayed.addAll(
           head.key,

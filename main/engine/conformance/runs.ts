@@ -16,6 +16,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import {
+  CHECK_PLAYER_ID,
   DEFAULT_CONFORMANCE_MAX_BYTES,
   DEFAULT_CONFORMANCE_TIMEOUT_MS,
   MAX_CONFORMANCE_RUNS,
@@ -48,8 +49,6 @@ import { selectCases } from './selection.js';
 import { CheckedServer, type PlayerHost } from './server.js';
 import { caseInfos, SUITE } from './suite.js';
 
-/** The X-Player-Id of the suite's requests: what the server's logs and the traffic log show. */
-export const CHECK_PLAYER_ID = 'conformance-check';
 /** Runs at once: each holds a connection or two to a server; more would only queue behind them. */
 export const MAX_RUNNING = 4;
 

@@ -12,6 +12,7 @@
  * user's players and the engine clock are not touched.
  */
 import { EngineClock } from '../../clock/clock.js';
+import { CHECK_PLAYER_ID } from '../../api/conformance-types.js';
 import type { CloudQueueClient } from '../../player/client.js';
 import { Player } from '../../player/player.js';
 import { REQUEST_TIMEOUT_MS } from '../../player/retry.js';
@@ -21,7 +22,7 @@ import { RULE } from '../rules.js';
 import type { Answer } from '../server.js';
 
 /** The X-Player-Id of the case's player, as the suite's other requests. */
-const PLAYER_ID = 'conformance-check';
+const PLAYER_ID = CHECK_PLAYER_ID;
 
 export const playThrough: ConformanceCase = {
   id: 'play-through',
