@@ -17,10 +17,20 @@ export interface StartOutcome extends StartedFlow {
   blocked: boolean;
 }
 
-export async function startFlow(api: Api, request: StartRequest): Promise<StartOutcome> {
+/**
+ * `popup`: window features (`popup,width=…`) to sign in in a small window of its own rather than
+ * a tab; `onWindow` is handed that window, for whoever closes it once the redirect came back.
+ */
+export interface StartWindow {
+  popup?: string;
+  onWindow?(window: Window): void;
+}
+
+export async function startFlow(api: Api, request: StartRequest, opening: StartWindow = {}): Promise<StartOutcome> {
   const inHost = api.kind === 'ipc';
-  const tab = inHost ? null : window.open('about:blank', '_blank');
+  const tab = inHost ? null : window.open('about:blank', '_blank', opening.popup);
   if (tab) tab.opener = null;
+  if (tab) opening.onWindow?.(tab);
   try {
     const started =
       request.kind === 'sample'

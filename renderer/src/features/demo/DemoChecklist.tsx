@@ -32,6 +32,9 @@ export function DemoChecklist() {
   const reset = useDemoStore((s) => s.reset);
   const { done, run } = demo;
   const next = DEMO_STEPS.find((step) => !done[step]);
+  // The step just done and the one to do say what they are about; the others are their titles,
+  // so the panel stays small beside the area it talks about.
+  const lastDone = DEMO_STEPS.findLast((step) => done[step]);
   const group = demo.group?.name ?? 'the first player';
   const what: Record<DemoStep, ReactNode> = {
     signIn: done.signIn ? (
@@ -40,7 +43,7 @@ export function DemoChecklist() {
         <code>{demo.sender?.tokenHint}…</code>; every call below is sent as it.
       </>
     ) : (
-      'The sample integration’s OAuth flow, in a new tab: sign in as demo / demo and allow.'
+      'The sample integration’s OAuth flow, in a sign-in window that closes by itself: sign in as demo / demo and allow.'
     ),
     play: done.play ? (
       <>
@@ -73,10 +76,8 @@ export function DemoChecklist() {
         503 answered <strong data-testid="demo-failure-count">{demo.failures}</strong> time
         {demo.failures === 1 ? '' : 's'}, <strong data-testid="demo-retry-count">{demo.retriesSent}</strong> retr
         {demo.retriesSent === 1 ? 'y' : 'ies'} sent so far
-        {demo.waiting[0] ? `; retry ${demo.waiting[0].retry} of ${demo.waiting[0].of} waits` : ''}.{' '}
-        <Link to="/player" search={{ player: demo.detail?.id }}>
-          Watch on the Player page
-        </Link>
+        {demo.waiting[0] ? `; retry ${demo.waiting[0].retry} of ${demo.waiting[0].of} waits` : ''}: the Player page
+        shows each one.
       </>
     ) : (
       'The “503 storm” preset, then a refresh the player sends into it and retries.'
@@ -105,7 +106,7 @@ export function DemoChecklist() {
                   {TITLES[step]}
                   <span className="sr-only">{ticked ? ': done' : ''}</span>
                 </div>
-                <p className={styles.what}>{what[step]}</p>
+                {(step === next || step === lastDone) && <p className={styles.what}>{what[step]}</p>}
                 {run.isError && run.variables === step && (
                   <p role="alert" className="error">
                     {run.error.message}

@@ -20,7 +20,9 @@ export function GuidedDemo() {
   const hide = useDemoStore((s) => s.hide);
   const launcher = useRef<HTMLButtonElement>(null);
   const panel = useRef<HTMLElement>(null);
-  const opened = useRef(false);
+  // Opened on demand (its button, D, the palette), the focus goes to the checklist; opened by
+  // itself on a first run, the focus stays where the page put it.
+  const wasOpen = useRef(open);
 
   useEffect(() => {
     if (!DEMO_SHORTCUT) return;
@@ -29,17 +31,16 @@ export function GuidedDemo() {
       // Not over a dialog (the palette, the shortcut sheet): its keys are its own.
       if (document.querySelector('dialog[open]')) return;
       event.preventDefault();
-      opened.current = !useDemoStore.getState().open;
       toggle();
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
   }, [toggle]);
 
-  // Opened on demand, the focus goes to the checklist; closed, back to the button that opens it.
+  // Closed, the focus goes back to the button that opens it (close() below).
   useEffect(() => {
-    if (open && opened.current) panel.current?.focus();
-    opened.current = false;
+    if (open && !wasOpen.current) panel.current?.focus();
+    wasOpen.current = open;
   }, [open]);
 
   const close = () => {
@@ -57,10 +58,7 @@ export function GuidedDemo() {
         aria-controls="guided-demo"
         aria-keyshortcuts={DEMO_SHORTCUT?.keys[0]?.toUpperCase()}
         title={`The guided demo (${DEMO_SHORTCUT?.keys[0]?.toUpperCase() ?? ''})`}
-        onClick={() => {
-          opened.current = !open;
-          toggle();
-        }}
+        onClick={toggle}
       >
         <span aria-hidden="true">▶</span>
         <span className={styles.launcherLabel}>Guided demo</span>

@@ -2,8 +2,11 @@
  * The guided demo's state, read from the engine: each step ticks when the engine confirms it
  * (the token held, the player playing the demo queue, another item playing, the player paused,
  * reports received, a 503 retried), never at the click. Ticks are sticky (stores/demo.ts).
+ * Each step's button first takes the presenter to the area the step is about (DEMO_AREAS), so
+ * the partner watches it happen there; the sign-in runs in a popup that closes once it is done.
  */
 import { useMutation, useQuery } from '@tanstack/react-query';
+import { useNavigate } from '@tanstack/react-router';
 import { useEffect } from 'react';
 import { useApi } from '../../api/context';
 import { useControlSenders } from '../../queries/control';
@@ -14,13 +17,29 @@ import { useQueueList } from '../../queries/queues';
 import { startFlow } from '../../queries/start-flow';
 import { useEngineNow } from '../../stores/clock';
 import { DEMO_STEPS, useDemoStore, type DemoStep } from '../../stores/demo';
+import type { AreaId } from '../../router/areas';
 import { DEMO_QUEUE_NAME, demoQueue, injectAndTrigger, playQueue, sendAs } from './demo-api';
+import { closeSignInWindow, holdSignInWindow, popupFeatures } from './demo-popup';
+
+/**
+ * The area each step is about: the sign-in's flow timeline, then the Player page, where the
+ * player's state, its requests, the reports it posted and its retries show as they happen.
+ */
+export const DEMO_AREAS: Record<DemoStep, AreaId> = {
+  signIn: 'oauth',
+  play: 'player',
+  skip: 'player',
+  pause: 'player',
+  reports: 'player',
+  retries: 'player',
+};
 
 /** How often the server's reports and the player's retries are read while the demo waits for them. */
 const POLL_MS = 1_000;
 
 export function useDemo() {
   const api = useApi();
+  const navigate = useNavigate();
   const { done, marks, tick, mark } = useDemoStore();
   const sampleId = useIntegrations().data?.find((i) => i.sample)?.id;
   // The panel is the one place waiting for a token issued in another tab: it asks again until it sees one.
@@ -66,14 +85,32 @@ export function useDemo() {
     const ok = JSON.parse(confirmedKey) as Record<DemoStep, boolean>;
     for (const step of DEMO_STEPS) if (ok[step]) tick(step);
   }, [confirmedKey, tick]);
+  // The redirect came back and the token is held: the sign-in window has done its part.
+  useEffect(() => {
+    if (done.signIn) closeSignInWindow();
+  }, [done.signIn]);
+
+  /** Takes the presenter to the step's area: the flow being signed in, or the demo's player. */
+  const goTo = (step: DemoStep, flowId?: string) => {
+    if (DEMO_AREAS[step] === 'oauth') void navigate({ to: '/oauth', search: flowId ? { flow: flowId } : {} });
+    else void navigate({ to: '/player', search: playerId ? { player: playerId } : {} });
+  };
 
   const grant = sender?.grantId ?? null;
   const target = groupId ? { groupId, sessionId: detail?.sessionId ?? null } : null;
   const run = useMutation({
     mutationFn: async (step: DemoStep) => {
+      goTo(step);
       switch (step) {
-        case 'signIn':
-          return startFlow(api, { kind: 'sample' });
+        case 'signIn': {
+          const started = await startFlow(
+            api,
+            { kind: 'sample' },
+            { popup: popupFeatures(), onWindow: holdSignInWindow },
+          );
+          goTo(step, started.flowId);
+          return started;
+        }
         case 'play':
           return playQueue(api, need(grant), need(target), await demoQueue(api, (await queues.refetch()).data ?? []));
         case 'skip':
