@@ -3,6 +3,7 @@
  * with its outcome, what it checks, what came back and the traffic entries that prove it. Cases
  * still to come are listed too, so the table does not jump as a run settles them.
  */
+import { DataTable } from '../../components/DataTable';
 import type { SectionGroup } from './grouping';
 import { Evidence } from './Evidence';
 import { OutcomeBadge } from './OutcomeBadge';
@@ -10,7 +11,7 @@ import styles from './ResultTable.module.css';
 
 export function ResultTable({ groups }: { groups: SectionGroup[] }) {
   return (
-    <table className={styles.results} aria-label="Results by contract section">
+    <DataTable className={styles.results} aria-label="Results by contract section">
       <colgroup>
         <col className={styles.colOutcome} />
         <col className={styles.colCase} />
@@ -50,6 +51,6 @@ export function ResultTable({ groups }: { groups: SectionGroup[] }) {
           ))}
         </tbody>
       ))}
-    </table>
+    </DataTable>
   );
 }
