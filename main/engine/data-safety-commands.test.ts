@@ -56,6 +56,7 @@ interface Scene {
   faultId: string;
   scenarioId: string;
   runId: string;
+  fleetId: string;
   trafficId: number;
   itemId: string;
   otherItemId: string;
@@ -330,6 +331,22 @@ const CALLS: Call<CommandName>[] = [
   call('conformance.runs.list', () => ({})),
   call('conformance.runs.get', (s) => ({ id: s.runId })),
   call('conformance.runs.export', (s) => ({ id: s.runId, format: 'html' as const })),
+  call(
+    'fleets.start',
+    (s) => ({
+      players: 2,
+      baseUrl: s.queue.queueBaseUrl,
+      authorization: `Bearer ${s.secrets.integratorToken}`,
+      durationMs: 60_000,
+      speed: 10,
+    }),
+    (started, s) => {
+      s.fleetId = started.id;
+    },
+  ),
+  call('fleets.get', (s) => ({ id: s.fleetId })),
+  call('fleets.stop', (s) => ({ id: s.fleetId })),
+  call('fleets.export', (s) => ({ id: s.fleetId, format: 'json' as const })),
   call('traffic.settings', () => ({})),
   call('traffic.configure', () => ({ retention: 100_000 })),
   call(

@@ -50,6 +50,8 @@ import { journalControlCalls } from './journal/control.js';
 import { Journal } from './journal/journal.js';
 import { conformanceCommandHandlers } from './conformance/commands.js';
 import { ConformanceRuns } from './conformance/runs.js';
+import { fleetCommandHandlers } from './fleet/commands.js';
+import { FleetRuns } from './fleet/runs.js';
 import { fetchTransport } from './player/client.js';
 import { silentLogger, type Logger } from './log.js';
 import { playerCommandHandlers } from './player/commands.js';
@@ -211,6 +213,19 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       wall,
     });
     closers.push(() => conformance.close());
+    // Fleets of simulated players (docs/fleet.md): their traffic is sampled into the log.
+    const fleets = new FleetRuns({
+      wall,
+      now: () => clock.now(),
+      faults,
+      reference: {
+        create: (input) => queues.create(input),
+        delete: (id) => queues.writes.turn(id, () => queues.delete(id)),
+      },
+      log: (exchange) => recorder.add(entryOfExchange(exchange)),
+      emit: (progress) => bus.emit('fleet.progress', progress),
+    });
+    closers.push(() => fleets.close());
     const callControl = controlCaller({
       controlUrl: () => urls!.control,
       accessToken: (as) => login.controlToken(as),
@@ -259,6 +274,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
         wallNow: () => wall.now(),
       }),
       ...conformanceCommandHandlers(conformance),
+      ...fleetCommandHandlers(fleets),
       'state.get': () => stateView(clock, urls!, store, views, warnings),
       'api.describe': () => apiDescription,
     };

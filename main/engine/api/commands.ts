@@ -13,6 +13,7 @@ import { scenarioCommands } from './commands/scenarios.js';
 import { bundleCommands } from './commands/bundles.js';
 import { conformanceCommands } from './commands/conformance.js';
 import { eventCommands } from './commands/events.js';
+import { fleetCommands } from './commands/fleets.js';
 
 export const commandSpecs = {
   ...coreCommands,
@@ -25,6 +26,7 @@ export const commandSpecs = {
   ...bundleCommands,
   ...conformanceCommands,
   ...eventCommands,
+  ...fleetCommands,
 };
 
 export type CommandSpecs = typeof commandSpecs;

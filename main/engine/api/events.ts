@@ -11,6 +11,7 @@ import type { PlayerEvents } from './events/player.js';
 import type { ScenarioEvents } from './events/scenarios.js';
 import type { ConformanceEvents } from './events/conformance.js';
 import type { DeliveryEvents } from './events/deliveries.js';
+import type { FleetEvents } from './events/fleet.js';
 
 /** Every area's events; an area adds its interface to this list. */
 export interface EngineEvents
@@ -23,7 +24,8 @@ export interface EngineEvents
     FaultTrafficEvents,
     ScenarioEvents,
     DeliveryEvents,
-    ConformanceEvents {}
+    ConformanceEvents,
+    FleetEvents {}
 
 export type EventName = keyof EngineEvents;
 

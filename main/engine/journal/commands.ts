@@ -18,6 +18,7 @@ import type { JournaledCommand, QueueSnapshot } from './types.js';
 const NOT_JOURNALED = [
   'control.',
   'conformance.',
+  'fleets.',
   'traffic.',
   'integrations.',
   'oauth.',

@@ -1,0 +1,84 @@
+/**
+ * A fleet against the console's reference server, end to end over loopback: 200 players for a
+ * minute of engine time at speed 3 (a request's 10 s are 3.3 s of wall time: room for a busy machine) play with no violation, every one of them PLAYING at the end,
+ * and the thresholds judged; the report is mergeable latency, requests by endpoint and reason,
+ * and a traffic log that holds only a sample of it.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FleetReport } from '../api/fleet-types.js';
+import type { Engine } from '../index.js';
+import { admin, startTestEngine } from '../testing/http.js';
+
+let engine: Engine;
+beforeAll(async () => {
+  engine = await startTestEngine();
+});
+afterAll(() => engine.close());
+
+async function finished(id: string): Promise<FleetReport> {
+  for (;;) {
+    const report = await engine.commands.run('fleets.get', { id });
+    if (report.status !== 'running') return report;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+describe('a fleet on the reference server', () => {
+  it('plays 200 players with no violation, each on its own queue, and judges its thresholds', async () => {
+    const queuesBefore = (await engine.commands.run('queues.list')).length;
+    const { id } = await engine.commands.run('fleets.start', {
+      players: 200,
+      durationMs: 60_000,
+      rampMs: 20_000,
+      speed: 3,
+      thresholds: ['p99<60s', 'errors<1%', 'violations==0', 'requests>100000'],
+    });
+    const report = await finished(id);
+    expect(report.error).toBeNull();
+    expect(report.players.joined).toBe(200);
+    expect(report.players.byState.PLAYING).toBe(200);
+    expect(report.totals.violations).toBe(0);
+    expect(report.violations).toEqual([]);
+    // On a busy machine a few requests may outlast their 10 s of engine time: counted, never hidden.
+    expect(report.totals.errors).toBe(report.totals.transportErrors);
+    const endpoints = new Set(report.endpoints.map((s) => `${s.endpoint} ${s.reason ?? ''}`));
+    expect(endpoints).toContain('context ');
+    expect(endpoints).toContain('itemWindow load');
+    expect(endpoints).toContain('timePlayed ');
+    // Every request is in one endpoint's sketch, and the merged sketch holds them all.
+    const counted = Object.values(report.latencyByEndpoint).reduce((n, l) => n + l.count, 0);
+    expect(counted).toBe(report.totals.requests);
+    expect(report.latency.count).toBe(report.totals.requests);
+    expect(report.latency.p50).toBeLessThanOrEqual(report.latency.p99);
+    const errorsPercent = (report.totals.errors / report.totals.requests) * 100;
+    expect(report.thresholds.map((t) => [t.expression, t.ok])).toEqual([
+      ['p99<60s', true],
+      ['errors<1%', errorsPercent < 1],
+      ['violations==0', true],
+      ['requests>100000', false],
+    ]);
+    expect(report.thresholds[3]!.actual).toBe(report.totals.requests);
+    expect(report.timeNote).toMatch(/compressed/);
+    expect(report.series.length).toBeGreaterThan(0);
+    // Clean traffic is sampled (1% by default): far fewer entries than requests.
+    expect(report.traffic.logged + report.traffic.skipped).toBe(report.totals.requests);
+    expect(report.traffic.logged).toBeLessThan(report.totals.requests / 10);
+    // The queues it made are gone with it.
+    expect((await engine.commands.run('queues.list')).length).toBe(queuesBefore);
+  }, 60_000);
+
+  it('is served at /admin/api/fleets: started with POST, read with GET, stopped with DELETE', async () => {
+    const started = await admin(engine, 'POST', '/fleets', { players: 3, durationMs: 3_600_000, speed: 10 });
+    expect(started.status).toBe(202);
+    const { id } = started.body as { id: string };
+    const read = await admin(engine, 'GET', `/fleets/${id}`);
+    expect((read.body as FleetReport).status).toBe('running');
+    const conflict = await admin(engine, 'POST', '/fleets', { players: 1, durationMs: 1_000 });
+    expect(conflict.status).toBe(409);
+    const stopped = await admin(engine, 'DELETE', `/fleets/${id}`);
+    expect(stopped.status).toBe(200);
+    expect((stopped.body as FleetReport).status).toBe('stopped');
+    const bad = await admin(engine, 'POST', '/fleets', { players: 1, durationMs: 1_000, thresholds: ['p99<<3'] });
+    expect(bad.status).toBe(400);
+  });
+});

@@ -1,0 +1,82 @@
+/**
+ * Where each fleet player's queue is. Without BASE_URL, a queue of its own on the console's
+ * reference server, made as the player joins and dropped when the fleet ends; with it, BASE_URL
+ * with `{player}` replaced by the player's number, sent with the Authorization given.
+ */
+import type { QueueInput } from '../cloud-queue/queue-model.js';
+import type { QueueSummary } from '../api/queue-types.js';
+import { sampleTracks } from '../cloud-queue/samples.js';
+import { endpointUrl } from '../player/client.js';
+import type { QueueSource } from './fleet.js';
+
+/** Tracks of 2–6 min: 20 of them play for over an hour before a queue runs out. */
+export const FLEET_QUEUE_ITEMS = 20;
+
+export interface ReferenceQueues {
+  create(input: QueueInput): QueueSummary;
+  delete(id: string): void | Promise<void>;
+}
+
+export function referenceQueues(fleetId: string, queues: ReferenceQueues): QueueSource {
+  const made: QueueSummary[] = [];
+  return {
+    async prepare(count, stillWanted) {
+      // Made before the fleet's clock starts, a few dozen a turn: the console keeps answering meanwhile.
+      for (let n = made.length + 1; n <= count && stillWanted(); n++) {
+        made.push(
+          queues.create({
+            name: `${fleetId} player ${n}`,
+            items: sampleTracks(((n - 1) % 100) * FLEET_QUEUE_ITEMS + 1, FLEET_QUEUE_ITEMS).map((track) => ({ track })),
+          }),
+        );
+        if (n % 25 === 0) await new Promise((resolve) => setImmediate(resolve));
+      }
+    },
+    queueOf(n) {
+      const queue = made[n - 1];
+      if (!queue) throw new Error(`no queue was made for player ${n}`);
+      return { queueBaseUrl: queue.queueBaseUrl, httpAuthorization: queue.httpAuthorization, playOnCompletion: true };
+    },
+    async release() {
+      for (const { id } of made.splice(0)) {
+        try {
+          await queues.delete(id);
+        } catch {
+          // Gone already (deleted by hand meanwhile): nothing left to drop.
+        }
+      }
+    },
+  };
+}
+
+/** BASE_URL for player `n`: its `{player}` replaced by the number. */
+export function playerBaseUrl(baseUrl: string, n: number): string {
+  return baseUrl.replaceAll('{player}', String(n));
+}
+
+export function baseUrlQueues(baseUrl: string, authorization: string | undefined): QueueSource {
+  return {
+    queueOf: (n) => ({
+      queueBaseUrl: playerBaseUrl(baseUrl, n),
+      ...(authorization ? { httpAuthorization: authorization } : {}),
+      playOnCompletion: true,
+    }),
+  };
+}
+
+/** Whether player 1's server answers at all (any status will do); a message when it cannot be reached. */
+export async function probeServer(baseUrl: string, authorization: string | undefined): Promise<string | null> {
+  const url = endpointUrl(playerBaseUrl(baseUrl, 1), 'version');
+  try {
+    const response = await fetch(url, {
+      headers: authorization ? { authorization } : {},
+      redirect: 'manual',
+      signal: AbortSignal.timeout(10_000),
+    });
+    await response.body?.cancel();
+    return null;
+  } catch (error) {
+    const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+    return `the server at ${new URL(url).origin} cannot be reached: ${cause?.code ?? cause?.message ?? (error as Error).message}`;
+  }
+}

@@ -1,0 +1,29 @@
+/** The fleet in words: the live line a second on stderr and the one-line summary every report opens with. */
+import type { FleetReport, FleetTick } from '../../api/fleet-types.js';
+import { FLEET_PLAYER_STATES } from '../../api/fleet-types.js';
+
+const ms = (value: number): string => (Number.isFinite(value) ? `${Math.round(value)}ms` : '–');
+
+/** `t=120s  players 200 (PLAYING 198, BUFFERING 2)  req/s 35.0  p50 3ms p99 12ms  errors 0  retries/s 0  violations 0` */
+export function liveLine(report: FleetReport, tick: FleetTick | undefined): string {
+  const states = FLEET_PLAYER_STATES.filter((s) => report.players.byState[s] > 0)
+    .map((s) => `${s} ${report.players.byState[s]}`)
+    .join(', ');
+  const seconds = tick ? Math.max((tick.wallMs - (report.series.at(-2)?.wallMs ?? 0)) / 1000, 0.001) : 1;
+  const rate = (n: number) => (tick ? (n / seconds).toFixed(1) : '0.0');
+  return (
+    `t=${Math.round(report.elapsed.engineMs / 1000)}s  players ${report.players.joined}${states ? ` (${states})` : ''}` +
+    `  req/s ${rate(tick?.requests ?? 0)}  p50 ${ms(report.latency.p50)} p99 ${ms(report.latency.p99)}` +
+    `  errors ${report.totals.errors}  retries/s ${rate(tick?.retries ?? 0)}  violations ${report.totals.violations}`
+  );
+}
+
+/** `200 players · 4,210 requests (35.1/s) · p50 3ms p90 6ms p99 12ms max 40ms · 0 errors · 0 retries · 0 violations` */
+export function headline(report: FleetReport): string {
+  const { totals, latency } = report;
+  return (
+    `${report.players.joined} players · ${totals.requests.toLocaleString('en-US')} requests (${totals.requestsPerSecond}/s)` +
+    ` · p50 ${ms(latency.p50)} p90 ${ms(latency.p90)} p99 ${ms(latency.p99)} max ${ms(latency.max)}` +
+    ` · ${totals.errors} errors (${(totals.errorRate * 100).toFixed(2)}%) · ${totals.retries} retries · ${totals.violations} violations`
+  );
+}

@@ -1,0 +1,156 @@
+/**
+ * Thresholds in k6's style (`p99<250ms`, `errors<1%`, `violations==0`), parsed strictly: a metric
+ * the fleet measures, an operator, a number in the metric's own unit. Parsing answers a value,
+ * never throws: a bad expression is said back with what was expected.
+ */
+import type { FleetThresholdResult } from '../api/fleet-types.js';
+
+export type Operator = '<' | '<=' | '>' | '>=' | '==' | '!=';
+export type MetricKind = 'latency' | 'rate' | 'count' | 'perSecond';
+
+/** What a threshold reads of a fleet's figures. */
+export interface ThresholdFigures {
+  /** Latency at quantile q (0–1) of every request, wall ms; NaN with no request. */
+  latencyAt(q: number): number;
+  maxLatency: number;
+  /** Share of requests that failed (0–1). */
+  errorRate: number;
+  counts: { requests: number; errors: number; transportErrors: number; retries: number; violations: number };
+  requestsPerSecond: number;
+}
+
+export interface Threshold {
+  expression: string;
+  metric: string;
+  kind: MetricKind;
+  operator: Operator;
+  /** The bound in the unit of `actual`: ms, a share 0–1, a count, per second. */
+  bound: number;
+  /** How the result is shown: the unit it was written in. */
+  unit: 'ms' | 's' | '%' | '' | '/s';
+  /** Reads the metric from the figures, in the bound's unit. */
+  read(figures: ThresholdFigures): number;
+}
+
+export type ParsedThreshold = { ok: true; threshold: Threshold } | { ok: false; message: string };
+
+const COUNTS = ['requests', 'errors', 'transportErrors', 'retries', 'violations'] as const;
+const KNOWN =
+  'p50, p90, p95, p99 (any pN or p(N)), max, errors (a rate), rps, requests, retries, transportErrors, violations';
+const SHAPE = /^\s*([A-Za-z][A-Za-z0-9_.()]*)\s*(<=|>=|==|!=|<|>)\s*([0-9]+(?:\.[0-9]+)?)\s*(ms|s|%|\/s)?\s*$/;
+
+export function parseThreshold(expression: string): ParsedThreshold {
+  const match = SHAPE.exec(expression);
+  if (!match)
+    return {
+      ok: false,
+      message: `threshold ${JSON.stringify(expression)} is not METRIC OP NUMBER[UNIT] (e.g. p99<250ms, errors<1%, violations==0)`,
+    };
+  const [, name, operator, digits, unit = ''] = match as unknown as [string, string, Operator, string, string?];
+  const value = Number(digits);
+  if (!Number.isFinite(value)) return { ok: false, message: `threshold ${expression}: ${digits} is not a number` };
+  const quantile = /^p\(?([0-9]{1,2}(?:\.[0-9]+)?)\)?$/.exec(name);
+  const base = { expression: expression.trim(), metric: name, operator };
+  if (quantile || name === 'max') {
+    const q = quantile ? Number(quantile[1]) / 100 : 1;
+    if (quantile && !(q > 0 && q < 1))
+      return { ok: false, message: `threshold ${expression}: a percentile is above 0 and below 100` };
+    if (unit !== '' && unit !== 'ms' && unit !== 's')
+      return { ok: false, message: `threshold ${expression}: ${name} is a latency, in ms or s (e.g. ${name}<250ms)` };
+    const factor = unit === 's' ? 1_000 : 1;
+    return {
+      ok: true,
+      threshold: {
+        ...base,
+        kind: 'latency',
+        bound: value,
+        unit: unit === 's' ? 's' : 'ms',
+        read: (f) => (quantile ? f.latencyAt(q) : f.maxLatency) / factor,
+      },
+    };
+  }
+  if (name === 'errors') {
+    if (unit !== '' && unit !== '%')
+      return {
+        ok: false,
+        message: `threshold ${expression}: errors is a rate, in % or as a share from 0 to 1 (e.g. errors<1%)`,
+      };
+    if (unit === '' && value > 1)
+      return {
+        ok: false,
+        message: `threshold ${expression}: errors without % is a share from 0 to 1; write ${value}% for a percentage`,
+      };
+    if (unit === '%' && value > 100) return { ok: false, message: `threshold ${expression}: a rate is at most 100%` };
+    const scale = unit === '%' ? 100 : 1;
+    return {
+      ok: true,
+      threshold: {
+        ...base,
+        kind: 'rate',
+        bound: value,
+        unit: unit === '%' ? '%' : '',
+        read: (f) => f.errorRate * scale,
+      },
+    };
+  }
+  if (name === 'rps') {
+    if (unit !== '' && unit !== '/s')
+      return { ok: false, message: `threshold ${expression}: rps is requests per second (e.g. rps>100)` };
+    return {
+      ok: true,
+      threshold: { ...base, kind: 'perSecond', bound: value, unit: '/s', read: (f) => f.requestsPerSecond },
+    };
+  }
+  const count = COUNTS.find((c) => c === name);
+  if (count) {
+    if (unit !== '')
+      return { ok: false, message: `threshold ${expression}: ${name} is a count, without a unit (e.g. ${name}==0)` };
+    return { ok: true, threshold: { ...base, kind: 'count', bound: value, unit: '', read: (f) => f.counts[count] } };
+  }
+  return {
+    ok: false,
+    message: `threshold ${expression}: unknown metric ${JSON.stringify(name)}; the metrics are ${KNOWN}`,
+  };
+}
+
+/** Every expression parsed, or the first one that is not, said. */
+export function parseThresholds(
+  expressions: readonly string[],
+): { ok: true; thresholds: Threshold[] } | { ok: false; message: string } {
+  const thresholds: Threshold[] = [];
+  for (const expression of expressions) {
+    const parsed = parseThreshold(expression);
+    if (!parsed.ok) return parsed;
+    thresholds.push(parsed.threshold);
+  }
+  return { ok: true, thresholds };
+}
+
+export function holds(operator: Operator, actual: number, bound: number): boolean {
+  // A latency with no request measured holds nothing: NaN fails every comparison, as it should.
+  switch (operator) {
+    case '<':
+      return actual < bound;
+    case '<=':
+      return actual <= bound;
+    case '>':
+      return actual > bound;
+    case '>=':
+      return actual >= bound;
+    case '==':
+      return actual === bound;
+    case '!=':
+      return actual !== bound;
+  }
+}
+
+export function judge(thresholds: readonly Threshold[], figures: ThresholdFigures): FleetThresholdResult[] {
+  return thresholds.map((t) => {
+    const actual = t.read(figures);
+    return { expression: t.expression, ok: holds(t.operator, actual, t.bound), actual: round(actual), unit: t.unit };
+  });
+}
+
+function round(value: number): number {
+  return Number.isFinite(value) ? Math.round(value * 1_000) / 1_000 : value;
+}
