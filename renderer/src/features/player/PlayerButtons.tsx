@@ -93,7 +93,8 @@ export function PlayerButtons({ detail }: { detail: PlayerDetail }) {
           <button
             key={deltaMillis}
             type="button"
-            aria-label={deltaMillis < 0 ? 'Seek back 10 seconds' : 'Seek forward 10 seconds'}
+            // The name opens with the words shown, so a voice user can say them (WCAG 2.5.3).
+            aria-label={deltaMillis < 0 ? '−10 s, seek back' : '+10 s, seek forward'}
             title={blocked ?? `seekRelative ${deltaMillis > 0 ? '+' : ''}${deltaMillis} ms`}
             disabled={blocked !== null || busy}
             onClick={() => {
