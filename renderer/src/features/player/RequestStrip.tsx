@@ -54,7 +54,7 @@ export function RequestStrip({
               <code>{formatEngineClock(row.at)}</code>
             </td>
             <td title={row.playerId ?? undefined}>{row.playerId === playerId ? playerName : (row.playerId ?? '')}</td>
-            <td className={styles.nowrap}>
+            <td>
               <code>{`${row.method === 'GET' ? '' : `${row.method} `}${lastSegment(row.path)}`}</code>
               {row.reason && <span className="muted">{` ${row.reason}`}</span>}
             </td>
