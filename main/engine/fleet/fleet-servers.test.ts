@@ -1,0 +1,94 @@
+/**
+ * A fleet against servers of its own on loopback: one whose windows hold one item more than asked
+ * (its violation counted by rule, one sample kept in the traffic log), and a right one behind a
+ * one-minute 503 outage rule (the retries show in the seconds of the outage, players that joined
+ * during it wait idle, and every player is PLAYING after it).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FleetReport } from '../api/fleet-types.js';
+import { startDefectiveServer, type DefectiveServer } from '../conformance/testing/defective-server.js';
+import type { Engine } from '../index.js';
+import { startTestEngine } from '../testing/http.js';
+
+let engine: Engine;
+const servers: DefectiveServer[] = [];
+beforeAll(async () => {
+  engine = await startTestEngine();
+});
+afterAll(async () => {
+  await engine.close();
+  await Promise.all(servers.map((s) => s.close()));
+});
+
+async function finished(id: string): Promise<FleetReport> {
+  for (;;) {
+    const report = await engine.commands.run('fleets.get', { id });
+    if (report.status !== 'running') return report;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+describe('a fleet on a server of its own', () => {
+  it('counts a server whose windows hold one item more than asked by rule, with a sample in the traffic log', async () => {
+    const server = await startDefectiveServer({ defects: ['moreThanAsked'] });
+    servers.push(server);
+    const { id } = await engine.commands.run('fleets.start', {
+      players: 20,
+      baseUrl: server.baseUrl,
+      authorization: server.authorization,
+      durationMs: 20_000,
+      rampMs: 5_000,
+      speed: 4,
+      thresholds: ['violations==0'],
+    });
+    const report = await finished(id);
+    expect(report.error).toBeNull();
+    const rule = report.violations.find((v) => v.rule === 'itemWindow.window-size');
+    // Each player's load window broke it at least once.
+    expect(rule?.count).toBeGreaterThanOrEqual(20);
+    expect(report.violations.map((v) => v.rule)).toEqual(['itemWindow.window-size']);
+    expect(report.totals.violations).toBe(rule!.count);
+    expect(report.thresholds).toEqual([{ expression: 'violations==0', ok: false, actual: rule!.count, unit: '' }]);
+    expect(rule!.sample.trafficId).not.toBeNull();
+    const entry = await engine.commands.run('traffic.get', { id: rule!.sample.trafficId! });
+    expect(entry.requestId ?? entry.url).toBeTruthy();
+    expect(JSON.stringify(entry)).toContain('itemWindow');
+  }, 60_000);
+
+  it('shows a one-minute 503 outage as retries in its seconds, and every player PLAYING after it', async () => {
+    const server = await startDefectiveServer();
+    servers.push(server);
+    const { id } = await engine.commands.run('fleets.start', {
+      players: 50,
+      baseUrl: server.baseUrl,
+      authorization: server.authorization,
+      durationMs: 140_000,
+      rampMs: 40_000,
+      speed: 6,
+      faults: [
+        {
+          rule: { target: 'cloudQueue', action: { type: 'status', status: 503, retryAfter: 3 }, label: 'outage' },
+          startMs: 20_000,
+          durationMs: 60_000,
+        },
+      ],
+    });
+    const report = await finished(id);
+    expect(report.error).toBeNull();
+    const during = report.series.filter((t) => t.atMs > 21_000 && t.atMs <= 80_000);
+    const before = report.series.filter((t) => t.atMs <= 19_000);
+    const after = report.series.filter((t) => t.atMs > 95_000);
+    expect(before.reduce((n, t) => n + t.retries, 0)).toBe(0);
+    expect(during.reduce((n, t) => n + t.retries, 0)).toBeGreaterThan(0);
+    expect(during.reduce((n, t) => n + t.errors, 0)).toBeGreaterThan(0);
+    // Players that joined during the outage could not load: idle until it was over.
+    expect(Math.max(...during.map((t) => t.byState.IDLE))).toBeGreaterThan(0);
+    expect(after.reduce((n, t) => n + t.errors, 0)).toBe(0);
+    expect(report.players.byState.PLAYING).toBe(50);
+    const unavailable = report.endpoints.reduce((n, s) => n + (s.statuses['503'] ?? 0), 0);
+    expect(unavailable).toBeGreaterThan(0);
+    expect(report.totals.retries).toBeGreaterThan(0);
+    // The rule was the fleet's own: gone with its minute.
+    expect((await engine.commands.run('faults.list')).filter((r) => r.label === 'outage')).toEqual([]);
+  }, 90_000);
+});

@@ -1,0 +1,110 @@
+/**
+ * Thresholds parse strictly and never throw: any string is a threshold or a message; written
+ * ones judge the figures in their unit; the same seed draws the same listeners.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { listenerRandom, planTrack } from './listener.js';
+import { judge, parseThreshold, type ThresholdFigures } from './thresholds.js';
+
+const FIGURES: ThresholdFigures = {
+  latencyAt: (q) => q * 400,
+  maxLatency: 900,
+  errorRate: 0.004,
+  counts: { requests: 5_000, errors: 20, transportErrors: 3, retries: 12, violations: 0 },
+  requestsPerSecond: 83.3,
+};
+
+function judged(expression: string): { ok: boolean; actual: number } {
+  const parsed = parseThreshold(expression);
+  if (!parsed.ok) throw new Error(parsed.message);
+  const [result] = judge([parsed.threshold], FIGURES);
+  return { ok: result!.ok, actual: result!.actual };
+}
+
+describe('thresholds', () => {
+  it("judge latency, rates and counts in the unit they were written in, k6's way", () => {
+    expect(judged('p99<250ms')).toEqual({ ok: false, actual: 396 });
+    expect(judged('p(50)<=200')).toEqual({ ok: true, actual: 200 });
+    expect(judged('p90<1s')).toEqual({ ok: true, actual: 0.36 });
+    expect(judged('max < 1000ms')).toEqual({ ok: true, actual: 900 });
+    expect(judged('errors<1%')).toEqual({ ok: true, actual: 0.4 });
+    expect(judged('errors<0.001')).toEqual({ ok: false, actual: 0.004 });
+    expect(judged('violations==0')).toEqual({ ok: true, actual: 0 });
+    expect(judged('retries!=12')).toEqual({ ok: false, actual: 12 });
+    expect(judged('transportErrors<=3')).toEqual({ ok: true, actual: 3 });
+    expect(judged('rps>80')).toEqual({ ok: true, actual: 83.3 });
+    expect(judged('requests>=5000')).toEqual({ ok: true, actual: 5_000 });
+  });
+
+  it('refuse what is not METRIC OP NUMBER in the metric’s unit, saying why', () => {
+    for (const bad of [
+      '',
+      'p99',
+      'p99<',
+      '<250ms',
+      'p99<<250',
+      'p99=250',
+      'p99<250kb',
+      'p99<-1ms',
+      'p100<1s',
+      'p0<1s',
+      'errors<150%',
+      'errors<2',
+      'errors<1ms',
+      'violations==0%',
+      'latency<1s',
+      'p99<1e3',
+      'p99<250ms extra',
+    ]) {
+      const parsed = parseThreshold(bad);
+      expect(parsed.ok, bad).toBe(false);
+      if (!parsed.ok) expect(parsed.message).toMatch(/threshold/);
+    }
+  });
+
+  it('never throw on any string, and take every well-formed expression', () => {
+    fc.assert(
+      fc.property(fc.string({ maxLength: 40 }), (text) => {
+        const parsed = parseThreshold(text);
+        expect(typeof parsed.ok).toBe('boolean');
+      }),
+      { numRuns: 2_000 },
+    );
+    const metric = fc.constantFrom('p50', 'p90', 'p99', 'p(95)', 'max');
+    const op = fc.constantFrom('<', '<=', '>', '>=', '==', '!=');
+    fc.assert(
+      fc.property(metric, op, fc.nat({ max: 100_000 }), fc.constantFrom('', 'ms', 's'), (m, o, n, unit) => {
+        const parsed = parseThreshold(`${m}${o}${n}${unit}`);
+        expect(parsed.ok).toBe(true);
+        if (parsed.ok) expect(Number.isNaN(judge([parsed.threshold], FIGURES)[0]!.actual)).toBe(false);
+      }),
+    );
+  });
+});
+
+describe('listeners', () => {
+  const rates = { skipRate: 0.3, pauseRate: 0.2, seekRate: 0.2 };
+  const plans = (seed: number, player: number) => {
+    const random = listenerRandom(seed, player);
+    return Array.from({ length: 50 }, () => planTrack(random, rates, 200_000));
+  };
+
+  it('are the same for the same seed, and differ between players and seeds', () => {
+    expect(plans(7, 3)).toEqual(plans(7, 3));
+    expect(plans(7, 3)).not.toEqual(plans(7, 4));
+    expect(plans(7, 3)).not.toEqual(plans(8, 3));
+  });
+
+  it('skip, pause and seek at about their rates, inside the track', () => {
+    const all = Array.from({ length: 40 }, (_, p) => plans(1, p + 1)).flat();
+    const share = (action: string) => all.filter((plan) => plan.action === action).length / all.length;
+    expect(share('skip')).toBeCloseTo(0.3, 1);
+    expect(share('pause')).toBeCloseTo(0.2, 1);
+    expect(share('seek')).toBeCloseTo(0.2, 1);
+    for (const plan of all) {
+      expect(plan.atMs).toBeGreaterThan(0);
+      expect(plan.atMs).toBeLessThan(200_000);
+    }
+  });
+});
