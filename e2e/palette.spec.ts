@@ -59,9 +59,16 @@ test.describe('the command palette', () => {
   });
 
   test('shows each item’s key, and runs an area’s button from another area', async ({ consolePage, page }) => {
+    const shots = process.env.SHOTS;
+    if (shots) await page.setViewportSize({ width: 1440, height: 900 });
     await consolePage.waitUntilLive();
     await page.keyboard.press('Control+k');
     const dialog = page.getByRole('dialog', { name: 'Command palette' });
+    // Nothing typed: everything, grouped by area.
+    for (const scheme of shots ? (['light', 'dark'] as const) : []) {
+      await page.emulateMedia({ colorScheme: scheme });
+      await page.screenshot({ path: `${shots}/palette-all-${scheme}.png` });
+    }
     await dialog.getByRole('combobox').fill('go to');
     await expect(dialog.getByRole('option').locator('kbd')).toHaveText(['1', '2', '3', '4', '5', '6', '7']);
     await page.keyboard.press('Escape');
