@@ -5,6 +5,7 @@
  */
 import { messageOf } from '../engine/api/errors.js';
 import { CHECK_USAGE, checkCommand } from './check.js';
+import { FLEET_USAGE, fleetCommand } from './fleet.js';
 import type { CliIo } from './io.js';
 import { packageVersion } from './version.js';
 import { RUN_USAGE, runCommand } from './run.js';
@@ -35,6 +36,11 @@ const COMMANDS: Record<
     summary: 'check a cloud queue server against the contract, rule by rule',
     usage: CHECK_USAGE,
     run: checkCommand,
+  },
+  fleet: {
+    summary: 'play N simulated players at once against a cloud queue server, with thresholds',
+    usage: FLEET_USAGE,
+    run: fleetCommand,
   },
 };
 

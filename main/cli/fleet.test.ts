@@ -1,0 +1,156 @@
+/**
+ * `cloud-queue-console fleet` end to end (docs/contract/console.md §10): exit 0 when every threshold holds, 1 when
+ * one does not, 2 for a bad command line (any threshold string is parsed or refused, never a
+ * crash) or a server that cannot be reached; a line a second on stderr; JSON, JUnit (one test
+ * case per threshold) and HTML reports. Players play a small loopback server of the suite's tests.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startDefectiveServer, type DefectiveServer } from '../engine/conformance/testing/defective-server.js';
+import { parseFleetArgs } from './fleet-args.js';
+import { main } from './index.js';
+import { HelpRequested, UsageError } from './usage.js';
+
+const PROJECT_ROOT = resolve(import.meta.dirname, '../..');
+const dir = mkdtempSync(join(tmpdir(), 'cqc-fleet-cli-'));
+let right: DefectiveServer;
+let wrong: DefectiveServer;
+beforeAll(async () => {
+  right = await startDefectiveServer();
+  wrong = await startDefectiveServer({ defects: ['moreThanAsked'] });
+});
+afterAll(async () => {
+  await right.close();
+  await wrong.close();
+});
+
+async function fleet(...args: string[]) {
+  let stdout = '';
+  let stderr = '';
+  const code = await main(['fleet', ...args], {
+    stdout: (text) => void (stdout += text),
+    stderr: (text) => void (stderr += text),
+  });
+  return { code, stdout, stderr };
+}
+
+const small = (server: DefectiveServer) => [
+  server.baseUrl,
+  '--authorization',
+  server.authorization,
+  '--players',
+  '5',
+  '--duration',
+  '12s',
+  '--speed',
+  '4',
+];
+
+describe('cloud-queue-console fleet', () => {
+  it('exits 0 when every threshold holds, with a line a second and its reports', async () => {
+    const [json, junit, html] = ['fleet.json', 'fleet.xml', 'fleet.html'].map((name) => join(dir, name));
+    const result = await fleet(
+      ...small(right),
+      '--threshold',
+      'violations==0',
+      '--threshold',
+      'p99<60s',
+      '--json',
+      json!,
+      '--junit',
+      junit!,
+      '--html',
+      html!,
+    );
+    expect(result.stderr).toMatch(/players 5 .*req\/s .*p99 .*retries\/s .*violations 0/);
+    expect(result.stdout).toMatch(/^DONE · 5 players/);
+    expect(result.stdout).toMatch(/pass {2}violations==0/);
+    expect(result.code).toBe(0);
+    const report = JSON.parse(readFileSync(json!, 'utf8')) as { thresholds: unknown[]; totals: { requests: number } };
+    expect(report.thresholds).toHaveLength(2);
+    expect(report.totals.requests).toBeGreaterThan(0);
+    const xml = readFileSync(junit!, 'utf8');
+    expect(xml.match(/<testcase /g)).toHaveLength(2);
+    expect(xml).not.toContain('<failure');
+    const page = readFileSync(html!, 'utf8');
+    expect(page).toContain('<svg');
+    expect(page).not.toMatch(/<script|<link|src="http/);
+  }, 60_000);
+
+  it('exits 1 when a threshold fails: a server whose windows hold one item more than asked', async () => {
+    const junit = join(dir, 'wrong.xml');
+    const result = await fleet(...small(wrong), '--threshold', 'violations==0', '--junit', junit);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toMatch(/violation itemWindow\.window-size ×\d+/);
+    expect(result.stdout).toMatch(/FAIL {2}violations==0/);
+    expect(readFileSync(junit, 'utf8')).toContain('<failure');
+  }, 60_000);
+
+  it('exits 2 for a server that cannot be reached at all', async () => {
+    const port = await closedPort();
+    const result = await fleet(`http://127.0.0.1:${port}/queues/{player}/v2.3/`, '--players', '3', '--duration', '5s');
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/cannot be reached/);
+  }, 30_000);
+
+  it('exits 2 for a bad command line, before anything runs', async () => {
+    for (const args of [
+      [],
+      ['--players', '0'],
+      ['--players', 'many'],
+      ['--players', '2', '--duration', 'soon'],
+      ['--players', '2', '--speed', '0'],
+      ['--players', '2', '--skip-rate', '1.5'],
+      ['--players', '2', '--threshold', 'p99<<250ms'],
+      ['--players', '2', '--threshold', 'errors<2'],
+      ['--players', '2', '--fault', 'no-such-preset-or-file'],
+      ['--players', '2', '--authorization', 'Bearer x'],
+      ['ftp://example.com/', '--players', '2'],
+      ['--players', '2', '--bogus'],
+    ]) {
+      const result = await fleet(...args);
+      expect(result.code, args.join(' ')).toBe(2);
+      expect(result.stderr, args.join(' ')).toMatch(/usage: cloud-queue-console fleet/);
+    }
+  });
+
+  it('parses any --threshold into a threshold or a usage error, never a crash', () => {
+    fc.assert(
+      fc.property(fc.string({ maxLength: 30 }), (expression) => {
+        try {
+          parseFleetArgs(['--players', '1', '--threshold', expression]);
+        } catch (error) {
+          expect(error instanceof UsageError || error instanceof HelpRequested).toBe(true);
+        }
+      }),
+      { numRuns: 1_000 },
+    );
+  });
+
+  it("exits the process with the fleet's code (bin.ts)", async () => {
+    const code = await new Promise<number | null>((done) => {
+      const child = spawn(
+        process.execPath,
+        ['--import', 'tsx', 'main/cli/bin.ts', 'fleet', ...small(right), '--threshold', 'requests>1000000'],
+        { cwd: PROJECT_ROOT, stdio: 'ignore' },
+      );
+      child.on('exit', done);
+    });
+    expect(code).toBe(1);
+  }, 60_000);
+});
+
+/** A loopback port nothing listens on. */
+function closedPort(): Promise<number> {
+  return new Promise((done) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => done(port));
+    });
+  });
+}

@@ -1,0 +1,102 @@
+/**
+ * `fleet [BASE_URL] --players N …` (docs/contract/console.md §10): a fleet on a fresh in-memory console, through the
+ * command table like any host. A line a second on stderr while it plays; at the end the summary
+ * and each threshold on stdout, and the reports. Exit 0 when every threshold holds, 1 when one
+ * does not (or the fleet could not be set up), 2 for a bad command line or an unreachable server.
+ */
+import { EngineError, messageOf } from '../engine/api/errors.js';
+import type { FleetReport } from '../engine/api/fleet-types.js';
+import { createEngine } from '../engine/index.js';
+import { createLogger } from '../engine/log.js';
+import { terminalSafe } from '../engine/conformance/reports/text.js';
+import { headline, liveLine } from '../engine/fleet/reports/text.js';
+import { parseFleetArgs } from './fleet-args.js';
+import type { CliIo } from './io.js';
+import { claimOutput, quietLogger, writeReport } from './output.js';
+import { EXIT, UsageError, type ExitCode } from './usage.js';
+import { packageVersion } from './version.js';
+
+export { FLEET_USAGE } from './fleet-args.js';
+
+export async function fleetCommand(argv: string[], io: CliIo): Promise<ExitCode> {
+  const { input, ...outputs } = parseFleetArgs(argv);
+  for (const path of Object.values(outputs)) if (path) claimOutput(path);
+  const engine = await createEngine({
+    dataDir: null,
+    port: 0,
+    log: quietLogger(createLogger(io.stderr)),
+    version: packageVersion(),
+  });
+  let stopOnSignal: (() => void) | null = null;
+  try {
+    let id: string;
+    try {
+      ({ id } = await engine.commands.run('fleets.start', input));
+    } catch (error) {
+      // A fault file whose rules the engine refuses is a bad input file.
+      if (error instanceof EngineError && error.code === 'invalid_input') throw new UsageError(error.message);
+      throw error;
+    }
+    io.stderr(
+      `fleet ${id}: ${input.players} players on ${input.baseUrl ?? 'the reference cloud queue server'} for ${input.durationMs / 1000} s of engine time\n`,
+    );
+    stopOnSignal = () => void engine.commands.run('fleets.stop', { id }).catch(() => undefined);
+    process.once('SIGINT', stopOnSignal);
+    const report = await follow(id, engine.commands.run.bind(engine.commands) as Follow, io);
+    for (const [format, path] of Object.entries(outputs)) {
+      if (path)
+        writeReport(path, (await engine.commands.run('fleets.export', { id, format: format as 'json' })).content, io);
+    }
+    if (report.error?.kind === 'unreachable') {
+      io.stderr(`${terminalSafe(report.error.message)}\n`);
+      return EXIT.usage;
+    }
+    io.stdout(summary(report));
+    if (report.error) return EXIT.failed;
+    return report.thresholds.every((t) => t.ok) ? EXIT.ok : EXIT.failed;
+  } finally {
+    if (stopOnSignal) process.removeListener('SIGINT', stopOnSignal);
+    await engine.close();
+  }
+}
+
+type Follow = (name: 'fleets.get', input: { id: string }) => Promise<FleetReport>;
+
+/** A line a second until the fleet ends; the interval also keeps the process alive meanwhile. */
+function follow(id: string, get: Follow, io: CliIo): Promise<FleetReport> {
+  return new Promise((resolve, reject) => {
+    let printed = 0;
+    const timer = setInterval(() => {
+      get('fleets.get', { id }).then(
+        (report) => {
+          if (report.series.length > printed) {
+            printed = report.series.length;
+            io.stderr(`${liveLine(report, report.series.at(-1))}\n`);
+          }
+          if (report.status !== 'running') {
+            clearInterval(timer);
+            resolve(report);
+          }
+        },
+        (error: unknown) => {
+          clearInterval(timer);
+          reject(new Error(`could not read fleet ${id}: ${messageOf(error)}`));
+        },
+      );
+    }, 250);
+  });
+}
+
+export function summary(report: FleetReport): string {
+  const lines = [`${report.status === 'stopped' ? 'STOPPED' : 'DONE'} · ${headline(report)}`];
+  if (report.timeNote) lines.push(report.timeNote);
+  lines.push(...report.notes);
+  if (report.error) lines.push(terminalSafe(report.error.message));
+  for (const v of report.violations)
+    lines.push(
+      `violation ${terminalSafe(v.rule)} ×${v.count}: ${terminalSafe(v.message)}${v.sample.trafficId === null ? '' : ` (traffic #${v.sample.trafficId})`}`,
+    );
+  for (const t of report.thresholds)
+    lines.push(`${t.ok ? 'pass' : 'FAIL'}  ${t.expression}  (measured ${t.actual}${t.unit})`);
+  return `${lines.join('\n')}\n`;
+}
