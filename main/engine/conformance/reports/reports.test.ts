@@ -144,6 +144,8 @@ describe('the HTML report', () => {
     expect(failing.querySelector('details.exchange summary')!.textContent).toContain('→ 200 (4 ms)');
     const folded = doc.querySelector('.passes > details')!;
     expect(folded.hasAttribute('open')).toBe(false);
+    // Folded under their count: the summary says how many, the rows stay closed below it.
+    expect(folded.querySelector('summary')!.textContent).toBe('Passed (1) and skipped (1)');
     expect([...folded.querySelectorAll('tr[data-outcome]')].map((row) => row.getAttribute('data-outcome'))).toEqual([
       'pass',
       'skip',
