@@ -26,7 +26,7 @@ import { WindowCache } from './window-cache.js';
 
 export interface CloudQueueAppOptions {
   queues: Pick<QueueModel, 'head' | 'context'>;
-  items: Pick<QueueItemRepository, 'fromItem' | 'before'>;
+  items: Pick<QueueItemRepository, 'fromItem' | 'around'>;
   timePlayed: Pick<TimePlayedRepository, 'addAll'>;
   activity: QueueActivity;
   clock: { now(): number };

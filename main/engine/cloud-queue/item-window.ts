@@ -2,8 +2,8 @@
  * GET /itemWindow (docs/contract/platform.md §4.3, docs/contract/console.md §4): the query checked field by field, and the window read
  * around its anchor, the item asked for or, without `itemId`, the queue's first. A window holds at
  * most `previousWindowSize` items before the anchor and `upcomingWindowSize` after it; one extra
- * row probed on each side says whether the window reaches the queue's beginning and end. Two
- * indexed range reads, O(window + log n), and the body is assembled from the items' stored JSON.
+ * row probed on each side says whether the window reaches the queue's beginning and end. One
+ * indexed range read, O(window + log n), and the body is assembled from the items' stored JSON.
  */
 import { itemIdOf, type ItemTuple, type QueueItemRepository } from '../store/repositories/queue-items.js';
 import type { QueueHead } from '../store/repositories/queues.js';
@@ -86,7 +86,7 @@ export interface ItemWindow {
 
 /** The window, or null when `itemId` is not in the queue (the player then goes idle: 404). */
 export function readItemWindow(
-  items: Pick<QueueItemRepository, 'fromItem' | 'before'>,
+  items: Pick<QueueItemRepository, 'fromItem' | 'around'>,
   head: QueueHead,
   {
     itemId,
@@ -94,33 +94,42 @@ export function readItemWindow(
     upcomingWindowSize,
   }: Pick<ItemWindowQuery, 'itemId' | 'previousWindowSize' | 'upcomingWindowSize'>,
 ): ItemWindow | null {
-  // The anchor and what follows it, one row more than asked to see whether the end is in.
+  if (itemId !== null) {
+    // One range read around the anchor, one row past each side to see whether that end is in.
+    const found = items.around(head.key, itemId, previousWindowSize, upcomingWindowSize);
+    if (!found) return null;
+    const { rows, anchor } = found;
+    const includesBeginningOfQueue = anchor <= previousWindowSize;
+    const includesEndOfQueue = rows.length - anchor - 1 <= upcomingWindowSize;
+    const first = includesBeginningOfQueue ? 0 : anchor - previousWindowSize;
+    const end = includesEndOfQueue ? rows.length : anchor + upcomingWindowSize + 1;
+    return windowOf(head, rows, first, end, itemIdOf(rows[anchor]![1]), includesBeginningOfQueue, includesEndOfQueue);
+  }
+  // Without itemId the anchor is the queue's first item: nothing comes before it.
   const from = items.fromItem(head.key, itemId, upcomingWindowSize + 2);
   const anchor = from[0];
-  if (!anchor) return itemId === null ? windowOf(head, [], null, true, true) : null;
-  // Without itemId the anchor is the first item: nothing comes before it.
-  const before = itemId === null ? [] : items.before(head.key, anchor[0], previousWindowSize + 1);
-  const includesBeginningOfQueue = before.length <= previousWindowSize;
+  if (!anchor) return windowOf(head, [], 0, 0, null, true, true);
   const includesEndOfQueue = from.length <= upcomingWindowSize + 1;
-  if (!includesBeginningOfQueue) before.length = previousWindowSize;
-  if (!includesEndOfQueue) from.length = upcomingWindowSize + 1;
-  const rows = before.reverse();
-  rows.push(...from);
-  return windowOf(head, rows, itemIdOf(anchor[1]), includesBeginningOfQueue, includesEndOfQueue);
+  const end = includesEndOfQueue ? from.length : upcomingWindowSize + 1;
+  return windowOf(head, from, 0, end, itemIdOf(anchor[1]), true, includesEndOfQueue);
 }
 
+/** The window of `rows[first, end)`: its body written from the items' stored JSON, no object between. */
 function windowOf(
   head: QueueHead,
   rows: readonly ItemTuple[],
+  first: number,
+  end: number,
   anchorItemId: string | null,
   includesBeginningOfQueue: boolean,
   includesEndOfQueue: boolean,
 ): ItemWindow {
   let items = '';
   const itemIds: string[] = [];
-  for (const [, seq, item] of rows) {
-    items += items === '' ? item : `,${item}`;
-    itemIds.push(itemIdOf(seq));
+  for (let k = first; k < end; k++) {
+    const row = rows[k]!;
+    items += k === first ? row[2] : `,${row[2]}`;
+    itemIds.push(itemIdOf(row[1]));
   }
   // Versions are decimal strings, items are stored JSON: nothing here needs escaping.
   const body =

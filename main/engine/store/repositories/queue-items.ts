@@ -39,6 +39,8 @@ export class QueueItemRepository {
   private readonly fromItemStmt;
   private readonly beforeStmt;
   private readonly afterManyStmt;
+  private readonly aroundStmts = new Map<number, { all(...args: number[]): ItemTuple[] }>();
+  private readonly db: SqliteDatabase;
   private readonly insertStmt;
   private readonly insertBatchStmt;
   private readonly deleteAtStmt;
@@ -48,6 +50,7 @@ export class QueueItemRepository {
   private readonly copyStmt;
 
   constructor(db: SqliteDatabase) {
+    this.db = db;
     const cols = "pos, 'item-' || item_seq AS item_id, item";
     this.firstStmt = db.prepare<[number], ItemRow>(
       `SELECT ${cols} FROM queue_items WHERE queue_key = ? ORDER BY pos LIMIT 1`,
@@ -131,6 +134,46 @@ export class QueueItemRepository {
     if (itemId === null) return this.fromStartStmt(limit).all(queueKey);
     const seq = itemSeqOf(itemId);
     return seq === null ? [] : this.fromItemStmt(limit).all(queueKey, queueKey, seq);
+  }
+
+  /**
+   * An item's window in one indexed range read, in queue order: from the `previous + 1`th item
+   * before it (or the queue's first, when fewer come before it) on, at most `previous + upcoming + 3`
+   * rows, so one row past each side of the window says whether it reaches that end. Answers the
+   * rows and where the item stands among them; null when the queue has no such item.
+   */
+  around(
+    queueKey: number,
+    itemId: string,
+    previous: number,
+    upcoming: number,
+  ): { rows: ItemTuple[]; anchor: number } | null {
+    const seq = itemSeqOf(itemId);
+    if (seq === null) return null;
+    const rows = this.aroundStmt(previous, upcoming).all(queueKey, queueKey, queueKey, seq);
+    // The item is among the first `previous + 2` rows when the queue holds it.
+    for (let k = 0; k < rows.length && k <= previous + 1; k++) if (rows[k]![1] === seq) return { rows, anchor: k };
+    return null;
+  }
+
+  /** `around`'s statement for one pair of sizes (a bound LIMIT or OFFSET costs more than the read). */
+  private aroundStmt(previous: number, upcoming: number) {
+    const key = previous * 4096 + upcoming;
+    let statement = this.aroundStmts.get(key);
+    if (!statement) {
+      // The start: the row `previous + 1` before the item, found walking back from it in the
+      // index; none (fewer before it, or no such item) starts at the queue's first row.
+      const start = `IFNULL((SELECT b.pos FROM queue_items b WHERE b.queue_key = ? AND b.pos < (SELECT a.pos FROM queue_items a WHERE a.queue_key = ? AND a.item_seq = ?) ORDER BY b.pos DESC LIMIT 1 OFFSET ${previous}), ${Number.MIN_SAFE_INTEGER})`;
+      statement = this.db
+        .prepare<number[], ItemTuple>(
+          `SELECT pos, item_seq, item FROM queue_items WHERE queue_key = ? AND pos >= ${start} ORDER BY pos LIMIT ${previous + upcoming + 3}`,
+        )
+        .raw();
+      // Players ask for a few sizes; a client sweeping them must not grow this without end.
+      if (this.aroundStmts.size >= 256) this.aroundStmts.clear();
+      this.aroundStmts.set(key, statement);
+    }
+    return statement;
   }
 
   /** Up to `limit` items before label `pos`, nearest first. */
