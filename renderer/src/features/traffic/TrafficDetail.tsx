@@ -13,6 +13,7 @@ import { useState } from 'react';
 import type { TrafficCut, TrafficEntry } from '@engine-api/traffic-types';
 import { curlOf, fetchOf } from '@engine-api/curl';
 import { CopyButton } from '../../components/CopyButton';
+import { DataTable } from '../../components/DataTable';
 import { Badge } from '../../components/Badge';
 import { useEngineState } from '../../queries/engine-state';
 import { useRequestExchanges, useTrafficEntry } from '../../queries/traffic';
@@ -252,7 +253,7 @@ function Exchange({
       <h3>{title}</h3>
       {headersCut && <p className={styles.cutNote}>Headers {cutNote(headersCut)}</p>}
       {names.length > 0 ? (
-        <table className={styles.headerTable}>
+        <DataTable dense className={styles.headerTable}>
           <tbody>
             {names.map((name) => (
               <tr key={name}>
@@ -263,7 +264,7 @@ function Exchange({
               </tr>
             ))}
           </tbody>
-        </table>
+        </DataTable>
       ) : (
         <p className="muted">No headers.</p>
       )}
