@@ -1,5 +1,5 @@
 /**
- * The command line of `fleet [BASE_URL] --players N …` (docs/contract/console.md §10), parsed strictly into the
+ * The command line of `fleet [BASE_URL] --players N …` (docs/fleet.md), parsed strictly into the
  * input of `fleets.start`: durations with their unit (`30s`, `10m`, `500ms`; a bare number is
  * seconds), rates from 0 to 1, thresholds parsed as the engine will judge them, and `--fault` a
  * preset's id or a JSON file of rules. Anything off is a UsageError: exit 2 before anything runs.

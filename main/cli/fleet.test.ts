@@ -1,5 +1,5 @@
 /**
- * `cloud-queue-console fleet` end to end (docs/contract/console.md §10): exit 0 when every threshold holds, 1 when
+ * `cloud-queue-console fleet` end to end (docs/fleet.md): exit 0 when every threshold holds, 1 when
  * one does not, 2 for a bad command line (any threshold string is parsed or refused, never a
  * crash) or a server that cannot be reached; a line a second on stderr; JSON, JUnit (one test
  * case per threshold) and HTML reports. Players play a small loopback server of the suite's tests.

@@ -1,5 +1,5 @@
 /**
- * `fleet [BASE_URL] --players N …` (docs/contract/console.md §10): a fleet on a fresh in-memory console, through the
+ * `fleet [BASE_URL] --players N …` (docs/fleet.md): a fleet on a fresh in-memory console, through the
  * command table like any host. A line a second on stderr while it plays; at the end the summary
  * and each threshold on stdout, and the reports. Exit 0 when every threshold holds, 1 when one
  * does not (or the fleet could not be set up), 2 for a bad command line or an unreachable server.

@@ -1,5 +1,5 @@
 /**
- * The fleet as hosts see it (docs/fleet.md, docs/contract/console.md §10): what starts one, and
+ * The fleet as hosts see it (docs/fleet.md): what starts one, and
  * the live and final report every host reads. Pure types, shared with the renderer.
  */
 import type { FaultRuleInput } from './fault-types.js';

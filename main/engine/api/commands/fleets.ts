@@ -1,5 +1,5 @@
 /**
- * Commands of the fleet (docs/contract/console.md §10, docs/fleet.md): start N simulated players against a
+ * Commands of the fleet (docs/fleet.md): start N simulated players against a
  * cloud queue server, read the fleet live, stop it, and take its report as a file.
  */
 import Type from 'typebox';
