@@ -1,9 +1,12 @@
-/** Command handlers of failure injection. */
+/**
+ * Command handlers of failure injection, and `players.trigger`: sending a player's request now is
+ * trigger.ts's job, so its row sits here beside `faults.trigger` (player/ never imports faults/).
+ */
 import { EngineError } from '../api/errors.js';
 import type { CommandHandlers } from '../api/runner.js';
 import { FAULT_PRESETS } from './presets.js';
 import type { FaultRegistry } from './registry.js';
-import { triggerRule, type TriggerDeps } from './trigger.js';
+import { sendTrigger, triggerRule, type TriggerDeps } from './trigger.js';
 
 type Names =
   | 'faults.list'
@@ -13,7 +16,8 @@ type Names =
   | 'faults.remove'
   | 'faults.clear'
   | 'faults.presets'
-  | 'faults.applyPreset';
+  | 'faults.applyPreset'
+  | 'players.trigger';
 
 export function faultCommandHandlers(faults: FaultRegistry, triggers: TriggerDeps): Pick<CommandHandlers, Names> {
   return {
@@ -38,6 +42,11 @@ export function faultCommandHandlers(faults: FaultRegistry, triggers: TriggerDep
       const preset = FAULT_PRESETS.find((p) => p.id === id);
       if (!preset) throw new EngineError('not_found', `no preset ${id}`);
       return faults.add({ ...preset.rule, target: target ?? preset.rule.target });
+    },
+    'players.trigger': ({ id, request }) => {
+      const player = triggers.players.forPlayer(id);
+      if (!player) throw new EngineError('not_found', `no player ${id}`);
+      return sendTrigger(player, request);
     },
   };
 }

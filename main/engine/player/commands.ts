@@ -3,7 +3,6 @@ import type { ControlExample, ControlExchange, ControlSender } from '../api/comm
 import { EngineError } from '../api/errors.js';
 import type { CommandHandlers } from '../api/runner.js';
 import { PLAYER_VIOLATIONS_KEPT, type TransitionRow } from '../api/player-types.js';
-import { sendTrigger } from '../faults/trigger.js';
 import { PlaybackError } from './errors.js';
 import type { Player } from './player.js';
 import type { PlayerRegistry } from './registry.js';
@@ -29,7 +28,6 @@ type PlayerCommandNames =
   | 'players.transitions'
   | 'players.violations'
   | 'players.table'
-  | 'players.trigger'
   | 'control.send'
   | 'control.senders'
   | 'control.examples';
@@ -72,7 +70,6 @@ export function playerCommandHandlers(
             effects: [...row.effects],
           }) as TransitionRow,
       ),
-    'players.trigger': ({ id, request }) => sendTrigger(find(id), request),
     'control.send': ({ method, path, body, as }) => callControl(method, path, body, as),
     'control.senders': () => commandBar.senders(),
     'control.examples': ({ groupId }) => commandBar.examples(groupId),
