@@ -24,6 +24,7 @@ import { describeAdminApi } from './admin/openapi.js';
 import { EventStreams } from './admin/sse.js';
 import { EventBus } from './events/bus.js';
 import { createEventDelivery } from './event-delivery/index.js';
+import { fetchDeliveryTransport } from './event-delivery/transport.js';
 import { householdCommands } from './household/commands.js';
 import { HouseholdEditor } from './household/edits.js';
 import { seedDemoData } from './household/seed.js';
@@ -32,6 +33,7 @@ import { DEFAULT_HOST, DEFAULT_PORT, SERVICE_NAMES, boundPort, listenAll, type S
 import type { OpenOAuthWindow } from './login/console/console-flows.js';
 import { createLoginService } from './login/service.js';
 import { faultCommandHandlers } from './faults/commands.js';
+import { faultingDeliveryTransport } from './faults/events-transport.js';
 import { faultingTransport } from './faults/player-transport.js';
 import { FaultRegistry } from './faults/registry.js';
 import { injectedStatusOf, loginAuthorizeResponder } from './faults/server-fault.js';
@@ -202,7 +204,15 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       playerName: (playerId) => store.players.get(playerId)?.name ?? null,
     });
     // Events to integrations' callbacks, from the players' and the household's changes (docs/events.md).
-    const eventDelivery = createEventDelivery({ store, clock, bus, players, views, faults, recorder });
+    const eventDelivery = createEventDelivery({
+      store,
+      clock,
+      bus,
+      players,
+      views,
+      recorder,
+      transport: faultingDeliveryTransport(fetchDeliveryTransport, faults, clock),
+    });
     closers.push(() => eventDelivery.close());
     const conformance = new ConformanceRuns({
       repo: store.conformanceRuns,

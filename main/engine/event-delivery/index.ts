@@ -10,19 +10,16 @@ import type { EventSubscriptionView } from '../api/events/deliveries.js';
 import type { CommandHandlers } from '../api/runner.js';
 import { EngineError } from '../api/errors.js';
 import type { EngineClock } from '../clock/clock.js';
-import { groupVolumeOf, metadataStatusOf, playbackStatusOf } from '../control/routes/playback.js';
-import { householdGroupsOf } from '../control/routes/households.js';
 import type { EventBus } from '../events/bus.js';
-import { faultingDeliveryTransport } from '../faults/events-transport.js';
-import type { FaultRegistry } from '../faults/registry.js';
 import type { HouseholdViews } from '../household/views.js';
 import type { PlayerRegistry } from '../player/registry.js';
 import { EventSubscriptionRepository } from '../store/repositories/event-subscriptions.js';
 import type { Store } from '../store/store.js';
-import type { TrafficRecorder } from '../traffic/recorder.js';
+import type { NewTrafficEntry } from '../traffic/log/index.js';
 import { EventDeliveries } from './deliveries.js';
+import { groupVolumeOf, householdGroupsOf, metadataStatusOf, playbackStatusOf } from './namespace-bodies.js';
 import { EventSubscriptions } from './subscriptions.js';
-import { fetchDeliveryTransport, type DeliveryTransport } from './transport.js';
+import type { DeliveryTransport } from './transport.js';
 import { EventWatch, type NamespaceReaders } from './watch.js';
 
 export interface EventDeliveryDeps {
@@ -31,10 +28,13 @@ export interface EventDeliveryDeps {
   bus: EventBus;
   players: PlayerRegistry;
   views: HouseholdViews;
-  faults: FaultRegistry;
-  recorder: Pick<TrafficRecorder, 'add'>;
-  /** The HTTP client under the failure-injection layer (tests). */
-  transport?: DeliveryTransport;
+  /** The traffic recorder: every try goes to the traffic log (the recorder sits above this area). */
+  recorder: { add(entry: NewTrafficEntry): unknown };
+  /**
+   * The HTTP client, already wrapped in the failure-injection layer by `createEngine` (as the
+   * players' is): faults/ sits above this area and wraps it, so this area never imports faults/.
+   */
+  transport: DeliveryTransport;
 }
 
 export type EventCommandName = 'events.subscriptions' | 'events.deliveries';
@@ -60,7 +60,7 @@ export function createEventDelivery(deps: EventDeliveryDeps): EventDelivery {
   });
   const deliveries = new EventDeliveries({
     clock,
-    transport: faultingDeliveryTransport(deps.transport ?? fetchDeliveryTransport, deps.faults, clock),
+    transport: deps.transport,
     target: (keyId) => {
       const key = store.clientKeys.get(keyId);
       return key?.eventCallbackUrl && key.eventSigningSecret

@@ -2,7 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import Type from 'typebox';
 import type { UserAction } from '../../player/events.js';
-import type { Player } from '../../player/player.js';
+import { groupVolumeOf, metadataStatusOf, playbackStatusOf } from '../../event-delivery/namespace-bodies.js';
 import { bodyChecker } from '../params.js';
 import { seekRoutes } from './seek.js';
 import { groupPlayer, param, route, type ControlDeps } from './context.js';
@@ -17,14 +17,6 @@ const COMMANDS: Record<string, (moving: boolean) => UserAction> = {
   skipToNextTrack: () => 'skipNext',
   skipToPreviousTrack: () => 'skipPrev',
 };
-
-/** The answers of the namespaces' GETs, which their events carry too (event-delivery/). */
-export const playbackStatusOf = (player: Player) => {
-  const { playbackState, itemId, positionMillis, queueVersion } = player.status();
-  return { playbackState, itemId, positionMillis, queueVersion };
-};
-export const metadataStatusOf = (player: Player) => player.metadata();
-export const groupVolumeOf = (player: Player) => ({ volume: player.getVolume() });
 
 export function playbackRoutes(api: FastifyInstance, deps: ControlDeps): void {
   for (const [name, action] of Object.entries(COMMANDS)) {
