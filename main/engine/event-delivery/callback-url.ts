@@ -5,7 +5,7 @@
  * link-local address is taken but warned of: the platform could never reach it.
  */
 import { EngineError } from '../api/errors.js';
-import { isLoopback, notPubliclyRoutable } from '../login/integrations/redirect-uri.js';
+import { isLoopback, notPubliclyRoutable } from '../http/public-hosts.js';
 
 export const MAX_CALLBACK_URL_LENGTH = 2048;
 

@@ -10,7 +10,7 @@
  */
 import type { SubscriptionNamespace } from '../api/events/deliveries.js';
 import type { EngineClock } from '../clock/clock.js';
-import { newId } from '../login/secrets.js';
+import { newId } from '../security/random.js';
 import type { ClientKey, ClientKeyRepository } from '../store/repositories/client-keys.js';
 import type { EventSubscription, EventSubscriptionRepository } from '../store/repositories/event-subscriptions.js';
 import { NAMESPACES } from './namespaces.js';

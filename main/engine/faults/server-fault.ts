@@ -8,7 +8,7 @@ import type { FaultAction, FaultTarget } from '../api/fault-types.js';
 import type { TrafficOutcome, TrafficTarget } from '../api/traffic-types.js';
 import type { EngineClock } from '../clock/clock.js';
 import { cloudQueueError, errorStatusHeaders } from '../cloud-queue/errors.js';
-import { NO_STORE } from '../login/endpoints/token-endpoint.js';
+import { NO_STORE } from '../http/no-store.js';
 
 /**
  * Answers an injected status for a target: a reply it sent, `'route'` to let the route answer

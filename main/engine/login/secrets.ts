@@ -1,34 +1,18 @@
 /**
  * The login service's one secrets module: every random value it hands out (secrets, codes,
- * tokens, sign-in cookies, CSRF tokens, ids) and every hash or comparison of one goes through
+ * tokens, sign-in cookies, CSRF tokens) and every hash or comparison of one goes through
  * here. Random values are high-entropy (256 bits unless said), stored only as SHA-256 hashes and
  * compared in constant time. A fast hash is the right one for them: they are random, not
  * passwords, so there is nothing for a slow hash to protect, and the token endpoint stays fast.
  * Passwords are the exception and keep their slow hash (`security/passwords.ts`).
  */
-import { createHash, hash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import { createHash, hash, randomUUID, timingSafeEqual } from 'node:crypto';
 import { hashPassword, type PasswordChecker } from '../security/passwords.js';
+import { random } from '../security/random.js';
 
 const SECRET_BYTES = 32;
 /** How many leading characters of a secret or token the console shows to tell them apart. */
 const HINT_LENGTH = 6;
-
-/**
- * Random bytes from the system CSPRNG, fetched a few kilobytes at a time (one system call per
- * hundred tokens instead of one per token). Every byte is handed out once.
- */
-const POOL_BYTES = 4096;
-let pool = Buffer.alloc(0);
-let offset = 0;
-function random(bytes: number): Buffer {
-  if (offset + bytes > pool.length) {
-    pool = randomBytes(POOL_BYTES);
-    offset = 0;
-  }
-  const out = pool.subarray(offset, offset + bytes);
-  offset += bytes;
-  return out;
-}
 
 /**
  * A fresh opaque secret, code or token, base64url: 256 random bits unless `bytes` says otherwise
@@ -36,15 +20,6 @@ function random(bytes: number): Buffer {
  */
 export function randomSecret(bytes = SECRET_BYTES): string {
   return random(bytes).toString('base64url');
-}
-
-/**
- * An id for a stored record, with a prefix saying what it is (`int_…`, `grant_…`). It starts
- * with its engine time, so ids sort by creation and new rows land at the end of their indexes
- * (one page written per index instead of one anywhere in it).
- */
-export function newId(prefix: string, now: number): string {
-  return `${prefix}_${Math.max(0, Math.floor(now)).toString(36).padStart(9, '0')}${random(6).toString('base64url')}`;
 }
 
 /** A client key's client_id: a random UUID (public, but unguessable so keys cannot be enumerated). */

@@ -16,7 +16,8 @@ import type { RedirectCapture } from '../console/redirect-capture.js';
 import { AUTHORIZE_PATH, CAPTURED_PATH, CONSENT_PATH, SIGN_IN_PATH, TOKEN_PATH } from '../paths.js';
 import type { AuthorizationEndpoint, PageAnswer } from './authorization-endpoint.js';
 import { errorPage, pageHeaders } from './pages.js';
-import { NO_STORE, type TokenEndpoint, type TokenAnswer } from './token-endpoint.js';
+import { NO_STORE } from '../../http/no-store.js';
+import type { TokenEndpoint, TokenAnswer } from './token-endpoint.js';
 
 /** Forms larger than this are refused: no legitimate OAuth form comes close. */
 export const FORM_LIMIT_BYTES = 16 * 1024;

@@ -6,6 +6,7 @@
  * timeline with its decoded Basic header.
  */
 import type { FlowStepDetail } from '../../api/oauth-types.js';
+import { NO_STORE } from '../../http/no-store.js';
 import type { Store } from '../../store/store.js';
 import { atomically, type AtomicStore } from '../atomic.js';
 import { parseBasicHeader } from '../client-auth/basic-auth.js';
@@ -32,9 +33,6 @@ export interface TokenAnswer {
   headers: Record<string, string>;
   body: object;
 }
-
-/** On every answer of the token endpoint (RFC 6749 §5.1), and of the login service's other JSON. */
-export const NO_STORE = { 'cache-control': 'no-store', pragma: 'no-cache' };
 
 type EndpointStore = Pick<Store, 'authorizationCodes' | 'grants' | 'tokens'> & AtomicStore;
 

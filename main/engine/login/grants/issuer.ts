@@ -12,7 +12,8 @@ import type { Store } from '../../store/store.js';
 import { atomically, type AtomicStore } from '../atomic.js';
 import type { FlowRecorder } from '../inspector/flow-recorder.js';
 import type { RegisteredClient } from '../integrations/integrations.js';
-import { hintOf, newId, randomSecret, sha256 } from '../secrets.js';
+import { newId } from '../../security/random.js';
+import { hintOf, randomSecret, sha256 } from '../secrets.js';
 import { HeldAccessTokens } from './held-tokens.js';
 import { RefreshSuccessors } from './refresh-grace.js';
 

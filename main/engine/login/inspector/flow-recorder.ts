@@ -12,7 +12,7 @@ import type { EngineClock } from '../../clock/clock.js';
 import type { EventBus } from '../../events/bus.js';
 import type { Store } from '../../store/store.js';
 import { atomically, type AtomicStore } from '../atomic.js';
-import { newId } from '../secrets.js';
+import { newId } from '../../security/random.js';
 import { maskStep } from './step-masking.js';
 
 export const KEPT_FLOWS = 500;
