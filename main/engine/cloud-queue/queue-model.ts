@@ -32,6 +32,7 @@ import type { NewQueue, QueueHead, QueueRecord } from '../store/repositories/que
 import type { Store } from '../store/store.js';
 import { DEFAULT_CONTAINER_IMAGE_URL } from './track-defaults.js';
 import { itemJson, itemOf, newRow, type ItemInput } from './item-rows.js';
+import type { QueueInput } from './queue-input.js';
 import { StagedWrites } from './staged-writes.js';
 import {
   CONTAINER_SERVICE_ID,
@@ -45,15 +46,7 @@ import { insertFresh, insertRows, type Gap } from './ordering.js';
 import { sampleTracks } from './samples.js';
 
 export type { ItemInput } from './item-rows.js';
-
-export interface QueueInput {
-  name?: string;
-  items?: ItemInput[];
-  playbackPolicies?: Partial<PlaybackPolicies>;
-  reports?: Partial<ReportSettings>;
-  container?: { type?: string; imageUrl?: string };
-  accessTokenLifetimeSec?: number;
-}
+export type { QueueInput } from './queue-input.js';
 
 export interface QueueModelOptions {
   store: Pick<Store, 'queues' | 'queueItems' | 'timePlayed' | 'transaction'>;

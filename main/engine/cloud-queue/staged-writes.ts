@@ -22,7 +22,7 @@ import type { Store } from '../store/store.js';
 import { itemJson, newRow, type ItemInput } from './item-rows.js';
 import { insertRows, type Gap, type NewRow } from './ordering.js';
 import { GAP } from './positions.js';
-import type { QueueInput, QueueModel } from './queue-model.js';
+import type { QueueInput } from './queue-input.js';
 
 /** Items per step of a staged edit: ~8 ms of JSON and inserts here (1,000 sample items), ~30 ms on a busy machine. */
 export const WRITE_STEP = 1_000;
@@ -30,6 +30,22 @@ export const WRITE_STEP = 1_000;
 export const ROW_STEP = 5_000;
 
 type Patch = Omit<QueueInput, 'accessTokenLifetimeSec'>;
+
+/** What staged writes ask of the queue model that owns them (queue-model.ts hands itself in). */
+export interface StagingModel {
+  create(input: QueueInput): QueueSummary;
+  newQueueId(): string;
+  newRecord(id: string, input: Omit<QueueInput, 'items'>): NewQueue;
+  update(id: string, patch: Patch): QueueSummary;
+  applyContext(record: QueueRecord, patch: Omit<Patch, 'items'>): void;
+  addItems(id: string, items: readonly ItemInput[], afterItemId?: string | null): QueueEditResult;
+  checkAnchor(id: string, afterItemId: string | null | undefined): void;
+  gapAfter(record: QueueRecord, afterItemId: string | null | undefined): Gap;
+  mustGet(id: string): QueueRecord;
+  summary(record: QueueRecord): QueueSummary;
+  changed(record: QueueRecord, change: 'created' | 'edited'): void;
+  transaction<T>(queueId: string, work: () => T): T;
+}
 
 /** See `StagedWrites.stageCreate`. */
 export interface StagedQueue {
@@ -47,7 +63,7 @@ export class StagedWrites {
   private inside: string | null = null;
 
   constructor(
-    private readonly model: QueueModel,
+    private readonly model: StagingModel,
     private readonly store: Pick<Store, 'queues' | 'queueItems' | 'transaction'>,
     private readonly between: () => Promise<unknown> = () => nextTurn(),
   ) {

@@ -4,7 +4,6 @@
  * windows: items, queueVersion), the walk through the queue, and every answer (for timing).
  */
 import { is2xx, type Answer } from './server.js';
-import type { Walk } from './walk.js';
 
 /** A 2xx GET /itemWindow answer whose body is an object with an `items` array. */
 export interface WindowView {
@@ -15,6 +14,32 @@ export interface WindowView {
   includesBeginningOfQueue: unknown;
   includesEndOfQueue: unknown;
   queueVersion: unknown;
+}
+
+/** The walk through the queue (walk.ts walks it): what the cases after it build on. */
+export interface Walk {
+  /** Ids in queue order, from the first item the walk knows (the queue's first once `reachedBeginning`). */
+  ids: string[];
+  /** Where the window without itemId started: its index in `ids` (0 when it started at the first item). */
+  startedAt: number;
+  /** Every answer of the walk, in order. */
+  answers: Answer[];
+  /** Windows that moved the walk on (the confirmations and probes not counted). */
+  windows: number;
+  /** Whether it saw the queue's first item. */
+  reachedBeginning: boolean;
+  /** Whether it saw the queue's last item. */
+  reachedEnd: boolean;
+  /** Why it stopped before an end, when it did; said, never failed. */
+  stopped: string | null;
+  /** Windows that could not be walked, and flags that were wrong: the walk's case fails on them. */
+  problems: string[];
+  /** What a reasonable reading may differ on (an empty queue's flags). */
+  warnings: string[];
+  /** Ids not unique or not where an earlier window had them: `item-window.ids` fails on them. */
+  idProblems: string[];
+  /** Ids an overlapping window showed again, each checked to be in its place. */
+  idsSeenAgain: number;
 }
 
 export interface SuiteFacts {

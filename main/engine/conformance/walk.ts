@@ -13,8 +13,8 @@
  * A queue of a million items is not walked to its ends: the walk stops after WALK_MAX_ITEMS items
  * or WALK_BUDGET_MS, says so, and that is no failure.
  */
-import { idOf, isWindow, spanOf, windowOf, type WindowView } from './facts.js';
-import { is2xx, outcomeOf, requestLine, type Answer, type CheckedServer } from './server.js';
+import { idOf, isWindow, spanOf, windowOf, type Walk, type WindowView } from './facts.js';
+import { is2xx, outcomeOf, requestLine, type CheckedServer } from './server.js';
 
 /**
  * Items asked beyond each window's anchor: the fewer windows, the sooner a long queue is walked,
@@ -27,31 +27,6 @@ export const WALK_UPCOMING = 100;
 export const WALK_OVERLAP = 2;
 export const WALK_MAX_ITEMS = 20_000;
 export const WALK_BUDGET_MS = 10_000;
-
-export interface Walk {
-  /** Ids in queue order, from the first item the walk knows (the queue's first once `reachedBeginning`). */
-  ids: string[];
-  /** Where the window without itemId started: its index in `ids` (0 when it started at the first item). */
-  startedAt: number;
-  /** Every answer of the walk, in order. */
-  answers: Answer[];
-  /** Windows that moved the walk on (the confirmations and probes not counted). */
-  windows: number;
-  /** Whether it saw the queue's first item. */
-  reachedBeginning: boolean;
-  /** Whether it saw the queue's last item. */
-  reachedEnd: boolean;
-  /** Why it stopped before an end, when it did; said, never failed. */
-  stopped: string | null;
-  /** Windows that could not be walked, and flags that were wrong: the walk's case fails on them. */
-  problems: string[];
-  /** What a reasonable reading may differ on (an empty queue's flags). */
-  warnings: string[];
-  /** Ids not unique or not where an earlier window had them: `item-window.ids` fails on them. */
-  idProblems: string[];
-  /** Ids an overlapping window showed again, each checked to be in its place. */
-  idsSeenAgain: number;
-}
 
 /** A window the walk placed: where its first item stands, relative to the first window's first item. */
 interface Placed {

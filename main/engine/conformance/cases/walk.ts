@@ -5,7 +5,8 @@
 import { fail, Findings, pass, skip, warn, type CaseContext, type ConformanceCase, type Verdict } from '../case.js';
 import { RULE } from '../rules.js';
 import { requestLine } from '../server.js';
-import { walkQueue, type Walk } from '../walk.js';
+import type { Walk } from '../facts.js';
+import { walkQueue } from '../walk.js';
 
 export const queueEnds: ConformanceCase = {
   id: 'item-window.queue-ends',
