@@ -1,7 +1,10 @@
 /**
- * The player's state as one typed record: everything the machine knows besides the row it is in.
- * The guards read it (guards.ts); the effects, request flows and report ledger change it. The
- * small reads here are what several of them ask of it.
+ * The player's state as one typed record, in parts, each written by one module only: the session
+ * and its queue (session-state.ts), the window (window-state.ts), the track (track-state.ts), the
+ * reports held for a first window (reports.ts), the requests in flight (requests-state.ts), the
+ * pending load and skip (load-state.ts), and the machine's own row (player.ts). Everyone else
+ * reads `PlayerContext`, a read-only view; owners.test.ts fails on a write from anywhere else.
+ * The small reads here are what several modules ask of it.
  */
 import type { Timer } from '../clock/clock.js';
 import type { CloudQueueTarget } from './client.js';
@@ -34,12 +37,13 @@ export interface PlayerErrorRecord {
   status?: number;
 }
 
+/** A loaded queue: replaced whole when its context changes, never edited in place. */
 export interface LoadedQueue {
-  target: CloudQueueTarget;
-  policies: PlaybackPolicies;
-  reports: ReportSettings;
-  contextVersion?: string;
-  container?: ContextResponse['container'];
+  readonly target: CloudQueueTarget;
+  readonly policies: PlaybackPolicies;
+  readonly reports: ReportSettings;
+  readonly contextVersion?: string;
+  readonly container?: ContextResponse['container'];
 }
 
 export interface PreparedReport {
@@ -95,24 +99,67 @@ export interface Snapshot {
 export type TimerName = 'audioReady' | 'trackEnd' | 'download' | 'reportUpdate' | 'pauseTtl' | 'versionPoll';
 export type Timers = Map<TimerName, Timer>;
 
-export interface PlayerContext {
-  state: MachineState;
+/** The session and the queue it loaded (session-state.ts). */
+export interface SessionPart {
   session: PlaybackSession | null;
   queue: LoadedQueue | null;
+  /** Ids of recently evicted sessions, so their commands get ERROR_SESSION_EVICTED. */
+  readonly evictedSessions: string[];
+}
+
+/** The queue's window and what the player knows of it (window-state.ts). */
+export interface WindowPart {
   window: QueueWindow | null;
+  /** Background retries ran out: no more windows, pause at the window's end (§7.4.3). */
+  draining: boolean;
+  /** Items whose audio is fetched. */
+  readonly fetched: Set<string>;
+  /** The window a queueCompleted was asked for (see `windowKey`). */
+  queueCompletedAsked: string | null;
+  lastPollAt: number;
+}
+
+/** The playing track and where it stands (track-state.ts); its TrackPlayback is moved only there too. */
+export interface TrackPart {
   track: TrackPlayback | null;
   atEnd: boolean;
   /** The track reached its end at the window's edge and waits for the next window (its final report with it). */
   atEdge: boolean;
-  /** Background retries ran out: no more windows, pause at the window's end (§7.4.3). */
-  draining: boolean;
-  readonly fetched: Set<string>;
-  queueCompletedAsked: string | null;
+  /** That track's playbacks (it may be played again from its end), until the load's answer names it. */
+  readonly unnamedTracks: Set<TrackPlayback>;
+  /** A load started its track at once and its answer has not come (not just: no window, a skip's answer brings one). */
+  firstWindowPending: boolean;
+}
+
+/** A report due before a first window, kept for it. */
+export interface HeldReport {
+  playback: TrackPlayback;
+  prepared: PreparedReport;
+}
+
+/** The report ledger's own state (reports.ts). */
+export interface ReportsPart {
+  /**
+   * Reports due meanwhile, as they were then, posted once the answer came with its window's
+   * version (and the unnamed track's id): per playback one update at most (a later one says all
+   * it did), none after its final.
+   */
+  reportsUntilFirstWindow: HeldReport[];
+}
+
+/** The requests the player has out for its queue (requests-state.ts). */
+export interface RequestsPart {
+  /** Bumped whenever the queue is replaced or dropped: late answers for an older one are ignored. */
+  epoch: number;
+  /** Requests of this epoch still waiting for an answer (a restart asks them again). */
+  asking: SavedAsking;
   /**
    * The background window request in flight for this queue (see `backgroundWindow`). One of a
-   * queue before does not hold the slot: `leaveRequests` frees it, as its answer will be dropped.
+   * queue before does not hold the slot: leaving the requests frees it, as its answer will be dropped.
    */
   backgroundWindowRun: object | null;
+  /** A window request asked for while a background window was in flight (see `backgroundWindow`). */
+  windowAfterInFlight: { reason: Reason; purpose: WindowPurpose; epoch: number } | null;
   /**
    * What asks the server about the playing track while a load that started its track at once
    * waits for its answer, the queue's first window: asked once it came. Without a window an
@@ -120,33 +167,35 @@ export interface PlayerContext {
    * placeholder id would be answered 404, and the player would drop the queue, §7.1).
    */
   untilFirstWindow: (() => void)[];
-  /** That track's playbacks (it may be played again from its end), until the load's answer names it. */
-  readonly unnamedTracks: Set<TrackPlayback>;
-  /** A load started its track at once and its answer has not come (not just: no window, a skip's answer brings one). */
-  firstWindowPending: boolean;
-  /**
-   * Reports due meanwhile, as they were then, posted once the answer came with its window's
-   * version (and the unnamed track's id): per playback one update at most (a later one says all
-   * it did), none after its final.
-   */
-  reportsUntilFirstWindow: { playback: TrackPlayback; prepared: PreparedReport }[];
-  /** A window request asked for while a background window was in flight (see `backgroundWindow`). */
-  windowAfterInFlight: { reason: Reason; purpose: WindowPurpose; epoch: number } | null;
+}
+
+/** The load and the skip waiting for the server (load-state.ts). */
+export interface LoadPart {
   loading: PendingLoad | null;
   skipping: PendingSkip | null;
-  /** Bumped whenever the queue is replaced or dropped: late answers for an older one are ignored. */
-  epoch: number;
-  /** Requests of this epoch still waiting for an answer (a restart asks them again). */
-  asking: SavedAsking;
-  lastPollAt: number;
+}
+
+/** The machine's own: its row, its last error, its volume, whether it closed (player.ts). */
+export interface MachinePart {
+  state: MachineState;
   lastError: PlayerErrorRecord | null;
-  /** Ids of recently evicted sessions, so their commands get ERROR_SESSION_EVICTED. */
-  readonly evictedSessions: string[];
   volume: number;
   closed: boolean;
 }
 
-export function newPlayerContext(): PlayerContext {
+/** Every part as its owner writes it. */
+export type PlayerState = SessionPart & WindowPart & TrackPart & ReportsPart & RequestsPart & LoadPart & MachinePart;
+
+/** What every module reads: the parts, read-only (owners write through their own modules). */
+export type PlayerContext = {
+  readonly [K in keyof PlayerState]: PlayerState[K] extends Set<infer T>
+    ? ReadonlySet<T>
+    : PlayerState[K] extends (infer T)[]
+      ? readonly T[]
+      : PlayerState[K];
+};
+
+export function newPlayerContext(): PlayerState {
   return {
     state: 'IDLE',
     session: null,

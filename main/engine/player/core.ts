@@ -5,7 +5,7 @@
  */
 import type { EngineClock } from '../clock/clock.js';
 import type { ClientResult, CloudQueueClient, PlayerExchange } from './client.js';
-import type { PlayerContext, TimerName, Timers } from './context.js';
+import type { MachinePart, PlayerContext, TimerName, Timers } from './context.js';
 import type { Violation } from './contract-check.js';
 import type { PlayerEvent, TransitionCause } from './events.js';
 import type { RequestRetries } from './request-policies.js';
@@ -56,6 +56,11 @@ export interface PlayerCore {
    */
   leaveRequests(why: string): void;
   changed(): void;
+  /** The machine part (player.ts owns it): a failure becomes the player's last error. */
   noteError(failure: Failure): void;
+  /** A new queue starts clean: no last error. */
+  clearError(): void;
+  /** What a restart brings back of the machine part (saved.ts). */
+  restoreMachine(restored: Partial<Pick<MachinePart, 'state' | 'volume' | 'lastError'>>): void;
   noteViolations(result: ClientResult<unknown>): void;
 }

@@ -9,6 +9,8 @@ import type { PlayerCore } from './core.js';
 import { cloudQueueError, PlaybackError } from './errors.js';
 import type { PlayerEvent, PlayerEventType } from './events.js';
 import { backgroundWindow, notifyIntent, runLoad, runResume, runSkipToItem, runUserSkip } from './flows.js';
+import type { PreparedReport } from './context.js';
+import { answerLoad, setStartedTrack, settleLoad, settleSkip, startedAtOnce } from './load-state.js';
 import { restorePrevious } from './pending-load.js';
 import {
   armAudioReady,
@@ -18,7 +20,6 @@ import {
   dropQueue,
   evictSession,
   seek,
-  settleSkip,
   startCommandItem,
   startTrack,
   startTrackTimers,
@@ -31,10 +32,24 @@ import {
   reportWhatWasHeard,
   sendReport,
   settleHeldReports,
+  takeHeldReports,
 } from './reports.js';
+import { queueWindowAfter, takeFirstWindowAsks } from './requests-state.js';
+import { setQueue } from './session-state.js';
 import { TrackPlayback } from './track-playback.js';
+import {
+  identifyTrack,
+  nameTracks,
+  pauseTrack,
+  playTrack,
+  putTrack,
+  setAtEdge,
+  setAtEnd,
+  setFirstWindowPending,
+  startPlayback,
+} from './track-state.js';
 import type { EffectName } from './transitions.js';
-import { QueueWindow } from './windows.js';
+import { adoptWindow, drain, markFetched, notePoll, putWindow } from './window-state.js';
 
 /** The events each effect that reads its event takes; every other effect takes any event. */
 export const EFFECT_EVENTS = {
@@ -70,29 +85,28 @@ export function playerEffects(p: PlayerCore): Effects {
       const { track } = event;
       const pending = p.ctx.loading!;
       const params = pending.params;
-      pending.startedAtOnce = true;
+      let cutOff: PreparedReport | null = null;
       if (pending.previous && p.ctx.track !== pending.previous.track) {
         // It supersedes a load that started its track at once: that load's queue is left for good
         // (a failure puts back what came before it), so what was heard of it is reported now.
         reportWhatWasHeard(p);
       } else {
-        const cutOff = prepareCutOff(p);
-        if (cutOff) pending.cutOffs.push(cutOff);
+        cutOff = prepareCutOff(p);
       }
+      startedAtOnce(pending, cutOff);
       // The playback is replaced: what the queue before was asking is not for this one.
       p.leaveRequests('a new loadCloudQueue replaced the queue');
       // Not heard while the new track plays: should the load fail, it goes on from here.
-      p.ctx.track?.pause(p.deps.clock.now());
+      pauseTrack(p.ctx, p.deps.clock.now());
       stopTrackTimers(p);
-      p.ctx.queue = pending.queue!;
-      p.ctx.window = null;
-      p.ctx.track = new TrackPlayback({ id: params.itemId ?? 'pending', track }, params.positionMillis ?? 0);
-      pending.startedTrack = p.ctx.track;
-      p.ctx.unnamedTracks.clear();
-      if (params.itemId === undefined) p.ctx.unnamedTracks.add(p.ctx.track);
-      p.ctx.firstWindowPending = true;
-      p.ctx.atEnd = false;
-      p.ctx.atEdge = false;
+      setQueue(p.ctx, pending.queue!);
+      putWindow(p.ctx, null);
+      nameTracks(p.ctx);
+      const started = startPlayback(p.ctx, { id: params.itemId ?? 'pending', track }, params.positionMillis ?? 0, {
+        unnamed: params.itemId === undefined,
+      });
+      setStartedTrack(pending, started);
+      setFirstWindowPending(p.ctx, true);
       armAudioReady(p, true);
     },
     adoptLoad: (event) => {
@@ -105,58 +119,53 @@ export function playerEffects(p: PlayerCore): Effects {
       // Answers to what the queue before asked are for a queue that is gone (a track started at
       // once moved the epoch on already: what was asked since is this queue's).
       if (!pending.startedAtOnce) p.leaveRequests('a new loadCloudQueue replaced the queue');
-      p.ctx.queue = pending.queue!;
-      p.ctx.window = new QueueWindow(window);
+      setQueue(p.ctx, pending.queue!);
+      const adopted = adoptWindow(p.ctx, window, { fresh: true });
       // A new queue starts clean: an error left from the one before is not this queue's.
-      p.ctx.lastError = null;
-      p.ctx.draining = false;
-      p.ctx.atEnd = false;
+      p.clearError();
+      setAtEnd(p.ctx, false);
       // Unless the track playing waits at its end for this answer (see `startedTrackAtEdge`).
-      p.ctx.atEdge = pending.startedAtOnce && p.ctx.atEdge;
-      p.ctx.queueCompletedAsked = null;
+      setAtEdge(p.ctx, pending.startedAtOnce && p.ctx.atEdge);
       const id = pending.params.itemId ?? window.items[0]!.id;
-      const item = p.ctx.window.item(id)!;
+      const item = adopted.item(id)!;
       if (!pending.startedAtOnce || !p.ctx.track) {
         stopTrackTimers(p);
-        p.ctx.track = new TrackPlayback(item, pending.params.positionMillis ?? 0);
+        putTrack(p.ctx, new TrackPlayback(item, pending.params.positionMillis ?? 0), {
+          atEnd: false,
+          atEdge: p.ctx.atEdge,
+        });
       } else if (p.ctx.track === pending.startedTrack) {
-        p.ctx.track.identify(item);
+        identifyTrack(p.ctx, item);
       }
       // Otherwise a command moved on from the track the load started (a skipToItem): that one
       // plays on, in the window the load brought.
-      p.ctx.lastPollAt = p.deps.clock.now();
-      p.ctx.firstWindowPending = false;
+      notePoll(p.ctx, p.deps.clock.now());
+      setFirstWindowPending(p.ctx, false);
       // Reports due before this first window: the unnamed track's under its id now (also if a
       // skipToItem moved on from it), each with this window's version.
-      for (const { playback, prepared } of p.ctx.reportsUntilFirstWindow) {
+      for (const { playback, prepared } of takeHeldReports(p)) {
         const id = p.ctx.unnamedTracks.has(playback) ? item.id : prepared.report.id;
         postReport(p, {
           target: prepared.target,
-          report: { ...prepared.report, id, queueVersion: prepared.report.queueVersion || p.ctx.window.queueVersion },
+          report: { ...prepared.report, id, queueVersion: prepared.report.queueVersion || adopted.queueVersion },
         });
       }
-      p.ctx.unnamedTracks.clear();
-      p.ctx.reportsUntilFirstWindow = [];
-      const waiting = p.ctx.untilFirstWindow;
-      p.ctx.untilFirstWindow = [];
-      for (const ask of waiting) ask();
+      nameTracks(p.ctx);
+      for (const ask of takeFirstWindowAsks(p.ctx)) ask();
     },
-    answerLoad: () => {
-      p.ctx.loading?.resolve();
-      p.ctx.loading = null;
-    },
+    answerLoad: () => answerLoad(p.ctx),
     restorePrevious: () => restorePrevious(p),
     failLoad: (event) => {
       const { failure } = event;
-      p.ctx.loading?.reject(cloudQueueError(failure, p.ctx.loading.params.itemId));
-      p.ctx.loading = null;
+      const pending = p.ctx.loading;
+      if (pending) settleLoad(p.ctx, cloudQueueError(failure, pending.params.itemId));
     },
     bufferCurrent: () => armAudioReady(p, p.ctx.track ? p.ctx.fetched.has(p.ctx.track.item.id) : false),
     playSegment: () => {
       if (!p.ctx.track) return;
       // A track paused at the window's edge plays on from its end: its end is seen again.
-      p.ctx.atEdge = false;
-      p.ctx.track.play(p.deps.clock.now());
+      setAtEdge(p.ctx, false);
+      playTrack(p.ctx, p.deps.clock.now());
       startTrackTimers(p);
       askForNextWindowIfNear(p);
       if (p.ctx.queue?.reports.sendPlaybackActions && p.ctx.track.durationPlayed(p.deps.clock.now()) > 0)
@@ -165,7 +174,7 @@ export function playerEffects(p: PlayerCore): Effects {
     pauseSegment: () => {
       p.clearTimer('audioReady');
       if (!p.ctx.track?.playing) return;
-      p.ctx.track.pause(p.deps.clock.now());
+      pauseTrack(p.ctx, p.deps.clock.now());
       stopTrackTimers(p);
       if (p.ctx.queue?.reports.sendPlaybackActions) sendReport(p, 'update');
     },
@@ -175,19 +184,15 @@ export function playerEffects(p: PlayerCore): Effects {
     disarmPauseTtl: () => p.clearTimer('pauseTtl'),
     restartCurrent: () => {
       if (!p.ctx.track) return;
-      const unnamed = p.ctx.unnamedTracks.has(p.ctx.track);
-      p.ctx.track = new TrackPlayback(p.ctx.track.item, 0);
       // Played again, it still has no item id (a load superseding the one that started it waits).
-      if (unnamed) p.ctx.unnamedTracks.add(p.ctx.track);
-      p.ctx.atEnd = false;
-      p.ctx.atEdge = false;
+      startPlayback(p.ctx, p.ctx.track.item, 0, { unnamed: p.ctx.unnamedTracks.has(p.ctx.track) });
       armAudioReady(p, true);
     },
     suspendSession: () => {
       p.clearTimer('versionPoll');
       // Only a resume wakes the session (docs/contract/platform.md §3): a skip waiting for the server is not made.
       settleSkip(
-        p,
+        p.ctx,
         new PlaybackError(
           'ERROR_PLAYBACK_NO_CONTENT',
           'the session was suspended while the skip waited for the server',
@@ -195,12 +200,7 @@ export function playerEffects(p: PlayerCore): Effects {
       );
     },
     requestResume: () => void runResume(p),
-    adoptWindow: (event) => {
-      const { window } = event;
-      p.ctx.window = new QueueWindow(window);
-      p.ctx.draining = false;
-      p.ctx.queueCompletedAsked = null;
-    },
+    adoptWindow: (event) => void adoptWindow(p.ctx, event.window, { fresh: true }),
     finalReport: () => sendReport(p, 'final'),
     finalReportSkip: () => {
       // A track that ended at the end of the queue had its final report; one that ended at the
@@ -215,33 +215,32 @@ export function playerEffects(p: PlayerCore): Effects {
     playNextTrack: () => {
       const next = p.ctx.window!.after(p.ctx.track!.item.id)!;
       stopTrackTimers(p);
-      p.ctx.track = new TrackPlayback(next);
-      p.ctx.track.play(p.deps.clock.now());
+      startPlayback(p.ctx, next);
+      playTrack(p.ctx, p.deps.clock.now());
       startTrackTimers(p);
       askForNextWindowIfNear(p);
     },
     stopAtEnd: () => {
       // The playhead stays at the end: nothing more is played (or reported) of this track.
-      p.ctx.track?.pause(p.deps.clock.now());
+      pauseTrack(p.ctx, p.deps.clock.now());
       stopTrackTimers(p);
-      p.ctx.atEnd = true;
-      p.ctx.atEdge = false;
+      setAtEnd(p.ctx, true);
+      setAtEdge(p.ctx, false);
     },
     stallAtEdge: () => {
-      p.ctx.track?.pause(p.deps.clock.now());
+      pauseTrack(p.ctx, p.deps.clock.now());
       stopTrackTimers(p);
-      p.ctx.atEdge = true;
+      setAtEdge(p.ctx, true);
       awaitNextWindow(p);
     },
     askAgainAtEdge: () => {
       // Asked for the track that ended, after the request answering now (its slot is still taken).
-      if (p.ctx.backgroundWindowRun)
-        p.ctx.windowAfterInFlight ??= { reason: 'refresh', purpose: 'refresh', epoch: p.ctx.epoch };
+      if (p.ctx.backgroundWindowRun) queueWindowAfter(p.ctx, 'refresh', 'refresh', { unlessWaiting: true });
       else void backgroundWindow(p, 'refresh', 'refresh');
     },
     recordDownload: () => {
       if (!p.ctx.window || !p.ctx.track) return;
-      for (const id of fetchedThrough(p.ctx.window, p.ctx.track.item.id)) p.ctx.fetched.add(id);
+      markFetched(p.ctx, fetchedThrough(p.ctx.window, p.ctx.track.item.id));
     },
     requestQueueCompleted: () => void backgroundWindow(p, 'queueCompleted', 'queueCompleted'),
     requestUserSkip: (event) => void runUserSkip(p, event.type),
@@ -251,12 +250,12 @@ export function playerEffects(p: PlayerCore): Effects {
     cuePrevious: () => startTrack(p, p.ctx.window!.before(p.ctx.track!.item.id)!, false),
     startSkipTarget: (event) => startTrack(p, event.target, true, event.positionMillis),
     cueSkipTarget: (event) => startTrack(p, event.target, false, event.positionMillis),
-    answerSkip: () => settleSkip(p),
+    answerSkip: () => settleSkip(p.ctx),
     refuseSkip: (event) => {
       const { failure } = event;
       p.noteError(failure);
       settleSkip(
-        p,
+        p.ctx,
         failure.rejectedReason
           ? new PlaybackError('ERROR_SKIP_LIMIT_REACHED', `the server refused the skip: ${failure.rejectedReason}`, {
               httpStatus: failure.status,
@@ -269,15 +268,13 @@ export function playerEffects(p: PlayerCore): Effects {
     seekSkipTarget: (event) => seek(p, event.positionMillis),
     seekPlayhead: (event) => {
       // Moved back from its end at the window's edge, the track is no longer waiting there.
-      p.ctx.atEdge = false;
+      setAtEdge(p.ctx, false);
       seek(p, event.positionMillis);
     },
     cueSeekPosition: (event) => {
       const track = p.ctx.track!;
-      const unnamed = p.ctx.unnamedTracks.has(track);
-      startTrack(p, track.item, false, event.positionMillis);
       // A new playback of the same item: still without an id if the old one had none (as restartCurrent).
-      if (unnamed) p.ctx.unnamedTracks.add(p.ctx.track!);
+      startTrack(p, track.item, false, event.positionMillis, { unnamed: p.ctx.unnamedTracks.has(track) });
     },
     startCommandItem: (event) => startCommandItem(p, event.params, true),
     cueCommandItem: (event) => startCommandItem(p, event.params, false),
@@ -288,17 +285,15 @@ export function playerEffects(p: PlayerCore): Effects {
       const current = p.ctx.track?.item.id;
       // A window that no longer holds the playing track cannot be played from; keep the old one.
       if (current && !window.items.some((item) => item.id === current)) return;
-      p.ctx.window = new QueueWindow(window);
-      p.ctx.draining = false;
-      if (current && p.ctx.fetched.has(current))
-        for (const id of fetchedThrough(p.ctx.window, current)) p.ctx.fetched.add(id);
+      const adopted = adoptWindow(p.ctx, window, { fresh: false });
+      if (current && p.ctx.fetched.has(current)) markFetched(p.ctx, fetchedThrough(adopted, current));
     },
     clearQueue: () => dropQueue(p),
     finalReportCutOff: () => reportCutOff(p),
     evictSession: () => evictSession(p),
     drainWindow: () => {
       // docs/contract/platform.md §7.4.3: what is left of the window still plays; nothing more is asked for.
-      p.ctx.draining = true;
+      drain(p.ctx);
     },
     stopPlayback: () => dropQueue(p),
     reportError: (event) => {

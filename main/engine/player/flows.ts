@@ -10,12 +10,21 @@ import { fetchedAtOnce } from './audio.js';
 import type { CloudQueueTarget } from './client.js';
 import { cloudQueueError, PlaybackError } from './errors.js';
 import type { SkipToItemParams, WindowPurpose } from './events.js';
-import { sameLoad, takeSnapshot } from './pending-load.js';
+import { keepPrevious, sameLoad, setLoadingQueue, settleSkip, takeSnapshot } from './load-state.js';
 import { firstWindowReason, startsAtOnce } from './reasons.js';
-import { backgroundWindowKind, failureEvent, meaningOf, type RequestKind } from './request-policies.js';
+import { backgroundWindowKind, dispatchFailure, meaningOf } from './request-policies.js';
 import type { Failure } from './retry.js';
 import type { SavedAsking } from './saved.js';
-import { settleSkip } from './playback.js';
+import {
+  askOnFirstWindow,
+  doneAsking,
+  freeWindowSlot,
+  noteAsking,
+  queueWindowAfter,
+  takeWindowSlot,
+} from './requests-state.js';
+import { updateQueue } from './session-state.js';
+import { forgetFetched, markFetched, noteQueueCompletedAsked, notePoll } from './window-state.js';
 import { PREVIOUS_WINDOW_SIZE, QueueWindow, UPCOMING_WINDOW_SIZE } from './windows.js';
 import { DEFAULT_POLICIES, type Reason } from './wire.js';
 
@@ -28,22 +37,22 @@ export async function runLoad(p: PlayerCore): Promise<void> {
   const target: CloudQueueTarget = { queueBaseUrl: params.queueBaseUrl, httpAuthorization: params.httpAuthorization };
   // §7.3: the player does not retry before answering loadCloudQueue.
   const context = await p.deps.client.context(target);
-  if (!sameLoad(p, epoch, pending)) return;
+  if (!sameLoad(p.ctx, epoch, pending)) return;
   p.noteViolations(context);
   if (!context.ok) return failLoad(p, context.failure, context.exchange.requestId);
   const policies = { ...DEFAULT_POLICIES, ...context.value.playbackPolicies };
   const metadata = params.trackMetadata;
-  pending.queue = {
+  setLoadingQueue(pending, {
     target,
     policies,
     // Raised to the floor here, where the player takes them (the check flagged them).
     reports: reportIntervalsOf(context.value.reports),
     contextVersion: context.value.contextVersion,
     container: context.value.container,
-  };
+  });
   const playsAtOnce = params.playOnCompletion === true && startsAtOnce(policies, metadata !== undefined);
   if (playsAtOnce) {
-    pending.previous ??= takeSnapshot(p.ctx);
+    keepPrevious(pending, () => takeSnapshot(p.ctx));
     p.dispatch({ type: 'loadStartedAtOnce', track: metadata! }, { requestId: context.exchange.requestId });
     epoch = p.ctx.epoch;
   }
@@ -53,7 +62,7 @@ export async function runLoad(p: PlayerCore): Promise<void> {
     ...windowQuery(p, reason, params.itemId),
     queueVersion: params.queueVersion,
   });
-  if (!sameLoad(p, epoch, pending)) return;
+  if (!sameLoad(p.ctx, epoch, pending)) return;
   p.noteViolations(window);
   // (A window without the item asked for is malformed: the client fails it, see contract-check.ts.)
   if (!window.ok || window.value.items.length === 0) {
@@ -62,8 +71,8 @@ export async function runLoad(p: PlayerCore): Promise<void> {
       : window.failure;
     return failLoad(p, failure, window.exchange.requestId);
   }
-  p.ctx.fetched.clear();
-  if (metadata && fetchedAtOnce(metadata) && params.itemId) p.ctx.fetched.add(params.itemId);
+  forgetFetched(p.ctx);
+  if (metadata && fetchedAtOnce(metadata) && params.itemId) markFetched(p.ctx, [params.itemId]);
   p.dispatch({ type: 'loadAnswered', window: window.value }, { requestId: window.exchange.requestId });
 }
 
@@ -109,14 +118,14 @@ export async function runUserSkip(
   if (epoch !== p.ctx.epoch || !wanted()) return;
   if (!result.ok) {
     // A refused skip settles itself (skipRefused); any other failure fails the skip first.
-    if (meaningOf('skip', result.failure) !== 'skipRefused') settleSkip(p, cloudQueueError(result.failure, from));
+    if (meaningOf('skip', result.failure) !== 'skipRefused') settleSkip(p.ctx, cloudQueueError(result.failure, from));
     return dispatchFailure(p, 'skip', result.failure, result.exchange.requestId);
   }
   const window = new QueueWindow(result.value);
   const target = direction === 'skipNext' ? window.after(from) : window.before(from);
   if (!target) {
     settleSkip(
-      p,
+      p.ctx,
       new PlaybackError(
         'ERROR_PLAYBACK_NO_CONTENT',
         direction === 'skipNext' ? 'the server has no next track' : 'the server has no previous track',
@@ -130,7 +139,7 @@ export async function runUserSkip(
   if (p.ctx.track?.item.id === target.id && target.id !== from) {
     // The track the skip left ended while it waited, and the player moved on to the target by
     // itself: the skip is done. Starting the target again would report it as skipped.
-    settleSkip(p);
+    settleSkip(p.ctx);
     return void p.dispatch(
       { type: 'windowAnswered', window: result.value, purpose: direction, askedFor: from },
       { requestId: result.exchange.requestId },
@@ -198,15 +207,15 @@ export async function backgroundWindow(p: PlayerCore, reason: Reason, purpose: W
   if (waitsForFirstWindow(p, () => void backgroundWindow(p, reason, purpose))) return;
   if (purpose === 'queueCompleted' && !mayAskQueueCompleted(p)) return;
   if (p.ctx.backgroundWindowRun) {
-    if (QUEUED_PURPOSES.includes(purpose)) p.ctx.windowAfterInFlight = { reason, purpose, epoch: p.ctx.epoch };
+    if (QUEUED_PURPOSES.includes(purpose)) queueWindowAfter(p.ctx, reason, purpose);
     // One of the others waiting takes precedence: its answer asks again if the window is all
     // fetched (the window is counted as asked only once the request goes out).
-    else if (purpose === 'queueCompleted') p.ctx.windowAfterInFlight ??= { reason, purpose, epoch: p.ctx.epoch };
+    else if (purpose === 'queueCompleted') queueWindowAfter(p.ctx, reason, purpose, { unlessWaiting: true });
     return;
   }
-  if (purpose === 'queueCompleted') p.ctx.queueCompletedAsked = windowKey(p.ctx.window!);
+  if (purpose === 'queueCompleted') noteQueueCompletedAsked(p.ctx, windowKey(p.ctx.window!));
   const run = {};
-  p.ctx.backgroundWindowRun = run;
+  takeWindowSlot(p.ctx, run);
   const epoch = p.ctx.epoch;
   try {
     const itemId = p.ctx.track?.item.id;
@@ -226,12 +235,8 @@ export async function backgroundWindow(p: PlayerCore, reason: Reason, purpose: W
     else dispatchFailure(p, backgroundWindowKind(purpose), result.failure, result.exchange.requestId, purpose);
   } finally {
     // Unless a load or a dropped queue freed the slot meanwhile: what waits now is the new queue's.
-    if (p.ctx.backgroundWindowRun === run) {
-      p.ctx.backgroundWindowRun = null;
-      const next = p.ctx.windowAfterInFlight;
-      p.ctx.windowAfterInFlight = null;
-      if (next && next.epoch === p.ctx.epoch) void backgroundWindow(p, next.reason, next.purpose);
-    }
+    const next = freeWindowSlot(p.ctx, run);
+    if (next) void backgroundWindow(p, next.reason, next.purpose);
   }
 }
 
@@ -248,7 +253,7 @@ export function mayAskQueueCompleted(p: PlayerCore): boolean {
 export async function pollVersion(p: PlayerCore): Promise<void> {
   if (!p.ctx.queue) return;
   const epoch = p.ctx.epoch;
-  p.ctx.lastPollAt = p.deps.clock.now();
+  notePoll(p.ctx, p.deps.clock.now());
   const result = await waitingFor(p, 'versionPoll', true, () =>
     p.retries.send('versionPoll', (retry) => p.deps.client.version(p.ctx.queue!.target, retry)),
   );
@@ -273,10 +278,12 @@ export async function refetchContext(p: PlayerCore): Promise<void> {
   );
   if (epoch !== p.ctx.epoch || !p.ctx.queue) return;
   if (!result.ok) return dispatchFailure(p, 'contextRefetch', result.failure, result.exchange.requestId);
-  p.ctx.queue.policies = { ...DEFAULT_POLICIES, ...result.value.playbackPolicies };
-  p.ctx.queue.reports = reportIntervalsOf(result.value.reports);
-  p.ctx.queue.contextVersion = result.value.contextVersion;
-  p.ctx.queue.container = result.value.container;
+  updateQueue(p.ctx, {
+    policies: { ...DEFAULT_POLICIES, ...result.value.playbackPolicies },
+    reports: reportIntervalsOf(result.value.reports),
+    contextVersion: result.value.contextVersion,
+    container: result.value.container,
+  });
   p.changed();
 }
 
@@ -294,7 +301,7 @@ export function askAgain(p: PlayerCore, asked: SavedAsking): void {
   if (asked.versionPoll) void pollVersion(p);
   if (asked.window) {
     // Asked again from the start: a queueCompleted still counts as not yet asked.
-    if (asked.window.purpose === 'queueCompleted') p.ctx.queueCompletedAsked = null;
+    if (asked.window.purpose === 'queueCompleted') noteQueueCompletedAsked(p.ctx, null);
     void backgroundWindow(p, asked.window.reason, asked.window.purpose);
   }
   // Waits again behind the one just asked (or goes now, if none was).
@@ -305,7 +312,7 @@ export function askAgain(p: PlayerCore, asked: SavedAsking): void {
 /** True, with `ask` kept for the load's answer, while the queue has no first window yet. */
 export function waitsForFirstWindow(p: PlayerCore, ask: () => void): boolean {
   if (!awaitsFirstWindow(p.ctx)) return false;
-  p.ctx.untilFirstWindow.push(ask);
+  askOnFirstWindow(p.ctx, ask);
   return true;
 }
 
@@ -316,29 +323,12 @@ export async function waitingFor<K extends keyof SavedAsking, T>(
   what: NonNullable<SavedAsking[K]>,
   flow: () => Promise<T>,
 ): Promise<T> {
-  const asking = p.ctx.asking;
-  asking[kind] = what;
+  const asking = noteAsking(p.ctx, kind, what);
   try {
     return await flow();
   } finally {
-    if (asking[kind] === what) delete asking[kind];
+    doneAsking(asking, kind, what);
   }
-}
-
-/**
- * Dispatches what the failure of a request of `kind` means (request-policies.ts); nothing for
- * one that is only noted (a report), which becomes the player's last error.
- */
-export function dispatchFailure(
-  p: PlayerCore,
-  kind: RequestKind,
-  failure: Failure,
-  requestId: string,
-  purpose?: WindowPurpose,
-): void {
-  const event = failureEvent(meaningOf(kind, failure), failure, purpose);
-  if (event) p.dispatch(event, { requestId });
-  else p.noteError(failure);
 }
 
 /** `queueVersion`: the version the player holds (its window's) unless said otherwise. */

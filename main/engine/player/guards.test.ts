@@ -3,7 +3,7 @@
  * on records built by hand, with no clock, timer or server.
  */
 import { describe, expect, it } from 'vitest';
-import { newPlayerContext, type PlayerContext } from './context.js';
+import { newPlayerContext, type PlayerState } from './context.js';
 import { guardInputs } from './guards.js';
 import { TrackPlayback } from './track-playback.js';
 import { QueueWindow } from './windows.js';
@@ -20,7 +20,7 @@ const window = (ids: number[], includesEndOfQueue: boolean): ItemWindowResponse 
   items: ids.map(item),
 });
 
-function playing(ids: number[], current: number, includesEndOfQueue: boolean): PlayerContext {
+function playing(ids: number[], current: number, includesEndOfQueue: boolean): PlayerState {
   const ctx = newPlayerContext();
   ctx.state = 'PLAYING';
   ctx.window = new QueueWindow(window(ids, includesEndOfQueue));

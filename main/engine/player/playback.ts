@@ -3,27 +3,38 @@
  * playhead (audio ready, track end, download, update reports, pauseTtl, version poll), and
  * leaving a queue or a session.
  */
+import { RETRY_SCHEDULE } from '../api/retry-schedule.js';
 import { BUFFERING_MS, fetchCompletesAt, fetchedAtOnce } from './audio.js';
 import type { PlayerCore } from './core.js';
 import { policiesOf } from './context.js';
 import { PlaybackError } from './errors.js';
 import type { SkipToItemParams } from './events.js';
 import { backgroundWindow, pollVersion } from './flows.js';
+import { forgetPrevious, settleLoad } from './load-state.js';
 import { armUpdateReport, sendReport } from './reports.js';
-import { TrackPlayback } from './track-playback.js';
+import { forgetSession, setQueue } from './session-state.js';
+import { putTrack, seekTrack, startPlayback } from './track-state.js';
 import type { QueueItem } from './wire.js';
+import { dropWindow, markFetched } from './window-state.js';
 
 /** docs/contract/platform.md §8: "Every 5 minutes while paused; every 10 minutes while playing". */
-export const VERSION_POLL_PAUSED_MS = 300_000;
-export const VERSION_POLL_PLAYING_MS = 600_000;
+export const VERSION_POLL_PAUSED_MS = RETRY_SCHEDULE.versionPollPausedMs;
+export const VERSION_POLL_PLAYING_MS = RETRY_SCHEDULE.versionPollPlayingMs;
 
-/** Moves to `item`; when `play`, through BUFFERING (the table set the state already). */
-export function startTrack(p: PlayerCore, item: QueueItem, play: boolean, positionMillis?: number): void {
+/**
+ * Moves to `item`; when `play`, through BUFFERING (the table set the state already). `unnamed`:
+ * the new playback has no item id yet (see `untilFirstWindow`).
+ */
+export function startTrack(
+  p: PlayerCore,
+  item: QueueItem,
+  play: boolean,
+  positionMillis?: number,
+  { unnamed = false }: { unnamed?: boolean } = {},
+): void {
   stopTrackTimers(p);
   p.clearTimer('pauseTtl');
-  p.ctx.track = new TrackPlayback(item, positionMillis ?? 0);
-  p.ctx.atEnd = false;
-  p.ctx.atEdge = false;
+  startPlayback(p.ctx, item, positionMillis ?? 0, { unnamed });
   if (play) armAudioReady(p, p.ctx.fetched.has(item.id));
 }
 
@@ -36,7 +47,7 @@ export function startTrack(p: PlayerCore, item: QueueItem, play: boolean, positi
 export function seek(p: PlayerCore, positionMillis: number | undefined): void {
   const track = p.ctx.track;
   if (positionMillis === undefined || !track) return;
-  track.seek(positionMillis, p.deps.clock.now());
+  seekTrack(p.ctx, positionMillis, p.deps.clock.now());
   if (!track.playing) return;
   startTrackTimers(p);
   if (p.ctx.queue?.reports.sendPlaybackActions && track.durationPlayed(p.deps.clock.now()) > 0) sendReport(p, 'update');
@@ -45,7 +56,7 @@ export function seek(p: PlayerCore, positionMillis: number | undefined): void {
 export function startCommandItem(p: PlayerCore, params: SkipToItemParams, play: boolean): void {
   const fromWindow = p.ctx.window?.item(params.itemId);
   const item: QueueItem = fromWindow ?? { id: params.itemId, track: params.trackMetadata! };
-  if (params.trackMetadata && fetchedAtOnce(params.trackMetadata)) p.ctx.fetched.add(params.itemId);
+  if (params.trackMetadata && fetchedAtOnce(params.trackMetadata)) markFetched(p.ctx, [params.itemId]);
   startTrack(p, item, play, params.positionMillis);
 }
 
@@ -120,43 +131,20 @@ export function rescheduleVersionPoll(p: PlayerCore): void {
 export function dropQueue(p: PlayerCore): void {
   p.leaveRequests('the queue was dropped');
   for (const name of [...p.timers.keys()]) p.clearTimer(name);
-  p.ctx.queue = null;
-  p.ctx.window = null;
-  p.ctx.track = null;
-  p.ctx.atEnd = false;
-  p.ctx.atEdge = false;
-  p.ctx.draining = false;
-  p.ctx.fetched.clear();
+  setQueue(p.ctx, null);
+  dropWindow(p.ctx);
+  putTrack(p.ctx, null);
   // A load whose track started at once is what was playing: it went with the queue. One that
   // would have put back a queue from before (taken from a load it superseded) now has none.
   if (p.ctx.loading?.startedAtOnce)
-    settleLoad(p, new PlaybackError('ERROR_CLOUD_QUEUE_SERVER', 'the queue being loaded was dropped'));
-  else if (p.ctx.loading) p.ctx.loading.previous = null;
-}
-
-/** Ends the skip waiting for the server: done (no error), or refused with `error`. */
-export function settleSkip(p: PlayerCore, error?: PlaybackError): void {
-  if (error) p.ctx.skipping?.reject(error);
-  else p.ctx.skipping?.resolve();
-  p.ctx.skipping = null;
-}
-
-export function settleLoad(p: PlayerCore, error: PlaybackError): void {
-  p.ctx.loading?.reject(error);
-  p.ctx.loading = null;
+    settleLoad(p.ctx, new PlaybackError('ERROR_CLOUD_QUEUE_SERVER', 'the queue being loaded was dropped'));
+  else forgetPrevious(p.ctx);
 }
 
 /** Drops the queue and forgets the session; a load it asked for, with a queue or still without one, is not the next session's. */
 export function evictSession(p: PlayerCore): void {
   // Before the queue goes: a load whose track started at once would fail as the queue dropped.
-  settleLoad(p, new PlaybackError('ERROR_SESSION_EVICTED', 'the session was evicted'));
+  settleLoad(p.ctx, new PlaybackError('ERROR_SESSION_EVICTED', 'the session was evicted'));
   dropQueue(p);
-  forgetSession(p);
-}
-
-export function forgetSession(p: PlayerCore): void {
-  if (!p.ctx.session) return;
-  p.ctx.evictedSessions.push(p.ctx.session.id);
-  if (p.ctx.evictedSessions.length > 50) p.ctx.evictedSessions.shift();
-  p.ctx.session = null;
+  forgetSession(p.ctx);
 }

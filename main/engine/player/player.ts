@@ -10,6 +10,7 @@ import {
   newPlayerContext,
   policiesOf,
   knownItemId,
+  type MachinePart,
   type PlaybackSession,
   type PlayerContext,
   type TimerName,
@@ -35,10 +36,14 @@ import {
   type PreconditionInputs,
   type Refusal,
 } from './preconditions.js';
-import { stateBeforeLoad } from './pending-load.js';
-import { evictSession, rescheduleVersionPoll, settleLoad, settleSkip } from './playback.js';
+import { beginLoad, beginSkip, settleLoad, settleSkip, stateBeforeLoad } from './load-state.js';
+import { evictSession, rescheduleVersionPoll } from './playback.js';
+import { dropHeldReports } from './reports.js';
 import { RequestRetries } from './request-policies.js';
+import { closeRequests, leaveRequests } from './requests-state.js';
 import { fromSaved, toSaved, type SavedPlayer } from './saved.js';
+import { openSession } from './session-state.js';
+import { setFirstWindowPending } from './track-state.js';
 import { playbackStateOf, type MachineState } from './states.js';
 import { findTransition, type Transition } from './transitions.js';
 import { triggerRequest } from './trigger.js';
@@ -53,6 +58,7 @@ export { VERSION_POLL_PAUSED_MS, VERSION_POLL_PLAYING_MS } from './playback.js';
 export class Player {
   readonly id: string;
   readonly groupId: string;
+  /** The whole state record; this class writes only its machine part (`own`), the rest through the parts' owners. */
   private readonly ctx: PlayerContext = newPlayerContext();
   private readonly timers: Timers = new Map();
   private readonly core: PlayerCore;
@@ -82,9 +88,13 @@ export class Player {
       leaveRequests: (why) => this.leaveRequests(why),
       changed: () => this.changed(),
       noteError: (failure) => {
-        this.ctx.lastError = { at: deps.clock.now(), message: failure.message, status: failure.status };
+        this.own.lastError = { at: deps.clock.now(), message: failure.message, status: failure.status };
         this.changed();
       },
+      clearError: () => {
+        this.own.lastError = null;
+      },
+      restoreMachine: (restored) => Object.assign(this.own, restored),
       noteViolations: (result) => {
         if (result.exchange.violations.length > 0) deps.onViolations?.(result.exchange.violations, result.exchange);
       },
@@ -160,7 +170,7 @@ export class Player {
   }
 
   setVolume(volume: number): void {
-    this.ctx.volume = volume;
+    this.own.volume = volume;
     this.changed();
   }
 
@@ -173,15 +183,16 @@ export class Player {
   createSession(appId: string, appContext: string, customData?: unknown): PlaybackSession {
     // With a queue, the row evicts the session (and reports the track it cut off); an idle one is evicted here.
     if (this.ctx.session && !this.dispatch({ type: 'sessionReplaced' })) evictSession(this.core);
-    this.ctx.session = {
+    const session: PlaybackSession = {
       id: `session-${randomUUID()}`,
       appId,
       appContext,
       customData,
       createdAt: this.deps.clock.now(),
     };
+    openSession(this.ctx, session);
     this.changed();
-    return this.ctx.session;
+    return session;
   }
 
   joinOrCreateSession(
@@ -198,16 +209,7 @@ export class Player {
 
   load(params: LoadParams): Promise<void> {
     return new Promise<void>((resolve, reject) => {
-      const superseded = this.ctx.loading;
-      superseded?.reject(new PlaybackError('ERROR_CLOUD_QUEUE_SERVER', 'superseded by a newer loadCloudQueue'));
-      this.ctx.loading = {
-        params,
-        previous: superseded?.previous ?? null,
-        cutOffs: superseded ? [...superseded.cutOffs] : [],
-        startedAtOnce: false,
-        resolve,
-        reject,
-      };
+      beginLoad(this.ctx, params, resolve, reject);
       this.dispatch({ type: 'load', params });
     });
   }
@@ -254,11 +256,11 @@ export class Player {
     }
     if (action === 'skipNext' || action === 'skipPrev') {
       return new Promise<void>((resolve, reject) => {
-        this.ctx.skipping = { resolve, reject };
+        beginSkip(this.ctx, resolve, reject);
         const handled = this.dispatch({ type: action, by });
         if (!handled) {
-          this.ctx.skipping = null;
-          reject(
+          settleSkip(
+            this.ctx,
             new PlaybackError(
               'ERROR_PLAYBACK_NO_CONTENT',
               action === 'skipNext' ? 'there is no next track' : 'there is no previous track',
@@ -266,8 +268,7 @@ export class Player {
           );
         } else if (this.ctx.skipping && !handled.waitsForServer) {
           // Skipped locally, nothing to wait for.
-          this.ctx.skipping = null;
-          resolve();
+          settleSkip(this.ctx);
         }
       });
     }
@@ -301,15 +302,14 @@ export class Player {
   }
 
   close(): void {
-    this.ctx.closed = true;
+    this.own.closed = true;
     // Whatever answers now belongs to no queue: a version poll's answer asks for nothing, and a
     // window queued behind one in flight is not asked for (a successor asks again, saved.ts).
-    this.ctx.epoch++;
-    this.ctx.windowAfterInFlight = null;
+    closeRequests(this.ctx);
     for (const timer of this.timers.values()) this.deps.clock.clearTimeout(timer);
     this.timers.clear();
-    settleLoad(this.core, new PlaybackError('ERROR_CLOUD_QUEUE_SERVER', 'the player closed'));
-    settleSkip(this.core, new PlaybackError('ERROR_CLOUD_QUEUE_SERVER', 'the player closed'));
+    settleLoad(this.ctx, new PlaybackError('ERROR_CLOUD_QUEUE_SERVER', 'the player closed'));
+    settleSkip(this.ctx, new PlaybackError('ERROR_CLOUD_QUEUE_SERVER', 'the player closed'));
   }
 
   // ---------------------------------------------------------------- the machine
@@ -321,7 +321,7 @@ export class Player {
     if (!row) return undefined;
     const from = this.ctx.state;
     const to = row.to === 'same' ? from : row.to === 'previous' ? stateBeforeLoad(this.ctx, from) : row.to;
-    this.ctx.state = to;
+    this.own.state = to;
     // The one place an event meets its effects: each effect takes the events of the rows that
     // name it (EFFECT_EVENTS, held to the table by effects.test.ts), which the row's own `on` are.
     for (const effect of row.effects) (this.effects[effect] as (event: PlayerEvent) => void)(event);
@@ -344,16 +344,17 @@ export class Player {
 
   /** See `PlayerCore.leaveRequests`. */
   private leaveRequests(why: string): void {
-    this.ctx.epoch++;
-    this.ctx.asking = {};
     // A window request of the queue left may still be in flight or waiting to retry: the next go now.
-    this.ctx.backgroundWindowRun = null;
-    this.ctx.windowAfterInFlight = null;
+    leaveRequests(this.ctx);
     // (The track without an item id stays marked: a cut-off report must not name it.)
-    this.ctx.untilFirstWindow = [];
-    this.ctx.reportsUntilFirstWindow = [];
-    this.ctx.firstWindowPending = false;
-    settleSkip(this.core, new PlaybackError('ERROR_CLOUD_QUEUE_SERVER', why));
+    dropHeldReports(this.core);
+    setFirstWindowPending(this.ctx, false);
+    settleSkip(this.ctx, new PlaybackError('ERROR_CLOUD_QUEUE_SERVER', why));
+  }
+
+  /** The machine part, which this class alone writes. */
+  private get own(): MachinePart {
+    return this.ctx as unknown as MachinePart;
   }
 
   /** Throws what the precondition table refuses `command` with now, if anything. */

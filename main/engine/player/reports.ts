@@ -3,15 +3,19 @@
  * the playing track, with the fields of the version its base URL names (report-version.ts), holds
  * those due before a started-at-once load's first window, posts them, and reads what the server
  * answers (docs/contract/console.md §5). A `final` goes once per playback; a report never stops
- * playback.
+ * playback. It owns the reports part of the player's state (the reports held for a first window).
  */
 import type { PlayerCore } from './core.js';
-import { awaitsFirstWindow, isUnnamed, type PreparedReport } from './context.js';
+import { awaitsFirstWindow, isUnnamed, type HeldReport, type PreparedReport, type ReportsPart } from './context.js';
 import { reportIntervalsOf, type TimePlayedAnswer } from './contract-check.js';
-import { dispatchFailure } from './flows.js';
+import { dispatchFailure } from './request-policies.js';
 import { reportForVersion, reportVersionOf } from './report-version.js';
+import { updateQueue } from './session-state.js';
+import { stopUpdates } from './track-state.js';
 import type { TrackPlayback } from './track-playback.js';
 import { DEFAULT_POLICIES, type PlaybackReport } from './wire.js';
+
+const own = (p: PlayerCore): ReportsPart => p.ctx as unknown as ReportsPart;
 
 /**
  * The `final` report of a track that stops because something replaces its queue (a new load, a
@@ -60,14 +64,28 @@ export function sendReport(p: PlayerCore, type: PlaybackReport['type'], skipRepo
   if (!prepared) return;
   if (!awaitsFirstWindow(p.ctx)) return postReport(p, prepared, { playback: p.ctx.track! });
   const playback = p.ctx.track!;
-  const held = p.ctx.reportsUntilFirstWindow.filter((r) => r.playback === playback);
+  const part = own(p);
+  const held = part.reportsUntilFirstWindow.filter((r) => r.playback === playback);
   if (type === 'update') {
     if (held.some((r) => r.prepared.report.type === 'final')) return;
-    p.ctx.reportsUntilFirstWindow = p.ctx.reportsUntilFirstWindow.filter(
+    part.reportsUntilFirstWindow = part.reportsUntilFirstWindow.filter(
       (r) => r.playback !== playback || r.prepared.report.type !== 'update',
     );
   }
-  p.ctx.reportsUntilFirstWindow.push({ playback, prepared });
+  part.reportsUntilFirstWindow.push({ playback, prepared });
+}
+
+/** The first window came: the reports held for it, taken (to be posted with its version). */
+export function takeHeldReports(p: PlayerCore): readonly HeldReport[] {
+  const part = own(p);
+  const held = part.reportsUntilFirstWindow;
+  part.reportsUntilFirstWindow = [];
+  return held;
+}
+
+/** The first window will not come for this queue (its requests were left): nothing is held for it. */
+export function dropHeldReports(p: PlayerCore): void {
+  own(p).reportsUntilFirstWindow = [];
 }
 
 /**
@@ -116,14 +134,16 @@ function takeAnswer(
 ): void {
   if (answer.kind === 'unreadable') {
     if (!playback || playback.updatesStopped) return;
-    playback.stopUpdates();
+    stopUpdates(playback);
     if (playback === p.ctx.track) p.clearTimer('reportUpdate');
     return p.changed();
   }
   if (answer.kind !== 'context' || !ofThisQueue || !p.ctx.queue) return;
-  if (answer.playbackPolicies) p.ctx.queue.policies = { ...DEFAULT_POLICIES, ...answer.playbackPolicies };
-  // Raised to the floor as a context's are (contract-check.ts).
-  if (answer.reports) p.ctx.queue.reports = reportIntervalsOf(answer.reports);
+  updateQueue(p.ctx, {
+    ...(answer.playbackPolicies ? { policies: { ...DEFAULT_POLICIES, ...answer.playbackPolicies } } : {}),
+    // Raised to the floor as a context's are (contract-check.ts).
+    ...(answer.reports ? { reports: reportIntervalsOf(answer.reports) } : {}),
+  });
   // The next update follows the intervals now in force.
   armUpdateReport(p);
   p.changed();
@@ -147,7 +167,7 @@ export function reportWhatWasHeard(p: PlayerCore): void {
 export function settleHeldReports(p: PlayerCore): PreparedReport | null {
   const { held, final } = heldReportsToPost(p);
   for (const prepared of held) postReport(p, prepared, { ofQueueBefore: true });
-  p.ctx.reportsUntilFirstWindow = [];
+  own(p).reportsUntilFirstWindow = [];
   return final;
 }
 

@@ -7,6 +7,7 @@
 import type { RetryWait } from '../api/player-types.js';
 import type { EngineClock } from '../clock/clock.js';
 import type { ClientResult } from './client.js';
+import type { PlayerCore } from './core.js';
 import type { PlayerEvent, WindowPurpose } from './events.js';
 import {
   BACKGROUND_RETRIES,
@@ -304,4 +305,20 @@ export class RequestRetries {
       if (!this.deps.closed()) this.deps.onChange();
     }
   }
+}
+
+/**
+ * Dispatches what the failure of a request of `kind` means (`meaningOf`); nothing for one that
+ * is only noted (a report), which becomes the player's last error.
+ */
+export function dispatchFailure(
+  p: PlayerCore,
+  kind: RequestKind,
+  failure: Failure,
+  requestId: string,
+  purpose?: WindowPurpose,
+): void {
+  const event = failureEvent(meaningOf(kind, failure), failure, purpose);
+  if (event) p.dispatch(event, { requestId });
+  else p.noteError(failure);
 }

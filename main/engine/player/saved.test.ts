@@ -220,7 +220,10 @@ describe('a player saved and restored', () => {
     h = await playingHarness();
     const saved = JSON.parse(JSON.stringify(h.player.save())) as SavedPlayer;
     // As a console from before the clamp wrote it.
-    saved.playback!.queue.reports = { sendUpdateAfterMillis: 1, periodicIntervalMillis: 5 };
+    saved.playback!.queue = {
+      ...saved.playback!.queue,
+      reports: { sendUpdateAfterMillis: 1, periodicIntervalMillis: 5 },
+    };
     h.player.close();
     const client = new CloudQueueClient({ playerId: 'player-test', clock: h.clock });
     restarted = new Player({ playerId: 'player-test', groupId: 'group-test', clock: h.clock, client });

@@ -13,11 +13,13 @@ import { policiesOf, type LoadedQueue, type PlaybackSession, type PlayerErrorRec
 import type { PlayerCore } from './core.js';
 import { reportIntervalsOf } from './contract-check.js';
 import { askAgain } from './flows.js';
-import { stateBeforeLoad, takeSnapshot } from './pending-load.js';
+import { stateBeforeLoad, takeSnapshot } from './load-state.js';
 import { askForNextWindowIfNear, bufferAgain, rescheduleVersionPoll, startTrackTimers } from './playback.js';
 import { heldReportsToPost, postReport } from './reports.js';
 import { TrackPlayback } from './track-playback.js';
-import { QueueWindow } from './windows.js';
+import { restoreSession, setQueue } from './session-state.js';
+import { playTrack, putTrack } from './track-state.js';
+import { restoreWindow } from './window-state.js';
 import type { MachineState } from './states.js';
 import type { SkipToItemParams, WindowPurpose } from './events.js';
 import type { SavedTrack } from './track-playback.js';
@@ -173,31 +175,23 @@ export function toSaved(p: PlayerCore): SavedPlayer {
  * was, it did not move.
  */
 export function fromSaved(p: PlayerCore, saved: SavedPlayer): void {
-  p.ctx.session = saved.session;
-  p.ctx.volume = saved.volume;
-  p.ctx.evictedSessions.push(...saved.evictedSessions);
-  p.ctx.lastError = saved.lastError;
+  restoreSession(p.ctx, saved.session, saved.evictedSessions);
+  p.restoreMachine({ volume: saved.volume, lastError: saved.lastError });
   // Its failure would have posted them (a load pending at the save counts as failed).
   for (const owed of saved.reportsOwed ?? []) postReport(p, owed, { ofQueueBefore: true });
   const playback = saved.playback;
   if (playback) {
     const now = p.deps.clock.now();
     // A record written before intervals were clamped may hold shorter ones: clamped as at adoption.
-    p.ctx.queue = { ...playback.queue, reports: reportIntervalsOf(playback.queue.reports) };
-    p.ctx.window = new QueueWindow(playback.window);
-    p.ctx.track = TrackPlayback.restore(playback.track);
-    p.ctx.atEnd = playback.atEnd;
+    setQueue(p.ctx, { ...playback.queue, reports: reportIntervalsOf(playback.queue.reports) });
+    restoreWindow(p.ctx, playback);
     // Records written before the edge wait existed have none.
-    p.ctx.atEdge = playback.atEdge ?? false;
-    p.ctx.draining = playback.draining;
-    for (const id of playback.fetched) p.ctx.fetched.add(id);
-    p.ctx.queueCompletedAsked = playback.queueCompletedAsked;
-    p.ctx.lastPollAt = playback.lastPollAt;
-    p.ctx.state = playback.state;
+    putTrack(p.ctx, TrackPlayback.restore(playback.track), { atEnd: playback.atEnd, atEdge: playback.atEdge ?? false });
+    p.restoreMachine({ state: playback.state });
     // Asked before the state's own timers: a background window asked again goes first.
     askAgain(p, playback.asking);
     if (p.ctx.state === 'PLAYING') {
-      p.ctx.track.play(now);
+      playTrack(p.ctx, now);
       startTrackTimers(p);
       askForNextWindowIfNear(p);
     } else if (p.ctx.state === 'BUFFERING') {
