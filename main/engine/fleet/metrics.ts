@@ -34,6 +34,9 @@ interface Counts {
   violations: number;
 }
 
+/** Ticks kept: an hour of wall seconds; past it, pairs are merged (`halveSeries`). */
+export const MAX_TICKS = 3_600;
+
 const zero = (): Counts => ({ requests: 0, errors: 0, retries: 0, violations: 0 });
 
 export function isError(exchange: Pick<PlayerExchange, 'status' | 'failure'>): boolean {
@@ -110,7 +113,28 @@ export class FleetMetrics {
     const tick: FleetTick = { atMs: Math.round(atMs), wallMs: Math.round(wallMs), ...this.tickCounts, byState };
     this.series.push(tick);
     this.tickCounts = zero();
+    if (this.series.length > MAX_TICKS) this.halveSeries();
     return tick;
+  }
+
+  /** Neighbouring ticks merged in pairs: a day-long fleet keeps its whole curve, at a coarser step. */
+  private halveSeries(): void {
+    const merged: FleetTick[] = [];
+    for (let i = 0; i < this.series.length; i += 2) {
+      const [a, b] = [this.series[i]!, this.series[i + 1]];
+      merged.push(
+        b
+          ? {
+              ...b,
+              requests: a.requests + b.requests,
+              retries: a.retries + b.retries,
+              errors: a.errors + b.errors,
+              violations: a.violations + b.violations,
+            }
+          : a,
+      );
+    }
+    this.series.splice(0, this.series.length, ...merged);
   }
 
   /** Every endpoint's sketch merged into one: the fleet's own latency. */

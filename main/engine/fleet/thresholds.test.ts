@@ -4,7 +4,9 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import type { PlayerExchange } from '../player/client.js';
 import { listenerRandom, planTrack } from './listener.js';
+import { FleetMetrics, MAX_TICKS } from './metrics.js';
 import { judge, parseThreshold, type ThresholdFigures } from './thresholds.js';
 
 const FIGURES: ThresholdFigures = {
@@ -106,5 +108,26 @@ describe('listeners', () => {
       expect(plan.atMs).toBeGreaterThan(0);
       expect(plan.atMs).toBeLessThan(200_000);
     }
+  });
+});
+
+describe('the fleet’s series', () => {
+  it('keeps a long fleet’s whole curve within its cap, merging neighbouring ticks', () => {
+    const metrics = new FleetMetrics();
+    const byState = { IDLE: 0, BUFFERING: 0, PLAYING: 1, PAUSED: 0, SUSPENDED: 0 };
+    const exchange = {
+      endpoint: 'version',
+      retry: 1,
+      status: 200,
+      latencyMs: 2,
+      violations: [],
+    } as unknown as PlayerExchange;
+    for (let second = 1; second <= MAX_TICKS * 3; second++) {
+      metrics.record(exchange);
+      metrics.tick(second * 1_000, second * 1_000, byState);
+    }
+    expect(metrics.series.length).toBeLessThanOrEqual(MAX_TICKS);
+    expect(metrics.series.reduce((n, t) => n + t.retries, 0)).toBe(MAX_TICKS * 3);
+    expect(metrics.series.at(-1)!.atMs).toBe(MAX_TICKS * 3 * 1_000);
   });
 });
