@@ -5,7 +5,7 @@
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import type { ConformanceRunSummary } from '@engine-api/conformance-types';
 import { rovingTarget } from '../../components/roving';
-import { serverLabel, shortTallyText, startedText } from './summary';
+import { serverLabel, serverLabelParts, shortTallyText, startedText } from './summary';
 import { StatusPill } from './StatusPill';
 import styles from './RunList.module.css';
 
@@ -58,9 +58,7 @@ export function RunList({ runs, selectedId, onSelect, focusRequest }: RunListPro
             onClick={() => onSelect(run.id)}
           >
             <StatusPill status={run.status} className={styles.status} />
-            <span className={styles.runServer} title={run.baseUrl}>
-              {serverLabel(run.baseUrl)}
-            </span>
+            <ServerLabel baseUrl={run.baseUrl} />
             <span className={styles.runTally}>
               {run.error?.kind === 'unreachable' ? 'unreachable' : shortTallyText(run.summary)}
               {run.rerunOf && (
@@ -74,5 +72,16 @@ export function RunList({ runs, selectedId, onSelect, focusRequest }: RunListPro
         );
       })}
     </ul>
+  );
+}
+
+/** A run's server, cut in its middle where the list is narrow: the host's path first, its queue last; whole on hover. */
+function ServerLabel({ baseUrl }: { baseUrl: string }) {
+  const { head, tail } = serverLabelParts(serverLabel(baseUrl));
+  return (
+    <span className={styles.runServer} title={baseUrl}>
+      {head && <span className={styles.serverHead}>{head}</span>}
+      <span className={styles.serverTail}>{tail}</span>
+    </span>
   );
 }

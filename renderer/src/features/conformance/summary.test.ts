@@ -4,6 +4,7 @@ import {
   durationText,
   progressText,
   serverLabel,
+  serverLabelParts,
   shortTallyText,
   startedText,
   summaryLine,
@@ -84,5 +85,14 @@ describe('a run in words', () => {
     const noon = new Date(2026, 4, 14, 12, 0, 0).getTime();
     expect(startedText(new Date(2026, 4, 14, 9, 5, 7).getTime(), noon)).toBe('09:05:07');
     expect(startedText(new Date(2026, 4, 13, 23, 1, 2).getTime(), noon)).toBe('2026-05-13 23:01:02');
+  });
+
+  it('keeps the queue and version of a server label as its tail, the part cut last', () => {
+    expect(serverLabelParts('127.0.0.1:41999/queues/queue-5f343a27/v2.3/')).toEqual({
+      head: '127.0.0.1:41999/queues/',
+      tail: 'queue-5f343a27/v2.3/',
+    });
+    expect(serverLabelParts('queue.example.com/v2.3/')).toEqual({ head: '', tail: 'queue.example.com/v2.3/' });
+    expect(serverLabelParts('localhost:8080')).toEqual({ head: '', tail: 'localhost:8080' });
   });
 });

@@ -74,6 +74,17 @@ export function serverLabel(baseUrl: string): string {
   return `${url.host}${url.pathname === '/' ? '' : url.pathname}`;
 }
 
+/**
+ * A server label split where it may be cut: the tail is its last two segments (the queue and the
+ * version, `queue-5f34/v2.3/`), which tell one server of a host from the next, so they give way last.
+ */
+export function serverLabelParts(label: string): { head: string; tail: string } {
+  const trimmed = label.endsWith('/') ? label.slice(0, -1) : label;
+  const last = trimmed.lastIndexOf('/');
+  const cut = last <= 0 ? 0 : trimmed.lastIndexOf('/', last - 1) + 1;
+  return { head: label.slice(0, cut), tail: label.slice(cut) };
+}
+
 /** When a run started, in the machine's time zone: the time of day for today's, the date too for older ones. */
 export function startedText(startedAt: number, now: number): string {
   const pad = (n: number) => String(n).padStart(2, '0');
