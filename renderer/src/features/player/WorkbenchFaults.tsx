@@ -9,6 +9,7 @@ import type { FaultRuleView, TriggerRequest, TriggerResult } from '@engine-api/f
 import { Badge } from '../../components/Badge';
 import { useApplyPreset, useFaultPresets, useFaultRules, useRemoveFault } from '../../queries/faults';
 import { useTriggerPlayer, useTriggerRule } from '../../queries/player-workbench';
+import { usePlayerDetail } from '../../queries/players';
 import { usePaletteActions } from '../../stores/palette-actions';
 import styles from './WorkbenchFaults.module.css';
 
@@ -25,6 +26,8 @@ export function WorkbenchFaults({ playerId }: { playerId: string }) {
   const remove = useRemoveFault();
   const triggerRule = useTriggerRule();
   const triggerPlayer = useTriggerPlayer();
+  // Why the player would refuse a request now (its precondition table, through the admin API): said on its button.
+  const refusals = usePlayerDetail(playerId).data?.refusals ?? {};
   const [preset, setPreset] = useState('');
   const [sent, setSent] = useState<TriggerResult | null>(null);
   const chosen = preset || presets[0]?.id || '';
@@ -81,6 +84,7 @@ export function WorkbenchFaults({ playerId }: { playerId: string }) {
             key={request}
             type="button"
             disabled={triggerPlayer.isPending}
+            title={refusals[`trigger:${request}`]?.reason}
             onClick={() => triggerPlayer.mutate({ id: playerId, request }, onSent)}
           >
             {label}
