@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ReproBundle } from '../engine/api/bundle-types.js';
 import type { QueueSummary } from '../engine/api/queue-types.js';
+import { describeRetrySchedule } from '../engine/api/retry-schedule.js';
 import { PROJECT_ROOT } from './serve-process.js';
 
 export async function exportStormBundle(consoleUrl: string, adminToken: string): Promise<ReproBundle> {
@@ -51,7 +52,7 @@ export async function exportStormBundle(consoleUrl: string, adminToken: string):
     action: { type: 'status', status: 503, retryAfter: 3 },
     label: '503 storm',
   });
-  // The version poll comes 10 min into playback; its three background retries 10 s apart.
-  await call('POST', '/clock', { advanceMs: 630_000 });
+  // Until the version poll (due a poll interval into playback) has used up its background retries.
+  await call('POST', '/clock', { advanceMs: describeRetrySchedule().versionPollExhaustedMs });
   return call<ReproBundle>('POST', '/bundles/export', { name: '503 storm during playback' });
 }

@@ -16,7 +16,11 @@
  *   retries (other server errors, malformed bodies, 4xx) is not retried in the background either.
  *   When the tries are used up the player plays what is left of its window and then pauses; the
  *   session stays valid (§3 row 4, §7.4.3).
+ *
+ * The numbers are the API contract's RETRY_SCHEDULE (api/retry-schedule.ts), which every
+ * description of the schedule is built from too: one edit there changes the rule and its words.
  */
+import { clampRetryAfterSec, RETRY_SCHEDULE } from '../api/retry-schedule.js';
 
 export type FailureKind =
   /** "Connection failure or no complete response" (§7.2), including the 10 s engine-clock timeout. */
@@ -37,12 +41,12 @@ export interface Failure {
   message: string;
 }
 
-export const INCOMPLETE_RETRY_WAIT_MS = 2_000;
-export const FOREGROUND_RETRY_LIMIT = 3;
-export const BACKGROUND_RETRIES = 3;
-export const BACKGROUND_RETRY_INTERVAL_MS = 10_000;
+export const INCOMPLETE_RETRY_WAIT_MS = RETRY_SCHEDULE.incompleteRetryWaitMs;
+export const FOREGROUND_RETRY_LIMIT = RETRY_SCHEDULE.foregroundRetries;
+export const BACKGROUND_RETRIES = RETRY_SCHEDULE.backgroundRetries;
+export const BACKGROUND_RETRY_INTERVAL_MS = RETRY_SCHEDULE.backgroundRetryIntervalMs;
 /** A request without a complete response after this long (engine time) is incomplete (docs/contract/console.md §5). */
-export const REQUEST_TIMEOUT_MS = 10_000;
+export const REQUEST_TIMEOUT_MS = RETRY_SCHEDULE.requestTimeoutMs;
 
 /** Wait before the next foreground retry, or null when §7.2 allows none (more). */
 export function foregroundRetryDelay(failure: Failure, retriesSoFar: number): number | null {
@@ -60,8 +64,7 @@ export function backgroundRetryDelay(failure: Failure, retriesSoFar: number): nu
 
 /** "Header value, clamped to 2-10 seconds"; a missing or unreadable header counts as 2 s. */
 export function clampRetryAfter(seconds: number | undefined): number {
-  if (seconds === undefined || !Number.isFinite(seconds)) return 2;
-  return Math.min(10, Math.max(2, seconds));
+  return clampRetryAfterSec(seconds);
 }
 
 /** Retry-After is delta-seconds or an HTTP date (RFC 9110 §10.2.3). */

@@ -8,6 +8,7 @@
  * changes.
  */
 import type { TriggerRequest, TriggerResult } from '../api/fault-types.js';
+import { describeRetrySchedule, RETRY_SCHEDULE, type RetrySchedule } from '../api/retry-schedule.js';
 import type { PlayerCore } from './core.js';
 import { backgroundWindow, pollVersion, refetchContext } from './flows.js';
 import { rescheduleVersionPoll } from './playback.js';
@@ -21,6 +22,10 @@ export interface TriggerActions {
 }
 
 type Sent = Pick<TriggerResult, 'sent' | 'note'>;
+
+/** The note on a triggered Next Window request, its retries told from `schedule` (tests tell them from another). */
+export const nextWindowNote = (schedule: RetrySchedule = RETRY_SCHEDULE): string =>
+  `the background Next Window request: ${describeRetrySchedule(schedule).backgroundRetried}; then the window plays out and the player pauses (docs/contract/platform.md §7.4)`;
 
 export async function triggerRequest(p: PlayerCore, request: TriggerRequest, actions: TriggerActions): Promise<Sent> {
   // Only a request the player would send now: the precondition table says which it would not, and why.
@@ -37,7 +42,7 @@ export async function triggerRequest(p: PlayerCore, request: TriggerRequest, act
       void backgroundWindow(p, 'refresh', 'refresh');
       return {
         sent: 'GET /itemWindow?reason=refresh',
-        note: 'the background Next Window request: retried 3 times, 10 s apart; then the window plays out and the player pauses (docs/contract/platform.md §7.4)',
+        note: nextWindowNote(),
       };
     case 'versionPoll':
       void pollVersion(p);
