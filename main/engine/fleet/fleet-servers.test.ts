@@ -4,6 +4,8 @@
  * one-minute 503 outage rule (the retries show in the seconds of the outage, players that joined
  * during it wait idle, and every player is PLAYING after it).
  */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FleetReport } from '../api/fleet-types.js';
 import { startDefectiveServer, type DefectiveServer } from '../conformance/testing/defective-server.js';
@@ -91,4 +93,31 @@ describe('a fleet on a server of its own', () => {
     // The rule was the fleet's own: gone with its minute.
     expect((await engine.commands.run('faults.list')).filter((r) => r.label === 'outage')).toEqual([]);
   }, 90_000);
+
+  it('sends each player to BASE_URL with {player} replaced by its number, with the Authorization given', async () => {
+    const seen: string[] = [];
+    const server = createServer((request, response) => {
+      seen.push(`${request.url} ${request.headers.authorization} ${request.headers['x-player-id']}`);
+      response.writeHead(404, { 'content-type': 'application/json' }).end('{"error":{"code":404,"message":"no"}}');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const { id } = await engine.commands.run('fleets.start', {
+        players: 3,
+        baseUrl: `http://127.0.0.1:${port}/queues/fleet-{player}/v2.3/`,
+        authorization: 'Bearer fleet-token',
+        durationMs: 2_000,
+      });
+      const report = await finished(id);
+      const contexts = seen.filter((line) => line.includes('/context'));
+      for (const n of [1, 2, 3])
+        expect(contexts).toContainEqual(`/queues/fleet-${n}/v2.3/context Bearer fleet-token ${id}-${n}`);
+      // A 404 on load is no violation: the player goes idle, and its listener loads again later.
+      expect(report.totals.violations).toBe(0);
+      expect(report.players.byState.IDLE).toBe(3);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  }, 30_000);
 });
