@@ -84,7 +84,7 @@ export interface PendingSkip {
   reject: (error: PlaybackError) => void;
 }
 
-/** What a failed load puts back (pending-load.ts). */
+/** What a failed load puts back (taken by load-state.ts, put back by pending-load.ts). */
 export interface Snapshot {
   state: MachineState;
   queue: LoadedQueue | null;

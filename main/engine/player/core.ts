@@ -1,7 +1,8 @@
 /**
- * What the player's parts share: its state record, its dependencies, and the few acts only the
- * player itself performs (dispatching an event through the table, arming and clearing its
- * timers, saying that something changed). The effects, flows and ledger are functions of it.
+ * What the player's parts share: its state record (read-only: each part is written by its owner
+ * module, context.ts), its dependencies, and the few acts only the player itself performs
+ * (dispatching an event through the table, arming and clearing its timers, its machine part,
+ * saying that something changed). The effects, flows and ledger are functions of it.
  */
 import type { EngineClock } from '../clock/clock.js';
 import type { ClientResult, CloudQueueClient, PlayerExchange } from './client.js';

@@ -3,7 +3,9 @@
  * server the last loadCloudQueue named, and moves through the transition table on the engine
  * clock. This file is its public face, its dispatcher and its timers; the table (transitions.ts)
  * says what happens, and the parts given the player's core say how: effects.ts, flows.ts,
- * reports.ts, playback.ts, pending-load.ts, with the state record in context.ts.
+ * reports.ts, playback.ts, pending-load.ts. Its state record (context.ts) is in parts, each
+ * written by one owner module; this file owns the machine part (state, last error, volume,
+ * closed). What a command is refused with is preconditions.ts's table.
  */
 import { randomUUID } from 'node:crypto';
 import {
