@@ -10,6 +10,7 @@ import { useQueueList } from '../../queries/queues';
 import { usePaletteActions } from '../../stores/palette-actions';
 import { SecretInput } from './SecretInput';
 import { checkAuthorization, checkBaseUrl } from './target';
+import { Hint } from './Hint';
 import styles from './CheckForm.module.css';
 
 interface Fields {
@@ -118,9 +119,9 @@ export function CheckForm({ onStarted }: { onStarted(runId: string): void }) {
             {errors.baseUrl}
           </p>
         ) : (
-          <p id="check-base-url-hint" className={styles.hint}>
+          <Hint block id="check-base-url-hint">
             The queueBaseUrl a loadCloudQueue carries: context, itemWindow, version and timePlayed are asked under it.
-          </p>
+          </Hint>
         )}
       </div>
       <div className={styles.field}>
@@ -140,16 +141,16 @@ export function CheckForm({ onStarted }: { onStarted(runId: string): void }) {
             {errors.authorization}
           </p>
         ) : (
-          <p id="check-authorization-hint" className={styles.hint}>
+          <Hint block id="check-authorization-hint">
             Sent as it is on every request; empty for none. Held in memory only, kept runs show it masked.
-          </p>
+          </Hint>
         )}
       </div>
       <div className={styles.formActions}>
         <button type="submit" className="primary" disabled={start.isPending}>
           {start.isPending ? 'Starting…' : 'Run checks'}
         </button>
-        {queue && <span className={styles.hint}>the queue “{queue.name}”, with its current token</span>}
+        {queue && <Hint>the queue “{queue.name}”, with its current token</Hint>}
       </div>
       {start.error && (
         <p role="alert" className={styles.fieldError}>

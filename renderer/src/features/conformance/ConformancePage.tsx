@@ -10,6 +10,7 @@ import { CheckForm } from './CheckForm';
 import { RunList } from './RunList';
 import { RunView } from './RunView';
 import { useConformanceView } from './view-state';
+import { Hint } from './Hint';
 import styles from './ConformancePage.module.css';
 
 export function ConformancePage() {
@@ -37,9 +38,9 @@ export function ConformancePage() {
     <section className={styles.page} aria-labelledby="page-title">
       <header className={`page-header ${styles.pageHeader}`}>
         <h1 id="page-title">Check a server</h1>
-        <span className={styles.hint}>
+        <Hint>
           the platform’s player against a cloud queue server, rule by rule, with the traffic that proves each verdict
-        </span>
+        </Hint>
       </header>
       <div className={styles.layout}>
         <div className={styles.side}>
@@ -49,7 +50,7 @@ export function ConformancePage() {
           <section className={styles.panel} aria-labelledby="check-runs-title">
             <div className={styles.panelHead}>
               <h2 id="check-runs-title">Runs</h2>
-              <span className={styles.hint}>{runs.length ? `${runs.length} kept` : ''}</span>
+              <Hint>{runs.length ? `${runs.length} kept` : ''}</Hint>
             </div>
             {error && (
               <p role="alert" className={styles.fieldError}>
@@ -75,11 +76,11 @@ export function ConformancePage() {
                 Give a server’s base URL and the Authorization its requests need, or choose one of the console’s own
                 queues, and run the checks.
               </p>
-              <p className={styles.hint}>
+              <Hint block>
                 Each case names the contract rule it checks and links the requests it judged in the traffic log. The
                 same suite runs as <code>cloud-queue-console check BASE_URL</code> and over the admin API (
                 <code>POST /admin/api/conformance/runs</code>).
-              </p>
+              </Hint>
             </div>
           )}
         </div>

@@ -5,13 +5,14 @@
  */
 import { Link } from '@tanstack/react-router';
 import { useState } from 'react';
+import { Hint } from './Hint';
 import styles from './Evidence.module.css';
 
 const SHOWN = 4;
 
 export function Evidence({ caseId, trafficIds }: { caseId: string; trafficIds: readonly number[] }) {
   const [all, setAll] = useState(false);
-  if (trafficIds.length === 0) return <span className={styles.hint}>none</span>;
+  if (trafficIds.length === 0) return <Hint>none</Hint>;
   const shown = all ? trafficIds : trafficIds.slice(0, SHOWN);
   const more = trafficIds.length - shown.length;
   return (

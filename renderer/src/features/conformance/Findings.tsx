@@ -9,6 +9,7 @@ import { CopyButton } from '../../components/CopyButton';
 import { Evidence } from './Evidence';
 import { firstFinding, type CaseRow } from './grouping';
 import { OutcomeBadge } from './OutcomeBadge';
+import { Hint } from './Hint';
 import styles from './Findings.module.css';
 
 export function Findings({ rows }: { rows: readonly CaseRow[] }) {
@@ -31,17 +32,17 @@ export function Findings({ rows }: { rows: readonly CaseRow[] }) {
               <div className={styles.findingHead}>
                 <OutcomeBadge outcome={result.outcome} state="settled" />
                 <span className={styles.caseTitle}>{info.title}</span> <code className={styles.caseId}>{info.id}</code>{' '}
-                <span className={styles.hint}>{info.rule}</span>
+                <Hint>{info.rule}</Hint>
               </div>
               <p className={styles.sentence}>{firstFinding(result.message)}</p>
               {firstFinding(result.message) !== result.message && <p className={styles.message}>{result.message}</p>}
               {result.curl && (
                 <div className={styles.curl}>
                   <div className={styles.curlHead}>
-                    <span className={styles.hint}>
+                    <Hint>
                       Repeat it
                       {result.curl.includes('$AUTHORIZATION') ? ' (set AUTHORIZATION in your shell first)' : ''}
-                    </span>
+                    </Hint>
                     <CopyButton value={result.curl} label={`Copy the curl of ${info.id}`} />
                   </div>
                   <pre aria-label={`curl of ${info.id}`}>{result.curl}</pre>

@@ -14,6 +14,7 @@ import { useDeleteRun, useExportRun, useRerun } from '../../queries/conformance'
 import { downloadReport } from './download';
 import { SecretInput } from './SecretInput';
 import { checkAuthorization } from './target';
+import { Hint } from './Hint';
 import styles from './RunActions.module.css';
 
 const FORMAT_LABEL: Record<ConformanceReportFormat, { text: string; title: string }> = {
@@ -50,7 +51,7 @@ export function RunActions({ run, onStarted, onDeleted }: RunActionsProps) {
     <>
       <div className={styles.actions}>
         <div className={styles.export} role="group" aria-label="Export">
-          <span className={styles.hint}>Export</span>
+          <Hint className={styles.exportLabel}>Export</Hint>
           {CONFORMANCE_REPORT_FORMATS.map((format) => (
             <button
               key={format}

@@ -7,6 +7,7 @@ import type { ConformanceRunSummary } from '@engine-api/conformance-types';
 import { rovingTarget } from '../../components/roving';
 import { serverLabel, serverLabelParts, shortTallyText, startedText } from './summary';
 import { StatusPill } from './StatusPill';
+import { Hint } from './Hint';
 import styles from './RunList.module.css';
 
 export interface RunListProps {
@@ -38,9 +39,7 @@ export function RunList({ runs, selectedId, onSelect, focusRequest }: RunListPro
 
   if (runs.length === 0)
     return (
-      <p className={styles.hint}>
-        No runs yet: the checks run above are kept here (the newest 50), with the server each checked.
-      </p>
+      <Hint block>No runs yet: the checks run above are kept here (the newest 50), with the server each checked.</Hint>
     );
   const anySelected = runs.some((run) => run.id === selectedId);
   return (

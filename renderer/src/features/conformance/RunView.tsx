@@ -12,6 +12,7 @@ import { RunProgress } from './RunProgress';
 import { RunResults } from './RunResults';
 import { StatusPill } from './StatusPill';
 import { summaryLine } from './summary';
+import { Hint } from './Hint';
 import styles from './RunView.module.css';
 
 export interface RunViewProps {
@@ -56,11 +57,7 @@ export function RunView({ runId, focusHeading, onHeadingFocused, onStarted, onDe
           {error.message}
         </p>
       )}
-      {run ? (
-        <RunBody run={run} suite={suite} startedHere={startedHere} />
-      ) : (
-        !error && <p className={styles.hint}>Loading…</p>
-      )}
+      {run ? <RunBody run={run} suite={suite} startedHere={startedHere} /> : !error && <Hint block>Loading…</Hint>}
     </section>
   );
 }
@@ -83,10 +80,10 @@ function RunBody({
       </p>
       <EndAnnouncement run={run} startedHere={startedHere} />
       {run.authorization && (
-        <p className={`${styles.hint} ${styles.meta}`}>
+        <Hint block className={styles.meta}>
           Authorization {run.authorization}
           {run.rerunOf ? ` · a rerun of ${run.rerunOf}` : ''}
-        </p>
+        </Hint>
       )}
       {run.status === 'running' && <RunProgress summary={run.summary} current={currentCase(rows)} />}
       {run.error && (
