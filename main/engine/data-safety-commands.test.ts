@@ -17,7 +17,7 @@ import { admin, startTestEngine } from './testing/http.js';
 import {
   authorizeParams,
   authorizeUrl,
-  createIntegration,
+  createTestIntegration,
   grantSecretValues,
   pkceGrantAndRefresh,
   type GrantSecrets,
@@ -428,7 +428,7 @@ describe('data safety of every admin call', () => {
     const engine = await startTestEngine({ dataDir });
     try {
       const grant = await pkceGrantAndRefresh(engine);
-      const client = await createIntegration(engine, { name: 'Captured app', redirectUris: [REMOTE_REDIRECT] });
+      const client = await createTestIntegration(engine, { name: 'Captured app', redirectUris: [REMOTE_REDIRECT] });
       const group = ((await admin(engine, 'GET', '/groups')).body as { id: string; coordinatorId: string }[])[0]!;
       const scene = {
         engine,

@@ -14,7 +14,7 @@ import type { ScenarioReport } from '../api/scenario-types.js';
 import { sampleTracks } from '../cloud-queue/samples.js';
 import type { Engine } from '../index.js';
 import { admin, startTestEngine } from '../testing/http.js';
-import { codeFor, createIntegration, LOOPBACK_REDIRECT, tokenRequest } from '../testing/oauth.js';
+import { codeFor, createTestIntegration, LOOPBACK_REDIRECT, tokenRequest } from '../testing/oauth.js';
 import { tempDirs } from '../testing/temp-dirs.js';
 
 const PLAYER = 'player-kitchen';
@@ -293,7 +293,7 @@ describe('a bundle whose span began before the console restarted', () => {
 
 /** An access token an integration obtained with its own client, through the code grant. */
 async function integrationToken(engine: Engine): Promise<string> {
-  const client = await createIntegration(engine);
+  const client = await createTestIntegration(engine);
   const code = await codeFor(engine, client);
   const issued = await tokenRequest(engine, client, {
     grant_type: 'authorization_code',

@@ -9,7 +9,7 @@ import type { PlayerTransition } from '../api/player-types.js';
 import type { QueueSummary } from '../api/queue-types.js';
 import type { Engine } from '../index.js';
 import { admin, startTestEngine } from '../testing/http.js';
-import { LOOPBACK_REDIRECT, codeFor, createIntegration, tokenRequest } from '../testing/oauth.js';
+import { LOOPBACK_REDIRECT, codeFor, createTestIntegration, tokenRequest } from '../testing/oauth.js';
 
 let engine: Engine;
 let accessToken: string;
@@ -17,7 +17,7 @@ let queue: QueueSummary;
 
 beforeAll(async () => {
   engine = await startTestEngine({ clockSpeed: 0 });
-  const app = await createIntegration(engine, { name: 'Host-only client' });
+  const app = await createTestIntegration(engine, { name: 'Host-only client' });
   const tokens = await tokenRequest(engine, app, {
     grant_type: 'authorization_code',
     code: await codeFor(engine, app),

@@ -8,7 +8,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { CreatedIntegration } from '../api/oauth-types.js';
 import type { Engine } from '../index.js';
-import { codeFor, createIntegration, LOOPBACK_REDIRECT, tokenRequest } from '../testing/oauth.js';
+import { codeFor, createTestIntegration, LOOPBACK_REDIRECT, tokenRequest } from '../testing/oauth.js';
 
 export interface ReceivedEvent {
   headers: Record<string, string>;
@@ -76,7 +76,7 @@ export interface ConnectedIntegration {
 
 /** An integration (with `eventCallbackUrl` when given) and an access token of its first key. */
 export async function connectedIntegration(engine: Engine, eventCallbackUrl?: string): Promise<ConnectedIntegration> {
-  const client = await createIntegration(engine, eventCallbackUrl === undefined ? {} : { eventCallbackUrl });
+  const client = await createTestIntegration(engine, eventCallbackUrl === undefined ? {} : { eventCallbackUrl });
   const code = await codeFor(engine, client);
   const issued = await tokenRequest(engine, client, {
     grant_type: 'authorization_code',

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CreatedIntegration } from '../api/oauth-types.js';
 import type { Engine } from '../index.js';
 import { admin, startTestEngine } from '../testing/http.js';
-import { LOOPBACK_REDIRECT, createIntegration, signInAndDecide } from '../testing/oauth.js';
+import { LOOPBACK_REDIRECT, createTestIntegration, signInAndDecide } from '../testing/oauth.js';
 
 let engine: Engine;
 let registered: CreatedIntegration;
@@ -20,7 +20,7 @@ const insecure = { [oauth.allowInsecureRequests]: true } as const;
 
 beforeAll(async () => {
   engine = await startTestEngine({ clockSpeed: 0 });
-  registered = await createIntegration(engine, { name: 'oauth4webapi peer' });
+  registered = await createTestIntegration(engine, { name: 'oauth4webapi peer' });
   as = {
     issuer: engine.urls.login,
     authorization_endpoint: `${engine.urls.login}/login/v3/oauth`,

@@ -7,7 +7,7 @@ import { describe, expect, it, vi } from 'vitest';
 import type { ExplainedExchange, ExplainedTransition } from '../api/expectation-types.js';
 import type { PlayerTransition } from '../api/player-types.js';
 import { openStore } from '../store/store.js';
-import { trafficEntry } from '../testing/traffic.js';
+import { testTrafficEntry } from '../testing/traffic.js';
 import { TrafficLog, TrafficLogFile } from '../traffic/log/index.js';
 import { alignTransitions, explainExpectation, playerExchangeReader, type ExchangeReader } from './explain.js';
 
@@ -203,11 +203,11 @@ describe('explainExpectation', () => {
 });
 
 describe('playerExchangeReader', () => {
-  function logWith(entries: Parameters<typeof trafficEntry>[0][]) {
+  function logWith(entries: Parameters<typeof testTrafficEntry>[0][]) {
     const store = openStore({ dataDir: null }, Date.now(), new TrafficLogFile());
     const log = new TrafficLog(store.db);
     log.append(
-      entries.map((fields) => trafficEntry(fields)),
+      entries.map((fields) => testTrafficEntry(fields)),
       1_000,
     );
     return { log, close: () => store.close() };

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { QueueSummary } from '../api/queue-types.js';
 import { admin, startTestEngine } from '../testing/http.js';
-import { LOOPBACK_REDIRECT, codeFor, createIntegration, tokenRequest } from '../testing/oauth.js';
+import { LOOPBACK_REDIRECT, codeFor, createTestIntegration, tokenRequest } from '../testing/oauth.js';
 import { tempDirs } from '../testing/temp-dirs.js';
 import { DATABASE_FILE } from './database.js';
 import { DataDirUnusableError } from './data-dir-files.js';
@@ -45,7 +45,7 @@ describe.skipIf(!posix)('the data dir and its files (docs/contract/console.md §
     const dataDir = join(tempDir(), 'data');
     const engine = await startTestEngine({ dataDir, clockSpeed: 0 });
     try {
-      const client = await createIntegration(engine);
+      const client = await createTestIntegration(engine);
       const tokens = await tokenRequest(engine, client, {
         grant_type: 'authorization_code',
         code: await codeFor(engine, client),

@@ -11,7 +11,7 @@ import { admin } from './http.js';
 
 export const LOOPBACK_REDIRECT = 'http://127.0.0.1:9/callback';
 
-export async function createIntegration(
+export async function createTestIntegration(
   engine: Engine,
   body: Record<string, unknown> = {},
 ): Promise<CreatedIntegration> {
@@ -193,7 +193,7 @@ export async function pkceGrantAndRefresh(
   engine: Engine,
   verifier = randomBytes(32).toString('base64url'),
 ): Promise<GrantSecrets> {
-  const client = await createIntegration(engine);
+  const client = await createTestIntegration(engine);
   const challenge = createHash('sha256').update(verifier).digest('base64url');
   const code = await codeFor(engine, client, { code_challenge: challenge, code_challenge_method: 'S256' });
   const issued = await tokenRequest(engine, client, {

@@ -1,7 +1,7 @@
 /** Traffic log entries for tests: a GET at the cloud queue server, with any field changed. */
 import type { NewTrafficEntry } from '../traffic/log/index.js';
 
-export function trafficEntry(fields: Partial<NewTrafficEntry> = {}): NewTrafficEntry {
+export function testTrafficEntry(fields: Partial<NewTrafficEntry> = {}): NewTrafficEntry {
   const path = fields.path ?? '/queues/q/v2.3/version';
   return {
     target: 'cloudQueue',

@@ -4,7 +4,7 @@
  * comes back whole from what is held.
  */
 import { describe, expect, it } from 'vitest';
-import { trafficEntry } from '../testing/traffic.js';
+import { testTrafficEntry } from '../testing/traffic.js';
 import { KnownSecrets } from '../security/known-secrets.js';
 import { CaptureMasker, maskBody, maskEntry, maskHeaderBlock, maskUrl } from './capture-secrets.js';
 import { parseHeaderBlock } from './log/header-block.js';
@@ -75,7 +75,7 @@ describe('masking at capture', () => {
   });
 
   it('masks an entry in place and notes what it holds; one without secrets is left as it was', () => {
-    const entry = trafficEntry({
+    const entry = testTrafficEntry({
       url: 'http://127.0.0.1:9003/q?token=abcdefgh',
       requestHeaders: 'Authorization: Basic Y2xpZW50OnNlY3JldA==\r\n',
       requestBody: 'code=AbCdEf123&grant_type=authorization_code',
@@ -87,7 +87,7 @@ describe('masking at capture', () => {
     // What is encoded (everything but `held`, which stays in memory) holds none of them.
     expect(JSON.stringify(stored)).not.toMatch(/abcdefgh|Y2xpZW50OnNlY3JldA==|AbCdEf123|at-12345678/);
     expect(Object.keys(held!).sort()).toEqual(['requestBody', 'requestHeaders', 'responseBody', 'url']);
-    const plain = trafficEntry({ url: 'http://127.0.0.1:9003/q?reason=load', responseBody: '{"items":[]}' });
+    const plain = testTrafficEntry({ url: 'http://127.0.0.1:9003/q?reason=load', responseBody: '{"items":[]}' });
     maskEntry(plain);
     expect(plain.masked).toBeUndefined();
     expect(plain.held).toBeUndefined();
@@ -98,11 +98,11 @@ describe('masking by value at capture', () => {
   it('masks a secret it learned by name wherever it appears later: a HAR value, a curl line, a header of any name', () => {
     const masker = new CaptureMasker(new KnownSecrets());
     const token = 'at-Zm9vYmFyYmF6cXV4LXRva2Vu';
-    const issued = trafficEntry({ responseBody: `{"access_token":"${token}","token_type":"Bearer"}` });
+    const issued = testTrafficEntry({ responseBody: `{"access_token":"${token}","token_type":"Bearer"}` });
     masker.mask(issued);
     expect(issued.responseBody).not.toContain(token);
 
-    const exported = trafficEntry({
+    const exported = testTrafficEntry({
       requestHeaders: `X-Forwarded-Token: ${token}\r\nHost: x\r\n`,
       responseBody: JSON.stringify({
         har: { entries: [{ request: { headers: [{ name: 'Authorization', value: `Bearer ${token}` }] } }] },
@@ -124,7 +124,7 @@ describe('masking by value at capture', () => {
   it('masks a secret by value in the same entry it was learned in, and in its URL', () => {
     const known = new KnownSecrets();
     const code = 'c0de-Zm9vYmFyYmF6cXV4';
-    const entry = trafficEntry({
+    const entry = testTrafficEntry({
       url: `http://127.0.0.1:9/cb/${code}`,
       responseBody: `{"code":"${code}","echo":"${code}"}`,
     });
@@ -138,11 +138,11 @@ describe('masking by value at capture', () => {
     const masker = new CaptureMasker(new KnownSecrets());
     const secret = 'later-known-0123456789abcdef';
     const body = `{"note":"${secret}","pad":"${'p'.repeat(600)}"}`;
-    const first = trafficEntry({ responseBody: body });
+    const first = testTrafficEntry({ responseBody: body });
     masker.mask(first);
     expect(first.responseBody).toBe(body);
     masker.known.add(secret);
-    const second = trafficEntry({ responseBody: body });
+    const second = testTrafficEntry({ responseBody: body });
     masker.mask(second);
     expect(second.responseBody).not.toContain(secret);
   });
@@ -152,18 +152,18 @@ describe('masking by value at capture', () => {
     const secret = 'hdr-later-known-0123456789';
     const block = `Host: x\r\nX-Note: ${secret}\r\n`;
     const bearer = 'Authorization: Bearer tok-remembered-0123456789\r\n';
-    const first = trafficEntry({ requestHeaders: block + bearer });
+    const first = testTrafficEntry({ requestHeaders: block + bearer });
     masker.mask(first);
     expect(first.requestHeaders).toBe('Host: x\r\nX-Note: ' + secret + '\r\nAuthorization: Bearer tok-•••\r\n');
     // The same block again: the same answer, held as reads show it.
-    const again = trafficEntry({ requestHeaders: block + bearer });
+    const again = testTrafficEntry({ requestHeaders: block + bearer });
     masker.mask(again);
     expect([again.requestHeaders, again.held!.requestHeaders]).toEqual([
       first.requestHeaders,
       { authorization: 'Bearer tok-remembered-0123456789' },
     ]);
     // Its own response teaches the secret: the block remembered is read again, in this entry.
-    const taught = trafficEntry({
+    const taught = testTrafficEntry({
       requestHeaders: block + bearer,
       responseBody: `{"access_token":"${secret}"}`,
     });
@@ -173,7 +173,7 @@ describe('masking by value at capture', () => {
       'x-note': secret,
       authorization: 'Bearer tok-remembered-0123456789',
     });
-    const later = trafficEntry({ requestHeaders: block });
+    const later = testTrafficEntry({ requestHeaders: block });
     masker.mask(later);
     expect(later.requestHeaders).not.toContain(secret);
   });

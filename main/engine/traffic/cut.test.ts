@@ -1,6 +1,6 @@
 /** Cutting an entry to its size (docs/contract/console.md §9): where the cuts fall, and what the entry notes of them. */
 import { describe, expect, it } from 'vitest';
-import { trafficEntry } from '../testing/traffic.js';
+import { testTrafficEntry } from '../testing/traffic.js';
 import {
   cutBodies,
   cutBody,
@@ -33,7 +33,7 @@ describe('cutting an entry to its size', () => {
   });
 
   it('notes every part it cut on the entry, with the size each came in', () => {
-    const entry = trafficEntry({
+    const entry = testTrafficEntry({
       requestHeaders: `X-Junk: ${'a'.repeat(15_000)}\r\n`,
       requestBody: 'y'.repeat(100_000),
       responseBody: 'small',

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { TrafficEntry } from '../api/traffic-types.js';
 import type { Logger } from '../log.js';
 import { admin, startTestEngine } from '../testing/http.js';
-import { codeFor, createIntegration, LOOPBACK_REDIRECT, tokenRequest } from '../testing/oauth.js';
+import { codeFor, createTestIntegration, LOOPBACK_REDIRECT, tokenRequest } from '../testing/oauth.js';
 import { tempDirs } from '../testing/temp-dirs.js';
 
 const freshDir = tempDirs('cqc-traffic-log-');
@@ -58,7 +58,7 @@ describe('capture beside the engine\u2019s other writes', () => {
   it('never fails a token exchange', async () => {
     const engine = await startTestEngine({ dataDir: freshDir() });
     try {
-      const client = await createIntegration(engine);
+      const client = await createTestIntegration(engine);
       const codes: string[] = [];
       for (let i = 0; i < 200; i++) codes.push(await codeFor(engine, client, { state: `s${i}` }));
       const answers = await Promise.all(

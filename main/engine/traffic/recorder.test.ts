@@ -5,7 +5,7 @@ import type { TrafficSummary } from '../api/traffic-types.js';
 import { EventBus } from '../events/bus.js';
 import { silentLogger } from '../log.js';
 import type { Store } from '../store/store.js';
-import { trafficEntry } from '../testing/traffic.js';
+import { testTrafficEntry } from '../testing/traffic.js';
 import { EngineWarnings } from '../warnings.js';
 import { openStoreWithTrafficLog, type TrafficLogStore } from './log/index.js';
 import { FLUSH_AT, TrafficRecorder } from './recorder.js';
@@ -32,9 +32,9 @@ describe('the traffic recorder', () => {
   it('writes a full batch at once, without waiting for its timer', () => {
     vi.useFakeTimers();
     const { log, batches, recorder: traffic } = recorder();
-    for (let i = 0; i < FLUSH_AT - 1; i++) traffic.add(trafficEntry({ at: i }));
+    for (let i = 0; i < FLUSH_AT - 1; i++) traffic.add(testTrafficEntry({ at: i }));
     expect(count(log)).toBe(0);
-    traffic.add(trafficEntry({ at: FLUSH_AT - 1 }));
+    traffic.add(testTrafficEntry({ at: FLUSH_AT - 1 }));
     expect(count(log)).toBe(FLUSH_AT);
     expect(batches.map((batch) => batch.length)).toEqual([FLUSH_AT]);
     expect(batches[0]!.map((summary) => summary.at)).toEqual(Array.from({ length: FLUSH_AT }, (_, i) => i));
@@ -51,18 +51,18 @@ describe('the traffic recorder', () => {
     store.db.exec(
       "CREATE TEMP TRIGGER disk_full BEFORE INSERT ON log.traffic_segments BEGIN SELECT RAISE(ABORT, 'disk full'); END",
     );
-    traffic.add(trafficEntry());
+    traffic.add(testTrafficEntry());
     traffic.flush();
     const message = 'traffic could not be stored (disk full): those exchanges are missing from the log';
     expect(failures).toEqual([message]);
     // The failed batch is gone: nothing is left to fail again.
     traffic.flush();
-    traffic.add(trafficEntry());
+    traffic.add(testTrafficEntry());
     traffic.flush();
     expect(warnings.list()).toEqual([{ source: 'traffic-log', message, firstAt: 1_000, lastAt: 1_000, count: 2 }]);
     expect(batches).toEqual([]);
     store.db.exec('DROP TRIGGER disk_full');
-    traffic.add(trafficEntry());
+    traffic.add(testTrafficEntry());
     traffic.flush();
     expect(count(log)).toBe(1);
     expect(batches).toHaveLength(1);
@@ -72,17 +72,17 @@ describe('the traffic recorder', () => {
     vi.useFakeTimers();
     const { log, recorder: traffic } = recorder();
     // Request bodies are kept in their entries (up to 64 KiB each), not shared.
-    for (let i = 0; i < 63; i++) traffic.add(trafficEntry({ requestBody: `${i}`.padEnd(64 * 1024, 'x') }));
+    for (let i = 0; i < 63; i++) traffic.add(testTrafficEntry({ requestBody: `${i}`.padEnd(64 * 1024, 'x') }));
     expect(count(log)).toBe(0);
-    traffic.add(trafficEntry({ requestBody: 'x'.repeat(64 * 1024) }));
+    traffic.add(testTrafficEntry({ requestBody: 'x'.repeat(64 * 1024) }));
     expect(count(log)).toBe(64);
   });
 
   it('writes a part batch once its timer runs out', () => {
     vi.useFakeTimers();
     const { log, batches, recorder: traffic } = recorder();
-    traffic.add(trafficEntry());
-    traffic.add(trafficEntry());
+    traffic.add(testTrafficEntry());
+    traffic.add(testTrafficEntry());
     vi.advanceTimersByTime(99);
     expect(count(log)).toBe(0);
     vi.advanceTimersByTime(1);
@@ -92,7 +92,7 @@ describe('the traffic recorder', () => {
   it('only takes an exchange over on the request path, and masks and encodes it at the end of the turn', async () => {
     const { store, log, recorder: traffic } = recorder();
     const secret = 'Bearer tok-handed-over-0123456789';
-    const ids = [1, 2, 3].map(() => traffic.add(trafficEntry({ requestHeaders: `Authorization: ${secret}\r\n` })));
+    const ids = [1, 2, 3].map(() => traffic.add(testTrafficEntry({ requestHeaders: `Authorization: ${secret}\r\n` })));
     expect(ids).toEqual([1, 2, 3]);
     // Nothing encoded yet, and nothing of it anywhere the store could write it.
     expect(log.stagedEntries).toBe(0);
@@ -101,14 +101,14 @@ describe('the traffic recorder', () => {
     await new Promise((resolve) => setImmediate(resolve));
     expect(log.stagedEntries).toBe(3);
     // Handed over in the next turn: the ids go on after those promised.
-    expect(traffic.add(trafficEntry())).toBe(4);
+    expect(traffic.add(testTrafficEntry())).toBe(4);
     traffic.flush();
     expect(log.get(3)!.requestHeaders.authorization).toBe(secret);
     for (const { detail } of rows()) expect(detail.toString('utf8')).not.toContain('tok-handed-over');
     // A clear skips the ids promised to exchanges not yet encoded.
-    expect(traffic.add(trafficEntry())).toBe(5);
+    expect(traffic.add(testTrafficEntry())).toBe(5);
     traffic.clear();
-    expect(traffic.add(trafficEntry())).toBe(6);
+    expect(traffic.add(testTrafficEntry())).toBe(6);
     traffic.flush();
     expect(log.page({}, 0, 10).rows.map((row) => row.id)).toEqual([6]);
   });
@@ -122,7 +122,7 @@ describe('the traffic recorder', () => {
     const commit = vi.spyOn(log, 'commit');
     const traffic = new TrafficRecorder({ repo: log, settings: store.settings, bus });
     traffic.configure({ retention: 3 });
-    for (let i = 0; i < 5; i++) traffic.add(trafficEntry());
+    for (let i = 0; i < 5; i++) traffic.add(testTrafficEntry());
     traffic.flush();
     expect(commit).toHaveBeenLastCalledWith(3, false);
     expect(seen.map((event) => [event.name, event.data])).toEqual([

@@ -12,7 +12,7 @@ import type { TrafficEntry, TrafficSummary } from '../api/traffic-types.js';
 import type { Engine } from '../index.js';
 import { admin, startTestEngine } from '../testing/http.js';
 import { tempDirs } from '../testing/temp-dirs.js';
-import { trafficEntry } from '../testing/traffic.js';
+import { testTrafficEntry } from '../testing/traffic.js';
 import { openStoreWithTrafficLog, type NewTrafficEntry } from './log/index.js';
 import { probeStalls, slowest } from '../testing/stall-probe.js';
 
@@ -36,7 +36,7 @@ function filled(i: number): NewTrafficEntry {
     track: { name: `Track ${window}-${k} `.padEnd(100, 'x') },
   }));
   const sharedNeedle = window % 4_999 === 7 ? `needle-z9 ${window}` : '';
-  return trafficEntry({
+  return testTrafficEntry({
     path: `/fill/${i}`,
     url: `http://127.0.0.1:9003/queues/q${i % 50}/v2.3/itemWindow?itemId=item-${i}${i % 9_973 === 1 ? `&x=${NEEDLE}` : ''}`,
     requestBody:

@@ -11,7 +11,7 @@ import { admin, startTestEngine } from '../../testing/http.js';
 import {
   FormBrowser,
   LOOPBACK_REDIRECT,
-  createIntegration,
+  createTestIntegration,
   tokenRequest,
   type PageResponse,
 } from '../../testing/oauth.js';
@@ -52,7 +52,7 @@ async function signIn(
 describe('redirect capture (captureRedirects, on by default)', () => {
   it('keeps the code of a flow with redirect URI https://myapp.example.com/cb on this machine, and reveals it once', async () => {
     expect(((await admin(engine, 'GET', '/settings')).body as LoginSettings).captureRedirects).toBe(true);
-    const app = await createIntegration(engine, { name: 'My app', redirectUris: [APP] });
+    const app = await createTestIntegration(engine, { name: 'My app', redirectUris: [APP] });
     const started = (await admin(engine, 'POST', '/oauth/flows', { integrationId: app.id, pkce: true }))
       .body as StartedFlow & { codeVerifier: string };
     const outbound = vi.spyOn(globalThis, 'fetch');
@@ -132,7 +132,7 @@ describe('redirect capture (captureRedirects, on by default)', () => {
   });
 
   it('keeps an error redirect too (the user denied): the page says so, nothing leaves', async () => {
-    const app = await createIntegration(engine, { name: 'Denied app', redirectUris: [APP] });
+    const app = await createTestIntegration(engine, { name: 'Denied app', redirectUris: [APP] });
     const started = (await admin(engine, 'POST', '/oauth/flows', { integrationId: app.id })).body as StartedFlow;
     const { last } = await signIn(started.authorizeUrl, 'deny');
     expect(last.status).toBe(303);
@@ -143,7 +143,7 @@ describe('redirect capture (captureRedirects, on by default)', () => {
   });
 
   it('captures an auto-approved authorization request as well', async () => {
-    const app = await createIntegration(engine, { name: 'Scripted app', redirectUris: [APP] });
+    const app = await createTestIntegration(engine, { name: 'Scripted app', redirectUris: [APP] });
     await admin(engine, 'PATCH', '/settings', { autoApprove: true });
     const response = await fetch(
       `${engine.urls.login}/login/v3/oauth?${new URLSearchParams({ client_id: app.clientId!, response_type: 'code', state: 's', scope: 'playback-control-all', redirect_uri: APP })}`,
@@ -154,7 +154,10 @@ describe('redirect capture (captureRedirects, on by default)', () => {
   });
 
   it('lets a loopback redirect URI get its code (it never leaves the machine), and every redirect go when turned off', async () => {
-    const app = await createIntegration(engine, { name: 'Local and remote', redirectUris: [LOOPBACK_REDIRECT, APP] });
+    const app = await createTestIntegration(engine, {
+      name: 'Local and remote',
+      redirectUris: [LOOPBACK_REDIRECT, APP],
+    });
     const local = (
       await admin(engine, 'POST', '/oauth/flows', { integrationId: app.id, redirectUri: LOOPBACK_REDIRECT })
     ).body as StartedFlow;
@@ -180,7 +183,7 @@ describe('redirect capture (captureRedirects, on by default)', () => {
 
 describe('request bodies on flow steps', () => {
   it('carries the sign-in, consent and token request bodies, secrets masked', async () => {
-    const app = await createIntegration(engine, { name: 'Bodies app' });
+    const app = await createTestIntegration(engine, { name: 'Bodies app' });
     const started = (await admin(engine, 'POST', '/oauth/flows', { integrationId: app.id, pkce: true }))
       .body as StartedFlow & { codeVerifier: string };
     const { last } = await signIn(started.authorizeUrl);

@@ -11,7 +11,7 @@ import type { FlowView, GrantView } from '../../api/oauth-types.js';
 import type { QueueSummary } from '../../api/queue-types.js';
 import type { Engine } from '../../index.js';
 import { admin, startTestEngine } from '../../testing/http.js';
-import { LOOPBACK_REDIRECT, codeFor, createIntegration, tokenRequest } from '../../testing/oauth.js';
+import { LOOPBACK_REDIRECT, codeFor, createTestIntegration, tokenRequest } from '../../testing/oauth.js';
 
 let engine: Engine;
 beforeAll(async () => {
@@ -29,7 +29,7 @@ describe('control.send as an integration', () => {
     expect(own).toMatchObject({ status: 200, sentAs: { kind: 'console' } });
     expect(await senders()).toEqual([]);
 
-    const app = await createIntegration(engine, { name: 'Party Mix' });
+    const app = await createTestIntegration(engine, { name: 'Party Mix' });
     const code = await codeFor(engine, app);
     await admin(engine, 'PATCH', '/settings', { autoApprove: false });
     const issued = await tokenRequest(engine, app, {
@@ -98,7 +98,7 @@ describe('control.send as an integration', () => {
       ).status,
     ).toBe(404);
     // A code issued, never traded: a grant with no access token yet.
-    const app = await createIntegration(engine, { name: 'Untraded' });
+    const app = await createTestIntegration(engine, { name: 'Untraded' });
     await codeFor(engine, app);
     await admin(engine, 'PATCH', '/settings', { autoApprove: false });
     const [grant] = (await admin(engine, 'GET', `/integrations/${app.id}/grants`)).body as GrantView[];

@@ -7,7 +7,7 @@ import {
   LOOPBACK_REDIRECT,
   authorizeParams,
   authorizeUrl,
-  createIntegration,
+  createTestIntegration,
   hiddenFields,
   signInAndDecide,
 } from '../../testing/oauth.js';
@@ -17,7 +17,7 @@ let engine: Engine;
 let client: CreatedIntegration;
 beforeAll(async () => {
   engine = await startTestEngine({ clockSpeed: 0 });
-  client = await createIntegration(engine, {
+  client = await createTestIntegration(engine, {
     name: 'Party Mix',
     description: 'Plays the party mix everywhere',
     category: 'Music',
@@ -121,7 +121,7 @@ describe('authorization request errors answered at the redirect URI (RFC 6749 §
   });
 
   it("keeps the redirect URI's own query", async () => {
-    const withQuery = await createIntegration(engine, { redirectUris: ['http://localhost:9/cb?tenant=a%20b'] });
+    const withQuery = await createTestIntegration(engine, { redirectUris: ['http://localhost:9/cb?tenant=a%20b'] });
     const response = await get(
       authorizeParams(withQuery, { redirect_uri: 'http://localhost:9/cb?tenant=a%20b', scope: 'nope' }),
     );

@@ -14,13 +14,13 @@ import {
   hashPassword,
 } from '../../security/passwords.js';
 import { startTestEngine } from '../../testing/http.js';
-import { FormBrowser, authorizeParams, authorizeUrl, createIntegration } from '../../testing/oauth.js';
+import { FormBrowser, authorizeParams, authorizeUrl, createTestIntegration } from '../../testing/oauth.js';
 
 let engine: Engine;
 let client: CreatedIntegration;
 beforeAll(async () => {
   engine = await startTestEngine({ clockSpeed: 0 });
-  client = await createIntegration(engine, { name: 'Flooding app' });
+  client = await createTestIntegration(engine, { name: 'Flooding app' });
 });
 afterAll(() => engine.close());
 

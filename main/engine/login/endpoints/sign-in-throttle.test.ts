@@ -6,7 +6,7 @@ import {
   FormBrowser,
   authorizeParams,
   authorizeUrl,
-  createIntegration,
+  createTestIntegration,
   type PageResponse,
 } from '../../testing/oauth.js';
 import { FIRST_LOCK_MS } from './sign-in-throttle.js';
@@ -15,7 +15,7 @@ let engine: Engine;
 let client: CreatedIntegration;
 beforeAll(async () => {
   engine = await startTestEngine({ clockSpeed: 0 });
-  client = await createIntegration(engine, { name: 'Guessing app' });
+  client = await createTestIntegration(engine, { name: 'Guessing app' });
 });
 afterAll(() => engine.close());
 
@@ -101,7 +101,7 @@ describe('failed sign-ins throttled per user (docs/contract/console.md §2, §9)
 
 describe('pending sign-ins capped per client (docs/contract/console.md §9)', () => {
   it("1,000 authorize requests of one client leave another client's pending sign-in usable", async () => {
-    const other = await createIntegration(engine, { name: 'Patient app' });
+    const other = await createTestIntegration(engine, { name: 'Patient app' });
     const patient = new FormBrowser();
     const waiting = await patient.get(authorizeUrl(engine, authorizeParams(other)));
     expect(waiting.status).toBe(200);

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CreatedIntegration, FlowView, GrantView } from '../../api/oauth-types.js';
 import type { Engine } from '../../index.js';
 import { admin, startTestEngine } from '../../testing/http.js';
-import { LOOPBACK_REDIRECT, codeFor, createIntegration, tokenRequest } from '../../testing/oauth.js';
+import { LOOPBACK_REDIRECT, codeFor, createTestIntegration, tokenRequest } from '../../testing/oauth.js';
 import { basicHeader } from '../client-auth/basic-auth.js';
 import { s256 } from '../secrets.js';
 
@@ -11,8 +11,8 @@ let client: CreatedIntegration;
 let other: CreatedIntegration;
 beforeAll(async () => {
   engine = await startTestEngine({ clockSpeed: 0 });
-  client = await createIntegration(engine);
-  other = await createIntegration(engine, { name: 'Other app' });
+  client = await createTestIntegration(engine);
+  other = await createTestIntegration(engine, { name: 'Other app' });
 });
 afterAll(() => engine.close());
 
@@ -195,7 +195,7 @@ describe('refresh_token grant', () => {
   });
 
   it('with rotation switched off, the refresh token stays the same and keeps working', async () => {
-    const noRotation = await createIntegration(engine, { name: 'No rotation', rotateRefreshTokens: false });
+    const noRotation = await createTestIntegration(engine, { name: 'No rotation', rotateRefreshTokens: false });
     const first = await exchange(await codeFor(engine, noRotation), {}, noRotation);
     const second = await refresh(first.body.refresh_token as string, {}, noRotation);
     const third = await refresh(first.body.refresh_token as string, {}, noRotation);
@@ -205,7 +205,7 @@ describe('refresh_token grant', () => {
   });
 
   it('rotation can be switched per integration with PATCH', async () => {
-    const app = await createIntegration(engine, { name: 'Switch' });
+    const app = await createTestIntegration(engine, { name: 'Switch' });
     expect(
       (await admin(engine, 'PATCH', `/integrations/${app.id}`, { rotateRefreshTokens: false })).body,
     ).toMatchObject({ rotateRefreshTokens: false });
@@ -311,7 +311,7 @@ describe('client authentication (RFC 6749 §2.3.1)', () => {
   });
 
   it('a regenerated secret replaces the old one at once', async () => {
-    const app = await createIntegration(engine, { name: 'Regenerate' });
+    const app = await createTestIntegration(engine, { name: 'Regenerate' });
     const { body } = await admin(engine, 'POST', `/integrations/${app.id}/keys/${app.keys[0]!.id}/secret`);
     const fresh = body as { clientSecret: string };
     expect(fresh.clientSecret).not.toBe(app.clientSecret);

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CreatedIntegration, FlowView, GrantView, IntegrationView } from '../../api/oauth-types.js';
 import type { Engine } from '../../index.js';
 import { admin, startTestEngine } from '../../testing/http.js';
-import { LOOPBACK_REDIRECT, codeFor, createIntegration, tokenRequest } from '../../testing/oauth.js';
+import { LOOPBACK_REDIRECT, codeFor, createTestIntegration, tokenRequest } from '../../testing/oauth.js';
 import { RefreshSuccessors } from './refresh-grace.js';
 
 let engine: Engine;
@@ -43,9 +43,9 @@ const grantOf = async (who: CreatedIntegration): Promise<GrantView> =>
 
 describe('the refresh grace window', () => {
   it('is 30 s unless set, settable per integration from 0 to 3600 whole seconds', async () => {
-    const app = await createIntegration(engine, { name: 'Defaults' });
+    const app = await createTestIntegration(engine, { name: 'Defaults' });
     expect(app.refreshGraceSec).toBe(30);
-    expect((await createIntegration(engine, { name: 'Strict', refreshGraceSec: 0 })).refreshGraceSec).toBe(0);
+    expect((await createTestIntegration(engine, { name: 'Strict', refreshGraceSec: 0 })).refreshGraceSec).toBe(0);
     const patched = await admin(engine, 'PATCH', `/integrations/${app.id}`, { refreshGraceSec: 5 });
     expect(patched.body).toMatchObject({ refreshGraceSec: 5, rotateRefreshTokens: true });
     expect(((await admin(engine, 'GET', `/integrations/${app.id}`)).body as IntegrationView).refreshGraceSec).toBe(5);
@@ -55,7 +55,7 @@ describe('the refresh grace window', () => {
   });
 
   it('answers two parallel refreshes of one token: both get a working access token and the same current refresh token; the grant lives', async () => {
-    const app = await createIntegration(engine, { name: 'Racing client' });
+    const app = await createTestIntegration(engine, { name: 'Racing client' });
     const first = await tokensFor(app);
     const [a, b] = await Promise.all([refresh(app, first.refresh_token), refresh(app, first.refresh_token)]);
     expect([a.status, b.status]).toEqual([200, 200]);
@@ -98,7 +98,7 @@ describe('the refresh grace window', () => {
   });
 
   it('runs on the engine clock: just inside the window the old token answers, at its end a reuse revokes the grant', async () => {
-    const app = await createIntegration(engine, { name: 'Late client' });
+    const app = await createTestIntegration(engine, { name: 'Late client' });
     const first = await tokensFor(app);
     const rotated = await refresh(app, first.refresh_token);
     await advance(29_999);
@@ -120,7 +120,7 @@ describe('the refresh grace window', () => {
   });
 
   it('answers only while the token that replaced it is the current one: once that one rotated too, a reuse revokes', async () => {
-    const app = await createIntegration(engine, { name: 'Chain' });
+    const app = await createTestIntegration(engine, { name: 'Chain' });
     const first = await tokensFor(app);
     const second = await refresh(app, first.refresh_token);
     const third = await refresh(app, second.body.refresh_token);
@@ -133,7 +133,7 @@ describe('the refresh grace window', () => {
   });
 
   it('with refreshGraceSec 0, rotation is strict as before: an immediate reuse revokes the grant', async () => {
-    const app = await createIntegration(engine, { name: 'Strict client', refreshGraceSec: 0 });
+    const app = await createTestIntegration(engine, { name: 'Strict client', refreshGraceSec: 0 });
     const first = await tokensFor(app);
     const [a, b] = await Promise.all([refresh(app, first.refresh_token), refresh(app, first.refresh_token)]);
     expect([a.status, b.status]).toEqual([200, 400]);
@@ -146,7 +146,7 @@ describe('the refresh grace window', () => {
   });
 
   it('follows a window changed per integration: a shorter one ends sooner', async () => {
-    const app = await createIntegration(engine, { name: 'Five seconds', refreshGraceSec: 5 });
+    const app = await createTestIntegration(engine, { name: 'Five seconds', refreshGraceSec: 5 });
     const first = await tokensFor(app);
     await refresh(app, first.refresh_token);
     await advance(4_900);

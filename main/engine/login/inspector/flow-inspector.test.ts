@@ -6,7 +6,7 @@ import { admin, startTestEngine } from '../../testing/http.js';
 import {
   FormBrowser,
   LOOPBACK_REDIRECT,
-  createIntegration,
+  createTestIntegration,
   signInAndDecide,
   tokenRequest,
 } from '../../testing/oauth.js';
@@ -102,7 +102,7 @@ describe('the sample integration: one click, the whole flow', () => {
 
 describe("flows started from the console in the host's OAuth window", () => {
   it('opens the host window, records each navigation and captures the redirect even when nothing listens there', async () => {
-    const app = await createIntegration(engine, { name: 'Window app' });
+    const app = await createTestIntegration(engine, { name: 'Window app' });
     openOAuthWindow.mockClear();
     const started = (
       await admin(engine, 'POST', '/oauth/flows', { integrationId: app.id, pkce: true, openInHostWindow: true })
@@ -163,7 +163,7 @@ describe("flows started from the console in the host's OAuth window", () => {
   });
 
   it('files a code exchange refused for a wrong secret on the flow of the code, not on a flow of its own', async () => {
-    const app = await createIntegration(engine, { name: 'Wrong secret app' });
+    const app = await createTestIntegration(engine, { name: 'Wrong secret app' });
     const started = (await admin(engine, 'POST', '/oauth/flows', { integrationId: app.id, pkce: true }))
       .body as StartedFlow & { codeVerifier: string };
     const redirect = await signInAndDecide(engine, started.authorizeUrl, 'allow');
@@ -214,7 +214,7 @@ describe("flows started from the console in the host's OAuth window", () => {
   });
 
   it('a code exchange fails the flow once the code can no longer be traded (here: expired)', async () => {
-    const app = await createIntegration(engine, { name: 'Late app' });
+    const app = await createTestIntegration(engine, { name: 'Late app' });
     const started = (await admin(engine, 'POST', '/oauth/flows', { integrationId: app.id })).body as StartedFlow;
     const redirect = await signInAndDecide(engine, started.authorizeUrl, 'allow');
     const code = new URL(redirect.location!).searchParams.get('code')!;
@@ -229,7 +229,7 @@ describe("flows started from the console in the host's OAuth window", () => {
   });
 
   it('without a host window, the renderer opens the authorize URL itself', async () => {
-    const app = await createIntegration(engine, { name: 'Tab app' });
+    const app = await createTestIntegration(engine, { name: 'Tab app' });
     const started = (await admin(engine, 'POST', '/oauth/flows', { integrationId: app.id })).body as StartedFlow;
     expect(started.openedBy).toBe('renderer');
     expect(new URL(started.authorizeUrl).searchParams.get('code_challenge')).toBeNull();
@@ -240,7 +240,7 @@ describe("flows started from the console in the host's OAuth window", () => {
 
 describe('tokens on the timeline and in the grant list', () => {
   it('records API calls with a revoked or expired token as refused, and expires and revokes tokens on request', async () => {
-    const app = await createIntegration(engine, { name: 'Lifecycle' });
+    const app = await createTestIntegration(engine, { name: 'Lifecycle' });
     await admin(engine, 'PATCH', '/settings', { autoApprove: true });
     const started = (await admin(engine, 'POST', '/oauth/flows', { integrationId: app.id })).body as StartedFlow;
     const redirect = await fetch(started.authorizeUrl, { redirect: 'manual' });

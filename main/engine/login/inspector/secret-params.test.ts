@@ -8,7 +8,7 @@ import { EventBus } from '../../events/bus.js';
 import { openStore } from '../../store/store.js';
 import { admin, startTestEngine } from '../../testing/http.js';
 import { ManualWall } from '../../testing/manual-wall.js';
-import { authorizeParams, authorizeUrl, createIntegration } from '../../testing/oauth.js';
+import { authorizeParams, authorizeUrl, createTestIntegration } from '../../testing/oauth.js';
 import { tempDirs } from '../../testing/temp-dirs.js';
 import { isSecretParam, maskSecretParams } from '../secrets.js';
 import { FlowRecorder } from './flow-recorder.js';
@@ -22,7 +22,7 @@ describe('authorize parameters named like secrets, in the flow inspector (docs/c
   it('are stored and shown masked: an authorize URL carrying client_secret, tokens, a code, a verifier and a password', async () => {
     const dataDir = tempDir();
     const engine = await startTestEngine({ dataDir, clockSpeed: 0 });
-    const client = await createIntegration(engine, { name: 'Leaky app' });
+    const client = await createTestIntegration(engine, { name: 'Leaky app' });
     const secrets = {
       client_secret: secret(),
       access_token: secret(),

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ClientKeyView, CreatedIntegration, IntegrationView, IssuedClientSecret } from '../../api/oauth-types.js';
 import type { Engine } from '../../index.js';
 import { admin, startTestEngine } from '../../testing/http.js';
-import { createIntegration } from '../../testing/oauth.js';
+import { createTestIntegration } from '../../testing/oauth.js';
 
 let engine: Engine;
 beforeAll(async () => {
@@ -53,7 +53,7 @@ describe('the integration manager (docs/contract/console.md §7)', () => {
   });
 
   it('stores the secret only as a SHA-256 hash', async () => {
-    const created = await createIntegration(engine, { name: 'Hashed' });
+    const created = await createTestIntegration(engine, { name: 'Hashed' });
     const dump = JSON.stringify((await admin(engine, 'GET', '/integrations')).body);
     expect(dump).not.toContain(created.clientSecret);
     expect(created.keys[0]!.secretHint).toBe(created.clientSecret.slice(0, 6));
@@ -91,7 +91,7 @@ describe('the integration manager (docs/contract/console.md §7)', () => {
   });
 
   it('edits name, description and category with PATCH', async () => {
-    const created = await createIntegration(engine, { name: 'Before' });
+    const created = await createTestIntegration(engine, { name: 'Before' });
     const { status, body } = await admin(engine, 'PATCH', `/integrations/${created.id}`, {
       name: 'After',
       description: 'New words',
@@ -109,7 +109,7 @@ describe('the integration manager (docs/contract/console.md §7)', () => {
   });
 
   it('adds named keys, regenerates secrets, and deletes keys', async () => {
-    const created = await createIntegration(engine, { name: 'Keys' });
+    const created = await createTestIntegration(engine, { name: 'Keys' });
     const added = await admin(engine, 'POST', `/integrations/${created.id}/keys`, {
       name: 'Staging',
       redirectUris: ['https://staging.example.com/cb'],
@@ -135,7 +135,7 @@ describe('the integration manager (docs/contract/console.md §7)', () => {
   });
 
   it('adds and removes redirect URLs, with the same rules', async () => {
-    const created = await createIntegration(engine, { name: 'Redirects' });
+    const created = await createTestIntegration(engine, { name: 'Redirects' });
     const keyId = created.keys[0]!.id;
     const path = `/integrations/${created.id}/keys/${keyId}/redirect-uris`;
     const added = await admin(engine, 'POST', path, { uri: 'https://app.example.com/cb' });
@@ -155,7 +155,7 @@ describe('the integration manager (docs/contract/console.md §7)', () => {
   });
 
   it('DELETE removes the integration and its tokens stop working', async () => {
-    const created = await createIntegration(engine, { name: 'Doomed' });
+    const created = await createTestIntegration(engine, { name: 'Doomed' });
     const { status, body } = await admin(engine, 'DELETE', `/integrations/${created.id}`);
     expect(status).toBe(200);
     expect(body).toEqual({ id: created.id, deleted: true });
@@ -215,7 +215,7 @@ describe('persistence', () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'cqc-login-'));
     try {
       const first = await startTestEngine({ dataDir, clockSpeed: 0 });
-      const created = await createIntegration(first, { name: 'Survivor' });
+      const created = await createTestIntegration(first, { name: 'Survivor' });
       await admin(first, 'PATCH', '/settings', { autoApprove: true });
       await fetch(
         `${first.urls.login}/login/v3/oauth?client_id=${created.clientId}&response_type=code&state=s&scope=playback-control-all&redirect_uri=${encodeURIComponent('http://127.0.0.1:9/callback')}`,

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { openStore } from '../../store/store.js';
-import { trafficEntry } from '../../testing/traffic.js';
+import { testTrafficEntry } from '../../testing/traffic.js';
 import { TrafficLogFile } from './file.js';
 import { TrafficLog } from './log.js';
 import { SegmentSizes } from './segment-sizes.js';
@@ -13,7 +13,7 @@ import { SegmentSizes } from './segment-sizes.js';
 const KEEP_ALL = 1_000_000;
 /** A segment of `entries` entries, each with a 10 kB request body of its own (request bodies are never shared). */
 const segment = (entries: number, tag: string) =>
-  Array.from({ length: entries }, (_, i) => trafficEntry({ requestBody: `${tag}-${i}-`.padEnd(10_000, 'x') }));
+  Array.from({ length: entries }, (_, i) => testTrafficEntry({ requestBody: `${tag}-${i}-`.padEnd(10_000, 'x') }));
 
 describe('the byte budget', () => {
   it('drops the oldest segments whole once the stored log passes it, whatever the entry cap', () => {

@@ -7,7 +7,7 @@ import { LAST_STOP_FILE } from '../../store/last-stop.js';
 import { migrate } from '../../store/migrations.js';
 import { openStore } from '../../store/store.js';
 import { tempDirs } from '../../testing/temp-dirs.js';
-import { trafficEntry } from '../../testing/traffic.js';
+import { testTrafficEntry } from '../../testing/traffic.js';
 import { LOG_PAGE_SIZE, TRAFFIC_LOG_FILE, openStoreWithTrafficLog } from './file.js';
 import { SEGMENTS_PER_READ } from './log.js';
 import { logMigrations } from './migrations/index.js';
@@ -24,7 +24,7 @@ function dirWithLog(rows: number, stop: 'clean' | 'unclean' = 'clean'): string {
   store.settings.set('kept', true);
   traffic.append(
     Array.from({ length: rows }, (_, i) =>
-      trafficEntry({
+      testTrafficEntry({
         path: `/queues/q/v2.3/itemWindow`,
         url: `http://127.0.0.1:9003/w?n=${i}`,
         responseBody: 'x'.repeat(2_000) + i,
@@ -72,7 +72,7 @@ describe('the traffic log file', () => {
     expect(store.db.pragma('log.synchronous', { simple: true })).toBe(0);
     // The console's own state keeps its durability.
     expect(store.db.pragma('journal_mode', { simple: true })).toBe('wal');
-    traffic.append([trafficEntry()], 10);
+    traffic.append([testTrafficEntry()], 10);
     expect(existsSync(journal(dir))).toBe(true);
     store.close();
     // The lock file stays: it is free once its connection closes (see data-dir-lock.ts).
@@ -110,7 +110,7 @@ describe('the traffic log file', () => {
     expect(existsSync(join(dir, `${TRAFFIC_LOG_FILE}.damaged-1234-journal`))).toBe(true);
     expect(store.settings.get('kept')).toBe(true);
     expect(traffic.page({}, 0, 10).total).toBe(0);
-    expect(traffic.append([trafficEntry()], 10).stored[0]!.id).toBe(1);
+    expect(traffic.append([testTrafficEntry()], 10).stored[0]!.id).toBe(1);
     store.close();
   });
 
@@ -135,7 +135,7 @@ describe('the traffic log file', () => {
   it('checks every segment, past the first page of them', () => {
     const dir = tempDir();
     const { store, traffic } = openStoreWithTrafficLog({ dataDir: dir });
-    for (let i = 0; i < SEGMENTS_PER_READ * 2 + 1; i++) traffic.append([trafficEntry()], 1_000_000);
+    for (let i = 0; i < SEGMENTS_PER_READ * 2 + 1; i++) traffic.append([testTrafficEntry()], 1_000_000);
     store.db.close();
     store.close();
     const db = new Database(join(dir, TRAFFIC_LOG_FILE));
@@ -249,7 +249,7 @@ describe('the traffic log file', () => {
         expect(existsSync(join(dir, `${TRAFFIC_LOG_FILE}.damaged-${at}`))).toBe(true);
         expect(store.settings.get('kept')).toBe(true);
         expect(traffic.page({}, 0, 10).total).toBe(0);
-        expect(traffic.append([trafficEntry()], 10).stored[0]!.id).toBe(1);
+        expect(traffic.append([testTrafficEntry()], 10).stored[0]!.id).toBe(1);
       } finally {
         store.close();
       }
@@ -330,7 +330,7 @@ describe('the traffic log file', () => {
         });
         expect(store.settings.get('kept')).toBe(true);
         expect(traffic.page({}, 0, 10).total).toBe(0);
-        expect(traffic.append([trafficEntry()], 10).stored[0]!.id).toBe(1);
+        expect(traffic.append([testTrafficEntry()], 10).stored[0]!.id).toBe(1);
       } finally {
         store.close();
       }
@@ -352,7 +352,7 @@ describe('the traffic log file', () => {
         });
         expect(statSync(join(dir, `${TRAFFIC_LOG_FILE}.damaged-63`)).size).toBe(0);
         expect(store.settings.get('kept')).toBe(true);
-        expect(traffic.append([trafficEntry()], 10).stored[0]!.id).toBe(1);
+        expect(traffic.append([testTrafficEntry()], 10).stored[0]!.id).toBe(1);
       } finally {
         store.close();
       }
@@ -372,7 +372,7 @@ describe('the traffic log file', () => {
     const { store, traffic, recovery } = openStoreWithTrafficLog({ dataDir: dir }, 7);
     expect(recovery).toMatchObject({ putAside: null, because: expect.stringMatching(/moving it aside failed/) });
     expect(store.settings.get('kept')).toBe(true);
-    expect(traffic.append([trafficEntry()], 10).stored[0]!.id).toBe(1);
+    expect(traffic.append([testTrafficEntry()], 10).stored[0]!.id).toBe(1);
     expect((store.db.pragma('database_list') as { name: string }[]).find((row) => row.name === 'log')).toMatchObject({
       file: '',
     });

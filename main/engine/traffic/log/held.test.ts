@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { openStore } from '../../store/store.js';
-import { trafficEntry } from '../../testing/traffic.js';
+import { testTrafficEntry } from '../../testing/traffic.js';
 import { SegmentDetails } from './codec.js';
 import { TrafficLogFile } from './file.js';
 import { HeldSecrets } from './held.js';
@@ -18,7 +18,7 @@ function storeWithLog() {
 
 /** An entry as capture hands it over once it masked a bearer token and a JSON field. */
 const maskedEntry = (n: number) =>
-  trafficEntry({
+  testTrafficEntry({
     requestHeaders: 'Authorization: Bearer abcd•••\r\n',
     responseBody: '{"accessToken":"tok-•••"}',
     masked: true,
@@ -53,7 +53,7 @@ describe('secrets held in memory', () => {
     const reopened = new TrafficLog(store.db);
     expect(reopened.get(3)).toMatchObject({ requestHeaders: { authorization: 'Bearer abcd•••' }, secretsMasked: true });
     // An entry capture masked nothing in has nothing to miss.
-    reopened.append([trafficEntry()], 100);
+    reopened.append([testTrafficEntry()], 100);
     expect(reopened.get(4)!.secretsMasked).toBe(false);
     store.close();
   });

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import type { TrafficSummary } from '../../api/traffic-types.js';
 import { openStore } from '../../store/store.js';
-import { trafficEntry } from '../../testing/traffic.js';
+import { testTrafficEntry } from '../../testing/traffic.js';
 import { TrafficLogFile } from './file.js';
 import { SEGMENTS_PER_READ, TrafficLog } from './log.js';
 
@@ -29,8 +29,8 @@ function storeWithLog(bodyUseAhead = 0) {
     traffic.append(
       answers.map((answer, i) =>
         typeof answer === 'object' && answer !== null
-          ? trafficEntry({ url: answer.url, responseBody: answer.body, path: `/w/${i}` })
-          : trafficEntry({ url: urlOf(answer), responseBody: answer, path: `/w/${i}` }),
+          ? testTrafficEntry({ url: answer.url, responseBody: answer.body, path: `/w/${i}` })
+          : testTrafficEntry({ url: urlOf(answer), responseBody: answer, path: `/w/${i}` }),
       ),
       keep,
     );
@@ -161,7 +161,9 @@ describe('the traffic log stores a response body many rows share once', () => {
     const { store, close, append, readBack } = storeWithLog();
     const a = windowBody(1);
     append([a]);
-    store.traffic.capture(trafficEntry({ url: `http://127.0.0.1:9003/queues/q/v2.3/itemWindow?n=0`, responseBody: a }));
+    store.traffic.capture(
+      testTrafficEntry({ url: `http://127.0.0.1:9003/queues/q/v2.3/itemWindow?n=0`, responseBody: a }),
+    );
     expect(store.traffic.retain(1)).toBe(1);
     expect(store.traffic.page({}, 0, 10).rows.map((row) => row.id)).toEqual([2]);
     expect(readBack()).toEqual([a]);
@@ -172,13 +174,13 @@ describe('the traffic log stores a response body many rows share once', () => {
     const { store, close, readBack } = storeWithLog();
     const a = windowBody(1);
     const url = 'http://127.0.0.1:9003/queues/q/v2.3/itemWindow?n=0';
-    store.traffic.capture(trafficEntry({ url, responseBody: a }));
+    store.traffic.capture(testTrafficEntry({ url, responseBody: a }));
     store.db.exec(
       "CREATE TEMP TRIGGER disk_full BEFORE UPDATE ON log.traffic_state BEGIN SELECT RAISE(ABORT, 'disk full'); END",
     );
     expect(() => store.traffic.retain(100)).toThrow(/disk full/);
     store.db.exec('DROP TRIGGER disk_full');
-    store.traffic.capture(trafficEntry({ url, responseBody: a }));
+    store.traffic.capture(testTrafficEntry({ url, responseBody: a }));
     store.traffic.commit(KEEP_ALL, false);
     expect(readBack()).toEqual([a]);
     close();
@@ -218,7 +220,7 @@ describe('the traffic log in segments', () => {
     const { store, close } = storeWithLog();
     const odd = 'caf\u00e9 \u{1f3b5} \u0000 tab\there "quoted" \\ back';
     const given = [
-      trafficEntry({
+      testTrafficEntry({
         url: `http://127.0.0.1:9003/w?q=${odd}`,
         path: `/w/${odd}`,
         reason: odd,
@@ -228,7 +230,7 @@ describe('the traffic log in segments', () => {
         responseBody: odd,
         requestHeaders: `x-odd: ${odd}\r\n`,
       }),
-      trafficEntry({
+      testTrafficEntry({
         method: 'POST',
         status: null,
         latencyMs: null,
@@ -238,7 +240,7 @@ describe('the traffic log in segments', () => {
         responseBody: '',
         fault: { ruleId: 'f1', action: 'drop' },
       }),
-      trafficEntry({
+      testTrafficEntry({
         target: 'player',
         outcome: 'timeout',
         at: 1.5e12,
@@ -285,13 +287,13 @@ describe('the traffic log in segments', () => {
   it('finds every entry again when the log is opened anew, and gives the next ids after them', () => {
     const { store, close, append } = storeWithLog();
     append(['a', 'b']);
-    store.traffic.append([trafficEntry({ target: 'player', reason: 'load', status: 503 })], KEEP_ALL);
+    store.traffic.append([testTrafficEntry({ target: 'player', reason: 'load', status: 503 })], KEEP_ALL);
     const reopened = new TrafficLog(store.db);
     expect(reopened.page({}, 0, 10)).toEqual(store.traffic.page({}, 0, 10));
     expect(reopened.page({ status: '5xx', reason: 'load', target: 'player' }, 0, 10).rows.map((r) => r.id)).toEqual([
       3,
     ]);
-    expect(reopened.append([trafficEntry()], KEEP_ALL).stored[0]!.id).toBe(4);
+    expect(reopened.append([testTrafficEntry()], KEEP_ALL).stored[0]!.id).toBe(4);
     close();
   });
 
@@ -299,7 +301,7 @@ describe('the traffic log in segments', () => {
     const { store, close } = storeWithLog();
     const segments = SEGMENTS_PER_READ * 2 + 3;
     for (let i = 0; i < segments; i++)
-      store.traffic.append([trafficEntry({ url: `http://127.0.0.1/s${i}/` })], KEEP_ALL);
+      store.traffic.append([testTrafficEntry({ url: `http://127.0.0.1/s${i}/` })], KEEP_ALL);
     const reopened = new TrafficLog(store.db);
     expect(reopened.page({}, 0, 1).total).toBe(segments);
     expect(reopened.page({ text: '/s' }, 0, segments).rows.map((r) => r.id)).toEqual(
@@ -321,7 +323,7 @@ describe('the traffic log in segments', () => {
     // Still hidden once the log is opened anew, and when the cap is raised.
     const reopened = new TrafficLog(store.db);
     expect(reopened.page({}, 0, 100).rows.map((r) => r.id)).toEqual(kept);
-    expect(reopened.append([trafficEntry()], KEEP_ALL).dropped).toBe(0);
+    expect(reopened.append([testTrafficEntry()], KEEP_ALL).dropped).toBe(0);
     expect(reopened.page({}, 0, 100).total).toBe(5);
     // The segment goes once none of its entries is kept.
     reopened.retain(1);
@@ -334,7 +336,7 @@ describe('the traffic log in segments', () => {
   it('filters by status (exact, class or none), request id and reason, past the reasons it interns', () => {
     const { store, close } = storeWithLog();
     store.traffic.append(
-      [200, 204, 404, 503, null].map((status) => trafficEntry({ status })),
+      [200, 204, 404, 503, null].map((status) => testTrafficEntry({ status })),
       KEEP_ALL,
     );
     const ids = (filter: Parameters<typeof store.traffic.page>[0]) =>
@@ -345,7 +347,7 @@ describe('the traffic log in segments', () => {
 
     // 'costarring' and 'liquid' have the same FNV-1a hash: the index finds both, the stored id tells them apart.
     store.traffic.append(
-      ['costarring', 'liquid', null].map((requestId) => trafficEntry({ requestId })),
+      ['costarring', 'liquid', null].map((requestId) => testTrafficEntry({ requestId })),
       KEEP_ALL,
     );
     expect(ids({ requestId: 'liquid' })).toEqual([7]);
@@ -355,7 +357,7 @@ describe('the traffic log in segments', () => {
     // More distinct reasons than the index interns: the later ones are found by their stored text.
     // A filter's unencoded `+` arrives as a space, and is read as written.
     store.traffic.append(
-      Array.from({ length: 4_200 }, (_, i) => trafficEntry({ reason: `reason+${i}` })),
+      Array.from({ length: 4_200 }, (_, i) => testTrafficEntry({ reason: `reason+${i}` })),
       KEEP_ALL,
     );
     expect(ids({ reason: 'reason+7' })).toEqual([9 + 7]);
@@ -371,10 +373,10 @@ describe('the traffic log in segments', () => {
     const shared = windowBody(1).replace('item-1"', 'Item-ONE"');
     store.traffic.append(
       [
-        trafficEntry({ url: 'http://127.0.0.1:9003/w?itemId=ABC' }),
-        trafficEntry({ requestBody: '{"positionMillis":100_%}' }),
-        trafficEntry({ responseBody: shared }),
-        trafficEntry({ requestHeaders: 'x-abc: abc\r\n' }),
+        testTrafficEntry({ url: 'http://127.0.0.1:9003/w?itemId=ABC' }),
+        testTrafficEntry({ requestBody: '{"positionMillis":100_%}' }),
+        testTrafficEntry({ responseBody: shared }),
+        testTrafficEntry({ requestHeaders: 'x-abc: abc\r\n' }),
       ],
       KEEP_ALL,
     );
@@ -388,7 +390,7 @@ describe('the traffic log in segments', () => {
     expect(ids('x-abc')).toEqual([]);
 
     store.traffic.append(
-      [trafficEntry({ url: 'http://127.0.0.1:9003/w?itemId=abc' }), trafficEntry({ responseBody: shared })],
+      [testTrafficEntry({ url: 'http://127.0.0.1:9003/w?itemId=abc' }), testTrafficEntry({ responseBody: shared })],
       KEEP_ALL,
     );
     expect(ids('ITEMID=ABC')).toEqual([1, 5]);
@@ -408,7 +410,7 @@ describe('the traffic log in segments', () => {
   it('reads entries after an id or from an engine time, and the newest of a set', () => {
     const { store, close } = storeWithLog();
     store.traffic.append(
-      [5, 1, 7, 3].map((at) => trafficEntry({ at, target: at > 4 ? 'player' : 'cloudQueue' })),
+      [5, 1, 7, 3].map((at) => testTrafficEntry({ at, target: at > 4 ? 'player' : 'cloudQueue' })),
       KEEP_ALL,
     );
     const ats = (entries: { at: number }[]) => entries.map((e) => e.at);

@@ -8,7 +8,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import type { TrafficFilter } from '../../api/traffic-types.js';
 import { openStore } from '../../store/store.js';
-import { trafficEntry } from '../../testing/traffic.js';
+import { testTrafficEntry } from '../../testing/traffic.js';
 import { TrafficLogFile } from './file.js';
 import { TrafficLog } from './log.js';
 import type { NewTrafficEntry } from './codec.js';
@@ -35,7 +35,7 @@ function naive(log: TrafficLog, filter: TrafficFilter): number[] {
 /** Entry `i`: the text `needle` in its URL, request body, own response body or a shared one (512+ characters) when `where` says so. */
 function entry(i: number, where: 'url' | 'request' | 'own' | 'shared' | null, needle = 'NeEdLe'): NewTrafficEntry {
   const text = (place: typeof where) => (where === place ? needle : '');
-  return trafficEntry({
+  return testTrafficEntry({
     target: i % 2 ? 'player' : 'cloudQueue',
     url: `http://127.0.0.1:9003/w/${i}?x=${text('url')}`,
     // "eee" now and then: a short text some entries hold without the needle.

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CreatedIntegration, FlowView } from '@engine-api/oauth-types.js';
 import type { Engine } from '../../../../main/engine/index.js';
 import { startTestEngine } from '../../../../main/engine/testing/http.js';
-import { codeFor, createIntegration } from '../../../../main/engine/testing/oauth.js';
+import { codeFor, createTestIntegration } from '../../../../main/engine/testing/oauth.js';
 import { pendingTokenRequest, tokenRequestCurl } from './token-request';
 
 const run = promisify(execFile);
@@ -14,7 +14,7 @@ let engine: Engine;
 let client: CreatedIntegration;
 beforeAll(async () => {
   engine = await startTestEngine({ clockSpeed: 0 });
-  client = await createIntegration(engine, { name: "Bob's app" });
+  client = await createTestIntegration(engine, { name: "Bob's app" });
 });
 afterAll(() => engine.close());
 

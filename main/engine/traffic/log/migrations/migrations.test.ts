@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { openDatabase } from '../../../store/database.js';
 import { migrate } from '../../../store/migrations.js';
 import { migrations } from '../../../store/migrations/index.js';
-import { trafficEntry } from '../../../testing/traffic.js';
+import { testTrafficEntry } from '../../../testing/traffic.js';
 import { attachTrafficLog } from '../file.js';
 import { TrafficLog } from '../log.js';
 import { logMigrations } from './index.js';
@@ -144,7 +144,7 @@ describe('migration 11 (the log in a file of its own)', () => {
     ]);
     expect(db.prepare('SELECT COUNT(*) FROM log.traffic_bodies').pluck().get()).toBe(1);
     // New entries follow the moved ones, and trimming still drops a moved body with its last row.
-    expect(after.append([trafficEntry()], 1).stored[0]!.id).toBe(3);
+    expect(after.append([testTrafficEntry()], 1).stored[0]!.id).toBe(3);
     expect(db.prepare('SELECT COUNT(*) FROM log.traffic_bodies').pluck().get()).toBe(0);
     db.close();
   });
@@ -154,7 +154,7 @@ describe('migration 11 (the log in a file of its own)', () => {
     for (let i = 0; i < 3; i++) insertRow(db, 'traffic', {});
     db.exec('DELETE FROM traffic');
     migrateAll(db);
-    expect(new TrafficLog(db).append([trafficEntry()], KEEP_ALL).stored[0]!.id).toBe(4);
+    expect(new TrafficLog(db).append([testTrafficEntry()], KEEP_ALL).stored[0]!.id).toBe(4);
     db.close();
   });
 });
@@ -213,7 +213,7 @@ describe('log migration 2 (segments)', () => {
       });
     }
     expect(repo.page({ requestId: 'r-703' }, 0, 10).rows.map((r) => r.id)).toEqual([703]);
-    expect(repo.append([trafficEntry()], KEEP_ALL).stored[0]!.id).toBe(1203);
+    expect(repo.append([testTrafficEntry()], KEEP_ALL).stored[0]!.id).toBe(1203);
     db.close();
   });
 
@@ -222,7 +222,7 @@ describe('log migration 2 (segments)', () => {
     for (let i = 0; i < 3; i++) insertRow(db, 'log.traffic', {});
     db.exec('DELETE FROM log.traffic');
     migrate(db, logMigrations, 0, 'log');
-    expect(new TrafficLog(db).append([trafficEntry()], KEEP_ALL).stored[0]!.id).toBe(4);
+    expect(new TrafficLog(db).append([testTrafficEntry()], KEEP_ALL).stored[0]!.id).toBe(4);
     db.close();
   });
 });
