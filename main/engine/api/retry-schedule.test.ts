@@ -46,6 +46,10 @@ function statedFigures(schedule: RetrySchedule): [file: string, text: string][] 
       `The version poll (${words.versionPollPlaying} in) and its ${words.backgroundRetries} fail`,
     ],
     ['examples/ci-503-storm.json', `{ "type": "clock", "advanceMs": ${words.versionPollExhaustedMs} }`],
+    [
+      'docs/fleet.md',
+      `503s retried ${schedule.retryAfterClampSec.join('–')} s apart, ${countWords(schedule.foregroundRetries)} retries`,
+    ],
   ];
 }
 const unstated = (schedule: RetrySchedule) =>
