@@ -23,7 +23,7 @@ export function ensureInstall() {
   process.stderr.write(
     existsSync(installed)
       ? 'package-lock.json changed: installing dependencies (npm ci)…\n'
-      : 'first run: installing dependencies (npm ci, about a minute)…\n',
+      : 'first run: installing dependencies (npm ci; the README gives the times measured)…\n',
   );
   // Under npm, npm_execpath is npm's own entry: the same npm, on every OS, without a shell.
   const npm = process.env.npm_execpath;
