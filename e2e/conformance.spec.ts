@@ -1,9 +1,10 @@
 /**
- * "Check a server" in Chromium (docs/contract/console.md §8): one of the console's own
- * queues is checked case by case, live, and passes every case; a case's evidence opens its entry
- * in the traffic log; the run exports as JUnit and reruns; bad input is refused beside its field;
- * a server that cannot be reached fails the run with that one message; and after a restart a rerun
- * asks for the Authorization the console no longer holds.
+ * "Check a server" in Chromium (docs/contract/console.md §8): one of the console's own queues is
+ * checked case by case, live, and passes every case; a case's evidence opens its entry in the
+ * traffic log; the run exports as JUnit and reruns; a run with a failure shows it first, in view,
+ * the passes folded under their count; bad input is refused beside its field; a server that
+ * cannot be reached fails the run with that one message; and after a restart a rerun asks for
+ * the Authorization the console no longer holds.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
@@ -153,6 +154,61 @@ test('checks one of the console’s queues live, every case passing, with eviden
     await expect(check.run).toHaveAttribute('data-run-id', rerunId);
     await expect(check.runOption(rerunId)).toBeFocused();
     if (process.env.SHOT) await page.screenshot({ path: testInfo.outputPath('conformance.png') });
+  } finally {
+    await adminApi(ready, 'DELETE', '/faults');
+  }
+});
+
+test('a run with a failure shows it first, in view, and folds the passes under their count', async ({
+  consolePage,
+  served,
+  page,
+}) => {
+  // The window of the walkthrough that found the failure 1,112 px down.
+  await page.setViewportSize({ width: 1440, height: 900 });
+  const ready = served.ready;
+  await adminApi<QueueSummary>(ready, 'POST', '/queues', { name: 'Broken version', items: items.slice(0, 5) });
+  const suite = await adminApi<ConformanceCaseInfo[]>(ready, 'GET', '/conformance/cases');
+  // The first GET /version (the `version` case) answers 500: that case fails, every other passes.
+  await adminApi(ready, 'POST', '/faults', {
+    target: 'player',
+    match: { path: '/version' },
+    action: { type: 'status', status: 500 },
+    times: 1,
+    label: 'broken version',
+  });
+  try {
+    const check = new ConformancePage(page);
+    await consolePage.waitUntilLive();
+    await check.open();
+    await check.pickQueue('Broken version');
+    await check.runChecks.click();
+    await check.expectEnded('failed');
+
+    // Failures first, then the warning: the first row is the failing case, and it is in view.
+    const findings = check.run.getByRole('region', { name: 'Failures and warnings' });
+    await expect(findings.getByRole('heading')).toHaveText('1 failure and 1 warning');
+    const rows = findings.locator('li[data-case-id]');
+    await expect(rows).toHaveCount(2);
+    await expect(rows.first()).toHaveAttribute('data-outcome', 'fail');
+    await expect(rows.first()).toHaveAttribute('data-case-id', 'version');
+    await expect(rows.nth(1)).toHaveAttribute('data-outcome', 'warn');
+    await expect(rows.first()).toBeInViewport();
+
+    // The passes, folded under their count below the findings: the table is there, closed.
+    const fold = check.run.locator('details').filter({ hasText: 'cases by contract section' });
+    await expect(fold).not.toHaveAttribute('open');
+    await expect(check.results).toBeHidden();
+    // Every case but the failure and the warning passed or was skipped.
+    await expect(fold.locator('summary')).toHaveText(
+      new RegExp(`^All ${suite.length} cases by contract section \\((\\d+) passed, (\\d+) skipped\\)$`),
+    );
+    const [, passed, skipped] = /\((\d+) passed, (\d+) skipped\)/.exec((await fold.locator('summary').textContent())!)!;
+    expect(Number(passed) + Number(skipped)).toBe(suite.length - 2);
+    const [findingsBox, foldBox] = [await findings.boundingBox(), await fold.boundingBox()];
+    expect(findingsBox!.y + findingsBox!.height).toBeLessThanOrEqual(foldBox!.y);
+    await fold.locator('summary').click();
+    await expect(check.caseRow('version')).toHaveAttribute('data-outcome', 'fail');
   } finally {
     await adminApi(ready, 'DELETE', '/faults');
   }
