@@ -10,6 +10,7 @@
  */
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
+import { adminApi } from './admin-api';
 import { expect, test } from './fixtures';
 import { focusWithoutRing } from './pages/layout';
 import { AREA_NAMES, setScene, show, type Scene } from './pages/showcase';
@@ -22,7 +23,26 @@ test.use({ ownConsole: 'a11y' });
 /** The worker's console's scene: set once per worker, however many of these specs it runs. */
 let scene: Scene | undefined;
 test.beforeAll(async ({ served }) => {
-  scene ??= await setScene(served.ready);
+  if (scene) return;
+  scene = await setScene(served.ready);
+  // A state of its own to judge: a rule spent (its one hit taken by a version poll sent now, 1 ms
+  // late), shown dimmed in the Player area's workbench and in the Faults area.
+  const rule = await adminApi<{ id: string }>(served.ready, 'POST', '/faults', {
+    target: 'player',
+    match: { path: '/version' },
+    action: { type: 'latency', ms: 1 },
+    times: 1,
+    label: 'spent rule',
+  });
+  await adminApi(served.ready, 'POST', `/faults/${rule.id}/trigger`, { playerId: scene.player.id });
+  await expect
+    .poll(
+      async () =>
+        (await adminApi<{ id: string; spent?: boolean }[]>(served.ready, 'GET', '/faults')).find(
+          (r) => r.id === rule.id,
+        )?.spent,
+    )
+    .toBe(true);
 });
 
 /** The serious and critical violations on the page as it is, one line per rule and element. */
