@@ -9,8 +9,7 @@
 import type { Timer } from '../clock/clock.js';
 import type { CloudQueueTarget } from './client.js';
 import type { PlaybackError } from './errors.js';
-import type { LoadParams, WindowPurpose } from './events.js';
-import type { SavedAsking } from './saved.js';
+import type { LoadParams, SkipToItemParams, WindowPurpose } from './events.js';
 import type { MachineState } from './states.js';
 import type { TrackPlayback } from './track-playback.js';
 import type { QueueWindow } from './windows.js';
@@ -22,6 +21,23 @@ import {
   type Reason,
   type ReportSettings,
 } from './wire.js';
+
+/**
+ * Requests of the loaded queue that had not answered (nor run out of retries): held in the
+ * requests part, and what a saved player writes down (saved.ts) to ask again after a restart.
+ */
+export interface SavedAsking {
+  /** A background itemWindow: the next window, queueCompleted, a refresh. */
+  window?: { reason: Reason; purpose: WindowPurpose };
+  /** A background itemWindow waiting for the one in flight (a refresh command, queueCompleted…). */
+  windowAfter?: { reason: Reason; purpose: WindowPurpose };
+  /** A skipToItem the control API already answered. */
+  skipToItem?: SkipToItemParams;
+  versionPoll?: true;
+  context?: true;
+  /** An explicit resume of a suspended session. */
+  resume?: true;
+}
 
 export interface PlaybackSession {
   id: string;

@@ -14,7 +14,7 @@ import { keepPrevious, sameLoad, setLoadingQueue, settleSkip, takeSnapshot } fro
 import { firstWindowReason, startsAtOnce } from './reasons.js';
 import { backgroundWindowKind, dispatchFailure, meaningOf } from './request-policies.js';
 import type { Failure } from './retry.js';
-import type { SavedAsking } from './saved.js';
+import type { SavedAsking } from './context.js';
 import {
   askOnFirstWindow,
   doneAsking,

@@ -7,7 +7,6 @@
 import type { RetryWait } from '../api/player-types.js';
 import type { EngineClock } from '../clock/clock.js';
 import type { ClientResult } from './client.js';
-import type { PlayerCore } from './core.js';
 import type { PlayerEvent, WindowPurpose } from './events.js';
 import {
   BACKGROUND_RETRIES,
@@ -308,11 +307,20 @@ export class RequestRetries {
 }
 
 /**
+ * The two doors of the player core a failure goes through. Named here, not taken from core.ts,
+ * because the core holds this table's `RequestRetries`: the table needs nothing else of it.
+ */
+export interface FailureSink {
+  dispatch(event: PlayerEvent, meta: { requestId: string }): unknown;
+  noteError(failure: Failure): void;
+}
+
+/**
  * Dispatches what the failure of a request of `kind` means (`meaningOf`); nothing for one that
  * is only noted (a report), which becomes the player's last error.
  */
 export function dispatchFailure(
-  p: PlayerCore,
+  p: FailureSink,
   kind: RequestKind,
   failure: Failure,
   requestId: string,

@@ -5,7 +5,7 @@
  */
 import type { PlayerContext, RequestsPart } from './context.js';
 import type { WindowPurpose } from './events.js';
-import type { SavedAsking } from './saved.js';
+import type { SavedAsking } from './context.js';
 import type { Reason } from './wire.js';
 
 const own = (ctx: PlayerContext): RequestsPart => ctx as unknown as RequestsPart;

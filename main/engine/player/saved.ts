@@ -9,7 +9,13 @@
  * on while the engine is down: the playhead is where it stopped.
  */
 import { isLoopbackHostname } from '../http/loopback.js';
-import { policiesOf, type LoadedQueue, type PlaybackSession, type PlayerErrorRecord } from './context.js';
+import {
+  policiesOf,
+  type LoadedQueue,
+  type PlaybackSession,
+  type PlayerErrorRecord,
+  type SavedAsking,
+} from './context.js';
 import type { PlayerCore } from './core.js';
 import { reportIntervalsOf } from './contract-check.js';
 import { askAgain } from './flows.js';
@@ -21,27 +27,12 @@ import { restoreSession, setQueue } from './session-state.js';
 import { playTrack, putTrack } from './track-state.js';
 import { restoreWindow } from './window-state.js';
 import type { MachineState } from './states.js';
-import type { SkipToItemParams, WindowPurpose } from './events.js';
 import type { SavedTrack } from './track-playback.js';
 import type { CloudQueueTarget } from './client.js';
-import type { ItemWindowResponse, PlaybackReport, Reason } from './wire.js';
+import type { ItemWindowResponse, PlaybackReport } from './wire.js';
 
 /** Bumped when the shape changes; a record of another version is ignored (the player starts idle). */
 export const SAVED_PLAYER_VERSION = 1;
-
-/** Requests of the loaded queue that had not answered (nor run out of retries). */
-export interface SavedAsking {
-  /** A background itemWindow: the next window, queueCompleted, a refresh. */
-  window?: { reason: Reason; purpose: WindowPurpose };
-  /** A background itemWindow waiting for the one in flight (a refresh command, queueCompleted…). */
-  windowAfter?: { reason: Reason; purpose: WindowPurpose };
-  /** A skipToItem the control API already answered. */
-  skipToItem?: SkipToItemParams;
-  versionPoll?: true;
-  context?: true;
-  /** An explicit resume of a suspended session. */
-  resume?: true;
-}
 
 /** A loaded queue with a track in it: what a player that is not idle holds. */
 export interface SavedPlayback {
