@@ -23,13 +23,29 @@ const BUTTONS: { action: PlayerAction; label: ReactNode; title: string }[] = [
 
 const SEEK_STEP_MS = 10_000;
 
+/** A refusal's reason as a sentence, for a button's title. */
+const sentence = (reason: string) => reason.charAt(0).toUpperCase() + reason.slice(1);
+
 /**
  * Why the seek controls are off, or null when they are on: the engine's precondition table says
  * (`refusals`), the same row a seek sent now would be refused by.
  */
 export function seekBlocked(detail: Pick<PlayerDetail, 'refusals'>): string | null {
   const reason = detail.refusals.seek?.reason;
-  return reason ? reason.charAt(0).toUpperCase() + reason.slice(1) : null;
+  return reason ? sentence(reason) : null;
+}
+
+/**
+ * Why the button of `action` is off, or null when it is on. The engine's table answers for every
+ * action, as for a press; Resume is also off while the session is awake, because there it would
+ * only be a Play under another name.
+ */
+export function actionBlocked(detail: Pick<PlayerDetail, 'refusals' | 'state'>, action: PlayerAction): string | null {
+  const reason = detail.refusals[action]?.reason;
+  if (reason) return sentence(reason);
+  if (action === 'resume' && detail.state !== 'SUSPENDED')
+    return 'The session is not suspended: there is nothing to resume';
+  return null;
 }
 
 /** A refused control API answer as one line: its errorCode and reason. */
@@ -54,7 +70,6 @@ export function PlayerButtons({ detail }: { detail: PlayerDetail }) {
     },
   });
   const [seconds, setSeconds] = useState('');
-  const idle = detail.state === 'IDLE';
   const blocked = seekBlocked(detail);
   const busy = act.isPending || seek.isPending;
   // The item it was pressed for: a press that lands as the next track starts is refused, not applied to it.
@@ -72,21 +87,24 @@ export function PlayerButtons({ detail }: { detail: PlayerDetail }) {
   return (
     <>
       <div className={styles.playerButtons} role="group" aria-label="Player buttons">
-        {BUTTONS.map((b) => (
-          <button
-            key={b.action}
-            type="button"
-            aria-label={b.title}
-            title={b.title}
-            disabled={idle || busy || (b.action === 'resume' && detail.state !== 'SUSPENDED')}
-            onClick={() => {
-              seek.reset();
-              act.mutate(b.action);
-            }}
-          >
-            {b.label}
-          </button>
-        ))}
+        {BUTTONS.map((b) => {
+          const off = actionBlocked(detail, b.action);
+          return (
+            <button
+              key={b.action}
+              type="button"
+              aria-label={b.title}
+              title={off ?? b.title}
+              disabled={off !== null || busy}
+              onClick={() => {
+                seek.reset();
+                act.mutate(b.action);
+              }}
+            >
+              {b.label}
+            </button>
+          );
+        })}
       </div>
       <form className={styles.playerButtons} aria-label="Seek" title={blocked ?? undefined} onSubmit={goTo}>
         {[-SEEK_STEP_MS, SEEK_STEP_MS].map((deltaMillis) => (
@@ -123,7 +141,7 @@ export function PlayerButtons({ detail }: { detail: PlayerDetail }) {
           Seek
         </button>
       </form>
-      {blocked && !idle && (
+      {blocked && detail.state !== 'IDLE' && (
         <p className={`muted ${styles.headAnswer}`} role="note">
           Seek: {blocked}.
         </p>
