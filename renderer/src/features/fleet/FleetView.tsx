@@ -1,0 +1,95 @@
+/**
+ * One fleet: while it plays, its progress, charts and Stop; at its end the same charts and
+ * figures with the thresholds' outcome, and its report to download (JSON, JUnit, HTML).
+ */
+import { FLEET_REPORT_FORMATS_SHOWN, FleetDownloads } from './FleetDownloads';
+import { FleetCharts, FleetProgress } from './FleetLive';
+import { FleetEndpoints, FleetThresholds, FleetTotals, FleetViolations } from './FleetSummary';
+import { useFleet, useStopFleet } from './queries';
+import styles from './FleetView.module.css';
+
+const STATUS_WORD = { running: 'playing', finished: 'finished', stopped: 'stopped' } as const;
+
+export function FleetView({ id }: { id: string }) {
+  const { data: report, error } = useFleet(id);
+  const stop = useStopFleet();
+  if (error)
+    return (
+      <p role="alert" className="error">
+        Fleet {id} could not be read: {error.message}
+      </p>
+    );
+  if (!report) return <p className="muted">Reading fleet {id}…</p>;
+  const running = report.status === 'running';
+  const failed = report.thresholds.filter((t) => !t.ok).length;
+  return (
+    <section className={styles.view} aria-labelledby="fleet-title">
+      <div className={`panel ${styles.section}`}>
+        <div className="panel-head">
+          <h2 id="fleet-title">
+            Fleet {report.id}{' '}
+            <span className={styles.status} data-testid="fleet-status">
+              {STATUS_WORD[report.status]}
+            </span>
+          </h2>
+          {running && (
+            <button type="button" className="danger" onClick={() => stop.mutate(report.id)} disabled={stop.isPending}>
+              {stop.isPending ? 'Stopping…' : 'Stop'}
+            </button>
+          )}
+        </div>
+        <FleetProgress report={report} />
+        {report.timeNote && <p className={styles.note}>{report.timeNote}</p>}
+        {report.notes.map((note) => (
+          <p key={note} className={styles.note}>
+            {note}
+          </p>
+        ))}
+        {report.error && (
+          <p role="alert" className="error">
+            The fleet could not play ({report.error.kind}): {report.error.message}
+          </p>
+        )}
+        {stop.error && (
+          <p role="alert" className="error">
+            The fleet did not stop: {stop.error.message}
+          </p>
+        )}
+      </div>
+      <div className={`panel ${styles.section}`}>
+        <FleetCharts report={report} />
+      </div>
+      {!running && (
+        <div className={`panel ${styles.section}`} aria-labelledby="fleet-summary-title">
+          <div className="panel-head">
+            <h2 id="fleet-summary-title">
+              Summary:{' '}
+              {report.thresholds.length === 0
+                ? 'no thresholds'
+                : failed === 0
+                  ? `every threshold passed`
+                  : `${failed} of ${report.thresholds.length} thresholds failed`}
+            </h2>
+            <FleetDownloads id={report.id} formats={FLEET_REPORT_FORMATS_SHOWN} />
+          </div>
+          <FleetThresholds report={report} />
+        </div>
+      )}
+      <div className={`panel ${styles.section}`}>
+        <FleetTotals report={report} />
+      </div>
+      <div className={`panel ${styles.section}`}>
+        <div className="panel-head">
+          <h2>Violations by rule</h2>
+        </div>
+        <FleetViolations report={report} />
+      </div>
+      <div className={`panel ${styles.section}`}>
+        <div className="panel-head">
+          <h2>Endpoints</h2>
+        </div>
+        <FleetEndpoints report={report} />
+      </div>
+    </section>
+  );
+}
