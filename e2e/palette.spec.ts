@@ -80,7 +80,7 @@ test.describe('the command palette', () => {
       expect(serious.flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(' ')}`))).toEqual([]);
     }
     await dialog.getByRole('combobox').fill('go to');
-    await expect(dialog.getByRole('option').locator('kbd')).toHaveText(['1', '2', '3', '4', '5', '6', '7']);
+    await expect(dialog.getByRole('option').locator('kbd')).toHaveText(['1', '2', '3', '4', '5', '6', '7', '8']);
     await page.keyboard.press('Escape');
     // From the OAuth area: the Faults area opens and its "New scenario" button's editor with it.
     expect(await choose(page, 'New scenario')).toBe('New scenario');

@@ -2,23 +2,25 @@
  * Every area of the console with real content in it, for the specs that judge the whole UI (axe,
  * layout at three widths) and for screenshots: a queue with items selected, a player playing,
  * traffic with one entry open, a flow in the inspector, a fault rule, a conformance run with its
- * results. The scene is set once over the admin API; `show` opens one area and selects in it.
+ * results, a small fleet that ended. The scene is set once over the admin API; `show` opens one area and selects in it.
  */
 import { expect, type Page } from '@playwright/test';
 import type { ConformanceRun } from '../../main/engine/api/conformance-types';
+import type { FleetReport } from '../../main/engine/api/fleet-types';
 import type { QueueSummary } from '../../main/engine/api/queue-types';
 import type { PlayerView } from '../../main/engine/api/types';
 import type { ReadyLine } from '../../main/testing/serve-process';
 import { adminApi } from '../admin-api';
 import { addPlayer, loadOnPlayer } from '../players';
 
-export const AREA_NAMES = ['OAuth', 'Queues', 'Player', 'Traffic', 'Faults', 'API', 'Check a server'] as const;
+export const AREA_NAMES = ['OAuth', 'Queues', 'Player', 'Traffic', 'Faults', 'API', 'Check a server', 'Fleet'] as const;
 export type AreaName = (typeof AREA_NAMES)[number];
 
 export interface Scene {
   queue: QueueSummary;
   player: PlayerView;
   runId: string;
+  fleetId: string;
 }
 
 const tracks = Array.from({ length: 40 }, (_, i) => ({
@@ -68,7 +70,19 @@ export async function setScene(ready: ReadyLine): Promise<Scene> {
       timeout: 30_000,
     })
     .not.toBe('running');
-  return { queue, player, runId };
+
+  // A small fleet on the reference server, ended: its charts, figures and thresholds show.
+  const { id: fleetId } = await adminApi<{ id: string }>(ready, 'POST', '/fleets', {
+    players: 5,
+    durationMs: 10_000,
+    rampMs: 1_000,
+    speed: 10,
+    thresholds: ['p99<250ms', 'errors<1%', 'violations==0'],
+  });
+  await expect
+    .poll(async () => (await adminApi<FleetReport>(ready, 'GET', `/fleets/${fleetId}`)).status, { timeout: 30_000 })
+    .not.toBe('running');
+  return { queue, player, runId, fleetId };
 }
 
 /** Opens an area from the sidebar and selects in it, waiting for the content to show. */
@@ -130,5 +144,10 @@ export async function show(page: Page, scene: Scene, area: AreaName): Promise<vo
       await expect(main.getByRole('table', { name: 'Results by contract section' })).toBeVisible();
       break;
     }
+    case 'Fleet':
+      // The fleet the scene played, by its address (the area opens on its form alone).
+      await page.evaluate((id) => (window.location.hash = `#/fleet?fleet=${id}`), scene.fleetId);
+      await expect(main.getByRole('table', { name: 'Thresholds' })).toBeVisible();
+      break;
   }
 }

@@ -88,6 +88,16 @@ export const CheckServerIcon = () => (
   </svg>
 );
 
+/* The fleet: many players, a crowd of dots. */
+export const FleetIcon = () => (
+  <svg {...line}>
+    <circle cx="4.25" cy="5" r="1.75" />
+    <circle cx="11.75" cy="5" r="1.75" />
+    <circle cx="8" cy="10.5" r="1.75" />
+    <path d="M1.75 14.25c.5-1.5 1.5-2.25 2.5-2.25M14.25 14.25c-.5-1.5-1.5-2.25-2.5-2.25" />
+  </svg>
+);
+
 /* The theme switch: the system's scheme, light, dark. */
 export const MonitorIcon = () => (
   <svg {...line}>

@@ -149,6 +149,7 @@ export function usePaletteItems(query: string): PaletteGroup[] {
     ],
     api: [],
     conformance: [],
+    fleet: [],
   };
   const demoKey = shortcutHandledBy('the guided demo');
   const groups: PaletteGroup[] = [

@@ -1,5 +1,5 @@
 /**
- * The areas of the console, each one keystroke away (1–7), and the theme switch at the foot. In a
+ * The areas of the console, each one keystroke away (1–8), and the theme switch at the foot. In a
  * narrow window (Sidebar.module.css) only the icons show: each name stays the button's accessible name and
  * shows beside it on hover and focus.
  */
@@ -8,6 +8,7 @@ import {
   BoltIcon,
   BracesIcon,
   CheckServerIcon,
+  FleetIcon,
   KeyIcon,
   QueueIcon,
   SpeakerIcon,
@@ -27,6 +28,7 @@ const ICONS: Record<AreaId, ComponentType> = {
   faults: BoltIcon,
   api: BracesIcon,
   conformance: CheckServerIcon,
+  fleet: FleetIcon,
 };
 
 export function Sidebar() {

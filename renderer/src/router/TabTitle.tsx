@@ -65,6 +65,11 @@ function ConformanceTitle() {
   return useTitle('conformance', shown ? serverLabel(shown.baseUrl) : run);
 }
 
+function FleetTitle() {
+  const { fleet } = useSearch({ strict: false });
+  return useTitle('fleet', fleet);
+}
+
 const TITLES: Record<AreaId, ComponentType> = {
   oauth: OAuthTitle,
   queues: QueuesTitle,
@@ -73,6 +78,7 @@ const TITLES: Record<AreaId, ComponentType> = {
   faults: FaultsTitle,
   api: ApiTitle,
   conformance: ConformanceTitle,
+  fleet: FleetTitle,
 };
 
 export function TabTitle() {

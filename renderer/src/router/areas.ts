@@ -1,5 +1,5 @@
 /**
- * The areas of the console, each a route (`#/traffic`) and one keystroke away (1–7). The order is
+ * The areas of the console, each a route (`#/traffic`) and one keystroke away (1–8). The order is
  * the sidebar's and the keys'.
  */
 export const AREAS = [
@@ -10,6 +10,7 @@ export const AREAS = [
   { id: 'faults', label: 'Faults', key: '5' },
   { id: 'api', label: 'API', key: '6' },
   { id: 'conformance', label: 'Check a server', key: '7' },
+  { id: 'fleet', label: 'Fleet', key: '8' },
 ] as const;
 
 export type AreaId = (typeof AREAS)[number]['id'];

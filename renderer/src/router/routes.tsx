@@ -7,6 +7,7 @@ import { createRootRoute, createRoute, redirect } from '@tanstack/react-router';
 import { ApiPage } from '../features/api/ApiPage';
 import { ConformancePage } from '../features/conformance/ConformancePage';
 import { FaultsPage } from '../features/faults/FaultsPage';
+import { FleetPage } from '../features/fleet/FleetPage';
 import { OAuthPage } from '../features/oauth/OAuthPage';
 import { PlayerPage } from '../features/player/PlayerPage';
 import { QueuesPage } from '../features/queues/QueuesPage';
@@ -17,6 +18,7 @@ import {
   apiSearch,
   conformanceSearch,
   faultsSearch,
+  fleetSearch,
   oauthSearch,
   playerSearch,
   queuesSearch,
@@ -75,6 +77,13 @@ const conformanceRoute = createRoute({
   component: ConformancePage,
 });
 
+const fleetRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/fleet',
+  validateSearch: fleetSearch,
+  component: FleetPage,
+});
+
 export const routeTree = rootRoute.addChildren([
   oauthRoute,
   queuesRoute,
@@ -83,4 +92,5 @@ export const routeTree = rootRoute.addChildren([
   faultsRoute,
   apiRoute,
   conformanceRoute,
+  fleetRoute,
 ]);

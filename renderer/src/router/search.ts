@@ -179,6 +179,18 @@ export function conformanceSearch(given: ConformanceSearch): ConformanceSearch {
   return { run: text(raw.run) };
 }
 
+// ── Fleet ───────────────────────────────────────────────────────────────────────────────────
+
+export interface FleetSearch {
+  /** The fleet shown (absent: only the form). */
+  fleet?: string;
+}
+
+export function fleetSearch(given: FleetSearch): FleetSearch {
+  const raw = given as Raw;
+  return { fleet: text(raw.fleet) };
+}
+
 // ── API ─────────────────────────────────────────────────────────────────────────────────────
 
 export type ApiSearch = Record<string, never>;
@@ -196,4 +208,5 @@ export interface AreaSearch {
   faults: FaultsSearch;
   api: ApiSearch;
   conformance: ConformanceSearch;
+  fleet: FleetSearch;
 }

@@ -91,6 +91,12 @@ export const PALETTE_ACTIONS = {
     keywords: ['check a server', 'conformance', 'test'],
     unavailable: 'The Check area did not open.',
   },
+  'fleet.start': {
+    area: 'fleet',
+    label: 'Start a fleet',
+    keywords: ['load', 'players', 'simulate', 'stress'],
+    unavailable: 'A fleet is playing: stop it or wait for its end first.',
+  },
 } as const satisfies Record<string, PaletteActionSpec>;
 
 export type PaletteActionId = keyof typeof PALETTE_ACTIONS;

@@ -1,0 +1,125 @@
+/**
+ * The Fleet area in Chromium (docs/fleet.md): a form that refuses bad input beside its field and
+ * keeps what was typed; a small fleet against the reference server, seen live (time played,
+ * players by state, the charts) and stopped; another started from the command palette and let to end, with its summary, thresholds
+ * and the JUnit report downloaded.
+ */
+import { readFile } from 'node:fs/promises';
+import type { Page } from '@playwright/test';
+import type { FleetReport } from '../main/engine/api/fleet-types';
+import { adminApi } from './admin-api';
+import { expect, test } from './fixtures';
+
+/** SHOTS=<dir>: the area at 1440 and 1024 px in both themes, to look at. */
+async function shoot(page: Page, name: string): Promise<void> {
+  const shots = process.env.SHOTS;
+  if (!shots) return;
+  const size = page.viewportSize()!;
+  for (const width of [1440, 1024])
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.setViewportSize({ width, height: 900 });
+      await page.emulateMedia({ colorScheme: scheme });
+      await page.screenshot({ path: `${shots}/fleet-${name}-${width}-${scheme}.png`, fullPage: true });
+    }
+  await page.setViewportSize(size);
+  await page.emulateMedia({ colorScheme: null });
+}
+
+async function fill(page: Page, fields: Record<string, string>): Promise<void> {
+  const form = page.getByRole('form', { name: 'Start a fleet' });
+  for (const [label, value] of Object.entries(fields)) await form.getByLabel(label, { exact: true }).fill(value);
+}
+
+test('starts a fleet, shows it live, stops it; lets another end and shows its summary and thresholds', async ({
+  consolePage,
+  served,
+  page,
+}, testInfo) => {
+  test.setTimeout(40_000);
+  await page.keyboard.press('8');
+  await expect(consolePage.area('Fleet')).toHaveAttribute('aria-current', 'page');
+  await expect(page.getByRole('heading', { level: 1, name: 'Fleet' })).toBeVisible();
+  const main = page.getByRole('main');
+  const form = main.getByRole('form', { name: 'Start a fleet' });
+
+  // Bad input: each said beside its field, the first focused, what was typed kept.
+  await fill(page, { Players: '0', 'Duration (s)': 'ten', 'Skip rate': '1.5' });
+  await form.getByRole('button', { name: 'Start fleet' }).click();
+  await expect(form.getByText('Players must be from 1 to 20,000.')).toBeVisible();
+  await expect(form.getByText('Duration must be a number, not “ten”.')).toBeVisible();
+  await expect(form.getByText('Skip rate must be from 0 to 1.')).toBeVisible();
+  await expect(form.getByLabel('Players', { exact: true })).toBeFocused();
+  await expect(form.getByLabel('Duration (s)', { exact: true })).toHaveValue('ten');
+  await expect(form.getByLabel('Players', { exact: true })).toHaveAttribute('aria-invalid', 'true');
+  await shoot(page, 'errors');
+
+  // A long fleet (10 minutes of listening at speed 10: a minute of wall time), seen live, then stopped.
+  await fill(page, { Players: '20', 'Duration (s)': '600', 'Ramp (s)': '2', Speed: '10', 'Skip rate': '0.2' });
+  await form.getByRole('button', { name: 'Start fleet' }).click();
+  await expect(main.getByTestId('fleet-status')).toHaveText('playing');
+  await expect(form.getByRole('button', { name: 'Start fleet' })).toBeDisabled();
+  const played = main.getByRole('progressbar', { name: 'Fleet time played' });
+  const now = async () => Number(await played.getAttribute('aria-valuenow'));
+  const first = await now();
+  await expect.poll(now, { timeout: 10_000 }).toBeGreaterThan(first + 5_000);
+  const states = main.getByRole('list', { name: 'Players by state' });
+  await expect(states.locator('li[data-state="PLAYING"] strong')).not.toHaveText('0', { timeout: 10_000 });
+  const charts = main.getByTestId('fleet-charts');
+  await expect(charts.getByRole('img', { name: /^Requests per second: requests [1-9]/ })).toBeVisible({
+    timeout: 10_000,
+  });
+  await expect(charts.getByRole('img', { name: /^Players by state: IDLE/ })).toBeVisible();
+  // A line with more than one point is drawn.
+  await expect
+    .poll(async () => (await charts.locator('polyline').first().getAttribute('points'))!.split(' ').length)
+    .toBeGreaterThan(1);
+  await shoot(page, 'live');
+  await main.getByRole('button', { name: 'Stop' }).click();
+  await expect(main.getByTestId('fleet-status')).toHaveText('stopped');
+  await expect(main.getByRole('button', { name: 'Stop' })).toHaveCount(0);
+  const stoppedAt = await now();
+  expect(stoppedAt).toBeLessThan(600_000);
+
+  // A short fleet (20 players, 20 s at speed 10: two seconds), let to end.
+  await fill(page, { 'Duration (s)': '20' });
+  await form.getByLabel('Thresholds', { exact: true }).fill('p99<5s\nerrors<50%\nviolations==0\nrequests<1');
+  // Started from the command palette, as its button would.
+  await page.keyboard.press('Control+k');
+  const palette = page.getByRole('dialog', { name: 'Command palette' });
+  await palette.getByRole('combobox').fill('Start a fleet');
+  await expect(palette.getByRole('option', { selected: true })).toContainText('Start a fleet');
+  await page.keyboard.press('Enter');
+  await expect(palette).toHaveCount(0);
+  await expect(main.getByTestId('fleet-status')).toHaveText('finished', { timeout: 15_000 });
+  const id = (await main.getByRole('heading', { name: /^Fleet fleet-/ }).textContent())!.match(/fleet-[0-9a-f]+/)![0];
+  const report = await adminApi<FleetReport>(served.ready, 'GET', `/fleets/${id}`);
+  expect(report.status).toBe('finished');
+  expect(report.options.players).toBe(20);
+  expect(report.totals.requests).toBeGreaterThan(20);
+
+  // The summary: the one threshold that cannot hold failed, the others passed, as the engine judged.
+  await expect(main.getByRole('heading', { name: 'Summary: 1 of 4 thresholds failed' })).toBeVisible();
+  const thresholds = main.getByRole('table', { name: 'Thresholds' });
+  for (const t of report.thresholds)
+    await expect(
+      thresholds.getByRole('row', { name: new RegExp(`^${t.expression.replace(/[()]/g, '\\$&')} `) }),
+    ).toContainText(t.ok ? 'passed' : 'failed');
+  await expect(thresholds.getByRole('row', { name: /^requests<1 / })).toContainText('failed');
+  await expect(main.getByLabel('Fleet totals')).toContainText(report.totals.requests.toLocaleString('en-US'));
+  await expect(main.getByText('No contract violations.')).toBeVisible();
+  const endpoints = main.getByRole('table', { name: 'Requests and latency by endpoint' });
+  await expect(endpoints.getByRole('row', { name: /itemWindow/ }).first()).toBeVisible();
+  await expect(main.getByText(report.timeNote!)).toBeVisible();
+
+  await shoot(page, 'summary');
+
+  // The JUnit report: one test case per threshold.
+  const downloading = page.waitForEvent('download');
+  await main.getByRole('group', { name: 'Download the report' }).getByRole('button', { name: 'JUnit XML' }).click();
+  const download = await downloading;
+  const path = testInfo.outputPath(download.suggestedFilename());
+  await download.saveAs(path);
+  const xml = await readFile(path, 'utf8');
+  expect(xml.match(/<testcase /g)).toHaveLength(4);
+  expect(xml).toContain('requests&lt;1');
+});
