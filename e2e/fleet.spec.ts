@@ -2,7 +2,8 @@
  * The Fleet area in Chromium (docs/fleet.md): a form that refuses bad input beside its field and
  * keeps what was typed; a small fleet against the reference server, seen live (time played,
  * players by state, the charts) and stopped; another started from the command palette and let to end, with its summary, thresholds
- * and the JUnit report downloaded.
+ * and the JUnit report downloaded; a fleet against a server that breaks the contract counts the
+ * violation by rule and links its sample exchange in Traffic.
  */
 import { readFile } from 'node:fs/promises';
 import type { Page } from '@playwright/test';
@@ -122,4 +123,36 @@ test('starts a fleet, shows it live, stops it; lets another end and shows its su
   const xml = await readFile(path, 'utf8');
   expect(xml.match(/<testcase /g)).toHaveLength(4);
   expect(xml).toContain('requests&lt;1');
+
+  // A fleet whose server answers itemWindow with a body that is not JSON: the violation is counted
+  // by rule, and its sample opens in the Traffic area.
+  const { id: broken } = await adminApi<{ id: string }>(served.ready, 'POST', '/fleets', {
+    players: 3,
+    durationMs: 5_000,
+    speed: 10,
+    faults: [
+      {
+        rule: {
+          target: 'cloudQueue',
+          match: { path: '/itemWindow' },
+          action: { type: 'malformed' },
+          label: 'bad body',
+        },
+      },
+    ],
+  });
+  await page.evaluate((fleet) => (window.location.hash = `#/fleet?fleet=${fleet}`), broken);
+  await expect(main.getByTestId('fleet-status')).toHaveText('finished', { timeout: 15_000 });
+  const [violation] = (await adminApi<FleetReport>(served.ready, 'GET', `/fleets/${broken}`)).violations;
+  expect(violation?.rule).toBe('itemWindow.json');
+  const row = main.getByRole('table', { name: 'Violations by rule' }).getByRole('row', { name: /itemWindow\.json/ });
+  await expect(row).toContainText(String(violation!.count));
+  await row
+    .getByRole('link', { name: `Traffic entry ${violation!.sample.trafficId}, a sample of itemWindow.json` })
+    .click();
+  await expect(consolePage.area('Traffic')).toHaveAttribute('aria-current', 'page');
+  await expect(page).toHaveURL(new RegExp(`entry=${violation!.sample.trafficId}`));
+  await expect(
+    main.getByRole('listbox', { name: 'Traffic entries' }).locator('[role="option"][aria-selected="true"]'),
+  ).toHaveCount(1);
 });
