@@ -1,9 +1,9 @@
 /**
  * The Fleet area in Chromium (docs/fleet.md): a form that refuses bad input beside its field and
  * keeps what was typed; a small fleet against the reference server, seen live (time played,
- * players by state, the charts) and stopped; another started from the command palette and let to end, with its summary, thresholds
- * and the JUnit report downloaded; a fleet against a server that breaks the contract counts the
- * violation by rule and links its sample exchange in Traffic.
+ * players by state, the charts) and stopped; another started from the command palette and let to
+ * end, with its summary, thresholds and the JUnit report downloaded; a fleet against a server that
+ * breaks the contract counts the violation by rule and links its sample exchange in Traffic.
  */
 import { readFile } from 'node:fs/promises';
 import type { Page } from '@playwright/test';
