@@ -1,7 +1,7 @@
 /**
  * A real modal: a native <dialog> opened with showModal(), so the page behind is inert and focus
  * stays inside; keys pressed while it is open never reach the page's own shortcuts (the console's
- * area keys 1–6); Tab wraps around inside it (past its last field the browser would hand focus
+ * area keys); Tab wraps around inside it (past its last field the browser would hand focus
  * to its own toolbar); Escape asks the owner to close (it may ask first, e.g. over unsaved edits);
  * and focus goes back to where it was when the dialog opened.
  */
