@@ -54,7 +54,7 @@ import { conformanceCommandHandlers } from './conformance/commands.js';
 import { ConformanceRuns } from './conformance/runs.js';
 import { fleetCommandHandlers } from './fleet/commands.js';
 import { FleetRuns } from './fleet/runs.js';
-import { fetchTransport } from './player/client.js';
+import { keepAliveTransport } from './player/http-transport.js';
 import { silentLogger, type Logger } from './log.js';
 import { playerCommandHandlers } from './player/commands.js';
 import { controlExamples } from './player/control-examples.js';
@@ -168,11 +168,14 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     secrets.add(adminToken);
     const recorder = new TrafficRecorder({ repo: traffic, settings: store.settings, bus, warnings, secrets });
     closers.push(() => recorder.close());
+    // The players' own connections, kept alive between their requests and closed with the engine.
+    const playerHttp = keepAliveTransport();
+    closers.push(() => playerHttp.close());
     const players = new PlayerRegistry({
       store,
       clock,
       bus,
-      transport: faultingTransport(fetchTransport, faults, clock),
+      transport: faultingTransport(playerHttp.transport, faults, clock),
       onExchange: (exchange) => recorder.add(entryOfExchange(exchange)),
       warnings,
     });

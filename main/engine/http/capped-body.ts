@@ -7,11 +7,17 @@
  */
 import { MAX_JSON_DEPTH, nestsDeeperThan } from './json-depth.js';
 
+/** The part of a web ReadableStream read here: fetch's body has it, and so does the player's node:http transport. */
+export interface ByteStream {
+  getReader(): Pick<ReadableStreamDefaultReader<Uint8Array>, 'read' | 'cancel' | 'releaseLock'>;
+  cancel(reason?: unknown): Promise<void>;
+}
+
 /** What a response offers to read from: a fetch Response, or a synthetic answer (injected faults, tests). */
 export interface BodySource {
   headers: { get(name: string): string | null };
   /** The body as a stream, when there is one (fetch); without it `text()` is read and measured. */
-  body?: ReadableStream<Uint8Array> | null;
+  body?: ByteStream | null;
   text(): Promise<string>;
 }
 

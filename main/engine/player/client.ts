@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FaultHit } from '../api/fault-types.js';
 import type { EngineClock } from '../clock/clock.js';
-import { depthRefusal, parseJsonWithin, readCappedBody } from '../http/capped-body.js';
+import { depthRefusal, parseJsonWithin, readCappedBody, type ByteStream } from '../http/capped-body.js';
 import {
   checkContext,
   checkItemWindow,
@@ -42,8 +42,8 @@ export interface HttpResponse {
   status: number;
   headers: { get(name: string): string | null };
   text(): Promise<string>;
-  /** The body as a stream (fetch's), read under the client's byte cap; without it `text()` is read and measured. */
-  body?: ReadableStream<Uint8Array> | null;
+  /** The body as a stream (fetch's, or node:http's), read under the client's byte cap; without it `text()` is read and measured. */
+  body?: ByteStream | null;
   /** Set when the failure-injection layer made or touched this answer. */
   fault?: FaultHit;
 }

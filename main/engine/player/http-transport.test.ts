@@ -1,0 +1,133 @@
+import { createServer, type Server } from 'node:http';
+import { gzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readCappedBody } from '../http/capped-body.js';
+import { keepAliveTransport } from './http-transport.js';
+
+let server: Server;
+let base: string;
+const seen: { method: string; url: string; authorization?: string; body: string; socket: unknown }[] = [];
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+    req.on('end', () => {
+      seen.push({
+        method: req.method!,
+        url: req.url!,
+        authorization: req.headers.authorization,
+        body,
+        socket: req.socket,
+      });
+      if (req.url === '/see-other') return void res.writeHead(303, { location: '/echo' }).end('moved');
+      if (req.url === '/keep') return void res.writeHead(307, { location: '/echo' }).end();
+      if (req.url === '/away')
+        return void res.writeHead(302, { location: `${base.replace('127.0.0.1', 'localhost')}/echo` }).end();
+      if (req.url === '/gzip')
+        return void res.writeHead(200, { 'content-encoding': 'gzip' }).end(gzipSync('{"packed":true}'));
+      if (req.url === '/endless') {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        const drip = setInterval(() => res.write('x'.repeat(1024)), 1);
+        res.on('close', () => clearInterval(drip));
+        return;
+      }
+      res.writeHead(200, { 'content-type': 'application/json', 'x-many': ['a', 'b'] });
+      res.end(JSON.stringify({ method: req.method, body }));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+});
+afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+const signal = () => new AbortController().signal;
+
+describe('keepAliveTransport', () => {
+  it('sends the body and headers, answers status, headers and the body as a stream, on one kept connection', async () => {
+    const { transport, close } = keepAliveTransport();
+    seen.length = 0;
+    for (let i = 0; i < 2; i++) {
+      const response = await transport({
+        method: 'POST',
+        url: `${base}/echo`,
+        headers: { authorization: 'Bearer t', 'content-type': 'application/json' },
+        body: '{"n":1}',
+        signal: signal(),
+      });
+      expect(response.status).toBe(200);
+      expect(response.headers.get('Content-Type')).toBe('application/json');
+      expect(response.headers.get('x-many')).toBe('a, b');
+      expect(response.headers.get('retry-after')).toBeNull();
+      const read = await readCappedBody(response, 1_000);
+      expect(read).toMatchObject({ ok: true, text: '{"method":"POST","body":"{\\"n\\":1}"}' });
+    }
+    expect(seen[0]!.authorization).toBe('Bearer t');
+    expect(seen[1]!.socket).toBe(seen[0]!.socket);
+    close();
+  });
+
+  it('follows redirects as fetch does: 303 turns into a GET, 307 keeps the method, another origin loses the credentials', async () => {
+    const { transport, close } = keepAliveTransport();
+    seen.length = 0;
+    const post = (path: string) =>
+      transport({
+        method: 'POST',
+        url: `${base}${path}`,
+        headers: { authorization: 'Bearer t' },
+        body: 'b',
+        signal: signal(),
+      });
+    expect(await (await post('/see-other')).text()).toBe('{"method":"GET","body":""}');
+    expect(await (await post('/keep')).text()).toBe('{"method":"POST","body":"b"}');
+    await (await post('/away')).text();
+    expect(seen.map((s) => [s.method, s.url, s.authorization])).toEqual([
+      ['POST', '/see-other', 'Bearer t'],
+      ['GET', '/echo', 'Bearer t'],
+      ['POST', '/keep', 'Bearer t'],
+      ['POST', '/echo', 'Bearer t'],
+      ['POST', '/away', 'Bearer t'],
+      ['GET', '/echo', undefined],
+    ]);
+    close();
+  });
+
+  it('reads a compressed answer decompressed', async () => {
+    const { transport, close } = keepAliveTransport();
+    const response = await transport({ method: 'GET', url: `${base}/gzip`, headers: {}, signal: signal() });
+    expect(await readCappedBody(response, 1_000)).toMatchObject({ ok: true, text: '{"packed":true}' });
+    close();
+  });
+
+  it('stops an endless body at the reader’s cap, and the abort signal ends a read in progress', async () => {
+    const { transport, close } = keepAliveTransport();
+    const capped = await transport({ method: 'GET', url: `${base}/endless`, headers: {}, signal: signal() });
+    expect(await readCappedBody(capped, 10_000)).toMatchObject({ ok: false, bytes: 10_000 });
+    const abort = new AbortController();
+    const endless = await transport({ method: 'GET', url: `${base}/endless`, headers: {}, signal: abort.signal });
+    setTimeout(() => abort.abort(new Error('given up')), 20);
+    await expect(readCappedBody(endless, 1e9, abort.signal)).rejects.toThrow('given up');
+    close();
+  });
+
+  it('fails a refused connection with its code as the cause, and an aborted request with the abort reason', async () => {
+    const { transport, close } = keepAliveTransport();
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const port = (closed.address() as { port: number }).port;
+    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    const refused = await transport({
+      method: 'GET',
+      url: `http://127.0.0.1:${port}/`,
+      headers: {},
+      signal: signal(),
+    }).catch((error: Error) => error);
+    expect((refused as Error & { cause: { code: string } }).cause.code).toBe('ECONNREFUSED');
+    const abort = new AbortController();
+    abort.abort(new Error('no complete response within 10 s'));
+    await expect(transport({ method: 'GET', url: `${base}/echo`, headers: {}, signal: abort.signal })).rejects.toThrow(
+      'no complete response within 10 s',
+    );
+    close();
+  });
+});

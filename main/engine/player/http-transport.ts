@@ -1,0 +1,174 @@
+/**
+ * The player's requests over node:http with kept-alive connections. `fetch` works too (it is the
+ * client's default), but it builds a Request, a Headers, a Response and a web stream for every
+ * exchange, and a player reporting every few seconds of engine time makes thousands of them in
+ * one jump of the clock: with node:http a loopback exchange costs about a quarter of fetch's
+ * (docs/decisions/perf-playback-24h.md). What the client sees is the same: redirects followed as
+ * fetch follows them, the body as a stream it reads under its own cap, connection failures with
+ * their code as the `cause`, and the abort signal ending the request at any point.
+ */
+import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
+import type { Readable } from 'node:stream';
+import type { ByteStream } from '../http/capped-body.js';
+import type { HttpRequest, HttpResponse, HttpTransport } from './client.js';
+
+/** As fetch: at most 20 redirects, then the request fails. */
+const MAX_REDIRECTS = 20;
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+
+export interface KeepAliveTransport {
+  transport: HttpTransport;
+  /** Closes the kept-alive connections (the engine's close). */
+  close(): void;
+}
+
+/** A transport with its own connection pools; each engine makes one and closes it. */
+export function keepAliveTransport(): KeepAliveTransport {
+  const agents = {
+    http: new HttpAgent({ keepAlive: true }),
+    https: new HttpsAgent({ keepAlive: true }),
+  };
+  const send = async (request: HttpRequest): Promise<HttpResponse> => {
+    let current = request;
+    for (let hops = 0; ; hops++) {
+      const response = await once(current, agents);
+      const location = REDIRECTS.has(response.statusCode ?? 0) ? response.headers.location : undefined;
+      if (location === undefined) return answer(response);
+      response.resume();
+      if (hops === MAX_REDIRECTS) throw new Error('request failed', { cause: new Error('redirect count exceeded') });
+      current = redirected(current, response.statusCode!, new URL(location, current.url));
+    }
+  };
+  return {
+    transport: send,
+    close: () => {
+      agents.http.destroy();
+      agents.https.destroy();
+    },
+  };
+}
+
+/** One request, answered with its response head; the body is left to read. */
+function once(request: HttpRequest, agents: { http: HttpAgent; https: HttpsAgent }): Promise<IncomingMessage> {
+  return new Promise((resolve, reject) => {
+    const { signal } = request;
+    if (signal.aborted) return reject(signal.reason as Error);
+    const url = new URL(request.url);
+    const secure = url.protocol === 'https:';
+    if (!secure && url.protocol !== 'http:')
+      return reject(new Error('request failed', { cause: new Error(`unsupported protocol ${url.protocol}`) }));
+    const headers: Record<string, string> = { ...request.headers };
+    if (request.body !== undefined) headers['content-length'] = String(Buffer.byteLength(request.body));
+    let outgoing;
+    try {
+      outgoing = (secure ? httpsRequest : httpRequest)(url, {
+        method: request.method,
+        headers,
+        agent: secure ? agents.https : agents.http,
+      });
+    } catch (error) {
+      // A header value node refuses (a newline in httpAuthorization): no request left.
+      return reject(new Error('request failed', { cause: error }));
+    }
+    const onAbort = (): void => {
+      outgoing.destroy(signal.reason as Error);
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+    outgoing.on('error', (error) => {
+      signal.removeEventListener('abort', onAbort);
+      reject(signal.aborted ? (signal.reason as Error) : new Error('request failed', { cause: error }));
+    });
+    outgoing.on('response', (response) => {
+      // From here the body's reader owns the abort (readCappedBody listens to the same signal).
+      signal.removeEventListener('abort', onAbort);
+      resolve(response);
+    });
+    outgoing.end(request.body);
+  });
+}
+
+/** The request a redirect asks for, as fetch makes it (RFC 9110 §15.4, the Fetch standard). */
+function redirected(request: HttpRequest, status: number, to: URL): HttpRequest {
+  const toGet = status === 303 || ((status === 301 || status === 302) && request.method === 'POST');
+  const headers = { ...request.headers };
+  if (toGet) delete headers['content-type'];
+  // Credentials stay with the origin they were given for.
+  if (to.origin !== new URL(request.url).origin) delete headers.authorization;
+  return {
+    ...request,
+    url: to.toString(),
+    method: toGet ? 'GET' : request.method,
+    headers,
+    body: toGet ? undefined : request.body,
+  };
+}
+
+function answer(response: IncomingMessage): HttpResponse {
+  const body = messageBody(decoded(response), response);
+  return {
+    status: response.statusCode ?? 0,
+    headers: {
+      get: (name) => {
+        const value = response.headers[name.toLowerCase()];
+        return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value;
+      },
+    },
+    body,
+    text: async () => {
+      const chunks: Buffer[] = [];
+      for await (const chunk of body.stream) chunks.push(chunk as Buffer);
+      return Buffer.concat(chunks).toString('utf8');
+    },
+  };
+}
+
+/** As fetch: a compressed answer is read decompressed (the cap counts what the player reads). */
+function decoded(response: IncomingMessage): Readable {
+  const encoding = response.headers['content-encoding']?.trim().toLowerCase();
+  const decoder =
+    encoding === 'gzip' || encoding === 'x-gzip'
+      ? createGunzip()
+      : encoding === 'deflate'
+        ? createInflate()
+        : encoding === 'br'
+          ? createBrotliDecompress()
+          : null;
+  if (!decoder) return response;
+  response.on('error', (error) => decoder.destroy(error));
+  return response.pipe(decoder);
+}
+
+/**
+ * The body as the byte stream readCappedBody reads: cancelling it drops the connection, and a read
+ * pending then ends as done (as a web stream's does), so the reader's own check says why.
+ */
+function messageBody(stream: Readable, response: IncomingMessage): ByteStream & { stream: Readable } {
+  let cancelled = false;
+  const cancel = async (): Promise<void> => {
+    cancelled = true;
+    response.destroy();
+    stream.destroy();
+  };
+  return {
+    stream,
+    cancel,
+    getReader: () => {
+      const chunks = stream[Symbol.asyncIterator]() as AsyncIterator<Uint8Array>;
+      return {
+        read: async () => {
+          try {
+            const next = await chunks.next();
+            return next.done ? { done: true, value: undefined } : { done: false, value: next.value };
+          } catch (error) {
+            if (cancelled) return { done: true, value: undefined };
+            throw error;
+          }
+        },
+        cancel,
+        releaseLock: () => undefined,
+      };
+    },
+  };
+}
