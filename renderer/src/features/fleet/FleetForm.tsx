@@ -3,10 +3,19 @@
  * which server, judged by which thresholds. A field the engine would refuse is said so beside it,
  * with what was typed kept and the first such field focused.
  */
-import { useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { useFaultPresets } from '../../queries/faults';
 import { usePaletteActions } from '../../stores/palette-actions';
-import { DEFAULT_FLEET_FIELDS, parseFleetForm, type FleetFieldErrors, type FleetFields } from './form';
+import { FleetFaultRows } from './FleetFaultRows';
+import {
+  parseFleetForm,
+  type FleetFaultDraft,
+  type FleetFaultErrors,
+  type FleetFieldErrors,
+  type FleetFields,
+} from './form';
 import { useStartFleet } from './queries';
+import { readFleetForm, writeFleetForm } from './stored-form';
 import styles from './FleetForm.module.css';
 
 const ORDER: (keyof FleetFields)[] = [
@@ -18,6 +27,7 @@ const ORDER: (keyof FleetFields)[] = [
   'pauseRate',
   'seekRate',
   'seed',
+  'workers',
   'baseUrl',
   'authorization',
   'thresholds',
@@ -25,9 +35,15 @@ const ORDER: (keyof FleetFields)[] = [
 
 export function FleetForm({ running, onStarted }: { running: boolean; onStarted(id: string): void }) {
   const start = useStartFleet();
-  const [fields, setFields] = useState<FleetFields>(DEFAULT_FLEET_FIELDS);
+  const presets = useFaultPresets().data;
+  const [stored] = useState(readFleetForm);
+  const [fields, setFields] = useState<FleetFields>(stored.fields);
+  const [faults, setFaults] = useState<FleetFaultDraft[]>(stored.faults);
   const [errors, setErrors] = useState<FleetFieldErrors>({});
+  const [faultErrors, setFaultErrors] = useState<FleetFaultErrors>({});
   const formRef = useRef<HTMLFormElement>(null);
+  // Remembered as typed, so a restart finds the fleet that was being set up.
+  useEffect(() => writeFleetForm({ fields, faults }), [fields, faults]);
   // As the Start button: while a fleet plays the palette says why it cannot.
   usePaletteActions({ 'fleet.start': running ? undefined : () => formRef.current?.requestSubmit() });
 
@@ -37,16 +53,28 @@ export function FleetForm({ running, onStarted }: { running: boolean; onStarted(
     start.reset();
   };
 
+  const editFaults = (drafts: FleetFaultDraft[]) => {
+    setFaults(drafts);
+    setFaultErrors({});
+    start.reset();
+  };
+
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    const parsed = parseFleetForm(fields);
+    const parsed = parseFleetForm(fields, faults, presets ?? []);
     if (!parsed.ok) {
       setErrors(parsed.errors);
+      setFaultErrors(parsed.faultErrors);
       const first = ORDER.find((key) => parsed.errors[key]);
-      if (first) formRef.current?.querySelector<HTMLElement>(`#fleet-${first}`)?.focus();
+      const firstRow = Object.keys(parsed.faultErrors).map(Number)[0];
+      const rowErrors = firstRow === undefined ? undefined : parsed.faultErrors[firstRow];
+      const firstFaultField = (['preset', 'start', 'duration'] as const).find((key) => rowErrors?.[key]);
+      const target = first ? `#fleet-${first}` : firstFaultField ? `#fleet-fault-${firstRow}-${firstFaultField}` : null;
+      if (target) formRef.current?.querySelector<HTMLElement>(target)?.focus();
       return;
     }
     setErrors({});
+    setFaultErrors({});
     start.mutate(parsed.input, { onSuccess: ({ id }) => onStarted(id) });
   };
 
@@ -115,6 +143,7 @@ export function FleetForm({ running, onStarted }: { running: boolean; onStarted(
         {field('pauseRate', 'Pause rate', 'Per track, 0 to 1.')}
         {field('seekRate', 'Seek rate', 'Per track, 0 to 1.')}
         {field('seed', 'Seed', 'The same seed, the same listeners.')}
+        {field('workers', 'Workers', 'Threads; empty: one per core.')}
         {field(
           'baseUrl',
           'Base URL (optional)',
@@ -132,6 +161,7 @@ export function FleetForm({ running, onStarted }: { running: boolean; onStarted(
           mono: true,
         })}
       </div>
+      <FleetFaultRows drafts={faults} errors={faultErrors} presets={presets} onChange={editFaults} />
       <div className="form-actions">
         <button type="submit" className="primary" disabled={start.isPending || running}>
           {start.isPending ? 'Starting…' : 'Start fleet'}

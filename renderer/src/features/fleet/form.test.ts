@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_FLEET_FIELDS, parseFleetForm, type FleetFields } from './form';
+import type { FaultPreset } from '@engine-api/commands/faults';
+import { DEFAULT_FLEET_FIELDS, OUTAGE_FAULT, parseFleetFaults, parseFleetForm, type FleetFields } from './form';
 
 const fields = (change: Partial<FleetFields>): FleetFields => ({ ...DEFAULT_FLEET_FIELDS, ...change });
 
@@ -61,5 +62,66 @@ describe('parseFleetForm', () => {
     const parsed = parseFleetForm(fields({ thresholds: 'p99<250ms\np99 under 250' }));
     expect(parsed.ok ? null : parsed.errors.thresholds).toMatch(/^“p99 under 250” is not a threshold/);
     expect(parseFleetForm(fields({ thresholds: 'p(95)<=1s\nrps>10/s\n\n' })).ok).toBe(true);
+  });
+
+  it('sends workers only when given, as a whole number of threads', () => {
+    expect(parseFleetForm(fields({})).ok && parseFleetForm(fields({})).input).not.toHaveProperty('workers');
+    const two = parseFleetForm(fields({ workers: ' 2 ' }));
+    expect(two.ok && two.input.workers).toBe(2);
+    const bad = parseFleetForm(fields({ workers: '1.5' }));
+    expect(bad.ok ? null : bad.errors.workers).toBe('Workers must be a whole number.');
+    const zero = parseFleetForm(fields({ workers: '0' }));
+    expect(zero.ok ? null : zero.errors.workers).toBe('Workers must be from 1 to 64.');
+  });
+});
+
+const storm: FaultPreset = {
+  id: '503-storm',
+  label: '503 storm with Retry-After',
+  description: '…',
+  rule: { target: 'cloudQueue', match: {}, action: { type: 'status', status: 503, retryAfter: 3 }, label: '503 storm' },
+};
+
+describe('parseFleetFaults', () => {
+  it('reads the one-minute outage into a timed rule, the preset’s own, in engine ms', () => {
+    const { faults, errors } = parseFleetFaults([OUTAGE_FAULT], [storm], 300);
+    expect(errors).toEqual({});
+    expect(faults).toEqual([
+      {
+        rule: { ...storm.rule, label: '503 storm with Retry-After (fleet, from 10 s)' },
+        startMs: 10_000,
+        durationMs: 60_000,
+      },
+    ]);
+  });
+
+  it('leaves the duration out when empty: on until the fleet ends', () => {
+    const { faults } = parseFleetFaults([{ preset: '503-storm', start: '0', duration: ' ' }], [storm], 60);
+    expect(faults).toHaveLength(1);
+    expect(faults[0]).not.toHaveProperty('durationMs');
+  });
+
+  it('says each row’s problem beside it, and the form carries them', () => {
+    const drafts = [
+      { preset: 'gone', start: '5', duration: '' },
+      { preset: '503-storm', start: '90', duration: '0' },
+      { preset: '503-storm', start: 'soon', duration: '10' },
+    ];
+    const { faults, errors } = parseFleetFaults(drafts, [storm], 60);
+    expect(faults).toEqual([]);
+    expect(errors).toEqual({
+      0: { preset: 'Choose a fault.' },
+      1: { start: 'Start must be before the fleet ends.', duration: 'Duration must be from 1 to 86,400.' },
+      2: { start: 'Start must be a number, not “soon”.' },
+    });
+    const form = parseFleetForm(fields({ duration: '60' }), drafts, [storm]);
+    expect(form.ok ? null : form.faultErrors).toEqual(errors);
+  });
+
+  it('puts the timed rules in the start input', () => {
+    const parsed = parseFleetForm(fields({ duration: '300' }), [OUTAGE_FAULT], [storm]);
+    expect(parsed.ok && parsed.input.faults).toEqual([
+      expect.objectContaining({ startMs: 10_000, durationMs: 60_000 }),
+    ]);
   });
 });

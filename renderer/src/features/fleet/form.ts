@@ -3,7 +3,8 @@
  * a `fleets.start` input, each field checked against the engine's own bounds, so a refusal is said
  * beside its field before anything is sent.
  */
-import type { FleetStartInput } from '@engine-api/fleet-types';
+import type { FaultPreset } from '@engine-api/commands/faults';
+import type { FleetFault, FleetStartInput } from '@engine-api/fleet-types';
 
 export interface FleetFields {
   players: string;
@@ -15,6 +16,8 @@ export interface FleetFields {
   pauseRate: string;
   seekRate: string;
   seed: string;
+  /** Worker threads; empty: the engine's default, one per core. */
+  workers: string;
   baseUrl: string;
   authorization: string;
   /** One k6-style threshold a line. */
@@ -23,10 +26,27 @@ export interface FleetFields {
 
 export type FleetFieldErrors = Partial<Record<keyof FleetFields, string>>;
 
-export type ParsedFleetForm = { ok: true; input: FleetStartInput } | { ok: false; errors: FleetFieldErrors };
+/** A fault preset the fleet switches on at `start` seconds of its listening, for `duration` (empty: to its end). */
+export interface FleetFaultDraft {
+  preset: string;
+  start: string;
+  duration: string;
+}
+
+/** Errors of the fault rows, by row and by field. */
+export type FleetFaultErrors = Partial<Record<number, Partial<Record<keyof FleetFaultDraft, string>>>>;
+
+export type ParsedFleetForm =
+  { ok: true; input: FleetStartInput } | { ok: false; errors: FleetFieldErrors; faultErrors: FleetFaultErrors };
 
 /** The engine's bounds (main/engine/api/commands/fleets.ts), restated for the form. */
-export const FLEET_LIMITS = { players: 20_000, durationSec: 86_400, speed: 1_000, seed: 4_294_967_295 } as const;
+export const FLEET_LIMITS = {
+  players: 20_000,
+  durationSec: 86_400,
+  speed: 1_000,
+  seed: 4_294_967_295,
+  workers: 64,
+} as const;
 
 export const DEFAULT_FLEET_FIELDS: FleetFields = {
   players: '100',
@@ -37,6 +57,7 @@ export const DEFAULT_FLEET_FIELDS: FleetFields = {
   pauseRate: '0.05',
   seekRate: '0.05',
   seed: '1',
+  workers: '',
   baseUrl: '',
   authorization: '',
   thresholds: 'p99<250ms\nerrors<1%\nviolations==0',
@@ -64,7 +85,52 @@ function number(
   return { ok: true, value };
 }
 
-export function parseFleetForm(fields: FleetFields): ParsedFleetForm {
+/** The outage the issue names: every cloud queue request answers 503 for a minute, ten seconds in. */
+export const OUTAGE_FAULT: FleetFaultDraft = { preset: '503-storm', start: '10', duration: '60' };
+
+/**
+ * The fault rows read into the fleet's timed rules: each names a preset the engine offers, starts
+ * within the fleet's duration and lasts at least a second. The rule is the preset's own; the
+ * fleet aims it at its players' client (fleet/fleet.ts), so it fails whatever server they play.
+ */
+export function parseFleetFaults(
+  drafts: readonly FleetFaultDraft[],
+  presets: readonly FaultPreset[],
+  durationSec: number,
+): { faults: FleetFault[]; errors: FleetFaultErrors } {
+  const errors: FleetFaultErrors = {};
+  const faults: FleetFault[] = [];
+  drafts.forEach((draft, row) => {
+    const rowErrors: Partial<Record<keyof FleetFaultDraft, string>> = {};
+    const preset = presets.find((p) => p.id === draft.preset);
+    if (!preset) rowErrors.preset = 'Choose a fault.';
+    const start = number(draft.start, 'Start', { min: 0, max: FLEET_LIMITS.durationSec, integer: false });
+    if (!start.ok) rowErrors.start = start.message;
+    else if (Number.isFinite(durationSec) && start.value >= durationSec)
+      rowErrors.start = 'Start must be before the fleet ends.';
+    const lasting =
+      draft.duration.trim() === ''
+        ? null
+        : number(draft.duration, 'Duration', { min: 1, max: FLEET_LIMITS.durationSec, integer: false });
+    if (lasting && !lasting.ok) rowErrors.duration = lasting.message;
+    if (Object.keys(rowErrors).length > 0 || !preset || !start.ok || (lasting && !lasting.ok)) {
+      errors[row] = rowErrors;
+      return;
+    }
+    faults.push({
+      rule: { ...preset.rule, label: `${preset.label} (fleet, from ${draft.start.trim()} s)` },
+      startMs: Math.round(start.value * 1000),
+      ...(lasting ? { durationMs: Math.round(lasting.value * 1000) } : {}),
+    });
+  });
+  return { faults, errors };
+}
+
+export function parseFleetForm(
+  fields: FleetFields,
+  faultDrafts: readonly FleetFaultDraft[] = [],
+  presets: readonly FaultPreset[] = [],
+): ParsedFleetForm {
   const errors: FleetFieldErrors = {};
   const read = (key: keyof FleetFields, reading: Reading): number => {
     if (reading.ok) return reading.value;
@@ -88,6 +154,11 @@ export function parseFleetForm(fields: FleetFields): ParsedFleetForm {
   const seekRate = rate('seekRate', 'Seek rate');
   const seed = read('seed', number(fields.seed, 'Seed', { min: 0, max: FLEET_LIMITS.seed, integer: true }));
   if (!errors.ramp && !errors.duration && ramp > duration) errors.ramp = 'Ramp must not be longer than the duration.';
+  const workers =
+    fields.workers.trim() === ''
+      ? null
+      : read('workers', number(fields.workers, 'Workers', { min: 1, max: FLEET_LIMITS.workers, integer: true }));
+  const timed = parseFleetFaults(faultDrafts, presets, duration);
 
   const baseUrl = fields.baseUrl.trim();
   if (baseUrl !== '' && !/^https?:\/\/[^\s]+$/i.test(baseUrl))
@@ -106,7 +177,8 @@ export function parseFleetForm(fields: FleetFields): ParsedFleetForm {
   if (badThreshold !== undefined)
     errors.thresholds = `“${badThreshold}” is not a threshold: write it as k6 does, e.g. p99<250ms, errors<1%, violations==0.`;
 
-  if (Object.keys(errors).length > 0) return { ok: false, errors };
+  if (Object.keys(errors).length > 0 || Object.keys(timed.errors).length > 0)
+    return { ok: false, errors, faultErrors: timed.errors };
   const input: FleetStartInput = {
     players,
     durationMs: Math.round(duration * 1000),
@@ -118,6 +190,8 @@ export function parseFleetForm(fields: FleetFields): ParsedFleetForm {
     seed,
     thresholds,
   };
+  if (workers !== null) input.workers = workers;
+  if (timed.faults.length > 0) input.faults = timed.faults;
   if (baseUrl !== '') input.baseUrl = baseUrl;
   if (authorization !== '') input.authorization = authorization;
   return { ok: true, input };

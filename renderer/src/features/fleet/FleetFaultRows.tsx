@@ -1,0 +1,116 @@
+/**
+ * The fleet's timed faults: which preset, when in the fleet's listening it switches on, and for
+ * how long. A one-minute outage is one row (and one click). Each row's problem is said beside
+ * its field, with what was typed kept.
+ */
+import type { FaultPreset } from '@engine-api/commands/faults';
+import { OUTAGE_FAULT, type FleetFaultDraft, type FleetFaultErrors } from './form';
+import styles from './FleetFaultRows.module.css';
+
+interface Props {
+  drafts: FleetFaultDraft[];
+  errors: FleetFaultErrors;
+  presets: readonly FaultPreset[] | undefined;
+  onChange(drafts: FleetFaultDraft[]): void;
+}
+
+export function FleetFaultRows({ drafts, errors, presets, onChange }: Props) {
+  const edit = (row: number, change: Partial<FleetFaultDraft>) =>
+    onChange(drafts.map((draft, i) => (i === row ? { ...draft, ...change } : draft)));
+  const add = (draft: FleetFaultDraft) => onChange([...drafts, draft]);
+  const remove = (row: number) => onChange(drafts.filter((_, i) => i !== row));
+  const first = presets?.[0]?.id ?? '';
+
+  return (
+    <fieldset className={styles.faults}>
+      <legend>Faults</legend>
+      <p className={styles.hint}>
+        Switched on in the players’ client at a time of the fleet’s listening, so they fail whatever server is played.
+      </p>
+      {drafts.length > 0 && (
+        <ol className={styles.rows}>
+          {drafts.map((draft, row) => {
+            const rowErrors = errors[row] ?? {};
+            const id = (field: string) => `fleet-fault-${row}-${field}`;
+            const problem = rowErrors.preset ?? rowErrors.start ?? rowErrors.duration;
+            return (
+              <li key={row} className={styles.row}>
+                <div className={styles.preset}>
+                  <label id={id('label')} htmlFor={id('preset')}>
+                    Fault {row + 1}
+                  </label>
+                  <select
+                    id={id('preset')}
+                    value={draft.preset}
+                    aria-invalid={rowErrors.preset ? true : undefined}
+                    aria-describedby={problem ? `fleet-fault-${row}-error` : undefined}
+                    onChange={(event) => edit(row, { preset: event.target.value })}
+                  >
+                    {!presets?.some((p) => p.id === draft.preset) && <option value={draft.preset}>Choose…</option>}
+                    {presets?.map((preset) => (
+                      <option key={preset.id} value={preset.id}>
+                        {preset.label}
+                      </option>
+                    ))}
+                  </select>
+                </div>
+                <div className={styles.number}>
+                  <label id={id('start-label')} htmlFor={id('start')}>
+                    From (s)
+                  </label>
+                  <input
+                    id={id('start')}
+                    aria-labelledby={`${id('label')} ${id('start-label')}`}
+                    inputMode="decimal"
+                    autoComplete="off"
+                    value={draft.start}
+                    aria-invalid={rowErrors.start ? true : undefined}
+                    aria-describedby={problem ? `fleet-fault-${row}-error` : undefined}
+                    onChange={(event) => edit(row, { start: event.target.value })}
+                  />
+                </div>
+                <div className={styles.number}>
+                  <label id={id('duration-label')} htmlFor={id('duration')}>
+                    For (s)
+                  </label>
+                  <input
+                    id={id('duration')}
+                    aria-labelledby={`${id('label')} ${id('duration-label')}`}
+                    inputMode="decimal"
+                    autoComplete="off"
+                    placeholder="to the end"
+                    value={draft.duration}
+                    aria-invalid={rowErrors.duration ? true : undefined}
+                    aria-describedby={problem ? `fleet-fault-${row}-error` : undefined}
+                    onChange={(event) => edit(row, { duration: event.target.value })}
+                  />
+                </div>
+                <button
+                  type="button"
+                  className={styles.remove}
+                  aria-label={`Remove fault ${row + 1}`}
+                  onClick={() => remove(row)}
+                >
+                  Remove
+                </button>
+                {problem && (
+                  <p id={`fleet-fault-${row}-error`} className={styles.error}>
+                    {problem}
+                  </p>
+                )}
+              </li>
+            );
+          })}
+        </ol>
+      )}
+      <div className={styles.actions}>
+        <button type="button" onClick={() => add(OUTAGE_FAULT)}>
+          Add a one-minute outage
+        </button>
+        <button type="button" onClick={() => add({ preset: first, start: '0', duration: '' })} disabled={!first}>
+          Add a fault
+        </button>
+      </div>
+    </fieldset>
+  );
+}
