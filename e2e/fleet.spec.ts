@@ -156,3 +156,58 @@ test('starts a fleet, shows it live, stops it; lets another end and shows its su
     main.getByRole('listbox', { name: 'Traffic entries' }).locator('[role="option"][aria-selected="true"]'),
   ).toHaveCount(1);
 });
+
+test('a one-minute outage is one row that survives a reload; a fault injected live fails the fleet until removed', async ({
+  consolePage,
+  served,
+  page,
+}) => {
+  test.setTimeout(60_000);
+  await page.keyboard.press('8');
+  await expect(consolePage.area('Fleet')).toHaveAttribute('aria-current', 'page');
+  const main = page.getByRole('main');
+  const form = main.getByRole('form', { name: 'Start a fleet' });
+  const faults = form.getByRole('group', { name: 'Faults' });
+
+  // The outage is one click, its row kept as typed across a reload (the form is remembered).
+  await faults.getByRole('button', { name: 'Add a one-minute outage' }).click();
+  await expect(faults.getByRole('combobox', { name: 'Fault 1' })).toHaveValue('503-storm');
+  await fill(page, { Players: '10', 'Duration (s)': '600', 'Ramp (s)': '0', Speed: '10' });
+  await faults.getByRole('textbox', { name: 'Fault 1 From (s)' }).fill('900');
+  await form.getByRole('button', { name: 'Start fleet' }).click();
+  await expect(faults.getByText('Start must be before the fleet ends.')).toBeVisible();
+  await expect(faults.getByRole('textbox', { name: 'Fault 1 From (s)' })).toBeFocused();
+  await faults.getByRole('textbox', { name: 'Fault 1 From (s)' }).fill('400');
+  await page.reload();
+  await page.keyboard.press('8');
+  await expect(faults.getByRole('textbox', { name: 'Fault 1 From (s)' })).toHaveValue('400');
+  await expect(faults.getByRole('textbox', { name: 'Fault 1 For (s)' })).toHaveValue('60');
+  await expect(form.getByLabel('Players', { exact: true })).toHaveValue('10');
+
+  // Started: the fleet carries the timed rule, in engine ms (40 s of wall time away: the live rule below
+  // is not in its shadow, since the first rule that matches takes a request).
+  await form.getByRole('button', { name: 'Start fleet' }).click();
+  await expect(main.getByTestId('fleet-status')).toHaveText('playing');
+  const id = (await main.getByRole('heading', { name: /^Fleet fleet-/ }).textContent())!.match(/fleet-[0-9a-f]+/)![0];
+  const started = await adminApi<FleetReport>(served.ready, 'GET', `/fleets/${id}`);
+  expect(started.options.faults).toEqual([expect.objectContaining({ startMs: 400_000, durationMs: 60_000 })]);
+
+  // Live: a 503 storm in the players' client; its hits and the fleet's errors climb; removed, it is gone.
+  const live = main.getByRole('heading', { name: 'Inject a fault now' }).locator('..');
+  await live.getByLabel('Fault to inject').selectOption('503-storm');
+  await live.getByRole('button', { name: 'Inject' }).click();
+  const rules = live.getByRole('list', { name: 'Faults in the players’ client' });
+  const injected = rules.getByRole('listitem').filter({ hasText: '503 storm' }).filter({ hasNotText: 'fleet, from' });
+  await expect(injected).toBeVisible();
+  await expect(injected).not.toContainText(/^503 storm\s*0 hits/, { timeout: 15_000 });
+  await expect
+    .poll(async () => (await adminApi<FleetReport>(served.ready, 'GET', `/fleets/${id}`)).totals.errors, {
+      timeout: 15_000,
+    })
+    .toBeGreaterThan(0);
+  await injected.getByRole('button', { name: /^Remove / }).click();
+  await expect(injected).toHaveCount(0);
+  await main.getByRole('button', { name: 'Stop' }).click();
+  await expect(main.getByTestId('fleet-status')).toHaveText('stopped');
+  await expect(main.getByRole('heading', { name: 'Inject a fault now' })).toHaveCount(0);
+});

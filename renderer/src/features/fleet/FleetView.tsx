@@ -4,6 +4,7 @@
  */
 import { FLEET_REPORT_FORMATS_SHOWN, FleetDownloads } from './FleetDownloads';
 import { FleetCharts, FleetProgress } from './FleetLive';
+import { FleetLiveFaults } from './FleetLiveFaults';
 import { FleetEndpoints, FleetThresholds, FleetTotals, FleetViolations } from './FleetSummary';
 import { useFleet, useStopFleet } from './queries';
 import styles from './FleetView.module.css';
@@ -55,6 +56,7 @@ export function FleetView({ id }: { id: string }) {
             The fleet did not stop: {stop.error.message}
           </p>
         )}
+        {running && <FleetLiveFaults />}
       </div>
       <div className={`panel ${styles.section}`}>
         <FleetCharts report={report} />
