@@ -30,7 +30,13 @@ export interface VirtualUser {
 
 export function startVirtualUser(options: VirtualUserOptions): VirtualUser {
   const clock = new EngineClock({ speed: options.speed });
-  const client = new CloudQueueClient({ playerId: options.playerId, clock, onExchange: options.onExchange });
+  // As a fleet does: once the player closes, what its aborted requests answer is not measured.
+  let open = true;
+  const client = new CloudQueueClient({
+    playerId: options.playerId,
+    clock,
+    onExchange: (exchange) => open && options.onExchange(exchange),
+  });
   const holder: { listener?: Listener } = {};
   const player = new Player({
     playerId: options.playerId,
@@ -56,6 +62,7 @@ export function startVirtualUser(options: VirtualUserOptions): VirtualUser {
       return player.machineState;
     },
     close() {
+      open = false;
       listener.close();
       player.close();
       clock.close();

@@ -1,0 +1,80 @@
+/**
+ * The Artillery engine on its own, as Artillery's runner drives it (`new Engine(script, ee,
+ * helpers)`, `createScenario(spec, ee)(context, done)`), without Artillery: a virtual user plays
+ * its time, emits its figures and ends with its player closed; a scenario it cannot play fails its
+ * virtual user at once. scripts/artillery-example.test.ts runs it under Artillery itself.
+ */
+import { EventEmitter } from 'node:events';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CloudQueueEngine } from '../packages/artillery-engine-cloud-queue/src/engine.js';
+import { startDefectiveServer, type DefectiveServer } from '../main/engine/conformance/testing/defective-server.js';
+
+let server: DefectiveServer;
+beforeAll(async () => {
+  server = await startDefectiveServer({ defects: ['moreThanAsked'] });
+});
+afterAll(() => server.close());
+
+/** Artillery's template helper, for the `{{ name }}` form only: enough for these scripts. */
+const helpers = {
+  template: (value: unknown, context: { vars: Record<string, unknown> }) =>
+    JSON.parse(
+      JSON.stringify(value).replace(/{{\s*(\w+)\s*}}/g, (_, name: string) => String(context.vars[name] ?? '')),
+    ) as unknown,
+};
+
+/** What one virtual user emitted, and how it ended. */
+async function runOne(config: Record<string, unknown>, flow?: unknown[]) {
+  const ee = new EventEmitter();
+  const counters: Record<string, number> = {};
+  const histograms: Record<string, number[]> = {};
+  const errors: string[] = [];
+  let started = 0;
+  ee.on('counter', (name: string, value: number) => (counters[name] = (counters[name] ?? 0) + value));
+  ee.on('histogram', (name: string, value: number) => (histograms[name] ??= []).push(value));
+  ee.on('error', (code: string) => errors.push(code));
+  ee.on('started', () => started++);
+  const engine = new CloudQueueEngine({ config: { engines: { 'cloud-queue': config } } }, ee, helpers);
+  const scenario = engine.createScenario({ name: 'listen', ...(flow ? { flow } : {}) }, ee);
+  const error = await new Promise<Error | null>((resolve) =>
+    scenario({ vars: { token: server.authorization }, _uid: 'vu-1' }, (failure) => resolve(failure)),
+  );
+  return { counters, histograms, errors, started, error };
+}
+
+describe('the cloud-queue Artillery engine', () => {
+  it('plays one player for its time and emits its figures as metrics, then closes it', async () => {
+    const { counters, histograms, errors, started, error } = await runOne(
+      { baseUrl: server.baseUrl, authorization: '{{ token }}', speed: 20 },
+      [{ play: { seconds: 15 } }],
+    );
+    expect(error).toBeNull();
+    expect(errors).toEqual([]);
+    expect(started).toBe(1);
+    expect(counters['cloud_queue.requests.context']).toBe(1);
+    expect(counters['cloud_queue.requests.itemWindow.load']).toBe(1);
+    expect(counters['cloud_queue.codes.itemWindow.200']).toBeGreaterThanOrEqual(1);
+    expect(histograms['cloud_queue.latency.itemWindow']).toHaveLength(counters['cloud_queue.requests.itemWindow']!);
+    // The server's windows hold one item more than asked: counted by rule, and in the total.
+    expect(counters['cloud_queue.violations.itemWindow.window-size']).toBeGreaterThanOrEqual(1);
+    expect(counters['cloud_queue.violations']).toBe(counters['cloud_queue.violations.itemWindow.window-size']);
+    expect(counters['cloud_queue.players.PLAYING']).toBe(1);
+    // Its player is closed: 40 s of its listening later (2 s of wall time; it reports every 30 s) it has sent nothing more.
+    const sent = counters['cloud_queue.requests'];
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    expect(counters['cloud_queue.requests']).toBe(sent);
+  });
+
+  it('fails a virtual user at once when its scenario cannot be played', async () => {
+    const noUrl = await runOne({ speed: 20 });
+    expect(noUrl.error?.message).toMatch(/baseUrl \(or config.target\) must be an absolute http\(s\) URL/);
+    expect(noUrl.errors).toEqual(['cloud-queue.bad_scenario']);
+    expect(noUrl.counters['cloud_queue.requests']).toBeUndefined();
+
+    const badStep = await runOne({ baseUrl: server.baseUrl }, [{ get: { url: '/' } }]);
+    expect(badStep.error?.message).toMatch(/each step of a cloud-queue flow is \{ play: \{\.\.\.\} \}/);
+
+    const badRate = await runOne({ baseUrl: server.baseUrl, skipRate: 2 });
+    expect(badRate.error?.message).toMatch(/skipRate must be from 0 to 1/);
+  });
+});
