@@ -11,6 +11,7 @@ import { useApplyPreset, useFaultPresets, useFaultRules, useRemoveFault } from '
 import { useTriggerPlayer, useTriggerRule } from '../../queries/player-workbench';
 import { usePlayerDetail } from '../../queries/players';
 import { usePaletteActions } from '../../stores/palette-actions';
+import { WorkbenchField, WorkbenchToolbar } from './WorkbenchToolbar';
 import styles from './WorkbenchFaults.module.css';
 
 const PLAYER_TRIGGERS: { request: TriggerRequest; label: string }[] = [
@@ -42,9 +43,8 @@ export function WorkbenchFaults({ playerId }: { playerId: string }) {
 
   return (
     <>
-      <div className={styles.toolbar}>
-        <label className={styles.field}>
-          <span>Preset</span>
+      <WorkbenchToolbar>
+        <WorkbenchField label="Preset">
           <select aria-label="Fault preset" value={chosen} onChange={(e) => setPreset(e.target.value)}>
             {presets.map((p) => (
               <option key={p.id} value={p.id}>
@@ -52,7 +52,7 @@ export function WorkbenchFaults({ playerId }: { playerId: string }) {
               </option>
             ))}
           </select>
-        </label>
+        </WorkbenchField>
         <button
           type="button"
           className="primary"
@@ -61,7 +61,7 @@ export function WorkbenchFaults({ playerId }: { playerId: string }) {
         >
           {apply.isPending ? 'Injecting…' : 'Inject'}
         </button>
-      </div>
+      </WorkbenchToolbar>
       {rules.length === 0 ? (
         <p className="muted">No fault rules: every request is answered normally.</p>
       ) : (
@@ -77,7 +77,7 @@ export function WorkbenchFaults({ playerId }: { playerId: string }) {
           ))}
         </ul>
       )}
-      <div className={styles.toolbar} role="group" aria-label="Send a player request now">
+      <WorkbenchToolbar role="group" aria-label="Send a player request now">
         <span className="muted">Send now:</span>
         {PLAYER_TRIGGERS.map(({ request, label }) => (
           <button
@@ -90,7 +90,7 @@ export function WorkbenchFaults({ playerId }: { playerId: string }) {
             {label}
           </button>
         ))}
-      </div>
+      </WorkbenchToolbar>
       <div role="status" aria-label="Trigger answer" className={styles.triggerAnswer}>
         {sent && (
           <>

@@ -10,6 +10,7 @@ import type { PlayerTransition } from '@engine-api/player-types';
 import { Timeline } from '../../components/Timeline';
 import { formatEngineClock } from '../../format/engine-time';
 import { addMark, removeMark, type TimelineMark } from './marks';
+import { WorkbenchField, WorkbenchToolbarForm } from './WorkbenchToolbar';
 import styles from './WorkbenchTimeline.module.css';
 
 interface Props {
@@ -28,8 +29,7 @@ export function WorkbenchTimeline({ playerId, transitions, marked, marks, onMark
   const newest = transitions.at(-1);
   return (
     <>
-      <form
-        className={styles.toolbar}
+      <WorkbenchToolbarForm
         aria-label="Mark the timeline"
         onSubmit={(e) => {
           e.preventDefault();
@@ -37,15 +37,14 @@ export function WorkbenchTimeline({ playerId, transitions, marked, marks, onMark
           setLabel('');
         }}
       >
-        <label className={styles.field}>
-          <span>Mark label</span>
+        <WorkbenchField label="Mark label">
           <input
             value={label}
             onChange={(e) => setLabel(e.target.value)}
             placeholder={`Mark ${marks.length + 1}`}
             maxLength={80}
           />
-        </label>
+        </WorkbenchField>
         <button type="submit">Mark</button>
         {marks.length > 0 && (
           <ul className={styles.marks} aria-label="Marks">
@@ -74,7 +73,7 @@ export function WorkbenchTimeline({ playerId, transitions, marked, marks, onMark
             ))}
           </ul>
         )}
-      </form>
+      </WorkbenchToolbarForm>
       <Timeline transitions={transitions} marked={marked} />
     </>
   );
