@@ -1,7 +1,9 @@
 /**
- * Builds the command line (`out/cli/bin.js`) for plain Node: the engine and the CLI in one ES
- * module, every package dependency left as an import. The package's `bin` runs it, so an
- * installed tarball needs no TypeScript and no build step.
+ * Builds the command line (`out/cli/bin.js`) for plain Node: the engine and the CLI as ES
+ * modules, every package dependency left as an import. The package's `bin` runs it, so an
+ * installed tarball needs no TypeScript and no build step. A fleet's worker threads run
+ * `out/cli/fleet-worker.js` (main/engine/fleet/workers.ts finds it beside the code it is in, so
+ * the code both entries share goes to a chunk in `out/cli/` too).
  */
 import { builtinModules } from 'node:module';
 import { resolve } from 'node:path';
@@ -12,7 +14,7 @@ const external = [...Object.keys(pkg.dependencies), ...builtinModules, /^node:/]
 
 export default defineConfig({
   build: {
-    ssr: resolve('main/cli/bin.ts'),
+    ssr: true,
     outDir: 'out/cli',
     emptyOutDir: true,
     target: 'node20',
@@ -25,7 +27,8 @@ export default defineConfig({
       checks: { bundlerTimings: false },
       external: (id) =>
         external.some((name) => (typeof name === 'string' ? id === name || id.startsWith(`${name}/`) : name.test(id))),
-      output: { format: 'es', entryFileNames: 'bin.js' },
+      input: { bin: resolve('main/cli/bin.ts'), 'fleet-worker': resolve('main/engine/fleet/fleet-worker.ts') },
+      output: { format: 'es', entryFileNames: '[name].js', chunkFileNames: '[name]-[hash].js' },
     },
   },
   ssr: { noExternal: [] },

@@ -33,7 +33,7 @@ player's number). A line a second on stderr while it plays; at the end a summary
   --pause-rate R      chance per track that the listener pauses it a while (default 0)
   --seek-rate R       chance per track that the listener seeks in it (default 0)
   --seed N            the same seed gives the same listeners (default 1)
-  --workers W         worker threads; this version plays in one (said in the report)
+  --workers W         worker threads the players are split over (default one per core)
   --fault F           a fault preset's id (${FAULT_PRESETS.map((p) => p.id).join(', ')}) or a JSON file of
                       rules ({"rule": {...}, "startMs": 60000, "durationMs": 60000}, or a list), applied to
                       the fleet's requests; repeatable

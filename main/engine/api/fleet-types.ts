@@ -34,7 +34,7 @@ export interface FleetStartInput {
   seekRate?: number;
   /** The same seed gives the same listeners. Default 1. */
   seed?: number;
-  /** Worker threads; this version runs the fleet in the engine's own thread (1). */
+  /** Worker threads the players are split over; default one per core. */
   workers?: number;
   faults?: FleetFault[];
   /** k6-style thresholds (`p99<250ms`, `errors<1%`, `violations==0`), judged at the end. */
@@ -114,6 +114,7 @@ export interface FleetReport {
   timeNote: string | null;
   /** Anything else the run says about how it ran. */
   notes: string[];
+  /** Threads the players played on. */
   workers: number;
   elapsed: { engineMs: number; wallMs: number };
   players: { joined: number; byState: Record<FleetPlayerState, number> };
@@ -130,6 +131,8 @@ export interface FleetReport {
   };
   latency: LatencySummary;
   latencyByEndpoint: Record<string, LatencySummary>;
+  /** Wall ms by which the players' engine-clock timers fired late (a probe every 100 ms in each thread). */
+  timerLateness: LatencySummary;
   endpoints: FleetEndpointStats[];
   series: FleetTick[];
   violations: FleetViolationStats[];
@@ -138,6 +141,19 @@ export interface FleetReport {
   traffic: { logged: number; skipped: number };
   /** Why the fleet could not play: the server could not be reached at all. */
   error: { kind: 'unreachable' | 'setup'; message: string } | null;
+}
+
+/** A kept fleet in a list: enough to pick one and see whether it held. */
+export interface FleetListItem {
+  id: string;
+  status: FleetStatus;
+  players: number;
+  /** Wall time. */
+  startedAt: number;
+  finishedAt: number | null;
+  /** `pass` when every threshold held, `fail` when one did not, null while it plays or with none given. */
+  verdict: 'pass' | 'fail' | null;
+  thresholds: FleetThresholdResult[];
 }
 
 export type FleetReportFormat = 'json' | 'junit' | 'html';

@@ -81,4 +81,31 @@ describe('a fleet on the reference server', () => {
     const bad = await admin(engine, 'POST', '/fleets', { players: 1, durationMs: 1_000, thresholds: ['p99<<3'] });
     expect(bad.status).toBe(400);
   });
+
+  it("lists the fleets it keeps, newest first, with their thresholds' verdict", async () => {
+    const run = async (thresholds: string[]) => {
+      const { id } = await engine.commands.run('fleets.start', {
+        players: 1,
+        durationMs: 1_000,
+        speed: 10,
+        thresholds,
+      });
+      await finished(id);
+      return id;
+    };
+    const held = await run(['violations==0']);
+    const failed = await run(['requests>1000000']);
+    const none = await run([]);
+    const list = await engine.commands.run('fleets.list', {});
+    expect(list.slice(0, 3)).toMatchObject([
+      { id: none, status: 'finished', players: 1, verdict: null, thresholds: [] },
+      { id: failed, status: 'finished', players: 1, verdict: 'fail' },
+      { id: held, status: 'finished', players: 1, verdict: 'pass' },
+    ]);
+    expect(list[0]!.startedAt).toBeGreaterThanOrEqual(list[1]!.startedAt);
+    expect(list[0]!.finishedAt).not.toBeNull();
+    const served = await admin(engine, 'GET', '/fleets');
+    expect(served.status).toBe(200);
+    expect((served.body as { id: string }[]).map((f) => f.id).slice(0, 3)).toEqual([none, failed, held]);
+  }, 30_000);
 });

@@ -1,26 +1,32 @@
 /**
  * One fleet: N players, each the console's own player (player/player.ts, the same table, request
  * policies, retries and reports), each with its own session and its own queue, joining evenly
- * over the ramp, on an engine clock of the fleet's own at its speed. Its requests leave through
- * the fault rules (target `player`), so a rule fails fleet traffic whatever server it plays; the
- * fleet's own timed rules go on and off at their engine times. It ticks once a wall second:
- * players by state, requests, retries, errors and violations of that second.
+ * over the ramp, on an engine clock of the fleet's own at its speed. The players are split over
+ * worker threads (default one per core), each playing its share (share.ts) on a clock started
+ * where this one did; one worker plays in this thread. Their requests leave through the fault
+ * rules (target `player`), so a rule fails fleet traffic whatever server it plays; the fleet's
+ * timed rules go on and off at their engine times in every share. A request is given up after
+ * 10 s of real time, whatever the speed: the server answers in real time. This thread keeps the
+ * report and the traffic log: once a wall second it asks every share for its figures, merges
+ * them (merge.ts) and ticks: players by state, requests, retries, errors and violations of that
+ * second.
  */
-import type { FaultRuleInput } from '../api/fault-types.js';
-import type { FleetPlayerState, FleetReport, FleetStartInput, FleetTick } from '../api/fleet-types.js';
-import { FLEET_PLAYER_STATES } from '../api/fleet-types.js';
+import { availableParallelism } from 'node:os';
+import type { FaultRule } from '../api/fault-types.js';
+import type { FleetReport, FleetStartInput, FleetTick } from '../api/fleet-types.js';
 import { messageOf } from '../api/errors.js';
 import { EngineClock, type Timer } from '../clock/clock.js';
 import type { WallClock } from '../clock/wall.js';
 import { faultingTransport } from '../faults/player-transport.js';
 import type { FaultRegistry } from '../faults/registry.js';
-import { CloudQueueClient, fetchTransport, type HttpTransport, type PlayerExchange } from '../player/client.js';
+import { fetchTransport, type HttpTransport, type PlayerExchange } from '../player/client.js';
 import type { LoadParams } from '../player/events.js';
-import { Player } from '../player/player.js';
-import { Listener, listenerRandom } from './listener.js';
+import { emptyByState, mergeShares, sumDeltas, type MergedShares } from './merge.js';
 import { FleetMetrics, summarize } from './metrics.js';
+import { PlayerShare, type ShareSnapshot } from './share.js';
 import { judge, type Threshold, type ThresholdFigures } from './thresholds.js';
-import { DEFAULT_TRAFFIC_SAMPLE_RATE, TrafficSampler } from './traffic-sample.js';
+import { TrafficSampler } from './traffic-sample.js';
+import { LocalShare, WorkerShare, workerScript, type Share } from './workers.js';
 
 /** Where a player's queue is: made on the reference server, or BASE_URL with its number. */
 export interface QueueSource {
@@ -39,8 +45,9 @@ export interface FleetDeps {
   wall: WallClock;
   /** Engine time the fleet's clock starts at (the console's now). */
   startAt: number;
-  faults: Pick<FaultRegistry, 'add' | 'remove' | 'decide'>;
-  /** How requests leave before the fault rules (tests); default fetch. */
+  /** The console's rules; `list` lets live `player` rules reach worker threads. */
+  faults: Pick<FaultRegistry, 'add' | 'remove' | 'decide'> & Partial<Pick<FaultRegistry, 'list'>>;
+  /** How requests leave before the fault rules (tests); default fetch. A function stays in this thread. */
   transport?: HttpTransport;
   queues: QueueSource;
   /** Puts an exchange in the traffic log; answers its id. */
@@ -50,19 +57,23 @@ export interface FleetDeps {
   probe?: () => Promise<string | null>;
 }
 
-interface Member {
-  player: Player;
-  listener: Listener;
+/** Threads a fleet plays on when not told: one per core. */
+export function defaultWorkers(): number {
+  return availableParallelism();
 }
 
 export class Fleet {
   readonly clock: EngineClock;
-  private readonly metrics = new FleetMetrics();
+  /** The ticks (the shares' counts, merged each wall second). */
+  private readonly series = new FleetMetrics();
   private readonly sampler: TrafficSampler;
-  private readonly members: Member[] = [];
   private readonly timers = new Set<Timer>();
-  private readonly ruleIds = new Set<string>();
-  private readonly transport: HttpTransport;
+  private shares: Share[] = [];
+  private snapshots: ShareSnapshot[] = [];
+  private merged: MergedShares | null = null;
+  private mirroredRules = '';
+  private collecting: Promise<void> = Promise.resolve();
+  private readonly notes: string[] = [];
   private startedWall: number;
   private status: FleetReport['status'] = 'running';
   private finishedAt: number | null = null;
@@ -74,15 +85,10 @@ export class Fleet {
   readonly done = new Promise<void>((resolve) => (this.resolveDone = resolve));
 
   constructor(private readonly deps: FleetDeps) {
-    // Stopped until the fleet is ready to play (its queues made, its server reached).
+    // Stopped until the fleet is ready to play (its queues made, its server reached, its threads up).
     this.clock = new EngineClock({ wall: deps.wall, startAt: deps.startAt, speed: 0 });
     this.startedWall = deps.wall.now();
-    this.sampler = new TrafficSampler({
-      add: deps.log,
-      rate: deps.input.trafficSampleRate ?? DEFAULT_TRAFFIC_SAMPLE_RATE,
-      seed: deps.input.seed ?? 1,
-    });
-    this.transport = faultingTransport(deps.transport ?? fetchTransport, deps.faults as FaultRegistry, this.clock);
+    this.sampler = new TrafficSampler({ add: deps.log });
   }
 
   get id(): string {
@@ -91,6 +97,11 @@ export class Fleet {
 
   get running(): boolean {
     return this.status === 'running';
+  }
+
+  /** Worker threads still running (none once it ended). */
+  get liveThreads(): number {
+    return this.shares.filter((share) => share instanceof WorkerShare && share.alive).length;
   }
 
   /** Engine ms since the fleet started. */
@@ -114,14 +125,27 @@ export class Fleet {
       return;
     }
     if (!this.running) return;
-    this.startedWall = this.deps.wall.now();
-    this.clock.setSpeed(input.speed ?? 1);
-    for (const fault of input.faults ?? []) this.scheduleFault(fault.rule, fault.startMs ?? 0, fault.durationMs);
-    const ramp = input.rampMs ?? 0;
-    for (let n = 1; n <= input.players; n++) {
-      const at = input.players === 1 ? 0 : (ramp * (n - 1)) / (input.players - 1);
-      this.after(at, () => this.join(n));
+    let workers: WorkerShare[] = [];
+    try {
+      workers = this.spawnWorkers();
+      await Promise.all(workers.map((w) => w.ready));
+    } catch (error) {
+      this.shares = workers;
+      this.error = { kind: 'setup', message: `the fleet's worker threads could not start: ${messageOf(error)}` };
+      await this.finish('finished');
+      return;
     }
+    if (!this.running) return;
+    this.startedWall = this.deps.wall.now();
+    const speed = input.speed ?? 1;
+    this.clock.setSpeed(speed);
+    if (workers.length > 0) {
+      const rules = this.liveRules();
+      this.mirroredRules = ruleKey(rules);
+      for (const w of workers)
+        w.start({ type: 'start', startWall: this.startedWall, startAt: this.deps.startAt, speed, rules });
+      this.shares = workers;
+    } else this.shares = [new LocalShare(this.localShare())];
     this.scheduleTick();
     this.after(input.durationMs, () => void this.finish('finished'));
   }
@@ -132,10 +156,10 @@ export class Fleet {
 
   report(): FleetReport {
     const { input } = this.deps;
-    const merged = this.metrics.merged();
+    const merged = this.merged ?? mergeShares([], this.sampler.samples);
     const { authorization, ...options } = input;
     const wallMs = (this.finishedAt ?? this.deps.wall.now()) - this.startedWall;
-    const totals = this.metrics.totals;
+    const totals = merged.totals;
     return {
       id: this.deps.id,
       status: this.status,
@@ -143,29 +167,23 @@ export class Fleet {
       finishedAt: this.finishedAt,
       options: { ...options, authorization: authorization ? 'given' : null },
       timeNote: timeNote(input.speed ?? 1, input.durationMs),
-      notes:
-        input.workers && input.workers > 1
-          ? [`--workers ${input.workers}: this version plays the whole fleet in the engine's own thread (1 worker)`]
-          : [],
-      workers: 1,
+      notes: [...this.notes],
+      workers: Math.max(1, this.shares.length),
       elapsed: { engineMs: Math.round(this.elapsedMs), wallMs },
-      players: {
-        joined: this.members.length,
-        // Once ended, as they were at the end: closing is not what was measured.
-        byState: this.running ? this.byState() : (this.metrics.series.at(-1)?.byState ?? this.byState()),
-      },
+      players: { joined: merged.joined, byState: merged.byState },
       totals: {
         ...totals,
         errorRate: totals.requests === 0 ? 0 : totals.errors / totals.requests,
         requestsPerSecond: wallMs > 0 ? Math.round((totals.requests / wallMs) * 10_000) / 10 : 0,
       },
-      latency: summarize(merged),
-      latencyByEndpoint: this.metrics.latencyByEndpoint(),
-      endpoints: this.metrics.endpointStats(),
-      series: [...this.metrics.series],
-      violations: this.metrics.violations(),
+      latency: summarize(merged.all),
+      latencyByEndpoint: Object.fromEntries([...merged.sketches].map(([endpoint, s]) => [endpoint, summarize(s)])),
+      timerLateness: summarize(merged.lateness),
+      endpoints: merged.endpoints,
+      series: [...this.series.series],
+      violations: merged.violations,
       thresholds: this.thresholdResults,
-      traffic: { logged: this.sampler.logged, skipped: this.sampler.skipped },
+      traffic: { logged: this.sampler.logged, skipped: this.sampler.skipped + merged.skipped },
       error: this.error,
     };
   }
@@ -173,66 +191,83 @@ export class Fleet {
   /** What the thresholds read, now. */
   figures(): ThresholdFigures {
     const report = this.report();
-    const merged = this.metrics.merged();
+    const all = (this.merged ?? mergeShares([], this.sampler.samples)).all;
     return {
-      latencyAt: (q) => (merged.count === 0 ? NaN : merged.getValueAtQuantile(q)),
-      maxLatency: merged.count === 0 ? NaN : merged.max,
+      latencyAt: (q) => (all.count === 0 ? NaN : all.getValueAtQuantile(q)),
+      maxLatency: all.count === 0 ? NaN : all.max,
       errorRate: report.totals.errorRate,
       counts: report.totals,
       requestsPerSecond: report.totals.requestsPerSecond,
     };
   }
 
-  private join(n: number): void {
-    if (!this.running) return;
-    const load = this.deps.queues.queueOf(n);
-    const playerId = `${this.deps.id}-${n}`;
-    const client = new CloudQueueClient({
-      playerId,
-      clock: this.clock,
-      transport: this.transport,
-      onExchange: (exchange) => this.noteExchange(exchange),
-    });
+  /** How many threads play: the players split evenly, player n in thread (n - 1) mod W. */
+  private spawnWorkers(): WorkerShare[] {
     const { input } = this.deps;
-    const rates = { skipRate: input.skipRate ?? 0, pauseRate: input.pauseRate ?? 0, seekRate: input.seekRate ?? 0 };
-    const member: { listener?: Listener } = {};
-    const player = new Player({
-      playerId,
-      groupId: playerId,
+    const asked = input.workers ?? defaultWorkers();
+    const threads = Math.min(asked, input.players);
+    if (threads <= 1) return [];
+    if (this.deps.transport) {
+      this.notes.push(
+        `--workers ${asked}: a transport given in-process cannot cross to a worker thread; 1 thread played`,
+      );
+      return [];
+    }
+    const script = workerScript();
+    if (!script) {
+      this.notes.push(`--workers ${asked}: this build has no fleet worker script; 1 thread played`);
+      return [];
+    }
+    const { authorization: _authorization, ...options } = input;
+    return Array.from({ length: threads }, (_, i) => {
+      const numbers: number[] = [];
+      for (let n = i + 1; n <= input.players; n += threads) numbers.push(n);
+      return new WorkerShare(
+        script,
+        {
+          type: 'init',
+          fleetId: this.deps.id,
+          input: options,
+          numbers,
+          loads: numbers.map((n) => this.deps.queues.queueOf(n)),
+          drawSeed: drawSeed(input.seed ?? 1, i),
+        },
+        (exchange) => this.admit(exchange),
+        (message) => this.notes.length < 20 && this.notes.push(message),
+      );
+    });
+  }
+
+  private localShare(): PlayerShare {
+    const share = new PlayerShare({
+      fleetId: this.deps.id,
+      input: this.deps.input,
+      numbers: Array.from({ length: this.deps.input.players }, (_, i) => i + 1),
+      queueOf: (n) => this.deps.queues.queueOf(n),
       clock: this.clock,
-      client,
-      onTransition: (record) => member.listener?.onTransition(record),
+      startAt: this.deps.startAt,
+      // A request has 10 s of real time: the server answers in real time, whatever the speed.
+      timeouts: this.deps.wall,
+      transport: faultingTransport(
+        this.deps.transport ?? fetchTransport,
+        this.deps.faults as FaultRegistry,
+        this.clock,
+      ),
+      faults: this.deps.faults,
+      post: (exchange) => this.admit(exchange),
+      drawSeed: drawSeed(this.deps.input.seed ?? 1, 0),
     });
-    const listener = (member.listener = new Listener(
-      player,
-      this.clock,
-      listenerRandom(input.seed ?? 1, n),
-      rates,
-      load,
-    ));
-    this.members.push({ player, listener });
-    listener.start();
+    share.start();
+    return share;
   }
 
-  private noteExchange(exchange: PlayerExchange): void {
-    if (!this.running) return;
-    this.sampler.offer(exchange, this.metrics.breaksNewRule(exchange));
-    this.metrics.record(exchange);
+  private admit(exchange: PlayerExchange): void {
+    if (this.running) this.sampler.admit(exchange);
   }
 
-  private scheduleFault(rule: FaultRuleInput, startMs: number, durationMs?: number): void {
-    // A fleet's rule fails fleet traffic in the players' client, whatever server they play.
-    const own = { ...rule, target: 'player' as const, label: rule.label ?? 'fleet fault' };
-    this.after(startMs, () => {
-      if (!this.running) return;
-      const added = this.deps.faults.add(own);
-      this.ruleIds.add(added.id);
-      if (durationMs !== undefined)
-        this.after(durationMs, () => {
-          this.deps.faults.remove(added.id);
-          this.ruleIds.delete(added.id);
-        });
-    });
+  /** The console's live rules for the players, but those a local share would read itself. */
+  private liveRules(): FaultRule[] {
+    return (this.deps.faults.list?.() ?? []).filter((rule) => rule.target === 'player' && !rule.spent);
   }
 
   private scheduleTick(): void {
@@ -240,36 +275,44 @@ export class Fleet {
     const every = 1_000 * this.clock.speed;
     this.after(every, () => {
       if (!this.running) return;
-      this.deps.onTick(this.tick(), false);
+      this.collecting = this.collecting.then(() => this.collect());
       this.scheduleTick();
     });
   }
 
-  private tick(): FleetTick {
-    return this.metrics.tick(this.elapsedMs, this.deps.wall.now() - this.startedWall, this.byState());
+  private async collect(): Promise<void> {
+    const rules = this.liveRules();
+    if (ruleKey(rules) !== this.mirroredRules) {
+      this.mirroredRules = ruleKey(rules);
+      for (const share of this.shares) share.mirror(rules);
+    }
+    const snapshots = await Promise.all(this.shares.map((s) => s.snapshot()));
+    if (!this.running) return;
+    this.deps.onTick(this.absorb(snapshots), false);
   }
 
-  private byState(): Record<FleetPlayerState, number> {
-    const counts = Object.fromEntries(FLEET_PLAYER_STATES.map((s) => [s, 0])) as Record<FleetPlayerState, number>;
-    for (const { player } of this.members) counts[player.machineState]++;
-    return counts;
+  private absorb(snapshots: ShareSnapshot[]): FleetTick {
+    this.snapshots = snapshots;
+    this.merged = mergeShares(snapshots, this.sampler.samples);
+    return this.series.tick(
+      this.elapsedMs,
+      this.deps.wall.now() - this.startedWall,
+      this.merged.byState,
+      sumDeltas(snapshots),
+    );
   }
 
   private finish(status: 'finished' | 'stopped'): Promise<void> {
     this.ending ??= (async () => {
       this.endedAtMs = Math.min(this.clock.now() - this.deps.startAt, this.deps.input.durationMs);
-      const last = this.tick();
-      // Judged before the players close: their closing is not what was measured.
-      this.thresholdResults = judge(this.deps.thresholds, this.figures());
-      this.status = status;
       for (const timer of this.timers) this.clock.clearTimeout(timer);
       this.timers.clear();
-      for (const id of this.ruleIds) this.deps.faults.remove(id);
-      this.ruleIds.clear();
-      for (const { player, listener } of this.members) {
-        listener.close();
-        player.close();
-      }
+      await this.collecting;
+      // The shares' last figures, judged before their players close: closing is not what was measured.
+      const finals = await Promise.all(this.shares.map((s) => s.finish().catch(() => null)));
+      const last = this.absorb(finals.map((f, i) => f ?? this.snapshots[i] ?? emptySnapshot()));
+      this.thresholdResults = judge(this.deps.thresholds, this.figures());
+      this.status = status;
       this.clock.close();
       this.finishedAt = this.deps.wall.now();
       this.deps.onTick(last, true);
@@ -293,6 +336,37 @@ export class Fleet {
     );
     this.timers.add(timer);
   }
+}
+
+/** Each share's own sample draw, from the fleet's seed: a run logs the same exchanges again. */
+function drawSeed(seed: number, share: number): number {
+  return ((seed ^ 0x5a5a5a5a) + Math.imul(share, 0x9e3779b1)) >>> 0;
+}
+
+function ruleKey(rules: readonly FaultRule[]): string {
+  return rules.map((r) => r.id).join(' ');
+}
+
+function emptySnapshot(): ShareSnapshot {
+  return {
+    joined: 0,
+    byState: emptyByState(),
+    delta: { requests: 0, errors: 0, retries: 0, violations: 0 },
+    totals: { requests: 0, errors: 0, retries: 0, violations: 0, transportErrors: 0 },
+    endpoints: [],
+    sketches: {},
+    rules: [],
+    lateness: {
+      count: 0,
+      zeroCount: 0,
+      min: Infinity,
+      max: -Infinity,
+      sum: 0,
+      positive: { minKey: 0, counts: [] },
+      negative: { minKey: 0, counts: [] },
+    },
+    skipped: 0,
+  };
 }
 
 /** Said whenever the fleet's time is not real time. */

@@ -27,7 +27,7 @@ export function summarize(sketch: DDSketch): LatencySummary {
   return { count: sketch.count, p50: at(0.5), p90: at(0.9), p99: at(0.99), max: Math.round(sketch.max * 10) / 10 };
 }
 
-interface Counts {
+export interface TickCounts {
   requests: number;
   errors: number;
   retries: number;
@@ -37,7 +37,7 @@ interface Counts {
 /** Ticks kept: an hour of wall seconds; past it, pairs are merged (`halveSeries`). */
 export const MAX_TICKS = 3_600;
 
-const zero = (): Counts => ({ requests: 0, errors: 0, retries: 0, violations: 0 });
+export const zeroCounts = (): TickCounts => ({ requests: 0, errors: 0, retries: 0, violations: 0 });
 
 export function isError(exchange: Pick<PlayerExchange, 'status' | 'failure'>): boolean {
   return exchange.status === undefined || exchange.status < 200 || exchange.status >= 300;
@@ -47,9 +47,9 @@ export class FleetMetrics {
   private readonly endpoints = new Map<string, FleetEndpointStats>();
   private readonly sketches = new Map<string, DDSketch>();
   private readonly rules = new Map<string, FleetViolationStats>();
-  readonly totals = { ...zero(), transportErrors: 0 };
+  readonly totals = { ...zeroCounts(), transportErrors: 0 };
   /** What the current tick has seen so far. */
-  private tickCounts = zero();
+  private tickCounts = zeroCounts();
   readonly series: FleetTick[] = [];
 
   /** Whether this exchange breaks a rule no exchange broke before (its sample must be kept). */
@@ -108,11 +108,22 @@ export class FleetMetrics {
     }
   }
 
-  /** Closes the current tick with the players' states at its end. */
-  tick(atMs: number, wallMs: number, byState: Record<FleetPlayerState, number>): FleetTick {
-    const tick: FleetTick = { atMs: Math.round(atMs), wallMs: Math.round(wallMs), ...this.tickCounts, byState };
+  /** What was counted since the last call (a worker's share of one tick). */
+  takeDelta(): TickCounts {
+    const delta = this.tickCounts;
+    this.tickCounts = zeroCounts();
+    return delta;
+  }
+
+  /** Closes the current tick with the players' states at its end (and the counts its shares saw). */
+  tick(
+    atMs: number,
+    wallMs: number,
+    byState: Record<FleetPlayerState, number>,
+    counts: TickCounts = this.takeDelta(),
+  ): FleetTick {
+    const tick: FleetTick = { atMs: Math.round(atMs), wallMs: Math.round(wallMs), ...counts, byState };
     this.series.push(tick);
-    this.tickCounts = zero();
     if (this.series.length > MAX_TICKS) this.halveSeries();
     return tick;
   }
@@ -135,6 +146,11 @@ export class FleetMetrics {
       );
     }
     this.series.splice(0, this.series.length, ...merged);
+  }
+
+  /** The endpoints' sketches as they are now. */
+  sketchesByEndpoint(): ReadonlyMap<string, DDSketch> {
+    return this.sketches;
   }
 
   /** Every endpoint's sketch merged into one: the fleet's own latency. */

@@ -6,6 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { EngineError } from '../api/errors.js';
 import type {
+  FleetListItem,
   FleetReport,
   FleetReportFile,
   FleetReportFormat,
@@ -26,7 +27,7 @@ export interface FleetRunsDeps {
   wall: WallClock;
   /** The console's engine time: a fleet's clock starts there. */
   now: () => number;
-  faults: Pick<FaultRegistry, 'add' | 'remove' | 'decide'>;
+  faults: Pick<FaultRegistry, 'add' | 'remove' | 'decide'> & Partial<Pick<FaultRegistry, 'list'>>;
   reference: ReferenceQueues;
   log: (exchange: PlayerExchange) => number | null | void;
   emit: (data: { id: string; tick: FleetTick; ended: boolean }) => void;
@@ -77,6 +78,16 @@ export class FleetRuns {
     this.prune();
     void fleet.start();
     return { id };
+  }
+
+  /** Every kept fleet, newest first. */
+  list(): FleetListItem[] {
+    return [...this.fleets.values()].reverse().map((fleet) => {
+      const { id, status, startedAt, finishedAt, thresholds, options } = fleet.report();
+      const verdict =
+        status === 'running' || thresholds.length === 0 ? null : thresholds.every((t) => t.ok) ? 'pass' : 'fail';
+      return { id, status, players: options.players, startedAt, finishedAt, verdict, thresholds };
+    });
   }
 
   get(id: string): FleetReport {

@@ -1,12 +1,13 @@
 /**
  * Which of a fleet's exchanges go to the traffic log: every failure and every violation, and
- * the rest at a set rate (drawn from a seeded generator, so a run logs the same ones again), up to
- * a cap per fleet. A violation of a rule not seen before is logged even past the cap: it is the
- * one sample that rule is shown with. The log's own retention caps bound it as well.
+ * the rest at a set rate (drawn by each share from a seeded generator, share.ts, so a run logs the
+ * same ones again), up to a cap per fleet. The fleet's main thread keeps the log: each share posts
+ * it the exchanges it picked, and this keeps the cap. A violation of a rule not seen before is
+ * logged even past the cap: it is the one sample that rule is shown with. The log's own retention
+ * caps bound it as well.
  */
+import type { FleetViolationStats } from '../api/fleet-types.js';
 import type { PlayerExchange } from '../player/client.js';
-import { SeededRandom } from '../faults/random.js';
-import { isError } from './metrics.js';
 
 /** The most exchanges one fleet puts in the log: a fifth of its default retention. */
 export const FLEET_TRAFFIC_CAP = 20_000;
@@ -15,27 +16,25 @@ export const DEFAULT_TRAFFIC_SAMPLE_RATE = 0.01;
 export interface TrafficSamplerOptions {
   /** Records an exchange; answers its entry's id (null when capture is off). */
   add: (exchange: PlayerExchange) => number | null | void;
-  rate: number;
-  seed: number;
   cap?: number;
 }
 
 export class TrafficSampler {
   logged = 0;
+  /** Picked by a share, but past the cap. */
   skipped = 0;
-  private readonly random: SeededRandom;
+  /** The first exchange that broke each rule, as the log holds it. */
+  readonly samples = new Map<string, FleetViolationStats['sample']>();
   private readonly cap: number;
 
   constructor(private readonly options: TrafficSamplerOptions) {
-    this.random = new SeededRandom(options.seed ^ 0x5a5a5a5a);
     this.cap = options.cap ?? FLEET_TRAFFIC_CAP;
   }
 
-  /** Logs the exchange or not; sets its `trafficId` either way. */
-  offer(exchange: PlayerExchange, firstOfItsRule: boolean): void {
-    const notable = isError(exchange) || exchange.violations.length > 0;
-    const wanted = firstOfItsRule || (this.logged < this.cap && (notable || this.random.next() < this.options.rate));
-    if (!wanted) {
+  /** Logs an exchange a share picked, unless past the cap; sets its `trafficId` either way. */
+  admit(exchange: PlayerExchange): void {
+    const firstOfItsRule = exchange.violations.some((v) => !this.samples.has(v.rule));
+    if (!firstOfItsRule && this.logged >= this.cap) {
       this.skipped++;
       exchange.trafficId = null;
       return;
@@ -43,5 +42,15 @@ export class TrafficSampler {
     this.logged++;
     const id = this.options.add(exchange);
     exchange.trafficId = typeof id === 'number' ? id : null;
+    for (const violation of exchange.violations)
+      if (!this.samples.has(violation.rule))
+        this.samples.set(violation.rule, {
+          trafficId: exchange.trafficId,
+          requestId: exchange.requestId,
+          playerId: exchange.playerId,
+          method: exchange.method,
+          url: exchange.url,
+          status: exchange.status ?? null,
+        });
   }
 }

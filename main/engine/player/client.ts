@@ -7,7 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { FaultHit } from '../api/fault-types.js';
-import type { EngineClock } from '../clock/clock.js';
+import type { EngineClock, Timer } from '../clock/clock.js';
 import { depthRefusal, parseJsonWithin, readCappedBody, type ByteStream } from '../http/capped-body.js';
 import {
   checkContext,
@@ -115,6 +115,17 @@ export interface CloudQueueClientOptions {
   maxBodyBytes?: number;
   /** More headers for every request of this client (a conformance case's own player); never replace the player's own. */
   headers?: Record<string, string>;
+  /**
+   * The timer that gives a request up after 10 s; default the engine clock. A fleet at speed 10
+   * passes a wall timer: its server answers in real time, so its players wait 10 real seconds.
+   */
+  timeouts?: RequestTimeouts;
+}
+
+/** Where the request timeout is armed (the engine clock, or a wall clock). */
+export interface RequestTimeouts {
+  setTimeout(callback: () => void, delayMs: number): unknown;
+  clearTimeout(timer: unknown): void;
 }
 
 export interface WindowQuery extends WindowRequest {
@@ -221,11 +232,11 @@ export class CloudQueueClient {
         exchange,
       });
     const abort = new AbortController();
-    const timeout = clock.setTimeout(
-      () => abort.abort(new Error('no complete response within 10 s')),
-      REQUEST_TIMEOUT_MS,
-      `request ${spec.endpoint}`,
-    );
+    const timeouts = this.options.timeouts;
+    const giveUp = () => abort.abort(new Error('no complete response within 10 s'));
+    const timeout = timeouts
+      ? timeouts.setTimeout(giveUp, REQUEST_TIMEOUT_MS)
+      : clock.setTimeout(giveUp, REQUEST_TIMEOUT_MS, `request ${spec.endpoint}`);
     try {
       const response = await clock.track(
         this.transport({ method: spec.method, url, headers, body: spec.body, signal: abort.signal }),
@@ -289,7 +300,8 @@ export class CloudQueueClient {
         exchange,
       });
     } finally {
-      clock.clearTimeout(timeout);
+      if (timeouts) timeouts.clearTimeout(timeout);
+      else clock.clearTimeout(timeout as Timer);
     }
   }
 }

@@ -4,9 +4,9 @@
  */
 import Type from 'typebox';
 import { command } from '../command.js';
-import type { FleetReport, FleetReportFile } from '../fleet-types.js';
+import type { FleetListItem, FleetReport, FleetReportFile } from '../fleet-types.js';
 import { FaultRuleInputSchema } from './faults.js';
-import { HeaderValue, Id } from './shared.js';
+import { Empty, HeaderValue, Id } from './shared.js';
 
 /** The most players one fleet holds in one console: the bench measures 10,000 on two cores. */
 export const MAX_FLEET_PLAYERS = 20_000;
@@ -44,6 +44,12 @@ export const fleetCommands = {
       trafficSampleRate: Type.Optional(Rate),
     }),
     http: { method: 'POST', path: '/fleets', status: 202 },
+  }),
+  'fleets.list': command<FleetListItem[]>()({
+    summary:
+      'The fleets the console keeps (the one playing and the last ten ended), newest first: id, status, players, start and end, and the thresholds\u2019 verdict.',
+    input: Empty,
+    http: { method: 'GET', path: '/fleets' },
   }),
   'fleets.get': command<FleetReport>()({
     summary:

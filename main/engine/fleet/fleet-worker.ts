@@ -1,0 +1,113 @@
+/**
+ * A fleet worker thread: it plays one share of the fleet's players (share.ts) on an engine clock
+ * of its own, started where the fleet's was (same wall start, same engine start, same speed), so
+ * its players' rhythm is the fleet's. Its requests leave through a fault registry of its own: the
+ * fleet's timed rules go on and off in it at their engine times, and the console's live `player`
+ * rules are mirrored into it by the main thread. The main thread keeps the report and the
+ * traffic log: this posts it the exchanges picked for the log, and snapshots when asked.
+ */
+import { parentPort } from 'node:worker_threads';
+import type { FaultRule } from '../api/fault-types.js';
+import { messageOf } from '../api/errors.js';
+import { EngineClock } from '../clock/clock.js';
+import { systemWall } from '../clock/wall.js';
+import { faultingTransport } from '../faults/player-transport.js';
+import { FaultRegistry } from '../faults/registry.js';
+import { fetchTransport } from '../player/client.js';
+import type { LoadParams } from '../player/events.js';
+import { PlayerShare } from './share.js';
+import type { FromWorker, ToWorker } from './worker-protocol.js';
+
+const port = parentPort;
+if (!port) throw new Error('fleet-worker runs as a worker thread of a fleet');
+
+/** The worker's rules live in memory only: the console's store is the main thread's. */
+type Repo = ConstructorParameters<typeof FaultRegistry>[0]['repo'];
+const memoryRepo = {
+  list: () => [],
+  add: () => undefined,
+  save: () => undefined,
+  reorder: () => undefined,
+  remove: () => true,
+  clear: () => 0,
+} as unknown as Repo;
+
+const send = (message: FromWorker): void => port.postMessage(message);
+
+let init: Extract<ToWorker, { type: 'init' }> | null = null;
+let clock: EngineClock | null = null;
+let faults: FaultRegistry | null = null;
+let share: PlayerShare | null = null;
+/** Ids of the console's rules mirrored here. */
+const mirrored = new Set<string>();
+
+function mirror(rules: FaultRule[]): void {
+  if (!faults) return;
+  const wanted = new Set(rules.map((r) => r.id));
+  for (const id of [...mirrored])
+    if (!wanted.has(id)) {
+      faults.remove(id);
+      mirrored.delete(id);
+    }
+  const fresh = rules.filter((r) => !mirrored.has(r.id));
+  faults.putBack(fresh);
+  for (const rule of fresh) mirrored.add(rule.id);
+}
+
+function start(message: Extract<ToWorker, { type: 'start' }>): void {
+  if (!init) throw new Error('start before init');
+  const { fleetId, input, numbers, loads, drawSeed } = init;
+  // The fleet's engine time now, from its start: every thread's clock reads the same.
+  clock = new EngineClock({
+    startAt: message.startAt + (Date.now() - message.startWall) * message.speed,
+    speed: message.speed,
+    onTimerError: (error, label) => send({ type: 'failed', message: `timer ${label}: ${messageOf(error)}` }),
+  });
+  faults = new FaultRegistry({ repo: memoryRepo, clock, bus: { emit: () => undefined } });
+  mirror(message.rules);
+  const byNumber = new Map<number, LoadParams>(numbers.map((n, i) => [n, loads[i]!]));
+  share = new PlayerShare({
+    fleetId,
+    input,
+    numbers,
+    queueOf: (n) => byNumber.get(n)!,
+    clock,
+    startAt: message.startAt,
+    timeouts: systemWall,
+    transport: faultingTransport(fetchTransport, faults, clock),
+    faults,
+    post: (exchange) => send({ type: 'exchange', exchange }),
+    drawSeed,
+  });
+  share.start();
+}
+
+port.on('message', (message: ToWorker) => {
+  try {
+    switch (message.type) {
+      case 'init':
+        init = message;
+        send({ type: 'ready' });
+        break;
+      case 'start':
+        start(message);
+        break;
+      case 'rules':
+        mirror(message.rules);
+        break;
+      case 'snapshot':
+        if (share) send({ type: 'snapshot', seq: message.seq, snapshot: share.snapshot() });
+        break;
+      case 'finish':
+        if (share) {
+          send({ type: 'snapshot', seq: message.seq, snapshot: share.snapshot() });
+          share.close();
+        }
+        clock?.close();
+        port.close();
+        break;
+    }
+  } catch (error) {
+    send({ type: 'failed', message: messageOf(error) });
+  }
+});

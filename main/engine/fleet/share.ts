@@ -1,0 +1,204 @@
+/**
+ * A share of a fleet's players: the players whose numbers it was given, each the console's own
+ * player core with its listener, on one engine clock, joining at their place in the ramp. A
+ * fleet plays one share in its own thread, or one per worker thread; either way the share
+ * counts what its players' exchanges did (metrics.ts), offers the traffic log its sample, and
+ * answers a snapshot that the fleet merges with the other shares' (merge.ts).
+ */
+import { performance } from 'node:perf_hooks';
+import type { FleetFault, FleetPlayerState, FleetStartInput, FleetEndpointStats } from '../api/fleet-types.js';
+import type { FleetViolationStats } from '../api/fleet-types.js';
+import { FLEET_PLAYER_STATES } from '../api/fleet-types.js';
+import type { EngineClock, Timer } from '../clock/clock.js';
+import type { FaultRegistry } from '../faults/registry.js';
+import { SeededRandom } from '../faults/random.js';
+import { CloudQueueClient, type HttpTransport, type PlayerExchange, type RequestTimeouts } from '../player/client.js';
+import type { LoadParams } from '../player/events.js';
+import { Player } from '../player/player.js';
+import { Listener, listenerRandom } from './listener.js';
+import { FleetMetrics, isError, newSketch, type TickCounts } from './metrics.js';
+import { sketchData, type SketchData } from './sketch-wire.js';
+import { DEFAULT_TRAFFIC_SAMPLE_RATE } from './traffic-sample.js';
+
+/** How often the lateness probe fires, in wall ms: ten looks a second cost nothing. */
+export const PROBE_EVERY_MS = 100;
+
+/** What a share has done so far: cumulative, but `delta`, which is since the last snapshot. */
+export interface ShareSnapshot {
+  joined: number;
+  byState: Record<FleetPlayerState, number>;
+  delta: TickCounts;
+  totals: TickCounts & { transportErrors: number };
+  endpoints: FleetEndpointStats[];
+  sketches: Record<string, SketchData>;
+  rules: FleetViolationStats[];
+  /** Wall ms by which the share's engine-clock timers fired late. */
+  lateness: SketchData;
+  /** Clean exchanges left out of the traffic log by the sample draw. */
+  skipped: number;
+}
+
+export interface PlayerShareOptions {
+  fleetId: string;
+  input: FleetStartInput;
+  /** The players' numbers (1-based) this share plays. */
+  numbers: readonly number[];
+  queueOf: (n: number) => LoadParams;
+  clock: EngineClock;
+  /** Engine time the fleet started at: a player joins at its place in the ramp after it. */
+  startAt: number;
+  /** Where a request's 10 s are timed: real time, whatever the clock's speed. */
+  timeouts: RequestTimeouts;
+  transport: HttpTransport;
+  /** Where the fleet's own timed rules go on (the console's registry, or the worker's own). */
+  faults: Pick<FaultRegistry, 'add' | 'remove'>;
+  /** An exchange picked for the traffic log: every failure and violation, the rest at the rate. */
+  post: (exchange: PlayerExchange) => void;
+  /** Seeds the sample draw: each share draws from its own sequence. */
+  drawSeed: number;
+}
+
+interface Member {
+  player: Player;
+  listener: Listener;
+}
+
+export class PlayerShare {
+  readonly metrics = new FleetMetrics();
+  private readonly members: Member[] = [];
+  private readonly timers = new Set<Timer>();
+  private readonly ruleIds = new Set<string>();
+  private readonly lateness = newSketch();
+  private readonly draw: SeededRandom;
+  private readonly rate: number;
+  private skipped = 0;
+  private closed = false;
+
+  constructor(private readonly options: PlayerShareOptions) {
+    this.draw = new SeededRandom(options.drawSeed >>> 0);
+    this.rate = options.input.trafficSampleRate ?? DEFAULT_TRAFFIC_SAMPLE_RATE;
+  }
+
+  /** Schedules its players' joins and the fleet's timed rules, from the fleet's start. */
+  start(): void {
+    const { input, clock, startAt } = this.options;
+    const since = clock.now() - startAt;
+    for (const fault of input.faults ?? []) this.scheduleFault(fault, since);
+    const ramp = input.rampMs ?? 0;
+    for (const n of this.options.numbers) {
+      const at = input.players === 1 ? 0 : (ramp * (n - 1)) / (input.players - 1);
+      this.after(at - since, () => this.join(n));
+    }
+    this.probe();
+  }
+
+  snapshot(): ShareSnapshot {
+    const m = this.metrics;
+    return {
+      joined: this.members.length,
+      byState: this.byState(),
+      delta: m.takeDelta(),
+      totals: { ...m.totals },
+      endpoints: m.endpointStats(),
+      sketches: Object.fromEntries([...m.sketchesByEndpoint()].map(([endpoint, s]) => [endpoint, sketchData(s)])),
+      rules: m.violations(),
+      lateness: sketchData(this.lateness),
+      skipped: this.skipped,
+    };
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    for (const timer of this.timers) this.options.clock.clearTimeout(timer);
+    this.timers.clear();
+    for (const id of this.ruleIds) this.options.faults.remove(id);
+    this.ruleIds.clear();
+    for (const { player, listener } of this.members) {
+      listener.close();
+      player.close();
+    }
+  }
+
+  private join(n: number): void {
+    if (this.closed) return;
+    const { clock, fleetId, input } = this.options;
+    const load = this.options.queueOf(n);
+    const playerId = `${fleetId}-${n}`;
+    const client = new CloudQueueClient({
+      playerId,
+      clock,
+      timeouts: this.options.timeouts,
+      transport: this.options.transport,
+      onExchange: (exchange) => this.noteExchange(exchange),
+    });
+    const rates = { skipRate: input.skipRate ?? 0, pauseRate: input.pauseRate ?? 0, seekRate: input.seekRate ?? 0 };
+    const member: { listener?: Listener } = {};
+    const player = new Player({
+      playerId,
+      groupId: playerId,
+      clock,
+      client,
+      onTransition: (record) => member.listener?.onTransition(record),
+    });
+    const listener = (member.listener = new Listener(player, clock, listenerRandom(input.seed ?? 1, n), rates, load));
+    this.members.push({ player, listener });
+    listener.start();
+  }
+
+  private noteExchange(exchange: PlayerExchange): void {
+    if (this.closed) return;
+    // Failures and violations always reach the log; the rest by a seeded draw.
+    if (isError(exchange) || exchange.violations.length > 0 || this.draw.next() < this.rate)
+      this.options.post(exchange);
+    else {
+      exchange.trafficId = null;
+      this.skipped++;
+    }
+    this.metrics.record(exchange);
+  }
+
+  private scheduleFault({ rule, startMs = 0, durationMs }: FleetFault, since: number): void {
+    // A fleet's rule fails fleet traffic in the players' client, whatever server they play.
+    const own = { ...rule, target: 'player' as const, label: rule.label ?? 'fleet fault' };
+    const endMs = durationMs === undefined ? Infinity : startMs + durationMs;
+    if (endMs <= since) return;
+    this.after(startMs - since, () => {
+      const added = this.options.faults.add(own);
+      this.ruleIds.add(added.id);
+      if (endMs !== Infinity)
+        this.after(endMs - (this.options.clock.now() - this.options.startAt), () => {
+          this.options.faults.remove(added.id);
+          this.ruleIds.delete(added.id);
+        });
+    });
+  }
+
+  /** A timer every 100 wall ms on the players' clock: how late it fires is how late theirs do. */
+  private probe(): void {
+    const { clock } = this.options;
+    const due = performance.now() + PROBE_EVERY_MS;
+    this.after(PROBE_EVERY_MS * clock.speed, () => {
+      this.lateness.accept(Math.max(0, performance.now() - due));
+      this.probe();
+    });
+  }
+
+  private byState(): Record<FleetPlayerState, number> {
+    const counts = Object.fromEntries(FLEET_PLAYER_STATES.map((s) => [s, 0])) as Record<FleetPlayerState, number>;
+    for (const { player } of this.members) counts[player.machineState]++;
+    return counts;
+  }
+
+  private after(delayMs: number, callback: () => void): void {
+    const timer = this.options.clock.setTimeout(
+      () => {
+        this.timers.delete(timer);
+        if (!this.closed) callback();
+      },
+      Math.max(0, delayMs),
+      'fleet',
+    );
+    this.timers.add(timer);
+  }
+}

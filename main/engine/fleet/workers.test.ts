@@ -1,0 +1,161 @@
+/**
+ * A fleet split over worker threads plays the same listeners as one thread does, and its report
+ * is the merge of its threads': requests add up by endpoint, sketches merge (the fleet's p99 is
+ * that of every request), a violation seen in a worker is counted once, with its sample in the
+ * console's traffic log, a rule added live in the console reaches the workers, and Stop ends
+ * every thread.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FleetReport } from '../api/fleet-types.js';
+import { startDefectiveServer, type DefectiveServer } from '../conformance/testing/defective-server.js';
+import { systemWall } from '../clock/wall.js';
+import type { Engine } from '../index.js';
+import { startTestEngine } from '../testing/http.js';
+import { Fleet } from './fleet.js';
+import { baseUrlQueues } from './queues.js';
+
+let engine: Engine;
+let right: DefectiveServer;
+let defective: DefectiveServer;
+beforeAll(async () => {
+  engine = await startTestEngine();
+  right = await startDefectiveServer({ trackMillis: 20_000 });
+  defective = await startDefectiveServer({ defects: ['moreThanAsked'] });
+});
+afterAll(async () => {
+  await Promise.all([right.close(), defective.close()]);
+  await engine.close();
+});
+
+async function finished(id: string): Promise<FleetReport> {
+  for (;;) {
+    const report = await engine.commands.run('fleets.get', { id });
+    if (report.status !== 'running') return report;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+function byEndpoint(report: FleetReport): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const s of report.endpoints) counts[`${s.endpoint} ${s.reason ?? ''}`] = s.requests;
+  return counts;
+}
+
+describe('a fleet on worker threads', () => {
+  it('plays the same listeners with one thread and with two, its sketches merged', async () => {
+    const input = {
+      players: 40,
+      baseUrl: right.baseUrl,
+      authorization: right.authorization,
+      durationMs: 60_000,
+      rampMs: 10_000,
+      speed: 4,
+      skipRate: 0.3,
+      pauseRate: 0.2,
+      seed: 7,
+    };
+    const one = await finished((await engine.commands.run('fleets.start', { ...input, workers: 1 })).id);
+    const two = await finished((await engine.commands.run('fleets.start', { ...input, workers: 2 })).id);
+    expect([one.workers, two.workers]).toEqual([1, 2]);
+    expect(two.notes).toEqual([]);
+    for (const report of [one, two]) {
+      expect(report.error).toBeNull();
+      expect(report.players.joined).toBe(40);
+      expect(report.totals.violations).toBe(0);
+      // Every request is in its endpoint's sketch, merged over the threads, and the fleet's p99 is there.
+      expect(Object.values(report.latencyByEndpoint).reduce((n, l) => n + l.count, 0)).toBe(report.totals.requests);
+      expect(report.latency.count).toBe(report.totals.requests);
+      expect(report.latency.p99).toBeGreaterThan(0);
+      expect(report.timerLateness.count).toBeGreaterThan(0);
+      expect(report.series.reduce((n, t) => n + t.requests, 0)).toBe(report.totals.requests);
+    }
+    // The same listeners: each player's skips and pauses are drawn from its own seeded generator,
+    // so both runs ask the same endpoints for the same reasons. Only timing differs (a thread
+    // starts its players a few ms apart; a request near a track's end or the fleet's end may
+    // fall on either side of it), so each count agrees within 10% and 3 requests.
+    const [a, b] = [byEndpoint(one), byEndpoint(two)];
+    expect(Object.keys(b).sort()).toEqual(Object.keys(a).sort());
+    for (const key of Object.keys(a)) expect(Math.abs(a[key]! - b[key]!)).toBeLessThanOrEqual(3 + a[key]! * 0.1);
+  }, 120_000);
+
+  it('counts a violation seen in a worker once, with its sample in the traffic log', async () => {
+    const { id } = await engine.commands.run('fleets.start', {
+      players: 6,
+      baseUrl: defective.baseUrl,
+      authorization: defective.authorization,
+      durationMs: 20_000,
+      speed: 4,
+      workers: 2,
+    });
+    const report = await finished(id);
+    expect(report.workers).toBe(2);
+    const rule = report.violations.find((v) => v.rule === 'itemWindow.window-size')!;
+    // Every window answered holds one item too many: one violation each, never counted twice.
+    const windows = report.endpoints
+      .filter((s) => s.endpoint === 'itemWindow')
+      .reduce((n, s) => n + (s.statuses['200'] ?? 0), 0);
+    expect(windows).toBeGreaterThanOrEqual(6);
+    expect(rule.count).toBe(windows);
+    expect(report.totals.violations).toBe(rule.count);
+    expect(rule.sample.trafficId).not.toBeNull();
+    const entry = await engine.commands.run('traffic.get', { id: rule.sample.trafficId! });
+    expect(JSON.stringify(entry)).toContain(rule.sample.requestId);
+  }, 60_000);
+
+  it('mirrors a rule added live in the console to its workers, and its removal', async () => {
+    const { id } = await engine.commands.run('fleets.start', {
+      players: 4,
+      baseUrl: right.baseUrl,
+      authorization: right.authorization,
+      durationMs: 3_600_000,
+      speed: 20,
+      workers: 2,
+    });
+    const timePlayed = (report: FleetReport, status: string): number =>
+      report.endpoints.filter((s) => s.endpoint === 'timePlayed').reduce((n, s) => n + (s.statuses[status] ?? 0), 0);
+    /** Reads the fleet until `ok` holds (a tick a wall second), for at most 30 s. */
+    const until = async (ok: (report: FleetReport) => boolean): Promise<FleetReport> => {
+      for (let i = 0; i < 300; i++) {
+        const report = await engine.commands.run('fleets.get', { id });
+        if (ok(report)) return report;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      throw new Error('the fleet never got there');
+    };
+    await until((r) => r.players.byState.PLAYING === 4);
+    const rule = await engine.commands.run('faults.add', {
+      target: 'player',
+      match: { path: '/timePlayed' },
+      action: { type: 'status', status: 500 },
+    });
+    await until((r) => timePlayed(r, '500') > 0);
+    await engine.commands.run('faults.remove', { id: rule.id });
+    const removed = timePlayed(await until(() => true), '204');
+    // Mirrored within a tick; reports then reach the server again.
+    await until((r) => timePlayed(r, '204') > removed + 4);
+    const report = await engine.commands.run('fleets.stop', { id });
+    expect(report.workers).toBe(2);
+    expect(timePlayed(report, '500')).toBeGreaterThan(0);
+  }, 90_000);
+
+  it('ends every worker thread when stopped', async () => {
+    const fleet = new Fleet({
+      id: 'fleet-threads',
+      input: { players: 4, durationMs: 3_600_000, workers: 2, speed: 1 },
+      thresholds: [],
+      wall: systemWall,
+      startAt: Date.now(),
+      faults: { add: () => ({}) as never, remove: () => true, decide: () => null },
+      queues: baseUrlQueues(right.baseUrl, right.authorization),
+      log: () => null,
+      onTick: () => undefined,
+    });
+    await fleet.start();
+    expect(fleet.liveThreads).toBe(2);
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    await fleet.stop();
+    expect(fleet.liveThreads).toBe(0);
+    expect(fleet.report().status).toBe('stopped');
+    expect(fleet.report().players.joined).toBe(4);
+  }, 30_000);
+});
