@@ -14,7 +14,8 @@ import type { Readable } from 'node:stream';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from './json-depth.js';
 
 export interface ServiceInstrument {
-  onRequest(request: FastifyRequest, reply: FastifyReply): Promise<unknown>;
+  /** Undefined when it had nothing to wait for (most requests): no promise, no turn lost. */
+  onRequest(request: FastifyRequest, reply: FastifyReply): Promise<unknown> | undefined;
   /** Sees the raw request body stream before it is parsed; returns the stream to parse. */
   preParsing(request: FastifyRequest, payload: Readable): Readable;
   onSend(request: FastifyRequest, reply: FastifyReply, payload: unknown): void;
@@ -82,16 +83,27 @@ export function createServiceApp(options: ServiceAppOptions = {}): FastifyInstan
   sendSecurityHeaders(app);
   answerErrors(app, options);
   acceptEmptyJson(app);
-  refuseBodiesOfUnknownPaths(app);
   const slot: { current: ServiceInstrument | null } = { current: null };
   app.decorate('instrument', slot);
-  app.addHook('onRequest', async (request, reply) => slot.current?.onRequest(request, reply));
-  app.addHook('preParsing', async (request, _reply, payload) => slot.current?.preParsing(request, payload) ?? payload);
-  app.addHook('onSend', async (request, reply, payload) => {
-    slot.current?.onSend(request, reply, payload);
-    return payload;
+  // Callback hooks, not async ones: they run on every request of every listener, and an async
+  // hook costs a promise and a turn of the microtask queue even when there is no instrument.
+  app.addHook('onRequest', (request, reply, done) => {
+    const pending = slot.current?.onRequest(request, reply);
+    if (pending === undefined) done();
+    else pending.then(() => done(), done);
   });
-  app.addHook('onResponse', async (request, reply) => slot.current?.onResponse(request, reply));
+  app.addHook('preParsing', (request, reply, payload, done) => {
+    const tapped = slot.current ? slot.current.preParsing(request, payload) : payload;
+    done(refusedBody(request, reply), tapped);
+  });
+  app.addHook('onSend', (request, reply, payload, done) => {
+    slot.current?.onSend(request, reply, payload);
+    done(null, payload);
+  });
+  app.addHook('onResponse', (request, reply, done) => {
+    slot.current?.onResponse(request, reply);
+    done();
+  });
   return app;
 }
 
@@ -142,20 +154,19 @@ function acceptEmptyJson(app: FastifyInstance): void {
  * A path no route serves reads no body (docs/contract/console.md §9): its 404 goes out before a
  * byte of it is read, and the connection closes so the rest is never read. Otherwise fastify's
  * not-found route would parse up to the listener's limit first: one request from any local process
- * could hold every listener while it did. A `preParsing` hook: the listener's own checks (a token,
- * the Host guard) still answer first, as they do for any request.
+ * could hold every listener while it did. Asked in the `preParsing` hook: the listener's own
+ * checks (a token, the Host guard) still answer first, as they do for any request. Null: the body
+ * may be read.
  */
-function refuseBodiesOfUnknownPaths(app: FastifyInstance): void {
-  app.addHook('preParsing', async (request, reply, payload) => {
-    if (!request.is404 || !carriesBody(request.raw)) return payload;
-    reply.header('connection', 'close');
-    throw Object.assign(
-      new Error(
-        `there is no ${request.method} ${request.url.split('?')[0]} here, and a path that does not exist takes no body`,
-      ),
-      { statusCode: 404 },
-    );
-  });
+function refusedBody(request: FastifyRequest, reply: FastifyReply): Error | null {
+  if (!request.is404 || !carriesBody(request.raw)) return null;
+  reply.header('connection', 'close');
+  return Object.assign(
+    new Error(
+      `there is no ${request.method} ${request.url.split('?')[0]} here, and a path that does not exist takes no body`,
+    ),
+    { statusCode: 404 },
+  );
 }
 
 function carriesBody(request: IncomingMessage): boolean {

@@ -69,7 +69,8 @@ export function instrumentService(app: FastifyInstance, target: TrafficTarget, d
   const faultTarget = FAULT_TARGETS.includes(target);
   const uiKey = target === 'console' ? consoleUiKeyOf(app) : null;
   app.instrument.current = {
-    async onRequest(request, reply) {
+    // Not async: a request with no fault to apply (nearly all) answers undefined and waits for nothing.
+    onRequest(request, reply) {
       const capturing = deps.recorder.capturing && worthCapturing(uiKey, request);
       if (!capturing && !faultTarget) {
         captured.set(request, null);
