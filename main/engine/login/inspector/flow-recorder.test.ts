@@ -45,3 +45,41 @@ describe('steps of one flow', () => {
     expect(store.oauthFlows.get(flowId)!.stepCount).toBe(STEPS_PER_FLOW);
   });
 });
+
+describe('a step nobody watches', () => {
+  it('is stored without reading its flow back, and a new flow’s count starts without a read', () => {
+    const store = openStore({ dataDir: null });
+    const emitted: unknown[] = [];
+    const recorder = new FlowRecorder(
+      store,
+      { now: () => 1_000 },
+      { emit: (_name: string, data: unknown) => void emitted.push(data), wants: () => false },
+    );
+    const reads = { get: 0, addStep: 0 };
+    const { oauthFlows } = store;
+    const get = oauthFlows.get.bind(oauthFlows);
+    const addStep = oauthFlows.addStep.bind(oauthFlows);
+    oauthFlows.get = (id) => (reads.get++, get(id));
+    oauthFlows.addStep = (step, status) => (reads.addStep++, addStep(step, status));
+
+    const flowId = recorder.step(null, failedRefresh);
+    recorder.step(flowId, failedRefresh);
+    expect(reads).toEqual({ get: 0, addStep: 0 });
+    expect(emitted).toEqual([]);
+    expect(get(flowId)!.stepCount).toBe(2);
+    expect(recorder.get(flowId)!.steps.map((s) => s.summary)).toEqual([failedRefresh.summary, failedRefresh.summary]);
+  });
+
+  it('is read back with its flow for someone listening', () => {
+    const store = openStore({ dataDir: null });
+    const emitted: { flow: { stepCount: number } }[] = [];
+    const recorder = new FlowRecorder(
+      store,
+      { now: () => 1_000 },
+      { emit: (_name: string, data: unknown) => void emitted.push(data as never), wants: () => true },
+    );
+    const flowId = recorder.step(null, failedRefresh);
+    recorder.step(flowId, failedRefresh);
+    expect(emitted.map((e) => e.flow.stepCount)).toEqual([1, 2]);
+  });
+});

@@ -49,7 +49,8 @@ export class FlowRecorder {
   constructor(
     private readonly store: Pick<Store, 'oauthFlows'> & AtomicStore,
     private readonly clock: Pick<EngineClock, 'now'>,
-    private readonly bus: Pick<EventBus, 'emit'>,
+    /** Without `wants`, every step is read back for its event. */
+    private readonly bus: Pick<EventBus, 'emit'> & Partial<Pick<EventBus, 'wants'>>,
   ) {}
 
   start(start: FlowStart): string {
@@ -65,6 +66,8 @@ export class FlowRecorder {
       startedAt: now,
     });
     if (++this.created % 50 === 0) this.store.oauthFlows.prune(KEPT_FLOWS);
+    // A new flow has no steps: its count starts here, not from a read of the store.
+    this.countFrom(id, 0);
     return id;
   }
 
@@ -93,12 +96,20 @@ export class FlowRecorder {
       input = { ...input, summary: `${input.summary} (later steps of this flow are not recorded)` };
     input = maskStep(input);
     const at = this.now();
-    const recorded = atomically(this.store, () =>
-      this.store.oauthFlows.addStep(
-        { flowId: id, at, kind: input.detail.kind, ok: input.ok, summary: input.summary, detail: input.detail },
-        input.status,
-      ),
-    );
+    const step = {
+      flowId: id,
+      at,
+      kind: input.detail.kind,
+      ok: input.ok,
+      summary: input.summary,
+      detail: input.detail,
+    };
+    // The flow's summary is read back only for someone listening (the inspector open, a script).
+    if (this.bus.wants?.('oauth.flowStep') === false) {
+      atomically(this.store, () => this.store.oauthFlows.appendStep(step, input.status));
+      return id;
+    }
+    const recorded = atomically(this.store, () => this.store.oauthFlows.addStep(step, input.status));
     this.bus.emit('oauth.flowStep', recorded);
     return id;
   }
@@ -114,13 +125,13 @@ export class FlowRecorder {
 
   /** A flow seen first in this run starts from what the store holds (a restart keeps the cap). */
   private countOf(flowId: string): { steps: number; apiCalls: number } {
-    let count = this.counts.get(flowId);
-    if (!count) {
-      const stored = this.store.oauthFlows.get(flowId)?.stepCount ?? 0;
-      count = { steps: stored, apiCalls: 0 };
-      this.counts.set(flowId, count);
-      if (this.counts.size > COUNTED_FLOWS) this.counts.delete(this.counts.keys().next().value!);
-    }
+    return this.counts.get(flowId) ?? this.countFrom(flowId, this.store.oauthFlows.get(flowId)?.stepCount ?? 0);
+  }
+
+  private countFrom(flowId: string, steps: number): { steps: number; apiCalls: number } {
+    const count = { steps, apiCalls: 0 };
+    this.counts.set(flowId, count);
+    if (this.counts.size > COUNTED_FLOWS) this.counts.delete(this.counts.keys().next().value!);
     return count;
   }
 

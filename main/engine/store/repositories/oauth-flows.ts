@@ -131,6 +131,14 @@ export class OAuthFlowRepository {
    * flow as it stands after it. Call inside a transaction.
    */
   addStep(step: Omit<FlowStepView, 'seq'>, status?: FlowStatus): { step: FlowStepView; flow: FlowSummary } {
+    return { step: this.appendStep(step, status), flow: toSummary(this.one.get(step.flowId)!) };
+  }
+
+  /**
+   * `addStep` without reading the flow back: its summary (a COUNT and a MAX over its steps) is
+   * only wanted for the step's event, and a token exchange nobody watches need not pay for it.
+   */
+  appendStep(step: Omit<FlowStepView, 'seq'>, status?: FlowStatus): FlowStepView {
     const info = this.insertStep.run(
       step.flowId,
       step.at,
@@ -140,7 +148,7 @@ export class OAuthFlowRepository {
       JSON.stringify(step.detail),
     );
     if (status) this.status.run(status, step.flowId, status);
-    return { step: { ...step, seq: Number(info.lastInsertRowid) }, flow: toSummary(this.one.get(step.flowId)!) };
+    return { ...step, seq: Number(info.lastInsertRowid) };
   }
 
   listSteps(flowId: string): FlowStepView[] {
