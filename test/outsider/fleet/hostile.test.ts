@@ -1,0 +1,82 @@
+/**
+ * Hostile servers: each run must end on time (its duration in wall time, plus start-up and a
+ * margin), in bounded memory, and fail (`errors<1%` cannot pass when every request failed). A
+ * player gives a request up after 10 s of engine time (docs/fleet.md), 2 s of wall time at speed 5.
+ */
+import { afterAll, describe, expect, test } from 'vitest';
+import { startHostileServer, type HostileServer, type Hostility } from './hostile-server';
+import { describeRun, runFleet } from './run-fleet';
+
+const servers: HostileServer[] = [];
+afterAll(async () => {
+  await Promise.all(servers.splice(0).map((server) => server.close()));
+});
+
+/**
+ * Over the run's own wall time, from its first line to its exit: the last requests' give-up time
+ * and a loaded 2-core machine. Node's start-up is not counted (seconds at a load average of 15).
+ */
+const MARGIN_MS = 6_000;
+/** Kills a run that hangs; a run that needs it has failed its bound long before. */
+const DEADLINE_MS = 60_000;
+/** About 150 MB is the CLI at rest; a huge answer is read up to the fleet's cap, never to its end. */
+const RSS_LIMIT_MB = 400;
+
+/** 'malformed' and 'html' belong here too; they pass `errors<1%` today: FINDINGS.md, F1. */
+const MODES: Hostility[] = ['silent', 'slow', 'trickle', 'huge', 'deep', 'reset', 'redirect-loop', 'close-mid-body'];
+
+describe('fleet against a hostile server', () => {
+  test.concurrent.each(MODES)('%s: ends on time, in bounded memory, and fails', async (mode) => {
+    const server = await startHostileServer(mode);
+    servers.push(server);
+    const run = await runFleet(
+      [
+        `${server.url}/queues/fleet-{player}/v2.3/`,
+        ...['--players', '5', '--duration', '30s', '--speed', '5'],
+        ...['--threshold', 'errors<1%'],
+      ],
+      DEADLINE_MS,
+    );
+    const account = describeRun(run);
+    expect(run.code, account).toBe(1);
+    expect(run.playedMs, account).toBeLessThan(6_000 + MARGIN_MS);
+    if (run.peakRssMb !== null) expect(run.peakRssMb, account).toBeLessThan(RSS_LIMIT_MB);
+    expect(run.stdout, account).toMatch(/FAIL\s+errors<1%/);
+    const report = run.report!;
+    expect(report.totals.requests).toBeGreaterThan(0);
+    // No request got a usable answer (platform.md §7.2: "a success code with a malformed message"
+    // is a server error), so every one of them is an error.
+    expect(report.totals.errors, account).toBe(report.totals.requests);
+    expect(report.players.byState.PLAYING ?? 0).toBe(0);
+    // The fleet stopped reading a 2 GB answer early: the server could not push much of it.
+    if (mode === 'huge') expect(server.bytesWritten()).toBeLessThan(512 * 1024 ** 2);
+  });
+
+  test('slow at real speed: requests given up after 10 s, the run ends on time', async () => {
+    const server = await startHostileServer('slow');
+    servers.push(server);
+    const run = await runFleet(
+      [`${server.url}/q/`, '--players', '3', '--duration', '15s', '--speed', '1', '--threshold', 'errors<1%'],
+      DEADLINE_MS,
+    );
+    const account = describeRun(run);
+    expect(run.code, account).toBe(1);
+    expect(run.playedMs, account).toBeLessThan(15_000 + MARGIN_MS);
+    expect(run.report!.totals.transportErrors, account).toBeGreaterThan(0);
+    expect(run.report!.totals.errors).toBe(run.report!.totals.requests);
+  });
+
+  test('silent everywhere, /version included: "cannot be reached", exit 2, in bounded time', async () => {
+    const server = await startHostileServer('silent', { everywhere: true });
+    servers.push(server);
+    const run = await runFleet(
+      [`${server.url}/q/`, '--players', '3', '--duration', '30s', '--speed', '5'],
+      DEADLINE_MS,
+    );
+    const account = describeRun(run);
+    expect(run.code, account).toBe(2);
+    expect(run.stderr).toMatch(/cannot be reached/);
+    // player 1's /version is given up after 10 s, then the run ends.
+    expect(run.playedMs, account).toBeLessThan(10_000 + MARGIN_MS);
+  });
+});

@@ -1,0 +1,54 @@
+/**
+ * Bad command lines and a server that is not there: exit 2 with a message that says what is wrong,
+ * and, for a bad command line, nothing played (no "fleet …" start line, no report written).
+ */
+import { createServer } from 'node:net';
+import { describe, expect, test } from 'vitest';
+import { describeRun, runFleet } from './run-fleet';
+
+/** A loopback port nothing listens on: bound, read, closed. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+const BAD: { args: string[]; says: RegExp }[] = [
+  { args: ['--players', '0'], says: /--players must be a whole number from 1/ },
+  { args: ['--players=-1'], says: /--players must be a whole number from 1/ },
+  { args: ['--players', '-1'], says: /--players/ },
+  { args: ['--players', '10000000'], says: /--players must be a whole number from 1 to 20000/ },
+  { args: ['--players', '2', '--duration', 'abc'], says: /--duration must be a duration/ },
+  { args: ['--players', '2', '--speed', '0'], says: /--speed must be above 0/ },
+  { args: ['--players', '2', '--threshold', 'p99<<3'], says: /threshold "p99<<3" is not METRIC OP NUMBER/ },
+  { args: ['--players', '2', '--threshold', 'latency<3'], says: /unknown metric "latency"/ },
+  { args: ['--players', '2', '--threshold', 'p99<250xs'], says: /p99<250xs/ },
+  { args: [], says: /fleet needs --players N/ },
+];
+
+describe('fleet with bad inputs', () => {
+  test.concurrent.each(BAD.map((bad) => ({ ...bad, name: bad.args.join(' ') || '(no --players)' })))(
+    '$name: exit 2, says so, plays nothing',
+    async ({ args, says }) => {
+      const run = await runFleet(args, 30_000);
+      const account = describeRun(run);
+      expect(run.code, account).toBe(2);
+      expect(run.stderr, account).toMatch(says);
+      expect(run.stderr, account).not.toMatch(/^fleet fleet-/m);
+      expect(run.report, account).toBeUndefined();
+    },
+  );
+
+  test('a server that cannot be reached: exit 2, named', async () => {
+    const port = await closedPort();
+    const run = await runFleet(
+      [`http://127.0.0.1:${port}/queues/q/v2.3/`, '--players', '2', '--duration', '5s'],
+      30_000,
+    );
+    const account = describeRun(run);
+    expect(run.code, account).toBe(2);
+    expect(run.stderr, account).toMatch(new RegExp(`the server at http://127\\.0\\.0\\.1:${port} cannot be reached`));
+  });
+});
