@@ -20,8 +20,9 @@ import { claimOutput, quietLogger, writeReport } from './output.js';
 import { packageVersion } from './version.js';
 import { EXIT, parseCommandLine, UsageError, type ExitCode } from './usage.js';
 
-export const CHECK_USAGE =
-  'usage: cloud-queue-console check BASE_URL [--authorization V] [--timeout S] [--junit F] [--json F] [--html F]';
+import { CHECK_USAGE } from './usages.js';
+
+export { CHECK_USAGE };
 
 export const CHECK_HELP = `${CHECK_USAGE}
 

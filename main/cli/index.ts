@@ -4,13 +4,12 @@
  * `--help` are values (`usage.ts`); this is the one place that turns them into output.
  */
 import { messageOf } from '../engine/api/errors.js';
-import { CHECK_USAGE, checkCommand } from './check.js';
-import { FLEET_USAGE, fleetCommand } from './fleet.js';
+import { FLEET_USAGE } from './fleet-args.js';
 import type { CliIo } from './io.js';
 import { packageVersion } from './version.js';
-import { RUN_USAGE, runCommand } from './run.js';
 import { USAGE as SERVE_USAGE } from './serve-args.js';
-import { serveCommand, type ServeHooks } from './serve.js';
+import type { ServeHooks } from './serve.js';
+import { CHECK_USAGE, RUN_USAGE } from './usages.js';
 import { EXIT, HelpRequested, UsageError, type ExitCode } from './usage.js';
 
 /** What a host may change of how a command behaves (`npm start` announces `serve` to a person). */
@@ -25,22 +24,23 @@ const COMMANDS: Record<
   serve: {
     summary: 'run the whole console headless, its UI served to any browser',
     usage: SERVE_USAGE.split('\n')[0]!,
-    run: (argv, io, hooks) => serveCommand(argv, io, hooks.serve),
+    // Each command's code is loaded when it runs: `serve` starts without run's, check's or fleet's.
+    run: async (argv, io, hooks) => (await import('./serve.js')).serveCommand(argv, io, hooks.serve),
   },
   run: {
     summary: 'replay a repro bundle or a scenario on a fresh console; exit 0 pass, 1 fail',
     usage: RUN_USAGE,
-    run: runCommand,
+    run: async (argv, io) => (await import('./run.js')).runCommand(argv, io),
   },
   check: {
     summary: 'check a cloud queue server against the contract, rule by rule',
     usage: CHECK_USAGE,
-    run: checkCommand,
+    run: async (argv, io) => (await import('./check.js')).checkCommand(argv, io),
   },
   fleet: {
     summary: 'play N simulated players at once against a cloud queue server, with thresholds',
     usage: FLEET_USAGE,
-    run: fleetCommand,
+    run: async (argv, io) => (await import('./fleet.js')).fleetCommand(argv, io),
   },
 };
 

@@ -26,7 +26,9 @@ import { describeStep, engineSpan, plain } from './steps.js';
 import { packageVersion } from './version.js';
 import { EXIT, parseCommandLine, UsageError, type ExitCode } from './usage.js';
 
-export const RUN_USAGE = 'usage: cloud-queue-console run FILE [--junit F] [--json F] [--timeout S] [--allow-host H]…';
+import { RUN_USAGE } from './usages.js';
+
+export { RUN_USAGE };
 
 export const RUN_HELP = `${RUN_USAGE}
 

@@ -50,10 +50,7 @@ import { bundleCommandHandlers } from './bundles/commands.js';
 import { journaledHandlers } from './journal/commands.js';
 import { journalControlCalls } from './journal/control.js';
 import { Journal } from './journal/journal.js';
-import { conformanceCommandHandlers } from './conformance/commands.js';
-import { ConformanceRuns } from './conformance/runs.js';
-import { fleetCommandHandlers } from './fleet/commands.js';
-import { FleetRuns } from './fleet/runs.js';
+import { lazyPart } from './api/lazy-part.js';
 import { keepAliveTransport } from './player/http-transport.js';
 import { silentLogger, type Logger } from './log.js';
 import { playerCommandHandlers } from './player/commands.js';
@@ -217,26 +214,52 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       transport: faultingDeliveryTransport(fetchDeliveryTransport, faults, clock),
     });
     closers.push(() => eventDelivery.close());
-    const conformance = new ConformanceRuns({
-      repo: store.conformanceRuns,
-      faults,
-      recorder,
-      bus,
-      engineClock: clock,
-      wall,
-    });
+    // The conformance suite and the fleet are built on their first command (api/lazy-part.ts).
+    const conformance = lazyPart(
+      [
+        'conformance.cases',
+        'conformance.runs.start',
+        'conformance.runs.list',
+        'conformance.runs.get',
+        'conformance.runs.rerun',
+        'conformance.runs.delete',
+        'conformance.runs.export',
+      ],
+      async () => {
+        const [{ ConformanceRuns }, { conformanceCommandHandlers }] = await Promise.all([
+          import('./conformance/runs.js'),
+          import('./conformance/commands.js'),
+        ]);
+        const part = new ConformanceRuns({
+          repo: store.conformanceRuns,
+          faults,
+          recorder,
+          bus,
+          engineClock: clock,
+          wall,
+        });
+        return { part, handlers: conformanceCommandHandlers(part) };
+      },
+    );
     closers.push(() => conformance.close());
     // Fleets of simulated players (docs/fleet.md): their traffic is sampled into the log.
-    const fleets = new FleetRuns({
-      wall,
-      now: () => clock.now(),
-      faults,
-      reference: {
-        create: (input) => queues.create(input),
-        delete: (id) => queues.writes.turn(id, () => queues.delete(id)),
-      },
-      log: (exchange) => recorder.add(entryOfExchange(exchange)),
-      emit: (progress) => bus.emit('fleet.progress', progress),
+    const fleets = lazyPart(['fleets.start', 'fleets.list', 'fleets.get', 'fleets.stop', 'fleets.export'], async () => {
+      const [{ FleetRuns }, { fleetCommandHandlers }] = await Promise.all([
+        import('./fleet/runs.js'),
+        import('./fleet/commands.js'),
+      ]);
+      const part = new FleetRuns({
+        wall,
+        now: () => clock.now(),
+        faults,
+        reference: {
+          create: (input) => queues.create(input),
+          delete: (id) => queues.writes.turn(id, () => queues.delete(id)),
+        },
+        log: (exchange) => recorder.add(entryOfExchange(exchange)),
+        emit: (progress) => bus.emit('fleet.progress', progress),
+      });
+      return { part, handlers: fleetCommandHandlers(part) };
     });
     closers.push(() => fleets.close());
     const callControl = controlCaller({
@@ -250,8 +273,9 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       queues: () => queues.list(),
       firstItemId: (queueId: string) => queues.itemsPage(queueId, 0, 1).items[0]?.id ?? null,
     };
-    // Built once, at start: the table does not change while the engine runs.
-    const apiDescription = describeAdminApi(options.version ?? '0.0.0');
+    // Built on the first request, then kept: the table does not change while the engine runs, and
+    // the ready line does not wait for it.
+    let apiDescription: ReturnType<typeof describeAdminApi> | null = null;
     const handlers: CommandHandlers = {
       ...clockCommands(clock),
       ...householdCommands(views, household),
@@ -286,10 +310,10 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
         urls: () => urls!,
         wallNow: () => wall.now(),
       }),
-      ...conformanceCommandHandlers(conformance),
-      ...fleetCommandHandlers(fleets),
+      ...conformance.handlers,
+      ...fleets.handlers,
       'state.get': () => stateView(clock, urls!, store, views, warnings),
-      'api.describe': () => apiDescription,
+      'api.describe': () => (apiDescription ??= describeAdminApi(options.version ?? '0.0.0')),
     };
     const commands: CommandRunner = createCommandRunner(journaledHandlers(handlers, journal, { faults, queues }));
 
