@@ -25,8 +25,8 @@ const RSS_LIMIT_MB = 400;
 const MODES: Hostility[] = ['silent', 'slow', 'trickle', 'huge', 'deep', 'reset', 'redirect-loop', 'close-mid-body'];
 
 /**
- * Modes that never answer in time. A request is given up after 10 s, which this build measures in
- * wall time whatever the speed (docs/fleet.md says engine time), so these play 30 s at speed 2.5:
+ * Modes that never answer in time. A request is given up after 10 s of wall time whatever the
+ * speed (docs/fleet.md, `--speed`), so these play 30 s at speed 2.5:
  * 12 s of wall time, long enough for their first requests to be given up. A run shorter than that
  * passes with 0 requests: FINDINGS.md, F2.
  */
