@@ -2,17 +2,22 @@
  * Bad command lines and a server that is not there: exit 2 with a message that says what is wrong,
  * and, for a bad command line, nothing played (no "fleet …" start line, no report written).
  */
-import { createServer } from 'node:net';
+import { connect } from 'node:net';
 import { describe, expect, test } from 'vitest';
 import { describeRun, runFleet } from './run-fleet';
 
-/** A loopback port nothing listens on: bound, read, closed. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
+/**
+ * A loopback port below the ephemeral range (never handed out for port 0, so no parallel test's
+ * server can take it between the check and the run) and off fetch's blocked list; checked refused.
+ */
+const REFUSING_PORT = 1023;
+
+async function refused(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    socket.once('connect', () => (socket.destroy(), resolve(false)));
+    socket.once('error', (error: NodeJS.ErrnoException) => resolve(error.code === 'ECONNREFUSED'));
+  });
 }
 
 const BAD: { args: string[]; says: RegExp }[] = [
@@ -42,7 +47,8 @@ describe('fleet with bad inputs', () => {
   );
 
   test('a server that cannot be reached: exit 2, named', async () => {
-    const port = await closedPort();
+    const port = REFUSING_PORT;
+    expect(await refused(port), `something listens on 127.0.0.1:${port}`).toBe(true);
     const run = await runFleet(
       [`http://127.0.0.1:${port}/queues/q/v2.3/`, '--players', '2', '--duration', '5s'],
       30_000,
