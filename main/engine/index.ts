@@ -157,6 +157,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     persistClock();
 
     const faults = new FaultRegistry({ repo: store.faultRules, clock, bus });
+    closers.push(() => faults.close());
     // Every state-changing call on the engine clock: what a repro bundle's scenario is built from.
     const journal = new Journal({ now: () => clock.now(), rules: () => faults.list() });
     closers.push(() => journal.close());

@@ -1,9 +1,9 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { EngineClock } from '../clock/clock.js';
 import { EventBus } from '../events/bus.js';
 import { openStore, type Store } from '../store/store.js';
 import { ManualWall } from '../testing/manual-wall.js';
-import { FaultRegistry } from './registry.js';
+import { FaultRegistry, HIT_PUSH_MS } from './registry.js';
 
 const version = { method: 'GET', path: '/queues/q/v2.3/version' };
 
@@ -125,12 +125,31 @@ describe('fault rule scope', () => {
     expect([...before, ...after]).toEqual(all);
   });
 
-  it('tells hosts about every change, hits included', () => {
-    const { faults, events } = registry();
-    faults.add({ target: 'control', action: { type: 'status', status: 500 } });
-    faults.decide('control', version);
-    expect(events).toHaveLength(2);
-    expect((events[1] as { hits: number }[])[0]!.hits).toBe(1);
+  it('tells hosts about every change at once, and hits together, at most every HIT_PUSH_MS', () => {
+    vi.useFakeTimers();
+    try {
+      const { faults, events, store } = registry();
+      const rule = faults.add({ target: 'control', action: { type: 'status', status: 500 } });
+      expect(events).toHaveLength(1);
+      // A storm's thousand hits: one push, every hit in it, and every hit stored as it happened.
+      for (let i = 0; i < 1_000; i++) faults.decide('control', version);
+      expect(events).toHaveLength(1);
+      expect(store.faultRules.list()[0]!.hits).toBe(1_000);
+      vi.advanceTimersByTime(HIT_PUSH_MS);
+      expect(events).toHaveLength(2);
+      expect((events[1] as { hits: number }[])[0]!.hits).toBe(1_000);
+      // A rule spent is told at once, and a user's change takes the waiting hits with it.
+      const once = faults.add({ target: 'login', action: { type: 'status', status: 500 }, times: 1 });
+      faults.decide('login', version);
+      expect((events.at(-1) as { id: string; spent: boolean }[]).find((r) => r.id === once.id)!.spent).toBe(true);
+      faults.decide('control', version);
+      faults.remove(rule.id);
+      const pushed = events.length;
+      vi.advanceTimersByTime(HIT_PUSH_MS * 2);
+      expect(events).toHaveLength(pushed);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
 
@@ -175,8 +194,9 @@ describe('the order of the rules, and the rules it shadows', () => {
     });
     expect(faults.decide('cloudQueue', refresh)?.hit.status).toBe(404);
     expect(faults.decide('cloudQueue', refresh)?.hit.status).toBe(503);
-    // Hosts hear of the new order, each rule with its shadow.
-    expect((events.at(-3) as { id: string; shadow: unknown }[]).map((r) => r.id)).toEqual([second.id, first.id]);
+    // Hosts hear of the new order, each rule with its shadow (then of the 404 rule spent; the
+    // storm's hit waits for the next push).
+    expect((events.at(-2) as { id: string; shadow: unknown }[]).map((r) => r.id)).toEqual([second.id, first.id]);
   });
 
   it('keeps the order across a restart, and moves past the end to the end', () => {

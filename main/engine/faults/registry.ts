@@ -4,6 +4,10 @@
  * hit fails it. `times` rules are spent after N hits and stay listed with their counts. The
  * order is the user's (`move`), kept across restarts; hosts see each rule with what the rules
  * before it leave it (`views`, shadow.ts).
+ *
+ * A change the user made is told to hosts at once; hits are told at most every HIT_PUSH_MS: a
+ * storm under a fleet hits thousands of times a second, and each push is every rule with its
+ * shadows, as JSON, to every open console. Hits are still stored as they happen.
  */
 import { randomBytes } from 'node:crypto';
 import type {
@@ -22,6 +26,9 @@ import { matches, type RequestFacts } from './match.js';
 import { SeededRandom } from './random.js';
 import { withShadows } from './shadow.js';
 
+/** How often hits alone are told to hosts (wall ms). */
+export const HIT_PUSH_MS = 250;
+
 export interface FaultDecision {
   rule: FaultRule;
   action: FaultAction;
@@ -31,6 +38,7 @@ export interface FaultDecision {
 export class FaultRegistry {
   private rules: FaultRule[];
   private readonly draws = new Map<string, SeededRandom>();
+  private hitPush: ReturnType<typeof setTimeout> | null = null;
 
   constructor(private readonly deps: { repo: FaultRuleRepository; clock: EngineClock; bus: Pick<EventBus, 'emit'> }) {
     this.rules = deps.repo.list();
@@ -136,7 +144,9 @@ export class FaultRegistry {
       rule.hits++;
       if (rule.times !== undefined && rule.hits >= rule.times) rule.spent = true;
       this.deps.repo.save(rule);
-      this.changed();
+      // A rule spent is a change of state, told at once; a hit alone waits for the next push.
+      if (rule.spent) this.changed();
+      else this.hitLater();
       const action = rule.action;
       const hit: FaultHit = { ruleId: rule.id, action: action.type };
       if (rule.label !== undefined) hit.label = rule.label;
@@ -157,7 +167,21 @@ export class FaultRegistry {
     return random.next();
   }
 
+  /** Stops a push of hits still waiting (the engine is closing). */
+  close(): void {
+    if (this.hitPush) clearTimeout(this.hitPush);
+    this.hitPush = null;
+  }
+
+  private hitLater(): void {
+    if (this.hitPush) return;
+    this.hitPush = setTimeout(() => this.changed(), HIT_PUSH_MS);
+    this.hitPush.unref?.();
+  }
+
   private changed(): void {
+    // Whatever hits were waiting go with this push.
+    this.close();
     this.deps.bus.emit('faults.changed', this.views());
   }
 }
