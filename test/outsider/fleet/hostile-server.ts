@@ -75,10 +75,14 @@ const GOOD: Record<string, unknown> = {
   },
 };
 
-export async function startHostileServer(
-  mode: Hostility,
-  options: { everywhere?: boolean } = {},
-): Promise<HostileServer> {
+export interface HostileOptions {
+  /** /version misbehaves too, so the fleet's first request fails. */
+  readonly everywhere?: boolean;
+  /** Only these endpoints misbehave (say `['itemWindow']`); the others answer well. */
+  readonly only?: readonly string[];
+}
+
+export async function startHostileServer(mode: Hostility, options: HostileOptions = {}): Promise<HostileServer> {
   const seen: Record<string, number> = {};
   const timers = new Set<NodeJS.Timeout>();
   let written = 0;
@@ -165,7 +169,8 @@ export async function startHostileServer(
     const endpoint = new URL(req.url ?? '/', 'http://127.0.0.1').pathname.split('/').filter(Boolean).at(-1) ?? '';
     seen[endpoint] = (seen[endpoint] ?? 0) + 1;
     req.resume(); // drain report bodies; a hostile server does not care what it was sent
-    if (endpoint === 'version' && !options.everywhere) good(endpoint, res);
+    const spared = options.only ? !options.only.includes(endpoint) : endpoint === 'version' && !options.everywhere;
+    if (spared) good(endpoint, res);
     else hostile(endpoint, req, res);
   });
   // Sockets a silent server holds must not keep the server open past the test.
