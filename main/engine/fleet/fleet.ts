@@ -73,6 +73,7 @@ export class Fleet {
   private merged: MergedShares | null = null;
   private mirroredRules = '';
   private collecting: Promise<void> = Promise.resolve();
+  private inFlight = false;
   private readonly notes: string[] = [];
   private startedWall: number;
   private status: FleetReport['status'] = 'running';
@@ -125,12 +126,12 @@ export class Fleet {
       return;
     }
     if (!this.running) return;
-    let workers: WorkerShare[] = [];
+    const workers = this.spawnWorkers();
+    // Known at once: a stop while they load ends them.
+    this.shares = workers;
     try {
-      workers = this.spawnWorkers();
       await Promise.all(workers.map((w) => w.ready));
     } catch (error) {
-      this.shares = workers;
       this.error = { kind: 'setup', message: `the fleet's worker threads could not start: ${messageOf(error)}` };
       await this.finish('finished');
       return;
@@ -144,7 +145,6 @@ export class Fleet {
       this.mirroredRules = ruleKey(rules);
       for (const w of workers)
         w.start({ type: 'start', startWall: this.startedWall, startAt: this.deps.startAt, speed, rules });
-      this.shares = workers;
     } else this.shares = [new LocalShare(this.localShare())];
     this.scheduleTick();
     this.after(input.durationMs, () => void this.finish('finished'));
@@ -275,7 +275,14 @@ export class Fleet {
     const every = 1_000 * this.clock.speed;
     this.after(every, () => {
       if (!this.running) return;
-      this.collecting = this.collecting.then(() => this.collect());
+      // A thread still answering the last tick is behind: this tick's counts go to the next.
+      // Queueing every tick instead would pile them up behind a slow thread.
+      if (!this.inFlight) {
+        this.inFlight = true;
+        this.collecting = this.collect()
+          .catch(() => undefined)
+          .finally(() => (this.inFlight = false));
+      }
       this.scheduleTick();
     });
   }

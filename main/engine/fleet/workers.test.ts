@@ -157,5 +157,25 @@ describe('a fleet on worker threads', () => {
     expect(fleet.liveThreads).toBe(0);
     expect(fleet.report().status).toBe('stopped');
     expect(fleet.report().players.joined).toBe(4);
+
+    // Stopped while its threads still load: they end too, and no player joined.
+    const early = new Fleet({
+      id: 'fleet-early',
+      input: { players: 4, durationMs: 3_600_000, workers: 2, speed: 1 },
+      thresholds: [],
+      wall: systemWall,
+      startAt: Date.now(),
+      faults: { add: () => ({}) as never, remove: () => true, decide: () => null },
+      queues: baseUrlQueues(right.baseUrl, right.authorization),
+      log: () => null,
+      onTick: () => undefined,
+    });
+    const starting = early.start();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(early.liveThreads).toBe(2);
+    await early.stop();
+    await starting;
+    expect(early.liveThreads).toBe(0);
+    expect(early.report().players.joined).toBe(0);
   }, 30_000);
 });

@@ -69,6 +69,7 @@ export class WorkerShare implements Share {
   private gone: Error | null = null;
   /** Until its thread ended. */
   alive = true;
+  private started = false;
   readonly ready: Promise<void>;
   readonly exited: Promise<void>;
 
@@ -112,6 +113,7 @@ export class WorkerShare implements Share {
   }
 
   start(message: Extract<ToWorker, { type: 'start' }>): void {
+    this.started = true;
     this.worker.postMessage(message satisfies ToWorker);
   }
 
@@ -124,6 +126,12 @@ export class WorkerShare implements Share {
   }
 
   async finish(): Promise<ShareSnapshot> {
+    if (!this.started) {
+      // Stopped before it played (the fleet was stopped while its threads were loading).
+      await this.worker.terminate();
+      await this.exited;
+      throw new Error('the worker thread never played');
+    }
     try {
       return await this.ask('finish');
     } finally {
