@@ -11,8 +11,12 @@ afterAll(async () => {
   await Promise.all(servers.splice(0).map((server) => server.close()));
 });
 
-/** 30 s of listening at speed 2.5: 12 s of wall time, past the 10 s (wall) request timeout. */
-const TIMING = ['--players', '5', '--duration', '30s', '--speed', '2.5', '--threshold', 'errors<1%'];
+/**
+ * 50 s of listening at speed 2.5: 20 s of wall time. The first report goes out 10 s of engine time
+ * in (4 s of wall time) and is given up 10 s of wall time later, well inside the run; a request
+ * still in flight at the end is not counted (FINDINGS.md, F2).
+ */
+const TIMING = ['--players', '5', '--duration', '50s', '--speed', '2.5', '--threshold', 'errors<1%'];
 
 describe('fleet against a server hostile on one endpoint', () => {
   test.concurrent('/itemWindow resets the connection: the loads fail there, no player plays', async () => {
