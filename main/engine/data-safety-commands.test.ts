@@ -345,6 +345,7 @@ const CALLS: Call<CommandName>[] = [
     },
   ),
   call('fleets.get', (s) => ({ id: s.fleetId })),
+  call('fleets.list', () => ({})),
   call('fleets.stop', (s) => ({ id: s.fleetId })),
   call('fleets.export', (s) => ({ id: s.fleetId, format: 'json' as const })),
   call('traffic.settings', () => ({})),
