@@ -8,6 +8,7 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  * file that runs long was left to the end with one worker idle: 96 s of outsiders after the rest.
  */
 const LONG_RUNNING = [
+  'test/outsider/fleet/hostile.test.ts',
   'main/serve.test.ts',
   'main/engine/bundles/round-trip.test.ts',
   'main/engine/player/transitions.test.ts',
@@ -40,7 +41,13 @@ export default defineConfig({
   // The renderer's name for the engine API contract (renderer/tsconfig.json, electron.vite.config.ts).
   resolve: { alias: { '@engine-api': resolve(import.meta.dirname, 'main/engine/api') } },
   test: {
-    include: ['main/**/*.test.ts', 'bench/**/*.test.ts', 'renderer/src/**/*.test.{ts,tsx}', 'scripts/**/*.test.ts'],
+    include: [
+      'main/**/*.test.ts',
+      'bench/**/*.test.ts',
+      'renderer/src/**/*.test.{ts,tsx}',
+      'scripts/**/*.test.ts',
+      'test/**/*.test.ts',
+    ],
     environment: 'node',
     // Engine tests open real loopback listeners and child processes; two cores, so keep it calm.
     pool: 'forks',

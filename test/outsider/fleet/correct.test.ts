@@ -2,9 +2,12 @@
  * A server written from the docs alone, correct: `fleet` must pass it. A false FAIL here would send
  * an integrator hunting for a bug they do not have, the worst thing the fleet can do.
  */
-import { afterEach, describe, expect, test } from 'vitest';
+import { afterEach, describe, expect, test, vi } from 'vitest';
 import { startQueueServer, type RunningServer } from './queue-server';
 import { describeRun, runFleet } from './run-fleet';
+
+// Each case spawns the built CLI and plays a fleet for seconds of wall time.
+vi.setConfig({ testTimeout: 90_000 });
 
 const servers: RunningServer[] = [];
 afterEach(async () => {

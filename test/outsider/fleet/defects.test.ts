@@ -2,9 +2,12 @@
  * Servers wrong in one way each: the fleet must fail the run (exit 1) and name the rule broken
  * (docs/player.md, "Contract violations"), on stdout and in the JSON report.
  */
-import { afterAll, describe, expect, test } from 'vitest';
+import { afterAll, describe, expect, test, vi } from 'vitest';
 import { startQueueServer, type Defect, type RunningServer } from './queue-server';
 import { describeRun, runFleet } from './run-fleet';
+
+// Each case spawns the built CLI and plays a fleet for seconds of wall time.
+vi.setConfig({ testTimeout: 90_000 });
 
 const servers: RunningServer[] = [];
 afterAll(async () => {

@@ -2,9 +2,12 @@
  * One endpoint hostile, the others well: the failures are counted on that endpoint, and what the
  * contract says the player does about them shows in the players' states.
  */
-import { afterAll, describe, expect, test } from 'vitest';
+import { afterAll, describe, expect, test, vi } from 'vitest';
 import { startHostileServer, type HostileServer } from './hostile-server';
 import { describeRun, runFleet } from './run-fleet';
+
+// Each case spawns the built CLI and plays a fleet for seconds of wall time.
+vi.setConfig({ testTimeout: 90_000 });
 
 const servers: HostileServer[] = [];
 afterAll(async () => {

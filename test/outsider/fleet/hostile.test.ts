@@ -2,9 +2,12 @@
  * Hostile servers: each run must end on time (its duration in wall time, plus a margin), in
  * bounded memory, and fail (`errors<1%` cannot pass when every request failed).
  */
-import { afterAll, describe, expect, test } from 'vitest';
+import { afterAll, describe, expect, test, vi } from 'vitest';
 import { startHostileServer, type HostileServer, type Hostility } from './hostile-server';
 import { describeRun, runFleet } from './run-fleet';
+
+// Each case spawns the built CLI and plays a fleet for seconds of wall time.
+vi.setConfig({ testTimeout: 90_000 });
 
 const servers: HostileServer[] = [];
 afterAll(async () => {

@@ -3,8 +3,11 @@
  * and, for a bad command line, nothing played (no "fleet …" start line, no report written).
  */
 import { connect } from 'node:net';
-import { describe, expect, test } from 'vitest';
+import { describe, expect, test, vi } from 'vitest';
 import { describeRun, runFleet } from './run-fleet';
+
+// Each case spawns the built CLI and plays a fleet for seconds of wall time.
+vi.setConfig({ testTimeout: 90_000 });
 
 /**
  * A loopback port below the ephemeral range (never handed out for port 0, so no parallel test's
