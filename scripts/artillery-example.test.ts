@@ -95,6 +95,7 @@ describe('examples/fleet/fleet.yml under `artillery run`', () => {
       });
       const { counters, summaries } = report.aggregate;
       expect(code, output).toBe(0);
+      expect(output).toContain('ok: cloud_queue.violations == 0');
       expect(output).not.toContain('could not be loaded');
       expect(counters['vusers.completed']).toBe(4);
       expect(counters['vusers.failed']).toBe(0);
@@ -123,7 +124,9 @@ describe('examples/fleet/fleet.yml under `artillery run`', () => {
         QUEUE_AUTHORIZATION: defective.authorization,
       });
       const { counters } = report.aggregate;
-      expect(code, output).toBe(0);
+      // The script's ensure condition fails the run, as a threshold does the console's own fleet.
+      expect(code, output).toBe(1);
+      expect(output).toContain('fail: cloud_queue.violations == 0');
       // Each player's load window broke it.
       expect(counters['cloud_queue.violations.itemWindow.window-size']).toBeGreaterThanOrEqual(4);
       expect(counters['cloud_queue.violations']).toBe(counters['cloud_queue.violations.itemWindow.window-size']);
