@@ -39,8 +39,15 @@ export const MAX_TICKS = 3_600;
 
 export const zeroCounts = (): TickCounts => ({ requests: 0, errors: 0, retries: 0, violations: 0 });
 
+/**
+ * An error is an answer the player could not use: no complete answer, a status other than 2xx, or
+ * a 2xx whose body the player could not read (not JSON, not the shape it must have). The last is
+ * what a server answering its HTML error page with 200 does; the platform counts it a failure.
+ */
 export function isError(exchange: Pick<PlayerExchange, 'status' | 'failure'>): boolean {
-  return exchange.status === undefined || exchange.status < 200 || exchange.status >= 300;
+  return (
+    exchange.failure !== undefined || exchange.status === undefined || exchange.status < 200 || exchange.status >= 300
+  );
 }
 
 export class FleetMetrics {
