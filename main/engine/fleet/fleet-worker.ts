@@ -13,7 +13,7 @@ import { EngineClock } from '../clock/clock.js';
 import { systemWall } from '../clock/wall.js';
 import { faultingTransport } from '../faults/player-transport.js';
 import { FaultRegistry } from '../faults/registry.js';
-import { fetchTransport } from '../player/client.js';
+import { keepAliveTransport } from '../player/http-transport.js';
 import type { LoadParams } from '../player/events.js';
 import { PlayerShare } from './share.js';
 import type { FromWorker, ToWorker } from './worker-protocol.js';
@@ -38,6 +38,8 @@ let init: Extract<ToWorker, { type: 'init' }> | null = null;
 let clock: EngineClock | null = null;
 let faults: FaultRegistry | null = null;
 let share: PlayerShare | null = null;
+/** The share's kept-alive connections, closed with it. */
+const http = keepAliveTransport();
 /** Ids of the console's rules mirrored here. */
 const mirrored = new Set<string>();
 
@@ -74,12 +76,29 @@ function start(message: Extract<ToWorker, { type: 'start' }>): void {
     clock,
     startAt: message.startAt,
     timeouts: systemWall,
-    transport: faultingTransport(fetchTransport, faults, clock),
+    transport: faultingTransport(http.transport, faults, clock),
     faults,
     post: (exchange) => send({ type: 'exchange', exchange }),
     drawSeed,
   });
   share.start();
+}
+
+/** The fleet ended: its requests in flight counted, the last snapshot, then the players close. */
+async function finish(seq: number): Promise<void> {
+  try {
+    if (share) {
+      await share.drain();
+      send({ type: 'snapshot', seq, snapshot: share.snapshot() });
+      share.close();
+    }
+  } catch (error) {
+    send({ type: 'failed', message: messageOf(error) });
+  } finally {
+    clock?.close();
+    http.close();
+    port!.close();
+  }
 }
 
 port.on('message', (message: ToWorker) => {
@@ -99,12 +118,7 @@ port.on('message', (message: ToWorker) => {
         if (share) send({ type: 'snapshot', seq: message.seq, snapshot: share.snapshot() });
         break;
       case 'finish':
-        if (share) {
-          send({ type: 'snapshot', seq: message.seq, snapshot: share.snapshot() });
-          share.close();
-        }
-        clock?.close();
-        port.close();
+        void finish(message.seq);
         break;
     }
   } catch (error) {

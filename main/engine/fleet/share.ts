@@ -15,6 +15,7 @@ import { SeededRandom } from '../faults/random.js';
 import { CloudQueueClient, type HttpTransport, type PlayerExchange, type RequestTimeouts } from '../player/client.js';
 import type { LoadParams } from '../player/events.js';
 import { Player } from '../player/player.js';
+import { REQUEST_TIMEOUT_MS } from '../player/retry.js';
 import { Listener, listenerRandom } from './listener.js';
 import { FleetMetrics, isError, newSketch, type TickCounts } from './metrics.js';
 import { sketchData, type SketchData } from './sketch-wire.js';
@@ -22,6 +23,12 @@ import { DEFAULT_TRAFFIC_SAMPLE_RATE } from './traffic-sample.js';
 
 /** How often the lateness probe fires, in wall ms: ten looks a second cost nothing. */
 export const PROBE_EVERY_MS = 100;
+
+/**
+ * Wall ms the end waits at most for the requests in flight when it came: their own timeout, and
+ * a little for the answer given up at its last moment to be counted.
+ */
+export const DRAIN_LIMIT_MS = REQUEST_TIMEOUT_MS + 2_000;
 
 /** What a share has done so far: cumulative, but `delta`, which is since the last snapshot. */
 export interface ShareSnapshot {
@@ -73,6 +80,24 @@ export class PlayerShare {
   private readonly rate: number;
   private skipped = 0;
   private closed = false;
+  /** Wall time (Date.now) the fleet ended at: requests started later are not counted. */
+  private endedAt: number | null = null;
+  /** The timeouts of the requests in flight: armed when one starts, cleared once it is counted. */
+  private readonly armed = new Set<unknown>();
+  private onDisarm: (() => void) | null = null;
+  /** The players' request timeouts, counted, so the end knows which requests are still out. */
+  private readonly timeouts: RequestTimeouts = {
+    setTimeout: (callback, delayMs) => {
+      const timer = this.options.timeouts.setTimeout(callback, delayMs);
+      this.armed.add(timer);
+      return timer;
+    },
+    // The client clears a request's timeout after it handed the exchange over: cleared is counted.
+    clearTimeout: (timer) => {
+      this.options.timeouts.clearTimeout(timer);
+      if (this.armed.delete(timer)) this.onDisarm?.();
+    },
+  };
 
   constructor(private readonly options: PlayerShareOptions) {
     this.draw = new SeededRandom(options.drawSeed >>> 0);
@@ -107,6 +132,36 @@ export class PlayerShare {
     };
   }
 
+  /**
+   * The fleet's end: nothing new starts (the players' clock stops, the listeners and the joins
+   * end), and the requests already in flight are waited for, up to their own 10 s, so that a
+   * server that never answers is counted as such however short the run was. What a player
+   * starts after the end (a load's second request) is neither counted nor waited for.
+   */
+  async drain(): Promise<void> {
+    if (this.endedAt !== null || this.closed) return;
+    this.endedAt = Date.now();
+    const { clock } = this.options;
+    clock.setSpeed(0);
+    for (const timer of this.timers) clock.clearTimeout(timer);
+    this.timers.clear();
+    for (const { listener } of this.members) listener.close();
+    const waiting = new Set(this.armed);
+    if (waiting.size === 0) return;
+    await new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(limit);
+        this.onDisarm = null;
+        resolve();
+      };
+      const limit = setTimeout(done, DRAIN_LIMIT_MS);
+      this.onDisarm = () => {
+        for (const timer of waiting) if (!this.armed.has(timer)) waiting.delete(timer);
+        if (waiting.size === 0) done();
+      };
+    });
+  }
+
   close(): void {
     if (this.closed) return;
     this.closed = true;
@@ -128,7 +183,7 @@ export class PlayerShare {
     const client = new CloudQueueClient({
       playerId,
       clock,
-      timeouts: this.options.timeouts,
+      timeouts: this.timeouts,
       transport: this.options.transport,
       onExchange: (exchange) => this.noteExchange(exchange),
     });
@@ -147,7 +202,7 @@ export class PlayerShare {
   }
 
   private noteExchange(exchange: PlayerExchange): void {
-    if (this.closed) return;
+    if (this.closed || (this.endedAt !== null && exchange.wallAt >= this.endedAt)) return;
     // Failures and violations always reach the log; the rest by a seeded draw.
     if (isError(exchange) || exchange.violations.length > 0 || this.draw.next() < this.rate)
       this.options.post(exchange);

@@ -12,7 +12,7 @@ import { Worker } from 'node:worker_threads';
 import type { FaultRule } from '../api/fault-types.js';
 import type { PlayerExchange } from '../player/client.js';
 import { zeroCounts } from './metrics.js';
-import type { PlayerShare, ShareSnapshot } from './share.js';
+import { DRAIN_LIMIT_MS, type PlayerShare, type ShareSnapshot } from './share.js';
 import type { FromWorker, ToWorker } from './worker-protocol.js';
 
 /** How long a worker may take to answer a snapshot before the fleet reads it as gone. */
@@ -33,10 +33,11 @@ export class LocalShare implements Share {
     return Promise.resolve(this.share.snapshot());
   }
 
-  finish(): Promise<ShareSnapshot> {
+  async finish(): Promise<ShareSnapshot> {
+    await this.share.drain();
     const last = this.share.snapshot();
     this.share.close();
-    return Promise.resolve(last);
+    return last;
   }
 
   mirror(): void {
@@ -133,7 +134,8 @@ export class WorkerShare implements Share {
       throw new Error('the worker thread never played');
     }
     try {
-      return await this.ask('finish');
+      // Its requests in flight are waited for first (share.ts, drain), then it answers.
+      return await this.ask('finish', DRAIN_LIMIT_MS + WORKER_ANSWER_MS);
     } finally {
       // Its players are closed (or it is stuck): the thread ends either way.
       await this.worker.terminate();
@@ -146,7 +148,7 @@ export class WorkerShare implements Share {
     return this.last && { ...this.last, delta: zeroCounts() };
   }
 
-  private ask(type: 'snapshot' | 'finish'): Promise<ShareSnapshot> {
+  private ask(type: 'snapshot' | 'finish', answerMs = WORKER_ANSWER_MS): Promise<ShareSnapshot> {
     const stale = this.stale();
     if (this.gone) return stale ? Promise.resolve(stale) : Promise.reject(this.gone);
     const seq = ++this.seq;
@@ -155,8 +157,8 @@ export class WorkerShare implements Share {
         this.waiting.delete(seq);
         const stale = this.stale();
         if (stale) resolve(stale);
-        else reject(new Error(`a worker thread did not answer in ${WORKER_ANSWER_MS / 1_000} s`));
-      }, WORKER_ANSWER_MS);
+        else reject(new Error(`a worker thread did not answer in ${answerMs / 1_000} s`));
+      }, answerMs);
       this.waiting.set(seq, {
         resolve: (s) => (clearTimeout(timer), resolve(s)),
         reject: (e) => {
