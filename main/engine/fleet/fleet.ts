@@ -19,7 +19,8 @@ import { EngineClock, type Timer } from '../clock/clock.js';
 import type { WallClock } from '../clock/wall.js';
 import { faultingTransport } from '../faults/player-transport.js';
 import type { FaultRegistry } from '../faults/registry.js';
-import { fetchTransport, type HttpTransport, type PlayerExchange } from '../player/client.js';
+import type { HttpTransport, PlayerExchange } from '../player/client.js';
+import { keepAliveTransport, type KeepAliveTransport } from '../player/http-transport.js';
 import type { LoadParams } from '../player/events.js';
 import { emptyByState, mergeShares, sumDeltas, type MergedShares } from './merge.js';
 import { FleetMetrics, summarize } from './metrics.js';
@@ -77,6 +78,7 @@ export class Fleet {
   private readonly notes: string[] = [];
   private startedWall: number;
   private status: FleetReport['status'] = 'running';
+  private http: KeepAliveTransport | null = null;
   private finishedAt: number | null = null;
   private error: FleetReport['error'] = null;
   private thresholdResults: FleetReport['thresholds'] = [];
@@ -238,6 +240,14 @@ export class Fleet {
     });
   }
 
+  /**
+   * The players' kept-alive connections (node:http: fetch refuses the ports browsers block, and
+   * costs several times more per request), opened on first use and closed at the end.
+   */
+  private connections(): KeepAliveTransport {
+    return (this.http ??= keepAliveTransport());
+  }
+
   private localShare(): PlayerShare {
     const share = new PlayerShare({
       fleetId: this.deps.id,
@@ -249,7 +259,7 @@ export class Fleet {
       // A request has 10 s of real time: the server answers in real time, whatever the speed.
       timeouts: this.deps.wall,
       transport: faultingTransport(
-        this.deps.transport ?? fetchTransport,
+        this.deps.transport ?? this.connections().transport,
         this.deps.faults as FaultRegistry,
         this.clock,
       ),
@@ -321,6 +331,7 @@ export class Fleet {
       this.thresholdResults = judge(this.deps.thresholds, this.figures());
       this.status = status;
       this.clock.close();
+      this.http?.close();
       this.finishedAt = this.deps.wall.now();
       this.deps.onTick(last, true);
       try {

@@ -3,6 +3,8 @@
  * reference server, made as the player joins and dropped when the fleet ends; with it, BASE_URL
  * with `{player}` replaced by the player's number, sent with the Authorization given.
  */
+import { request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
 import type { QueueInput } from '../cloud-queue/queue-model.js';
 import type { QueueSummary } from '../api/queue-types.js';
 import { sampleTracks } from '../cloud-queue/samples.js';
@@ -64,19 +66,25 @@ export function baseUrlQueues(baseUrl: string, authorization: string | undefined
   };
 }
 
-/** Whether player 1's server answers at all (any status will do); a message when it cannot be reached. */
-export async function probeServer(baseUrl: string, authorization: string | undefined): Promise<string | null> {
-  const url = endpointUrl(playerBaseUrl(baseUrl, 1), 'version');
-  try {
-    const response = await fetch(url, {
-      headers: authorization ? { authorization } : {},
-      redirect: 'manual',
-      signal: AbortSignal.timeout(10_000),
+/**
+ * Whether player 1's server answers at all (any status will do); a message when it cannot be
+ * reached. Asked with node:http, not fetch: fetch refuses the ports browsers block (6000, 10080,
+ * …) without connecting, and a staging server may well listen on one.
+ */
+export function probeServer(baseUrl: string, authorization: string | undefined): Promise<string | null> {
+  const url = new URL(endpointUrl(playerBaseUrl(baseUrl, 1), 'version'));
+  const unreachable = (why: string) => `the server at ${url.origin} cannot be reached: ${why}`;
+  return new Promise((resolve) => {
+    const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
+    const request = send(url, { headers: authorization ? { authorization } : {}, timeout: PROBE_TIMEOUT_MS }, (res) => {
+      res.destroy();
+      resolve(null);
     });
-    await response.body?.cancel();
-    return null;
-  } catch (error) {
-    const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-    return `the server at ${new URL(url).origin} cannot be reached: ${cause?.code ?? cause?.message ?? (error as Error).message}`;
-  }
+    request.on('timeout', () => request.destroy(new Error(`no answer within ${PROBE_TIMEOUT_MS / 1_000} s`)));
+    request.on('error', (error: NodeJS.ErrnoException) => resolve(unreachable(error.code ?? error.message)));
+    request.end();
+  });
 }
+
+/** As a player's request: 10 s of real time. */
+const PROBE_TIMEOUT_MS = 10_000;
