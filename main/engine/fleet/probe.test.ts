@@ -1,0 +1,44 @@
+import { createServer, type Server } from 'node:http';
+import { afterEach, describe, expect, it } from 'vitest';
+import { probeServer } from './queues.js';
+
+/** Ports fetch refuses without connecting (the WHATWG "bad ports"); a server may still listen there. */
+const BAD_PORTS = [10080, 6000, 6665, 6666, 6667, 6668, 6669, 6697, 5060, 5061, 4045];
+
+let server: Server | null = null;
+afterEach(() => new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve())));
+
+/** Listens on the first bad port free on this machine. */
+async function listenOnABadPort(): Promise<number> {
+  for (const port of BAD_PORTS) {
+    const candidate = createServer((_, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{}'));
+    const ok = await new Promise<boolean>((resolve) => {
+      candidate.once('error', () => resolve(false));
+      candidate.listen(port, '127.0.0.1', () => resolve(true));
+    });
+    if (ok) {
+      server = candidate;
+      return port;
+    }
+  }
+  throw new Error(`every one of ${BAD_PORTS.join(', ')} is taken on this machine`);
+}
+
+describe("the fleet's reachability probe", () => {
+  it('reaches a server on a port fetch refuses', async () => {
+    const port = await listenOnABadPort();
+    await expect(fetch(`http://127.0.0.1:${port}/`)).rejects.toThrow();
+    expect(await probeServer(`http://127.0.0.1:${port}/q/`, undefined)).toBeNull();
+  });
+
+  it('names why a server cannot be reached', async () => {
+    const closed = createServer();
+    const port = await new Promise<number>((resolve) =>
+      closed.listen(0, '127.0.0.1', () => resolve((closed.address() as { port: number }).port)),
+    );
+    await new Promise((resolve) => closed.close(resolve));
+    expect(await probeServer(`http://127.0.0.1:${port}/q/`, undefined)).toBe(
+      `the server at http://127.0.0.1:${port} cannot be reached: ECONNREFUSED`,
+    );
+  });
+});
