@@ -151,6 +151,9 @@ export function parseFleetArgs(argv: string[]): {
     ...(values.fault ? { faults: values.fault.flatMap(faultsOf) } : {}),
     ...(thresholds.length ? { thresholds } : {}),
   };
+  // Players due after the end would never join, and the report would say fewer than asked.
+  if ((input.rampMs ?? 0) > durationMs)
+    throw new UsageError(`--ramp must not be longer than --duration (${values.ramp} > ${values.duration ?? '60s'})`);
   return {
     input,
     ...(values.json ? { json: values.json } : {}),

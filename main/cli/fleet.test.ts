@@ -119,6 +119,15 @@ describe('cloud-queue-console fleet', () => {
     }
   });
 
+  it('says what a value must be, negative ones included, and refuses a ramp longer than the run', async () => {
+    const negative = await fleet('--players', '-1');
+    expect(negative.code).toBe(2);
+    expect(negative.stderr).toMatch(/--players must be a whole number from 1 to 20000, got -1/);
+    const ramp = await fleet('--players', '2', '--duration', '5s', '--ramp', '10s');
+    expect(ramp.code).toBe(2);
+    expect(ramp.stderr).toMatch(/--ramp must not be longer than --duration \(10s > 5s\)/);
+  });
+
   it('parses any --threshold into a threshold or a usage error, never a crash', () => {
     fc.assert(
       fc.property(fc.string({ maxLength: 30 }), (expression) => {

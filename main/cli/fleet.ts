@@ -38,7 +38,7 @@ export async function fleetCommand(argv: string[], io: CliIo): Promise<ExitCode>
       throw error;
     }
     io.stderr(
-      `fleet ${id}: ${input.players} players on ${input.baseUrl ?? 'the reference cloud queue server'} for ${input.durationMs / 1000} s of engine time\n`,
+      `fleet ${id}: ${input.players} player${input.players === 1 ? '' : 's'} on ${input.baseUrl ?? 'the reference cloud queue server'} for ${input.durationMs / 1000} s of engine time\n`,
     );
     stopOnSignal = () => void engine.commands.run('fleets.stop', { id }).catch(() => undefined);
     process.once('SIGINT', stopOnSignal);

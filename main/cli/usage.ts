@@ -25,7 +25,7 @@ export function parseCommandLine<O extends NonNullable<ParseArgsConfig['options'
   { positionals = true } = {},
 ) {
   const config = {
-    args: argv,
+    args: withNegativeValues(argv, options),
     options: { ...options, help: { type: 'boolean', short: 'h' } } as O & { help: { type: 'boolean'; short: 'h' } },
     strict: true as const,
     allowPositionals: positionals,
@@ -39,4 +39,23 @@ export function parseCommandLine<O extends NonNullable<ParseArgsConfig['options'
   // Asked for before anything else is checked: `-h --port nope` is a request for help.
   if ((parsed.values as { help?: boolean }).help) throw new HelpRequested(help);
   return parsed;
+}
+
+/**
+ * `--players -1` as `--players=-1`: node's parser takes a value that starts with a dash for an
+ * option of its own and answers "argument is ambiguous", which says nothing of the number; joined,
+ * the command's own check says what the value must be.
+ */
+function withNegativeValues(argv: string[], options: NonNullable<ParseArgsConfig['options']>): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    const name = arg.startsWith('--') ? arg.slice(2) : null;
+    const next = argv[i + 1];
+    if (name && options[name]?.type === 'string' && next !== undefined && /^-\d/.test(next)) {
+      out.push(`${arg}=${next}`);
+      i++;
+    } else out.push(arg);
+  }
+  return out;
 }

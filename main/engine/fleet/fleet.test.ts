@@ -80,6 +80,10 @@ describe('a fleet on the reference server', () => {
     expect((stopped.body as FleetReport).status).toBe('stopped');
     const bad = await admin(engine, 'POST', '/fleets', { players: 1, durationMs: 1_000, thresholds: ['p99<<3'] });
     expect(bad.status).toBe(400);
+    // Players due after the end would never join.
+    const ramp = await admin(engine, 'POST', '/fleets', { players: 2, durationMs: 1_000, rampMs: 2_000 });
+    expect(ramp.status).toBe(400);
+    expect(JSON.stringify(ramp.body)).toMatch(/rampMs must not be longer than durationMs/);
   });
 
   it("lists the fleets it keeps, newest first, with their thresholds' verdict", async () => {

@@ -42,6 +42,8 @@ export class FleetRuns {
   start(input: FleetStartInput): { id: string } {
     const parsed = parseThresholds(input.thresholds ?? []);
     if (!parsed.ok) throw new EngineError('invalid_input', parsed.message);
+    if ((input.rampMs ?? 0) > input.durationMs)
+      throw new EngineError('invalid_input', 'rampMs must not be longer than durationMs: players due later never join');
     if (input.baseUrl !== undefined) {
       const url = URL.canParse(playerBaseUrl(input.baseUrl, 1)) ? new URL(playerBaseUrl(input.baseUrl, 1)) : null;
       if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:'))

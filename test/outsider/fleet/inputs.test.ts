@@ -26,7 +26,7 @@ async function refused(port: number): Promise<boolean> {
 const BAD: { args: string[]; says: RegExp }[] = [
   { args: ['--players', '0'], says: /--players must be a whole number from 1/ },
   { args: ['--players=-1'], says: /--players must be a whole number from 1/ },
-  { args: ['--players', '-1'], says: /--players/ },
+  { args: ['--players', '-1'], says: /--players must be a whole number from 1/ },
   { args: ['--players', '10000000'], says: /--players must be a whole number from 1 to 20000/ },
   { args: ['--players', '2', '--duration', 'abc'], says: /--duration must be a duration/ },
   { args: ['--players', '2', '--speed', '0'], says: /--speed must be above 0/ },

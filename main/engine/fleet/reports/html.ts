@@ -81,7 +81,7 @@ export function fleetHtml(report: FleetReport): string {
 <p>${e(headline(report))}</p>
 ${report.timeNote ? `<p>${e(report.timeNote)}</p>` : ''}${report.notes.map((n) => `<p>${e(n)}</p>`).join('')}
 ${report.error ? `<p class="bad">${e(report.error.message)}</p>` : ''}
-<p>${e(`${report.options.players} players over ${report.options.baseUrl ?? 'the reference server'}, ${Math.round(report.elapsed.engineMs / 1000)} s of engine time in ${(report.elapsed.wallMs / 1000).toFixed(1)} s`)}</p>
+<p>${e(`${report.options.players} player${report.options.players === 1 ? '' : 's'} over ${report.options.baseUrl ?? 'the reference server'}, ${Math.round(report.elapsed.engineMs / 1000)} s of engine time in ${(report.elapsed.wallMs / 1000).toFixed(1)} s`)}</p>
 <h2>Thresholds</h2>${thresholds}
 <h2>Over time</h2>${charts}
 <h2>Latency (wall ms, DDSketch, 1% relative error)</h2>${latency}

@@ -22,7 +22,7 @@ export function liveLine(report: FleetReport, tick: FleetTick | undefined): stri
 export function headline(report: FleetReport): string {
   const { totals, latency } = report;
   return (
-    `${report.players.joined} players · ${totals.requests.toLocaleString('en-US')} requests (${totals.requestsPerSecond}/s)` +
+    `${report.players.joined} player${report.players.joined === 1 ? '' : 's'} · ${totals.requests.toLocaleString('en-US')} requests (${totals.requestsPerSecond}/s)` +
     ` · p50 ${ms(latency.p50)} p90 ${ms(latency.p90)} p99 ${ms(latency.p99)} max ${ms(latency.max)}` +
     ` · ${totals.errors} errors (${(totals.errorRate * 100).toFixed(2)}%) · ${totals.retries} retries · ${totals.violations} violations`
   );
