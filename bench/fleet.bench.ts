@@ -108,6 +108,9 @@ async function measure(players: number, workers: number, durationMs: number, ram
     onTick: () => undefined,
   });
   await fleet.start();
+  // The most the process held while it played (every thread), read once a second.
+  let peak = 0;
+  const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 1_000);
   const cpu0 = process.cpuUsage();
   const wall0 = performance.now();
   // Memory once all joined and their loads settled.
@@ -118,10 +121,11 @@ async function measure(players: number, workers: number, durationMs: number, ram
   await fleet.done;
   const cpu = process.cpuUsage(cpu0);
   const wallMs = performance.now() - wall0;
+  clearInterval(sampler);
   const report = fleet.report();
   const cpuMs = (cpu.user + cpu.system) / 1_000;
   console.log(
-    `  ${players}: ${report.workers} threads, ${report.players.byState.PLAYING} PLAYING at the end, ${report.totals.requests} requests, ${report.totals.errors} errors (${report.totals.transportErrors} transport), ${report.totals.violations} violations, request p99 ${report.latency.p99} ms; timers late p50 ${report.timerLateness.p50} ms p99 ${report.timerLateness.p99} ms max ${report.timerLateness.max} ms; rss ${Math.round(after.rss / 1_048_576)} MB (main heap ${Math.round(after.heapUsed / 1_048_576)} MB)`,
+    `  ${players}: ${report.workers} threads, ${report.players.byState.PLAYING} PLAYING at the end, ${report.totals.requests} requests, ${report.totals.errors} errors (${report.totals.transportErrors} transport), ${report.totals.violations} violations, request p99 ${report.latency.p99} ms; timers late p50 ${report.timerLateness.p50} ms p99 ${report.timerLateness.p99} ms max ${report.timerLateness.max} ms; rss ${Math.round(after.rss / 1_048_576)} MB once joined (main heap ${Math.round(after.heapUsed / 1_048_576)} MB), at most ${Math.round(peak / 1_048_576)} MB while it played`,
   );
   return {
     players,
