@@ -86,7 +86,9 @@ describe('cloud-queue-console fleet', () => {
     const junit = join(dir, 'wrong.xml');
     const result = await fleet(...small(wrong), '--threshold', 'violations==0', '--junit', junit);
     expect(result.code).toBe(1);
-    expect(result.stdout).toMatch(/violation itemWindow\.window-size ×\d+/);
+    expect(result.stdout).toMatch(
+      /violation itemWindow\.window-size \(warning\) ×\d+: .* · sample GET http:\/\/127\.0\.0\.1:\d+\/q\/itemWindow\?\S+ → 200/,
+    );
     expect(result.stdout).toMatch(/FAIL {2}violations==0/);
     expect(readFileSync(junit, 'utf8')).toContain('<failure');
   }, 60_000);

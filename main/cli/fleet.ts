@@ -94,7 +94,9 @@ export function summary(report: FleetReport): string {
   if (report.error) lines.push(terminalSafe(report.error.message));
   for (const v of report.violations)
     lines.push(
-      `violation ${terminalSafe(v.rule)} ×${v.count}: ${terminalSafe(v.message)}${v.sample.trafficId === null ? '' : ` (traffic #${v.sample.trafficId})`}`,
+      // The sample as the request it was: the console's traffic log goes with the command's end
+      // (the --json report keeps the sample whole).
+      `violation ${terminalSafe(v.rule)} (${v.severity}) ×${v.count}: ${terminalSafe(v.message)} · sample ${v.sample.method} ${terminalSafe(v.sample.url)} → ${v.sample.status ?? 'no answer'}`,
     );
   for (const t of report.thresholds)
     lines.push(`${t.ok ? 'pass' : 'FAIL'}  ${t.expression}  (measured ${t.actual}${t.unit})`);

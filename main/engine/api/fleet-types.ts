@@ -81,6 +81,11 @@ export interface FleetTick {
 export interface FleetViolationStats {
   rule: string;
   endpoint: string;
+  /**
+   * As the player's contract check says it (docs/player.md): `malformed`, an answer it could not
+   * use; `warning`, one it used though it breaks a rule. `violations` counts both.
+   */
+  severity: 'malformed' | 'warning';
   count: number;
   /** The first one's message. */
   message: string;

@@ -101,6 +101,7 @@ export class FleetMetrics {
         this.rules.set(violation.rule, {
           rule: violation.rule,
           endpoint: violation.endpoint,
+          severity: violation.severity,
           count: 1,
           message: violation.message,
           sample: {

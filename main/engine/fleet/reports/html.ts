@@ -67,7 +67,7 @@ export function fleetHtml(report: FleetReport): string {
     ? `<table><tr><th>rule</th><th>count</th><th>first message</th><th>sample</th></tr>${report.violations
         .map(
           (v) =>
-            `<tr><td><code>${e(v.rule)}</code></td><td>${v.count}</td><td>${e(v.message)}</td><td>${e(`${v.sample.method} ${v.sample.url}`)}${
+            `<tr><td><code>${e(v.rule)}</code>${v.severity === 'warning' ? ' (warning)' : ''}</td><td>${v.count}</td><td>${e(v.message)}</td><td>${e(`${v.sample.method} ${v.sample.url}`)}${
               v.sample.trafficId === null ? '' : ` (traffic #${v.sample.trafficId})`
             }</td></tr>`,
         )

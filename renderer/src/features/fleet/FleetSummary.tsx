@@ -84,6 +84,7 @@ export function FleetViolations({ report }: { report: FleetReport }) {
           <tr key={v.rule}>
             <td>
               <code>{v.rule}</code>
+              {v.severity === 'warning' && <span className="muted"> · warning</span>}
             </td>
             <td className={styles.number}>{count(v.count)}</td>
             <td className={styles.message}>{v.message}</td>

@@ -65,7 +65,8 @@ describe('parseFleetForm', () => {
   });
 
   it('sends workers only when given, as a whole number of threads', () => {
-    expect(parseFleetForm(fields({})).ok && parseFleetForm(fields({})).input).not.toHaveProperty('workers');
+    const plain = parseFleetForm(fields({}));
+    expect(plain.ok && plain.input).not.toHaveProperty('workers');
     const two = parseFleetForm(fields({ workers: ' 2 ' }));
     expect(two.ok && two.input.workers).toBe(2);
     const bad = parseFleetForm(fields({ workers: '1.5' }));
