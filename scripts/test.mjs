@@ -1,0 +1,139 @@
+/**
+ * `npm test` (and `npm run typecheck`, `npm run lint`): the checks in stages, each stage's jobs side
+ * by side on the runner's cores where they do not depend on each other, with each job's duration.
+ *
+ *   node scripts/test.mjs [stage …]     stages: install, check, unit, e2e (default: all, in order)
+ *   node scripts/test.mjs typecheck     only the four TypeScript projects
+ *   node scripts/test.mjs lint          only eslint and prettier
+ *
+ * Why stages run in this order: `check` (typecheck, lint, build) fails in seconds on a typo and the
+ * rest needs the build; unit and end-to-end tests both take both cores, so they run one after the
+ * other; the pack check (mostly npm installing and compiling better-sqlite3, largely one core and
+ * the network) shares the cores with the end-to-end specs.
+ *
+ * Output stays readable: a job running alone streams its output as it goes; jobs side by side keep
+ * theirs and print it whole, under the job's name and duration, when they end. A stage that fails
+ * lets its other jobs finish (so every failure is shown) and stops the stages after it.
+ */
+import { spawn } from 'node:child_process';
+import { availableParallelism } from 'node:os';
+import { delimiter, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ensureInstall } from './ensure-install.mjs';
+
+const root = join(import.meta.dirname, '..');
+
+/** One command of a stage; `live` streams its output even beside others (the stage's long one). */
+const job = (name, command, args, options = {}) => ({ name, command, args, ...options });
+
+// CPU seconds of each on the 2-core runner, for the order below: eslint 47, tsc main 38, tsc
+// renderer 31, its tests 31, prettier 27, tsc e2e 8, build 5.
+const tscMain = job('tsc main', 'tsc', ['-p', 'tsconfig.json']);
+const tscE2e = job('tsc e2e', 'tsc', ['-p', 'e2e/tsconfig.json']);
+const tscRenderer = job('tsc renderer', 'tsc', ['-p', 'renderer/tsconfig.json']);
+const tscRendererTests = job('tsc renderer tests', 'tsc', ['-p', 'renderer/tsconfig.test.json']);
+const eslint = job('eslint', 'eslint', ['--max-warnings', '0', '.']);
+const prettier = job('prettier', 'prettier', ['--check', '--log-level', 'warn', '**/*.{ts,tsx,js,mjs,cjs,css}']);
+const build = job('build', 'npm', ['run', 'build']);
+
+/**
+ * Stages in order; jobs of a stage run at most `cores` at a time, in the order listed: longest
+ * first, so no long job starts last beside an idle core. The build (seconds) goes first all the
+ * same, so that a broken build shows at once.
+ */
+const STAGES = {
+  install: [],
+  check: [build, eslint, tscMain, tscRenderer, tscRendererTests, prettier, tscE2e],
+  unit: [job('unit', 'npm', ['run', 'test:unit'])],
+  e2e: [job('e2e', 'npm', ['run', 'test:e2e'], { live: true }), job('pack', 'npm', ['run', 'test:pack'])],
+};
+const ALIASES = {
+  typecheck: [['typecheck', [tscMain, tscRenderer, tscRendererTests, tscE2e]]],
+  lint: [['lint', [eslint, prettier]]],
+};
+
+const cores = Math.max(1, Math.min(2, availableParallelism()));
+// As under `npm run`: the project's own tools by name, wherever this script is started from.
+const env = { ...process.env, PATH: [join(root, 'node_modules/.bin'), process.env.PATH].join(delimiter) };
+
+const seconds = (ms) =>
+  ms >= 60_000 ? `${Math.floor(ms / 60_000)} min ${Math.round((ms % 60_000) / 1000)} s` : `${(ms / 1000).toFixed(1)} s`;
+
+/** Runs one job; resolves with its exit status and duration, its output printed as it asked. */
+function run(entry, alone) {
+  const started = Date.now();
+  const live = alone || entry.live;
+  return new Promise((resolve) => {
+    const child = spawn(entry.command, entry.args, {
+      cwd: root,
+      env,
+      stdio: live ? 'inherit' : ['ignore', 'pipe', 'pipe'],
+      shell: process.platform === 'win32',
+    });
+    const output = [];
+    if (!live) {
+      child.stdout.on('data', (chunk) => output.push(chunk));
+      child.stderr.on('data', (chunk) => output.push(chunk));
+    }
+    const finish = (status) => {
+      const ms = Date.now() - started;
+      const text = Buffer.concat(output).toString('utf8');
+      process.stdout.write(`── ${entry.name}: ${status === 0 ? 'ok' : `FAILED (${status})`} in ${seconds(ms)}\n`);
+      if (text.trim()) process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
+      resolve({ name: entry.name, ok: status === 0, ms });
+    };
+    child.on('error', (error) => {
+      output.push(Buffer.from(`${error.message}\n`));
+      finish(error.code ?? 'error');
+    });
+    child.on('close', (code, signal) => finish(code ?? signal));
+  });
+}
+
+/** Runs a stage's jobs, `cores` at a time; resolves once all have ended. */
+async function runStage(jobs) {
+  const results = [];
+  const queue = [...jobs];
+  const alone = jobs.length === 1 || cores === 1;
+  const lane = async () => {
+    for (let next = queue.shift(); next; next = queue.shift()) results.push(await run(next, alone));
+  };
+  await Promise.all(Array.from({ length: Math.min(cores, jobs.length) }, lane));
+  return results;
+}
+
+async function main(argv) {
+  const chosen = argv.length === 0 ? Object.keys(STAGES) : argv;
+  const plan = [];
+  for (const name of chosen) {
+    if (ALIASES[name]) plan.push(...ALIASES[name]);
+    else if (STAGES[name]) plan.push([name, STAGES[name]]);
+    else {
+      process.stderr.write(
+        `test: no stage "${name}" (stages: ${[...Object.keys(STAGES), ...Object.keys(ALIASES)].join(', ')})\n`,
+      );
+      return 2;
+    }
+  }
+  const started = Date.now();
+  const summary = [];
+  for (const [name, jobs] of plan) {
+    const stageStarted = Date.now();
+    process.stdout.write(
+      `test: ${name}${jobs.length > 1 ? ` (${jobs.map((entry) => entry.name).join(', ')}; ${cores} at a time)` : ''}\n`,
+    );
+    if (name === 'install') ensureInstall();
+    const results = await runStage(jobs);
+    summary.push(`${name} ${seconds(Date.now() - stageStarted)}`);
+    const failed = results.filter((result) => !result.ok);
+    if (failed.length > 0) {
+      process.stdout.write(`test: ${failed.map((result) => result.name).join(', ')} failed; stopping after ${name}\n`);
+      process.stdout.write(`test: ${summary.join(' · ')} · total ${seconds(Date.now() - started)}\n`);
+      return 1;
+    }
+  }
+  process.stdout.write(`test: passed · ${summary.join(' · ')} · total ${seconds(Date.now() - started)}\n`);
+  return 0;
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) process.exitCode = await main(process.argv.slice(2));
