@@ -2,14 +2,13 @@
  * `npm test` (and `npm run typecheck`, `npm run lint`): the checks in stages, each stage's jobs side
  * by side on the runner's cores where they do not depend on each other, with each job's duration.
  *
- *   node scripts/test.mjs [stage …]     stages: install, check, unit, e2e (default: all, in order)
+ *   node scripts/test.mjs [stage …]     stages: install, build, check, unit, e2e (default: all, in order)
  *   node scripts/test.mjs typecheck     only the four TypeScript projects
  *   node scripts/test.mjs lint          only eslint and prettier
  *
- * Why stages run in this order: `check` (typecheck, lint, build) fails in seconds on a typo and the
- * rest needs the build; unit and end-to-end tests both take both cores, so they run one after the
- * other; the pack check (mostly npm installing and compiling better-sqlite3, largely one core and
- * the network) shares the cores with the end-to-end specs.
+ * Why stages run in this order: the build takes seconds and the rest needs it; `check` (typecheck,
+ * lint and the pack check) fails on a typo long before the tests would; unit and end-to-end tests
+ * each take both cores and have timeouts, so they run alone, one after the other.
  *
  * Output stays readable: a job running alone streams its output as it goes; jobs side by side keep
  * theirs and print it whole, under the job's name and duration, when they end. A stage that fails
@@ -23,11 +22,11 @@ import { ensureInstall } from './ensure-install.mjs';
 
 const root = join(import.meta.dirname, '..');
 
-/** One command of a stage; `live` streams its output even beside others (the stage's long one). */
-const job = (name, command, args, options = {}) => ({ name, command, args, ...options });
+/** One command of a stage. */
+const job = (name, command, args) => ({ name, command, args });
 
 // CPU seconds of each on the 2-core runner, for the order below: eslint 47, tsc main 38, tsc
-// renderer 31, its tests 31, prettier 27, tsc e2e 8, build 5.
+// renderer 31, its tests 31, prettier 27, tsc e2e 8, build 5 (the pack check: minutes of wall).
 const tscMain = job('tsc main', 'tsc', ['-p', 'tsconfig.json']);
 const tscE2e = job('tsc e2e', 'tsc', ['-p', 'e2e/tsconfig.json']);
 const tscRenderer = job('tsc renderer', 'tsc', ['-p', 'renderer/tsconfig.json']);
@@ -35,17 +34,22 @@ const tscRendererTests = job('tsc renderer tests', 'tsc', ['-p', 'renderer/tscon
 const eslint = job('eslint', 'eslint', ['--max-warnings', '0', '.']);
 const prettier = job('prettier', 'prettier', ['--check', '--log-level', 'warn', '**/*.{ts,tsx,js,mjs,cjs,css}']);
 const build = job('build', 'npm', ['run', 'build']);
+// The packed tarball installed into an empty folder: minutes, mostly npm fetching and compiling
+// better-sqlite3 on one core, and nothing in it races a clock, so it shares the cores with the
+// typecheck and lint rather than with the timed unit and end-to-end tests. It packs the build
+// that the stage before made (package.check.ts skips a second, identical build).
+const pack = job('pack', 'npm', ['run', 'test:pack']);
 
 /**
  * Stages in order; jobs of a stage run at most `cores` at a time, in the order listed: longest
- * first, so no long job starts last beside an idle core. The build (seconds) goes first all the
- * same, so that a broken build shows at once.
+ * first, so no long job starts last beside an idle core.
  */
 const STAGES = {
   install: [],
-  check: [build, eslint, tscMain, tscRenderer, tscRendererTests, prettier, tscE2e],
+  build: [build],
+  check: [pack, eslint, tscMain, tscRenderer, tscRendererTests, prettier, tscE2e],
   unit: [job('unit', 'npm', ['run', 'test:unit'])],
-  e2e: [job('e2e', 'npm', ['run', 'test:e2e'], { live: true }), job('pack', 'npm', ['run', 'test:pack'])],
+  e2e: [job('e2e', 'npm', ['run', 'test:e2e'])],
 };
 const ALIASES = {
   typecheck: [['typecheck', [tscMain, tscRenderer, tscRendererTests, tscE2e]]],
@@ -60,9 +64,8 @@ const seconds = (ms) =>
   ms >= 60_000 ? `${Math.floor(ms / 60_000)} min ${Math.round((ms % 60_000) / 1000)} s` : `${(ms / 1000).toFixed(1)} s`;
 
 /** Runs one job; resolves with its exit status and duration, its output printed as it asked. */
-function run(entry, alone) {
+function run(entry, live) {
   const started = Date.now();
-  const live = alone || entry.live;
   return new Promise((resolve) => {
     const child = spawn(entry.command, entry.args, {
       cwd: root,
