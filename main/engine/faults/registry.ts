@@ -156,6 +156,20 @@ export class FaultRegistry {
     return null;
   }
 
+  /**
+   * Hits a rule took elsewhere: in a fleet's worker thread, which decides on a copy of it. Counted
+   * as if decided here (spent once its times are used up); an unknown or spent rule is left alone.
+   */
+  countHits(id: string, hits: number): void {
+    const rule = this.rules.find((r) => r.id === id);
+    if (!rule || rule.spent || hits <= 0) return;
+    rule.hits += hits;
+    if (rule.times !== undefined && rule.hits >= rule.times) rule.spent = true;
+    this.deps.repo.save(rule);
+    if (rule.spent) this.changed();
+    else this.hitLater();
+  }
+
   private draw(rule: FaultRule): number {
     let random = this.draws.get(rule.id);
     if (!random) {

@@ -51,9 +51,17 @@ function mirror(rules: FaultRule[]): void {
       faults.remove(id);
       mirrored.delete(id);
     }
-  const fresh = rules.filter((r) => !mirrored.has(r.id));
+  // A copy counts its own hits from 0: the main thread adds them to the console's rule.
+  const fresh = rules.filter((r) => !mirrored.has(r.id)).map((r) => ({ ...r, hits: 0, passes: 0, spent: false }));
   faults.putBack(fresh);
   for (const rule of fresh) mirrored.add(rule.id);
+}
+
+/** This thread's hits so far on each mirrored rule. */
+function mirroredHits(): Record<string, number> {
+  const hits: Record<string, number> = {};
+  for (const id of mirrored) hits[id] = faults?.get(id)?.hits ?? 0;
+  return hits;
 }
 
 function start(message: Extract<ToWorker, { type: 'start' }>): void {
@@ -89,7 +97,7 @@ async function finish(seq: number): Promise<void> {
   try {
     if (share) {
       await share.drain();
-      send({ type: 'snapshot', seq, snapshot: share.snapshot() });
+      send({ type: 'snapshot', seq, snapshot: { ...share.snapshot(), ruleHits: mirroredHits() } });
       share.close();
     }
   } catch (error) {
@@ -115,7 +123,8 @@ port.on('message', (message: ToWorker) => {
         mirror(message.rules);
         break;
       case 'snapshot':
-        if (share) send({ type: 'snapshot', seq: message.seq, snapshot: share.snapshot() });
+        if (share)
+          send({ type: 'snapshot', seq: message.seq, snapshot: { ...share.snapshot(), ruleHits: mirroredHits() } });
         break;
       case 'finish':
         void finish(message.seq);

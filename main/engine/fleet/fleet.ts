@@ -47,7 +47,7 @@ export interface FleetDeps {
   /** Engine time the fleet's clock starts at (the console's now). */
   startAt: number;
   /** The console's rules; `list` lets live `player` rules reach worker threads. */
-  faults: Pick<FaultRegistry, 'add' | 'remove' | 'decide'> & Partial<Pick<FaultRegistry, 'list'>>;
+  faults: Pick<FaultRegistry, 'add' | 'remove' | 'decide'> & Partial<Pick<FaultRegistry, 'list' | 'countHits'>>;
   /** How requests leave before the fault rules (tests); default fetch. A function stays in this thread. */
   transport?: HttpTransport;
   queues: QueueSource;
@@ -73,6 +73,8 @@ export class Fleet {
   private snapshots: ShareSnapshot[] = [];
   private merged: MergedShares | null = null;
   private mirroredRules = '';
+  /** Each share's hits on the console's rules, as its last snapshot said. */
+  private readonly ruleHitsSeen: Record<string, number>[] = [];
   private collecting: Promise<void> = Promise.resolve();
   private inFlight = false;
   private readonly notes: string[] = [];
@@ -145,8 +147,15 @@ export class Fleet {
     if (workers.length > 0) {
       const rules = this.liveRules();
       this.mirroredRules = ruleKey(rules);
-      for (const w of workers)
-        w.start({ type: 'start', startWall: this.startedWall, startAt: this.deps.startAt, speed, rules });
+      workers.forEach((w, i) =>
+        w.start({
+          type: 'start',
+          startWall: this.startedWall,
+          startAt: this.deps.startAt,
+          speed,
+          rules: shareOfRules(rules, i, workers.length),
+        }),
+      );
     } else this.shares = [new LocalShare(this.localShare())];
     this.scheduleTick();
     this.after(input.durationMs, () => void this.finish('finished'));
@@ -275,6 +284,18 @@ export class Fleet {
     if (this.running) this.sampler.admit(exchange);
   }
 
+  /** What the workers' copies of the console's rules hit since the last snapshot, counted there. */
+  private countRuleHits(snapshots: readonly ShareSnapshot[]): void {
+    snapshots.forEach((snapshot, i) => {
+      const seen = (this.ruleHitsSeen[i] ??= {});
+      for (const [id, hits] of Object.entries(snapshot.ruleHits ?? {})) {
+        const fresh = hits - (seen[id] ?? 0);
+        if (fresh > 0) this.deps.faults.countHits?.(id, fresh);
+        seen[id] = Math.max(hits, seen[id] ?? 0);
+      }
+    });
+  }
+
   /** The console's live rules for the players, but those a local share would read itself. */
   private liveRules(): FaultRule[] {
     return (this.deps.faults.list?.() ?? []).filter((rule) => rule.target === 'player' && !rule.spent);
@@ -301,7 +322,7 @@ export class Fleet {
     const rules = this.liveRules();
     if (ruleKey(rules) !== this.mirroredRules) {
       this.mirroredRules = ruleKey(rules);
-      for (const share of this.shares) share.mirror(rules);
+      this.shares.forEach((share, i) => share.mirror(shareOfRules(rules, i, this.shares.length)));
     }
     const snapshots = await Promise.all(this.shares.map((s) => s.snapshot()));
     if (!this.running) return;
@@ -309,6 +330,7 @@ export class Fleet {
   }
 
   private absorb(snapshots: ShareSnapshot[]): FleetTick {
+    this.countRuleHits(snapshots);
     this.snapshots = snapshots;
     this.merged = mergeShares(snapshots, this.sampler.samples);
     return this.series.tick(
@@ -359,6 +381,20 @@ export class Fleet {
 /** Each share's own sample draw, from the fleet's seed: a run logs the same exchanges again. */
 function drawSeed(seed: number, share: number): number {
   return ((seed ^ 0x5a5a5a5a) + Math.imul(share, 0x9e3779b1)) >>> 0;
+}
+
+/**
+ * The rules worker `i` of `n` decides on: a `times` rule's hits left are shared out between the
+ * workers (the first ones take the odd ones; one with none left gets no copy), so the fleet as a
+ * whole fails no more requests than the rule says.
+ */
+export function shareOfRules(rules: readonly FaultRule[], i: number, n: number): FaultRule[] {
+  return rules.flatMap((rule) => {
+    if (rule.times === undefined) return [rule];
+    const left = Math.max(0, rule.times - rule.hits);
+    const share = Math.floor(left / n) + (i < left % n ? 1 : 0);
+    return share === 0 ? [] : [{ ...rule, times: share }];
+  });
 }
 
 function ruleKey(rules: readonly FaultRule[]): string {

@@ -27,7 +27,7 @@ export interface FleetRunsDeps {
   wall: WallClock;
   /** The console's engine time: a fleet's clock starts there. */
   now: () => number;
-  faults: Pick<FaultRegistry, 'add' | 'remove' | 'decide'> & Partial<Pick<FaultRegistry, 'list'>>;
+  faults: Pick<FaultRegistry, 'add' | 'remove' | 'decide'> & Partial<Pick<FaultRegistry, 'list' | 'countHits'>>;
   reference: ReferenceQueues;
   log: (exchange: PlayerExchange) => number | null | void;
   emit: (data: { id: string; tick: FleetTick; ended: boolean }) => void;

@@ -43,6 +43,8 @@ export interface ShareSnapshot {
   lateness: SketchData;
   /** Clean exchanges left out of the traffic log by the sample draw. */
   skipped: number;
+  /** A worker's hits so far on each console rule mirrored to it (the console counts them too). */
+  ruleHits?: Record<string, number>;
 }
 
 export interface PlayerShareOptions {

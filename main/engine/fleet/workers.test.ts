@@ -129,7 +129,26 @@ describe('a fleet on worker threads', () => {
       action: { type: 'status', status: 500 },
     });
     await until((r) => timePlayed(r, '500') > 0);
+    // The workers' hits are the console's rule's hits, as the Faults area shows them.
+    const failed = timePlayed(await until((r) => timePlayed(r, '500') > 1), '500');
+    await until(() => true);
+    const counted = (await engine.commands.run('faults.list', {})).find((r) => r.id === rule.id)!.hits;
+    expect(counted).toBeGreaterThanOrEqual(Math.min(failed, 2));
     await engine.commands.run('faults.remove', { id: rule.id });
+    // A rule of 3 times fails 3 requests in the whole fleet, not 3 in each thread.
+    const thrice = await engine.commands.run('faults.add', {
+      target: 'player',
+      match: { path: '/timePlayed' },
+      action: { type: 'status', status: 503 },
+      times: 3,
+    });
+    await until((r) => timePlayed(r, '503') >= 3);
+    await new Promise((resolve) => setTimeout(resolve, 2_500));
+    expect(timePlayed(await until(() => true), '503')).toBe(3);
+    expect((await engine.commands.run('faults.list', {})).find((r) => r.id === thrice.id)).toMatchObject({
+      hits: 3,
+      spent: true,
+    });
     const removed = timePlayed(await until(() => true), '204');
     // Mirrored within a tick; reports then reach the server again.
     await until((r) => timePlayed(r, '204') > removed + 4);
