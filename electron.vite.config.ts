@@ -32,7 +32,16 @@ export default defineConfig({
   main: {
     build: {
       chunkSizeWarningLimit: 2048,
-      rollupOptions: { input: { index: resolve('main/index.ts') }, checks },
+      rollupOptions: {
+        // The fleet's worker threads run fleet-worker.js, which main/engine/fleet/workers.ts finds
+        // beside the chunk it is bundled in (chunks/), as the CLI build puts it beside bin.js.
+        input: { index: resolve('main/index.ts'), 'fleet-worker': resolve('main/engine/fleet/fleet-worker.ts') },
+        output: {
+          entryFileNames: (chunk: { name: string }) =>
+            chunk.name === 'fleet-worker' ? 'chunks/fleet-worker.js' : '[name].js',
+        },
+        checks,
+      },
     },
   },
   preload: {
