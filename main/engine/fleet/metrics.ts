@@ -44,6 +44,18 @@ export const zeroCounts = (): TickCounts => ({ requests: 0, errors: 0, retries: 
  * a 2xx whose body the player could not read (not JSON, not the shape it must have). The last is
  * what a server answering its HTML error page with 200 does; the platform counts it a failure.
  */
+/** An exchange as a violation's sample: where to find it in the traffic log, and what it was. */
+export function sampleOf(exchange: PlayerExchange): FleetViolationStats['sample'] {
+  return {
+    trafficId: exchange.trafficId,
+    requestId: exchange.requestId,
+    playerId: exchange.playerId,
+    method: exchange.method,
+    url: exchange.url,
+    status: exchange.status ?? null,
+  };
+}
+
 export function isError(exchange: Pick<PlayerExchange, 'status' | 'failure'>): boolean {
   return (
     exchange.failure !== undefined || exchange.status === undefined || exchange.status < 200 || exchange.status >= 300
@@ -104,14 +116,7 @@ export class FleetMetrics {
           severity: violation.severity,
           count: 1,
           message: violation.message,
-          sample: {
-            trafficId: exchange.trafficId,
-            requestId: exchange.requestId,
-            playerId: exchange.playerId,
-            method: exchange.method,
-            url: exchange.url,
-            status: exchange.status ?? null,
-          },
+          sample: sampleOf(exchange),
         });
     }
   }

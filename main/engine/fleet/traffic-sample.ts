@@ -8,6 +8,7 @@
  */
 import type { FleetViolationStats } from '../api/fleet-types.js';
 import type { PlayerExchange } from '../player/client.js';
+import { sampleOf } from './metrics.js';
 
 /** The most exchanges one fleet puts in the log: a fifth of its default retention. */
 export const FLEET_TRAFFIC_CAP = 20_000;
@@ -43,14 +44,6 @@ export class TrafficSampler {
     const id = this.options.add(exchange);
     exchange.trafficId = typeof id === 'number' ? id : null;
     for (const violation of exchange.violations)
-      if (!this.samples.has(violation.rule))
-        this.samples.set(violation.rule, {
-          trafficId: exchange.trafficId,
-          requestId: exchange.requestId,
-          playerId: exchange.playerId,
-          method: exchange.method,
-          url: exchange.url,
-          status: exchange.status ?? null,
-        });
+      if (!this.samples.has(violation.rule)) this.samples.set(violation.rule, sampleOf(exchange));
   }
 }

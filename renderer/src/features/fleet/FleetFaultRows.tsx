@@ -33,6 +33,25 @@ export function FleetFaultRows({ drafts, errors, presets, onChange }: Props) {
             const rowErrors = errors[row] ?? {};
             const id = (field: string) => `fleet-fault-${row}-${field}`;
             const problem = rowErrors.preset ?? rowErrors.start ?? rowErrors.duration;
+            // Named with the row's label, so each reads "Fault 2 From (s)" and not only its column.
+            const numberField = (field: 'start' | 'duration', label: string, placeholder?: string) => (
+              <div className={styles.number}>
+                <label id={id(`${field}-label`)} htmlFor={id(field)}>
+                  {label}
+                </label>
+                <input
+                  id={id(field)}
+                  aria-labelledby={`${id('label')} ${id(`${field}-label`)}`}
+                  inputMode="decimal"
+                  autoComplete="off"
+                  placeholder={placeholder}
+                  value={draft[field]}
+                  aria-invalid={rowErrors[field] ? true : undefined}
+                  aria-describedby={problem ? `fleet-fault-${row}-error` : undefined}
+                  onChange={(event) => edit(row, { [field]: event.target.value })}
+                />
+              </div>
+            );
             return (
               <li key={row} className={styles.row}>
                 <div className={styles.preset}>
@@ -54,37 +73,8 @@ export function FleetFaultRows({ drafts, errors, presets, onChange }: Props) {
                     ))}
                   </select>
                 </div>
-                <div className={styles.number}>
-                  <label id={id('start-label')} htmlFor={id('start')}>
-                    From (s)
-                  </label>
-                  <input
-                    id={id('start')}
-                    aria-labelledby={`${id('label')} ${id('start-label')}`}
-                    inputMode="decimal"
-                    autoComplete="off"
-                    value={draft.start}
-                    aria-invalid={rowErrors.start ? true : undefined}
-                    aria-describedby={problem ? `fleet-fault-${row}-error` : undefined}
-                    onChange={(event) => edit(row, { start: event.target.value })}
-                  />
-                </div>
-                <div className={styles.number}>
-                  <label id={id('duration-label')} htmlFor={id('duration')}>
-                    For (s)
-                  </label>
-                  <input
-                    id={id('duration')}
-                    aria-labelledby={`${id('label')} ${id('duration-label')}`}
-                    inputMode="decimal"
-                    autoComplete="off"
-                    placeholder="to the end"
-                    value={draft.duration}
-                    aria-invalid={rowErrors.duration ? true : undefined}
-                    aria-describedby={problem ? `fleet-fault-${row}-error` : undefined}
-                    onChange={(event) => edit(row, { duration: event.target.value })}
-                  />
-                </div>
+                {numberField('start', 'From (s)')}
+                {numberField('duration', 'For (s)', 'to the end')}
                 <button
                   type="button"
                   className={styles.remove}
