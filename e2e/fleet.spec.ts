@@ -194,6 +194,8 @@ test('a one-minute outage is one row that survives a reload; a fault injected li
 
   // Live: a 503 storm in the players' client; its hits and the fleet's errors climb; removed, it is gone.
   const live = main.getByRole('heading', { name: 'Inject a fault now' }).locator('..');
+  // The fleet's own outage is said beside it, due at its time.
+  await expect(live.getByRole('list', { name: 'The fleet’s own timed faults' })).toContainText('from 400 s, for 60 s');
   await live.getByLabel('Fault to inject').selectOption('503-storm');
   await live.getByRole('button', { name: 'Inject' }).click();
   const rules = live.getByRole('list', { name: 'Faults in the players’ client' });

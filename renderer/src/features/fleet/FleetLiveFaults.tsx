@@ -5,10 +5,13 @@
  * players back to PLAYING once the rule is removed.
  */
 import { useState } from 'react';
+import type { FleetReport } from '@engine-api/fleet-types';
 import { useApplyPreset, useFaultPresets, useFaultRules, useRemoveFault } from '../../queries/faults';
+import { timedFaultStates } from './timed-faults';
 import styles from './FleetLiveFaults.module.css';
 
-export function FleetLiveFaults() {
+export function FleetLiveFaults({ report }: { report: FleetReport }) {
+  const timed = timedFaultStates(report);
   const presets = useFaultPresets().data ?? [];
   const rules = (useFaultRules().data ?? []).filter((rule) => rule.target === 'player' && !rule.spent);
   const apply = useApplyPreset();
@@ -41,6 +44,23 @@ export function FleetLiveFaults() {
       {apply.error && (
         <p role="alert" className={styles.error}>
           Not injected: {apply.error.message}
+        </p>
+      )}
+      {timed.length > 0 && (
+        <ul className={styles.rules} aria-label="The fleet’s own timed faults">
+          {timed.map((fault) => (
+            <li key={fault.key} className={styles.rule} data-on={fault.on || undefined}>
+              <span className={styles.label} title={fault.label}>
+                {fault.label}
+              </span>
+              <span className={styles.hits}>{fault.state}</span>
+            </li>
+          ))}
+        </ul>
+      )}
+      {timed.some((fault) => fault.on) && (
+        <p className={styles.none}>
+          The first fault in force takes a request: one injected here waits while the fleet’s own is on.
         </p>
       )}
       {rules.length === 0 ? (

@@ -56,7 +56,7 @@ export function FleetView({ id }: { id: string }) {
             The fleet did not stop: {stop.error.message}
           </p>
         )}
-        {running && <FleetLiveFaults />}
+        {running && <FleetLiveFaults report={report} />}
       </div>
       <div className={`panel ${styles.section}`}>
         <FleetCharts report={report} />
