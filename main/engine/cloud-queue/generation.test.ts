@@ -138,7 +138,8 @@ describe('generating sample tracks in steps (generation.ts)', () => {
     const q = f.model.create({});
     const done = generations.generate(q.id, 3 * GENERATION_STEP);
     await paused();
-    f.model.delete(q.id);
+    // The delete goes in steps of its own: awaited below, so it ends before the store closes.
+    const deleted = f.model.delete(q.id);
     expect(generations.running(q.id)).toBe(true);
     const failed = expect(done).rejects.toMatchObject({
       code: 'not_found',
@@ -146,6 +147,7 @@ describe('generating sample tracks in steps (generation.ts)', () => {
     });
     await step();
     await failed;
+    await deleted;
   });
 
   it('plans the gap for the whole run: the items around it keep their labels through every step', async () => {
