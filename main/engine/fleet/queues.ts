@@ -9,6 +9,7 @@ import type { QueueInput } from '../cloud-queue/queue-model.js';
 import type { QueueSummary } from '../api/queue-types.js';
 import { sampleTracks } from '../cloud-queue/samples.js';
 import { endpointUrl } from '../player/client.js';
+import { REQUEST_TIMEOUT_MS } from '../player/retry.js';
 import type { QueueSource } from './fleet.js';
 
 /** Tracks of 2–6 min: 20 of them play for over an hour before a queue runs out. */
@@ -86,5 +87,5 @@ export function probeServer(baseUrl: string, authorization: string | undefined):
   });
 }
 
-/** As a player's request: 10 s of real time. */
-const PROBE_TIMEOUT_MS = 10_000;
+/** As a player's request: its timeout, in real time. */
+const PROBE_TIMEOUT_MS = REQUEST_TIMEOUT_MS;
