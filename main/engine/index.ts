@@ -198,6 +198,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       emit: (name, data) => bus.emit(name, data),
       cloudQueueUrl: () => urls!.cloudQueue,
     });
+    closers.push(() => queues.close());
     const generations = new QueueGenerations({ queues, emit: (name, data) => bus.emit(name, data) });
     closers.push(() => generations.close());
     const queueActivity = new QueueActivity({

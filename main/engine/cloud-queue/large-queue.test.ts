@@ -166,4 +166,29 @@ describe('deleting a queue in steps (queue-model.ts)', () => {
     expect(f.store.queueItems.page(key, 0, 10)).toEqual([]);
     expect(f.events.filter((e) => (e.data as { change?: string }).change === 'deleted')).toHaveLength(1);
   });
+
+  it('takes no step after the model is closed: the store, closed next, is not written to', async () => {
+    const waiting: (() => void)[] = [];
+    const f = (fixture = modelFixture());
+    const model = new QueueModel({
+      store: f.store,
+      clock: { now: () => 0 },
+      emit: (name, data) => f.events.push({ name, data }),
+      cloudQueueUrl: () => 'http://127.0.0.1:1',
+      between: () => new Promise<void>((resolve) => waiting.push(resolve)),
+    });
+    const q = model.create({});
+    for (let i = 0; i < 3; i++) model.addItems(q.id, tracks(DELETE_STEP));
+    const deleting = model.delete(q.id);
+    expect(waiting).toHaveLength(1);
+    // The engine closes as the delete waits between steps: the model first, then the store.
+    model.close();
+    f.store.close();
+    fixture = null;
+    waiting.shift()!();
+    // Without the stop, the next step wrote to the closed store and this rejected ("database is not open").
+    await expect(deleting).resolves.toBeUndefined();
+    expect(waiting).toHaveLength(0);
+    expect(f.events.filter((e) => (e.data as { change?: string }).change === 'deleted')).toEqual([]);
+  });
 });

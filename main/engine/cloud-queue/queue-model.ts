@@ -71,6 +71,8 @@ export class QueueModel {
   private readonly now: () => number;
   /** Queues being deleted: gone to every reader, their items going in steps. */
   private readonly deleting = new Set<string>();
+  /** Set when the engine closes: a delete between two steps stops there, before the store is gone. */
+  private closed = false;
 
   /** Edits of many items, written in steps and shown at once (see `staged-writes.ts`). */
   readonly writes: StagedWrites;
@@ -195,6 +197,8 @@ export class QueueModel {
         });
         if (removed < DELETE_STEP) break;
         await (this.options.between ?? nextTurn)();
+        // Cut short, as a crash would: the store keeps a smaller queue (one version on), not a broken one.
+        if (this.closed) return;
       }
       // Its reports go with it (a queue keeps a bounded number, see the repository).
       this.store.queues.delete(record);
@@ -208,6 +212,15 @@ export class QueueModel {
       contextVersion: null,
       itemCount: 0,
     });
+  }
+
+  /**
+   * The engine is closing: no delete takes another step. A delete nobody awaited (a test, a
+   * command whose caller left) would otherwise write to a closed store, a rejection with no one
+   * to hear it.
+   */
+  close(): void {
+    this.closed = true;
   }
 
   issueToken(id: string, lifetimeSec = DEFAULT_TOKEN_LIFETIME_SEC): QueueSummary {
