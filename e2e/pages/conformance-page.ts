@@ -53,11 +53,23 @@ export class ConformancePage {
     await this.queue.selectOption({ label: await this.optionLabel(name) });
   }
 
+  /**
+   * The option's full label, once the list holds it: the queue list arrives after the area opens,
+   * so a queue made just before may not be an option yet.
+   */
   private async optionLabel(name: string): Promise<string> {
-    const labels = await this.queue.locator('option').allTextContents();
-    const label = labels.find((text) => text.startsWith(`${name} · `));
-    if (!label) throw new Error(`no queue ${name} among ${labels.join(', ')}`);
-    return label;
+    let label: string | undefined;
+    await expect
+      .poll(
+        async () => {
+          const labels = await this.queue.locator('option').allTextContents();
+          label = labels.find((text) => text.startsWith(`${name} · `));
+          return label ?? `no queue ${name} among ${labels.join(', ')}`;
+        },
+        { timeout: 10_000 },
+      )
+      .not.toMatch(/^no queue /);
+    return label!;
   }
 
   /** Waits for the open run to end as `status`. */
