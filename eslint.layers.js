@@ -31,7 +31,7 @@ export const ENGINE_LAYERS = {
   admin: ['api', 'events', 'http', 'security'],
   console: ['admin', 'api', 'http', 'traffic'],
   conformance: ['api', 'clock', 'cloud-queue', 'events', 'faults', 'player', 'store', 'traffic'],
-  fleet: ['api', 'clock', 'cloud-queue', 'conformance', 'faults', 'player'],
+  fleet: ['api', 'clock', 'cloud-queue', 'conformance', 'faults', 'http', 'player'],
   scenarios: ['api', 'clock', 'events', 'faults', 'player', 'store', 'traffic', 'traffic/log'],
   bundles: ['api', 'clock', 'cloud-queue', 'faults', 'journal', 'player', 'store', 'traffic', 'traffic/log'],
 };

@@ -66,7 +66,7 @@ function mirroredHits(): Record<string, number> {
 
 function start(message: Extract<ToWorker, { type: 'start' }>): void {
   if (!init) throw new Error('start before init');
-  const { fleetId, input, numbers, loads, drawSeed } = init;
+  const { fleetId, input, numbers, loads, drawSeed, bodySlots } = init;
   // The fleet's engine time now, from its start: every thread's clock reads the same.
   clock = new EngineClock({
     startAt: message.startAt + (Date.now() - message.startWall) * message.speed,
@@ -88,6 +88,7 @@ function start(message: Extract<ToWorker, { type: 'start' }>): void {
     faults,
     post: (exchange) => send({ type: 'exchange', exchange }),
     drawSeed,
+    bodySlots,
   });
   share.start();
 }

@@ -19,6 +19,7 @@ import { EngineClock, type Timer } from '../clock/clock.js';
 import type { WallClock } from '../clock/wall.js';
 import { faultingTransport } from '../faults/player-transport.js';
 import type { FaultRegistry } from '../faults/registry.js';
+import { FLEET_BODY_SLOTS } from '../http/body-budget.js';
 import type { HttpTransport, PlayerExchange } from '../player/client.js';
 import { keepAliveTransport, type KeepAliveTransport } from '../player/http-transport.js';
 import type { LoadParams } from '../player/events.js';
@@ -242,6 +243,7 @@ export class Fleet {
           numbers,
           loads: numbers.map((n) => this.deps.queues.queueOf(n)),
           drawSeed: drawSeed(input.seed ?? 1, i),
+          bodySlots: bodySlotsOf(threads),
         },
         (exchange) => this.admit(exchange),
         (message) => this.notes.length < 20 && this.notes.push(message),
@@ -275,6 +277,7 @@ export class Fleet {
       faults: this.deps.faults,
       post: (exchange) => this.admit(exchange),
       drawSeed: drawSeed(this.deps.input.seed ?? 1, 0),
+      bodySlots: bodySlotsOf(1),
     });
     share.start();
     return share;
@@ -379,6 +382,11 @@ export class Fleet {
 }
 
 /** Each share's own sample draw, from the fleet's seed: a run logs the same exchanges again. */
+/** Each of `shares` threads' part of the fleet's slots for big answers: the fleet holds as many in all. */
+function bodySlotsOf(shares: number): number {
+  return Math.max(1, Math.floor(FLEET_BODY_SLOTS / shares));
+}
+
 function drawSeed(seed: number, share: number): number {
   return ((seed ^ 0x5a5a5a5a) + Math.imul(share, 0x9e3779b1)) >>> 0;
 }

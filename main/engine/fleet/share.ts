@@ -11,6 +11,7 @@ import type { FleetViolationStats } from '../api/fleet-types.js';
 import { FLEET_PLAYER_STATES } from '../api/fleet-types.js';
 import type { EngineClock, Timer } from '../clock/clock.js';
 import type { FaultRegistry } from '../faults/registry.js';
+import { BODY_ALLOWANCE_BYTES, BodyBudget } from '../http/body-budget.js';
 import { SeededRandom } from '../faults/random.js';
 import { CloudQueueClient, type HttpTransport, type PlayerExchange, type RequestTimeouts } from '../player/client.js';
 import type { LoadParams } from '../player/events.js';
@@ -65,6 +66,8 @@ export interface PlayerShareOptions {
   post: (exchange: PlayerExchange) => void;
   /** Seeds the sample draw: each share draws from its own sequence. */
   drawSeed: number;
+  /** This share's part of the fleet's slots for answers past the allowance (body-budget.ts). */
+  bodySlots: number;
 }
 
 interface Member {
@@ -78,6 +81,8 @@ export class PlayerShare {
   private readonly timers = new Set<Timer>();
   private readonly ruleIds = new Set<string>();
   private readonly lateness = newSketch();
+  /** Bounds what the share's players hold of answers read at once, whatever the server sends. */
+  private readonly bodies: BodyBudget;
   private readonly draw: SeededRandom;
   private readonly rate: number;
   private skipped = 0;
@@ -104,6 +109,7 @@ export class PlayerShare {
   constructor(private readonly options: PlayerShareOptions) {
     this.draw = new SeededRandom(options.drawSeed >>> 0);
     this.rate = options.input.trafficSampleRate ?? DEFAULT_TRAFFIC_SAMPLE_RATE;
+    this.bodies = new BodyBudget({ allowanceBytes: BODY_ALLOWANCE_BYTES, slots: options.bodySlots });
   }
 
   /** Schedules its players' joins and the fleet's timed rules, from the fleet's start. */
@@ -187,6 +193,7 @@ export class PlayerShare {
       clock,
       timeouts: this.timeouts,
       transport: this.options.transport,
+      bodyBudget: this.bodies,
       onExchange: (exchange) => this.noteExchange(exchange),
     });
     const rates = { skipRate: input.skipRate ?? 0, pauseRate: input.pauseRate ?? 0, seekRate: input.seekRate ?? 0 };

@@ -14,6 +14,7 @@ export type ToWorker =
       numbers: number[];
       loads: LoadParams[];
       drawSeed: number;
+      bodySlots: number;
     }
   /** The fleet's clock started: engine time `startAt` was at wall time `startWall`, at `speed`. */
   | { type: 'start'; startWall: number; startAt: number; speed: number; rules: FaultRule[] }

@@ -5,6 +5,7 @@
  * A hostile or broken server can then cost the engine at most the cap in memory and a scan of it
  * in time, whatever it sends: an endless body, a slow drip, megabytes of `[[[[…`.
  */
+import type { BodyBudget } from './body-budget.js';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from './json-depth.js';
 
 /** The part of a web ReadableStream read here: fetch's body has it, and so does the player's node:http transport. */
@@ -23,16 +24,32 @@ export interface BodySource {
 
 export type CappedBody =
   | { ok: true; text: string; bytes: number }
-  /** Over the cap: `text` is what came before it, `message` says the cap and, when known, the size. */
+  /**
+   * Over the cap: `text` is the start of what came (up to CUT_TEXT_BYTES, enough to show), `bytes`
+   * all that was read, `message` says the cap and, when known, the size.
+   */
   | { ok: false; text: string; bytes: number; message: string };
+
+/**
+ * How much of a cut answer is decoded to show. The rest is never turned into text: a fleet cuts
+ * many answers at the cap, and decoding each whole would cost a few times the cap in memory.
+ */
+export const CUT_TEXT_BYTES = 64 * 1_024;
 
 /**
  * Reads `source` up to `maxBytes`. Past the cap the stream is cancelled (for fetch, that drops
  * the connection) and the answer is refused with a message that names the cap; a Content-Length
  * over the cap refuses it before a byte is read. When `signal` fires the read stops and throws
  * its reason, even if the stream itself never learns of it (a body that drips a byte at a time).
+ * With a `budget`, the read goes past the budget's allowance only once it holds one of its slots
+ * (waiting for it reads nothing more), and gives the slot back when it ends, however it ends.
  */
-export async function readCappedBody(source: BodySource, maxBytes: number, signal?: AbortSignal): Promise<CappedBody> {
+export async function readCappedBody(
+  source: BodySource,
+  maxBytes: number,
+  signal?: AbortSignal,
+  budget?: BodyBudget,
+): Promise<CappedBody> {
   signal?.throwIfAborted();
   const declared = declaredLength(source.headers.get('content-length'));
   if (declared !== undefined && declared > maxBytes) {
@@ -52,21 +69,25 @@ export async function readCappedBody(source: BodySource, maxBytes: number, signa
   signal?.addEventListener('abort', onAbort, { once: true });
   const chunks: Uint8Array[] = [];
   let bytes = 0;
+  let releaseSlot: (() => void) | undefined;
   try {
     for (;;) {
       const { done, value } = await reader.read();
       signal?.throwIfAborted();
       if (done) break;
+      if (budget && !releaseSlot && bytes + value.byteLength > budget.allowanceBytes)
+        releaseSlot = await budget.slot(signal);
       if (bytes + value.byteLength > maxBytes) {
         chunks.push(value.subarray(0, maxBytes - bytes));
         bytes = maxBytes;
         await reader.cancel().catch(() => undefined);
-        return { ok: false, text: decode(chunks, bytes), bytes, message: overCap(maxBytes) };
+        return { ok: false, text: decodeStart(chunks, CUT_TEXT_BYTES), bytes, message: overCap(maxBytes) };
       }
       chunks.push(value);
       bytes += value.byteLength;
     }
   } finally {
+    releaseSlot?.();
     signal?.removeEventListener('abort', onAbort);
     reader.releaseLock();
   }
@@ -112,10 +133,9 @@ function overCap(maxBytes: number, known?: string): string {
 function measured(text: string, maxBytes: number): CappedBody {
   const bytes = Buffer.byteLength(text);
   if (bytes <= maxBytes) return { ok: true, text, bytes };
-  const cut = Buffer.from(text).subarray(0, maxBytes);
   return {
     ok: false,
-    text: decode([cut], maxBytes),
+    text: decodeStart([Buffer.from(text.slice(0, CUT_TEXT_BYTES))], Math.min(maxBytes, CUT_TEXT_BYTES)),
     bytes: maxBytes,
     message: overCap(maxBytes, `it was ${bytesText(bytes)}`),
   };
@@ -129,6 +149,19 @@ function declaredLength(header: string | null): number | undefined {
 /** As `Response.text()` decodes: UTF-8, a leading BOM dropped, a broken sequence (a cut) replaced. */
 function decode(chunks: Uint8Array[], bytes: number): string {
   return new TextDecoder().decode(Buffer.concat(chunks, bytes));
+}
+
+/** The first `bytes` of `chunks`, decoded (a sequence broken at the end replaced). */
+function decodeStart(chunks: Uint8Array[], bytes: number): string {
+  const start: Uint8Array[] = [];
+  let taken = 0;
+  for (const chunk of chunks) {
+    if (taken >= bytes) break;
+    const part = chunk.byteLength > bytes - taken ? chunk.subarray(0, bytes - taken) : chunk;
+    start.push(part);
+    taken += part.byteLength;
+  }
+  return decode(start, taken);
 }
 
 function trim(value: number): string {

@@ -8,7 +8,8 @@
 import { randomUUID } from 'node:crypto';
 import type { FaultHit } from '../api/fault-types.js';
 import type { EngineClock, Timer } from '../clock/clock.js';
-import { depthRefusal, parseJsonWithin, readCappedBody, type ByteStream } from '../http/capped-body.js';
+import type { BodyBudget } from '../http/body-budget.js';
+import { CUT_TEXT_BYTES, depthRefusal, parseJsonWithin, readCappedBody, type ByteStream } from '../http/capped-body.js';
 import {
   checkContext,
   checkItemWindow,
@@ -103,8 +104,6 @@ export type ClientResult<T> =
  * leaves room for that while a hostile or broken server costs the engine at most 8 MB a request.
  */
 export const PLAYER_MAX_BODY_BYTES = 8 * 1_048_576;
-/** How much of an answer that was refused (over the cap, nested too deep) the exchange keeps to show. */
-const KEPT_OF_A_REFUSED_BODY = 64 * 1_024;
 
 export interface CloudQueueClientOptions {
   playerId: string;
@@ -113,6 +112,8 @@ export interface CloudQueueClientOptions {
   onExchange?: (exchange: PlayerExchange) => void;
   /** Bytes read of one answer before it is cut and refused; default PLAYER_MAX_BODY_BYTES. */
   maxBodyBytes?: number;
+  /** Shared by many clients (a fleet's players): how many answers are read past a small size at once. */
+  bodyBudget?: BodyBudget;
   /** More headers for every request of this client (a conformance case's own player); never replace the player's own. */
   headers?: Record<string, string>;
   /**
@@ -243,7 +244,12 @@ export class CloudQueueClient {
         requestId,
       );
       const read = await clock.track(
-        readCappedBody(response, this.options.maxBodyBytes ?? PLAYER_MAX_BODY_BYTES, abort.signal),
+        readCappedBody(
+          response,
+          this.options.maxBodyBytes ?? PLAYER_MAX_BODY_BYTES,
+          abort.signal,
+          this.options.bodyBudget,
+        ),
         requestId,
       );
       if (response.fault) exchange.fault = response.fault;
@@ -318,7 +324,7 @@ function refused<T>(
   limit: 'size' | 'depth',
   message: string,
 ): ClientResult<T> {
-  exchange.responseBody = text.length > KEPT_OF_A_REFUSED_BODY ? text.slice(0, KEPT_OF_A_REFUSED_BODY) : text;
+  exchange.responseBody = text.length > CUT_TEXT_BYTES ? text.slice(0, CUT_TEXT_BYTES) : text;
   exchange.violations.push({
     endpoint: exchange.endpoint,
     severity: 'malformed',
