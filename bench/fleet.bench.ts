@@ -2,14 +2,14 @@
  * The fleet on one machine (docs/fleet.md): N players of the console's own core at speed 1,
  * split over W worker threads (default one per core), against the reference cloud queue server
  * in another process, for 1,000 and 10,000 players by default, 60 s each (the issue's 10-minute
- * run is `--seconds 600`). Prints, per size: bytes per player (the fleet process's RSS, every
+ * run is `--seconds 120,600`: 1,000 for two minutes, then 10,000 for ten). Prints, per size: bytes per player (the fleet process's RSS, every
  * thread, once every player joined, less what it held before), players per core (players × wall
  * time / CPU time of this process, all its threads), requests per second, and how late the
  * players' engine-clock timers fire at p99 (the fleet's own probe: a timer every 100 ms in each
  * thread, on the clock its players' timers share). Aims: under 100 KB a player, timers late by
  * under 50 ms at p99. Prints numbers; never fails on them.
  *
- * `npm run bench -- fleet [--players 1000,10000] [--seconds 60] [--ramp 30] [--workers W]`
+ * `npm run bench -- fleet [--players 1000,10000] [--seconds 60 | 120,600] [--ramp 30] [--workers W]`
  */
 import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -54,21 +54,23 @@ async function serve(): Promise<void> {
 
 async function drive(): Promise<void> {
   const sizes = option('players', '1000,10000').split(',').map(Number);
-  const seconds = Number(option('seconds', '60'));
+  // One duration for every size, or one per size (`--seconds 120,600`; the last goes on for the rest).
+  const durations = option('seconds', '60').split(',').map(Number);
+  const secondsOf = (i: number) => durations[Math.min(i, durations.length - 1)]!;
   const rampSeconds = Number(option('ramp', '30'));
   const workers = Number(option('workers', String(defaultWorkers())));
   console.log(
-    `fleet: ${sizes.join(' and ')} players at speed 1 on ${workers} worker thread(s), ${seconds} s each (ramp ${rampSeconds} s)`,
+    `fleet: ${sizes.map((n, i) => `${n} players for ${secondsOf(i)} s`).join(', then ')}, at speed 1 on ${workers} worker thread(s) (ramp ${rampSeconds} s)`,
   );
   const results: { players: number; bytes: number; perCore: number; rps: number; lateP99: number }[] = [];
-  for (const players of sizes) {
+  for (const [i, players] of sizes.entries()) {
     const child = fork(fileURLToPath(import.meta.url), ['--server'], {
       execArgv: ['--import', 'tsx'],
       stdio: 'inherit',
     });
     const ready = await new Promise<Ready>((resolve) => child.once('message', (m) => resolve(m as Ready)));
     try {
-      results.push(await measure(players, workers, seconds * 1_000, rampSeconds * 1_000, ready));
+      results.push(await measure(players, workers, secondsOf(i) * 1_000, rampSeconds * 1_000, ready));
     } finally {
       child.send('close');
       await new Promise((resolve) => child.once('exit', resolve));
