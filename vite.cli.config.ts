@@ -1,7 +1,7 @@
 /**
  * Builds the command line (`out/cli/bin.js`) for plain Node: the engine and the CLI as ES
- * modules, every package dependency left as an import. The package's `bin` runs it, so an
- * installed tarball needs no TypeScript and no build step. A fleet's worker threads run
+ * modules, every package dependency but TypeBox left as an import. The package's `bin` runs it,
+ * so an installed tarball needs no TypeScript and no build step. A fleet's worker threads run
  * `out/cli/fleet-worker.js` (main/engine/fleet/workers.ts finds it beside the code it is in, so
  * the code both entries share goes to a chunk in `out/cli/` too).
  */
@@ -10,7 +10,17 @@ import { resolve } from 'node:path';
 import { defineConfig } from 'vite';
 import pkg from './package.json' with { type: 'json' };
 
-const external = [...Object.keys(pkg.dependencies), ...builtinModules, /^node:/];
+/**
+ * Bundled, not imported: TypeBox is ~700 small ES modules, and Node resolves, reads and keeps a
+ * record of each one it loads, most of them builders the command table never uses. Bundled, only
+ * what is used comes along, in a few chunks (docs/decisions/perf-start.md has the figures).
+ */
+const BUNDLED = ['typebox'];
+const external = [
+  ...Object.keys(pkg.dependencies).filter((name) => !BUNDLED.includes(name)),
+  ...builtinModules,
+  /^node:/,
+];
 
 export default defineConfig({
   build: {
@@ -31,5 +41,5 @@ export default defineConfig({
       output: { format: 'es', entryFileNames: '[name].js', chunkFileNames: '[name]-[hash].js' },
     },
   },
-  ssr: { noExternal: [] },
+  ssr: { noExternal: BUNDLED },
 });
