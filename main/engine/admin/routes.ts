@@ -5,10 +5,10 @@
  * Path parameters, query and body merge into the command's input; the command validates it.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import Value from 'typebox/value';
 import { commandSpecs, type CommandName } from '../api/commands.js';
 import type { EventName } from '../api/events.js';
 import { ENGINE_ERROR_STATUS, type EngineErrorBody } from '../api/errors.js';
+import { loadValue } from '../api/lazy-typebox.js';
 import type { CommandRunner } from '../api/runner.js';
 import type { EventStreams } from './sse.js';
 import { capStreamedBody, LARGEST_COMMAND_BODY, refuseDeclaredOverLimit, restBodyLimit } from './body-limits.js';
@@ -73,7 +73,7 @@ export async function adminRoutes(app: FastifyInstance, options: AdminRoutesOpti
       method: route.method,
       url: route.path,
       bodyLimit: restBodyLimit(name, route),
-      handler: (request, reply) => {
+      handler: async (request, reply) => {
         // Its fields merge with the path's and the query's: a list or a scalar has none (a list
         // was taken as {}, so POST /queues [{…}] made an empty queue and answered 200).
         // No body at all is fine however it came: absent, empty (fetch sends `body: ''` as
@@ -82,7 +82,7 @@ export async function adminRoutes(app: FastifyInstance, options: AdminRoutesOpti
         if (body !== undefined && body !== '' && body !== null && (typeof body !== 'object' || Array.isArray(body))) {
           return adminRequestError(reply, 400, `${name}: the body must be a JSON object`);
         }
-        return answer(reply, name, inputOf(name, request), route.status);
+        return answer(reply, name, await inputOf(name, request), route.status);
       },
     });
   }
@@ -113,8 +113,12 @@ export async function adminRoutes(app: FastifyInstance, options: AdminRoutesOpti
   });
 }
 
-/** Query and path values arrive as strings; the command's schema says what they should become. */
-function inputOf(name: CommandName, request: FastifyRequest): unknown {
+/**
+ * Query and path values arrive as strings; the command's schema says what they should become.
+ * TypeBox's `Value` loads on the first REST call (lazy-typebox.ts): start-up needs none of it.
+ */
+async function inputOf(name: CommandName, request: FastifyRequest): Promise<unknown> {
+  const Value = await loadValue();
   const fromUrl = Value.Convert(commandSpecs[name].input, {
     ...(request.query as object),
     ...(request.params as object),

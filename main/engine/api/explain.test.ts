@@ -1,10 +1,16 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { commandSpecs } from './commands.js';
 import { explainAll } from './explain.js';
+import { loadCompiler } from './lazy-typebox.js';
 import { createCommandRunner, type CommandHandlers } from './runner.js';
 
 const save = commandSpecs['scenarios.save'].input;
 const scenario = (step: unknown) => ({ name: 'x', steps: [{ type: 'clearFaults' }, step] });
+// Explaining follows a refused check, which loads the compiler; these explain without one.
+beforeAll(async () => {
+  await loadCompiler();
+});
+
 /** The problem the error's message tells. */
 const explainInput = (schema: typeof save, value: unknown) => explainAll(schema, value)[0] ?? null;
 

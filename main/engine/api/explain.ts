@@ -6,8 +6,8 @@
  * negative `advanceMs` is told "must be >= 0", not "must have required properties rule".
  */
 import type { TSchema } from 'typebox';
-import { Compile } from 'typebox/compile';
 import type { Validator } from 'typebox/compile';
+import { compileLoaded } from './lazy-typebox.js';
 
 export interface InputProblem {
   path: string;
@@ -24,12 +24,13 @@ type Node = {
 
 /**
  * Each schema's compiled validator, made once: the interpreted Value.Check and Value.Errors took
- * 9.5 s of CPU to explain one bad item among 100,000, every listener held meanwhile.
+ * 9.5 s of CPU to explain one bad item among 100,000, every listener held meanwhile. Explaining
+ * follows a check that refused, so the compiler is loaded by then (lazy-typebox.ts).
  */
 const validators = new WeakMap<TSchema, Validator>();
 function validatorOf(schema: TSchema): Validator {
   let validator = validators.get(schema);
-  if (!validator) validators.set(schema, (validator = Compile(schema) as unknown as Validator));
+  if (!validator) validators.set(schema, (validator = compileLoaded(schema)));
   return validator;
 }
 

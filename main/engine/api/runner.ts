@@ -3,12 +3,12 @@
  * handler, and turns every failure into an `EngineError` value. Transports call `call`, which
  * never throws; engine code and tests call `run`, which does.
  */
-import { Compile } from 'typebox/compile';
 import type { Validator } from 'typebox/compile';
 import type { CommandResult } from './bridge.js';
 import { commandSpecs, isCommandName, type CommandInput, type CommandName, type CommandOutput } from './commands.js';
 import { EngineError, toErrorBody } from './errors.js';
 import { explainAll } from './explain.js';
+import { compileSchema } from './lazy-typebox.js';
 
 export type CommandHandler<N extends CommandName> = (
   input: CommandInput<N>,
@@ -24,19 +24,21 @@ export interface CommandRunner {
 }
 
 export function createCommandRunner(handlers: CommandHandlers): CommandRunner {
+  // Compiled on a command's first call; the compiler itself loads on the first of all
+  // (lazy-typebox.ts). Once it has, no call waits: each reaches its handler in the order made.
   const validators = new Map<CommandName, Validator>();
-  const validatorOf = (name: CommandName): Validator => {
-    let validator = validators.get(name);
-    if (!validator) {
-      validator = Compile(commandSpecs[name].input) as unknown as Validator;
-      validators.set(name, validator);
-    }
-    return validator;
+  const validatorOf = (name: CommandName): Validator | Promise<Validator> => {
+    const known = validators.get(name);
+    if (known) return known;
+    const remember = (validator: Validator) => (validators.set(name, validator), validator);
+    const compiled = compileSchema(commandSpecs[name].input);
+    return compiled instanceof Promise ? compiled.then(remember) : remember(compiled);
   };
 
   async function run<N extends CommandName>(name: N, input: unknown = {}): Promise<CommandOutput<N>> {
     if (!isCommandName(name)) throw new EngineError('unknown_command', `no command named ${JSON.stringify(name)}`);
-    const validator = validatorOf(name);
+    const found = validatorOf(name);
+    const validator = found instanceof Promise ? await found : found;
     if (!validator.Check(input)) {
       // Every refused place (a form marks them all), the first of them in the message; the
       // validator's own list should explaining ever find nothing; a bounded answer for a huge input.

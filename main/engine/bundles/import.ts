@@ -6,13 +6,13 @@
  * bundle's speed. A bundle that fails any check changes nothing and says what is wrong.
  */
 import { randomBytes } from 'node:crypto';
-import { Compile } from 'typebox/compile';
 import type { Validator } from 'typebox/compile';
 import type { Static } from 'typebox';
 import { BUNDLE_FORMAT, BUNDLE_VERSION, BUNDLE_VERSIONS_READ, type BundleImportResult } from '../api/bundle-types.js';
 import { ReproBundleSchema } from '../api/commands/bundles.js';
 import { EngineError } from '../api/errors.js';
 import { explainAll } from '../api/explain.js';
+import { compileLoaded, loadCompiler } from '../api/lazy-typebox.js';
 import type { FaultRule } from '../api/fault-types.js';
 import type { QueueSummary } from '../api/queue-types.js';
 import type { ScenarioStep } from '../api/scenario-types.js';
@@ -35,6 +35,7 @@ export async function importBundle(
   deps: Omit<BundleDeps, 'traffic' | 'journal'>,
   value: unknown,
 ): Promise<BundleImportResult> {
+  await loadCompiler();
   const checked = checkBundle(value);
   const upgraded = checked.version === 1 ? upgradeV1(checked) : { steps: checked.scenario.steps, notes: [] };
   const bundle = { ...checked, scenario: { ...checked.scenario, steps: upgraded.steps } };
@@ -118,7 +119,10 @@ export async function importBundle(
   };
 }
 
-/** The bundle, or an `invalid_input` error that lists what is wrong with it. */
+/**
+ * The bundle, or an `invalid_input` error that lists what is wrong with it. The TypeBox compiler
+ * must be loaded (`loadCompiler`, as `importBundle` does).
+ */
 export function checkBundle(value: unknown): Bundle {
   const refuse = (message: string, problems: string[] = [message]): never => {
     throw new EngineError('invalid_input', message, { problems });
@@ -132,7 +136,7 @@ export function checkBundle(value: unknown): Bundle {
       `repro bundle version ${JSON.stringify(version) ?? '(missing)'} is not supported: this console reads versions ${BUNDLE_VERSIONS_READ.join(' and ')} (it writes ${BUNDLE_VERSION})`,
     );
   }
-  validator ??= Compile(ReproBundleSchema) as unknown as Validator;
+  validator ??= compileLoaded(ReproBundleSchema);
   const problems: string[] = [];
   if (!validator.Check(value)) {
     // Explained like a command's input: a clock step's own field is blamed, not each member of

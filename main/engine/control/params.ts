@@ -4,17 +4,19 @@
  * ERROR_INVALID_PARAMETER, each naming the field.
  */
 import type { Static, TSchema } from 'typebox';
-import { Compile } from 'typebox/compile';
 import type { Validator } from 'typebox/compile';
+import { compileSchema } from '../api/lazy-typebox.js';
 import { PlaybackError } from '../player/errors.js';
 
 export interface BodyChecker<S extends TSchema> {
-  (body: unknown): Static<S>;
+  (body: unknown): Promise<Static<S>>;
 }
 
+/** Compiled on its first call, not when the routes are built: start-up needs none of them. */
 export function bodyChecker<S extends TSchema>(schema: S): BodyChecker<S> {
-  const validator = Compile(schema) as unknown as Validator;
-  return (raw) => {
+  let validator: Validator | undefined;
+  return async (raw) => {
+    validator ??= await compileSchema(schema);
     const body = raw ?? {};
     if (validator.Check(body)) return body as Static<S>;
     const errors = validator.Errors(body);

@@ -42,8 +42,8 @@ export function playbackRoutes(api: FastifyInstance, deps: ControlDeps): void {
     groupVolumeOf(groupPlayer(deps, request, param(request, 'groupId'))),
   );
 
-  route(api, 'POST', '/groups/:groupId/groupVolume:1', (request) => {
-    const { volume } = checkVolume(request.body);
+  route(api, 'POST', '/groups/:groupId/groupVolume:1', async (request) => {
+    const { volume } = await checkVolume(request.body);
     groupPlayer(deps, request, param(request, 'groupId')).setVolume(volume);
     return {};
   });

@@ -24,14 +24,14 @@ export function seekRoutes(
   namespace: string,
   playerOf: (request: FastifyRequest) => Player,
 ): void {
-  route(api, 'POST', `${namespace}/seek`, (request) => {
-    const { positionMillis, itemId } = checkSeek(request.body);
+  route(api, 'POST', `${namespace}/seek`, async (request) => {
+    const { positionMillis, itemId } = await checkSeek(request.body);
     playerOf(request).seek(itemId === undefined ? { positionMillis } : { positionMillis, itemId });
     return {};
   });
 
-  route(api, 'POST', `${namespace}/seekRelative`, (request) => {
-    const { deltaMillis, itemId } = checkSeekRelative(request.body);
+  route(api, 'POST', `${namespace}/seekRelative`, async (request) => {
+    const { deltaMillis, itemId } = await checkSeekRelative(request.body);
     playerOf(request).seek(itemId === undefined ? { deltaMillis } : { deltaMillis, itemId });
     return {};
   });

@@ -52,21 +52,21 @@ export function sessionRoutes(api: FastifyInstance, deps: ControlDeps): void {
     sessionCreated: created,
   });
 
-  route(api, 'POST', '/groups/:groupId/playbackSession:1', (request) => {
-    const body = checkSession(request.body);
+  route(api, 'POST', '/groups/:groupId/playbackSession:1', async (request) => {
+    const body = await checkSession(request.body);
     const player = groupPlayer(deps, request, param(request, 'groupId'));
     return sessionAnswer(player.createSession(body.appId, body.appContext, body.customData).id, true);
   });
 
-  route(api, 'POST', '/groups/:groupId/playbackSession:1/joinOrCreate', (request) => {
-    const body = checkSession(request.body);
+  route(api, 'POST', '/groups/:groupId/playbackSession:1/joinOrCreate', async (request) => {
+    const body = await checkSession(request.body);
     const player = groupPlayer(deps, request, param(request, 'groupId'));
     const { session, created } = player.joinOrCreateSession(body.appId, body.appContext, body.customData);
     return sessionAnswer(session.id, created);
   });
 
   route(api, 'POST', '/playbackSessions/:sessionId/playbackSession:1/loadCloudQueue', async (request) => {
-    const body = checkLoad(request.body);
+    const body = await checkLoad(request.body);
     // The pattern only says it starts like one: "http://" or "http://[" must not reach the player.
     if (!URL.canParse(body.queueBaseUrl))
       throw new PlaybackError('ERROR_INVALID_PARAMETER', 'queueBaseUrl: must be an absolute http(s) URL');
@@ -74,8 +74,8 @@ export function sessionRoutes(api: FastifyInstance, deps: ControlDeps): void {
     return {};
   });
 
-  route(api, 'POST', '/playbackSessions/:sessionId/playbackSession:1/skipToItem', (request) => {
-    const body = checkSkip(request.body);
+  route(api, 'POST', '/playbackSessions/:sessionId/playbackSession:1/skipToItem', async (request) => {
+    const body = await checkSkip(request.body);
     sessionPlayer(deps, request, param(request, 'sessionId')).skipToItem(body);
     return {};
   });
