@@ -213,3 +213,52 @@ test('a one-minute outage is one row that survives a reload; a fault injected li
   await expect(main.getByTestId('fleet-status')).toHaveText('stopped');
   await expect(main.getByRole('heading', { name: 'Inject a fault now' })).toHaveCount(0);
 });
+
+test('a fleet started elsewhere shows as it plays; the kept fleets list each one, and the keys move between them', async ({
+  consolePage,
+  served,
+  page,
+}) => {
+  test.setTimeout(40_000);
+  // Two fleets started over the admin API, as a script or CI would: a short one that ends, then a long one.
+  const start = (body: object) => adminApi<{ id: string }>(served.ready, 'POST', '/fleets', body);
+  const { id: ended } = await start({ players: 2, durationMs: 2_000, speed: 10, thresholds: ['errors<1%'] });
+  await expect
+    .poll(async () => (await adminApi<FleetReport>(served.ready, 'GET', `/fleets/${ended}`)).status, {
+      timeout: 15_000,
+    })
+    .toBe('finished');
+  const { id: playing } = await start({ players: 5, durationMs: 600_000, speed: 1 });
+  try {
+    await consolePage.waitUntilLive();
+    await page.keyboard.press('8');
+    const main = page.getByRole('main');
+    // The area opens on the fleet playing, though it was not started here.
+    await expect(main.getByRole('heading', { name: `Fleet ${playing} playing` })).toBeVisible();
+    await expect(main.getByRole('form', { name: 'Start a fleet' }).getByText('A fleet is playing.')).toBeVisible();
+    const kept = main.getByRole('listbox', { name: 'Kept fleets' });
+    const option = (id: string) => kept.locator(`[role="option"][data-fleet-id="${id}"]`);
+    await expect(option(playing)).toHaveAttribute('aria-selected', 'true');
+    await expect(option(playing)).toContainText('playing');
+    await expect(option(playing)).toContainText('5 players');
+    await expect(option(ended)).toContainText('passed');
+    // Newest first: the one playing above the one that ended.
+    const ids = await kept.locator('[role="option"]').evaluateAll((rows) => rows.map((row) => row.dataset.fleetId));
+    expect(ids.indexOf(playing)).toBeLessThan(ids.indexOf(ended));
+
+    // One Tab stop; ↓ shows the next fleet down, by its address.
+    await option(playing).focus();
+    for (let i = ids.indexOf(playing); i < ids.indexOf(ended); i++) await page.keyboard.press('ArrowDown');
+    await expect(option(ended)).toBeFocused();
+    await expect(option(ended)).toHaveAttribute('aria-selected', 'true');
+    await expect(page).toHaveURL(new RegExp(`fleet=${ended}`));
+    await expect(main.getByRole('heading', { name: `Fleet ${ended} finished` })).toBeVisible();
+
+    // Stopped over the API: its row says so without a reload.
+    await adminApi(served.ready, 'DELETE', `/fleets/${playing}`);
+    await expect(option(playing)).toContainText('stopped');
+    await expect(main.getByRole('form', { name: 'Start a fleet' }).getByText('A fleet is playing.')).toHaveCount(0);
+  } finally {
+    await adminApi(served.ready, 'DELETE', `/fleets/${playing}`).catch(() => undefined);
+  }
+});

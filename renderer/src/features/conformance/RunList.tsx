@@ -5,7 +5,8 @@
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import type { ConformanceRunSummary } from '@engine-api/conformance-types';
 import { rovingTarget } from '../../components/roving';
-import { serverLabel, serverLabelParts, shortTallyText, startedText } from './summary';
+import { startedText } from '../../format/wall-time';
+import { serverLabel, serverLabelParts, shortTallyText } from './summary';
 import { StatusPill } from './StatusPill';
 import { Hint } from './Hint';
 import styles from './RunList.module.css';

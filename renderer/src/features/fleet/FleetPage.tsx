@@ -1,17 +1,22 @@
 /**
  * The Fleet area (docs/fleet.md): N simulated players, each the console's own player, against the
- * reference server or the integrator's; the form on the left, the fleet it started on the right,
- * live while it plays and as a summary once it ended.
+ * reference server or the integrator's; the kept fleets and the form on the left, on the right
+ * the fleet the address names, else the newest (the one playing, wherever it was started), live
+ * while it plays and as a summary once it ended.
  */
 import { FleetForm } from './FleetForm';
+import { FleetList } from './FleetList';
 import { FleetView } from './FleetView';
-import { useFleet } from './queries';
+import { fleetShown } from './fleet-list';
+import { useFleet, useFleets } from './queries';
 import { useFleetView } from './view-state';
 import styles from './FleetPage.module.css';
 
 export function FleetPage() {
-  const { shown, show } = useFleetView();
-  const running = useFleet(shown).data?.status === 'running';
+  const { shown: named, show } = useFleetView();
+  const { data: fleets = [], error } = useFleets();
+  const shown = fleetShown(named, fleets);
+  const running = useFleet(shown).data?.status === 'running' || fleets.some((fleet) => fleet.status === 'running');
   return (
     <section className={styles.page} aria-labelledby="page-title">
       <header className="page-header">
@@ -19,6 +24,17 @@ export function FleetPage() {
       </header>
       <div className={styles.layout}>
         <div className={styles.side}>
+          <section className="panel" aria-labelledby="fleet-list-title">
+            <div className="panel-head">
+              <h2 id="fleet-list-title">Fleets</h2>
+            </div>
+            {error && (
+              <p role="alert" className="error">
+                The kept fleets could not be read: {error.message}
+              </p>
+            )}
+            <FleetList fleets={fleets} shownId={shown} onShow={show} />
+          </section>
           <FleetForm running={running} onStarted={show} />
         </div>
         <div className={styles.main}>

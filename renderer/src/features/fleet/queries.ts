@@ -7,7 +7,28 @@ import { useEffect } from 'react';
 import type { FleetReportFormat, FleetStartInput } from '@engine-api/fleet-types';
 import { useApi } from '../../api/context';
 
-export const fleetKeys = { fleet: (id: string) => ['fleet', id] as const };
+export const fleetKeys = { fleet: (id: string) => ['fleet', id] as const, list: ['fleets'] as const };
+
+/**
+ * The kept fleets, newest first. Read again when a fleet the list does not hold ticks (one just
+ * started, here or elsewhere) and when one ends, so its state changes in the list at once.
+ */
+export function useFleets() {
+  const api = useApi();
+  const queryClient = useQueryClient();
+  const query = useQuery({ queryKey: fleetKeys.list, queryFn: () => api.call('fleets.list', {}) });
+  const { data } = query;
+  useEffect(
+    () =>
+      api.on('fleet.progress', (progress) => {
+        const listed = data?.find((fleet) => fleet.id === progress.id);
+        if (!listed || progress.ended !== (listed.status !== 'running'))
+          void queryClient.invalidateQueries({ queryKey: fleetKeys.list });
+      }),
+    [api, data, queryClient],
+  );
+  return query;
+}
 
 export function useFleet(id: string | null) {
   const api = useApi();

@@ -1,0 +1,64 @@
+/**
+ * The kept fleets, newest first (the one playing and the last ten ended): each one's state in a
+ * word, its players and when it started. One Tab stop (the shown fleet); ↑/↓, Home and End move
+ * to another and show it. A fleet started elsewhere (the admin API, a script) is listed as it plays.
+ */
+import { useRef, useState, type KeyboardEvent } from 'react';
+import type { FleetListItem } from '@engine-api/fleet-types';
+import { Badge } from '../../components/Badge';
+import { rovingTarget } from '../../components/roving';
+import { plural } from '../../format/plural';
+import { startedText } from '../../format/wall-time';
+import { fleetState } from './fleet-list';
+import styles from './FleetList.module.css';
+
+export interface FleetListProps {
+  fleets: readonly FleetListItem[];
+  shownId: string | null;
+  onShow(id: string): void;
+}
+
+export function FleetList({ fleets, shownId, onShow }: FleetListProps) {
+  const list = useRef<HTMLUListElement>(null);
+  // "Today" for the times, taken once: a list read across midnight still reads right enough.
+  const [now] = useState(() => Date.now());
+
+  const onKeyDown = (event: KeyboardEvent<HTMLUListElement>) => {
+    const index = fleets.findIndex((fleet) => fleet.id === shownId);
+    const target = rovingTarget(event.key, Math.max(0, index), fleets.length);
+    if (target === null) return;
+    event.preventDefault();
+    onShow(fleets[target]!.id);
+    list.current?.querySelectorAll<HTMLElement>('[role="option"]')[target]?.focus();
+  };
+
+  if (fleets.length === 0)
+    return <p className="muted">None yet: each fleet started is kept here until ten more ended.</p>;
+  const anyShown = fleets.some((fleet) => fleet.id === shownId);
+  return (
+    <ul className={styles.fleets} role="listbox" aria-label="Kept fleets" ref={list} onKeyDown={onKeyDown}>
+      {fleets.map((fleet, index) => {
+        const shown = fleet.id === shownId;
+        const state = fleetState(fleet);
+        return (
+          <li
+            key={fleet.id}
+            role="option"
+            aria-selected={shown}
+            tabIndex={shown || (!anyShown && index === 0) ? 0 : -1}
+            data-fleet-id={fleet.id}
+            data-status={fleet.status}
+            onClick={() => onShow(fleet.id)}
+          >
+            <Badge tone={state.tone} className={styles.state}>
+              {state.word}
+            </Badge>
+            <span className={styles.id}>{fleet.id}</span>
+            <span className={styles.players}>{plural(fleet.players, 'player')}</span>
+            <span className={styles.when}>{startedText(fleet.startedAt, now)}</span>
+          </li>
+        );
+      })}
+    </ul>
+  );
+}
