@@ -33,6 +33,7 @@ const LONG_RUNNING = [
   'main/engine/data-safety-commands.test.ts', // 21
   'main/cli/cli.test.ts', // 18
   'main/cli/check-bounds.test.ts', // 15
+  'main/cli/fleet-bodies.test.ts', // 15
 ];
 
 /** Vitest's order, with the long-running files moved to the front so none is left to the end. */
