@@ -26,7 +26,7 @@ import { WindowCache } from './window-cache.js';
 
 export interface CloudQueueAppOptions {
   queues: Pick<QueueModel, 'head' | 'context'>;
-  items: Pick<QueueItemRepository, 'fromItem' | 'around'>;
+  items: Pick<QueueItemRepository, 'window'>;
   timePlayed: Pick<TimePlayedRepository, 'addAll'>;
   activity: QueueActivity;
   clock: { now(): number };

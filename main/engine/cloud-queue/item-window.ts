@@ -3,9 +3,10 @@
  * around its anchor, the item asked for or, without `itemId`, the queue's first. A window holds at
  * most `previousWindowSize` items before the anchor and `upcomingWindowSize` after it; one extra
  * row probed on each side says whether the window reaches the queue's beginning and end. One
- * indexed range read, O(window + log n), and the body is assembled from the items' stored JSON.
+ * statement of indexed range reads, O(window + log n), answers the items' stored JSON already
+ * joined: the body is that string with the window's fields around it.
  */
-import { itemIdOf, type ItemTuple, type QueueItemRepository } from '../store/repositories/queue-items.js';
+import type { QueueItemRepository } from '../store/repositories/queue-items.js';
 import type { QueueHead } from '../store/repositories/queues.js';
 import { DEFAULT_PREVIOUS_WINDOW_SIZE, DEFAULT_UPCOMING_WINDOW_SIZE, MAX_WINDOW_SIDE } from './defaults.js';
 import { parseReason, type ItemWindowReason } from './reasons.js';
@@ -86,7 +87,7 @@ export interface ItemWindow {
 
 /** The window, or null when `itemId` is not in the queue (the player then goes idle: 404). */
 export function readItemWindow(
-  items: Pick<QueueItemRepository, 'fromItem' | 'around'>,
+  items: Pick<QueueItemRepository, 'window'>,
   head: QueueHead,
   {
     itemId,
@@ -94,43 +95,24 @@ export function readItemWindow(
     upcomingWindowSize,
   }: Pick<ItemWindowQuery, 'itemId' | 'previousWindowSize' | 'upcomingWindowSize'>,
 ): ItemWindow | null {
-  if (itemId !== null) {
-    // One range read around the anchor, one row past each side to see whether that end is in.
-    const found = items.around(head.key, itemId, previousWindowSize, upcomingWindowSize);
-    if (!found) return null;
-    const { rows, anchor } = found;
-    const includesBeginningOfQueue = anchor <= previousWindowSize;
-    const includesEndOfQueue = rows.length - anchor - 1 <= upcomingWindowSize;
-    const first = includesBeginningOfQueue ? 0 : anchor - previousWindowSize;
-    const end = includesEndOfQueue ? rows.length : anchor + upcomingWindowSize + 1;
-    return windowOf(head, rows, first, end, itemIdOf(rows[anchor]![1]), includesBeginningOfQueue, includesEndOfQueue);
-  }
-  // Without itemId the anchor is the queue's first item: nothing comes before it.
-  const from = items.fromItem(head.key, itemId, upcomingWindowSize + 2);
-  const anchor = from[0];
-  if (!anchor) return windowOf(head, [], 0, 0, null, true, true);
-  const includesEndOfQueue = from.length <= upcomingWindowSize + 1;
-  const end = includesEndOfQueue ? from.length : upcomingWindowSize + 1;
-  return windowOf(head, from, 0, end, itemIdOf(anchor[1]), true, includesEndOfQueue);
+  const found = items.window(head.key, itemId, previousWindowSize, upcomingWindowSize);
+  // Without itemId the anchor is the queue's first item; an empty queue has an empty window.
+  if (!found) return itemId === null ? windowOf(head, '', [], null, true, true) : null;
+  const [atBeginning, atEnd, joined] = found;
+  const cut = joined.indexOf('\0');
+  const itemIds = joined.slice(0, cut).split(',');
+  return windowOf(head, joined.slice(cut + 1), itemIds, itemId ?? itemIds[0]!, atBeginning === 1, atEnd === 1);
 }
 
-/** The window of `rows[first, end)`: its body written from the items' stored JSON, no object between. */
+/** The window's body around its items' stored JSON, already joined by commas: no object between. */
 function windowOf(
   head: QueueHead,
-  rows: readonly ItemTuple[],
-  first: number,
-  end: number,
+  items: string,
+  itemIds: string[],
   anchorItemId: string | null,
   includesBeginningOfQueue: boolean,
   includesEndOfQueue: boolean,
 ): ItemWindow {
-  let items = '';
-  const itemIds: string[] = [];
-  for (let k = first; k < end; k++) {
-    const row = rows[k]!;
-    items += k === first ? row[2] : `,${row[2]}`;
-    itemIds.push(itemIdOf(row[1]));
-  }
   // Versions are decimal strings, items are stored JSON: nothing here needs escaping.
   const body =
     `{"includesBeginningOfQueue":${includesBeginningOfQueue},"includesEndOfQueue":${includesEndOfQueue},` +

@@ -23,8 +23,15 @@ export interface ItemRow {
   item: string;
 }
 
-/** Rows as tuples, the cheapest shape better-sqlite3 reads: windows and rebalances read many. */
+/** Rows as tuples, the cheapest shape better-sqlite3 reads: rebalances read many. */
 export type ItemTuple = [pos: number, seq: number, item: string];
+
+/**
+ * An item window as one row: whether it reaches the queue's beginning and end (1 or 0), then its
+ * item ids joined by commas, a NUL, and its items' stored JSON joined by commas (JSON text never
+ * holds a raw NUL or control character, ids never a comma).
+ */
+export type JoinedWindow = [atBeginning: number, atEnd: number, joined: string];
 
 export class QueueItemRepository {
   private readonly firstStmt;
@@ -35,11 +42,9 @@ export class QueueItemRepository {
   private readonly rankStmt;
   private readonly idsStmt;
   private readonly orderedIdsStmt;
-  private readonly fromStartStmt;
-  private readonly fromItemStmt;
   private readonly beforeStmt;
   private readonly afterManyStmt;
-  private readonly aroundStmts = new Map<number, { all(...args: number[]): ItemTuple[] }>();
+  private readonly windowStmts = new Map<number, { get(...args: number[]): JoinedWindow | undefined }>();
   private readonly db: SqliteDatabase;
   private readonly insertStmt;
   private readonly insertBatchStmt;
@@ -64,15 +69,6 @@ export class QueueItemRepository {
     const tuple = 'SELECT pos, item_seq, item FROM queue_items WHERE queue_key = ?';
     // A bound LIMIT costs SQLite several times the read of a short window, so each limit gets
     // its own statement with the number written in (window sizes are few and small).
-    this.fromStartStmt = limited((n) => db.prepare<[number], ItemTuple>(`${tuple} ORDER BY pos LIMIT ${n}`).raw());
-    // The item and those after it in one statement: the id lookup is a subquery on its index.
-    this.fromItemStmt = limited((n) =>
-      db
-        .prepare<[number, number, number], ItemTuple>(
-          `${tuple} AND pos >= (SELECT pos FROM queue_items WHERE queue_key = ? AND item_seq = ?) ORDER BY pos LIMIT ${n}`,
-        )
-        .raw(),
-    );
     this.beforeStmt = limited((n) =>
       db.prepare<[number, number], ItemTuple>(`${tuple} AND pos < ? ORDER BY pos DESC LIMIT ${n}`).raw(),
     );
@@ -127,51 +123,50 @@ export class QueueItemRepository {
   }
 
   /**
-   * Up to `limit` items from `itemId` on (the queue's first when null), the item itself first;
-   * none when the queue has no such item.
+   * An item's window (the queue's first item's, for `itemId` null) as SQLite joins it, in one
+   * statement of indexed range reads: the anchor found by its id, the row `previous + 1` before it
+   * and the row `upcoming + 1` after it found walking the primary key (none: the window reaches
+   * that end), and the rows between them read once, their ids and items each joined into one
+   * string. Undefined when the queue has no such item (or, for null, no item at all).
    */
-  fromItem(queueKey: number, itemId: string | null, limit: number): ItemTuple[] {
-    if (itemId === null) return this.fromStartStmt(limit).all(queueKey);
+  window(queueKey: number, itemId: string | null, previous: number, upcoming: number): JoinedWindow | undefined {
+    if (itemId === null) return this.windowStmt(true, previous, upcoming).get(queueKey, queueKey, queueKey, queueKey);
     const seq = itemSeqOf(itemId);
-    return seq === null ? [] : this.fromItemStmt(limit).all(queueKey, queueKey, seq);
+    return seq === null
+      ? undefined
+      : this.windowStmt(false, previous, upcoming).get(queueKey, seq, queueKey, queueKey, queueKey);
   }
 
-  /**
-   * An item's window in one indexed range read, in queue order: from the `previous + 1`th item
-   * before it (or the queue's first, when fewer come before it) on, at most `previous + upcoming + 3`
-   * rows, so one row past each side of the window says whether it reaches that end. Answers the
-   * rows and where the item stands among them; null when the queue has no such item.
-   */
-  around(
-    queueKey: number,
-    itemId: string,
-    previous: number,
-    upcoming: number,
-  ): { rows: ItemTuple[]; anchor: number } | null {
-    const seq = itemSeqOf(itemId);
-    if (seq === null) return null;
-    const rows = this.aroundStmt(previous, upcoming).all(queueKey, queueKey, queueKey, seq);
-    // The item is among the first `previous + 2` rows when the queue holds it.
-    for (let k = 0; k < rows.length && k <= previous + 1; k++) if (rows[k]![1] === seq) return { rows, anchor: k };
-    return null;
-  }
-
-  /** `around`'s statement for one pair of sizes (a bound LIMIT or OFFSET costs more than the read). */
-  private aroundStmt(previous: number, upcoming: number) {
-    const key = previous * 4096 + upcoming;
-    let statement = this.aroundStmts.get(key);
+  /** `window`'s statement for one anchor kind and pair of sizes (a bound LIMIT or OFFSET costs more than the read). */
+  private windowStmt(fromStart: boolean, previous: number, upcoming: number) {
+    const key = (previous * 4096 + upcoming) * 2 + (fromStart ? 1 : 0);
+    let statement = this.windowStmts.get(key);
     if (!statement) {
-      // The start: the row `previous + 1` before the item, found walking back from it in the
-      // index; none (fewer before it, or no such item) starts at the queue's first row.
-      const start = `IFNULL((SELECT b.pos FROM queue_items b WHERE b.queue_key = ? AND b.pos < (SELECT a.pos FROM queue_items a WHERE a.queue_key = ? AND a.item_seq = ?) ORDER BY b.pos DESC LIMIT 1 OFFSET ${previous}), ${Number.MIN_SAFE_INTEGER})`;
+      const anchor = fromStart
+        ? 'SELECT pos FROM queue_items WHERE queue_key = ? ORDER BY pos LIMIT 1'
+        : 'SELECT pos FROM queue_items WHERE queue_key = ? AND item_seq = ?';
+      // `b` materialized: flattened, SQLite walked to each end twice (once for the range, once for
+      // the flags). The group_concats take the rows in the order the subquery reads them, the
+      // primary key's: an ORDER BY inside group_concat would sort them again (a third of the
+      // read's cost here). item-window.test.ts holds the order to the array model after edits.
       statement = this.db
-        .prepare<number[], ItemTuple>(
-          `SELECT pos, item_seq, item FROM queue_items WHERE queue_key = ? AND pos >= ${start} ORDER BY pos LIMIT ${previous + upcoming + 3}`,
+        .prepare<number[], JoinedWindow>(
+          `WITH a AS (${anchor}),
+          b AS MATERIALIZED (SELECT
+            (SELECT pos FROM queue_items WHERE queue_key = ? AND pos < a.pos ORDER BY pos DESC LIMIT 1 OFFSET ${previous}) AS lo,
+            (SELECT pos FROM queue_items WHERE queue_key = ? AND pos > a.pos ORDER BY pos LIMIT 1 OFFSET ${upcoming}) AS hi
+            FROM a)
+          SELECT b.lo IS NULL, b.hi IS NULL,
+            (SELECT group_concat('item-' || item_seq) || char(0) || group_concat(item, ',') FROM (
+              SELECT item_seq, item FROM queue_items
+              WHERE queue_key = ? AND pos > IFNULL(b.lo, ${Number.MIN_SAFE_INTEGER}) AND pos < IFNULL(b.hi, ${Number.MAX_SAFE_INTEGER})
+              ORDER BY pos))
+          FROM b`,
         )
         .raw();
       // Players ask for a few sizes; a client sweeping them must not grow this without end.
-      if (this.aroundStmts.size >= 256) this.aroundStmts.clear();
-      this.aroundStmts.set(key, statement);
+      if (this.windowStmts.size >= 256) this.windowStmts.clear();
+      this.windowStmts.set(key, statement);
     }
     return statement;
   }
