@@ -12,7 +12,7 @@ import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { adminApi } from './admin-api';
 import { expect, test } from './fixtures';
-import { focusWithoutRing } from './pages/layout';
+import { focusStop } from './pages/layout';
 import { AREA_NAMES, setScene, show, type Scene } from './pages/showcase';
 
 test.describe.configure({ mode: 'parallel' });
@@ -133,17 +133,9 @@ test('every Tab stop of every area shows a focus ring', async ({ consolePage, pa
     const seen = new Set<string>();
     for (let stop = 0; stop < 120; stop++) {
       await page.keyboard.press('Tab');
-      const id = await page.evaluate(() => {
-        const element = document.activeElement;
-        if (!element || element === document.body) return 'body';
-        const path: string[] = [];
-        for (let node: Element | null = element; node && node !== document.body; node = node.parentElement)
-          path.unshift(`${node.tagName}:${[...(node.parentElement?.children ?? [])].indexOf(node)}`);
-        return path.join('/');
-      });
+      const { id, ringless } = await focusStop(page);
       if (seen.has(id)) break;
       seen.add(id);
-      const ringless = await focusWithoutRing(page);
       if (ringless) missing.push(`${area}: ${ringless}`);
     }
   }

@@ -68,13 +68,19 @@ export async function sidebarWidth(page: Page): Promise<number> {
 }
 
 /**
- * What the focused element shows of its focus: a description of the element when it shows no ring
- * (an outline, or for a visually hidden radio, its drawn label's), null when it does.
+ * The focused element: where it is (a path from the body, so a walk knows when it came round) and
+ * what it shows of its focus: `ringless` describes it when it shows no ring (an outline, or for a
+ * visually hidden radio, its drawn label's), null when it does.
  */
-export function focusWithoutRing(page: Page): Promise<string | null> {
+export function focusStop(page: Page): Promise<{ id: string; ringless: string | null }> {
+  // One evaluate for both: the Tab walk of every area makes hundreds of these, each a round trip.
   return page.evaluate(() => {
     const element = document.activeElement as HTMLElement | null;
-    if (!element || element === document.body) return null;
+    if (!element || element === document.body) return { id: 'body', ringless: null };
+    const path: string[] = [];
+    for (let node: Element | null = element; node && node !== document.body; node = node.parentElement)
+      path.unshift(`${node.tagName}:${[...(node.parentElement?.children ?? [])].indexOf(node)}`);
+    const id = path.join('/');
     const ringed = (candidate: Element | null) => {
       if (!candidate) return false;
       const style = getComputedStyle(candidate);
@@ -84,7 +90,9 @@ export function focusWithoutRing(page: Page): Promise<string | null> {
     const drawn = element.matches('input[type="radio"], input[type="checkbox"], input[type="file"]')
       ? (element.nextElementSibling ?? element.parentElement)
       : null;
-    if (ringed(element) || ringed(drawn)) return null;
-    return `${element.tagName.toLowerCase()}${element.getAttribute('role') ? `[role=${element.getAttribute('role')}]` : ''} "${(element.getAttribute('aria-label') ?? element.textContent ?? '').trim().slice(0, 40)}"`;
+    if (ringed(element) || ringed(drawn)) return { id, ringless: null };
+    const role = element.getAttribute('role');
+    const name = (element.getAttribute('aria-label') ?? element.textContent ?? '').trim().slice(0, 40);
+    return { id, ringless: `${element.tagName.toLowerCase()}${role ? `[role=${role}]` : ''} "${name}"` };
   });
 }
