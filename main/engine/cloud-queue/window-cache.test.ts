@@ -32,6 +32,18 @@ describe('the window cache', () => {
     expect(cache.get(cache.key(head(2), query))).toBeUndefined();
   });
 
+  it('forgets a key asked for once when many others were asked for since', () => {
+    // Capacity 1: four slots of keys seen once, so 50 other keys leave no trace of 'a'.
+    const cache = new WindowCache(1);
+    cache.offer('a', window);
+    for (let i = 0; i < 50; i++) cache.offer(`other-${i}`, window);
+    cache.offer('a', window);
+    expect(cache.get('a')).toBeUndefined();
+    // Asked for twice in a row, it is kept.
+    cache.offer('a', window);
+    expect(cache.get('a')).toBe(window);
+  });
+
   it('holds at most its capacity, dropping the least recently used', () => {
     const cache = new WindowCache(2);
     const keys = ['a', 'b', 'c'];

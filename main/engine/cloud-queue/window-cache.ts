@@ -19,10 +19,17 @@ interface Kept {
 export class WindowCache {
   /** Oldest first; the eviction hand starts at the front. */
   private readonly entries = new Map<string, Kept>();
-  /** Keys asked for once, most recent last. */
-  private readonly seen = new Map<string, true>();
+  /**
+   * Keys asked for once, each in the slot its hash picks (a newer key in that slot drops it). A
+   * Map here, most recent last, grew and shrank on every cold window: a rehash every few hundred
+   * and 1.2% of a cold window's CPU (issue 42's profile, docs/decisions/perf-cold-windows.md).
+   */
+  private readonly seen: (string | undefined)[];
 
-  constructor(private readonly capacity = 512) {}
+  constructor(private readonly capacity = 512) {
+    // A power of two, at least four slots a kept window.
+    this.seen = new Array<string | undefined>(2 ** Math.ceil(Math.log2(Math.max(4, capacity * 4)))).fill(undefined);
+  }
 
   key(head: QueueHead, query: Pick<ItemWindowQuery, 'itemId' | 'previousWindowSize' | 'upcomingWindowSize'>): string {
     return `${head.key}:${head.queueVersion}:${query.previousWindowSize}:${query.upcomingWindowSize}:${query.itemId ?? ''}`;
@@ -42,11 +49,12 @@ export class WindowCache {
 
   /** Offers a window just read from the store; it is kept if its key was seen recently. */
   offer(key: string, window: ItemWindow): void {
-    if (!this.seen.delete(key)) {
-      this.seen.set(key, true);
-      if (this.seen.size > this.capacity * 4) this.seen.delete(this.seen.keys().next().value!);
+    const slot = slotOf(key, this.seen.length - 1);
+    if (this.seen[slot] !== key) {
+      this.seen[slot] = key;
       return;
     }
+    this.seen[slot] = undefined;
     this.entries.set(key, { window, used: false });
     if (this.entries.size > this.capacity) this.evictOne();
   }
@@ -64,4 +72,11 @@ export class WindowCache {
       this.entries.set(key, kept);
     }
   }
+}
+
+/** FNV-1a of the key's UTF-16 code units, masked to a slot. */
+function slotOf(key: string, mask: number): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < key.length; i++) hash = Math.imul(hash ^ key.charCodeAt(i), 0x01000193);
+  return (hash >>> 0) & mask;
 }
