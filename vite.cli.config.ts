@@ -38,7 +38,17 @@ export default defineConfig({
       external: (id) =>
         external.some((name) => (typeof name === 'string' ? id === name || id.startsWith(`${name}/`) : name.test(id))),
       input: { bin: resolve('main/cli/bin.ts'), 'fleet-worker': resolve('main/engine/fleet/fleet-worker.ts') },
-      output: { format: 'es', entryFileNames: '[name].js', chunkFileNames: '[name]-[hash].js' },
+      output: {
+        format: 'es',
+        entryFileNames: '[name].js',
+        chunkFileNames: '[name]-[hash].js',
+        // Node keeps each chunk's source in memory as a string, two bytes a character if a single
+        // one is not Latin-1 (a "…" in a comment did it): ASCII escapes and no doc comments keep
+        // it one byte a character and smaller, about 3 MB less at `serve`'s ready line. The source
+        // maps still lead to the commented TypeScript.
+        comments: false,
+        charset: 'ascii',
+      },
     },
   },
   ssr: { noExternal: BUNDLED },
