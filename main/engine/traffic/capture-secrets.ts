@@ -10,41 +10,13 @@
  * what was masked is handed to the log to hold in memory only (`log/held.ts`), so that "reveal"
  * works while the console runs.
  */
-import type { HeaderBlock, HeldParts, NewTrafficEntry, TextSplice } from './log/index.js';
-import {
-  decodeSafely,
-  isSecretField,
-  mask,
-  maskCredential,
-  SECRET_FIELD_TEXT,
-  SECRET_FIELDS,
-  SECRET_HEADERS,
-} from '../api/redact.js';
+import type { HeaderBlock, HeldParts, NewTrafficEntry } from './log/index.js';
+import { isSecretField, mask, SECRET_FIELD_TEXT } from '../api/redact.js';
 import { KnownSecrets } from '../security/known-secrets.js';
+import { headerStretchesByName, maskHeaderBlock, type HeaderStretch, type MaskedBlock } from './header-secrets.js';
+import { applyStretches, learn, pairStretches, urlStretches, type Masked, type Stretch } from './text-stretches.js';
 
-/** A stretch of a text to mask: `[start, end)` becomes `masked`. */
-interface Stretch {
-  start: number;
-  end: number;
-  masked: string;
-}
-
-type Masked = { text: string; splices: TextSplice[] } | null;
-
-/** The text with its stretches masked (in order, not overlapping), and where each stands in the result. */
-function applyStretches(text: string, stretches: readonly Stretch[]): Masked {
-  if (stretches.length === 0) return null;
-  let out = '';
-  let from = 0;
-  const splices: TextSplice[] = [];
-  for (const { start, end, masked } of stretches) {
-    out += text.slice(from, start);
-    splices.push({ at: out.length, length: masked.length, original: text.slice(start, end) });
-    out += masked;
-    from = end;
-  }
-  return { text: out + text.slice(from), splices };
-}
+export { maskHeaderBlock } from './header-secrets.js';
 
 /**
  * The stretches found by name, then every known secret outside them, in order. What was found by
@@ -68,39 +40,6 @@ function withKnown(
   return all.sort((a, b) => a.start - b.start);
 }
 
-/** Holds what was found by name as known secrets (a plain loop: this runs on every exchange). */
-function learn(known: KnownSecrets, text: string | null, stretches: readonly Stretch[] | null): void {
-  if (text === null || stretches === null) return;
-  for (let i = 0; i < stretches.length; i++) known.add(text.slice(stretches[i]!.start, stretches[i]!.end));
-}
-
-/** A parameter that may be a secret, anywhere in a URL: most URLs (a player's `?reason=load`) are passed over on this test alone. */
-const SECRET_PARAM = new RegExp(`[?&](?:${[...SECRET_FIELDS].join('|')})=`, 'i');
-
-/** The secret `name=value` pairs of `text[from, to)` (a query string or a form), their values as stretches. */
-function pairStretches(text: string, from: number, to: number, into: Stretch[]): Stretch[] {
-  for (let at = from; at <= to;) {
-    let amp = text.indexOf('&', at);
-    if (amp === -1 || amp > to) amp = to;
-    const eq = text.indexOf('=', at);
-    if (eq !== -1 && eq < amp) {
-      const value = decodeSafely(text.slice(eq + 1, amp));
-      if (isSecretField(decodeSafely(text.slice(at, eq)), value))
-        into.push({ start: eq + 1, end: amp, masked: encodeURIComponent(mask(value)) });
-    }
-    at = amp + 1;
-  }
-  return into;
-}
-
-function urlStretches(url: string): Stretch[] {
-  const query = url.indexOf('?');
-  // An escaped name (`client%5Fsecret`) is looked at pair by pair.
-  if (query === -1 || (!SECRET_PARAM.test(url) && !url.includes('%', query))) return [];
-  const hash = url.indexOf('#', query);
-  return pairStretches(url, query + 1, hash === -1 ? url.length : hash, []);
-}
-
 /** A URL with its secret query parameters masked (the fragment is left alone), known secrets anywhere in it; null when it has none. */
 export function maskUrl(
   url: string,
@@ -112,107 +51,6 @@ export function maskUrl(
 }
 
 const maskQueryValue = (secret: string) => encodeURIComponent(mask(secret));
-
-/** A secret header's line (or a Location's): the name, then the value after the colon. */
-const SECRET_HEADER_LINE = new RegExp(
-  `^(${[...SECRET_HEADERS, 'location'].join('|')})[ \\t]*:[ \\t]*([^\\r\\n]*)`,
-  'gim',
-);
-
-/** A header stretch, with the header's lower-case name (what `held` keeps it under). */
-interface HeaderStretch extends Stretch {
-  name: string;
-}
-
-function headerStretchesByName(block: HeaderBlock): HeaderStretch[] {
-  const found: HeaderStretch[] = [];
-  SECRET_HEADER_LINE.lastIndex = 0;
-  for (let match = SECRET_HEADER_LINE.exec(block); match !== null; match = SECRET_HEADER_LINE.exec(block)) {
-    const name = match[1]!.toLowerCase();
-    const raw = match[2]!;
-    const value = raw.trim();
-    if (value === '') continue;
-    const start = match.index + match[0].length - raw.length;
-    if (name === 'location') {
-      // Only the secret parameters: the rest of the address stays readable.
-      const offset = start + raw.indexOf(value);
-      for (const stretch of urlStretches(value))
-        found.push({ ...stretch, start: offset + stretch.start, end: offset + stretch.end, name });
-      continue;
-    }
-    found.push({ start, end: start + raw.length, masked: maskCredential(value), name });
-  }
-  return found;
-}
-
-/** The name of the header line around `at`; null when `at` is not in a value (a status line, a name). */
-function headerAround(block: HeaderBlock, at: number): string | null {
-  const lineStart = block.lastIndexOf('\n', at - 1) + 1;
-  let lineEnd = block.indexOf('\n', at);
-  if (lineEnd === -1) lineEnd = block.length;
-  const line = block.slice(lineStart, lineEnd).replace(/\r$/, '');
-  const colon = line.indexOf(':');
-  if (colon <= 0 || lineStart + colon >= at || /^HTTP\//.test(line)) return null;
-  return line.slice(0, colon).trim().toLowerCase();
-}
-
-/** A header block masked: the block stored, and the masked headers as reads show them. */
-interface MaskedBlock {
-  block: HeaderBlock;
-  held: Record<string, string>;
-}
-
-/**
- * The value reads show for header `name` (lower case) of a block: its lines' values joined with
- * ", ", as `parseHeaderBlock` gives them, without building the object of every header.
- */
-function headerValueOf(block: HeaderBlock, name: string): string | undefined {
-  let value: string | undefined;
-  for (let from = 0; from < block.length;) {
-    let end = block.indexOf('\r\n', from);
-    if (end === -1) end = block.length;
-    const colon = block.indexOf(':', from);
-    if (colon > from && colon < end && !block.startsWith('HTTP/', from)) {
-      const lineName = block.slice(from, colon).trim();
-      if (lineName.toLowerCase() === name) {
-        const each = block.slice(colon + 1, end).trim();
-        value = value === undefined ? each : `${value}, ${each}`;
-      }
-    }
-    from = end + 2;
-  }
-  return value;
-}
-
-/**
- * A header block with credentials masked, Location's secret parameters, and known secrets in any
- * header; null when it has none. `held`: the masked headers as reads show them (lower-case name,
- * repeated lines joined). `learned`: what was found by name is known already.
- */
-export function maskHeaderBlock(
-  block: HeaderBlock,
-  known?: KnownSecrets,
-  byName: HeaderStretch[] = headerStretchesByName(block),
-  learned = false,
-): MaskedBlock | null {
-  if (byName.length === 0 && !known) return null;
-  const stretches: HeaderStretch[] = byName;
-  if (known) {
-    if (!learned) learn(known, block, byName);
-    for (const { start, end } of known.find(block)) {
-      if (byName.some((taken) => start < taken.end && end > taken.start)) continue;
-      const name = headerAround(block, start);
-      if (name !== null) stretches.push({ start, end, masked: mask(block.slice(start, end)), name });
-    }
-    stretches.sort((a, b) => a.start - b.start);
-  }
-  const masked = applyStretches(block, stretches);
-  if (masked === null) return null;
-  // As reads show the block: repeated lines of a name joined, the unmasked ones among them too.
-  const held: Record<string, string> = {};
-  for (const { name } of stretches) held[name] ??= headerValueOf(block, name) ?? '';
-  return { block: masked.text, held };
-}
 
 /** A JSON string's text (escapes and all) masked: still a valid JSON string when it was one. */
 function maskJsonString(raw: string): string {
@@ -265,13 +103,20 @@ const CLEAN_BODY_CHARS = 8 * 1024 * 1024;
 const CLEAN_BODY_MIN = 512;
 
 /**
- * Header blocks whose masking is remembered (a fleet's players each send their own), up to a
- * size each: a block of a few hundred characters is found by its hash in less time than it takes
- * to read it for secrets. The whole memory is let go when it is full or a new secret is known.
- * What it holds is shared by the entries that sent the block: nothing changes it once made.
+ * Header blocks whose masking is remembered, up to a size each: a block of a few hundred
+ * characters is found by its hash in less time than it takes to read it for secrets, and most
+ * blocks come again (a player's request headers with its bearer token, a server's response
+ * headers within the second of their Date). A fleet's request blocks never do (each has its own
+ * X-Request-Id): for those the line-by-line pass (`header-secrets.ts`) is what they cost, and
+ * taking the memory out made the blocks that do come again cost twice as much. The whole memory
+ * is let go when it is full or a new secret is known. What it holds is shared by the entries
+ * that sent the block: nothing changes it once made.
  */
 const MASKED_BLOCKS = 1_024;
 const MASKED_BLOCK_CHARS = 2_048;
+
+/** Values `learn` remembers taking (a fleet's tokens), at most: past it, it starts again. */
+const TAKEN_VALUES = 16_384;
 
 /** One recorder's masking: the secrets it knows, and the bodies it found clean lately. */
 export class CaptureMasker {
@@ -283,7 +128,32 @@ export class CaptureMasker {
   private readonly blocks = new Map<HeaderBlock, MaskedBlock | null>();
   private blocksAt = -1;
 
+  /** Values learned since the last new secret: a player's token, request after request, is not taken again. */
+  private readonly taken = new Set<string>();
+  private takenAt = -1;
+
   constructor(readonly known: KnownSecrets = new KnownSecrets()) {}
+
+  /**
+   * Holds what was found by name as known secrets. A value taken since the last new secret is
+   * held already and changes nothing (`KnownSecrets.add` would cut it into runs and move each to
+   * the newest end again); once a new secret is known, the next sighting of each value moves it
+   * again, so a token in use still goes after every secret learned before its last use.
+   */
+  private learn(text: string | null, stretches: readonly Stretch[] | null): void {
+    if (text === null || stretches === null) return;
+    const { known, taken } = this;
+    for (let i = 0; i < stretches.length; i++) {
+      const value = text.slice(stretches[i]!.start, stretches[i]!.end);
+      if (this.takenAt === known.version && taken.has(value)) continue;
+      known.add(value);
+      if (this.takenAt !== known.version || taken.size >= TAKEN_VALUES) {
+        taken.clear();
+        this.takenAt = known.version;
+      }
+      taken.add(value);
+    }
+  }
 
   /** Whether the body was found clean lately, with the secrets known now. */
   private clean(body: string): boolean {
@@ -356,23 +226,23 @@ export class CaptureMasker {
     let responseHeaders = this.maskedBlock(entry.responseHeaders);
     // By name first, every part, learning what it finds.
     const urlByName = urlStretches(entry.url);
-    learn(known, entry.url, urlByName);
+    this.learn(entry.url, urlByName);
     let requestHeadersByName: HeaderStretch[] | null = null;
     if (requestHeaders === undefined) {
       requestHeadersByName = headerStretchesByName(entry.requestHeaders);
-      learn(known, entry.requestHeaders, requestHeadersByName);
+      this.learn(entry.requestHeaders, requestHeadersByName);
     }
     let responseHeadersByName: HeaderStretch[] | null = null;
     if (responseHeaders === undefined) {
       responseHeadersByName = headerStretchesByName(entry.responseHeaders);
-      learn(known, entry.responseHeaders, responseHeadersByName);
+      this.learn(entry.responseHeaders, responseHeadersByName);
     }
     // A body found clean lately (null here) has nothing to learn or mask: the common case, cached
     // answers. Asked again if this entry taught a new secret: the body may hold it.
     let requestBodyByName = this.bodyByName(entry.requestBody);
     let responseBodyByName = this.bodyByName(entry.responseBody);
-    learn(known, entry.requestBody, requestBodyByName);
-    learn(known, entry.responseBody, responseBodyByName);
+    this.learn(entry.requestBody, requestBodyByName);
+    this.learn(entry.responseBody, responseBodyByName);
     if (known.version !== version) {
       requestBodyByName ??= this.bodyByName(entry.requestBody);
       responseBodyByName ??= this.bodyByName(entry.responseBody);
@@ -380,12 +250,12 @@ export class CaptureMasker {
       if (requestHeaders !== undefined) {
         requestHeaders = undefined;
         requestHeadersByName = headerStretchesByName(entry.requestHeaders);
-        learn(known, entry.requestHeaders, requestHeadersByName);
+        this.learn(entry.requestHeaders, requestHeadersByName);
       }
       if (responseHeaders !== undefined) {
         responseHeaders = undefined;
         responseHeadersByName = headerStretchesByName(entry.responseHeaders);
-        learn(known, entry.responseHeaders, responseHeadersByName);
+        this.learn(entry.responseHeaders, responseHeadersByName);
       }
     }
 

@@ -12,7 +12,7 @@ import { PassThrough } from 'node:stream';
 import { reasonAsWritten } from '../http/reason-as-written.js';
 import { consoleUiKeyOf, type ConsoleUiKey } from './console-ui.js';
 import { decodeCut, MAX_BODY_BYTES } from './cut.js';
-import { headerBlock, rawHeaderBlock, type HeaderBlock } from './log/index.js';
+import { headerBlock, rawHeaderBlock, type HeaderBlock, type NewTrafficEntry } from './log/index.js';
 import type { TrafficRecorder } from './recorder.js';
 
 interface CaptureState {
@@ -161,7 +161,7 @@ function entryOf(
   reply: FastifyReply | null,
   state: CaptureState,
   outcome: TrafficOutcome,
-) {
+): NewTrafficEntry {
   return {
     target,
     at: state.at,
@@ -182,6 +182,10 @@ function entryOf(
     responseHeaders: reply ? responseHeaderBlock(reply) : '',
     responseBody: reply ? state.payload : null,
     cut: state.cut,
+    // Set by masking at the turn's end: here from the start, so that setting them does not
+    // change the entry's shape (a new hidden class, and room for two more fields, per entry).
+    masked: false,
+    held: null,
   };
 }
 

@@ -27,5 +27,9 @@ export function entryOfExchange(exchange: PlayerExchange): NewTrafficEntry {
     requestBody: exchange.requestBody ?? null,
     responseHeaders: headerBlock(exchange.responseHeaders ?? {}),
     responseBody: exchange.responseBody ?? null,
+    // Set by cutting and masking at the turn's end: here from the start, so the entry keeps its shape.
+    cut: null,
+    masked: false,
+    held: null,
   };
 }
