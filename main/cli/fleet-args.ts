@@ -9,6 +9,7 @@ import type { FaultRuleInput } from '../engine/api/fault-types.js';
 import type { FleetFault, FleetStartInput } from '../engine/api/fleet-types.js';
 import { MAX_FLEET_DURATION_MS, MAX_FLEET_PLAYERS, MAX_FLEET_SPEED } from '../engine/api/commands/fleets.js';
 import { messageOf } from '../engine/api/errors.js';
+import { groupedDigits } from '../engine/api/grouped-digits.js';
 import { FAULT_PRESETS } from '../engine/faults/presets.js';
 import { parseThreshold } from '../engine/fleet/thresholds.js';
 import { playerBaseUrl } from '../engine/fleet/queues.js';
@@ -24,7 +25,7 @@ polls, timePlayed reports and retries) with its own session on its own queue: wi
 the console's reference cloud queue server, with it on BASE_URL ({player} in it is replaced by the
 player's number). A line a second on stderr while it plays; at the end a summary, and reports.
 
-  --players N         how many players (1 to ${MAX_FLEET_PLAYERS.toLocaleString('en-US')})
+  --players N         how many players (1 to ${groupedDigits(MAX_FLEET_PLAYERS)})
   --duration D        how long they play, in engine time (default 60s; 500ms, 30s, 10m, 2h)
   --ramp D            players join evenly over D (default 0: all at once)
   --speed S           the fleet's engine clock: 1 is real time, 10 plays 10 s a second (default 1)

@@ -3,11 +3,12 @@
  * the running console still holds them (docs/contract/console.md §9: the log on disk never had
  * them in clear). When it does not, the entry says so rather than pass masks off as secrets.
  */
+import { groupedDigits } from '../api/grouped-digits.js';
 import type { TrafficEntry } from '../api/traffic-types.js';
 import { HELD_ENTRIES, type StoredTrafficEntry } from './log/index.js';
 import { redactBody, redactHeaders, redactUrl } from '../api/redact.js';
 
-export const REVEAL_GONE = `The secrets of this entry are no longer in memory, so they stay masked: the traffic log stores them masked, and the running console holds them for its newest ${HELD_ENTRIES.toLocaleString('en-US')} entries only (none from before it started).`;
+export const REVEAL_GONE = `The secrets of this entry are no longer in memory, so they stay masked: the traffic log stores them masked, and the running console holds them for its newest ${groupedDigits(HELD_ENTRIES)} entries only (none from before it started).`;
 
 /** An entry as shown: secrets masked unless revealed, with the transitions its answer caused and the violations found in it. */
 export function presentEntry(

@@ -4,6 +4,7 @@
  */
 import Type from 'typebox';
 import { command, WHOLE_QUEUE_BODY_LIMIT } from '../command.js';
+import { groupedDigits } from '../grouped-digits.js';
 import type {
   QueueActivityView,
   QueueContext,
@@ -81,7 +82,7 @@ export const MAX_ITEMS_PER_WRITE = 100_000;
 export const QUEUE_WRITE_BODY_LIMIT = 128 * 1024 * 1024;
 const Items = Type.Array(ItemInput, {
   maxItems: 2_000_000,
-  description: `At most ${MAX_ITEMS_PER_WRITE.toLocaleString('en-US')} a call.`,
+  description: `At most ${groupedDigits(MAX_ITEMS_PER_WRITE)} a call.`,
 });
 const TokenLifetime = Type.Integer({ minimum: 1, maximum: 10 * 365 * 86_400 });
 /** Where new or moved items go: after this item, or at the start when null. */
@@ -165,7 +166,7 @@ export const queueCommandSpecs = {
       items: Type.Array(ItemInput, {
         minItems: 1,
         maxItems: 2_000_000,
-        description: `At most ${MAX_ITEMS_PER_WRITE.toLocaleString('en-US')} a call.`,
+        description: `At most ${groupedDigits(MAX_ITEMS_PER_WRITE)} a call.`,
       }),
       afterItemId: Type.Optional(AfterItemId),
     }),
