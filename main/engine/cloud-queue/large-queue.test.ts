@@ -132,7 +132,8 @@ describe('deleting a queue in steps (queue-model.ts)', () => {
   let fixture: ModelFixture | null = null;
   afterEach(() => fixture?.store.close());
 
-  it(`goes ${DELETE_STEP.toLocaleString('en-US')} items at a time, the queue gone to every reader from the first step`, async () => {
+  /** A model whose steps wait for the test: each step's `between` is a resolve in `waiting`. */
+  function steppedModel(): { f: ModelFixture; model: QueueModel; waiting: (() => void)[] } {
     const waiting: (() => void)[] = [];
     const f = (fixture = modelFixture());
     const model = new QueueModel({
@@ -142,6 +143,11 @@ describe('deleting a queue in steps (queue-model.ts)', () => {
       cloudQueueUrl: () => 'http://127.0.0.1:1',
       between: () => new Promise<void>((resolve) => waiting.push(resolve)),
     });
+    return { f, model, waiting };
+  }
+
+  it(`goes ${DELETE_STEP.toLocaleString('en-US')} items at a time, the queue gone to every reader from the first step`, async () => {
+    const { f, model, waiting } = steppedModel();
     const q = model.create({});
     for (let i = 0; i < 5; i++) model.addItems(q.id, tracks(DELETE_STEP / 2));
     const key = f.store.queues.head(q.id)!.key;
@@ -168,15 +174,7 @@ describe('deleting a queue in steps (queue-model.ts)', () => {
   });
 
   it('takes no step after the model is closed: the store, closed next, is not written to', async () => {
-    const waiting: (() => void)[] = [];
-    const f = (fixture = modelFixture());
-    const model = new QueueModel({
-      store: f.store,
-      clock: { now: () => 0 },
-      emit: (name, data) => f.events.push({ name, data }),
-      cloudQueueUrl: () => 'http://127.0.0.1:1',
-      between: () => new Promise<void>((resolve) => waiting.push(resolve)),
-    });
+    const { f, model, waiting } = steppedModel();
     const q = model.create({});
     for (let i = 0; i < 3; i++) model.addItems(q.id, tracks(DELETE_STEP));
     const deleting = model.delete(q.id);

@@ -4,6 +4,7 @@
  */
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import type { ConformanceRunSummary } from '@engine-api/conformance-types';
+import { keptListClass } from '../../components/kept-list';
 import { rovingTarget } from '../../components/roving';
 import { startedText } from '../../format/wall-time';
 import { serverLabel, serverLabelParts, shortTallyText } from './summary';
@@ -44,7 +45,13 @@ export function RunList({ runs, selectedId, onSelect, focusRequest }: RunListPro
     );
   const anySelected = runs.some((run) => run.id === selectedId);
   return (
-    <ul className={styles.runs} role="listbox" aria-label="Kept runs" ref={list} onKeyDown={onKeyDown}>
+    <ul
+      className={`${keptListClass} ${styles.runs}`}
+      role="listbox"
+      aria-label="Kept runs"
+      ref={list}
+      onKeyDown={onKeyDown}
+    >
       {runs.map((run, index) => {
         const selected = run.id === selectedId;
         return (

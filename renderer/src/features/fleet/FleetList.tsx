@@ -6,6 +6,7 @@
 import { useRef, useState, type KeyboardEvent } from 'react';
 import type { FleetListItem } from '@engine-api/fleet-types';
 import { Badge } from '../../components/Badge';
+import { keptListClass } from '../../components/kept-list';
 import { rovingTarget } from '../../components/roving';
 import { plural } from '../../format/plural';
 import { startedText } from '../../format/wall-time';
@@ -36,7 +37,13 @@ export function FleetList({ fleets, shownId, onShow }: FleetListProps) {
     return <p className="muted">None yet: each fleet started is kept here until ten more ended.</p>;
   const anyShown = fleets.some((fleet) => fleet.id === shownId);
   return (
-    <ul className={styles.fleets} role="listbox" aria-label="Kept fleets" ref={list} onKeyDown={onKeyDown}>
+    <ul
+      className={`${keptListClass} ${styles.fleets}`}
+      role="listbox"
+      aria-label="Kept fleets"
+      ref={list}
+      onKeyDown={onKeyDown}
+    >
       {fleets.map((fleet, index) => {
         const shown = fleet.id === shownId;
         const state = fleetState(fleet);
