@@ -2,10 +2,9 @@
  * The kept runs, newest first: the server each checked, when, how it ended and its tallies. One
  * Tab stop (the open run); ↑/↓, Home and End move to another run and open it.
  */
-import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { ConformanceRunSummary } from '@engine-api/conformance-types';
-import { keptListClass } from '../../components/kept-list';
-import { rovingTarget } from '../../components/roving';
+import { keptListClass, keptTabIndex, onKeptListKeyDown } from '../../components/kept-list';
 import { startedText } from '../../format/wall-time';
 import { serverLabel, serverLabelParts, shortTallyText } from './summary';
 import { StatusPill } from './StatusPill';
@@ -29,28 +28,17 @@ export function RunList({ runs, selectedId, onSelect, focusRequest }: RunListPro
     if (focusRequest > 0) list.current?.querySelector<HTMLElement>('[role="option"][tabindex="0"]')?.focus();
   }, [focusRequest]);
 
-  const onKeyDown = (event: KeyboardEvent<HTMLUListElement>) => {
-    const index = runs.findIndex((run) => run.id === selectedId);
-    const target = rovingTarget(event.key, Math.max(0, index), runs.length);
-    if (target === null && event.key !== 'Enter' && event.key !== ' ') return;
-    event.preventDefault();
-    if (target === null) return;
-    onSelect(runs[target]!.id);
-    list.current?.querySelectorAll<HTMLElement>('[role="option"]')[target]?.focus();
-  };
-
   if (runs.length === 0)
     return (
       <Hint block>No runs yet: the checks run above are kept here (the newest 50), with the server each checked.</Hint>
     );
-  const anySelected = runs.some((run) => run.id === selectedId);
   return (
     <ul
       className={`${keptListClass} ${styles.runs}`}
       role="listbox"
       aria-label="Kept runs"
       ref={list}
-      onKeyDown={onKeyDown}
+      onKeyDown={(event) => onKeptListKeyDown(event, runs, selectedId, onSelect)}
     >
       {runs.map((run, index) => {
         const selected = run.id === selectedId;
@@ -59,7 +47,7 @@ export function RunList({ runs, selectedId, onSelect, focusRequest }: RunListPro
             key={run.id}
             role="option"
             aria-selected={selected}
-            tabIndex={selected || (!anySelected && index === 0) ? 0 : -1}
+            tabIndex={keptTabIndex(runs, selectedId, index)}
             data-run-id={run.id}
             data-status={run.status}
             onClick={() => onSelect(run.id)}

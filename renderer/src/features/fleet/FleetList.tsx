@@ -3,11 +3,10 @@
  * word, its players and when it started. One Tab stop (the shown fleet); ↑/↓, Home and End move
  * to another and show it. A fleet started elsewhere (the admin API, a script) is listed as it plays.
  */
-import { useRef, useState, type KeyboardEvent } from 'react';
+import { useState } from 'react';
 import type { FleetListItem } from '@engine-api/fleet-types';
 import { Badge } from '../../components/Badge';
-import { keptListClass } from '../../components/kept-list';
-import { rovingTarget } from '../../components/roving';
+import { keptListClass, keptTabIndex, onKeptListKeyDown } from '../../components/kept-list';
 import { plural } from '../../format/plural';
 import { startedText } from '../../format/wall-time';
 import { fleetState } from './fleet-list';
@@ -20,29 +19,17 @@ export interface FleetListProps {
 }
 
 export function FleetList({ fleets, shownId, onShow }: FleetListProps) {
-  const list = useRef<HTMLUListElement>(null);
   // "Today" for the times, taken once: a list read across midnight still reads right enough.
   const [now] = useState(() => Date.now());
 
-  const onKeyDown = (event: KeyboardEvent<HTMLUListElement>) => {
-    const index = fleets.findIndex((fleet) => fleet.id === shownId);
-    const target = rovingTarget(event.key, Math.max(0, index), fleets.length);
-    if (target === null) return;
-    event.preventDefault();
-    onShow(fleets[target]!.id);
-    list.current?.querySelectorAll<HTMLElement>('[role="option"]')[target]?.focus();
-  };
-
   if (fleets.length === 0)
     return <p className="muted">None yet: each fleet started is kept here until ten more ended.</p>;
-  const anyShown = fleets.some((fleet) => fleet.id === shownId);
   return (
     <ul
       className={`${keptListClass} ${styles.fleets}`}
       role="listbox"
       aria-label="Kept fleets"
-      ref={list}
-      onKeyDown={onKeyDown}
+      onKeyDown={(event) => onKeptListKeyDown(event, fleets, shownId, onShow)}
     >
       {fleets.map((fleet, index) => {
         const shown = fleet.id === shownId;
@@ -52,7 +39,7 @@ export function FleetList({ fleets, shownId, onShow }: FleetListProps) {
             key={fleet.id}
             role="option"
             aria-selected={shown}
-            tabIndex={shown || (!anyShown && index === 0) ? 0 : -1}
+            tabIndex={keptTabIndex(fleets, shownId, index)}
             data-fleet-id={fleet.id}
             data-status={fleet.status}
             onClick={() => onShow(fleet.id)}
