@@ -227,16 +227,8 @@ export class CaptureMasker {
     // By name first, every part, learning what it finds.
     const urlByName = urlStretches(entry.url);
     this.learn(entry.url, urlByName);
-    let requestHeadersByName: HeaderStretch[] | null = null;
-    if (requestHeaders === undefined) {
-      requestHeadersByName = headerStretchesByName(entry.requestHeaders);
-      this.learn(entry.requestHeaders, requestHeadersByName);
-    }
-    let responseHeadersByName: HeaderStretch[] | null = null;
-    if (responseHeaders === undefined) {
-      responseHeadersByName = headerStretchesByName(entry.responseHeaders);
-      this.learn(entry.responseHeaders, responseHeadersByName);
-    }
+    let requestHeadersByName = requestHeaders === undefined ? this.headersByName(entry.requestHeaders) : null;
+    let responseHeadersByName = responseHeaders === undefined ? this.headersByName(entry.responseHeaders) : null;
     // A body found clean lately (null here) has nothing to learn or mask: the common case, cached
     // answers. Asked again if this entry taught a new secret: the body may hold it.
     let requestBodyByName = this.bodyByName(entry.requestBody);
@@ -249,13 +241,11 @@ export class CaptureMasker {
       // A block masked lately may hold the new secret too: it is read again.
       if (requestHeaders !== undefined) {
         requestHeaders = undefined;
-        requestHeadersByName = headerStretchesByName(entry.requestHeaders);
-        this.learn(entry.requestHeaders, requestHeadersByName);
+        requestHeadersByName = this.headersByName(entry.requestHeaders);
       }
       if (responseHeaders !== undefined) {
         responseHeaders = undefined;
-        responseHeadersByName = headerStretchesByName(entry.responseHeaders);
-        this.learn(entry.responseHeaders, responseHeadersByName);
+        responseHeadersByName = this.headersByName(entry.responseHeaders);
       }
     }
 
@@ -290,6 +280,13 @@ export class CaptureMasker {
       entry.masked = true;
       entry.held = held;
     }
+  }
+
+  /** A header block's credential lines, found by name and learned. */
+  private headersByName(block: HeaderBlock): HeaderStretch[] {
+    const byName = headerStretchesByName(block);
+    this.learn(block, byName);
+    return byName;
   }
 
   private bodyByName(body: string | null): Stretch[] | null {
