@@ -7,16 +7,11 @@
  * command line itself and what the garbage collector has yet to take back (about 530 MB
  * measured for 1,000 players, 640 MB for 200).
  */
-import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { FleetReport } from '../engine/api/fleet-types.js';
+import { describeRun, runFleet } from '../../test/outsider/fleet/run-fleet.js';
 
-const BIN = resolve(import.meta.dirname, '../../out/cli/bin.js');
 const PLAYERS = 300;
 /** Far under 300 caps (2.4 GB), with room for a loaded machine's slower collections. */
 const RSS_LIMIT_MB = 1_000;
@@ -44,38 +39,20 @@ async function endlessServer(): Promise<string> {
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}/queues/q-{player}/`;
 }
 
-/** Peak RSS (VmHWM) of a process, in MB, or null once it is gone. */
-function peakRssMb(pid: number): number | null {
-  try {
-    const match = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return match ? Number(match[1]) / 1_024 : null;
-  } catch {
-    return null;
-  }
-}
-
 describe('a fleet against answers that never end', () => {
   it(`holds what ${PLAYERS} players read to the fleet's slots, and fails every request`, async () => {
-    if (!existsSync(BIN)) throw new Error(`${BIN} is missing: run \`npm run build\` first`);
     const url = await endlessServer();
-    const json = join(mkdtempSync(join(tmpdir(), 'cqc-fleet-bodies-')), 'fleet.json');
-    const args = ['fleet', url, '--players', String(PLAYERS), '--duration', '30s', '--speed', '5'];
-    const child = spawn(process.execPath, [BIN, ...args, '--threshold', 'errors<1%', '--json', json], {
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
-    let stderr = '';
-    child.stderr.setEncoding('utf8').on('data', (text: string) => (stderr += text));
-    let peak = 0;
-    const sampler = setInterval(() => (peak = Math.max(peak, peakRssMb(child.pid!) ?? 0)), 50);
-    const code = await new Promise<number | null>((done) => child.on('close', done));
-    clearInterval(sampler);
-    const report = JSON.parse(readFileSync(json, 'utf8')) as FleetReport;
-    const account = `exit ${code}, peak RSS ${peak.toFixed(0)} MB\n${stderr.slice(-1_000)}`;
-    expect(code, account).toBe(1);
-    expect(report.totals.requests, account).toBeGreaterThanOrEqual(PLAYERS);
+    // The built CLI run as a user runs it, its peak RSS sampled from /proc (the outsider's runner).
+    const run = await runFleet(
+      [url, '--players', String(PLAYERS), '--duration', '30s', '--speed', '5', '--threshold', 'errors<1%'],
+      80_000,
+    );
+    const account = describeRun(run);
+    expect(run.code, account).toBe(1);
+    expect(run.report!.totals.requests, account).toBeGreaterThanOrEqual(PLAYERS);
     // Every answer was cut at the cap: none was usable, so every request is an error.
-    expect(report.totals.errors, account).toBe(report.totals.requests);
-    expect(peak, account).toBeGreaterThan(0);
-    expect(peak, account).toBeLessThan(RSS_LIMIT_MB);
+    expect(run.report!.totals.errors, account).toBe(run.report!.totals.requests);
+    expect(run.peakRssMb, account).toBeGreaterThan(0);
+    expect(run.peakRssMb!, account).toBeLessThan(RSS_LIMIT_MB);
   }, 90_000);
 });
