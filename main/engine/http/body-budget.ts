@@ -32,7 +32,7 @@ export class BodyBudget {
     this.free = Math.max(1, Math.floor(options.slots));
   }
 
-  /** Slots free now (tests, and a snapshot's gauge). */
+  /** Slots free now (tests). */
   get freeSlots(): number {
     return this.free;
   }
