@@ -294,6 +294,10 @@ test.describe('the Faults panel', () => {
     await page.keyboard.press('Alt+ArrowUp');
     await expect(faults.position(shadowed)).toHaveText('1');
     await expect(faults.rule(shadowed)).not.toContainText('Never fires');
+    // At the top its Up is disabled: the cursor is on its Down, so the next key moves it back.
+    await expect(
+      faults.rule(shadowed).getByRole('button', { name: /^Move 404 on itemWindow \(refresh\) \(fault-\w+\) down$/ }),
+    ).toBeFocused();
     await page.keyboard.press('Alt+ArrowDown');
     await expect(faults.position(shadowed)).toHaveText('2');
     await expect(faults.rule(shadowed)).toContainText('Never fires');

@@ -6,7 +6,7 @@
  * reorder by drag, by Move up / Move down, or Alt+↑/↓ on a row; "Trigger now" sends the request
  * a rule waits for, and says why not when the player would not send it now. One "Clear all".
  */
-import { useRef, useState, type DragEvent, type KeyboardEvent } from 'react';
+import { useLayoutEffect, useRef, useState, type DragEvent, type KeyboardEvent } from 'react';
 import type { FaultRuleView, FaultShadowKind, TriggerResult } from '@engine-api/fault-types';
 import { Badge } from '../../components/Badge';
 import { DataTable } from '../../components/DataTable';
@@ -35,10 +35,31 @@ export function RuleList() {
   const live = rules.filter((r) => !r.spent).length;
   const error = remove.error ?? clear.error ?? move.error;
 
+  // A keyboard move keeps the cursor on its row through every render of the move: the pushed
+  // order can land before the call's answer, and a row moved in the DOM, or an Up button
+  // disabled at the top, drops focus; a key pressed in between would fall on the page.
+  const keepFocus = useRef<{ id: string; which: 'up' | 'down' | 'first' } | null>(null);
+  useLayoutEffect(() => {
+    const wanted = keepFocus.current;
+    if (!wanted) return;
+    const active = document.activeElement;
+    const row = document.querySelector(`[data-rule-id="${CSS.escape(wanted.id)}"]`);
+    // Focus the user moved elsewhere stays where they put it.
+    if (active && active !== document.body && !row?.contains(active)) return;
+    if (active instanceof HTMLButtonElement && row?.contains(active) && !active.disabled) return;
+    focusMoveButton(wanted.id, wanted.which);
+  }, [rules]);
+
   const moveTo = (rule: FaultRuleView, toIndex: number, focus?: 'up' | 'down' | 'first') => {
+    const kept = focus ? { id: rule.id, which: focus } : null;
+    if (kept) keepFocus.current = kept;
     move.mutate(
       { id: rule.id, toIndex },
       {
+        onSettled: () =>
+          requestAnimationFrame(() => {
+            if (keepFocus.current === kept) keepFocus.current = null;
+          }),
         onSuccess: (order) => {
           setMoved(
             `${nameOf(rule)} moved to ${placeText(

@@ -1,0 +1,97 @@
+// @vitest-environment happy-dom
+/**
+ * Moving a rule by keyboard over a fake engine whose answer to `faults.move` arrives when the test
+ * lets it. The pushed order usually lands first (CI saw it): the row is at the top, its Up button
+ * disabled, and the cursor must already be on the row's Down button, or the next Alt+↓ falls on
+ * the page and does nothing.
+ */
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { act, cleanup, render, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { FaultRuleView } from '@engine-api/fault-types';
+import { Api } from '../../api/client';
+import { ApiProvider } from '../../api/context';
+import { faultKeys } from '../../queries/faults';
+import { RuleList } from './RuleList';
+
+afterEach(cleanup);
+
+function rule(id: string, label: string): FaultRuleView {
+  return {
+    id,
+    label,
+    target: 'cloudQueue',
+    match: { path: '/itemWindow' },
+    action: { type: 'status', status: 503 },
+    hits: 0,
+    passes: 0,
+    spent: false,
+    createdAt: 0,
+    shadowedBy: null,
+    shadow: null,
+    warning: null,
+  };
+}
+
+function renderList(rules: FaultRuleView[]) {
+  const held: (() => void)[] = [];
+  let order = rules;
+  const api = new Api({
+    kind: 'http',
+    call: async (name, input) => {
+      if (name === 'faults.list') return { ok: true, value: order as never };
+      if (name === 'faults.move') {
+        const { id, toIndex } = input as { id: string; toIndex: number };
+        const moved = order.find((r) => r.id === id)!;
+        const rest = order.filter((r) => r.id !== id);
+        order = [...rest.slice(0, toIndex), moved, ...rest.slice(toIndex)];
+        const answer = order;
+        await new Promise<void>((release) => held.push(release));
+        return { ok: true, value: answer as never };
+      }
+      return { ok: false, error: { code: 'not_found', message: name } };
+    },
+    subscribe: () => () => undefined,
+  });
+  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  render(
+    <ApiProvider api={api}>
+      <QueryClientProvider client={queryClient}>
+        <RuleList />
+      </QueryClientProvider>
+    </ApiProvider>,
+  );
+  // What the engine's `faults.changed` push does to the cache (queries/faults.ts).
+  const push = () => act(async () => void queryClient.setQueryData(faultKeys.rules, order));
+  return { held, push };
+}
+
+const button = (name: RegExp) => screen.getByRole('button', { name });
+
+describe('the fault rule list', () => {
+  it('keeps the cursor on a rule moved to the top by Alt+↑ before the move is answered', async () => {
+    const user = userEvent.setup();
+    const { held, push } = renderList([rule('fault-a', 'storm'), rule('fault-b', 'refresh 404')]);
+    await waitFor(() => expect(screen.getAllByTestId('rule-position')).toHaveLength(2));
+
+    button(/^Move refresh 404 \(fault-b\) up$/).focus();
+    await user.keyboard('{Alt>}{ArrowUp}{/Alt}');
+    await waitFor(() => expect(held).toHaveLength(1));
+    await push();
+
+    const row = screen.getByRole('row', { name: 'refresh 404' });
+    const position = () => row.querySelector('[data-testid="rule-position"]')?.textContent;
+    // The cache tells React on its next tick; the focus is checked in the render that moved it.
+    await waitFor(() => expect(position()).toBe('1'));
+    expect(document.activeElement).toBe(button(/^Move refresh 404 \(fault-b\) down$/));
+
+    // The next key moves it back at once, the first answer still on its way.
+    await user.keyboard('{Alt>}{ArrowDown}{/Alt}');
+    await waitFor(() => expect(held).toHaveLength(2));
+    await push();
+    await waitFor(() => expect(position()).toBe('2'));
+    expect(document.activeElement).toBe(button(/^Move refresh 404 \(fault-b\) up$/));
+    await act(async () => held.splice(0).forEach((release) => release()));
+  });
+});
