@@ -2,7 +2,7 @@
  * What `serve` loads before its ready line (docs/decisions/perf-start.md): the built command line,
  * started in memory, must not have loaded what is only needed on first use: TypeBox's compiler
  * and Value (first command or request), the fleet's sketches, the conformance reports' JUnit
- * builder; nor TypeBox as a package of its own (the CLI bundles it). A module resolve hook lists
+ * builder, the renderer's file server (first file asked for); nor TypeBox as a package of its own (the CLI bundles it). A module resolve hook lists
  * every file resolved until the ready line; a chunk of out/cli is known by its source map's sources.
  */
 import { spawn } from 'node:child_process';
@@ -79,6 +79,7 @@ describe('serve, to its ready line', () => {
     const early = (pattern: RegExp) => sources.filter((source) => pattern.test(source));
     expect(early(/typebox\/build\/(compile|value)\//)).toEqual([]);
     expect(early(/node_modules\/(junit-report-builder|@datadog\/sketches-js)\//)).toEqual([]);
+    expect(early(/node_modules\/@fastify\/(send|static)\//)).toEqual([]);
     expect(resolved.filter((url) => url.includes('/node_modules/typebox/'))).toEqual([]);
   });
 });

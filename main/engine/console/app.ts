@@ -2,7 +2,6 @@
  * The console listener (docs/contract/console.md §1, port P): the admin API under /admin/api and the renderer for
  * browsers. Every route sits behind the Host and Origin guard.
  */
-import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ADMIN_PREFIX, adminRequestError, adminRoutes, type AdminRoutesOptions } from '../admin/routes.js';
 import { checkHostAndOrigin } from '../admin/guard.js';
@@ -10,6 +9,7 @@ import { createServiceApp } from '../http/service-app.js';
 import { consoleUiKeyOf } from '../traffic/console-ui.js';
 import { NOT_BUILT_PAGE, type ConsoleAssets } from './assets.js';
 import { CONSOLE_CSP_HEADER } from './csp.js';
+import { registerStaticFiles } from './static-files.js';
 
 export interface ConsoleAppOptions extends AdminRoutesOptions {
   assets: ConsoleAssets | null;
@@ -50,14 +50,6 @@ export async function buildConsoleApp(options: ConsoleAppOptions): Promise<Fasti
   };
   app.get('/', sendIndex);
   app.get('/index.html', sendIndex);
-  if (assets) {
-    await app.register(fastifyStatic, {
-      root: assets.dir,
-      index: false,
-      wildcard: true,
-      cacheControl: true,
-      maxAge: '1h',
-    });
-  }
+  if (assets) registerStaticFiles(app, assets.dir);
   return app;
 }
