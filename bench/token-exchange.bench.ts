@@ -7,7 +7,8 @@
  * process mints the codes beforehand through the real authorization endpoint (auto-approve), and
  * the driver sends each code exactly once; a run that got anything but 200 is reported as such.
  * The refresh_token grant (rotation on, one fresh refresh token per request, taken from the code
- * exchanges' answers) is measured the same way. Servers run in a child process, the load
+ * exchanges' answers) is measured the same way; each line also says the server's CPU time a request.
+ * Servers run in a child process, the load
  * generator (autocannon) in this one, so the two do not share an event loop.
  *
  * Traffic capture is off, as in item-window.bench.ts: its cost is traffic-capture.bench.ts's
@@ -24,13 +25,21 @@ import { printAim } from './aims.js';
 
 const EXCHANGES = Number(process.env.BENCH_EXCHANGES ?? 6_000);
 const WARMUP = 500;
-const ROUNDS = 3;
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
+/**
+ * The bare route answers any body, so its rounds send this many times the exchange's requests:
+ * a round of 2,000 at 10,000 a second lasted 0.2 s, and its rate swung 3.7× between rounds of one
+ * run (connection set-up and the client's warm-up were most of it).
+ */
+const BARE_FACTOR = 4;
 const CONNECTIONS = 10;
 const REDIRECT_URI = 'http://127.0.0.1:9/callback';
 
 interface Measured {
   result: autocannon.Result;
   seconds: number;
+  /** The server process's CPU time over the run, in µs (user + system). */
+  serverCpu: number;
 }
 
 interface Ready {
@@ -74,7 +83,13 @@ async function serve(): Promise<void> {
     rmSync(dataDir, { recursive: true, force: true });
     process.exit(0);
   };
-  process.on('message', (message) => void (message === 'close' && close()));
+  process.on('message', (message) => {
+    if (message === 'close') void close();
+    if (message === 'cpu') {
+      const { user, system } = process.cpuUsage();
+      process.send!({ cpu: user + system });
+    }
+  });
 
   const created = await engine.commands.run('integrations.create', { name: 'Bench', redirectUris: [REDIRECT_URI] });
   await engine.commands.run('settings.update', { autoApprove: true });
@@ -115,6 +130,12 @@ async function drive(): Promise<void> {
     },
   );
   const ready = await new Promise<Ready>((resolve) => child.once('message', (message) => resolve(message as Ready)));
+  /** The server's CPU time so far, in µs: what a request costs it, whoever is the bottleneck. */
+  const serverCpu = () =>
+    new Promise<number>((resolve) => {
+      child.once('message', (message) => resolve((message as { cpu: number }).cpu));
+      child.send('cpu');
+    });
   const headers = {
     authorization: ready.authorization,
     'content-type': 'application/x-www-form-urlencoded;charset=utf-8',
@@ -126,6 +147,7 @@ async function drive(): Promise<void> {
   /** Sends each body once, in order; collects refresh tokens from 200 answers. */
   const run = async (url: string, bodies: string[], collect = false): Promise<Measured> => {
     let next = 0;
+    const cpuBefore = await serverCpu();
     const started = performance.now();
     const result = await autocannon({
       url,
@@ -148,11 +170,12 @@ async function drive(): Promise<void> {
         },
       ],
     });
-    return { result, seconds: (performance.now() - started) / 1000 };
+    const seconds = (performance.now() - started) / 1000;
+    return { result, seconds, serverCpu: (await serverCpu()) - cpuBefore };
   };
 
   const codes = ready.codes.map(codeForm);
-  const bareBodies = codes.map((_, i) => codeForm(`bare-${i}`));
+  const bareBodies = Array.from({ length: WARMUP + EXCHANGES * BARE_FACTOR }, (_, i) => codeForm(`bare-${i}`));
   await run(ready.bareUrl, bareBodies.slice(0, WARMUP));
   await run(ready.tokenUrl, codes.slice(0, WARMUP));
 
@@ -160,8 +183,8 @@ async function drive(): Promise<void> {
   const perRound = Math.floor(EXCHANGES / ROUNDS);
   const runs: Record<'bare' | 'exchange' | 'refresh', Measured[]> = { bare: [], exchange: [], refresh: [] };
   for (let round = 0; round < ROUNDS; round++) {
-    const slice = (list: string[]) => list.slice(WARMUP + round * perRound, WARMUP + (round + 1) * perRound);
-    runs.bare.push(await run(ready.bareUrl, slice(bareBodies)));
+    const slice = (list: string[], size = perRound) => list.slice(WARMUP + round * size, WARMUP + (round + 1) * size);
+    runs.bare.push(await run(ready.bareUrl, slice(bareBodies, perRound * BARE_FACTOR)));
     refreshTokens.length = 0;
     runs.exchange.push(await run(ready.tokenUrl, slice(codes), true));
     runs.refresh.push(
@@ -177,12 +200,14 @@ async function drive(): Promise<void> {
 
   // autocannon's own duration is in whole samples; the wall time is exact.
   const rate = ({ result, seconds }: Measured) => result.requests.total / seconds;
-  const median = (measured: Measured[]) => measured.map(rate).sort((a, b) => a - b)[Math.floor(measured.length / 2)]!;
+  const middle = (values: number[]) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+  const median = (measured: Measured[]) => middle(measured.map(rate));
+  const cpuPerRequest = (measured: Measured[]) => middle(measured.map((m) => m.serverCpu / m.result.requests.total));
   const line = (name: string, measured: Measured[]) => {
     const ok = measured.reduce((n, m) => n + m.result['2xx'], 0);
     const total = measured.reduce((n, m) => n + m.result.requests.total, 0);
     const p99 = Math.max(...measured.map((m) => m.result.latency.p99));
-    return `${name.padEnd(40)} ${median(measured).toFixed(0).padStart(7)} req/s (rounds: ${measured.map((m) => rate(m).toFixed(0)).join(', ')})  p99 ≤ ${p99} ms  ${ok}/${total} answered 200`;
+    return `${name.padEnd(40)} ${median(measured).toFixed(0).padStart(7)} req/s (rounds: ${measured.map((m) => rate(m).toFixed(0)).join(', ')})  ${cpuPerRequest(measured).toFixed(0).padStart(4)} µs server CPU a request  p99 ≤ ${p99} ms  ${ok}/${total} answered 200`;
   };
   const bare = median(runs.bare);
   print(
@@ -195,4 +220,9 @@ async function drive(): Promise<void> {
     atLeast: 0.3,
   });
   print(`ratio refresh_token / bare:      ${(median(runs.refresh) / bare).toFixed(2)}×`);
+  // The same ratio read from the server's CPU a request: what each would serve with a core of its
+  // own. The bare route is often bound by the one-process client, the exchange never is.
+  print(
+    `by server CPU a request:         authorization_code ${(cpuPerRequest(runs.bare) / cpuPerRequest(runs.exchange)).toFixed(2)}×, refresh_token ${(cpuPerRequest(runs.bare) / cpuPerRequest(runs.refresh)).toFixed(2)}×`,
+  );
 }
