@@ -164,6 +164,7 @@ describe('itemWindow windowing (property tests against an array model)', () => {
           }),
         ).toEqual({
           body: `{"includesBeginningOfQueue":true,"includesEndOfQueue":true,"contextVersion":"${head.contextVersion}","queueVersion":"${head.queueVersion}","items":[]}`,
+          bytes: null,
           anchorItemId: null,
           itemIds: [],
           includesBeginningOfQueue: true,

@@ -79,6 +79,8 @@ function bad<T>(field: string, message: string): ParsedQuery<T> {
 export interface ItemWindow {
   /** The response body, ready to send. */
   body: string;
+  /** The body in UTF-8, once the window cache keeps the window (`bytesToSend`); sent instead. */
+  bytes: Buffer | null;
   anchorItemId: string | null;
   itemIds: string[];
   includesBeginningOfQueue: boolean;
@@ -117,5 +119,5 @@ function windowOf(
   const body =
     `{"includesBeginningOfQueue":${includesBeginningOfQueue},"includesEndOfQueue":${includesEndOfQueue},` +
     `"contextVersion":"${head.contextVersion}","queueVersion":"${head.queueVersion}","items":[${items}]}`;
-  return { body, anchorItemId, itemIds, includesBeginningOfQueue, includesEndOfQueue };
+  return { body, bytes: null, anchorItemId, itemIds, includesBeginningOfQueue, includesEndOfQueue };
 }

@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { textSent } from '../http/sent-text.js';
 import type { ItemWindow } from './item-window.js';
 import { WindowCache } from './window-cache.js';
 
@@ -14,6 +15,7 @@ const head = (queueVersion: number) => ({
 const query = { itemId: 'item-2', previousWindowSize: 1, upcomingWindowSize: 1 };
 const window = {
   body: '{}',
+  bytes: null,
   anchorItemId: 'item-2',
   itemIds: [],
   includesBeginningOfQueue: true,
@@ -21,6 +23,20 @@ const window = {
 } satisfies ItemWindow;
 
 describe('the window cache', () => {
+  it('encodes a window it keeps once, and its bytes give back the same text without decoding', () => {
+    const cache = new WindowCache();
+    const kept: ItemWindow = { ...window, body: '{"items":[{"title":"Hoppípolla – Sigur Rós"}]}', bytes: null };
+    cache.offer('k', kept);
+    expect(kept.bytes).toBeNull();
+    cache.offer('k', kept);
+    expect(kept.bytes).toEqual(Buffer.from(kept.body, 'utf8'));
+    const decode = vi.spyOn(kept.bytes!, 'toString');
+    expect(textSent(kept.bytes!)).toBe(kept.body);
+    expect(decode).not.toHaveBeenCalled();
+    // Bytes it did not make are decoded.
+    expect(textSent(Buffer.from('ø'))).toBe('ø');
+  });
+
   it('keeps a window asked for twice, under a key that includes the queue version', () => {
     const cache = new WindowCache();
     const key = cache.key(head(1), query);

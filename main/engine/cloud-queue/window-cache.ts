@@ -8,6 +8,7 @@
  * players spread over a long queue) would otherwise churn the cache and the garbage collector.
  */
 import type { QueueHead } from '../store/repositories/queues.js';
+import { bytesToSend } from '../http/sent-text.js';
 import type { ItemWindow, ItemWindowQuery } from './item-window.js';
 
 /** A kept window, and whether it was served since the eviction hand last passed it. */
@@ -47,7 +48,11 @@ export class WindowCache {
     return kept.window;
   }
 
-  /** Offers a window just read from the store; it is kept if its key was seen recently. */
+  /**
+   * Offers a window just read from the store; it is kept if its key was seen recently, with its
+   * body encoded once for every send to come (a one-off window is sent as text: encoding it here
+   * would only add a copy).
+   */
   offer(key: string, window: ItemWindow): void {
     const slot = slotOf(key, this.seen.length - 1);
     if (this.seen[slot] !== key) {
@@ -55,6 +60,7 @@ export class WindowCache {
       return;
     }
     this.seen[slot] = undefined;
+    window.bytes = bytesToSend(window.body);
     this.entries.set(key, { window, used: false });
     if (this.entries.size > this.capacity) this.evictOne();
   }

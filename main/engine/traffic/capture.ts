@@ -10,6 +10,7 @@ import type { FaultRegistry } from '../faults/registry.js';
 import { applyServerFault, type StatusResponder } from '../faults/server-fault.js';
 import { PassThrough } from 'node:stream';
 import { reasonAsWritten } from '../http/reason-as-written.js';
+import { textSent } from '../http/sent-text.js';
 import { consoleUiKeyOf, type ConsoleUiKey } from './console-ui.js';
 import { decodeCut, MAX_BODY_BYTES } from './cut.js';
 import { headerBlock, rawHeaderBlock, type HeaderBlock, type NewTrafficEntry } from './log/index.js';
@@ -218,13 +219,14 @@ function responseHeaderBlock(reply: FastifyReply): HeaderBlock {
 function bodyText(body: unknown): string | null {
   if (body === undefined || body === null) return null;
   if (typeof body === 'string') return body;
-  if (Buffer.isBuffer(body)) return body.toString('utf8');
+  if (Buffer.isBuffer(body)) return textSent(body);
   return JSON.stringify(body);
 }
 
 function payloadText(payload: unknown): string | null {
   if (payload === null || payload === undefined) return null;
   if (typeof payload === 'string') return payload;
-  if (Buffer.isBuffer(payload)) return payload.toString('utf8');
+  // A kept answer (a cached window) is sent as bytes made from text: that text, not a new copy.
+  if (Buffer.isBuffer(payload)) return textSent(payload);
   return '(streamed body not captured)';
 }

@@ -65,6 +65,26 @@ describe('capture at the servers', () => {
     expect(Date.parse(entry!.responseHeaders.date!)).toBeGreaterThan(0);
   });
 
+  it('logs a window the cache sends as bytes with the text sent, and its length in bytes', async () => {
+    const created = (
+      await admin(engine, 'POST', '/queues', {
+        items: [{ track: { name: 'Hoppípolla – Sigur Rós', mediaUrl: 'https://media.example/1.mp3' } }],
+      })
+    ).body as { queueBaseUrl: string; accessToken: string };
+    const url = `${created.queueBaseUrl}itemWindow?reason=refresh&itemId=item-1`;
+    const answers: { text: string; length: string | null }[] = [];
+    // Kept on its second ask, sent from the cache's bytes on the third.
+    for (let i = 0; i < 3; i++) {
+      const response = await fetch(url, { headers: { authorization: `Bearer ${created.accessToken}` } });
+      answers.push({ text: await response.text(), length: response.headers.get('content-length') });
+    }
+    expect(new Set(answers.map((a) => a.text)).size).toBe(1);
+    expect(answers[2]!.text).toContain('Hoppípolla – Sigur Rós');
+    for (const answer of answers) expect(answer.length).toBe(String(Buffer.byteLength(answer.text)));
+    const logged = (await list('?target=cloudQueue')).filter((e) => e.path.endsWith('/itemWindow'));
+    expect(logged.map((e) => e.responseBody)).toEqual(answers.map((a) => a.text));
+  });
+
   it('filters by target, reason, status and text, and reads on from a cursor', async () => {
     for (const reason of ['load', 'refresh', 'refresh'])
       await fetch(`${engine.urls.cloudQueue}/queues/q1/v2.3/itemWindow?reason=${reason}`);
