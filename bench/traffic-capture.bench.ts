@@ -25,16 +25,14 @@
  * pairs: on a shared machine one run's number can land a few points either side of the target, and
  * the interval says how far.
  */
-import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
 import { createInterface } from 'node:readline';
 import { text } from 'node:stream/consumers';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import { UI_OMITTED_EVENTS } from '../main/engine/api/events.js';
 import { itemWindowBench } from './item-window-load.js';
-import { startLoad } from './load-client.js';
+import { pinServers, startLoad } from './load-client.js';
 import { printAim } from './aims.js';
 import { bootstrapInterval, fmt, median } from './stats.js';
 
@@ -81,14 +79,7 @@ interface Timeline {
   counts: number[];
 }
 
-/** The client's core when the engine could be pinned to the first one; null: no pinning here. */
-function pinEngine(): string | null {
-  const cores = availableParallelism();
-  if (process.platform !== 'linux' || cores < 2) return null;
-  const pinned = spawnSync('taskset', ['-a', '-p', '-c', '0', String(process.pid)], { stdio: 'ignore' });
-  return pinned.status === 0 ? String(cores - 1) : null;
-}
-const clientCore = pinEngine();
+const clientCore = pinServers();
 
 // In memory (`--ephemeral`, as CI runs it) by default; `--disk`: in a data dir, as the desktop app runs.
 const { engine, dataDir, origin, headers, paths, dispose } = await itemWindowBench(values.disk);
