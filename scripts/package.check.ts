@@ -5,6 +5,9 @@
  * bundle exported from that console after a 503 storm: exit 0, and exit 1 with the changed
  * expectation named in JUnit once one expected transition is changed.
  *
+ * better-sqlite3's binary comes from a loopback host as prebuild-install would download it
+ * (scripts/prebuild-host.ts), not compiled a second time.
+ *
  * `npm pack` builds first (prepack); when the build in out/ is newer than every source it is made
  * from (as right after `npm test`'s own build), the pack skips that second, identical build.
  */
@@ -13,11 +16,13 @@ import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, w
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { text } from 'node:stream/consumers';
 import { parse, type TestSuites } from 'junit2json';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ReproBundle } from '../main/engine/api/bundle-types.js';
 import { PROJECT_ROOT, type ReadyLine } from '../main/testing/serve-process.js';
 import { exportStormBundle } from '../main/testing/storm-bundle.js';
+import { servePrebuiltSqlite } from './prebuild-host.js';
 
 /** Kept for the whole file (the installed package serves from its folder), removed at the end. */
 const made: string[] = [];
@@ -34,16 +39,24 @@ const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/
 let installDir: string;
 let bin: string;
 
-function npm(args: string[], cwd: string): string {
-  const result = spawnSync('npm', [...args, '--no-audit', '--no-fund', '--json=false'], {
+/**
+ * Runs npm to its end without blocking this process: the prebuilt binary's host answers from
+ * this process's event loop while npm installs.
+ */
+async function npm(args: string[], cwd: string, extraEnv: Record<string, string> = {}): Promise<string> {
+  const child = spawn('npm', [...args, '--no-audit', '--no-fund', '--json=false'], {
     cwd,
-    env,
-    encoding: 'utf8',
+    env: { ...env, ...extraEnv },
+    stdio: ['ignore', 'pipe', 'pipe'],
     shell: process.platform === 'win32',
   });
-  if (result.status !== 0)
-    throw new Error(`npm ${args.join(' ')} exited ${result.status}:\n${result.stdout}\n${result.stderr}`);
-  return result.stdout;
+  const [stdout, stderr, status] = await Promise.all([
+    text(child.stdout),
+    text(child.stderr),
+    new Promise<number | null>((resolve) => child.once('close', resolve)),
+  ]);
+  if (status !== 0) throw new Error(`npm ${args.join(' ')} exited ${status}:\n${stdout}\n${stderr}`);
+  return stdout;
 }
 
 /** What the packed build (out/cli, out/renderer) is made from: any change here means building again. */
@@ -75,14 +88,20 @@ function buildIsCurrent(): boolean {
   return BUILD_SOURCES.every((path) => newest(join(PROJECT_ROOT, path)) <= built);
 }
 
-beforeAll(() => {
+beforeAll(async () => {
   const packDir = tempDir();
-  npm(['pack', '--pack-destination', packDir, ...(buildIsCurrent() ? ['--ignore-scripts'] : [])], PROJECT_ROOT);
+  await npm(['pack', '--pack-destination', packDir, ...(buildIsCurrent() ? ['--ignore-scripts'] : [])], PROJECT_ROOT);
   const [tarball] = readdirSync(packDir).filter((name) => name.endsWith('.tgz'));
   if (!tarball) throw new Error(`npm pack wrote no tarball into ${packDir}`);
   installDir = tempDir();
   writeFileSync(join(installDir, 'package.json'), JSON.stringify({ name: 'pack-check', private: true }));
-  npm(['install', '--omit=dev', '--prefer-offline', join(packDir, tarball)], installDir);
+  // better-sqlite3's binary as an outsider online gets it, not compiled again (scripts/prebuild-host.ts).
+  const prebuilds = await servePrebuiltSqlite(PROJECT_ROOT);
+  try {
+    await npm(['install', '--omit=dev', '--prefer-offline', join(packDir, tarball)], installDir, prebuilds?.env);
+  } finally {
+    await prebuilds?.close();
+  }
   bin = join(installDir, 'node_modules/.bin/cloud-queue-console');
 });
 
