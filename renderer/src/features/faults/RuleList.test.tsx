@@ -5,14 +5,12 @@
  * disabled, and the cursor must already be on the row's Down button, or the next Alt+↓ falls on
  * the page and does nothing.
  */
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { act, cleanup, render, screen, waitFor } from '@testing-library/react';
+import { act, cleanup, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { FaultRuleView } from '@engine-api/fault-types';
-import { Api } from '../../api/client';
-import { ApiProvider } from '../../api/context';
 import { faultKeys } from '../../queries/faults';
+import { renderOverFakeEngine } from '../../testing/fake-engine';
 import { RuleList } from './RuleList';
 
 afterEach(cleanup);
@@ -37,31 +35,19 @@ function rule(id: string, label: string): FaultRuleView {
 function renderList(rules: FaultRuleView[]) {
   const held: (() => void)[] = [];
   let order = rules;
-  const api = new Api({
-    kind: 'http',
-    call: async (name, input) => {
-      if (name === 'faults.list') return { ok: true, value: order as never };
-      if (name === 'faults.move') {
-        const { id, toIndex } = input as { id: string; toIndex: number };
-        const moved = order.find((r) => r.id === id)!;
-        const rest = order.filter((r) => r.id !== id);
-        order = [...rest.slice(0, toIndex), moved, ...rest.slice(toIndex)];
-        const answer = order;
-        await new Promise<void>((release) => held.push(release));
-        return { ok: true, value: answer as never };
-      }
-      return { ok: false, error: { code: 'not_found', message: name } };
-    },
-    subscribe: () => () => undefined,
+  const { queryClient } = renderOverFakeEngine(<RuleList />, async (name, input) => {
+    if (name === 'faults.list') return { ok: true, value: order as never };
+    if (name === 'faults.move') {
+      const { id, toIndex } = input as { id: string; toIndex: number };
+      const moved = order.find((r) => r.id === id)!;
+      const rest = order.filter((r) => r.id !== id);
+      order = [...rest.slice(0, toIndex), moved, ...rest.slice(toIndex)];
+      const answer = order;
+      await new Promise<void>((release) => held.push(release));
+      return { ok: true, value: answer as never };
+    }
+    return { ok: false, error: { code: 'not_found', message: name } };
   });
-  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  render(
-    <ApiProvider api={api}>
-      <QueryClientProvider client={queryClient}>
-        <RuleList />
-      </QueryClientProvider>
-    </ApiProvider>,
-  );
   // What the engine's `faults.changed` push does to the cache (queries/faults.ts).
   const push = () => act(async () => void queryClient.setQueryData(faultKeys.rules, order));
   return { held, push };

@@ -4,13 +4,11 @@
  * user typed while a change was on its way must stay, with its check (CI once typed 8 MB while the
  * 64 MB answer was still in flight, and the answer wiped the draft and its alert).
  */
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { act, cleanup, render, screen, waitFor } from '@testing-library/react';
+import { act, cleanup, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { TrafficSettings } from '@engine-api/traffic-types';
-import { Api } from '../../api/client';
-import { ApiProvider } from '../../api/context';
+import { renderOverFakeEngine } from '../../testing/fake-engine';
 import { TrafficSettingsBar } from './TrafficSettingsBar';
 
 afterEach(cleanup);
@@ -20,29 +18,17 @@ const MB = 1024 * 1024;
 function renderBar() {
   let settings: TrafficSettings = { retention: 10_000, retentionBytes: 256 * MB, capture: true };
   const held: (() => void)[] = [];
-  const api = new Api({
-    kind: 'http',
-    call: async (name, input) => {
-      if (name === 'traffic.settings') return { ok: true, value: settings as never };
-      if (name === 'traffic.configure') {
-        // The engine applies at once; its answer reaches the page only when the test releases it.
-        settings = { ...settings, ...(input as Partial<TrafficSettings>) };
-        const answer = settings;
-        await new Promise<void>((release) => held.push(release));
-        return { ok: true, value: answer as never };
-      }
-      return { ok: false, error: { code: 'not_found', message: name } };
-    },
-    subscribe: () => () => undefined,
+  renderOverFakeEngine(<TrafficSettingsBar />, async (name, input) => {
+    if (name === 'traffic.settings') return { ok: true, value: settings as never };
+    if (name === 'traffic.configure') {
+      // The engine applies at once; its answer reaches the page only when the test releases it.
+      settings = { ...settings, ...(input as Partial<TrafficSettings>) };
+      const answer = settings;
+      await new Promise<void>((release) => held.push(release));
+      return { ok: true, value: answer as never };
+    }
+    return { ok: false, error: { code: 'not_found', message: name } };
   });
-  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  render(
-    <ApiProvider api={api}>
-      <QueryClientProvider client={queryClient}>
-        <TrafficSettingsBar />
-      </QueryClientProvider>
-    </ApiProvider>,
-  );
   return { held, budget: () => screen.getByLabelText('Byte budget') as HTMLInputElement };
 }
 
