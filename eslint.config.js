@@ -71,8 +71,15 @@ const ENGINE_CODE = {
   message:
     'The renderer may import only the engine API contract, as @engine-api/… (never engine code, never by a relative path).',
 };
+const RENDERER_TEST_SUPPORT = {
+  regex: '(?:^|/)testing/',
+  message: 'renderer/src/testing/ is for tests (it brings @testing-library into whatever imports it).',
+};
 /** The renderer's import rule with `patterns` added (a later block replaces the rule, as for the engine). */
-const rendererImports = (...patterns) => ['error', { paths: RENDERER_PATHS, patterns: [ENGINE_CODE, ...patterns] }];
+const rendererImports = (...patterns) => [
+  'error',
+  { paths: RENDERER_PATHS, patterns: [ENGINE_CODE, RENDERER_TEST_SUPPORT, ...patterns] },
+];
 const FEATURE_BOUNDARY =
   'A feature never imports another feature: what two share lives in components/ (UI), format/ or queries/ (logic), or stores/ (state one hands to another).';
 /**

@@ -51,8 +51,9 @@ export function RuleList() {
   }, [rules]);
 
   const moveTo = (rule: FaultRuleView, toIndex: number, focus?: 'up' | 'down' | 'first') => {
+    // Every move takes the lock (a drag or a click releases it): only the last call's onSettled runs.
     const kept = focus ? { id: rule.id, which: focus } : null;
-    if (kept) keepFocus.current = kept;
+    keepFocus.current = kept;
     move.mutate(
       { id: rule.id, toIndex },
       {
