@@ -4,7 +4,7 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
@@ -51,8 +51,11 @@ function rawGet(path: string): Promise<{ statusCode: number; body: string }> {
 }
 
 describe('the renderer build on the console listener', () => {
-  it('lists its files as URL paths, without the index and dotfiles', () => {
+  it('lists its files as URL paths, without the index, dotfiles, names the router would misread, or broken links', () => {
     writeFileSync(join(build, 'assets', 'fonts', 'gone.woff2'), 'x');
+    const odd = ['a:b.js', 'wild*.js', '100%.js'].map((name) => join(build, 'assets', name));
+    for (const file of odd) writeFileSync(file, '3;');
+    symlinkSync(join(build, 'nowhere.js'), join(build, 'assets', 'dangling.js'));
     try {
       expect(buildFilePaths(build)).toEqual([
         '/assets/fonts/gone.woff2',
@@ -61,7 +64,8 @@ describe('the renderer build on the console listener', () => {
         '/theme-boot.js',
       ]);
     } finally {
-      rmSync(join(build, 'assets', 'fonts', 'gone.woff2'));
+      for (const file of [...odd, join(build, 'assets', 'fonts', 'gone.woff2'), join(build, 'assets', 'dangling.js')])
+        rmSync(file);
     }
   });
 
@@ -103,6 +107,7 @@ describe('the renderer build on the console listener', () => {
     expect(part.headers['content-range']).toBe(`bytes 0-6/${SCRIPT.length}`);
     const past = await app.inject({ url: '/assets/index-abc.js', headers: { range: 'bytes=900-950' } });
     expect(past.statusCode).toBe(416);
+    expect(past.headers['content-range']).toBe(`bytes */${SCRIPT.length}`);
   });
 
   it('gives nothing else: dotfiles, paths out of the folder, odd spellings, a file gone since start', async () => {

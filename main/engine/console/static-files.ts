@@ -14,12 +14,18 @@ import { join, sep } from 'node:path';
 import type Send from '@fastify/send';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
-/** The build's files as URL paths (`/assets/index-….js`), dotfiles and the index left out. */
+/**
+ * A name the router matches as written: no `:` or `*` (its parameters and wildcards) and nothing a
+ * browser sends percent-encoded that the router keeps so. A build's hashed names always pass.
+ */
+const ROUTABLE_SEGMENT = /^[\w.~!$'()-]+$/;
+
+/** The build's files as URL paths (`/assets/index-….js`), dotfiles, the index and odd names left out. */
 export function buildFilePaths(dir: string): string[] {
   return readdirSync(dir, { recursive: true, encoding: 'utf8' })
-    .filter((relative) => statSync(join(dir, relative)).isFile())
+    .filter((relative) => statSync(join(dir, relative), { throwIfNoEntry: false })?.isFile() === true)
     .map((relative) => relative.split(sep))
-    .filter((segments) => !segments.some((segment) => segment.startsWith('.')))
+    .filter((segments) => segments.every((segment) => !segment.startsWith('.') && ROUTABLE_SEGMENT.test(segment)))
     .map((segments) => `/${segments.join('/')}`)
     .filter((path) => path !== '/index.html')
     .sort();
