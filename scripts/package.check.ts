@@ -50,12 +50,12 @@ async function npm(args: string[], cwd: string, extraEnv: Record<string, string>
     stdio: ['ignore', 'pipe', 'pipe'],
     shell: process.platform === 'win32',
   });
-  const [stdout, stderr, status] = await Promise.all([
-    text(child.stdout),
-    text(child.stderr),
-    new Promise<number | null>((resolve) => child.once('close', resolve)),
-  ]);
-  if (status !== 0) throw new Error(`npm ${args.join(' ')} exited ${status}:\n${stdout}\n${stderr}`);
+  const ended = new Promise<string>((resolve, reject) => {
+    child.once('error', reject);
+    child.once('close', (code, signal) => resolve(signal ? `was killed by ${signal}` : `exited ${code}`));
+  });
+  const [stdout, stderr, end] = await Promise.all([text(child.stdout), text(child.stderr), ended]);
+  if (end !== 'exited 0') throw new Error(`npm ${args.join(' ')} ${end}:\n${stdout}\n${stderr}`);
   return stdout;
 }
 
@@ -99,8 +99,10 @@ beforeAll(async () => {
   const prebuilds = await servePrebuiltSqlite(PROJECT_ROOT);
   try {
     await npm(['install', '--omit=dev', '--prefer-offline', join(packDir, tarball)], installDir, prebuilds?.env);
+    if (prebuilds?.served === 0)
+      console.warn('pack check: better-sqlite3 was compiled, not taken from the loopback host');
   } finally {
-    await prebuilds?.close();
+    await prebuilds?.close((await npm(['config', 'get', 'cache'], installDir)).trim());
   }
   bin = join(installDir, 'node_modules/.bin/cloud-queue-console');
 });
