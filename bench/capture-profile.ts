@@ -11,7 +11,7 @@ import { startLoad } from './load-client.js';
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const { engine, origin, headers, paths, dispose } = await itemWindowBench(false);
 await engine.commands.run('traffic.configure', { capture: !process.argv.includes('--off') });
-const client = startLoad({ url: origin, headers, connections: 10, seconds: SECONDS, paths, timeline: true });
+const client = startLoad({ url: origin, headers, connections: 10, seconds: SECONDS, paths, announce: true });
 const lines = createInterface({ input: client.stdout })[Symbol.asyncIterator]();
 await lines.next(); // {"measuring": ...}: the warm-up is over
 const before = process.cpuUsage();

@@ -48,7 +48,7 @@ async function load(
   connections: number,
   paths?: string[],
 ): Promise<Load> {
-  const client = startLoad({ url, headers, connections, seconds: SECONDS, paths, timeline: true }, clientCore);
+  const client = startLoad({ url, headers, connections, seconds: SECONDS, paths, announce: true }, clientCore);
   const lines = createInterface({ input: client.stdout })[Symbol.asyncIterator]();
   await lines.next(); // {"measuring": …}: the warm-up is over
   const before = process.cpuUsage();

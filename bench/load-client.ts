@@ -16,6 +16,8 @@ export interface LoadOptions {
   connections: number;
   seconds: number;
   paths?: string[];
+  /** A first line when the measured part starts (see autocannon-client.mjs). */
+  announce?: boolean;
   timeline?: boolean;
 }
 

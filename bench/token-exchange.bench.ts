@@ -132,8 +132,13 @@ async function drive(): Promise<void> {
   const ready = await new Promise<Ready>((resolve) => child.once('message', (message) => resolve(message as Ready)));
   /** The server's CPU time so far, in µs: what a request costs it, whoever is the bottleneck. */
   const serverCpu = () =>
-    new Promise<number>((resolve) => {
-      child.once('message', (message) => resolve((message as { cpu: number }).cpu));
+    new Promise<number>((resolve, reject) => {
+      const ended = () => reject(new Error('the server process ended'));
+      child.once('exit', ended);
+      child.once('message', (message) => {
+        child.off('exit', ended);
+        resolve((message as { cpu: number }).cpu);
+      });
       child.send('cpu');
     });
   const headers = {

@@ -73,7 +73,7 @@ describe('capture at the servers', () => {
     ).body as { queueBaseUrl: string; accessToken: string };
     const url = `${created.queueBaseUrl}itemWindow?reason=refresh&itemId=item-1`;
     const answers: { text: string; length: string | null }[] = [];
-    // Kept on its second ask, sent from the cache's bytes on the third.
+    // Kept on its second ask (and sent from the cache's bytes from then on).
     for (let i = 0; i < 3; i++) {
       const response = await fetch(url, { headers: { authorization: `Bearer ${created.accessToken}` } });
       answers.push({ text: await response.text(), length: response.headers.get('content-length') });
