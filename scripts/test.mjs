@@ -18,6 +18,7 @@ import { spawn } from 'node:child_process';
 import { availableParallelism } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { duration as seconds } from './durations.mjs';
 import { ensureInstall } from './ensure-install.mjs';
 
 const root = join(import.meta.dirname, '..');
@@ -60,9 +61,6 @@ const ALIASES = {
 const cores = Math.max(1, Math.min(2, availableParallelism()));
 // As under `npm run`: the project's own tools by name, wherever this script is started from.
 const env = { ...process.env, PATH: [join(root, 'node_modules/.bin'), process.env.PATH].join(delimiter) };
-
-const seconds = (ms) =>
-  ms >= 60_000 ? `${Math.floor(ms / 60_000)} min ${Math.round((ms % 60_000) / 1000)} s` : `${(ms / 1000).toFixed(1)} s`;
 
 /** Runs one job; resolves with its exit status and duration, its output printed as it asked. */
 function run(entry, live) {

@@ -1,0 +1,2 @@
+/** See durations.mjs: a duration as `npm test` prints it. */
+export function duration(ms: number): string;
