@@ -84,27 +84,48 @@ function pushByName(found: HeaderStretch[], block: HeaderBlock, name: string, st
 export function headerStretchesByName(block: HeaderBlock): HeaderStretch[] {
   const found: HeaderStretch[] = [];
   if (hasOddBreak(block)) return byExpression(block, found);
-  // The first colon at or after `from`, kept across lines that have none.
-  let colon = -1;
-  for (let from = 0; from < block.length;) {
-    let next = block.indexOf('\n', from);
-    if (next === -1) next = block.length;
-    const end = next > from && block.charCodeAt(next - 1) === CR ? next - 1 : next;
-    if (colon < from) colon = block.indexOf(':', from);
-    if (colon === -1) break;
-    if (colon < end) {
-      let nameEnd = colon;
-      while (nameEnd > from && isBlank(block.charCodeAt(nameEnd - 1))) nameEnd--;
-      const name = secretNameAt(block, from, nameEnd);
-      if (name !== null) {
-        let start = colon + 1;
-        while (start < end && isBlank(block.charCodeAt(start))) start++;
-        pushByName(found, block, name, start, end);
-      }
+  for (const line = new HeaderLines(block); line.next();) {
+    const { from, colon, end } = line;
+    if (colon >= end) continue;
+    let nameEnd = colon;
+    while (nameEnd > from && isBlank(block.charCodeAt(nameEnd - 1))) nameEnd--;
+    const name = secretNameAt(block, from, nameEnd);
+    if (name !== null) {
+      let start = colon + 1;
+      while (start < end && isBlank(block.charCodeAt(start))) start++;
+      pushByName(found, block, name, start, end);
     }
-    from = next + 1;
   }
   return found;
+}
+
+/**
+ * A block's lines (split at LF, a CR before it left out), each with the first colon at or after
+ * its start, for the passes by name and by value to read alike. No closures: this runs on every
+ * exchange. The walk ends at the last colon: a line after it holds no header.
+ */
+class HeaderLines {
+  /** The current line: where it starts and ends, and the first colon at or after its start (maybe past its end). */
+  from = 0;
+  end = 0;
+  colon = -1;
+  private following = 0;
+
+  constructor(private readonly block: HeaderBlock) {}
+
+  /** Moves to the next line; false once none is left that could hold a header. */
+  next(): boolean {
+    const { block } = this;
+    this.from = this.following;
+    if (this.from >= block.length) return false;
+    let next = block.indexOf('\n', this.from);
+    if (next === -1) next = block.length;
+    this.end = next > this.from && block.charCodeAt(next - 1) === CR ? next - 1 : next;
+    // Kept across lines that have none.
+    if (this.colon < this.from) this.colon = block.indexOf(':', this.from);
+    this.following = next + 1;
+    return this.colon !== -1;
+  }
 }
 
 /** The block `hasOddBreak` answered for last, and its answer: the passes by name and by value ask of the same block in turn. */
@@ -156,15 +177,10 @@ function takenByName(byName: readonly HeaderStretch[], start: number, end: numbe
 function pushByValue(block: HeaderBlock, known: KnownSecrets, byName: HeaderStretch[], into: HeaderStretch[]): void {
   if (known.size === 0) return;
   if (hasOddBreak(block)) return byValueAnywhere(block, known, byName, into);
-  let colon = -1;
   // The next stretch found by name (they are in order): a credential's line is masked whole.
   let taken = 0;
-  for (let from = 0; from < block.length;) {
-    let next = block.indexOf('\n', from);
-    if (next === -1) next = block.length;
-    const end = next > from && block.charCodeAt(next - 1) === CR ? next - 1 : next;
-    if (colon < from) colon = block.indexOf(':', from);
-    if (colon === -1) break;
+  for (const line = new HeaderLines(block); line.next();) {
+    const { from, colon, end } = line;
     while (taken < byName.length && byName[taken]!.end < from) taken++;
     const whole = taken < byName.length && byName[taken]!.end === end && byName[taken]!.name !== LOCATION;
     if (!whole && colon > from && colon < end && end - colon > MIN_SECRET_LENGTH && !block.startsWith('HTTP/', from)) {
@@ -178,7 +194,6 @@ function pushByValue(block: HeaderBlock, known: KnownSecrets, byName: HeaderStre
         into.push({ start, end: stop, masked: mask(block.slice(start, stop)), name });
       }
     }
-    from = next + 1;
   }
 }
 
