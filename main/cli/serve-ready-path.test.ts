@@ -2,8 +2,11 @@
  * What `serve` loads before its ready line (docs/decisions/perf-start.md): the built command line,
  * started in memory, must not have loaded what is only needed on first use: TypeBox's compiler
  * and Value (first command or request), the fleet's sketches, the conformance reports' JUnit
- * builder, the renderer's file server (first file asked for); nor TypeBox as a package of its own (the CLI bundles it). A module resolve hook lists
- * every file resolved until the ready line; a chunk of out/cli is known by its source map's sources.
+ * builder, the renderer's file server (first file asked for), fastify's schema compilers (Ajv,
+ * fast-json-stringify: first route with a schema); nor TypeBox as a package of its own (the CLI
+ * bundles it). A module resolve hook (imports) and a wrapped `Module._resolveFilename` (what
+ * CommonJS packages require) list every file resolved until the ready line; a chunk of out/cli is
+ * known by its source map's sources.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -20,6 +23,20 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** Registers a resolve hook (on the loader's thread) that appends each resolved URL to a file. */
 function writeHook(listFile: string): string {
+  const required = join(dir, 'required.cjs');
+  writeFileSync(
+    required,
+    `const Module = require('node:module');
+const { appendFileSync } = require('node:fs');
+const { pathToFileURL } = require('node:url');
+const resolve = Module._resolveFilename;
+Module._resolveFilename = function (...args) {
+  const file = resolve.apply(this, args);
+  if (file.startsWith('/')) appendFileSync(${JSON.stringify(listFile)}, pathToFileURL(file).href + '\\n');
+  return file;
+};
+`,
+  );
   const hooks = join(dir, 'hooks.mjs');
   writeFileSync(
     hooks,
@@ -34,7 +51,8 @@ export async function resolve(specifier, context, next) {
   const register = join(dir, 'register.mjs');
   writeFileSync(
     register,
-    `import { register } from 'node:module';
+    `import { register, createRequire } from 'node:module';
+createRequire(import.meta.url)(${JSON.stringify(required)});
 register(${JSON.stringify(pathToFileURL(hooks).href)});
 `,
   );
@@ -80,6 +98,12 @@ describe('serve, to its ready line', () => {
     expect(early(/typebox\/build\/(compile|value)\//)).toEqual([]);
     expect(early(/node_modules\/(junit-report-builder|@datadog\/sketches-js)\//)).toEqual([]);
     expect(early(/node_modules\/@fastify\/(send|static)\//)).toEqual([]);
+    // Required by fastify itself (CommonJS): seen by the wrapped resolver.
+    expect(resolved.some((url) => url.includes('/node_modules/avvio/'))).toBe(true);
+    // (fastify's error serializer, `fast-json-stringify/lib/serializer`, is fastify's own.)
+    expect(early(/node_modules\/(ajv|ajv-formats|@fastify\/[\w-]+-compiler)\/|fast-json-stringify\/index\.js/)).toEqual(
+      [],
+    );
     expect(resolved.filter((url) => url.includes('/node_modules/typebox/'))).toEqual([]);
   });
 });

@@ -12,6 +12,7 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest }
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Readable } from 'node:stream';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from './json-depth.js';
+import { lazyCompilers } from './lazy-compilers.js';
 
 export interface ServiceInstrument {
   /** Undefined when it had nothing to wait for (most requests): no promise, no turn lost. */
@@ -72,6 +73,7 @@ export function createServiceApp(options: ServiceAppOptions = {}): FastifyInstan
     bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
     routerOptions: { ignoreDuplicateSlashes: options.ignoreDuplicateSlashes ?? false },
     return503OnClosing: true,
+    schemaController: { compilersFactory: lazyCompilers() },
     // In the service's own error shape when it has one (docs/contract/console.md §3, §4, §7).
     ...(options.requestErrors
       ? {
