@@ -47,14 +47,14 @@ export class BodyTooLarge extends Error {
 }
 
 /**
- * `onRequest` of `/commands/:name`: a declared length over the command's limit is refused before a
+ * `onRequest` of a command's route: a declared length over the command's limit is refused before a
  * byte is read, and the connection closed so the rest of it is never read either.
  */
 export function refuseDeclaredOverLimit(
-  request: FastifyRequest<{ Params: { name: string } }>,
+  request: FastifyRequest,
   reply: FastifyReply,
+  limit: number,
 ): Error | undefined {
-  const limit = commandBodyLimit(request.params.name);
   const declared = Number(request.headers['content-length'] ?? 0);
   if (declared > limit) {
     reply.header('connection', 'close');
@@ -63,13 +63,8 @@ export function refuseDeclaredOverLimit(
   return undefined;
 }
 
-/** `preParsing` of `/commands/:name`: a chunked body is cut at the command's limit as it streams. */
-export function capStreamedBody(
-  request: FastifyRequest<{ Params: { name: string } }>,
-  reply: FastifyReply,
-  payload: Readable,
-): Readable {
-  const limit = commandBodyLimit(request.params.name);
+/** `preParsing` of a command's route: a chunked body is cut at the command's limit as it streams. */
+export function capStreamedBody(reply: FastifyReply, payload: Readable, limit: number): Readable {
   let received = 0;
   const capped = new Transform({
     transform(chunk: Buffer, _encoding, done) {

@@ -11,8 +11,9 @@ import { ENGINE_ERROR_STATUS, type EngineErrorBody } from '../api/errors.js';
 import { loadValue } from '../api/lazy-typebox.js';
 import type { CommandRunner } from '../api/runner.js';
 import type { EventStreams } from './sse.js';
-import { capStreamedBody, LARGEST_COMMAND_BODY, refuseDeclaredOverLimit, restBodyLimit } from './body-limits.js';
+import { capStreamedBody, commandBodyLimit, LARGEST_COMMAND_BODY, refuseDeclaredOverLimit } from './body-limits.js';
 import { checkAdminRequest } from './guard.js';
+import { PARAM_TOO_LONG, REST_METHODS, RestRouter, type RestCall } from './rest-router.js';
 import { useJsonInTurns } from './json-in-turns.js';
 
 export const ADMIN_PREFIX = '/admin/api';
@@ -65,41 +66,56 @@ export async function adminRoutes(app: FastifyInstance, options: AdminRoutesOpti
     return reply.code(ENGINE_ERROR_STATUS[result.error.code]).send({ error: result.error });
   };
 
-  for (const name of Object.keys(commandSpecs) as CommandName[]) {
-    const spec = commandSpecs[name];
-    const route = 'http' in spec ? spec.http : undefined;
-    if (!route) continue;
-    app.route({
-      method: route.method,
-      url: route.path,
-      bodyLimit: restBodyLimit(name, route),
-      handler: async (request, reply) => {
-        // Its fields merge with the path's and the query's: a list or a scalar has none (a list
-        // was taken as {}, so POST /queues [{…}] made an empty queue and answered 200).
-        // No body at all is fine however it came: absent, empty (fetch sends `body: ''` as
-        // text/plain) or JSON null.
-        const body = request.body;
-        if (body !== undefined && body !== '' && body !== null && (typeof body !== 'object' || Array.isArray(body))) {
-          return adminRequestError(reply, 400, `${name}: the body must be a JSON object`);
-        }
-        return answer(reply, name, await inputOf(name, request), route.status);
-      },
-    });
-  }
-
   app.post<{ Params: { name: string } }>(
     '/commands/:name',
     {
       // The route's own limit is the largest command's; each command's is applied before reading.
       bodyLimit: LARGEST_COMMAND_BODY,
       onRequest: async (request, reply) => {
-        const refused = refuseDeclaredOverLimit(request, reply);
+        const refused = refuseDeclaredOverLimit(request, reply, commandBodyLimit(request.params.name));
         if (refused) throw refused;
       },
-      preParsing: async (request, reply, payload) => capStreamedBody(request, reply, payload),
+      preParsing: async (request, reply, payload) =>
+        capStreamedBody(reply, payload, commandBodyLimit(request.params.name)),
     },
     (request, reply) => answer(reply, request.params.name, request.body ?? {}),
   );
+
+  // Every command's REST route, behind one catch-all: the router that tells them apart is built on
+  // the first call (rest-router.ts). Static and parametric routes above win over it.
+  const rest = new RestRouter();
+  const calls = new WeakMap<FastifyRequest, RestCall>();
+  app.route({
+    method: [...REST_METHODS],
+    url: '/*',
+    bodyLimit: LARGEST_COMMAND_BODY,
+    onRequest: async (request, reply) => {
+      const path = pathOf(request.url);
+      const call = rest.find(request.method, path.slice(ADMIN_PREFIX.length));
+      if (call === PARAM_TOO_LONG) throw requestError(414, `'${path}' is exceeding the max param length`);
+      if (call === null) {
+        // Answered before its body is read, as fastify's not-found route does (service-app.ts).
+        if (carriesBody(request)) reply.header('connection', 'close');
+        throw requestError(404, `the admin API has no ${request.method} ${path}`);
+      }
+      const refused = refuseDeclaredOverLimit(request, reply, call.bodyLimit);
+      if (refused) throw refused;
+      calls.set(request, call);
+    },
+    preParsing: async (request, reply, payload) => capStreamedBody(reply, payload, calls.get(request)!.bodyLimit),
+    handler: async (request, reply) => {
+      const { name, route, params } = calls.get(request)!;
+      // Its fields merge with the path's and the query's: a list or a scalar has none (a list
+      // was taken as {}, so POST /queues [{…}] made an empty queue and answered 200).
+      // No body at all is fine however it came: absent, empty (fetch sends `body: ''` as
+      // text/plain) or JSON null.
+      const body = request.body;
+      if (body !== undefined && body !== '' && body !== null && (typeof body !== 'object' || Array.isArray(body))) {
+        return adminRequestError(reply, 400, `${name}: the body must be a JSON object`);
+      }
+      return answer(reply, name, await inputOf(name, request, params), route.status);
+    },
+  });
 
   app.get<{ Querystring: { omit?: string | string[] } }>('/events', (request, reply) => {
     // `omit=a,b` or `omit=a&omit=b`. A name no event has leaves nothing out (a newer UI's list
@@ -117,16 +133,24 @@ export async function adminRoutes(app: FastifyInstance, options: AdminRoutesOpti
  * Query and path values arrive as strings; the command's schema says what they should become.
  * TypeBox's `Value` loads on the first REST call (lazy-typebox.ts): start-up needs none of it.
  */
-async function inputOf(name: CommandName, request: FastifyRequest): Promise<unknown> {
+async function inputOf(name: CommandName, request: FastifyRequest, params: Record<string, string>): Promise<unknown> {
   const Value = await loadValue();
-  const fromUrl = Value.Convert(commandSpecs[name].input, {
-    ...(request.query as object),
-    ...(request.params as object),
-  }) as object;
+  const fromUrl = Value.Convert(commandSpecs[name].input, { ...(request.query as object), ...params }) as object;
   const body = typeof request.body === 'object' && request.body !== null ? request.body : {};
-  return {
-    ...fromUrl,
-    ...body,
-    ...(Value.Convert(commandSpecs[name].input, { ...(request.params as object) }) as object),
-  };
+  return { ...fromUrl, ...body, ...(Value.Convert(commandSpecs[name].input, { ...params }) as object) };
+}
+
+function pathOf(url: string): string {
+  const query = url.indexOf('?');
+  return query === -1 ? url : url.slice(0, query);
+}
+
+/** Answered in the API's error shape by the console's error handler (`adminRequestError`). */
+function requestError(statusCode: number, message: string): Error {
+  return Object.assign(new Error(message), { statusCode });
+}
+
+function carriesBody(request: FastifyRequest): boolean {
+  const length = request.headers['content-length'];
+  return request.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
 }
