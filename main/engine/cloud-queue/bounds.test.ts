@@ -9,6 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { QueueActivityView, QueueItemsPage, QueueSummary, TimePlayedRecordView } from '../api/queue-types.js';
 import type { Engine } from '../index.js';
+import { transactor } from '../store/database.js';
 import { openStore } from '../store/store.js';
 import { TimePlayedRepository, MAX_REPORTS_PER_QUEUE } from '../store/repositories/time-played.js';
 import { admin, startTestEngine } from '../testing/http.js';
@@ -213,6 +214,53 @@ describe('the report repository', () => {
     }
     expect(repo.recent(a!, 100).map((r) => r.receivedAt)).toEqual([112, 12, 111, 11, 110]);
     expect(repo.count(b!)).toBe(1);
+    store.close();
+  });
+
+  it('trims only a POST that takes the queue past its cap, and holds the cap through a rollback', () => {
+    const store = openStore({ dataDir: null });
+    const repo = new TimePlayedRepository(store.db, 5);
+    const key = store.queues.create({
+      id: 'q',
+      name: 'q',
+      createdAt: 0,
+      queueVersion: 1,
+      contextVersion: 1,
+      nextItemSeq: 1,
+      itemCount: 0,
+      container: {},
+      playbackPolicies: {},
+      reports: {},
+      accessToken: 't',
+      tokenIssuedAt: 0,
+      tokenExpiresAt: 1,
+    }).key;
+    const one = (n: number) => ({ itemId: `item-${n}`, playerId: null, receivedAt: n, type: 'update', report: { n } });
+    // The trim walks the queue's reports: below the cap it is not run at all.
+    const trim = (repo as unknown as { trimStmt: { run: (...args: unknown[]) => unknown } }).trimStmt;
+    let trims = 0;
+    const run = trim.run.bind(trim);
+    trim.run = (...args) => (trims++, run(...args));
+    for (let n = 1; n <= 5; n++) repo.addAll(key, [one(n)]);
+    expect(trims).toBe(0);
+    repo.addAll(key, [one(6)]);
+    expect(trims).toBe(1);
+    expect(repo.count(key)).toBe(5);
+
+    // A transaction around the POST's rolls back: its reports and its trim are gone alike.
+    const transact = transactor(store.db);
+    expect(() =>
+      transact(() => {
+        repo.addAll(key, [one(7), one(8)]);
+        throw new Error('rolled back');
+      }),
+    ).toThrow('rolled back');
+    expect(repo.recent(key, 100).map((r) => r.receivedAt)).toEqual([6, 5, 4, 3, 2]);
+    for (let n = 9; n <= 12; n++) {
+      repo.addAll(key, [one(n)]);
+      expect(repo.count(key)).toBe(5);
+    }
+    expect(repo.recent(key, 100).map((r) => r.receivedAt)).toEqual([12, 11, 10, 9, 6]);
     store.close();
   });
 });
