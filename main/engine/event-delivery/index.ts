@@ -111,9 +111,11 @@ export function createEventDelivery(deps: EventDeliveryDeps): EventDelivery {
     bus.on('player.changed', (detail) => watch.groupChanged(detail.groupId)),
     // After the players followed the household (createEngine listens before this does).
     bus.on('household.changed', () => watch.householdChanged()),
-    // A key or an integration deleted takes its subscriptions with it in the store.
+    // A key or an integration deleted takes its subscriptions with it in the store; both say
+    // `integrations` (a key's deletion touches its integration). `grants` comes with every token
+    // issued, and reading every subscription again then cost each token exchange a store read.
     bus.on('oauth.changed', ({ what }) => {
-      if (what !== 'settings') subscriptions.reload();
+      if (what === 'integrations') subscriptions.reload();
     }),
   ];
 

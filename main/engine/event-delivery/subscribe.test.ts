@@ -2,12 +2,14 @@
  * Subscribing at the control API (docs/contract/console.md §3 subscriptions) and a key's event
  * callback URL in the admin API (§7 event callbacks), over real HTTP against a whole console.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { EventSubscriptionView } from '../api/events/deliveries.js';
 import type { ClientKeyView, IntegrationView, IssuedClientSecret } from '../api/oauth-types.js';
 import { DEMO_HOUSEHOLD_ID } from '../household/seed.js';
 import type { Engine } from '../index.js';
 import { admin, startTestEngine } from '../testing/http.js';
+import { codeFor, LOOPBACK_REDIRECT, tokenRequest } from '../testing/oauth.js';
+import { EventSubscriptions } from './subscriptions.js';
 import { connectedIntegration, controlCall, type ConnectedIntegration } from './testing.js';
 
 let engine: Engine;
@@ -191,5 +193,42 @@ describe('a key\u2019s event callback URL in the admin API', () => {
       eventCallbackUrl: 'http://127.0.0.1:9/events',
     });
     expect(answer.status).toBe(404);
+  });
+});
+
+describe('subscriptions held in memory', () => {
+  it('are read again when a key or an integration is deleted, not for every token issued', async () => {
+    const first = await connectedIntegration(engine, 'http://127.0.0.1:9/events');
+    expect(
+      (await controlCall(engine, first.accessToken, 'POST', '/groups/group-kitchen/playback:1/subscription')).status,
+    ).toBe(200);
+    const reloads = vi.spyOn(EventSubscriptions.prototype, 'reload');
+    try {
+      // Every token issued says `oauth.changed` (grants): nothing of the subscriptions changed.
+      const code = await codeFor(engine, first.client);
+      const issued = await tokenRequest(engine, first.client, {
+        grant_type: 'authorization_code',
+        code,
+        redirect_uri: LOOPBACK_REDIRECT,
+      });
+      expect(issued.status).toBe(200);
+      expect(reloads).not.toHaveBeenCalled();
+
+      // A key deleted (a new one made first) takes its subscription with it in the store.
+      const keyId = ((await admin(engine, 'GET', `/integrations/${first.client.id}`)).body as IntegrationView).keys[0]!
+        .id;
+      expect((await admin(engine, 'POST', `/integrations/${first.client.id}/keys`, { name: 'next' })).status).toBe(200);
+      reloads.mockClear();
+      expect((await admin(engine, 'DELETE', `/integrations/${first.client.id}/keys/${keyId}`)).status).toBe(200);
+      expect(reloads).toHaveBeenCalled();
+      expect(await subscriptions(first.client.id)).toEqual([]);
+
+      // So does an integration deleted.
+      reloads.mockClear();
+      expect((await admin(engine, 'DELETE', `/integrations/${first.client.id}`)).status).toBe(200);
+      expect(reloads).toHaveBeenCalled();
+    } finally {
+      reloads.mockRestore();
+    }
   });
 });
