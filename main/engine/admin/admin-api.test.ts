@@ -1,3 +1,4 @@
+import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Engine } from '../index.js';
 import { admin, rawRequest, startTestEngine } from '../testing/http.js';
@@ -241,5 +242,69 @@ describe('control API bearer check (docs/contract/platform.md §5)', () => {
       expect(await response.text()).toBe('Incorrect token');
       expect(response.headers.get('www-authenticate')).toBe('Bearer error="invalid_token"');
     }
+  });
+});
+
+/** One request with the admin token, `target` written in the request line as given. */
+function asWritten(
+  method: string,
+  target: string,
+  body?: string,
+): Promise<{ status: number; body: string; connection: string | undefined }> {
+  const { hostname, port } = new URL(engine.urls.console);
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      {
+        host: hostname,
+        port,
+        method,
+        path: target,
+        headers: {
+          authorization: `Bearer ${engine.adminToken}`,
+          ...(body === undefined
+            ? {}
+            : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }),
+        },
+      },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (text += chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text, connection: res.headers.connection }));
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+describe('the admin API’s REST routes, found on the first call', () => {
+  it('take the request line as fastify routes it: HEAD, an absolute URL, an escaped prefix', async () => {
+    const clock = await asWritten('GET', '/admin/api/clock');
+    expect(clock.status).toBe(200);
+    expect(await asWritten('HEAD', '/admin/api/clock')).toMatchObject({ status: 200, body: '' });
+    expect(await asWritten('GET', `${engine.urls.console}/admin/api/clock`)).toMatchObject({ status: 200 });
+    expect(await asWritten('GET', '/admin/%61pi/clock?x=1')).toMatchObject({ status: 200 });
+    expect(await asWritten('GET', '/admin/api/clock/')).toMatchObject({ status: 404 });
+  });
+
+  it('read no body of a GET, and limit the body of the others by their command', async () => {
+    // fastify reads no body of a GET: one over the command's limit changes nothing.
+    expect(await asWritten('GET', '/admin/api/clock', JSON.stringify({ pad: 'x'.repeat(4_096) }))).toMatchObject({
+      status: 200,
+    });
+    const refused = await asWritten('POST', '/admin/api/clock', JSON.stringify({ pad: 'x'.repeat(2 * 1024 * 1024) }));
+    expect(refused).toMatchObject({ status: 413, connection: 'close' });
+    expect(JSON.parse(refused.body)).toMatchObject({
+      error: { message: expect.stringMatching(/larger than this call/) },
+    });
+  });
+
+  it('answer a command name too long at POST /commands/<name> 414, as fastify did', async () => {
+    const answer = await asWritten('POST', `/admin/api/commands/${'c'.repeat(101)}`, '{}');
+    expect(answer.status).toBe(414);
+    expect(JSON.parse(answer.body)).toMatchObject({
+      error: { code: 'invalid_input', message: expect.stringContaining('max param length') },
+    });
   });
 });

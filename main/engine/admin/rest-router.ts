@@ -1,10 +1,11 @@
 /**
  * The admin API's REST routes (a command's `http` in the table), found by a router of their own
  * that is built on the first REST call. Registered with fastify, their hundred routes cost the
- * start 3 MB of allocations and about 12 ms (docs/decisions/perf-start.md), for an API a script
- * may never call; the console's UI calls `POST /commands/<name>`. It is the router fastify uses
- * (find-my-way), with fastify's defaults, so a path matches here exactly as it matched there:
- * decoded parameters, no trailing slash, case-sensitive, parameters up to 100 characters.
+ * start 2.8 MB of allocations (docs/decisions/perf-start.md), for an API a script may never call;
+ * the console's UI calls `POST /commands/<name>`. It is the router fastify uses (find-my-way), with
+ * the options of the app it serves (`initialConfig`), and it is given the request's URL as fastify
+ * was: an absolute-form URL, percent-escapes, the query and a path parameter's length are taken
+ * exactly as fastify's router took them.
  */
 import FindMyWay from 'find-my-way';
 import type { HttpRoute } from '../api/command.js';
@@ -19,16 +20,31 @@ export interface RestCall {
   bodyLimit: number;
 }
 
-/** A parameter longer than fastify takes (a 414, as fastify answered it). */
-export const PARAM_TOO_LONG = 'param too long';
+/** A path parameter longer than the app takes: fastify answered 414, naming the path. */
+export interface ParamTooLong {
+  tooLongPath: string;
+}
 
-interface Store {
-  name: CommandName;
-  route: HttpRoute;
-  bodyLimit: number;
+/** What of fastify's options its router reads (`FastifyInstance.initialConfig`). */
+export interface RouterConfig {
+  caseSensitive?: boolean;
+  routerOptions?: {
+    ignoreTrailingSlash?: boolean;
+    ignoreDuplicateSlashes?: boolean;
+    maxParamLength?: number;
+    useSemicolonDelimiter?: boolean;
+  };
 }
 
 type Router = FindMyWay.Instance<FindMyWay.HTTPVersion.V1>;
+type Store = Omit<RestCall, 'params'> | typeof OWN_ROUTE;
+
+/**
+ * A route of the admin app's own (`POST /commands/:name`), known here only so that its parameter
+ * too long is told apart: fastify, finding it too long there, goes on to the catch-all.
+ */
+const OWN_ROUTE = 'own route';
+const OWN_ROUTES = [{ method: 'POST', path: '/commands/:name' }] as const;
 
 /** Every method a REST route of the table has: the methods the catch-all route takes. */
 export const REST_METHODS: readonly HttpRoute['method'][] = [
@@ -38,26 +54,42 @@ export const REST_METHODS: readonly HttpRoute['method'][] = [
 export class RestRouter {
   private router: Router | null = null;
 
-  /** The call `method path` makes (HEAD as GET, as fastify exposed it), null when none. */
-  find(method: string, path: string): RestCall | typeof PARAM_TOO_LONG | null {
-    const found = this.built().find((method === 'HEAD' ? 'GET' : method) as FindMyWay.HTTPMethod, path);
+  /** `prefix`: where the admin API is mounted; `config`: the app's (`app.initialConfig`). */
+  constructor(
+    private readonly prefix: string,
+    private readonly config: RouterConfig,
+  ) {}
+
+  /** The call `method url` makes (HEAD as GET, as fastify exposes it), null when none. */
+  find(method: string, url: string): RestCall | ParamTooLong | null {
+    const found = this.built().find((method === 'HEAD' ? 'GET' : method) as FindMyWay.HTTPMethod, url);
     if (!found) return null;
     const store = found.store as Store | null;
-    // find-my-way answers a too-long parameter with its own handler, and no store.
-    if (!store) return PARAM_TOO_LONG;
+    // A parameter too long: find-my-way answers with a handler of its own that hands back the path.
+    if (store === null) return { tooLongPath: (found.handler as () => string)() };
+    if (store === OWN_ROUTE) return null;
     return { ...store, params: found.params as Record<string, string> };
   }
 
   private built(): Router {
     if (this.router) return this.router;
-    const router = FindMyWay({ onMaxParamLength: () => undefined });
+    const { caseSensitive, routerOptions = {} } = this.config;
+    const router = FindMyWay({
+      caseSensitive,
+      ignoreTrailingSlash: routerOptions.ignoreTrailingSlash,
+      ignoreDuplicateSlashes: routerOptions.ignoreDuplicateSlashes,
+      maxParamLength: routerOptions.maxParamLength,
+      useSemicolonDelimiter: routerOptions.useSemicolonDelimiter,
+      onMaxParamLength: (path: string) => path,
+    } as FindMyWay.Config<FindMyWay.HTTPVersion.V1>);
+    const noop = () => undefined;
     for (const name of Object.keys(commandSpecs) as CommandName[]) {
       const spec = commandSpecs[name];
       const route = 'http' in spec ? spec.http : undefined;
       if (!route) continue;
-      const store: Store = { name, route, bodyLimit: restBodyLimit(name, route) };
-      router.on(route.method, route.path, () => undefined, store);
+      router.on(route.method, this.prefix + route.path, noop, { name, route, bodyLimit: restBodyLimit(name, route) });
     }
+    for (const own of OWN_ROUTES) router.on(own.method, this.prefix + own.path, noop, OWN_ROUTE);
     return (this.router = router);
   }
 }

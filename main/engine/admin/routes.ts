@@ -13,7 +13,8 @@ import type { CommandRunner } from '../api/runner.js';
 import type { EventStreams } from './sse.js';
 import { capStreamedBody, commandBodyLimit, LARGEST_COMMAND_BODY, refuseDeclaredOverLimit } from './body-limits.js';
 import { checkAdminRequest } from './guard.js';
-import { PARAM_TOO_LONG, REST_METHODS, RestRouter, type RestCall } from './rest-router.js';
+import { carriesBody, refuseBodyOfMissingPath } from '../http/service-app.js';
+import { REST_METHODS, RestRouter, type RestCall, type RouterConfig } from './rest-router.js';
 import { useJsonInTurns } from './json-in-turns.js';
 
 export const ADMIN_PREFIX = '/admin/api';
@@ -83,26 +84,31 @@ export async function adminRoutes(app: FastifyInstance, options: AdminRoutesOpti
 
   // Every command's REST route, behind one catch-all: the router that tells them apart is built on
   // the first call (rest-router.ts). Static and parametric routes above win over it.
-  const rest = new RestRouter();
+  const rest = new RestRouter(ADMIN_PREFIX, app.initialConfig as RouterConfig);
   const calls = new WeakMap<FastifyRequest, RestCall>();
   app.route({
     method: [...REST_METHODS],
     url: '/*',
     bodyLimit: LARGEST_COMMAND_BODY,
     onRequest: async (request, reply) => {
-      const path = pathOf(request.url);
-      const call = rest.find(request.method, path.slice(ADMIN_PREFIX.length));
-      if (call === PARAM_TOO_LONG) throw requestError(414, `'${path}' is exceeding the max param length`);
+      const call = rest.find(request.method, request.url);
       if (call === null) {
-        // Answered before its body is read, as fastify's not-found route does (service-app.ts).
-        if (carriesBody(request)) reply.header('connection', 'close');
-        throw requestError(404, `the admin API has no ${request.method} ${path}`);
+        // Answered before its body is read, as fastify's not-found route does.
+        if (carriesBody(request.raw)) throw refuseBodyOfMissingPath(request, reply);
+        throw requestError(404, `the admin API has no ${request.method} ${request.url.split('?')[0]}`);
       }
-      const refused = refuseDeclaredOverLimit(request, reply, call.bodyLimit);
-      if (refused) throw refused;
+      if ('tooLongPath' in call) throw requestError(414, `'${call.tooLongPath}' is exceeding the max param length`);
+      // fastify reads no body of a GET or a HEAD: there is none to limit.
+      if (request.method !== 'GET' && request.method !== 'HEAD') {
+        const refused = refuseDeclaredOverLimit(request, reply, call.bodyLimit);
+        if (refused) throw refused;
+      }
       calls.set(request, call);
     },
-    preParsing: async (request, reply, payload) => capStreamedBody(reply, payload, calls.get(request)!.bodyLimit),
+    preParsing: async (request, reply, payload) =>
+      request.method === 'GET' || request.method === 'HEAD'
+        ? payload
+        : capStreamedBody(reply, payload, calls.get(request)!.bodyLimit),
     handler: async (request, reply) => {
       const { name, route, params } = calls.get(request)!;
       // Its fields merge with the path's and the query's: a list or a scalar has none (a list
@@ -140,17 +146,7 @@ async function inputOf(name: CommandName, request: FastifyRequest, params: Recor
   return { ...fromUrl, ...body, ...(Value.Convert(commandSpecs[name].input, { ...params }) as object) };
 }
 
-function pathOf(url: string): string {
-  const query = url.indexOf('?');
-  return query === -1 ? url : url.slice(0, query);
-}
-
 /** Answered in the API's error shape by the console's error handler (`adminRequestError`). */
 function requestError(statusCode: number, message: string): Error {
   return Object.assign(new Error(message), { statusCode });
-}
-
-function carriesBody(request: FastifyRequest): boolean {
-  const length = request.headers['content-length'];
-  return request.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
 }

@@ -3,7 +3,10 @@
  * fastify instance requires Ajv (with its formats) and fast-json-stringify as it is built: 40 ms
  * and a few MB on the way to the ready line (docs/decisions/perf-start.md), for compilers none of
  * the console's routes use (their inputs are checked by the command table's own schemas). A route
- * with a schema still gets fastify's own compilers, with the options fastify passes them.
+ * with a schema still gets fastify's own compilers, with the options fastify passes them, with one
+ * difference: fastify takes builders given to it as custom ones, and does not lower-case the
+ * names of a `headers` schema for them (nor run its checks of those names): such a schema must
+ * name its headers in lower case, as Node gives them.
  *
  * They are required from where fastify is installed: they are its dependencies, not ours.
  */

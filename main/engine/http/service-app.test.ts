@@ -87,4 +87,16 @@ describe('the service app’s schema compilers (loaded on first use)', () => {
     expect(answered.statusCode).toBe(200);
     expect(answered.json()).toEqual({ n: 3 });
   });
+
+  it('take a headers schema’s names as written: lower case, as Node gives them (lazy-compilers.ts)', async () => {
+    const app = createServiceApp();
+    const route = (name: string) => ({
+      schema: { headers: { type: 'object', required: [name], properties: { [name]: { type: 'string' } } } },
+    });
+    app.get('/lower', route('x-foo'), async () => ({ ok: true }));
+    app.get('/upper', route('X-Foo'), async () => ({ ok: true }));
+    const headers = { 'x-foo': 'bar' };
+    expect((await app.inject({ method: 'GET', url: '/lower', headers })).statusCode).toBe(200);
+    expect((await app.inject({ method: 'GET', url: '/upper', headers })).statusCode).toBe(400);
+  });
 });

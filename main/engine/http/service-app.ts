@@ -162,6 +162,11 @@ function acceptEmptyJson(app: FastifyInstance): void {
  */
 function refusedBody(request: FastifyRequest, reply: FastifyReply): Error | null {
   if (!request.is404 || !carriesBody(request.raw)) return null;
+  return refuseBodyOfMissingPath(request, reply);
+}
+
+/** The 404 of a path no route serves that came with a body, the connection closed behind it. */
+export function refuseBodyOfMissingPath(request: FastifyRequest, reply: FastifyReply): Error {
   reply.header('connection', 'close');
   return Object.assign(
     new Error(
@@ -171,7 +176,7 @@ function refusedBody(request: FastifyRequest, reply: FastifyReply): Error | null
   );
 }
 
-function carriesBody(request: IncomingMessage): boolean {
+export function carriesBody(request: IncomingMessage): boolean {
   const length = request.headers['content-length'];
   return request.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
 }
