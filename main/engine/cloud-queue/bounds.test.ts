@@ -13,6 +13,7 @@ import { transactor } from '../store/database.js';
 import { openStore } from '../store/store.js';
 import { TimePlayedRepository, MAX_REPORTS_PER_QUEUE } from '../store/repositories/time-played.js';
 import { admin, startTestEngine } from '../testing/http.js';
+import { emptyQueueRow } from '../testing/queue-rows.js';
 import { MAX_PLAYERS_PER_QUEUE, MAX_RECORDED_TEXT } from './activity.js';
 import { MAX_REPORTS_PER_POST, MAX_REPORT_BYTES, MAX_TIME_PLAYED_BODY_BYTES } from './time-played.js';
 
@@ -188,24 +189,7 @@ describe('the report repository', () => {
   it('never holds more than its cap for a queue, and leaves other queues alone', () => {
     const store = openStore({ dataDir: null });
     const repo = new TimePlayedRepository(store.db, 5);
-    const [a, b] = ['qa', 'qb'].map(
-      (id) =>
-        store.queues.create({
-          id,
-          name: id,
-          createdAt: 0,
-          queueVersion: 1,
-          contextVersion: 1,
-          nextItemSeq: 1,
-          itemCount: 0,
-          container: {},
-          playbackPolicies: {},
-          reports: {},
-          accessToken: 't',
-          tokenIssuedAt: 0,
-          tokenExpiresAt: 1,
-        }).key,
-    );
+    const [a, b] = ['qa', 'qb'].map((id) => store.queues.create(emptyQueueRow(id)).key);
     const one = (n: number) => ({ itemId: `item-${n}`, playerId: null, receivedAt: n, type: 'update', report: { n } });
     repo.addAll(b!, [one(0)]);
     for (let n = 1; n <= 12; n++) {
@@ -220,21 +204,7 @@ describe('the report repository', () => {
   it('trims only a POST that takes the queue past its cap, and holds the cap through a rollback', () => {
     const store = openStore({ dataDir: null });
     const repo = new TimePlayedRepository(store.db, 5);
-    const key = store.queues.create({
-      id: 'q',
-      name: 'q',
-      createdAt: 0,
-      queueVersion: 1,
-      contextVersion: 1,
-      nextItemSeq: 1,
-      itemCount: 0,
-      container: {},
-      playbackPolicies: {},
-      reports: {},
-      accessToken: 't',
-      tokenIssuedAt: 0,
-      tokenExpiresAt: 1,
-    }).key;
+    const key = store.queues.create(emptyQueueRow('q')).key;
     const one = (n: number) => ({ itemId: `item-${n}`, playerId: null, receivedAt: n, type: 'update', report: { n } });
     // The trim walks the queue's reports: below the cap it is not run at all.
     const trim = (repo as unknown as { trimStmt: { run: (...args: unknown[]) => unknown } }).trimStmt;

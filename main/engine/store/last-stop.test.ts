@@ -22,6 +22,7 @@ import {
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it, vi } from 'vitest';
+import { emptyQueueRow } from '../testing/queue-rows.js';
 import { tempDirs } from '../testing/temp-dirs.js';
 import { LOOK_EVERY_MS, checkpoint, keepCheckpointing } from './checkpoints.js';
 import { DATABASE_FILE, DamagedDatabaseError } from './database.js';
@@ -36,21 +37,7 @@ const WAL = `${DATABASE_FILE}-wal`;
 function addQueues(store: Store, from: number, count: number): void {
   for (let i = from; i < from + count; i++) {
     // One commit each, as the admin API acknowledges them.
-    store.queues.create({
-      id: `q${i}`,
-      name: `queue ${i}`,
-      createdAt: 0,
-      queueVersion: 1,
-      contextVersion: 1,
-      nextItemSeq: 1,
-      itemCount: 0,
-      container: {},
-      playbackPolicies: {},
-      reports: {},
-      accessToken: 't',
-      tokenIssuedAt: 0,
-      tokenExpiresAt: 1,
-    });
+    store.queues.create(emptyQueueRow(`q${i}`, `queue ${i}`));
   }
 }
 
