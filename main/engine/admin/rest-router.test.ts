@@ -51,7 +51,7 @@ describe('the admin API’s REST router', () => {
   });
 
   it('tells a parameter longer than 100 characters apart from a path it does not have', () => {
-    const router = new RestRouter(PREFIX, DEFAULTS);
+    const router = new RestRouter(PREFIX, DEFAULTS, [{ method: 'POST', path: '/commands/:name' }]);
     expect(router.find('GET', `${PREFIX}/queues/${'q'.repeat(100)}`)).toMatchObject({ name: 'queues.get' });
     const long = `${PREFIX}/queues/${'q'.repeat(101)}`;
     expect(router.find('GET', `${long}?x=1`)).toEqual({ tooLongPath: long });

@@ -39,25 +39,32 @@ export interface RouterConfig {
 type Router = FindMyWay.Instance<FindMyWay.HTTPVersion.V1>;
 type Store = Omit<RestCall, 'params'> | typeof OWN_ROUTE;
 
-/**
- * A route of the admin app's own (`POST /commands/:name`), known here only so that its parameter
- * too long is told apart: fastify, finding it too long there, goes on to the catch-all.
- */
+/** A route the admin app serves itself (`POST /commands/:name`): see `RestRouter`'s `own`. */
 const OWN_ROUTE = 'own route';
-const OWN_ROUTES = [{ method: 'POST', path: '/commands/:name' }] as const;
+
+/** Every command of the table that has a REST route, with it. */
+export const REST_ROUTES: readonly { name: CommandName; route: HttpRoute }[] = (
+  Object.keys(commandSpecs) as CommandName[]
+).flatMap((name) => {
+  const spec = commandSpecs[name];
+  return 'http' in spec && spec.http ? [{ name, route: spec.http }] : [];
+});
 
 /** Every method a REST route of the table has: the methods the catch-all route takes. */
-export const REST_METHODS: readonly HttpRoute['method'][] = [
-  ...new Set(Object.values(commandSpecs).flatMap((spec) => ('http' in spec && spec.http ? [spec.http.method] : []))),
-];
+export const REST_METHODS: readonly HttpRoute['method'][] = [...new Set(REST_ROUTES.map(({ route }) => route.method))];
 
 export class RestRouter {
   private router: Router | null = null;
 
-  /** `prefix`: where the admin API is mounted; `config`: the app's (`app.initialConfig`). */
+  /**
+   * `prefix`: where the admin API is mounted; `config`: the app's (`app.initialConfig`); `own`:
+   * the app's own parametric routes, known here only so that a parameter too long for them is told
+   * apart (fastify, finding it too long there, goes on to the catch-all).
+   */
   constructor(
     private readonly prefix: string,
     private readonly config: RouterConfig,
+    private readonly own: readonly { method: HttpRoute['method']; path: string }[] = [],
   ) {}
 
   /** The call `method url` makes (HEAD as GET, as fastify exposes it), null when none. */
@@ -83,13 +90,9 @@ export class RestRouter {
       onMaxParamLength: (path: string) => path,
     } as FindMyWay.Config<FindMyWay.HTTPVersion.V1>);
     const noop = () => undefined;
-    for (const name of Object.keys(commandSpecs) as CommandName[]) {
-      const spec = commandSpecs[name];
-      const route = 'http' in spec ? spec.http : undefined;
-      if (!route) continue;
+    for (const { name, route } of REST_ROUTES)
       router.on(route.method, this.prefix + route.path, noop, { name, route, bodyLimit: restBodyLimit(name, route) });
-    }
-    for (const own of OWN_ROUTES) router.on(own.method, this.prefix + own.path, noop, OWN_ROUTE);
+    for (const own of this.own) router.on(own.method, this.prefix + own.path, noop, OWN_ROUTE);
     return (this.router = router);
   }
 }

@@ -57,9 +57,7 @@ export async function adminRoutes(app: FastifyInstance, options: AdminRoutesOpti
   });
 
   // Calls the API does not have, after the same guard as every call.
-  app.setNotFoundHandler((request, reply) =>
-    adminRequestError(reply, 404, `the admin API has no ${request.method} ${request.url.split('?')[0]}`),
-  );
+  app.setNotFoundHandler((request, reply) => adminRequestError(reply, 404, noSuchCall(request)));
 
   const answer = async (reply: FastifyReply, name: unknown, input: unknown, status = 200) => {
     const result = await commands.call(name, input);
@@ -68,7 +66,7 @@ export async function adminRoutes(app: FastifyInstance, options: AdminRoutesOpti
   };
 
   app.post<{ Params: { name: string } }>(
-    '/commands/:name',
+    COMMAND_PATH,
     {
       // The route's own limit is the largest command's; each command's is applied before reading.
       bodyLimit: LARGEST_COMMAND_BODY,
@@ -84,7 +82,9 @@ export async function adminRoutes(app: FastifyInstance, options: AdminRoutesOpti
 
   // Every command's REST route, behind one catch-all: the router that tells them apart is built on
   // the first call (rest-router.ts). Static and parametric routes above win over it.
-  const rest = new RestRouter(ADMIN_PREFIX, app.initialConfig as RouterConfig);
+  const rest = new RestRouter(ADMIN_PREFIX, app.initialConfig as RouterConfig, [
+    { method: 'POST', path: COMMAND_PATH },
+  ]);
   const calls = new WeakMap<FastifyRequest, RestCall>();
   app.route({
     method: [...REST_METHODS],
@@ -95,20 +95,17 @@ export async function adminRoutes(app: FastifyInstance, options: AdminRoutesOpti
       if (call === null) {
         // Answered before its body is read, as fastify's not-found route does.
         if (carriesBody(request.raw)) throw refuseBodyOfMissingPath(request, reply);
-        throw requestError(404, `the admin API has no ${request.method} ${request.url.split('?')[0]}`);
+        throw requestError(404, noSuchCall(request));
       }
       if ('tooLongPath' in call) throw requestError(414, `'${call.tooLongPath}' is exceeding the max param length`);
-      // fastify reads no body of a GET or a HEAD: there is none to limit.
-      if (request.method !== 'GET' && request.method !== 'HEAD') {
+      if (readsBody(request)) {
         const refused = refuseDeclaredOverLimit(request, reply, call.bodyLimit);
         if (refused) throw refused;
       }
       calls.set(request, call);
     },
     preParsing: async (request, reply, payload) =>
-      request.method === 'GET' || request.method === 'HEAD'
-        ? payload
-        : capStreamedBody(reply, payload, calls.get(request)!.bodyLimit),
+      readsBody(request) ? capStreamedBody(reply, payload, calls.get(request)!.bodyLimit) : payload,
     handler: async (request, reply) => {
       const { name, route, params } = calls.get(request)!;
       // Its fields merge with the path's and the query's: a list or a scalar has none (a list
@@ -145,6 +142,14 @@ async function inputOf(name: CommandName, request: FastifyRequest, params: Recor
   const body = typeof request.body === 'object' && request.body !== null ? request.body : {};
   return { ...fromUrl, ...body, ...(Value.Convert(commandSpecs[name].input, { ...params }) as object) };
 }
+
+/** `POST /commands/<name>`: every command, the whole input in the body (the console UI's calls). */
+const COMMAND_PATH = '/commands/:name';
+
+const noSuchCall = (request: FastifyRequest) => `the admin API has no ${request.method} ${request.url.split('?')[0]}`;
+
+/** fastify reads no body of a GET or a HEAD: there is none to limit. */
+const readsBody = (request: FastifyRequest) => request.method !== 'GET' && request.method !== 'HEAD';
 
 /** Answered in the API's error shape by the console's error handler (`adminRequestError`). */
 function requestError(statusCode: number, message: string): Error {
