@@ -50,8 +50,8 @@ class LongRunningFirst extends BaseSequencer {
   }
 }
 
-/** Every test file, wherever it lives. */
-const TEST_FILES = [
+/** Every test file, wherever it lives (each pattern a folder, then `/**`). */
+export const TEST_FILES = [
   'main/**/*.test.ts',
   'bench/**/*.test.ts',
   'renderer/src/**/*.test.{ts,tsx}',

@@ -73,10 +73,9 @@ try {
     });
     return app;
   };
-  apps.push(bare);
   const fastify = sendBytes(Fastify({ logger: false }));
   const service = sendBytes(createServiceApp({ ignoreDuplicateSlashes: true }));
-  apps.push(fastify, service);
+  apps.push(bare, fastify, service);
   const targets: Record<string, Target> = {
     bare: await listening(bare, path.slice(path.indexOf('/itemWindow')), {}),
     fastify: await listening(fastify, path, headers),

@@ -4,25 +4,23 @@
  * they replaced would stay replaced for the files after them in the same process.
  */
 import { readFileSync, readdirSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { MOCKING_FILES } from '../vitest.config.js';
+import { MOCKING_FILES, TEST_FILES } from '../vitest.config.js';
 
 const ROOT = join(import.meta.dirname, '..');
-const SKIPPED = new Set(['node_modules', 'out', 'dist', '.git', 'test-results']);
 
-function testFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    if (SKIPPED.has(entry.name)) return [];
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) return testFiles(path);
-    return /\.test\.tsx?$/.test(entry.name) ? [relative(ROOT, path).replaceAll('\\', '/')] : [];
-  });
-}
+/** The test files under the folders vitest's patterns name, as paths from the project's root. */
+const testFiles = (): string[] =>
+  TEST_FILES.map((pattern) => pattern.slice(0, pattern.indexOf('/**'))).flatMap((folder) =>
+    readdirSync(join(ROOT, folder), { recursive: true, encoding: 'utf8' })
+      .filter((file) => /\.test\.tsx?$/.test(file))
+      .map((file) => `${folder}/${file.replaceAll('\\', '/')}`),
+  );
 
 describe('test isolation', () => {
   it('runs every file that replaces a module in a process of its own', () => {
-    const files = ['main', 'renderer', 'scripts', 'bench', 'test'].flatMap((dir) => testFiles(join(ROOT, dir)));
+    const files = testFiles();
     expect(files.length).toBeGreaterThan(100);
     const mocking = files.filter((file) => /\bvi\.(do)?[mM]ock\(/.test(readFileSync(join(ROOT, file), 'utf8')));
     expect(mocking.sort()).toEqual([...MOCKING_FILES].sort());
