@@ -16,8 +16,11 @@ import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import Fastify from 'fastify';
 import type { QueueSummary } from '../main/engine/api/queue-types.js';
+import { itemJson } from '../main/engine/cloud-queue/item-rows.js';
 import { sampleTracks } from '../main/engine/cloud-queue/samples.js';
+import { itemIdOf } from '../main/engine/store/repositories/queue-items.js';
 import { createEngine } from '../main/engine/index.js';
+import { startWindowFloor } from './item-window-floor.js';
 import { pinServers, startLoad } from './load-client.js';
 import { printAim } from './aims.js';
 import { fmt, median } from './stats.js';
@@ -111,9 +114,8 @@ try {
   const windowPath = (itemId: string, previous = 5, upcoming = 10) =>
     `${basePath}itemWindow?reason=refresh&itemId=${itemId}&previousWindowSize=${previous}&upcomingWindowSize=${upcoming}`;
   const origin = new URL(big!.queueBaseUrl).origin;
-  const sample = (await (await fetch(origin + windowPath('item-50000'), { headers: auth })).json()) as {
-    items: unknown[];
-  };
+  const sampleText = await (await fetch(origin + windowPath('item-50000'), { headers: auth })).text();
+  const sample = JSON.parse(sampleText) as { items: unknown[]; contextVersion: string; queueVersion: string };
   const bare = Fastify({ logger: false });
   bare.get('/itemWindow', async () => sample);
   await bare.listen({ host: '127.0.0.1', port: 0 });
@@ -125,12 +127,30 @@ try {
   );
   // The same 10,000 query strings against the bare route: the client does the same work for both.
   const bareRotating = rotating.map((path) => `/itemWindow${path.slice(path.indexOf('?'))}`);
-  const runs = { bare: [] as Load[], same: [] as Load[], bareRotating: [] as Load[], rotating: [] as Load[] };
+  // The same windows from the floor's copy of the queue (item-window-floor.ts): the same tracks,
+  // stored as the console stores them, so that it answers the same bytes.
+  const floor = await startWindowFloor(
+    sampleTracks(1, 100_000).map((track, i) => itemJson(itemIdOf(i + 1), track, undefined)),
+    sample,
+  );
+  const floorOrigin = new URL(floor.url).origin;
+  const floorText = await (
+    await fetch(floorOrigin + bareRotating[0]!.replace(/itemId=[^&]*/, 'itemId=item-50000'))
+  ).text();
+  if (floorText !== sampleText) throw new Error("the floor does not answer the console's window byte for byte");
+  const runs = {
+    bare: [] as Load[],
+    same: [] as Load[],
+    bareRotating: [] as Load[],
+    floorRotating: [] as Load[],
+    rotating: [] as Load[],
+  };
   // Interleaved rounds, so that a neighbour's load on the machine hits every variant alike.
   for (let round = 0; round < ROUNDS; round++) {
     runs.bare.push(await load(bareUrl, {}, 10));
     runs.same.push(await load(origin + windowPath('item-50000'), auth, 10));
     runs.bareRotating.push(await load(bareUrl, {}, 10, bareRotating));
+    runs.floorRotating.push(await load(floorOrigin, {}, 10, bareRotating));
     runs.rotating.push(await load(origin, auth, 10, rotating));
   }
   const mean = (xs: Load[], pick: (l: Load) => number) => xs.reduce((sum, l) => sum + pick(l), 0) / xs.length;
@@ -145,17 +165,26 @@ try {
   // Beside each rate ratio, the same ratio of the server's CPU a response. Neither is clean here:
   // the one-process client tops out near the cheaper routes' rate (13,000-20,000 a second), and a
   // server's CPU a response grows as its rate falls (fewer requests share each turn's writes).
-  const ratios = (label: string, bare: Load[], console: Load[], aim: number) => {
-    printAim(label, rps(console) / rps(bare), '×', { atLeast: aim });
+  const ratios = (label: string, bare: Load[], console: Load[], aim: number, note?: string) => {
+    printAim(label, rps(console) / rps(bare), '×', { atLeast: aim }, note);
     process.stdout.write(`    by server CPU a response: ${fmt(cpu(bare) / cpu(console), 2)}×\n`);
   };
   row('one URL: bare fastify route, constant object', runs.bare);
   row('one URL: GET /itemWindow (window cache)', runs.same);
   ratios('itemWindow, one cached window vs bare fastify', runs.bare, runs.same, 1.3);
   row('10,000 URLs: bare route, constant object', runs.bareRotating);
+  row('10,000 URLs: floor, a bare route on the store', runs.floorRotating);
   row('10,000 URLs: GET /itemWindow (from the store)', runs.rotating);
-  ratios('itemWindow, 10,000 windows from the store vs bare fastify', runs.bareRotating, runs.rotating, 0.9);
+  // The floor's ratio is the most a server that reads its windows from SQLite reaches here.
+  ratios(
+    'itemWindow, 10,000 windows from the store vs bare fastify',
+    runs.bareRotating,
+    runs.rotating,
+    0.9,
+    `the floor (a bare route on the store) ${fmt(rps(runs.floorRotating) / rps(runs.bareRotating), 2)}×`,
+  );
   await bare.close();
+  await floor.close();
 
   // (b) latency: a million items, edited in the middle, against a hundred; windows from the store.
   console.log('(b) latency, 1 connection, 1,000,000-item queue (edited in the middle) vs 100-item queue');
