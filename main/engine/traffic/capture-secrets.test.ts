@@ -178,6 +178,31 @@ describe('masking by value at capture', () => {
     expect(later.requestHeaders).not.toContain(secret);
   });
 
+  it('gives the entries whose only secret is the same request block one held object, and the others their own', () => {
+    const masker = new CaptureMasker(new KnownSecrets());
+    const bearer = 'Host: x\r\nAuthorization: Bearer tok-shared-0123456789\r\n';
+    const [first, second] = [
+      testTrafficEntry({ requestHeaders: bearer }),
+      testTrafficEntry({ requestHeaders: bearer }),
+    ];
+    masker.mask(first);
+    masker.mask(second);
+    // Held for the newest 20,000 entries: one object for all of them, not one each (log/held.ts).
+    expect(second.held).toBe(first.held);
+    expect(first.held).toEqual({ requestHeaders: { authorization: 'Bearer tok-shared-0123456789' } });
+    // An entry that also holds another part (a secret in its URL) has its own, whole.
+    const withUrl = testTrafficEntry({ requestHeaders: bearer, url: 'http://x/cb?code=code-0123456789abcdef' });
+    masker.mask(withUrl);
+    expect(withUrl.held).not.toBe(first.held);
+    expect(withUrl.held!.requestHeaders).toEqual(first.held!.requestHeaders);
+    expect(withUrl.held!.url).toHaveLength(1);
+    // Another token is another block: its own held object, with its own value.
+    const other = testTrafficEntry({ requestHeaders: 'Host: x\r\nAuthorization: Bearer tok-other-0123456789\r\n' });
+    masker.mask(other);
+    expect(other.held).toEqual({ requestHeaders: { authorization: 'Bearer tok-other-0123456789' } });
+    expect(first.held).toEqual({ requestHeaders: { authorization: 'Bearer tok-shared-0123456789' } });
+  });
+
   it('holds a masked header as reads show it: repeated lines joined, whatever their case', () => {
     const block = 'HTTP/1.1 200 OK\r\nSet-Cookie: a=1234567\r\nX-Other: 1\r\nSET-COOKIE : b=7654321\r\n';
     expect(maskHeaderBlock(block)!.held).toEqual({ 'set-cookie': parseHeaderBlock(block)['set-cookie'] });

@@ -127,6 +127,13 @@ export class CaptureMasker {
   /** Header blocks masked lately, and what masking made of them, for the secrets known at `blocksAt`. */
   private readonly blocks = new Map<HeaderBlock, MaskedBlock | null>();
   private blocksAt = -1;
+  /**
+   * For a request block held in `blocks`, the held parts of an entry that holds nothing else (a
+   * player's request with its bearer token, nearly every entry): one object shared by all those
+   * entries, not one each. The log holds them for its newest entries, long enough for the
+   * collector to move each to the old generation (see `log/held.ts`). Let go with `blocks`.
+   */
+  private readonly heldAlone = new Map<MaskedBlock, HeldParts>();
 
   /** Values learned since the last new secret: a player's token, request after request, is not taken again. */
   private readonly taken = new Set<string>();
@@ -204,6 +211,7 @@ export class CaptureMasker {
     if (block.length <= MASKED_BLOCK_CHARS) {
       if (this.blocksAt !== this.known.version || this.blocks.size >= MASKED_BLOCKS) {
         this.blocks.clear();
+        this.heldAlone.clear();
         this.blocksAt = this.known.version;
       }
       this.blocks.set(block, masked);
@@ -221,6 +229,8 @@ export class CaptureMasker {
   mask(entry: NewTrafficEntry): void {
     const { known } = this;
     const version = known.version;
+    // A request block this short is held in `blocks` once masked (see `headers`).
+    const requestBlockHeld = entry.requestHeaders.length <= MASKED_BLOCK_CHARS;
     // Header blocks masked lately need no reading by name: they teach nothing new.
     let requestHeaders = this.maskedBlock(entry.requestHeaders);
     let responseHeaders = this.maskedBlock(entry.responseHeaders);
@@ -278,8 +288,16 @@ export class CaptureMasker {
     }
     if (held) {
       entry.masked = true;
-      entry.held = held;
+      entry.held =
+        requestHeaders && requestBlockHeld && onlyRequestHeaders(held) ? this.sharedHeld(requestHeaders) : held;
     }
+  }
+
+  /** The one held-parts object of the entries whose only masked part is this request block. */
+  private sharedHeld(requestHeaders: MaskedBlock): HeldParts {
+    let parts = this.heldAlone.get(requestHeaders);
+    if (!parts) this.heldAlone.set(requestHeaders, (parts = { requestHeaders: requestHeaders.held }));
+    return parts;
   }
 
   /** A header block's credential lines, found by name and learned. */
@@ -292,6 +310,15 @@ export class CaptureMasker {
   private bodyByName(body: string | null): Stretch[] | null {
     return body === null || this.clean(body) ? null : bodyStretches(body);
   }
+}
+
+function onlyRequestHeaders(held: HeldParts): boolean {
+  return (
+    held.url === undefined &&
+    held.requestBody === undefined &&
+    held.responseHeaders === undefined &&
+    held.responseBody === undefined
+  );
 }
 
 /** Masks one entry by name, and by value with `known` when given (tests; capture keeps a `CaptureMasker`). */

@@ -91,6 +91,27 @@ describe('secrets held in memory', () => {
     expect(held.size).toBe(51);
   });
 
+  it('finds each held entry across the wrap of its ring, with ids that skip entries holding nothing', () => {
+    const held = new HeldSecrets(7, 1_000);
+    const parts = (id: number) => ({ requestHeaders: { authorization: `t${id}` } });
+    // Every third id holds nothing; 40 holds wrap the ring of 7 slots several times.
+    const ids = Array.from({ length: 60 }, (_, i) => i + 1).filter((id) => id % 3 !== 0);
+    for (const id of ids) {
+      held.hold(id, parts(id));
+      const newest = ids.slice(0, ids.indexOf(id) + 1).slice(-7);
+      for (const each of ids.slice(0, ids.indexOf(id) + 1))
+        expect(held.get(each)).toEqual(newest.includes(each) ? parts(each) : undefined);
+      expect(held.get(id + 1)).toBeUndefined();
+    }
+    // By size: the oldest go until the newest fit, however many slots are free.
+    held.hold(100, { requestBody: [{ at: 0, length: 1, original: 'x'.repeat(990) }] });
+    expect([held.size, held.get(59), held.get(100)?.requestBody?.[0]?.original.length]).toEqual([1, undefined, 990]);
+    held.clear();
+    expect([held.size, held.get(100)]).toEqual([0, undefined]);
+    held.hold(101, parts(101));
+    expect([held.size, held.get(101)]).toEqual([1, parts(101)]);
+  });
+
   it('notes nothing of segments written before capture masked (format 1), which still read', () => {
     const parts = ['http://x/a', 'Host: x\r\n', null, 'HTTP/1.1 200 OK\r\n', 'ok'];
     const lengths = new Uint32Array([1, 1, ...parts.map((part) => (part === null ? 0xffff_ffff : part.length))]);

@@ -49,8 +49,12 @@ export class TrafficLog implements TrafficLogStore {
   byteBudget = Infinity;
   private readonly sizes = new SegmentSizes();
   private readonly held = new HeldSecrets();
-  /** What capture masked in the segment being captured, by its place in the segment. */
-  private heldStaged: [number, HeldParts][] = [];
+  /**
+   * What the entries not yet written hold (`held.ts`): their places in the segment and their parts,
+   * side by side (a pair per entry would be garbage the collector moves to the old generation).
+   */
+  private readonly heldAt: number[] = [];
+  private readonly heldParts: HeldParts[] = [];
   private nextId: number;
   private droppedThrough: number;
   /** Decoded segments by first id, least recently used first. */
@@ -141,7 +145,10 @@ export class TrafficLog implements TrafficLogStore {
    */
   capture(entry: NewTrafficEntry): number {
     const id = this.nextCaptureId;
-    if (entry.held) this.heldStaged.push([this.writer.count, entry.held]);
+    if (entry.held) {
+      this.heldAt.push(this.writer.count);
+      this.heldParts.push(entry.held);
+    }
     this.writer.add(
       entry,
       this.bodies.idOf(entry.url, entry.responseBody, this.uses),
@@ -198,10 +205,11 @@ export class TrafficLog implements TrafficLogStore {
       this.nextId = last + 1;
       this.index.addWritten(first, this.writer);
       this.sizes.add(last, bytes);
-      for (const [at, parts] of this.heldStaged) this.held.hold(first + at, parts);
+      for (let i = 0; i < this.heldAt.length; i++) this.held.hold(first + this.heldAt[i]!, this.heldParts[i]!);
     } finally {
       this.writer.reset();
-      this.heldStaged = [];
+      this.heldAt.length = 0;
+      this.heldParts.length = 0;
     }
     const stored: TrafficSummary[] = [];
     if (withSummaries) {
@@ -239,7 +247,8 @@ export class TrafficLog implements TrafficLogStore {
   clear(): number {
     this.nextId += this.writer.count;
     this.writer.reset();
-    this.heldStaged = [];
+    this.heldAt.length = 0;
+    this.heldParts.length = 0;
     this.uses = new Set();
     const edge = this.nextId - 1;
     this.write(() => {
