@@ -8,9 +8,9 @@ import type { TrafficCut, TrafficOutcome, TrafficTarget } from '../api/traffic-t
 import type { EngineClock } from '../clock/clock.js';
 import type { FaultRegistry } from '../faults/registry.js';
 import { applyServerFault, type StatusResponder } from '../faults/server-fault.js';
-import { PassThrough } from 'node:stream';
 import { reasonAsWritten } from '../http/reason-as-written.js';
 import { textSent } from '../http/sent-text.js';
+import { tapBody } from './body-tap.js';
 import { consoleUiKeyOf, type ConsoleUiKey } from './console-ui.js';
 import { decodeCut, MAX_BODY_BYTES } from './cut.js';
 import { headerBlock, rawHeaderBlock, type HeaderBlock, type NewTrafficEntry } from './log/index.js';
@@ -123,19 +123,11 @@ export function instrumentService(app: FastifyInstance, target: TrafficTarget, d
         (request.headers['content-length'] === undefined && request.headers['transfer-encoding'] === undefined)
       )
         return payload;
-      const chunks: Buffer[] = [];
-      let size = 0;
-      const tap = new PassThrough();
-      tap.on('data', (chunk: Buffer) => {
-        if (size < MAX_BODY_BYTES) chunks.push(chunk);
-        size += chunk.length;
-      });
-      tap.on('end', () => {
-        const kept = decodeCut(Buffer.concat(chunks), MAX_BODY_BYTES);
+      return tapBody(payload, (bytes, size) => {
+        const kept = decodeCut(bytes, MAX_BODY_BYTES);
         state.rawBody = kept.text;
         if (size > kept.kept) state.cut = { ...state.cut, requestBody: { kept: kept.kept, size } };
       });
-      return payload.pipe(tap);
     },
     onSend(request, _reply, payload) {
       const state = captured.get(request);
