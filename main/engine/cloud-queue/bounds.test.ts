@@ -6,6 +6,7 @@
  * answer), 100 report posts of 1 MB (+130 MB on disk).
  */
 import { randomBytes } from 'node:crypto';
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { QueueActivityView, QueueItemsPage, QueueSummary, TimePlayedRecordView } from '../api/queue-types.js';
 import type { Engine } from '../index.js';
@@ -201,36 +202,93 @@ describe('the report repository', () => {
     store.close();
   });
 
-  it('trims only a POST that takes the queue past its cap, and holds the cap through a rollback', () => {
+  it('trims only a POST that takes the queue past its cap, from the old end, and holds the cap through a rollback', () => {
     const store = openStore({ dataDir: null });
     const repo = new TimePlayedRepository(store.db, 5);
     const key = store.queues.create(emptyQueueRow('q')).key;
     const one = (n: number) => ({ itemId: `item-${n}`, playerId: null, receivedAt: n, type: 'update', report: { n } });
-    // The trim walks the queue's reports: below the cap it is not run at all.
-    const trim = (repo as unknown as { trimStmt: { run: (...args: unknown[]) => unknown } }).trimStmt;
-    let trims = 0;
-    const run = trim.run.bind(trim);
-    trim.run = (...args) => (trims++, run(...args));
+    // Which trim ran: the walk from the newest end (the cap's boundary) or the drop of the oldest.
+    const ran = { walks: 0, drops: 0 };
+    const spy = (name: 'trimStmt' | 'dropOldestStmt', counter: keyof typeof ran) => {
+      const statement = (repo as unknown as Record<string, { run: (...args: unknown[]) => unknown }>)[name]!;
+      const run = statement.run.bind(statement);
+      statement.run = (...args) => (ran[counter]++, run(...args));
+    };
+    spy('trimStmt', 'walks');
+    spy('dropOldestStmt', 'drops');
+    // Below the cap, no trim at all.
     for (let n = 1; n <= 5; n++) repo.addAll(key, [one(n)]);
-    expect(trims).toBe(0);
+    expect(ran).toEqual({ walks: 0, drops: 0 });
+    // At the cap, each POST drops as many of the oldest as it brought: no walk past the newest 5.
     repo.addAll(key, [one(6)]);
-    expect(trims).toBe(1);
-    expect(repo.count(key)).toBe(5);
+    repo.addAll(key, [one(7), one(8)]);
+    expect(ran).toEqual({ walks: 0, drops: 2 });
+    expect(repo.recent(key, 100).map((r) => r.receivedAt)).toEqual([8, 7, 6, 5, 4]);
 
-    // A transaction around the POST's rolls back: its reports and its trim are gone alike.
+    // A transaction around the POST's rolls back: its reports and its trim are gone alike. Inside
+    // another's transaction the POST trims from the newest end, right whatever the count.
     const transact = transactor(store.db);
     expect(() =>
       transact(() => {
-        repo.addAll(key, [one(7), one(8)]);
+        repo.addAll(key, [one(9), one(10)]);
         throw new Error('rolled back');
       }),
     ).toThrow('rolled back');
-    expect(repo.recent(key, 100).map((r) => r.receivedAt)).toEqual([6, 5, 4, 3, 2]);
-    for (let n = 9; n <= 12; n++) {
+    expect(ran).toEqual({ walks: 1, drops: 2 });
+    expect(repo.recent(key, 100).map((r) => r.receivedAt)).toEqual([8, 7, 6, 5, 4]);
+    for (let n = 11; n <= 14; n++) {
       repo.addAll(key, [one(n)]);
       expect(repo.count(key)).toBe(5);
     }
-    expect(repo.recent(key, 100).map((r) => r.receivedAt)).toEqual([12, 11, 10, 9, 6]);
+    expect(repo.recent(key, 100).map((r) => r.receivedAt)).toEqual([14, 13, 12, 11, 8]);
+    expect(ran).toEqual({ walks: 1, drops: 6 });
     store.close();
+  });
+
+  it("keeps exactly each queue's newest reports up to its cap, whatever the posts and rollbacks (property)", () => {
+    const post = fc.record({
+      queue: fc.integer({ min: 0, max: 2 }),
+      size: fc.integer({ min: 1, max: 9 }),
+      // Inside another transaction, which then commits or rolls back.
+      wrapped: fc.constantFrom('alone', 'committed', 'rolledBack'),
+    });
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 12 }), fc.array(post, { maxLength: 60 }), (cap, posts) => {
+        const store = openStore({ dataDir: null });
+        try {
+          const repo = new TimePlayedRepository(store.db, cap);
+          const transact = transactor(store.db);
+          const keys = ['a', 'b', 'c'].map((id) => store.queues.create(emptyQueueRow(id)).key);
+          const model: number[][] = [[], [], []];
+          let n = 0;
+          for (const { queue, size, wrapped } of posts) {
+            const records = Array.from({ length: size }, () => n++).map((at) => ({
+              itemId: 'item',
+              playerId: null,
+              receivedAt: at,
+              type: 'update',
+              report: {},
+            }));
+            const add = () => repo.addAll(keys[queue]!, records);
+            if (wrapped === 'alone') add();
+            else if (wrapped === 'committed') transact(add);
+            else
+              expect(() =>
+                transact(() => {
+                  add();
+                  throw new Error('rolled back');
+                }),
+              ).toThrow('rolled back');
+            if (wrapped !== 'rolledBack')
+              model[queue] = [...model[queue]!, ...records.map((r) => r.receivedAt)].slice(-cap);
+            for (const [q, key] of keys.entries())
+              expect(repo.recent(key, 1_000).map((r) => r.receivedAt)).toEqual([...model[q]!].reverse());
+          }
+        } finally {
+          store.close();
+        }
+      }),
+      { numRuns: 150 },
+    );
   });
 });
