@@ -36,14 +36,17 @@ export function RuleList() {
   const error = remove.error ?? clear.error ?? move.error;
 
   // A keyboard move keeps the cursor on its row through every render of the move: the pushed
-  // order can land before the call's answer, and a row moved in the DOM, or an Up button
-  // disabled at the top, drops focus; a key pressed in between would fall on the page.
-  const keepFocus = useRef<{ id: string; which: 'up' | 'down' | 'first' } | null>(null);
+  // order can land before the call's answer or after it, and a row moved in the DOM, or an Up
+  // button disabled at the top, drops focus; a key pressed in between would fall on the page.
+  // Kept until a render shows the rule where it was sent (or the move fails): let go when the
+  // call settled, a pushed order that came later dropped the cursor with nobody to catch it.
+  const keepFocus = useRef<{ id: string; which: 'up' | 'down' | 'first'; toIndex: number } | null>(null);
   useLayoutEffect(() => {
     const wanted = keepFocus.current;
     if (!wanted) return;
     const active = document.activeElement;
     const row = document.querySelector(`[data-rule-id="${CSS.escape(wanted.id)}"]`);
+    if (rules.findIndex((r) => r.id === wanted.id) === wanted.toIndex) keepFocus.current = null;
     // Focus the user moved elsewhere stays where they put it.
     if (active && active !== document.body && !row?.contains(active)) return;
     if (active instanceof HTMLButtonElement && row?.contains(active) && !active.disabled) return;
@@ -51,16 +54,15 @@ export function RuleList() {
   }, [rules]);
 
   const moveTo = (rule: FaultRuleView, toIndex: number, focus?: 'up' | 'down' | 'first') => {
-    // Every move takes the lock (a drag or a click releases it): only the last call's onSettled runs.
-    const kept = focus ? { id: rule.id, which: focus } : null;
+    // Every move takes the lock (a drag or a click releases it).
+    const kept = focus ? { id: rule.id, which: focus, toIndex } : null;
     keepFocus.current = kept;
     move.mutate(
       { id: rule.id, toIndex },
       {
-        onSettled: () =>
-          requestAnimationFrame(() => {
-            if (keepFocus.current === kept) keepFocus.current = null;
-          }),
+        onError: () => {
+          if (keepFocus.current === kept) keepFocus.current = null;
+        },
         onSuccess: (order) => {
           setMoved(
             `${nameOf(rule)} moved to ${placeText(
