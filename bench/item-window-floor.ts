@@ -1,22 +1,21 @@
 /**
  * The floor of a window read from a store, for item-window.bench.ts to measure beside the
- * console's: a bare fastify route on the console's table (`queue_items` as migrations/003_queues.ts
- * makes it, in memory as the bench's engine keeps it), doing only what any server that keeps its
+ * console's: a bare fastify route on the console's table (`queue_items`, made by the console's own
+ * migrations in a store in memory, as the bench's engine keeps it), doing only what any server that keeps its
  * queue in SQLite must do for a window it has not cached: find the anchor by its id, read the rows
  * before and after it in order, and write the body from the items' stored JSON. Nothing the
  * console adds: no token check, no query checks beyond the numbers, no activity record, no service
  * app, no cache.
  */
-import Database from 'better-sqlite3';
 import Fastify from 'fastify';
+import { openStore } from '../main/engine/store/store.js';
+import { emptyQueueRow } from '../main/engine/testing/queue-rows.js';
 
 export interface WindowFloor {
   /** The route's URL without a query (`?itemId=item-N&previousWindowSize=…&upcomingWindowSize=…`). */
   url: string;
   close(): Promise<void>;
 }
-
-const QUEUE = 1;
 
 /**
  * `items` are the stored JSON of the queue's items in order, item n (`item-<n>`) at n - 1, as the
@@ -27,17 +26,10 @@ export async function startWindowFloor(
   items: readonly string[],
   versions: { contextVersion: string; queueVersion: string },
 ): Promise<WindowFloor> {
-  const db = new Database(':memory:');
-  db.exec(`
-    CREATE TABLE queue_items (
-      queue_key INTEGER NOT NULL,
-      pos INTEGER NOT NULL,
-      item_seq INTEGER NOT NULL,
-      item TEXT NOT NULL,
-      PRIMARY KEY (queue_key, pos)
-    ) WITHOUT ROWID;
-    CREATE UNIQUE INDEX queue_items_by_seq ON queue_items(queue_key, item_seq);
-  `);
+  // The console's schema, made by its migrations; nothing of the console runs on a request.
+  const store = openStore({ dataDir: null });
+  const db = store.db;
+  const QUEUE = store.queues.create(emptyQueueRow('floor')).key;
   const insert = db.prepare('INSERT INTO queue_items (queue_key, pos, item_seq, item) VALUES (?, ?, ?, ?)');
   db.transaction(() => {
     items.forEach((item, i) => insert.run(QUEUE, (i + 1) * 1024, i + 1, item));
@@ -89,7 +81,7 @@ export async function startWindowFloor(
     url: `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/itemWindow`,
     async close() {
       await app.close();
-      db.close();
+      store.close();
     },
   };
 }
