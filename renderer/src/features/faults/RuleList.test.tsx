@@ -32,7 +32,8 @@ function rule(id: string, label: string): FaultRuleView {
   };
 }
 
-function renderList(rules: FaultRuleView[]) {
+/** `answered`: what the engine answers a move with, from the order it made (another change can land with it). */
+function renderList(rules: FaultRuleView[], answered: (order: FaultRuleView[]) => FaultRuleView[] = (order) => order) {
   const held: (() => void)[] = [];
   let order = rules;
   const { queryClient } = renderOverFakeEngine(<RuleList />, async (name, input) => {
@@ -42,14 +43,17 @@ function renderList(rules: FaultRuleView[]) {
       const moved = order.find((r) => r.id === id)!;
       const rest = order.filter((r) => r.id !== id);
       order = [...rest.slice(0, toIndex), moved, ...rest.slice(toIndex)];
+      order = answered(order);
       const answer = order;
       await new Promise<void>((release) => held.push(release));
       return { ok: true, value: answer as never };
     }
     return { ok: false, error: { code: 'not_found', message: name } };
   });
-  // What the engine's `faults.changed` push does to the cache (queries/faults.ts).
-  const push = () => act(async () => void queryClient.setQueryData(faultKeys.rules, order));
+  // What the engine's `faults.changed` push does to the cache (queries/faults.ts); `stale`: a
+  // push made before the last move, arriving after it.
+  const push = (stale?: FaultRuleView[]) =>
+    act(async () => void queryClient.setQueryData(faultKeys.rules, stale ?? order));
   return { held, push };
 }
 
@@ -79,5 +83,50 @@ describe('the fault rule list', () => {
     await waitFor(() => expect(position()).toBe('2'));
     expect(document.activeElement).toBe(button(/^Move refresh 404 \(fault-b\) up$/));
     await act(async () => held.splice(0).forEach((release) => release()));
+  });
+
+  it('keeps the cursor on the row through a push that brings the old order back after the answer', async () => {
+    const user = userEvent.setup();
+    const before = [rule('fault-a', 'storm'), rule('fault-b', 'refresh 404')];
+    const { held, push } = renderList(before);
+    await waitFor(() => expect(screen.getAllByTestId('rule-position')).toHaveLength(2));
+    const row = () => screen.getByRole('row', { name: 'refresh 404' });
+    const position = () => row().querySelector('[data-testid="rule-position"]')?.textContent;
+
+    button(/^Move refresh 404 \(fault-b\) up$/).focus();
+    await user.keyboard('{Alt>}{ArrowUp}{/Alt}');
+    await waitFor(() => expect(held).toHaveLength(1));
+    // The answer first, then a push of hits made before the move, then the push of the move.
+    await act(async () => held.splice(0).forEach((release) => release()));
+    await waitFor(() => expect(position()).toBe('1'));
+    await act(() => new Promise((done) => setTimeout(done, 50)));
+    await push(before);
+    await waitFor(() => expect(position()).toBe('2'));
+    // Back at the bottom for a moment: its Down is disabled, the cursor is on its Up.
+    expect(document.activeElement).toBe(button(/^Move refresh 404 \(fault-b\) up$/));
+    await push();
+    await waitFor(() => expect(position()).toBe('1'));
+    expect(document.activeElement).toBe(button(/^Move refresh 404 \(fault-b\) down$/));
+  });
+
+  it('lets the cursor go a moment after the move: a later push leaves it where the user put it', async () => {
+    const user = userEvent.setup();
+    // A rule added elsewhere lands with the move: the moved one never sits at the index asked for.
+    const { held, push } = renderList(
+      [rule('fault-a', 'storm'), rule('fault-b', 'refresh 404'), rule('fault-c', 'c')],
+      (order) => [rule('fault-x', 'added elsewhere'), ...order],
+    );
+    await waitFor(() => expect(screen.getAllByTestId('rule-position')).toHaveLength(3));
+    button(/^Move refresh 404 \(fault-b\) up$/).focus();
+    await user.keyboard('{Alt>}{ArrowUp}{/Alt}');
+    await waitFor(() => expect(held).toHaveLength(1));
+    await act(async () => held.splice(0).forEach((release) => release()));
+    await waitFor(() => expect(screen.getAllByTestId('rule-position')).toHaveLength(4));
+    await act(() => new Promise((done) => setTimeout(done, 1_200)));
+    (document.activeElement as HTMLElement).blur();
+    // Another rule is removed elsewhere: the list changes, the cursor stays on the page.
+    await push([rule('fault-x', 'added elsewhere'), rule('fault-b', 'refresh 404'), rule('fault-a', 'storm')]);
+    await waitFor(() => expect(screen.getAllByTestId('rule-position')).toHaveLength(3));
+    expect(document.activeElement).toBe(document.body);
   });
 });

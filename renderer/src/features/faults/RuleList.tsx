@@ -23,6 +23,15 @@ const SHADOW_TITLE: Record<FaultShadowKind, string> = {
 
 type Said = { ruleId: string; result: TriggerResult } | { ruleId: string; refused: string };
 
+/** A keyboard move's rule and the button that moved it. */
+interface MoveFocus {
+  id: string;
+  which: 'up' | 'down' | 'first';
+}
+
+/** How long after a move's answer its pushed order may still come and take the cursor back. */
+const MOVE_FOCUS_MS = 1_000;
+
 export function RuleList() {
   const { data: rules = [], isLoading } = useFaultRules();
   const remove = useRemoveFault();
@@ -36,33 +45,32 @@ export function RuleList() {
   const error = remove.error ?? clear.error ?? move.error;
 
   // A keyboard move keeps the cursor on its row through every render of the move: the pushed
-  // order can land before the call's answer or after it, and a row moved in the DOM, or an Up
-  // button disabled at the top, drops focus; a key pressed in between would fall on the page.
-  // Kept until a render shows the rule where it was sent (or the move fails): let go when the
-  // call settled, a pushed order that came later dropped the cursor with nobody to catch it.
-  const keepFocus = useRef<{ id: string; which: 'up' | 'down' | 'first'; toIndex: number } | null>(null);
+  // order can land before the call's answer or after it (a push of hits made before the move can
+  // even bring the old order back for a moment), and a row moved in the DOM, or a move button
+  // disabled at an end, drops focus; a key pressed in between would fall on the page. Let go when
+  // the move fails, when the rule is gone, or MOVE_FOCUS_MS after the call settled. (Let go as
+  // the call settled, a push that came later dropped the cursor with nobody to catch it: the
+  // e2e spec of a shadowed rule failed 3 runs in 20.)
+  const keepFocus = useRef<MoveFocus | null>(null);
   useLayoutEffect(() => {
     const wanted = keepFocus.current;
     if (!wanted) return;
-    const active = document.activeElement;
-    const row = document.querySelector(`[data-rule-id="${CSS.escape(wanted.id)}"]`);
-    if (rules.findIndex((r) => r.id === wanted.id) === wanted.toIndex) keepFocus.current = null;
-    // Focus the user moved elsewhere stays where they put it.
-    if (active && active !== document.body && !row?.contains(active)) return;
-    if (active instanceof HTMLButtonElement && row?.contains(active) && !active.disabled) return;
-    focusMoveButton(wanted.id, wanted.which);
+    if (!rules.some((r) => r.id === wanted.id)) keepFocus.current = null;
+    else keepCursor(wanted.id, wanted.which);
   }, [rules]);
 
   const moveTo = (rule: FaultRuleView, toIndex: number, focus?: 'up' | 'down' | 'first') => {
     // Every move takes the lock (a drag or a click releases it).
-    const kept = focus ? { id: rule.id, which: focus, toIndex } : null;
+    const kept: MoveFocus | null = focus ? { id: rule.id, which: focus } : null;
     keepFocus.current = kept;
+    const release = () => {
+      if (keepFocus.current === kept) keepFocus.current = null;
+    };
     move.mutate(
       { id: rule.id, toIndex },
       {
-        onError: () => {
-          if (keepFocus.current === kept) keepFocus.current = null;
-        },
+        onError: release,
+        onSettled: () => setTimeout(release, MOVE_FOCUS_MS),
         onSuccess: (order) => {
           setMoved(
             `${nameOf(rule)} moved to ${placeText(
@@ -71,7 +79,7 @@ export function RuleList() {
             )}.`,
           );
           // The row moved in the DOM: the cursor goes back to the button pressed, or its twin at an end.
-          if (focus) requestAnimationFrame(() => focusMoveButton(rule.id, focus));
+          if (focus) requestAnimationFrame(() => keepCursor(rule.id, focus));
         },
       },
     );
@@ -172,6 +180,18 @@ export function RuleList() {
 
 function nameOf(rule: FaultRuleView): string {
   return rule.label ?? rule.id;
+}
+
+/**
+ * Puts the cursor back on the rule's move button, unless the user put it elsewhere (outside the
+ * row) or it sits on a button of the row that still works.
+ */
+function keepCursor(id: string, which: 'up' | 'down' | 'first') {
+  const active = document.activeElement;
+  const row = document.querySelector(`[data-rule-id="${CSS.escape(id)}"]`);
+  if (active && active !== document.body && !row?.contains(active)) return;
+  if (active instanceof HTMLButtonElement && row?.contains(active) && !active.disabled) return;
+  focusMoveButton(id, which);
 }
 
 function focusMoveButton(id: string, which: 'up' | 'down' | 'first') {
