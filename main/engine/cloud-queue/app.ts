@@ -174,8 +174,12 @@ export async function buildCloudQueueApp(options: CloudQueueAppOptions): Promise
           activity.request(head.id, playerId, 'timePlayed', at, 204);
           return reply.code(204).send();
         }
+        // Found when the headers came: a big write may have made a new row the queue since (its
+        // reports moved there, the old row on its way out), or the queue may be gone.
+        const current = queues.head(head.id);
+        if (!current) return sendCloudQueueError(reply, 404, { message: `no queue ${head.id}` });
         const stored = timePlayed.addAll(
-          head.key,
+          current.key,
           parsed.value.map((report) => ({ itemId: report.id, playerId, receivedAt: at, type: report.type, report })),
         );
         activity.timePlayed(head.id, playerId, stored as TimePlayedRecordView[], at);

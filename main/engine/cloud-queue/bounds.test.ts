@@ -6,6 +6,7 @@
  * answer), 100 report posts of 1 MB (+130 MB on disk).
  */
 import { randomBytes } from 'node:crypto';
+import { request as httpRequest } from 'node:http';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { QueueActivityView, QueueItemsPage, QueueSummary, TimePlayedRecordView } from '../api/queue-types.js';
@@ -183,6 +184,43 @@ describe('timePlayed reports', () => {
     expect(new Set(kept.map((r) => r.itemId))).toEqual(new Set(['item-2']));
     const page = (await admin(engine, 'GET', `/queues/${queue.id}/items`)).body as QueueItemsPage;
     expect(page.items.map((item) => item.reports?.count ?? 0)).toEqual([0, MAX_REPORTS_PER_QUEUE, 0]);
+  });
+});
+
+describe('a report whose body arrives while a big write replaces its queue', () => {
+  it('is kept with the queue, not with the row the write retired', async () => {
+    const queue = await createQueue();
+    const body = JSON.stringify({ items: [report('item-1')] });
+    // The headers now (the queue is looked up), the body once the write has published.
+    let finish!: () => void;
+    const answered = new Promise<number>((resolve, reject) => {
+      const req = httpRequest(
+        `${queue.queueBaseUrl}timePlayed`,
+        {
+          method: 'POST',
+          headers: {
+            authorization: queue.httpAuthorization,
+            'content-type': 'application/json',
+            'content-length': Buffer.byteLength(body),
+          },
+        },
+        (res) => {
+          res.resume();
+          res.on('end', () => resolve(res.statusCode!));
+        },
+      );
+      req.on('error', reject);
+      req.write(body.slice(0, 5));
+      finish = () => req.end(body.slice(5));
+    });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    // More than one step of items: written beside the queue, then published as a new row.
+    const items = Array.from({ length: 1_500 }, (_, i) => ({ track: { name: `New ${i}` } }));
+    expect((await admin(engine, 'PATCH', `/queues/${queue.id}`, { items })).status).toBe(200);
+    finish();
+    expect(await answered).toBe(204);
+    const kept = (await admin(engine, 'GET', `/queues/${queue.id}/reports`)).body as TimePlayedRecordView[];
+    expect(kept.map((r) => r.itemId)).toEqual(['item-1']);
   });
 });
 
