@@ -6,7 +6,6 @@
  * answer), 100 report posts of 1 MB (+130 MB on disk).
  */
 import { randomBytes } from 'node:crypto';
-import { request as httpRequest } from 'node:http';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { QueueActivityView, QueueItemsPage, QueueSummary, TimePlayedRecordView } from '../api/queue-types.js';
@@ -14,7 +13,7 @@ import type { Engine } from '../index.js';
 import { transactor } from '../store/database.js';
 import { openStore } from '../store/store.js';
 import { TimePlayedRepository, MAX_REPORTS_PER_QUEUE } from '../store/repositories/time-played.js';
-import { admin, startTestEngine } from '../testing/http.js';
+import { admin, rawRequest, startTestEngine } from '../testing/http.js';
 import { emptyQueueRow } from '../testing/queue-rows.js';
 import { MAX_PLAYERS_PER_QUEUE, MAX_RECORDED_TEXT } from './activity.js';
 import { MAX_REPORTS_PER_POST, MAX_REPORT_BYTES, MAX_TIME_PLAYED_BODY_BYTES } from './time-played.js';
@@ -191,34 +190,23 @@ describe('a report whose body arrives while a big write replaces its queue', () 
   it('is kept with the queue, not with the row the write retired', async () => {
     const queue = await createQueue();
     const body = JSON.stringify({ items: [report('item-1')] });
-    // The headers now (the queue is looked up), the body once the write has published.
-    let finish!: () => void;
-    const answered = new Promise<number>((resolve, reject) => {
-      const req = httpRequest(
-        `${queue.queueBaseUrl}timePlayed`,
-        {
-          method: 'POST',
-          headers: {
-            authorization: queue.httpAuthorization,
-            'content-type': 'application/json',
-            'content-length': Buffer.byteLength(body),
-          },
-        },
-        (res) => {
-          res.resume();
-          res.on('end', () => resolve(res.statusCode!));
-        },
-      );
-      req.on('error', reject);
-      req.write(body.slice(0, 5));
-      finish = () => req.end(body.slice(5));
-    });
-    await new Promise((resolve) => setTimeout(resolve, 100));
     // More than one step of items: written beside the queue, then published as a new row.
     const items = Array.from({ length: 1_500 }, (_, i) => ({ track: { name: `New ${i}` } }));
-    expect((await admin(engine, 'PATCH', `/queues/${queue.id}`, { items })).status).toBe(200);
-    finish();
-    expect(await answered).toBe(204);
+    // The headers and a first part now (the queue is looked up), the rest once the write has published.
+    const answered = await rawRequest(`${queue.queueBaseUrl}timePlayed`, {
+      method: 'POST',
+      headers: {
+        authorization: queue.httpAuthorization,
+        'content-type': 'application/json',
+        'content-length': String(Buffer.byteLength(body)),
+      },
+      body: [body.slice(0, 5), body.slice(5)],
+      between: async () => {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        expect((await admin(engine, 'PATCH', `/queues/${queue.id}`, { items })).status).toBe(200);
+      },
+    });
+    expect(answered.status).toBe(204);
     const kept = (await admin(engine, 'GET', `/queues/${queue.id}/reports`)).body as TimePlayedRecordView[];
     expect(kept.map((r) => r.itemId)).toEqual(['item-1']);
   });

@@ -2,7 +2,7 @@
  * HTTP helpers for engine tests: real requests over loopback, including ones a browser would
  * never send (a foreign Host header).
  */
-import { request as httpRequest } from 'node:http';
+import { request as httpRequest, type Agent } from 'node:http';
 import { createEngine, type Engine, type EngineOptions } from '../index.js';
 
 export interface RawResponse {
@@ -11,20 +11,41 @@ export interface RawResponse {
   body: string;
 }
 
+/**
+ * `body` as parts: each written as it comes, `between` awaited before every part after the first
+ * (a pause, or what must happen while the server waits for the rest of the body).
+ */
 export function rawRequest(
   url: string,
-  init: { method?: string; headers?: Record<string, string>; body?: string } = {},
+  init: {
+    method?: string;
+    headers?: Record<string, string>;
+    body?: string | readonly string[];
+    between?: () => Promise<unknown>;
+    agent?: Agent;
+  } = {},
 ): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
-    const req = httpRequest(url, { method: init.method ?? 'GET', headers: init.headers }, (res) => {
+    const options = {
+      method: init.method ?? 'GET',
+      headers: init.headers,
+      ...(init.agent ? { agent: init.agent } : {}),
+    };
+    const req = httpRequest(url, options, (res) => {
       let body = '';
       res.setEncoding('utf8');
       res.on('data', (chunk: string) => (body += chunk));
       res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
     });
     req.on('error', reject);
-    if (init.body !== undefined) req.write(init.body);
-    req.end();
+    const parts = init.body === undefined ? [] : typeof init.body === 'string' ? [init.body] : init.body;
+    void (async () => {
+      for (const [index, part] of parts.entries()) {
+        if (index > 0) await init.between?.();
+        req.write(part);
+      }
+      req.end();
+    })().catch(reject);
   });
 }
 

@@ -3,13 +3,13 @@
  * both, however the body comes (at once, chunked with pauses, through a route's own stream), and
  * a body the route never reads leaves its connection fit for the next request.
  */
-import { Agent, request as httpRequest } from 'node:http';
+import { Agent } from 'node:http';
 import { PassThrough, Readable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { TrafficEntry } from '../api/traffic-types.js';
 import type { Engine } from '../index.js';
-import { admin, startTestEngine } from '../testing/http.js';
+import { admin, rawRequest, startTestEngine } from '../testing/http.js';
 import { tapBody } from './body-tap.js';
 import { MAX_BODY_BYTES } from './cut.js';
 
@@ -74,28 +74,8 @@ describe('bodies at the listeners', () => {
   });
 
   /** A POST whose body is written in `parts`, a pause between each: the route reads it as it comes. */
-  function post(
-    url: string,
-    headers: Record<string, string>,
-    parts: string[],
-    agent?: Agent,
-  ): Promise<{ status: number; body: string }> {
-    return new Promise((resolve, reject) => {
-      const req = httpRequest(url, { method: 'POST', headers, ...(agent ? { agent } : {}) }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () => resolve({ status: res.statusCode!, body: Buffer.concat(chunks).toString() }));
-      });
-      req.on('error', reject);
-      void (async () => {
-        for (const part of parts) {
-          req.write(part);
-          await sleep(20);
-        }
-        req.end();
-      })();
-    });
-  }
+  const post = (url: string, headers: Record<string, string>, parts: string[], agent?: Agent) =>
+    rawRequest(url, { method: 'POST', headers, body: parts, between: () => sleep(20), ...(agent ? { agent } : {}) });
   const logged = async (requestId: string) =>
     ((await admin(engine, 'GET', `/traffic?requestId=${requestId}`)).body as TrafficEntry[])[0]!;
 
