@@ -2,6 +2,7 @@ import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Engine } from '../index.js';
 import { rawRequest, startTestEngine } from '../testing/http.js';
+import { createServiceApp } from './service-app.js';
 
 let engine: Engine;
 beforeAll(async () => {
@@ -74,4 +75,47 @@ describe('security headers on every answer of every listener (docs/contract/cons
     expect(headers['content-type']).toMatch(/^text\/event-stream/);
     expect(headers['x-content-type-options']).toBe('nosniff');
   });
+});
+
+describe('the heads a service app writes', () => {
+  const app = createServiceApp();
+  app.get('/own', (_request, reply) => {
+    reply.header('referrer-policy', 'same-origin').send('own');
+  });
+  app.get('/raw-end', (_request, reply) => {
+    reply.hijack();
+    reply.raw.end('raw');
+  });
+  app.get('/raw-array', (_request, reply) => {
+    reply.hijack();
+    reply.raw.writeHead(200, ['content-type', 'text/plain']).end('array');
+  });
+  app.get('/raw-set', (_request, reply) => {
+    reply.hijack();
+    reply.raw.setHeader('x-content-type-options', 'nosniff');
+    reply.raw.writeHead(200, 'Fine', { 'content-type': 'text/plain' }).end('set');
+  });
+  let base: string;
+  beforeAll(async () => {
+    await app.listen({ host: '127.0.0.1', port: 0 });
+    base = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
+  });
+  afterAll(() => app.close());
+
+  it('keep a header the route set itself, and add the other', async () => {
+    const answer = await rawRequest(`${base}/own`);
+    expect(answer.headers['referrer-policy']).toBe('same-origin');
+    expect(answer.headers['x-content-type-options']).toBe('nosniff');
+  });
+
+  it.each(['/raw-end', '/raw-array', '/raw-set'])(
+    'carry both when written around fastify (%s), once each',
+    async (path) => {
+      const answer = await rawRequest(`${base}${path}`);
+      expect(answer.status).toBe(200);
+      // Exactly these values: a header sent twice would read "nosniff, nosniff" (node joins them).
+      expect(answer.headers['x-content-type-options']).toBe('nosniff');
+      expect(answer.headers['referrer-policy']).toBe('no-referrer');
+    },
+  );
 });

@@ -9,7 +9,7 @@
  * Every answer of every listener carries SECURITY_HEADERS (docs/contract/console.md §2, §9).
  */
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import { ServerResponse, type IncomingMessage, type OutgoingHttpHeader, type OutgoingHttpHeaders } from 'node:http';
 import type { Readable } from 'node:stream';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from './json-depth.js';
 import { lazyCompilers } from './lazy-compilers.js';
@@ -74,6 +74,7 @@ export function createServiceApp(options: ServiceAppOptions = {}): FastifyInstan
     routerOptions: { ignoreDuplicateSlashes: options.ignoreDuplicateSlashes ?? false },
     return503OnClosing: true,
     schemaController: { compilersFactory: lazyCompilers() },
+    http: { ServerResponse: SecureResponse },
     // In the service's own error shape when it has one (docs/contract/console.md §3, §4, §7).
     ...(options.requestErrors
       ? {
@@ -82,7 +83,6 @@ export function createServiceApp(options: ServiceAppOptions = {}): FastifyInstan
         }
       : {}),
   });
-  sendSecurityHeaders(app);
   answerErrors(app, options);
   acceptEmptyJson(app);
   const slot: { current: ServiceInstrument | null } = { current: null };
@@ -110,14 +110,34 @@ export function createServiceApp(options: ServiceAppOptions = {}): FastifyInstan
 }
 
 /**
- * Set on the socket's response before fastify sees the request, so that every answer has them:
- * routes and 404s, but also what no hook reaches (fastify's refusal of a malformed URL, its 503
+ * The listeners' response: every head it writes carries SECURITY_HEADERS, whoever writes it
+ * (routes and 404s, but also what no hook reaches: fastify's refusal of a malformed URL, its 503
  * while closing, an event stream written raw). Headers a route sets itself still win.
+ *
+ * Added to the head as it is written rather than set on each response as it starts: one header
+ * set with `setHeader` before fastify's `writeHead` sends node down its merging path, which sets
+ * and validates each of fastify's headers again, about a µs of every answer of every listener
+ * (docs/decisions/perf-cold-windows.md, seventh round). Header names are matched as fastify and
+ * the engine write them, lower case.
  */
-function sendSecurityHeaders(app: FastifyInstance): void {
-  app.server.prependListener('request', (_request: IncomingMessage, response: ServerResponse) => {
-    for (const [name, value] of Object.entries(SECURITY_HEADERS)) response.setHeader(name, value);
-  });
+class SecureResponse<Request extends IncomingMessage = IncomingMessage> extends ServerResponse<Request> {
+  override writeHead(
+    statusCode: number,
+    reasonOrHeaders?: string | OutgoingHttpHeaders | OutgoingHttpHeader[],
+    headers?: OutgoingHttpHeaders | OutgoingHttpHeader[],
+  ): this {
+    const given = typeof reasonOrHeaders === 'string' ? headers : reasonOrHeaders;
+    if (given !== undefined && !Array.isArray(given)) {
+      for (const name in SECURITY_HEADERS)
+        if (given[name] === undefined && !this.hasHeader(name)) given[name] = SECURITY_HEADERS[name];
+    } else {
+      // No headers object (`end()` without a head, or the raw array form): the response's own.
+      for (const name in SECURITY_HEADERS) if (!this.hasHeader(name)) this.setHeader(name, SECURITY_HEADERS[name]!);
+    }
+    return typeof reasonOrHeaders === 'string'
+      ? super.writeHead(statusCode, reasonOrHeaders, headers)
+      : super.writeHead(statusCode, reasonOrHeaders);
+  }
 }
 
 function answerErrors(app: FastifyInstance, { requestErrors, serverError }: ServiceAppOptions): void {
