@@ -15,6 +15,7 @@ import { isSecretField, mask, SECRET_FIELD_TEXT } from '../api/redact.js';
 import { KnownSecrets } from '../security/known-secrets.js';
 import { headerStretchesByName, maskHeaderBlock, type HeaderStretch, type MaskedBlock } from './header-secrets.js';
 import { applyStretches, learn, pairStretches, urlStretches, type Masked, type Stretch } from './text-stretches.js';
+import { BlockMemo } from './block-memo.js';
 
 export { maskHeaderBlock } from './header-secrets.js';
 
@@ -104,13 +105,13 @@ const CLEAN_BODY_MIN = 512;
 
 /**
  * Header blocks whose masking is remembered, up to a size each: a block of a few hundred
- * characters is found by its hash in less time than it takes to read it for secrets, and most
+ * characters is found (`block-memo.ts`) in less time than it takes to read it for secrets, and most
  * blocks come again (a player's request headers with its bearer token, a server's response
  * headers within the second of their Date). A fleet's request blocks never do (each has its own
  * X-Request-Id): for those the line-by-line pass (`header-secrets.ts`) is what they cost, and
  * taking the memory out made the blocks that do come again cost twice as much. The whole memory
- * is let go when it is full or a new secret is known. What it holds is shared by the entries
- * that sent the block: nothing changes it once made.
+ * is let go when a new secret is known. What it holds is shared by the entries that sent the
+ * block: nothing changes it once made.
  */
 const MASKED_BLOCKS = 1_024;
 const MASKED_BLOCK_CHARS = 2_048;
@@ -125,13 +126,14 @@ export class CaptureMasker {
   private cleanChars = 0;
   private cleanAt = -1;
   /** Header blocks masked lately, and what masking made of them, for the secrets known at `blocksAt`. */
-  private readonly blocks = new Map<HeaderBlock, MaskedBlock | null>();
+  private readonly blocks = new BlockMemo<MaskedBlock | null>(MASKED_BLOCKS, MASKED_BLOCK_CHARS);
   private blocksAt = -1;
   /**
    * For a request block held in `blocks`, the held parts of an entry that holds nothing else (a
    * player's request with its bearer token, nearly every entry): one object shared by all those
    * entries, not one each. The log holds them for its newest entries, long enough for the
-   * collector to move each to the old generation (see `log/held.ts`). Let go with `blocks`.
+   * collector to move each to the old generation (see `log/held.ts`). Let go with `blocks`, or
+   * when it holds as many as `blocks` has slots (a block that lost its slot leaves its parts here).
    */
   private readonly heldAlone = new Map<MaskedBlock, HeldParts>();
 
@@ -208,14 +210,12 @@ export class CaptureMasker {
 
   private headers(block: HeaderBlock, byName: HeaderStretch[]): MaskedBlock | null {
     const masked = maskHeaderBlock(block, this.known, byName, true);
-    if (block.length <= MASKED_BLOCK_CHARS) {
-      if (this.blocksAt !== this.known.version || this.blocks.size >= MASKED_BLOCKS) {
-        this.blocks.clear();
-        this.heldAlone.clear();
-        this.blocksAt = this.known.version;
-      }
-      this.blocks.set(block, masked);
+    if (this.blocksAt !== this.known.version) {
+      this.blocks.clear();
+      this.heldAlone.clear();
+      this.blocksAt = this.known.version;
     }
+    this.blocks.set(block, masked);
     return masked;
   }
 
@@ -296,7 +296,10 @@ export class CaptureMasker {
   /** The one held-parts object of the entries whose only masked part is this request block. */
   private sharedHeld(requestHeaders: MaskedBlock): HeldParts {
     let parts = this.heldAlone.get(requestHeaders);
-    if (!parts) this.heldAlone.set(requestHeaders, (parts = { requestHeaders: requestHeaders.held }));
+    if (!parts) {
+      if (this.heldAlone.size >= MASKED_BLOCKS) this.heldAlone.clear();
+      this.heldAlone.set(requestHeaders, (parts = { requestHeaders: requestHeaders.held }));
+    }
     return parts;
   }
 

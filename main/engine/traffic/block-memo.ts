@@ -1,0 +1,54 @@
+/**
+ * What masking made of header blocks seen lately, found without hashing them. Every captured block
+ * is a new string (a request's is added up from its raw lines, a response's is the head node
+ * wrote), and V8 hashes a string it has not hashed before char by char: a Map keyed by the blocks
+ * spent about 0.5 µs a lookup on a 210-character request block, more than finding and comparing
+ * it (docs/decisions/perf-capture-off-the-request-path.md). Here a block's slot comes from a
+ * fingerprint (its length and nine of its characters, spread over it), and what the slot holds is
+ * believed only when its block is the same text. One block a slot: a block whose slot is taken
+ * takes it over. A block longer than `maxChars` is never held.
+ */
+export class BlockMemo<Value> {
+  private readonly blocks: (string | undefined)[];
+  private readonly values: (Value | undefined)[];
+  private readonly mask: number;
+
+  /** `slots`: a power of two. */
+  constructor(
+    slots: number,
+    private readonly maxChars: number,
+  ) {
+    if (!Number.isInteger(Math.log2(slots))) throw new Error(`BlockMemo needs a power of two slots, not ${slots}`);
+    this.blocks = new Array<string | undefined>(slots).fill(undefined);
+    this.values = new Array<Value | undefined>(slots).fill(undefined);
+    this.mask = slots - 1;
+  }
+
+  /** What was held for this very text, or undefined. */
+  get(block: string): Value | undefined {
+    if (block.length > this.maxChars) return undefined;
+    const slot = fingerprint(block) & this.mask;
+    return this.blocks[slot] === block ? this.values[slot] : undefined;
+  }
+
+  set(block: string, value: Value): void {
+    if (block.length > this.maxChars) return;
+    const slot = fingerprint(block) & this.mask;
+    this.blocks[slot] = block;
+    this.values[slot] = value;
+  }
+
+  clear(): void {
+    this.blocks.fill(undefined);
+    this.values.fill(undefined);
+  }
+}
+
+/** The length and nine characters from first to last, mixed: blocks that differ by a Date or an id mostly part here. */
+function fingerprint(block: string): number {
+  const last = block.length - 1;
+  let hash = block.length;
+  if (last < 0) return hash;
+  for (let i = 0; i <= 8; i++) hash = Math.imul(hash ^ block.charCodeAt((last * i) >>> 3), 0x9e3779b1);
+  return (hash ^ (hash >>> 15)) >>> 0;
+}
