@@ -178,6 +178,35 @@ describe('masking by value at capture', () => {
     expect(later.requestHeaders).not.toContain(secret);
   });
 
+  it('masks a URL it masked lately anew once a secret it holds is known, in a later entry or the same one', () => {
+    const masker = new CaptureMasker(new KnownSecrets());
+    const secret = 'url-later-known-0123456789';
+    const url = `http://127.0.0.1:9/queues/q1/v2.3/itemWindow?itemId=${secret}&access_token=tok-in-url-0123456789`;
+    const first = testTrafficEntry({ url });
+    masker.mask(first);
+    expect(first.url).toBe(`${url.slice(0, url.indexOf('tok-'))}tok-${encodeURIComponent('•••')}`);
+    // The same URL again: the same answer, and what was masked comes back whole.
+    const again = testTrafficEntry({ url });
+    masker.mask(again);
+    expect(again.url).toBe(first.url);
+    expect(spliceBack(again.url, again.held!.url!)).toBe(url);
+    // Its own response teaches the secret: the URL remembered is read again, in this entry.
+    const taught = testTrafficEntry({ url, responseBody: `{"access_token":"${secret}"}` });
+    masker.mask(taught);
+    expect(taught.url).not.toContain(secret);
+    expect(spliceBack(taught.url, taught.held!.url!)).toBe(url);
+    // And in a later entry, whose URL was remembered clean before the secret was known.
+    const clean = `http://127.0.0.1:9/queues/q1/v2.3/version?note=${secret}`;
+    const other = new CaptureMasker(new KnownSecrets());
+    const before = testTrafficEntry({ url: clean });
+    other.mask(before);
+    expect(before.url).toBe(clean);
+    other.known.add(secret);
+    const after = testTrafficEntry({ url: clean });
+    other.mask(after);
+    expect(after.url).not.toContain(secret);
+  });
+
   it('gives the entries whose only secret is the same request block one held object, and the others their own', () => {
     const masker = new CaptureMasker(new KnownSecrets());
     const bearer = 'Host: x\r\nAuthorization: Bearer tok-shared-0123456789\r\n';

@@ -127,6 +127,12 @@ export class CaptureMasker {
   private cleanAt = -1;
   /** Header blocks masked lately, and what masking made of them, for the secrets known at `blocksAt`. */
   private readonly blocks = new BlockMemo<MaskedBlock | null>(MASKED_BLOCKS, MASKED_BLOCK_CHARS);
+  /**
+   * URLs masked lately, the same way: a player asks for the same window, polls the same version
+   * and reports to the same path again and again, and reading a URL for secrets by name and by
+   * value cost more than the rest of masking an entry whose blocks are held.
+   */
+  private readonly urls = new BlockMemo<Masked>(MASKED_BLOCKS, MASKED_BLOCK_CHARS);
   private blocksAt = -1;
   /**
    * For a request block held in `blocks`, the held parts of an entry that holds nothing else (a
@@ -210,13 +216,31 @@ export class CaptureMasker {
 
   private headers(block: HeaderBlock, byName: HeaderStretch[]): MaskedBlock | null {
     const masked = maskHeaderBlock(block, this.known, byName, true);
-    if (this.blocksAt !== this.known.version) {
-      this.blocks.clear();
-      this.heldAlone.clear();
-      this.blocksAt = this.known.version;
-    }
+    this.forgetIfStale();
     this.blocks.set(block, masked);
     return masked;
+  }
+
+  /** What masking made of a URL lately, as `maskedBlock` for blocks. */
+  private maskedUrl(url: string): Masked | undefined {
+    if (this.blocksAt !== this.known.version) return undefined;
+    return this.urls.get(url);
+  }
+
+  private url(url: string, byName: Stretch[]): Masked {
+    const masked = maskUrl(url, this.known, byName, true);
+    this.forgetIfStale();
+    this.urls.set(url, masked);
+    return masked;
+  }
+
+  /** Lets go of what was masked with fewer secrets known than now: it may hold a secret learned since. */
+  private forgetIfStale(): void {
+    if (this.blocksAt === this.known.version) return;
+    this.blocks.clear();
+    this.urls.clear();
+    this.heldAlone.clear();
+    this.blocksAt = this.known.version;
   }
 
   /**
@@ -231,12 +255,12 @@ export class CaptureMasker {
     const version = known.version;
     // A request block this short is held in `blocks` once masked (see `headers`).
     const requestBlockHeld = entry.requestHeaders.length <= MASKED_BLOCK_CHARS;
-    // Header blocks masked lately need no reading by name: they teach nothing new.
+    // URLs and header blocks masked lately need no reading by name: they teach nothing new.
+    let url = this.maskedUrl(entry.url);
     let requestHeaders = this.maskedBlock(entry.requestHeaders);
     let responseHeaders = this.maskedBlock(entry.responseHeaders);
     // By name first, every part, learning what it finds.
-    const urlByName = urlStretches(entry.url);
-    this.learn(entry.url, urlByName);
+    let urlByName = url === undefined ? this.urlByName(entry.url) : null;
     let requestHeadersByName = requestHeaders === undefined ? this.headersByName(entry.requestHeaders) : null;
     let responseHeadersByName = responseHeaders === undefined ? this.headersByName(entry.responseHeaders) : null;
     // A body found clean lately (null here) has nothing to learn or mask: the common case, cached
@@ -248,7 +272,11 @@ export class CaptureMasker {
     if (known.version !== version) {
       requestBodyByName ??= this.bodyByName(entry.requestBody);
       responseBodyByName ??= this.bodyByName(entry.responseBody);
-      // A block masked lately may hold the new secret too: it is read again.
+      // A URL or a block masked lately may hold the new secret too: it is read again.
+      if (url !== undefined) {
+        url = undefined;
+        urlByName = this.urlByName(entry.url);
+      }
       if (requestHeaders !== undefined) {
         requestHeaders = undefined;
         requestHeadersByName = this.headersByName(entry.requestHeaders);
@@ -261,7 +289,7 @@ export class CaptureMasker {
 
     // Then by value too.
     let held: HeldParts | null = null;
-    const url = maskUrl(entry.url, known, urlByName, true);
+    if (url === undefined) url = this.url(entry.url, urlByName!);
     if (url) {
       entry.url = url.text;
       (held ??= {}).url = url.splices;
@@ -301,6 +329,13 @@ export class CaptureMasker {
       this.heldAlone.set(requestHeaders, (parts = { requestHeaders: requestHeaders.held }));
     }
     return parts;
+  }
+
+  /** A URL's secret query parameters, found by name and learned. */
+  private urlByName(url: string): Stretch[] {
+    const byName = urlStretches(url);
+    this.learn(url, byName);
+    return byName;
   }
 
   /** A header block's credential lines, found by name and learned. */
