@@ -13,14 +13,28 @@ describe('BlockMemo', () => {
     expect(memo.get('Host: a\r\nX-Request-Id: 2\r\n')).toBeUndefined();
   });
 
-  it('never answers for another text in the same slot: the newer one takes the slot', () => {
-    // One slot: every block shares it.
-    const memo = new BlockMemo<string>(1, 100);
-    memo.set('first', 'one');
-    expect(memo.get('second')).toBeUndefined();
-    memo.set('second', 'two');
-    expect(memo.get('second')).toBe('two');
-    expect(memo.get('first')).toBeUndefined();
+  it('never answers for another text in the same slot, and still finds a text whose slot another took', () => {
+    // The same length and the same characters where the fingerprint reads (0, 5, 10 … 40): one slot.
+    const first = 'x'.repeat(41);
+    const second = `xy${'x'.repeat(39)}`;
+    const memo = new BlockMemo<string>(16, 100);
+    memo.set(first, 'one');
+    expect(memo.get(second)).toBeUndefined();
+    memo.set(second, 'two');
+    expect(memo.get(second)).toBe('two');
+    expect(memo.get(anew(first))).toBe('one');
+    expect(memo.get(second)).toBe('two');
+  });
+
+  it('holds as many texts as it has slots, then starts again', () => {
+    const memo = new BlockMemo<number>(4, 100);
+    for (let i = 0; i < 4; i++) memo.set(`block ${i}`, i);
+    for (let i = 0; i < 4; i++) expect(memo.get(anew(`block ${i}`))).toBe(i);
+    // A fifth: the texts behind the slots are let go, the ones in their slots stay findable.
+    memo.set('block 4', 4);
+    expect(memo.get('block 4')).toBe(4);
+    const found = [0, 1, 2, 3].filter((i) => memo.get(`block ${i}`) === i);
+    expect(found.length).toBeLessThan(4);
   });
 
   it('holds nothing longer than its limit, and nothing once cleared', () => {

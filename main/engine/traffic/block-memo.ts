@@ -1,17 +1,23 @@
 /**
- * What masking made of header blocks seen lately, found without hashing them. Every captured block
- * is a new string (a request's is added up from its raw lines, a response's is the head node
- * wrote), and V8 hashes a string it has not hashed before char by char: a Map keyed by the blocks
- * spent about 0.5 µs a lookup on a 210-character request block, more than finding and comparing
- * it (docs/decisions/perf-capture-off-the-request-path.md). Here a block's slot comes from a
- * fingerprint (its length and nine of its characters, spread over it), and what the slot holds is
- * believed only when its block is the same text. One block a slot: a block whose slot is taken
- * takes it over. A block longer than `maxChars` is never held.
+ * What masking made of header blocks and URLs seen lately, found mostly without hashing them.
+ * Every captured block is a new string (a request's is added up from its raw lines, a response's
+ * is the head node wrote), and V8 hashes a string it has not hashed before char by char: a Map
+ * keyed by the blocks spent about 0.5 µs a lookup on a 210-character request block, more than
+ * finding and comparing it (docs/decisions/perf-capture-off-the-request-path.md).
+ *
+ * So a lookup first tries one slot picked by a fingerprint (the text's length and nine of its
+ * characters, spread over it), believed only when the slot's text is the same. Texts that differ
+ * only between those characters (a hundred windows' URLs that differ in an item id, their
+ * answers' blocks in a Content-Length) pick the same slot and take it from each other, so behind
+ * the slots a Map holds every text set lately, found by its hash when its slot has another; the
+ * one found takes its slot back. The Map is emptied when it holds as many texts as there are
+ * slots. A text longer than `maxChars` is never held.
  */
 export class BlockMemo<Value> {
   private readonly blocks: (string | undefined)[];
   private readonly values: (Value | undefined)[];
   private readonly mask: number;
+  private readonly held = new Map<string, Value>();
 
   /** `slots`: a power of two. */
   constructor(
@@ -28,7 +34,13 @@ export class BlockMemo<Value> {
   get(block: string): Value | undefined {
     if (block.length > this.maxChars) return undefined;
     const slot = fingerprint(block) & this.mask;
-    return this.blocks[slot] === block ? this.values[slot] : undefined;
+    if (this.blocks[slot] === block) return this.values[slot];
+    const value = this.held.get(block);
+    if (value !== undefined) {
+      this.blocks[slot] = block;
+      this.values[slot] = value;
+    }
+    return value;
   }
 
   set(block: string, value: Value): void {
@@ -36,11 +48,14 @@ export class BlockMemo<Value> {
     const slot = fingerprint(block) & this.mask;
     this.blocks[slot] = block;
     this.values[slot] = value;
+    if (this.held.size >= this.blocks.length) this.held.clear();
+    this.held.set(block, value);
   }
 
   clear(): void {
     this.blocks.fill(undefined);
     this.values.fill(undefined);
+    this.held.clear();
   }
 }
 

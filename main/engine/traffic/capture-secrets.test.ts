@@ -147,6 +147,27 @@ describe('masking by value at capture', () => {
     expect(second.responseBody).not.toContain(secret);
   });
 
+  it('finds a body clean in another string of the same text, and reads it again once a secret in it is known', () => {
+    const masker = new CaptureMasker(new KnownSecrets());
+    const secret = 'cached-known-0123456789abcdef';
+    const text = `{"note":"${secret}","pad":"${'p'.repeat(600)}"}`;
+    // The first answer's string, then the cache's: the same text in another string.
+    const firstAnswer = testTrafficEntry({ responseBody: text });
+    masker.mask(firstAnswer);
+    const cached = Buffer.from(text).toString();
+    for (let i = 0; i < 3; i++) {
+      const again = testTrafficEntry({ responseBody: cached });
+      masker.mask(again);
+      expect(again.responseBody).toBe(text);
+      expect(again.masked).toBeFalsy();
+    }
+    masker.known.add(secret);
+    const later = testTrafficEntry({ responseBody: cached });
+    masker.mask(later);
+    expect(later.responseBody).not.toContain(secret);
+    expect(spliceBack(later.responseBody!, later.held!.responseBody!)).toBe(text);
+  });
+
   it('masks a header block it masked lately anew once a secret it holds is known, in a later entry or the same one', () => {
     const masker = new CaptureMasker(new KnownSecrets());
     const secret = 'hdr-later-known-0123456789';
