@@ -26,6 +26,17 @@ describe('BlockMemo', () => {
     expect(memo.get(second)).toBe('two');
   });
 
+  it('without a Map behind, holds each text in its slot only', () => {
+    const first = 'x'.repeat(41);
+    const second = `xy${'x'.repeat(39)}`;
+    const memo = new BlockMemo<string>(16, 100, false);
+    memo.set(first, 'one');
+    expect(memo.get(anew(first))).toBe('one');
+    memo.set(second, 'two');
+    expect(memo.get(second)).toBe('two');
+    expect(memo.get(first)).toBeUndefined();
+  });
+
   it('holds as many texts as it has slots, then starts again', () => {
     const memo = new BlockMemo<number>(4, 100);
     for (let i = 0; i < 4; i++) memo.set(`block ${i}`, i);
@@ -66,8 +77,9 @@ describe('BlockMemo', () => {
       fc.property(
         fc.array(fc.tuple(block, fc.boolean(), fc.integer()), { maxLength: 200 }),
         fc.constantFrom(1, 2, 16),
-        (steps, slots) => {
-          const memo = new BlockMemo<number>(slots, 1_000);
+        fc.boolean(),
+        (steps, slots, behind) => {
+          const memo = new BlockMemo<number>(slots, 1_000, behind);
           const last = new Map<string, number>();
           for (const [text, write, value] of steps) {
             const found = memo.get(anew(text));

@@ -12,6 +12,10 @@
  * the slots a Map holds every text set lately, found by its hash when its slot has another; the
  * one found takes its slot back. The Map is emptied when it holds as many texts as there are
  * slots. A text longer than `maxChars` is never held.
+ *
+ * Without `behind`, the slots alone: for texts that come again whole or not at all, a request's
+ * header block (a client sends the same block every time, or a new X-Request-Id in each). In a
+ * fleet, where every request block is new, the Map behind cost as much as masking them.
  */
 export class BlockMemo<Value> {
   private readonly blocks: (string | undefined)[];
@@ -19,10 +23,11 @@ export class BlockMemo<Value> {
   private readonly mask: number;
   private readonly held = new Map<string, Value>();
 
-  /** `slots`: a power of two. */
+  /** `slots`: a power of two. `behind`: whether a Map behind the slots holds what they lose. */
   constructor(
     slots: number,
     private readonly maxChars: number,
+    private readonly behind = true,
   ) {
     if (!Number.isInteger(Math.log2(slots))) throw new Error(`BlockMemo needs a power of two slots, not ${slots}`);
     this.blocks = new Array<string | undefined>(slots).fill(undefined);
@@ -35,6 +40,7 @@ export class BlockMemo<Value> {
     if (block.length > this.maxChars) return undefined;
     const slot = fingerprint(block) & this.mask;
     if (this.blocks[slot] === block) return this.values[slot];
+    if (!this.behind) return undefined;
     const value = this.held.get(block);
     if (value !== undefined) {
       this.blocks[slot] = block;
@@ -48,6 +54,7 @@ export class BlockMemo<Value> {
     const slot = fingerprint(block) & this.mask;
     this.blocks[slot] = block;
     this.values[slot] = value;
+    if (!this.behind) return;
     if (this.held.size >= this.blocks.length) this.held.clear();
     this.held.set(block, value);
   }

@@ -231,14 +231,20 @@ describe('masking by value at capture', () => {
   it('gives the entries whose only secret is the same request block one held object, and the others their own', () => {
     const masker = new CaptureMasker(new KnownSecrets());
     const bearer = 'Host: x\r\nAuthorization: Bearer tok-shared-0123456789\r\n';
-    const [first, second] = [
+    const [first, second, third] = [
+      testTrafficEntry({ requestHeaders: bearer }),
       testTrafficEntry({ requestHeaders: bearer }),
       testTrafficEntry({ requestHeaders: bearer }),
     ];
     masker.mask(first);
     masker.mask(second);
-    // Held for the newest 20,000 entries: one object for all of them, not one each (log/held.ts).
-    expect(second.held).toBe(first.held);
+    masker.mask(third);
+    // Held for the newest 20,000 entries: one object for all those that found the block masked
+    // before, not one each (log/held.ts). The first masked it: a block that may never come again
+    // (a fleet's, each with its own X-Request-Id) is not remembered for sharing.
+    expect(third.held).toBe(second.held);
+    expect(first.held).not.toBe(second.held);
+    expect(first.held).toEqual(second.held);
     expect(first.held).toEqual({ requestHeaders: { authorization: 'Bearer tok-shared-0123456789' } });
     // An entry that also holds another part (a secret in its URL) has its own, whole.
     const withUrl = testTrafficEntry({ requestHeaders: bearer, url: 'http://x/cb?code=code-0123456789abcdef' });

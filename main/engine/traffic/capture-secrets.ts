@@ -128,8 +128,12 @@ export class CaptureMasker {
   private readonly cleanBodies = new Map<string, boolean>();
   private cleanChars = 0;
   private cleanAt = -1;
-  /** Header blocks masked lately, and what masking made of them, for the secrets known at `blocksAt`. */
-  private readonly blocks = new BlockMemo<MaskedBlock | null>(MASKED_BLOCKS, MASKED_BLOCK_CHARS);
+  /**
+   * Header blocks masked lately, and what masking made of them, for the secrets known at
+   * `blocksAt`: requests' in slots alone (see `BlockMemo`), answers' with a Map behind.
+   */
+  private readonly requestBlocks = new BlockMemo<MaskedBlock | null>(MASKED_BLOCKS, MASKED_BLOCK_CHARS, false);
+  private readonly responseBlocks = new BlockMemo<MaskedBlock | null>(MASKED_BLOCKS, MASKED_BLOCK_CHARS);
   /**
    * URLs masked lately, the same way: a player asks for the same window, polls the same version
    * and reports to the same path again and again, and reading a URL for secrets by name and by
@@ -138,11 +142,11 @@ export class CaptureMasker {
   private readonly urls = new BlockMemo<Masked>(MASKED_BLOCKS, MASKED_BLOCK_CHARS);
   private blocksAt = -1;
   /**
-   * For a request block held in `blocks`, the held parts of an entry that holds nothing else (a
+   * For a request block held in `requestBlocks`, the held parts of an entry that holds nothing else (a
    * player's request with its bearer token, nearly every entry): one object shared by all those
    * entries, not one each. The log holds them for its newest entries, long enough for the
-   * collector to move each to the old generation (see `log/held.ts`). Let go with `blocks`, or
-   * when it holds as many as `blocks` has slots (a block that lost its slot leaves its parts here).
+   * collector to move each to the old generation (see `log/held.ts`). Let go with the blocks, or
+   * when it holds as many as they have slots (a block that lost its slot leaves its parts here).
    */
   private readonly heldAlone = new Map<MaskedBlock, HeldParts>();
 
@@ -224,15 +228,19 @@ export class CaptureMasker {
    * now; undefined when it is not held. A player sends the same headers with every request (its
    * bearer token among them): found here, the block is not read for secrets again.
    */
-  private maskedBlock(block: HeaderBlock): MaskedBlock | null | undefined {
+  private maskedBlock(memo: BlockMemo<MaskedBlock | null>, block: HeaderBlock): MaskedBlock | null | undefined {
     if (this.blocksAt !== this.known.version) return undefined;
-    return this.blocks.get(block);
+    return memo.get(block);
   }
 
-  private headers(block: HeaderBlock, byName: HeaderStretch[]): MaskedBlock | null {
+  private headers(
+    memo: BlockMemo<MaskedBlock | null>,
+    block: HeaderBlock,
+    byName: HeaderStretch[],
+  ): MaskedBlock | null {
     const masked = maskHeaderBlock(block, this.known, byName, true);
     this.forgetIfStale();
-    this.blocks.set(block, masked);
+    memo.set(block, masked);
     return masked;
   }
 
@@ -252,7 +260,8 @@ export class CaptureMasker {
   /** Lets go of what was masked with fewer secrets known than now: it may hold a secret learned since. */
   private forgetIfStale(): void {
     if (this.blocksAt === this.known.version) return;
-    this.blocks.clear();
+    this.requestBlocks.clear();
+    this.responseBlocks.clear();
     this.urls.clear();
     this.heldAlone.clear();
     this.blocksAt = this.known.version;
@@ -268,12 +277,10 @@ export class CaptureMasker {
   mask(entry: NewTrafficEntry): void {
     const { known } = this;
     const version = known.version;
-    // A request block this short is held in `blocks` once masked (see `headers`).
-    const requestBlockHeld = entry.requestHeaders.length <= MASKED_BLOCK_CHARS;
     // URLs and header blocks masked lately need no reading by name: they teach nothing new.
     let url = this.maskedUrl(entry.url);
-    let requestHeaders = this.maskedBlock(entry.requestHeaders);
-    let responseHeaders = this.maskedBlock(entry.responseHeaders);
+    let requestHeaders = this.maskedBlock(this.requestBlocks, entry.requestHeaders);
+    let responseHeaders = this.maskedBlock(this.responseBlocks, entry.responseHeaders);
     // By name first, every part, learning what it finds.
     let urlByName = url === undefined ? this.urlByName(entry.url) : null;
     let requestHeadersByName = requestHeaders === undefined ? this.headersByName(entry.requestHeaders) : null;
@@ -304,12 +311,16 @@ export class CaptureMasker {
 
     // Then by value too.
     let held: HeldParts | null = null;
+    // A request block found masked lately came before: its entries share one held object (see
+    // `heldAlone`). One masked now may never come again (a fleet's, each with its own id).
+    const requestBlockFound = requestHeaders !== undefined;
     if (url === undefined) url = this.url(entry.url, urlByName!);
     if (url) {
       entry.url = url.text;
       (held ??= {}).url = url.splices;
     }
-    if (requestHeaders === undefined) requestHeaders = this.headers(entry.requestHeaders, requestHeadersByName!);
+    if (requestHeaders === undefined)
+      requestHeaders = this.headers(this.requestBlocks, entry.requestHeaders, requestHeadersByName!);
     if (requestHeaders) {
       entry.requestHeaders = requestHeaders.block;
       (held ??= {}).requestHeaders = requestHeaders.held;
@@ -319,7 +330,8 @@ export class CaptureMasker {
       entry.requestBody = requestBody.text;
       (held ??= {}).requestBody = requestBody.splices;
     }
-    if (responseHeaders === undefined) responseHeaders = this.headers(entry.responseHeaders, responseHeadersByName!);
+    if (responseHeaders === undefined)
+      responseHeaders = this.headers(this.responseBlocks, entry.responseHeaders, responseHeadersByName!);
     if (responseHeaders) {
       entry.responseHeaders = responseHeaders.block;
       (held ??= {}).responseHeaders = responseHeaders.held;
@@ -332,7 +344,7 @@ export class CaptureMasker {
     if (held) {
       entry.masked = true;
       entry.held =
-        requestHeaders && requestBlockHeld && onlyRequestHeaders(held) ? this.sharedHeld(requestHeaders) : held;
+        requestHeaders && requestBlockFound && onlyRequestHeaders(held) ? this.sharedHeld(requestHeaders) : held;
     }
   }
 
