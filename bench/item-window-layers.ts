@@ -14,10 +14,9 @@
  */
 import { createInterface } from 'node:readline';
 import Fastify, { type FastifyInstance } from 'fastify';
-import type { QueueSummary } from '../main/engine/api/queue-types.js';
-import { sampleTracks } from '../main/engine/cloud-queue/samples.js';
 import { createServiceApp } from '../main/engine/http/service-app.js';
 import { createEngine } from '../main/engine/index.js';
+import { cachedWindow } from './item-window-load.js';
 import { pinServers, startLoad } from './load-client.js';
 import { fmt, median } from './stats.js';
 
@@ -54,14 +53,7 @@ const engine = await createEngine({ dataDir: null, port: 0, clockSpeed: 0 });
 const apps: FastifyInstance[] = [];
 try {
   await engine.commands.run('traffic.configure', { capture: false });
-  const queue = (await engine.commands.run('queues.create', {
-    name: 'Layers',
-    items: sampleTracks(1, 1_000).map((track) => ({ track })),
-  })) as QueueSummary;
-  const base = new URL(queue.queueBaseUrl);
-  const path = `${base.pathname}itemWindow?reason=refresh&itemId=item-500&previousWindowSize=5&upcomingWindowSize=10`;
-  const headers = { authorization: `Bearer ${queue.accessToken}`, 'x-player-id': 'bench' };
-  const text = await (await fetch(base.origin + path, { headers })).text();
+  const { origin, path, headers, text } = await cachedWindow(engine, 'Layers');
   const window = JSON.parse(text) as object;
   const bytes = Buffer.from(text);
 
@@ -80,7 +72,7 @@ try {
     bare: await listening(bare, path.slice(path.indexOf('/itemWindow')), {}),
     fastify: await listening(fastify, path, headers),
     service: await listening(service, path, headers),
-    console: { url: base.origin + path, headers },
+    console: { url: origin + path, headers },
   };
   console.log(
     `one cached window (${fmt(bytes.length)} bytes), ${ROUNDS} rounds of ${SECONDS} s, ${clientCore ? `servers on core 0, client on core ${clientCore}` : 'not pinned'}`,

@@ -43,3 +43,24 @@ export async function itemWindowBench(disk: boolean): Promise<ItemWindowBench> {
     },
   };
 }
+
+/** One window of a 1,000-item queue on `engine`, asked for once so that the next ask is cached. */
+export interface CachedWindow {
+  origin: string;
+  path: string;
+  headers: Record<string, string>;
+  /** The window's answer, as sent. */
+  text: string;
+}
+
+export async function cachedWindow(engine: Engine, name: string): Promise<CachedWindow> {
+  const queue = (await engine.commands.run('queues.create', {
+    name,
+    items: sampleTracks(1, 1_000).map((track) => ({ track })),
+  })) as QueueSummary;
+  const base = new URL(queue.queueBaseUrl);
+  const path = `${base.pathname}itemWindow?reason=refresh&itemId=item-500&previousWindowSize=5&upcomingWindowSize=10`;
+  const headers = { authorization: `Bearer ${queue.accessToken}`, 'x-player-id': 'bench' };
+  const text = await (await fetch(base.origin + path, { headers })).text();
+  return { origin: base.origin, path, headers, text };
+}

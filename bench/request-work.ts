@@ -22,10 +22,9 @@ import { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { Writable } from 'node:stream';
 import Fastify, { type FastifyInstance } from 'fastify';
-import type { QueueSummary } from '../main/engine/api/queue-types.js';
-import { sampleTracks } from '../main/engine/cloud-queue/samples.js';
 import { createServiceApp } from '../main/engine/http/service-app.js';
 import { createEngine, type Engine } from '../main/engine/index.js';
+import { cachedWindow } from './item-window-load.js';
 import { fmt } from './stats.js';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 30);
@@ -97,16 +96,8 @@ async function engineWith(
 ): Promise<{ engine: Engine; server: Server; path: string; headers: Record<string, string>; bytes: Buffer }> {
   const engine = await createEngine({ dataDir: null, port: 0, clockSpeed: 0 });
   await engine.commands.run('traffic.configure', { capture });
-  const queue = (await engine.commands.run('queues.create', {
-    name: 'Request work',
-    items: sampleTracks(1, 1_000).map((track) => ({ track })),
-  })) as QueueSummary;
-  const base = new URL(queue.queueBaseUrl);
-  const path = `${base.pathname}itemWindow?reason=refresh&itemId=item-500&previousWindowSize=5&upcomingWindowSize=10`;
-  const headers = { authorization: `Bearer ${queue.accessToken}`, 'x-player-id': 'bench' };
-  const answer = await fetch(base.origin + path, { headers });
-  const bytes = Buffer.from(await answer.arrayBuffer());
-  return { engine, server: serverOn(Number(base.port)), path, headers, bytes };
+  const { origin, path, headers, text } = await cachedWindow(engine, 'Request work');
+  return { engine, server: serverOn(Number(new URL(origin).port)), path, headers, bytes: Buffer.from(text) };
 }
 
 const off = await engineWith(false);
