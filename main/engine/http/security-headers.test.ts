@@ -1,4 +1,4 @@
-import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
+import { request as httpRequest, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Engine } from '../index.js';
 import { rawRequest, startTestEngine } from '../testing/http.js';
@@ -74,26 +74,47 @@ describe('security headers on every answer of every listener (docs/contract/cons
     });
     expect(headers['content-type']).toMatch(/^text\/event-stream/);
     expect(headers['x-content-type-options']).toBe('nosniff');
+    expect(headers['referrer-policy']).toBe('no-referrer');
   });
 });
 
 describe('the heads a service app writes', () => {
   const app = createServiceApp();
+  /** A headers object a route shares between answers, and one it froze: neither is changed. */
+  const shared = { 'content-type': 'text/plain' };
+  const frozen = Object.freeze({ 'content-type': 'text/plain' });
+  const raw = (path: string, write: (response: ServerResponse) => void) =>
+    app.get(path, (_request, reply) => {
+      reply.hijack();
+      write(reply.raw);
+    });
   app.get('/own', (_request, reply) => {
     reply.header('referrer-policy', 'same-origin').send('own');
   });
-  app.get('/raw-end', (_request, reply) => {
-    reply.hijack();
-    reply.raw.end('raw');
+  raw('/raw-end', (response) => response.end('raw'));
+  raw('/raw-array', (response) => response.writeHead(200, ['content-type', 'text/plain']).end('array'));
+  raw('/raw-reason', (response) => response.writeHead(200, 'Fine', { 'content-type': 'text/plain' }).end('reason'));
+  // As node takes them too: no reason and the headers third, or none at all.
+  raw('/raw-undefined-reason', (response) =>
+    response.writeHead(200, undefined, { 'content-type': 'text/plain', 'x-mine': '1' }).end('third'),
+  );
+  raw('/raw-null', (response) => response.writeHead(200, null as unknown as undefined).end('null'));
+  raw('/raw-shared', (response) => response.writeHead(200, shared).end('shared'));
+  raw('/raw-frozen', (response) => response.writeHead(200, frozen).end('frozen'));
+  raw('/raw-write-header', (response) =>
+    (response as unknown as { writeHeader: ServerResponse['writeHead'] })
+      .writeHeader(200, { 'content-type': 'text/plain' })
+      .end('alias'),
+  );
+  // A route's own value, set with setHeader or given in its own case: kept, and sent once.
+  raw('/own-set', (response) => {
+    response.setHeader('referrer-policy', 'same-origin');
+    response.writeHead(200, { 'content-type': 'text/plain' }).end('set');
   });
-  app.get('/raw-array', (_request, reply) => {
-    reply.hijack();
-    reply.raw.writeHead(200, ['content-type', 'text/plain']).end('array');
-  });
-  app.get('/raw-set', (_request, reply) => {
-    reply.hijack();
-    reply.raw.setHeader('x-content-type-options', 'nosniff');
-    reply.raw.writeHead(200, 'Fine', { 'content-type': 'text/plain' }).end('set');
+  raw('/own-case', (response) => response.writeHead(200, { 'Referrer-Policy': 'same-origin' }).end('case'));
+  raw('/own-case-set', (response) => {
+    response.setHeader('x-other', '1');
+    response.writeHead(200, { 'X-Content-Type-Options': 'nosniff', 'Referrer-Policy': 'same-origin' }).end('both');
   });
   let base: string;
   beforeAll(async () => {
@@ -108,14 +129,38 @@ describe('the heads a service app writes', () => {
     expect(answer.headers['x-content-type-options']).toBe('nosniff');
   });
 
-  it.each(['/raw-end', '/raw-array', '/raw-set'])(
-    'carry both when written around fastify (%s), once each',
+  it.each([
+    '/raw-end',
+    '/raw-array',
+    '/raw-reason',
+    '/raw-undefined-reason',
+    '/raw-null',
+    '/raw-shared',
+    '/raw-frozen',
+    '/raw-write-header',
+  ])('carry both when written around fastify (%s), once each', async (path) => {
+    const answer = await rawRequest(`${base}${path}`);
+    expect(answer.status).toBe(200);
+    // Exactly these values: a header sent twice would read "nosniff, nosniff" (node joins them).
+    expect(answer.headers['x-content-type-options']).toBe('nosniff');
+    expect(answer.headers['referrer-policy']).toBe('no-referrer');
+  });
+
+  it("keep the route's headers and leave its headers objects as they were", async () => {
+    const third = await rawRequest(`${base}/raw-undefined-reason`);
+    expect([third.headers['content-type'], third.headers['x-mine']]).toEqual(['text/plain', '1']);
+    expect((await rawRequest(`${base}/raw-reason`)).headers['content-type']).toBe('text/plain');
+    expect(shared).toEqual({ 'content-type': 'text/plain' });
+    expect(Object.keys(frozen)).toEqual(['content-type']);
+  });
+
+  it.each(['/own-set', '/own-case', '/own-case-set'])(
+    "keep the route's own value, whatever its case or how it was set, and send it once (%s)",
     async (path) => {
       const answer = await rawRequest(`${base}${path}`);
       expect(answer.status).toBe(200);
-      // Exactly these values: a header sent twice would read "nosniff, nosniff" (node joins them).
+      expect(answer.headers['referrer-policy']).toBe('same-origin');
       expect(answer.headers['x-content-type-options']).toBe('nosniff');
-      expect(answer.headers['referrer-policy']).toBe('no-referrer');
     },
   );
 });

@@ -6,13 +6,15 @@
  * the engine sets later (traffic capture, fault injection). Hooks added after a plugin with hooks
  * of its own was registered would not reach that plugin's routes.
  *
- * Every answer of every listener carries SECURITY_HEADERS (docs/contract/console.md §2, §9).
+ * Every answer of every listener carries SECURITY_HEADERS (docs/contract/console.md §2, §9):
+ * its responses are `SecureResponse`s.
  */
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
-import { ServerResponse, type IncomingMessage, type OutgoingHttpHeader, type OutgoingHttpHeaders } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import type { Readable } from 'node:stream';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from './json-depth.js';
 import { lazyCompilers } from './lazy-compilers.js';
+import { SecureResponse } from './secure-response.js';
 
 export interface ServiceInstrument {
   /** Undefined when it had nothing to wait for (most requests): no promise, no turn lost. */
@@ -47,16 +49,6 @@ export interface ServiceAppOptions {
   /** Answers a route that failed (a 5xx) in the service's error shape; default: fastify's. */
   serverError?: (reply: FastifyReply) => FastifyReply;
 }
-
-/**
- * On every answer of all four listeners: no MIME sniffing (a JSON or text answer is never run as
- * a script or page), and no Referer leaving a console or login page (its URL can hold a sign-in
- * id or an error naming a client).
- */
-export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
-  'x-content-type-options': 'nosniff',
-  'referrer-policy': 'no-referrer',
-};
 
 export type RequestErrorAnswer = (
   reply: FastifyReply,
@@ -107,37 +99,6 @@ export function createServiceApp(options: ServiceAppOptions = {}): FastifyInstan
     done();
   });
   return app;
-}
-
-/**
- * The listeners' response: every head it writes carries SECURITY_HEADERS, whoever writes it
- * (routes and 404s, but also what no hook reaches: fastify's refusal of a malformed URL, its 503
- * while closing, an event stream written raw). Headers a route sets itself still win.
- *
- * Added to the head as it is written rather than set on each response as it starts: one header
- * set with `setHeader` before fastify's `writeHead` sends node down its merging path, which sets
- * and validates each of fastify's headers again, about a µs of every answer of every listener
- * (docs/decisions/perf-cold-windows.md, seventh round). Header names are matched as fastify and
- * the engine write them, lower case.
- */
-class SecureResponse<Request extends IncomingMessage = IncomingMessage> extends ServerResponse<Request> {
-  override writeHead(
-    statusCode: number,
-    reasonOrHeaders?: string | OutgoingHttpHeaders | OutgoingHttpHeader[],
-    headers?: OutgoingHttpHeaders | OutgoingHttpHeader[],
-  ): this {
-    const given = typeof reasonOrHeaders === 'string' ? headers : reasonOrHeaders;
-    if (given !== undefined && !Array.isArray(given)) {
-      for (const name in SECURITY_HEADERS)
-        if (given[name] === undefined && !this.hasHeader(name)) given[name] = SECURITY_HEADERS[name];
-    } else {
-      // No headers object (`end()` without a head, or the raw array form): the response's own.
-      for (const name in SECURITY_HEADERS) if (!this.hasHeader(name)) this.setHeader(name, SECURITY_HEADERS[name]!);
-    }
-    return typeof reasonOrHeaders === 'string'
-      ? super.writeHead(statusCode, reasonOrHeaders, headers)
-      : super.writeHead(statusCode, reasonOrHeaders);
-  }
 }
 
 function answerErrors(app: FastifyInstance, { requestErrors, serverError }: ServiceAppOptions): void {
