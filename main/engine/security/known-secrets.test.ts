@@ -3,7 +3,7 @@
  * text, whole or as the parts of a JWT, and nothing shorter than a run is ever held.
  */
 import { describe, expect, it } from 'vitest';
-import { KnownSecrets, MAX_KNOWN_SECRETS, MIN_SECRET_LENGTH } from './known-secrets.js';
+import { KnownSecrets, MAX_KNOWN_SECRET_CHARS, MAX_KNOWN_SECRETS, MIN_SECRET_LENGTH } from './known-secrets.js';
 
 const slices = (text: string, known: KnownSecrets) => known.find(text).map(({ start, end }) => text.slice(start, end));
 
@@ -46,5 +46,20 @@ describe('known secrets', () => {
     expect(known.size).toBe(MAX_KNOWN_SECRETS);
     expect(known.find(first)).toEqual([]);
     expect(known.version).toBeGreaterThan(version);
+  });
+
+  it('lets the oldest go past its size in characters too: new long tokens, one a request, stay bounded', () => {
+    const known = new KnownSecrets();
+    const first = `first-${'a'.repeat(16_000)}`;
+    known.add(first);
+    // 16 kB tokens (a header's most), each new: far fewer than the cap on their count.
+    const made = Math.ceil(MAX_KNOWN_SECRET_CHARS / 16_000) + 10;
+    for (let i = 0; i < made; i++) known.add(`tok${String(i).padStart(8, '0')}${'b'.repeat(15_989)}`);
+    expect(known.size).toBeLessThan(made);
+    expect(known.size * 16_000).toBeLessThanOrEqual(MAX_KNOWN_SECRET_CHARS);
+    expect(known.find(first)).toEqual([]);
+    // The newest is still found.
+    const newest = `tok${String(made - 1).padStart(8, '0')}${'b'.repeat(15_989)}`;
+    expect(known.find(`Authorization: Bearer ${newest}`)).toHaveLength(1);
   });
 });

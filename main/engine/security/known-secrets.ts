@@ -17,6 +17,12 @@
 export const MIN_SECRET_LENGTH = 16;
 /** Runs held at most; the oldest are let go first (a long session issues many tokens). */
 export const MAX_KNOWN_SECRETS = 100_000;
+/**
+ * Characters of runs held at most, the oldest let go first: the count alone let a client that
+ * sends a new long bearer token with each request (a header takes up to 16 kB) grow the engine by
+ * about 2 kB a request, towards 1.6 GB. Far more than real secrets take (100,000 tokens of 64).
+ */
+export const MAX_KNOWN_SECRET_CHARS = 8 * 1024 * 1024;
 
 /** base64url's characters, by char code: a run is a stretch of them. */
 const IN_RUN = new Uint8Array(128);
@@ -50,6 +56,7 @@ export class KnownSecrets {
   private readonly runs = new Set<string>();
   /** How many held runs have each length: only a run as long as one held is sliced and looked up. */
   private readonly lengths = new Map<number, number>();
+  private chars = 0;
   private changes = 0;
   /** The value `add` took last: the same one again (a player's token, request after request) changes nothing. */
   private last: string | null = null;
@@ -78,13 +85,16 @@ export class KnownSecrets {
       }
       this.runs.add(run);
       this.lengths.set(run.length, (this.lengths.get(run.length) ?? 0) + 1);
+      this.chars += run.length;
       this.changes++;
-      if (this.runs.size > MAX_KNOWN_SECRETS) this.forget(this.runs.values().next().value!);
+      while (this.runs.size > MAX_KNOWN_SECRETS || this.chars > MAX_KNOWN_SECRET_CHARS)
+        this.forget(this.runs.values().next().value!);
     });
   }
 
   private forget(run: string): void {
     this.runs.delete(run);
+    this.chars -= run.length;
     const left = this.lengths.get(run.length)! - 1;
     if (left === 0) this.lengths.delete(run.length);
     else this.lengths.set(run.length, left);
