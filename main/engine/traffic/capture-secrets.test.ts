@@ -228,6 +228,34 @@ describe('masking by value at capture', () => {
     expect(after.url).not.toContain(secret);
   });
 
+  it('lets go of every URL and block it remembered once a secret is known, though another entry was masked first', () => {
+    const masker = new CaptureMasker(new KnownSecrets());
+    const secret = 'remembered-then-known-0123456789';
+    const parts = {
+      url: `http://127.0.0.1:9/queues/q1/v2.3/version?note=${secret}`,
+      requestHeaders: `Host: x\r\nX-Note: ${secret}\r\n`,
+      responseHeaders: `HTTP/1.1 200 OK\r\nX-Echo: ${secret}\r\n`,
+    };
+    // Remembered clean: nothing in them is known yet.
+    const before = testTrafficEntry(parts);
+    masker.mask(before);
+    expect(before.masked).toBeFalsy();
+    masker.known.add(secret);
+    // Another entry first, with other parts: the memories catch up with the secrets known here.
+    masker.mask(
+      testTrafficEntry({
+        url: 'http://127.0.0.1:9/other',
+        requestHeaders: 'Host: y\r\n',
+        responseHeaders: 'HTTP/1.1 204 No Content\r\n',
+      }),
+    );
+    const after = testTrafficEntry(parts);
+    masker.mask(after);
+    expect(after.url).not.toContain(secret);
+    expect(after.requestHeaders).not.toContain(secret);
+    expect(after.responseHeaders).not.toContain(secret);
+  });
+
   it('gives the entries whose only secret is the same request block one held object, and the others their own', () => {
     const masker = new CaptureMasker(new KnownSecrets());
     const bearer = 'Host: x\r\nAuthorization: Bearer tok-shared-0123456789\r\n';

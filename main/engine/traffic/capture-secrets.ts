@@ -123,7 +123,8 @@ const TAKEN_VALUES = 16_384;
 export class CaptureMasker {
   /**
    * Each body by its text, and whether it is held as the string of its first look since (see
-   * `clean`). Oldest first: the first goes when the count or the size is passed.
+   * `clean`). Oldest first, but for that first look, which moves a body to the newest end: the
+   * first goes when the count or the size is passed.
    */
   private readonly cleanBodies = new Map<string, boolean>();
   private cleanChars = 0;
