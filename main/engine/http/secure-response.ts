@@ -7,8 +7,9 @@
  * Added as the head is written rather than set on each response as it starts: one header set with
  * `setHeader` before fastify's `writeHead` sends node down its merging path, which sets and
  * validates each of fastify's headers again, about a µs of every answer of every listener
- * (docs/decisions/perf-cold-windows.md, seventh round). The headers object given is not changed:
- * what is missing goes out in a copy.
+ * (docs/decisions/perf-cold-windows.md, seventh round). What is missing is added to the headers
+ * object given (fastify's is the reply's own; a copy of it cost as much as the merging path); a
+ * frozen one is copied.
  */
 import { ServerResponse, type IncomingMessage, type OutgoingHttpHeader, type OutgoingHttpHeaders } from 'node:http';
 
@@ -30,19 +31,16 @@ export class SecureResponse<Request extends IncomingMessage = IncomingMessage> e
   override writeHead(statusCode: number, reasonOrHeaders?: string | HeadersGiven, headers?: HeadersGiven): this {
     // As node reads its arguments: a reason phrase only as a string, the headers after it or in its place.
     const reason = typeof reasonOrHeaders === 'string' ? reasonOrHeaders : undefined;
-    const given = (reason === undefined ? (headers ?? reasonOrHeaders) : headers) as HeadersGiven;
-    let sent = given;
+    let given = (reason === undefined ? (headers ?? reasonOrHeaders) : headers) as HeadersGiven;
     if (given == null || Array.isArray(given)) {
       // No headers object (`end()` without a head) or node's array form, which node sets after these.
       for (const name of NAMES) if (!this.hasHeader(name)) this.setHeader(name, SECURITY_HEADERS[name]!);
     } else {
-      const missing = this.missingFrom(given);
-      if (missing !== null) sent = { ...given, ...missing };
+      given = this.completed(given);
     }
-    // Through node's own function with the arguments as given, the headers maybe completed.
     return reason === undefined
-      ? super.writeHead(statusCode, sent as OutgoingHttpHeaders)
-      : super.writeHead(statusCode, reason, sent as OutgoingHttpHeaders);
+      ? super.writeHead(statusCode, given as OutgoingHttpHeaders)
+      : super.writeHead(statusCode, reason, given as OutgoingHttpHeaders);
   }
 
   /** node's other name for `writeHead` (undocumented, bound to node's own function): through this one too. */
@@ -50,16 +48,21 @@ export class SecureResponse<Request extends IncomingMessage = IncomingMessage> e
     return this.writeHead(statusCode, reasonOrHeaders, headers);
   }
 
-  /** The security headers neither in `given` (its names in any case) nor set on the response; null: none. */
-  private missingFrom(given: OutgoingHttpHeaders): Record<string, string> | null {
-    let missing: Record<string, string> | null = null;
-    for (const name of NAMES) {
-      if (this.hasHeader(name)) continue;
-      (missing ??= {})[name] = SECURITY_HEADERS[name]!;
+  /** `given` with the security headers it lacks, in no case of their names nor set on the response. */
+  private completed(given: OutgoingHttpHeaders): OutgoingHttpHeaders {
+    let missing = 0;
+    for (let i = 0; i < NAMES.length; i++)
+      if (given[NAMES[i]!] === undefined && !this.hasHeader(NAMES[i]!)) missing |= 1 << i;
+    if (missing === 0) return given;
+    // A route may write a name in its own case: only names as long as one of ours are lowered.
+    for (const key in given) {
+      if (!LENGTHS.has(key.length)) continue;
+      const i = NAMES.indexOf(key.toLowerCase());
+      if (i !== -1) missing &= ~(1 << i);
     }
-    if (missing === null) return null;
-    // Only a name as long as one of ours is lowered and compared: fastify's few names, once each.
-    for (const key in given) if (LENGTHS.has(key.length)) delete missing[key.toLowerCase()];
-    return Object.keys(missing).length > 0 ? missing : null;
+    if (missing === 0) return given;
+    const target = Object.isExtensible(given) ? given : { ...given };
+    for (let i = 0; i < NAMES.length; i++) if (missing & (1 << i)) target[NAMES[i]!] = SECURITY_HEADERS[NAMES[i]!];
+    return target;
   }
 }

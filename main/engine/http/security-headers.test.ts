@@ -80,7 +80,7 @@ describe('security headers on every answer of every listener (docs/contract/cons
 
 describe('the heads a service app writes', () => {
   const app = createServiceApp();
-  /** A headers object a route shares between answers, and one it froze: neither is changed. */
+  /** A headers object a route shares between answers, and one it froze (copied, not changed). */
   const shared = { 'content-type': 'text/plain' };
   const frozen = Object.freeze({ 'content-type': 'text/plain' });
   const raw = (path: string, write: (response: ServerResponse) => void) =>
@@ -146,11 +146,16 @@ describe('the heads a service app writes', () => {
     expect(answer.headers['referrer-policy']).toBe('no-referrer');
   });
 
-  it("keep the route's headers and leave its headers objects as they were", async () => {
+  it("keep the route's headers, a shared object's answers alike, a frozen object as it was", async () => {
     const third = await rawRequest(`${base}/raw-undefined-reason`);
     expect([third.headers['content-type'], third.headers['x-mine']]).toEqual(['text/plain', '1']);
     expect((await rawRequest(`${base}/raw-reason`)).headers['content-type']).toBe('text/plain');
-    expect(shared).toEqual({ 'content-type': 'text/plain' });
+    const [first, again] = [await rawRequest(`${base}/raw-shared`), await rawRequest(`${base}/raw-shared`)];
+    for (const answer of [first, again])
+      expect([answer.headers['content-type'], answer.headers['referrer-policy']]).toEqual([
+        'text/plain',
+        'no-referrer',
+      ]);
     expect(Object.keys(frozen)).toEqual(['content-type']);
   });
 
