@@ -131,7 +131,7 @@ export class CaptureMasker {
   private cleanAt = -1;
   /**
    * Header blocks masked lately, and what masking made of them, for the secrets known at
-   * `blocksAt`: requests' in slots alone (see `BlockMemo`), answers' with a Map behind.
+   * `rememberedAt`: requests' in slots alone (see `BlockMemo`), answers' with a Map behind.
    */
   private readonly requestBlocks = new BlockMemo<MaskedBlock | null>(MASKED_BLOCKS, MASKED_BLOCK_CHARS, false);
   private readonly responseBlocks = new BlockMemo<MaskedBlock | null>(MASKED_BLOCKS, MASKED_BLOCK_CHARS);
@@ -141,7 +141,7 @@ export class CaptureMasker {
    * value cost more than the rest of masking an entry whose blocks are held.
    */
   private readonly urls = new BlockMemo<Masked>(MASKED_BLOCKS, MASKED_BLOCK_CHARS);
-  private blocksAt = -1;
+  private rememberedAt = -1;
   /**
    * For a request block held in `requestBlocks`, the held parts of an entry that holds nothing else (a
    * player's request with its bearer token, nearly every entry): one object shared by all those
@@ -225,47 +225,30 @@ export class CaptureMasker {
   }
 
   /**
-   * What masking made of a header block lately (null: nothing to mask), with the secrets known
-   * now; undefined when it is not held. A player sends the same headers with every request (its
-   * bearer token among them): found here, the block is not read for secrets again.
+   * What masking made of a URL or a header block lately (null: nothing to mask), with the secrets
+   * known now; undefined when it is not held. A player sends the same headers with every request
+   * (its bearer token among them) to the same few URLs: found here, they are not read again.
    */
-  private maskedBlock(memo: BlockMemo<MaskedBlock | null>, block: HeaderBlock): MaskedBlock | null | undefined {
-    if (this.blocksAt !== this.known.version) return undefined;
-    return memo.get(block);
+  private remembered<Value>(memo: BlockMemo<Value>, text: string): Value | undefined {
+    if (this.rememberedAt !== this.known.version) return undefined;
+    return memo.get(text);
   }
 
-  private headers(
-    memo: BlockMemo<MaskedBlock | null>,
-    block: HeaderBlock,
-    byName: HeaderStretch[],
-  ): MaskedBlock | null {
-    const masked = maskHeaderBlock(block, this.known, byName, true);
+  /** What masking made of `text`, held in `memo` for the secrets known now. */
+  private keep<Value>(memo: BlockMemo<Value>, text: string, masked: Value): Value {
     this.forgetIfStale();
-    memo.set(block, masked);
-    return masked;
-  }
-
-  /** What masking made of a URL lately, as `maskedBlock` for blocks. */
-  private maskedUrl(url: string): Masked | undefined {
-    if (this.blocksAt !== this.known.version) return undefined;
-    return this.urls.get(url);
-  }
-
-  private url(url: string, byName: Stretch[]): Masked {
-    const masked = maskUrl(url, this.known, byName, true);
-    this.forgetIfStale();
-    this.urls.set(url, masked);
+    memo.set(text, masked);
     return masked;
   }
 
   /** Lets go of what was masked with fewer secrets known than now: it may hold a secret learned since. */
   private forgetIfStale(): void {
-    if (this.blocksAt === this.known.version) return;
+    if (this.rememberedAt === this.known.version) return;
     this.requestBlocks.clear();
     this.responseBlocks.clear();
     this.urls.clear();
     this.heldAlone.clear();
-    this.blocksAt = this.known.version;
+    this.rememberedAt = this.known.version;
   }
 
   /**
@@ -279,9 +262,9 @@ export class CaptureMasker {
     const { known } = this;
     const version = known.version;
     // URLs and header blocks masked lately need no reading by name: they teach nothing new.
-    let url = this.maskedUrl(entry.url);
-    let requestHeaders = this.maskedBlock(this.requestBlocks, entry.requestHeaders);
-    let responseHeaders = this.maskedBlock(this.responseBlocks, entry.responseHeaders);
+    let url = this.remembered(this.urls, entry.url);
+    let requestHeaders = this.remembered(this.requestBlocks, entry.requestHeaders);
+    let responseHeaders = this.remembered(this.responseBlocks, entry.responseHeaders);
     // By name first, every part, learning what it finds.
     let urlByName = url === undefined ? this.urlByName(entry.url) : null;
     let requestHeadersByName = requestHeaders === undefined ? this.headersByName(entry.requestHeaders) : null;
@@ -315,13 +298,17 @@ export class CaptureMasker {
     // A request block found masked lately came before: its entries share one held object (see
     // `heldAlone`). One masked now may never come again (a fleet's, each with its own id).
     const requestBlockFound = requestHeaders !== undefined;
-    if (url === undefined) url = this.url(entry.url, urlByName!);
+    if (url === undefined) url = this.keep(this.urls, entry.url, maskUrl(entry.url, known, urlByName!, true));
     if (url) {
       entry.url = url.text;
       (held ??= {}).url = url.splices;
     }
     if (requestHeaders === undefined)
-      requestHeaders = this.headers(this.requestBlocks, entry.requestHeaders, requestHeadersByName!);
+      requestHeaders = this.keep(
+        this.requestBlocks,
+        entry.requestHeaders,
+        maskHeaderBlock(entry.requestHeaders, known, requestHeadersByName!, true),
+      );
     if (requestHeaders) {
       entry.requestHeaders = requestHeaders.block;
       (held ??= {}).requestHeaders = requestHeaders.held;
@@ -332,7 +319,11 @@ export class CaptureMasker {
       (held ??= {}).requestBody = requestBody.splices;
     }
     if (responseHeaders === undefined)
-      responseHeaders = this.headers(this.responseBlocks, entry.responseHeaders, responseHeadersByName!);
+      responseHeaders = this.keep(
+        this.responseBlocks,
+        entry.responseHeaders,
+        maskHeaderBlock(entry.responseHeaders, known, responseHeadersByName!, true),
+      );
     if (responseHeaders) {
       entry.responseHeaders = responseHeaders.block;
       (held ??= {}).responseHeaders = responseHeaders.held;
