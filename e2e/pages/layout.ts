@@ -1,7 +1,7 @@
 /**
  * The frame's layout, measured in the page: what is wrong with it at the current window size (the
  * page scrolling sideways, a status bar on two lines, a table whose columns are cut), how wide
- * the sidebar is, and whether the focused element shows a focus ring.
+ * the sidebar is, and whether each Tab stop shows a focus ring.
  */
 import type { Page } from '@playwright/test';
 
@@ -68,31 +68,53 @@ export async function sidebarWidth(page: Page): Promise<number> {
 }
 
 /**
- * The focused element: where it is (a path from the body, so a walk knows when it came round) and
- * what it shows of its focus: `ringless` describes it when it shows no ring (an outline, or for a
- * visually hidden radio, its drawn label's), null when it does.
+ * A Tab stop: where it is (a path from the body, so a walk knows when it came round) and
+ * `ringless` describing it when it shows no ring (an outline, or for a visually hidden radio, its
+ * drawn label's), null when it does.
  */
-export function focusStop(page: Page): Promise<{ id: string; ringless: string | null }> {
-  // One evaluate for both: the Tab walk of every area makes hundreds of these, each a round trip.
-  return page.evaluate(() => {
-    const element = document.activeElement as HTMLElement | null;
-    if (!element || element === document.body) return { id: 'body', ringless: null };
-    const path: string[] = [];
-    for (let node: Element | null = element; node && node !== document.body; node = node.parentElement)
-      path.unshift(`${node.tagName}:${[...(node.parentElement?.children ?? [])].indexOf(node)}`);
-    const id = path.join('/');
-    const ringed = (candidate: Element | null) => {
-      if (!candidate) return false;
-      const style = getComputedStyle(candidate);
-      return style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) >= 1;
-    };
-    // A radio or checkbox drawn by the label around it shows the ring on what it draws.
-    const drawn = element.matches('input[type="radio"], input[type="checkbox"], input[type="file"]')
-      ? (element.nextElementSibling ?? element.parentElement)
-      : null;
-    if (ringed(element) || ringed(drawn)) return { id, ringless: null };
-    const role = element.getAttribute('role');
-    const name = (element.getAttribute('aria-label') ?? element.textContent ?? '').trim().slice(0, 40);
-    return { id, ringless: `${element.tagName.toLowerCase()}${role ? `[role=${role}]` : ''} "${name}"` };
+export interface FocusStop {
+  id: string;
+  ringless: string | null;
+}
+
+/**
+ * Records every Tab stop as the focus arrives on it, in the page (a `focusin` listener), until
+ * `takeFocusStops` reads them. A walk then presses Tab several times between reads, instead of a
+ * round trip to the page after each press: the walk of every area took 53 s that way, 25 s this.
+ */
+export async function recordFocusStops(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    const win = window as unknown as { focusStops?: FocusStop[] };
+    if (win.focusStops) return;
+    win.focusStops = [];
+    document.addEventListener('focusin', () => {
+      const element = document.activeElement as HTMLElement | null;
+      if (!element || element === document.body) return;
+      const path: string[] = [];
+      for (let node: Element | null = element; node && node !== document.body; node = node.parentElement)
+        path.unshift(`${node.tagName}:${[...(node.parentElement?.children ?? [])].indexOf(node)}`);
+      const id = path.join('/');
+      const ringed = (candidate: Element | null) => {
+        if (!candidate) return false;
+        const style = getComputedStyle(candidate);
+        return style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) >= 1;
+      };
+      // A radio or checkbox drawn by the label around it shows the ring on what it draws.
+      const drawn = element.matches('input[type="radio"], input[type="checkbox"], input[type="file"]')
+        ? (element.nextElementSibling ?? element.parentElement)
+        : null;
+      if (ringed(element) || ringed(drawn)) return void win.focusStops!.push({ id, ringless: null });
+      const role = element.getAttribute('role');
+      const name = (element.getAttribute('aria-label') ?? element.textContent ?? '').trim().slice(0, 40);
+      win.focusStops!.push({
+        id,
+        ringless: `${element.tagName.toLowerCase()}${role ? `[role=${role}]` : ''} "${name}"`,
+      });
+    });
   });
+}
+
+/** The Tab stops recorded since the last read (`recordFocusStops`), in order. */
+export function takeFocusStops(page: Page): Promise<FocusStop[]> {
+  return page.evaluate(() => (window as unknown as { focusStops: FocusStop[] }).focusStops.splice(0));
 }
