@@ -3,36 +3,41 @@ import { configDefaults, defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /**
- * Files that run for tens of seconds on a 2-core runner, longest first (seconds each took in one
- * whole run under load; the order is what counts). Without vitest's cache of past durations (a
- * fresh clone) it starts the largest files first, and a short file that runs long was left to the
- * end with one worker idle: 96 s of outsiders after the rest. A new file that runs this long
- * belongs here too.
+ * Files that run for tens of seconds on a 2-core runner, in the order they start (seconds each
+ * took in one whole run under load). Without vitest's cache of past durations (a fresh clone) it
+ * starts the largest files first, and a short file that runs long was left to the end with one
+ * worker idle: 96 s of outsiders after the rest. A new file that runs this long belongs here too.
+ *
+ * Long first, and files that mostly wait (`// waits`: fleets and plays of a fixed wall-clock
+ * length, a tenth to a third of a core each) between files that compute: four waiting files side
+ * by side held every worker while the cores were half idle for a minute of the run.
  */
 const LONG_RUNNING = [
-  'test/outsider/fleet/hostile.test.ts', // its fleets' 90 s each (joined the suite after that run)
-  'main/engine/bundles/round-trip.test.ts', // 200
-  'main/serve.test.ts', // 151
-  'main/engine/traffic/bounds.test.ts', // 99
-  'main/engine/conformance/reference.test.ts', // 97
-  'main/engine/conformance/outsiders/outsiders.test.ts', // 85
-  'scripts/artillery-example.test.ts', // 80
-  'main/engine/conformance/defects.test.ts', // 74
-  'main/engine/player/transitions.test.ts', // 48
-  'main/engine/fleet/workers.test.ts', // 45
-  'main/engine/cloud-queue/large-queue.test.ts', // 44
-  'main/engine/player/player.model.test.ts', // 40
-  'main/cli/fleet-ci.test.ts', // 34
-  'main/engine/fleet/fleet-servers.test.ts', // 33
-  'main/engine/conformance/runs.test.ts', // 28
-  'main/engine/fleet/request-timeout.test.ts', // 28
-  'main/cli/fleet.test.ts', // 27
-  'renderer/src/components/CommandPalette.test.tsx', // 25
-  'main/engine/fleet/fleet.test.ts', // 24
-  'scripts/start.test.ts', // 22
-  'main/engine/data-safety-commands.test.ts', // 21
-  'main/cli/cli.test.ts', // 18
-  'main/cli/check-bounds.test.ts', // 15
+  'test/outsider/fleet/hostile.test.ts', // 62, waits
+  'main/engine/bundles/round-trip.test.ts', // 90
+  'main/serve.test.ts', // 63
+  'main/engine/traffic/bounds.test.ts', // 19 (the timing project, after the rest)
+  'main/engine/conformance/reference.test.ts', // 38
+  'scripts/artillery-example.test.ts', // 49, waits
+  'main/engine/conformance/outsiders/outsiders.test.ts', // 41
+  'main/engine/fleet/workers.test.ts', // 51, waits
+  'main/engine/conformance/defects.test.ts', // 38
+  'main/cli/fleet-ci.test.ts', // 32, waits
+  'main/engine/player/transitions.test.ts', // 32
+  'main/engine/fleet/fleet-servers.test.ts', // 33, waits
+  'main/engine/cloud-queue/large-queue.test.ts', // 18 (the timing project)
+  'main/engine/player/player.model.test.ts', // 6
+  'main/engine/fleet/request-timeout.test.ts', // 26, waits
+  'main/engine/conformance/runs.test.ts', // 6
+  'main/cli/fleet.test.ts', // 18, waits
+  'renderer/src/components/CommandPalette.test.tsx', // 12
+  'main/engine/fleet/fleet.test.ts', // 22, waits
+  'scripts/start.test.ts', // 12
+  'test/outsider/fleet/hostile-endpoint.test.ts', // 40, waits
+  'main/engine/data-safety-commands.test.ts', // 22
+  'test/outsider/fleet/correct.test.ts', // 31, waits
+  'main/cli/cli.test.ts', // 13
+  'main/cli/check-bounds.test.ts', // 12
   'main/cli/fleet-bodies.test.ts', // 15
 ];
 
@@ -88,11 +93,13 @@ export default defineConfig({
   test: {
     environment: 'node',
     pool: 'forks',
-    // Four at a time on the 2-core runner: the suite waits more than it computes (engines' timers,
+    // Five at a time on the 2-core runner: the suite waits more than it computes (engines' timers,
     // fleets of fixed length, child processes starting), and with two workers the cores were idle
     // 44% of the run (CPU 525 s in 7 min 46 s); with four, 5 min 33 s, and 4 min 12-18 s with the
-    // processes shared below (CPU 380 s). Measured on this 2-core machine, quiet, two runs each.
-    maxWorkers: 4,
+    // processes shared below (CPU 380 s). Later, with the suite grown to CPU 510 s: four workers
+    // 5 min 7-23 s, the cores half idle for a minute; five, with the waiting files spread out
+    // (LONG_RUNNING), 4 min 31 s, idle under 10%. Measured on this 2-core machine, quiet.
+    maxWorkers: 5,
     sequence: { sequencer: LongRunningFirst },
     testTimeout: 20_000,
     hookTimeout: 20_000,

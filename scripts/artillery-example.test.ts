@@ -84,7 +84,9 @@ async function referenceQueue(): Promise<{ queueBaseUrl: string; httpAuthorizati
   return (await response.json()) as { queueBaseUrl: string; httpAuthorization: string };
 }
 
-describe('examples/fleet/fleet.yml under `artillery run`', () => {
+// The two plays side by side: each is 20 s of wall time that barely uses a core, and one after the
+// other they held a test worker for 90 s.
+describe.concurrent('examples/fleet/fleet.yml under `artillery run`', () => {
   it(
     "reports the players' figures as custom metrics, 0 violations on the reference server",
     async () => {
