@@ -31,6 +31,13 @@ const PROPERTIES = [
   'stroke',
 ] as const;
 
+/** What the page keeps between the two steps: the elements read, and their colours then. */
+interface PageColours {
+  /** Each element's colours under `theme` (null: none chosen, the system's), then the theme as it was. */
+  coloursUnder(elements: Element[], theme: string | null): string[];
+  before?: { elements: Element[]; system: string[]; chosen: string[] };
+}
+
 /**
  * Under the system scheme emulated now, reads every element's colours with no theme chosen and
  * with `chosen` chosen, and keeps both in the page for `compareAfterSwitch`.
@@ -38,22 +45,29 @@ const PROPERTIES = [
 export async function readColours(page: Page, chosen: Scheme): Promise<void> {
   await page.evaluate(
     ({ chosen, properties }) => {
-      const root = document.documentElement;
-      const was = root.getAttribute('data-theme');
-      const read = (theme: string | null) => {
-        if (theme) root.setAttribute('data-theme', theme);
-        else root.removeAttribute('data-theme');
-        const colours = new Map<Element, string>();
-        for (const element of document.querySelectorAll('*')) {
-          const style = getComputedStyle(element);
-          colours.set(element, properties.map((name) => style.getPropertyValue(name)).join(' | '));
-        }
-        return colours;
+      const win = window as unknown as { pageColours?: PageColours };
+      win.pageColours ??= {
+        coloursUnder(elements, theme) {
+          const root = document.documentElement;
+          const was = root.getAttribute('data-theme');
+          if (theme) root.setAttribute('data-theme', theme);
+          else root.removeAttribute('data-theme');
+          const colours = elements.map((element) => {
+            const style = getComputedStyle(element);
+            return properties.map((name) => style.getPropertyValue(name)).join(' | ');
+          });
+          if (was) root.setAttribute('data-theme', was);
+          else root.removeAttribute('data-theme');
+          return colours;
+        },
       };
-      const readings = { system: read(null), chosen: read(chosen) };
-      if (was) root.setAttribute('data-theme', was);
-      else root.removeAttribute('data-theme');
-      (window as unknown as { colourReadings: typeof readings }).colourReadings = readings;
+      const { coloursUnder } = win.pageColours;
+      const elements = [...document.querySelectorAll('*')];
+      win.pageColours.before = {
+        elements,
+        system: coloursUnder(elements, null),
+        chosen: coloursUnder(elements, chosen),
+      };
     },
     { chosen, properties: PROPERTIES },
   );
@@ -69,44 +83,30 @@ export function compareAfterSwitch(
   page: Page,
   chosenBefore: Scheme,
 ): Promise<{ compared: number; differences: string[] }> {
-  return page.evaluate(
-    ({ chosenBefore, properties }) => {
-      const before = (window as unknown as { colourReadings: Record<'system' | 'chosen', Map<Element, string>> })
-        .colourReadings;
-      const systemBefore: Scheme = chosenBefore === 'dark' ? 'light' : 'dark';
-      const root = document.documentElement;
-      const was = root.getAttribute('data-theme');
-      const elements = [...before.system.keys()].filter((element) => element.isConnected);
-      const read = (theme: string | null) => {
-        if (theme) root.setAttribute('data-theme', theme);
-        else root.removeAttribute('data-theme');
-        return elements.map((element) => {
-          const style = getComputedStyle(element);
-          return properties.map((name) => style.getPropertyValue(name)).join(' | ');
-        });
-      };
-      const systemNow = read(null);
-      const chosenNow = read(systemBefore);
-      if (was) root.setAttribute('data-theme', was);
-      else root.removeAttribute('data-theme');
+  return page.evaluate((chosenBefore) => {
+    const { coloursUnder, before } = (window as unknown as { pageColours: PageColours }).pageColours;
+    const systemBefore: Scheme = chosenBefore === 'dark' ? 'light' : 'dark';
+    const kept = before!.elements.flatMap((element, index) => (element.isConnected ? [index] : []));
+    const elements = kept.map((index) => before!.elements[index]!);
+    const systemNow = coloursUnder(elements, null);
+    const chosenNow = coloursUnder(elements, systemBefore);
 
-      const describe = (element: Element) =>
-        `${element.tagName.toLowerCase()}${element.id ? `#${element.id}` : ''}${
-          typeof element.className === 'string' && element.className ? `.${element.className.split(' ')[0]}` : ''
-        } "${(element.textContent ?? '').trim().slice(0, 30)}"`;
-      const differences: string[] = [];
-      elements.forEach((element, index) => {
-        if (before.chosen.get(element) !== systemNow[index])
-          differences.push(
-            `${chosenBefore} chosen over a ${systemBefore} system, ${describe(element)}: ${before.chosen.get(element)} ≠ ${systemNow[index]}`,
-          );
-        if (chosenNow[index] !== before.system.get(element))
-          differences.push(
-            `${systemBefore} chosen over a ${chosenBefore} system, ${describe(element)}: ${chosenNow[index]} ≠ ${before.system.get(element)}`,
-          );
-      });
-      return { compared: elements.length, differences: differences.slice(0, 20) };
-    },
-    { chosenBefore, properties: PROPERTIES },
-  );
+    const describe = (element: Element) =>
+      `${element.tagName.toLowerCase()}${element.id ? `#${element.id}` : ''}${
+        typeof element.className === 'string' && element.className ? `.${element.className.split(' ')[0]}` : ''
+      } "${(element.textContent ?? '').trim().slice(0, 30)}"`;
+    const differences: string[] = [];
+    kept.forEach((index, at) => {
+      const element = elements[at]!;
+      if (before!.chosen[index] !== systemNow[at])
+        differences.push(
+          `${chosenBefore} chosen over a ${systemBefore} system, ${describe(element)}: ${before!.chosen[index]} ≠ ${systemNow[at]}`,
+        );
+      if (chosenNow[at] !== before!.system[index])
+        differences.push(
+          `${systemBefore} chosen over a ${chosenBefore} system, ${describe(element)}: ${chosenNow[at]} ≠ ${before!.system[index]}`,
+        );
+    });
+    return { compared: elements.length, differences: differences.slice(0, 20) };
+  }, chosenBefore);
 }
