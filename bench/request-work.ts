@@ -1,7 +1,7 @@
 /**
  * The JavaScript work of one request through each layer the console's `GET /itemWindow` adds, no
  * kernel and no load client (a tool, not one of `npm run bench`'s benches):
- * `npx tsx bench/request-work.ts`.
+ * `npx tsx bench/request-work.ts [--cold]`.
  *
  * Each request is a real IncomingMessage and ServerResponse on a socket that takes what it is
  * written and sends nothing, handed to the server's own `request` listeners (as node's parser
@@ -15,6 +15,13 @@
  *   console   the console's cloud queue server, capture off, one cached window
  *   capture   the same with capture on
  *
+ * With `--cold`, the cold window instead: 10,000 windows of a 100,000-item queue in turn, more
+ * than the window cache keeps, each read from the store (item-window.bench.ts's load):
+ *
+ *   floor     a bare fastify route on the console's table (item-window-floor.ts)
+ *   console   the console's cloud queue server, capture off
+ *   capture   the same with capture on
+ *
  * Prints each layer's µs a request: the lowest, the lower quartile and the median of ROUNDS
  * interleaved rounds of REQUESTS requests.
  */
@@ -23,12 +30,22 @@ import type { AddressInfo, Socket } from 'node:net';
 import { Writable } from 'node:stream';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { createServiceApp } from '../main/engine/http/service-app.js';
+import type { QueueSummary } from '../main/engine/api/queue-types.js';
+import { itemJson } from '../main/engine/cloud-queue/item-rows.js';
+import { sampleTracks } from '../main/engine/cloud-queue/samples.js';
 import { createEngine, type Engine } from '../main/engine/index.js';
+import { itemIdOf } from '../main/engine/store/repositories/queue-items.js';
+import { startWindowFloor } from './item-window-floor.js';
 import { cachedWindow } from './item-window-load.js';
 import { fmt } from './stats.js';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 30);
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 5_000);
+const COLD = process.argv.includes('--cold');
+/** The cold load's queue and its windows, as item-window.bench.ts asks for them. */
+const COLD_ITEMS = 100_000;
+const coldQuery = (itemId: string) => `?reason=refresh&itemId=${itemId}&previousWindowSize=5&upcomingWindowSize=10`;
+const COLD_QUERIES = Array.from({ length: 10_000 }, (_, i) => coldQuery(itemIdOf(1 + ((i * 7919) % COLD_ITEMS))));
 
 /** Takes whatever a response writes; the server never learns there is no peer. */
 class NullSocket extends Writable {
@@ -46,16 +63,17 @@ function responseClassOf(server: Server): typeof ServerResponse {
   return (key && (server as unknown as Record<symbol, typeof ServerResponse>)[key]) || ServerResponse;
 }
 
-/** One GET of `path` through the server's `request` listeners; resolves with the status once written. */
-function requester(server: Server, path: string, headers: Record<string, string>): () => Promise<number> {
+/** One GET through the server's `request` listeners, of each of `paths` in turn; resolves with the status once written. */
+function requester(server: Server, paths: readonly string[], headers: Record<string, string>): () => Promise<number> {
   const socket = new NullSocket() as unknown as Socket;
   const Response = responseClassOf(server);
   const all: Record<string, string> = { host: '127.0.0.1', ...headers };
   const rawHeaders = Object.entries(all).flat();
+  let next = 0;
   return () => {
     const request = new IncomingMessage(socket);
     request.method = 'GET';
-    request.url = path;
+    request.url = paths[next++ % paths.length]!;
     request.httpVersionMajor = request.httpVersionMinor = 1;
     request.httpVersion = '1.1';
     request.rawHeaders = rawHeaders.slice();
@@ -91,42 +109,76 @@ function serverOn(port: number): Server {
   return found;
 }
 
-async function engineWith(
-  capture: boolean,
-): Promise<{ engine: Engine; server: Server; path: string; headers: Record<string, string>; bytes: Buffer }> {
+interface Served {
+  engine: Engine;
+  server: Server;
+  paths: string[];
+  headers: Record<string, string>;
+  /** The answer to the first path, as sent. */
+  text: string;
+}
+
+async function engineWith(capture: boolean): Promise<Served> {
   const engine = await createEngine({ dataDir: null, port: 0, clockSpeed: 0 });
   await engine.commands.run('traffic.configure', { capture });
+  if (COLD) {
+    const queue = (await engine.commands.run('queues.create', {
+      name: 'Request work, cold',
+      items: sampleTracks(1, COLD_ITEMS).map((track) => ({ track })),
+    })) as QueueSummary;
+    const base = new URL(queue.queueBaseUrl);
+    const headers = { authorization: `Bearer ${queue.accessToken}`, 'x-player-id': 'bench' };
+    const paths = COLD_QUERIES.map((query) => `${base.pathname}itemWindow${query}`);
+    const text = await (await fetch(base.origin + paths[0]!, { headers })).text();
+    return { engine, server: serverOn(Number(base.port)), paths, headers, text };
+  }
   const { origin, path, headers, text } = await cachedWindow(engine, 'Request work');
-  return { engine, server: serverOn(Number(new URL(origin).port)), path, headers, bytes: Buffer.from(text) };
+  return { engine, server: serverOn(Number(new URL(origin).port)), paths: [path], headers, text };
 }
 
 const off = await engineWith(false);
 const on = await engineWith(true);
 const apps: FastifyInstance[] = [];
+const closers: (() => Promise<void>)[] = [];
 try {
-  const sendBytes = (app: FastifyInstance) => {
-    app.get('/queues/:queueId/:version/itemWindow', (_request, reply) => {
-      reply.type('application/json; charset=utf-8').send(off.bytes);
-    });
-    apps.push(app);
-    return app;
-  };
-  const fastify = sendBytes(Fastify({ logger: false }));
-  const service = sendBytes(createServiceApp({ ignoreDuplicateSlashes: true }));
-  await Promise.all(apps.map((app) => app.ready()));
-  const layers: Record<string, () => Promise<number>> = {
-    fastify: requester(fastify.server, off.path, off.headers),
-    service: requester(service.server, off.path, off.headers),
-    console: requester(off.server, off.path, off.headers),
-    capture: requester(on.server, on.path, on.headers),
-  };
+  const layers: Record<string, () => Promise<number>> = {};
+  if (COLD) {
+    const versions = JSON.parse(off.text) as { contextVersion: string; queueVersion: string };
+    const floor = await startWindowFloor(
+      sampleTracks(1, COLD_ITEMS).map((track, i) => itemJson(itemIdOf(i + 1), track, undefined)),
+      versions,
+    );
+    closers.push(() => floor.close());
+    const { pathname, port } = new URL(floor.url);
+    const floorPaths = COLD_QUERIES.map((query) => pathname + query);
+    const floorText = await (await fetch(`http://127.0.0.1:${port}${floorPaths[0]}`)).text();
+    if (floorText !== off.text) throw new Error("the floor does not answer the console's window byte for byte");
+    layers.floor = requester(serverOn(Number(port)), floorPaths, {});
+  } else {
+    const bytes = Buffer.from(off.text);
+    const sendBytes = (app: FastifyInstance) => {
+      app.get('/queues/:queueId/:version/itemWindow', (_request, reply) => {
+        reply.type('application/json; charset=utf-8').send(bytes);
+      });
+      apps.push(app);
+      return app;
+    };
+    const fastify = sendBytes(Fastify({ logger: false }));
+    const service = sendBytes(createServiceApp({ ignoreDuplicateSlashes: true }));
+    await Promise.all(apps.map((app) => app.ready()));
+    layers.fastify = requester(fastify.server, off.paths, off.headers);
+    layers.service = requester(service.server, off.paths, off.headers);
+  }
+  layers.console = requester(off.server, off.paths, off.headers);
+  layers.capture = requester(on.server, on.paths, on.headers);
   for (const [name, send] of Object.entries(layers)) {
     const status = await send();
     if (status !== 200) throw new Error(`${name} answered ${status}`);
   }
-  console.log(
-    `the JS work of one cached window (${fmt(off.bytes.length)} bytes): ${ROUNDS} rounds of ${fmt(REQUESTS)} requests`,
-  );
+  const what = COLD
+    ? `a cold window (10,000 windows of a ${fmt(COLD_ITEMS)}-item queue in turn, the first ${fmt(Buffer.byteLength(off.text))} bytes)`
+    : `one cached window (${fmt(Buffer.byteLength(off.text))} bytes)`;
+  console.log(`the JS work of ${what}: ${ROUNDS} rounds of ${fmt(REQUESTS)} requests`);
   const rounds: Record<string, number[]> = {};
   for (let round = 0; round < ROUNDS; round++)
     for (const [name, send] of Object.entries(layers)) (rounds[name] ??= []).push(await microsEach(send));
@@ -139,6 +191,7 @@ try {
   }
 } finally {
   await Promise.all(apps.map((app) => app.close()));
+  await Promise.all(closers.map((close) => close()));
   await off.engine.close();
   await on.engine.close();
 }

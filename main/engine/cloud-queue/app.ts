@@ -156,7 +156,7 @@ export async function buildCloudQueueApp(options: CloudQueueAppOptions): Promise
           includesEndOfQueue: window.includesEndOfQueue,
         };
         activity.itemWindow(head.id, playerId, record);
-        return reply.type('application/json; charset=utf-8').send(window.bytes ?? window.body);
+        return reply.type('application/json; charset=utf-8').send(window.bytes);
       });
 
       api.post('/timePlayed', { bodyLimit: MAX_TIME_PLAYED_BODY_BYTES }, async (request, reply) => {

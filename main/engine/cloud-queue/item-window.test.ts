@@ -41,12 +41,16 @@ function checkWindows(
     }).toEqual(expected);
     // Byte for byte: the stored JSON of each item, in order, inside the window's fields.
     const stored = expected.itemIds.map((id) => f.store.queueItems.byId(head.key, id)!.item).join(',');
-    expect(window!.body).toBe(
+    expect(window!.bytes.toString('utf8')).toBe(
       `{"includesBeginningOfQueue":${expected.includesBeginningOfQueue},"includesEndOfQueue":${expected.includesEndOfQueue},` +
         `"contextVersion":"${head.contextVersion}","queueVersion":"${head.queueVersion}","items":[${stored}]}`,
     );
     expect(window!.anchorItemId).toBe(ids.length === 0 ? null : (itemId ?? ids[0]));
-    const body = JSON.parse(window!.body) as { items: { id: string }[]; queueVersion: string; contextVersion: string };
+    const body = JSON.parse(window!.bytes.toString('utf8')) as {
+      items: { id: string }[];
+      queueVersion: string;
+      contextVersion: string;
+    };
     expect(body.items.map((i) => i.id)).toEqual(expected.itemIds);
     expect(body.queueVersion).toBe(String(head.queueVersion));
     // Never more than asked on either side of the anchor.
@@ -163,8 +167,9 @@ describe('itemWindow windowing (property tests against an array model)', () => {
             upcomingWindowSize: upcoming!,
           }),
         ).toEqual({
-          body: `{"includesBeginningOfQueue":true,"includesEndOfQueue":true,"contextVersion":"${head.contextVersion}","queueVersion":"${head.queueVersion}","items":[]}`,
-          bytes: null,
+          bytes: Buffer.from(
+            `{"includesBeginningOfQueue":true,"includesEndOfQueue":true,"contextVersion":"${head.contextVersion}","queueVersion":"${head.queueVersion}","items":[]}`,
+          ),
           anchorItemId: null,
           itemIds: [],
           includesBeginningOfQueue: true,

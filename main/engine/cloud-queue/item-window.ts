@@ -6,6 +6,7 @@
  * statement of indexed range reads, O(window + log n), answers the items' stored JSON already
  * joined: the body is that string with the window's fields around it.
  */
+import { bytesToSend } from '../http/sent-text.js';
 import type { QueueItemRepository } from '../store/repositories/queue-items.js';
 import type { QueueHead } from '../store/repositories/queues.js';
 import { DEFAULT_PREVIOUS_WINDOW_SIZE, DEFAULT_UPCOMING_WINDOW_SIZE, MAX_WINDOW_SIDE } from './defaults.js';
@@ -77,10 +78,8 @@ function bad<T>(field: string, message: string): ParsedQuery<T> {
 }
 
 export interface ItemWindow {
-  /** The response body, ready to send. */
-  body: string;
-  /** The body in UTF-8, once the window cache keeps the window (`bytesToSend`); sent instead. */
-  bytes: Buffer | null;
+  /** The response body in UTF-8, ready to send (its text: `textSent`). */
+  bytes: Buffer;
   anchorItemId: string | null;
   itemIds: string[];
   includesBeginningOfQueue: boolean;
@@ -97,27 +96,30 @@ export function readItemWindow(
     upcomingWindowSize,
   }: Pick<ItemWindowQuery, 'itemId' | 'previousWindowSize' | 'upcomingWindowSize'>,
 ): ItemWindow | null {
-  const found = items.window(head.key, itemId, previousWindowSize, upcomingWindowSize);
+  const found = items.window(head.key, itemId, previousWindowSize, upcomingWindowSize, head);
   // Without itemId the anchor is the queue's first item; an empty queue has an empty window.
-  if (!found) return itemId === null ? windowOf(head, '', [], null, true, true) : null;
-  const [atBeginning, atEnd, joined] = found;
-  const cut = joined.indexOf('\0');
-  const itemIds = joined.slice(0, cut).split(',');
-  return windowOf(head, joined.slice(cut + 1), itemIds, itemId ?? itemIds[0]!, atBeginning === 1, atEnd === 1);
+  if (!found) return itemId === null ? emptyWindow(head) : null;
+  const [atBeginning, atEnd, ids, bytes] = found;
+  const itemIds = ids.split(',');
+  return {
+    bytes,
+    anchorItemId: itemId ?? itemIds[0]!,
+    itemIds,
+    includesBeginningOfQueue: atBeginning === 1,
+    includesEndOfQueue: atEnd === 1,
+  };
 }
 
-/** The window's body around its items' stored JSON, already joined by commas: no object between. */
-function windowOf(
-  head: QueueHead,
-  items: string,
-  itemIds: string[],
-  anchorItemId: string | null,
-  includesBeginningOfQueue: boolean,
-  includesEndOfQueue: boolean,
-): ItemWindow {
-  // Versions are decimal strings, items are stored JSON: nothing here needs escaping.
+/** An empty queue's window (rare: written here, not read). Versions are decimal strings: nothing to escape. */
+function emptyWindow(head: QueueHead): ItemWindow {
   const body =
-    `{"includesBeginningOfQueue":${includesBeginningOfQueue},"includesEndOfQueue":${includesEndOfQueue},` +
-    `"contextVersion":"${head.contextVersion}","queueVersion":"${head.queueVersion}","items":[${items}]}`;
-  return { body, bytes: null, anchorItemId, itemIds, includesBeginningOfQueue, includesEndOfQueue };
+    `{"includesBeginningOfQueue":true,"includesEndOfQueue":true,` +
+    `"contextVersion":"${head.contextVersion}","queueVersion":"${head.queueVersion}","items":[]}`;
+  return {
+    bytes: bytesToSend(body),
+    anchorItemId: null,
+    itemIds: [],
+    includesBeginningOfQueue: true,
+    includesEndOfQueue: true,
+  };
 }

@@ -8,7 +8,7 @@
  * players spread over a long queue) would otherwise churn the cache and the garbage collector.
  */
 import type { QueueHead } from '../store/repositories/queues.js';
-import { bytesToSend } from '../http/sent-text.js';
+import { keepText } from '../http/sent-text.js';
 import type { ItemWindow, ItemWindowQuery } from './item-window.js';
 
 /** A kept window, and whether it was served since the eviction hand last passed it. */
@@ -50,8 +50,8 @@ export class WindowCache {
 
   /**
    * Offers a window just read from the store; it is kept if its key was seen recently, with its
-   * body encoded once for every send to come (a one-off window is sent as text: encoding it here
-   * would only add a copy).
+   * text remembered beside its bytes for capture (decoded once, not on every send to come; a
+   * one-off window is decoded only if capture asks).
    */
   offer(key: string, window: ItemWindow): void {
     const slot = slotOf(key, this.seen.length - 1);
@@ -60,7 +60,7 @@ export class WindowCache {
       return;
     }
     this.seen[slot] = undefined;
-    window.bytes = bytesToSend(window.body);
+    keepText(window.bytes);
     this.entries.set(key, { window, used: false });
     if (this.entries.size > this.capacity) this.evictOne();
   }

@@ -27,11 +27,17 @@ export interface ItemRow {
 export type ItemTuple = [pos: number, seq: number, item: string];
 
 /**
- * An item window as one row: whether it reaches the queue's beginning and end (1 or 0), then its
- * item ids joined by commas, a NUL, and its items' stored JSON joined by commas (JSON text never
- * holds a raw NUL or control character, ids never a comma).
+ * An item window as one row: whether it reaches the queue's beginning and end (1 or 0), its item
+ * ids joined by commas (ids never hold one), and the whole answer body (docs/cloud-queue-server.md)
+ * as UTF-8 bytes, written by SQLite around the items' stored JSON.
  */
-export type JoinedWindow = [atBeginning: number, atEnd: number, joined: string];
+export type JoinedWindow = [atBeginning: number, atEnd: number, itemIds: string, body: Buffer];
+
+/** The versions a window's body names, as the queue's head holds them now. */
+export interface WindowVersions {
+  contextVersion: number;
+  queueVersion: number;
+}
 
 export class QueueItemRepository {
   private readonly firstStmt;
@@ -44,7 +50,7 @@ export class QueueItemRepository {
   private readonly orderedIdsStmt;
   private readonly beforeStmt;
   private readonly afterManyStmt;
-  private readonly windowStmts = new Map<number, { get(...args: number[]): JoinedWindow | undefined }>();
+  private readonly windowStmts = new Map<number, { get(...args: (number | string)[]): JoinedWindow | undefined }>();
   private readonly db: SqliteDatabase;
   private readonly insertStmt;
   private readonly insertBatchStmt;
@@ -126,15 +132,45 @@ export class QueueItemRepository {
    * An item's window (the queue's first item's, for `itemId` null) as SQLite joins it, in one
    * statement of indexed range reads: the anchor found by its id, the row `previous + 1` before it
    * and the row `upcoming + 1` after it found walking the primary key (none: the window reaches
-   * that end), and the rows between them read once, their ids and items each joined into one
-   * string. Undefined when the queue has no such item (or, for null, no item at all).
+   * that end), and the rows between them read once, their ids joined into one string and their
+   * items into the answer's bytes. Undefined when the queue has no such item (or, for null, no
+   * item at all).
+   *
+   * The body is a BLOB so that it reaches JavaScript as bytes: no 5 kB string made from the row,
+   * none measured again for its Content-Length and none encoded again on its way to the socket
+   * (docs/decisions/perf-cold-windows.md, eighth round).
    */
-  window(queueKey: number, itemId: string | null, previous: number, upcoming: number): JoinedWindow | undefined {
-    if (itemId === null) return this.windowStmt(true, previous, upcoming).get(queueKey, queueKey, queueKey, queueKey);
+  window(
+    queueKey: number,
+    itemId: string | null,
+    previous: number,
+    upcoming: number,
+    versions: WindowVersions,
+  ): JoinedWindow | undefined {
+    // Bound as text: a number would be bound as a REAL and written `7.0`.
+    const contextVersion = String(versions.contextVersion);
+    const queueVersion = String(versions.queueVersion);
+    if (itemId === null)
+      return this.windowStmt(true, previous, upcoming).get(
+        contextVersion,
+        queueVersion,
+        queueKey,
+        queueKey,
+        queueKey,
+        queueKey,
+      );
     const seq = itemSeqOf(itemId);
     return seq === null
       ? undefined
-      : this.windowStmt(false, previous, upcoming).get(queueKey, seq, queueKey, queueKey, queueKey);
+      : this.windowStmt(false, previous, upcoming).get(
+          contextVersion,
+          queueVersion,
+          queueKey,
+          seq,
+          queueKey,
+          queueKey,
+          queueKey,
+        );
   }
 
   /** `window`'s statement for one anchor kind and pair of sizes (a bound LIMIT or OFFSET costs more than the read). */
@@ -146,22 +182,27 @@ export class QueueItemRepository {
         ? 'SELECT pos FROM queue_items WHERE queue_key = ? ORDER BY pos LIMIT 1'
         : 'SELECT pos FROM queue_items WHERE queue_key = ? AND item_seq = ?';
       // `b` materialized: flattened, SQLite walked to each end twice (once for the range, once for
-      // the flags). The group_concats take the rows in the order the subquery reads them, the
-      // primary key's: an ORDER BY inside group_concat would sort them again (a third of the
-      // read's cost here). item-window.test.ts holds the order to the array model after edits.
+      // the flags). The group_concats take the rows in the order the join reads them, the primary
+      // key's: an ORDER BY inside group_concat would sort them again (a third of the read's cost
+      // here). item-window.test.ts holds the order and the bytes to the array model after edits.
+      // The versions are bound as decimal text; the items are stored JSON:
+      // nothing in the body needs escaping. Without an anchor `b` is empty, the join has no row,
+      // and HAVING leaves none of the aggregate's.
       statement = this.db
-        .prepare<number[], JoinedWindow>(
-          `WITH a AS (${anchor}),
+        .prepare<(number | string)[], JoinedWindow>(
+          `WITH v AS (SELECT ? AS context_version, ? AS queue_version), a AS (${anchor}),
           b AS MATERIALIZED (SELECT
             (SELECT pos FROM queue_items WHERE queue_key = ? AND pos < a.pos ORDER BY pos DESC LIMIT 1 OFFSET ${previous}) AS lo,
             (SELECT pos FROM queue_items WHERE queue_key = ? AND pos > a.pos ORDER BY pos LIMIT 1 OFFSET ${upcoming}) AS hi
             FROM a)
-          SELECT b.lo IS NULL, b.hi IS NULL,
-            (SELECT group_concat('item-' || item_seq) || char(0) || group_concat(item, ',') FROM (
-              SELECT item_seq, item FROM queue_items
-              WHERE queue_key = ? AND pos > IFNULL(b.lo, ${Number.MIN_SAFE_INTEGER}) AND pos < IFNULL(b.hi, ${Number.MAX_SAFE_INTEGER})
-              ORDER BY pos))
-          FROM b`,
+          SELECT b.lo IS NULL, b.hi IS NULL, group_concat('item-' || w.item_seq),
+            CAST('{"includesBeginningOfQueue":' || iif(b.lo IS NULL, 'true', 'false') ||
+              ',"includesEndOfQueue":' || iif(b.hi IS NULL, 'true', 'false') ||
+              ',"contextVersion":"' || v.context_version || '","queueVersion":"' || v.queue_version ||
+              '","items":[' || group_concat(w.item, ',') || ']}' AS BLOB)
+          FROM v, b JOIN queue_items AS w
+            ON w.queue_key = ? AND w.pos > IFNULL(b.lo, ${Number.MIN_SAFE_INTEGER}) AND w.pos < IFNULL(b.hi, ${Number.MAX_SAFE_INTEGER})
+          HAVING count(*) > 0`,
         )
         .raw();
       // Players ask for a few sizes; a client sweeping them must not grow this without end.
