@@ -2,10 +2,25 @@
  * Secrets found by value (docs/contract/console.md §9): a secret is found wherever it stands in a
  * text, whole or as the parts of a JWT, and nothing shorter than a run is ever held.
  */
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { KnownSecrets, MAX_KNOWN_SECRET_CHARS, MAX_KNOWN_SECRETS, MIN_SECRET_LENGTH } from './known-secrets.js';
 
 const slices = (text: string, known: KnownSecrets) => known.find(text).map(({ start, end }) => text.slice(start, end));
+
+/** The runs of a text as the contract defines them, written the plain way: the model `find` is held to. */
+function modelRuns(text: string): { start: number; end: number; run: string }[] {
+  return [...text.matchAll(/[A-Za-z0-9_-]+/g)]
+    .filter((m) => m[0].length >= MIN_SECRET_LENGTH)
+    .map((m) => ({ start: m.index, end: m.index + m[0].length, run: m[0] }));
+}
+
+/** Texts of runs and what parts them: short and long runs, punctuation, non-ASCII, lone and paired surrogates. */
+const piece = fc.oneof(
+  fc.stringMatching(/^[A-Za-z0-9_-]{1,40}$/),
+  fc.constantFrom(' ', '.', '"', '/', ':', '=', '\r\n', 'é', '–', '😀', '\ud800', '\udc00', '\u0141', '\uff41'),
+);
+const text = fc.array(piece, { maxLength: 40 }).map((pieces) => pieces.join(''));
 
 describe('known secrets', () => {
   it('finds a secret under any name, in a HAR value, a curl line and a path', () => {
@@ -61,5 +76,42 @@ describe('known secrets', () => {
     // The newest is still found.
     const newest = `tok${String(made - 1).padStart(8, '0')}${'b'.repeat(15_989)}`;
     expect(known.find(`Authorization: Bearer ${newest}`)).toHaveLength(1);
+  });
+
+  it('finds exactly the held runs of any text, where the plain model finds them', () => {
+    fc.assert(
+      fc.property(
+        text,
+        fc.array(text, { maxLength: 4 }),
+        fc.array(fc.nat(), { maxLength: 6 }),
+        (haystack, others, picks) => {
+          const known = new KnownSecrets();
+          // Some of the haystack's own runs are held (found), and the runs of other texts (mostly not).
+          const own = modelRuns(haystack);
+          for (const pick of picks) if (own.length > 0) known.add(own[pick % own.length]!.run);
+          for (const other of others) known.add(other);
+          // What add holds, by the model (the next test holds add to it): every run of every value given.
+          const given = [...picks.flatMap((pick) => (own.length > 0 ? [own[pick % own.length]!.run] : [])), ...others];
+          const held = new Set(given.filter((v) => !v.includes('•')).flatMap((v) => modelRuns(v).map((r) => r.run)));
+          expect(known.find(haystack)).toEqual(
+            own.filter((r) => held.has(r.run)).map(({ start, end }) => ({ start, end })),
+          );
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+
+  it('holds exactly the runs of what it is given', () => {
+    fc.assert(
+      fc.property(fc.array(text, { maxLength: 6 }), (values) => {
+        const known = new KnownSecrets();
+        for (const value of values) known.add(value);
+        const runs = new Set(values.filter((v) => !v.includes('•')).flatMap((v) => modelRuns(v).map((r) => r.run)));
+        expect(known.size).toBe(runs.size);
+        for (const run of runs) expect(slices(` ${run} `, known)).toEqual([run]);
+      }),
+      { numRuns: 500 },
+    );
   });
 });
