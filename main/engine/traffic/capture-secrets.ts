@@ -16,6 +16,7 @@ import { KnownSecrets } from '../security/known-secrets.js';
 import { headerStretchesByName, maskHeaderBlock, type HeaderStretch, type MaskedBlock } from './header-secrets.js';
 import { applyStretches, learn, pairStretches, urlStretches, type Masked, type Stretch } from './text-stretches.js';
 import { BlockMemo } from './block-memo.js';
+import { CleanBodies } from './clean-bodies.js';
 
 export { maskHeaderBlock } from './header-secrets.js';
 
@@ -91,19 +92,6 @@ export function maskBody(
 }
 
 /**
- * Bodies found without secrets lately. Reading a 5 kB body for secrets (by name and by value)
- * costs tens of µs, more than storing it; a server that caches its answers (ours caches item
- * windows) sends the same string again, and a set finds a string it holds by its hash, which V8
- * keeps on the string. Players ask for many windows (a bench of 100 distinct ones missed a cache
- * of 8 nearly every time, and masking by value then cost 60 µs a request), so a few hundred are
- * held, up to a size in all. Large bodies only (a short one reads fast), forgotten when a new
- * secret is known (a body clean before may hold it).
- */
-const CLEAN_BODIES = 512;
-const CLEAN_BODY_CHARS = 8 * 1024 * 1024;
-const CLEAN_BODY_MIN = 512;
-
-/**
  * Header blocks whose masking is remembered, up to a size each: a block of a few hundred
  * characters is found (`block-memo.ts`) in less time than it takes to read it for secrets, and most
  * blocks come again (a player's request headers with its bearer token, a server's response
@@ -121,14 +109,8 @@ const TAKEN_VALUES = 16_384;
 
 /** One recorder's masking: the secrets it knows, and the bodies it found clean lately. */
 export class CaptureMasker {
-  /**
-   * Each body by its text, and whether it is held as the string of its first look since (see
-   * `clean`). Oldest first, but for that first look, which moves a body to the newest end: the
-   * first goes when the count or the size is passed.
-   */
-  private readonly cleanBodies = new Map<string, boolean>();
-  private cleanChars = 0;
-  private cleanAt = -1;
+  /** Bodies found clean lately (`clean-bodies.ts`). */
+  private readonly cleanBodies = new CleanBodies();
   /**
    * Header blocks masked lately, and what masking made of them, for the secrets known at
    * `rememberedAt`: requests' in slots alone (see `BlockMemo`), answers' with a Map behind.
@@ -178,49 +160,10 @@ export class CaptureMasker {
     }
   }
 
-  /** Whether the body was found clean lately, with the secrets known now. */
-  private clean(body: string): boolean {
-    if (this.cleanAt !== this.known.version) {
-      this.cleanBodies.clear();
-      this.cleanChars = 0;
-      this.cleanAt = this.known.version;
-    }
-    if (body.length < CLEAN_BODY_MIN) return false;
-    const rekeyed = this.cleanBodies.get(body);
-    if (rekeyed === undefined) return false;
-    // A cached window's first answer was read from the store before the cache kept it: the body
-    // remembered is that answer's string, and every later one is the cache's, the same text in
-    // another string. Two strings are compared char by char (5 kB, 1.5-2 µs a look under load,
-    // their memory gone cold between two requests); a string with itself, by a pointer. So the
-    // body is held once more as the string of its first look since, the one sent from then on.
-    if (!rekeyed) {
-      this.cleanBodies.delete(body);
-      this.cleanBodies.set(body, true);
-    }
-    return true;
-  }
-
-  private remember(body: string): void {
-    if (
-      body.length < CLEAN_BODY_MIN ||
-      body.length > CLEAN_BODY_CHARS ||
-      this.cleanAt !== this.known.version ||
-      this.cleanBodies.has(body)
-    )
-      return;
-    this.cleanBodies.set(body, false);
-    this.cleanChars += body.length;
-    while (this.cleanBodies.size > CLEAN_BODIES || this.cleanChars > CLEAN_BODY_CHARS) {
-      const oldest = this.cleanBodies.keys().next().value!;
-      this.cleanBodies.delete(oldest);
-      this.cleanChars -= oldest.length;
-    }
-  }
-
   private body(body: string, byName: Stretch[] | null): Masked {
     if (byName === null) return null;
     const masked = maskBody(body, this.known, byName, true);
-    if (masked === null) this.remember(body);
+    if (masked === null) this.cleanBodies.remember(body, this.known.version);
     return masked;
   }
 
@@ -365,7 +308,7 @@ export class CaptureMasker {
   }
 
   private bodyByName(body: string | null): Stretch[] | null {
-    return body === null || this.clean(body) ? null : bodyStretches(body);
+    return body === null || this.cleanBodies.has(body, this.known.version) ? null : bodyStretches(body);
   }
 }
 
