@@ -3,8 +3,8 @@
  * around its anchor, the item asked for or, without `itemId`, the queue's first. A window holds at
  * most `previousWindowSize` items before the anchor and `upcomingWindowSize` after it; one extra
  * row probed on each side says whether the window reaches the queue's beginning and end. One
- * statement of indexed range reads, O(window + log n), answers the items' stored JSON already
- * joined: the body is that string with the window's fields around it.
+ * statement of indexed range reads, O(window + log n), answers the whole body as bytes: the
+ * items' stored JSON joined, with the window's fields around it.
  */
 import { bytesToSend } from '../http/sent-text.js';
 import type { QueueItemRepository } from '../store/repositories/queue-items.js';

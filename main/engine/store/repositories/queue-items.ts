@@ -185,9 +185,9 @@ export class QueueItemRepository {
       // the flags). The group_concats take the rows in the order the join reads them, the primary
       // key's: an ORDER BY inside group_concat would sort them again (a third of the read's cost
       // here). item-window.test.ts holds the order and the bytes to the array model after edits.
-      // The versions are bound as decimal text; the items are stored JSON:
-      // nothing in the body needs escaping. Without an anchor `b` is empty, the join has no row,
-      // and HAVING leaves none of the aggregate's.
+      // The versions are bound as decimal text and the items are stored JSON: nothing in the body
+      // needs escaping. Without an anchor `b` is empty, the join has no row, and HAVING leaves
+      // none of the aggregate's.
       statement = this.db
         .prepare<(number | string)[], JoinedWindow>(
           `WITH v AS (SELECT ? AS context_version, ? AS queue_version), a AS (${anchor}),
