@@ -11,6 +11,7 @@ import Fastify from 'fastify';
 import type { QueueSummary } from '../main/engine/api/queue-types.js';
 import { sampleTracks } from '../main/engine/cloud-queue/samples.js';
 import { createEngine } from '../main/engine/index.js';
+import { COLD_QUEUE_ITEMS, coldWindowQueries, windowQuery } from './item-window-load.js';
 import { startLoad } from './load-client.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
@@ -23,28 +24,28 @@ try {
   const response = await fetch(`${engine.urls.console}/admin/api/queues`, {
     method: 'POST',
     headers: { authorization: `Bearer ${engine.adminToken}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ name: 'Big', items: sampleTracks(1, 100_000).map((track) => ({ track })) }),
+    body: JSON.stringify({ name: 'Big', items: sampleTracks(1, COLD_QUEUE_ITEMS).map((track) => ({ track })) }),
   });
   const big = (await response.json()) as QueueSummary;
   const auth = { authorization: `Bearer ${big.accessToken}`, 'x-player-id': 'bench' };
   const basePath = new URL(big.queueBaseUrl).pathname;
   const origin = new URL(big.queueBaseUrl).origin;
-  const windowPath = (itemId: string) =>
-    `${basePath}itemWindow?reason=refresh&itemId=${itemId}&previousWindowSize=5&upcomingWindowSize=10`;
-  const rotating = ONE
-    ? [windowPath('item-50000')]
-    : Array.from({ length: 10_000 }, (_, i) => windowPath(`item-${1 + ((i * 7919) % 100_000)}`));
+  const queries = ONE ? [windowQuery('item-50000')] : coldWindowQueries();
+  const consolePath = (query: string) => `${basePath}itemWindow${query}`;
+  const rotating = queries.map(consolePath);
   let url = origin;
   let headers: Record<string, string> = auth;
   let paths = rotating;
   const bare = Fastify({ logger: false });
   if (BARE) {
-    const sample = (await (await fetch(origin + windowPath('item-50000'), { headers: auth })).json()) as object;
+    const sample = (await (
+      await fetch(origin + consolePath(windowQuery('item-50000')), { headers: auth })
+    ).json()) as object;
     bare.get('/itemWindow', async () => sample);
     await bare.listen({ host: '127.0.0.1', port: 0 });
     url = `http://127.0.0.1:${(bare.server.address() as { port: number }).port}`;
     headers = {};
-    paths = rotating.map((path) => `/itemWindow${path.slice(path.indexOf('?'))}`);
+    paths = queries.map((query) => `/itemWindow${query}`);
   }
   const client = startLoad({ url, headers, connections: 10, seconds: SECONDS, paths, timeline: true });
   const lines = createInterface({ input: client.stdout })[Symbol.asyncIterator]();

@@ -24,6 +24,7 @@ import { sampleTracks } from '../main/engine/cloud-queue/samples.js';
 import { itemIdOf } from '../main/engine/store/repositories/queue-items.js';
 import { createEngine } from '../main/engine/index.js';
 import { startWindowFloor } from './item-window-floor.js';
+import { COLD_QUEUE_ITEMS, coldWindowQueries, windowQuery } from './item-window-load.js';
 import { pinServers, startLoad } from './load-client.js';
 import { printAim } from './aims.js';
 import { fmt, median } from './stats.js';
@@ -92,7 +93,7 @@ try {
   console.log(`traffic capture ${CAPTURE ? 'on' : 'off'}`);
   // (c) first: it also builds the queue that (a) measures.
   console.log('(c) creating a 100,000-item queue through POST /admin/api/queues');
-  let items: { track: object }[] | null = sampleTracks(1, 100_000).map((track) => ({ track }));
+  let items: { track: object }[] | null = sampleTracks(1, COLD_QUEUE_ITEMS).map((track) => ({ track }));
   const createTimes: number[] = [];
   let big: QueueSummary | undefined;
   let bodyBytes = 0;
@@ -114,8 +115,7 @@ try {
   // (a) throughput: the same window, served by the console and by a bare route.
   const auth = { authorization: `Bearer ${big!.accessToken}`, 'x-player-id': 'bench' };
   const basePath = new URL(big!.queueBaseUrl).pathname;
-  const windowPath = (itemId: string, previous = 5, upcoming = 10) =>
-    `${basePath}itemWindow?reason=refresh&itemId=${itemId}&previousWindowSize=${previous}&upcomingWindowSize=${upcoming}`;
+  const windowPath = (itemId: string) => `${basePath}itemWindow${windowQuery(itemId)}`;
   const origin = new URL(big!.queueBaseUrl).origin;
   const sampleText = await (await fetch(origin + windowPath('item-50000'), { headers: auth })).text();
   const sample = JSON.parse(sampleText) as { items: unknown[]; contextVersion: string; queueVersion: string };
@@ -130,16 +130,17 @@ try {
   await bare.listen({ host: '127.0.0.1', port: 0 });
   const bareUrl = `http://127.0.0.1:${(bare.server.address() as { port: number }).port}/itemWindow`;
   // 10,000 different windows, more than the window cache holds: every request reads the store.
-  const rotating = Array.from({ length: 10_000 }, (_, i) => windowPath(`item-${1 + ((i * 7919) % 100_000)}`));
+  const coldQueries = coldWindowQueries();
+  const rotating = coldQueries.map((query) => `${basePath}itemWindow${query}`);
   console.log(
     `(a) throughput, 10 connections, ${SECONDS} s per run, ${clientCore ? `servers pinned to core 0, client to core ${clientCore}` : 'not pinned'}, window of ${sample.items.length} items (${fmt(JSON.stringify(sample).length)} bytes)`,
   );
   // The same 10,000 query strings against the bare route: the client does the same work for both.
-  const bareRotating = rotating.map((path) => `/itemWindow${path.slice(path.indexOf('?'))}`);
+  const bareRotating = coldQueries.map((query) => `/itemWindow${query}`);
   // The same windows from the floor's copy of the queue (item-window-floor.ts): the same tracks,
   // stored as the console stores them, so that it answers the same bytes.
   const floor = await startWindowFloor(
-    sampleTracks(1, 100_000).map((track, i) => itemJson(itemIdOf(i + 1), track, undefined)),
+    sampleTracks(1, COLD_QUEUE_ITEMS).map((track, i) => itemJson(itemIdOf(i + 1), track, undefined)),
     sample,
   );
   const floorOrigin = new URL(floor.url).origin;

@@ -36,16 +36,12 @@ import { sampleTracks } from '../main/engine/cloud-queue/samples.js';
 import { createEngine, type Engine } from '../main/engine/index.js';
 import { itemIdOf } from '../main/engine/store/repositories/queue-items.js';
 import { startWindowFloor } from './item-window-floor.js';
-import { cachedWindow } from './item-window-load.js';
+import { cachedWindow, COLD_QUEUE_ITEMS, coldWindowQueries } from './item-window-load.js';
 import { fmt } from './stats.js';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 30);
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 5_000);
 const COLD = process.argv.includes('--cold');
-/** The cold load's queue and its windows, as item-window.bench.ts asks for them. */
-const COLD_ITEMS = 100_000;
-const coldQuery = (itemId: string) => `?reason=refresh&itemId=${itemId}&previousWindowSize=5&upcomingWindowSize=10`;
-const COLD_QUERIES = Array.from({ length: 10_000 }, (_, i) => coldQuery(itemIdOf(1 + ((i * 7919) % COLD_ITEMS))));
 
 /** Takes whatever a response writes; the server never learns there is no peer. */
 class NullSocket extends Writable {
@@ -124,11 +120,11 @@ async function engineWith(capture: boolean): Promise<Served> {
   if (COLD) {
     const queue = (await engine.commands.run('queues.create', {
       name: 'Request work, cold',
-      items: sampleTracks(1, COLD_ITEMS).map((track) => ({ track })),
+      items: sampleTracks(1, COLD_QUEUE_ITEMS).map((track) => ({ track })),
     })) as QueueSummary;
     const base = new URL(queue.queueBaseUrl);
     const headers = { authorization: `Bearer ${queue.accessToken}`, 'x-player-id': 'bench' };
-    const paths = COLD_QUERIES.map((query) => `${base.pathname}itemWindow${query}`);
+    const paths = coldWindowQueries().map((query) => `${base.pathname}itemWindow${query}`);
     const text = await (await fetch(base.origin + paths[0]!, { headers })).text();
     return { engine, server: serverOn(Number(base.port)), paths, headers, text };
   }
@@ -145,12 +141,12 @@ try {
   if (COLD) {
     const versions = JSON.parse(off.text) as { contextVersion: string; queueVersion: string };
     const floor = await startWindowFloor(
-      sampleTracks(1, COLD_ITEMS).map((track, i) => itemJson(itemIdOf(i + 1), track, undefined)),
+      sampleTracks(1, COLD_QUEUE_ITEMS).map((track, i) => itemJson(itemIdOf(i + 1), track, undefined)),
       versions,
     );
     closers.push(() => floor.close());
     const { pathname, port } = new URL(floor.url);
-    const floorPaths = COLD_QUERIES.map((query) => pathname + query);
+    const floorPaths = coldWindowQueries().map((query) => pathname + query);
     const floorText = await (await fetch(`http://127.0.0.1:${port}${floorPaths[0]}`)).text();
     if (floorText !== off.text) throw new Error("the floor does not answer the console's window byte for byte");
     layers.floor = requester(serverOn(Number(port)), floorPaths, {});
@@ -176,7 +172,7 @@ try {
     if (status !== 200) throw new Error(`${name} answered ${status}`);
   }
   const what = COLD
-    ? `a cold window (10,000 windows of a ${fmt(COLD_ITEMS)}-item queue in turn, the first ${fmt(Buffer.byteLength(off.text))} bytes)`
+    ? `a cold window (10,000 windows of a ${fmt(COLD_QUEUE_ITEMS)}-item queue in turn, the first ${fmt(Buffer.byteLength(off.text))} bytes)`
     : `one cached window (${fmt(Buffer.byteLength(off.text))} bytes)`;
   console.log(`the JS work of ${what}: ${ROUNDS} rounds of ${fmt(REQUESTS)} requests`);
   const rounds: Record<string, number[]> = {};
