@@ -108,7 +108,9 @@ export function createEventDelivery(deps: EventDeliveryDeps): EventDelivery {
   });
 
   const offs = [
-    bus.on('player.changed', (detail) => watch.groupChanged(detail.groupId)),
+    // From the registry, not the bus: a player's change is told here without its detail, which
+    // the registry builds only for someone who listens to `player.changed`.
+    players.onGroupChanged((groupId) => watch.groupChanged(groupId)),
     // After the players followed the household (createEngine listens before this does).
     bus.on('household.changed', () => watch.householdChanged()),
     // A key or an integration deleted takes its subscriptions with it in the store; both say

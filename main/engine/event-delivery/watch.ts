@@ -5,8 +5,8 @@
  * any change of the object; for `groups`, a change of the household's groups or players, not of a
  * group's playback state (that is `playback`'s event).
  *
- * The engine tells every change of a player (`player.changed`) and of the household
- * (`household.changed`); this reads the namespace's object as its GET answers it, compares it with
+ * The engine tells every change of a player (its group, from the player registry) and of the
+ * household (`household.changed`); this reads the namespace's object as its GET answers it, compares it with
  * the one last seen, and hands a changed one to the deliveries. Only targets someone subscribes to
  * are read: without subscriptions this costs a map lookup per change.
  */

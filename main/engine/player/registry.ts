@@ -22,12 +22,13 @@ import type { Store } from '../store/store.js';
 import { CloudQueueClient, type HttpTransport, type PlayerExchange } from './client.js';
 import type { Violation } from './contract-check.js';
 import { Player, type TransitionRecord } from './player.js';
-import { movedToOwnServer, readSavedPlayer } from './saved.js';
+import { apartFromWindow, movedToOwnServer, readSavedPlayer } from './saved.js';
+import type { ItemWindowResponse } from './wire.js';
 
 export interface PlayerRegistryDeps {
   store: Pick<Store, 'groups' | 'players' | 'playerTransitions' | 'playerSaved' | 'playerViolations'>;
   clock: EngineClock;
-  bus: Pick<EventBus, 'emit'>;
+  bus: Pick<EventBus, 'emit' | 'wants'>;
   /** How player requests leave the engine (the failure-injection layer wraps it). */
   transport?: HttpTransport;
   /**
@@ -46,8 +47,16 @@ export class PlayerRegistry {
   private saveSoon: NodeJS.Immediate | null = null;
   /** The console's own cloud queue server, once `resume` ran; until then nothing is saved. */
   private ownCloudQueue: string | null = null;
-  /** Each player's newest DETAIL_VIOLATIONS violations, read from the store once: a detail goes out on every change. */
+  /** Each player's newest DETAIL_VIOLATIONS violations, read from the store for its first detail and kept up to date after. */
   private readonly recentViolations = new Map<string, PlayerViolation[]>();
+  /**
+   * The window each player's stored record was last saved with (null: none), kept apart from the
+   * record and written again only when the player holds another (PlayerSavedRepository). Not
+   * known (after a restart, or a save that failed): written with the next save.
+   */
+  private readonly storedWindows = new WeakMap<Player, ItemWindowResponse | null>();
+  /** Told the group of every player that changed (event delivery: it reads what it needs itself). */
+  private readonly groupListeners = new Set<(groupId: string) => void>();
   constructor(private readonly deps: PlayerRegistryDeps) {
     this.sync();
   }
@@ -80,7 +89,7 @@ export class PlayerRegistry {
     this.ownCloudQueue = ownCloudQueue;
     for (const [groupId, player] of this.byGroup) {
       const saved = this.deps.store.playerSaved.get(player.id);
-      const record = saved?.groupId === groupId ? readSavedPlayer(saved.record) : null;
+      const record = saved?.groupId === groupId ? readSavedPlayer(saved.record, saved.window) : null;
       if (!saved || !record) continue;
       try {
         player.restore(movedToOwnServer(record, saved.ownCloudQueue, ownCloudQueue));
@@ -133,6 +142,17 @@ export class PlayerRegistry {
       : { playbackState: 'PLAYBACK_STATE_IDLE', suspended: false, itemId: null, positionMillis: 0 };
   };
 
+  /**
+   * Calls `listener` with the group of every player that changes, after the change's
+   * `player.changed` event (if anyone listens to it). Answers the function that stops it.
+   */
+  onGroupChanged(listener: (groupId: string) => void): () => void {
+    this.groupListeners.add(listener);
+    return () => {
+      this.groupListeners.delete(listener);
+    };
+  }
+
   detail(player: Player): PlayerDetail {
     return {
       id: player.id,
@@ -166,7 +186,7 @@ export class PlayerRegistry {
   }
 
   private create(playerId: string, groupId: string): Player {
-    const { clock, bus } = this.deps;
+    const { clock } = this.deps;
     const client = new CloudQueueClient({
       playerId,
       clock,
@@ -184,7 +204,7 @@ export class PlayerRegistry {
       onTransition: (record) => this.record(record),
       onViolations: (violations, exchange) => this.noteViolations(player, violations, exchange),
       onChange: () => {
-        bus.emit('player.changed', this.detail(player));
+        this.changed(player);
         this.saveLater(player);
       },
     });
@@ -206,12 +226,16 @@ export class PlayerRegistry {
   private save(player: Player): void {
     try {
       const { groupId } = player;
-      this.deps.store.playerSaved.save(player.id, {
-        groupId,
-        savedAt: this.deps.clock.now(),
-        ownCloudQueue: this.ownCloudQueue,
-        record: player.save(),
-      });
+      const { record, window } = apartFromWindow(player.save());
+      const stored = this.storedWindows.get(player);
+      this.storedWindows.delete(player);
+      this.deps.store.playerSaved.save(
+        player.id,
+        { groupId, savedAt: this.deps.clock.now(), ownCloudQueue: this.ownCloudQueue, record },
+        // The window the store holds for this player already, or the one to hold now.
+        stored !== undefined && stored === window ? undefined : window,
+      );
+      this.storedWindows.set(player, window);
     } catch (error) {
       // Playback goes on; only the next start would miss this change.
       this.deps.warnings?.warn(
@@ -257,12 +281,26 @@ export class PlayerRegistry {
       );
       return;
     }
-    const newest = this.newestViolations(player.id);
-    newest.push(...stored);
-    newest.splice(0, Math.max(0, newest.length - DETAIL_VIOLATIONS));
+    // Kept up to date once read; not read yet, the first read from the store holds these already.
+    const newest = this.recentViolations.get(player.id);
+    if (newest) {
+      newest.push(...stored);
+      newest.splice(0, Math.max(0, newest.length - DETAIL_VIOLATIONS));
+    }
     for (const violation of stored) this.deps.bus.emit('player.violation', violation);
     // The detail carries the newest: it changed.
-    if (this.byGroup.get(player.groupId) === player) this.deps.bus.emit('player.changed', this.detail(player));
+    if (this.byGroup.get(player.groupId) === player) this.changed(player);
+  }
+
+  /**
+   * Tells a player's change: its detail as an event, built only for someone who reads it (a
+   * console page, a script's event stream), and its group to the group listeners. Built for
+   * nobody, the detail cost about 28 µs a change, 2–3% of a day of playback
+   * (docs/decisions/perf-playback-24h.md).
+   */
+  private changed(player: Player): void {
+    if (this.deps.bus.wants('player.changed')) this.deps.bus.emit('player.changed', this.detail(player));
+    for (const listener of this.groupListeners) listener(player.groupId);
   }
 
   private record(record: TransitionRecord): void {

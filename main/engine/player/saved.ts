@@ -68,15 +68,35 @@ export interface SavedPlayer {
   reportsOwed?: { target: CloudQueueTarget; report: PlaybackReport }[];
 }
 
-/** The record as stored, or null when it is from another version or not a record at all. */
-export function readSavedPlayer(value: unknown): SavedPlayer | null {
+/**
+ * The record as stored, its window put back from where it was kept apart (`window`, undefined when
+ * none was: a record saved before holds its own); null when it is from another version, not a
+ * record at all, or a playback without its window.
+ */
+export function readSavedPlayer(value: unknown, window?: unknown): SavedPlayer | null {
   if (typeof value !== 'object' || value === null) return null;
   const saved = value as Partial<SavedPlayer>;
-  return saved.version === SAVED_PLAYER_VERSION &&
-    Array.isArray(saved.evictedSessions) &&
-    typeof saved.volume === 'number'
-    ? (saved as SavedPlayer)
-    : null;
+  if (
+    saved.version !== SAVED_PLAYER_VERSION ||
+    !Array.isArray(saved.evictedSessions) ||
+    typeof saved.volume !== 'number'
+  )
+    return null;
+  const playback = saved.playback;
+  if (playback === null || playback === undefined) return saved as SavedPlayer;
+  const held = playback.window ?? window;
+  if (typeof held !== 'object' || held === null) return null;
+  return { ...saved, playback: { ...playback, window: held as ItemWindowResponse } } as SavedPlayer;
+}
+
+/** A record as it is stored: the window its playback holds is kept apart (see PlayerSavedRepository). */
+export type StoredPlayer = Omit<SavedPlayer, 'playback'> & { playback: Omit<SavedPlayback, 'window'> | null };
+
+/** `saved` as it is stored, and the window kept apart from it (null: it holds none). */
+export function apartFromWindow(saved: SavedPlayer): { record: StoredPlayer; window: ItemWindowResponse | null } {
+  if (!saved.playback) return { record: saved, window: null };
+  const { window, ...playback } = saved.playback;
+  return { record: { ...saved, playback }, window };
 }
 
 /**

@@ -17,6 +17,7 @@ import { conformanceRunsMigration } from './014_conformance_runs.js';
 import { eventCallbacksMigration } from './015_event_callbacks.js';
 import { playerViolationsMigration } from './016_player_violations.js';
 import { refreshGraceMigration } from './017_refresh_grace.js';
+import { playerSavedWindowsMigration } from './018_player_saved_windows.js';
 
 export const migrations: readonly Migration[] = [
   householdMigration,
@@ -36,4 +37,5 @@ export const migrations: readonly Migration[] = [
   eventCallbacksMigration,
   playerViolationsMigration,
   refreshGraceMigration,
+  playerSavedWindowsMigration,
 ];
