@@ -3,7 +3,8 @@
  * offset, so 100,000 entries scroll like ten. "Follow" keeps the newest entry in view; scrolling
  * up, a key that moves up, or a click stops following. While not following, the rows on screen
  * stay put when the retention cap drops the oldest entries (the list asks where its top entry went).
- * Keyboard: ↑/↓ PgUp/PgDn Home/End move, Enter opens the entry.
+ * Keyboard: ↑/↓ PgUp/PgDn Home/End move, Enter opens the entry (once its page is read, if it is
+ * still on its way: Home on a long log, then Enter at once).
  */
 import { useQueries } from '@tanstack/react-query';
 import { useEffect, useRef, type KeyboardEvent } from 'react';
@@ -113,14 +114,28 @@ export function TrafficList({
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [refreshes]);
 
+  // Enter on a row whose page is still being read opens it once it is there, unless another key
+  // or a click came first. Before, the key did nothing in that moment (Home on a long log, then
+  // Enter at once): the likely cause of a keyboard walk of the areas that failed once in CI.
+  const openWhenRead = useRef(false);
+  const activeEntry = active === null ? undefined : entryAt(active);
+  useEffect(() => {
+    if (!openWhenRead.current || !activeEntry) return;
+    openWhenRead.current = false;
+    onOpen(activeEntry);
+  }, [activeEntry, onOpen]);
+
   /** Enter opens the active entry; the listbox moves the active row, and moving says whether to follow. */
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
     if (total === 0) return;
     if (event.key === 'Enter') {
       event.preventDefault();
-      const entry = active === null ? undefined : entryAt(active);
-      if (entry) onOpen(entry);
-    } else if (KEYS_UP.has(event.key)) onFollow(false);
+      if (activeEntry) onOpen(activeEntry);
+      openWhenRead.current = !activeEntry && active !== null;
+      return;
+    }
+    openWhenRead.current = false;
+    if (KEYS_UP.has(event.key)) onFollow(false);
     else if (event.key === 'End') onFollow(true);
   };
 
@@ -159,6 +174,8 @@ export function TrafficList({
           if (event.deltaY < 0) onFollow(false);
         }}
         onPointerDown={(event) => {
+          // A click opens what it clicks: an Enter still waiting for its row is dropped.
+          openWhenRead.current = false;
           // The scrollbar: grabbing it means reading back.
           if (event.target === event.currentTarget && event.nativeEvent.offsetX > event.currentTarget.clientWidth)
             onFollow(false);
