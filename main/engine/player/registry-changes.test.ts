@@ -61,6 +61,21 @@ describe('a player change as the registry tells it', () => {
     expect(detail).not.toHaveBeenCalled();
   });
 
+  it('keeps a group listener that throws apart from the change and from the other listeners', () => {
+    const { players, player } = registry();
+    const error = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const groups: string[] = [];
+    players.onGroupChanged(() => {
+      throw new Error('a broken listener');
+    });
+    players.onGroupChanged((groupId) => groups.push(groupId));
+    player.setVolume(30);
+    expect(player.getVolume()).toBe(30);
+    expect(groups).toEqual(['group-kitchen']);
+    expect(error).toHaveBeenCalledTimes(1);
+    error.mockRestore();
+  });
+
   it('stops telling a group listener once it is taken away', () => {
     const { players, player } = registry();
     const groups: string[] = [];

@@ -300,7 +300,14 @@ export class PlayerRegistry {
    */
   private changed(player: Player): void {
     if (this.deps.bus.wants('player.changed')) this.deps.bus.emit('player.changed', this.detail(player));
-    for (const listener of this.groupListeners) listener(player.groupId);
+    for (const listener of this.groupListeners) {
+      // As the bus keeps its listeners apart: one that throws must not stop the player's change.
+      try {
+        listener(player.groupId);
+      } catch (error) {
+        console.error(`a group listener failed on player ${player.id}`, error);
+      }
+    }
   }
 
   private record(record: TransitionRecord): void {
