@@ -22,7 +22,7 @@ import type { Store } from '../store/store.js';
 import { CloudQueueClient, type HttpTransport, type PlayerExchange } from './client.js';
 import type { Violation } from './contract-check.js';
 import { Player, type TransitionRecord } from './player.js';
-import { apartFromWindow, movedToOwnServer, readSavedPlayer } from './saved.js';
+import { apartFromWindow, movedToOwnServer, readSavedPlayer, savedWindowLost } from './saved.js';
 import type { ItemWindowResponse } from './wire.js';
 
 export interface PlayerRegistryDeps {
@@ -51,8 +51,9 @@ export class PlayerRegistry {
   private readonly recentViolations = new Map<string, PlayerViolation[]>();
   /**
    * The window each player's stored record was last saved with (null: none), kept apart from the
-   * record and written again only when the player holds another (PlayerSavedRepository). Not
-   * known (after a restart, or a save that failed): written with the next save.
+   * record and written again only when the player holds another (PlayerSavedRepository). Set once
+   * a save went through (one that failed changed nothing stored); not known for a player made
+   * since the start, whose first save writes it.
    */
   private readonly storedWindows = new WeakMap<Player, ItemWindowResponse | null>();
   /** Told the group of every player that changed (event delivery: it reads what it needs itself). */
@@ -89,10 +90,16 @@ export class PlayerRegistry {
     this.ownCloudQueue = ownCloudQueue;
     for (const [groupId, player] of this.byGroup) {
       const saved = this.deps.store.playerSaved.get(player.id);
-      const record = saved?.groupId === groupId ? readSavedPlayer(saved.record, saved.window) : null;
-      if (!saved || !record) continue;
+      const ours = saved?.groupId === groupId ? saved : undefined;
+      const record = ours ? readSavedPlayer(ours.record, ours.window) : null;
+      if (ours && !record && savedWindowLost(ours.record, ours.window))
+        this.deps.warnings?.warn(
+          'player-saved',
+          `player ${player.id} could not take up what it had before the restart (the window it held was lost): it starts idle`,
+        );
+      if (!ours || !record) continue;
       try {
-        player.restore(movedToOwnServer(record, saved.ownCloudQueue, ownCloudQueue));
+        player.restore(movedToOwnServer(record, ours.ownCloudQueue, ownCloudQueue));
       } catch (error) {
         // A record this version cannot take up must not keep the console from starting: the
         // player starts idle instead (and its next change replaces the record).
@@ -228,7 +235,6 @@ export class PlayerRegistry {
       const { groupId } = player;
       const { record, window } = apartFromWindow(player.save());
       const stored = this.storedWindows.get(player);
-      this.storedWindows.delete(player);
       this.deps.store.playerSaved.save(
         player.id,
         { groupId, savedAt: this.deps.clock.now(), ownCloudQueue: this.ownCloudQueue, record },

@@ -11,7 +11,8 @@ import { openStore, type Store } from '../store/store.js';
 import { ManualWall } from '../testing/manual-wall.js';
 import { StubCloudQueue, tracks } from '../testing/stub-cloud-queue.js';
 import { PlayerRegistry } from './registry.js';
-import type { SavedPlayer } from './saved.js';
+import type { SavedPlayer, StoredPlayer } from './saved.js';
+import type { ItemWindowResponse } from './wire.js';
 
 const closers: (() => Promise<unknown> | unknown)[] = [];
 afterEach(async () => {
@@ -22,13 +23,19 @@ const OWN = 'http://127.0.0.1:1';
 
 function engineParts(store: Store) {
   const clock = new EngineClock({ wall: new ManualWall(), speed: 0, settleTimeoutMs: 500 });
-  const registry = new PlayerRegistry({ store, clock, bus: new EventBus() });
+  const warned: string[] = [];
+  const registry = new PlayerRegistry({
+    store,
+    clock,
+    bus: new EventBus(),
+    warnings: { warn: (_source, message) => warned.push(message) },
+  });
   closers.push(
     () => clock.close(),
     () => registry.close(),
   );
   registry.resume(OWN);
-  return { store, clock, registry };
+  return { store, clock, registry, warned };
 }
 
 const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
@@ -122,7 +129,48 @@ describe("a player's saved window", () => {
     const { store } = await loadedThenStopped();
     store.db.prepare('DELETE FROM player_saved_windows').run();
 
-    const { registry } = engineParts(store);
+    const { registry, warned } = engineParts(store);
     expect(registry.detail(registry.forGroup('group-kitchen')!)).toMatchObject({ state: 'IDLE' });
+    expect(warned).toEqual([expect.stringContaining('the window it held was lost')]);
+  });
+
+  it('keeps the record and window it had when a save with a new window fails, and writes both next time', async () => {
+    const store = openStore({ dataDir: null });
+    closers.push(() => store.close());
+    seedDemoData(store, 0);
+    const { clock, registry, warned } = engineParts(store);
+    const stub = await new StubCloudQueue({ items: tracks(40, 60_000), policies: {} }).start();
+    closers.push(() => stub.close());
+    const player = registry.forGroup('group-kitchen')!;
+    player.createSession('app', 'ctx');
+    await player.load({ queueBaseUrl: stub.baseUrl, playOnCompletion: true });
+    await nextTurn();
+    const first = store.playerSaved.get(player.id)!;
+
+    // Every window write fails from here: saves with a new window fail whole, the rest go through.
+    store.db.exec(
+      "CREATE TRIGGER no_windows BEFORE UPDATE ON player_saved_windows BEGIN SELECT RAISE(ABORT, 'no windows'); END",
+    );
+    await clock.advance(12 * 60_000);
+    await nextTurn();
+    expect(warned.some((message) => message.includes('no windows'))).toBe(true);
+    const held = player.save().playback!.window;
+    expect(held).not.toEqual(first.window);
+    // What is stored is a record and the window it was saved with, never a newer record with an older window.
+    const during = store.playerSaved.get(player.id)!;
+    expect(during.window).toEqual(first.window);
+    const playing = (during.record as StoredPlayer).playback!.track.item.id;
+    expect((during.window as ItemWindowResponse).items.map((item) => item.id)).toContain(playing);
+
+    store.db.exec('DROP TRIGGER no_windows');
+    player.setVolume(35);
+    await nextTurn();
+    expect(store.playerSaved.get(player.id)!.window).toEqual(held);
+    registry.close();
+    const restarted = engineParts(store).registry;
+    expect(restarted.detail(restarted.forGroup('group-kitchen')!)).toMatchObject({
+      volume: 35,
+      window: registry.detail(player).window,
+    });
   });
 });

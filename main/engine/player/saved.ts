@@ -84,9 +84,22 @@ export function readSavedPlayer(value: unknown, window?: unknown): SavedPlayer |
     return null;
   const playback = saved.playback;
   if (playback === null || playback === undefined) return saved as SavedPlayer;
+  const held = windowOf(playback, window);
+  return held ? ({ ...saved, playback: { ...playback, window: held } } as SavedPlayer) : null;
+}
+
+/** The window a stored playback holds: its own (saved before migration 018) or the one kept apart. */
+function windowOf(playback: Partial<SavedPlayback>, window: unknown): ItemWindowResponse | undefined {
   const held = playback.window ?? window;
-  if (typeof held !== 'object' || held === null) return null;
-  return { ...saved, playback: { ...playback, window: held as ItemWindowResponse } } as SavedPlayer;
+  return typeof held === 'object' && held !== null ? (held as ItemWindowResponse) : undefined;
+}
+
+/** Whether `value` is a record of this version whose playback's window, kept apart, is not there. */
+export function savedWindowLost(value: unknown, window?: unknown): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  const saved = value as Partial<SavedPlayer>;
+  const playback = saved.version === SAVED_PLAYER_VERSION ? saved.playback : null;
+  return playback !== null && playback !== undefined && windowOf(playback, window) === undefined;
 }
 
 /** A record as it is stored: the window its playback holds is kept apart (see PlayerSavedRepository). */

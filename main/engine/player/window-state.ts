@@ -22,9 +22,11 @@ export function adoptWindow(
   part.window = new QueueWindow(response);
   part.draining = false;
   if (fresh) part.queueCompletedAsked = null;
-  // Audio is kept for the items of the window the player holds: the set (and the saved record
-  // it goes into) stays the size of a window, not of everything played since the load.
-  for (const id of part.fetched) if (!part.window.has(id)) part.fetched.delete(id);
+  // Audio is kept for the items of the window the player holds, and the track playing: the set
+  // (and the saved record it goes into) stays the size of a window, not of everything played
+  // since the load.
+  const playing = ctx.track?.item.id;
+  for (const id of part.fetched) if (id !== playing && !part.window.has(id)) part.fetched.delete(id);
   return part.window;
 }
 

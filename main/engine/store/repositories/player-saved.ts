@@ -37,6 +37,7 @@ export class PlayerSavedRepository {
   private readonly remove;
   private readonly removeWindow;
   private readonly saveWithWindow;
+  private readonly removeBoth;
 
   constructor(db: SqliteDatabase) {
     this.select = db.prepare<[string], Row>(
@@ -60,6 +61,10 @@ export class PlayerSavedRepository {
       this.upsertRecord(playerId, row);
       if (window === null) this.removeWindow.run(playerId);
       else this.upsertWindow.run(playerId, JSON.stringify(window));
+    });
+    this.removeBoth = db.transaction((playerId: string) => {
+      this.remove.run(playerId);
+      this.removeWindow.run(playerId);
     });
   }
 
@@ -85,8 +90,7 @@ export class PlayerSavedRepository {
   }
 
   delete(playerId: string): void {
-    this.remove.run(playerId);
-    this.removeWindow.run(playerId);
+    this.removeBoth(playerId);
   }
 
   private upsertRecord(playerId: string, row: PlayerSavedRow): void {
