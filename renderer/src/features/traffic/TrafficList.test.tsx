@@ -79,6 +79,19 @@ describe('Enter on a traffic row still being read', () => {
     expect(onOpen.mock.calls[0]![0]).toMatchObject({ id: 3 });
   });
 
+  it('drops the Enter when the list loses the focus before the page', async () => {
+    const onOpen = vi.fn();
+    const { held, list } = renderList(onOpen);
+    await vi.waitFor(() => expect(held.length).toBeGreaterThan(0));
+
+    fireEvent.keyDown(list(), { key: 'Enter' });
+    fireEvent.blur(list());
+    await releaseAll(held);
+
+    await vi.waitFor(() => expect(list().querySelector('[data-id="3"]')).not.toBeNull());
+    expect(onOpen).not.toHaveBeenCalled();
+  });
+
   it('drops the Enter when another key comes before the page', async () => {
     const onOpen = vi.fn();
     const { held, list } = renderList(onOpen);

@@ -114,16 +114,21 @@ export function TrafficList({
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [refreshes]);
 
-  // Enter on a row whose page is still being read opens it once it is there, unless another key
-  // or a click came first. Before, the key did nothing in that moment (Home on a long log, then
-  // Enter at once): the likely cause of a keyboard walk of the areas that failed once in CI.
-  const openWhenRead = useRef(false);
+  // Enter on a row whose page is still being read opens it once it is there, if the list still
+  // stands on that row of that filter and kept the focus; another key or a click drops it.
+  // Before, the key did nothing in that moment (Home on a long log, then Enter at once): the
+  // likely cause of a keyboard walk of the areas that failed once in CI.
+  const openWhenRead = useRef<{ index: number; filter: TrafficFilter } | null>(null);
   const activeEntry = active === null ? undefined : entryAt(active);
   useEffect(() => {
-    if (!openWhenRead.current || !activeEntry) return;
-    openWhenRead.current = false;
-    onOpen(activeEntry);
-  }, [activeEntry, onOpen]);
+    const waiting = openWhenRead.current;
+    if (!waiting) return;
+    if (waiting.index !== active || waiting.filter !== filter) openWhenRead.current = null;
+    else if (activeEntry) {
+      openWhenRead.current = null;
+      onOpen(activeEntry);
+    }
+  }, [active, activeEntry, filter, onOpen]);
 
   /** Enter opens the active entry; the listbox moves the active row, and moving says whether to follow. */
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
@@ -131,10 +136,10 @@ export function TrafficList({
     if (event.key === 'Enter') {
       event.preventDefault();
       if (activeEntry) onOpen(activeEntry);
-      openWhenRead.current = !activeEntry && active !== null;
+      openWhenRead.current = !activeEntry && active !== null ? { index: active, filter } : null;
       return;
     }
-    openWhenRead.current = false;
+    openWhenRead.current = null;
     if (KEYS_UP.has(event.key)) onFollow(false);
     else if (event.key === 'End') onFollow(true);
   };
@@ -173,9 +178,13 @@ export function TrafficList({
         onWheel={(event) => {
           if (event.deltaY < 0) onFollow(false);
         }}
+        onBlur={() => {
+          // Gone elsewhere (the filters, the detail pane): an Enter still waiting is dropped.
+          openWhenRead.current = null;
+        }}
         onPointerDown={(event) => {
           // A click opens what it clicks: an Enter still waiting for its row is dropped.
-          openWhenRead.current = false;
+          openWhenRead.current = null;
           // The scrollbar: grabbing it means reading back.
           if (event.target === event.currentTarget && event.nativeEvent.offsetX > event.currentTarget.clientWidth)
             onFollow(false);
