@@ -3,11 +3,12 @@
  * bench of `npm run bench`: a tool for reading the HTTP benches' ratios, perf-cold-windows.md's
  * ninth round): `npx tsx bench/loopback-cost.ts`.
  *
- * A bare fastify route sends the same 1.8 kB of JSON bytes (a window of 16 items) to 10 connections, after a busy wait
- * of 0, 10, 20, 30 and 40 µs on each request. Each prints its rate, the server's CPU a response,
- * and what that CPU grew by beyond the wait itself. On a machine where a slower server leaves its
- * client idle between answers, each answer costs the kernel more (waking the client), and a µs
- * saved in JavaScript is worth more than a µs over HTTP: the excess says how much more.
+ * A bare fastify route sends the same 1.8 kB of JSON bytes (a window of 16 items) to 10
+ * connections, after a busy wait of 0, 10, 20, 30 and 40 µs on each request. Each prints its
+ * rate, the server's CPU a response, and what that CPU grew by beyond the wait itself. On a
+ * machine where a slower server leaves its client idle between answers, each answer costs the
+ * kernel more (waking the client), so a µs saved in JavaScript saves more than a µs of the
+ * server's CPU over HTTP: the excess says how much more.
  *
  * Server pinned to the first core, load (bench/autocannon-client.mjs) to the last, rounds
  * interleaved. Loopback only, bounded.

@@ -6,9 +6,9 @@
  * group's playback state (that is `playback`'s event).
  *
  * The engine tells every change of a player (its group, from the player registry) and of the
- * household (`household.changed`); this reads the namespace's object as its GET answers it, compares it with
- * the one last seen, and hands a changed one to the deliveries. Only targets someone subscribes to
- * are read: without subscriptions this costs a map lookup per change.
+ * household (`household.changed`); this reads the namespace's object as its GET answers it,
+ * compares it with the one last seen, and hands a changed one to the deliveries. Only targets
+ * someone subscribes to are read: without subscriptions this costs a map lookup per change.
  */
 import type { SubscriptionNamespace } from '../api/events/deliveries.js';
 import type { EventSubscription } from '../store/repositories/event-subscriptions.js';
