@@ -1,6 +1,6 @@
 /** Report items by the version the base URL names (docs/contract/console.md §5; docs/reports.md). */
 import { describe, expect, it } from 'vitest';
-import { reportForVersion, reportVersionOf } from './report-version.js';
+import { reportForVersion, reportVersionOf, reportVersionOfTarget } from './report-version.js';
 import type { PlaybackReport } from './wire.js';
 
 const base: PlaybackReport = {
@@ -65,5 +65,16 @@ describe('report item fields by version', () => {
       actions: [{ skip: [{ positionMillis: 500 }] }],
       reportId: 'r-1',
     });
+  });
+});
+
+describe('the version of a queue target', () => {
+  it('is read from the base URL once per target: a new base URL comes with a new target', () => {
+    const target = { queueBaseUrl: 'http://h/queues/q1/v2.2/' };
+    expect(reportVersionOfTarget(target)).toBe(2);
+    // Targets are replaced whole, never edited: what was read for this one stands.
+    target.queueBaseUrl = 'http://h/queues/q1/v2.0/';
+    expect(reportVersionOfTarget(target)).toBe(2);
+    expect(reportVersionOfTarget({ queueBaseUrl: 'http://h/queues/q1/v2.0/' })).toBe(0);
   });
 });

@@ -9,7 +9,7 @@ import type { PlayerCore } from './core.js';
 import { awaitsFirstWindow, isUnnamed, type HeldReport, type PreparedReport, type ReportsPart } from './context.js';
 import { reportIntervalsOf, type TimePlayedAnswer } from './contract-check.js';
 import { dispatchFailure } from './request-policies.js';
-import { reportForVersion, reportVersionOf } from './report-version.js';
+import { reportForVersion, reportVersionOfTarget } from './report-version.js';
 import { updateQueue } from './session-state.js';
 import { stopUpdates } from './track-state.js';
 import type { TrackPlayback } from './track-playback.js';
@@ -54,7 +54,7 @@ export function prepareReport(
   const action =
     type === 'final' && skipReportId !== undefined ? 'skip' : type === 'update' && !track.playing ? 'pause' : undefined;
   const extras = { contextVersion: queue.contextVersion, reportId: track.reportId, action } as const;
-  return { target: queue.target, report: reportForVersion(report, reportVersionOf(queue.target.queueBaseUrl), extras) };
+  return { target: queue.target, report: reportForVersion(report, reportVersionOfTarget(queue.target), extras) };
 }
 
 /** `at`: see prepareReport. No `update` for a playback whose server answered one it could not read. */
