@@ -1,8 +1,9 @@
 /**
  * Requests a server must refuse (docs/contract/platform.md §7.1, §8): an itemId the queue does not
  * have is 404 (the player then empties its queue and goes idle, §3), and a window size below zero
- * or not a whole number is 400. Another 4xx refuses too, so it is a warning that names the
- * platform's code (but for the 404, whose meaning the player acts on); a window or a 5xx fails.
+ * or not a whole number is 400. Nothing else passes: a 404 tells the player to empty its queue, and
+ * the contract names 400 for sizes (docs/contract/console.md §8) and lists no other 4xx among its
+ * warnings, so another 4xx fails too, as a window, a 5xx or no answer does.
  */
 import { randomBytes } from 'node:crypto';
 import { Findings, type CaseContext, type ConformanceCase, type Verdict } from '../case.js';
@@ -25,7 +26,7 @@ export const unknownItem: ConformanceCase = {
     });
     const findings = new Findings();
     // Not another 4xx: a 404 is what makes the player empty its queue and wait (§3).
-    judgeRefusal(findings, answer, 404, `${itemId} is in no queue`, 'fail');
+    judgeRefusal(findings, answer, 404, `${itemId} is in no queue`);
     return findings.verdict(`${requestLine(answer)}: 404, as for an item that does not exist`);
   },
 };
@@ -68,20 +69,14 @@ async function refuseSizes(
   const lines: string[] = [];
   for (const ask of asks) {
     const answer = await server.itemWindow(ask);
-    judgeRefusal(findings, answer, 400, why, 'warn');
+    judgeRefusal(findings, answer, 400, why);
     lines.push(requestLine(answer));
   }
   return findings.verdict(`${lines.join(' and ')}: 400 each`);
 }
 
-/** `expected` and only it passes; another 4xx warns or fails as `otherRefusal` says; a window, a 5xx or no answer fails. */
-function judgeRefusal(
-  findings: Findings,
-  answer: Answer,
-  expected: number,
-  why: string,
-  otherRefusal: 'warn' | 'fail',
-): void {
+/** `expected` and only it passes; a window, another status or no answer fails. */
+function judgeRefusal(findings: Findings, answer: Answer, expected: number, why: string): void {
   const asked = requestLine(answer);
   const status = answer.status;
   if (status === expected) return;
@@ -89,10 +84,6 @@ function judgeRefusal(
     const view = windowOf(answer);
     const what = isWindow(view) ? `a window of ${spanOf(view.items.map((item) => idOf(item) ?? '?'))}` : 'a body';
     findings.fail(`${asked}: expected ${expected} (${why}), got ${status} with ${what}`);
-  } else if (otherRefusal === 'warn' && status !== undefined && status >= 400 && status < 500) {
-    findings.warn(
-      `${asked}: refused with ${outcomeOf(answer)}, where the platform names ${expected}; a player reads them alike only if it treats every 4xx the same`,
-    );
   } else {
     findings.fail(`${asked}: expected ${expected} (${why}), got ${outcomeOf(answer)}`);
   }

@@ -223,6 +223,34 @@ const sizeValues: Variant[] = [
     },
   ),
   variant(
+    'negative-size-404',
+    'item-window.negative-size',
+    'platform.md §7.1',
+    'a negative size answered 404, which tells a player to empty its queue',
+    (b) => {
+      wrap(b, 'itemWindow', (req, answer) =>
+        /^-/.test(req.query.get('previousWindowSize') ?? '') || /^-/.test(req.query.get('upcomingWindowSize') ?? '')
+          ? jsonError(404, 'no such window')
+          : answer(),
+      );
+    },
+  ),
+  variant(
+    'non-integer-422',
+    'item-window.non-integer-size',
+    'platform.md §8',
+    'a fractional size answered 422 instead of 400',
+    (b) => {
+      wrap(b, 'itemWindow', (req, answer) => {
+        const bad = ['previousWindowSize', 'upcomingWindowSize'].some((name) => {
+          const raw = req.query.get(name);
+          return raw !== null && !/^-?\d+$/.test(raw);
+        });
+        return bad ? jsonError(422, 'size must be an integer') : answer();
+      });
+    },
+  ),
+  variant(
     'negative-size-clamped',
     'item-window.negative-size',
     'platform.md §7.1',
