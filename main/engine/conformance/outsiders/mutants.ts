@@ -1,6 +1,6 @@
 // Servers with one defect each, and the one case of docs/conformance.md it must fail: every
 // defect breaks a MUST of docs/contract/platform.md or console.md §8, nothing the platform allows.
-import { jsonError, tracks, type QueueItem } from './server';
+import { jsonError, tracks, type Behaviour, type QueueItem } from './server';
 import { editWindow, variant, wrap, type Variant } from './variant';
 
 const P43 = 'platform.md §4.3';
@@ -208,47 +208,43 @@ const unknown: Variant[] = [
   ),
 ];
 
+const SIZE_NAMES = ['previousWindowSize', 'upcomingWindowSize'];
+/** A window asked for with a size below zero. */
+const negativeSize = (query: URLSearchParams) => SIZE_NAMES.some((name) => /^-/.test(query.get(name) ?? ''));
+/** A window asked for with a size that is not written as a whole number. */
+const nonIntegerSize = (query: URLSearchParams) =>
+  SIZE_NAMES.some((name) => {
+    const raw = query.get(name);
+    return raw !== null && !/^-?\d+$/.test(raw);
+  });
+
+/** Answers the windows `asked` picks out with `status` and `message`, the rest as before. */
+function refusing(asked: (query: URLSearchParams) => boolean, status: number, message: string) {
+  return (b: Behaviour) =>
+    wrap(b, 'itemWindow', (req, answer) => (asked(req.query) ? jsonError(status, message) : answer()));
+}
+
 const sizeValues: Variant[] = [
   variant(
     'negative-size-500',
     'item-window.negative-size',
     'platform.md §7.1',
     'a negative size crashes the handler (500)',
-    (b) => {
-      wrap(b, 'itemWindow', (req, answer) =>
-        /^-/.test(req.query.get('previousWindowSize') ?? '') || /^-/.test(req.query.get('upcomingWindowSize') ?? '')
-          ? jsonError(500, 'RangeError: invalid array length')
-          : answer(),
-      );
-    },
+    refusing(negativeSize, 500, 'RangeError: invalid array length'),
   ),
   variant(
     'negative-size-404',
     'item-window.negative-size',
     'platform.md §7.1',
     'a negative size answered 404, which tells a player to empty its queue',
-    (b) => {
-      wrap(b, 'itemWindow', (req, answer) =>
-        /^-/.test(req.query.get('previousWindowSize') ?? '') || /^-/.test(req.query.get('upcomingWindowSize') ?? '')
-          ? jsonError(404, 'no such window')
-          : answer(),
-      );
-    },
+    refusing(negativeSize, 404, 'no such window'),
   ),
   variant(
     'non-integer-422',
     'item-window.non-integer-size',
     'platform.md §8',
     'a fractional size answered 422 instead of 400',
-    (b) => {
-      wrap(b, 'itemWindow', (req, answer) => {
-        const bad = ['previousWindowSize', 'upcomingWindowSize'].some((name) => {
-          const raw = req.query.get(name);
-          return raw !== null && !/^-?\d+$/.test(raw);
-        });
-        return bad ? jsonError(422, 'size must be an integer') : answer();
-      });
-    },
+    refusing(nonIntegerSize, 422, 'size must be an integer'),
   ),
   variant(
     'negative-size-clamped',
@@ -259,7 +255,7 @@ const sizeValues: Variant[] = [
       const original = b.itemWindow;
       b.itemWindow = (req, state) => {
         const query = new URLSearchParams(req.query);
-        for (const name of ['previousWindowSize', 'upcomingWindowSize']) {
+        for (const name of SIZE_NAMES) {
           if (/^-\d+$/.test(query.get(name) ?? '')) query.set(name, '0');
         }
         return original({ ...req, query }, state);
@@ -275,7 +271,7 @@ const sizeValues: Variant[] = [
       const original = b.itemWindow;
       b.itemWindow = (req, state) => {
         const query = new URLSearchParams(req.query);
-        for (const name of ['previousWindowSize', 'upcomingWindowSize']) {
+        for (const name of SIZE_NAMES) {
           const raw = query.get(name);
           if (raw === null) continue;
           const parsed = Number.parseInt(raw, 10);
@@ -291,15 +287,7 @@ const sizeValues: Variant[] = [
     'item-window.non-integer-size',
     'platform.md §8',
     'a fractional size crashes the handler (500)',
-    (b) => {
-      wrap(b, 'itemWindow', (req, answer) => {
-        const bad = ['previousWindowSize', 'upcomingWindowSize'].some((name) => {
-          const raw = req.query.get(name);
-          return raw !== null && !/^-?\d+$/.test(raw);
-        });
-        return bad ? jsonError(500, 'RangeError: invalid array length') : answer();
-      });
-    },
+    refusing(nonIntegerSize, 500, 'RangeError: invalid array length'),
   ),
 ];
 
