@@ -14,6 +14,8 @@ export interface CaseContext {
   facts: SuiteFacts;
   /** Wall ms, for the budgets of long cases (the walk). */
   now(): number;
+  /** Wall ms at which the run's deadline passes, when it has one: a case that could go on for long (the play-through) stops before it. */
+  deadlineAt?: number;
 }
 
 export interface Verdict {

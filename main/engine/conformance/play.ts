@@ -4,8 +4,9 @@
  * moves forward step by step (`advance`: the player's timers fall due in order, its requests are
  * waited for), and now and then pauses, seeks, skips back and skips on, as a listener would. What
  * the player meets on the way (a violation it records, an error it gives up with, a pause it
- * takes by itself, a track that never moves on) ends the play with that failure. It stops after
- * PLAY_LIMITS, and says so: a queue of thousands of items is not played to its end.
+ * takes by itself, a track that never moves on) ends the play with that failure. It plays to the
+ * queue's end, however long the queue: only the wall time it is given (the run's deadline, less
+ * what the cases after it need) stops it sooner, and then it says how far it got.
  */
 import { messageOf } from '../api/errors.js';
 import type { EngineClock } from '../clock/clock.js';
@@ -13,24 +14,18 @@ import type { Violation } from '../player/contract-check.js';
 import type { LoadParams, UserAction } from '../player/events.js';
 import { PlaybackError } from '../player/errors.js';
 import type { Player } from '../player/player.js';
+import { REQUEST_TIMEOUT_MS } from '../player/retry.js';
 import { is2xx, outcomeOf, requestLine, type Answer } from './server.js';
 
-export interface PlayLimits {
-  /** Tracks started, the first included. */
-  maxTracks: number;
-  /** Engine time of the whole play. */
-  maxEngineMs: number;
-  /** Wall time of the whole play. */
-  budgetMs: number;
-}
-
-export const PLAY_LIMITS: PlayLimits = { maxTracks: 40, maxEngineMs: 4 * 3_600_000, budgetMs: 15_000 };
 /** The most engine time the listener lets pass between two looks at the player (less when it means to act sooner). */
 export const PLAY_STEP_MS = 5_000;
 /** Engine time with nothing moving (no track, no playhead, no state) that is a stuck player: longer than every retry wait of the platform. */
 export const PLAY_STALL_MS = 180_000;
 /** The long pause of the second track: past the 300 s version poll of a paused player. */
 export const LONG_PAUSE_MS = 360_000;
+
+/** A request waiting this long (wall) when the play runs out of time is a server that stopped answering, not a slow one. */
+const UNANSWERED_AT_END_MS = 5_000;
 
 /** A violation the player recorded, with the answer it came in. */
 export interface Noted {
@@ -40,7 +35,8 @@ export interface Noted {
 
 export type PlayEnd =
   | { kind: 'end' }
-  | { kind: 'bounded'; why: string }
+  /** Out of wall time before the queue's end: what was played is judged, what was not is said. */
+  | { kind: 'out-of-time'; budgetMs: number }
   | { kind: 'failed'; message: string; evidence: Answer[] }
   | { kind: 'stopped' };
 
@@ -69,9 +65,10 @@ export interface PlaySetup {
   /** Wall ms. */
   now(): number;
   signal?: AbortSignal;
-  limits?: PlayLimits;
-  /** A request of the player left without an answer for long, said in a few words; null when none is. */
-  unanswered?: () => string | null;
+  /** Wall ms the play may take; out of it before the queue's end, it stops and says so. */
+  budgetMs: number;
+  /** A request of the player left without an answer for `forMs` of wall time or more, said in a few words; null when none is. */
+  unanswered?: (forMs: number) => string | null;
 }
 
 /** Rules of the player's own check that the suite judges as warnings (context, time-played.*): warnings here too. */
@@ -116,7 +113,7 @@ function plannedFor(k: number, wentBack: boolean): Step[] {
 
 export async function play(setup: PlaySetup): Promise<Play> {
   const { player, clock, answers, noted } = setup;
-  const limits = setup.limits ?? PLAY_LIMITS;
+  const { budgetMs } = setup;
   const result: Play = {
     end: { kind: 'stopped' },
     tracks: [],
@@ -146,9 +143,9 @@ export async function play(setup: PlaySetup): Promise<Play> {
   });
   const ended = (end: PlayEnd): Play => {
     // Out of wall time while the server had stopped answering: that is no bound, it is the failure.
-    const silent = end.kind === 'bounded' ? unanswered() : null;
+    const silent = end.kind === 'out-of-time' ? unanswered() : null;
     if (silent) return silent;
-    const waiting = end.kind === 'bounded' ? setup.unanswered?.() : null;
+    const waiting = end.kind === 'out-of-time' ? setup.unanswered?.(UNANSWERED_AT_END_MS) : null;
     if (waiting) return failed(`expected the player to play on, but ${waiting}${where()}`, lastRefused());
     return { ...result, end, engineMs: clock.now() - startedEngine };
   };
@@ -201,6 +198,10 @@ export async function play(setup: PlaySetup): Promise<Play> {
     }
     const silent = unanswered();
     if (silent) return silent;
+    // A request left for longer than a player waits (10 s of wall time; the engine clock waits for
+    // it before it moves on) has its answer: none. Said now, not when the run's time is up.
+    const waiting = setup.unanswered?.(REQUEST_TIMEOUT_MS);
+    if (waiting) return failed(`expected the player to play on, but ${waiting}${where()}`, lastRefused());
     if (loadFailure !== null) return failed(`expected the load to start the queue, got ${loadFailure}`, lastRefused());
     if (later.failure) return failed(later.failure.message, later.failure.evidence);
     const snapshot = player.snapshot();
@@ -219,7 +220,9 @@ export async function play(setup: PlaySetup): Promise<Play> {
           `expected the player to play on to the end of the queue, but it went idle${where()}${because()}`,
           lastRefused(),
         );
-      if (snapshot.atEnd && snapshot.state === 'PAUSED') {
+      // Paused after the last track, or suspended already (a pauseTtlSec of 0 suspends at once): a
+      // listener at the end of the queue does not resume it, which would play the last track again.
+      if (snapshot.atEnd && (snapshot.state === 'PAUSED' || snapshot.state === 'SUSPENDED')) {
         if (
           setup.queueLast !== undefined &&
           item !== setup.queueLast &&
@@ -254,18 +257,11 @@ export async function play(setup: PlaySetup): Promise<Play> {
 
     if (item && item !== result.tracks.at(-1)) {
       result.tracks.push(item);
-      if (result.tracks.length > limits.maxTracks) {
-        result.tracks.pop();
-        return ended({ kind: 'bounded', why: `${limits.maxTracks} tracks` });
-      }
       steps = planFor(result.tracks.length, result.acts.skipPrev > 0, snapshot.track?.durationMillis ?? undefined);
       stepFrom = clock.now();
       listenerPaused = false;
     }
-    if (clock.now() - startedEngine > limits.maxEngineMs)
-      return ended({ kind: 'bounded', why: `${limits.maxEngineMs / 3_600_000} h of engine time` });
-    if (setup.now() - startedWall > limits.budgetMs)
-      return ended({ kind: 'bounded', why: `${limits.budgetMs / 1000} s of wall time` });
+    if (setup.now() - startedWall > budgetMs) return ended({ kind: 'out-of-time', budgetMs });
 
     const key = `${snapshot.state}|${item}|${Math.floor(snapshot.positionMillis / 1000)}`;
     if (key !== progressKey || listenerPaused || !loaded) {
@@ -299,10 +295,8 @@ export async function play(setup: PlaySetup): Promise<Play> {
       typeof duration === 'number' && duration > snapshot.positionMillis
         ? duration - snapshot.positionMillis + 1
         : PLAY_STEP_MS;
-    if (
-      !(await advanceWithin(clock, Math.min(PLAY_STEP_MS, due, untilEnd), startedWall + limits.budgetMs - setup.now()))
-    )
-      return ended({ kind: 'bounded', why: `${limits.budgetMs / 1000} s of wall time` });
+    if (!(await advanceWithin(clock, Math.min(PLAY_STEP_MS, due, untilEnd), startedWall + budgetMs - setup.now())))
+      return ended({ kind: 'out-of-time', budgetMs });
   }
 }
 

@@ -1,8 +1,9 @@
 /**
  * The console's own reference cloud queue server passes the suite (no case fails) in every shape
  * of queue it can make: empty, one item, a few, a million, policies on and off, each version
- * spelling of the base URL. The million-item run stays well under 30 s of wall time: the walk
- * stops after WALK_MAX_ITEMS items and says so, which is no failure.
+ * spelling of the base URL. The million-item run ends within its deadline: the walk stops after
+ * WALK_MAX_ITEMS items and says so, which is no failure; the play, out of the run's time long
+ * before the queue's end, warns that the rest was not played.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { QueueSummary } from '../api/queue-types.js';
@@ -29,8 +30,8 @@ async function queue(body: object): Promise<QueueSummary> {
   return created as QueueSummary;
 }
 
-async function checkQueue(created: QueueSummary, baseUrl = created.queueBaseUrl) {
-  const { run } = await checkServer(engine, baseUrl, created.httpAuthorization);
+async function checkQueue(created: QueueSummary, baseUrl = created.queueBaseUrl, timeoutMs?: number) {
+  const { run } = await checkServer(engine, baseUrl, created.httpAuthorization, timeoutMs);
   const failures = run.cases.filter((c) => c.outcome === 'fail').map((c) => `${c.id}: ${c.message}`);
   expect(failures).toEqual([]);
   expect(run.status).toBe('passed');
@@ -102,6 +103,10 @@ describe('the reference cloud queue server passes the suite', () => {
       }),
     );
     expect(outcomes(run)).toEqual(every('pass'));
+    // A pauseTtlSec of 0 suspends the player the moment the last track ends: that is the end of the queue, not a pause to resume.
+    expect(run.cases.find((c) => c.id === 'play-through')!.message).toMatch(
+      /^played the whole queue: 25 tracks, item-1 … item-25,/,
+    );
   }, 60_000);
 
   it('with tracks whose metadata is rich (2 KB an item): no window the suite asks for is over the 1 MB cap', async () => {
@@ -116,20 +121,21 @@ describe('the reference cloud queue server passes the suite', () => {
     await checkQueue(await queue({ items: rich }));
   });
 
-  it(`with 1,000,000 items, in under 30 s: the walk stops after ${WALK_MAX_ITEMS.toLocaleString('en-US')} items and says so`, async () => {
+  it(`with 1,000,000 items, in its 25 s deadline: the walk stops after ${WALK_MAX_ITEMS.toLocaleString('en-US')} items, the play when its time is up, and each says so`, async () => {
     const created = await queue({});
     expect((await admin(engine, 'POST', `/queues/${created.id}/items/generate`, { count: 1_000_000 })).status).toBe(
       200,
     );
     const started = performance.now();
-    const run = await checkQueue(created);
+    const run = await checkQueue(created, created.queueBaseUrl, 25_000);
     const wallMs = performance.now() - started;
-    expect(outcomes(run)).toEqual(every('pass'));
+    // What the player did not reach in the run's time is not judged, and not passed either.
+    expect(outcomes(run)).toEqual(every('pass', { 'play-through': 'warn' }));
     expect(run.cases.find((c) => c.id === 'item-window.queue-ends')!.message).toMatch(
       /^walked 20,001 items in 200 windows; then stopped going on, as the walk does after 20,000 items or 10 s; the queue goes on; the flags were right on every window it saw$/,
     );
     expect(run.cases.find((c) => c.id === 'play-through')!.message).toMatch(
-      /^played 40 tracks, .*then stopped, as play-through does after 40 tracks; the queue goes on; the player recorded no violation$/,
+      /^played \d+ tracks, item-1 … item-\d+, .*then ran out of the run's time \(\d+ s for the play\) before the queue's end: what comes after item-\d+ was not played, so it is not judged/,
     );
     expect(wallMs, `a run against the 1,000,000-item queue took ${Math.round(wallMs)} ms`).toBeLessThan(30_000);
     await admin(engine, 'DELETE', `/queues/${created.id}`);

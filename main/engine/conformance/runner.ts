@@ -37,6 +37,8 @@ export interface SuiteRunOptions {
    * of 120 s passed"); whoever owns it also aborts the requests in flight.
    */
   deadline?: AbortSignal;
+  /** Wall ms at which `deadline` fires, for the cases that spend what is left of the run. */
+  deadlineAt?: number;
   cases?: readonly ConformanceCase[];
 }
 
@@ -50,7 +52,12 @@ export async function runSuite(options: SuiteRunOptions): Promise<SuiteResult> {
     const view = windowOf(answer);
     if (isWindow(view)) facts.windows.push(view);
   });
-  const context: CaseContext = { server, facts, now: options.now };
+  const context: CaseContext = {
+    server,
+    facts,
+    now: options.now,
+    ...(options.deadlineAt === undefined ? {} : { deadlineAt: options.deadlineAt }),
+  };
   const settled: SettledCase[] = [];
   const outcomes = new Map<string, ConformanceOutcome>();
 

@@ -216,6 +216,7 @@ export class ConformanceRuns {
     const evidence = new TrafficEvidence(deps.bus, () => deps.recorder.flush());
     const deadline = new AbortController();
     const timeoutMs = input.timeoutMs ?? DEFAULT_CONFORMANCE_TIMEOUT_MS;
+    const deadlineAt = deps.wall.now() + timeoutMs;
     const deadlineTimer = deps.wall.setTimeout(
       () => deadline.abort(new Error(`the run's deadline of ${seconds(timeoutMs)} passed`)),
       timeoutMs,
@@ -275,6 +276,7 @@ export class ConformanceRuns {
         onSettled: settle,
         signal: this.closing.signal,
         deadline: deadline.signal,
+        deadlineAt,
         cases,
       });
       if ('unreachable' in outcome) error = { kind: 'unreachable', message: outcome.unreachable };

@@ -197,7 +197,7 @@ type Action =
   | { t: 'release' }
   /** The engine stops and starts again: the player is saved, closed, and a fresh one takes the record up on the same clock. */
   | { t: 'restart' }
-  /** Advances until the queue's last track ended (atEnd), or the player stops moving (at most 40 tracks). */
+  /** Advances until the queue's last track ended (atEnd), or the player stops moving (at most 40 tracks: a bound of this test, not of the suite). */
   | { t: 'toEnd' }
   /** skipToItem with track metadata to the item `offset` after the one the last window request of the queue was asked for. */
   | { t: 'skipFar'; offset: number };

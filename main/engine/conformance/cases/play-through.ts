@@ -7,6 +7,10 @@
  * Integrators shipped servers that died six tracks into an album of short tracks, and servers
  * that served only the playing item and the next: every case before passed them.
  *
+ * It plays to the queue's end, whatever its length, for as long as the run's deadline allows
+ * (less a moment for the cases after it, which only read what was answered). A queue too long for
+ * the deadline is a warning that says how far the player got: what it did not play, it does not pass.
+ *
  * It builds on every case whose rule the player leans on, so a defect one of them fails skips
  * this one (one defect, one failure). The clock is the case's own, never the console's: the
  * user's players and the engine clock are not touched.
@@ -42,7 +46,7 @@ export const playThrough: ConformanceCase = {
     'time-played.update',
     'time-played.final',
   ],
-  async run({ server, facts, now }: CaseContext): Promise<Verdict> {
+  async run({ server, facts, now, deadlineAt }: CaseContext): Promise<Verdict> {
     const runNow = server.runNow;
     if (!runNow) return skip('this run has no player to lend the case');
     const walk = facts.walk;
@@ -88,6 +92,7 @@ export const playThrough: ConformanceCase = {
         noted,
         now,
         unanswered,
+        budgetMs: Math.max(0, (deadlineAt ?? now() + BUDGET_WITHOUT_DEADLINE_MS) - now() - AFTER_PLAY_MS),
         ...(server.signal ? { signal: server.signal } : {}),
       });
       return verdictOf(result, answers);
@@ -98,14 +103,16 @@ export const playThrough: ConformanceCase = {
   },
 };
 
-/** A request waiting this long (wall) when the play runs out of time is a server that stopped answering, not a slow one. */
-const UNANSWERED_MS = 5_000;
+/** Wall time kept back from the run's deadline for the cases after this one (they read answers, they send nothing). */
+const AFTER_PLAY_MS = 2_000;
+/** A run without a deadline (a test's own) plays for this long at most. */
+const BUDGET_WITHOUT_DEADLINE_MS = 60_000;
 
 /**
  * Notes each request of the player while it waits for its answer, so that a play that runs out of
  * time can tell a server that went silent (the request still waiting) from one that is only slow.
  */
-function watchRequests(client: CloudQueueClient, now: () => number): () => string | null {
+function watchRequests(client: CloudQueueClient, now: () => number): (forMs: number) => string | null {
   const waiting = new Map<number, { what: string; since: number }>();
   let next = 0;
   const watch =
@@ -127,34 +134,42 @@ function watchRequests(client: CloudQueueClient, now: () => number): () => strin
   );
   client.version = watch(client.version.bind(client), () => 'GET /version');
   client.timePlayed = watch(client.timePlayed.bind(client), () => 'POST /timePlayed');
-  return () => {
-    const oldest = [...waiting.values()].sort((a, b) => a.since - b.since)[0];
-    if (!oldest || now() - oldest.since < UNANSWERED_MS) return null;
+  return (forMs) => {
+    // Oldest first: a Map keeps the order requests went out in.
+    const oldest = waiting.values().next().value;
+    if (!oldest || now() - oldest.since < forMs) return null;
     return `${oldest.what} has had no answer for ${Math.round((now() - oldest.since) / 1000)} s`;
   };
 }
 
 function verdictOf(result: Play, answers: Answer[]): Verdict {
-  const { end } = result;
+  const { end, tracks } = result;
   if (end.kind === 'failed') return fail(end.message, end.evidence.length ? end.evidence : answers.slice(-1));
   if (end.kind === 'stopped') return skip('the run stopped while the player played');
-  const tracks = result.tracks;
   const span =
-    tracks.length === 1 ? `1 track (${tracks[0]})` : `${tracks.length} tracks, ${tracks[0]} … ${tracks.at(-1)}`;
+    tracks.length === 0
+      ? 'no track'
+      : tracks.length === 1
+        ? `1 track (${tracks[0]})`
+        : `${tracks.length} tracks, ${tracks[0]} … ${tracks.at(-1)}`;
   const played = `${span}, in ${duration(result.engineMs)} of engine time; ${actsOf(result)}; ${rhythmOf(answers)}`;
-  const said =
-    end.kind === 'end'
-      ? `played the whole queue: ${played}; the player recorded no violation`
-      : `played ${played}, then stopped, as play-through does after ${end.why}; the queue goes on; the player recorded no violation`;
-  if (result.warnings.length) {
-    const rules = [...new Set(result.warnings.map((note) => note.violation.rule))];
+  const rules = [...new Set(result.warnings.map((note) => note.violation.rule))];
+  if (end.kind === 'out-of-time') {
+    const also = rules.length ? `; the player also recorded ${rules.join(', ')}` : '';
+    return warn(
+      `played ${played}, then ran out of the run's time (${Math.round(end.budgetMs / 1000)} s for the play) before the queue's end: what comes after ${tracks.at(-1) ?? 'the first item'} was not played, so it is not judged (a longer --timeout plays further)${also}`,
+      answers,
+    );
+  }
+  const said = `played the whole queue: ${played}`;
+  if (rules.length) {
     const first = result.warnings[0]!;
     return warn(
-      `the player recorded ${rules.join(', ')} (${first.violation.message}); ${said.replace(/; the player recorded no violation$/, '')}`,
+      `the player recorded ${rules.join(', ')} (${first.violation.message}); ${said}`,
       result.warnings.flatMap((note) => (note.answer ? [note.answer] : [])),
     );
   }
-  return pass(said, answers);
+  return pass(`${said}; the player recorded no violation`, answers);
 }
 
 function actsOf({ acts }: Play): string {

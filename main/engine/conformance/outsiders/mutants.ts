@@ -493,6 +493,18 @@ const playThrough: Variant[] = [
     },
   ),
   variant(
+    'dies-after-44-tracks',
+    'play-through',
+    C8,
+    'a 60-track queue: after 44 final reports every /itemWindow is a 500 (past where a capped play stopped)',
+    (b) => {
+      b.items = tracks(60, 20_000);
+      wrap(b, 'itemWindow', (_req, answer, state) =>
+        state.finalReports >= 44 ? jsonError(500, 'session table full') : answer(),
+      );
+    },
+  ),
+  variant(
     'breaks-after-skip-report',
     'play-through',
     C8,

@@ -66,6 +66,9 @@ export const VALID: Variant[] = [
       b.firstPrevious = true;
     },
   ),
+  variant('long-album', 'pass', C8, '400 short tracks: played to the last, no track left unjudged', (b) => {
+    b.items = tracks(400, 1_500);
+  }),
   variant('odd-ids', 'pass', C8, 'ids with spaces, unicode, URL-special characters and an emoji', (b) => {
     b.items = tracks(ODD_IDS.length).map((item, i) => ({ ...item, id: ODD_IDS[i] }));
   }),

@@ -6,6 +6,7 @@ export async function checkServer(
   engine: Engine,
   baseUrl: string,
   authorization?: string,
+  timeoutMs?: number,
 ): Promise<{ run: ConformanceRun; progress: ConformanceProgress[] }> {
   const progress: ConformanceProgress[] = [];
   let ended: (() => void) | null = null;
@@ -19,6 +20,7 @@ export async function checkServer(
     ({ id: runId } = await engine.commands.run('conformance.runs.start', {
       baseUrl,
       ...(authorization === undefined ? {} : { authorization }),
+      ...(timeoutMs === undefined ? {} : { timeoutMs }),
     }));
     if ((await engine.commands.run('conformance.runs.get', { id: runId })).status === 'running') await end;
     return {
