@@ -17,13 +17,10 @@ import { messageOf } from '../engine/api/errors.js';
 import { CONFORMANCE_REPORT_KIND } from '../engine/conformance/reports/export.js';
 import { readingOrder } from '../engine/conformance/reports/order.js';
 import { terminalSafe } from '../engine/conformance/reports/text.js';
-import { createEngine, type Engine } from '../engine/index.js';
-import { createLogger } from '../engine/log.js';
-import { timeoutOf } from './check.js';
+import type { Engine } from '../engine/index.js';
+import { checkEngine, timeoutOf } from './check.js';
 import type { CliIo } from './io.js';
-import { quietLogger } from './output.js';
 import { EXIT, parseCommandLine, UsageError, type ExitCode } from './usage.js';
-import { packageVersion } from './version.js';
 
 export const REPLAY_USAGE = 'usage: cloud-queue-console check --replay REPORT.json [--authorization V] [--timeout S]';
 
@@ -121,12 +118,7 @@ export async function replayCommand(argv: string[], io: CliIo): Promise<ExitCode
       `the checked requests carried an Authorization (${terminalSafe(report.authorization)}), which the report holds masked: give it again with --authorization`,
     );
   }
-  const engine = await createEngine({
-    dataDir: null,
-    port: 0,
-    log: quietLogger(createLogger(io.stderr)),
-    version: packageVersion(),
-  });
+  const engine = await checkEngine(io);
   try {
     io.stdout(`replay ${args.report}: ${replayed.length} case${replayed.length === 1 ? '' : 's'} against ${baseUrl}\n`);
     const run = await replayRun(engine, report.baseUrl, replayed, args);

@@ -11,6 +11,7 @@ import {
   type ConformanceOutcome,
   type ConformanceRun,
 } from '../engine/api/conformance-types.js';
+import { TRAFFIC_RETENTION_BYTES_MIN } from '../engine/api/traffic-types.js';
 import { createEngine, type Engine } from '../engine/index.js';
 import { createLogger } from '../engine/log.js';
 import type { CliIo } from './io.js';
@@ -106,18 +107,36 @@ export function timeoutOf(text: string): number {
   return Math.round(seconds * 1_000);
 }
 
-export async function checkCommand(argv: string[], io: CliIo): Promise<ExitCode> {
-  if (isReplay(argv)) return replayCommand(argv, io);
-  const args = parseCheckArgs(argv);
-  const outputs = { json: args.json, junit: args.junit, html: args.html } as const;
-  for (const path of Object.values(outputs)) if (path) claimOutput(path);
-  // Only what goes wrong reaches stderr: the cases are the output.
+/**
+ * The engine a `check` (or its replay) runs on: in memory, quiet but for what goes wrong (the
+ * cases are the output), and with the smallest traffic log. The reports hold a case's evidence;
+ * the log is read by nobody once the process ends, and at its defaults it would hold up to 256 MB
+ * of a long play's traffic in memory, against the 300 MB the whole process may take
+ * (docs/contract/console.md §8).
+ */
+export async function checkEngine(io: CliIo): Promise<Engine> {
   const engine = await createEngine({
     dataDir: null,
     port: 0,
     log: quietLogger(createLogger(io.stderr)),
     version: packageVersion(),
   });
+  await engine.commands.run('traffic.configure', {
+    retention: CHECK_TRAFFIC_ENTRIES,
+    retentionBytes: TRAFFIC_RETENTION_BYTES_MIN,
+  });
+  return engine;
+}
+
+/** Entries the check's traffic log keeps: about one run's answers before the play. */
+const CHECK_TRAFFIC_ENTRIES = 1_000;
+
+export async function checkCommand(argv: string[], io: CliIo): Promise<ExitCode> {
+  if (isReplay(argv)) return replayCommand(argv, io);
+  const args = parseCheckArgs(argv);
+  const outputs = { json: args.json, junit: args.junit, html: args.html } as const;
+  for (const path of Object.values(outputs)) if (path) claimOutput(path);
+  const engine = await checkEngine(io);
   try {
     const total = (await engine.commands.run('conformance.cases')).length;
     io.stdout(

@@ -113,7 +113,7 @@ export function exchangeOf(answer: Answer): ConformanceExchange {
     requestHeaders: maskedHeaders(exchange.requestHeaders),
     requestBody: bodyOf(exchange.requestBody),
     responseHeaders: maskedHeaders(exchange.responseHeaders ?? {}),
-    responseBody: exchange.status === undefined ? null : bodyOf(exchange.responseBody),
+    responseBody: exchange.status === undefined ? null : bodyOf(exchange.responseBody, answer.bodyBytes),
     latencyMs: Math.round(exchange.latencyMs),
   };
 }
@@ -125,10 +125,9 @@ function maskedHeaders(headers: Record<string, string>): Record<string, string> 
   return masked;
 }
 
-/** The first MAX_EVIDENCE_BODY_BYTES bytes of a body (never half a character), secrets masked. */
-export function bodyOf(text: string | undefined): ConformanceBody | null {
-  if (text === undefined || text === '') return null;
-  const bytes = Buffer.byteLength(text);
+/** The first MAX_EVIDENCE_BODY_BYTES bytes of a body (never half a character), secrets masked; `bytes` is the whole body's size when `text` is its start. */
+export function bodyOf(text: string | undefined, bytes = text && Buffer.byteLength(text)): ConformanceBody | null {
+  if (text === undefined || text === '' || bytes === undefined || bytes === '') return null;
   if (bytes <= MAX_EVIDENCE_BODY_BYTES) return { text: redactBody(text) ?? '', bytes, cut: false };
   let kept = Buffer.from(text).subarray(0, MAX_EVIDENCE_BODY_BYTES).toString('utf8');
   // A character cut in two decodes as U+FFFD: it goes.

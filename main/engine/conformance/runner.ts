@@ -11,6 +11,7 @@ import { messageOf } from '../api/errors.js';
 import { fail, skip, type CaseContext, type ConformanceCase, type Verdict } from './case.js';
 import { isWindow, newFacts, windowOf } from './facts.js';
 import { noQueueBecause } from './no-queue.js';
+import { retained, retainedView } from './retained.js';
 import type { Answer, CheckedServer } from './server.js';
 import { SUITE } from './suite.js';
 
@@ -47,10 +48,12 @@ export async function runSuite(options: SuiteRunOptions): Promise<SuiteResult> {
   const facts = newFacts();
   let during: Answer[] = [];
   const server = options.server((answer) => {
-    during.push(answer);
-    facts.answers.push(answer);
+    // The case that asked reads the answer whole; the run keeps what later cases and evidence read.
+    const kept = retained(answer);
+    during.push(kept);
+    facts.answers.push(kept);
     const view = windowOf(answer);
-    if (isWindow(view)) facts.windows.push(view);
+    if (isWindow(view)) facts.windows.push(retainedView(view));
   });
   const context: CaseContext = {
     server,

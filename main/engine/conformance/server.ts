@@ -42,6 +42,8 @@ export interface Answer {
   json: unknown;
   /** Why no complete answer came (connection failed, no answer within 10 s). */
   failure: string | undefined;
+  /** The whole body's size in bytes, when `text` holds only its start (`retained.ts`). */
+  bodyBytes?: number;
 }
 
 /** GET /itemWindow's query. A size is sent as `String(size)`: -1, 1.5 and NaN go out as written. */

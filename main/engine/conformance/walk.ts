@@ -14,6 +14,7 @@
  * or WALK_BUDGET_MS, says so, and that is no failure.
  */
 import { idOf, isWindow, spanOf, windowOf, type Walk, type WindowView } from './facts.js';
+import { retained, retainedView } from './retained.js';
 import { is2xx, outcomeOf, requestLine, type CheckedServer } from './server.js';
 
 /**
@@ -78,7 +79,7 @@ export async function walkQueue(server: CheckedServer, now: () => number): Promi
     return walk;
   }
   if (!append(step, first, first.items.map(idOf))) return judgeAll(step);
-  step.placed.push({ view: first, from: 0 });
+  step.placed.push({ view: retainedView(first), from: 0 });
 
   if (first.includesBeginningOfQueue === true) await confirmStart(step);
   else if (!(await walkBack(step))) return judgeAll(step);
@@ -102,7 +103,7 @@ async function walkBack(step: Step): Promise<boolean> {
     if (at === -1) return notHeld(step, view, anchor, held);
     if (!checkPlace(step, view, held, at, step.first, 'after')) return false;
     if (!prepend(step, view, held.slice(0, at))) return false;
-    step.placed.push({ view, from: step.first });
+    step.placed.push({ view: retainedView(view), from: step.first });
     if (at === 0) {
       if (view.includesBeginningOfQueue === true) {
         walk.reachedBeginning = true;
@@ -139,7 +140,7 @@ async function walkOn(step: Step): Promise<boolean> {
     if (!checkPlace(step, view, held, at, anchorAt, 'before')) return false;
     const before = walk.ids.length;
     if (!append(step, view, held.slice(at + 1))) return false;
-    step.placed.push({ view, from: anchorAt - at });
+    step.placed.push({ view: retainedView(view), from: anchorAt - at });
     if (walk.ids.length === before) {
       if (view.includesEndOfQueue === true) return true;
       // Fewer than asked is the server's right; none at all while the queue goes on is not: either
@@ -179,7 +180,7 @@ async function fetchWindow(
     previousWindowSize: previous,
     upcomingWindowSize: upcoming,
   });
-  step.walk.answers.push(answer);
+  step.walk.answers.push(retained(answer));
   const view = windowOf(answer);
   if (isWindow(view)) return view;
   const got = is2xx(answer) ? `${answer.status}, but ${view.problem}` : outcomeOf(answer);
@@ -301,7 +302,7 @@ async function confirmStart(step: Step): Promise<void> {
     return;
   }
   walk.reachedBeginning = true;
-  step.placed.push({ view, from: step.first });
+  step.placed.push({ view: retainedView(view), from: step.first });
 }
 
 /** A window said it held the last item: a window around that item must hold nothing after it. */
@@ -323,7 +324,7 @@ async function confirmEnd(step: Step): Promise<void> {
     return;
   }
   walk.reachedEnd = true;
-  step.placed.push({ view, from: step.first + walk.ids.length - 1 - at });
+  step.placed.push({ view: retainedView(view), from: step.first + walk.ids.length - 1 - at });
 }
 
 function judgeAll(step: Step): Walk {

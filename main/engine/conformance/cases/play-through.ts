@@ -22,6 +22,7 @@ import { Player } from '../../player/player.js';
 import { REQUEST_TIMEOUT_MS } from '../../player/retry.js';
 import { fail, pass, skip, warn, type CaseContext, type ConformanceCase, type Verdict } from '../case.js';
 import { play, type Noted, type Play } from '../play.js';
+import { retained } from '../retained.js';
 import { RULE } from '../rules.js';
 import type { Answer } from '../server.js';
 
@@ -58,7 +59,9 @@ export const playThrough: ConformanceCase = {
     const answers: Answer[] = [];
     const byRequest = new Map<string, Answer>();
     const noted: Noted[] = [];
-    const client = server.playerClient(clock, (answer) => {
+    const client = server.playerClient(clock, (whole) => {
+      // A play to the end of a long queue gets thousands of answers: each kept as evidence shows it.
+      const answer = retained(whole);
       answers.push(answer);
       byRequest.set(answer.exchange.requestId, answer);
     });
