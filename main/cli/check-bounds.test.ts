@@ -20,6 +20,7 @@ import { parse, type TestSuites } from 'junit2json';
 import { afterAll, afterEach, beforeAll, describe, expect, it, type TestContext } from 'vitest';
 import { DEFAULT_CONFORMANCE_TIMEOUT_MS, type ConformanceRun } from '../engine/api/conformance-types.js';
 import { checkServer } from '../engine/conformance/testing/check.js';
+import { correctBehaviour, startServer, tracks } from '../engine/conformance/outsiders/server.js';
 import { startDefectiveServer, type DefectiveServer } from '../engine/conformance/testing/defective-server.js';
 import type { Engine } from '../engine/index.js';
 import { startTestEngine } from '../engine/testing/http.js';
@@ -236,6 +237,29 @@ describe.concurrent('check ends within its deadline and under 300 MB, whatever t
       message: expect.stringMatching(CUT),
     });
   }, 90_000);
+
+  it('a valid queue of 20,000 items whose windows come just under the 1 MB cap: exit 0, under the bound', async (t) => {
+    // Audit D2: each window the walk reads is 0.95 MB of 9.5 KB track names; the run kept them
+    // all (585 MB), and a play to the end of the queue more (3 GB), until answers were kept as
+    // evidence shows them and the check ran under a heap cap of its own (heap-cap.ts).
+    const behaviour = correctBehaviour('fat-queue-token');
+    behaviour.items = tracks(20_000, 20_000).map((item) => ({
+      ...item,
+      track: { ...item.track, name: `${item.track.name} ${'♪'.repeat(3_150)}` },
+    }));
+    const server = await startServer(behaviour);
+    t.onTestFinished(() => server.close());
+    const json = join(tempDir(t), 'run.json');
+    const args = [server.baseUrl, '--authorization', behaviour.authorization, '--timeout', '25', '--json', json];
+    const ended = await checkProcess(args, 25 + 60);
+    t.expect(ended.code, ended.stdout + ended.stderr).toBe(0);
+    t.expect(ended.peakMb).toBeGreaterThan(0);
+    t.expect(ended.peakMb).toBeLessThan(MAX_RSS_MB);
+    const run = JSON.parse(readFileSync(json, 'utf8')) as ConformanceRun;
+    t.expect(run.cases.find((c) => c.id === 'item-window.queue-ends')!.message).toMatch(
+      /^walked (the whole queue: )?20,00\d items/,
+    );
+  }, 120_000);
 
   it('4 MB of nested brackets on every answer', async (t) => {
     const brackets = Buffer.alloc(64 * 1_024, '[');

@@ -1,9 +1,19 @@
 /**
  * What a run has learnt of the server so far, for the cases that build on earlier ones: the first
- * window (where the queue starts), every window any case fetched (for the checks that hold of all
- * windows: items, queueVersion), the walk through the queue, and every answer (for timing).
+ * window (where the queue starts), the windows the cases before the play fetched (for the checks
+ * that hold of all windows: items, queueVersion), the walk through the queue, which track each id
+ * named over every window, and a tally of every answer (for timing and Retry-After). What grows
+ * with the play's length is tallied, not kept (docs/contract/console.md §8, the 300 MB bound).
  */
+import { Heard } from './heard.js';
+import { TrackIdentities } from './identities.js';
 import { is2xx, type Answer } from './server.js';
+
+/**
+ * Windows kept in `windows`: the walk stops at 20,000 items (about 200 windows) and the cases
+ * before it fetch a few dozen, so only a play's windows are past it, and no case lists those.
+ */
+export const KEPT_WINDOWS = 1_000;
 
 /** A 2xx GET /itemWindow answer whose body is an object with an `items` array. */
 export interface WindowView {
@@ -45,16 +55,18 @@ export interface Walk {
 export interface SuiteFacts {
   /** The answer to GET /itemWindow without itemId, when it was a window (`item-window.first`). */
   firstWindow: WindowView | null;
-  /** Every window fetched, in order. */
+  /** The windows fetched, in order, the first KEPT_WINDOWS of them. */
   windows: WindowView[];
   /** The walk through the queue (`item-window.queue-ends`), once it ran. */
   walk: Walk | null;
-  /** Every answer of the run, in order. */
-  answers: Answer[];
+  /** Which track each id named, over every window fetched. */
+  identities: TrackIdentities;
+  /** Every answer of the run, tallied. */
+  heard: Heard;
 }
 
 export function newFacts(): SuiteFacts {
-  return { firstWindow: null, windows: [], walk: null, answers: [] };
+  return { firstWindow: null, windows: [], walk: null, identities: new TrackIdentities(), heard: new Heard() };
 }
 
 const isObject = (value: unknown): value is Record<string, unknown> =>

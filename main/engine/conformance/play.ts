@@ -15,7 +15,8 @@ import type { LoadParams, UserAction } from '../player/events.js';
 import { PlaybackError } from '../player/errors.js';
 import type { Player } from '../player/player.js';
 import { REQUEST_TIMEOUT_MS } from '../player/retry.js';
-import { is2xx, outcomeOf, requestLine, type Answer } from './server.js';
+import type { PlayAnswers } from './play-answers.js';
+import { outcomeOf, requestLine, type Answer } from './server.js';
 
 /** The most engine time the listener lets pass between two looks at the player (less when it means to act sooner). */
 export const PLAY_STEP_MS = 5_000;
@@ -59,8 +60,8 @@ export interface PlaySetup {
   queueLast?: string;
   /** The queueVersion the walk saw: an end judged against its last item only while the queue still has it (an edit may add items). */
   queueVersion?: string;
-  /** Every answer the player got, in order, and the violations it recorded (filled as it plays). */
-  answers: readonly Answer[];
+  /** The answers the player got, and the violations it recorded (filled as it plays). */
+  answers: PlayAnswers;
   noted: readonly Noted[];
   /** Wall ms. */
   now(): number;
@@ -131,7 +132,6 @@ export async function play(setup: PlaySetup): Promise<Play> {
   let stepFrom = 0;
   let listenerPaused = false;
   let violationsSeen = 0;
-  let answersSeen = 0;
   let lastError = player.snapshot().lastError;
   let progressKey = '';
   let progressAt = clock.now();
@@ -151,7 +151,7 @@ export async function play(setup: PlaySetup): Promise<Play> {
   };
   /** The answer that explains a player's failure: the last one that was not a 2xx. */
   const lastRefused = (): Answer[] => {
-    const answer = answers.findLast((a) => !is2xx(a));
+    const answer = answers.lastRefused;
     return answer ? [answer] : [];
   };
   const because = (): string => {
@@ -160,15 +160,12 @@ export async function play(setup: PlaySetup): Promise<Play> {
   };
   /** A request the server left without an answer: a player retries one, but a server that leaves one for 10 s has stopped (a fault rule's timeout is the console's, not the server's). */
   const unanswered = (): Play | null => {
-    for (; answersSeen < answers.length; answersSeen++) {
-      const answer = answers[answersSeen]!;
-      if (answer.status === undefined && !answer.exchange.fault)
-        return failed(
-          `expected an answer to every request of the player, but ${requestLine(answer)} got none (${answer.failure})${where()}`,
-          [answer],
-        );
-    }
-    return null;
+    const [answer] = answers.takeUnanswered();
+    if (!answer) return null;
+    return failed(
+      `expected an answer to every request of the player, but ${requestLine(answer)} got none (${answer.failure})${where()}`,
+      [answer],
+    );
   };
   const where = (): string => {
     const item = result.tracks.at(-1);
@@ -205,7 +202,7 @@ export async function play(setup: PlaySetup): Promise<Play> {
     if (loadFailure !== null) return failed(`expected the load to start the queue, got ${loadFailure}`, lastRefused());
     if (later.failure) return failed(later.failure.message, later.failure.evidence);
     const snapshot = player.snapshot();
-    if (snapshot.lastError && snapshot.lastError !== lastError && !skipRefused(answers)) {
+    if (snapshot.lastError && snapshot.lastError !== lastError && !skipRefused(answers.last)) {
       return failed(
         `expected the player to play on to the end of the queue, got an error it could not get past${where()}: ${snapshot.lastError.message}${because()}`,
         lastRefused(),
@@ -228,7 +225,7 @@ export async function play(setup: PlaySetup): Promise<Play> {
           item !== setup.queueLast &&
           snapshot.queueVersion === (setup.queueVersion ?? snapshot.queueVersion)
         ) {
-          const window = answers.findLast((a) => a.exchange.endpoint === 'itemWindow' && is2xx(a));
+          const window = answers.lastWindow;
           return failed(
             `the player stopped at the end of the queue at ${item}, but the queue's last item is ${setup.queueLast}${window ? ` (${requestLine(window)} ended the queue there)` : ''}`,
             window ? [window] : [],
@@ -364,7 +361,7 @@ function refusal(
   const message = messageOf(error);
   if (what === 'skipPrev' && /no previous track/.test(message)) {
     // The queue goes on back, yet what the player holds ends at the playing item: the server withholds the items before it.
-    const window = setup.answers.findLast((a) => a.exchange.endpoint === 'itemWindow' && is2xx(a));
+    const window = setup.answers.lastWindow;
     const said = snapshot.window
       ? ` and says includesBeginningOfQueue ${String(snapshot.window.includesBeginningOfQueue)}`
       : '';
@@ -380,8 +377,7 @@ function refusal(
 }
 
 /** The player's last error is a skip the server refused (403 to a skip's window): its right under limitedSkips. */
-function skipRefused(answers: readonly Answer[]): boolean {
-  const last = answers.at(-1);
+function skipRefused(last: Answer | undefined): boolean {
   return last?.status === 403 && (last.exchange.reason === 'skipNext' || last.exchange.reason === 'skipPrev');
 }
 

@@ -21,10 +21,10 @@ import type { CloudQueueClient } from '../../player/client.js';
 import { Player } from '../../player/player.js';
 import { REQUEST_TIMEOUT_MS } from '../../player/retry.js';
 import { fail, pass, skip, warn, type CaseContext, type ConformanceCase, type Verdict } from '../case.js';
+import { PlayAnswers } from '../play-answers.js';
 import { play, type Noted, type Play } from '../play.js';
 import { retained } from '../retained.js';
 import { RULE } from '../rules.js';
-import type { Answer } from '../server.js';
 
 /** The X-Player-Id of the case's player, as the suite's other requests. */
 const PLAYER_ID = CHECK_PLAYER_ID;
@@ -56,14 +56,11 @@ export const playThrough: ConformanceCase = {
     // Stopped (speed 0): only the case moves it, as fast as the server answers. A request is waited
     // for as long as a player would (10 s) before the clock moves on past it: a slow server is slow, not silent.
     const clock = new EngineClock({ startAt: runNow(), speed: 0, settleTimeoutMs: REQUEST_TIMEOUT_MS });
-    const answers: Answer[] = [];
-    const byRequest = new Map<string, Answer>();
+    const answers = new PlayAnswers();
     const noted: Noted[] = [];
     const client = server.playerClient(clock, (whole) => {
       // A play to the end of a long queue gets thousands of answers: each kept as evidence shows it.
-      const answer = retained(whole);
-      answers.push(answer);
-      byRequest.set(answer.exchange.requestId, answer);
+      answers.add(retained(whole));
     });
     if (!client) return skip('this run has no player to lend the case');
     const unanswered = watchRequests(client, now);
@@ -73,7 +70,7 @@ export const playThrough: ConformanceCase = {
       clock,
       client,
       onViolations: (violations, exchange) => {
-        for (const violation of violations) noted.push({ violation, answer: byRequest.get(exchange.requestId) });
+        for (const violation of violations) noted.push({ violation, answer: answers.of(exchange.requestId) });
       },
     });
     try {
@@ -145,9 +142,9 @@ function watchRequests(client: CloudQueueClient, now: () => number): (forMs: num
   };
 }
 
-function verdictOf(result: Play, answers: Answer[]): Verdict {
+function verdictOf(result: Play, answers: PlayAnswers): Verdict {
   const { end, tracks } = result;
-  if (end.kind === 'failed') return fail(end.message, end.evidence.length ? end.evidence : answers.slice(-1));
+  if (end.kind === 'failed') return fail(end.message, end.evidence.length ? end.evidence : answers.recent.slice(-1));
   if (end.kind === 'stopped') return skip('the run stopped while the player played');
   const span =
     tracks.length === 0
@@ -161,7 +158,7 @@ function verdictOf(result: Play, answers: Answer[]): Verdict {
     const also = rules.length ? `; the player also recorded ${rules.join(', ')}` : '';
     return warn(
       `played ${played}, then ran out of the run's time (${Math.round(end.budgetMs / 1000)} s for the play) before the queue's end: what comes after ${tracks.at(-1) ?? 'the first item'} was not played, so it is not judged (a longer --timeout plays further)${also}`,
-      answers,
+      answers.recent,
     );
   }
   const said = `played the whole queue: ${played}`;
@@ -172,7 +169,7 @@ function verdictOf(result: Play, answers: Answer[]): Verdict {
       result.warnings.flatMap((note) => (note.answer ? [note.answer] : [])),
     );
   }
-  return pass(`${said}; the player recorded no violation`, answers);
+  return pass(`${said}; the player recorded no violation`, answers.recent);
 }
 
 function actsOf({ acts }: Play): string {
@@ -184,9 +181,8 @@ function actsOf({ acts }: Play): string {
   return parts.join(', ');
 }
 
-function rhythmOf(answers: readonly Answer[]): string {
-  const count = (endpoint: string) => answers.filter((answer) => answer.exchange.endpoint === endpoint).length;
-  return `${count('itemWindow')} windows, ${count('version')} version polls, ${count('timePlayed')} reports`;
+function rhythmOf(answers: PlayAnswers): string {
+  return `${answers.count('itemWindow')} windows, ${answers.count('version')} version polls, ${answers.count('timePlayed')} reports`;
 }
 
 function duration(ms: number): string {

@@ -14,17 +14,16 @@ export const retryAfter: ConformanceCase = {
   rule: RULE.retry,
   title: 'Every 503 carries Retry-After',
   async run({ facts }: CaseContext): Promise<Verdict> {
-    const busy = facts.answers.filter((answer) => answer.status === 503 && !answer.exchange.fault);
-    const bare = busy.filter((answer) => !answer.exchange.responseHeaders?.['retry-after']);
-    if (bare.length) {
+    const { busy, busyCount, bare, bareCount, total } = facts.heard;
+    if (bareCount) {
       const shown = bare.slice(0, 3).map((answer) => requestLine(answer));
-      const more = bare.length > 3 ? `, and ${bare.length - 3} more` : '';
+      const more = bareCount > 3 ? `, and ${bareCount - 3} more` : '';
       return warn(
-        `${bare.length} of ${busy.length} answers 503 came without Retry-After (${shown.join('; ')}${more}): expected Retry-After on every 503, so that a player waits as long as the server needs (it waits 2 s without one)`,
+        `${bareCount} of ${busyCount} answers 503 came without Retry-After (${shown.join('; ')}${more}): expected Retry-After on every 503, so that a player waits as long as the server needs (it waits 2 s without one)`,
         bare,
       );
     }
-    if (busy.length) return pass(`${busy.length} answers 503, each with Retry-After`, busy);
-    return pass(`none of ${facts.answers.length} answers was 503`, []);
+    if (busyCount) return pass(`${busyCount} answers 503, each with Retry-After`, busy);
+    return pass(`none of ${total} answers was 503`, []);
   },
 };

@@ -1,0 +1,58 @@
+/**
+ * What the run heard, over every answer, kept bounded: the cases judged last (timing, Retry-After)
+ * need a count, the slowest answers and the 503s, never the answers themselves. A play to the end
+ * of a long queue hears tens of thousands of answers, and the check process stays under 300 MB
+ * (docs/contract/console.md §8): each list keeps at most HEARD_KEPT answers and counts the rest.
+ */
+import type { Answer } from './server.js';
+
+/** Answers slower than this are warnings (`timing`). */
+export const SLOW_MS = 1_000;
+/** Answers each list keeps: far more than a message names or evidence shows. */
+export const HEARD_KEPT = 100;
+
+export class Heard {
+  /** Every answer, complete or not. */
+  total = 0;
+  /** Answers that came (a status), and the slowest of them in ms. */
+  answered = 0;
+  slowest = 0;
+  /** Answers over SLOW_MS, the slowest first (at most HEARD_KEPT), and how many there were. */
+  readonly slow: Answer[] = [];
+  slowCount = 0;
+  /** 503s the server sent (a fault rule's are not its), the first HEARD_KEPT, and how many. */
+  readonly busy: Answer[] = [];
+  busyCount = 0;
+  /** Of them, those without Retry-After. */
+  readonly bare: Answer[] = [];
+  bareCount = 0;
+
+  add(answer: Answer): void {
+    this.total++;
+    if (answer.status === undefined) return;
+    this.answered++;
+    const ms = answer.exchange.latencyMs;
+    this.slowest = Math.max(this.slowest, ms);
+    if (ms > SLOW_MS) {
+      this.slowCount++;
+      keepSlowest(this.slow, answer);
+    }
+    if (answer.status === 503 && !answer.exchange.fault) {
+      this.busyCount++;
+      if (this.busy.length < HEARD_KEPT) this.busy.push(answer);
+      if (!answer.exchange.responseHeaders?.['retry-after']) {
+        this.bareCount++;
+        if (this.bare.length < HEARD_KEPT) this.bare.push(answer);
+      }
+    }
+  }
+}
+
+/** Into `slow`, kept slowest first and at most HEARD_KEPT long. */
+function keepSlowest(slow: Answer[], answer: Answer): void {
+  const ms = answer.exchange.latencyMs;
+  if (slow.length === HEARD_KEPT && slow.at(-1)!.exchange.latencyMs >= ms) return;
+  const at = slow.findIndex((kept) => kept.exchange.latencyMs < ms);
+  slow.splice(at === -1 ? slow.length : at, 0, answer);
+  if (slow.length > HEARD_KEPT) slow.pop();
+}

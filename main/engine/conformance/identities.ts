@@ -1,0 +1,71 @@
+/**
+ * Which track each item id named, over every window the run fetched, worked out as the windows
+ * come (`item-window.stable-identity` reads it at the end). A play to the end of a long queue
+ * fetches thousands of windows: the run keeps the first track seen under each id and the
+ * conflicts, not the windows (docs/contract/console.md §8, the 300 MB bound).
+ *
+ * A track is told by its name and its media URL without the query (signed URLs are refreshed,
+ * platform.md §2.4 `play`); a field a window leaves out is not compared.
+ */
+import { idOf, type WindowView } from './facts.js';
+import { requestLine, type Answer } from './server.js';
+
+interface Seen {
+  name: string | undefined;
+  media: string | undefined;
+  answer: Answer;
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+export class TrackIdentities {
+  /** Windows and items with a track seen. */
+  windows = 0;
+  items = 0;
+  /** Each id's first track (after a conflict, nothing more is compared for it: said once an id). */
+  readonly seen = new Map<string, Seen>();
+  /** One sentence per id that named two tracks, and the windows that show it. */
+  readonly conflicts: string[] = [];
+  readonly evidence = new Set<Answer>();
+
+  add(view: WindowView): void {
+    this.windows++;
+    for (const item of view.items) {
+      const id = idOf(item);
+      const track = isObject(item) && isObject(item.track) ? item.track : null;
+      if (id === null || !track) continue;
+      this.items++;
+      const now: Seen = {
+        name: typeof track.name === 'string' ? track.name : undefined,
+        media: mediaOf(track.mediaUrl),
+        answer: view.answer,
+      };
+      const before = this.seen.get(id);
+      if (!before) {
+        this.seen.set(id, now);
+        continue;
+      }
+      const differs =
+        (before.name !== undefined && now.name !== undefined && before.name !== now.name) ||
+        (before.media !== undefined && now.media !== undefined && before.media !== now.media);
+      if (!differs) continue;
+      this.conflicts.push(
+        `expected ${id} to name one track, got ${describe(before)} in ${requestLine(before.answer)} and ${describe(now)} in ${requestLine(now.answer)}`,
+      );
+      this.evidence.add(before.answer).add(now.answer);
+      this.seen.set(id, { name: undefined, media: undefined, answer: now.answer });
+    }
+  }
+}
+
+/** The media URL without its query and fragment (a signed URL's signature changes), or undefined. */
+function mediaOf(url: unknown): string | undefined {
+  if (typeof url !== 'string' || url === '') return undefined;
+  return URL.canParse(url) ? `${new URL(url).origin}${new URL(url).pathname}` : url;
+}
+
+function describe(seen: Seen): string {
+  const name = seen.name !== undefined ? JSON.stringify(seen.name) : 'a track';
+  return seen.media !== undefined ? `${name} (${seen.media})` : name;
+}

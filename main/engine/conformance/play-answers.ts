@@ -1,0 +1,56 @@
+/**
+ * The answers of a play, as the listener (`play.ts`) and its verdict read them: the newest few,
+ * the last refusal and the last window (what a failure names), those that never came (a failure
+ * at once), and how many of each endpoint (the rhythm a verdict tells). A play to the end of a
+ * long queue gets tens of thousands of answers; keeping them all broke the check's 300 MB bound
+ * (docs/contract/console.md §8).
+ */
+import type { CloudQueueEndpoint } from '../player/contract-check.js';
+import { is2xx, type Answer } from './server.js';
+
+/** Answers kept: the newest, for evidence and for a violation's exchange (told right after its answer). */
+export const PLAY_KEPT = 200;
+
+export class PlayAnswers {
+  /** The newest PLAY_KEPT answers, oldest first. */
+  readonly recent: Answer[] = [];
+  /** The last answer, the last that was not 2xx, and the last 2xx window. */
+  last: Answer | undefined;
+  lastRefused: Answer | undefined;
+  lastWindow: Answer | undefined;
+  private readonly counts = new Map<CloudQueueEndpoint, number>();
+  private readonly byRequestId = new Map<string, Answer>();
+  private unanswered: Answer[] = [];
+
+  add(answer: Answer): void {
+    if (this.recent.length === PLAY_KEPT) {
+      const dropped = this.recent.shift()!;
+      this.byRequestId.delete(dropped.exchange.requestId);
+    }
+    this.recent.push(answer);
+    this.byRequestId.set(answer.exchange.requestId, answer);
+    this.last = answer;
+    const { endpoint } = answer.exchange;
+    this.counts.set(endpoint, (this.counts.get(endpoint) ?? 0) + 1);
+    if (!is2xx(answer)) this.lastRefused = answer;
+    else if (endpoint === 'itemWindow') this.lastWindow = answer;
+    // A fault rule's timeout is the console's, not the server's.
+    if (answer.status === undefined && !answer.exchange.fault) this.unanswered.push(answer);
+  }
+
+  /** The answer to the request with this id, while it is among the newest. */
+  of(requestId: string): Answer | undefined {
+    return this.byRequestId.get(requestId);
+  }
+
+  count(endpoint: CloudQueueEndpoint): number {
+    return this.counts.get(endpoint) ?? 0;
+  }
+
+  /** Requests that got no answer since the last call, oldest first. */
+  takeUnanswered(): Answer[] {
+    const taken = this.unanswered;
+    this.unanswered = [];
+    return taken;
+  }
+}
