@@ -52,6 +52,10 @@ test('a flow to https://myapp.example.com/cb: nothing leaves the machine, the co
   const oauth = new OAuthPage(page);
   await consolePage.waitUntilLive();
   await oauth.open();
+  // Off by default (the platform's login service sends every redirect): the integrator turns it on.
+  await expect(oauth.setting('Capture redirects')).not.toBeChecked();
+  await expect(oauth.setting('Capture redirects')).toHaveAccessibleDescription(/takes each code to its redirect URL/);
+  await oauth.setting('Capture redirects').check();
   await expect(oauth.setting('Capture redirects')).toBeChecked();
   await expect(oauth.setting('Capture redirects')).toHaveAccessibleDescription(/never leaves the machine/);
   await oauth.fillNewIntegration({
@@ -137,6 +141,8 @@ test('a flow to https://myapp.example.com/cb: nothing leaves the machine, the co
   await expect(player.answer.getByRole('button', { name: 'Copy this call as curl' })).toBeVisible();
 
   expect(outbound).toEqual([]);
+  // The console is the worker's: the next test finds the default again.
+  await adminApi(served.ready, 'PATCH', '/settings', { captureRedirects: false });
 });
 
 async function flowIdOf(ready: Parameters<typeof adminApi>[0]): Promise<string> {

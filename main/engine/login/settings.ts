@@ -1,15 +1,16 @@
 /**
  * The login service's settings (docs/contract/console.md §7 `PATCH /admin/api/settings`): auto-approve,
  * production parity and redirect capture, stored with the engine's settings so a restart keeps them.
- * Redirect capture is on unless turned off, in the desktop app too: its OAuth window stops the
- * console's own flows at the redirect URI already, but a flow run in any other browser would
- * still take its code off the machine (docs/login-service.md).
+ * Redirect capture is off unless turned on: the platform's login service sends every redirect
+ * with its code (docs/contract/platform.md §4.1), and a console that kept them by default answered
+ * an https redirect URI with a 303 to its own page, which no client written against the platform
+ * follows. An integrator whose redirect URL is a real host turns it on (docs/login-service.md).
  */
 import type { LoginSettings } from '../api/oauth-types.js';
 import type { SettingsRepository } from '../store/repositories/settings.js';
 
 const KEY = 'login.settings';
-const DEFAULTS: LoginSettings = { autoApprove: false, productionParity: false, captureRedirects: true };
+const DEFAULTS: LoginSettings = { autoApprove: false, productionParity: false, captureRedirects: false };
 
 export class LoginSettingsStore {
   private current: LoginSettings;

@@ -1,6 +1,7 @@
 /**
- * Redirect capture: with a real https redirect URI the code used to go to that host.
- * With `captureRedirects` on (the default) the login service keeps the redirect: the browser
+ * Redirect capture: with a real https redirect URI the code goes to that host, as the platform's
+ * login service sends it (a 302 with `code` and `state`). With `captureRedirects` turned on (it
+ * is off by default) the login service keeps the redirect instead: the browser
  * lands on a page of the login service that never holds the code, the engine sends nothing to
  * the host, and the console reveals the code once, with a curl that carries it.
  */
@@ -21,6 +22,9 @@ const APP = 'https://myapp.example.com/cb';
 let engine: Engine;
 beforeAll(async () => {
   engine = await startTestEngine({ clockSpeed: 0 });
+  expect(((await admin(engine, 'GET', '/settings')).body as LoginSettings).captureRedirects).toBe(false);
+  // The tests below are about capture: on, unless one turns it off.
+  await admin(engine, 'PATCH', '/settings', { captureRedirects: true });
 });
 afterAll(() => engine.close());
 afterEach(async () => {
@@ -49,9 +53,19 @@ async function signIn(
   return { answers, last };
 }
 
-describe('redirect capture (captureRedirects, on by default)', () => {
+describe('redirect capture (captureRedirects, off by default)', () => {
+  it('is off by default: an https redirect URI gets its 302 with code and state, as the platform sends it', async () => {
+    await admin(engine, 'PATCH', '/settings', { captureRedirects: false });
+    const app = await createTestIntegration(engine, { redirectUris: [APP] });
+    const flow = (await admin(engine, 'POST', '/oauth/flows', { integrationId: app.id, redirectUri: APP }))
+      .body as StartedFlow;
+    expect((await signIn(flow.authorizeUrl)).last).toMatchObject({
+      status: 302,
+      location: expect.stringMatching(/^https:\/\/myapp\.example\.com\/cb\?code=[^&]+&state=/),
+    });
+  });
+
   it('keeps the code of a flow with redirect URI https://myapp.example.com/cb on this machine, and reveals it once', async () => {
-    expect(((await admin(engine, 'GET', '/settings')).body as LoginSettings).captureRedirects).toBe(true);
     const app = await createTestIntegration(engine, { name: 'My app', redirectUris: [APP] });
     const started = (await admin(engine, 'POST', '/oauth/flows', { integrationId: app.id, pkce: true }))
       .body as StartedFlow & { codeVerifier: string };

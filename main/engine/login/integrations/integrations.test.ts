@@ -188,25 +188,25 @@ describe('settings (docs/contract/console.md §7)', () => {
     expect((await admin(engine, 'PATCH', '/settings', { autoApprove: true })).body).toEqual({
       autoApprove: true,
       productionParity: false,
-      captureRedirects: true,
+      captureRedirects: false,
     });
     expect((await admin(engine, 'PATCH', '/settings', { productionParity: true })).body).toEqual({
       autoApprove: true,
       productionParity: true,
-      captureRedirects: true,
+      captureRedirects: false,
     });
-    expect((await admin(engine, 'PATCH', '/settings', { captureRedirects: false })).body).toEqual({
+    expect((await admin(engine, 'PATCH', '/settings', { captureRedirects: true })).body).toEqual({
       autoApprove: true,
       productionParity: true,
-      captureRedirects: false,
+      captureRedirects: true,
     });
     expect((await admin(engine, 'GET', '/settings')).body).toEqual({
       autoApprove: true,
       productionParity: true,
-      captureRedirects: false,
+      captureRedirects: true,
     });
     expect((await admin(engine, 'PATCH', '/settings', { autoApprove: 'yes' })).status).toBe(400);
-    await admin(engine, 'PATCH', '/settings', { autoApprove: false, productionParity: false, captureRedirects: true });
+    await admin(engine, 'PATCH', '/settings', { autoApprove: false, productionParity: false, captureRedirects: false });
   });
 });
 
@@ -236,7 +236,7 @@ describe('persistence', () => {
         expect((await admin(second, 'GET', '/settings')).body).toEqual({
           autoApprove: true,
           productionParity: false,
-          captureRedirects: true,
+          captureRedirects: false,
         });
         expect((await admin(second, 'GET', `/integrations/${created.id}/grants`)).body).toHaveLength(1);
         expect((await admin(second, 'GET', '/oauth/flows')).body).toEqual(flowsBefore);

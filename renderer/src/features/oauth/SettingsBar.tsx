@@ -69,7 +69,7 @@ export function SettingsBar() {
           </span>
         )}
         <p id="capture-hint" className={`muted ${styles.captureHint}`}>
-          {(pending.captureRedirects ?? settings?.captureRedirects ?? true)
+          {(pending.captureRedirects ?? settings?.captureRedirects ?? false)
             ? 'Capture redirects: a code for a redirect URL off this machine stays here, shown once in the flow inspector; it never leaves the machine.'
             : 'Capture redirects is off: the browser takes each code to its redirect URL, wherever that is.'}
         </p>
