@@ -154,18 +154,28 @@ export async function runUserSkip(
 export async function runSkipToItem(p: PlayerCore, params: SkipToItemParams): Promise<void> {
   const epoch = p.ctx.epoch;
   const plays = params.playOnCompletion ?? isMoving(p.ctx);
+  let movedOn = false;
   // §7.3: skipToItem has answered already; the request is retried in the background.
   const result = await waitingFor(p, 'skipToItem', params, () =>
-    p.retries.send('skipToItem', (retry) =>
-      p.deps.client.itemWindow(
+    p.retries.send('skipToItem', async (retry) => {
+      const sent = await p.deps.client.itemWindow(
         p.ctx.queue!.target,
         windowQuery(p, 'skipToItem', params.itemId, params.queueVersion),
         retry,
-      ),
-    ),
+      );
+      if (!sent.ok && retry === 0 && epoch === p.ctx.epoch)
+        movedOn = continueWithHeld(p, params, plays, sent.failure, sent.exchange.requestId);
+      return sent;
+    }),
   );
   if (epoch !== p.ctx.epoch || !p.ctx.queue) return;
   if (!result.ok) return dispatchFailure(p, 'skipToItem', result.failure, result.exchange.requestId);
+  // The player moved to the item with the window it held: the window retried for it is a background one.
+  if (movedOn)
+    return void p.dispatch(
+      { type: 'windowAnswered', window: result.value, purpose: 'skipToItem', askedFor: params.itemId },
+      { requestId: result.exchange.requestId },
+    );
   const target = new QueueWindow(result.value).item(params.itemId)!;
   p.dispatch(
     {
@@ -178,6 +188,38 @@ export async function runSkipToItem(p: PlayerCore, params: SkipToItemParams): Pr
     },
     { requestId: result.exchange.requestId },
   );
+}
+
+/**
+ * docs/contract/platform.md §7.3: a skipToItem whose request failed "continues with current window
+ * and track data": an item in the window the player holds is played (or cued) from that window at
+ * once, while the request is retried in the background. Not for a 404 (the queue no longer has the
+ * item: §7.1 empties it) or a refusal (403: the skip is the server's to refuse), and not for an
+ * item the player does not hold (it has no track data to go on with). True when it moved.
+ */
+function continueWithHeld(
+  p: PlayerCore,
+  params: SkipToItemParams,
+  plays: boolean,
+  failure: Failure,
+  requestId: string,
+): boolean {
+  const meaning = meaningOf('skipToItem', failure);
+  if (meaning !== 'windowPlaysOut' || !p.ctx.queue || !p.ctx.window) return false;
+  const target = p.ctx.window.item(params.itemId);
+  if (!target) return false;
+  p.dispatch(
+    {
+      type: 'skipAnswered',
+      window: p.ctx.window.response,
+      target,
+      skipped: 'skipToItem',
+      plays,
+      positionMillis: params.positionMillis,
+    },
+    { requestId },
+  );
+  return true;
 }
 
 export async function notifyIntent(p: PlayerCore, reason: 'pause' | 'play'): Promise<void> {

@@ -134,15 +134,43 @@ describe('§7.3 user-initiated commands', () => {
     expect(h.stub.sent('itemWindow')).toHaveLength(0);
   });
 
-  it('skipToItem answers at once, keeps playing, and retries in the background 10 s apart', async () => {
+  it('skipToItem answers at once, goes on with the window it holds, and retries in the background 10 s apart', async () => {
     await playing();
     h.stub.script('itemWindow', { status: 503, headers: { 'retry-after': '2' } }, { reason: 'skipToItem', times: 2 });
     h.player.skipToItem({ itemId: 't8' });
     await h.settle();
-    expect(h.player.status()).toMatchObject({ playbackState: 'PLAYBACK_STATE_PLAYING', itemId: 't1' });
+    // §7.3 "continues with current window and track data": t8 is in the window held, so it plays.
+    expect(h.rows().at(-1)).toBe('skip-answered-plays');
+    expect(h.player.status().itemId).toBe('t8');
     await h.advance(20_000);
     expect(triesOf('skipToItem')).toEqual([0, 10_000, 20_000]);
-    expect(h.player.status().itemId).toBe('t8');
+    // The window the retry brought is taken as a background one: t8 is not started again.
+    expect(h.rows().filter((row) => row.startsWith('skip-answered'))).toHaveLength(1);
+    expect(h.rows().at(-1)).toMatch(/^window-answered/);
+    expect(h.player.status()).toMatchObject({ playbackState: 'PLAYBACK_STATE_PLAYING', itemId: 't8' });
+  });
+
+  it.each([
+    ['500', { status: 500 }],
+    ['a dropped connection', { drop: true as const }],
+  ])('a skipToItem whose request fails (%s) plays an item of the window held at once', async (_name, answer) => {
+    await playing();
+    h.stub.script('itemWindow', answer, { reason: 'skipToItem', times: 4 });
+    h.player.skipToItem({ itemId: 't5' });
+    await h.advance(1_000);
+    expect(h.player.status()).toMatchObject({ playbackState: 'PLAYBACK_STATE_PLAYING', itemId: 't5' });
+    const finals = h.stub.postedReports().filter((report) => report.type === 'final');
+    expect(finals.map((report) => report.id)).toEqual(['t1']);
+  });
+
+  it('a skipToItem whose request fails, to an item the player does not hold, keeps playing until a retry answers', async () => {
+    await playing({ items: tracks(40, 60_000) });
+    h.stub.script('itemWindow', { status: 503, headers: { 'retry-after': '2' } }, { reason: 'skipToItem', times: 1 });
+    h.player.skipToItem({ itemId: 't30' });
+    await h.settle();
+    expect(h.player.status()).toMatchObject({ playbackState: 'PLAYBACK_STATE_PLAYING', itemId: 't1' });
+    await h.advance(10_000);
+    expect(h.player.status().itemId).toBe('t30');
   });
 
   it('refreshCloudQueue answers at once and retries in the background', async () => {
