@@ -54,6 +54,8 @@ export async function buildCloudQueueApp(options: CloudQueueAppOptions): Promise
           message: `the body is larger than ${limit} bytes, the most this server takes in one request; send fewer reports per request`,
         });
       }
+      if (part === 'missing')
+        return sendCloudQueueError(reply, 404, { message: `no cloud queue at ${reply.request.url}` });
       return part === 'routed'
         ? sendCloudQueueError(reply, 400, { message: `bad request body: ${message}` })
         : sendCloudQueueError(reply, status, { message });

@@ -110,6 +110,8 @@ describe('base URLs and versions', () => {
       /queue-none/,
     );
     expectError(await call(queue, 'nothing'), 404);
+    // With a body, refused unread: still the 404 of a path it does not have, not a bad body's 400.
+    expectError(await call(queue, 'nothing', { method: 'POST', body: { items: [] } }), 404, /no cloud queue at/);
   });
 
   it('takes a path joined with a doubled slash (base URL ending in / plus /context)', async () => {

@@ -4,8 +4,8 @@
  * whole API answers under `/api/v1` and, as the real service's does, under `/control/api/v1`, so a
  * client in which only the host can be set works unchanged.
  */
-import type { FastifyInstance, FastifyReply } from 'fastify';
-import { createServiceApp } from '../http/service-app.js';
+import type { FastifyInstance } from 'fastify';
+import { createServiceApp, type RequestErrorAnswer } from '../http/service-app.js';
 import { PlaybackError } from '../player/errors.js';
 import { bearerToken, requireAccess, type AccessTokenVerifier, type BearerCallObserver } from './access.js';
 import { sendControlError } from './errors.js';
@@ -25,8 +25,13 @@ export interface ControlAppOptions extends ControlDeps {
 }
 
 export async function buildControlApp(options: ControlAppOptions): Promise<FastifyInstance> {
-  const invalid = (reply: FastifyReply, status: number, message: string) =>
-    sendControlError(reply, new PlaybackError('ERROR_INVALID_PARAMETER', message), status);
+  // A path the API does not have is ERROR_UNSUPPORTED_COMMAND with or without a body (§3).
+  const invalid: RequestErrorAnswer = (reply, status, message, part) =>
+    sendControlError(
+      reply,
+      new PlaybackError(part === 'missing' ? 'ERROR_UNSUPPORTED_COMMAND' : 'ERROR_INVALID_PARAMETER', message),
+      status,
+    );
   const app = createServiceApp({ requestErrors: invalid });
   app.decorateRequest('access', null);
   // Every call needs the token, checked before anything else is read, a call the API does not

@@ -51,7 +51,7 @@ afterEach(async () => {
   store.close();
 });
 
-async function call(method: 'GET' | 'POST', path: string, body?: unknown, token = TOKEN, prefix = base) {
+async function call(method: 'GET' | 'POST' | 'PUT', path: string, body?: unknown, token = TOKEN, prefix = base) {
   const response = await fetch(`${prefix}${path}`, {
     method,
     headers: {
@@ -166,6 +166,16 @@ describe('what reaches the API before any route', () => {
         reason: 'the control API has no POST /control/api/v1/groups/group-kitchen/playback:1/bogus',
       },
     });
+    // With a body too (refused unread, docs/contract/console.md §9): the same errorCode, as clients POST `{}`.
+    for (const [method, path] of [
+      ['POST', '/groups/group-kitchen/playback:1/dance'],
+      ['POST', '/households'],
+      ['PUT', '/groups/group-kitchen/groupVolume:1'],
+    ] as const)
+      expect(await call(method, path, { volume: 3 }), `${method} ${path} with a body`).toMatchObject({
+        status: 404,
+        body: { errorCode: 'ERROR_UNSUPPORTED_COMMAND' },
+      });
     // An id that does not exist, on a call it has, is still ERROR_INVALID_OBJECT_ID.
     expect(await call('POST', '/groups/nope/playback:1/seek', { positionMillis: 0 })).toMatchObject({
       status: 404,

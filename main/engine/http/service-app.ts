@@ -43,7 +43,9 @@ export interface ServiceAppOptions {
    * Answers a request refused with a 4xx in the service's error shape, so a client parses one
    * shape: `path`, by fastify before routing (a bad percent-escape: 400; a path parameter too long:
    * 414); `routed`, once routed (its body malformed, too large, nested too deep or of a type not
-   * taken, or any other 4xx a hook or route throws).
+   * taken, or any other 4xx a hook or route throws); `missing`, a path no route serves that came
+   * with a body (404, refused before a byte of the body is read): the service's own 404 for a path
+   * it does not have, not a complaint about a body.
    */
   requestErrors?: RequestErrorAnswer;
   /** Answers a route that failed (a 5xx) in the service's error shape; default: fastify's. */
@@ -54,8 +56,11 @@ export type RequestErrorAnswer = (
   reply: FastifyReply,
   status: number,
   message: string,
-  part: 'path' | 'routed',
+  part: 'path' | 'routed' | 'missing',
 ) => FastifyReply;
+
+/** Marks the refusal of a missing path's body, so that its answer is the service's 404. */
+const MISSING_PATH = Symbol('missing path');
 
 export function createServiceApp(options: ServiceAppOptions = {}): FastifyInstance {
   const app = Fastify({
@@ -106,7 +111,9 @@ function answerErrors(app: FastifyInstance, { requestErrors, serverError }: Serv
   app.setErrorHandler((error: { statusCode?: number; message: string }, _request, reply) => {
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500)
-      return requestErrors ? requestErrors(reply, status, error.message, 'routed') : reply.send(error);
+      return requestErrors
+        ? requestErrors(reply, status, error.message, MISSING_PATH in error ? 'missing' : 'routed')
+        : reply.send(error);
     return serverError ? serverError(reply) : reply.send(error);
   });
 }
@@ -153,7 +160,7 @@ export function refuseBodyOfMissingPath(request: FastifyRequest, reply: FastifyR
     new Error(
       `there is no ${request.method} ${request.url.split('?')[0]} here, and a path that does not exist takes no body`,
     ),
-    { statusCode: 404 },
+    { statusCode: 404, [MISSING_PATH]: true },
   );
 }
 
