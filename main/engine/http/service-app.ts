@@ -97,6 +97,7 @@ export function createServiceApp(options: ServiceAppOptions = {}): FastifyInstan
   });
   app.addHook('onSend', (request, reply, payload, done) => {
     slot.current?.onSend(request, reply, payload);
+    closeOverUnreadBody(request, reply);
     done(null, payload);
   });
   app.addHook('onResponse', (request, reply, done) => {
@@ -151,6 +152,17 @@ function acceptEmptyJson(app: FastifyInstance): void {
 function refusedBody(request: FastifyRequest, reply: FastifyReply): Error | null {
   if (!request.is404 || !carriesBody(request.raw)) return null;
   return refuseBodyOfMissingPath(request, reply);
+}
+
+/**
+ * An answer that goes out before the request's body was read (a GET that takes none, a request
+ * refused 401 or 400 before its body was looked at) closes the connection behind it (docs/contract/
+ * console.md §9). Kept alive, Node would read and discard the rest of the body to reuse the
+ * connection: 300 MB declared on a GET, or sent without a token to a route that takes 128 MB from
+ * a signed-in client, were read to the end.
+ */
+function closeOverUnreadBody(request: FastifyRequest, reply: FastifyReply): void {
+  if (!request.raw.complete && carriesBody(request.raw)) reply.header('connection', 'close');
 }
 
 /** The 404 of a path no route serves that came with a body, the connection closed behind it. */
