@@ -8,23 +8,15 @@
 import { Heard } from './heard.js';
 import { TrackIdentities } from './identities.js';
 import { is2xx, type Answer } from './server.js';
+import { idOf, type WindowView } from './window-view.js';
+
+export { idOf, type WindowView } from './window-view.js';
 
 /**
  * Windows kept in `windows`: the walk stops at 20,000 items (about 200 windows) and the cases
  * before it fetch a few dozen, so only a play's windows are past it, and no case lists those.
  */
 export const KEPT_WINDOWS = 1_000;
-
-/** A 2xx GET /itemWindow answer whose body is an object with an `items` array. */
-export interface WindowView {
-  answer: Answer;
-  items: unknown[];
-  /** Each item's `id` when every item has a non-empty string one; null otherwise. */
-  ids: string[] | null;
-  includesBeginningOfQueue: unknown;
-  includesEndOfQueue: unknown;
-  queueVersion: unknown;
-}
 
 /** The walk through the queue (walk.ts walks it): what the cases after it build on. */
 export interface Walk {
@@ -71,11 +63,6 @@ export function newFacts(): SuiteFacts {
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
-
-/** An item's id when it has a usable one. */
-export function idOf(item: unknown): string | null {
-  return isObject(item) && typeof item.id === 'string' && item.id !== '' ? item.id : null;
-}
 
 /** The window an answer holds, or why it holds none. */
 export function windowOf(answer: Answer): WindowView | { problem: string } {
