@@ -15,7 +15,7 @@ import { request } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import type { QueueActivityView, QueueSummary } from './api/queue-types.js';
 import { admin, startTestEngine } from './testing/http.js';
-import { grantSecretValues, pkceGrantAndRefresh } from './testing/oauth.js';
+import { grantSecretValues, LOOPBACK_REDIRECT, pkceGrantAndRefresh } from './testing/oauth.js';
 import { tempDirs } from './testing/temp-dirs.js';
 
 /**
@@ -47,6 +47,27 @@ describe('data safety of a whole console', () => {
       headers: { authorization: `Bearer ${String(grant.refreshed.body.access_token)}` },
     });
     expect(households.status).toBe(200);
+    // Secrets planted where a client may put anything (audit-a 2): a refresh token as an authorize
+    // request's state, the client secret in an API call's query. The flow inspector kept both in clear.
+    const planted = new URLSearchParams({
+      client_id: grant.client.clientId ?? '',
+      response_type: 'code',
+      state: String(grant.refreshed.body.refresh_token),
+      scope: 'playback-control-all',
+      redirect_uri: LOOPBACK_REDIRECT,
+    });
+    await fetch(`${engine.urls.login}/login/v3/oauth?${planted}`, { redirect: 'manual' });
+    const noted = await fetch(`${engine.urls.control}/api/v1/households?note=${grant.client.clientSecret}`, {
+      headers: { authorization: `Bearer ${String(grant.refreshed.body.access_token)}` },
+    });
+    expect(noted.status).toBe(200);
+    // Shown masked by the flow inspector, and (below) written to no file.
+    const flowList = (await admin(engine, 'GET', '/oauth/flows')).body as { id: string }[];
+    const shown = JSON.stringify(
+      await Promise.all(flowList.map(async (flow) => (await admin(engine, 'GET', `/oauth/flows/${flow.id}`)).body)),
+    );
+    expect(shown).not.toContain(String(grant.refreshed.body.refresh_token));
+    expect(shown).not.toContain(grant.client.clientSecret);
     const queue = (
       await admin(engine, 'POST', '/queues', {
         name: 'Q',

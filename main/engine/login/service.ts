@@ -70,9 +70,9 @@ export interface LoginService {
 export function createLoginService(options: LoginServiceOptions): LoginService {
   const { store, clock, bus, urls } = options;
   const settings = new LoginSettingsStore(store.settings);
-  const recorder = new FlowRecorder(store, clock, bus);
-  const manager = new IntegrationManager(store, clock, settings, bus);
-  const issuer = new Issuer(store, clock, recorder, bus);
+  const recorder = new FlowRecorder(store, clock, bus, options.secrets);
+  const manager = new IntegrationManager(store, clock, settings, bus, options.secrets);
+  const issuer = new Issuer(store, clock, recorder, bus, options.secrets);
   const starts = new FlowStarts();
   const sample = new SampleIntegration({ manager, recorder, starts, urls });
   const capture = new RedirectCapture({

@@ -13,6 +13,7 @@ import { atomically, type AtomicStore } from '../atomic.js';
 import type { FlowRecorder } from '../inspector/flow-recorder.js';
 import type { RegisteredClient } from '../integrations/integrations.js';
 import { newId } from '../../security/random.js';
+import type { KnownSecrets } from '../../security/known-secrets.js';
 import { hintOf, randomSecret, sha256 } from '../secrets.js';
 import { HeldAccessTokens } from './held-tokens.js';
 import { RefreshSuccessors } from './refresh-grace.js';
@@ -56,6 +57,8 @@ export class Issuer {
     private readonly clock: Pick<EngineClock, 'now'>,
     private readonly recorder: FlowRecorder,
     private readonly bus: Pick<EventBus, 'emit'>,
+    /** What it issues is known by value from then on, to be masked wherever it is written (console.md §9). */
+    private readonly secrets?: KnownSecrets,
   ) {}
 
   now(): number {
@@ -65,6 +68,7 @@ export class Issuer {
   /** A grant for the user's consent and the code that stands for it. */
   issueCode(request: CodeRequest): { code: string; grantId: string; expiresAt: number } {
     const code = randomSecret();
+    this.secrets?.add(code);
     const now = this.now();
     const grantId = newId('grant', now);
     const expiresAt = now + CODE_LIFETIME_MS;
@@ -106,6 +110,7 @@ export class Issuer {
   ): IssuedTokens {
     const now = this.now();
     const accessToken = randomSecret();
+    this.secrets?.add(accessToken);
     const parentId = refresh.parentId ?? null;
     const expiresAt = now + ACCESS_TOKEN_LIFETIME_S * 1000;
     this.insertToken(grantId, 'access', accessToken, parentId, now, expiresAt);
@@ -114,6 +119,7 @@ export class Issuer {
     if ('keep' in refresh)
       return { accessToken, refreshToken: refresh.keep, expiresIn: ACCESS_TOKEN_LIFETIME_S, scope, rotated: false };
     const refreshToken = randomSecret();
+    this.secrets?.add(refreshToken);
     const created = this.insertToken(grantId, 'refresh', refreshToken, parentId, now, null);
     return {
       accessToken,

@@ -13,7 +13,8 @@ import type { EventBus } from '../../events/bus.js';
 import type { Store } from '../../store/store.js';
 import { atomically, type AtomicStore } from '../atomic.js';
 import { newId } from '../../security/random.js';
-import { maskStep } from './step-masking.js';
+import type { KnownSecrets } from '../../security/known-secrets.js';
+import { maskKnownSecrets, maskStep } from './step-masking.js';
 
 export const KEPT_FLOWS = 500;
 /** API calls recorded per flow; later ones are counted, not stored. */
@@ -51,6 +52,8 @@ export class FlowRecorder {
     private readonly clock: Pick<EngineClock, 'now'>,
     /** Without `wants`, every step is read back for its event. */
     private readonly bus: Pick<EventBus, 'emit'> & Partial<Pick<EventBus, 'wants'>>,
+    /** Secrets known by value, masked wherever they stand in a step. */
+    private readonly secrets?: KnownSecrets,
   ) {}
 
   start(start: FlowStart): string {
@@ -95,6 +98,7 @@ export class FlowRecorder {
     if (count.steps === STEPS_PER_FLOW)
       input = { ...input, summary: `${input.summary} (later steps of this flow are not recorded)` };
     input = maskStep(input);
+    if (this.secrets) input = maskKnownSecrets(input, this.secrets);
     const at = this.now();
     const step = {
       flowId: id,

@@ -3,8 +3,14 @@
  * one (`client_secret`, `code`, `code_verifier`, tokens, passwords; `isSecretParam`) is masked in a
  * step before it is stored, and again when a step is read, so that steps recorded by an older
  * console are shown masked too. Masking is idempotent: a masked value is never masked twice.
+ *
+ * By value too, before it is stored (`maskKnownSecrets`): a secret the console issued or holds is
+ * masked wherever a client put it, as the traffic log masks it. A refresh token sent as an
+ * authorize request's `state`, or a client secret in an API call's query, was stored in clear.
  */
 import type { FlowRequestBody, FlowStepDetail } from '../../api/oauth-types.js';
+import { mask } from '../../api/redact.js';
+import type { KnownSecrets } from '../../security/known-secrets.js';
 import { clip, type Params } from '../params.js';
 import { isSecretParam, maskSecret, maskSecretParams } from '../secrets.js';
 
@@ -97,4 +103,35 @@ function maskParams(params: Record<string, string[]>): Record<string, string[]> 
   for (const [name, values] of Object.entries(params))
     masked.set(name, isSecretParam(name) ? values.map(maskSecret) : values);
   return Object.fromEntries(masked);
+}
+
+/** Every known secret in the step's text masked, wherever it stands (summary, URLs, parameters, bodies). */
+export function maskKnownSecrets<T extends { summary: string; detail: FlowStepDetail }>(
+  step: T,
+  known: KnownSecrets,
+): T {
+  if (known.size === 0) return step;
+  return { ...step, summary: maskIn(step.summary, known), detail: maskAll(step.detail, known) as FlowStepDetail };
+}
+
+function maskAll(value: unknown, known: KnownSecrets): unknown {
+  if (typeof value === 'string') return maskIn(value, known);
+  if (Array.isArray(value)) return value.map((item) => maskAll(item, known));
+  if (typeof value !== 'object' || value === null) return value;
+  // Own entries into a Map: a parameter named `__proto__` is a parameter like any other.
+  const masked = new Map<string, unknown>();
+  for (const [name, item] of Object.entries(value)) masked.set(name, maskAll(item, known));
+  return Object.fromEntries(masked);
+}
+
+function maskIn(text: string, known: KnownSecrets): string {
+  const found = known.find(text);
+  if (found.length === 0) return text;
+  let out = '';
+  let from = 0;
+  for (const { start, end } of found) {
+    out += text.slice(from, start) + mask(text.slice(start, end));
+    from = end;
+  }
+  return out + text.slice(from);
 }

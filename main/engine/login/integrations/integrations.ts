@@ -24,6 +24,7 @@ import type { Integration, IntegrationChanges } from '../../store/repositories/i
 import type { RedirectUri } from '../../store/repositories/redirect-uris.js';
 import type { Store } from '../../store/store.js';
 import { newId } from '../../security/random.js';
+import type { KnownSecrets } from '../../security/known-secrets.js';
 import { hintOf, newClientId, randomSecret, sha256 } from '../secrets.js';
 import type { LoginSettingsStore } from '../settings.js';
 import { checkEventCallbackUrl, eventCallbackWarning } from '../../event-delivery/callback-url.js';
@@ -69,6 +70,8 @@ export class IntegrationManager {
     private readonly clock: Pick<EngineClock, 'now'>,
     private readonly settings: LoginSettingsStore,
     private readonly bus: Pick<EventBus, 'emit'>,
+    /** Client secrets it makes are known by value from then on (console.md §9). */
+    private readonly secrets?: KnownSecrets,
   ) {}
 
   list(): IntegrationView[] {
@@ -86,6 +89,7 @@ export class IntegrationManager {
       input.eventCallbackUrl === undefined ? null : checkEventCallbackUrl(input.eventCallbackUrl);
     const now = this.now();
     const secret = randomSecret();
+    this.secrets?.add(secret);
     const integration: Integration = {
       id: newId('int', now),
       name,
@@ -137,6 +141,7 @@ export class IntegrationManager {
     const eventCallbackUrl =
       input.eventCallbackUrl === undefined ? null : checkEventCallbackUrl(input.eventCallbackUrl);
     const secret = randomSecret();
+    this.secrets?.add(secret);
     const now = this.now();
     const key = this.store.transaction(() => {
       const created = this.insertKey(integrationId, name, secret, now, eventCallbackUrl);
@@ -151,6 +156,7 @@ export class IntegrationManager {
   regenerateSecret(integrationId: string, keyId: string): IssuedClientSecret {
     const key = this.key(integrationId, keyId);
     const secret = randomSecret();
+    this.secrets?.add(secret);
     const now = this.now();
     this.store.transaction(() => {
       this.store.clientKeys.setSecret(key.id, sha256(secret), hintOf(secret), now);
