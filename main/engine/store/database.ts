@@ -190,6 +190,15 @@ export function closeDatabase(db: SqliteDatabase): void {
   }
   const dataDir = dirname(db.name);
   db.pragma('wal_checkpoint(TRUNCATE)');
+  // Everything is in the file now; the close deletes the WAL. Cut short after it, the record says
+  // so, and a start finds no WAL without taking it for one lost (last-stop-check.ts).
+  if (generation !== null) {
+    try {
+      writeLastStop(dataDir, { state: 'closing', generation, at: Date.now() });
+    } catch {
+      // A full disk: the close goes on; the record stays `open`, and the next start asks about the WAL.
+    }
+  }
   db.close();
   if (generation !== null) writeLastStop(dataDir, { state: 'stopped', generation, at: Date.now() });
 }

@@ -54,7 +54,7 @@ export function checkBeforeOpen(
   if (wal.kind === 'damaged') {
     throw new DamagedDatabaseError(walFile, wal.why, {
       subject: 'the console database’s WAL',
-      remedy: `Put back a copy of the data dir, or move ${basename(walFile)} aside (with ${basename(file)}-shm) to start from ${basename(file)} as its last checkpoint left it, without the changes since`,
+      remedy: `Put back a copy of the data dir, or move ${basename(walFile)} aside (with ${basename(file)}-shm${lastStop?.state === 'open' ? ` and ${LAST_STOP_FILE}` : ''}) to start from ${basename(file)} as its last checkpoint left it, without the changes since`,
     });
   }
   if (lastStop?.state === 'stopped' && wal.kind === 'sound' && wal.commits > 0) {
@@ -77,6 +77,20 @@ export function checkBeforeOpen(
       {
         state: 'is older than the last stop left it',
         remedy: `Put back the newer copy, or move ${LAST_STOP_FILE} aside to start from this one`,
+      },
+    );
+  }
+  // A console that did not stop cleanly leaves its WAL, whatever it held: SQLite deletes it only at
+  // a clean close. Gone, it took every commit since the last checkpoint with it, and SQLite would
+  // start from the database file without a word (audit: two acknowledged queues lost that way).
+  if (lastStop?.state === 'open' && !existsSync(walFile)) {
+    throw new DamagedDatabaseError(
+      walFile,
+      `${LAST_STOP_FILE} records ${describeLastStop(lastStop)}, which leaves a WAL with every change since the last checkpoint`,
+      {
+        subject: 'the console database’s WAL',
+        state: 'is missing',
+        remedy: `Put back a copy of the data dir with ${basename(walFile)}, or move ${LAST_STOP_FILE} aside to start from ${basename(file)} as its last checkpoint left it, without the changes since`,
       },
     );
   }

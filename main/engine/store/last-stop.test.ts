@@ -148,13 +148,15 @@ describe('a WAL that SQLite would not replay whole', () => {
       ),
     );
     expect(refusal.message).toContain(
-      `Put back a copy of the data dir, or move ${WAL} aside (with ${DATABASE_FILE}-shm) to start from ${DATABASE_FILE} as its last checkpoint left it`,
+      `Put back a copy of the data dir, or move ${WAL} aside (with ${DATABASE_FILE}-shm and ${LAST_STOP_FILE}) to start from ${DATABASE_FILE} as its last checkpoint left it`,
     );
     // Refused again and again, never made permanent.
     expect(() => openStore({ dataDir: dir }).close()).toThrow(DamagedDatabaseError);
-    // The choice taken: the WAL moved aside, the console starts from its last checkpoint.
+    // The choice taken: the WAL moved aside (and the record of the unclean stop, which expects
+    // one), the console starts from its last checkpoint.
     renameSync(join(dir, WAL), join(dir, `${WAL}.aside`));
     rmSync(join(dir, `${DATABASE_FILE}-shm`), { force: true });
+    renameSync(join(dir, LAST_STOP_FILE), join(dir, `${LAST_STOP_FILE}.aside`));
     expect(queueCount(dir)).toBe(0);
   });
 
@@ -204,6 +206,18 @@ describe('no false alarm', () => {
     expect(queueCount(dir)).toBe(20);
     expect(queueCount(dir)).toBe(20);
     expect(readLastStop(dir)).toMatchObject({ state: 'stopped', generation: 3 });
+  });
+
+  it('a clean stop cut short after the close that deleted its WAL (the record says closing) starts silently', () => {
+    const dir = tempDir();
+    const store = openStore({ dataDir: dir });
+    addQueues(store, 0, 20);
+    store.close();
+    // What a kill between the close and the last write of the record leaves: no WAL, `closing`.
+    const { generation } = readLastStop(dir) as { generation: number };
+    writeFileSync(join(dir, LAST_STOP_FILE), `${JSON.stringify({ state: 'closing', generation, at: 5 })}\n`);
+    expect(existsSync(join(dir, WAL))).toBe(false);
+    expect(queueCount(dir)).toBe(20);
   });
 
   it('a kill -9 with the WAL intact starts silently with every acknowledged queue, again and again', () => {
@@ -275,6 +289,24 @@ describe('a database that does not match what the last stop left', () => {
     expect(refusalOf(dir).message).toMatch(
       /is missing \(console\.state records a run that began at .* and did not stop cleanly\); .* move console\.state and console\.sqlite-wal aside as well/,
     );
+  });
+
+  it('(audit) its WAL deleted after a kill: refused, where the console started without the queues it had acknowledged', () => {
+    const dir = killedAfter20Queues();
+    rmSync(join(dir, WAL));
+    rmSync(join(dir, `${DATABASE_FILE}-shm`), { force: true });
+    // Plain SQLite starts from the database file as the clean stop before the queues left it.
+    expect(queuesSqliteSees(dir)).toBe(0);
+    const refusal = refusalOf(dir);
+    expect(refusal.file).toBe(join(dir, WAL));
+    expect(refusal.message).toMatch(
+      new RegExp(
+        `^the console database’s WAL ${join(dir, WAL)} is missing \\(${LAST_STOP_FILE} records a run that began at .* and did not stop cleanly, which leaves a WAL with every change since the last checkpoint\\); nothing was changed\\. Put back a copy of the data dir with ${WAL}, or move ${LAST_STOP_FILE} aside to start from ${DATABASE_FILE} as its last checkpoint left it, without the changes since$`,
+      ),
+    );
+    // The choice taken: the record moved aside, the console starts from its last checkpoint.
+    renameSync(join(dir, LAST_STOP_FILE), join(dir, `${LAST_STOP_FILE}.aside`));
+    expect(queueCount(dir)).toBe(0);
   });
 
   it('an older copy of console.sqlite put back: refused, until the record is moved aside', () => {

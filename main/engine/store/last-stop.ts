@@ -8,8 +8,10 @@
  *
  * Written aside, synced and renamed: a crash leaves the old marker or the new one, never half of
  * one. Written when the console opens and after each checkpoint (`open`: a run that is not stopped
- * cleanly leaves that), and after the clean stop's last checkpoint (`stopped`). Always after what
- * it records, so it may say less than the database holds, never more: no false alarm.
+ * cleanly leaves that), after the clean stop's last checkpoint, before the close that deletes the
+ * WAL (`closing`), and after that close (`stopped`). Always after what it records, so it may say
+ * less than the database holds, never more: no false alarm. `closing` is what tells a WAL the
+ * close deleted from one lost after a kill (`open`: a run leaves its WAL).
  */
 import { closeSync, fchmodSync, fsyncSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
@@ -18,8 +20,12 @@ import { PRIVATE_FILE_MODE } from './data-dir-files.js';
 export const LAST_STOP_FILE = 'console.state';
 
 export interface LastStop {
-  /** `open`: the console held the database and did not stop cleanly (it may run still: the lock says). */
-  state: 'open' | 'stopped';
+  /**
+   * `open`: the console held the database and did not stop cleanly (it may run still: the lock
+   * says); `closing`: a clean stop had checkpointed everything and was closing the database (which
+   * deletes the WAL) when it was cut short; `stopped`: it stopped cleanly.
+   */
+  state: 'open' | 'closing' | 'stopped';
   /** Clean stops and checkpoints the database has had; its own `user_version` is at least this. */
   generation: number;
   /** Wall time it was written, for the messages. */
@@ -38,7 +44,7 @@ export function readLastStop(dataDir: string): LastStop | null | 'unreadable' {
   try {
     const value = JSON.parse(text) as Partial<LastStop>;
     if (
-      (value.state === 'open' || value.state === 'stopped') &&
+      (value.state === 'open' || value.state === 'closing' || value.state === 'stopped') &&
       Number.isSafeInteger(value.generation) &&
       Number.isFinite(value.at)
     ) {
@@ -68,7 +74,7 @@ export function writeLastStop(dataDir: string, lastStop: LastStop): void {
 /** How the marker reads in a message: "a clean stop at 2026-12-01T23:50:00.000Z". */
 export function describeLastStop(lastStop: LastStop): string {
   const when = new Date(lastStop.at).toISOString();
-  return lastStop.state === 'stopped'
-    ? `a clean stop at ${when}`
-    : `a run that began at ${when} and did not stop cleanly`;
+  if (lastStop.state === 'stopped') return `a clean stop at ${when}`;
+  if (lastStop.state === 'closing') return `a clean stop at ${when}, cut short after its last checkpoint`;
+  return `a run that began at ${when} and did not stop cleanly`;
 }
