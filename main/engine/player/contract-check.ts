@@ -18,14 +18,17 @@ export type { CloudQueueEndpoint };
 export const MIN_REPORT_INTERVAL_MS = 1_000;
 const REPORT_INTERVALS = ['sendUpdateAfterMillis', 'periodicIntervalMillis'] as const;
 
-/** Whether the player raises this interval: 0 periodic updates is none at all, not a short interval. */
-const tooShort = (name: (typeof REPORT_INTERVALS)[number], value: unknown): value is number =>
-  typeof value === 'number' && value < MIN_REPORT_INTERVAL_MS && !(name === 'periodicIntervalMillis' && value === 0);
+/**
+ * Whether the player raises this interval: any under the floor, 0 included (docs/contract/console.md
+ * §9: "under 1,000 ms ... clamped to 1,000 ms and a violation"). A server that wants no periodic
+ * updates leaves `periodicIntervalMillis` out.
+ */
+const tooShort = (value: unknown): value is number => typeof value === 'number' && value < MIN_REPORT_INTERVAL_MS;
 
 /** A context's report settings as the player acts on them: every interval at least MIN_REPORT_INTERVAL_MS. */
 export function reportIntervalsOf(reports: ReportSettings | undefined): ReportSettings {
   const adopted = { ...reports };
-  for (const name of REPORT_INTERVALS) if (tooShort(name, adopted[name])) adopted[name] = MIN_REPORT_INTERVAL_MS;
+  for (const name of REPORT_INTERVALS) if (tooShort(adopted[name])) adopted[name] = MIN_REPORT_INTERVAL_MS;
   return adopted;
 }
 
@@ -164,7 +167,7 @@ function checkReports(f: Findings, reports: unknown): void {
     const value = reports[name];
     if (value !== undefined && (typeof value !== 'number' || !(value >= 0)))
       f.malformed('reports', `reports.${name} must be a number ≥ 0`);
-    else if (tooShort(name, value)) {
+    else if (tooShort(value)) {
       f.warn(
         'report-interval',
         `reports.${name} is ${value} ms, under the ${MIN_REPORT_INTERVAL_MS.toLocaleString('en-US')} ms the player waits at least; it waits ${MIN_REPORT_INTERVAL_MS.toLocaleString('en-US')} ms`,

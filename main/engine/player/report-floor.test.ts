@@ -57,13 +57,23 @@ describe('report intervals under the floor (docs/contract/console.md §9)', () =
     expect(intervalWarnings()).toHaveLength(2);
   });
 
-  it('leaves intervals of 1,000 ms and more alone, and 0 periodic updates meaning none', async () => {
+  it('leaves intervals of 1,000 ms and more alone, and no periodicIntervalMillis meaning no periodic updates', async () => {
     h = await playingHarness({
       items: tracks(3, 100_000),
-      reports: { sendUpdateAfterMillis: 1_000, periodicIntervalMillis: 0 },
+      reports: { sendUpdateAfterMillis: 1_000 },
     });
     await h.advance(10_000);
     expect(updates().map((r) => r.positionMillis)).toEqual([1_000]);
     expect(intervalWarnings()).toEqual([]);
+  });
+
+  it('takes a periodicIntervalMillis of 0 as under the floor, as any other: 1,000 ms, and a violation (audit-c 2)', async () => {
+    h = await playingHarness({
+      items: tracks(3, 100_000),
+      reports: { sendUpdateAfterMillis: 5_000, periodicIntervalMillis: 0 },
+    });
+    await h.advance(8_500);
+    expect(updates().map((r) => r.positionMillis)).toEqual([5_000, 6_000, 7_000, 8_000]);
+    expect(intervalWarnings()).toHaveLength(1);
   });
 });

@@ -124,7 +124,7 @@ describe('loadCloudQueue', () => {
     await playing({
       items: tracks(5, 60_000),
       policies: { notifyUserIntent: true },
-      reports: { sendUpdateAfterMillis: 2_000, periodicIntervalMillis: 0 },
+      reports: { sendUpdateAfterMillis: 2_000 },
     });
     h.stub.script('itemWindow', { hold: true }, { reason: 'refresh', times: 1 }); // the load's window (with metadata: refresh)
     const load = h.load({ trackMetadata: tracks(1, 60_000)[0]!.track }).then(
@@ -456,7 +456,7 @@ describe('loadCloudQueue', () => {
     it('its held reports keep their order when a skipToItem\u2019s answer brings a window before the load\u2019s does', async () => {
       await playing({
         items: tracks(5, 60_000),
-        reports: { sendUpdateAfterMillis: 1_000, periodicIntervalMillis: 0, sendPlaybackActions: false },
+        reports: { sendUpdateAfterMillis: 1_000, sendPlaybackActions: false },
       });
       h.stub.script('itemWindow', { hold: true }, { reason: 'refresh', times: 1 });
       const load = h.load({ itemId: 't2', trackMetadata: tracks(2, 60_000)[1]!.track }).then(
@@ -818,7 +818,7 @@ describe('a load that fails leaves the player as it was', () => {
   it('load-failed: the track a failed started-at-once load played, with an item id, still gets its reports and its final', async () => {
     await playing({
       items: tracks(6, 60_000),
-      reports: { sendUpdateAfterMillis: 1_000, periodicIntervalMillis: 0, sendPlaybackActions: false },
+      reports: { sendUpdateAfterMillis: 1_000, sendPlaybackActions: false },
     });
     h.stub.script('itemWindow', { hang: true }, { reason: 'refresh', times: 1 });
     const load = h.load({ itemId: 't3', trackMetadata: tracks(6, 60_000)[2]!.track }).catch((error: unknown) => error);
