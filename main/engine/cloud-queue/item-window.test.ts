@@ -229,7 +229,7 @@ describe('the itemWindow query', () => {
     (reason) => expect(parse({ reason })).toMatchObject({ ok: false, field: 'reason' }),
   );
 
-  it.each(['-1', '1.5', 'abc', '', '1e3', ['1', '2']])('rejects the window size %j on either side', (size) => {
+  it.each(['-1', '1.5', 'abc', '', '1e3', ' 3', '3 ', '+3', ['1', '2']])('rejects the window size %j on either side', (size) => {
     expect(parse({ reason: 'load', previousWindowSize: size })).toMatchObject({
       ok: false,
       field: 'previousWindowSize',

@@ -51,9 +51,9 @@ export function parseItemWindowQuery(query: Record<string, unknown>): ParsedQuer
   for (const name of ['previousWindowSize', 'upcomingWindowSize'] as const) {
     const raw = single(query, name);
     if (raw === undefined) continue;
-    if (raw === null || !INTEGER.test(raw.trim()))
+    if (raw === null || !INTEGER.test(raw))
       return bad(name, `${name} must be an integer, zero or greater, got ${JSON.stringify(query[name])}`);
-    sizes[name] = Number(raw.trim());
+    sizes[name] = Number(raw);
   }
   const itemId = single(query, 'itemId');
   if (itemId === null) return bad('itemId', 'itemId must be given once');
