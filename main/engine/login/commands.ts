@@ -56,7 +56,7 @@ export function oauthCommands(deps: OAuthCommandDeps): Pick<CommandHandlers, OAu
     'integrations.delete': ({ id }) => manager.delete(id),
     'integrations.keys.create': ({ id, name, redirectUris, eventCallbackUrl }) =>
       manager.createKey(id, {
-        name,
+        ...(name !== undefined ? { name } : {}),
         ...(redirectUris ? { redirectUris } : {}),
         ...(eventCallbackUrl !== undefined ? { eventCallbackUrl } : {}),
       }),

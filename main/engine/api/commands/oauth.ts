@@ -77,10 +77,10 @@ export const oauthCommands = {
     http: { method: 'DELETE', path: '/integrations/:id' },
   }),
   'integrations.keys.create': command<IssuedClientSecret>()({
-    summary: 'Adds a named client key; the answer carries its secret, shown this once.',
+    summary: 'Adds a client key (named "Key N" when no name is given); the answer carries its secret, shown this once.',
     input: Type.Object({
       id: Type.String({ minLength: 1 }),
-      name: Name,
+      name: Type.Optional(Name),
       redirectUris: Type.Optional(RedirectUris),
       eventCallbackUrl: Type.Optional(EventCallbackUrl),
     }),

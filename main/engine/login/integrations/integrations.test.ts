@@ -122,6 +122,13 @@ describe('the integration manager (docs/contract/console.md §7)', () => {
       key: { name: 'Staging' },
     });
     expect(key.clientId).not.toBe(created.clientId);
+    // The contract's table gives a key no name (audit-a 4): one without is "Key N".
+    const unnamed = await admin(engine, 'POST', `/integrations/${created.id}/keys`, {
+      eventCallbackUrl: 'http://127.0.0.1:9/events',
+    });
+    expect(unnamed.status).toBe(200);
+    expect(unnamed.body).toMatchObject({ key: { name: 'Key 3' }, clientSecret: expect.any(String) });
+    await admin(engine, 'DELETE', `/integrations/${created.id}/keys/${(unnamed.body as IssuedClientSecret).key.id}`);
 
     const regenerated = (await admin(engine, 'POST', `/integrations/${created.id}/keys/${key.key.id}/secret`))
       .body as IssuedClientSecret;

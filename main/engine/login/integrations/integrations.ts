@@ -133,10 +133,14 @@ export class IntegrationManager {
 
   createKey(
     integrationId: string,
-    input: { name: string; redirectUris?: string[]; eventCallbackUrl?: string },
+    input: { name?: string; redirectUris?: string[]; eventCallbackUrl?: string },
   ): IssuedClientSecret {
     this.integration(integrationId);
-    const name = requireName(input.name, 'key name');
+    // The contract's table names no `name` for a key: without one it is "Key N", N its place.
+    const name =
+      input.name === undefined
+        ? `Key ${this.store.clientKeys.listByIntegration(integrationId).length + 1}`
+        : requireName(input.name, 'key name');
     const redirectUris = this.checkRedirectUris(input.redirectUris ?? [], false, true);
     const eventCallbackUrl =
       input.eventCallbackUrl === undefined ? null : checkEventCallbackUrl(input.eventCallbackUrl);
