@@ -19,9 +19,18 @@ import { firstFinding, xmlSafe } from './text.js';
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
+/**
+ * What HTML calls a parse error on top of what XML refuses (html.spec.whatwg.org, "preprocessing
+ * the input stream"): DEL and the C1 controls, and the noncharacters. A server's text carries them
+ * (audit D7: an ESC-laden 403 body, a track name with U+009B), and a report must parse cleanly.
+ */
+const NOT_HTML_CHAR = /[\u007f-\u009f]|\p{Noncharacter_Code_Point}/gu;
+
 /** Text as HTML: escaped, and without the characters HTML calls parse errors. */
 export function escapeHtml(text: string): string {
-  return xmlSafe(text).replace(/[&<>"']/g, (c) => ESCAPES[c]!);
+  return xmlSafe(text)
+    .replace(NOT_HTML_CHAR, '')
+    .replace(/[&<>"']/g, (c) => ESCAPES[c]!);
 }
 
 const LABEL: Record<ConformanceOutcome, string> = { pass: 'pass', fail: 'FAIL', warn: 'warn', skip: 'skip' };

@@ -116,6 +116,14 @@ describe('the JUnit report', () => {
 describe('the HTML report', () => {
   const page = () => new new Window().DOMParser().parseFromString(runHtml(run), 'text/html');
 
+  it('holds none of the characters HTML calls parse errors: DEL, the C1 controls, noncharacters (audit D7)', () => {
+    const raw = `ESC \u001b[2J bell \u0007 del \u007f csi \u009b31m nel \u0085 nonchar \ufdd0 \u{1fffe} end`;
+    const html = escapeHtml(raw);
+    // eslint-disable-next-line no-control-regex -- control characters are what it looks for
+    expect(html).not.toMatch(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]|\p{Noncharacter_Code_Point}/u);
+    expect(html).toBe('ESC [2J bell  del  csi 31m nel  nonchar   end');
+  });
+
   it('escapes everything the run holds, and carries no script, link or external asset', () => {
     const html = runHtml(run);
     expect(html).toMatch(XML_DOCUMENT_CHARS);
