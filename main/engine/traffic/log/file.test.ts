@@ -1,4 +1,14 @@
-import { closeSync, existsSync, mkdirSync, openSync, readdirSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  statSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
@@ -32,13 +42,25 @@ function dirWithLog(rows: number, stop: 'clean' | 'unclean' = 'clean'): string {
     ),
     1_000_000,
   );
-  if (stop === 'clean') store.close();
-  else {
-    store.db.close();
-    // What the OS does for a killed console: its data dir lock goes (the store finds the database closed).
+  if (stop === 'clean') {
     store.close();
+    return dir;
   }
-  return dir;
+  return leftByKill(dir, () => store.close());
+}
+
+/**
+ * What a kill -9 leaves of `dir`: every file as it is this moment (the kernel has every write),
+ * the console database's WAL and the log's journal included, and no lock; the console itself is
+ * then closed (`close`). A raw close of the connection instead would checkpoint and delete that
+ * WAL, which a killed console never does, and the start would refuse its absence.
+ */
+function leftByKill(dir: string, close: () => void): string {
+  const killed = tempDir();
+  for (const name of readdirSync(dir))
+    if (!name.startsWith(LOCK_FILE)) copyFileSync(join(dir, name), join(killed, name));
+  close();
+  return killed;
 }
 /**
  * Garbage over the root page of the shared bodies' index, as a torn write after an OS crash
@@ -133,11 +155,10 @@ describe('the traffic log file', () => {
   });
 
   it('checks every segment, past the first page of them', () => {
-    const dir = tempDir();
-    const { store, traffic } = openStoreWithTrafficLog({ dataDir: dir });
+    const live = tempDir();
+    const { store, traffic } = openStoreWithTrafficLog({ dataDir: live });
     for (let i = 0; i < SEGMENTS_PER_READ * 2 + 1; i++) traffic.append([testTrafficEntry()], 1_000_000);
-    store.db.close();
-    store.close();
+    const dir = leftByKill(live, () => store.close());
     const db = new Database(join(dir, TRAFFIC_LOG_FILE));
     db.pragma('journal_mode = PERSIST');
     // Only the newest segment torn.
