@@ -70,6 +70,17 @@ export function mask(value: string): string {
   return value.length <= 4 ? '•••' : `${value.slice(0, 4)}•••`;
 }
 
+/** Fields that hold what a person chose: their first characters are most of them. */
+const HUMAN_SECRET = /^pass(word|wd)?$/i;
+
+/**
+ * A secret field's value masked: a token keeps its first 4 characters (enough to tell two apart,
+ * about 24 of its 256 bits), a password none (4 of a 5-character password are most of it).
+ */
+export function maskField(name: string, value: string): string {
+  return HUMAN_SECRET.test(name) && !MASKED.test(value) ? '•••' : mask(value);
+}
+
 /** `Bearer abcd…` keeps its scheme. */
 export function maskCredential(value: string): string {
   const match = /^(\w+)\s+(.+)$/.exec(value);
@@ -103,7 +114,7 @@ export function redactForm(form: string): string {
       if (eq === -1) return pair;
       const name = decodeSafely(pair.slice(0, eq));
       const value = decodeSafely(pair.slice(eq + 1));
-      return isSecretField(name, value) ? `${pair.slice(0, eq)}=${encodeURIComponent(mask(value))}` : pair;
+      return isSecretField(name, value) ? `${pair.slice(0, eq)}=${encodeURIComponent(maskField(name, value))}` : pair;
     })
     .join('&');
 }
@@ -129,7 +140,7 @@ export function redactJson(value: unknown): unknown {
   if (typeof value !== 'object' || value === null) return value;
   const out: Record<string, unknown> = {};
   for (const [key, inner] of Object.entries(value))
-    out[key] = typeof inner === 'string' && isSecretField(key, inner) ? mask(inner) : redactJson(inner);
+    out[key] = typeof inner === 'string' && isSecretField(key, inner) ? maskField(key, inner) : redactJson(inner);
   return out;
 }
 
@@ -146,7 +157,7 @@ function redactJsonText(text: string): string {
   const masked = text
     .slice(0, text.length - mark.length)
     .replace(SECRET_FIELD_TEXT, (whole: string, opening: string, name: string, value: string, closing: string) =>
-      isSecretField(name, value) ? `${opening}${mask(value)}${closing}` : whole,
+      isSecretField(name, value) ? `${opening}${maskField(name, value)}${closing}` : whole,
     );
   return masked + mark;
 }

@@ -11,7 +11,7 @@
  * works while the console runs.
  */
 import type { HeaderBlock, HeldParts, NewTrafficEntry } from './log/index.js';
-import { isSecretField, mask, SECRET_FIELD_TEXT } from '../api/redact.js';
+import { isSecretField, mask, maskField, SECRET_FIELD_TEXT } from '../api/redact.js';
 import { KnownSecrets } from '../security/known-secrets.js';
 import { headerStretchesByName, maskHeaderBlock, type HeaderStretch, type MaskedBlock } from './header-secrets.js';
 import { applyStretches, learn, pairStretches, urlStretches, type Masked, type Stretch } from './text-stretches.js';
@@ -55,12 +55,12 @@ export function maskUrl(
 const maskQueryValue = (secret: string) => encodeURIComponent(mask(secret));
 
 /** A JSON string's text (escapes and all) masked: still a valid JSON string when it was one. */
-function maskJsonString(raw: string): string {
+function maskJsonString(name: string, raw: string): string {
   try {
-    return JSON.stringify(mask(JSON.parse(`"${raw}"`) as string)).slice(1, -1);
+    return JSON.stringify(maskField(name, JSON.parse(`"${raw}"`) as string)).slice(1, -1);
   } catch {
     // Cut inside the value: no escape is left open before the mask.
-    return mask(raw).replace(/\\(?:u[0-9a-fA-F]{0,3})?(?=•••$)/, '');
+    return maskField(name, raw).replace(/\\(?:u[0-9a-fA-F]{0,3})?(?=•••$)/, '');
   }
 }
 
@@ -73,7 +73,7 @@ function bodyStretches(body: string): Stretch[] {
       const [, opening, name, value] = match as unknown as [string, string, string, string];
       if (!isSecretField(name, value)) continue;
       const start = match.index + opening.length;
-      found.push({ start, end: start + value.length, masked: maskJsonString(value) });
+      found.push({ start, end: start + value.length, masked: maskJsonString(name, value) });
     }
   } else if (/^\s*[\w.%-]+=/.test(body)) {
     pairStretches(body, 0, body.length, found);

@@ -4,7 +4,7 @@
  * and what they held is handed to the log as splices (`log/held.ts`).
  */
 import type { TextSplice } from './log/index.js';
-import { decodeSafely, isSecretField, mask, SECRET_FIELDS } from '../api/redact.js';
+import { decodeSafely, isSecretField, maskField, SECRET_FIELDS } from '../api/redact.js';
 import type { KnownSecrets } from '../security/known-secrets.js';
 
 /** A stretch of a text to mask: `[start, end)` becomes `masked`. */
@@ -48,8 +48,9 @@ export function pairStretches(text: string, from: number, to: number, into: Stre
     const eq = text.indexOf('=', at);
     if (eq !== -1 && eq < amp) {
       const value = decodeSafely(text.slice(eq + 1, amp));
-      if (isSecretField(decodeSafely(text.slice(at, eq)), value))
-        into.push({ start: eq + 1, end: amp, masked: encodeURIComponent(mask(value)) });
+      const name = decodeSafely(text.slice(at, eq));
+      if (isSecretField(name, value))
+        into.push({ start: eq + 1, end: amp, masked: encodeURIComponent(maskField(name, value)) });
     }
     at = amp + 1;
   }
