@@ -10,7 +10,7 @@
  */
 import { statSync } from 'node:fs';
 import type { SqliteDatabase } from './database.js';
-import { writeLastStop } from './last-stop.js';
+import { fileStamp, writeLastStop } from './last-stop.js';
 
 /** The WAL's size past which the next look checkpoints it (8,000 pages of 4 KiB). */
 export const CHECKPOINT_WAL_BYTES = 32 * 1024 * 1024;
@@ -29,7 +29,7 @@ export function checkpoint(db: SqliteDatabase, dataDir: string, now: number): bo
   // smaller, and its size would say nothing of what is still to copy.
   const [result] = db.pragma('wal_checkpoint(TRUNCATE)') as { busy: number }[];
   if (!result || result.busy !== 0) return false;
-  writeLastStop(dataDir, { state: 'open', generation, at: now });
+  writeLastStop(dataDir, { state: 'open', generation, at: now, database: fileStamp(db.name) });
   return true;
 }
 

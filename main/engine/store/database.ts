@@ -57,7 +57,7 @@ export function openDatabase({ dataDir, nativeBinding, besides = [] }: DatabaseL
       // `checkpoints.ts`. (The traffic log has a file of its own without a WAL: `traffic/log/file.ts`.)
       db.pragma('wal_autocheckpoint = 0');
       if (!checked) quickCheck(db, file);
-      recordOpen(db.pragma('user_version', { simple: true }) as number, dataDir, Date.now());
+      recordOpen(db.pragma('user_version', { simple: true }) as number, dataDir, Date.now(), file);
     }
     db.pragma('synchronous = NORMAL');
     db.pragma('foreign_keys = ON');

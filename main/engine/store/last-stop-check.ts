@@ -8,7 +8,14 @@
 import { closeSync, existsSync, openSync, readSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { DamagedDatabaseError } from './damaged.js';
-import { LAST_STOP_FILE, describeLastStop, readLastStop, writeLastStop, type LastStop } from './last-stop.js';
+import {
+  LAST_STOP_FILE,
+  describeLastStop,
+  fileStamp,
+  readLastStop,
+  writeLastStop,
+  type LastStop,
+} from './last-stop.js';
 import { inspectWal, type WalState } from './wal-check.js';
 
 export interface BeforeOpen {
@@ -81,9 +88,12 @@ export function checkBeforeOpen(
     );
   }
   // A console that did not stop cleanly leaves its WAL, whatever it held: SQLite deletes it only at
-  // a clean close. Gone, it took every commit since the last checkpoint with it, and SQLite would
-  // start from the database file without a word (audit: two acknowledged queues lost that way).
-  if (lastStop?.state === 'open' && !existsSync(walFile)) {
+  // a clean close. Gone, with the database file as the console last left it, it took every commit
+  // since the last checkpoint with it, and SQLite would start from the file without a word (audit:
+  // two acknowledged queues lost that way). A file changed since is one another SQLite client
+  // (the sqlite3 shell, an integrity check) opened after the kill: its close copied the WAL in
+  // before deleting it.
+  if (lastStop?.state === 'open' && !existsSync(walFile) && untouchedSince(file, lastStop)) {
     throw new DamagedDatabaseError(
       walFile,
       `${LAST_STOP_FILE} records ${describeLastStop(lastStop)}, which leaves a WAL with every change since the last checkpoint`,
@@ -98,8 +108,16 @@ export function checkBeforeOpen(
 }
 
 /** Once SQLite has opened the database: the marker says the console holds it (`open`) until its clean stop. */
-export function recordOpen(generation: number, dataDir: string, now: number): void {
-  writeLastStop(dataDir, { state: 'open', generation, at: now });
+export function recordOpen(generation: number, dataDir: string, now: number, file: string): void {
+  writeLastStop(dataDir, { state: 'open', generation, at: now, database: fileStamp(file) });
+}
+
+/** Whether `file` is as the record's last open or checkpoint left it (a record without a stamp: no telling, so no). */
+function untouchedSince(file: string, lastStop: LastStop): boolean {
+  if (!lastStop.database) return false;
+  const now = fileStamp(file);
+  // To the millisecond: a copy that keeps times (cp -a, rsync -a, a test's copy) may keep no finer.
+  return now.size === lastStop.database.size && Math.abs(now.mtimeMs - lastStop.database.mtimeMs) < 1;
 }
 
 /** `user_version` in the database file's header (byte 60, big-endian); 0 for a file too short to have one. */

@@ -18,6 +18,7 @@ import {
   writeFileSync,
   writeSync,
   readSync,
+  utimesSync,
 } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -45,7 +46,12 @@ function addQueues(store: Store, from: number, count: number): void {
 function snapshot(dir: string): string {
   const copy = tempDir();
   for (const name of readdirSync(dir))
-    if (name.startsWith('console.') && !name.startsWith(LOCK_FILE)) copyFileSync(join(dir, name), join(copy, name));
+    if (name.startsWith('console.') && !name.startsWith(LOCK_FILE)) {
+      copyFileSync(join(dir, name), join(copy, name));
+      // Times kept, as a kill leaves them (and cp -a): the record stamps the database file's.
+      const { atime, mtime } = statSync(join(dir, name));
+      utimesSync(join(copy, name), atime, mtime);
+    }
   return copy;
 }
 
@@ -220,6 +226,15 @@ describe('no false alarm', () => {
     expect(queueCount(dir)).toBe(20);
   });
 
+  it('a WAL another SQLite client copied in and deleted after a kill (the sqlite3 shell, a check) starts silently', () => {
+    const dir = killedAfter20Queues();
+    const db = new Database(join(dir, DATABASE_FILE));
+    expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
+    db.close();
+    expect(existsSync(join(dir, WAL))).toBe(false);
+    expect(queueCount(dir)).toBe(20);
+  });
+
   it('a kill -9 with the WAL intact starts silently with every acknowledged queue, again and again', () => {
     const dir = killedAfter20Queues();
     expect(readLastStop(dir)).toMatchObject({ state: 'open', generation: 1 });
@@ -364,7 +379,7 @@ describe('checkpoints, each recorded in the marker', () => {
     // The database file alone, as a backup tool that knows nothing of the WAL copies it.
     const backup = readFileSync(join(dir, DATABASE_FILE));
     expect(checkpoint(store.db, dir, 5)).toBe(true);
-    expect(readLastStop(dir)).toEqual({ state: 'open', generation: 2, at: 5 });
+    expect(readLastStop(dir)).toMatchObject({ state: 'open', generation: 2, at: 5 });
     addQueues(store, 5, 5);
     const killed = snapshot(dir);
     store.close();

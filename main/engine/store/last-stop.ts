@@ -13,7 +13,17 @@
  * less than the database holds, never more: no false alarm. `closing` is what tells a WAL the
  * close deleted from one lost after a kill (`open`: a run leaves its WAL).
  */
-import { closeSync, fchmodSync, fsyncSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  fchmodSync,
+  fsyncSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { PRIVATE_FILE_MODE } from './data-dir-files.js';
 
@@ -30,6 +40,23 @@ export interface LastStop {
   generation: number;
   /** Wall time it was written, for the messages. */
   at: number;
+  /**
+   * The database file as an `open` record leaves it (after the open, after each checkpoint): the
+   * console writes nothing else into it while it runs (the WAL takes every commit), so a file
+   * that still matches after a kill has had nothing of the WAL copied in since.
+   */
+  database?: FileStamp;
+}
+
+export interface FileStamp {
+  size: number;
+  mtimeMs: number;
+}
+
+/** The stamp of `file` now. */
+export function fileStamp(file: string): FileStamp {
+  const { size, mtimeMs } = statSync(file);
+  return { size, mtimeMs };
 }
 
 /** The marker in `dataDir`, null when there is none; a marker that cannot be read is 'unreadable'. */
@@ -48,7 +75,18 @@ export function readLastStop(dataDir: string): LastStop | null | 'unreadable' {
       Number.isSafeInteger(value.generation) &&
       Number.isFinite(value.at)
     ) {
-      return { state: value.state, generation: value.generation!, at: value.at! };
+      const database = value.database;
+      const stamped =
+        typeof database === 'object' &&
+        database !== null &&
+        Number.isFinite(database.size) &&
+        Number.isFinite(database.mtimeMs);
+      return {
+        state: value.state,
+        generation: value.generation!,
+        at: value.at!,
+        ...(stamped ? { database: { size: database.size, mtimeMs: database.mtimeMs } } : {}),
+      };
     }
   } catch {
     // Not JSON: unreadable, as below.
