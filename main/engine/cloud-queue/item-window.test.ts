@@ -229,16 +229,19 @@ describe('the itemWindow query', () => {
     (reason) => expect(parse({ reason })).toMatchObject({ ok: false, field: 'reason' }),
   );
 
-  it.each(['-1', '1.5', 'abc', '', '1e3', ' 3', '3 ', '+3', ['1', '2']])('rejects the window size %j on either side', (size) => {
-    expect(parse({ reason: 'load', previousWindowSize: size })).toMatchObject({
-      ok: false,
-      field: 'previousWindowSize',
-    });
-    expect(parse({ reason: 'load', upcomingWindowSize: size })).toMatchObject({
-      ok: false,
-      field: 'upcomingWindowSize',
-    });
-  });
+  it.each(['-1', '1.5', 'abc', '', '1e3', ' 3', '3 ', '+3', ['1', '2']])(
+    'rejects the window size %j on either side',
+    (size) => {
+      expect(parse({ reason: 'load', previousWindowSize: size })).toMatchObject({
+        ok: false,
+        field: 'previousWindowSize',
+      });
+      expect(parse({ reason: 'load', upcomingWindowSize: size })).toMatchObject({
+        ok: false,
+        field: 'upcomingWindowSize',
+      });
+    },
+  );
 
   it('takes sizes of zero and more, defaults missing ones and caps huge ones', () => {
     expect(parse({ reason: 'load', previousWindowSize: '0', upcomingWindowSize: '3' })).toMatchObject({
