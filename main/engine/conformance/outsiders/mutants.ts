@@ -479,30 +479,30 @@ const items: Variant[] = [
   }),
 ];
 
+/** A queue of `count` tracks of `durationMillis` whose every /itemWindow is a 500 after `finals` final reports. */
+function diesAfter(finals: number, count: number, durationMillis: number) {
+  return (b: Behaviour) => {
+    b.items = tracks(count, durationMillis);
+    wrap(b, 'itemWindow', (_req, answer, state) =>
+      state.finalReports >= finals ? jsonError(500, 'session table full') : answer(),
+    );
+  };
+}
+
 const playThrough: Variant[] = [
   variant(
     'dies-after-six-tracks',
     'play-through',
     C8,
     'an album of 20 short tracks: after six final reports every /itemWindow is a 500',
-    (b) => {
-      b.items = tracks(20, 1_500);
-      wrap(b, 'itemWindow', (_req, answer, state) =>
-        state.finalReports >= 6 ? jsonError(500, 'session table full') : answer(),
-      );
-    },
+    diesAfter(6, 20, 1_500),
   ),
   variant(
     'dies-after-44-tracks',
     'play-through',
     C8,
     'a 60-track queue: after 44 final reports every /itemWindow is a 500 (past where a capped play stopped)',
-    (b) => {
-      b.items = tracks(60, 20_000);
-      wrap(b, 'itemWindow', (_req, answer, state) =>
-        state.finalReports >= 44 ? jsonError(500, 'session table full') : answer(),
-      );
-    },
+    diesAfter(44, 60, 20_000),
   ),
   variant(
     'breaks-after-skip-report',
