@@ -65,6 +65,10 @@ export interface FleetEndpointStats {
   transportErrors: number;
 }
 
+export interface FleetEndpointReport extends FleetEndpointStats {
+  latency: LatencySummary;
+}
+
 /** One second of wall time (speed × 1 s of engine time) of the fleet. */
 export interface FleetTick {
   /** Engine ms since the fleet started, at the end of the tick. */
@@ -138,7 +142,8 @@ export interface FleetReport {
   latencyByEndpoint: Record<string, LatencySummary>;
   /** Wall ms by which the players' engine-clock timers fired late (a probe every 100 ms in each thread). */
   timerLateness: LatencySummary;
-  endpoints: FleetEndpointStats[];
+  /** Per endpoint and reason, with the latency of that endpoint and reason (docs/contract/console.md §10). */
+  endpoints: FleetEndpointReport[];
   series: FleetTick[];
   violations: FleetViolationStats[];
   thresholds: FleetThresholdResult[];

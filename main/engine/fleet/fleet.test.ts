@@ -50,6 +50,14 @@ describe('a fleet on the reference server', () => {
     expect(counted).toBe(report.totals.requests);
     expect(report.latency.count).toBe(report.totals.requests);
     expect(report.latency.p50).toBeLessThanOrEqual(report.latency.p99);
+    // Per endpoint and reason too (audit D9): each row's own percentiles, its count its requests,
+    // and an endpoint's figures its reasons' merged.
+    for (const row of report.endpoints) {
+      expect(row.latency.count, `${row.endpoint} ${row.reason ?? ''}`).toBe(row.requests);
+      expect(row.latency.p50).toBeLessThanOrEqual(row.latency.p99);
+    }
+    const windowRows = report.endpoints.filter((row) => row.endpoint === 'itemWindow');
+    expect(windowRows.reduce((n, row) => n + row.latency.count, 0)).toBe(report.latencyByEndpoint.itemWindow!.count);
     const errorsPercent = (report.totals.errors / report.totals.requests) * 100;
     expect(report.thresholds.map((t) => [t.expression, t.ok])).toEqual([
       ['p99<60s', true],

@@ -24,7 +24,7 @@ import type { HttpTransport, PlayerExchange } from '../player/client.js';
 import { keepAliveTransport, type KeepAliveTransport } from '../player/http-transport.js';
 import type { LoadParams } from '../player/events.js';
 import { emptyByState, mergeShares, sumDeltas, type MergedShares } from './merge.js';
-import { FleetMetrics, summarize } from './metrics.js';
+import { FleetMetrics, latencyByEndpoint, newSketch, statsKey, summarize } from './metrics.js';
 import { PlayerShare, type ShareSnapshot } from './share.js';
 import { judge, type Threshold, type ThresholdFigures } from './thresholds.js';
 import { TrafficSampler } from './traffic-sample.js';
@@ -189,9 +189,12 @@ export class Fleet {
         requestsPerSecond: wallMs > 0 ? Math.round((totals.requests / wallMs) * 10_000) / 10 : 0,
       },
       latency: summarize(merged.all),
-      latencyByEndpoint: Object.fromEntries([...merged.sketches].map(([endpoint, s]) => [endpoint, summarize(s)])),
+      latencyByEndpoint: latencyByEndpoint(merged.sketches),
       timerLateness: summarize(merged.lateness),
-      endpoints: merged.endpoints,
+      endpoints: merged.endpoints.map((stats) => ({
+        ...stats,
+        latency: summarize(merged.sketches.get(statsKey(stats.endpoint, stats.reason)) ?? newSketch()),
+      })),
       series: [...this.series.series],
       violations: merged.violations,
       thresholds: this.thresholdResults,

@@ -8,7 +8,7 @@
 import type { DDSketch } from '@datadog/sketches-js';
 import type { FleetEndpointStats, FleetPlayerState, FleetViolationStats } from '../api/fleet-types.js';
 import { FLEET_PLAYER_STATES } from '../api/fleet-types.js';
-import { newSketch, zeroCounts, type TickCounts } from './metrics.js';
+import { newSketch, statsKey, zeroCounts, type TickCounts } from './metrics.js';
 import type { ShareSnapshot } from './share.js';
 import { sketchOf } from './sketch-wire.js';
 
@@ -58,7 +58,7 @@ export function mergeShares(
     for (const state of FLEET_PLAYER_STATES) byState[state] += snap.byState[state];
     for (const key of Object.keys(totals) as (keyof typeof totals)[]) totals[key] += snap.totals[key];
     for (const stats of snap.endpoints) {
-      const key = `${stats.endpoint} ${stats.reason ?? ''}`;
+      const key = statsKey(stats.endpoint, stats.reason);
       const known = endpoints.get(key);
       if (!known) endpoints.set(key, { ...stats, statuses: { ...stats.statuses } });
       else {

@@ -62,6 +62,27 @@ export function isError(exchange: Pick<PlayerExchange, 'status' | 'failure'>): b
   );
 }
 
+/**
+ * Counts and sketches are kept per endpoint and reason, under this key: the contract's summary
+ * gives percentiles for each (an itemWindow `load` is not a `queueCompleted`), and an endpoint's
+ * are its reasons' sketches merged.
+ */
+export function statsKey(endpoint: string, reason: string | null): string {
+  return `${endpoint} ${reason ?? ''}`;
+}
+
+/** Sketches keyed by `statsKey`, merged and summed up per endpoint. */
+export function latencyByEndpoint(sketches: ReadonlyMap<string, DDSketch>): Record<string, LatencySummary> {
+  const byEndpoint = new Map<string, DDSketch>();
+  for (const [key, sketch] of sketches) {
+    const endpoint = key.slice(0, key.indexOf(' '));
+    const known = byEndpoint.get(endpoint);
+    if (known) known.merge(sketch);
+    else byEndpoint.set(endpoint, newSketch()).get(endpoint)!.merge(sketch);
+  }
+  return Object.fromEntries([...byEndpoint].map(([endpoint, sketch]) => [endpoint, summarize(sketch)]));
+}
+
 export class FleetMetrics {
   private readonly endpoints = new Map<string, FleetEndpointStats>();
   private readonly sketches = new Map<string, DDSketch>();
@@ -78,7 +99,7 @@ export class FleetMetrics {
 
   record(exchange: PlayerExchange): void {
     const reason = exchange.reason ?? null;
-    const key = `${exchange.endpoint} ${reason ?? ''}`;
+    const key = statsKey(exchange.endpoint, reason);
     let stats = this.endpoints.get(key);
     if (!stats) {
       stats = { endpoint: exchange.endpoint, reason, requests: 0, retries: 0, statuses: {}, transportErrors: 0 };
@@ -100,8 +121,8 @@ export class FleetMetrics {
       this.totals.errors++;
       this.tickCounts.errors++;
     }
-    let sketch = this.sketches.get(exchange.endpoint);
-    if (!sketch) this.sketches.set(exchange.endpoint, (sketch = newSketch()));
+    let sketch = this.sketches.get(key);
+    if (!sketch) this.sketches.set(key, (sketch = newSketch()));
     // Wall latency: what the server made the player wait, whatever the engine clock's speed.
     sketch.accept(Math.max(exchange.latencyMs, 0.001));
     for (const violation of exchange.violations) {
@@ -161,7 +182,7 @@ export class FleetMetrics {
     this.series.splice(0, this.series.length, ...merged);
   }
 
-  /** The endpoints' sketches as they are now. */
+  /** The sketches as they are now, by endpoint and reason (`statsKey`). */
   sketchesByEndpoint(): ReadonlyMap<string, DDSketch> {
     return this.sketches;
   }
@@ -174,7 +195,7 @@ export class FleetMetrics {
   }
 
   latencyByEndpoint(): Record<string, LatencySummary> {
-    return Object.fromEntries([...this.sketches].map(([endpoint, sketch]) => [endpoint, summarize(sketch)]));
+    return latencyByEndpoint(this.sketches);
   }
 
   endpointStats(): FleetEndpointStats[] {
