@@ -142,7 +142,7 @@ export interface FleetReport {
   latencyByEndpoint: Record<string, LatencySummary>;
   /** Wall ms by which the players' engine-clock timers fired late (a probe every 100 ms in each thread). */
   timerLateness: LatencySummary;
-  /** Per endpoint and reason, with the latency of that endpoint and reason (docs/contract/console.md §10). */
+  /** Per endpoint and reason, with the latency of that endpoint and reason (docs/fleet.md, "Reports"). */
   endpoints: FleetEndpointReport[];
   series: FleetTick[];
   violations: FleetViolationStats[];
