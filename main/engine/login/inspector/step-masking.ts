@@ -105,13 +105,24 @@ function maskParams(params: Record<string, string[]>): Record<string, string[]> 
   return Object.fromEntries(masked);
 }
 
-/** Every known secret in the step's text masked, wherever it stands (summary, URLs, parameters, bodies). */
+/**
+ * Every known secret in the step's text masked, wherever it stands (summary, URLs, parameters,
+ * bodies). Looked for first and copied only when found: every token exchange records a step.
+ */
 export function maskKnownSecrets<T extends { summary: string; detail: FlowStepDetail }>(
   step: T,
   known: KnownSecrets,
 ): T {
-  if (known.size === 0) return step;
+  if (known.size === 0 || !(holdsKnown(step.summary, known) || holdsKnown(step.detail, known))) return step;
   return { ...step, summary: maskIn(step.summary, known), detail: maskAll(step.detail, known) as FlowStepDetail };
+}
+
+function holdsKnown(value: unknown, known: KnownSecrets): boolean {
+  if (typeof value === 'string') return known.find(value).length > 0;
+  if (Array.isArray(value)) return value.some((item) => holdsKnown(item, known));
+  if (typeof value !== 'object' || value === null) return false;
+  for (const item of Object.values(value)) if (holdsKnown(item, known)) return true;
+  return false;
 }
 
 function maskAll(value: unknown, known: KnownSecrets): unknown {
