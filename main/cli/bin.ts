@@ -1,9 +1,11 @@
 /** Process entry of the command line: runs one command and exits with its code. */
-import { runHeapCapped } from './heap-cap.js';
 import { main } from './index.js';
 import { processIo } from './io.js';
 
 const argv = process.argv.slice(2);
-const code = (await runHeapCapped(argv)) ?? (await main(argv, processIo));
+// Only `check` may run itself again under a heap cap (heap-cap.ts): other commands, `serve`'s start
+// first, load nothing for it.
+const capped = argv[0] === 'check' ? await (await import('./heap-cap.js')).runHeapCapped(argv) : null;
+const code = capped ?? (await main(argv, processIo));
 // Exit once stdout has taken everything written to it (a pipe to a slow reader may still hold some).
 process.stdout.write('', () => process.exit(code));
