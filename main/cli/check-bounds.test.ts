@@ -256,9 +256,12 @@ describe.concurrent('check ends within its deadline and under 300 MB, whatever t
     t.expect(ended.peakMb).toBeGreaterThan(0);
     t.expect(ended.peakMb).toBeLessThan(MAX_RSS_MB);
     const run = JSON.parse(readFileSync(json, 'utf8')) as ConformanceRun;
-    t.expect(run.cases.find((c) => c.id === 'item-window.queue-ends')!.message).toMatch(
-      /^walked (the whole queue: )?20,00\d items/,
+    // The walk reads fat windows for up to its 10 s: all 20,000 items on a quiet machine (where the
+    // old code's 585 MB came from), fewer on a loaded one, and fat windows were read either way.
+    const walked = /^walked (?:the whole queue: )?([\d,]+) items/.exec(
+      run.cases.find((c) => c.id === 'item-window.queue-ends')!.message,
     );
+    t.expect(Number(walked?.[1]?.replace(/,/g, '') ?? 0)).toBeGreaterThanOrEqual(2_000);
   }, 120_000);
 
   it('4 MB of nested brackets on every answer', async (t) => {
