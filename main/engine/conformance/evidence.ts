@@ -126,8 +126,9 @@ function maskedHeaders(headers: Record<string, string>): Record<string, string> 
 }
 
 /** The first MAX_EVIDENCE_BODY_BYTES bytes of a body (never half a character), secrets masked; `bytes` is the whole body's size when `text` is its start. */
-export function bodyOf(text: string | undefined, bytes = text && Buffer.byteLength(text)): ConformanceBody | null {
-  if (text === undefined || text === '' || bytes === undefined || bytes === '') return null;
+export function bodyOf(text: string | undefined, wholeBytes?: number): ConformanceBody | null {
+  if (text === undefined || text === '') return null;
+  const bytes = wholeBytes ?? Buffer.byteLength(text);
   if (bytes <= MAX_EVIDENCE_BODY_BYTES) return { text: redactBody(text) ?? '', bytes, cut: false };
   let kept = Buffer.from(text).subarray(0, MAX_EVIDENCE_BODY_BYTES).toString('utf8');
   // A character cut in two decodes as U+FFFD: it goes.

@@ -8,7 +8,7 @@
 import { Heard } from './heard.js';
 import { TrackIdentities } from './identities.js';
 import { is2xx, type Answer } from './server.js';
-import { idOf, type WindowView } from './window-view.js';
+import { idOf, isObject, type WindowView } from './window-view.js';
 
 export { idOf, type WindowView } from './window-view.js';
 
@@ -60,9 +60,6 @@ export interface SuiteFacts {
 export function newFacts(): SuiteFacts {
   return { firstWindow: null, windows: [], walk: null, identities: new TrackIdentities(), heard: new Heard() };
 }
-
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** The window an answer holds, or why it holds none. */
 export function windowOf(answer: Answer): WindowView | { problem: string } {

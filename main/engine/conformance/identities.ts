@@ -7,7 +7,7 @@
  * A track is told by its name and its media URL without the query (signed URLs are refreshed,
  * platform.md §2.4 `play`); a field a window leaves out is not compared.
  */
-import { idOf, type WindowView } from './window-view.js';
+import { idOf, isObject, type WindowView } from './window-view.js';
 import { requestLine, type Answer } from './server.js';
 
 interface Seen {
@@ -15,9 +15,6 @@ interface Seen {
   media: string | undefined;
   answer: Answer;
 }
-
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 export class TrackIdentities {
   /** Windows and items with a track seen. */
@@ -60,7 +57,7 @@ export class TrackIdentities {
 }
 
 /** The media URL without its query and fragment (a signed URL's signature changes), or undefined. */
-function mediaOf(url: unknown): string | undefined {
+export function mediaOf(url: unknown): string | undefined {
   if (typeof url !== 'string' || url === '') return undefined;
   return URL.canParse(url) ? `${new URL(url).origin}${new URL(url).pathname}` : url;
 }

@@ -1,7 +1,7 @@
 /**
  * The answers of a play, as the listener (`play.ts`) and its verdict read them: the newest few,
- * the last refusal and the last window (what a failure names), those that never came (a failure
- * at once), and how many of each endpoint (the rhythm a verdict tells). A play to the end of a
+ * the last refusal and the last window (what a failure names), the first that never came (a
+ * failure at once), and how many of each endpoint (the rhythm a verdict tells). A play to the end of a
  * long queue gets tens of thousands of answers; keeping them all broke the check's 300 MB bound
  * (docs/contract/console.md §8).
  */
@@ -20,7 +20,8 @@ export class PlayAnswers {
   lastWindow: Answer | undefined;
   private readonly counts = new Map<CloudQueueEndpoint, number>();
   private readonly byRequestId = new Map<string, Answer>();
-  private unanswered: Answer[] = [];
+  /** The first request that got no answer: it ends the play. */
+  unanswered: Answer | undefined;
 
   add(answer: Answer): void {
     if (this.recent.length === PLAY_KEPT) {
@@ -35,7 +36,7 @@ export class PlayAnswers {
     if (!is2xx(answer)) this.lastRefused = answer;
     else if (endpoint === 'itemWindow') this.lastWindow = answer;
     // A fault rule's timeout is the console's, not the server's.
-    if (answer.status === undefined && !answer.exchange.fault) this.unanswered.push(answer);
+    if (answer.status === undefined && !answer.exchange.fault) this.unanswered ??= answer;
   }
 
   /** The answer to the request with this id, while it is among the newest. */
@@ -45,12 +46,5 @@ export class PlayAnswers {
 
   count(endpoint: CloudQueueEndpoint): number {
     return this.counts.get(endpoint) ?? 0;
-  }
-
-  /** Requests that got no answer since the last call, oldest first. */
-  takeUnanswered(): Answer[] {
-    const taken = this.unanswered;
-    this.unanswered = [];
-    return taken;
   }
 }

@@ -160,7 +160,7 @@ export async function play(setup: PlaySetup): Promise<Play> {
   };
   /** A request the server left without an answer: a player retries one, but a server that leaves one for 10 s has stopped (a fault rule's timeout is the console's, not the server's). */
   const unanswered = (): Play | null => {
-    const [answer] = answers.takeUnanswered();
+    const answer = answers.unanswered;
     if (!answer) return null;
     return failed(
       `expected an answer to every request of the player, but ${requestLine(answer)} got none (${answer.failure})${where()}`,

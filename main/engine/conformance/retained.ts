@@ -11,7 +11,9 @@
 import { createHash } from 'node:crypto';
 import { MAX_EVIDENCE_BODY_BYTES } from '../api/conformance-types.js';
 import type { WindowView } from './facts.js';
+import { mediaOf } from './identities.js';
 import type { Answer } from './server.js';
+import { isObject } from './window-view.js';
 
 const kept = new WeakMap<Answer, Answer>();
 
@@ -34,13 +36,20 @@ export function retained(answer: Answer): Answer {
   return slim;
 }
 
-/** A window as the run keeps it: its answer retained, each item only as the cases after read it. */
-export function retainedView(view: WindowView): WindowView {
-  return { ...view, answer: retained(view.answer), items: view.items.map(itemAsRead) };
-}
+const keptViews = new WeakMap<Answer, WindowView>();
 
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
+/**
+ * A window as the run keeps it: its answer retained, each item only as the cases after read it.
+ * Once a window: the runner and the walk both keep the walk's windows.
+ */
+export function retainedView(view: WindowView): WindowView {
+  let kept = keptViews.get(view.answer);
+  if (!kept) {
+    kept = { ...view, answer: retained(view.answer), items: view.items.map(itemAsRead) };
+    keptViews.set(view.answer, kept);
+  }
+  return kept;
+}
 
 /**
  * `{id, track: {name, mediaUrl, durationMillis}}`: what `item-window.items` and
@@ -60,9 +69,7 @@ function itemAsRead(item: unknown): unknown {
 
 /** A long signed URL without its query, which `stable-identity` drops anyway (a signed URL may be refreshed). */
 function mediaAsRead(url: unknown): unknown {
-  if (typeof url !== 'string' || url.length <= LONGEST_KEPT || !URL.canParse(url)) return small(url);
-  const { origin, pathname } = new URL(url);
-  return small(`${origin}${pathname}`);
+  return small(typeof url === 'string' && url.length > LONGEST_KEPT ? mediaOf(url) : url);
 }
 
 /** Strings past this many characters are kept as a fingerprint. */

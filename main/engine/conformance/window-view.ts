@@ -12,7 +12,8 @@ export interface WindowView {
   queueVersion: unknown;
 }
 
-const isObject = (value: unknown): value is Record<string, unknown> =>
+/** A JSON object (not an array, not null). */
+export const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** An item's id when it has a usable one. */

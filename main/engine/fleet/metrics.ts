@@ -76,9 +76,9 @@ export function latencyByEndpoint(sketches: ReadonlyMap<string, DDSketch>): Reco
   const byEndpoint = new Map<string, DDSketch>();
   for (const [key, sketch] of sketches) {
     const endpoint = key.slice(0, key.indexOf(' '));
-    const known = byEndpoint.get(endpoint);
-    if (known) known.merge(sketch);
-    else byEndpoint.set(endpoint, newSketch()).get(endpoint)!.merge(sketch);
+    let merged = byEndpoint.get(endpoint);
+    if (!merged) byEndpoint.set(endpoint, (merged = newSketch()));
+    merged.merge(sketch);
   }
   return Object.fromEntries([...byEndpoint].map(([endpoint, sketch]) => [endpoint, summarize(sketch)]));
 }
