@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConformanceRun } from '../engine/api/conformance-types.js';
+import { replayLine } from './check-replay.js';
 import { startDefectiveServer, type DefectiveServer } from '../engine/conformance/testing/defective-server.js';
 import { runCli } from '../testing/cli.js';
 
@@ -23,7 +24,13 @@ interface Front {
   target: DefectiveServer;
   /** `endpoint [X-Conformance-Case]` of each request. */
   seen: string[];
+  /** Each request as `sentLine` writes it. */
+  sent: string[];
 }
+
+/** `GET /q/itemWindow?… [made-up Authorization]`: the run's own token is masked in the report. */
+const sentLine = (method: string, pathAndQuery: string, authorization: string | undefined) =>
+  `${method} ${pathAndQuery}${authorization?.includes('cqc-check-') ? ` ${authorization}` : ''}`;
 
 let broken: DefectiveServer;
 let fixed: DefectiveServer;
@@ -31,13 +38,17 @@ let proxy: Server;
 const front = {} as Front;
 
 beforeAll(async () => {
-  broken = await startDefectiveServer({ defects: ['unknownItemFromStart', 'acceptsNegativeSize'] });
+  broken = await startDefectiveServer({
+    defects: ['unknownItemFromStart', 'acceptsNegativeSize', 'acceptsWrongToken'],
+  });
   fixed = await startDefectiveServer();
   front.target = broken;
   front.seen = [];
+  front.sent = [];
   proxy = createServer((req, res) => {
     const path = req.url!.replace(/^\/q\//, '');
     front.seen.push(`${path.split('?')[0]} [${String(req.headers['x-conformance-case'])}]`);
+    front.sent.push(sentLine(req.method!, req.url!, req.headers.authorization));
     const to = new URL(`${front.target.baseUrl}${path}`);
     const out = httpRequest(to, { method: req.method, headers: { ...req.headers, host: to.host } }, (answer) => {
       res.writeHead(answer.statusCode!, answer.headers);
@@ -68,20 +79,36 @@ describe('check --replay', () => {
   it('says STILL FAILING, with the decisive request then and now, while the server is broken: exit 1', async () => {
     const run = JSON.parse(readFileSync(report, 'utf8')) as ConformanceRun;
     const failing = run.cases.filter((c) => c.outcome === 'fail').map((c) => c.id);
-    expect(failing).toEqual(['item-window.unknown-item', 'item-window.negative-size']);
+    expect(failing).toEqual(['item-window.unknown-item', 'item-window.negative-size', 'auth.wrong-token']);
     const warnings = run.cases.filter((c) => c.outcome === 'warn').length;
+    // What the report says was sent for the cases that made values up: an itemId, a token.
+    const recorded = (id: string) =>
+      run.cases
+        .find((c) => c.id === id)!
+        .exchanges!.map((e) =>
+          sentLine(e.method, `${new URL(e.url).pathname}${new URL(e.url).search}`, e.requestHeaders.authorization),
+        );
+    const unknownItemSent = recorded('item-window.unknown-item');
+    const wrongTokenSent = recorded('auth.wrong-token').filter((line) => line.includes('cqc-check-wrong-'));
+    expect(unknownItemSent).toHaveLength(1);
+    expect(wrongTokenSent).toHaveLength(3);
     front.seen = [];
+    front.sent = [];
     const { code, stdout } = await runCli('check', '--replay', report, '--authorization', authorization);
     expect(code, stdout).toBe(1);
     const lines = stdout.trim().split('\n');
-    expect(lines[0]).toBe(`replay ${report}: ${2 + warnings} cases against ${front.baseUrl}`);
+    expect(lines[0]).toBe(`replay ${report}: ${3 + warnings} cases against ${front.baseUrl}`);
     expect(lines[1]).toMatch(/^STILL FAILING {2}item-window\.unknown-item: .* — .*expected 404/);
+    // The very request of the report went out again, and the line names it once, with both answers.
+    const itemId = /itemId=(cqc-check-no-such-item-[0-9a-f]+)/.exec(unknownItemSent[0]!)![1]!;
     expect(lines[2]).toMatch(
-      /^ {15}GET http:\/\/127\.0\.0\.1:\d+\/q\/itemWindow\?.*itemId=cqc-check-no-such-item-.*: was 200, now 200$/,
+      new RegExp(`^ {15}GET http://127\\.0\\.0\\.1:\\d+/q/itemWindow\\?.*itemId=${itemId}\\b.*: was 200, now 200$`),
     );
     expect(lines[3]).toMatch(/^STILL FAILING {2}item-window\.negative-size: /);
-    expect(lines.at(-1)).toMatch(/^STILL FAILING · 0 of 2 failing cases fixed(, 0 of \d+ warnings? gone)?$/);
-    // The replayed cases and what they build on: no report, no walk, no wrong token.
+    expect(lines.some((line) => /^STILL FAILING {2}auth\.wrong-token: /.test(line))).toBe(true);
+    expect(lines.at(-1)).toMatch(/^STILL FAILING · 0 of 3 failing cases fixed(, 0 of \d+ warnings? gone)?$/);
+    for (const line of [...unknownItemSent, ...wrongTokenSent]) expect(front.sent).toContain(line);
+    // The replayed cases and what they build on: no report, no walk.
     expect(front.seen.some((line) => line.startsWith('timePlayed'))).toBe(false);
     expect(front.seen.filter((line) => line.includes('[item-window.unknown-item]'))).toHaveLength(1);
     expect(
@@ -100,10 +127,45 @@ describe('check --replay', () => {
       expect(lines[2]).toMatch(/^FIXED {10}item-window\.negative-size: /);
       // A warning that stays (a loopback address) is said, and fails nothing, as in check.
       for (const line of lines.slice(3, -1)) expect(line).toMatch(/^(STILL WARNING|FIXED) |^ {15}/);
-      expect(lines.at(-1)).toMatch(/^FIXED · 2 of 2 failing cases fixed/);
+      expect(lines.at(-1)).toMatch(/^FIXED · 3 of 3 failing cases fixed/);
     } finally {
       front.target = broken;
     }
+  });
+
+  it('names both requests when the case now turns on another one than the report recorded', () => {
+    const exchange = (url: string, status: number) => ({
+      method: 'GET',
+      url,
+      status,
+      failure: null,
+      requestHeaders: {},
+      requestBody: null,
+      responseHeaders: {},
+      responseBody: null,
+      latencyMs: 3,
+    });
+    const before = {
+      id: 'item-window.centred',
+      rule: 'r',
+      title: 'Centred',
+      outcome: 'fail' as const,
+      message: 'off centre',
+      trafficIds: [],
+      durationMs: 5,
+      exchanges: [exchange('http://q.example/itemWindow?itemId=a', 200)],
+    };
+    const now = { ...before, exchanges: [exchange('http://q.example/itemWindow?itemId=b', 500)] };
+    expect(replayLine(before, now, false).split('\n')).toEqual([
+      'STILL FAILING  item-window.centred: Centred — off centre',
+      '               was GET http://q.example/itemWindow?itemId=a: 200',
+      '               now GET http://q.example/itemWindow?itemId=b: 500',
+      '',
+    ]);
+    const same = { ...before, exchanges: [exchange('http://q.example/itemWindow?itemId=a', 500)] };
+    expect(replayLine(before, same, false).split('\n')[1]).toBe(
+      '               GET http://q.example/itemWindow?itemId=a: was 200, now 500',
+    );
   });
 
   it('exits 2 for a report it cannot use, or an Authorization it was not given again', async () => {

@@ -14,6 +14,7 @@ import {
   type ConformanceRun,
 } from '../engine/api/conformance-types.js';
 import { messageOf } from '../engine/api/errors.js';
+import { madeUpIn } from '../engine/conformance/made-up.js';
 import { CONFORMANCE_REPORT_KIND } from '../engine/conformance/reports/export.js';
 import { readingOrder } from '../engine/conformance/reports/order.js';
 import { terminalSafe } from '../engine/conformance/reports/text.js';
@@ -175,12 +176,25 @@ async function replayRun(
       cases: replayed.map((result) => result.id),
       timeoutMs: args.timeoutMs,
       ...(args.authorization ? { authorization: args.authorization } : {}),
+      ...madeUpOf(replayed),
     }));
     if ((await engine.commands.run('conformance.runs.get', { id: runId })).status === 'running') await end;
     return await engine.commands.run('conformance.runs.get', { id: runId });
   } finally {
     stop();
   }
+}
+
+/**
+ * The values the replayed cases made up (an itemId, a token), from their recorded requests: the
+ * replay sends them again, so the requests it names are the ones sent before.
+ */
+function madeUpOf(replayed: readonly ConformanceCaseResult[]): { madeUp?: string[] } {
+  const texts = replayed.flatMap((result) =>
+    (result.exchanges ?? []).flatMap((exchange) => [exchange.url, ...Object.values(exchange.requestHeaders)]),
+  );
+  const madeUp = madeUpIn(texts).slice(0, 20);
+  return madeUp.length ? { madeUp } : {};
 }
 
 /**
@@ -199,5 +213,10 @@ export function replayLine(
   const is = now?.exchanges?.[0];
   if (fixed || !was) return head;
   const status = (exchange: typeof was) => (exchange.status === null ? 'no answer' : String(exchange.status));
-  return `${head}${' '.repeat(15)}${terminalSafe(`${was.method} ${was.url}`)}: was ${status(was)}${is ? `, now ${status(is)}` : ''}\n`;
+  const request = (exchange: typeof was) => terminalSafe(`${exchange.method} ${exchange.url}`);
+  const indent = ' '.repeat(15);
+  if (!is || request(is) === request(was))
+    return `${head}${indent}${request(was)}: was ${status(was)}${is ? `, now ${status(is)}` : ''}\n`;
+  // The case now turns on another request (the server's answers changed what it asks): both, each with its own answer.
+  return `${head}${indent}was ${request(was)}: ${status(was)}\n${indent}now ${request(is)}: ${status(is)}\n`;
 }

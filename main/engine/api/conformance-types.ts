@@ -173,3 +173,8 @@ export const DEFAULT_CONFORMANCE_TIMEOUT_MS = 120_000;
 export const MAX_CONFORMANCE_TIMEOUT_MS = 3_600_000;
 export const DEFAULT_CONFORMANCE_MAX_BYTES = 1_048_576;
 export const MAX_CONFORMANCE_MAX_BYTES = 64 * 1_048_576;
+/**
+ * A value the suite made up (an itemId no queue has, a token no server issued), whole: no secret,
+ * so reports keep it in clear and a replay sends it again (conformance/made-up.ts).
+ */
+export const MADE_UP_PATTERN = '^cqc-check-(?:no-such-item|wrong)-[\\w-]{1,64}$';

@@ -7,6 +7,7 @@
  */
 import type { ConformanceCaseInfo, ConformanceOutcome } from '../api/conformance-types.js';
 import type { SuiteFacts } from './facts.js';
+import type { MadeUp } from './made-up.js';
 import type { Answer, CheckedServer } from './server.js';
 
 export interface CaseContext {
@@ -16,6 +17,8 @@ export interface CaseContext {
   now(): number;
   /** Wall ms at which the run's deadline passes, when it has one: a case that could go on for long (the play-through) stops before it. */
   deadlineAt?: number;
+  /** The values the case makes up (an itemId, a token): a replay's are those of the run replayed. */
+  madeUp: MadeUp;
 }
 
 export interface Verdict {

@@ -14,13 +14,14 @@ type Names =
 export function conformanceCommandHandlers(runs: ConformanceRuns): Pick<CommandHandlers, Names> {
   return {
     'conformance.cases': () => runs.caseList(),
-    'conformance.runs.start': ({ baseUrl, authorization, timeoutMs, maxBytes, cases }) =>
+    'conformance.runs.start': ({ baseUrl, authorization, timeoutMs, maxBytes, cases, madeUp }) =>
       runs.start({
         baseUrl,
         ...(authorization === undefined ? {} : { authorization }),
         ...(timeoutMs === undefined ? {} : { timeoutMs }),
         ...(maxBytes === undefined ? {} : { maxBytes }),
         ...(cases === undefined ? {} : { cases }),
+        ...(madeUp === undefined ? {} : { madeUp }),
       }),
     'conformance.runs.list': () => runs.list(),
     'conformance.runs.get': ({ id }) => runs.get(id),

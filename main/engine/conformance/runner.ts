@@ -10,6 +10,7 @@ import type { ConformanceCaseInfo, ConformanceOutcome } from '../api/conformance
 import { messageOf } from '../api/errors.js';
 import { fail, skip, type CaseContext, type ConformanceCase, type Verdict } from './case.js';
 import { isWindow, KEPT_WINDOWS, newFacts, windowOf } from './facts.js';
+import { MadeUp } from './made-up.js';
 import { noQueueBecause } from './no-queue.js';
 import { retained, retainedView } from './retained.js';
 import type { Answer, CheckedServer } from './server.js';
@@ -41,6 +42,8 @@ export interface SuiteRunOptions {
   /** Wall ms at which `deadline` fires, for the cases that spend what is left of the run. */
   deadlineAt?: number;
   cases?: readonly ConformanceCase[];
+  /** Values an earlier run made up, made up again the same (`made-up.ts`): a replay re-sends its requests. */
+  madeUp?: readonly string[];
 }
 
 /**
@@ -69,6 +72,7 @@ export async function runSuite(options: SuiteRunOptions): Promise<SuiteResult> {
     server,
     facts,
     now: options.now,
+    madeUp: new MadeUp(options.madeUp),
     ...(options.deadlineAt === undefined ? {} : { deadlineAt: options.deadlineAt }),
   };
   const settled: SettledCase[] = [];

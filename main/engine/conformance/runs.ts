@@ -74,6 +74,8 @@ export interface StartInput {
   timeoutMs?: number;
   /** The most bytes read of one answer; default DEFAULT_CONFORMANCE_MAX_BYTES. */
   maxBytes?: number;
+  /** Values a run made up (`made-up.ts`), for this one to send again: a replay of its requests. */
+  madeUp?: readonly string[];
 }
 
 interface LiveRun {
@@ -278,6 +280,7 @@ export class ConformanceRuns {
         deadline: deadline.signal,
         deadlineAt,
         cases,
+        ...(input.madeUp ? { madeUp: input.madeUp } : {}),
       });
       if ('unreachable' in outcome) error = { kind: 'unreachable', message: outcome.unreachable };
       else if ('stopped' in outcome || this.closing.signal.aborted) error = INTERRUPTED;

@@ -5,6 +5,7 @@
 import Type, { type Static } from 'typebox';
 import { command } from '../command.js';
 import {
+  MADE_UP_PATTERN,
   MAX_CONFORMANCE_MAX_BYTES,
   MAX_CONFORMANCE_TIMEOUT_MS,
   type ConformanceCaseInfo,
@@ -21,6 +22,11 @@ const BaseUrl = Type.String({ minLength: 8, maxLength: 2_048, pattern: '^[Hh][Tt
 const Authorization = HeaderValue({ minLength: 1, maxLength: 8_192 });
 /** Case ids: only these run, with the cases they build on (a replay of a report's failures). */
 const CaseIds = Type.Array(Type.String({ minLength: 1, maxLength: 200 }), { minItems: 1, maxItems: 100 });
+/**
+ * Values an earlier run made up (its `cqc-check-…` itemId and token, in its report's URLs and
+ * headers): this run sends them again instead of new ones, so a replay re-sends the very requests.
+ */
+const MadeUpValues = Type.Array(Type.String({ pattern: MADE_UP_PATTERN }), { minItems: 1, maxItems: 20 });
 /** The run's whole deadline, wall ms: the case running then fails and the rest are skipped. */
 const TimeoutMs = Type.Integer({ minimum: 1_000, maximum: MAX_CONFORMANCE_TIMEOUT_MS });
 /** The most bytes read of one answer: a bigger one is cut there and fails its case, naming the size. */
@@ -51,6 +57,7 @@ export const conformanceCommands = {
       timeoutMs: Type.Optional(TimeoutMs),
       maxBytes: Type.Optional(MaxBytes),
       cases: Type.Optional(CaseIds),
+      madeUp: Type.Optional(MadeUpValues),
     }),
     http: { method: 'POST', path: '/conformance/runs', status: 202 },
   }),

@@ -6,7 +6,6 @@
  * code: it is the platform's code for a request refused for another reason (a stream limit), and
  * a player does not read it as "get a new token" (docs/contract/console.md §8).
  */
-import { randomBytes } from 'node:crypto';
 import { Findings, skip, type CaseContext, type ConformanceCase, type Verdict } from '../case.js';
 import { RULE } from '../rules.js';
 import { is2xx, outcomeOf, requestLine, type Answer, type Credentials } from '../server.js';
@@ -16,14 +15,14 @@ export const wrongAuthorization: ConformanceCase = {
   rule: RULE.auth,
   title: 'A wrong Authorization is answered 401',
   needs: ['item-window.first'],
-  async run({ server }: CaseContext): Promise<Verdict> {
+  async run({ server, madeUp }: CaseContext): Promise<Verdict> {
     const given = server.authorization;
     if (!given)
       return skip(
         'the run was given no Authorization and the server answered without one: there is no token to get wrong',
       );
     const scheme = /^(\S+)\s+\S/.exec(given)?.[1] ?? 'Bearer';
-    const wrong: Credentials = { authorization: `${scheme} cqc-check-wrong-${randomBytes(16).toString('base64url')}` };
+    const wrong: Credentials = { authorization: `${scheme} ${madeUp.make('wrong')}` };
     const none: Credentials = { authorization: null };
     const tries: [string, Answer][] = [
       ['a made-up token', await server.context(wrong)],

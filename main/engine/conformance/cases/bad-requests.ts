@@ -5,7 +5,6 @@
  * the contract names 400 for sizes (docs/contract/console.md §8) and lists no other 4xx among its
  * warnings, so another 4xx fails too, as a window, a 5xx or no answer does.
  */
-import { randomBytes } from 'node:crypto';
 import { Findings, type CaseContext, type ConformanceCase, type Verdict } from '../case.js';
 import { idOf, isWindow, spanOf, windowOf } from '../facts.js';
 import { RULE } from '../rules.js';
@@ -16,8 +15,8 @@ export const unknownItem: ConformanceCase = {
   id: 'item-window.unknown-item',
   rule: RULE.errors,
   title: 'An itemId the queue does not have is answered 404',
-  async run({ server }: CaseContext): Promise<Verdict> {
-    const itemId = `cqc-check-no-such-item-${randomBytes(6).toString('hex')}`;
+  async run({ server, madeUp }: CaseContext): Promise<Verdict> {
+    const itemId = madeUp.make('no-such-item');
     const answer = await server.itemWindow({
       reason: 'skipToItem',
       itemId,
