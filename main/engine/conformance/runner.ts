@@ -11,7 +11,7 @@ import { messageOf } from '../api/errors.js';
 import { fail, skip, type CaseContext, type ConformanceCase, type Verdict } from './case.js';
 import { isWindow, KEPT_WINDOWS, newFacts, windowOf } from './facts.js';
 import { MadeUp } from './made-up.js';
-import { noQueueBecause } from './no-queue.js';
+import { noQueueBecause, silentUntil } from './no-queue.js';
 import { retained, retainedView } from './retained.js';
 import type { Answer, CheckedServer } from './server.js';
 import { SUITE } from './suite.js';
@@ -89,11 +89,15 @@ export async function runSuite(options: SuiteRunOptions): Promise<SuiteResult> {
     // Its requests were cut short by the console closing: that verdict would blame the server.
     if (options.signal?.aborted) return { stopped: true, cases: settled };
     const own = during;
-    if (index === 0 && !deadline?.aborted) {
+    if (index === 0) {
       during = [];
-      const unreachable = await noQueueBecause(server, own);
-      // A probe the deadline cut short says nothing about the server.
+      const unreachable = deadline?.aborted ? null : await noQueueBecause(server, own);
+      // A probe the deadline cut short says nothing about the server…
       if (unreachable && !deadline?.aborted) return { unreachable };
+      // … but a server that answered nothing before the deadline is one that cannot be reached,
+      // whatever the deadline: the same exit with 10 s left or 110.
+      const silent = deadline?.aborted ? silentUntil(server.baseUrl, own, passed(deadline)) : null;
+      if (silent) return { unreachable: silent };
     }
     const result: SettledCase = {
       id: unit.id,
