@@ -208,6 +208,20 @@ describe.concurrent('check ends within its deadline and under 300 MB, whatever t
     t.expect(run.cases[0]).toMatchObject({ id: 'context', outcome: 'pass' });
   }, 90_000);
 
+  it('a server that takes 1.5 s an answer: the deadline says so, and how to give it time', async (t) => {
+    const baseUrl = await hostile(t, (req, res) => {
+      const body = req.url!.includes('/context') ? CONTEXT : SMALL_WINDOW;
+      setTimeout(() => res.writeHead(200, { 'content-type': 'application/json' }).end(body), 1_500);
+    });
+    const run = await expectBounded(
+      t,
+      baseUrl,
+      9,
+      /the server's \d+ answers took 1\.\d s each on average: a longer deadline, check --timeout S, gives the suite time to finish/,
+    );
+    t.expect(run.cases[0]).toMatchObject({ id: 'context', outcome: 'pass' });
+  }, 90_000);
+
   it('a slow drip (a byte every 100 ms, forever)', async (t) => {
     const baseUrl = await hostile(t, (_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json' });
@@ -305,9 +319,10 @@ describe('the deadline', () => {
       wall.tick(1);
       const { run } = await ending;
       expect(run.status).toBe('failed');
-      expect(run.cases.at(-1)).toMatchObject({
-        outcome: 'skip',
-        message: "skipped: the run's deadline of 120 s passed before this case ran",
+      // Nothing answered in the whole run: a server that cannot be reached, said with its deadline.
+      expect(run.error).toMatchObject({
+        kind: 'unreachable',
+        message: expect.stringMatching(/nothing else answered before the run's deadline of 120 s passed$/),
       });
     } finally {
       await engine.close();

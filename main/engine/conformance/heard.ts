@@ -17,6 +17,8 @@ export class Heard {
   /** Answers that came (a status), and the slowest of them in ms. */
   answered = 0;
   slowest = 0;
+  /** Their latencies summed, ms: the mean says whether a deadline was spent waiting on the server. */
+  answeredMs = 0;
   /** Answers over SLOW_MS, the slowest first (at most HEARD_KEPT), and how many there were. */
   readonly slow: Answer[] = [];
   slowCount = 0;
@@ -27,11 +29,17 @@ export class Heard {
   readonly bare: Answer[] = [];
   bareCount = 0;
 
+  /** The mean latency of the answers that came, ms; 0 before any. */
+  get meanMs(): number {
+    return this.answered ? this.answeredMs / this.answered : 0;
+  }
+
   add(answer: Answer): void {
     this.total++;
     if (answer.status === undefined) return;
     this.answered++;
     const ms = answer.exchange.latencyMs;
+    this.answeredMs += ms;
     this.slowest = Math.max(this.slowest, ms);
     if (ms > SLOW_MS) {
       this.slowCount++;

@@ -31,21 +31,27 @@ export async function noQueueBecause(server: CheckedServer, answers: readonly An
 
 /**
  * Why the run cannot go on when its deadline passed before anything answered: the first case's
- * requests (and the probe after them) had no answer at all, or were still waiting (`answers`
- * empty: an aborted request is heard after the case is given up). Null when one answered.
+ * requests (and the probe after them) had no answer at all. Null when one answered.
  */
 export function silentUntil(baseUrl: string, answers: readonly Answer[], deadline: string): string | null {
   if (answers.some(answered)) return null;
-  // None at all: the first request was still waiting when the deadline stopped it.
-  if (answers.length === 0) return `cannot reach the cloud queue server at ${baseUrl}: no answer before ${deadline}`;
   const first = answers[0]!.failure ?? 'no answer';
-  const why = first.includes(deadline) ? first : `${first}, and nothing else answered before ${deadline}`;
+  const why = first.includes(deadline)
+    ? `no answer before ${deadline}`
+    : `${first}, and nothing else answered before ${deadline}`;
   return `cannot reach the cloud queue server at ${baseUrl}: ${why}`;
 }
 
-/** An HTTP answer came, complete or not (one over the byte cap still came from a server). */
+/**
+ * An HTTP answer came, complete or not: one over the byte cap, or one whose status line came and
+ * whose body then did not end, still came from a server.
+ */
 function answered(answer: Answer): boolean {
-  return answer.status !== undefined || answer.exchange.failure?.status !== undefined;
+  return (
+    answer.status !== undefined ||
+    answer.exchange.failure?.status !== undefined ||
+    answer.exchange.responseHeaders !== undefined
+  );
 }
 
 /** Nothing there: gone (404, 410), or a web page where a queue would answer JSON. */

@@ -10,6 +10,7 @@ import type { ConformanceCaseInfo, ConformanceOutcome } from '../api/conformance
 import { messageOf } from '../api/errors.js';
 import { fail, skip, type CaseContext, type ConformanceCase, type Verdict } from './case.js';
 import { isWindow, KEPT_WINDOWS, newFacts, windowOf } from './facts.js';
+import { SLOW_MS, type Heard } from './heard.js';
 import { MadeUp } from './made-up.js';
 import { noQueueBecause, silentUntil } from './no-queue.js';
 import { retained, retainedView } from './retained.js';
@@ -85,11 +86,13 @@ export async function runSuite(options: SuiteRunOptions): Promise<SuiteResult> {
     const { deadline } = options;
     const verdict = deadline?.aborted
       ? skip(`skipped: ${passed(deadline)} before this case ran`, [])
-      : await beforeDeadline(judge(unit, context, outcomes), deadline);
+      : await beforeDeadline(judge(unit, context, outcomes), deadline, facts.heard);
     // Its requests were cut short by the console closing: that verdict would blame the server.
     if (options.signal?.aborted) return { stopped: true, cases: settled };
     const own = during;
     if (index === 0) {
+      // The first case's requests the deadline aborted, heard: whether any had begun to answer.
+      if (deadline?.aborted) await server.settled(SETTLE_MS);
       during = [];
       const unreachable = deadline?.aborted ? null : await noQueueBecause(server, own);
       // A probe the deadline cut short says nothing about the server…
@@ -143,10 +146,16 @@ async function judge(
  * The case's verdict, or, when the deadline passes first, a failure saying so: the requests in
  * flight are aborted by the deadline's owner, and a case that would still go on is not waited for.
  */
-async function beforeDeadline(work: Promise<Verdict>, deadline: AbortSignal | undefined): Promise<Verdict> {
+async function beforeDeadline(
+  work: Promise<Verdict>,
+  deadline: AbortSignal | undefined,
+  heard: Heard,
+): Promise<Verdict> {
   if (!deadline) return work;
   const verdictAtDeadline = (): Verdict =>
-    fail(`${passed(deadline)} while this case was running; its requests were stopped and the cases after it skipped`);
+    fail(
+      `${passed(deadline)} while this case was running; its requests were stopped and the cases after it skipped${slowServer(heard)}`,
+    );
   let onAbort!: () => void;
   const atDeadline = new Promise<Verdict>((resolve) => {
     onAbort = () => resolve(verdictAtDeadline());
@@ -160,6 +169,22 @@ async function beforeDeadline(work: Promise<Verdict>, deadline: AbortSignal | un
     deadline.removeEventListener('abort', onAbort);
   }
 }
+
+/**
+ * What to do when the run spent its time waiting on a slow server: a correct server that takes
+ * 3 s an answer needs more than 120 s for the suite's few hundred requests.
+ */
+function slowServer(heard: Heard): string {
+  if (heard.answered < MEAN_OVER || heard.meanMs <= SLOW_MS) return '';
+  const mean = (heard.meanMs / 1_000).toFixed(1);
+  return ` (the server's ${heard.answered} answers took ${mean} s each on average: a longer deadline, check --timeout S, gives the suite time to finish)`;
+}
+
+/** How long aborted requests get to be heard: an abort settles them at once, this is a guard. */
+const SETTLE_MS = 1_000;
+
+/** Answers a mean is said over: fewer say little about the server. */
+const MEAN_OVER = 3;
 
 function passed(deadline: AbortSignal): string {
   return deadline.reason instanceof Error ? deadline.reason.message : "the run's deadline passed";

@@ -68,11 +68,29 @@ export class CheckedServer {
     private readonly host?: PlayerHost,
     /** The case whose requests these are: each carries it as `X-Conformance-Case`. */
     readonly caseId?: string,
+    private readonly inFlight = new InFlight(),
   ) {}
 
   /** The same server, for the requests of case `id`. */
   forCase(id: string): CheckedServer {
-    return new CheckedServer(this.client, this.baseUrl, this.authorization, this.onAnswer, this.host, id);
+    return new CheckedServer(
+      this.client,
+      this.baseUrl,
+      this.authorization,
+      this.onAnswer,
+      this.host,
+      id,
+      this.inFlight,
+    );
+  }
+
+  /**
+   * Resolves once every request sent through this server (any case's) has been heard, or after
+   * `maxMs`: requests the deadline aborted are heard a moment after the case was given up, and
+   * whether they had begun to answer says whether the server answered at all.
+   */
+  settled(maxMs: number): Promise<void> {
+    return this.inFlight.settled(maxMs);
   }
 
   /**
@@ -121,7 +139,8 @@ export class CheckedServer {
    */
   private async patiently(send: () => Promise<PlayerExchange>): Promise<Answer> {
     for (let retry = 0; ; retry++) {
-      const answer = this.answer(await send());
+      // Heard (onAnswer) before it counts as settled.
+      const answer = await this.inFlight.track(send().then((exchange) => this.answer(exchange)));
       if (answer.status !== 503 || answer.exchange.fault || retry >= FOREGROUND_RETRY_LIMIT) return answer;
       const waitSec = clampRetryAfter(parseRetryAfter(answer.exchange.responseHeaders?.['retry-after'], Date.now()));
       try {
@@ -164,6 +183,32 @@ export class CheckedServer {
     };
     this.onAnswer(answer);
     return answer;
+  }
+}
+
+/** Requests sent and not yet heard, across a run's cases. */
+class InFlight {
+  private count = 0;
+  private readonly waiting: (() => void)[] = [];
+
+  async track<T>(work: Promise<T>): Promise<T> {
+    this.count++;
+    try {
+      return await work;
+    } finally {
+      if (--this.count === 0) for (const resolve of this.waiting.splice(0)) resolve();
+    }
+  }
+
+  settled(maxMs: number): Promise<void> {
+    if (this.count === 0) return Promise.resolve();
+    return new Promise((resolve) => {
+      const timer = setTimeout(resolve, maxMs);
+      this.waiting.push(() => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
   }
 }
 

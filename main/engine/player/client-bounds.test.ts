@@ -6,7 +6,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { playerHarness, type PlayerHarness } from '../testing/player-harness.js';
 import { tracks } from '../testing/stub-cloud-queue.js';
-import { CloudQueueClient, PLAYER_MAX_BODY_BYTES } from './client.js';
+import { CloudQueueClient, PLAYER_MAX_BODY_BYTES, type HttpResponse } from './client.js';
 
 /** The cap, and the window's own size as its Content-Length said it. */
 const SIZE =
@@ -77,5 +77,40 @@ describe('the player reads a server’s answers under bounds', () => {
         ],
       },
     });
+  });
+});
+
+describe('an answer whose body does not end', () => {
+  /** A status line and headers, then a body that never ends (until the request is given up). */
+  const endless = async (): Promise<HttpResponse> => ({
+    status: 200,
+    headers: new Headers({ 'content-type': 'application/json' }),
+    text: () => new Promise<string>(() => undefined),
+    body: new ReadableStream<Uint8Array>({ pull: () => new Promise<void>(() => undefined) }),
+  });
+
+  it('is no complete response, and says that its status came: the server answered, then stalled', async () => {
+    h = await playerHarness({ items: tracks(3) });
+    let giveUp!: () => void;
+    const client = new CloudQueueClient({
+      playerId: 'player-test',
+      clock: h.clock,
+      transport: endless,
+      // The 10 s are up when the test says so.
+      timeouts: {
+        setTimeout: (fire) => ((giveUp = fire), 1),
+        clearTimeout: () => undefined,
+      },
+    });
+    const asked = client.context({ queueBaseUrl: h.stub.baseUrl });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    giveUp();
+    const result = await asked;
+    expect(result).toMatchObject({
+      ok: false,
+      failure: { kind: 'incomplete', message: 'no complete response within 10 s (its 200 came; the body did not end)' },
+      exchange: { responseHeaders: { 'content-type': 'application/json' } },
+    });
+    expect(result.exchange.status).toBeUndefined();
   });
 });

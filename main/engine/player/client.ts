@@ -238,11 +238,15 @@ export class CloudQueueClient {
     const timeout = timeouts
       ? timeouts.setTimeout(giveUp, REQUEST_TIMEOUT_MS)
       : clock.setTimeout(giveUp, REQUEST_TIMEOUT_MS, `request ${spec.endpoint}`);
+    // The status line, once it came: a body that then does not end is said so, not as silence.
+    let head: number | undefined;
     try {
       const response = await clock.track(
         this.transport({ method: spec.method, url, headers, body: spec.body, signal: abort.signal }),
         requestId,
       );
+      head = response.status;
+      exchange.responseHeaders = pickHeaders(response.headers);
       const read = await clock.track(
         readCappedBody(
           response,
@@ -253,7 +257,6 @@ export class CloudQueueClient {
         requestId,
       );
       if (response.fault) exchange.fault = response.fault;
-      exchange.responseHeaders = pickHeaders(response.headers);
       // An answer the client will not read whole is no complete answer: no status, a violation naming why.
       if (!read.ok) return finish(refused(exchange, response.status, read.text, 'size', read.message));
       const text = read.text;
@@ -302,7 +305,7 @@ export class CloudQueueClient {
       if (fault) exchange.fault = fault;
       return finish({
         ok: false,
-        failure: { kind: 'incomplete', message: incompleteMessage(error, abort.signal) },
+        failure: { kind: 'incomplete', message: incompleteMessage(error, abort.signal, head) },
         exchange,
       });
     } finally {
@@ -378,11 +381,13 @@ function errorMessage(body: string): string {
   return typeof message === 'string' ? `: ${message}` : '';
 }
 
-function incompleteMessage(error: unknown, signal: AbortSignal): string {
+function incompleteMessage(error: unknown, signal: AbortSignal, head: number | undefined): string {
   if ((error as { fault?: unknown }).fault) return (error as Error).message;
-  if (signal.aborted) return 'no complete response within 10 s';
+  if (signal.aborted)
+    return `no complete response within 10 s${head === undefined ? '' : ` (its ${head} came; the body did not end)`}`;
   const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-  return `connection failed: ${cause?.code ?? cause?.message ?? (error as Error).message}`;
+  const why = cause?.code ?? cause?.message ?? (error as Error).message;
+  return head === undefined ? `connection failed: ${why}` : `its ${head} came, then the body broke off: ${why}`;
 }
 
 function pickHeaders(headers: HttpResponse['headers']): Record<string, string> {
