@@ -283,7 +283,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       ...householdCommands(views, household),
       ...login.commands,
       ...queueCommands(queues, generations, queueActivity, store.timePlayed),
-      ...playerCommandHandlers(players, callControl, {
+      ...playerCommandHandlers(players, views, callControl, {
         senders: () => login.controlSenders(),
         examples: (groupId) => controlExamples(examples, groupId),
       }),

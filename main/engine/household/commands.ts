@@ -1,12 +1,10 @@
 /** Command handlers of the household model. */
-import { EngineError } from '../api/errors.js';
 import type { CommandHandlers } from '../api/runner.js';
 import type { HouseholdEditor } from './edits.js';
 import type { HouseholdViews } from './views.js';
 
 type HouseholdCommandName =
   | 'players.list'
-  | 'players.get'
   | 'players.create'
   | 'players.update'
   | 'players.delete'
@@ -20,11 +18,6 @@ export function householdCommands(
 ): Pick<CommandHandlers, HouseholdCommandName> {
   return {
     'players.list': () => views.players(),
-    'players.get': ({ id }) => {
-      const player = views.player(id);
-      if (!player) throw new EngineError('not_found', `no player ${id}`);
-      return player;
-    },
     'players.create': ({ name, householdId }) => editor.createPlayer(name, householdId),
     'players.update': ({ id, name }) => editor.renamePlayer(id, name),
     'players.delete': ({ id }) => {

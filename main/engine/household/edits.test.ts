@@ -41,7 +41,8 @@ describe('players', () => {
       id: 'player-office',
       name: 'Study',
     });
-    expect((await admin(engine, 'GET', '/players/player-office')).body).toEqual({
+    // Its household fields and live state, then the detail of the player playing for its group.
+    expect((await admin(engine, 'GET', '/players/player-office')).body).toMatchObject({
       id: 'player-office',
       name: 'Study',
       householdId: 'household-demo',
@@ -50,6 +51,8 @@ describe('players', () => {
       suspended: false,
       itemId: null,
       positionMillis: 0,
+      lastError: null,
+      violations: [],
     });
   });
 

@@ -4,6 +4,7 @@ import { EngineError } from '../api/errors.js';
 import type { CommandHandlers } from '../api/runner.js';
 import { PLAYER_VIOLATIONS_KEPT, type TransitionRow } from '../api/player-types.js';
 import { PlaybackError } from './errors.js';
+import type { HouseholdViews } from '../household/views.js';
 import type { Player } from './player.js';
 import type { PlayerRegistry } from './registry.js';
 import { TRANSITIONS } from './transitions.js';
@@ -23,6 +24,7 @@ export interface CommandBarSources {
 }
 
 type PlayerCommandNames =
+  | 'players.get'
   | 'players.act'
   | 'players.detail'
   | 'players.transitions'
@@ -34,6 +36,7 @@ type PlayerCommandNames =
 
 export function playerCommandHandlers(
   registry: PlayerRegistry,
+  views: Pick<HouseholdViews, 'player'>,
   callControl: ControlCaller,
   commandBar: CommandBarSources,
 ): Pick<CommandHandlers, PlayerCommandNames> {
@@ -43,6 +46,13 @@ export function playerCommandHandlers(
     return player;
   };
   return {
+    // The household's player with the detail of the group's player that plays for it: the one
+    // call a script reads a player's lastError and newest violations from (docs/contract/console.md §5).
+    'players.get': ({ id }) => {
+      const player = views.player(id);
+      if (!player) throw new EngineError('not_found', `no player ${id}`);
+      return { ...registry.detail(find(id)), ...player };
+    },
     'players.act': async ({ id, action }) => {
       const player = find(id);
       try {

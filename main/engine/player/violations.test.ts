@@ -216,6 +216,10 @@ describe('over the admin API and across a restart', () => {
         playOnCompletion: true,
       });
     expect((await load('nope')).body).toMatchObject({ errorCode: 'ERROR_CLOUD_QUEUE_SERVER' });
+    // The failed load is the player's last error, on the player itself.
+    expect((await admin(engine, 'GET', '/players/player-kitchen')).body).toMatchObject({
+      lastError: { message: expect.any(String) },
+    });
     // A context without playbackPolicies: a warning, and the load goes on.
     stub.script('context', { status: 200, body: { contextVersion: '1', queueVersion: '1', reports: {} } });
     expect((await load()).status).toBe(200);
@@ -236,6 +240,18 @@ describe('over the admin API and across a restart', () => {
       expect((await admin(first, 'GET', '/players/player-kitchen/violations?limit=0')).status).toBe(400);
       const detail = (await admin(first, 'GET', '/players/player-kitchen/detail')).body as PlayerDetail;
       expect(detail.violations).toEqual(before);
+      // The player itself (`GET /admin/api/players/{id}`) says them too, and its last error (none
+      // since the second load went through).
+      const player = await admin(first, 'GET', '/players/player-kitchen');
+      expect(player.status).toBe(200);
+      expect(player.body).toMatchObject({
+        id: 'player-kitchen',
+        groupId: 'group-kitchen',
+        name: expect.any(String),
+        violations: before,
+        lastError: null,
+        playbackState: detail.playbackState,
+      });
     } finally {
       await first.close();
     }

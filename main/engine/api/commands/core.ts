@@ -2,6 +2,7 @@
 import Type from 'typebox';
 import { command } from '../command.js';
 import type { OpenApiDocument } from '../openapi-types.js';
+import type { PlayerDetail } from '../player-types.js';
 import type { ClockState, EngineStateView, PlayerView } from '../types.js';
 import { Empty, Id } from './shared.js';
 
@@ -39,8 +40,9 @@ export const coreCommands = {
     input: Empty,
     http: { method: 'GET', path: '/players' },
   }),
-  'players.get': command<PlayerView>()({
-    summary: 'One player with its live playback state.',
+  'players.get': command<PlayerView & PlayerDetail>()({
+    summary:
+      'One player with its live playback state and its detail: session, window, policies, lastError, retries, the newest 20 violations.',
     input: Id,
     http: { method: 'GET', path: '/players/:id' },
   }),
