@@ -252,10 +252,18 @@ describe.concurrent('check ends within its deadline and under 300 MB, whatever t
         .end(req.url!.includes('/context') ? CONTEXT : '{"queueVersion":"v1"}');
     });
     const run = await expectBounded(t, baseUrl, 15, CUT);
-    t.expect(run.cases.find((c) => c.id === 'item-window.first')).toMatchObject({
+    const first = run.cases.find((c) => c.id === 'item-window.first');
+    t.expect(first).toMatchObject({
       outcome: 'fail',
       message: expect.stringMatching(CUT),
     });
+    // The evidence says what came: its status, why it was not read whole, and the start of it.
+    t.expect(first!.exchanges![0]).toMatchObject({
+      status: 200,
+      failure: expect.stringMatching(CUT),
+      responseBody: { bytes: null, cut: true, text: expect.stringMatching(/^\{"includesBeginningOfQueue":true,/) },
+    });
+    t.expect(Buffer.byteLength(first!.exchanges![0]!.responseBody!.text)).toBeLessThanOrEqual(4_096);
   }, 90_000);
 
   it('a valid queue of 20,000 items whose windows come just under the 1 MB cap: exit 0, under the bound', async (t) => {

@@ -60,8 +60,8 @@ export interface ConformanceCaseResult extends ConformanceCaseInfo {
 /** A body as a report keeps it: its first MAX_EVIDENCE_BODY_BYTES bytes. */
 export interface ConformanceBody {
   text: string;
-  /** Its whole size in bytes, as sent or received. */
-  bytes: number;
+  /** Its whole size in bytes, as sent or received; null for an answer cut at the byte cap, whose size nobody read. */
+  bytes: number | null;
   /** True when `text` is only its start. */
   cut: boolean;
 }
@@ -70,7 +70,10 @@ export interface ConformanceBody {
 export interface ConformanceExchange {
   method: string;
   url: string;
-  /** Null when no complete answer came; `failure` says why. */
+  /**
+   * The status that came; null when none did. With `failure` set beside a status, the answer came
+   * but not whole (over the byte cap, nested too deep): `failure` says why.
+   */
   status: number | null;
   failure: string | null;
   requestHeaders: Record<string, string>;

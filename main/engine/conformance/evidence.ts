@@ -108,12 +108,13 @@ export function exchangeOf(answer: Answer): ConformanceExchange {
   return {
     method: exchange.method,
     url: redactUrl(exchange.url),
-    status: exchange.status ?? null,
+    // An answer not read whole (over the byte cap, too deep) still came with its status.
+    status: exchange.status ?? exchange.failure?.status ?? null,
     failure: answer.failure ?? null,
     requestHeaders: maskedHeaders(exchange.requestHeaders),
     requestBody: bodyOf(exchange.requestBody),
     responseHeaders: maskedHeaders(exchange.responseHeaders ?? {}),
-    responseBody: exchange.status === undefined ? null : bodyOf(exchange.responseBody, answer.bodyBytes),
+    responseBody: exchange.status === undefined ? startOf(exchange) : bodyOf(exchange.responseBody, answer.bodyBytes),
     latencyMs: Math.round(exchange.latencyMs),
   };
 }
@@ -134,6 +135,13 @@ export function bodyOf(text: string | undefined, wholeBytes?: number): Conforman
   // A character cut in two decodes as U+FFFD: it goes.
   if (kept.endsWith('\uFFFD') && !text.startsWith(kept)) kept = kept.slice(0, -1);
   return { text: redactBody(kept) ?? '', bytes, cut: true };
+}
+
+/** The start of an answer the client would not read whole, as it kept it: the rest was never read. */
+function startOf(exchange: Answer['exchange']): ConformanceBody | null {
+  if (exchange.failure?.status === undefined || !exchange.responseBody) return null;
+  const body = bodyOf(exchange.responseBody);
+  return body && { ...body, bytes: null, cut: true };
 }
 
 /**

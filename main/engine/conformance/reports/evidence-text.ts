@@ -3,7 +3,10 @@
  * the curl that repeats the decisive request, then each exchange with its headers and the start of
  * its bodies, as the run kept them (secrets masked, bodies cut at 4 KB and said to be).
  */
-import type { ConformanceBody, ConformanceCaseResult, ConformanceExchange } from '../../api/conformance-types.js';
+import { bodyNote, exchangeOutcome } from '../../api/conformance-text.js';
+import type { ConformanceCaseResult, ConformanceExchange } from '../../api/conformance-types.js';
+
+export { bodyNote };
 
 export const AUTHORIZATION_NOTE =
   'the Authorization the run sent is not in the report: set AUTHORIZATION in the environment first';
@@ -25,14 +28,7 @@ export function evidenceText(result: ConformanceCaseResult): string {
 
 /** `GET http://… → 404 (12 ms)`, or `→ no answer (why)`. */
 export function exchangeLine(exchange: ConformanceExchange): string {
-  const outcome = exchange.status === null ? `no answer (${exchange.failure ?? 'none came'})` : String(exchange.status);
-  return `${exchange.method} ${exchange.url} → ${outcome} (${exchange.latencyMs} ms)`;
-}
-
-export function bodyNote(body: ConformanceBody): string {
-  return body.cut
-    ? `the first ${new TextEncoder().encode(body.text).length} of ${body.bytes} bytes`
-    : `${body.bytes} bytes`;
+  return `${exchange.method} ${exchange.url} → ${exchangeOutcome(exchange)} (${exchange.latencyMs} ms)`;
 }
 
 function exchangeText(exchange: ConformanceExchange): string {

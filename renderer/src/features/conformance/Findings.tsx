@@ -4,6 +4,7 @@
  * its decisive request (copyable; the Authorization is left to the shell), the exchanges behind it
  * and its traffic entries.
  */
+import { bodyNote, exchangeOutcome } from '@engine-api/conformance-text';
 import type { ConformanceExchange } from '@engine-api/conformance-types';
 import { CopyButton } from '../../components/CopyButton';
 import { Evidence } from './Evidence';
@@ -61,22 +62,12 @@ export function Findings({ rows }: { rows: readonly CaseRow[] }) {
 }
 
 function Exchange({ exchange, index }: { exchange: ConformanceExchange; index: number }) {
-  const status = exchange.status === null ? `no answer (${exchange.failure ?? 'none came'})` : String(exchange.status);
+  const status = exchangeOutcome(exchange);
   const lines = [
     ...Object.entries(exchange.requestHeaders).map(([name, value]) => `> ${name}: ${value}`),
-    ...(exchange.requestBody
-      ? [
-          `> (body${exchange.requestBody.cut ? `, the start of ${exchange.requestBody.bytes} bytes` : ''})`,
-          exchange.requestBody.text,
-        ]
-      : []),
+    ...(exchange.requestBody ? [`> (body, ${bodyNote(exchange.requestBody)})`, exchange.requestBody.text] : []),
     ...Object.entries(exchange.responseHeaders).map(([name, value]) => `< ${name}: ${value}`),
-    ...(exchange.responseBody
-      ? [
-          `< (body${exchange.responseBody.cut ? `, the start of ${exchange.responseBody.bytes} bytes` : ''})`,
-          exchange.responseBody.text,
-        ]
-      : []),
+    ...(exchange.responseBody ? [`< (body, ${bodyNote(exchange.responseBody)})`, exchange.responseBody.text] : []),
   ];
   return (
     <details className={styles.exchange}>
