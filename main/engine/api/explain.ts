@@ -8,6 +8,7 @@
 import type { TSchema } from 'typebox';
 import type { Validator } from 'typebox/compile';
 import { compileLoaded } from './lazy-typebox.js';
+import { isObject } from './is-object.js';
 
 export interface InputProblem {
   path: string;
@@ -57,9 +58,6 @@ function ownLevelOf(schema: TSchema): TSchema {
 /** A plain answer: the validator's type guard would narrow what it refused to `never`. */
 const passes = (schema: TSchema, value: unknown): boolean => validatorOf(schema).Check(value);
 
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-
 /** The `type` tag of each member, when every member of the union has one. */
 function tagsOf(members: TSchema[]): string[] | null {
   const tags = members.map((member) => (member as Node).properties?.type as Node | undefined).map((tag) => tag?.const);
@@ -79,7 +77,7 @@ export function explainAll(schema: TSchema, value: unknown, path = '', limit = I
   if (literals?.every((literal) => typeof literal === 'string' || typeof literal === 'number')) {
     return [{ path: path || '/', message: `must be one of ${literals.join(', ')}` }];
   }
-  if (node.anyOf && isRecord(value)) {
+  if (node.anyOf && isObject(value)) {
     const tags = tagsOf(node.anyOf);
     if (tags) {
       const member = node.anyOf[tags.indexOf(value.type as string)];
@@ -93,7 +91,7 @@ export function explainAll(schema: TSchema, value: unknown, path = '', limit = I
   const add = (problems: InputProblem[]) => {
     for (const problem of problems) if (deeper.length < limit) deeper.push(problem);
   };
-  if (node.properties && isRecord(value)) {
+  if (node.properties && isObject(value)) {
     for (const [key, child] of Object.entries(node.properties)) {
       if (key in value && deeper.length < limit)
         add(explainAll(child, value[key], `${path}/${key}`, limit - deeper.length));

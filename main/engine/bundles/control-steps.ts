@@ -3,6 +3,7 @@
  * literal: a session id becomes `${sessionN}` (saved from the answer that created it), a queue of
  * this console `${<ref>.url}`, its token `${<ref>.token}` and its items `${<ref>.<itemId>}`.
  */
+import { isObject } from '../api/is-object.js';
 import type { ScenarioStep } from '../api/scenario-types.js';
 import { TOKEN_REF } from '../journal/secrets.js';
 import type { JournaledControlCall } from '../journal/types.js';
@@ -126,8 +127,4 @@ export function queueItemRef(queue: QueueRef, itemId: string, note: (text: strin
     `item ${itemId} was not in queue ${queue.id} when the span began: the scenario asks for missing-${itemId}, which no queue holds`,
   );
   return `missing-${itemId}`;
-}
-
-export function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

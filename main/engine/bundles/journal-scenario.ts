@@ -8,12 +8,13 @@
  */
 import { MAX_CLOCK_STEP_MS } from '../api/commands/core.js';
 import type { FaultRule, FaultRuleInput } from '../api/fault-types.js';
+import { isObject } from '../api/is-object.js';
 import type { PlayerAction, PlayerTransition } from '../api/player-types.js';
 import { QUEUE_EDIT_COMMANDS, type QueueEditCommand, type ScenarioStep } from '../api/scenario-types.js';
 import type { TriggerRequest } from '../api/fault-types.js';
 import type { JournalEntry, JournaledCommand } from '../journal/types.js';
 import { UNKNOWN_TOKEN } from '../journal/secrets.js';
-import { ControlSteps, isObject, queueItemRef, type ControlStepDeps, type QueueRef } from './control-steps.js';
+import { ControlSteps, queueItemRef, type ControlStepDeps, type QueueRef } from './control-steps.js';
 import { Notes } from './notes.js';
 
 /** A saved scenario holds at most this many steps (`scenarios.save`). */

@@ -1,8 +1,8 @@
 /** Which queues of this console a span used: by the traffic's paths and URLs, and by the journaled calls. */
+import { isObject } from '../api/is-object.js';
 import { TOKEN_REF } from '../journal/secrets.js';
 import type { JournalEntry } from '../journal/types.js';
 import type { StoredTrafficEntry } from '../traffic/log/index.js';
-import { isObject } from './control-steps.js';
 
 /** The queue ids of this console a set of entries called, by the URLs they name. */
 export function queueIdsUsed(entries: readonly StoredTrafficEntry[], cloudQueueUrl: string): string[] {

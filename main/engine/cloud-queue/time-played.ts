@@ -8,6 +8,7 @@
  * stored, so without caps 100 posts of 1 MB added 130 MB on disk; a queue keeps its newest
  * reports only (see the repository).
  */
+import { isObject } from '../api/is-object.js';
 import type { TimePlayedReport } from '../api/queue-types.js';
 import type { ParsedQuery } from './item-window.js';
 
@@ -34,9 +35,6 @@ export const MAX_TIME_PLAYED_BODY_BYTES = 128 * 1024;
 export const MAX_REPORTS_PER_POST = 100;
 /** One report as JSON: its fields take about 300 bytes; room for fields later versions add. */
 export const MAX_REPORT_BYTES = 4 * 1024;
-
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 export function parseTimePlayed(body: unknown): ParsedQuery<TimePlayedReport[]> {
   if (!isObject(body))

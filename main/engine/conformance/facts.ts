@@ -5,10 +5,11 @@
  * named over every window, and a tally of every answer (for timing and Retry-After). What grows
  * with the play's length is tallied, not kept (docs/contract/console.md §8, the 300 MB bound).
  */
+import { isObject } from '../api/is-object.js';
 import { Heard } from './heard.js';
 import { TrackIdentities } from './identities.js';
 import { is2xx, type Answer } from './server.js';
-import { idOf, isObject, type WindowView } from './window-view.js';
+import { idOf, type WindowView } from './window-view.js';
 
 export { idOf, type WindowView } from './window-view.js';
 

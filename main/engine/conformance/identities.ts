@@ -7,7 +7,8 @@
  * A track is told by its name and its media URL without the query (signed URLs are refreshed,
  * platform.md §2.4 `play`); a field a window leaves out is not compared.
  */
-import { idOf, isObject, type WindowView } from './window-view.js';
+import { isObject } from '../api/is-object.js';
+import { idOf, type WindowView } from './window-view.js';
 import { requestLine, type Answer } from './server.js';
 
 interface Seen {

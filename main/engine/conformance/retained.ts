@@ -10,10 +10,10 @@
  */
 import { createHash } from 'node:crypto';
 import { MAX_EVIDENCE_BODY_BYTES } from '../api/conformance-types.js';
+import { isObject } from '../api/is-object.js';
 import type { WindowView } from './facts.js';
 import { mediaOf } from './identities.js';
 import type { Answer } from './server.js';
-import { isObject } from './window-view.js';
 
 const kept = new WeakMap<Answer, Answer>();
 

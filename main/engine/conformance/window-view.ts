@@ -1,4 +1,5 @@
 /** A window as the cases read it, and an item's id: what `facts.ts` and `identities.ts` both build on. */
+import { isObject } from '../api/is-object.js';
 import type { Answer } from './server.js';
 
 /** A 2xx GET /itemWindow answer whose body is an object with an `items` array. */
@@ -11,10 +12,6 @@ export interface WindowView {
   includesEndOfQueue: unknown;
   queueVersion: unknown;
 }
-
-/** A JSON object (not an array, not null). */
-export const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** An item's id when it has a usable one. */
 export function idOf(item: unknown): string | null {

@@ -5,6 +5,7 @@
  * reported and the player carries on. Each finding names the rule it breaks
  * (`<endpoint>.<what>`, listed in docs/player.md): what a stored violation is filed under.
  */
+import { isObject } from '../api/is-object.js';
 import type { CloudQueueEndpoint } from '../api/player-types.js';
 import type { ContextResponse, ItemWindowResponse, PlaybackPolicies, ReportSettings, VersionResponse } from './wire.js';
 
@@ -51,7 +52,6 @@ export interface WindowRequest {
   upcomingWindowSize: number;
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isNonEmptyString = (v: unknown): v is string => typeof v === 'string' && v.length > 0;
 
 class Findings {

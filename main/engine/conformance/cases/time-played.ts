@@ -5,6 +5,7 @@
  * versions of the real service answer (docs/contract/console.md §5); 200 with other JSON is a
  * warning, because the player stops sending `update` reports for that track.
  */
+import { isObject } from '../../api/is-object.js';
 import type { PlaybackReport } from '../../player/wire.js';
 import { fail, pass, skip, warn, type CaseContext, type ConformanceCase, type Verdict } from '../case.js';
 import { idOf } from '../facts.js';
@@ -13,8 +14,6 @@ import { is2xx, outcomeOf, quote, requestLine } from '../server.js';
 
 // What the player takes from a 200 to a report (as it reads a context): nothing else makes one.
 const CONTEXT_FIELDS = ['reports', 'playbackPolicies'];
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 export const updateReport: ConformanceCase = {
   id: 'time-played.update',

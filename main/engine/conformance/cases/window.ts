@@ -3,6 +3,7 @@
  * window has an `id` and a track with a `mediaUrl` (docs/contract/console.md §4): the player
  * plays `mediaUrl` and reports and asks for items by `id`.
  */
+import { isObject } from '../../api/is-object.js';
 import { fail, Findings, skip, type ConformanceCase } from '../case.js';
 import { isWindow, spanOf, windowOf, type WindowView } from '../facts.js';
 import { RULE } from '../rules.js';
@@ -72,9 +73,6 @@ export const windowItems: ConformanceCase = {
     );
   },
 };
-
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** What is wrong with an item, or null. */
 function itemProblem(item: unknown): string | null {
