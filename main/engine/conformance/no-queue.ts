@@ -35,10 +35,12 @@ export async function noQueueBecause(server: CheckedServer, answers: readonly An
  */
 export function silentUntil(baseUrl: string, answers: readonly Answer[], deadline: string): string | null {
   if (answers.some(answered)) return null;
-  const first = answers[0]!.failure ?? 'no answer';
-  const why = first.includes(deadline)
-    ? `no answer before ${deadline}`
-    : `${first}, and nothing else answered before ${deadline}`;
+  // None heard at all (still waiting past the guard of `settled`): no answer either.
+  const first = answers[0]?.failure ?? 'no answer';
+  const why =
+    first.includes(deadline) || answers.length === 0
+      ? `no answer before ${deadline}`
+      : `${first}, and nothing else answered before ${deadline}`;
   return `cannot reach the cloud queue server at ${baseUrl}: ${why}`;
 }
 
