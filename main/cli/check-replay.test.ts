@@ -26,6 +26,8 @@ interface Front {
   seen: string[];
   /** Each request as `sentLine` writes it. */
   sent: string[];
+  /** Every connection dropped, as a server that is down. */
+  down?: boolean;
 }
 
 /** `GET /q/itemWindow?… [made-up Authorization]`: the run's own token is masked in the report. */
@@ -49,6 +51,7 @@ beforeAll(async () => {
     const path = req.url!.replace(/^\/q\//, '');
     front.seen.push(`${path.split('?')[0]} [${String(req.headers['x-conformance-case'])}]`);
     front.sent.push(sentLine(req.method!, req.url!, req.headers.authorization));
+    if (front.down) return void req.socket.destroy();
     const to = new URL(`${front.target.baseUrl}${path}`);
     const out = httpRequest(to, { method: req.method, headers: { ...req.headers, host: to.host } }, (answer) => {
       res.writeHead(answer.statusCode!, answer.headers);
@@ -166,6 +169,40 @@ describe('check --replay', () => {
     expect(replayLine(before, same, false).split('\n')[1]).toBe(
       '               GET http://q.example/itemWindow?itemId=a: was 200, now 500',
     );
+  });
+
+  it('replays every case of a report whose server could not be reached: FIXED only once it is', async () => {
+    const unreachable = join(dir, 'unreachable.json');
+    front.down = true;
+    try {
+      const { code, stderr } = await runCli(
+        'check',
+        front.baseUrl,
+        '--authorization',
+        authorization,
+        '--json',
+        unreachable,
+      );
+      expect(code, stderr).toBe(2);
+      // Still down: nothing was checked, so nothing is fixed.
+      const down = await runCli('check', '--replay', unreachable, '--authorization', authorization);
+      expect(down.code).toBe(2);
+      expect(down.stderr).toMatch(/^cannot reach the cloud queue server at /m);
+    } finally {
+      front.down = false;
+    }
+    front.target = fixed;
+    try {
+      const { code, stdout } = await runCli('check', '--replay', unreachable, '--authorization', authorization);
+      expect(code, stdout).toBe(0);
+      const lines = stdout.trim().split('\n');
+      const total = (JSON.parse(readFileSync(unreachable, 'utf8')) as ConformanceRun).summary.total;
+      expect(lines[0]).toBe(`replay ${unreachable}: ${total} cases against ${front.baseUrl}`);
+      expect(lines.slice(1, -1).filter((line) => line.startsWith('FIXED '))).toHaveLength(total);
+      expect(lines.at(-1)).toBe(`FIXED · ${total} of ${total} failing cases fixed`);
+    } finally {
+      front.target = broken;
+    }
   });
 
   it('exits 2 for a report it cannot use, or an Authorization it was not given again', async () => {

@@ -17,6 +17,7 @@ import { messageOf } from '../engine/api/errors.js';
 import { madeUpIn } from '../engine/conformance/made-up.js';
 import { CONFORMANCE_REPORT_KIND } from '../engine/conformance/reports/export.js';
 import { readingOrder } from '../engine/conformance/reports/order.js';
+import { caseInfos } from '../engine/conformance/suite.js';
 import { terminalSafe } from '../engine/conformance/reports/text.js';
 import type { Engine } from '../engine/index.js';
 import { checkEngine, timeoutOf } from './check.js';
@@ -91,6 +92,9 @@ export function readReport(path: string): ConformanceRun {
   }
   if (typeof run.baseUrl !== 'string' || !URL.canParse(run.baseUrl) || !Array.isArray(run.cases))
     throw new UsageError(`the report ${path} has no baseUrl or no cases`);
+  const error = run.error as unknown;
+  if (error != null && typeof (error as { message?: unknown }).message !== 'string')
+    throw new UsageError(`the report ${path} has an error without a message`);
   for (const result of run.cases as unknown[]) {
     const { id, outcome } = (result ?? {}) as Partial<ConformanceCaseResult>;
     if (typeof id !== 'string' || !['pass', 'fail', 'warn', 'skip'].includes(outcome as string))
@@ -102,9 +106,10 @@ export function readReport(path: string): ConformanceRun {
 export async function replayCommand(argv: string[], io: CliIo): Promise<ExitCode> {
   const args = parseReplayArgs(argv);
   const report = readReport(args.report);
-  const replayed = readingOrder(
-    report.cases.filter((result) => result.outcome === 'fail' || result.outcome === 'warn'),
-  );
+  const replayed = readingOrder([
+    ...report.cases.filter((result) => result.outcome === 'fail' || result.outcome === 'warn'),
+    ...neverRan(report),
+  ]);
   const baseUrl = terminalSafe(report.baseUrl);
   if (replayed.length === 0) {
     io.stdout(`replay ${args.report}: no case failed or warned against ${baseUrl}: nothing to replay\n`);
@@ -155,6 +160,25 @@ export async function replayCommand(argv: string[], io: CliIo): Promise<ExitCode
   } finally {
     await engine.close();
   }
+}
+
+/**
+ * The cases a run that ended early (the server unreachable, the console closed) never settled:
+ * failing, since nothing checked them. Without them a report of an unreachable server, which
+ * holds no case, would replay as "nothing to replay" and exit 0.
+ */
+function neverRan(report: ConformanceRun): ConformanceCaseResult[] {
+  if (!report.error) return [];
+  const settled = new Set(report.cases.map((result) => result.id));
+  return caseInfos()
+    .filter((info) => !settled.has(info.id))
+    .map((info) => ({
+      ...info,
+      outcome: 'fail',
+      message: `did not run: ${report.error!.message}`,
+      trafficIds: [],
+      durationMs: 0,
+    }));
 }
 
 /** Runs the replayed cases (the engine adds those they build on) and waits for the run's end. */
