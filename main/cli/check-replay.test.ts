@@ -28,6 +28,8 @@ interface Front {
   sent: string[];
   /** Every connection dropped, as a server that is down. */
   down?: boolean;
+  /** GET itemWindow without itemId answered 500: item-window.first fails, and what builds on it is skipped. */
+  breakFirstWindow?: boolean;
 }
 
 /** `GET /q/itemWindow?… [made-up Authorization]`: the run's own token is masked in the report. */
@@ -52,6 +54,8 @@ beforeAll(async () => {
     front.seen.push(`${path.split('?')[0]} [${String(req.headers['x-conformance-case'])}]`);
     front.sent.push(sentLine(req.method!, req.url!, req.headers.authorization));
     if (front.down) return void req.socket.destroy();
+    if (front.breakFirstWindow && path.startsWith('itemWindow') && !path.includes('itemId='))
+      return void res.writeHead(500, { 'content-type': 'application/json' }).end('{"error":"broken"}');
     const to = new URL(`${front.target.baseUrl}${path}`);
     const out = httpRequest(to, { method: req.method, headers: { ...req.headers, host: to.host } }, (answer) => {
       res.writeHead(answer.statusCode!, answer.headers);
@@ -202,6 +206,42 @@ describe('check --replay', () => {
       expect(lines.at(-1)).toBe(`FIXED · ${total} of ${total} failing cases fixed`);
     } finally {
       front.target = broken;
+    }
+  });
+
+  it('runs what a failing case had made skip: a defect hidden behind it fails the replay', async () => {
+    const onlyWrongToken = await startDefectiveServer({ defects: ['acceptsWrongToken'] });
+    const hidden = join(dir, 'hidden.json');
+    front.target = onlyWrongToken;
+    front.breakFirstWindow = true;
+    try {
+      const { code, stdout } = await runCli(
+        'check',
+        front.baseUrl,
+        '--authorization',
+        onlyWrongToken.authorization,
+        '--json',
+        hidden,
+      );
+      expect(code, stdout).toBe(1);
+      const run = JSON.parse(readFileSync(hidden, 'utf8')) as ConformanceRun;
+      expect(run.cases.find((c) => c.id === 'auth.wrong-token')?.outcome).toBe('skip');
+      // item-window.first fixed, and the wrong token it hid now checked: still failing as a whole.
+      front.breakFirstWindow = false;
+      const replay = await runCli('check', '--replay', hidden, '--authorization', onlyWrongToken.authorization);
+      expect(replay.code, replay.stdout).toBe(1);
+      const lines = replay.stdout.trim().split('\n');
+      expect(lines).toContainEqual(expect.stringMatching(/^FIXED {10}item-window\.first: /));
+      expect(lines).toContainEqual(
+        expect.stringMatching(/^NOW FAILING {4}auth\.wrong-token: .*with a made-up token: expected 401, got 200/),
+      );
+      expect(lines.at(-1)).toMatch(
+        /^STILL FAILING · (\d+) of \1 failing cases? fixed, 1 of \d+ skipped cases now failing or not run/,
+      );
+    } finally {
+      front.target = broken;
+      front.breakFirstWindow = false;
+      await onlyWrongToken.close();
     }
   });
 

@@ -106,8 +106,12 @@ export function readReport(path: string): ConformanceRun {
 export async function replayCommand(argv: string[], io: CliIo): Promise<ExitCode> {
   const args = parseReplayArgs(argv);
   const report = readReport(args.report);
+  const failed = report.error !== null || report.cases.some((result) => result.outcome === 'fail');
   const replayed = readingOrder([
-    ...report.cases.filter((result) => result.outcome === 'fail' || result.outcome === 'warn'),
+    // A failed run's skipped cases were not checked (their needs failed, or the deadline came first).
+    ...report.cases.filter(
+      (result) => result.outcome === 'fail' || result.outcome === 'warn' || (failed && result.outcome === 'skip'),
+    ),
     ...neverRan(report),
   ]);
   const baseUrl = terminalSafe(report.baseUrl);
@@ -135,20 +139,27 @@ export async function replayCommand(argv: string[], io: CliIo): Promise<ExitCode
     let fixed = 0;
     let failing = 0;
     let gone = 0;
+    let skipped = 0;
+    let skippedFailing = 0;
     for (const before of replayed) {
       const now = run.cases.find((result) => result.id === before.id);
       const isFixed =
-        now !== undefined && (now.outcome === 'pass' || (before.outcome === 'fail' && now.outcome === 'warn'));
+        now !== undefined && (now.outcome === 'pass' || (before.outcome !== 'warn' && now.outcome === 'warn'));
       if (before.outcome === 'fail') {
         failing++;
         if (isFixed) fixed++;
+      } else if (before.outcome === 'skip') {
+        skipped++;
+        // Skipped again (a skip the case makes by design, such as no Authorization to get wrong) is no failure.
+        if (now === undefined || now.outcome === 'fail') skippedFailing++;
       } else if (isFixed) gone++;
       io.stdout(replayLine(before, now, isFixed));
     }
-    const all = fixed === failing;
-    const warnings = replayed.length - failing;
+    const all = fixed === failing && skippedFailing === 0;
+    const warnings = replayed.length - failing - skipped;
     const counts = [
       failing ? `${fixed} of ${failing} failing case${failing === 1 ? '' : 's'} fixed` : '',
+      skipped ? `${skippedFailing} of ${skipped} skipped case${skipped === 1 ? '' : 's'} now failing or not run` : '',
       warnings ? `${gone} of ${warnings} warning${warnings === 1 ? '' : 's'} gone` : '',
     ]
       .filter(Boolean)
@@ -225,13 +236,26 @@ function madeUpOf(replayed: readonly ConformanceCaseResult[]): { madeUp?: string
  * `FIXED          item-window.unknown-item: … — GET …: 404, as for an item that does not exist`,
  * then, for a case still failing (or warning), its decisive request then and now.
  */
+/** A case the report had skipped, run now: what it came to. */
+function skipMark(now: ConformanceCaseResult | undefined): string {
+  if (now === undefined) return 'NOT RUN';
+  return { pass: 'NOW PASSES', warn: 'NOW WARNS', fail: 'NOW FAILING', skip: 'STILL SKIPPED' }[now.outcome];
+}
+
 export function replayLine(
   before: ConformanceCaseResult,
   now: ConformanceCaseResult | undefined,
   fixed: boolean,
 ): string {
   const said = now ? now.message : 'the replay ended before this case ran';
-  const mark = fixed ? 'FIXED' : before.outcome === 'warn' ? 'STILL WARNING' : 'STILL FAILING';
+  const mark =
+    before.outcome === 'skip'
+      ? skipMark(now)
+      : fixed
+        ? 'FIXED'
+        : before.outcome === 'warn'
+          ? 'STILL WARNING'
+          : 'STILL FAILING';
   const head = `${mark.padEnd(14)} ${terminalSafe(before.id)}: ${terminalSafe(before.title)} — ${terminalSafe(said)}\n`;
   const was = before.exchanges?.[0];
   const is = now?.exchanges?.[0];
