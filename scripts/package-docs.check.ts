@@ -26,6 +26,31 @@ beforeAll(() => {
   packed = new Set(pack!.files.map((file) => file.path));
 });
 
+/** Every relative `.md` link of a Markdown file, as a path from the project's root. */
+function mdLinks(file: string): string[] {
+  const text = readFileSync(join(PROJECT_ROOT, file), 'utf8');
+  return [...text.matchAll(/\]\(([^)#\s:]+\.md)(?:#[^)]*)?\)/g)].map((match) =>
+    normalize(join(dirname(file), match[1]!)).replaceAll('\\', '/'),
+  );
+}
+
+describe('the docs the README leads to, in the tarball', () => {
+  it('holds every doc the README links to, and every doc those link to', () => {
+    const seen = new Set<string>();
+    const next = ['README.md'];
+    while (next.length) {
+      const file = next.pop()!;
+      for (const link of mdLinks(file)) {
+        if (seen.has(link)) continue;
+        seen.add(link);
+        expect(packed.has(link), `${link} (linked from ${file})`).toBe(true);
+        next.push(link);
+      }
+    }
+    expect(seen.size).toBeGreaterThan(10);
+  });
+});
+
 describe('the docs the suite cites, in the tarball', () => {
   it('holds every file a case names as its rule, and docs/conformance.md', () => {
     const cited = new Set(
