@@ -9,7 +9,8 @@ import { closeSync, existsSync, openSync, readFileSync, writeFileSync, writeSync
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDirs } from '../engine/testing/temp-dirs.js';
-import { MAX_RUN_FILE_BYTES, parseAllowedHost } from './run-guard.js';
+import { admin, startTestEngine } from '../engine/testing/http.js';
+import { MAX_RUN_FILE_BYTES, outboundPolicy, ownHosts, parseAllowedHost } from './run-guard.js';
 import { runCli } from '../testing/cli.js';
 
 const tempDir = tempDirs('cqc-run-guard-');
@@ -56,6 +57,63 @@ beforeAll(async () => {
 afterAll(() => new Promise<void>((resolve) => elsewhere.close(() => resolve())));
 
 const elsewhereUrl = () => `http://127.0.0.1:${(elsewhere.address() as { port: number }).port}/queues/q/v2.3/`;
+
+describe('a URL the run builds as it goes meets the same rule (the engine gate run sets)', () => {
+  it('a load of another loopback port is refused before it leaves, saying why', async () => {
+    let own: ReadonlySet<string> = new Set();
+    const policy = outboundPolicy(() => own, []);
+    const engine = await startTestEngine({ clockSpeed: 0, outbound: policy });
+    own = ownHosts(engine.urls);
+    try {
+      const before = calls;
+      const send = async (path: string, body: unknown) =>
+        (await admin(engine, 'POST', '/control/send', { method: 'POST', path, body })).body as {
+          status: number;
+          body: Record<string, unknown>;
+        };
+      const session = await send('/api/v1/groups/group-kitchen/playbackSession:1', { appId: 'a.b', appContext: 'x' });
+      const load = await send(
+        `/api/v1/playbackSessions/${session.body.sessionId as string}/playbackSession:1/loadCloudQueue`,
+        { queueBaseUrl: elsewhereUrl(), httpAuthorization: 'Bearer ci-secret' },
+      );
+      expect(load.status).not.toBe(200);
+      expect(calls).toBe(before);
+      const player = (await admin(engine, 'GET', '/players/player-kitchen')).body as { lastError: { message: string } };
+      expect(player.lastError.message).toMatch(
+        /run calls no host but this console's own: http:\/\/127\.0\.0\.1:\d+ is refused \(if you trust the file: --allow-host 127\.0\.0\.1:\d+\)/,
+      );
+      // Its own cloud queue server is its own: allowed.
+      expect(policy(new URL(engine.urls.cloudQueue))).toBeNull();
+      expect(outboundPolicy(() => new Set(), [new URL(elsewhereUrl()).host])(new URL(elsewhereUrl()))).toBeNull();
+    } finally {
+      await engine.close();
+    }
+  });
+});
+
+describe('what a file carries that is no part of its steps', () => {
+  const idle = (name: string) => ({
+    name,
+    steps: [
+      { type: 'clock', advanceMs: 1_000 },
+      { type: 'expect', playerId: 'player-kitchen', state: 'PLAYBACK_STATE_IDLE' },
+    ],
+  });
+
+  it('a byte order mark before the JSON (as Windows editors save UTF-8) is read past', async () => {
+    const { code, stdout, stderr } = await runCli('run', writeJson('bom.json', `\uFEFF${JSON.stringify(idle('bom'))}`));
+    expect(code, stderr).toBe(0);
+    expect(stdout).toMatch(/^run .*bom\.json: /);
+  });
+
+  it("the file's control characters never reach the terminal", async () => {
+    const { code, stdout } = await runCli('run', writeJson('evil.json', idle('evil \u001b[31mred\u0007\u0000')));
+    expect(code).toBe(0);
+    // eslint-disable-next-line no-control-regex
+    expect(stdout).not.toMatch(/[\u0000-\u0008\u001b\u007f]/);
+    expect(stdout).toContain('evil \ufffd[31mred\ufffd\ufffd');
+  });
+});
 
 describe('run refuses what it cannot run safely', () => {
   it('a scenario that would make the player call another host: exit 2, nothing sent, the host named', async () => {

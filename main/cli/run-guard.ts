@@ -9,6 +9,7 @@ import type { ScenarioStep } from '../engine/api/scenario-types.js';
 import type { ServiceUrls } from '../engine/api/types.js';
 import { WHOLE_QUEUE_BODY_LIMIT } from '../engine/api/command.js';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from '../engine/http/json-depth.js';
+import type { OutboundPolicy } from '../engine/http/outbound-guard.js';
 import { UsageError } from './usage.js';
 
 /** The largest bundle the console itself would import: its queues travel in one admin call. */
@@ -53,7 +54,7 @@ export function refuseOutsideHosts(
   urls: ServiceUrls,
   allowed: readonly string[],
 ): void {
-  const own = new Set(Object.values(urls).map((url) => new URL(url).host));
+  const own = ownHosts(urls);
   const allowedSet = new Set(allowed);
   const outside: string[] = [];
   steps.forEach((step, index) => {
@@ -73,6 +74,23 @@ export function refuseOutsideHosts(
     `${file} would call hosts other than this console's own: ${outside.slice(0, 5).join('; ')}${outside.length > 5 ? `; and ${outside.length - 5} more` : ''}. ` +
       `Nothing ran. If you trust the file, allow them: ${hosts.map((host) => `--allow-host ${host}`).join(' ')}`,
   );
+}
+
+/** The hosts (`host:port`) of the console's own listeners. */
+export function ownHosts(urls: ServiceUrls): ReadonlySet<string> {
+  return new Set(Object.values(urls).map((url) => new URL(url).host));
+}
+
+/**
+ * The engine's gate on what leaves while the file runs: a URL the steps build as they go (a value
+ * saved from an answer, sent as a queueBaseUrl) is held to the rule the file's own URLs met.
+ */
+export function outboundPolicy(own: () => ReadonlySet<string>, allowed: readonly string[]): OutboundPolicy {
+  const allowedSet = new Set(allowed);
+  return (url) =>
+    own().has(url.host) || allowedSet.has(url.host) || allowedSet.has(url.hostname)
+      ? null
+      : `run calls no host but this console's own: ${url.origin} is refused (if you trust the file: --allow-host ${url.host})`;
 }
 
 function* stringsIn(value: unknown): Generator<string> {

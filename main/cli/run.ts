@@ -19,6 +19,8 @@ import {
   DEFAULT_RUN_TIMEOUT_SEC,
   parseAllowedHost,
   refuseDeepJson,
+  outboundPolicy,
+  ownHosts,
   refuseOutsideHosts,
   refuseOversizedFile,
 } from './run-guard.js';
@@ -108,7 +110,8 @@ export function readRunInput(file: string): RunInput {
   refuseDeepJson(file, text);
   let value: unknown;
   try {
-    value = JSON.parse(text);
+    // A byte order mark (as some Windows editors save UTF-8) is no part of the JSON.
+    value = JSON.parse(text.startsWith('\uFEFF') ? text.slice(1) : text);
   } catch (error) {
     throw new UsageError(`${file} is not JSON: ${messageOf(error)}`);
   }
@@ -131,13 +134,22 @@ export async function runCommand(argv: string[], io: CliIo): Promise<ExitCode> {
   const input = readRunInput(args.file);
   // Only what goes wrong reaches stderr: the run's own lines are the output.
   const engineLog = quietLogger(createLogger(io.stderr));
-  const engine = await createEngine({ dataDir: null, port: 0, log: engineLog, version: packageVersion() });
+  // What the file builds as it runs (a URL saved from an answer) meets the same rule as what it says.
+  let own: ReadonlySet<string> = new Set();
+  const engine = await createEngine({
+    dataDir: null,
+    port: 0,
+    log: engineLog,
+    version: packageVersion(),
+    outbound: outboundPolicy(() => own, args.allowHosts),
+  });
+  own = ownHosts(engine.urls);
   try {
     const { scenarioId, name, steps, setUp } = await prepare(engine, input, args.file);
     refuseOutsideHosts(args.file, steps, engine.urls, args.allowHosts);
     // Claimed once the file is known to run: a refused file leaves no empty report behind.
     for (const path of [args.json, args.junit]) if (path) claimOutput(path);
-    io.stdout(`run ${args.file}: ${setUp}\n`);
+    io.stdout(`run ${plain(args.file)}: ${plain(setUp)}\n`);
     const startedAt = engine.clock.now();
     const wallStarted = performance.now();
     // Each step's latest outcome, for the reports of a run stopped at its deadline.

@@ -52,6 +52,7 @@ import { journalControlCalls } from './journal/control.js';
 import { Journal } from './journal/journal.js';
 import { lazyPart } from './api/lazy-part.js';
 import { keepAliveTransport } from './player/http-transport.js';
+import { guardedTransport, type OutboundPolicy } from './http/outbound-guard.js';
 import { silentLogger, type Logger } from './log.js';
 import { playerCommandHandlers } from './player/commands.js';
 import { controlExamples } from './player/control-examples.js';
@@ -84,6 +85,8 @@ export interface EngineOptions {
   consoleKind?: string;
   /** Opens the host's own OAuth window (Electron); without it the renderer opens a tab. */
   openOAuthWindow?: OpenOAuthWindow;
+  /** Which hosts players and event deliveries may call (`run FILE`: its own and the allowed); default any. */
+  outbound?: OutboundPolicy;
 }
 
 export interface Engine {
@@ -173,7 +176,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       store,
       clock,
       bus,
-      transport: faultingTransport(playerHttp.transport, faults, clock),
+      transport: faultingTransport(guardedTransport(playerHttp.transport, options.outbound), faults, clock),
       onExchange: (exchange) => recorder.add(entryOfExchange(exchange)),
       warnings,
     });
@@ -213,7 +216,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       players,
       views,
       recorder,
-      transport: faultingDeliveryTransport(fetchDeliveryTransport, faults, clock),
+      transport: faultingDeliveryTransport(guardedTransport(fetchDeliveryTransport, options.outbound), faults, clock),
     });
     closers.push(() => eventDelivery.close());
     // The conformance suite and the fleet are built on their first command (api/lazy-part.ts).
