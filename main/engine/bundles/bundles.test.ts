@@ -150,6 +150,8 @@ describe('a repro bundle', () => {
     expect(steps.at(-1)).toEqual({
       type: 'expect',
       playerId: PLAYER,
+      // Where it ended too: idle, on no item.
+      state: 'IDLE',
       transitions: [
         'load-begins',
         'load-answered-plays',

@@ -137,6 +137,11 @@ export async function exportBundle(deps: BundleDeps, input: BundleExportInput): 
     transitions: allTransitions(deps),
     checkable: !filtered,
     cuts,
+    itemNow: (playerId) =>
+      deps.players
+        .all()
+        .find((player) => player.id === playerId)
+        ?.status().itemId ?? null,
     sessionOrigin: (sessionId) => {
       const player = deps.players.forSession(sessionId);
       const session = player?.currentSession;

@@ -28,7 +28,8 @@ const t = (
   transition: string,
   from = 'IDLE',
   cause = 'response',
-): RecordedTransition => ({ playerId, at, transition, from, cause });
+  to = 'PLAYING',
+): RecordedTransition => ({ playerId, at, transition, from, to, cause });
 
 function build(calls: JournalEntry[], transitions: RecordedTransition[], more: Partial<JournalScenarioInput> = {}) {
   return scenarioFromJournal({
@@ -107,6 +108,7 @@ describe('a scenario built from the journal', () => {
     ];
     const { steps, notes } = build(calls, transitions);
     expect(steps.at(-1)).toEqual({ type: 'expect', playerId: 'player-kitchen', transitions: ['load-begins'] });
+    // Cut short: where it ended is not the replay's to reach.
     expect(notes).toContainEqual(
       expect.stringMatching(
         /^player-kitchen: the 2 transitions from .* on are not checked: POST \/api\/v1\/playbackSessions\/s-1\/playbackSession\/loadCloudQueue sent a token of no queue of this console/,
@@ -129,6 +131,30 @@ describe('a scenario built from the journal', () => {
     ]);
     expect(notes).toContainEqual(expect.stringContaining('player-kitchen was PLAYING when the span began'));
     expect(notes).toContainEqual(expect.stringContaining('queues.token.issue cannot be replayed by a scenario'));
+  });
+
+  it('checks where a player ended: its last state, and its item when nothing happened to it since', () => {
+    const transitions = [
+      t('player-kitchen', T0 + 100, 'load-begins', 'IDLE', 'command', 'BUFFERING'),
+      t('player-kitchen', T0 + 200, 'load-answered-plays', 'BUFFERING', 'response', 'PLAYING'),
+      t('player-kitchen', T0 + 300, 'pause', 'PLAYING', 'user', 'PAUSED'),
+    ];
+    const itemNow = (playerId: string) => (playerId === 'player-kitchen' ? 'item-2' : null);
+    expect(build([], transitions, { itemNow }).steps.at(-1)).toEqual({
+      type: 'expect',
+      playerId: 'player-kitchen',
+      transitions: ['load-begins', 'load-answered-plays', 'pause'],
+      state: 'PAUSED',
+      itemId: '${queue1.item-2}',
+    });
+    // It moved after the span: its item now is not the span's, and is not asked for.
+    const later = [...transitions, t('player-kitchen', T0 + 20_000, 'play', 'PAUSED', 'user', 'PLAYING')];
+    expect(build([], later, { itemNow }).steps.at(-1)).toEqual({
+      type: 'expect',
+      playerId: 'player-kitchen',
+      transitions: ['load-begins', 'load-answered-plays', 'pause'],
+      state: 'PAUSED',
+    });
   });
 
   it('checks nothing for a filtered export, and a probability rule that drew before the span cuts from its start', () => {

@@ -9,7 +9,7 @@
 import { MAX_CLOCK_STEP_MS } from '../api/commands/core.js';
 import type { FaultRule, FaultRuleInput } from '../api/fault-types.js';
 import { isObject } from '../api/is-object.js';
-import type { PlayerAction, PlayerTransition } from '../api/player-types.js';
+import type { PlayerAction, PlayerMachineState, PlayerTransition } from '../api/player-types.js';
 import { QUEUE_EDIT_COMMANDS, type QueueEditCommand, type ScenarioStep } from '../api/scenario-types.js';
 import type { TriggerRequest } from '../api/fault-types.js';
 import type { JournalEntry, JournaledCommand } from '../journal/types.js';
@@ -35,11 +35,14 @@ export interface JournalScenarioInput extends Omit<ControlStepDeps, 'note' | 'qu
   checkable: boolean;
   /** What the export found the replay cannot reproduce from some time on (all players). */
   cuts: readonly Cut[];
+  /** The item a player is on now (null: none): the span's last item when nothing happened to it since. */
+  itemNow?: (playerId: string) => string | null;
 }
 
 /** A transition as the store keeps it: what the checks need of it. */
 export type RecordedTransition = Pick<PlayerTransition, 'playerId' | 'at' | 'transition'> & {
   from: string;
+  to: string;
   cause: string;
 };
 
@@ -310,9 +313,34 @@ function expectationsOf(input: JournalScenarioInput, cuts: readonly Cut[], notes
         `${playerId}: the ${checked.length - kept.length} transitions from ${new Date(first.at).toISOString()} on are not checked: ${first.why}`,
       );
     }
-    if (kept.length) steps.push({ type: 'expect', playerId, transitions: kept.map((t) => t.transition) });
+    if (!kept.length) continue;
+    const step: ScenarioStep & { type: 'expect' } = {
+      type: 'expect',
+      playerId,
+      transitions: kept.map((t) => t.transition),
+    };
+    // Where it ended, when the replay has all of it: a replay that went through the same rows but
+    // ended elsewhere (another item, another state) did not reproduce the span.
+    if (!first) Object.assign(step, endOf(input, playerId, list, notes));
+    steps.push(step);
   }
   return steps;
+}
+
+/** The state a player ended the span in, and its item when the export still knows it. */
+function endOf(
+  input: JournalScenarioInput,
+  playerId: string,
+  list: readonly RecordedTransition[],
+  notes: Notes,
+): { state: PlayerMachineState; itemId?: string } {
+  const state = list.at(-1)!.to as PlayerMachineState;
+  // The item now is the span's last only when nothing happened to the player after the span.
+  const moved = input.transitions.some((t) => t.playerId === playerId && t.at > input.to);
+  const itemId = moved ? undefined : input.itemNow?.(playerId);
+  if (!itemId) return { state };
+  const queue = input.queues.find((q) => q.itemIds.has(itemId));
+  return queue ? { state, itemId: queueItemRef(queue, itemId, (text) => notes.add(text)) } : { state };
 }
 
 function pushGap(steps: ScenarioStep[], gap: number): void {
