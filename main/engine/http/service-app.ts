@@ -10,7 +10,7 @@
  * its responses are `SecureResponse`s.
  */
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Readable } from 'node:stream';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from './json-depth.js';
 import { lazyCompilers } from './lazy-compilers.js';
@@ -34,9 +34,20 @@ declare module 'fastify' {
 /** Bodies the platform services accept; the admin API takes more (whole queues). */
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
 
+/**
+ * The most wall time a request may take to arrive whole, headers and body (docs/contract/console.md
+ * §9): a client that announces a body and sends a byte a second holds a connection, and a file
+ * descriptor of the one process all four listeners share, for no longer than this. Fastify's
+ * default is no limit at all. A loopback client sends the largest body the admin API takes
+ * (256 MiB) in a second or two.
+ */
+export const REQUEST_ARRIVAL_TIMEOUT_MS = 30_000;
+
 export interface ServiceAppOptions {
   /** Largest request body in bytes. Default DEFAULT_BODY_LIMIT. */
   bodyLimit?: number;
+  /** Wall ms a request may take to arrive whole; default REQUEST_ARRIVAL_TIMEOUT_MS (tests shorten it). */
+  requestTimeoutMs?: number;
   /** Treat `//` in a path as `/` (players that join a base URL ending in `/` with `/context`). */
   ignoreDuplicateSlashes?: boolean;
   /**
@@ -63,6 +74,7 @@ export type RequestErrorAnswer = (
 const MISSING_PATH = Symbol('missing path');
 
 export function createServiceApp(options: ServiceAppOptions = {}): FastifyInstance {
+  const timeoutMs = options.requestTimeoutMs ?? REQUEST_ARRIVAL_TIMEOUT_MS;
   const app = Fastify({
     logger: false,
     // Closing the engine must not wait for keep-alive sockets or open event streams.
@@ -87,6 +99,7 @@ export function createServiceApp(options: ServiceAppOptions = {}): FastifyInstan
   // Callback hooks, not async ones: they run on every request of every listener, and an async
   // hook costs a promise and a turn of the microtask queue even when there is no instrument.
   app.addHook('onRequest', (request, reply, done) => {
+    bodyDeadline(request.raw, reply.raw, timeoutMs);
     const pending = slot.current?.onRequest(request, reply);
     if (pending === undefined) done();
     else pending.then(() => done(), done);
@@ -105,6 +118,30 @@ export function createServiceApp(options: ServiceAppOptions = {}): FastifyInstan
     done();
   });
   return app;
+}
+
+/**
+ * A body must arrive whole within `timeoutMs`; else the request is answered 408 and its connection
+ * closed. Node's own `requestTimeout` does not reach a body a handler is already reading (a drip of
+ * a byte a second was held for minutes with it set), so each request with a body gets a timer of
+ * its own, gone once the body has arrived or the connection is.
+ */
+function bodyDeadline(raw: IncomingMessage, answer: ServerResponse, timeoutMs: number): void {
+  const declared = raw.headers['content-length'];
+  if ((declared === undefined || declared === '0') && raw.headers['transfer-encoding'] === undefined) return;
+  if (raw.complete) return;
+  const timer = setTimeout(() => {
+    const { socket } = raw;
+    if (raw.complete || socket.destroyed) return;
+    // An answer already begun (sent before the body was read) cannot take a status line of ours.
+    if (answer.headersSent) return void socket.destroy();
+    socket.end('HTTP/1.1 408 Request Timeout\r\nconnection: close\r\ncontent-length: 0\r\n\r\n');
+    socket.destroySoon();
+  }, timeoutMs);
+  timer.unref();
+  const clear = () => clearTimeout(timer);
+  raw.once('end', clear);
+  raw.once('close', clear);
 }
 
 function answerErrors(app: FastifyInstance, { requestErrors, serverError }: ServiceAppOptions): void {
