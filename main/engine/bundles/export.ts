@@ -44,7 +44,7 @@ export async function exportBundle(deps: BundleDeps, input: BundleExportInput): 
   // A text filter's search runs a slice at a time (traffic/log/search.ts); the ids are then read at once.
   await deps.traffic.searched(filter);
   const entries = await readSliced(deps.traffic.latestIds(filter, input.limit ?? DEFAULT_EXPORT_LIMIT), (id) =>
-    deps.traffic.get(id),
+    deps.traffic.get(id, input.reveal ?? false),
   );
   const urls = deps.urls();
   const notes: string[] = [];

@@ -90,7 +90,7 @@ export function trafficCommandHandlers(
     },
     'traffic.get': ({ id, reveal }) => {
       recorder.flush();
-      const entry = log.get(id);
+      const entry = log.get(id, reveal ?? false);
       if (!entry)
         throw new EngineError('not_found', `no traffic entry ${id} (it may have been dropped by the retention cap)`);
       return present(entry, reveal ?? false, true);
@@ -105,7 +105,11 @@ export function trafficCommandHandlers(
       recorder.flush();
       await log.searched(filter ?? {});
       // The newest of the set, oldest first, read a slice at a time (see har-export.ts).
-      return exportHar(log.latestIds(filter ?? {}, limit ?? HAR_DEFAULT_LIMIT), (id) => log.get(id), reveal ?? false);
+      return exportHar(
+        log.latestIds(filter ?? {}, limit ?? HAR_DEFAULT_LIMIT),
+        (id) => log.get(id, reveal ?? false),
+        reveal ?? false,
+      );
     },
   };
 }

@@ -32,10 +32,14 @@ describe('secrets held in memory', () => {
   it('are put back on reads while held, and are never written', () => {
     const { store, traffic } = storeWithLog();
     const [stored] = traffic.append([maskedEntry(1)], 100).stored;
-    const entry = traffic.get(stored!.id)!;
+    const entry = traffic.get(stored!.id, true)!;
     expect(entry.requestHeaders.authorization).toBe('Bearer abcdefgh-1');
     expect(entry.responseBody).toBe('{"accessToken":"tok-secret-1"}');
     expect(entry.secretsMasked).toBe(false);
+    // Read without reveal, the entry is as stored: a secret found by value stays masked too.
+    const masked = traffic.get(stored!.id)!;
+    expect(JSON.stringify(masked)).not.toMatch(/abcdefgh|tok-secret/);
+    expect(masked.secretsMasked).toBe(false);
     const blobs = store.db.prepare('SELECT summary, detail FROM traffic_segments').all() as {
       summary: Buffer;
       detail: Buffer;
@@ -49,9 +53,12 @@ describe('secrets held in memory', () => {
     const { store, traffic } = storeWithLog();
     traffic.append([maskedEntry(1), maskedEntry(2)], 100);
     traffic.append([maskedEntry(3)], 1);
-    expect(traffic.get(3)!.requestHeaders.authorization).toBe('Bearer abcdefgh-3');
+    expect(traffic.get(3, true)!.requestHeaders.authorization).toBe('Bearer abcdefgh-3');
     const reopened = new TrafficLog(store.db);
-    expect(reopened.get(3)).toMatchObject({ requestHeaders: { authorization: 'Bearer abcd•••' }, secretsMasked: true });
+    expect(reopened.get(3, true)).toMatchObject({
+      requestHeaders: { authorization: 'Bearer abcd•••' },
+      secretsMasked: true,
+    });
     // An entry capture masked nothing in has nothing to miss.
     reopened.append([testTrafficEntry()], 100);
     expect(reopened.get(4)!.secretsMasked).toBe(false);

@@ -267,8 +267,13 @@ export class TrafficLog implements TrafficLogStore {
     return cleared;
   }
 
-  get(id: number): StoredTrafficEntry | undefined {
-    return this.index.positionOf(id) === -1 ? undefined : this.entryOf(id);
+  /**
+   * One entry as stored (secrets masked); with `reveal`, with what capture masked put back while
+   * it is held. Masked by default: a name-based mask on reading would miss a secret capture found
+   * by value (the admin token in a HAR's header value).
+   */
+  get(id: number, reveal = false): StoredTrafficEntry | undefined {
+    return this.index.positionOf(id) === -1 ? undefined : this.entryOf(id, reveal);
   }
 
   /** Full entries from `since` on, oldest first. */
@@ -440,14 +445,15 @@ export class TrafficLog implements TrafficLogStore {
     if (this.segments.size > CACHED_SEGMENTS) this.segments.delete(this.segments.keys().next().value!);
   }
 
-  private entryOf(id: number): StoredTrafficEntry {
+  private entryOf(id: number, reveal = false): StoredTrafficEntry {
     const segment = this.segmentOf(id);
     segment.details ??= new SegmentDetails(this.detailOf.get(segment.summary.firstId)!);
     const i = id - segment.summary.firstId;
     const bodyId = segment.summary.responseBodyId[i]!;
     const detail = segment.details.detail(i);
     const notes = segment.details.notes(i);
-    const held = this.held.get(id);
+    const kept = this.held.get(id);
+    const held = reveal ? kept : undefined;
     const responseBody = bodyId > 0 ? this.bodies.text(bodyId) : detail.responseBody;
     return {
       ...segment.summary.summary(i),
@@ -461,7 +467,7 @@ export class TrafficLog implements TrafficLogStore {
       responseBody:
         held?.responseBody && responseBody !== null ? spliceBack(responseBody, held.responseBody) : responseBody,
       cut: notes?.cut ?? null,
-      secretsMasked: notes?.masked === true && held === undefined,
+      secretsMasked: notes?.masked === true && kept === undefined,
     };
   }
 

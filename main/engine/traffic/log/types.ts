@@ -56,7 +56,8 @@ export interface TrafficLogStore {
   retain(keep: number): number;
   /** Empties the log; ids go on from where they were. Returns how many entries went. */
   clear(): number;
-  get(id: number): StoredTrafficEntry | undefined;
+  /** Masked as stored; `reveal` puts back what capture masked, while it is held. */
+  get(id: number, reveal?: boolean): StoredTrafficEntry | undefined;
   /** Full entries of the filtered set from `since` on, oldest first. */
   entries(filter: TrafficFilter, since: TrafficCursor | undefined, limit: number): StoredTrafficEntry[];
   /** The ids `entries` would read, from the index alone. */
