@@ -1,5 +1,6 @@
 /**
- * A fleet player's listener: what a person in front of it does. Per track it may skip, pause (and
+ * A fleet player's listener: what a person in front of it does. Per track it starts (buffered, or
+ * following one that ended on its own) it may skip, pause (and
  * play again a little later) or seek, each with its rate, at a point of the track drawn from the
  * player's own seeded generator, so the same seed gives the same listeners. A player left idle (its
  * load failed, its queue is gone) is loaded again after a while, and one paused that the listener
@@ -51,6 +52,12 @@ export function planTrack(random: SeededRandom, rates: ListenerRates, durationMs
 export class Listener {
   private readonly timers = new Set<Timer>();
   private pausedByMe = false;
+  /**
+   * The item of the last draw. A track that follows one that ended on its own starts without
+   * buffering (its audio was downloaded ahead), as does the first played after a load that paused:
+   * a new item playing is a track started too.
+   */
+  private drawnFor: string | null = null;
   private reloadDelay = RELOAD_FIRST_MS;
   private closed = false;
 
@@ -71,7 +78,8 @@ export class Listener {
   onTransition(record: TransitionRecord): void {
     if (this.closed) return;
     if (record.to === 'PLAYING' && record.from !== 'PLAYING') this.reloadDelay = RELOAD_FIRST_MS;
-    if (record.to === 'PLAYING' && record.from === 'BUFFERING') this.trackStarted();
+    if (record.to === 'PLAYING' && (record.from === 'BUFFERING' || this.player.status().itemId !== this.drawnFor))
+      this.trackStarted();
     else if (record.to === 'PAUSED' && record.from !== 'PAUSED' && !this.pausedByMe)
       this.after(
         NOTICE_MS,
@@ -106,6 +114,7 @@ export class Listener {
     const durationMs = this.player.snapshot().track?.durationMillis;
     if (!durationMs) return;
     const itemId = this.player.status().itemId;
+    this.drawnFor = itemId;
     const plan = planTrack(this.random, this.rates, durationMs);
     if (plan.action === 'none') return;
     this.after(plan.atMs, () => {
