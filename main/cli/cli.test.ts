@@ -48,7 +48,7 @@ describe('cloud-queue-console run', () => {
     expect(stepLines.every((line) => / pass {2}/.test(line))).toBe(true);
     // The storm's version poll comes 10 minutes in: the expectation is checked at that engine time.
     expect(stepLines.at(-1)).toMatch(
-      /^\[\+00:10:\d\d\.\d{3}\] pass .*expect player-kitchen: transitions .*background-exhausted/,
+      /^\[\+00:10:\d\d\.\d{3}\] pass .*expect player-kitchen: state \w+, .*transitions .*background-exhausted/,
     );
     expect(lines.at(-1)).toMatch(/^PASSED · \d+ passed, 0 failed, 0 skipped · expectations: 1 of 1 met · 00:10:/);
   });
@@ -83,7 +83,7 @@ describe('cloud-queue-console run', () => {
     expect(suite.failures).toBe(1);
     const [testCase] = suite.testcase ?? [];
     expect(testCase?.name).toMatch(
-      /^step \d+: expect player-kitchen: transitions load-begins → load-answered-pauses → background-exhausted$/,
+      /^step \d+: expect player-kitchen: state \w+, (item \S+, )?transitions load-begins → load-answered-pauses → background-exhausted$/,
     );
     expect(testCase?.failure?.[0]?.message).toMatch(/no load-answered-pauses transition/);
 

@@ -115,6 +115,46 @@ describe('what a file carries that is no part of its steps', () => {
   });
 });
 
+describe('run refuses a file that checks nothing: its PASS would say nothing', () => {
+  it('steps that cannot fail on what the console does: exit 2, nothing run, no report', async () => {
+    const json = join(tempDir(), 'unchecked.report.json');
+    const { code, stderr, stdout } = await runCli(
+      'run',
+      writeJson('unchecked.json', {
+        name: 'after clearing the traffic',
+        steps: [
+          { type: 'clearFaults' },
+          { type: 'clock', advanceMs: 1_000 },
+          { type: 'fault', rule: { target: 'cloudQueue', action: { type: 'status', status: 500 } } },
+          { type: 'clock', advanceMs: 700_000 },
+        ],
+      }),
+      '--json',
+      json,
+    );
+    expect(code, stdout).toBe(2);
+    expect(stderr).toMatch(
+      /unchecked\.json checks nothing: none of its 4 steps is an expectation or a call whose answer is checked/,
+    );
+    expect(existsSync(json)).toBe(false);
+  });
+
+  it('an expectation that names nothing: exit 2, saying which', async () => {
+    const { code, stderr } = await runCli(
+      'run',
+      writeJson('empty-expect.json', {
+        name: 'empty',
+        steps: [
+          { type: 'clock', advanceMs: 1 },
+          { type: 'expect', playerId: 'player-kitchen' },
+        ],
+      }),
+    );
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/step 2 \(expect player-kitchen\) names nothing to check/);
+  });
+});
+
 describe('run refuses what it cannot run safely', () => {
   it('a scenario that would make the player call another host: exit 2, nothing sent, the host named', async () => {
     const json = join(tempDir(), 'elsewhere.report.json');

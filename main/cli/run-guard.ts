@@ -76,6 +76,37 @@ export function refuseOutsideHosts(
   );
 }
 
+/** Steps that fail when the console does other than they say: an expectation, or a call whose answer is checked. */
+const CHECKING_STEPS: ReadonlySet<ScenarioStep['type']> = new Set([
+  'expect',
+  'command',
+  'action',
+  'trigger',
+  'faultTrigger',
+]);
+
+/**
+ * A file none of whose steps can fail on what the console does (only clock, fault and queue steps,
+ * or expectations that name nothing) would PASS whatever happened: a verdict CI would trust. Such
+ * a bundle comes from a span that holds no player's start (the traffic cleared first, a filter
+ * that keeps only control calls); its notes say why.
+ */
+export function refuseUnchecked(file: string, steps: readonly ScenarioStep[]): void {
+  const empty = steps.findIndex(
+    (step) =>
+      step.type === 'expect' && step.state === undefined && step.itemId === undefined && step.transitions === undefined,
+  );
+  if (empty !== -1)
+    throw new UsageError(
+      `${file}: step ${empty + 1} (expect ${(steps[empty] as { playerId: string }).playerId}) names nothing to check: give it a state, an itemId or transitions`,
+    );
+  if (steps.some((step) => CHECKING_STEPS.has(step.type))) return;
+  throw new UsageError(
+    `${file} checks nothing: none of its ${steps.length} steps is an expectation or a call whose answer is checked, so a run would pass whatever the console did. ` +
+      "A repro bundle exported from a span that holds no player's start (its notes say so) has nothing to reproduce: export a span that begins before the load.",
+  );
+}
+
 /** The hosts (`host:port`) of the console's own listeners. */
 export function ownHosts(urls: ServiceUrls): ReadonlySet<string> {
   return new Set(Object.values(urls).map((url) => new URL(url).host));

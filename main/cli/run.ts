@@ -22,6 +22,7 @@ import {
   outboundPolicy,
   ownHosts,
   refuseOutsideHosts,
+  refuseUnchecked,
   refuseOversizedFile,
 } from './run-guard.js';
 import { describeStep, engineSpan, plain } from './steps.js';
@@ -147,9 +148,11 @@ export async function runCommand(argv: string[], io: CliIo): Promise<ExitCode> {
   try {
     const { scenarioId, name, steps, setUp } = await prepare(engine, input, args.file);
     refuseOutsideHosts(args.file, steps, engine.urls, args.allowHosts);
+    refuseUnchecked(args.file, steps);
     // Claimed once the file is known to run: a refused file leaves no empty report behind.
     for (const path of [args.json, args.junit]) if (path) claimOutput(path);
-    io.stdout(`run ${plain(args.file)}: ${plain(setUp)}\n`);
+    // Its notes come on lines of their own: each line made safe, the breaks kept.
+    io.stdout(`run ${plain(args.file)}: ${setUp.split('\n').map(plain).join('\n')}\n`);
     const startedAt = engine.clock.now();
     const wallStarted = performance.now();
     // Each step's latest outcome, for the reports of a run stopped at its deadline.
