@@ -10,7 +10,13 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDirs } from '../engine/testing/temp-dirs.js';
 import { admin, startTestEngine } from '../engine/testing/http.js';
-import { MAX_RUN_FILE_BYTES, outboundPolicy, ownHosts, parseAllowedHost } from './run-guard.js';
+import {
+  MAX_RUN_FILE_BYTES,
+  MAX_RUN_FILE_CONTAINERS,
+  outboundPolicy,
+  ownHosts,
+  parseAllowedHost,
+} from './run-guard.js';
 import { runCli } from '../testing/cli.js';
 
 const tempDir = tempDirs('cqc-run-guard-');
@@ -243,6 +249,16 @@ describe('run refuses what it cannot run safely', () => {
     const { code, stderr } = await runCli('run', writeJson('deep.json', deep));
     expect(code).toBe(2);
     expect(stderr).toMatch(/nests arrays and objects more than 100 deep/);
+  });
+
+  it('millions of tiny objects (well under the byte cap) are exit 2 before JSON.parse builds them', async () => {
+    const many = `{"name":"many","steps":[],"har":[${'{},'.repeat(MAX_RUN_FILE_CONTAINERS)}{}]}`;
+    const started = performance.now();
+    const { code, stderr } = await runCli('run', writeJson('many.json', many));
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/holds more than 4,000,000 JSON objects and arrays/);
+    // Parsed, the same file took seconds and a gigabyte; refused, it takes the scan.
+    expect(performance.now() - started).toBeLessThan(5_000);
   });
 
   it('--timeout and --allow-host refuse values that are not what they take', async () => {

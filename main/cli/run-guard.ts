@@ -8,7 +8,7 @@
 import type { ScenarioStep } from '../engine/api/scenario-types.js';
 import type { ServiceUrls } from '../engine/api/types.js';
 import { WHOLE_QUEUE_BODY_LIMIT } from '../engine/api/command.js';
-import { MAX_JSON_DEPTH, nestsDeeperThan } from '../engine/http/json-depth.js';
+import { jsonBeyond, MAX_JSON_DEPTH } from '../engine/http/json-depth.js';
 import type { OutboundPolicy } from '../engine/http/outbound-guard.js';
 import { UsageError } from './usage.js';
 
@@ -25,10 +25,23 @@ export function refuseOversizedFile(file: string, bytes: number): void {
   }
 }
 
+/**
+ * Objects and arrays a file may hold: the largest bundle a console exports (5,000 HAR entries of
+ * some 40 each, queues of up to 100,000 items of a few each) holds well under a million. Parsing
+ * is one synchronous call that no --timeout can stop, and its heap grows with the count, not the
+ * bytes: 60 MB of `{},` took 18 s and 2 GB.
+ */
+export const MAX_RUN_FILE_CONTAINERS = 4_000_000;
+
 export function refuseDeepJson(file: string, text: string): void {
-  if (nestsDeeperThan(text))
+  const beyond = jsonBeyond(text, MAX_JSON_DEPTH, MAX_RUN_FILE_CONTAINERS);
+  if (beyond === 'deep')
     throw new UsageError(
       `${file} nests arrays and objects more than ${MAX_JSON_DEPTH} deep: no bundle or scenario does`,
+    );
+  if (beyond === 'many')
+    throw new UsageError(
+      `${file} holds more than ${MAX_RUN_FILE_CONTAINERS.toLocaleString('en-US')} JSON objects and arrays: the largest bundle a console exports holds well under a million`,
     );
 }
 

@@ -8,7 +8,18 @@ export const MAX_JSON_DEPTH = 100;
 
 /** Whether `text` opens more than `limit` arrays and objects inside one another (strings skipped). */
 export function nestsDeeperThan(text: string, limit = MAX_JSON_DEPTH): boolean {
+  return jsonBeyond(text, limit, Infinity) === 'deep';
+}
+
+/**
+ * Where `text` passes a bound, read in one scan before it is parsed (strings skipped): `deep`,
+ * more than `maxDepth` arrays and objects inside one another; `many`, more than `maxContainers`
+ * of them in all (what JSON.parse would build, at tens of bytes of heap each: 60 MB of `{},`
+ * parsed into 2 GB); null within both.
+ */
+export function jsonBeyond(text: string, maxDepth: number, maxContainers: number): 'deep' | 'many' | null {
   let depth = 0;
+  let containers = 0;
   let inString = false;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
@@ -18,8 +29,9 @@ export function nestsDeeperThan(text: string, limit = MAX_JSON_DEPTH): boolean {
       else if (c === 0x22) inString = false;
     } else if (c === 0x22) inString = true;
     else if (c === 0x7b || c === 0x5b) {
-      if (++depth > limit) return true;
+      if (++depth > maxDepth) return 'deep';
+      if (++containers > maxContainers) return 'many';
     } else if (c === 0x7d || c === 0x5d) depth--;
   }
-  return false;
+  return null;
 }
