@@ -65,6 +65,24 @@ describe('thresholds', () => {
     }
   });
 
+  it('refuse an errors bound that only a run of nothing but errors fails, or none does', () => {
+    for (const [gate, why] of [
+      [
+        'errors<1',
+        /holds unless every request failed \(without %, errors is a share from 0 to 1: write errors<1% for a percentage\)/,
+      ],
+      ['errors<=100%', /holds unless every request failed$/],
+      ['errors>=0%', /holds whatever the run/],
+      ['errors>=0', /holds whatever the run/],
+    ] as const) {
+      const parsed = parseThreshold(gate);
+      expect(parsed.ok, gate).toBe(false);
+      if (!parsed.ok) expect(parsed.message).toMatch(why);
+    }
+    for (const gate of ['errors<0.99', 'errors<99%', 'errors>0', 'errors==0', 'errors<1%'])
+      expect(parseThreshold(gate).ok, gate).toBe(true);
+  });
+
   it('never throw on any string, and take every well-formed expression', () => {
     fc.assert(
       fc.property(fc.string({ maxLength: 40 }), (text) => {

@@ -82,6 +82,16 @@ export function parseThreshold(expression: string): ParsedThreshold {
       };
     if (unit === '%' && value > 100) return { ok: false, message: `threshold ${expression}: a rate is at most 100%` };
     const scale = unit === '%' ? 100 : 1;
+    const whole = unit === '%' ? 100 : 1;
+    // A bound no rate can fail, or only a run whose every request failed: a mistaken gate, not one
+    // to pass quietly (errors<1 read as a share passed 87% of errors).
+    if ((operator === '<' || operator === '<=') && value >= whole)
+      return {
+        ok: false,
+        message: `threshold ${expression}: holds unless every request failed${unit === '' ? ` (without %, errors is a share from 0 to 1: write errors${operator}${value}% for a percentage)` : ''}`,
+      };
+    if ((operator === '>=' && value <= 0) || (operator === '>' && value < 0))
+      return { ok: false, message: `threshold ${expression}: holds whatever the run, so it checks nothing` };
     return {
       ok: true,
       threshold: {
