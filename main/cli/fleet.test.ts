@@ -95,9 +95,32 @@ describe('cloud-queue-console fleet', () => {
 
   it('exits 2 for a server that cannot be reached at all', async () => {
     const port = await closedPort();
-    const result = await fleet(`http://127.0.0.1:${port}/queues/{player}/v2.3/`, '--players', '3', '--duration', '5s');
+    const json = join(dir, 'unreachable.json');
+    const junit = join(dir, 'unreachable.xml');
+    const result = await fleet(
+      `http://127.0.0.1:${port}/queues/{player}/v2.3/`,
+      ...['--players', '3', '--duration', '5s', '--threshold', 'errors<1%', '--threshold', 'p99<1s'],
+      ...['--json', json, '--junit', junit],
+    );
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/cannot be reached/);
+    // Its reports do not read as half passed: nothing was measured, so no threshold was judged.
+    const report = JSON.parse(readFileSync(json, 'utf8')) as {
+      error: { kind: string };
+      thresholds: { expression: string; ok: boolean; notJudged?: string }[];
+    };
+    expect(report.error.kind).toBe('unreachable');
+    expect(report.thresholds).toEqual([
+      expect.objectContaining({
+        expression: 'errors<1%',
+        ok: false,
+        notJudged: expect.stringMatching(/^not judged: /),
+      }),
+      expect.objectContaining({ expression: 'p99<1s', ok: false, notJudged: expect.stringMatching(/^not judged: /) }),
+    ]);
+    const xml = readFileSync(junit, 'utf8');
+    expect(xml).not.toContain('NaN');
+    expect(xml.match(/<skipped\/>/g)).toHaveLength(2);
   }, 30_000);
 
   it('exits 2 for a bad command line, before anything runs', async () => {

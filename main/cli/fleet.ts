@@ -99,6 +99,10 @@ export function summary(report: FleetReport): string {
       `violation ${terminalSafe(v.rule)} (${v.severity}) ×${v.count}: ${terminalSafe(v.message)} · sample ${v.sample.method} ${terminalSafe(v.sample.url)} → ${v.sample.status ?? 'no answer'}`,
     );
   for (const t of report.thresholds)
-    lines.push(`${t.ok ? 'pass' : 'FAIL'}  ${t.expression}  (measured ${t.actual}${t.unit})`);
+    lines.push(
+      t.notJudged
+        ? `FAIL  ${t.expression}  (${terminalSafe(t.notJudged)})`
+        : `${t.ok ? 'pass' : 'FAIL'}  ${t.expression}  (measured ${t.actual}${t.unit})`,
+    );
   return `${lines.join('\n')}\n`;
 }

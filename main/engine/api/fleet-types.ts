@@ -110,6 +110,8 @@ export interface FleetThresholdResult {
   /** The measured value, in the threshold's unit (ms, %, count, per second). */
   actual: number;
   unit: string;
+  /** Why it was not judged (the fleet never played: its server unreachable, its setup failed); `ok` is then false. */
+  notJudged?: string;
 }
 
 export interface FleetReport {

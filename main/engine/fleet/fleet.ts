@@ -356,7 +356,18 @@ export class Fleet {
       // The shares' last figures, judged before their players close: closing is not what was measured.
       const finals = await Promise.all(this.shares.map((s) => s.finish().catch(() => null)));
       const last = this.absorb(finals.map((f, i) => f ?? this.snapshots[i] ?? emptySnapshot()));
-      this.thresholdResults = judge(this.deps.thresholds, this.figures());
+      // A fleet that never played measured nothing: its thresholds are not judged (zero errors of
+      // zero requests would otherwise read as a gate held).
+      const error = this.error;
+      this.thresholdResults = error
+        ? this.deps.thresholds.map((t) => ({
+            expression: t.expression,
+            ok: false,
+            actual: NaN,
+            unit: t.unit,
+            notJudged: `not judged: ${error.message}`,
+          }))
+        : judge(this.deps.thresholds, this.figures());
       this.status = status;
       this.clock.close();
       this.http?.close();

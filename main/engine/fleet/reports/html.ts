@@ -38,9 +38,10 @@ export function fleetHtml(report: FleetReport): string {
   ].join('\n');
   const thresholds = report.thresholds.length
     ? `<table><tr><th>threshold</th><th>measured</th><th></th></tr>${report.thresholds
-        .map(
-          (t) =>
-            `<tr><td><code>${e(t.expression)}</code></td><td>${num(t.actual)}${e(t.unit)}</td><td class="${t.ok ? 'ok' : 'bad'}">${t.ok ? 'holds' : 'FAILS'}</td></tr>`,
+        .map((t) =>
+          t.notJudged
+            ? `<tr><td><code>${e(t.expression)}</code></td><td colspan="2">${e(t.notJudged)}</td></tr>`
+            : `<tr><td><code>${e(t.expression)}</code></td><td>${num(t.actual)}${e(t.unit)}</td><td class="${t.ok ? 'ok' : 'bad'}">${t.ok ? 'holds' : 'FAILS'}</td></tr>`,
         )
         .join('')}</table>`
     : '<p>No threshold was set.</p>';

@@ -31,7 +31,8 @@ export function fleetJUnit(report: FleetReport): string {
   for (const result of report.thresholds) {
     const testCase = suite.testCase().className('fleet.thresholds').name(plain(result.expression));
     const measured = `measured ${result.actual}${result.unit}`;
-    if (result.ok) testCase.standardOutput(measured);
+    if (result.notJudged) testCase.skipped().standardOutput(plain(result.notJudged));
+    else if (result.ok) testCase.standardOutput(measured);
     else testCase.failure(`${result.expression} does not hold: ${measured}`, 'ThresholdFailed');
   }
   if (report.thresholds.length === 0 && !report.error)

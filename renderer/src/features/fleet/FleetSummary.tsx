@@ -54,11 +54,19 @@ export function FleetThresholds({ report }: { report: FleetReport }) {
               <code>{t.expression}</code>
             </td>
             <td className={styles.number}>
-              {figure(t.actual)}
-              {t.unit === '/s' || t.unit === '%' ? t.unit : t.unit ? ` ${t.unit}` : ''}
+              {t.notJudged ? (
+                '–'
+              ) : (
+                <>
+                  {figure(t.actual)}
+                  {t.unit === '/s' || t.unit === '%' ? t.unit : t.unit ? ` ${t.unit}` : ''}
+                </>
+              )}
             </td>
             <td>
-              <span className={t.ok ? styles.pass : styles.fail}>{t.ok ? 'passed' : 'failed'}</span>
+              <span className={t.ok ? styles.pass : styles.fail} title={t.notJudged}>
+                {t.notJudged ? 'not judged' : t.ok ? 'passed' : 'failed'}
+              </span>
             </td>
           </tr>
         ))}
