@@ -229,6 +229,19 @@ describe('a repro bundle', () => {
     expect(filtered.notes).toContainEqual(expect.stringContaining('the export is filtered'));
   });
 
+  it('replays a filtered export to PASS: its span reaches back to the load its skip needs', async () => {
+    // Only the skip's traffic: the span would begin with the player already playing, and a replay
+    // (whose players begin idle) answered the skip 409, a FAIL of a bundle nothing was wrong with.
+    const filtered = await ok<ReproBundle>(source, 'POST', '/bundles/export', { filter: { reason: 'skipToItem' } });
+    const paths = filtered.scenario.steps.flatMap((s) => (s.type === 'command' ? [s.path.split('/').at(-1)] : []));
+    expect(paths).toEqual(['playbackSession:1', 'loadCloudQueue', 'skipToItem']);
+    expect(filtered.notes).toContainEqual(expect.stringContaining('the span reaches back to'));
+    const result = await ok<BundleImportResult>(target, 'POST', '/bundles/import', filtered);
+    const report = await ok<ScenarioReport>(target, 'POST', `/scenarios/${result.scenario.id}/run`);
+    expect(report.steps.filter((s) => s.status !== 'passed')).toEqual([]);
+    expect(report.passed).toBe(true);
+  });
+
   it('fails a replay in which the player does not do what it did (here: a rule left out)', async () => {
     const withoutRule = structuredClone(bundle);
     withoutRule.faults = [];

@@ -53,11 +53,21 @@ export async function exportBundle(deps: BundleDeps, input: BundleExportInput): 
   // The span: from the first exported entry to the last (an unfiltered export: to now, so that
   // what the last calls set going plays out as it did).
   const journal = deps.journal.entries();
+  const transitions = allTransitions(deps);
   // Folded, not spread: an export holds up to TRAFFIC_EXPORT_MAX entries, more than a call takes arguments.
-  const from = entries.length
+  const first = entries.length
     ? entries.reduce((min, e) => Math.min(min, e.at), Infinity)
     : (journal[0]?.at ?? clock.now);
-  const to = filtered ? entries.reduce((max, e) => Math.max(max, e.at), from) : clock.now;
+  const to = filtered ? entries.reduce((max, e) => Math.max(max, e.at), first) : clock.now;
+  // A replay starts with its players idle: the span reaches back to when each player busy at its
+  // first entry left idle (its load), so that the calls it then got (a skip, a seek) meet the
+  // state they met. Cut at the first entry, a filtered or limited export's skipToItem met an idle
+  // player in the replay and failed. The HAR keeps the entries asked for.
+  const from = reachBack(transitions, first);
+  if (from < first)
+    notes.push(
+      `the span reaches back to ${new Date(from).toISOString()} (engine time), when a player busy at its first entry left idle: a replay starts with its players idle`,
+    );
   const calls: JournalEntry[] = journal.filter((call) => call.at >= from && call.at <= to);
   const cuts: Cut[] = [];
   const lost = deps.journal.lostBefore();
@@ -134,7 +144,7 @@ export async function exportBundle(deps: BundleDeps, input: BundleExportInput): 
     queues: queues.map((q) => ({ ref: q.ref, id: q.sourceId, itemIds: new Set(q.items.map((item) => item.id)) })),
     cloudQueueUrl: urls.cloudQueue,
     startRules: rulesAtStart(deps, calls, entries),
-    transitions: allTransitions(deps),
+    transitions,
     checkable: !filtered,
     cuts,
     itemNow: (playerId) =>
@@ -188,6 +198,26 @@ export async function exportBundle(deps: BundleDeps, input: BundleExportInput): 
     notes: [...notes, ...built.notes],
     har,
   };
+}
+
+/**
+ * The earliest time at or before `first` from which every player busy at `first` can be replayed:
+ * the last time each left IDLE before `first`. A player whose record does not reach that far is
+ * left as it is (its checks are cut, as before).
+ */
+export function reachBack(
+  transitions: readonly { playerId: string; at: number; from: string; to: string }[],
+  first: number,
+): number {
+  const leftIdle = new Map<string, number | null>();
+  for (const t of transitions) {
+    if (t.at >= first) continue;
+    if (t.from === 'IDLE' && t.to !== 'IDLE') leftIdle.set(t.playerId, t.at);
+    else if (t.to === 'IDLE') leftIdle.set(t.playerId, null);
+  }
+  let from = first;
+  for (const at of leftIdle.values()) if (at !== null) from = Math.min(from, at);
+  return from;
 }
 
 /** Every player's recorded transitions, oldest first. */
