@@ -388,3 +388,46 @@ describe('an import that fails halfway', () => {
     store.close();
   });
 });
+
+describe('a session on a stopped clock', () => {
+  let source: Engine;
+  let target: Engine;
+  afterAll(async () => {
+    await Promise.all([source?.close(), target?.close()]);
+  });
+
+  it('replays what happened when a seek lands on the track’s very end: what is due now happens', async () => {
+    [source, target] = await Promise.all([startTestEngine({ clockSpeed: 0 }), startTestEngine({ clockSpeed: 0 })]);
+    const queue = await ok<QueueSummary>(source, 'POST', '/queues', {
+      name: 'Forty seconds',
+      items: sampleTracks(1, 4).map((track) => ({ track: { ...track, durationMillis: 40_000 } })),
+    });
+    const session = await control(source, `/api/v1/groups/${GROUP}/playbackSession:1`, {
+      appId: 'com.example.repro',
+      appContext: 'seek-to-end',
+    });
+    const sessionId = (session.body as { sessionId: string }).sessionId;
+    await control(source, `/api/v1/playbackSessions/${sessionId}/playbackSession:1/loadCloudQueue`, {
+      queueBaseUrl: queue.queueBaseUrl,
+      httpAuthorization: queue.httpAuthorization,
+      playOnCompletion: true,
+    });
+    await advance(source, 10_000);
+    expect((await control(source, `/api/v1/groups/${GROUP}/playback:1/seek`, { positionMillis: 40_000 })).status).toBe(
+      200,
+    );
+    // The track ended at the seek, though the clock stands still: the skip back goes to its start.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const skipped = await control(source, `/api/v1/groups/${GROUP}/playback:1/skipToPreviousTrack`);
+    await advance(source, 1_000);
+    const live = await rows(source);
+    const bundle = await ok<ReproBundle>(source, 'POST', '/bundles/export', { name: 'Seek to the end' });
+    const result = await ok<BundleImportResult>(target, 'POST', '/bundles/import', bundle);
+    const report = await ok<ScenarioReport>(target, 'POST', `/scenarios/${result.scenario.id}/run`);
+    expect(
+      report.steps.filter((s) => s.status !== 'passed'),
+      `live skip answered ${skipped.status}`,
+    ).toEqual([]);
+    expect(await rows(target)).toEqual(live);
+  });
+});

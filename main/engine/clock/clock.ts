@@ -228,9 +228,17 @@ export class EngineClock {
   /** Keeps one real timer armed for the earliest engine timer, when the clock is running. */
   private arm(): void {
     this.disarm();
-    if (this.closed || this.frozenAt !== null || this.currentSpeed === 0) return;
+    if (this.closed || this.frozenAt !== null) return;
     const next = this.timers.peek();
     if (!next) return;
+    if (this.currentSpeed === 0) {
+      // Stopped, time does not move, but what is due at this very instant happens (a seek to a
+      // track's end ends it), as a scenario's replay, which settles each step with advance(0),
+      // has it: a bundle of a session on a stopped clock replays what happened.
+      if (next.due <= this.now())
+        this.wallTimer = this.wall.setTimeout(() => ((this.wallTimer = null), this.runDue()), 0);
+      return;
+    }
     const wallDelay = Math.min(MAX_WALL_DELAY, Math.max(0, (next.due - this.now()) / this.currentSpeed));
     this.wallTimer = this.wall.setTimeout(() => {
       this.wallTimer = null;
