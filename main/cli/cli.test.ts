@@ -58,7 +58,7 @@ describe('cloud-queue-console run', () => {
     const expectStep = changed.scenario.steps.findLast((step) => step.type === 'expect');
     if (expectStep?.type !== 'expect' || !expectStep.transitions)
       throw new Error('the exported scenario has no expected transitions');
-    expectStep.transitions[1] = 'load-answered-pauses';
+    expectStep.transitions[1] = 'load-answered-paused';
     const dir = tempDir();
     const junit = join(dir, 'report.xml');
     const json = join(dir, 'report.json');
@@ -71,7 +71,7 @@ describe('cloud-queue-console run', () => {
       json,
     );
     expect(code, stdout).toBe(1);
-    expect(stdout).toMatch(/FAIL .*expect player-kitchen: .*no load-answered-pauses transition/);
+    expect(stdout).toMatch(/FAIL .*expect player-kitchen: .*no load-answered-paused transition/);
     expect(stdout.trim().split('\n').at(-1)).toMatch(/^FAILED · .*1 failed.* · expectations: 0 of 1 met/);
     expect(stderr).toContain(`wrote ${junit}`);
 
@@ -83,9 +83,9 @@ describe('cloud-queue-console run', () => {
     expect(suite.failures).toBe(1);
     const [testCase] = suite.testcase ?? [];
     expect(testCase?.name).toMatch(
-      /^step \d+: expect player-kitchen: state \w+, (item \S+, )?transitions load-begins → load-answered-pauses → background-exhausted$/,
+      /^step \d+: expect player-kitchen: state \w+, (item \S+, )?transitions load-begins → load-answered-paused → background-exhausted$/,
     );
-    expect(testCase?.failure?.[0]?.message).toMatch(/no load-answered-pauses transition/);
+    expect(testCase?.failure?.[0]?.message).toMatch(/no load-answered-paused transition/);
 
     const report = JSON.parse(readFileSync(json, 'utf8')) as {
       passed: boolean;

@@ -133,19 +133,19 @@ describe('a failing run explains itself', () => {
     for (const line of block) expect(failure.split('\n')).toContain(line);
   });
 
-  it('expects load-answered-pauses where the load played: the itemWindow load that caused what came, with its reason', async () => {
+  it('expects load-answered-paused where the load played: the itemWindow load that caused what came, with its reason', async () => {
     const changed = structuredClone(bundle);
     const step = changed.scenario.steps.findLast((s) => s.type === 'expect');
     if (step?.type !== 'expect' || !step.transitions)
       throw new Error('the exported scenario has no expected transitions');
-    step.transitions = step.transitions.map((name) => (name === 'load-answered-plays' ? 'load-answered-pauses' : name));
+    step.transitions = step.transitions.map((name) => (name === 'load-answered-plays' ? 'load-answered-paused' : name));
     const { code, stdout, report, failure } = await run('pauses', changed);
     expect(code, stdout).toBe(1);
 
     const block = blockAfterFail(stdout);
     const first = block.findIndex((line) => line.endsWith('← first difference'));
     expect(block[first]).toMatch(
-      /^≠ load-answered-pauses +load-answered-plays +\+00:00:00\.000 {2}IDLE → BUFFERING {2}← first difference$/,
+      /^≠ load-answered-paused +load-answered-plays +\+00:00:00\.000 {2}IDLE → BUFFERING {2}← first difference$/,
     );
     // A later agreement lines up rather than every row after the first difference differing.
     expect(block.slice(first + 1)).toContainEqual(expect.stringMatching(/^ {2}([\w-]+) +\1 +\+00:/));

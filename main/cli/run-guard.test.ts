@@ -161,6 +161,26 @@ describe('run refuses a file that checks nothing: its PASS would say nothing', (
   });
 });
 
+describe('run refuses names no run can meet, before anything runs', () => {
+  it('a transition no row has, and a player the console does not have: exit 2, each named', async () => {
+    const { code, stderr, stdout } = await runCli(
+      'run',
+      writeJson('names.json', {
+        name: 'misspelt',
+        steps: [
+          { type: 'clock', advanceMs: 1 },
+          { type: 'expect', playerId: 'player-kitchen', transitions: ['teleported'] },
+          { type: 'action', playerId: 'player-nowhere', action: 'play' },
+        ],
+      }),
+    );
+    expect(code, stdout).toBe(2);
+    expect(stderr).toMatch(/step 2 \(expect\) names transition teleported, which no row of the player's table has/);
+    expect(stderr).toMatch(/step 3 \(action\) names player player-nowhere, which this console does not have/);
+    expect(stderr).toMatch(/GET \/admin\/api\/player-table/);
+  });
+});
+
 describe('run refuses what it cannot run safely', () => {
   it('a scenario that would make the player call another host: exit 2, nothing sent, the host named', async () => {
     const json = join(tempDir(), 'elsewhere.report.json');

@@ -120,6 +120,34 @@ export function refuseUnchecked(file: string, steps: readonly ScenarioStep[]): v
   );
 }
 
+/**
+ * Names a step gives that nothing can ever match: a transition no row of the table has, a player
+ * the console does not have. Each would fail at run time as if the console had done wrong (exit 1,
+ * "no teleported transition"), when it is the file that is.
+ */
+export function refuseUnknownNames(
+  file: string,
+  steps: readonly ScenarioStep[],
+  rows: ReadonlySet<string>,
+  players: ReadonlySet<string>,
+): void {
+  const problems: string[] = [];
+  steps.forEach((step, index) => {
+    const playerId = 'playerId' in step ? step.playerId : undefined;
+    if (playerId !== undefined && !players.has(playerId))
+      problems.push(`step ${index + 1} (${step.type}) names player ${playerId}, which this console does not have`);
+    if (step.type === 'expect')
+      for (const name of step.transitions ?? [])
+        if (!rows.has(name))
+          problems.push(`step ${index + 1} (expect) names transition ${name}, which no row of the player's table has`);
+  });
+  if (problems.length === 0) return;
+  throw new UsageError(
+    `${file} names what no run can meet: ${problems.slice(0, 5).join('; ')}${problems.length > 5 ? `; and ${problems.length - 5} more` : ''}. ` +
+      `The players are ${[...players].join(', ')}; the transition names are the rows of GET /admin/api/player-table`,
+  );
+}
+
 /** The hosts (`host:port`) of the console's own listeners. */
 export function ownHosts(urls: ServiceUrls): ReadonlySet<string> {
   return new Set(Object.values(urls).map((url) => new URL(url).host));

@@ -10,6 +10,7 @@ import { BUNDLE_FORMAT } from '../engine/api/bundle-types.js';
 import { EngineError, messageOf } from '../engine/api/errors.js';
 import type { ScenarioReport, ScenarioStep, ScenarioStepResult } from '../engine/api/scenario-types.js';
 import { createEngine, type Engine } from '../engine/index.js';
+import { TRANSITIONS } from '../engine/player/transitions.js';
 import { createLogger } from '../engine/log.js';
 import type { CliIo } from './io.js';
 import { claimOutput, quietLogger, writeReport } from './output.js';
@@ -23,6 +24,7 @@ import {
   ownHosts,
   refuseOutsideHosts,
   refuseUnchecked,
+  refuseUnknownNames,
   refuseOversizedFile,
 } from './run-guard.js';
 import { describeStep, engineSpan, plain } from './steps.js';
@@ -149,6 +151,12 @@ export async function runCommand(argv: string[], io: CliIo): Promise<ExitCode> {
     const { scenarioId, name, steps, setUp } = await prepare(engine, input, args.file);
     refuseOutsideHosts(args.file, steps, engine.urls, args.allowHosts);
     refuseUnchecked(args.file, steps);
+    refuseUnknownNames(
+      args.file,
+      steps,
+      new Set(TRANSITIONS.map((row) => row.id)),
+      new Set((await engine.commands.run('players.list', {})).map((player) => player.id)),
+    );
     // Claimed once the file is known to run: a refused file leaves no empty report behind.
     for (const path of [args.json, args.junit]) if (path) claimOutput(path);
     // Its notes come on lines of their own: each line made safe, the breaks kept.
