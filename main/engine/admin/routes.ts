@@ -11,6 +11,7 @@ import { ENGINE_ERROR_STATUS, type EngineErrorBody } from '../api/errors.js';
 import { loadValue } from '../api/lazy-typebox.js';
 import type { CommandRunner } from '../api/runner.js';
 import type { EventStreams } from './sse.js';
+import { BigBodies } from './big-bodies.js';
 import { capStreamedBody, commandBodyLimit, LARGEST_COMMAND_BODY, refuseDeclaredOverLimit } from './body-limits.js';
 import { checkAdminRequest } from './guard.js';
 import { carriesBody, refuseBodyOfMissingPath } from '../http/service-app.js';
@@ -59,6 +60,7 @@ export async function adminRoutes(app: FastifyInstance, options: AdminRoutesOpti
   // Calls the API does not have, after the same guard as every call.
   app.setNotFoundHandler((request, reply) => adminRequestError(reply, 404, noSuchCall(request)));
 
+  const big = new BigBodies();
   const answer = async (reply: FastifyReply, name: unknown, input: unknown, status = 200) => {
     const result = await commands.call(name, input);
     if (result.ok) return reply.code(status).send(result.value ?? {});
@@ -71,7 +73,8 @@ export async function adminRoutes(app: FastifyInstance, options: AdminRoutesOpti
       // The route's own limit is the largest command's; each command's is applied before reading.
       bodyLimit: LARGEST_COMMAND_BODY,
       onRequest: async (request, reply) => {
-        const refused = refuseDeclaredOverLimit(request, reply, commandBodyLimit(request.params.name));
+        const refused =
+          refuseDeclaredOverLimit(request, reply, commandBodyLimit(request.params.name)) ?? big.admit(request, reply);
         if (refused) throw refused;
       },
       preParsing: async (request, reply, payload) =>
@@ -99,7 +102,7 @@ export async function adminRoutes(app: FastifyInstance, options: AdminRoutesOpti
       }
       if ('tooLongPath' in call) throw requestError(414, `'${call.tooLongPath}' is exceeding the max param length`);
       if (readsBody(request)) {
-        const refused = refuseDeclaredOverLimit(request, reply, call.bodyLimit);
+        const refused = refuseDeclaredOverLimit(request, reply, call.bodyLimit) ?? big.admit(request, reply);
         if (refused) throw refused;
       }
       calls.set(request, call);
