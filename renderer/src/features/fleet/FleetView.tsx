@@ -68,9 +68,11 @@ export function FleetView({ id }: { id: string }) {
               Summary:{' '}
               {report.thresholds.length === 0
                 ? 'no thresholds'
-                : failed === 0
-                  ? `every threshold passed`
-                  : `${failed} of ${report.thresholds.length} thresholds failed`}
+                : report.thresholds.some((t) => t.notJudged)
+                  ? 'thresholds not judged: the fleet did not play'
+                  : failed === 0
+                    ? `every threshold passed`
+                    : `${failed} of ${report.thresholds.length} thresholds failed`}
             </h2>
             <FleetDownloads id={report.id} formats={FLEET_REPORT_FORMATS_SHOWN} />
           </div>
