@@ -175,14 +175,14 @@ describe('the installed package', () => {
     const expectStep = changed.scenario.steps.findLast((step) => step.type === 'expect');
     if (expectStep?.type !== 'expect' || !expectStep.transitions)
       throw new Error('the exported scenario has no expected transitions');
-    expectStep.transitions[1] = 'load-answered-pauses';
+    expectStep.transitions[1] = 'load-answered-paused';
     const failing = join(dir, 'changed.json');
     writeFileSync(failing, JSON.stringify(changed));
     const failed = cli(['run', failing, '--junit', join(dir, 'failed.xml')]);
     expect(failed.status, failed.stdout + failed.stderr).toBe(1);
     const suite = ((await parse(readFileSync(join(dir, 'failed.xml'), 'utf8'))) as TestSuites).testsuite?.[0];
     const failedCase = suite?.testcase?.find((testCase) => testCase.failure);
-    expect(failedCase?.name).toMatch(/expect player-kitchen: transitions .*load-answered-pauses/);
+    expect(failedCase?.name).toMatch(/expect player-kitchen: .*transitions .*load-answered-paused/);
 
     expect(cli(['run', join(dir, 'missing.json')]).status).toBe(2);
   });
