@@ -63,7 +63,7 @@ export async function exportBundle(deps: BundleDeps, input: BundleExportInput): 
   // first entry left idle (its load), so that the calls it then got (a skip, a seek) meet the
   // state they met. Cut at the first entry, a filtered or limited export's skipToItem met an idle
   // player in the replay and failed. The HAR keeps the entries asked for.
-  const from = reachBack(transitions, first);
+  const from = reachBack(transitions, first, to);
   if (from < first)
     notes.push(
       `the span reaches back to ${new Date(from).toISOString()} (engine time), when a player busy at its first entry left idle: a replay starts with its players idle`,
@@ -201,17 +201,21 @@ export async function exportBundle(deps: BundleDeps, input: BundleExportInput): 
 }
 
 /**
- * The earliest time at or before `first` from which every player busy at `first` can be replayed:
- * the last time each left IDLE before `first`. A player whose record does not reach that far is
- * left as it is (its checks are cut, as before).
+ * The earliest time at or before `first` from which every player busy at `first` that the span
+ * moves (a transition between `first` and `to`) can be replayed: the last time each left IDLE
+ * before `first`. A player the span leaves alone plays no part in it, however busy (a shared
+ * console's other players would stretch a two-entry export back over hours); one whose record
+ * does not reach that far is left as it is (its checks are cut, as before).
  */
 export function reachBack(
   transitions: readonly { playerId: string; at: number; from: string; to: string }[],
   first: number,
+  to: number,
 ): number {
+  const moved = new Set(transitions.filter((t) => t.at >= first && t.at <= to).map((t) => t.playerId));
   const leftIdle = new Map<string, number | null>();
   for (const t of transitions) {
-    if (t.at >= first) continue;
+    if (t.at >= first || !moved.has(t.playerId)) continue;
     if (t.from === 'IDLE' && t.to !== 'IDLE') leftIdle.set(t.playerId, t.at);
     else if (t.to === 'IDLE') leftIdle.set(t.playerId, null);
   }
