@@ -9,7 +9,7 @@ import type { FleetReport } from '../engine/api/fleet-types.js';
 import { createEngine } from '../engine/index.js';
 import { createLogger } from '../engine/log.js';
 import { terminalSafe } from '../engine/conformance/reports/text.js';
-import { headline, liveLine } from '../engine/fleet/reports/text.js';
+import { endpointLine, headline, liveLine } from '../engine/fleet/reports/text.js';
 import { parseFleetArgs } from './fleet-args.js';
 import type { CliIo } from './io.js';
 import { claimOutput, quietLogger, writeReport } from './output.js';
@@ -92,6 +92,7 @@ export function summary(report: FleetReport): string {
   if (report.timeNote) lines.push(report.timeNote);
   lines.push(...report.notes);
   if (report.error) lines.push(terminalSafe(report.error.message));
+  for (const stats of report.endpoints) lines.push(terminalSafe(endpointLine(stats)));
   for (const v of report.violations)
     lines.push(
       // The sample as the request it was: the console's traffic log goes with the command's end

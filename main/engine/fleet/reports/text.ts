@@ -1,5 +1,5 @@
 /** The fleet in words: the live line a second on stderr and the one-line summary every report opens with. */
-import type { FleetReport, FleetTick } from '../../api/fleet-types.js';
+import type { FleetEndpointReport, FleetReport, FleetTick } from '../../api/fleet-types.js';
 import { FLEET_PLAYER_STATES } from '../../api/fleet-types.js';
 
 const ms = (value: number): string => (Number.isFinite(value) ? `${Math.round(value)}ms` : '–');
@@ -25,5 +25,23 @@ export function headline(report: FleetReport): string {
     `${report.players.joined} player${report.players.joined === 1 ? '' : 's'} · ${totals.requests.toLocaleString('en-US')} requests (${totals.requestsPerSecond}/s)` +
     ` · p50 ${ms(latency.p50)} p90 ${ms(latency.p90)} p99 ${ms(latency.p99)} max ${ms(latency.max)}` +
     ` · ${totals.errors} errors (${(totals.errorRate * 100).toFixed(2)}%) · ${totals.retries} retries · ${totals.violations} violations`
+  );
+}
+
+/**
+ * `itemWindow load  200 requests · 200 ×198, 500 ×2 · 0 transport errors · 0 retries · p50 3ms p90 6ms p99 12ms max 40ms`:
+ * one endpoint and reason, what the server answered (the statuses the terminal summary showed
+ * none of, so "15 errors" did not say they were 401s).
+ */
+export function endpointLine(stats: FleetEndpointReport): string {
+  const statuses = Object.entries(stats.statuses)
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([status, count]) => `${status} ×${count.toLocaleString('en-US')}`)
+    .join(', ');
+  const { latency } = stats;
+  return (
+    `${stats.endpoint}${stats.reason ? ` ${stats.reason}` : ''}  ${stats.requests.toLocaleString('en-US')} requests` +
+    ` · ${statuses || 'no answer'} · ${stats.transportErrors} transport errors · ${stats.retries} retries` +
+    ` · p50 ${ms(latency.p50)} p90 ${ms(latency.p90)} p99 ${ms(latency.p99)} max ${ms(latency.max)}`
   );
 }
