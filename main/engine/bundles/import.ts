@@ -28,6 +28,8 @@ export const IMPORTED_TOKEN_LIFETIME_SEC = 365 * 86_400;
 const SERVICE_VARIABLES = new Set(['console', 'login', 'control', 'cloudQueue']);
 const VARIABLE = /\$\{([\w.-]+)\}/g;
 const MAX_PROBLEMS = 20;
+/** Problems a refusal's message names; the rest are counted (all of them are in its details). */
+const SAID_PROBLEMS = 5;
 
 let validator: Validator | null = null;
 
@@ -152,7 +154,8 @@ export function checkBundle(value: unknown): Bundle {
   }
   if (problems.length)
     refuse(
-      `not a valid repro bundle: ${problems[0]}${problems.length > 1 ? ` (and ${problems.length - 1} more problems)` : ''}`,
+      // Each said (a few at most): "(and 4 more problems)" left the reader to guess them.
+      `not a valid repro bundle: ${problems.slice(0, SAID_PROBLEMS).join('; ')}${problems.length > SAID_PROBLEMS ? `; and ${problems.length - SAID_PROBLEMS} more` : ''}`,
       problems,
     );
   return value as Bundle;
