@@ -95,13 +95,16 @@ export function TrafficList({
   useEffect(() => {
     const element = scrollRef.current;
     if (follow || refreshes === 0 || !element) return;
-    const index = Math.floor(element.scrollTop / ROW_HEIGHT);
+    const top = element.scrollTop;
+    const index = Math.floor(top / ROW_HEIGHT);
     const entry = entryAt(index);
     if (!entry) return;
     let cancelled = false;
     void api.call('traffic.locate', { filter, id: entry.id }).then(
       (found) => {
-        if (cancelled || found.index === null || found.index === index) return;
+        // Moved meanwhile (Home, a scroll): the row measured is no longer the top one, and
+        // shifting by it would carry the list back to where it stood (a Home undone under load).
+        if (cancelled || element.scrollTop !== top || found.index === null || found.index === index) return;
         element.scrollTop += (found.index - index) * ROW_HEIGHT;
         if (active !== null) onActive(Math.max(0, active + found.index - index));
       },
