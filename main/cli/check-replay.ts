@@ -232,16 +232,16 @@ function madeUpOf(replayed: readonly ConformanceCaseResult[]): { madeUp?: string
   return madeUp.length ? { madeUp } : {};
 }
 
-/**
- * `FIXED          item-window.unknown-item: … — GET …: 404, as for an item that does not exist`,
- * then, for a case still failing (or warning), its decisive request then and now.
- */
 /** A case the report had skipped, run now: what it came to. */
 function skipMark(now: ConformanceCaseResult | undefined): string {
   if (now === undefined) return 'NOT RUN';
   return { pass: 'NOW PASSES', warn: 'NOW WARNS', fail: 'NOW FAILING', skip: 'STILL SKIPPED' }[now.outcome];
 }
 
+/**
+ * `FIXED          item-window.unknown-item: … — GET …: 404, as for an item that does not exist`,
+ * then, for a case still failing (or warning), its decisive request then and now.
+ */
 export function replayLine(
   before: ConformanceCaseResult,
   now: ConformanceCaseResult | undefined,

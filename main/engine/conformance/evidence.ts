@@ -20,6 +20,7 @@ import {
 import { curlOf } from '../api/curl.js';
 import { redactBody, redactHeaders, redactUrl } from '../api/redact.js';
 import type { EventBus } from '../events/bus.js';
+import { MADE_UP_TOKEN } from './made-up.js';
 import { is2xx, requestLine, type Answer } from './server.js';
 
 export class TrafficEvidence {
@@ -54,9 +55,6 @@ export class TrafficEvidence {
     this.stop();
   }
 }
-
-/** The suite's own made-up token (`auth.wrong-token`): no secret, so a report keeps it in clear. */
-const MADE_UP_TOKEN = /^\S+ cqc-check-wrong-[\w-]+$/;
 
 /** What a failing or warning case carries into the reports: its exchanges, and a curl that repeats the decisive one. */
 export function caseEvidence(

@@ -15,6 +15,9 @@ export type MadeUpKind = keyof typeof KINDS;
 
 const PREFIX = 'cqc-check-';
 
+/** An Authorization carrying the suite's made-up token (`auth.wrong-token`): a report keeps it in clear. */
+export const MADE_UP_TOKEN = new RegExp(`^\\S+ ${PREFIX}wrong-[\\w-]+$`);
+
 /** A made-up value anywhere in a text: what a report's URLs and headers are searched for. */
 const MADE_UP_VALUE = new RegExp(MADE_UP_PATTERN.slice(1, -1), 'g');
 

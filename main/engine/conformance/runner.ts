@@ -3,8 +3,9 @@
  * settles. A case whose needs failed or were skipped is skipped with the reason. A server that
  * answers neither GET /context nor GET /itemWindow at all (no connection, no answer in 10 s), or
  * a base URL with nothing at either, ends the run before any case settles, with that one message
- * (docs/contract/console.md §8); so does one that answered nothing before the deadline passed. When the run's deadline passes, the case running fails saying
- * so and every case after it is skipped: a run ends in bounded time whatever the server does.
+ * (docs/contract/console.md §8); so does one that answered nothing before the deadline passed.
+ * When the run's deadline passes, the case running fails saying so and every case after it is
+ * skipped: a run ends in bounded time whatever the server does.
  */
 import type { ConformanceCaseInfo, ConformanceOutcome } from '../api/conformance-types.js';
 import { messageOf } from '../api/errors.js';

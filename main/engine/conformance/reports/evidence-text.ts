@@ -6,8 +6,6 @@
 import { bodyNote, exchangeOutcome } from '../../api/conformance-text.js';
 import type { ConformanceCaseResult, ConformanceExchange } from '../../api/conformance-types.js';
 
-export { bodyNote };
-
 export const AUTHORIZATION_NOTE =
   'the Authorization the run sent is not in the report: set AUTHORIZATION in the environment first';
 

@@ -13,7 +13,8 @@ import type {
   ConformanceOutcome,
   ConformanceRun,
 } from '../../api/conformance-types.js';
-import { AUTHORIZATION_NOTE, bodyNote, exchangeLine } from './evidence-text.js';
+import { bodyNote } from '../../api/conformance-text.js';
+import { AUTHORIZATION_NOTE, exchangeLine } from './evidence-text.js';
 import { readingOrder } from './order.js';
 import { firstFinding, xmlSafe } from './text.js';
 
