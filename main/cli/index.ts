@@ -10,7 +10,7 @@ import { packageVersion } from './version.js';
 import { USAGE as SERVE_USAGE } from './serve-args.js';
 import type { ServeHooks } from './serve.js';
 import { CHECK_USAGE, RUN_USAGE } from './usages.js';
-import { plain } from './steps.js';
+import { printable } from './steps.js';
 import { EXIT, HelpRequested, UsageError, type ExitCode } from './usage.js';
 
 /** What a host may change of how a command behaves (`npm start` announces `serve` to a person). */
@@ -98,9 +98,4 @@ export async function main(argv: string[], io: CliIo, hooks: CliHooks = {}): Pro
     io.stderr(`cloud queue console ${name}: ${printable(messageOf(error))}\n`);
     return EXIT.failed;
   }
-}
-
-/** A message that may quote a file or a server, line by line made safe for a terminal. */
-function printable(message: string): string {
-  return message.split('\n').map(plain).join('\n');
 }

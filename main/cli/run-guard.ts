@@ -33,7 +33,8 @@ export function refuseOversizedFile(file: string, bytes: number): void {
  */
 export const MAX_RUN_FILE_CONTAINERS = 4_000_000;
 
-export function refuseDeepJson(file: string, text: string): void {
+/** JSON no bundle or scenario is: nested past MAX_JSON_DEPTH, or more containers than MAX_RUN_FILE_CONTAINERS. */
+export function refuseOutsizedJson(file: string, text: string): void {
   const beyond = jsonBeyond(text, MAX_JSON_DEPTH, MAX_RUN_FILE_CONTAINERS);
   if (beyond === 'deep')
     throw new UsageError(

@@ -19,7 +19,7 @@ import { explanationLines } from './explanation.js';
 import {
   DEFAULT_RUN_TIMEOUT_SEC,
   parseAllowedHost,
-  refuseDeepJson,
+  refuseOutsizedJson,
   outboundPolicy,
   ownHosts,
   refuseOutsideHosts,
@@ -27,7 +27,7 @@ import {
   refuseUnknownNames,
   refuseOversizedFile,
 } from './run-guard.js';
-import { describeStep, engineSpan, plain } from './steps.js';
+import { describeStep, engineSpan, plain, printable } from './steps.js';
 import { packageVersion } from './version.js';
 import { EXIT, parseCommandLine, UsageError, type ExitCode } from './usage.js';
 
@@ -110,7 +110,7 @@ export function readRunInput(file: string): RunInput {
     if (error instanceof UsageError) throw error;
     throw new UsageError(`cannot read ${file}: ${messageOf(error)}`);
   }
-  refuseDeepJson(file, text);
+  refuseOutsizedJson(file, text);
   let value: unknown;
   try {
     // A byte order mark (as some Windows editors save UTF-8) is no part of the JSON.
@@ -160,7 +160,7 @@ export async function runCommand(argv: string[], io: CliIo): Promise<ExitCode> {
     // Claimed once the file is known to run: a refused file leaves no empty report behind.
     for (const path of [args.json, args.junit]) if (path) claimOutput(path);
     // Its notes come on lines of their own: each line made safe, the breaks kept.
-    io.stdout(`run ${plain(args.file)}: ${setUp.split('\n').map(plain).join('\n')}\n`);
+    io.stdout(`run ${plain(args.file)}: ${printable(setUp)}\n`);
     const startedAt = engine.clock.now();
     const wallStarted = performance.now();
     // Each step's latest outcome, for the reports of a run stopped at its deadline.

@@ -10,6 +10,11 @@ export function plain(text: string): string {
   return text.replace(/[\p{Cc}\u202a-\u202e\u2066-\u2069\ud800-\udfff\ufffe\uffff]/gu, '\ufffd');
 }
 
+/** Text of several lines (a message quoting a file or a server), each line made `plain`, the breaks kept. */
+export function printable(text: string): string {
+  return text.split('\n').map(plain).join('\n');
+}
+
 /** Engine time as hours, minutes, seconds and milliseconds: runs jump hours in a second. */
 export function engineSpan(ms: number): string {
   const total = Math.max(0, Math.round(ms));
