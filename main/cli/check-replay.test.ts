@@ -72,6 +72,10 @@ afterAll(async () => {
   await fixed.close();
 });
 
+/** `check` of the front's server as a user runs it, writing the JSON report a replay reads. */
+const checkWritingJson = (json: string, authorization: string) =>
+  runCli('check', front.baseUrl, '--authorization', authorization, '--json', json);
+
 describe('check --replay', () => {
   let report: string;
   let authorization: string;
@@ -79,7 +83,7 @@ describe('check --replay', () => {
   beforeAll(async () => {
     authorization = broken.authorization;
     report = join(dir, 'report.json');
-    const { code, stdout } = await runCli('check', front.baseUrl, '--authorization', authorization, '--json', report);
+    const { code, stdout } = await checkWritingJson(report, authorization);
     expect(code, stdout).toBe(1);
   });
 
@@ -179,14 +183,7 @@ describe('check --replay', () => {
     const unreachable = join(dir, 'unreachable.json');
     front.down = true;
     try {
-      const { code, stderr } = await runCli(
-        'check',
-        front.baseUrl,
-        '--authorization',
-        authorization,
-        '--json',
-        unreachable,
-      );
+      const { code, stderr } = await checkWritingJson(unreachable, authorization);
       expect(code, stderr).toBe(2);
       // Still down: nothing was checked, so nothing is fixed.
       const down = await runCli('check', '--replay', unreachable, '--authorization', authorization);
@@ -215,14 +212,7 @@ describe('check --replay', () => {
     front.target = onlyWrongToken;
     front.breakFirstWindow = true;
     try {
-      const { code, stdout } = await runCli(
-        'check',
-        front.baseUrl,
-        '--authorization',
-        onlyWrongToken.authorization,
-        '--json',
-        hidden,
-      );
+      const { code, stdout } = await checkWritingJson(hidden, onlyWrongToken.authorization);
       expect(code, stdout).toBe(1);
       const run = JSON.parse(readFileSync(hidden, 'utf8')) as ConformanceRun;
       expect(run.cases.find((c) => c.id === 'auth.wrong-token')?.outcome).toBe('skip');
