@@ -5,7 +5,19 @@
  * traffic log missing its segments table stopped the start; a zero-byte one was replaced without
  * a word.
  */
-import { closeSync, copyFileSync, openSync, readdirSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  copyFileSync,
+  openSync,
+  readFileSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  truncateSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
@@ -13,6 +25,7 @@ import type { EngineStateView } from './api/types.js';
 import { DATABASE_FILE, DamagedDatabaseError } from './store/database.js';
 import { LOCK_FILE } from './store/data-dir-lock.js';
 import { LAST_STOP_FILE } from './store/last-stop.js';
+import { WAL_END_EVERY_MS } from './store/wal-end.js';
 import { admin, startTestEngine } from './testing/http.js';
 import { tempDirs } from './testing/temp-dirs.js';
 import type { Engine } from './index.js';
@@ -94,6 +107,36 @@ describe('damage found at start, on a whole console', () => {
       expect(await warningsOf(engine)).toEqual([]);
     } finally {
       await engine.close();
+    }
+  });
+
+  it('(audit) the WAL cut after a kill, at a frame boundary: refused naming it, where the console started without the queues cut', async () => {
+    const dir = tempDir();
+    await (await startTestEngine({ dataDir: dir })).close();
+    const engine = await startTestEngine({ dataDir: dir });
+    await addQueues(engine, 5);
+    // The running console marks where its WAL ends every WAL_END_EVERY_MS.
+    await sleep(WAL_END_EVERY_MS * 4);
+    const [cut, whole] = [snapshot(dir), snapshot(dir)];
+    await engine.close();
+    // The WAL as it stood before the last queue's commit: every frame left verifies.
+    const wal = readFileSync(join(cut, WAL));
+    const frameBytes = 24 + wal.readUInt32BE(8);
+    const commits = [];
+    for (let at = 32; at + frameBytes <= wal.length; at += frameBytes)
+      if (wal.readUInt32BE(at + 4) !== 0) commits.push(at);
+    truncateSync(join(cut, WAL), commits.at(-2)! + frameBytes);
+    const refusal = await refusalOf(cut);
+    expect(refusal.file).toBe(join(cut, WAL));
+    expect(refusal.message).toMatch(
+      /^the console database’s WAL .*console\.sqlite-wal was cut short \(it ends with the commit at frame \d+, where the console saw commits through frame \d+ at /,
+    );
+    // No false alarm: the same kill with the WAL whole starts with all 5.
+    const again = await startTestEngine({ dataDir: whole });
+    try {
+      expect(await queueCount(again)).toBeGreaterThanOrEqual(5);
+    } finally {
+      await again.close();
     }
   });
 

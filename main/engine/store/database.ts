@@ -24,6 +24,7 @@ import {
 } from './data-dir-files.js';
 import { checkBeforeOpen, recordOpen } from './last-stop-check.js';
 import { writeLastStop } from './last-stop.js';
+import { forgetWalEnd } from './wal-end.js';
 
 export { DamagedDatabaseError } from './damaged.js';
 
@@ -201,4 +202,6 @@ export function closeDatabase(db: SqliteDatabase): void {
   }
   db.close();
   if (generation !== null) writeLastStop(dataDir, { state: 'stopped', generation, at: Date.now() });
+  // Where the WAL ended means nothing once the close deleted it (`wal-end.ts`).
+  forgetWalEnd(dataDir);
 }

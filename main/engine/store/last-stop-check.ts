@@ -17,6 +17,7 @@ import {
   type LastStop,
 } from './last-stop.js';
 import { inspectWal, type WalState } from './wal-check.js';
+import { WAL_END_FILE, currentBoot, readWalEnd } from './wal-end.js';
 
 export interface BeforeOpen {
   lastStop: LastStop | null;
@@ -104,7 +105,38 @@ export function checkBeforeOpen(
       },
     );
   }
+  if (lastStop?.state === 'open') checkWalEnd(dataDir, file, wal, lastStop);
   return { lastStop, wal };
+}
+
+/**
+ * After a kill, in the same boot of the machine: the WAL is at least as long as the running
+ * console last saw it (`wal-end.ts`). Shorter, the commits past its new end were cut from it, and
+ * SQLite would replay what is left without a word. Another WAL, or none, beside a database file
+ * untouched since (no SQLite client copied a WAL in and began it again): the WAL was replaced.
+ */
+function checkWalEnd(dataDir: string, file: string, wal: WalState, lastStop: LastStop): void {
+  const seen = readWalEnd(dataDir);
+  if (!seen || seen.frames === 0 || seen.generation !== lastStop.generation || seen.boot !== currentBoot()) return;
+  const walFile = `${file}-wal`;
+  const when = `at ${new Date(seen.at).toISOString()}`;
+  const remedy = `Put back a copy of the data dir with the whole ${basename(walFile)}, or move ${WAL_END_FILE} aside to start from ${basename(walFile)} as it is, without those commits`;
+  const subject = 'the console database’s WAL';
+  if (wal.kind === 'sound' && wal.salts === seen.salts) {
+    if (wal.end >= seen.frames) return;
+    throw new DamagedDatabaseError(
+      walFile,
+      `it ends with the commit at frame ${wal.end}, where the console saw commits through frame ${seen.frames} ${when}, and the machine has not restarted since: the commits after frame ${wal.end} were cut from it`,
+      { subject, state: 'was cut short', remedy },
+    );
+  }
+  if (!untouchedSince(file, lastStop)) return;
+  const found = wal.kind === 'sound' ? 'it is another WAL (other salts)' : 'it holds no frames';
+  throw new DamagedDatabaseError(
+    walFile,
+    `${found}, where the console saw commits through frame ${seen.frames} of its WAL ${when}, and the machine has not restarted since`,
+    { subject, state: 'is not the one the console left', remedy },
+  );
 }
 
 /** Once SQLite has opened the database: the marker says the console holds it (`open`) until its clean stop. */

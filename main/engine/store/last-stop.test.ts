@@ -19,6 +19,7 @@ import {
   writeSync,
   readSync,
   utimesSync,
+  truncateSync,
 } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -31,6 +32,7 @@ import { LOCK_FILE } from './data-dir-lock.js';
 import { LAST_STOP_FILE, readLastStop } from './last-stop.js';
 import { openStore, type Store } from './store.js';
 import { inspectWal } from './wal-check.js';
+import { WAL_END_FILE, currentBoot, keepWalEnd, readWalEnd } from './wal-end.js';
 
 const tempDir = tempDirs('cqc-last-stop-');
 const WAL = `${DATABASE_FILE}-wal`;
@@ -421,5 +423,143 @@ describe('checkpoints, each recorded in the marker', () => {
     } finally {
       vi.useRealTimers();
     }
+  });
+});
+
+describe('a WAL cut short after a kill, told by where the console saw it end (console.wal-end)', () => {
+  /** 20 queues after a clean stop, the WAL's end marked (as the running console marks it every 50 ms), more after the mark when asked, then killed. */
+  function killedMarked({ after = 0, boot }: { after?: number; boot?: string } = {}): string {
+    const dir = tempDir();
+    openStore({ dataDir: dir }).close();
+    const store = openStore({ dataDir: dir });
+    addQueues(store, 0, 20);
+    keepWalEnd(store.db, dir, boot === undefined ? {} : { boot }).look();
+    addQueues(store, 20, after);
+    const killed = snapshot(dir);
+    store.close();
+    // A clean stop forgets the mark: it means nothing once the close deleted the WAL.
+    expect(existsSync(join(dir, WAL_END_FILE))).toBe(false);
+    return killed;
+  }
+
+  /** The commit frames of the WAL in `dir`, oldest first. */
+  function commitFrames(dir: string): number[] {
+    const wal = walShape(dir);
+    return Array.from({ length: wal.frames }, (_, i) => i + 1).filter((frame) => wal.isCommit(frame));
+  }
+
+  function cutAfterFrame(dir: string, frame: number): void {
+    truncateSync(join(dir, WAL), walShape(dir).frameAt(frame + 1));
+  }
+
+  it('(audit) cut after its 17th commit: refused, where SQLite started without the last 3 queues', () => {
+    const dir = killedMarked();
+    const commits = commitFrames(dir);
+    expect(commits).toHaveLength(20);
+    expect(readWalEnd(dir)).toMatchObject({ generation: 1, frames: commits[19], boot: currentBoot() });
+    cutAfterFrame(dir, commits[16]!);
+    // What plain SQLite makes of it: every frame left verifies, so it starts 3 queues short.
+    expect(inspectWal(join(dir, WAL))).toMatchObject({ kind: 'sound', commits: 17 });
+    expect(queuesSqliteSees(dir)).toBe(17);
+    const refusal = refusalOf(dir);
+    expect(refusal.file).toBe(join(dir, WAL));
+    expect(refusal.message).toMatch(
+      new RegExp(
+        `^the console database’s WAL ${join(dir, WAL)} was cut short \\(it ends with the commit at frame ${commits[16]}, where the console saw commits through frame ${commits[19]} at .*, and the machine has not restarted since: the commits after frame ${commits[16]} were cut from it\\); nothing was changed\\. Put back a copy of the data dir with the whole ${WAL}, or move ${WAL_END_FILE} aside to start from ${WAL} as it is, without those commits$`,
+      ),
+    );
+    // The choice taken: the mark moved aside, the console starts with what is left.
+    renameSync(join(dir, WAL_END_FILE), join(dir, `${WAL_END_FILE}.aside`));
+    expect(queueCount(dir)).toBe(17);
+  });
+
+  it('cut inside its last commit frame, or to less than its header: refused', () => {
+    const inside = killedMarked();
+    truncateSync(join(inside, WAL), statSync(join(inside, WAL)).size - 100);
+    expect(refusalOf(inside).message).toContain('was cut short');
+    const header = killedMarked();
+    truncateSync(join(header, WAL), 0);
+    expect(inspectWal(join(header, WAL))).toEqual({ kind: 'empty' });
+    expect(refusalOf(header).message).toMatch(
+      /WAL .* is not the one the console left \(it holds no frames, where the console saw commits through frame \d+ of its WAL at /,
+    );
+  });
+
+  it('no false alarm: commits after the mark, and a cut that takes only those (the mark is behind by up to 50 ms)', () => {
+    const whole = killedMarked({ after: 5 });
+    expect(queueCount(whole)).toBe(25);
+    const cut = killedMarked({ after: 5 });
+    cutAfterFrame(cut, commitFrames(cut)[21]!);
+    expect(queueCount(cut)).toBe(22);
+  });
+
+  it('no false alarm: a mark from another boot of the machine (an OS crash may take the WAL’s unsynced tail)', () => {
+    const dir = killedMarked({ boot: 'a boot before this one' });
+    cutAfterFrame(dir, commitFrames(dir)[16]!);
+    expect(queueCount(dir)).toBe(17);
+  });
+
+  it('no false alarm: a checkpoint after the mark began the WAL again', () => {
+    const dir = tempDir();
+    openStore({ dataDir: dir }).close();
+    const store = openStore({ dataDir: dir });
+    addQueues(store, 0, 20);
+    keepWalEnd(store.db, dir).look();
+    expect(checkpoint(store.db, dir, 5)).toBe(true);
+    addQueues(store, 20, 2);
+    const killed = snapshot(dir);
+    store.close();
+    expect(queueCount(killed)).toBe(22);
+  });
+
+  it('no false alarm: a transaction rolled back after SQLite spilled its pages into the WAL (the mark is the last commit, not the file’s size)', () => {
+    const dir = tempDir();
+    openStore({ dataDir: dir }).close();
+    const store = openStore({ dataDir: dir });
+    addQueues(store, 0, 20);
+    const committed = statSync(join(dir, WAL)).size;
+    store.db.pragma('cache_size = 10');
+    expect(() =>
+      store.transaction(() => {
+        addQueues(store, 20, 400);
+        throw new Error('rolled back');
+      }),
+    ).toThrow('rolled back');
+    expect(statSync(join(dir, WAL)).size).toBeGreaterThan(committed);
+    keepWalEnd(store.db, dir).look();
+    expect(readWalEnd(dir)!.frames).toBe(commitFrames(dir).at(-1));
+    const killed = snapshot(dir);
+    store.close();
+    expect(queueCount(killed)).toBe(20);
+  });
+
+  it('no false alarm: a mark that does not read, and the WAL another SQLite client copied in after the kill', () => {
+    const unreadable = killedMarked();
+    writeFileSync(join(unreadable, WAL_END_FILE), '{"boot":');
+    expect(queueCount(unreadable)).toBe(20);
+    const shell = killedMarked();
+    const db = new Database(join(shell, DATABASE_FILE));
+    expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
+    db.close();
+    expect(existsSync(join(shell, WAL))).toBe(false);
+    expect(queueCount(shell)).toBe(20);
+  });
+
+  it('the mark is private, whole and changes only when the WAL does', () => {
+    const dir = tempDir();
+    const store = openStore({ dataDir: dir });
+    const marks = keepWalEnd(store.db, dir);
+    addQueues(store, 0, 1);
+    marks.look();
+    const first = readFileSync(join(dir, WAL_END_FILE), 'utf8');
+    expect(statSync(join(dir, WAL_END_FILE)).mode & 0o777).toBe(0o600);
+    marks.look();
+    expect(readFileSync(join(dir, WAL_END_FILE), 'utf8')).toBe(first);
+    addQueues(store, 1, 1);
+    marks.look();
+    expect(readWalEnd(dir)!.frames).toBeGreaterThan(JSON.parse(first).frames);
+    expect(existsSync(join(dir, `${WAL_END_FILE}.new`))).toBe(false);
+    marks.stop();
+    store.close();
   });
 });

@@ -14,6 +14,7 @@ import {
   type SqliteDatabase,
 } from './database.js';
 import { keepCheckpointing } from './checkpoints.js';
+import { keepWalEnd } from './wal-end.js';
 import { keepPrivate, prepareDataDir, unusableOr } from './data-dir-files.js';
 import { HOLDER_FILE, LOCK_FILE, claimDataDir, type DataDirClaim } from './data-dir-lock.js';
 import { migrate, type MigrationHooks } from './migrations.js';
@@ -150,6 +151,7 @@ function openClaimed(
       : {};
     const version = migrate(db, migrations, now, 'main', hooks);
     const checkpoints = location.dataDir === null ? null : keepCheckpointing(db, location.dataDir);
+    const walEnd = location.dataDir === null ? null : keepWalEnd(db, location.dataDir);
     return {
       db,
       dataDir: location.dataDir,
@@ -178,6 +180,7 @@ function openClaimed(
       transaction: transactor(db),
       close: () => {
         checkpoints?.stop();
+        walEnd?.stop();
         try {
           closeConnection(db, trafficLog);
         } finally {

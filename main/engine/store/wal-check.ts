@@ -28,9 +28,11 @@ export type WalState =
   | { kind: 'empty' }
   /**
    * SQLite replays it whole; `commits`: how many commits it holds; `userVersion`: the database
-   * header's `user_version` as its last committed copy of page 1 has it (null: it has none).
+   * header's `user_version` as its last committed copy of page 1 has it (null: it has none);
+   * `end`: frames through the last commit SQLite replays; `salts`: its header's two, hex (which
+   * WAL it is: `wal-end.ts`).
    */
-  | { kind: 'sound'; commits: number; userVersion: number | null }
+  | { kind: 'sound'; commits: number; userVersion: number | null; end: number; salts: string }
   /** SQLite would drop acknowledged commits, or the whole WAL; `why` in a few words. */
   | { kind: 'damaged'; why: string };
 
@@ -77,6 +79,7 @@ function inspectOpenWal(fd: number, size: number): WalState {
   let s1 = sum[1];
   let verifying = true;
   let commits = 0;
+  let end = 0;
   let stoppedAt = 0;
   let lastCommit = 0;
   let oneSaltOff = 0;
@@ -118,6 +121,7 @@ function inspectOpenWal(fd: number, size: number): WalState {
         if (pageNumber === 1) pageOneUserVersion = chunk.readUInt32BE(at + FRAME_HEADER_BYTES + 60);
         if (commitSize !== 0) {
           commits++;
+          end = frame;
           userVersion = pageOneUserVersion;
         }
       }
@@ -136,7 +140,7 @@ function inspectOpenWal(fd: number, size: number): WalState {
       why: `frame ${stoppedAt} of ${frames} does not verify, so SQLite would drop it and every commit after it (the last at frame ${lastCommit})`,
     };
   }
-  return { kind: 'sound', commits, userVersion };
+  return { kind: 'sound', commits, userVersion, end, salts: header.toString('hex', 16, 24) };
 }
 
 /** Whether this machine reads 32-bit words little-endian, as an Int32Array over the bytes then does. */
