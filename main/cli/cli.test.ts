@@ -151,6 +151,17 @@ describe('cloud-queue-console run', () => {
       /cannot be run: 1 problem\n {2}\/steps\/0\/type: must be one of/,
     ],
     [
+      'a scenario that uses a value no step saves (exit 1 at that step before)',
+      () =>
+        writeJson('unsaved.json', {
+          name: 'x',
+          steps: [
+            { type: 'command', method: 'POST', path: '/api/v1/playbackSessions/${session}/playbackSession:1/suspend' },
+          ],
+        }),
+      /cannot be run: \/steps\/0 uses \$\{session\}, which no step before it saves/,
+    ],
+    [
       'a bundle that does not hold together',
       () => writeJson('bad-bundle.json', { ...bundle, queues: 'none' }),
       /cannot be run: .*\/queues/,

@@ -299,6 +299,21 @@ describe('a repro bundle', () => {
         /\$\{queue1\.item-5\}/,
       ],
       [
+        'uses a saved value before the step that saves it',
+        (b) => ({
+          ...b,
+          scenario: {
+            ...b.scenario,
+            steps: [
+              { type: 'command', method: 'GET', path: '/api/v1/households/${late}/groups' },
+              ...b.scenario.steps,
+              { type: 'command', method: 'GET', path: '/api/v1/households', save: { late: 'households.0.id' } },
+            ],
+          },
+        }),
+        /\/scenario\/steps\/0 uses \$\{late\}, which names no queue, item or value a step before it saves/,
+      ],
+      [
         'holds two queues with one ref',
         (b) => ({ ...b, queues: [b.queues[0]!, b.queues[0]!] }),
         /queue1 is used by two queues/,

@@ -18,6 +18,7 @@ import type { QueueSummary } from '../api/queue-types.js';
 import type { ScenarioStep } from '../api/scenario-types.js';
 import type { BundleDeps } from './deps.js';
 import { upgradeV1 } from './upgrade-v1.js';
+import { VARIABLE, describeUnfilled, unfilledVariables } from '../api/scenario-variables.js';
 import type { StagedQueue } from '../cloud-queue/staged-writes.js';
 
 type Bundle = Static<typeof ReproBundleSchema>;
@@ -25,8 +26,6 @@ type Bundle = Static<typeof ReproBundleSchema>;
 /** Imported queues outlive a day of engine time, so their saved scenario keeps working. */
 export const IMPORTED_TOKEN_LIFETIME_SEC = 365 * 86_400;
 
-const SERVICE_VARIABLES = new Set(['console', 'login', 'control', 'cloudQueue']);
-const VARIABLE = /\$\{([\w.-]+)\}/g;
 const MAX_PROBLEMS = 20;
 /** Problems a refusal's message names; the rest are counted (all of them are in its details). */
 const SAID_PROBLEMS = 5;
@@ -164,32 +163,24 @@ export function checkBundle(value: unknown): Bundle {
 /** What the schema cannot see: refs and item ids that repeat, variables that name nothing. */
 function meaningProblems(bundle: Bundle): string[] {
   const problems: string[] = [];
-  const known = new Set(SERVICE_VARIABLES);
+  const known: string[] = [];
   const refs = new Set<string>();
   bundle.queues.forEach((queue, index) => {
     if (refs.has(queue.ref)) problems.push(`/queues/${index}/ref ${queue.ref} is used by two queues`);
     refs.add(queue.ref);
-    known.add(`${queue.ref}.url`);
-    known.add(`${queue.ref}.token`);
-    known.add(`${queue.ref}.id`);
+    known.push(`${queue.ref}.url`, `${queue.ref}.token`, `${queue.ref}.id`);
     const ids = new Set<string>();
     queue.items.forEach((item, itemIndex) => {
       if (ids.has(item.id))
         problems.push(`/queues/${index}/items/${itemIndex}/id ${item.id} appears twice in queue ${queue.ref}`);
       ids.add(item.id);
-      known.add(`${queue.ref}.${item.id}`);
+      known.push(`${queue.ref}.${item.id}`);
     });
   });
-  for (const step of bundle.scenario.steps) {
-    if (step.type === 'command') for (const name of Object.keys(step.save ?? {})) known.add(name);
-    if (step.type === 'queueEdit') for (const name of step.saveItemIds ?? []) known.add(name);
-  }
-  const unknown = new Set<string>();
-  for (const [, name] of JSON.stringify(bundle.scenario.steps).matchAll(VARIABLE))
-    if (!known.has(name!)) unknown.add(name!);
-  if (unknown.size)
+  const unfilled = unfilledVariables(bundle.scenario.steps, known);
+  if (unfilled.length)
     problems.push(
-      `/scenario/steps use variables that name no queue, item or saved value: ${[...unknown].map((n) => `\${${n}}`).join(', ')}`,
+      `${describeUnfilled(unfilled, '/scenario/steps')}, which names no queue, item or value a step before it saves`,
     );
   return problems;
 }

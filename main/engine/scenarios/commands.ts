@@ -5,6 +5,7 @@ import type { CommandHandlers } from '../api/runner.js';
 import type { EngineClock } from '../clock/clock.js';
 import type { ScenarioRepository } from '../store/repositories/scenarios.js';
 import { runScenario, type ScenarioDeps } from './runner.js';
+import { describeUnfilled, unfilledVariables } from '../api/scenario-variables.js';
 
 type Names = 'scenarios.list' | 'scenarios.save' | 'scenarios.get' | 'scenarios.delete' | 'scenarios.run';
 
@@ -23,6 +24,12 @@ export function scenarioCommandHandlers(
   return {
     'scenarios.list': () => repo.list(),
     'scenarios.save': ({ id, name, description, steps }) => {
+      const unfilled = unfilledVariables(steps, []);
+      if (unfilled.length)
+        throw new EngineError(
+          'invalid_input',
+          `${describeUnfilled(unfilled, '/steps')}, which no step before it saves and no service is named: save it from an earlier command's answer (save), or use one of \${console}, \${login}, \${control}, \${cloudQueue}`,
+        );
       const existing = id ? repo.get(id) : undefined;
       const scenario = {
         id: id ?? `scenario-${randomBytes(4).toString('hex')}`,

@@ -26,6 +26,7 @@ import type { ControlCaller } from '../player/commands.js';
 import type { PlayerRegistry } from '../player/registry.js';
 import { isJournalStep, ruleVar, runJournalStep } from './journal-steps.js';
 import { explainExpectation, type ExchangeReader } from './explain.js';
+import { VARIABLE } from '../api/scenario-variables.js';
 
 export interface ScenarioDeps {
   faults: FaultRegistry;
@@ -364,7 +365,7 @@ function playerOf(deps: ScenarioDeps, playerId: string) {
 type Vars = Map<string, string>;
 
 function substitute(text: string, vars: Vars): string {
-  return text.replace(/\$\{([\w.-]+)\}/g, (_whole, name: string) => {
+  return text.replace(VARIABLE, (_whole, name: string) => {
     const value = vars.get(name);
     if (value === undefined) throw new StepFailure(`no value for \${${name}}: save it from an earlier command`);
     return value;

@@ -1,0 +1,48 @@
+/**
+ * `${name}` in a scenario's steps (docs/scenarios-and-bundles.md, "Steps"): a service URL
+ * (`${cloudQueue}`) or a value a step before it saved (a command's `save`, a queue edit's
+ * `saveItemIds`), filled where the runner fills them: a command's path and body, a queue edit's
+ * input. A name nothing before it gives could never be filled, and the run would fail at that
+ * step whatever the console did: such a file cannot run, and is refused before it starts, as a
+ * scenario (`scenarios.save`) and as a repro bundle (`bundles.import`).
+ */
+import type { ScenarioStep } from './scenario-types.js';
+import type { ServiceUrls } from './types.js';
+
+export const VARIABLE = /\$\{([\w.-]+)\}/g;
+
+/** The service URLs every run knows, by the names `ServiceUrls` gives them. */
+export const SERVICE_VARIABLES: readonly (keyof ServiceUrls)[] = ['console', 'login', 'control', 'cloudQueue'];
+
+export interface UnfilledVariable {
+  /** The step that uses it, from 0. */
+  index: number;
+  name: string;
+}
+
+/** The variables each step uses that neither `known` nor a step before it gives, in step order. */
+export function unfilledVariables(steps: readonly ScenarioStep[], known: Iterable<string>): UnfilledVariable[] {
+  const given = new Set([...SERVICE_VARIABLES, ...known]);
+  const unfilled: UnfilledVariable[] = [];
+  steps.forEach((step, index) => {
+    const filled =
+      step.type === 'command'
+        ? JSON.stringify([step.path, step.body ?? null])
+        : step.type === 'queueEdit'
+          ? JSON.stringify(step.input ?? null)
+          : '';
+    const names = new Set<string>();
+    for (const [, name] of filled.matchAll(VARIABLE)) if (!given.has(name!)) names.add(name!);
+    for (const name of names) unfilled.push({ index, name });
+    if (step.type === 'command') for (const name of Object.keys(step.save ?? {})) given.add(name);
+    if (step.type === 'queueEdit') for (const name of step.saveItemIds ?? []) given.add(name);
+  });
+  return unfilled;
+}
+
+/** "/steps/3 uses ${session}" (`at`: where the steps are, as a JSON pointer), once a variable, for a refusal. */
+export function describeUnfilled(unfilled: readonly UnfilledVariable[], at: string): string {
+  const first = new Map<string, number>();
+  for (const { index, name } of unfilled) if (!first.has(name)) first.set(name, index);
+  return [...first].map(([name, index]) => `${at}/${index} uses \${${name}}`).join(', ');
+}
