@@ -30,10 +30,15 @@ export function exchangeLine(exchange: ConformanceExchange): string {
 }
 
 function exchangeText(exchange: ConformanceExchange): string {
-  const lines = [exchangeLine(exchange)];
+  return [exchangeLine(exchange), ...exchangeLines(exchange)].join('\n');
+}
+
+/** An exchange's headers and bodies, a line each (`> ` sent, `< ` answered), as the report keeps them. */
+export function exchangeLines(exchange: ConformanceExchange): string[] {
+  const lines: string[] = [];
   for (const [name, value] of Object.entries(exchange.requestHeaders)) lines.push(`> ${name}: ${value}`);
   if (exchange.requestBody) lines.push(`> (body, ${bodyNote(exchange.requestBody)})`, exchange.requestBody.text);
   for (const [name, value] of Object.entries(exchange.responseHeaders)) lines.push(`< ${name}: ${value}`);
   if (exchange.responseBody) lines.push(`< (body, ${bodyNote(exchange.responseBody)})`, exchange.responseBody.text);
-  return lines.join('\n');
+  return lines;
 }

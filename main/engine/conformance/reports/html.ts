@@ -13,8 +13,7 @@ import type {
   ConformanceOutcome,
   ConformanceRun,
 } from '../../api/conformance-types.js';
-import { bodyNote } from '../../api/conformance-text.js';
-import { AUTHORIZATION_NOTE, exchangeLine } from './evidence-text.js';
+import { AUTHORIZATION_NOTE, exchangeLine, exchangeLines } from './evidence-text.js';
 import { readingOrder } from './order.js';
 import { firstFinding, xmlSafe } from './text.js';
 
@@ -116,12 +115,7 @@ ${result.trafficIds.length ? `<p class="rule">Traffic log entries of the console
 }
 
 function exchangeDetails(exchange: ConformanceExchange, index: number): string {
-  const headers = (mark: string, all: Record<string, string>) =>
-    Object.entries(all).map(([name, value]) => `${mark} ${name}: ${value}`);
-  const lines = [...headers('>', exchange.requestHeaders)];
-  if (exchange.requestBody) lines.push(`> (body, ${bodyNote(exchange.requestBody)})`, exchange.requestBody.text);
-  lines.push(...headers('<', exchange.responseHeaders));
-  if (exchange.responseBody) lines.push(`< (body, ${bodyNote(exchange.responseBody)})`, exchange.responseBody.text);
+  const lines = exchangeLines(exchange);
   return `<details class="exchange"${index === 0 ? ' open' : ''}><summary>${index === 0 ? 'Decisive exchange' : `Exchange ${index + 1}`}: <code>${escapeHtml(exchangeLine(exchange))}</code></summary>
 <pre>${escapeHtml(lines.join('\n'))}</pre></details>`;
 }
