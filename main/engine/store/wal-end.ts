@@ -17,20 +17,22 @@
  * in the WAL). A header that does not read so, or salts that are not the WAL's, write no mark: a
  * mark may only ever say less than the WAL holds, never more.
  *
- * Written every WAL_END_EVERY_MS when it changed, aside and renamed, without a sync (a crash of
+ * Written at the open and then every WAL_END_EVERY_MS when it changed, without a sync (a crash of
  * the machine voids it anyway): commits acknowledged in the last moment before a kill may be
  * missing from it, and a cut that takes only those is not seen.
  */
-import { closeSync, fstatSync, openSync, readFileSync, readSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readFileSync, readSync, rmSync, writeSync } from 'node:fs';
 import { endianness, uptime } from 'node:os';
 import { join } from 'node:path';
 import { PRIVATE_FILE_MODE } from './data-dir-files.js';
-import type { SqliteDatabase } from './database.js';
+import type Database from 'better-sqlite3';
 
 export const WAL_END_FILE = 'console.wal-end';
 /** How often the WAL index is looked at (a read of 96 bytes: microseconds). */
 export const WAL_END_EVERY_MS = 50;
 
+/** The mark's record: its JSON padded with blanks (JSON reads past them). */
+const RECORD_BYTES = 512;
 const INDEX_HEADER_BYTES = 48;
 const INDEX_VERSION = 3007000;
 const WAL_HEADER_BYTES = 32;
@@ -121,14 +123,18 @@ function readStart(path: string, bytes: number): (Buffer & { size: number }) | n
 }
 
 /**
- * Marks where the WAL ends every `everyMs` while it changes; `look` marks it now (tests). `stop`
- * before the clean close, which then forgets the mark (a clean stop leaves no WAL).
+ * Marks where the WAL ends now and then every `everyMs` while it changes; `look` marks it at once
+ * (tests). `stop` before the clean close, which then forgets the mark (a clean stop leaves no WAL).
+ * The mark is one record written over itself in place, padded to RECORD_BYTES: one small write,
+ * which a kill leaves whole, and no second name in the data dir while it is written.
  */
 export function keepWalEnd(
-  db: SqliteDatabase,
+  db: Database.Database,
   dataDir: string,
   { everyMs = WAL_END_EVERY_MS, boot = currentBoot() } = {},
 ): { look(): void; stop(): void } {
+  const file = join(dataDir, WAL_END_FILE);
+  let fd: number | null = null;
   let marked = '';
   const look = () => {
     if (!db.open || db.inTransaction) return;
@@ -147,16 +153,26 @@ export function keepWalEnd(
       ...seen,
       at: Date.now(),
     };
-    const file = join(dataDir, WAL_END_FILE);
+    const record = Buffer.alloc(RECORD_BYTES, ' ');
+    if (record.write(`${JSON.stringify(mark)}\n`) >= RECORD_BYTES) return;
     try {
-      writeFileSync(`${file}.new`, `${JSON.stringify(mark)}\n`, { mode: PRIVATE_FILE_MODE });
-      renameSync(`${file}.new`, file);
+      // Opened on the first mark: a run that writes nothing leaves the last run's mark as it was.
+      fd ??= openSync(file, 'w', PRIVATE_FILE_MODE);
+      writeSync(fd, record, 0, RECORD_BYTES, 0);
       marked = key;
     } catch {
       // A full disk: the mark stays behind the WAL, which only ever makes it say less.
     }
   };
+  look();
   const timer = setInterval(look, everyMs);
   timer.unref();
-  return { look, stop: () => clearInterval(timer) };
+  return {
+    look,
+    stop: () => {
+      clearInterval(timer);
+      if (fd !== null) closeSync(fd);
+      fd = null;
+    },
+  };
 }
