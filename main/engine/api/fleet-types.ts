@@ -63,6 +63,12 @@ export interface FleetEndpointStats {
   statuses: Record<string, number>;
   /** Requests with no complete answer: connection failed, reset, timed out. */
   transportErrors: number;
+  /**
+   * Requests a fault rule failed or delayed in the players' own client (`--fault`, a rule on
+   * target `player`): their statuses and transport errors are counted above too, as the player
+   * saw them, and this says how many of them the fleet made itself.
+   */
+  faulted: number;
 }
 
 export interface FleetEndpointReport extends FleetEndpointStats {

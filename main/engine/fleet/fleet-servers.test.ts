@@ -11,6 +11,7 @@ import type { FleetReport } from '../api/fleet-types.js';
 import { startDefectiveServer, type DefectiveServer } from '../conformance/testing/defective-server.js';
 import type { Engine } from '../index.js';
 import { startTestEngine } from '../testing/http.js';
+import { endpointLine } from './reports/text.js';
 
 let engine: Engine;
 const servers: DefectiveServer[] = [];
@@ -89,6 +90,11 @@ describe('a fleet on a server of its own', () => {
     expect(report.players.byState.PLAYING).toBe(50);
     const unavailable = report.endpoints.reduce((n, s) => n + (s.statuses['503'] ?? 0), 0);
     expect(unavailable).toBeGreaterThan(0);
+    // Every 503 was the fleet's own rule's (the server answers none), and the report says so.
+    expect(report.endpoints.reduce((n, s) => n + s.faulted, 0)).toBe(unavailable);
+    expect(endpointLine(report.endpoints.find((s) => s.faulted > 0)!)).toMatch(
+      /503 ×[\d,]+ · .* · [\d,]+ failed or delayed by fault rules · p50/,
+    );
     expect(report.totals.retries).toBeGreaterThan(0);
     // The rule was the fleet's own: gone with its minute.
     expect((await engine.commands.run('faults.list')).filter((r) => r.label === 'outage')).toEqual([]);
@@ -116,6 +122,8 @@ describe('a fleet on a server of its own', () => {
       // A 404 on load is no violation: the player goes idle, and its listener loads again later.
       expect(report.totals.violations).toBe(0);
       expect(report.players.byState.IDLE).toBe(3);
+      expect(report.endpoints.every((s) => s.faulted === 0)).toBe(true);
+      expect(endpointLine(report.endpoints[0]!)).not.toContain('fault rules');
     } finally {
       await new Promise((resolve) => server.close(resolve));
     }

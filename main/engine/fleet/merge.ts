@@ -65,6 +65,7 @@ export function mergeShares(
         known.requests += stats.requests;
         known.retries += stats.retries;
         known.transportErrors += stats.transportErrors;
+        known.faulted += stats.faulted;
         for (const [status, n] of Object.entries(stats.statuses))
           known.statuses[status] = (known.statuses[status] ?? 0) + n;
       }

@@ -39,11 +39,6 @@ export const MAX_TICKS = 3_600;
 
 export const zeroCounts = (): TickCounts => ({ requests: 0, errors: 0, retries: 0, violations: 0 });
 
-/**
- * An error is an answer the player could not use: no complete answer, a status other than 2xx, or
- * a 2xx whose body the player could not read (not JSON, not the shape it must have). The last is
- * what a server answering its HTML error page with 200 does; the platform counts it a failure.
- */
 /** An exchange as a violation's sample: where to find it in the traffic log, and what it was. */
 export function sampleOf(exchange: PlayerExchange): FleetViolationStats['sample'] {
   return {
@@ -56,6 +51,11 @@ export function sampleOf(exchange: PlayerExchange): FleetViolationStats['sample'
   };
 }
 
+/**
+ * An error is an answer the player could not use: no complete answer, a status other than 2xx, or
+ * a 2xx whose body the player could not read (not JSON, not the shape it must have). The last is
+ * what a server answering its HTML error page with 200 does; the platform counts it a failure.
+ */
 export function isError(exchange: Pick<PlayerExchange, 'status' | 'failure'>): boolean {
   return (
     exchange.failure !== undefined || exchange.status === undefined || exchange.status < 200 || exchange.status >= 300
@@ -102,7 +102,15 @@ export class FleetMetrics {
     const key = statsKey(exchange.endpoint, reason);
     let stats = this.endpoints.get(key);
     if (!stats) {
-      stats = { endpoint: exchange.endpoint, reason, requests: 0, retries: 0, statuses: {}, transportErrors: 0 };
+      stats = {
+        endpoint: exchange.endpoint,
+        reason,
+        requests: 0,
+        retries: 0,
+        statuses: {},
+        transportErrors: 0,
+        faulted: 0,
+      };
       this.endpoints.set(key, stats);
     }
     stats.requests++;
@@ -117,6 +125,7 @@ export class FleetMetrics {
       stats.transportErrors++;
       this.totals.transportErrors++;
     } else stats.statuses[exchange.status] = (stats.statuses[exchange.status] ?? 0) + 1;
+    if (exchange.fault) stats.faulted++;
     if (isError(exchange)) {
       this.totals.errors++;
       this.tickCounts.errors++;

@@ -45,14 +45,14 @@ export function fleetHtml(report: FleetReport): string {
         )
         .join('')}</table>`
     : '<p>No threshold was set.</p>';
-  const endpoints = `<table><tr><th>endpoint</th><th>reason</th><th>requests</th><th>retries</th><th>statuses</th><th>transport errors</th><th>p50</th><th>p90</th><th>p99</th><th>max</th></tr>${report.endpoints
+  const endpoints = `<table><tr><th>endpoint</th><th>reason</th><th>requests</th><th>retries</th><th>statuses</th><th>transport errors</th><th>by fault rules</th><th>p50</th><th>p90</th><th>p99</th><th>max</th></tr>${report.endpoints
     .map(
       (s) =>
         `<tr><td>${e(s.endpoint)}</td><td>${e(s.reason ?? '')}</td><td>${s.requests}</td><td>${s.retries}</td><td>${e(
           Object.entries(s.statuses)
             .map(([status, n]) => `${status}: ${n}`)
             .join(', '),
-        )}</td><td>${s.transportErrors}</td><td>${num(s.latency.p50)} ms</td><td>${num(s.latency.p90)} ms</td><td>${num(s.latency.p99)} ms</td><td>${num(s.latency.max)} ms</td></tr>`,
+        )}</td><td>${s.transportErrors}</td><td>${s.faulted}</td><td>${num(s.latency.p50)} ms</td><td>${num(s.latency.p90)} ms</td><td>${num(s.latency.p99)} ms</td><td>${num(s.latency.max)} ms</td></tr>`,
     )
     .join('')}</table>`;
   const latency = `<table><tr><th>endpoint</th><th>count</th><th>p50</th><th>p90</th><th>p99</th><th>max</th></tr>${[

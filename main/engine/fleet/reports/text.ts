@@ -31,7 +31,8 @@ export function headline(report: FleetReport): string {
 /**
  * `itemWindow load  200 requests · 200 ×198, 500 ×2 · 0 transport errors · 0 retries · p50 3ms p90 6ms p99 12ms max 40ms`:
  * one endpoint and reason, what the server answered (the statuses the terminal summary showed
- * none of, so "15 errors" did not say they were 401s).
+ * none of, so "15 errors" did not say they were 401s), and how many of those the fleet's own fault
+ * rules made (a 503 storm of `--fault` is not the server's).
  */
 export function endpointLine(stats: FleetEndpointReport): string {
   const statuses = Object.entries(stats.statuses)
@@ -42,6 +43,7 @@ export function endpointLine(stats: FleetEndpointReport): string {
   return (
     `${stats.endpoint}${stats.reason ? ` ${stats.reason}` : ''}  ${stats.requests.toLocaleString('en-US')} requests` +
     ` · ${statuses || 'no answer'} · ${stats.transportErrors} transport errors · ${stats.retries} retries` +
+    (stats.faulted ? ` · ${stats.faulted.toLocaleString('en-US')} failed or delayed by fault rules` : '') +
     ` · p50 ${ms(latency.p50)} p90 ${ms(latency.p90)} p99 ${ms(latency.p99)} max ${ms(latency.max)}`
   );
 }

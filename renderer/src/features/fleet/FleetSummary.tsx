@@ -159,6 +159,7 @@ export function FleetEndpoints({ report }: { report: FleetReport }) {
                 .map(([status, n]) => `${status}×${count(n)}`)
                 .concat(e.transportErrors ? [`no answer×${count(e.transportErrors)}`] : [])
                 .join(' ')}
+              {e.faulted ? <span className={styles.faulted}> ({count(e.faulted)} by fault rules)</span> : null}
             </td>
             {latencyCells(report.latencyByEndpoint[e.endpoint])}
           </tr>
