@@ -101,8 +101,10 @@ describe('check --replay', () => {
         );
     const unknownItemSent = recorded('item-window.unknown-item');
     const wrongTokenSent = recorded('auth.wrong-token').filter((line) => line.includes('cqc-check-wrong-'));
-    expect(unknownItemSent).toHaveLength(1);
-    expect(wrongTokenSent).toHaveLength(3);
+    // One for each of the 8 reasons a player sends with an itemId.
+    expect(unknownItemSent).toHaveLength(8);
+    // The made-up token on each of the four calls.
+    expect(wrongTokenSent).toHaveLength(4);
     front.seen = [];
     front.sent = [];
     const { code, stdout } = await runCli('check', '--replay', report, '--authorization', authorization);
@@ -119,9 +121,11 @@ describe('check --replay', () => {
     expect(lines.some((line) => /^STILL FAILING {2}auth\.wrong-token: /.test(line))).toBe(true);
     expect(lines.at(-1)).toMatch(/^STILL FAILING · 0 of 3 failing cases fixed(, 0 of \d+ warnings? gone)?$/);
     for (const line of [...unknownItemSent, ...wrongTokenSent]) expect(front.sent).toContain(line);
-    // The replayed cases and what they build on: no report, no walk.
-    expect(front.seen.some((line) => line.startsWith('timePlayed'))).toBe(false);
-    expect(front.seen.filter((line) => line.includes('[item-window.unknown-item]'))).toHaveLength(1);
+    // The replayed cases and what they build on: no report but the wrong-token case's, no walk.
+    const reports = front.seen.filter((line) => line.startsWith('timePlayed'));
+    expect(reports.length).toBeGreaterThan(0);
+    expect(reports.every((line) => line.includes('[auth.wrong-token]')), reports.join('\n')).toBe(true);
+    expect(front.seen.filter((line) => line.includes('[item-window.unknown-item]'))).toHaveLength(8);
     expect(
       front.seen.every((line) => !line.endsWith('[undefined]')),
       front.seen.join('\n'),
@@ -207,23 +211,23 @@ describe('check --replay', () => {
   });
 
   it('runs what a failing case had made skip: a defect hidden behind it fails the replay', async () => {
-    const onlyWrongToken = await startDefectiveServer({ defects: ['acceptsWrongToken'] });
+    const onlyFinal = await startDefectiveServer({ defects: ['refusesFinalReport'] });
     const hidden = join(dir, 'hidden.json');
-    front.target = onlyWrongToken;
+    front.target = onlyFinal;
     front.breakFirstWindow = true;
     try {
-      const { code, stdout } = await checkWritingJson(hidden, onlyWrongToken.authorization);
+      const { code, stdout } = await checkWritingJson(hidden, onlyFinal.authorization);
       expect(code, stdout).toBe(1);
       const run = JSON.parse(readFileSync(hidden, 'utf8')) as ConformanceRun;
-      expect(run.cases.find((c) => c.id === 'auth.wrong-token')?.outcome).toBe('skip');
-      // item-window.first fixed, and the wrong token it hid now checked: still failing as a whole.
+      expect(run.cases.find((c) => c.id === 'time-played.final')?.outcome).toBe('skip');
+      // item-window.first fixed, and the final report it hid now checked: still failing as a whole.
       front.breakFirstWindow = false;
-      const replay = await runCli('check', '--replay', hidden, '--authorization', onlyWrongToken.authorization);
+      const replay = await runCli('check', '--replay', hidden, '--authorization', onlyFinal.authorization);
       expect(replay.code, replay.stdout).toBe(1);
       const lines = replay.stdout.trim().split('\n');
       expect(lines).toContainEqual(expect.stringMatching(/^FIXED {10}item-window\.first: /));
       expect(lines).toContainEqual(
-        expect.stringMatching(/^NOW FAILING {4}auth\.wrong-token: .*with a made-up token: expected 401, got 200/),
+        expect.stringMatching(/^NOW FAILING {4}time-played\.final: .*expected 204 \(or 200\), got 400/),
       );
       expect(lines.at(-1)).toMatch(
         /^STILL FAILING · (\d+) of \1 failing cases? fixed, 1 of \d+ skipped cases now failing or not run/,
@@ -231,7 +235,7 @@ describe('check --replay', () => {
     } finally {
       front.target = broken;
       front.breakFirstWindow = false;
-      await onlyWrongToken.close();
+      await onlyFinal.close();
     }
   });
 

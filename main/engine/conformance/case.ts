@@ -34,6 +34,11 @@ export interface ConformanceCase extends ConformanceCaseInfo {
    * says which. They come before it in the suite.
    */
   needs?: readonly string[];
+  /**
+   * Cases whose facts this one reads when they have them (the first window's items, the walk's
+   * ends), and goes on without: never skipped for them, but a run of some cases runs them too.
+   */
+  uses?: readonly string[];
   run(context: CaseContext): Promise<Verdict>;
 }
 

@@ -73,7 +73,8 @@ describe('the suite against a server right in every way', () => {
     expect(progress.at(-1)).toMatchObject({ status: 'passed', error: null });
 
     const unknown = run.cases.find((c) => c.id === 'item-window.unknown-item')!;
-    expect(unknown.trafficIds).toHaveLength(1);
+    // One for each of the 8 reasons a player sends with an itemId.
+    expect(unknown.trafficIds).toHaveLength(8);
     const entry = (await admin(engine, 'GET', `/traffic/${unknown.trafficIds[0]}`)).body as TrafficEntry;
     expect(entry).toMatchObject({
       target: 'player',
@@ -93,7 +94,8 @@ describe('the suite against a server right in every way', () => {
     const ids = new Set(caseInfos().map(({ id }) => id));
     expect(server!.cases.filter((caseId) => caseId === undefined || !ids.has(caseId))).toEqual([]);
     expect(server!.cases.filter((caseId) => caseId === 'play-through').length).toBeGreaterThan(30);
-    expect(server!.cases.filter((caseId) => caseId === 'auth.wrong-token')).toHaveLength(4);
+    // Its own Authorization once, then a made-up token and none on each of the four calls.
+    expect(server!.cases.filter((caseId) => caseId === 'auth.wrong-token')).toHaveLength(9);
   });
 
   it('plays the whole queue through on a clock of its own, pausing, seeking and skipping, and leaves the console clock alone', async () => {
@@ -189,7 +191,7 @@ describe('a server wrong in one way fails that one case', () => {
   it('names what it expected and what came back: an unknown itemId answered with the first items', async () => {
     const { run } = await check({ defects: ['unknownItemFromStart'] });
     expect(run.cases.find((c) => c.id === 'item-window.unknown-item')!.message).toMatch(
-      /^GET \/itemWindow\?reason=skipToItem&.*itemId=cqc-check-no-such-item-\w+: expected 404 \(.*\), got 200 with a window of 11 items \(item-1 … item-11\)$/,
+      /^GET \/itemWindow\?reason=skipToItem&.*itemId=cqc-check-no-such-item-\w+: expected 404 \(.*\), got 200 with a window of 11 items \(item-1 … item-11\); the same for reason=pause, play, queueCompleted, refresh, resume, skipNext, skipPrev$/,
     );
   });
 
@@ -286,6 +288,22 @@ describe('what the platform lets a server do', () => {
     expect(run.status).toBe('passed');
   });
 
+  it.each([
+    ['the reasons case', 1],
+    ['the play-through, past its first skips', 6],
+  ])(
+    "skips refused 403 with X-Rejected-Reason under limitedSkips are the server's right (%s): the run passes",
+    async (where, budget) => {
+      const { run } = await check({ skipBudget: budget });
+      expect(failed(run)).toEqual([]);
+      expect(run.status).toBe('passed');
+      expect(run.cases.find((c) => c.id === 'play-through')!.message).toMatch(/^played the whole queue/);
+      const refusedIn = new Set(server!.refusedSkips);
+      expect(refusedIn.has(where === 'the reasons case' ? 'item-window.reasons' : 'play-through')).toBe(true);
+      if (where !== 'the reasons case') expect(refusedIn.has('item-window.reasons')).toBe(false);
+    },
+  );
+
   it('an answer slower than 1 s is a warning naming it, not a failure', async () => {
     const { run } = await check({ versionDelayMs: 1_100 });
     expect(failed(run)).toEqual([]);
@@ -343,8 +361,8 @@ describe('fault rules with target player', () => {
         status: 500,
         fault: { ruleId: rule.id },
       });
-      // The faulted request never reached the server: only the wrong-token case's /version did.
-      expect(server!.requests.filter((endpoint) => endpoint === 'version')).toHaveLength(1);
+      // The faulted request never reached the server: only the wrong-token case's two /version did.
+      expect(server!.requests.filter((endpoint) => endpoint === 'version')).toHaveLength(2);
     } finally {
       await admin(engine, 'DELETE', `/faults/${rule.id}`);
     }

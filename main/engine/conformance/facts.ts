@@ -56,10 +56,23 @@ export interface SuiteFacts {
   identities: TrackIdentities;
   /** Every answer of the run, tallied. */
   heard: Heard;
+  /**
+   * Whether the context's policies (`limitedSkips`, `notifyUserIntent`) have the player wait for
+   * the server before a skip: then a skip's window refused 403 is the server's right (platform.md
+   * §4.3). Set by `context`.
+   */
+  skipsAsked: boolean;
 }
 
 export function newFacts(): SuiteFacts {
-  return { firstWindow: null, windows: [], walk: null, identities: new TrackIdentities(), heard: new Heard() };
+  return {
+    firstWindow: null,
+    windows: [],
+    walk: null,
+    identities: new TrackIdentities(),
+    heard: new Heard(),
+    skipsAsked: false,
+  };
 }
 
 /** The window an answer holds, or why it holds none. */

@@ -133,6 +133,8 @@ export async function play(setup: PlaySetup): Promise<Play> {
   let listenerPaused = false;
   let violationsSeen = 0;
   let lastError = player.snapshot().lastError;
+  // The error a skip the server refused left as the player's last (its right under limitedSkips).
+  let refusedSkipError: unknown = null;
   let progressKey = '';
   let progressAt = clock.now();
 
@@ -202,7 +204,12 @@ export async function play(setup: PlaySetup): Promise<Play> {
     if (loadFailure !== null) return failed(`expected the load to start the queue, got ${loadFailure}`, lastRefused());
     if (later.failure) return failed(later.failure.message, later.failure.evidence);
     const snapshot = player.snapshot();
-    if (snapshot.lastError && snapshot.lastError !== lastError && !skipRefused(answers.last)) {
+    if (
+      snapshot.lastError &&
+      snapshot.lastError !== lastError &&
+      snapshot.lastError !== refusedSkipError &&
+      !skipRefused(answers.last)
+    ) {
       return failed(
         `expected the player to play on to the end of the queue, got an error it could not get past${where()}: ${snapshot.lastError.message}${because()}`,
         lastRefused(),
@@ -279,6 +286,7 @@ export async function play(setup: PlaySetup): Promise<Play> {
         lastRefused,
         where,
         because,
+        skipRefused: () => (refusedSkipError = player.snapshot().lastError),
       });
       if (next.act === 'pause' && failure === null) listenerPaused = true;
       if (next.act === 'play') listenerPaused = false;
@@ -301,6 +309,8 @@ interface Explain {
   lastRefused(): Answer[];
   where(): string;
   because(): string;
+  /** The server refused the skip just asked (403 with X-Rejected-Reason): the listener stays where it is. */
+  skipRefused(): void;
 }
 
 /**
@@ -341,8 +351,8 @@ function act(
     if (what === 'pause' || what === 'skipNext' || what === 'skipPrev') result.acts[what]++;
     player.act(what, 'user').catch((error: unknown) => {
       // A server may refuse a skip (limitedSkips: 403 with X-Rejected-Reason); the listener stays where it is.
-      if (!(error instanceof PlaybackError && error.errorCode === 'ERROR_SKIP_LIMIT_REACHED'))
-        later(refusal(what, item, error, snapshot, setup, explain));
+      if (error instanceof PlaybackError && error.errorCode === 'ERROR_SKIP_LIMIT_REACHED') explain.skipRefused();
+      else later(refusal(what, item, error, snapshot, setup, explain));
     });
     return null;
   } catch (error) {

@@ -152,7 +152,7 @@ describe('conformance runs over the admin API', () => {
     expect(cases.map((c) => c.name)).toEqual(caseInfos().map((c) => `${c.id}: ${c.title}`));
     const failedCase = cases.find((c) => c.failure)!;
     expect(failedCase).toMatchObject({
-      name: 'item-window.unknown-item: An itemId the queue does not have is answered 404',
+      name: 'item-window.unknown-item: An itemId the queue does not have is answered 404, whatever the reason',
       classname: 'docs/contract/platform.md §7.1',
     });
     expect(failedCase.failure![0]!.message).toMatch(

@@ -1,7 +1,7 @@
 /**
  * A run of some cases only (a replay of a report's failures, docs/contract/console.md §8): the
- * cases asked for and every case they build on, in suite order, so that each one judges the same
- * facts a whole run would have given it.
+ * cases asked for and every case they build on or read the facts of, in suite order, so that each
+ * one judges the same facts a whole run would have given it.
  */
 import { EngineError } from '../api/errors.js';
 import type { ConformanceCase } from './case.js';
@@ -22,7 +22,8 @@ export function selectCases(
   const add = (id: string): void => {
     if (wanted.has(id)) return;
     wanted.add(id);
-    for (const need of byId.get(id)?.needs ?? []) add(need);
+    const unit = byId.get(id);
+    for (const need of [...(unit?.needs ?? []), ...(unit?.uses ?? [])]) add(need);
   };
   ids.forEach(add);
   return suite.filter((unit) => wanted.has(unit.id));

@@ -370,6 +370,35 @@ function judgeFlags(step: Step, view: WindowView, from: number): void {
 }
 
 /**
+ * The flags of a window fetched outside the walk (another reason, other sizes), judged by where
+ * the walk found the queue's ends: true exactly when the window holds that end's item. An end the
+ * walk did not reach is not judged.
+ */
+export function flagProblems(view: WindowView, walk: Walk): string[] {
+  const problems: string[] = [];
+  for (const flag of ['includesBeginningOfQueue', 'includesEndOfQueue'] as const)
+    if (typeof view[flag] !== 'boolean')
+      problems.push(`${flag} must be true or false, got ${JSON.stringify(view[flag]) ?? 'nothing'}`);
+  if (view.items.length === 0 || walk.ids.length === 0) return problems;
+  const held = new Set(view.items.map(idOf));
+  const ends = [
+    ['includesBeginningOfQueue', walk.reachedBeginning, walk.ids[0]!, 'first'],
+    ['includesEndOfQueue', walk.reachedEnd, walk.ids.at(-1)!, 'last'],
+  ] as const;
+  for (const [flag, reached, id, which] of ends) {
+    if (!reached || typeof view[flag] !== 'boolean') continue;
+    const holds = held.has(id);
+    if (view[flag] !== holds)
+      problems.push(
+        holds
+          ? `${flag} false, but the window holds ${id}, the queue's ${which} item`
+          : `${flag} true, but the window does not hold ${id}, the queue's ${which} item`,
+      );
+  }
+  return problems;
+}
+
+/**
  * Windows reaching exactly back to the first item and one short of it, and exactly on to the last
  * item and one short of it, where the walk saw that end: a flag off by one shows here.
  */

@@ -1,48 +1,62 @@
 /**
- * A wrong `Authorization` is 401 (docs/contract/platform.md §5.7): a made-up token of the same
- * scheme on each GET the player makes, and none at all on one. Only meaningful when the run was
- * given credentials the server took: a server that needs none has nothing to refuse, and one
- * that refused the run's own proves nothing by refusing a wrong one. 403 fails like any other
- * code: it is the platform's code for a request refused for another reason (a stream limit), and
- * a player does not read it as "get a new token" (docs/contract/console.md §8).
+ * A wrong `Authorization` is 401 (docs/contract/platform.md §5.7: the header goes with every call):
+ * a made-up token of the same scheme, and none at all, on each of the four calls a player makes,
+ * `POST /timePlayed` with a valid report of an item of the queue. Only meaningful when the run was
+ * given credentials the server took: a server that needs none has nothing to refuse, and one that
+ * refused the run's own proves nothing by refusing a wrong one, so the case first asks for the
+ * context with the run's own. It builds on no other case: a server whose windows fail another
+ * rule still has its doors judged. 403 fails like any other code: it is the platform's code for a
+ * request refused for another reason (a stream limit), and a player does not read it as "get a
+ * new token" (docs/contract/console.md §8).
  */
 import { Findings, skip, type CaseContext, type ConformanceCase, type Verdict } from '../case.js';
 import { RULE } from '../rules.js';
 import { is2xx, outcomeOf, requestLine, type Answer, type Credentials } from '../server.js';
+import { playableItem, reportOf } from './time-played.js';
 
 export const wrongAuthorization: ConformanceCase = {
   id: 'auth.wrong-token',
   rule: RULE.auth,
-  title: 'A wrong Authorization is answered 401',
-  needs: ['item-window.first'],
-  async run({ server, madeUp }: CaseContext): Promise<Verdict> {
+  title: 'A wrong or missing Authorization is answered 401 on every call',
+  uses: ['item-window.first'],
+  async run({ server, madeUp, facts }: CaseContext): Promise<Verdict> {
     const given = server.authorization;
     if (!given)
       return skip(
         'the run was given no Authorization and the server answered without one: there is no token to get wrong',
       );
+    const own = await server.context();
+    if (own.status === 401 || own.status === 403)
+      return skip(
+        `${requestLine(own)} with the run's own Authorization was answered ${own.status}: a wrong one refused proves nothing (see context)`,
+        [own],
+      );
     const scheme = /^(\S+)\s+\S/.exec(given)?.[1] ?? 'Bearer';
-    const wrong: Credentials = { authorization: `${scheme} ${madeUp.make('wrong')}` };
-    const none: Credentials = { authorization: null };
-    const tries: [string, Answer][] = [
-      ['a made-up token', await server.context(wrong)],
-      [
-        'a made-up token',
-        await server.itemWindow({ reason: 'load', previousWindowSize: 0, upcomingWindowSize: 1 }, wrong),
-      ],
-      ['a made-up token', await server.version(wrong)],
-      [
-        'no Authorization',
-        await server.itemWindow({ reason: 'load', previousWindowSize: 0, upcomingWindowSize: 1 }, none),
-      ],
-    ];
+    const played = playableItem(facts.firstWindow?.items ?? []);
     const findings = new Findings();
-    for (const [what, answer] of tries) {
-      const asked = `${requestLine(answer)} with ${what}`;
-      if (answer.status === 401) continue;
-      if (is2xx(answer)) findings.fail(`${asked}: expected 401, got ${answer.status}: the server took it`);
-      else findings.fail(`${asked}: expected 401, got ${outcomeOf(answer)}`);
+    const answers: Answer[] = [];
+    for (const [what, as] of [
+      ['a made-up token', { authorization: `${scheme} ${madeUp.make('wrong')}` }],
+      ['no Authorization', { authorization: null }],
+    ] as [string, Credentials][]) {
+      const tries = [
+        await server.context(as),
+        await server.itemWindow({ reason: 'load', previousWindowSize: 0, upcomingWindowSize: 1 }, as),
+        await server.version(as),
+        ...(played ? [await server.timePlayed([reportOf(played, facts, 'update')], as)] : []),
+      ];
+      for (const answer of tries) {
+        answers.push(answer);
+        const asked = `${requestLine(answer)} with ${what}`;
+        if (answer.status === 401) continue;
+        if (is2xx(answer)) findings.fail(`${asked}: expected 401, got ${answer.status}: the server took it`);
+        else findings.fail(`${asked}: expected 401, got ${outcomeOf(answer)}`);
+      }
     }
-    return findings.verdict(`${tries.length} requests with a made-up token or none: 401 each`);
+    if (!played) findings.note('POST /timePlayed not asked: no item of a first window to report on');
+    return findings.verdict(
+      `${answers.length} requests, each call with a made-up token and with none: 401 each`,
+      findings.failed ? answers.filter((answer) => answer.status !== 401) : answers,
+    );
   },
 };

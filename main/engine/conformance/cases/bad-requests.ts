@@ -10,23 +10,63 @@ import { idOf, isWindow, spanOf, windowOf } from '../facts.js';
 import { RULE } from '../rules.js';
 import { is2xx, outcomeOf, requestLine, type Answer, type WindowAsk } from '../server.js';
 import { knownIds, middleOf } from './sizes.js';
+import { REASONS, WITHOUT_ITEM } from './reasons.js';
+import type { ItemWindowReason } from '../../cloud-queue/reasons.js';
+
+/**
+ * Every reason a player sends with `itemId` (all but a load's): the seed's rule names no reason, and
+ * a server that answers 404 only to `skipToItem` would hand a player refreshing or skipping from
+ * an item gone from the queue a window of other items instead of sending it idle.
+ */
+const WITH_ITEM: readonly ItemWindowReason[] = [
+  // The reason that names the item as the one to play: first, as the message's example.
+  'skipToItem',
+  ...REASONS.filter((reason) => reason !== 'skipToItem' && !WITHOUT_ITEM.has(reason)),
+];
 
 export const unknownItem: ConformanceCase = {
   id: 'item-window.unknown-item',
   rule: RULE.errors,
-  title: 'An itemId the queue does not have is answered 404',
-  async run({ server, madeUp }: CaseContext): Promise<Verdict> {
+  title: 'An itemId the queue does not have is answered 404, whatever the reason',
+  uses: ['item-window.first'],
+  async run({ server, madeUp, facts }: CaseContext): Promise<Verdict> {
     const itemId = madeUp.make('no-such-item');
-    const answer = await server.itemWindow({
-      reason: 'skipToItem',
-      itemId,
-      previousWindowSize: 5,
-      upcomingWindowSize: 10,
-    });
+    const known = knownIds(facts)?.[0];
     const findings = new Findings();
-    // Not another 4xx: a 404 is what makes the player empty its queue and wait (§3).
-    judgeRefusal(findings, answer, 404, `${itemId} is in no queue`);
-    return findings.verdict(`${requestLine(answer)}: 404, as for an item that does not exist`);
+    const answers: Answer[] = [];
+    const wrong: Answer[] = [];
+    for (const reason of WITH_ITEM) {
+      const ask = { reason, itemId, previousWindowSize: 5, upcomingWindowSize: 10 };
+      const answer = await server.itemWindow(ask);
+      answers.push(answer);
+      if (answer.status === 404) continue;
+      // Another error to a reason the server refuses even around an item it has is that reason
+      // refused (item-window.reasons says so), not an unknown item misjudged.
+      if (reason !== 'skipToItem' && !is2xx(answer)) {
+        if (known === undefined) continue;
+        const around = await server.itemWindow({ ...ask, itemId: known });
+        if (!isWindow(windowOf(around))) continue;
+      }
+      wrong.push(answer);
+    }
+    // Not another 4xx: a 404 is what makes the player empty its queue and wait (§3). The first
+    // wrong answer said whole, the others by reason, those that came the same way together.
+    const byGot = new Map<string, Answer[]>();
+    for (const answer of wrong) {
+      const got = refusalGot(answer, 404)!;
+      byGot.set(got, [...(byGot.get(got) ?? []), answer]);
+    }
+    for (const [got, same] of byGot) {
+      const [first, ...rest] = same;
+      const also = rest.length
+        ? `; the same for reason=${rest.map((answer) => answer.exchange.reason ?? '?').join(', ')}`
+        : '';
+      findings.fail(`${requestLine(first!)}: expected 404 (${itemId} is in no queue), got ${got}${also}`);
+    }
+    return findings.verdict(
+      `${answers.length} windows asked around ${itemId}, one for each reason sent with an itemId (${WITH_ITEM.join(', ')}): 404 each, as for an item that does not exist`,
+      wrong.length ? wrong : answers,
+    );
   },
 };
 
@@ -76,14 +116,18 @@ async function refuseSizes(
 
 /** `expected` and only it passes; a window, another status or no answer fails. */
 function judgeRefusal(findings: Findings, answer: Answer, expected: number, why: string): void {
-  const asked = requestLine(answer);
+  const got = refusalGot(answer, expected);
+  if (got) findings.fail(`${requestLine(answer)}: expected ${expected} (${why}), got ${got}`);
+}
+
+/** What came instead of `expected`, in a few words; null when it came. */
+function refusalGot(answer: Answer, expected: number): string | null {
   const status = answer.status;
-  if (status === expected) return;
+  if (status === expected) return null;
   if (status !== undefined && is2xx(answer)) {
     const view = windowOf(answer);
     const what = isWindow(view) ? `a window of ${spanOf(view.items.map((item) => idOf(item) ?? '?'))}` : 'a body';
-    findings.fail(`${asked}: expected ${expected} (${why}), got ${status} with ${what}`);
-  } else {
-    findings.fail(`${asked}: expected ${expected} (${why}), got ${outcomeOf(answer)}`);
+    return `${status} with ${what}`;
   }
+  return outcomeOf(answer);
 }

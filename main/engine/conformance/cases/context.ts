@@ -14,7 +14,7 @@ export const contextAnswers: ConformanceCase = {
   id: 'context',
   rule: RULE.requests,
   title: 'GET /context answers with a context',
-  async run({ server }) {
+  async run({ server, facts }) {
     const answer = await server.context();
     const asked = requestLine(answer);
     if (!is2xx(answer))
@@ -31,6 +31,7 @@ export const contextAnswers: ConformanceCase = {
       else findings.warn(`${asked}: ${violation.message}`);
     }
     if (checked.value) {
+      facts.skipsAsked = policiesAskBeforeSkips(checked.value);
       const present = CONTEXT_FIELDS.filter((field) => field in (checked.value as object));
       if (present.length === 0)
         findings.warn(
@@ -41,6 +42,14 @@ export const contextAnswers: ConformanceCase = {
     return findings.verdict(`${asked}: ${answer.status}`);
   },
 };
+
+/** Whether the context's policies have the player ask the server before a skip (and so let it refuse one). */
+function policiesAskBeforeSkips(context: object): boolean {
+  const policies = (context as { playbackPolicies?: unknown }).playbackPolicies;
+  if (typeof policies !== 'object' || policies === null) return false;
+  const { limitedSkips, notifyUserIntent } = policies as Record<string, unknown>;
+  return limitedSkips === true || notifyUserIntent === true;
+}
 
 /** A 401 to the run's own credentials is worth saying: every later case will meet it too. */
 export function unauthorizedHint(status: number | undefined): string {

@@ -2,45 +2,96 @@
  * Every `reason` a player sends is accepted (docs/contract/platform.md §2.4, §9.3): the nine
  * values, and `load+queueCompleted` since v2.2. A server may ignore `reason` and answer every one
  * alike; refusing one breaks the player's request at that moment (a skip, a resume).
+ *
+ * A server may also keep its own code for a reason, and its own mistakes there: each answer is held
+ * to what every window is held to, no more than asked on either side and its flags true exactly
+ * where it holds an end the walk found. A mistake the baseline answer shares (`refresh` for the
+ * reasons sent with itemId, `load` for those without) is every window's, and the case that judges it
+ * (`item-window.size-limits`, `item-window.queue-ends`) fails on it; this one fails on what only
+ * some reasons get wrong.
  */
 import { COMBINED_REASONS, ITEM_WINDOW_REASONS, type ItemWindowReason } from '../../cloud-queue/reasons.js';
 import { Findings, type CaseContext, type ConformanceCase, type Verdict } from '../case.js';
-import { isWindow, windowOf } from '../facts.js';
+import { isWindow, windowOf, type SuiteFacts, type WindowView } from '../facts.js';
 import { RULE } from '../rules.js';
-import { is2xx, outcomeOf, requestLine, type Answer } from '../server.js';
-import { knownIds } from './sizes.js';
+import { is2xx, outcomeOf, requestLine, type Answer, type WindowAsk } from '../server.js';
+import { flagProblems } from '../walk.js';
+import { knownIds, sizeProblems } from './sizes.js';
 
 export const REASONS: readonly ItemWindowReason[] = [...ITEM_WINDOW_REASONS, ...COMBINED_REASONS];
 
 /** Reasons a player sends without itemId: a load starts at the item the server chooses. */
-const WITHOUT_ITEM = new Set<ItemWindowReason>(['load', 'load+queueCompleted']);
+export const WITHOUT_ITEM: ReadonlySet<ItemWindowReason> = new Set<ItemWindowReason>(['load', 'load+queueCompleted']);
+
+/** The reasons of a listener's skip: a server whose policies have the player ask first may refuse one. */
+const SKIPS: ReadonlySet<ItemWindowReason> = new Set<ItemWindowReason>(['skipNext', 'skipPrev']);
+
+/** The reason whose answer the others of its kind are compared with. */
+const baselineOf = (reason: ItemWindowReason): ItemWindowReason => (WITHOUT_ITEM.has(reason) ? 'load' : 'refresh');
 
 export const everyReason: ConformanceCase = {
   id: 'item-window.reasons',
   rule: RULE.reasons,
-  title: 'Every reason value, and load+queueCompleted, is accepted',
+  title: 'Every reason value, and load+queueCompleted, is accepted and answered as any window',
+  uses: ['item-window.first', 'item-window.queue-ends'],
   async run({ server, facts }: CaseContext): Promise<Verdict> {
-    const itemId = knownIds(facts)?.[0];
+    const first = knownIds(facts)?.[0];
+    // Around the first item the run knows, and around the queue's last once the walk found it:
+    // each end's flag is judged where a window can hold it (a queueCompleted comes at the end).
+    const last = facts.walk?.reachedEnd ? facts.walk.ids.at(-1) : undefined;
+    const anchors = [...new Set([first, last])].filter((id) => id !== undefined);
     const findings = new Findings();
     const answers: Answer[] = [];
-    for (const reason of REASONS) {
-      const withItem = itemId !== undefined && !WITHOUT_ITEM.has(reason);
-      const answer = await server.itemWindow({
-        reason,
-        ...(withItem ? { itemId } : {}),
-        previousWindowSize: 2,
-        upcomingWindowSize: 2,
-      });
+    const misjudged: Answer[] = [];
+    const refusedSkips: ItemWindowReason[] = [];
+    const problemsOf = new Map<string, string[]>();
+    // The baselines first, so that every other reason is compared with its own.
+    const order = [...new Set<ItemWindowReason>(['load', 'refresh', ...REASONS])];
+    const asks: WindowAsk[] = [];
+    for (const anchor of anchors.length ? anchors : [undefined])
+      for (const reason of order) {
+        const withItem = anchor !== undefined && !WITHOUT_ITEM.has(reason);
+        if (!withItem && anchor !== anchors[0]) continue;
+        asks.push({ reason, ...(withItem ? { itemId: anchor } : {}), previousWindowSize: 2, upcomingWindowSize: 2 });
+      }
+    for (const ask of asks) {
+      const { reason } = ask;
+      const answer = await server.itemWindow(ask);
       answers.push(answer);
       const view = windowOf(answer);
-      if (isWindow(view)) continue;
-      const got = is2xx(answer) ? `${answer.status}, but ${view.problem}` : outcomeOf(answer);
-      findings.fail(`reason=${reason} (${requestLine(answer)}): expected a window, got ${got}`);
+      if (answer.status === 403 && facts.skipsAsked && SKIPS.has(reason)) {
+        refusedSkips.push(reason);
+        continue;
+      }
+      if (!isWindow(view)) {
+        const got = is2xx(answer) ? `${answer.status}, but ${view.problem}` : outcomeOf(answer);
+        findings.fail(`reason=${reason} (${requestLine(answer)}): expected a window, got ${got}`);
+        continue;
+      }
+      const baseline = baselineOf(reason);
+      const key = (of: ItemWindowReason) => `${of} ${ask.itemId ?? ''}`;
+      const problems = windowProblems(ask, view, facts);
+      problemsOf.set(key(reason), problems);
+      if (reason === baseline) continue;
+      const shared = new Set(problemsOf.get(key(baseline)) ?? []);
+      const own = problems.filter((problem) => !shared.has(problem));
+      for (const problem of own)
+        findings.fail(`reason=${reason} (${requestLine(answer)}): ${problem}, where reason=${baseline} was right`);
+      if (own.length) misjudged.push(answer);
     }
-    const refused = answers.filter((answer) => !isWindow(windowOf(answer)));
+    const refused = answers.filter((answer) => answer.status !== 403 && !isWindow(windowOf(answer)));
+    if (refusedSkips.length)
+      findings.note(
+        `the server refused ${refusedSkips.length} of the skips (403: its right where its policies have the player ask before a skip)`,
+      );
     return findings.verdict(
-      `all ${REASONS.length} reasons answered with a window (${REASONS.join(', ')})`,
-      refused.length ? refused : answers,
+      `all ${REASONS.length} reasons answered with a window around ${anchors.join(' and ') || 'the item the server chose'}, none held more than asked or flagged an end it did not hold where reason=refresh (or load) did not (${REASONS.join(', ')})`,
+      refused.length || misjudged.length ? [...refused, ...misjudged] : answers,
     );
   },
 };
+
+/** What a window holds beyond what was asked, and flags not where it stands (as far as the walk knows the ends). */
+function windowProblems(ask: WindowAsk, view: WindowView, facts: SuiteFacts): string[] {
+  return [...sizeProblems(ask, view), ...(facts.walk ? flagProblems(view, facts.walk) : [])];
+}

@@ -5,7 +5,7 @@
  * right (a window is the server's to cut), so it is said, never failed.
  */
 import { Findings, skip, type CaseContext, type ConformanceCase, type Verdict } from '../case.js';
-import { idOf, isWindow, spanOf, windowOf, type SuiteFacts } from '../facts.js';
+import { idOf, isWindow, spanOf, windowOf, type SuiteFacts, type WindowView } from '../facts.js';
 import { RULE } from '../rules.js';
 import { is2xx, outcomeOf, requestLine, type Answer, type WindowAsk } from '../server.js';
 
@@ -61,26 +61,8 @@ export const windowSizeLimits: ConformanceCase = {
         );
         continue;
       }
-      const itemIds = view.items.map(idOf);
-      const at = ask.itemId === undefined ? 0 : itemIds.indexOf(ask.itemId);
+      for (const problem of sizeProblems(ask, view)) findings.fail(`${asked}: ${problem}`);
       const most = ask.previousWindowSize + ask.upcomingWindowSize + 1;
-      if (at === -1) {
-        // Not centred (item-window.centred says so); the total is still bounded.
-        if (view.items.length > most)
-          findings.fail(`${asked}: ${view.items.length} items, more than the ${most} asked for in all`);
-        continue;
-      }
-      const before = at;
-      const after = view.items.length - 1 - at;
-      const previous = ask.itemId === undefined ? 0 : ask.previousWindowSize;
-      if (before > previous)
-        findings.fail(
-          `${asked}: ${items(before)} before ${ask.itemId ?? 'the first item'}, more than previousWindowSize=${previous}`,
-        );
-      if (after > ask.upcomingWindowSize)
-        findings.fail(
-          `${asked}: ${items(after)} after ${ask.itemId ?? 'the first item'}, more than upcomingWindowSize=${ask.upcomingWindowSize}`,
-        );
       if (view.items.length < most && view.includesBeginningOfQueue !== true && view.includesEndOfQueue !== true)
         fewer++;
     }
@@ -147,6 +129,31 @@ function placeProblem(answer: Answer, ids: readonly string[], index: number, sta
       return `item ${d} after ${itemId} is ${got}, where the queue has ${ids[index + d]} (as GET /itemWindow without itemId gave it)`;
   }
   return null;
+}
+
+/**
+ * What a window holds beyond what was asked: more than `previousWindowSize` before the item asked
+ * for, or more than `upcomingWindowSize` after it; asked without `itemId` (a load, where the server
+ * picks the item), or not holding the item asked for (`item-window.centred` says so), more than both
+ * and the item in all.
+ */
+export function sizeProblems(ask: WindowAsk, view: WindowView): string[] {
+  const most = ask.previousWindowSize + ask.upcomingWindowSize + 1;
+  const at = ask.itemId === undefined ? -1 : view.items.map(idOf).indexOf(ask.itemId);
+  if (at === -1)
+    return view.items.length > most
+      ? [
+          `${items(view.items.length)}, more than the ${most} asked for in all (${ask.previousWindowSize} before, the item, ${ask.upcomingWindowSize} after)`,
+        ]
+      : [];
+  const problems: string[] = [];
+  const before = at;
+  const after = view.items.length - 1 - at;
+  if (before > ask.previousWindowSize)
+    problems.push(`${items(before)} before ${ask.itemId}, more than previousWindowSize=${ask.previousWindowSize}`);
+  if (after > ask.upcomingWindowSize)
+    problems.push(`${items(after)} after ${ask.itemId}, more than upcomingWindowSize=${ask.upcomingWindowSize}`);
+  return problems;
 }
 
 export function noItems(facts: SuiteFacts): string {

@@ -39,19 +39,7 @@ async function report({ server, facts }: CaseContext, type: PlaybackReport['type
         ? 'no item of the first window has an id and a track.mediaUrl to report on (see item-window.items)'
         : 'the queue is empty: no item to report on',
     );
-  const queueVersion = typeof facts.firstWindow?.queueVersion === 'string' ? facts.firstWindow.queueVersion : '';
-  // Thirty seconds into the track for an update; the whole track for a final.
-  const millis = type === 'update' ? 30_000 : (played.durationMillis ?? 180_000);
-  const sent: PlaybackReport = {
-    id: played.id,
-    mediaUrl: played.mediaUrl,
-    queueVersion,
-    durationPlayedMillis: millis,
-    timeSincePlaybackMillis: millis + 1_500,
-    positionMillis: millis,
-    positionMillisAtSegmentStart: 0,
-    type,
-  };
+  const sent = reportOf(played, facts, type);
   const answer = await server.timePlayed([sent]);
   const asked = `${requestLine(answer)} (${type === 'update' ? 'an' : 'a'} ${type} report of ${played.id})`;
   if (!is2xx(answer)) return fail(`${asked}: expected 204 (or 200), got ${outcomeOf(answer)}`);
@@ -67,7 +55,30 @@ async function report({ server, facts }: CaseContext, type: PlaybackReport['type
 }
 
 /** The first item with an id and a media URL, and its duration when it has one. */
-function playableItem(items: readonly unknown[]): { id: string; mediaUrl: string; durationMillis?: number } | null {
+/** A valid report of `played`, with the queueVersion of the first window. */
+export function reportOf(
+  played: { id: string; mediaUrl: string; durationMillis?: number },
+  facts: CaseContext['facts'],
+  type: PlaybackReport['type'],
+): PlaybackReport {
+  const queueVersion = typeof facts.firstWindow?.queueVersion === 'string' ? facts.firstWindow.queueVersion : '';
+  // Thirty seconds into the track for an update; the whole track for a final.
+  const millis = type === 'update' ? 30_000 : (played.durationMillis ?? 180_000);
+  return {
+    id: played.id,
+    mediaUrl: played.mediaUrl,
+    queueVersion,
+    durationPlayedMillis: millis,
+    timeSincePlaybackMillis: millis + 1_500,
+    positionMillis: millis,
+    positionMillisAtSegmentStart: 0,
+    type,
+  };
+}
+
+export function playableItem(
+  items: readonly unknown[],
+): { id: string; mediaUrl: string; durationMillis?: number } | null {
   for (const item of items) {
     const id = idOf(item);
     const track = isObject(item) && isObject(item.track) ? item.track : null;

@@ -12,6 +12,8 @@ export const DEFECTS = {
   noContext: 'context',
   /** Answers an unknown itemId with a window from the first item. */
   unknownItemFromStart: 'item-window.unknown-item',
+  /** Answers an unknown itemId 404 for skipToItem only, other reasons with a window from the first item. */
+  unknownItemOnlyForSkipToItem: 'item-window.unknown-item',
   /** Sends one item more than asked on each side. */
   moreThanAsked: 'item-window.size-limits',
   /** Keeps windows full: the previous slots it cannot fill near the queue's start become upcoming items. */
@@ -24,6 +26,10 @@ export const DEFECTS = {
   acceptsWrongToken: 'auth.wrong-token',
   /** Answers a wrong Bearer token 403 instead of 401 (none is still 401). */
   forbidsWrongToken: 'auth.wrong-token',
+  /** Takes reports with any Authorization or none. */
+  reportsWithoutAuth: 'auth.wrong-token',
+  /** Answers GET /context and /version without an Authorization (a wrong one is still 401). */
+  contextWithoutAuth: 'auth.wrong-token',
   /** Tracks without mediaUrl. */
   tracksWithoutMediaUrl: 'item-window.items',
   /** includesBeginningOfQueue true on every window. */
@@ -36,6 +42,10 @@ export const DEFECTS = {
   duplicateIds: 'item-window.ids',
   /** Refuses reason=load+queueCompleted with 400. */
   refusesCombinedReason: 'item-window.reasons',
+  /** For skipNext, skipPrev, pause, play and resume, ignores the sizes: 5 before, 10 after. */
+  reasonsIgnoreSizes: 'item-window.reasons',
+  /** For queueCompleted, says includesEndOfQueue false even at the queue's end. */
+  queueCompletedNeverEnds: 'item-window.reasons',
   /** Refuses final reports with 400. */
   refusesFinalReport: 'time-played.final',
   /** GET /version answers another version than the windows carry. */
@@ -69,6 +79,11 @@ export interface DefectiveServerOptions {
   busyOnceWithoutRetryAfter?: boolean;
   /** Answers the first GET /version 503 with Retry-After: 1 (warming up), then as usual. */
   versionBusyOnce?: boolean;
+  /**
+   * Says `limitedSkips` in its context and takes this many skips (skipNext, skipPrev) in all, then
+   * refuses each 403 with X-Rejected-Reason: a server's right (platform.md §4.3, §7.1).
+   */
+  skipBudget?: number;
 }
 
 export interface DefectiveServer {
@@ -78,6 +93,8 @@ export interface DefectiveServer {
   requests: string[];
   /** The X-Conformance-Case each request carried, in the same order (undefined for none). */
   cases: (string | undefined)[];
+  /** The X-Conformance-Case of each skip refused past `skipBudget`. */
+  refusedSkips: (string | undefined)[];
   close(): Promise<void>;
 }
 
@@ -102,10 +119,12 @@ export async function startDefectiveServer(options: DefectiveServerOptions = {})
   if (defects.has('duplicateIds') && count > 20) ids[20] = ids[3]!;
   const requests: string[] = [];
   const cases: (string | undefined)[] = [];
+  const refusedSkips: (string | undefined)[] = [];
   const ended = new Set<string>();
   let busy = options.busyOnceWithoutRetryAfter === true;
   let versionDelayed = false;
   let versionBusy = false;
+  let skipsLeft = options.skipBudget ?? Infinity;
 
   const server = createServer((request, response) => {
     void handle(request, response).catch(() =>
@@ -120,10 +139,15 @@ export async function startDefectiveServer(options: DefectiveServerOptions = {})
     const caseId = request.headers['x-conformance-case'];
     cases.push(typeof caseId === 'string' ? caseId : undefined);
     const authorization = request.headers.authorization;
+    const open =
+      (defects.has('reportsWithoutAuth') && endpoint === 'timePlayed') ||
+      (defects.has('contextWithoutAuth') && !authorization && (endpoint === 'context' || endpoint === 'version'));
     if (
-      !authorization ||
-      (authorization !== `Bearer ${TOKEN}` &&
-        !(defects.has('acceptsWrongToken') && authorization.startsWith('Bearer ')))
+      open
+        ? false
+        : !authorization ||
+          (authorization !== `Bearer ${TOKEN}` &&
+            !(defects.has('acceptsWrongToken') && authorization.startsWith('Bearer ')))
     ) {
       if (authorization && defects.has('forbidsWrongToken'))
         return send(response, 403, { error: { code: 403, message: 'forbidden' } });
@@ -139,7 +163,7 @@ export async function startDefectiveServer(options: DefectiveServerOptions = {})
         queueVersion: 'v1',
         container: { name: 'Test', type: 'playlist' },
         reports: { sendUpdateAfterMillis: 30_000, periodicIntervalMillis: 30_000 },
-        playbackPolicies: { canSkip: true },
+        playbackPolicies: { canSkip: true, ...(options.skipBudget === undefined ? {} : { limitedSkips: true }) },
       });
     }
     if (endpoint === 'version') {
@@ -173,6 +197,16 @@ export async function startDefectiveServer(options: DefectiveServerOptions = {})
     const reason = (url.searchParams.get('reason') ?? '').replace(/ /g, '+');
     if (!REASONS.has(reason) || (defects.has('refusesCombinedReason') && reason.includes('+')))
       return send(response, 400, { error: { code: 400, message: `bad reason ${reason}` } });
+    if (reason === 'skipNext' || reason === 'skipPrev') {
+      if (skipsLeft <= 0) {
+        refusedSkips.push(cases.at(-1));
+        response
+          .writeHead(403, { 'content-type': 'application/json', 'x-rejected-reason': 'SKIP_LIMIT_REACHED' })
+          .end(JSON.stringify({ error: { code: 403, message: 'skip limit' } }));
+        return;
+      }
+      skipsLeft--;
+    }
     const sizes: number[] = [];
     for (const [name, fallback] of [
       ['previousWindowSize', 5],
@@ -193,8 +227,9 @@ export async function startDefectiveServer(options: DefectiveServerOptions = {})
       sizes.push(size);
     }
     const extra = defects.has('moreThanAsked') ? 1 : 0;
-    const previous = sizes[0]! + extra;
-    const upcoming = sizes[1]! + extra;
+    const ignored = defects.has('reasonsIgnoreSizes') && /^(skipNext|skipPrev|pause|play|resume)$/.test(reason);
+    const previous = ignored ? 5 : sizes[0]! + extra;
+    const upcoming = ignored ? 10 : sizes[1]! + extra;
     if (busy && url.searchParams.has('queueVersion')) {
       busy = false;
       return send(response, 503, { error: { code: 503, message: 'busy' } });
@@ -203,7 +238,10 @@ export async function startDefectiveServer(options: DefectiveServerOptions = {})
     const current = options.currentItem ?? (defects.has('centredBeginningNeverTrue') ? 9 : 0);
     let at = itemId ? ids.indexOf(itemId) : Math.min(current, Math.max(0, ids.length - 1));
     if (at === -1) {
-      if (!defects.has('unknownItemFromStart'))
+      if (
+        !defects.has('unknownItemFromStart') &&
+        !(defects.has('unknownItemOnlyForSkipToItem') && reason !== 'skipToItem')
+      )
         return send(response, 404, { error: { code: 404, message: `no item ${itemId}` } });
       at = 0;
     }
@@ -227,7 +265,10 @@ export async function startDefectiveServer(options: DefectiveServerOptions = {})
     return send(response, 200, {
       includesBeginningOfQueue:
         (from === 0 && !defects.has('centredBeginningNeverTrue')) || defects.has('beginningAlwaysTrue'),
-      includesEndOfQueue: to === ids.length && !defects.has('endNeverTrue'),
+      includesEndOfQueue:
+        to === ids.length &&
+        !defects.has('endNeverTrue') &&
+        !(defects.has('queueCompletedNeverEnds') && reason === 'queueCompleted'),
       contextVersion: '1',
       ...(defects.has('noQueueVersion') ? {} : { queueVersion: 'v1' }),
       items,
@@ -241,6 +282,7 @@ export async function startDefectiveServer(options: DefectiveServerOptions = {})
     authorization: `Bearer ${TOKEN}`,
     requests,
     cases,
+    refusedSkips,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
