@@ -134,6 +134,24 @@ describe('masking by value at capture', () => {
     expect(spliceBack(entry.url, entry.held!.url!)).toBe(`http://127.0.0.1:9/cb/${code}`);
   });
 
+  it("(audit) masks a known secret sent as a path segment in the entry's path too, as in its URL", () => {
+    const known = new KnownSecrets();
+    const token = 'KnHFG-R0Hhtmspgn363EKK-b-nkUWCPhkoIp4WWRYW4';
+    known.add(token);
+    const entry = testTrafficEntry({
+      url: `http://127.0.0.1:9/admin/api/queues/${token}?x=1`,
+      path: `/admin/api/queues/${token}`,
+    });
+    maskEntry(entry, known);
+    expect(entry.url).not.toContain(token);
+    expect(entry.path).not.toContain(token);
+    expect(entry.path).toMatch(/^\/admin\/api\/queues\/\S+•••$/);
+    // A path with no secret is left as it came.
+    const clean = testTrafficEntry({ url: 'http://127.0.0.1:9/q/itemWindow?reason=load', path: '/q/itemWindow' });
+    maskEntry(clean, known);
+    expect(clean.path).toBe('/q/itemWindow');
+  });
+
   // A cached window's first answer is read from the store, every later one is the cache's: the
   // same text in another string, which the masker holds again as the string of that later look.
   it.each([

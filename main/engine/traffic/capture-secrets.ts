@@ -54,6 +54,11 @@ export function maskUrl(
 
 const maskQueryValue = (secret: string) => encodeURIComponent(mask(secret));
 
+/** A text with the known secrets in it masked, read by value only (a summary's path); null when it holds none. */
+function maskKnown(text: string, known: KnownSecrets | undefined): Masked {
+  return applyStretches(text, withKnown(text, [], known, mask, true));
+}
+
 /** A JSON string's text (escapes and all) masked: still a valid JSON string when it was one. */
 function maskJsonString(name: string, raw: string): string {
   try {
@@ -245,6 +250,10 @@ export class CaptureMasker {
     if (url) {
       entry.url = url.text;
       (held ??= {}).url = url.splices;
+      // The summary's path is the URL's too (a token sent as a path segment): masked with it, by
+      // value. Only here, where the URL held a secret: a clean URL's path holds none.
+      const path = maskKnown(entry.path, known);
+      if (path) entry.path = path.text;
     }
     if (requestHeaders === undefined)
       requestHeaders = this.keep(
