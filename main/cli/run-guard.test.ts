@@ -200,6 +200,28 @@ describe('run refuses what it cannot run safely', () => {
     expect(calls).toBe(0);
   });
 
+  it("(audit) a queue edit's mediaUrl on another host is the item's content, not a call: it runs", async () => {
+    const { code, stdout, stderr } = await runCli(
+      'run',
+      writeJson('media.json', {
+        name: 'a track added',
+        steps: [
+          {
+            type: 'queueEdit',
+            command: 'queues.update',
+            input: { id: 'no-such-queue', name: 'x', items: [{ track: { mediaUrl: `${elsewhereUrl()}a.mp3` } }] },
+          },
+          { type: 'expect', playerId: 'player-kitchen', state: 'IDLE' },
+        ],
+      }),
+    );
+    expect(stderr).not.toMatch(/would call hosts/);
+    // It ran (the edit names no queue of this console, so that step fails): nothing was called.
+    expect(stdout).toMatch(/queueEdit|queues\.update/);
+    expect([0, 1]).toContain(code);
+    expect(calls).toBe(0);
+  });
+
   it('--allow-host names a host the run may call: then it runs', async () => {
     const host = new URL(elsewhereUrl()).host;
     const { code, stdout } = await runCli(

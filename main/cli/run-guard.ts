@@ -59,7 +59,8 @@ export function parseAllowedHost(value: string): string {
 
 /**
  * Every absolute http(s) URL the steps carry, in any field (a loadCloudQueue's queueBaseUrl, a
- * path), must name one of the console's own listeners or an allowed host. Values still holding a
+ * path), must name one of the console's own listeners or an allowed host; a queue edit's items are
+ * content the console never calls (and the engine's outbound gate holds whatever it does call). Values still holding a
  * `${variable}` are the console's own URLs once substituted, and are let through.
  */
 export function refuseOutsideHosts(
@@ -72,6 +73,8 @@ export function refuseOutsideHosts(
   const allowedSet = new Set(allowed);
   const outside: string[] = [];
   steps.forEach((step, index) => {
+    // A queue edit's URLs are the items' content (a track's mediaUrl): the console calls none of them.
+    if (step.type === 'queueEdit') return;
     for (const text of stringsIn(step)) {
       const match = /https?:\/\/[^\s"'<>]+/gi;
       for (const [candidate] of text.matchAll(match)) {

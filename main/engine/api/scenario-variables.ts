@@ -46,3 +46,26 @@ export function describeUnfilled(unfilled: readonly UnfilledVariable[], at: stri
   for (const { index, name } of unfilled) if (!first.has(name)) first.set(name, index);
   return [...first].map(([name, index]) => `${at}/${index} uses \${${name}}`).join(', ');
 }
+
+/**
+ * The rules a step names by `ref` (`faultRemove`, `faultMove`, `faultTrigger`) that no `fault`
+ * step before it gave that ref: the step could only fail at run time ("no rule rule9").
+ */
+export function unknownRuleRefs(steps: readonly ScenarioStep[]): UnfilledVariable[] {
+  const refs = new Set<string>();
+  const unknown: UnfilledVariable[] = [];
+  steps.forEach((step, index) => {
+    if (step.type === 'fault' && step.ref) refs.add(step.ref);
+    if (
+      (step.type === 'faultRemove' || step.type === 'faultMove' || step.type === 'faultTrigger') &&
+      !refs.has(step.rule)
+    )
+      unknown.push({ index, name: step.rule });
+  });
+  return unknown;
+}
+
+/** "/steps/3 names rule9" for each unknown ref, for a refusal. */
+export function describeUnknownRefs(unknown: readonly UnfilledVariable[], at: string): string {
+  return unknown.map(({ index, name }) => `${at}/${index} names rule ${name}`).join(', ');
+}

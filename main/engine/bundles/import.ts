@@ -18,7 +18,13 @@ import type { QueueSummary } from '../api/queue-types.js';
 import type { ScenarioStep } from '../api/scenario-types.js';
 import type { BundleDeps } from './deps.js';
 import { upgradeV1 } from './upgrade-v1.js';
-import { VARIABLE, describeUnfilled, unfilledVariables } from '../api/scenario-variables.js';
+import {
+  VARIABLE,
+  describeUnfilled,
+  describeUnknownRefs,
+  unfilledVariables,
+  unknownRuleRefs,
+} from '../api/scenario-variables.js';
 import type { StagedQueue } from '../cloud-queue/staged-writes.js';
 
 type Bundle = Static<typeof ReproBundleSchema>;
@@ -177,6 +183,11 @@ function meaningProblems(bundle: Bundle): string[] {
       known.push(`${queue.ref}.${item.id}`);
     });
   });
+  const unknownRefs = unknownRuleRefs(bundle.scenario.steps);
+  if (unknownRefs.length)
+    problems.push(
+      `${describeUnknownRefs(unknownRefs, '/scenario/steps')}, which no fault step before it names with "ref"`,
+    );
   const unfilled = unfilledVariables(bundle.scenario.steps, known);
   if (unfilled.length)
     problems.push(

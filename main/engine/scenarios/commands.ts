@@ -5,7 +5,12 @@ import type { CommandHandlers } from '../api/runner.js';
 import type { EngineClock } from '../clock/clock.js';
 import type { ScenarioRepository } from '../store/repositories/scenarios.js';
 import { runScenario, type ScenarioDeps } from './runner.js';
-import { describeUnfilled, unfilledVariables } from '../api/scenario-variables.js';
+import {
+  describeUnfilled,
+  describeUnknownRefs,
+  unfilledVariables,
+  unknownRuleRefs,
+} from '../api/scenario-variables.js';
 
 type Names = 'scenarios.list' | 'scenarios.save' | 'scenarios.get' | 'scenarios.delete' | 'scenarios.run';
 
@@ -24,6 +29,12 @@ export function scenarioCommandHandlers(
   return {
     'scenarios.list': () => repo.list(),
     'scenarios.save': ({ id, name, description, steps }) => {
+      const refs = unknownRuleRefs(steps);
+      if (refs.length)
+        throw new EngineError(
+          'invalid_input',
+          `${describeUnknownRefs(refs, '/steps')}, which no fault step before it names with "ref"`,
+        );
       const unfilled = unfilledVariables(steps, []);
       if (unfilled.length)
         throw new EngineError(

@@ -103,10 +103,37 @@ describe('journal steps in a scenario', () => {
     expect(((await admin(engine, 'GET', `/queues/${queue.id}`)).body as QueueView).items[0]!.track.name).toBe('Added');
   });
 
-  it('fails a step that names a rule no fault step named, with the reason', async () => {
-    const report = await runSteps([{ type: 'clearFaults' }, { type: 'faultRemove', rule: 'nothing' }]);
-    expect(report.passed).toBe(false);
-    expect(report.steps[1]).toMatchObject({ status: 'failed', message: expect.stringContaining('no rule nothing') });
+  it('refuses a scenario whose step names a rule no fault step before it named, before it runs (400)', async () => {
+    const saved = await admin(engine, 'POST', '/scenarios', {
+      name: 'unknown ref',
+      steps: [{ type: 'clearFaults' }, { type: 'faultRemove', rule: 'nothing' }],
+    });
+    expect(saved.status).toBe(400);
+    expect(saved.body).toMatchObject({
+      error: {
+        code: 'invalid_input',
+        message: expect.stringContaining('/steps/1 names rule nothing, which no fault step before it names with "ref"'),
+      },
+    });
+    // Named by a fault step before it: taken.
+    const report = await runSteps([
+      { type: 'clearFaults' },
+      { type: 'fault', ref: 'nothing', rule: { target: 'player', action: { type: 'drop' } } },
+      { type: 'faultRemove', rule: 'nothing' },
+    ]);
+    expect(report.steps[2]).toMatchObject({ status: 'passed' });
+  });
+
+  it('refuses a step with a field it does not know, and an expect with an empty transitions list (400)', async () => {
+    for (const [step, message] of [
+      [{ type: 'expect', playerId: 'player-kitchen', state: 'PLAYING', itemID: 'item-5' }, 'itemID'],
+      [{ type: 'expect', playerId: 'player-kitchen', transitions: [] }, '/steps/0/transitions'],
+      [{ type: 'fault', rule: { target: 'player', action: { type: 'drop' } }, times: 2 }, 'times'],
+    ] as const) {
+      const saved = await admin(engine, 'POST', '/scenarios', { name: 'unknown field', steps: [step] });
+      expect(saved.status, JSON.stringify(saved.body)).toBe(400);
+      expect(JSON.stringify(saved.body)).toContain(message);
+    }
   });
 
   it('fails a Send now the player refuses when it was not expected to be', async () => {

@@ -55,43 +55,51 @@ const sameEdits: [Static<typeof QueueEditCommandSchema>, QueueEditCommand] exten
   : never = true;
 void sameEdits;
 
+/**
+ * A step of one type, with no field it does not know: a misspelled `itemID` or a `times` outside
+ * its rule would otherwise be dropped without a word, and the check it meant with it (a false
+ * PASS). A rule's own fields are its schema's to judge.
+ */
+const Step = <Properties extends Parameters<typeof Type.Object>[0]>(properties: Properties) =>
+  Type.Object(properties, { additionalProperties: false });
+
 export const ScenarioStepSchema = Type.Union([
-  Type.Object({ type: Type.Literal('fault'), rule: FaultRuleInputSchema, ref: Type.Optional(RuleRef) }),
-  Type.Object({ type: Type.Literal('faultRemove'), rule: RuleRef }),
-  Type.Object({
+  Step({ type: Type.Literal('fault'), rule: FaultRuleInputSchema, ref: Type.Optional(RuleRef) }),
+  Step({ type: Type.Literal('faultRemove'), rule: RuleRef }),
+  Step({
     type: Type.Literal('faultMove'),
     rule: RuleRef,
     toIndex: Type.Integer({ minimum: 0, maximum: 10_000 }),
   }),
-  Type.Object({
+  Step({
     type: Type.Literal('faultTrigger'),
     rule: RuleRef,
     playerId: Type.Optional(Type.String({ minLength: 1 })),
     expectError: Type.Optional(Type.Boolean()),
     pendingAtExport: Type.Optional(Type.Boolean()),
   }),
-  Type.Object({
+  Step({
     type: Type.Literal('trigger'),
     playerId: Type.String({ minLength: 1 }),
     request: TriggerRequestSchema,
     expectError: Type.Optional(Type.Boolean()),
     pendingAtExport: Type.Optional(Type.Boolean()),
   }),
-  Type.Object({
+  Step({
     type: Type.Literal('queueEdit'),
     command: QueueEditCommandSchema,
     input: Type.Record(Type.String(), Type.Unknown()),
     saveItemIds: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 300 }), { maxItems: 10_000 })),
   }),
-  Type.Object({ type: Type.Literal('clearFaults') }),
-  Type.Object({
+  Step({ type: Type.Literal('clearFaults') }),
+  Step({
     type: Type.Literal('action'),
     playerId: Type.String({ minLength: 1 }),
     action: PlayerActionSchema,
     expectError: Type.Optional(Type.Boolean()),
     pendingAtExport: Type.Optional(Type.Boolean()),
   }),
-  Type.Object({
+  Step({
     type: Type.Literal('command'),
     method: Type.Union([Type.Literal('GET'), Type.Literal('POST')]),
     path: Type.String({ pattern: '^/api/v1/' }),
@@ -100,17 +108,18 @@ export const ScenarioStepSchema = Type.Union([
     save: Type.Optional(Type.Record(Type.String(), Type.String())),
     pendingAtExport: Type.Optional(Type.Boolean()),
   }),
-  Type.Object({
+  Step({
     type: Type.Literal('clock'),
     speed: Type.Optional(Type.Number({ minimum: 0, maximum: MAX_CLOCK_SPEED })),
     advanceMs: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_CLOCK_STEP_MS })),
   }),
-  Type.Object({
+  Step({
     type: Type.Literal('expect'),
     playerId: Type.String({ minLength: 1 }),
     state: Type.Optional(StateSchema),
     itemId: Type.Optional(Type.String()),
-    transitions: Type.Optional(Type.Array(Type.String({ minLength: 1 }))),
+    // At least one: an empty list would check nothing and pass whatever happened.
+    transitions: Type.Optional(Type.Array(Type.String({ minLength: 1 }), { minItems: 1 })),
   }),
 ]);
 
