@@ -115,6 +115,8 @@ test.describe('the guided demo', () => {
     await expectArea('player', /player=player-kitchen/);
     await demo.expectTicked('play');
     await expect(demo.step('play')).toContainText('plays “Demo queue”');
+    // The focus followed to the next step's button, not back to the page's start (audit).
+    await expect(demo.button('skip', 'Skip')).toBeFocused();
     // The player's state is in view beside the checklist, not under it.
     await expectStateInView(page, demo.panel);
     await shoot('2-play');
@@ -180,6 +182,16 @@ test.describe('the guided demo', () => {
       'Inject 503',
     ]);
     expect(clicks.length).toBeLessThanOrEqual(8);
+
+    // Start over takes back the 503 the last step left live (audit: a second Play met it).
+    const startOver = demo.panel.getByRole('button', { name: 'Start over' });
+    await expect(startOver).toBeFocused();
+    const rules = async () => (await adminApi<unknown[]>(served.ready, 'GET', '/faults')).length;
+    const live = await rules();
+    expect(live).toBeGreaterThan(0);
+    await startOver.click();
+    await expect.poll(rules).toBe(live - 1);
+    await expect(demo.step('play')).not.toHaveAttribute('data-done', 'true');
     if (process.env.SHOT) await page.screenshot({ path: process.env.SHOT });
   });
 

@@ -61,7 +61,7 @@ test('a QA check cycle, inject → trigger → the request with its fault and th
 
   // The state change it caused: on the diagram, and linked from the row to its transition.
   await player.expectState('IDLE');
-  const transition = failed.getByRole('link', { name: /^Transition \d+: PLAYING to IDLE$/ });
+  const transition = failed.getByRole('link', { name: /^→ IDLE: transition \d+, PLAYING to IDLE$/ });
   await expect(transition).toBeVisible();
   await transition.click();
   await expect(player.timeline.locator('tr[aria-current="true"]')).toContainText('PLAYING → IDLE');

@@ -2,7 +2,9 @@
  * The newest stretch of the traffic log, for a player's request strip. The engine's traffic
  * filter has no player field, so the workbench reads the log's newest RECENT entries and keeps
  * the player's own (features/player/request-rows.ts): bounded, whatever the log holds. Kept live
- * by `traffic.appended`, at most every LIVE_INTERVAL_MS, and read again on `traffic.reset`.
+ * by `traffic.appended`, at most every LIVE_INTERVAL_MS, and read again on `traffic.reset`; read
+ * again whenever the page mounts, too: its events are heard only while it is shown, and what came
+ * while another area was open would otherwise never appear (audit: a stale strip until a reload).
  */
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
@@ -34,15 +36,20 @@ export function useRecentTraffic(enabled: boolean) {
       if (timer) clearTimeout(timer);
     };
   }, [api, queryClient, enabled]);
-  return useQuery({
+  return useQuery({ ...recentTrafficQuery(api), enabled });
+}
+
+/** The query's options: fresh until an event says otherwise, and read again on every mount. */
+export function recentTrafficQuery(api: Pick<ReturnType<typeof useApi>, 'call'>) {
+  return {
     queryKey: recentTrafficKey,
-    enabled,
     queryFn: async () => {
       const { total } = await api.call('traffic.page', { offset: 0, limit: 1 });
       return (await api.call('traffic.page', { offset: Math.max(0, total - RECENT_TRAFFIC), limit: RECENT_TRAFFIC }))
         .rows;
     },
     staleTime: Infinity,
-    placeholderData: (previous) => previous,
-  });
+    refetchOnMount: 'always' as const,
+    placeholderData: <T>(previous: T | undefined) => previous,
+  };
 }

@@ -3,7 +3,7 @@
  * saying what the engine confirmed (the integration, the queue and item playing, the reports
  * received, the retries) in the words a presenter reads out.
  */
-import type { ReactNode } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { Link } from '@tanstack/react-router';
 import { DEMO_STEPS, useDemoStore, type DemoStep } from '../../stores/demo';
 import { useDemo } from './useDemo';
@@ -32,6 +32,21 @@ export function DemoChecklist() {
   const reset = useDemoStore((s) => s.reset);
   const { done, run } = demo;
   const next = DEMO_STEPS.find((step) => !done[step]);
+  // A step's button goes once it ticks: the focus follows to the next step's (or Start over), not
+  // to the page's start, forty Tabs away (audit).
+  const buttons = useRef(new Map<DemoStep, HTMLButtonElement | null>());
+  const startOver = useRef<HTMLButtonElement | null>(null);
+  const [followFocus, setFollowFocus] = useState(false);
+  useEffect(() => {
+    if (!followFocus || run.isPending) return;
+    (next ? buttons.current.get(next) : startOver.current)?.focus();
+  }, [followFocus, next, run.isPending]);
+  // Start over takes back the 503 rule the last step left live, or the next Play meets it.
+  const begin = () => {
+    const ruleId = demo.marks.ruleId;
+    reset();
+    if (ruleId) demo.removeFault.mutate(ruleId);
+  };
   // The step just done and the one to do say what they are about; the others are their titles,
   // so the panel stays small beside the area it talks about.
   const lastDone = DEMO_STEPS.findLast((step) => done[step]);
@@ -116,9 +131,15 @@ export function DemoChecklist() {
               {!ticked && (
                 <button
                   type="button"
+                  ref={(button) => {
+                    buttons.current.set(step, button);
+                  }}
                   className={step === next ? 'primary' : undefined}
                   disabled={step !== next || run.isPending}
-                  onClick={() => run.mutate(step)}
+                  onClick={() => {
+                    setFollowFocus(true);
+                    run.mutate(step);
+                  }}
                 >
                   {running ? 'Working…' : BUTTONS[step]}
                 </button>
@@ -138,7 +159,7 @@ export function DemoChecklist() {
       </ol>
       <p className={styles.foot}>
         {next ? `${DEMO_STEPS.indexOf(next)} of ${DEMO_STEPS.length} done.` : 'All done.'}{' '}
-        <button type="button" onClick={reset}>
+        <button type="button" ref={startOver} onClick={begin}>
           Start over
         </button>
       </p>

@@ -77,17 +77,21 @@ export function RequestStrip({
                 #{entryOf(row)}
               </Link>
               {row.requestId &&
-                (caused.get(row.requestId) ?? []).map((t) => (
-                  <Link
-                    key={t.seq}
-                    to="/player"
-                    search={{ player: playerId, transition: t.seq }}
-                    aria-label={`Transition ${t.seq}: ${t.from} to ${t.to}`}
-                    title={t.transition}
-                  >
-                    {t.from === t.to ? t.transition : `→ ${t.to}`}
-                  </Link>
-                ))}
+                (caused.get(row.requestId) ?? []).map((t) => {
+                  const shown = t.from === t.to ? t.transition : `→ ${t.to}`;
+                  // The name starts with what the link shows, so that a voice user can say it.
+                  return (
+                    <Link
+                      key={t.seq}
+                      to="/player"
+                      search={{ player: playerId, transition: t.seq }}
+                      aria-label={`${shown}: transition ${t.seq}, ${t.from} to ${t.to}`}
+                      title={t.transition}
+                    >
+                      {shown}
+                    </Link>
+                  );
+                })}
             </td>
           </tr>
         ))}

@@ -341,7 +341,14 @@ export function QueueEditor({ queue, onDeleted }: { queue: QueueSummary; onDelet
               </button>
             ))}
           </div>
-          <div role="tabpanel" id="queue-tab-panel" aria-labelledby={`queue-tab-${tab}`} className={styles.tabPanel}>
+          {/* Focusable, as a tab panel is: its tables scroll sideways, and a keyboard user scrolls them from here. */}
+          <div
+            role="tabpanel"
+            id="queue-tab-panel"
+            tabIndex={0}
+            aria-labelledby={`queue-tab-${tab}`}
+            className={styles.tabPanel}
+          >
             {tab === 'players' && (
               <PlayersPanel activity={activity.data} colors={colors} onShowItem={(itemId) => void showItem(itemId)} />
             )}
