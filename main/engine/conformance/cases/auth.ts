@@ -3,8 +3,8 @@
  * a made-up token of the same scheme, and none at all, on each of the four calls a player makes,
  * `POST /timePlayed` with a valid report of an item of the queue. Only meaningful when the run was
  * given credentials the server took: a server that needs none has nothing to refuse, and one that
- * refused the run's own proves nothing by refusing a wrong one, so the case first asks for the
- * context with the run's own. It builds on no other case: a server whose windows fail another
+ * refused the run's own (or did not answer it) proves nothing by refusing a wrong one, so the case
+ * first asks for the context with the run's own, and goes on only once that was taken. It builds on no other case: a server whose windows fail another
  * rule still has its doors judged. 403 fails like any other code: it is the platform's code for a
  * request refused for another reason (a stream limit), and a player does not read it as "get a
  * new token" (docs/contract/console.md §8).
@@ -25,10 +25,12 @@ export const wrongAuthorization: ConformanceCase = {
       return skip(
         'the run was given no Authorization and the server answered without one: there is no token to get wrong',
       );
+    // Taken, or nothing here proves anything: a wrong one refused by a server that refused the
+    // run's own too (or answered it 503, or not at all) says nothing of how it reads a token.
     const own = await server.context();
-    if (own.status === 401 || own.status === 403)
+    if (!is2xx(own))
       return skip(
-        `${requestLine(own)} with the run's own Authorization was answered ${own.status}: a wrong one refused proves nothing (see context)`,
+        `${requestLine(own)} with the run's own Authorization was answered ${outcomeOf(own)}: a wrong one refused proves nothing (see context)`,
         [own],
       );
     const scheme = /^(\S+)\s+\S/.exec(given)?.[1] ?? 'Bearer';
