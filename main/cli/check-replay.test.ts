@@ -124,7 +124,10 @@ describe('check --replay', () => {
     // The replayed cases and what they build on: no report but the wrong-token case's, no walk.
     const reports = front.seen.filter((line) => line.startsWith('timePlayed'));
     expect(reports.length).toBeGreaterThan(0);
-    expect(reports.every((line) => line.includes('[auth.wrong-token]')), reports.join('\n')).toBe(true);
+    expect(
+      reports.every((line) => line.includes('[auth.wrong-token]')),
+      reports.join('\n'),
+    ).toBe(true);
     expect(front.seen.filter((line) => line.includes('[item-window.unknown-item]'))).toHaveLength(8);
     expect(
       front.seen.every((line) => !line.endsWith('[undefined]')),

@@ -203,6 +203,8 @@ describe('cloud-queue-console check: exit 2', () => {
         'm',
       ),
     );
+    // A server nobody answers at may be a wrong URL: what one looks like (audit).
+    expect(stderr).toContain('such as https://cloudqueue.example.com/queues/{queueId}/v2.3/');
     const suite = ((await parse(readFileSync(junit, 'utf8'))) as TestSuites).testsuite![0]!;
     expect(suite.testcase).toEqual([
       expect.objectContaining({

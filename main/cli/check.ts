@@ -16,6 +16,7 @@ import { createEngine, type Engine } from '../engine/index.js';
 import { createLogger } from '../engine/log.js';
 import type { CliIo } from './io.js';
 import { terminalSafe } from '../engine/conformance/reports/text.js';
+import { BASE_URL_EXAMPLE } from '../engine/api/conformance-text.js';
 import { isReplay, replayCommand } from './check-replay.js';
 import { claimOutput, quietLogger, writeReport } from './output.js';
 import { packageVersion } from './version.js';
@@ -154,6 +155,9 @@ export async function checkCommand(argv: string[], io: CliIo): Promise<ExitCode>
     }
     if (run.error?.kind === 'unreachable') {
       io.stderr(`${terminalSafe(run.error.message)}\n`);
+      // A server nobody answers at may be a wrong URL as well as one down: say what one looks like.
+      if (!run.error.message.includes(BASE_URL_EXAMPLE))
+        io.stderr(`BASE_URL is the queueBaseUrl your loadCloudQueue sends, such as ${BASE_URL_EXAMPLE}\n`);
       return EXIT.usage;
     }
     io.stdout(`${summaryLine(run)}\n`);

@@ -16,3 +16,6 @@ export function bodyNote(body: ConformanceBody): string {
   if (body.bytes === null) return `the first ${held} bytes; the rest was not read`;
   return body.cut ? `the first ${held} of ${body.bytes} bytes` : `${body.bytes} bytes`;
 }
+
+/** What a cloud queue's base URL looks like, in the messages of a run that found none. */
+export const BASE_URL_EXAMPLE = 'https://cloudqueue.example.com/queues/{queueId}/v2.3/';

@@ -5,11 +5,9 @@
  * server's root, the console's own cloud queue listener, a typo in the path), ends the run with
  * one message instead of cases that would judge a server that is not there.
  */
+import { BASE_URL_EXAMPLE } from '../api/conformance-text.js';
 import { FIRST_WINDOW_ASK } from './cases/window.js';
 import type { Answer, CheckedServer } from './server.js';
-
-/** What a queue's base URL looks like, for the message that says a URL is not one. */
-export const BASE_URL_EXAMPLE = 'https://cloudqueue.example.com/queues/{queueId}/v2.3/';
 
 /**
  * Why the run cannot go on, or null when there is a server to check. `answers` are the first

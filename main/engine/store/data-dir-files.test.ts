@@ -112,6 +112,19 @@ describe.skipIf(!posix)('the data dir and its files (docs/contract/console.md §
     expect(statSync(join(dataDir, 'notes.txt')).mode & 0o777).toBe(0o644);
     expect(statSync(join(dataDir, DATABASE_FILE)).mode & 0o777).toBe(0o600);
   });
+
+  it('(audit) makes an empty folder given as the data dir 0700 from its first run', () => {
+    for (const mode of [0o755, 0o777]) {
+      const dataDir = tempDir();
+      chmodSync(dataDir, mode);
+      const store = openStore({ dataDir });
+      try {
+        expect(statSync(dataDir).mode & 0o777).toBe(0o700);
+      } finally {
+        store.close();
+      }
+    }
+  });
 });
 
 describe('a data dir that cannot be one is refused at once, saying what to do', () => {

@@ -8,7 +8,7 @@
  * -journal with the mode of the database file itself, so each database file is made private
  * before SQLite first opens it, and its companions follow.
  */
-import { accessSync, chmodSync, closeSync, constants, mkdirSync, openSync, statSync } from 'node:fs';
+import { accessSync, chmodSync, closeSync, constants, mkdirSync, openSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
 export const PRIVATE_DIR_MODE = 0o700;
@@ -31,8 +31,9 @@ export class DataDirUnusableError extends Error {
 
 /**
  * Makes the data dir (0700), or checks the one that is there: a folder this process can write.
- * An existing folder is made 0700 only when it already holds a console's files (`ownFiles`): a
- * data dir from before this rule. A folder of the user's own (or `/tmp`) is never changed.
+ * An existing folder is made 0700 when it already holds a console's files (`ownFiles`: a data dir
+ * from before this rule) or nothing at all (made for it). A folder holding other things of the
+ * user's own (or `/tmp`) is never changed.
  */
 export function prepareDataDir(dataDir: string, ownFiles: readonly string[]): void {
   let made: string | undefined;
@@ -47,7 +48,9 @@ export function prepareDataDir(dataDir: string, ownFiles: readonly string[]): vo
   } catch (error) {
     throw unusableOr(error, dataDir);
   }
-  if (made === undefined && !ownFiles.some((name) => exists(join(dataDir, name)))) return;
+  // An empty folder given as the data dir becomes one now, private from its first run (audit: a
+  // 0777 one stayed so until the second start); a folder holding other things is left alone.
+  if (made === undefined && !ownFiles.some((name) => exists(join(dataDir, name))) && !isEmpty(dataDir)) return;
   try {
     chmodSync(dataDir, PRIVATE_DIR_MODE);
   } catch {
@@ -132,6 +135,14 @@ function exists(path: string): boolean {
   try {
     statSync(path);
     return true;
+  } catch {
+    return false;
+  }
+}
+
+function isEmpty(dir: string): boolean {
+  try {
+    return readdirSync(dir).length === 0;
   } catch {
     return false;
   }
