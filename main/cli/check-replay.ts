@@ -252,7 +252,10 @@ export function replayLine(
     before.outcome === 'skip'
       ? skipMark(now)
       : fixed
-        ? 'FIXED'
+        ? // Failing then, a warning now: fixed (a warning fails nothing), and the line says it warns.
+          before.outcome === 'fail' && now?.outcome === 'warn'
+          ? 'FIXED, WARNS'
+          : 'FIXED'
         : before.outcome === 'warn'
           ? 'STILL WARNING'
           : 'STILL FAILING';

@@ -17,7 +17,7 @@ import { createLogger } from '../engine/log.js';
 import type { CliIo } from './io.js';
 import { terminalSafe } from '../engine/conformance/reports/text.js';
 import { BASE_URL_EXAMPLE } from '../engine/api/conformance-text.js';
-import { isReplay, replayCommand } from './check-replay.js';
+import { isReplay, REPLAY_USAGE, replayCommand } from './check-replay.js';
 import { claimOutput, quietLogger, writeReport } from './output.js';
 import { packageVersion } from './version.js';
 import { EXIT, parseCommandLine, UsageError, type ExitCode } from './usage.js';
@@ -133,7 +133,13 @@ export async function checkEngine(io: CliIo): Promise<Engine> {
 const CHECK_TRAFFIC_ENTRIES = 1_000;
 
 export async function checkCommand(argv: string[], io: CliIo): Promise<ExitCode> {
-  if (isReplay(argv)) return replayCommand(argv, io);
+  if (isReplay(argv))
+    return replayCommand(argv, io).catch((error: unknown) => {
+      // A replay refused is told its own form, not `check BASE_URL`'s (audit).
+      if (error instanceof UsageError && error.usage === undefined)
+        throw new UsageError(error.message, { usage: REPLAY_USAGE });
+      throw error;
+    });
   const args = parseCheckArgs(argv);
   const outputs = { json: args.json, junit: args.junit, html: args.html } as const;
   for (const path of Object.values(outputs)) if (path) claimOutput(path);

@@ -92,7 +92,7 @@ export async function main(argv: string[], io: CliIo, hooks: CliHooks = {}): Pro
       return EXIT.ok;
     }
     if (error instanceof UsageError) {
-      io.stderr(`${printable(error.message)}\n${command.usage}\n`);
+      io.stderr(`${printable(error.message)}\n${error.usage ?? command.usage}\n`);
       return EXIT.usage;
     }
     io.stderr(`cloud queue console ${name}: ${printable(messageOf(error))}\n`);

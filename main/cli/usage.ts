@@ -9,7 +9,15 @@ export const EXIT = { ok: 0, failed: 1, usage: 2 } as const;
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 
 /** A command line or an input file that cannot be used: exit 2, with what to fix. */
-export class UsageError extends Error {}
+export class UsageError extends Error {
+  /** The usage line to print with it, when not the command's own (`check --replay` has its own form). */
+  readonly usage: string | undefined;
+
+  constructor(message: string, { usage }: { usage?: string } = {}) {
+    super(message);
+    this.usage = usage;
+  }
+}
 
 /** `--help` was asked for: not an error, the usage is the answer (stdout, exit 0). */
 export class HelpRequested extends Error {}
