@@ -47,6 +47,19 @@ test.describe('the player panel in Chromium', () => {
     await expect(player.commandBar.getByLabel('Console queue').locator('option:checked')).toHaveText('Demo mix (12)');
     await expect(player.answer).toContainText('loadCloudQueue');
     await expect(player.answer.locator('[data-status]')).toHaveText('200');
+
+    // A seek to a position that is none says so beside the field, the text kept (audit).
+    const nowPlaying = page.getByRole('region', { name: 'Now playing' });
+    const field = nowPlaying.getByRole('textbox', { name: 'Seek to (seconds)' });
+    await field.fill('-5');
+    await expect(field).toHaveAttribute('aria-invalid', 'true');
+    await expect(
+      nowPlaying.getByRole('alert').filter({ hasText: 'Seek to a number of seconds, 0 or more.' }),
+    ).toBeVisible();
+    await expect(nowPlaying.getByRole('button', { name: 'Seek', exact: true })).toBeDisabled();
+    await expect(field).toHaveValue('-5');
+    await field.fill('30');
+    await expect(field).toHaveAttribute('aria-invalid', 'false');
   });
 
   test('a track that ends at the window\u2019s edge before the next window came: buffering, said so, then the next track plays', async ({

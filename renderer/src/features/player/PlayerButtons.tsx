@@ -75,10 +75,16 @@ export function PlayerButtons({ detail }: { detail: PlayerDetail }) {
   // The item it was pressed for: a press that lands as the next track starts is refused, not applied to it.
   const item = detail.itemId ? { itemId: detail.itemId } : {};
   const duration = detail.track?.durationMillis;
+  // Said beside the field as it is typed: a seek to -5 or "abc" did nothing without a word (audit).
+  const typedMillis = Math.round(Number(seconds) * 1000);
+  const seekProblem =
+    seconds.trim() !== '' && !(Number.isFinite(typedMillis) && typedMillis >= 0)
+      ? 'Seek to a number of seconds, 0 or more.'
+      : null;
   const goTo = (event: FormEvent) => {
     event.preventDefault();
-    const positionMillis = Math.round(Number(seconds) * 1000);
-    if (seconds.trim() === '' || !Number.isFinite(positionMillis) || positionMillis < 0) return;
+    const positionMillis = typedMillis;
+    if (seconds.trim() === '' || seekProblem !== null) return;
     seek.mutate({ command: 'seek', body: { positionMillis, ...item } });
   };
   const error = act.error ?? seek.error;
@@ -129,18 +135,25 @@ export function PlayerButtons({ detail }: { detail: PlayerDetail }) {
           placeholder="s"
           size={5}
           value={seconds}
+          aria-invalid={seekProblem !== null}
+          aria-describedby={seekProblem ? 'seek-problem' : undefined}
           disabled={blocked !== null}
           title={blocked ?? (duration ? `0 to ${Math.floor(duration / 1000)} s` : 'seconds into the track')}
           onChange={(e) => setSeconds(e.target.value)}
         />
         <button
           type="submit"
-          disabled={blocked !== null || busy || seconds.trim() === ''}
+          disabled={blocked !== null || busy || seconds.trim() === '' || seekProblem !== null}
           title={blocked ?? 'seek to this position'}
         >
           Seek
         </button>
       </form>
+      {seekProblem && (
+        <p id="seek-problem" className={`${styles.refused} ${styles.headAnswer}`} role="alert">
+          {seekProblem}
+        </p>
+      )}
       {blocked && detail.state !== 'IDLE' && (
         <p className={`muted ${styles.headAnswer}`} role="note">
           Seek: {blocked}.
