@@ -269,8 +269,15 @@ test.describe('the live queue editor', () => {
     await queues.items.focus();
     await page.keyboard.press('End');
     await expect(queues.row(made - 1)).toHaveAttribute('data-item-id', `item-${made}`);
+    // A count that is none says what a count may be, beside the field (audit), the text kept.
+    const countField = page.getByLabel('Number of sample tracks');
+    await countField.fill('-5');
+    await expect(countField).toHaveAttribute('aria-invalid', 'true');
+    await expect(queues.toolbar.getByRole('alert')).toHaveText('A whole number from 1 to 1,000,000.');
+    await expect(queues.toolbar.getByRole('button', { name: 'Generate' })).toBeDisabled();
     // A run that finishes says so in the status, which a screen reader reads out.
-    await page.getByLabel('Number of sample tracks').fill('10');
+    await countField.fill('10');
+    await expect(countField).toHaveAttribute('aria-invalid', 'false');
     await queues.toolbar.getByRole('button', { name: 'Generate' }).click();
     await expect(note).toHaveText('Generated 10 sample tracks');
     await expect(count).toHaveAttribute('data-item-count', String(made + 10));

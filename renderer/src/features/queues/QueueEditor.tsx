@@ -149,6 +149,8 @@ export function QueueEditor({ queue, onDeleted }: { queue: QueueSummary; onDelet
     armedNote ?? failed?.error?.message ?? replacer.error ?? notice ?? (generating ? null : generationNote(generation));
   const generateCount = Number(count);
   const canGenerate = Number.isInteger(generateCount) && generateCount >= 1 && generateCount <= 1_000_000;
+  // Said beside the field, not only a greyed button (audit): what a count may be.
+  const countProblem = count.trim() !== '' && !canGenerate ? 'A whole number from 1 to 1,000,000.' : null;
 
   return (
     <section className={styles.queueEditor} aria-label={`Queue ${queue.name}`}>
@@ -245,8 +247,16 @@ export function QueueEditor({ queue, onDeleted }: { queue: QueueSummary; onDelet
               aria-label="Number of sample tracks"
               inputMode="numeric"
               value={count}
+              aria-invalid={countProblem !== null}
+              aria-describedby={countProblem ? 'generate-count-problem' : undefined}
+              title={countProblem ?? 'sample tracks to add after the selected item: 1 to 1,000,000'}
               onChange={(event) => dispatch({ type: 'typeCount', count: event.target.value })}
             />
+            {countProblem && (
+              <span id="generate-count-problem" className="error" role="alert">
+                {countProblem}
+              </span>
+            )}
             <button
               type="button"
               ref={generateButton}
