@@ -60,8 +60,9 @@ export function parseAllowedHost(value: string): string {
 /**
  * Every absolute http(s) URL the steps carry, in any field (a loadCloudQueue's queueBaseUrl, a
  * path), must name one of the console's own listeners or an allowed host; a queue edit's items are
- * content the console never calls (and the engine's outbound gate holds whatever it does call). Values still holding a
- * `${variable}` are the console's own URLs once substituted, and are let through.
+ * content the console never calls (and the engine's outbound gate holds whatever it does call).
+ * Values still holding a `${variable}` are the console's own URLs once substituted, and are let
+ * through.
  */
 export function refuseOutsideHosts(
   file: string,

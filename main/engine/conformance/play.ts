@@ -286,7 +286,7 @@ export async function play(setup: PlaySetup): Promise<Play> {
         lastRefused,
         where,
         because,
-        skipRefused: () => (refusedSkipError = player.snapshot().lastError),
+        noteSkipRefused: () => (refusedSkipError = player.snapshot().lastError),
       });
       if (next.act === 'pause' && failure === null) listenerPaused = true;
       if (next.act === 'play') listenerPaused = false;
@@ -310,7 +310,7 @@ interface Explain {
   where(): string;
   because(): string;
   /** The server refused the skip just asked (403 with X-Rejected-Reason): the listener stays where it is. */
-  skipRefused(): void;
+  noteSkipRefused(): void;
 }
 
 /**
@@ -351,7 +351,7 @@ function act(
     if (what === 'pause' || what === 'skipNext' || what === 'skipPrev') result.acts[what]++;
     player.act(what, 'user').catch((error: unknown) => {
       // A server may refuse a skip (limitedSkips: 403 with X-Rejected-Reason); the listener stays where it is.
-      if (error instanceof PlaybackError && error.errorCode === 'ERROR_SKIP_LIMIT_REACHED') explain.skipRefused();
+      if (error instanceof PlaybackError && error.errorCode === 'ERROR_SKIP_LIMIT_REACHED') explain.noteSkipRefused();
       else later(refusal(what, item, error, snapshot, setup, explain));
     });
     return null;

@@ -6,6 +6,7 @@ import type { EngineClock } from '../clock/clock.js';
 import type { ScenarioRepository } from '../store/repositories/scenarios.js';
 import { runScenario, type ScenarioDeps } from './runner.js';
 import {
+  SERVICE_VARIABLES,
   describeUnfilled,
   describeUnknownRefs,
   unfilledVariables,
@@ -39,7 +40,7 @@ export function scenarioCommandHandlers(
       if (unfilled.length)
         throw new EngineError(
           'invalid_input',
-          `${describeUnfilled(unfilled, '/steps')}, which no step before it saves and no service is named: save it from an earlier command's answer (save), or use one of \${console}, \${login}, \${control}, \${cloudQueue}`,
+          `${describeUnfilled(unfilled, '/steps')}, which no step before it saves and no service is named: save it from an earlier command's answer (save), or use one of ${SERVICE_VARIABLES.map((name) => `\${${name}}`).join(', ')}`,
         );
       const existing = id ? repo.get(id) : undefined;
       const scenario = {

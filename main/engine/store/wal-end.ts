@@ -37,6 +37,8 @@ const INDEX_HEADER_BYTES = 48;
 const INDEX_VERSION = 3007000;
 const WAL_HEADER_BYTES = 32;
 const FRAME_HEADER_BYTES = 24;
+/** The wal-index header is in the machine's own byte order. */
+const LITTLE_ENDIAN = endianness() === 'LE';
 
 export interface WalEnd {
   /** The boot of the machine it was seen in (`currentBoot`). */
@@ -91,8 +93,8 @@ export function seenWalEnd(databaseFile: string): { salts: string; frames: numbe
   const index = readStart(`${databaseFile}-shm`, 2 * INDEX_HEADER_BYTES);
   const wal = readStart(`${databaseFile}-wal`, WAL_HEADER_BYTES);
   if (!index || !wal) return null;
-  const u32 = (at: number) => (endianness() === 'LE' ? index.readUInt32LE(at) : index.readUInt32BE(at));
-  const u16 = (at: number) => (endianness() === 'LE' ? index.readUInt16LE(at) : index.readUInt16BE(at));
+  const u32 = (at: number) => (LITTLE_ENDIAN ? index.readUInt32LE(at) : index.readUInt32BE(at));
+  const u16 = (at: number) => (LITTLE_ENDIAN ? index.readUInt16LE(at) : index.readUInt16BE(at));
   const first = index.subarray(0, INDEX_HEADER_BYTES);
   if (!first.equals(index.subarray(INDEX_HEADER_BYTES)) || u32(0) !== INDEX_VERSION || index[12] !== 1) return null;
   const salts = wal.subarray(16, 24);

@@ -43,7 +43,7 @@ export const everyReason: ConformanceCase = {
     const findings = new Findings();
     const answers: Answer[] = [];
     const misjudged: Answer[] = [];
-    const refusedSkips: ItemWindowReason[] = [];
+    const refusedSkips: Answer[] = [];
     const problemsOf = new Map<string, string[]>();
     // The baselines first, so that every other reason is compared with its own.
     const order = [...new Set<ItemWindowReason>(['load', 'refresh', ...REASONS])];
@@ -60,7 +60,7 @@ export const everyReason: ConformanceCase = {
       answers.push(answer);
       const view = windowOf(answer);
       if (answer.status === 403 && facts.skipsAsked && SKIPS.has(reason)) {
-        refusedSkips.push(reason);
+        refusedSkips.push(answer);
         continue;
       }
       if (!isWindow(view)) {
@@ -79,7 +79,7 @@ export const everyReason: ConformanceCase = {
         findings.fail(`reason=${reason} (${requestLine(answer)}): ${problem}, where reason=${baseline} was right`);
       if (own.length) misjudged.push(answer);
     }
-    const refused = answers.filter((answer) => answer.status !== 403 && !isWindow(windowOf(answer)));
+    const refused = answers.filter((answer) => !refusedSkips.includes(answer) && !isWindow(windowOf(answer)));
     if (refusedSkips.length)
       findings.note(
         `the server refused ${refusedSkips.length} of the skips (403: its right where its policies have the player ask before a skip)`,

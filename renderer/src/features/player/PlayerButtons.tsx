@@ -83,9 +83,8 @@ export function PlayerButtons({ detail }: { detail: PlayerDetail }) {
       : null;
   const goTo = (event: FormEvent) => {
     event.preventDefault();
-    const positionMillis = typedMillis;
     if (seconds.trim() === '' || seekProblem !== null) return;
-    seek.mutate({ command: 'seek', body: { positionMillis, ...item } });
+    seek.mutate({ command: 'seek', body: { positionMillis: typedMillis, ...item } });
   };
   const error = act.error ?? seek.error;
   // The answer to a refused press goes under the panel's head, across it: inside the button row
