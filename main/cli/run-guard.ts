@@ -11,6 +11,7 @@ import { WHOLE_QUEUE_BODY_LIMIT } from '../engine/api/command.js';
 import { jsonBeyond, MAX_JSON_DEPTH } from '../engine/http/json-depth.js';
 import type { OutboundPolicy } from '../engine/http/outbound-guard.js';
 import { UsageError } from './usage.js';
+import { uncheckedScenario } from '../engine/api/scenario-checks.js';
 
 /** The largest bundle the console itself would import: its queues travel in one admin call. */
 export const MAX_RUN_FILE_BYTES = WHOLE_QUEUE_BODY_LIMIT;
@@ -94,34 +95,12 @@ export function refuseOutsideHosts(
   );
 }
 
-/** Steps that fail when the console does other than they say: an expectation, or a call whose answer is checked. */
-const CHECKING_STEPS: ReadonlySet<ScenarioStep['type']> = new Set([
-  'expect',
-  'command',
-  'action',
-  'trigger',
-  'faultTrigger',
-]);
-
-/**
- * A file none of whose steps can fail on what the console does (only clock, fault and queue steps,
- * or expectations that name nothing) would PASS whatever happened: a verdict CI would trust. Such
- * a bundle comes from a span that holds no player's start (the traffic cleared first, a filter
- * that keeps only control calls); its notes say why.
- */
+/** A file no run of which could fail (docs/scenarios-and-bundles.md): its PASS would say nothing. */
 export function refuseUnchecked(file: string, steps: readonly ScenarioStep[]): void {
-  const empty = steps.findIndex(
-    (step) =>
-      step.type === 'expect' && step.state === undefined && step.itemId === undefined && step.transitions === undefined,
-  );
-  if (empty !== -1)
-    throw new UsageError(
-      `${file}: step ${empty + 1} (expect ${(steps[empty] as { playerId: string }).playerId}) names nothing to check: give it a state, an itemId or transitions`,
-    );
-  if (steps.some((step) => CHECKING_STEPS.has(step.type))) return;
+  const unchecked = uncheckedScenario(steps);
+  if (!unchecked) return;
   throw new UsageError(
-    `${file} checks nothing: none of its ${steps.length} steps is an expectation or a call whose answer is checked, so a run would pass whatever the console did. ` +
-      "A repro bundle exported from a span that holds no player's start (its notes say so) has nothing to reproduce: export a span that begins before the load.",
+    unchecked.kind === 'emptyExpectation' ? `${file}: ${unchecked.message}` : `${file} ${unchecked.message}`,
   );
 }
 

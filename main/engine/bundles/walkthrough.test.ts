@@ -271,7 +271,7 @@ describe('a bundle exported at the workbench', () => {
 describe('a bundle whose span began before the console restarted', () => {
   const dataDir = tempDirs('cqc-journal-');
 
-  it('checks nothing the journal did not see, says so, and still runs to PASS', async () => {
+  it('checks nothing the journal did not see, says so, and its run is refused rather than PASS', async () => {
     const dir = dataDir();
     const first = await startTestEngine({ clockSpeed: 0, dataDir: dir });
     await kitchenPlaying(first);
@@ -280,14 +280,19 @@ describe('a bundle whose span began before the console restarted', () => {
     const source = await startTestEngine({ clockSpeed: 0, dataDir: dir });
     engines.push(source);
     await advance(source, 2_000);
-    const result = await replay(source);
-    expect(result.bundle.notes).toContainEqual(
+    const bundle = await ok<ReproBundle>(source, 'POST', '/bundles/export', {});
+    expect(bundle.notes).toContainEqual(
       expect.stringMatching(
         /^player-kitchen: .* not checked: the console started at .*calls before that were not journaled/,
       ),
     );
-    expect(result.bundle.scenario.steps.some((s) => s.type === 'expect')).toBe(false);
-    expect(result.report.passed).toBe(true);
+    expect(bundle.scenario.steps.some((s) => s.type === 'expect')).toBe(false);
+    // A PASS here would say nothing: the run is refused, as `run FILE` refuses the file (exit 2).
+    const target = await fresh();
+    const imported = await ok<BundleImportResult>(target, 'POST', '/bundles/import', bundle);
+    const refused = await admin(target, 'POST', `/scenarios/${imported.scenario.id}/run`);
+    expect(refused.status).toBe(400);
+    expect(JSON.stringify(refused.body)).toMatch(/checks nothing: none of its \d+ steps is an expectation/);
   });
 });
 

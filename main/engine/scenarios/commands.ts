@@ -12,6 +12,7 @@ import {
   unfilledVariables,
   unknownRuleRefs,
 } from '../api/scenario-variables.js';
+import { uncheckedScenario } from '../api/scenario-checks.js';
 
 type Names = 'scenarios.list' | 'scenarios.save' | 'scenarios.get' | 'scenarios.delete' | 'scenarios.run';
 
@@ -60,6 +61,9 @@ export function scenarioCommandHandlers(
     },
     'scenarios.run': ({ id }) => {
       const scenario = find(id);
+      // Refused, never run to a PASS that says nothing (the CLI's `run` refuses the same file).
+      const unchecked = uncheckedScenario(scenario.steps);
+      if (unchecked) throw new EngineError('invalid_input', `scenario ${scenario.name}: ${unchecked.message}`);
       const run = running.then(() => runScenario(scenario, deps));
       running = run.catch(() => undefined);
       return run.then((report) => {

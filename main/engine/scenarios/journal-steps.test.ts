@@ -120,6 +120,7 @@ describe('journal steps in a scenario', () => {
       { type: 'clearFaults' },
       { type: 'fault', ref: 'nothing', rule: { target: 'player', action: { type: 'drop' } } },
       { type: 'faultRemove', rule: 'nothing' },
+      { type: 'expect', playerId: 'player-kitchen', state: 'IDLE' },
     ]);
     expect(report.steps[2]).toMatchObject({ status: 'passed' });
   });

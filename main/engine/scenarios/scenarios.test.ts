@@ -174,6 +174,7 @@ describe('after a run', () => {
         },
         { type: 'fault', rule: { target: 'player', action: { type: 'timeout' } } },
         { type: 'clock', speed: 2 },
+        { type: 'command', method: 'GET', path: '/api/v1/households' },
       ],
     });
     const report = await run(scenario.id);
@@ -209,11 +210,19 @@ describe('after a run', () => {
       match: { path: '/nothing-here' },
       action: { type: 'drop' },
     });
-    const scenario = await save({ name: 'only clears', steps: [{ type: 'clearFaults' }, { type: 'clearFaults' }] });
+    const scenario = await save({
+      name: 'only clears',
+      steps: [
+        { type: 'clearFaults' },
+        { type: 'clearFaults' },
+        { type: 'expect', playerId: 'player-kitchen', state: 'IDLE' },
+      ],
+    });
     const report = await run(scenario.id);
     expect(report.steps.map((s) => s.message)).toEqual([
       '1 fault rule removed (1 put back when the run ends)',
       '0 fault rules removed',
+      expect.any(String),
     ]);
     expect(report.restored).toEqual({ clockSpeed: null, faultsRemoved: 0, faultsPutBack: 1 });
   });
@@ -498,6 +507,36 @@ describe('bad scenarios', () => {
     expect(((await admin(engine, 'GET', '/scenarios')).body as unknown[]).length).toBe(before);
   });
 
+  it.each([
+    [
+      'only clock and fault steps',
+      [
+        { type: 'clearFaults' },
+        { type: 'fault', rule: { target: 'cloudQueue', action: { type: 'status', status: 500 } } },
+        { type: 'clock', advanceMs: 60_000 },
+      ],
+      /scenario x: checks nothing: none of its 3 steps is an expectation or a call whose answer is checked/,
+    ],
+    [
+      'an expectation that names nothing',
+      [
+        { type: 'clock', advanceMs: 1 },
+        { type: 'expect', playerId: 'player-kitchen' },
+      ],
+      /step 2 \(expect player-kitchen\) names nothing to check/,
+    ],
+  ])('a run of %s is refused (400), never a PASS that says nothing', async (_what, steps, message) => {
+    const saved = await save({ name: 'x', steps: steps as ScenarioStep[] });
+    const clock = (await admin(engine, 'GET', '/clock')).body;
+    const { status, body } = await admin(engine, 'POST', `/scenarios/${saved.id}/run`);
+    expect(status).toBe(400);
+    expect(body).toMatchObject({ error: { code: 'invalid_input', message: expect.stringMatching(message) } });
+    // Nothing ran: no fault rule added, the clock where it was, no report kept.
+    expect((await admin(engine, 'GET', '/faults')).body).toEqual([]);
+    expect((await admin(engine, 'GET', '/clock')).body).toEqual(clock);
+    expect((await admin(engine, 'GET', `/scenarios/${saved.id}`)).body).toMatchObject({ lastReport: null });
+  });
+
   it('answers 404 for a scenario that does not exist', async () => {
     expect((await admin(engine, 'POST', '/scenarios/no-such-scenario/run')).status).toBe(404);
     expect((await admin(engine, 'DELETE', '/scenarios/no-such-scenario')).status).toBe(404);
@@ -650,9 +689,14 @@ describe('steps that wait for engine time while the clock is stopped', () => {
     });
     // The engine is not stuck: the next run goes.
     await admin(engine, 'DELETE', '/faults');
-    expect((await run((await save({ name: 'after', steps: [{ type: 'clock', advanceMs: 60_000 }] })).id)).passed).toBe(
-      true,
-    );
+    const after = await save({
+      name: 'after',
+      steps: [
+        { type: 'clock', advanceMs: 60_000 },
+        { type: 'command', method: 'GET', path: '/api/v1/households' },
+      ],
+    });
+    expect((await run(after.id)).passed).toBe(true);
   });
 
   it('a load whose first window times out waits for the clock too (docs/contract/platform.md §7.3: the command fails, no retry)', async () => {

@@ -1,0 +1,45 @@
+/**
+ * Whether a scenario's run could ever fail on what the console does. One whose steps are only
+ * clock, fault and queue steps (or expectations that name nothing) would PASS whatever happened:
+ * a verdict a user, or CI, would trust. Such a file is refused before it runs, by `run FILE` (exit
+ * 2) and by `scenarios.run` (400), never run to a PASS that says nothing. A bundle exported from a
+ * span that holds no player's start (the traffic cleared first, a filter that keeps only control
+ * calls) is one; its notes say why.
+ */
+import type { ScenarioStep } from './scenario-types.js';
+
+/** Steps that fail when the console does other than they say: an expectation, or a call whose answer is checked. */
+const CHECKING_STEPS: ReadonlySet<ScenarioStep['type']> = new Set([
+  'expect',
+  'command',
+  'action',
+  'trigger',
+  'faultTrigger',
+]);
+
+export type UncheckedScenario =
+  /** An `expect` step (from 0) that names no state, item or transitions. */
+  | { kind: 'emptyExpectation'; index: number; message: string }
+  /** No step at all that can fail. */
+  | { kind: 'checksNothing'; message: string };
+
+/** What makes `steps` unable to fail, or undefined when a run of them can. Messages have no subject. */
+export function uncheckedScenario(steps: readonly ScenarioStep[]): UncheckedScenario | undefined {
+  const index = steps.findIndex(
+    (step) =>
+      step.type === 'expect' && step.state === undefined && step.itemId === undefined && step.transitions === undefined,
+  );
+  if (index !== -1)
+    return {
+      kind: 'emptyExpectation',
+      index,
+      message: `step ${index + 1} (expect ${(steps[index] as { playerId: string }).playerId}) names nothing to check: give it a state, an itemId or transitions`,
+    };
+  if (steps.some((step) => CHECKING_STEPS.has(step.type))) return undefined;
+  return {
+    kind: 'checksNothing',
+    message:
+      `checks nothing: none of its ${steps.length} steps is an expectation or a call whose answer is checked, so a run would pass whatever the console did. ` +
+      "A repro bundle exported from a span that holds no player's start (its notes say so) has nothing to reproduce: export a span that begins before the load.",
+  };
+}
