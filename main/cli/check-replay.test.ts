@@ -247,11 +247,14 @@ describe('check --replay', () => {
   it('exits 2 for a report it cannot use, or an Authorization it was not given again', async () => {
     const notJson = join(dir, 'not.json');
     writeFileSync(notJson, '<html>');
+    const deep = join(dir, 'deep.json');
+    writeFileSync(deep, '['.repeat(200_000));
     const other = join(dir, 'other.json');
     writeFileSync(other, JSON.stringify({ name: 'a scenario', steps: [] }));
     for (const [args, message] of [
       [['--replay', join(dir, 'missing.json')], /cannot read the report/],
-      [['--replay', notJson], /is not JSON/],
+      [['--replay', notJson], /the report .*not\.json is not JSON: line 1, column 1: not a JSON value/],
+      [['--replay', deep], /nests arrays and objects more than 100 deep/],
       [['--replay', other], /is not a report of check --json/],
       [
         ['--replay', report],

@@ -7,13 +7,11 @@
  * when every failing case is fixed, 1 when one is not (a warning left is said, and fails nothing,
  * as in `check`), 2 for a bad command line or report, or a server that cannot be reached at all.
  */
-import { readFileSync } from 'node:fs';
 import {
   DEFAULT_CONFORMANCE_TIMEOUT_MS,
   type ConformanceCaseResult,
   type ConformanceRun,
 } from '../engine/api/conformance-types.js';
-import { messageOf } from '../engine/api/errors.js';
 import { madeUpIn } from '../engine/conformance/made-up.js';
 import { CONFORMANCE_REPORT_KIND } from '../engine/conformance/reports/export.js';
 import { readingOrder } from '../engine/conformance/reports/order.js';
@@ -22,6 +20,7 @@ import { terminalSafe } from '../engine/conformance/reports/text.js';
 import type { Engine } from '../engine/index.js';
 import { checkEngine, timeoutOf } from './check.js';
 import type { CliIo } from './io.js';
+import { readJsonFile } from './json-file.js';
 import { EXIT, parseCommandLine, UsageError, type ExitCode } from './usage.js';
 
 export const REPLAY_USAGE = 'usage: cloud-queue-console check --replay REPORT.json [--authorization V] [--timeout S]';
@@ -72,18 +71,7 @@ function parseReplayArgs(argv: string[]): ReplayArgs {
 
 /** The report as `check --json` wrote it, or what is wrong with it (exit 2). */
 export function readReport(path: string): ConformanceRun {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (error) {
-    throw new UsageError(`cannot read the report ${path}: ${messageOf(error)}`);
-  }
-  let report: unknown;
-  try {
-    report = JSON.parse(text);
-  } catch (error) {
-    throw new UsageError(`the report ${path} is not JSON: ${messageOf(error)}`);
-  }
+  const report = readJsonFile(path, { what: 'the report' });
   const run = report as Partial<ConformanceRun> & { kind?: unknown };
   if (typeof report !== 'object' || report === null || run.kind !== CONFORMANCE_REPORT_KIND) {
     throw new UsageError(

@@ -4,15 +4,15 @@
  * seconds), rates from 0 to 1, thresholds parsed as the engine will judge them, and `--fault` a
  * preset's id or a JSON file of rules. Anything off is a UsageError: exit 2 before anything runs.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import type { FaultRuleInput } from '../engine/api/fault-types.js';
 import type { FleetFault, FleetStartInput } from '../engine/api/fleet-types.js';
 import { MAX_FLEET_DURATION_MS, MAX_FLEET_PLAYERS, MAX_FLEET_SPEED } from '../engine/api/commands/fleets.js';
-import { messageOf } from '../engine/api/errors.js';
 import { groupedDigits } from '../engine/api/grouped-digits.js';
 import { FAULT_PRESETS } from '../engine/faults/presets.js';
 import { parseThreshold } from '../engine/fleet/thresholds.js';
 import { playerBaseUrl } from '../engine/fleet/queues.js';
+import { readJsonFile } from './json-file.js';
 import { parseCommandLine, UsageError } from './usage.js';
 
 export const FLEET_USAGE =
@@ -65,18 +65,19 @@ function numberOf(option: string, text: string, min: number, max: number, intege
   return value;
 }
 
+/** A file of fault rules is a few rules: a megabyte holds thousands. */
+const MAX_FAULT_FILE_BYTES = 1024 * 1024;
+
 /** A fault preset's rule, or the rules of a JSON file. */
 export function faultsOf(spec: string): FleetFault[] {
   const preset = FAULT_PRESETS.find((p) => p.id === spec);
   if (preset) return [{ rule: { ...preset.rule } }];
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(readFileSync(spec, 'utf8'));
-  } catch (error) {
+  // Not a preset's name and no file by that name: say both, not only that the file is missing.
+  if (!existsSync(spec))
     throw new UsageError(
-      `--fault ${spec} is neither a preset (${FAULT_PRESETS.map((p) => p.id).join(', ')}) nor a readable JSON file: ${messageOf(error)}`,
+      `--fault ${spec} is neither a preset (${FAULT_PRESETS.map((p) => p.id).join(', ')}) nor a file`,
     );
-  }
+  const parsed = readJsonFile(spec, { what: '--fault', maxBytes: MAX_FAULT_FILE_BYTES });
   const list = Array.isArray(parsed) ? parsed : [parsed];
   return list.map((entry, i) => {
     if (entry === null || typeof entry !== 'object')

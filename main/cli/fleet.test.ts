@@ -5,7 +5,7 @@
  * case per threshold) and HTML reports. Players play a small loopback server of the suite's tests.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -146,6 +146,26 @@ describe('cloud-queue-console fleet', () => {
       const result = await fleet(...args);
       expect(result.code, args.join(' ')).toBe(2);
       expect(result.stderr, args.join(' ')).toMatch(/usage: cloud-queue-console fleet/);
+    }
+  });
+
+  it('says what is wrong with a --fault file: where its JSON breaks, or that it is too big to be rules', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cqc-fleet-fault-'));
+    try {
+      const broken = join(dir, 'broken.json');
+      writeFileSync(broken, '[\n  { "target": "cloudQueue", }\n]');
+      const big = join(dir, 'big.json');
+      writeFileSync(big, `[${' '.repeat(2 * 1024 * 1024)}]`);
+      const missing = await fleet('--players', '2', '--fault', join(dir, 'none.json'));
+      expect(missing.stderr).toMatch(/is neither a preset \(.*\) nor a file/);
+      const syntax = await fleet('--players', '2', '--fault', broken);
+      expect(syntax.code).toBe(2);
+      expect(syntax.stderr).toMatch(/--fault .*broken\.json is not JSON: line 2, column 29: a property name/);
+      const huge = await fleet('--players', '2', '--fault', big);
+      expect(huge.code).toBe(2);
+      expect(huge.stderr).toMatch(/big\.json is 2,097,154 bytes; the command takes files of up to 1,048,576 bytes/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 

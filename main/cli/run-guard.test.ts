@@ -10,13 +10,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDirs } from '../engine/testing/temp-dirs.js';
 import { admin, startTestEngine } from '../engine/testing/http.js';
-import {
-  MAX_RUN_FILE_BYTES,
-  MAX_RUN_FILE_CONTAINERS,
-  outboundPolicy,
-  ownHosts,
-  parseAllowedHost,
-} from './run-guard.js';
+import { outboundPolicy, ownHosts, parseAllowedHost } from './run-guard.js';
+import { MAX_JSON_FILE_BYTES, MAX_JSON_FILE_CONTAINERS } from './json-file.js';
 import { runCli } from '../testing/cli.js';
 
 const tempDir = tempDirs('cqc-run-guard-');
@@ -200,6 +195,20 @@ describe('run refuses what it cannot run safely', () => {
     expect(calls).toBe(0);
   });
 
+  it.each([
+    // The WHATWG parser the engine uses reads what comes before `@` as userinfo, spaces and all.
+    ['a space before @', (host: string) => `http://127.0.0.1 @${host}/queues/q/v2.3/`],
+    ['a tab before @', (host: string) => `http://localhost\t@${host}/queues/q/v2.3/`],
+    ['a variable after the host', (host: string) => `http://${host}/queues/\${session}/v2.3/`],
+    ['a variable in the userinfo', (host: string) => `http://\${session}@${host}/queues/q/v2.3/`],
+  ])('(audit) a URL with %s is judged by the host the engine would call: exit 2', async (_what, url) => {
+    const host = new URL(elsewhereUrl()).host;
+    const { code, stderr } = await runCli('run', writeJson('tricky.json', loadingFrom(url(host))));
+    expect(code).toBe(2);
+    expect(stderr).toContain(`--allow-host ${host}`);
+    expect(calls).toBe(0);
+  });
+
   it("(audit) a queue edit's mediaUrl on another host is the item's content, not a call: it runs", async () => {
     const { code, stdout, stderr } = await runCli(
       'run',
@@ -277,12 +286,12 @@ describe('run refuses what it cannot run safely', () => {
     const file = join(tempDir(), 'huge.json');
     const fd = openSync(file, 'w');
     // Sparse: the size says gigabytes, the disk holds next to nothing.
-    writeSync(fd, '{', MAX_RUN_FILE_BYTES + 1024);
+    writeSync(fd, '{', MAX_JSON_FILE_BYTES + 1024);
     closeSync(fd);
     const started = performance.now();
     const { code, stderr } = await runCli('run', file);
     expect(code).toBe(2);
-    expect(stderr).toMatch(/run takes files of up to/);
+    expect(stderr).toMatch(/takes files of up to 268,435,456 bytes/);
     expect(performance.now() - started).toBeLessThan(2_000);
   });
 
@@ -294,13 +303,37 @@ describe('run refuses what it cannot run safely', () => {
   });
 
   it('millions of tiny objects (well under the byte cap) are exit 2 before JSON.parse builds them', async () => {
-    const many = `{"name":"many","steps":[],"har":[${'{},'.repeat(MAX_RUN_FILE_CONTAINERS)}{}]}`;
+    const many = `{"name":"many","steps":[],"har":[${'{},'.repeat(MAX_JSON_FILE_CONTAINERS)}{}]}`;
     const started = performance.now();
     const { code, stderr } = await runCli('run', writeJson('many.json', many));
     expect(code).toBe(2);
     expect(stderr).toMatch(/holds more than 4,000,000 JSON objects and arrays/);
     // Parsed, the same file took seconds and a gigabyte; refused, it takes the scan.
     expect(performance.now() - started).toBeLessThan(5_000);
+  });
+
+  it('(audit) tens of millions of numbers are exit 2 before JSON.parse builds them', async () => {
+    // 21 million values in 42 MB: one array, so the containers alone never count them.
+    const numbers = `{"name":"numbers","steps":[],"har":[${'1,'.repeat(21_000_000)}1]}`;
+    const started = performance.now();
+    const { code, stderr } = await runCli('run', writeJson('numbers.json', numbers));
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/or 20,000,000 values/);
+    expect(performance.now() - started).toBeLessThan(5_000);
+  });
+
+  it.each([
+    ['a trailing comma', '{\n  "name": "x",\n  "steps": [],\n}\n', /line 4, column 1: a property name/],
+    ['a word that is not a value', '{\n  "name": "x",\n  "steps": tru\n}', /line 3, column 12: not a JSON value/],
+    ['a file cut short', '{\n  "name": "x",\n  "steps": [\n', /line 4, column 1: a closing \] was expected/],
+    ['a comment', '// mine\n{"name": "x", "steps": []}', /line 1, column 1: JSON has no comments/],
+  ])('(audit) a syntax error says its line and column: %s', async (_what, text, message) => {
+    const { code, stderr } = await runCli('run', writeJson('broken.json', text));
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/broken\.json is not JSON: /);
+    expect(stderr).toMatch(message);
+    // The line itself, with a caret under the column.
+    expect(stderr).toMatch(/\n {2}.*\n {2} *\^/);
   });
 
   it('--timeout and --allow-host refuse values that are not what they take', async () => {

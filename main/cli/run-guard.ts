@@ -1,51 +1,18 @@
 /**
- * What `run FILE` refuses before anything runs (docs/contract/console.md §9): a file too big to be a
- * bundle, JSON nested deeper than any bundle is, and steps that would send the console's requests
+ * What `run FILE` refuses before anything runs (docs/contract/console.md §9), past what
+ * `readJsonFile` refuses of any file: steps that would send the console's requests
  * (a player's cloud queue calls with the bundle's Authorization, say) to a host other than the
  * console's own. CI replays bundles that anyone may have written: a bundle must not make the CI
  * machine call into its network. `--allow-host` names the hosts a run may call as well.
  */
 import type { ScenarioStep } from '../engine/api/scenario-types.js';
 import type { ServiceUrls } from '../engine/api/types.js';
-import { WHOLE_QUEUE_BODY_LIMIT } from '../engine/api/command.js';
-import { jsonBeyond, MAX_JSON_DEPTH } from '../engine/http/json-depth.js';
 import type { OutboundPolicy } from '../engine/http/outbound-guard.js';
 import { UsageError } from './usage.js';
 import { uncheckedScenario } from '../engine/api/scenario-checks.js';
 
-/** The largest bundle the console itself would import: its queues travel in one admin call. */
-export const MAX_RUN_FILE_BYTES = WHOLE_QUEUE_BODY_LIMIT;
 /** Wall seconds a whole run may take by default (`--timeout`): long enough for any exported bundle. */
 export const DEFAULT_RUN_TIMEOUT_SEC = 300;
-
-export function refuseOversizedFile(file: string, bytes: number): void {
-  if (bytes > MAX_RUN_FILE_BYTES) {
-    throw new UsageError(
-      `${file} is ${bytes.toLocaleString('en-US')} bytes; run takes files of up to ${MAX_RUN_FILE_BYTES.toLocaleString('en-US')} bytes (the largest bundle a console exports)`,
-    );
-  }
-}
-
-/**
- * Objects and arrays a file may hold: the largest bundle a console exports (5,000 HAR entries of
- * some 40 each, queues of up to 100,000 items of a few each) holds well under a million. Parsing
- * is one synchronous call that no --timeout can stop, and its heap grows with the count, not the
- * bytes: 60 MB of `{},` took 18 s and 2 GB.
- */
-export const MAX_RUN_FILE_CONTAINERS = 4_000_000;
-
-/** JSON no bundle or scenario is: nested past MAX_JSON_DEPTH, or more containers than MAX_RUN_FILE_CONTAINERS. */
-export function refuseOutsizedJson(file: string, text: string): void {
-  const beyond = jsonBeyond(text, MAX_JSON_DEPTH, MAX_RUN_FILE_CONTAINERS);
-  if (beyond === 'deep')
-    throw new UsageError(
-      `${file} nests arrays and objects more than ${MAX_JSON_DEPTH} deep: no bundle or scenario does`,
-    );
-  if (beyond === 'many')
-    throw new UsageError(
-      `${file} holds more than ${MAX_RUN_FILE_CONTAINERS.toLocaleString('en-US')} JSON objects and arrays: the largest bundle a console exports holds well under a million`,
-    );
-}
 
 /** `host` or `host:port`, as `--allow-host` takes it; refuses what is neither. */
 export function parseAllowedHost(value: string): string {
@@ -62,8 +29,7 @@ export function parseAllowedHost(value: string): string {
  * Every absolute http(s) URL the steps carry, in any field (a loadCloudQueue's queueBaseUrl, a
  * path), must name one of the console's own listeners or an allowed host; a queue edit's items are
  * content the console never calls (and the engine's outbound gate holds whatever it does call).
- * Values still holding a `${variable}` are the console's own URLs once substituted, and are let
- * through.
+ * A host still holding a `${variable}` is the console's own once filled, and is let through.
  */
 export function refuseOutsideHosts(
   file: string,
@@ -78,10 +44,7 @@ export function refuseOutsideHosts(
     // A queue edit's URLs are the items' content (a track's mediaUrl): the console calls none of them.
     if (step.type === 'queueEdit') return;
     for (const text of stringsIn(step)) {
-      const match = /https?:\/\/[^\s"'<>]+/gi;
-      for (const [candidate] of text.matchAll(match)) {
-        if (candidate.includes('${') || !URL.canParse(candidate)) continue;
-        const url = new URL(candidate);
+      for (const url of urlsIn(text)) {
         if (own.has(url.host) || allowedSet.has(url.host) || allowedSet.has(url.hostname)) continue;
         outside.push(`step ${index + 1} (${step.type}): ${url.origin}`);
       }
@@ -93,6 +56,27 @@ export function refuseOutsideHosts(
     `${file} would call hosts other than this console's own: ${outside.slice(0, 5).join('; ')}${outside.length > 5 ? `; and ${outside.length - 5} more` : ''}. ` +
       `Nothing ran. If you trust the file, allow them: ${hosts.map((host) => `--allow-host ${host}`).join(' ')}`,
   );
+}
+
+/** Stands in for a `${variable}` while a value is parsed: a host made of it is the variable's. */
+const FILLED = 'cqc-variable';
+
+/**
+ * The http(s) URLs a value names: the value itself, parsed whole as the engine would parse it
+ * (`http://127.0.0.1 @elsewhere.example/` is a URL of elsewhere.example, its userinfo holding a
+ * space), and any URL written inside longer text. A `${variable}` is filled with a stand-in first:
+ * a host that comes from a variable is the console's own once filled, but a variable after the
+ * host does not hide the host before it.
+ */
+function urlsIn(text: string): URL[] {
+  const filled = text.replace(/\$\{[^}]*\}/g, FILLED);
+  const candidates = [filled, ...[...filled.matchAll(/https?:\/\/[^\s"'<>]+/gi)].map(([match]) => match)];
+  return candidates.flatMap((candidate) => {
+    if (!URL.canParse(candidate)) return [];
+    const url = new URL(candidate);
+    if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.hostname.includes(FILLED)) return [];
+    return [url];
+  });
 }
 
 /** A file no run of which could fail (docs/scenarios-and-bundles.md): its PASS would say nothing. */

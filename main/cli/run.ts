@@ -5,9 +5,8 @@
  * side, and the exchanges around the first difference); then a summary. Exit 0 when the run
  * passes, 1 when it fails, 2 when the file or the command line cannot be used (nothing runs then).
  */
-import { readFileSync, statSync } from 'node:fs';
 import { BUNDLE_FORMAT } from '../engine/api/bundle-types.js';
-import { EngineError, messageOf } from '../engine/api/errors.js';
+import { EngineError } from '../engine/api/errors.js';
 import type { ScenarioReport, ScenarioStep, ScenarioStepResult } from '../engine/api/scenario-types.js';
 import { createEngine, type Engine } from '../engine/index.js';
 import { TRANSITIONS } from '../engine/player/transitions.js';
@@ -16,16 +15,15 @@ import type { CliIo } from './io.js';
 import { claimOutput, quietLogger, writeReport } from './output.js';
 import { scenarioJUnit } from './junit.js';
 import { explanationLines } from './explanation.js';
+import { readJsonFile } from './json-file.js';
 import {
   DEFAULT_RUN_TIMEOUT_SEC,
   parseAllowedHost,
-  refuseOutsizedJson,
   outboundPolicy,
   ownHosts,
   refuseOutsideHosts,
   refuseUnchecked,
   refuseUnknownNames,
-  refuseOversizedFile,
 } from './run-guard.js';
 import { describeStep, engineSpan, plain, printable } from './steps.js';
 import { packageVersion } from './version.js';
@@ -101,23 +99,7 @@ type RunInput =
   { kind: 'bundle'; value: Record<string, unknown> } | { kind: 'scenario'; value: Record<string, unknown> };
 
 export function readRunInput(file: string): RunInput {
-  let text: string;
-  try {
-    // Sized before it is read: a file of gigabytes is refused, not loaded.
-    refuseOversizedFile(file, statSync(file).size);
-    text = readFileSync(file, 'utf8');
-  } catch (error) {
-    if (error instanceof UsageError) throw error;
-    throw new UsageError(`cannot read ${file}: ${messageOf(error)}`);
-  }
-  refuseOutsizedJson(file, text);
-  let value: unknown;
-  try {
-    // A byte order mark (as some Windows editors save UTF-8) is no part of the JSON.
-    value = JSON.parse(text.startsWith('\uFEFF') ? text.slice(1) : text);
-  } catch (error) {
-    throw new UsageError(`${file} is not JSON: ${messageOf(error)}`);
-  }
+  const value = readJsonFile(file);
   if (typeof value !== 'object' || value === null || Array.isArray(value))
     throw new UsageError(`${file} holds no JSON object: a repro bundle or a scenario is one`);
   const record = value as Record<string, unknown>;

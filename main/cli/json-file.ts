@@ -1,0 +1,113 @@
+/**
+ * Reads a JSON file the command line was given (`run FILE`, `check --replay REPORT.json`, `fleet
+ * --fault FILE`) within bounds, or says what is wrong with it (exit 2). Anyone may have written
+ * the file, and CI runs it unattended: it is sized before it is read, scanned for what
+ * `JSON.parse` would build before it is parsed (parsing is one synchronous call that no deadline
+ * can stop, and its heap grows with the values, not the bytes: 250 MB of `1,` took 3.6 GB), and a
+ * syntax error is told by line and column, which V8's own message does not always give.
+ */
+import { readFileSync, statSync } from 'node:fs';
+import { printParseErrorCode, visit } from 'jsonc-parser';
+import { messageOf } from '../engine/api/errors.js';
+import { WHOLE_QUEUE_BODY_LIMIT } from '../engine/api/command.js';
+import { jsonBeyond, MAX_JSON_DEPTH } from '../engine/http/json-depth.js';
+import { plain } from './steps.js';
+import { UsageError } from './usage.js';
+
+/** The largest bundle the console itself would import: its queues travel in one admin call. */
+export const MAX_JSON_FILE_BYTES = WHOLE_QUEUE_BODY_LIMIT;
+
+/**
+ * Objects and arrays a file may hold: the largest bundle a console exports (5,000 HAR entries of
+ * some 40 each, queues of up to 100,000 items of a few each) holds well under a million.
+ */
+export const MAX_JSON_FILE_CONTAINERS = 4_000_000;
+
+/**
+ * Values of any kind (each container, and each value after a comma): the same bundle holds a few
+ * million. Twenty million numbers parse into about 200 MB of heap, not gigabytes.
+ */
+export const MAX_JSON_FILE_VALUES = 20_000_000;
+
+/** Says what the file is in messages: `${what} ${path}`, e.g. "the report r.json"; empty for the path alone. */
+export interface JsonFileOptions {
+  what?: string;
+  maxBytes?: number;
+}
+
+export function readJsonFile(path: string, options: JsonFileOptions = {}): unknown {
+  const name = options.what ? `${options.what} ${path}` : path;
+  const maxBytes = options.maxBytes ?? MAX_JSON_FILE_BYTES;
+  let text: string;
+  try {
+    // Sized before it is read: a file of gigabytes is refused, not loaded.
+    const { size } = statSync(path);
+    if (size > maxBytes)
+      throw new UsageError(
+        `${name} is ${size.toLocaleString('en-US')} bytes; the command takes files of up to ${maxBytes.toLocaleString('en-US')} bytes`,
+      );
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    if (error instanceof UsageError) throw error;
+    throw new UsageError(`cannot read ${name}: ${messageOf(error)}`);
+  }
+  // A byte order mark (as some Windows editors save UTF-8) is no part of the JSON.
+  if (text.startsWith('\uFEFF')) text = text.slice(1);
+  const beyond = jsonBeyond(text, MAX_JSON_DEPTH, MAX_JSON_FILE_CONTAINERS, MAX_JSON_FILE_VALUES);
+  if (beyond === 'deep')
+    throw new UsageError(`${name} nests arrays and objects more than ${MAX_JSON_DEPTH} deep: no file of ours does`);
+  if (beyond === 'many')
+    throw new UsageError(
+      `${name} holds more than ${MAX_JSON_FILE_CONTAINERS.toLocaleString('en-US')} JSON objects and arrays or ${MAX_JSON_FILE_VALUES.toLocaleString('en-US')} values: the largest bundle a console exports holds a few million`,
+    );
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new UsageError(`${name} is not JSON: ${syntaxErrorAt(text) ?? plain(messageOf(error))}`);
+  }
+}
+
+/** Where the first syntax error in `text` is and what it is, as an editor would say it. */
+export function syntaxErrorAt(text: string): string | undefined {
+  let found: string | undefined;
+  visit(
+    text,
+    {
+      onError: (code, offset, _length, line, column) => {
+        if (found !== undefined) return;
+        const what = ERROR_WORDS[printParseErrorCode(code)] ?? printParseErrorCode(code);
+        found = `line ${line + 1}, column ${column + 1}: ${what}\n${pointAt(text, offset - column, column)}`;
+      },
+    },
+    { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false },
+  );
+  return found;
+}
+
+/** The line with the error (70 characters of it at most, around the column) and a caret under the column. */
+function pointAt(text: string, lineStart: number, column: number): string {
+  const end = text.indexOf('\n', lineStart);
+  const line = text.slice(lineStart, end === -1 ? undefined : end).replace(/\r$/, '');
+  const from = Math.max(0, column - 50);
+  const shown = plain(line.slice(from, from + 70).replace(/\t/g, ' '));
+  return `  ${from > 0 ? '…' : ''}${shown}\n  ${from > 0 ? ' ' : ''}${' '.repeat(column - from)}^`;
+}
+
+const ERROR_WORDS: Record<string, string> = {
+  InvalidSymbol: 'not a JSON value',
+  InvalidNumberFormat: 'a number JSON does not allow',
+  PropertyNameExpected: 'a property name in double quotes was expected (a trailing comma?)',
+  ValueExpected: 'a value was expected (a trailing comma, or the file ends early?)',
+  ColonExpected: 'a colon was expected',
+  CommaExpected: 'a comma was expected',
+  CloseBraceExpected: 'a closing } was expected',
+  CloseBracketExpected: 'a closing ] was expected',
+  EndOfFileExpected: 'the JSON ends here, but more text follows',
+  InvalidCommentToken: 'JSON has no comments',
+  UnexpectedEndOfComment: 'a comment that never ends',
+  UnexpectedEndOfString: 'a string that never ends',
+  UnexpectedEndOfNumber: 'a number that ends early',
+  InvalidUnicode: 'a \\u escape that is not four hex digits',
+  InvalidEscapeCharacter: 'an escape JSON does not have',
+  InvalidCharacter: 'a control character inside a string',
+};
