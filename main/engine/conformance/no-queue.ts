@@ -43,13 +43,15 @@ export function silentUntil(baseUrl: string, answers: readonly Answer[], deadlin
 }
 
 /**
- * An HTTP answer came, complete or not: one over the byte cap, or one whose status line came and
- * whose body then did not end, still came from a server.
+ * An HTTP answer came, complete or not: one over the byte cap, one whose status line came and
+ * whose body then did not end, or one no client reads (80 KB of headers, a redirect loop) still
+ * came from a server, whose cases then say what is wrong with it.
  */
 function answered(answer: Answer): boolean {
   return (
     answer.status !== undefined ||
     answer.exchange.failure?.status !== undefined ||
+    answer.exchange.failure?.unreadable === true ||
     answer.exchange.responseHeaders !== undefined
   );
 }

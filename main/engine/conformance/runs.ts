@@ -35,7 +35,8 @@ import type { WallClock } from '../clock/wall.js';
 import type { EventBus } from '../events/bus.js';
 import { faultingTransport } from '../faults/player-transport.js';
 import type { FaultRegistry } from '../faults/registry.js';
-import { CloudQueueClient, fetchTransport, type HttpTransport, type PlayerExchange } from '../player/client.js';
+import { CloudQueueClient, type HttpTransport, type PlayerExchange } from '../player/client.js';
+import { keepAliveTransport } from '../player/http-transport.js';
 import type { ConformanceRunRepository } from '../store/repositories/conformance-runs.js';
 import { maskUrl } from '../traffic/capture-secrets.js';
 import { entryOfExchange } from '../traffic/player-exchange.js';
@@ -216,6 +217,8 @@ export class ConformanceRuns {
     const cases = selectCases(this.cases, input.cases);
     const clock = new EngineClock({ wall: deps.wall, startAt: deps.engineClock.now() });
     const evidence = new TrafficEvidence(deps.bus, () => deps.recorder.flush());
+    // Connections of the run's own, closed with it: a server that holds them open keeps nothing after.
+    const http = keepAliveTransport();
     const deadline = new AbortController();
     const timeoutMs = input.timeoutMs ?? DEFAULT_CONFORMANCE_TIMEOUT_MS;
     const deadlineAt = deps.wall.now() + timeoutMs;
@@ -233,7 +236,7 @@ export class ConformanceRuns {
         clock: on,
         maxBodyBytes: input.maxBytes ?? DEFAULT_CONFORMANCE_MAX_BYTES,
         transport: abortable(
-          faultingTransport(deps.transport ?? fetchTransport, deps.faults, on),
+          faultingTransport(deps.transport ?? http.transport, deps.faults, on),
           AbortSignal.any([this.closing.signal, deadline.signal]),
         ),
         ...(more.headers ? { headers: more.headers } : {}),
@@ -290,6 +293,7 @@ export class ConformanceRuns {
       deps.wall.clearTimeout(deadlineTimer);
       evidence.close();
       clock.close();
+      http.close();
     }
     run.error = error;
     run.status = error || run.summary.fail > 0 ? 'failed' : 'passed';

@@ -228,8 +228,12 @@ const MAX_QUOTE = 160;
 export function outcomeOf(answer: Answer): string {
   // An answer the client would not read whole (over the byte cap, nested too deep) came with a status.
   const cutAfter = answer.exchange.failure?.status;
-  if (answer.status === undefined)
-    return cutAfter === undefined ? `no answer (${answer.failure})` : `${cutAfter}, but ${answer.failure}`;
+  if (answer.status === undefined) {
+    if (cutAfter !== undefined) return `${cutAfter}, but ${answer.failure}`;
+    return answer.exchange.failure?.unreadable
+      ? `an answer it cannot read: ${answer.failure}`
+      : `no answer (${answer.failure})`;
+  }
   const said = serverMessage(answer);
   return said ? `${answer.status} (${said})` : String(answer.status);
 }

@@ -303,9 +303,12 @@ export class CloudQueueClient {
     } catch (error) {
       const fault = (error as { fault?: FaultHit }).fault;
       if (fault) exchange.fault = fault;
+      const unreadable = head === undefined && !fault ? unreadableAnswer(error) : undefined;
       return finish({
         ok: false,
-        failure: { kind: 'incomplete', message: incompleteMessage(error, abort.signal, head) },
+        failure: unreadable
+          ? { kind: 'incomplete', message: unreadable, unreadable: true }
+          : { kind: 'incomplete', message: incompleteMessage(error, abort.signal, head) },
         exchange,
       });
     } finally {
@@ -388,6 +391,21 @@ function incompleteMessage(error: unknown, signal: AbortSignal, head: number | u
   const cause = (error as { cause?: { code?: string; message?: string } }).cause;
   const why = cause?.code ?? cause?.message ?? (error as Error).message;
   return head === undefined ? `connection failed: ${why}` : `its ${head} came, then the body broke off: ${why}`;
+}
+
+/**
+ * Why an answer that came could not be read, in words, or undefined when the failure was no
+ * answer at all (refused, reset, silent). fetch and node:http say it with the same codes.
+ */
+function unreadableAnswer(error: unknown): string | undefined {
+  const cause = (error as { cause?: { code?: unknown; message?: unknown } }).cause;
+  const code = typeof cause?.code === 'string' ? cause.code : '';
+  if (code === 'HPE_HEADER_OVERFLOW' || code === 'UND_ERR_HEADERS_OVERFLOW')
+    return `the server answered with headers over 16 KB, more than an HTTP client reads (${code})`;
+  if (code.startsWith('HPE_')) return `the server's answer is not HTTP (${code})`;
+  if (cause?.message === 'redirect count exceeded')
+    return 'the server redirected the request more than 20 times (a redirect loop?)';
+  return undefined;
 }
 
 function pickHeaders(headers: HttpResponse['headers']): Record<string, string> {

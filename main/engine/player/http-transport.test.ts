@@ -110,6 +110,18 @@ describe('keepAliveTransport', () => {
     close();
   });
 
+  it('the request’s own signal ends the body too, when the reader listens to another (as fetch does)', async () => {
+    const { transport, close } = keepAliveTransport();
+    // A conformance run's deadline wraps the transport; the player's reader knows only its 10 s.
+    const deadline = new AbortController();
+    const endless = await transport({ method: 'GET', url: `${base}/endless`, headers: {}, signal: deadline.signal });
+    setTimeout(() => deadline.abort(new Error('the deadline passed')), 20);
+    const started = performance.now();
+    await expect(readCappedBody(endless, 1e9, new AbortController().signal)).rejects.toThrow('the deadline passed');
+    expect(performance.now() - started).toBeLessThan(2_000);
+    close();
+  });
+
   it('fails a refused connection with its code as the cause, and an aborted request with the abort reason', async () => {
     const { transport, close } = keepAliveTransport();
     const closed = createServer();

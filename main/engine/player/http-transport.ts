@@ -72,17 +72,23 @@ function once(request: HttpRequest, agents: { http: HttpAgent; https: HttpsAgent
       // A header value node refuses (a newline in httpAuthorization): no request left.
       return reject(new Error('request failed', { cause: error }));
     }
+    let incoming: IncomingMessage | undefined;
+    // As fetch: the signal ends the exchange at any point, its body too. The body's reader may
+    // listen to a signal of its own only (a player's 10 s), not to one a caller added around the
+    // transport (a conformance run's deadline), which would then go unheard until the body ended.
     const onAbort = (): void => {
       outgoing.destroy(signal.reason as Error);
+      incoming?.destroy(signal.reason as Error);
     };
     signal.addEventListener('abort', onAbort, { once: true });
     outgoing.on('error', (error) => {
+      if (incoming) return;
       signal.removeEventListener('abort', onAbort);
       reject(signal.aborted ? (signal.reason as Error) : new Error('request failed', { cause: error }));
     });
     outgoing.on('response', (response) => {
-      // From here the body's reader owns the abort (readCappedBody listens to the same signal).
-      signal.removeEventListener('abort', onAbort);
+      incoming = response;
+      response.once('close', () => signal.removeEventListener('abort', onAbort));
       resolve(response);
     });
     outgoing.end(request.body);

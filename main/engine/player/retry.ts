@@ -39,6 +39,12 @@ export interface Failure {
   retryAfterSec?: number;
   rejectedReason?: string;
   message: string;
+  /**
+   * The server answered, but with what no HTTP client reads (headers over its limit, text that is
+   * not HTTP, a redirect loop): an incomplete request like any other to the player, yet the server
+   * is there, which a conformance run must not call unreachable.
+   */
+  unreadable?: true;
 }
 
 export const INCOMPLETE_RETRY_WAIT_MS = RETRY_SCHEDULE.incompleteRetryWaitMs;

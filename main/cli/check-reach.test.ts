@@ -1,0 +1,73 @@
+/**
+ * `check` says "cannot reach" (exit 2) only of a server that is not there. A server on a port
+ * browsers block (fetch's "bad port" list: 6000, 10080, …) is there; so is one that answers with
+ * what no HTTP client reads (80 KB of headers, a redirect loop): its cases fail and say why (exit 1).
+ */
+import { createServer, type RequestListener, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { runCli } from '../testing/cli.js';
+
+const servers: Server[] = [];
+afterEach(async () => {
+  for (const server of servers.splice(0)) {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  }
+});
+
+/** Listens on loopback, on `port` (0 for any); null when that port is taken on this machine. */
+async function listen(handler: RequestListener, port = 0): Promise<string | null> {
+  // The server itself may send headers of any size; the limit under test is the client's.
+  const server = createServer({ maxHeaderSize: 256 * 1024 }, handler);
+  const ok = await new Promise<boolean>((resolve) => {
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => resolve(true));
+  });
+  if (!ok) return null;
+  servers.push(server);
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}/queues/q1/v2.3/`;
+}
+
+/** Ports the Fetch standard blocks: a fetch-based client cannot call them at all. */
+const BLOCKED_PORTS = [10080, 6000, 6665, 6666, 6667, 6668, 6669, 6679, 6697, 4190, 5060, 5061];
+
+describe('check reaches every server that is there', () => {
+  it('a server on a port fetch blocks is judged, not called unreachable', async () => {
+    let baseUrl: string | null = null;
+    for (const port of BLOCKED_PORTS) {
+      baseUrl = await listen((_req, res) => res.writeHead(404, { 'content-type': 'text/html' }).end('<p>no</p>'), port);
+      if (baseUrl) break;
+    }
+    expect(baseUrl, 'every blocked port is taken on this machine').not.toBeNull();
+    const { code, stderr } = await runCli('check', baseUrl!, '--timeout', '20');
+    // It answered (404 pages): a base URL with no queue at it, which is not "cannot reach".
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/is not a cloud queue's base URL: GET context answered 404 with a web page/);
+    expect(stderr).not.toMatch(/cannot reach|bad port/);
+  });
+
+  it.each([
+    [
+      '80 KB of headers',
+      ((_req, res) => res.writeHead(200, { 'x-big': 'a'.repeat(80_000) }).end('{}')) as RequestListener,
+      /got an answer it cannot read: the server answered with headers over 16 KB, more than an HTTP client reads \(HPE_HEADER_OVERFLOW\)/,
+    ],
+    [
+      'a redirect loop',
+      ((req, res) => res.writeHead(302, { location: req.url }).end()) as RequestListener,
+      /got an answer it cannot read: the server redirected the request more than 20 times \(a redirect loop\?\)/,
+    ],
+  ])(
+    'a server that answers with %s: its cases fail saying so (exit 1), not "cannot reach"',
+    async (_what, handler, said) => {
+      const baseUrl = (await listen(handler))!;
+      const { code, stdout, stderr } = await runCli('check', baseUrl, '--timeout', '20');
+      expect(code, stderr).toBe(1);
+      expect(stderr).not.toMatch(/cannot reach/);
+      const context = stdout.split('\n').find((line) => / context: /.test(line));
+      expect(context).toMatch(/^FAIL/);
+      expect(context).toMatch(said);
+    },
+  );
+});
