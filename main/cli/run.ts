@@ -143,12 +143,14 @@ export async function runCommand(argv: string[], io: CliIo): Promise<ExitCode> {
     for (const path of [args.json, args.junit]) if (path) claimOutput(path);
     // Its notes come on lines of their own: each line made safe, the breaks kept.
     io.stdout(`run ${plain(args.file)}: ${printable(setUp)}\n`);
-    const startedAt = engine.clock.now();
+    // The run's own start, once its first step says it: the times printed are the reports' times.
+    let startedAt = engine.clock.now();
     const wallStarted = performance.now();
     // Each step's latest outcome, for the reports of a run stopped at its deadline.
     const known = new Map<number, ScenarioStepResult>();
-    const stop = engine.events.on('scenarios.step', ({ scenarioId: id, at, stepCount, step, settled }) => {
+    const stop = engine.events.on('scenarios.step', ({ scenarioId: id, at, stepCount, step, settled, ...run }) => {
       if (id !== scenarioId) return;
+      startedAt = run.startedAt;
       known.set(step.index, step);
       io.stdout(stepLine(step, at - startedAt, stepCount, steps[step.index], settled));
       // Why an expectation failed, right under it: what came instead, and the exchanges around it.

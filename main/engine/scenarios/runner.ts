@@ -73,6 +73,7 @@ export async function runScenario(scenario: Scenario, deps: ScenarioDeps): Promi
     deps.bus.emit('scenarios.step', {
       scenarioId: scenario.id,
       at: deps.clock.now(),
+      startedAt,
       stepCount: scenario.steps.length,
       step: { ...step },
       settled,

@@ -543,6 +543,26 @@ describe('bad scenarios', () => {
   });
 });
 
+describe('a run watched live', () => {
+  it('says the run’s start with each step, the start its report gives (audit: the terminal was 1 ms off the JUnit report)', async () => {
+    const scenario = await save({ name: 'watched', steps: loadAndPlay() });
+    const starts: number[] = [];
+    const stop = engine.events.on('scenarios.step', ({ scenarioId, startedAt }) => {
+      if (scenarioId === scenario.id) starts.push(startedAt);
+    });
+    // The clock runs here, so the watcher's own reading before the run is not the run's start.
+    await admin(engine, 'POST', '/clock', { speed: 1 });
+    try {
+      const report = await run(scenario.id);
+      expect(starts.length).toBeGreaterThan(0);
+      expect(new Set(starts)).toEqual(new Set([report.startedAt]));
+    } finally {
+      stop();
+      await admin(engine, 'POST', '/clock', { speed: 0 });
+    }
+  });
+});
+
 describe('as CI runs it', () => {
   it('saves under a chosen id, runs with POST /admin/api/scenarios/{id}/run, and reads pass or fail from the answer', async () => {
     const base = `${engine.urls.console}/admin/api`;
