@@ -1,5 +1,6 @@
 /** The Faults area as a page module: presets, the custom rule form, the rules list, scenarios. */
 import { expect, type Locator, type Page } from '@playwright/test';
+import { pastConfirmGuard } from './console-page';
 
 export class FaultsPage {
   readonly rules: Locator;
@@ -12,10 +13,20 @@ export class FaultsPage {
   constructor(readonly page: Page) {
     this.rules = page.getByRole('table', { name: 'Fault rules' });
     this.ruleForm = page.getByRole('form', { name: 'Custom rule' });
-    this.clearAll = page.getByRole('button', { name: 'Clear all' });
+    // Named "Clear all", then "Confirm: remove …" once armed: the same button.
+    this.clearAll = page.getByRole('button', { name: /^(Clear all|Clearing…|Confirm: remove)/ });
     this.scenarios = page.getByRole('list', { name: 'Saved scenarios' });
     this.scenarioJson = page.getByLabel('Scenario JSON');
     this.report = page.getByRole('region', { name: 'Scenario report' });
+  }
+
+  /** Clears every rule as a user does: the first press arms the button, the second (past its guard) clears. */
+  async clearAllRules(rules: 'the rule' | `all ${number} rules`): Promise<void> {
+    await this.page.getByRole('button', { name: 'Clear all' }).click();
+    const confirm = this.page.getByRole('button', { name: `Confirm: remove ${rules}` });
+    await expect(confirm).toBeVisible();
+    await pastConfirmGuard(this.page);
+    await confirm.click();
   }
 
   async open(): Promise<void> {

@@ -130,3 +130,26 @@ describe('the fault rule list', () => {
     expect(document.activeElement).toBe(document.body);
   });
 });
+
+describe('Clear all', () => {
+  it('asks first: one click arms it, clears nothing, and a second past the guard clears (audit)', async () => {
+    const user = userEvent.setup();
+    const calls: string[] = [];
+    renderOverFakeEngine(<RuleList />, async (name) => {
+      calls.push(name);
+      if (name === 'faults.list') return { ok: true, value: [rule('fault-a', 'storm'), rule('fault-b', 'b')] as never };
+      if (name === 'faults.clear') return { ok: true, value: { removed: 2 } as never };
+      return { ok: false, error: { code: 'not_found', message: name } };
+    });
+    await waitFor(() => expect(screen.getAllByTestId('rule-position')).toHaveLength(2));
+    await user.click(button(/^Clear all$/));
+    expect(calls).not.toContain('faults.clear');
+    const confirm = button(/^Confirm: remove all 2 rules$/);
+    // A double click is not a decision: a press within the guard does nothing.
+    await user.click(confirm);
+    expect(calls).not.toContain('faults.clear');
+    await act(() => new Promise((done) => setTimeout(done, 450)));
+    await user.click(confirm);
+    await waitFor(() => expect(calls).toContain('faults.clear'));
+  });
+});

@@ -10,6 +10,7 @@ import { useLayoutEffect, useRef, useState, type DragEvent, type KeyboardEvent }
 import type { FaultRuleView, FaultShadowKind, TriggerResult } from '@engine-api/fault-types';
 import { Badge } from '../../components/Badge';
 import { DataTable } from '../../components/DataTable';
+import { IGNORE_HELD_KEY, useConfirmStep } from '../../components/useConfirmStep';
 import { useClearFaults, useFaultRules, useMoveFault, useRemoveFault, useTriggerFault } from '../../queries/faults';
 import { TARGET_LABELS, TARGET_SHORT, describeAction, describeHits, describeMatch, describeScope } from './describe';
 import { dropIndex, placeText, stepIndex } from './rule-order';
@@ -36,6 +37,8 @@ export function RuleList() {
   const { data: rules = [], isLoading } = useFaultRules();
   const remove = useRemoveFault();
   const clear = useClearFaults();
+  // Custom rules took typing: one stray click must not take them all (the first press arms).
+  const confirmClear = useConfirmStep();
   const move = useMoveFault();
   const trigger = useTriggerFault();
   const [said, setSaid] = useState<Said | null>(null);
@@ -108,10 +111,15 @@ export function RuleList() {
         <button
           type="button"
           className={`danger ${styles.clearAll}`}
-          onClick={() => clear.mutate()}
+          onClick={() => confirmClear.press(() => clear.mutate())}
+          {...IGNORE_HELD_KEY}
           disabled={rules.length === 0 || clear.isPending}
         >
-          {clear.isPending ? 'Clearing…' : 'Clear all'}
+          {clear.isPending
+            ? 'Clearing…'
+            : confirmClear.armed
+              ? `Confirm: remove ${rules.length === 1 ? 'the rule' : `all ${rules.length} rules`}`
+              : 'Clear all'}
         </button>
       </div>
       {error && (

@@ -2,7 +2,7 @@
  * Adds or edits one item's track: the fields a player reads from GET /itemWindow. A modal: typed
  * fields are never dropped by a stray Escape — with changes, closing takes a second press.
  */
-import { useState, type FormEvent } from 'react';
+import { useRef, useState, type FormEvent, type InputHTMLAttributes } from 'react';
 import type { QueueItem, Track } from '@engine-api/queue-types';
 import { ModalDialog } from '../../components/ModalDialog';
 import { useConfirmStep } from '../../components/useConfirmStep';
@@ -21,7 +21,7 @@ export interface ItemFormProps {
   returnFocusTo?: string;
 }
 
-interface Fields {
+export interface Fields {
   name: string;
   artist: string;
   album: string;
@@ -43,29 +43,55 @@ function fieldsOf(track: Track | undefined): Fields {
   };
 }
 
+/** What is wrong with each field, by name; a field not named is fine. */
+type Problems = Partial<Record<keyof Fields, string>>;
+
+/** An absolute http(s) URL, as a player fetches it. */
+function isHttpUrl(text: string): boolean {
+  if (!URL.canParse(text)) return false;
+  const { protocol } = new URL(text);
+  return protocol === 'http:' || protocol === 'https:';
+}
+
+/** Each field's problem, checked as the player would meet the track. */
+export function problemsOf(fields: Fields): Problems {
+  const problems: Problems = {};
+  const seconds = fields.seconds.trim() === '' ? NaN : Number(fields.seconds);
+  if (!fields.name.trim()) problems.name = 'A title is needed.';
+  if (!Number.isFinite(seconds) || seconds < 0) problems.seconds = 'A number of seconds, zero or more.';
+  if (!isHttpUrl(fields.mediaUrl.trim()))
+    problems.mediaUrl = 'An http(s) URL the player can fetch, such as https://media.example.com/a.mp3.';
+  if (fields.imageUrl.trim() && !isHttpUrl(fields.imageUrl.trim())) problems.imageUrl = 'An http(s) URL, or nothing.';
+  return problems;
+}
+
 export function ItemForm({ item, placement, busy, error, onSave, onCancel, returnFocusTo }: ItemFormProps) {
   const [initial] = useState(() => fieldsOf(item?.track));
   const [fields, setFields] = useState(initial);
-  const [problem, setProblem] = useState<string | null>(null);
+  const [problems, setProblems] = useState<Problems>({});
+  const formRef = useRef<HTMLFormElement>(null);
   const discard = useConfirmStep();
   const dirty = (Object.keys(initial) as (keyof Fields)[]).some((name) => fields[name] !== initial[name]);
   const close = () => (dirty ? discard.press(onCancel) : onCancel());
-  const set = (name: keyof Fields) => (event: { target: { value: string } }) =>
+  // A field's problem goes as soon as the field changes: it is said again on the next submit if it stays.
+  const set = (name: keyof Fields) => (event: { target: { value: string } }) => {
     setFields({ ...fields, [name]: event.target.value });
+    if (problems[name]) setProblems(({ [name]: _gone, ...rest }) => rest);
+  };
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    const seconds = Number(fields.seconds);
-    if (!fields.name.trim()) return setProblem('A title is needed.');
-    if (!Number.isFinite(seconds) || seconds < 0) return setProblem('Duration is a number of seconds, zero or more.');
-    setProblem(null);
+    const found = problemsOf(fields);
+    setProblems(found);
+    const first = FIELD_ORDER.find((name) => found[name]);
+    if (first) return formRef.current?.querySelector<HTMLInputElement>(`#item-${first}`)?.focus();
     // Fields this form does not show (custom ones) stay as they were.
     const track: Track = {
       ...item?.track,
       name: fields.name.trim(),
       mediaUrl: fields.mediaUrl.trim(),
       contentType: fields.contentType.trim(),
-      durationMillis: Math.round(seconds * 1000),
+      durationMillis: Math.round(Number(fields.seconds) * 1000),
       artist: { name: fields.artist.trim() },
       album: { name: fields.album.trim() },
     };
@@ -74,45 +100,48 @@ export function ItemForm({ item, placement, busy, error, onSave, onCancel, retur
     onSave(track);
   };
 
+  const field = (
+    name: keyof Fields,
+    label: string,
+    props: InputHTMLAttributes<HTMLInputElement> = {},
+    wide = false,
+  ) => (
+    <label className={wide ? styles.wide : undefined}>
+      {label}
+      <input
+        id={`item-${name}`}
+        value={fields[name]}
+        onChange={set(name)}
+        aria-invalid={problems[name] ? true : undefined}
+        aria-describedby={problems[name] ? `item-${name}-problem` : undefined}
+        {...props}
+      />
+      {problems[name] && (
+        <span id={`item-${name}-problem`} className={styles.fieldProblem}>
+          {problems[name]}
+        </span>
+      )}
+    </label>
+  );
+
   const title = item ? `Edit ${item.id}` : 'Add item';
   return (
     <ModalDialog label={title} className={styles.dialog} onRequestClose={close} returnFocusTo={returnFocusTo}>
-      <form className={styles.itemForm} onSubmit={submit}>
+      <form ref={formRef} className={styles.itemForm} onSubmit={submit} noValidate>
         <h2>{title}</h2>
         {placement && <p className="muted">Goes {placement}.</p>}
         <div className={styles.formGrid}>
-          <label>
-            Title
-            <input data-autofocus value={fields.name} onChange={set('name')} />
-          </label>
-          <label>
-            Artist
-            <input value={fields.artist} onChange={set('artist')} />
-          </label>
-          <label>
-            Album
-            <input value={fields.album} onChange={set('album')} />
-          </label>
-          <label>
-            Duration (s)
-            <input inputMode="decimal" value={fields.seconds} onChange={set('seconds')} />
-          </label>
-          <label className={styles.wide}>
-            Media URL
-            <input value={fields.mediaUrl} onChange={set('mediaUrl')} />
-          </label>
-          <label>
-            Content type
-            <input value={fields.contentType} onChange={set('contentType')} />
-          </label>
-          <label>
-            Image URL
-            <input value={fields.imageUrl} onChange={set('imageUrl')} />
-          </label>
+          {field('name', 'Title', { 'data-autofocus': true } as InputHTMLAttributes<HTMLInputElement>)}
+          {field('artist', 'Artist')}
+          {field('album', 'Album')}
+          {field('seconds', 'Duration (s)', { inputMode: 'decimal' })}
+          {field('mediaUrl', 'Media URL', { type: 'url' }, true)}
+          {field('contentType', 'Content type')}
+          {field('imageUrl', 'Image URL', { type: 'url' })}
         </div>
-        {(problem ?? error) && (
+        {error && (
           <p className="error" role="alert">
-            {problem ?? error}
+            {error}
           </p>
         )}
         <div className={styles.dialogActions}>
@@ -130,3 +159,6 @@ export function ItemForm({ item, placement, busy, error, onSave, onCancel, retur
     </ModalDialog>
   );
 }
+
+/** The fields in the form's order: the first with a problem takes the cursor. */
+const FIELD_ORDER: (keyof Fields)[] = ['name', 'artist', 'album', 'seconds', 'mediaUrl', 'contentType', 'imageUrl'];
