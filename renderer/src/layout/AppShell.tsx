@@ -10,6 +10,7 @@ import { useRememberAreas } from '../router/area-memory';
 import { TabTitle } from '../router/TabTitle';
 import { useFrameShortcuts } from '../shortcuts/useFrameShortcuts';
 import { useEngineWiring } from '../stores/wiring';
+import { EngineLost } from './EngineLost';
 import { Sidebar } from './Sidebar';
 import { StatusBar } from './StatusBar';
 import styles from './AppShell.module.css';
@@ -22,6 +23,7 @@ export function AppShell() {
     <div className={styles.app}>
       <Sidebar />
       <main className={styles.content}>
+        <EngineLost />
         <Outlet />
       </main>
       <StatusBar />

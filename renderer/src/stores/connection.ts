@@ -2,7 +2,14 @@
 import { create } from 'zustand';
 import type { ConnectionState } from '../api';
 
-export const useConnectionStore = create<{ state: ConnectionState; setState(state: ConnectionState): void }>((set) => ({
+export const useConnectionStore = create<{
+  state: ConnectionState;
+  /** Wall time the engine was lost (ms), while it is; null while it is heard. */
+  lostSince: number | null;
+  setState(state: ConnectionState): void;
+}>((set) => ({
   state: 'connecting',
-  setState: (state) => set({ state }),
+  lostSince: null,
+  setState: (state) =>
+    set((prev) => ({ state, lostSince: state === 'reconnecting' ? (prev.lostSince ?? Date.now()) : null })),
 }));
