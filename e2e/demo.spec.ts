@@ -207,6 +207,20 @@ test.describe('the guided demo', () => {
     await expect(demo.panel).toBeVisible();
     await expect(demo.panel).toBeFocused();
     await page.keyboard.press('Tab');
+    // Folded to its title line, it covers next to nothing of the area; unfolded, its steps are back.
+    const fold = demo.panel.getByRole('button', { name: 'Fold the demo to its title' });
+    await expect(fold).toBeFocused();
+    await page.keyboard.press('Enter');
+    await expect(demo.panel.getByRole('button', { name: 'Show the demo steps' })).toHaveAttribute(
+      'aria-expanded',
+      'false',
+    );
+    const steps = page.locator('#guided-demo-steps');
+    await expect(steps).toBeHidden();
+    expect((await demo.panel.boundingBox())!.height).toBeLessThan(80);
+    await page.keyboard.press('Enter');
+    await expect(steps).toBeVisible();
+    await page.keyboard.press('Tab');
     await expect(demo.panel.getByRole('button', { name: 'Close the guided demo' })).toBeFocused();
     await page.keyboard.press('Escape');
     await expect(demo.panel).toHaveCount(0);

@@ -9,6 +9,7 @@ import { ShortcutSheet } from '../components/ShortcutSheet';
 import { useRememberAreas } from '../router/area-memory';
 import { TabTitle } from '../router/TabTitle';
 import { useFrameShortcuts } from '../shortcuts/useFrameShortcuts';
+import { useDemoStore } from '../stores/demo';
 import { useEngineWiring } from '../stores/wiring';
 import { EngineLost } from './EngineLost';
 import { Sidebar } from './Sidebar';
@@ -19,10 +20,12 @@ export function AppShell() {
   useEngineWiring();
   useRememberAreas();
   useFrameShortcuts();
+  // The guided demo's checklist, open and unfolded, takes the lower right (AppShell.module.css).
+  const demo = useDemoStore((s) => (s.open && !s.folded ? 'open' : undefined));
   return (
     <div className={styles.app}>
       <Sidebar />
-      <main className={styles.content}>
+      <main className={styles.content} data-demo={demo}>
         <EngineLost />
         <Outlet />
       </main>

@@ -25,6 +25,9 @@ export interface DemoMarks {
 
 interface DemoStore {
   open: boolean;
+  /** Folded to its title line, so it covers next to nothing of the area behind it. */
+  folded: boolean;
+  setFolded(folded: boolean): void;
   /** Ticked steps: the engine confirmed them (sticky: a later pause does not untick "play"). */
   done: Partial<Record<DemoStep, true>>;
   marks: DemoMarks;
@@ -57,6 +60,8 @@ function remember(): void {
 
 export const useDemoStore = create<DemoStore>((set) => ({
   open: isFirstRun(),
+  folded: false,
+  setFolded: (folded) => set({ folded }),
   done: {},
   marks: {},
   show: () => set({ open: true }),

@@ -8,7 +8,7 @@
 import { useEffect, useRef } from 'react';
 import { createPortal } from 'react-dom';
 import { matchesShortcut, SHORTCUTS } from '../../shortcuts/shortcuts';
-import { useDemoStore } from '../../stores/demo';
+import { DEMO_STEPS, useDemoStore } from '../../stores/demo';
 import { DemoChecklist } from './DemoChecklist';
 import styles from './demo.module.css';
 
@@ -18,6 +18,9 @@ export function GuidedDemo() {
   const open = useDemoStore((s) => s.open);
   const toggle = useDemoStore((s) => s.toggle);
   const hide = useDemoStore((s) => s.hide);
+  const folded = useDemoStore((s) => s.folded);
+  const setFolded = useDemoStore((s) => s.setFolded);
+  const done = useDemoStore((s) => Object.keys(s.done).length);
   const launcher = useRef<HTMLButtonElement>(null);
   const panel = useRef<HTMLElement>(null);
   // Opened on demand (its button, D, the palette), the focus goes to the checklist; opened by
@@ -69,6 +72,7 @@ export function GuidedDemo() {
             id="guided-demo"
             ref={panel}
             className={styles.panel}
+            data-folded={folded}
             aria-labelledby="guided-demo-title"
             tabIndex={-1}
             onKeyDown={(event) => {
@@ -80,11 +84,31 @@ export function GuidedDemo() {
           >
             <header className={styles.head}>
               <h2 id="guided-demo-title">Guided demo</h2>
-              <button type="button" className="icon-button" aria-label="Close the guided demo" onClick={close}>
-                ✕
-              </button>
+              {folded && (
+                <span className="muted">
+                  {done} of {DEMO_STEPS.length} done
+                </span>
+              )}
+              <span className={styles.headButtons}>
+                <button
+                  type="button"
+                  className="icon-button"
+                  aria-expanded={!folded}
+                  aria-controls="guided-demo-steps"
+                  aria-label={folded ? 'Show the demo steps' : 'Fold the demo to its title'}
+                  title={folded ? 'Show the demo steps' : 'Fold the demo to its title'}
+                  onClick={() => setFolded(!folded)}
+                >
+                  {folded ? '▴' : '▾'}
+                </button>
+                <button type="button" className="icon-button" aria-label="Close the guided demo" onClick={close}>
+                  ✕
+                </button>
+              </span>
             </header>
-            <DemoChecklist />
+            <div id="guided-demo-steps" hidden={folded}>
+              <DemoChecklist />
+            </div>
           </aside>,
           document.body,
         )}
