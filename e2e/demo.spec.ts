@@ -36,15 +36,34 @@ test.use({ ownConsole: 'demo' });
 
 test.describe('the guided demo', () => {
   test('opens by itself on a first run, over the area the address names', async ({ page, served, browser }) => {
-    // A new user's browser: the demo was never closed here.
+    // A console whose demo was never closed, and a new user's browser.
+    await adminApi(served.ready, 'PATCH', '/preferences', { demoDismissed: false });
     const firstRun = await browser.newContext();
     try {
       const fresh = await firstRun.newPage();
       await fresh.goto(`${served.ready.urls.console}#/traffic`);
-      await expect(new DemoPage(fresh).panel).toBeVisible();
+      const demo = new DemoPage(fresh);
+      await expect(demo.panel).toBeVisible();
       await expect(fresh).toHaveURL(/#\/traffic/);
+      // Closed there, the console remembers it, not only that browser: another browser (or this
+      // console started on another port, another origin with empty storage) does not open it.
+      await demo.panel.getByRole('button', { name: 'Close the guided demo' }).click();
+      await expect
+        .poll(async () => (await adminApi(served.ready, 'GET', '/preferences')) as object)
+        .toMatchObject({
+          demoDismissed: true,
+        });
     } finally {
       await firstRun.close();
+    }
+    const otherBrowser = await browser.newContext();
+    try {
+      const other = await otherBrowser.newPage();
+      await other.goto(served.ready.urls.console);
+      await expect(other.getByRole('heading', { level: 1 })).toBeVisible();
+      await expect(new DemoPage(other).panel).toHaveCount(0);
+    } finally {
+      await otherBrowser.close();
     }
     // This spec's own browsers closed it once before (e2e/fixtures.ts): the area alone.
     await page.goto(served.ready.urls.console);

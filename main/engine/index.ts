@@ -14,6 +14,7 @@ import { QueueGenerations } from './cloud-queue/generation.js';
 import { QueueModel } from './cloud-queue/queue-model.js';
 import { EngineClock } from './clock/clock.js';
 import { clockCommands } from './clock/commands.js';
+import { preferenceCommands } from './console/preferences.js';
 import { restoreClock, saveClock } from './clock/persistence.js';
 import type { WallClock } from './clock/wall.js';
 import { systemWall } from './clock/wall.js';
@@ -283,6 +284,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     let apiDescription: ReturnType<typeof describeAdminApi> | null = null;
     const handlers: CommandHandlers = {
       ...clockCommands(clock),
+      ...preferenceCommands(store.settings),
       ...householdCommands(views, household),
       ...login.commands,
       ...queueCommands(queues, generations, queueActivity, store.timePlayed),

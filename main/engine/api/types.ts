@@ -78,3 +78,15 @@ export interface EngineStateView {
   groups: GroupView[];
   players: PlayerView[];
 }
+
+/**
+ * What the console's UI remembers of its user, kept by the engine (in the data dir) rather than in
+ * the browser: a browser keeps what a page stores under the page's origin, and `--port 0` gives
+ * every start another origin, so a theme chosen and a demo closed were lost at each restart.
+ */
+export interface UiPreferences {
+  /** The colour scheme chosen; absent: the system's. */
+  theme?: 'system' | 'light' | 'dark';
+  /** The guided demo was closed once: it no longer opens by itself. */
+  demoDismissed?: boolean;
+}

@@ -1,7 +1,8 @@
 /**
  * The guided demo's panel (features/demo): open or not, and what the presenter has done so far.
  * It opens by itself on a console's first run, until it is closed once (remembered in
- * localStorage), and on demand from the sidebar, the palette or its key.
+ * localStorage and in the engine's preferences), and on demand from the sidebar, the palette or
+ * its key.
  */
 import { create } from 'zustand';
 
@@ -25,6 +26,14 @@ export interface DemoMarks {
 
 interface DemoStore {
   open: boolean;
+  /** Closed once, here or (as the engine's preferences say) in another browser or on another port. */
+  dismissed: boolean;
+  /**
+   * Once the engine's preferences are known (stores/preferences.ts): opens the panel on a first
+   * run, closed nowhere before, or takes the engine's word that it was closed (in another browser,
+   * or on another port: another origin, with storage of its own).
+   */
+  firstRunKnown(dismissedElsewhere: boolean): void;
   /** Folded to its title line, so it covers next to nothing of the area behind it. */
   folded: boolean;
   setFolded(folded: boolean): void;
@@ -59,7 +68,17 @@ function remember(): void {
 }
 
 export const useDemoStore = create<DemoStore>((set) => ({
-  open: isFirstRun(),
+  // Opened on a first run once the engine says it is one (firstRunKnown): not before, which would
+  // show it for a moment on a console where it was closed long ago.
+  open: false,
+  dismissed: !isFirstRun(),
+  firstRunKnown: (dismissedElsewhere) =>
+    set((s) => {
+      if (s.dismissed) return s;
+      if (!dismissedElsewhere) return { open: true };
+      remember();
+      return { dismissed: true, open: false };
+    }),
   folded: false,
   setFolded: (folded) => set({ folded }),
   done: {},
@@ -67,12 +86,13 @@ export const useDemoStore = create<DemoStore>((set) => ({
   show: () => set({ open: true }),
   hide: () => {
     remember();
-    set({ open: false });
+    set({ open: false, dismissed: true });
   },
   toggle: () =>
     set((s) => {
-      if (s.open) remember();
-      return { open: !s.open };
+      if (!s.open) return { open: true };
+      remember();
+      return { open: false, dismissed: true };
     }),
   tick: (step) => set((s) => (s.done[step] ? s : { done: { ...s.done, [step]: true } })),
   mark: (change) => set((s) => ({ marks: { ...s.marks, ...change } })),

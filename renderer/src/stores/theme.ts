@@ -39,6 +39,8 @@ interface ThemeStore {
 
 export const useThemeStore = create<ThemeStore>((set) => ({
   theme: readTheme(),
+  // The engine's preferences (stores/preferences.ts) set it this way too: remembered here as well,
+  // so the next load paints it before the engine answers.
   setTheme: (theme) => {
     try {
       if (theme === 'system') globalThis.localStorage?.removeItem(THEME_KEY);

@@ -13,6 +13,7 @@ import { wireFaultEvents } from '../queries/faults';
 import { usePlayerEventWiring } from '../queries/players';
 import { useClockStore } from './clock';
 import { useConnectionStore } from './connection';
+import { wirePreferences } from './preferences';
 
 export function useEngineWiring(): void {
   const api = useApi();
@@ -32,10 +33,12 @@ export function useEngineWiring(): void {
     );
     const offQueues = wireQueueEvents(api, queryClient);
     const offFaults = wireFaultEvents(api, queryClient);
+    const preferences = wirePreferences(api);
     const offConnection = api.onConnection((state) => {
       useConnectionStore.getState().setState(state);
       if (state === 'open') {
         void api.call('clock.get', {}).then(setClock, () => undefined);
+        preferences.connected();
         useGenerationStore.getState().forgetRunning();
         void queryClient.invalidateQueries();
       }
@@ -48,6 +51,7 @@ export function useEngineWiring(): void {
       offQueues();
       offFaults();
       offConnection();
+      preferences.stop();
     };
   }, [api, queryClient]);
 }

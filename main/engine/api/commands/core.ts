@@ -3,7 +3,7 @@ import Type from 'typebox';
 import { command } from '../command.js';
 import type { OpenApiDocument } from '../openapi-types.js';
 import type { PlayerDetail } from '../player-types.js';
-import type { ClockState, EngineStateView, PlayerView } from '../types.js';
+import type { ClockState, EngineStateView, PlayerView, UiPreferences } from '../types.js';
 import { Empty, Id } from './shared.js';
 
 /** The fastest the engine clock runs: `POST /clock`, a scenario's and a bundle's clock, and `--clock-speed` alike. */
@@ -34,6 +34,23 @@ export const coreCommands = {
       advanceMs: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_CLOCK_STEP_MS })),
     }),
     http: { method: 'POST', path: '/clock' },
+  }),
+  'preferences.get': command<UiPreferences>()({
+    summary:
+      "What the console's UI remembers of its user (theme, the guided demo closed), kept in the data dir: a browser keeps it per origin, and `--port 0` gives each start another.",
+    input: Empty,
+    http: { method: 'GET', path: '/preferences' },
+  }),
+  'preferences.update': command<UiPreferences>()({
+    summary: 'Changes what the UI remembers; fields not sent stay as they were. Answers them all.',
+    input: Type.Object(
+      {
+        theme: Type.Optional(Type.Union([Type.Literal('system'), Type.Literal('light'), Type.Literal('dark')])),
+        demoDismissed: Type.Optional(Type.Boolean()),
+      },
+      { additionalProperties: false },
+    ),
+    http: { method: 'PATCH', path: '/preferences' },
   }),
   'players.list': command<PlayerView[]>()({
     summary: 'Every player of every household with its live playback state.',
