@@ -25,7 +25,7 @@ import { describeAdminApi } from './admin/openapi.js';
 import { EventStreams } from './admin/sse.js';
 import { EventBus } from './events/bus.js';
 import { createEventDelivery } from './event-delivery/index.js';
-import { fetchDeliveryTransport } from './event-delivery/transport.js';
+import { httpDeliveryTransport } from './event-delivery/transport.js';
 import { householdCommands } from './household/commands.js';
 import { HouseholdEditor } from './household/edits.js';
 import { seedDemoData } from './household/seed.js';
@@ -217,7 +217,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       players,
       views,
       recorder,
-      transport: faultingDeliveryTransport(guardedTransport(fetchDeliveryTransport, options.outbound), faults, clock),
+      transport: faultingDeliveryTransport(guardedTransport(httpDeliveryTransport, options.outbound), faults, clock),
     });
     closers.push(() => eventDelivery.close());
     // The conformance suite and the fleet are built on their first command (api/lazy-part.ts).

@@ -4,6 +4,8 @@
  * up to a cap: nothing a receiver answers is used, and a receiver must not be able to make the
  * console hold an unbounded body.
  */
+import { request as httpRequest, type ClientRequest, type IncomingMessage } from 'node:http';
+import { request as httpsRequest } from 'node:https';
 import type { FaultHit } from '../api/fault-types.js';
 
 export interface DeliveryRequest {
@@ -30,38 +32,65 @@ export type DeliveryTransport = (request: DeliveryRequest) => Promise<DeliveryAn
 /** The most of an answer's body kept: the traffic log shows the start of what a receiver said. */
 export const MAX_ANSWER_BYTES = 64 * 1024;
 
-export const fetchDeliveryTransport: DeliveryTransport = async (request) => {
-  // A redirect is not followed: it is not a 2xx, so the event failed (the public service does the same with a 3xx).
-  const response = await fetch(request.url, {
-    method: 'POST',
-    headers: request.headers,
-    body: request.body,
-    signal: request.signal,
-    redirect: 'manual',
-  });
-  const headers: Record<string, string> = {};
-  for (const name of ['content-type', 'content-length', 'location']) {
-    const value = response.headers.get(name);
-    if (value !== null) headers[name] = value;
-  }
-  return { status: response.status, headers, body: await readCapped(response, MAX_ANSWER_BYTES) };
-};
-
-async function readCapped(response: Response, limit: number): Promise<string> {
-  if (!response.body) return '';
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  try {
-    while (size < limit) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      chunks.push(value);
-      size += value.byteLength;
+/**
+ * One POST over node:http(s), not fetch: the Fetch standard blocks ports (6000, 10080, …) that an
+ * integrator's event handler may listen on, and the platform delivers there all the same.
+ */
+export const httpDeliveryTransport: DeliveryTransport = (request) =>
+  new Promise((resolve, reject) => {
+    const { signal } = request;
+    if (signal.aborted) return reject(signal.reason as Error);
+    let outgoing: ClientRequest;
+    try {
+      const url = new URL(request.url);
+      if (url.protocol !== 'http:' && url.protocol !== 'https:')
+        return reject(new Error('request failed', { cause: new Error(`unsupported protocol ${url.protocol}`) }));
+      outgoing = (url.protocol === 'https:' ? httpsRequest : httpRequest)(url, {
+        method: 'POST',
+        headers: { ...request.headers, 'content-length': String(Buffer.byteLength(request.body)) },
+      });
+    } catch (error) {
+      return reject(new Error('request failed', { cause: error }));
     }
-  } finally {
-    // The rest is not wanted: the connection is let go rather than drained.
-    if (size >= limit) await reader.cancel().catch(() => undefined);
+    const onAbort = (): void => void outgoing.destroy(signal.reason as Error);
+    signal.addEventListener('abort', onAbort, { once: true });
+    const done = (): void => signal.removeEventListener('abort', onAbort);
+    outgoing.on('error', (error) => {
+      done();
+      reject(signal.aborted ? (signal.reason as Error) : new Error('request failed', { cause: error }));
+    });
+    // A redirect is not followed: it is not a 2xx, so the event failed (the public service does the same with a 3xx).
+    outgoing.on('response', (response) => {
+      const headers: Record<string, string> = {};
+      for (const name of ['content-type', 'content-length', 'location']) {
+        const value = response.headers[name];
+        if (typeof value === 'string') headers[name] = value;
+      }
+      readCapped(response, MAX_ANSWER_BYTES).then(
+        (body) => {
+          done();
+          resolve({ status: response.statusCode ?? 0, headers, body });
+        },
+        (error: unknown) => {
+          done();
+          reject(signal.aborted ? (signal.reason as Error) : new Error('request failed', { cause: error }));
+        },
+      );
+    });
+    outgoing.end(request.body);
+  });
+
+/** Up to `limit` bytes of the body; the rest is not wanted, and the connection is let go rather than drained. */
+async function readCapped(response: IncomingMessage, limit: number): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of response) {
+    chunks.push(chunk as Buffer);
+    size += (chunk as Buffer).byteLength;
+    if (size >= limit) {
+      response.destroy();
+      break;
+    }
   }
   return Buffer.concat(chunks).subarray(0, limit).toString('utf8');
 }
