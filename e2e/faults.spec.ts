@@ -138,7 +138,7 @@ test.describe('the Faults panel', () => {
     // The engine refuses the ranges and says which fields, all of them at once (N too, after two
     // refused fields of the action); the cursor goes to the first.
     await expect(faults.ruleForm.getByRole('alert')).toHaveText(
-      'The engine refused the rule: /action/status must be <= 599',
+      'The engine refused 3 fields: each says why beside it. Nothing was added.',
     );
     await expect(faults.field('Status code')).toHaveAttribute('aria-invalid', 'true');
     await expect(faults.field('Status code')).toHaveAccessibleDescription('must be <= 599');
@@ -159,10 +159,14 @@ test.describe('the Faults panel', () => {
     }
     await expect(faults.rules).toBeHidden();
     await faults.field('N').fill('2');
+    await faults.field('Retry-After (s)').fill('30');
+    // The summary stays while a mark does, and goes with the last one fixed.
+    await expect(faults.ruleForm.getByRole('alert')).toBeVisible();
 
     // What cannot be read is caught before anything is sent.
     await faults.field('Status code').fill('503');
     await expect(faults.field('Status code')).not.toHaveAttribute('aria-invalid');
+    await expect(faults.ruleForm.getByRole('alert')).toHaveCount(0);
     await faults.field('Retry-After (s)').fill('soon');
     await faults.ruleForm.getByRole('button', { name: 'Add rule' }).click();
     await expect(faults.ruleForm.getByRole('alert')).toHaveText('Fix the marked fields: nothing was sent.');

@@ -86,8 +86,12 @@ export function RuleForm() {
     setRule(patch);
     // An error stays until its own field changes.
     const touched = Object.keys(patch) as FieldName[];
+    const left = Object.keys(errors).filter((name) => !touched.includes(name as FieldName));
     if (touched.some((name) => errors[name]))
       setErrors((e) => Object.fromEntries(Object.entries(e).filter(([name]) => !touched.includes(name as FieldName))));
+    // The summary says what the marks say, or what no field holds: it goes with the last mark, or
+    // with any change when there was none (audit: it stayed, saying what was already fixed).
+    if (summary && left.length === 0) setSummary(null);
   };
 
   const submit = (event: FormEvent) => {
@@ -113,7 +117,13 @@ export function RuleForm() {
           if (name && detail.message && !refused[name]) refused[name] = detail.message;
         }
         showErrors(refused);
-        setSummary(`The engine refused the rule: ${error.message.replace(/^faults\.add: /, '')}`);
+        const marked = Object.keys(refused).length;
+        // Said beside its fields when the engine named them; its own words only when it named none.
+        setSummary(
+          marked > 0
+            ? `The engine refused ${marked === 1 ? 'a field' : `${marked} fields`}: each says why beside it. Nothing was added.`
+            : `The engine refused the rule: ${error.message.replace(/^faults\.add: /, '')}`,
+        );
       },
     });
   };
