@@ -15,7 +15,7 @@ import styles from './ConformancePage.module.css';
 
 export function ConformancePage() {
   useConformanceEventWiring();
-  const { data: runs = [], error } = useConformanceRuns();
+  const { data: runs = [], error, isPending: runsPending } = useConformanceRuns();
   const { selected, select } = useConformanceView();
   // Where the focus goes next: the heading of a run just started, or the runs list after a delete.
   const [focusRun, setFocusRun] = useState<string | null>(null);
@@ -57,7 +57,7 @@ export function ConformancePage() {
                 {error.message}
               </p>
             )}
-            <RunList runs={runs} selectedId={runId} onSelect={select} focusRequest={focusList} />
+            <RunList runs={runs} loading={runsPending} selectedId={runId} onSelect={select} focusRequest={focusList} />
           </section>
         </div>
         <div className={styles.main}>

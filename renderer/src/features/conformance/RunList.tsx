@@ -13,13 +13,15 @@ import styles from './RunList.module.css';
 
 export interface RunListProps {
   runs: ConformanceRunSummary[];
+  /** Not read yet: said as such, not as "No runs yet". */
+  loading?: boolean;
   selectedId: string | null;
   onSelect(id: string): void;
   /** Bumped to move the focus onto the open run (after a delete took the focused button away). */
   focusRequest: number;
 }
 
-export function RunList({ runs, selectedId, onSelect, focusRequest }: RunListProps) {
+export function RunList({ runs, loading = false, selectedId, onSelect, focusRequest }: RunListProps) {
   const list = useRef<HTMLUListElement>(null);
   // The day "today" is, for the times: taken once, a list read across midnight still reads right enough.
   const [now] = useState(() => Date.now());
@@ -28,6 +30,7 @@ export function RunList({ runs, selectedId, onSelect, focusRequest }: RunListPro
     if (focusRequest > 0) list.current?.querySelector<HTMLElement>('[role="option"][tabindex="0"]')?.focus();
   }, [focusRequest]);
 
+  if (runs.length === 0 && loading) return <Hint block>Reading the runs…</Hint>;
   if (runs.length === 0)
     return (
       <Hint block>No runs yet: the checks run above are kept here (the newest 50), with the server each checked.</Hint>

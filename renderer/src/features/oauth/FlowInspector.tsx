@@ -52,6 +52,7 @@ export function FlowInspector() {
     <section className={styles.card} aria-labelledby="inspector-title">
       <h2 id="inspector-title">Flow inspector</h2>
       <FormError error={error} />
+      {!flows && !error && <p className="muted">Reading the flows…</p>}
       {flows && flows.length === 0 && (
         <p className="muted">No flows yet. Run the sample flow, or point your app at the login service.</p>
       )}

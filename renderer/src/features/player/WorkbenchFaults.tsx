@@ -21,7 +21,8 @@ const PLAYER_TRIGGERS: { request: TriggerRequest; label: string }[] = [
 ];
 
 export function WorkbenchFaults({ playerId }: { playerId: string }) {
-  const rules = useFaultRules().data ?? [];
+  const ruleList = useFaultRules();
+  const rules = ruleList.data ?? [];
   const presets = useFaultPresets().data ?? [];
   const apply = useApplyPreset();
   const remove = useRemoveFault();
@@ -63,7 +64,9 @@ export function WorkbenchFaults({ playerId }: { playerId: string }) {
         </button>
       </WorkbenchToolbar>
       {rules.length === 0 ? (
-        <p className="muted">No fault rules: every request is answered normally.</p>
+        <p className="muted">
+          {ruleList.isPending ? 'Reading the fault rules…' : 'No fault rules: every request is answered normally.'}
+        </p>
       ) : (
         <ul className={styles.rules} aria-label="Active fault rules">
           {rules.map((rule) => (

@@ -10,11 +10,13 @@ import styles from './QueueSidebar.module.css';
 
 export interface QueueSidebarProps {
   queues: QueueSummary[];
+  /** Not read yet: said as such, not as "No queues yet". */
+  loading?: boolean;
   selectedId: string | null;
   onSelect(id: string): void;
 }
 
-export function QueueSidebar({ queues, selectedId, onSelect }: QueueSidebarProps) {
+export function QueueSidebar({ queues, loading = false, selectedId, onSelect }: QueueSidebarProps) {
   const [name, setName] = useState('');
   const create = useQueueCommand('queues.create');
   const importer = useFileImport(async (file) => {
@@ -88,7 +90,7 @@ export function QueueSidebar({ queues, selectedId, onSelect }: QueueSidebarProps
           </li>
         ))}
       </ul>
-      {queues.length === 0 && <p className="muted">No queues yet.</p>}
+      {queues.length === 0 && <p className="muted">{loading ? 'Reading the queues…' : 'No queues yet.'}</p>}
     </aside>
   );
 }

@@ -11,7 +11,7 @@ import styles from './QueuesPage.module.css';
 const route = getRouteApi('/queues');
 
 export function QueuesPage() {
-  const { data: queues = [], error } = useQueueList();
+  const { data: queues = [], error, isPending } = useQueueList();
   const chosen = route.useSearch().queue;
   const navigate = route.useNavigate();
   // Chosen here: it replaces the address (Back leaves the area rather than stepping through queues).
@@ -26,7 +26,7 @@ export function QueuesPage() {
       </header>
       {error && <p className="error">{error.message}</p>}
       <div className={styles.queuesLayout}>
-        <QueueSidebar queues={queues} selectedId={queue?.id ?? null} onSelect={setChosen} />
+        <QueueSidebar queues={queues} loading={isPending} selectedId={queue?.id ?? null} onSelect={setChosen} />
         {queue ? (
           <QueueEditor key={queue.id} queue={queue} onDeleted={() => setChosen(null)} />
         ) : (
