@@ -4,7 +4,7 @@
  * what no HTTP client reads (80 KB of headers, a redirect loop): its cases fail and say why (exit 1).
  */
 import { createServer, type RequestListener, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli } from '../testing/cli.js';
 
@@ -70,4 +70,28 @@ describe('check reaches every server that is there', () => {
       expect(context).toMatch(said);
     },
   );
+});
+
+describe('check says why it cannot reach a server that speaks no HTTP', () => {
+  it('bytes that are not HTTP (a TLS server asked over http://): exit 2, saying so', async () => {
+    const server = createNetServer((socket) => socket.once('data', () => socket.end('\x15\x03\x01\x00\x02\x02\x50')));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (server.address() as AddressInfo).port;
+      const { code, stderr } = await runCli('check', `http://127.0.0.1:${port}/queues/q1/v2.3/`, '--timeout', '20');
+      expect(code).toBe(2);
+      expect(stderr).toMatch(
+        /cannot reach the cloud queue server at .*: connection failed: what came back is not HTTP \(HPE_\w+\); an https server asked over http:\/\/\?/,
+      );
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
+  it('an https:// URL to a plain HTTP server: exit 2, with the likely cause', async () => {
+    const baseUrl = (await listen((_req, res) => res.writeHead(404).end()))!;
+    const { code, stderr } = await runCli('check', baseUrl.replace('http:', 'https:'), '--timeout', '20');
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/connection failed: \w+ \(no TLS there: an http server asked over https:\/\/\?\)/);
+  });
 });

@@ -306,9 +306,9 @@ export class CloudQueueClient {
       const unreadable = head === undefined && !fault ? unreadableAnswer(error) : undefined;
       return finish({
         ok: false,
-        failure: unreadable
-          ? { kind: 'incomplete', message: unreadable, unreadable: true }
-          : { kind: 'incomplete', message: incompleteMessage(error, abort.signal, head) },
+        failure: unreadable?.answered
+          ? { kind: 'incomplete', message: unreadable.message, unreadable: true }
+          : { kind: 'incomplete', message: unreadable?.message ?? incompleteMessage(error, abort.signal, head) },
         exchange,
       });
     } finally {
@@ -390,21 +390,45 @@ function incompleteMessage(error: unknown, signal: AbortSignal, head: number | u
     return `no complete response within 10 s${head === undefined ? '' : ` (its ${head} came; the body did not end)`}`;
   const cause = (error as { cause?: { code?: string; message?: string } }).cause;
   const why = cause?.code ?? cause?.message ?? (error as Error).message;
-  return head === undefined ? `connection failed: ${why}` : `its ${head} came, then the body broke off: ${why}`;
+  const hint = cause?.code ? CONNECTION_HINTS[cause.code] : undefined;
+  return head === undefined
+    ? `connection failed: ${why}${hint ? ` (${hint})` : ''}`
+    : `its ${head} came, then the body broke off: ${why}`;
 }
+
+/** What a bare code most often means, for whoever reads it: a TLS mismatch looks like nothing else. */
+const CONNECTION_HINTS: Record<string, string> = {
+  EPROTO: 'no TLS there: an http server asked over https://?',
+  ERR_SSL_WRONG_VERSION_NUMBER: 'no TLS there: an http server asked over https://?',
+  DEPTH_ZERO_SELF_SIGNED_CERT: 'a self-signed certificate: NODE_EXTRA_CA_CERTS=FILE trusts a development one',
+  SELF_SIGNED_CERT_IN_CHAIN: 'a certificate signed by an untrusted CA: NODE_EXTRA_CA_CERTS=FILE trusts it',
+  UNABLE_TO_VERIFY_LEAF_SIGNATURE: 'a certificate signed by an untrusted CA: NODE_EXTRA_CA_CERTS=FILE trusts it',
+  UNABLE_TO_GET_ISSUER_CERT_LOCALLY: 'a certificate signed by an untrusted CA: NODE_EXTRA_CA_CERTS=FILE trusts it',
+  CERT_HAS_EXPIRED: 'its certificate has expired',
+  ERR_TLS_CERT_ALTNAME_INVALID: 'its certificate names another host',
+};
 
 /**
  * Why an answer that came could not be read, in words, or undefined when the failure was no
- * answer at all (refused, reset, silent). fetch and node:http say it with the same codes.
+ * answer at all (refused, reset, silent). `answered`: an HTTP server answered, wrongly (headers
+ * over the limit, a redirect loop); bytes that are not HTTP at all (a TLS server asked over
+ * http://) are no answer, only a better word for why. fetch and node:http say it with the same codes.
  */
-function unreadableAnswer(error: unknown): string | undefined {
+function unreadableAnswer(error: unknown): { message: string; answered: boolean } | undefined {
   const cause = (error as { cause?: { code?: unknown; message?: unknown } }).cause;
   const code = typeof cause?.code === 'string' ? cause.code : '';
   if (code === 'HPE_HEADER_OVERFLOW' || code === 'UND_ERR_HEADERS_OVERFLOW')
-    return `the server answered with headers over 16 KB, more than an HTTP client reads (${code})`;
-  if (code.startsWith('HPE_')) return `the server's answer is not HTTP (${code})`;
+    return {
+      message: `the server answered with headers over 16 KB, more than an HTTP client reads (${code})`,
+      answered: true,
+    };
   if (cause?.message === 'redirect count exceeded')
-    return 'the server redirected the request more than 20 times (a redirect loop?)';
+    return { message: 'the server redirected the request more than 20 times (a redirect loop?)', answered: true };
+  if (code.startsWith('HPE_'))
+    return {
+      message: `connection failed: what came back is not HTTP (${code}); an https server asked over http://?`,
+      answered: false,
+    };
   return undefined;
 }
 

@@ -31,7 +31,7 @@ export const wrongAuthorization: ConformanceCase = {
     const own = await server.context();
     if (!is2xx(own))
       return skip(
-        `${requestLine(own)} with the run's own Authorization was answered ${outcomeOf(own)}: a wrong one refused proves nothing (see context)`,
+        `${requestLine(own)} with the run's own Authorization got ${outcomeOf(own)}: a wrong one refused proves nothing (see context)`,
         [own],
       );
     const scheme = /^(\S+)\s+\S/.exec(given)?.[1] ?? 'Bearer';
