@@ -235,12 +235,43 @@ describe('check --replay', () => {
         expect.stringMatching(/^NOW FAILING {4}time-played\.final: .*expected 204 \(or 200\), got 400/),
       );
       expect(lines.at(-1)).toMatch(
-        /^STILL FAILING · (\d+) of \1 failing cases? fixed, 1 of \d+ skipped cases now failing or not run/,
+        // time-played.final fails, and play-through, which builds on it, is left unrun again.
+        /^STILL FAILING · (\d+) of \1 failing cases? fixed, 2 of \d+ skipped cases now failing or not run/,
       );
     } finally {
       front.target = broken;
       front.breakFirstWindow = false;
       await onlyFinal.close();
+    }
+  });
+
+  it('(audit) a fix that breaks a case the replayed ones build on is no FIXED: it is named, exit 1', async () => {
+    const versionWrong = await startDefectiveServer({ defects: ['versionDisagrees'] });
+    const endsWrong = await startDefectiveServer({ defects: ['endNeverTrue'] });
+    const before = join(dir, 'version.json');
+    front.target = versionWrong;
+    try {
+      expect((await checkWritingJson(before, versionWrong.authorization)).code).toBe(1);
+      const run = JSON.parse(readFileSync(before, 'utf8')) as ConformanceRun;
+      expect(run.cases.find((c) => c.id === 'version')?.outcome).toBe('fail');
+      expect(run.cases.find((c) => c.id === 'play-through')?.outcome).toBe('skip');
+      // The version fixed, the ends broken: play-through, replayed, is skipped again for the ends.
+      front.target = endsWrong;
+      const replay = await runCli('check', '--replay', before, '--authorization', endsWrong.authorization);
+      expect(replay.code, replay.stdout).toBe(1);
+      const lines = replay.stdout.trim().split('\n');
+      expect(lines).toContainEqual(expect.stringMatching(/^FIXED {10}version: /));
+      expect(lines).toContainEqual(expect.stringMatching(/^STILL SKIPPED {2}play-through: /));
+      expect(lines).toContainEqual(
+        expect.stringMatching(/^NOW FAILING {4}item-window\.queue-ends: .*\(a case the replayed ones build on\)$/),
+      );
+      expect(lines.at(-1)).toMatch(
+        /^STILL FAILING · 1 of 1 failing case fixed, 1 of 1 skipped case now failing or not run, .*1 case they build on now failing$/,
+      );
+    } finally {
+      front.target = broken;
+      await versionWrong.close();
+      await endsWrong.close();
     }
   });
 

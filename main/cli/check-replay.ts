@@ -15,7 +15,7 @@ import {
 import { madeUpIn } from '../engine/conformance/made-up.js';
 import { CONFORMANCE_REPORT_KIND } from '../engine/conformance/reports/export.js';
 import { readingOrder } from '../engine/conformance/reports/order.js';
-import { caseInfos } from '../engine/conformance/suite.js';
+import { caseInfos, SUITE } from '../engine/conformance/suite.js';
 import { terminalSafe } from '../engine/conformance/reports/text.js';
 import type { Engine } from '../engine/index.js';
 import { checkEngine, timeoutOf } from './check.js';
@@ -138,17 +138,29 @@ export async function replayCommand(argv: string[], io: CliIo): Promise<ExitCode
         if (isFixed) fixed++;
       } else if (before.outcome === 'skip') {
         skipped++;
-        // Skipped again (a skip the case makes by design, such as no Authorization to get wrong) is no failure.
-        if (now === undefined || now.outcome === 'fail') skippedFailing++;
+        // Skipped again (a skip the case makes by design, such as no Authorization to get wrong) is no
+        // failure; skipped because a case it builds on failed now, it is left unrun.
+        if (now === undefined || now.outcome === 'fail' || (now.outcome === 'skip' && needsFailed(now.id, run)))
+          skippedFailing++;
       } else if (isFixed) gone++;
       io.stdout(replayLine(before, now, isFixed));
     }
-    const all = fixed === failing && skippedFailing === 0;
+    // A case the replayed ones build on, run again with them, that fails now: a defect the fix
+    // brought in, which would otherwise show only inside a skip's reason (audit-k 1).
+    const beneath = run.cases.filter(
+      (now) => now.outcome === 'fail' && !replayed.some((before) => before.id === now.id),
+    );
+    for (const now of beneath)
+      io.stdout(
+        `${'NOW FAILING'.padEnd(14)} ${terminalSafe(now.id)}: ${terminalSafe(now.title)} — ${terminalSafe(now.message)} (a case the replayed ones build on)\n`,
+      );
+    const all = fixed === failing && skippedFailing === 0 && beneath.length === 0;
     const warnings = replayed.length - failing - skipped;
     const counts = [
       failing ? `${fixed} of ${failing} failing case${failing === 1 ? '' : 's'} fixed` : '',
       skipped ? `${skippedFailing} of ${skipped} skipped case${skipped === 1 ? '' : 's'} now failing or not run` : '',
       warnings ? `${gone} of ${warnings} warning${warnings === 1 ? '' : 's'} gone` : '',
+      beneath.length ? `${beneath.length} case${beneath.length === 1 ? '' : 's'} they build on now failing` : '',
     ]
       .filter(Boolean)
       .join(', ');
@@ -218,6 +230,17 @@ function madeUpOf(replayed: readonly ConformanceCaseResult[]): { madeUp?: string
   );
   const madeUp = madeUpIn(texts).slice(0, 20);
   return madeUp.length ? { madeUp } : {};
+}
+
+/** Whether a case that `id` builds on, however deep, failed in `run`. */
+function needsFailed(id: string, run: ConformanceRun): boolean {
+  const failed = new Set(run.cases.filter((result) => result.outcome === 'fail').map((result) => result.id));
+  const seen = new Set<string>();
+  const visit = (at: string): boolean =>
+    (SUITE.find((unit) => unit.id === at)?.needs ?? []).some(
+      (need) => !seen.has(need) && (seen.add(need), failed.has(need) || visit(need)),
+    );
+  return visit(id);
 }
 
 /** A case the report had skipped, run now: what it came to. */
