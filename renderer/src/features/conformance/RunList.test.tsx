@@ -7,7 +7,7 @@ import { RunList } from './RunList';
 
 afterEach(cleanup);
 
-const nothing = async () => ({ ok: false as const, error: { code: 'not_found', message: 'none' } });
+const nothing = async () => ({ ok: false as const, error: { code: 'not_found' as const, message: 'none' } });
 
 describe('the runs list while it is read', () => {
   it.each([

@@ -7,7 +7,7 @@ import { QueueSidebar } from './QueueSidebar';
 
 afterEach(cleanup);
 
-const nothing = async () => ({ ok: false as const, error: { code: 'not_found', message: 'none' } });
+const nothing = async () => ({ ok: false as const, error: { code: 'not_found' as const, message: 'none' } });
 
 describe('the queue list while it is read', () => {
   it.each([
