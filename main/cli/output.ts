@@ -1,21 +1,38 @@
 /** What `run` and `check` share of their output: report files and a quiet engine log. */
-import { writeFileSync } from 'node:fs';
+import { accessSync, closeSync, constants, existsSync, openSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
 import { messageOf } from '../engine/api/errors.js';
 import type { Logger } from '../engine/log.js';
 import type { CliIo } from './io.js';
 import { UsageError } from './usage.js';
 
-/** A report path that cannot be written is a bad command line, found before anything runs. */
+/**
+ * A report path that cannot be written is a bad command line, found before anything runs. Found
+ * without touching what is there: a run stopped by Ctrl-C must not have emptied the report an
+ * earlier run wrote at that path (audit-k 2), and a refused command leaves no empty file behind.
+ */
 export function claimOutput(path: string): void {
   try {
-    writeFileSync(path, '');
+    const existed = existsSync(path);
+    closeSync(openSync(path, 'a'));
+    if (!existed) rmSync(path);
+    // The report is written beside it and renamed over it (writeReport): the folder must take a file.
+    accessSync(dirname(resolve(path)), constants.W_OK);
   } catch (error) {
     throw new UsageError(`cannot write the report to ${path}: ${messageOf(error)}`);
   }
 }
 
+/** Writes the whole report or nothing: beside the path, then renamed over it, so a kill midway leaves the old one. */
 export function writeReport(path: string, text: string, io: CliIo): void {
-  writeFileSync(path, text);
+  const beside = join(dirname(resolve(path)), `.${basename(path)}.${process.pid}.tmp`);
+  try {
+    writeFileSync(beside, text);
+    renameSync(beside, path);
+  } catch (error) {
+    rmSync(beside, { force: true });
+    throw error;
+  }
   io.stderr(`wrote ${path}\n`);
 }
 

@@ -1,0 +1,83 @@
+/**
+ * A `check` stopped by Ctrl-C or a kill leaves the reports an earlier run wrote at its paths as
+ * they were (audit-k 2: they were emptied when the run began, and stayed empty), and a report is
+ * written whole or not at all.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { claimOutput, writeReport } from './output.js';
+import { UsageError } from './usage.js';
+
+const BIN = fileURLToPath(new URL('../../out/cli/bin.js', import.meta.url));
+const dir = mkdtempSync(join(tmpdir(), 'cqc-check-interrupt-'));
+let slow: Server;
+let baseUrl: string;
+
+beforeAll(async () => {
+  if (!existsSync(BIN)) throw new Error(`${BIN} is missing: run npm run build first`);
+  // Answers each request after a second: the run is well under way when the signal comes.
+  slow = createServer((_req, res) => void setTimeout(() => res.writeHead(503).end(), 1_000));
+  await new Promise<void>((resolve) => slow.listen(0, '127.0.0.1', resolve));
+  baseUrl = `http://127.0.0.1:${(slow.address() as AddressInfo).port}/queues/q1/v2.3/`;
+});
+afterAll(async () => {
+  slow.closeAllConnections();
+  await new Promise((resolve) => slow.close(resolve));
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('an interrupted check', () => {
+  it.each(['SIGINT', 'SIGTERM'] as const)(
+    '%s: the earlier reports at its paths are kept as they were',
+    async (signal) => {
+      const json = join(dir, `${signal}.json`);
+      const junit = join(dir, `${signal}.xml`);
+      writeFileSync(json, '{"earlier":true}');
+      writeFileSync(junit, '<testsuites/>');
+      const child = spawn(process.execPath, [BIN, 'check', baseUrl, '--json', json, '--junit', junit], {
+        stdio: 'ignore',
+      });
+      await new Promise((resolve) => setTimeout(resolve, 2_500));
+      child.kill(signal);
+      await new Promise((resolve) => child.once('exit', resolve));
+      expect(readFileSync(json, 'utf8')).toBe('{"earlier":true}');
+      expect(readFileSync(junit, 'utf8')).toBe('<testsuites/>');
+      expect(readdirSync(dir).filter((name) => name.endsWith('.tmp'))).toEqual([]);
+    },
+    30_000,
+  );
+});
+
+describe('claimOutput and writeReport', () => {
+  it('claim a path without touching what is there, and leave no file where there was none', () => {
+    const kept = join(dir, 'kept.json');
+    writeFileSync(kept, 'before');
+    claimOutput(kept);
+    expect(readFileSync(kept, 'utf8')).toBe('before');
+    const fresh = join(dir, 'fresh.json');
+    claimOutput(fresh);
+    expect(existsSync(fresh)).toBe(false);
+    expect(() => claimOutput(join(dir, 'no-such-folder', 'r.json'))).toThrow(UsageError);
+  });
+
+  it('write the whole report in place of the old one, leaving nothing beside it when the write fails', () => {
+    const path = join(dir, 'whole.json');
+    writeFileSync(path, 'old');
+    const said: string[] = [];
+    writeReport(path, 'new', { stdout: () => undefined, stderr: (text) => said.push(text) });
+    expect(readFileSync(path, 'utf8')).toBe('new');
+    expect(said).toEqual([`wrote ${path}\n`]);
+    // A folder where the report would go: the rename fails, the old folder stays, no temporary file is left.
+    const taken = join(dir, 'taken');
+    mkdirSync(taken);
+    writeFileSync(join(taken, 'inside'), 'x');
+    expect(() => writeReport(taken, 'x', { stdout: () => undefined, stderr: () => undefined })).toThrow();
+    expect(readdirSync(dir).filter((name) => name.endsWith('.tmp'))).toEqual([]);
+  });
+});
