@@ -181,6 +181,35 @@ describe('a server wrong in one way fails that one case', () => {
     });
   });
 
+  it('(audit) fails item-window.ids for ids named anew in every window, not only the cases that lose their item', async () => {
+    const { run } = await check({ renamesEveryWindow: true });
+    const ids = run.cases.find((c) => c.id === 'item-window.ids')!;
+    expect(ids.outcome).toBe('fail');
+    expect(ids.message).toMatch(
+      /holds \d+ items? \(item-\d+-r\d+\S*\), none of the ids earlier windows gave, though item-\d+-r\d+ was asked for: ids must stay where they are while nothing changes/,
+    );
+  });
+
+  it('(audit) says item-window.ids compared nothing because the walk got no window, not that no id was a string', async () => {
+    const { run } = await check({ refusesZeroSizes: true });
+    expect(run.cases.find((c) => c.id === 'item-window.items')!.outcome).toBe('pass');
+    expect(run.cases.find((c) => c.id === 'item-window.ids')).toMatchObject({
+      outcome: 'skip',
+      message: expect.stringMatching(
+        /^the walk got no window to compare ids in \(see item-window\.queue-ends\): GET \/itemWindow\?\S*previousWindowSize=0\S*: .*400/,
+      ),
+    });
+  });
+
+  it('(audit) a version new in every window is warned of as such, never as one all windows carried', async () => {
+    const { run } = await check({ newVersionEveryWindow: true });
+    const versions = run.cases.find((c) => c.id === 'item-window.queue-version')!;
+    expect(versions.outcome).toBe('warn');
+    expect(versions.message).toMatch(
+      /^queueVersion changed during the run, from "v1" to "v2" \(.*\), \d+ versions in \d+ windows: right if the queue was edited meanwhile, wrong if nothing changed it; \d+ windows, each with a queueVersion$/,
+    );
+  });
+
   it('names both answers where an id names two tracks', async () => {
     const { run } = await check({ defects: ['reusesIds'] });
     expect(run.cases.find((c) => c.id === 'item-window.stable-identity')!.message).toMatch(

@@ -166,7 +166,20 @@ function notHeld(step: Step, view: WindowView, anchor: string, held: readonly (s
   step.walk.problems.push(
     `${requestLine(view.answer)}: the window does not hold ${anchor}, the itemId asked for, so the walk cannot go on (it holds ${spanOf(held.map((id) => id ?? '?'))})`,
   );
+  idsGone(step, view, anchor, held);
   return false;
+}
+
+/**
+ * A window asked for an id an earlier window gave, that holds items but none of the ids earlier
+ * windows gave: the ids did not stay where they were (a server that names its items anew in every
+ * answer). item-window.ids must say so, not pass for want of an id seen twice (audit-k 3).
+ */
+function idsGone(step: Step, view: WindowView, anchor: string, held: readonly (string | null)[]): void {
+  if (held.length === 0 || held.some((id) => id !== null && step.positions.has(id))) return;
+  step.walk.idProblems.push(
+    `${requestLine(view.answer)} holds ${spanOf(held.map((id) => id ?? '?'))}, none of the ids earlier windows gave, though ${anchor} was asked for: ids must stay where they are while nothing changes`,
+  );
 }
 
 /** A window the walk can use, or null after saying why it cannot. */
@@ -290,10 +303,10 @@ async function confirmStart(step: Step): Promise<void> {
   if (!view) return;
   const held = view.items.map(idOf);
   const at = held.indexOf(first);
-  if (at === -1)
-    return void walk.problems.push(
-      `${requestLine(view.answer)}: the window does not hold ${first}, the itemId asked for`,
-    );
+  if (at === -1) {
+    walk.problems.push(`${requestLine(view.answer)}: the window does not hold ${first}, the itemId asked for`);
+    return idsGone(step, view, first, held);
+  }
   if (at > 0) {
     walk.problems.push(
       `the window that started at ${first} said includesBeginningOfQueue true, but ${held[at - 1] ?? 'an item'} comes before ${first} (${requestLine(view.answer)})`,
@@ -313,10 +326,10 @@ async function confirmEnd(step: Step): Promise<void> {
   if (!view) return;
   const held = view.items.map(idOf);
   const at = held.indexOf(last);
-  if (at === -1)
-    return void walk.problems.push(
-      `${requestLine(view.answer)}: the window does not hold ${last}, the itemId asked for`,
-    );
+  if (at === -1) {
+    walk.problems.push(`${requestLine(view.answer)}: the window does not hold ${last}, the itemId asked for`);
+    return idsGone(step, view, last, held);
+  }
   if (at < held.length - 1) {
     walk.problems.push(
       `the window that ended at ${last} said includesEndOfQueue true, but ${held[at + 1] ?? 'an item'} follows ${last} (${requestLine(view.answer)})`,
@@ -423,6 +436,7 @@ async function probeEdges(step: Step): Promise<void> {
     const at = held.indexOf(anchor);
     if (at === -1) {
       walk.problems.push(`${requestLine(view.answer)}: the window does not hold ${anchor}, the itemId asked for`);
+      idsGone(step, view, anchor, held);
       continue;
     }
     if (!checkPlace(step, view, held, at, step.first + index, 'both')) continue;

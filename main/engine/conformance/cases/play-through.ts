@@ -151,7 +151,7 @@ function verdictOf(result: Play, answers: PlayAnswers): Verdict {
       ? 'no track'
       : tracks.length === 1
         ? `1 track (${tracks[0]})`
-        : `${tracks.length} tracks, ${tracks[0]} … ${tracks.at(-1)}`;
+        : `${tracks.length.toLocaleString('en-US')} tracks, ${tracks[0]} … ${tracks.at(-1)}`;
   const played = `${span}, in ${duration(result.engineMs)} of engine time; ${actsOf(result)}; ${rhythmOf(answers)}`;
   const rules = [...new Set(result.warnings.map((note) => note.violation.rule))];
   if (end.kind === 'out-of-time') {

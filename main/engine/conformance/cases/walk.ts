@@ -40,10 +40,14 @@ export const uniqueIds: ConformanceCase = {
     if (!walk) return skip('the walk through the queue did not run');
     if (walk.ids.length === 0 && !walk.idProblems.length)
       return skip(
-        // A window of items whose ids are no strings is no empty queue (item-window.items fails on them).
-        facts.firstWindow?.items.length
-          ? 'no item of the windows has a string id to compare (see item-window.items)'
-          : 'the queue is empty: no ids to compare',
+        // The walk's own first window refused or cut (a size of 0 refused, a window over the byte
+        // cap): no ids were compared, whatever the first window held (audit-k 4).
+        walk.windows === 0
+          ? `the walk got no window to compare ids in (see item-window.queue-ends)${walk.problems[0] ? `: ${walk.problems[0]}` : ''}`
+          : // A window of items whose ids are no strings is no empty queue (item-window.items fails on them).
+            facts.firstWindow?.items.length
+            ? 'no item of the windows has a string id to compare (see item-window.items)'
+            : 'the queue is empty: no ids to compare',
         walk.answers,
       );
     const findings = new Findings();

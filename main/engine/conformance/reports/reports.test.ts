@@ -177,4 +177,8 @@ describe('server text on a terminal', () => {
       'ared bc line tab ',
     );
   });
+
+  it('(audit) keeps no bidirectional override or isolate that would reorder the line as shown', () => {
+    expect(terminalSafe('FAIL \u202egnissap\u202c ok \u2066x\u2069 é 😀')).toBe('FAIL gnissap ok x é 😀');
+  });
 });

@@ -14,8 +14,13 @@ const NOT_XML_CHAR = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu
 /** ANSI escape sequences: CSI (`ESC [ … m`), OSC (`ESC ] … BEL` or `ESC \`), and two-character escapes. */
 const ANSI = /\u001b(?:\[[0-?]*[ -/]*[@-~]|\][^\u0007\u001b]*(?:\u0007|\u001b\\)?|[@-Z\\-_])|\u009b[0-?]*[ -/]*[@-~]/g;
 
-/** C0 and C1 controls, DEL, and lone surrogates: what a terminal may act on or cannot show. */
-const CONTROL = /[\u0000-\u001f\u007f-\u009f]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+/**
+ * C0 and C1 controls, DEL, lone surrogates, and the bidirectional overrides and isolates (U+202A–
+ * U+202E, U+2066–U+2069): what a terminal may act on or cannot show, and what would reorder the
+ * rest of a verdict line as it is shown ("Trojan Source"; audit-k).
+ */
+const CONTROL =
+  /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
 /* eslint-enable no-control-regex */
 

@@ -84,6 +84,15 @@ export interface DefectiveServerOptions {
    * refuses each 403 with X-Rejected-Reason: a server's right (platform.md §4.3, §7.1).
    */
   skipBudget?: number;
+  /**
+   * Names every item anew in each window (`item-3-r7` in the 7th), still taking any earlier name as
+   * an itemId: ids that do not stay where they are. Not one of DEFECTS: it fails more than one case.
+   */
+  renamesEveryWindow?: boolean;
+  /** A new queueVersion in every window (`v7` in the 7th), as a server that does not keep its version. */
+  newVersionEveryWindow?: boolean;
+  /** Refuses a window size of 0 with 400: the walk's own windows (0 before) are refused. */
+  refusesZeroSizes?: boolean;
 }
 
 export interface DefectiveServer {
@@ -116,6 +125,7 @@ export async function startDefectiveServer(options: DefectiveServerOptions = {})
   const defects = new Set(options.defects ?? []);
   const count = options.items ?? 30;
   const ids = Array.from({ length: count }, (_, i) => `item-${i + 1}`);
+  let windowsServed = 0;
   if (defects.has('duplicateIds') && count > 20) ids[20] = ids[3]!;
   const requests: string[] = [];
   const cases: (string | undefined)[] = [];
@@ -219,6 +229,8 @@ export async function startDefectiveServer(options: DefectiveServerOptions = {})
           return send(response, 400, { error: { code: 400, message: `${name} must be an integer` } });
         size = Number.isNaN(size) ? fallback : Math.floor(size);
       }
+      if (size === 0 && options.refusesZeroSizes)
+        return send(response, 400, { error: { code: 400, message: `${name} must be 1 or more` } });
       if (size < 0) {
         if (!defects.has('acceptsNegativeSize'))
           return send(response, 400, { error: { code: 400, message: `${name} must be zero or greater` } });
@@ -234,7 +246,9 @@ export async function startDefectiveServer(options: DefectiveServerOptions = {})
       busy = false;
       return send(response, 503, { error: { code: 503, message: 'busy' } });
     }
-    const itemId = url.searchParams.get('itemId');
+    const asked = url.searchParams.get('itemId');
+    const itemId = options.renamesEveryWindow && asked ? asked.replace(/-r\d+$/, '') : asked;
+    windowsServed++;
     const current = options.currentItem ?? (defects.has('centredBeginningNeverTrue') ? 9 : 0);
     let at = itemId ? ids.indexOf(itemId) : Math.min(current, Math.max(0, ids.length - 1));
     if (at === -1) {
@@ -254,7 +268,7 @@ export async function startDefectiveServer(options: DefectiveServerOptions = {})
       const other = defects.has('reusesIds') && itemId !== null && from + k >= 10 ? ' (another)' : '';
       const media = `https://media.example/${id}${other ? '-another' : ''}.mp3`;
       return {
-        id,
+        id: options.renamesEveryWindow ? `${id}-r${windowsServed}` : id,
         track: {
           name: `Track ${from + k + 1}${other}`,
           ...(defects.has('tracksWithoutMediaUrl') ? {} : { mediaUrl: media }),
@@ -270,7 +284,9 @@ export async function startDefectiveServer(options: DefectiveServerOptions = {})
         !defects.has('endNeverTrue') &&
         !(defects.has('queueCompletedNeverEnds') && reason === 'queueCompleted'),
       contextVersion: '1',
-      ...(defects.has('noQueueVersion') ? {} : { queueVersion: 'v1' }),
+      ...(defects.has('noQueueVersion')
+        ? {}
+        : { queueVersion: options.newVersionEveryWindow ? `v${windowsServed}` : 'v1' }),
       items,
     });
   }
