@@ -174,15 +174,16 @@ function verdictOf(result: Play, answers: PlayAnswers): Verdict {
 
 function actsOf({ acts }: Play): string {
   const parts = [
-    `${acts.pause} pause${acts.pause === 1 ? '' : 's'}`,
-    `${acts.seek} seek${acts.seek === 1 ? '' : 's'}`,
-    `${acts.skipNext + acts.skipPrev} skip${acts.skipNext + acts.skipPrev === 1 ? '' : 's'}`,
+    `${acts.pause.toLocaleString('en-US')} pause${acts.pause === 1 ? '' : 's'}`,
+    `${acts.seek.toLocaleString('en-US')} seek${acts.seek === 1 ? '' : 's'}`,
+    `${(acts.skipNext + acts.skipPrev).toLocaleString('en-US')} skip${acts.skipNext + acts.skipPrev === 1 ? '' : 's'}`,
   ];
   return parts.join(', ');
 }
 
 function rhythmOf(answers: PlayAnswers): string {
-  return `${answers.count('itemWindow')} windows, ${answers.count('version')} version polls, ${answers.count('timePlayed')} reports`;
+  const n = (count: number) => count.toLocaleString('en-US');
+  return `${n(answers.count('itemWindow'))} windows, ${n(answers.count('version'))} version polls, ${n(answers.count('timePlayed'))} reports`;
 }
 
 function duration(ms: number): string {
