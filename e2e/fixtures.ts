@@ -6,6 +6,7 @@ import { test as base } from '@playwright/test';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { PROJECT_ROOT, startServe, type ServeProcess } from '../main/testing/serve-process';
+import { adminApi } from './admin-api';
 import { ConsolePage } from './pages/console-page';
 
 export const test = base.extend<
@@ -21,8 +22,15 @@ export const test = base.extend<
   // area alone, so each browser here has closed the demo before; `test.use({ firstRun: true })`
   // gives a spec the first run a new user gets.
   firstRun: [false, { option: true }],
-  context: async ({ context, firstRun }, use) => {
+  context: async ({ context, firstRun, served }, use) => {
     if (!firstRun) await context.addInitScript(() => localStorage.setItem('cqc-demo-dismissed', '1'));
+    // The console keeps the theme chosen (and the demo closed) for every browser that opens it
+    // (GET/PATCH /admin/api/preferences): each test starts from the system's theme, as a new
+    // browser did when the choice was the browser's alone, and a first run from a demo never closed.
+    await adminApi(served.ready, 'PATCH', '/preferences', {
+      theme: 'system',
+      ...(firstRun ? { demoDismissed: false } : {}),
+    });
     await use(context);
   },
   served: [

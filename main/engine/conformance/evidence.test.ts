@@ -41,6 +41,21 @@ describe('the evidence a run keeps of a failing case', () => {
       expect(passed, passed.id).not.toHaveProperty('exchanges');
   });
 
+  it('(audit) keeps every response header as it came, a cookie masked', async () => {
+    server = await startDefectiveServer({
+      defects: ['unknownItemFromStart'],
+      extraHeaders: { 'x-served-by': 'queue-7', 'cache-control': 'no-store', 'set-cookie': 'session=s3cr3t-value' },
+    });
+    const { run } = await checkServer(engine, server.baseUrl, server.authorization);
+    const [decisive] = run.cases.find((c) => c.id === 'item-window.unknown-item')!.exchanges!;
+    expect(decisive!.responseHeaders).toMatchObject({
+      'content-type': 'application/json',
+      'x-served-by': 'queue-7',
+      'cache-control': 'no-store',
+    });
+    expect(JSON.stringify(run)).not.toContain('s3cr3t-value');
+  });
+
   it("keeps the suite's own made-up token in clear, and picks the request the message names among its like", async () => {
     server = await startDefectiveServer({ defects: ['acceptsWrongToken'] });
     const { run } = await checkServer(engine, server.baseUrl, server.authorization);

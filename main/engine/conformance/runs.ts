@@ -235,6 +235,8 @@ export class ConformanceRuns {
         playerId: CHECK_PLAYER_ID,
         clock: on,
         maxBodyBytes: input.maxBytes ?? DEFAULT_CONFORMANCE_MAX_BYTES,
+        // The evidence shows the answer's headers as they came, not only those the player reads.
+        allResponseHeaders: true,
         transport: abortable(
           faultingTransport(deps.transport ?? http.transport, deps.faults, on),
           AbortSignal.any([this.closing.signal, deadline.signal]),

@@ -41,7 +41,8 @@ export interface HttpRequest {
 
 export interface HttpResponse {
   status: number;
-  headers: { get(name: string): string | null };
+  /** `forEach` (fetch's Headers have it, as do node:http's here): every header, for who keeps them all. */
+  headers: { get(name: string): string | null; forEach?(each: (value: string, name: string) => void): void };
   text(): Promise<string>;
   /** The body as a stream (fetch's, or node:http's), read under the client's byte cap; without it `text()` is read and measured. */
   body?: ByteStream | null;
@@ -116,6 +117,12 @@ export interface CloudQueueClientOptions {
   bodyBudget?: BodyBudget;
   /** More headers for every request of this client (a conformance case's own player); never replace the player's own. */
   headers?: Record<string, string>;
+  /**
+   * Keep every response header of an exchange, not only those the player reads: a conformance
+   * run's evidence shows the server's answer as it came (docs/conformance.md). A player's own
+   * exchanges keep the few it reads, which is all its traffic entries need.
+   */
+  allResponseHeaders?: boolean;
   /**
    * The timer that gives a request up after 10 s; default the engine clock. A fleet at speed 10
    * passes a wall timer: its server answers in real time, so its players wait 10 real seconds.
@@ -246,7 +253,7 @@ export class CloudQueueClient {
         requestId,
       );
       head = response.status;
-      exchange.responseHeaders = pickHeaders(response.headers);
+      exchange.responseHeaders = pickHeaders(response.headers, this.options.allResponseHeaders === true);
       const read = await clock.track(
         readCappedBody(
           response,
@@ -432,8 +439,17 @@ function unreadableAnswer(error: unknown): { message: string; answered: boolean 
   return undefined;
 }
 
-function pickHeaders(headers: HttpResponse['headers']): Record<string, string> {
+/** Response headers a client keeps of one answer, at most: a server may send thousands. */
+const MAX_KEPT_HEADERS = 100;
+
+function pickHeaders(headers: HttpResponse['headers'], all: boolean): Record<string, string> {
   const picked: Record<string, string> = {};
+  if (all && headers.forEach) {
+    headers.forEach((value, name) => {
+      if (Object.keys(picked).length < MAX_KEPT_HEADERS) picked[name.toLowerCase()] = value;
+    });
+    return picked;
+  }
   for (const name of ['content-type', 'retry-after', 'x-rejected-reason', 'content-length']) {
     const value = headers.get(name);
     if (value !== null) picked[name] = value;

@@ -120,6 +120,10 @@ function answer(response: IncomingMessage): HttpResponse {
         const value = response.headers[name.toLowerCase()];
         return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value;
       },
+      forEach: (each) => {
+        for (const [name, value] of Object.entries(response.headers))
+          if (value !== undefined) each(Array.isArray(value) ? value.join(', ') : value, name);
+      },
     },
     body,
     text: async () => {

@@ -91,6 +91,8 @@ export interface DefectiveServerOptions {
   renamesEveryWindow?: boolean;
   /** A new queueVersion in every window (`v7` in the 7th), as a server that does not keep its version. */
   newVersionEveryWindow?: boolean;
+  /** Headers every answer carries besides its content-type. */
+  extraHeaders?: Record<string, string>;
   /** Refuses a window size of 0 with 400: the walk's own windows (0 before) are refused. */
   refusesZeroSizes?: boolean;
 }
@@ -137,6 +139,7 @@ export async function startDefectiveServer(options: DefectiveServerOptions = {})
   let skipsLeft = options.skipBudget ?? Infinity;
 
   const server = createServer((request, response) => {
+    if (options.extraHeaders) extra.set(response, options.extraHeaders);
     void handle(request, response).catch(() =>
       send(response, 500, { error: { code: 500, message: 'test server failed' } }),
     );
@@ -307,7 +310,10 @@ export async function startDefectiveServer(options: DefectiveServerOptions = {})
   };
 }
 
+/** Each answer's extra headers (`extraHeaders`), by the response they go with. */
+const extra = new WeakMap<ServerResponse, Record<string, string>>();
+
 function send(response: ServerResponse, status: number, body: unknown): void {
   const text = typeof body === 'string' ? body : JSON.stringify(body);
-  response.writeHead(status, { 'content-type': 'application/json' }).end(text);
+  response.writeHead(status, { ...extra.get(response), 'content-type': 'application/json' }).end(text);
 }
