@@ -210,10 +210,17 @@ describe('a server wrong in one way fails that one case', () => {
     );
   });
 
+  it('(audit) fails size-limits for a window one item over at the player’s own sizes only', async () => {
+    const { run } = await check({ oneMoreFromUpcoming: 10 });
+    const sizes = run.cases.find((c) => c.id === 'item-window.size-limits')!;
+    expect(sizes.outcome).toBe('fail');
+    expect(sizes.message).toMatch(/previousWindowSize=5&upcomingWindowSize=10.*more than upcomingWindowSize=10/);
+  });
+
   it('names both answers where an id names two tracks', async () => {
     const { run } = await check({ defects: ['reusesIds'] });
     expect(run.cases.find((c) => c.id === 'item-window.stable-identity')!.message).toMatch(
-      /^expected item-11 to name one track, got "Track 11" \(https:\/\/media\.example\/item-11\.mp3\) in GET \/itemWindow\?reason=load&\S+ and "Track 11 \(another\)" \(https:\/\/media\.example\/item-11-another\.mp3\) in GET \/itemWindow\?\S+itemId=item-11/,
+      /^expected item-11 to name one track, got "Track 11" \(https:\/\/media\.example\/item-11\.mp3\) in GET \/itemWindow\?reason=load&\S+ and "Track 11 \(another\)" \(https:\/\/media\.example\/item-11-another\.mp3\) in GET \/itemWindow\?\S+itemId=item-\d+/,
     );
   });
 

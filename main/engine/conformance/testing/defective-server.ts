@@ -91,6 +91,8 @@ export interface DefectiveServerOptions {
   renamesEveryWindow?: boolean;
   /** A new queueVersion in every window (`v7` in the 7th), as a server that does not keep its version. */
   newVersionEveryWindow?: boolean;
+  /** One item more than asked after the item, when upcomingWindowSize is this or more. */
+  oneMoreFromUpcoming?: number;
   /** Headers every answer carries besides its content-type. */
   extraHeaders?: Record<string, string>;
   /** Refuses a window size of 0 with 400: the walk's own windows (0 before) are refused. */
@@ -241,7 +243,11 @@ export async function startDefectiveServer(options: DefectiveServerOptions = {})
       }
       sizes.push(size);
     }
-    const extra = defects.has('moreThanAsked') ? 1 : 0;
+    const extra =
+      defects.has('moreThanAsked') ||
+      (options.oneMoreFromUpcoming !== undefined && sizes[1]! >= options.oneMoreFromUpcoming)
+        ? 1
+        : 0;
     const ignored = defects.has('reasonsIgnoreSizes') && /^(skipNext|skipPrev|pause|play|resume)$/.test(reason);
     const previous = ignored ? 5 : sizes[0]! + extra;
     const upcoming = ignored ? 10 : sizes[1]! + extra;
