@@ -230,8 +230,10 @@ export function outcomeOf(answer: Answer): string {
   const cutAfter = answer.exchange.failure?.status;
   if (answer.status === undefined) {
     if (cutAfter !== undefined) return `${cutAfter}, but ${answer.failure}`;
-    return answer.exchange.failure?.unreadable
-      ? `an answer it cannot read: ${answer.failure}`
+    if (answer.exchange.failure?.unreadable) return `an answer it cannot read: ${answer.failure}`;
+    // Its status line came, and its body did not end or broke off: an answer cut short, not silence (audit-k).
+    return answer.exchange.responseHeaders !== undefined
+      ? `an answer cut short (${answer.failure})`
       : `no answer (${answer.failure})`;
   }
   const said = serverMessage(answer);

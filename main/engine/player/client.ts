@@ -400,7 +400,7 @@ function incompleteMessage(error: unknown, signal: AbortSignal, head: number | u
   const hint = cause?.code ? CONNECTION_HINTS[cause.code] : undefined;
   return head === undefined
     ? `connection failed: ${why}${hint ? ` (${hint})` : ''}`
-    : `its ${head} came, then the body broke off: ${why}`;
+    : `its ${head} came, then the body broke off: ${why}${cause?.code === 'Z_DATA_ERROR' ? ' (a body that is not in the content-encoding it says)' : ''}`;
 }
 
 /** What a bare code most often means, for whoever reads it: a TLS mismatch looks like nothing else. */
