@@ -24,7 +24,17 @@ export type ScenarioStep =
    * `${queue1.item-3}` for the queue and its items); `saveItemIds` names the ids of the items the
    * edit makes, in order, for later steps (`queue1.item-13`).
    */
-  | { type: 'queueEdit'; command: QueueEditCommand; input: Record<string, unknown>; saveItemIds?: string[] }
+  | {
+      type: 'queueEdit';
+      command: QueueEditCommand;
+      input: Record<string, unknown>;
+      saveItemIds?: string[];
+      /**
+       * For `queues.create`: the queue made, under this name, as `${name.id}`, `${name.queueBaseUrl}`
+       * and `${name.httpAuthorization}` for later steps (a hand-written scenario's own queue).
+       */
+      saveQueue?: string;
+    }
   /** Removes every fault rule. */
   | { type: 'clearFaults' }
   /** A user action at a player, as from its buttons. `expectError`: the player must refuse it. */
@@ -64,6 +74,7 @@ export type ScenarioStep =
 
 /** The queue edits a scenario replays: the Queues area's commands that change a queue's items or settings. */
 export const QUEUE_EDIT_COMMANDS = [
+  'queues.create',
   'queues.update',
   'queues.items.add',
   'queues.items.generate',

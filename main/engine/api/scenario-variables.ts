@@ -11,6 +11,9 @@ import type { ServiceUrls } from './types.js';
 
 export const VARIABLE = /\$\{([\w.-]+)\}/g;
 
+/** What a `queueEdit` step's `saveQueue` keeps of the queue it made: `${name.id}`, and so on. */
+export const SAVED_QUEUE_FIELDS = ['id', 'queueBaseUrl', 'httpAuthorization'] as const;
+
 /** The service URLs every run knows, by the names `ServiceUrls` gives them. */
 export const SERVICE_VARIABLES: readonly (keyof ServiceUrls)[] = ['console', 'login', 'control', 'cloudQueue'];
 
@@ -35,7 +38,10 @@ export function unfilledVariables(steps: readonly ScenarioStep[], known: Iterabl
     for (const [, name] of filled.matchAll(VARIABLE)) if (!given.has(name!)) names.add(name!);
     for (const name of names) unfilled.push({ index, name });
     if (step.type === 'command') for (const name of Object.keys(step.save ?? {})) given.add(name);
-    if (step.type === 'queueEdit') for (const name of step.saveItemIds ?? []) given.add(name);
+    if (step.type === 'queueEdit') {
+      for (const name of step.saveItemIds ?? []) given.add(name);
+      if (step.saveQueue) for (const field of SAVED_QUEUE_FIELDS) given.add(`${step.saveQueue}.${field}`);
+    }
   });
   return unfilled;
 }

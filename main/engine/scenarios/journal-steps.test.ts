@@ -53,6 +53,61 @@ const playing = (): ScenarioStep[] => [
   { type: 'clock', advanceMs: 1_000 },
 ];
 
+describe('a hand-written scenario with a queue of its own', () => {
+  it('creates the queue, saves its base URL and Authorization, and plays it', async () => {
+    const report = await runSteps([
+      { type: 'clock', speed: 0 },
+      {
+        type: 'queueEdit',
+        command: 'queues.create',
+        input: {
+          name: 'made by the scenario',
+          items: [1, 2, 3].map((n) => ({
+            track: { name: `Own ${n}`, mediaUrl: `https://media.example.com/${n}.mp3`, durationMillis: 60_000 },
+          })),
+        },
+        saveQueue: 'own',
+      },
+      {
+        type: 'command',
+        method: 'POST',
+        path: '/api/v1/groups/group-living-room/playbackSession:1',
+        body: { appId: 'com.example.own', appContext: 'ci' },
+        save: { session: 'sessionId' },
+      },
+      {
+        type: 'command',
+        method: 'POST',
+        path: '/api/v1/playbackSessions/${session}/playbackSession:1/loadCloudQueue',
+        body: {
+          queueBaseUrl: '${own.queueBaseUrl}',
+          httpAuthorization: '${own.httpAuthorization}',
+          playOnCompletion: true,
+        },
+      },
+      { type: 'clock', advanceMs: 1_000 },
+      { type: 'expect', playerId: 'player-living-room', state: 'PLAYING' },
+      { type: 'queueEdit', command: 'queues.items.generate', input: { id: '${own.id}', count: 2 } },
+    ]);
+    expect(
+      report.steps.filter((s) => s.status !== 'passed'),
+      JSON.stringify(report.steps),
+    ).toEqual([]);
+    expect(report.steps[1]!.message).toMatch(/^queues\.create made queue-[\w-]+$/);
+    const queues = (await admin(engine, 'GET', '/queues')).body as { name: string; itemCount: number }[];
+    expect(queues.find((q) => q.name === 'made by the scenario')).toMatchObject({ itemCount: 5 });
+  });
+
+  it('refuses a `${name.…}` that no queueEdit before it saved (400)', async () => {
+    const saved = await admin(engine, 'POST', '/scenarios', {
+      name: 'uses a queue nobody made',
+      steps: [{ type: 'queueEdit', command: 'queues.items.generate', input: { id: '${other.id}', count: 2 } }],
+    });
+    expect(saved.status).toBe(400);
+    expect(JSON.stringify(saved.body)).toContain('/steps/0 uses ${other.id}');
+  });
+});
+
 describe('journal steps in a scenario', () => {
   it('trigger, move and remove a rule by its name, send a request now, and edit a queue', async () => {
     const report = await runSteps([

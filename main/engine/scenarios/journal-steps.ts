@@ -5,6 +5,7 @@
  */
 import type { ScenarioStep } from '../api/scenario-types.js';
 import type { FaultRegistry } from '../faults/registry.js';
+import { SAVED_QUEUE_FIELDS } from '../api/scenario-variables.js';
 
 type JournalStep = Extract<
   ScenarioStep,
@@ -86,7 +87,14 @@ export async function runJournalStep(
     case 'queueEdit': {
       const input = ctx.fill(step.input);
       const edit = async (): Promise<string> => {
-        const answer = (await run(step.command, input)) as { itemIds?: string[] } | undefined;
+        const answer = (await run(step.command, input)) as
+          ({ itemIds?: string[] } & Partial<Record<(typeof SAVED_QUEUE_FIELDS)[number], string>>) | undefined;
+        if (step.saveQueue)
+          for (const field of SAVED_QUEUE_FIELDS) {
+            const value = answer?.[field];
+            if (typeof value !== 'string') throw new Error(`${step.command} answered no ${field} to save`);
+            ctx.vars.set(`${step.saveQueue}.${field}`, value);
+          }
         const made = answer?.itemIds ?? [];
         (step.saveItemIds ?? []).forEach((name, index) => {
           const id = made[index];
@@ -96,6 +104,7 @@ export async function runJournalStep(
             );
           ctx.vars.set(name, id);
         });
+        if (step.command === 'queues.create') return `queues.create made ${answer?.id ?? 'a queue'}`;
         return `${step.command} on ${String((input as { id?: unknown }).id)}`;
       };
       return ctx.settle(edit());

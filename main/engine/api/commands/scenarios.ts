@@ -39,6 +39,7 @@ void sameStates;
 /** A rule's name within one scenario, given by its `fault` step (`rule1`). */
 const RuleRef = Type.String({ pattern: '^[A-Za-z][A-Za-z0-9_-]{0,39}$' });
 const QueueEditCommandSchema = Type.Union([
+  Type.Literal('queues.create'),
   Type.Literal('queues.update'),
   Type.Literal('queues.items.add'),
   Type.Literal('queues.items.generate'),
@@ -90,6 +91,7 @@ export const ScenarioStepSchema = Type.Union([
     command: QueueEditCommandSchema,
     input: Type.Record(Type.String(), Type.Unknown()),
     saveItemIds: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 300 }), { maxItems: 10_000 })),
+    saveQueue: Type.Optional(Type.String({ pattern: '^[\\w-]{1,100}$' })),
   }),
   Step({ type: Type.Literal('clearFaults') }),
   Step({
