@@ -32,6 +32,8 @@ export function CheckForm({ onStarted }: { onStarted(runId: string): void }) {
   // While the fields are a queue's, they follow it: a new token issued meanwhile is the one sent.
   const [queueId, setQueueId] = useState<string | null>(null);
   const [errors, setErrors] = useState<FieldErrors>({});
+  // The name of the queue whose token was taken out when the base URL left its server.
+  const [tokenDropped, setTokenDropped] = useState<string | null>(null);
   const baseUrlRef = useRef<HTMLInputElement>(null);
   const authorizationRef = useRef<HTMLInputElement>(null);
   const formRef = useRef<HTMLFormElement>(null);
@@ -42,13 +44,22 @@ export function CheckForm({ onStarted }: { onStarted(runId: string): void }) {
   const fields = queue ? queueFields(queue) : typed;
 
   const edit = (change: Partial<Fields>) => {
-    setTyped({ ...fields, ...change });
+    const next = { ...fields, ...change };
+    // A queue's token is for the console's own server: a base URL typed elsewhere must not carry
+    // it there (audit-l). It is taken out, and the hint says why.
+    const owner = queues.find((q) => q.httpAuthorization !== '' && q.httpAuthorization === next.authorization);
+    if (change.baseUrl !== undefined && owner && originOf(next.baseUrl) !== originOf(owner.queueBaseUrl)) {
+      next.authorization = '';
+      setTokenDropped(owner.name);
+    } else if (change.authorization !== undefined) setTokenDropped(null);
+    setTyped(next);
     setQueueId(null);
     setErrors((shown) => ({ ...shown, ...Object.fromEntries(Object.keys(change).map((key) => [key, undefined])) }));
     start.reset();
   };
 
   const pickQueue = (id: string) => {
+    setTokenDropped(null);
     const picked = queues.find((q) => q.id === id);
     if (picked) setTyped(queueFields(picked));
     setQueueId(picked ? id : null);
@@ -142,7 +153,9 @@ export function CheckForm({ onStarted }: { onStarted(runId: string): void }) {
           </p>
         ) : (
           <Hint block id="check-authorization-hint">
-            Sent as it is on every request; empty for none. Held in memory only, kept runs show it masked.
+            {tokenDropped
+              ? `The token of the queue “${tokenDropped}” was taken out: it is for the console’s own server, not this one.`
+              : 'Sent as it is on every request; empty for none. Held in memory only, kept runs show it masked.'}
           </Hint>
         )}
       </div>
@@ -159,4 +172,9 @@ export function CheckForm({ onStarted }: { onStarted(runId: string): void }) {
       )}
     </form>
   );
+}
+
+/** A URL's origin, or the text itself when it is no URL (yet: it is being typed). */
+function originOf(url: string): string {
+  return URL.canParse(url.trim()) ? new URL(url.trim()).origin : url.trim();
 }

@@ -1,0 +1,58 @@
+// @vitest-environment happy-dom
+/**
+ * A console queue's token goes only to the console's own server: after picking a queue, a base
+ * URL typed for another server drops it, and says so (audit-l: it was sent to the other server).
+ */
+import { cleanup, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { QueueSummary } from '@engine-api/queue-types';
+import { renderOverFakeEngine } from '../../testing/fake-engine';
+import { CheckForm } from './CheckForm';
+
+afterEach(cleanup);
+
+const queue: QueueSummary = {
+  id: 'queue-1',
+  name: 'Mine',
+  queueVersion: '1',
+  contextVersion: '1',
+  itemCount: 3,
+  createdAt: 0,
+  queueBaseUrl: 'http://127.0.0.1:47103/queues/queue-1/v2.3/',
+  accessToken: 'tok-secret',
+  accessTokenExpiresAt: 0,
+  httpAuthorization: 'Bearer tok-secret',
+};
+
+describe('CheckForm', () => {
+  it("takes a queue's token out when the base URL leaves the console's server, and keeps it on its path", async () => {
+    const user = userEvent.setup();
+    const started: unknown[] = [];
+    renderOverFakeEngine(<CheckForm onStarted={() => undefined} />, async (name, input) => {
+      if (name === 'queues.list') return { ok: true, value: [queue] as never };
+      if (name === 'conformance.runs.start') {
+        started.push(input);
+        return { ok: true, value: { id: 'run-1' } as never };
+      }
+      return { ok: false, error: { code: 'not_found' as const, message: name } };
+    });
+    await waitFor(() => expect(screen.getByRole('option', { name: /Mine/ })).toBeTruthy());
+    await user.selectOptions(screen.getByRole('combobox'), 'queue-1');
+    const baseUrl = screen.getByLabelText('Base URL') as HTMLInputElement;
+    const authorization = () => (document.getElementById('check-authorization') as HTMLInputElement).value;
+    expect(authorization()).toBe('Bearer tok-secret');
+
+    // Its own path, edited: the same server, the token stays.
+    await user.type(baseUrl, '?x=1');
+    expect(authorization()).toBe('Bearer tok-secret');
+
+    await user.clear(baseUrl);
+    await user.type(baseUrl, 'https://queue.example.com/v2.3/');
+    expect(authorization()).toBe('');
+    expect(screen.getByText(/The token of the queue “Mine” was taken out/)).toBeTruthy();
+    await user.click(screen.getByRole('button', { name: 'Run checks' }));
+    await waitFor(() => expect(started).toHaveLength(1));
+    expect(started[0]).toEqual({ baseUrl: 'https://queue.example.com/v2.3/' });
+  });
+});
