@@ -9,6 +9,8 @@ import { useEffect, useRef } from 'react';
 import { createPortal } from 'react-dom';
 import { matchesShortcut, SHORTCUTS } from '../../shortcuts/shortcuts';
 import { DEMO_STEPS, useDemoStore } from '../../stores/demo';
+import type { Api } from '../../api';
+import { useApi } from '../../api/context';
 import { DemoChecklist } from './DemoChecklist';
 import styles from './demo.module.css';
 
@@ -18,6 +20,7 @@ export function GuidedDemo() {
   const open = useDemoStore((s) => s.open);
   const toggle = useDemoStore((s) => s.toggle);
   const hide = useDemoStore((s) => s.hide);
+  const api = useApi();
   const folded = useDemoStore((s) => s.folded);
   const setFolded = useDemoStore((s) => s.setFolded);
   const done = useDemoStore((s) => Object.keys(s.done).length);
@@ -34,11 +37,12 @@ export function GuidedDemo() {
       // Not over a dialog (the palette, the shortcut sheet): its keys are its own.
       if (document.querySelector('dialog[open]')) return;
       event.preventDefault();
+      if (useDemoStore.getState().open) endDemoStorm(api);
       toggle();
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [toggle]);
+  }, [toggle, api]);
 
   // Closed, the focus goes back to the button that opens it (close() below).
   useEffect(() => {
@@ -47,6 +51,7 @@ export function GuidedDemo() {
   }, [open]);
 
   const close = () => {
+    endDemoStorm(api);
     hide();
     launcher.current?.focus();
   };
@@ -61,7 +66,10 @@ export function GuidedDemo() {
         aria-controls="guided-demo"
         aria-keyshortcuts={DEMO_SHORTCUT?.keys[0]?.toUpperCase()}
         title={`The guided demo (${DEMO_SHORTCUT?.keys[0]?.toUpperCase() ?? ''})`}
-        onClick={toggle}
+        onClick={() => {
+          if (open) endDemoStorm(api);
+          toggle();
+        }}
       >
         <span aria-hidden="true">▶</span>
         <span className={styles.launcherLabel}>Guided demo</span>
@@ -114,4 +122,15 @@ export function GuidedDemo() {
         )}
     </>
   );
+}
+
+/**
+ * The demo's 503 storm is the demo's: closing the demo ends it. Left on, the next load on any
+ * player failed long after the demo, the rule out of sight (audit-l).
+ */
+export function endDemoStorm(api: Api): void {
+  const { ruleId } = useDemoStore.getState().marks;
+  if (!ruleId) return;
+  useDemoStore.getState().mark({ ruleId: undefined });
+  void api.call('faults.remove', { id: ruleId }).catch(() => undefined);
 }
