@@ -113,3 +113,16 @@ export interface TriggerResult {
   /** For `faults.trigger`: the rule the request was picked for. */
   ruleId?: string;
 }
+
+/**
+ * The ranges a fault rule's numbers take (the command table's schema reads them, and the Faults
+ * area's form checks them before anything is sent, so every field out of range is said at once).
+ */
+export const FAULT_RANGES = {
+  /** A final status: a 1xx is an interim answer, and the client would wait on for the real one. */
+  status: [200, 599],
+  retryAfter: [0, 86_400],
+  latencyMs: [0, 3_600_000],
+  times: [1, 1_000_000],
+  seed: [0, 4_294_967_295],
+} as const satisfies Record<string, readonly [number, number]>;

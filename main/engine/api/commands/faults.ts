@@ -1,7 +1,13 @@
 /** Commands of failure injection and the traffic log (docs/contract/console.md §7 faults and traffic rows). */
 import Type, { type Static } from 'typebox';
 import { command } from '../command.js';
-import { type FaultRule, type FaultRuleView, type TriggerRequest, type TriggerResult } from '../fault-types.js';
+import {
+  FAULT_RANGES,
+  type FaultRule,
+  type FaultRuleView,
+  type TriggerRequest,
+  type TriggerResult,
+} from '../fault-types.js';
 import {
   TRAFFIC_EXPORT_MAX,
   TRAFFIC_RETENTION_BYTES_MAX,
@@ -33,16 +39,20 @@ const TrafficTargetSchema = Type.Union([
 export const FaultActionSchema = Type.Union([
   Type.Object({
     type: Type.Literal('status'),
-    // A final status: a 1xx is an interim answer, and the client would wait on for the real one.
-    status: Type.Integer({ minimum: 200, maximum: 599 }),
-    retryAfter: Type.Optional(Type.Integer({ minimum: 0, maximum: 86_400 })),
+    status: Type.Integer({ minimum: FAULT_RANGES.status[0], maximum: FAULT_RANGES.status[1] }),
+    retryAfter: Type.Optional(
+      Type.Integer({ minimum: FAULT_RANGES.retryAfter[0], maximum: FAULT_RANGES.retryAfter[1] }),
+    ),
     // A header value (a line break or an emoji made every answer a 500).
     rejectedReason: Type.Optional(HeaderValue({ minLength: 1, maxLength: 200 })),
     body: Type.Optional(Type.Unknown()),
   }),
   Type.Object({ type: Type.Literal('timeout') }),
   Type.Object({ type: Type.Literal('drop') }),
-  Type.Object({ type: Type.Literal('latency'), ms: Type.Integer({ minimum: 0, maximum: 3_600_000 }) }),
+  Type.Object({
+    type: Type.Literal('latency'),
+    ms: Type.Integer({ minimum: FAULT_RANGES.latencyMs[0], maximum: FAULT_RANGES.latencyMs[1] }),
+  }),
   Type.Object({ type: Type.Literal('malformed') }),
 ]);
 
@@ -56,9 +66,9 @@ export const FaultRuleInputSchema = Type.Object({
     }),
   ),
   action: FaultActionSchema,
-  times: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000 })),
+  times: Type.Optional(Type.Integer({ minimum: FAULT_RANGES.times[0], maximum: FAULT_RANGES.times[1] })),
   probability: Type.Optional(Type.Number({ minimum: 0, maximum: 1 })),
-  seed: Type.Optional(Type.Integer({ minimum: 0, maximum: 4_294_967_295 })),
+  seed: Type.Optional(Type.Integer({ minimum: FAULT_RANGES.seed[0], maximum: FAULT_RANGES.seed[1] })),
   label: Type.Optional(Type.String({ maxLength: 200 })),
 });
 

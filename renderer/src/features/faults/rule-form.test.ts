@@ -49,16 +49,25 @@ describe('the custom rule form', () => {
     expect(accepted(rule)).toBe(true);
   });
 
-  it('blames the field that cannot be read, and leaves ranges to the engine', () => {
+  it('blames every field that cannot be read or is out of the engine’s range, at once (audit-l)', () => {
     expect(ruleFromFields(form({ status: '50x', times: '' })).errors).toEqual({
-      status: 'Status code must be a whole number',
+      status: 'a whole number, 200–599',
       times: 'N is required',
     });
     expect(ruleFromFields(form({ scope: 'probability', probability: 'often' })).errors).toEqual({
       probability: 'Probability must be a number from 0 to 1',
     });
-    const { rule } = ruleFromFields(form({ status: '999' }));
-    expect(accepted(rule)).toBe(false);
+    expect(ruleFromFields(form({ status: '999', retryAfter: '-3', times: '0' })).errors).toEqual({
+      status: 'a whole number, 200–599',
+      retryAfter: 'a whole number, 0–86,400',
+      times: 'a whole number, 1–1,000,000',
+    });
+    expect(ruleFromFields(form({ scope: 'probability', probability: '1.5' })).errors).toEqual({
+      probability: 'Probability must be a number from 0 to 1',
+    });
+    // What the form takes, the engine's schema takes too.
+    const { rule } = ruleFromFields(form({ status: '599', retryAfter: '86400', times: '1000000' }));
+    expect(accepted(rule)).toBe(true);
   });
 
   it('points an engine error path at its field', () => {

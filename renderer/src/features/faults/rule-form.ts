@@ -4,7 +4,7 @@
  * rule (a number field holds a number); ranges and the rest are the engine's to refuse, and its
  * message lands on the field its path names.
  */
-import type { FaultAction, FaultRuleInput, FaultTarget } from '@engine-api/fault-types';
+import { FAULT_RANGES, type FaultAction, type FaultRuleInput, type FaultTarget } from '@engine-api/fault-types';
 
 export type Scope = 'forever' | 'times' | 'probability';
 
@@ -49,14 +49,29 @@ export const EMPTY_RULE: RuleFields = {
 
 const WHOLE = /^\d+$/;
 
-function whole(value: string, field: FieldName, what: string, errors: FieldErrors): number | undefined {
+/**
+ * A whole number within `range` (the engine's own, FAULT_RANGES), or undefined after saying what it
+ * must be: every field out of range is said at once, before anything is sent (audit-l: the form
+ * said one in a first round and the engine the rest, in its own words, in a second).
+ */
+function whole(
+  value: string,
+  field: FieldName,
+  what: string,
+  errors: FieldErrors,
+  range?: readonly [number, number],
+): number | undefined {
   const text = value.trim();
   if (text === '') return undefined;
-  if (!WHOLE.test(text)) {
-    errors[field] = `${what} must be a whole number`;
+  const number = Number(text);
+  if (!WHOLE.test(text) || (range && (number < range[0] || number > range[1]))) {
+    // Short: it sits under its field, in a row of fields (the label above names the field).
+    errors[field] = range
+      ? `a whole number, ${range[0].toLocaleString('en-US')}–${range[1].toLocaleString('en-US')}`
+      : `${what} must be a whole number`;
     return undefined;
   }
-  return Number(text);
+  return number;
 }
 
 function required(value: number | undefined, field: FieldName, what: string, errors: FieldErrors): void {
@@ -83,15 +98,15 @@ export function ruleFromFields(
 
   let action: FaultAction;
   if (f.action === 'status') {
-    const status = whole(f.status, 'status', 'Status code', errors);
+    const status = whole(f.status, 'status', 'Status code', errors, FAULT_RANGES.status);
     required(status, 'status', 'Status code', errors);
-    const retryAfter = whole(f.retryAfter, 'retryAfter', 'Retry-After', errors);
+    const retryAfter = whole(f.retryAfter, 'retryAfter', 'Retry-After', errors, FAULT_RANGES.retryAfter);
     action = { type: 'status', status: status ?? 0 };
     if (retryAfter !== undefined) action.retryAfter = retryAfter;
     if (f.rejectedReason.trim()) action.rejectedReason = f.rejectedReason.trim();
     if (f.body.trim()) action.body = bodyOf(f.body);
   } else if (f.action === 'latency') {
-    const ms = whole(f.latencyMs, 'latencyMs', 'Latency', errors);
+    const ms = whole(f.latencyMs, 'latencyMs', 'Latency', errors, FAULT_RANGES.latencyMs);
     required(ms, 'latencyMs', 'Latency', errors);
     action = { type: 'latency', ms: ms ?? 0 };
   } else {
@@ -100,15 +115,16 @@ export function ruleFromFields(
 
   const rule: FaultRuleInput = { target: f.target, match, action };
   if (f.scope === 'times') {
-    const times = whole(f.times, 'times', 'N', errors);
+    const times = whole(f.times, 'times', 'N', errors, FAULT_RANGES.times);
     required(times, 'times', 'N', errors);
     if (times !== undefined) rule.times = times;
   } else if (f.scope === 'probability') {
     const text = f.probability.trim();
     const probability = Number(text);
-    if (text === '' || !Number.isFinite(probability)) errors.probability = 'Probability must be a number from 0 to 1';
+    if (text === '' || !Number.isFinite(probability) || probability < 0 || probability > 1)
+      errors.probability = 'Probability must be a number from 0 to 1';
     else rule.probability = probability;
-    const seed = whole(f.seed, 'seed', 'Seed', errors);
+    const seed = whole(f.seed, 'seed', 'Seed', errors, FAULT_RANGES.seed);
     if (seed !== undefined) rule.seed = seed;
   }
   if (f.label.trim()) rule.label = f.label.trim();
