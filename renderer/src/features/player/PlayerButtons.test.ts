@@ -1,7 +1,7 @@
 // The player's buttons are off for the reason the engine's precondition table gives a press.
 import { describe, expect, it } from 'vitest';
 import type { PlayerDetail } from '@engine-api/player-types';
-import { actionBlocked, seekBlocked } from './PlayerButtons';
+import { actionBlocked, seekBlocked, seekProblemOf } from './PlayerButtons';
 
 const refused = (reason: string) => ({ row: 'row', errorCode: 'ERROR_DISALLOWED_BY_POLICY' as const, reason });
 const detail = (state: PlayerDetail['state'], refusals: PlayerDetail['refusals']) => ({ state, refusals });
@@ -31,5 +31,18 @@ describe('the player buttons read the precondition table', () => {
       'Nothing is loaded: send loadCloudQueue first',
     );
     expect(seekBlocked({ refusals: {} })).toBeNull();
+  });
+});
+
+describe('a seek typed as seconds', () => {
+  it('is said wrong beside its field when it is no number, below 0, or past the track’s end', () => {
+    expect(seekProblemOf('', 164_000)).toBeNull();
+    expect(seekProblemOf('12.5', 164_000)).toBeNull();
+    expect(seekProblemOf('164', 164_400)).toBeNull();
+    expect(seekProblemOf('abc', 164_000)).toBe('Seek to a number of seconds, 0 or more.');
+    expect(seekProblemOf('-5', 164_000)).toBe('Seek to a number of seconds, 0 or more.');
+    expect(seekProblemOf('9999', 164_000)).toBe('The track is 164 s long: seek to 0 to 164 s.');
+    // A track whose length is not known takes any position.
+    expect(seekProblemOf('9999', undefined)).toBeNull();
   });
 });

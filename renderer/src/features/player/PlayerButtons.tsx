@@ -77,10 +77,7 @@ export function PlayerButtons({ detail }: { detail: PlayerDetail }) {
   const duration = detail.track?.durationMillis;
   // Said beside the field as it is typed: a seek to -5 or "abc" did nothing without a word (audit).
   const typedMillis = Math.round(Number(seconds) * 1000);
-  const seekProblem =
-    seconds.trim() !== '' && !(Number.isFinite(typedMillis) && typedMillis >= 0)
-      ? 'Seek to a number of seconds, 0 or more.'
-      : null;
+  const seekProblem = seekProblemOf(seconds, duration);
   const goTo = (event: FormEvent) => {
     event.preventDefault();
     if (seconds.trim() === '' || seekProblem !== null) return;
@@ -165,4 +162,17 @@ export function PlayerButtons({ detail }: { detail: PlayerDetail }) {
       )}
     </>
   );
+}
+
+/**
+ * What is wrong with a seek typed as seconds, or null: not a number, below 0, or past the track's
+ * end (audit-l: 9999 on a 164 s track ended it without a word, though the field's hint says 0 to 164 s).
+ */
+export function seekProblemOf(seconds: string, durationMillis: number | undefined): string | null {
+  if (seconds.trim() === '') return null;
+  const millis = Math.round(Number(seconds) * 1000);
+  if (!(Number.isFinite(millis) && millis >= 0)) return 'Seek to a number of seconds, 0 or more.';
+  if (durationMillis !== undefined && durationMillis > 0 && millis > durationMillis)
+    return `The track is ${Math.floor(durationMillis / 1000)} s long: seek to 0 to ${Math.floor(durationMillis / 1000)} s.`;
+  return null;
 }
