@@ -8,6 +8,7 @@ import { useApi } from '../api/context';
 import { onRovingKeyDown, rovingTabIndex } from '../components/roving';
 import { formatEngineTime } from '../format/engine-time';
 import { useClockStore, useEngineNow } from '../stores/clock';
+import { useConnectionStore } from '../stores/connection';
 import styles from './ClockControl.module.css';
 
 const SPEEDS = [
@@ -29,7 +30,9 @@ const STEPS = [
 export function ClockControl() {
   const api = useApi();
   const now = useEngineNow();
-  const speed = useClockStore((s) => s.clock?.speed);
+  // Lost, the engine takes no clock command: the controls say so rather than look live (audit-l).
+  const lost = useConnectionStore((s) => s.lostSince !== null);
+  const speed = useClockStore((s) => (lost ? undefined : s.clock?.speed));
   const setClock = useClockStore((s) => s.setClock);
   const change = useMutation({
     mutationFn: (input: { speed?: number; advanceMs?: number }) => api.call('clock.set', input),
@@ -44,7 +47,12 @@ export function ClockControl() {
         aria-label="Engine time"
         data-now={now ?? ''}
         data-speed={speed ?? ''}
-        title="Engine time: every timer and lifetime in the console runs on it"
+        data-lost={lost || undefined}
+        title={
+          lost
+            ? 'Engine time, as last seen: the console lost its engine'
+            : 'Engine time: every timer and lifetime in the console runs on it'
+        }
       >
         {now === null ? '—' : formatEngineTime(now)}
       </span>

@@ -6,6 +6,7 @@ import { useEffect, useState } from 'react';
 import { create } from 'zustand';
 import type { ClockState } from '@engine-api/types';
 import { engineDay } from '../format/engine-time';
+import { useConnectionStore } from './connection';
 
 interface ClockStore {
   clock: ClockState | null;
@@ -30,11 +31,13 @@ export function useEngineNow(): number | null {
   const receivedAt = useClockStore((s) => s.receivedAt);
   // Wall time of the last tick; a fresh push (receivedAt) always wins over an older tick.
   const [tickedAt, setTickedAt] = useState(receivedAt);
+  // With the engine lost, its time is not known: it stands where it was last seen (audit-l: it ran on).
+  const lost = useConnectionStore((s) => s.lostSince !== null);
   useEffect(() => {
-    if (!clock || clock.speed === 0) return;
+    if (!clock || clock.speed === 0 || lost) return;
     const interval = setInterval(() => setTickedAt(performance.now()), clock.speed > 1 ? 100 : 250);
     return () => clearInterval(interval);
-  }, [clock]);
+  }, [clock, lost]);
   return clock && extrapolate(clock, receivedAt, Math.max(tickedAt, receivedAt));
 }
 
