@@ -151,5 +151,7 @@ describe('Clear all', () => {
     await act(() => new Promise((done) => setTimeout(done, 450)));
     await user.click(confirm);
     await waitFor(() => expect(calls).toContain('faults.clear'));
+    // The button goes off with the rules: the cursor goes to the list's heading, not to the page.
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByRole('heading', { name: 'Active rules' })));
   });
 });

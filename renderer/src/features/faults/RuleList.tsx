@@ -39,6 +39,7 @@ export function RuleList() {
   const clear = useClearFaults();
   // Custom rules took typing: one stray click must not take them all (the first press arms).
   const confirmClear = useConfirmStep();
+  const heading = useRef<HTMLHeadingElement>(null);
   const move = useMoveFault();
   const trigger = useTriggerFault();
   const [said, setSaid] = useState<Said | null>(null);
@@ -102,7 +103,9 @@ export function RuleList() {
   return (
     <>
       <div className="panel-head">
-        <h2 id="rules-title">Active rules</h2>
+        <h2 id="rules-title" ref={heading} tabIndex={-1}>
+          Active rules
+        </h2>
         <span className="muted" aria-live="polite" data-testid="rules-summary">
           {rules.length === 0
             ? 'none'
@@ -111,7 +114,10 @@ export function RuleList() {
         <button
           type="button"
           className={`danger ${styles.clearAll}`}
-          onClick={() => confirmClear.press(() => clear.mutate())}
+          // The button goes off once the rules are gone: the cursor goes to the list's heading, not to the page.
+          onClick={() =>
+            confirmClear.press(() => clear.mutate(undefined, { onSuccess: () => heading.current?.focus() }))
+          }
           {...IGNORE_HELD_KEY}
           disabled={rules.length === 0 || clear.isPending}
         >

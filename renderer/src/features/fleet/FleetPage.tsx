@@ -4,6 +4,7 @@
  * the fleet the address names, else the newest (the one playing, wherever it was started), live
  * while it plays and as a summary once it ended.
  */
+import { useRef } from 'react';
 import { FleetForm } from './FleetForm';
 import { FleetList } from './FleetList';
 import { FleetView } from './FleetView';
@@ -17,6 +18,16 @@ export function FleetPage() {
   const { data: fleets = [], error } = useFleets();
   const shown = fleetShown(named, fleets);
   const running = useFleet(shown).data?.status === 'running' || fleets.some((fleet) => fleet.status === 'running');
+  const main = useRef<HTMLDivElement>(null);
+  // Start sits at the foot of a long form: the fleet it started comes into view, its status first
+  // (audit-l: the view stayed scrolled down, the charts cut mid-panel), and the focus goes with it.
+  const started = (id: string) => {
+    show(id);
+    requestAnimationFrame(() => {
+      main.current?.scrollIntoView({ block: 'start' });
+      main.current?.focus({ preventScroll: true });
+    });
+  };
   return (
     <section className={styles.page} aria-labelledby="page-title">
       <header className="page-header">
@@ -35,9 +46,9 @@ export function FleetPage() {
             )}
             <FleetList fleets={fleets} shownId={shown} onShow={show} />
           </section>
-          <FleetForm running={running} onStarted={show} />
+          <FleetForm running={running} onStarted={started} />
         </div>
-        <div className={styles.main}>
+        <div className={styles.main} ref={main} tabIndex={-1} role="region" aria-label="The fleet shown">
           {shown ? (
             <FleetView id={shown} />
           ) : (
