@@ -14,14 +14,17 @@ import styles from './FleetList.module.css';
 
 export interface FleetListProps {
   fleets: readonly FleetListItem[];
+  /** Not read yet: said as such, not as "None yet". */
+  loading?: boolean;
   shownId: string | null;
   onShow(id: string): void;
 }
 
-export function FleetList({ fleets, shownId, onShow }: FleetListProps) {
+export function FleetList({ fleets, loading = false, shownId, onShow }: FleetListProps) {
   // "Today" for the times, taken once: a list read across midnight still reads right enough.
   const [now] = useState(() => Date.now());
 
+  if (fleets.length === 0 && loading) return <p className="muted">Reading the kept fleets…</p>;
   if (fleets.length === 0)
     return <p className="muted">None yet: each fleet started is kept here until ten more ended.</p>;
   return (

@@ -15,7 +15,7 @@ import styles from './FleetPage.module.css';
 
 export function FleetPage() {
   const { shown: named, show } = useFleetView();
-  const { data: fleets = [], error } = useFleets();
+  const { data: fleets = [], error, isPending } = useFleets();
   const shown = fleetShown(named, fleets);
   const running = useFleet(shown).data?.status === 'running' || fleets.some((fleet) => fleet.status === 'running');
   const main = useRef<HTMLDivElement>(null);
@@ -44,7 +44,7 @@ export function FleetPage() {
                 The kept fleets could not be read: {error.message}
               </p>
             )}
-            <FleetList fleets={fleets} shownId={shown} onShow={show} />
+            <FleetList fleets={fleets} loading={isPending} shownId={shown} onShow={show} />
           </section>
           <FleetForm running={running} onStarted={started} />
         </div>

@@ -160,7 +160,7 @@ export function TrafficPage() {
       <header className={`page-header ${styles.header}`}>
         <h1 id="page-title">Traffic</h1>
         <span className="muted" aria-label="Entries shown" data-total={isFetched ? total : undefined}>
-          {total.toLocaleString('en-US')} {total === 1 ? 'entry' : 'entries'}
+          {isFetched ? `${total.toLocaleString('en-US')} ${total === 1 ? 'entry' : 'entries'}` : 'counting…'}
         </span>
         <TrafficTransfer filter={filter} total={total} />
       </header>
