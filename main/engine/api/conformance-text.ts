@@ -19,3 +19,19 @@ export function bodyNote(body: ConformanceBody): string {
 
 /** What a cloud queue's base URL looks like, in the messages of a run that found none. */
 export const BASE_URL_EXAMPLE = 'https://cloudqueue.example.com/queues/{queueId}/v2.3/';
+
+/**
+ * The first finding of a message (findings are joined by `; `): what was expected and what came
+ * back, in one sentence. A `; ` inside parentheses belongs to that finding (audit-l: a warning's
+ * headline was cut at "(expected an https URL on a public address", its parenthesis left open).
+ */
+export function firstFinding(message: string): string {
+  let depth = 0;
+  for (let i = 0; i < message.length; i++) {
+    const c = message[i];
+    if (c === '(') depth++;
+    else if (c === ')') depth = Math.max(0, depth - 1);
+    else if (c === ';' && depth === 0 && message[i + 1] === ' ') return message.slice(0, i);
+  }
+  return message;
+}

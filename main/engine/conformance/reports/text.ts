@@ -37,8 +37,4 @@ export function terminalSafe(text: string): string {
     .replace(CONTROL, '');
 }
 
-/** The first finding of a message (findings are joined by `; `): what was expected and what came back, in one sentence. */
-export function firstFinding(message: string): string {
-  const end = message.indexOf('; ');
-  return end === -1 ? message : message.slice(0, end);
-}
+export { firstFinding } from '../../api/conformance-text.js';
