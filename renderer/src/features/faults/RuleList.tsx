@@ -337,7 +337,7 @@ function RuleRow({
         <code>{describeMatch(rule.match)}</code>
       </td>
       <td>{describeAction(rule.action)}</td>
-      <td>{describeScope(rule)}</td>
+      <td className={styles.scope}>{describeScope(rule)}</td>
       <td className={styles.hits} data-testid="rule-hits" data-hits={rule.hits}>
         {/* Keyed by the count so each new hit replays the flash. */}
         <span key={rule.hits} className={rule.hits > 0 ? styles.hitFlash : undefined}>
