@@ -30,7 +30,7 @@ button{font:inherit;padding:7px 16px;border-radius:6px;border:1px solid var(--li
 button.primary{background:var(--accent);border-color:var(--accent);color:#fff}
 .actions{display:flex;gap:10px;justify-content:flex-end;margin-top:20px}
 .error{color:var(--bad);border-left:3px solid var(--bad);padding:4px 10px;margin:12px 0}
-.muted{color:var(--muted);font-size:13px}code{font:13px ui-monospace,Menlo,Consolas,monospace;word-break:break-all}
+.muted{color:var(--muted);font-size:13px}code{font:13px ui-monospace,Menlo,Consolas,monospace;overflow-wrap:anywhere}
 table{border-collapse:collapse;width:100%;font-size:13px}td{padding:3px 6px;border-bottom:1px solid var(--line);vertical-align:top}
 .pass{color:var(--ok)}.fail{color:var(--bad)}.skip{color:var(--muted)}mark{background:var(--bad);color:#fff;border-radius:2px}
 pre{white-space:pre-wrap;word-break:break-all;font:13px ui-monospace,Menlo,Consolas,monospace;margin:4px 0}`;
