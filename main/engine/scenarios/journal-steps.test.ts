@@ -30,13 +30,12 @@ async function runSteps(steps: ScenarioStep[]): Promise<ScenarioReport> {
     .body as ScenarioReport;
 }
 
-const playing = (): ScenarioStep[] => [
-  { type: 'clearFaults' },
-  { type: 'clock', speed: 0 },
+/** A session on `group`'s player, and the queue at `queueBaseUrl` loaded and played on it. */
+const sessionAndLoad = (group: string, queueBaseUrl: string, httpAuthorization: string): ScenarioStep[] => [
   {
     type: 'command',
     method: 'POST',
-    path: '/api/v1/groups/group-kitchen/playbackSession:1',
+    path: `/api/v1/groups/${group}/playbackSession:1`,
     body: { appId: 'com.example.steps', appContext: 'ci' },
     save: { session: 'sessionId' },
   },
@@ -44,12 +43,14 @@ const playing = (): ScenarioStep[] => [
     type: 'command',
     method: 'POST',
     path: '/api/v1/playbackSessions/${session}/playbackSession:1/loadCloudQueue',
-    body: {
-      queueBaseUrl: `\${cloudQueue}/queues/${queue.id}/v2.3/`,
-      httpAuthorization: queue.httpAuthorization,
-      playOnCompletion: true,
-    },
+    body: { queueBaseUrl, httpAuthorization, playOnCompletion: true },
   },
+];
+
+const playing = (): ScenarioStep[] => [
+  { type: 'clearFaults' },
+  { type: 'clock', speed: 0 },
+  ...sessionAndLoad('group-kitchen', `\${cloudQueue}/queues/${queue.id}/v2.3/`, queue.httpAuthorization),
   { type: 'clock', advanceMs: 1_000 },
 ];
 
@@ -68,23 +69,7 @@ describe('a hand-written scenario with a queue of its own', () => {
         },
         saveQueue: 'own',
       },
-      {
-        type: 'command',
-        method: 'POST',
-        path: '/api/v1/groups/group-living-room/playbackSession:1',
-        body: { appId: 'com.example.own', appContext: 'ci' },
-        save: { session: 'sessionId' },
-      },
-      {
-        type: 'command',
-        method: 'POST',
-        path: '/api/v1/playbackSessions/${session}/playbackSession:1/loadCloudQueue',
-        body: {
-          queueBaseUrl: '${own.queueBaseUrl}',
-          httpAuthorization: '${own.httpAuthorization}',
-          playOnCompletion: true,
-        },
-      },
+      ...sessionAndLoad('group-living-room', '${own.queueBaseUrl}', '${own.httpAuthorization}'),
       { type: 'clock', advanceMs: 1_000 },
       { type: 'expect', playerId: 'player-living-room', state: 'PLAYING' },
       { type: 'queueEdit', command: 'queues.items.generate', input: { id: '${own.id}', count: 2 } },
