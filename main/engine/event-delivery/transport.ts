@@ -4,9 +4,9 @@
  * up to a cap: nothing a receiver answers is used, and a receiver must not be able to make the
  * console hold an unbounded body.
  */
-import { request as httpRequest, type ClientRequest, type IncomingMessage } from 'node:http';
-import { request as httpsRequest } from 'node:https';
+import type { IncomingMessage } from 'node:http';
 import type { FaultHit } from '../api/fault-types.js';
+import { requestOnce } from '../player/http-transport.js';
 
 export interface DeliveryRequest {
   url: string;
@@ -34,51 +34,29 @@ export const MAX_ANSWER_BYTES = 64 * 1024;
 
 /**
  * One POST over node:http(s), not fetch: the Fetch standard blocks ports (6000, 10080, …) that an
- * integrator's event handler may listen on, and the platform delivers there all the same.
+ * integrator's event handler may listen on, and the platform delivers there all the same. The
+ * player's single request (`player/http-transport.ts`) carries it: a redirect is not followed, as
+ * it is not a 2xx, so the event failed (the public service does the same with a 3xx).
  */
-export const httpDeliveryTransport: DeliveryTransport = (request) =>
-  new Promise((resolve, reject) => {
-    const { signal } = request;
-    if (signal.aborted) return reject(signal.reason as Error);
-    let outgoing: ClientRequest;
-    try {
-      const url = new URL(request.url);
-      if (url.protocol !== 'http:' && url.protocol !== 'https:')
-        return reject(new Error('request failed', { cause: new Error(`unsupported protocol ${url.protocol}`) }));
-      outgoing = (url.protocol === 'https:' ? httpsRequest : httpRequest)(url, {
-        method: 'POST',
-        headers: { ...request.headers, 'content-length': String(Buffer.byteLength(request.body)) },
-      });
-    } catch (error) {
-      return reject(new Error('request failed', { cause: error }));
-    }
-    const onAbort = (): void => void outgoing.destroy(signal.reason as Error);
-    signal.addEventListener('abort', onAbort, { once: true });
-    const done = (): void => signal.removeEventListener('abort', onAbort);
-    outgoing.on('error', (error) => {
-      done();
-      reject(signal.aborted ? (signal.reason as Error) : new Error('request failed', { cause: error }));
-    });
-    // A redirect is not followed: it is not a 2xx, so the event failed (the public service does the same with a 3xx).
-    outgoing.on('response', (response) => {
-      const headers: Record<string, string> = {};
-      for (const name of ['content-type', 'content-length', 'location']) {
-        const value = response.headers[name];
-        if (typeof value === 'string') headers[name] = value;
-      }
-      readCapped(response, MAX_ANSWER_BYTES).then(
-        (body) => {
-          done();
-          resolve({ status: response.statusCode ?? 0, headers, body });
-        },
-        (error: unknown) => {
-          done();
-          reject(signal.aborted ? (signal.reason as Error) : new Error('request failed', { cause: error }));
-        },
-      );
-    });
-    outgoing.end(request.body);
+export const httpDeliveryTransport: DeliveryTransport = async (request) => {
+  const response = await requestOnce({
+    method: 'POST',
+    url: request.url,
+    headers: request.headers,
+    body: request.body,
+    signal: request.signal,
   });
+  const headers: Record<string, string> = {};
+  for (const name of ['content-type', 'content-length', 'location']) {
+    const value = response.headers[name];
+    if (typeof value === 'string') headers[name] = value;
+  }
+  try {
+    return { status: response.statusCode ?? 0, headers, body: await readCapped(response, MAX_ANSWER_BYTES) };
+  } catch (error) {
+    throw request.signal.aborted ? (request.signal.reason as Error) : new Error('request failed', { cause: error });
+  }
+};
 
 /** Up to `limit` bytes of the body; the rest is not wanted, and the connection is let go rather than drained. */
 async function readCapped(response: IncomingMessage, limit: number): Promise<string> {

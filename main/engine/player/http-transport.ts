@@ -33,7 +33,7 @@ export function keepAliveTransport(): KeepAliveTransport {
   const send = async (request: HttpRequest): Promise<HttpResponse> => {
     let current = request;
     for (let hops = 0; ; hops++) {
-      const response = await once(current, agents);
+      const response = await requestOnce(current, agents);
       const location = REDIRECTS.has(response.statusCode ?? 0) ? response.headers.location : undefined;
       if (location === undefined) return answer(response);
       response.resume();
@@ -50,8 +50,15 @@ export function keepAliveTransport(): KeepAliveTransport {
   };
 }
 
-/** One request, answered with its response head; the body is left to read. */
-function once(request: HttpRequest, agents: { http: HttpAgent; https: HttpsAgent }): Promise<IncomingMessage> {
+/**
+ * One request, no redirect followed, answered with its response head; the body is left to read,
+ * and the request's signal ends it too. Without `agents`, Node's own pools carry it (an event
+ * delivery: event-delivery/transport.ts).
+ */
+export function requestOnce(
+  request: HttpRequest,
+  agents?: { http: HttpAgent; https: HttpsAgent },
+): Promise<IncomingMessage> {
   return new Promise((resolve, reject) => {
     const { signal } = request;
     if (signal.aborted) return reject(signal.reason as Error);
@@ -66,7 +73,7 @@ function once(request: HttpRequest, agents: { http: HttpAgent; https: HttpsAgent
       outgoing = (secure ? httpsRequest : httpRequest)(url, {
         method: request.method,
         headers,
-        agent: secure ? agents.https : agents.http,
+        ...(agents ? { agent: secure ? agents.https : agents.http } : {}),
       });
     } catch (error) {
       // A header value node refuses (a newline in httpAuthorization): no request left.
