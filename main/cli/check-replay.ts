@@ -124,6 +124,7 @@ export async function replayCommand(argv: string[], io: CliIo): Promise<ExitCode
       io.stderr(`${terminalSafe(run.error.message)}\n`);
       return EXIT.usage;
     }
+    const failedNow = new Set(run.cases.filter((result) => result.outcome === 'fail').map((result) => result.id));
     let fixed = 0;
     let failing = 0;
     let gone = 0;
@@ -140,7 +141,7 @@ export async function replayCommand(argv: string[], io: CliIo): Promise<ExitCode
         skipped++;
         // Skipped again (a skip the case makes by design, such as no Authorization to get wrong) is no
         // failure; skipped because a case it builds on failed now, it is left unrun.
-        if (now === undefined || now.outcome === 'fail' || (now.outcome === 'skip' && needsFailed(now.id, run)))
+        if (now === undefined || now.outcome === 'fail' || (now.outcome === 'skip' && needsFailed(now.id, failedNow)))
           skippedFailing++;
       } else if (isFixed) gone++;
       io.stdout(replayLine(before, now, isFixed));
@@ -148,7 +149,7 @@ export async function replayCommand(argv: string[], io: CliIo): Promise<ExitCode
     // A case the replayed ones build on, run again with them, that fails now: a defect the fix
     // brought in, which would otherwise show only inside a skip's reason (audit-k 1).
     const beneath = run.cases.filter(
-      (now) => now.outcome === 'fail' && !replayed.some((before) => before.id === now.id),
+      (now) => failedNow.has(now.id) && !replayed.some((before) => before.id === now.id),
     );
     for (const now of beneath)
       io.stdout(
@@ -232,9 +233,8 @@ function madeUpOf(replayed: readonly ConformanceCaseResult[]): { madeUp?: string
   return madeUp.length ? { madeUp } : {};
 }
 
-/** Whether a case that `id` builds on, however deep, failed in `run`. */
-function needsFailed(id: string, run: ConformanceRun): boolean {
-  const failed = new Set(run.cases.filter((result) => result.outcome === 'fail').map((result) => result.id));
+/** Whether a case that `id` builds on, however deep, is among the `failed`. */
+function needsFailed(id: string, failed: ReadonlySet<string>): boolean {
   const seen = new Set<string>();
   const visit = (at: string): boolean =>
     (SUITE.find((unit) => unit.id === at)?.needs ?? []).some(

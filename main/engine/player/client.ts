@@ -445,8 +445,9 @@ const MAX_KEPT_HEADERS = 100;
 function pickHeaders(headers: HttpResponse['headers'], all: boolean): Record<string, string> {
   const picked: Record<string, string> = {};
   if (all && headers.forEach) {
+    let kept = 0;
     headers.forEach((value, name) => {
-      if (Object.keys(picked).length < MAX_KEPT_HEADERS) picked[name.toLowerCase()] = value;
+      if (kept++ < MAX_KEPT_HEADERS) picked[name.toLowerCase()] = value;
     });
     return picked;
   }

@@ -6,6 +6,7 @@
  */
 import { Findings, skip, type CaseContext, type ConformanceCase, type Verdict } from '../case.js';
 import { idOf, isWindow, spanOf, windowOf, type SuiteFacts, type WindowView } from '../facts.js';
+import { PREVIOUS_WINDOW_SIZE, UPCOMING_WINDOW_SIZE } from '../../player/windows.js';
 import { RULE } from '../rules.js';
 import { is2xx, outcomeOf, requestLine, type Answer, type WindowAsk } from '../server.js';
 
@@ -27,8 +28,9 @@ const SIZES: readonly [previous: number, upcoming: number][] = [
   [3, 0],
   // The player's own sizes (docs/contract/console.md §5): a server one item over at these only was
   // caught by play-through alone (audit-k).
-  [5, 10],
+  [PREVIOUS_WINDOW_SIZE, UPCOMING_WINDOW_SIZE],
 ];
+const LARGEST_ASKED = Math.max(...SIZES.flat());
 
 export const windowSizeLimits: ConformanceCase = {
   id: 'item-window.size-limits',
@@ -71,7 +73,7 @@ export const windowSizeLimits: ConformanceCase = {
     }
     if (fewer) findings.note(`${fewer} of them held fewer than asked (a server may)`);
     return findings.verdict(
-      `${asks.length} windows asked with sizes from 0 to 10, none held more than asked on either side`,
+      `${asks.length} windows asked with sizes from 0 to ${LARGEST_ASKED}, none held more than asked on either side`,
     );
   },
 };
