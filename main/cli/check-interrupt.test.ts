@@ -1,6 +1,6 @@
 /**
  * A `check` stopped by Ctrl-C or a kill leaves the reports an earlier run wrote at its paths as
- * they were (audit-k 2: they were emptied when the run began, and stayed empty), and a report is
+ * they were (audit: they were emptied when the run began, and stayed empty), and a report is
  * written whole or not at all.
  */
 import { spawn } from 'node:child_process';

@@ -207,7 +207,7 @@ describe('check --replay', () => {
       const total = (JSON.parse(readFileSync(unreachable, 'utf8')) as ConformanceRun).summary.total;
       expect(lines[0]).toBe(`replay ${unreachable}: ${total} cases against ${front.baseUrl}`);
       expect(lines.slice(1, -1).filter((line) => line.startsWith('FIXED'))).toHaveLength(total);
-      // The loopback http base URL still warns: fixed, and its line says it warns (audit-h F10).
+      // The loopback http base URL still warns: fixed, and its line says it warns (audit).
       expect(lines).toContainEqual(expect.stringMatching(/^FIXED, WARNS {3}base-url\.reachable: /));
       expect(lines.at(-1)).toBe(`FIXED · ${total} of ${total} failing cases fixed`);
     } finally {

@@ -147,7 +147,7 @@ export async function replayCommand(argv: string[], io: CliIo): Promise<ExitCode
       io.stdout(replayLine(before, now, isFixed));
     }
     // A case the replayed ones build on, run again with them, that fails now: a defect the fix
-    // brought in, which would otherwise show only inside a skip's reason (audit-k 1).
+    // brought in, which would otherwise show only inside a skip's reason (audit).
     const beneath = run.cases.filter(
       (now) => failedNow.has(now.id) && !replayed.some((before) => before.id === now.id),
     );

@@ -9,7 +9,7 @@ import { UsageError } from './usage.js';
 /**
  * A report path that cannot be written is a bad command line, found before anything runs. Found
  * without touching what is there: a run stopped by Ctrl-C must not have emptied the report an
- * earlier run wrote at that path (audit-k 2), and a refused command leaves no empty file behind.
+ * earlier run wrote at that path (audit), and a refused command leaves no empty file behind.
  */
 export function claimOutput(path: string): void {
   try {

@@ -1,4 +1,4 @@
-/** A message's first finding, for a headline: cut between findings, never inside parentheses (audit-l). */
+/** A message's first finding, for a headline: cut between findings, never inside parentheses (audit). */
 import { describe, expect, it } from 'vitest';
 import { firstFinding } from './conformance-text.js';
 

@@ -22,7 +22,7 @@ export const BASE_URL_EXAMPLE = 'https://cloudqueue.example.com/queues/{queueId}
 
 /**
  * The first finding of a message (findings are joined by `; `): what was expected and what came
- * back, in one sentence. A `; ` inside parentheses belongs to that finding (audit-l: a warning's
+ * back, in one sentence. A `; ` inside parentheses belongs to that finding (audit: a warning's
  * headline was cut at "(expected an https URL on a public address", its parenthesis left open).
  */
 export function firstFinding(message: string): string {

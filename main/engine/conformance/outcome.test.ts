@@ -1,4 +1,4 @@
-/** What came back, in a few words: silence, an answer cut short, and one no client reads are told apart (audit-k). */
+/** What came back, in a few words: silence, an answer cut short, and one no client reads are told apart (audit). */
 import { describe, expect, it } from 'vitest';
 import type { PlayerExchange } from '../player/client.js';
 import { outcomeOf, type Answer } from './server.js';

@@ -231,7 +231,7 @@ export function outcomeOf(answer: Answer): string {
   if (answer.status === undefined) {
     if (cutAfter !== undefined) return `${cutAfter}, but ${answer.failure}`;
     if (answer.exchange.failure?.unreadable) return `an answer it cannot read: ${answer.failure}`;
-    // Its status line came, and its body did not end or broke off: an answer cut short, not silence (audit-k).
+    // Its status line came, and its body did not end or broke off: an answer cut short, not silence (audit).
     return answer.exchange.responseHeaders !== undefined
       ? `an answer cut short (${answer.failure})`
       : `no answer (${answer.failure})`;

@@ -173,7 +173,7 @@ function notHeld(step: Step, view: WindowView, anchor: string, held: readonly (s
 /**
  * A window asked for an id an earlier window gave, that holds items but none of the ids earlier
  * windows gave: the ids did not stay where they were (a server that names its items anew in every
- * answer). item-window.ids must say so, not pass for want of an id seen twice (audit-k 3).
+ * answer). item-window.ids must say so, not pass for want of an id seen twice (audit).
  */
 function idsGone(step: Step, view: WindowView, anchor: string, held: readonly (string | null)[]): void {
   if (held.length === 0 || held.some((id) => id !== null && step.positions.has(id))) return;

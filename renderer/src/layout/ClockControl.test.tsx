@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-/** With the engine lost, the clock stands where it was last seen and its controls are off (audit-l). */
+/** With the engine lost, the clock stands where it was last seen and its controls are off (audit). */
 import { act, cleanup, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { renderOverFakeEngine } from '../testing/fake-engine';

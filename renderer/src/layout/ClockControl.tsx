@@ -30,7 +30,7 @@ const STEPS = [
 export function ClockControl() {
   const api = useApi();
   const now = useEngineNow();
-  // Lost, the engine takes no clock command: the controls say so rather than look live (audit-l).
+  // Lost, the engine takes no clock command: the controls say so rather than look live (audit).
   const lost = useConnectionStore((s) => s.lostSince !== null);
   const speed = useClockStore((s) => (lost ? undefined : s.clock?.speed));
   const setClock = useClockStore((s) => s.setClock);

@@ -31,7 +31,7 @@ export function useEngineNow(): number | null {
   const receivedAt = useClockStore((s) => s.receivedAt);
   // Wall time of the last tick; a fresh push (receivedAt) always wins over an older tick.
   const [tickedAt, setTickedAt] = useState(receivedAt);
-  // With the engine lost, its time is not known: it stands where it was last seen (audit-l: it ran on).
+  // With the engine lost, its time is not known: it stands where it was last seen (audit: it ran on).
   const lost = useConnectionStore((s) => s.lostSince !== null);
   useEffect(() => {
     if (!clock || clock.speed === 0 || lost) return;

@@ -27,7 +27,7 @@ const SIZES: readonly [previous: number, upcoming: number][] = [
   [0, 3],
   [3, 0],
   // The player's own sizes (docs/contract/console.md §5): a server one item over at these only was
-  // caught by play-through alone (audit-k).
+  // caught by play-through alone (audit).
   [PREVIOUS_WINDOW_SIZE, UPCOMING_WINDOW_SIZE],
 ];
 const LARGEST_ASKED = Math.max(...SIZES.flat());

@@ -37,7 +37,7 @@ export const windowQueueVersion: ConformanceCase = {
     }
     const evidence = missing.length ? missing.map((view) => view.answer) : facts.windows.map((view) => view.answer);
     return findings.verdict(
-      // Said of what all the windows share, never of a version some did not carry (audit-k 5).
+      // Said of what all the windows share, never of a version some did not carry (audit).
       versions.length > 1
         ? `${facts.windows.length} windows, each with a queueVersion`
         : `${facts.windows.length} windows, each with queueVersion ${JSON.stringify(versions[0])}`,

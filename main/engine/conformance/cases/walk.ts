@@ -41,7 +41,7 @@ export const uniqueIds: ConformanceCase = {
     if (walk.ids.length === 0 && !walk.idProblems.length)
       return skip(
         // The walk's own first window refused or cut (a size of 0 refused, a window over the byte
-        // cap): no ids were compared, whatever the first window held (audit-k 4).
+        // cap): no ids were compared, whatever the first window held (audit).
         walk.windows === 0
           ? `the walk got no window to compare ids in (see item-window.queue-ends)${walk.problems[0] ? `: ${walk.problems[0]}` : ''}`
           : // A window of items whose ids are no strings is no empty queue (item-window.items fails on them).

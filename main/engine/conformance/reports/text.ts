@@ -17,7 +17,7 @@ const ANSI = /\u001b(?:\[[0-?]*[ -/]*[@-~]|\][^\u0007\u001b]*(?:\u0007|\u001b\\)
 /**
  * C0 and C1 controls, DEL, lone surrogates, and the bidirectional overrides and isolates (U+202A–
  * U+202E, U+2066–U+2069): what a terminal may act on or cannot show, and what would reorder the
- * rest of a verdict line as it is shown ("Trojan Source"; audit-k).
+ * rest of a verdict line as it is shown ("Trojan Source"; audit).
  */
 const CONTROL =
   /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;

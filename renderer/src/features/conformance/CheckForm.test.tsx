@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 /**
  * A console queue's token goes only to the console's own server: after picking a queue, a base
- * URL typed for another server drops it, and says so (audit-l: it was sent to the other server).
+ * URL typed for another server drops it, and says so (audit: it was sent to the other server).
  */
 import { cleanup, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';

@@ -46,7 +46,7 @@ export function CheckForm({ onStarted }: { onStarted(runId: string): void }) {
   const edit = (change: Partial<Fields>) => {
     const next = { ...fields, ...change };
     // A queue's token is for the console's own server: a base URL typed elsewhere must not carry
-    // it there (audit-l). It is taken out, and the hint says why.
+    // it there (audit). It is taken out, and the hint says why.
     const owner = queues.find((q) => q.httpAuthorization !== '' && q.httpAuthorization === next.authorization);
     if (change.baseUrl !== undefined && owner && originOf(next.baseUrl) !== originOf(owner.queueBaseUrl)) {
       next.authorization = '';

@@ -126,7 +126,7 @@ export function GuidedDemo() {
 
 /**
  * The demo's 503 storm is the demo's: closing the demo ends it. Left on, the next load on any
- * player failed long after the demo, the rule out of sight (audit-l).
+ * player failed long after the demo, the rule out of sight (audit).
  */
 export function endDemoStorm(api: Api): void {
   const { ruleId } = useDemoStore.getState().marks;

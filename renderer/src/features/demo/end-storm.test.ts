@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-/** Closing the guided demo takes back the 503 storm its last step left live (audit-l). */
+/** Closing the guided demo takes back the 503 storm its last step left live (audit). */
 import { afterEach, describe, expect, it } from 'vitest';
 import { Api } from '../../api/client';
 import { useDemoStore } from '../../stores/demo';

@@ -51,7 +51,7 @@ const WHOLE = /^\d+$/;
 
 /**
  * A whole number within `range` (the engine's own, FAULT_RANGES), or undefined after saying what it
- * must be: every field out of range is said at once, before anything is sent (audit-l: the form
+ * must be: every field out of range is said at once, before anything is sent (audit: the form
  * said one in a first round and the engine the rest, in its own words, in a second).
  */
 function whole(

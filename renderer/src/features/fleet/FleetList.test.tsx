@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-/** While the kept fleets are read, the list says so; "None yet" only once the engine said none (audit-l). */
+/** While the kept fleets are read, the list says so; "None yet" only once the engine said none (audit). */
 import { cleanup, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FleetList } from './FleetList';

@@ -20,7 +20,7 @@ export function FleetPage() {
   const running = useFleet(shown).data?.status === 'running' || fleets.some((fleet) => fleet.status === 'running');
   const main = useRef<HTMLDivElement>(null);
   // Start sits at the foot of a long form: the fleet it started comes into view, its status first
-  // (audit-l: the view stayed scrolled down, the charts cut mid-panel), and the focus goes with it.
+  // (audit: the view stayed scrolled down, the charts cut mid-panel), and the focus goes with it.
   const started = (id: string) => {
     show(id);
     requestAnimationFrame(() => {

@@ -166,7 +166,7 @@ export function PlayerButtons({ detail }: { detail: PlayerDetail }) {
 
 /**
  * What is wrong with a seek typed as seconds, or null: not a number, below 0, or past the track's
- * end (audit-l: 9999 on a 164 s track ended it without a word, though the field's hint says 0 to 164 s).
+ * end (audit: 9999 on a 164 s track ended it without a word, though the field's hint says 0 to 164 s).
  */
 export function seekProblemOf(seconds: string, durationMillis: number | undefined): string | null {
   if (seconds.trim() === '') return null;
