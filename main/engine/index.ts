@@ -5,6 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { EngineStateView, ServiceUrls } from './api/types.js';
+import type { TimePlayedRecordView } from './api/queue-types.js';
 import { createCommandRunner, type CommandHandlers, type CommandRunner } from './api/runner.js';
 import type { CommandName } from './api/commands.js';
 import { QueueActivity } from './cloud-queue/activity.js';
@@ -208,6 +209,10 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     const queueActivity = new QueueActivity({
       emit: (name, data) => bus.emit(name, data),
       playerName: (playerId) => store.players.get(playerId)?.name ?? null,
+      storedReports: (queueId, limit) => {
+        const head = queues.head(queueId);
+        return head ? (store.timePlayed.lastPerPlayer(head.key, limit) as TimePlayedRecordView[]) : [];
+      },
     });
     // Events to integrations' callbacks, from the players' and the household's changes (docs/events.md).
     const eventDelivery = createEventDelivery({

@@ -2,7 +2,9 @@
  * What each player did at each queue, as the editor shows it: per queue and per `X-Player-Id`
  * (docs/contract/console.md §5), the last request of each kind, the last itemWindow request with the window it
  * got, and the last timePlayed report (every report is also stored, see the repository). Live
- * observation, kept in memory: after a restart players start over anyway.
+ * observation, kept in memory; a queue first asked about after a start begins from each player's
+ * newest stored report, since players come back after a restart (docs/persistence.md) and a panel
+ * saying that none had called, beside their reports, was wrong.
  *
  * Bounded (docs/contract/console.md §9): only requests with the queue's valid token are recorded
  * (the server never calls here for a 401), each queue keeps the MAX_PLAYERS_PER_QUEUE players
@@ -28,6 +30,8 @@ export interface QueueActivityOptions {
   emit: (name: 'queues.activity', data: EngineEvents['queues.activity']) => void;
   /** The household player's name for an X-Player-Id, when it is one of ours. */
   playerName: (playerId: string) => string | null;
+  /** Each player's newest stored report for the queue, newest first (at most `limit`); none when it has none. */
+  storedReports?: (queueId: string, limit: number) => readonly TimePlayedRecordView[];
 }
 
 /** Players kept per queue: more than any household has, few enough that a flood of made-up ids costs little. */
@@ -70,14 +74,13 @@ export class QueueActivity {
   }
 
   view(queueId: string): QueueActivityView {
-    const players = [...(this.queues.get(queueId) ?? new Map<string | null, Entry>()).entries()].map(
-      ([playerId, entry]) => ({
-        playerId,
-        playerName: playerId === null ? null : this.options.playerName(playerId),
-        ...entry,
-        currentItemId: currentItem(entry),
-      }),
-    );
+    // Newest first; players heard from at the same engine moment (a stopped clock) by the order heard.
+    const players = [...this.playersOf(queueId).entries()].reverse().map(([playerId, entry]) => ({
+      playerId,
+      playerName: playerId === null ? null : this.options.playerName(playerId),
+      ...entry,
+      currentItemId: currentItem(entry),
+    }));
     players.sort((a, b) => b.lastRequest.at - a.lastRequest.at);
     return { queueId, players };
   }
@@ -88,14 +91,32 @@ export class QueueActivity {
 
   /** The player's entry, made the queue's newest (a Map keeps insertion order: the oldest goes first). */
   private entry(queueId: string, playerId: string | null): Entry {
-    let players = this.queues.get(queueId);
-    if (!players) this.queues.set(queueId, (players = new Map()));
+    const players = this.playersOf(queueId);
     let entry = players.get(playerId);
     if (entry) players.delete(playerId);
     else entry = { lastRequest: { kind: 'context', at: 0, status: 0 }, itemWindow: null, lastReport: null };
     players.set(playerId, entry);
     if (players.size > MAX_PLAYERS_PER_QUEUE) players.delete(players.keys().next().value!);
     return entry;
+  }
+
+  /** The queue's players, oldest first; the first time it is asked about, those its stored reports name. */
+  private playersOf(queueId: string): Map<string | null, Entry> {
+    let players = this.queues.get(queueId);
+    if (players) return players;
+    players = new Map();
+    const stored = this.options.storedReports?.(queueId, MAX_PLAYERS_PER_QUEUE) ?? [];
+    for (let i = stored.length - 1; i >= 0; i--) {
+      const report = stored[i]!;
+      // Stored, so it was taken: the server answers a report it keeps 204.
+      players.set(recordedText(report.playerId), {
+        lastRequest: { kind: 'timePlayed', at: report.receivedAt, status: 204 },
+        itemWindow: null,
+        lastReport: report,
+      });
+    }
+    this.queues.set(queueId, players);
+    return players;
   }
 }
 

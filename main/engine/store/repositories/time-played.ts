@@ -49,6 +49,7 @@ export class TimePlayedRepository {
   private readonly insertStmt;
   private readonly recentStmt;
   private readonly forItemStmt;
+  private readonly lastPerPlayerStmt;
   private readonly summaryStmt;
   private readonly trimStmt;
   private readonly dropOldestStmt;
@@ -79,6 +80,12 @@ export class TimePlayedRepository {
     );
     this.forItemStmt = db.prepare<[number, string, number], Row>(
       'SELECT * FROM time_played WHERE queue_key = ? AND item_id = ? ORDER BY seq DESC LIMIT ?',
+    );
+    // Each player's newest: the MAX per group walks the queue's reports once (at most its cap).
+    this.lastPerPlayerStmt = db.prepare<[number, number], Row>(
+      `SELECT t.* FROM time_played t JOIN (
+         SELECT MAX(seq) AS seq FROM time_played WHERE queue_key = ? GROUP BY player_id) newest ON t.seq = newest.seq
+       ORDER BY t.seq DESC LIMIT ?`,
     );
     // json_each keeps this one statement for any number of ids (a page of the editor's list).
     this.summaryStmt = db.prepare<[number, string], { item_id: string; count: number; finals: number; last: number }>(
@@ -154,6 +161,11 @@ export class TimePlayedRepository {
     const rows =
       itemId === undefined ? this.recentStmt.all(queueKey, limit) : this.forItemStmt.all(queueKey, itemId, limit);
     return rows.map(toRecord);
+  }
+
+  /** Each player's newest report (one for all that sent no X-Player-Id), newest first, at most `limit`. */
+  lastPerPlayer(queueKey: number, limit: number): TimePlayedRecord[] {
+    return this.lastPerPlayerStmt.all(queueKey, limit).map(toRecord);
   }
 
   summaries(queueKey: number, itemIds: readonly string[]): ItemReportSummary[] {
