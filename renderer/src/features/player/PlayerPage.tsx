@@ -127,7 +127,13 @@ export function PlayerPage() {
                 {paused ? `Follow${since > 0 ? ` (${since} new)` : ''}` : 'Pause'}
               </button>
             </div>
-            <RequestStrip rows={requests} transitions={transitions} playerId={detail.id} playerName={playerName} />
+            <RequestStrip
+              rows={requests}
+              transitions={transitions}
+              playerId={detail.id}
+              playerName={playerName}
+              loading={!paused && recent === undefined}
+            />
           </section>
           <section className={`panel ${styles.faults}`} aria-label="Fault rules">
             <div className="panel-head">

@@ -18,13 +18,23 @@ export function RequestStrip({
   transitions,
   playerId,
   playerName,
+  loading = false,
 }: {
   rows: RequestRow[];
   transitions: PlayerTransition[];
   playerId: string;
   playerName: string;
+  /** The traffic is not read yet: said as such, not as "No requests". */
+  loading?: boolean;
 }) {
-  if (rows.length === 0) return <p className="muted">No requests of this player among the newest traffic.</p>;
+  if (rows.length === 0)
+    return loading ? (
+      <p className="muted" role="status">
+        Reading the newest traffic…
+      </p>
+    ) : (
+      <p className="muted">No requests of this player among the newest traffic.</p>
+    );
   const caused = new Map<string, PlayerTransition[]>();
   for (const t of transitions) if (t.requestId) caused.set(t.requestId, [...(caused.get(t.requestId) ?? []), t]);
   return (

@@ -9,13 +9,25 @@ import { playerLabel } from './marks';
 import styles from './PlayersPanel.module.css';
 
 export interface PlayersPanelProps {
+  /** Undefined while it is read: said as such, not as "No player has called". */
   activity: QueueActivityView | undefined;
+  /** Why it could not be read, when it could not. */
+  error?: string | null;
   colors: Map<string, string>;
   onShowItem(itemId: string): void;
 }
 
-export function PlayersPanel({ activity, colors, onShowItem }: PlayersPanelProps) {
-  const players = activity?.players ?? [];
+export function PlayersPanel({ activity, error = null, colors, onShowItem }: PlayersPanelProps) {
+  if (!activity) {
+    return error ? (
+      <p className="error">The players of this queue could not be read: {error}</p>
+    ) : (
+      <p className="muted" role="status">
+        Reading the players of this queue…
+      </p>
+    );
+  }
+  const players = activity.players;
   if (players.length === 0) {
     return (
       <p className="muted">

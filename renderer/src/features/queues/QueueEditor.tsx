@@ -360,7 +360,12 @@ export function QueueEditor({ queue, onDeleted }: { queue: QueueSummary; onDelet
             className={styles.tabPanel}
           >
             {tab === 'players' && (
-              <PlayersPanel activity={activity.data} colors={colors} onShowItem={(itemId) => void showItem(itemId)} />
+              <PlayersPanel
+                activity={activity.data}
+                error={activity.error ? activity.error.message : null}
+                colors={colors}
+                onShowItem={(itemId) => void showItem(itemId)}
+              />
             )}
             {tab === 'reports' && <ReportsPanel queueId={queue.id} itemId={active?.itemId ?? null} />}
             {tab === 'policies' && context.data && (
