@@ -62,6 +62,8 @@ export function ClientKeySection({
           <code title="Stored hashed; only its first characters are kept to tell secrets apart">
             {clientKey.secretHint}…
           </code>
+          {/* Its secret lives only in memory, so each start gives it another: said, since a hint that changes looks like a fault. */}
+          {integration.sample && <span className="muted">new with each start of the console</span>}
           <button
             type="button"
             onClick={() => regenerate.mutate()}

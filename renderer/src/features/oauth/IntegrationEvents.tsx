@@ -63,7 +63,10 @@ export function IntegrationEvents({ integration }: { integration: IntegrationVie
       ))}
       <FormError error={subscriptions.error ?? deliveries.error} />
       <SubscriptionList subscriptions={subscriptions.data} keys={integration.keys.length} />
-      <DeliveryList deliveries={deliveries.data} />
+      <DeliveryList
+        deliveries={deliveries.data}
+        sentBefore={subscriptions.data?.some((s) => s.lastSeqId > 0) ?? false}
+      />
     </section>
   );
 }
@@ -192,11 +195,28 @@ function SubscriptionList({
   );
 }
 
-function DeliveryList({ deliveries }: { deliveries: EventDeliveryView[] | undefined }) {
+/**
+ * `sentBefore`: a subscription has made events, though no try is listed: the tries are kept in
+ * memory, so after a restart the list starts empty beside a sequence id that says otherwise.
+ */
+export function DeliveryList({
+  deliveries,
+  sentBefore = false,
+}: {
+  deliveries: EventDeliveryView[] | undefined;
+  sentBefore?: boolean;
+}) {
   const today = useEngineDay();
   if (!deliveries) return <p className="muted">Loading deliveries…</p>;
   if (deliveries.length === 0)
-    return <p className="muted">No deliveries yet: events go out when something subscribed changes.</p>;
+    return sentBefore ? (
+      <p className="muted">
+        No tries since the console started: this list is kept in memory. Earlier tries are in the Traffic area (target
+        events).
+      </p>
+    ) : (
+      <p className="muted">No deliveries yet: events go out when something subscribed changes.</p>
+    );
   const failures = deliveries.filter((d) => d.outcome === 'failed' || d.outcome === 'dropped').slice(0, SHOWN_FAILURES);
   return (
     <>
