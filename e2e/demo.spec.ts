@@ -214,6 +214,34 @@ test.describe('the guided demo', () => {
     if (process.env.SHOT) await page.screenshot({ path: process.env.SHOT });
   });
 
+  test('folds out of the way once the presenter works in the area, where the area does not keep clear of it', async ({
+    consolePage,
+    page,
+  }) => {
+    const demo = new DemoPage(page);
+    await consolePage.waitUntilLive();
+    const unfolded = demo.panel.getByRole('button', { name: 'Fold the demo to its title' });
+    const heading = page.getByRole('heading', { level: 1 });
+    // Wide: the area keeps clear of it, so a click in the area leaves it open.
+    await page.setViewportSize({ width: 1700, height: 900 });
+    await page.keyboard.press('d');
+    await expect(unfolded).toBeVisible();
+    await heading.click();
+    await expect(unfolded).toBeVisible();
+    // Narrow: it covered the area's controls (audit); the presenter's click in the area folds it.
+    await page.setViewportSize({ width: 1024, height: 768 });
+    await heading.click();
+    const folded = demo.panel.getByRole('button', { name: 'Show the demo steps' });
+    await expect(folded).toHaveAttribute('aria-expanded', 'false');
+    expect((await demo.panel.boundingBox())!.height).toBeLessThan(80);
+    // Unfolded again, a key pressed in the area folds it too.
+    await folded.click();
+    await expect(unfolded).toBeVisible();
+    await page.locator('main button').first().focus();
+    await page.keyboard.press('Shift');
+    await expect(folded).toBeVisible();
+  });
+
   test('opens on demand from the sidebar and with D, closes with Escape, and passes axe in both themes', async ({
     consolePage,
     page,

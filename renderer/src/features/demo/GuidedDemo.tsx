@@ -15,6 +15,8 @@ import { DemoChecklist } from './DemoChecklist';
 import styles from './demo.module.css';
 
 const DEMO_SHORTCUT = SHORTCUTS.find((s) => s.handledBy === 'the guided demo');
+/** Where the area keeps clear of the open checklist (AppShell.module.css): no need to fold it there. */
+const WIDE_ENOUGH = '(min-width: 1600px)';
 
 export function GuidedDemo() {
   const open = useDemoStore((s) => s.open);
@@ -43,6 +45,25 @@ export function GuidedDemo() {
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
   }, [toggle, api]);
+
+  // Below 1600 px the open checklist covers the area's lower right (AppShell.module.css keeps the
+  // area clear of it only where there is width to spare): once the presenter works in the area
+  // itself, by pointer or key, it folds to its title line, out of the way (audit). Only the
+  // presenter's own input counts: a step that moves the focus into the area does not fold it.
+  useEffect(() => {
+    if (!open || folded) return;
+    const wide = window.matchMedia(WIDE_ENOUGH);
+    const onInput = (event: Event) => {
+      if (wide.matches || !(event.target instanceof Node)) return;
+      if (document.querySelector('main')?.contains(event.target)) setFolded(true);
+    };
+    document.addEventListener('pointerdown', onInput, true);
+    document.addEventListener('keydown', onInput, true);
+    return () => {
+      document.removeEventListener('pointerdown', onInput, true);
+      document.removeEventListener('keydown', onInput, true);
+    };
+  }, [open, folded, setFolded]);
 
   // Closed, the focus goes back to the button that opens it (close() below).
   useEffect(() => {
