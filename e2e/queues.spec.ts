@@ -283,7 +283,7 @@ test.describe('the live queue editor', () => {
     await expect(count).toHaveAttribute('data-item-count', String(made + 10));
   });
 
-  test('"Load on a player…" hands the queue to the Player area, where one Send loads it', async ({
+  test('"Prepare a load on…" hands the queue to the Player area, where one Send loads it', async ({
     consolePage,
     page,
   }) => {
@@ -292,9 +292,9 @@ test.describe('the live queue editor', () => {
     await queues.open();
     await queues.createWithItems('Handed over', 3);
     const { baseUrl } = await queues.connection();
-    await page.getByRole('button', { name: 'Load on a player…' }).click();
+    await page.getByRole('button', { name: 'Prepare a load on…' }).click();
     // Not the first player, which the Player area shows unless told otherwise.
-    const choice = page.getByRole('group', { name: 'Load on a player' }).getByRole('button').last();
+    const choice = page.getByRole('group', { name: 'Prepare a load on' }).getByRole('button').last();
     const chosen = (await choice.textContent())!;
     await choice.click();
 

@@ -1,5 +1,5 @@
 /**
- * A queue handed over from the Queues area ("Load on a player…") to one player's command bar.
+ * A queue handed over from the Queues area ("Prepare a load on…") to one player's command bar.
  * The Queues area offers it and the Player area takes it; it lives here so that neither feature
  * imports the other.
  */

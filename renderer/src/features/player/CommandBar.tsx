@@ -50,7 +50,7 @@ export function CommandBar({ detail }: { detail: PlayerDetail }) {
     onSuccess: (exchange) => patch(detail.id, { answer: exchange, error: null }),
     onError: (failure) => patch(detail.id, { answer: null, error: failure.message }),
   });
-  // A queue sent to this player from the Queues area ("Load on a player…") becomes its draft, and
+  // A queue sent to this player from the Queues area ("Prepare a load on…") becomes its draft, and
   // focus goes where the next press is: Send, or Create session first (then Send, once it is made).
   const offered = useLoadOffer((s) => (s.offered?.playerId === detail.id ? s.offered : null));
   const sendButton = useRef<HTMLButtonElement>(null);

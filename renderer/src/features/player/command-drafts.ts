@@ -171,7 +171,7 @@ interface CommandDraft {
   /** The last answer, or why there was none. */
   answer: ControlExchange | null;
   error: string | null;
-  /** The queue "Load on a player…" filled in, until the draft is sent. */
+  /** The queue "Prepare a load on…" filled in, until the draft is sent. */
   handedOver: string | null;
 }
 

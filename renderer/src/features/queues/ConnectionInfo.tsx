@@ -54,7 +54,7 @@ export function ConnectionInfo({ queue }: { queue: QueueSummary }) {
 }
 
 /**
- * "Load on a player…": a player chosen here gets loadCloudQueue of this queue as its command bar's
+ * "Prepare a load on…": a player chosen here gets loadCloudQueue of this queue as its command bar's
  * draft, and the Player area opens on it (one Send away). The players are buttons that the toggle
  * shows next to it (next in Tab order); Escape folds them away.
  */
@@ -73,15 +73,15 @@ function LoadOnPlayer({ queue }: { queue: QueueSummary }) {
         aria-expanded={open}
         disabled={players.length === 0}
         onClick={() => setOpen(!open)}
-        title="Choose a player: the Player area opens on it with loadCloudQueue of this queue filled in"
+        title="Choose a player: the Player area opens on it with loadCloudQueue of this queue filled in, one Send away"
       >
-        Load on a player…
+        Prepare a load on…
       </button>
       {open && (
         <span
           className={styles.loadOnPlayer}
           role="group"
-          aria-label="Load on a player"
+          aria-label="Prepare a load on"
           onKeyDown={(event) => {
             if (event.key !== 'Escape') return;
             setOpen(false);
