@@ -14,11 +14,16 @@ export interface ReportsTableProps {
   reports: readonly TimePlayedRecordView[];
   /** How a player is named (a household player's name); its id is the cell's title. */
   playerName?(playerId: string): string;
+  /**
+   * Every report is one player's (the Player page's panel): no Player column, which said the same
+   * name on every row and pushed Position out of a narrow panel (audit: cut to "Po" at 1024 px).
+   */
+  onePlayer?: boolean;
   /** Scroll in a region of this name, compact, as a panel beside others does. */
   scroll?: string;
 }
 
-export function ReportsTable({ reports, playerName = (id) => id, scroll }: ReportsTableProps) {
+export function ReportsTable({ reports, playerName = (id) => id, onePlayer = false, scroll }: ReportsTableProps) {
   const today = useEngineDay();
   return (
     <DataTable className={styles.reports} dense={scroll !== undefined} scroll={scroll}>
@@ -26,7 +31,7 @@ export function ReportsTable({ reports, playerName = (id) => id, scroll }: Repor
         <tr>
           <th scope="col">Received</th>
           <th scope="col">Item</th>
-          <th scope="col">Player</th>
+          {!onePlayer && <th scope="col">Player</th>}
           <th scope="col">Type</th>
           <th scope="col">Played</th>
           <th scope="col">Position</th>
@@ -39,7 +44,9 @@ export function ReportsTable({ reports, playerName = (id) => id, scroll }: Repor
             <td>
               <code>{r.itemId}</code>
             </td>
-            <td title={r.playerId ?? undefined}>{r.playerId === null ? '—' : playerName(r.playerId)}</td>
+            {!onePlayer && (
+              <td title={r.playerId ?? undefined}>{r.playerId === null ? '—' : playerName(r.playerId)}</td>
+            )}
             <td>
               {r.type}
               {reportActions(r.report)

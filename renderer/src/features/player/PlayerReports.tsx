@@ -43,14 +43,12 @@ export function PlayerReports({ detail, playerName }: { detail: PlayerDetail; pl
   return (
     <>
       <p className={`muted ${styles.caption}`}>
-        {reports.length} stored for{' '}
+        {reports.length} from {playerName}, stored for{' '}
         <Link to="/queues" search={{ queue: queue.id }}>
           {queue.name}
         </Link>
       </p>
-      {reports.length > 0 && (
-        <ReportsTable reports={reports.slice(0, SHOWN)} playerName={() => playerName} scroll="Reports posted" />
-      )}
+      {reports.length > 0 && <ReportsTable reports={reports.slice(0, SHOWN)} onePlayer scroll="Reports posted" />}
     </>
   );
 }
