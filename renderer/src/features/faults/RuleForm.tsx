@@ -197,7 +197,12 @@ export function RuleForm() {
           {textField(
             'path',
             'Path',
-            { list: 'rule-paths', placeholder: 'any; /itemWindow, or a glob /queues/*/v2.0/*' },
+            // Short enough for the field at 1024 px (the longer one was cut, audit); the rest on hover and in the list.
+            {
+              list: 'rule-paths',
+              placeholder: 'any; a path or a glob',
+              title: 'Empty for any; a path such as /itemWindow, or a glob such as /queues/*/v2.0/*',
+            },
             true,
           )}
           {textField('reason', 'Reason', { list: 'rule-reasons', placeholder: 'any' })}
