@@ -24,7 +24,7 @@ import type { HttpTransport, PlayerExchange } from '../player/client.js';
 import { keepAliveTransport, type KeepAliveTransport } from '../player/http-transport.js';
 import type { LoadParams } from '../player/events.js';
 import { emptyByState, mergeShares, sumDeltas, type MergedShares } from './merge.js';
-import { FleetMetrics, latencyByEndpoint, newSketch, statsKey, summarize } from './metrics.js';
+import { FleetMetrics, latencyByEndpoint, newSketch, quantileOf, statsKey, summarize } from './metrics.js';
 import { PlayerShare, type ShareSnapshot } from './share.js';
 import { judge, type Threshold, type ThresholdFigures } from './thresholds.js';
 import { TrafficSampler } from './traffic-sample.js';
@@ -208,7 +208,7 @@ export class Fleet {
     const report = this.report();
     const all = (this.merged ?? mergeShares([], this.sampler.samples)).all;
     return {
-      latencyAt: (q) => (all.count === 0 ? NaN : all.getValueAtQuantile(q)),
+      latencyAt: (q) => quantileOf(all, q),
       maxLatency: all.count === 0 ? NaN : all.max,
       errorRate: report.totals.errorRate,
       counts: report.totals,

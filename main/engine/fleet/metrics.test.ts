@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { PlayerExchange } from '../player/client.js';
-import { FleetMetrics, isError } from './metrics.js';
+import { FleetMetrics, isError, newSketch, quantileOf, summarize } from './metrics.js';
+import { judge, parseThresholds } from './thresholds.js';
 
 const exchange = (change: Partial<PlayerExchange>): PlayerExchange => ({
   requestId: 'r',
@@ -37,5 +38,51 @@ describe('what the fleet counts as an error', () => {
     metrics.record(exchange({ status: 200, failure: { kind: 'other', status: 200, message: 'not JSON' } }));
     expect(metrics.totals).toMatchObject({ requests: 2, errors: 1, transportErrors: 0 });
     expect(metrics.endpointStats()[0]!.statuses).toEqual({ 200: 2 });
+  });
+});
+
+describe('latency percentiles', () => {
+  const sketchOf = (values: number[]) => {
+    const sketch = newSketch();
+    for (const value of values) sketch.accept(value);
+    return sketch;
+  };
+  const figures = (sketch: ReturnType<typeof newSketch>) => ({
+    latencyAt: (q: number) => quantileOf(sketch, q),
+    maxLatency: sketch.max,
+    errorRate: 0,
+    counts: { requests: sketch.count, errors: 0, transportErrors: 0, retries: 0, violations: 0 },
+    requestsPerSecond: 1,
+  });
+  const verdicts = (sketch: ReturnType<typeof newSketch>, ...expressions: string[]) => {
+    const parsed = parseThresholds(expressions);
+    if (!parsed.ok) throw new Error(parsed.message);
+    return judge(parsed.thresholds, figures(sketch)).map((r) => [r.expression, r.ok, r.actual]);
+  };
+
+  // The audit's two servers: every answer 3,030–3,042 ms, or every answer 2,986–2,996 ms. The
+  // sketch's 1% put p99 at 3,011.6 in the first and at 3,012 in the second.
+  it('never below the least seen: every request at 3,030 ms or more fails p99<3020ms', () => {
+    const sketch = sketchOf(Array.from({ length: 24 }, (_, i) => 3_030 + (i % 13)));
+    expect(summarize(sketch).p50).toBeGreaterThanOrEqual(3_030);
+    expect(verdicts(sketch, 'p99<3020ms', 'p50<3020ms')).toEqual([
+      ['p99<3020ms', false, expect.any(Number)],
+      ['p50<3020ms', false, expect.any(Number)],
+    ]);
+  });
+
+  it('never above the most seen: every request under 3 s passes p50<3s and p99<3s', () => {
+    const sketch = sketchOf(Array.from({ length: 24 }, (_, i) => 2_986 + (i % 11)));
+    const summary = summarize(sketch);
+    expect(summary.p99).toBeLessThanOrEqual(summary.max);
+    expect(verdicts(sketch, 'p50<3s', 'p99<3s', 'max<3s').map(([, ok]) => ok)).toEqual([true, true, true]);
+  });
+
+  it('says a latency to a tenth of a millisecond, not to the sketch’s thousandths', () => {
+    const sketch = sketchOf([10.123, 250.789, 251.456]);
+    const [[, , actual]] = verdicts(sketch, 'p50<1s').slice(0, 1) as [[string, boolean, number]];
+    expect(String(actual).split('.')[1]?.length ?? 0).toBeLessThanOrEqual(4);
+    const [[, , ms]] = verdicts(sketch, 'p90<300ms') as [[string, boolean, number]];
+    expect(String(ms).split('.')[1]?.length ?? 0).toBeLessThanOrEqual(1);
   });
 });
