@@ -6,7 +6,7 @@
  * can stop, and its heap grows with the values, not the bytes: 250 MB of `1,` took 3.6 GB), and a
  * syntax error is told by line and column, which V8's own message does not always give.
  */
-import { readFileSync, statSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
 import { printParseErrorCode, visit } from 'jsonc-parser';
 import { messageOf } from '../engine/api/errors.js';
 import { WHOLE_QUEUE_BODY_LIMIT } from '../engine/api/command.js';
@@ -33,6 +33,8 @@ export const MAX_JSON_FILE_VALUES = 20_000_000;
 export interface JsonFileOptions {
   what?: string;
   maxBytes?: number;
+  /** How long a pipe or a device may take (STREAM_READ_MS unless told: tests). */
+  streamReadMs?: number;
 }
 
 export function readJsonFile(path: string, options: JsonFileOptions = {}): unknown {
@@ -40,13 +42,7 @@ export function readJsonFile(path: string, options: JsonFileOptions = {}): unkno
   const maxBytes = options.maxBytes ?? MAX_JSON_FILE_BYTES;
   let text: string;
   try {
-    // Sized before it is read: a file of gigabytes is refused, not loaded.
-    const { size } = statSync(path);
-    if (size > maxBytes)
-      throw new UsageError(
-        `${name} is ${size.toLocaleString('en-US')} bytes; the command takes files of up to ${maxBytes.toLocaleString('en-US')} bytes`,
-      );
-    text = readFileSync(path, 'utf8');
+    text = readWithin(path, name, maxBytes, options.streamReadMs ?? STREAM_READ_MS);
   } catch (error) {
     if (error instanceof UsageError) throw error;
     throw new UsageError(`cannot read ${name}: ${messageOf(error)}`);
@@ -64,6 +60,69 @@ export function readJsonFile(path: string, options: JsonFileOptions = {}): unkno
     return JSON.parse(text);
   } catch (error) {
     throw new UsageError(`${name} is not JSON: ${syntaxErrorAt(text) ?? plain(messageOf(error))}`);
+  }
+}
+
+/** How long a pipe or a device may take to give all it has (a pipe from `curl`, `<(…)`). */
+export const STREAM_READ_MS = 30_000;
+/** How long to wait between two reads of a pipe that has nothing yet. */
+const STREAM_POLL_MS = 20;
+const pause = new Int32Array(new SharedArrayBuffer(4));
+
+/**
+ * The file's text, never more than `maxBytes` of it. A regular file is sized before it is read: a
+ * file of gigabytes is refused, not loaded. A pipe, a FIFO or a device has no size (`/dev/zero`
+ * read to its end grew to 12 GB, `<(yes '[')` to 4 GB; audit): it is read up to the cap and
+ * refused past it, and without blocking, so that a FIFO no one writes to, or a writer that
+ * stops, ends within `streamReadMs` instead of hanging the command.
+ */
+function readWithin(path: string, name: string, maxBytes: number, streamReadMs: number): string {
+  const tooBig = (size: string) =>
+    new UsageError(
+      `${name} is ${size} bytes; the command takes files of up to ${maxBytes.toLocaleString('en-US')} bytes`,
+    );
+  const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  try {
+    const stat = fstatSync(fd);
+    if (stat.isFile()) {
+      if (stat.size > maxBytes) throw tooBig(stat.size.toLocaleString('en-US'));
+      return readFileSync(fd, 'utf8');
+    }
+    if (stat.isDirectory()) throw new UsageError(`${name} is a directory, not a file`);
+    const chunks: Buffer[] = [];
+    const chunk = Buffer.allocUnsafe(64 * 1024);
+    const endAt = Date.now() + streamReadMs;
+    let total = 0;
+    for (;;) {
+      let read: number;
+      try {
+        read = readSync(fd, chunk, 0, chunk.length, null);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EAGAIN') throw error;
+        if (Date.now() > endAt)
+          throw new UsageError(
+            `${name} gave ${total.toLocaleString('en-US')} bytes and then nothing more within ${streamReadMs / 1_000} s, without ending`,
+          );
+        Atomics.wait(pause, 0, 0, STREAM_POLL_MS);
+        continue;
+      }
+      // A FIFO read before its writer opened it reads as ended: only after the first byte is it so.
+      if (read === 0 && !(stat.isFIFO() && total === 0)) break;
+      if (read === 0) {
+        if (Date.now() > endAt)
+          throw new UsageError(`${name}: nothing came within ${streamReadMs / 1_000} s (a pipe no one writes to?)`);
+        Atomics.wait(pause, 0, 0, STREAM_POLL_MS);
+        continue;
+      }
+      total += read;
+      if (total > maxBytes) throw tooBig(`more than ${maxBytes.toLocaleString('en-US')}`);
+      chunks.push(Buffer.from(chunk.subarray(0, read)));
+      if (Date.now() > endAt)
+        throw new UsageError(`${name} did not end within ${streamReadMs / 1_000} s (a pipe or a device?)`);
+    }
+    return Buffer.concat(chunks).toString('utf8');
+  } finally {
+    closeSync(fd);
   }
 }
 

@@ -1,0 +1,86 @@
+/**
+ * A file given on the command line that is not a regular file: a pipe (`<(…)`, `curl … |`), a FIFO,
+ * a device. It has no size to check first: `/dev/zero` read to its end grew to 12 GB and a FIFO
+ * no one wrote to hung `run` forever, its --timeout unheard (audit). Each is now read up to the
+ * cap and within a time, or refused (exit 2).
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { tempDirs } from '../engine/testing/temp-dirs.js';
+import { runCli } from '../testing/cli.js';
+import { readJsonFile } from './json-file.js';
+
+const tempDir = tempDirs('cqc-json-file-');
+
+function fifo(): string {
+  const path = join(tempDir(), 'in.json');
+  expect(spawnSync('mkfifo', [path]).status).toBe(0);
+  return path;
+}
+
+/** A writer in another process: `script` is sh, with $1 the FIFO. */
+function writer(path: string, script: string) {
+  const child = spawn('sh', ['-c', script, 'sh', path], { stdio: 'ignore' });
+  return () => child.kill('SIGKILL');
+}
+
+describe('a file that is not a regular file', () => {
+  it('a device that never ends is read to the cap and refused past it', () => {
+    const started = performance.now();
+    expect(() => readJsonFile('/dev/zero', { maxBytes: 1 << 20 })).toThrow(
+      /\/dev\/zero is more than 1,048,576 bytes; the command takes files of up to 1,048,576 bytes/,
+    );
+    expect(performance.now() - started).toBeLessThan(2_000);
+  });
+
+  it('a pipe whose writer sends JSON, after a while, is read whole', () => {
+    const path = fifo();
+    const json = join(tempDir(), 'body.json');
+    writeFileSync(json, JSON.stringify({ name: 'piped', steps: [1, 2, 3] }));
+    const stop = writer(path, `sleep 0.3; cat '${json}' > "$1"`);
+    try {
+      // The writer opens the FIFO only once the reader has: read until it does.
+      expect(readJsonFile(path, { streamReadMs: 10_000 })).toEqual({ name: 'piped', steps: [1, 2, 3] });
+    } finally {
+      stop();
+    }
+  });
+
+  it('a writer that stops without ending is given up after the time, saying what came', () => {
+    const path = fifo();
+    const stop = writer(path, `exec 3>"$1"; printf '{"name":' >&3; sleep 30`);
+    try {
+      const started = performance.now();
+      expect(() => readJsonFile(path, { streamReadMs: 1_000 })).toThrow(
+        /gave 8 bytes and then nothing more within 1 s, without ending/,
+      );
+      expect(performance.now() - started).toBeLessThan(3_000);
+    } finally {
+      stop();
+    }
+  });
+
+  it('a FIFO no one writes to is given up after the time, not waited on for ever', () => {
+    const started = performance.now();
+    expect(() => readJsonFile(fifo(), { streamReadMs: 500 })).toThrow(
+      /nothing came within 0\.5 s \(a pipe no one writes to\?\)/,
+    );
+    expect(performance.now() - started).toBeLessThan(2_500);
+  });
+
+  it('fleet --fault /dev/zero is exit 2 at its 1 MiB cap, not gigabytes later', async () => {
+    const started = performance.now();
+    const { code, stderr } = await runCli('fleet', '--players', '1', '--fault', '/dev/zero');
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/\/dev\/zero is more than 1,048,576 bytes/);
+    expect(performance.now() - started).toBeLessThan(3_000);
+  });
+
+  it('run on a directory says so', async () => {
+    const { code, stderr } = await runCli('run', tempDir());
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/is a directory, not a file/);
+  });
+});
