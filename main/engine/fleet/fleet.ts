@@ -13,7 +13,7 @@
  */
 import { availableParallelism } from 'node:os';
 import type { FaultRule } from '../api/fault-types.js';
-import type { FleetReport, FleetStartInput, FleetTick } from '../api/fleet-types.js';
+import type { FleetFault, FleetReport, FleetStartInput, FleetTick } from '../api/fleet-types.js';
 import { messageOf } from '../api/errors.js';
 import { EngineClock, type Timer } from '../clock/clock.js';
 import type { WallClock } from '../clock/wall.js';
@@ -242,7 +242,7 @@ export class Fleet {
         {
           type: 'init',
           fleetId: this.deps.id,
-          input: options,
+          input: { ...options, faults: shareOfFaults(options.faults ?? [], i, threads) },
           numbers,
           loads: numbers.map((n) => this.deps.queues.queueOf(n)),
           drawSeed: drawSeed(input.seed ?? 1, i),
@@ -416,6 +416,20 @@ export function shareOfRules(rules: readonly FaultRule[], i: number, n: number):
     const left = Math.max(0, rule.times - rule.hits);
     const share = Math.floor(left / n) + (i < left % n ? 1 : 0);
     return share === 0 ? [] : [{ ...rule, times: share }];
+  });
+}
+
+/**
+ * The fleet's own timed rules (`--fault`) for worker `i` of `n`: a `times` rule is split as
+ * shareOfRules splits the console's. Each thread ran the whole rule, so `times: 10` failed 20
+ * requests on two threads and a threshold passed or failed with the machine's cores (audit).
+ */
+export function shareOfFaults(faults: readonly FleetFault[], i: number, n: number): FleetFault[] {
+  return faults.flatMap((fault) => {
+    const times = fault.rule.times;
+    if (times === undefined) return [fault];
+    const share = Math.floor(times / n) + (i < times % n ? 1 : 0);
+    return share === 0 ? [] : [{ ...fault, rule: { ...fault.rule, times: share } }];
   });
 }
 

@@ -102,6 +102,35 @@ describe('a fleet on worker threads', () => {
     expect(JSON.stringify(entry)).toContain(rule.sample.requestId);
   }, 60_000);
 
+  it('fails no more requests with a `times` rule of its own on two threads than the rule says', async () => {
+    const input = {
+      players: 8,
+      baseUrl: right.baseUrl,
+      authorization: right.authorization,
+      durationMs: 40_000,
+      speed: 8,
+      faults: [
+        {
+          rule: {
+            target: 'player' as const,
+            match: { path: '/timePlayed' },
+            action: { type: 'status' as const, status: 500 },
+            times: 5,
+          },
+        },
+      ],
+    };
+    const one = await finished((await engine.commands.run('fleets.start', { ...input, workers: 1 })).id);
+    const two = await finished((await engine.commands.run('fleets.start', { ...input, workers: 2 })).id);
+    expect([one.workers, two.workers]).toEqual([1, 2]);
+    const timePlayed = (report: FleetReport) => report.endpoints.filter((s) => s.endpoint === 'timePlayed');
+    const refused = (report: FleetReport) => timePlayed(report).reduce((n, s) => n + (s.statuses['500'] ?? 0), 0);
+    const faulted = (report: FleetReport) => timePlayed(report).reduce((n, s) => n + s.faulted, 0);
+    // Each thread ran the whole rule: 10 failed on two threads (audit).
+    expect([faulted(one), faulted(two)]).toEqual([5, 5]);
+    expect([refused(one), refused(two)]).toEqual([5, 5]);
+  }, 60_000);
+
   it('mirrors a rule added live in the console to its workers, and its removal', async () => {
     const { id } = await engine.commands.run('fleets.start', {
       players: 4,
