@@ -38,7 +38,20 @@ describe("the fleet's reachability probe", () => {
     );
     await new Promise((resolve) => closed.close(resolve));
     expect(await probeServer(`http://127.0.0.1:${port}/q/`, undefined)).toBe(
-      `the server at http://127.0.0.1:${port} cannot be reached: ECONNREFUSED`,
+      `the server at http://127.0.0.1:${port} cannot be reached: ECONNREFUSED (GET /q/version, asked of player 1's server before any player starts)`,
     );
+  });
+
+  it('names the request a server left unanswered: its other endpoints may well answer (audit)', async () => {
+    server = createServer((req, res) => {
+      if (!req.url?.endsWith('/version')) res.end('{}');
+    });
+    const port = await new Promise<number>((resolve) =>
+      server!.listen(0, '127.0.0.1', () => resolve((server!.address() as { port: number }).port)),
+    );
+    expect(await probeServer(`http://127.0.0.1:${port}/q/`, undefined, 300)).toBe(
+      `the server at http://127.0.0.1:${port} did not answer GET /q/version, asked of player 1's server before any player starts, within 0.3 s`,
+    );
+    server.closeAllConnections();
   });
 });

@@ -70,19 +70,30 @@ export function baseUrlQueues(baseUrl: string, authorization: string | undefined
 /**
  * Whether player 1's server answers at all (any status will do); a message when it cannot be
  * reached. Asked with node:http, not fetch: fetch refuses the ports browsers block (6000, 10080,
- * …) without connecting, and a staging server may well listen on one.
+ * …) without connecting, and a staging server may well listen on one. The message names the
+ * request: a server whose other endpoints answered, but whose `/version` hung, read as a network
+ * problem (audit).
  */
-export function probeServer(baseUrl: string, authorization: string | undefined): Promise<string | null> {
+export function probeServer(
+  baseUrl: string,
+  authorization: string | undefined,
+  timeoutMs = PROBE_TIMEOUT_MS,
+): Promise<string | null> {
   const url = new URL(endpointUrl(playerBaseUrl(baseUrl, 1), 'version'));
-  const unreachable = (why: string) => `the server at ${url.origin} cannot be reached: ${why}`;
+  const asked = `GET ${url.pathname}, asked of player 1's server before any player starts`;
   return new Promise((resolve) => {
     const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
-    const request = send(url, { headers: authorization ? { authorization } : {}, timeout: PROBE_TIMEOUT_MS }, (res) => {
+    const request = send(url, { headers: authorization ? { authorization } : {}, timeout: timeoutMs }, (res) => {
       res.destroy();
       resolve(null);
     });
-    request.on('timeout', () => request.destroy(new Error(`no answer within ${PROBE_TIMEOUT_MS / 1_000} s`)));
-    request.on('error', (error: NodeJS.ErrnoException) => resolve(unreachable(error.code ?? error.message)));
+    request.on('timeout', () => {
+      request.destroy();
+      resolve(`the server at ${url.origin} did not answer ${asked}, within ${timeoutMs / 1_000} s`);
+    });
+    request.on('error', (error: NodeJS.ErrnoException) =>
+      resolve(`the server at ${url.origin} cannot be reached: ${error.code ?? error.message} (${asked})`),
+    );
     request.end();
   });
 }
