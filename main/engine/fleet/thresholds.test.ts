@@ -83,6 +83,35 @@ describe('thresholds', () => {
       expect(parseThreshold(gate).ok, gate).toBe(true);
   });
 
+  it('refuse a bound that every run holds or none does, whatever the metric (audit)', () => {
+    for (const [gate, why] of [
+      ['violations>=0', /violations>=0: holds whatever the run, so it checks nothing/],
+      ['p99>=0', /holds whatever the run/],
+      ['rps>=0/s', /holds whatever the run/],
+      ['violations!=0.5', /holds whatever the run/],
+      ['violations<0', /violations<0: fails whatever the run: violations is a whole number from 0 up/],
+      ['violations==0.5', /fails whatever the run: violations is a whole number from 0 up/],
+      ['p50<0', /fails whatever the run: p50 is from 0 up/],
+      ['errors>1', /fails whatever the run: errors is from 0 to 1/],
+      ['errors>100%', /fails whatever the run: errors is from 0 to 100%/],
+      ['errors<0%', /fails whatever the run/],
+    ] as const) {
+      const parsed = parseThreshold(gate);
+      expect(parsed.ok, gate).toBe(false);
+      if (!parsed.ok) expect(parsed.message).toMatch(why);
+    }
+    for (const gate of [
+      'violations==0',
+      'violations<1',
+      'violations<=0',
+      'retries<0.5',
+      'p99>0',
+      'rps>0',
+      'errors>0.5',
+    ])
+      expect(parseThreshold(gate).ok, gate).toBe(true);
+  });
+
   it('never throw on any string, and take every well-formed expression', () => {
     fc.assert(
       fc.property(fc.string({ maxLength: 40 }), (text) => {
@@ -94,7 +123,8 @@ describe('thresholds', () => {
     const metric = fc.constantFrom('p50', 'p90', 'p99', 'p(95)', 'max');
     const op = fc.constantFrom('<', '<=', '>', '>=', '==', '!=');
     fc.assert(
-      fc.property(metric, op, fc.nat({ max: 100_000 }), fc.constantFrom('', 'ms', 's'), (m, o, n, unit) => {
+      // From 1: `p99>=0` holds and `p99<0` fails whatever the run, and are refused.
+      fc.property(metric, op, fc.integer({ min: 1, max: 100_000 }), fc.constantFrom('', 'ms', 's'), (m, o, n, unit) => {
         const parsed = parseThreshold(`${m}${o}${n}${unit}`);
         expect(parsed.ok).toBe(true);
         if (parsed.ok) expect(Number.isNaN(judge([parsed.threshold], FIGURES)[0]!.actual)).toBe(false);

@@ -40,6 +40,41 @@ const KNOWN =
 const SHAPE = /^\s*([A-Za-z][A-Za-z0-9_.()]*)\s*(<=|>=|==|!=|<|>)\s*([0-9]+(?:\.[0-9]+)?)\s*(ms|s|%|\/s)?\s*$/;
 
 export function parseThreshold(expression: string): ParsedThreshold {
+  const parsed = parseShape(expression);
+  if (!parsed.ok) return parsed;
+  const decided = decidedBound(parsed.threshold);
+  return decided ? { ok: false, message: `threshold ${expression}: ${decided}` } : parsed;
+}
+
+/**
+ * What a bound says about every run, when it says the same of all: a gate that always holds
+ * (`violations>=0`, `p99>=0`) passes quietly whatever the server does, one that never does
+ * (`violations<0`, `errors>1`, `violations==0.5`) fails a right server (audit). Each metric has its
+ * range: latencies, counts and rps from 0 up, counts whole, the error rate 0 to all.
+ */
+function decidedBound({ kind, operator, bound, unit, metric }: Threshold): string | null {
+  const high = kind === 'rate' ? (unit === '%' ? 100 : 1) : Infinity;
+  const range =
+    kind === 'rate' ? `from 0 to ${high}${unit}` : kind === 'count' ? 'a whole number from 0 up' : 'from 0 up';
+  const always = 'holds whatever the run, so it checks nothing';
+  const never = `fails whatever the run: ${metric} is ${range}`;
+  switch (operator) {
+    case '<':
+      return bound <= 0 ? never : null;
+    case '<=':
+      return null;
+    case '>':
+      return bound >= high ? never : null;
+    case '>=':
+      return bound <= 0 ? always : bound > high ? never : null;
+    case '==':
+      return kind === 'count' && !Number.isInteger(bound) ? never : null;
+    case '!=':
+      return kind === 'count' && !Number.isInteger(bound) ? always : null;
+  }
+}
+
+function parseShape(expression: string): ParsedThreshold {
   const match = SHAPE.exec(expression);
   if (!match)
     return {
