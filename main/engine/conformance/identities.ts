@@ -10,6 +10,7 @@
 import { isObject } from '../api/is-object.js';
 import { idOf, type WindowView } from './window-view.js';
 import { requestLine, type Answer } from './server.js';
+import { mediaOf } from '../player/contract-check.js';
 
 interface Seen {
   name: string | undefined;
@@ -55,12 +56,6 @@ export class TrackIdentities {
       this.seen.set(id, { name: undefined, media: undefined, answer: now.answer });
     }
   }
-}
-
-/** The media URL without its query and fragment (a signed URL's signature changes), or undefined. */
-export function mediaOf(url: unknown): string | undefined {
-  if (typeof url !== 'string' || url === '') return undefined;
-  return URL.canParse(url) ? `${new URL(url).origin}${new URL(url).pathname}` : url;
 }
 
 function describe(seen: Seen): string {

@@ -12,7 +12,7 @@ import { createHash } from 'node:crypto';
 import { MAX_EVIDENCE_BODY_BYTES } from '../api/conformance-types.js';
 import { isObject } from '../api/is-object.js';
 import type { WindowView } from './facts.js';
-import { mediaOf } from './identities.js';
+import { mediaOf } from '../player/contract-check.js';
 import type { Answer } from './server.js';
 
 const kept = new WeakMap<Answer, Answer>();

@@ -58,6 +58,24 @@ describe('a fleet on a server of its own', () => {
     expect(JSON.stringify(entry)).toContain('itemWindow');
   }, 60_000);
 
+  it('fails violations==0 for a server whose ids name other tracks from window to window, as check does', async () => {
+    // check fails this server on item-window.stable-identity; a fleet counted 0 violations (audit).
+    const server = await startDefectiveServer({ defects: ['reusesIds'], trackMillis: 5_000 });
+    servers.push(server);
+    const { id } = await engine.commands.run('fleets.start', {
+      players: 4,
+      baseUrl: server.baseUrl,
+      authorization: server.authorization,
+      durationMs: 90_000,
+      speed: 30,
+      thresholds: ['violations==0'],
+    });
+    const report = await finished(id);
+    expect(report.error).toBeNull();
+    expect(report.violations.map((v) => [v.rule, v.severity])).toEqual([['itemWindow.stable-identity', 'warning']]);
+    expect(report.thresholds[0]).toMatchObject({ expression: 'violations==0', ok: false });
+  }, 60_000);
+
   it('shows a one-minute 503 outage as retries in its seconds, and every player PLAYING after it', async () => {
     const server = await startDefectiveServer();
     servers.push(server);

@@ -51,6 +51,50 @@ describe('itemWindow checks', () => {
   });
 });
 
+describe('an item id names one track under one queueVersion (audit: a fleet counted none)', () => {
+  const named = (id: string, name: string, mediaUrl = `https://media.example/${id}.mp3`) => ({
+    id,
+    track: { name, mediaUrl, durationMillis: 1000 },
+  });
+  const held = { queueVersion: 'v1', items: [named('a', 'A'), named('b', 'B'), named('c', 'C')] };
+  const answer = (items: object[], queueVersion = 'v1') => ({ ...window([]), queueVersion, items });
+  const rules = (checked: ReturnType<typeof checkItemWindow>) => checked.violations.map((v) => v.rule);
+
+  it('warns when the next window names another track under an id it held, and still takes it', () => {
+    const checked = checkItemWindow(answer([named('b', 'B'), named('c', 'C, another'), named('d', 'D')]), {
+      itemId: 'c',
+      ...sizes,
+      held,
+    });
+    expect(checked.value).toBeDefined();
+    expect(checked.violations).toEqual([
+      expect.objectContaining({
+        severity: 'warning',
+        rule: 'itemWindow.stable-identity',
+        message: expect.stringMatching(
+          /^c named "C" \(https:\/\/media\.example\/c\.mp3\) in the window held and "C, another" .* under the same queueVersion v1: an item id names one track$/,
+        ),
+      }),
+    ]);
+  });
+
+  it('counts the ids so named, and tells a track by its media without the query', () => {
+    const checked = checkItemWindow(
+      answer([named('a', 'A', 'https://media.example/other.mp3'), named('b', 'B2'), named('c', 'C')]),
+      { ...sizes, upcomingWindowSize: 5, held },
+    );
+    expect(checked.violations.map((v) => v.message)).toEqual([expect.stringMatching(/\(2 ids so\)$/)]);
+  });
+
+  it.each([
+    ['a signed media URL refreshed', answer([named('a', 'A', 'https://media.example/a.mp3?sig=2')])],
+    ['another queueVersion (the queue was edited)', answer([named('a', 'A, edited')], 'v2')],
+    ['ids the held window does not have', answer([named('x', 'A'), named('y', 'B')])],
+  ])('is quiet for %s', (_what, body) => {
+    expect(rules(checkItemWindow(body, { ...sizes, upcomingWindowSize: 5, held }))).toEqual([]);
+  });
+});
+
 describe('context and version checks', () => {
   it('accepts the contract shape', () => {
     const body = {

@@ -50,6 +50,53 @@ export interface WindowRequest {
   itemId?: string;
   previousWindowSize: number;
   upcomingWindowSize: number;
+  /** The window the player holds when it asks: under the same queueVersion, its ids name the same tracks. */
+  held?: { queueVersion: string; items: readonly { id: string; track: { name?: unknown; mediaUrl?: unknown } }[] };
+}
+
+/**
+ * A media URL as it tells a track: without its query and fragment, since a signed URL's signature
+ * is refreshed with every window (platform.md §2.4 `play`); undefined when there is none.
+ */
+export function mediaOf(url: unknown): string | undefined {
+  if (typeof url !== 'string' || url === '') return undefined;
+  if (!URL.canParse(url)) return url;
+  const parsed = new URL(url);
+  return `${parsed.origin}${parsed.pathname}`;
+}
+
+/** An item's track as the identity check compares it: its name and its media without the query. */
+function trackOf(track: { name?: unknown; mediaUrl?: unknown }): { name?: string; media?: string } {
+  return { name: typeof track.name === 'string' ? track.name : undefined, media: mediaOf(track.mediaUrl) };
+}
+
+/**
+ * Ids of the new window that name another track than in the window held, under the same
+ * queueVersion (an edited queue has a new one: an item's track may change with it). A fleet
+ * against a server that renamed the track behind every id counted no violation, while `check`
+ * failed it on item-window.stable-identity (audit).
+ */
+function renamedIds(held: NonNullable<WindowRequest['held']>, items: readonly QueueItemLike[]): string[] {
+  const before = new Map(held.items.map((item) => [item.id, trackOf(item.track)]));
+  const renamed: string[] = [];
+  for (const item of items) {
+    const was = before.get(item.id);
+    if (!was) continue;
+    const now = trackOf(item.track);
+    const differs =
+      (was.name !== undefined && now.name !== undefined && was.name !== now.name) ||
+      (was.media !== undefined && now.media !== undefined && was.media !== now.media);
+    if (differs)
+      renamed.push(`${item.id} named ${describeTrack(was)} in the window held and ${describeTrack(now)} in this one`);
+  }
+  return renamed;
+}
+
+type QueueItemLike = { id: string; track: { name?: unknown; mediaUrl?: unknown } };
+
+function describeTrack({ name, media }: { name?: string; media?: string }): string {
+  const named = name !== undefined ? JSON.stringify(name) : 'a track';
+  return media !== undefined ? `${named} (${media})` : named;
 }
 
 const isNonEmptyString = (v: unknown): v is string => typeof v === 'string' && v.length > 0;
@@ -129,6 +176,14 @@ export function checkItemWindow(body: unknown, request: WindowRequest): Checked<
       f.warn(
         'window-size',
         `${items.length - 1} items after the first, more than upcomingWindowSize=${request.upcomingWindowSize}`,
+      );
+  }
+  if (request.held && request.held.queueVersion === body.queueVersion) {
+    const renamed = renamedIds(request.held, body.items as QueueItemLike[]);
+    if (renamed.length > 0)
+      f.warn(
+        'stable-identity',
+        `${renamed[0]}, under the same queueVersion ${body.queueVersion as string}: an item id names one track${renamed.length > 1 ? ` (${renamed.length} ids so)` : ''}`,
       );
   }
   return f.usable

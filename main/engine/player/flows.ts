@@ -58,10 +58,8 @@ export async function runLoad(p: PlayerCore): Promise<void> {
   }
   const reason = firstWindowReason(policies, metadata !== undefined, metadata !== undefined && fetchedAtOnce(metadata));
   // A new queue: the version the command named (if any), never the one of the queue it replaces.
-  const window = await p.deps.client.itemWindow(target, {
-    ...windowQuery(p, reason, params.itemId),
-    queueVersion: params.queueVersion,
-  });
+  const { held: _held, ...query } = windowQuery(p, reason, params.itemId);
+  const window = await p.deps.client.itemWindow(target, { ...query, queueVersion: params.queueVersion });
   if (!sameLoad(p.ctx, epoch, pending)) return;
   p.noteViolations(window);
   // (A window without the item asked for is malformed: the client fails it, see contract-check.ts.)
@@ -386,5 +384,7 @@ export function windowQuery(
     previousWindowSize: PREVIOUS_WINDOW_SIZE,
     upcomingWindowSize: UPCOMING_WINDOW_SIZE,
     queueVersion,
+    // What the answer's ids are held to (contract-check.ts); a load asks of a new queue and holds none.
+    ...(p.ctx.window ? { held: p.ctx.window } : {}),
   };
 }
