@@ -29,6 +29,7 @@ export function describeStep(step: ScenarioStep): string {
         step.state && `state ${step.state}`,
         step.itemId && `item ${step.itemId}`,
         step.transitions?.length && `transitions ${step.transitions.join(' → ')}`,
+        step.requests?.length && `requests ${step.requests.join(', ')}`,
       ].filter(Boolean);
       return `expect ${step.playerId}: ${parts.join(', ') || 'any state'}`;
     }

@@ -18,7 +18,7 @@ const CHECKING_STEPS: ReadonlySet<ScenarioStep['type']> = new Set([
 ]);
 
 export type UncheckedScenario =
-  /** An `expect` step (from 0) that names no state, item or transitions. */
+  /** An `expect` step (from 0) that names no state, item, transitions or requests. */
   | { kind: 'emptyExpectation'; index: number; message: string }
   /** No step at all that can fail. */
   | { kind: 'checksNothing'; message: string };
@@ -27,13 +27,17 @@ export type UncheckedScenario =
 export function uncheckedScenario(steps: readonly ScenarioStep[]): UncheckedScenario | undefined {
   const index = steps.findIndex(
     (step) =>
-      step.type === 'expect' && step.state === undefined && step.itemId === undefined && step.transitions === undefined,
+      step.type === 'expect' &&
+      step.state === undefined &&
+      step.itemId === undefined &&
+      step.transitions === undefined &&
+      step.requests === undefined,
   );
   if (index !== -1)
     return {
       kind: 'emptyExpectation',
       index,
-      message: `step ${index + 1} (expect ${(steps[index] as { playerId: string }).playerId}) names nothing to check: give it a state, an itemId or transitions`,
+      message: `step ${index + 1} (expect ${(steps[index] as { playerId: string }).playerId}) names nothing to check: give it a state, an itemId, transitions or requests`,
     };
   if (steps.some((step) => CHECKING_STEPS.has(step.type))) return undefined;
   return {

@@ -63,6 +63,9 @@ export type ScenarioStep =
    * Checks a player: its state now, its item now, and the rows of the transition table it went
    * through (in this order) since the previous check. `state` is the machine's (`SUSPENDED`
    * included) or the wire's (`PLAYBACK_STATE_PAUSED`, as the control API reports it).
+   * `requests`: the player's requests that failed or were retries since the previous check, in
+   * this order, as `expectedRequestLine` (api/request-line.ts) names them, read from the traffic
+   * log.
    */
   | {
       type: 'expect';
@@ -70,6 +73,7 @@ export type ScenarioStep =
       state?: PlayerMachineState | PlaybackState;
       itemId?: string;
       transitions?: string[];
+      requests?: string[];
     };
 
 /** The queue edits a scenario replays: the Queues area's commands that change a queue's items or settings. */

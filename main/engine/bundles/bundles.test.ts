@@ -160,6 +160,8 @@ describe('a repro bundle', () => {
         'skip-to-item-asks-server',
         'window-not-found',
       ],
+      // And the request that failed: its 404 is what emptied the queue.
+      requests: ['itemWindow skipToItem → 404'],
     });
     expect(steps).toContainEqual(
       expect.objectContaining({

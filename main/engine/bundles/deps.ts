@@ -12,7 +12,7 @@ import type { TrafficRecorder } from '../traffic/recorder.js';
 export interface BundleDeps {
   store: Pick<Store, 'playerTransitions' | 'players' | 'groups' | 'scenarios' | 'queues' | 'transaction'>;
   /** What an export reads (an import writes no traffic). */
-  traffic: Pick<TrafficLogStore, 'searched' | 'latestIds' | 'get'>;
+  traffic: Pick<TrafficLogStore, 'searched' | 'latestIds' | 'get' | 'page'>;
   queues: Pick<QueueModel, 'head' | 'get' | 'create' | 'itemIds' | 'writes'>;
   faults: Pick<FaultRegistry, 'list' | 'add' | 'remove'>;
   players: Pick<PlayerRegistry, 'forSession' | 'all'>;

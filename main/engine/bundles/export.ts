@@ -28,7 +28,7 @@ import { exportHar, HAR_EXPORT_MAX_BYTES } from '../traffic/har-export.js';
 import { TRANSITIONS_KEPT_PER_PLAYER } from '../store/repositories/player-transitions.js';
 import type { StoredTrafficEntry } from '../traffic/log/index.js';
 import type { BundleDeps } from './deps.js';
-import { faultRuleInput, scenarioFromJournal, type Cut } from './journal-scenario.js';
+import { faultRuleInput, scenarioFromJournal, type Cut, type SpanRequest } from './journal-scenario.js';
 import { queueIdsCalled, queueIdsUsed } from './queues-used.js';
 
 export const DEFAULT_EXPORT_LIMIT = 5_000;
@@ -145,6 +145,7 @@ export async function exportBundle(deps: BundleDeps, input: BundleExportInput): 
     cloudQueueUrl: urls.cloudQueue,
     startRules: rulesAtStart(deps, calls, entries),
     transitions,
+    requests: spanRequests(deps, from, to),
     checkable: !filtered,
     cuts,
     itemNow: (playerId) =>
@@ -222,6 +223,20 @@ export function reachBack(
   let from = first;
   for (const at of leftIdle.values()) if (at !== null) from = Math.min(from, at);
   return from;
+}
+
+/** Player requests read for a span's expectations: the newest, as a failed check's explanation reads them. */
+const SPAN_REQUESTS_READ = 5_000;
+
+/** The players' own requests of the span (target `player`), oldest first: what `requests` expectations are made of. */
+function spanRequests(deps: BundleDeps, from: number, to: number): SpanRequest[] {
+  deps.recorder.flush();
+  const { total } = deps.traffic.page({ target: 'player' }, 0, 0);
+  const read = Math.min(total, SPAN_REQUESTS_READ);
+  return deps.traffic
+    .page({ target: 'player' }, total - read, read)
+    .rows.filter((row) => row.playerId !== null && row.at >= from && row.at <= to)
+    .map((row) => ({ ...row, playerId: row.playerId! }));
 }
 
 /** Every player's recorded transitions, oldest first. */

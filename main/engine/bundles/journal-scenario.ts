@@ -16,6 +16,7 @@ import type { JournalEntry, JournaledCommand } from '../journal/types.js';
 import { UNKNOWN_TOKEN } from '../journal/secrets.js';
 import { ControlSteps, queueItemRef, type ControlStepDeps, type QueueRef } from './control-steps.js';
 import { Notes } from './notes.js';
+import { expectedRequestLine, type RequestLineSource } from '../api/request-line.js';
 
 /** A saved scenario holds at most this many steps (`scenarios.save`). */
 export const MAX_SCENARIO_STEPS = 1_000;
@@ -31,6 +32,8 @@ export interface JournalScenarioInput extends Omit<ControlStepDeps, 'note' | 'qu
   startRules: readonly FaultRule[];
   /** Every player's recorded transitions, oldest first. */
   transitions: readonly RecordedTransition[];
+  /** The players' own requests of the span as the traffic log holds them, oldest first. */
+  requests?: readonly SpanRequest[];
   /** False: nothing is checked (a filtered export); the reason is in the notes already. */
   checkable: boolean;
   /** What the export found the replay cannot reproduce from some time on (all players). */
@@ -45,6 +48,9 @@ export type RecordedTransition = Pick<PlayerTransition, 'playerId' | 'at' | 'tra
   to: string;
   cause: string;
 };
+
+/** A player's own request in the span (a traffic entry of target `player`). */
+export type SpanRequest = RequestLineSource & { playerId: string; at: number };
 
 /** From `at` on, `playerId`'s transitions (every player's: `*`) are not expected, because `why`. */
 export interface Cut {
@@ -284,9 +290,28 @@ export function scenarioFromJournal(input: JournalScenarioInput): JournalScenari
 }
 
 /**
+ * The player's failed and retried requests of the span before `until`, as its expectation names
+ * them. A player that began the span idle asks for its context first (the load): when the log's
+ * first request of it in the span is another, the log no longer holds the span's start, and what
+ * it holds is not checked (a note says so) rather than checked as if it were all.
+ */
+function requestsOf(input: JournalScenarioInput, playerId: string, until: number, notes: Notes): string[] {
+  const mine = (input.requests ?? []).filter((r) => r.playerId === playerId && r.at < until);
+  if (mine.length === 0) return [];
+  if (!/\/context$/.test(mine[0]!.path)) {
+    notes.add(
+      `${playerId}: the traffic log no longer holds its first requests of the span: which of them failed or were retried is not checked`,
+    );
+    return [];
+  }
+  return mine.flatMap((r) => expectedRequestLine(r) ?? []);
+}
+
+/**
  * One `expect` per player with the transitions it went through in the span, if it began the span
  * idle (the replay's players begin idle), up to its first cut. Timer rows are left out: they
- * follow from the others, and the run's own transitions show them.
+ * follow from the others, and the run's own transitions show them. Retries change no row: the
+ * requests that failed or were retried are listed beside them (`requests`).
  */
 function expectationsOf(input: JournalScenarioInput, cuts: readonly Cut[], notes: Notes): ScenarioStep[] {
   const byPlayer = new Map<string, RecordedTransition[]>();
@@ -319,6 +344,8 @@ function expectationsOf(input: JournalScenarioInput, cuts: readonly Cut[], notes
       playerId,
       transitions: kept.map((t) => t.transition),
     };
+    const requests = requestsOf(input, playerId, first?.at ?? Infinity, notes);
+    if (requests.length) step.requests = requests;
     // Where it ended, when the replay has all of it: a replay that went through the same rows but
     // ended elsewhere (another item, another state) did not reproduce the span.
     if (!first) Object.assign(step, endOf(input, playerId, list, notes));

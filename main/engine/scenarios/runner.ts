@@ -17,6 +17,7 @@ import { messageOf } from '../api/errors.js';
 import type { PlayerTransition } from '../api/player-types.js';
 import type { FaultRule } from '../api/fault-types.js';
 import type { ExpectationExplanation } from '../api/expectation-types.js';
+import { expectedRequestLine } from '../api/request-line.js';
 import type { Scenario, ScenarioReport, ScenarioStep, ScenarioStepResult } from '../api/scenario-types.js';
 import type { ServiceUrls } from '../api/types.js';
 import type { EngineClock } from '../clock/clock.js';
@@ -56,6 +57,8 @@ export async function runScenario(scenario: Scenario, deps: ScenarioDeps): Promi
   const seen: PlayerTransition[] = [];
   const stop = deps.bus.on('player.transition', (t) => seen.push(t));
   const checkedUpTo = new Map<string, number>();
+  // Per player, the traffic id of the last request an `expect` step read.
+  const requestsUpTo = new Map<string, number>();
   // A Map: a saved name like `constructor` or `__proto__` is a name like any other.
   const vars: Vars = new Map(Object.entries(deps.urls()));
   const results: ScenarioStepResult[] = [];
@@ -88,7 +91,14 @@ export async function runScenario(scenario: Scenario, deps: ScenarioDeps): Promi
       // A call the bundle saw still waiting: made as it was, its outcome not the run's to judge.
       const unjudged = 'pendingAtExport' in step && step.pendingAtExport === true;
       try {
-        const outcome = await runStep(step, deps, vars, seen, checkedUpTo, found);
+        const outcome = await runStep(
+          step,
+          deps,
+          vars,
+          seen,
+          { transitions: checkedUpTo, requests: requestsUpTo },
+          found,
+        );
         const result: ScenarioStepResult =
           typeof outcome === 'string'
             ? { index, type: step.type, status: 'passed', message: outcome }
@@ -236,9 +246,10 @@ async function runStep(
   deps: ScenarioDeps,
   vars: Vars,
   seen: PlayerTransition[],
-  checkedUpTo: Map<string, number>,
+  checked: { transitions: Map<string, number>; requests: Map<string, number> },
   found: FoundConsole,
 ): Promise<string | { work: Promise<string> }> {
+  const checkedUpTo = checked.transitions;
   if (isJournalStep(step)) {
     return runJournalStep(step, {
       faults: deps.faults,
@@ -351,10 +362,42 @@ async function runStep(
           at = found + 1;
         }
       }
+      if (step.requests && problems.length === 0) {
+        const problem = unmetRequests(step.requests, player.id, deps, found.at, checked.requests);
+        if (problem) problems.push(problem);
+      }
       if (problems.length) throw new StepFailure(`${step.playerId}: ${problems.join('; ')}`, explanation ?? undefined);
-      return `${step.playerId}: ${player.machineState}${step.transitions ? `, went through ${step.transitions.join(' → ')}` : ''}`;
+      return `${step.playerId}: ${player.machineState}${step.transitions ? `, went through ${step.transitions.join(' → ')}` : ''}${step.requests ? `; requests ${step.requests.join(', ')}` : ''}`;
     }
   }
+}
+
+/**
+ * The first of `expected` the player's failed and retried requests since its previous check do not
+ * go through in this order, said; null when they all do. Read from the traffic log, as the
+ * explanation reads them: without one, nothing here can be checked, and that is said too.
+ */
+function unmetRequests(
+  expected: readonly string[],
+  playerId: string,
+  deps: ScenarioDeps,
+  runStart: number,
+  upTo: Map<string, number>,
+): string | null {
+  if (!deps.exchanges) return 'its requests cannot be checked: this console has no traffic log to read them from';
+  const since = upTo.get(playerId) ?? -1;
+  const read = deps.exchanges(playerId, runStart);
+  const mine = read.exchanges.filter((e) => e.trafficId > since);
+  upTo.set(playerId, mine.at(-1)?.trafficId ?? since);
+  const lines = mine.flatMap((e) => expectedRequestLine(e) ?? []);
+  let at = 0;
+  for (const [k, line] of expected.entries()) {
+    const found = lines.indexOf(line, at);
+    if (found === -1)
+      return `no ${line} request${k > 0 ? ` after ${expected[k - 1]}` : ''} (saw: ${lines.join(', ') || (read.note ?? 'none failed or was retried')})`;
+    at = found + 1;
+  }
+  return null;
 }
 
 function playerOf(deps: ScenarioDeps, playerId: string) {

@@ -122,6 +122,7 @@ export const ScenarioStepSchema = Type.Union([
     itemId: Type.Optional(Type.String()),
     // At least one: an empty list would check nothing and pass whatever happened.
     transitions: Type.Optional(Type.Array(Type.String({ minLength: 1 }), { minItems: 1 })),
+    requests: Type.Optional(Type.Array(Type.String({ minLength: 1 }), { minItems: 1 })),
   }),
 ]);
 
