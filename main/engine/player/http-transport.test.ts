@@ -142,4 +142,51 @@ describe('keepAliveTransport', () => {
     );
     close();
   });
+
+  it('sends a request again, once, when the kept connection it went out on had been closed by the server', async () => {
+    // The server answers the first request on a connection and drops the connection when a second
+    // comes on it, as a server closing an idle connection does just as a request goes out.
+    const connections: number[] = [];
+    const dropping = createServer((req, res) => {
+      const socket = req.socket as typeof req.socket & { served?: number };
+      socket.served = (socket.served ?? 0) + 1;
+      if (socket.served > 1) return void socket.destroy();
+      req.resume();
+      req.on('end', () => res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}'));
+    });
+    dropping.on('connection', () => connections.push(Date.now()));
+    await new Promise<void>((resolve) => dropping.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(dropping.address() as { port: number }).port}/timePlayed`;
+    const { transport, close } = keepAliveTransport();
+    try {
+      for (const n of [1, 2, 3]) {
+        const response = await transport({ method: 'POST', url, headers: {}, body: `{"n":${n}}`, signal: signal() });
+        expect(response.status).toBe(200);
+        expect(await response.text()).toBe('{"ok":true}');
+      }
+      // Each request after the first met a dropped connection and was sent again on a new one.
+      expect(connections).toHaveLength(3);
+    } finally {
+      close();
+      dropping.closeAllConnections();
+      await new Promise<void>((resolve) => dropping.close(() => resolve()));
+    }
+  });
+
+  it('does not send again a request whose new connection fails too: that is the server’s answer', async () => {
+    const dropping = createServer((req) => req.socket.destroy());
+    await new Promise<void>((resolve) => dropping.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(dropping.address() as { port: number }).port}/`;
+    const { transport, close } = keepAliveTransport();
+    let requests = 0;
+    dropping.on('request', () => requests++);
+    try {
+      const failed = await transport({ method: 'GET', url, headers: {}, signal: signal() }).catch((e: Error) => e);
+      expect((failed as Error & { cause: { code: string } }).cause.code).toBe('ECONNRESET');
+      expect(requests).toBe(1);
+    } finally {
+      close();
+      await new Promise<void>((resolve) => dropping.close(() => resolve()));
+    }
+  });
 });

@@ -14,6 +14,9 @@ import type { Readable } from 'node:stream';
 import type { ByteStream } from '../http/capped-body.js';
 import type { HttpRequest, HttpResponse, HttpTransport } from './client.js';
 
+/** What a reused connection the server had closed fails with before any answer. */
+const STALE_CONNECTION = new Set(['ECONNRESET', 'EPIPE']);
+
 /** As fetch: at most 20 redirects, then the request fails. */
 const MAX_REDIRECTS = 20;
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
@@ -58,6 +61,7 @@ export function keepAliveTransport(): KeepAliveTransport {
 export function requestOnce(
   request: HttpRequest,
   agents?: { http: HttpAgent; https: HttpsAgent },
+  resent = false,
 ): Promise<IncomingMessage> {
   return new Promise((resolve, reject) => {
     const { signal } = request;
@@ -88,9 +92,16 @@ export function requestOnce(
       incoming?.destroy(signal.reason as Error);
     };
     signal.addEventListener('abort', onAbort, { once: true });
-    outgoing.on('error', (error) => {
+    outgoing.on('error', (error: NodeJS.ErrnoException) => {
       if (incoming) return;
       signal.removeEventListener('abort', onAbort);
+      // A kept-alive connection the server closed as the request went out: it never read it.
+      // Sent again once on a new connection, as browsers do; counted as a failure, a correct
+      // server that closes idle connections had its players retry now and then (audit).
+      if (!signal.aborted && !resent && outgoing.reusedSocket && STALE_CONNECTION.has(error.code ?? '')) {
+        requestOnce(request, agents, true).then(resolve, reject);
+        return;
+      }
       reject(signal.aborted ? (signal.reason as Error) : new Error('request failed', { cause: error }));
     });
     outgoing.on('response', (response) => {
