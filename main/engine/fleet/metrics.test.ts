@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { PlayerExchange } from '../player/client.js';
-import { FleetMetrics, isError, newSketch, quantileOf, summarize } from './metrics.js';
+import { FleetMetrics, isError, newSketch, quantileOf, sampleOf, summarize } from './metrics.js';
 import { judge, parseThresholds } from './thresholds.js';
 
 const exchange = (change: Partial<PlayerExchange>): PlayerExchange => ({
@@ -84,5 +84,21 @@ describe('latency percentiles', () => {
     expect(String(actual).split('.')[1]?.length ?? 0).toBeLessThanOrEqual(4);
     const [[, , ms]] = verdicts(sketch, 'p90<300ms') as [[string, boolean, number]];
     expect(String(ms).split('.')[1]?.length ?? 0).toBeLessThanOrEqual(1);
+  });
+});
+
+describe('a violation’s sample', () => {
+  it('says the status of an answer the player did not read whole, as the violation does', () => {
+    const refused = exchange({
+      endpoint: 'itemWindow',
+      violations: [
+        { endpoint: 'itemWindow', severity: 'malformed', rule: 'itemWindow.size', message: 'status 200, but …' },
+      ],
+      failure: { kind: 'other', status: 200, message: 'over 8 MB' },
+    });
+    expect(sampleOf(refused).status).toBe(200);
+    expect(
+      sampleOf(exchange({ failure: { kind: 'incomplete', message: 'no complete response within 10 s' } })).status,
+    ).toBeNull();
   });
 });

@@ -57,7 +57,9 @@ export function sampleOf(exchange: PlayerExchange): FleetViolationStats['sample'
     playerId: exchange.playerId,
     method: exchange.method,
     url: exchange.url,
-    status: exchange.status ?? null,
+    // An answer not read whole (over the cap, nested too deep) has no status of its own, but its
+    // violation says "status 200, but …": the sample says the same status, not "no answer" (audit).
+    status: exchange.status ?? exchange.failure?.status ?? null,
   };
 }
 
