@@ -38,7 +38,7 @@ describe("the fleet's reachability probe", () => {
     );
     await new Promise((resolve) => closed.close(resolve));
     expect(await probeServer(`http://127.0.0.1:${port}/q/`, undefined)).toBe(
-      `the server at http://127.0.0.1:${port} cannot be reached: ECONNREFUSED (GET /q/version, asked of player 1's server before any player starts)`,
+      `the server at http://127.0.0.1:${port} cannot be reached: ECONNREFUSED on GET /q/version (asked of player 1's server before any player starts)`,
     );
   });
 
@@ -50,7 +50,7 @@ describe("the fleet's reachability probe", () => {
       server!.listen(0, '127.0.0.1', () => resolve((server!.address() as { port: number }).port)),
     );
     expect(await probeServer(`http://127.0.0.1:${port}/q/`, undefined, 300)).toBe(
-      `the server at http://127.0.0.1:${port} did not answer GET /q/version, asked of player 1's server before any player starts, within 0.3 s`,
+      `the server at http://127.0.0.1:${port} cannot be reached: no answer to GET /q/version within 0.3 s (asked of player 1's server before any player starts)`,
     );
     server.closeAllConnections();
   });

@@ -80,7 +80,8 @@ export function probeServer(
   timeoutMs = PROBE_TIMEOUT_MS,
 ): Promise<string | null> {
   const url = new URL(endpointUrl(playerBaseUrl(baseUrl, 1), 'version'));
-  const asked = `GET ${url.pathname}, asked of player 1's server before any player starts`;
+  const unreachable = (why: string) =>
+    `the server at ${url.origin} cannot be reached: ${why} (asked of player 1's server before any player starts)`;
   return new Promise((resolve) => {
     const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
     const request = send(url, { headers: authorization ? { authorization } : {}, timeout: timeoutMs }, (res) => {
@@ -89,10 +90,10 @@ export function probeServer(
     });
     request.on('timeout', () => {
       request.destroy();
-      resolve(`the server at ${url.origin} did not answer ${asked}, within ${timeoutMs / 1_000} s`);
+      resolve(unreachable(`no answer to GET ${url.pathname} within ${timeoutMs / 1_000} s`));
     });
     request.on('error', (error: NodeJS.ErrnoException) =>
-      resolve(`the server at ${url.origin} cannot be reached: ${error.code ?? error.message} (${asked})`),
+      resolve(unreachable(`${error.code ?? error.message} on GET ${url.pathname}`)),
     );
     request.end();
   });
