@@ -83,7 +83,7 @@ describe('cloud-queue-console run', () => {
     expect(suite.failures).toBe(1);
     const [testCase] = suite.testcase ?? [];
     expect(testCase?.name).toMatch(
-      /^step \d+: expect player-kitchen: state \w+, (item \S+, )?transitions load-begins → load-answered-paused → background-exhausted$/,
+      /^step \d+: expect player-kitchen: state \w+, (item \S+, )?transitions load-begins → load-answered-paused → background-exhausted, requests \d+: timePlayed → 503, timePlayed → 503 \(retry 1\), timePlayed → 503 \(retry 2\), …$/,
     );
     expect(testCase?.failure?.[0]?.message).toMatch(/no load-answered-paused transition/);
 

@@ -171,3 +171,47 @@ describe('a scenario built from the journal', () => {
     expect(notes).toContainEqual(expect.stringContaining('drew 2 times before the span'));
   });
 });
+
+describe("an expectation's requests", () => {
+  const request = (at: number, path: string, status: number | null, retry = 0, playerId = 'player-kitchen') => ({
+    playerId,
+    at,
+    path: `/queues/q/v2.3/${path}`,
+    reason: path === 'itemWindow' ? 'skipNext' : null,
+    status,
+    retry,
+  });
+  const expectOf = (built: ReturnType<typeof build>) =>
+    built.steps.find((s) => s.type === 'expect') as { requests?: string[] } | undefined;
+  const loaded = [t('player-kitchen', T0 + 100, 'load-begins', 'IDLE', 'command', 'BUFFERING')];
+
+  it('lists those that failed or were retries, in order, and leaves first tries answered 2xx out', () => {
+    const built = build([], loaded, {
+      requests: [
+        request(T0 + 100, 'context', 200),
+        request(T0 + 200, 'itemWindow', 503),
+        request(T0 + 300, 'itemWindow', 200, 1),
+        request(T0 + 400, 'version', null),
+        request(T0 + 500, 'timePlayed', 204),
+      ],
+    });
+    expect(expectOf(built)?.requests).toEqual([
+      'itemWindow skipNext → 503',
+      'itemWindow skipNext → 200 (retry 1)',
+      'version → no answer',
+    ]);
+  });
+
+  it('checks none when the log no longer holds the player’s first request of the span, and says so', () => {
+    const built = build([], loaded, { requests: [request(T0 + 200, 'itemWindow', 503)] });
+    expect(expectOf(built)?.requests).toBeUndefined();
+    expect(built.notes).toContainEqual(expect.stringContaining('no longer holds its first requests of the span'));
+  });
+
+  it('lists the first 200 of a storm’s thousands, and says so', () => {
+    const storm503 = Array.from({ length: 250 }, (_, i) => request(T0 + 200 + i, 'timePlayed', 503, i % 4));
+    const built = build([], loaded, { requests: [request(T0 + 100, 'context', 200), ...storm503] });
+    expect(expectOf(built)?.requests).toHaveLength(200);
+    expect(built.notes).toContainEqual(expect.stringContaining('the first 200 of its 250 requests'));
+  });
+});

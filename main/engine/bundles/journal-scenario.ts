@@ -304,8 +304,18 @@ function requestsOf(input: JournalScenarioInput, playerId: string, until: number
     );
     return [];
   }
-  return mine.flatMap((r) => expectedRequestLine(r) ?? []);
+  const lines = mine.flatMap((r) => expectedRequestLine(r) ?? []);
+  if (lines.length > MAX_REQUESTS_EXPECTED) {
+    notes.add(
+      `${playerId}: the first ${MAX_REQUESTS_EXPECTED} of its ${lines.length.toLocaleString('en-US')} requests that failed or were retries are checked`,
+    );
+    return lines.slice(0, MAX_REQUESTS_EXPECTED);
+  }
+  return lines;
 }
+
+/** Requests an expectation lists at most: an hour's 503 storm makes thousands, and the first show it. */
+export const MAX_REQUESTS_EXPECTED = 200;
 
 /**
  * One `expect` per player with the transitions it went through in the span, if it began the span
