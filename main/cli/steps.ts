@@ -1,5 +1,6 @@
 /** A scenario step in one line, as the CLI prints it and names it in a JUnit report; engine times and server text made safe to print. */
 import type { ScenarioStep } from '../engine/api/scenario-types.js';
+import { requestLines } from '../engine/api/request-line.js';
 
 /**
  * Text from a server or a file, safe for a terminal and an XML report: control characters (an
@@ -22,11 +23,6 @@ export function engineSpan(ms: number): string {
   return `${pad(Math.floor(total / 3_600_000))}:${pad(Math.floor(total / 60_000) % 60)}:${pad(Math.floor(total / 1000) % 60)}.${pad(total % 1000, 3)}`;
 }
 
-/** A list as a step's line says it: whole when short, else its count and its first few (a storm's retries run to hundreds). */
-function listed(lines: readonly string[]): string {
-  return lines.length <= 3 ? lines.join(', ') : `${lines.length}: ${lines.slice(0, 3).join(', ')}, …`;
-}
-
 export function describeStep(step: ScenarioStep): string {
   switch (step.type) {
     case 'expect': {
@@ -34,7 +30,7 @@ export function describeStep(step: ScenarioStep): string {
         step.state && `state ${step.state}`,
         step.itemId && `item ${step.itemId}`,
         step.transitions?.length && `transitions ${step.transitions.join(' → ')}`,
-        step.requests?.length && `requests ${listed(step.requests)}`,
+        step.requests?.length && `requests ${requestLines(step.requests)}`,
       ].filter(Boolean);
       return `expect ${step.playerId}: ${parts.join(', ') || 'any state'}`;
     }

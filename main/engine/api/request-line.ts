@@ -22,3 +22,8 @@ export function expectedRequestLine({ path, reason, status, retry }: RequestLine
   const endpoint = path.slice(path.lastIndexOf('/') + 1) || path;
   return `${endpoint}${reason ? ` ${reason}` : ''} → ${status ?? 'no answer'}${retried ? ` (retry ${retry})` : ''}`;
 }
+
+/** Lines as a step's line or message says them: whole up to `most`, else the count and the first `most`. */
+export function requestLines(lines: readonly string[], most = 3): string {
+  return lines.length <= most ? lines.join(', ') : `${lines.length}: ${lines.slice(0, most).join(', ')}, …`;
+}

@@ -17,7 +17,7 @@ import { messageOf } from '../api/errors.js';
 import type { PlayerTransition } from '../api/player-types.js';
 import type { FaultRule } from '../api/fault-types.js';
 import type { ExpectationExplanation } from '../api/expectation-types.js';
-import { expectedRequestLine } from '../api/request-line.js';
+import { expectedRequestLine, requestLines } from '../api/request-line.js';
 import type { Scenario, ScenarioReport, ScenarioStep, ScenarioStepResult } from '../api/scenario-types.js';
 import type { ServiceUrls } from '../api/types.js';
 import type { EngineClock } from '../clock/clock.js';
@@ -367,7 +367,7 @@ async function runStep(
         if (problem) problems.push(problem);
       }
       if (problems.length) throw new StepFailure(`${step.playerId}: ${problems.join('; ')}`, explanation ?? undefined);
-      return `${step.playerId}: ${player.machineState}${step.transitions ? `, went through ${step.transitions.join(' → ')}` : ''}${step.requests ? `; requests ${step.requests.join(', ')}` : ''}`;
+      return `${step.playerId}: ${player.machineState}${step.transitions ? `, went through ${step.transitions.join(' → ')}` : ''}${step.requests ? `; requests ${requestLines(step.requests)}` : ''}`;
     }
   }
 }
@@ -394,7 +394,7 @@ function unmetRequests(
   for (const [k, line] of expected.entries()) {
     const found = lines.indexOf(line, at);
     if (found === -1)
-      return `no ${line} request${k > 0 ? ` after ${expected[k - 1]}` : ''} (saw: ${lines.join(', ') || (read.note ?? 'none failed or was retried')})`;
+      return `no ${line} request${k > 0 ? ` after ${expected[k - 1]}` : ''} (saw: ${requestLines(lines, 10) || (read.note ?? 'none failed or was retried')})`;
     at = found + 1;
   }
   return null;
