@@ -41,6 +41,21 @@ async function closedPort(): Promise<number> {
 }
 
 test.describe('deep links', () => {
+  test('an address that names no area opens OAuth and says so, until the user goes elsewhere', async ({
+    page,
+    served,
+  }) => {
+    await openDirectly(page, served.ready.urls.console, '#/nope');
+    await expect(page).toHaveURL(/#\/oauth$/);
+    const notice = page.getByRole('status').filter({ hasText: 'No area at' });
+    await expect(notice).toHaveText(/No area at #\/nope: OAuth opened instead\./);
+    await page
+      .getByRole('navigation', { name: 'Console areas' })
+      .getByRole('button', { name: /Traffic/ })
+      .click();
+    await expect(notice).toHaveCount(0);
+  });
+
   test('a player opens from its address, and again after a reload; the tab names it', async ({ page, served }) => {
     const room = await addPlayer(served.ready, 'Deep Room');
     await openDirectly(page, served.ready.urls.console, `#/player?player=${encodeURIComponent(room.id)}`);

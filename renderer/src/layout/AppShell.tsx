@@ -13,6 +13,7 @@ import { useDemoStore } from '../stores/demo';
 import { useEngineWiring } from '../stores/wiring';
 import { EngineLost } from './EngineLost';
 import { Sidebar } from './Sidebar';
+import { UnknownRoute } from './UnknownRoute';
 import { StatusBar } from './StatusBar';
 import styles from './AppShell.module.css';
 
@@ -27,6 +28,7 @@ export function AppShell() {
       <Sidebar />
       <main className={styles.content} data-demo={demo}>
         <EngineLost />
+        <UnknownRoute />
         <Outlet />
       </main>
       <StatusBar />

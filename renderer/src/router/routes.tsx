@@ -14,6 +14,7 @@ import { QueuesPage } from '../features/queues/QueuesPage';
 import { TrafficPage } from '../features/traffic/TrafficPage';
 import { AppShell } from '../layout/AppShell';
 import { AREAS, areaOfPath } from './areas';
+import { namesNoArea, useUnknownRoute } from './unknown-route';
 import {
   apiSearch,
   conformanceSearch,
@@ -30,7 +31,10 @@ const AREA_PATHS = new Set<string>(AREAS.map((a) => `/${a.id}`));
 const rootRoute = createRootRoute({
   component: AppShell,
   beforeLoad: ({ location }) => {
-    if (!AREA_PATHS.has(location.pathname)) throw redirect({ to: `/${areaOfPath(location.pathname)}`, replace: true });
+    if (AREA_PATHS.has(location.pathname)) return;
+    const shown = `/${areaOfPath(location.pathname)}` as const;
+    if (namesNoArea(location.pathname)) useUnknownRoute.getState().note(location.pathname, shown);
+    throw redirect({ to: shown, replace: true });
   },
 });
 
