@@ -59,6 +59,20 @@ describe('a bundle of a skip answered after its retries', () => {
     expect(report.wallMs).toBeLessThan(1_500);
   });
 
+  it('passes on a console that records no traffic, saying its requests were not checked', async () => {
+    // Capture off, no request is recorded: that is no sign the players did not make them again.
+    const engine = await freshConsole();
+    try {
+      await engine.commands.run('traffic.configure', { capture: false });
+      const { scenario } = await engine.commands.run('bundles.import', bundle);
+      const report = await engine.commands.run('scenarios.run', { id: scenario.id });
+      expect(report.passed).toBe(true);
+      expect(report.steps.at(-1)!.message).toMatch(/; requests not checked: traffic capture is off/);
+    } finally {
+      await engine.close();
+    }
+  });
+
   it('fails with its 503 rule taken out: the same transitions, but no retries', async () => {
     const tampered = structuredClone(bundle);
     tampered.faults = [];

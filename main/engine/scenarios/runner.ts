@@ -362,20 +362,27 @@ async function runStep(
           at = found + 1;
         }
       }
+      let requestsSaid = '';
       if (step.requests && problems.length === 0) {
-        const problem = unmetRequests(step.requests, player.id, deps, found.at, checked.requests);
-        if (problem) problems.push(problem);
+        const met = unmetRequests(step.requests, player.id, deps, found.at, checked.requests);
+        if ('problem' in met) problems.push(met.problem);
+        else
+          requestsSaid = met.unchecked
+            ? `; requests not checked: ${met.unchecked}`
+            : `; requests ${requestLines(step.requests)}`;
       }
       if (problems.length) throw new StepFailure(`${step.playerId}: ${problems.join('; ')}`, explanation ?? undefined);
-      return `${step.playerId}: ${player.machineState}${step.transitions ? `, went through ${step.transitions.join(' → ')}` : ''}${step.requests ? `; requests ${requestLines(step.requests)}` : ''}`;
+      return `${step.playerId}: ${player.machineState}${step.transitions ? `, went through ${step.transitions.join(' → ')}` : ''}${requestsSaid}`;
     }
   }
 }
 
 /**
  * The first of `expected` the player's failed and retried requests since its previous check do not
- * go through in this order, said; null when they all do. Read from the traffic log, as the
- * explanation reads them: without one, nothing here can be checked, and that is said too.
+ * go through in this order, said as the problem; nothing when they all do. Read from the traffic
+ * log, as the explanation reads them. A console that records none (capture turned off, no log)
+ * cannot check them: that is said beside the pass, not failed, since the players may well have
+ * done it all again (the transitions are still checked).
  */
 function unmetRequests(
   expected: readonly string[],
@@ -383,10 +390,11 @@ function unmetRequests(
   deps: ScenarioDeps,
   runStart: number,
   upTo: Map<string, number>,
-): string | null {
-  if (!deps.exchanges) return 'its requests cannot be checked: this console has no traffic log to read them from';
+): { problem: string } | { unchecked?: string } {
+  if (!deps.exchanges) return { unchecked: 'this console has no traffic log to read them from' };
   const since = upTo.get(playerId) ?? -1;
   const read = deps.exchanges(playerId, runStart);
+  if (read.exchanges.length === 0 && read.note) return { unchecked: read.note };
   const mine = read.exchanges.filter((e) => e.trafficId > since);
   upTo.set(playerId, mine.at(-1)?.trafficId ?? since);
   const lines = mine.flatMap((e) => expectedRequestLine(e) ?? []);
@@ -394,10 +402,12 @@ function unmetRequests(
   for (const [k, line] of expected.entries()) {
     const found = lines.indexOf(line, at);
     if (found === -1)
-      return `no ${line} request${k > 0 ? ` after ${expected[k - 1]}` : ''} (saw: ${requestLines(lines, 10) || (read.note ?? 'none failed or was retried')})`;
+      return {
+        problem: `no ${line} request${k > 0 ? ` after ${expected[k - 1]}` : ''} (saw: ${requestLines(lines, 10) || 'none failed or was retried'})`,
+      };
     at = found + 1;
   }
-  return null;
+  return {};
 }
 
 function playerOf(deps: ScenarioDeps, playerId: string) {
