@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { ManualWall } from '../testing/manual-wall.js';
-import { EngineClock, OUTER_GRACE_MS } from './clock.js';
+import { EngineClock } from './clock.js';
 
 const START = 1_800_000_000_000;
 
@@ -117,35 +117,6 @@ describe('EngineClock', () => {
     clock.setTimeout(() => void clock.track(new Promise(() => undefined)), 1_000);
     await clock.advance(2_000);
     expect(clock.now()).toBe(START + 2_000);
-  });
-
-  describe('outer work (a scenario step made of requests and waits on this clock)', () => {
-    it('is waited for only a moment once its requests are answered: what it waits for then is engine time', async () => {
-      const clock = new EngineClock({ wall: new ManualWall(START), startAt: START, speed: 0, settleTimeoutMs: 2_000 });
-      // A skip whose retry waits 2 s of engine time: on a stopped clock it cannot end.
-      const answered = new Promise<void>((resolve) => setTimeout(resolve, 20));
-      void clock.track(answered);
-      const step = answered.then(() => new Promise<void>((resolve) => clock.setTimeout(resolve, 2_000)));
-      void clock.trackOuter(step);
-      const started = performance.now();
-      await clock.advance(0);
-      // Tracked as other work it held the step for the settle bound's 2 s of wall time (audit).
-      expect(performance.now() - started).toBeLessThan(OUTER_GRACE_MS + 1_000);
-      expect(performance.now() - started).toBeGreaterThanOrEqual(15);
-    });
-
-    it('is waited for while a request it made is still out, and to its end when that ends it', async () => {
-      const clock = new EngineClock({ wall: new ManualWall(START), startAt: START, speed: 0, settleTimeoutMs: 5_000 });
-      let ended = false;
-      const step = (async () => {
-        // Its request is tracked when made, as the player's client tracks each.
-        await clock.track(new Promise<void>((resolve) => setTimeout(resolve, OUTER_GRACE_MS * 3)));
-        ended = true;
-      })();
-      void clock.trackOuter(step);
-      await clock.advance(0);
-      expect(ended).toBe(true);
-    });
   });
 
   it('cancels timers', async () => {

@@ -13,12 +13,6 @@ import { systemWall, type WallClock, type WallTimer } from './wall.js';
 
 export type { Timer } from './timer-queue.js';
 
-/**
- * Wall time `advance` waits for outer work (trackOuter) once no other tracked work is pending: what
- * it does between its tracked pieces without I/O (a store write, an event) takes far less.
- */
-export const OUTER_GRACE_MS = 100;
-
 export interface EngineClockOptions {
   /** Engine time to start at (epoch ms). Default: wall time. */
   startAt?: number;
@@ -42,8 +36,6 @@ export class EngineClock {
   private readonly timers = new TimerQueue();
   private readonly listeners = new Set<ClockListener>();
   private readonly tracked = new Map<Promise<unknown>, string | undefined>();
-  /** Tracked work made of other work (trackOuter). */
-  private readonly outer = new Set<Promise<unknown>>();
   /** Keys released before their work was tracked (see `release`). */
   private readonly released = new Set<string>();
   private readonly settleTimeoutMs: number;
@@ -134,22 +126,9 @@ export class EngineClock {
     this.tracked.set(work, key);
     const forget = (): void => {
       this.tracked.delete(work);
-      this.outer.delete(work);
     };
     work.then(forget, forget);
     return work;
-  }
-
-  /**
-   * Tracks work made of other work (a scenario step's action: its requests are tracked one by one,
-   * and between them it may wait on this very clock, for a retry's wait). `advance` waits for it
-   * only a moment (OUTER_GRACE_MS) once no other tracked work is pending: whatever it still waits
-   * for then is engine time, which a stopped clock never gives. Tracked as other work, each such
-   * step cost the settle bound's 2 s of wall time (audit).
-   */
-  trackOuter<T>(work: Promise<T>): Promise<T> {
-    this.outer.add(work);
-    return this.track(work);
   }
 
   /**
@@ -217,24 +196,17 @@ export class EngineClock {
   private async settle(): Promise<void> {
     await yieldToEventLoop();
     while (this.tracked.size > 0 && !this.closed) {
-      const all = [...this.tracked.keys()];
-      const inner = all.filter((work) => !this.outer.has(work));
-      // The other work first; outer work (trackOuter) only a moment once nothing else is pending.
-      const pending = inner.length > 0 ? inner : all;
-      const ms = inner.length > 0 ? this.settleTimeoutMs : OUTER_GRACE_MS;
+      const pending = [...this.tracked.keys()];
       // The bound is real time on purpose: it guards the process, not the simulation.
       const bound = new Promise<'timeout'>((resolve) => {
-        const t = setTimeout(() => resolve('timeout'), ms);
+        const t = setTimeout(() => resolve('timeout'), this.settleTimeoutMs);
         void Promise.allSettled(pending).then(() => clearTimeout(t));
       });
       const outcome = await Promise.race([Promise.allSettled(pending), bound]);
       if (outcome === 'timeout') {
         // Work that never finishes (a request to a server that does not answer) must not stall
         // the clock forever: stop waiting for it, its own engine-clock timeout will end it.
-        for (const work of pending) {
-          this.tracked.delete(work);
-          this.outer.delete(work);
-        }
+        for (const work of pending) this.tracked.delete(work);
       }
       await yieldToEventLoop();
     }

@@ -227,7 +227,7 @@ function watch(work: Promise<string>, result: ScenarioStepResult, settled: () =>
 async function settleOrWait(work: Promise<string>, clock: EngineClock): Promise<string | { work: Promise<string> }> {
   if (clock.speed > 0) return work;
   let ended = false;
-  clock.trackOuter(
+  clock.track(
     work.then(
       () => (ended = true),
       () => (ended = true),
