@@ -27,3 +27,28 @@ export function expectedRequestLine({ path, reason, status, retry }: RequestLine
 export function requestLines(lines: readonly string[], most = 3): string {
   return lines.length <= most ? lines.join(', ') : `${lines.length}: ${lines.slice(0, most).join(', ')}, …`;
 }
+
+/**
+ * The first line of `expected` that `actual` does not go through, with the line before it of its
+ * own stream; null when every one is met. Lines are matched in order within a stream (one
+ * endpoint and reason: `itemWindow skipNext → 503`, then its retries), not across streams: a
+ * version poll and a skip that overlap may end in either order, and the log holds them by their
+ * start, so a faithful replay read them reversed (review).
+ */
+export function unmetRequestLine(
+  expected: readonly string[],
+  actual: readonly string[],
+): { line: string; after: string | null } | null {
+  const streamOf = (line: string) => line.slice(0, line.indexOf(' → '));
+  const next = new Map<string, number>();
+  const before = new Map<string, string>();
+  for (const line of expected) {
+    const stream = streamOf(line);
+    let at = next.get(stream) ?? 0;
+    while (at < actual.length && actual[at] !== line) at++;
+    if (at === actual.length) return { line, after: before.get(stream) ?? null };
+    next.set(stream, at + 1);
+    before.set(stream, line);
+  }
+  return null;
+}

@@ -233,10 +233,14 @@ function spanRequests(deps: BundleDeps, from: number, to: number): SpanRequest[]
   deps.recorder.flush();
   const { total } = deps.traffic.page({ target: 'player' }, 0, 0);
   const read = Math.min(total, SPAN_REQUESTS_READ);
-  return deps.traffic
-    .page({ target: 'player' }, total - read, read)
-    .rows.filter((row) => row.playerId !== null && row.at >= from && row.at <= to)
-    .map((row) => ({ ...row, playerId: row.playerId! }));
+  return (
+    deps.traffic
+      .page({ target: 'player' }, total - read, read)
+      .rows.filter((row) => row.playerId !== null && row.at >= from && row.at <= to)
+      .map((row) => ({ ...row, playerId: row.playerId! }))
+      // By their start, as a replay reads them (the log holds them as they ended).
+      .sort((a, b) => a.at - b.at || a.id - b.id)
+  );
 }
 
 /** Every player's recorded transitions, oldest first. */

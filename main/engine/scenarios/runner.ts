@@ -17,7 +17,7 @@ import { messageOf } from '../api/errors.js';
 import type { PlayerTransition } from '../api/player-types.js';
 import type { FaultRule } from '../api/fault-types.js';
 import type { ExpectationExplanation } from '../api/expectation-types.js';
-import { expectedRequestLine, requestLines } from '../api/request-line.js';
+import { expectedRequestLine, requestLines, unmetRequestLine } from '../api/request-line.js';
 import type { Scenario, ScenarioReport, ScenarioStep, ScenarioStepResult } from '../api/scenario-types.js';
 import type { ServiceUrls } from '../api/types.js';
 import type { EngineClock } from '../clock/clock.js';
@@ -396,18 +396,17 @@ function unmetRequests(
   const read = deps.exchanges(playerId, runStart);
   if (read.exchanges.length === 0 && read.note) return { unchecked: read.note };
   const mine = read.exchanges.filter((e) => e.trafficId > since);
-  upTo.set(playerId, mine.at(-1)?.trafficId ?? since);
+  if (mine.length) upTo.set(playerId, Math.max(...mine.map((e) => e.trafficId)));
+  // A player that began idle asks for its context first (its load): when the log's first request
+  // of it is another, the log no longer holds the run's start (a busy console, a low retention).
+  if (since === -1 && mine.length > 0 && !/\/context$/.test(mine[0]!.path))
+    return { unchecked: 'the traffic log no longer holds its first requests of the run' };
   const lines = mine.flatMap((e) => expectedRequestLine(e) ?? []);
-  let at = 0;
-  for (const [k, line] of expected.entries()) {
-    const found = lines.indexOf(line, at);
-    if (found === -1)
-      return {
-        problem: `no ${line} request${k > 0 ? ` after ${expected[k - 1]}` : ''} (saw: ${requestLines(lines, 10) || 'none failed or was retried'})`,
-      };
-    at = found + 1;
-  }
-  return {};
+  const unmet = unmetRequestLine(expected, lines);
+  if (!unmet) return {};
+  return {
+    problem: `no ${unmet.line} request${unmet.after ? ` after ${unmet.after}` : ''} (saw: ${requestLines(lines, 10) || 'none failed or was retried'})`,
+  };
 }
 
 function playerOf(deps: ScenarioDeps, playerId: string) {
