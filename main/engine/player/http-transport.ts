@@ -36,7 +36,7 @@ export function keepAliveTransport(): KeepAliveTransport {
   const send = async (request: HttpRequest): Promise<HttpResponse> => {
     let current = request;
     for (let hops = 0; ; hops++) {
-      const response = await requestOnce(current, agents);
+      const response = await requestOnce(current, agents, current.method === 'GET');
       const location = REDIRECTS.has(response.statusCode ?? 0) ? response.headers.location : undefined;
       if (location === undefined) return answer(response);
       response.resume();
@@ -61,7 +61,7 @@ export function keepAliveTransport(): KeepAliveTransport {
 export function requestOnce(
   request: HttpRequest,
   agents?: { http: HttpAgent; https: HttpsAgent },
-  resent = false,
+  resendStale = false,
 ): Promise<IncomingMessage> {
   return new Promise((resolve, reject) => {
     const { signal } = request;
@@ -95,11 +95,13 @@ export function requestOnce(
     outgoing.on('error', (error: NodeJS.ErrnoException) => {
       if (incoming) return;
       signal.removeEventListener('abort', onAbort);
-      // A kept-alive connection the server closed as the request went out: it never read it.
-      // Sent again once on a new connection, as browsers do; counted as a failure, a correct
-      // server that closes idle connections had its players retry now and then (audit).
-      if (!signal.aborted && !resent && outgoing.reusedSocket && STALE_CONNECTION.has(error.code ?? '')) {
-        requestOnce(request, agents, true).then(resolve, reject);
+      // A kept-alive connection the server closed as a GET went out on it: sent again once on a
+      // new connection, as browsers do; counted as a failure, a correct server that closes idle
+      // connections had its players retry now and then (audit). Only a GET: a reset does not
+      // say the server never read the request, and a report or an event sent twice is stored
+      // twice (review).
+      if (resendStale && !signal.aborted && outgoing.reusedSocket && STALE_CONNECTION.has(error.code ?? '')) {
+        requestOnce(request, agents, false).then(resolve, reject);
         return;
       }
       reject(signal.aborted ? (signal.reason as Error) : new Error('request failed', { cause: error }));
