@@ -5,8 +5,9 @@
  * cap and within a time, or refused (exit 2).
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { tempDirs } from '../engine/testing/temp-dirs.js';
 import { runCli } from '../testing/cli.js';
@@ -68,6 +69,16 @@ describe('a file that is not a regular file', () => {
       /nothing came within 0\.5 s \(a pipe no one writes to\?\)/,
     );
     expect(performance.now() - started).toBeLessThan(2_500);
+  });
+
+  it('a shell’s empty pipe (`<(true)`) is empty at once, not waited on as a FIFO with no writer yet', () => {
+    const bin = fileURLToPath(new URL('../../out/cli/bin.js', import.meta.url));
+    if (!existsSync(bin)) throw new Error(`${bin} is missing: run npm run build first`);
+    const started = performance.now();
+    const run = spawnSync('bash', ['-c', `"${process.execPath}" "${bin}" run <(true)`], { encoding: 'utf8' });
+    expect(run.status).toBe(2);
+    expect(run.stderr).toMatch(/\/dev\/fd\/\d+ is not JSON/);
+    expect(performance.now() - started).toBeLessThan(5_000);
   });
 
   it('fleet --fault /dev/zero is exit 2 at its 1 MiB cap, not gigabytes later', async () => {

@@ -89,6 +89,7 @@ function readWithin(path: string, name: string, maxBytes: number, streamReadMs: 
       return readFileSync(fd, 'utf8');
     }
     if (stat.isDirectory()) throw new UsageError(`${name} is a directory, not a file`);
+    const namedFifo = stat.isFIFO() && !/^\/(dev|proc\/self)\/fd\//.test(path);
     const chunks: Buffer[] = [];
     const chunk = Buffer.allocUnsafe(64 * 1024);
     const endAt = Date.now() + streamReadMs;
@@ -106,8 +107,9 @@ function readWithin(path: string, name: string, maxBytes: number, streamReadMs: 
         Atomics.wait(pause, 0, 0, STREAM_POLL_MS);
         continue;
       }
-      // A FIFO read before its writer opened it reads as ended: only after the first byte is it so.
-      if (read === 0 && !(stat.isFIFO() && total === 0)) break;
+      // A named FIFO read before its writer opened it reads as ended: only after the first byte is
+      // it so. A shell's pipe (`<(…)`, /dev/fd/N) had its writer when opened: empty is empty.
+      if (read === 0 && !(namedFifo && total === 0)) break;
       if (read === 0) {
         if (Date.now() > endAt)
           throw new UsageError(`${name}: nothing came within ${streamReadMs / 1_000} s (a pipe no one writes to?)`);
