@@ -71,13 +71,18 @@ describe('a file that is not a regular file', () => {
     expect(performance.now() - started).toBeLessThan(2_500);
   });
 
-  it('a shell’s empty pipe (`<(true)`) is empty at once, not waited on as a FIFO with no writer yet', () => {
+  it('a shell’s empty pipe (`<(true)`, `true | … /dev/stdin`) is empty at once, not waited on as a FIFO', () => {
     const bin = fileURLToPath(new URL('../../out/cli/bin.js', import.meta.url));
     if (!existsSync(bin)) throw new Error(`${bin} is missing: run npm run build first`);
     const started = performance.now();
     const run = spawnSync('bash', ['-c', `"${process.execPath}" "${bin}" run <(true)`], { encoding: 'utf8' });
     expect(run.status).toBe(2);
     expect(run.stderr).toMatch(/\/dev\/fd\/\d+ is not JSON/);
+    const piped = spawnSync('bash', ['-c', `true | "${process.execPath}" "${bin}" run /dev/stdin`], {
+      encoding: 'utf8',
+    });
+    expect(piped.status).toBe(2);
+    expect(piped.stderr).toMatch(/\/dev\/stdin is not JSON/);
     expect(performance.now() - started).toBeLessThan(5_000);
   });
 

@@ -89,7 +89,7 @@ function readWithin(path: string, name: string, maxBytes: number, streamReadMs: 
       return readFileSync(fd, 'utf8');
     }
     if (stat.isDirectory()) throw new UsageError(`${name} is a directory, not a file`);
-    const namedFifo = stat.isFIFO() && !/^\/(dev|proc\/self)\/fd\//.test(path);
+    const namedFifo = stat.isFIFO() && !/^\/(dev\/fd\/|dev\/stdin$|proc\/self\/fd\/)/.test(path);
     const chunks: Buffer[] = [];
     const chunk = Buffer.allocUnsafe(64 * 1024);
     const endAt = Date.now() + streamReadMs;
@@ -108,7 +108,7 @@ function readWithin(path: string, name: string, maxBytes: number, streamReadMs: 
         continue;
       }
       // A named FIFO read before its writer opened it reads as ended: only after the first byte is
-      // it so. A shell's pipe (`<(…)`, /dev/fd/N) had its writer when opened: empty is empty.
+      // it so. A shell's pipe (`<(…)`, /dev/fd/N, /dev/stdin) had its writer when opened: empty is empty.
       if (read === 0 && !(namedFifo && total === 0)) break;
       if (read === 0) {
         if (Date.now() > endAt)
