@@ -10,13 +10,9 @@
 import { isObject } from '../api/is-object.js';
 import { idOf, type WindowView } from './window-view.js';
 import { requestLine, type Answer } from './server.js';
-import { mediaOf } from '../player/contract-check.js';
+import { describeTrack, otherTrack, trackOf, type TrackIdentity } from '../player/contract-check.js';
 
-interface Seen {
-  name: string | undefined;
-  media: string | undefined;
-  answer: Answer;
-}
+type Seen = TrackIdentity & { answer: Answer };
 
 export class TrackIdentities {
   /** Windows and items with a track seen. */
@@ -35,30 +31,18 @@ export class TrackIdentities {
       const track = isObject(item) && isObject(item.track) ? item.track : null;
       if (id === null || !track) continue;
       this.items++;
-      const now: Seen = {
-        name: typeof track.name === 'string' ? track.name : undefined,
-        media: mediaOf(track.mediaUrl),
-        answer: view.answer,
-      };
+      const now: Seen = { ...trackOf(track), answer: view.answer };
       const before = this.seen.get(id);
       if (!before) {
         this.seen.set(id, now);
         continue;
       }
-      const differs =
-        (before.name !== undefined && now.name !== undefined && before.name !== now.name) ||
-        (before.media !== undefined && now.media !== undefined && before.media !== now.media);
-      if (!differs) continue;
+      if (!otherTrack(before, now)) continue;
       this.conflicts.push(
-        `expected ${id} to name one track, got ${describe(before)} in ${requestLine(before.answer)} and ${describe(now)} in ${requestLine(now.answer)}`,
+        `expected ${id} to name one track, got ${describeTrack(before)} in ${requestLine(before.answer)} and ${describeTrack(now)} in ${requestLine(now.answer)}`,
       );
       this.evidence.add(before.answer).add(now.answer);
       this.seen.set(id, { name: undefined, media: undefined, answer: now.answer });
     }
   }
-}
-
-function describe(seen: Seen): string {
-  const name = seen.name !== undefined ? JSON.stringify(seen.name) : 'a track';
-  return seen.media !== undefined ? `${name} (${seen.media})` : name;
 }

@@ -65,9 +65,29 @@ export function mediaOf(url: unknown): string | undefined {
   return `${parsed.origin}${parsed.pathname}`;
 }
 
-/** An item's track as the identity check compares it: its name and its media without the query. */
-function trackOf(track: { name?: unknown; mediaUrl?: unknown }): { name?: string; media?: string } {
+/** A track as an item id's identity is told: its name, and its media without the query. */
+export interface TrackIdentity {
+  name?: string | undefined;
+  media?: string | undefined;
+}
+
+/** An item's track as the identity checks compare it (this one, and check's item-window.stable-identity). */
+export function trackOf(track: { name?: unknown; mediaUrl?: unknown }): TrackIdentity {
   return { name: typeof track.name === 'string' ? track.name : undefined, media: mediaOf(track.mediaUrl) };
+}
+
+/** Whether two tracks differ in what both of them say (a field one leaves out is not compared). */
+export function otherTrack(was: TrackIdentity, now: TrackIdentity): boolean {
+  return (
+    (was.name !== undefined && now.name !== undefined && was.name !== now.name) ||
+    (was.media !== undefined && now.media !== undefined && was.media !== now.media)
+  );
+}
+
+/** `"Name" (https://host/path)`, as a finding names a track. */
+export function describeTrack({ name, media }: TrackIdentity): string {
+  const named = name !== undefined ? JSON.stringify(name) : 'a track';
+  return media !== undefined ? `${named} (${media})` : named;
 }
 
 /**
@@ -83,21 +103,13 @@ function renamedIds(held: NonNullable<WindowRequest['held']>, items: readonly Qu
     const was = before.get(item.id);
     if (!was) continue;
     const now = trackOf(item.track);
-    const differs =
-      (was.name !== undefined && now.name !== undefined && was.name !== now.name) ||
-      (was.media !== undefined && now.media !== undefined && was.media !== now.media);
-    if (differs)
+    if (otherTrack(was, now))
       renamed.push(`${item.id} named ${describeTrack(was)} in the window held and ${describeTrack(now)} in this one`);
   }
   return renamed;
 }
 
 type QueueItemLike = { id: string; track: { name?: unknown; mediaUrl?: unknown } };
-
-function describeTrack({ name, media }: { name?: string; media?: string }): string {
-  const named = name !== undefined ? JSON.stringify(name) : 'a track';
-  return media !== undefined ? `${named} (${media})` : named;
-}
 
 const isNonEmptyString = (v: unknown): v is string => typeof v === 'string' && v.length > 0;
 
