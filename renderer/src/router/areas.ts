@@ -34,6 +34,11 @@ export function areaLabel(id: AreaId): string {
  * address leaves the console blank.
  */
 export function areaOfPath(path: string): AreaId {
-  const id = path.replace(/^#?\/?/, '').split(/[/?#]/)[0] ?? '';
+  const id = firstSegment(path);
   return isAreaId(id) ? id : DEFAULT_AREA;
+}
+
+/** A path's first segment, with or without its `#` and slash: `traffic` of `#/traffic?entry=1`. */
+export function firstSegment(path: string): string {
+  return path.replace(/^#?\/?/, '').split(/[/?#]/)[0] ?? '';
 }

@@ -4,7 +4,7 @@
  * rather than show OAuth without a word (audit).
  */
 import { create } from 'zustand';
-import { isAreaId, type AreaPath } from './areas';
+import { firstSegment, isAreaId, type AreaPath } from './areas';
 
 interface UnknownRoute {
   /** The path asked for, and the area's path it was sent to instead; null when none was. */
@@ -21,6 +21,6 @@ export const useUnknownRoute = create<UnknownRoute>((set) => ({
 
 /** Whether a path names no area at all: `/` and `/player/…` (an area, leniently) do. */
 export function namesNoArea(path: string): boolean {
-  const first = path.replace(/^#?\/?/, '').split(/[/?#]/)[0] ?? '';
+  const first = firstSegment(path);
   return first !== '' && !isAreaId(first);
 }
