@@ -52,3 +52,12 @@ export function unmetRequestLine(
   }
   return null;
 }
+
+/**
+ * Whether a player's requests, oldest first, begin where a player that began idle begins: with
+ * its load's `/context`. When the first is another, the traffic log no longer holds the start (a
+ * busy console, a low retention), and what it holds cannot stand for all that was made.
+ */
+export function beginsWithItsLoad(requests: readonly Pick<RequestLineSource, 'path'>[]): boolean {
+  return requests.length === 0 || /\/context$/.test(requests[0]!.path);
+}

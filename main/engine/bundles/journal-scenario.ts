@@ -16,7 +16,7 @@ import type { JournalEntry, JournaledCommand } from '../journal/types.js';
 import { UNKNOWN_TOKEN } from '../journal/secrets.js';
 import { ControlSteps, queueItemRef, type ControlStepDeps, type QueueRef } from './control-steps.js';
 import { Notes } from './notes.js';
-import { expectedRequestLine, type RequestLineSource } from '../api/request-line.js';
+import { beginsWithItsLoad, expectedRequestLine, type RequestLineSource } from '../api/request-line.js';
 
 /** A saved scenario holds at most this many steps (`scenarios.save`). */
 export const MAX_SCENARIO_STEPS = 1_000;
@@ -291,14 +291,12 @@ export function scenarioFromJournal(input: JournalScenarioInput): JournalScenari
 
 /**
  * The player's failed and retried requests of the span before `until`, as its expectation names
- * them. A player that began the span idle asks for its context first (the load): when the log's
- * first request of it in the span is another, the log no longer holds the span's start, and what
- * it holds is not checked (a note says so) rather than checked as if it were all.
+ * them. When the log no longer holds the span's start (`beginsWithItsLoad`), what it holds is
+ * not checked (a note says so) rather than checked as if it were all.
  */
 function requestsOf(input: JournalScenarioInput, playerId: string, until: number, notes: Notes): string[] {
   const mine = (input.requests ?? []).filter((r) => r.playerId === playerId && r.at < until);
-  if (mine.length === 0) return [];
-  if (!/\/context$/.test(mine[0]!.path)) {
+  if (!beginsWithItsLoad(mine)) {
     notes.add(
       `${playerId}: the traffic log no longer holds its first requests of the span: which of them failed or were retried is not checked`,
     );

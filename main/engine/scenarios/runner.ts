@@ -17,7 +17,7 @@ import { messageOf } from '../api/errors.js';
 import type { PlayerTransition } from '../api/player-types.js';
 import type { FaultRule } from '../api/fault-types.js';
 import type { ExpectationExplanation } from '../api/expectation-types.js';
-import { expectedRequestLine, requestLines, unmetRequestLine } from '../api/request-line.js';
+import { beginsWithItsLoad, expectedRequestLine, requestLines, unmetRequestLine } from '../api/request-line.js';
 import type { Scenario, ScenarioReport, ScenarioStep, ScenarioStepResult } from '../api/scenario-types.js';
 import type { ServiceUrls } from '../api/types.js';
 import type { EngineClock } from '../clock/clock.js';
@@ -397,9 +397,7 @@ function unmetRequests(
   if (read.exchanges.length === 0 && read.note) return { unchecked: read.note };
   const mine = read.exchanges.filter((e) => e.trafficId > since);
   if (mine.length) upTo.set(playerId, Math.max(...mine.map((e) => e.trafficId)));
-  // A player that began idle asks for its context first (its load): when the log's first request
-  // of it is another, the log no longer holds the run's start (a busy console, a low retention).
-  if (since === -1 && mine.length > 0 && !/\/context$/.test(mine[0]!.path))
+  if (since === -1 && !beginsWithItsLoad(mine))
     return { unchecked: 'the traffic log no longer holds its first requests of the run' };
   const lines = mine.flatMap((e) => expectedRequestLine(e) ?? []);
   const unmet = unmetRequestLine(expected, lines);
