@@ -26,7 +26,7 @@ import { JOURNAL_CAPACITY } from '../journal/journal.js';
 import type { JournalEntry, QueueSnapshot } from '../journal/types.js';
 import { exportHar, HAR_EXPORT_MAX_BYTES } from '../traffic/har-export.js';
 import { TRANSITIONS_KEPT_PER_PLAYER } from '../store/repositories/player-transitions.js';
-import type { StoredTrafficEntry } from '../traffic/log/index.js';
+import { newestRows, type StoredTrafficEntry } from '../traffic/log/index.js';
 import type { BundleDeps } from './deps.js';
 import { faultRuleInput, scenarioFromJournal, type Cut, type SpanRequest } from './journal-scenario.js';
 import { queueIdsCalled, queueIdsUsed } from './queues-used.js';
@@ -225,18 +225,12 @@ export function reachBack(
   return from;
 }
 
-/** Player requests read for a span's expectations: the newest, as a failed check's explanation reads them. */
-const SPAN_REQUESTS_READ = 5_000;
-
 /** The players' own requests of the span (target `player`), oldest first: what `requests` expectations are made of. */
 function spanRequests(deps: BundleDeps, from: number, to: number): SpanRequest[] {
   deps.recorder.flush();
-  const { total } = deps.traffic.page({ target: 'player' }, 0, 0);
-  const read = Math.min(total, SPAN_REQUESTS_READ);
   return (
-    deps.traffic
-      .page({ target: 'player' }, total - read, read)
-      .rows.filter((row) => row.playerId !== null && row.at >= from && row.at <= to)
+    newestRows(deps.traffic, { target: 'player' })
+      .filter((row) => row.playerId !== null && row.at >= from && row.at <= to)
       .map((row) => ({ ...row, playerId: row.playerId! }))
       // By their start, as a replay reads them (the log holds them as they ended).
       .sort((a, b) => a.at - b.at || a.id - b.id)

@@ -15,7 +15,7 @@ import type {
 } from '../api/expectation-types.js';
 import type { PlayerTransition } from '../api/player-types.js';
 import type { TrafficSummary, TrafficTarget } from '../api/traffic-types.js';
-import type { TrafficLogStore } from '../traffic/log/index.js';
+import { newestRows, type TrafficLogStore } from '../traffic/log/index.js';
 import type { TrafficRecorder } from '../traffic/recorder.js';
 
 /** Rows met as expected shown before the first difference, and rows shown from it on. */
@@ -24,8 +24,6 @@ const ROWS_FROM = 8;
 /** Exchanges shown before and after the one the difference hangs on. */
 const EXCHANGES_BEFORE = 5;
 const EXCHANGES_AFTER = 3;
-/** The newest entries of each target read: a failed check looks back over its own span, not the whole log. */
-const READ_NEWEST = 5_000;
 
 /** A player's exchanges from an engine time on, oldest first, each with the rule that acted on it. */
 export type ExchangeReader = (
@@ -220,10 +218,7 @@ export function playerExchangeReader(
   log: Pick<TrafficLogStore, 'page'>,
   recorder: Pick<TrafficRecorder, 'flush' | 'capturing'>,
 ): ExchangeReader {
-  const newest = (target: TrafficTarget): TrafficSummary[] => {
-    const { total } = log.page({ target }, 0, 0);
-    return log.page({ target }, Math.max(0, total - READ_NEWEST), READ_NEWEST).rows;
-  };
+  const newest = (target: TrafficTarget): TrafficSummary[] => newestRows(log, { target });
   return (playerId, fromAt) => {
     recorder.flush();
     const mine = (row: TrafficSummary) => row.playerId === playerId && row.at >= fromAt;

@@ -17,3 +17,4 @@ export {
 } from './file.js';
 export { headerBlock, rawHeaderBlock, type HeaderBlock } from './header-block.js';
 export { HELD_ENTRIES, type HeldParts, type TextSplice } from './held.js';
+export { newestRows, NEWEST_ROWS_READ } from './newest.js';
