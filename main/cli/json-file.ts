@@ -95,24 +95,18 @@ function readWithin(path: string, name: string, maxBytes: number, streamReadMs: 
     const endAt = Date.now() + streamReadMs;
     let total = 0;
     for (;;) {
-      let read: number;
-      try {
-        read = readSync(fd, chunk, 0, chunk.length, null);
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'EAGAIN') throw error;
-        if (Date.now() > endAt)
-          throw new UsageError(
-            `${name} gave ${total.toLocaleString('en-US')} bytes and then nothing more within ${streamReadMs / 1_000} s, without ending`,
-          );
-        Atomics.wait(pause, 0, 0, STREAM_POLL_MS);
-        continue;
-      }
+      const read = readNow(fd, chunk);
       // A named FIFO read before its writer opened it reads as ended: only after the first byte is
       // it so. A shell's pipe (`<(…)`, /dev/fd/N, /dev/stdin) had its writer when opened: empty is empty.
       if (read === 0 && !(namedFifo && total === 0)) break;
-      if (read === 0) {
+      if (read === null || read === 0) {
+        // Nothing yet: wait a moment, within the time the whole read may take.
         if (Date.now() > endAt)
-          throw new UsageError(`${name}: nothing came within ${streamReadMs / 1_000} s (a pipe no one writes to?)`);
+          throw new UsageError(
+            total === 0
+              ? `${name}: nothing came within ${streamReadMs / 1_000} s (a pipe no one writes to?)`
+              : `${name} gave ${total.toLocaleString('en-US')} bytes and then nothing more within ${streamReadMs / 1_000} s, without ending`,
+          );
         Atomics.wait(pause, 0, 0, STREAM_POLL_MS);
         continue;
       }
@@ -125,6 +119,16 @@ function readWithin(path: string, name: string, maxBytes: number, streamReadMs: 
     return Buffer.concat(chunks).toString('utf8');
   } finally {
     closeSync(fd);
+  }
+}
+
+/** Bytes read into `chunk` now, 0 at the end, null when a pipe has nothing yet (it would block). */
+function readNow(fd: number, chunk: Buffer): number | null {
+  try {
+    return readSync(fd, chunk, 0, chunk.length, null);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EAGAIN') return null;
+    throw error;
   }
 }
 
