@@ -413,8 +413,7 @@ function drawSeed(seed: number, share: number): number {
 export function shareOfRules(rules: readonly FaultRule[], i: number, n: number): FaultRule[] {
   return rules.flatMap((rule) => {
     if (rule.times === undefined) return [rule];
-    const left = Math.max(0, rule.times - rule.hits);
-    const share = Math.floor(left / n) + (i < left % n ? 1 : 0);
+    const share = partOf(Math.max(0, rule.times - rule.hits), i, n);
     return share === 0 ? [] : [{ ...rule, times: share }];
   });
 }
@@ -428,9 +427,14 @@ export function shareOfFaults(faults: readonly FleetFault[], i: number, n: numbe
   return faults.flatMap((fault) => {
     const times = fault.rule.times;
     if (times === undefined) return [fault];
-    const share = Math.floor(times / n) + (i < times % n ? 1 : 0);
+    const share = partOf(times, i, n);
     return share === 0 ? [] : [{ ...fault, rule: { ...fault.rule, times: share } }];
   });
+}
+
+/** Worker `i`'s part of `count` shared between `n`: the first ones take the odd ones. */
+function partOf(count: number, i: number, n: number): number {
+  return Math.floor(count / n) + (i < count % n ? 1 : 0);
 }
 
 function ruleKey(rules: readonly FaultRule[]): string {
