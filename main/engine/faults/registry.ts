@@ -40,7 +40,18 @@ export class FaultRegistry {
   private readonly draws = new Map<string, SeededRandom>();
   private hitPush: ReturnType<typeof setTimeout> | null = null;
 
-  constructor(private readonly deps: { repo: FaultRuleRepository; clock: EngineClock; bus: Pick<EventBus, 'emit'> }) {
+  constructor(
+    private readonly deps: {
+      repo: FaultRuleRepository;
+      clock: EngineClock;
+      bus: Pick<EventBus, 'emit'>;
+      /**
+       * A `times` rule's hit taken from a count shared with other threads (a fleet's workers,
+       * fleet/shared-times.ts): false once they took them all; undefined for a rule that counts alone.
+       */
+      takeTime?: (ruleId: string) => boolean | undefined;
+    },
+  ) {
     this.rules = deps.repo.list();
   }
 
@@ -139,6 +150,13 @@ export class FaultRegistry {
       if (rule.probability !== undefined && this.draw(rule) >= rule.probability) {
         rule.passes++;
         this.deps.repo.save(rule);
+        continue;
+      }
+      if (rule.times !== undefined && this.deps.takeTime?.(rule.id) === false) {
+        // Another thread took the rule's last hit: this copy is spent without one.
+        rule.spent = true;
+        this.deps.repo.save(rule);
+        this.changed();
         continue;
       }
       rule.hits++;

@@ -16,7 +16,8 @@ import { FaultRegistry } from '../faults/registry.js';
 import { keepAliveTransport } from '../player/http-transport.js';
 import type { LoadParams } from '../player/events.js';
 import { PlayerShare } from './share.js';
-import type { FromWorker, ToWorker } from './worker-protocol.js';
+import { SharedTimes } from './shared-times.js';
+import type { FromWorker, MirroredRules, ToWorker } from './worker-protocol.js';
 
 const port = parentPort;
 if (!port) throw new Error('fleet-worker runs as a worker thread of a fleet');
@@ -42,19 +43,28 @@ let share: PlayerShare | null = null;
 const http = keepAliveTransport();
 /** Ids of the console's rules mirrored here. */
 const mirrored = new Set<string>();
+/** The `times` counts this thread's rules share with the fleet's other threads, by rule id. */
+const times = new SharedTimes();
 
-function mirror(rules: FaultRule[]): void {
+function mirror({ rules, timesLeft }: MirroredRules): void {
   if (!faults) return;
   const wanted = new Set(rules.map((r) => r.id));
   for (const id of [...mirrored])
     if (!wanted.has(id)) {
       faults.remove(id);
+      times.unbind(id);
       mirrored.delete(id);
     }
   // A copy counts its own hits from 0: the main thread adds them to the console's rule.
-  const fresh = rules.filter((r) => !mirrored.has(r.id)).map((r) => ({ ...r, hits: 0, passes: 0, spent: false }));
+  const fresh: FaultRule[] = rules
+    .filter((r) => !mirrored.has(r.id))
+    .map((r) => ({ ...r, hits: 0, passes: 0, spent: false }));
+  for (const rule of fresh) {
+    const left = timesLeft[rule.id];
+    if (left) times.bind(rule.id, left);
+    mirrored.add(rule.id);
+  }
   faults.putBack(fresh);
-  for (const rule of fresh) mirrored.add(rule.id);
 }
 
 /** This thread's hits so far on each mirrored rule. */
@@ -66,15 +76,20 @@ function mirroredHits(): Record<string, number> {
 
 function start(message: Extract<ToWorker, { type: 'start' }>): void {
   if (!init) throw new Error('start before init');
-  const { fleetId, input, numbers, loads, drawSeed, bodySlots } = init;
+  const { fleetId, input, numbers, loads, drawSeed, bodySlots, faultTimes } = init;
   // The fleet's engine time now, from its start: every thread's clock reads the same.
   clock = new EngineClock({
     startAt: message.startAt + (Date.now() - message.startWall) * message.speed,
     speed: message.speed,
     onTimerError: (error, label) => send({ type: 'failed', message: `timer ${label}: ${messageOf(error)}` }),
   });
-  faults = new FaultRegistry({ repo: memoryRepo, clock, bus: { emit: () => undefined } });
-  mirror(message.rules);
+  faults = new FaultRegistry({
+    repo: memoryRepo,
+    clock,
+    bus: { emit: () => undefined },
+    takeTime: (id) => times.take(id),
+  });
+  mirror(message);
   const byNumber = new Map<number, LoadParams>(numbers.map((n, i) => [n, loads[i]!]));
   share = new PlayerShare({
     fleetId,
@@ -86,6 +101,10 @@ function start(message: Extract<ToWorker, { type: 'start' }>): void {
     timeouts: systemWall,
     transport: faultingTransport(http.transport, faults, clock),
     faults,
+    onFaultOn: (index, ruleId) => {
+      const left = faultTimes[index];
+      if (left) times.bind(ruleId, left);
+    },
     post: (exchange) => send({ type: 'exchange', exchange }),
     drawSeed,
     bodySlots,
@@ -121,7 +140,7 @@ port.on('message', (message: ToWorker) => {
         start(message);
         break;
       case 'rules':
-        mirror(message.rules);
+        mirror(message);
         break;
       case 'snapshot':
         if (share)

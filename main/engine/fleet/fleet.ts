@@ -13,7 +13,7 @@
  */
 import { availableParallelism } from 'node:os';
 import type { FaultRule } from '../api/fault-types.js';
-import type { FleetFault, FleetReport, FleetStartInput, FleetTick } from '../api/fleet-types.js';
+import type { FleetReport, FleetStartInput, FleetTick } from '../api/fleet-types.js';
 import { messageOf } from '../api/errors.js';
 import { EngineClock, type Timer } from '../clock/clock.js';
 import type { WallClock } from '../clock/wall.js';
@@ -28,6 +28,8 @@ import { FleetMetrics, latencyByEndpoint, newSketch, quantileOf, statsKey, summa
 import { PlayerShare, type ShareSnapshot } from './share.js';
 import { judge, type Threshold, type ThresholdFigures } from './thresholds.js';
 import { TrafficSampler } from './traffic-sample.js';
+import { timesLeft, type TimesLeft } from './shared-times.js';
+import type { MirroredRules } from './worker-protocol.js';
 import { LocalShare, WorkerShare, workerScript, type Share } from './workers.js';
 
 /** Where a player's queue is: made on the reference server, or BASE_URL with its number. */
@@ -74,6 +76,8 @@ export class Fleet {
   private snapshots: ShareSnapshot[] = [];
   private merged: MergedShares | null = null;
   private mirroredRules = '';
+  /** The count of hits left every thread shares, per console `times` rule mirrored to them. */
+  private readonly ruleTimes = new Map<string, TimesLeft>();
   /** Each share's hits on the console's rules, as its last snapshot said. */
   private readonly ruleHitsSeen: Record<string, number>[] = [];
   private collecting: Promise<void> = Promise.resolve();
@@ -148,13 +152,14 @@ export class Fleet {
     if (workers.length > 0) {
       const rules = this.liveRules();
       this.mirroredRules = ruleKey(rules);
-      workers.forEach((w, i) =>
+      const mirrored = this.mirrorOf(rules);
+      workers.forEach((w) =>
         w.start({
           type: 'start',
           startWall: this.startedWall,
           startAt: this.deps.startAt,
           speed,
-          rules: shareOfRules(rules, i, workers.length),
+          ...mirrored,
         }),
       );
     } else this.shares = [new LocalShare(this.localShare())];
@@ -234,6 +239,10 @@ export class Fleet {
       return [];
     }
     const { authorization: _authorization, ...options } = input;
+    // One count per `times` rule for every thread (shared-times.ts).
+    const faultTimes = (options.faults ?? []).map(({ rule }) =>
+      rule.times === undefined ? null : timesLeft(rule.times),
+    );
     return Array.from({ length: threads }, (_, i) => {
       const numbers: number[] = [];
       for (let n = i + 1; n <= input.players; n += threads) numbers.push(n);
@@ -242,11 +251,12 @@ export class Fleet {
         {
           type: 'init',
           fleetId: this.deps.id,
-          input: { ...options, faults: shareOfFaults(options.faults ?? [], i, threads) },
+          input: options,
           numbers,
           loads: numbers.map((n) => this.deps.queues.queueOf(n)),
           drawSeed: drawSeed(input.seed ?? 1, i),
           bodySlots: bodySlotsOf(threads),
+          faultTimes,
         },
         (exchange) => this.admit(exchange),
         (message) => this.notes.length < 20 && this.notes.push(message),
@@ -303,6 +313,24 @@ export class Fleet {
   }
 
   /** The console's live rules for the players, but those a local share would read itself. */
+  /**
+   * The console's live rules as the workers copy them: a `times` rule with the hits it has left,
+   * and one count of them every thread takes its hits from, made the first time it is mirrored
+   * (the console adds the workers' hits to its rule as they are counted).
+   */
+  private mirrorOf(rules: readonly FaultRule[]): MirroredRules {
+    const left: Record<string, TimesLeft> = {};
+    const copies = rules.map((rule) => {
+      if (rule.times === undefined) return rule;
+      const remaining = Math.max(0, rule.times - rule.hits);
+      let count = this.ruleTimes.get(rule.id);
+      if (!count) this.ruleTimes.set(rule.id, (count = timesLeft(remaining)));
+      left[rule.id] = count;
+      return { ...rule, times: remaining };
+    });
+    return { rules: copies, timesLeft: left };
+  }
+
   private liveRules(): FaultRule[] {
     return (this.deps.faults.list?.() ?? []).filter((rule) => rule.target === 'player' && !rule.spent);
   }
@@ -328,7 +356,8 @@ export class Fleet {
     const rules = this.liveRules();
     if (ruleKey(rules) !== this.mirroredRules) {
       this.mirroredRules = ruleKey(rules);
-      this.shares.forEach((share, i) => share.mirror(shareOfRules(rules, i, this.shares.length)));
+      const mirrored = this.mirrorOf(rules);
+      for (const share of this.shares) share.mirror(mirrored);
     }
     const snapshots = await Promise.all(this.shares.map((s) => s.snapshot()));
     if (!this.running) return;
@@ -403,38 +432,6 @@ function bodySlotsOf(shares: number): number {
 
 function drawSeed(seed: number, share: number): number {
   return ((seed ^ 0x5a5a5a5a) + Math.imul(share, 0x9e3779b1)) >>> 0;
-}
-
-/**
- * The rules worker `i` of `n` decides on: a `times` rule's hits left are shared out between the
- * workers (the first ones take the odd ones; one with none left gets no copy), so the fleet as a
- * whole fails no more requests than the rule says.
- */
-export function shareOfRules(rules: readonly FaultRule[], i: number, n: number): FaultRule[] {
-  return rules.flatMap((rule) => {
-    if (rule.times === undefined) return [rule];
-    const share = partOf(Math.max(0, rule.times - rule.hits), i, n);
-    return share === 0 ? [] : [{ ...rule, times: share }];
-  });
-}
-
-/**
- * The fleet's own timed rules (`--fault`) for worker `i` of `n`: a `times` rule is split as
- * shareOfRules splits the console's. Each thread ran the whole rule, so `times: 10` failed 20
- * requests on two threads and a threshold passed or failed with the machine's cores (audit).
- */
-export function shareOfFaults(faults: readonly FleetFault[], i: number, n: number): FleetFault[] {
-  return faults.flatMap((fault) => {
-    const times = fault.rule.times;
-    if (times === undefined) return [fault];
-    const share = partOf(times, i, n);
-    return share === 0 ? [] : [{ ...fault, rule: { ...fault.rule, times: share } }];
-  });
-}
-
-/** Worker `i`'s part of `count` shared between `n`: the first ones take the odd ones. */
-function partOf(count: number, i: number, n: number): number {
-  return Math.floor(count / n) + (i < count % n ? 1 : 0);
 }
 
 function ruleKey(rules: readonly FaultRule[]): string {

@@ -62,6 +62,8 @@ export interface PlayerShareOptions {
   transport: HttpTransport;
   /** Where the fleet's own timed rules go on (the console's registry, or the worker's own). */
   faults: Pick<FaultRegistry, 'add' | 'remove'>;
+  /** The fleet's timed rule `index` went on as `ruleId` (a worker binds its shared times to it). */
+  onFaultOn?: (index: number, ruleId: string) => void;
   /** An exchange picked for the traffic log: every failure and violation, the rest at the rate. */
   post: (exchange: PlayerExchange) => void;
   /** Seeds the sample draw: each share draws from its own sequence. */
@@ -116,7 +118,7 @@ export class PlayerShare {
   start(): void {
     const { input, clock, startAt } = this.options;
     const since = clock.now() - startAt;
-    for (const fault of input.faults ?? []) this.scheduleFault(fault, since);
+    (input.faults ?? []).forEach((fault, index) => this.scheduleFault(fault, index, since));
     const ramp = input.rampMs ?? 0;
     for (const n of this.options.numbers) {
       const at = input.players === 1 ? 0 : (ramp * (n - 1)) / (input.players - 1);
@@ -222,7 +224,7 @@ export class PlayerShare {
     this.metrics.record(exchange);
   }
 
-  private scheduleFault({ rule, startMs = 0, durationMs }: FleetFault, since: number): void {
+  private scheduleFault({ rule, startMs = 0, durationMs }: FleetFault, index: number, since: number): void {
     // A fleet's rule fails fleet traffic in the players' client, whatever server they play.
     const own = { ...rule, target: 'player' as const, label: rule.label ?? 'fleet fault' };
     const endMs = durationMs === undefined ? Infinity : startMs + durationMs;
@@ -230,6 +232,7 @@ export class PlayerShare {
     this.after(startMs - since, () => {
       const added = this.options.faults.add(own);
       this.ruleIds.add(added.id);
+      this.options.onFaultOn?.(index, added.id);
       if (endMs !== Infinity)
         this.after(endMs - (this.options.clock.now() - this.options.startAt), () => {
           this.options.faults.remove(added.id);

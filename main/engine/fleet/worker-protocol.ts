@@ -4,6 +4,13 @@ import type { FleetStartInput } from '../api/fleet-types.js';
 import type { PlayerExchange } from '../player/client.js';
 import type { LoadParams } from '../player/events.js';
 import type { ShareSnapshot } from './share.js';
+import type { TimesLeft } from './shared-times.js';
+
+/** The console's live `player` rules, each `times` rule with the count of its hits left all threads share. */
+export interface MirroredRules {
+  rules: FaultRule[];
+  timesLeft: Record<string, TimesLeft>;
+}
 
 export type ToWorker =
   /** The share to play: its players' numbers and queues; answered with `ready` once loaded. */
@@ -15,11 +22,13 @@ export type ToWorker =
       loads: LoadParams[];
       drawSeed: number;
       bodySlots: number;
+      /** Per fleet timed rule (`input.faults`), the count of its `times` all threads share; null without `times`. */
+      faultTimes: (TimesLeft | null)[];
     }
   /** The fleet's clock started: engine time `startAt` was at wall time `startWall`, at `speed`. */
-  | { type: 'start'; startWall: number; startAt: number; speed: number; rules: FaultRule[] }
+  | ({ type: 'start'; startWall: number; startAt: number; speed: number } & MirroredRules)
   /** The console's live `player` rules now (added or removed in the Faults area while it plays). */
-  | { type: 'rules'; rules: FaultRule[] }
+  | ({ type: 'rules' } & MirroredRules)
   | { type: 'snapshot'; seq: number }
   /** The fleet ended: the last snapshot, then the players close. */
   | { type: 'finish'; seq: number };

@@ -131,6 +131,37 @@ describe('a fleet on worker threads', () => {
     expect([refused(one), refused(two)]).toEqual([5, 5]);
   }, 60_000);
 
+  it('fails a `times` rule met by one thread only as many times as it says', async () => {
+    // Player 1 plays in thread 1 of 2, the only one whose requests the rule matches. Split up
+    // front, that thread had half the times and the fleet failed 2 of 4.
+    const report = await finished(
+      (
+        await engine.commands.run('fleets.start', {
+          players: 4,
+          baseUrl: `${right.baseUrl}player-{player}/`,
+          authorization: right.authorization,
+          durationMs: 300_000,
+          speed: 40,
+          workers: 2,
+          faults: [
+            {
+              rule: {
+                target: 'player' as const,
+                match: { path: '/q/player-1/timePlayed' },
+                action: { type: 'status' as const, status: 500 },
+                times: 4,
+              },
+            },
+          ],
+        })
+      ).id,
+    );
+    expect(report.workers).toBe(2);
+    const timePlayed = report.endpoints.filter((s) => s.endpoint === 'timePlayed');
+    expect(timePlayed.reduce((n, s) => n + s.faulted, 0)).toBe(4);
+    expect(timePlayed.reduce((n, s) => n + (s.statuses['500'] ?? 0), 0)).toBe(4);
+  }, 60_000);
+
   it('mirrors a rule added live in the console to its workers, and its removal', async () => {
     const { id } = await engine.commands.run('fleets.start', {
       players: 4,

@@ -9,11 +9,10 @@ import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import type { FaultRule } from '../api/fault-types.js';
 import type { PlayerExchange } from '../player/client.js';
 import { zeroCounts } from './metrics.js';
 import { DRAIN_LIMIT_MS, type PlayerShare, type ShareSnapshot } from './share.js';
-import type { FromWorker, ToWorker } from './worker-protocol.js';
+import type { FromWorker, MirroredRules, ToWorker } from './worker-protocol.js';
 
 /** How long a worker may take to answer a snapshot before the fleet reads it as gone. */
 export const WORKER_ANSWER_MS = 15_000;
@@ -23,7 +22,7 @@ export interface Share {
   /** The last snapshot; then its players close (and its thread ends). */
   finish(): Promise<ShareSnapshot>;
   /** The console's live `player` rules now; a local share reads the console's registry itself. */
-  mirror(rules: FaultRule[]): void;
+  mirror(rules: MirroredRules): void;
 }
 
 export class LocalShare implements Share {
@@ -118,8 +117,8 @@ export class WorkerShare implements Share {
     this.worker.postMessage(message satisfies ToWorker);
   }
 
-  mirror(rules: FaultRule[]): void {
-    if (!this.gone) this.worker.postMessage({ type: 'rules', rules } satisfies ToWorker);
+  mirror(rules: MirroredRules): void {
+    if (!this.gone) this.worker.postMessage({ type: 'rules', ...rules } satisfies ToWorker);
   }
 
   snapshot(): Promise<ShareSnapshot> {

@@ -149,7 +149,8 @@ export async function startDefectiveServer(options: DefectiveServerOptions = {})
 
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const url = new URL(request.url ?? '/', 'http://test');
-    const endpoint = url.pathname.replace(/^\/q\//, '');
+    // `/q/player-N/…` is the same queue: a fleet's BASE_URL with `{player}` in it.
+    const endpoint = url.pathname.replace(/^\/q\/(?:player-\d+\/)?/, '');
     requests.push(endpoint);
     const caseId = request.headers['x-conformance-case'];
     cases.push(typeof caseId === 'string' ? caseId : undefined);
