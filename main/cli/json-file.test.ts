@@ -71,6 +71,14 @@ describe('a file that is not a regular file', () => {
     expect(performance.now() - started).toBeLessThan(2_500);
   });
 
+  it('run gives a FIFO no one writes to no longer than its --timeout', async () => {
+    const started = performance.now();
+    const { code, stderr } = await runCli('run', fifo(), '--timeout', '1');
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/nothing came within 1 s \(a pipe no one writes to\?\)/);
+    expect(performance.now() - started).toBeLessThan(5_000);
+  });
+
   it('a shell’s empty pipe (`<(true)`, `true | … /dev/stdin`) is empty at once, not waited on as a FIFO', () => {
     const bin = fileURLToPath(new URL('../../out/cli/bin.js', import.meta.url));
     if (!existsSync(bin)) throw new Error(`${bin} is missing: run npm run build first`);

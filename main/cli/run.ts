@@ -15,7 +15,7 @@ import type { CliIo } from './io.js';
 import { claimOutput, quietLogger, writeReport } from './output.js';
 import { scenarioJUnit } from './junit.js';
 import { explanationLines } from './explanation.js';
-import { readJsonFile } from './json-file.js';
+import { readJsonFile, STREAM_READ_MS } from './json-file.js';
 import {
   DEFAULT_RUN_TIMEOUT_SEC,
   parseAllowedHost,
@@ -98,8 +98,9 @@ export function parseRunArgs(argv: string[]): RunArgs {
 type RunInput =
   { kind: 'bundle'; value: Record<string, unknown> } | { kind: 'scenario'; value: Record<string, unknown> };
 
-export function readRunInput(file: string): RunInput {
-  const value = readJsonFile(file);
+/** `streamReadMs`: how long a pipe or a device may take to give the file (the run's --timeout, at most 30 s). */
+export function readRunInput(file: string, streamReadMs = STREAM_READ_MS): RunInput {
+  const value = readJsonFile(file, { streamReadMs });
   if (typeof value !== 'object' || value === null || Array.isArray(value))
     throw new UsageError(`${file} holds no JSON object: a repro bundle or a scenario is one`);
   const record = value as Record<string, unknown>;
@@ -116,7 +117,8 @@ export function readRunInput(file: string): RunInput {
 
 export async function runCommand(argv: string[], io: CliIo): Promise<ExitCode> {
   const args = parseRunArgs(argv);
-  const input = readRunInput(args.file);
+  // The run's deadline bounds its file's read too: a pipe never waits past it.
+  const input = readRunInput(args.file, Math.min(STREAM_READ_MS, args.timeoutSec * 1000));
   // Only what goes wrong reaches stderr: the run's own lines are the output.
   const engineLog = quietLogger(createLogger(io.stderr));
   // What the file builds as it runs (a URL saved from an answer) meets the same rule as what it says.
