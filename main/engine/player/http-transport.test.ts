@@ -179,6 +179,56 @@ describe('keepAliveTransport', () => {
     }
   });
 
+  it('lets an idle connection go before the server does: after its own idle time, or a second before the server’s hint', async () => {
+    // A server that keeps idle connections for 2 s and says so (`Keep-Alive: timeout=2`), and one
+    // that keeps them for a minute without a word: a POST that went out on a connection such a
+    // server was closing failed (audit, reports).
+    const servers = await Promise.all(
+      [2_000, 60_000].map(async (keepAliveMs) => {
+        const connections: unknown[] = [];
+        const server = createServer((req, res) => {
+          req.resume();
+          req.on('end', () => res.writeHead(204).end());
+        });
+        server.keepAliveTimeout = keepAliveMs;
+        server.on('connection', (socket) => connections.push(socket));
+        await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+        return {
+          server,
+          connections,
+          url: `http://127.0.0.1:${(server.address() as { port: number }).port}/timePlayed`,
+        };
+      }),
+    );
+    const { transport, close } = keepAliveTransport(1_200);
+    const post = async (url: string) => {
+      const response = await transport({ method: 'POST', url, headers: {}, body: '{}', signal: signal() });
+      await response.text();
+      return response.status;
+    };
+    try {
+      const [hinted, silent] = servers;
+      // Within the time: the same connection.
+      expect([await post(hinted!.url), await post(silent!.url)]).toEqual([204, 204]);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect([await post(hinted!.url), await post(silent!.url)]).toEqual([204, 204]);
+      expect([hinted!.connections.length, silent!.connections.length]).toEqual([1, 1]);
+      // The hint (2 s, less a second) closes the first sooner than the pool's 1.2 s; the second after 1.2 s.
+      await new Promise((resolve) => setTimeout(resolve, 1_100));
+      expect(await post(hinted!.url)).toBe(204);
+      expect(hinted!.connections).toHaveLength(2);
+      await new Promise((resolve) => setTimeout(resolve, 1_300));
+      expect(await post(silent!.url)).toBe(204);
+      expect(silent!.connections).toHaveLength(2);
+    } finally {
+      close();
+      for (const { server } of servers) {
+        server.closeAllConnections();
+        await new Promise<void>((resolve) => server.close(() => resolve()));
+      }
+    }
+  });
+
   it('does not send again a request whose new connection fails too: that is the server’s answer', async () => {
     const dropping = createServer((req) => req.socket.destroy());
     await new Promise<void>((resolve) => dropping.listen(0, '127.0.0.1', resolve));

@@ -27,11 +27,21 @@ export interface KeepAliveTransport {
   close(): void;
 }
 
+/**
+ * How long a kept connection may sit idle before the pool closes it. Below the 5 s that Node's and
+ * Apache's servers keep one: a connection the server closes just as a request goes out on it fails
+ * that request (sent again only for a GET), so the pool lets go first. Given a timeout, Node's
+ * pool also reads the server's `Keep-Alive: timeout=N` and lets go a second before N.
+ */
+export const IDLE_CONNECTION_MS = 4_000;
+
 /** A transport with its own connection pools; each engine makes one and closes it. */
-export function keepAliveTransport(): KeepAliveTransport {
+export function keepAliveTransport(idleMs = IDLE_CONNECTION_MS): KeepAliveTransport {
+  // `timeout` is the idle time of a pooled connection: one in use only hears a 'timeout' event,
+  // which nothing here listens to (a request's own deadline is the client's).
   const agents = {
-    http: new HttpAgent({ keepAlive: true }),
-    https: new HttpsAgent({ keepAlive: true }),
+    http: new HttpAgent({ keepAlive: true, timeout: idleMs }),
+    https: new HttpsAgent({ keepAlive: true, timeout: idleMs }),
   };
   const send = async (request: HttpRequest): Promise<HttpResponse> => {
     let current = request;
