@@ -217,6 +217,12 @@ describe('a server wrong in one way fails that one case', () => {
     expect(sizes.message).toMatch(/previousWindowSize=5&upcomingWindowSize=10.*more than upcomingWindowSize=10/);
   });
 
+  it('(audit) takes media from another host of the CDN, signed anew in every window, as the same track', async () => {
+    const { run } = await check({ rotatesMediaHosts: true });
+    expect(run.cases.find((c) => c.id === 'item-window.stable-identity')!.outcome).toBe('pass');
+    expect(run.cases.filter((c) => c.outcome === 'fail')).toEqual([]);
+  });
+
   it('names both answers where an id names two tracks', async () => {
     const { run } = await check({ defects: ['reusesIds'] });
     expect(run.cases.find((c) => c.id === 'item-window.stable-identity')!.message).toMatch(

@@ -65,22 +65,32 @@ export function mediaOf(url: unknown): string | undefined {
   return `${parsed.origin}${parsed.pathname}`;
 }
 
-/** A track as an item id's identity is told: its name, and its media without the query. */
+/**
+ * A track as an item id's identity is told: its name, and its media's path (`media`, with its
+ * host, is what a finding shows).
+ */
 export interface TrackIdentity {
   name?: string | undefined;
   media?: string | undefined;
+  /** The media URL's path alone: a refreshed URL may come from another host of the same CDN. */
+  mediaPath?: string | undefined;
 }
 
 /** An item's track as the identity checks compare it (this one, and check's item-window.stable-identity). */
 export function trackOf(track: { name?: unknown; mediaUrl?: unknown }): TrackIdentity {
-  return { name: typeof track.name === 'string' ? track.name : undefined, media: mediaOf(track.mediaUrl) };
+  const media = mediaOf(track.mediaUrl);
+  return {
+    name: typeof track.name === 'string' ? track.name : undefined,
+    media,
+    mediaPath: media !== undefined && URL.canParse(media) ? new URL(media).pathname : media,
+  };
 }
 
 /** Whether two tracks differ in what both of them say (a field one leaves out is not compared). */
 export function otherTrack(was: TrackIdentity, now: TrackIdentity): boolean {
   return (
     (was.name !== undefined && now.name !== undefined && was.name !== now.name) ||
-    (was.media !== undefined && now.media !== undefined && was.media !== now.media)
+    (was.mediaPath !== undefined && now.mediaPath !== undefined && was.mediaPath !== now.mediaPath)
   );
 }
 

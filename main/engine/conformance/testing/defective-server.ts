@@ -91,6 +91,8 @@ export interface DefectiveServerOptions {
   renamesEveryWindow?: boolean;
   /** A new queueVersion in every window (`v7` in the 7th), as a server that does not keep its version. */
   newVersionEveryWindow?: boolean;
+  /** Each window's media from another host of its CDN (`edge-2.media.example`), signed anew: right. */
+  rotatesMediaHosts?: boolean;
   /** One item more than asked after the item, when upcomingWindowSize is this or more. */
   oneMoreFromUpcoming?: number;
   /** Headers every answer carries besides its content-type. */
@@ -276,7 +278,9 @@ export async function startDefectiveServer(options: DefectiveServerOptions = {})
     const to = Math.min(ids.length, at + (onlyTwo ? Math.min(upcoming, 1) : upcoming + padded) + 1);
     const items = ids.slice(from, to).map((id, k) => {
       const other = defects.has('reusesIds') && itemId !== null && from + k >= 10 ? ' (another)' : '';
-      const media = `https://media.example/${id}${other ? '-another' : ''}.mp3`;
+      const host = options.rotatesMediaHosts ? `edge-${windowsServed % 3}.media.example` : 'media.example';
+      const signed = options.rotatesMediaHosts ? `?sig=${windowsServed}` : '';
+      const media = `https://${host}/${id}${other ? '-another' : ''}.mp3${signed}`;
       return {
         id: options.renamesEveryWindow ? `${id}-r${windowsServed}` : id,
         track: {
