@@ -4,13 +4,15 @@
  * fetches thousands of windows: the run keeps the first track seen under each id and the
  * conflicts, not the windows (docs/contract/console.md §8, the 300 MB bound).
  *
- * A track is told by its name and its media URL without the query (signed URLs are refreshed,
- * platform.md §2.4 `play`); a field a window leaves out is not compared.
+ * A track is told by its name and its media URL's path, without host and query (signed URLs are
+ * refreshed, platform.md §2.4 `play`, and may come from another host of a CDN); a field a window
+ * leaves out is not compared. The same path on another host is noted apart (`hostChanges`): one
+ * file on two hosts, or two files in two buckets, which only the server can tell.
  */
 import { isObject } from '../api/is-object.js';
 import { idOf, type WindowView } from './window-view.js';
 import { requestLine, type Answer } from './server.js';
-import { describeTrack, otherTrack, trackOf, type TrackIdentity } from '../player/contract-check.js';
+import { describeTrack, otherHost, otherTrack, trackOf, type TrackIdentity } from '../player/contract-check.js';
 
 type Seen = TrackIdentity & { answer: Answer };
 
@@ -22,7 +24,12 @@ export class TrackIdentities {
   readonly seen = new Map<string, Seen>();
   /** One sentence per id that named two tracks, and the windows that show it. */
   readonly conflicts: string[] = [];
+  /** One sentence per id whose media path came from two hosts (the first few), and how many in all. */
+  readonly hostChanges: string[] = [];
+  hostChanged = 0;
   readonly evidence = new Set<Answer>();
+  /** Ids whose host change is said already: once an id. */
+  private readonly saidHost = new Set<string>();
 
   add(view: WindowView): void {
     this.windows++;
@@ -37,7 +44,10 @@ export class TrackIdentities {
         this.seen.set(id, now);
         continue;
       }
-      if (!otherTrack(before, now)) continue;
+      if (!otherTrack(before, now)) {
+        if (otherHost(before, now) && !this.saidHost.has(id)) this.noteHost(id, before, now);
+        continue;
+      }
       this.conflicts.push(
         `expected ${id} to name one track, got ${describeTrack(before)} in ${requestLine(before.answer)} and ${describeTrack(now)} in ${requestLine(now.answer)}`,
       );
@@ -45,4 +55,16 @@ export class TrackIdentities {
       this.seen.set(id, { name: undefined, media: undefined, answer: now.answer });
     }
   }
+
+  private noteHost(id: string, before: Seen, now: Seen): void {
+    this.saidHost.add(id);
+    if (this.hostChanged++ >= HOST_CHANGES_SAID) return;
+    this.hostChanges.push(
+      `${id} came with its media from two hosts, ${describeTrack(before)} in ${requestLine(before.answer)} and ${describeTrack(now)} in ${requestLine(now.answer)}: one track if both serve the same file (a CDN's hosts), another under a reused id if not`,
+    );
+    this.evidence.add(before.answer).add(now.answer);
+  }
 }
+
+/** Host changes told in full (a case lists three findings: these and the count of the rest); a CDN that rotates hosts does it for every id. */
+const HOST_CHANGES_SAID = 2;

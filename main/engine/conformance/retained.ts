@@ -67,9 +67,17 @@ function itemAsRead(item: unknown): unknown {
   };
 }
 
-/** A long signed URL without its query, which `stable-identity` drops anyway (a signed URL may be refreshed). */
+/**
+ * A long signed URL without its query, which `stable-identity` drops anyway (a signed URL may be
+ * refreshed), and a long path as its fingerprint after its origin: the fingerprint of the path
+ * alone, so that one path from two hosts stays one path as `stable-identity` compares it.
+ */
 function mediaAsRead(url: unknown): unknown {
-  return small(typeof url === 'string' && url.length > LONGEST_KEPT ? mediaOf(url) : url);
+  if (typeof url !== 'string' || url.length <= LONGEST_KEPT) return small(url);
+  const media = mediaOf(url)!;
+  if (media.length <= LONGEST_KEPT || !URL.canParse(media)) return small(media);
+  const { origin, pathname } = new URL(media);
+  return `${origin}${small(pathname) as string}`;
 }
 
 /** Strings past this many characters are kept as a fingerprint. */

@@ -67,7 +67,7 @@ export function mediaOf(url: unknown): string | undefined {
 
 /**
  * A track as an item id's identity is told: its name, and its media's path (`media`, with its
- * host, is what a finding shows).
+ * host, is what a finding shows). Another host alone is not another track (`otherHost`).
  */
 export interface TrackIdentity {
   name?: string | undefined;
@@ -92,6 +92,15 @@ export function otherTrack(was: TrackIdentity, now: TrackIdentity): boolean {
     (was.name !== undefined && now.name !== undefined && was.name !== now.name) ||
     (was.mediaPath !== undefined && now.mediaPath !== undefined && was.mediaPath !== now.mediaPath)
   );
+}
+
+/**
+ * Whether two tracks told the same by `otherTrack` have their media on two hosts: one file from two
+ * hosts of a CDN, or two files under one path in two buckets (`label-a.s3…`, `label-b.s3…`). Only
+ * the server knows which, so check warns of it and fails nothing.
+ */
+export function otherHost(was: TrackIdentity, now: TrackIdentity): boolean {
+  return was.media !== undefined && now.media !== undefined && was.media !== now.media && !otherTrack(was, now);
 }
 
 /** `"Name" (https://host/path)`, as a finding names a track. */

@@ -20,6 +20,12 @@ export const stableIdentity: ConformanceCase = {
     if (identities.items === 0) return skip('no window held an item with a track: nothing to compare', windows);
     const findings = new Findings();
     for (const conflict of identities.conflicts) findings.fail(conflict);
+    // One file on two hosts is right, two files under one path in two buckets is not: said, not judged.
+    for (const change of identities.hostChanges) findings.warn(change);
+    if (identities.hostChanged > identities.hostChanges.length)
+      findings.warn(
+        `${(identities.hostChanged - identities.hostChanges.length).toLocaleString('en-US')} more ids came with their media from two hosts`,
+      );
     return findings.verdict(
       `${identities.seen.size.toLocaleString('en-US')} ids in ${identities.windows} windows, each naming one track wherever it appeared`,
       identities.evidence.size ? [...identities.evidence] : windows,
