@@ -177,15 +177,18 @@ export class FaultRegistry {
   /**
    * Hits a rule took elsewhere: in a fleet's worker thread, which decides on a copy of it. Counted
    * as if decided here (spent once its times are used up); an unknown or spent rule is left alone.
+   * Answers false for a rule not here (taken away, maybe to be put back): its hits are not told.
    */
-  countHits(id: string, hits: number): void {
+  countHits(id: string, hits: number): boolean {
     const rule = this.rules.find((r) => r.id === id);
-    if (!rule || rule.spent || hits <= 0) return;
+    if (!rule) return false;
+    if (rule.spent || hits <= 0) return true;
     rule.hits += hits;
     if (rule.times !== undefined && rule.hits >= rule.times) rule.spent = true;
     this.deps.repo.save(rule);
     if (rule.spent) this.changed();
     else this.hitLater();
+    return true;
   }
 
   private draw(rule: FaultRule): number {

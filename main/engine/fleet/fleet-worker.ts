@@ -43,6 +43,12 @@ let share: PlayerShare | null = null;
 const http = keepAliveTransport();
 /** Ids of the console's rules mirrored here. */
 const mirrored = new Set<string>();
+/**
+ * Hits of the copies let go here, by rule id: a rule that leaves the console may come back under
+ * its id (a scenario's `clearFaults` puts it back), and its new copy counts from 0. Reported with
+ * the live copy's, so each id's count only grows and the console is told every hit.
+ */
+const letGo = new Map<string, number>();
 /** The `times` counts this thread's rules share with the fleet's other threads, by rule id. */
 const times = new SharedTimes();
 
@@ -51,6 +57,7 @@ function mirror({ rules, timesLeft }: MirroredRules): void {
   const wanted = new Set(rules.map((r) => r.id));
   for (const id of [...mirrored])
     if (!wanted.has(id)) {
+      letGo.set(id, (letGo.get(id) ?? 0) + (faults.get(id)?.hits ?? 0));
       faults.remove(id);
       times.unbind(id);
       mirrored.delete(id);
@@ -65,12 +72,14 @@ function mirror({ rules, timesLeft }: MirroredRules): void {
     mirrored.add(rule.id);
   }
   faults.putBack(fresh);
+  // In the console's order (a rule moved there is moved here), before the fleet's own rules.
+  rules.forEach((rule, i) => faults!.move(rule.id, i));
 }
 
-/** This thread's hits so far on each mirrored rule. */
+/** This thread's hits so far on each console rule mirrored here, its copies let go included. */
 function mirroredHits(): Record<string, number> {
-  const hits: Record<string, number> = {};
-  for (const id of mirrored) hits[id] = faults?.get(id)?.hits ?? 0;
+  const hits: Record<string, number> = Object.fromEntries(letGo);
+  for (const id of mirrored) hits[id] = (hits[id] ?? 0) + (faults?.get(id)?.hits ?? 0);
   return hits;
 }
 

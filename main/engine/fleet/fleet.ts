@@ -306,13 +306,13 @@ export class Fleet {
       const seen = (this.ruleHitsSeen[i] ??= {});
       for (const [id, hits] of Object.entries(snapshot.ruleHits ?? {})) {
         const fresh = hits - (seen[id] ?? 0);
-        if (fresh > 0) this.deps.faults.countHits?.(id, fresh);
+        // Hits of a rule the console does not have now wait for it: one put back under its id counts them.
+        if (fresh > 0 && this.deps.faults.countHits?.(id, fresh) === false) continue;
         seen[id] = Math.max(hits, seen[id] ?? 0);
       }
     });
   }
 
-  /** The console's live rules for the players, but those a local share would read itself. */
   /**
    * The console's live rules as the workers copy them: a `times` rule with the hits it has left,
    * and one count of them every thread takes its hits from, made the first time it is mirrored
@@ -331,6 +331,7 @@ export class Fleet {
     return { rules: copies, timesLeft: left };
   }
 
+  /** The console's live rules for the players, but those a local share would read itself. */
   private liveRules(): FaultRule[] {
     return (this.deps.faults.list?.() ?? []).filter((rule) => rule.target === 'player' && !rule.spent);
   }
@@ -424,12 +425,12 @@ export class Fleet {
   }
 }
 
-/** Each share's own sample draw, from the fleet's seed: a run logs the same exchanges again. */
 /** Each of `shares` threads' part of the fleet's slots for big answers: the fleet holds as many in all. */
 function bodySlotsOf(shares: number): number {
   return Math.max(1, Math.floor(FLEET_BODY_SLOTS / shares));
 }
 
+/** Each share's own sample draw, from the fleet's seed: a run logs the same exchanges again. */
 function drawSeed(seed: number, share: number): number {
   return ((seed ^ 0x5a5a5a5a) + Math.imul(share, 0x9e3779b1)) >>> 0;
 }

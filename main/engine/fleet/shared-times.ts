@@ -34,7 +34,7 @@ export class SharedTimes {
    */
   take(ruleId: string): boolean | undefined {
     const count = this.counts.get(ruleId);
-    // The count falls below 0 by at most one a thread: a copy told "none left" is spent.
+    // The count falls below 0 by at most one a copy: a copy told "none left" is spent.
     return count && Atomics.sub(count, 0, 1) > 0;
   }
 }

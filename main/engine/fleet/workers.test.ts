@@ -8,7 +8,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FleetReport } from '../api/fleet-types.js';
 import { startDefectiveServer, type DefectiveServer } from '../conformance/testing/defective-server.js';
+import { EngineClock } from '../clock/clock.js';
 import { systemWall } from '../clock/wall.js';
+import { FaultRegistry } from '../faults/registry.js';
 import type { Engine } from '../index.js';
 import { startTestEngine } from '../testing/http.js';
 import { Fleet } from './fleet.js';
@@ -215,6 +217,83 @@ describe('a fleet on worker threads', () => {
     const report = await engine.commands.run('fleets.stop', { id });
     expect(report.workers).toBe(2);
     expect(timePlayed(report, '500')).toBeGreaterThan(0);
+  }, 90_000);
+
+  it('tells the console every hit of a rule taken away and put back under its id, and the rules’ new order', async () => {
+    // A scenario's clearFaults takes the console's rules away and puts them back as they were (review).
+    const registry = new FaultRegistry({
+      repo: {
+        list: () => [],
+        add: () => undefined,
+        save: () => undefined,
+        reorder: () => undefined,
+        remove: () => true,
+      } as never,
+      clock: new EngineClock({ startAt: Date.now(), speed: 0 }),
+      bus: { emit: () => undefined },
+    });
+    const times = 24;
+    const rule = registry.add({
+      target: 'player',
+      match: { path: '/timePlayed' },
+      action: { type: 'status', status: 500 },
+      times,
+    });
+    const fleet = new Fleet({
+      id: 'fleet-put-back',
+      input: { players: 4, durationMs: 3_600_000, workers: 2, speed: 40 },
+      thresholds: [],
+      wall: systemWall,
+      startAt: Date.now(),
+      faults: registry,
+      queues: baseUrlQueues(right.baseUrl, right.authorization),
+      log: () => null,
+      onTick: () => undefined,
+    });
+    const answered = (status: string): number =>
+      fleet
+        .report()
+        .endpoints.filter((s) => s.endpoint === 'timePlayed')
+        .reduce((n, s) => n + (s.statuses[status] ?? 0), 0);
+    const until = async (ok: () => boolean): Promise<void> => {
+      for (let i = 0; i < 300 && !ok(); i++) await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(ok()).toBe(true);
+    };
+    await fleet.start();
+    try {
+      await until(() => registry.get(rule.id)!.hits >= 3);
+      const asListed = registry.get(rule.id)!;
+      registry.remove(rule.id);
+      // Two ticks: every thread lets its copy go (with hits the console was not yet told of).
+      await new Promise((resolve) => setTimeout(resolve, 2_200));
+      registry.putBack([asListed]);
+      await until(() => answered('500') >= times);
+      await until(() => registry.get(rule.id)!.spent);
+      expect(answered('500')).toBe(times);
+      expect(registry.get(rule.id)).toMatchObject({ hits: times, spent: true });
+
+      // Two rules for the same requests: the first in the console's order fails them, in every thread.
+      const first = registry.add({
+        target: 'player',
+        match: { path: '/timePlayed' },
+        action: { type: 'status', status: 502 },
+      });
+      const second = registry.add({
+        target: 'player',
+        match: { path: '/timePlayed' },
+        action: { type: 'status', status: 503 },
+      });
+      await until(() => answered('502') >= 4);
+      registry.move(second.id, 0);
+      // Within a tick or two, only the rule now first acts.
+      await new Promise((resolve) => setTimeout(resolve, 2_200));
+      const [was502, was503] = [answered('502'), answered('503')];
+      await until(() => answered('503') >= was503 + 4);
+      expect(answered('502')).toBe(was502);
+      expect(registry.get(first.id)!.hits).toBe(was502);
+    } finally {
+      await fleet.stop();
+    }
   }, 90_000);
 
   it('ends every worker thread when stopped', async () => {
