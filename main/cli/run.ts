@@ -117,7 +117,8 @@ export function readRunInput(file: string, streamReadMs = STREAM_READ_MS): RunIn
 
 export async function runCommand(argv: string[], io: CliIo): Promise<ExitCode> {
   const args = parseRunArgs(argv);
-  // The run's deadline bounds its file's read too: a pipe never waits past it.
+  // A pipe is waited on no longer than the run's own --timeout (which starts once the file is
+  // read and the console is up): a FIFO nobody writes to is not 30 s whatever --timeout says.
   const input = readRunInput(args.file, Math.min(STREAM_READ_MS, args.timeoutSec * 1000));
   // Only what goes wrong reaches stderr: the run's own lines are the output.
   const engineLog = quietLogger(createLogger(io.stderr));
