@@ -227,6 +227,15 @@ describe('a server wrong in one way fails that one case', () => {
     expect(run.cases.filter((c) => c.outcome === 'fail')).toEqual([]);
   });
 
+  it('(audit) fails size-limits for the walk’s windows one item over at its large sizes, which its own asks never reach', async () => {
+    const { run } = await check({ oneMoreFromUpcoming: 20, items: 300 });
+    const sizes = run.cases.find((c) => c.id === 'item-window.size-limits')!;
+    expect(sizes.outcome).toBe('fail');
+    expect(sizes.message).toMatch(
+      /upcomingWindowSize=100.*: 101 items after item-\d+, more than upcomingWindowSize=100/,
+    );
+  });
+
   it('names both answers where an id names two tracks', async () => {
     const { run } = await check({ defects: ['reusesIds'] });
     expect(run.cases.find((c) => c.id === 'item-window.stable-identity')!.message).toMatch(

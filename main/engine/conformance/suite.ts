@@ -1,7 +1,7 @@
 /**
  * The conformance suite: its cases in the order a run settles them. A case that builds on others
- * comes after them; the walk comes before the cases that judge every window fetched (items,
- * queueVersion), so they judge the walk's windows too; the play-through comes after every case
+ * comes after them; the walk comes before the cases that judge every window fetched (sizes,
+ * items, queueVersion), so they judge the walk's windows too; the play-through comes after every case
  * it builds on, and before the cases that judge every answer of the run (ids naming one track,
  * Retry-After, timing), so they judge its answers too. Each case talks to the server as itself:
  * its requests carry `X-Conformance-Case` (docs/contract/console.md §8).
@@ -32,13 +32,13 @@ export const SUITE: readonly ConformanceCase[] = [
   contextAnswers,
   reachableBaseUrl,
   firstWindow,
-  windowSizeLimits,
   windowCentred,
   unknownItem,
   negativeSize,
   nonIntegerSize,
   queueEnds,
   uniqueIds,
+  windowSizeLimits,
   windowItems,
   windowQueueVersion,
   versionAgrees,

@@ -42,6 +42,13 @@ export const windowSizeLimits: ConformanceCase = {
     if (!ids) return skip(noItems(facts));
     const anchor = ids[middleOf(ids)]!;
     const findings = new Findings();
+    // The windows fetched before this case (the walk's, asked 100 at a time, among them): a
+    // server one item over from 20 on passed with only the sizes below judged (audit).
+    const earlier = facts.windows.flatMap((view) => {
+      const ask = askOf(view.answer);
+      return ask ? [{ ask, view }] : [];
+    });
+
     let fewer = 0;
     const asks: WindowAsk[] = [
       { reason: 'load', previousWindowSize: 0, upcomingWindowSize: 0 },
@@ -71,9 +78,16 @@ export const windowSizeLimits: ConformanceCase = {
       if (view.items.length < most && view.includesBeginningOfQueue !== true && view.includesEndOfQueue !== true)
         fewer++;
     }
+    // After the case's own: those name the sizes a server gets wrong most plainly (zero ones).
+    for (const { ask, view } of earlier)
+      for (const problem of sizeProblems(ask, view)) findings.fail(`${requestLine(view.answer)}: ${problem}`);
     if (fewer) findings.note(`${fewer} of them held fewer than asked (a server may)`);
+    const largest = Math.max(
+      LARGEST_ASKED,
+      ...earlier.map(({ ask }) => Math.max(ask.previousWindowSize, ask.upcomingWindowSize)),
+    );
     return findings.verdict(
-      `${asks.length} windows asked with sizes from 0 to ${LARGEST_ASKED}, none held more than asked on either side`,
+      `${asks.length} windows asked with sizes from 0 to ${LARGEST_ASKED}, and the ${earlier.length} fetched before with sizes up to ${largest}: none held more than asked on either side`,
     );
   },
 };
@@ -159,6 +173,21 @@ export function sizeProblems(ask: WindowAsk, view: WindowView): string[] {
   if (after > ask.upcomingWindowSize)
     problems.push(`${items(after)} after ${ask.itemId}, more than upcomingWindowSize=${ask.upcomingWindowSize}`);
   return problems;
+}
+
+/** What a window was asked for, read from its request: null unless both sizes are whole numbers of zero or more. */
+function askOf(answer: Answer): WindowAsk | null {
+  if (!URL.canParse(answer.exchange.url)) return null;
+  const query = new URL(answer.exchange.url).searchParams;
+  const [previous, upcoming] = [query.get('previousWindowSize'), query.get('upcomingWindowSize')];
+  if (previous === null || upcoming === null || !/^\d{1,6}$/.test(previous) || !/^\d{1,6}$/.test(upcoming)) return null;
+  const itemId = query.get('itemId');
+  return {
+    reason: (query.get('reason') ?? 'refresh') as WindowAsk['reason'],
+    ...(itemId === null ? {} : { itemId }),
+    previousWindowSize: Number(previous),
+    upcomingWindowSize: Number(upcoming),
+  };
 }
 
 export function noItems(facts: SuiteFacts): string {
