@@ -72,6 +72,41 @@ describe('check reaches every server that is there', () => {
   );
 });
 
+describe('check judges a server whose answer begins as HTTP and then breaks it (audit)', () => {
+  it.each([
+    [
+      'a status line without a status',
+      'HTTP/1.1 abc\r\n\r\n',
+      /HPE_INVALID_STATUS: a status line without a three-digit status/,
+    ],
+    [
+      'a header line that is no header',
+      'HTTP/1.1 200 OK\r\nthis is not a header\r\n\r\n{}',
+      /HPE_INVALID_HEADER_TOKEN: a header line that is not a name and a value/,
+    ],
+  ])('%s: its cases fail saying so (exit 1), not "cannot reach"', async (_what, answer, said) => {
+    const server = createNetServer((socket) => socket.on('data', () => socket.end(answer)));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (server.address() as AddressInfo).port;
+      const { code, stdout, stderr } = await runCli(
+        'check',
+        `http://127.0.0.1:${port}/queues/q1/v2.3/`,
+        '--timeout',
+        '20',
+      );
+      expect(code, stderr).toBe(1);
+      expect(stderr).not.toMatch(/cannot reach/);
+      const context = stdout.split('\n').find((line) => / context: /.test(line));
+      expect(context).toMatch(/^FAIL/);
+      expect(context).toMatch(/the server's answer began as HTTP and then broke its rules, which no HTTP client reads/);
+      expect(context).toMatch(said);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+});
+
 describe('check says why it cannot reach a server that speaks no HTTP', () => {
   it('bytes that are not HTTP (a TLS server asked over http://): exit 2, saying so', async () => {
     const server = createNetServer((socket) => socket.once('data', () => socket.end('\x15\x03\x01\x00\x02\x02\x50')));

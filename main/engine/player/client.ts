@@ -418,8 +418,9 @@ const CONNECTION_HINTS: Record<string, string> = {
 /**
  * Why an answer that came could not be read, in words, or undefined when the failure was no
  * answer at all (refused, reset, silent). `answered`: an HTTP server answered, wrongly (headers
- * over the limit, a redirect loop); bytes that are not HTTP at all (a TLS server asked over
- * http://) are no answer, only a better word for why. fetch and node:http say it with the same codes.
+ * over the limit, a redirect loop, a status line or a header line that breaks HTTP's rules);
+ * bytes that do not even begin as HTTP (a TLS or SSH server on the port) are no answer, only a
+ * better word for why. fetch and node:http say it with the same codes.
  */
 function unreadableAnswer(error: unknown): { message: string; answered: boolean } | undefined {
   const cause = (error as { cause?: { code?: unknown; message?: unknown } }).cause;
@@ -431,13 +432,31 @@ function unreadableAnswer(error: unknown): { message: string; answered: boolean 
     };
   if (cause?.message === 'redirect count exceeded')
     return { message: 'the server redirected the request more than 20 times (a redirect loop?)', answered: true };
-  if (code.startsWith('HPE_'))
+  // llhttp's code for bytes that are not "HTTP/" where an answer begins.
+  if (code === 'HPE_INVALID_CONSTANT')
     return {
       message: `connection failed: what came back is not HTTP (${code}); an https server asked over http://?`,
       answered: false,
     };
+  if (code.startsWith('HPE_'))
+    return {
+      message: `the server's answer began as HTTP and then broke its rules, which no HTTP client reads (${code}: ${HTTP_BREAKS[code] ?? 'a malformed answer'})`,
+      answered: true,
+    };
   return undefined;
 }
+
+/** What llhttp's codes for an answer that broke HTTP's rules mean, for the common ones. */
+const HTTP_BREAKS: Record<string, string> = {
+  HPE_INVALID_VERSION: 'an HTTP version that is not one',
+  HPE_INVALID_STATUS: 'a status line without a three-digit status',
+  HPE_INVALID_HEADER_TOKEN: 'a header line that is not a name and a value',
+  HPE_INVALID_CHUNK_SIZE: 'a chunk size that is not a hexadecimal number',
+  HPE_UNEXPECTED_CONTENT_LENGTH: 'a Content-Length beside chunked encoding',
+  HPE_INVALID_CONTENT_LENGTH: 'a Content-Length that is not a number',
+  HPE_CR_EXPECTED: 'a line not ended with CRLF',
+  HPE_LF_EXPECTED: 'a line not ended with CRLF',
+};
 
 /** Response headers a client keeps of one answer, at most: a server may send thousands. */
 const MAX_KEPT_HEADERS = 100;

@@ -48,7 +48,6 @@ export const windowSizeLimits: ConformanceCase = {
       const ask = askOf(view.answer);
       return ask ? [{ ask, view }] : [];
     });
-
     let fewer = 0;
     const asks: WindowAsk[] = [
       { reason: 'load', previousWindowSize: 0, upcomingWindowSize: 0 },
