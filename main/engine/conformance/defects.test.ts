@@ -236,6 +236,16 @@ describe('a server wrong in one way fails that one case', () => {
     );
   });
 
+  it('(audit) says why a 503 on the play-through’s load fails it: a load is not retried', async () => {
+    const { run } = await check({ busyOnPlayThroughLoad: true });
+    expect(run.cases.find((c) => c.id === 'play-through')).toMatchObject({
+      outcome: 'fail',
+      message: expect.stringMatching(
+        /^expected the load to start the queue, got .*503.* \(a player does not retry a load's window: platform\.md §7\.3; a real player's load fails the same way\)$/,
+      ),
+    });
+  });
+
   it('names both answers where an id names two tracks', async () => {
     const { run } = await check({ defects: ['reusesIds'] });
     expect(run.cases.find((c) => c.id === 'item-window.stable-identity')!.message).toMatch(

@@ -209,7 +209,12 @@ export async function play(setup: PlaySetup): Promise<Play> {
     // it before it moves on) has its answer: none. Said now, not when the run's time is up.
     const waiting = setup.unanswered?.(REQUEST_TIMEOUT_MS);
     if (waiting) return failed(`expected the player to play on, but ${waiting}${where()}`, lastRefused());
-    if (loadFailure !== null) return failed(`expected the load to start the queue, got ${loadFailure}`, lastRefused());
+    if (loadFailure !== null)
+      return failed(
+        // A 503 the server may send elsewhere fails here: a player does not retry a load (audit).
+        `expected the load to start the queue, got ${loadFailure} (a player does not retry a load's window: platform.md §7.3; a real player's load fails the same way)`,
+        lastRefused(),
+      );
     if (later.failure) return failed(later.failure.message, later.failure.evidence);
     const snapshot = player.snapshot();
     if (

@@ -93,6 +93,8 @@ export interface DefectiveServerOptions {
   newVersionEveryWindow?: boolean;
   /** Each window's media from another host of its CDN (`edge-2.media.example`), signed anew: right. */
   rotatesMediaHosts?: boolean;
+  /** A 503 with Retry-After on the play-through's load window, as a server busy for a moment. */
+  busyOnPlayThroughLoad?: boolean;
   /** One item more than asked after the item, when upcomingWindowSize is this or more. */
   oneMoreFromUpcoming?: number;
   /** Headers every answer carries besides its content-type. */
@@ -215,6 +217,12 @@ export async function startDefectiveServer(options: DefectiveServerOptions = {})
     const reason = (url.searchParams.get('reason') ?? '').replace(/ /g, '+');
     if (!REASONS.has(reason) || (defects.has('refusesCombinedReason') && reason.includes('+')))
       return send(response, 400, { error: { code: 400, message: `bad reason ${reason}` } });
+    if (options.busyOnPlayThroughLoad && reason === 'load' && cases.at(-1) === 'play-through') {
+      response
+        .writeHead(503, { 'content-type': 'application/json', 'retry-after': '1' })
+        .end(JSON.stringify({ error: { code: 503, message: 'busy' } }));
+      return;
+    }
     if (reason === 'skipNext' || reason === 'skipPrev') {
       if (skipsLeft <= 0) {
         refusedSkips.push(cases.at(-1));
