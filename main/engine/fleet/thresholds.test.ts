@@ -71,7 +71,9 @@ describe('thresholds', () => {
         'errors<1',
         /holds unless every request failed \(without %, errors is a share from 0 to 1: write errors<1% for a percentage\)/,
       ],
-      ['errors<=100%', /holds unless every request failed$/],
+      ['errors<=100%', /holds whatever the run, so it checks nothing$/],
+      ['errors<=1', /errors<=1: holds whatever the run, so it checks nothing \(without %/],
+      ['errors<100%', /holds unless every request failed$/],
       ['errors>=0%', /holds whatever the run/],
       ['errors>=0', /holds whatever the run/],
     ] as const) {

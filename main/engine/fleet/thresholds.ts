@@ -123,7 +123,8 @@ function parseShape(expression: string): ParsedThreshold {
     if ((operator === '<' || operator === '<=') && value >= whole)
       return {
         ok: false,
-        message: `threshold ${expression}: holds unless every request failed${unit === '' ? ` (without %, errors is a share from 0 to 1: write errors${operator}${value}% for a percentage)` : ''}`,
+        // `<` the whole fails only a run whose every request failed; `<=` it holds for every run (audit).
+        message: `threshold ${expression}: ${operator === '<' ? 'holds unless every request failed' : 'holds whatever the run, so it checks nothing'}${unit === '' ? ` (without %, errors is a share from 0 to 1: write errors${operator}${value}% for a percentage)` : ''}`,
       };
     if ((operator === '>=' && value <= 0) || (operator === '>' && value < 0))
       return { ok: false, message: `threshold ${expression}: holds whatever the run, so it checks nothing` };
