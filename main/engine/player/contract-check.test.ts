@@ -57,7 +57,14 @@ describe('an item id names one track under one queueVersion (audit: a fleet coun
     track: { name, mediaUrl, durationMillis: 1000 },
   });
   const held = { queueVersion: 'v1', items: [named('a', 'A'), named('b', 'B'), named('c', 'C')] };
-  const answer = (items: object[], queueVersion = 'v1') => ({ ...window([]), queueVersion, items });
+  // Neither end flagged: these windows are cut from the middle of a queue.
+  const answer = (items: object[], queueVersion = 'v1') => ({
+    ...window([]),
+    includesBeginningOfQueue: false,
+    includesEndOfQueue: false,
+    queueVersion,
+    items,
+  });
   const rules = (checked: ReturnType<typeof checkItemWindow>) => checked.violations.map((v) => v.rule);
 
   it('warns when the next window names another track under an id it held, and still takes it', () => {
@@ -184,5 +191,66 @@ describe('POST /timePlayed answers (docs/contract/console.md §5)', () => {
         message: expect.stringContaining('no more update reports'),
       }),
     ]);
+  });
+});
+
+describe("a queue's ends stay put under one queueVersion (audit: check's walk stops at 20,000 items)", () => {
+  const item = (id: string) => ({ id, track: { name: id, mediaUrl: `https://media.example/${id}.mp3` } });
+  const held = (flags: { includesBeginningOfQueue?: boolean; includesEndOfQueue?: boolean }, ids: string[]) => ({
+    queueVersion: 'v1',
+    items: ids.map(item),
+    ...flags,
+  });
+  const answer = (ids: string[], flags: { begins?: boolean; ends?: boolean } = {}, queueVersion = 'v1') => ({
+    ...window([]),
+    includesBeginningOfQueue: flags.begins ?? false,
+    includesEndOfQueue: flags.ends ?? false,
+    queueVersion,
+    items: ids.map(item),
+  });
+  const endsSaid = (checked: ReturnType<typeof checkItemWindow>) =>
+    checked.violations.filter((v) => v.rule === 'itemWindow.queue-ends').map((v) => v.message);
+  const ask = { itemId: 'c', previousWindowSize: 5, upcomingWindowSize: 10 };
+
+  it('warns when an item comes after the one the window held flagged as the last', () => {
+    const checked = checkItemWindow(answer(['b', 'c', 'd'], { ends: true }), {
+      ...ask,
+      held: held({ includesEndOfQueue: true }, ['a', 'b', 'c']),
+    });
+    expect(checked.value).toBeDefined();
+    expect(endsSaid(checked)).toEqual([
+      "the window held said includesEndOfQueue true, ending at its last item; this one holds d after c, under the same queueVersion v1: a queue's ends stay put",
+    ]);
+  });
+
+  it('warns when this window flags an end the window held goes beyond, and a beginning either way', () => {
+    expect(
+      endsSaid(checkItemWindow(answer(['b', 'c'], { ends: true }), { ...ask, held: held({}, ['b', 'c', 'd']) })),
+    ).toEqual([expect.stringMatching(/^this window says includesEndOfQueue true, .* holds d after c/)]);
+    expect(
+      endsSaid(
+        checkItemWindow(answer(['a', 'b', 'c']), {
+          ...ask,
+          held: held({ includesBeginningOfQueue: true }, ['b', 'c']),
+        }),
+      ),
+    ).toEqual([expect.stringMatching(/^the window held said includesBeginningOfQueue true, .* holds a before b/)]);
+  });
+
+  it.each([
+    ['the same ends', answer(['b', 'c'], { ends: true }), held({ includesEndOfQueue: true }, ['a', 'b', 'c'])],
+    [
+      'another queueVersion (the queue was edited)',
+      answer(['b', 'c', 'd'], {}, 'v2'),
+      held({ includesEndOfQueue: true }, ['a', 'b', 'c']),
+    ],
+    [
+      'windows that do not meet',
+      answer(['x', 'c2'], { ends: true }),
+      held({ includesEndOfQueue: true }, ['a', 'b', 'c']),
+    ],
+    ['no flag on either', answer(['b', 'c', 'd']), held({}, ['a', 'b', 'c'])],
+  ])('is quiet for %s', (_what, body, was) => {
+    expect(endsSaid(checkItemWindow(body, { previousWindowSize: 5, upcomingWindowSize: 10, held: was }))).toEqual([]);
   });
 });

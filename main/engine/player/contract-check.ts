@@ -50,8 +50,16 @@ export interface WindowRequest {
   itemId?: string;
   previousWindowSize: number;
   upcomingWindowSize: number;
-  /** The window the player holds when it asks: under the same queueVersion, its ids name the same tracks. */
-  held?: { queueVersion: string; items: readonly { id: string; track: { name?: unknown; mediaUrl?: unknown } }[] };
+  /**
+   * The window the player holds when it asks: under the same queueVersion, its ids name the same
+   * tracks, and the queue's ends it flagged stay where they were.
+   */
+  held?: {
+    queueVersion: string;
+    items: readonly { id: string; track: { name?: unknown; mediaUrl?: unknown } }[];
+    includesBeginningOfQueue?: boolean;
+    includesEndOfQueue?: boolean;
+  };
 }
 
 /**
@@ -126,6 +134,58 @@ function renamedIds(held: NonNullable<WindowRequest['held']>, items: readonly Qu
       renamed.push(`${item.id} named ${describeTrack(was)} in the window held and ${describeTrack(now)} in this one`);
   }
   return renamed;
+}
+
+/**
+ * Where two windows under one queueVersion disagree on the queue's ends: one flagged an end at an
+ * item the other holds a neighbour beyond. Check's walk judges the flags on the windows it asks
+ * for, up to 20,000 items; a queue past that, or a fleet, has only the player to see it (audit).
+ */
+function movedEnd(held: NonNullable<WindowRequest['held']>, now: ItemWindowResponse): string | null {
+  const ids = (items: readonly { id: string }[]) => items.map((item) => item.id);
+  const [was, is] = [ids(held.items), ids(now.items)];
+  const beyond = (flagged: readonly string[], other: readonly string[], end: 'first' | 'last'): string | null => {
+    const edge = end === 'last' ? flagged.at(-1) : flagged[0];
+    if (edge === undefined) return null;
+    const at = other.indexOf(edge);
+    const next = end === 'last' ? other[at + 1] : other[at - 1];
+    return at === -1 || next === undefined ? null : `${next} ${end === 'last' ? 'after' : 'before'} ${edge}`;
+  };
+  const checks: [boolean | undefined, readonly string[], readonly string[], 'first' | 'last', string][] = [
+    [
+      held.includesEndOfQueue,
+      was,
+      is,
+      'last',
+      'the window held said includesEndOfQueue true, ending at its last item; this one holds',
+    ],
+    [
+      now.includesEndOfQueue,
+      is,
+      was,
+      'last',
+      'this window says includesEndOfQueue true, ending at its last item; the window held holds',
+    ],
+    [
+      held.includesBeginningOfQueue,
+      was,
+      is,
+      'first',
+      'the window held said includesBeginningOfQueue true, starting at its first item; this one holds',
+    ],
+    [
+      now.includesBeginningOfQueue,
+      is,
+      was,
+      'first',
+      'this window says includesBeginningOfQueue true, starting at its first item; the window held holds',
+    ],
+  ];
+  for (const [flag, flagged, other, end, said] of checks) {
+    const found = flag === true ? beyond(flagged, other, end) : null;
+    if (found) return `${said} ${found}`;
+  }
+  return null;
 }
 
 type QueueItemLike = { id: string; track: { name?: unknown; mediaUrl?: unknown } };
@@ -215,6 +275,12 @@ export function checkItemWindow(body: unknown, request: WindowRequest): Checked<
       f.warn(
         'stable-identity',
         `${renamed[0]}, under the same queueVersion ${body.queueVersion as string}: an item id names one track${renamed.length > 1 ? ` (${renamed.length} ids so)` : ''}`,
+      );
+    const moved = movedEnd(request.held, body as unknown as ItemWindowResponse);
+    if (moved)
+      f.warn(
+        'queue-ends',
+        `${moved}, under the same queueVersion ${body.queueVersion as string}: a queue's ends stay put`,
       );
   }
   return f.usable

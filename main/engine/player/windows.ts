@@ -29,6 +29,10 @@ export class QueueWindow {
     return this.response.includesEndOfQueue;
   }
 
+  get includesBeginningOfQueue(): boolean {
+    return this.response.includesBeginningOfQueue;
+  }
+
   has(id: string): boolean {
     return this.index.has(id);
   }
