@@ -24,11 +24,10 @@ export class TrackIdentities {
   readonly seen = new Map<string, Seen>();
   /** One sentence per id that named two tracks, and the windows that show it. */
   readonly conflicts: string[] = [];
-  /** One sentence per id whose media path came from two hosts (the first few), and how many in all. */
+  /** One sentence per id whose media path came from two hosts, the first few (`hostChanged` counts them all). */
   readonly hostChanges: string[] = [];
-  hostChanged = 0;
   readonly evidence = new Set<Answer>();
-  /** Ids whose host change is said already: once an id. */
+  /** Ids whose media path came from two hosts: each said once. */
   private readonly saidHost = new Set<string>();
 
   add(view: WindowView): void {
@@ -56,9 +55,14 @@ export class TrackIdentities {
     }
   }
 
+  /** Ids whose media path came from two hosts. */
+  get hostChanged(): number {
+    return this.saidHost.size;
+  }
+
   private noteHost(id: string, before: Seen, now: Seen): void {
     this.saidHost.add(id);
-    if (this.hostChanged++ >= HOST_CHANGES_SAID) return;
+    if (this.saidHost.size > HOST_CHANGES_SAID) return;
     this.hostChanges.push(
       `${id} came with its media from two hosts, ${describeTrack(before)} in ${requestLine(before.answer)} and ${describeTrack(now)} in ${requestLine(now.answer)}: one track if both serve the same file (a CDN's hosts), another under a reused id if not`,
     );

@@ -12,7 +12,7 @@ import { createHash } from 'node:crypto';
 import { MAX_EVIDENCE_BODY_BYTES } from '../api/conformance-types.js';
 import { isObject } from '../api/is-object.js';
 import type { WindowView } from './facts.js';
-import { mediaOf } from '../player/contract-check.js';
+import { mediaParts } from '../player/contract-check.js';
 import type { Answer } from './server.js';
 
 const kept = new WeakMap<Answer, Answer>();
@@ -74,10 +74,8 @@ function itemAsRead(item: unknown): unknown {
  */
 function mediaAsRead(url: unknown): unknown {
   if (typeof url !== 'string' || url.length <= LONGEST_KEPT) return small(url);
-  const media = mediaOf(url)!;
-  if (media.length <= LONGEST_KEPT || !URL.canParse(media)) return small(media);
-  const { origin, pathname } = new URL(media);
-  return `${origin}${small(pathname) as string}`;
+  const { origin, path } = mediaParts(url)!;
+  return `${origin}${small(path) as string}`;
 }
 
 /** Strings past this many characters are kept as a fingerprint. */

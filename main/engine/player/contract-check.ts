@@ -67,10 +67,19 @@ export interface WindowRequest {
  * is refreshed with every window (platform.md §2.4 `play`); undefined when there is none.
  */
 export function mediaOf(url: unknown): string | undefined {
+  const parts = mediaParts(url);
+  return parts && `${parts.origin}${parts.path}`;
+}
+
+/**
+ * A media URL's origin and path, parsed once (the identity checks compare the path, and show both);
+ * a text that is no URL is all path, with no origin. Undefined when there is none.
+ */
+export function mediaParts(url: unknown): { origin: string; path: string } | undefined {
   if (typeof url !== 'string' || url === '') return undefined;
-  if (!URL.canParse(url)) return url;
-  const parsed = new URL(url);
-  return `${parsed.origin}${parsed.pathname}`;
+  if (!URL.canParse(url)) return { origin: '', path: url };
+  const { origin, pathname } = new URL(url);
+  return { origin, path: pathname };
 }
 
 /**
@@ -86,11 +95,11 @@ export interface TrackIdentity {
 
 /** An item's track as the identity checks compare it (this one, and check's item-window.stable-identity). */
 export function trackOf(track: { name?: unknown; mediaUrl?: unknown }): TrackIdentity {
-  const media = mediaOf(track.mediaUrl);
+  const media = mediaParts(track.mediaUrl);
   return {
     name: typeof track.name === 'string' ? track.name : undefined,
-    media,
-    mediaPath: media !== undefined && URL.canParse(media) ? new URL(media).pathname : media,
+    media: media && `${media.origin}${media.path}`,
+    mediaPath: media?.path,
   };
 }
 
@@ -142,51 +151,26 @@ function renamedIds(held: NonNullable<WindowRequest['held']>, items: readonly Qu
  * for, up to 20,000 items; a queue past that, or a fleet, has only the player to see it (audit).
  */
 function movedEnd(held: NonNullable<WindowRequest['held']>, now: ItemWindowResponse): string | null {
-  const ids = (items: readonly { id: string }[]) => items.map((item) => item.id);
-  const [was, is] = [ids(held.items), ids(now.items)];
-  const beyond = (flagged: readonly string[], other: readonly string[], end: 'first' | 'last'): string | null => {
-    const edge = end === 'last' ? flagged.at(-1) : flagged[0];
-    if (edge === undefined) return null;
-    const at = other.indexOf(edge);
-    const next = end === 'last' ? other[at + 1] : other[at - 1];
-    return at === -1 || next === undefined ? null : `${next} ${end === 'last' ? 'after' : 'before'} ${edge}`;
-  };
-  const checks: [boolean | undefined, readonly string[], readonly string[], 'first' | 'last', string][] = [
-    [
-      held.includesEndOfQueue,
-      was,
-      is,
-      'last',
-      'the window held said includesEndOfQueue true, ending at its last item; this one holds',
-    ],
-    [
-      now.includesEndOfQueue,
-      is,
-      was,
-      'last',
-      'this window says includesEndOfQueue true, ending at its last item; the window held holds',
-    ],
-    [
-      held.includesBeginningOfQueue,
-      was,
-      is,
-      'first',
-      'the window held said includesBeginningOfQueue true, starting at its first item; this one holds',
-    ],
-    [
-      now.includesBeginningOfQueue,
-      is,
-      was,
-      'first',
-      'this window says includesBeginningOfQueue true, starting at its first item; the window held holds',
-    ],
+  const sides = [
+    { window: held, other: now, said: 'the window held said', holds: 'this one holds' },
+    { window: now, other: held, said: 'this window says', holds: 'the window held holds' },
   ];
-  for (const [flag, flagged, other, end, said] of checks) {
-    const found = flag === true ? beyond(flagged, other, end) : null;
-    if (found) return `${said} ${found}`;
-  }
+  for (const end of QUEUE_ENDS)
+    for (const { window, other, said, holds } of sides) {
+      if (window[end.flag] !== true) continue;
+      const edge = (end.step === 1 ? window.items.at(-1) : window.items[0])?.id;
+      const at = other.items.findIndex((item) => item.id === edge);
+      const next = at === -1 ? undefined : other.items[at + end.step];
+      if (next) return `${said} ${end.flag} true, ${end.where}; ${holds} ${next.id} ${end.beyond} ${edge}`;
+    }
   return null;
 }
+
+/** A queue's two ends as `movedEnd` reads them: the flag, and which way lies beyond it. */
+const QUEUE_ENDS = [
+  { flag: 'includesEndOfQueue', step: 1, where: 'ending at its last item', beyond: 'after' },
+  { flag: 'includesBeginningOfQueue', step: -1, where: 'starting at its first item', beyond: 'before' },
+] as const;
 
 type QueueItemLike = { id: string; track: { name?: unknown; mediaUrl?: unknown } };
 
