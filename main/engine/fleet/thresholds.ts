@@ -58,11 +58,18 @@ function decidedBound({ kind, operator, bound, unit, metric }: Threshold): strin
     kind === 'rate' ? `from 0 to ${high}${unit}` : kind === 'count' ? 'a whole number from 0 up' : 'from 0 up';
   const always = 'holds whatever the run, so it checks nothing';
   const never = `fails whatever the run: ${metric} is ${range}`;
+  // A rate bound at the whole: a mistaken gate, not one to pass quietly (errors<1 read as a share
+  // passed 87% of errors). `<` it fails only a run whose every request failed; `<=` none (audit).
+  const whole = kind === 'rate' && bound >= high;
+  const asShare =
+    kind === 'rate' && unit === ''
+      ? ` (without %, ${metric} is a share from 0 to 1: write ${metric}${operator}${bound}% for a percentage)`
+      : '';
   switch (operator) {
     case '<':
-      return bound <= 0 ? never : null;
+      return bound <= 0 ? never : whole ? `holds unless every request failed${asShare}` : null;
     case '<=':
-      return null;
+      return whole ? `${always}${asShare}` : null;
     case '>':
       return bound >= high ? never : null;
     case '>=':
@@ -117,17 +124,6 @@ function parseShape(expression: string): ParsedThreshold {
       };
     if (unit === '%' && value > 100) return { ok: false, message: `threshold ${expression}: a rate is at most 100%` };
     const scale = unit === '%' ? 100 : 1;
-    const whole = unit === '%' ? 100 : 1;
-    // A bound no rate can fail, or only a run whose every request failed: a mistaken gate, not one
-    // to pass quietly (errors<1 read as a share passed 87% of errors).
-    if ((operator === '<' || operator === '<=') && value >= whole)
-      return {
-        ok: false,
-        // `<` the whole fails only a run whose every request failed; `<=` it holds for every run (audit).
-        message: `threshold ${expression}: ${operator === '<' ? 'holds unless every request failed' : 'holds whatever the run, so it checks nothing'}${unit === '' ? ` (without %, errors is a share from 0 to 1: write errors${operator}${value}% for a percentage)` : ''}`,
-      };
-    if ((operator === '>=' && value <= 0) || (operator === '>' && value < 0))
-      return { ok: false, message: `threshold ${expression}: holds whatever the run, so it checks nothing` };
     return {
       ok: true,
       threshold: {
