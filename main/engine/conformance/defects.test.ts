@@ -246,6 +246,19 @@ describe('a server wrong in one way fails that one case', () => {
     });
   });
 
+  it('(audit) fails the play-through where the queue ends one item early past the walk, at the end the player stopped at', async () => {
+    // Past the walk's 20,000 items only the player reaches the end, and a flag one early stops it short.
+    const { run } = await check({ endOneEarly: true, items: 20_100, trackMillis: 1_500 });
+    expect(run.cases.find((c) => c.id === 'item-window.queue-ends')).toMatchObject({
+      outcome: 'pass',
+      message: expect.stringMatching(/then stopped going on, as the walk does after 20,000 items/),
+    });
+    expect(failed(run)).toEqual(['play-through']);
+    expect(run.cases.find((c) => c.id === 'play-through')!.message).toMatch(
+      /^the player stopped at the end of the queue at item-20099, as GET \/itemWindow\?\S+ said, but item-20100 follows it in GET \/itemWindow\?reason=refresh&previousWindowSize=3&upcomingWindowSize=3&itemId=item-20099: includesEndOfQueue must be true only on a window that holds the queue's last item; played [\d,]+ tracks/,
+    );
+  }, 60_000);
+
   it('names both answers where an id names two tracks', async () => {
     const { run } = await check({ defects: ['reusesIds'] });
     expect(run.cases.find((c) => c.id === 'item-window.stable-identity')!.message).toMatch(

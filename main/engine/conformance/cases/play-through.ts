@@ -21,6 +21,7 @@ import type { CloudQueueClient } from '../../player/client.js';
 import { Player } from '../../player/player.js';
 import { REQUEST_TIMEOUT_MS } from '../../player/retry.js';
 import { fail, pass, skip, warn, type CaseContext, type ConformanceCase, type Verdict } from '../case.js';
+import { probeEnd, type EndProbe } from '../end-probe.js';
 import { PlayAnswers } from '../play-answers.js';
 import { play, type Noted, type Play } from '../play.js';
 import { retained } from '../retained.js';
@@ -95,7 +96,13 @@ export const playThrough: ConformanceCase = {
         budgetMs: Math.max(0, (deadlineAt ?? now() + BUDGET_WITHOUT_DEADLINE_MS) - now() - AFTER_PLAY_MS),
         ...(server.signal ? { signal: server.signal } : {}),
       });
-      return verdictOf(result, answers);
+      // Past the walk, the end the player stopped at is the server's word alone: asked again (end-probe.ts).
+      const snapshot = player.snapshot();
+      const probed =
+        result.end.kind === 'end' && queueLast === undefined && snapshot.itemId
+          ? await probeEnd(server, snapshot.itemId, snapshot.queueVersion, answers.lastWindow)
+          : null;
+      return verdictOf(result, answers, probed);
     } finally {
       player.close();
       clock.close();
@@ -142,7 +149,7 @@ function watchRequests(client: CloudQueueClient, now: () => number): (forMs: num
   };
 }
 
-function verdictOf(result: Play, answers: PlayAnswers): Verdict {
+function verdictOf(result: Play, answers: PlayAnswers, probed: EndProbe | null): Verdict {
   const { end, tracks } = result;
   if (end.kind === 'failed') return fail(end.message, end.evidence.length ? end.evidence : answers.recent.slice(-1));
   if (end.kind === 'stopped') return skip('the run stopped while the player played');
@@ -161,7 +168,13 @@ function verdictOf(result: Play, answers: PlayAnswers): Verdict {
       answers.recent,
     );
   }
-  const said = `played the whole queue: ${played}`;
+  if (probed?.problems.length) return fail(`${probed.problems.join('; ')}; played ${played}`, probed.answers);
+  const endSaid = !probed
+    ? ''
+    : probed.notJudged
+      ? `; its end not asked again: ${probed.notJudged}`
+      : `; its end, past the walk, asked again: the flags right`;
+  const said = `played the whole queue: ${played}${endSaid}`;
   if (rules.length) {
     const first = result.warnings[0]!;
     return warn(

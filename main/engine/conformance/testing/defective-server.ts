@@ -99,6 +99,11 @@ export interface DefectiveServerOptions {
   oneMoreFromUpcoming?: number;
   /** Headers every answer carries besides its content-type. */
   extraHeaders?: Record<string, string>;
+  /**
+   * Says includesEndOfQueue true on a window that stops one item short of the last, too. Not one of
+   * DEFECTS: the walk fails it on a queue it walks to the end, the play-through on a longer one.
+   */
+  endOneEarly?: boolean;
   /** Refuses a window size of 0 with 400: the walk's own windows (0 before) are refused. */
   refusesZeroSizes?: boolean;
 }
@@ -302,7 +307,7 @@ export async function startDefectiveServer(options: DefectiveServerOptions = {})
       includesBeginningOfQueue:
         (from === 0 && !defects.has('centredBeginningNeverTrue')) || defects.has('beginningAlwaysTrue'),
       includesEndOfQueue:
-        to === ids.length &&
+        (to === ids.length || (options.endOneEarly === true && to === ids.length - 1)) &&
         !defects.has('endNeverTrue') &&
         !(defects.has('queueCompletedNeverEnds') && reason === 'queueCompleted'),
       contextVersion: '1',

@@ -1,0 +1,92 @@
+/**
+ * The queue's end where the walk did not reach it (a queue past the walk's 20,000 items): once the
+ * play-through's player stops at the end of the queue, the item it stopped at is where the server
+ * said the queue ends. Two windows judge that end as the walk's edge probes judge an end it saw
+ * (walk.ts): one around the item must hold nothing after it and say includesEndOfQueue true; one
+ * that stops one item short of it must say false (docs/contract/console.md §4). A flag one item
+ * early on a long queue fools the player into stopping short, and only these windows show it.
+ */
+import { idOf, isWindow, windowOf } from './facts.js';
+import { retained } from './retained.js';
+import { is2xx, outcomeOf, requestLine, type Answer, type CheckedServer } from './server.js';
+
+/** Items asked before the end: enough to ask a window that stops short of it, few enough for any server. */
+const BEFORE_END = 3;
+
+export interface EndProbe {
+  /** What the two windows showed wrong: the play-through fails on them. */
+  problems: string[];
+  /** Why the end was not judged, when it was not (the queue changed since the player stopped). */
+  notJudged: string | null;
+  answers: Answer[];
+}
+
+/**
+ * Judges the end the player stopped at: `last` is its item, `queueVersion` the version its windows
+ * carried there (an edit since may have added items, so a window of another version is not judged).
+ */
+export async function probeEnd(
+  server: CheckedServer,
+  last: string,
+  queueVersion: unknown,
+  endedBy: Answer | undefined,
+): Promise<EndProbe> {
+  const probe: EndProbe = { problems: [], notJudged: null, answers: [] };
+  const around = await fetch(server, probe, { itemId: last, previous: BEFORE_END, upcoming: BEFORE_END });
+  if (!around) return probe;
+  if (around.queueVersion !== queueVersion) {
+    probe.notJudged = `the queue changed (queueVersion ${JSON.stringify(queueVersion)} → ${JSON.stringify(around.queueVersion)}) before its end could be asked again`;
+    return probe;
+  }
+  const asked = requestLine(around.answer);
+  const held = around.items.map(idOf);
+  const at = held.indexOf(last);
+  if (at === -1) {
+    probe.problems.push(`${asked}: the window does not hold ${last}, the itemId asked for`);
+    return probe;
+  }
+  if (at < held.length - 1) {
+    const said = endedBy ? `, as ${requestLine(endedBy)} said` : '';
+    probe.problems.push(
+      `the player stopped at the end of the queue at ${last}${said}, but ${held[at + 1] ?? 'an item'} follows it in ${asked}: includesEndOfQueue must be true only on a window that holds the queue's last item`,
+    );
+    return probe;
+  }
+  if (around.includesEndOfQueue !== true) {
+    probe.problems.push(
+      `${asked}: nothing after ${last}, where the player stopped at the end of the queue, yet includesEndOfQueue ${JSON.stringify(around.includesEndOfQueue) ?? 'missing'}: the window that holds the queue's last item must say true`,
+    );
+  }
+  if (at === 0) return probe;
+  const from = held[0];
+  if (from === null || from === undefined) return probe;
+  const short = await fetch(server, probe, { itemId: from, previous: 0, upcoming: at - 1 });
+  if (!short || short.queueVersion !== queueVersion || short.includesEndOfQueue !== true) return probe;
+  const shortIds = short.items.map(idOf);
+  if (shortIds.includes(last)) return probe;
+  probe.problems.push(
+    `${requestLine(short.answer)}: includesEndOfQueue true, but the window stops at ${shortIds.at(-1) ?? 'an item'}, before the queue's last item ${last}, where the player stopped`,
+  );
+  return probe;
+}
+
+async function fetch(
+  server: CheckedServer,
+  probe: EndProbe,
+  { itemId, previous, upcoming }: { itemId: string; previous: number; upcoming: number },
+) {
+  const answer = await server.itemWindow({
+    reason: 'refresh',
+    itemId,
+    previousWindowSize: previous,
+    upcomingWindowSize: upcoming,
+  });
+  probe.answers.push(retained(answer));
+  const view = windowOf(answer);
+  if (isWindow(view)) return view;
+  const got = is2xx(answer) ? `${answer.status}, but ${view.problem}` : outcomeOf(answer);
+  probe.problems.push(
+    `${requestLine(answer)}: expected a window around the end the player stopped at (${itemId}), got ${got}`,
+  );
+  return null;
+}
