@@ -107,6 +107,33 @@ describe('check judges a server whose answer begins as HTTP and then breaks it (
   });
 });
 
+describe('check judges a server whose status line came and whose headers never end (audit)', () => {
+  it('its cases fail saying how much came (exit 1), not "cannot reach"', async () => {
+    const trickles: NodeJS.Timeout[] = [];
+    const server = createNetServer((socket) => {
+      socket.on('error', () => {});
+      socket.once('data', () => {
+        socket.write('HTTP/1.1 200 OK\r\n');
+        trickles.push(setInterval(() => socket.write('x-more: 1\r\n'), 200));
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (server.address() as AddressInfo).port;
+      // A player's 10 s give up the context's request; the run's deadline ends the rest (idle time).
+      const { code, stdout, stderr } = await runCli('check', `http://127.0.0.1:${port}/q/`, '--timeout', '12');
+      expect(code, stderr).toBe(1);
+      expect(stderr).not.toMatch(/cannot reach/);
+      const context = stdout.split('\n').find((line) => / context: /.test(line));
+      expect(context).toMatch(/^FAIL/);
+      expect(context).toMatch(/\d+ bytes of its answer came; its status line and headers did not end/);
+    } finally {
+      trickles.forEach(clearInterval);
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+});
+
 describe('check says why it cannot reach a server that speaks no HTTP', () => {
   it('bytes that are not HTTP (a TLS server asked over http://): exit 2, saying so', async () => {
     const server = createNetServer((socket) => socket.once('data', () => socket.end('\x15\x03\x01\x00\x02\x02\x50')));

@@ -1,4 +1,5 @@
 import { createServer, type Server } from 'node:http';
+import { createServer as createNetServer, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { probeServer } from './queues.js';
 
@@ -53,5 +54,40 @@ describe("the fleet's reachability probe", () => {
       `the server at http://127.0.0.1:${port} cannot be reached: no answer to GET /q/version within 0.3 s (asked of player 1's server before any player starts)`,
     );
     server.closeAllConnections();
+  });
+
+  it('takes an answer that began as an answer, and ends its wait at the deadline whatever trickles in (audit)', async () => {
+    const trickles: NodeJS.Timeout[] = [];
+    const answers: Record<string, (socket: Socket) => void> = {
+      // A status line, then a header line every 50 ms, forever: an idle timeout never fires.
+      trickle: (socket) => {
+        socket.write('HTTP/1.1 200 OK\r\n');
+        trickles.push(setInterval(() => socket.write('x-more: 1\r\n'), 50));
+      },
+      broken: (socket) => socket.end('HTTP/1.1 abc\r\n\r\n'),
+      'not HTTP': (socket) => socket.end('SSH-2.0-OpenSSH_9.6\r\n'),
+    };
+    const raw = createNetServer((socket) => {
+      socket.on('error', () => {});
+      socket.once('data', () => answers[mode]!(socket));
+    });
+    let mode = 'trickle';
+    const port = await new Promise<number>((resolve) =>
+      raw.listen(0, '127.0.0.1', () => resolve((raw.address() as { port: number }).port)),
+    );
+    try {
+      const started = performance.now();
+      expect(await probeServer(`http://127.0.0.1:${port}/q/`, undefined, 500)).toBeNull();
+      expect(performance.now() - started).toBeLessThan(2_000);
+      mode = 'broken';
+      expect(await probeServer(`http://127.0.0.1:${port}/q/`, undefined, 500)).toBeNull();
+      mode = 'not HTTP';
+      expect(await probeServer(`http://127.0.0.1:${port}/q/`, undefined, 500)).toMatch(
+        /cannot be reached: HPE_INVALID_CONSTANT on GET \/q\/version/,
+      );
+    } finally {
+      trickles.forEach(clearInterval);
+      await new Promise((resolve) => raw.close(resolve));
+    }
   });
 });

@@ -3,13 +3,13 @@
  * reference server, made as the player joins and dropped when the fleet ends; with it, BASE_URL
  * with `{player}` replaced by the player's number, sent with the Authorization given.
  */
-import { request as httpRequest } from 'node:http';
-import { request as httpsRequest } from 'node:https';
 import type { QueueInput } from '../cloud-queue/queue-model.js';
 import type { QueueSummary } from '../api/queue-types.js';
 import { sampleTracks } from '../cloud-queue/samples.js';
 import { endpointUrl } from '../player/client.js';
+import { requestOnce } from '../player/http-transport.js';
 import { REQUEST_TIMEOUT_MS } from '../player/retry.js';
+import { UnfinishedHead } from '../player/unfinished-head.js';
 import type { QueueSource } from './fleet.js';
 
 /** Tracks of 2–6 min: 20 of them play for over an hour before a queue runs out. */
@@ -72,9 +72,12 @@ export function baseUrlQueues(baseUrl: string, authorization: string | undefined
  * reached. Asked with node:http, not fetch: fetch refuses the ports browsers block (6000, 10080,
  * …) without connecting, and a staging server may well listen on one. The message names the
  * request: a server whose other endpoints answered, but whose `/version` hung, read as a network
- * problem (audit).
+ * problem (audit). An answer that began is an answer, as for `check` (docs/conformance.md): a
+ * status line whose headers never end, or one that breaks HTTP's rules; only silence, a refused
+ * connection or bytes that are not HTTP are no server. The wait is for the whole answer's head,
+ * not for a pause between its bytes: a header line every second would never have ended it.
  */
-export function probeServer(
+export async function probeServer(
   baseUrl: string,
   authorization: string | undefined,
   timeoutMs = PROBE_TIMEOUT_MS,
@@ -82,21 +85,25 @@ export function probeServer(
   const url = new URL(endpointUrl(playerBaseUrl(baseUrl, 1), 'version'));
   const unreachable = (why: string) =>
     `the server at ${url.origin} cannot be reached: ${why} (asked of player 1's server before any player starts)`;
-  return new Promise((resolve) => {
-    const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
-    const request = send(url, { headers: authorization ? { authorization } : {}, timeout: timeoutMs }, (res) => {
-      res.destroy();
-      resolve(null);
+  try {
+    const response = await requestOnce({
+      method: 'GET',
+      url: url.toString(),
+      headers: authorization ? { authorization } : {},
+      signal: AbortSignal.timeout(timeoutMs),
     });
-    request.on('timeout', () => {
-      request.destroy();
-      resolve(unreachable(`no answer to GET ${url.pathname} within ${timeoutMs / 1_000} s`));
-    });
-    request.on('error', (error: NodeJS.ErrnoException) =>
-      resolve(unreachable(`${error.code ?? error.message} on GET ${url.pathname}`)),
-    );
-    request.end();
-  });
+    response.destroy();
+    return null;
+  } catch (error) {
+    if (error instanceof UnfinishedHead) return null;
+    if ((error as Error).name === 'TimeoutError')
+      return unreachable(`no answer to GET ${url.pathname} within ${timeoutMs / 1_000} s`);
+    const cause = (error as { cause?: NodeJS.ErrnoException }).cause;
+    const code = cause?.code ?? '';
+    // llhttp's codes: an answer that began as HTTP and broke its rules came from a server; bytes that are not HTTP did not.
+    if (code.startsWith('HPE_') && code !== 'HPE_INVALID_CONSTANT') return null;
+    return unreachable(`${code || cause?.message || (error as Error).message} on GET ${url.pathname}`);
+  }
 }
 
 /** As a player's request: its timeout, in real time. */

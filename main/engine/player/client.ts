@@ -21,6 +21,7 @@ import {
   type WindowRequest,
 } from './contract-check.js';
 import { parseRetryAfter, REQUEST_TIMEOUT_MS, type Failure } from './retry.js';
+import { UnfinishedHead } from './unfinished-head.js';
 import type { ContextResponse, ItemWindowResponse, PlaybackReport, Reason, VersionResponse } from './wire.js';
 
 /** Where the player's cloud queue lives, as the last loadCloudQueue said. */
@@ -315,7 +316,9 @@ export class CloudQueueClient {
         ok: false,
         failure: unreadable?.answered
           ? { kind: 'incomplete', message: unreadable.message, unreadable: true }
-          : { kind: 'incomplete', message: unreadable?.message ?? incompleteMessage(error, abort.signal, head) },
+          : error instanceof UnfinishedHead
+            ? { kind: 'incomplete', message: incompleteMessage(error, abort.signal, head), unreadable: true }
+            : { kind: 'incomplete', message: unreadable?.message ?? incompleteMessage(error, abort.signal, head) },
         exchange,
       });
     } finally {
@@ -393,6 +396,10 @@ function errorMessage(body: string): string {
 
 function incompleteMessage(error: unknown, signal: AbortSignal, head: number | undefined): string {
   if ((error as { fault?: unknown }).fault) return (error as Error).message;
+  if (error instanceof UnfinishedHead) {
+    const began = `${error.bytes.toLocaleString('en-US')} bytes of its answer came; its status line and headers did not end`;
+    return `${signal.aborted ? 'no complete response within 10 s' : error.message} (${began})`;
+  }
   if (signal.aborted)
     return `no complete response within 10 s${head === undefined ? '' : ` (its ${head} came; the body did not end)`}`;
   const cause = (error as { cause?: { code?: string; message?: string } }).cause;

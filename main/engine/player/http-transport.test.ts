@@ -1,8 +1,10 @@
 import { createServer, type Server } from 'node:http';
+import { createServer as createNetServer } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readCappedBody } from '../http/capped-body.js';
 import { keepAliveTransport } from './http-transport.js';
+import { UnfinishedHead } from './unfinished-head.js';
 
 let server: Server;
 let base: string;
@@ -243,6 +245,48 @@ describe('keepAliveTransport', () => {
     } finally {
       close();
       await new Promise<void>((resolve) => dropping.close(() => resolve()));
+    }
+  });
+
+  it('tells a request given up after its answer began (a header line now and then, forever) from one given up in silence', async () => {
+    // The first answer on each connection is whole; then each request gets a status line and one
+    // header line every 50 ms that never end, or nothing at all.
+    const trickles: NodeJS.Timeout[] = [];
+    let mode: 'silent' | 'trickle' = 'trickle';
+    const raw = createNetServer((socket) => {
+      let served = 0;
+      socket.on('error', () => {});
+      socket.on('data', () => {
+        served++;
+        if (served === 1) return void socket.write('HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\n{}');
+        if (mode === 'silent') return;
+        socket.write('HTTP/1.1 200 OK\r\n');
+        trickles.push(setInterval(() => socket.write('x-more: 1\r\n'), 50));
+      });
+    });
+    await new Promise<void>((resolve) => raw.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(raw.address() as { port: number }).port}/`;
+    const { transport, close } = keepAliveTransport();
+    const giveUp = () => AbortSignal.timeout(300);
+    try {
+      for (const kind of ['trickle', 'silent'] as const) {
+        mode = kind;
+        // A whole answer first, so that the next request goes out on a kept connection that has read bytes before.
+        const first = await transport({ method: 'GET', url, headers: {}, signal: giveUp() });
+        expect(await first.text()).toBe('{}');
+        const failed = await transport({ method: 'GET', url, headers: {}, signal: giveUp() }).catch((e: Error) => e);
+        if (kind === 'trickle') {
+          expect(failed).toBeInstanceOf(UnfinishedHead);
+          expect((failed as UnfinishedHead).bytes).toBeGreaterThan('HTTP/1.1 200 OK\r\n'.length);
+        } else {
+          expect(failed).not.toBeInstanceOf(UnfinishedHead);
+          expect((failed as Error).name).toBe('TimeoutError');
+        }
+      }
+    } finally {
+      close();
+      trickles.forEach(clearInterval);
+      await new Promise<void>((resolve) => raw.close(() => resolve()));
     }
   });
 });

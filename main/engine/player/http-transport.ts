@@ -13,6 +13,7 @@ import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import type { Readable } from 'node:stream';
 import type { ByteStream } from '../http/capped-body.js';
 import type { HttpRequest, HttpResponse, HttpTransport } from './client.js';
+import { UnfinishedHead } from './unfinished-head.js';
 
 /** What a reused connection the server had closed fails with before any answer. */
 const STALE_CONNECTION = new Set(['ECONNRESET', 'EPIPE']);
@@ -94,12 +95,22 @@ export function requestOnce(
       return reject(new Error('request failed', { cause: error }));
     }
     let incoming: IncomingMessage | undefined;
+    // Bytes of an answer whose head has not ended yet: given up then, the server did answer.
+    let headBytes = 0;
+    const countHead = (chunk: Buffer): void => void (headBytes += chunk.length);
+    outgoing.once('socket', (socket) => {
+      socket.on('data', countHead);
+      outgoing.once('close', () => socket.off('data', countHead));
+    });
+    let abortedWith: Error | undefined;
     // As fetch: the signal ends the exchange at any point, its body too. The body's reader may
     // listen to a signal of its own only (a player's 10 s), not to one a caller added around the
     // transport (a conformance run's deadline), which would then go unheard until the body ended.
     const onAbort = (): void => {
-      outgoing.destroy(signal.reason as Error);
-      incoming?.destroy(signal.reason as Error);
+      const reason = signal.reason as Error;
+      abortedWith = !incoming && headBytes > 0 ? new UnfinishedHead(reason, headBytes) : reason;
+      outgoing.destroy(abortedWith);
+      incoming?.destroy(reason);
     };
     signal.addEventListener('abort', onAbort, { once: true });
     outgoing.on('error', (error: NodeJS.ErrnoException) => {
@@ -114,10 +125,13 @@ export function requestOnce(
         requestOnce(request, agents, false).then(resolve, reject);
         return;
       }
-      reject(signal.aborted ? (signal.reason as Error) : new Error('request failed', { cause: error }));
+      reject(
+        signal.aborted ? (abortedWith ?? (signal.reason as Error)) : new Error('request failed', { cause: error }),
+      );
     });
     outgoing.on('response', (response) => {
       incoming = response;
+      response.socket?.off('data', countHead);
       response.once('close', () => signal.removeEventListener('abort', onAbort));
       resolve(response);
     });

@@ -40,9 +40,9 @@ export interface Failure {
   rejectedReason?: string;
   message: string;
   /**
-   * The server answered, but with what no HTTP client reads (headers over its limit, text that is
-   * not HTTP, a redirect loop): an incomplete request like any other to the player, yet the server
-   * is there, which a conformance run must not call unreachable.
+   * The server answered, but with what no HTTP client reads (headers over its limit or that never
+   * end, an answer that breaks HTTP's rules, a redirect loop): an incomplete request like any other
+   * to the player, yet the server is there, which a conformance run must not call unreachable.
    */
   unreadable?: true;
 }
