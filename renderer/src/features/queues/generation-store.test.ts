@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
-import { generationNote, useGenerationStore } from './generation-store';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { FINISHED_NOTE_MS, generationNote, useGenerationStore } from './generation-store';
 
 const run = (state: 'running' | 'finished' | 'stopped' | 'failed', queueId = 'q', message?: string) => ({
   queueId,
@@ -31,5 +31,27 @@ describe('generation store', () => {
     store.report(run('failed', 'c'));
     useGenerationStore.getState().forgetRunning();
     expect(Object.keys(useGenerationStore.getState().byQueue).sort()).toEqual(['c']);
+  });
+
+  describe('a finished run', () => {
+    afterEach(() => vi.useRealTimers());
+
+    it('is news for a moment, then forgotten; a later word on the queue and a stop are not (audit)', () => {
+      vi.useFakeTimers();
+      const store = useGenerationStore.getState();
+      store.report(run('finished', 'f'));
+      store.report(run('finished', 'g'));
+      vi.advanceTimersByTime(FINISHED_NOTE_MS - 1);
+      expect(useGenerationStore.getState().byQueue.f?.state).toBe('finished');
+      // A new run on g before the first's note went: its word stays.
+      const again = run('running', 'g');
+      store.report(again);
+      vi.advanceTimersByTime(1);
+      expect(useGenerationStore.getState().byQueue.f).toBeUndefined();
+      expect(useGenerationStore.getState().byQueue.g).toBe(again);
+      store.report(run('stopped', 's'));
+      vi.advanceTimersByTime(FINISHED_NOTE_MS * 10);
+      expect(useGenerationStore.getState().byQueue.s?.state).toBe('stopped');
+    });
   });
 });

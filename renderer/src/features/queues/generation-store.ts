@@ -14,9 +14,22 @@ interface GenerationState {
   forget(queueId: string): void;
 }
 
-export const useGenerationStore = create<GenerationState>((set) => ({
+/**
+ * How long "Generated N sample tracks" stays in the editor's status: it is news when it comes (and
+ * a screen reader has heard it by then), not for the rest of the session (audit: it lingered).
+ * A stop or a failure stays until the next run: it says what is missing.
+ */
+export const FINISHED_NOTE_MS = 8_000;
+
+export const useGenerationStore = create<GenerationState>((set, get) => ({
   byQueue: {},
-  report: (generation) => set((s) => ({ byQueue: { ...s.byQueue, [generation.queueId]: generation } })),
+  report: (generation) => {
+    set((s) => ({ byQueue: { ...s.byQueue, [generation.queueId]: generation } }));
+    if (generation.state === 'finished')
+      setTimeout(() => {
+        if (get().byQueue[generation.queueId] === generation) get().forget(generation.queueId);
+      }, FINISHED_NOTE_MS);
+  },
   forgetRunning: () =>
     set((s) => ({ byQueue: Object.fromEntries(Object.entries(s.byQueue).filter(([, g]) => g.state !== 'running')) })),
   forget: (queueId) =>
