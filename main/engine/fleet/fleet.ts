@@ -25,6 +25,7 @@ import { keepAliveTransport, type KeepAliveTransport } from '../player/http-tran
 import type { LoadParams } from '../player/events.js';
 import { emptyByState, mergeShares, sumDeltas, type MergedShares } from './merge.js';
 import { FleetMetrics, latencyByEndpoint, newSketch, quantileOf, statsKey, summarize } from './metrics.js';
+import { busyNote, timeNote } from './run-notes.js';
 import { PlayerShare, type ShareSnapshot } from './share.js';
 import { judge, type Threshold, type ThresholdFigures } from './thresholds.js';
 import { TrafficSampler } from './traffic-sample.js';
@@ -177,6 +178,9 @@ export class Fleet {
     const { authorization, ...options } = input;
     const wallMs = (this.finishedAt ?? this.deps.wall.now()) - this.startedWall;
     const totals = merged.totals;
+    const timerLateness = summarize(merged.lateness);
+    const workers = Math.max(1, this.shares.length);
+    const busy = busyNote(timerLateness, merged.joined, workers);
     return {
       id: this.deps.id,
       status: this.status,
@@ -184,8 +188,8 @@ export class Fleet {
       finishedAt: this.finishedAt,
       options: { ...options, authorization: authorization ? 'given' : null },
       timeNote: timeNote(input.speed ?? 1, input.durationMs),
-      notes: [...this.notes],
-      workers: Math.max(1, this.shares.length),
+      notes: busy ? [...this.notes, busy] : [...this.notes],
+      workers,
       elapsed: { engineMs: Math.round(this.elapsedMs), wallMs },
       players: { joined: merged.joined, byState: merged.byState },
       totals: {
@@ -195,7 +199,7 @@ export class Fleet {
       },
       latency: summarize(merged.all),
       latencyByEndpoint: latencyByEndpoint(merged.sketches),
-      timerLateness: summarize(merged.lateness),
+      timerLateness,
       endpoints: merged.endpoints.map((stats) => ({
         ...stats,
         latency: summarize(merged.sketches.get(statsKey(stats.endpoint, stats.reason)) ?? newSketch()),
@@ -459,21 +463,4 @@ function emptySnapshot(): ShareSnapshot {
     },
     skipped: 0,
   };
-}
-
-/** Said whenever the fleet's time is not real time. */
-export function timeNote(speed: number, durationMs: number): string | null {
-  if (speed === 1) return null;
-  const listening = formatMs(durationMs);
-  const real = formatMs(durationMs / speed);
-  return speed > 1
-    ? `speed ${speed}: time is compressed, each real second is ${speed} s of listening (${listening} of listening in ${real})`
-    : `speed ${speed}: time is slowed, each real second is ${speed} s of listening (${listening} of listening in ${real})`;
-}
-
-export function formatMs(ms: number): string {
-  if (ms < 1_000) return `${Math.round(ms)} ms`;
-  if (ms < 120_000) return `${Math.round(ms / 100) / 10} s`;
-  if (ms < 7_200_000) return `${Math.round(ms / 6_000) / 10} min`;
-  return `${Math.round(ms / 360_000) / 10} h`;
 }

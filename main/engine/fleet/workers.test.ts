@@ -59,7 +59,8 @@ describe('a fleet on worker threads', () => {
     const one = await finished((await engine.commands.run('fleets.start', { ...input, workers: 1 })).id);
     const two = await finished((await engine.commands.run('fleets.start', { ...input, workers: 2 })).id);
     expect([one.workers, two.workers]).toEqual([1, 2]);
-    expect(two.notes).toEqual([]);
+    // Two threads played (no note that one did); a busy machine's lateness may be said, and is no fault here.
+    expect(two.notes.filter((note) => !note.startsWith("the fleet's own threads were busy"))).toEqual([]);
     for (const report of [one, two]) {
       expect(report.error).toBeNull();
       expect(report.players.joined).toBe(40);

@@ -1,0 +1,52 @@
+/**
+ * The report's word on a fleet whose own threads ran late (run-notes.ts): said past 100 ms at
+ * p99, with the figures and what to do, and only then; and said in a real fleet whose thread was
+ * kept from its core, as an overloaded machine keeps it.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FleetReport } from '../api/fleet-types.js';
+import type { Engine } from '../index.js';
+import { startTestEngine } from '../testing/http.js';
+import { BUSY_P99_MS, busyNote } from './run-notes.js';
+
+const lateness = (p99: number, max: number) => ({ count: 300, p50: 1, p90: 2, p99, max });
+
+describe('busyNote', () => {
+  it('says how late the threads ran, what it does to latencies and what to do, past 100 ms at p99 only', () => {
+    expect(busyNote(lateness(BUSY_P99_MS - 1, 5_000), 1_000, 2)).toBeNull();
+    expect(busyNote({ count: 0, p50: NaN, p90: NaN, p99: NaN, max: NaN }, 1_000, 2)).toBeNull();
+    expect(busyNote(lateness(1_200, 2_700), 1_000, 2)).toBe(
+      "the fleet's own threads were busy: their timers fired 1.2 s late at p99 (2.7 s at most), so a request's latency may hold that much of the fleet's own waiting, not the server's. 1,000 players on 2 threads were more than this machine plays on time: fewer players, or the Artillery engine across machines (docs/fleet.md), measure the server alone",
+    );
+    expect(busyNote(lateness(BUSY_P99_MS, 150), 1, 1)).toMatch(
+      /fired 100 ms late at p99 \(150 ms at most\).* 1 players on 1 thread were/,
+    );
+  });
+});
+
+describe('a fleet whose thread is kept from its core', () => {
+  let engine: Engine;
+  beforeAll(async () => {
+    engine = await startTestEngine();
+  });
+  afterAll(() => engine.close());
+
+  it('says so in its report', async () => {
+    const { id } = await engine.commands.run('fleets.start', { players: 3, durationMs: 2_500, workers: 1 });
+    // The players' thread is this one (one worker plays in-process): kept busy 150 ms in every 200 for 1.6 s.
+    const hog = setInterval(() => {
+      const until = performance.now() + 150;
+      while (performance.now() < until);
+    }, 200);
+    setTimeout(() => clearInterval(hog), 1_600);
+    let report: FleetReport;
+    do {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      report = await engine.commands.run('fleets.get', { id });
+    } while (report.status === 'running');
+    expect(report.timerLateness.p99).toBeGreaterThanOrEqual(BUSY_P99_MS);
+    expect(report.notes).toContainEqual(
+      expect.stringMatching(/^the fleet's own threads were busy: their timers fired [\d.]+ m?s late at p99/),
+    );
+  });
+});

@@ -1,0 +1,44 @@
+/**
+ * What a fleet's report says of how it ran, beside its figures: time that was not real time, and
+ * threads too busy to measure on time.
+ *
+ * A fleet measures a request's latency in wall time, from its send to its answer read. When the
+ * fleet's own threads are short of a core, an answer that came on time waits for its thread, and
+ * the server is blamed for the wait (audit: 1,000 players of huge answers ran their timers 2.7 s
+ * late, and requests "took" 12.5 s). The lateness probe (a timer every 100 ms in each thread, how
+ * late it fired) measures that wait; past BUSY_P99_MS the report says so, beside the figures it
+ * taints, so that a latency threshold failed by the fleet is not read as the server's.
+ */
+import type { LatencySummary } from '../api/fleet-types.js';
+
+/** Timers late by this much at p99: the thread waited on a core for a good share of a request's time. */
+export const BUSY_P99_MS = 100;
+
+export function busyNote(lateness: LatencySummary, players: number, workers: number): string | null {
+  if (lateness.count === 0 || !(lateness.p99 >= BUSY_P99_MS)) return null;
+  const threads = `${workers} thread${workers === 1 ? '' : 's'}`;
+  return (
+    `the fleet's own threads were busy: their timers fired ${formatMs(lateness.p99)} late at p99 (${formatMs(lateness.max)} at most), ` +
+    `so a request's latency may hold that much of the fleet's own waiting, not the server's. ` +
+    `${players.toLocaleString('en-US')} players on ${threads} were more than this machine plays on time: ` +
+    `fewer players, or the Artillery engine across machines (docs/fleet.md), measure the server alone`
+  );
+}
+
+/** Said whenever the fleet's time is not real time. */
+export function timeNote(speed: number, durationMs: number): string | null {
+  if (speed === 1) return null;
+  const listening = formatMs(durationMs);
+  const real = formatMs(durationMs / speed);
+  return speed > 1
+    ? `speed ${speed}: time is compressed, each real second is ${speed} s of listening (${listening} of listening in ${real})`
+    : `speed ${speed}: time is slowed, each real second is ${speed} s of listening (${listening} of listening in ${real})`;
+}
+
+/** `150 ms`, `2.7 s`, `10 min`, `1.5 h`. */
+export function formatMs(ms: number): string {
+  if (ms < 1_000) return `${Math.round(ms)} ms`;
+  if (ms < 120_000) return `${Math.round(ms / 100) / 10} s`;
+  if (ms < 7_200_000) return `${Math.round(ms / 6_000) / 10} min`;
+  return `${Math.round(ms / 360_000) / 10} h`;
+}
