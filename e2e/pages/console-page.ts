@@ -3,8 +3,8 @@ import { expect, type Locator, type Page } from '@playwright/test';
 import type { ServiceUrls } from '../../main/engine/api/types';
 
 /**
- * Past the guard of a destructive step's second press (useConfirmStep ignores one within 400 ms:
- * a held key or a double click is not a decision), or past a held key's repeat delay.
+ * Past the guard of a destructive step's second press (useConfirmStep ignores one within 250 ms:
+ * a double click is not a decision), and past a held key's repeat delay.
  */
 export async function pastConfirmGuard(page: Page): Promise<void> {
   await page.waitForTimeout(450);

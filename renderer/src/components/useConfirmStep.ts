@@ -7,8 +7,12 @@
 import { useEffect, useState, type KeyboardEvent } from 'react';
 
 const CONFIRM_WINDOW_MS = 4_000;
-/** A second press sooner than this is a held key's repeat or a double click, not a decision. */
-const CONFIRM_AFTER_MS = 400;
+/**
+ * A second press sooner than this is a double click (its second click comes within about 200 ms),
+ * not a decision; a held key's repeats are told by the key event itself (IGNORE_HELD_KEY). Longer,
+ * a deliberate click at 0.3 s was ignored with no word (audit).
+ */
+const CONFIRM_AFTER_MS = 250;
 
 /** What a press does, given when the button was armed (null: it is not armed). */
 export function confirmPress(armedAt: number | null, now: number): 'arm' | 'ignore' | 'act' {
