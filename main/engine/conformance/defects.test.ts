@@ -236,15 +236,26 @@ describe('a server wrong in one way fails that one case', () => {
     );
   });
 
-  it('(audit) says why a 503 on the play-through’s load fails it: a load is not retried', async () => {
-    const { run } = await check({ busyOnPlayThroughLoad: true });
-    expect(run.cases.find((c) => c.id === 'play-through')).toMatchObject({
-      outcome: 'fail',
-      message: expect.stringMatching(
-        /^expected the load to start the queue, got .*503.* \(a player does not retry a load's window: platform\.md §7\.3; a real player's load fails the same way\)$/,
-      ),
-    });
-  });
+  it.concurrent(
+    '(audit) a 503 on the play-through’s load, on its window or its context, is loaded again as an app would; for good, it fails',
+    async (t) => {
+      for (const on of ['itemWindow', 'context'] as const) {
+        const { run } = await checkOwn(t, { busyOnPlayThroughLoad: { times: 1, on } });
+        t.expect(failed(run), `${on}: ${run.cases.find((c) => c.id === 'play-through')!.message}`).toEqual([]);
+        t.expect(run.cases.find((c) => c.id === 'play-through')!.message, on).toMatch(
+          /; the load was answered 503 once and sent again after Retry-After, as an app would \(a player does not retry a load\)/,
+        );
+      }
+      const { run } = await checkOwn(t, { busyOnPlayThroughLoad: { times: 10, on: 'context' } });
+      t.expect(run.cases.find((c) => c.id === 'play-through')).toMatchObject({
+        outcome: 'fail',
+        message: t.expect.stringMatching(
+          /^expected the load to start the queue, got .*503.* \(GET \/context answered 503.*\), after loading again 3 times on a 503 as an app would \(a player does not retry a load: platform\.md §7\.3; a real player's load fails the same way\)$/,
+        ),
+      });
+    },
+    40_000,
+  );
 
   it('(audit) fails the play-through where the queue ends one item early past the walk, at the end the player stopped at', async () => {
     // Past the walk's 20,000 items only the player reaches the end, and a flag one early stops it short.

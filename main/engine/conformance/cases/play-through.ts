@@ -159,7 +159,10 @@ function verdictOf(result: Play, answers: PlayAnswers, probed: EndProbe | null):
       : tracks.length === 1
         ? `1 track (${tracks[0]})`
         : `${tracks.length.toLocaleString('en-US')} tracks, ${tracks[0]} … ${tracks.at(-1)}`;
-  const played = `${span}, in ${duration(result.engineMs)} of engine time; ${actsOf(result)}; ${rhythmOf(answers)}`;
+  const busy = result.busyLoads
+    ? `; the load was answered 503 ${result.busyLoads === 1 ? 'once' : `${result.busyLoads} times`} and sent again after Retry-After, as an app would (a player does not retry a load)`
+    : '';
+  const played = `${span}, in ${duration(result.engineMs)} of engine time; ${actsOf(result)}; ${rhythmOf(answers)}${busy}`;
   const rules = [...new Set(result.warnings.map((note) => note.violation.rule))];
   if (end.kind === 'out-of-time') {
     const also = rules.length ? `; the player also recorded ${rules.join(', ')}` : '';

@@ -93,8 +93,11 @@ export interface DefectiveServerOptions {
   newVersionEveryWindow?: boolean;
   /** Each window's media from another host of its CDN (`edge-2.media.example`), signed anew: right. */
   rotatesMediaHosts?: boolean;
-  /** A 503 with Retry-After on the play-through's load window, as a server busy for a moment. */
-  busyOnPlayThroughLoad?: boolean;
+  /**
+   * A 503 with Retry-After: 1 on this many of the play-through's loads, on its window or on its
+   * context, as a server busy for a moment (or for good, with a count past the retries).
+   */
+  busyOnPlayThroughLoad?: { times: number; on: 'itemWindow' | 'context' };
   /** One item more than asked after the item, when upcomingWindowSize is this or more. */
   oneMoreFromUpcoming?: number;
   /** Headers every answer carries besides its content-type. */
@@ -148,6 +151,7 @@ export async function startDefectiveServer(options: DefectiveServerOptions = {})
   let versionDelayed = false;
   let versionBusy = false;
   let skipsLeft = options.skipBudget ?? Infinity;
+  let busyLoads = 0;
 
   const server = createServer((request, response) => {
     if (options.extraHeaders) extra.set(response, options.extraHeaders);
@@ -181,6 +185,13 @@ export async function startDefectiveServer(options: DefectiveServerOptions = {})
     if (defects.has('diesAfterSixTracks') && ended.size >= 6)
       return send(response, 500, { error: { code: 500, message: 'out of memory' } });
     if (defects.has('hangsAfterSixTracks') && ended.size >= 6) return;
+    if (
+      endpoint === 'context' &&
+      options.busyOnPlayThroughLoad?.on === 'context' &&
+      cases.at(-1) === 'play-through' &&
+      busyLoads++ < options.busyOnPlayThroughLoad.times
+    )
+      return busyForAMoment(response);
     if (endpoint === 'context') {
       if (defects.has('noContext')) return send(response, 404, { error: { code: 404, message: 'no context here' } });
       return send(response, 200, {
@@ -222,12 +233,13 @@ export async function startDefectiveServer(options: DefectiveServerOptions = {})
     const reason = (url.searchParams.get('reason') ?? '').replace(/ /g, '+');
     if (!REASONS.has(reason) || (defects.has('refusesCombinedReason') && reason.includes('+')))
       return send(response, 400, { error: { code: 400, message: `bad reason ${reason}` } });
-    if (options.busyOnPlayThroughLoad && reason === 'load' && cases.at(-1) === 'play-through') {
-      response
-        .writeHead(503, { 'content-type': 'application/json', 'retry-after': '1' })
-        .end(JSON.stringify({ error: { code: 503, message: 'busy' } }));
-      return;
-    }
+    if (
+      options.busyOnPlayThroughLoad?.on === 'itemWindow' &&
+      reason === 'load' &&
+      cases.at(-1) === 'play-through' &&
+      busyLoads++ < options.busyOnPlayThroughLoad.times
+    )
+      return busyForAMoment(response);
     if (reason === 'skipNext' || reason === 'skipPrev') {
       if (skipsLeft <= 0) {
         refusedSkips.push(cases.at(-1));
@@ -340,4 +352,10 @@ const extra = new WeakMap<ServerResponse, Record<string, string>>();
 function send(response: ServerResponse, status: number, body: unknown): void {
   const text = typeof body === 'string' ? body : JSON.stringify(body);
   response.writeHead(status, { ...extra.get(response), 'content-type': 'application/json' }).end(text);
+}
+
+function busyForAMoment(response: ServerResponse): void {
+  response
+    .writeHead(503, { 'content-type': 'application/json', 'retry-after': '1' })
+    .end(JSON.stringify({ error: { code: 503, message: 'busy' } }));
 }
