@@ -52,6 +52,10 @@ export async function exportBundle(deps: BundleDeps, input: BundleExportInput): 
 
   // The span: from the first exported entry to the last (an unfiltered export: to now, so that
   // what the last calls set going plays out as it did).
+  // Each step below over the span (its journal and transitions, the queues its entries called, the
+  // scenario) takes 40–90 ms at the 100,000-entry cap: a turn between them, or together they held
+  // every listener 300 ms (audit).
+  await nextTurn();
   const journal = deps.journal.entries();
   const transitions = allTransitions(deps);
   // Folded, not spread: an export holds up to TRAFFIC_EXPORT_MAX entries, more than a call takes arguments.
@@ -101,6 +105,7 @@ export async function exportBundle(deps: BundleDeps, input: BundleExportInput): 
     calls.sort((a, b) => a.seq - b.seq);
   }
 
+  await nextTurn();
   const wanted = input.queueIds ?? [
     ...new Set([...queueIdsUsed(entries, urls.cloudQueue), ...queueIdsCalled(calls, urls.cloudQueue)]),
   ];
@@ -137,6 +142,7 @@ export async function exportBundle(deps: BundleDeps, input: BundleExportInput): 
       };
     });
 
+  await nextTurn();
   const built = scenarioFromJournal({
     calls,
     from,
@@ -165,6 +171,7 @@ export async function exportBundle(deps: BundleDeps, input: BundleExportInput): 
     notes.push(
       'the export is filtered: the scenario does not check the players\u2019 transitions (an unfiltered export does)',
     );
+  await nextTurn();
   const byId = new Map(entries.map((entry) => [entry.id, entry]));
   const har = await exportHar(
     entries.map((entry) => entry.id),
