@@ -114,6 +114,42 @@ describe('data safety of a whole console', () => {
     expect(look()).toEqual([]);
   }, 60_000);
 
+  it('after a restart, writes no secret it issued before and that still works, wherever a client puts it (audit)', async () => {
+    const dataDir = freshDir();
+    const before = await startTestEngine({ dataDir });
+    const grant = await pkceGrantAndRefresh(before);
+    await before.close();
+    // The store keeps these only hashed; each still works after the restart.
+    const live = {
+      clientSecret: grant.client.clientSecret,
+      refreshedAccess: String(grant.refreshed.body.access_token),
+      refreshedRefresh: String(grant.refreshed.body.refresh_token),
+    };
+    const engine = await startTestEngine({ dataDir });
+    try {
+      const { cloudQueue, control, console: consoleUrl } = engine.urls;
+      // Not learnt again first: no request authenticates with them before they are planted.
+      await fetch(`${cloudQueue}/nope-after`, { headers: { 'x-token': live.refreshedRefresh } });
+      await fetch(`${cloudQueue}/nope/${live.refreshedRefresh}`);
+      await fetch(`${consoleUrl}/admin/api/clock?x=${live.refreshedAccess}`, {
+        headers: { authorization: `Bearer ${engine.adminToken}`, 'x-note': live.clientSecret },
+      });
+      await admin(engine, 'PATCH', '/preferences', { theme: live.refreshedAccess });
+      // And they still work: the same values, not ones the restart made void.
+      const households = await fetch(`${control}/api/v1/households`, {
+        headers: { authorization: `Bearer ${live.refreshedAccess}` },
+      });
+      expect(households.status).toBe(200);
+    } finally {
+      await engine.close();
+    }
+    const found = filesUnder(dataDir).flatMap((file) => {
+      const bytes = readFileSync(file);
+      return Object.entries(live).flatMap(([name, value]) => (bytes.includes(value) ? [`${name} in ${file}`] : []));
+    });
+    expect(found).toEqual([]);
+  }, 60_000);
+
   it('grows little from 10,000 requests without credentials with 15 KB headers and random player ids', async () => {
     const dataDir = freshDir();
     const engine = await startTestEngine({ dataDir });

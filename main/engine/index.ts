@@ -34,6 +34,7 @@ import { HouseholdViews } from './household/views.js';
 import { DEFAULT_HOST, DEFAULT_PORT, SERVICE_NAMES, boundPort, listenAll, type ServiceApps } from './http/listeners.js';
 import type { OpenOAuthWindow } from './login/console/console-flows.js';
 import { createLoginService } from './login/service.js';
+import { holdStoredSecrets } from './login/stored-secrets.js';
 import { faultCommandHandlers } from './faults/commands.js';
 import { faultingDeliveryTransport } from './faults/events-transport.js';
 import { faultingTransport } from './faults/player-transport.js';
@@ -169,6 +170,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     // Every secret the engine issued or was given, found by value wherever it would be stored.
     const secrets = new KnownSecrets();
     secrets.add(adminToken);
+    holdStoredSecrets(secrets, store, clock.now());
     const recorder = new TrafficRecorder({ repo: traffic, settings: store.settings, bus, warnings, secrets });
     closers.push(() => recorder.close());
     // The players' own connections, kept alive between their requests and closed with the engine.

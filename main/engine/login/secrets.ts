@@ -11,6 +11,8 @@ import { hashPassword, type PasswordChecker } from '../security/passwords.js';
 import { random } from '../security/random.js';
 
 const SECRET_BYTES = 32;
+/** The length of every secret, code and token `randomSecret()` makes: 32 bytes in base64url. */
+export const ISSUED_SECRET_LENGTH = Math.ceil((SECRET_BYTES * 4) / 3);
 /** How many leading characters of a secret or token the console shows to tell them apart. */
 const HINT_LENGTH = 6;
 

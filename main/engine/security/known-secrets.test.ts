@@ -2,6 +2,7 @@
  * Secrets found by value (docs/contract/console.md §9): a secret is found wherever it stands in a
  * text, whole or as the parts of a JWT, and nothing shorter than a run is ever held.
  */
+import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { KnownSecrets, MAX_KNOWN_SECRET_CHARS, MAX_KNOWN_SECRETS, MIN_SECRET_LENGTH } from './known-secrets.js';
@@ -113,5 +114,31 @@ describe('known secrets', () => {
       }),
       { numRuns: 500 },
     );
+  });
+
+  describe('held only as a hash (issued before a restart, audit)', () => {
+    const token = 'Gx3kP9qR2sT7uV1wX5yZ8aB4cD6eF0gH2iJ4kL6mN8o';
+    const other = 'Gx3kP9zzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz';
+    const sha = (value: string) => createHash('sha256').update(value).digest();
+
+    it('finds the secret whose hash it holds, by its length and first characters, and holds it by value after', () => {
+      const known = new KnownSecrets();
+      known.addHashed(sha(token), token.length, token.slice(0, 6));
+      const moved = known.version;
+      expect(slices(`GET /nope/${token}?x=${other}`, known)).toEqual([token]);
+      // Found once, it is held as its value: the set knows it, and its version moved (memos start over).
+      expect(known.size).toBe(1);
+      expect(known.version).toBeGreaterThan(moved);
+      expect(slices(`{"theme":"${token}"}`, known)).toEqual([token]);
+    });
+
+    it('hashes no run of another length or other first characters, and any run of its length where none were kept', () => {
+      const known = new KnownSecrets();
+      known.addHashed(sha(token), token.length, 'zzzzzz');
+      expect(slices(token, known)).toEqual([]);
+      expect(slices(`${token}x`, known)).toEqual([]);
+      known.addHashed(sha(token), token.length, null);
+      expect(slices(`code=${token}`, known)).toEqual([token]);
+    });
   });
 });

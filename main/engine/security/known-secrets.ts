@@ -8,11 +8,18 @@
  * token arrives in a conformance run's `authorization`), and the console adds what it made itself
  * and never sent (its admin token, a PKCE verifier it holds for a captured redirect).
  *
+ * Secrets the console issued before it last started and that still work (tokens, client secrets,
+ * codes) survive only as SHA-256 hashes in its store: `addHashed` holds those, and a run of the
+ * same length (and first characters, where the store kept them) is hashed and looked up. Found
+ * once, it is held by value from then on. Without them, a live token sent after a restart in a
+ * header of any name, a path or an admin call's body was stored in clear (audit).
+ *
  * Finding is one pass over a text: a secret is held as its base64url runs of at least
  * MIN_SECRET_LENGTH characters (the whole of every secret the console makes; each part of a JWT),
  * a text is cut into the same runs, and each run is looked up in a set. Shorter pieces are not
  * held: they would mask ordinary words.
  */
+import { hash } from 'node:crypto';
 
 export const MIN_SECRET_LENGTH = 16;
 /** Runs held at most; the oldest are let go first (a long session issues many tokens). */
@@ -68,6 +75,14 @@ export interface SecretRange {
 
 export class KnownSecrets {
   private readonly runs = new Set<string>();
+  /** Hashes (base64) of secrets held only hashed. */
+  private readonly hashed = new Set<string>();
+  /**
+   * The length of each secret held hashed, with the first characters of those of that length (a
+   * run whose first characters are none of them is not hashed); null: some have none kept, so
+   * every run of that length is hashed.
+   */
+  private readonly hashedStarts = new Map<number, Set<string> | null>();
   /** How many held runs have each length: only a run as long as one held is sliced and looked up. */
   private readonly lengths = new Map<number, number>();
   private chars = 0;
@@ -106,6 +121,35 @@ export class KnownSecrets {
     });
   }
 
+  /**
+   * Holds a secret the store keeps only as its SHA-256 `hash`: `length` characters long, starting
+   * with `start` when the store kept its first characters.
+   */
+  addHashed(hash: Buffer, length: number, start: string | null): void {
+    if (length < MIN_SECRET_LENGTH || this.hashed.size >= MAX_KNOWN_SECRETS) return;
+    this.hashed.add(hash.toString('base64'));
+    const starts = this.hashedStarts.get(length);
+    if (start === null || starts === null) this.hashedStarts.set(length, null);
+    else if (starts === undefined) this.hashedStarts.set(length, new Set([start]));
+    else starts.add(start);
+    this.changes++;
+  }
+
+  /** Whether the run `[start, end)` of `text` is a secret held hashed; found, it is held by value from now on. */
+  private isHashed(text: string, start: number, end: number): boolean {
+    const starts = this.hashedStarts.get(end - start);
+    if (starts === undefined) return false;
+    if (starts !== null) {
+      let known = false;
+      for (const first of starts) if (text.startsWith(first, start)) known = true;
+      if (!known) return false;
+    }
+    const run = text.slice(start, end);
+    if (!this.hashed.has(hash('sha256', run, 'base64'))) return false;
+    this.add(run);
+    return true;
+  }
+
   private forget(run: string): void {
     this.runs.delete(run);
     this.chars -= run.length;
@@ -117,13 +161,17 @@ export class KnownSecrets {
   /** Where `text` holds a known secret, in order. */
   find(text: string): SecretRange[] {
     const found: SecretRange[] = [];
-    if (this.runs.size === 0 || text.length < MIN_SECRET_LENGTH) return found;
+    if ((this.runs.size === 0 && this.hashed.size === 0) || text.length < MIN_SECRET_LENGTH) return found;
     // eachRun's walk without its callback: this runs on every part of every exchange captured.
     // Only a run as long as one held is sliced and looked up.
     const { lengths, runs } = this;
     for (let start = runFrom(text, 0); start < text.length;) {
       const end = runEnd(text, start);
-      if (end - start >= MIN_SECRET_LENGTH && lengths.has(end - start) && runs.has(text.slice(start, end)))
+      if (
+        end - start >= MIN_SECRET_LENGTH &&
+        ((lengths.has(end - start) && runs.has(text.slice(start, end))) ||
+          (this.hashedStarts.size > 0 && this.isHashed(text, start, end)))
+      )
         found.push({ start, end });
       start = runFrom(text, end);
     }

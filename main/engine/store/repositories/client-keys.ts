@@ -50,6 +50,7 @@ const toKey = (row: Row): ClientKey => ({
 });
 
 export class ClientKeyRepository {
+  private readonly db: SqliteDatabase;
   private readonly byIntegration;
   private readonly one;
   private readonly byClientId;
@@ -59,6 +60,7 @@ export class ClientKeyRepository {
   private readonly eventCallback;
 
   constructor(db: SqliteDatabase) {
+    this.db = db;
     this.byIntegration = db.prepare<[string], Row>(
       'SELECT * FROM client_keys WHERE integration_id = ? ORDER BY created_at, rowid',
     );
@@ -77,6 +79,14 @@ export class ClientKeyRepository {
     this.eventCallback = db.prepare<[string | null, string | null, string]>(
       'UPDATE client_keys SET event_callback_url = ?, event_signing_secret = ? WHERE id = ?',
     );
+  }
+
+  /** Each key's client secret hash and hint: what capture must still know as a secret after a restart (read once, at start). */
+  secretHashes(): { hash: Buffer; hint: string }[] {
+    return this.db
+      .prepare<[], { secret_hash: Buffer; secret_hint: string }>('SELECT secret_hash, secret_hint FROM client_keys')
+      .all()
+      .map((row) => ({ hash: row.secret_hash, hint: row.secret_hint }));
   }
 
   listByIntegration(integrationId: string): ClientKey[] {

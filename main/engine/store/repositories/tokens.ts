@@ -78,6 +78,7 @@ const toToken = (row: Row): Token => ({
 });
 
 export class TokenRepository {
+  private readonly db: SqliteDatabase;
   private readonly one;
   private readonly byHash;
   private readonly byGrant;
@@ -88,6 +89,7 @@ export class TokenRepository {
   private readonly expireRow;
 
   constructor(db: SqliteDatabase) {
+    this.db = db;
     this.one = db.prepare<[number], Row>('SELECT * FROM tokens WHERE id = ?');
     this.byHash = db.prepare<[Buffer], JoinedRow>(
       `SELECT t.*, g.household_id, g.scope, g.flow_id, g.revoked_at AS grant_revoked_at, k.client_id
@@ -111,6 +113,20 @@ export class TokenRepository {
     this.expireRow = db.prepare<[number, number, number]>(
       'UPDATE tokens SET expires_at = ? WHERE id = ? AND (expires_at IS NULL OR expires_at > ?)',
     );
+  }
+
+  /**
+   * The hash and hint of each token still live at `now` (neither revoked nor expired), newest
+   * first, `limit` at most: what capture must still know as a secret after a restart. Read once,
+   * at start: prepared here, not with the others.
+   */
+  liveHashes(now: number, limit: number): { hash: Buffer; hint: string }[] {
+    return this.db
+      .prepare<[number, number], { token_hash: Buffer; hint: string }>(
+        'SELECT token_hash, hint FROM tokens WHERE revoked_at IS NULL AND (expires_at IS NULL OR expires_at > ?) ORDER BY id DESC LIMIT ?',
+      )
+      .all(now, limit)
+      .map((row) => ({ hash: row.token_hash, hint: row.hint }));
   }
 
   get(id: string): Token | undefined {
