@@ -103,8 +103,8 @@ describe('check --replay', () => {
     const wrongTokenSent = recorded('auth.wrong-token').filter((line) => line.includes('cqc-check-wrong-'));
     // One for each of the 8 reasons a player sends with an itemId.
     expect(unknownItemSent).toHaveLength(8);
-    // The made-up token on each of the four calls.
-    expect(wrongTokenSent).toHaveLength(4);
+    // The made-up token on each of the four calls, a window with an itemId and one without.
+    expect(wrongTokenSent).toHaveLength(5);
     front.seen = [];
     front.sent = [];
     const { code, stdout } = await runCli('check', '--replay', report, '--authorization', authorization);

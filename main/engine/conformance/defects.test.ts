@@ -94,8 +94,8 @@ describe('the suite against a server right in every way', () => {
     const ids = new Set(caseInfos().map(({ id }) => id));
     expect(server!.cases.filter((caseId) => caseId === undefined || !ids.has(caseId))).toEqual([]);
     expect(server!.cases.filter((caseId) => caseId === 'play-through').length).toBeGreaterThan(30);
-    // Its own Authorization once, then a made-up token and none on each of the four calls.
-    expect(server!.cases.filter((caseId) => caseId === 'auth.wrong-token')).toHaveLength(9);
+    // Its own Authorization once, then a made-up token and none on each of the four calls (a window with an itemId and without).
+    expect(server!.cases.filter((caseId) => caseId === 'auth.wrong-token')).toHaveLength(11);
   });
 
   it('plays the whole queue through on a clock of its own, pausing, seeking and skipping, and leaves the console clock alone', async () => {
@@ -269,6 +269,14 @@ describe('a server wrong in one way fails that one case', () => {
       /^the player stopped at the end of the queue at item-20099, as GET \/itemWindow\?\S+ said, but item-20100 follows it in GET \/itemWindow\?reason=refresh&previousWindowSize=3&upcomingWindowSize=3&itemId=item-20099: includesEndOfQueue must be true only on a window that holds the queue's last item; played [\d,]+ tracks/,
     );
   }, 60_000);
+
+  it('(audit) passes a right server whose items carry 10 KB each: the walk asks smaller windows, not failing its own 103', async () => {
+    const { run } = await check({ items: 250, itemNotes: 10_200 });
+    expect(failed(run)).toEqual([]);
+    expect(run.cases.find((c) => c.id === 'item-window.queue-ends')!.message).toMatch(
+      /walked the whole queue: 250 items in \d+ windows of 25 items beyond each \(a window of 100 was over the run's byte cap: asked smaller, not failed\)/,
+    );
+  });
 
   it('names both answers where an id names two tracks', async () => {
     const { run } = await check({ defects: ['reusesIds'] });

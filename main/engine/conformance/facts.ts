@@ -43,6 +43,8 @@ export interface Walk {
   idProblems: string[];
   /** Ids an overlapping window showed again, each checked to be in its place. */
   idsSeenAgain: number;
+  /** Items asked beyond each anchor once a window of WALK_UPCOMING was over the byte cap; null while none was. */
+  smallerWindows?: number;
 }
 
 export interface SuiteFacts {

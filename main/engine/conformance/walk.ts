@@ -15,7 +15,7 @@
  */
 import { idOf, isWindow, spanOf, windowOf, type Walk, type WindowView } from './facts.js';
 import { retained, retainedView } from './retained.js';
-import { is2xx, outcomeOf, requestLine, type CheckedServer } from './server.js';
+import { is2xx, outcomeOf, requestLine, type Answer, type CheckedServer } from './server.js';
 
 /**
  * Items asked beyond each window's anchor: the fewer windows, the sooner a long queue is walked,
@@ -45,6 +45,8 @@ interface Step {
   placed: Placed[];
   started: number;
   now: () => number;
+  /** Items the walk asks beyond each anchor: WALK_UPCOMING, less once a window of that many was over the byte cap. */
+  size: number;
 }
 
 const nth = (n: number): string => n.toLocaleString('en-US');
@@ -64,9 +66,18 @@ export async function walkQueue(server: CheckedServer, now: () => number): Promi
     idProblems: [],
     idsSeenAgain: 0,
   };
-  const step: Step = { server, walk, positions: new Map(), first: 0, placed: [], started: now(), now };
+  const step: Step = {
+    server,
+    walk,
+    positions: new Map(),
+    first: 0,
+    placed: [],
+    started: now(),
+    now,
+    size: WALK_UPCOMING,
+  };
 
-  const first = await fetchWindow(step, { itemId: undefined, previous: 0, upcoming: WALK_UPCOMING });
+  const first = await fetchWindow(step, { itemId: undefined, previous: 0, upcoming: step.size });
   if (!first) return walk;
   walk.windows++;
   if (first.items.length === 0) {
@@ -95,7 +106,7 @@ async function walkBack(step: Step): Promise<boolean> {
   for (;;) {
     if (outOfBudget(step, 'going back', 'the queue starts earlier')) return false;
     const anchor = walk.ids[0]!;
-    const view = await fetchWindow(step, { itemId: anchor, previous: WALK_UPCOMING, upcoming: WALK_OVERLAP });
+    const view = await fetchWindow(step, { itemId: anchor, previous: step.size, upcoming: WALK_OVERLAP });
     if (!view) return false;
     walk.windows++;
     const held = view.items.map(idOf);
@@ -131,7 +142,7 @@ async function walkOn(step: Step): Promise<boolean> {
     if (outOfBudget(step, 'going on', 'the queue goes on')) return false;
     const anchor = walk.ids.at(-1)!;
     const anchorAt = step.first + walk.ids.length - 1;
-    const view = await fetchWindow(step, { itemId: anchor, previous: WALK_OVERLAP, upcoming: WALK_UPCOMING });
+    const view = await fetchWindow(step, { itemId: anchor, previous: WALK_OVERLAP, upcoming: step.size });
     if (!view) return false;
     walk.windows++;
     const held = view.items.map(idOf);
@@ -182,18 +193,32 @@ function idsGone(step: Step, view: WindowView, anchor: string, held: readonly (s
   );
 }
 
-/** A window the walk can use, or null after saying why it cannot. */
+/**
+ * A window the walk can use, or null after saying why it cannot. A window over the byte cap is
+ * the walk's own asking: the server answered all it was asked, and a valid one with 10 KB of
+ * metadata an item passes 1 MB at 103 items (audit). The walk then asks a quarter as many from
+ * there on, down to one item, and only a window of one item over the cap is the server's.
+ */
 async function fetchWindow(
   step: Step,
   { itemId, previous, upcoming }: { itemId: string | undefined; previous: number; upcoming: number },
 ): Promise<WindowView | null> {
-  const answer = await step.server.itemWindow({
-    reason: itemId === undefined ? 'load' : 'refresh',
-    ...(itemId === undefined ? {} : { itemId }),
-    previousWindowSize: previous,
-    upcomingWindowSize: upcoming,
-  });
-  step.walk.answers.push(retained(answer));
+  let answer: Answer;
+  for (;;) {
+    answer = await step.server.itemWindow({
+      reason: itemId === undefined ? 'load' : 'refresh',
+      ...(itemId === undefined ? {} : { itemId }),
+      previousWindowSize: previous,
+      upcomingWindowSize: upcoming,
+    });
+    step.walk.answers.push(retained(answer));
+    const overCap = answer.exchange.violations.some((v) => v.rule === 'itemWindow.size');
+    if (!overCap || Math.max(previous, upcoming) <= 1) break;
+    step.size = Math.max(1, Math.floor(Math.min(step.size, Math.max(previous, upcoming)) / 4));
+    step.walk.smallerWindows = step.size;
+    previous = Math.min(previous, step.size);
+    upcoming = Math.min(upcoming, step.size);
+  }
   const view = windowOf(answer);
   if (isWindow(view)) return view;
   const got = is2xx(answer) ? `${answer.status}, but ${view.problem}` : outcomeOf(answer);

@@ -1,7 +1,8 @@
 /**
  * A wrong `Authorization` is 401 (docs/contract/platform.md §5.7: the header goes with every call):
- * a made-up token of the same scheme, and none at all, on each of the four calls a player makes,
- * `POST /timePlayed` with a valid report of an item of the queue. Only meaningful when the run was
+ * a made-up token of the same scheme, and none at all, on each of the four calls a player makes
+ * (`GET /itemWindow` with and without an `itemId`), `POST /timePlayed` with a valid report of an
+ * item of the queue. Only meaningful when the run was
  * given credentials the server took: a server that needs none has nothing to refuse, and one that
  * refused the run's own (or did not answer it) proves nothing by refusing a wrong one, so the case
  * first asks for the context with the run's own, and goes on only once that was taken. It builds
@@ -36,6 +37,7 @@ export const wrongAuthorization: ConformanceCase = {
       );
     const scheme = /^(\S+)\s+\S/.exec(given)?.[1] ?? 'Bearer';
     const played = playableItem(facts.firstWindow?.items ?? []);
+    const firstId = facts.firstWindow?.ids?.[0] ?? null;
     const findings = new Findings();
     const answers: Answer[] = [];
     for (const [what, as] of [
@@ -45,6 +47,16 @@ export const wrongAuthorization: ConformanceCase = {
       const tries = [
         await server.context(as),
         await server.itemWindow({ reason: 'load', previousWindowSize: 0, upcomingWindowSize: 1 }, as),
+        // With an itemId too: a skip's window often has a handler of its own, and one that checked
+        // no token served any queue's items (audit).
+        ...(firstId === null
+          ? []
+          : [
+              await server.itemWindow(
+                { reason: 'skipToItem', itemId: firstId, previousWindowSize: 0, upcomingWindowSize: 1 },
+                as,
+              ),
+            ]),
         await server.version(as),
         ...(played ? [await server.timePlayed([reportOf(played, facts, 'update')], as)] : []),
       ];

@@ -69,7 +69,11 @@ export const uniqueIds: ConformanceCase = {
 };
 
 function walkedText(walk: Walk): string {
-  const windows = `${walk.windows} window${walk.windows === 1 ? '' : 's'}`;
+  const smaller =
+    walk.smallerWindows === undefined
+      ? ''
+      : ` of ${walk.smallerWindows} item${walk.smallerWindows === 1 ? '' : 's'} beyond each (a window of 100 was over the run's byte cap: asked smaller, not failed)`;
+  const windows = `${walk.windows} window${walk.windows === 1 ? '' : 's'}${smaller}`;
   const items = `${walk.ids.length.toLocaleString('en-US')} item${walk.ids.length === 1 ? '' : 's'}`;
   const edges = walk.answers.length - walk.windows;
   // A first window that starts after the first item is the server's right (docs/contract/console.md §8): said, to show the walk went both ways.

@@ -30,6 +30,8 @@ export const DEFECTS = {
   reportsWithoutAuth: 'auth.wrong-token',
   /** Answers GET /context and /version without an Authorization (a wrong one is still 401). */
   contextWithoutAuth: 'auth.wrong-token',
+  /** Serves a window asked with an itemId whatever the Authorization, or none (a skip's handler that checks no token). */
+  itemIdWindowsWithoutAuth: 'auth.wrong-token',
   /** Tracks without mediaUrl. */
   tracksWithoutMediaUrl: 'item-window.items',
   /** includesBeginningOfQueue true on every window. */
@@ -107,6 +109,8 @@ export interface DefectiveServerOptions {
    * DEFECTS: the walk fails it on a queue it walks to the end, the play-through on a longer one.
    */
   endOneEarly?: boolean;
+  /** Characters of notes each track carries (an unknown field, as long show notes): a big item, valid. */
+  itemNotes?: number;
   /** Refuses a window size of 0 with 400: the walk's own windows (0 before) are refused. */
   refusesZeroSizes?: boolean;
 }
@@ -170,7 +174,8 @@ export async function startDefectiveServer(options: DefectiveServerOptions = {})
     const authorization = request.headers.authorization;
     const open =
       (defects.has('reportsWithoutAuth') && endpoint === 'timePlayed') ||
-      (defects.has('contextWithoutAuth') && !authorization && (endpoint === 'context' || endpoint === 'version'));
+      (defects.has('contextWithoutAuth') && !authorization && (endpoint === 'context' || endpoint === 'version')) ||
+      (defects.has('itemIdWindowsWithoutAuth') && endpoint === 'itemWindow' && url.searchParams.has('itemId'));
     if (
       open
         ? false
@@ -312,6 +317,7 @@ export async function startDefectiveServer(options: DefectiveServerOptions = {})
           name: `Track ${from + k + 1}${other}`,
           ...(defects.has('tracksWithoutMediaUrl') ? {} : { mediaUrl: media }),
           durationMillis: options.trackMillis ?? 180_000,
+          ...(options.itemNotes ? { notes: 'n'.repeat(options.itemNotes) } : {}),
         },
       };
     });
