@@ -320,6 +320,37 @@ describe('a server wrong in one way fails that one case', () => {
   });
 });
 
+describe('what the rest of the run says, held to what its first cases settled (audit)', () => {
+  it('fails a /version that answers another version at every poll of the play, after the version case passed', async () => {
+    const { run } = await check({ versionStaleAfter: 1, trackMillis: 20_000 });
+    expect(run.cases.find((c) => c.id === 'version')!.outcome).toBe('pass');
+    expect(failed(run)).toEqual(['version.throughout']);
+    expect(run.cases.find((c) => c.id === 'version.throughout')!.message).toMatch(
+      /^GET \/version said "v-stale" while the window fetched right after it still carried "v1" \(GET \/version, then GET \/itemWindow\?\S+\), \d+ times in the run: with nothing changed they must agree/,
+    );
+  });
+
+  it('warns of windows whose version moves after the version case, with nothing edited', async () => {
+    const { run } = await check({ newVersionFromWindow: 45 });
+    expect(failed(run)).toEqual([]);
+    expect(run.cases.find((c) => c.id === 'version.throughout')).toMatchObject({
+      outcome: 'warn',
+      message: expect.stringMatching(
+        /the windows' queueVersion changed after the version case, from "v1" to "v\d+" \(GET \/itemWindow\?\S+\), \d+ versions in \d+ windows: right if the queue was edited meanwhile/,
+      ),
+    });
+  });
+
+  it("fails the player's windows at the queue's end that say includesEndOfQueue false, which the walk never fetched", async () => {
+    const { run } = await check({ endFalseForPlayer: true });
+    expect(run.cases.find((c) => c.id === 'item-window.queue-ends')!.outcome).toBe('pass');
+    expect(failed(run)).toEqual(['item-window.ends-everywhere']);
+    expect(run.cases.find((c) => c.id === 'item-window.ends-everywhere')!.message).toMatch(
+      /^GET \/itemWindow\?\S+: includesEndOfQueue false, but the window holds item-30, the queue's last item/,
+    );
+  });
+});
+
 describe("valid servers that are not the reference server's habit", () => {
   it("a first window centred on the server's current item, saying includesBeginningOfQueue false, passes: the walk goes back, then on", async () => {
     const { run } = await check({ currentItem: 9 });

@@ -9,6 +9,7 @@ import { isObject } from '../api/is-object.js';
 import { Heard } from './heard.js';
 import { TrackIdentities } from './identities.js';
 import { is2xx, type Answer } from './server.js';
+import { newTrail, type Trail } from './trail.js';
 import { idOf, type WindowView } from './window-view.js';
 
 export { idOf, type WindowView } from './window-view.js';
@@ -43,7 +44,9 @@ export interface Walk {
   idProblems: string[];
   /** Ids an overlapping window showed again, each checked to be in its place. */
   idsSeenAgain: number;
-  /** Items asked beyond each anchor once a window of WALK_UPCOMING was over the byte cap; null while none was. */
+  /** The queueVersion of the walk's first window: what its ends hold for. */
+  queueVersion?: unknown;
+  /** Items asked beyond each anchor once a window of WALK_UPCOMING was over the byte cap; absent while none was. */
   smallerWindows?: number;
 }
 
@@ -64,6 +67,8 @@ export interface SuiteFacts {
    * §4.3). Set by `context`.
    */
   skipsAsked: boolean;
+  /** What the rest of the run heard, held to what the walk and the version case settled (`trail.ts`). */
+  trail: Trail;
 }
 
 export function newFacts(): SuiteFacts {
@@ -74,6 +79,7 @@ export function newFacts(): SuiteFacts {
     identities: new TrackIdentities(),
     heard: new Heard(),
     skipsAsked: false,
+    trail: newTrail(),
   };
 }
 

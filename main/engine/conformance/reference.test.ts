@@ -58,6 +58,7 @@ describe('the reference cloud queue server passes the suite', () => {
         'time-played.update': needsItem,
         'time-played.final': needsItem,
         'play-through': needsItem,
+        'item-window.ends-everywhere': needsItem,
         'item-window.stable-identity': needsItem,
       }),
     );

@@ -2,8 +2,9 @@
  * The conformance suite: its cases in the order a run settles them. A case that builds on others
  * comes after them; the walk comes before the cases that judge every window fetched (sizes,
  * items, queueVersion), so they judge the walk's windows too; the play-through comes after every case
- * it builds on, and before the cases that judge every answer of the run (ids naming one track,
- * Retry-After, timing), so they judge its answers too. Each case talks to the server as itself:
+ * it builds on, and before the cases that judge every answer of the run (the flags by the walk's
+ * ends, the version by /version, ids naming one track, Retry-After, timing), so they judge its
+ * answers too. Each case talks to the server as itself:
  * its requests carry `X-Conformance-Case` (docs/contract/console.md §8).
  */
 import type { ConformanceCaseInfo } from '../api/conformance-types.js';
@@ -14,6 +15,7 @@ import { contextAnswers } from './cases/context.js';
 import { stableIdentity } from './cases/identity.js';
 import { playThrough } from './cases/play-through.js';
 import { reachableBaseUrl } from './cases/reachable.js';
+import { endsEverywhere, versionThroughout } from './cases/throughout.js';
 import { everyReason } from './cases/reasons.js';
 import { retryAfter } from './cases/retry-after.js';
 import { windowCentred, windowSizeLimits } from './cases/sizes.js';
@@ -47,6 +49,8 @@ export const SUITE: readonly ConformanceCase[] = [
   finalReport,
   wrongAuthorization,
   playThrough,
+  endsEverywhere,
+  versionThroughout,
   stableIdentity,
   retryAfter,
   answerTimes,

@@ -79,6 +79,7 @@ export async function walkQueue(server: CheckedServer, now: () => number): Promi
 
   const first = await fetchWindow(step, { itemId: undefined, previous: 0, upcoming: step.size });
   if (!first) return walk;
+  walk.queueVersion = first.queueVersion;
   walk.windows++;
   if (first.items.length === 0) {
     walk.reachedBeginning = walk.reachedEnd = true;
@@ -412,10 +413,10 @@ function judgeFlags(step: Step, view: WindowView, from: number): void {
  * the walk found the queue's ends: true exactly when the window holds that end's item. An end the
  * walk did not reach is not judged.
  */
-export function flagProblems(view: WindowView, walk: Walk): string[] {
+export function flagProblems(view: WindowView, walk: Walk, { types = true }: { types?: boolean } = {}): string[] {
   const problems: string[] = [];
   for (const flag of ['includesBeginningOfQueue', 'includesEndOfQueue'] as const)
-    if (typeof view[flag] !== 'boolean')
+    if (types && typeof view[flag] !== 'boolean')
       problems.push(`${flag} must be true or false, got ${JSON.stringify(view[flag]) ?? 'nothing'}`);
   if (view.items.length === 0 || walk.ids.length === 0) return problems;
   const held = new Set(view.items.map(idOf));

@@ -9,9 +9,8 @@
 import { fail, Findings, pass, skip, warn, type CaseContext, type ConformanceCase, type Verdict } from '../case.js';
 import { isWindow, windowOf, type WindowView } from '../facts.js';
 import { RULE } from '../rules.js';
+import { isVersion } from '../trail.js';
 import { is2xx, outcomeOf, requestLine, type Answer } from '../server.js';
-
-const isVersion = (value: unknown): value is string => typeof value === 'string' && value !== '';
 
 export const windowQueueVersion: ConformanceCase = {
   id: 'item-window.queue-version',
@@ -51,36 +50,45 @@ export const versionAgrees: ConformanceCase = {
   rule: RULE.requests,
   title: 'GET /version answers the queueVersion the windows carry',
   needs: ['item-window.first'],
-  async run({ server, facts }: CaseContext): Promise<Verdict> {
-    const latest = facts.windows.findLast((view) => isVersion(view.queueVersion));
-    if (!latest) return skip('no window carried a queueVersion to compare with (see item-window.queue-version)');
-    const first = await server.version();
-    const said = versionOf(first);
-    if (typeof said !== 'string') return fail(said.problem, [latest.answer, first]);
-    if (said === latest.queueVersion)
-      return pass(`${requestLine(first)}: queueVersion ${JSON.stringify(said)}, as the windows say`, [
-        latest.answer,
-        first,
-      ]);
-    // The queue may have changed since that window: ask both again, back to back.
-    const again = await server.itemWindow({ reason: 'refresh', previousWindowSize: 0, upcomingWindowSize: 0 });
-    const view = windowOf(again);
-    const second = await server.version();
-    const saidAgain = versionOf(second);
-    const windowVersion = isWindow(view) ? view.queueVersion : undefined;
-    const evidence = [latest.answer, first, again, second];
-    if (typeof saidAgain === 'string' && isVersion(windowVersion) && saidAgain === windowVersion) {
-      return warn(
-        `${requestLine(first)} said ${JSON.stringify(said)} where the last window said ${JSON.stringify(latest.queueVersion)}; asked again, both say ${JSON.stringify(saidAgain)}: right if the queue was edited meanwhile`,
-        evidence,
-      );
-    }
-    return fail(
-      `GET /version says ${JSON.stringify(said)}, then ${describe(saidAgain)}, while the windows say ${JSON.stringify(latest.queueVersion)}, then ${describeWindow(view)}: with nothing changed they must agree (the player fetches a window again whenever /version differs)`,
-      evidence,
-    );
+  async run(context: CaseContext): Promise<Verdict> {
+    const verdict = await versionVerdict(context);
+    // What comes after is held to the same rule, the play-through's polls included (version.throughout).
+    const { facts } = context;
+    facts.trail.versions.watch(facts.windows.findLast((view) => isVersion(view.queueVersion))?.queueVersion);
+    return verdict;
   },
 };
+
+/** The version case's verdict: /version against the last window, asked again both when they differ. */
+async function versionVerdict({ server, facts }: CaseContext): Promise<Verdict> {
+  const latest = facts.windows.findLast((view) => isVersion(view.queueVersion));
+  if (!latest) return skip('no window carried a queueVersion to compare with (see item-window.queue-version)');
+  const first = await server.version();
+  const said = versionOf(first);
+  if (typeof said !== 'string') return fail(said.problem, [latest.answer, first]);
+  if (said === latest.queueVersion)
+    return pass(`${requestLine(first)}: queueVersion ${JSON.stringify(said)}, as the windows say`, [
+      latest.answer,
+      first,
+    ]);
+  // The queue may have changed since that window: ask both again, back to back.
+  const again = await server.itemWindow({ reason: 'refresh', previousWindowSize: 0, upcomingWindowSize: 0 });
+  const view = windowOf(again);
+  const second = await server.version();
+  const saidAgain = versionOf(second);
+  const windowVersion = isWindow(view) ? view.queueVersion : undefined;
+  const evidence = [latest.answer, first, again, second];
+  if (typeof saidAgain === 'string' && isVersion(windowVersion) && saidAgain === windowVersion) {
+    return warn(
+      `${requestLine(first)} said ${JSON.stringify(said)} where the last window said ${JSON.stringify(latest.queueVersion)}; asked again, both say ${JSON.stringify(saidAgain)}: right if the queue was edited meanwhile`,
+      evidence,
+    );
+  }
+  return fail(
+    `GET /version says ${JSON.stringify(said)}, then ${describe(saidAgain)}, while the windows say ${JSON.stringify(latest.queueVersion)}, then ${describeWindow(view)}: with nothing changed they must agree (the player fetches a window again whenever /version differs)`,
+    evidence,
+  );
+}
 
 /** GET /version's queueVersion, or what is wrong with the answer. */
 function versionOf(answer: Answer): string | { problem: string } {

@@ -6,7 +6,7 @@ import { fail, Findings, pass, skip, warn, type CaseContext, type ConformanceCas
 import { RULE } from '../rules.js';
 import { requestLine } from '../server.js';
 import type { Walk } from '../facts.js';
-import { walkQueue } from '../walk.js';
+import { flagProblems, walkQueue } from '../walk.js';
 
 export const queueEnds: ConformanceCase = {
   id: 'item-window.queue-ends',
@@ -17,6 +17,9 @@ export const queueEnds: ConformanceCase = {
   async run({ server, facts, now }: CaseContext): Promise<Verdict> {
     const walk = await walkQueue(server, now);
     facts.walk = walk;
+    // Every other window of the run is held to the ends it found (item-window.ends-everywhere).
+    if (walk.reachedBeginning || walk.reachedEnd)
+      facts.trail.ends.judgeBy((view) => flagProblems(view, walk, { types: false }), walk.queueVersion);
     const evidence = walk.answers;
     const walked = walkedText(walk);
     if (walk.problems.length) return fail(listed(walk.problems, walked), evidence);

@@ -109,6 +109,12 @@ export interface DefectiveServerOptions {
    * DEFECTS: the walk fails it on a queue it walks to the end, the play-through on a longer one.
    */
   endOneEarly?: boolean;
+  /** GET /version answers "v-stale" after this many polls, while the windows keep "v1". */
+  versionStaleAfter?: number;
+  /** From this window on (1-based), each window carries a new queueVersion with nothing edited. */
+  newVersionFromWindow?: number;
+  /** The play-through's windows that hold the last item say includesEndOfQueue false. */
+  endFalseForPlayer?: boolean;
   /** Characters of notes each track carries (an unknown field, as long show notes): a big item, valid. */
   itemNotes?: number;
   /** Refuses a window size of 0 with 400: the walk's own windows (0 before) are refused. */
@@ -156,6 +162,7 @@ export async function startDefectiveServer(options: DefectiveServerOptions = {})
   let versionBusy = false;
   let skipsLeft = options.skipBudget ?? Infinity;
   let busyLoads = 0;
+  let polls = 0;
 
   const server = createServer((request, response) => {
     if (options.extraHeaders) extra.set(response, options.extraHeaders);
@@ -219,7 +226,12 @@ export async function startDefectiveServer(options: DefectiveServerOptions = {})
         versionDelayed = true;
         await new Promise((resolve) => setTimeout(resolve, options.versionDelayMs));
       }
-      return send(response, 200, { queueVersion: defects.has('versionDisagrees') ? 'v2' : 'v1', contextVersion: '1' });
+      polls++;
+      const stale = options.versionStaleAfter !== undefined && polls > options.versionStaleAfter;
+      return send(response, 200, {
+        queueVersion: defects.has('versionDisagrees') ? 'v2' : stale ? 'v-stale' : 'v1',
+        contextVersion: '1',
+      });
     }
     if (endpoint === 'timePlayed' && request.method === 'POST') {
       let body = '';
@@ -326,12 +338,19 @@ export async function startDefectiveServer(options: DefectiveServerOptions = {})
         (from === 0 && !defects.has('centredBeginningNeverTrue')) || defects.has('beginningAlwaysTrue'),
       includesEndOfQueue:
         (to === ids.length || (options.endOneEarly === true && to === ids.length - 1)) &&
+        !(options.endFalseForPlayer && cases.at(-1) === 'play-through') &&
         !defects.has('endNeverTrue') &&
         !(defects.has('queueCompletedNeverEnds') && reason === 'queueCompleted'),
       contextVersion: '1',
       ...(defects.has('noQueueVersion')
         ? {}
-        : { queueVersion: options.newVersionEveryWindow ? `v${windowsServed}` : 'v1' }),
+        : {
+            queueVersion:
+              options.newVersionEveryWindow ||
+              (options.newVersionFromWindow !== undefined && windowsServed >= options.newVersionFromWindow)
+                ? `v${windowsServed}`
+                : 'v1',
+          }),
       items,
     });
   }

@@ -1,0 +1,79 @@
+/**
+ * Two rules the suite checks early, held for the whole run (`trail.ts` tallies the answers as they
+ * come): outsiders' servers wrong only in windows no case judged (the first window's flags, the
+ * player's windows at the queue's end) or only after the version case (a /version that answered
+ * another version at every poll of the play) passed (audit). Each case builds on the one that
+ * checks its rule first, so a server wrong from the start fails that one alone.
+ */
+import { fail, pass, skip, warn, type CaseContext, type ConformanceCase, type Verdict } from '../case.js';
+import { RULE } from '../rules.js';
+import { requestLine } from '../server.js';
+
+const n = (count: number) => count.toLocaleString('en-US');
+
+export const endsEverywhere: ConformanceCase = {
+  id: 'item-window.ends-everywhere',
+  rule: RULE.shapes,
+  title:
+    "Every window of the run, the walk's aside (the first window, size-limits', the play-through's), flags the queue's ends where the walk found them",
+  needs: ['item-window.queue-ends'],
+  async run({ facts }: CaseContext): Promise<Verdict> {
+    const trail = facts.trail.ends;
+    if (!trail.judging)
+      return skip("the walk reached neither end of the queue: there is no end to judge another window's flags by");
+    if (trail.found) {
+      const shown = trail.problems.map((problem) => `${requestLine(problem.answer)}: ${problem.message}`);
+      const more = trail.found > shown.length ? `; and ${n(trail.found - shown.length)} more windows` : '';
+      return fail(
+        `${shown.join('; ')}${more} (of ${n(trail.judged)} windows outside the walk; a window says includesBeginningOfQueue or includesEndOfQueue exactly when it holds the queue's first or last item, which the walk found)`,
+        trail.problems.map((problem) => problem.answer),
+      );
+    }
+    if (trail.judged === 0) return skip('no window outside the walk held an item of the version the walk saw');
+    return pass(
+      `${n(trail.judged)} windows outside the walk (${n(trail.played)} of them the play-through's), each flagging the ends where the walk found them`,
+      trail.recent,
+    );
+  },
+};
+
+export const versionThroughout: ConformanceCase = {
+  id: 'version.throughout',
+  rule: RULE.requests,
+  title: "GET /version and the windows keep agreeing for the rest of the run, the play-through's polls included",
+  needs: ['version'],
+  async run({ facts }: CaseContext): Promise<Verdict> {
+    const trail = facts.trail.versions;
+    if (!trail.watching) return skip('the version case did not run');
+    const [first] = trail.disagreements;
+    if (first && trail.disagreed >= 2) {
+      return fail(
+        `GET /version said ${JSON.stringify(first.said)} while the window fetched right after it still carried ${JSON.stringify(first.carried)} (${requestLine(first.poll)}, then ${requestLine(first.window)}), ${n(trail.disagreed)} times in the run: with nothing changed they must agree (each such poll has a player fetch its window again, for nothing)`,
+        trail.disagreements.flatMap((d) => [d.poll, d.window]),
+      );
+    }
+    const changed = [...trail.versions].filter(([version]) => version !== trail.initial);
+    const notes: string[] = [];
+    if (first)
+      notes.push(
+        `GET /version said ${JSON.stringify(first.said)} once while the window fetched right after it still carried ${JSON.stringify(first.carried)} (${requestLine(first.poll)}, then ${requestLine(first.window)}): right only if the queue changed back in between`,
+      );
+    if (changed.length) {
+      const [version, answer] = changed[0]!;
+      const times = changed.length > 1 ? `, ${n(changed.length + 1)} versions in ${n(trail.windows)} windows` : '';
+      notes.push(
+        `the windows' queueVersion changed after the version case, from ${JSON.stringify(trail.initial)} to ${JSON.stringify(version)} (${requestLine(answer)})${times}: right if the queue was edited meanwhile, wrong if nothing changed it (a player fetches its window again at every change)`,
+      );
+    }
+    if (notes.length)
+      return warn(notes.join('; '), [
+        ...(first ? [first.poll, first.window] : []),
+        ...changed.slice(0, 3).map(([, answer]) => answer),
+      ]);
+    if (trail.polls + trail.windows === 0) return skip('no version poll and no window came after the version case');
+    return pass(
+      `${n(trail.polls)} version polls and ${n(trail.windows)} windows after the version case, all with queueVersion ${JSON.stringify(trail.initial)}`,
+      trail.recent,
+    );
+  },
+};
