@@ -377,6 +377,17 @@ describe("valid servers that are not the reference server's habit", () => {
     });
   }, 30_000);
 
+  it('(audit) a play that ran out of time says how many 503s the cases before it waited out', async () => {
+    server = await startDefectiveServer({ versionBusyOnce: true, items: 20_000 });
+    const { run } = await checkServer(engine, server.baseUrl, server.authorization, 12_000);
+    expect(run.cases.find((c) => c.id === 'play-through')).toMatchObject({
+      outcome: 'warn',
+      message: expect.stringMatching(
+        /ran out of the run's time .*; the cases before it had waited out 1 answer of 503, each asked again after Retry-After \(2 s at least\)/,
+      ),
+    });
+  }, 30_000);
+
   it('a 503 without Retry-After is a warning naming the rule and the request, and the run passes', async () => {
     const { run } = await check({ busyOnceWithoutRetryAfter: true });
     expect(failed(run)).toEqual([]);

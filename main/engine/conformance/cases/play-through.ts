@@ -49,6 +49,8 @@ export const playThrough: ConformanceCase = {
     'time-played.final',
   ],
   async run({ server, facts, now, deadlineAt }: CaseContext): Promise<Verdict> {
+    // 503s the cases before it waited out: each asked again after Retry-After, 2 s at least (audit).
+    const busyBefore = facts.heard.busyCount;
     const runNow = server.runNow;
     if (!runNow) return skip('this run has no player to lend the case');
     const walk = facts.walk;
@@ -102,7 +104,7 @@ export const playThrough: ConformanceCase = {
         result.end.kind === 'end' && queueLast === undefined && snapshot.itemId
           ? await probeEnd(server, snapshot.itemId, snapshot.queueVersion, answers.lastWindow)
           : null;
-      return verdictOf(result, answers, probed);
+      return verdictOf(result, answers, probed, busyBefore);
     } finally {
       player.close();
       clock.close();
@@ -149,7 +151,7 @@ function watchRequests(client: CloudQueueClient, now: () => number): (forMs: num
   };
 }
 
-function verdictOf(result: Play, answers: PlayAnswers, probed: EndProbe | null): Verdict {
+function verdictOf(result: Play, answers: PlayAnswers, probed: EndProbe | null, busyBefore: number): Verdict {
   const { end, tracks } = result;
   if (end.kind === 'failed') return fail(end.message, end.evidence.length ? end.evidence : answers.recent.slice(-1));
   if (end.kind === 'stopped') return skip('the run stopped while the player played');
@@ -166,8 +168,11 @@ function verdictOf(result: Play, answers: PlayAnswers, probed: EndProbe | null):
   const rules = [...new Set(result.warnings.map((note) => note.violation.rule))];
   if (end.kind === 'out-of-time') {
     const also = rules.length ? `; the player also recorded ${rules.join(', ')}` : '';
+    const waited = busyBefore
+      ? `; the cases before it had waited out ${busyBefore} answer${busyBefore === 1 ? '' : 's'} of 503, each asked again after Retry-After (${busyBefore * 2} s at least)`
+      : '';
     return warn(
-      `played ${played}, then ran out of the run's time (${Math.round(end.budgetMs / 1000)} s for the play) before the queue's end: what comes after ${tracks.at(-1) ?? 'the first item'} was not played, so it is not judged (a longer --timeout plays further)${also}`,
+      `played ${played}, then ran out of the run's time (${Math.round(end.budgetMs / 1000)} s for the play) before the queue's end: what comes after ${tracks.at(-1) ?? 'the first item'} was not played, so it is not judged (a longer --timeout plays further)${waited}${also}`,
       answers.recent,
     );
   }
