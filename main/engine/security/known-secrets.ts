@@ -78,11 +78,11 @@ export class KnownSecrets {
   /** Hashes (base64) of secrets held only hashed. */
   private readonly hashed = new Set<string>();
   /**
-   * The length of each secret held hashed, with the first characters of those of that length (a
-   * run whose first characters are none of them is not hashed); null: some have none kept, so
-   * every run of that length is hashed.
+   * The length of each secret held hashed, with the first characters of those of that length, all
+   * as long (a run whose first characters are none of them is not hashed: one lookup, however many
+   * are held); null: some have none kept, or starts of two lengths, so every run of that length is hashed.
    */
-  private readonly hashedStarts = new Map<number, Set<string> | null>();
+  private readonly hashedStarts = new Map<number, { length: number; starts: Set<string> } | null>();
   /** How many held runs have each length: only a run as long as one held is sliced and looked up. */
   private readonly lengths = new Map<number, number>();
   private chars = 0;
@@ -128,22 +128,18 @@ export class KnownSecrets {
   addHashed(hash: Buffer, length: number, start: string | null): void {
     if (length < MIN_SECRET_LENGTH || this.hashed.size >= MAX_KNOWN_SECRETS) return;
     this.hashed.add(hash.toString('base64'));
-    const starts = this.hashedStarts.get(length);
-    if (start === null || starts === null) this.hashedStarts.set(length, null);
-    else if (starts === undefined) this.hashedStarts.set(length, new Set([start]));
-    else starts.add(start);
+    const held = this.hashedStarts.get(length);
+    if (start === null || held === null || (held && held.length !== start.length)) this.hashedStarts.set(length, null);
+    else if (held === undefined) this.hashedStarts.set(length, { length: start.length, starts: new Set([start]) });
+    else held.starts.add(start);
     this.changes++;
   }
 
   /** Whether the run `[start, end)` of `text` is a secret held hashed; found, it is held by value from now on. */
   private isHashed(text: string, start: number, end: number): boolean {
-    const starts = this.hashedStarts.get(end - start);
-    if (starts === undefined) return false;
-    if (starts !== null) {
-      let known = false;
-      for (const first of starts) if (text.startsWith(first, start)) known = true;
-      if (!known) return false;
-    }
+    const held = this.hashedStarts.get(end - start);
+    if (held === undefined) return false;
+    if (held !== null && !held.starts.has(text.slice(start, start + held.length))) return false;
     const run = text.slice(start, end);
     if (!this.hashed.has(hash('sha256', run, 'base64'))) return false;
     this.add(run);

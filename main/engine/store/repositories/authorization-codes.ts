@@ -38,14 +38,12 @@ const toCode = (row: Row): AuthorizationCode => ({
 });
 
 export class AuthorizationCodeRepository {
-  private readonly db: SqliteDatabase;
   private readonly byHash;
   private readonly byGrant;
   private readonly insert;
   private readonly use;
 
   constructor(db: SqliteDatabase) {
-    this.db = db;
     this.byHash = db.prepare<[Buffer], Row>('SELECT * FROM authorization_codes WHERE code_hash = ?');
     this.byGrant = db.prepare<[string], Row>(
       'SELECT * FROM authorization_codes WHERE grant_id = ? ORDER BY issued_at DESC LIMIT 1',
@@ -57,16 +55,6 @@ export class AuthorizationCodeRepository {
     this.use = db.prepare<[number, Buffer]>(
       'UPDATE authorization_codes SET used_at = ? WHERE code_hash = ? AND used_at IS NULL',
     );
-  }
-
-  /** The hash of each code neither used nor expired at `now` (read once, at start: a code may be traded after a restart). */
-  liveHashes(now: number): Buffer[] {
-    return this.db
-      .prepare<[number], { code_hash: Buffer }>(
-        'SELECT code_hash FROM authorization_codes WHERE used_at IS NULL AND expires_at > ?',
-      )
-      .all(now)
-      .map((row) => row.code_hash);
   }
 
   findByHash(codeHash: Buffer): AuthorizationCode | undefined {

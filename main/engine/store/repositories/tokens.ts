@@ -116,14 +116,15 @@ export class TokenRepository {
   }
 
   /**
-   * The hash and hint of each token still live at `now` (neither revoked nor expired), newest
-   * first, `limit` at most: what capture must still know as a secret after a restart. Read once,
-   * at start: prepared here, not with the others.
+   * The hash and hint of each token still live at `now` (neither revoked nor expired, nor a
+   * refresh token rotated: presented again, that one revokes its grant), newest first, `limit` at
+   * most: what capture must still know as a secret after a restart. Read once, at start: prepared
+   * here, not with the others.
    */
   liveHashes(now: number, limit: number): { hash: Buffer; hint: string }[] {
     return this.db
       .prepare<[number, number], { token_hash: Buffer; hint: string }>(
-        'SELECT token_hash, hint FROM tokens WHERE revoked_at IS NULL AND (expires_at IS NULL OR expires_at > ?) ORDER BY id DESC LIMIT ?',
+        'SELECT token_hash, hint FROM tokens WHERE revoked_at IS NULL AND rotated_at IS NULL AND (expires_at IS NULL OR expires_at > ?) ORDER BY id DESC LIMIT ?',
       )
       .all(now, limit)
       .map((row) => ({ hash: row.token_hash, hint: row.hint }));
