@@ -57,6 +57,7 @@ export async function exportBundle(deps: BundleDeps, input: BundleExportInput): 
   // every listener 300 ms (audit).
   await nextTurn();
   const journal = deps.journal.entries();
+  const journaledUpTo = journal.at(-1)?.seq ?? -1;
   const transitions = allTransitions(deps);
   // Folded, not spread: an export holds up to TRAFFIC_EXPORT_MAX entries, more than a call takes arguments.
   const first = entries.length
@@ -129,7 +130,7 @@ export async function exportBundle(deps: BundleDeps, input: BundleExportInput): 
   const queues: BundleQueue[] = wanted
     .filter((id) => deps.queues.head(id))
     .map((id, index) => {
-      const view = queueAtStart(deps, id, calls, cuts);
+      const view = queueAtStart(deps, id, calls, cuts, journaledUpTo);
       const { type, imageUrl } = view.container;
       return {
         ref: `queue${index + 1}`,
@@ -253,14 +254,21 @@ function allTransitions(deps: BundleDeps) {
 }
 
 /** A queue as it was when the span began: as before its first edit of the span, else as it is. */
-function queueAtStart(deps: BundleDeps, id: string, calls: readonly JournalEntry[], cuts: Cut[]): QueueSnapshot {
-  const edit = calls.find(
-    (c) =>
-      c.kind === 'command' &&
-      c.ok &&
-      (QUEUE_EDIT_COMMANDS as readonly string[]).includes(c.name) &&
-      (c.input as { id?: unknown } | null)?.id === id,
-  );
+function queueAtStart(
+  deps: BundleDeps,
+  id: string,
+  calls: readonly JournalEntry[],
+  cuts: Cut[],
+  journaledUpTo: number,
+): QueueSnapshot {
+  const editOf = (c: JournalEntry) =>
+    c.kind === 'command' &&
+    c.ok &&
+    (QUEUE_EDIT_COMMANDS as readonly string[]).includes(c.name) &&
+    (c.input as { id?: unknown } | null)?.id === id;
+  // An edit made while the export took its turns is after the span: the queue as it was before it
+  // is the queue as the span left it (review).
+  const edit = calls.find(editOf) ?? deps.journal.entries().find((c) => c.seq > journaledUpTo && editOf(c));
   if (edit?.kind === 'command') {
     if (edit.queueBefore) return edit.queueBefore;
     cuts.push({
