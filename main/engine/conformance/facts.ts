@@ -48,6 +48,8 @@ export interface Walk {
   queueVersion?: unknown;
   /** Items asked beyond each anchor once a window of WALK_UPCOMING was over the byte cap; absent while none was. */
   smallerWindows?: number;
+  /** The first window over the byte cap asked that many beyond its anchor; `times` windows were, each asked again smaller. */
+  overCap?: { asked: number; times: number };
 }
 
 export interface SuiteFacts {

@@ -225,6 +225,8 @@ export async function play(setup: PlaySetup): Promise<Play> {
         result.busyLoads++;
         loadFailure = null;
         const waitSec = clampRetryAfter(parseRetryAfter(busy.exchange.responseHeaders?.['retry-after'], Date.now()));
+        // A wait past the play's time is the time running out, said as such (review).
+        if (setup.now() + waitSec * 1_000 - startedWall > budgetMs) return ended({ kind: 'out-of-time', budgetMs });
         try {
           await delay(waitSec * 1_000, undefined, setup.signal ? { signal: setup.signal } : {});
         } catch {

@@ -83,8 +83,9 @@ export class VersionTrail {
   readonly recent: Answer[] = [];
   polls = 0;
   windows = 0;
-  /** Each version the windows carried, in the order first seen, and the window that first carried it. */
-  readonly versions = new Map<string, Answer>();
+  /** The first changes of the windows' version (each from the window before), and how many there were in all. */
+  readonly changes: { from: string; to: string; answer: Answer }[] = [];
+  changed = 0;
   /** Polls that announced another version, answered by a window that still carried the one before. */
   readonly disagreements: { poll: Answer; said: string; window: Answer; carried: string }[] = [];
   disagreed = 0;
@@ -112,7 +113,12 @@ export class VersionTrail {
     const carried = view.queueVersion;
     this.windows++;
     if (this.recent.push(view.answer) > KEPT) this.recent.shift();
-    if (!this.versions.has(carried)) this.versions.set(carried, view.answer);
+    // Counted and the first few kept, never each version: a server may send a new one every window.
+    const before = this.lastWindow;
+    if (before !== null && carried !== before) {
+      this.changed++;
+      if (this.changes.length < KEPT) this.changes.push({ from: before, to: carried, answer: view.answer });
+    }
     const announced = this.announced;
     this.announced = null;
     this.lastWindow = carried;

@@ -215,6 +215,8 @@ async function fetchWindow(
     step.walk.answers.push(retained(answer));
     const overCap = answer.exchange.violations.some((v) => v.rule === 'itemWindow.size');
     if (!overCap || Math.max(previous, upcoming) <= 1) break;
+    step.walk.overCap ??= { asked: Math.max(previous, upcoming), times: 0 };
+    step.walk.overCap.times++;
     step.size = Math.max(1, Math.floor(Math.min(step.size, Math.max(previous, upcoming)) / 4));
     step.walk.smallerWindows = step.size;
     previous = Math.min(previous, step.size);

@@ -17,6 +17,8 @@ export const endsEverywhere: ConformanceCase = {
   title:
     "Every window of the run, the walk's aside (the first window, size-limits', the play-through's), flags the queue's ends where the walk found them",
   needs: ['item-window.queue-ends'],
+  // Its windows are most of what is judged: a replay of this case plays again too (review).
+  uses: ['play-through'],
   async run({ facts }: CaseContext): Promise<Verdict> {
     const trail = facts.trail.ends;
     if (!trail.judging)
@@ -42,6 +44,7 @@ export const versionThroughout: ConformanceCase = {
   rule: RULE.requests,
   title: "GET /version and the windows keep agreeing for the rest of the run, the play-through's polls included",
   needs: ['version'],
+  uses: ['play-through'],
   async run({ facts }: CaseContext): Promise<Verdict> {
     const trail = facts.trail.versions;
     if (!trail.watching) return skip('the version case did not run');
@@ -52,23 +55,22 @@ export const versionThroughout: ConformanceCase = {
         trail.disagreements.flatMap((d) => [d.poll, d.window]),
       );
     }
-    const changed = [...trail.versions].filter(([version]) => version !== trail.initial);
     const notes: string[] = [];
     if (first)
       notes.push(
         `GET /version said ${JSON.stringify(first.said)} once while the window fetched right after it still carried ${JSON.stringify(first.carried)} (${requestLine(first.poll)}, then ${requestLine(first.window)}): right only if the queue changed back in between`,
       );
-    if (changed.length) {
-      const [version, answer] = changed[0]!;
-      const times = changed.length > 1 ? `, ${n(changed.length + 1)} versions in ${n(trail.windows)} windows` : '';
+    const [change] = trail.changes;
+    if (change) {
+      const times = trail.changed > 1 ? `, ${n(trail.changed)} changes in ${n(trail.windows)} windows` : '';
       notes.push(
-        `the windows' queueVersion changed after the version case, from ${JSON.stringify(trail.initial)} to ${JSON.stringify(version)} (${requestLine(answer)})${times}: right if the queue was edited meanwhile, wrong if nothing changed it (a player fetches its window again at every change)`,
+        `the windows' queueVersion changed after the version case, from ${JSON.stringify(change.from)} to ${JSON.stringify(change.to)} (${requestLine(change.answer)})${times}: right if the queue was edited meanwhile, wrong if nothing changed it (a player fetches its window again at every change)`,
       );
     }
     if (notes.length)
       return warn(notes.join('; '), [
         ...(first ? [first.poll, first.window] : []),
-        ...changed.slice(0, 3).map(([, answer]) => answer),
+        ...trail.changes.map((c) => c.answer),
       ]);
     if (trail.polls + trail.windows === 0) return skip('no version poll and no window came after the version case');
     return pass(

@@ -73,12 +73,13 @@ export const uniqueIds: ConformanceCase = {
 
 function walkedText(walk: Walk): string {
   const smaller =
-    walk.smallerWindows === undefined
+    walk.smallerWindows === undefined || !walk.overCap
       ? ''
-      : ` of ${walk.smallerWindows} item${walk.smallerWindows === 1 ? '' : 's'} beyond each (a window of 100 was over the run's byte cap: asked smaller, not failed)`;
+      : ` of ${walk.smallerWindows} item${walk.smallerWindows === 1 ? '' : 's'} beyond each (a window of ${walk.overCap.asked} was over the run's byte cap: asked again smaller, not failed)`;
   const windows = `${walk.windows} window${walk.windows === 1 ? '' : 's'}${smaller}`;
   const items = `${walk.ids.length.toLocaleString('en-US')} item${walk.ids.length === 1 ? '' : 's'}`;
-  const edges = walk.answers.length - walk.windows;
+  // The answers over the byte cap, each asked again smaller, are no window at the edges.
+  const edges = walk.answers.length - walk.windows - (walk.overCap?.times ?? 0);
   // A first window that starts after the first item is the server's right (docs/contract/console.md §8): said, to show the walk went both ways.
   const from =
     walk.startedAt > 0

@@ -99,7 +99,7 @@ export interface DefectiveServerOptions {
    * A 503 with Retry-After: 1 on this many of the play-through's loads, on its window or on its
    * context, as a server busy for a moment (or for good, with a count past the retries).
    */
-  busyOnPlayThroughLoad?: { times: number; on: 'itemWindow' | 'context' };
+  busyOnPlayThroughLoad?: { times: number; on: 'itemWindow' | 'context'; retryAfter?: string };
   /** One item more than asked after the item, when upcomingWindowSize is this or more. */
   oneMoreFromUpcoming?: number;
   /** Headers every answer carries besides its content-type. */
@@ -203,7 +203,7 @@ export async function startDefectiveServer(options: DefectiveServerOptions = {})
       cases.at(-1) === 'play-through' &&
       busyLoads++ < options.busyOnPlayThroughLoad.times
     )
-      return busyForAMoment(response);
+      return busyForAMoment(response, options.busyOnPlayThroughLoad.retryAfter);
     if (endpoint === 'context') {
       if (defects.has('noContext')) return send(response, 404, { error: { code: 404, message: 'no context here' } });
       return send(response, 200, {
@@ -256,7 +256,7 @@ export async function startDefectiveServer(options: DefectiveServerOptions = {})
       cases.at(-1) === 'play-through' &&
       busyLoads++ < options.busyOnPlayThroughLoad.times
     )
-      return busyForAMoment(response);
+      return busyForAMoment(response, options.busyOnPlayThroughLoad.retryAfter);
     if (reason === 'skipNext' || reason === 'skipPrev') {
       if (skipsLeft <= 0) {
         refusedSkips.push(cases.at(-1));
@@ -379,8 +379,8 @@ function send(response: ServerResponse, status: number, body: unknown): void {
   response.writeHead(status, { ...extra.get(response), 'content-type': 'application/json' }).end(text);
 }
 
-function busyForAMoment(response: ServerResponse): void {
+function busyForAMoment(response: ServerResponse, retryAfter = '1'): void {
   response
-    .writeHead(503, { 'content-type': 'application/json', 'retry-after': '1' })
+    .writeHead(503, { 'content-type': 'application/json', 'retry-after': retryAfter })
     .end(JSON.stringify({ error: { code: 503, message: 'busy' } }));
 }

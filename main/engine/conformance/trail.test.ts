@@ -1,0 +1,47 @@
+/**
+ * The run-long tallies (trail.ts) stay bounded whatever the server sends: a new and long
+ * queueVersion in every window of a long play is counted, its first changes kept (review: one
+ * entry a version held 131 M characters after 2,000 windows).
+ */
+import { expect, it } from 'vitest';
+import type { Answer } from './server.js';
+import { VersionTrail } from './trail.js';
+import type { WindowView } from './window-view.js';
+
+const answer = () => ({ text: '', exchange: { requestHeaders: {} } }) as unknown as Answer;
+
+it('counts every change of a version that moves in each window, keeping the first few', () => {
+  const trail = new VersionTrail();
+  trail.watch('v1');
+  const pad = 'x'.repeat(64 * 1024);
+  for (let i = 0; i < 2_000; i++)
+    trail.window({ answer: answer(), items: [], queueVersion: `${i}${pad}` } as unknown as WindowView);
+  expect(trail.windows).toBe(2_000);
+  expect(trail.changed).toBe(2_000);
+  expect(trail.changes.length).toBeLessThanOrEqual(5);
+  expect(trail.changes[0]).toMatchObject({ from: 'v1', to: `0${pad}` });
+});
+
+it('pairs a poll that announced another version with the window after it', () => {
+  const trail = new VersionTrail();
+  trail.watch('v1');
+  const poll = (said: string) => ({ ...answer(), json: { queueVersion: said } }) as unknown as Answer;
+  const window = (version: string) => ({ answer: answer(), items: [], queueVersion: version }) as unknown as WindowView;
+  // Announced and carried: an edit, no disagreement.
+  trail.poll(poll('v2'));
+  trail.window(window('v2'));
+  // Announced, and the window after still carries the one before: twice.
+  trail.poll(poll('v3'));
+  trail.window(window('v2'));
+  trail.poll(poll('v3'));
+  trail.window(window('v2'));
+  // The same version polled: nothing announced.
+  trail.poll(poll('v2'));
+  trail.window(window('v2'));
+  expect(trail.disagreed).toBe(2);
+  expect(trail.disagreements.map((d) => [d.said, d.carried])).toEqual([
+    ['v3', 'v2'],
+    ['v3', 'v2'],
+  ]);
+  expect(trail.changed).toBe(1);
+});
