@@ -330,15 +330,21 @@ describe('what the rest of the run says, held to what its first cases settled (a
     );
   });
 
-  it('warns of windows whose version moves after the version case, with nothing edited', async () => {
+  it('fails windows whose version moves after the version case while /version stays, asked back to back', async () => {
     const { run } = await check({ newVersionFromWindow: 45 });
-    expect(failed(run)).toEqual([]);
-    expect(run.cases.find((c) => c.id === 'version.throughout')).toMatchObject({
-      outcome: 'warn',
-      message: expect.stringMatching(
-        /the windows' queueVersion changed after the version case, from "v1" to "v\d+" \(GET \/itemWindow\?\S+\), \d+ changes in \d+ windows: right if the queue was edited meanwhile/,
-      ),
-    });
+    expect(failed(run)).toEqual(['version.throughout']);
+    expect(run.cases.find((c) => c.id === 'version.throughout')!.message).toMatch(
+      /^the windows' version moved \d+ times after the version case; asked back to back then, GET \/version said "v1", the window "v\d+", GET \/version again "v1"/,
+    );
+  });
+
+  it('fails a /version that moves at every poll of the play, the windows following, asked back to back (audit)', async () => {
+    const { run } = await check({ versionMovesFromPoll: 3 });
+    expect(run.cases.find((c) => c.id === 'version')!.outcome).toBe('pass');
+    expect(failed(run)).toEqual(['version.throughout']);
+    expect(run.cases.find((c) => c.id === 'version.throughout')!.message).toMatch(
+      /^the windows' version moved \d+ times after the version case; asked back to back then, GET \/version said "v-t\d+", the window "v-t\d+", GET \/version again "v-t\d+": a version that moves with nothing edited/,
+    );
   });
 
   it("fails the player's windows at the queue's end that say includesEndOfQueue false, which the walk never fetched", async () => {

@@ -7,7 +7,9 @@
  */
 import { fail, pass, skip, warn, type CaseContext, type ConformanceCase, type Verdict } from '../case.js';
 import { RULE } from '../rules.js';
-import { requestLine } from '../server.js';
+import { isWindow, windowOf } from '../facts.js';
+import { requestLine, type Answer, type CheckedServer } from '../server.js';
+import { isVersion } from '../trail.js';
 
 const n = (count: number) => count.toLocaleString('en-US');
 
@@ -45,9 +47,14 @@ export const versionThroughout: ConformanceCase = {
   title: "GET /version and the windows keep agreeing for the rest of the run, the play-through's polls included",
   needs: ['version'],
   uses: ['play-through'],
-  async run({ facts }: CaseContext): Promise<Verdict> {
+  async run({ facts, server }: CaseContext): Promise<Verdict> {
     const trail = facts.trail.versions;
     if (!trail.watching) return skip('the version case did not run');
+    // Moved more than once: edits, or a version that moves by itself (a clock, a counter). Asked as
+    // the version case asks, /version, a window and /version back to back, a server whose /version
+    // moves with nothing edited in between shows it (audit: such a server only warned).
+    const moving = trail.changed >= 2 ? await movesByItself(server, trail.changed) : null;
+    if (moving) return fail(moving.message, moving.evidence);
     const [first] = trail.disagreements;
     if (first && trail.disagreed >= 2) {
       return fail(
@@ -79,3 +86,26 @@ export const versionThroughout: ConformanceCase = {
     );
   },
 };
+
+/**
+ * GET /version, a window and GET /version again, back to back: a /version that answers the
+ * window's version and then another within the same moment moves by itself. Null when they agree
+ * (or a request did not answer, which other cases judge).
+ */
+async function movesByItself(
+  server: CheckedServer,
+  moved: number,
+): Promise<{ message: string; evidence: Answer[] } | null> {
+  const before = await server.version();
+  const answer = await server.itemWindow({ reason: 'refresh', previousWindowSize: 0, upcomingWindowSize: 0 });
+  const after = await server.version();
+  const said = (poll: Answer) => (poll.json as { queueVersion?: unknown } | undefined)?.queueVersion;
+  const view = windowOf(answer);
+  if (!isWindow(view) || !isVersion(said(before)) || !isVersion(said(after)) || !isVersion(view.queueVersion))
+    return null;
+  if (said(before) === view.queueVersion && said(after) === view.queueVersion) return null;
+  return {
+    message: `the windows' version moved ${n(moved)} times after the version case; asked back to back then, GET /version said ${JSON.stringify(said(before))}, the window ${JSON.stringify(view.queueVersion)}, GET /version again ${JSON.stringify(said(after))}: a version that moves with nothing edited in between has a player fetch its window again at every poll`,
+    evidence: [before, answer, after],
+  };
+}

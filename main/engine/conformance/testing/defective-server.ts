@@ -109,6 +109,8 @@ export interface DefectiveServerOptions {
    * DEFECTS: the walk fails it on a queue it walks to the end, the play-through on a longer one.
    */
   endOneEarly?: boolean;
+  /** From this poll on, each GET /version answers a version never seen, and the windows carry the latest: a version from a clock. */
+  versionMovesFromPoll?: number;
   /** GET /version answers "v-stale" after this many polls, while the windows keep "v1". */
   versionStaleAfter?: number;
   /** From this window on (1-based), each window carries a new queueVersion with nothing edited. */
@@ -163,6 +165,7 @@ export async function startDefectiveServer(options: DefectiveServerOptions = {})
   let skipsLeft = options.skipBudget ?? Infinity;
   let busyLoads = 0;
   let polls = 0;
+  let movedVersion: string | undefined;
 
   const server = createServer((request, response) => {
     if (options.extraHeaders) extra.set(response, options.extraHeaders);
@@ -227,9 +230,11 @@ export async function startDefectiveServer(options: DefectiveServerOptions = {})
         await new Promise((resolve) => setTimeout(resolve, options.versionDelayMs));
       }
       polls++;
+      if (options.versionMovesFromPoll !== undefined && polls >= options.versionMovesFromPoll)
+        movedVersion = `v-t${polls}`;
       const stale = options.versionStaleAfter !== undefined && polls > options.versionStaleAfter;
       return send(response, 200, {
-        queueVersion: defects.has('versionDisagrees') ? 'v2' : stale ? 'v-stale' : 'v1',
+        queueVersion: defects.has('versionDisagrees') ? 'v2' : stale ? 'v-stale' : (movedVersion ?? 'v1'),
         contextVersion: '1',
       });
     }
@@ -349,7 +354,7 @@ export async function startDefectiveServer(options: DefectiveServerOptions = {})
               options.newVersionEveryWindow ||
               (options.newVersionFromWindow !== undefined && windowsServed >= options.newVersionFromWindow)
                 ? `v${windowsServed}`
-                : 'v1',
+                : (movedVersion ?? 'v1'),
           }),
       items,
     });
