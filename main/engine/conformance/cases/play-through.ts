@@ -25,6 +25,7 @@ import { probeEnd, type EndProbe } from '../end-probe.js';
 import { PlayAnswers } from '../play-answers.js';
 import { play, type Noted, type Play } from '../play.js';
 import { retained } from '../retained.js';
+import { withinTime } from '../within-time.js';
 import { RULE } from '../rules.js';
 
 /** The X-Player-Id of the case's player, as the suite's other requests. */
@@ -105,6 +106,7 @@ export const playThrough: ConformanceCase = {
           ? await withinTime(
               probeEnd(server, snapshot.itemId, snapshot.queueVersion, answers.lastWindow),
               (deadlineAt ?? now() + BUDGET_WITHOUT_DEADLINE_MS) - now() - AFTER_PLAY_MS,
+              { problems: [], notJudged: "the run's time ran out before its end could be asked again", answers: [] },
             )
           : null;
       return verdictOf(result, answers, probed, busyBefore);
@@ -114,27 +116,6 @@ export const playThrough: ConformanceCase = {
     }
   },
 };
-
-/**
- * The end probe's answer, or one that says it was not judged when the run's time (less what the
- * cases after it keep) ran out first: a slow server's two windows must not take the deadline past
- * the play, failing a run the play had passed (review).
- */
-async function withinTime(probe: Promise<EndProbe>, leftMs: number): Promise<EndProbe> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<EndProbe>((resolve) => {
-    timer = setTimeout(
-      () =>
-        resolve({ problems: [], notJudged: "the run's time ran out before its end could be asked again", answers: [] }),
-      Math.max(0, leftMs),
-    );
-  });
-  try {
-    return await Promise.race([probe, late]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
 
 /** Wall time kept back from the run's deadline for the cases after this one (they read answers, they send nothing). */
 const AFTER_PLAY_MS = 2_000;

@@ -10,8 +10,11 @@ import { RULE } from '../rules.js';
 import { isWindow, windowOf } from '../facts.js';
 import { requestLine, type Answer, type CheckedServer } from '../server.js';
 import { isVersion } from '../trail.js';
+import { withinTime } from '../within-time.js';
 
 const n = (count: number) => count.toLocaleString('en-US');
+/** Wall ms kept back for the cases after these (they read answers, they send nothing). */
+const LEFT_FOR_THE_LAST_MS = 1_000;
 
 export const endsEverywhere: ConformanceCase = {
   id: 'item-window.ends-everywhere',
@@ -47,13 +50,20 @@ export const versionThroughout: ConformanceCase = {
   title: "GET /version and the windows keep agreeing for the rest of the run, the play-through's polls included",
   needs: ['version'],
   uses: ['play-through'],
-  async run({ facts, server }: CaseContext): Promise<Verdict> {
+  async run({ facts, server, now, deadlineAt }: CaseContext): Promise<Verdict> {
     const trail = facts.trail.versions;
     if (!trail.watching) return skip('the version case did not run');
     // Moved more than once: edits, or a version that moves by itself (a clock, a counter). Asked as
     // the version case asks, /version, a window and /version back to back, a server whose /version
     // moves with nothing edited in between shows it (audit: such a server only warned).
-    const moving = trail.changed >= 2 ? await movesByItself(server, trail.changed) : null;
+    const moving =
+      trail.changed >= 2
+        ? await withinTime(
+            movesByItself(server, trail.changed),
+            deadlineAt === undefined ? Infinity : deadlineAt - now() - LEFT_FOR_THE_LAST_MS,
+            null,
+          )
+        : null;
     if (moving) return fail(moving.message, moving.evidence);
     const [first] = trail.disagreements;
     if (first && trail.disagreed >= 2) {
