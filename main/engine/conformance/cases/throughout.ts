@@ -13,6 +13,7 @@ import { isVersion } from '../trail.js';
 import { withinTime } from '../within-time.js';
 
 const n = (count: number) => count.toLocaleString('en-US');
+const counted = (count: number, noun: string) => `${n(count)} ${noun}${count === 1 ? '' : 's'}`;
 /** Wall ms kept back for the cases after these (they read answers, they send nothing). */
 const LEFT_FOR_THE_LAST_MS = 1_000;
 
@@ -38,7 +39,7 @@ export const endsEverywhere: ConformanceCase = {
     }
     if (trail.judged === 0) return skip('no window outside the walk held an item of the version the walk saw');
     return pass(
-      `${n(trail.judged)} windows outside the walk (${n(trail.played)} of them the play-through's), each flagging the ends where the walk found them`,
+      `${counted(trail.judged, 'window')} outside the walk (${n(trail.played)} of them the play-through's), each flagging the ends where the walk found them`,
       trail.recent,
     );
   },
@@ -91,7 +92,7 @@ export const versionThroughout: ConformanceCase = {
       ]);
     if (trail.polls + trail.windows === 0) return skip('no version poll and no window came after the version case');
     return pass(
-      `${n(trail.polls)} version polls and ${n(trail.windows)} windows after the version case, all with queueVersion ${JSON.stringify(trail.initial)}`,
+      `${counted(trail.polls, 'version poll')} and ${counted(trail.windows, 'window')} after the version case, all with queueVersion ${JSON.stringify(trail.initial)}`,
       trail.recent,
     );
   },
