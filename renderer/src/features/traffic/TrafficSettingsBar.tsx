@@ -47,18 +47,22 @@ export function TrafficSettingsBar() {
   });
 
   const typed = retention === null ? null : Number(retention);
-  const retentionOk = typed === null || (Number.isInteger(typed) && typed >= MIN_RETENTION && typed <= MAX_RETENTION);
-  const applyRetention = () => {
-    if (typed !== null && retentionOk && typed !== settings?.retention) configure.mutate({ retention: typed });
-    else if (typed === settings?.retention) setRetention(null);
+  const retentionOk = typed === null || retentionFits(typed);
+  // Enter and blur apply what the field holds, read from it: a value typed and entered at once
+  // could reach the handler before the render that knew it (a flaky end-to-end run).
+  const applyRetention = (value: string) => {
+    const entered = Number(value);
+    if (value !== '' && retentionFits(entered) && entered !== settings?.retention)
+      configure.mutate({ retention: entered });
+    else if (entered === settings?.retention) setRetention(null);
   };
   const budgetMb = settings ? Math.round(settings.retentionBytes / MB) : null;
   const typedMb = budget === null ? null : Number(budget);
-  const budgetOk =
-    typedMb === null || (Number.isInteger(typedMb) && typedMb >= MIN_BUDGET_MB && typedMb <= MAX_BUDGET_MB);
-  const applyBudget = () => {
-    if (typedMb !== null && budgetOk && typedMb !== budgetMb) configure.mutate({ retentionBytes: typedMb * MB });
-    else if (typedMb === budgetMb) setBudget(null);
+  const budgetOk = typedMb === null || budgetFits(typedMb);
+  const applyBudget = (value: string) => {
+    const entered = Number(value);
+    if (value !== '' && budgetFits(entered) && entered !== budgetMb) configure.mutate({ retentionBytes: entered * MB });
+    else if (entered === budgetMb) setBudget(null);
   };
 
   return (
@@ -85,9 +89,9 @@ export function TrafficSettingsBar() {
           aria-invalid={!retentionOk || undefined}
           title={`Entries kept (${MIN_RETENTION.toLocaleString('en-US')}–${MAX_RETENTION.toLocaleString('en-US')}); the oldest go first`}
           onChange={(event) => setRetention(event.target.value)}
-          onBlur={applyRetention}
+          onBlur={(event) => applyRetention(event.currentTarget.value)}
           onKeyDown={(event) => {
-            if (event.key === 'Enter') applyRetention();
+            if (event.key === 'Enter') applyRetention(event.currentTarget.value);
             if (event.key === 'Escape') setRetention(null);
           }}
         />
@@ -105,9 +109,9 @@ export function TrafficSettingsBar() {
           aria-invalid={!budgetOk || undefined}
           title={`What the stored log may take (${MIN_BUDGET_MB} MB or more); beyond it the oldest entries go first, whatever the entry cap`}
           onChange={(event) => setBudget(event.target.value)}
-          onBlur={applyBudget}
+          onBlur={(event) => applyBudget(event.currentTarget.value)}
           onKeyDown={(event) => {
-            if (event.key === 'Enter') applyBudget();
+            if (event.key === 'Enter') applyBudget(event.currentTarget.value);
             if (event.key === 'Escape') setBudget(null);
           }}
         />
@@ -141,3 +145,6 @@ export function TrafficSettingsBar() {
     </div>
   );
 }
+
+const retentionFits = (value: number) => Number.isInteger(value) && value >= MIN_RETENTION && value <= MAX_RETENTION;
+const budgetFits = (value: number) => Number.isInteger(value) && value >= MIN_BUDGET_MB && value <= MAX_BUDGET_MB;
