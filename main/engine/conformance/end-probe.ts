@@ -6,9 +6,9 @@
  * that stops one item short of it must say false (docs/contract/console.md §4). A flag one item
  * early on a long queue fools the player into stopping short, and only these windows show it.
  */
-import { idOf, isWindow, windowOf } from './facts.js';
-import { retained } from './retained.js';
-import { is2xx, outcomeOf, requestLine, type Answer, type CheckedServer } from './server.js';
+import { idOf, type WindowView } from './facts.js';
+import { requestLine, type Answer, type CheckedServer } from './server.js';
+import { askWindow } from './walk.js';
 
 /** Items asked before the end: enough to ask a window that stops short of it, few enough for any server. */
 const BEFORE_END = 3;
@@ -74,19 +74,11 @@ async function fetch(
   server: CheckedServer,
   probe: EndProbe,
   { itemId, previous, upcoming }: { itemId: string; previous: number; upcoming: number },
-) {
-  const answer = await server.itemWindow({
-    reason: 'refresh',
-    itemId,
-    previousWindowSize: previous,
-    upcomingWindowSize: upcoming,
-  });
-  probe.answers.push(retained(answer));
-  const view = windowOf(answer);
-  if (isWindow(view)) return view;
-  const got = is2xx(answer) ? `${answer.status}, but ${view.problem}` : outcomeOf(answer);
+): Promise<WindowView | null> {
+  const asked = await askWindow(server, { itemId, previous, upcoming }, probe.answers);
+  if (asked.view) return asked.view;
   probe.problems.push(
-    `${requestLine(answer)}: expected a window around the end the player stopped at (${itemId}), got ${got}`,
+    `${requestLine(asked.answer)}: expected a window around the end the player stopped at (${itemId}), got ${asked.got}`,
   );
   return null;
 }

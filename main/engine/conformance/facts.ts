@@ -46,10 +46,11 @@ export interface Walk {
   idsSeenAgain: number;
   /** The queueVersion of the walk's first window: what its ends hold for. */
   queueVersion?: unknown;
-  /** Items asked beyond each anchor once a window of WALK_UPCOMING was over the byte cap; absent while none was. */
-  smallerWindows?: number;
-  /** The first window over the byte cap asked that many beyond its anchor; `times` windows were, each asked again smaller. */
-  overCap?: { asked: number; times: number };
+  /**
+   * Once a window of the walk was over the byte cap: how many it asked beyond its anchor, how many
+   * windows were over (each asked again smaller), and how many the walk asks beyond each anchor now.
+   */
+  overCap?: { asked: number; times: number; size: number };
 }
 
 export interface SuiteFacts {

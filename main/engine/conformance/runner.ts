@@ -15,7 +15,7 @@ import { SLOW_MS, type Heard } from './heard.js';
 import { MadeUp } from './made-up.js';
 import { noQueueBecause, silentUntil } from './no-queue.js';
 import { retained, retainedView } from './retained.js';
-import { is2xx, type Answer, type CheckedServer } from './server.js';
+import type { Answer, CheckedServer } from './server.js';
 import { SUITE } from './suite.js';
 
 export interface SettledCase extends ConformanceCaseInfo {
@@ -64,7 +64,7 @@ export async function runSuite(options: SuiteRunOptions): Promise<SuiteResult> {
     if (during.length === KEPT_DURING) during.splice(0, KEPT_DURING / 2);
     during.push(kept);
     facts.heard.add(kept);
-    if (kept.exchange.endpoint === 'version' && is2xx(kept)) facts.trail.versions.poll(kept);
+    if (kept.exchange.endpoint === 'version') facts.trail.versions.poll(kept);
     const view = windowOf(answer);
     if (!isWindow(view)) return;
     const keptView = retainedView(view);

@@ -11,6 +11,7 @@
  *   windows while nothing changed; windows whose version moves are said (an edit is the server's).
  */
 import type { Answer } from './server.js';
+import { isVersion, versionOf } from './version-answer.js';
 import type { WindowView } from './window-view.js';
 
 /** Problems kept to show (each with its answer); the rest are counted. */
@@ -100,8 +101,8 @@ export class VersionTrail {
 
   poll(answer: Answer): void {
     if (!this.watching) return;
-    const said = (answer.json as { queueVersion?: unknown } | undefined)?.queueVersion;
-    if (!isVersion(said)) return;
+    const said = versionOf(answer);
+    if (typeof said !== 'string') return;
     this.polls++;
     if (this.recent.push(answer) > KEPT) this.recent.shift();
     this.announced =
@@ -128,10 +129,6 @@ export class VersionTrail {
         this.disagreements.push({ poll: announced.poll, said: announced.said, window: view.answer, carried });
     }
   }
-}
-
-export function isVersion(value: unknown): value is string {
-  return typeof value === 'string' && value !== '';
 }
 
 /** What the run tallies for the cases at the end of the suite. */

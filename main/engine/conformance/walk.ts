@@ -45,11 +45,12 @@ interface Step {
   placed: Placed[];
   started: number;
   now: () => number;
-  /** Items the walk asks beyond each anchor: WALK_UPCOMING, less once a window of that many was over the byte cap. */
-  size: number;
 }
 
 const nth = (n: number): string => n.toLocaleString('en-US');
+
+/** Items the walk asks beyond each anchor: WALK_UPCOMING, less once a window of that many was over the byte cap. */
+const sizeOf = (step: Step): number => step.walk.overCap?.size ?? WALK_UPCOMING;
 
 /** Walks the queue of `server` both ways from where its first window starts; `now` gives wall ms for the budget. */
 export async function walkQueue(server: CheckedServer, now: () => number): Promise<Walk> {
@@ -74,10 +75,9 @@ export async function walkQueue(server: CheckedServer, now: () => number): Promi
     placed: [],
     started: now(),
     now,
-    size: WALK_UPCOMING,
   };
 
-  const first = await fetchWindow(step, { itemId: undefined, previous: 0, upcoming: step.size });
+  const first = await fetchWindow(step, { itemId: undefined, previous: 0, upcoming: sizeOf(step) });
   if (!first) return walk;
   walk.queueVersion = first.queueVersion;
   walk.windows++;
@@ -107,7 +107,7 @@ async function walkBack(step: Step): Promise<boolean> {
   for (;;) {
     if (outOfBudget(step, 'going back', 'the queue starts earlier')) return false;
     const anchor = walk.ids[0]!;
-    const view = await fetchWindow(step, { itemId: anchor, previous: step.size, upcoming: WALK_OVERLAP });
+    const view = await fetchWindow(step, { itemId: anchor, previous: sizeOf(step), upcoming: WALK_OVERLAP });
     if (!view) return false;
     walk.windows++;
     const held = view.items.map(idOf);
@@ -143,7 +143,7 @@ async function walkOn(step: Step): Promise<boolean> {
     if (outOfBudget(step, 'going on', 'the queue goes on')) return false;
     const anchor = walk.ids.at(-1)!;
     const anchorAt = step.first + walk.ids.length - 1;
-    const view = await fetchWindow(step, { itemId: anchor, previous: WALK_OVERLAP, upcoming: step.size });
+    const view = await fetchWindow(step, { itemId: anchor, previous: WALK_OVERLAP, upcoming: sizeOf(step) });
     if (!view) return false;
     walk.windows++;
     const held = view.items.map(idOf);
@@ -202,33 +202,46 @@ function idsGone(step: Step, view: WindowView, anchor: string, held: readonly (s
  */
 async function fetchWindow(
   step: Step,
-  { itemId, previous, upcoming }: { itemId: string | undefined; previous: number; upcoming: number },
+  ask: { itemId: string | undefined; previous: number; upcoming: number },
 ): Promise<WindowView | null> {
-  let answer: Answer;
+  let asked = await askWindow(step.server, ask, step.walk.answers);
   for (;;) {
-    answer = await step.server.itemWindow({
-      reason: itemId === undefined ? 'load' : 'refresh',
-      ...(itemId === undefined ? {} : { itemId }),
-      previousWindowSize: previous,
-      upcomingWindowSize: upcoming,
-    });
-    step.walk.answers.push(retained(answer));
-    const overCap = answer.exchange.violations.some((v) => v.rule === 'itemWindow.size');
+    const { previous, upcoming } = ask;
+    const overCap = asked.answer.exchange.violations.some((v) => v.rule === 'itemWindow.size');
     if (!overCap || Math.max(previous, upcoming) <= 1) break;
-    step.walk.overCap ??= { asked: Math.max(previous, upcoming), times: 0 };
+    const size = Math.max(1, Math.floor(Math.min(sizeOf(step), Math.max(previous, upcoming)) / 4));
+    step.walk.overCap ??= { asked: Math.max(previous, upcoming), times: 0, size };
     step.walk.overCap.times++;
-    step.size = Math.max(1, Math.floor(Math.min(step.size, Math.max(previous, upcoming)) / 4));
-    step.walk.smallerWindows = step.size;
-    previous = Math.min(previous, step.size);
-    upcoming = Math.min(upcoming, step.size);
+    step.walk.overCap.size = size;
+    ask = { ...ask, previous: Math.min(previous, size), upcoming: Math.min(upcoming, size) };
+    asked = await askWindow(step.server, ask, step.walk.answers);
   }
-  const view = windowOf(answer);
-  if (isWindow(view)) return view;
-  const got = is2xx(answer) ? `${answer.status}, but ${view.problem}` : outcomeOf(answer);
+  if (asked.view) return asked.view;
   step.walk.problems.push(
-    `${requestLine(answer)}: expected a window (any size of zero or more is valid; a server may answer fewer items than asked), got ${got}`,
+    `${requestLine(asked.answer)}: expected a window (any size of zero or more is valid; a server may answer fewer items than asked), got ${asked.got}`,
   );
   return null;
+}
+
+/**
+ * One window, asked as a player would (`load` without an itemId, `refresh` around one), its answer
+ * kept in `answers`: the window, or the answer and what came instead, in words.
+ */
+export async function askWindow(
+  server: CheckedServer,
+  { itemId, previous, upcoming }: { itemId: string | undefined; previous: number; upcoming: number },
+  answers: Answer[],
+): Promise<{ answer: Answer; view: WindowView } | { answer: Answer; view: null; got: string }> {
+  const answer = await server.itemWindow({
+    reason: itemId === undefined ? 'load' : 'refresh',
+    ...(itemId === undefined ? {} : { itemId }),
+    previousWindowSize: previous,
+    upcomingWindowSize: upcoming,
+  });
+  answers.push(retained(answer));
+  const view = windowOf(answer);
+  if (isWindow(view)) return { answer, view };
+  return { answer, view: null, got: is2xx(answer) ? `${answer.status}, but ${view.problem}` : outcomeOf(answer) };
 }
 
 /** The place of an id relative to the first window, as an item number once the beginning is known. */

@@ -9,7 +9,7 @@ import { fail, pass, skip, warn, type CaseContext, type ConformanceCase, type Ve
 import { RULE } from '../rules.js';
 import { isWindow, windowOf } from '../facts.js';
 import { requestLine, type Answer, type CheckedServer } from '../server.js';
-import { isVersion } from '../trail.js';
+import { isVersion, versionOf } from '../version-answer.js';
 import { withinTime } from '../within-time.js';
 
 const n = (count: number) => count.toLocaleString('en-US');
@@ -110,13 +110,13 @@ async function movesByItself(
   const before = await server.version();
   const answer = await server.itemWindow({ reason: 'refresh', previousWindowSize: 0, upcomingWindowSize: 0 });
   const after = await server.version();
-  const said = (poll: Answer) => (poll.json as { queueVersion?: unknown } | undefined)?.queueVersion;
+  const [first, second] = [versionOf(before), versionOf(after)];
   const view = windowOf(answer);
-  if (!isWindow(view) || !isVersion(said(before)) || !isVersion(said(after)) || !isVersion(view.queueVersion))
+  if (!isWindow(view) || typeof first !== 'string' || typeof second !== 'string' || !isVersion(view.queueVersion))
     return null;
-  if (said(before) === view.queueVersion && said(after) === view.queueVersion) return null;
+  if (first === view.queueVersion && second === view.queueVersion) return null;
   return {
-    message: `the windows' version moved ${n(moved)} times after the version case; asked back to back then, GET /version said ${JSON.stringify(said(before))}, the window ${JSON.stringify(view.queueVersion)}, GET /version again ${JSON.stringify(said(after))}: a version that moves with nothing edited in between has a player fetch its window again at every poll`,
+    message: `the windows' version moved ${n(moved)} times after the version case; asked back to back then, GET /version said ${JSON.stringify(first)}, the window ${JSON.stringify(view.queueVersion)}, GET /version again ${JSON.stringify(second)}: a version that moves with nothing edited in between has a player fetch its window again at every poll`,
     evidence: [before, answer, after],
   };
 }

@@ -9,8 +9,8 @@
 import { fail, Findings, pass, skip, warn, type CaseContext, type ConformanceCase, type Verdict } from '../case.js';
 import { isWindow, windowOf, type WindowView } from '../facts.js';
 import { RULE } from '../rules.js';
-import { isVersion } from '../trail.js';
-import { is2xx, outcomeOf, requestLine, type Answer } from '../server.js';
+import { isVersion, versionOf } from '../version-answer.js';
+import { requestLine } from '../server.js';
 
 export const windowQueueVersion: ConformanceCase = {
   id: 'item-window.queue-version',
@@ -88,19 +88,6 @@ async function versionVerdict({ server, facts }: CaseContext): Promise<Verdict> 
     `GET /version says ${JSON.stringify(said)}, then ${describe(saidAgain)}, while the windows say ${JSON.stringify(latest.queueVersion)}, then ${describeWindow(view)}: with nothing changed they must agree (the player fetches a window again whenever /version differs)`,
     evidence,
   );
-}
-
-/** GET /version's queueVersion, or what is wrong with the answer. */
-function versionOf(answer: Answer): string | { problem: string } {
-  const asked = requestLine(answer);
-  if (!is2xx(answer)) return { problem: `${asked}: expected 200 with {"queueVersion"}, got ${outcomeOf(answer)}` };
-  const body = answer.json as { queueVersion?: unknown } | undefined;
-  if (typeof body !== 'object' || body === null || !isVersion(body.queueVersion)) {
-    return {
-      problem: `${asked}: expected {"queueVersion": a non-empty string}, got ${answer.text.trim() ? answer.text.trim().slice(0, 120) : 'an empty body'}`,
-    };
-  }
-  return body.queueVersion;
 }
 
 function describe(said: string | { problem: string }): string {

@@ -72,10 +72,9 @@ export const uniqueIds: ConformanceCase = {
 };
 
 function walkedText(walk: Walk): string {
-  const smaller =
-    walk.smallerWindows === undefined || !walk.overCap
-      ? ''
-      : ` of ${walk.smallerWindows} item${walk.smallerWindows === 1 ? '' : 's'} beyond each (a window of ${walk.overCap.asked} was over the run's byte cap: asked again smaller, not failed)`;
+  const smaller = walk.overCap
+    ? ` of ${walk.overCap.size} item${walk.overCap.size === 1 ? '' : 's'} beyond each (a window of ${walk.overCap.asked} was over the run's byte cap: asked again smaller, not failed)`
+    : '';
   const windows = `${walk.windows} window${walk.windows === 1 ? '' : 's'}${smaller}`;
   const items = `${walk.ids.length.toLocaleString('en-US')} item${walk.ids.length === 1 ? '' : 's'}`;
   // The answers over the byte cap, each asked again smaller, are no window at the edges.
