@@ -10,6 +10,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { CHECK_PLAYER_ID } from '../api/conformance-types.js';
 import type { ItemWindowRecord, TimePlayedRecordView } from '../api/queue-types.js';
+import { CLOUD_QUEUE_MAX_CONNECTIONS } from '../http/connection-guard.js';
 import { createServiceApp } from '../http/service-app.js';
 import type { QueueItemRepository } from '../store/repositories/queue-items.js';
 import type { QueueHead } from '../store/repositories/queues.js';
@@ -45,6 +46,8 @@ export async function buildCloudQueueApp(options: CloudQueueAppOptions): Promise
   const now = () => Math.floor(options.clock.now());
   const app = createServiceApp({
     ignoreDuplicateSlashes: true,
+    // A fleet plays against this listener (docs/fleet.md).
+    maxConnections: CLOUD_QUEUE_MAX_CONNECTIONS,
     // A body that is not JSON (wrong Content-Type, broken syntax) is the player's error; one too
     // large says how large a body may be (only POST /timePlayed takes one).
     requestErrors: (reply, status, message, part) => {

@@ -12,6 +12,7 @@
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Readable } from 'node:stream';
+import { continueWhenRead, guardConnections, guardedServerOptions } from './connection-guard.js';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from './json-depth.js';
 import { lazyCompilers } from './lazy-compilers.js';
 import { SecureResponse } from './secure-response.js';
@@ -48,6 +49,10 @@ export interface ServiceAppOptions {
   bodyLimit?: number;
   /** Wall ms a request may take to arrive whole; default REQUEST_ARRIVAL_TIMEOUT_MS (tests shorten it). */
   requestTimeoutMs?: number;
+  /** Wall ms a request's headers may take to arrive (connection-guard.ts; tests shorten it). */
+  headersTimeoutMs?: number;
+  /** Connections the listener holds at once (connection-guard.ts). */
+  maxConnections?: number;
   /** Treat `//` in a path as `/` (players that join a base URL ending in `/` with `/context`). */
   ignoreDuplicateSlashes?: boolean;
   /**
@@ -83,7 +88,7 @@ export function createServiceApp(options: ServiceAppOptions = {}): FastifyInstan
     routerOptions: { ignoreDuplicateSlashes: options.ignoreDuplicateSlashes ?? false },
     return503OnClosing: true,
     schemaController: { compilersFactory: lazyCompilers() },
-    http: { ServerResponse: SecureResponse },
+    http: { ServerResponse: SecureResponse, ...guardedServerOptions(options) },
     // In the service's own error shape when it has one (docs/contract/console.md §3, §4, §7).
     ...(options.requestErrors
       ? {
@@ -92,6 +97,7 @@ export function createServiceApp(options: ServiceAppOptions = {}): FastifyInstan
         }
       : {}),
   });
+  guardConnections(app.server, options);
   answerErrors(app, options);
   acceptEmptyJson(app);
   const slot: { current: ServiceInstrument | null } = { current: null };
@@ -106,7 +112,9 @@ export function createServiceApp(options: ServiceAppOptions = {}): FastifyInstan
   });
   app.addHook('preParsing', (request, reply, payload, done) => {
     const tapped = slot.current ? slot.current.preParsing(request, payload) : payload;
-    done(refusedBody(request, reply), tapped);
+    const refused = refusedBody(request, reply);
+    if (!refused) continueWhenRead(request.raw, reply.raw, tapped);
+    done(refused, tapped);
   });
   app.addHook('onSend', (request, reply, payload, done) => {
     slot.current?.onSend(request, reply, payload);

@@ -1,0 +1,149 @@
+/**
+ * What a connection may hold of a listener before it has earned anything (connection-guard.ts):
+ * its headers within a deadline, a cap on connections, `100 Continue` only for a body that will be
+ * read. Shown on createServiceApp apps, the engine's only `Fastify(…)`, with short deadlines.
+ */
+import { connect, type Socket } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { FastifyInstance } from 'fastify';
+import { HEADERS_ARRIVAL_TIMEOUT_MS, MAX_CONNECTIONS } from './connection-guard.js';
+import { createServiceApp, type ServiceAppOptions } from './service-app.js';
+
+const apps: FastifyInstance[] = [];
+afterEach(async () => {
+  await Promise.all(apps.splice(0).map((app) => app.close()));
+});
+
+async function listening(options: ServiceAppOptions = {}): Promise<number> {
+  const app = createServiceApp(options);
+  app.addHook('onRequest', (request, reply, done) => {
+    if (request.url.startsWith('/private') && request.headers.authorization !== 'Bearer ok')
+      return void reply.code(401).send({ error: 'no token' });
+    done();
+  });
+  app.post('/private/echo', { bodyLimit: 1_000 }, async (request) => ({ got: request.body }));
+  app.get('/', async () => ({ ok: true }));
+  apps.push(app);
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  return (app.server.address() as { port: number }).port;
+}
+
+interface Heard {
+  text: string;
+  closedAfterMs: number;
+}
+
+/** Opens a connection, lets `write` talk on it, and resolves with all it heard once closed. */
+function converse(
+  port: number,
+  write: (socket: Socket, heard: () => string) => void,
+  giveUpMs = 8_000,
+): Promise<Heard> {
+  return new Promise((resolve) => {
+    const started = performance.now();
+    const socket = connect(port, '127.0.0.1');
+    let text = '';
+    socket.on('data', (chunk) => (text += chunk.toString('latin1')));
+    socket.on('connect', () => write(socket, () => text));
+    socket.on('error', () => undefined);
+    const giveUp = setTimeout(() => socket.destroy(), giveUpMs);
+    socket.on('close', () => {
+      clearTimeout(giveUp);
+      resolve({ text, closedAfterMs: performance.now() - started });
+    });
+  });
+}
+
+const statusLines = (text: string) => text.split('\r\n').filter((line) => line.startsWith('HTTP/1.1 '));
+
+describe('headers must arrive in time', () => {
+  it('closes a connection that sends nothing with a 408 at the deadline', async () => {
+    const port = await listening({ headersTimeoutMs: 500 });
+    const { text, closedAfterMs } = await converse(port, () => undefined);
+    expect(statusLines(text)).toEqual(['HTTP/1.1 408 Request Timeout']);
+    expect(closedAfterMs).toBeGreaterThan(400);
+    // The deadline, and at most one look for late connections after it.
+    expect(closedAfterMs).toBeLessThan(2_500);
+  });
+
+  it('closes a connection that drips a header line every 100 ms', async () => {
+    const port = await listening({ headersTimeoutMs: 500 });
+    let drip: NodeJS.Timeout | undefined;
+    const { text, closedAfterMs } = await converse(port, (socket) => {
+      socket.write('GET / HTTP/1.1\r\nhost: 127.0.0.1\r\n');
+      drip = setInterval(() => socket.writable && socket.write('x-more: yes\r\n'), 100);
+    });
+    clearInterval(drip);
+    expect(statusLines(text)).toEqual(['HTTP/1.1 408 Request Timeout']);
+    expect(closedAfterMs).toBeLessThan(2_500);
+  });
+
+  it('serves a request whose headers came in time, and is 10 s on every listener', async () => {
+    const port = await listening({ headersTimeoutMs: 500 });
+    const { text } = await converse(port, (socket) =>
+      socket.write('GET / HTTP/1.1\r\nhost: 127.0.0.1\r\nconnection: close\r\n\r\n'),
+    );
+    expect(statusLines(text)).toEqual(['HTTP/1.1 200 OK']);
+    expect(HEADERS_ARRIVAL_TIMEOUT_MS).toBe(10_000);
+    expect(createServiceApp().server.headersTimeout).toBe(HEADERS_ARRIVAL_TIMEOUT_MS);
+  });
+});
+
+describe('a listener holds at most its cap of connections', () => {
+  it('closes a connection past the cap at once, and takes one again when one has gone', async () => {
+    const port = await listening({ maxConnections: 3 });
+    const held = await Promise.all(
+      [0, 1, 2].map(
+        () =>
+          new Promise<Socket>((resolve) => {
+            const socket = connect(port, '127.0.0.1', () => resolve(socket));
+          }),
+      ),
+    );
+    // Past the cap: closed without a word, well before any deadline.
+    const refused = await converse(port, (socket) => socket.write('GET / HTTP/1.1\r\nhost: 127.0.0.1\r\n\r\n'));
+    expect(refused.text).toBe('');
+    expect(refused.closedAfterMs).toBeLessThan(1_000);
+    held[0]!.destroy();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const served = await converse(port, (socket) =>
+      socket.write('GET / HTTP/1.1\r\nhost: 127.0.0.1\r\nconnection: close\r\n\r\n'),
+    );
+    expect(statusLines(served.text)).toEqual(['HTTP/1.1 200 OK']);
+    for (const socket of held) socket.destroy();
+    expect(createServiceApp().server.maxConnections).toBe(MAX_CONNECTIONS);
+  });
+});
+
+describe('Expect: 100-continue', () => {
+  /** Sends a POST's headers with `Expect: 100-continue`, and its body only once told to go on. */
+  const expecting = (port: number, path: string, headers: string, body: string) =>
+    converse(port, (socket, heard) => {
+      socket.write(
+        `POST ${path} HTTP/1.1\r\nhost: 127.0.0.1\r\nexpect: 100-continue\r\nconnection: close\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\n${headers}\r\n`,
+      );
+      const waiting = setInterval(() => {
+        if (!heard().startsWith('HTTP/1.1 100 Continue')) return;
+        clearInterval(waiting);
+        socket.write(body);
+      }, 10);
+      socket.on('close', () => clearInterval(waiting));
+    });
+
+  it('answers a request refused before its body is read without a 100 first', async () => {
+    const port = await listening();
+    const unauthorised = await expecting(port, '/private/echo', '', '{"a":1}');
+    expect(statusLines(unauthorised.text)).toEqual(['HTTP/1.1 401 Unauthorized']);
+    const missing = await expecting(port, '/nowhere', 'authorization: Bearer ok\r\n', '{"a":1}');
+    expect(statusLines(missing.text)).toEqual(['HTTP/1.1 404 Not Found']);
+    const tooLarge = await expecting(port, '/private/echo', 'authorization: Bearer ok\r\n', `"${'x'.repeat(2_000)}"`);
+    expect(statusLines(tooLarge.text)).toEqual(['HTTP/1.1 413 Payload Too Large']);
+  });
+
+  it('tells a request whose body will be read to go on, and reads it', async () => {
+    const port = await listening();
+    const { text } = await expecting(port, '/private/echo', 'authorization: Bearer ok\r\n', '{"a":1}');
+    expect(statusLines(text)).toEqual(['HTTP/1.1 100 Continue', 'HTTP/1.1 200 OK']);
+    expect(text).toContain('{"got":{"a":1}}');
+  });
+});
