@@ -94,22 +94,88 @@ describe('a subscriber of the event stream that stops reading', () => {
 
   it('keeps a reader that keeps up, however many events come', async () => {
     const { bus, port, response } = await streamsOn();
-    let text = '';
-    client = connect(port, '127.0.0.1');
-    client.write('GET /admin/api/events HTTP/1.1\r\nhost: 127.0.0.1\r\n\r\n');
-    client.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
+    const reader = countingReader(port);
     const res = await response;
     const payload = 'y'.repeat(10_000);
     for (let i = 0; i < 1_000; i++) {
       bus.emit('engine.warning', warning(`${i} ${payload}`));
-      // A reader that keeps up: the socket takes what waits before more comes.
-      while (res.writableLength > 64 * 1024) await new Promise((resolve) => setTimeout(resolve, 1));
+      // A reader that keeps up: never more than a few events behind.
+      while (reader.events() < i - 4) await new Promise((resolve) => setTimeout(resolve, 1));
     }
     expect(res.writableEnded).toBe(false);
     expect(bus.wants('engine.warning')).toBe(true);
     await new Promise<void>((resolve) => {
-      const check = () => (text.includes('"999 y') ? resolve() : setTimeout(check, 5));
+      const check = () => (reader.events() === 1_000 ? resolve() : setTimeout(check, 5));
       check();
     });
   });
+
+  it('takes one event larger than the limit whole to a reader that keeps up, and goes on', async () => {
+    const { bus, port, response } = await streamsOn();
+    const reader = countingReader(port);
+    const res = await response;
+    const huge = 'h'.repeat(3 * LIMIT);
+    bus.emit('engine.warning', warning(huge));
+    bus.emit('engine.warning', warning('after'));
+    await new Promise<void>((resolve) => {
+      const check = () => (reader.events() === 2 ? resolve() : setTimeout(check, 5));
+      check();
+    });
+    expect(res.writableEnded).toBe(false);
+    expect(reader.hs()).toBeGreaterThanOrEqual(3 * LIMIT);
+  });
 });
+
+describe('readers of the event stream that stop reading, and a large event', () => {
+  it('hold no copy each of it: one text for all, a piece each in the sockets', async () => {
+    const bus = new EventBus();
+    const streams = new EventStreams(bus, { maxLagBytes: LIMIT });
+    const responses: ServerResponse[] = [];
+    server = createServer((_request, res) => {
+      streams.attach(res);
+      responses.push(res);
+    });
+    await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as { port: number };
+    const readers = Array.from({ length: 10 }, () => {
+      const socket = connect(port, '127.0.0.1');
+      socket.write('GET /admin/api/events HTTP/1.1\r\nhost: 127.0.0.1\r\n\r\n');
+      socket.once('data', () => socket.pause());
+      return socket;
+    });
+    try {
+      while (responses.length < 10) await new Promise((resolve) => setTimeout(resolve, 5));
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      const external = () => process.memoryUsage().external + process.memoryUsage().arrayBuffers;
+      const before = external();
+      // 16 MB of text: written whole, each socket kept its own copy of what the kernel did not take.
+      bus.emit('engine.warning', warning('w'.repeat(16 * LIMIT)));
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(external() - before).toBeLessThan(10 * LIMIT);
+      // What comes after it counts: past the limit all ten are let go, mid-event, without a last line.
+      for (let i = 0; i < 11; i++) bus.emit('engine.warning', warning('n'.repeat(LIMIT / 10)));
+      expect(responses.every((res) => res.destroyed || res.socket === null || res.socket.destroyed)).toBe(true);
+      expect(bus.wants('engine.warning')).toBe(false);
+    } finally {
+      for (const socket of readers) socket.destroy();
+    }
+  });
+});
+
+/** A reader that reads everything at once, counting the events begun and the letters `h` it got. */
+function countingReader(port: number): { events: () => number; hs: () => number } {
+  const marker = 'event: engine.warning\n';
+  let events = 0;
+  let hs = 0;
+  let carry = '';
+  client = connect(port, '127.0.0.1');
+  client.write('GET /admin/api/events HTTP/1.1\r\nhost: 127.0.0.1\r\n\r\n');
+  client.setEncoding('utf8').on('data', (chunk: string) => {
+    // The carry is shorter than the marker: no match is counted twice.
+    const text = carry + chunk;
+    for (let at = text.indexOf(marker); at !== -1; at = text.indexOf(marker, at + 1)) events++;
+    carry = text.slice(-(marker.length - 1));
+    for (let at = chunk.indexOf('h'); at !== -1; at = chunk.indexOf('h', at + 1)) hs++;
+  });
+  return { events: () => events, hs: () => hs };
+}

@@ -6,11 +6,17 @@
  * A subscriber that falls more than MAX_LAG_BYTES behind is dropped, not buffered for
  * (docs/contract/console.md §9): a reader that stopped reading made the engine keep every event
  * (+155 MB while traffic poured in). It gets a last comment line saying why, and the stream ends;
- * an EventSource connects again by itself.
+ * an EventSource connects again by itself. The test is made before a text is written, and the
+ * text being written does not count: a stream takes any one event (a player's detail holds
+ * whatever window an outside server sent, up to the player's 8 MB cap), and none after it that
+ * would put what waits past the limit. An event's text is made once for all streams and handed to each socket a piece at a
+ * time (paced-writer.ts): made and written whole for each, ten paused readers of one 15 MB event
+ * held ten copies of it (+510 MB of RSS, audit of 4 December 2026).
  */
 import type { ServerResponse } from 'node:http';
 import type { EngineEvent, EventName } from '../api/events.js';
 import type { EventBus } from '../events/bus.js';
+import { PacedWriter } from './paced-writer.js';
 
 const HEARTBEAT_MS = 15_000;
 /**
@@ -29,6 +35,9 @@ export interface EventStreamOptions {
 export class EventStreams {
   private readonly open = new Set<() => void>();
   private readonly maxLagBytes: number;
+  /** The event the bus hands every stream in turn, and its text (see `textOf`). */
+  private formattedEvent: EngineEvent | null = null;
+  private formattedText = '';
 
   constructor(
     private readonly bus: Pick<EventBus, 'subscribe'>,
@@ -45,13 +54,15 @@ export class EventStreams {
       'x-accel-buffering': 'no',
     });
     response.write('retry: 2000\n: connected\n\n');
+    const writer = new PacedWriter(response);
     const send = (text: string): void => {
-      // write() answers false once the socket holds back; what waits is counted, and past the
-      // limit the reader is let go rather than waited for.
-      if (response.write(text) || response.writableLength <= this.maxLagBytes) return;
-      drop();
+      // What waits for the reader is counted before the text is added to it: past the limit the
+      // reader is let go rather than waited for.
+      const behind = writer.behind();
+      if (behind > 0 && behind + text.length > this.maxLagBytes) return drop();
+      writer.write(text);
     };
-    const unsubscribe = this.bus.subscribe((event) => send(formatEvent(event)), omit);
+    const unsubscribe = this.bus.subscribe((event) => send(this.textOf(event)), omit);
     const heartbeat = setInterval(() => send(': heartbeat\n\n'), HEARTBEAT_MS);
     heartbeat.unref();
     const stop = (): void => {
@@ -65,12 +76,19 @@ export class EventStreams {
     };
     const drop = (): void => {
       stop();
-      const behind = (response.writableLength / (1024 * 1024)).toFixed(1);
+      const socket = response.socket;
+      // Half an event was sent: a last line after it would read as its end. Without the blank
+      // line that ends it the reader never takes it, so the stream is cut where it stands.
+      if (writer.midText()) {
+        writer.discard();
+        return void socket?.destroy();
+      }
+      const behind = (writer.behind() / (1024 * 1024)).toFixed(1);
+      writer.discard();
       // The connection goes with the stream once the last line has left (kept alive, it would wait
       // for another request); a reader that never reads again would keep what waits for it, so the
       // socket goes after a while in any case. (The socket, not the response: a finished response
       // has let go of it.)
-      const socket = response.socket;
       response.end(
         `: dropped: this stream fell ${behind} MB behind, more than the ${this.maxLagBytes} bytes a reader may; connect again to go on\n\n`,
         () => socket?.end(),
@@ -81,6 +99,23 @@ export class EventStreams {
     };
     this.open.add(end);
     response.on('close', end);
+  }
+
+  /**
+   * The bus hands one event to every stream in turn, synchronously: its text is made for the
+   * first and kept until the turn's microtasks run, so that a large event is held once.
+   */
+  private textOf(event: EngineEvent): string {
+    if (event === this.formattedEvent) return this.formattedText;
+    if (this.formattedEvent === null) queueMicrotask(() => this.forgetText());
+    this.formattedEvent = event;
+    this.formattedText = formatEvent(event);
+    return this.formattedText;
+  }
+
+  private forgetText(): void {
+    this.formattedEvent = null;
+    this.formattedText = '';
   }
 
   /** Ends every open stream, so that closing the server does not wait for browsers. */
