@@ -355,6 +355,13 @@ describe('what the rest of the run says, held to what its first cases settled (a
       /^GET \/itemWindow\?\S+: includesEndOfQueue false, but the window holds item-30, the queue's last item/,
     );
   });
+  it('fails windows that hold nothing after their item yet say the queue goes on, after a valid edit moved the version (audit)', async () => {
+    const { run } = await check({ endFalseOnceEditedAt: 26 });
+    expect(failed(run)).toEqual(['item-window.ends-everywhere']);
+    expect(run.cases.find((c) => c.id === 'item-window.ends-everywhere')!.message).toMatch(
+      /^GET \/itemWindow\?\S+itemId=item-30\S*: nothing after item-30, yet includesEndOfQueue false/,
+    );
+  });
 });
 
 describe("valid servers that are not the reference server's habit", () => {

@@ -5,7 +5,7 @@
  */
 import { expect, it } from 'vitest';
 import type { Answer } from './server.js';
-import { VersionTrail } from './trail.js';
+import { EndsTrail, VersionTrail } from './trail.js';
 import type { WindowView } from './window-view.js';
 
 const answer = () => ({ text: '', exchange: { requestHeaders: {} } }) as unknown as Answer;
@@ -45,4 +45,34 @@ it('pairs a poll that announced another version with the window after it', () =>
     ['v3', 'v2'],
   ]);
   expect(trail.changed).toBe(1);
+});
+
+it('judges a window that holds nothing after its item yet says the queue goes on, of any version, before the walk has ended', () => {
+  const trail = new EndsTrail();
+  const window = (query: string, ids: string[], end: unknown, by = 'play-through') =>
+    ({
+      answer: {
+        text: '',
+        exchange: { url: `http://server.example/q/itemWindow?${query}`, requestHeaders: { 'x-conformance-case': by } },
+      },
+      items: ids.map((id) => ({ id })),
+      ids,
+      includesBeginningOfQueue: false,
+      includesEndOfQueue: end,
+      queueVersion: 'v-after-an-edit',
+    }) as unknown as WindowView;
+  // Asked for what comes after c, got nothing after it, told the queue goes on: wrong, whatever the version.
+  trail.add(window('reason=refresh&previousWindowSize=2&upcomingWindowSize=10&itemId=c', ['a', 'b', 'c'], false));
+  // Not wrong: nothing after c asked, the queue's end said, an item other than the one asked last,
+  // and the windows of the cases that judge their own.
+  trail.add(window('reason=refresh&previousWindowSize=2&upcomingWindowSize=0&itemId=c', ['a', 'b', 'c'], false));
+  trail.add(window('reason=refresh&previousWindowSize=2&upcomingWindowSize=10&itemId=c', ['a', 'b', 'c'], true));
+  trail.add(window('reason=refresh&previousWindowSize=2&upcomingWindowSize=10&itemId=b', ['a', 'b', 'c'], false));
+  trail.add(
+    window('reason=skipNext&previousWindowSize=2&upcomingWindowSize=10&itemId=c', ['c'], false, 'item-window.reasons'),
+  );
+  expect(trail.found).toBe(1);
+  expect(trail.problems[0]!.message).toMatch(
+    /^nothing after c, yet includesEndOfQueue false: if c is the queue's last item/,
+  );
 });

@@ -5,12 +5,14 @@
  * come, and the cases at the end of the suite (`cases/throughout.ts`) say what was found:
  *
  * - the flags of every window the walk and `item-window.reasons` did not judge themselves, once
- *   the walk has found where the queue ends (the first window, `size-limits`', the player's);
+ *   the walk has found where the queue ends (the first window, `size-limits`', the player's), and
+ *   of any version by `stuckWindow`;
  * - `GET /version` against the windows after the `version` case: a poll that announced another
  *   version, followed by a window that still carried the old one, is /version disagreeing with the
  *   windows while nothing changed; windows whose version moves are said (an edit is the server's).
  */
 import type { Answer } from './server.js';
+import { stuckWindow } from './stuck-window.js';
 import { isVersion, versionOf } from './version-answer.js';
 import type { WindowView } from './window-view.js';
 
@@ -58,6 +60,9 @@ export class EndsTrail {
   add(view: WindowView): void {
     const by = view.answer.exchange.requestHeaders[CASE_HEADER];
     if (by !== undefined && JUDGE_THEIR_OWN.has(by)) return;
+    // Wrong whatever the version and wherever the queue ends: judged on every window at once.
+    const stuck = stuckWindow(view);
+    if (stuck.length > 0) return this.problem(stuck, view);
     if (!this.judge) {
       if (this.pending.length < PENDING) this.pending.push(view);
       return;
@@ -68,7 +73,10 @@ export class EndsTrail {
     if (by === 'play-through') this.played++;
     if (this.recent.push(view.answer) > KEPT) this.recent.shift();
     const problems = this.judge(view);
-    if (problems.length === 0) return;
+    if (problems.length > 0) this.problem(problems, view);
+  }
+
+  private problem(problems: string[], view: WindowView): void {
     this.found++;
     if (this.problems.length < KEPT) this.problems.push({ message: problems.join('; '), answer: view.answer });
   }

@@ -16,6 +16,7 @@
 import { idOf, isWindow, spanOf, windowOf, type Walk, type WindowView } from './facts.js';
 import { retained, retainedView } from './retained.js';
 import { is2xx, outcomeOf, requestLine, type Answer, type CheckedServer } from './server.js';
+import { nothingAfter, nothingBefore } from './stuck-window.js';
 
 /**
  * Items asked beyond each window's anchor: the fewer windows, the sooner a long queue is walked,
@@ -123,9 +124,7 @@ async function walkBack(step: Step): Promise<boolean> {
       }
       // Fewer than asked is the server's right; none at all while the queue goes on back is not:
       // either the flag is wrong or the items are withheld, and a listener could not skip back.
-      walk.problems.push(
-        `${requestLine(view.answer)}: nothing before ${anchor}, yet includesBeginningOfQueue false: if ${anchor} is the queue's first item the flag must be true, and if it is not the window must hold what comes before it`,
-      );
+      walk.problems.push(`${requestLine(view.answer)}: ${nothingBefore(anchor, view.includesBeginningOfQueue)}`);
       walk.stopped = `stopped going back at ${anchor}`;
       return false;
     }
@@ -157,9 +156,7 @@ async function walkOn(step: Step): Promise<boolean> {
       if (view.includesEndOfQueue === true) return true;
       // Fewer than asked is the server's right; none at all while the queue goes on is not: either
       // the flag is wrong or the items are withheld, and a player could not go on either way.
-      walk.problems.push(
-        `${requestLine(view.answer)}: nothing after ${anchor}, yet includesEndOfQueue false: if ${anchor} is the queue's last item the flag must be true, and if it is not the window must hold what follows it`,
-      );
+      walk.problems.push(`${requestLine(view.answer)}: ${nothingAfter(anchor, view.includesEndOfQueue)}`);
       walk.stopped = `stopped at ${anchor}, item ${nth(walk.ids.length)}`;
       return false;
     }

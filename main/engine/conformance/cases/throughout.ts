@@ -27,16 +27,16 @@ export const endsEverywhere: ConformanceCase = {
   uses: ['play-through'],
   async run({ facts }: CaseContext): Promise<Verdict> {
     const trail = facts.trail.ends;
-    if (!trail.judging)
-      return skip("the walk reached neither end of the queue: there is no end to judge another window's flags by");
     if (trail.found) {
       const shown = trail.problems.map((problem) => `${requestLine(problem.answer)}: ${problem.message}`);
       const more = trail.found > shown.length ? `; and ${n(trail.found - shown.length)} more windows` : '';
       return fail(
-        `${shown.join('; ')}${more} (of ${n(trail.judged)} windows outside the walk; a window says includesBeginningOfQueue or includesEndOfQueue exactly when it holds the queue's first or last item, which the walk found)`,
+        `${shown.join('; ')}${more} (windows outside the walk; a window says includesBeginningOfQueue or includesEndOfQueue exactly when it holds the queue's first or last item)`,
         trail.problems.map((problem) => problem.answer),
       );
     }
+    if (!trail.judging)
+      return skip("the walk reached neither end of the queue: there is no end to judge another window's flags by");
     if (trail.judged === 0) return skip('no window outside the walk held an item of the version the walk saw');
     return pass(
       `${counted(trail.judged, 'window')} outside the walk (${n(trail.played)} of them the play-through's), each flagging the ends where the walk found them`,

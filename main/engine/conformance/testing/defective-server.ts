@@ -117,6 +117,11 @@ export interface DefectiveServerOptions {
   newVersionFromWindow?: number;
   /** The play-through's windows that hold the last item say includesEndOfQueue false. */
   endFalseForPlayer?: boolean;
+  /**
+   * From this window on (1-based) the queue was edited once, validly (its version "v2", /version
+   * too), and from then on every window that holds the last item says includesEndOfQueue false.
+   */
+  endFalseOnceEditedAt?: number;
   /** Characters of notes each track carries (an unknown field, as long show notes): a big item, valid. */
   itemNotes?: number;
   /** Refuses a window size of 0 with 400: the walk's own windows (0 before) are refused. */
@@ -154,6 +159,7 @@ export async function startDefectiveServer(options: DefectiveServerOptions = {})
   const count = options.items ?? 30;
   const ids = Array.from({ length: count }, (_, i) => `item-${i + 1}`);
   let windowsServed = 0;
+  const edited = () => options.endFalseOnceEditedAt !== undefined && windowsServed >= options.endFalseOnceEditedAt;
   if (defects.has('duplicateIds') && count > 20) ids[20] = ids[3]!;
   const requests: string[] = [];
   const cases: (string | undefined)[] = [];
@@ -230,6 +236,7 @@ export async function startDefectiveServer(options: DefectiveServerOptions = {})
         await new Promise((resolve) => setTimeout(resolve, options.versionDelayMs));
       }
       polls++;
+      if (edited()) movedVersion = 'v2';
       if (options.versionMovesFromPoll !== undefined && polls >= options.versionMovesFromPoll)
         movedVersion = `v-t${polls}`;
       const stale = options.versionStaleAfter !== undefined && polls > options.versionStaleAfter;
@@ -308,6 +315,7 @@ export async function startDefectiveServer(options: DefectiveServerOptions = {})
     const asked = url.searchParams.get('itemId');
     const itemId = options.renamesEveryWindow && asked ? asked.replace(/-r\d+$/, '') : asked;
     windowsServed++;
+    if (edited()) movedVersion = 'v2';
     const current = options.currentItem ?? (defects.has('centredBeginningNeverTrue') ? 9 : 0);
     let at = itemId ? ids.indexOf(itemId) : Math.min(current, Math.max(0, ids.length - 1));
     if (at === -1) {
@@ -344,6 +352,7 @@ export async function startDefectiveServer(options: DefectiveServerOptions = {})
       includesEndOfQueue:
         (to === ids.length || (options.endOneEarly === true && to === ids.length - 1)) &&
         !(options.endFalseForPlayer && cases.at(-1) === 'play-through') &&
+        !(options.endFalseOnceEditedAt !== undefined && edited()) &&
         !defects.has('endNeverTrue') &&
         !(defects.has('queueCompletedNeverEnds') && reason === 'queueCompleted'),
       contextVersion: '1',
