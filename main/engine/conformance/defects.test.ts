@@ -365,6 +365,14 @@ describe('what the rest of the run says, held to what its first cases settled (a
 });
 
 describe("valid servers that are not the reference server's habit", () => {
+  it('a queue whose last item is removed while it is walked passes: the walk begins again and says so (audit)', async () => {
+    const { run } = await check({ removesLastInWalk: 2 });
+    expect(failed(run)).toEqual([]);
+    expect(run.cases.find((c) => c.id === 'item-window.queue-ends')!.message).toMatch(
+      /^walked the whole queue \(walked again: the queue changed while it was walked, queueVersion "v1" then "v2"\): 29 items in 1 window, then \d+ more windows at its edges; the flags were right on every window$/,
+    );
+  });
+
   it("a first window centred on the server's current item, saying includesBeginningOfQueue false, passes: the walk goes back, then on", async () => {
     const { run } = await check({ currentItem: 9 });
     expect(outcomes(run)).toEqual(everyCase('pass'));

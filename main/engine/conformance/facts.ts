@@ -51,6 +51,8 @@ export interface Walk {
    * windows were over (each asked again smaller), and how many the walk asks beyond each anchor now.
    */
   overCap?: { asked: number; times: number; size: number };
+  /** The queue changed while it was first walked (its queueVersion moved): walked again from the start. */
+  walkedAgain?: { from: string; to: string };
 }
 
 export interface SuiteFacts {

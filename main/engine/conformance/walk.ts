@@ -17,6 +17,7 @@ import { idOf, isWindow, spanOf, windowOf, type Walk, type WindowView } from './
 import { retained, retainedView } from './retained.js';
 import { is2xx, outcomeOf, requestLine, type Answer, type CheckedServer } from './server.js';
 import { nothingAfter, nothingBefore } from './stuck-window.js';
+import { isVersion } from './version-answer.js';
 
 /**
  * Items asked beyond each window's anchor: the fewer windows, the sooner a long queue is walked,
@@ -53,9 +54,52 @@ const nth = (n: number): string => n.toLocaleString('en-US');
 /** Items the walk asks beyond each anchor: WALK_UPCOMING, less once a window of that many was over the byte cap. */
 const sizeOf = (step: Step): number => step.walk.overCap?.size ?? WALK_UPCOMING;
 
+/**
+ * A window of the walk carried another queueVersion than its first: the queue changed while it was
+ * walked, and the ends found so far may be another version's (audit: an item removed mid-walk
+ * failed a valid server's flags against ends it no longer had).
+ */
+class QueueChanged {
+  constructor(
+    readonly from: string,
+    readonly to: string,
+    readonly answer: Answer,
+  ) {}
+}
+
 /** Walks the queue of `server` both ways from where its first window starts; `now` gives wall ms for the budget. */
 export async function walkQueue(server: CheckedServer, now: () => number): Promise<Walk> {
-  const walk: Walk = {
+  // Begun again once when the queue changed under it; changed again, nothing is judged.
+  const changes: QueueChanged[] = [];
+  for (;;) {
+    try {
+      const walk = await walkOnce(server, now);
+      if (changes[0]) walk.walkedAgain = { from: changes[0].from, to: changes[0].to };
+      return walk;
+    } catch (error) {
+      if (!(error instanceof QueueChanged)) throw error;
+      changes.push(error);
+      if (changes.length === 2) return changedTwice(changes);
+    }
+  }
+}
+
+function changedTwice(changes: QueueChanged[]): Walk {
+  const said = changes.map(
+    (change) =>
+      `queueVersion ${JSON.stringify(change.from)} then ${JSON.stringify(change.to)} (${requestLine(change.answer)})`,
+  );
+  return {
+    ...emptyWalk(),
+    answers: changes.map((change) => change.answer),
+    warnings: [
+      `the queue changed while it was walked, and again when it was walked again (${said.join('; ')}): its ends, and so its windows' flags, are not judged. Right if the queue was being edited, wrong if nothing changed it (item-window.queue-version says more)`,
+    ],
+  };
+}
+
+function emptyWalk(): Walk {
+  return {
     ids: [],
     startedAt: 0,
     answers: [],
@@ -68,6 +112,10 @@ export async function walkQueue(server: CheckedServer, now: () => number): Promi
     idProblems: [],
     idsSeenAgain: 0,
   };
+}
+
+async function walkOnce(server: CheckedServer, now: () => number): Promise<Walk> {
+  const walk = emptyWalk();
   const step: Step = {
     server,
     walk,
@@ -213,7 +261,11 @@ async function fetchWindow(
     ask = { ...ask, previous: Math.min(previous, size), upcoming: Math.min(upcoming, size) };
     asked = await askWindow(step.server, ask, step.walk.answers);
   }
-  if (asked.view) return asked.view;
+  if (asked.view) {
+    const [from, to] = [step.walk.queueVersion, asked.view.queueVersion];
+    if (isVersion(from) && isVersion(to) && from !== to) throw new QueueChanged(from, to, asked.answer);
+    return asked.view;
+  }
   step.walk.problems.push(
     `${requestLine(asked.answer)}: expected a window (any size of zero or more is valid; a server may answer fewer items than asked), got ${asked.got}`,
   );

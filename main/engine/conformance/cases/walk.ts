@@ -84,10 +84,13 @@ function walkedText(walk: Walk): string {
     walk.startedAt > 0
       ? ` from ${walk.ids[walk.startedAt]} (item ${(walk.startedAt + 1).toLocaleString('en-US')}), where the window without itemId started, back and on`
       : '';
+  const again = walk.walkedAgain
+    ? ` (walked again: the queue changed while it was walked, queueVersion ${JSON.stringify(walk.walkedAgain.from)} then ${JSON.stringify(walk.walkedAgain.to)})`
+    : '';
   if (walk.reachedEnd && walk.reachedBeginning)
-    return `walked the whole queue${from}: ${items} in ${windows}, then ${edges} more window${edges === 1 ? '' : 's'} at its edges`;
-  if (walk.stopped) return `walked ${items}${from} in ${windows}; ${walk.stopped}`;
-  return `walked ${items}${from} in ${windows}`;
+    return `walked the whole queue${from}${again}: ${items} in ${windows}, then ${edges} more window${edges === 1 ? '' : 's'} at its edges`;
+  if (walk.stopped) return `walked ${items}${from} in ${windows}${again}; ${walk.stopped}`;
+  return `walked ${items}${from} in ${windows}${again}`;
 }
 
 function listed(items: readonly string[], walked: string): string {

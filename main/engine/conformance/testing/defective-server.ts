@@ -122,6 +122,8 @@ export interface DefectiveServerOptions {
    * too), and from then on every window that holds the last item says includesEndOfQueue false.
    */
   endFalseOnceEditedAt?: number;
+  /** At the walk's window of this number (1-based), the queue's last item is removed, validly: "v2" from then on, /version too. */
+  removesLastInWalk?: number;
   /** Characters of notes each track carries (an unknown field, as long show notes): a big item, valid. */
   itemNotes?: number;
   /** Refuses a window size of 0 with 400: the walk's own windows (0 before) are refused. */
@@ -172,6 +174,7 @@ export async function startDefectiveServer(options: DefectiveServerOptions = {})
   let busyLoads = 0;
   let polls = 0;
   let movedVersion: string | undefined;
+  let walkWindows = 0;
 
   const server = createServer((request, response) => {
     if (options.extraHeaders) extra.set(response, options.extraHeaders);
@@ -316,6 +319,10 @@ export async function startDefectiveServer(options: DefectiveServerOptions = {})
     const itemId = options.renamesEveryWindow && asked ? asked.replace(/-r\d+$/, '') : asked;
     windowsServed++;
     if (edited()) movedVersion = 'v2';
+    if (cases.at(-1) === 'item-window.queue-ends' && ++walkWindows === options.removesLastInWalk) {
+      ids.pop();
+      movedVersion = 'v2';
+    }
     const current = options.currentItem ?? (defects.has('centredBeginningNeverTrue') ? 9 : 0);
     let at = itemId ? ids.indexOf(itemId) : Math.min(current, Math.max(0, ids.length - 1));
     if (at === -1) {
