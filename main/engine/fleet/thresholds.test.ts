@@ -97,6 +97,19 @@ describe('thresholds', () => {
       ['errors>1', /fails whatever the run: errors is from 0 to 1/],
       ['errors>100%', /fails whatever the run: errors is from 0 to 100%/],
       ['errors<0%', /fails whatever the run/],
+      // A judged run made a request: its requests are 1 up, its rps above 0 (audit).
+      [
+        'requests<1',
+        /requests<1: fails whatever the run: requests is a whole number from 1 up in a run that is judged/,
+      ],
+      ['requests==0', /fails whatever the run/],
+      ['requests<=0', /fails whatever the run/],
+      ['requests>=1', /holds whatever the run/],
+      ['requests>0', /holds whatever the run/],
+      ['requests!=0', /holds whatever the run/],
+      ['rps<=0', /rps<=0: fails whatever the run: rps is above 0 in a run that is judged/],
+      ['rps==0/s', /fails whatever the run/],
+      ['rps>0', /holds whatever the run/],
     ] as const) {
       const parsed = parseThreshold(gate);
       expect(parsed.ok, gate).toBe(false);
@@ -108,7 +121,10 @@ describe('thresholds', () => {
       'violations<=0',
       'retries<0.5',
       'p99>0',
-      'rps>0',
+      'rps>1',
+      'rps>=0.5/s',
+      'requests>1',
+      'requests==1',
       'errors>0.5',
     ])
       expect(parseThreshold(gate).ok, gate).toBe(true);

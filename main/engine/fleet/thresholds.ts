@@ -50,14 +50,28 @@ export function parseThreshold(expression: string): ParsedThreshold {
  * What a bound says about every run, when it says the same of all: a gate that always holds
  * (`violations>=0`, `p99>=0`) passes quietly whatever the server does, one that never does
  * (`violations<0`, `errors>1`, `violations==0.5`) fails a right server (audit). Each metric has its
- * range: latencies, counts and rps from 0 up, counts whole, the error rate 0 to all.
+ * range: latencies and counts from 0 up, counts whole, the error rate 0 to all; and a run that is
+ * judged at all made a request (every player asks for its context as it joins, and a fleet that
+ * never played judges nothing), so its `requests` are 1 up and its `rps` above 0 (audit:
+ * `requests<1` and `rps==0` were taken, and could only fail).
  */
 function decidedBound({ kind, operator, bound, unit, metric }: Threshold): string | null {
   const high = kind === 'rate' ? (unit === '%' ? 100 : 1) : Infinity;
+  const least = metric === 'requests' ? 1 : 0;
+  // Whether the least is a value the metric takes (rps never is 0 in a judged run).
+  const held = kind !== 'perSecond';
   const range =
-    kind === 'rate' ? `from 0 to ${high}${unit}` : kind === 'count' ? 'a whole number from 0 up' : 'from 0 up';
+    kind === 'rate'
+      ? `from 0 to ${high}${unit}`
+      : kind === 'count'
+        ? `a whole number from ${least} up${least > 0 ? ' in a run that is judged' : ''}`
+        : held
+          ? 'from 0 up'
+          : 'above 0 in a run that is judged';
   const always = 'holds whatever the run, so it checks nothing';
   const never = `fails whatever the run: ${metric} is ${range}`;
+  // Below every value the metric takes: at the least when it is no value of it.
+  const belowAll = held ? bound < least : bound <= least;
   // A rate bound at the whole: a mistaken gate, not one to pass quietly (errors<1 read as a share
   // passed 87% of errors). `<` it fails only a run whose every request failed; `<=` none (audit).
   const whole = kind === 'rate' && bound >= high;
@@ -67,17 +81,17 @@ function decidedBound({ kind, operator, bound, unit, metric }: Threshold): strin
       : '';
   switch (operator) {
     case '<':
-      return bound <= 0 ? never : whole ? `holds unless every request failed${asShare}` : null;
+      return bound <= least ? never : whole ? `holds unless every request failed${asShare}` : null;
     case '<=':
-      return whole ? `${always}${asShare}` : null;
+      return belowAll ? never : whole ? `${always}${asShare}` : null;
     case '>':
-      return bound >= high ? never : null;
+      return bound >= high ? never : belowAll ? always : null;
     case '>=':
-      return bound <= 0 ? always : bound > high ? never : null;
+      return bound <= least ? always : bound > high ? never : null;
     case '==':
-      return kind === 'count' && !Number.isInteger(bound) ? never : null;
+      return belowAll || (kind === 'count' && !Number.isInteger(bound)) ? never : null;
     case '!=':
-      return kind === 'count' && !Number.isInteger(bound) ? always : null;
+      return belowAll || (kind === 'count' && !Number.isInteger(bound)) ? always : null;
   }
 }
 
