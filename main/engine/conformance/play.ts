@@ -15,9 +15,9 @@ import type { Violation } from '../player/contract-check.js';
 import type { LoadParams, UserAction } from '../player/events.js';
 import { PlaybackError } from '../player/errors.js';
 import type { Player } from '../player/player.js';
-import { clampRetryAfter, FOREGROUND_RETRY_LIMIT, parseRetryAfter, REQUEST_TIMEOUT_MS } from '../player/retry.js';
+import { FOREGROUND_RETRY_LIMIT, REQUEST_TIMEOUT_MS } from '../player/retry.js';
 import type { PlayAnswers } from './play-answers.js';
-import { outcomeOf, requestLine, type Answer } from './server.js';
+import { outcomeOf, requestLine, retryAfterMs, type Answer } from './server.js';
 
 /** The most engine time the listener lets pass between two looks at the player (less when it means to act sooner). */
 export const PLAY_STEP_MS = 5_000;
@@ -224,11 +224,11 @@ export async function play(setup: PlaySetup): Promise<Play> {
       if (busy?.status === 503 && !busy.exchange.fault && result.busyLoads < FOREGROUND_RETRY_LIMIT) {
         result.busyLoads++;
         loadFailure = null;
-        const waitSec = clampRetryAfter(parseRetryAfter(busy.exchange.responseHeaders?.['retry-after'], Date.now()));
+        const waitMs = retryAfterMs(busy);
         // A wait past the play's time is the time running out, said as such (review).
-        if (setup.now() + waitSec * 1_000 - startedWall > budgetMs) return ended({ kind: 'out-of-time', budgetMs });
+        if (setup.now() + waitMs - startedWall > budgetMs) return ended({ kind: 'out-of-time', budgetMs });
         try {
-          await delay(waitSec * 1_000, undefined, setup.signal ? { signal: setup.signal } : {});
+          await delay(waitMs, undefined, setup.signal ? { signal: setup.signal } : {});
         } catch {
           return ended({ kind: 'stopped' });
         }

@@ -142,9 +142,8 @@ export class CheckedServer {
       // Heard (onAnswer) before it counts as settled.
       const answer = await this.inFlight.track(send().then((exchange) => this.answer(exchange)));
       if (answer.status !== 503 || answer.exchange.fault || retry >= FOREGROUND_RETRY_LIMIT) return answer;
-      const waitSec = clampRetryAfter(parseRetryAfter(answer.exchange.responseHeaders?.['retry-after'], Date.now()));
       try {
-        await delay(waitSec * 1_000, undefined, this.signal ? { signal: this.signal } : {});
+        await delay(retryAfterMs(answer), undefined, this.signal ? { signal: this.signal } : {});
       } catch {
         return answer;
       }
@@ -216,6 +215,11 @@ export const is2xx = (answer: Answer): boolean =>
   answer.status !== undefined && answer.status >= 200 && answer.status < 300;
 
 /** The request as a reader of the report finds it: `GET /itemWindow?reason=load&…` (path relative to the base URL). */
+/** How long a player waits before it asks again after this 503: its Retry-After, clamped as a player clamps it (§7.2). */
+export function retryAfterMs(answer: Answer): number {
+  return clampRetryAfter(parseRetryAfter(answer.exchange.responseHeaders?.['retry-after'], Date.now())) * 1_000;
+}
+
 export function requestLine(answer: Answer): string {
   const { method, url, endpoint } = answer.exchange;
   const query = URL.canParse(url) ? new URL(url).search : '';
