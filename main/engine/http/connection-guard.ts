@@ -3,11 +3,13 @@
  * §9: nothing a request without valid credentials sends grows state without bound, and no single
  * request stalls a listener). Three rules, the same on all four listeners:
  *
- * - **Headers in 10 s.** A connection that sends nothing, or drips a header line a second, is
+ * - **Headers in 15 s.** A connection that sends nothing, or drips a header line a second, is
  *   answered 408 and closed once HEADERS_ARRIVAL_TIMEOUT_MS have passed since it connected (or
  *   since its request began, on a kept-alive connection). Node's default (60 s, looked at every
  *   30 s) held such a connection for up to 90 s; a loopback client sends its headers in a
- *   millisecond. The body has its own deadline (REQUEST_ARRIVAL_TIMEOUT_MS in service-app.ts).
+ *   millisecond. Not less: Chromium opens connections ahead of requests and lets an unused one go
+ *   after 10 s of its own, and a 408 racing a request it sends at that moment would fail it. The
+ *   body has its own deadline (REQUEST_ARRIVAL_TIMEOUT_MS in service-app.ts).
  * - **A cap on connections.** All four listeners live in one process and share its file
  *   descriptors with the stores: a listener takes no more than its cap at once and closes the rest
  *   as they come, so a flood of connections to one listener leaves the others, and SQLite, their
@@ -21,7 +23,7 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Readable } from 'node:stream';
 
-export const HEADERS_ARRIVAL_TIMEOUT_MS = 10_000;
+export const HEADERS_ARRIVAL_TIMEOUT_MS = 15_000;
 /** How often Node looks for connections past their deadline: the deadline is kept within this. */
 export const CONNECTIONS_CHECKED_EVERY_MS = 1_000;
 /** Connections one listener holds at once; the cloud queue listener's is CLOUD_QUEUE_MAX_CONNECTIONS. */
