@@ -7,7 +7,8 @@ import { createServer, type Server, type ServerResponse } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { EventBus } from '../events/bus.js';
-import { EventStreams } from './sse.js';
+import { PLAYER_MAX_BODY_BYTES } from '../player/client.js';
+import { EventStreams, MAX_LAG_BYTES } from './sse.js';
 
 const LIMIT = 1024 * 1024;
 let server: Server | null = null;
@@ -88,7 +89,7 @@ describe('a subscriber of the event stream that stops reading', () => {
 
     await reader.ended;
     expect(reader.received()).toMatch(
-      /: dropped: this stream fell \d+\.\d MB behind, more than the 1048576 bytes a reader may; connect again to go on\n\n(\r\n0\r\n\r\n)?$/,
+      /: dropped: this stream would hold \d+\.\d MB unread, more than the 1048576 bytes a reader may fall behind; connect again to go on\n\n(\r\n0\r\n\r\n)?$/,
     );
   });
 
@@ -125,6 +126,32 @@ describe('a subscriber of the event stream that stops reading', () => {
     expect(reader.hs()).toBeGreaterThanOrEqual(3 * LIMIT);
   });
 });
+
+it("keeps a reader that keeps up through two player changes of the largest window in one turn (audit: 4 MB dropped the console's page)", async () => {
+  const bus = new EventBus();
+  // The default limit, as the console runs it.
+  const streams = new EventStreams(bus);
+  let opened!: (response: ServerResponse) => void;
+  const response = new Promise<ServerResponse>((resolve) => (opened = resolve));
+  server = createServer((_request, res) => {
+    streams.attach(res);
+    opened(res);
+  });
+  await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
+  const reader = countingReader((server.address() as { port: number }).port);
+  const res = await response;
+  // A player's change carries its window twice, up to the player's cap each time.
+  const change = 'h'.repeat(2 * PLAYER_MAX_BODY_BYTES);
+  bus.emit('engine.warning', warning(change));
+  bus.emit('engine.warning', warning(change));
+  bus.emit('engine.warning', warning('after'));
+  await new Promise<void>((resolve) => {
+    const check = () => (reader.events() === 3 ? resolve() : setTimeout(check, 5));
+    check();
+  });
+  expect(res.writableEnded).toBe(false);
+  expect(MAX_LAG_BYTES).toBeGreaterThanOrEqual(2 * 2 * PLAYER_MAX_BODY_BYTES);
+}, 20_000);
 
 describe('readers of the event stream that stop reading, and a large event', () => {
   it('hold no copy each of it: one text for all, a piece each in the sockets', async () => {

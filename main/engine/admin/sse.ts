@@ -20,10 +20,14 @@ import { PacedWriter } from './paced-writer.js';
 
 const HEARTBEAT_MS = 15_000;
 /**
- * Bytes a stream may have waiting for its reader (written, not yet taken by the socket): a
- * console that keeps up holds a few KB; traffic pouring in makes hundreds of KB a second.
+ * Bytes a stream may have waiting for its reader beyond the event being written: a console that
+ * keeps up holds a few KB; traffic pouring in makes hundreds of KB a second; one player's change
+ * can carry 15 MB (its window, up to the player's 8 MB cap, twice), and a load makes two changes
+ * in one turn. What waits is the events' shared texts (paced-writer.ts), not a copy per reader, so
+ * the limit bounds the memory once, whatever the number of readers (audit: at 4 MB, two such
+ * changes in one turn dropped a reader that kept up, the console's own page among them).
  */
-export const MAX_LAG_BYTES = 4 * 1024 * 1024;
+export const MAX_LAG_BYTES = 32 * 1024 * 1024;
 /** How long a dropped stream's last line may take to leave before its socket is cut. */
 const LAST_WORDS_MS = 5_000;
 
@@ -59,7 +63,7 @@ export class EventStreams {
       // What waits for the reader is counted before the text is added to it: past the limit the
       // reader is let go rather than waited for.
       const behind = writer.behind();
-      if (behind > 0 && behind + text.length > this.maxLagBytes) return drop();
+      if (behind > 0 && behind + text.length > this.maxLagBytes) return drop(behind + text.length);
       writer.write(text);
     };
     const unsubscribe = this.bus.subscribe((event) => send(this.textOf(event)), omit);
@@ -74,7 +78,8 @@ export class EventStreams {
       stop();
       if (!response.writableEnded) response.end();
     };
-    const drop = (): void => {
+    /** `waiting`: what the stream would have held for its reader with the text that was refused. */
+    const drop = (waiting: number): void => {
       stop();
       const socket = response.socket;
       // Half an event was sent: a last line after it would read as its end. Without the blank
@@ -83,14 +88,14 @@ export class EventStreams {
         writer.discard();
         return void socket?.destroy();
       }
-      const behind = (writer.behind() / (1024 * 1024)).toFixed(1);
+      const behind = (waiting / (1024 * 1024)).toFixed(1);
       writer.discard();
       // The connection goes with the stream once the last line has left (kept alive, it would wait
       // for another request); a reader that never reads again would keep what waits for it, so the
       // socket goes after a while in any case. (The socket, not the response: a finished response
       // has let go of it.)
       response.end(
-        `: dropped: this stream fell ${behind} MB behind, more than the ${this.maxLagBytes} bytes a reader may; connect again to go on\n\n`,
+        `: dropped: this stream would hold ${behind} MB unread, more than the ${this.maxLagBytes} bytes a reader may fall behind; connect again to go on\n\n`,
         () => socket?.end(),
       );
       const cut = setTimeout(() => socket?.destroy(), LAST_WORDS_MS);
