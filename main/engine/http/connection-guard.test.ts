@@ -6,7 +6,7 @@
 import { connect, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
-import { HEADERS_ARRIVAL_TIMEOUT_MS, MAX_CONNECTIONS } from './connection-guard.js';
+import { HEADERS_ARRIVAL_TIMEOUT_MS, KEEP_ALIVE_IDLE_MS, MAX_CONNECTIONS } from './connection-guard.js';
 import { createServiceApp, type ServiceAppOptions } from './service-app.js';
 
 const apps: FastifyInstance[] = [];
@@ -86,6 +86,24 @@ describe('headers must arrive in time', () => {
     expect(statusLines(text)).toEqual(['HTTP/1.1 200 OK']);
     expect(HEADERS_ARRIVAL_TIMEOUT_MS).toBe(15_000);
     expect(createServiceApp().server.headersTimeout).toBe(HEADERS_ARRIVAL_TIMEOUT_MS);
+  });
+});
+
+describe('an idle kept-alive connection', () => {
+  it('is let go at the keep-alive deadline, its request refused or not, and is 5 s on every listener', async () => {
+    const port = await listening({ keepAliveIdleMs: 300 });
+    for (const request of ['GET / HTTP/1.1', 'POST /private/echo HTTP/1.1\r\ncontent-length: 0']) {
+      const { text, closedAfterMs } = await converse(port, (socket) =>
+        socket.write(`${request}\r\nhost: 127.0.0.1\r\n\r\n`),
+      );
+      expect(statusLines(text)).toHaveLength(1);
+      // Told to its client, as Node tells it.
+      expect(text).toMatch(/keep-alive: timeout=\d+/i);
+      // Well before the 8 s the conversation waits (fastify's own: 72 s).
+      expect(closedAfterMs).toBeLessThan(4_000);
+    }
+    expect(createServiceApp().server.keepAliveTimeout).toBe(KEEP_ALIVE_IDLE_MS);
+    expect(KEEP_ALIVE_IDLE_MS).toBe(5_000);
   });
 });
 

@@ -1,7 +1,7 @@
 /**
  * What a connection may hold of a listener before it has earned anything (docs/contract/console.md
  * §9: nothing a request without valid credentials sends grows state without bound, and no single
- * request stalls a listener). Three rules, the same on all four listeners:
+ * request stalls a listener). Four rules, the same on all four listeners:
  *
  * - **Headers in 15 s.** A connection that sends nothing, or drips a header line a second, is
  *   answered 408 and closed once HEADERS_ARRIVAL_TIMEOUT_MS have passed since it connected (or
@@ -10,6 +10,10 @@
  *   millisecond. Not less: Chromium opens connections ahead of requests and lets an unused one go
  *   after 10 s of its own, and a 408 racing a request it sends at that moment would fail it. The
  *   body has its own deadline (REQUEST_ARRIVAL_TIMEOUT_MS in service-app.ts).
+ * - **An idle kept-alive connection goes after 5 s** (KEEP_ALIVE_IDLE_MS), Node's own default,
+ *   which the `Keep-Alive: timeout=5` header tells its clients. Fastify's 72 s let one request,
+ *   refused 401 or not, hold its connection for over a minute: 1,024 of them held a listener shut
+ *   for as long (audit of 5 December 2026). The console's players let theirs go after 4 s.
  * - **A cap on connections.** All four listeners live in one process and share its file
  *   descriptors with the stores: a listener takes no more than its cap at once and closes the rest
  *   as they come, so a flood of connections to one listener leaves the others, and SQLite, their
@@ -24,6 +28,7 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Readable } from 'node:stream';
 
 export const HEADERS_ARRIVAL_TIMEOUT_MS = 15_000;
+export const KEEP_ALIVE_IDLE_MS = 5_000;
 /** How often Node looks for connections past their deadline: the deadline is kept within this. */
 export const CONNECTIONS_CHECKED_EVERY_MS = 1_000;
 /** Connections one listener holds at once; the cloud queue listener's is CLOUD_QUEUE_MAX_CONNECTIONS. */
@@ -39,6 +44,8 @@ export interface ConnectionGuardOptions {
   headersTimeoutMs?: number;
   /** See MAX_CONNECTIONS. */
   maxConnections?: number;
+  /** See KEEP_ALIVE_IDLE_MS (tests shorten it). */
+  keepAliveIdleMs?: number;
 }
 
 /** The options Node's HTTP server takes only when it is made. */
@@ -50,8 +57,12 @@ export function guardedServerOptions({ headersTimeoutMs = HEADERS_ARRIVAL_TIMEOU
 }
 
 /** The rules set on a server once it is made (see the file's comment). */
-export function guardConnections(server: Server, { maxConnections = MAX_CONNECTIONS }: ConnectionGuardOptions): void {
+export function guardConnections(
+  server: Server,
+  { maxConnections = MAX_CONNECTIONS, keepAliveIdleMs = KEEP_ALIVE_IDLE_MS }: ConnectionGuardOptions,
+): void {
   server.maxConnections = maxConnections;
+  server.keepAliveTimeout = keepAliveIdleMs;
   // With a listener for it, Node leaves the interim answer to us; the request goes on as any other.
   server.on('checkContinue', (request: IncomingMessage, response: ServerResponse) =>
     server.emit('request', request, response),

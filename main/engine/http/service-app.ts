@@ -53,6 +53,8 @@ export interface ServiceAppOptions {
   headersTimeoutMs?: number;
   /** Connections the listener holds at once (connection-guard.ts). */
   maxConnections?: number;
+  /** Wall ms an idle kept-alive connection is kept (connection-guard.ts; tests shorten it). */
+  keepAliveIdleMs?: number;
   /** Treat `//` in a path as `/` (players that join a base URL ending in `/` with `/context`). */
   ignoreDuplicateSlashes?: boolean;
   /**
