@@ -22,6 +22,7 @@ import type { Store } from '../store/store.js';
 import { CloudQueueClient, type HttpTransport, type PlayerExchange } from './client.js';
 import type { Violation } from './contract-check.js';
 import { Player, type TransitionRecord } from './player.js';
+import { shownSnapshot } from './detail-view.js';
 import { apartFromWindow, movedToOwnServer, readSavedPlayer, savedWindowLost } from './saved.js';
 import type { ItemWindowResponse } from './wire.js';
 
@@ -165,7 +166,7 @@ export class PlayerRegistry {
       id: player.id,
       groupId: player.groupId,
       at: this.deps.clock.now(),
-      ...player.snapshot(),
+      ...shownSnapshot(player.snapshot()),
       violations: [...this.newestViolations(player.id)],
       refusals: player.refusals(),
     } as PlayerDetail;
