@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { EngineClock } from '../clock/clock.js';
 import { CloudQueueClient } from '../player/client.js';
 import { probeEnd } from './end-probe.js';
-import { CheckedServer } from './server.js';
+import { CheckedServer, type Answer } from './server.js';
 import { startDefectiveServer, type DefectiveServer, type DefectiveServerOptions } from './testing/defective-server.js';
 
 let server: DefectiveServer | null = null;
@@ -47,6 +47,20 @@ describe('the end the player stopped at, asked again', () => {
     expect(probe.problems).toEqual([
       expect.stringMatching(/^the player stopped at the end of the queue at item-9, but item-10 follows it in GET /),
     ]);
+  });
+
+  it('does not judge an end said in a version before the one the player holds now (audit: an item appended once the last had played)', async () => {
+    // The end was said at v0; since, the queue changed to v1 (the server's), where item-10 follows item-9.
+    const said = {
+      json: { queueVersion: 'v0', includesEndOfQueue: true },
+      exchange: { method: 'GET', endpoint: 'itemWindow', url: 'http://x/itemWindow?reason=refresh&itemId=item-9' },
+    } as unknown as Answer;
+    const probe = await probeEnd(await checked({}), 'item-9', 'v1', said);
+    expect(probe.problems).toEqual([]);
+    expect(probe.notJudged).toMatch(
+      /^the queue changed \(queueVersion "v0" → "v1"\) after GET \/itemWindow\?reason=refresh&itemId=item-9 said where it ends$/,
+    );
+    expect(probe.answers).toEqual([]);
   });
 
   it('fails a window that holds the last item and says includesEndOfQueue false', async () => {

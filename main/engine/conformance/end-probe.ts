@@ -6,6 +6,7 @@
  * that stops one item short of it must say false (docs/contract/console.md §4). A flag one item
  * early on a long queue fools the player into stopping short, and only these windows show it.
  */
+import { isObject } from '../api/is-object.js';
 import { idOf, type WindowView } from './facts.js';
 import { requestLine, type Answer, type CheckedServer } from './server.js';
 import { askWindow } from './walk.js';
@@ -23,7 +24,8 @@ export interface EndProbe {
 
 /**
  * Judges the end the player stopped at: `last` is its item, `queueVersion` the version its windows
- * carried there (an edit since may have added items, so a window of another version is not judged).
+ * carry now, `endedBy` the window that said the queue ends there (an edit since may have added
+ * items, so an end said, or asked again, in another version is not judged).
  */
 export async function probeEnd(
   server: CheckedServer,
@@ -32,6 +34,13 @@ export async function probeEnd(
   endedBy: Answer | undefined,
 ): Promise<EndProbe> {
   const probe: EndProbe = { problems: [], notJudged: null, answers: [] };
+  // The end was said by a window of another version than the player holds now: an edit since (an
+  // item appended once the last had played) may have moved it (audit).
+  const said = isObject(endedBy?.json) ? endedBy.json.queueVersion : undefined;
+  if (endedBy && said !== undefined && said !== queueVersion) {
+    probe.notJudged = `the queue changed (queueVersion ${JSON.stringify(said)} → ${JSON.stringify(queueVersion)}) after ${requestLine(endedBy)} said where it ends`;
+    return probe;
+  }
   const around = await fetch(server, probe, { itemId: last, previous: BEFORE_END, upcoming: BEFORE_END });
   if (!around) return probe;
   if (around.queueVersion !== queueVersion) {

@@ -6,10 +6,15 @@
  * (docs/contract/console.md §8).
  */
 import type { CloudQueueEndpoint } from '../player/contract-check.js';
+import { isObject } from '../api/is-object.js';
 import { is2xx, type Answer } from './server.js';
+import { idOf } from './window-view.js';
 
 /** Answers kept: the newest, for evidence and for a violation's exchange (told right after its answer). */
 export const PLAY_KEPT = 200;
+
+/** Ends said kept (by last item): a queue edited while it plays moves its end now and then. */
+const ENDS_KEPT = 16;
 
 export class PlayAnswers {
   /** The newest PLAY_KEPT answers, oldest first. */
@@ -18,6 +23,8 @@ export class PlayAnswers {
   last: Answer | undefined;
   lastRefused: Answer | undefined;
   lastWindow: Answer | undefined;
+  /** The last 2xx window that said includesEndOfQueue true, by its last item: where it said the queue ends. */
+  private readonly endsSaid = new Map<string, Answer>();
   private readonly counts = new Map<CloudQueueEndpoint, number>();
   private readonly byRequestId = new Map<string, Answer>();
   /** The first request that got no answer: it ends the play. */
@@ -34,9 +41,26 @@ export class PlayAnswers {
     const { endpoint } = answer.exchange;
     this.counts.set(endpoint, (this.counts.get(endpoint) ?? 0) + 1);
     if (!is2xx(answer)) this.lastRefused = answer;
-    else if (endpoint === 'itemWindow') this.lastWindow = answer;
+    else if (endpoint === 'itemWindow') {
+      this.lastWindow = answer;
+      if (isObject(answer.json) && answer.json.includesEndOfQueue === true) this.saidEnd(answer, answer.json.items);
+    }
     // A fault rule's timeout is the console's, not the server's.
     if (answer.status === undefined && !answer.exchange.fault) this.unanswered ??= answer;
+  }
+
+  /** The last window that said the queue ends at `itemId`, while it is among the newest ends said. */
+  endSaidAt(itemId: string): Answer | undefined {
+    return this.endsSaid.get(itemId);
+  }
+
+  private saidEnd(answer: Answer, items: unknown): void {
+    const last = Array.isArray(items) ? idOf(items.at(-1)) : null;
+    if (last === null) return;
+    // Newest last, and few: a queue's end moves only with an edit.
+    this.endsSaid.delete(last);
+    this.endsSaid.set(last, answer);
+    if (this.endsSaid.size > ENDS_KEPT) this.endsSaid.delete(this.endsSaid.keys().next().value!);
   }
 
   /** The answer to the request with this id, while it is among the newest. */

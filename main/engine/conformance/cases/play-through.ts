@@ -104,7 +104,12 @@ export const playThrough: ConformanceCase = {
       const probed =
         result.end.kind === 'end' && queueLast === undefined && snapshot.itemId
           ? await withinTime(
-              probeEnd(server, snapshot.itemId, snapshot.queueVersion, answers.lastWindow),
+              probeEnd(
+                server,
+                snapshot.itemId,
+                snapshot.queueVersion,
+                answers.endSaidAt(snapshot.itemId) ?? answers.lastWindow,
+              ),
               (deadlineAt ?? now() + BUDGET_WITHOUT_DEADLINE_MS) - now() - AFTER_PLAY_MS,
               { problems: [], notJudged: "the run's time ran out before its end could be asked again", answers: [] },
             )
