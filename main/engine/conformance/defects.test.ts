@@ -365,6 +365,12 @@ describe('what the rest of the run says, held to what its first cases settled (a
 });
 
 describe("valid servers that are not the reference server's habit", () => {
+  it('a queue appended to while its reasons are asked passes: a new version is not judged by the ends the walk found (audit)', async () => {
+    const { run } = await check({ appendsInReasons: 15 });
+    expect(failed(run)).toEqual([]);
+    expect(run.cases.find((c) => c.id === 'item-window.reasons')!.outcome).toBe('pass');
+  });
+
   it('a queue whose last item is removed while it is walked passes: the walk begins again and says so (audit)', async () => {
     const { run } = await check({ removesLastInWalk: 2 });
     expect(failed(run)).toEqual([]);

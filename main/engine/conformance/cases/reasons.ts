@@ -15,6 +15,7 @@ import { Findings, type CaseContext, type ConformanceCase, type Verdict } from '
 import { isWindow, windowOf, type SuiteFacts, type WindowView } from '../facts.js';
 import { RULE } from '../rules.js';
 import { is2xx, outcomeOf, requestLine, type Answer, type WindowAsk } from '../server.js';
+import { isVersion } from '../version-answer.js';
 import { flagProblems } from '../walk.js';
 import { knownIds, sizeProblems } from './sizes.js';
 
@@ -91,7 +92,12 @@ export const everyReason: ConformanceCase = {
   },
 };
 
-/** What a window holds beyond what was asked, and flags not where it stands (as far as the walk knows the ends). */
+/**
+ * What a window holds beyond what was asked, and flags not where it stands (as far as the walk
+ * knows the ends: of the version it walked; an edit since may have moved them, audit).
+ */
 function windowProblems(ask: WindowAsk, view: WindowView, facts: SuiteFacts): string[] {
-  return [...sizeProblems(ask, view), ...(facts.walk ? flagProblems(view, facts.walk) : [])];
+  const { walk } = facts;
+  const walked = walk && (!isVersion(walk.queueVersion) || view.queueVersion === walk.queueVersion);
+  return [...sizeProblems(ask, view), ...(walked ? flagProblems(view, walk) : [])];
 }

@@ -124,6 +124,8 @@ export interface DefectiveServerOptions {
   endFalseOnceEditedAt?: number;
   /** At the walk's window of this number (1-based), the queue's last item is removed, validly: "v2" from then on, /version too. */
   removesLastInWalk?: number;
+  /** At `item-window.reasons`' window of this number (1-based), three items are appended, validly: "v2" from then on. */
+  appendsInReasons?: number;
   /** Characters of notes each track carries (an unknown field, as long show notes): a big item, valid. */
   itemNotes?: number;
   /** Refuses a window size of 0 with 400: the walk's own windows (0 before) are refused. */
@@ -175,6 +177,7 @@ export async function startDefectiveServer(options: DefectiveServerOptions = {})
   let polls = 0;
   let movedVersion: string | undefined;
   let walkWindows = 0;
+  let reasonsWindows = 0;
 
   const server = createServer((request, response) => {
     if (options.extraHeaders) extra.set(response, options.extraHeaders);
@@ -321,6 +324,11 @@ export async function startDefectiveServer(options: DefectiveServerOptions = {})
     if (edited()) movedVersion = 'v2';
     if (cases.at(-1) === 'item-window.queue-ends' && ++walkWindows === options.removesLastInWalk) {
       ids.pop();
+      movedVersion = 'v2';
+    }
+    if (cases.at(-1) === 'item-window.reasons' && ++reasonsWindows === options.appendsInReasons) {
+      const count = ids.length;
+      ids.push(...[1, 2, 3].map((k) => `item-${count + k}`));
       movedVersion = 'v2';
     }
     const current = options.currentItem ?? (defects.has('centredBeginningNeverTrue') ? 9 : 0);
