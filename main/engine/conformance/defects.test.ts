@@ -365,6 +365,13 @@ describe('what the rest of the run says, held to what its first cases settled (a
 });
 
 describe("valid servers that are not the reference server's habit", () => {
+  it('a queue whose played items are removed passes: a skip back from its new first item is rightly refused (audit)', async () => {
+    // limitedSkips: the player asks the server on each skip, and a window of the new version answers.
+    const { run } = await check({ removesPlayedThrough: 'item-3', skipBudget: 1_000 });
+    expect(failed(run)).toEqual([]);
+    expect(run.cases.find((c) => c.id === 'play-through')!.outcome).not.toBe('fail');
+  });
+
   it('a queue appended to while its reasons are asked passes: a new version is not judged by the ends the walk found (audit)', async () => {
     const { run } = await check({ appendsInReasons: 15 });
     expect(failed(run)).toEqual([]);

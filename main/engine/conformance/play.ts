@@ -10,6 +10,7 @@
  */
 import { setTimeout as delay } from 'node:timers/promises';
 import { messageOf } from '../api/errors.js';
+import { isObject } from '../api/is-object.js';
 import type { EngineClock } from '../clock/clock.js';
 import type { Violation } from '../player/contract-check.js';
 import type { LoadParams, UserAction } from '../player/events.js';
@@ -18,6 +19,8 @@ import type { Player } from '../player/player.js';
 import { FOREGROUND_RETRY_LIMIT, REQUEST_TIMEOUT_MS } from '../player/retry.js';
 import type { PlayAnswers } from './play-answers.js';
 import { outcomeOf, requestLine, retryAfterMs, type Answer } from './server.js';
+import { isVersion } from './version-answer.js';
+import { idOf } from './window-view.js';
 
 /** The most engine time the listener lets pass between two looks at the player (less when it means to act sooner). */
 export const PLAY_STEP_MS = 5_000;
@@ -397,7 +400,10 @@ function act(
     player.act(what, 'user').catch((error: unknown) => {
       // A server may refuse a skip (limitedSkips: 403 with X-Rejected-Reason); the listener stays where it is.
       if (error instanceof PlaybackError && error.errorCode === 'ERROR_SKIP_LIMIT_REACHED') explain.noteSkipRefused();
-      else later(refusal(what, item, error, snapshot, setup, explain));
+      else {
+        const failure = refusal(what, item, error, snapshot, setup, explain);
+        if (failure) later(failure);
+      }
     });
     return null;
   } catch (error) {
@@ -412,11 +418,14 @@ function refusal(
   snapshot: ReturnType<Player['snapshot']>,
   setup: PlaySetup,
   explain: Explain,
-): { message: string; evidence: Answer[] } {
+): { message: string; evidence: Answer[] } | null {
   const message = messageOf(error);
   if (what === 'skipPrev' && /no previous track/.test(message)) {
-    // The queue goes on back, yet what the player holds ends at the playing item: the server withholds the items before it.
     const window = setup.answers.lastWindow;
+    // An edit since the walk made the playing item the queue's first (the items played before it
+    // removed), and the server's window of the new version says so: the refusal is right (audit).
+    if (firstSinceAnEdit(window, item, setup.queueVersion)) return null;
+    // The queue goes on back, yet what the player holds ends at the playing item: the server withholds the items before it.
     const said = snapshot.window
       ? ` and says includesBeginningOfQueue ${String(snapshot.window.includesBeginningOfQueue)}`
       : '';
@@ -429,6 +438,15 @@ function refusal(
     message: `expected ${what}${explain.where()} to work, got ${message}${explain.because()}`,
     evidence: explain.lastRefused(),
   };
+}
+
+/** The window says it starts at `item`, the queue's first, in another version than the walk's. */
+function firstSinceAnEdit(window: Answer | undefined, item: string | null, walked: string | undefined): boolean {
+  const json = window?.json;
+  if (!isObject(json) || walked === undefined || !isVersion(json.queueVersion) || json.queueVersion === walked)
+    return false;
+  const items = Array.isArray(json.items) ? json.items : [];
+  return json.includesBeginningOfQueue === true && item !== null && idOf(items[0]) === item;
 }
 
 /** The player's last error is a skip the server refused (403 to a skip's window): its right under limitedSkips. */

@@ -126,6 +126,8 @@ export interface DefectiveServerOptions {
   removesLastInWalk?: number;
   /** At `item-window.reasons`' window of this number (1-based), three items are appended, validly: "v2" from then on. */
   appendsInReasons?: number;
+  /** Once the final report of this item comes, it and every item before it are removed, validly: "v2" from then on. */
+  removesPlayedThrough?: string;
   /** Characters of notes each track carries (an unknown field, as long show notes): a big item, valid. */
   itemNotes?: number;
   /** Refuses a window size of 0 with 400: the walk's own windows (0 before) are refused. */
@@ -256,6 +258,11 @@ export async function startDefectiveServer(options: DefectiveServerOptions = {})
       for await (const chunk of request) body += String(chunk);
       const items = (JSON.parse(body) as { items: { id: string; type: string }[] }).items;
       for (const item of items) if (item.type === 'final') ended.add(item.id);
+      const played = options.removesPlayedThrough;
+      if (played !== undefined && ended.has(played) && ids.includes(played)) {
+        ids.splice(0, ids.indexOf(played) + 1);
+        movedVersion = 'v2';
+      }
       if (defects.has('refusesFinalReport') && items.some((item) => item.type === 'final'))
         return send(response, 400, { error: { code: 400, message: 'final reports are not taken' } });
       if (options.reportAnswer !== undefined) return send(response, 200, options.reportAnswer);
@@ -354,7 +361,8 @@ export async function startDefectiveServer(options: DefectiveServerOptions = {})
       return {
         id: options.renamesEveryWindow ? `${id}-r${windowsServed}` : id,
         track: {
-          name: `Track ${from + k + 1}${other}`,
+          // Named by place; by id where items are removed, so that a name stays with its item.
+          name: `Track ${options.removesPlayedThrough === undefined ? from + k + 1 : id}${other}`,
           ...(defects.has('tracksWithoutMediaUrl') ? {} : { mediaUrl: media }),
           durationMillis: options.trackMillis ?? 180_000,
           ...(options.itemNotes ? { notes: 'n'.repeat(options.itemNotes) } : {}),
