@@ -19,15 +19,15 @@ afterEach(async () => {
   server = null;
 });
 
-/** A bus, its streams on a loopback listener, and the server's side of the one stream opened. */
-async function streamsOn(): Promise<{
+/** A bus, its streams on a loopback listener (with `maxLagBytes`, or the console's own), and the server's side of the one stream opened. */
+async function streamsOn(maxLagBytes: number | 'the console’s' = LIMIT): Promise<{
   bus: EventBus;
   streams: EventStreams;
   port: number;
   response: Promise<ServerResponse>;
 }> {
   const bus = new EventBus();
-  const streams = new EventStreams(bus, { maxLagBytes: LIMIT });
+  const streams = new EventStreams(bus, maxLagBytes === 'the console’s' ? {} : { maxLagBytes });
   let opened!: (response: ServerResponse) => void;
   const response = new Promise<ServerResponse>((resolve) => (opened = resolve));
   server = createServer((_request, res) => {
@@ -105,10 +105,7 @@ describe('a subscriber of the event stream that stops reading', () => {
     }
     expect(res.writableEnded).toBe(false);
     expect(bus.wants('engine.warning')).toBe(true);
-    await new Promise<void>((resolve) => {
-      const check = () => (reader.events() === 1_000 ? resolve() : setTimeout(check, 5));
-      check();
-    });
+    await reader.reached(1_000);
   });
 
   it('takes one event larger than the limit whole to a reader that keeps up, and goes on', async () => {
@@ -118,37 +115,22 @@ describe('a subscriber of the event stream that stops reading', () => {
     const huge = 'h'.repeat(3 * LIMIT);
     bus.emit('engine.warning', warning(huge));
     bus.emit('engine.warning', warning('after'));
-    await new Promise<void>((resolve) => {
-      const check = () => (reader.events() === 2 ? resolve() : setTimeout(check, 5));
-      check();
-    });
+    await reader.reached(2);
     expect(res.writableEnded).toBe(false);
     expect(reader.hs()).toBeGreaterThanOrEqual(3 * LIMIT);
   });
 });
 
 it("keeps a reader that keeps up through two player changes of the largest window in one turn (audit: 4 MB dropped the console's page)", async () => {
-  const bus = new EventBus();
-  // The default limit, as the console runs it.
-  const streams = new EventStreams(bus);
-  let opened!: (response: ServerResponse) => void;
-  const response = new Promise<ServerResponse>((resolve) => (opened = resolve));
-  server = createServer((_request, res) => {
-    streams.attach(res);
-    opened(res);
-  });
-  await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
-  const reader = countingReader((server.address() as { port: number }).port);
+  const { bus, port, response } = await streamsOn('the console’s');
+  const reader = countingReader(port);
   const res = await response;
   // A player's change carries its window twice, up to the player's cap each time.
   const change = 'h'.repeat(2 * PLAYER_MAX_BODY_BYTES);
   bus.emit('engine.warning', warning(change));
   bus.emit('engine.warning', warning(change));
   bus.emit('engine.warning', warning('after'));
-  await new Promise<void>((resolve) => {
-    const check = () => (reader.events() === 3 ? resolve() : setTimeout(check, 5));
-    check();
-  });
+  await reader.reached(3);
   expect(res.writableEnded).toBe(false);
   expect(MAX_LAG_BYTES).toBeGreaterThanOrEqual(2 * 2 * PLAYER_MAX_BODY_BYTES);
 }, 20_000);
@@ -190,7 +172,11 @@ describe('readers of the event stream that stop reading, and a large event', () 
 });
 
 /** A reader that reads everything at once, counting the events begun and the letters `h` it got. */
-function countingReader(port: number): { events: () => number; hs: () => number } {
+function countingReader(port: number): {
+  events: () => number;
+  hs: () => number;
+  reached: (n: number) => Promise<void>;
+} {
   const marker = 'event: engine.warning\n';
   let events = 0;
   let hs = 0;
@@ -204,5 +190,10 @@ function countingReader(port: number): { events: () => number; hs: () => number 
     carry = text.slice(-(marker.length - 1));
     for (let at = chunk.indexOf('h'); at !== -1; at = chunk.indexOf('h', at + 1)) hs++;
   });
-  return { events: () => events, hs: () => hs };
+  const reached = (n: number) =>
+    new Promise<void>((resolve) => {
+      const check = () => (events >= n ? resolve() : setTimeout(check, 5));
+      check();
+    });
+  return { events: () => events, hs: () => hs, reached };
 }
