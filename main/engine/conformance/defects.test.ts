@@ -365,6 +365,12 @@ describe('what the rest of the run says, held to what its first cases settled (a
 });
 
 describe("valid servers that are not the reference server's habit", () => {
+  it('a queue with an item put first between the first window and the centred windows passes (audit)', async () => {
+    const { run } = await check({ prependsInCentred: true });
+    expect(failed(run)).toEqual([]);
+    expect(run.cases.find((c) => c.id === 'item-window.centred')!.outcome).toBe('pass');
+  });
+
   it('a queue whose played items are removed passes: a skip back from its new first item is rightly refused (audit)', async () => {
     // limitedSkips: the player asks the server on each skip, and a window of the new version answers.
     const { run } = await check({ removesPlayedThrough: 'item-3', skipBudget: 1_000 });

@@ -9,6 +9,7 @@ import { idOf, isWindow, spanOf, windowOf, type SuiteFacts, type WindowView } fr
 import { PREVIOUS_WINDOW_SIZE, UPCOMING_WINDOW_SIZE } from '../../player/windows.js';
 import { RULE } from '../rules.js';
 import { is2xx, outcomeOf, requestLine, type Answer, type WindowAsk } from '../server.js';
+import { isVersion } from '../version-answer.js';
 
 /** The ids the window without itemId gave, in queue order (from wherever it started); null when it gave none to use. */
 export function knownIds(facts: SuiteFacts): string[] | null {
@@ -109,7 +110,7 @@ export const windowCentred: ConformanceCase = {
         previousWindowSize: 2,
         upcomingWindowSize: 2,
       });
-      const problem = placeProblem(answer, ids, index, facts.firstWindow?.includesBeginningOfQueue === true);
+      const problem = placeProblem(answer, ids, index, facts.firstWindow);
       if (problem) findings.fail(`${requestLine(answer)}: ${problem}`);
     }
     return findings.verdict(
@@ -121,9 +122,12 @@ export const windowCentred: ConformanceCase = {
 /**
  * Whether the window around `ids[index]` holds it with the queue's neighbours, as far as the first
  * window showed them. What comes before that window's first item is known only when it said it
- * starts the queue: a first window may start anywhere (docs/contract/console.md §8).
+ * starts the queue: a first window may start anywhere (docs/contract/console.md §8). A window of
+ * another version than the first's is not held to its neighbours: an edit since may have moved
+ * them (audit: an item prepended between the two failed a valid server).
  */
-function placeProblem(answer: Answer, ids: readonly string[], index: number, startsQueue: boolean): string | null {
+function placeProblem(answer: Answer, ids: readonly string[], index: number, first: WindowView | null): string | null {
+  const startsQueue = first?.includesBeginningOfQueue === true;
   const itemId = ids[index]!;
   const view = windowOf(answer);
   if (!isWindow(view))
@@ -132,6 +136,8 @@ function placeProblem(answer: Answer, ids: readonly string[], index: number, sta
   const at = held.indexOf(itemId);
   if (at === -1)
     return `the window does not hold ${itemId}, the itemId asked for (it holds ${spanOf(held.map((id) => id ?? '?'))})`;
+  if (isVersion(first?.queueVersion) && isVersion(view.queueVersion) && view.queueVersion !== first.queueVersion)
+    return null;
   for (let d = 1; at - d >= 0; d++) {
     const got = held[at - d] ?? '(no id)';
     if (index - d < 0) {

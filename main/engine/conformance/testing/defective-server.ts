@@ -128,6 +128,8 @@ export interface DefectiveServerOptions {
   appendsInReasons?: number;
   /** Once the final report of this item comes, it and every item before it are removed, validly: "v2" from then on. */
   removesPlayedThrough?: string;
+  /** At `item-window.centred`'s first window, an item (`item-0`) is put before the first, validly: "v2" from then on. */
+  prependsInCentred?: boolean;
   /** Characters of notes each track carries (an unknown field, as long show notes): a big item, valid. */
   itemNotes?: number;
   /** Refuses a window size of 0 with 400: the walk's own windows (0 before) are refused. */
@@ -333,6 +335,10 @@ export async function startDefectiveServer(options: DefectiveServerOptions = {})
       ids.pop();
       movedVersion = 'v2';
     }
+    if (options.prependsInCentred && cases.at(-1) === 'item-window.centred' && ids[0] !== 'item-0') {
+      ids.unshift('item-0');
+      movedVersion = 'v2';
+    }
     if (cases.at(-1) === 'item-window.reasons' && ++reasonsWindows === options.appendsInReasons) {
       const count = ids.length;
       ids.push(...[1, 2, 3].map((k) => `item-${count + k}`));
@@ -362,7 +368,7 @@ export async function startDefectiveServer(options: DefectiveServerOptions = {})
         id: options.renamesEveryWindow ? `${id}-r${windowsServed}` : id,
         track: {
           // Named by place; by id where items are removed, so that a name stays with its item.
-          name: `Track ${options.removesPlayedThrough === undefined ? from + k + 1 : id}${other}`,
+          name: `Track ${options.removesPlayedThrough === undefined && !options.prependsInCentred ? from + k + 1 : id}${other}`,
           ...(defects.has('tracksWithoutMediaUrl') ? {} : { mediaUrl: media }),
           durationMillis: options.trackMillis ?? 180_000,
           ...(options.itemNotes ? { notes: 'n'.repeat(options.itemNotes) } : {}),
