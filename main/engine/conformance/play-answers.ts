@@ -8,7 +8,7 @@
 import type { CloudQueueEndpoint } from '../player/contract-check.js';
 import { isObject } from '../api/is-object.js';
 import { is2xx, type Answer } from './server.js';
-import { idOf } from './window-view.js';
+import { idOf, isWindow, windowOf } from './facts.js';
 
 /** Answers kept: the newest, for evidence and for a violation's exchange (told right after its answer). */
 export const PLAY_KEPT = 200;
@@ -43,7 +43,7 @@ export class PlayAnswers {
     if (!is2xx(answer)) this.lastRefused = answer;
     else if (endpoint === 'itemWindow') {
       this.lastWindow = answer;
-      if (isObject(answer.json) && answer.json.includesEndOfQueue === true) this.saidEnd(answer, answer.json.items);
+      if (isObject(answer.json) && answer.json.includesEndOfQueue === true) this.saidEnd(answer);
     }
     // A fault rule's timeout is the console's, not the server's.
     if (answer.status === undefined && !answer.exchange.fault) this.unanswered ??= answer;
@@ -54,8 +54,9 @@ export class PlayAnswers {
     return this.endsSaid.get(itemId);
   }
 
-  private saidEnd(answer: Answer, items: unknown): void {
-    const last = Array.isArray(items) ? idOf(items.at(-1)) : null;
+  private saidEnd(answer: Answer): void {
+    const view = windowOf(answer);
+    const last = isWindow(view) ? idOf(view.items.at(-1)) : null;
     if (last === null) return;
     // Newest last, and few: a queue's end moves only with an edit.
     this.endsSaid.delete(last);

@@ -10,7 +10,6 @@
  */
 import { setTimeout as delay } from 'node:timers/promises';
 import { messageOf } from '../api/errors.js';
-import { isObject } from '../api/is-object.js';
 import type { EngineClock } from '../clock/clock.js';
 import type { Violation } from '../player/contract-check.js';
 import type { LoadParams, UserAction } from '../player/events.js';
@@ -19,8 +18,8 @@ import type { Player } from '../player/player.js';
 import { FOREGROUND_RETRY_LIMIT, REQUEST_TIMEOUT_MS } from '../player/retry.js';
 import type { PlayAnswers } from './play-answers.js';
 import { outcomeOf, requestLine, retryAfterMs, type Answer } from './server.js';
-import { isVersion } from './version-answer.js';
-import { idOf } from './window-view.js';
+import { idOf, isWindow, windowOf } from './facts.js';
+import { otherVersion } from './version-answer.js';
 
 /** The most engine time the listener lets pass between two looks at the player (less when it means to act sooner). */
 export const PLAY_STEP_MS = 5_000;
@@ -442,11 +441,9 @@ function refusal(
 
 /** The window says it starts at `item`, the queue's first, in another version than the walk's. */
 function firstSinceAnEdit(window: Answer | undefined, item: string | null, walked: string | undefined): boolean {
-  const json = window?.json;
-  if (!isObject(json) || walked === undefined || !isVersion(json.queueVersion) || json.queueVersion === walked)
-    return false;
-  const items = Array.isArray(json.items) ? json.items : [];
-  return json.includesBeginningOfQueue === true && item !== null && idOf(items[0]) === item;
+  const view = window && windowOf(window);
+  if (!view || !isWindow(view) || !otherVersion(walked, view.queueVersion)) return false;
+  return view.includesBeginningOfQueue === true && item !== null && idOf(view.items[0]) === item;
 }
 
 /** The player's last error is a skip the server refused (403 to a skip's window): its right under limitedSkips. */

@@ -11,7 +11,7 @@
  *   version, followed by a window that still carried the old one, is /version disagreeing with the
  *   windows while nothing changed; windows whose version moves are said (an edit is the server's).
  */
-import type { Answer } from './server.js';
+import { CASE_HEADER, type Answer } from './server.js';
 import { stuckWindow } from './stuck-window.js';
 import { isVersion, versionOf } from './version-answer.js';
 import type { WindowView } from './window-view.js';
@@ -20,8 +20,6 @@ import type { WindowView } from './window-view.js';
 const KEPT = 5;
 /** Windows held until the walk says where the queue ends (the cases before it fetch a few dozen). */
 const PENDING = 200;
-/** The case header, as the run's client sends it. */
-const CASE_HEADER = 'x-conformance-case';
 /** Cases that judge their own windows' flags. */
 const JUDGE_THEIR_OWN = new Set(['item-window.queue-ends', 'item-window.reasons']);
 

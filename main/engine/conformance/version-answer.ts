@@ -9,6 +9,11 @@ export function isVersion(value: unknown): value is string {
   return typeof value === 'string' && value !== '';
 }
 
+/** Both are versions, and not the same: the queue was edited between the two answers that carried them. */
+export function otherVersion(before: unknown, after: unknown): boolean {
+  return isVersion(before) && isVersion(after) && before !== after;
+}
+
 /** GET /version's queueVersion, or what is wrong with the answer. */
 export function versionOf(answer: Answer): string | { problem: string } {
   const asked = requestLine(answer);

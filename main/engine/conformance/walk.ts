@@ -17,7 +17,7 @@ import { idOf, isWindow, spanOf, windowOf, type Walk, type WindowView } from './
 import { retained, retainedView } from './retained.js';
 import { is2xx, outcomeOf, requestLine, type Answer, type CheckedServer } from './server.js';
 import { nothingAfter, nothingBefore } from './stuck-window.js';
-import { isVersion } from './version-answer.js';
+import { otherVersion } from './version-answer.js';
 
 /**
  * Items asked beyond each window's anchor: the fewer windows, the sooner a long queue is walked,
@@ -263,7 +263,7 @@ async function fetchWindow(
   }
   if (asked.view) {
     const [from, to] = [step.walk.queueVersion, asked.view.queueVersion];
-    if (isVersion(from) && isVersion(to) && from !== to) throw new QueueChanged(from, to, asked.answer);
+    if (otherVersion(from, to)) throw new QueueChanged(from as string, to as string, asked.answer);
     return asked.view;
   }
   step.walk.problems.push(

@@ -9,7 +9,7 @@ import { idOf, isWindow, spanOf, windowOf, type SuiteFacts, type WindowView } fr
 import { PREVIOUS_WINDOW_SIZE, UPCOMING_WINDOW_SIZE } from '../../player/windows.js';
 import { RULE } from '../rules.js';
 import { is2xx, outcomeOf, requestLine, type Answer, type WindowAsk } from '../server.js';
-import { isVersion } from '../version-answer.js';
+import { otherVersion } from '../version-answer.js';
 
 /** The ids the window without itemId gave, in queue order (from wherever it started); null when it gave none to use. */
 export function knownIds(facts: SuiteFacts): string[] | null {
@@ -136,8 +136,7 @@ function placeProblem(answer: Answer, ids: readonly string[], index: number, fir
   const at = held.indexOf(itemId);
   if (at === -1)
     return `the window does not hold ${itemId}, the itemId asked for (it holds ${spanOf(held.map((id) => id ?? '?'))})`;
-  if (isVersion(first?.queueVersion) && isVersion(view.queueVersion) && view.queueVersion !== first.queueVersion)
-    return null;
+  if (otherVersion(first?.queueVersion, view.queueVersion)) return null;
   for (let d = 1; at - d >= 0; d++) {
     const got = held[at - d] ?? '(no id)';
     if (index - d < 0) {
