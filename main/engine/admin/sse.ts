@@ -9,9 +9,9 @@
  * an EventSource connects again by itself. The test is made before a text is written, and the
  * text being written does not count: a stream takes any one event (a player's detail holds
  * whatever window an outside server sent, up to the player's 8 MB cap), and none after it that
- * would put what waits past the limit. An event's text is made once for all streams and handed to each socket a piece at a
- * time (paced-writer.ts): made and written whole for each, ten paused readers of one 15 MB event
- * held ten copies of it (+510 MB of RSS, audit of 4 December 2026).
+ * would put what waits past the limit. An event's text is made once for all streams and handed
+ * to each socket a piece at a time (paced-writer.ts): made and written whole for each, ten paused
+ * readers of one 15 MB event held ten copies of it (+510 MB of RSS, audit of 4 December 2026).
  */
 import type { ServerResponse } from 'node:http';
 import type { EngineEvent, EventName } from '../api/events.js';

@@ -6,6 +6,7 @@
  * reader, and ten readers at once held every listener 294 ms (audit of 5 December 2026). The
  * player's own state, its reports and the control API's `playbackMetadata` are not cut.
  */
+import { isObject } from '../api/is-object.js';
 import type { PlayerDetail, TrackView } from '../api/player-types.js';
 import type { Player } from './player.js';
 
@@ -22,8 +23,7 @@ const shownOrNot = (text: unknown): string | undefined => (typeof text === 'stri
 
 /** The track as the panel reads it (TrackView's fields only, not every field its server sent), texts cut. */
 export function shownTrack(track: Record<string, unknown> & { id: string | null }): TrackView {
-  const named = (value: unknown) =>
-    value !== null && typeof value === 'object' ? shownOrNot((value as { name?: unknown }).name) : undefined;
+  const named = (value: unknown) => (isObject(value) ? shownOrNot(value.name) : undefined);
   const view: TrackView = { id: track.id, mediaUrl: shownOrNot(track.mediaUrl) ?? '' };
   const name = shownOrNot(track.name);
   if (name !== undefined) view.name = name;
