@@ -5,8 +5,7 @@
  * of any name, a path or an admin call's body was written to the traffic log in clear (audit).
  * Held hashed (`KnownSecrets.addHashed`), each is found by value again (docs/contract/console.md §9).
  */
-import type { KnownSecrets } from '../security/known-secrets.js';
-import { MAX_KNOWN_SECRETS } from '../security/known-secrets.js';
+import { MAX_KNOWN_SECRETS, type KnownSecrets } from '../security/known-secrets.js';
 import type { Store } from '../store/store.js';
 import { ISSUED_SECRET_LENGTH } from './secrets.js';
 

@@ -8,10 +8,10 @@
  * token arrives in a conformance run's `authorization`), and the console adds what it made itself
  * and never sent (its admin token, a PKCE verifier it holds for a captured redirect).
  *
- * Secrets the console issued before it last started and that still work (tokens, client secrets,
- * codes) survive only as SHA-256 hashes in its store: `addHashed` holds those, and a run of the
- * same length (and first characters, where the store kept them) is hashed and looked up. Found
- * once, it is held by value from then on. Without them, a live token sent after a restart in a
+ * Secrets the console issued before it last started and that still work survive only as SHA-256
+ * hashes in its store: `addHashed` holds those (`login/stored-secrets.ts` hands it live tokens and
+ * client secrets, not codes), and a run of the same length (and first characters, where the store
+ * kept them) is hashed and looked up. Found once, it is held by value from then on. Without them, a live token sent after a restart in a
  * header of any name, a path or an admin call's body was stored in clear (audit).
  *
  * Finding is one pass over a text: a secret is held as its base64url runs of at least
