@@ -355,6 +355,26 @@ describe('what the rest of the run says, held to what its first cases settled (a
       /^GET \/itemWindow\?\S+: includesEndOfQueue false, but the window holds item-30, the queue's last item/,
     );
   });
+  it('fails a 404 for an item the queue still has, its version unchanged', async () => {
+    const { run } = await check({ forgetsInCase: 'item-window.reasons' });
+    expect(failed(run)).toEqual(['item-window.reasons']);
+    expect(run.cases.find((c) => c.id === 'item-window.reasons')!.message).toMatch(
+      /^reason=refresh \(GET \/itemWindow\?\S+itemId=item-1\S*\): expected a window, got 404/,
+    );
+  });
+
+  it('fails a 404 for an item seen in the version the queue still has, though the first window was older', async () => {
+    // The walk's first window is "v2" and holds every item; size-limits asks around the first window's ("v1") items.
+    const { run } = await check({
+      removesInCase: { caseId: 'item-window.queue-ends', window: 1, item: 'item-20' },
+      forgetsInCase: 'item-window.size-limits',
+    });
+    expect(failed(run)).toEqual(['item-window.size-limits']);
+    expect(run.cases.find((c) => c.id === 'item-window.size-limits')!.message).toMatch(
+      /itemId=item-6: sizes of zero or more are valid \(docs\/contract\/platform.md §8\), expected 200 with a window, got 404/,
+    );
+  });
+
   it('fails windows that hold nothing after their item yet say the queue goes on, after a valid edit moved the version (audit)', async () => {
     const { run } = await check({ endFalseOnceEditedAt: 26 });
     expect(failed(run)).toEqual(['item-window.ends-everywhere']);
@@ -390,6 +410,50 @@ describe("valid servers that are not the reference server's habit", () => {
     expect(run.cases.find((c) => c.id === 'item-window.queue-ends')!.message).toMatch(
       /^walked the whole queue \(walked again: the queue changed while it was walked, queueVersion "v1" then "v2"\): 29 items in 1 window, then \d+ more windows at its edges; the flags were right on every window$/,
     );
+  });
+
+  describe('an item removed while the suite asks about it is answered 404, rightly, and not failed (audit)', () => {
+    const GONE =
+      /answered 404, rightly: (\S+) is no longer in the queue, which changed from "v1" \(the newest version it was seen in\) to "v2" \(GET \/version\) while the run went on/;
+
+    it('by the centred windows', async () => {
+      // The first window holds item-1 … item-11: the centred windows ask around item-6, item-1, item-11.
+      const { run } = await check({ removesInCase: { caseId: 'item-window.centred', window: 1, item: 'item-11' } });
+      expect(failed(run)).toEqual([]);
+      const centred = run.cases.find((c) => c.id === 'item-window.centred')!;
+      expect(centred.outcome).toBe('warn');
+      expect(centred.message).toMatch(GONE);
+      expect(centred.message).toMatch(/itemId=item-11 answered 404/);
+      expect(centred.message).toMatch(/; 2 windows asked around item-6, item-1: each held that item/);
+    });
+
+    it('by the reasons, said once for the item', async () => {
+      const { run } = await check({ removesInCase: { caseId: 'item-window.reasons', window: 3, item: 'item-30' } });
+      expect(failed(run)).toEqual([]);
+      const reasons = run.cases.find((c) => c.id === 'item-window.reasons')!;
+      expect(reasons.outcome).toBe('warn');
+      expect(reasons.message.match(new RegExp(GONE, 'g'))).toHaveLength(1);
+      expect(reasons.message).toMatch(/not judged: reason=\S+(, \S+)+ around it/);
+    });
+
+    it('by the walk, which walks again', async () => {
+      // The walk's first window holds the whole queue; its second asks around the first item, its third around the last.
+      const { run } = await check({ removesInCase: { caseId: 'item-window.queue-ends', window: 3, item: 'item-30' } });
+      expect(failed(run)).toEqual([]);
+      expect(run.cases.find((c) => c.id === 'item-window.queue-ends')!.message).toMatch(
+        /^walked the whole queue \(walked again: the queue changed while it was walked, queueVersion "v1" then "v2"\): 29 items/,
+      );
+    });
+
+    it("by the play-through's player, which stops there as the platform's does", async () => {
+      const { run } = await check({ removesOnFinal: { final: 'item-29', item: 'item-30' } });
+      expect(failed(run)).toEqual([]);
+      const played = run.cases.find((c) => c.id === 'play-through')!;
+      expect(played.outcome).toBe('warn');
+      expect(played.message).toMatch(GONE);
+      expect(played.message).toMatch(/itemId=item-30\S* answered 404, rightly/);
+      expect(played.message).toMatch(/the player stopped there and went idle, as the platform's does/);
+    });
   });
 
   it("a first window centred on the server's current item, saying includesBeginningOfQueue false, passes: the walk goes back, then on", async () => {

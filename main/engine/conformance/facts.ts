@@ -6,6 +6,7 @@
  * with the play's length is tallied, not kept (docs/contract/console.md §8, the 300 MB bound).
  */
 import { isObject } from '../api/is-object.js';
+import { ItemSightings } from './gone-items.js';
 import { Heard } from './heard.js';
 import { TrackIdentities } from './identities.js';
 import { is2xx, type Answer } from './server.js';
@@ -64,6 +65,8 @@ export interface SuiteFacts {
   walk: Walk | null;
   /** Which track each id named, over every window fetched. */
   identities: TrackIdentities;
+  /** The newest queueVersion each id was seen in: a 404 for it after an edit is right (`gone-items.ts`). */
+  sightings: ItemSightings;
   /** Every answer of the run, tallied. */
   heard: Heard;
   /**
@@ -82,6 +85,7 @@ export function newFacts(): SuiteFacts {
     windows: [],
     walk: null,
     identities: new TrackIdentities(),
+    sightings: new ItemSightings(),
     heard: new Heard(),
     skipsAsked: false,
     trail: newTrail(),

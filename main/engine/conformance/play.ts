@@ -16,6 +16,7 @@ import type { LoadParams, UserAction } from '../player/events.js';
 import { PlaybackError } from '../player/errors.js';
 import type { Player } from '../player/player.js';
 import { FOREGROUND_RETRY_LIMIT, REQUEST_TIMEOUT_MS } from '../player/retry.js';
+import type { Gone } from './gone-items.js';
 import type { PlayAnswers } from './play-answers.js';
 import { outcomeOf, requestLine, retryAfterMs, type Answer } from './server.js';
 import { idOf, isWindow, windowOf } from './facts.js';
@@ -42,6 +43,8 @@ export type PlayEnd =
   /** Out of wall time before the queue's end: what was played is judged, what was not is said. */
   | { kind: 'out-of-time'; budgetMs: number }
   | { kind: 'failed'; message: string; evidence: Answer[] }
+  /** The item the player asked about was gone with an edit (a 404, rightly): the player stops, as the platform's does. */
+  | { kind: 'gone'; gone: Gone }
   | { kind: 'stopped' };
 
 export interface Play {
@@ -75,6 +78,8 @@ export interface PlaySetup {
   budgetMs: number;
   /** A request of the player left without an answer for `forMs` of wall time or more, said in a few words; null when none is. */
   unanswered?: (forMs: number) => string | null;
+  /** Whether a 404 to one of the player's windows is right: its item gone with an edit (`gone-items.ts`). */
+  gone?: (answer: Answer) => Promise<Gone | null>;
 }
 
 /** Rules of the player's own check that the suite judges as warnings (context, time-played.*): warnings here too. */
@@ -182,6 +187,13 @@ export async function play(setup: PlaySetup): Promise<Play> {
       [answer],
     );
   };
+  /** The item of the player's last refused window, when a 404 said rightly that an edit took it away. */
+  const goneWithEdit = async (): Promise<Play | null> => {
+    const answer = answers.lastRefused;
+    if (!answer || answer.exchange.endpoint !== 'itemWindow' || !setup.gone) return null;
+    const gone = await setup.gone(answer);
+    return gone ? ended({ kind: 'gone', gone }) : null;
+  };
   const where = (): string => {
     const item = result.tracks.at(-1);
     return item ? ` while playing ${item} (track ${result.tracks.length})` : ' before the first track played';
@@ -239,6 +251,8 @@ export async function play(setup: PlaySetup): Promise<Play> {
         load();
         continue;
       }
+      const gone = await goneWithEdit();
+      if (gone) return gone;
       const again = result.busyLoads
         ? `, after loading again ${result.busyLoads} time${result.busyLoads === 1 ? '' : 's'} on a 503 as an app would`
         : '';
@@ -257,6 +271,8 @@ export async function play(setup: PlaySetup): Promise<Play> {
       snapshot.lastError !== refusedSkipError &&
       !skipRefused(answers.last)
     ) {
+      const gone = await goneWithEdit();
+      if (gone) return gone;
       return failed(
         `expected the player to play on to the end of the queue, got an error it could not get past${where()}: ${snapshot.lastError.message}${because()}`,
         lastRefused(),
@@ -267,9 +283,12 @@ export async function play(setup: PlaySetup): Promise<Play> {
 
     if (loaded) {
       if (snapshot.state === 'IDLE')
-        return failed(
-          `expected the player to play on to the end of the queue, but it went idle${where()}${because()}`,
-          lastRefused(),
+        return (
+          (await goneWithEdit()) ??
+          failed(
+            `expected the player to play on to the end of the queue, but it went idle${where()}${because()}`,
+            lastRefused(),
+          )
         );
       // Paused after the last track, or suspended already (a pauseTtlSec of 0 suspends at once): a
       // listener at the end of the queue does not resume it, which would play the last track again.

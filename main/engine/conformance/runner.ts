@@ -69,6 +69,7 @@ export async function runSuite(options: SuiteRunOptions): Promise<SuiteResult> {
     if (!isWindow(view)) return;
     const keptView = retainedView(view);
     facts.identities.add(keptView);
+    facts.sightings.add(keptView);
     facts.trail.ends.add(keptView);
     facts.trail.versions.window(keptView);
     if (facts.windows.length < KEPT_WINDOWS) facts.windows.push(keptView);

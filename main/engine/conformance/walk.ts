@@ -16,6 +16,7 @@
 import { idOf, isWindow, spanOf, windowOf, type Walk, type WindowView } from './facts.js';
 import { retained, retainedView } from './retained.js';
 import { is2xx, outcomeOf, requestLine, type Answer, type CheckedServer } from './server.js';
+import { goneWithEdit } from './gone-items.js';
 import { nothingAfter, nothingBefore } from './stuck-window.js';
 import { otherVersion } from './version-answer.js';
 
@@ -265,6 +266,12 @@ async function fetchWindow(
     const [from, to] = [step.walk.queueVersion, asked.view.queueVersion];
     if (otherVersion(from, to)) throw new QueueChanged(from as string, to as string, asked.answer);
     return asked.view;
+  }
+  // An item of the walk answered 404 after an edit lost it: the queue changed, as above.
+  const gone = await goneWithEdit(step.server, asked.answer, ask.itemId, step.walk.queueVersion);
+  if (gone) {
+    step.walk.answers.push(retained(gone.polled));
+    throw new QueueChanged(gone.seenIn, gone.now, asked.answer);
   }
   step.walk.problems.push(
     `${requestLine(asked.answer)}: expected a window (any size of zero or more is valid; a server may answer fewer items than asked), got ${asked.got}`,

@@ -22,6 +22,7 @@ import { Player } from '../../player/player.js';
 import { REQUEST_TIMEOUT_MS } from '../../player/retry.js';
 import { fail, pass, skip, warn, type CaseContext, type ConformanceCase, type Verdict } from '../case.js';
 import { probeEnd, type EndProbe } from '../end-probe.js';
+import { GoneItems, goneSaid } from '../gone-items.js';
 import { PlayAnswers } from '../play-answers.js';
 import { play, type Noted, type Play } from '../play.js';
 import { retained } from '../retained.js';
@@ -68,6 +69,7 @@ export const playThrough: ConformanceCase = {
     });
     if (!client) return skip('this run has no player to lend the case');
     const unanswered = watchRequests(client, now);
+    const gone = new GoneItems(server, facts.sightings);
     const player = new Player({
       playerId: PLAYER_ID,
       groupId: 'conformance-play-through',
@@ -96,6 +98,7 @@ export const playThrough: ConformanceCase = {
         noted,
         now,
         unanswered,
+        gone: (answer) => gone.afterAsked(answer),
         budgetMs: Math.max(0, (deadlineAt ?? now() + BUDGET_WITHOUT_DEADLINE_MS) - now() - AFTER_PLAY_MS),
         ...(server.signal ? { signal: server.signal } : {}),
       });
@@ -186,6 +189,11 @@ function verdictOf(result: Play, answers: PlayAnswers, probed: EndProbe | null, 
       answers.recent,
     );
   }
+  if (end.kind === 'gone')
+    return warn(
+      `played ${played}; then ${goneSaid(end.gone, `the player stopped there and went idle, as the platform's does on that 404 (platform.md §7.1), so what came after was not played and is not judged`)}`,
+      [end.gone.answer, end.gone.polled],
+    );
   if (probed?.problems.length) return fail(`${probed.problems.join('; ')}; played ${played}`, probed.answers);
   const endSaid = !probed
     ? ''

@@ -13,6 +13,7 @@
 import { COMBINED_REASONS, ITEM_WINDOW_REASONS, type ItemWindowReason } from '../../cloud-queue/reasons.js';
 import { Findings, type CaseContext, type ConformanceCase, type Verdict } from '../case.js';
 import { isWindow, windowOf, type SuiteFacts, type WindowView } from '../facts.js';
+import { GoneItems, goneSaid, type Gone } from '../gone-items.js';
 import { RULE } from '../rules.js';
 import { is2xx, outcomeOf, requestLine, type Answer, type WindowAsk } from '../server.js';
 import { isVersion } from '../version-answer.js';
@@ -55,6 +56,9 @@ export const everyReason: ConformanceCase = {
         if (!withItem && anchor !== anchors[0]) continue;
         asks.push({ reason, ...(withItem ? { itemId: anchor } : {}), previousWindowSize: 2, upcomingWindowSize: 2 });
       }
+    const gone = new GoneItems(server, facts.sightings);
+    // An item an edit took away is said once, with the reasons not judged around it.
+    const goneAround = new Map<string, { gone: Gone; reasons: ItemWindowReason[] }>();
     for (const ask of asks) {
       const { reason } = ask;
       const answer = await server.itemWindow(ask);
@@ -62,6 +66,13 @@ export const everyReason: ConformanceCase = {
       const view = windowOf(answer);
       if (answer.status === 403 && facts.skipsAsked && SKIPS.has(reason)) {
         refusedSkips.push(answer);
+        continue;
+      }
+      const edited = await gone.after(answer, ask.itemId);
+      if (edited) {
+        const around = goneAround.get(edited.itemId);
+        if (around) around.reasons.push(reason);
+        else goneAround.set(edited.itemId, { gone: edited, reasons: [reason] });
         continue;
       }
       if (!isWindow(view)) {
@@ -80,7 +91,13 @@ export const everyReason: ConformanceCase = {
         findings.fail(`reason=${reason} (${requestLine(answer)}): ${problem}, where reason=${baseline} was right`);
       if (own.length) misjudged.push(answer);
     }
-    const refused = answers.filter((answer) => !refusedSkips.includes(answer) && !isWindow(windowOf(answer)));
+    for (const { gone: first, reasons } of goneAround.values())
+      findings.warn(goneSaid(first, `not judged: reason=${reasons.join(', ')} around it`));
+    const polls = [...goneAround.values()].map(({ gone: first }) => first.polled);
+    const refused = [
+      ...answers.filter((answer) => !refusedSkips.includes(answer) && !isWindow(windowOf(answer))),
+      ...polls,
+    ];
     if (refusedSkips.length)
       findings.note(
         `the server refused ${refusedSkips.length} of the skips (403: its right where its policies have the player ask before a skip)`,

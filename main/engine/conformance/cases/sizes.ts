@@ -7,6 +7,7 @@
 import { Findings, skip, type CaseContext, type ConformanceCase, type Verdict } from '../case.js';
 import { idOf, isWindow, spanOf, windowOf, type SuiteFacts, type WindowView } from '../facts.js';
 import { PREVIOUS_WINDOW_SIZE, UPCOMING_WINDOW_SIZE } from '../../player/windows.js';
+import { GoneItems, goneSaid } from '../gone-items.js';
 import { RULE } from '../rules.js';
 import { is2xx, outcomeOf, requestLine, type Answer, type WindowAsk } from '../server.js';
 import { otherVersion } from '../version-answer.js';
@@ -50,6 +51,7 @@ export const windowSizeLimits: ConformanceCase = {
       return ask ? [{ ask, view }] : [];
     });
     let fewer = 0;
+    let notJudged = 0;
     const asks: WindowAsk[] = [
       { reason: 'load', previousWindowSize: 0, upcomingWindowSize: 0 },
       ...SIZES.map(([previous, upcoming]): WindowAsk => ({
@@ -63,10 +65,17 @@ export const windowSizeLimits: ConformanceCase = {
         ? [{ reason: 'refresh', itemId: ids[1]!, previousWindowSize: 3, upcomingWindowSize: 0 } satisfies WindowAsk]
         : []),
     ];
+    const gone = new GoneItems(server, facts.sightings);
     for (const ask of asks) {
       const answer = await server.itemWindow(ask);
       const asked = requestLine(answer);
       const view = windowOf(answer);
+      const edited = await gone.after(answer, ask.itemId);
+      if (edited) {
+        findings.warn(goneSaid(edited));
+        notJudged++;
+        continue;
+      }
       if (!isWindow(view)) {
         findings.fail(
           `${asked}: sizes of zero or more are valid (docs/contract/platform.md §8), expected 200 with a window, got ${is2xx(answer) ? view.problem : outcomeOf(answer)}`,
@@ -87,7 +96,7 @@ export const windowSizeLimits: ConformanceCase = {
       ...earlier.map(({ ask }) => Math.max(ask.previousWindowSize, ask.upcomingWindowSize)),
     );
     return findings.verdict(
-      `${asks.length} windows asked with sizes from 0 to ${LARGEST_ASKED}, and the ${earlier.length} fetched before with sizes up to ${largest}: none held more than asked on either side`,
+      `${asks.length - notJudged} windows asked with sizes from 0 to ${LARGEST_ASKED}, and the ${earlier.length} fetched before with sizes up to ${largest}: none held more than asked on either side`,
     );
   },
 };
@@ -101,7 +110,9 @@ export const windowCentred: ConformanceCase = {
     const ids = knownIds(facts);
     if (!ids) return skip(noItems(facts));
     const findings = new Findings();
+    const gone = new GoneItems(server, facts.sightings);
     const places = [...new Set([middleOf(ids), 0, ids.length - 1])];
+    const judged: string[] = [];
     for (const index of places) {
       const itemId = ids[index]!;
       const answer = await server.itemWindow({
@@ -110,11 +121,17 @@ export const windowCentred: ConformanceCase = {
         previousWindowSize: 2,
         upcomingWindowSize: 2,
       });
+      const edited = await gone.after(answer, itemId);
+      if (edited) {
+        findings.warn(goneSaid(edited));
+        continue;
+      }
+      judged.push(itemId);
       const problem = placeProblem(answer, ids, index, facts.firstWindow);
       if (problem) findings.fail(`${requestLine(answer)}: ${problem}`);
     }
     return findings.verdict(
-      `${places.length} windows asked around ${places.map((i) => ids[i]).join(', ')}: each held that item between the neighbours the queue has`,
+      `${judged.length} window${judged.length === 1 ? '' : 's'} asked around ${judged.join(', ') || 'no item'}: each held that item between the neighbours the queue has`,
     );
   },
 };

@@ -130,6 +130,12 @@ export interface DefectiveServerOptions {
   removesPlayedThrough?: string;
   /** At `item-window.centred`'s first window, an item (`item-0`) is put before the first, validly: "v2" from then on. */
   prependsInCentred?: boolean;
+  /** At the window of this number (1-based) the case `caseId` asks, `item` is removed, validly: "v2" from then on, /version too. */
+  removesInCase?: { caseId: string; window: number; item: string };
+  /** Once the final report of `final` comes, `item` is removed, validly: "v2" from then on. */
+  removesOnFinal?: { final: string; item: string };
+  /** Every window this case asks for around an item is answered 404, though the queue holds the item. */
+  forgetsInCase?: string;
   /** Characters of notes each track carries (an unknown field, as long show notes): a big item, valid. */
   itemNotes?: number;
   /** Refuses a window size of 0 with 400: the walk's own windows (0 before) are refused. */
@@ -182,6 +188,18 @@ export async function startDefectiveServer(options: DefectiveServerOptions = {})
   let movedVersion: string | undefined;
   let walkWindows = 0;
   let reasonsWindows = 0;
+  const caseWindows = new Map<string | undefined, number>();
+  // Tracks are named by place; by id where items are removed or put first, so that a name stays with its item.
+  const namedById =
+    options.removesPlayedThrough !== undefined ||
+    options.prependsInCentred === true ||
+    options.removesInCase !== undefined ||
+    options.removesOnFinal !== undefined;
+  const remove = (id: string) => {
+    if (!ids.includes(id)) return;
+    ids.splice(ids.indexOf(id), 1);
+    movedVersion = 'v2';
+  };
 
   const server = createServer((request, response) => {
     if (options.extraHeaders) extra.set(response, options.extraHeaders);
@@ -260,6 +278,7 @@ export async function startDefectiveServer(options: DefectiveServerOptions = {})
       for await (const chunk of request) body += String(chunk);
       const items = (JSON.parse(body) as { items: { id: string; type: string }[] }).items;
       for (const item of items) if (item.type === 'final') ended.add(item.id);
+      if (options.removesOnFinal && ended.has(options.removesOnFinal.final)) remove(options.removesOnFinal.item);
       const played = options.removesPlayedThrough;
       if (played !== undefined && ended.has(played) && ids.includes(played)) {
         ids.splice(0, ids.indexOf(played) + 1);
@@ -335,6 +354,12 @@ export async function startDefectiveServer(options: DefectiveServerOptions = {})
       ids.pop();
       movedVersion = 'v2';
     }
+    const inCase = (caseWindows.get(cases.at(-1)) ?? 0) + 1;
+    caseWindows.set(cases.at(-1), inCase);
+    const removal = options.removesInCase;
+    if (removal && cases.at(-1) === removal.caseId && inCase === removal.window) remove(removal.item);
+    if (itemId !== null && options.forgetsInCase !== undefined && cases.at(-1) === options.forgetsInCase)
+      return send(response, 404, { error: { code: 404, message: `no item ${itemId}` } });
     if (options.prependsInCentred && cases.at(-1) === 'item-window.centred' && ids[0] !== 'item-0') {
       ids.unshift('item-0');
       movedVersion = 'v2';
@@ -367,8 +392,7 @@ export async function startDefectiveServer(options: DefectiveServerOptions = {})
       return {
         id: options.renamesEveryWindow ? `${id}-r${windowsServed}` : id,
         track: {
-          // Named by place; by id where items are removed, so that a name stays with its item.
-          name: `Track ${options.removesPlayedThrough === undefined && !options.prependsInCentred ? from + k + 1 : id}${other}`,
+          name: `Track ${namedById ? id : from + k + 1}${other}`,
           ...(defects.has('tracksWithoutMediaUrl') ? {} : { mediaUrl: media }),
           durationMillis: options.trackMillis ?? 180_000,
           ...(options.itemNotes ? { notes: 'n'.repeat(options.itemNotes) } : {}),
