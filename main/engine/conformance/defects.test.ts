@@ -167,7 +167,15 @@ describe('a server wrong in one way fails that one case', () => {
   it('play-through fails a server that serves only the playing item and the next: a listener cannot skip back', async () => {
     const { run } = await check({ defects: ['servesCurrentAndNext'] });
     expect(run.cases.find((c) => c.id === 'play-through')!.message).toMatch(
-      /^expected a listener to skip back from item-4, not the queue's first item, got .*: GET \/itemWindow\?reason=refresh&.*itemId=item-4.* holds nothing before it and says includesBeginningOfQueue false/,
+      /^GET \/itemWindow\?reason=refresh&\S*itemId=item-2\S* while playing item-1 \(track 1\): nothing before item-2, yet includesBeginningOfQueue false: .* \(a listener could not skip back from there\)$/,
+    );
+  });
+
+  it("play-through fails a server whose windows never hold an item before the one asked for, though its player's own skip back never asks (audit)", async () => {
+    const { run } = await check({ defects: ['withholdsEarlier'] });
+    expect(failed(run)).toEqual(['play-through']);
+    expect(run.cases.find((c) => c.id === 'play-through')!.message).toMatch(
+      /^GET \/itemWindow\?reason=refresh&\S*itemId=(item-\d+)\S* while playing item-\d+ \(track \d+\): nothing before \1, yet includesBeginningOfQueue false/,
     );
   });
 

@@ -6,9 +6,9 @@
  * (docs/contract/console.md §8).
  */
 import type { CloudQueueEndpoint } from '../player/contract-check.js';
-import { isObject } from '../api/is-object.js';
 import { is2xx, type Answer } from './server.js';
-import { idOf, isWindow, windowOf } from './facts.js';
+import { idOf, isWindow, windowOf, type WindowView } from './facts.js';
+import { withheldBefore } from './stuck-window.js';
 
 /** Answers kept: the newest, for evidence and for a violation's exchange (told right after its answer). */
 export const PLAY_KEPT = 200;
@@ -29,6 +29,8 @@ export class PlayAnswers {
   private readonly byRequestId = new Map<string, Answer>();
   /** The first request that got no answer: it ends the play. */
   unanswered: Answer | undefined;
+  /** A window that held nothing before its item yet said the queue goes on back, until the listener reads it. */
+  private withheld: { answer: Answer; message: string } | undefined;
 
   add(answer: Answer): void {
     if (this.recent.length === PLAY_KEPT) {
@@ -43,10 +45,24 @@ export class PlayAnswers {
     if (!is2xx(answer)) this.lastRefused = answer;
     else if (endpoint === 'itemWindow') {
       this.lastWindow = answer;
-      if (isObject(answer.json) && answer.json.includesEndOfQueue === true) this.saidEnd(answer);
+      const view = windowOf(answer);
+      if (isWindow(view)) {
+        if (view.includesEndOfQueue === true) this.saidEnd(view);
+        if (!this.withheld) {
+          const message = withheldBefore(view);
+          if (message) this.withheld = { answer, message };
+        }
+      }
     }
     // A fault rule's timeout is the console's, not the server's.
     if (answer.status === undefined && !answer.exchange.fault) this.unanswered ??= answer;
+  }
+
+  /** The window that withheld the items before its item since the last call, and what is wrong with it. */
+  takeWithheld(): { answer: Answer; message: string } | undefined {
+    const withheld = this.withheld;
+    this.withheld = undefined;
+    return withheld;
   }
 
   /** The last window that said the queue ends at `itemId`, while it is among the newest ends said. */
@@ -54,13 +70,12 @@ export class PlayAnswers {
     return this.endsSaid.get(itemId);
   }
 
-  private saidEnd(answer: Answer): void {
-    const view = windowOf(answer);
-    const last = isWindow(view) ? idOf(view.items.at(-1)) : null;
+  private saidEnd(view: WindowView): void {
+    const last = idOf(view.items.at(-1));
     if (last === null) return;
     // Newest last, and few: a queue's end moves only with an edit.
     this.endsSaid.delete(last);
-    this.endsSaid.set(last, answer);
+    this.endsSaid.set(last, view.answer);
     if (this.endsSaid.size > ENDS_KEPT) this.endsSaid.delete(this.endsSaid.keys().next().value!);
   }
 

@@ -263,6 +263,13 @@ export async function play(setup: PlaySetup): Promise<Play> {
     }
     if (later.failure) return failed(later.failure.message, later.failure.evidence);
     const snapshot = player.snapshot();
+    // Withheld earlier items fail only where a listener may skip back (canSkipBack false: none needed).
+    const withheld = answers.takeWithheld();
+    if (withheld && snapshot.policies?.canSkipBack)
+      return failed(
+        `${requestLine(withheld.answer)}${where()}: ${withheld.message} (a listener could not skip back from there)`,
+        [withheld.answer],
+      );
     if (
       // Until the load starts the queue, its own failure (above) says what went wrong.
       loaded &&

@@ -22,11 +22,29 @@ export const nothingBefore = (anchor: string, flag: unknown) =>
  * listener that skips back), the only judges of it.
  */
 export function stuckWindow(view: WindowView): string[] {
+  const asked = askedAround(view, 'upcomingWindowSize');
+  if (asked === null || view.ids!.at(-1) !== asked || view.includesEndOfQueue === true) return [];
+  return [nothingAfter(asked, view.includesEndOfQueue)];
+}
+
+/**
+ * The same rule on the side before the item, for the windows of the play-through's player: a
+ * window asked around an item with a previousWindowSize above zero that holds nothing before it
+ * yet says the queue goes on back (audit: a server whose windows never held an earlier item
+ * passed, its player skipping back within the load's window). A message, or null.
+ */
+export function withheldBefore(view: WindowView): string | null {
+  const asked = askedAround(view, 'previousWindowSize');
+  if (asked === null || view.ids![0] !== asked || view.includesBeginningOfQueue === true) return null;
+  return nothingBefore(asked, view.includesBeginningOfQueue);
+}
+
+/** The itemId a window with ids was asked around, when `size` was asked above zero; null otherwise. */
+function askedAround(view: WindowView, size: 'previousWindowSize' | 'upcomingWindowSize'): string | null {
   const { ids } = view;
-  if (ids === null || ids.length === 0 || !URL.canParse(view.answer.exchange.url)) return [];
+  if (ids === null || ids.length === 0 || !URL.canParse(view.answer.exchange.url)) return null;
   const query = new URL(view.answer.exchange.url).searchParams;
   const anchor = query.get('itemId');
-  if (anchor === null || ids.at(-1) !== anchor || view.includesEndOfQueue === true) return [];
-  const upcoming = Number(query.get('upcomingWindowSize'));
-  return Number.isInteger(upcoming) && upcoming > 0 ? [nothingAfter(anchor, view.includesEndOfQueue)] : [];
+  const asked = Number(query.get(size));
+  return anchor !== null && Number.isInteger(asked) && asked > 0 ? anchor : null;
 }

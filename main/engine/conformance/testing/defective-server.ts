@@ -60,6 +60,11 @@ export const DEFECTS = {
   hangsAfterSixTracks: 'play-through',
   /** Serves only the item asked for (or the first) and the one after it: a listener cannot skip back. */
   servesCurrentAndNext: 'play-through',
+  /**
+   * Windows asked around an item start at it, whatever previousWindowSize asked (its flags right):
+   * a listener cannot skip back past its load's window.
+   */
+  withholdsEarlier: 'play-through',
   /** In windows asked with an itemId, the ids from the 11th item on name other tracks than elsewhere. */
   reusesIds: 'item-window.stable-identity',
 } as const;
@@ -382,7 +387,8 @@ export async function startDefectiveServer(options: DefectiveServerOptions = {})
     const onlyTwo = defects.has('servesCurrentAndNext');
     const padded = defects.has('padsAtQueueStart') && itemId && at < previous ? previous - at : 0;
     // Without itemId the window starts at the first item, or is centred on the current one when there is one.
-    const from = onlyTwo ? at : itemId || current ? Math.max(0, at - previous) : at;
+    const from =
+      onlyTwo || (itemId && defects.has('withholdsEarlier')) ? at : itemId || current ? Math.max(0, at - previous) : at;
     const to = Math.min(ids.length, at + (onlyTwo ? Math.min(upcoming, 1) : upcoming + padded) + 1);
     const items = ids.slice(from, to).map((id, k) => {
       const other = defects.has('reusesIds') && itemId !== null && from + k >= 10 ? ' (another)' : '';
