@@ -472,6 +472,17 @@ describe("valid servers that are not the reference server's habit", () => {
     );
   });
 
+  it("a first window centred on the current item passes the play-through, which loads without itemId past the walk's reach (audit)", async () => {
+    // More than the walk's 20,000 items before the current one: the player loads without itemId,
+    // gets 5 before the current item and 10 after, and starts at the window's first item.
+    const { run } = await check({ items: 20_100, currentItem: 20_060, trackMillis: 1_500 });
+    expect(run.cases.find((c) => c.id === 'item-window.queue-ends')!.message).toMatch(/then stopped going back/);
+    expect(failed(run)).toEqual([]);
+    expect(run.cases.find((c) => c.id === 'play-through')!.message).toMatch(
+      /^played the whole queue: \d+ tracks, item-200\d\d … item-20100,/,
+    );
+  }, 60_000);
+
   it('an empty queue passes, the cases that need an item (the play-through too) skipped', async () => {
     const { run } = await check({ items: 0 });
     expect(failed(run)).toEqual([]);
