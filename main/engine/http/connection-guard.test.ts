@@ -6,10 +6,18 @@
 import { connect, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
-import { HEADERS_ARRIVAL_TIMEOUT_MS, KEEP_ALIVE_IDLE_MS, MAX_CONNECTIONS } from './connection-guard.js';
+import {
+  HEADERS_ARRIVAL_TIMEOUT_MS,
+  KEEP_ALIVE_IDLE_MS,
+  MAX_CONNECTIONS,
+  PENDING_BUDGET_BYTES,
+  SEND_STALL_MS,
+} from './connection-guard.js';
 import { createServiceApp, type ServiceAppOptions } from './service-app.js';
 
 const apps: FastifyInstance[] = [];
+/** An answer larger than loopback's socket buffers take: most of it waits in the process until read. */
+const BIG = 16 * 1024 * 1024;
 afterEach(async () => {
   await Promise.all(apps.splice(0).map((app) => app.close()));
 });
@@ -23,6 +31,7 @@ async function listening(options: ServiceAppOptions = {}): Promise<number> {
   });
   app.post('/private/echo', { bodyLimit: 1_000 }, async (request) => ({ got: request.body }));
   app.get('/', async () => ({ ok: true }));
+  app.get('/big', async (_request, reply) => reply.type('text/plain').send('x'.repeat(BIG)));
   apps.push(app);
   await app.listen({ host: '127.0.0.1', port: 0 });
   return (app.server.address() as { port: number }).port;
@@ -163,5 +172,48 @@ describe('Expect: 100-continue', () => {
     const { text } = await expecting(port, '/private/echo', 'authorization: Bearer ok\r\n', '{"a":1}');
     expect(statusLines(text)).toEqual(['HTTP/1.1 100 Continue', 'HTTP/1.1 200 OK']);
     expect(text).toContain('{"got":{"a":1}}');
+  });
+});
+
+describe('an answer must be read', () => {
+  /** Asks for the big answer, reads nothing for `pauseMs`, then reads all there is: the body's bytes received. */
+  async function readAfter(port: number, pauseMs: number): Promise<number> {
+    const { text } = await converse(
+      port,
+      (socket) => {
+        socket.pause();
+        socket.write('GET /big HTTP/1.1\r\nhost: 127.0.0.1\r\nconnection: close\r\n\r\n');
+        setTimeout(() => socket.resume(), pauseMs);
+      },
+      8_000,
+    );
+    const body = text.indexOf('\r\n\r\n');
+    return body === -1 ? 0 : text.length - body - 4;
+  }
+
+  it('cuts a connection that reads nothing of its answer once it has stood still for the deadline', async () => {
+    const port = await listening({ sendStallMs: 600 });
+    // The deadline, and at most one look after it (every 600 ms here).
+    expect(await readAfter(port, 2_000)).toBeLessThan(BIG);
+  });
+
+  it('keeps a connection whose client starts reading within the deadline, to the last byte', async () => {
+    const port = await listening({ sendStallMs: 600 });
+    expect(await readAfter(port, 300)).toBe(BIG);
+  });
+
+  it('cuts the connections standing still longest at once while unread answers hold more than the budget', async () => {
+    // Two answers fit the budget, a third does not: the first connection, standing still longest, goes.
+    const port = await listening({ sendStallMs: 60_000, pendingBudgetBytes: 2.5 * BIG });
+    const first = readAfter(port, 3_000);
+    await new Promise((resolve) => setTimeout(resolve, 1_200));
+    const later = [readAfter(port, 3_000), readAfter(port, 3_000)];
+    expect(await first).toBeLessThan(BIG);
+    expect(await Promise.all(later)).toEqual([BIG, BIG]);
+  });
+
+  it('is 30 s and 256 MiB on every listener', () => {
+    expect(SEND_STALL_MS).toBe(30_000);
+    expect(PENDING_BUDGET_BYTES).toBe(256 * 1024 * 1024);
   });
 });

@@ -55,6 +55,10 @@ export interface ServiceAppOptions {
   maxConnections?: number;
   /** Wall ms an idle kept-alive connection is kept (connection-guard.ts; tests shorten it). */
   keepAliveIdleMs?: number;
+  /** Wall ms an answer may stand unread before its connection is cut (connection-guard.ts; tests shorten it). */
+  sendStallMs?: number;
+  /** Bytes of answers not yet taken the listener's connections may hold (connection-guard.ts; tests lower it). */
+  pendingBudgetBytes?: number;
   /** Treat `//` in a path as `/` (players that join a base URL ending in `/` with `/context`). */
   ignoreDuplicateSlashes?: boolean;
   /**
