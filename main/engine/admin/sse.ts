@@ -6,7 +6,9 @@
  * A subscriber that falls more than MAX_LAG_BYTES behind is dropped, not buffered for
  * (docs/contract/console.md §9): a reader that stopped reading made the engine keep every event
  * (+155 MB while traffic poured in). It gets a last comment line saying why, and the stream ends;
- * an EventSource connects again by itself. The test is made before a text is written, and the
+ * an EventSource connects again by itself. Like any answer, a stream whose reader takes nothing of
+ * what waits for 30 s is cut by its listener (http/unread-answers.ts), with no last line: the
+ * reader took nothing to read it in. The test is made before a text is written, and the
  * text being written does not count: a stream takes any one event (a player's detail holds
  * whatever window an outside server sent, up to the player's 8 MB cap), and none after it that
  * would put what waits past the limit. An event's text is made once for all streams and handed

@@ -13,6 +13,7 @@ import {
   PENDING_BUDGET_BYTES,
   SEND_STALL_MS,
 } from './connection-guard.js';
+import { MAX_PIPELINED } from './unread-answers.js';
 import { createServiceApp, type ServiceAppOptions } from './service-app.js';
 
 const apps: FastifyInstance[] = [];
@@ -177,12 +178,13 @@ describe('Expect: 100-continue', () => {
 
 describe('an answer must be read', () => {
   /** Asks for the big answer, reads nothing for `pauseMs`, then reads all there is: the body's bytes received. */
-  async function readAfter(port: number, pauseMs: number): Promise<number> {
+  async function readAfter(port: number, pauseMs: number, times = 1): Promise<number> {
+    const ask = 'GET /big HTTP/1.1\r\nhost: 127.0.0.1\r\n\r\n';
     const { text } = await converse(
       port,
       (socket) => {
         socket.pause();
-        socket.write('GET /big HTTP/1.1\r\nhost: 127.0.0.1\r\nconnection: close\r\n\r\n');
+        socket.write(ask.repeat(times - 1) + ask.replace('\r\n\r\n', '\r\nconnection: close\r\n\r\n'));
         setTimeout(() => socket.resume(), pauseMs);
       },
       8_000,
@@ -211,6 +213,38 @@ describe('an answer must be read', () => {
     expect(await first).toBeLessThan(BIG);
     expect(await Promise.all(later)).toEqual([BIG, BIG]);
   });
+
+  it('counts answers waiting behind the one on the wire, and cuts a connection that pipelines too many', async () => {
+    const port = await listening({ sendStallMs: 60_000, pendingBudgetBytes: 2.5 * BIG });
+    // Three answers on one connection, read by nobody: over the budget once the first waits whole.
+    expect(await readAfter(port, 3_000, 3)).toBeLessThan(BIG);
+    const many = 'GET / HTTP/1.1\r\nhost: 127.0.0.1\r\n\r\n'.repeat(MAX_PIPELINED + 2);
+    const { closedAfterMs } = await converse(port, (socket) => socket.write(many));
+    expect(closedAfterMs).toBeLessThan(2_000);
+  });
+
+  it('keeps a client that reads one large answer slowly, moving within every look', async () => {
+    const port = await listening({ sendStallMs: 600 });
+    let received = 0;
+    const started = performance.now();
+    await converse(
+      port,
+      (socket) => {
+        socket.on('data', (chunk: Buffer) => (received += chunk.length));
+        socket.pause();
+        socket.write('GET /big HTTP/1.1\r\nhost: 127.0.0.1\r\nconnection: close\r\n\r\n');
+        // A moment's reading every 250 ms: the whole answer takes seconds, far past the 600 ms deadline.
+        const reading = setInterval(() => {
+          socket.resume();
+          setTimeout(() => socket.pause(), 1);
+        }, 250);
+        socket.on('close', () => clearInterval(reading));
+      },
+      15_000,
+    );
+    expect(performance.now() - started).toBeGreaterThan(1_500);
+    expect(received).toBeGreaterThan(BIG);
+  }, 20_000);
 
   it('is 30 s and 256 MiB on every listener', () => {
     expect(SEND_STALL_MS).toBe(30_000);

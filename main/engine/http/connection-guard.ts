@@ -19,28 +19,21 @@
  *   as they come, so a flood of connections to one listener leaves the others, and SQLite, their
  *   share. The cloud queue listener takes more: a fleet of thousands of players plays against it
  *   (docs/fleet.md), each request on a connection of its own while it waits.
- * - **An answer the client stops reading goes after 30 s** (SEND_STALL_MS). Node keeps what a
- *   connection has not taken in memory for as long as the connection lives, and nothing else ends
- *   one that reads nothing: 20 unread answers of 7 MB (a control API answer whose player holds a
- *   long name) held 430 MB and stalled the listener for 0.6 s (audit of 5 December 2026). A
- *   connection whose pending output has not moved for that long is destroyed. Node finishes a write
- *   whole, so one large answer counts as unread until all of it is taken: 7 MB in 30 s is a reader
- *   of 240 KB/s, far below any loopback client. Sooner when many stand still: once a listener's
- *   connections hold more than PENDING_BUDGET_BYTES of answers not yet taken, those standing still
- *   longest are cut until they hold less (60 unread answers of 14 MB took 4 GB).
+ * - **An answer the client stops reading goes after 30 s**, sooner when unread answers pile up
+ *   (`unread-answers.ts`).
  * - **`100 Continue` only for a body that will be read.** Node answers `Expect: 100-continue` at
  *   once by default, so a client that honours it began uploading a body its request was about to
  *   be refused for (401, 404, 413). The interim answer now goes out when the body's reader starts
  *   reading it; a request refused before that gets its final answer alone.
  */
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import type { Socket } from 'node:net';
 import type { Readable } from 'node:stream';
+import { cutUnreadAnswers, PENDING_BUDGET_BYTES, SEND_STALL_MS } from './unread-answers.js';
+
+export { PENDING_BUDGET_BYTES, SEND_STALL_MS } from './unread-answers.js';
 
 export const HEADERS_ARRIVAL_TIMEOUT_MS = 15_000;
 export const KEEP_ALIVE_IDLE_MS = 5_000;
-export const SEND_STALL_MS = 30_000;
-export const PENDING_BUDGET_BYTES = 256 * 1024 * 1024;
 /** How often Node looks for connections past their deadline: the deadline is kept within this. */
 export const CONNECTIONS_CHECKED_EVERY_MS = 1_000;
 /** Connections one listener holds at once; the cloud queue listener's is CLOUD_QUEUE_MAX_CONNECTIONS. */
@@ -58,9 +51,9 @@ export interface ConnectionGuardOptions {
   maxConnections?: number;
   /** See KEEP_ALIVE_IDLE_MS (tests shorten it). */
   keepAliveIdleMs?: number;
-  /** See SEND_STALL_MS (tests shorten it). */
+  /** See SEND_STALL_MS in unread-answers.ts (tests shorten it). */
   sendStallMs?: number;
-  /** See PENDING_BUDGET_BYTES (tests lower it). */
+  /** See PENDING_BUDGET_BYTES in unread-answers.ts (tests lower it). */
   pendingBudgetBytes?: number;
 }
 
@@ -88,55 +81,7 @@ export function guardConnections(
   server.on('checkContinue', (request: IncomingMessage, response: ServerResponse) =>
     server.emit('request', request, response),
   );
-  cutStalledSends(server, sendStallMs, pendingBudgetBytes);
-}
-
-/**
- * Destroys a connection whose pending output has not moved for `stallMs`, and, while the
- * connections hold more than `budget` bytes not taken, those standing still longest; looked at
- * every second at most.
- */
-function cutStalledSends(server: Server, stallMs: number, budget: number): void {
-  const sockets = new Set<Socket>();
-  // Bytes a connection's finished writes hold (what its client took), and since when that stood still.
-  const stalls = new Map<Socket, { taken: number; since: number }>();
-  server.on('connection', (socket: Socket) => {
-    sockets.add(socket);
-    socket.once('close', () => {
-      sockets.delete(socket);
-      stalls.delete(socket);
-    });
-  });
-  const look = (): void => {
-    const now = performance.now();
-    let held = 0;
-    const still: { socket: Socket; since: number; pending: number }[] = [];
-    for (const socket of sockets) {
-      const pending = socket.writableLength;
-      if (pending === 0) {
-        stalls.delete(socket);
-        continue;
-      }
-      const taken = socket.bytesWritten - pending;
-      const stall = stalls.get(socket);
-      if (!stall || stall.taken !== taken) stalls.set(socket, { taken, since: now });
-      else if (now - stall.since >= stallMs) {
-        socket.destroy();
-        continue;
-      } else still.push({ socket, since: stall.since, pending });
-      held += pending;
-    }
-    if (held <= budget) return;
-    // Oldest standing still first; one that moved since the last look is reading, and kept.
-    still.sort((a, b) => a.since - b.since);
-    for (const { socket, pending } of still) {
-      if (held <= budget) break;
-      socket.destroy();
-      held -= pending;
-    }
-  };
-  const timer = setInterval(look, Math.min(CONNECTIONS_CHECKED_EVERY_MS, stallMs)).unref();
-  server.once('close', () => clearInterval(timer));
+  cutUnreadAnswers(server, { stallMs: sendStallMs, budgetBytes: pendingBudgetBytes });
 }
 
 /**
