@@ -363,11 +363,24 @@ describe('what the rest of the run says, held to what its first cases settled (a
       /^GET \/itemWindow\?\S+: includesEndOfQueue false, but the window holds item-30, the queue's last item/,
     );
   });
-  it('fails a 404 for an item the queue still has, its version unchanged', async () => {
+  it('fails a 404 for an item the queue still has, its version unchanged, asking /version twice an item', async () => {
     const { run } = await check({ forgetsInCase: 'item-window.reasons' });
     expect(failed(run)).toEqual(['item-window.reasons']);
+    // Two items asked around (the first and the last), sixteen 404s: each item's version asked once, twice back to back.
+    const polls = server!.requests.filter(
+      (endpoint, i) => endpoint === 'version' && server!.cases[i] === 'item-window.reasons',
+    );
+    expect(polls).toHaveLength(4);
     expect(run.cases.find((c) => c.id === 'item-window.reasons')!.message).toMatch(
       /^reason=refresh \(GET \/itemWindow\?\S+itemId=item-1\S*\): expected a window, got 404/,
+    );
+  });
+
+  it('fails a 404 for an item the queue still has, its /version moving by itself', async () => {
+    const { run } = await check({ versionMovesFromPoll: 1, forgetsInCase: 'item-window.centred' });
+    expect(failed(run)).toContain('item-window.centred');
+    expect(run.cases.find((c) => c.id === 'item-window.centred')!.message).toMatch(
+      /itemId=item-6: expected 200 with a window around item-6, got 404/,
     );
   });
 
@@ -422,7 +435,7 @@ describe("valid servers that are not the reference server's habit", () => {
 
   describe('an item removed while the suite asks about it is answered 404, rightly, and not failed (audit)', () => {
     const GONE =
-      /answered 404, rightly: (\S+) is no longer in the queue, which changed from "v1" \(the newest version it was seen in\) to "v2" \(GET \/version\) while the run went on/;
+      /answered 404, rightly: (\S+) is no longer in the queue, which changed from "v1" \(the newest version it was seen in\) to "v2" \(GET \/version, asked twice\) while the run went on/;
 
     it('by the centred windows', async () => {
       // The first window holds item-1 … item-11: the centred windows ask around item-6, item-1, item-11.
@@ -453,14 +466,36 @@ describe("valid servers that are not the reference server's habit", () => {
       );
     });
 
-    it("by the play-through's player, which stops there as the platform's does", async () => {
+    it("by the play-through's player, which goes idle as the platform's does and is loaded again, as an app would", async () => {
       const { run } = await check({ removesOnFinal: { final: 'item-29', item: 'item-30' } });
       expect(failed(run)).toEqual([]);
       const played = run.cases.find((c) => c.id === 'play-through')!;
-      expect(played.outcome).toBe('warn');
-      expect(played.message).toMatch(GONE);
-      expect(played.message).toMatch(/itemId=item-30\S* answered 404, rightly/);
-      expect(played.message).toMatch(/the player stopped there and went idle, as the platform's does/);
+      expect(played.outcome).toBe('pass');
+      expect(played.message).toMatch(
+        /^played the whole queue: .*; the queue changed under the play and item-30 went with it \(a 404, rightly\), and each time the player was loaded again without itemId, as an app would/,
+      );
+    });
+
+    it("by the play-through's load, whose first item the reports' case saw played and the server dropped: what follows is still judged", async () => {
+      // time-played.final reports item-1 ended; the server drops it, and the play's load asks for it.
+      const { run } = await check({
+        removesPlayedThrough: 'item-1',
+        defects: ['diesAfterSixTracks'],
+        trackMillis: 20_000,
+      });
+      expect(failed(run)).toEqual(['play-through']);
+      expect(run.cases.find((c) => c.id === 'play-through')!.message).toMatch(
+        /^expected the player to play on to the end of the queue, got an error it could not get past while playing item-\d+ \(track \d+\): .*answered 500 \(out of memory\)\)$/,
+      );
+    });
+
+    it('by a skip the player asks the server for (limitedSkips), around the item an edit took away', async () => {
+      const { run } = await check({
+        skipBudget: 100,
+        removesInCase: { caseId: 'play-through', window: 2, item: 'item-4' },
+      });
+      expect(failed(run)).toEqual([]);
+      expect(run.cases.find((c) => c.id === 'play-through')!.message).toMatch(/item-4 went with it \(a 404, rightly\)/);
     });
   });
 
@@ -482,6 +517,48 @@ describe("valid servers that are not the reference server's habit", () => {
       /^played the whole queue: \d+ tracks, item-200\d\d … item-20100,/,
     );
   }, 60_000);
+
+  it("a queue's end the player stopped at, past the walk, that an edit took away is not judged, and passes (audit)", async () => {
+    const { run } = await check({
+      items: 20_100,
+      currentItem: 20_060,
+      trackMillis: 1_500,
+      removesOnFinal: { final: 'item-20100', item: 'item-20100' },
+    });
+    expect(failed(run)).toEqual([]);
+    expect(run.cases.find((c) => c.id === 'play-through')!.message).toMatch(
+      /its end not asked again: GET \/itemWindow\?\S+itemId=item-20100 answered 404, rightly: item-20100 is no longer in the queue/,
+    );
+  }, 60_000);
+
+  it("windows that start at their item pass where canSkipBack false lets no listener go back, the walk's and the player's (audit)", async () => {
+    const { run } = await check({ defects: ['withholdsEarlier'], noSkipBack: true, currentItem: 9 });
+    expect(failed(run)).toEqual([]);
+    expect(run.cases.find((c) => c.id === 'item-window.queue-ends')!.message).toMatch(
+      /then stopped going back at item-10: its window holds nothing before it, and canSkipBack false lets no listener go back from it/,
+    );
+  });
+
+  it('windows that start at an item whose own policies say canSkipBack false pass, skipped to or not (audit)', async () => {
+    const { run } = await check({ skipBudget: 1_000, noSkipBackItems: ['item-3', 'item-6', 'item-9', 'item-12'] });
+    expect(failed(run)).toEqual([]);
+  });
+
+  it('the size cases warn, not fail, a 404 for their item when an edit took it away and the server looks it up first (audit)', async () => {
+    // The first window holds item-1 … item-11: the size cases ask around its middle, item-6.
+    const { run } = await check({
+      looksUpItemFirst: true,
+      removesInCase: { caseId: 'item-window.centred', window: 3, item: 'item-6' },
+    });
+    expect(failed(run)).toEqual([]);
+    for (const id of ['item-window.negative-size', 'item-window.non-integer-size'])
+      expect(run.cases.find((c) => c.id === id)).toMatchObject({
+        outcome: 'warn',
+        message: expect.stringMatching(
+          /item-6 is no longer in the queue.*so whether the sizes are refused is not judged/,
+        ),
+      });
+  });
 
   it('an empty queue passes, the cases that need an item (the play-through too) skipped', async () => {
     const { run } = await check({ items: 0 });

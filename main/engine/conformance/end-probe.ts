@@ -8,6 +8,7 @@
  */
 import { isObject } from '../api/is-object.js';
 import { idOf, type WindowView } from './facts.js';
+import { goneSaid, type Gone } from './gone-items.js';
 import { requestLine, type Answer, type CheckedServer } from './server.js';
 import { askWindow } from './walk.js';
 
@@ -32,6 +33,8 @@ export async function probeEnd(
   last: string,
   queueVersion: unknown,
   endedBy: Answer | undefined,
+  /** Whether a 404 for an item of the probe is right, its item gone with an edit (`gone-items.ts`). */
+  gone?: (answer: Answer, itemId: string, seenIn: unknown) => Promise<Gone | null>,
 ): Promise<EndProbe> {
   const probe: EndProbe = { problems: [], notJudged: null, answers: [] };
   // The end was said by a window of another version than the player holds now: an edit since (an
@@ -41,7 +44,9 @@ export async function probeEnd(
     probe.notJudged = `the queue changed (queueVersion ${JSON.stringify(said)} → ${JSON.stringify(queueVersion)}) after ${requestLine(endedBy)} said where it ends`;
     return probe;
   }
-  const around = await fetch(server, probe, { itemId: last, previous: BEFORE_END, upcoming: BEFORE_END });
+  const ask = (itemId: string, previous: number, upcoming: number) =>
+    fetch(server, probe, { itemId, previous, upcoming }, gone && ((answer) => gone(answer, itemId, queueVersion)));
+  const around = await ask(last, BEFORE_END, BEFORE_END);
   if (!around) return probe;
   if (around.queueVersion !== queueVersion) {
     probe.notJudged = `the queue changed (queueVersion ${JSON.stringify(queueVersion)} → ${JSON.stringify(around.queueVersion)}) before its end could be asked again`;
@@ -69,7 +74,7 @@ export async function probeEnd(
   if (at === 0) return probe;
   const from = held[0];
   if (from === null || from === undefined) return probe;
-  const short = await fetch(server, probe, { itemId: from, previous: 0, upcoming: at - 1 });
+  const short = await ask(from, 0, at - 1);
   if (!short || short.queueVersion !== queueVersion || short.includesEndOfQueue !== true) return probe;
   const shortIds = short.items.map(idOf);
   if (shortIds.includes(last)) return probe;
@@ -83,9 +88,17 @@ async function fetch(
   server: CheckedServer,
   probe: EndProbe,
   { itemId, previous, upcoming }: { itemId: string; previous: number; upcoming: number },
+  gone: ((answer: Answer) => Promise<Gone | null>) | undefined,
 ): Promise<WindowView | null> {
   const asked = await askWindow(server, { itemId, previous, upcoming }, probe.answers);
   if (asked.view) return asked.view;
+  // The end the player stopped at went with an edit since (a queue that drops played items): not judged.
+  const edited = await gone?.(asked.answer);
+  if (edited) {
+    probe.answers.push(edited.polled, edited.polledAgain);
+    probe.notJudged = goneSaid(edited, 'so where it ends is not judged');
+    return null;
+  }
   probe.problems.push(
     `${requestLine(asked.answer)}: expected a window around the end the player stopped at (${itemId}), got ${asked.got}`,
   );

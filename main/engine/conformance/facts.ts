@@ -75,6 +75,12 @@ export interface SuiteFacts {
    * §4.3). Set by `context`.
    */
   skipsAsked: boolean;
+  /**
+   * Whether the context's policies let a listener skip back (`canSkipBack`, true unless false):
+   * with false, a window may hold nothing before its item, and the walk does not go back past one
+   * (docs/conformance.md, the walk). Set by `context`.
+   */
+  canSkipBack: boolean;
   /** What the rest of the run heard, held to what the walk and the version case settled (`trail.ts`). */
   trail: Trail;
 }
@@ -88,6 +94,7 @@ export function newFacts(): SuiteFacts {
     sightings: new ItemSightings(),
     heard: new Heard(),
     skipsAsked: false,
+    canSkipBack: true,
     trail: newTrail(),
   };
 }

@@ -4,12 +4,12 @@
  * id kept within a bound.
  */
 import { describe, expect, it } from 'vitest';
-import { GoneItems, ItemSightings, SIGHTED_IDS } from './gone-items.js';
+import { GoneItems, ItemSightings, SIGHTED_IDS, versionKey } from './gone-items.js';
 import type { Answer, CheckedServer } from './server.js';
 import type { WindowView } from './window-view.js';
 
 const view = (version: unknown, ids: string[]) =>
-  ({ queueVersion: version, items: ids.map((id) => ({ id })) }) as unknown as WindowView;
+  ({ queueVersion: version, items: ids.map((id) => ({ id })), answer: { exchange: {} } }) as unknown as WindowView;
 
 const answerOf = (status: number, url: string, fault?: string) =>
   ({
@@ -19,8 +19,8 @@ const answerOf = (status: number, url: string, fault?: string) =>
     exchange: { method: 'GET', endpoint: 'itemWindow', url, ...(fault ? { fault } : {}) },
   }) as unknown as Answer;
 
-/** A server whose GET /version says `version`, counting the polls. */
-function serverSaying(version: () => string) {
+/** A server whose GET /version says `version`, counting the polls; `fault` as a fault rule's answer. */
+function serverSaying(version: () => string, fault?: unknown) {
   const polls = { count: 0 };
   const server = {
     version: async () => {
@@ -29,7 +29,7 @@ function serverSaying(version: () => string) {
         status: 200,
         json: { queueVersion: version() },
         text: '',
-        exchange: { method: 'GET', endpoint: 'version', url: 'http://q/version' },
+        exchange: { method: 'GET', endpoint: 'version', url: 'http://q/version', ...(fault ? { fault } : {}) },
       } as unknown as Answer;
     },
   } as unknown as CheckedServer;
@@ -50,6 +50,22 @@ describe('ItemSightings', () => {
     ]);
   });
 
+  it('keeps a long version as a short key, the same for the same version', () => {
+    const sightings = new ItemSightings();
+    const long = 'v'.repeat(64 * 1024);
+    sightings.add(view(long, ['a']));
+    sightings.add(view(`${long}`.slice(0, -1) + 'w', ['b']));
+    expect(sightings.seenIn('a')!.length).toBeLessThan(200);
+    expect(sightings.seenIn('a')).toBe(versionKey('v'.repeat(64 * 1024)));
+    expect(sightings.seenIn('b')).not.toBe(sightings.seenIn('a'));
+  });
+
+  it('keeps nothing of a window a fault rule answered', () => {
+    const sightings = new ItemSightings();
+    sightings.add({ ...view('v9', ['a']), answer: { exchange: { fault: { ruleId: 'r' } } } } as unknown as WindowView);
+    expect(sightings.seenIn('a')).toBeUndefined();
+  });
+
   it(`keeps ${SIGHTED_IDS.toLocaleString('en-US')} ids, and goes on updating those`, () => {
     const sightings = new ItemSightings();
     sightings.add(
@@ -67,7 +83,7 @@ describe('ItemSightings', () => {
 describe('GoneItems', () => {
   const url = 'http://q/itemWindow?reason=refresh&itemId=b&queueVersion=v1';
 
-  it('says an item is gone when /version moved from the version it was seen in, asking once an item', async () => {
+  it('says an item is gone when /version moved from the version it was seen in, asking it twice once an item', async () => {
     const sightings = new ItemSightings();
     sightings.add(view('v1', ['b']));
     const { server, polls } = serverSaying(() => 'v2');
@@ -76,10 +92,10 @@ describe('GoneItems', () => {
     expect(first).toMatchObject({ itemId: 'b', seenIn: 'v1', now: 'v2' });
     const again = answerOf(404, url);
     expect(await gone.after(again, 'b')).toMatchObject({ itemId: 'b', answer: again });
-    expect(polls.count).toBe(1);
+    expect(polls.count).toBe(2);
   });
 
-  it('is no excuse while /version names the version the item was seen in, and asks again next time', async () => {
+  it('is no excuse while /version names the version the item was seen in, nor asked again for that item', async () => {
     const sightings = new ItemSightings();
     sightings.add(view('v1', ['b']));
     let version = 'v1';
@@ -87,8 +103,29 @@ describe('GoneItems', () => {
     const gone = new GoneItems(server, sightings);
     expect(await gone.after(answerOf(404, url), 'b')).toBeNull();
     version = 'v2';
-    expect(await gone.after(answerOf(404, url), 'b')).toMatchObject({ now: 'v2' });
+    expect(await gone.after(answerOf(404, url), 'b')).toBeNull();
     expect(polls.count).toBe(2);
+  });
+
+  it('is no excuse when /version moves between two asks back to back (by itself), or a fault rule answered it', async () => {
+    const sightings = new ItemSightings();
+    sightings.add(view('v1', ['b']));
+    let polled = 0;
+    const moving = serverSaying(() => `v${++polled + 1}`);
+    expect(await new GoneItems(moving.server, sightings).after(answerOf(404, url), 'b')).toBeNull();
+    const faulted = serverSaying(() => 'v2', { ruleId: 'r' });
+    expect(await new GoneItems(faulted.server, sightings).after(answerOf(404, url), 'b')).toBeNull();
+  });
+
+  it('takes a newer window for the edit when /version still names the old version (a cache that lags)', async () => {
+    const sightings = new ItemSightings();
+    sightings.add(view('v1', ['b']));
+    sightings.add(view('v2', ['c']));
+    const { server } = serverSaying(() => 'v1');
+    expect(await new GoneItems(server, sightings).after(answerOf(404, url), 'b')).toMatchObject({
+      seenIn: 'v1',
+      now: 'v2',
+    });
   });
 
   it('asks nothing for another status, a fault, an item never seen or no item', async () => {

@@ -7,6 +7,7 @@
  */
 import type { CloudQueueEndpoint } from '../player/contract-check.js';
 import { is2xx, type Answer } from './server.js';
+import { isObject } from '../api/is-object.js';
 import { idOf, isWindow, windowOf, type WindowView } from './facts.js';
 import { withheldBefore } from './stuck-window.js';
 
@@ -31,6 +32,8 @@ export class PlayAnswers {
   unanswered: Answer | undefined;
   /** A window that held nothing before its item yet said the queue goes on back, until the listener reads it. */
   private withheld: { answer: Answer; message: string } | undefined;
+  /** The queue's `canSkipBack`, as the play's last context said it (the platform's default: true). */
+  private queueCanSkipBack = true;
 
   add(answer: Answer): void {
     if (this.recent.length === PLAY_KEPT) {
@@ -43,6 +46,7 @@ export class PlayAnswers {
     const { endpoint } = answer.exchange;
     this.counts.set(endpoint, (this.counts.get(endpoint) ?? 0) + 1);
     if (!is2xx(answer)) this.lastRefused = answer;
+    else if (endpoint === 'context') this.heardContext(answer);
     else if (endpoint === 'itemWindow') {
       this.lastWindow = answer;
       const view = windowOf(answer);
@@ -50,12 +54,28 @@ export class PlayAnswers {
         if (view.includesEndOfQueue === true) this.saidEnd(view);
         if (!this.withheld) {
           const message = withheldBefore(view);
-          if (message) this.withheld = { answer, message };
+          if (message && this.mayGoBackFrom(view)) this.withheld = { answer, message };
         }
       }
     }
     // A fault rule's timeout is the console's, not the server's.
     if (answer.status === undefined && !answer.exchange.fault) this.unanswered ??= answer;
+  }
+
+  /**
+   * Whether a listener may skip back from the item a window was asked around: the item's own
+   * `canSkipBack`, over the queue's (platform.md §4.3: an item's policies win while it plays). A
+   * window may start at an item no one may skip back from.
+   */
+  private mayGoBackFrom(view: WindowView): boolean {
+    const item = view.items[0];
+    const own = isObject(item) && isObject(item.policies) ? item.policies.canSkipBack : undefined;
+    return typeof own === 'boolean' ? own : this.queueCanSkipBack;
+  }
+
+  private heardContext(answer: Answer): void {
+    const policies = isObject(answer.json) ? answer.json.playbackPolicies : undefined;
+    if (isObject(policies)) this.queueCanSkipBack = policies.canSkipBack !== false;
   }
 
   /** The window that withheld the items before its item since the last call, and what is wrong with it. */

@@ -24,6 +24,9 @@ import { outcomeOf, requestLine, retryAfterMs, type Answer } from './server.js';
 import { idOf, isWindow, windowOf } from './facts.js';
 import { otherVersion } from './version-answer.js';
 
+/** Loads again after an item an edit took away (a 404, rightly) before the play ends there instead. */
+export const GONE_RELOADS = 3;
+
 /** The most engine time the listener lets pass between two looks at the player (less when it means to act sooner). */
 export const PLAY_STEP_MS = 5_000;
 /** Engine time with nothing moving (no track, no playhead, no state) that is a stuck player: longer than every retry wait of the platform. */
@@ -58,6 +61,8 @@ export interface Play {
   warnings: Noted[];
   /** Loads the server answered 503 before one started the queue (each loaded again, as an app would). */
   busyLoads: number;
+  /** Items an edit took away while the player asked about them (a 404, rightly): each time loaded again without itemId, as an app would. */
+  gone: Gone[];
   engineMs: number;
 }
 
@@ -161,6 +166,7 @@ export async function play(setup: PlaySetup): Promise<Play> {
     acts: { pause: 0, seek: 0, skipNext: 0, skipPrev: 0 },
     warnings: [],
     busyLoads: 0,
+    gone: [],
     engineMs: 0,
   };
   const startedWall = setup.now();
@@ -210,12 +216,29 @@ export async function play(setup: PlaySetup): Promise<Play> {
       [answer],
     );
   };
-  /** The item of the player's last refused window, when a 404 said rightly that an edit took it away. */
-  const goneWithEdit = async (): Promise<Play | null> => {
+  /**
+   * When the player's last refused window was a 404 an edit earned (its item gone): the player
+   * went idle, as the platform's does, and the listener's app loads the queue again without
+   * itemId, the server choosing where, so that what follows is still played and judged (a server
+   * that drops played items is met at the load). After GONE_RELOADS, the play ends there. Null
+   * when the 404 was no edit's.
+   */
+  let goneAnswer: Answer | undefined;
+  const goneWithEdit = async (): Promise<Play | 'loaded again' | null> => {
     const answer = answers.lastRefused;
-    if (!answer || answer.exchange.endpoint !== 'itemWindow' || !setup.gone) return null;
+    // Each refusal once: a load again that fails otherwise leaves the 404 the last refusal.
+    if (!answer || answer === goneAnswer || answer.exchange.endpoint !== 'itemWindow' || !setup.gone) return null;
     const gone = await setup.gone(answer);
-    return gone ? ended({ kind: 'gone', gone }) : null;
+    if (!gone) return null;
+    goneAnswer = answer;
+    if (result.gone.push(gone) > GONE_RELOADS) return ended({ kind: 'gone', gone });
+    const { itemId: _asked, ...withoutItem } = setup.load;
+    loadParams = withoutItem;
+    loaded = false;
+    loadFailure = null;
+    lastError = player.snapshot().lastError;
+    load();
+    return 'loaded again';
   };
   const where = (): string => {
     const item = result.tracks.at(-1);
@@ -223,8 +246,9 @@ export async function play(setup: PlaySetup): Promise<Play> {
   };
 
   player.createSession('cloud-queue-console', 'play-through');
+  let loadParams = setup.load;
   const load = (): void =>
-    void player.load(setup.load).then(
+    void player.load(loadParams).then(
       () => (loaded = true),
       (error: unknown) => (loadFailure = messageOf(error)),
     );
@@ -275,6 +299,7 @@ export async function play(setup: PlaySetup): Promise<Play> {
         continue;
       }
       const gone = await goneWithEdit();
+      if (gone === 'loaded again') continue;
       if (gone) return gone;
       const again = result.busyLoads
         ? `, after loading again ${result.busyLoads} time${result.busyLoads === 1 ? '' : 's'} on a 503 as an app would`
@@ -284,11 +309,19 @@ export async function play(setup: PlaySetup): Promise<Play> {
         lastRefused(),
       );
     }
-    if (later.failure) return failed(later.failure.message, later.failure.evidence);
+    if (later.failure) {
+      // A skip the player asked the server for, around an item an edit took away (limitedSkips).
+      const gone = await goneWithEdit();
+      if (gone === 'loaded again') {
+        later.failure = null;
+        continue;
+      }
+      return gone ?? failed(later.failure.message, later.failure.evidence);
+    }
     const snapshot = player.snapshot();
-    // Withheld earlier items fail only where a listener may skip back (canSkipBack false: none needed).
+    // Withheld earlier items fail only where a listener may skip back (play-answers.ts).
     const withheld = answers.takeWithheld();
-    if (withheld && snapshot.policies?.canSkipBack)
+    if (withheld)
       return failed(
         `${requestLine(withheld.answer)}${where()}: ${withheld.message} (a listener could not skip back from there)`,
         [withheld.answer],
@@ -302,6 +335,7 @@ export async function play(setup: PlaySetup): Promise<Play> {
       !skipRefused(answers.last)
     ) {
       const gone = await goneWithEdit();
+      if (gone === 'loaded again') continue;
       if (gone) return gone;
       return failed(
         `expected the player to play on to the end of the queue, got an error it could not get past${where()}: ${snapshot.lastError.message}${because()}`,
@@ -312,14 +346,17 @@ export async function play(setup: PlaySetup): Promise<Play> {
     const item = snapshot.itemId;
 
     if (loaded) {
-      if (snapshot.state === 'IDLE')
+      if (snapshot.state === 'IDLE') {
+        const gone = await goneWithEdit();
+        if (gone === 'loaded again') continue;
         return (
-          (await goneWithEdit()) ??
+          gone ??
           failed(
             `expected the player to play on to the end of the queue, but it went idle${where()}${because()}`,
             lastRefused(),
           )
         );
+      }
       // Paused after the last track, or suspended already (a pauseTtlSec of 0 suspends at once): a
       // listener at the end of the queue does not resume it, which would play the last track again.
       if (snapshot.atEnd && (snapshot.state === 'PAUSED' || snapshot.state === 'SUSPENDED')) {

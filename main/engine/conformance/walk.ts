@@ -13,6 +13,7 @@
  * A queue of a million items is not walked to its ends: the walk stops after WALK_MAX_ITEMS items
  * or WALK_BUDGET_MS, says so, and that is no failure.
  */
+import { isObject } from '../api/is-object.js';
 import { idOf, isWindow, spanOf, windowOf, type Walk, type WindowView } from './facts.js';
 import { retained, retainedView } from './retained.js';
 import { is2xx, outcomeOf, requestLine, type Answer, type CheckedServer } from './server.js';
@@ -48,6 +49,8 @@ interface Step {
   placed: Placed[];
   started: number;
   now: () => number;
+  /** The context's canSkipBack: with false, a window may hold nothing before its item. */
+  canSkipBack: boolean;
 }
 
 const nth = (n: number): string => n.toLocaleString('en-US');
@@ -69,12 +72,16 @@ class QueueChanged {
 }
 
 /** Walks the queue of `server` both ways from where its first window starts; `now` gives wall ms for the budget. */
-export async function walkQueue(server: CheckedServer, now: () => number): Promise<Walk> {
+export async function walkQueue(
+  server: CheckedServer,
+  now: () => number,
+  { canSkipBack = true }: { canSkipBack?: boolean } = {},
+): Promise<Walk> {
   // Begun again once when the queue changed under it; changed again, nothing is judged.
   const changes: QueueChanged[] = [];
   for (;;) {
     try {
-      const walk = await walkOnce(server, now);
+      const walk = await walkOnce(server, now, canSkipBack);
       if (changes[0]) walk.walkedAgain = { from: changes[0].from, to: changes[0].to };
       return walk;
     } catch (error) {
@@ -115,7 +122,7 @@ function emptyWalk(): Walk {
   };
 }
 
-async function walkOnce(server: CheckedServer, now: () => number): Promise<Walk> {
+async function walkOnce(server: CheckedServer, now: () => number, canSkipBack: boolean): Promise<Walk> {
   const walk = emptyWalk();
   const step: Step = {
     server,
@@ -125,6 +132,7 @@ async function walkOnce(server: CheckedServer, now: () => number): Promise<Walk>
     placed: [],
     started: now(),
     now,
+    canSkipBack,
   };
 
   const first = await fetchWindow(step, { itemId: undefined, previous: 0, upcoming: sizeOf(step) });
@@ -173,6 +181,11 @@ async function walkBack(step: Step): Promise<boolean> {
       }
       // Fewer than asked is the server's right; none at all while the queue goes on back is not:
       // either the flag is wrong or the items are withheld, and a listener could not skip back.
+      // Where no listener may skip back from the item (canSkipBack false), a window may start at it.
+      if (!mayGoBackFrom(step, view.items[0])) {
+        walk.stopped = `then stopped going back at ${anchor}: its window holds nothing before it, and canSkipBack false lets no listener go back from it (where the queue starts is not judged)`;
+        return false;
+      }
       walk.problems.push(`${requestLine(view.answer)}: ${nothingBefore(anchor, view.includesBeginningOfQueue)}`);
       walk.stopped = `stopped going back at ${anchor}`;
       return false;
@@ -211,6 +224,12 @@ async function walkOn(step: Step): Promise<boolean> {
     }
     if (view.includesEndOfQueue === true) return true;
   }
+}
+
+/** The item's own canSkipBack over the context's: whether a listener may skip back from it. */
+function mayGoBackFrom(step: Step, item: unknown): boolean {
+  const own = isObject(item) && isObject(item.policies) ? item.policies.canSkipBack : undefined;
+  return typeof own === 'boolean' ? own : step.canSkipBack;
 }
 
 function outOfBudget(step: Step, going: string, beyond: string): boolean {
@@ -270,7 +289,7 @@ async function fetchWindow(
   // An item of the walk answered 404 after an edit lost it: the queue changed, as above.
   const gone = await goneWithEdit(step.server, asked.answer, ask.itemId, step.walk.queueVersion);
   if (gone) {
-    step.walk.answers.push(retained(gone.polled));
+    step.walk.answers.push(retained(gone.polled), retained(gone.polledAgain));
     throw new QueueChanged(gone.seenIn, gone.now, asked.answer);
   }
   step.walk.problems.push(

@@ -7,6 +7,7 @@
  */
 import { Findings, type CaseContext, type ConformanceCase, type Verdict } from '../case.js';
 import { idOf, isWindow, spanOf, windowOf } from '../facts.js';
+import { GoneItems, goneSaid } from '../gone-items.js';
 import { RULE } from '../rules.js';
 import { is2xx, outcomeOf, requestLine, type Answer, type WindowAsk } from '../server.js';
 import { knownIds, middleOf } from './sizes.js';
@@ -106,12 +107,19 @@ async function refuseSizes(
   ];
   const findings = new Findings();
   const lines: string[] = [];
+  const gone = new GoneItems(server, facts.sightings);
   for (const ask of asks) {
     const answer = await server.itemWindow(ask);
+    // A server may look the item up before the sizes: an edit that took it away earns the 404.
+    const edited = await gone.after(answer, ask.itemId);
+    if (edited) {
+      findings.warn(goneSaid(edited, 'so whether the sizes are refused is not judged'));
+      continue;
+    }
     judgeRefusal(findings, answer, 400, why);
     lines.push(requestLine(answer));
   }
-  return findings.verdict(`${lines.join(' and ')}: 400 each`);
+  return findings.verdict(lines.length ? `${lines.join(' and ')}: 400 each` : 'no size judged');
 }
 
 /** `expected` and only it passes; a window, another status or no answer fails. */

@@ -24,7 +24,7 @@ import { fail, pass, skip, warn, type CaseContext, type ConformanceCase, type Ve
 import { probeEnd, type EndProbe } from '../end-probe.js';
 import { GoneItems, goneSaid } from '../gone-items.js';
 import { PlayAnswers } from '../play-answers.js';
-import { play, sizedInAll, type Noted, type Play } from '../play.js';
+import { GONE_RELOADS, play, sizedInAll, type Noted, type Play } from '../play.js';
 import { retained } from '../retained.js';
 import { withinTime } from '../within-time.js';
 import { RULE } from '../rules.js';
@@ -113,6 +113,7 @@ export const playThrough: ConformanceCase = {
                 snapshot.itemId,
                 snapshot.queueVersion,
                 answers.endSaidAt(snapshot.itemId) ?? answers.lastWindow,
+                (answer, itemId, seenIn) => gone.after(answer, itemId, seenIn),
               ),
               (deadlineAt ?? now() + BUDGET_WITHOUT_DEADLINE_MS) - now() - AFTER_PLAY_MS,
               { problems: [], notJudged: "the run's time ran out before its end could be asked again", answers: [] },
@@ -178,10 +179,13 @@ function verdictOf(result: Play, answers: PlayAnswers, probed: EndProbe | null, 
   const busy = result.busyLoads
     ? `; the load was answered 503 ${result.busyLoads === 1 ? 'once' : `${result.busyLoads} times`} and sent again after Retry-After, as an app would (a player does not retry a load)`
     : '';
-  const played = `${span}, in ${duration(result.engineMs)} of engine time; ${actsOf(result)}; ${rhythmOf(answers)}${busy}`;
+  const reloaded = result.gone.length
+    ? `; the queue changed under the play and ${goneItems(result)} went with it (a 404, rightly), and each time the player was loaded again without itemId, as an app would`
+    : '';
+  const played = `${span}, in ${duration(result.engineMs)} of engine time; ${actsOf(result)}; ${rhythmOf(answers)}${busy}${reloaded}`;
   const rules = [...new Set(result.warnings.map((note) => note.violation.rule))];
+  const also = rules.length ? `; the player also recorded ${rules.join(', ')}` : '';
   if (end.kind === 'out-of-time') {
-    const also = rules.length ? `; the player also recorded ${rules.join(', ')}` : '';
     const waited = busyBefore
       ? `; the cases before it had waited out ${busyBefore} answer${busyBefore === 1 ? '' : 's'} of 503, each asked again after Retry-After (${busyBefore * 2} s at least)`
       : '';
@@ -192,8 +196,8 @@ function verdictOf(result: Play, answers: PlayAnswers, probed: EndProbe | null, 
   }
   if (end.kind === 'gone')
     return warn(
-      `played ${played}; then ${goneSaid(end.gone, `the player stopped there and went idle, as the platform's does on that 404 (platform.md §7.1), so what came after was not played and is not judged`)}`,
-      [end.gone.answer, end.gone.polled],
+      `played ${played}; then ${goneSaid(end.gone, `the player went idle, as the platform's does on that 404 (platform.md §7.1), and after ${GONE_RELOADS} loads again the play ends there: what came after was not played and is not judged`)}${also}`,
+      [end.gone.answer, end.gone.polled, end.gone.polledAgain],
     );
   if (probed?.problems.length) return fail(`${probed.problems.join('; ')}; played ${played}`, probed.answers);
   const endSaid = !probed
@@ -210,6 +214,14 @@ function verdictOf(result: Play, answers: PlayAnswers, probed: EndProbe | null, 
     );
   }
   return pass(`${said}; the player recorded no violation`, answers.recent);
+}
+
+/** `item-6` or `3 items (item-6, …)`: what edits took away while the player asked about them. */
+function goneItems({ gone }: Play): string {
+  const ids = [...new Set(gone.map((g) => g.itemId))];
+  return ids.length === 1
+    ? ids[0]!
+    : `${ids.length} items (${ids.slice(0, 3).join(', ')}${ids.length > 3 ? ', …' : ''})`;
 }
 
 function actsOf({ acts }: Play): string {

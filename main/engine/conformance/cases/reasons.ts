@@ -93,7 +93,7 @@ export const everyReason: ConformanceCase = {
     }
     for (const { gone: first, reasons } of goneAround.values())
       findings.warn(goneSaid(first, `not judged: reason=${reasons.join(', ')} around it`));
-    const polls = [...goneAround.values()].map(({ gone: first }) => first.polled);
+    const polls = [...goneAround.values()].flatMap(({ gone: first }) => [first.polled, first.polledAgain]);
     const refused = [
       ...answers.filter((answer) => !refusedSkips.includes(answer) && !isWindow(windowOf(answer))),
       ...polls,

@@ -15,7 +15,7 @@ export const queueEnds: ConformanceCase = {
     'includesBeginningOfQueue and includesEndOfQueue are true exactly when the window holds the first or last item',
   needs: ['item-window.first'],
   async run({ server, facts, now }: CaseContext): Promise<Verdict> {
-    const walk = await walkQueue(server, now);
+    const walk = await walkQueue(server, now, { canSkipBack: facts.canSkipBack });
     facts.walk = walk;
     // Every other window of the run is held to the ends it found (item-window.ends-everywhere).
     if (walk.reachedBeginning || walk.reachedEnd)

@@ -141,6 +141,12 @@ export interface DefectiveServerOptions {
   removesOnFinal?: { final: string; item: string };
   /** Every window this case asks for around an item is answered 404, though the queue holds the item. */
   forgetsInCase?: string;
+  /** The context says canSkipBack false. */
+  noSkipBack?: boolean;
+  /** These items carry their own policies `{canSkipBack: false}`, and a window asked around one starts at it. */
+  noSkipBackItems?: string[];
+  /** An itemId the queue does not have is answered 404 before the sizes are looked at. */
+  looksUpItemFirst?: boolean;
   /** Characters of notes each track carries (an unknown field, as long show notes): a big item, valid. */
   itemNotes?: number;
   /** Refuses a window size of 0 with 400: the walk's own windows (0 before) are refused. */
@@ -253,7 +259,11 @@ export async function startDefectiveServer(options: DefectiveServerOptions = {})
         queueVersion: 'v1',
         container: { name: 'Test', type: 'playlist' },
         reports: { sendUpdateAfterMillis: 30_000, periodicIntervalMillis: 30_000 },
-        playbackPolicies: { canSkip: true, ...(options.skipBudget === undefined ? {} : { limitedSkips: true }) },
+        playbackPolicies: {
+          canSkip: true,
+          ...(options.skipBudget === undefined ? {} : { limitedSkips: true }),
+          ...(options.noSkipBack ? { canSkipBack: false } : {}),
+        },
       });
     }
     if (endpoint === 'version') {
@@ -318,6 +328,9 @@ export async function startDefectiveServer(options: DefectiveServerOptions = {})
       }
       skipsLeft--;
     }
+    const lookedUp = url.searchParams.get('itemId');
+    if (options.looksUpItemFirst && lookedUp !== null && !ids.includes(lookedUp))
+      return send(response, 404, { error: { code: 404, message: `no item ${lookedUp}` } });
     const sizes: number[] = [];
     for (const [name, fallback] of [
       ['previousWindowSize', 5],
@@ -387,8 +400,9 @@ export async function startDefectiveServer(options: DefectiveServerOptions = {})
     const onlyTwo = defects.has('servesCurrentAndNext');
     const padded = defects.has('padsAtQueueStart') && itemId && at < previous ? previous - at : 0;
     // Without itemId the window starts at the first item, or is centred on the current one when there is one.
-    const from =
-      onlyTwo || (itemId && defects.has('withholdsEarlier')) ? at : itemId || current ? Math.max(0, at - previous) : at;
+    const startsAtItem =
+      itemId !== null && (defects.has('withholdsEarlier') || options.noSkipBackItems?.includes(itemId) === true);
+    const from = onlyTwo || startsAtItem ? at : itemId || current ? Math.max(0, at - previous) : at;
     const to = Math.min(ids.length, at + (onlyTwo ? Math.min(upcoming, 1) : upcoming + padded) + 1);
     const items = ids.slice(from, to).map((id, k) => {
       const other = defects.has('reusesIds') && itemId !== null && from + k >= 10 ? ' (another)' : '';
@@ -403,6 +417,7 @@ export async function startDefectiveServer(options: DefectiveServerOptions = {})
           durationMillis: options.trackMillis ?? 180_000,
           ...(options.itemNotes ? { notes: 'n'.repeat(options.itemNotes) } : {}),
         },
+        ...(options.noSkipBackItems?.includes(id) ? { policies: { canSkipBack: false } } : {}),
       };
     });
     return send(response, 200, {
