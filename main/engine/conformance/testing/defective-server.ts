@@ -141,6 +141,8 @@ export interface DefectiveServerOptions {
   removesOnFinal?: { final: string; item: string };
   /** Every window this case asks for around an item is answered 404, though the queue holds the item. */
   forgetsInCase?: string;
+  /** Right after answering the `poll`-th GET /version of case `caseId`, the queue is edited validly: windows carry a new version. */
+  bumpsAfterPolls?: { caseId: string; poll: number }[];
   /** The context says canSkipBack false. */
   noSkipBack?: boolean;
   /** These items carry their own policies `{canSkipBack: false}`, and a window asked around one starts at it. */
@@ -200,6 +202,8 @@ export async function startDefectiveServer(options: DefectiveServerOptions = {})
   let walkWindows = 0;
   let reasonsWindows = 0;
   const caseWindows = new Map<string | undefined, number>();
+  const casePolls = new Map<string | undefined, number>();
+  let bumps = 0;
   // Tracks are named by place; by id where items are removed or put first, so that a name stays with its item.
   const namedById =
     options.removesPlayedThrough !== undefined ||
@@ -279,14 +283,19 @@ export async function startDefectiveServer(options: DefectiveServerOptions = {})
         await new Promise((resolve) => setTimeout(resolve, options.versionDelayMs));
       }
       polls++;
+      const byCase = (casePolls.get(cases.at(-1)) ?? 0) + 1;
+      casePolls.set(cases.at(-1), byCase);
       if (edited()) movedVersion = 'v2';
       if (options.versionMovesFromPoll !== undefined && polls >= options.versionMovesFromPoll)
         movedVersion = `v-t${polls}`;
       const stale = options.versionStaleAfter !== undefined && polls > options.versionStaleAfter;
-      return send(response, 200, {
+      send(response, 200, {
         queueVersion: defects.has('versionDisagrees') ? 'v2' : stale ? 'v-stale' : (movedVersion ?? 'v1'),
         contextVersion: '1',
       });
+      if (options.bumpsAfterPolls?.some((bump) => bump.caseId === cases.at(-1) && bump.poll === byCase))
+        movedVersion = `v-b${++bumps}`;
+      return;
     }
     if (endpoint === 'timePlayed' && request.method === 'POST') {
       let body = '';
