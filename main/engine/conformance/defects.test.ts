@@ -518,6 +518,13 @@ describe("valid servers that are not the reference server's habit", () => {
     );
   }, 60_000);
 
+  it('an end the first window showed is judged on every window, though the walk went back as far as it goes (audit)', async () => {
+    const { run } = await check({ items: 25_000, currentItem: 24_990, trackMillis: 1_500 });
+    expect(failed(run)).toEqual([]);
+    expect(run.cases.find((c) => c.id === 'item-window.queue-ends')!.message).toMatch(/then stopped going back/);
+    expect(run.cases.find((c) => c.id === 'item-window.ends-everywhere')!.outcome).toBe('pass');
+  }, 60_000);
+
   it("a queue's end the player stopped at, past the walk, that an edit took away is not judged, and passes (audit)", async () => {
     const { run } = await check({
       items: 20_100,

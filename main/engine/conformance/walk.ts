@@ -152,7 +152,13 @@ async function walkOnce(server: CheckedServer, now: () => number, canSkipBack: b
   step.placed.push({ view: retainedView(first), from: 0 });
 
   if (first.includesBeginningOfQueue === true) await confirmStart(step);
-  else if (!(await walkBack(step))) return judgeAll(step);
+  else if (!(await walkBack(step))) {
+    // Stopped going back within its reach, with nothing wrong: an end the first window showed is
+    // still confirmed, so the run's other windows are judged by it (audit: a long centred queue
+    // skipped item-window.ends-everywhere though its first window held the end).
+    if (walk.stopped && !walk.problems.length && first.includesEndOfQueue === true) await confirmEnd(step);
+    return judgeAll(step);
+  }
   if (!walk.stopped && (first.includesEndOfQueue === true || (await walkOn(step)))) await confirmEnd(step);
   judgeAll(step);
   await probeEdges(step);
