@@ -489,6 +489,17 @@ describe("valid servers that are not the reference server's habit", () => {
       );
     });
 
+    it("by the play-through's player, loaded again into a queue the edit emptied: the play ends there (audit)", async () => {
+      const { run } = await check({ emptiesOnFinal: 'item-5' });
+      expect(failed(run)).toEqual([]);
+      expect(run.cases.find((c) => c.id === 'play-through')).toMatchObject({
+        outcome: 'warn',
+        message: expect.stringMatching(
+          /answered 404, rightly: .* and loaded again the queue was empty: the play ends there/,
+        ),
+      });
+    });
+
     it('by a skip the player asks the server for (limitedSkips), around the item an edit took away', async () => {
       const { run } = await check({
         skipBudget: 100,

@@ -49,7 +49,7 @@ export type PlayEnd =
   | { kind: 'out-of-time'; budgetMs: number }
   | { kind: 'failed'; message: string; evidence: Answer[] }
   /** The item the player asked about was gone with an edit (a 404, rightly): the player stops, as the platform's does. */
-  | { kind: 'gone'; gone: Gone }
+  | { kind: 'gone'; gone: Gone; emptied?: boolean }
   | { kind: 'stopped' };
 
 export interface Play {
@@ -298,6 +298,10 @@ export async function play(setup: PlaySetup): Promise<Play> {
         load();
         continue;
       }
+      // Loaded again after an item went with an edit, into a queue the edit emptied: the end of it.
+      const last = answers.lastWindow ? windowOf(answers.lastWindow) : null;
+      if (loadParams !== setup.load && last && isWindow(last) && last.items.length === 0)
+        return ended({ kind: 'gone', gone: result.gone.at(-1)!, emptied: true });
       const gone = await goneWithEdit();
       if (gone === 'loaded again') continue;
       if (gone) return gone;

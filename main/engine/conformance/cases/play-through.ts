@@ -196,7 +196,7 @@ function verdictOf(result: Play, answers: PlayAnswers, probed: EndProbe | null, 
   }
   if (end.kind === 'gone')
     return warn(
-      `played ${played}; then ${goneSaid(end.gone, `the player went idle, as the platform's does on that 404 (platform.md §7.1), and after ${GONE_RELOADS} loads again the play ends there: what came after was not played and is not judged`)}${also}`,
+      `played ${played}; then ${goneSaid(end.gone, end.emptied ? `the player went idle, as the platform's does on that 404 (platform.md §7.1), and loaded again the queue was empty: the play ends there` : `the player went idle, as the platform's does on that 404 (platform.md §7.1), and after ${GONE_RELOADS} loads again the play ends there: what came after was not played and is not judged`)}${also}`,
       [end.gone.answer, end.gone.polled, end.gone.polledAgain],
     );
   if (probed?.problems.length) return fail(`${probed.problems.join('; ')}; played ${played}`, probed.answers);

@@ -139,6 +139,8 @@ export interface DefectiveServerOptions {
   removesInCase?: { caseId: string; window: number; item: string };
   /** Once the final report of `final` comes, `item` is removed, validly: "v2" from then on. */
   removesOnFinal?: { final: string; item: string };
+  /** Once the final report of this item comes, every item is removed, validly: "v2" from then on. */
+  emptiesOnFinal?: string;
   /** Every window this case asks for around an item is answered 404, though the queue holds the item. */
   forgetsInCase?: string;
   /** Right after answering the `poll`-th GET /version of case `caseId`, the queue is edited validly: windows carry a new version. */
@@ -303,6 +305,8 @@ export async function startDefectiveServer(options: DefectiveServerOptions = {})
       const items = (JSON.parse(body) as { items: { id: string; type: string }[] }).items;
       for (const item of items) if (item.type === 'final') ended.add(item.id);
       if (options.removesOnFinal && ended.has(options.removesOnFinal.final)) remove(options.removesOnFinal.item);
+      if (options.emptiesOnFinal !== undefined && ended.has(options.emptiesOnFinal))
+        for (const id of [...ids]) remove(id);
       const played = options.removesPlayedThrough;
       if (played !== undefined && ended.has(played) && ids.includes(played)) {
         ids.splice(0, ids.indexOf(played) + 1);
