@@ -9,7 +9,7 @@ import type { CloudQueueEndpoint } from '../player/contract-check.js';
 import { is2xx, type Answer } from './server.js';
 import { isObject } from '../api/is-object.js';
 import { idOf, isWindow, windowOf, type WindowView } from './facts.js';
-import { withheldBefore } from './stuck-window.js';
+import { mayGoBackFrom, withheldBefore } from './stuck-window.js';
 
 /** Answers kept: the newest, for evidence and for a violation's exchange (told right after its answer). */
 export const PLAY_KEPT = 200;
@@ -54,23 +54,12 @@ export class PlayAnswers {
         if (view.includesEndOfQueue === true) this.saidEnd(view);
         if (!this.withheld) {
           const message = withheldBefore(view);
-          if (message && this.mayGoBackFrom(view)) this.withheld = { answer, message };
+          if (message && mayGoBackFrom(view.items[0], this.queueCanSkipBack)) this.withheld = { answer, message };
         }
       }
     }
     // A fault rule's timeout is the console's, not the server's.
     if (answer.status === undefined && !answer.exchange.fault) this.unanswered ??= answer;
-  }
-
-  /**
-   * Whether a listener may skip back from the item a window was asked around: the item's own
-   * `canSkipBack`, over the queue's (platform.md §4.3: an item's policies win while it plays). A
-   * window may start at an item no one may skip back from.
-   */
-  private mayGoBackFrom(view: WindowView): boolean {
-    const item = view.items[0];
-    const own = isObject(item) && isObject(item.policies) ? item.policies.canSkipBack : undefined;
-    return typeof own === 'boolean' ? own : this.queueCanSkipBack;
   }
 
   private heardContext(answer: Answer): void {

@@ -1,12 +1,12 @@
 /**
  * The play-through's player counts a window without itemId from its first item; a first window
- * may start anywhere, so the suite holds it to both sizes and the item in all (play.ts
+ * may start anywhere, so the suite holds it to both sizes and the item in all (cases/play-through.ts
  * `sizedInAll`), as size-limits does, and keeps every other window-size violation.
  */
 import { expect, it } from 'vitest';
 import type { PlayerExchange } from '../player/client.js';
 import type { Violation } from '../player/contract-check.js';
-import { sizedInAll } from './play.js';
+import { sizedInAll } from './cases/play-through.js';
 
 const SIZE: Violation = { endpoint: 'itemWindow', severity: 'warning', rule: 'itemWindow.window-size', message: '' };
 const exchange = (query: string, items: number) =>

@@ -11,8 +11,6 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { messageOf } from '../api/errors.js';
 import type { EngineClock } from '../clock/clock.js';
-import { isObject } from '../api/is-object.js';
-import type { PlayerExchange } from '../player/client.js';
 import type { Violation } from '../player/contract-check.js';
 import type { LoadParams, UserAction } from '../player/events.js';
 import { PlaybackError } from '../player/errors.js';
@@ -103,27 +101,6 @@ const WARNING_RULES = new Set([
  * cases.
  */
 const JUDGED_BY_THEIR_CASE = new Set(['itemWindow.stable-identity']);
-
-/**
- * Whether the player's `itemWindow.window-size` on a window asked without itemId is only the
- * player counting from the window's first item. A first window may start anywhere, centred on the
- * server's current item among others (docs/conformance.md, the walk), so it is held to what
- * size-limits holds such a window to: both sizes and the item, in all (audit: a valid centred first
- * window failed the play-through whenever the walk had not reached the queue's first item).
- */
-export function sizedInAll(violation: Violation, exchange: PlayerExchange): boolean {
-  if (violation.rule !== 'itemWindow.window-size' || !URL.canParse(exchange.url)) return false;
-  const query = new URL(exchange.url).searchParams;
-  if (query.has('itemId')) return false;
-  const most = Number(query.get('previousWindowSize')) + 1 + Number(query.get('upcomingWindowSize'));
-  let body: unknown;
-  try {
-    body = JSON.parse(exchange.responseBody ?? '');
-  } catch {
-    return false;
-  }
-  return isObject(body) && Array.isArray(body.items) && Number.isInteger(most) && body.items.length <= most;
-}
 
 type Step = { afterMs: number; act: UserAction | 'seek' };
 

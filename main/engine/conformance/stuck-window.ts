@@ -7,6 +7,7 @@
  * `item-window.reasons`' (audit: after one valid edit moved the version, windows with wrong end
  * flags passed, since the walk's ends no longer applied).
  */
+import { isObject } from '../api/is-object.js';
 import type { WindowView } from './window-view.js';
 
 /** What is wrong, said after the request's line. */
@@ -37,6 +38,16 @@ export function withheldBefore(view: WindowView): string | null {
   const asked = askedAround(view, 'previousWindowSize');
   if (asked === null || view.ids![0] !== asked || view.includesBeginningOfQueue === true) return null;
   return nothingBefore(asked, view.includesBeginningOfQueue);
+}
+
+/**
+ * Whether a listener may skip back from `item`: its own `canSkipBack`, over the queue's
+ * (platform.md §4.3: an item's policies win while it plays). With false, a window may start at
+ * the item: the walk and the play-through both ask.
+ */
+export function mayGoBackFrom(item: unknown, queueCanSkipBack: boolean): boolean {
+  const own = isObject(item) && isObject(item.policies) ? item.policies.canSkipBack : undefined;
+  return typeof own === 'boolean' ? own : queueCanSkipBack;
 }
 
 /** The itemId a window with ids was asked around, when `size` was asked above zero; null otherwise. */

@@ -13,12 +13,11 @@
  * A queue of a million items is not walked to its ends: the walk stops after WALK_MAX_ITEMS items
  * or WALK_BUDGET_MS, says so, and that is no failure.
  */
-import { isObject } from '../api/is-object.js';
 import { idOf, isWindow, spanOf, windowOf, type Walk, type WindowView } from './facts.js';
 import { retained, retainedView } from './retained.js';
 import { is2xx, outcomeOf, requestLine, type Answer, type CheckedServer } from './server.js';
 import { goneWithEdit } from './gone-items.js';
-import { nothingAfter, nothingBefore } from './stuck-window.js';
+import { mayGoBackFrom, nothingAfter, nothingBefore } from './stuck-window.js';
 import { otherVersion } from './version-answer.js';
 
 /**
@@ -188,7 +187,7 @@ async function walkBack(step: Step): Promise<boolean> {
       // Fewer than asked is the server's right; none at all while the queue goes on back is not:
       // either the flag is wrong or the items are withheld, and a listener could not skip back.
       // Where no listener may skip back from the item (canSkipBack false), a window may start at it.
-      if (!mayGoBackFrom(step, view.items[0])) {
+      if (!mayGoBackFrom(view.items[0], step.canSkipBack)) {
         walk.stopped = `then stopped going back at ${anchor}: its window holds nothing before it, and canSkipBack false lets no listener go back from it (where the queue starts is not judged)`;
         return false;
       }
@@ -230,12 +229,6 @@ async function walkOn(step: Step): Promise<boolean> {
     }
     if (view.includesEndOfQueue === true) return true;
   }
-}
-
-/** The item's own canSkipBack over the context's: whether a listener may skip back from it. */
-function mayGoBackFrom(step: Step, item: unknown): boolean {
-  const own = isObject(item) && isObject(item.policies) ? item.policies.canSkipBack : undefined;
-  return typeof own === 'boolean' ? own : step.canSkipBack;
 }
 
 function outOfBudget(step: Step, going: string, beyond: string): boolean {

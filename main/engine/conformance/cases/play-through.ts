@@ -17,17 +17,20 @@
  */
 import { EngineClock } from '../../clock/clock.js';
 import { CHECK_PLAYER_ID } from '../../api/conformance-types.js';
-import type { CloudQueueClient } from '../../player/client.js';
+import { isObject } from '../../api/is-object.js';
+import type { CloudQueueClient, PlayerExchange } from '../../player/client.js';
+import type { Violation } from '../../player/contract-check.js';
 import { Player } from '../../player/player.js';
 import { REQUEST_TIMEOUT_MS } from '../../player/retry.js';
 import { fail, pass, skip, warn, type CaseContext, type ConformanceCase, type Verdict } from '../case.js';
 import { probeEnd, type EndProbe } from '../end-probe.js';
 import { GoneItems, goneSaid } from '../gone-items.js';
 import { PlayAnswers } from '../play-answers.js';
-import { GONE_RELOADS, play, sizedInAll, type Noted, type Play } from '../play.js';
+import { GONE_RELOADS, play, type Noted, type Play } from '../play.js';
 import { retained } from '../retained.js';
 import { withinTime } from '../within-time.js';
 import { RULE } from '../rules.js';
+import { askOf, sizeProblems } from './sizes.js';
 
 /** The X-Player-Id of the case's player, as the suite's other requests. */
 const PLAYER_ID = CHECK_PLAYER_ID;
@@ -126,6 +129,27 @@ export const playThrough: ConformanceCase = {
     }
   },
 };
+
+/**
+ * Whether the player's `itemWindow.window-size` on a window asked without itemId is only the
+ * player counting from the window's first item. A first window may start anywhere, centred on the
+ * server's current item among others (docs/conformance.md, the walk), so it is held to what
+ * size-limits holds such a window to, by its own rule (`sizeProblems`): both sizes and the item, in
+ * all (audit: a valid centred first window failed the play-through whenever the walk had not
+ * reached the queue's first item).
+ */
+export function sizedInAll(violation: Violation, exchange: PlayerExchange): boolean {
+  if (violation.rule !== 'itemWindow.window-size') return false;
+  const ask = askOf(exchange.url);
+  if (ask === null || ask.itemId !== undefined) return false;
+  let body: unknown;
+  try {
+    body = JSON.parse(exchange.responseBody ?? '');
+  } catch {
+    return false;
+  }
+  return isObject(body) && Array.isArray(body.items) && sizeProblems(ask, { items: body.items }).length === 0;
+}
 
 /** Wall time kept back from the run's deadline for the cases after this one (they read answers, they send nothing). */
 const AFTER_PLAY_MS = 2_000;

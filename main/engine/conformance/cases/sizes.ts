@@ -47,7 +47,7 @@ export const windowSizeLimits: ConformanceCase = {
     // The windows fetched before this case (the walk's, asked 100 at a time, among them): a
     // server one item over from 20 on passed with only the sizes below judged (audit).
     const earlier = facts.windows.flatMap((view) => {
-      const ask = askOf(view.answer);
+      const ask = askOf(view.answer.exchange.url);
       return ask ? [{ ask, view }] : [];
     });
     let fewer = 0;
@@ -177,7 +177,7 @@ function placeProblem(answer: Answer, ids: readonly string[], index: number, fir
  * picks the item), or not holding the item asked for (`item-window.centred` says so), more than both
  * and the item in all.
  */
-export function sizeProblems(ask: WindowAsk, view: WindowView): string[] {
+export function sizeProblems(ask: WindowAsk, view: Pick<WindowView, 'items'>): string[] {
   const most = ask.previousWindowSize + ask.upcomingWindowSize + 1;
   const at = ask.itemId === undefined ? -1 : view.items.map(idOf).indexOf(ask.itemId);
   if (at === -1)
@@ -196,10 +196,10 @@ export function sizeProblems(ask: WindowAsk, view: WindowView): string[] {
   return problems;
 }
 
-/** What a window was asked for, read from its request: null unless both sizes are whole numbers of zero or more. */
-function askOf(answer: Answer): WindowAsk | null {
-  if (!URL.canParse(answer.exchange.url)) return null;
-  const query = new URL(answer.exchange.url).searchParams;
+/** What a window was asked for, read from its request's URL: null unless both sizes are whole numbers of zero or more. */
+export function askOf(url: string): WindowAsk | null {
+  if (!URL.canParse(url)) return null;
+  const query = new URL(url).searchParams;
   const [previous, upcoming] = [query.get('previousWindowSize'), query.get('upcomingWindowSize')];
   if (previous === null || upcoming === null || !/^\d{1,6}$/.test(previous) || !/^\d{1,6}$/.test(upcoming)) return null;
   const itemId = query.get('itemId');
