@@ -1,0 +1,286 @@
+// Valid servers drawn at random: each of the valid outsiders' freedoms (valid.ts) becomes a
+// dimension, and a recipe picks one value of each. Every combination is a server the platform
+// accepts (docs/contract/platform.md), so `check` must pass every one: a failed case is a false
+// verdict, whatever mix of shapes and manners brought it out.
+import fc from 'fast-check';
+import { correctBehaviour, tracks, type Answer, type Behaviour, type QueueItem } from './server';
+import { editWindow, wrap, type Variant, type WindowJson } from './variant';
+
+export interface Recipe {
+  /** Items in the queue, and each track's length. */
+  count: number;
+  durationMillis: number;
+  ids: 'plain' | 'odd';
+  sameTrackTwice: boolean;
+  noDurations: boolean;
+  extraFields: boolean;
+  hostileText: boolean;
+  /** Where the first window (no itemId) stands, as a share of the queue, and whether it is centred. */
+  firstAt: number;
+  centred: boolean;
+  /** What the server gives at most, whatever is asked (fewer is allowed: platform.md §4.3). */
+  maxPrevious: number;
+  maxUpcoming: number;
+  canSkip: boolean;
+  canSkipBack: boolean;
+  canSeek: boolean;
+  canSkipToItem: boolean;
+  limitedSkips: boolean;
+  notifyUserIntent: boolean;
+  pauseTtlSec: number;
+  auth: 'bearer' | 'basic';
+  errors: 'json' | 'html';
+  reportAnswer: '204' | '200-empty' | '200-context';
+  transfer: 'plain' | 'gzip' | 'chunked' | 'close';
+  ignoresReason: boolean;
+  signedMedia: boolean;
+  base: 'v2.3' | 'v2.0-strict' | 'versionless' | 'double-slash';
+  /**
+   * Edits of the queue while `check` runs, each moving queueVersion on: after the n-th /version
+   * poll or /itemWindow answer the server gave (a listener's app editing the queue).
+   */
+  edits: Edit[];
+  /** The sizes a window has when the request leaves them out. */
+  defaultPrevious: number;
+  defaultUpcoming: number;
+  /** The first /version poll is a 503 with Retry-After: 2. */
+  warmup503: boolean;
+}
+
+const ODD_IDS = ['a b', 'ü/ñ?é', 'x&y=z', '#hash', '100%', 'plus+sign', '🎵', 'semi;colon', 'quote"d', 'back\\slash'];
+
+const V2_0_ATTRIBUTES = new Set([
+  'id',
+  'mediaUrl',
+  'queueVersion',
+  'durationPlayedMillis',
+  'timeSincePlaybackMillis',
+  'positionMillis',
+  'positionMillisAtSegmentStart',
+  'type',
+  'skip',
+]);
+
+export interface Edit {
+  kind: 'append' | 'prepend' | 'remove-first' | 'remove-last' | 'remove-middle' | 'policy';
+  after: 'poll' | 'window';
+  n: number;
+}
+
+const anEdit: fc.Arbitrary<Edit> = fc.record({
+  kind: fc.constantFrom<Edit['kind']>('append', 'prepend', 'remove-first', 'remove-last', 'remove-middle', 'policy'),
+  after: fc.constantFrom<Edit['after']>('poll', 'window'),
+  n: fc.integer({ min: 1, max: 40 }),
+});
+
+export const recipes: fc.Arbitrary<Recipe> = fc
+  .record({
+    count: fc.constantFrom(0, 1, 2, 5, 9, 14, 40),
+    durationMillis: fc.integer({ min: 1_000, max: 2_000 }),
+    ids: fc.constantFrom<Recipe['ids']>('plain', 'odd'),
+    sameTrackTwice: fc.boolean(),
+    noDurations: fc.boolean(),
+    extraFields: fc.boolean(),
+    hostileText: fc.boolean(),
+    firstAt: fc.double({ min: 0, max: 1, noNaN: true }),
+    centred: fc.boolean(),
+    maxPrevious: fc.constantFrom(0, 1, 2, 5, 100),
+    maxUpcoming: fc.constantFrom(1, 2, 5, 1_000),
+    canSkip: fc.boolean(),
+    canSkipBack: fc.boolean(),
+    canSeek: fc.boolean(),
+    canSkipToItem: fc.boolean(),
+    limitedSkips: fc.boolean(),
+    notifyUserIntent: fc.boolean(),
+    pauseTtlSec: fc.constantFrom(1, 600),
+    auth: fc.constantFrom<Recipe['auth']>('bearer', 'basic'),
+    errors: fc.constantFrom<Recipe['errors']>('json', 'html'),
+    reportAnswer: fc.constantFrom<Recipe['reportAnswer']>('204', '200-empty', '200-context'),
+    transfer: fc.constantFrom<Recipe['transfer']>('plain', 'gzip', 'chunked', 'close'),
+    ignoresReason: fc.boolean(),
+    signedMedia: fc.boolean(),
+    base: fc.constantFrom<Recipe['base']>('v2.3', 'v2.0-strict', 'versionless', 'double-slash'),
+    edits: fc.array(anEdit, { maxLength: 2 }),
+    defaultPrevious: fc.constantFrom(0, 2, 5),
+    defaultUpcoming: fc.constantFrom(1, 10, 50),
+    warmup503: fc.boolean(),
+  })
+  // A server that never shows an item before the one asked for must not let a listener go back:
+  // its windows would withhold the items a skip back needs (conformance.md, the play-through).
+  .map((r) => (r.maxPrevious === 0 ? { ...r, canSkipBack: false } : r));
+
+/** A one-line account of the recipe, for the table printed on a false verdict. */
+export function recipeStory(r: Recipe): string {
+  const on = (Object.entries(r) as [string, unknown][]).filter(([, value]) => value === true).map(([name]) => name);
+  return [
+    `${r.count} × ${r.durationMillis} ms (${r.ids} ids)`,
+    `first at ${Math.round(r.firstAt * 100)}%${r.centred ? ' centred' : ''}`,
+    `caps ${r.maxPrevious}/${r.maxUpcoming}`,
+    `${r.auth}, ${r.errors} errors, reports ${r.reportAnswer}, ${r.transfer}, base ${r.base}`,
+    `pauseTtlSec ${r.pauseTtlSec}`,
+    `defaults ${r.defaultPrevious}/${r.defaultUpcoming}`,
+    ...r.edits.map((edit) => `${edit.kind} after ${edit.after} ${edit.n}`),
+    ...on,
+  ].join('; ');
+}
+
+function htmlError(status: number, message: string): Answer {
+  const page = `<!DOCTYPE html><html><body><h1>Error ${status}</h1><p>${message.replace(/[<&>]/g, '')}</p></body></html>`;
+  return { status, text: page, headers: { 'content-type': 'text/html; charset=utf-8' } };
+}
+
+function items(r: Recipe): QueueItem[] {
+  let list = tracks(r.count, r.durationMillis);
+  if (r.ids === 'odd') list = list.map((item, i) => ({ ...item, id: ODD_IDS[i] ?? `odd ${i + 1}/é` }));
+  if (r.sameTrackTwice && list.length >= 6)
+    list[5] = { ...structuredClone(list[2] as QueueItem), id: (list[5] as QueueItem).id };
+  for (const [i, item] of list.entries()) {
+    if (r.noDurations) delete item.track.durationMillis;
+    if (r.hostileText) item.track.name = `\u001b[31mRed ${i}\u001b[0m ]]> </script><b>& \u0000 \u202e`;
+  }
+  if (r.extraFields) return list.map((item) => ({ ...item, explicit: false, x_vendor: { rank: 3 } }));
+  return list;
+}
+
+/** The recipe as a server: the correct one, each freedom applied in turn. */
+export function composed(r: Recipe, name: string): Variant {
+  return {
+    name,
+    expect: 'pass',
+    rule: 'console.md §8',
+    story: recipeStory(r),
+    baseUrl: r.base === 'double-slash' ? (served) => `${served}/` : undefined,
+    build(token) {
+      return build(r, token);
+    },
+  };
+}
+
+function build(r: Recipe, token: string): Behaviour {
+  const b = correctBehaviour(token);
+  b.items = items(r);
+  b.firstIndex = Math.min(Math.floor(r.firstAt * r.count), Math.max(r.count - 1, 0));
+  b.firstPrevious = r.centred;
+  b.maxPrevious = r.maxPrevious;
+  b.maxUpcoming = r.maxUpcoming;
+  b.defaultPrevious = r.defaultPrevious;
+  b.defaultUpcoming = r.defaultUpcoming;
+  if (r.auth === 'basic')
+    b.authorization = `Basic ${Buffer.from(`player:${b.authorization.slice('Bearer '.length)}`).toString('base64')}`;
+  if (r.errors === 'html') b.error = htmlError;
+  b.basePath = {
+    'v2.3': '/queues/q1/v2.3/',
+    'v2.0-strict': '/cloudqueue/v2.0/',
+    versionless: '/api/cloud-queue/households/h-1/sessions/s-1/',
+    'double-slash': '/cq/',
+  }[r.base];
+
+  wrap(b, 'context', (_req, answer) => {
+    const json = answer().json as Record<string, unknown> & { playbackPolicies: Record<string, unknown> };
+    Object.assign(json.playbackPolicies, {
+      canSkip: r.canSkip,
+      canSkipBack: r.canSkipBack,
+      canSeek: r.canSeek,
+      canSkipToItem: r.canSkipToItem,
+      limitedSkips: r.limitedSkips,
+      notifyUserIntent: r.notifyUserIntent,
+      pauseTtlSec: r.pauseTtlSec,
+    });
+    if (r.hostileText) (json.container as Record<string, unknown>).name = '\u001b]0;title\u0007 ]]><!-- -->';
+    if (r.extraFields) Object.assign(json, { experiments: ['a'], analytics: { id: 7 } });
+    return { status: 200, json };
+  });
+  if (r.extraFields) {
+    editWindow(b, (json) => ({ ...json, nextPageToken: null, _links: { self: '/itemWindow' } }));
+    wrap(b, 'version', (_req, answer) => ({ ...answer(), json: { ...(answer().json as object), etag: 'W/"1"' } }));
+  }
+  if (r.signedMedia) {
+    let signature = 0;
+    editWindow(b, (json: WindowJson) => {
+      signature += 1;
+      for (const item of json.items) {
+        const track = item.track as Record<string, unknown>;
+        track.mediaUrl = `${String(track.mediaUrl)}?sig=${signature}`;
+      }
+      return json;
+    });
+  }
+  if (r.ignoresReason) {
+    const original = b.itemWindow;
+    b.itemWindow = (req, state) => {
+      const query = new URLSearchParams(req.query);
+      query.set('reason', 'refresh');
+      return original({ ...req, query }, state);
+    };
+  }
+  if (r.base === 'v2.0-strict')
+    wrap(b, 'timePlayed', (req, answer) => {
+      const parsed = JSON.parse(req.body) as { items?: Record<string, unknown>[] };
+      const extra = (parsed.items ?? []).flatMap((item) => Object.keys(item)).find((n) => !V2_0_ATTRIBUTES.has(n));
+      return extra === undefined ? answer() : b.error(400, `items[].${extra} is not a v2.0 attribute`);
+    });
+  if (r.reportAnswer !== '204')
+    wrap(b, 'timePlayed', (req, answer, state) => {
+      const sent = answer();
+      if (sent.status !== 204) return sent;
+      return r.reportAnswer === '200-empty' ? { status: 200 } : b.context(req, state);
+    });
+  let version = 1;
+  const added = (): QueueItem => ({ ...(tracks(1, r.durationMillis)[0] as QueueItem), id: `added-${version}` });
+  let policies: Record<string, unknown> = {};
+  if (r.edits.length > 0)
+    wrap(b, 'context', (_req, answer) => {
+      const sent = answer();
+      Object.assign((sent.json as { playbackPolicies: object }).playbackPolicies, policies);
+      return sent;
+    });
+  for (const edit of r.edits) {
+    let seen = 0;
+    wrap(b, edit.after === 'poll' ? 'version' : 'itemWindow', (_req, answer) => {
+      const sent = answer();
+      if (sent.status === 200 && ++seen === edit.n) {
+        const [items, changed] = editedQueue(b.items, edit.kind, added);
+        b.items = items;
+        if (edit.kind === 'policy')
+          policies = { canSeek: policies.canSeek === undefined ? !r.canSeek : !policies.canSeek };
+        if (changed) b.queueVersion = `qv-${++version}`;
+      }
+      return sent;
+    });
+  }
+  if (r.warmup503) {
+    let sent503 = false;
+    wrap(b, 'version', (_req, answer) => {
+      if (sent503) return answer();
+      sent503 = true;
+      return { ...b.error(503, 'warming up'), headers: { 'retry-after': '2' } };
+    });
+  }
+  if (r.transfer === 'gzip')
+    b.finish = (_req, answer) =>
+      answer.json === undefined ? answer : { ...answer, headers: { ...answer.headers, 'content-encoding': 'gzip' } };
+  else if (r.transfer === 'chunked') b.finish = (_req, answer) => ({ ...answer, chunked: true });
+  else if (r.transfer === 'close')
+    b.finish = (_req, answer) => ({ ...answer, headers: { ...answer.headers, connection: 'close' } });
+  return b;
+}
+
+/** The queue after one edit, and whether anything changed (a version moves only then). */
+function editedQueue(list: QueueItem[], kind: Edit['kind'], added: () => QueueItem): [QueueItem[], boolean] {
+  switch (kind) {
+    case 'append':
+      return [[...list, added()], true];
+    case 'prepend':
+      return [[added(), ...list], true];
+    case 'remove-first':
+      return [list.slice(1), list.length > 0];
+    case 'remove-last':
+      return [list.slice(0, -1), list.length > 0];
+    case 'remove-middle': {
+      const at = Math.floor(list.length / 2);
+      return [[...list.slice(0, at), ...list.slice(at + 1)], list.length > 0];
+    }
+    case 'policy':
+      return [list, true];
+  }
+}
