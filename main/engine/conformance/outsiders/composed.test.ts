@@ -1,13 +1,17 @@
 // `check` against valid servers drawn at random (composed.ts): every freedom the platform gives a
-// server, mixed, must pass. A new seed each run, so that the runs over time cover what one run
-// cannot; a failure names its seed and recipe, and `CQC_COMPOSED_SEED=<seed>` runs them again.
+// server, mixed, must pass, and the same with one outsider defect on top (mutants.ts) must not.
+// A new seed each run, so that the runs over time cover what one run cannot; a failure names its
+// seed and recipe, and `CQC_COMPOSED_SEED=<seed>` runs them again.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../../../testing/cli';
-import { composed, recipes, type Recipe } from './composed';
-import { agrees, pool, runVariant, table, type CheckRunner } from './run';
+import { composed, defectRecipes, defectShows, recipes, withDefect, type Recipe } from './composed';
+import { MUTANTS } from './mutants';
+import type { Variant } from './variant';
+import { agrees, pool, runVariant, table, type CheckRunner, type Verdict } from './run';
 
 const RUNS = Number(process.env.CQC_COMPOSED_RUNS ?? 24);
+const DEFECTIVE_RUNS = Math.ceil(RUNS * 0.75);
 const SEED = Number(process.env.CQC_COMPOSED_SEED ?? Math.floor(Math.random() * 2 ** 31));
 
 const inProcess: CheckRunner = async (args) => {
@@ -30,17 +34,36 @@ describe('check against valid servers drawn at random', () => {
   it(`passes each of ${RUNS} (seed ${SEED})`, async () => {
     const drawn: Recipe[] = fc.sample(recipes, { seed: SEED, numRuns: RUNS });
     const variants = drawn.map((recipe, i) => composed(recipe, `seed ${SEED} #${i}`));
-    const verdicts = await pool(variants, 3, (v) => runVariant(v, inProcess, ['--timeout', '60']));
-    const wrong = verdicts.flatMap((v, i) => (agrees(v) ? [] : [{ v, recipe: drawn[i] }]));
-    const details = wrong.map(
-      ({ v, recipe }) =>
-        `${v.variant}: ${JSON.stringify(recipe)}\n  ${v.messages.join('\n  ')}\n  exit ${String(v.exit)}: ${v.output.split('\n').slice(-3).join(' | ')}`,
+    await judge(variants, drawn, agrees);
+  }, 600_000);
+
+  it(`fails each of ${DEFECTIVE_RUNS} with one defect on top (seed ${SEED})`, async () => {
+    const drawn = fc.sample(
+      fc.tuple(defectRecipes, fc.constantFrom(...MUTANTS)).filter(([recipe, mutant]) => defectShows(mutant, recipe)),
+      { seed: SEED, numRuns: DEFECTIVE_RUNS },
     );
-    const message = `${table(verdicts)}\n\n${details.join('\n')}\nreplay: CQC_COMPOSED_SEED=${SEED} CQC_COMPOSED_RUNS=${RUNS}`;
-    if (wrong.length > 0) console.error(message);
-    expect(
-      wrong.map(({ v }) => v.variant),
-      message,
-    ).toEqual([]);
+    const variants = drawn.map(([recipe, mutant], i) => withDefect(recipe, mutant, `seed ${SEED} #${i}`));
+    // Any failed case will do: on another server the defect may first show in another case.
+    await judge(
+      variants,
+      drawn.map(([recipe]) => recipe),
+      (v) => v.exit === 1 && v.failed.length > 0,
+    );
   }, 600_000);
 });
+
+/** Runs `check` against each variant, three at a time, and names every verdict `right` refuses. */
+async function judge(variants: Variant[], drawn: Recipe[], right: (v: Verdict) => boolean): Promise<void> {
+  const verdicts = await pool(variants, 3, (v) => runVariant(v, inProcess, ['--timeout', '60']));
+  const wrong = verdicts.flatMap((v, i) => (right(v) ? [] : [{ v, recipe: drawn[i] }]));
+  const details = wrong.map(
+    ({ v, recipe }) =>
+      `${v.variant}: ${v.expect} on ${JSON.stringify(recipe)}\n  ${v.messages.join('\n  ')}\n  exit ${String(v.exit)}: ${v.output.split('\n').slice(-3).join(' | ')}`,
+  );
+  const message = `${table(verdicts, right)}\n\n${details.join('\n')}\nreplay: CQC_COMPOSED_SEED=${SEED} CQC_COMPOSED_RUNS=${RUNS}`;
+  if (wrong.length > 0) console.error(message);
+  expect(
+    wrong.map(({ v }) => v.variant),
+    message,
+  ).toEqual([]);
+}

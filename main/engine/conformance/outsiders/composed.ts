@@ -156,6 +156,52 @@ export function composed(r: Recipe, name: string): Variant {
   };
 }
 
+/**
+ * What a defect needs of the server around it to show at all: a defect in skip reports needs a
+ * listener who may skip, one in withheld earlier items a listener who may go back, one more
+ * previous item than asked a server that gives previous items. Without it the server is valid.
+ */
+const DEFECT_NEEDS: Record<string, (r: Recipe) => boolean> = {
+  'breaks-after-skip-report': (r) => r.canSkip,
+  'current-and-next-only': (r) => r.canSkipBack,
+  'size-extra-previous': (r) => r.maxPrevious > 0,
+  // Read as "the default", a zero shows only where the default gives previous items.
+  'size-zero-previous-ignored': (r) => r.maxPrevious > 0 && r.defaultPrevious > 0,
+};
+
+/** Whether `mutant`'s defect shows on the recipe's server (DEFECT_NEEDS). */
+export function defectShows(mutant: Variant, r: Recipe): boolean {
+  return DEFECT_NEEDS[mutant.name]?.(r) ?? true;
+}
+
+/**
+ * Valid servers for a defect to sit on: no edits (an edit rightly excuses what it explains, a
+ * version that moved, an item gone) and at least nine items (the mutants' defects sit on the
+ * items of a queue of eight). A server that never shows an item before the one asked for starts
+ * its first window at the queue's start: started anywhere else, the items before are shown to
+ * nobody, a defect in them included.
+ */
+export const defectRecipes: fc.Arbitrary<Recipe> = recipes
+  .filter((r) => r.count >= 9)
+  .map((r) => ({ ...r, edits: [], firstAt: r.maxPrevious === 0 ? 0 : r.firstAt }));
+
+/**
+ * The recipe's valid server with one defect on top (a mutant's change, mutants.ts): whatever the
+ * freedoms around it, `check` must not pass it.
+ */
+export function withDefect(r: Recipe, mutant: Variant, name: string): Variant {
+  return {
+    ...composed(r, name),
+    expect: mutant.expect,
+    story: `${mutant.name} on ${recipeStory(r)}`,
+    build(token) {
+      const b = build(r, token);
+      mutant.change?.(b);
+      return b;
+    },
+  };
+}
+
 function build(r: Recipe, token: string): Behaviour {
   const b = correctBehaviour(token);
   b.items = items(r);
@@ -200,7 +246,7 @@ function build(r: Recipe, token: string): Behaviour {
       signature += 1;
       for (const item of json.items) {
         const track = item.track as Record<string, unknown>;
-        track.mediaUrl = `${String(track.mediaUrl)}?sig=${signature}`;
+        if (typeof track.mediaUrl === 'string') track.mediaUrl = `${track.mediaUrl}?sig=${signature}`;
       }
       return json;
     });

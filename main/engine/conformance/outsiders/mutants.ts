@@ -333,7 +333,7 @@ const identity: Variant[] = [
     C8,
     'item 7 gets the id of item 3 (a counter reset), naming another track',
     (b) => {
-      (b.items[6] as QueueItem).id = 'item-3';
+      (b.items[6] as QueueItem).id = (b.items[2] as QueueItem).id;
     },
   ),
   variant(

@@ -118,10 +118,10 @@ export async function pool<T, R>(items: T[], limit: number, work: (item: T) => P
   return results;
 }
 
-export function table(verdicts: Verdict[]): string {
+export function table(verdicts: Verdict[], right: (v: Verdict) => boolean = agrees): string {
   const rows = verdicts.map((v) => {
     const got = v.exit === 0 ? 'pass' : `exit ${String(v.exit)} failed {${v.failed.join(', ')}}`;
-    const mark = agrees(v) ? 'ok      ' : 'MISMATCH';
+    const mark = right(v) ? 'ok      ' : 'MISMATCH';
     const missing = v.warns.filter((id) => !v.warned.includes(id));
     const warn =
       (v.warned.length > 0 ? ` warned {${v.warned.join(', ')}}` : '') +

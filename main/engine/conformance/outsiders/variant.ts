@@ -13,6 +13,8 @@ export interface Variant {
   /** Cases that must warn (a valid server may still earn warnings the contract names). */
   warns?: string[];
   build(token: string): Behaviour;
+  /** What the variant changes in a server, to apply to another valid one (composed.ts). */
+  change?: (b: Behaviour) => void;
   /** The base URL handed to `check`, from the one the server listens at (default: as is). */
   baseUrl?(served: string): string;
 }
@@ -31,6 +33,7 @@ export function variant(
     expect,
     rule,
     story,
+    change,
     build(token) {
       const b = correctBehaviour(token);
       change(b);
