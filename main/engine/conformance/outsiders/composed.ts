@@ -3,7 +3,8 @@
 // accepts (docs/contract/platform.md), so `check` must pass every one: a failed case is a false
 // verdict, whatever mix of shapes and manners brought it out.
 import fc from 'fast-check';
-import { correctBehaviour, tracks, type Answer, type Behaviour, type QueueItem } from './server';
+import { correctBehaviour, tracks, V2_0_REPORT_ATTRIBUTES, type Behaviour, type QueueItem } from './server';
+import { htmlError, ODD_IDS } from './valid';
 import { editWindow, wrap, type Variant, type WindowJson } from './variant';
 
 export interface Recipe {
@@ -46,20 +47,6 @@ export interface Recipe {
   /** The first /version poll is a 503 with Retry-After: 2. */
   warmup503: boolean;
 }
-
-const ODD_IDS = ['a b', 'ü/ñ?é', 'x&y=z', '#hash', '100%', 'plus+sign', '🎵', 'semi;colon', 'quote"d', 'back\\slash'];
-
-const V2_0_ATTRIBUTES = new Set([
-  'id',
-  'mediaUrl',
-  'queueVersion',
-  'durationPlayedMillis',
-  'timeSincePlaybackMillis',
-  'positionMillis',
-  'positionMillisAtSegmentStart',
-  'type',
-  'skip',
-]);
 
 export interface Edit {
   kind: 'append' | 'prepend' | 'remove-first' | 'remove-last' | 'remove-middle' | 'policy';
@@ -122,11 +109,6 @@ export function recipeStory(r: Recipe): string {
     ...r.edits.map((edit) => `${edit.kind} after ${edit.after} ${edit.n}`),
     ...on,
   ].join('; ');
-}
-
-function htmlError(status: number, message: string): Answer {
-  const page = `<!DOCTYPE html><html><body><h1>Error ${status}</h1><p>${message.replace(/[<&>]/g, '')}</p></body></html>`;
-  return { status, text: page, headers: { 'content-type': 'text/html; charset=utf-8' } };
 }
 
 function items(r: Recipe): QueueItem[] {
@@ -262,7 +244,9 @@ function build(r: Recipe, token: string): Behaviour {
   if (r.base === 'v2.0-strict')
     wrap(b, 'timePlayed', (req, answer) => {
       const parsed = JSON.parse(req.body) as { items?: Record<string, unknown>[] };
-      const extra = (parsed.items ?? []).flatMap((item) => Object.keys(item)).find((n) => !V2_0_ATTRIBUTES.has(n));
+      const extra = (parsed.items ?? [])
+        .flatMap((item) => Object.keys(item))
+        .find((n) => !V2_0_REPORT_ATTRIBUTES.has(n));
       return extra === undefined ? answer() : b.error(400, `items[].${extra} is not a v2.0 attribute`);
     });
   if (r.reportAnswer !== '204')

@@ -86,6 +86,19 @@ export const REASONS = [
   'load+queueCompleted',
 ];
 
+/** What a v2.0 report item may carry (platform.md §2.3): a strict v2.0 server refuses the rest. */
+export const V2_0_REPORT_ATTRIBUTES: ReadonlySet<string> = new Set([
+  'id',
+  'mediaUrl',
+  'queueVersion',
+  'durationPlayedMillis',
+  'timeSincePlaybackMillis',
+  'positionMillis',
+  'positionMillisAtSegmentStart',
+  'type',
+  'skip',
+]);
+
 export function tracks(count: number, durationMillis = 2_000, prefix = 'item-'): QueueItem[] {
   return Array.from({ length: count }, (_, i) => ({
     id: `${prefix}${i + 1}`,

@@ -1,11 +1,11 @@
 // Servers that are unusual but right by docs/contract/platform.md: `check` must pass them (exit 0),
 // warnings allowed, because what the platform leaves to a server is never a failure (console.md §8).
-import { jsonError, tracks, type Answer, type Behaviour, type QueueItem } from './server';
+import { jsonError, tracks, V2_0_REPORT_ATTRIBUTES, type Answer, type Behaviour, type QueueItem } from './server';
 import { editWindow, variant, warning, wrap, type Variant } from './variant';
 
 const C8 = 'console.md §8';
 
-function htmlError(status: number, message: string): Answer {
+export function htmlError(status: number, message: string): Answer {
   const page = `<!DOCTYPE html><html><head><title>${status}</title></head><body><h1>Error ${status}</h1><p>${message.replace(/[<&>]/g, '')}</p></body></html>`;
   return { status, text: page, headers: { 'content-type': 'text/html; charset=utf-8' } };
 }
@@ -19,7 +19,18 @@ function policies(b: Behaviour, change: Record<string, unknown>): void {
   });
 }
 
-const ODD_IDS = ['a b', 'ü/ñ?é', 'x&y=z', '#hash', '100%', 'plus+sign', '🎵', 'semi;colon', 'quote"d', 'back\\slash'];
+export const ODD_IDS = [
+  'a b',
+  'ü/ñ?é',
+  'x&y=z',
+  '#hash',
+  '100%',
+  'plus+sign',
+  '🎵',
+  'semi;colon',
+  'quote"d',
+  'back\\slash',
+];
 
 export const VALID: Variant[] = [
   variant('baseline', 'pass', C8, 'the plain correct server', () => undefined),
@@ -238,20 +249,11 @@ export const VALID: Variant[] = [
     'a v2.0 base URL whose reports must carry only the v2.0 attributes',
     (b) => {
       b.basePath = '/cloudqueue/v2.0/';
-      const allowed = new Set([
-        'id',
-        'mediaUrl',
-        'queueVersion',
-        'durationPlayedMillis',
-        'timeSincePlaybackMillis',
-        'positionMillis',
-        'positionMillisAtSegmentStart',
-        'type',
-        'skip',
-      ]);
       wrap(b, 'timePlayed', (req, answer) => {
         const parsed = JSON.parse(req.body) as { items?: Record<string, unknown>[] };
-        const extra = (parsed.items ?? []).flatMap((item) => Object.keys(item)).find((name) => !allowed.has(name));
+        const extra = (parsed.items ?? [])
+          .flatMap((item) => Object.keys(item))
+          .find((name) => !V2_0_REPORT_ATTRIBUTES.has(name));
         return extra === undefined ? answer() : jsonError(400, `items[].${extra} is not a v2.0 attribute`);
       });
     },
