@@ -33,7 +33,9 @@ export function unfilledVariables(steps: readonly ScenarioStep[], known: Iterabl
         ? JSON.stringify([step.path, step.body ?? null])
         : step.type === 'queueEdit'
           ? JSON.stringify(step.input ?? null)
-          : '';
+          : step.type === 'expect'
+            ? (step.itemId ?? '')
+            : '';
     const names = new Set<string>();
     for (const [, name] of filled.matchAll(VARIABLE)) if (!given.has(name!)) names.add(name!);
     for (const name of names) unfilled.push({ index, name });

@@ -143,6 +143,46 @@ describe('journal steps in a scenario', () => {
     expect(((await admin(engine, 'GET', `/queues/${queue.id}`)).body as QueueView).items[0]!.track.name).toBe('Added');
   });
 
+  it("fills a saved item id in an expect's itemId, and refuses one no step before it saves (400)", async () => {
+    const report = await runSteps([
+      { type: 'clearFaults' },
+      { type: 'clock', speed: 0 },
+      {
+        type: 'queueEdit',
+        command: 'queues.items.add',
+        input: { id: queue.id, items: [{ track: { name: 'Expected', mediaUrl: 'https://media.example.com/e.mp3' } }] },
+        saveItemIds: ['added'],
+      },
+      {
+        type: 'command',
+        method: 'POST',
+        path: '/api/v1/groups/group-kitchen/playbackSession:1',
+        body: { appId: 'com.example.steps', appContext: 'ci' },
+        save: { session: 'sessionId' },
+      },
+      {
+        type: 'command',
+        method: 'POST',
+        path: '/api/v1/playbackSessions/${session}/playbackSession:1/loadCloudQueue',
+        body: {
+          queueBaseUrl: `\${cloudQueue}/queues/${queue.id}/v2.3/`,
+          httpAuthorization: queue.httpAuthorization,
+          itemId: '${added}',
+          playOnCompletion: true,
+        },
+      },
+      { type: 'clock', advanceMs: 1_000 },
+      { type: 'expect', playerId: 'player-kitchen', itemId: '${added}' },
+    ]);
+    expect(report.steps.filter((s) => s.status !== 'passed')).toEqual([]);
+    const saved = await admin(engine, 'POST', '/scenarios', {
+      name: 'unsaved item',
+      steps: [{ type: 'expect', playerId: 'player-kitchen', itemId: '${nope}' }],
+    });
+    expect(saved.status).toBe(400);
+    expect(JSON.stringify(saved.body)).toContain('/steps/0 uses ${nope}');
+  });
+
   it('refuses a scenario whose step names a rule no fault step before it named, before it runs (400)', async () => {
     const saved = await admin(engine, 'POST', '/scenarios', {
       name: 'unknown ref',

@@ -335,8 +335,10 @@ async function runStep(
         if (now !== step.state) problems.push(`state is ${now}, expected ${step.state}`);
       }
       const itemId = player.status().itemId;
-      if (step.itemId !== undefined && itemId !== step.itemId)
-        problems.push(`item is ${itemId ?? 'none'}, expected ${step.itemId}`);
+      // An item a queue edit made is named by what its step saved (a bundle's `${queue1.item-9}`).
+      const expectedItem = step.itemId === undefined ? undefined : substitute(step.itemId, vars);
+      if (expectedItem !== undefined && itemId !== expectedItem)
+        problems.push(`item is ${itemId ?? 'none'}, expected ${expectedItem}`);
       let explanation: ExpectationExplanation | null = null;
       // The span this check covers began at the previous check's last transition, or with the run.
       const spanStart = seen.find((t) => t.seq === since)?.at ?? found.at;
