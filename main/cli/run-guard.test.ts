@@ -201,6 +201,8 @@ describe('run refuses what it cannot run safely', () => {
     ['a tab before @', (host: string) => `http://localhost\t@${host}/queues/q/v2.3/`],
     ['a variable after the host', (host: string) => `http://${host}/queues/\${session}/v2.3/`],
     ['a variable in the userinfo', (host: string) => `http://\${session}@${host}/queues/q/v2.3/`],
+    // A service variable is a whole URL: what follows its `@` is the host the engine calls.
+    ['a service URL as the userinfo', (host: string) => `\${cloudQueue}@${host}/queues/q/v2.3/`],
   ])('(audit) a URL with %s is judged by the host the engine would call: exit 2', async (_what, url) => {
     const host = new URL(elsewhereUrl()).host;
     const { code, stderr } = await runCli('run', writeJson('tricky.json', loadingFrom(url(host))));

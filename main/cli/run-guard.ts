@@ -44,7 +44,7 @@ export function refuseOutsideHosts(
     // A queue edit's URLs are the items' content (a track's mediaUrl): the console calls none of them.
     if (step.type === 'queueEdit') return;
     for (const text of stringsIn(step)) {
-      for (const url of urlsIn(text)) {
+      for (const url of urlsIn(text, urls)) {
         if (own.has(url.host) || allowedSet.has(url.host) || allowedSet.has(url.hostname)) continue;
         outside.push(`step ${index + 1} (${step.type}): ${url.origin}`);
       }
@@ -64,12 +64,16 @@ const FILLED = 'cqc-variable';
 /**
  * The http(s) URLs a value names: the value itself, parsed whole as the engine would parse it
  * (`http://127.0.0.1 @elsewhere.example/` is a URL of elsewhere.example, its userinfo holding a
- * space), and any URL written inside longer text. A `${variable}` is filled with a stand-in first:
- * a host that comes from a variable is the console's own once filled, but a variable after the
- * host does not hide the host before it.
+ * space), and any URL written inside longer text. A service URL (`${cloudQueue}`) is filled with
+ * what it is: `${cloudQueue}@127.0.0.1:39999/` names 127.0.0.1:39999, the service's URL its
+ * userinfo (audit). Any other `${variable}` is filled with a stand-in: a host that comes from a
+ * saved value is the console's own once filled (the engine's gate holds it if not), but a variable
+ * after the host does not hide the host before it.
  */
-function urlsIn(text: string): URL[] {
-  const filled = text.replace(/\$\{[^}]*\}/g, FILLED);
+function urlsIn(text: string, services: ServiceUrls): URL[] {
+  const filled = text.replace(/\$\{([^}]*)\}/g, (_whole, name: string) =>
+    Object.hasOwn(services, name) ? services[name as keyof ServiceUrls] : FILLED,
+  );
   const candidates = [filled, ...[...filled.matchAll(/https?:\/\/[^\s"'<>]+/gi)].map(([match]) => match)];
   return candidates.flatMap((candidate) => {
     if (!URL.canParse(candidate)) return [];
