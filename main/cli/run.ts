@@ -30,6 +30,7 @@ import { packageVersion } from './version.js';
 import { EXIT, parseCommandLine, UsageError, type ExitCode } from './usage.js';
 
 import { RUN_USAGE } from './usages.js';
+import { reportJson } from '../engine/api/report-json.js';
 
 export { RUN_USAGE };
 
@@ -188,17 +189,12 @@ export async function runCommand(argv: string[], io: CliIo): Promise<ExitCode> {
         why,
       });
       if (args.json)
-        writeReport(
-          args.json,
-          `${JSON.stringify({ file: args.file, kind: input.kind, deadline: why, ...stopped }, null, 2)}\n`,
-          io,
-        );
+        writeReport(args.json, reportJson({ file: args.file, kind: input.kind, deadline: why, ...stopped }), io);
       if (args.junit) writeReport(args.junit, scenarioJUnit(stopped, steps, args.file), io);
       return EXIT.failed;
     }
     io.stdout(`${summaryLine(report, steps)}\n`);
-    if (args.json)
-      writeReport(args.json, `${JSON.stringify({ file: args.file, kind: input.kind, ...report }, null, 2)}\n`, io);
+    if (args.json) writeReport(args.json, reportJson({ file: args.file, kind: input.kind, ...report }), io);
     if (args.junit) writeReport(args.junit, scenarioJUnit(report, steps, args.file), io);
     return report.passed ? EXIT.ok : EXIT.failed;
   } finally {

@@ -1,5 +1,6 @@
 /** A finished run as a file to save: JSON (the run itself), JUnit XML for CI, or a self-contained HTML page. */
 import type { ConformanceReportFile, ConformanceReportFormat, ConformanceRun } from '../../api/conformance-types.js';
+import { reportJson } from '../../api/report-json.js';
 import { runHtml } from './html.js';
 import { runJUnit } from './junit.js';
 
@@ -13,7 +14,7 @@ export function exportRun(run: ConformanceRun, format: ConformanceReportFormat):
       return {
         fileName: `${fileName}.json`,
         mediaType: 'application/json',
-        content: `${JSON.stringify({ kind: CONFORMANCE_REPORT_KIND, ...run }, null, 2)}\n`,
+        content: reportJson({ kind: CONFORMANCE_REPORT_KIND, ...run }),
       };
     case 'junit':
       return { fileName: `${fileName}.xml`, mediaType: 'application/xml', content: runJUnit(run) };

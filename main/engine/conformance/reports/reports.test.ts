@@ -163,10 +163,15 @@ describe('the HTML report', () => {
 });
 
 describe('the JSON report', () => {
-  it('is the run, with its evidence, read back by JSON.parse', () => {
-    const report = JSON.parse(exportRun(run, 'json').content) as ConformanceRun & { kind: string };
+  it('is the run, with its evidence, read back by JSON.parse; a lone surrogate as U+FFFD, for jq (audit)', () => {
+    const { content } = exportRun(run, 'json');
+    const report = JSON.parse(content) as ConformanceRun & { kind: string };
     expect(report.kind).toBe('cloud-queue-console/conformance-run');
-    expect(report.cases[1]!.exchanges![0]!.responseHeaders['x-hostile']).toBe(hostile);
+    expect(report.cases[1]!.exchanges![0]!.responseHeaders['x-hostile']).toBe(
+      hostile.replace('\uD800', '\uFFFD').replace('\uDFFF', '\uFFFD'),
+    );
+    // No escape of a lone surrogate (an escaped backslash before `ud800` is text, and stays).
+    expect(content).not.toMatch(/(?<!\\)(\\\\)*\\ud[89a-f]/i);
     expect(report.cases[1]!.curl).toContain('$AUTHORIZATION');
   });
 });

@@ -1,5 +1,6 @@
 /** An ended fleet as a file: JSON (the whole report), JUnit XML (one test case per threshold), HTML with its charts. */
 import type { FleetReport, FleetReportFile, FleetReportFormat } from '../../api/fleet-types.js';
+import { reportJson } from '../../api/report-json.js';
 import { fleetHtml } from './html.js';
 import { fleetJUnit } from './junit.js';
 
@@ -10,7 +11,7 @@ export function exportFleet(report: FleetReport, format: FleetReportFormat): Fle
         format,
         fileName: `${report.id}.json`,
         contentType: 'application/json',
-        content: `${JSON.stringify(report, null, 2)}\n`,
+        content: reportJson(report),
       };
     case 'junit':
       return {
