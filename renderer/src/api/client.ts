@@ -8,7 +8,11 @@ import type { CommandInput, CommandName, CommandOutput } from '@engine-api/comma
 import type { EngineErrorBody } from '@engine-api/errors';
 import type { EngineEvent, EngineEvents, EventName } from '@engine-api/events';
 
-export type ConnectionState = 'connecting' | 'open' | 'reconnecting';
+/**
+ * `restarted`: the engine answers again but refuses this page's key, which is new at every start
+ * of the console: only loading the page again gets the new one.
+ */
+export type ConnectionState = 'connecting' | 'open' | 'reconnecting' | 'restarted';
 
 export class ApiError extends Error {
   readonly code: EngineErrorBody['code'];

@@ -60,6 +60,30 @@ describe('HTTP transport', () => {
     await expect(lost.call('clock.get', {})).rejects.toMatchObject({ code: 'unavailable' });
   });
 
+  it('says the console was started again when the event stream refuses its key, and stops asking (audit)', async () => {
+    // A console started again hands out a new key; the stream then answers 401 for as long as it is asked.
+    let asked = 0;
+    const stranger = new Api(
+      httpTransport({
+        baseUrl: engine.urls.console,
+        adminToken: 'the key of a console that stopped',
+        fetch: (url, init) => {
+          asked++;
+          return fetch(url, init);
+        },
+      }),
+    );
+    const states: string[] = [];
+    const offConnection = stranger.onConnection((state) => states.push(state));
+    const off = stranger.on('clock.changed', () => undefined);
+    await expect.poll(() => states.at(-1)).toBe('restarted');
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    expect(states).not.toContain('reconnecting');
+    expect(asked).toBe(1);
+    off();
+    offConnection();
+  });
+
   it('delivers pushed events and says when the stream is open', async () => {
     const states: string[] = [];
     const offConnection = api.onConnection((state) => states.push(state));

@@ -43,6 +43,11 @@ export function httpTransport({
           headers,
           signal,
         });
+        // The console was started again: its key is another, and asking again changes nothing.
+        if (response.status === 401) {
+          setConnection('restarted');
+          return;
+        }
         if (!response.ok || !response.body) throw new Error(`event stream answered ${response.status}`);
         setConnection('open');
         backoff = 250;

@@ -38,4 +38,12 @@ describe('EngineLost', () => {
     act(() => vi.advanceTimersByTime(5_000));
     expect(banner()).toBeNull();
   });
+
+  it('says at once that the console was started again, and offers to load the page again (audit)', () => {
+    act(() => useConnectionStore.getState().setState('open'));
+    render(<EngineLost />);
+    act(() => useConnectionStore.getState().setState('restarted'));
+    expect(banner()?.textContent).toMatch(/^The console was started again\..*load the page again to reconnect/);
+    expect(screen.getByRole('button', { name: 'Reload page' })).toBeTruthy();
+  });
 });

@@ -13,6 +13,7 @@ export const LOST_AFTER_MS = 1_000;
 
 export function EngineLost() {
   const lostSince = useConnectionStore((s) => s.lostSince);
+  const restarted = useConnectionStore((s) => s.state === 'restarted');
   // The loss the banner is shown for, once it has lasted LOST_AFTER_MS.
   const [lasted, setLasted] = useState<number | null>(null);
   useEffect(() => {
@@ -20,6 +21,17 @@ export function EngineLost() {
     const timer = setTimeout(() => setLasted(lostSince), Math.max(0, lostSince + LOST_AFTER_MS - Date.now()));
     return () => clearTimeout(timer);
   }, [lostSince]);
+  // A console started again answers at once, but never to this page's key: no waiting, no retrying.
+  if (restarted)
+    return (
+      <div className={styles.lost} role="alert" data-testid="engine-lost">
+        <strong>The console was started again.</strong> This page still holds the key of the console that stopped, and
+        every start makes a new one: load the page again to reconnect.{' '}
+        <button type="button" onClick={() => window.location.reload()}>
+          Reload page
+        </button>
+      </div>
+    );
   if (lostSince === null || lasted !== lostSince) return null;
   return (
     <div className={styles.lost} role="alert" data-testid="engine-lost">
