@@ -5,9 +5,15 @@
  * its key.
  */
 import { create } from 'zustand';
+import { createJSONStorage, persist } from 'zustand/middleware';
 
 /** The localStorage key: set once the presenter closed the demo. */
 export const DEMO_DISMISSED_KEY = 'cqc-demo-dismissed';
+/**
+ * The sessionStorage key of the ticks and marks: a reload mid-demo kept neither, so its ticked
+ * steps asked to be clicked again and its "Remove the 503" was gone (audit).
+ */
+export const DEMO_PROGRESS_KEY = 'cqc-demo-progress';
 
 /** The steps, in the order a presenter clicks them. */
 export const DEMO_STEPS = ['signIn', 'play', 'skip', 'pause', 'reports', 'retries'] as const;
@@ -67,34 +73,44 @@ function remember(): void {
   }
 }
 
-export const useDemoStore = create<DemoStore>((set) => ({
-  // Opened on a first run once the engine says it is one (firstRunKnown): not before, which would
-  // show it for a moment on a console where it was closed long ago.
-  open: false,
-  dismissed: !isFirstRun(),
-  firstRunKnown: (dismissedElsewhere) =>
-    set((s) => {
-      if (s.dismissed) return s;
-      if (!dismissedElsewhere) return { open: true };
-      remember();
-      return { dismissed: true, open: false };
+export const useDemoStore = create<DemoStore>()(
+  persist(
+    (set) => ({
+      // Opened on a first run once the engine says it is one (firstRunKnown): not before, which would
+      // show it for a moment on a console where it was closed long ago.
+      open: false,
+      dismissed: !isFirstRun(),
+      firstRunKnown: (dismissedElsewhere) =>
+        set((s) => {
+          if (s.dismissed) return s;
+          if (!dismissedElsewhere) return { open: true };
+          remember();
+          return { dismissed: true, open: false };
+        }),
+      folded: false,
+      setFolded: (folded) => set({ folded }),
+      done: {},
+      marks: {},
+      show: () => set({ open: true }),
+      hide: () => {
+        remember();
+        set({ open: false, dismissed: true });
+      },
+      toggle: () =>
+        set((s) => {
+          if (!s.open) return { open: true };
+          remember();
+          return { open: false, dismissed: true };
+        }),
+      tick: (step) => set((s) => (s.done[step] ? s : { done: { ...s.done, [step]: true } })),
+      mark: (change) => set((s) => ({ marks: { ...s.marks, ...change } })),
+      reset: () => set({ done: {}, marks: {} }),
     }),
-  folded: false,
-  setFolded: (folded) => set({ folded }),
-  done: {},
-  marks: {},
-  show: () => set({ open: true }),
-  hide: () => {
-    remember();
-    set({ open: false, dismissed: true });
-  },
-  toggle: () =>
-    set((s) => {
-      if (!s.open) return { open: true };
-      remember();
-      return { open: false, dismissed: true };
-    }),
-  tick: (step) => set((s) => (s.done[step] ? s : { done: { ...s.done, [step]: true } })),
-  mark: (change) => set((s) => ({ marks: { ...s.marks, ...change } })),
-  reset: () => set({ done: {}, marks: {} }),
-}));
+    {
+      name: DEMO_PROGRESS_KEY,
+      // Per tab: another tab, or a console started afresh, starts its own demo.
+      storage: createJSONStorage(() => sessionStorage),
+      partialize: (s) => ({ done: s.done, marks: s.marks }),
+    },
+  ),
+);

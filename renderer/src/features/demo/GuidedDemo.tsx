@@ -12,6 +12,7 @@ import { DEMO_STEPS, useDemoStore } from '../../stores/demo';
 import type { Api } from '../../api';
 import { useApi } from '../../api/context';
 import { DemoChecklist } from './DemoChecklist';
+import { DEMO_STORM_LABEL } from './demo-api';
 import styles from './demo.module.css';
 
 const DEMO_SHORTCUT = SHORTCUTS.find((s) => s.handledBy === 'the guided demo');
@@ -147,11 +148,16 @@ export function GuidedDemo() {
 
 /**
  * The demo's 503 storm is the demo's: closing the demo ends it. Left on, the next load on any
- * player failed long after the demo, the rule out of sight (audit).
+ * player failed long after the demo, the rule out of sight (audit). Found by its label too: a tab
+ * loaded again, or another tab, does not remember the rule it added (audit).
  */
 export function endDemoStorm(api: Api): void {
   const { ruleId } = useDemoStore.getState().marks;
-  if (!ruleId) return;
-  useDemoStore.getState().mark({ ruleId: undefined });
-  void api.call('faults.remove', { id: ruleId }).catch(() => undefined);
+  if (ruleId) useDemoStore.getState().mark({ ruleId: undefined });
+  void (async () => {
+    const rules = await api.call('faults.list', {}).catch(() => []);
+    const ids = new Set(rules.filter((rule) => rule.label === DEMO_STORM_LABEL).map((rule) => rule.id));
+    if (ruleId) ids.add(ruleId);
+    for (const id of ids) await api.call('faults.remove', { id }).catch(() => undefined);
+  })();
 }

@@ -12,6 +12,11 @@ export const DEMO_QUEUE_NAME = 'Demo queue';
 const DEMO_TRACKS = 20;
 /** The preset the last step injects (main/engine/faults/presets.ts). */
 export const DEMO_FAULT_PRESET = '503-storm';
+/**
+ * The label of the demo's own storm: closing the demo takes back the rules it names, whichever tab
+ * added them, and never the same preset a user added in the Faults area.
+ */
+export const DEMO_STORM_LABEL = '503 storm (guided demo)';
 
 /** A control call sent as `grantId`; an answer of 400 or more fails with what the API said. */
 export async function sendAs(
@@ -78,7 +83,9 @@ export async function playQueue(
 
 /** Injects the 503 storm and has the player send a refresh into it, which it then retries. */
 export async function injectAndTrigger(api: Api, playerId: string): Promise<string> {
-  const rule = await api.call('faults.applyPreset', { id: DEMO_FAULT_PRESET });
+  const preset = (await api.call('faults.presets', {})).find((p) => p.id === DEMO_FAULT_PRESET);
+  if (!preset) throw new Error(`the engine has no ${DEMO_FAULT_PRESET} preset`);
+  const rule = await api.call('faults.add', { ...preset.rule, label: DEMO_STORM_LABEL });
   await api.call('players.trigger', { id: playerId, request: 'refresh' });
   return rule.id;
 }
