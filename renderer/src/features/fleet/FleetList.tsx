@@ -26,7 +26,11 @@ export function FleetList({ fleets, loading = false, shownId, onShow }: FleetLis
 
   if (fleets.length === 0 && loading) return <p className="muted">Reading the kept fleets…</p>;
   if (fleets.length === 0)
-    return <p className="muted">None yet: each fleet started is kept here until ten more ended.</p>;
+    return (
+      <p className="muted">
+        None yet: each fleet started is kept here, in memory, until ten more ended or the console stops.
+      </p>
+    );
   return (
     <ul
       className={`${keptListClass} ${styles.fleets}`}

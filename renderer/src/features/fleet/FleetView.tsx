@@ -6,12 +6,18 @@ import { FLEET_REPORT_FORMATS_SHOWN, FleetDownloads } from './FleetDownloads';
 import { FleetCharts, FleetProgress } from './FleetLive';
 import { FleetLiveFaults } from './FleetLiveFaults';
 import { FleetEndpoints, FleetThresholds, FleetTotals, FleetViolations } from './FleetSummary';
+import { fleetState } from './fleet-list';
 import { useFleet, useStopFleet } from './queries';
+import type { FleetListItem } from '@engine-api/fleet-types';
 import styles from './FleetView.module.css';
 
 const STATUS_WORD = { running: 'playing', finished: 'finished', stopped: 'stopped' } as const;
 
-export function FleetView({ id }: { id: string }) {
+/**
+ * `listed`: the fleet as the list shows it. Its heading then says the list's word (passed, failed)
+ * once it ended: "finished" beside a "failed" badge read as two fleets (audit).
+ */
+export function FleetView({ id, listed }: { id: string; listed?: FleetListItem }) {
   const { data: report, error } = useFleet(id);
   const stop = useStopFleet();
   if (error)
@@ -30,7 +36,7 @@ export function FleetView({ id }: { id: string }) {
           <h2 id="fleet-title">
             Fleet {report.id}{' '}
             <span className={styles.status} data-testid="fleet-status">
-              {STATUS_WORD[report.status]}
+              {listed?.status === report.status ? fleetState(listed).word : STATUS_WORD[report.status]}
             </span>
           </h2>
           {running && (
