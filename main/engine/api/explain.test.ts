@@ -44,6 +44,12 @@ describe('explaining a refused input', () => {
       '/steps/1/type',
       'must be one of fault, faultRemove, faultMove, faultTrigger, trigger, queueEdit, clearFaults, action, command, clock, expect',
     ],
+    // A misspelt field, in words its writer reads (audit: "schema is false").
+    [
+      { type: 'expect', playerId: 'p', itemID: 'item-5' },
+      '/steps/1/itemID',
+      'is not a field this takes (unknown field: misspelt?)',
+    ],
   ])('a step %j is blamed at %s', (step, path, message) => {
     const problem = explainInput(save, scenario(step));
     expect(problem?.path).toBe(path);

@@ -106,12 +106,23 @@ export function explainAll(schema: TSchema, value: unknown, path = '', limit = I
   // this level itself: either way only its own errors are wanted.
   const errors = validatorOf(ownLevelOf(schema)).Errors(value);
   // This level's own errors (a required property missing) come after the deeper ones.
-  const own = errors.filter((e) => e.instancePath === '').map((e) => ({ path: path || '/', message: e.message }));
+  const own = errors.filter((e) => e.instancePath === '').map((e) => ({ path: path || '/', message: said(e.message) }));
   if (deeper.length) return [...deeper, ...own].slice(0, limit);
   // Nothing deeper to blame: the deepest of this level's own errors.
   const deepest = errors.reduce<(typeof errors)[number] | undefined>(
     (best, e) => (!best || e.instancePath.length > best.instancePath.length ? e : best),
     undefined,
   );
-  return [{ path: `${path}${deepest?.instancePath ?? ''}` || '/', message: deepest?.message ?? 'is not valid' }];
+  return [
+    { path: `${path}${deepest?.instancePath ?? ''}` || '/', message: deepest ? said(deepest.message) : 'is not valid' },
+  ];
+}
+
+/**
+ * The validator's message in the words of the one who wrote the input: a field the schema does not
+ * have is checked against the schema `false`, and "schema is false" said nothing of a misspelt
+ * `itemID` (audit).
+ */
+function said(message: string): string {
+  return message === 'schema is false' ? 'is not a field this takes (unknown field: misspelt?)' : message;
 }
