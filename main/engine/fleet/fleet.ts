@@ -24,7 +24,8 @@ import type { HttpTransport, PlayerExchange } from '../player/client.js';
 import { keepAliveTransport, type KeepAliveTransport } from '../player/http-transport.js';
 import type { LoadParams } from '../player/events.js';
 import { emptyByState, mergeShares, sumDeltas, type MergedShares } from './merge.js';
-import { FleetMetrics, latencyByEndpoint, newSketch, quantileOf, statsKey, summarize } from './metrics.js';
+import { FleetMetrics, latencyByEndpoint, newSketch, statsKey, summarize } from './metrics.js';
+import { latencyFigures } from './percentile.js';
 import { busyNote, timeNote } from './run-notes.js';
 import { PlayerShare, type ShareSnapshot } from './share.js';
 import { judge, type Threshold, type ThresholdFigures } from './thresholds.js';
@@ -217,8 +218,7 @@ export class Fleet {
     const report = this.report();
     const all = (this.merged ?? mergeShares([], this.sampler.samples)).all;
     return {
-      latencyAt: (q) => quantileOf(all, q),
-      maxLatency: all.count === 0 ? NaN : all.max,
+      ...latencyFigures(all),
       errorRate: report.totals.errorRate,
       counts: report.totals,
       requestsPerSecond: report.totals.requestsPerSecond,

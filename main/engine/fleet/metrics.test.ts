@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { PlayerExchange } from '../player/client.js';
-import { FleetMetrics, isError, newSketch, quantileOf, sampleOf, summarize } from './metrics.js';
+import { FleetMetrics, isError, newSketch, sampleOf, summarize } from './metrics.js';
+import { latencyFigures } from './percentile.js';
 import { judge, parseThresholds } from './thresholds.js';
 
 const exchange = (change: Partial<PlayerExchange>): PlayerExchange => ({
@@ -48,8 +49,7 @@ describe('latency percentiles', () => {
     return sketch;
   };
   const figures = (sketch: ReturnType<typeof newSketch>) => ({
-    latencyAt: (q: number) => quantileOf(sketch, q),
-    maxLatency: sketch.max,
+    ...latencyFigures(sketch),
     errorRate: 0,
     counts: { requests: sketch.count, errors: 0, transportErrors: 0, retries: 0, violations: 0 },
     requestsPerSecond: 1,

@@ -13,6 +13,7 @@ import type {
   LatencySummary,
 } from '../api/fleet-types.js';
 import type { PlayerExchange } from '../player/client.js';
+import { quantileOf } from './percentile.js';
 
 /** 1% relative error: a p99 of 250 ms is told within 2.5 ms, in a few KB a sketch. */
 export const SKETCH_ACCURACY = 0.01;
@@ -21,16 +22,7 @@ export function newSketch(): DDSketch {
   return new DDSketch({ relativeAccuracy: SKETCH_ACCURACY });
 }
 
-/**
- * The latency at quantile q, never outside the least and the most the sketch saw: its estimate is
- * within 1% of a value, and near either end that 1% crossed them (every request took 3,030 ms or
- * more, yet p99 read 3,011.6 and passed `p99<3020ms`; audit). The exact min and max are known.
- */
-export function quantileOf(sketch: DDSketch, q: number): number {
-  if (sketch.count === 0) return NaN;
-  return Math.min(sketch.max, Math.max(sketch.min, sketch.getValueAtQuantile(q)));
-}
-
+/** p50, p90 and p99 as k6 reads them (percentile.ts), to a tenth of a millisecond, and the exact max. */
 export function summarize(sketch: DDSketch): LatencySummary {
   if (sketch.count === 0) return { count: 0, p50: NaN, p90: NaN, p99: NaN, max: NaN };
   const at = (q: number) => Math.round(quantileOf(sketch, q) * 10) / 10;

@@ -10,7 +10,7 @@ import { FleetMetrics, MAX_TICKS } from './metrics.js';
 import { judge, parseThreshold, type ThresholdFigures } from './thresholds.js';
 
 const FIGURES: ThresholdFigures = {
-  latencyAt: (q) => q * 400,
+  latencyAt: (q) => ({ low: q * 400, high: q * 400 }),
   maxLatency: 900,
   errorRate: 0.004,
   counts: { requests: 5_000, errors: 20, transportErrors: 3, retries: 12, violations: 0 },

@@ -4,14 +4,19 @@
  * never throws: a bad expression is said back with what was expected.
  */
 import type { FleetThresholdResult } from '../api/fleet-types.js';
+import type { QuantileBounds } from './percentile.js';
 
 export type Operator = '<' | '<=' | '>' | '>=' | '==' | '!=';
 export type MetricKind = 'latency' | 'rate' | 'count' | 'perSecond';
 
 /** What a threshold reads of a fleet's figures. */
 export interface ThresholdFigures {
-  /** Latency at quantile q (0–1) of every request, wall ms; NaN with no request. */
-  latencyAt(q: number): number;
+  /**
+   * Where k6's p(q) (q 0–1) of every request's latency lies, wall ms (percentile.ts); NaN with no
+   * request. A bound from above reads the high, one from below the low: a latency sketch knows a
+   * percentile within 1%, and a threshold passes only where k6 would pass it.
+   */
+  latencyAt(q: number): QuantileBounds;
   maxLatency: number;
   /** Share of requests that failed (0–1). */
   errorRate: number;
@@ -114,6 +119,11 @@ function parseShape(expression: string): ParsedThreshold {
     if (unit !== '' && unit !== 'ms' && unit !== 's')
       return { ok: false, message: `threshold ${expression}: ${name} is a latency, in ms or s (e.g. ${name}<250ms)` };
     const factor = unit === 's' ? 1_000 : 1;
+    const fromBelow = operator === '>' || operator === '>=';
+    const percentile = (f: ThresholdFigures) => {
+      const { low, high } = f.latencyAt(q);
+      return fromBelow ? low : high;
+    };
     return {
       ok: true,
       threshold: {
@@ -121,7 +131,7 @@ function parseShape(expression: string): ParsedThreshold {
         kind: 'latency',
         bound: value,
         unit: unit === 's' ? 's' : 'ms',
-        read: (f) => (quantile ? f.latencyAt(q) : f.maxLatency) / factor,
+        read: (f) => (quantile ? percentile(f) : f.maxLatency) / factor,
       },
     };
   }
