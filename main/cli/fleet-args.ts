@@ -42,6 +42,9 @@ player's number). A line a second on stderr while it plays; at the end a summary
                       rps>50, requests>1000; repeatable
   --json F / --junit F / --html F   write the report (JUnit: one test case per threshold)
 
+Ctrl-C stops the fleet and reports it; a threshold it could not judge (stopped before it played)
+does not hold.
+
 Exit codes: 0 every threshold holds, 1 one does not, 2 a bad command line or a server that cannot
 be reached at all.`;
 

@@ -116,7 +116,10 @@ export interface FleetThresholdResult {
   /** The measured value, in the threshold's unit (ms, %, count, per second). */
   actual: number;
   unit: string;
-  /** Why it was not judged (the fleet never played: its server unreachable, its setup failed); `ok` is then false. */
+  /**
+   * Why it was not judged (the fleet never played: its server unreachable, its setup failed, or
+   * it was stopped before its first request); `ok` is then false.
+   */
   notJudged?: string;
 }
 
@@ -169,7 +172,10 @@ export interface FleetListItem {
   /** Wall time. */
   startedAt: number;
   finishedAt: number | null;
-  /** `pass` when every threshold held, `fail` when one did not, null while it plays or with none given. */
+  /**
+   * `pass` when every threshold held, `fail` when one did not (or the fleet could not reach its
+   * server or be set up), null while it plays, with none given, or with none judged (verdict.ts).
+   */
   verdict: 'pass' | 'fail' | null;
   thresholds: FleetThresholdResult[];
 }

@@ -30,6 +30,7 @@ import { busyNote, timeNote } from './run-notes.js';
 import { PlayerShare, type ShareSnapshot } from './share.js';
 import { judge, type Threshold, type ThresholdFigures } from './thresholds.js';
 import { TrafficSampler } from './traffic-sample.js';
+import { notJudgedWhy } from './verdict.js';
 import { timesLeft, type TimesLeft } from './shared-times.js';
 import type { MirroredRules } from './worker-protocol.js';
 import { LocalShare, WorkerShare, workerScript, type Share } from './workers.js';
@@ -93,6 +94,12 @@ export class Fleet {
   private thresholdResults: FleetReport['thresholds'] = [];
   private endedAtMs: number | null = null;
   private ending: Promise<void> | null = null;
+  /**
+   * Set the moment the end begins (a stop, the duration up, a failure), while `running` still
+   * holds until the last figures are in: what the start still had to do is then left undone,
+   * and a thread that ends because of the stop is no failure to start.
+   */
+  private stopping = false;
   private resolveDone!: () => void;
   readonly done = new Promise<void>((resolve) => (this.resolveDone = resolve));
 
@@ -123,6 +130,7 @@ export class Fleet {
 
   async start(): Promise<void> {
     const problem = await this.deps.probe?.();
+    if (this.stopping) return;
     if (problem) {
       this.error = { kind: 'unreachable', message: problem };
       await this.finish('finished');
@@ -130,24 +138,27 @@ export class Fleet {
     }
     const { input } = this.deps;
     try {
-      await this.deps.queues.prepare?.(input.players, () => this.running);
+      await this.deps.queues.prepare?.(input.players, () => !this.stopping);
     } catch (error) {
+      if (this.stopping) return;
       this.error = { kind: 'setup', message: `the players' queues could not be made: ${messageOf(error)}` };
       await this.finish('finished');
       return;
     }
-    if (!this.running) return;
+    if (this.stopping) return;
     const workers = this.spawnWorkers();
     // Known at once: a stop while they load ends them.
     this.shares = workers;
     try {
       await Promise.all(workers.map((w) => w.ready));
     } catch (error) {
+      // Stopped while they loaded: the stop ended them (audit V6 read that as a setup failure).
+      if (this.stopping) return;
       this.error = { kind: 'setup', message: `the fleet's worker threads could not start: ${messageOf(error)}` };
       await this.finish('finished');
       return;
     }
-    if (!this.running) return;
+    if (this.stopping) return;
     this.startedWall = this.deps.wall.now();
     const speed = input.speed ?? 1;
     this.clock.setSpeed(speed);
@@ -383,6 +394,7 @@ export class Fleet {
 
   private finish(status: 'finished' | 'stopped'): Promise<void> {
     this.ending ??= (async () => {
+      this.stopping = true;
       this.endedAtMs = Math.min(this.clock.now() - this.deps.startAt, this.deps.input.durationMs);
       for (const timer of this.timers) this.clock.clearTimeout(timer);
       this.timers.clear();
@@ -391,15 +403,15 @@ export class Fleet {
       const finals = await Promise.all(this.shares.map((s) => s.finish().catch(() => null)));
       const last = this.absorb(finals.map((f, i) => f ?? this.snapshots[i] ?? emptySnapshot()));
       // A fleet that never played measured nothing: its thresholds are not judged (zero errors of
-      // zero requests would otherwise read as a gate held).
-      const error = this.error;
-      this.thresholdResults = error
+      // zero requests would otherwise read as a gate held), and it says why (verdict.ts).
+      const why = notJudgedWhy({ status, error: this.error, requests: this.merged?.totals.requests ?? 0 });
+      this.thresholdResults = why
         ? this.deps.thresholds.map((t) => ({
             expression: t.expression,
             ok: false,
             actual: NaN,
             unit: t.unit,
-            notJudged: `not judged: ${error.message}`,
+            notJudged: `not judged: ${why}`,
           }))
         : judge(this.deps.thresholds, this.figures());
       this.status = status;

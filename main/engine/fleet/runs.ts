@@ -20,6 +20,7 @@ import { Fleet } from './fleet.js';
 import { baseUrlQueues, playerBaseUrl, probeServer, referenceQueues, type ReferenceQueues } from './queues.js';
 import { exportFleet } from './reports/export.js';
 import { parseThresholds } from './thresholds.js';
+import { fleetVerdict } from './verdict.js';
 
 export const MAX_KEPT_FLEETS = 10;
 
@@ -85,10 +86,9 @@ export class FleetRuns {
   /** Every kept fleet, newest first. */
   list(): FleetListItem[] {
     return [...this.fleets.values()].reverse().map((fleet) => {
-      const { id, status, startedAt, finishedAt, thresholds, options } = fleet.report();
-      const verdict =
-        status === 'running' || thresholds.length === 0 ? null : thresholds.every((t) => t.ok) ? 'pass' : 'fail';
-      return { id, status, players: options.players, startedAt, finishedAt, verdict, thresholds };
+      const report = fleet.report();
+      const { id, status, startedAt, finishedAt, thresholds, options } = report;
+      return { id, status, players: options.players, startedAt, finishedAt, verdict: fleetVerdict(report), thresholds };
     });
   }
 
