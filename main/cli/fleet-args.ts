@@ -86,7 +86,15 @@ export function faultsOf(spec: string): FleetFault[] {
     if (entry === null || typeof entry !== 'object')
       throw new UsageError(`--fault ${spec}: entry ${i + 1} is not an object`);
     // A bare rule is on for the whole run; `{ rule, startMs, durationMs }` for a while.
-    return ('rule' in entry ? entry : { rule: entry as FaultRuleInput }) as FleetFault;
+    if ('rule' in entry) return entry as FleetFault;
+    // A schedule beside a bare rule's own fields was dropped, and the rule acted for the whole
+    // run (audit): it belongs beside the rule, not in it.
+    const misplaced = ['startMs', 'durationMs'].filter((name) => name in entry);
+    if (misplaced.length)
+      throw new UsageError(
+        `--fault ${spec}: entry ${i + 1} has ${misplaced.join(' and ')} beside the rule's own fields; a rule for a while is {"rule": {…}, ${misplaced.map((name) => `"${name}": …`).join(', ')}}`,
+      );
+    return { rule: entry as FaultRuleInput };
   });
 }
 

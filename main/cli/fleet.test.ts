@@ -161,6 +161,14 @@ describe('cloud-queue-console fleet', () => {
       const syntax = await fleet('--players', '2', '--fault', broken);
       expect(syntax.code).toBe(2);
       expect(syntax.stderr).toMatch(/--fault .*broken\.json is not JSON: line 2, column 29: a property name/);
+      // A schedule written into a bare rule was dropped, and the rule acted all run long (audit).
+      const misplaced = join(dir, 'misplaced.json');
+      writeFileSync(misplaced, '{"target":"player","action":{"type":"status","status":503},"startMs":-5}');
+      const schedule = await fleet('--players', '2', '--fault', misplaced);
+      expect(schedule.code).toBe(2);
+      expect(schedule.stderr).toMatch(
+        /entry 1 has startMs beside the rule's own fields; a rule for a while is \{"rule"/,
+      );
       const huge = await fleet('--players', '2', '--fault', big);
       expect(huge.code).toBe(2);
       expect(huge.stderr).toMatch(/big\.json is 2,097,154 bytes; the command takes files of up to 1,048,576 bytes/);

@@ -92,6 +92,14 @@ describe('a fleet on the reference server', () => {
     const ramp = await admin(engine, 'POST', '/fleets', { players: 2, durationMs: 1_000, rampMs: 2_000 });
     expect(ramp.status).toBe(400);
     expect(JSON.stringify(ramp.body)).toMatch(/rampMs must not be longer than durationMs/);
+    // A fault due at the end or later would never act (audit).
+    const late = await admin(engine, 'POST', '/fleets', {
+      players: 1,
+      durationMs: 5_000,
+      faults: [{ rule: { target: 'player', action: { type: 'drop' } }, startMs: 5_000 }],
+    });
+    expect(late.status).toBe(400);
+    expect(JSON.stringify(late.body)).toMatch(/faults\/0\/startMs \(5000\) is not before durationMs \(5000\)/);
   });
 
   it("lists the fleets it keeps, newest first, with their thresholds' verdict", async () => {

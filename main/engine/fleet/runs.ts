@@ -45,6 +45,13 @@ export class FleetRuns {
     if (!parsed.ok) throw new EngineError('invalid_input', parsed.message);
     if ((input.rampMs ?? 0) > input.durationMs)
       throw new EngineError('invalid_input', 'rampMs must not be longer than durationMs: players due later never join');
+    // A fault due at or past the end never acts: a run that meant to test it would pass untested (audit).
+    const late = (input.faults ?? []).findIndex((fault) => (fault.startMs ?? 0) >= input.durationMs);
+    if (late !== -1)
+      throw new EngineError(
+        'invalid_input',
+        `faults/${late}/startMs (${input.faults![late]!.startMs}) is not before durationMs (${input.durationMs}): the rule would never act`,
+      );
     if (input.baseUrl !== undefined) {
       const url = URL.canParse(playerBaseUrl(input.baseUrl, 1)) ? new URL(playerBaseUrl(input.baseUrl, 1)) : null;
       if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:'))
