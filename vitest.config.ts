@@ -80,6 +80,7 @@ export const MOCKING_FILES = ['main/engine/bundles/round-trip.test.ts'];
  */
 export const TIMING_FILES = [
   'main/engine/admin/body-limits.test.ts',
+  'main/engine/admin/many-values.test.ts',
   'main/engine/cloud-queue/large-queue.test.ts',
   'main/engine/cloud-queue/staged-writes.test.ts',
   'main/engine/login/endpoints/sign-in-hashing.test.ts',

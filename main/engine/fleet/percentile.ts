@@ -3,7 +3,7 @@
  * reports (JSON, HTML, JUnit) and the thresholds all take `pN` from here, from the DDSketch the
  * shares' sketches merged into (merge.ts; a worker's sketch crosses bin by bin, sketch-wire.ts).
  *
- * The definition is k6's, as the thresholds are in k6's style (CONTRACT §10): a trend's p(N) is
+ * The definition is k6's, as the thresholds are in k6's style (docs/fleet.md): a trend's p(N) is
  * the sorted values' rank N% × (n − 1), interpolated linearly between the two closest ranks
  * (k6's `TrendSink.P`, metrics/sink.go), one value when there is one. The lower rank alone, as
  * the sketch's own `getValueAtQuantile` reads it, let one slow request of 38 pass `p99<500ms`
@@ -18,7 +18,6 @@
  * reads the low, for the same reason.
  */
 import type { DDSketch } from '@datadog/sketches-js';
-import type { ThresholdFigures } from './thresholds.js';
 
 /** Where k6's p(N) of the requests a sketch saw lies: at least `low`, at most `high`. */
 export interface QuantileBounds {
@@ -50,7 +49,7 @@ export function quantileOf(sketch: DDSketch, q: number): number {
 }
 
 /** What the thresholds read of the fleet's latency: its percentiles as bounds, and the exact max. */
-export function latencyFigures(all: DDSketch): Pick<ThresholdFigures, 'latencyAt' | 'maxLatency'> {
+export function latencyFigures(all: DDSketch): { latencyAt(q: number): QuantileBounds; maxLatency: number } {
   return { latencyAt: (q) => quantileBounds(all, q), maxLatency: all.count === 0 ? NaN : all.max };
 }
 
