@@ -5,7 +5,7 @@
  */
 import { isObject } from '../api/is-object.js';
 import type { ScenarioStep } from '../api/scenario-types.js';
-import { TOKEN_REF } from '../journal/secrets.js';
+import { TOKEN_REF, UNKNOWN_TOKEN } from '../journal/secrets.js';
 import type { JournaledControlCall } from '../journal/types.js';
 
 export interface QueueRef {
@@ -28,6 +28,13 @@ export interface ControlStepDeps {
 export class ControlSteps {
   private readonly sessions = new Map<string, string>();
   private readonly sessionQueue = new Map<string, QueueRef>();
+  /**
+   * Sessions last loaded with a token of no queue of this console: the bundle does not carry it,
+   * so the replay's load is refused, and every later call of the session answers as on a session
+   * with nothing loaded. None of their answers is checked: a bundle never expects what it cannot
+   * cause, and each was a FAIL of the replay, not of the console (audit).
+   */
+  private readonly unloadable = new Set<string>();
   private readonly byId: Map<string, QueueRef>;
 
   constructor(private readonly deps: ControlStepDeps) {
@@ -62,6 +69,10 @@ export class ControlSteps {
       } else if (sessionId) {
         queue = this.sessionQueue.get(sessionId);
       }
+      if (sessionId && typeof record.queueBaseUrl === 'string') {
+        if (record.httpAuthorization === UNKNOWN_TOKEN) this.unloadable.add(sessionId);
+        else this.unloadable.delete(sessionId);
+      }
       if (typeof record.httpAuthorization === 'string') {
         const owner = TOKEN_REF.exec(record.httpAuthorization)?.[1];
         const ref = owner ? this.byId.get(owner) : undefined;
@@ -69,7 +80,10 @@ export class ControlSteps {
       }
       if ('itemId' in record) record.itemId = this.itemRef(queue, record.itemId);
     }
-    const step: ScenarioStep = { type: 'command', method: 'POST', path, expectStatus: call.status };
+    const step: ScenarioStep =
+      sessionId && this.unloadable.has(sessionId)
+        ? { type: 'command', method: 'POST', path }
+        : { type: 'command', method: 'POST', path, expectStatus: call.status };
     if (body !== undefined) step.body = body;
     if (SESSION_CREATE.test(path) && call.sessionId) {
       if (!this.sessions.has(call.sessionId)) this.sessions.set(call.sessionId, `session${this.sessions.size + 1}`);

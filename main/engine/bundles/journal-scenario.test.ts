@@ -100,6 +100,15 @@ describe('a scenario built from the journal', () => {
         status: 200,
         sender: 'client-1',
       },
+      {
+        kind: 'control',
+        seq: 2,
+        at: T0 + 2_050,
+        method: 'POST',
+        path: '/api/v1/playbackSessions/s-1/playbackSession/skipNext',
+        status: 200,
+        sender: 'client-1',
+      },
     ];
     const transitions = [
       t('player-kitchen', T0 + 500, 'load-begins', 'IDLE', 'command'),
@@ -108,6 +117,15 @@ describe('a scenario built from the journal', () => {
     ];
     const { steps, notes } = build(calls, transitions);
     expect(steps.at(-1)).toEqual({ type: 'expect', playerId: 'player-kitchen', transitions: ['load-begins'] });
+    // Neither the load nor the later skip of its session can answer as it did: their answers are
+    // not expected (each made every such bundle fail its replay, audit).
+    const commands = steps.filter((step) => step.type === 'command' && step.path.includes('playbackSession/'));
+    expect(
+      commands.map((step) => [step.type === 'command' && step.path.split('/').at(-1), 'expectStatus' in step]),
+    ).toEqual([
+      ['loadCloudQueue', false],
+      ['skipNext', false],
+    ]);
     // Cut short: where it ended is not the replay's to reach.
     expect(notes).toContainEqual(
       expect.stringMatching(

@@ -119,7 +119,7 @@ export function scenarioFromJournal(input: JournalScenarioInput): JournalScenari
         cut(
           call.at,
           '*',
-          `${call.method} ${call.path} sent a token of no queue of this console, which the bundle does not carry`,
+          `${call.method} ${call.path} sent a token of no queue of this console, which the bundle does not carry: neither its answer nor those of the later calls of its session are checked`,
         );
       }
       steps.push(...waitingAtExport(call, control.stepsOf(call)));
