@@ -30,6 +30,7 @@ import { newestRows, type StoredTrafficEntry } from '../traffic/log/index.js';
 import type { BundleDeps } from './deps.js';
 import { faultRuleInput, scenarioFromJournal, type Cut, type SpanRequest } from './journal-scenario.js';
 import { queueIdsCalled, queueIdsUsed } from './queues-used.js';
+import { reachBack } from './reach-back.js';
 
 export const DEFAULT_EXPORT_LIMIT = 5_000;
 
@@ -64,14 +65,12 @@ export async function exportBundle(deps: BundleDeps, input: BundleExportInput): 
     ? entries.reduce((min, e) => Math.min(min, e.at), Infinity)
     : (journal[0]?.at ?? clock.now);
   const to = filtered ? entries.reduce((max, e) => Math.max(max, e.at), first) : clock.now;
-  // A replay starts with its players idle: the span reaches back to when each player busy at its
-  // first entry left idle (its load), so that the calls it then got (a skip, a seek) meet the
-  // state they met. Cut at the first entry, a filtered or limited export's skipToItem met an idle
-  // player in the replay and failed. The HAR keeps the entries asked for.
-  const from = reachBack(transitions, first, to);
+  // A replay starts with its players idle: the span reaches back to the call that loaded each
+  // player busy at its first entry (reach-back.ts). The HAR keeps the entries asked for.
+  const from = reachBack(transitions, [...journal, ...deps.journal.pendingEntries()], first, to);
   if (from < first)
     notes.push(
-      `the span reaches back to ${new Date(from).toISOString()} (engine time), when a player busy at its first entry left idle: a replay starts with its players idle`,
+      `the span reaches back to ${new Date(from).toISOString()} (engine time), to the load of a player busy at its first entry: a replay starts with its players idle`,
     );
   const calls: JournalEntry[] = journal.filter((call) => call.at >= from && call.at <= to);
   const cuts: Cut[] = [];
@@ -207,30 +206,6 @@ export async function exportBundle(deps: BundleDeps, input: BundleExportInput): 
     notes: [...notes, ...built.notes],
     har,
   };
-}
-
-/**
- * The earliest time at or before `first` from which every player busy at `first` that the span
- * moves (a transition between `first` and `to`) can be replayed: the last time each left IDLE
- * before `first`. A player the span leaves alone plays no part in it, however busy (a shared
- * console's other players would stretch a two-entry export back over hours); one whose record
- * does not reach that far is left as it is (its checks are cut, as before).
- */
-export function reachBack(
-  transitions: readonly { playerId: string; at: number; from: string; to: string }[],
-  first: number,
-  to: number,
-): number {
-  const moved = new Set(transitions.filter((t) => t.at >= first && t.at <= to).map((t) => t.playerId));
-  const leftIdle = new Map<string, number | null>();
-  for (const t of transitions) {
-    if (t.at >= first || !moved.has(t.playerId)) continue;
-    if (t.from === 'IDLE' && t.to !== 'IDLE') leftIdle.set(t.playerId, t.at);
-    else if (t.to === 'IDLE') leftIdle.set(t.playerId, null);
-  }
-  let from = first;
-  for (const at of leftIdle.values()) if (at !== null) from = Math.min(from, at);
-  return from;
 }
 
 /** The players' own requests of the span (target `player`), oldest first: what `requests` expectations are made of. */

@@ -194,6 +194,42 @@ describe('a repro bundle of any workbench session', () => {
   );
 });
 
+describe('a repro bundle cut after its load (the newest entries, or the traffic log cleared)', () => {
+  it(
+    'replays to PASS on another fresh console: its span reaches back to the load call',
+    async () => {
+      // The load's window answers an engine second late, so that the player leaves idle after the
+      // call that loaded it began (audit V1: a span cut there left the load out).
+      const cutArb = fc.oneof(fc.record({ limit: fc.integer({ min: 1, max: 40 }) }), fc.constant('cleared' as const));
+      await fc.assert(
+        fc.asyncProperty(setupArb, actionsArb(KINDS), cutArb, async (setup, actions, cut) => {
+          const source = await freshConsole();
+          let bundle: ReproBundle;
+          try {
+            const bench = await playingOnKitchen(source, { ...setup, loadLatencyMs: 1_000 });
+            if (cut === 'cleared') await source.commands.run('traffic.clear');
+            for (const action of actions) await perform(bench, action);
+            bundle = await source.commands.run('bundles.export', cut === 'cleared' ? {} : cut);
+          } finally {
+            await source.close();
+          }
+          // A span that moved no player (the log cleared, then only polls) holds no load to reach
+          // back to: refused as checking nothing, as the docs say, rather than run to a verdict.
+          if (!bundle.scenario.steps.some((step) => step.type === 'expect')) {
+            await expect(replay(bundle)).rejects.toThrow(/checks nothing/);
+            return;
+          }
+          const { report, notes } = await replay(bundle);
+          expect(report.passed, explain(actions, report, [...bundle.notes, ...notes])).toBe(true);
+        }),
+        // Each sequence costs about 4 s of wall time: the slow load waits out its latency twice.
+        { ...params, numRuns: Math.max(1, Math.round(RUNS / 20)) },
+      );
+    },
+    Math.max(120_000, RUNS * 1_000),
+  );
+});
+
 describe('a bundle exported by 0.1.0', () => {
   it.each(['v1-storm-send-now.json', 'v1-rule-removed.json'])(
     '%s runs with `run FILE`: exit 0, its notes saying what it cannot replay',

@@ -47,6 +47,8 @@ export interface QueueSetup {
   durations: number[];
   limitedSkips: boolean;
   notifyUserIntent: boolean;
+  /** Engine time the load's window takes to answer (a latency rule): the player leaves idle that long after its load call began. */
+  loadLatencyMs?: number;
 }
 
 /** A console with its clock on a wall that never moves: engine time moves only by `advance`. */
@@ -80,11 +82,25 @@ export async function playingOnKitchen(engine: Engine, setup: QueueSetup): Promi
   if (session.status !== 200)
     throw new Error(`createSession answered ${session.status}: ${JSON.stringify(session.body)}`);
   const sessionId = (session.body as { sessionId: string }).sessionId;
-  const load = await engine.commands.run('control.send', {
+  if (setup.loadLatencyMs)
+    await engine.commands.run('faults.add', {
+      target: 'cloudQueue',
+      match: { path: '/itemWindow', reason: 'load' },
+      action: { type: 'latency', ms: setup.loadLatencyMs },
+      times: 1,
+      label: 'slow load',
+    });
+  // Not awaited first: a slow load answers only once the clock moves.
+  const loading = engine.commands.run('control.send', {
     method: 'POST',
     path: `/api/v1/playbackSessions/${sessionId}/playbackSession:1/loadCloudQueue`,
     body: { queueBaseUrl: queue.queueBaseUrl, httpAuthorization: queue.httpAuthorization, playOnCompletion: true },
   });
+  if (setup.loadLatencyMs) {
+    await engine.clock.advance(0);
+    await engine.commands.run('clock.set', { advanceMs: setup.loadLatencyMs });
+  }
+  const load = await loading;
   if (load.status !== 200) throw new Error(`loadCloudQueue answered ${load.status}: ${JSON.stringify(load.body)}`);
   await engine.commands.run('clock.set', { advanceMs: 1_000 });
   const bench = { engine, queue, sessionId };
