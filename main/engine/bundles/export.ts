@@ -29,6 +29,7 @@ import { TRANSITIONS_KEPT_PER_PLAYER } from '../store/repositories/player-transi
 import { newestRows, type StoredTrafficEntry } from '../traffic/log/index.js';
 import type { BundleDeps } from './deps.js';
 import { faultRuleInput, scenarioFromJournal, type Cut, type SpanRequest } from './journal-scenario.js';
+import { sinceConsoleStart } from './console-start.js';
 import { queueIdsCalled, queueIdsUsed } from './queues-used.js';
 import { reachBack } from './reach-back.js';
 
@@ -67,21 +68,18 @@ export async function exportBundle(deps: BundleDeps, input: BundleExportInput): 
   const to = filtered ? entries.reduce((max, e) => Math.max(max, e.at), first) : clock.now;
   // A replay starts with its players idle: the span reaches back to the call that loaded each
   // player busy at its first entry (reach-back.ts). The HAR keeps the entries asked for.
-  const from = reachBack(transitions, [...journal, ...deps.journal.pendingEntries()], first, to);
-  if (from < first)
+  const reached = reachBack(transitions, [...journal, ...deps.journal.pendingEntries()], first, to);
+  // A span that began before the console started begins at the start (console-start.ts).
+  const sinceStart = sinceConsoleStart(transitions, reached, to, deps.journal.startedAt);
+  const from = sinceStart.from;
+  if (from === reached && from < first)
     notes.push(
       `the span reaches back to ${new Date(from).toISOString()} (engine time), to the load of a player busy at its first entry: a replay starts with its players idle`,
     );
   const calls: JournalEntry[] = journal.filter((call) => call.at >= from && call.at <= to);
   const cuts: Cut[] = [];
   const lost = deps.journal.lostBefore();
-  if (from < deps.journal.startedAt) {
-    cuts.push({
-      at: from,
-      playerId: '*',
-      why: `the console started at ${new Date(deps.journal.startedAt).toISOString()} (engine time), within the span, and the calls before that were not journaled`,
-    });
-  }
+  notes.push(...sinceStart.notes);
   if (lost !== null && lost >= from)
     cuts.push({
       at: from,
