@@ -16,9 +16,23 @@ export type ScenarioStep =
   /** Moves the rule an earlier `fault` step named to `toIndex` in the matching order (0: first). */
   | { type: 'faultMove'; rule: string; toIndex: number }
   /** Sends the request the named rule waits for ("Trigger now"), from `playerId` or the rule's first player. */
-  | { type: 'faultTrigger'; rule: string; playerId?: string; expectError?: boolean; pendingAtExport?: boolean }
+  | {
+      type: 'faultTrigger';
+      rule: string;
+      playerId?: string;
+      expectError?: boolean;
+      pendingAtExport?: boolean;
+      outcomeNotChecked?: string;
+    }
   /** Makes a player send a request now ("Send now"): `POST /players/{id}/trigger`. `expectError`: the player must refuse. */
-  | { type: 'trigger'; playerId: string; request: TriggerRequest; expectError?: boolean; pendingAtExport?: boolean }
+  | {
+      type: 'trigger';
+      playerId: string;
+      request: TriggerRequest;
+      expectError?: boolean;
+      pendingAtExport?: boolean;
+      outcomeNotChecked?: string;
+    }
   /**
    * Edits a queue as the Queues area does, with the command's own input (`${queue1.id}`,
    * `${queue1.item-3}` for the queue and its items); `saveItemIds` names the ids of the items the
@@ -38,7 +52,14 @@ export type ScenarioStep =
   /** Removes every fault rule. */
   | { type: 'clearFaults' }
   /** A user action at a player, as from its buttons. `expectError`: the player must refuse it. */
-  | { type: 'action'; playerId: string; action: PlayerAction; expectError?: boolean; pendingAtExport?: boolean }
+  | {
+      type: 'action';
+      playerId: string;
+      action: PlayerAction;
+      expectError?: boolean;
+      pendingAtExport?: boolean;
+      outcomeNotChecked?: string;
+    }
   /**
    * A control API call with the console's token, as an integration would make it. `${name}` in the
    * path or body is replaced by a saved value or a service URL (`${cloudQueue}`, …); `save` keeps
@@ -52,6 +73,12 @@ export type ScenarioStep =
       expectStatus?: number;
       save?: Record<string, string>;
       pendingAtExport?: boolean;
+      /**
+       * Why the step's outcome is not checked (on a command, action, trigger or faultTrigger): a
+       * bundle's call after a load with a token it does not carry meets a player with nothing
+       * loaded, and a bundle never expects what it cannot cause.
+       */
+      outcomeNotChecked?: string;
     }
   /** Changes the engine clock: speed, and/or a jump that runs every timer due on the way. */
   | { type: 'clock'; speed?: number; advanceMs?: number }

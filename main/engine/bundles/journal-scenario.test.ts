@@ -109,6 +109,14 @@ describe('a scenario built from the journal', () => {
         status: 200,
         sender: 'client-1',
       },
+      {
+        kind: 'command',
+        seq: 3,
+        at: T0 + 2_060,
+        name: 'players.act',
+        input: { id: 'player-kitchen', action: 'skipNext' },
+        ok: true,
+      },
     ];
     const transitions = [
       t('player-kitchen', T0 + 500, 'load-begins', 'IDLE', 'command'),
@@ -126,6 +134,11 @@ describe('a scenario built from the journal', () => {
       ['loadCloudQueue', false],
       ['skipNext', false],
     ]);
+    // Nor the player's own button after it: which player the session moved, the journal does not say.
+    expect(steps.find((step) => step.type === 'action')).toMatchObject({
+      action: 'skipNext',
+      outcomeNotChecked: expect.stringMatching(/^a player was loaded with a token of no queue/),
+    });
     // Cut short: where it ended is not the replay's to reach.
     expect(notes).toContainEqual(
       expect.stringMatching(

@@ -183,6 +183,28 @@ describe('journal steps in a scenario', () => {
     expect(JSON.stringify(saved.body)).toContain('/steps/0 uses ${nope}');
   });
 
+  it('makes a call whose answer it does not check, and says why, where the bundle cannot make it as it was', async () => {
+    const call = {
+      type: 'command' as const,
+      method: 'POST' as const,
+      path: '/api/v1/playbackSessions/no-such-session/playbackSession:1/skipNext',
+    };
+    const unchecked = await runSteps([
+      { type: 'clearFaults' },
+      { ...call, outcomeNotChecked: 'its session was loaded with a token the bundle does not carry' },
+    ]);
+    expect(unchecked.passed).toBe(true);
+    expect(unchecked.steps[1]!.message).toMatch(
+      /answered 404, expected 200.*\(not checked: its session was loaded with a token the bundle does not carry\)$/,
+    );
+    const checked = await runSteps([
+      { type: 'clearFaults' },
+      call,
+      { type: 'expect', playerId: 'player-kitchen', state: 'IDLE' },
+    ]);
+    expect(checked.passed).toBe(false);
+  });
+
   it('refuses a scenario whose step names a rule no fault step before it named, before it runs (400)', async () => {
     const saved = await admin(engine, 'POST', '/scenarios', {
       name: 'unknown ref',

@@ -88,8 +88,11 @@ export async function runScenario(scenario: Scenario, deps: ScenarioDeps): Promi
         announce(results.at(-1)!, false);
         continue;
       }
-      // A call the bundle saw still waiting: made as it was, its outcome not the run's to judge.
-      const unjudged = 'pendingAtExport' in step && step.pendingAtExport === true;
+      // A call the bundle saw still waiting, or one it cannot make as it was made: made as it can
+      // be, its outcome not the run's to judge.
+      const why = 'outcomeNotChecked' in step ? step.outcomeNotChecked : undefined;
+      const unjudged = ('pendingAtExport' in step && step.pendingAtExport === true) || why !== undefined;
+      const notChecked = why ?? 'still waiting when the bundle was exported';
       try {
         const outcome = await runStep(
           step,
@@ -105,7 +108,7 @@ export async function runScenario(scenario: Scenario, deps: ScenarioDeps): Promi
             : { index, type: step.type, status: 'passed', message: 'waiting for engine time', waiting: true };
         results.push(result);
         if (typeof outcome !== 'string')
-          waiting.push(watch(outcome.work, result, () => announce(result, true), unjudged));
+          waiting.push(watch(outcome.work, result, () => announce(result, true), unjudged ? notChecked : null));
         announce(result, false);
       } catch (error) {
         if (unjudged) {
@@ -113,7 +116,7 @@ export async function runScenario(scenario: Scenario, deps: ScenarioDeps): Promi
             index,
             type: step.type,
             status: 'passed',
-            message: `${messageOf(error)} (not checked: still waiting when the bundle was exported)`,
+            message: `${messageOf(error)} (not checked: ${notChecked})`,
           });
           announce(results.at(-1)!, false);
           continue;
@@ -135,8 +138,8 @@ export async function runScenario(scenario: Scenario, deps: ScenarioDeps): Promi
     if (waiting.length) await deps.clock.advance(0);
     for (const w of waiting.filter((w) => !w.ended)) {
       delete w.result.waiting;
-      if (w.unjudged) {
-        w.result.message = 'still waiting when the run ended, as it was when the bundle was exported';
+      if (w.unjudged !== null) {
+        w.result.message = `still waiting when the run ended (not checked: ${w.unjudged})`;
         announce(w.result, true);
         continue;
       }
@@ -191,13 +194,18 @@ function restore(found: FoundConsole, deps: ScenarioDeps): ScenarioReport['resto
 interface WaitingStep {
   result: ScenarioStepResult;
   ended: boolean;
-  /** Its outcome is not judged (`pendingAtExport`): a refusal or no end at all passes. */
-  unjudged: boolean;
+  /** Why its outcome is not judged (`pendingAtExport`, `outcomeNotChecked`): a refusal or no end at all passes; null: judged. */
+  unjudged: string | null;
   /** Set when the run ends: what the work does after that (the clock put back runs it on) is not the run's. */
   closed: boolean;
 }
 
-function watch(work: Promise<string>, result: ScenarioStepResult, settled: () => void, unjudged = false): WaitingStep {
+function watch(
+  work: Promise<string>,
+  result: ScenarioStepResult,
+  settled: () => void,
+  unjudged: string | null = null,
+): WaitingStep {
   const entry: WaitingStep = { result, ended: false, closed: false, unjudged };
   const settle = (change: Partial<ScenarioStepResult>): void => {
     if (entry.closed) return;
@@ -210,8 +218,8 @@ function watch(work: Promise<string>, result: ScenarioStepResult, settled: () =>
       (message) => settle({ message: `${message} (once the clock moved)` }),
       (error: unknown) =>
         settle(
-          unjudged
-            ? { message: `${messageOf(error)} (not checked: still waiting when the bundle was exported)` }
+          unjudged !== null
+            ? { message: `${messageOf(error)} (not checked: ${unjudged})` }
             : { status: 'failed', message: messageOf(error) },
         ),
     )

@@ -61,6 +61,9 @@ void sameEdits;
  * its rule would otherwise be dropped without a word, and the check it meant with it (a false
  * PASS). A rule's own fields are its schema's to judge.
  */
+/** Why a step's outcome is not checked (a bundle's, where it cannot cause it). */
+const NotChecked = Type.String({ minLength: 1, maxLength: 300 });
+
 const Step = <Properties extends Parameters<typeof Type.Object>[0]>(properties: Properties) =>
   Type.Object(properties, { additionalProperties: false });
 
@@ -78,6 +81,7 @@ export const ScenarioStepSchema = Type.Union([
     playerId: Type.Optional(Type.String({ minLength: 1 })),
     expectError: Type.Optional(Type.Boolean()),
     pendingAtExport: Type.Optional(Type.Boolean()),
+    outcomeNotChecked: Type.Optional(NotChecked),
   }),
   Step({
     type: Type.Literal('trigger'),
@@ -85,6 +89,7 @@ export const ScenarioStepSchema = Type.Union([
     request: TriggerRequestSchema,
     expectError: Type.Optional(Type.Boolean()),
     pendingAtExport: Type.Optional(Type.Boolean()),
+    outcomeNotChecked: Type.Optional(NotChecked),
   }),
   Step({
     type: Type.Literal('queueEdit'),
@@ -100,6 +105,7 @@ export const ScenarioStepSchema = Type.Union([
     action: PlayerActionSchema,
     expectError: Type.Optional(Type.Boolean()),
     pendingAtExport: Type.Optional(Type.Boolean()),
+    outcomeNotChecked: Type.Optional(NotChecked),
   }),
   Step({
     type: Type.Literal('command'),
@@ -109,6 +115,7 @@ export const ScenarioStepSchema = Type.Union([
     expectStatus: Type.Optional(Type.Integer({ minimum: 100, maximum: 599 })),
     save: Type.Optional(Type.Record(Type.String(), Type.String())),
     pendingAtExport: Type.Optional(Type.Boolean()),
+    outcomeNotChecked: Type.Optional(NotChecked),
   }),
   Step({
     type: Type.Literal('clock'),
