@@ -208,6 +208,8 @@ describe('run refuses what it cannot run safely', () => {
     const { code, stderr } = await runCli('run', writeJson('tricky.json', loadingFrom(url(host))));
     expect(code).toBe(2);
     expect(stderr).toContain(`--allow-host ${host}`);
+    // Each step's host named once, whichever way it was read.
+    expect(stderr.split(`step 2 (command): http://${host}`)).toHaveLength(2);
     expect(calls).toBe(0);
   });
 

@@ -46,7 +46,9 @@ export function refuseOutsideHosts(
     for (const text of stringsIn(step)) {
       for (const url of urlsIn(text, urls)) {
         if (own.has(url.host) || allowedSet.has(url.host) || allowedSet.has(url.hostname)) continue;
-        outside.push(`step ${index + 1} (${step.type}): ${url.origin}`);
+        // The value whole and a URL inside it may be the same URL: named once.
+        const line = `step ${index + 1} (${step.type}): ${url.origin}`;
+        if (!outside.includes(line)) outside.push(line);
       }
     }
   });
