@@ -40,6 +40,8 @@ export function refuseOutsideHosts(
   const own = ownHosts(urls);
   const allowedSet = new Set(allowed);
   const outside: string[] = [];
+  // Kept apart to name each once in constant time: a file of 40,000 URLs took 47 s with a list (review).
+  const named = new Set<string>();
   steps.forEach((step, index) => {
     // A queue edit's URLs are the items' content (a track's mediaUrl): the console calls none of them.
     if (step.type === 'queueEdit') return;
@@ -48,7 +50,9 @@ export function refuseOutsideHosts(
         if (own.has(url.host) || allowedSet.has(url.host) || allowedSet.has(url.hostname)) continue;
         // The value whole and a URL inside it may be the same URL: named once.
         const line = `step ${index + 1} (${step.type}): ${url.origin}`;
-        if (!outside.includes(line)) outside.push(line);
+        if (named.has(line)) continue;
+        named.add(line);
+        outside.push(line);
       }
     }
   });

@@ -525,6 +525,21 @@ describe('bad scenarios', () => {
       ],
       /step 2 \(expect player-kitchen\) names nothing to check/,
     ],
+    [
+      // A call whose outcome is not judged fails on nothing (review).
+      'only calls whose outcomes are not checked',
+      [
+        { type: 'clearFaults' },
+        {
+          type: 'command',
+          method: 'POST',
+          path: '/api/v1/playbackSessions/s/playbackSession:1/pause',
+          outcomeNotChecked: 'a player was loaded with a token of no queue of this console',
+        },
+        { type: 'action', playerId: 'player-kitchen', action: 'pause', pendingAtExport: true },
+      ],
+      /scenario x: checks nothing: none of its 3 steps/,
+    ],
   ])('a run of %s is refused (400), never a PASS that says nothing', async (_what, steps, message) => {
     const saved = await save({ name: 'x', steps: steps as ScenarioStep[] });
     const clock = (await admin(engine, 'GET', '/clock')).body;
