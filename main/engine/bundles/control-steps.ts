@@ -33,12 +33,15 @@ export class ControlSteps {
   private readonly sessions = new Map<string, string>();
   private readonly sessionQueue = new Map<string, QueueRef>();
   /**
-   * Sessions last loaded with a token of no queue of this console: the bundle does not carry it,
-   * so the replay's load is refused, and every later call of the session answers as on a session
-   * with nothing loaded. None of their answers is checked: a bundle never expects what it cannot
-   * cause, and each was a FAIL of the replay, not of the console (audit).
+   * Whether the last load that went through carried a token of no queue of this console: the
+   * bundle does not carry it, so the replay's load is refused, and what follows (the session's
+   * calls, its group's, a player's buttons) meets nothing loaded; which player the session moved,
+   * the journal does not say. None of their outcomes is checked until a load the bundle can make
+   * goes through: a bundle never expects what it cannot cause, and each was a FAIL of the replay,
+   * not of the console (audit). A load that failed in the source (a wrong token tried on purpose)
+   * fails in the replay too, and stays checked.
    */
-  private readonly unloadable = new Set<string>();
+  unloaded = false;
   private readonly byId: Map<string, QueueRef>;
 
   constructor(private readonly deps: ControlStepDeps) {
@@ -73,10 +76,8 @@ export class ControlSteps {
       } else if (sessionId) {
         queue = this.sessionQueue.get(sessionId);
       }
-      if (sessionId && typeof record.queueBaseUrl === 'string') {
-        if (record.httpAuthorization === UNKNOWN_TOKEN) this.unloadable.add(sessionId);
-        else this.unloadable.delete(sessionId);
-      }
+      if (typeof record.queueBaseUrl === 'string' && call.status >= 200 && call.status < 300)
+        this.unloaded = record.httpAuthorization === UNKNOWN_TOKEN;
       if (typeof record.httpAuthorization === 'string') {
         const owner = TOKEN_REF.exec(record.httpAuthorization)?.[1];
         const ref = owner ? this.byId.get(owner) : undefined;
@@ -84,8 +85,9 @@ export class ControlSteps {
       }
       if ('itemId' in record) record.itemId = this.itemRef(queue, record.itemId);
     }
+    // A new session is the group's to make whatever is loaded: its answer stays checked.
     const step: ScenarioStep =
-      sessionId && this.unloadable.has(sessionId)
+      this.unloaded && !SESSION_CREATE.test(path)
         ? { type: 'command', method: 'POST', path, outcomeNotChecked: UNLOADABLE_NOTE }
         : { type: 'command', method: 'POST', path, expectStatus: call.status };
     if (body !== undefined) step.body = body;

@@ -147,6 +147,46 @@ describe('a scenario built from the journal', () => {
     );
   });
 
+  it('checks again once a load it can make went through, and keeps a load that failed in the source checked', () => {
+    const control = (seq: number, path: string, status: number, body?: unknown): JournalEntry => ({
+      kind: 'control',
+      seq,
+      at: T0 + 1_000 * seq,
+      method: 'POST',
+      path,
+      ...(body === undefined ? {} : { body }),
+      status,
+      sender: 'client-1',
+    });
+    const load = '/api/v1/playbackSessions/s-1/playbackSession:1/loadCloudQueue';
+    const elsewhere = { queueBaseUrl: 'https://elsewhere.example.com/q/', httpAuthorization: UNKNOWN_TOKEN };
+    const { steps } = build(
+      [
+        // Tried with a wrong token on purpose: refused in the source, refused in the replay.
+        control(1, load, 502, elsewhere),
+        control(2, load, 200, elsewhere),
+        // The group's call, not the session's: it meets nothing loaded too.
+        control(3, '/api/v1/groups/group-kitchen/playback:1/skipToNextTrack', 200),
+        control(4, load, 200, {
+          queueBaseUrl: 'http://127.0.0.1:9/queues/queue-x/v2.3/',
+          httpAuthorization: 'Bearer ${token:queue-x}',
+        }),
+        control(5, '/api/v1/groups/group-kitchen/playback:1/skipToNextTrack', 200),
+      ],
+      [],
+    );
+    const commands = steps.flatMap((step) =>
+      step.type === 'command' ? [[step.path.split('/').at(-1), step.expectStatus ?? step.outcomeNotChecked]] : [],
+    );
+    expect(commands).toEqual([
+      ['loadCloudQueue', 502],
+      ['loadCloudQueue', expect.stringMatching(/^a player was loaded with a token of no queue/)],
+      ['skipToNextTrack', expect.stringMatching(/^a player was loaded with a token of no queue/)],
+      ['loadCloudQueue', 200],
+      ['skipToNextTrack', 200],
+    ]);
+  });
+
   it('drops them for a command no step can make, and for a player busy before the span', () => {
     const calls: JournalEntry[] = [
       { kind: 'command', seq: 1, at: T0 + 3_000, name: 'queues.token.issue', input: { id: 'queue-x' }, ok: true },

@@ -109,8 +109,6 @@ export function scenarioFromJournal(input: JournalScenarioInput): JournalScenari
 
   let now = input.from;
   let speedNoted = false;
-  /** Whether a player was loaded with a token the bundle does not carry: its later actions meet nothing loaded. */
-  let unloadable = false;
   const senders = new Set<string>();
   for (const call of input.calls) {
     pushGap(steps, call.at - now);
@@ -118,7 +116,6 @@ export function scenarioFromJournal(input: JournalScenarioInput): JournalScenari
     if (call.kind === 'control') {
       senders.add(call.sender);
       if (isObject(call.body) && call.body.httpAuthorization === UNKNOWN_TOKEN) {
-        unloadable = true;
         cut(
           call.at,
           '*',
@@ -182,7 +179,7 @@ export function scenarioFromJournal(input: JournalScenarioInput): JournalScenari
    * as it was, its outcome is not checked.
    */
   function notCheckedAfterUnloadable(made: ScenarioStep[]): ScenarioStep[] {
-    if (!unloadable) return made;
+    if (!control.unloaded) return made;
     return made.map((step) => {
       if (step.type !== 'action' && step.type !== 'trigger' && step.type !== 'faultTrigger') return step;
       const { expectError: _error, ...rest } = step;
