@@ -10,24 +10,16 @@ import { closeSync, constants, fstatSync, openSync, readFileSync, readSync } fro
 import { printParseErrorCode, visit } from 'jsonc-parser';
 import { messageOf } from '../engine/api/errors.js';
 import { WHOLE_QUEUE_BODY_LIMIT } from '../engine/api/command.js';
-import { jsonBeyond, MAX_JSON_DEPTH } from '../engine/http/json-depth.js';
+import { jsonBeyond, MAX_JSON_CONTAINERS, MAX_JSON_DEPTH, MAX_JSON_VALUES } from '../engine/http/json-depth.js';
 import { plain } from './steps.js';
 import { UsageError } from './usage.js';
 
 /** The largest bundle the console itself would import: its queues travel in one admin call. */
 export const MAX_JSON_FILE_BYTES = WHOLE_QUEUE_BODY_LIMIT;
 
-/**
- * Objects and arrays a file may hold: the largest bundle a console exports (5,000 HAR entries of
- * some 40 each, queues of up to 100,000 items of a few each) holds well under a million.
- */
-export const MAX_JSON_FILE_CONTAINERS = 4_000_000;
-
-/**
- * Values of any kind (each container, and each value after a comma): the same bundle holds a few
- * million. Twenty million numbers parse into about 200 MB of heap, not gigabytes.
- */
-export const MAX_JSON_FILE_VALUES = 20_000_000;
+/** The same bounds as an admin body's (engine/http/json-depth.ts): the same bundle arrives either way. */
+export const MAX_JSON_FILE_CONTAINERS = MAX_JSON_CONTAINERS;
+export const MAX_JSON_FILE_VALUES = MAX_JSON_VALUES;
 
 /** Says what the file is in messages: `${what} ${path}`, e.g. "the report r.json"; empty for the path alone. */
 export interface JsonFileOptions {

@@ -12,7 +12,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { StringDecoder } from 'node:string_decoder';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { MAX_JSON_DEPTH, nestsDeeperThan } from '../http/json-depth.js';
+import { MAX_JSON_CONTAINERS, MAX_JSON_DEPTH, MAX_JSON_VALUES, nestsDeeperThan } from '../http/json-depth.js';
 
 /** A body up to this many characters is parsed at once: ~5–20 ms. */
 export const BIG_BODY_CHARS = 1024 * 1024;
@@ -25,12 +25,12 @@ const TURN_MS = 8;
 /** Arrays and objects down to this depth (the body's own is 0) can be split into pieces. */
 const SPLIT_DEPTH = 4;
 /**
- * The most values (elements, members and containers) an admin body may hold. The largest any route
- * takes, 100,000 queue items with rich tracks, is about 2,000,000. Counted as the scan goes, so a
- * body of `1,1,1,…` is refused before it is parsed: 100 MB of it (50,000,000 values) took the
- * console down out of memory, 10 MB held the listeners 0.7 s (audit).
+ * The most values an admin body may hold, and containers among them: as many as `run FILE` takes
+ * (http/json-depth.ts), so that a bundle is taken or refused the same way whichever way it comes
+ * (review). Counted as the scan goes, so a body of `1,1,1,…` past them is refused before it is
+ * parsed: 100 MB of it (50,000,000 values) took the console down out of memory (audit).
  */
-export const MAX_BODY_VALUES = 5_000_000;
+export const MAX_BODY_VALUES = MAX_JSON_VALUES;
 
 type ParseJson = (text: string) => unknown;
 
@@ -247,6 +247,7 @@ async function scan(
   const spans = new Map<number, Span>();
   // About the values: one, then one for each container and each comma (a next element or member).
   let values = 1;
+  let containers = 0;
   const stack: { open: number; commas: number[] | null; colons: number[] | null }[] = [];
   let nextPause = SCAN_CHARS;
   for (let i = 0; i < text.length; i++) {
@@ -259,7 +260,7 @@ async function scan(
       i = stringEnd(text, i);
     } else if (c === 0x7b || c === 0x5b) {
       if (stack.length >= MAX_JSON_DEPTH) throw tooDeep();
-      if (++values > maxValues) throw tooMany(maxValues);
+      if (++values > maxValues || ++containers > MAX_JSON_CONTAINERS) throw tooMany(maxValues);
       const split = stack.length <= SPLIT_DEPTH;
       stack.push({ open: i, commas: split ? [] : null, colons: split && c === 0x7b ? [] : null });
     } else if (c === 0x7d || c === 0x5d) {
@@ -313,7 +314,7 @@ const invalid = (message: string) =>
 const tooMany = (maxValues: number) =>
   Object.assign(
     new Error(
-      `the JSON body holds more than ${maxValues.toLocaleString('en-US')} JSON values, more than any admin call takes: send a large queue or bundle in parts`,
+      `the JSON body holds more than ${maxValues.toLocaleString('en-US')} JSON values or ${MAX_JSON_CONTAINERS.toLocaleString('en-US')} objects and arrays, more than any admin call takes: send a large queue or bundle in parts`,
     ),
     { statusCode: 413 },
   );

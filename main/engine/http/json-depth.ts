@@ -6,6 +6,19 @@
  */
 export const MAX_JSON_DEPTH = 100;
 
+/**
+ * Objects and arrays a JSON text may hold, read from a file (`run FILE`) or an admin body: the
+ * largest bundle a console exports (5,000 HAR entries of some 40 each, queues of up to 100,000
+ * items of a few each) holds well under a million.
+ */
+export const MAX_JSON_CONTAINERS = 4_000_000;
+
+/**
+ * Values of any kind (each container, and each value after a comma): the same bundle holds a few
+ * million. Twenty million numbers parse into about 200 MB of heap, not gigabytes.
+ */
+export const MAX_JSON_VALUES = 20_000_000;
+
 /** Whether `text` opens more than `limit` arrays and objects inside one another (strings skipped). */
 export function nestsDeeperThan(text: string, limit = MAX_JSON_DEPTH): boolean {
   return jsonBeyond(text, limit, Infinity) === 'deep';
