@@ -253,7 +253,8 @@ test('a fleet started elsewhere shows as it plays; the kept fleets list each one
     await expect(option(ended)).toBeFocused();
     await expect(option(ended)).toHaveAttribute('aria-selected', 'true');
     await expect(page).toHaveURL(new RegExp(`fleet=${ended}`));
-    await expect(main.getByRole('heading', { name: `Fleet ${ended} finished` })).toBeVisible();
+    // The heading says the list's word for an ended fleet (passed), not two words for one fleet.
+    await expect(main.getByRole('heading', { name: `Fleet ${ended} passed` })).toBeVisible();
 
     // Stopped over the API: its row says so without a reload.
     await adminApi(served.ready, 'DELETE', `/fleets/${playing}`);
