@@ -122,6 +122,21 @@ describe('a fleet stopped before it played', () => {
     expectStoppedBeforeItPlayed(fleet.report());
   });
 
+  it('is told from one that ran its course without a request: that one failed, in the list and in JUnit (review)', async () => {
+    const fleet = fleetOf({ workers: 1 });
+    await fleet.start();
+    await fleet.stop();
+    const stopped = fleet.report();
+    const unplayed: FleetReport = {
+      ...stopped,
+      status: 'finished',
+      thresholds: stopped.thresholds.map((t) => ({ ...t, notJudged: 'not judged: the fleet made no request' })),
+    };
+    expect(fleetVerdict(unplayed)).toBe('fail');
+    expect(fleetJUnit(unplayed).match(/<failure/g)).toHaveLength(THRESHOLDS.length);
+    expect(fleetJUnit(unplayed)).not.toMatch(/<skipped/);
+  });
+
   it('over the admin API: POST then DELETE at once answers it, lists it with no verdict, exports no failure', async () => {
     const engine = await startTestEngine();
     try {

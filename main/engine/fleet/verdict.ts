@@ -16,9 +16,9 @@ export function notJudgedWhy(end: Pick<FleetReport, 'status' | 'error'> & { requ
 }
 
 /**
- * `pass` when every threshold held, `fail` when one did not or the fleet could not play (its
- * server unreachable, its setup failed), null while it plays, with no threshold, or with none
- * judged because it was stopped before it played: nothing failed, and nothing passed.
+ * `pass` when every threshold held, `fail` when one did not, the fleet could not play (its server
+ * unreachable, its setup failed) or it ran its course without a request; null while it plays,
+ * with no threshold, or with none judged because it was stopped before it played.
  */
 export function fleetVerdict({
   status,
@@ -27,6 +27,8 @@ export function fleetVerdict({
 }: Pick<FleetReport, 'status' | 'thresholds' | 'error'>): 'pass' | 'fail' | null {
   if (status === 'running' || thresholds.length === 0) return null;
   if (error) return 'fail';
-  if (thresholds.some((t) => t.notJudged)) return null;
+  // Stopped before it played: nothing failed, and nothing passed. Let to end without a request
+  // (every player refused, say), its gates did not hold: the CLI exits 1 on it, and so says the list.
+  if (thresholds.some((t) => t.notJudged)) return status === 'stopped' ? null : 'fail';
   return thresholds.every((t) => t.ok) ? 'pass' : 'fail';
 }

@@ -31,7 +31,10 @@ export function fleetJUnit(report: FleetReport): string {
   for (const result of report.thresholds) {
     const testCase = suite.testCase().className('fleet.thresholds').name(plain(result.expression));
     const measured = `measured ${result.actual}${result.unit}`;
-    if (result.notJudged) testCase.skipped().standardOutput(plain(result.notJudged));
+    // Stopped before it played: skipped. Ended without a request: the gate did not hold, and a CI
+    // that reads only failures must see it (review).
+    if (result.notJudged && report.status === 'stopped') testCase.skipped().standardOutput(plain(result.notJudged));
+    else if (result.notJudged) testCase.failure(plain(result.notJudged), 'NotJudged');
     else if (result.ok) testCase.standardOutput(measured);
     else testCase.failure(`${result.expression} does not hold: ${measured}`, 'ThresholdFailed');
   }
