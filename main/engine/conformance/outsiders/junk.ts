@@ -43,8 +43,23 @@ export interface JunkPlan {
 
 const sometimesRight = fc.array(fc.option(junk, { freq: 2 }), { minLength: 1, maxLength: 6 });
 
+/**
+ * What /context answers: only junk no reading could take for a context. A JSON object of the
+ * wrong shape (even `{}`) earns a warning at most (nothing known is no wrong context), and random
+ * text may happen to be JSON: with the other routes right, either could pass (review).
+ */
+const contextJunk: fc.Arbitrary<Junk> = fc.oneof(
+  fc.record({
+    kind: fc.constant('status' as const),
+    status: fc.constantFrom(400, 401, 403, 404, 405, 409, 418, 429, 500, 501, 502, 503, 504),
+  }),
+  fc.record({ kind: fc.constant('cut-short' as const), at: fc.double({ min: 0, max: 0.95, noNaN: true }) }),
+  fc.record({ kind: fc.constant('lying-encoding' as const) }),
+  fc.record({ kind: fc.constant('redirect-to-self' as const) }),
+);
+
 export const junkPlans: fc.Arbitrary<JunkPlan> = fc.record({
-  context: fc.array(junk, { minLength: 1, maxLength: 4 }),
+  context: fc.array(contextJunk, { minLength: 1, maxLength: 4 }),
   itemWindow: sometimesRight,
   version: sometimesRight,
   timePlayed: sometimesRight,
