@@ -45,6 +45,7 @@ export function httpTransport({
         });
         // The console was started again: its key is another, and asking again changes nothing.
         if (response.status === 401) {
+          void response.body?.cancel().catch(() => undefined);
           setConnection('restarted');
           return;
         }
