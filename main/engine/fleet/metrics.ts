@@ -22,10 +22,15 @@ export function newSketch(): DDSketch {
   return new DDSketch({ relativeAccuracy: SKETCH_ACCURACY });
 }
 
-/** p50, p90 and p99 as k6 reads them (percentile.ts), to a tenth of a millisecond, and the exact max. */
+/**
+ * p50, p90 and p99 as k6 reads them (percentile.ts), up to the next tenth of a millisecond (never
+ * below k6's, as percentile.ts promises: rounded to the nearest it could read 0.05 ms below, review),
+ * and the exact max.
+ */
 export function summarize(sketch: DDSketch): LatencySummary {
   if (sketch.count === 0) return { count: 0, p50: NaN, p90: NaN, p99: NaN, max: NaN };
-  const at = (q: number) => Math.round(quantileOf(sketch, q) * 10) / 10;
+  // The nudge keeps a tenth that binary floating point stores a hair above it (12.3) at 12.3.
+  const at = (q: number) => Math.ceil(quantileOf(sketch, q) * 10 - 1e-9) / 10;
   return { count: sketch.count, p50: at(0.5), p90: at(0.9), p99: at(0.99), max: Math.round(sketch.max * 10) / 10 };
 }
 
