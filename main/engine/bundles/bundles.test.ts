@@ -18,7 +18,7 @@ import { EventBus } from '../events/bus.js';
 import { FaultRegistry } from '../faults/registry.js';
 import type { Engine } from '../index.js';
 import { openStore } from '../store/store.js';
-import { admin, startTestEngine } from '../testing/http.js';
+import { admin, adminOk, advanceClock, controlSend, startTestEngine } from '../testing/http.js';
 import { ManualWall } from '../testing/manual-wall.js';
 import { importBundle } from './import.js';
 
@@ -31,16 +31,9 @@ async function rows(engine: Engine): Promise<string[]> {
   return (body as PlayerTransition[]).map((t) => t.transition);
 }
 
-async function ok<T>(engine: Engine, method: string, path: string, body?: unknown): Promise<T> {
-  const answer = await admin(engine, method, path, body);
-  if (answer.status !== 200)
-    throw new Error(`${method} ${path} answered ${answer.status}: ${JSON.stringify(answer.body)}`);
-  return answer.body as T;
-}
-
-const control = (engine: Engine, path: string, body?: unknown) =>
-  ok<{ status: number; body: unknown }>(engine, 'POST', '/control/send', { method: 'POST', path, body });
-const advance = (engine: Engine, advanceMs: number) => ok(engine, 'POST', '/clock', { advanceMs });
+const control = (engine: Engine, path: string, body?: unknown) => controlSend(engine, path, body);
+const advance = advanceClock;
+const ok = adminOk;
 
 describe('a repro bundle', () => {
   let source: Engine;

@@ -12,7 +12,7 @@ import type { QueueSummary } from '../api/queue-types.js';
 import type { ScenarioReport } from '../api/scenario-types.js';
 import { sampleTracks } from '../cloud-queue/samples.js';
 import type { Engine } from '../index.js';
-import { admin, startTestEngine } from '../testing/http.js';
+import { adminOk, advanceClock, controlSend, startTestEngine } from '../testing/http.js';
 import { tempDirs } from '../testing/temp-dirs.js';
 import { sinceConsoleStart } from './console-start.js';
 
@@ -28,16 +28,9 @@ async function started(dir: string | null): Promise<Engine> {
   return engine;
 }
 
-async function ok<T>(engine: Engine, method: string, path: string, body?: unknown): Promise<T> {
-  const answer = await admin(engine, method, path, body);
-  if (answer.status !== 200)
-    throw new Error(`${method} ${path} answered ${answer.status}: ${JSON.stringify(answer.body)}`);
-  return answer.body as T;
-}
-
-const send = (engine: Engine, path: string, body?: unknown) =>
-  ok<ControlExchange>(engine, 'POST', '/control/send', { method: 'POST', path, body });
-const advance = (engine: Engine, advanceMs: number) => ok(engine, 'POST', '/clock', { advanceMs });
+const send = (engine: Engine, path: string, body?: unknown) => controlSend<ControlExchange>(engine, path, body);
+const advance = advanceClock;
+const ok = adminOk;
 
 /** A session on `group`, the queue loaded on it, an engine second to play, then a skip. */
 async function loadAndSkip(engine: Engine, group: string, queueId: string): Promise<void> {

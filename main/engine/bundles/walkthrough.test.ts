@@ -13,7 +13,7 @@ import type { QueueEditResult, QueueSummary } from '../api/queue-types.js';
 import type { ScenarioReport } from '../api/scenario-types.js';
 import { sampleTracks } from '../cloud-queue/samples.js';
 import type { Engine } from '../index.js';
-import { admin, startTestEngine } from '../testing/http.js';
+import { admin, adminOk, advanceClock, controlSend, startTestEngine } from '../testing/http.js';
 import { codeFor, createTestIntegration, LOOPBACK_REDIRECT, tokenRequest } from '../testing/oauth.js';
 import { tempDirs } from '../testing/temp-dirs.js';
 
@@ -29,16 +29,9 @@ async function fresh(): Promise<Engine> {
   return engine;
 }
 
-async function ok<T>(engine: Engine, method: string, path: string, body?: unknown): Promise<T> {
-  const answer = await admin(engine, method, path, body);
-  if (answer.status !== 200)
-    throw new Error(`${method} ${path} answered ${answer.status}: ${JSON.stringify(answer.body)}`);
-  return answer.body as T;
-}
-
-const send = (engine: Engine, path: string, body?: unknown) =>
-  ok<ControlExchange>(engine, 'POST', '/control/send', { method: 'POST', path, body });
-const advance = (engine: Engine, advanceMs: number) => ok(engine, 'POST', '/clock', { advanceMs });
+const send = (engine: Engine, path: string, body?: unknown) => controlSend<ControlExchange>(engine, path, body);
+const advance = advanceClock;
+const ok = adminOk;
 const rows = async (engine: Engine) =>
   (await ok<PlayerTransition[]>(engine, 'GET', `/players/${PLAYER}/transitions?limit=500`)).map((t) => t.transition);
 

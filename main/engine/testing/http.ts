@@ -72,3 +72,18 @@ export async function admin(
   const text = await response.text();
   return { status: response.status, body: text ? JSON.parse(text) : null };
 }
+
+/** An admin call that must answer 200: its body, or an error that names the call and its answer. */
+export async function adminOk<T>(engine: Engine, method: string, path: string, body?: unknown): Promise<T> {
+  const answer = await admin(engine, method, path, body);
+  if (answer.status !== 200)
+    throw new Error(`${method} ${path} answered ${answer.status}: ${JSON.stringify(answer.body)}`);
+  return answer.body as T;
+}
+
+/** A control API POST through the admin API (`/control/send`), as the console's command bar sends it. */
+export const controlSend = <T = { status: number; body: unknown }>(engine: Engine, path: string, body?: unknown) =>
+  adminOk<T>(engine, 'POST', '/control/send', { method: 'POST', path, body });
+
+/** The engine clock moved on by `advanceMs`. */
+export const advanceClock = (engine: Engine, advanceMs: number) => adminOk(engine, 'POST', '/clock', { advanceMs });
