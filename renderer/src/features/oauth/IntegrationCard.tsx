@@ -133,7 +133,7 @@ export function IntegrationCard({
  * that refresh twice at once get the current refresh token instead of a revoked grant. Only
  * rotation makes it matter.
  */
-function RefreshGrace({ integration }: { integration: IntegrationView }) {
+export function RefreshGrace({ integration }: { integration: IntegrationView }) {
   const api = useApi();
   const queryClient = useQueryClient();
   const [draft, setDraft] = useState<string | null>(null);
@@ -168,12 +168,19 @@ function RefreshGrace({ integration }: { integration: IntegrationView }) {
           step={1}
           value={value}
           aria-invalid={!valid}
+          aria-describedby={valid ? undefined : `refresh-grace-range-${integration.id}`}
           disabled={!integration.rotateRefreshTokens || save.isPending}
           onChange={(e) => setDraft(e.target.value)}
           style={{ flex: '0 0 auto', minWidth: 0, width: '5.5rem' }}
         />
         s{integration.refreshGraceSec === 0 && draft === null ? ' (strict)' : ''}
       </label>
+      {!valid && (
+        // Red alone said nothing of what it takes (audit-ui W12), as every other number field says.
+        <span id={`refresh-grace-range-${integration.id}`} className="error">
+          whole seconds from 0 to {REFRESH_GRACE_MAX_SEC.toLocaleString('en-US')}
+        </span>
+      )}
       {draft !== null && (
         <>
           <button type="submit" disabled={!changed || save.isPending}>
