@@ -4,7 +4,7 @@
  * the rule waits for) and remove; a preset injected in one click; and the player's own requests
  * sent at once, so a rule does not wait half an hour for a steadily playing player's next one.
  */
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import type { FaultRuleView, TriggerRequest, TriggerResult } from '@engine-api/fault-types';
 import { Badge } from '../../components/Badge';
 import { useApplyPreset, useFaultPresets, useFaultRules, useRemoveFault } from '../../queries/faults';
@@ -31,6 +31,22 @@ export function WorkbenchFaults({ playerId }: { playerId: string }) {
   // Why the player would refuse a request now (its precondition table, through the admin API): said on its button.
   const refusals = usePlayerDetail(playerId).data?.refusals ?? {};
   const [preset, setPreset] = useState('');
+  const presetField = useRef<HTMLSelectElement>(null);
+  const ruleRows = useRef<HTMLUListElement>(null);
+  // A removed rule takes its focused ✕ with it, and focus fell to the page (audit-ui W13): it goes
+  // to the next rule's ✕ (the one before, for the last), or to the preset once none is left.
+  const removeAt = (index: number) => {
+    const next = rules[index + 1] ?? rules[index - 1];
+    remove.mutate(rules[index]!.id, {
+      onSettled: () =>
+        setTimeout(() => {
+          const row = [...(ruleRows.current?.querySelectorAll<HTMLElement>('li[data-rule-id]') ?? [])].find(
+            (li) => li.dataset.ruleId === next?.id,
+          );
+          (row?.querySelector<HTMLButtonElement>('button[aria-label^="Remove rule"]') ?? presetField.current)?.focus();
+        }),
+    });
+  };
   const [sent, setSent] = useState<TriggerResult | null>(null);
   const chosen = preset || presets[0]?.id || '';
   const error = apply.error ?? remove.error ?? triggerRule.error ?? triggerPlayer.error;
@@ -46,7 +62,12 @@ export function WorkbenchFaults({ playerId }: { playerId: string }) {
     <>
       <WorkbenchToolbar>
         <WorkbenchField label="Preset">
-          <select aria-label="Fault preset" value={chosen} onChange={(e) => setPreset(e.target.value)}>
+          <select
+            ref={presetField}
+            aria-label="Fault preset"
+            value={chosen}
+            onChange={(e) => setPreset(e.target.value)}
+          >
             {presets.map((p) => (
               <option key={p.id} value={p.id}>
                 {p.label}
@@ -54,11 +75,16 @@ export function WorkbenchFaults({ playerId }: { playerId: string }) {
             ))}
           </select>
         </WorkbenchField>
+        {/* Not disabled while it injects: a focused button that is disabled drops the focus to the page (audit-ui W13). */}
         <button
           type="button"
           className="primary"
-          disabled={!chosen || apply.isPending}
-          onClick={() => apply.mutate({ id: chosen, target: presets.find((p) => p.id === chosen)!.rule.target })}
+          disabled={!chosen}
+          aria-disabled={apply.isPending || undefined}
+          onClick={() => {
+            if (!apply.isPending)
+              apply.mutate({ id: chosen, target: presets.find((p) => p.id === chosen)!.rule.target });
+          }}
         >
           {apply.isPending ? 'Injecting…' : 'Inject'}
         </button>
@@ -68,14 +94,14 @@ export function WorkbenchFaults({ playerId }: { playerId: string }) {
           {ruleList.isPending ? 'Reading the fault rules…' : 'No fault rules: every request is answered normally.'}
         </p>
       ) : (
-        <ul className={styles.rules} aria-label="Active fault rules">
-          {rules.map((rule) => (
+        <ul ref={ruleRows} className={styles.rules} aria-label="Active fault rules">
+          {rules.map((rule, index) => (
             <RuleItem
               key={rule.id}
               rule={rule}
               onTrigger={() => triggerRule.mutate({ id: rule.id, playerId }, onSent)}
               triggering={triggerRule.isPending && triggerRule.variables?.id === rule.id}
-              onRemove={() => remove.mutate(rule.id)}
+              onRemove={() => removeAt(index)}
             />
           ))}
         </ul>
