@@ -31,9 +31,11 @@ export function fleetJUnit(report: FleetReport): string {
   for (const result of report.thresholds) {
     const testCase = suite.testCase().className('fleet.thresholds').name(plain(result.expression));
     const measured = `measured ${result.actual}${result.unit}`;
-    // Stopped before it played: skipped. Ended without a request: the gate did not hold, and a CI
-    // that reads only failures must see it (review).
-    if (result.notJudged && report.status === 'stopped') testCase.skipped().standardOutput(plain(result.notJudged));
+    // Stopped before it played, or could not play (its own case above fails): skipped. Ran its
+    // course without a request: the gate did not hold, and a CI that reads only failures must see
+    // it (review).
+    if (result.notJudged && (report.status === 'stopped' || report.error))
+      testCase.skipped().standardOutput(plain(result.notJudged));
     else if (result.notJudged) testCase.failure(plain(result.notJudged), 'NotJudged');
     else if (result.ok) testCase.standardOutput(measured);
     else testCase.failure(`${result.expression} does not hold: ${measured}`, 'ThresholdFailed');
