@@ -261,7 +261,7 @@ test('refuses a base URL that is not one beside its field, and a server that can
     new RegExp(`^cannot reach the cloud queue server at ${baseUrl.replace(/[.?]/g, '\\$&')}: `),
   );
   await expect(check.results).toHaveCount(0);
-  await expect(check.summary).toContainText('Failed: the server could not be reached, no case ran');
+  await expect(check.summary).toContainText('Failed: no cloud queue server answered at this URL, no case ran');
   await expect(check.runs.getByRole('option').first()).toContainText('unreachable');
 });
 

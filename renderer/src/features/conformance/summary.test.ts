@@ -62,7 +62,7 @@ describe('a run in words', () => {
       error: { kind: 'unreachable', message: 'no answer' },
     });
     expect(line).toBe(
-      'Failed: the server could not be reached, no case ran · in 0.4 s · server http://127.0.0.1:4100/queues/q1/v2.3/',
+      'Failed: no cloud queue server answered at this URL, no case ran · in 0.4 s · server http://127.0.0.1:4100/queues/q1/v2.3/',
     );
   });
 

@@ -60,9 +60,11 @@ export function summaryLine(run: ConformanceRunSummary): string {
     return `Running: ${progressText(run.summary)} settled, ${tallyText(run.summary)} so far · ${server}`;
   const took = durationText(run);
   const verdict = run.status === 'passed' ? 'Passed' : 'Failed';
+  // Unreachable is also a server that answered as no cloud queue server does (404s at a site's
+  // root): "could not be reached" was untrue there, and the line below says which (audit-ui W14).
   const what =
     run.error?.kind === 'unreachable'
-      ? 'the server could not be reached, no case ran'
+      ? 'no cloud queue server answered at this URL, no case ran'
       : `${tallyText(run.summary)} of ${count(run.summary.total, 'case')}`;
   return [`${verdict}: ${what}`, took && `in ${took}`, server].filter(Boolean).join(' · ');
 }
