@@ -142,3 +142,6 @@ export interface TransitionRow {
   effects: string[];
   note: string;
 }
+
+/** The most characters a player's name takes (the form says so by its field's own limit). */
+export const PLAYER_NAME_MAX_CHARS = 100;

@@ -194,3 +194,6 @@ export interface QueueActivityView {
   queueId: string;
   players: PlayerQueueActivity[];
 }
+
+/** The most characters a queue's name takes (the form says so by its field's own limit). */
+export const QUEUE_NAME_MAX_CHARS = 200;

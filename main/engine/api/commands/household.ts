@@ -1,10 +1,11 @@
 /** Commands of the household model: players added, renamed, removed, grouped and ungrouped. */
 import Type from 'typebox';
 import { command } from '../command.js';
+import { PLAYER_NAME_MAX_CHARS } from '../player-types.js';
 import type { GroupView, PlayerView } from '../types.js';
 import { Empty, Id } from './shared.js';
 
-const PlayerName = Type.String({ minLength: 1, maxLength: 100 });
+const PlayerName = Type.String({ minLength: 1, maxLength: PLAYER_NAME_MAX_CHARS });
 
 export const householdCommandSpecs = {
   'players.create': command<PlayerView>()({

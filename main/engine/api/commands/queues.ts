@@ -5,6 +5,7 @@
 import Type from 'typebox';
 import { command, WHOLE_QUEUE_BODY_LIMIT } from '../command.js';
 import { groupedDigits } from '../grouped-digits.js';
+import { QUEUE_NAME_MAX_CHARS } from '../queue-types.js';
 import type {
   QueueActivityView,
   QueueContext,
@@ -69,7 +70,7 @@ export const ReportsInput = Type.Object(
 /** The container's name is the queue's and its id is the queue's: other fields are ignored. */
 export const ContainerInput = Type.Object({ type: Type.Optional(Text), imageUrl: Type.Optional(Text) });
 
-const QueueName = Type.String({ minLength: 1, maxLength: 200 });
+const QueueName = Type.String({ minLength: 1, maxLength: QUEUE_NAME_MAX_CHARS });
 /**
  * The most items one call may create, replace or add (docs/contract/console.md §9): 100,000 sample
  * items are written in steps, but checking them still takes a turn of ~15–100 ms, explaining a bad

@@ -4,6 +4,7 @@
  */
 import { useState, type FormEvent } from 'react';
 import type { EngineStateView, PlayerView } from '@engine-api/types';
+import { PLAYER_NAME_MAX_CHARS } from '@engine-api/player-types';
 import { Badge } from '../../components/Badge';
 import { DataTable } from '../../components/DataTable';
 import { useHouseholdCommand } from '../../queries/household';
@@ -92,6 +93,8 @@ export function HouseholdEditor({ state }: { state: EngineStateView }) {
           <input
             aria-label="New player name"
             placeholder="New player name"
+            // The engine's own limit: past it the name was refused in the engine's words (audit-ui W11).
+            maxLength={PLAYER_NAME_MAX_CHARS}
             value={name}
             onChange={(event) => setName(event.target.value)}
           />
@@ -183,6 +186,7 @@ function PlayerName({ player }: { player: PlayerView }) {
       <input
         aria-label={`New name for ${player.name}`}
         autoFocus
+        maxLength={PLAYER_NAME_MAX_CHARS}
         value={draft}
         onChange={(event) => setDraft(event.target.value)}
         onKeyDown={(event) => event.key === 'Escape' && setDraft(null)}

@@ -3,6 +3,7 @@
 import { cleanup, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { renderOverFakeEngine } from '../../testing/fake-engine';
+import { QUEUE_NAME_MAX_CHARS } from '@engine-api/queue-types';
 import { QueueSidebar } from './QueueSidebar';
 
 afterEach(cleanup);
@@ -19,5 +20,14 @@ describe('the queue list while it is read', () => {
       nothing,
     );
     expect(screen.getByText(said)).toBeTruthy();
+  });
+});
+
+describe('the new queue’s name', () => {
+  it('takes no more characters than the engine does (audit-ui W11: the engine refused in its own words)', () => {
+    renderOverFakeEngine(<QueueSidebar queues={[]} selectedId={null} onSelect={() => undefined} />, nothing);
+    expect(screen.getByRole('textbox', { name: 'New queue name' }).getAttribute('maxlength')).toBe(
+      String(QUEUE_NAME_MAX_CHARS),
+    );
   });
 });

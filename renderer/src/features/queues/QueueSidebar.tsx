@@ -1,6 +1,6 @@
 /** The queues of the server: pick one, create one, or import one from a JSON file. */
 import { useRef, useState, type FormEvent } from 'react';
-import type { QueueSummary } from '@engine-api/queue-types';
+import { QUEUE_NAME_MAX_CHARS, type QueueSummary } from '@engine-api/queue-types';
 import { FileButton } from '../../components/FileButton';
 import { useQueueCommand } from '../../queries/queues';
 import { plural } from '../../format/plural';
@@ -51,6 +51,8 @@ export function QueueSidebar({ queues, loading = false, selectedId, onSelect }: 
         <input
           aria-label="New queue name"
           placeholder="New queue name"
+          // The engine's own limit: past it the name was refused in the engine's words (audit-ui W11).
+          maxLength={QUEUE_NAME_MAX_CHARS}
           value={name}
           onChange={(event) => setName(event.target.value)}
         />
