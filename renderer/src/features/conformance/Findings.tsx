@@ -36,7 +36,10 @@ export function Findings({ rows }: { rows: readonly CaseRow[] }) {
                 <Hint>{info.rule}</Hint>
               </div>
               <p className={styles.sentence}>{firstFinding(result.message)}</p>
-              {firstFinding(result.message) !== result.message && <p className={styles.message}>{result.message}</p>}
+              {/* The findings after the first: the whole message below it said the first twice (audit-ui W14). */}
+              {firstFinding(result.message) !== result.message && (
+                <p className={styles.message}>{result.message.slice(firstFinding(result.message).length + 2)}</p>
+              )}
               {result.curl && (
                 <div className={styles.curl}>
                   <div className={styles.curlHead}>

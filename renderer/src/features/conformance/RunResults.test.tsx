@@ -76,6 +76,9 @@ describe('the results of a run', () => {
     expect(within(findings).getByRole('heading').textContent).toBe('2 failures and 1 warning');
     const version = items[1]!;
     expect(version.textContent).toContain('GET /version: expected "v1", got "v2"');
+    // The first finding once, bold; the findings after it under it (audit-ui W14: it came twice).
+    expect(version.textContent!.split('GET /version: expected "v1", got "v2"')).toHaveLength(2);
+    expect(within(version).getByText('and another finding')).toBeTruthy();
     expect(within(version).getByLabelText('curl of version').textContent).toContain(
       '-H "Authorization: $AUTHORIZATION"',
     );
