@@ -8,9 +8,13 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { QueueSummary } from '@engine-api/queue-types';
 import { renderOverFakeEngine } from '../../testing/fake-engine';
+import { useClockStore } from '../../stores/clock';
 import { CheckForm } from './CheckForm';
 
-afterEach(cleanup);
+afterEach(() => {
+  cleanup();
+  useClockStore.setState({ clock: null });
+});
 
 const queue: QueueSummary = {
   id: 'queue-1',
@@ -54,5 +58,37 @@ describe('CheckForm', () => {
     await user.click(screen.getByRole('button', { name: 'Run checks' }));
     await waitFor(() => expect(started).toHaveLength(1));
     expect(started[0]).toEqual({ baseUrl: 'https://queue.example.com/v2.3/' });
+  });
+
+  it("says a queue's token expired, and makes a new one that the run then sends (audit-ui W8)", async () => {
+    const user = userEvent.setup();
+    useClockStore.getState().setClock({ now: 90_000_000, speed: 0 });
+    let current: QueueSummary = { ...queue, accessTokenExpiresAt: 86_400_000 };
+    const issued: unknown[] = [];
+    renderOverFakeEngine(<CheckForm onStarted={() => undefined} />, async (name, input) => {
+      if (name === 'queues.list') return { ok: true, value: [current] as never };
+      if (name === 'queues.token.issue') {
+        issued.push(input);
+        current = {
+          ...current,
+          accessToken: 'tok-new',
+          httpAuthorization: 'Bearer tok-new',
+          accessTokenExpiresAt: 200_000_000,
+        };
+        return { ok: true, value: current as never };
+      }
+      return { ok: false, error: { code: 'not_found' as const, message: name } };
+    });
+    await waitFor(() => expect(screen.getByRole('option', { name: /Mine/ })).toBeTruthy());
+    await user.selectOptions(screen.getByRole('combobox'), 'queue-1');
+    expect(screen.getByRole('alert').textContent).toMatch(
+      /The token of the queue “Mine” expired .* ago \(engine time\)/,
+    );
+    await user.click(screen.getByRole('button', { name: 'New token' }));
+    expect(issued).toEqual([{ id: 'queue-1' }]);
+    await waitFor(() =>
+      expect((document.getElementById('check-authorization') as HTMLInputElement).value).toBe('Bearer tok-new'),
+    );
+    expect(screen.queryByRole('alert')).toBeNull();
   });
 });

@@ -6,7 +6,9 @@
 import { useRef, useState, type FormEvent } from 'react';
 import type { QueueSummary } from '@engine-api/queue-types';
 import { useStartRun } from '../../queries/conformance';
-import { useQueueList } from '../../queries/queues';
+import { useQueueCommand, useQueueList } from '../../queries/queues';
+import { useEngineNow } from '../../stores/clock';
+import { expiryText } from '../../format/span';
 import { usePaletteActions } from '../../stores/palette-actions';
 import { SecretInput } from './SecretInput';
 import { checkAuthorization, checkBaseUrl } from './target';
@@ -42,6 +44,12 @@ export function CheckForm({ onStarted }: { onStarted(runId: string): void }) {
 
   const queue = queues.find((q) => q.id === queueId) ?? null;
   const fields = queue ? queueFields(queue) : typed;
+  // A queue's token past its engine-time expiry (a +24h jump outlives a day's token): the run
+  // would be refused 401 at every call and read as a failing server (audit-ui W8). Said, with a
+  // new token a click away; the fields follow the queue, so the new one is what the run sends.
+  const now = useEngineNow();
+  const issue = useQueueCommand('queues.token.issue');
+  const expired = queue !== null && now !== null && now >= queue.accessTokenExpiresAt;
 
   const edit = (change: Partial<Fields>) => {
     const next = { ...fields, ...change };
@@ -163,8 +171,18 @@ export function CheckForm({ onStarted }: { onStarted(runId: string): void }) {
         <button type="submit" className="primary" disabled={start.isPending}>
           {start.isPending ? 'Starting…' : 'Run checks'}
         </button>
-        {queue && <Hint>the queue “{queue.name}”, with its current token</Hint>}
+        {queue && !expired && <Hint>the queue “{queue.name}”, with its current token</Hint>}
       </div>
+      {queue && expired && (
+        <p role="alert" className={styles.fieldError}>
+          The token of the queue “{queue.name}” {expiryText(queue.accessTokenExpiresAt, now)} (engine time): every call
+          of the run would be refused 401.{' '}
+          <button type="button" onClick={() => issue.mutate({ id: queue.id })} disabled={issue.isPending}>
+            New token
+          </button>
+          {issue.isError && <> {issue.error.message}</>}
+        </p>
+      )}
       {start.error && (
         <p role="alert" className={styles.fieldError}>
           The checks did not start: {start.error.message}
