@@ -39,17 +39,23 @@ export function uncheckedScenario(steps: readonly ScenarioStep[]): UncheckedScen
       index,
       message: `step ${index + 1} (expect ${(steps[index] as { playerId: string }).playerId}) names nothing to check: give it a state, an itemId, transitions or requests`,
     };
-  // A call whose outcome is not judged (still waiting at the export, or one the bundle cannot
-  // make as it was) fails on nothing (review).
-  const judged = (step: ScenarioStep) =>
-    CHECKING_STEPS.has(step.type) &&
-    !('pendingAtExport' in step && step.pendingAtExport === true) &&
-    !('outcomeNotChecked' in step && step.outcomeNotChecked !== undefined);
-  if (steps.some(judged)) return undefined;
+  // A call whose outcome is not judged fails on nothing (review).
+  if (steps.some((step) => CHECKING_STEPS.has(step.type) && whyNotJudged(step) === null)) return undefined;
   return {
     kind: 'checksNothing',
     message:
       `checks nothing: none of its ${steps.length} steps is an expectation or a call whose answer is checked, so a run would pass whatever the console did. ` +
       "A repro bundle exported from a span that holds no player's start (its notes say so) has nothing to reproduce: export a span that begins before the load.",
   };
+}
+
+/**
+ * Why a step's outcome is not the run's to judge, or null when it is: a call the bundle saw still
+ * waiting (`pendingAtExport`), or one it cannot make as it was made (`outcomeNotChecked`). The
+ * runner reports such a step with the reason; a scenario of nothing else checks nothing.
+ */
+export function whyNotJudged(step: ScenarioStep): string | null {
+  if ('outcomeNotChecked' in step && step.outcomeNotChecked !== undefined) return step.outcomeNotChecked;
+  if ('pendingAtExport' in step && step.pendingAtExport === true) return 'still waiting when the bundle was exported';
+  return null;
 }

@@ -28,6 +28,7 @@ import type { PlayerRegistry } from '../player/registry.js';
 import { isJournalStep, ruleVar, runJournalStep } from './journal-steps.js';
 import { explainExpectation, type ExchangeReader } from './explain.js';
 import { VARIABLE } from '../api/scenario-variables.js';
+import { whyNotJudged } from '../api/scenario-checks.js';
 
 export interface ScenarioDeps {
   faults: FaultRegistry;
@@ -90,9 +91,7 @@ export async function runScenario(scenario: Scenario, deps: ScenarioDeps): Promi
       }
       // A call the bundle saw still waiting, or one it cannot make as it was made: made as it can
       // be, its outcome not the run's to judge.
-      const why = 'outcomeNotChecked' in step ? step.outcomeNotChecked : undefined;
-      const unjudged = ('pendingAtExport' in step && step.pendingAtExport === true) || why !== undefined;
-      const notChecked = why ?? 'still waiting when the bundle was exported';
+      const notChecked = whyNotJudged(step);
       try {
         const outcome = await runStep(
           step,
@@ -108,10 +107,10 @@ export async function runScenario(scenario: Scenario, deps: ScenarioDeps): Promi
             : { index, type: step.type, status: 'passed', message: 'waiting for engine time', waiting: true };
         results.push(result);
         if (typeof outcome !== 'string')
-          waiting.push(watch(outcome.work, result, () => announce(result, true), unjudged ? notChecked : null));
+          waiting.push(watch(outcome.work, result, () => announce(result, true), notChecked));
         announce(result, false);
       } catch (error) {
-        if (unjudged) {
+        if (notChecked !== null) {
           results.push({
             index,
             type: step.type,
