@@ -27,8 +27,16 @@ export function fleetVerdict({
 }: Pick<FleetReport, 'status' | 'thresholds' | 'error'>): 'pass' | 'fail' | null {
   if (status === 'running' || thresholds.length === 0) return null;
   if (error) return 'fail';
-  // Stopped before it played: nothing failed, and nothing passed. Let to end without a request
-  // (every player refused, say), its gates did not hold: the CLI exits 1 on it, and so says the list.
-  if (thresholds.some((t) => t.notJudged)) return status === 'stopped' ? null : 'fail';
+  if (thresholds.some((t) => t.notJudged)) return unjudgedFail({ status, error }) ? 'fail' : null;
   return thresholds.every((t) => t.ok) ? 'pass' : 'fail';
+}
+
+/**
+ * Whether its thresholds not judged count as failed. Stopped before it played: nothing failed,
+ * and nothing passed. Could not play: that failure is said once, as the fleet's own. Let to end
+ * without a request (every player refused, say): its gates did not hold, the CLI exits 1 on it,
+ * and so say the list and the JUnit report.
+ */
+export function unjudgedFail({ status, error }: Pick<FleetReport, 'status' | 'error'>): boolean {
+  return status !== 'stopped' && !error;
 }

@@ -6,6 +6,7 @@
 import junit from 'junit-report-builder';
 import type { FleetReport } from '../../api/fleet-types.js';
 import { xmlSafe } from '../../conformance/reports/text.js';
+import { unjudgedFail } from '../verdict.js';
 import { headline } from './text.js';
 
 /** XML 1.0 cannot carry most control characters: a server's words may hold them. */
@@ -31,11 +32,8 @@ export function fleetJUnit(report: FleetReport): string {
   for (const result of report.thresholds) {
     const testCase = suite.testCase().className('fleet.thresholds').name(plain(result.expression));
     const measured = `measured ${result.actual}${result.unit}`;
-    // Stopped before it played, or could not play (its own case above fails): skipped. Ran its
-    // course without a request: the gate did not hold, and a CI that reads only failures must see
-    // it (review).
-    if (result.notJudged && (report.status === 'stopped' || report.error))
-      testCase.skipped().standardOutput(plain(result.notJudged));
+    // Not judged and no failure (verdict.ts): skipped; else failed, for a CI that reads only failures (review).
+    if (result.notJudged && !unjudgedFail(report)) testCase.skipped().standardOutput(plain(result.notJudged));
     else if (result.notJudged) testCase.failure(plain(result.notJudged), 'NotJudged');
     else if (result.ok) testCase.standardOutput(measured);
     else testCase.failure(`${result.expression} does not hold: ${measured}`, 'ThresholdFailed');
