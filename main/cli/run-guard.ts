@@ -39,9 +39,8 @@ export function refuseOutsideHosts(
 ): void {
   const own = ownHosts(urls);
   const allowedSet = new Set(allowed);
-  const outside: string[] = [];
-  // Kept apart to name each once in constant time: a file of 40,000 URLs took 47 s with a list (review).
-  const named = new Set<string>();
+  // A set, in the order found: each named once, in constant time (a list took 47 s at 40,000 URLs, review).
+  const outside = new Set<string>();
   steps.forEach((step, index) => {
     // A queue edit's URLs are the items' content (a track's mediaUrl): the console calls none of them.
     if (step.type === 'queueEdit') return;
@@ -49,17 +48,15 @@ export function refuseOutsideHosts(
       for (const url of urlsIn(text, urls)) {
         if (own.has(url.host) || allowedSet.has(url.host) || allowedSet.has(url.hostname)) continue;
         // The value whole and a URL inside it may be the same URL: named once.
-        const line = `step ${index + 1} (${step.type}): ${url.origin}`;
-        if (named.has(line)) continue;
-        named.add(line);
-        outside.push(line);
+        outside.add(`step ${index + 1} (${step.type}): ${url.origin}`);
       }
     }
   });
-  if (outside.length === 0) return;
-  const hosts = [...new Set(outside.map((line) => new URL(line.slice(line.indexOf(': ') + 2)).host))];
+  if (outside.size === 0) return;
+  const lines = [...outside];
+  const hosts = [...new Set(lines.map((line) => new URL(line.slice(line.indexOf(': ') + 2)).host))];
   throw new UsageError(
-    `${file} would call hosts other than this console's own: ${outside.slice(0, 5).join('; ')}${outside.length > 5 ? `; and ${outside.length - 5} more` : ''}. ` +
+    `${file} would call hosts other than this console's own: ${lines.slice(0, 5).join('; ')}${lines.length > 5 ? `; and ${lines.length - 5} more` : ''}. ` +
       `Nothing ran. If you trust the file, allow them: ${hosts.map((host) => `--allow-host ${host}`).join(' ')}`,
   );
 }
