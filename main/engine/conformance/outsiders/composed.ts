@@ -3,9 +3,9 @@
 // accepts (docs/contract/platform.md), so `check` must pass every one: a failed case is a false
 // verdict, whatever mix of shapes and manners brought it out.
 import fc from 'fast-check';
-import { correctBehaviour, tracks, V2_0_REPORT_ATTRIBUTES, type Behaviour, type QueueItem } from './server';
-import { htmlError, ODD_IDS } from './valid';
-import { editWindow, wrap, type Variant, type WindowJson } from './variant';
+import { correctBehaviour, tracks, type Behaviour, type QueueItem } from './server';
+import { ODD_IDS, validVariant } from './valid';
+import { editWindow, wrap, type Variant } from './variant';
 
 export interface Recipe {
   /** Items in the queue, and each track's length. */
@@ -116,10 +116,6 @@ function items(r: Recipe): QueueItem[] {
   if (r.ids === 'odd') list = list.map((item, i) => ({ ...item, id: ODD_IDS[i] ?? `odd ${i + 1}/é` }));
   if (r.sameTrackTwice && list.length >= 6)
     list[5] = { ...structuredClone(list[2] as QueueItem), id: (list[5] as QueueItem).id };
-  for (const [i, item] of list.entries()) {
-    if (r.noDurations) delete item.track.durationMillis;
-    if (r.hostileText) item.track.name = `\u001b[31mRed ${i}\u001b[0m ]]> </script><b>& \u0000 \u202e`;
-  }
   if (r.extraFields) return list.map((item) => ({ ...item, explicit: false, x_vendor: { rank: 3 } }));
   return list;
 }
@@ -131,7 +127,7 @@ export function composed(r: Recipe, name: string): Variant {
     expect: 'pass',
     rule: 'console.md §8',
     story: recipeStory(r),
-    baseUrl: r.base === 'double-slash' ? (served) => `${served}/` : undefined,
+    baseUrl: r.base === 'v2.3' ? undefined : validVariant(BASES[r.base]).baseUrl,
     build(token) {
       return build(r, token);
     },
@@ -186,22 +182,20 @@ export function withDefect(r: Recipe, mutant: Variant, name: string): Variant {
 
 function build(r: Recipe, token: string): Behaviour {
   const b = correctBehaviour(token);
+  // The freedoms the fixed valid servers already write (valid.ts), laid on this one as they are.
+  const lay = (name: string) => validVariant(name).change(b);
   b.items = items(r);
+  if (r.noDurations) lay('no-durations');
+  if (r.hostileText) lay('hostile-text');
   b.firstIndex = Math.min(Math.floor(r.firstAt * r.count), Math.max(r.count - 1, 0));
   b.firstPrevious = r.centred;
   b.maxPrevious = r.maxPrevious;
   b.maxUpcoming = r.maxUpcoming;
   b.defaultPrevious = r.defaultPrevious;
   b.defaultUpcoming = r.defaultUpcoming;
-  if (r.auth === 'basic')
-    b.authorization = `Basic ${Buffer.from(`player:${b.authorization.slice('Bearer '.length)}`).toString('base64')}`;
-  if (r.errors === 'html') b.error = htmlError;
-  b.basePath = {
-    'v2.3': '/queues/q1/v2.3/',
-    'v2.0-strict': '/cloudqueue/v2.0/',
-    versionless: '/api/cloud-queue/households/h-1/sessions/s-1/',
-    'double-slash': '/cq/',
-  }[r.base];
+  if (r.auth === 'basic') lay('basic-auth');
+  if (r.errors === 'html') lay('html-error-pages');
+  if (r.base !== 'v2.3') lay(BASES[r.base]);
 
   wrap(b, 'context', (_req, answer) => {
     const json = answer().json as Record<string, unknown> & { playbackPolicies: Record<string, unknown> };
@@ -214,7 +208,6 @@ function build(r: Recipe, token: string): Behaviour {
       notifyUserIntent: r.notifyUserIntent,
       pauseTtlSec: r.pauseTtlSec,
     });
-    if (r.hostileText) (json.container as Record<string, unknown>).name = '\u001b]0;title\u0007 ]]><!-- -->';
     if (r.extraFields) Object.assign(json, { experiments: ['a'], analytics: { id: 7 } });
     return { status: 200, json };
   });
@@ -222,39 +215,10 @@ function build(r: Recipe, token: string): Behaviour {
     editWindow(b, (json) => ({ ...json, nextPageToken: null, _links: { self: '/itemWindow' } }));
     wrap(b, 'version', (_req, answer) => ({ ...answer(), json: { ...(answer().json as object), etag: 'W/"1"' } }));
   }
-  if (r.signedMedia) {
-    let signature = 0;
-    editWindow(b, (json: WindowJson) => {
-      signature += 1;
-      for (const item of json.items) {
-        const track = item.track as Record<string, unknown>;
-        if (typeof track.mediaUrl === 'string') track.mediaUrl = `${track.mediaUrl}?sig=${signature}`;
-      }
-      return json;
-    });
-  }
-  if (r.ignoresReason) {
-    const original = b.itemWindow;
-    b.itemWindow = (req, state) => {
-      const query = new URLSearchParams(req.query);
-      query.set('reason', 'refresh');
-      return original({ ...req, query }, state);
-    };
-  }
-  if (r.base === 'v2.0-strict')
-    wrap(b, 'timePlayed', (req, answer) => {
-      const parsed = JSON.parse(req.body) as { items?: Record<string, unknown>[] };
-      const extra = (parsed.items ?? [])
-        .flatMap((item) => Object.keys(item))
-        .find((n) => !V2_0_REPORT_ATTRIBUTES.has(n));
-      return extra === undefined ? answer() : b.error(400, `items[].${extra} is not a v2.0 attribute`);
-    });
+  if (r.signedMedia) lay('signed-media-urls');
+  if (r.ignoresReason) lay('ignores-reason');
   if (r.reportAnswer !== '204')
-    wrap(b, 'timePlayed', (req, answer, state) => {
-      const sent = answer();
-      if (sent.status !== 204) return sent;
-      return r.reportAnswer === '200-empty' ? { status: 200 } : b.context(req, state);
-    });
+    lay(r.reportAnswer === '200-empty' ? 'time-played-200-empty' : 'time-played-200-context');
   let version = 1;
   const added = (): QueueItem => ({ ...(tracks(1, r.durationMillis)[0] as QueueItem), id: `added-${version}` });
   let policies: Record<string, unknown> = {};
@@ -278,22 +242,18 @@ function build(r: Recipe, token: string): Behaviour {
       return sent;
     });
   }
-  if (r.warmup503) {
-    let sent503 = false;
-    wrap(b, 'version', (_req, answer) => {
-      if (sent503) return answer();
-      sent503 = true;
-      return { ...b.error(503, 'warming up'), headers: { 'retry-after': '2' } };
-    });
-  }
-  if (r.transfer === 'gzip')
-    b.finish = (_req, answer) =>
-      answer.json === undefined ? answer : { ...answer, headers: { ...answer.headers, 'content-encoding': 'gzip' } };
-  else if (r.transfer === 'chunked') b.finish = (_req, answer) => ({ ...answer, chunked: true });
-  else if (r.transfer === 'close')
-    b.finish = (_req, answer) => ({ ...answer, headers: { ...answer.headers, connection: 'close' } });
+  if (r.warmup503) lay('retry-after-503-once');
+  if (r.transfer !== 'plain') lay(TRANSFERS[r.transfer]);
   return b;
 }
+
+/** The valid variant of each base URL shape and each way of sending an answer. */
+const BASES = {
+  'v2.0-strict': 'v2.0-strict-reports',
+  versionless: 'versionless-base-url',
+  'double-slash': 'double-slash-base-url',
+} as const;
+const TRANSFERS = { gzip: 'gzip-answers', chunked: 'chunked-answers', close: 'connection-close' } as const;
 
 /** The queue after one edit, and whether anything changed (a version moves only then). */
 function editedQueue(list: QueueItem[], kind: Edit['kind'], added: () => QueueItem): [QueueItem[], boolean] {
