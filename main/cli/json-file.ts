@@ -17,10 +17,6 @@ import { UsageError } from './usage.js';
 /** The largest bundle the console itself would import: its queues travel in one admin call. */
 export const MAX_JSON_FILE_BYTES = WHOLE_QUEUE_BODY_LIMIT;
 
-/** The same bounds as an admin body's (engine/http/json-depth.ts): the same bundle arrives either way. */
-export const MAX_JSON_FILE_CONTAINERS = MAX_JSON_CONTAINERS;
-export const MAX_JSON_FILE_VALUES = MAX_JSON_VALUES;
-
 /** Says what the file is in messages: `${what} ${path}`, e.g. "the report r.json"; empty for the path alone. */
 export interface JsonFileOptions {
   what?: string;
@@ -41,12 +37,12 @@ export function readJsonFile(path: string, options: JsonFileOptions = {}): unkno
   }
   // A byte order mark (as some Windows editors save UTF-8) is no part of the JSON.
   if (text.startsWith('\uFEFF')) text = text.slice(1);
-  const beyond = jsonBeyond(text, MAX_JSON_DEPTH, MAX_JSON_FILE_CONTAINERS, MAX_JSON_FILE_VALUES);
+  const beyond = jsonBeyond(text, MAX_JSON_DEPTH, MAX_JSON_CONTAINERS, MAX_JSON_VALUES);
   if (beyond === 'deep')
     throw new UsageError(`${name} nests arrays and objects more than ${MAX_JSON_DEPTH} deep: no file of ours does`);
   if (beyond === 'many')
     throw new UsageError(
-      `${name} holds more than ${MAX_JSON_FILE_CONTAINERS.toLocaleString('en-US')} JSON objects and arrays or ${MAX_JSON_FILE_VALUES.toLocaleString('en-US')} values: the largest bundle a console exports holds a few million`,
+      `${name} holds more than ${MAX_JSON_CONTAINERS.toLocaleString('en-US')} JSON objects and arrays or ${MAX_JSON_VALUES.toLocaleString('en-US')} values: the largest bundle a console exports holds a few million`,
     );
   try {
     return JSON.parse(text);

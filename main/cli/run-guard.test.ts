@@ -11,7 +11,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDirs } from '../engine/testing/temp-dirs.js';
 import { admin, startTestEngine } from '../engine/testing/http.js';
 import { outboundPolicy, ownHosts, parseAllowedHost } from './run-guard.js';
-import { MAX_JSON_FILE_BYTES, MAX_JSON_FILE_CONTAINERS } from './json-file.js';
+import { MAX_JSON_CONTAINERS } from '../engine/http/json-depth.js';
+import { MAX_JSON_FILE_BYTES } from './json-file.js';
 import { runCli } from '../testing/cli.js';
 
 const tempDir = tempDirs('cqc-run-guard-');
@@ -319,7 +320,7 @@ describe('run refuses what it cannot run safely', () => {
   });
 
   it('millions of tiny objects (well under the byte cap) are exit 2 before JSON.parse builds them', async () => {
-    const many = `{"name":"many","steps":[],"har":[${'{},'.repeat(MAX_JSON_FILE_CONTAINERS)}{}]}`;
+    const many = `{"name":"many","steps":[],"har":[${'{},'.repeat(MAX_JSON_CONTAINERS)}{}]}`;
     const started = performance.now();
     const { code, stderr } = await runCli('run', writeJson('many.json', many));
     expect(code).toBe(2);

@@ -5,7 +5,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { sampleTracks } from '../cloud-queue/samples.js';
-import { MAX_BODY_VALUES, parseJsonInTurns } from './json-in-turns.js';
+import { MAX_JSON_VALUES } from '../http/json-depth.js';
+import { parseJsonInTurns } from './json-in-turns.js';
 
 const turns = { count: 0 };
 const between = () => {
@@ -102,7 +103,7 @@ describe('parseJsonInTurns', () => {
     expect(await refused('[1,2,3,[4,5,6]]', 7)).toEqual([413, expect.stringMatching(/more than 7 JSON values/)]);
     // A comma in a string is no value.
     expect(await refused('{"a":{"b":{}},"c":"x,y,z"}', 5)).toBeNull();
-    expect(await refused(`[${'1,'.repeat(MAX_BODY_VALUES)}1]`)).toEqual([413, expect.any(String)]);
+    expect(await refused(`[${'1,'.repeat(MAX_JSON_VALUES)}1]`)).toEqual([413, expect.any(String)]);
   });
 });
 

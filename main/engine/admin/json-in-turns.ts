@@ -24,13 +24,6 @@ const SCAN_CHARS = 512 * 1024;
 const TURN_MS = 8;
 /** Arrays and objects down to this depth (the body's own is 0) can be split into pieces. */
 const SPLIT_DEPTH = 4;
-/**
- * The most values an admin body may hold, and containers among them: as many as `run FILE` takes
- * (http/json-depth.ts), so that a bundle is taken or refused the same way whichever way it comes
- * (review). Counted as the scan goes, so a body of `1,1,1,…` past them is refused before it is
- * parsed: 100 MB of it (50,000,000 values) took the console down out of memory (audit).
- */
-export const MAX_BODY_VALUES = MAX_JSON_VALUES;
 
 type ParseJson = (text: string) => unknown;
 
@@ -102,7 +95,12 @@ export interface InTurnsOptions {
   pieceChars?: number;
   /** Refuse `__proto__` and `constructor.prototype` keys, as fastify's parser does. */
   forbidPrototypeKeys?: boolean;
-  /** Refuse a text of more values than this (default MAX_BODY_VALUES), 413. */
+  /**
+   * Refuse a text of more values than this, 413. The default is as many as `run FILE` takes
+   * (http/json-depth.ts), so that a bundle is taken or refused the same way whichever way it comes
+   * (review). Counted as the scan goes, so a body of `1,1,1,…` past it is refused before it is
+   * parsed: 100 MB of it (50,000,000 values) took the console down out of memory (audit).
+   */
   maxValues?: number;
 }
 
@@ -112,7 +110,7 @@ export async function parseJsonInTurns(text: string, options: InTurnsOptions = {
     between = () => nextTurn(),
     pieceChars = PIECE_CHARS,
     forbidPrototypeKeys = false,
-    maxValues = MAX_BODY_VALUES,
+    maxValues = MAX_JSON_VALUES,
   } = options;
   let turnStarted = performance.now();
   const pause = async () => {
@@ -146,7 +144,8 @@ export async function parseJsonInTurns(text: string, options: InTurnsOptions = {
       await pause();
     };
     for (let i = 0; i < parts.count; i++) {
-      const [from, to] = [parts.from(i), parts.to(i)];
+      const from = parts.from(i);
+      const to = parts.to(i);
       const first = skipSpace(text, from);
       if (first >= trimEnd(text, to)) throw invalid(`an array element is missing at character ${from}`);
       if (spans.has(first)) {
@@ -176,7 +175,8 @@ export async function parseJsonInTurns(text: string, options: InTurnsOptions = {
       await pause();
     };
     for (let i = 0; i < parts.count; i++) {
-      const [from, to] = [parts.from(i), parts.to(i)];
+      const from = parts.from(i);
+      const to = parts.to(i);
       const colon = span.colons[i]!;
       if (colon < from || colon >= to) throw invalid('an object member is malformed');
       if (spans.has(skipSpace(text, colon + 1))) {

@@ -8,7 +8,7 @@ import type { QueueSummary } from '../api/queue-types.js';
 import type { Engine } from '../index.js';
 import { admin, startTestEngine } from '../testing/http.js';
 import { probeStalls } from '../testing/stall-probe.js';
-import { MAX_BODY_VALUES } from './json-in-turns.js';
+import { MAX_JSON_VALUES } from '../http/json-depth.js';
 
 describe('an admin body of more values than any call takes', () => {
   let engine: Engine;
@@ -22,7 +22,7 @@ describe('an admin body of more values than any call takes', () => {
   afterAll(() => engine.close());
 
   it('is refused 413, holding no listener more than 250 ms, and the console goes on', async () => {
-    const values = MAX_BODY_VALUES + 1_000_000;
+    const values = MAX_JSON_VALUES + 1_000_000;
     const body = Buffer.from(
       `{"format":"cloud-queue-console/repro-bundle","version":2,"pad":[${'1,'.repeat(values - 1)}1]}`,
     );
