@@ -11,8 +11,6 @@ import { useFleet, useStopFleet } from './queries';
 import type { FleetListItem } from '@engine-api/fleet-types';
 import styles from './FleetView.module.css';
 
-const STATUS_WORD = { running: 'playing', finished: 'finished', stopped: 'stopped' } as const;
-
 /**
  * `listed`: the fleet as the list shows it. Its heading then says the list's word (passed, failed)
  * once it ended: "finished" beside a "failed" badge read as two fleets (audit).
@@ -29,6 +27,8 @@ export function FleetView({ id, listed }: { id: string; listed?: FleetListItem }
   if (!report) return <p className="muted">Reading fleet {id}…</p>;
   const running = report.status === 'running';
   const failed = report.thresholds.filter((t) => !t.ok).length;
+  // The list's verdict while it speaks of the same state: the heading then says the list's word.
+  const listedVerdict = listed?.status === report.status ? listed.verdict : null;
   return (
     <section className={styles.view} aria-labelledby="fleet-title">
       <div className={`panel ${styles.section}`}>
@@ -36,7 +36,7 @@ export function FleetView({ id, listed }: { id: string; listed?: FleetListItem }
           <h2 id="fleet-title">
             Fleet {report.id}{' '}
             <span className={styles.status} data-testid="fleet-status">
-              {listed?.status === report.status ? fleetState(listed).word : STATUS_WORD[report.status]}
+              {fleetState({ status: report.status, verdict: listedVerdict }).word}
             </span>
           </h2>
           {running && (

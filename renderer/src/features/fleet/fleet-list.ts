@@ -11,7 +11,10 @@ export function fleetShown(named: string | null, fleets: readonly FleetListItem[
 }
 
 /** A fleet's state in a word and its tone: playing, passed, failed, or how it ended without thresholds. */
-export function fleetState(fleet: FleetListItem): { word: string; tone: BadgeTone | undefined } {
+export function fleetState(fleet: Pick<FleetListItem, 'status' | 'verdict'>): {
+  word: string;
+  tone: BadgeTone | undefined;
+} {
   if (fleet.status === 'running') return { word: 'playing', tone: 'info' };
   if (fleet.verdict === 'pass') return { word: 'passed', tone: 'ok' };
   if (fleet.verdict === 'fail') return { word: 'failed', tone: 'bad' };
