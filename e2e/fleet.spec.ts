@@ -7,7 +7,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import type { Page } from '@playwright/test';
-import type { FleetReport } from '../main/engine/api/fleet-types';
+import type { FleetListItem, FleetReport } from '../main/engine/api/fleet-types';
 import { adminApi } from './admin-api';
 import { expect, test } from './fixtures';
 
@@ -76,8 +76,17 @@ test('starts a fleet, shows it live, stops it; lets another end and shows its su
     .toBeGreaterThan(1);
   await shoot(page, 'live');
   await main.getByRole('button', { name: 'Stop' }).click();
-  await expect(main.getByTestId('fleet-status')).toHaveText('stopped');
   await expect(main.getByRole('button', { name: 'Stop' })).toHaveCount(0);
+  // Stopped after it played: judged on what it measured, and the heading says the list's word for
+  // it, its thresholds' verdict (it said "stopped" only until the list heard of the stop).
+  const stoppedId = (await main.getByRole('heading', { name: /^Fleet fleet-/ }).textContent())!.match(
+    /fleet-[0-9a-f]+/,
+  )![0];
+  const stopped = (await adminApi<FleetListItem[]>(served.ready, 'GET', '/fleets')).find((f) => f.id === stoppedId)!;
+  expect(stopped.status).toBe('stopped');
+  await expect(main.getByTestId('fleet-status')).toHaveText(
+    stopped.verdict === 'pass' ? 'passed' : stopped.verdict === 'fail' ? 'failed' : 'stopped',
+  );
   const stoppedAt = await now();
   expect(stoppedAt).toBeLessThan(600_000);
 
