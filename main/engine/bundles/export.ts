@@ -30,7 +30,8 @@ import { newestRows, type StoredTrafficEntry } from '../traffic/log/index.js';
 import type { BundleDeps } from './deps.js';
 import { faultRuleInput, scenarioFromJournal, type Cut, type SpanRequest } from './journal-scenario.js';
 import { sinceConsoleStart } from './console-start.js';
-import { queueIdsCalled, queueIdsUsed } from './queues-used.js';
+import { queueIdsCalled } from './queues-used.js';
+import { SpanEntries } from './span-entries.js';
 import { reachBack } from './reach-back.js';
 
 export const DEFAULT_EXPORT_LIMIT = 5_000;
@@ -45,10 +46,13 @@ export async function exportBundle(deps: BundleDeps, input: BundleExportInput): 
   const filtered = filterParts.length > 0;
   // A text filter's search runs a slice at a time (traffic/log/search.ts); the ids are then read at once.
   await deps.traffic.searched(filter);
-  const entries = await readSliced(deps.traffic.latestIds(filter, input.limit ?? DEFAULT_EXPORT_LIMIT), (id) =>
-    deps.traffic.get(id, input.reveal ?? false),
-  );
   const urls = deps.urls();
+  const span = await readSliced(
+    deps.traffic.latestIds(filter, input.limit ?? DEFAULT_EXPORT_LIMIT),
+    (id) => deps.traffic.get(id, input.reveal ?? false),
+    new SpanEntries(urls.cloudQueue),
+  );
+  const { entries } = span;
   const notes: string[] = [];
   const clock = deps.clock.state();
 
@@ -61,11 +65,8 @@ export async function exportBundle(deps: BundleDeps, input: BundleExportInput): 
   const journal = deps.journal.entries();
   const journaledUpTo = journal.at(-1)?.seq ?? -1;
   const transitions = allTransitions(deps);
-  // Folded, not spread: an export holds up to TRAFFIC_EXPORT_MAX entries, more than a call takes arguments.
-  const first = entries.length
-    ? entries.reduce((min, e) => Math.min(min, e.at), Infinity)
-    : (journal[0]?.at ?? clock.now);
-  const to = filtered ? entries.reduce((max, e) => Math.max(max, e.at), first) : clock.now;
+  const first = entries.length ? span.earliest : (journal[0]?.at ?? clock.now);
+  const to = filtered ? Math.max(span.latest, first) : clock.now;
   // A replay starts with its players idle: the span reaches back to the call that loaded each
   // player busy at its first entry (reach-back.ts). The HAR keeps the entries asked for.
   const reached = reachBack(transitions, [...journal, ...deps.journal.pendingEntries()], first, to);
@@ -104,9 +105,7 @@ export async function exportBundle(deps: BundleDeps, input: BundleExportInput): 
   }
 
   await nextTurn();
-  const wanted = input.queueIds ?? [
-    ...new Set([...queueIdsUsed(entries, urls.cloudQueue), ...queueIdsCalled(calls, urls.cloudQueue)]),
-  ];
+  const wanted = input.queueIds ?? [...new Set([...span.queueIds, ...queueIdsCalled(calls, urls.cloudQueue)])];
   const missing = wanted.filter((id) => !deps.queues.head(id));
   if (input.queueIds && missing.length)
     throw new EngineError('not_found', `no queue ${missing.join(', ')}`, { queueIds: missing });
@@ -147,7 +146,7 @@ export async function exportBundle(deps: BundleDeps, input: BundleExportInput): 
     to,
     queues: queues.map((q) => ({ ref: q.ref, id: q.sourceId, itemIds: new Set(q.items.map((item) => item.id)) })),
     cloudQueueUrl: urls.cloudQueue,
-    startRules: rulesAtStart(deps, calls, entries),
+    startRules: rulesAtStart(deps, calls, span.faultHits),
     transitions,
     requests: spanRequests(deps, from, to),
     checkable: !filtered,
@@ -170,10 +169,10 @@ export async function exportBundle(deps: BundleDeps, input: BundleExportInput): 
       'the export is filtered: the scenario does not check the players\u2019 transitions (an unfiltered export does)',
     );
   await nextTurn();
-  const byId = new Map(entries.map((entry) => [entry.id, entry]));
+  // Read by place, not by id: a map of the 100,000 entries, made at once, held the loop 130–180 ms.
   const har = await exportHar(
-    entries.map((entry) => entry.id),
-    (id) => byId.get(id),
+    Array.from(entries.keys()),
+    (place) => entries[place],
     input.reveal ?? false,
     HAR_EXPORT_MAX_BYTES,
     'keepNewest',
@@ -261,28 +260,26 @@ function queueAtStart(
 function rulesAtStart(
   deps: BundleDeps,
   calls: readonly JournalEntry[],
-  entries: readonly StoredTrafficEntry[],
+  /** How many of the span's entries each rule answered, by rule id. */
+  hitsInSpan: ReadonlyMap<string, number>,
 ): FaultRule[] {
   const first = calls[0];
   const start = first ? deps.journal.rulesBefore(first.seq) : deps.faults.list();
   const latest = new Map(deps.faults.list().map((rule) => [rule.id, rule]));
   for (const call of calls)
     if (call.kind === 'command') for (const rule of call.removed ?? []) latest.set(rule.id, rule);
-  const hitsInSpan = new Map<string, number>();
-  for (const entry of entries)
-    if (entry.fault) hitsInSpan.set(entry.fault.ruleId, (hitsInSpan.get(entry.fault.ruleId) ?? 0) + 1);
   return start.map((rule) => {
     const hits = Math.max(rule.hits, (latest.get(rule.id)?.hits ?? rule.hits) - (hitsInSpan.get(rule.id) ?? 0));
     return { ...rule, hits, spent: rule.times !== undefined && hits >= rule.times };
   });
 }
 
-/** The entries `ids` names, oldest first, read a slice of time at a time; one dropped meanwhile is left out. */
+/** The entries `ids` names, oldest first, read into `span` a slice of time at a time; one dropped meanwhile is left out. */
 async function readSliced(
   ids: readonly number[],
   read: (id: number) => StoredTrafficEntry | undefined,
-): Promise<StoredTrafficEntry[]> {
-  const entries: StoredTrafficEntry[] = [];
+  span: SpanEntries,
+): Promise<SpanEntries> {
   let sliceStart = performance.now();
   for (const id of ids) {
     if (performance.now() - sliceStart > SLICE_MS) {
@@ -290,7 +287,7 @@ async function readSliced(
       sliceStart = performance.now();
     }
     const entry = read(id);
-    if (entry) entries.push(entry);
+    if (entry) span.add(entry);
   }
-  return entries;
+  return span;
 }

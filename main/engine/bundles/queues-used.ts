@@ -4,28 +4,19 @@ import { TOKEN_REF } from '../journal/secrets.js';
 import type { JournalEntry } from '../journal/types.js';
 import type { StoredTrafficEntry } from '../traffic/log/index.js';
 
-/** The queue ids of this console a set of entries called, by the URLs they name. */
-export function queueIdsUsed(entries: readonly StoredTrafficEntry[], cloudQueueUrl: string): string[] {
-  const ids = new Set<string>();
-  const fromPath = (path: string) => /^\/queues\/([^/]+)\//.exec(path)?.[1];
-  for (const entry of entries) {
-    if (entry.target === 'cloudQueue') {
-      const id = fromPath(entry.path);
-      if (id) ids.add(id);
-    } else if (entry.target === 'player' && entry.url.startsWith(`${cloudQueueUrl}/`)) {
-      const id = fromPath(entry.path);
-      if (id) ids.add(id);
-    } else if (entry.target === 'control' && entry.requestBody?.includes('queueBaseUrl')) {
-      const body = parseJson(entry.requestBody);
-      const url = isObject(body) && typeof body.queueBaseUrl === 'string' ? body.queueBaseUrl : '';
-      if (url.startsWith(`${cloudQueueUrl}/`)) {
-        const id = fromPath(url.slice(cloudQueueUrl.length));
-        if (id) ids.add(id);
-      }
-    }
+/** The queue id of this console an entry called, by the URL it names, if any. */
+export function queueIdUsed(entry: StoredTrafficEntry, cloudQueueUrl: string): string | undefined {
+  if (entry.target === 'cloudQueue') return fromPath(entry.path);
+  if (entry.target === 'player' && entry.url.startsWith(`${cloudQueueUrl}/`)) return fromPath(entry.path);
+  if (entry.target === 'control' && entry.requestBody?.includes('queueBaseUrl')) {
+    const body = parseJson(entry.requestBody);
+    const url = isObject(body) && typeof body.queueBaseUrl === 'string' ? body.queueBaseUrl : '';
+    if (url.startsWith(`${cloudQueueUrl}/`)) return fromPath(url.slice(cloudQueueUrl.length));
   }
-  return [...ids];
+  return undefined;
 }
+
+const fromPath = (path: string) => /^\/queues\/([^/]+)\//.exec(path)?.[1];
 
 /** The queues the journaled calls named: a control call's queue URL or token, a queue edit's queue. */
 export function queueIdsCalled(calls: readonly JournalEntry[], cloudQueueUrl: string): string[] {

@@ -1,0 +1,30 @@
+/**
+ * A bundle's traffic entries, and what its export needs of them besides the HAR, gathered as each
+ * is read (export.ts reads them a slice of time at a time). At the 100,000-entry cap a walk over
+ * them afterwards touched each again, 50–100 ms a walk: three walks (the span's ends, the queues
+ * used, the rules' hits) held every listener in the steps after the read (text-search.test.ts).
+ */
+import type { StoredTrafficEntry } from '../traffic/log/index.js';
+import { queueIdUsed } from './queues-used.js';
+
+export class SpanEntries {
+  readonly entries: StoredTrafficEntry[] = [];
+  /** The engine time of the earliest and the latest entry (±Infinity while there is none). */
+  earliest = Infinity;
+  latest = -Infinity;
+  /** The queues of this console the entries called, in the order they were first called. */
+  readonly queueIds = new Set<string>();
+  /** How many of the entries each fault rule answered, by rule id. */
+  readonly faultHits = new Map<string, number>();
+
+  constructor(private readonly cloudQueueUrl: string) {}
+
+  add(entry: StoredTrafficEntry): void {
+    this.entries.push(entry);
+    if (entry.at < this.earliest) this.earliest = entry.at;
+    if (entry.at > this.latest) this.latest = entry.at;
+    const queueId = queueIdUsed(entry, this.cloudQueueUrl);
+    if (queueId) this.queueIds.add(queueId);
+    if (entry.fault) this.faultHits.set(entry.fault.ruleId, (this.faultHits.get(entry.fault.ruleId) ?? 0) + 1);
+  }
+}
