@@ -4,6 +4,7 @@
  * the calls show up wherever calls show up. The token is the console's own, or (`as`) the current
  * one of an integration's grant the console saw issued (login/console/senders.ts).
  */
+import { EngineError } from '../api/errors.js';
 import type { EngineClock } from '../clock/clock.js';
 import type { ControlExchange, ControlSenderRef } from '../api/commands/player.js';
 import type { ControlCaller } from './commands.js';
@@ -16,7 +17,11 @@ export interface ControlCallerDeps {
 }
 
 export function controlCaller({ controlUrl, accessToken, clock }: ControlCallerDeps): ControlCaller {
-  return async (method, path, body, as) => {
+  return async (method, path, given, as) => {
+    // `null` is no body, as an exchange's `requestBody` says it; a GET carries none (fetch threw, 500).
+    const body = given === null ? undefined : given;
+    if (body !== undefined && method === 'GET')
+      throw new EngineError('invalid_input', 'a GET carries no body: leave "body" out, or send it as a POST');
     const url = `${controlUrl()}${path}`;
     const { token, sentAs } = await accessToken(as);
     const headers: Record<string, string> = { authorization: `Bearer ${token}` };
