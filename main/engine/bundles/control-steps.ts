@@ -6,7 +6,7 @@
 import { isObject } from '../api/is-object.js';
 import type { ScenarioStep } from '../api/scenario-types.js';
 import { TOKEN_REF, UNKNOWN_TOKEN } from '../journal/secrets.js';
-import type { JournaledControlCall } from '../journal/types.js';
+import type { JournalEntry, JournaledControlCall } from '../journal/types.js';
 
 export interface QueueRef {
   ref: string;
@@ -20,18 +20,42 @@ export const UNLOADABLE_NOTE =
   'a player was loaded with a token of no queue of this console, which the bundle does not carry';
 
 const SESSION_IN_PATH = /^(\/(?:control\/)?api\/v1\/(?:playbackSessions|sessions)\/)([^/]+)(\/.*)$/;
+const GROUP_IN_PATH = /^\/(?:control\/)?api\/v1\/groups\/([^/]+)\//;
+/** Calls whose outcome does not depend on what the group's player has loaded. */
+const NOT_OF_THE_LOAD = /\/groupVolume(?::1)?(?:\/|$)|\/subscription$/;
+
+/** A player that was not idle when the scenario began: the replay's is, and its load is not in the span. */
+export interface BusyAtStart {
+  playerId: string;
+  /** Its state then (`PLAYING`, `PAUSED`, …). */
+  state: string;
+}
 
 export interface ControlStepDeps {
   queues: readonly QueueRef[];
   cloudQueueUrl: string;
-  /** The group and app of a session created before the span, if it is still live. */
+  /**
+   * The group and app of a session created before the span: from the live session, else from the
+   * journaled call that created it; undefined when neither holds it any more.
+   */
   sessionOrigin(sessionId: string): { groupId: string; appId: string; appContext: string } | undefined;
+  /** By group: the players busy when the scenario began (none: every player began idle). */
+  busyAtStart?: ReadonlyMap<string, BusyAtStart>;
   note(text: string): void;
 }
 
 export class ControlSteps {
-  private readonly sessions = new Map<string, string>();
+  /** The scenario's variable of each session (null: a session gone, called by its own id). */
+  private readonly sessions = new Map<string, string | null>();
   private readonly sessionQueue = new Map<string, QueueRef>();
+  private readonly sessionGroup = new Map<string, string>();
+  /**
+   * The groups whose player was busy when the scenario began, until a load of theirs goes through:
+   * the replay's player is idle, so what a call meets there (a skip, a pause, a seek) the bundle
+   * cannot cause. A bundle exported after a restart replayed a skip on a session loaded before it
+   * and failed, 409 against 200 (review).
+   */
+  private readonly busy: Map<string, BusyAtStart>;
   /**
    * Whether the last load that went through carried a token of no queue of this console: the
    * bundle does not carry it, so the replay's load is refused, and what follows (the session's
@@ -46,6 +70,13 @@ export class ControlSteps {
 
   constructor(private readonly deps: ControlStepDeps) {
     this.byId = new Map(deps.queues.map((q) => [q.id, q]));
+    this.busy = new Map(deps.busyAtStart);
+  }
+
+  /** Why a player action or trigger of `playerId` is not checked (its player began busy), if it is not. */
+  busyNote(playerId: string): string | undefined {
+    for (const busy of this.busy.values()) if (busy.playerId === playerId) return busyNote(busy);
+    return undefined;
   }
 
   /** The steps of one call: the call, after the session it needs if that began before the span. */
@@ -54,10 +85,14 @@ export class ControlSteps {
     let path = call.path.replace(/^\/control\/api\/v1\//, '/api/v1/');
     const inPath = SESSION_IN_PATH.exec(path);
     let sessionId: string | undefined;
+    let gone = false;
     if (inPath) {
       sessionId = inPath[2]!;
-      path = `${inPath[1]}\${${this.sessionVar(sessionId, steps)}}${inPath[3]}`;
+      const name = this.sessionVar(sessionId, steps);
+      gone = name === null;
+      if (name !== null) path = `${inPath[1]}\${${name}}${inPath[3]}`;
     }
+    const groupId = sessionId ? this.sessionGroup.get(sessionId) : GROUP_IN_PATH.exec(path)?.[1];
     let body = call.body;
     if (isObject(body)) {
       body = { ...body };
@@ -76,8 +111,10 @@ export class ControlSteps {
       } else if (sessionId) {
         queue = this.sessionQueue.get(sessionId);
       }
-      if (typeof record.queueBaseUrl === 'string' && call.status >= 200 && call.status < 300)
+      if (typeof record.queueBaseUrl === 'string' && call.status >= 200 && call.status < 300) {
         this.unloaded = record.httpAuthorization === UNKNOWN_TOKEN;
+        if (groupId) this.busy.delete(groupId);
+      }
       if (typeof record.httpAuthorization === 'string') {
         const owner = TOKEN_REF.exec(record.httpAuthorization)?.[1];
         const ref = owner ? this.byId.get(owner) : undefined;
@@ -85,42 +122,66 @@ export class ControlSteps {
       }
       if ('itemId' in record) record.itemId = this.itemRef(queue, record.itemId);
     }
-    // A new session is the group's to make whatever is loaded: its answer stays checked.
-    const step: ScenarioStep =
-      this.unloaded && !SESSION_CREATE.test(path)
-        ? { type: 'command', method: 'POST', path, outcomeNotChecked: UNLOADABLE_NOTE }
-        : { type: 'command', method: 'POST', path, expectStatus: call.status };
+    const step: ScenarioStep = { type: 'command', method: 'POST', path };
+    const notChecked = this.whyNotChecked(call, path, groupId, gone);
+    if (notChecked) step.outcomeNotChecked = notChecked;
+    else step.expectStatus = call.status;
     if (body !== undefined) step.body = body;
-    if (SESSION_CREATE.test(path) && call.sessionId) {
-      if (!this.sessions.has(call.sessionId)) this.sessions.set(call.sessionId, `session${this.sessions.size + 1}`);
-      step.save = { [this.sessions.get(call.sessionId)!]: 'sessionId' };
+    const created = SESSION_CREATE.exec(path);
+    if (created && call.sessionId) {
+      this.sessionGroup.set(call.sessionId, created[1]!);
+      let name = this.sessions.get(call.sessionId);
+      if (!name) this.sessions.set(call.sessionId, (name = `session${this.sessions.size + 1}`));
+      step.save = { [name]: 'sessionId' };
     }
     steps.push(step);
     return steps;
   }
 
-  private sessionVar(sessionId: string, steps: ScenarioStep[]): string {
-    let name = this.sessions.get(sessionId);
-    if (name) return name;
-    name = `session${this.sessions.size + 1}`;
-    this.sessions.set(sessionId, name);
+  /** Why the replay cannot meet what `call` met, so that its outcome is not checked; undefined: it is checked. */
+  private whyNotChecked(
+    call: JournaledControlCall,
+    path: string,
+    groupId: string | undefined,
+    gone: boolean,
+  ): string | undefined {
+    // A new session is the group's to make whatever is loaded: its answer stays checked.
+    if (SESSION_CREATE.test(path)) return undefined;
+    if (this.unloaded) return UNLOADABLE_NOTE;
+    // A call refused in the source (an unknown session tried on purpose) is refused in the replay too.
+    const wentThrough = call.status >= 200 && call.status < 300;
+    if (gone && wentThrough) return GONE_NOTE;
+    const busy = groupId ? this.busy.get(groupId) : undefined;
+    if (busy && !isLoadCall(path) && !NOT_OF_THE_LOAD.test(path.split('?')[0]!)) return busyNote(busy);
+    return undefined;
+  }
+
+  /** The session's variable, after the step that creates it when it began before the span; null: it is gone. */
+  private sessionVar(sessionId: string, steps: ScenarioStep[]): string | null {
+    const known = this.sessions.get(sessionId);
+    if (known !== undefined) return known;
     const origin = this.deps.sessionOrigin(sessionId);
-    if (origin) {
-      steps.push({
-        type: 'command',
-        method: 'POST',
-        path: `/api/v1/groups/${origin.groupId}/playbackSession:1`,
-        body: { appId: origin.appId, appContext: origin.appContext },
-        save: { [name]: 'sessionId' },
-      });
+    if (!origin) {
+      // Called by its own id, which names nothing in the replay: refused there as it would be here.
+      this.sessions.set(sessionId, null);
       this.deps.note(
-        `session ${sessionId} was created before the exported span: the scenario creates it first (group ${origin.groupId})`,
+        `session ${sessionId} was created before the exported span, and neither the console nor its journal still holds it: the replay calls it by its id, which names no session there, and does not check what went through`,
       );
-    } else {
-      this.deps.note(
-        `session ${sessionId} was created before the exported span and is gone: the steps that use it will fail`,
-      );
+      return null;
     }
+    const name = `session${this.sessions.size + 1}`;
+    this.sessions.set(sessionId, name);
+    this.sessionGroup.set(sessionId, origin.groupId);
+    steps.push({
+      type: 'command',
+      method: 'POST',
+      path: `/api/v1/groups/${origin.groupId}/playbackSession:1`,
+      body: { appId: origin.appId, appContext: origin.appContext },
+      save: { [name]: 'sessionId' },
+    });
+    this.deps.note(
+      `session ${sessionId} was created before the exported span: the scenario creates it first (group ${origin.groupId})`,
+    );
     return name;
   }
 
@@ -138,6 +199,32 @@ export class ControlSteps {
     return queue && { queue, rest: slash === -1 ? '' : tail.slice(slash) };
   }
 }
+
+/**
+ * The group and app of a session as the journaled call that created it says, when the console no
+ * longer holds it (another session took its group since, or it was evicted).
+ */
+export function journaledSessionOrigin(
+  calls: readonly JournalEntry[],
+  sessionId: string,
+): { groupId: string; appId: string; appContext: string } | undefined {
+  for (const call of calls) {
+    if (call.kind !== 'control' || call.sessionId !== sessionId) continue;
+    const groupId = SESSION_CREATE.exec(call.path.split('?')[0]!)?.[1];
+    if (!groupId || !isObject(call.body)) continue;
+    const { appId, appContext } = call.body;
+    if (typeof appId === 'string' && typeof appContext === 'string') return { groupId, appId, appContext };
+  }
+  return undefined;
+}
+
+const GONE_NOTE =
+  'its session was created before the span and is gone from the console and its journal: the replay cannot make it';
+
+const busyNote = ({ playerId, state }: BusyAtStart) =>
+  `${playerId} was ${state} when the scenario began, loaded before it, and the replay's player is idle: what this call met, the bundle cannot cause`;
+
+const isLoadCall = (path: string) => path.split('?')[0]!.endsWith('/loadCloudQueue');
 
 /** An item of a carried queue as its variable; one the queue never held stays missing in the replay too. */
 export function queueItemRef(queue: QueueRef, itemId: string, note: (text: string) => void): string {

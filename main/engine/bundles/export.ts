@@ -28,6 +28,7 @@ import { exportHar, HAR_EXPORT_MAX_BYTES } from '../traffic/har-export.js';
 import { TRANSITIONS_KEPT_PER_PLAYER } from '../store/repositories/player-transitions.js';
 import { newestRows, type StoredTrafficEntry } from '../traffic/log/index.js';
 import type { BundleDeps } from './deps.js';
+import { journaledSessionOrigin } from './control-steps.js';
 import { faultRuleInput, scenarioFromJournal, type Cut, type SpanRequest } from './journal-scenario.js';
 import { sinceConsoleStart } from './console-start.js';
 import { queueIdsCalled } from './queues-used.js';
@@ -156,12 +157,13 @@ export async function exportBundle(deps: BundleDeps, input: BundleExportInput): 
         .all()
         .find((player) => player.id === playerId)
         ?.status().itemId ?? null,
+    groupOf: (playerId) => deps.players.all().find((player) => player.id === playerId)?.groupId,
     sessionOrigin: (sessionId) => {
       const player = deps.players.forSession(sessionId);
       const session = player?.currentSession;
       return player && session
         ? { groupId: player.groupId, appId: session.appId, appContext: session.appContext }
-        : undefined;
+        : journaledSessionOrigin(journal, sessionId);
     },
   });
   if (filtered)

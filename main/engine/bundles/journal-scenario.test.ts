@@ -8,6 +8,8 @@ import type { FaultRule } from '../api/fault-types.js';
 import { UNKNOWN_TOKEN } from '../journal/secrets.js';
 import type { JournalEntry } from '../journal/types.js';
 import { scenarioFromJournal, type JournalScenarioInput, type RecordedTransition } from './journal-scenario.js';
+import { journaledSessionOrigin } from './control-steps.js';
+import { unfilledVariables } from '../api/scenario-variables.js';
 
 const T0 = 1_000_000;
 const storm: FaultRule = {
@@ -174,16 +176,130 @@ describe('a scenario built from the journal', () => {
         control(5, '/api/v1/groups/group-kitchen/playback:1/skipToNextTrack', 200),
       ],
       [],
+      { sessionOrigin: () => ({ groupId: 'group-kitchen', appId: 'com.example', appContext: 'c' }) },
     );
     const commands = steps.flatMap((step) =>
       step.type === 'command' ? [[step.path.split('/').at(-1), step.expectStatus ?? step.outcomeNotChecked]] : [],
     );
     expect(commands).toEqual([
+      // The session, created before the span, is made first.
+      ['playbackSession:1', undefined],
       ['loadCloudQueue', 502],
       ['loadCloudQueue', expect.stringMatching(/^a player was loaded with a token of no queue/)],
       ['skipToNextTrack', expect.stringMatching(/^a player was loaded with a token of no queue/)],
       ['loadCloudQueue', 200],
       ['skipToNextTrack', 200],
+    ]);
+  });
+
+  it('calls a session gone from the console and its journal by its id, checking only what was refused', () => {
+    const skip = (seq: number, sessionId: string, status: number): JournalEntry => ({
+      kind: 'control',
+      seq,
+      at: T0 + 1_000 * seq,
+      method: 'POST',
+      path: `/api/v1/playbackSessions/${sessionId}/playbackSession:1/skipToItem`,
+      body: { itemId: 'item-2' },
+      status,
+      sender: 'client-1',
+    });
+    const { steps, notes } = build([skip(1, 's-gone', 200), skip(2, 's-never', 404)], []);
+    const commands = steps.flatMap((step) => (step.type === 'command' ? [step] : []));
+    expect(commands.map((step) => [step.path, step.expectStatus ?? step.outcomeNotChecked])).toEqual([
+      [
+        '/api/v1/playbackSessions/s-gone/playbackSession:1/skipToItem',
+        expect.stringMatching(/^its session was created before the span and is gone/),
+      ],
+      ['/api/v1/playbackSessions/s-never/playbackSession:1/skipToItem', 404],
+    ]);
+    // Every variable is one a step before saves: `run` takes the bundle (it refused it, exit 2).
+    expect(unfilledVariables(steps, ['queue1.url', 'queue1.token', 'queue1.id', 'queue1.item-2'])).toEqual([]);
+    expect(notes).toContainEqual(
+      expect.stringMatching(/^session s-gone was created before the exported span, and neither/),
+    );
+  });
+
+  it('finds a session\u2019s group and app in the journaled call that created it', () => {
+    const created: JournalEntry = {
+      kind: 'control',
+      seq: 1,
+      at: T0,
+      method: 'POST',
+      path: '/control/api/v1/groups/group-office/playbackSession:1/joinOrCreate',
+      body: { appId: 'com.example', appContext: 'ctx' },
+      status: 200,
+      sender: 'client-1',
+      sessionId: 's-7',
+    };
+    expect(journaledSessionOrigin([created], 's-7')).toEqual({
+      groupId: 'group-office',
+      appId: 'com.example',
+      appContext: 'ctx',
+    });
+    expect(journaledSessionOrigin([created], 's-8')).toBeUndefined();
+  });
+
+  it('checks no call, action or trigger of a player busy when the scenario began until a load of its goes through', () => {
+    const control = (seq: number, path: string, status = 200, body?: unknown): JournalEntry => ({
+      kind: 'control',
+      seq,
+      at: T0 + 1_000 * seq,
+      method: 'POST',
+      path,
+      ...(body === undefined ? {} : { body }),
+      status,
+      sender: 'client-1',
+    });
+    const act = (seq: number, action: string, id = 'player-kitchen'): JournalEntry => ({
+      kind: 'command',
+      seq,
+      at: T0 + 1_000 * seq,
+      name: 'players.act',
+      input: { id, action },
+      ok: true,
+    });
+    const session = '/api/v1/playbackSessions/s-1/playbackSession:1';
+    const { steps } = build(
+      [
+        control(1, `${session}/skipToItem`, 200, { itemId: 'item-2' }),
+        control(2, '/api/v1/groups/group-kitchen/playback:1/pause'),
+        control(3, '/api/v1/groups/group-kitchen/groupVolume:1', 200, { volume: 20 }),
+        act(4, 'play'),
+        act(5, 'pause', 'player-office'),
+        control(6, '/api/v1/groups/group-office/playback:1/pause', 409),
+        control(7, `${session}/loadCloudQueue`, 200, {
+          queueBaseUrl: 'http://127.0.0.1:9/queues/queue-x/v2.3/',
+          httpAuthorization: 'Bearer ${token:queue-x}',
+        }),
+        control(8, '/api/v1/groups/group-kitchen/playback:1/pause'),
+        act(9, 'play'),
+      ],
+      // Playing before the span; the office player idle.
+      [t('player-kitchen', T0 - 5_000, 'load-begins', 'IDLE', 'command', 'PLAYING')],
+      {
+        sessionOrigin: () => ({ groupId: 'group-kitchen', appId: 'com.example', appContext: 'c' }),
+        groupOf: (playerId) => `group-${playerId.slice('player-'.length)}`,
+      },
+    );
+    const busy = expect.stringMatching(/^player-kitchen was PLAYING when the scenario began, loaded before it/);
+    const checked = steps.flatMap((step) =>
+      step.type === 'command'
+        ? [[step.path.split('/').at(-1), step.expectStatus ?? step.outcomeNotChecked ?? 'saves']]
+        : step.type === 'action'
+          ? [[`${step.playerId} ${step.action}`, step.outcomeNotChecked ?? 'checked']]
+          : [],
+    );
+    expect(checked).toEqual([
+      ['playbackSession:1', 'saves'],
+      ['skipToItem', busy],
+      ['pause', busy],
+      ['groupVolume:1', 200],
+      ['player-kitchen play', busy],
+      ['player-office pause', 'checked'],
+      ['pause', 409],
+      ['loadCloudQueue', 200],
+      ['pause', 200],
+      ['player-kitchen play', 'checked'],
     ]);
   });
 

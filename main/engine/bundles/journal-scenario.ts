@@ -14,14 +14,21 @@ import { QUEUE_EDIT_COMMANDS, type QueueEditCommand, type ScenarioStep } from '.
 import type { TriggerRequest } from '../api/fault-types.js';
 import type { JournalEntry, JournaledCommand } from '../journal/types.js';
 import { UNKNOWN_TOKEN } from '../journal/secrets.js';
-import { ControlSteps, queueItemRef, UNLOADABLE_NOTE, type ControlStepDeps, type QueueRef } from './control-steps.js';
+import {
+  ControlSteps,
+  queueItemRef,
+  UNLOADABLE_NOTE,
+  type BusyAtStart,
+  type ControlStepDeps,
+  type QueueRef,
+} from './control-steps.js';
 import { Notes } from './notes.js';
 import { beginsWithItsLoad, expectedRequestLine, type RequestLineSource } from '../api/request-line.js';
 
 /** A saved scenario holds at most this many steps (`scenarios.save`). */
 export const MAX_SCENARIO_STEPS = 1_000;
 
-export interface JournalScenarioInput extends Omit<ControlStepDeps, 'note' | 'queues'> {
+export interface JournalScenarioInput extends Omit<ControlStepDeps, 'note' | 'queues' | 'busyAtStart'> {
   queues: readonly (QueueRef & { itemIds: Set<string> })[];
   /** The journaled calls of the span, in the order they began. */
   calls: readonly JournalEntry[];
@@ -40,6 +47,8 @@ export interface JournalScenarioInput extends Omit<ControlStepDeps, 'note' | 'qu
   cuts: readonly Cut[];
   /** The item a player is on now (null: none): the span's last item when nothing happened to it since. */
   itemNow?: (playerId: string) => string | null;
+  /** The group a player plays for (undefined: a player gone). */
+  groupOf?: (playerId: string) => string | undefined;
 }
 
 /** A transition as the store keeps it: what the checks need of it. */
@@ -80,7 +89,12 @@ export function scenarioFromJournal(input: JournalScenarioInput): JournalScenari
   const cuts: Cut[] = [...input.cuts];
   const cut = (at: number, playerId: string, why: string) => cuts.push({ at, playerId, why });
   const queues = new Map(input.queues.map((q) => [q.id, q]));
-  const control = new ControlSteps({ ...input, queues: input.queues, note: (text) => notes.add(text) });
+  const control = new ControlSteps({
+    ...input,
+    queues: input.queues,
+    busyAtStart: busyAtStart(input),
+    note: (text) => notes.add(text),
+  });
   const steps: ScenarioStep[] = [{ type: 'clearFaults' }, { type: 'clock', speed: 0 }];
 
   // The rules as the replay holds them: the source's ids, by the bundle's names for them.
@@ -175,15 +189,21 @@ export function scenarioFromJournal(input: JournalScenarioInput): JournalScenari
 
   /**
    * After a load with a token the bundle does not carry, a player's action or trigger may meet
-   * nothing loaded in the replay (which player the session moved, the journal does not say): made
-   * as it was, its outcome is not checked.
+   * nothing loaded in the replay (which player the session moved, the journal does not say); so
+   * does one of a player busy when the scenario began, until a load of its goes through: made as
+   * it was, its outcome is not checked.
    */
   function notCheckedAfterUnloadable(made: ScenarioStep[]): ScenarioStep[] {
-    if (!control.unloaded) return made;
     return made.map((step) => {
       if (step.type !== 'action' && step.type !== 'trigger' && step.type !== 'faultTrigger') return step;
+      const why = control.unloaded
+        ? UNLOADABLE_NOTE
+        : step.type !== 'faultTrigger' || step.playerId
+          ? control.busyNote(step.playerId!)
+          : undefined;
+      if (!why) return step;
       const { expectError: _error, ...rest } = step;
-      return { ...rest, outcomeNotChecked: UNLOADABLE_NOTE };
+      return { ...rest, outcomeNotChecked: why };
     });
   }
 
@@ -301,6 +321,26 @@ export function scenarioFromJournal(input: JournalScenarioInput): JournalScenari
     }
     return [step];
   }
+}
+
+/**
+ * By group, the players that were not idle when the scenario began (`from`): the state their last
+ * transition before it left them in, or the one their first transition in it left. A restart keeps
+ * where each player was, and the journal begins anew; reaching back (reach-back.ts) finds no load
+ * before a start, nor for a player the span does not move.
+ */
+function busyAtStart(input: JournalScenarioInput): Map<string, BusyAtStart> {
+  const state = new Map<string, string>();
+  for (const t of input.transitions) {
+    if (t.at < input.from) state.set(t.playerId, t.to);
+    else if (!state.has(t.playerId)) state.set(t.playerId, t.from);
+  }
+  const busy = new Map<string, BusyAtStart>();
+  for (const [playerId, was] of state) {
+    const groupId = input.groupOf?.(playerId);
+    if (was !== 'IDLE' && groupId) busy.set(groupId, { playerId, state: was });
+  }
+  return busy;
 }
 
 /**
