@@ -69,7 +69,10 @@ export const TEST_FILES = [
  * shared one the replaced module would stay for the files after it (round-trip's cheaper scrypt
  * made every later password check fail). `scripts/test-isolation.test.ts` holds this list to the files.
  */
-export const MOCKING_FILES = ['main/engine/bundles/round-trip.test.ts'];
+export const MOCKING_FILES = [
+  'main/engine/bundles/restart-round-trip.test.ts',
+  'main/engine/bundles/round-trip.test.ts',
+];
 
 /**
  * Files that hold a listener to a bound of time (no answer waits 250 ms while a big write, a

@@ -165,7 +165,11 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     const faults = new FaultRegistry({ repo: store.faultRules, clock, bus });
     closers.push(() => faults.close());
     // Every state-changing call on the engine clock: what a repro bundle's scenario is built from.
-    const journal = new Journal({ now: () => clock.now(), rules: () => faults.list() });
+    const journal = new Journal({
+      now: () => clock.now(),
+      rules: () => faults.list(),
+      lastTransitionSeq: () => store.playerTransitions.lastSeq(),
+    });
     closers.push(() => journal.close());
     // Every secret the engine issued or was given, found by value wherever it would be stored.
     const secrets = new KnownSecrets();

@@ -45,7 +45,7 @@ export function uncheckedScenario(steps: readonly ScenarioStep[]): UncheckedScen
     kind: 'checksNothing',
     message:
       `checks nothing: none of its ${steps.length} steps is an expectation or a call whose answer is checked, so a run would pass whatever the console did. ` +
-      "A repro bundle exported from a span that holds no player's start (its notes say so) has nothing to reproduce: export a span that begins before the load.",
+      "A repro bundle exported from a span that holds no player's start (its notes say so) has nothing to reproduce: export a span that begins before the load (after a restart, load the players again first: what they had loaded before it, the journal did not see).",
   };
 }
 

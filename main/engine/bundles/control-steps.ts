@@ -56,6 +56,8 @@ export class ControlSteps {
    * and failed, 409 against 200 (review).
    */
   private readonly busy: Map<string, BusyAtStart>;
+  /** When a load of each player busy at the start went through: from then on the replay has its own. */
+  readonly reloadedAt = new Map<string, number>();
   /**
    * Whether the last load that went through carried a token of no queue of this console: the
    * bundle does not carry it, so the replay's load is refused, and what follows (the session's
@@ -113,6 +115,8 @@ export class ControlSteps {
       }
       if (typeof record.queueBaseUrl === 'string' && call.status >= 200 && call.status < 300) {
         this.unloaded = record.httpAuthorization === UNKNOWN_TOKEN;
+        const busy = groupId ? this.busy.get(groupId) : undefined;
+        if (busy && !this.reloadedAt.has(busy.playerId)) this.reloadedAt.set(busy.playerId, call.at);
         if (groupId) this.busy.delete(groupId);
       }
       if (typeof record.httpAuthorization === 'string') {

@@ -19,7 +19,17 @@ export interface BundleDeps {
   clock: Pick<EngineClock, 'state' | 'setSpeed'>;
   recorder: Pick<TrafficRecorder, 'flush'>;
   /** Every state-changing call: what the scenario is built from. */
-  journal: Pick<Journal, 'entries' | 'rulesBefore' | 'lostBefore' | 'startedAt' | 'pending' | 'pendingEntries'>;
+  journal: Pick<
+    Journal,
+    | 'entries'
+    | 'rulesBefore'
+    | 'rulesAtStart'
+    | 'lostBefore'
+    | 'startedAt'
+    | 'startedAfterTransition'
+    | 'pending'
+    | 'pendingEntries'
+  >;
   urls: () => ServiceUrls;
   /** Wall time, for the bundle's `exportedAt`. */
   wallNow: () => number;

@@ -19,7 +19,7 @@ import {
 import { EngineError } from '../api/errors.js';
 import type { FaultRule } from '../api/fault-types.js';
 import { QUEUE_EDIT_COMMANDS } from '../api/scenario-types.js';
-import type { TrafficFilter } from '../api/traffic-types.js';
+import type { TrafficFilter, TrafficSummary } from '../api/traffic-types.js';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { MAX_ITEMS_IN_QUEUE_READ } from '../cloud-queue/commands.js';
 import { JOURNAL_CAPACITY } from '../journal/journal.js';
@@ -29,7 +29,13 @@ import { TRANSITIONS_KEPT_PER_PLAYER } from '../store/repositories/player-transi
 import { newestRows, type StoredTrafficEntry } from '../traffic/log/index.js';
 import type { BundleDeps } from './deps.js';
 import { journaledSessionOrigin } from './control-steps.js';
-import { faultRuleInput, scenarioFromJournal, type Cut, type SpanRequest } from './journal-scenario.js';
+import {
+  faultRuleInput,
+  scenarioFromJournal,
+  type Cut,
+  type PlayerRequestMet,
+  type SpanRequest,
+} from './journal-scenario.js';
 import { sinceConsoleStart } from './console-start.js';
 import { queueIdsCalled } from './queues-used.js';
 import { SpanEntries } from './span-entries.js';
@@ -65,7 +71,14 @@ export async function exportBundle(deps: BundleDeps, input: BundleExportInput): 
   await nextTurn();
   const journal = deps.journal.entries();
   const journaledUpTo = journal.at(-1)?.seq ?? -1;
-  const transitions = allTransitions(deps);
+  const transitions = allTransitions(deps).map((t) =>
+    // A row recorded before the start at the start's own instant (the clock stopped across a
+    // restart) is before it: a millisecond earlier, every comparison with the start reads it so.
+    // Read at the instant, a bundle expected a load the journal never saw (restart-round-trip.test.ts).
+    t.seq <= deps.journal.startedAfterTransition && t.at >= deps.journal.startedAt
+      ? { ...t, at: deps.journal.startedAt - 1 }
+      : t,
+  );
   const first = entries.length ? span.earliest : (journal[0]?.at ?? clock.now);
   const to = filtered ? Math.max(span.latest, first) : clock.now;
   // A replay starts with its players idle: the span reaches back to the call that loaded each
@@ -147,7 +160,7 @@ export async function exportBundle(deps: BundleDeps, input: BundleExportInput): 
     to,
     queues: queues.map((q) => ({ ref: q.ref, id: q.sourceId, itemIds: new Set(q.items.map((item) => item.id)) })),
     cloudQueueUrl: urls.cloudQueue,
-    startRules: rulesAtStart(deps, calls, span.faultHits),
+    startRules: rulesAtStart(deps, from, calls, span.faultHits),
     transitions,
     requests: spanRequests(deps, from, to),
     checkable: !filtered,
@@ -157,6 +170,8 @@ export async function exportBundle(deps: BundleDeps, input: BundleExportInput): 
         .all()
         .find((player) => player.id === playerId)
         ?.status().itemId ?? null,
+    // A filtered export's entries leave out requests its rules met: the log's newest rows, all of them.
+    playerRequests: filtered ? playerRequestsOf(newestRows(deps.traffic, {})) : span.playerRequests,
     groupOf: (playerId) => deps.players.all().find((player) => player.id === playerId)?.groupId,
     sessionOrigin: (sessionId) => {
       const player = deps.players.forSession(sessionId);
@@ -219,6 +234,13 @@ function spanRequests(deps: BundleDeps, from: number, to: number): SpanRequest[]
   );
 }
 
+/** The players' requests among `rows`, with the rule that answered each. */
+function playerRequestsOf(rows: readonly TrafficSummary[]): PlayerRequestMet[] {
+  return rows.flatMap((row) =>
+    row.playerId ? [{ at: row.at, playerId: row.playerId, ruleId: row.fault?.ruleId ?? null }] : [],
+  );
+}
+
 /** Every player's recorded transitions, oldest first. */
 function allTransitions(deps: BundleDeps) {
   return deps.players
@@ -256,15 +278,19 @@ function queueAtStart(
 }
 
 /**
- * The rules as they stood when the span began, with the hits they had then: their hits now (or
- * when they were removed) less those the span's traffic shows.
+ * The rules as they stood when the span began, with the hits they had then: as the journal began,
+ * for a span that begins there; else their hits now (or when they were removed) less those the
+ * span's traffic shows.
  */
 function rulesAtStart(
   deps: BundleDeps,
+  from: number,
   calls: readonly JournalEntry[],
   /** How many of the span's entries each rule answered, by rule id. */
   hitsInSpan: ReadonlyMap<string, number>,
 ): FaultRule[] {
+  const asStarted = from <= deps.journal.startedAt ? deps.journal.rulesAtStart() : null;
+  if (asStarted) return asStarted;
   const first = calls[0];
   const start = first ? deps.journal.rulesBefore(first.seq) : deps.faults.list();
   const latest = new Map(deps.faults.list().map((rule) => [rule.id, rule]));

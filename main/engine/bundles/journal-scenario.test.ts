@@ -303,6 +303,91 @@ describe('a scenario built from the journal', () => {
     ]);
   });
 
+  it('checks nothing after a rule answered a busy player\u2019s request the replay does not make', () => {
+    const control = (seq: number, path: string, status = 200, body?: unknown, sessionId?: string): JournalEntry => ({
+      kind: 'control',
+      seq,
+      at: T0 + 1_000 * seq,
+      method: 'POST',
+      path,
+      ...(body === undefined ? {} : { body }),
+      status,
+      sender: 'client-1',
+      ...(sessionId ? { sessionId } : {}),
+    });
+    const queue = {
+      queueBaseUrl: 'http://127.0.0.1:9/queues/queue-x/v2.3/',
+      httpAuthorization: 'Bearer ${token:queue-x}',
+    };
+    const calls = [
+      control(1, '/api/v1/groups/group-office/playbackSession:1', 200, { appId: 'a', appContext: 'c' }, 's-2'),
+      control(3, '/api/v1/playbackSessions/s-2/playbackSession:1/loadCloudQueue', 200, queue),
+      control(4, '/api/v1/groups/group-office/playback:1/pause'),
+      control(5, '/api/v1/playbackSessions/s-1/playbackSession:1/loadCloudQueue', 200, queue),
+    ];
+    const transitions = [t('player-kitchen', T0 - 5_000, 'load-begins', 'IDLE', 'command', 'PLAYING')];
+    const more: Partial<JournalScenarioInput> = {
+      sessionOrigin: () => ({ groupId: 'group-kitchen', appId: 'a', appContext: 'c' }),
+      groupOf: (playerId) => `group-${playerId.slice('player-'.length)}`,
+    };
+    const checks = (hitAt: number, extra: Partial<JournalScenarioInput> = {}) => {
+      const { steps, notes } = build(calls, transitions, {
+        ...more,
+        ...extra,
+        playerRequests: [
+          { at: T0 + 500, playerId: 'player-kitchen', ruleId: null },
+          { at: hitAt, playerId: 'player-kitchen', ruleId: storm.id },
+        ],
+      });
+      return {
+        notes,
+        commands: steps.flatMap((step) =>
+          step.type === 'command'
+            ? [[step.path.split('/').at(-1), step.expectStatus ?? step.outcomeNotChecked ?? 'saves']]
+            : [],
+        ),
+      };
+    };
+    // Hit while still busy with the load from before the scenario: from then on nothing is checked.
+    const cut = expect.stringMatching(
+      /^rule rule1 answered a request of player-kitchen, busy since before the scenario began/,
+    );
+    const early = checks(T0 + 2_000);
+    expect(early.commands).toEqual([
+      ['playbackSession:1', 200],
+      ['loadCloudQueue', cut],
+      ['pause', cut],
+      ['playbackSession:1', 'saves'],
+      ['loadCloudQueue', cut],
+    ]);
+    expect(early.notes).toContainEqual(
+      expect.stringMatching(/^the outcomes of the 3 calls and actions from .* on are not checked: rule rule1/),
+    );
+    // A rule of chance draws for every request it stands for, answered or not: from the first.
+    const chance = { ...storm, hits: 0, passes: 0, probability: 0.5, seed: 3 };
+    const drew = checks(T0 + 6_000, { startRules: [chance] });
+    expect(drew.notes).toContainEqual(
+      expect.stringMatching(
+        /^the outcomes of the 3 calls .* a request of player-kitchen, .* drew from a rule of chance$/,
+      ),
+    );
+    // One that drew before the span draws afresh in the replay: nothing of the span is checked but
+    // the sessions made (the calls after them name them).
+    const before = checks(T0 + 6_000, { startRules: [{ ...chance, passes: 2 }] });
+    expect(before.commands.filter(([, check]) => typeof check === 'number')).toEqual([['playbackSession:1', 200]]);
+    expect(before.notes).toContainEqual(
+      expect.stringMatching(/^the outcomes of the 3 calls .* rule storm drew 2 times before the span/),
+    );
+    // Hit after its own load went through: the replay makes that request too.
+    expect(checks(T0 + 6_000).commands).toEqual([
+      ['playbackSession:1', 200],
+      ['loadCloudQueue', 200],
+      ['pause', 200],
+      ['playbackSession:1', 'saves'],
+      ['loadCloudQueue', 200],
+    ]);
+  });
+
   it('drops them for a command no step can make, and for a player busy before the span', () => {
     const calls: JournalEntry[] = [
       { kind: 'command', seq: 1, at: T0 + 3_000, name: 'queues.token.issue', input: { id: 'queue-x' }, ok: true },

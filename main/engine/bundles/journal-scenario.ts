@@ -49,6 +49,15 @@ export interface JournalScenarioInput extends Omit<ControlStepDeps, 'note' | 'qu
   itemNow?: (playerId: string) => string | null;
   /** The group a player plays for (undefined: a player gone). */
   groupOf?: (playerId: string) => string | undefined;
+  /** The players' requests of the span (traffic entries with a player), in any order. */
+  playerRequests?: readonly PlayerRequestMet[];
+}
+
+/** A player's request, and the fault rule that answered it (a traffic entry's `fault`), if one did. */
+export interface PlayerRequestMet {
+  at: number;
+  playerId: string;
+  ruleId: string | null;
 }
 
 /** A transition as the store keeps it: what the checks need of it. */
@@ -89,12 +98,15 @@ export function scenarioFromJournal(input: JournalScenarioInput): JournalScenari
   const cuts: Cut[] = [...input.cuts];
   const cut = (at: number, playerId: string, why: string) => cuts.push({ at, playerId, why });
   const queues = new Map(input.queues.map((q) => [q.id, q]));
+  const busyAtFirst = busyAtStart(input);
   const control = new ControlSteps({
     ...input,
     queues: input.queues,
-    busyAtStart: busyAtStart(input),
+    busyAtStart: busyAtFirst,
     note: (text) => notes.add(text),
   });
+  /** Where each call's steps begin, by the call's engine time: what a divergence leaves unchecked. */
+  const stepsAt: { at: number; index: number }[] = [];
   const steps: ScenarioStep[] = [{ type: 'clearFaults' }, { type: 'clock', speed: 0 }];
 
   // The rules as the replay holds them: the source's ids, by the bundle's names for them.
@@ -108,14 +120,18 @@ export function scenarioFromJournal(input: JournalScenarioInput): JournalScenari
     if (rest !== undefined) ruleInput.times = rest;
     steps.push({ type: 'fault', rule: ruleInput, ref });
   };
+  /** From when a rule of chance stood: any request may draw from it, a rule's answer or not. */
+  let drawsFrom = Infinity;
+  /** From when the replay's rules stand otherwise than the source's, and why (the earliest). */
+  let divergence: { at: number; why: string } | null = null;
   for (const rule of input.startRules) {
     if (rule.spent) continue;
+    if (rule.probability !== undefined) drawsFrom = Math.min(drawsFrom, input.from);
     if (rule.probability !== undefined && rule.hits + rule.passes > 0) {
-      cut(
-        input.from,
-        '*',
-        `rule ${rule.label ?? rule.id} drew ${rule.hits + rule.passes} times before the span, and its draws start afresh in the replay`,
-      );
+      const why = `rule ${rule.label ?? rule.id} drew ${rule.hits + rule.passes} times before the span, and its draws start afresh in the replay`;
+      cut(input.from, '*', why);
+      // What a call meets from it differs too: a load it answered 403 went through in the source.
+      diverged(input.from, why);
     }
     const rest = rule.times !== undefined && rule.hits > 0 ? Math.max(1, rule.times - rule.hits) : undefined;
     addRule(rule, rest);
@@ -127,6 +143,7 @@ export function scenarioFromJournal(input: JournalScenarioInput): JournalScenari
   for (const call of input.calls) {
     pushGap(steps, call.at - now);
     now = Math.max(now, call.at);
+    stepsAt.push({ at: call.at, index: steps.length });
     if (call.kind === 'control') {
       senders.add(call.sender);
       if (isObject(call.body) && call.body.httpAuthorization === UNKNOWN_TOKEN) {
@@ -166,6 +183,8 @@ export function scenarioFromJournal(input: JournalScenarioInput): JournalScenari
     steps.push(...notCheckedAfterUnloadable(waitingAtExport(call, step)));
   }
   pushGap(steps, input.to - now);
+  uncausedRequest();
+  notCheckedAfterDivergence();
   if (senders.size > 1)
     notes.add(
       `control calls were sent as ${[...senders].join(', ')}: the replay sends each with the console\u2019s own token (the bundle carries no credentials)`,
@@ -208,6 +227,67 @@ export function scenarioFromJournal(input: JournalScenarioInput): JournalScenari
   }
 
   /**
+   * A request of a player busy since before the scenario (before a load of its went through) is one
+   * the replay does not make. A fault rule that answered it was spent on it, and a rule of chance
+   * drew for it, either way not in the replay: its rules stand otherwise from then on, and what any
+   * later call or player met may differ. Nothing from then on is checked. A rule of one answer
+   * spent so by a restored player's refresh made the replay's next load fail, 502 against 200, and
+   * a draw so taken made a load wait in the replay that had not waited (restart-round-trip.test.ts).
+   */
+  function uncausedRequest(): void {
+    const busyPlayers = new Set([...busyAtFirst.values()].map((busy) => busy.playerId));
+    let hit: PlayerRequestMet | undefined;
+    // The earliest: the log holds requests as they ended, not as they began.
+    for (const r of input.playerRequests ?? [])
+      if (
+        (r.ruleId !== null || r.at >= drawsFrom) &&
+        r.at >= input.from &&
+        busyPlayers.has(r.playerId) &&
+        // At the load's own instant (the clock stopped) which came first cannot be told: counted.
+        r.at <= (control.reloadedAt.get(r.playerId) ?? Infinity) &&
+        (!hit || r.at < hit.at)
+      )
+        hit = r;
+    if (!hit) return;
+    const why =
+      hit.ruleId !== null
+        ? `rule ${refOf.get(hit.ruleId) ?? hit.ruleId} answered a request of ${hit.playerId}, busy since before the scenario began, which the replay does not make`
+        : `a request of ${hit.playerId}, busy since before the scenario began, which the replay does not make, drew from a rule of chance`;
+    cut(hit.at, '*', why);
+    diverged(hit.at, why);
+  }
+
+  /** From `at` on, the replay's rules stand otherwise than the source's: no outcome is checked. */
+  function diverged(at: number, why: string): void {
+    if (!divergence || at < divergence.at) divergence = { at, why };
+  }
+
+  function notCheckedAfterDivergence(): void {
+    if (!divergence) return;
+    const { at, why } = divergence;
+    const first = stepsAt.find((s) => s.at >= at)?.index ?? steps.length;
+    let unchecked = 0;
+    for (let i = first; i < steps.length; i++) {
+      const step = steps[i]!;
+      if (step.type !== 'command' && step.type !== 'action' && step.type !== 'trigger' && step.type !== 'faultTrigger')
+        continue;
+      // A session made stays checked: the calls after it name it.
+      if (step.outcomeNotChecked || step.pendingAtExport || (step.type === 'command' && step.save)) continue;
+      const {
+        expectStatus: _status,
+        expectError: _error,
+        ...rest
+      } = step as ScenarioStep & { expectStatus?: number; expectError?: boolean };
+      steps[i] = { ...rest, outcomeNotChecked: why } as ScenarioStep;
+      unchecked++;
+    }
+    if (unchecked)
+      notes.add(
+        `the outcomes of the ${unchecked} calls and actions from ${new Date(at).toISOString()} on are not checked: ${why}`,
+      );
+  }
+
+  /**
    * A call still waiting when the bundle was exported: its own step (the last of its steps) is
    * made at the same engine time, and its outcome, known only after the export, is not checked.
    */
@@ -236,6 +316,7 @@ export function scenarioFromJournal(input: JournalScenarioInput): JournalScenari
       case 'faults.applyPreset': {
         const rule = call.rules?.find((r) => r.id === call.result?.ruleId);
         if (!rule) return 'unreplayable';
+        if (rule.probability !== undefined) drawsFrom = Math.min(drawsFrom, call.at);
         addRule(rule);
         return [];
       }

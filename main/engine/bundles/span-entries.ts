@@ -5,6 +5,7 @@
  * used, the rules' hits) held every listener in the steps after the read (text-search.test.ts).
  */
 import type { StoredTrafficEntry } from '../traffic/log/index.js';
+import type { PlayerRequestMet } from './journal-scenario.js';
 import { queueIdUsed } from './queues-used.js';
 
 export class SpanEntries {
@@ -16,6 +17,8 @@ export class SpanEntries {
   readonly queueIds = new Set<string>();
   /** How many of the entries each fault rule answered, by rule id. */
   readonly faultHits = new Map<string, number>();
+  /** The players' requests, and the fault rule that answered each if one did (journal-scenario.ts `PlayerRequestMet`). */
+  readonly playerRequests: PlayerRequestMet[] = [];
 
   constructor(private readonly cloudQueueUrl: string) {}
 
@@ -25,6 +28,8 @@ export class SpanEntries {
     if (entry.at > this.latest) this.latest = entry.at;
     const queueId = queueIdUsed(entry, this.cloudQueueUrl);
     if (queueId) this.queueIds.add(queueId);
+    if (entry.playerId)
+      this.playerRequests.push({ at: entry.at, playerId: entry.playerId, ruleId: entry.fault?.ruleId ?? null });
     if (entry.fault) this.faultHits.set(entry.fault.ruleId, (this.faultHits.get(entry.fault.ruleId) ?? 0) + 1);
   }
 }

@@ -64,6 +64,19 @@ describe('a journal', () => {
   });
 });
 
+describe('the rules a journal began with', () => {
+  it('keeps them with their hits then, until entries after them are dropped for room', () => {
+    let rules: FaultRule[] = [{ ...rule('kept'), times: 1, hits: 0 }];
+    const journal = new Journal({ now: () => 5_000, rules: () => rules, capacity: 2 });
+    // Hit afterwards: the journal's copy is still as the start had it.
+    rules = [{ ...rules[0]!, hits: 1, spent: true }];
+    expect(journal.rulesAtStart()).toEqual([{ ...rule('kept'), times: 1, hits: 0 }]);
+    for (let i = 0; i < 3; i++)
+      journal.recordCommand(journal.begin('test'), { kind: 'command', name: 'faults.add', input: {}, ok: true, rules });
+    expect(journal.rulesAtStart()).toBeNull();
+  });
+});
+
 describe('tokens in control calls', () => {
   it('become a reference to their queue, or are not kept at all', () => {
     const owner = (token: string) => (token === 'secret-1' ? 'queue-1' : undefined);

@@ -15,6 +15,8 @@ export interface JournalDeps {
   now(): number;
   /** The fault rules now, in matching order. */
   rules(): FaultRule[];
+  /** The newest player transition recorded so far (its seq): the last one before the journal began. */
+  lastTransitionSeq?(): number;
   capacity?: number;
   queueItemsBudget?: number;
 }
@@ -44,6 +46,7 @@ export class Journal {
   private list: JournalEntry[] = [];
   private nextSeq = 1;
   private baseRules: FaultRule[];
+  private readonly startRules: FaultRule[];
   /** Engine time of the newest entry dropped for room (null: nothing dropped). */
   private lostUpTo: number | null = null;
   private queueItems = 0;
@@ -51,10 +54,17 @@ export class Journal {
   private readonly inFlight = new Map<number, PendingCall>();
   /** Engine time the journal began: a console restarted with its data dir journaled nothing before. */
   readonly startedAt: number;
+  /**
+   * The seq of the last player transition recorded before the journal began (0: none): a row of
+   * the start's own instant (the clock stopped across a restart) is before it or after it by this.
+   */
+  readonly startedAfterTransition: number;
 
   constructor(private readonly deps: JournalDeps) {
     this.baseRules = deps.rules();
+    this.startRules = this.baseRules;
     this.startedAt = deps.now();
+    this.startedAfterTransition = deps.lastTransitionSeq?.() ?? 0;
   }
 
   /**
@@ -108,6 +118,17 @@ export class Journal {
       if (entry.kind === 'command' && entry.rules) rules = entry.rules;
     }
     return rules.map((rule) => ({ ...rule }));
+  }
+
+  /**
+   * The fault rules as they stood when the journal began, with their hits then (null once the
+   * entries after them were dropped for room). Exact for a span that begins at the start: hits in
+   * it are otherwise read from the traffic log, which holds no exchange that had not ended by the
+   * export (a timeout rule's hit), and a rule of one answer so spent after a restart was left out
+   * of the replay (restart-round-trip.test.ts).
+   */
+  rulesAtStart(): FaultRule[] | null {
+    return this.lostUpTo === null ? this.startRules.map((rule) => ({ ...rule })) : null;
   }
 
   /** Engine time up to which entries were dropped for room (null: none were). */

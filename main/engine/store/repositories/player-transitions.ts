@@ -50,6 +50,7 @@ export class PlayerTransitionRepository {
   private readonly latest;
   private readonly byRequest;
   private readonly trim;
+  private readonly newestSeq;
   private inserts = 0;
 
   constructor(db: SqliteDatabase) {
@@ -62,6 +63,7 @@ export class PlayerTransitionRepository {
     this.latest = db.prepare<[string, number], Row>(
       'SELECT * FROM player_transitions WHERE player_id = ? ORDER BY seq DESC LIMIT ?',
     );
+    this.newestSeq = db.prepare<[], { seq: number | null }>('SELECT max(seq) AS seq FROM player_transitions');
     this.byRequest = db.prepare<[string], Row>('SELECT * FROM player_transitions WHERE request_id = ? ORDER BY seq');
     this.trim = db.prepare<[string, string, number]>(
       'DELETE FROM player_transitions WHERE player_id = ? AND seq <= (SELECT seq FROM player_transitions WHERE player_id = ? ORDER BY seq DESC LIMIT 1 OFFSET ?)',
@@ -89,6 +91,11 @@ export class PlayerTransitionRepository {
   /** The newest `limit` transitions of a player, oldest first. */
   recent(playerId: string, limit: number): StoredTransition[] {
     return this.latest.all(playerId, limit).map(toTransition).reverse();
+  }
+
+  /** The newest transition's seq of every player (0: none yet). */
+  lastSeq(): number {
+    return this.newestSeq.get()?.seq ?? 0;
   }
 
   causedBy(requestId: string): StoredTransition[] {
