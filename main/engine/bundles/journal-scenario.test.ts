@@ -363,6 +363,14 @@ describe('a scenario built from the journal', () => {
     expect(early.notes).toContainEqual(
       expect.stringMatching(/^the outcomes of the 3 calls and actions from .* on are not checked: rule rule1/),
     );
+    // A rule without a count of answers stands the same whoever it answered: nothing is cut.
+    expect(checks(T0 + 2_000, { startRules: [{ ...storm, times: undefined }] }).commands).toEqual([
+      ['playbackSession:1', 200],
+      ['loadCloudQueue', 200],
+      ['pause', 200],
+      ['playbackSession:1', 'saves'],
+      ['loadCloudQueue', 200],
+    ]);
     // A rule of chance draws for every request it stands for, answered or not: from the first.
     const chance = { ...storm, hits: 0, passes: 0, probability: 0.5, seed: 3 };
     const drew = checks(T0 + 6_000, { startRules: [chance] });

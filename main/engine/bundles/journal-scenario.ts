@@ -112,9 +112,12 @@ export function scenarioFromJournal(input: JournalScenarioInput): JournalScenari
   // The rules as the replay holds them: the source's ids, by the bundle's names for them.
   const refOf = new Map<string, string>();
   let order: string[] = [];
+  /** The rules the replay holds that no answer changes: no count of answers, no chance. */
+  const unspendable = new Set<string>();
   const addRule = (rule: FaultRule, rest?: number): void => {
     const ref = `rule${refOf.size + 1}`;
     refOf.set(rule.id, ref);
+    if (rule.times === undefined && rule.probability === undefined) unspendable.add(rule.id);
     order.push(rule.id);
     const ruleInput = faultRuleInput(rule);
     if (rest !== undefined) ruleInput.times = rest;
@@ -240,7 +243,8 @@ export function scenarioFromJournal(input: JournalScenarioInput): JournalScenari
     // The earliest: the log holds requests as they ended, not as they began.
     for (const r of input.playerRequests ?? [])
       if (
-        (r.ruleId !== null || r.at >= drawsFrom) &&
+        // A rule that answers every request it matches stands the same whoever it answered.
+        ((r.ruleId !== null && !unspendable.has(r.ruleId)) || r.at >= drawsFrom) &&
         r.at >= input.from &&
         busyPlayers.has(r.playerId) &&
         // At the load's own instant (the clock stopped) which came first cannot be told: counted.
