@@ -6,8 +6,9 @@
  * breaks the contract counts the violation by rule and links its sample exchange in Traffic.
  */
 import { readFile } from 'node:fs/promises';
-import type { Page } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
 import type { FleetListItem, FleetReport } from '../main/engine/api/fleet-types';
+import type { ReadyLine } from '../main/testing/serve-process';
 import { adminApi } from './admin-api';
 import { expect, test } from './fixtures';
 
@@ -24,6 +25,20 @@ async function shoot(page: Page, name: string): Promise<void> {
     }
   await page.setViewportSize(size);
   await page.emulateMedia({ colorScheme: null });
+}
+
+/**
+ * A fleet stopped after it played is judged on what it measured: its heading says the list's word
+ * for it, its thresholds' verdict ("stopped" only until the list hears of the stop). Waiting for
+ * "stopped" raced the list, and lost when the injected storm had failed the errors threshold.
+ */
+async function expectStoppedAsListed(main: Locator, ready: ReadyLine, id: string): Promise<void> {
+  const listed = async () => (await adminApi<FleetListItem[]>(ready, 'GET', '/fleets')).find((f) => f.id === id);
+  await expect.poll(async () => (await listed())?.status).toBe('stopped');
+  const { verdict } = (await listed())!;
+  await expect(main.getByTestId('fleet-status')).toHaveText(
+    verdict === 'pass' ? 'passed' : verdict === 'fail' ? 'failed' : 'stopped',
+  );
 }
 
 async function fill(page: Page, fields: Record<string, string>): Promise<void> {
@@ -77,16 +92,10 @@ test('starts a fleet, shows it live, stops it; lets another end and shows its su
   await shoot(page, 'live');
   await main.getByRole('button', { name: 'Stop' }).click();
   await expect(main.getByRole('button', { name: 'Stop' })).toHaveCount(0);
-  // Stopped after it played: judged on what it measured, and the heading says the list's word for
-  // it, its thresholds' verdict (it said "stopped" only until the list heard of the stop).
   const stoppedId = (await main.getByRole('heading', { name: /^Fleet fleet-/ }).textContent())!.match(
     /fleet-[0-9a-f]+/,
   )![0];
-  const stopped = (await adminApi<FleetListItem[]>(served.ready, 'GET', '/fleets')).find((f) => f.id === stoppedId)!;
-  expect(stopped.status).toBe('stopped');
-  await expect(main.getByTestId('fleet-status')).toHaveText(
-    stopped.verdict === 'pass' ? 'passed' : stopped.verdict === 'fail' ? 'failed' : 'stopped',
-  );
+  await expectStoppedAsListed(main, served.ready, stoppedId);
   const stoppedAt = await now();
   expect(stoppedAt).toBeLessThan(600_000);
 
@@ -220,7 +229,7 @@ test('a one-minute outage is one row that survives a reload; a fault injected li
   await injected.getByRole('button', { name: /^Remove / }).click();
   await expect(injected).toHaveCount(0);
   await main.getByRole('button', { name: 'Stop' }).click();
-  await expect(main.getByTestId('fleet-status')).toHaveText('stopped');
+  await expectStoppedAsListed(main, served.ready, id);
   await expect(main.getByRole('heading', { name: 'Inject a fault now' })).toHaveCount(0);
 });
 
