@@ -187,7 +187,7 @@ describe('journal steps in a scenario', () => {
     ]);
     expect(unchecked.passed).toBe(true);
     expect(unchecked.steps[1]!.message).toMatch(
-      /answered 404, expected 200.*\(not checked: its session was loaded with a token the bundle does not carry\)$/,
+      /→ 404 \(not checked: its session was loaded with a token the bundle does not carry\)$/,
     );
     const checked = await runSteps([
       { type: 'clearFaults' },
