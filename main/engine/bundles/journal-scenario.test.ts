@@ -33,6 +33,19 @@ const t = (
   to = 'PLAYING',
 ): RecordedTransition => ({ playerId, at, transition, from, to, cause });
 
+/** A journaled control call at engine second `seq` of the span, from client-1. */
+const control = (seq: number, path: string, status = 200, body?: unknown, sessionId?: string): JournalEntry => ({
+  kind: 'control',
+  seq,
+  at: T0 + 1_000 * seq,
+  method: 'POST',
+  path,
+  ...(body === undefined ? {} : { body }),
+  status,
+  sender: 'client-1',
+  ...(sessionId ? { sessionId } : {}),
+});
+
 function build(calls: JournalEntry[], transitions: RecordedTransition[], more: Partial<JournalScenarioInput> = {}) {
   return scenarioFromJournal({
     calls,
@@ -150,16 +163,6 @@ describe('a scenario built from the journal', () => {
   });
 
   it('checks again once a load it can make went through, and keeps a load that failed in the source checked', () => {
-    const control = (seq: number, path: string, status: number, body?: unknown): JournalEntry => ({
-      kind: 'control',
-      seq,
-      at: T0 + 1_000 * seq,
-      method: 'POST',
-      path,
-      ...(body === undefined ? {} : { body }),
-      status,
-      sender: 'client-1',
-    });
     const load = '/api/v1/playbackSessions/s-1/playbackSession:1/loadCloudQueue';
     const elsewhere = { queueBaseUrl: 'https://elsewhere.example.com/q/', httpAuthorization: UNKNOWN_TOKEN };
     const { steps } = build(
@@ -240,16 +243,6 @@ describe('a scenario built from the journal', () => {
   });
 
   it('checks no call, action or trigger of a player busy when the scenario began until a load of its goes through', () => {
-    const control = (seq: number, path: string, status = 200, body?: unknown): JournalEntry => ({
-      kind: 'control',
-      seq,
-      at: T0 + 1_000 * seq,
-      method: 'POST',
-      path,
-      ...(body === undefined ? {} : { body }),
-      status,
-      sender: 'client-1',
-    });
     const act = (seq: number, action: string, id = 'player-kitchen'): JournalEntry => ({
       kind: 'command',
       seq,
@@ -304,17 +297,6 @@ describe('a scenario built from the journal', () => {
   });
 
   it('checks nothing after a rule answered a busy player\u2019s request the replay does not make', () => {
-    const control = (seq: number, path: string, status = 200, body?: unknown, sessionId?: string): JournalEntry => ({
-      kind: 'control',
-      seq,
-      at: T0 + 1_000 * seq,
-      method: 'POST',
-      path,
-      ...(body === undefined ? {} : { body }),
-      status,
-      sender: 'client-1',
-      ...(sessionId ? { sessionId } : {}),
-    });
     const queue = {
       queueBaseUrl: 'http://127.0.0.1:9/queues/queue-x/v2.3/',
       httpAuthorization: 'Bearer ${token:queue-x}',

@@ -9,7 +9,6 @@
  * Env: RESTART_TRIP_SEED and RESTART_TRIP_RUNS replay or widen the search.
  */
 import type * as NodeCrypto from 'node:crypto';
-import type { BinaryLike, ScryptOptions } from 'node:crypto';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { createEngine, type Engine } from '../index.js';
@@ -30,12 +29,9 @@ import {
 } from './testing-actions.js';
 
 // As in round-trip.test.ts: scrypt at a lower cost, the same algorithm (the property is about bundles).
-vi.mock('node:crypto', async (importOriginal) => {
-  const crypto = await importOriginal<typeof NodeCrypto>();
-  const scryptSync = (password: BinaryLike, salt: BinaryLike, keylen: number, options?: ScryptOptions) =>
-    crypto.scryptSync(password, salt, keylen, { ...options, N: 1024 });
-  return { ...crypto, default: { ...crypto, scryptSync }, scryptSync };
-});
+vi.mock('node:crypto', async (importOriginal) =>
+  (await import('../testing/cheap-scrypt.js')).withCheapScrypt(await importOriginal<typeof NodeCrypto>()),
+);
 
 const SEED = Number(process.env.RESTART_TRIP_SEED ?? 5_12_2026);
 const RUNS = Number(process.env.RESTART_TRIP_RUNS ?? 16);

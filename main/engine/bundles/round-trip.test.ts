@@ -9,7 +9,6 @@
  * the path and the shrunk actions).
  */
 import type * as NodeCrypto from 'node:crypto';
-import type { BinaryLike, ScryptOptions } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -38,12 +37,9 @@ import {
 // Every fresh console hashes the demo user's password, and checks it again for its own control
 // token, with scrypt at full cost: over half of a console's start, paid twice per sequence. The
 // property is about bundles, not passwords: scrypt runs here at a lower cost, the same algorithm.
-vi.mock('node:crypto', async (importOriginal) => {
-  const crypto = await importOriginal<typeof NodeCrypto>();
-  const scryptSync = (password: BinaryLike, salt: BinaryLike, keylen: number, options?: ScryptOptions) =>
-    crypto.scryptSync(password, salt, keylen, { ...options, N: 1024 });
-  return { ...crypto, default: { ...crypto, scryptSync }, scryptSync };
-});
+vi.mock('node:crypto', async (importOriginal) =>
+  (await import('../testing/cheap-scrypt.js')).withCheapScrypt(await importOriginal<typeof NodeCrypto>()),
+);
 
 const SEED = Number(process.env.ROUND_TRIP_SEED ?? 38_2026);
 const RUNS = Number(process.env.ROUND_TRIP_RUNS ?? 200);
