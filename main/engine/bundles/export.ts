@@ -29,13 +29,8 @@ import { TRANSITIONS_KEPT_PER_PLAYER } from '../store/repositories/player-transi
 import { newestRows, type StoredTrafficEntry } from '../traffic/log/index.js';
 import type { BundleDeps } from './deps.js';
 import { journaledSessionOrigin } from './control-steps.js';
-import {
-  faultRuleInput,
-  scenarioFromJournal,
-  type Cut,
-  type PlayerRequestMet,
-  type SpanRequest,
-} from './journal-scenario.js';
+import type { PlayerRequestMet } from './divergence.js';
+import { faultRuleInput, scenarioFromJournal, type Cut, type SpanRequest } from './journal-scenario.js';
 import { sinceConsoleStart } from './console-start.js';
 import { queueIdsCalled } from './queues-used.js';
 import { SpanEntries } from './span-entries.js';

@@ -22,6 +22,7 @@ import {
   type ControlStepDeps,
   type QueueRef,
 } from './control-steps.js';
+import { Divergence, type PlayerRequestMet } from './divergence.js';
 import { Notes } from './notes.js';
 import { beginsWithItsLoad, expectedRequestLine, type RequestLineSource } from '../api/request-line.js';
 
@@ -51,13 +52,6 @@ export interface JournalScenarioInput extends Omit<ControlStepDeps, 'note' | 'qu
   groupOf?: (playerId: string) => string | undefined;
   /** The players' requests of the span (traffic entries with a player), in any order. */
   playerRequests?: readonly PlayerRequestMet[];
-}
-
-/** A player's request, and the fault rule that answered it (a traffic entry's `fault`), if one did. */
-export interface PlayerRequestMet {
-  at: number;
-  playerId: string;
-  ruleId: string | null;
 }
 
 /** A transition as the store keeps it: what the checks need of it. */
@@ -105,39 +99,31 @@ export function scenarioFromJournal(input: JournalScenarioInput): JournalScenari
     busyAtStart: busyAtFirst,
     note: (text) => notes.add(text),
   });
-  /** Where each call's steps begin, by the call's engine time: what a divergence leaves unchecked. */
-  const stepsAt: { at: number; index: number }[] = [];
+  const divergence = new Divergence();
   const steps: ScenarioStep[] = [{ type: 'clearFaults' }, { type: 'clock', speed: 0 }];
 
   // The rules as the replay holds them: the source's ids, by the bundle's names for them.
   const refOf = new Map<string, string>();
   let order: string[] = [];
-  /** The rules the replay holds that no answer changes: no count of answers, no chance. */
-  const unspendable = new Set<string>();
-  const addRule = (rule: FaultRule, rest?: number): void => {
+  const addRule = (rule: FaultRule, at: number, rest?: number): void => {
     const ref = `rule${refOf.size + 1}`;
     refOf.set(rule.id, ref);
-    if (rule.times === undefined && rule.probability === undefined) unspendable.add(rule.id);
+    divergence.ruleAdded(rule, at);
     order.push(rule.id);
     const ruleInput = faultRuleInput(rule);
     if (rest !== undefined) ruleInput.times = rest;
     steps.push({ type: 'fault', rule: ruleInput, ref });
   };
-  /** From when a rule of chance stood: any request may draw from it, a rule's answer or not. */
-  let drawsFrom = Infinity;
-  /** From when the replay's rules stand otherwise than the source's, and why (the earliest). */
-  let divergence: { at: number; why: string } | null = null;
   for (const rule of input.startRules) {
     if (rule.spent) continue;
-    if (rule.probability !== undefined) drawsFrom = Math.min(drawsFrom, input.from);
     if (rule.probability !== undefined && rule.hits + rule.passes > 0) {
       const why = `rule ${rule.label ?? rule.id} drew ${rule.hits + rule.passes} times before the span, and its draws start afresh in the replay`;
       cut(input.from, '*', why);
       // What a call meets from it differs too: a load it answered 403 went through in the source.
-      diverged(input.from, why);
+      divergence.diverged(input.from, why);
     }
     const rest = rule.times !== undefined && rule.hits > 0 ? Math.max(1, rule.times - rule.hits) : undefined;
-    addRule(rule, rest);
+    addRule(rule, input.from, rest);
   }
 
   let now = input.from;
@@ -146,7 +132,7 @@ export function scenarioFromJournal(input: JournalScenarioInput): JournalScenari
   for (const call of input.calls) {
     pushGap(steps, call.at - now);
     now = Math.max(now, call.at);
-    stepsAt.push({ at: call.at, index: steps.length });
+    divergence.callAt(call.at, steps.length);
     if (call.kind === 'control') {
       senders.add(call.sender);
       if (isObject(call.body) && call.body.httpAuthorization === UNKNOWN_TOKEN) {
@@ -186,8 +172,20 @@ export function scenarioFromJournal(input: JournalScenarioInput): JournalScenari
     steps.push(...notCheckedAfterUnloadable(waitingAtExport(call, step)));
   }
   pushGap(steps, input.to - now);
-  uncausedRequest();
-  notCheckedAfterDivergence();
+  const uncaused = divergence.uncausedRequest(
+    input.playerRequests ?? [],
+    input.from,
+    {
+      playerIds: new Set([...busyAtFirst.values()].map((busy) => busy.playerId)),
+      reloadedAt: control.reloadedAt,
+    },
+    (ruleId) => refOf.get(ruleId) ?? ruleId,
+  );
+  if (uncaused) {
+    cut(uncaused.at, '*', uncaused.why);
+    divergence.diverged(uncaused.at, uncaused.why);
+  }
+  divergence.apply(steps, (text) => notes.add(text));
   if (senders.size > 1)
     notes.add(
       `control calls were sent as ${[...senders].join(', ')}: the replay sends each with the console\u2019s own token (the bundle carries no credentials)`,
@@ -230,68 +228,6 @@ export function scenarioFromJournal(input: JournalScenarioInput): JournalScenari
   }
 
   /**
-   * A request of a player busy since before the scenario (before a load of its went through) is one
-   * the replay does not make. A fault rule that answered it was spent on it, and a rule of chance
-   * drew for it, either way not in the replay: its rules stand otherwise from then on, and what any
-   * later call or player met may differ. Nothing from then on is checked. A rule of one answer
-   * spent so by a restored player's refresh made the replay's next load fail, 502 against 200, and
-   * a draw so taken made a load wait in the replay that had not waited (restart-round-trip.test.ts).
-   */
-  function uncausedRequest(): void {
-    const busyPlayers = new Set([...busyAtFirst.values()].map((busy) => busy.playerId));
-    let hit: PlayerRequestMet | undefined;
-    // The earliest: the log holds requests as they ended, not as they began.
-    for (const r of input.playerRequests ?? [])
-      if (
-        // A rule that answers every request it matches stands the same whoever it answered.
-        ((r.ruleId !== null && !unspendable.has(r.ruleId)) || r.at >= drawsFrom) &&
-        r.at >= input.from &&
-        busyPlayers.has(r.playerId) &&
-        // At the load's own instant (the clock stopped) which came first cannot be told: counted.
-        r.at <= (control.reloadedAt.get(r.playerId) ?? Infinity) &&
-        (!hit || r.at < hit.at)
-      )
-        hit = r;
-    if (!hit) return;
-    const why =
-      hit.ruleId !== null
-        ? `rule ${refOf.get(hit.ruleId) ?? hit.ruleId} answered a request of ${hit.playerId}, busy since before the scenario began, which the replay does not make`
-        : `a request of ${hit.playerId}, busy since before the scenario began, which the replay does not make, drew from a rule of chance`;
-    cut(hit.at, '*', why);
-    diverged(hit.at, why);
-  }
-
-  /** From `at` on, the replay's rules stand otherwise than the source's: no outcome is checked. */
-  function diverged(at: number, why: string): void {
-    if (!divergence || at < divergence.at) divergence = { at, why };
-  }
-
-  function notCheckedAfterDivergence(): void {
-    if (!divergence) return;
-    const { at, why } = divergence;
-    const first = stepsAt.find((s) => s.at >= at)?.index ?? steps.length;
-    let unchecked = 0;
-    for (let i = first; i < steps.length; i++) {
-      const step = steps[i]!;
-      if (step.type !== 'command' && step.type !== 'action' && step.type !== 'trigger' && step.type !== 'faultTrigger')
-        continue;
-      // A session made stays checked: the calls after it name it.
-      if (step.outcomeNotChecked || step.pendingAtExport || (step.type === 'command' && step.save)) continue;
-      const {
-        expectStatus: _status,
-        expectError: _error,
-        ...rest
-      } = step as ScenarioStep & { expectStatus?: number; expectError?: boolean };
-      steps[i] = { ...rest, outcomeNotChecked: why } as ScenarioStep;
-      unchecked++;
-    }
-    if (unchecked)
-      notes.add(
-        `the outcomes of the ${unchecked} calls and actions from ${new Date(at).toISOString()} on are not checked: ${why}`,
-      );
-  }
-
-  /**
    * A call still waiting when the bundle was exported: its own step (the last of its steps) is
    * made at the same engine time, and its outcome, known only after the export, is not checked.
    */
@@ -320,8 +256,7 @@ export function scenarioFromJournal(input: JournalScenarioInput): JournalScenari
       case 'faults.applyPreset': {
         const rule = call.rules?.find((r) => r.id === call.result?.ruleId);
         if (!rule) return 'unreplayable';
-        if (rule.probability !== undefined) drawsFrom = Math.min(drawsFrom, call.at);
-        addRule(rule);
+        addRule(rule, call.at);
         return [];
       }
       case 'faults.remove': {

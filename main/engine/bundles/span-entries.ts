@@ -5,7 +5,7 @@
  * used, the rules' hits) held every listener in the steps after the read (text-search.test.ts).
  */
 import type { StoredTrafficEntry } from '../traffic/log/index.js';
-import type { PlayerRequestMet } from './journal-scenario.js';
+import type { PlayerRequestMet } from './divergence.js';
 import { queueIdUsed } from './queues-used.js';
 
 export class SpanEntries {
@@ -17,7 +17,7 @@ export class SpanEntries {
   readonly queueIds = new Set<string>();
   /** How many of the entries each fault rule answered, by rule id. */
   readonly faultHits = new Map<string, number>();
-  /** The players' requests, and the fault rule that answered each if one did (journal-scenario.ts `PlayerRequestMet`). */
+  /** The players' requests, and the fault rule that answered each if one did (divergence.ts). */
   readonly playerRequests: PlayerRequestMet[] = [];
 
   constructor(private readonly cloudQueueUrl: string) {}

@@ -1,0 +1,112 @@
+/**
+ * From when a bundle's replay holds its fault rules otherwise than the source did, so that no
+ * outcome after it is the replay's to judge. A request the replay does not make (one of a player
+ * busy since before the scenario, before a load of its went through) spends a rule with a count of
+ * answers, or draws from a rule of chance, in the source only; and a rule of chance that drew
+ * before the span draws afresh. From the earliest such moment, every call's and action's outcome
+ * is made and not checked, and a note says why (docs/scenarios-and-bundles.md, what a bundle
+ * cannot replay). Found by restart-round-trip.test.ts: a one-answer rule spent by a restored
+ * player's refresh made the replay's next load fail, 502 against 200; a draw so taken made a load
+ * wait that had not waited; a load a redrawn rule answered 403 had gone through.
+ */
+import type { FaultRule } from '../api/fault-types.js';
+import type { ScenarioStep } from '../api/scenario-types.js';
+
+/** A player's request, and the fault rule that answered it (a traffic entry's `fault`), if one did. */
+export interface PlayerRequestMet {
+  at: number;
+  playerId: string;
+  ruleId: string | null;
+}
+
+/** What the replay cannot make of a busy player: who, and when a load of its went through. */
+export interface BusyPlayers {
+  playerIds: ReadonlySet<string>;
+  reloadedAt: ReadonlyMap<string, number>;
+}
+
+export class Divergence {
+  /** The rules no answer changes: no count of answers, no chance. */
+  private readonly unspendable = new Set<string>();
+  /** From when a rule of chance stood: any request may draw from it, a rule's answer or not. */
+  private drawsFrom = Infinity;
+  private earliest: { at: number; why: string } | null = null;
+  /** Where each call's steps begin, by the call's engine time. */
+  private readonly stepsAt: { at: number; index: number }[] = [];
+
+  /** A rule the replay holds from `at` on. */
+  ruleAdded(rule: FaultRule, at: number): void {
+    if (rule.times === undefined && rule.probability === undefined) this.unspendable.add(rule.id);
+    if (rule.probability !== undefined) this.drawsFrom = Math.min(this.drawsFrom, at);
+  }
+
+  /** The steps of a call made at `at` begin at `index`. */
+  callAt(at: number, index: number): void {
+    this.stepsAt.push({ at, index });
+  }
+
+  /** From `at` on, the replay's rules stand otherwise than the source's, because `why`. */
+  diverged(at: number, why: string): void {
+    if (!this.earliest || at < this.earliest.at) this.earliest = { at, why };
+  }
+
+  /**
+   * The earliest request of `busy` players from `from` on, before a load of theirs went through,
+   * that a rule with a count answered or a rule of chance drew for; `ref` names a rule as the
+   * bundle does. Undefined: none.
+   */
+  uncausedRequest(
+    requests: readonly PlayerRequestMet[],
+    from: number,
+    busy: BusyPlayers,
+    ref: (ruleId: string) => string,
+  ): { at: number; why: string } | undefined {
+    let hit: PlayerRequestMet | undefined;
+    // The earliest: the log holds requests as they ended, not as they began.
+    for (const r of requests)
+      if (
+        // A rule that answers every request it matches stands the same whoever it answered.
+        ((r.ruleId !== null && !this.unspendable.has(r.ruleId)) || r.at >= this.drawsFrom) &&
+        r.at >= from &&
+        busy.playerIds.has(r.playerId) &&
+        // At the load's own instant (the clock stopped) which came first cannot be told: counted.
+        r.at <= (busy.reloadedAt.get(r.playerId) ?? Infinity) &&
+        (!hit || r.at < hit.at)
+      )
+        hit = r;
+    if (!hit) return undefined;
+    return {
+      at: hit.at,
+      why:
+        hit.ruleId !== null
+          ? `rule ${ref(hit.ruleId)} answered a request of ${hit.playerId}, busy since before the scenario began, which the replay does not make`
+          : `a request of ${hit.playerId}, busy since before the scenario began, which the replay does not make, drew from a rule of chance`,
+    };
+  }
+
+  /** Marks every outcome `steps` would check from the divergence on as not checked; the note says so. */
+  apply(steps: ScenarioStep[], note: (text: string) => void): void {
+    if (!this.earliest) return;
+    const { at, why } = this.earliest;
+    const first = this.stepsAt.find((s) => s.at >= at)?.index ?? steps.length;
+    let unchecked = 0;
+    for (let i = first; i < steps.length; i++) {
+      const step = steps[i]!;
+      if (step.type !== 'command' && step.type !== 'action' && step.type !== 'trigger' && step.type !== 'faultTrigger')
+        continue;
+      // A session made stays checked: the calls after it name it.
+      if (step.outcomeNotChecked || step.pendingAtExport || (step.type === 'command' && step.save)) continue;
+      const {
+        expectStatus: _status,
+        expectError: _error,
+        ...rest
+      } = step as ScenarioStep & { expectStatus?: number; expectError?: boolean };
+      steps[i] = { ...rest, outcomeNotChecked: why } as ScenarioStep;
+      unchecked++;
+    }
+    if (unchecked)
+      note(
+        `the outcomes of the ${unchecked} calls and actions from ${new Date(at).toISOString()} on are not checked: ${why}`,
+      );
+  }
+}
