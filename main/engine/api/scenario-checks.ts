@@ -50,6 +50,22 @@ export function uncheckedScenario(steps: readonly ScenarioStep[]): UncheckedScen
 }
 
 /**
+ * `step` made as it was, its outcome not judged because `why`: what it expected of the answer
+ * (a status, a refusal) is dropped, so that nothing is held against it.
+ */
+export function unjudged<S extends ScenarioStep>(step: S, why: string): S {
+  const {
+    expectStatus: _status,
+    expectError: _error,
+    ...rest
+  } = step as S & {
+    expectStatus?: number;
+    expectError?: boolean;
+  };
+  return { ...rest, outcomeNotChecked: why } as S;
+}
+
+/**
  * Why a step's outcome is not the run's to judge, or null when it is: a call the bundle saw still
  * waiting (`pendingAtExport`), or one it cannot make as it was made (`outcomeNotChecked`). The
  * runner reports such a step with the reason; a scenario of nothing else checks nothing.

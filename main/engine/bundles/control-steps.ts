@@ -7,6 +7,7 @@ import { isObject } from '../api/is-object.js';
 import type { ScenarioStep } from '../api/scenario-types.js';
 import { TOKEN_REF, UNKNOWN_TOKEN } from '../journal/secrets.js';
 import type { JournalEntry, JournaledControlCall } from '../journal/types.js';
+import { isLoadCall } from './reach-back.js';
 
 export interface QueueRef {
   ref: string;
@@ -227,8 +228,6 @@ const GONE_NOTE =
 
 const busyNote = ({ playerId, state }: BusyAtStart) =>
   `${playerId} was ${state} when the scenario began, loaded before it, and the replay's player is idle: what this call met, the bundle cannot cause`;
-
-const isLoadCall = (path: string) => path.split('?')[0]!.endsWith('/loadCloudQueue');
 
 /** An item of a carried queue as its variable; one the queue never held stays missing in the replay too. */
 export function queueItemRef(queue: QueueRef, itemId: string, note: (text: string) => void): string {

@@ -10,6 +10,7 @@
  * wait that had not waited; a load a redrawn rule answered 403 had gone through.
  */
 import type { FaultRule } from '../api/fault-types.js';
+import { unjudged } from '../api/scenario-checks.js';
 import type { ScenarioStep } from '../api/scenario-types.js';
 
 /** A player's request, and the fault rule that answered it (a traffic entry's `fault`), if one did. */
@@ -96,12 +97,7 @@ export class Divergence {
         continue;
       // A session made stays checked: the calls after it name it.
       if (step.outcomeNotChecked || step.pendingAtExport || (step.type === 'command' && step.save)) continue;
-      const {
-        expectStatus: _status,
-        expectError: _error,
-        ...rest
-      } = step as ScenarioStep & { expectStatus?: number; expectError?: boolean };
-      steps[i] = { ...rest, outcomeNotChecked: why } as ScenarioStep;
+      steps[i] = unjudged(step, why);
       unchecked++;
     }
     if (unchecked)

@@ -25,6 +25,7 @@ import {
 import { Divergence, type PlayerRequestMet } from './divergence.js';
 import { Notes } from './notes.js';
 import { beginsWithItsLoad, expectedRequestLine, type RequestLineSource } from '../api/request-line.js';
+import { unjudged } from '../api/scenario-checks.js';
 
 /** A saved scenario holds at most this many steps (`scenarios.save`). */
 export const MAX_SCENARIO_STEPS = 1_000;
@@ -221,9 +222,7 @@ export function scenarioFromJournal(input: JournalScenarioInput): JournalScenari
         : step.type !== 'faultTrigger' || step.playerId
           ? control.busyNote(step.playerId!)
           : undefined;
-      if (!why) return step;
-      const { expectError: _error, ...rest } = step;
-      return { ...rest, outcomeNotChecked: why };
+      return why ? unjudged(step, why) : step;
     });
   }
 

@@ -72,4 +72,5 @@ function loadCallBegan(calls: readonly JournalEntry[], at: number): number {
   return began === -Infinity ? at : began;
 }
 
-const isLoadCall = (path: string) => path.split('?')[0]!.endsWith('/loadCloudQueue');
+/** Whether a control call's path is a `loadCloudQueue`. */
+export const isLoadCall = (path: string) => path.split('?')[0]!.endsWith('/loadCloudQueue');
