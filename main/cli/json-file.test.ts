@@ -107,4 +107,18 @@ describe('a file that is not a regular file', () => {
     expect(code).toBe(2);
     expect(stderr).toMatch(/is a directory, not a file/);
   });
+
+  it('a binary file is called one, its bytes not echoed in the error (audit-ui W14)', () => {
+    const path = join(tempDir(), 'picked.json');
+    // A PNG's first bytes, and bytes that are not UTF-8.
+    writeFileSync(path, Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d, 0xff, 0xfe]));
+    let message = '';
+    try {
+      readJsonFile(path);
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).toMatch(/picked\.json is not JSON: it looks like a binary file/);
+    expect(message).not.toMatch(/[\p{Cc}\ufffd]/u);
+  });
 });

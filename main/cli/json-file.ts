@@ -8,6 +8,7 @@
  */
 import { closeSync, constants, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
 import { printParseErrorCode, visit } from 'jsonc-parser';
+import { looksBinary } from '../engine/api/binary-text.js';
 import { messageOf } from '../engine/api/errors.js';
 import { WHOLE_QUEUE_BODY_LIMIT } from '../engine/api/command.js';
 import { jsonBeyond, MAX_JSON_CONTAINERS, MAX_JSON_DEPTH, MAX_JSON_VALUES } from '../engine/http/json-depth.js';
@@ -47,6 +48,11 @@ export function readJsonFile(path: string, options: JsonFileOptions = {}): unkno
   try {
     return JSON.parse(text);
   } catch (error) {
+    // Its "line" would be a run of control characters and U+FFFD: say what it is instead.
+    if (looksBinary(text))
+      throw new UsageError(
+        `${name} is not JSON: it looks like a binary file (a zip, an image?), not a file the console wrote`,
+      );
     throw new UsageError(`${name} is not JSON: ${syntaxErrorAt(text) ?? plain(messageOf(error))}`);
   }
 }

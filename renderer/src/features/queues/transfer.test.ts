@@ -9,6 +9,12 @@ describe('queue files', () => {
     });
   });
 
+  it('calls a binary file one, without echoing its bytes (audit-ui W14)', () => {
+    const result = parseQueueFile('photo.png', '\ufffdPNG\r\n\u001a\n\u0000\u0000\u0000\rIHDR');
+    expect(result).toMatchObject({ ok: false, message: expect.stringContaining('binary file') });
+    expect(result.ok ? '' : result.message).not.toMatch(/[\p{Cc}\ufffd]/u);
+  });
+
   it('refuses JSON that is not a queue', () => {
     expect(parseQueueFile('a.json', '[1, 2]')).toMatchObject({
       ok: false,

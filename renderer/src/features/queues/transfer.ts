@@ -5,6 +5,7 @@
  * when it refuses.
  */
 import type { QueueView } from '@engine-api/queue-types';
+import { notJsonMessage } from '../../format/not-json';
 
 export interface QueueFile {
   name?: string;
@@ -32,7 +33,7 @@ export function parseQueueFile(fileName: string, text: string): ParsedQueueFile 
   try {
     value = JSON.parse(text);
   } catch (error) {
-    return { ok: false, message: `${fileName} is not JSON: ${(error as Error).message}` };
+    return { ok: false, message: notJsonMessage(fileName, text, error) };
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     return { ok: false, message: `${fileName} is not a queue: expected an object with an "items" array` };

@@ -16,6 +16,7 @@ import { ApiError, type Api } from '../../api';
 import { useApi } from '../../api/context';
 import { downloadJson } from '../../components/download';
 import { FileButton } from '../../components/FileButton';
+import { notJsonMessage } from '../../format/not-json';
 import { restoredText, stepNumber } from '../../format/scenario-report';
 import { fileStamp } from './format';
 import styles from './TrafficTransfer.module.css';
@@ -71,10 +72,11 @@ export function TrafficTransfer({ filter, total }: { filter: TrafficFilter; tota
     setImported(null);
     setImportError(null);
     let value: unknown;
+    const text = await file.text();
     try {
-      value = JSON.parse(await file.text());
+      value = JSON.parse(text);
     } catch (error) {
-      setImportError(`${file.name} is not JSON: ${(error as Error).message}`);
+      setImportError(notJsonMessage(file.name, text, error));
       return;
     }
     importBundle.mutate(value);
