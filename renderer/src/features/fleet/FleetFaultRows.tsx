@@ -12,9 +12,11 @@ interface Props {
   errors: FleetFaultErrors;
   presets: readonly FaultPreset[] | undefined;
   onChange(drafts: FleetFaultDraft[]): void;
+  /** A row's field was left: the form checks it then. */
+  onLeave?(row: number, field: keyof FleetFaultDraft): void;
 }
 
-export function FleetFaultRows({ drafts, errors, presets, onChange }: Props) {
+export function FleetFaultRows({ drafts, errors, presets, onChange, onLeave }: Props) {
   const edit = (row: number, change: Partial<FleetFaultDraft>) =>
     onChange(drafts.map((draft, i) => (i === row ? { ...draft, ...change } : draft)));
   const add = (draft: FleetFaultDraft) => onChange([...drafts, draft]);
@@ -49,6 +51,7 @@ export function FleetFaultRows({ drafts, errors, presets, onChange }: Props) {
                   aria-invalid={rowErrors[field] ? true : undefined}
                   aria-describedby={problem ? `fleet-fault-${row}-error` : undefined}
                   onChange={(event) => edit(row, { [field]: event.target.value })}
+                  onBlur={() => onLeave?.(row, field)}
                 />
               </div>
             );
@@ -64,6 +67,7 @@ export function FleetFaultRows({ drafts, errors, presets, onChange }: Props) {
                     aria-invalid={rowErrors.preset ? true : undefined}
                     aria-describedby={problem ? `fleet-fault-${row}-error` : undefined}
                     onChange={(event) => edit(row, { preset: event.target.value })}
+                    onBlur={() => onLeave?.(row, 'preset')}
                   >
                     {!presets?.some((p) => p.id === draft.preset) && <option value={draft.preset}>Choose…</option>}
                     {presets?.map((preset) => (

@@ -32,6 +32,7 @@ const ORDER: (keyof FleetFields)[] = [
   'authorization',
   'thresholds',
 ];
+const FAULT_FIELDS: (keyof FleetFaultDraft)[] = ['preset', 'start', 'duration'];
 
 export function FleetForm({ running, onStarted }: { running: boolean; onStarted(id: string): void }) {
   const start = useStartFleet();
@@ -53,8 +54,35 @@ export function FleetForm({ running, onStarted }: { running: boolean; onStarted(
     start.reset();
   };
 
+  /**
+   * A field is checked as it is left, not first on Start (audit-ui W16): its problem is said at
+   * once, and the others already said are read again (a Base URL given clears what Authorization
+   * said of its absence). A field not yet left says nothing, so nobody is told off mid-form.
+   */
+  const leave = (key: keyof FleetFields) => {
+    const parsed = parseFleetForm(fields, faults, presets ?? []);
+    const now = parsed.ok ? {} : parsed.errors;
+    setErrors((shown) =>
+      Object.fromEntries(ORDER.flatMap((k) => ((k === key || shown[k]) && now[k] ? [[k, now[k]]] : []))),
+    );
+  };
+
+  const leaveFault = (row: number, field: keyof FleetFaultDraft) => {
+    const parsed = parseFleetForm(fields, faults, presets ?? []);
+    const now = parsed.ok ? {} : parsed.faultErrors;
+    setFaultErrors((shown) => {
+      const next: FleetFaultErrors = {};
+      faults.forEach((_, r) => {
+        const kept = FAULT_FIELDS.filter((f) => ((r === row && f === field) || shown[r]?.[f]) && now[r]?.[f]);
+        if (kept.length > 0) next[r] = Object.fromEntries(kept.map((f) => [f, now[r]![f]]));
+      });
+      return next;
+    });
+  };
+
   const editFaults = (drafts: FleetFaultDraft[]) => {
     setFaults(drafts);
+    // Rows may have moved (one removed): what was said of them is said again as they are left.
     setFaultErrors({});
     start.reset();
   };
@@ -68,7 +96,7 @@ export function FleetForm({ running, onStarted }: { running: boolean; onStarted(
       const first = ORDER.find((key) => parsed.errors[key]);
       const firstRow = Object.keys(parsed.faultErrors).map(Number)[0];
       const rowErrors = firstRow === undefined ? undefined : parsed.faultErrors[firstRow];
-      const firstFaultField = (['preset', 'start', 'duration'] as const).find((key) => rowErrors?.[key]);
+      const firstFaultField = FAULT_FIELDS.find((key) => rowErrors?.[key]);
       const target = first ? `#fleet-${first}` : firstFaultField ? `#fleet-fault-${firstRow}-${firstFaultField}` : null;
       if (target) formRef.current?.querySelector<HTMLElement>(target)?.focus();
       return;
@@ -98,7 +126,12 @@ export function FleetForm({ running, onStarted }: { running: boolean; onStarted(
       <div className={`${styles.field} ${props.wide ? styles.wide : ''}`}>
         <label htmlFor={`fleet-${key}`}>{label}</label>
         {key === 'thresholds' ? (
-          <textarea {...common} rows={3} onChange={(event) => edit(key, event.target.value)} />
+          <textarea
+            {...common}
+            rows={3}
+            onChange={(event) => edit(key, event.target.value)}
+            onBlur={() => leave(key)}
+          />
         ) : (
           <input
             {...common}
@@ -106,6 +139,7 @@ export function FleetForm({ running, onStarted }: { running: boolean; onStarted(
             inputMode={props.wide ? undefined : 'decimal'}
             autoComplete="off"
             onChange={(event) => edit(key, event.target.value)}
+            onBlur={() => leave(key)}
           />
         )}
         {error ? (
@@ -161,7 +195,13 @@ export function FleetForm({ running, onStarted }: { running: boolean; onStarted(
           mono: true,
         })}
       </div>
-      <FleetFaultRows drafts={faults} errors={faultErrors} presets={presets} onChange={editFaults} />
+      <FleetFaultRows
+        drafts={faults}
+        errors={faultErrors}
+        presets={presets}
+        onChange={editFaults}
+        onLeave={leaveFault}
+      />
       <div className="form-actions">
         <button type="submit" className="primary" disabled={start.isPending || running}>
           {start.isPending ? 'Starting…' : 'Start fleet'}
