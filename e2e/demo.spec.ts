@@ -19,16 +19,19 @@ async function seriousViolations(page: Page): Promise<string[]> {
     .flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(' ')}`));
 }
 
-/** The Player page's State panel (state, diagram, retry waits) is on screen and the checklist covers none of it. */
-async function expectStateInView(page: Page, panel: Locator): Promise<void> {
-  const state = page.getByRole('region', { name: 'State' });
-  await expect(state).toBeInViewport();
-  const [a, b] = [await state.boundingBox(), await panel.boundingBox()];
+/** `target` is on screen and the checklist covers none of it. */
+async function expectInViewBeside(target: Locator, panel: Locator, what: string): Promise<void> {
+  await expect(target).toBeInViewport();
+  const [a, b] = [await target.boundingBox(), await panel.boundingBox()];
   expect(a && b).toBeTruthy();
   const overlaps =
     a!.x < b!.x + b!.width && b!.x < a!.x + a!.width && a!.y < b!.y + b!.height && b!.y < a!.y + a!.height;
-  expect(overlaps, 'the checklist covers the player state').toBe(false);
+  expect(overlaps, `the checklist covers ${what}`).toBe(false);
 }
+
+/** The Player page's State panel (state, diagram, retry waits) is on screen and the checklist covers none of it. */
+const expectStateInView = (page: Page, panel: Locator) =>
+  expectInViewBeside(page.getByRole('region', { name: 'State' }), panel, 'the player state');
 
 // The demo drives the first player through a whole journey: on a console of its own, so no other
 // spec's session or fault meets it, and it leaves none behind.
@@ -185,8 +188,19 @@ test.describe('the guided demo', () => {
     await expect(demo.step('retries').getByTestId('demo-failure-count')).not.toHaveText('0');
     await expect(demo.step('retries').getByTestId('demo-retry-count')).not.toHaveText('0', { timeout: 30_000 });
     await expect(demo.panel).toContainText('All done.');
-    // The retries show on the Player page beside the checklist.
+    // The retries show on the Player page beside the checklist, and the rule that step put in with
+    // them: the steps done before it are chips by now (audit-ui W5: the checklist covered it).
     await expectStateInView(page, demo.panel);
+    const rule = page
+      .getByRole('region', { name: 'Fault rules' })
+      .getByRole('listitem')
+      .filter({ hasText: '503 storm (guided demo)' });
+    await expectInViewBeside(rule, demo.panel, 'the rule the demo put in');
+    // The chips of the steps done pass axe too (their contrast above all), in both themes.
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      expect(await seriousViolations(page)).toEqual([]);
+    }
     await shoot('6-retries');
 
     // D to done: 8 clicks, none of them on the sidebar.

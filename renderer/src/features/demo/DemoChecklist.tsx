@@ -18,6 +18,16 @@ const TITLES: Record<DemoStep, string> = {
   retries: 'Inject a 503 and watch the retries',
 };
 
+/** A step done and talked about no more, as a chip: the panel then covers less of the area (audit-ui W5). */
+const DONE: Record<DemoStep, string> = {
+  signIn: 'Sign-in',
+  play: 'Play',
+  skip: 'Skip',
+  pause: 'Pause',
+  reports: 'Reports',
+  retries: 'Retries',
+};
+
 const BUTTONS: Record<DemoStep, string> = {
   signIn: 'Sign in',
   play: 'Play',
@@ -105,6 +115,24 @@ export function DemoChecklist() {
         {DEMO_STEPS.map((step, index) => {
           const ticked = done[step] === true;
           const running = run.isPending && run.variables === step;
+          // Done, and neither the step just done nor the one to do: a chip of its own, so that by
+          // the last step the panel no longer covers the rule that step put in (audit-ui W5).
+          if (ticked && step !== lastDone)
+            return (
+              <li
+                key={step}
+                className={`${styles.step} ${styles.chip}`}
+                data-step={step}
+                data-done
+                title={TITLES[step]}
+              >
+                <span className={styles.mark} aria-hidden="true">
+                  ✓
+                </span>
+                <span aria-hidden="true">{DONE[step]}</span>
+                <span className="sr-only">{TITLES[step]}: done</span>
+              </li>
+            );
           return (
             <li
               key={step}
@@ -122,6 +150,17 @@ export function DemoChecklist() {
                   <span className="sr-only">{ticked ? ': done' : ''}</span>
                 </div>
                 {(step === next || step === lastDone) && <p className={styles.what}>{what[step]}</p>}
+                {/* Under its words, not beside them: the text keeps the width and the panel a line less. */}
+                {step === 'retries' && ticked && demo.marks.ruleId && (
+                  <button
+                    type="button"
+                    className={styles.under}
+                    onClick={() => demo.removeFault.mutate(demo.marks.ruleId!)}
+                    disabled={demo.removeFault.isPending}
+                  >
+                    Remove the 503
+                  </button>
+                )}
                 {run.isError && run.variables === step && (
                   <p role="alert" className="error">
                     {run.error.message}
@@ -142,15 +181,6 @@ export function DemoChecklist() {
                   }}
                 >
                   {running ? 'Working…' : BUTTONS[step]}
-                </button>
-              )}
-              {step === 'retries' && ticked && demo.marks.ruleId && (
-                <button
-                  type="button"
-                  onClick={() => demo.removeFault.mutate(demo.marks.ruleId!)}
-                  disabled={demo.removeFault.isPending}
-                >
-                  Remove the 503
                 </button>
               )}
             </li>
