@@ -174,6 +174,27 @@ test.describe('the OAuth page in Chromium', () => {
     await expect(refresh.getByRole('button', { name: /^Revoke/ })).toBeDisabled();
   });
 
+  test('at 1024 px a flow started comes into view, its timeline filling in (audit-ui W4)', async ({
+    consolePage,
+    page,
+  }) => {
+    const oauth = new OAuthPage(page);
+    await consolePage.waitUntilLive();
+    await page.setViewportSize({ width: 1024, height: 768 });
+    await oauth.open();
+    // One column: the inspector sits under the integrations, its head at the window's foot.
+    const inspector = page.getByRole('region', { name: 'Flow inspector' });
+    expect((await inspector.boundingBox())!.y).toBeGreaterThan(600);
+    const login = new LoginPages(await oauth.runSampleFlow());
+    await expect(page.getByRole('list', { name: 'Timeline' })).toBeInViewport();
+    await login.signIn('demo', 'demo');
+    await login.decide('Allow');
+    await expect(oauth.step('token')).toBeInViewport();
+    // SHOTS=<dir>: the page as it then is, to look at.
+    if (process.env.SHOTS) await page.screenshot({ path: `${process.env.SHOTS}/oauth-1024-flow.png` });
+    await login.page.close();
+  });
+
   test('auto-approve skips the sign-in and consent pages', async ({ consolePage, page }) => {
     const oauth = new OAuthPage(page);
     await consolePage.waitUntilLive();

@@ -2,6 +2,7 @@
  * The OAuth flow inspector: every flow, newest first, and the selected flow's timeline, every
  * step from the authorization request to the API calls made with its tokens, live.
  */
+import { useEffect, useRef } from 'react';
 import type { FlowStepKind, FlowSummary } from '@engine-api/oauth-types';
 import { StatusBadge } from './StatusBadge';
 import { useFlow, useFlows, useIntegrations } from '../../queries/oauth';
@@ -41,15 +42,29 @@ const STATUS_NAMES: Record<FlowSummary['status'], string> = {
   revoked: 'revoked',
 };
 
-export function FlowInspector() {
+/** How much of the inspector must show, at the window's foot or its top, to count as in view. */
+const IN_VIEW_PX = 120;
+
+export function FlowInspector({ className }: { className?: string }) {
   const today = useEngineDay();
   const { data: flows, error } = useFlows();
   const selected = useSelectedFlow();
   const select = useSelectFlow();
   const current = selected ?? flows?.[0]?.id ?? null;
+  const card = useRef<HTMLElement>(null);
+  // A flow the address names (started here, by the guided demo, a flow's button in the grants,
+  // or a link) is brought into view when the inspector is out of it: in one column, at 1024 px,
+  // the page may be scrolled down the integrations (audit-ui W4). In view, nothing moves.
+  useEffect(() => {
+    const element = card.current;
+    if (!selected || !element) return;
+    const { top, bottom } = element.getBoundingClientRect();
+    if (top < window.innerHeight - IN_VIEW_PX && bottom > IN_VIEW_PX) return;
+    element.scrollIntoView({ block: 'start' });
+  }, [selected]);
 
   return (
-    <section className={styles.card} aria-labelledby="inspector-title">
+    <section ref={card} className={`${styles.card} ${className ?? ''}`} aria-labelledby="inspector-title">
       <h2 id="inspector-title">Flow inspector</h2>
       <FormError error={error} />
       {!flows && !error && <p className="muted">Reading the flows…</p>}

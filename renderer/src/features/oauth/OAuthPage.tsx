@@ -35,7 +35,7 @@ export function OAuthPage() {
         <h1 id="page-title">OAuth</h1>
         <SettingsBar />
       </header>
-      <div className={styles.oauthColumns}>
+      <div className={styles.oauthColumns} data-flow-named={route.useSearch().flow ? true : undefined}>
         <section aria-labelledby="integrations-title">
           <div className={styles.sectionHead}>
             <h2 id="integrations-title">Integrations</h2>
@@ -74,7 +74,7 @@ export function OAuthPage() {
             />
           ))}
         </section>
-        <FlowInspector />
+        <FlowInspector className={styles.inspector} />
       </div>
     </section>
   );
