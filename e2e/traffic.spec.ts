@@ -115,6 +115,33 @@ test.describe('the traffic log', () => {
     expect(detail.y).toBeGreaterThanOrEqual(list.y + list.height);
   });
 
+  test('at 1440×900 the open entry sits beside the list, which leaves out only its wall time (audit-ui W9)', async ({
+    consolePage,
+    page,
+    served,
+  }) => {
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await consolePage.waitUntilLive();
+    const traffic = new TrafficPage(page);
+    await traffic.open();
+    const marker = tag();
+    await fetch(`${served.ready.urls.cloudQueue}/queues/${marker}/v2.3/itemWindow?reason=load`);
+    await traffic.search(marker);
+    await traffic.expectCount(1);
+    await traffic.openFirst();
+    const list = (await traffic.list.boundingBox())!;
+    const detail = (await traffic.detail.boundingBox())!;
+    expect(detail.x).toBeGreaterThanOrEqual(list.x + list.width);
+    expect(detail.width).toBeGreaterThanOrEqual(280);
+    for (const cell of ['traffic-status', 'traffic-fault']) {
+      const box = (await traffic.rows.first().getByTestId(cell).boundingBox())!;
+      expect(box.x + box.width, cell).toBeLessThanOrEqual(list.x + list.width);
+    }
+    // The wall time is the entry's to show, not the list's.
+    await expect(traffic.list.getByText('Wall time')).toBeHidden();
+    await expect(traffic.detail.getByText('Wall time')).toBeVisible();
+  });
+
   test('clears the log only on a second press', async ({ consolePage, page, served }) => {
     await consolePage.waitUntilLive();
     const traffic = new TrafficPage(page);

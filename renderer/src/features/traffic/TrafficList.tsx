@@ -155,7 +155,9 @@ export function TrafficList({
           <span title="When the request started, on the engine clock. Entries are listed as their exchanges end.">
             Engine time
           </span>
-          <span title="When the request started, on your computer's clock">Wall time</span>
+          <span className={styles.wall} title="When the request started, on your computer's clock">
+            Wall time
+          </span>
           <span>Target</span>
           <span title="The player that sent the request, or that the server's entry names (X-Player-Id)">Player</span>
           <span>Method</span>
@@ -238,7 +240,7 @@ function Cells({ entry, playerName }: { entry: TrafficSummary; playerName: strin
       <code className={styles.time} title={formatEngineTime(entry.at, { millis: true })}>
         {formatEngineClock(entry.at)}
       </code>
-      <code className={`${styles.time} muted`} title={formatEngineTime(entry.wallAt, { millis: true })}>
+      <code className={`${styles.time} ${styles.wall} muted`} title={formatEngineTime(entry.wallAt, { millis: true })}>
         {formatEngineClock(entry.wallAt)}
       </code>
       <span className={styles.target} data-target={entry.target}>
