@@ -11,6 +11,7 @@ import { matchesShortcut, SHORTCUTS } from '../../shortcuts/shortcuts';
 import { DEMO_STEPS, useDemoStore } from '../../stores/demo';
 import type { Api } from '../../api';
 import { useApi } from '../../api/context';
+import { useEngineState } from '../../queries/engine-state';
 import { DemoChecklist } from './DemoChecklist';
 import { DEMO_STORM_LABEL } from './demo-api';
 import styles from './demo.module.css';
@@ -27,6 +28,12 @@ export function GuidedDemo() {
   const folded = useDemoStore((s) => s.folded);
   const setFolded = useDemoStore((s) => s.setFolded);
   const done = useDemoStore((s) => Object.keys(s.done).length);
+  // Ticks kept in this tab from a run before a restart describe players and rules no longer there.
+  const runId = useEngineState().data?.runId;
+  const runKnown = useDemoStore((s) => s.runKnown);
+  useEffect(() => {
+    if (runId) runKnown(runId);
+  }, [runId, runKnown]);
   const launcher = useRef<HTMLButtonElement>(null);
   const panel = useRef<HTMLElement>(null);
   // Opened on demand (its button, D, the palette), the focus goes to the checklist; opened by
