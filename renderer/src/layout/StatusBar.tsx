@@ -1,7 +1,7 @@
 /**
  * The status bar: the four service URLs an integrator points their app at (each with a copy
- * button), whether the renderer hears the engine, the engine's warnings (when it has any), and
- * the engine clock.
+ * button), whether the renderer hears the engine, where its data is kept, the engine's warnings
+ * (when it has any), and the engine clock.
  */
 import type { ServiceUrls } from '@engine-api/types';
 import { useSyncExternalStore } from 'react';
@@ -10,6 +10,7 @@ import { CopyButton } from '../components/CopyButton';
 import { useEngineState } from '../queries/engine-state';
 import { useConnectionStore } from '../stores/connection';
 import { ClockControl } from './ClockControl';
+import { DataPlace } from './DataPlace';
 import { closeOnEscape, EngineWarnings } from './EngineWarnings';
 import styles from './StatusBar.module.css';
 
@@ -85,6 +86,7 @@ export function StatusBar() {
           {list}
         </>
       )}
+      {data && <DataPlace dataDir={data.dataDir} />}
       {data && <EngineWarnings warnings={data.warnings} />}
       <ClockControl />
       <PaletteButton />
