@@ -7,7 +7,9 @@ import { ConsolePage } from './pages/console-page';
 import { expect, test } from './fixtures';
 
 test.describe('the console frame in Chromium', () => {
-  test('shows the four service URLs of the engine it runs on', async ({ consolePage, served }) => {
+  test('shows the four service URLs of the engine it runs on', async ({ consolePage, served, page }) => {
+    // Wide enough for the bar to show them (narrower they fold into the Services popover).
+    await page.setViewportSize({ width: 1440, height: 900 });
     for (const [service, url] of Object.entries(served.ready.urls)) {
       const card = consolePage.serviceUrl(service as keyof typeof served.ready.urls);
       await expect(card).toHaveAttribute('data-url', url);
@@ -51,6 +53,7 @@ test.describe('the console frame in Chromium', () => {
   });
 
   test('copies a service URL to the clipboard', async ({ consolePage, page, served, context }) => {
+    await page.setViewportSize({ width: 1440, height: 900 });
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: served.ready.urls.console });
     await consolePage.copyButton('login').click();
     await expect(consolePage.copyButton('login')).toHaveAttribute('data-state', 'copied');

@@ -1,8 +1,11 @@
 /**
- * Where the console keeps its data, in the status bar, and what a restart therefore keeps
+ * Where the console keeps its data, from the status bar, and what a restart therefore keeps
  * (docs/persistence.md): nothing said it, so whether a console started again would find its
  * queues, integrations and traffic was a guess (audit-ui W15). `--ephemeral` writes nothing; a
  * data dir keeps all but what the console holds in memory only.
+ *
+ * Where the bar shows the service URLs it has no width to spare: the loopback host they share
+ * opens it (`host`). Where they fold into a popover, it is a chip of its own.
  */
 import { CopyButton } from '../components/CopyButton';
 import { closeOnEscape } from './EngineWarnings';
@@ -14,14 +17,24 @@ const KEPT =
 const NOT_KEPT =
   'fleets, event delivery tries, the sample integration’s secret, and an Authorization typed for a check';
 
-export function DataPlace({ dataDir }: { dataDir: string | null }) {
-  const label = dataDir === null ? 'In memory' : 'Data dir';
+export function DataPlace({ dataDir, host }: { dataDir: string | null; host?: string }) {
+  const word = dataDir === null ? 'In memory' : 'Data dir';
+  const kept = dataDir === null ? 'nothing is written: a restart starts empty' : `data kept in ${dataDir}`;
   return (
     <details className={styles.serviceMenu} onKeyDown={closeOnEscape}>
-      <summary title={dataDir === null ? 'Nothing is written: a restart starts empty' : `Data kept in ${dataDir}`}>
-        {label}
+      <summary
+        className={host ? styles.serviceHost : undefined}
+        title={host ? `Every listener binds to ${host}; ${kept}` : kept}
+      >
+        {host ?? word}
+        {host && <span className="sr-only">: where the data is kept ({word.toLowerCase()})</span>}
       </summary>
       <div className={styles.dataPanel} role="group" aria-label="Where the data is kept">
+        {host && (
+          <p>
+            Every listener binds to <code>{host}</code>, on this machine only.
+          </p>
+        )}
         {dataDir === null ? (
           <p>
             Started with <code>--ephemeral</code>: nothing is written. A restart starts empty, with the demo household
@@ -30,7 +43,7 @@ export function DataPlace({ dataDir }: { dataDir: string | null }) {
         ) : (
           <>
             <p className={styles.dataDir}>
-              <code>{dataDir}</code> <CopyButton value={dataDir} label="Copy the data dir" />
+              Data dir <code>{dataDir}</code> <CopyButton value={dataDir} label="Copy the data dir" />
             </p>
             <p>A restart on this folder finds {KEPT}.</p>
             <p className="muted">Held in memory only, gone at a restart: {NOT_KEPT}.</p>

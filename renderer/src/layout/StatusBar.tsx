@@ -32,8 +32,12 @@ function shown(url: string, host: string | null): string {
   return host === null ? url.replace(/^https?:\/\//, '') : `:${new URL(url).port}`;
 }
 
-/** Narrower than this, the four URLs fold into a "Services" popover so the bar stays one line. */
-const COMPACT = '(max-width: 1279px)';
+/**
+ * Narrower than this, the four URLs fold into a "Services" popover so the bar stays one line: in
+ * full they take about 530 px beside the host, the clock and the palette's button, and from
+ * 1,366 px down the last copy button was cut.
+ */
+const COMPACT = '(max-width: 1399px)';
 
 function useMediaQuery(query: string): boolean {
   return useSyncExternalStore(
@@ -72,21 +76,19 @@ export function StatusBar() {
         <span className="sr-only">Engine connection: {connection}</span>
       </span>
       {compact ? (
-        <details className={styles.serviceMenu} onKeyDown={closeOnEscape}>
-          <summary title="The four service URLs, each with a copy button">Services</summary>
-          {list}
-        </details>
+        <>
+          <details className={styles.serviceMenu} onKeyDown={closeOnEscape}>
+            <summary title="The four service URLs, each with a copy button">Services</summary>
+            {list}
+          </details>
+          {data && <DataPlace dataDir={data.dataDir} />}
+        </>
       ) : (
         <>
-          {host && (
-            <code className={styles.serviceHost} title="Every listener binds to this loopback host">
-              {host}
-            </code>
-          )}
+          {host && data && <DataPlace dataDir={data.dataDir} host={host} />}
           {list}
         </>
       )}
-      {data && <DataPlace dataDir={data.dataDir} />}
       {data && <EngineWarnings warnings={data.warnings} />}
       <ClockControl />
       <PaletteButton />
