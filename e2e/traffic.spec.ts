@@ -202,6 +202,33 @@ test.describe('the traffic log', () => {
     await expect(request).not.toContainText(queue.accessToken);
   });
 
+  test("shows a form body's fields decoded beside the body as sent, a mask as it reads (audit-ui W10)", async ({
+    consolePage,
+    page,
+    served,
+  }) => {
+    await consolePage.waitUntilLive();
+    const traffic = new TrafficPage(page);
+    await traffic.open();
+    const marker = tag();
+    // The marker in the address: the body's code and secret are masked, so no search finds them.
+    await fetch(`${served.ready.urls.login}/login/v3/oauth/access?${marker}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: `grant_type=authorization_code&code=${marker}&client_id=app&client_secret=secret-${marker}-0123456789`,
+    });
+    await traffic.search(marker);
+    await traffic.expectCount(1);
+    await traffic.openFirst();
+    const request = traffic.detail.getByRole('region', { name: 'Request' });
+    // As sent and stored: still a form, the mask percent-encoded.
+    await expect(request.getByLabel('Request body')).toContainText('client_secret=secr%E2%80%A2%E2%80%A2%E2%80%A2');
+    const fields = request.getByRole('table', { name: 'Form fields, decoded' });
+    await expect(fields.getByRole('row', { name: /client_secret/ })).toContainText('secr•••');
+    await expect(fields.getByRole('row', { name: /^code/ })).toContainText(`${marker.slice(0, 4)}•••`);
+    await expect(request).not.toContainText(`secret-${marker}-0123456789`);
+  });
+
   test('leaves the console’s own calls out of the log, and logs a script that claims to be the console', async ({
     consolePage,
     page,

@@ -18,7 +18,7 @@ import { Badge } from '../../components/Badge';
 import { useEngineState } from '../../queries/engine-state';
 import { useRequestExchanges, useTrafficEntry } from '../../queries/traffic';
 import { formatEngineClock, formatEngineTime } from '../../format/engine-time';
-import { cutNote, faultText, otherSide, pairSide, prettyBody, statusClass, statusText } from './format';
+import { cutNote, faultText, formFields, otherSide, pairSide, prettyBody, statusClass, statusText } from './format';
 import styles from './TrafficDetail.module.css';
 
 export function TrafficDetail({ id }: { id: number | null }) {
@@ -248,6 +248,7 @@ function Exchange({
 }) {
   const names = Object.keys(headers);
   const text = prettyBody(body);
+  const fields = formFields(body, headers);
   return (
     <section className={styles.detailSection} aria-label={title}>
       <h3>{title}</h3>
@@ -275,6 +276,21 @@ function Exchange({
         </pre>
       ) : (
         <p className="muted">No body.</p>
+      )}
+      {fields && (
+        <DataTable dense className={`${styles.headerTable} ${styles.formFields}`}>
+          <caption className={styles.formCaption}>Form fields, decoded</caption>
+          <tbody>
+            {fields.map(([name, value], index) => (
+              <tr key={`${index}:${name}`}>
+                <th scope="row">{name}</th>
+                <td>
+                  <code>{value}</code>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </DataTable>
       )}
     </section>
   );

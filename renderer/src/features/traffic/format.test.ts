@@ -4,6 +4,7 @@ import {
   cleanFilter,
   cutNote,
   faultText,
+  formFields,
   kib,
   otherSide,
   pairSide,
@@ -59,6 +60,18 @@ describe('traffic entries at a glance', () => {
     expect(prettyBody('{"broken": [')).toBe('{"broken": [');
     expect(prettyBody('Incorrect token')).toBe('Incorrect token');
     expect(prettyBody(null)).toBe('');
+  });
+
+  it("reads a form body's fields decoded, a mask as it reads (audit-ui W10), and no other body", () => {
+    const masked = 'grant_type=authorization_code&code=W5B957%E2%80%A6+%2843+chars%29&redirect_uri=http%3A%2F%2Fx%2Fcb';
+    expect(formFields(masked, { 'Content-Type': 'application/x-www-form-urlencoded; charset=utf-8' })).toEqual([
+      ['grant_type', 'authorization_code'],
+      ['code', 'W5B957… (43 chars)'],
+      ['redirect_uri', 'http://x/cb'],
+    ]);
+    expect(formFields(masked, { 'content-type': 'application/json' })).toBeNull();
+    expect(formFields(masked, {})).toBeNull();
+    expect(formFields('', { 'content-type': 'application/x-www-form-urlencoded' })).toBeNull();
   });
 
   it('takes a status, a class or none, and says what it takes otherwise', () => {

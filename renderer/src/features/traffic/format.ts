@@ -64,6 +64,19 @@ export function prettyBody(body: string | null): string {
   }
 }
 
+/**
+ * A form body's fields, decoded, where the headers say it is one (a token request, a sign-in): the
+ * body itself stays percent-encoded, as sent and as a mask keeps it a valid form, so a masked code
+ * read `W5B957%E2%80%A6+%2843+chars%29` there (audit-ui W10). Null for any other body.
+ */
+export function formFields(body: string | null, headers: Record<string, string>): [string, string][] | null {
+  if (!body) return null;
+  const type = Object.entries(headers).find(([name]) => name.toLowerCase() === 'content-type')?.[1];
+  if (!type || !/^\s*application\/x-www-form-urlencoded\b/i.test(type)) return null;
+  const fields = [...new URLSearchParams(body)];
+  return fields.length > 0 ? fields : null;
+}
+
 export const STATUS_FILTER = new RegExp(TRAFFIC_STATUS_FILTER_PATTERN);
 
 /** The status filter as typed: empty (any), valid, or a message saying what is accepted. */
