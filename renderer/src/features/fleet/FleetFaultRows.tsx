@@ -12,8 +12,8 @@ interface Props {
   errors: FleetFaultErrors;
   presets: readonly FaultPreset[] | undefined;
   onChange(drafts: FleetFaultDraft[]): void;
-  /** A row's field was left: the form checks it then. */
-  onLeave?(row: number, field: keyof FleetFaultDraft): void;
+  /** A row's field was left, for `next` (what takes the focus): the form checks it then. */
+  onLeave?(row: number, field: keyof FleetFaultDraft, next: EventTarget | null): void;
 }
 
 export function FleetFaultRows({ drafts, errors, presets, onChange, onLeave }: Props) {
@@ -51,7 +51,7 @@ export function FleetFaultRows({ drafts, errors, presets, onChange, onLeave }: P
                   aria-invalid={rowErrors[field] ? true : undefined}
                   aria-describedby={problem ? `fleet-fault-${row}-error` : undefined}
                   onChange={(event) => edit(row, { [field]: event.target.value })}
-                  onBlur={() => onLeave?.(row, field)}
+                  onBlur={(event) => onLeave?.(row, field, event.relatedTarget)}
                 />
               </div>
             );
@@ -67,7 +67,7 @@ export function FleetFaultRows({ drafts, errors, presets, onChange, onLeave }: P
                     aria-invalid={rowErrors.preset ? true : undefined}
                     aria-describedby={problem ? `fleet-fault-${row}-error` : undefined}
                     onChange={(event) => edit(row, { preset: event.target.value })}
-                    onBlur={() => onLeave?.(row, 'preset')}
+                    onBlur={(event) => onLeave?.(row, 'preset', event.relatedTarget)}
                   >
                     {!presets?.some((p) => p.id === draft.preset) && <option value={draft.preset}>Choose…</option>}
                     {presets?.map((preset) => (

@@ -76,4 +76,30 @@ describe('FleetForm', () => {
     expect(problemOf(from)).toBe('Start must be before the fleet ends.');
     expect(from.value).toBe('999');
   });
+
+  it("reads the rows' problems again as other fields are left, and keeps a row's while another is edited", async () => {
+    const user = userEvent.setup();
+    await waitFor(() =>
+      expect(screen.getByRole('button', { name: 'Add a fault' }).hasAttribute('disabled')).toBe(false),
+    );
+    await user.click(screen.getByRole('button', { name: 'Add a fault' }));
+    await user.click(screen.getByRole('button', { name: 'Add a fault' }));
+    const from = (row: number) => document.getElementById(`fleet-fault-${row}-start`) as HTMLInputElement;
+    for (const row of [0, 1]) {
+      await user.clear(from(row));
+      await user.type(from(row), '90');
+      await user.tab();
+      expect(problemOf(from(row))).toBe('Start must be before the fleet ends.');
+    }
+    // Row 0 edited: row 1 still says what is wrong with it.
+    await user.type(from(0), '0');
+    expect(problemOf(from(0))).toBeNull();
+    expect(problemOf(from(1))).toBe('Start must be before the fleet ends.');
+    // A Duration long enough, left: both rows' problems are gone, the one not left too.
+    await user.clear(input('Duration (s)'));
+    await user.type(input('Duration (s)'), '1000');
+    await user.tab();
+    expect(problemOf(from(0))).toBeNull();
+    expect(problemOf(from(1))).toBeNull();
+  });
 });

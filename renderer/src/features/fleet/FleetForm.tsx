@@ -33,6 +33,8 @@ const ORDER: (keyof FleetFields)[] = [
   'thresholds',
 ];
 const FAULT_FIELDS: (keyof FleetFaultDraft)[] = ['preset', 'start', 'duration'];
+/** The field just left: one of the form's, or a field of a fault row. */
+type Left = { key: keyof FleetFields } | { row: number; field: keyof FleetFaultDraft };
 
 export function FleetForm({ running, onStarted }: { running: boolean; onStarted(id: string): void }) {
   const start = useStartFleet();
@@ -56,34 +58,49 @@ export function FleetForm({ running, onStarted }: { running: boolean; onStarted(
 
   /**
    * A field is checked as it is left, not first on Start (audit-ui W16): its problem is said at
-   * once, and the others already said are read again (a Base URL given clears what Authorization
-   * said of its absence). A field not yet left says nothing, so nobody is told off mid-form.
+   * once, and the problems already said are read again, the fault rows' too (a Base URL given
+   * clears what Authorization said of its absence; a longer Duration, a row's "before the fleet
+   * ends"). A field not yet left says nothing, so nobody is told off mid-form.
    */
-  const leave = (key: keyof FleetFields) => {
+  const leave = (left: Left) => {
     const parsed = parseFleetForm(fields, faults, presets ?? []);
-    const now = parsed.ok ? {} : parsed.errors;
+    const now = parsed.ok ? { errors: {} as FleetFieldErrors, faultErrors: {} as FleetFaultErrors } : parsed;
+    const isLeft = (k: keyof FleetFields) => 'key' in left && left.key === k;
     setErrors((shown) =>
-      Object.fromEntries(ORDER.flatMap((k) => ((k === key || shown[k]) && now[k] ? [[k, now[k]]] : []))),
+      Object.fromEntries(ORDER.flatMap((k) => ((isLeft(k) || shown[k]) && now.errors[k] ? [[k, now.errors[k]]] : []))),
     );
-  };
-
-  const leaveFault = (row: number, field: keyof FleetFaultDraft) => {
-    const parsed = parseFleetForm(fields, faults, presets ?? []);
-    const now = parsed.ok ? {} : parsed.faultErrors;
+    // Before the presets are known every row would read "Choose a fault.": the rows wait for them.
+    if (!presets) return;
+    const isLeftFault = (r: number, f: keyof FleetFaultDraft) => 'row' in left && left.row === r && left.field === f;
     setFaultErrors((shown) => {
       const next: FleetFaultErrors = {};
       faults.forEach((_, r) => {
-        const kept = FAULT_FIELDS.filter((f) => ((r === row && f === field) || shown[r]?.[f]) && now[r]?.[f]);
-        if (kept.length > 0) next[r] = Object.fromEntries(kept.map((f) => [f, now[r]![f]]));
+        const kept = FAULT_FIELDS.filter((f) => (isLeftFault(r, f) || shown[r]?.[f]) && now.faultErrors[r]?.[f]);
+        if (kept.length > 0) next[r] = Object.fromEntries(kept.map((f) => [f, now.faultErrors[r]![f]]));
       });
       return next;
     });
   };
 
+  /**
+   * A field left for Start is not checked here: Start checks them all, and a problem said now
+   * (a line under the field) moved the button from under the pointer between press and release,
+   * so the click that was to start the fleet was lost.
+   */
+  const leaving = (next: EventTarget | null, left: Left) => {
+    if (next instanceof HTMLButtonElement && next.type === 'submit' && next.form === formRef.current) return;
+    leave(left);
+  };
+
   const editFaults = (drafts: FleetFaultDraft[]) => {
     setFaults(drafts);
-    // Rows may have moved (one removed): what was said of them is said again as they are left.
-    setFaultErrors({});
+    // The row edited says nothing until it is left; the others keep what they said, unless a row
+    // was added or removed and what was said no longer lines up with the rows.
+    setFaultErrors((shown) =>
+      drafts.length !== faults.length
+        ? {}
+        : Object.fromEntries(Object.entries(shown).filter(([row]) => drafts[Number(row)] === faults[Number(row)])),
+    );
     start.reset();
   };
 
@@ -130,7 +147,7 @@ export function FleetForm({ running, onStarted }: { running: boolean; onStarted(
             {...common}
             rows={3}
             onChange={(event) => edit(key, event.target.value)}
-            onBlur={() => leave(key)}
+            onBlur={(event) => leaving(event.relatedTarget, { key })}
           />
         ) : (
           <input
@@ -139,7 +156,7 @@ export function FleetForm({ running, onStarted }: { running: boolean; onStarted(
             inputMode={props.wide ? undefined : 'decimal'}
             autoComplete="off"
             onChange={(event) => edit(key, event.target.value)}
-            onBlur={() => leave(key)}
+            onBlur={(event) => leaving(event.relatedTarget, { key })}
           />
         )}
         {error ? (
@@ -200,7 +217,7 @@ export function FleetForm({ running, onStarted }: { running: boolean; onStarted(
         errors={faultErrors}
         presets={presets}
         onChange={editFaults}
-        onLeave={leaveFault}
+        onLeave={(row, field, next) => leaving(next, { row, field })}
       />
       <div className="form-actions">
         <button type="submit" className="primary" disabled={start.isPending || running}>
