@@ -140,6 +140,19 @@ test.describe('the traffic log', () => {
     // The wall time is the entry's to show, not the list's.
     await expect(traffic.list.getByText('Wall time')).toBeHidden();
     await expect(traffic.detail.getByText('Wall time')).toBeVisible();
+    // The splitter gives the entry what the narrower list leaves: End widens it to the list's least.
+    const splitter = page.getByRole('separator', { name: 'Resize the entry details' });
+    await splitter.focus();
+    await page.keyboard.press('End');
+    const widened = (await traffic.detail.boundingBox())!;
+    expect(widened.width).toBeGreaterThanOrEqual(detail.width);
+    expect(widened.width).toBeGreaterThan(380);
+    const listNow = (await traffic.list.boundingBox())!;
+    for (const cell of ['traffic-status', 'traffic-fault']) {
+      const box = (await traffic.rows.first().getByTestId(cell).boundingBox())!;
+      expect(box.x + box.width, cell).toBeLessThanOrEqual(listNow.x + listNow.width);
+    }
+    await page.keyboard.press('Home');
   });
 
   test('clears the log only on a second press', async ({ consolePage, page, served }) => {

@@ -19,8 +19,11 @@ export interface SplitterProps {
   value: number;
   min: number;
   max: number;
-  /** The least width the pane before it keeps: the splitter stops there too. */
-  keepBefore: number;
+  /**
+   * The least width the pane before it keeps: the splitter stops there too. A custom property's
+   * name reads it from the panes' row as it is now (a container query may change it).
+   */
+  keepBefore: number | `--${string}`;
   onChange(width: number): void;
   /** Where the area places it (hidden where the panes stack); its look is its own. */
   className?: string;
@@ -32,8 +35,9 @@ export function Splitter({ label, controls, value, min, max, keepBefore, onChang
     const parent = element.parentElement;
     if (!parent) return max;
     // The panes' row: the splitter, the pane before it and the two gaps around the splitter.
-    const room =
-      parent.clientWidth - keepBefore - element.offsetWidth - 2 * (parseFloat(getComputedStyle(parent).columnGap) || 0);
+    const style = getComputedStyle(parent);
+    const keep = typeof keepBefore === 'number' ? keepBefore : parseFloat(style.getPropertyValue(keepBefore)) || 0;
+    const room = parent.clientWidth - keep - element.offsetWidth - 2 * (parseFloat(style.columnGap) || 0);
     return Math.max(min, Math.min(max, room));
   };
   const set = (element: HTMLElement, width: number) =>

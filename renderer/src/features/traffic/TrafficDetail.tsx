@@ -233,6 +233,9 @@ function Transitions({ entry }: { entry: TrafficEntry }) {
 
 type PartCut = NonNullable<TrafficCut['requestBody']>;
 
+/** A form's fields listed decoded: a form of thousands (the body can be 64 KiB) lists its first ones. */
+const FORM_FIELDS_SHOWN = 100;
+
 function Exchange({
   title,
   headers,
@@ -281,7 +284,7 @@ function Exchange({
         <DataTable dense className={`${styles.headerTable} ${styles.formFields}`}>
           <caption className={styles.formCaption}>Form fields, decoded</caption>
           <tbody>
-            {fields.map(([name, value], index) => (
+            {fields.slice(0, FORM_FIELDS_SHOWN).map(([name, value], index) => (
               <tr key={`${index}:${name}`}>
                 <th scope="row">{name}</th>
                 <td>
@@ -291,6 +294,11 @@ function Exchange({
             ))}
           </tbody>
         </DataTable>
+      )}
+      {fields && fields.length > FORM_FIELDS_SHOWN && (
+        <p className="muted">
+          {(fields.length - FORM_FIELDS_SHOWN).toLocaleString('en-US')} more fields: the body above has them all.
+        </p>
       )}
     </section>
   );

@@ -26,8 +26,11 @@ import styles from './TrafficPage.module.css';
 
 const route = getRouteApi('/traffic');
 
-/** The entry's pane beside the list (TrafficPage.module.css): resizable, and the list keeps its columns' width. */
-const DETAIL_WIDTH = { initial: 420, min: 280, max: 1200, keepList: 880 };
+/**
+ * The entry's pane beside the list (TrafficPage.module.css): resizable, and the list keeps its
+ * columns' width, read from the CSS, which leaves out a column where the area is narrower.
+ */
+const DETAIL_WIDTH = { initial: 420, min: 280, max: 1200, keepList: '--traffic-row-min-width' } as const;
 
 /** One string per place in the log: equal places, equal keys (undefined fields drop out). */
 function placeKey(search: TrafficSearch): string {

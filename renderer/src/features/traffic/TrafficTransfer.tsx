@@ -71,8 +71,15 @@ export function TrafficTransfer({ filter, total }: { filter: TrafficFilter; tota
     if (!file) return;
     setImported(null);
     setImportError(null);
+    let text: string;
+    try {
+      text = await file.text();
+    } catch (error) {
+      // Moved or deleted since it was picked, or not readable.
+      setImportError(`${file.name} could not be read: ${(error as Error).message}`);
+      return;
+    }
     let value: unknown;
-    const text = await file.text();
     try {
       value = JSON.parse(text);
     } catch (error) {
