@@ -8,7 +8,7 @@
  */
 import { closeSync, constants, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
 import { printParseErrorCode, visit } from 'jsonc-parser';
-import { looksBinary } from '../engine/api/binary-text.js';
+import { NOT_TEXT_SAID, notText } from '../engine/api/binary-text.js';
 import { messageOf } from '../engine/api/errors.js';
 import { WHOLE_QUEUE_BODY_LIMIT } from '../engine/api/command.js';
 import { jsonBeyond, MAX_JSON_CONTAINERS, MAX_JSON_DEPTH, MAX_JSON_VALUES } from '../engine/http/json-depth.js';
@@ -49,10 +49,8 @@ export function readJsonFile(path: string, options: JsonFileOptions = {}): unkno
     return JSON.parse(text);
   } catch (error) {
     // Its "line" would be a run of control characters and U+FFFD: say what it is instead.
-    if (looksBinary(text))
-      throw new UsageError(
-        `${name} is not JSON: it looks like a binary file (a zip, an image?), not a file the console wrote`,
-      );
+    const kind = notText(text);
+    if (kind) throw new UsageError(`${name} is not JSON: ${NOT_TEXT_SAID[kind]}`);
     throw new UsageError(`${name} is not JSON: ${syntaxErrorAt(text) ?? plain(messageOf(error))}`);
   }
 }
