@@ -108,7 +108,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   const wall = options.wall ?? systemWall;
   const adminToken = options.adminToken ?? randomBytes(32).toString('base64url');
   // Names this run: a page left open across a restart tells by it that what it kept is another run's.
-  const runId = randomBytes(9).toString('base64url');
+  const startId = randomBytes(9).toString('base64url');
   // The traffic log is attached to the store's connection before the console's migrations run.
   const {
     store,
@@ -332,7 +332,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       }),
       ...conformance.handlers,
       ...fleets.handlers,
-      'state.get': () => stateView(runId, clock, urls!, store, views, warnings),
+      'state.get': () => stateView(startId, clock, urls!, store, views, warnings),
       'api.describe': () => (apiDescription ??= describeAdminApi(options.version ?? '0.0.0')),
     };
     const commands: CommandRunner = createCommandRunner(journaledHandlers(handlers, journal, { faults, queues }));
@@ -399,7 +399,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
 }
 
 function stateView(
-  runId: string,
+  startId: string,
   clock: EngineClock,
   urls: ServiceUrls,
   store: Store,
@@ -407,7 +407,7 @@ function stateView(
   warnings: EngineWarnings,
 ): EngineStateView {
   return {
-    runId,
+    startId,
     clock: clock.state(),
     urls,
     dataDir: store.dataDir,

@@ -72,7 +72,7 @@ export interface EngineStateView {
    * This run of the engine, made afresh at every start (data dir or not). A page open across a
    * restart compares it with what it kept: the guided demo's ticks are the last run's, say.
    */
-  runId: string;
+  startId: string;
   clock: ClockState;
   urls: ServiceUrls;
   /** Where the data lives; null when the engine runs `--ephemeral`. */

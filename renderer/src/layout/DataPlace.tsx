@@ -13,9 +13,8 @@ import styles from './StatusBar.module.css';
 
 /** What a data dir keeps across a restart, and what lives in memory only (docs/persistence.md). */
 const KEPT =
-  'households and players, where they were; queues and their reports; integrations, grants, tokens and OAuth flows; fault rules; scenarios; check runs; the traffic log';
-const NOT_KEPT =
-  'fleets, event delivery tries, the sample integration’s secret, and an Authorization typed for a check';
+  'households and players, where they were; queues and their reports; integrations, grants, tokens, event subscriptions and OAuth flows; fault rules; scenarios; check runs; settings; the traffic log';
+const NOT_KEPT = 'fleets, event delivery tries and an Authorization typed for a check';
 
 export function DataPlace({ dataDir, host }: { dataDir: string | null; host?: string }) {
   const word = dataDir === null ? 'In memory' : 'Data dir';
@@ -46,7 +45,10 @@ export function DataPlace({ dataDir, host }: { dataDir: string | null; host?: st
               Data dir <code>{dataDir}</code> <CopyButton value={dataDir} label="Copy the data dir" />
             </p>
             <p>A restart on this folder finds {KEPT}.</p>
-            <p className="muted">Held in memory only, gone at a restart: {NOT_KEPT}.</p>
+            <p className="muted">
+              Held in memory only, gone at a restart: {NOT_KEPT}. The sample integration gets a new secret at each
+              start.
+            </p>
           </>
         )}
       </div>

@@ -85,7 +85,7 @@ export function StatusBar() {
         </>
       ) : (
         <>
-          {host && data && <DataPlace dataDir={data.dataDir} host={host} />}
+          {data && <DataPlace dataDir={data.dataDir} host={host ?? undefined} />}
           {list}
         </>
       )}

@@ -22,28 +22,28 @@ describe('the guided demo’s first run', () => {
 });
 
 describe('the guided demo’s ticks across a restart (review-v 6)', () => {
-  afterEach(() => useDemoStore.setState({ done: {}, marks: {}, run: undefined }));
+  afterEach(() => useDemoStore.setState({ done: {}, marks: {}, start: undefined }));
 
-  it('keeps them for the run they were made in, and lets them go for another', () => {
+  it('keeps them for the start they were made in, and lets them go for another', () => {
     const demo = () => useDemoStore.getState();
-    demo().runKnown('run-a');
+    demo().startKnown('start-a');
     demo().tick('signIn');
     demo().tick('play');
     demo().mark({ ruleId: 'rule-1' });
-    // The same run again (a reconnect, a reload): nothing lost.
-    demo().runKnown('run-a');
+    // The same start again (a reconnect, a reload): nothing lost.
+    demo().startKnown('start-a');
     expect(demo().done).toEqual({ signIn: true, play: true });
-    expect(JSON.parse(sessionStorage.getItem(DEMO_PROGRESS_KEY)!).state).toMatchObject({ run: 'run-a' });
+    expect(JSON.parse(sessionStorage.getItem(DEMO_PROGRESS_KEY)!).state).toMatchObject({ start: 'start-a' });
     // The console started again under this tab: its players and rules are not the ones ticked.
-    demo().runKnown('run-b');
+    demo().startKnown('start-b');
     expect(demo().done).toEqual({});
     expect(demo().marks).toEqual({});
-    expect(demo().run).toBe('run-b');
+    expect(demo().start).toBe('start-b');
   });
 
-  it('lets go of ticks kept before the run was known to them (an older page)', () => {
-    useDemoStore.setState({ done: { signIn: true }, marks: {}, run: undefined });
-    useDemoStore.getState().runKnown('run-a');
+  it('lets go of ticks kept before the start was known to them (an older page)', () => {
+    useDemoStore.setState({ done: { signIn: true }, marks: {}, start: undefined });
+    useDemoStore.getState().startKnown('start-a');
     expect(useDemoStore.getState().done).toEqual({});
   });
 });

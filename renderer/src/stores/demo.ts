@@ -46,14 +46,14 @@ interface DemoStore {
   /** Ticked steps: the engine confirmed them (sticky: a later pause does not untick "play"). */
   done: Partial<Record<DemoStep, true>>;
   marks: DemoMarks;
-  /** The engine run the ticks and marks are of (`EngineStateView.runId`); unknown until told. */
-  run?: string;
+  /** The engine's start the ticks and marks are of (`EngineStateView.startId`); unknown until told. */
+  start?: string;
   /**
-   * The engine's run, once known: ticks and marks kept from another run are let go. A console
-   * started again under an open tab (same port, same session storage) is another run, whose
+   * The engine's start, once known: ticks and marks kept from another start are let go. A console
+   * started again under an open tab (same port, same session storage) is another start, whose
    * players and rules the ticks no longer describe (review-v 6).
    */
-  runKnown(runId: string): void;
+  startKnown(startId: string): void;
   show(): void;
   /** Closes the panel, and remembers that the first run is over. */
   hide(): void;
@@ -113,13 +113,13 @@ export const useDemoStore = create<DemoStore>()(
       tick: (step) => set((s) => (s.done[step] ? s : { done: { ...s.done, [step]: true } })),
       mark: (change) => set((s) => ({ marks: { ...s.marks, ...change } })),
       reset: () => set({ done: {}, marks: {} }),
-      runKnown: (runId) => set((s) => (s.run === runId ? s : { run: runId, done: {}, marks: {} })),
+      startKnown: (startId) => set((s) => (s.start === startId ? s : { start: startId, done: {}, marks: {} })),
     }),
     {
       name: DEMO_PROGRESS_KEY,
-      // Per tab: another tab starts its own demo, and a console started afresh (runKnown) too.
+      // Per tab: another tab starts its own demo, and a console started afresh (startKnown) too.
       storage: createJSONStorage(() => sessionStorage),
-      partialize: (s) => ({ done: s.done, marks: s.marks, run: s.run }),
+      partialize: (s) => ({ done: s.done, marks: s.marks, start: s.start }),
     },
   ),
 );

@@ -29,11 +29,11 @@ export function GuidedDemo() {
   const setFolded = useDemoStore((s) => s.setFolded);
   const done = useDemoStore((s) => Object.keys(s.done).length);
   // Ticks kept in this tab from a run before a restart describe players and rules no longer there.
-  const runId = useEngineState().data?.runId;
-  const runKnown = useDemoStore((s) => s.runKnown);
+  const startId = useEngineState().data?.startId;
+  const startKnown = useDemoStore((s) => s.startKnown);
   useEffect(() => {
-    if (runId) runKnown(runId);
-  }, [runId, runKnown]);
+    if (startId) startKnown(startId);
+  }, [startId, startKnown]);
   const launcher = useRef<HTMLButtonElement>(null);
   const panel = useRef<HTMLElement>(null);
   // Opened on demand (its button, D, the palette), the focus goes to the checklist; opened by

@@ -54,7 +54,8 @@ export function FlowInspector({ className }: { className?: string }) {
   const card = useRef<HTMLElement>(null);
   // A flow the address names (started here, by the guided demo, a flow's button in the grants,
   // or a link) is brought into view when the inspector is out of it: in one column, at 1024 px,
-  // the page may be scrolled down the integrations (audit-ui W4). In view, nothing moves.
+  // the page may be scrolled down the integrations (audit-ui W4). In view, it is not scrolled to
+  // (the first flow named there moves the inspector first: OAuthPage.module.css).
   useEffect(() => {
     const element = card.current;
     if (!selected || !element) return;

@@ -22,7 +22,9 @@ export function OAuthPage() {
   const [creating, setCreating] = useState(false);
   usePaletteActions({ 'oauth.newIntegration': () => setCreating(true) });
   // The integration unfolded is the address (`#/oauth?integration=<id>`; empty: all folded).
-  const expanded = route.useSearch().integration ?? null;
+  const search = route.useSearch();
+  const expanded = search.integration ?? null;
+  const flowNamed = Boolean(search.flow);
   const oauth = useAreaPlace('oauth');
   const setExpanded = (integration: string) => oauth.go({ ...oauth.current(), integration });
   // A secret is shown once, beside the integration it belongs to, until dismissed.
@@ -35,7 +37,7 @@ export function OAuthPage() {
         <h1 id="page-title">OAuth</h1>
         <SettingsBar />
       </header>
-      <div className={styles.oauthColumns} data-flow-named={route.useSearch().flow ? true : undefined}>
+      <div className={styles.oauthColumns} data-flow-named={flowNamed || undefined}>
         <section aria-labelledby="integrations-title">
           <div className={styles.sectionHead}>
             <h2 id="integrations-title">Integrations</h2>
