@@ -102,4 +102,16 @@ describe('FleetForm', () => {
     expect(problemOf(from(0))).toBeNull();
     expect(problemOf(from(1))).toBeNull();
   });
+
+  it('says the problem of a field left by a click once that click is done, and the click does its work', async () => {
+    const user = userEvent.setup();
+    await waitFor(() =>
+      expect(screen.getByRole('button', { name: 'Add a fault' }).hasAttribute('disabled')).toBe(false),
+    );
+    await user.clear(input('Skip rate'));
+    await user.type(input('Skip rate'), '1.5');
+    await user.click(screen.getByRole('button', { name: 'Add a one-minute outage' }));
+    expect(document.getElementById('fleet-fault-0-start')).toBeTruthy();
+    await waitFor(() => expect(problemOf(input('Skip rate'))).toBe('Skip rate must be from 0 to 1.'));
+  });
 });

@@ -83,13 +83,34 @@ export function FleetForm({ running, onStarted }: { running: boolean; onStarted(
   };
 
   /**
-   * A field left for Start is not checked here: Start checks them all, and a problem said now
-   * (a line under the field) moved the button from under the pointer between press and release,
-   * so the click that was to start the fleet was lost.
+   * A field left by a press of the pointer is checked once that press ended in its click, not
+   * before: a problem said at once (a line under the field) moved what was pressed from under the
+   * pointer between press and release, and the click was lost (Start, in CI). A field left for
+   * Start itself is not checked at all: Start checks them all.
    */
+  const latestLeave = useRef(leave);
+  const faultCount = useRef(faults.length);
+  // Kept current for a check that runs after a click, when this render's values may be old.
+  useEffect(() => {
+    latestLeave.current = leave;
+    faultCount.current = faults.length;
+  });
+  const pressing = useRef(false);
   const leaving = (next: EventTarget | null, left: Left) => {
     if (next instanceof HTMLButtonElement && next.type === 'submit' && next.form === formRef.current) return;
-    leave(left);
+    if (!pressing.current) return leave(left);
+    const rows = faults.length;
+    window.addEventListener(
+      'pointerup',
+      // After the click that follows the release: a task of its own.
+      () =>
+        setTimeout(() => {
+          // A row added or removed by that click: the row left may be another now.
+          if ('row' in left && faultCount.current !== rows) return;
+          latestLeave.current(left);
+        }),
+      { once: true },
+    );
   };
 
   const editFaults = (drafts: FleetFaultDraft[]) => {
@@ -178,6 +199,10 @@ export function FleetForm({ running, onStarted }: { running: boolean; onStarted(
     <form
       ref={formRef}
       className={`panel ${styles.form}`}
+      onPointerDownCapture={() => {
+        pressing.current = true;
+        window.addEventListener('pointerup', () => (pressing.current = false), { once: true, capture: true });
+      }}
       onSubmit={submit}
       noValidate
       aria-labelledby="fleet-form-title"
