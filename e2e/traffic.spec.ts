@@ -11,12 +11,30 @@ import { readFile } from 'node:fs/promises';
 import type { QueueSummary } from '../main/engine/api/queue-types';
 import type { TrafficSummary } from '../main/engine/api/traffic-types';
 import { expect, test } from './fixtures';
-import { pastConfirmGuard } from './pages/console-page';
+import { pastConfirmGuard, type ConsolePage } from './pages/console-page';
 import { adminApi, controlApi } from './admin-api';
 import { TrafficPage } from './pages/traffic-page';
 import { addPlayer } from './players';
 
 const tag = () => `t${randomBytes(4).toString('hex')}`;
+
+/** At `size`, one new request's entry, found by a marker of its own and opened. */
+async function oneEntryOpen(
+  consolePage: ConsolePage,
+  cloudQueue: string,
+  size: { width: number; height: number },
+): Promise<TrafficPage> {
+  await consolePage.page.setViewportSize(size);
+  await consolePage.waitUntilLive();
+  const traffic = new TrafficPage(consolePage.page);
+  await traffic.open();
+  const marker = tag();
+  await fetch(`${cloudQueue}/queues/${marker}/v2.3/itemWindow?reason=load`);
+  await traffic.search(marker);
+  await traffic.expectCount(1);
+  await traffic.openFirst();
+  return traffic;
+}
 
 test.describe('the traffic log', () => {
   test('fills live as requests happen, and its filters narrow it', async ({ consolePage, page, served }) => {
@@ -92,24 +110,11 @@ test.describe('the traffic log', () => {
 
   test('keeps every column in view at 1024×700: the open entry goes below the list, not beside it', async ({
     consolePage,
-    page,
     served,
   }) => {
-    await page.setViewportSize({ width: 1024, height: 700 });
-    await consolePage.waitUntilLive();
-    const traffic = new TrafficPage(page);
-    await traffic.open();
-    const marker = tag();
-    await fetch(`${served.ready.urls.cloudQueue}/queues/${marker}/v2.3/itemWindow?reason=load`);
-    await traffic.search(marker);
-    await traffic.expectCount(1);
-    await traffic.openFirst();
+    const traffic = await oneEntryOpen(consolePage, served.ready.urls.cloudQueue, { width: 1024, height: 700 });
     const list = (await traffic.list.boundingBox())!;
-    // The last columns (status, latency, retry, the fault marker) inside the list's own box.
-    for (const cell of ['traffic-status', 'traffic-fault']) {
-      const box = (await traffic.rows.first().getByTestId(cell).boundingBox())!;
-      expect(box.x + box.width, cell).toBeLessThanOrEqual(list.x + list.width);
-    }
+    await traffic.expectLastColumnsInList();
     await expect(traffic.rows.first().getByTestId('traffic-status')).toHaveText('404');
     const detail = (await traffic.detail.boundingBox())!;
     expect(detail.y).toBeGreaterThanOrEqual(list.y + list.height);
@@ -120,23 +125,12 @@ test.describe('the traffic log', () => {
     page,
     served,
   }) => {
-    await page.setViewportSize({ width: 1440, height: 900 });
-    await consolePage.waitUntilLive();
-    const traffic = new TrafficPage(page);
-    await traffic.open();
-    const marker = tag();
-    await fetch(`${served.ready.urls.cloudQueue}/queues/${marker}/v2.3/itemWindow?reason=load`);
-    await traffic.search(marker);
-    await traffic.expectCount(1);
-    await traffic.openFirst();
+    const traffic = await oneEntryOpen(consolePage, served.ready.urls.cloudQueue, { width: 1440, height: 900 });
     const list = (await traffic.list.boundingBox())!;
     const detail = (await traffic.detail.boundingBox())!;
     expect(detail.x).toBeGreaterThanOrEqual(list.x + list.width);
     expect(detail.width).toBeGreaterThanOrEqual(280);
-    for (const cell of ['traffic-status', 'traffic-fault']) {
-      const box = (await traffic.rows.first().getByTestId(cell).boundingBox())!;
-      expect(box.x + box.width, cell).toBeLessThanOrEqual(list.x + list.width);
-    }
+    await traffic.expectLastColumnsInList();
     // The wall time is the entry's to show, not the list's.
     await expect(traffic.list.getByText('Wall time')).toBeHidden();
     await expect(traffic.detail.getByText('Wall time')).toBeVisible();
@@ -147,11 +141,7 @@ test.describe('the traffic log', () => {
     const widened = (await traffic.detail.boundingBox())!;
     expect(widened.width).toBeGreaterThanOrEqual(detail.width);
     expect(widened.width).toBeGreaterThan(380);
-    const listNow = (await traffic.list.boundingBox())!;
-    for (const cell of ['traffic-status', 'traffic-fault']) {
-      const box = (await traffic.rows.first().getByTestId(cell).boundingBox())!;
-      expect(box.x + box.width, cell).toBeLessThanOrEqual(listNow.x + listNow.width);
-    }
+    await traffic.expectLastColumnsInList();
     await page.keyboard.press('Home');
   });
 

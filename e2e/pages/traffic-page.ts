@@ -80,6 +80,15 @@ export class TrafficPage {
     await expect(first).toHaveAttribute('aria-selected', 'true');
   }
 
+  /** The first row's last columns (status, latency, retry, the fault marker) are inside the list's own box. */
+  async expectLastColumnsInList(): Promise<void> {
+    const list = (await this.list.boundingBox())!;
+    for (const cell of ['traffic-status', 'traffic-fault']) {
+      const box = (await this.rows.first().getByTestId(cell).boundingBox())!;
+      expect(box.x + box.width, cell).toBeLessThanOrEqual(list.x + list.width);
+    }
+  }
+
   /** "Export repro bundle", saved to `file`: answers the bundle's JSON. */
   async exportBundle(file: string): Promise<Record<string, unknown>> {
     const download = this.page.waitForEvent('download');
