@@ -190,6 +190,8 @@ test.describe('the OAuth page in Chromium', () => {
     await login.signIn('demo', 'demo');
     await login.decide('Allow');
     await expect(oauth.step('token')).toBeInViewport();
+    // What the copy button beside "Started here" copies is said on screen, not only to a screen reader.
+    await expect(oauth.inspector.getByLabel('Started here')).toContainText('authorize URL');
     // SHOTS=<dir>: the page as it then is, to look at.
     if (process.env.SHOTS) await page.screenshot({ path: `${process.env.SHOTS}/oauth-1024-flow.png` });
     await login.page.close();

@@ -16,15 +16,20 @@ export function StartedNotice({ started }: { started: StartOutcome }) {
           authorize URL
         </a>
       )}
-      <StartedValues started={started} />
+      <StartedValues started={started} urlNamed={started.blocked} />
     </div>
   );
 }
 
-/** What a flow started here hands on: its authorize URL, and the code_verifier its token request needs. */
-export function StartedValues({ started }: { started: StartOutcome }) {
+/**
+ * What a flow started here hands on: its authorize URL, and the code_verifier its token request
+ * needs. The URL's copy button is named on screen too (`urlNamed`: a link beside it names it
+ * already): alone, a sample flow's "Started here:" showed a copy icon and nothing to say of what.
+ */
+export function StartedValues({ started, urlNamed = false }: { started: StartOutcome; urlNamed?: boolean }) {
   return (
     <>
+      {!urlNamed && <span className="muted">authorize URL</span>}{' '}
       <CopyButton value={started.authorizeUrl} label="Copy authorize URL" />
       {started.codeVerifier && (
         <span className="muted">
