@@ -99,7 +99,10 @@ export async function show(page: Page, scene: Scene, area: AreaName): Promise<vo
         .getByRole('complementary', { name: 'Queues' })
         .getByRole('button', { name: new RegExp(`^${scene.queue.name}`) })
         .click();
-      const items = main.getByRole('listbox', { name: 'Queue items' });
+      // The scene's queue's own editor: rows clicked in the one open before it were lost with it (CI).
+      const items = main
+        .getByRole('region', { name: `Queue ${scene.queue.name}` })
+        .getByRole('listbox', { name: 'Queue items' });
       await items.locator('[role="option"][data-index="1"]').click();
       await items.locator('[role="option"][data-index="3"]').click({ modifiers: ['Shift'] });
       await expect(items.locator('[role="option"][aria-selected="true"]')).toHaveCount(3);
