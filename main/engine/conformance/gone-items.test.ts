@@ -117,6 +117,18 @@ describe('GoneItems', () => {
     expect(await new GoneItems(faulted.server, sightings).after(answerOf(404, url), 'b')).toBeNull();
   });
 
+  it('asks a third time when an edit lands between the two asks, and takes the version the last two agree on', async () => {
+    // CI, a random valid server: it removed the item, then edited again after a /version poll.
+    const sightings = new ItemSightings();
+    sightings.add(view('v1', ['b']));
+    const versions = ['v2', 'v3', 'v3'];
+    const { server, polls } = serverSaying(() => versions[polls.count - 1]!);
+    const gone = await new GoneItems(server, sightings).after(answerOf(404, url), 'b');
+    expect(gone).toMatchObject({ itemId: 'b', seenIn: 'v1', now: 'v3' });
+    expect(gone?.movedFrom).toBeDefined();
+    expect(polls.count).toBe(3);
+  });
+
   it('takes a newer window for the edit when /version still names the old version (a cache that lags)', async () => {
     const sightings = new ItemSightings();
     sightings.add(view('v1', ['b']));

@@ -4,7 +4,8 @@
  * and a queue edited while the check runs may lose an item the suite learnt before the edit: the
  * 404 is then the server's right, and a case that failed it blamed a valid server (audit: 118 of
  * 744 runs with removals). It is right only when the queue did change: GET /version, asked twice
- * right after the 404 and the same both times (a version that moves by itself is no edit), names
+ * right after the 404 and the same both times (a version that moves by itself is no edit; one that
+ * moved between the two asks is asked a third time, and the last two must agree), names
  * another version than the newest the item was seen in, or a window since did. A 404 for an item
  * of the version the server still names is the defect it always was.
  */
@@ -66,9 +67,11 @@ export interface Gone {
   /** The newest version the item was seen in, and the one GET /version named after the 404. */
   seenIn: string;
   now: string;
-  /** GET /version's answers. */
+  /** GET /version's two answers that agreed. */
   polled: Answer;
   polledAgain: Answer;
+  /** An answer before them that named another version: an edit landed between the first two asks. */
+  movedFrom?: Answer;
 }
 
 /**
@@ -86,16 +89,39 @@ export async function goneWithEdit(
   newestSeen?: string,
 ): Promise<Gone | null> {
   if (answer.status !== 404 || answer.exchange.fault || itemId === undefined || !isVersion(seenIn)) return null;
-  const polled = await server.version();
-  const polledAgain = await server.version();
-  if (polled.exchange.fault || polledAgain.exchange.fault) return null;
+  let movedFrom: Answer | undefined;
+  let polled = await server.version();
+  let polledAgain = await server.version();
+  // An edit between the two asks moves the version once (CI: a server that edits after a poll, a
+  // valid one, failed): asked a third time, the last two agree. A version that moves by itself,
+  // at every ask, never does.
+  if (versionText(polled) !== versionText(polledAgain)) {
+    movedFrom = polled;
+    polled = polledAgain;
+    polledAgain = await server.version();
+  }
+  if (polled.exchange.fault || polledAgain.exchange.fault || movedFrom?.exchange.fault) return null;
   const [first, second] = [versionOf(polled), versionOf(polledAgain)];
   if (!isVersion(first) || first !== second) return null;
   const [seen, now] = [versionKey(seenIn), versionKey(first)];
   // /version may lag behind the windows (a cache): a newer window is the edit's word too.
   const newer = newestSeen !== undefined && newestSeen !== seen ? newestSeen : undefined;
   if (now === seen && newer === undefined) return null;
-  return { itemId, answer, seenIn: seen, now: now === seen ? newer! : now, polled, polledAgain };
+  return {
+    itemId,
+    answer,
+    seenIn: seen,
+    now: now === seen ? newer! : now,
+    polled,
+    polledAgain,
+    ...(movedFrom ? { movedFrom } : {}),
+  };
+}
+
+/** The version GET /version named, or undefined for any other answer. */
+function versionText(answer: Answer): string | undefined {
+  const version = versionOf(answer);
+  return isVersion(version) ? version : undefined;
 }
 
 /** A case's 404s judged by where the run last saw each item: /version asked once for each item. */
@@ -137,5 +163,6 @@ export class GoneItems {
 
 /** What a case says of a question an edit made moot (`notJudged`): not failed, not passed. */
 export function goneSaid(gone: Gone, notJudged = 'not judged'): string {
-  return `${requestLine(gone.answer)} answered 404, rightly: ${gone.itemId} is no longer in the queue, which changed from ${JSON.stringify(gone.seenIn)} (the newest version it was seen in) to ${JSON.stringify(gone.now)} (${requestLine(gone.polled)}, asked twice) while the run went on (platform.md §7.1: 404 for an itemId the queue does not have); ${notJudged}`;
+  const asked = gone.movedFrom ? 'asked three times, the last two agreeing' : 'asked twice';
+  return `${requestLine(gone.answer)} answered 404, rightly: ${gone.itemId} is no longer in the queue, which changed from ${JSON.stringify(gone.seenIn)} (the newest version it was seen in) to ${JSON.stringify(gone.now)} (${requestLine(gone.polled)}, ${asked}) while the run went on (platform.md §7.1: 404 for an itemId the queue does not have); ${notJudged}`;
 }
