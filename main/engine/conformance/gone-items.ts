@@ -101,8 +101,8 @@ export async function goneWithEdit(
     polledAgain = await server.version();
   }
   if (polled.exchange.fault || polledAgain.exchange.fault || movedFrom?.exchange.fault) return null;
-  const [first, second] = [versionOf(polled), versionOf(polledAgain)];
-  if (!isVersion(first) || first !== second) return null;
+  const first = versionText(polled);
+  if (first === undefined || first !== versionText(polledAgain)) return null;
   const [seen, now] = [versionKey(seenIn), versionKey(first)];
   // /version may lag behind the windows (a cache): a newer window is the edit's word too.
   const newer = newestSeen !== undefined && newestSeen !== seen ? newestSeen : undefined;
