@@ -11,30 +11,12 @@ import { readFile } from 'node:fs/promises';
 import type { QueueSummary } from '../main/engine/api/queue-types';
 import type { TrafficSummary } from '../main/engine/api/traffic-types';
 import { expect, test } from './fixtures';
-import { pastConfirmGuard, type ConsolePage } from './pages/console-page';
+import { pastConfirmGuard } from './pages/console-page';
 import { adminApi, controlApi } from './admin-api';
-import { TrafficPage } from './pages/traffic-page';
+import { openNewEntry, TrafficPage } from './pages/traffic-page';
 import { addPlayer } from './players';
 
 const tag = () => `t${randomBytes(4).toString('hex')}`;
-
-/** At `size`, one new request's entry, found by a marker of its own and opened. */
-async function oneEntryOpen(
-  consolePage: ConsolePage,
-  cloudQueue: string,
-  size: { width: number; height: number },
-): Promise<TrafficPage> {
-  await consolePage.page.setViewportSize(size);
-  await consolePage.waitUntilLive();
-  const traffic = new TrafficPage(consolePage.page);
-  await traffic.open();
-  const marker = tag();
-  await fetch(`${cloudQueue}/queues/${marker}/v2.3/itemWindow?reason=load`);
-  await traffic.search(marker);
-  await traffic.expectCount(1);
-  await traffic.openFirst();
-  return traffic;
-}
 
 test.describe('the traffic log', () => {
   test('fills live as requests happen, and its filters narrow it', async ({ consolePage, page, served }) => {
@@ -112,7 +94,7 @@ test.describe('the traffic log', () => {
     consolePage,
     served,
   }) => {
-    const traffic = await oneEntryOpen(consolePage, served.ready.urls.cloudQueue, { width: 1024, height: 700 });
+    const traffic = await openNewEntry(consolePage, served.ready.urls.cloudQueue, { width: 1024, height: 700 });
     const list = (await traffic.list.boundingBox())!;
     await traffic.expectLastColumnsInList();
     await expect(traffic.rows.first().getByTestId('traffic-status')).toHaveText('404');
@@ -125,7 +107,7 @@ test.describe('the traffic log', () => {
     page,
     served,
   }) => {
-    const traffic = await oneEntryOpen(consolePage, served.ready.urls.cloudQueue, { width: 1440, height: 900 });
+    const traffic = await openNewEntry(consolePage, served.ready.urls.cloudQueue, { width: 1440, height: 900 });
     const list = (await traffic.list.boundingBox())!;
     const detail = (await traffic.detail.boundingBox())!;
     expect(detail.x).toBeGreaterThanOrEqual(list.x + list.width);

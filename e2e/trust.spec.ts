@@ -9,7 +9,7 @@ import type { QueueSummary } from '../main/engine/api/queue-types';
 import type { TrafficEntry } from '../main/engine/api/traffic-types';
 import { expect, test } from './fixtures';
 import { adminApi } from './admin-api';
-import { TrafficPage } from './pages/traffic-page';
+import { openNewEntry, TrafficPage } from './pages/traffic-page';
 import { addPlayer, loadOnPlayer } from './players';
 
 const tag = () => `t${randomBytes(4).toString('hex')}`;
@@ -49,14 +49,7 @@ test.describe('trusting the traffic log', () => {
     page,
     served,
   }) => {
-    await consolePage.waitUntilLive();
-    const traffic = new TrafficPage(page);
-    await traffic.open();
-    const marker = tag();
-    await fetch(`${served.ready.urls.cloudQueue}/queues/${marker}/v2.3/itemWindow?reason=load`);
-    await traffic.search(marker);
-    await traffic.expectCount(1);
-    await traffic.openFirst();
+    const traffic = await openNewEntry(consolePage, served.ready.urls.cloudQueue);
     await expect(traffic.detail.getByRole('heading', { level: 2 })).toContainText('itemWindow');
     await expect(page).toHaveURL(/[?&]entry=\d+/);
 

@@ -1,6 +1,29 @@
 /** The Traffic area as a page module: filters, the virtualized list, the open entry, export, the log's settings. */
+import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { expect, type Locator, type Page } from '@playwright/test';
+import type { ConsolePage } from './console-page';
+
+/**
+ * One new request's entry, found by a marker of its own and opened (at `size` when given): a
+ * window asked of a queue that does not exist, so it answers 404.
+ */
+export async function openNewEntry(
+  consolePage: ConsolePage,
+  cloudQueue: string,
+  size?: { width: number; height: number },
+): Promise<TrafficPage> {
+  if (size) await consolePage.page.setViewportSize(size);
+  await consolePage.waitUntilLive();
+  const traffic = new TrafficPage(consolePage.page);
+  await traffic.open();
+  const marker = `t${randomBytes(4).toString('hex')}`;
+  await fetch(`${cloudQueue}/queues/${marker}/v2.3/itemWindow?reason=load`);
+  await traffic.search(marker);
+  await traffic.expectCount(1);
+  await traffic.openFirst();
+  return traffic;
+}
 
 export class TrafficPage {
   readonly list: Locator;
