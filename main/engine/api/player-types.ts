@@ -2,7 +2,7 @@
  * What hosts see of the simulated players (docs/contract/console.md §5, §7). Pure types, shared with the renderer.
  */
 import type { TriggerRequest } from './fault-types.js';
-import type { PlaybackState } from './types.js';
+import type { CloudQueueEndpoint, PlaybackState, PlayerFailing } from './types.js';
 
 export type PlayerMachineState = 'IDLE' | 'BUFFERING' | 'PLAYING' | 'PAUSED' | 'SUSPENDED';
 export type TransitionCause = 'command' | 'user' | 'response' | 'timer' | 'request';
@@ -90,6 +90,8 @@ export interface PlayerDetail {
   atEdge: boolean;
   volume: number;
   lastError: { at: number; message: string; status?: number } | null;
+  /** Its newest finished request failed, and how many in a row (null once one succeeds). */
+  failing: PlayerFailing | null;
   /**
    * Requests that failed and wait for their next try (docs/contract/platform.md §7.2, §7.4), so a storm shows while it
    * runs, not only once the tries are used up: which request, the retry to come (1-based) of how
@@ -116,8 +118,7 @@ export interface PlayerRefusal {
   reason: string;
 }
 
-/** The four calls a player makes to a cloud queue server. */
-export type CloudQueueEndpoint = 'context' | 'itemWindow' | 'version' | 'timePlayed';
+export type { CloudQueueEndpoint, PlayerFailing } from './types.js';
 
 export interface RetryWait {
   /** Unique within the player's run. */

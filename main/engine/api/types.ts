@@ -48,6 +48,28 @@ export interface PlayerView {
   suspended: boolean;
   itemId: string | null;
   positionMillis: number;
+  /** Its newest finished request failed (see PlayerFailing): a PLAYING player whose reports are refused shows it. */
+  failing: PlayerFailing | null;
+}
+
+/** The four calls a player makes to a cloud queue server. */
+export type CloudQueueEndpoint = 'context' | 'itemWindow' | 'version' | 'timePlayed';
+
+/**
+ * A player whose newest finished cloud queue request failed (`failing` in `GET /state`'s players
+ * and in its detail): the failures in a row since `since`, and the last of them. Let go by the
+ * next request that succeeds; not kept across a restart.
+ */
+export interface PlayerFailing {
+  /** Engine time the first failure of the run was sent. */
+  since: number;
+  /** Failures in a row, retries included. */
+  count: number;
+  /** The last failure: its endpoint, its HTTP status (none: no complete answer), why, and when it ended (engine time). */
+  endpoint: CloudQueueEndpoint;
+  status?: number;
+  message: string;
+  at: number;
 }
 
 /** Where an engine warning comes from: the traffic log, a player's saved state (saving it, or taking it up after a restart). */

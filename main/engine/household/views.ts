@@ -2,6 +2,7 @@
  * The household as hosts see it: groups named the way users see them ("Kitchen + 1") and each
  * player with its live playback state, which the player runtime reports through `PlaybackStatus`.
  */
+import type { PlayerFailing } from '../api/player-types.js';
 import type { GroupView, HouseholdView, PlaybackState, PlayerView } from '../api/types.js';
 import type { Group } from '../store/repositories/groups.js';
 import type { Player } from '../store/repositories/players.js';
@@ -12,6 +13,7 @@ export interface PlaybackStatus {
   suspended: boolean;
   itemId: string | null;
   positionMillis: number;
+  failing: PlayerFailing | null;
 }
 
 /** Where live playback state comes from; until a player runs, it is idle. */
@@ -22,6 +24,7 @@ export const idleStatus: PlaybackStatusSource = () => ({
   suspended: false,
   itemId: null,
   positionMillis: 0,
+  failing: null,
 });
 
 export class HouseholdViews {

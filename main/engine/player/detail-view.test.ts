@@ -11,7 +11,8 @@ import type { ControlExchange } from '../api/commands/player.js';
 import type { PlayerDetail } from '../api/player-types.js';
 import type { Engine } from '../index.js';
 import { admin, startTestEngine } from '../testing/http.js';
-import { shown, shownTrack, SHOWN_CHARS } from './detail-view.js';
+import { shownTrack } from './detail-view.js';
+import { shown, SHOWN_CHARS } from './shown.js';
 
 let engine: Engine;
 beforeAll(async () => {

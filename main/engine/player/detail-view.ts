@@ -9,15 +9,7 @@
 import { isObject } from '../api/is-object.js';
 import type { PlayerDetail, TrackView } from '../api/player-types.js';
 import type { Player } from './player.js';
-
-/** Characters of one text a detail shows; a signed media URL is a few hundred. */
-export const SHOWN_CHARS = 4_096;
-
-/** `text`, or its first SHOWN_CHARS characters and an ellipsis with how many there were. */
-export function shown(text: string): string {
-  if (text.length <= SHOWN_CHARS) return text;
-  return `${text.slice(0, SHOWN_CHARS)}… (${text.length.toLocaleString('en-US')} characters)`;
-}
+import { shown } from './shown.js';
 
 const shownOrNot = (text: unknown): string | undefined => (typeof text === 'string' ? shown(text) : undefined);
 

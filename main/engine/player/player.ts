@@ -50,6 +50,9 @@ import { playbackStateOf, type MachineState } from './states.js';
 import { findTransition, type Transition } from './transitions.js';
 import { triggerRequest } from './trigger.js';
 import type { TriggerRequest, TriggerResult } from '../api/fault-types.js';
+import type { PlayerFailing } from '../api/player-types.js';
+import type { PlayerExchange } from './client.js';
+import { failingAfter, sentTo } from './failing.js';
 import type { ItemWindowResponse } from './wire.js';
 
 export type { LoadedQueue, PlaybackSession, PlayerErrorRecord } from './context.js';
@@ -65,6 +68,8 @@ export class Player {
   private readonly timers: Timers = new Map();
   private readonly core: PlayerCore;
   private readonly effects: Effects;
+  /** Its newest finished request failed (failing.ts); not part of the saved state. */
+  private failingNow: PlayerFailing | null = null;
 
   constructor(private readonly deps: PlayerDeps) {
     this.id = deps.playerId;
@@ -110,6 +115,20 @@ export class Player {
     return this.ctx.state;
   }
 
+  get failing(): PlayerFailing | null {
+    return this.failingNow;
+  }
+
+  /** Every request it made, once finished: sets or lets go of the failing mark (of the queue it plays or loads). */
+  noteExchange(exchange: PlayerExchange): void {
+    const { queue, loading } = this.ctx;
+    if (!(queue && sentTo(exchange, queue.target)) && !(loading && sentTo(exchange, loading.params))) return;
+    const before = this.failingNow;
+    this.failingNow = failingAfter(before, exchange);
+    // A failure tells hosts each time (its count moves); a success only when it ends a run of them.
+    if (!this.ctx.closed && (this.failingNow !== null || before !== null)) this.changed();
+  }
+
   get currentSession(): PlaybackSession | null {
     return this.ctx.session;
   }
@@ -153,6 +172,7 @@ export class Player {
       atEdge: this.ctx.atEdge,
       volume: this.ctx.volume,
       lastError: this.ctx.lastError,
+      failing: this.failingNow,
       retrying: this.core.retries.waiting(),
     };
   }

@@ -139,15 +139,17 @@ export class PlayerRegistry {
 
   /** Live playback state of a household player, for the household views. */
   statusOf = (record: PlayerRecord): PlaybackStatus => {
-    const status = this.byGroup.get(record.groupId)?.status();
+    const player = this.byGroup.get(record.groupId);
+    const status = player?.status();
     return status
       ? {
           playbackState: status.playbackState,
           suspended: status.suspended,
           itemId: status.itemId,
           positionMillis: status.positionMillis,
+          failing: player!.failing,
         }
-      : { playbackState: 'PLAYBACK_STATE_IDLE', suspended: false, itemId: null, positionMillis: 0 };
+      : { playbackState: 'PLAYBACK_STATE_IDLE', suspended: false, itemId: null, positionMillis: 0, failing: null };
   };
 
   /**
@@ -202,6 +204,7 @@ export class PlayerRegistry {
       onExchange: (exchange) => {
         const trafficId = this.deps.onExchange?.(exchange);
         exchange.trafficId = typeof trafficId === 'number' ? trafficId : null;
+        player.noteExchange(exchange);
       },
     });
     const player: Player = new Player({
