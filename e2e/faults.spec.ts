@@ -97,7 +97,12 @@ test.describe('the Faults panel', () => {
     ]);
     await expect(state).toHaveText('IDLE');
     await expect(waiting).toBeHidden();
-    await expect(page.getByText(/^Last error at/)).toContainText('503');
+    // The run of failures is the panel's news while it lasts, and the player's tab carries it.
+    await expect(page.getByTestId('player-failing-line')).toContainText('the last 4 requests failed');
+    await expect(page.getByTestId('player-failing-line')).toContainText('503');
+    await expect(page.getByRole('tab', { selected: true }).getByTestId('player-failing')).toHaveText(
+      'requests failing: 503 ×4',
+    );
     const served503 = (
       await adminApi<TrafficEntry[]>(ready, 'GET', '/traffic?target=cloudQueue&reason=skipNext')
     ).filter((e) => e.requestHeaders['x-player-id'] === player.id);
@@ -119,6 +124,8 @@ test.describe('the Faults panel', () => {
     await consolePage.advance('1 min');
     await expect(state).toHaveText('PLAYING');
     await expect(page.getByTestId('last-error')).toBeHidden();
+    await expect(page.getByTestId('player-failing-line')).toBeHidden();
+    await expect(page.getByTestId('player-failing')).toBeHidden();
   });
 
   test('a custom rule with bad input shows the error and keeps everything typed', async ({ consolePage, page }) => {

@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from './fixtures';
 import type { QueueSummary } from '../main/engine/api/queue-types';
 import { adminApi } from './admin-api';
@@ -109,6 +110,70 @@ test.describe('the player panel in Chromium', () => {
       await expect(player.timeline.locator('tr[data-transition^="next-window-plays"]')).toHaveCount(1);
     } finally {
       await adminApi(ready, 'DELETE', '/faults');
+      await adminApi(ready, 'POST', '/clock', { speed: 1 });
+    }
+  });
+
+  test('a player whose reports are refused once its token expired stays PLAYING and shows it is failing', async ({
+    consolePage,
+    served,
+    page,
+  }) => {
+    const ready = served.ready;
+    await consolePage.waitUntilLive();
+    await adminApi(ready, 'POST', '/clock', { speed: 0 });
+    try {
+      // A token of a minute: the first track's end (3 min) posts a report its server answers 401.
+      const items = Array.from({ length: 6 }, (_, i) => ({
+        track: {
+          name: `Lapsed ${i + 1}`,
+          mediaUrl: `https://media.example/lapsed/${i + 1}.mp3`,
+          durationMillis: 180_000,
+        },
+      }));
+      const queue = await adminApi<QueueSummary>(ready, 'POST', '/queues', {
+        name: 'Lapsed token',
+        items,
+        accessTokenLifetimeSec: 60,
+      });
+      const room = await addPlayer(ready, 'Lapsed Room');
+      await loadOnPlayer(ready, room.groupId, queue);
+      await adminApi(ready, 'POST', '/clock', { advanceMs: 1_000 });
+
+      const player = new PlayerPage(page);
+      await player.open(room.name);
+      await player.expectState('PLAYING');
+      const tab = page.getByRole('tab', { name: new RegExp(`^${room.name}`) });
+      await expect(tab.getByTestId('player-failing')).toBeHidden();
+
+      await adminApi(ready, 'POST', '/clock', { advanceMs: 200_000 });
+      await player.expectState('PLAYING');
+      // Its update reports are refused too, each counted in the run.
+      await expect(tab).toHaveAccessibleName(/ PLAYING requests failing: 401 ×\d+$/);
+      const line = page.getByTestId('player-failing-line');
+      await expect(line).toContainText(/the last \d+ requests failed; the last, timePlayed at/);
+      await expect(line).toContainText('expired');
+      // Cause and effect on one screen: the refused reports are in the panel's requests too.
+      const requests = page.getByRole('region', { name: 'Requests' });
+      await expect(requests.getByRole('row').filter({ hasText: '/timePlayed' }).first()).toContainText('401');
+      // The mark and the line read in both themes (their red on the tab's and the panel's ground).
+      for (const colorScheme of ['light', 'dark'] as const) {
+        await page.emulateMedia({ colorScheme });
+        const { violations } = await new AxeBuilder({ page })
+          .include('[data-testid="player-failing"]')
+          .include('[data-testid="player-failing-line"]')
+          .analyze();
+        expect(violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+      }
+      // SHOTS=<dir>: the tab and the panel at 1440 and 1024 px, to look at.
+      const shots = process.env.SHOTS;
+      if (shots)
+        for (const width of [1440, 1024]) {
+          await page.setViewportSize({ width, height: 900 });
+          await page.waitForTimeout(500); // the side bar's labels fold with a transition
+          await page.screenshot({ path: `${shots}/player-failing-${width}.png` });
+        }
+    } finally {
       await adminApi(ready, 'POST', '/clock', { speed: 1 });
     }
   });

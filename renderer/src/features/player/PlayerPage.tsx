@@ -14,6 +14,7 @@ import { groupCoordinators, useEngineState } from '../../queries/engine-state';
 import { useRecentTraffic } from '../../queries/player-traffic';
 import { usePlayerDetail, usePlayerTransitions, useTransitionTable } from '../../queries/players';
 import { CommandBar } from './CommandBar';
+import { FailingLine, FailingMark } from './Failing';
 import { HouseholdEditor } from './HouseholdEditor';
 import { marksStorageKey, parseMarks, type TimelineMark } from './marks';
 import { NowPlaying } from './NowPlaying';
@@ -94,6 +95,7 @@ export function PlayerPage() {
               <Badge state={player.playbackState}>
                 {player.suspended ? 'SUSPENDED' : player.playbackState.replace('PLAYBACK_STATE_', '')}
               </Badge>
+              {player.failing && <FailingMark failing={player.failing} />}
             </button>
           ) : null,
         )}
@@ -109,7 +111,12 @@ export function PlayerPage() {
             </div>
             <StateDiagram table={table} state={detail.state as PlayerMachineState} last={transitions.at(-1)} />
             <RetryWaits waits={detail.retrying} />
-            {detail.lastError && <LastError error={detail.lastError} since={transitions.at(-1)?.at} />}
+            {/* While its requests fail, that run is the news; the last error may be older, or the same one. */}
+            {detail.failing ? (
+              <FailingLine failing={detail.failing} />
+            ) : (
+              detail.lastError && <LastError error={detail.lastError} since={transitions.at(-1)?.at} />
+            )}
           </section>
           <section className={`panel ${styles.requests}`} aria-label="Requests">
             <div className="panel-head">

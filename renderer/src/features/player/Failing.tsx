@@ -1,0 +1,45 @@
+/**
+ * A player whose requests fail now (`failing`: its newest finished request failed), shown where
+ * its state is: a PLAYING player whose reports are refused (a token that expired a day in) looks
+ * PLAYING and nothing else, for reports never stop playback. On its tab, the status in a red
+ * badge beside the state; in its panel, a sentence with the run and the last failure.
+ */
+import type { PlayerFailing } from '@engine-api/player-types';
+import { Badge } from '../../components/Badge';
+import { formatEngineClock, formatEngineTime } from '../../format/engine-time';
+import styles from './Failing.module.css';
+
+/** `401`, or "no answer" for a request that got no complete one. */
+const statusOf = (failing: PlayerFailing) => (failing.status !== undefined ? String(failing.status) : 'no answer');
+
+const inARow = (count: number) => (count === 1 ? 'the last request failed' : `the last ${count} requests failed`);
+
+/** The mark on a player's tab: the status, and how many in a row. */
+export function FailingMark({ failing }: { failing: PlayerFailing }) {
+  const count = failing.count > 1 ? ` ×${failing.count}` : '';
+  return (
+    <Badge
+      tone="bad"
+      className={styles.mark}
+      data-testid="player-failing"
+      title={`${inARow(failing.count)} since ${formatEngineTime(failing.since)}; the last, ${failing.endpoint}: ${failing.message}`}
+    >
+      <span className="sr-only">requests failing: </span>
+      {statusOf(failing)}
+      {count}
+    </Badge>
+  );
+}
+
+/** The panel's line: since when, how many, and the last failure in words. */
+export function FailingLine({ failing }: { failing: PlayerFailing }) {
+  return (
+    <p className={styles.line} role="alert" data-testid="player-failing-line">
+      Failing since{' '}
+      <code title={formatEngineTime(failing.since, { millis: true })}>{formatEngineClock(failing.since)}</code>:{' '}
+      {inARow(failing.count)}; the last, <code>{failing.endpoint}</code> at{' '}
+      <code title={formatEngineTime(failing.at, { millis: true })}>{formatEngineClock(failing.at)}</code>:{' '}
+      {failing.message}
+    </p>
+  );
+}
