@@ -121,4 +121,18 @@ describe('a file that is not a regular file', () => {
     expect(message).toMatch(/picked\.json is not JSON: it looks like a binary file/);
     expect(message).not.toMatch(/[\p{Cc}\ufffd]/u);
   });
+
+  it('a binary file whose bytes read as deep brackets is called binary, not too deep', () => {
+    const path = join(tempDir(), 'archive.json');
+    // A zip's signature, then bytes that read as '[' 300 times over, among control bytes.
+    const bytes = [0x50, 0x4b, 0x03, 0x04, ...Array.from({ length: 300 }, (_, i) => (i % 3 === 2 ? 0x01 : 0x5b))];
+    writeFileSync(path, Buffer.from(bytes));
+    expect(() => readJsonFile(path)).toThrow(/archive\.json is not JSON: it looks like a binary file/);
+  });
+
+  it('a text file too deep is still told so', () => {
+    const path = join(tempDir(), 'deep.json');
+    writeFileSync(path, '['.repeat(300) + ']'.repeat(300));
+    expect(() => readJsonFile(path)).toThrow(/deep\.json nests arrays and objects more than 100 deep/);
+  });
 });

@@ -8,7 +8,7 @@
  */
 import { closeSync, constants, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
 import { printParseErrorCode, visit } from 'jsonc-parser';
-import { NOT_TEXT_SAID, notText } from '../engine/api/binary-text.js';
+import { NOT_TEXT_SAID, notText, type NotText } from '../engine/api/binary-text.js';
 import { messageOf } from '../engine/api/errors.js';
 import { WHOLE_QUEUE_BODY_LIMIT } from '../engine/api/command.js';
 import { jsonBeyond, MAX_JSON_CONTAINERS, MAX_JSON_DEPTH, MAX_JSON_VALUES } from '../engine/http/json-depth.js';
@@ -39,6 +39,9 @@ export function readJsonFile(path: string, options: JsonFileOptions = {}): unkno
   // A byte order mark (as some Windows editors save UTF-8) is no part of the JSON.
   if (text.startsWith('\uFEFF')) text = text.slice(1);
   const beyond = jsonBeyond(text, MAX_JSON_DEPTH, MAX_JSON_CONTAINERS, MAX_JSON_VALUES);
+  // A binary file's bytes read as brackets and commas too: what it is says more than how deep it "nests".
+  const kind = beyond ? notText(text) : null;
+  if (kind) throw notJson(name, kind);
   if (beyond === 'deep')
     throw new UsageError(`${name} nests arrays and objects more than ${MAX_JSON_DEPTH} deep: no file of ours does`);
   if (beyond === 'many')
@@ -50,10 +53,12 @@ export function readJsonFile(path: string, options: JsonFileOptions = {}): unkno
   } catch (error) {
     // Its "line" would be a run of control characters and U+FFFD: say what it is instead.
     const kind = notText(text);
-    if (kind) throw new UsageError(`${name} is not JSON: ${NOT_TEXT_SAID[kind]}`);
+    if (kind) throw notJson(name, kind);
     throw new UsageError(`${name} is not JSON: ${syntaxErrorAt(text) ?? plain(messageOf(error))}`);
   }
 }
+
+const notJson = (name: string, kind: NotText) => new UsageError(`${name} is not JSON: ${NOT_TEXT_SAID[kind]}`);
 
 /** How long a pipe or a device may take to give all it has (a pipe from `curl`, `<(…)`). */
 export const STREAM_READ_MS = 30_000;
