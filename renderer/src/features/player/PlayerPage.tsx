@@ -111,8 +111,9 @@ export function PlayerPage() {
             </div>
             <StateDiagram table={table} state={detail.state as PlayerMachineState} last={transitions.at(-1)} />
             <RetryWaits waits={detail.retrying} />
-            {/* While its requests fail, that run is the news; the last error may be older, or the same one. */}
-            {detail.failing ? (
+            {/* While its requests fail, that run is the news (the last error may be older, or the same
+                one), unless a retry waits: its line above says what failed, and the run goes on there. */}
+            {detail.failing && detail.retrying.length === 0 ? (
               <FailingLine failing={detail.failing} />
             ) : (
               detail.lastError && <LastError error={detail.lastError} since={transitions.at(-1)?.at} />
