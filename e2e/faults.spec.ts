@@ -128,6 +128,28 @@ test.describe('the Faults panel', () => {
     await expect(page.getByTestId('player-failing')).toBeHidden();
   });
 
+  test('at 1024 px the rules come first, on screen and in the document', async ({ consolePage, page }) => {
+    await consolePage.waitUntilLive();
+    const faults = new FaultsPage(page);
+    for (const [width, rulesFirst] of [
+      [1440, false],
+      [1024, true],
+    ] as const) {
+      await page.setViewportSize({ width, height: 800 });
+      await faults.open();
+      const rules = page.getByRole('region', { name: 'Active rules' });
+      const presets = page.getByRole('region', { name: 'Presets' });
+      const order = await rules.evaluate(
+        (a, b) => Boolean(a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING),
+        await presets.elementHandle(),
+      );
+      expect(order, `rules before presets in the document at ${width} px`).toBe(rulesFirst);
+      const [r, p] = [(await rules.boundingBox())!, (await presets.boundingBox())!];
+      // Two columns: side by side, the rules on the right; one: the rules above.
+      expect(rulesFirst ? r.y < p.y : r.x > p.x).toBe(true);
+    }
+  });
+
   test('a custom rule with bad input shows the error and keeps everything typed', async ({ consolePage, page }) => {
     await consolePage.waitUntilLive();
     const faults = new FaultsPage(page);

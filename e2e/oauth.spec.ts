@@ -185,8 +185,17 @@ test.describe('the OAuth page in Chromium', () => {
     // One column: the inspector sits under the integrations, its head at the window's foot.
     const inspector = page.getByRole('region', { name: 'Flow inspector' });
     expect((await inspector.boundingBox())!.y).toBeGreaterThan(600);
+    const integrations = page.getByRole('region', { name: 'Integrations' });
+    const precedes = async (a: typeof inspector, b: typeof inspector) =>
+      a.evaluate(
+        (first, second) => Boolean(first.compareDocumentPosition(second) & Node.DOCUMENT_POSITION_FOLLOWING),
+        await b.elementHandle(),
+      );
+    expect(await precedes(integrations, inspector)).toBe(true);
     const login = new LoginPages(await oauth.runSampleFlow());
     await expect(page.getByRole('list', { name: 'Timeline' })).toBeInViewport();
+    // First in the document too, not only on screen: Tab and a screen reader reach it first (WCAG 2.4.3).
+    expect(await precedes(inspector, integrations)).toBe(true);
     await login.signIn('demo', 'demo');
     await login.decide('Allow');
     await expect(oauth.step('token')).toBeInViewport();
