@@ -7,14 +7,15 @@
  * Where the bar shows the service URLs it has no width to spare: the loopback host they share
  * opens it (`host`). Where they fold into a popover, it is a chip of its own.
  */
+import { RESTART_KEEPS, RESTART_LOSES } from '@engine-api/restart-keeps';
 import { CopyButton } from '../components/CopyButton';
 import { closeOnEscape } from './EngineWarnings';
 import styles from './StatusBar.module.css';
 
-/** What a data dir keeps across a restart, and what lives in memory only (docs/persistence.md). */
-const KEPT =
-  'households and players, where they were; queues and their reports; integrations, grants, tokens, event subscriptions and OAuth flows; fault rules; scenarios; check runs; settings; the traffic log';
-const NOT_KEPT = 'fleets, event delivery tries and an Authorization typed for a check';
+/** What a data dir keeps across a restart, and what lives in memory only: the engine's table, held to it by a test. */
+const KEPT = RESTART_KEEPS.map((claim) => claim.words).join('; ');
+const lost = RESTART_LOSES.map((claim) => claim.words);
+const NOT_KEPT = `${lost.slice(0, -1).join(', ')} and ${lost.at(-1)}`;
 
 export function DataPlace({ dataDir, host }: { dataDir: string | null; host?: string }) {
   const word = dataDir === null ? 'In memory' : 'Data dir';
