@@ -3,7 +3,8 @@
  * `npm install --omit=dev` of it into an empty folder (the registry is reachable; npm's cache is
  * preferred), then its own `cloud-queue-console` serves the full console UI, and `run` replays a
  * bundle exported from that console after a 503 storm: exit 0, and exit 1 with the changed
- * expectation named in JUnit once one expected transition is changed.
+ * expectation named in JUnit once one expected transition is changed. Without better-sqlite3's
+ * native module (an install script npm 12 did not run), it says so and what to run.
  *
  * better-sqlite3's binary comes from a loopback host as prebuild-install would download it
  * (scripts/prebuild-host.ts), not compiled a second time.
@@ -12,7 +13,16 @@
  * from (as right after `npm test`'s own build), the pack skips that second, identical build.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -185,5 +195,26 @@ describe('the installed package', () => {
     expect(failedCase?.name).toMatch(/expect player-kitchen: .*transitions .*load-answered-paused/);
 
     expect(cli(['run', join(dir, 'missing.json')]).status).toBe(2);
+  });
+});
+
+describe('the installed package without better-sqlite3\u2019s native module', () => {
+  it('says which install script did not run and what to do, not where the module was looked for', () => {
+    // As npm 12 leaves it until the project approves the script (or --ignore-scripts always).
+    const build = join(installDir, 'node_modules/better-sqlite3/build');
+    const aside = `${build}.aside`;
+    renameSync(build, aside);
+    try {
+      const started = cli(['serve', '--port', '0', '--ephemeral']);
+      expect(started.status).toBe(1);
+      expect(started.stdout).toBe('');
+      expect(started.stderr).toMatch(
+        /^cloud queue console serve: better-sqlite3, which keeps the console's data, has no native module built/,
+      );
+      expect(started.stderr).toContain('npm rebuild better-sqlite3');
+      expect(started.stderr).not.toContain('Tried:');
+    } finally {
+      renameSync(aside, build);
+    }
   });
 });

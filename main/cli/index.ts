@@ -4,6 +4,7 @@
  * `--help` are values (`usage.ts`); this is the one place that turns them into output.
  */
 import { messageOf } from '../engine/api/errors.js';
+import { nativeModuleProblem } from './native-module.js';
 import { FLEET_USAGE } from './fleet-args.js';
 import type { CliIo } from './io.js';
 import { packageVersion } from './version.js';
@@ -95,7 +96,7 @@ export async function main(argv: string[], io: CliIo, hooks: CliHooks = {}): Pro
       io.stderr(`${printable(error.message)}\n${error.usage ?? command.usage}\n`);
       return EXIT.usage;
     }
-    io.stderr(`cloud queue console ${name}: ${printable(messageOf(error))}\n`);
+    io.stderr(`cloud queue console ${name}: ${printable(nativeModuleProblem(error) ?? messageOf(error))}\n`);
     return EXIT.failed;
   }
 }
