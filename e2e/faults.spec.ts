@@ -13,6 +13,7 @@ import { expect, test } from './fixtures';
 import { adminApi } from './admin-api';
 import { FaultsPage } from './pages/faults-page';
 import { addPlayer, loadOnPlayer } from './players';
+import { holdsFocus, tabOutOf } from './tab-order';
 
 const tracks = (count: number) =>
   Array.from({ length: count }, (_, i) => ({
@@ -128,8 +129,15 @@ test.describe('the Faults panel', () => {
     await expect(page.getByTestId('player-failing')).toBeHidden();
   });
 
-  test('at 1024 px the rules come first, on screen and in the document', async ({ consolePage, page }) => {
+  test('at 1024 px the rules come first, on screen and for Tab', async ({ consolePage, page, served }) => {
     await consolePage.waitUntilLive();
+    // A rule, so that the rules hold controls to Tab to (afterEach removes it).
+    await adminApi(served.ready, 'POST', '/faults', {
+      target: 'cloudQueue',
+      match: { path: '/tab-order/never' },
+      action: { type: 'status', status: 503 },
+      label: 'tab order rule',
+    });
     const faults = new FaultsPage(page);
     for (const [width, rulesFirst] of [
       [1440, false],
@@ -139,14 +147,12 @@ test.describe('the Faults panel', () => {
       await faults.open();
       const rules = page.getByRole('region', { name: 'Active rules' });
       const presets = page.getByRole('region', { name: 'Presets' });
-      const order = await rules.evaluate(
-        (a, b) => Boolean(a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING),
-        await presets.elementHandle(),
-      );
-      expect(order, `rules before presets in the document at ${width} px`).toBe(rulesFirst);
       const [r, p] = [(await rules.boundingBox())!, (await presets.boundingBox())!];
       // Two columns: side by side, the rules on the right; one: the rules above.
       expect(rulesFirst ? r.y < p.y : r.x > p.x).toBe(true);
+      // Tab (and a screen reader) goes where the eye does, from the templates above (WCAG 2.4.3).
+      await tabOutOf(page.getByRole('region', { name: 'Run a template' }));
+      expect(await holdsFocus(rulesFirst ? rules : presets), `Tab after the templates at ${width} px`).toBe(true);
     }
   });
 

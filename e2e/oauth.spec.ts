@@ -1,4 +1,5 @@
 import { expect, test } from './fixtures';
+import { holdsFocus, tabOutOf } from './tab-order';
 import { adminApi } from './admin-api';
 import { LoginPages, OAuthPage } from './pages/oauth-page';
 
@@ -186,16 +187,14 @@ test.describe('the OAuth page in Chromium', () => {
     const inspector = page.getByRole('region', { name: 'Flow inspector' });
     expect((await inspector.boundingBox())!.y).toBeGreaterThan(600);
     const integrations = page.getByRole('region', { name: 'Integrations' });
-    const precedes = async (a: typeof inspector, b: typeof inspector) =>
-      a.evaluate(
-        (first, second) => Boolean(first.compareDocumentPosition(second) & Node.DOCUMENT_POSITION_FOLLOWING),
-        await b.elementHandle(),
-      );
-    expect(await precedes(integrations, inspector)).toBe(true);
+    const header = page.locator('header').filter({ has: page.getByRole('heading', { level: 1, name: 'OAuth' }) });
+    await tabOutOf(header);
+    expect(await holdsFocus(integrations)).toBe(true);
     const login = new LoginPages(await oauth.runSampleFlow());
     await expect(page.getByRole('list', { name: 'Timeline' })).toBeInViewport();
-    // First in the document too, not only on screen: Tab and a screen reader reach it first (WCAG 2.4.3).
-    expect(await precedes(inspector, integrations)).toBe(true);
+    // First for Tab too (and a screen reader), not only on screen: WCAG 2.4.3.
+    await tabOutOf(header);
+    expect(await holdsFocus(inspector)).toBe(true);
     await login.signIn('demo', 'demo');
     await login.decide('Allow');
     await expect(oauth.step('token')).toBeInViewport();

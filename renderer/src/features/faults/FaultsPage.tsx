@@ -5,8 +5,6 @@
  * templates run in one click from the top; the saved scenarios sit below the grid, clear of the
  * rules panel that stays in view while the presets and the form scroll (it covered them).
  */
-import { useRef } from 'react';
-import { useWidthAtMost } from '../../components/useWidthAtMost';
 import { PresetList } from './PresetList';
 import { RuleForm } from './RuleForm';
 import { RuleList } from './RuleList';
@@ -14,42 +12,32 @@ import { ScenarioSection } from './ScenarioSection';
 import { TemplateRuns } from './TemplateRuns';
 import styles from './FaultsPage.module.css';
 
-/** The area's width at which the grid's two columns become one (FaultsPage.module.css's container query). */
-const ONE_COLUMN_MAX_PX = 1000;
-
 export function FaultsPage() {
-  const pageRef = useRef<HTMLElement>(null);
-  // One column: the rules and their live hits first, in the document too (Tab and a screen reader
-  // reach them first, as the eye does), above the presets and the form that add to them.
-  const oneColumn = useWidthAtMost(pageRef, ONE_COLUMN_MAX_PX);
-  const addingColumn = (
-    <div key="adding" className={styles.column}>
-      <section className="panel" aria-labelledby="presets-title">
-        <div className="panel-head">
-          <h2 id="presets-title">Presets</h2>
-          <span className="muted">the seed’s failure cases, one click each</span>
-        </div>
-        <PresetList />
-      </section>
-      <section className="panel" aria-labelledby="custom-title">
-        <RuleForm />
-      </section>
-    </div>
-  );
-  const rulesPanel = (
-    <section key="rules" className={`panel ${styles.rulesPanel}`} aria-labelledby="rules-title">
-      <RuleList />
-    </section>
-  );
   return (
-    <section ref={pageRef} className={styles.page} aria-labelledby="page-title">
+    <section className={styles.page} aria-labelledby="page-title">
       <header className="page-header">
         <h1 id="page-title">Faults</h1>
       </header>
       <section className={`panel ${styles.templatePanel}`} aria-labelledby="template-runs-title">
         <TemplateRuns />
       </section>
-      <div className={styles.grid}>{oneColumn ? [rulesPanel, addingColumn] : [addingColumn, rulesPanel]}</div>
+      <div className={styles.grid}>
+        <div className={styles.column}>
+          <section className="panel" aria-labelledby="presets-title">
+            <div className="panel-head">
+              <h2 id="presets-title">Presets</h2>
+              <span className="muted">the seed’s failure cases, one click each</span>
+            </div>
+            <PresetList />
+          </section>
+          <section className="panel" aria-labelledby="custom-title">
+            <RuleForm />
+          </section>
+        </div>
+        <section className={`panel ${styles.rulesPanel}`} aria-labelledby="rules-title">
+          <RuleList />
+        </section>
+      </div>
       <section className="panel" aria-labelledby="scenarios-title">
         <ScenarioSection />
       </section>
