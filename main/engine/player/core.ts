@@ -36,8 +36,8 @@ export interface PlayerDeps {
   onTransition?: (record: TransitionRecord) => void;
   /** A response broke the contract: what it broke, and the exchange (with its traffic entry) it came in. */
   onViolations?: (violations: Violation[], exchange: PlayerExchange) => void;
-  /** Anything a view shows changed. */
-  onChange?: () => void;
+  /** Anything a view shows changed; `saved: false` when nothing of the saved state did (the failing mark). */
+  onChange?: (change?: { saved: boolean }) => void;
 }
 
 export interface PlayerCore {

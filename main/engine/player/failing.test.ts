@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ControlExchange } from '../api/commands/player.js';
 import type { PlayerDetail, PlayerFailing } from '../api/player-types.js';
 import type { QueueSummary } from '../api/queue-types.js';
+import type { TrafficEntry } from '../api/traffic-types.js';
 import type { EngineStateView } from '../api/types.js';
 import type { Engine } from '../index.js';
 import { adminOk, startTestEngine } from '../testing/http.js';
@@ -58,78 +59,122 @@ describe('failingAfter', () => {
   });
 });
 
-describe('a player whose reports are refused', () => {
+describe('a player whose requests are refused', () => {
   let engine: Engine;
   beforeAll(async () => {
     engine = await startTestEngine({ clockSpeed: 0 });
   });
   afterAll(() => engine.close());
 
-  const send = async (path: string, body: unknown) => {
-    const answer = await adminOk<ControlExchange>(engine, 'POST', '/control/send', { method: 'POST', path, body });
-    expect(answer.status, JSON.stringify(answer.body)).toBe(200);
-    return answer.body as Record<string, unknown>;
-  };
+  const send = async (path: string, body: unknown) =>
+    adminOk<ControlExchange>(engine, 'POST', '/control/send', { method: 'POST', path, body });
   const queueOf = (name: string, accessTokenLifetimeSec: number) => {
     const items = Array.from({ length: 6 }, (_, i) => ({
       track: { name: `${name} ${i + 1}`, mediaUrl: `https://media.example.com/${i + 1}.mp3`, durationMillis: 180_000 },
     }));
     return adminOk<QueueSummary>(engine, 'POST', '/queues', { name, items, accessTokenLifetimeSec });
   };
-  const load = (sessionId: string, queue: QueueSummary) =>
-    send(`/api/v1/playbackSessions/${sessionId}/playbackSession/loadCloudQueue`, {
-      queueBaseUrl: queue.queueBaseUrl,
-      httpAuthorization: queue.httpAuthorization,
-      playOnCompletion: true,
-    });
-  const kitchen = async () =>
-    (await adminOk<EngineStateView>(engine, 'GET', '/state')).players.find((p) => p.id === 'player-kitchen')!;
-  const advance = (ms: number) => adminOk(engine, 'POST', '/clock', { advanceMs: ms });
-
-  it('stays PLAYING and is marked failing, with the 401, until a request succeeds', async () => {
-    const short = await queueOf('Short-lived token', 60);
-    const { sessionId } = await send('/api/v1/groups/group-kitchen/playbackSession', {
+  /** A new session on a player of its own, playing `queue` (or loaded with `httpAuthorization` instead of its own). */
+  const newSession = async (room: string) => {
+    const player = await adminOk<{ id: string; groupId: string }>(engine, 'POST', '/players', { name: room });
+    const started = await send(`/api/v1/groups/${player.groupId}/playbackSession`, {
       appId: 'com.example.failing',
       appContext: 'test',
     });
-    await load(sessionId as string, short);
+    expect(started.status).toBe(200);
+    return { ...player, sessionId: (started.body as { sessionId: string }).sessionId };
+  };
+  const load = (sessionId: string, queue: QueueSummary, httpAuthorization = queue.httpAuthorization) =>
+    send(`/api/v1/playbackSessions/${sessionId}/playbackSession/loadCloudQueue`, {
+      queueBaseUrl: queue.queueBaseUrl,
+      httpAuthorization,
+      playOnCompletion: true,
+    });
+  const viewOf = async (playerId: string) =>
+    (await adminOk<EngineStateView>(engine, 'GET', '/state')).players.find((p) => p.id === playerId)!;
+  const advance = (ms: number) => adminOk(engine, 'POST', '/clock', { advanceMs: ms });
+
+  it('stays PLAYING and is marked failing with the 401 while its token is expired; a new queue ends it', async () => {
+    const short = await queueOf('Short-lived token', 60);
+    const room = await newSession('Lapsed Room');
+    expect((await load(room.sessionId, short)).status).toBe(200);
     await advance(1_000);
-    expect(await kitchen()).toMatchObject({ playbackState: 'PLAYBACK_STATE_PLAYING', failing: null });
+    expect(await viewOf(room.id)).toMatchObject({ playbackState: 'PLAYBACK_STATE_PLAYING', failing: null });
 
     // The token lapses after a minute; the first track's end posts a report that is refused.
     await advance(200_000);
-    const refused = await kitchen();
+    const refused = await viewOf(room.id);
     expect(refused.playbackState).toBe('PLAYBACK_STATE_PLAYING');
     expect(refused.failing).toMatchObject<Partial<PlayerFailing>>({ endpoint: 'timePlayed', status: 401 });
-    expect(refused.failing!.count).toBeGreaterThanOrEqual(1);
-    const detail = await adminOk<PlayerDetail>(engine, 'GET', '/players/player-kitchen/detail');
+    const detail = await adminOk<PlayerDetail>(engine, 'GET', `/players/${room.id}/detail`);
     expect(detail.failing).toEqual(refused.failing);
 
     // Another track's end: one more refused, counted in the same run.
     await advance(180_000);
-    const again = (await kitchen()).failing!;
+    const again = (await viewOf(room.id)).failing!;
     expect(again.since).toBe(refused.failing!.since);
     expect(again.count).toBeGreaterThan(refused.failing!.count);
 
-    // A queue with a fresh token: the load's window is answered, and the mark goes.
-    await load(sessionId as string, await queueOf('Fresh token', 86_400));
+    // A queue with a fresh token: its load is answered; the track it cut off is reported to the
+    // queue before, refused 401 again, and that queue's run is not shown any more.
+    const before = Date.now();
+    expect((await load(room.sessionId, await queueOf('Fresh token', 86_400))).status).toBe(200);
     await advance(1_000);
-    expect(await kitchen()).toMatchObject({ playbackState: 'PLAYBACK_STATE_PLAYING', failing: null });
+    expect(await viewOf(room.id)).toMatchObject({ playbackState: 'PLAYBACK_STATE_PLAYING', failing: null });
+    const cutOff = (await adminOk<TrafficEntry[]>(engine, 'GET', '/traffic?target=player&status=401')).filter(
+      (entry) => entry.playerId === room.id && entry.wallAt >= before,
+    );
+    expect(cutOff.map((entry) => entry.path)).toEqual([`${new URL(short.queueBaseUrl).pathname}timePlayed`]);
   });
 
-  it('is marked by a load its server refuses, which leaves it playing what it played', async () => {
-    const queue = await queueOf('Wrong token', 86_400);
-    const { sessionId } = await send('/api/v1/groups/group-kitchen/playbackSession', {
-      appId: 'com.example.failing',
-      appContext: 'test',
+  it('is let go by the next request to the same queue that succeeds, and tells each change once', async () => {
+    const queue = await queueOf('Two refused reports', 86_400);
+    const room = await newSession('Refused Room');
+    await adminOk(engine, 'POST', '/faults', {
+      target: 'cloudQueue',
+      match: { method: 'POST', path: `${new URL(queue.queueBaseUrl).pathname}timePlayed` },
+      action: { type: 'status', status: 500 },
+      times: 2,
     });
-    const refused = await adminOk<ControlExchange>(engine, 'POST', '/control/send', {
-      method: 'POST',
-      path: `/api/v1/playbackSessions/${sessionId as string}/playbackSession/loadCloudQueue`,
-      body: { queueBaseUrl: queue.queueBaseUrl, httpAuthorization: 'Bearer not-the-token', playOnCompletion: true },
+    // Every detail pushed while the mark is set already carries the error the failure noted.
+    const pushed: PlayerDetail[] = [];
+    const off = engine.events.subscribe((event) => {
+      if (event.name === 'player.changed' && event.data.id === room.id) pushed.push(event.data);
     });
+    try {
+      expect((await load(room.sessionId, queue)).status).toBe(200);
+      await advance(1_000);
+      // The first two reports are refused (the rule's two times); the next one is stored. Engine
+      // time moves 10 s at a time, no more than a report's interval, until each is seen.
+      const until = async (what: (failing: PlayerFailing | null) => boolean) => {
+        for (let step = 0; step < 60 && !what((await viewOf(room.id)).failing); step++) await advance(10_000);
+        return (await viewOf(room.id)).failing;
+      };
+      expect(await until((failing) => failing?.count === 2)).toMatchObject({
+        endpoint: 'timePlayed',
+        status: 500,
+        count: 2,
+      });
+      expect(await until((failing) => failing === null)).toBeNull();
+      expect((await viewOf(room.id)).playbackState).toBe('PLAYBACK_STATE_PLAYING');
+    } finally {
+      off();
+    }
+    const withMark = pushed.filter((detail) => detail.failing !== null);
+    expect(withMark.length).toBeGreaterThan(0);
+    for (const detail of withMark) expect(detail.lastError?.message).toBe(detail.failing!.message);
+  });
+
+  it('is not marked by a load its server refuses: it plays on what it played, the error its last', async () => {
+    const good = await queueOf('Good queue', 86_400);
+    const room = await newSession('Good Room');
+    expect((await load(room.sessionId, good)).status).toBe(200);
+    await advance(1_000);
+    const refused = await load(room.sessionId, await queueOf('Wrong token', 86_400), 'Bearer not-the-token');
     expect(refused.status).not.toBe(200);
-    expect((await kitchen()).failing).toMatchObject({ status: 401, count: 1 });
+    expect(await viewOf(room.id)).toMatchObject({ playbackState: 'PLAYBACK_STATE_PLAYING', failing: null });
+    const detail = await adminOk<PlayerDetail>(engine, 'GET', `/players/${room.id}/detail`);
+    expect(detail.lastError?.status).toBe(401);
   });
 });
 
@@ -150,5 +195,7 @@ describe('sentTo', () => {
       true,
     );
     expect(sentTo(to('not a url'), { queueBaseUrl: 'not a url' })).toBe(true);
+    // An empty Authorization is sent as none.
+    expect(sentTo(to('http://127.0.0.1:9/queues/q1/v2.3/itemWindow'), { ...target, httpAuthorization: '' })).toBe(true);
   });
 });

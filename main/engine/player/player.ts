@@ -52,7 +52,7 @@ import { triggerRequest } from './trigger.js';
 import type { TriggerRequest, TriggerResult } from '../api/fault-types.js';
 import type { PlayerFailing } from '../api/player-types.js';
 import type { PlayerExchange } from './client.js';
-import { failingAfter, sentTo } from './failing.js';
+import { FailingMark } from './failing.js';
 import type { ItemWindowResponse } from './wire.js';
 
 export type { LoadedQueue, PlaybackSession, PlayerErrorRecord } from './context.js';
@@ -68,8 +68,10 @@ export class Player {
   private readonly timers: Timers = new Map();
   private readonly core: PlayerCore;
   private readonly effects: Effects;
-  /** Its newest finished request failed (failing.ts); not part of the saved state. */
-  private failingNow: PlayerFailing | null = null;
+  /** Its newest requests to the queue it plays fail (failing.ts); not part of the saved state. */
+  private readonly failingMark = new FailingMark();
+  /** A change of the mark not yet told: told with the change the player makes of the answer, or alone. */
+  private markUntold: ReturnType<typeof setImmediate> | null = null;
 
   constructor(private readonly deps: PlayerDeps) {
     this.id = deps.playerId;
@@ -116,17 +118,26 @@ export class Player {
   }
 
   get failing(): PlayerFailing | null {
-    return this.failingNow;
+    return this.failingMark.shown(this.queuesNow());
   }
 
-  /** Every request it made, once finished: sets or lets go of the failing mark (of the queue it plays or loads). */
+  /**
+   * Every request it made, once finished (before the player acts on the answer): sets or lets go
+   * of the failing mark. Told at the turn's end unless the player's own change of the answer
+   * (an error noted, a transition, a retry waiting) tells it first, with everything else that
+   * changed: one event a failure, not one with the mark and another with the rest.
+   */
   noteExchange(exchange: PlayerExchange): void {
-    const { queue, loading } = this.ctx;
-    if (!(queue && sentTo(exchange, queue.target)) && !(loading && sentTo(exchange, loading.params))) return;
-    const before = this.failingNow;
-    this.failingNow = failingAfter(before, exchange);
-    // A failure tells hosts each time (its count moves); a success only when it ends a run of them.
-    if (!this.ctx.closed && (this.failingNow !== null || before !== null)) this.changed();
+    if (this.ctx.closed || !this.failingMark.note(exchange, this.queuesNow())) return;
+    this.markUntold ??= setImmediate(() => {
+      this.markUntold = null;
+      if (!this.ctx.closed) this.deps.onChange?.({ saved: false });
+    });
+  }
+
+  /** The queues whose requests the mark is about: the one played, and the one a load is asking for. */
+  private queuesNow() {
+    return [this.ctx.queue?.target, this.ctx.loading?.params];
   }
 
   get currentSession(): PlaybackSession | null {
@@ -172,7 +183,7 @@ export class Player {
       atEdge: this.ctx.atEdge,
       volume: this.ctx.volume,
       lastError: this.ctx.lastError,
-      failing: this.failingNow,
+      failing: this.failing,
       retrying: this.core.retries.waiting(),
     };
   }
@@ -325,6 +336,8 @@ export class Player {
 
   close(): void {
     this.own.closed = true;
+    if (this.markUntold) clearImmediate(this.markUntold);
+    this.markUntold = null;
     // Whatever answers now belongs to no queue: a version poll's answer asks for nothing, and a
     // window queued behind one in flight is not asked for (a successor asks again, saved.ts).
     closeRequests(this.ctx);
@@ -406,6 +419,10 @@ export class Player {
   }
 
   private changed(): void {
+    if (this.markUntold) {
+      clearImmediate(this.markUntold);
+      this.markUntold = null;
+    }
     this.deps.onChange?.();
   }
 }

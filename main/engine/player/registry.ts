@@ -140,16 +140,10 @@ export class PlayerRegistry {
   /** Live playback state of a household player, for the household views. */
   statusOf = (record: PlayerRecord): PlaybackStatus => {
     const player = this.byGroup.get(record.groupId);
-    const status = player?.status();
-    return status
-      ? {
-          playbackState: status.playbackState,
-          suspended: status.suspended,
-          itemId: status.itemId,
-          positionMillis: status.positionMillis,
-          failing: player!.failing,
-        }
-      : { playbackState: 'PLAYBACK_STATE_IDLE', suspended: false, itemId: null, positionMillis: 0, failing: null };
+    if (!player)
+      return { playbackState: 'PLAYBACK_STATE_IDLE', suspended: false, itemId: null, positionMillis: 0, failing: null };
+    const { playbackState, suspended, itemId, positionMillis } = player.status();
+    return { playbackState, suspended, itemId, positionMillis, failing: player.failing };
   };
 
   /**
@@ -214,9 +208,9 @@ export class PlayerRegistry {
       client,
       onTransition: (record) => this.record(record),
       onViolations: (violations, exchange) => this.noteViolations(player, violations, exchange),
-      onChange: () => {
+      onChange: (change) => {
         this.changed(player);
-        this.saveLater(player);
+        if (change?.saved !== false) this.saveLater(player);
       },
     });
     return player;

@@ -59,7 +59,7 @@ export const coreCommands = {
   }),
   'players.get': command<PlayerView & PlayerDetail>()({
     summary:
-      'One player with its live playback state and its detail: session, window, policies, lastError, retries, the newest 20 violations.',
+      'One player with its live playback state and its detail: session, window, policies, lastError, failing, retries, the newest 20 violations.',
     input: Id,
     http: { method: 'GET', path: '/players/:id' },
   }),
