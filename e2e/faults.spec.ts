@@ -87,6 +87,9 @@ test.describe('the Faults panel', () => {
     await expect(waiting).toContainText('retry 1/3');
     await expect(waiting).toContainText('itemWindow reason=skipNext');
     await expect(waiting).toContainText('§7.2');
+    // While the retries run, the player's tab says its requests fail (the queue is still its own).
+    const tab = page.getByRole('tab', { selected: true });
+    await expect(tab.getByTestId('player-failing')).toHaveText('requests failing 503');
 
     // docs/contract/platform.md §7.2: three retries after Retry-After (3 s each, on the engine clock), then idle.
     await consolePage.advance('1 min');
@@ -98,12 +101,9 @@ test.describe('the Faults panel', () => {
     ]);
     await expect(state).toHaveText('IDLE');
     await expect(waiting).toBeHidden();
-    // The run of failures is the panel's news while it lasts, and the player's tab carries it.
-    await expect(page.getByTestId('player-failing-line')).toContainText('the last 4 requests failed');
-    await expect(page.getByTestId('player-failing-line')).toContainText('503');
-    await expect(page.getByRole('tab', { selected: true }).getByTestId('player-failing')).toHaveText(
-      'requests failing: 503 ×4',
-    );
+    // Idle, the player has no queue whose requests fail: its last error says why it stopped.
+    await expect(page.getByText(/^Last error at/)).toContainText('503');
+    await expect(tab.getByTestId('player-failing')).toBeHidden();
     const served503 = (
       await adminApi<TrafficEntry[]>(ready, 'GET', '/traffic?target=cloudQueue&reason=skipNext')
     ).filter((e) => e.requestHeaders['x-player-id'] === player.id);

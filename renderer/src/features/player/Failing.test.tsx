@@ -20,7 +20,7 @@ describe('FailingMark', () => {
   it('names the status and the run, with the last failure on hover', () => {
     render(<FailingMark failing={refused} />);
     const mark = screen.getByTestId('player-failing');
-    expect(mark.textContent).toBe('requests failing: 401 ×3');
+    expect(mark.textContent).toBe('requests failing 401 ×3');
     expect(mark.getAttribute('data-tone')).toBe('bad');
     expect(mark.title).toMatch(/^the last 3 requests failed since .*; the last, timePlayed: 401: the access token/);
   });
@@ -28,14 +28,14 @@ describe('FailingMark', () => {
   it('says "no answer" for a request that got none, and no count for one failure', () => {
     const { status: _, ...unanswered } = refused;
     render(<FailingMark failing={{ ...unanswered, count: 1 }} />);
-    expect(screen.getByTestId('player-failing').textContent).toBe('requests failing: no answer');
+    expect(screen.getByTestId('player-failing').textContent).toBe('requests failing no answer');
   });
 });
 
 describe('FailingLine', () => {
-  it('says since when, how many and the last failure, as an alert', () => {
+  it('says since when, how many and the last failure, as a status (it changes with every failure)', () => {
     render(<FailingLine failing={refused} />);
-    const line = screen.getByRole('alert');
+    const line = screen.getByRole('status');
     expect(line.textContent).toMatch(
       /^Failing since \d\d:\d\d:\d\d\.\d{3}: the last 3 requests failed; the last, timePlayed at \d\d:\d\d:\d\d\.\d{3}: 401: the access token of queue q-1 expired$/,
     );

@@ -14,7 +14,7 @@ const statusOf = (failing: PlayerFailing) => (failing.status !== undefined ? Str
 
 const inARow = (count: number) => (count === 1 ? 'the last request failed' : `the last ${count} requests failed`);
 
-/** The mark on a player's tab: the status, and how many in a row. */
+/** The mark on a player's tab: the word, the last status, and how many in a row (the rest on hover and in the panel). */
 export function FailingMark({ failing }: { failing: PlayerFailing }) {
   const count = failing.count > 1 ? ` ×${failing.count}` : '';
   return (
@@ -24,17 +24,21 @@ export function FailingMark({ failing }: { failing: PlayerFailing }) {
       data-testid="player-failing"
       title={`${inARow(failing.count)} since ${formatEngineTime(failing.since)}; the last, ${failing.endpoint}: ${failing.message}`}
     >
-      <span className="sr-only">requests failing: </span>
-      {statusOf(failing)}
+      <span className="sr-only">requests </span>
+      failing {statusOf(failing)}
       {count}
     </Badge>
   );
 }
 
-/** The panel's line: since when, how many, and the last failure in words. */
+/**
+ * The panel's line: since when, how many, and the last failure in words. A status, not an alert:
+ * its count moves with every failure (a report refused every 30 s), and an alert would break into
+ * whatever a screen reader was reading each time.
+ */
 export function FailingLine({ failing }: { failing: PlayerFailing }) {
   return (
-    <p className={styles.line} role="alert" data-testid="player-failing-line">
+    <p className={styles.line} role="status" data-testid="player-failing-line">
       Failing since{' '}
       <code title={formatEngineTime(failing.since, { millis: true })}>{formatEngineClock(failing.since)}</code>:{' '}
       {inARow(failing.count)}; the last, <code>{failing.endpoint}</code> at{' '}

@@ -91,7 +91,8 @@ export function PlayerPage() {
               )}
               onClick={() => choose(player.id)}
             >
-              <span>{group.name}</span>
+              {/* The panel is named by this alone: the badges change as the player does. */}
+              <span id={`player-tab-name-${player.id}`}>{group.name}</span>
               <Badge state={player.playbackState}>
                 {player.suspended ? 'SUSPENDED' : player.playbackState.replace('PLAYBACK_STATE_', '')}
               </Badge>
@@ -101,7 +102,7 @@ export function PlayerPage() {
         )}
       </div>
       {detail && (
-        <div className={styles.grid} id="player-panel" role="tabpanel" aria-labelledby={`player-tab-${detail.id}`}>
+        <div className={styles.grid} id="player-panel" role="tabpanel" aria-labelledby={`player-tab-name-${detail.id}`}>
           <section className={`panel ${styles.state}`} aria-label="State">
             <div className="panel-head">
               <h2>State</h2>
