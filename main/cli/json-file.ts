@@ -39,8 +39,8 @@ export function readJsonFile(path: string, options: JsonFileOptions = {}): unkno
   // A byte order mark (as some Windows editors save UTF-8) is no part of the JSON.
   if (text.startsWith('\uFEFF')) text = text.slice(1);
   const beyond = jsonBeyond(text, MAX_JSON_DEPTH, MAX_JSON_CONTAINERS, MAX_JSON_VALUES);
-  // A binary file's bytes read as brackets and commas too: what it is says more than how deep it "nests".
-  const kind = beyond ? notText(text) : null;
+  // A binary file's bytes read as brackets too: what it is says more than how deep it "nests".
+  const kind = beyond === 'deep' ? notText(text) : null;
   if (kind) throw notJson(name, kind);
   if (beyond === 'deep')
     throw new UsageError(`${name} nests arrays and objects more than ${MAX_JSON_DEPTH} deep: no file of ours does`);

@@ -263,7 +263,8 @@ describe('what the status bar says a restart keeps', () => {
     const dataDir = freshDir();
     const first = await start(dataDir);
     const made: Partial<Made> = {};
-    // In the table's order: the later probes use what the earlier made (a queue, an integration).
+    // The later probes use what the earlier made (a queue, an integration, a check run); the
+    // traffic last, once the others have made some.
     const order: RestartClaimId[] = [
       'households',
       'queues',

@@ -39,7 +39,7 @@ describe('an admin body of more values than any call takes', () => {
       headers: {
         authorization: `Bearer ${engine.adminToken}`,
         'content-type': 'application/json',
-        'content-length': String(text.length),
+        'content-length': String(Buffer.byteLength(text)),
       },
       body: parts,
       between: () => new Promise((resolve) => setImmediate(resolve)),

@@ -2,8 +2,9 @@
  * Whether a file read as UTF-8 text is no UTF-8 text at all: a binary file picked by mistake (a
  * zip, an image, a database) or UTF-16 text (as PowerShell 5 writes it). The CLI and the console's
  * file pickers then say so, instead of quoting those bytes back in an error line that a terminal
- * or a page cannot show (audit-ui W14). Asked only of a file that is not JSON: a JSON text may
- * hold U+FFFD (a bundle writes a lone surrogate as one).
+ * or a page cannot show (audit-ui W14). Asked only of a file that is not JSON, or that nests
+ * deeper than any file of ours (a binary file's bytes read as brackets): a JSON text may hold
+ * U+FFFD (a bundle writes a lone surrogate as one).
  */
 
 export type NotText = 'binary' | 'utf-16';

@@ -14,8 +14,7 @@ import styles from './StatusBar.module.css';
 
 /** What a data dir keeps across a restart, and what lives in memory only: the engine's table, held to it by a test. */
 const KEPT = RESTART_KEEPS.map((claim) => claim.words).join('; ');
-const lost = RESTART_LOSES.map((claim) => claim.words);
-const NOT_KEPT = `${lost.slice(0, -1).join(', ')} and ${lost.at(-1)}`;
+const NOT_KEPT = new Intl.ListFormat('en', { type: 'conjunction' }).format(RESTART_LOSES.map((claim) => claim.words));
 
 export function DataPlace({ dataDir, host }: { dataDir: string | null; host?: string }) {
   const word = dataDir === null ? 'In memory' : 'Data dir';
