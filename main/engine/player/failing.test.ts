@@ -14,7 +14,7 @@ import type { Engine } from '../index.js';
 import { adminOk, startTestEngine } from '../testing/http.js';
 import type { PlayerExchange } from './client.js';
 import { SHOWN_CHARS } from './shown.js';
-import { failingAfter, sentTo } from './failing.js';
+import { FailingMark, failingAfter, sentTo } from './failing.js';
 
 const exchange = (at: number, failure?: PlayerExchange['failure']): PlayerExchange => ({
   requestId: `r-${at}`,
@@ -56,6 +56,48 @@ describe('failingAfter', () => {
   it('cuts a long message as a detail does', () => {
     const failing = failingAfter(null, exchange(0, { kind: 'other', status: 500, message: 'x'.repeat(50_000) }));
     expect(failing!.message.length).toBeLessThan(SHOWN_CHARS + 40);
+  });
+});
+
+describe('FailingMark', () => {
+  const played = { queueBaseUrl: 'http://127.0.0.1:9/queues/a/v2.3/', httpAuthorization: 'Bearer a' };
+  const loading = { queueBaseUrl: 'http://127.0.0.1:9/queues/b/v2.3/', httpAuthorization: 'Bearer b' };
+  const sent = (target: typeof played, at: number, status?: number): PlayerExchange => ({
+    ...exchange(at, status === undefined ? undefined : { kind: 'other', status, message: `${status}` }),
+    url: `${target.queueBaseUrl}timePlayed`,
+    requestHeaders: { authorization: target.httpAuthorization },
+  });
+
+  it('keeps the played queue\u2019s run through a refused load of another queue', () => {
+    const mark = new FailingMark();
+    expect(mark.note(sent(played, 1_000, 401), [played])).toBe(true);
+    expect(mark.note(sent(played, 2_000, 401), [played])).toBe(true);
+    // A load of B, refused: B's failure is its own run; the played queue's is the one shown.
+    expect(mark.note(sent(loading, 3_000, 401), [played, loading])).toBe(false);
+    expect(mark.shown([played, loading])).toMatchObject({ since: 1_000, count: 2 });
+    // B's success ends B's run only.
+    expect(mark.note(sent(loading, 3_500), [played, loading])).toBe(false);
+    // The load over (B was never taken), A's run goes on.
+    mark.prune([played]);
+    expect(mark.note(sent(played, 4_000, 401), [played])).toBe(true);
+    expect(mark.shown([played])).toMatchObject({ since: 1_000, count: 3 });
+  });
+
+  it('shows the loading queue\u2019s run while nothing is played, and lets go of a queue left', () => {
+    const mark = new FailingMark();
+    expect(mark.note(sent(loading, 1_000, 503), [null, loading])).toBe(true);
+    expect(mark.shown([null, loading])).toMatchObject({ count: 1, status: 503 });
+    // The player left the queue (idle): the run goes, and a new load of it starts clean.
+    mark.prune([null, null]);
+    expect(mark.shown([null, loading])).toBeNull();
+    expect(mark.note(sent(loading, 5_000, 503), [null, loading])).toBe(true);
+    expect(mark.shown([null, loading])).toMatchObject({ since: 5_000, count: 1 });
+  });
+
+  it('ignores a request to a queue neither played nor loaded', () => {
+    const mark = new FailingMark();
+    expect(mark.note(sent(loading, 1_000, 401), [played])).toBe(false);
+    expect(mark.shown([played, loading])).toBeNull();
   });
 });
 
@@ -127,7 +169,7 @@ describe('a player whose requests are refused', () => {
     expect(cutOff.map((entry) => entry.path)).toEqual([`${new URL(short.queueBaseUrl).pathname}timePlayed`]);
   });
 
-  it('is let go by the next request to the same queue that succeeds, and tells each change once', async () => {
+  it('is let go by the next request to the same queue that succeeds, and never told without its error', async () => {
     const queue = await queueOf('Two refused reports', 86_400);
     const room = await newSession('Refused Room');
     await adminOk(engine, 'POST', '/faults', {

@@ -32,8 +32,9 @@ export function sentTo(exchange: PlayerExchange, target: QueueTarget): boolean {
   );
 }
 
-const sameTarget = (a: QueueTarget, b: QueueTarget): boolean =>
-  a.queueBaseUrl === b.queueBaseUrl && authorizationOf(a.httpAuthorization) === authorizationOf(b.httpAuthorization);
+/** A queue's key among the runs: its base URL and the Authorization its requests carry. */
+const keyOf = (target: QueueTarget): string =>
+  `${authorizationOf(target.httpAuthorization) ?? ''}\n${target.queueBaseUrl}`;
 
 /** The run after `exchange` finished, given the run before it (of the same queue): null once one succeeds. */
 export function failingAfter(before: PlayerFailing | null, exchange: PlayerExchange): PlayerFailing | null {
@@ -49,25 +50,40 @@ export function failingAfter(before: PlayerFailing | null, exchange: PlayerExcha
   };
 }
 
-/** One player's mark. `now`: the queues it plays and loads (absent ones as null). */
+/**
+ * One player's mark: a run per queue (the one played and the one a load is asking for can fail
+ * apart: a refused load of another queue must not end or restart the run of the queue played).
+ * `now`: those queues, the played one first (absent ones as null). A run of a queue no longer in
+ * `now` is dropped (`prune`), so a queue loaded again starts clean.
+ */
 export class FailingMark {
-  private run: { failing: PlayerFailing; target: QueueTarget } | null = null;
+  private readonly runs = new Map<string, PlayerFailing>();
 
   shown(now: readonly (QueueTarget | null | undefined)[]): PlayerFailing | null {
-    const { run } = this;
-    return run && now.some((target) => target && sameTarget(target, run.target)) ? run.failing : null;
+    for (const target of now) {
+      const run = target && this.runs.get(keyOf(target));
+      if (run) return run;
+    }
+    return null;
   }
 
-  /** Takes a finished exchange into the run; answers whether what `shown` gives changed. */
+  /** Takes a finished exchange into its queue's run; answers whether what `shown` gives changed. */
   note(exchange: PlayerExchange, now: readonly (QueueTarget | null | undefined)[]): boolean {
     const target = now.find((each): each is QueueTarget => !!each && sentTo(exchange, each));
     if (!target) return false;
-    const same = this.run !== null && sameTarget(this.run.target, target);
-    // A success ends its own queue's run only; a failure of another queue starts a run of its own.
-    if (exchange.failure === undefined && !same) return false;
     const before = this.shown(now);
-    const failing = failingAfter(same ? this.run!.failing : null, exchange);
-    this.run = failing && { failing, target };
-    return failing !== null || before !== null;
+    const key = keyOf(target);
+    const failing = failingAfter(this.runs.get(key) ?? null, exchange);
+    if (failing) this.runs.set(key, failing);
+    else this.runs.delete(key);
+    this.prune(now);
+    return this.shown(now) !== before;
+  }
+
+  /** Lets go of the runs of queues the player neither plays nor loads. */
+  prune(now: readonly (QueueTarget | null | undefined)[]): void {
+    if (this.runs.size === 0) return;
+    const kept = new Set(now.flatMap((target) => (target ? [keyOf(target)] : [])));
+    for (const key of this.runs.keys()) if (!kept.has(key)) this.runs.delete(key);
   }
 }

@@ -124,8 +124,8 @@ export class Player {
   /**
    * Every request it made, once finished (before the player acts on the answer): sets or lets go
    * of the failing mark. Told at the turn's end unless the player's own change of the answer
-   * (an error noted, a transition, a retry waiting) tells it first, with everything else that
-   * changed: one event a failure, not one with the mark and another with the rest.
+   * (an error noted, a transition, a retry waiting) tells it first: no event carries the mark
+   * without the error the player noted from the same answer.
    */
   noteExchange(exchange: PlayerExchange): void {
     if (this.ctx.closed || !this.failingMark.note(exchange, this.queuesNow())) return;
@@ -419,6 +419,8 @@ export class Player {
   }
 
   private changed(): void {
+    // A queue left (played or loading) takes its run of failures with it.
+    this.failingMark.prune(this.queuesNow());
     if (this.markUntold) {
       clearImmediate(this.markUntold);
       this.markUntold = null;
