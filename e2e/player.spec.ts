@@ -153,6 +153,8 @@ test.describe('the player panel in Chromium', () => {
       const line = page.getByTestId('player-failing-line');
       await expect(line).toContainText(/the last \d+ requests failed; the last, timePlayed at/);
       await expect(line).toContainText('expired');
+      // Read out politely from the State panel's live region, which is there before the line is.
+      await expect(page.getByRole('region', { name: 'State' }).getByRole('status')).toContainText('Failing since');
       // Cause and effect on one screen: the refused reports are in the panel's requests too.
       const requests = page.getByRole('region', { name: 'Requests' });
       await expect(requests.getByRole('row').filter({ hasText: '/timePlayed' }).first()).toContainText('401');

@@ -32,13 +32,13 @@ export function FailingMark({ failing }: { failing: PlayerFailing }) {
 }
 
 /**
- * The panel's line: since when, how many, and the last failure in words. A status, not an alert:
- * its count moves with every failure (a report refused every 30 s), and an alert would break into
- * whatever a screen reader was reading each time.
+ * The panel's line: since when, how many, and the last failure in words. Read out politely, in the
+ * panel's status region (not an alert: its count moves with every failure, a report refused every
+ * 30 s, and an alert would break into whatever a screen reader was reading each time).
  */
 export function FailingLine({ failing }: { failing: PlayerFailing }) {
   return (
-    <p className={styles.line} role="status" data-testid="player-failing-line">
+    <p className={styles.line} data-testid="player-failing-line">
       Failing since{' '}
       <code title={formatEngineTime(failing.since, { millis: true })}>{formatEngineClock(failing.since)}</code>:{' '}
       {inARow(failing.count)}; the last, <code>{failing.endpoint}</code> at{' '}

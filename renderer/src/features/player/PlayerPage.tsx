@@ -65,6 +65,7 @@ export function PlayerPage() {
   const choose = (playerId: string) => void navigate({ search: { player: playerId }, replace: true });
   const since = paused ? liveTransitions.filter((t) => t.seq > (frozen.transitions.at(-1)?.seq ?? 0)).length : 0;
 
+  const failingShown = detail?.failing && detail.retrying.length === 0 ? detail.failing : null;
   const firstPlayer = coordinators.find((c) => c.player)?.player;
   // How the tabs name the shown player (its group), for the strip and the reports.
   const playerName = coordinators.find((c) => c.player?.id === detail?.id)?.group.name ?? detail?.id ?? '';
@@ -114,11 +115,9 @@ export function PlayerPage() {
             <RetryWaits waits={detail.retrying} />
             {/* While its requests fail, that run is the news (the last error may be older, or the same
                 one), unless a retry waits: its line above says what failed, and the run goes on there. */}
-            {detail.failing && detail.retrying.length === 0 ? (
-              <FailingLine failing={detail.failing} />
-            ) : (
-              detail.lastError && <LastError error={detail.lastError} since={transitions.at(-1)?.at} />
-            )}
+            {/* A live region that is always there: a line mounted with its text is often not read out. */}
+            <div role="status">{failingShown && <FailingLine failing={failingShown} />}</div>
+            {!failingShown && detail.lastError && <LastError error={detail.lastError} since={transitions.at(-1)?.at} />}
           </section>
           <section className={`panel ${styles.requests}`} aria-label="Requests">
             <div className="panel-head">
