@@ -233,6 +233,29 @@ test.describe('the guided demo', () => {
     if (process.env.SHOT) await page.screenshot({ path: process.env.SHOT });
   });
 
+  test('below 1600 px the open checklist leaves a page that fills the area its height, and room to scroll', async ({
+    consolePage,
+    page,
+  }) => {
+    await consolePage.waitUntilLive();
+    await page.setViewportSize({ width: 1280, height: 720 });
+    await consolePage.area('Traffic').click();
+    const area = page.locator('main');
+    const pageHeight = () =>
+      area
+        .locator('> *')
+        .first()
+        .evaluate((element) => element.getBoundingClientRect().height);
+    const before = await pageHeight();
+    const demo = new DemoPage(page);
+    await page.keyboard.press('d');
+    await expect(demo.panel).toBeVisible();
+    // The Traffic page fills the area: the room under the checklist comes after it, not out of it.
+    await expect.poll(async () => area.evaluate((main) => main.scrollHeight - main.clientHeight)).toBeGreaterThan(100);
+    expect(await pageHeight()).toBe(before);
+    await page.keyboard.press('Escape');
+  });
+
   test('folds out of the way once the presenter works in the area, where the area does not keep clear of it', async ({
     consolePage,
     page,

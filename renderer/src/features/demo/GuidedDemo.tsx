@@ -12,7 +12,7 @@ import { DEMO_STEPS, useDemoStore } from '../../stores/demo';
 import type { Api } from '../../api';
 import { useApi } from '../../api/context';
 import { useEngineState } from '../../queries/engine-state';
-import { usePanelCover, useRuleInView } from './clear-of-panel';
+import { usePanelCover } from './clear-of-panel';
 import { DemoChecklist } from './DemoChecklist';
 import { DEMO_STORM_LABEL } from './demo-api';
 import styles from './demo.module.css';
@@ -74,12 +74,8 @@ export function GuidedDemo() {
     };
   }, [open, folded, setFolded]);
 
-  // Below 1600 px: room under the area for the checklist, and the injected rule scrolled clear of it.
+  // Below 1600 px: room under the area for the checklist to scroll its foot clear of it.
   usePanelCover(panel, open && !folded);
-  useRuleInView(
-    useDemoStore((s) => (open && !folded ? s.marks.ruleId : undefined)),
-    panel,
-  );
 
   // Closed, the focus goes back to the button that opens it (close() below).
   useEffect(() => {

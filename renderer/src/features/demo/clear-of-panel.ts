@@ -4,7 +4,7 @@
  * presenter had to fold the checklist to show the one thing the step is about. So how much of the
  * area's foot the checklist covers is told to the CSS (`--demo-panel-covers`), where the area takes
  * it as room to scroll into at its foot and as its scroll padding, and the rule the step injected
- * is scrolled into view above the checklist once it is listed.
+ * is scrolled into view above the checklist once it is listed (`bringRuleClear`).
  */
 import { useEffect, type RefObject } from 'react';
 
@@ -34,43 +34,53 @@ export function usePanelCover(panel: RefObject<HTMLElement | null>, unfolded: bo
   }, [panel, unfolded]);
 }
 
-/** Frames to look for the injected rule's row: the workbench lists it once its rules are read again. */
-const LOOK_FRAMES = 120;
+/** Below this the checklist floats over the area (AppShell.module.css keeps the area clear of it from 1600 px). */
+const NARROW = '(max-width: 1599px)';
+/** How long to look for the injected rule's row: the workbench lists it once its rules are read again. */
+const LOOK_MS = 3_000;
 /** How long the row is kept clear while the checklist settles (its step's counts come in and it grows). */
 const SETTLE_MS = 2_000;
+/** The presenter's own scrolling ends the settling at once: from then on the scroll is theirs. */
+const PRESENTER_INPUT = ['wheel', 'touchstart', 'keydown', 'pointerdown'] as const;
 
 /**
- * Scrolls the area to the row of fault rule `ruleId` (the workbench's or the Faults area's), once
- * it is there, and again while the checklist grows in the moments after (its step's counts come
- * in); then leaves the scroll to the presenter.
+ * Once, for the rule the last step just injected: scrolls the area to its row (the workbench's,
+ * or the Faults area's) above the checklist, and again while the checklist grows in the moments
+ * after, unless the presenter scrolls first. Not on a reload or an unfold: then the presenter
+ * decides where the area is.
  */
-export function useRuleInView(ruleId: string | undefined, panel: RefObject<HTMLElement | null>): void {
-  useEffect(() => {
-    if (!ruleId) return;
-    let frame = 0;
-    let handle = 0;
-    let observer: ResizeObserver | null = null;
-    let stop: ReturnType<typeof setTimeout> | undefined;
-    // `nearest`: no scroll where it is in view already; the area's scroll padding keeps it above the checklist.
-    const show = (row: Element) => row.scrollIntoView({ block: 'nearest' });
-    const look = () => {
-      const row = document.querySelector(`main [data-rule-id="${CSS.escape(ruleId)}"]`);
-      if (!row) {
-        if (frame++ < LOOK_FRAMES) handle = requestAnimationFrame(look);
-        return;
-      }
-      show(row);
-      if (!panel.current || typeof ResizeObserver === 'undefined') return;
-      // After the cover's own observer (usePanelCover) has told the CSS the new height.
-      observer = new ResizeObserver(() => requestAnimationFrame(() => show(row)));
-      observer.observe(panel.current);
-      stop = setTimeout(() => observer?.disconnect(), SETTLE_MS);
-    };
-    handle = requestAnimationFrame(look);
-    return () => {
-      cancelAnimationFrame(handle);
-      observer?.disconnect();
-      clearTimeout(stop);
-    };
-  }, [ruleId, panel]);
+export function bringRuleClear(ruleId: string): void {
+  if (!window.matchMedia(NARROW).matches) return;
+  const area = document.querySelector('main');
+  const panel = document.getElementById('guided-demo');
+  if (!area) return;
+  const lookUntil = performance.now() + LOOK_MS;
+  let frame = 0;
+  let observer: ResizeObserver | null = null;
+  const end = () => {
+    cancelAnimationFrame(frame);
+    observer?.disconnect();
+    for (const type of PRESENTER_INPUT) area.removeEventListener(type, end, true);
+  };
+  for (const type of PRESENTER_INPUT) area.addEventListener(type, end, { capture: true, passive: true });
+  // `nearest`: no scroll where it is in view already; the area's scroll padding keeps it above the checklist.
+  const show = (row: Element) => row.scrollIntoView({ block: 'nearest' });
+  const look = () => {
+    const row = area.querySelector(`[data-rule-id="${CSS.escape(ruleId)}"]`);
+    if (!row) {
+      if (performance.now() < lookUntil) frame = requestAnimationFrame(look);
+      else end();
+      return;
+    }
+    show(row);
+    if (!panel || typeof ResizeObserver === 'undefined') return end();
+    // In the frame after the cover's own observer (usePanelCover) told the CSS the new height.
+    observer = new ResizeObserver(() => {
+      cancelAnimationFrame(frame);
+      frame = requestAnimationFrame(() => show(row));
+    });
+    observer.observe(panel);
+    setTimeout(end, SETTLE_MS);
+  };
+  frame = requestAnimationFrame(look);
 }

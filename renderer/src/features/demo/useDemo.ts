@@ -18,6 +18,7 @@ import { startFlow } from '../../queries/start-flow';
 import { useEngineNow } from '../../stores/clock';
 import { DEMO_STEPS, useDemoStore, type DemoStep } from '../../stores/demo';
 import type { AreaId } from '../../router/areas';
+import { bringRuleClear } from './clear-of-panel';
 import { DEMO_QUEUE_NAME, demoQueue, injectAndTrigger, playQueue, sendAs } from './demo-api';
 import { closeSignInWindow, holdSignInWindow, popupFeatures } from './demo-popup';
 
@@ -134,7 +135,10 @@ export function useDemo() {
           return null;
         case 'retries': {
           mark({ injectedAt: now ?? undefined });
-          return mark({ ruleId: await injectAndTrigger(api, need(playerId)) });
+          const ruleId = await injectAndTrigger(api, need(playerId));
+          // Where the checklist floats over the area, the rule comes into view above it (audit-ui W5).
+          bringRuleClear(ruleId);
+          return mark({ ruleId });
         }
       }
     },
