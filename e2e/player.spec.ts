@@ -5,6 +5,16 @@ import { adminApi } from './admin-api';
 import { PlayerPage } from './pages/player-page';
 import { addPlayer, loadOnPlayer } from './players';
 
+/** `count` tracks of `durationMillis` each, named `${name} 1`…, for a queue made with the admin API. */
+const tracksOf = (name: string, count: number, durationMillis: number) =>
+  Array.from({ length: count }, (_, i) => ({
+    track: {
+      name: `${name} ${i + 1}`,
+      mediaUrl: `https://media.example/${name.toLowerCase()}/${i + 1}.mp3`,
+      durationMillis,
+    },
+  }));
+
 test.describe('the player panel in Chromium', () => {
   test('load a queue through the control API, press pause and play, watch the state change', async ({
     consolePage,
@@ -74,9 +84,7 @@ test.describe('the player panel in Chromium', () => {
     try {
       // 14 tracks of 5 s: the first window holds 11. The refresh asked at track 9 gets three 503s
       // with Retry-After 10 s (retried 10 s apart), so track 11 ends 15 s before it is answered.
-      const items = Array.from({ length: 14 }, (_, i) => ({
-        track: { name: `Short ${i + 1}`, mediaUrl: `https://media.example/short/${i + 1}.mp3`, durationMillis: 5_000 },
-      }));
+      const items = tracksOf('Short', 14, 5_000);
       const queue = await adminApi<QueueSummary>(ready, 'POST', '/queues', { name: 'Short mix', items });
       await adminApi(ready, 'POST', '/faults', {
         target: 'cloudQueue',
@@ -124,13 +132,7 @@ test.describe('the player panel in Chromium', () => {
     await adminApi(ready, 'POST', '/clock', { speed: 0 });
     try {
       // A token of a minute: the first track's end (3 min) posts a report its server answers 401.
-      const items = Array.from({ length: 6 }, (_, i) => ({
-        track: {
-          name: `Lapsed ${i + 1}`,
-          mediaUrl: `https://media.example/lapsed/${i + 1}.mp3`,
-          durationMillis: 180_000,
-        },
-      }));
+      const items = tracksOf('Lapsed', 6, 180_000);
       const queue = await adminApi<QueueSummary>(ready, 'POST', '/queues', {
         name: 'Lapsed token',
         items,

@@ -47,6 +47,10 @@ interface Probe {
 const run = <T = unknown>(engine: Engine, name: string, input: unknown) =>
   (engine.commands.run as (name: string, input: unknown) => Promise<unknown>)(name, input) as Promise<T>;
 
+/** Whether the list a command answers holds an entry with `id`. */
+const lists = async (engine: Engine, name: string, id: string | undefined) =>
+  (await run<{ id: string }[]>(engine, name, {})).some((entry) => entry.id === id);
+
 const items = Array.from({ length: 6 }, (_, i) => ({
   track: { name: `Kept ${i + 1}`, mediaUrl: `https://media.example.com/${i + 1}.mp3`, durationMillis: 180_000 },
 }));
@@ -112,8 +116,7 @@ const PROBES: Record<RestartClaimId, Probe> = {
       expect(response.status, await response.text()).toBe(204);
     },
     async found(engine, made) {
-      const queues = await run<{ id: string }[]>(engine, 'queues.list', {});
-      if (!queues.some((q) => q.id === made.queue.id)) return false;
+      if (!(await lists(engine, 'queues.list', made.queue.id))) return false;
       const reports = await run<unknown[]>(engine, 'queues.reports', { id: made.queue.id, limit: 50 });
       return JSON.stringify(reports).includes('"durationPlayedMillis":4000');
     },
@@ -134,14 +137,14 @@ const PROBES: Record<RestartClaimId, Probe> = {
       expect(made.flowCount).toBeGreaterThan(0);
     },
     async found(engine, made) {
-      const integrations = await run<{ id: string }[]>(engine, 'integrations.list', {});
+      const integration = await lists(engine, 'integrations.list', made.integrationId);
       const grants = await run<unknown[]>(engine, 'integrations.grants', { id: made.integrationId });
       const subscriptions = await run<unknown[]>(engine, 'events.subscriptions', { id: made.integrationId });
       const flows = await run<unknown[]>(engine, 'oauth.flows.list', {});
       // The token itself: the control API takes it.
       const token = await controlCall(engine, made.accessToken, 'GET', '/households');
       return (
-        integrations.some((i) => i.id === made.integrationId) &&
+        integration &&
         grants.length > 0 &&
         subscriptions.length > 0 &&
         flows.length >= made.flowCount &&
@@ -159,7 +162,7 @@ const PROBES: Record<RestartClaimId, Probe> = {
       made.faultId = rule.id;
     },
     async found(engine, made) {
-      return (await run<{ id: string }[]>(engine, 'faults.list', {})).some((rule) => rule.id === made.faultId);
+      return lists(engine, 'faults.list', made.faultId);
     },
   },
   scenarios: {
@@ -171,7 +174,7 @@ const PROBES: Record<RestartClaimId, Probe> = {
       made.scenarioId = saved.id;
     },
     async found(engine, made) {
-      return (await run<{ id: string }[]>(engine, 'scenarios.list', {})).some((s) => s.id === made.scenarioId);
+      return lists(engine, 'scenarios.list', made.scenarioId);
     },
   },
   checks: {
@@ -185,7 +188,7 @@ const PROBES: Record<RestartClaimId, Probe> = {
       await ended(engine, started.id);
     },
     async found(engine, made) {
-      return (await run<{ id: string }[]>(engine, 'conformance.runs.list', {})).some((r) => r.id === made.runId);
+      return lists(engine, 'conformance.runs.list', made.runId);
     },
   },
   settings: {
@@ -223,7 +226,7 @@ const PROBES: Record<RestartClaimId, Probe> = {
       await run(engine, 'fleets.stop', { id: started.id });
     },
     async found(engine, made) {
-      return (await run<{ id: string }[]>(engine, 'fleets.list', {})).some((fleet) => fleet.id === made.fleetId);
+      return lists(engine, 'fleets.list', made.fleetId);
     },
   },
   deliveries: {
