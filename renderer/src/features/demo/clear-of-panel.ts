@@ -38,16 +38,19 @@ export function usePanelCover(panel: RefObject<HTMLElement | null>, unfolded: bo
 const NARROW = '(max-width: 1599px)';
 /** How long to look for the injected rule's row: the workbench lists it once its rules are read again. */
 const LOOK_MS = 3_000;
-/** How long the row is kept clear while the checklist settles (its step's counts come in and it grows). */
-const SETTLE_MS = 2_000;
+/**
+ * How long the row is kept clear while the page settles: the checklist grows as its step's counts
+ * come in, and the requests listed above the rule grow with each retry (the third comes 20 s in).
+ */
+const SETTLE_MS = 30_000;
 /** The presenter's own scrolling ends the settling at once: from then on the scroll is theirs. */
 const PRESENTER_INPUT = ['wheel', 'touchstart', 'keydown', 'pointerdown'] as const;
 
 /**
  * Once, for the rule the last step just injected: scrolls the area to its row (the workbench's,
- * or the Faults area's) above the checklist, and again while the checklist grows in the moments
- * after, unless the presenter scrolls first. Not on a reload or an unfold: then the presenter
- * decides where the area is.
+ * or the Faults area's) above the checklist, and again while the checklist or the page grows in
+ * the half minute after, until the presenter scrolls, types or clicks in the area. Not on a
+ * reload or an unfold: then the presenter decides where the area is.
  */
 export function bringRuleClear(ruleId: string): void {
   if (!window.matchMedia(NARROW).matches) return;
@@ -80,6 +83,8 @@ export function bringRuleClear(ruleId: string): void {
       frame = requestAnimationFrame(() => show(row));
     });
     observer.observe(panel);
+    // The page grows above the rule too (the requests panel takes each retry's row).
+    if (area.firstElementChild) observer.observe(area.firstElementChild);
     setTimeout(end, SETTLE_MS);
   };
   frame = requestAnimationFrame(look);
