@@ -69,6 +69,8 @@ export class FailingMark {
 
   /** Takes a finished exchange into its queue's run; answers whether what `shown` gives changed. */
   note(exchange: PlayerExchange, now: readonly (QueueTarget | null | undefined)[]): boolean {
+    // Nearly every exchange: a success with no run to end changes nothing, and needs no URL compared.
+    if (exchange.failure === undefined && this.runs.size === 0) return false;
     const target = now.find((each): each is QueueTarget => !!each && sentTo(exchange, each));
     if (!target) return false;
     const before = this.shown(now);

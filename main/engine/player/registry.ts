@@ -16,7 +16,7 @@ import {
 import type { EventBus } from '../events/bus.js';
 import { messageOf } from '../api/errors.js';
 import type { EngineWarnings } from '../warnings.js';
-import type { PlaybackStatus } from '../household/views.js';
+import { idleStatus, type PlaybackStatus } from '../household/views.js';
 import type { Player as PlayerRecord } from '../store/repositories/players.js';
 import type { Store } from '../store/store.js';
 import { CloudQueueClient, type HttpTransport, type PlayerExchange } from './client.js';
@@ -140,8 +140,7 @@ export class PlayerRegistry {
   /** Live playback state of a household player, for the household views. */
   statusOf = (record: PlayerRecord): PlaybackStatus => {
     const player = this.byGroup.get(record.groupId);
-    if (!player)
-      return { playbackState: 'PLAYBACK_STATE_IDLE', suspended: false, itemId: null, positionMillis: 0, failing: null };
+    if (!player) return idleStatus(record);
     const { playbackState, suspended, itemId, positionMillis } = player.status();
     return { playbackState, suspended, itemId, positionMillis, failing: player.failing };
   };

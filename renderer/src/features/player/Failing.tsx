@@ -1,8 +1,9 @@
 /**
- * A player whose requests fail now (`failing`: its newest finished request failed), shown where
- * its state is: a PLAYING player whose reports are refused (a token that expired a day in) looks
- * PLAYING and nothing else, for reports never stop playback. On its tab, the status in a red
- * badge beside the state; in its panel, a sentence with the run and the last failure.
+ * A player whose requests fail now (`failing`: a run of failures of its newest requests to the
+ * queue it plays or loads), shown where its state is: a PLAYING player whose reports are refused
+ * (a token that expired a day in) looks PLAYING and nothing else, for reports never stop playback.
+ * On its tab, the status in a red badge beside the state; in its panel, a sentence with the run
+ * and the last failure, set as the last error's line is (its class given by the panel).
  */
 import type { PlayerFailing } from '@engine-api/player-types';
 import { Badge } from '../../components/Badge';
@@ -36,9 +37,9 @@ export function FailingMark({ failing }: { failing: PlayerFailing }) {
  * panel's status region (not an alert: its count moves with every failure, a report refused every
  * 30 s, and an alert would break into whatever a screen reader was reading each time).
  */
-export function FailingLine({ failing }: { failing: PlayerFailing }) {
+export function FailingLine({ failing, className }: { failing: PlayerFailing; className?: string }) {
   return (
-    <p className={styles.line} data-testid="player-failing-line">
+    <p className={className} data-outcome="bad" data-testid="player-failing-line">
       Failing since{' '}
       <code title={formatEngineTime(failing.since, { millis: true })}>{formatEngineClock(failing.since)}</code>:{' '}
       {inARow(failing.count)}; the last, <code>{failing.endpoint}</code> at{' '}

@@ -116,7 +116,9 @@ export function PlayerPage() {
             {/* While its requests fail, that run is the news (the last error may be older, or the same
                 one), unless a retry waits: its line above says what failed, and the run goes on there. */}
             {/* A live region that is always there: a line mounted with its text is often not read out. */}
-            <div role="status">{failingShown && <FailingLine failing={failingShown} />}</div>
+            <div role="status">
+              {failingShown && <FailingLine failing={failingShown} className={styles.lastError} />}
+            </div>
             {!failingShown && detail.lastError && <LastError error={detail.lastError} since={transitions.at(-1)?.at} />}
           </section>
           <section className={`panel ${styles.requests}`} aria-label="Requests">
