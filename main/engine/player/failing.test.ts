@@ -1,8 +1,8 @@
 /**
  * The failing mark (failing.ts): a run of failures counted from its first, let go by a success;
  * and, on a real engine, a PLAYING player whose reports are answered 401 once its queue's token
- * expired shows it in `GET /state` while its state stays PLAYING (platform §7.1: reports never
- * stop playback), until a request succeeds again.
+ * expired shows it in `GET /state` while its state stays PLAYING (docs/contract/platform.md §7.1:
+ * reports never stop playback), until a request succeeds again.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ControlExchange } from '../api/commands/player.js';

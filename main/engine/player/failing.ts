@@ -1,8 +1,9 @@
 /**
  * Whether a player's requests fail now, for the household's tabs and the player panel. The
- * player's state alone does not say it: a report that fails never stops playback (platform §7.1,
- * §2.3), so a player whose token expired a day into a session stays PLAYING while every report it
- * sends is answered 401, and its last error said so only inside its panel.
+ * player's state alone does not say it: a report that fails never stops playback
+ * (docs/contract/platform.md §7.1, §2.3), so a player whose token expired a day into a session
+ * stays PLAYING while every report it sends is answered 401, and its last error said so only
+ * inside its panel.
  *
  * The mark is a run of failures of the player's newest finished requests to one queue (its base
  * URL and Authorization): set by a failure, counted from the first, let go by the next request to
