@@ -470,6 +470,40 @@ test.describe('the editor keeps what is typed and asks before it destroys', () =
     await expect(queues.items.getByRole('option')).toHaveCount(3);
   });
 
+  test('items removed elsewhere leave the selection, and Remove takes the rest', async ({
+    consolePage,
+    page,
+    served,
+  }) => {
+    await consolePage.waitUntilLive();
+    const queues = new QueuesPage(page);
+    await queues.open();
+    await queues.createWithItems('Removed elsewhere', 5);
+    const queueId = /\/queues\/(queue-[0-9a-f]+)\//.exec((await queues.connection()).baseUrl)![1]!;
+    await queues.items.focus();
+    for (const step of ['ArrowDown', ' ', 'ArrowDown', ' ', 'ArrowDown', ' ']) await page.keyboard.press(step);
+    await expect(queues.toolbar.getByRole('button', { name: 'Remove 3' })).toBeVisible();
+
+    // A script on the admin API (or another window) removes two of them.
+    const version = await queues.currentVersion();
+    await adminApi(served.ready, 'POST', `/queues/${queueId}/items/remove`, { itemIds: ['item-1', 'item-3'] });
+    await queues.versionChangedFrom(version);
+    await expect(queues.toolbar.getByRole('status')).toHaveText(
+      '2 selected items removed elsewhere: no longer selected.',
+    );
+    await expect(queues.toolbar.getByRole('button', { name: 'Remove', exact: true })).toBeVisible();
+    await expect(queues.items.getByRole('option', { selected: true })).toHaveCount(1);
+
+    await page.keyboard.press('Delete');
+    await expect(queues.toolbar.getByRole('status')).toHaveText(
+      'Remove item-2? Press Delete again, or Confirm remove.',
+    );
+    await pastConfirmGuard(page);
+    await page.keyboard.press('Delete');
+    await expect(queues.items.getByRole('option')).toHaveCount(2);
+    expect(await queues.renderedIds()).toEqual(['item-4', 'item-5']);
+  });
+
   test('replacing from a file asks first, saying how many items go and come', async ({
     consolePage,
     page,

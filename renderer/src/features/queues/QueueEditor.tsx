@@ -24,6 +24,7 @@ import { ReportsPanel } from './ReportsPanel';
 import { exportFileName, toQueueFile } from './transfer';
 import { useFileImport } from './useFileImport';
 import { useFocusBack } from './useFocusBack';
+import { useSelectionKept } from './useSelectionKept';
 import { generationNote, useGenerationStore } from './generation-store';
 import { initialQueueEditorState, queueEditorReducer, type Replacement } from './queueEditorReducer';
 import styles from './QueueEditor.module.css';
@@ -37,6 +38,7 @@ export function QueueEditor({ queue, onDeleted }: { queue: QueueSummary; onDelet
   const api = useApi();
   const [state, dispatch] = useReducer(queueEditorReducer, initialQueueEditorState);
   const { active, selected, dialog, tab, reveal, count, replacement, replacing, rename, notice } = state;
+  useSelectionKept(api, queue.id, queue.queueVersion, selected, dispatch);
   const confirmDelete = useConfirmStep();
   const confirmRemove = useConfirmTarget();
   const confirmReplace = useConfirmTarget();

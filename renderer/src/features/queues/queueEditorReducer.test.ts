@@ -71,6 +71,17 @@ describe('queueEditorReducer', () => {
     expect(reduce(picked, { type: 'select', selected: new Set() }).selected.size).toBe(0);
   });
 
+  it('forget drops the items an edit elsewhere removed, says so, and keeps a selection made since', () => {
+    const picked = reduce(initial, { type: 'select', selected: new Set(['a', 'b', 'c']) });
+    const notice = '2 selected items removed elsewhere: no longer selected.';
+    const kept = reduce(picked, { type: 'forget', itemIds: new Set(['a', 'c']), notice });
+    expect([...kept.selected]).toEqual(['b']);
+    expect(kept.notice).toBe(notice);
+    // Gone, but no longer selected (the user chose again while the items were looked for): nothing to say.
+    expect(reduce(kept, { type: 'forget', itemIds: new Set(['a']), notice })).toBe(kept);
+    expect(reduce(kept, { type: 'forget', itemIds: new Set(['b']), notice }).selected.size).toBe(0);
+  });
+
   it('openDialog opens the add or the edit dialog, and closeDialog closes either', () => {
     expect(changed(initial, { type: 'openDialog', dialog: { kind: 'add' } })).toEqual({ dialog: { kind: 'add' } });
     const editing = reduce(initial, { type: 'openDialog', dialog: { kind: 'edit', item } });

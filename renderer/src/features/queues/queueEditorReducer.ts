@@ -1,6 +1,6 @@
 /**
  * What the queue editor holds between renders, and every way it changes, in one pure reducer: the
- * active row and the selection, the open dialog and tab, a row to scroll into view, the generate
+ * active row and the selection (less what an edit elsewhere removed), the open dialog and tab, a row to scroll into view, the generate
  * count, a file waiting to replace the queue, a rename under way and a one-line notice.
  */
 import type { QueueItem } from '@engine-api/queue-types';
@@ -34,6 +34,8 @@ export type QueueEditorAction =
   | { type: 'located'; index: number; itemId: string; nonce: number }
   | { type: 'notice'; notice: string }
   | { type: 'select'; selected: ReadonlySet<string> }
+  /** Items found gone from the queue (an edit elsewhere) leave the selection, and the notice says so. */
+  | { type: 'forget'; itemIds: ReadonlySet<string>; notice: string }
   | { type: 'openDialog'; dialog: NonNullable<QueueEditorDialog> }
   | { type: 'closeDialog' }
   | { type: 'showTab'; tab: QueueEditorTab }
@@ -74,6 +76,12 @@ export function queueEditorReducer(state: QueueEditorState, action: QueueEditorA
       return { ...state, notice: action.notice };
     case 'select':
       return { ...state, selected: action.selected };
+    case 'forget': {
+      // Only what is still selected: the selection may have moved on while the items were looked for.
+      const kept = [...state.selected].filter((id) => !action.itemIds.has(id));
+      if (kept.length === state.selected.size) return state;
+      return { ...state, selected: kept.length === 0 ? NOTHING_SELECTED : new Set(kept), notice: action.notice };
+    }
     case 'openDialog':
       return { ...state, dialog: action.dialog };
     case 'closeDialog':
