@@ -4,6 +4,7 @@
  * on a console started on the same folder. A line kept must be found; a line lost must not be.
  */
 import { afterEach, describe, expect, it } from 'vitest';
+import type { IntegrationView } from './api/oauth-types.js';
 import type { QueueSummary } from './api/queue-types.js';
 import { RESTART_KEEPS, RESTART_LOSES, type RestartClaimId } from './api/restart-keeps.js';
 import { connectedIntegration, controlCall } from './event-delivery/testing.js';
@@ -295,4 +296,31 @@ describe('what the status bar says a restart keeps', () => {
       ...Object.fromEntries(RESTART_LOSES.map((claim) => [claim.id, false])),
     });
   }, 60_000);
+});
+
+describe('the sample integration across a restart', () => {
+  /** The sample's one key, as the integrations list shows it (never its secret). */
+  const sampleKey = async (engine: Engine) => {
+    const listed = await run<IntegrationView[]>(engine, 'integrations.list', { includeSample: true });
+    const sample = listed.find((integration) => integration.sample);
+    expect(sample?.keys).toHaveLength(1);
+    return { integrationId: sample!.id, ...sample!.keys[0]! };
+  };
+
+  it('is the same integration and key, with a new secret at each start (the status bar says so)', async () => {
+    const dataDir = freshDir();
+    const first = await start(dataDir);
+    const before = await sampleKey(first);
+    await first.close();
+    engines.length = 0;
+
+    const after = await sampleKey(await start(dataDir));
+    expect({ integrationId: after.integrationId, id: after.id, clientId: after.clientId }).toEqual({
+      integrationId: before.integrationId,
+      id: before.id,
+      clientId: before.clientId,
+    });
+    // The first characters of a new 256-bit secret: the same six by chance once in 2^36.
+    expect(after.secretHint).not.toBe(before.secretHint);
+  }, 30_000);
 });
