@@ -39,6 +39,67 @@ describe('thresholds', () => {
     expect(judged('requests>=5000')).toEqual({ ok: true, actual: 5_000 });
   });
 
+  it('judge an error rate in % as the exact fraction, whatever the float arithmetic (audit)', () => {
+    const at = (errors: number, requests: number, expression: string) => {
+      const parsed = parseThreshold(expression);
+      if (!parsed.ok) throw new Error(parsed.message);
+      const figures = { ...FIGURES, errorRate: errors / requests, counts: { ...FIGURES.counts, errors, requests } };
+      const [result] = judge([parsed.threshold], figures);
+      return { ok: result!.ok, actual: result!.actual };
+    };
+    // 0.29 × 100 is 28.999999999999996 and 0.07 × 100 is 7.000000000000001 in floating point.
+    expect(at(29, 100, 'errors<29%').ok).toBe(false);
+    expect(at(29, 100, 'errors>=29%').ok).toBe(true);
+    expect(at(29, 100, 'errors==29%').ok).toBe(true);
+    expect(at(7, 100, 'errors<=7%').ok).toBe(true);
+    expect(at(7, 100, 'errors>7%').ok).toBe(false);
+    expect(at(7, 100, 'errors!=7%').ok).toBe(false);
+    // The value shown stays on the verdict's side of the bound: 2 of 6 is not 33.333%.
+    expect(at(2, 6, 'errors<=33.333%')).toEqual({ ok: false, actual: 33.3333 });
+    expect(at(2, 6, 'errors<=0.33333')).toEqual({ ok: false, actual: 0.333333 });
+
+    // Any count of errors in any count of requests, against a whole or a tenth of a percent: the
+    // verdict is the exact comparison of errors/requests with the percentage, in whole numbers.
+    const operators = ['<', '<=', '>', '>=', '==', '!='] as const;
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 100_000 }),
+        fc.nat(),
+        fc.integer({ min: 1, max: 999 }),
+        fc.constantFrom(...operators),
+        (requests, errorsDraw, tenths, operator) => {
+          const errors = errorsDraw % (requests + 1);
+          const bound = tenths % 10 === 0 ? String(tenths / 10) : (tenths / 10).toFixed(1);
+          // errors/requests against tenths/1000, cross-multiplied: whole numbers, exact.
+          const [left, right] = [errors * 1000, tenths * requests];
+          const expected = {
+            '<': left < right,
+            '<=': left <= right,
+            '>': left > right,
+            '>=': left >= right,
+            '==': left === right,
+            '!=': left !== right,
+          }[operator];
+          const expression = `errors${operator}${bound}%`;
+          const parsed = parseThreshold(expression);
+          if (!parsed.ok) return true; // a bound that decides every run is refused, tested above
+          const result = at(errors, requests, expression);
+          expect(result.ok, expression).toBe(expected);
+          const shown = {
+            '<': result.actual < +bound,
+            '<=': result.actual <= +bound,
+            '>': result.actual > +bound,
+            '>=': result.actual >= +bound,
+            '==': result.actual === +bound,
+            '!=': result.actual !== +bound,
+          }[operator];
+          expect(shown, `${expression} shown as ${result.actual}%`).toBe(expected);
+        },
+      ),
+      { numRuns: 3_000 },
+    );
+  });
+
   it('refuse what is not METRIC OP NUMBER in the metric’s unit, saying why', () => {
     for (const bad of [
       '',

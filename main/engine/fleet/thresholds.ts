@@ -35,6 +35,12 @@ export interface Threshold {
   unit: 'ms' | 's' | '%' | '' | '/s';
   /** Reads the metric from the figures, in the bound's unit. */
   read(figures: ThresholdFigures): number;
+  /**
+   * What the verdict compares when the unit shown is not the one measured: a rate written in % is
+   * judged as the share it names against the share measured, each read once from its decimal
+   * (0.29 × 100 is 28.999999999999996, and errors<29% passed 29 errors in 100: audit).
+   */
+  exact?: { bound: number; read(figures: ThresholdFigures): number };
 }
 
 export type ParsedThreshold = { ok: true; threshold: Threshold } | { ok: false; message: string };
@@ -156,6 +162,8 @@ function parseShape(expression: string): ParsedThreshold {
         bound: value,
         unit: unit === '%' ? '%' : '',
         read: (f) => f.errorRate * scale,
+        // The decimal written, moved two places as text: the share nearest to it, as errorRate is to its own.
+        exact: { bound: unit === '%' ? Number(`${digits}e-2`) : value, read: (f) => f.errorRate },
       },
     };
   }
@@ -213,15 +221,23 @@ export function holds(operator: Operator, actual: number, bound: number): boolea
 export function judge(thresholds: readonly Threshold[], figures: ThresholdFigures): FleetThresholdResult[] {
   return thresholds.map((t) => {
     const actual = t.read(figures);
+    const ok = t.exact ? holds(t.operator, t.exact.read(figures), t.exact.bound) : holds(t.operator, actual, t.bound);
     // A latency to a tenth of a ms: its sketch knows it within 1%, and 3011.571ms claimed more (audit).
     const digits = t.kind !== 'latency' ? 3 : t.unit === 's' ? 4 : 1;
-    return {
-      expression: t.expression,
-      ok: holds(t.operator, actual, t.bound),
-      actual: round(actual, digits),
-      unit: t.unit,
-    };
+    return { expression: t.expression, ok, actual: shownAs(ok, t, actual, digits), unit: t.unit };
   });
+}
+
+/**
+ * The value shown beside a verdict, rounded no further than keeps it on the verdict's side of the
+ * bound: `FAIL errors<=33.333% (measured 33.333%)` read as a pass (audit); it says 33.3333% now.
+ */
+function shownAs(ok: boolean, t: Threshold, actual: number, digits: number): number {
+  for (let more = digits; more <= digits + 9; more++) {
+    const shown = round(actual, more);
+    if (holds(t.operator, shown, t.bound) === ok) return shown;
+  }
+  return actual;
 }
 
 function round(value: number, digits: number): number {
