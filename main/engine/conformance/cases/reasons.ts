@@ -8,7 +8,8 @@
  * where it holds an end the walk found. A mistake the baseline answer shares (`refresh` for the
  * reasons sent with itemId, `load` for those without) is every window's, and the case that judges it
  * (`item-window.size-limits`, `item-window.queue-ends`) fails on it; this one fails on what only
- * some reasons get wrong.
+ * some reasons get wrong, a window that leaves out the item asked for among it (a server that
+ * answered skipNext, pause or resume around another item passed: audit).
  */
 import { COMBINED_REASONS, ITEM_WINDOW_REASONS, type ItemWindowReason } from '../../cloud-queue/reasons.js';
 import { Findings, type CaseContext, type ConformanceCase, type Verdict } from '../case.js';
@@ -18,7 +19,7 @@ import { RULE } from '../rules.js';
 import { is2xx, outcomeOf, requestLine, type Answer, type WindowAsk } from '../server.js';
 import { isVersion } from '../version-answer.js';
 import { flagProblems } from '../walk.js';
-import { knownIds, sizeProblems } from './sizes.js';
+import { knownIds, missingItemProblem, sizeProblems } from './sizes.js';
 
 export const REASONS: readonly ItemWindowReason[] = [...ITEM_WINDOW_REASONS, ...COMBINED_REASONS];
 
@@ -103,7 +104,7 @@ export const everyReason: ConformanceCase = {
         `the server refused ${refusedSkips.length} of the skips (403: its right where its policies have the player ask before a skip)`,
       );
     return findings.verdict(
-      `all ${REASONS.length} reasons answered with a window around ${anchors.join(' and ') || 'the item the server chose'}, none held more than asked or flagged an end it did not hold where reason=refresh (or load) did not (${REASONS.join(', ')})`,
+      `all ${REASONS.length} reasons answered with a window around ${anchors.join(' and ') || 'the item the server chose'}, each holding the item asked for, none more than asked or flagged an end it did not hold where reason=refresh (or load) did not (${REASONS.join(', ')})`,
       refused.length || misjudged.length ? [...refused, ...misjudged] : answers,
     );
   },
@@ -116,5 +117,7 @@ export const everyReason: ConformanceCase = {
 function windowProblems(ask: WindowAsk, view: WindowView, facts: SuiteFacts): string[] {
   const { walk } = facts;
   const walked = walk && (!isVersion(walk.queueVersion) || view.queueVersion === walk.queueVersion);
-  return [...sizeProblems(ask, view), ...(walked ? flagProblems(view, walk) : [])];
+  // Where skipToItem's window stands is item-window.centred's to judge, with the neighbours.
+  const missing = ask.reason === 'skipToItem' ? null : missingItemProblem(ask, view);
+  return [...(missing ? [missing] : []), ...sizeProblems(ask, view), ...(walked ? flagProblems(view, walk) : [])];
 }

@@ -83,6 +83,8 @@ export const windowSizeLimits: ConformanceCase = {
         continue;
       }
       for (const problem of sizeProblems(ask, view)) findings.fail(`${asked}: ${problem}`);
+      const missing = missingItemProblem(ask, view);
+      if (missing) findings.fail(`${asked}: ${missing}`);
       const most = ask.previousWindowSize + ask.upcomingWindowSize + 1;
       if (view.items.length < most && view.includesBeginningOfQueue !== true && view.includesEndOfQueue !== true)
         fewer++;
@@ -169,6 +171,20 @@ function placeProblem(answer: Answer, ids: readonly string[], index: number, fir
       return `item ${d} after ${itemId} is ${got}, where the queue has ${ids[index + d]} (as GET /itemWindow without itemId gave it)`;
   }
   return null;
+}
+
+/**
+ * A window asked for with itemId that does not hold it, said; null when it does or none was asked.
+ * The player cannot play on from such a window (its `itemWindow.requested-item` rule, an error):
+ * an item the server does not know is a 404 (docs/contract/platform.md §5.3), and a server may cut
+ * a window to fewer items, never to none of the one asked for. Judged by every case that asks a
+ * window around an item: a server wrong for one reason or one size only was passed (audit).
+ */
+export function missingItemProblem(ask: WindowAsk, view: Pick<WindowView, 'items'>): string | null {
+  if (ask.itemId === undefined) return null;
+  const held = view.items.map(idOf);
+  if (held.includes(ask.itemId)) return null;
+  return `the window does not hold ${ask.itemId}, the itemId asked for (it holds ${held.length ? spanOf(held.map((id) => id ?? '?')) : 'no item'})`;
 }
 
 /**

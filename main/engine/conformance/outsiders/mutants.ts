@@ -123,6 +123,21 @@ const sizes: Variant[] = [
     },
   ),
   variant(
+    'size-zero-zero-empty',
+    'item-window.size-limits',
+    C8,
+    'a window of 0 and 0 around an item answered with no item at all',
+    (b) => {
+      editWindow(b, (json, req) =>
+        req.query.get('itemId') !== null &&
+        req.query.get('previousWindowSize') === '0' &&
+        req.query.get('upcomingWindowSize') === '0'
+          ? { ...json, items: [] }
+          : json,
+      );
+    },
+  ),
+  variant(
     'size-pads-at-queue-start',
     'item-window.size-limits',
     C8,
@@ -380,6 +395,23 @@ const versions: Variant[] = [
 ];
 
 const reasons: Variant[] = [
+  variant(
+    'reason-window-elsewhere',
+    'item-window.reasons',
+    P43,
+    'skipNext, skipPrev, pause, play and resume answered with a window around another item',
+    (b) => {
+      const correct = rebind(b);
+      b.itemWindow = (req, state) => {
+        const query = new URLSearchParams(req.query);
+        const id = query.get('itemId');
+        const index = id === null ? -1 : b.items.findIndex((item) => String(item.id) === id);
+        if (index >= 0 && ['skipNext', 'skipPrev', 'pause', 'play', 'resume'].includes(query.get('reason') ?? ''))
+          query.set('itemId', String(b.items[(index + 5) % b.items.length]!.id));
+        return correct(req, query, state);
+      };
+    },
+  ),
   variant(
     'reason-skipPrev-refused',
     'item-window.reasons',
