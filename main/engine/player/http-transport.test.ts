@@ -28,6 +28,10 @@ beforeAll(async () => {
         return void res.writeHead(302, { location: `${base.replace('127.0.0.1', 'localhost')}/echo` }).end();
       if (req.url === '/gzip')
         return void res.writeHead(200, { 'content-encoding': 'gzip' }).end(gzipSync('{"packed":true}'));
+      // Labelled compressed with no content: a 204, and an empty 200 (audit).
+      if (req.url === '/no-content-gzip') return void res.writeHead(204, { 'content-encoding': 'gzip' }).end();
+      if (req.url === '/empty-gzip')
+        return void res.writeHead(200, { 'content-encoding': 'gzip', 'content-length': '0' }).end();
       if (req.url === '/endless') {
         res.writeHead(200, { 'content-type': 'application/json' });
         const drip = setInterval(() => res.write('x'.repeat(1024)), 1);
@@ -98,6 +102,19 @@ describe('keepAliveTransport', () => {
     const { transport, close } = keepAliveTransport();
     const response = await transport({ method: 'GET', url: `${base}/gzip`, headers: {}, signal: signal() });
     expect(await readCappedBody(response, 1_000)).toMatchObject({ ok: true, text: '{"packed":true}' });
+    close();
+  });
+
+  it('reads no content where an answer has none, whatever its Content-Encoding says', async () => {
+    const { transport, close } = keepAliveTransport();
+    for (const [method, path, status] of [
+      ['POST', '/no-content-gzip', 204],
+      ['GET', '/empty-gzip', 200],
+    ] as const) {
+      const response = await transport({ method, url: `${base}${path}`, headers: {}, signal: signal() });
+      expect(response.status, `${method} ${path}`).toBe(status);
+      expect(await readCappedBody(response, 1_000), `${method} ${path}`).toMatchObject({ ok: true, text: '' });
+    }
     close();
   });
 

@@ -156,7 +156,7 @@ function redirected(request: HttpRequest, status: number, to: URL): HttpRequest 
 }
 
 function answer(response: IncomingMessage): HttpResponse {
-  const body = messageBody(decoded(response), response);
+  const body = messageBody(hasContent(response) ? decoded(response) : response, response);
   return {
     status: response.statusCode ?? 0,
     headers: {
@@ -176,6 +176,16 @@ function answer(response: IncomingMessage): HttpResponse {
       return Buffer.concat(chunks).toString('utf8');
     },
   };
+}
+
+/**
+ * Whether the answer can carry content to decode: not a 204 or a 304 (RFC 9110 §6.4.1), nor one
+ * that says it has none (the player sends no HEAD). A 204 with `Content-Encoding: gzip` and nothing
+ * after its head was read as a gzip stream cut short, and failed a server's reports (audit).
+ */
+function hasContent(response: IncomingMessage): boolean {
+  const status = response.statusCode ?? 0;
+  return status !== 204 && status !== 304 && response.headers['content-length'] !== '0';
 }
 
 /** As fetch: a compressed answer is read decompressed (the cap counts what the player reads). */

@@ -108,6 +108,18 @@ export const VALID: Variant[] = [
   variant('html-error-pages', 'pass', 'platform.md §7.1', 'every error (401, 400, 404) is an HTML page', (b) => {
     b.error = htmlError;
   }),
+  variant(
+    'time-played-204-labelled-gzip',
+    'pass',
+    'console.md §5',
+    'reports answered 204 with a Content-Encoding: gzip header (a 204 has no content to decode)',
+    (b) => {
+      wrap(b, 'timePlayed', (_req, answer) => {
+        const sent = answer();
+        return sent.status === 204 ? { ...sent, headers: { ...sent.headers, 'content-encoding': 'gzip' } } : sent;
+      });
+    },
+  ),
   variant('time-played-200-empty', 'pass', 'console.md §5', 'reports answered 200 with an empty body', (b) => {
     wrap(b, 'timePlayed', (_req, answer) => {
       const sent = answer();
