@@ -61,8 +61,13 @@ function nothingThere(answer: Answer): boolean {
   return answer.status === 404 || answer.status === 410 || (answer.status !== undefined && isHtml(answer));
 }
 
+/**
+ * A web page: labelled text/html, and not JSON. A server that labels its JSON text/html (a
+ * framework's default) is a server to judge, not a missing queue: it was told "a web page", exit
+ * 2, while the same JSON labelled text/plain passed (audit).
+ */
 function isHtml(answer: Answer): boolean {
-  return /^\s*text\/html/i.test(answer.exchange.responseHeaders?.['content-type'] ?? '');
+  return /^\s*text\/html/i.test(answer.exchange.responseHeaders?.['content-type'] ?? '') && answer.json === undefined;
 }
 
 function notAQueue(baseUrl: string, context: Answer, itemWindow: Answer): string {

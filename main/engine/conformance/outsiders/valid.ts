@@ -120,6 +120,21 @@ export const VALID: Variant[] = [
       });
     },
   ),
+  variant(
+    'json-labelled-html',
+    'pass',
+    'platform.md §4.3',
+    'every JSON answer labelled text/html; charset=iso-8859-1 (a framework default)',
+    (b) => {
+      const finish = b.finish;
+      b.finish = (req, answer, state) => {
+        const sent = finish(req, answer, state);
+        return sent.json === undefined
+          ? sent
+          : { ...sent, headers: { ...sent.headers, 'content-type': 'text/html; charset=iso-8859-1' } };
+      };
+    },
+  ),
   variant('time-played-200-empty', 'pass', 'console.md §5', 'reports answered 200 with an empty body', (b) => {
     wrap(b, 'timePlayed', (_req, answer) => {
       const sent = answer();
