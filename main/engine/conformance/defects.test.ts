@@ -635,7 +635,7 @@ describe("valid servers that are not the reference server's habit", () => {
     const result = run.cases.find((c) => c.id === 'errors.retry-after')!;
     expect(result).toMatchObject({ outcome: 'warn', rule: 'docs/contract/platform.md §7.2' });
     expect(result.message).toMatch(
-      /^1 of 1 answers 503 came without Retry-After \(GET \/itemWindow\?reason=refresh&.*queueVersion=v1\): expected Retry-After on every 503/,
+      /^1 of 1 answers 503 came without a Retry-After a player can read \(GET \/itemWindow\?reason=refresh&.*queueVersion=v1\): expected Retry-After on every 503, as seconds or an HTTP-date/,
     );
     expect(result.trafficIds).toHaveLength(1);
   });

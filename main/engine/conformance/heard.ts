@@ -4,6 +4,7 @@
  * of a long queue hears tens of thousands of answers, and the check process stays under 300 MB
  * (docs/contract/console.md §8): each list keeps at most HEARD_KEPT answers and counts the rest.
  */
+import { parseRetryAfter } from '../player/retry.js';
 import type { Answer } from './server.js';
 
 /** Answers slower than this are warnings (`timing`). */
@@ -25,7 +26,7 @@ export class Heard {
   /** 503s the server sent (a fault rule's are not its), the first HEARD_KEPT, and how many. */
   readonly busy: Answer[] = [];
   busyCount = 0;
-  /** Of them, those without Retry-After. */
+  /** Of them, those without a Retry-After a player can read. */
   readonly bare: Answer[] = [];
   bareCount = 0;
 
@@ -48,7 +49,8 @@ export class Heard {
     if (answer.status === 503 && !answer.exchange.fault) {
       this.busyCount++;
       if (this.busy.length < HEARD_KEPT) this.busy.push(answer);
-      if (!answer.exchange.responseHeaders?.['retry-after']) {
+      // One a player cannot read ("soon", "-1") is as good as none: it waits the least, 2 s (audit).
+      if (parseRetryAfter(answer.exchange.responseHeaders?.['retry-after'], Date.now()) === undefined) {
         this.bareCount++;
         if (this.bare.length < HEARD_KEPT) this.bare.push(answer);
       }

@@ -49,6 +49,17 @@ describe('Retry-After', () => {
     expect(parseRetryAfter('4', 0)).toBe(4);
     expect(parseRetryAfter(new Date(10_000).toUTCString(), 4_000)).toBe(6);
     expect(parseRetryAfter('soon', 0)).toBeUndefined();
+    // Date.parse reads these as dates (the years -1 and 2001): neither is a Retry-After (audit).
+    for (const unreadable of ['-1', '1.5', '10s', '2015-10-21T07:28:00Z'])
+      expect(parseRetryAfter(unreadable, 0), unreadable).toBeUndefined();
+    // The three forms of an HTTP-date.
+    const at = Date.UTC(2015, 9, 21, 7, 28);
+    for (const date of [
+      'Wed, 21 Oct 2015 07:28:00 GMT',
+      'Wednesday, 21-Oct-15 07:28:00 GMT',
+      'Wed Oct 21 07:28:00 2015',
+    ])
+      expect(parseRetryAfter(date, at - 5_000), date).toBe(5);
     expect(parseRetryAfter(undefined, 0)).toBeUndefined();
   });
 });

@@ -73,10 +73,19 @@ export function clampRetryAfter(seconds: number | undefined): number {
   return clampRetryAfterSec(seconds);
 }
 
-/** Retry-After is delta-seconds or an HTTP date (RFC 9110 §10.2.3). */
+/**
+ * An HTTP-date in any of its three forms (RFC 9110 §5.6.7): IMF-fixdate, RFC 850's, asctime's. Asked
+ * before `Date.parse`, which reads "-1" and "1.5" as dates of the years -1 and 2001.
+ */
+const HTTP_DATE =
+  /^(?:[A-Za-z]{3}, \d{2} [A-Za-z]{3} \d{4} \d{2}:\d{2}:\d{2} GMT|[A-Za-z]{6,9}, \d{2}-[A-Za-z]{3}-\d{2} \d{2}:\d{2}:\d{2} GMT|[A-Za-z]{3} [A-Za-z]{3} [ \d]\d \d{2}:\d{2}:\d{2} \d{4})$/;
+
+/** Retry-After is delta-seconds or an HTTP date (RFC 9110 §10.2.3); anything else is unreadable. */
 export function parseRetryAfter(value: string | null | undefined, now: number): number | undefined {
-  if (!value) return undefined;
-  if (/^\d+$/.test(value.trim())) return Number(value.trim());
-  const date = Date.parse(value);
+  const text = value?.trim();
+  if (!text) return undefined;
+  if (/^\d+$/.test(text)) return Number(text);
+  if (!HTTP_DATE.test(text)) return undefined;
+  const date = Date.parse(text);
   return Number.isNaN(date) ? undefined : Math.max(0, Math.round((date - now) / 1_000));
 }

@@ -16,10 +16,13 @@ export const retryAfter: ConformanceCase = {
   async run({ facts }: CaseContext): Promise<Verdict> {
     const { busy, busyCount, bare, bareCount, total } = facts.heard;
     if (bareCount) {
-      const shown = bare.slice(0, 3).map((answer) => requestLine(answer));
+      const shown = bare.slice(0, 3).map((answer) => {
+        const given = answer.exchange.responseHeaders?.['retry-after'];
+        return `${requestLine(answer)}${given ? ` with Retry-After: ${JSON.stringify(given)}` : ''}`;
+      });
       const more = bareCount > 3 ? `, and ${bareCount - 3} more` : '';
       return warn(
-        `${bareCount} of ${busyCount} answers 503 came without Retry-After (${shown.join('; ')}${more}): expected Retry-After on every 503, so that a player waits as long as the server needs (it waits 2 s without one)`,
+        `${bareCount} of ${busyCount} answers 503 came without a Retry-After a player can read (${shown.join('; ')}${more}): expected Retry-After on every 503, as seconds or an HTTP-date, so that a player waits as long as the server needs (it waits 2 s without one)`,
         bare,
       );
     }

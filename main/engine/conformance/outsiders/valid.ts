@@ -269,6 +269,25 @@ export const VALID: Variant[] = [
     ),
     'errors.retry-after',
   ),
+  warning(
+    variant(
+      'unreadable-retry-after',
+      'pass',
+      'platform.md §7.2',
+      '20 short tracks: one background /itemWindow is a 503 with "Retry-After: soon" (read as none: a warning at most)',
+      (b) => {
+        b.items = tracks(20, 1_500);
+        let sent503 = false;
+        wrap(b, 'itemWindow', (_req, answer, state) => {
+          if (sent503 || state.finalReports < 6) return answer();
+          sent503 = true;
+          const busy = jsonError(503, 'restarting');
+          return { ...busy, headers: { 'retry-after': 'soon' } };
+        });
+      },
+    ),
+    'errors.retry-after',
+  ),
   variant(
     'v2.0-strict-reports',
     'pass',
