@@ -184,6 +184,27 @@ describe('check --replay', () => {
     expect(replayLine(before, same, false).split('\n')[1]).toBe(
       '               GET http://q.example/itemWindow?itemId=a: was 200, now 500',
     );
+    // Fixed on another request than the one it failed on: a FIXED that never asked that again (audit).
+    const elsewhere = {
+      ...before,
+      outcome: 'pass' as const,
+      message: 'centred',
+      exchanges: [exchange('http://q.example/itemWindow', 400)],
+    };
+    expect(replayLine(before, elsewhere, true).split('\n')).toEqual([
+      'FIXED          item-window.centred: Centred — centred',
+      '               was GET http://q.example/itemWindow?itemId=a: 200',
+      '               now GET http://q.example/itemWindow: 400 (the request it failed on was not asked again)',
+      '',
+    ]);
+    const fixedThere = {
+      ...elsewhere,
+      exchanges: [exchange('http://q.example/itemWindow', 400), exchange('http://q.example/itemWindow?itemId=a', 400)],
+    };
+    expect(replayLine(before, fixedThere, true).split('\n')).toEqual([
+      'FIXED          item-window.centred: Centred — centred',
+      '',
+    ]);
   });
 
   it('replays every case of a report whose server could not be reached: FIXED only once it is', async () => {
@@ -212,6 +233,18 @@ describe('check --replay', () => {
       expect(lines.at(-1)).toBe(`FIXED · ${total} of ${total} failing cases fixed`);
     } finally {
       front.target = broken;
+    }
+  });
+
+  it('says it cannot reach a server gone since a report of failures: exit 2, not STILL FAILING', async () => {
+    front.down = true;
+    try {
+      const gone = await runCli('check', '--replay', report, '--authorization', authorization);
+      expect(gone.code, gone.stdout).toBe(2);
+      expect(gone.stderr).toMatch(/^cannot reach the cloud queue server at /m);
+      expect(gone.stdout).not.toMatch(/STILL FAILING/);
+    } finally {
+      front.down = false;
     }
   });
 

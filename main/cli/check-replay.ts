@@ -273,10 +273,16 @@ export function replayLine(
   const head = `${mark.padEnd(14)} ${terminalSafe(before.id)}: ${terminalSafe(before.title)} — ${terminalSafe(said)}\n`;
   const was = before.exchanges?.[0];
   const is = now?.exchanges?.[0];
-  if (fixed || !was) return head;
+  if (!was) return head;
   const status = (exchange: typeof was) => (exchange.status === null ? 'no answer' : String(exchange.status));
   const request = (exchange: typeof was) => terminalSafe(`${exchange.method} ${exchange.url}`);
   const indent = ' '.repeat(15);
+  if (fixed) {
+    // Fixed where it failed, or fixed on other requests: a FIXED that never asked the failing
+    // request again (the replay lost its itemId) read as a fix (audit). The line says so.
+    if (!is || now!.exchanges!.some((exchange) => request(exchange) === request(was))) return head;
+    return `${head}${indent}was ${request(was)}: ${status(was)}\n${indent}now ${request(is)}: ${status(is)} (the request it failed on was not asked again)\n`;
+  }
   if (!is || request(is) === request(was))
     return `${head}${indent}${request(was)}: was ${status(was)}${is ? `, now ${status(is)}` : ''}\n`;
   // The case now turns on another request (the server's answers changed what it asks): both, each with its own answer.

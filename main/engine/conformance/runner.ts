@@ -84,7 +84,11 @@ export async function runSuite(options: SuiteRunOptions): Promise<SuiteResult> {
   const settled: SettledCase[] = [];
   const outcomes = new Map<string, ConformanceOutcome>();
 
-  for (const [index, unit] of cases.entries()) {
+  // Whether the server was asked whether it is there: after the first case that sent a request. A
+  // replay's first case may send none (base-url.reachable reads the URL): asked after it, a server
+  // gone since the report failed its cases one by one, exit 1, where "cannot reach" is exit 2 (audit).
+  let probed = false;
+  for (const unit of cases) {
     if (options.signal?.aborted) return { stopped: true, cases: settled };
     during = [];
     const started = options.now();
@@ -95,7 +99,8 @@ export async function runSuite(options: SuiteRunOptions): Promise<SuiteResult> {
     // Its requests were cut short by the console closing: that verdict would blame the server.
     if (options.signal?.aborted) return { stopped: true, cases: settled };
     const own = during;
-    if (index === 0) {
+    if (!probed && (own.length > 0 || deadline?.aborted)) {
+      probed = true;
       // The first case's requests the deadline aborted, heard: whether any had begun to answer.
       if (deadline?.aborted) await server.settled(SETTLE_MS);
       during = [];

@@ -7,6 +7,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Engine } from '../index.js';
 import { admin, startTestEngine } from '../testing/http.js';
 import { selectCases } from './selection.js';
+import { checkServer } from './testing/check.js';
 import { SUITE } from './suite.js';
 import { startDefectiveServer, type DefectiveServer } from './testing/defective-server.js';
 
@@ -62,4 +63,39 @@ describe('a run of some cases only', () => {
     expect(refused.status).toBe(400);
     expect(JSON.stringify(refused.body)).toContain('no case \\"no.such-case\\" in the suite');
   });
+
+  // What `check --replay` re-judges is the case as the run asked it: run alone (with what it builds
+  // on and reads), each case sends the requests it sent in the whole run. non-integer-size alone
+  // lost its itemId, and a server wrong only around an item was reported FIXED (audit).
+  it('asks alone what it asked in the whole run, case by case', async () => {
+    server = await startDefectiveServer();
+    const asked = (case_: string) => {
+      const urls = server!.urls.filter((_, i) => server!.cases[i] === case_);
+      // Made-up ids are new in every run (a replay recalls the report's); the queue's own are not.
+      return urls.map((url) => url.replace(/(cqc-check-[a-z-]+)-[0-9a-f]{8,}/g, '$1-…')).sort();
+    };
+    await checkServer(engine, server.baseUrl, server.authorization);
+    const whole = new Map(SUITE.map((unit) => [unit.id, asked(unit.id)]));
+    // Played on a clock of its own, and timed: what it asks depends on when, not on what ran before.
+    const timed = new Set(['play-through', 'version.throughout', 'timing', 'errors.retry-after']);
+    const differ: string[] = [];
+    for (const unit of SUITE) {
+      if (timed.has(unit.id) || whole.get(unit.id)!.length === 0) continue;
+      server.urls.length = 0;
+      server.cases.length = 0;
+      server.requests.length = 0;
+      const { id } = await engine.commands.run('conformance.runs.start', {
+        baseUrl: server.baseUrl,
+        authorization: server.authorization,
+        cases: [unit.id],
+      });
+      await expect
+        .poll(async () => (await engine.commands.run('conformance.runs.get', { id })).status, { timeout: 30_000 })
+        .not.toBe('running');
+      const alone = asked(unit.id);
+      if (JSON.stringify(alone) !== JSON.stringify(whole.get(unit.id)))
+        differ.push(`${unit.id}:\n  whole ${whole.get(unit.id)!.join(' ')}\n  alone ${alone.join(' ')}`);
+    }
+    expect(differ.join('\n')).toBe('');
+  }, 300_000);
 });

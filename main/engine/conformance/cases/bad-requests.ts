@@ -75,6 +75,8 @@ export const negativeSize: ConformanceCase = {
   id: 'item-window.negative-size',
   rule: RULE.errors,
   title: 'A negative window size is answered 400',
+  // Around the first window's middle item: a replay of this case alone asks what the run asked (audit).
+  uses: ['item-window.first'],
   async run(context: CaseContext): Promise<Verdict> {
     return refuseSizes(context, -1, 'sizes are integers zero or greater');
   },
@@ -84,6 +86,7 @@ export const nonIntegerSize: ConformanceCase = {
   id: 'item-window.non-integer-size',
   rule: RULE.limits,
   title: 'A window size that is not a whole number is answered 400',
+  uses: ['item-window.first'],
   async run(context: CaseContext): Promise<Verdict> {
     // NaN goes out as the text "NaN": a size that is no number at all.
     return refuseSizes(context, [1.5, Number.NaN], 'sizes are integers');

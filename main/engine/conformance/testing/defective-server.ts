@@ -162,6 +162,8 @@ export interface DefectiveServer {
   authorization: string;
   /** Requests served, by endpoint. */
   requests: string[];
+  /** The same requests' paths and queries, as sent. */
+  urls: string[];
   /** The X-Conformance-Case each request carried, in the same order (undefined for none). */
   cases: (string | undefined)[];
   /** The X-Conformance-Case of each skip refused past `skipBudget`. */
@@ -191,6 +193,7 @@ export async function startDefectiveServer(options: DefectiveServerOptions = {})
   const edited = () => options.endFalseOnceEditedAt !== undefined && windowsServed >= options.endFalseOnceEditedAt;
   if (defects.has('duplicateIds') && count > 20) ids[20] = ids[3]!;
   const requests: string[] = [];
+  const urls: string[] = [];
   const cases: (string | undefined)[] = [];
   const refusedSkips: (string | undefined)[] = [];
   const ended = new Set<string>();
@@ -230,6 +233,7 @@ export async function startDefectiveServer(options: DefectiveServerOptions = {})
     // `/q/player-N/…` is the same queue: a fleet's BASE_URL with `{player}` in it.
     const endpoint = url.pathname.replace(/^\/q\/(?:player-\d+\/)?/, '');
     requests.push(endpoint);
+    urls.push(request.url ?? '/');
     const caseId = request.headers['x-conformance-case'];
     cases.push(typeof caseId === 'string' ? caseId : undefined);
     const authorization = request.headers.authorization;
@@ -462,6 +466,7 @@ export async function startDefectiveServer(options: DefectiveServerOptions = {})
     baseUrl: `http://127.0.0.1:${port}/q/`,
     authorization: `Bearer ${TOKEN}`,
     requests,
+    urls,
     cases,
     refusedSkips,
     close: () =>
