@@ -40,6 +40,15 @@ describe('what the fleet counts as an error', () => {
     expect(metrics.totals).toMatchObject({ requests: 2, errors: 1, transportErrors: 0 });
     expect(metrics.endpointStats()[0]!.statuses).toEqual({ 200: 2 });
   });
+
+  it('counts a first try sent again on a new connection as a request and a transport error, as the server saw it', () => {
+    const metrics = new FleetMetrics();
+    metrics.record(exchange({ status: 200 }));
+    metrics.record(exchange({ status: 200, resentAfter: 'ECONNRESET' }));
+    // The player got its answer (no error), but the server had two requests and dropped one (audit).
+    expect(metrics.totals).toMatchObject({ requests: 3, errors: 0, transportErrors: 1 });
+    expect(metrics.endpointStats()[0]).toMatchObject({ requests: 3, transportErrors: 1, statuses: { 200: 2 } });
+  });
 });
 
 describe('latency percentiles', () => {

@@ -122,9 +122,17 @@ export class FleetMetrics {
       };
       this.endpoints.set(key, stats);
     }
-    stats.requests++;
-    this.totals.requests++;
-    this.tickCounts.requests++;
+    // A first try sent again on a new connection is a request the server saw and a transport
+    // error, though the player got its answer from the second: the counts agree with the
+    // server's, and transportErrors==0 fails on it (audit).
+    const tries = exchange.resentAfter ? 2 : 1;
+    stats.requests += tries;
+    this.totals.requests += tries;
+    this.tickCounts.requests += tries;
+    if (exchange.resentAfter) {
+      stats.transportErrors++;
+      this.totals.transportErrors++;
+    }
     if (exchange.retry > 0) {
       stats.retries++;
       this.totals.retries++;

@@ -49,6 +49,11 @@ export interface HttpResponse {
   body?: ByteStream | null;
   /** Set when the failure-injection layer made or touched this answer. */
   fault?: FaultHit;
+  /**
+   * Why the first try failed when the request was sent again on a new connection (the kept one
+   * the server had closed as it went out: `ECONNRESET`); the server saw it twice.
+   */
+  resentAfter?: string;
 }
 
 /** How a request leaves the player; the failure-injection layer wraps this. */
@@ -84,6 +89,8 @@ export interface PlayerExchange {
   latencyMs: number;
   /** The injected fault that failed or delayed it. */
   fault?: FaultHit;
+  /** The first try's failure, when the transport sent it again on a new connection (see HttpResponse). */
+  resentAfter?: string;
   status?: number;
   responseHeaders?: Record<string, string>;
   responseBody?: string;
@@ -265,6 +272,7 @@ export class CloudQueueClient {
         requestId,
       );
       if (response.fault) exchange.fault = response.fault;
+      if (response.resentAfter) exchange.resentAfter = response.resentAfter;
       // An answer the client will not read whole is no complete answer: no status, a violation naming why.
       if (!read.ok) return finish(refused(exchange, response.status, read.text, 'size', read.message));
       const text = read.text;

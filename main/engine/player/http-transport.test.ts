@@ -182,6 +182,8 @@ describe('keepAliveTransport', () => {
         const response = await transport({ method: 'GET', url, headers: {}, signal: signal() });
         expect(response.status).toBe(200);
         expect(await response.text()).toBe('{"ok":true}');
+        // Said, so that whoever counts requests counts the first try too (the server saw it).
+        expect(response.resentAfter).toBe(n === 1 ? undefined : 'ECONNRESET');
       }
       // Each request after the first met a dropped connection and was sent again on a new one.
       expect(connections).toHaveLength(3);
@@ -245,6 +247,33 @@ describe('keepAliveTransport', () => {
         server.closeAllConnections();
         await new Promise<void>((resolve) => server.close(() => resolve()));
       }
+    }
+  });
+
+  it('does not send again a GET the server held, then dropped with its connection: that is a failure (audit)', async () => {
+    // The first request on a connection is answered; a second is held 1.2 s, then the connection is
+    // dropped: not a close racing the request, which comes back within a round trip.
+    let requests = 0;
+    const holding = createServer((req, res) => {
+      requests++;
+      const socket = req.socket as typeof req.socket & { served?: number };
+      socket.served = (socket.served ?? 0) + 1;
+      if (socket.served > 1) return void setTimeout(() => socket.destroy(), 1_200);
+      req.resume();
+      req.on('end', () => res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}'));
+    });
+    await new Promise<void>((resolve) => holding.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(holding.address() as { port: number }).port}/itemWindow`;
+    const { transport, close } = keepAliveTransport();
+    try {
+      expect(await (await transport({ method: 'GET', url, headers: {}, signal: signal() })).text()).toBe('{"ok":true}');
+      const failed = await transport({ method: 'GET', url, headers: {}, signal: signal() }).catch((e: Error) => e);
+      expect((failed as Error & { cause: { code: string } }).cause.code).toBe('ECONNRESET');
+      expect(requests).toBe(2);
+    } finally {
+      close();
+      holding.closeAllConnections();
+      await new Promise<void>((resolve) => holding.close(() => resolve()));
     }
   });
 
