@@ -261,6 +261,29 @@ describe('run refuses what it cannot run safely', () => {
     expect(calls).toBeGreaterThan(0);
   });
 
+  it('a redirect from a host --allow-host names to one it does not: not followed, the host never called (audit)', async () => {
+    // The allowed host sends every request on to the other one, with a 307 that keeps the method.
+    const front = createServer((request, response) =>
+      response.writeHead(307, { location: `${elsewhereUrl().replace(/\/$/, '')}${request.url}` }).end(),
+    );
+    await new Promise<void>((resolve) => front.listen(0, '127.0.0.1', resolve));
+    const frontUrl = `http://127.0.0.1:${(front.address() as { port: number }).port}/`;
+    try {
+      const before = calls;
+      const { code, stdout } = await runCli(
+        'run',
+        writeJson('redirected.json', loadingFrom(frontUrl)),
+        '--allow-host',
+        new URL(frontUrl).host,
+      );
+      expect(code, stdout).toBe(1);
+      expect(calls).toBe(before);
+      expect(stdout).toMatch(/redirected to http:\/\/127\.0\.0\.1:\d+: run calls no host but this console's own/);
+    } finally {
+      await new Promise<void>((resolve) => front.close(() => resolve()));
+    }
+  });
+
   it('stops at its --timeout: a load from a server that never answers ends at the deadline, exit 1', async () => {
     const silent = createServer(() => undefined);
     await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));

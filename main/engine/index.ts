@@ -180,7 +180,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     const recorder = new TrafficRecorder({ repo: traffic, settings: store.settings, bus, warnings, secrets });
     closers.push(() => recorder.close());
     // The players' own connections, kept alive between their requests and closed with the engine.
-    const playerHttp = keepAliveTransport();
+    const playerHttp = keepAliveTransport(undefined, options.outbound);
     closers.push(() => playerHttp.close());
     const players = new PlayerRegistry({
       store,

@@ -12,6 +12,7 @@ import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import type { Readable } from 'node:stream';
 import type { ByteStream } from '../http/capped-body.js';
+import { OutboundRefused, type OutboundPolicy } from '../http/outbound-guard.js';
 import type { HttpRequest, HttpResponse, HttpTransport } from './client.js';
 import { UnfinishedHead } from './unfinished-head.js';
 
@@ -43,8 +44,13 @@ export interface KeepAliveTransport {
  */
 export const IDLE_CONNECTION_MS = 4_000;
 
-/** A transport with its own connection pools; each engine makes one and closes it. */
-export function keepAliveTransport(idleMs = IDLE_CONNECTION_MS): KeepAliveTransport {
+/**
+ * A transport with its own connection pools; each engine makes one and closes it. `outbound`, when
+ * given, judges every redirect's target before it is followed: `run --allow-host A` let a player
+ * follow A's redirect to a port nobody allowed (audit), since the guard around the transport sees
+ * only the first URL.
+ */
+export function keepAliveTransport(idleMs = IDLE_CONNECTION_MS, outbound?: OutboundPolicy): KeepAliveTransport {
   // `timeout` is the idle time of a pooled connection: one in use only hears a 'timeout' event,
   // which nothing here listens to (a request's own deadline is the client's).
   const agents = {
@@ -59,7 +65,11 @@ export function keepAliveTransport(idleMs = IDLE_CONNECTION_MS): KeepAliveTransp
       if (location === undefined) return answer(response);
       response.resume();
       if (hops === MAX_REDIRECTS) throw new Error('request failed', { cause: new Error('redirect count exceeded') });
-      current = redirected(current, response.statusCode!, new URL(location, current.url));
+      const target = new URL(location, current.url);
+      const refused = outbound?.(target) ?? null;
+      if (refused !== null)
+        throw new OutboundRefused(`${new URL(current.url).origin} redirected to ${target.origin}: ${refused}`);
+      current = redirected(current, response.statusCode!, target);
     }
   };
   return {
