@@ -24,6 +24,14 @@ const SCAN_CHARS = 512 * 1024;
 const TURN_MS = 8;
 /** Arrays and objects down to this depth (the body's own is 0) can be split into pieces. */
 const SPLIT_DEPTH = 4;
+/**
+ * What no admin call needs, and what a turn could not get through: whitespace and strings are read
+ * in one go wherever they stand (a piece is one JSON.parse, a string one search), and 127 MB of
+ * spaces before `{}`, or one 127 MB string, held every listener 250–310 ms (audit). The longest
+ * string the console writes is a traffic body cut at 64 KiB; a name is at most 200 characters.
+ */
+export const MAX_SPACE_RUN = 1024 * 1024;
+export const MAX_STRING_CHARS = 8 * 1024 * 1024;
 
 type ParseJson = (text: string) => unknown;
 
@@ -56,8 +64,8 @@ export function useJsonInTurns(app: FastifyInstance): void {
         if (nestsDeeperThan(text)) throw tooDeep();
         return parseWith(request)(text);
       }
+      // Not `text.trim()`, which reads a body of spaces in one go: the scan refuses a long run of them.
       const text = await decodeInTurns(bytes);
-      if (text.trim() === '') return undefined;
       return parseJsonInTurns(text, { parse: parseWith(request), forbidPrototypeKeys: true });
     },
   );
@@ -280,14 +288,21 @@ async function scan(
   let containers = 0;
   const stack: { open: number; commas: Positions | null; colons: Positions | null }[] = [];
   let nextPause = SCAN_CHARS;
+  let spaceFrom = 0;
   for (let i = 0; i < text.length; i++) {
     if (i >= nextPause) {
       await between();
       nextPause = i + SCAN_CHARS;
     }
     const c = text.charCodeAt(i);
+    if (isSpace(c)) {
+      if (i - spaceFrom >= MAX_SPACE_RUN) throw tooLong(`a run of more than ${mib(MAX_SPACE_RUN)} of whitespace`, i);
+      continue;
+    }
+    spaceFrom = i + 1;
     if (c === 0x22) {
-      i = stringEnd(text, i);
+      i = stringEnd(text, i, MAX_STRING_CHARS);
+      spaceFrom = i + 1;
     } else if (c === 0x7b || c === 0x5b) {
       if (stack.length >= MAX_JSON_DEPTH) throw tooDeep();
       if (++values > maxValues || ++containers > MAX_JSON_CONTAINERS) throw tooMany(maxValues);
@@ -315,12 +330,17 @@ async function scan(
   return spans;
 }
 
-/** The index of the quote that closes the string opening at `open`. */
-function stringEnd(text: string, open: number): number {
+/** The index of the quote that closes the string opening at `open`, at most `most` characters on. */
+function stringEnd(text: string, open: number, most: number): number {
+  // Searched in a slice (a view, not a copy) so that a string too long is refused having read no further.
+  const within = text.slice(0, Math.min(text.length, open + most + 2));
   let at = open + 1;
   for (;;) {
-    const quote = text.indexOf('"', at);
-    if (quote < 0) throw invalid(`a string opening at character ${open} never closes`);
+    const quote = within.indexOf('"', at);
+    if (quote < 0) {
+      if (within.length < text.length) throw tooLong(`a string of more than ${mib(most)}`, open);
+      throw invalid(`a string opening at character ${open} never closes`);
+    }
     let backslashes = 0;
     while (text.charCodeAt(quote - 1 - backslashes) === 0x5c) backslashes++;
     if (backslashes % 2 === 0) return quote;
@@ -343,6 +363,11 @@ function trimEnd(text: string, to: number): number {
   return i;
 }
 
+const mib = (chars: number) => `${chars / (1024 * 1024)} MiB`;
+const tooLong = (what: string, at: number) =>
+  Object.assign(new Error(`the JSON body holds ${what} at character ${at}, more than any admin call takes`), {
+    statusCode: 413,
+  });
 const invalid = (message: string) =>
   Object.assign(new SyntaxError(`the body is not valid JSON: ${message}`), { statusCode: 400 });
 const tooMany = (maxValues: number) =>
