@@ -24,6 +24,7 @@ describe('cloud-queue-console fleet, interrupted', () => {
       for (const listener of process.listeners('SIGINT')) if (!before.has(listener)) listener('SIGINT');
     };
     let stdout = '';
+    let said = '';
     const code = await main(
       [
         'fleet',
@@ -32,11 +33,20 @@ describe('cloud-queue-console fleet, interrupted', () => {
       ],
       {
         stdout: (text) => void (stdout += text),
-        // Said once the fleet started: Ctrl-C comes right after.
-        stderr: (text) => void (text.startsWith('fleet fleet-') && setImmediate(interrupt)),
+        // Said once the fleet started: Ctrl-C comes right after, twice (the second only says so).
+        stderr: (text) => {
+          said += text;
+          if (text.startsWith('fleet fleet-'))
+            setImmediate(() => {
+              interrupt();
+              interrupt();
+            });
+        },
       },
     );
     expect(stdout).toMatch(/^STOPPED · /);
+    // Pressed again while it stops: it says what it waits for, and still writes its reports (audit).
+    expect(said).toMatch(/^stopping: the requests in flight end within 10 s, then the reports are written/m);
     expect(stdout).toMatch(/^FAIL {2}errors<1% {2}\(not judged: stopped before it played\)$/m);
     expect(stdout).not.toMatch(/could not start|pass {2}errors/);
     expect(code).toBe(1);

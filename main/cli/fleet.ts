@@ -40,8 +40,20 @@ export async function fleetCommand(argv: string[], io: CliIo): Promise<ExitCode>
     io.stderr(
       `fleet ${id}: ${input.players} player${input.players === 1 ? '' : 's'} on ${input.baseUrl ?? 'the reference cloud queue server'} for ${input.durationMs / 1000} s of engine time\n`,
     );
-    stopOnSignal = () => void engine.commands.run('fleets.stop', { id }).catch(() => undefined);
-    process.once('SIGINT', stopOnSignal);
+    // The first Ctrl-C stops the fleet, whose requests in flight end within their 10 s; the second
+    // says so, for one pressed again while they do (it quit at once, writing no report: audit); a
+    // third quits, as a user pressing it three times means.
+    let interrupts = 0;
+    stopOnSignal = () => {
+      interrupts++;
+      if (interrupts === 1) void engine.commands.run('fleets.stop', { id }).catch(() => undefined);
+      else if (interrupts === 2)
+        io.stderr(
+          'stopping: the requests in flight end within 10 s, then the reports are written (Ctrl-C again quits without them)\n',
+        );
+      else process.exit(130);
+    };
+    process.on('SIGINT', stopOnSignal);
     const report = await follow(id, engine.commands.run.bind(engine.commands) as Follow, io);
     for (const [format, path] of Object.entries(outputs)) {
       if (path)
