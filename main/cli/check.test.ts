@@ -164,6 +164,12 @@ describe('cloud-queue-console check: exit 2', () => {
     ['a BASE_URL that is no URL', ['queues/1'], /BASE_URL must be an absolute http\(s\) URL/],
     ['a BASE_URL that is not http', ['ftp://example.com/q'], /BASE_URL must be http or https/],
     ['a BASE_URL with credentials in it', ['http://u:p@127.0.0.1:1/q/'], /must not carry a user name or password/],
+    [
+      'a BASE_URL with a query string, which every request would leave behind',
+      ['http://127.0.0.1:1/q/v2.3/?tenant=acme'],
+      /must not carry a query string \(\?tenant=acme\): the player appends context, itemWindow, version and timePlayed to its path/,
+    ],
+    ['a BASE_URL with a fragment', ['http://127.0.0.1:1/q/#x'], /must not carry a fragment \(#x\)/],
     ['an unknown option', ['http://127.0.0.1:1/q', '--token', 'x'], /Unknown option '--token'/],
     [
       'an Authorization no header can carry',

@@ -18,6 +18,7 @@ import type { CliIo } from './io.js';
 import { terminalSafe } from '../engine/conformance/reports/text.js';
 import { BASE_URL_EXAMPLE } from '../engine/api/conformance-text.js';
 import { isReplay, REPLAY_USAGE, replayCommand } from './check-replay.js';
+import { baseUrlQueryProblem } from './base-url.js';
 import { claimOutput, quietLogger, writeReport } from './output.js';
 import { packageVersion } from './version.js';
 import { EXIT, parseCommandLine, UsageError, type ExitCode } from './usage.js';
@@ -85,6 +86,8 @@ export function parseCheckArgs(argv: string[]): CheckArgs {
     throw new UsageError(`BASE_URL must be http or https, got ${baseUrl.protocol}`);
   if (baseUrl.username || baseUrl.password)
     throw new UsageError('BASE_URL must not carry a user name or password: give credentials with --authorization');
+  const queryProblem = baseUrlQueryProblem(baseUrl);
+  if (queryProblem) throw new UsageError(queryProblem);
   const { authorization, timeout, junit, json, html } = parsed.values;
   if (authorization !== undefined && !/^[\t\x20-\x7E\x80-\xFF]+$/.test(authorization))
     throw new UsageError('--authorization must be a value an HTTP header can carry (no line breaks)');

@@ -4,6 +4,7 @@
  * seconds), rates from 0 to 1, thresholds parsed as the engine will judge them, and `--fault` a
  * preset's id or a JSON file of rules. Anything off is a UsageError: exit 2 before anything runs.
  */
+import { baseUrlQueryProblem } from './base-url.js';
 import { existsSync } from 'node:fs';
 import type { FaultRuleInput } from '../engine/api/fault-types.js';
 import type { FleetFault, FleetStartInput } from '../engine/api/fleet-types.js';
@@ -134,6 +135,8 @@ export function parseFleetArgs(argv: string[]): {
       throw new UsageError(`BASE_URL must be an absolute http(s) URL, got ${baseUrl}`);
     if (url.username || url.password)
       throw new UsageError('BASE_URL must not carry a user name or password: give credentials with --authorization');
+    const queryProblem = baseUrlQueryProblem(url);
+    if (queryProblem) throw new UsageError(queryProblem);
   }
   if (values.players === undefined) throw new UsageError('fleet needs --players N');
   if (values.authorization !== undefined && !/^[\t\x20-\x7E\x80-\xFF]+$/.test(values.authorization))

@@ -184,6 +184,10 @@ describe('cloud-queue-console fleet', () => {
     const ramp = await fleet('--players', '2', '--duration', '5s', '--ramp', '10s');
     expect(ramp.code).toBe(2);
     expect(ramp.stderr).toMatch(/--ramp must not be longer than --duration \(10s > 5s\)/);
+    // A query would be left behind by every request, as check says too (audit).
+    expect(() => parseFleetArgs(['http://127.0.0.1:1/q/?tenant=acme', '--players', '1'])).toThrow(
+      /BASE_URL must not carry a query string \(\?tenant=acme\)/,
+    );
   });
 
   it('parses any --threshold into a threshold or a usage error, never a crash', () => {

@@ -104,7 +104,8 @@ export async function runSuite(options: SuiteRunOptions): Promise<SuiteResult> {
       // The first case's requests the deadline aborted, heard: whether any had begun to answer.
       if (deadline?.aborted) await server.settled(SETTLE_MS);
       during = [];
-      const unreachable = deadline?.aborted ? null : await noQueueBecause(server, own);
+      // Asked as part of the case it follows: every request names its case (console.md §8, audit).
+      const unreachable = deadline?.aborted ? null : await noQueueBecause(server.forCase(unit.id), own);
       // A probe the deadline cut short says nothing about the server…
       if (unreachable && !deadline?.aborted) return { unreachable };
       // … but a server that answered nothing before the deadline is one that cannot be reached,

@@ -98,4 +98,12 @@ describe('a run of some cases only', () => {
     }
     expect(differ.join('\n')).toBe('');
   }, 300_000);
+
+  it('names the case on the request that asks whether a queue is there, as on every other', async () => {
+    // No /context: the first case's answers say nothing is there, and one more window is asked.
+    server = await startDefectiveServer({ defects: ['noContext'] });
+    await checkServer(engine, server.baseUrl, server.authorization);
+    expect(server.requests.length).toBeGreaterThan(2);
+    expect(server.cases.filter((id) => id === undefined)).toEqual([]);
+  }, 60_000);
 });
