@@ -41,7 +41,9 @@ async function report({ server, facts }: CaseContext, type: PlaybackReport['type
     );
   const sent = reportOf(played, facts, type);
   const answer = await server.timePlayed([sent]);
-  const asked = `${requestLine(answer)} (${type === 'update' ? 'an' : 'a'} ${type} report of ${played.id})`;
+  const what =
+    type === 'update' ? 'an update report' : 'a final report, played longer than the track (a listener went back)';
+  const asked = `${requestLine(answer)} (${what} of ${played.id})`;
   if (!is2xx(answer)) return fail(`${asked}: expected 204 (or 200), got ${outcomeOf(answer)}`);
   if (answer.status === 204 || answer.text.trim() === '')
     return pass(
@@ -62,16 +64,22 @@ export function reportOf(
   type: PlaybackReport['type'],
 ): PlaybackReport {
   const queueVersion = typeof facts.firstWindow?.queueVersion === 'string' ? facts.firstWindow.queueVersion : '';
-  // Thirty seconds into the track for an update; the whole track for a final.
-  const millis = type === 'update' ? 30_000 : (played.durationMillis ?? 180_000);
+  // Thirty seconds into the track for an update (half way into a shorter one). A final at the track's end after the listener
+  // went back 30 s (or to its start) and heard them again: the time played is cumulative, so longer than the track
+  // (§2.3); a server that refused it passed, since nothing else sends one (audit).
+  const length = played.durationMillis ?? 180_000;
+  const back = Math.min(30_000, length);
+  // An update within the track, whatever its length: what a report of a short track says.
+  const into = Math.min(30_000, Math.floor(length / 2));
+  const [position, playedMillis] = type === 'update' ? [into, into] : [length, length + back];
   return {
     id: played.id,
     mediaUrl: played.mediaUrl,
     queueVersion,
-    durationPlayedMillis: millis,
-    timeSincePlaybackMillis: millis + 1_500,
-    positionMillis: millis,
-    positionMillisAtSegmentStart: 0,
+    durationPlayedMillis: playedMillis,
+    timeSincePlaybackMillis: playedMillis + 1_500,
+    positionMillis: position,
+    positionMillisAtSegmentStart: type === 'update' ? 0 : length - back,
     type,
   };
 }

@@ -437,6 +437,24 @@ const reasons: Variant[] = [
 ];
 
 const reports: Variant[] = [
+  variant(
+    'time-played-refuses-overlong',
+    'time-played.final',
+    'platform.md §2.3',
+    'a report whose durationPlayedMillis is longer than the track refused 400 (it is cumulative)',
+    (b) => {
+      wrap(b, 'timePlayed', (req, answer) => {
+        const reports =
+          (JSON.parse(req.body || '{}') as { items?: { id?: unknown; durationPlayedMillis?: number }[] }).items ?? [];
+        const overlong = reports.some((report) => {
+          const item = b.items.find((it) => String(it.id) === String(report.id));
+          const length = item?.track.durationMillis;
+          return typeof length === 'number' && (report.durationPlayedMillis ?? 0) > length;
+        });
+        return overlong ? jsonError(400, 'durationPlayedMillis is longer than the track') : answer();
+      });
+    },
+  ),
   variant('time-played-final-refused', 'time-played.final', 'platform.md §2.3', 'final reports answered 400', (b) => {
     wrap(b, 'timePlayed', (req, answer) =>
       req.body.includes('"final"') ? jsonError(400, 'type must be update') : answer(),
