@@ -3,7 +3,12 @@
  * (docs/contract/console.md §9): a 20 MB window is a violation that names the size, and the load
  * it answered fails like one with a malformed window; 4 MB of nested brackets costs milliseconds.
  */
+import { createServer } from 'node:http';
+import { deflateRawSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
+import { EngineClock } from '../clock/clock.js';
+import { ManualWall } from '../testing/manual-wall.js';
+import { keepAliveTransport } from './http-transport.js';
 import { playerHarness, type PlayerHarness } from '../testing/player-harness.js';
 import { tracks } from '../testing/stub-cloud-queue.js';
 import { CloudQueueClient, PLAYER_MAX_BODY_BYTES, type HttpResponse } from './client.js';
@@ -112,5 +117,39 @@ describe('an answer whose body does not end', () => {
       exchange: { responseHeaders: { 'content-type': 'application/json' } },
     });
     expect(result.exchange.status).toBeUndefined();
+  });
+});
+
+describe('an answer whose body is not in the coding it names', () => {
+  it('says so, as an answer no client reads, not as a body that broke off (audit)', async () => {
+    // Raw DEFLATE, without the zlib header that Content-Encoding: deflate means (RFC 9110 §8.4.1.2).
+    const server = createServer((_request, response) =>
+      response
+        .writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'deflate' })
+        .end(deflateRawSync('{"playbackPolicies":{}}')),
+    );
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const http = keepAliveTransport();
+    try {
+      const client = new CloudQueueClient({
+        playerId: 'player-test',
+        clock: new EngineClock({ wall: new ManualWall(), speed: 0 }),
+        transport: http.transport,
+      });
+      const result = await client.context({
+        queueBaseUrl: `http://127.0.0.1:${(server.address() as { port: number }).port}/q/`,
+      });
+      expect(result).toMatchObject({
+        ok: false,
+        failure: {
+          kind: 'incomplete',
+          unreadable: true,
+          message: 'its 200 came whole, but its body is not in the Content-Encoding it names (incorrect header check)',
+        },
+      });
+    } finally {
+      http.close();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
   });
 });

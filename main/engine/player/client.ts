@@ -324,7 +324,7 @@ export class CloudQueueClient {
         ok: false,
         failure: unreadable?.answered
           ? { kind: 'incomplete', message: unreadable.message, unreadable: true }
-          : error instanceof UnfinishedHead
+          : error instanceof UnfinishedHead || (head !== undefined && undecodable(error))
             ? { kind: 'incomplete', message: incompleteMessage(error, abort.signal, head), unreadable: true }
             : { kind: 'incomplete', message: unreadable?.message ?? incompleteMessage(error, abort.signal, head) },
         exchange,
@@ -413,9 +413,17 @@ function incompleteMessage(error: unknown, signal: AbortSignal, head: number | u
   const cause = (error as { cause?: { code?: string; message?: string } }).cause;
   const why = cause?.code ?? cause?.message ?? (error as Error).message;
   const hint = cause?.code ? CONNECTION_HINTS[cause.code] : undefined;
-  return head === undefined
-    ? `connection failed: ${why}${hint ? ` (${hint})` : ''}`
-    : `its ${head} came, then the body broke off: ${why}${cause?.code === 'Z_DATA_ERROR' ? ' (a body that is not in the content-encoding it says)' : ''}`;
+  if (head === undefined) return `connection failed: ${why}${hint ? ` (${hint})` : ''}`;
+  // Whole, but not in the coding it names (raw deflate labelled deflate): not a body that broke off (audit).
+  if (undecodable(error))
+    return `its ${head} came whole, but its body is not in the Content-Encoding it names (${(error as Error).message})`;
+  return `its ${head} came, then the body broke off: ${why}`;
+}
+
+/** zlib's word for bytes that are not the compressed format named (a truncated stream is Z_BUF_ERROR). */
+function undecodable(error: unknown): boolean {
+  const code = (error as { code?: unknown }).code ?? (error as { cause?: { code?: unknown } }).cause?.code;
+  return code === 'Z_DATA_ERROR';
 }
 
 /** What a bare code most often means, for whoever reads it: a TLS mismatch looks like nothing else. */
