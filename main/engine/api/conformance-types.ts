@@ -70,6 +70,8 @@ export interface ConformanceBody {
 export interface ConformanceExchange {
   method: string;
   url: string;
+  /** The URL that answered, when the request was redirected there (its status is that URL's). */
+  redirectedTo?: string;
   /**
    * The status that came; null when none did. With `failure` set beside a status, the answer came
    * but not whole (over the byte cap, nested too deep): `failure` says why.

@@ -106,6 +106,7 @@ export function exchangeOf(answer: Answer): ConformanceExchange {
   return {
     method: exchange.method,
     url: redactUrl(exchange.url),
+    ...(exchange.redirectedTo ? { redirectedTo: redactUrl(exchange.redirectedTo) } : {}),
     // An answer not read whole (over the byte cap, too deep) still came with its status.
     status: exchange.status ?? exchange.failure?.status ?? null,
     failure: answer.failure ?? null,
@@ -159,9 +160,11 @@ export function replayCurl(answer: Answer): string {
     { method, url: redactUrl(url), headers, body: redactBody(requestBody ?? null) },
     { reveal: !own && authorization !== undefined },
   );
-  if (!own) return curl;
+  // Followed as the player followed it (curl too drops the Authorization on another host).
+  const followed = answer.exchange.redirectedTo ? curl.replace(/^curl /, 'curl -L ') : curl;
+  if (!own) return followed;
   // With the other headers, before the body.
-  const args = curl.split(' \\\n  ');
+  const args = followed.split(' \\\n  ');
   const body = args.findIndex((arg) => arg.startsWith('--data-raw '));
   args.splice(body === -1 ? args.length : body, 0, '-H "Authorization: $AUTHORIZATION"');
   return args.join(' \\\n  ');

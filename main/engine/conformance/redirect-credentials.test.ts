@@ -40,9 +40,20 @@ it('follows a redirect to another origin without the Authorization: the server t
   const { run } = await checkServer(engine, redirectorUrl, target.authorization);
   // The redirector was asked with the credentials; the other origin never got them.
   expect(seen.filter((authorization) => authorization === target.authorization).length).toBeGreaterThan(0);
-  expect(run.cases.find((c) => c.id === 'context')).toMatchObject({
-    outcome: 'fail',
-    message: expect.stringMatching(/got 401/),
+  const context = run.cases.find((c) => c.id === 'context')!;
+  expect(context).toMatchObject({ outcome: 'fail', message: expect.stringMatching(/got 401/) });
+  // Said as what it is, not as a wrong Authorization (audit): where the 401 came from, and why.
+  const to = new URL(target.baseUrl).origin;
+  expect(context.message).toContain(
+    `; it came from ${to}, where ${new URL(redirectorUrl).origin} redirected the request, and the player sends no Authorization to another origin`,
+  );
+  expect(context.message).not.toMatch(/check the Authorization given to the run/);
+  // The evidence names the URL that answered, and its curl follows the redirect as the player did.
+  expect(context.exchanges![0]).toMatchObject({
+    url: `${redirectorUrl}context`,
+    redirectedTo: `${to}${new URL(target.baseUrl).pathname}context`,
+    status: 401,
   });
+  expect(context.curl).toMatch(/^curl -L /);
   expect(run.status).toBe('failed');
 });

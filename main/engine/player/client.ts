@@ -54,6 +54,8 @@ export interface HttpResponse {
    * the server had closed as it went out: `ECONNRESET`); the server saw it twice.
    */
   resentAfter?: string;
+  /** The URL that answered, when redirects were followed to it. */
+  redirectedTo?: string;
 }
 
 /** How a request leaves the player; the failure-injection layer wraps this. */
@@ -91,6 +93,8 @@ export interface PlayerExchange {
   fault?: FaultHit;
   /** The first try's failure, when the transport sent it again on a new connection (see HttpResponse). */
   resentAfter?: string;
+  /** The URL that answered, when the request was redirected to it (see HttpResponse). */
+  redirectedTo?: string;
   status?: number;
   responseHeaders?: Record<string, string>;
   responseBody?: string;
@@ -273,6 +277,7 @@ export class CloudQueueClient {
       );
       if (response.fault) exchange.fault = response.fault;
       if (response.resentAfter) exchange.resentAfter = response.resentAfter;
+      if (response.redirectedTo) exchange.redirectedTo = response.redirectedTo;
       // An answer the client will not read whole is no complete answer: no status, a violation naming why.
       if (!read.ok) return finish(refused(exchange, response.status, read.text, 'size', read.message));
       const text = read.text;

@@ -62,7 +62,7 @@ export function keepAliveTransport(idleMs = IDLE_CONNECTION_MS, outbound?: Outbo
     for (let hops = 0; ; hops++) {
       const response = await requestOnce(current, agents, current.method === 'GET');
       const location = REDIRECTS.has(response.statusCode ?? 0) ? response.headers.location : undefined;
-      if (location === undefined) return answer(response);
+      if (location === undefined) return answer(response, hops > 0 ? current.url : undefined);
       response.resume();
       if (hops === MAX_REDIRECTS) throw new Error('request failed', { cause: new Error('redirect count exceeded') });
       const target = new URL(location, current.url);
@@ -186,11 +186,12 @@ function redirected(request: HttpRequest, status: number, to: URL): HttpRequest 
   };
 }
 
-function answer(response: IncomingMessage): HttpResponse {
+function answer(response: IncomingMessage, redirectedTo: string | undefined): HttpResponse {
   const body = messageBody(hasContent(response) ? decoded(response) : response, response);
   const resent = resentAfter.get(response);
   return {
     ...(resent ? { resentAfter: resent } : {}),
+    ...(redirectedTo ? { redirectedTo } : {}),
     status: response.statusCode ?? 0,
     headers: {
       get: (name) => {

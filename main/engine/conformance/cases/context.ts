@@ -6,7 +6,7 @@
 import { checkContext } from '../../player/contract-check.js';
 import { fail, Findings, type ConformanceCase } from '../case.js';
 import { RULE } from '../rules.js';
-import { is2xx, outcomeOf, requestLine } from '../server.js';
+import { is2xx, outcomeOf, requestLine, type Answer } from '../server.js';
 
 const CONTEXT_FIELDS = ['contextVersion', 'queueVersion', 'container', 'reports', 'playbackPolicies'];
 
@@ -18,7 +18,7 @@ export const contextAnswers: ConformanceCase = {
     const answer = await server.context();
     const asked = requestLine(answer);
     if (!is2xx(answer))
-      return fail(`${asked}: expected 200 with a context, got ${outcomeOf(answer)}${unauthorizedHint(answer.status)}`);
+      return fail(`${asked}: expected 200 with a context, got ${outcomeOf(answer)}${unauthorizedHint(answer)}`);
     if (answer.json === undefined)
       return fail(
         `${asked}: expected a JSON context, got ${answer.status} with ${answer.text.trim() ? 'a body that is not JSON' : 'an empty body'}`,
@@ -52,7 +52,19 @@ function policiesAskBeforeSkips(context: object): boolean {
   return limitedSkips === true || notifyUserIntent === true;
 }
 
-/** A 401 to the run's own credentials is worth saying: every later case will meet it too. */
-export function unauthorizedHint(status: number | undefined): string {
-  return status === 401 ? '; check the Authorization given to the run (the player sends it verbatim)' : '';
+/**
+ * A 401 to the run's own credentials is worth saying: every later case will meet it too. One that
+ * came from another origin the request was redirected to came to a request without them: the
+ * player, as browsers and curl, sends no Authorization across origins (audit: the advice pointed
+ * at the Authorization).
+ */
+export function unauthorizedHint(answer: Answer): string {
+  if (answer.status !== 401) return '';
+  const { url, redirectedTo } = answer.exchange;
+  if (redirectedTo && URL.canParse(url) && URL.canParse(redirectedTo)) {
+    const [from, to] = [new URL(url).origin, new URL(redirectedTo).origin];
+    if (from !== to)
+      return `; it came from ${to}, where ${from} redirected the request, and the player sends no Authorization to another origin: give the run a base URL on ${to}, or answer without redirecting`;
+  }
+  return '; check the Authorization given to the run (the player sends it verbatim)';
 }

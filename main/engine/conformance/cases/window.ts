@@ -24,7 +24,7 @@ export const firstWindow: ConformanceCase = {
     if (!isWindow(view)) {
       const got = is2xx(answer) ? `${answer.status}, but ${view.problem}` : outcomeOf(answer);
       return fail(
-        `${asked}: expected 200 with a window {includesBeginningOfQueue, includesEndOfQueue, queueVersion, items}, got ${got}${unauthorizedHint(answer.status)}`,
+        `${asked}: expected 200 with a window {includesBeginningOfQueue, includesEndOfQueue, queueVersion, items}, got ${got}${unauthorizedHint(answer)}`,
       );
     }
     const findings = new Findings();

@@ -24,9 +24,10 @@ export function evidenceText(result: ConformanceCaseResult): string {
   return parts.join('\n\n');
 }
 
-/** `GET http://… → 404 (12 ms)`, or `→ no answer (why)`. */
+/** `GET http://… → 404 (12 ms)`, or `→ no answer (why)`; a redirect followed names the URL that answered. */
 export function exchangeLine(exchange: ConformanceExchange): string {
-  return `${exchange.method} ${exchange.url} → ${exchangeOutcome(exchange)} (${exchange.latencyMs} ms)`;
+  const via = exchange.redirectedTo ? ` → redirected to ${exchange.redirectedTo}` : '';
+  return `${exchange.method} ${exchange.url}${via} → ${exchangeOutcome(exchange)} (${exchange.latencyMs} ms)`;
 }
 
 function exchangeText(exchange: ConformanceExchange): string {
