@@ -5,7 +5,7 @@
  * cap and within a time, or refused (exit 2).
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, ftruncateSync, openSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -128,6 +128,26 @@ describe('a file that is not a regular file', () => {
     const bytes = [0x50, 0x4b, 0x03, 0x04, ...Array.from({ length: 300 }, (_, i) => (i % 3 === 2 ? 0x01 : 0x5b))];
     writeFileSync(path, Buffer.from(bytes));
     expect(() => readJsonFile(path)).toThrow(/archive\.json is not JSON: it looks like a binary file/);
+  });
+
+  it('a large binary file is called one from its first bytes, not read whole first (audit)', () => {
+    // 200 MB of NULs (sparse: it takes no disk), then the rest of a valid bundle's text.
+    const path = join(tempDir(), 'sparse.json');
+    const fd = openSync(path, 'w');
+    ftruncateSync(fd, 200_000_000);
+    closeSync(fd);
+    const before = process.memoryUsage().rss;
+    const started = performance.now();
+    expect(() => readJsonFile(path)).toThrow(/sparse\.json is not JSON: it looks like a binary file/);
+    expect(performance.now() - started).toBeLessThan(500);
+    expect(process.memoryUsage().rss - before).toBeLessThan(50_000_000);
+  });
+
+  it('a JSON text with DEL and C1 controls raw in its strings is still JSON', () => {
+    const path = join(tempDir(), 'controls.json');
+    // Raw, not escaped: a JSON string may hold any character from U+0020 on.
+    writeFileSync(path, '{"name":"a\u007fb\u0085c"}');
+    expect(readJsonFile(path)).toEqual({ name: 'a\u007fb\u0085c' });
   });
 
   it('a text file too deep is still told so', () => {
