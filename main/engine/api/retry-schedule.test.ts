@@ -48,8 +48,9 @@ function statedFigures(schedule: RetrySchedule): [file: string, text: string][] 
     ['examples/ci-503-storm.json', `{ "type": "clock", "advanceMs": ${words.versionPollExhaustedMs} }`],
     [
       'docs/fleet.md',
-      `503s retried ${schedule.retryAfterClampSec.join('–')} s apart, ${countWords(schedule.foregroundRetries)} retries`,
+      `${countWords(schedule.foregroundRetries)} times: after a 503's Retry-After clamped to ${schedule.retryAfterClampSec.join('–')} s`,
     ],
+    ['docs/fleet.md', `${countWords(schedule.backgroundRetries)} more times ${words.backgroundInterval} apart`],
   ];
 }
 const unstated = (schedule: RetrySchedule) =>
