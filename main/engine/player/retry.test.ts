@@ -54,12 +54,22 @@ describe('Retry-After', () => {
       expect(parseRetryAfter(unreadable, 0), unreadable).toBeUndefined();
     // The three forms of an HTTP-date.
     const at = Date.UTC(2015, 9, 21, 7, 28);
-    for (const date of [
-      'Wed, 21 Oct 2015 07:28:00 GMT',
-      'Wednesday, 21-Oct-15 07:28:00 GMT',
-      'Wed Oct 21 07:28:00 2015',
-    ])
-      expect(parseRetryAfter(date, at - 5_000), date).toBe(5);
+    // GMT each, asctime's too (it names no zone), wherever the machine is (review: read as local time).
+    const zone = process.env.TZ;
+    try {
+      for (const tz of ['UTC', 'America/New_York', 'Asia/Tokyo']) {
+        process.env.TZ = tz;
+        for (const date of [
+          'Wed, 21 Oct 2015 07:28:00 GMT',
+          'Wednesday, 21-Oct-15 07:28:00 GMT',
+          'Wed Oct 21 07:28:00 2015',
+        ])
+          expect(parseRetryAfter(date, at - 5_000), `${date} in ${tz}`).toBe(5);
+      }
+    } finally {
+      if (zone === undefined) delete process.env.TZ;
+      else process.env.TZ = zone;
+    }
     expect(parseRetryAfter(undefined, 0)).toBeUndefined();
   });
 });

@@ -86,6 +86,7 @@ export function parseRetryAfter(value: string | null | undefined, now: number): 
   if (!text) return undefined;
   if (/^\d+$/.test(text)) return Number(text);
   if (!HTTP_DATE.test(text)) return undefined;
-  const date = Date.parse(text);
+  // asctime's form names no zone, and is GMT (RFC 9110 §5.6.7); Date.parse would read it as local.
+  const date = Date.parse(text.endsWith('GMT') ? text : `${text} GMT`);
   return Number.isNaN(date) ? undefined : Math.max(0, Math.round((date - now) / 1_000));
 }
