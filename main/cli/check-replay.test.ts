@@ -146,6 +146,8 @@ describe('check --replay', () => {
       // A warning that stays (a loopback address) is said, and fails nothing, as in check.
       for (const line of lines.slice(3, -1)) expect(line).toMatch(/^(STILL WARNING|FIXED) |^ {15}/);
       expect(lines.at(-1)).toMatch(/^FIXED · 3 of 3 failing cases fixed/);
+      // Fixed on the very requests they had failed on, as the replay's traffic shows.
+      expect(stdout).not.toMatch(/not asked again/);
     } finally {
       front.target = broken;
     }
@@ -184,27 +186,23 @@ describe('check --replay', () => {
     expect(replayLine(before, same, false).split('\n')[1]).toBe(
       '               GET http://q.example/itemWindow?itemId=a: was 200, now 500',
     );
-    // Fixed on another request than the one it failed on: a FIXED that never asked that again (audit).
-    const elsewhere = {
-      ...before,
-      outcome: 'pass' as const,
-      message: 'centred',
-      exchanges: [exchange('http://q.example/itemWindow', 400)],
-    };
-    expect(replayLine(before, elsewhere, true).split('\n')).toEqual([
+    // Fixed on other requests than the one it failed on: a FIXED that never asked that again
+    // (audit). A pass keeps no exchanges: what it asked comes from its traffic.
+    const passed = { ...before, outcome: 'pass' as const, message: 'centred', exchanges: undefined };
+    expect(
+      replayLine(before, passed, true, ['GET http://q.example/itemWindow', 'GET http://q.example/context']).split('\n'),
+    ).toEqual([
       'FIXED          item-window.centred: Centred — centred',
       '               was GET http://q.example/itemWindow?itemId=a: 200',
-      '               now GET http://q.example/itemWindow: 400 (the request it failed on was not asked again)',
+      '               not asked again: it asked GET http://q.example/itemWindow, and 1 more',
       '',
     ]);
-    const fixedThere = {
-      ...elsewhere,
-      exchanges: [exchange('http://q.example/itemWindow', 400), exchange('http://q.example/itemWindow?itemId=a', 400)],
-    };
-    expect(replayLine(before, fixedThere, true).split('\n')).toEqual([
+    expect(replayLine(before, passed, true, ['GET http://q.example/itemWindow?itemId=a']).split('\n')).toEqual([
       'FIXED          item-window.centred: Centred — centred',
       '',
     ]);
+    // Nothing known of what it asked (capture off): nothing claimed.
+    expect(replayLine(before, passed, true, []).split('\n')).toHaveLength(2);
   });
 
   it('replays every case of a report whose server could not be reached: FIXED only once it is', async () => {
@@ -231,6 +229,8 @@ describe('check --replay', () => {
       // The loopback http base URL still warns: fixed, and its line says it warns (audit).
       expect(lines).toContainEqual(expect.stringMatching(/^FIXED, WARNS {3}base-url\.reachable: /));
       expect(lines.at(-1)).toBe(`FIXED · ${total} of ${total} failing cases fixed`);
+      // Each fixed where it had failed: its request asked again, read back from the replay's traffic.
+      expect(stdout).not.toMatch(/not asked again/);
     } finally {
       front.target = broken;
     }

@@ -144,7 +144,10 @@ export async function replayCommand(argv: string[], io: CliIo): Promise<ExitCode
         if (now === undefined || now.outcome === 'fail' || (now.outcome === 'skip' && needsFailed(now.id, failedNow)))
           skippedFailing++;
       } else if (isFixed) gone++;
-      io.stdout(replayLine(before, now, isFixed));
+      // A pass keeps no exchanges: what it asked is read from its traffic, to tell a fix from a
+      // request no longer asked (review).
+      const askedNow = isFixed && now ? await askedBy(engine, now.trafficIds) : undefined;
+      io.stdout(replayLine(before, now, isFixed, askedNow));
     }
     // A case the replayed ones build on, run again with them, that fails now: a defect the fix
     // brought in, which would otherwise show only inside a skip's reason (audit).
@@ -253,10 +256,25 @@ function skipMark(now: ConformanceCaseResult | undefined): string {
  * `FIXED          item-window.unknown-item: … — GET …: 404, as for an item that does not exist`,
  * then, for a case still failing (or warning), its decisive request then and now.
  */
+/** `METHOD url` of each traffic entry a case rests on, as a report's exchanges say them. */
+async function askedBy(engine: Engine, trafficIds: readonly number[]): Promise<string[]> {
+  const asked: string[] = [];
+  for (const id of trafficIds.slice(0, 200)) {
+    const entry = await engine.commands.run('traffic.get', { id }).catch(() => null);
+    if (entry) asked.push(`${entry.method} ${entry.url}`);
+  }
+  return asked;
+}
+
+/**
+ * `askedNow`: what a fixed case asked in the replay (`METHOD url` each), when it is known: a FIXED
+ * whose failing request is not among them names both.
+ */
 export function replayLine(
   before: ConformanceCaseResult,
   now: ConformanceCaseResult | undefined,
   fixed: boolean,
+  askedNow?: readonly string[],
 ): string {
   const said = now ? now.message : 'the replay ended before this case ran';
   const mark =
@@ -280,8 +298,11 @@ export function replayLine(
   if (fixed) {
     // Fixed where it failed, or fixed on other requests: a FIXED that never asked the failing
     // request again (the replay lost its itemId) read as a fix (audit). The line says so.
-    if (!is || now!.exchanges!.some((exchange) => request(exchange) === request(was))) return head;
-    return `${head}${indent}was ${request(was)}: ${status(was)}\n${indent}now ${request(is)}: ${status(is)} (the request it failed on was not asked again)\n`;
+    const asked = askedNow ?? (now?.exchanges ?? []).map((exchange) => `${exchange.method} ${exchange.url}`);
+    const line = `${was.method} ${was.url}`;
+    if (asked.length === 0 || asked.includes(line)) return head;
+    const more = asked.length > 1 ? `, and ${asked.length - 1} more` : '';
+    return `${head}${indent}was ${request(was)}: ${status(was)}\n${indent}not asked again: it asked ${terminalSafe(asked[0]!)}${more}\n`;
   }
   if (!is || request(is) === request(was))
     return `${head}${indent}${request(was)}: was ${status(was)}${is ? `, now ${status(is)}` : ''}\n`;
