@@ -135,10 +135,13 @@ export function QueueEditor({ queue, onDeleted }: { queue: QueueSummary; onDelet
 
   const targets = selected.size > 0 ? [...selected] : active?.itemId ? [active.itemId] : [];
   // Every removal asks first: there is no undo, and an item added back would get a new id.
+  // The selection is let go as the removal goes out: its new version comes before the call's own
+  // answer, and the items looked up then would read as removed elsewhere (review).
   const requestRemove = (itemIds: string[]) =>
-    confirmRemove.press(removalKey(itemIds), () =>
-      remove.mutate({ id: queue.id, itemIds }, { onSuccess: () => dispatch({ type: 'select', selected: new Set() }) }),
-    );
+    confirmRemove.press(removalKey(itemIds), () => {
+      dispatch({ type: 'select', selected: new Set() });
+      remove.mutate({ id: queue.id, itemIds });
+    });
   const removeArmed = targets.length > 0 && confirmRemove.armed === removalKey(targets);
   const removeNote = removeArmed
     ? `Remove ${targets.length === 1 ? targets[0] : plural(targets.length, 'item')}? Press Delete again, or Confirm remove.`

@@ -4,6 +4,7 @@
  * count, a file waiting to replace the queue, a rename under way and a one-line notice.
  */
 import type { QueueItem } from '@engine-api/queue-types';
+import { plural } from '../../format/plural';
 import type { QueueFile } from './transfer';
 
 export type QueueEditorTab = 'players' | 'reports' | 'policies';
@@ -35,7 +36,7 @@ export type QueueEditorAction =
   | { type: 'notice'; notice: string }
   | { type: 'select'; selected: ReadonlySet<string> }
   /** Items found gone from the queue (an edit elsewhere) leave the selection, and the notice says so. */
-  | { type: 'forget'; itemIds: ReadonlySet<string>; notice: string }
+  | { type: 'forget'; itemIds: ReadonlySet<string> }
   | { type: 'openDialog'; dialog: NonNullable<QueueEditorDialog> }
   | { type: 'closeDialog' }
   | { type: 'showTab'; tab: QueueEditorTab }
@@ -74,13 +75,20 @@ export function queueEditorReducer(state: QueueEditorState, action: QueueEditorA
       };
     case 'notice':
       return { ...state, notice: action.notice };
+    // A choice made since is the newest thing said: what the line said of the last one is stale.
     case 'select':
-      return { ...state, selected: action.selected };
+      return { ...state, selected: action.selected, notice: null };
     case 'forget': {
       // Only what is still selected: the selection may have moved on while the items were looked for.
       const kept = [...state.selected].filter((id) => !action.itemIds.has(id));
-      if (kept.length === state.selected.size) return state;
-      return { ...state, selected: kept.length === 0 ? NOTHING_SELECTED : new Set(kept), notice: action.notice };
+      const dropped = state.selected.size - kept.length;
+      if (dropped === 0) return state;
+      return {
+        ...state,
+        selected: kept.length === 0 ? NOTHING_SELECTED : new Set(kept),
+        // The ones dropped, not the ones found gone: some may have left the selection meanwhile (review).
+        notice: `${plural(dropped, 'selected item')} removed elsewhere: no longer selected.`,
+      };
     }
     case 'openDialog':
       return { ...state, dialog: action.dialog };

@@ -6,9 +6,10 @@
  */
 import { useEffect, useRef, type Dispatch } from 'react';
 import { ApiError, type Api } from '../../api/client';
-import { plural } from '../../format/plural';
 import type { QueueEditorAction } from './queueEditorReducer';
 
+/** How long after a new version the look starts. */
+const SETTLE_MS = 300;
 /** Look-ups in flight at once: a selection of hundreds must not queue hundreds of requests. */
 const AT_ONCE = 8;
 
@@ -65,15 +66,12 @@ export function useSelectionKept(
       try {
         do {
           run.again = false;
+          // A moment first: the versions of a burst of edits (a generate's) make one look, not one each.
+          await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
           const ids = [...selection.current];
           if (ids.length === 0) break;
           const gone = await goneFrom(api, queueId, ids);
-          if (mounted.current && gone.size > 0)
-            dispatch({
-              type: 'forget',
-              itemIds: gone,
-              notice: `${plural(gone.size, 'selected item')} removed elsewhere: no longer selected.`,
-            });
+          if (mounted.current && gone.size > 0) dispatch({ type: 'forget', itemIds: gone });
         } while (mounted.current && run.again);
       } finally {
         looking.current = null;
