@@ -122,11 +122,14 @@ describe('an answer whose body does not end', () => {
 
 describe('an answer whose body is not in the coding it names', () => {
   it('says so, as an answer no client reads, not as a body that broke off (audit)', async () => {
-    // Raw DEFLATE, without the zlib header that Content-Encoding: deflate means (RFC 9110 §8.4.1.2).
+    // Raw DEFLATE, without the zlib header that Content-Encoding: deflate means (RFC 9110 §8.4.1.2);
+    // then plain JSON labelled br.
+    let coding: 'deflate' | 'br' = 'deflate';
+    const json = '{"playbackPolicies":{}}';
     const server = createServer((_request, response) =>
       response
-        .writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'deflate' })
-        .end(deflateRawSync('{"playbackPolicies":{}}')),
+        .writeHead(200, { 'content-type': 'application/json', 'content-encoding': coding })
+        .end(coding === 'deflate' ? deflateRawSync(json) : json),
     );
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const http = keepAliveTransport();
@@ -136,17 +139,21 @@ describe('an answer whose body is not in the coding it names', () => {
         clock: new EngineClock({ wall: new ManualWall(), speed: 0 }),
         transport: http.transport,
       });
-      const result = await client.context({
-        queueBaseUrl: `http://127.0.0.1:${(server.address() as { port: number }).port}/q/`,
-      });
-      expect(result).toMatchObject({
-        ok: false,
-        failure: {
-          kind: 'incomplete',
-          unreadable: true,
-          message: 'its 200 came whole, but its body is not in the Content-Encoding it names (incorrect header check)',
-        },
-      });
+      const queueBaseUrl = `http://127.0.0.1:${(server.address() as { port: number }).port}/q/`;
+      for (const [label, why] of [
+        ['deflate', 'incorrect header check'],
+        ['br', 'Decompression failed'],
+      ] as const) {
+        coding = label;
+        expect(await client.context({ queueBaseUrl }), label).toMatchObject({
+          ok: false,
+          failure: {
+            kind: 'incomplete',
+            unreadable: true,
+            message: `its 200 came, but its body is not in the Content-Encoding it names (${why})`,
+          },
+        });
+      }
     } finally {
       http.close();
       await new Promise<void>((resolve) => server.close(() => resolve()));

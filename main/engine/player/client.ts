@@ -266,6 +266,9 @@ export class CloudQueueClient {
       );
       head = response.status;
       exchange.responseHeaders = pickHeaders(response.headers, this.options.allResponseHeaders === true);
+      // Known from the head: a body that then breaks off keeps them (review).
+      if (response.resentAfter) exchange.resentAfter = response.resentAfter;
+      if (response.redirectedTo) exchange.redirectedTo = response.redirectedTo;
       const read = await clock.track(
         readCappedBody(
           response,
@@ -276,8 +279,6 @@ export class CloudQueueClient {
         requestId,
       );
       if (response.fault) exchange.fault = response.fault;
-      if (response.resentAfter) exchange.resentAfter = response.resentAfter;
-      if (response.redirectedTo) exchange.redirectedTo = response.redirectedTo;
       // An answer the client will not read whole is no complete answer: no status, a violation naming why.
       if (!read.ok) return finish(refused(exchange, response.status, read.text, 'size', read.message));
       const text = read.text;
@@ -421,14 +422,17 @@ function incompleteMessage(error: unknown, signal: AbortSignal, head: number | u
   if (head === undefined) return `connection failed: ${why}${hint ? ` (${hint})` : ''}`;
   // Whole, but not in the coding it names (raw deflate labelled deflate): not a body that broke off (audit).
   if (undecodable(error))
-    return `its ${head} came whole, but its body is not in the Content-Encoding it names (${(error as Error).message})`;
+    return `its ${head} came, but its body is not in the Content-Encoding it names (${(error as Error).message})`;
   return `its ${head} came, then the body broke off: ${why}`;
 }
 
-/** zlib's word for bytes that are not the compressed format named (a truncated stream is Z_BUF_ERROR). */
+/**
+ * zlib's and Brotli's words for bytes that are not the compressed format named (a truncated stream
+ * is Z_BUF_ERROR, or Brotli's _ERROR_FORMAT_… only where the data itself is bad: review).
+ */
 function undecodable(error: unknown): boolean {
   const code = (error as { code?: unknown }).code ?? (error as { cause?: { code?: unknown } }).cause?.code;
-  return code === 'Z_DATA_ERROR';
+  return code === 'Z_DATA_ERROR' || (typeof code === 'string' && code.startsWith('ERR__ERROR_FORMAT_'));
 }
 
 /** What a bare code most often means, for whoever reads it: a TLS mismatch looks like nothing else. */
