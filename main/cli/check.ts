@@ -18,7 +18,7 @@ import type { CliIo } from './io.js';
 import { terminalSafe } from '../engine/conformance/reports/text.js';
 import { BASE_URL_EXAMPLE } from '../engine/api/conformance-text.js';
 import { isReplay, REPLAY_USAGE, replayCommand } from './check-replay.js';
-import { baseUrlQueryProblem } from './base-url.js';
+import { baseUrlQueryProblem } from '../engine/api/base-url.js';
 import { claimOutput, quietLogger, writeReport } from './output.js';
 import { packageVersion } from './version.js';
 import { EXIT, parseCommandLine, UsageError, type ExitCode } from './usage.js';

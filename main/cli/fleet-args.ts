@@ -4,7 +4,7 @@
  * seconds), rates from 0 to 1, thresholds parsed as the engine will judge them, and `--fault` a
  * preset's id or a JSON file of rules. Anything off is a UsageError: exit 2 before anything runs.
  */
-import { baseUrlQueryProblem } from './base-url.js';
+import { baseUrlQueryProblem } from '../engine/api/base-url.js';
 import { existsSync } from 'node:fs';
 import type { FaultRuleInput } from '../engine/api/fault-types.js';
 import type { FleetFault, FleetStartInput } from '../engine/api/fleet-types.js';

@@ -126,6 +126,15 @@ describe('conformance runs over the admin API', () => {
     expect(
       (await admin(engine, 'POST', '/conformance/runs', { baseUrl: 'http://user:pw@127.0.0.1:1/q/' })).body,
     ).toMatchObject({ error: { code: 'invalid_input', message: expect.stringMatching(/user name or password/) } });
+    // A query every request would leave behind, refused here as by the command line (review).
+    expect(
+      (await admin(engine, 'POST', '/conformance/runs', { baseUrl: 'http://127.0.0.1:1/q/v2.3/?tenant=acme' })).body,
+    ).toMatchObject({
+      error: {
+        code: 'invalid_input',
+        message: expect.stringMatching(/^baseUrl must not carry a query string \(\?tenant=acme\)/),
+      },
+    });
     const server = await serverWith({ versionDelayMs: 1_500 });
     const id = await start(engine, { baseUrl: server.baseUrl, authorization: server.authorization });
     expect((await admin(engine, 'DELETE', `/conformance/runs/${id}`)).status).toBe(409);

@@ -14,6 +14,7 @@
  * real time (`timeoutMs`, default 120 s) aborts every request in flight and ends the run, and no
  * answer is read past `maxBytes` (default 1 MB).
  */
+import { baseUrlQueryProblem } from '../api/base-url.js';
 import { randomBytes } from 'node:crypto';
 import {
   CHECK_PLAYER_ID,
@@ -116,6 +117,8 @@ export class ConformanceRuns {
         'invalid_input',
         'baseUrl must not carry a user name or password: give credentials as "authorization"',
       );
+    const queryProblem = baseUrlQueryProblem(url, 'baseUrl');
+    if (queryProblem) throw new EngineError('invalid_input', queryProblem, { field: 'baseUrl' });
     if (this.live.size >= MAX_RUNNING)
       throw new EngineError('conflict', `${this.live.size} runs are going on, the most at once; wait for one to end`);
 

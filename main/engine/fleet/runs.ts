@@ -3,6 +3,7 @@
  * MAX_KEPT_FLEETS ended ones are kept in memory to read and export. A start is checked whole
  * before anything runs: its thresholds parse, its BASE_URL is a URL for every player.
  */
+import { baseUrlQueryProblem } from '../api/base-url.js';
 import { randomBytes } from 'node:crypto';
 import { EngineError } from '../api/errors.js';
 import type {
@@ -64,6 +65,8 @@ export class FleetRuns {
           'invalid_input',
           'baseUrl must not carry a user name or password: give credentials as "authorization"',
         );
+      const queryProblem = baseUrlQueryProblem(url, 'baseUrl');
+      if (queryProblem) throw new EngineError('invalid_input', queryProblem, { field: 'baseUrl' });
     }
     const running = [...this.fleets.values()].find((f) => f.running);
     if (running) throw new EngineError('conflict', `fleet ${running.id} is playing; stop it or wait for its end`);
