@@ -1,8 +1,9 @@
 /**
- * The window's size and place (docs/contract/platform.md §4.3): it never holds more than was asked
- * for on either side of the item asked for, zero sizes included, and it is centred on that item,
- * with the queue's own neighbours before and after it. Fewer items than asked is the server's
- * right (a window is the server's to cut), so it is said, never failed.
+ * The window's size and place (docs/contract/platform.md §4.3): it holds the item asked for and
+ * never more than was asked for on either side of it, zero sizes included, and it is centred on
+ * that item, with the queue's own neighbours before and after it. Fewer items than asked is the
+ * server's right (a window is the server's to cut, never to none of the item asked for), so it is
+ * said, never failed.
  */
 import { Findings, skip, type CaseContext, type ConformanceCase, type Verdict } from '../case.js';
 import { idOf, isWindow, spanOf, windowOf, type SuiteFacts, type WindowView } from '../facts.js';
@@ -98,7 +99,7 @@ export const windowSizeLimits: ConformanceCase = {
       ...earlier.map(({ ask }) => Math.max(ask.previousWindowSize, ask.upcomingWindowSize)),
     );
     return findings.verdict(
-      `${asks.length - notJudged} windows asked with sizes from 0 to ${LARGEST_ASKED}, and the ${earlier.length} fetched before with sizes up to ${largest}: none held more than asked on either side`,
+      `${asks.length - notJudged} windows asked with sizes from 0 to ${LARGEST_ASKED}, and the ${earlier.length} fetched before with sizes up to ${largest}: each held the item asked for, none more than asked on either side`,
     );
   },
 };
@@ -180,17 +181,18 @@ function placeProblem(answer: Answer, ids: readonly string[], index: number, fir
  * a window to fewer items, never to none of the one asked for. Judged by every case that asks a
  * window around an item: a server wrong for one reason or one size only was passed (audit).
  */
-export function missingItemProblem(ask: WindowAsk, view: Pick<WindowView, 'items'>): string | null {
+export function missingItemProblem(ask: WindowAsk, view: Pick<WindowView, 'items'>, sayHeld = true): string | null {
   if (ask.itemId === undefined) return null;
   const held = view.items.map(idOf);
   if (held.includes(ask.itemId)) return null;
-  return `the window does not hold ${ask.itemId}, the itemId asked for (it holds ${held.length ? spanOf(held.map((id) => id ?? '?')) : 'no item'})`;
+  const what = held.length ? spanOf(held.map((id) => id ?? '?')) : 'no item';
+  return `the window does not hold ${ask.itemId}, the itemId asked for${sayHeld ? ` (it holds ${what})` : ''}`;
 }
 
 /**
  * What a window holds beyond what was asked: more than `previousWindowSize` before the item asked
  * for, or more than `upcomingWindowSize` after it; asked without `itemId` (a load, where the server
- * picks the item), or not holding the item asked for (`item-window.centred` says so), more than both
+ * picks the item), or not holding the item asked for (`missingItemProblem` says so), more than both
  * and the item in all.
  */
 export function sizeProblems(ask: WindowAsk, view: Pick<WindowView, 'items'>): string[] {
