@@ -27,10 +27,12 @@ const SPLIT_DEPTH = 4;
 /**
  * What no admin call needs, and what a turn could not get through: whitespace and strings are read
  * in one go wherever they stand (a piece is one JSON.parse, a string one search), and 127 MB of
- * spaces before `{}`, or one 127 MB string, held every listener 250–310 ms (audit). The longest
+ * spaces before `{}`, or one 127 MB string, held every listener 250–310 ms (audit); a 127 MB number
+ * about as long (review). The longest
  * string the console writes is a traffic body cut at 64 KiB; a name is at most 200 characters.
  */
 export const MAX_SPACE_RUN = 1024 * 1024;
+export const MAX_WORD_CHARS = 1024 * 1024;
 export const MAX_STRING_CHARS = 8 * 1024 * 1024;
 
 type ParseJson = (text: string) => unknown;
@@ -289,6 +291,7 @@ async function scan(
   const stack: { open: number; commas: Positions | null; colons: Positions | null }[] = [];
   let nextPause = SCAN_CHARS;
   let spaceFrom = 0;
+  let wordFrom = 0;
   for (let i = 0; i < text.length; i++) {
     if (i >= nextPause) {
       await between();
@@ -297,6 +300,7 @@ async function scan(
     const c = text.charCodeAt(i);
     if (isSpace(c)) {
       if (i - spaceFrom >= MAX_SPACE_RUN) throw tooLong(`a run of more than ${mib(MAX_SPACE_RUN)} of whitespace`, i);
+      wordFrom = i + 1;
       continue;
     }
     spaceFrom = i + 1;
@@ -324,7 +328,13 @@ async function scan(
       stack[stack.length - 1]?.commas?.push(i);
     } else if (c === 0x3a) {
       stack[stack.length - 1]?.colons?.push(i);
+    } else {
+      // A number, or true, false, null: parsed whole with its piece, and a few characters long.
+      if (i - wordFrom >= MAX_WORD_CHARS)
+        throw tooLong(`a number or word of more than ${mib(MAX_WORD_CHARS)}`, wordFrom);
+      continue;
     }
+    wordFrom = i + 1;
   }
   if (stack.length) throw invalid('the body ends before its last array or object closes');
   return spans;

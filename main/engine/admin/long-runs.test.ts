@@ -63,6 +63,13 @@ describe('an admin body of a run of whitespace or a string longer than any call 
     expect(Math.max(...stalls)).toBeLessThan(250);
   }, 60_000);
 
+  it('refuses one 127 MB number, 413, holding no listener 250 ms', async () => {
+    const { response, stalls } = await send('/queues', '{"name":"N","n":', '7', 127 * MB, ',"items":[]}');
+    expect(response.status).toBe(413);
+    expect(response.body).toMatch(/a number or word of more than 1 MiB at character 16,/);
+    expect(Math.max(...stalls)).toBeLessThan(250);
+  }, 60_000);
+
   it('takes whitespace and strings up to the bounds in a big body: the bounds refuse nothing JSON a call sends', async () => {
     // 2 MB in all (parsed in turns), a run of spaces just under the bound, a string of 1.5 MB.
     const text = `{"name":"Bounds",${' '.repeat(MAX_SPACE_RUN - 1)}"description":"${'d'.repeat(1_500_000)}","items":[]}`;
