@@ -83,7 +83,6 @@ export const MOCKING_FILES = [
  */
 export const TIMING_FILES = [
   'main/engine/admin/body-limits.test.ts',
-  'main/engine/admin/long-runs.test.ts',
   'main/engine/admin/many-values.test.ts',
   'main/engine/cloud-queue/large-queue.test.ts',
   'main/engine/cloud-queue/staged-writes.test.ts',

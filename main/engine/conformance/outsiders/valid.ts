@@ -19,6 +19,17 @@ function policies(b: Behaviour, change: Record<string, unknown>): void {
   });
 }
 
+/** 20 short tracks; the first /itemWindow after six final reports is a 503 with `headers` (a pod restart). */
+function busyOnceMidAlbum(b: Behaviour, headers: Record<string, string>): void {
+  b.items = tracks(20, 1_500);
+  let sent503 = false;
+  wrap(b, 'itemWindow', (_req, answer, state) => {
+    if (sent503 || state.finalReports < 6) return answer();
+    sent503 = true;
+    return { ...jsonError(503, 'restarting'), headers };
+  });
+}
+
 export const ODD_IDS = [
   'a b',
   'ü/ñ?é',
@@ -241,15 +252,7 @@ export const VALID: Variant[] = [
     'pass',
     'platform.md §7.2',
     '20 short tracks: the first /itemWindow after six final reports is a 503 with Retry-After: 2 (a pod restart)',
-    (b) => {
-      b.items = tracks(20, 1_500);
-      let sent503 = false;
-      wrap(b, 'itemWindow', (_req, answer, state) => {
-        if (sent503 || state.finalReports < 6) return answer();
-        sent503 = true;
-        return { ...jsonError(503, 'restarting'), headers: { 'retry-after': '2' } };
-      });
-    },
+    (b) => busyOnceMidAlbum(b, { 'retry-after': '2' }),
   ),
   warning(
     variant(
@@ -257,15 +260,7 @@ export const VALID: Variant[] = [
       'pass',
       'platform.md §7.4',
       '20 short tracks: one background /itemWindow is a 503 without Retry-After (retried in the background; a warning at most)',
-      (b) => {
-        b.items = tracks(20, 1_500);
-        let sent503 = false;
-        wrap(b, 'itemWindow', (_req, answer, state) => {
-          if (sent503 || state.finalReports < 6) return answer();
-          sent503 = true;
-          return jsonError(503, 'restarting');
-        });
-      },
+      (b) => busyOnceMidAlbum(b, {}),
     ),
     'errors.retry-after',
   ),
@@ -275,16 +270,7 @@ export const VALID: Variant[] = [
       'pass',
       'platform.md §7.2',
       '20 short tracks: one background /itemWindow is a 503 with "Retry-After: soon" (read as none: a warning at most)',
-      (b) => {
-        b.items = tracks(20, 1_500);
-        let sent503 = false;
-        wrap(b, 'itemWindow', (_req, answer, state) => {
-          if (sent503 || state.finalReports < 6) return answer();
-          sent503 = true;
-          const busy = jsonError(503, 'restarting');
-          return { ...busy, headers: { 'retry-after': 'soon' } };
-        });
-      },
+      (b) => busyOnceMidAlbum(b, { 'retry-after': 'soon' }),
     ),
     'errors.retry-after',
   ),
