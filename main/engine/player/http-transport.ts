@@ -136,10 +136,10 @@ export function requestOnce(
       if (incoming) return;
       signal.removeEventListener('abort', onAbort);
       // A kept-alive connection the server closed as a GET went out on it: sent again once on a
-      // new connection, as browsers do; counted as a failure, a correct server that closes idle
-      // connections had its players retry now and then (audit). Only a GET: a reset does not
-      // say the server never read the request, and a report or an event sent twice is stored
-      // twice (review).
+      // new connection, as browsers do (taken as a failure, a correct server that closes idle
+      // connections had its players retry now and then: audit), and said (`resentAfter`), so that
+      // a fleet counts the first try as the server saw it. Only a GET: a reset does not say the
+      // server never read the request, and a report or an event sent twice is stored twice (review).
       if (
         resendStale &&
         !signal.aborted &&
