@@ -152,10 +152,10 @@ function placeProblem(answer: Answer, ids: readonly string[], index: number, fir
   const view = windowOf(answer);
   if (!isWindow(view))
     return `expected 200 with a window around ${itemId}, got ${is2xx(answer) ? view.problem : outcomeOf(answer)}`;
+  const missing = missingItemProblem({ itemId }, view);
+  if (missing) return missing;
   const held = view.items.map(idOf);
   const at = held.indexOf(itemId);
-  if (at === -1)
-    return `the window does not hold ${itemId}, the itemId asked for (it holds ${spanOf(held.map((id) => id ?? '?'))})`;
   if (otherVersion(first?.queueVersion, view.queueVersion)) return null;
   for (let d = 1; at - d >= 0; d++) {
     const got = held[at - d] ?? '(no id)';
@@ -181,12 +181,16 @@ function placeProblem(answer: Answer, ids: readonly string[], index: number, fir
  * a window to fewer items, never to none of the one asked for. Judged by every case that asks a
  * window around an item: a server wrong for one reason or one size only was passed (audit).
  */
-export function missingItemProblem(ask: WindowAsk, view: Pick<WindowView, 'items'>, sayHeld = true): string | null {
+export function missingItemProblem(
+  ask: Pick<WindowAsk, 'itemId'>,
+  view: Pick<WindowView, 'items'>,
+  sayHeld = true,
+): string | null {
   if (ask.itemId === undefined) return null;
   const held = view.items.map(idOf);
   if (held.includes(ask.itemId)) return null;
-  const what = held.length ? spanOf(held.map((id) => id ?? '?')) : 'no item';
-  return `the window does not hold ${ask.itemId}, the itemId asked for${sayHeld ? ` (it holds ${what})` : ''}`;
+  const what = sayHeld ? ` (it holds ${spanOf(held.map((id) => id ?? '?'))})` : '';
+  return `the window does not hold ${ask.itemId}, the itemId asked for${what}`;
 }
 
 /**
