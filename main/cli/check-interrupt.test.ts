@@ -4,14 +4,23 @@
  * written whole or not at all.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { claimOutput, writeReport } from './output.js';
+import { claimOutput, claimOutputs, writeReport } from './output.js';
 import { UsageError } from './usage.js';
 
 const BIN = fileURLToPath(new URL('../../out/cli/bin.js', import.meta.url));
@@ -79,5 +88,20 @@ describe('claimOutput and writeReport', () => {
     writeFileSync(join(taken, 'inside'), 'x');
     expect(() => writeReport(taken, 'x', { stdout: () => undefined, stderr: () => undefined })).toThrow();
     expect(readdirSync(dir).filter((name) => name.endsWith('.tmp'))).toEqual([]);
+  });
+
+  it('claim no file twice, however the path reaches it, and no report over the file read', () => {
+    const folder = join(dir, 'claims');
+    mkdirSync(folder);
+    const link = join(dir, 'claims-link');
+    symlinkSync(folder, link);
+    expect(() => claimOutputs({ json: join(folder, 'a.json'), junit: join(folder, 'b.xml') })).not.toThrow();
+    expect(() => claimOutputs({ json: join(folder, 'a.json'), html: join(link, 'a.json') })).toThrow(
+      /--html .*a\.json is the file --json names/,
+    );
+    expect(() => claimOutputs({ json: join(folder, 'in.json') }, [join(link, '.', 'in.json')])).toThrow(
+      /is the file this command reads/,
+    );
+    expect(readdirSync(folder)).toEqual([]);
   });
 });

@@ -5,8 +5,8 @@
  * exit 2 with a message that says what to fix. `check` has its own file (check.test.ts).
  */
 import { spawnSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { parse, type TestSuite, type TestSuites } from 'junit2json';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { ReproBundle } from '../engine/api/bundle-types.js';
@@ -183,6 +183,22 @@ describe('cloud-queue-console run', () => {
     expect(code).toBe(2);
     expect(stderr).toMatch(/cannot write the report to .*r\.xml/);
     expect(stdout).toBe('');
+  });
+
+  it('refuses a report over the bundle it runs, or two reports in one file, and leaves the bundle whole', async () => {
+    const file = writeJson('kept.json', bundle);
+    const before = readFileSync(file, 'utf8');
+    const over = await runCli('run', file, '--json', file);
+    expect(over.code).toBe(2);
+    expect(over.stderr).toContain(`--json ${file} is the file this command reads`);
+    expect(readFileSync(file, 'utf8')).toBe(before);
+    // The same file by an absolute and a relative path.
+    const report = join(tempDir(), 'one.xml');
+    const twice = await runCli('run', file, '--json', report, '--junit', relative(process.cwd(), report));
+    expect(twice.code).toBe(2);
+    expect(twice.stderr).toMatch(/--junit .*one\.xml is the file --json names/);
+    expect(twice.stdout).toBe('');
+    expect(existsSync(report)).toBe(false);
   });
 });
 

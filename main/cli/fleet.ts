@@ -12,7 +12,7 @@ import { terminalSafe } from '../engine/conformance/reports/text.js';
 import { endpointLine, headline, liveLine } from '../engine/fleet/reports/text.js';
 import { parseFleetArgs } from './fleet-args.js';
 import type { CliIo } from './io.js';
-import { claimOutput, quietLogger, writeReport } from './output.js';
+import { claimOutputs, quietLogger, writeReport } from './output.js';
 import { EXIT, UsageError, type ExitCode } from './usage.js';
 import { packageVersion } from './version.js';
 
@@ -20,7 +20,7 @@ export { FLEET_USAGE } from './fleet-args.js';
 
 export async function fleetCommand(argv: string[], io: CliIo): Promise<ExitCode> {
   const { input, ...outputs } = parseFleetArgs(argv);
-  for (const path of Object.values(outputs)) if (path) claimOutput(path);
+  claimOutputs(outputs);
   const engine = await createEngine({
     dataDir: null,
     port: 0,

@@ -1,5 +1,15 @@
 /** What `run` and `check` share of their output: report files and a quiet engine log. */
-import { accessSync, closeSync, constants, existsSync, openSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  accessSync,
+  closeSync,
+  constants,
+  existsSync,
+  openSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { messageOf } from '../engine/api/errors.js';
 import type { Logger } from '../engine/log.js';
@@ -21,6 +31,31 @@ export function claimOutput(path: string): void {
   } catch (error) {
     throw new UsageError(`cannot write the report to ${path}: ${messageOf(error)}`);
   }
+}
+
+/**
+ * Claims every report path of one command (by flag, e.g. `--json`), and refuses one file named by
+ * two flags (the second report would be renamed over the first without a word, one report where
+ * the user asked for two) or a report over the file the command reads (`run b.json --json b.json`
+ * would replace the bundle with its report). A relative and an absolute path, or a link to the same
+ * folder, name the same file.
+ */
+export function claimOutputs(paths: Readonly<Record<string, string | undefined>>, reads: readonly string[] = []): void {
+  const byFile = new Map<string, string>();
+  for (const path of reads) byFile.set(fileOf(path), 'the file this command reads');
+  for (const [flag, path] of Object.entries(paths)) {
+    if (!path) continue;
+    claimOutput(path);
+    const file = fileOf(path);
+    const other = byFile.get(file);
+    if (other) throw new UsageError(`--${flag} ${path} is ${other}: give each report a file of its own`);
+    byFile.set(file, `the file --${flag} names`);
+  }
+}
+
+/** One name for a file however the path reaches it (the folder's links resolved; the file need not exist). */
+function fileOf(path: string): string {
+  return join(realpathSync(dirname(resolve(path))), basename(path));
 }
 
 /** Writes the whole report or nothing: beside the path, then renamed over it, so a kill midway leaves the old one. */

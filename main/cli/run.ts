@@ -12,7 +12,7 @@ import { createEngine, type Engine } from '../engine/index.js';
 import { TRANSITIONS } from '../engine/player/transitions.js';
 import { createLogger } from '../engine/log.js';
 import type { CliIo } from './io.js';
-import { claimOutput, quietLogger, writeReport } from './output.js';
+import { claimOutputs, quietLogger, writeReport } from './output.js';
 import { scenarioJUnit } from './junit.js';
 import { explanationLines } from './explanation.js';
 import { readJsonFile, STREAM_READ_MS } from './json-file.js';
@@ -144,7 +144,7 @@ export async function runCommand(argv: string[], io: CliIo): Promise<ExitCode> {
       new Set((await engine.commands.run('players.list', {})).map((player) => player.id)),
     );
     // Claimed once the file is known to run: a refused file leaves no empty report behind.
-    for (const path of [args.json, args.junit]) if (path) claimOutput(path);
+    claimOutputs({ json: args.json, junit: args.junit }, [args.file]);
     // Its notes come on lines of their own: each line made safe, the breaks kept.
     io.stdout(`run ${plain(args.file)}: ${printable(setUp)}\n`);
     // The run's own start, once its first step says it: the times printed are the reports' times.
