@@ -32,6 +32,21 @@ beforeAll(async () => {
       if (req.url === '/no-content-gzip') return void res.writeHead(204, { 'content-encoding': 'gzip' }).end();
       if (req.url === '/empty-gzip')
         return void res.writeHead(200, { 'content-encoding': 'gzip', 'content-length': '0' }).end();
+      // Chunked: no Content-Length says beforehand that nothing comes (review).
+      if (req.url === '/empty-chunked-gzip') {
+        res.writeHead(200, { 'content-encoding': 'gzip' }).flushHeaders();
+        return void setTimeout(() => res.end(), 20);
+      }
+      if (req.url === '/chunked-gzip') {
+        const packed = gzipSync(JSON.stringify({ items: Array.from({ length: 2_000 }, (_, i) => `item-${i}`) }));
+        res.writeHead(200, { 'content-encoding': 'gzip' }).flushHeaders();
+        const third = Math.ceil(packed.length / 3);
+        res.write(packed.subarray(0, third));
+        setTimeout(() => res.write(packed.subarray(third, 2 * third)), 10);
+        return void setTimeout(() => res.end(packed.subarray(2 * third)), 20);
+      }
+      if (req.url === '/not-gzip')
+        return void res.writeHead(200, { 'content-encoding': 'gzip' }).end('{"plain":"json"}');
       if (req.url === '/endless') {
         res.writeHead(200, { 'content-type': 'application/json' });
         const drip = setInterval(() => res.write('x'.repeat(1024)), 1);
@@ -102,6 +117,12 @@ describe('keepAliveTransport', () => {
     const { transport, close } = keepAliveTransport();
     const response = await transport({ method: 'GET', url: `${base}/gzip`, headers: {}, signal: signal() });
     expect(await readCappedBody(response, 1_000)).toMatchObject({ ok: true, text: '{"packed":true}' });
+    const pieces = await transport({ method: 'GET', url: `${base}/chunked-gzip`, headers: {}, signal: signal() });
+    const read = await readCappedBody(pieces, 100_000);
+    expect(read.ok && (JSON.parse(read.text) as { items: string[] }).items.at(-1)).toBe('item-1999');
+    // A body that is not in the coding it names fails with the decoder's own error.
+    const plain = await transport({ method: 'GET', url: `${base}/not-gzip`, headers: {}, signal: signal() });
+    await expect(plain.text()).rejects.toMatchObject({ code: 'Z_DATA_ERROR' });
     close();
   });
 
@@ -110,6 +131,7 @@ describe('keepAliveTransport', () => {
     for (const [method, path, status] of [
       ['POST', '/no-content-gzip', 204],
       ['GET', '/empty-gzip', 200],
+      ['GET', '/empty-chunked-gzip', 200],
     ] as const) {
       const response = await transport({ method, url: `${base}${path}`, headers: {}, signal: signal() });
       expect(response.status, `${method} ${path}`).toBe(status);

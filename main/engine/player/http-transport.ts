@@ -10,7 +10,7 @@
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
-import type { Readable } from 'node:stream';
+import { PassThrough, type Readable } from 'node:stream';
 import type { ByteStream } from '../http/capped-body.js';
 import { OutboundRefused, type OutboundPolicy } from '../http/outbound-guard.js';
 import type { HttpRequest, HttpResponse, HttpTransport } from './client.js';
@@ -222,20 +222,36 @@ function hasContent(response: IncomingMessage): boolean {
   return status !== 204 && status !== 304 && response.headers['content-length'] !== '0';
 }
 
-/** As fetch: a compressed answer is read decompressed (the cap counts what the player reads). */
+/**
+ * As fetch: a compressed answer is read decompressed (the cap counts what the player reads). The
+ * decoder starts with the first byte of the body: a body that ends before any byte came (chunked,
+ * no `Content-Length` to say so beforehand) holds nothing to decode, and is read as empty, as curl
+ * and browsers read it, not as a gzip stream cut short (review).
+ */
 function decoded(response: IncomingMessage): Readable {
   const encoding = response.headers['content-encoding']?.trim().toLowerCase();
   const decoder =
     encoding === 'gzip' || encoding === 'x-gzip'
-      ? createGunzip()
+      ? createGunzip
       : encoding === 'deflate'
-        ? createInflate()
+        ? createInflate
         : encoding === 'br'
-          ? createBrotliDecompress()
+          ? createBrotliDecompress
           : null;
   if (!decoder) return response;
-  response.on('error', (error) => decoder.destroy(error));
-  return response.pipe(decoder);
+  const body = new PassThrough();
+  const nothing = (): void => void body.end();
+  response.once('end', nothing);
+  response.on('error', (error) => body.destroy(error));
+  response.once('data', (first: Buffer) => {
+    response.off('end', nothing);
+    const decoding = decoder();
+    decoding.on('error', (error) => body.destroy(error));
+    body.once('close', () => decoding.destroy());
+    decoding.write(first);
+    response.pipe(decoding).pipe(body);
+  });
+  return body;
 }
 
 /**
