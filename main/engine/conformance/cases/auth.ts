@@ -1,8 +1,8 @@
 /**
  * A wrong `Authorization` is 401 (docs/contract/platform.md §5.7: the header goes with every call):
- * a made-up token of the same scheme, and none at all, on each of the four calls a player makes
- * (`GET /itemWindow` with and without an `itemId`), `POST /timePlayed` with a valid report of an
- * item of the queue. Only meaningful when the run was
+ * a made-up token of the same scheme, and none at all, on each of the four calls a player makes:
+ * `GET /itemWindow` with every reason (with an `itemId` where a player sends one), `POST
+ * /timePlayed` with a valid `update` and a valid `final` report of an item of the queue. Only meaningful when the run was
  * given credentials the server took: a server that needs none has nothing to refuse, and one that
  * refused the run's own (or did not answer it) proves nothing by refusing a wrong one, so the case
  * first asks for the context with the run's own, and goes on only once that was taken. It builds
@@ -14,7 +14,15 @@
 import { Findings, skip, type CaseContext, type ConformanceCase, type Verdict } from '../case.js';
 import { RULE } from '../rules.js';
 import { is2xx, outcomeOf, requestLine, type Answer, type Credentials } from '../server.js';
+import { REASONS, WITHOUT_ITEM } from './reasons.js';
 import { playableItem, reportOf } from './time-played.js';
+
+/** Asks one after another (a server's log reads in order, and no burst is sent to a server being judged). */
+async function inTurn<T>(each: readonly T[], ask: (one: T) => Promise<Answer>): Promise<Answer[]> {
+  const answers: Answer[] = [];
+  for (const one of each) answers.push(await ask(one));
+  return answers;
+}
 
 export const wrongAuthorization: ConformanceCase = {
   id: 'auth.wrong-token',
@@ -46,19 +54,25 @@ export const wrongAuthorization: ConformanceCase = {
     ] as [string, Credentials][]) {
       const tries = [
         await server.context(as),
-        await server.itemWindow({ reason: 'load', previousWindowSize: 0, upcomingWindowSize: 1 }, as),
-        // With an itemId too: a skip's window often has a handler of its own, and one that checked
-        // no token served any queue's items (audit).
-        ...(firstId === null
-          ? []
-          : [
-              await server.itemWindow(
-                { reason: 'skipToItem', itemId: firstId, previousWindowSize: 0, upcomingWindowSize: 1 },
-                as,
-              ),
-            ]),
+        // Every reason, with an itemId where a player sends one: a reason often has a handler of
+        // its own (a skip's, a pause's), and one that checked no token served any queue's items to
+        // anyone; only load and skipToItem were asked, and a server open on the others passed (audit).
+        ...(await inTurn(REASONS, (reason) =>
+          server.itemWindow(
+            {
+              reason,
+              ...(WITHOUT_ITEM.has(reason) || firstId === null ? {} : { itemId: firstId }),
+              previousWindowSize: 0,
+              upcomingWindowSize: 1,
+            },
+            as,
+          ),
+        )),
         await server.version(as),
-        ...(played ? [await server.timePlayed([reportOf(played, facts, 'update')], as)] : []),
+        // Both kinds of report: a final one often goes another way (it ends a track's accounting).
+        ...(played
+          ? await inTurn(['update', 'final'] as const, (type) => server.timePlayed([reportOf(played, facts, type)], as))
+          : []),
       ];
       for (const answer of tries) {
         answers.push(answer);
@@ -69,6 +83,7 @@ export const wrongAuthorization: ConformanceCase = {
       }
     }
     if (!played) findings.note('POST /timePlayed not asked: no item of a first window to report on');
+    if (firstId === null) findings.note('every reason asked without an itemId: the first window named no item');
     return findings.verdict(
       `${answers.length} requests, each call with a made-up token and with none: 401 each`,
       findings.failed ? answers.filter((answer) => answer.status !== 401) : answers,

@@ -32,6 +32,10 @@ export const DEFECTS = {
   contextWithoutAuth: 'auth.wrong-token',
   /** Serves a window asked with an itemId whatever the Authorization, or none (a skip's handler that checks no token). */
   itemIdWindowsWithoutAuth: 'auth.wrong-token',
+  /** Serves a window asked with reason=pause whatever the Authorization, or none (a pause's handler that checks no token). */
+  pauseWindowsWithoutAuth: 'auth.wrong-token',
+  /** Takes final reports with any Authorization or none (updates still need the token). */
+  finalReportsWithoutAuth: 'auth.wrong-token',
   /** Tracks without mediaUrl. */
   tracksWithoutMediaUrl: 'item-window.items',
   /** includesBeginningOfQueue true on every window. */
@@ -237,10 +241,18 @@ export async function startDefectiveServer(options: DefectiveServerOptions = {})
     const caseId = request.headers['x-conformance-case'];
     cases.push(typeof caseId === 'string' ? caseId : undefined);
     const authorization = request.headers.authorization;
+    // Read before the token is checked: a defect takes some reports without one.
+    let reportBody = '';
+    if (endpoint === 'timePlayed' && request.method === 'POST')
+      for await (const chunk of request) reportBody += String(chunk);
     const open =
       (defects.has('reportsWithoutAuth') && endpoint === 'timePlayed') ||
       (defects.has('contextWithoutAuth') && !authorization && (endpoint === 'context' || endpoint === 'version')) ||
-      (defects.has('itemIdWindowsWithoutAuth') && endpoint === 'itemWindow' && url.searchParams.has('itemId'));
+      (defects.has('itemIdWindowsWithoutAuth') && endpoint === 'itemWindow' && url.searchParams.has('itemId')) ||
+      (defects.has('pauseWindowsWithoutAuth') &&
+        endpoint === 'itemWindow' &&
+        url.searchParams.get('reason') === 'pause') ||
+      (defects.has('finalReportsWithoutAuth') && endpoint === 'timePlayed' && reportBody.includes('"type":"final"'));
     if (
       open
         ? false
@@ -304,9 +316,7 @@ export async function startDefectiveServer(options: DefectiveServerOptions = {})
       return;
     }
     if (endpoint === 'timePlayed' && request.method === 'POST') {
-      let body = '';
-      for await (const chunk of request) body += String(chunk);
-      const items = (JSON.parse(body) as { items: { id: string; type: string }[] }).items;
+      const items = (JSON.parse(reportBody) as { items: { id: string; type: string }[] }).items;
       for (const item of items) if (item.type === 'final') ended.add(item.id);
       if (options.removesOnFinal && ended.has(options.removesOnFinal.final)) remove(options.removesOnFinal.item);
       if (options.emptiesOnFinal !== undefined && ended.has(options.emptiesOnFinal))
