@@ -84,6 +84,17 @@ describe('check judges a server whose answer begins as HTTP and then breaks it (
       'HTTP/1.1 200 OK\r\nthis is not a header\r\n\r\n{}',
       /HPE_INVALID_HEADER_TOKEN: a header line that is not a name and a value/,
     ],
+    // Said once as "beside chunked encoding", with no chunked encoding in the answer (audit).
+    [
+      'two Content-Lengths',
+      'HTTP/1.1 200 OK\r\nContent-Length: 2\r\nContent-Length: 30\r\n\r\n{}',
+      /HPE_UNEXPECTED_CONTENT_LENGTH: Content-Length given twice\)/,
+    ],
+    [
+      'a Transfer-Encoding after a Content-Length',
+      'HTTP/1.1 200 OK\r\nContent-Length: 2\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n',
+      /HPE_INVALID_TRANSFER_ENCODING: a Transfer-Encoding beside Content-Length/,
+    ],
   ])('%s: its cases fail saying so (exit 1), not "cannot reach"', async (_what, answer, said) => {
     const server = createNetServer((socket) => socket.on('data', () => socket.end(answer)));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -484,8 +484,11 @@ const HTTP_BREAKS: Record<string, string> = {
   HPE_INVALID_STATUS: 'a status line without a three-digit status',
   HPE_INVALID_HEADER_TOKEN: 'a header line that is not a name and a value',
   HPE_INVALID_CHUNK_SIZE: 'a chunk size that is not a hexadecimal number',
-  HPE_UNEXPECTED_CONTENT_LENGTH: 'a Content-Length beside chunked encoding',
-  HPE_INVALID_CONTENT_LENGTH: 'a Content-Length that is not a number',
+  // llhttp's names, not what they say: it refuses a Content-Length given twice, with one value too
+  // (UNEXPECTED), and one beside Transfer-Encoding as INVALID or, after it, as INVALID_TRANSFER_ENCODING (audit).
+  HPE_UNEXPECTED_CONTENT_LENGTH: 'Content-Length given twice',
+  HPE_INVALID_CONTENT_LENGTH: 'a Content-Length that is not a number, or one beside Transfer-Encoding',
+  HPE_INVALID_TRANSFER_ENCODING: 'a Transfer-Encoding beside Content-Length, or one not ending in chunked',
   HPE_CR_EXPECTED: 'a line not ended with CRLF',
   HPE_LF_EXPECTED: 'a line not ended with CRLF',
 };
