@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ConformanceRun } from '../engine/api/conformance-types.js';
+import { MAX_CASE_EXCHANGES, type ConformanceRun } from '../engine/api/conformance-types.js';
 import { replayLine } from './check-replay.js';
 import { startDefectiveServer, type DefectiveServer } from '../engine/conformance/testing/defective-server.js';
 import { runCli } from '../testing/cli.js';
@@ -103,8 +103,9 @@ describe('check --replay', () => {
     const wrongTokenSent = recorded('auth.wrong-token').filter((line) => line.includes('cqc-check-wrong-'));
     // One for each of the 8 reasons a player sends with an itemId.
     expect(unknownItemSent).toHaveLength(8);
-    // The made-up token on each of the four calls, a window with an itemId and one without.
-    expect(wrongTokenSent).toHaveLength(5);
+    // The made-up token on each of the four calls (a window of each of the ten reasons, two
+    // reports: 14), of which the report keeps the first MAX_CASE_EXCHANGES.
+    expect(wrongTokenSent).toHaveLength(MAX_CASE_EXCHANGES);
     front.seen = [];
     front.sent = [];
     const { code, stdout } = await runCli('check', '--replay', report, '--authorization', authorization);
