@@ -27,7 +27,7 @@ export const REASONS: readonly ItemWindowReason[] = [...ITEM_WINDOW_REASONS, ...
 export const WITHOUT_ITEM: ReadonlySet<ItemWindowReason> = new Set<ItemWindowReason>(['load', 'load+queueCompleted']);
 
 /** The reasons of a listener's skip: a server whose policies have the player ask first may refuse one. */
-const SKIPS: ReadonlySet<ItemWindowReason> = new Set<ItemWindowReason>(['skipNext', 'skipPrev']);
+export const SKIPS: ReadonlySet<ItemWindowReason> = new Set<ItemWindowReason>(['skipNext', 'skipPrev']);
 
 /** The reason whose answer the others of its kind are compared with. */
 const baselineOf = (reason: ItemWindowReason): ItemWindowReason => (WITHOUT_ITEM.has(reason) ? 'load' : 'refresh');

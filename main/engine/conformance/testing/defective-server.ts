@@ -22,6 +22,10 @@ export const DEFECTS = {
   acceptsNegativeSize: 'item-window.negative-size',
   /** Takes 1.5 as 1 and NaN as the default. */
   acceptsNonIntegerSize: 'item-window.non-integer-size',
+  /** Refuses a negative size only when the reason is skipToItem; reads it as 0 for the others. */
+  negativeSizeRefusedOnlyForSkipToItem: 'item-window.negative-size',
+  /** Refuses a size that is no whole number only when the reason is skipToItem; reads 1.5 as 1 for the others. */
+  nonIntegerSizeRefusedOnlyForSkipToItem: 'item-window.non-integer-size',
   /** Takes any Bearer token (none is still 401). */
   acceptsWrongToken: 'auth.wrong-token',
   /** Answers a wrong Bearer token 403 instead of 401 (none is still 401). */
@@ -365,15 +369,22 @@ export async function startDefectiveServer(options: DefectiveServerOptions = {})
     ] as const) {
       const raw = url.searchParams.get(name);
       let size = raw === null ? fallback : Number(raw);
+      const skipToItem = url.searchParams.get('reason') === 'skipToItem';
       if (raw !== null && !/^-?\d+$/.test(raw)) {
-        if (!defects.has('acceptsNonIntegerSize'))
+        if (
+          !defects.has('acceptsNonIntegerSize') &&
+          !(defects.has('nonIntegerSizeRefusedOnlyForSkipToItem') && !skipToItem)
+        )
           return send(response, 400, { error: { code: 400, message: `${name} must be an integer` } });
         size = Number.isNaN(size) ? fallback : Math.floor(size);
       }
       if (size === 0 && options.refusesZeroSizes)
         return send(response, 400, { error: { code: 400, message: `${name} must be 1 or more` } });
       if (size < 0) {
-        if (!defects.has('acceptsNegativeSize'))
+        if (
+          !defects.has('acceptsNegativeSize') &&
+          !(defects.has('negativeSizeRefusedOnlyForSkipToItem') && !skipToItem)
+        )
           return send(response, 400, { error: { code: 400, message: `${name} must be zero or greater` } });
         size = 0;
       }
