@@ -68,6 +68,8 @@ describe('a repro bundle', () => {
     expect(load.status).toBe(200);
     await advance(source, 5_000);
     await ok(source, 'POST', `/players/${PLAYER}/actions`, { action: 'pause' });
+    // The UI's own preferences, changed mid-span (the theme button): nothing a replay depends on.
+    await ok(source, 'PATCH', '/preferences', { theme: 'dark' });
     await advance(source, 2_000);
     await ok(source, 'POST', `/players/${PLAYER}/actions`, { action: 'play' });
     await advance(source, 1_000);
@@ -215,6 +217,14 @@ describe('a repro bundle', () => {
     expect(report.steps.filter((s) => s.status !== 'passed')).toEqual([]);
     expect(report.passed).toBe(true);
     expect(await rows(target)).toEqual(sourceRows);
+  });
+
+  it("checks the player across a change of the UI's preferences, which the scenario leaves out (audit)", () => {
+    expect(bundle.notes.filter((note) => note.includes('preferences'))).toEqual([]);
+    const checks = bundle.scenario.steps.filter((step) => step.type === 'expect' && step.playerId === PLAYER);
+    expect(checks.flatMap((step) => (step.type === 'expect' ? (step.transitions ?? []) : []))).toContain(
+      'window-not-found',
+    );
   });
 
   it('checks no transitions when a filter left traffic out, and says so', async () => {

@@ -13,9 +13,12 @@ import type { JournaledCommand, QueueSnapshot } from './types.js';
 
 /**
  * Commands that change nothing a replay depends on, or whose effect is journaled elsewhere:
- * `control.send` reaches the control listener, which journals the call whoever sent it.
+ * `control.send` reaches the control listener, which journals the call whoever sent it. The UI's
+ * own preferences (the theme, the demo closed) were journaled, and a theme switched mid-span cut
+ * every player's checks from then on as a call a scenario cannot replay (audit).
  */
 const NOT_JOURNALED = [
+  'preferences.',
   'control.',
   'conformance.',
   'fleets.',
