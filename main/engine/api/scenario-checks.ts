@@ -9,7 +9,7 @@
 import type { ScenarioStep } from './scenario-types.js';
 
 /** Steps that fail when the console does other than they say: an expectation, or a call whose answer is checked. */
-const CHECKING_STEPS: ReadonlySet<ScenarioStep['type']> = new Set([
+export const CHECKING_STEP_TYPES: ReadonlySet<ScenarioStep['type']> = new Set([
   'expect',
   'command',
   'action',
@@ -40,12 +40,12 @@ export function uncheckedScenario(steps: readonly ScenarioStep[]): UncheckedScen
       message: `step ${index + 1} (expect ${(steps[index] as { playerId: string }).playerId}) names nothing to check: give it a state, an itemId, transitions or requests`,
     };
   // A call whose outcome is not judged fails on nothing (review).
-  if (steps.some((step) => CHECKING_STEPS.has(step.type) && whyNotJudged(step) === null)) return undefined;
+  if (steps.some((step) => CHECKING_STEP_TYPES.has(step.type) && whyNotJudged(step) === null)) return undefined;
   return {
     kind: 'checksNothing',
     message:
       `checks nothing: none of its ${steps.length} steps is an expectation or a call whose answer is checked, so a run would pass whatever the console did. ` +
-      "A repro bundle exported from a span that holds no player's start (its notes say so) has nothing to reproduce: export a span that begins before the load (after a restart, load the players again first: what they had loaded before it, the journal did not see).",
+      "A repro bundle that checks nothing says why in its notes: a span that holds no player's start (export one that begins before the load; after a restart, load the players again first: what they had loaded before it, the journal did not see), or a load with a token of a server of your own, which a bundle does not carry (a scenario of your own can load with it).",
   };
 }
 

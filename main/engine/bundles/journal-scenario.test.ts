@@ -10,6 +10,7 @@ import type { JournalEntry } from '../journal/types.js';
 import { scenarioFromJournal, type JournalScenarioInput, type RecordedTransition } from './journal-scenario.js';
 import { journaledSessionOrigin } from './control-steps.js';
 import { unfilledVariables } from '../api/scenario-variables.js';
+import { uncheckedScenario } from '../api/scenario-checks.js';
 
 const T0 = 1_000_000;
 const storm: FaultRule = {
@@ -160,6 +161,27 @@ describe('a scenario built from the journal', () => {
         /^player-kitchen: the 2 transitions from .* on are not checked: POST \/api\/v1\/playbackSessions\/s-1\/playbackSession\/loadCloudQueue sent a token of no queue of this console/,
       ),
     );
+  });
+
+  it('checks nothing, and so is refused, when its only check left would be a session made to carry the calls (audit)', () => {
+    const ownServer = { queueBaseUrl: 'http://127.0.0.1:48901/queues/mine/v2.3/', httpAuthorization: UNKNOWN_TOKEN };
+    const calls = [
+      control(1, '/api/v1/groups/group-kitchen/playbackSession:1', 200, { appId: 'a', appContext: 'c' }, 's-1'),
+      control(2, '/api/v1/playbackSessions/s-1/playbackSession:1/loadCloudQueue', 200, ownServer),
+    ];
+    const transitions = [t('player-kitchen', T0 + 2_000, 'load-begins', 'IDLE', 'command')];
+    const { steps, notes } = build(calls, transitions);
+    expect(steps.filter((step) => step.type === 'expect')).toEqual([]);
+    expect(steps.find((step) => step.type === 'command')).toMatchObject({
+      path: '/api/v1/groups/group-kitchen/playbackSession:1',
+      outcomeNotChecked: 'made to carry the calls after it, none of whose outcomes the bundle checks',
+    });
+    expect(uncheckedScenario(steps)).toMatchObject({ kind: 'checksNothing' });
+    expect(notes).toContainEqual(expect.stringMatching(/sent a token of no queue of this console/));
+    // A session made for a call that is checked stays checked.
+    const kept = build([calls[0]!, control(2, '/api/v1/playbackSessions/s-1/playbackSession:1/skipToItem', 409)], []);
+    expect(kept.steps.find((step) => step.type === 'command')).toMatchObject({ expectStatus: 200 });
+    expect(uncheckedScenario(kept.steps)).toBeUndefined();
   });
 
   it('checks again once a load it can make went through, and keeps a load that failed in the source checked', () => {
@@ -335,11 +357,14 @@ describe('a scenario built from the journal', () => {
       /^rule rule1 answered a request of player-kitchen, busy since before the scenario began/,
     );
     const early = checks(T0 + 2_000);
+    // The sessions were made only to carry calls none of whose outcomes is checked: their answers
+    // alone would have made a PASS of a bundle that checks nothing (audit).
+    const carried = 'made to carry the calls after it, none of whose outcomes the bundle checks';
     expect(early.commands).toEqual([
-      ['playbackSession:1', 200],
+      ['playbackSession:1', carried],
       ['loadCloudQueue', cut],
       ['pause', cut],
-      ['playbackSession:1', 'saves'],
+      ['playbackSession:1', carried],
       ['loadCloudQueue', cut],
     ]);
     expect(early.notes).toContainEqual(
@@ -361,10 +386,11 @@ describe('a scenario built from the journal', () => {
         /^the outcomes of the 3 calls .* a request of player-kitchen, .* drew from a rule of chance$/,
       ),
     );
-    // One that drew before the span draws afresh in the replay: nothing of the span is checked but
-    // the sessions made (the calls after them name them).
+    // One that drew before the span draws afresh in the replay: nothing of the span is checked, not
+    // even the sessions made (the calls after them name them, and are not checked).
     const before = checks(T0 + 6_000, { startRules: [{ ...chance, passes: 2 }] });
-    expect(before.commands.filter(([, check]) => typeof check === 'number')).toEqual([['playbackSession:1', 200]]);
+    expect(before.commands.filter(([, check]) => typeof check === 'number')).toEqual([]);
+    expect(before.commands.filter(([, check]) => check === carried)).toHaveLength(2);
     expect(before.notes).toContainEqual(
       expect.stringMatching(/^the outcomes of the 3 calls .* rule storm drew 2 times before the span/),
     );

@@ -25,7 +25,7 @@ import {
 import { Divergence, type PlayerRequestMet } from './divergence.js';
 import { Notes } from './notes.js';
 import { beginsWithItsLoad, expectedRequestLine, type RequestLineSource } from '../api/request-line.js';
-import { unjudged } from '../api/scenario-checks.js';
+import { CHECKING_STEP_TYPES, unjudged, whyNotJudged } from '../api/scenario-checks.js';
 
 /** A saved scenario holds at most this many steps (`scenarios.save`). */
 export const MAX_SCENARIO_STEPS = 1_000;
@@ -75,6 +75,31 @@ export interface Cut {
 export interface JournalScenario {
   steps: ScenarioStep[];
   notes: string[];
+}
+
+/**
+ * A session made (`playbackSession:1`, its id saved) is the way in for the calls after it, not what
+ * a bundle reproduces. Where no player is checked and no other call's answer is (a load whose token
+ * the bundle does not carry, a span cut short), its 200 was the only check left, and a bundle that
+ * reproduced nothing of what was exported ran to PASSED, "0 of 0 expectations met" (audit): its
+ * answer is not judged then, and the bundle is refused as checking nothing, its notes saying why.
+ */
+function withoutBareSessions(steps: ScenarioStep[]): ScenarioStep[] {
+  const madeOnly = (step: ScenarioStep): boolean =>
+    step.type === 'command' &&
+    step.method === 'POST' &&
+    step.path.endsWith('/playbackSession:1') &&
+    Object.values(step.save ?? {}).includes('sessionId') &&
+    (step.expectStatus === undefined || (step.expectStatus >= 200 && step.expectStatus < 300));
+  const checkedBesides = steps.some(
+    (step) => !madeOnly(step) && CHECKING_STEP_TYPES.has(step.type) && whyNotJudged(step) === null,
+  );
+  if (checkedBesides) return steps;
+  return steps.map((step) =>
+    madeOnly(step) && whyNotJudged(step) === null
+      ? unjudged(step, 'made to carry the calls after it, none of whose outcomes the bundle checks')
+      : step,
+  );
 }
 
 export function faultRuleInput(rule: FaultRule): FaultRuleInput {
@@ -206,7 +231,7 @@ export function scenarioFromJournal(input: JournalScenarioInput): JournalScenari
   } else {
     steps.push(...expectations);
   }
-  return { steps, notes: notes.list() };
+  return { steps: withoutBareSessions(steps), notes: notes.list() };
 
   /**
    * After a load with a token the bundle does not carry, a player's action or trigger may meet

@@ -242,8 +242,11 @@ describe('a repro bundle exported after the console restarted', () => {
         ),
         { numRuns: RUNS, seed: SEED, endOnFailure: false, examples: FOUND },
       );
-      // Not a property of refusals alone: most sessions leave something after the start to check.
-      expect(passed).toBeGreaterThan(refused);
+      // Not a property of refusals alone: some sessions leave something after the start to check.
+      // Most do not: a player busy since before the start meets the calls after it as the replay's
+      // idle one cannot, and a session made only to carry them is not checked either (before, its
+      // 200 alone made most of these passes: audit).
+      expect(passed).toBeGreaterThan(0);
       console.warn(`restart round trip: ${passed} passed, ${refused} refused as checking nothing`);
     },
     Math.max(120_000, RUNS * 4_000),
