@@ -162,6 +162,12 @@ export interface FleetReport {
   traffic: { logged: number; skipped: number };
   /** Why the fleet could not play: the server could not be reached at all. */
   error: { kind: 'unreachable' | 'setup'; message: string } | null;
+  /**
+   * `pass` when every threshold held, `fail` when one did not (or the fleet could not reach its
+   * server or be set up), null while it plays, with none given, or with none judged (verdict.ts):
+   * the report says it, so that a reader of the file alone need not work it out.
+   */
+  verdict: 'pass' | 'fail' | null;
 }
 
 /** A kept fleet in a list: enough to pick one and see whether it held. */
@@ -177,6 +183,8 @@ export interface FleetListItem {
    * server or be set up), null while it plays, with none given, or with none judged (verdict.ts).
    */
   verdict: 'pass' | 'fail' | null;
+  /** Why it could not play, if it could not (its `error`'s kind): the list tells it from a threshold failed. */
+  errorKind: 'unreachable' | 'setup' | null;
   thresholds: FleetThresholdResult[];
 }
 

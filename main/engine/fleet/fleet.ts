@@ -30,7 +30,7 @@ import { busyNote, timeNote } from './run-notes.js';
 import { PlayerShare, type ShareSnapshot } from './share.js';
 import { judge, type Threshold, type ThresholdFigures } from './thresholds.js';
 import { TrafficSampler } from './traffic-sample.js';
-import { notJudgedWhy } from './verdict.js';
+import { fleetVerdict, notJudgedWhy } from './verdict.js';
 import { timesLeft, type TimesLeft } from './shared-times.js';
 import type { MirroredRules } from './worker-protocol.js';
 import { LocalShare, WorkerShare, workerScript, type Share } from './workers.js';
@@ -221,6 +221,7 @@ export class Fleet {
       thresholds: this.thresholdResults,
       traffic: { logged: this.sampler.logged, skipped: this.sampler.skipped + merged.skipped },
       error: this.error,
+      verdict: fleetVerdict({ status: this.status, thresholds: this.thresholdResults, error: this.error }),
     };
   }
 

@@ -21,7 +21,6 @@ import { Fleet } from './fleet.js';
 import { baseUrlQueues, playerBaseUrl, probeServer, referenceQueues, type ReferenceQueues } from './queues.js';
 import { exportFleet } from './reports/export.js';
 import { parseThresholds } from './thresholds.js';
-import { fleetVerdict } from './verdict.js';
 
 export const MAX_KEPT_FLEETS = 10;
 
@@ -97,8 +96,17 @@ export class FleetRuns {
   list(): FleetListItem[] {
     return [...this.fleets.values()].reverse().map((fleet) => {
       const report = fleet.report();
-      const { id, status, startedAt, finishedAt, thresholds, options } = report;
-      return { id, status, players: options.players, startedAt, finishedAt, verdict: fleetVerdict(report), thresholds };
+      const { id, status, startedAt, finishedAt, thresholds, options, verdict, error } = report;
+      return {
+        id,
+        status,
+        players: options.players,
+        startedAt,
+        finishedAt,
+        verdict,
+        errorKind: error?.kind ?? null,
+        thresholds,
+      };
     });
   }
 

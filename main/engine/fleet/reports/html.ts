@@ -5,6 +5,7 @@
  */
 import type { FleetReport } from '../../api/fleet-types.js';
 import { FLEET_PLAYER_STATES } from '../../api/fleet-types.js';
+import { fleetWord } from '../../api/fleet-word.js';
 import { escapeHtml as e } from '../../conformance/reports/html.js';
 import { lineChart } from './svg.js';
 import { headline } from './text.js';
@@ -78,7 +79,7 @@ export function fleetHtml(report: FleetReport): string {
 <html lang="en"><head><meta charset="utf-8"><title>Fleet ${e(report.id)}</title>
 <style>body{font:14px system-ui,sans-serif;margin:2rem;max-width:60rem}table{border-collapse:collapse;margin:.5rem 0 1.5rem}td,th{border:1px solid #ccc;padding:.25rem .5rem;text-align:left}.ok{color:#1a7f37}.bad{color:#cf222e;font-weight:bold}figure{margin:1rem 0}figcaption{font-weight:bold}</style>
 </head><body>
-<h1>Fleet ${e(report.id)}: ${e(report.status)}</h1>
+<h1>Fleet ${e(report.id)}: ${e(fleetWord({ status: report.status, verdict: report.verdict, errorKind: report.error?.kind ?? null }))}</h1>
 <p>${e(headline(report))}</p>
 ${report.timeNote ? `<p>${e(report.timeNote)}</p>` : ''}${report.notes.map((n) => `<p>${e(n)}</p>`).join('')}
 ${report.error ? `<p class="bad">${e(report.error.message)}</p>` : ''}

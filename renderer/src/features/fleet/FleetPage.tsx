@@ -50,7 +50,7 @@ export function FleetPage() {
         </div>
         <div className={styles.main} ref={main} tabIndex={-1} role="region" aria-label="The fleet shown">
           {shown ? (
-            <FleetView id={shown} listed={fleets.find((fleet) => fleet.id === shown)} />
+            <FleetView id={shown} />
           ) : (
             <p className="muted">
               Start a fleet: its players, by state, its requests and retries per second, and its latency show here as it

@@ -6,7 +6,7 @@
 import { Link } from '@tanstack/react-router';
 import type { FleetReport, LatencySummary } from '@engine-api/fleet-types';
 import { DataTable } from '../../components/DataTable';
-import { figure } from './chart';
+import { figure, thresholdFigure } from './chart';
 import styles from './FleetSummary.module.css';
 
 const ms = (value: number) => (Number.isFinite(value) ? `${figure(value)} ms` : '–');
@@ -58,7 +58,7 @@ export function FleetThresholds({ report }: { report: FleetReport }) {
                 '–'
               ) : (
                 <>
-                  {figure(t.actual)}
+                  {thresholdFigure(t.actual)}
                   {t.unit === '/s' || t.unit === '%' ? t.unit : t.unit ? ` ${t.unit}` : ''}
                 </>
               )}

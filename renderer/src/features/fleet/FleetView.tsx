@@ -6,16 +6,13 @@ import { FLEET_REPORT_FORMATS_SHOWN, FleetDownloads } from './FleetDownloads';
 import { FleetCharts, FleetProgress } from './FleetLive';
 import { FleetLiveFaults } from './FleetLiveFaults';
 import { FleetEndpoints, FleetThresholds, FleetTotals, FleetViolations } from './FleetSummary';
+import { Badge } from '../../components/Badge';
 import { fleetState } from './fleet-list';
 import { useFleet, useStopFleet } from './queries';
-import type { FleetListItem } from '@engine-api/fleet-types';
 import styles from './FleetView.module.css';
 
-/**
- * `listed`: the fleet as the list shows it. Its heading then says the list's word (passed, failed)
- * once it ended: "finished" beside a "failed" badge read as two fleets (audit).
- */
-export function FleetView({ id, listed }: { id: string; listed?: FleetListItem }) {
+/** Its heading says the list's word and the report's (passed, failed, stopped, unreachable): one function makes all three. */
+export function FleetView({ id }: { id: string }) {
   const { data: report, error } = useFleet(id);
   const stop = useStopFleet();
   if (error)
@@ -27,17 +24,17 @@ export function FleetView({ id, listed }: { id: string; listed?: FleetListItem }
   if (!report) return <p className="muted">Reading fleet {id}…</p>;
   const running = report.status === 'running';
   const failed = report.thresholds.filter((t) => !t.ok).length;
-  // The list's verdict while it speaks of the same state: the heading then says the list's word.
-  const listedVerdict = listed?.status === report.status ? listed.verdict : null;
+  // A badge as in the list: the verdict at a glance (it was small grey text: review).
+  const state = fleetState({ status: report.status, verdict: report.verdict, errorKind: report.error?.kind ?? null });
   return (
     <section className={styles.view} aria-labelledby="fleet-title">
       <div className={`panel ${styles.section}`}>
         <div className="panel-head">
           <h2 id="fleet-title">
             Fleet {report.id}{' '}
-            <span className={styles.status} data-testid="fleet-status">
-              {fleetState({ status: report.status, verdict: listedVerdict }).word}
-            </span>
+            <Badge tone={state.tone} data-testid="fleet-status">
+              {state.word}
+            </Badge>
           </h2>
           {running && (
             <button type="button" className="danger" onClick={() => stop.mutate(report.id)} disabled={stop.isPending}>

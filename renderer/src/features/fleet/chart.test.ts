@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { FleetTick } from '@engine-api/fleet-types';
-import { figure, niceMax, perSecond, pointsAttribute, scalePoints, stateSeries } from './chart';
+import { figure, niceMax, thresholdFigure, perSecond, pointsAttribute, scalePoints, stateSeries } from './chart';
 
 const tick = (wallMs: number, requests: number, retries = 0): FleetTick => ({
   atMs: wallMs * 10,
@@ -62,6 +62,16 @@ describe('scalePoints', () => {
   });
   it('writes an SVG points attribute', () => {
     expect(pointsAttribute(scalePoints([0, 10], 10, box))).toBe('0,50 100,0');
+  });
+});
+
+describe('thresholdFigure', () => {
+  it('shows the value as the engine rounded it, so that it stays on its verdict’s side', () => {
+    expect(thresholdFigure(0.0135)).toBe('0.0135');
+    expect(thresholdFigure(1.04)).toBe('1.04');
+    expect(thresholdFigure(33.3333)).toBe('33.3333');
+    expect(thresholdFigure(12_345.6)).toBe('12,345.6');
+    expect(thresholdFigure(NaN)).toBe('–');
   });
 });
 
