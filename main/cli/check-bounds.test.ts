@@ -292,6 +292,27 @@ describe.concurrent('check ends within its deadline and under 300 MB, whatever t
     t.expect(Number(walked?.[1]?.replace(/,/g, '') ?? 0)).toBeGreaterThanOrEqual(2_000);
   }, 120_000);
 
+  it('a server that sends its whole 20,000-item queue in every window, under the 1 MB cap: the sizes fail', async (t) => {
+    // Audit: short items, about 730 KB a window; every window was kept whole, and the heap was full
+    // 45 answers in (a crash, exit 134, no report).
+    const all = JSON.stringify({
+      includesBeginningOfQueue: true,
+      includesEndOfQueue: true,
+      queueVersion: 'v1',
+      items: Array.from({ length: 20_000 }, (_, i) => ({ id: String(i), track: { mediaUrl: 'h' } })),
+    });
+    const baseUrl = await hostile(t, (req, res) => {
+      if (req.url!.includes('/timePlayed')) return res.writeHead(204).end();
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(
+          req.url!.includes('/itemWindow') ? all : req.url!.includes('/context') ? CONTEXT : '{"queueVersion":"v1"}',
+        );
+    });
+    const run = await expectBounded(t, baseUrl, 30, /size-limits/);
+    t.expect(run.cases.find((c) => c.id === 'item-window.size-limits')!.outcome).toBe('fail');
+  }, 120_000);
+
   it('4 MB of nested brackets on every answer', async (t) => {
     const brackets = Buffer.alloc(64 * 1_024, '[');
     const baseUrl = await hostile(t, (_req, res) => stream(res, brackets, { times: 64 }));

@@ -45,11 +45,27 @@ const keptViews = new WeakMap<Answer, WindowView>();
 export function retainedView(view: WindowView): WindowView {
   let kept = keptViews.get(view.answer);
   if (!kept) {
-    kept = { ...view, answer: retained(view.answer), items: view.items.map(itemAsRead) };
+    const leftOut = view.items.length - MAX_KEPT_ITEMS;
+    kept = {
+      ...view,
+      answer: retained(view.answer),
+      items: view.items.slice(0, MAX_KEPT_ITEMS).map(itemAsRead),
+      ids: view.ids && view.ids.slice(0, MAX_KEPT_ITEMS),
+      ...(leftOut > 0 ? { itemsLeftOut: leftOut } : {}),
+    };
     keptViews.set(view.answer, kept);
   }
   return kept;
 }
+
+/**
+ * The items a kept window holds at most: five times the largest window any case asks for (the
+ * walk's 100). A server that ignored the sizes and sent its whole 20,000-item queue in every window
+ * (under the 1 MB cap: short items) filled the check's heap in 45 answers and killed it with no
+ * report (audit); such a window is the asking case's failure, and is kept only as far as evidence
+ * and the cases that list items read it.
+ */
+export const MAX_KEPT_ITEMS = 500;
 
 /**
  * `{id, track: {name, mediaUrl, durationMillis}}`: what `item-window.items` and

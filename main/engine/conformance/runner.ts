@@ -54,10 +54,18 @@ export interface SuiteRunOptions {
  */
 const KEPT_DURING = 2_000;
 
+/**
+ * Items of all the windows kept in `facts.windows`, at most: a thousand windows of the walk's 100,
+ * and well under the check's heap whatever the windows hold (a window keeps MAX_KEPT_ITEMS).
+ */
+const KEPT_WINDOW_ITEMS = 100_000;
+
 export async function runSuite(options: SuiteRunOptions): Promise<SuiteResult> {
   const cases = options.cases ?? SUITE;
   const facts = newFacts();
   let during: Answer[] = [];
+  // Items of the windows kept in `facts.windows`, against KEPT_WINDOW_ITEMS.
+  let keptItems = 0;
   const server = options.server((answer) => {
     // The case that asked reads the answer whole; the run keeps what later cases and evidence read.
     const kept = retained(answer);
@@ -72,7 +80,10 @@ export async function runSuite(options: SuiteRunOptions): Promise<SuiteResult> {
     facts.sightings.add(keptView);
     facts.trail.ends.add(keptView);
     facts.trail.versions.window(keptView);
-    if (facts.windows.length < KEPT_WINDOWS) facts.windows.push(keptView);
+    if (facts.windows.length < KEPT_WINDOWS && keptItems + keptView.items.length <= KEPT_WINDOW_ITEMS) {
+      keptItems += keptView.items.length;
+      facts.windows.push(keptView);
+    }
   });
   const context: CaseContext = {
     server,
@@ -119,7 +130,9 @@ export async function runSuite(options: SuiteRunOptions): Promise<SuiteResult> {
       title: unit.title,
       outcome: verdict.outcome,
       message: verdict.message,
-      evidence: [...(verdict.evidence ?? own)].sort((a, b) => a.exchange.startedAt - b.exchange.startedAt),
+      // Kept as evidence shows them (retained.ts): a verdict holds its case's answers whole, parsed,
+      // and 48 windows of a server's whole 20,000-item queue filled the heap (audit).
+      evidence: (verdict.evidence ?? own).map(retained).sort((a, b) => a.exchange.startedAt - b.exchange.startedAt),
       durationMs: Math.round(options.now() - started),
     };
     outcomes.set(unit.id, result.outcome);

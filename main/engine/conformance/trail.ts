@@ -59,6 +59,8 @@ export class EndsTrail {
     const by = view.answer.exchange.requestHeaders[CASE_HEADER];
     if (by !== undefined && JUDGE_THEIR_OWN.has(by)) return;
     // Wrong whatever the version and wherever the queue ends: judged on every window at once.
+    // Not kept whole: which ends it holds cannot be read (the case that asked fails it).
+    if (view.itemsLeftOut) return;
     const stuck = stuckWindow(view);
     if (stuck.length > 0) return this.problem(stuck, view);
     if (!this.judge) {

@@ -485,7 +485,8 @@ function judgeFlags(step: Step, view: WindowView, from: number): void {
           : `${asked}: includesBeginningOfQueue true, but the window starts at ${label(step, from)}, and ${label(step, from - 1)} comes before it`,
     );
   }
-  const through = from + view.items.length - 1;
+  // The window's whole length: a kept window holds its first MAX_KEPT_ITEMS (retained.ts).
+  const through = from + view.items.length + (view.itemsLeftOut ?? 0) - 1;
   const last = step.first + walk.ids.length - 1;
   const holdsLast = through < last ? false : walk.reachedEnd ? true : undefined;
   if (holdsLast !== undefined && view.includesEndOfQueue !== holdsLast) {

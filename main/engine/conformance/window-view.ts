@@ -11,6 +11,11 @@ export interface WindowView {
   includesBeginningOfQueue: unknown;
   includesEndOfQueue: unknown;
   queueVersion: unknown;
+  /**
+   * Items past the first MAX_KEPT_ITEMS that a kept window left out (retained.ts): such a window is
+   * many times any size the suite asks, and the case that asked fails it; no other judges it.
+   */
+  itemsLeftOut?: number;
 }
 
 /** An item's id when it has a usable one. */
