@@ -5,7 +5,9 @@ import { processIo } from './io.js';
 const argv = process.argv.slice(2);
 // Only `check` may run itself again under a heap cap (heap-cap.ts): other commands, `serve`'s start
 // first, load nothing for it.
-const capped = argv[0] === 'check' ? await (await import('./heap-cap.js')).runHeapCapped(argv) : null;
+const heapCap = argv[0] === 'check' ? await import('./heap-cap.js') : null;
+heapCap?.watchParent();
+const capped = heapCap ? await heapCap.runHeapCapped(argv) : null;
 const code = capped ?? (await main(argv, processIo));
 // Exit once stdout has taken everything written to it (a pipe to a slow reader may still hold some).
 process.stdout.write('', () => process.exit(code));

@@ -26,12 +26,17 @@ import { UsageError } from './usage.js';
 const BIN = fileURLToPath(new URL('../../out/cli/bin.js', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'cqc-check-interrupt-'));
 let slow: Server;
+/** Requests the slow server has heard. */
+let asked = 0;
 let baseUrl: string;
 
 beforeAll(async () => {
   if (!existsSync(BIN)) throw new Error(`${BIN} is missing: run npm run build first`);
   // Answers each request after a second: the run is well under way when the signal comes.
-  slow = createServer((_req, res) => void setTimeout(() => res.writeHead(503).end(), 1_000));
+  slow = createServer((_req, res) => {
+    asked++;
+    setTimeout(() => res.writeHead(503).end(), 1_000);
+  });
   await new Promise<void>((resolve) => slow.listen(0, '127.0.0.1', resolve));
   baseUrl = `http://127.0.0.1:${(slow.address() as AddressInfo).port}/queues/q1/v2.3/`;
 });
@@ -61,6 +66,24 @@ describe('an interrupted check', () => {
     },
     30_000,
   );
+});
+
+describe('a check whose process is killed outright', () => {
+  it('stops its capped child too: no more requests, and the earlier report kept (audit)', async () => {
+    const json = join(dir, 'SIGKILL.json');
+    writeFileSync(json, '{"earlier":true}');
+    const child = spawn(process.execPath, [BIN, 'check', baseUrl, '--json', json], { stdio: 'ignore' });
+    await new Promise((resolve) => setTimeout(resolve, 2_500));
+    const before = asked;
+    expect(before).toBeGreaterThan(0);
+    child.kill('SIGKILL');
+    // The slow server answers in a second: a child still running would have asked again by then.
+    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    const after = asked;
+    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    expect(asked).toBe(after);
+    expect(readFileSync(json, 'utf8')).toBe('{"earlier":true}');
+  }, 30_000);
 });
 
 describe('claimOutput and writeReport', () => {

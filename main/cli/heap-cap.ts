@@ -33,8 +33,9 @@ export function heapCapArgs(
 export async function runHeapCapped(argv: readonly string[]): Promise<number | null> {
   const options = heapCapArgs(argv, process.execArgv, process.env);
   if (!options) return null;
+  // The IPC channel tells the child when this process is gone, however it went (watchParent).
   const child = spawn(process.execPath, [...options, process.argv[1]!, ...argv], {
-    stdio: 'inherit',
+    stdio: ['inherit', 'inherit', 'inherit', 'ipc'],
     env: { ...process.env, [CAPPED_ENV]: '1' },
   });
   // Ctrl-C reaches the child from the terminal too; a kill of this process alone is passed on.
@@ -44,4 +45,16 @@ export async function runHeapCapped(argv: readonly string[]): Promise<number | n
     child.once('error', reject);
     child.once('exit', (code, signal) => resolve(code ?? 128 + (signal ? constants.signals[signal] : 0)));
   });
+}
+
+/**
+ * In the capped child: stops the check as SIGTERM does (its reports' paths left as they were) when
+ * the process that started it is gone. Killed with SIGKILL, that process passes on no signal, and
+ * the child went on asking the server and then wrote its reports over the earlier ones (audit).
+ */
+export function watchParent(): void {
+  if (!process.env[CAPPED_ENV] || !process.channel) return;
+  process.once('disconnect', () => process.kill(process.pid, 'SIGTERM'));
+  // The channel alone keeps the child alive no longer than its own work.
+  process.channel.unref();
 }
