@@ -12,6 +12,7 @@ import { cloudQueueError, PlaybackError } from './errors.js';
 import type { SkipToItemParams, WindowPurpose } from './events.js';
 import { keepPrevious, sameLoad, setLoadingQueue, settleSkip, takeSnapshot } from './load-state.js';
 import { firstWindowReason, startsAtOnce } from './reasons.js';
+import { reportVersionOfTarget } from './report-version.js';
 import { backgroundWindowKind, dispatchFailure, meaningOf } from './request-policies.js';
 import type { Failure } from './retry.js';
 import type { SavedAsking } from './context.js';
@@ -56,7 +57,12 @@ export async function runLoad(p: PlayerCore): Promise<void> {
     p.dispatch({ type: 'loadStartedAtOnce', track: metadata! }, { requestId: context.exchange.requestId });
     epoch = p.ctx.epoch;
   }
-  const reason = firstWindowReason(policies, metadata !== undefined, metadata !== undefined && fetchedAtOnce(metadata));
+  const reason = firstWindowReason(
+    policies,
+    metadata !== undefined,
+    metadata !== undefined && fetchedAtOnce(metadata),
+    reportVersionOfTarget(target),
+  );
   // A new queue: the version the command named (if any), never the one of the queue it replaces.
   const { held: _held, ...query } = windowQuery(p, reason, params.itemId);
   const window = await p.deps.client.itemWindow(target, { ...query, queueVersion: params.queueVersion });

@@ -30,9 +30,15 @@ describe('load', () => {
   });
 
   it('becomes load+queueCompleted when a very short track was fetched whole before the first window request', async () => {
-    await start({ policies: { limitedSkips: true }, items: tracks(3, 12_000) });
+    await start({ policies: { limitedSkips: true }, items: tracks(3, 12_000), version: 'v2.2' });
     await h.load({ itemId: 't1', trackMetadata: tracks(1, 12_000)[0]!.track });
     expect(h.stub.reasons()).toEqual(['load+queueCompleted']);
+  });
+
+  it('stays load to a v2.0 server: joined reasons are v2.2’s (platform.md §9.3)', async () => {
+    await start({ policies: { limitedSkips: true }, items: tracks(3, 12_000) });
+    await h.load({ itemId: 't1', trackMetadata: tracks(1, 12_000)[0]!.track });
+    expect(h.stub.reasons()).toEqual(['load']);
   });
 
   it('is replaced by refresh when metadata lets the player start at once', async () => {

@@ -14,17 +14,20 @@ const notify = { ...DEFAULT_POLICIES, notifyUserIntent: true };
 
 describe('reason rules (docs/contract/platform.md §4.3)', () => {
   it('load: without metadata, or with limitedSkips; refresh with metadata otherwise', () => {
-    expect(firstWindowReason(plain, false, false)).toBe('load');
-    expect(firstWindowReason(limited, true, false)).toBe('load');
-    expect(firstWindowReason(plain, true, false)).toBe('refresh');
+    expect(firstWindowReason(plain, false, false, 3)).toBe('load');
+    expect(firstWindowReason(limited, true, false, 3)).toBe('load');
+    expect(firstWindowReason(plain, true, false, 3)).toBe('refresh');
     expect(startsAtOnce(plain, true)).toBe(true);
     expect(startsAtOnce(limited, true)).toBe(false);
     expect(startsAtOnce(plain, false)).toBe(false);
   });
 
-  it('load+queueCompleted when all audio was downloaded before the first window request', () => {
-    expect(firstWindowReason(limited, true, true)).toBe('load+queueCompleted');
-    expect(firstWindowReason(plain, true, true)).toBe('refresh');
+  it('load+queueCompleted when all audio was downloaded before the first window request, from v2.2', () => {
+    expect(firstWindowReason(limited, true, true, 2)).toBe('load+queueCompleted');
+    expect(firstWindowReason(limited, true, true, 3)).toBe('load+queueCompleted');
+    expect(firstWindowReason(plain, true, true, 3)).toBe('refresh');
+    // Joined reasons are v2.2's (§9.3): a v2.0 server never hears one (audit).
+    expect(firstWindowReason(limited, true, true, 0)).toBe('load');
   });
 
   it('skipToItem asks the server with limitedSkips or without metadata', () => {

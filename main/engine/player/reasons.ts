@@ -9,12 +9,22 @@ import type { PlaybackPolicies, Reason } from './wire.js';
  * metadata. With metadata the player starts at once and its first GET /itemWindow has reason
  * refresh." `load+queueCompleted` (v2.2): "the player downloaded all audio before its first item
  * window request (for example a very short track)" — only the `load` reason combines; with a
- * `refresh` first request the seed says nothing is combined, so it stays `refresh`.
+ * `refresh` first request the seed says nothing is combined, so it stays `refresh`. Joined reasons
+ * are v2.2's (§9.3): to a base URL of an earlier version the player sends `load` alone.
  */
-export function firstWindowReason(policies: PlaybackPolicies, hasMetadata: boolean, allAudioFetched: boolean): Reason {
-  if (policies.limitedSkips || !hasMetadata) return allAudioFetched ? 'load+queueCompleted' : 'load';
+export function firstWindowReason(
+  policies: PlaybackPolicies,
+  hasMetadata: boolean,
+  allAudioFetched: boolean,
+  minorVersion: number,
+): Reason {
+  if (policies.limitedSkips || !hasMetadata)
+    return allAudioFetched && minorVersion >= COMBINED_SINCE ? 'load+queueCompleted' : 'load';
   return 'refresh';
 }
+
+/** The minor version of v2 from which a player may join reasons with `+` (docs/contract/platform.md §9.3). */
+export const COMBINED_SINCE = 2;
 
 /** With metadata and without limitedSkips the player plays the track before the server answers. */
 export function startsAtOnce(policies: PlaybackPolicies, hasMetadata: boolean): boolean {

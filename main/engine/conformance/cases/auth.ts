@@ -14,7 +14,7 @@
 import { Findings, skip, type CaseContext, type ConformanceCase, type Verdict } from '../case.js';
 import { RULE } from '../rules.js';
 import { is2xx, outcomeOf, requestLine, type Answer, type Credentials } from '../server.js';
-import { REASONS, WITHOUT_ITEM } from './reasons.js';
+import { reasonsFor, WITHOUT_ITEM } from './reasons.js';
 import { playableItem, reportOf } from './time-played.js';
 
 /** Asks one after another (a server's log reads in order, and no burst is sent to a server being judged). */
@@ -57,7 +57,7 @@ export const wrongAuthorization: ConformanceCase = {
         // Every reason, with an itemId where a player sends one: a reason often has a handler of
         // its own (a skip's, a pause's), and one that checked no token served any queue's items to
         // anyone; only load and skipToItem were asked, and a server open on the others passed (audit).
-        ...(await inTurn(REASONS, (reason) =>
+        ...(await inTurn(reasonsFor(server.baseUrl), (reason) =>
           server.itemWindow(
             {
               reason,

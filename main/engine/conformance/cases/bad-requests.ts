@@ -11,21 +11,20 @@ import { GoneItems, goneSaid } from '../gone-items.js';
 import { RULE } from '../rules.js';
 import { is2xx, outcomeOf, requestLine, type Answer } from '../server.js';
 import { knownIds, middleOf } from './sizes.js';
-import { REASONS, SKIPS, WITHOUT_ITEM } from './reasons.js';
+import { reasonsFor, SKIPS, WITHOUT_ITEM } from './reasons.js';
 import type { ItemWindowReason } from '../../cloud-queue/reasons.js';
 
-/** Every reason, `skipToItem` first: the reason that names the item as the one to play, the messages' example. */
-const SKIP_TO_ITEM_FIRST: readonly ItemWindowReason[] = [
-  'skipToItem',
-  ...REASONS.filter((reason) => reason !== 'skipToItem'),
-];
+/** The reasons a player sends to `baseUrl`, `skipToItem` first: the reason that names the item as the one to play, the messages' example. */
+function skipToItemFirst(baseUrl: string): readonly ItemWindowReason[] {
+  return ['skipToItem', ...reasonsFor(baseUrl).filter((reason) => reason !== 'skipToItem')];
+}
 
 /**
  * Every reason a player sends with `itemId` (all but a load's): the seed's rule names no reason, and
  * a server that answers 404 only to `skipToItem` would hand a player refreshing or skipping from
  * an item gone from the queue a window of other items instead of sending it idle.
  */
-const WITH_ITEM = SKIP_TO_ITEM_FIRST.filter((reason) => !WITHOUT_ITEM.has(reason));
+const withItem = (baseUrl: string) => skipToItemFirst(baseUrl).filter((reason) => !WITHOUT_ITEM.has(reason));
 
 export const unknownItem: ConformanceCase = {
   id: 'item-window.unknown-item',
@@ -38,7 +37,8 @@ export const unknownItem: ConformanceCase = {
     const findings = new Findings();
     const answers: Answer[] = [];
     const wrong: Answer[] = [];
-    for (const reason of WITH_ITEM) {
+    const reasons = withItem(server.baseUrl);
+    for (const reason of reasons) {
       const ask = { reason, itemId, previousWindowSize: 5, upcomingWindowSize: 10 };
       const answer = await server.itemWindow(ask);
       answers.push(answer);
@@ -62,7 +62,7 @@ export const unknownItem: ConformanceCase = {
       })),
     );
     return findings.verdict(
-      `${answers.length} windows asked around ${itemId}, one for each reason sent with an itemId (${WITH_ITEM.join(', ')}): 404 each, as for an item that does not exist`,
+      `${answers.length} windows asked around ${itemId}, one for each reason sent with an itemId (${reasons.join(', ')}): 404 each, as for an item that does not exist`,
       wrong.length ? wrong : answers,
     );
   },
@@ -113,8 +113,9 @@ async function refuseSizes(
   const gone = new GoneItems(server, facts.sightings);
   // A skip the server counts before it reads the sizes would spend the listener's budget, and the
   // later cases' skips would be refused.
-  const reasons = SKIP_TO_ITEM_FIRST.filter((reason) => !(facts.skipsAsked && SKIPS.has(reason)));
-  if (reasons.length < SKIP_TO_ITEM_FIRST.length)
+  const all = skipToItemFirst(server.baseUrl);
+  const reasons = all.filter((reason) => !(facts.skipsAsked && SKIPS.has(reason)));
+  if (reasons.length < all.length)
     findings.note('skipNext and skipPrev not asked: the policies limit skips, and each asked might spend one');
   for (const reason of reasons) {
     const base = { reason, ...(itemId === undefined || WITHOUT_ITEM.has(reason) ? {} : { itemId }) };

@@ -12,6 +12,8 @@
  * answered skipNext, pause or resume around another item passed: audit).
  */
 import { COMBINED_REASONS, ITEM_WINDOW_REASONS, type ItemWindowReason } from '../../cloud-queue/reasons.js';
+import { COMBINED_SINCE } from '../../player/reasons.js';
+import { reportVersionOf } from '../../player/report-version.js';
 import { Findings, type CaseContext, type ConformanceCase, type Verdict } from '../case.js';
 import { isWindow, windowOf, type SuiteFacts, type WindowView } from '../facts.js';
 import { GoneItems, goneSaid, type Gone } from '../gone-items.js';
@@ -21,7 +23,15 @@ import { isVersion } from '../version-answer.js';
 import { flagProblems } from '../walk.js';
 import { knownIds, missingItemProblem, sizeProblems } from './sizes.js';
 
-export const REASONS: readonly ItemWindowReason[] = [...ITEM_WINDOW_REASONS, ...COMBINED_REASONS];
+const REASONS: readonly ItemWindowReason[] = [...ITEM_WINDOW_REASONS, ...COMBINED_REASONS];
+
+/**
+ * The reasons a player sends to a server at `baseUrl`: joined ones (`load+queueCompleted`) from
+ * v2.2 (docs/contract/platform.md §9.3). A v2.0 server that refused one failed (audit).
+ */
+export function reasonsFor(baseUrl: string): readonly ItemWindowReason[] {
+  return reportVersionOf(baseUrl) >= COMBINED_SINCE ? REASONS : ITEM_WINDOW_REASONS;
+}
 
 /** Reasons a player sends without itemId: a load starts at the item the server chooses. */
 export const WITHOUT_ITEM: ReadonlySet<ItemWindowReason> = new Set<ItemWindowReason>(['load', 'load+queueCompleted']);
@@ -49,7 +59,8 @@ export const everyReason: ConformanceCase = {
     const refusedSkips: Answer[] = [];
     const problemsOf = new Map<string, string[]>();
     // The baselines first, so that every other reason is compared with its own.
-    const order = [...new Set<ItemWindowReason>(['load', 'refresh', ...REASONS])];
+    const reasons = reasonsFor(server.baseUrl);
+    const order = [...new Set<ItemWindowReason>(['load', 'refresh', ...reasons])];
     const asks: WindowAsk[] = [];
     for (const anchor of anchors.length ? anchors : [undefined])
       for (const reason of order) {
@@ -104,7 +115,7 @@ export const everyReason: ConformanceCase = {
         `the server refused ${refusedSkips.length} of the skips (403: its right where its policies have the player ask before a skip)`,
       );
     return findings.verdict(
-      `all ${REASONS.length} reasons answered with a window around ${anchors.join(' and ') || 'the item the server chose'}, each holding the item asked for, none more than asked or flagged an end it did not hold where reason=refresh (or load) did not (${REASONS.join(', ')})`,
+      `all ${reasons.length} reasons answered with a window around ${anchors.join(' and ') || 'the item the server chose'}, each holding the item asked for, none more than asked or flagged an end it did not hold where reason=refresh (or load) did not (${reasons.join(', ')})`,
       refused.length || misjudged.length ? [...refused, ...misjudged] : answers,
     );
   },

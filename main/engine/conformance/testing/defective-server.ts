@@ -82,6 +82,11 @@ export type Defect = keyof typeof DEFECTS;
 export interface DefectiveServerOptions {
   items?: number;
   defects?: readonly Defect[];
+  /**
+   * The version segment of its base URL (`v2.0`: `/q/v2.0/`). None by default, which players read
+   * as v2.0; `refusesCombinedReason` names v2.3, since a joined reason is v2.2's.
+   */
+  version?: string;
   /** Ms the first GET /version waits before it answers. */
   versionDelayMs?: number;
   /** Answers 200 with this body to reports, instead of 204. */
@@ -239,7 +244,7 @@ export async function startDefectiveServer(options: DefectiveServerOptions = {})
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const url = new URL(request.url ?? '/', 'http://test');
     // `/q/player-N/…` is the same queue: a fleet's BASE_URL with `{player}` in it.
-    const endpoint = url.pathname.replace(/^\/q\/(?:player-\d+\/)?/, '');
+    const endpoint = url.pathname.replace(/^\/q\/(?:player-\d+\/)?(?:v\d+\.\d+\/)?/, '');
     requests.push(endpoint);
     urls.push(request.url ?? '/');
     const caseId = request.headers['x-conformance-case'];
@@ -483,8 +488,9 @@ export async function startDefectiveServer(options: DefectiveServerOptions = {})
 
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
+  const version = options.version ?? (defects.has('refusesCombinedReason') ? 'v2.3' : undefined);
   return {
-    baseUrl: `http://127.0.0.1:${port}/q/`,
+    baseUrl: `http://127.0.0.1:${port}/q/${version ? `${version}/` : ''}`,
     authorization: `Bearer ${TOKEN}`,
     requests,
     urls,
