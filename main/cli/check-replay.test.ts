@@ -204,6 +204,11 @@ describe('check --replay', () => {
     ]);
     // Nothing known of what it asked (capture off): nothing claimed.
     expect(replayLine(before, passed, true, []).split('\n')).toHaveLength(2);
+    // Skipped in the replay (a case it builds on failed now): not judged, not "still failing" (audit).
+    const skipped = { ...before, outcome: 'skip' as const, message: 'skipped: it builds on x', exchanges: undefined };
+    expect(replayLine(before, skipped, false).split('\n')[0]).toBe(
+      'NOT JUDGED     item-window.centred: Centred — skipped: it builds on x',
+    );
   });
 
   it('replays every case of a report whose server could not be reached: FIXED only once it is', async () => {

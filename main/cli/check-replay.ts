@@ -285,9 +285,12 @@ export function replayLine(
           before.outcome === 'fail' && now?.outcome === 'warn'
           ? 'FIXED, WARNS'
           : 'FIXED'
-        : before.outcome === 'warn'
-          ? 'STILL WARNING'
-          : 'STILL FAILING';
+        : now?.outcome === 'skip'
+          ? // Not judged again (a case it builds on failed now): not "still failing" (audit).
+            'NOT JUDGED'
+          : before.outcome === 'warn'
+            ? 'STILL WARNING'
+            : 'STILL FAILING';
   const head = `${mark.padEnd(14)} ${terminalSafe(before.id)}: ${terminalSafe(before.title)} — ${terminalSafe(said)}\n`;
   const was = before.exchanges?.[0];
   const is = now?.exchanges?.[0];

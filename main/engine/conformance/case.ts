@@ -39,6 +39,12 @@ export interface ConformanceCase extends ConformanceCaseInfo {
    * ends), and goes on without: never skipped for them, but a run of some cases runs them too.
    */
   uses?: readonly string[];
+  /**
+   * Judges every answer of the run (the times, the 503s' Retry-After): a run of some cases runs
+   * every case before it too. Alone, a replay of it sent nothing and said FIXED of "none of 0
+   * answers" (audit).
+   */
+  readsEveryAnswer?: boolean;
   run(context: CaseContext): Promise<Verdict>;
 }
 

@@ -33,6 +33,17 @@ describe('a run of some cases only', () => {
     expect(selectCases(SUITE, undefined)).toBe(SUITE);
   });
 
+  it('holds every case before one that judges every answer, and the cases whose windows one compares (audit)', () => {
+    const ids = SUITE.map((unit) => unit.id);
+    expect(selectCases(SUITE, ['timing']).map((unit) => unit.id)).toEqual(ids.slice(0, ids.indexOf('timing') + 1));
+    expect(selectCases(SUITE, ['errors.retry-after']).map((unit) => unit.id)).toEqual(
+      ids.slice(0, ids.indexOf('errors.retry-after') + 1),
+    );
+    const identity = selectCases(SUITE, ['item-window.stable-identity']).map((unit) => unit.id);
+    for (const id of ['item-window.queue-ends', 'item-window.reasons', 'play-through']) expect(identity).toContain(id);
+    expect(selectCases(SUITE, ['item-window.ids']).map((unit) => unit.id)).toContain('item-window.queue-ends');
+  });
+
   it('runs them alone against a server, and refuses a case the suite does not have', async () => {
     server = await startDefectiveServer({ defects: ['acceptsNegativeSize'] });
     let ended!: () => void;

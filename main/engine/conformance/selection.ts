@@ -23,7 +23,8 @@ export function selectCases(
     if (wanted.has(id)) return;
     wanted.add(id);
     const unit = byId.get(id);
-    for (const need of [...(unit?.needs ?? []), ...(unit?.uses ?? [])]) add(need);
+    const before = unit?.readsEveryAnswer ? suite.slice(0, suite.indexOf(unit)).map((each) => each.id) : [];
+    for (const need of [...(unit?.needs ?? []), ...(unit?.uses ?? []), ...before]) add(need);
   };
   ids.forEach(add);
   return suite.filter((unit) => wanted.has(unit.id));

@@ -14,6 +14,14 @@ export const stableIdentity: ConformanceCase = {
   title: 'An item id never names two different tracks',
   // An id that stands twice in the queue names two tracks too: item-window.ids says so, once.
   needs: ['item-window.first', 'item-window.ids'],
+  // The cases whose windows it compares: a replay of it alone compared none (audit).
+  uses: [
+    'item-window.centred',
+    'item-window.queue-ends',
+    'item-window.size-limits',
+    'item-window.reasons',
+    'play-through',
+  ],
   async run({ facts }: CaseContext): Promise<Verdict> {
     const { identities } = facts;
     const windows = facts.windows.map((view) => view.answer);

@@ -13,6 +13,7 @@ export const retryAfter: ConformanceCase = {
   id: 'errors.retry-after',
   rule: RULE.retry,
   title: 'Every 503 carries Retry-After',
+  readsEveryAnswer: true,
   async run({ facts }: CaseContext): Promise<Verdict> {
     const { busy, busyCount, bare, bareCount, total } = facts.heard;
     if (bareCount) {

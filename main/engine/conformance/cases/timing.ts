@@ -12,6 +12,7 @@ export const answerTimes: ConformanceCase = {
   id: 'timing',
   rule: RULE.suite,
   title: 'Every answer comes within 1 s',
+  readsEveryAnswer: true,
   async run({ facts }: CaseContext): Promise<Verdict> {
     const { heard } = facts;
     if (heard.slowCount) {

@@ -38,6 +38,8 @@ export const uniqueIds: ConformanceCase = {
   rule: RULE.shapes,
   title: 'Item ids are unique in the queue and stay where they are from window to window',
   needs: ['item-window.first'],
+  // The walk's ids: a replay of this case alone skipped it, "the walk did not run" (audit).
+  uses: ['item-window.queue-ends'],
   async run({ facts }: CaseContext): Promise<Verdict> {
     const walk = facts.walk;
     if (!walk) return skip('the walk through the queue did not run');
