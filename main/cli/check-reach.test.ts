@@ -58,6 +58,17 @@ describe('check reaches every server that is there', () => {
       ((req, res) => res.writeHead(302, { location: req.url }).end()) as RequestListener,
       /got an answer it cannot read: the server redirected the request more than 20 times \(a redirect loop\?\)/,
     ],
+    // Said "cannot reach: connection failed: unsupported protocol file:", exit 2 (audit).
+    [
+      'a redirect to a file: URL',
+      ((_req, res) => res.writeHead(302, { location: 'file:///etc/passwd' }).end()) as RequestListener,
+      /got an answer it cannot read: the server answered 302 redirecting to "file:\/\/\/etc\/passwd", a URL no player follows/,
+    ],
+    [
+      'a redirect to no URL at all',
+      ((_req, res) => res.writeHead(307, { location: 'http://[::1' }).end()) as RequestListener,
+      /the server answered 307 redirecting to "http:\/\/\[::1", a URL no player follows/,
+    ],
   ])(
     'a server that answers with %s: its cases fail saying so (exit 1), not "cannot reach"',
     async (_what, handler, said) => {

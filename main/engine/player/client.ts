@@ -22,6 +22,7 @@ import {
 } from './contract-check.js';
 import { parseRetryAfter, REQUEST_TIMEOUT_MS, type Failure } from './retry.js';
 import { UnfinishedHead } from './unfinished-head.js';
+import { UnfollowableRedirect } from './unfollowable-redirect.js';
 import type { ContextResponse, ItemWindowResponse, PlaybackReport, Reason, VersionResponse } from './wire.js';
 
 /** Where the player's cloud queue lives, as the last loadCloudQueue said. */
@@ -460,6 +461,11 @@ function unreadableAnswer(error: unknown): { message: string; answered: boolean 
   if (code === 'HPE_HEADER_OVERFLOW' || code === 'UND_ERR_HEADERS_OVERFLOW')
     return {
       message: `the server answered with headers over 16 KB, more than an HTTP client reads (${code})`,
+      answered: true,
+    };
+  if (cause instanceof UnfollowableRedirect)
+    return {
+      message: `the server answered ${cause.status} redirecting to ${JSON.stringify(cause.location.slice(0, 200))}, a URL no player follows (only http and https)`,
       answered: true,
     };
   if (cause?.message === 'redirect count exceeded')

@@ -15,6 +15,7 @@ import type { ByteStream } from '../http/capped-body.js';
 import { OutboundRefused, type OutboundPolicy } from '../http/outbound-guard.js';
 import type { HttpRequest, HttpResponse, HttpTransport } from './client.js';
 import { UnfinishedHead } from './unfinished-head.js';
+import { UnfollowableRedirect } from './unfollowable-redirect.js';
 
 /** What a reused connection the server had closed fails with before any answer. */
 const STALE_CONNECTION = new Set(['ECONNRESET', 'EPIPE']);
@@ -65,7 +66,9 @@ export function keepAliveTransport(idleMs = IDLE_CONNECTION_MS, outbound?: Outbo
       if (location === undefined) return answer(response, hops > 0 ? current.url : undefined);
       response.resume();
       if (hops === MAX_REDIRECTS) throw new Error('request failed', { cause: new Error('redirect count exceeded') });
-      const target = new URL(location, current.url);
+      const target = URL.canParse(location, current.url) ? new URL(location, current.url) : null;
+      if (!target || (target.protocol !== 'http:' && target.protocol !== 'https:'))
+        throw new Error('request failed', { cause: new UnfollowableRedirect(response.statusCode!, location) });
       const refused = outbound?.(target) ?? null;
       if (refused !== null)
         throw new OutboundRefused(`${new URL(current.url).origin} redirected to ${target.origin}: ${refused}`);
