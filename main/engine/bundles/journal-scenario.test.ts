@@ -184,6 +184,39 @@ describe('a scenario built from the journal', () => {
     expect(uncheckedScenario(kept.steps)).toBeUndefined();
   });
 
+  it('checks no outcome after a command it cannot replay: an imported bundle’s rules decided them (audit)', () => {
+    const load = '/api/v1/playbackSessions/s-1/playbackSession:1/loadCloudQueue';
+    const queue = {
+      queueBaseUrl: 'http://127.0.0.1:9/queues/queue-x/v2.3/',
+      httpAuthorization: 'Bearer ${token:queue-x}',
+    };
+    const { steps, notes } = build(
+      [
+        control(1, load, 200, queue),
+        {
+          kind: 'command',
+          seq: 2,
+          at: T0 + 2_000,
+          name: 'bundles.import',
+          input: null,
+          omitted: 'a whole bundle',
+          ok: true,
+        },
+        // Answered 502 by the storm the import added: the replay has no such rule.
+        control(3, load, 502, queue),
+      ],
+      [],
+      { sessionOrigin: () => ({ groupId: 'group-kitchen', appId: 'a', appContext: 'c' }) },
+    );
+    const loads = steps.filter((step) => step.type === 'command' && step.path === load.replace('s-1', '${session1}'));
+    expect(
+      loads.map((step) => (step.type === 'command' ? (step.expectStatus ?? step.outcomeNotChecked) : null)),
+    ).toEqual([200, expect.stringMatching(/^bundles\.import \(a whole bundle\) is not kept/)]);
+    expect(notes).toContainEqual(
+      expect.stringMatching(/^the outcomes of the 1 calls and actions from .* on are not checked: bundles\.import/),
+    );
+  });
+
   it('checks again once a load it can make went through, and keeps a load that failed in the source checked', () => {
     const load = '/api/v1/playbackSessions/s-1/playbackSession:1/loadCloudQueue';
     const elsewhere = { queueBaseUrl: 'https://elsewhere.example.com/q/', httpAuthorization: UNKNOWN_TOKEN };
