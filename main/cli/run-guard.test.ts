@@ -248,6 +248,25 @@ describe('run refuses what it cannot run safely', () => {
     expect(calls).toBe(0);
   });
 
+  it("(audit) a load's trackMetadata on another host is the track's content, not a call: only the queue's host counts", async () => {
+    const file = loadingFrom('${cloudQueue}/queues/no-such-queue/v2.3/');
+    const load = file.steps[1] as { body: Record<string, unknown> };
+    load.body.itemId = 'item-1';
+    load.body.trackMetadata = {
+      name: 'One',
+      mediaUrl: `${elsewhereUrl()}one.mp3`,
+      imageUrl: `${elsewhereUrl()}one.jpg`,
+    };
+    const { stderr } = await runCli('run', writeJson('metadata.json', file));
+    expect(stderr).not.toMatch(/would call hosts/);
+    expect(calls).toBe(0);
+    // Anywhere else in a step, the same URL is still a call it refuses.
+    load.body.notes = `${elsewhereUrl()}one.mp3`;
+    const refused = await runCli('run', writeJson('metadata-elsewhere.json', file));
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/would call hosts other than this console's own/);
+  });
+
   it('--allow-host names a host the run may call: then it runs', async () => {
     const host = new URL(elsewhereUrl()).host;
     const { code, stdout } = await runCli(

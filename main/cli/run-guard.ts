@@ -143,5 +143,13 @@ export function outboundPolicy(own: () => ReadonlySet<string>, allowed: readonly
 function* stringsIn(value: unknown): Generator<string> {
   if (typeof value === 'string') yield value;
   else if (Array.isArray(value)) for (const item of value) yield* stringsIn(item);
-  else if (value !== null && typeof value === 'object') for (const item of Object.values(value)) yield* stringsIn(item);
+  else if (value !== null && typeof value === 'object')
+    for (const [key, item] of Object.entries(value)) if (!CONTENT_KEYS.has(key)) yield* stringsIn(item);
 }
+
+/**
+ * Fields whose URLs are content the console never calls, as a queue edit's items are: a load's or a
+ * skip's `trackMetadata` (its `mediaUrl`, its `imageUrl`). Every export of a load with metadata,
+ * the platform's ordinary path, was refused as "would call" the track's media host (audit).
+ */
+const CONTENT_KEYS: ReadonlySet<string> = new Set(['trackMetadata']);
