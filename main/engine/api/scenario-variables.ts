@@ -10,6 +10,8 @@ import type { ScenarioStep } from './scenario-types.js';
 import type { ServiceUrls } from './types.js';
 
 export const VARIABLE = /\$\{([\w.-]+)\}/g;
+/** What a file's author wrote as a variable, whatever its name: one `VARIABLE` cannot fill is never filled. */
+const WRITTEN_AS_VARIABLE = /\$\{([^}\s"]*)\}/g;
 
 /** What a `queueEdit` step's `saveQueue` keeps of the queue it made: `${name.id}`, and so on. */
 export const SAVED_QUEUE_FIELDS = ['id', 'queueBaseUrl', 'httpAuthorization'] as const;
@@ -37,7 +39,9 @@ export function unfilledVariables(steps: readonly ScenarioStep[], known: Iterabl
             ? (step.itemId ?? '')
             : '';
     const names = new Set<string>();
-    for (const [, name] of filled.matchAll(VARIABLE)) if (!given.has(name!)) names.add(name!);
+    // Any `${…}`, not only the names the runner fills: `${token:queue-x}` went out as it was written,
+    // and failed at run time (audit).
+    for (const [, name] of filled.matchAll(WRITTEN_AS_VARIABLE)) if (!given.has(name!)) names.add(name!);
     for (const name of names) unfilled.push({ index, name });
     if (step.type === 'command') for (const name of Object.keys(step.save ?? {})) given.add(name);
     if (step.type === 'queueEdit') {

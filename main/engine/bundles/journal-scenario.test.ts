@@ -217,6 +217,28 @@ describe('a scenario built from the journal', () => {
     );
   });
 
+  it('makes a load of a queue the bundle does not carry on its own server, with no token, checking nothing of it (audit)', () => {
+    const load = '/api/v1/playbackSessions/s-1/playbackSession:1/loadCloudQueue';
+    const { steps, notes } = build(
+      [
+        control(1, load, 200, {
+          queueBaseUrl: 'http://127.0.0.1:9/queues/queue-y/v2.3/',
+          httpAuthorization: 'Bearer ${token:queue-y}',
+        }),
+      ],
+      [t('player-kitchen', T0 + 1_000, 'load-begins', 'IDLE', 'command')],
+      { sessionOrigin: () => ({ groupId: 'group-kitchen', appId: 'a', appContext: 'c' }) },
+    );
+    const made = steps.find((step) => step.type === 'command' && step.path.endsWith('/loadCloudQueue'));
+    expect(made).toMatchObject({
+      body: { queueBaseUrl: '${cloudQueue}/queues/queue-y/v2.3/', httpAuthorization: UNKNOWN_TOKEN },
+      outcomeNotChecked: expect.stringMatching(/token of no queue/),
+    });
+    expect(made).not.toHaveProperty('expectStatus');
+    expect(unfilledVariables(steps, [])).toEqual([]);
+    expect(notes).toContainEqual(expect.stringMatching(/^queue queue-y is not in the bundle/));
+  });
+
   it('checks again once a load it can make went through, and keeps a load that failed in the source checked', () => {
     const load = '/api/v1/playbackSessions/s-1/playbackSession:1/loadCloudQueue';
     const elsewhere = { queueBaseUrl: 'https://elsewhere.example.com/q/', httpAuthorization: UNKNOWN_TOKEN };

@@ -12,8 +12,8 @@ import { isObject } from '../api/is-object.js';
 import type { PlayerAction, PlayerMachineState, PlayerTransition } from '../api/player-types.js';
 import { QUEUE_EDIT_COMMANDS, type QueueEditCommand, type ScenarioStep } from '../api/scenario-types.js';
 import type { TriggerRequest } from '../api/fault-types.js';
-import type { JournalEntry, JournaledCommand } from '../journal/types.js';
-import { UNKNOWN_TOKEN } from '../journal/secrets.js';
+import type { JournalEntry, JournaledCommand, JournaledControlCall } from '../journal/types.js';
+import { TOKEN_REF, UNKNOWN_TOKEN } from '../journal/secrets.js';
 import {
   ControlSteps,
   queueItemRef,
@@ -102,6 +102,27 @@ function withoutBareSessions(steps: ScenarioStep[]): ScenarioStep[] {
   );
 }
 
+/**
+ * A control call that names a queue of the exporting console the bundle does not carry (`queueIds`
+ * left it out, or it was deleted since): its token reference (`${token:<id>}`) names nothing in the
+ * replay, and its URL is the exporting console's, another host to `run`. The call is made as one
+ * with a token of no queue, on the replaying console's own server (where it fails, as it can only),
+ * and nothing it causes is checked; it was checked, and failed every replay (audit).
+ */
+function uncarriedQueue(
+  call: JournaledControlCall,
+  input: Pick<JournalScenarioInput, 'queues' | 'cloudQueueUrl'>,
+): { call: JournaledControlCall; queueId: string } | undefined {
+  if (!isObject(call.body) || typeof call.body.httpAuthorization !== 'string') return undefined;
+  const queueId = TOKEN_REF.exec(call.body.httpAuthorization)?.[1];
+  if (queueId === undefined || input.queues.some((queue) => queue.id === queueId)) return undefined;
+  const body: Record<string, unknown> = { ...call.body, httpAuthorization: UNKNOWN_TOKEN };
+  const prefix = `${input.cloudQueueUrl}/`;
+  if (typeof body.queueBaseUrl === 'string' && body.queueBaseUrl.startsWith(prefix))
+    body.queueBaseUrl = `\${cloudQueue}/${body.queueBaseUrl.slice(prefix.length)}`;
+  return { call: { ...call, body }, queueId };
+}
+
 export function faultRuleInput(rule: FaultRule): FaultRuleInput {
   const { id: _id, hits: _hits, passes: _passes, spent: _spent, createdAt: _createdAt, ...input } = rule;
   const {
@@ -165,12 +186,20 @@ export function scenarioFromJournal(input: JournalScenarioInput): JournalScenari
   let now = input.from;
   let speedNoted = false;
   const senders = new Set<string>();
-  for (const call of input.calls) {
+  for (const entry of input.calls) {
+    let call = entry;
     pushGap(steps, call.at - now);
     now = Math.max(now, call.at);
     divergence.callAt(call.at, steps.length);
     if (call.kind === 'control') {
       senders.add(call.sender);
+      const uncarried = uncarriedQueue(call, input);
+      if (uncarried) {
+        call = { ...uncarried.call };
+        notes.add(
+          `queue ${uncarried.queueId} is not in the bundle (the export named other queues, or it was deleted): a load of it is made with a token of no queue, on the replaying console's own server`,
+        );
+      }
       if (isObject(call.body) && call.body.httpAuthorization === UNKNOWN_TOKEN) {
         cut(
           call.at,

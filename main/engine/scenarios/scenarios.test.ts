@@ -474,6 +474,21 @@ describe('bad scenarios', () => {
       '/steps/1 uses ${nope}, which no step before it saves and no service is named',
     ],
     [
+      'a variable of a form the runner never fills (audit: `${token:…}` went out as written)',
+      {
+        name: 'x',
+        steps: [
+          {
+            type: 'command',
+            method: 'POST',
+            path: '/api/v1/playbackSessions/s-1/playbackSession:1/loadCloudQueue',
+            body: { queueBaseUrl: '${cloudQueue}/queues/q/v2.3/', httpAuthorization: 'Bearer ${token:queue-zzz}' },
+          },
+        ],
+      },
+      '/steps/0 uses ${token:queue-zzz}, which no step before it saves',
+    ],
+    [
       'a value used before the step that saves it',
       {
         name: 'x',
