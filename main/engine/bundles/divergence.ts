@@ -20,6 +20,13 @@ export interface PlayerRequestMet {
   ruleId: string | null;
 }
 
+/** A control API call a fault rule answered in the route's place (`METHOD path`). */
+export interface ControlAnswered {
+  at: number;
+  ruleId: string;
+  line: string;
+}
+
 /** What the replay cannot make of a busy player: who, and when a load of its went through. */
 export interface BusyPlayers {
   playerIds: ReadonlySet<string>;
@@ -82,6 +89,23 @@ export class Divergence {
         hit.ruleId !== null
           ? `rule ${ref(hit.ruleId)} answered a request of ${hit.playerId}, busy since before the scenario began, which the replay does not make`
           : `a request of ${hit.playerId}, busy since before the scenario began, which the replay does not make, drew from a rule of chance`,
+    };
+  }
+
+  /**
+   * The earliest control call a rule with a count of answers (or of chance) answered in the route's
+   * place: the journal never saw it, so the replay does not make it, and the rule's next answer goes
+   * to the next call, which the source had answered 200 (audit). Undefined: none.
+   */
+  unmadeControlCall(
+    calls: readonly ControlAnswered[],
+    ref: (ruleId: string) => string,
+  ): { at: number; why: string } | undefined {
+    const first = calls.find((call) => !this.unspendable.has(call.ruleId));
+    if (!first) return undefined;
+    return {
+      at: first.at,
+      why: `rule ${ref(first.ruleId)} answered ${first.line} in the control API's place, so the journal does not hold that call and the replay does not make it`,
     };
   }
 

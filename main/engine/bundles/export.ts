@@ -167,6 +167,7 @@ export async function exportBundle(deps: BundleDeps, input: BundleExportInput): 
         ?.status().itemId ?? null,
     // A filtered export's entries leave out requests its rules met: the log's newest rows, all of them.
     playerRequests: filtered ? playerRequestsOf(newestRows(deps.traffic, {})) : span.playerRequests,
+    controlAnswered: span.controlAnswered,
     groupOf: (playerId) => deps.players.all().find((player) => player.id === playerId)?.groupId,
     sessionOrigin: (sessionId) => {
       const player = deps.players.forSession(sessionId);

@@ -22,7 +22,7 @@ import {
   type ControlStepDeps,
   type QueueRef,
 } from './control-steps.js';
-import { Divergence, type PlayerRequestMet } from './divergence.js';
+import { Divergence, type ControlAnswered, type PlayerRequestMet } from './divergence.js';
 import { Notes } from './notes.js';
 import { beginsWithItsLoad, expectedRequestLine, type RequestLineSource } from '../api/request-line.js';
 import { CHECKING_STEP_TYPES, unjudged, whyNotJudged } from '../api/scenario-checks.js';
@@ -53,6 +53,8 @@ export interface JournalScenarioInput extends Omit<ControlStepDeps, 'note' | 'qu
   groupOf?: (playerId: string) => string | undefined;
   /** The players' requests of the span (traffic entries with a player), in any order. */
   playerRequests?: readonly PlayerRequestMet[];
+  /** Control calls a fault rule answered in the route's place (span-entries.ts). */
+  controlAnswered?: readonly ControlAnswered[];
 }
 
 /** A transition as the store keeps it: what the checks need of it. */
@@ -250,6 +252,8 @@ export function scenarioFromJournal(input: JournalScenarioInput): JournalScenari
     cut(uncaused.at, '*', uncaused.why);
     divergence.diverged(uncaused.at, uncaused.why);
   }
+  const unmade = divergence.unmadeControlCall(input.controlAnswered ?? [], (ruleId) => refOf.get(ruleId) ?? ruleId);
+  if (unmade) unreplayable(unmade.at, unmade.why);
   divergence.apply(steps, (text) => notes.add(text));
   if (senders.size > 1)
     notes.add(

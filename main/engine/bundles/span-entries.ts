@@ -5,7 +5,7 @@
  * used, the rules' hits) held every listener in the steps after the read (text-search.test.ts).
  */
 import type { StoredTrafficEntry } from '../traffic/log/index.js';
-import type { PlayerRequestMet } from './divergence.js';
+import type { ControlAnswered, PlayerRequestMet } from './divergence.js';
 import { queueIdUsed } from './queues-used.js';
 
 export class SpanEntries {
@@ -19,6 +19,11 @@ export class SpanEntries {
   readonly faultHits = new Map<string, number>();
   /** The players' requests, and the fault rule that answered each if one did (divergence.ts). */
   readonly playerRequests: PlayerRequestMet[] = [];
+  /**
+   * Control API calls a fault rule answered in the route's place: they never reached the API, so
+   * the journal does not hold them, and the replay does not make them (divergence.ts).
+   */
+  readonly controlAnswered: ControlAnswered[] = [];
 
   constructor(private readonly cloudQueueUrl: string) {}
 
@@ -30,6 +35,8 @@ export class SpanEntries {
     if (queueId) this.queueIds.add(queueId);
     if (entry.playerId)
       this.playerRequests.push({ at: entry.at, playerId: entry.playerId, ruleId: entry.fault?.ruleId ?? null });
+    if (entry.target === 'control' && entry.fault && entry.fault.action !== 'latency')
+      this.controlAnswered.push({ at: entry.at, ruleId: entry.fault.ruleId, line: `${entry.method} ${entry.path}` });
     if (entry.fault) this.faultHits.set(entry.fault.ruleId, (this.faultHits.get(entry.fault.ruleId) ?? 0) + 1);
   }
 }

@@ -92,6 +92,30 @@ describe('a bundle exported at the workbench', () => {
     passes(result);
   });
 
+  it('checks no outcome after a control call a one-answer rule answered in the API’s place (audit)', async () => {
+    const source = await fresh();
+    await kitchenPlaying(source);
+    await ok(source, 'POST', '/faults', {
+      target: 'control',
+      match: { method: 'POST', path: '*playback:1/pause' },
+      action: { type: 'status', status: 503, retryAfter: 4 },
+      times: 1,
+    });
+    // Answered by the rule before the API: the journal never sees it, the replay never makes it.
+    expect((await send(source, '/api/v1/groups/group-kitchen/playback:1/pause')).status).toBe(503);
+    expect((await send(source, '/api/v1/groups/group-kitchen/playback:1/pause')).status).toBe(200);
+    await advance(source, 1_000);
+    const result = await replay(source);
+    const pauses = result.bundle.scenario.steps.filter((s) => s.type === 'command' && s.path.endsWith('/pause'));
+    expect(pauses).toEqual([
+      expect.objectContaining({
+        outcomeNotChecked: expect.stringMatching(/^rule rule1 answered POST .*pause in the control API's place/),
+      }),
+    ]);
+    // The replay's rule answers its one pause 503: not held against it, where the source's got 200.
+    expect(result.report.passed).toBe(true);
+  });
+
   it('replays a call still waiting at the export as it began, its outcome unchecked, through the same transitions', async () => {
     const source = await fresh();
     await kitchenPlaying(source, { limitedSkips: true });
