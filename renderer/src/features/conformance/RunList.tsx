@@ -58,7 +58,7 @@ export function RunList({ runs, loading = false, selectedId, onSelect, focusRequ
             <StatusPill status={run.status} className={styles.status} />
             <ServerLabel baseUrl={run.baseUrl} />
             <span className={styles.runTally}>
-              {run.error?.kind === 'unreachable' ? 'unreachable' : shortTallyText(run.summary)}
+              {run.error?.kind === 'unreachable' ? 'no queue found' : shortTallyText(run.summary)}
               {run.rerunOf && (
                 <span className={styles.runRerun} title={`A rerun of ${run.rerunOf}`}>
                   rerun

@@ -62,7 +62,7 @@ describe('a run in words', () => {
       error: { kind: 'unreachable', message: 'no answer' },
     });
     expect(line).toBe(
-      'Failed: no cloud queue server answered at this URL, no case ran · in 0.4 s · server http://127.0.0.1:4100/queues/q1/v2.3/',
+      'Failed: no cloud queue found at this URL, no case ran · in 0.4 s · server http://127.0.0.1:4100/queues/q1/v2.3/',
     );
   });
 
@@ -70,6 +70,7 @@ describe('a run in words', () => {
     expect(durationText({ startedAt: 0, finishedAt: 12_345 })).toBe('12.3 s');
     expect(durationText({ startedAt: 0, finishedAt: 125_000 })).toBe('2 min 5 s');
     expect(durationText({ startedAt: 0, finishedAt: 120_000 })).toBe('2 min');
+    expect(durationText({ startedAt: 0, finishedAt: 20 })).toBe('under 0.1 s');
   });
 
   it('tallies runs in the list briefly, without the zeros', () => {

@@ -40,6 +40,8 @@ export function shortTallyText(summary: ConformanceSummary): string {
 export function durationText(run: Pick<ConformanceRunSummary, 'startedAt' | 'finishedAt'>): string | null {
   if (run.finishedAt === null) return null;
   const ms = Math.max(0, run.finishedAt - run.startedAt);
+  // "in 0.0 s" for a run refused at once (review).
+  if (ms < 50) return 'under 0.1 s';
   if (ms < 60_000) return `${(ms / 1000).toFixed(1)} s`;
   const seconds = Math.round(ms / 1000);
   return `${Math.floor(seconds / 60)} min${seconds % 60 ? ` ${seconds % 60} s` : ''}`;
@@ -61,10 +63,11 @@ export function summaryLine(run: ConformanceRunSummary): string {
   const took = durationText(run);
   const verdict = run.status === 'passed' ? 'Passed' : 'Failed';
   // Unreachable is also a server that answered as no cloud queue server does (404s at a site's
-  // root): "could not be reached" was untrue there, and the line below says which (audit-ui W14).
+  // root): "could not be reached" was untrue there, and so was "no cloud queue server answered"
+  // beside a 404 (review); the line below says which.
   const what =
     run.error?.kind === 'unreachable'
-      ? 'no cloud queue server answered at this URL, no case ran'
+      ? 'no cloud queue found at this URL, no case ran'
       : `${tallyText(run.summary)} of ${count(run.summary.total, 'case')}`;
   return [`${verdict}: ${what}`, took && `in ${took}`, server].filter(Boolean).join(' · ');
 }

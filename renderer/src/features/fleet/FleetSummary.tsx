@@ -128,7 +128,8 @@ function latencyCells(latency: LatencySummary | undefined) {
 }
 
 export function FleetEndpoints({ report }: { report: FleetReport }) {
-  if (report.endpoints.length === 0) return <p className="muted">No requests yet.</p>;
+  if (report.endpoints.length === 0)
+    return <p className="muted">{report.status === 'running' ? 'No requests yet.' : 'No request was made.'}</p>;
   return (
     <DataTable aria-label="Requests and latency by endpoint" dense>
       <thead>
