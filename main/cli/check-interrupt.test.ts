@@ -126,5 +126,12 @@ describe('claimOutput and writeReport', () => {
       /is the file this command reads/,
     );
     expect(readdirSync(folder)).toEqual([]);
+    // A link to the file read is the file read (review: only the folder's links were resolved).
+    const bundle = join(folder, 'bundle.json');
+    writeFileSync(bundle, '{}');
+    const linked = join(dir, 'bundle-link.json');
+    symlinkSync(bundle, linked);
+    expect(() => claimOutputs({ json: bundle }, [linked])).toThrow(/is the file this command reads/);
+    expect(() => claimOutputs({ json: linked, junit: bundle })).toThrow(/is the file --json names/);
   });
 });

@@ -8,6 +8,7 @@ import {
   realpathSync,
   renameSync,
   rmSync,
+  statSync,
   writeFileSync,
 } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
@@ -53,8 +54,16 @@ export function claimOutputs(paths: Readonly<Record<string, string | undefined>>
   }
 }
 
-/** One name for a file however the path reaches it (the folder's links resolved; the file need not exist). */
+/**
+ * One name for a file however the path reaches it: a file that is there by its device and inode
+ * (a link to it, a hard link, another case on a case-blind disk), one that is not yet by its folder
+ * with that folder's links resolved.
+ */
 function fileOf(path: string): string {
+  if (existsSync(path)) {
+    const { dev, ino } = statSync(path);
+    return `${dev}:${ino}`;
+  }
   return join(realpathSync(dirname(resolve(path))), basename(path));
 }
 
