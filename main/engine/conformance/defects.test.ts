@@ -95,9 +95,8 @@ describe('the suite against a server right in every way', () => {
     expect(server!.cases.filter((caseId) => caseId === undefined || !ids.has(caseId))).toEqual([]);
     expect(server!.cases.filter((caseId) => caseId === 'play-through').length).toBeGreaterThan(30);
     // Its own Authorization once, then a made-up token and none on each of the four calls: a window
-    // with each of the nine reasons (its base URL names no version: v2.0's, none joined), an update
-    // and a final report.
-    expect(server!.cases.filter((caseId) => caseId === 'auth.wrong-token')).toHaveLength(1 + 2 * (1 + 9 + 1 + 2));
+    // with each of the ten reasons, an update and a final report.
+    expect(server!.cases.filter((caseId) => caseId === 'auth.wrong-token')).toHaveLength(1 + 2 * (1 + 10 + 1 + 2));
   });
 
   it('plays the whole queue through on a clock of its own, pausing, seeking and skipping, and leaves the console clock alone', async () => {
@@ -150,6 +149,11 @@ describe('a server wrong in one way fails that one case', () => {
     },
     40_000,
   );
+
+  it('passes a server that reads no previousWindowSize without an itemId, as a load may (review)', async () => {
+    const { run } = await check({ ignoresPreviousWithoutItem: true });
+    expect(failed(run)).toEqual([]);
+  });
 
   it('passes a v2.0 server that refuses the joined reason of v2.2, which no v2.0 player sends (audit)', async () => {
     const { run } = await check({ defects: ['refusesCombinedReason'], version: 'v2.0' });

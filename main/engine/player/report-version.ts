@@ -37,18 +37,23 @@ export interface ReportExtras {
 
 /** The minor version (0 for v2.0 … 3 for v2.3) of the last `v<major>.<minor>` segment of the base URL's path. */
 export function reportVersionOf(queueBaseUrl: string): number {
+  return namedVersionOf(queueBaseUrl) ?? 0;
+}
+
+/** As reportVersionOf, but null where the base URL's path names no version at all. */
+export function namedVersionOf(queueBaseUrl: string): number | null {
   let path: string;
   try {
     path = new URL(queueBaseUrl).pathname;
   } catch {
-    return 0;
+    return null;
   }
   const named = path
     .split('/')
     .map((segment) => /^v(\d+)\.(\d+)$/i.exec(segment))
     .filter((match) => match !== null)
     .at(-1);
-  if (!named) return 0;
+  if (!named) return null;
   const major = Number(named[1]);
   if (major < 2) return 0;
   return major > 2 ? 3 : Math.min(3, Number(named[2]));

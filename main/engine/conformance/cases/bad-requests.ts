@@ -120,10 +120,15 @@ async function refuseSizes(
   for (const reason of reasons) {
     const base = { reason, ...(itemId === undefined || WITHOUT_ITEM.has(reason) ? {} : { itemId }) };
     let refusedAnyway: boolean | undefined;
-    for (const [sized, ask] of [
-      ['previousWindowSize', { ...base, previousWindowSize: previous, upcomingWindowSize: 10 }],
+    // Without an itemId a server may ignore previousWindowSize (a load starts where it chooses):
+    // only the upcoming side is asked wrong there, or a valid server failed (review).
+    const asks = [
+      ...('itemId' in base
+        ? ([['previousWindowSize', { ...base, previousWindowSize: previous, upcomingWindowSize: 10 }]] as const)
+        : []),
       ['upcomingWindowSize', { ...base, previousWindowSize: 5, upcomingWindowSize: upcoming }],
-    ] as const) {
+    ] as const;
+    for (const [sized, ask] of asks) {
       const answer = await server.itemWindow(ask);
       // A server may look the item up before the sizes: an edit that took it away earns the 404.
       const edited = await gone.after(answer, ask.itemId);

@@ -13,7 +13,7 @@
  */
 import { COMBINED_REASONS, ITEM_WINDOW_REASONS, type ItemWindowReason } from '../../cloud-queue/reasons.js';
 import { COMBINED_SINCE } from '../../player/reasons.js';
-import { reportVersionOf } from '../../player/report-version.js';
+import { namedVersionOf } from '../../player/report-version.js';
 import { Findings, type CaseContext, type ConformanceCase, type Verdict } from '../case.js';
 import { isWindow, windowOf, type SuiteFacts, type WindowView } from '../facts.js';
 import { GoneItems, goneSaid, type Gone } from '../gone-items.js';
@@ -26,11 +26,13 @@ import { knownIds, missingItemProblem, sizeProblems } from './sizes.js';
 const REASONS: readonly ItemWindowReason[] = [...ITEM_WINDOW_REASONS, ...COMBINED_REASONS];
 
 /**
- * The reasons a player sends to a server at `baseUrl`: joined ones (`load+queueCompleted`) from
- * v2.2 (docs/contract/platform.md §9.3). A v2.0 server that refused one failed (audit).
+ * The reasons asked of a server at `baseUrl`: joined ones (`load+queueCompleted`) unless the URL
+ * names a version before v2.2 (docs/contract/platform.md §9.3), whose players never send one; a
+ * v2.0 server that refused one failed (audit). A URL that names none is asked them all, as
+ * docs/contract/console.md §8 says of the suite.
  */
 export function reasonsFor(baseUrl: string): readonly ItemWindowReason[] {
-  return reportVersionOf(baseUrl) >= COMBINED_SINCE ? REASONS : ITEM_WINDOW_REASONS;
+  return (namedVersionOf(baseUrl) ?? COMBINED_SINCE) >= COMBINED_SINCE ? REASONS : ITEM_WINDOW_REASONS;
 }
 
 /** Reasons a player sends without itemId: a load starts at the item the server chooses. */

@@ -82,10 +82,9 @@ export type Defect = keyof typeof DEFECTS;
 export interface DefectiveServerOptions {
   items?: number;
   defects?: readonly Defect[];
-  /**
-   * The version segment of its base URL (`v2.0`: `/q/v2.0/`). None by default, which players read
-   * as v2.0; `refusesCombinedReason` names v2.3, since a joined reason is v2.2's.
-   */
+  /** Reads no previousWindowSize in a window asked without itemId (it starts at the first item): right. */
+  ignoresPreviousWithoutItem?: boolean;
+  /** The version segment of its base URL (`v2.0`: `/q/v2.0/`); none by default. */
   version?: string;
   /** Ms the first GET /version waits before it answers. */
   versionDelayMs?: number;
@@ -372,7 +371,10 @@ export async function startDefectiveServer(options: DefectiveServerOptions = {})
       ['previousWindowSize', 5],
       ['upcomingWindowSize', 10],
     ] as const) {
-      const raw = url.searchParams.get(name);
+      const raw =
+        name === 'previousWindowSize' && options.ignoresPreviousWithoutItem && !url.searchParams.has('itemId')
+          ? null
+          : url.searchParams.get(name);
       let size = raw === null ? fallback : Number(raw);
       const skipToItem = url.searchParams.get('reason') === 'skipToItem';
       if (raw !== null && !/^-?\d+$/.test(raw)) {
@@ -488,7 +490,7 @@ export async function startDefectiveServer(options: DefectiveServerOptions = {})
 
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
-  const version = options.version ?? (defects.has('refusesCombinedReason') ? 'v2.3' : undefined);
+  const { version } = options;
   return {
     baseUrl: `http://127.0.0.1:${port}/q/${version ? `${version}/` : ''}`,
     authorization: `Bearer ${TOKEN}`,
