@@ -33,7 +33,7 @@ import type { PlayerRequestMet } from './divergence.js';
 import { faultRuleInput, scenarioFromJournal, type Cut, type SpanRequest } from './journal-scenario.js';
 import { sinceConsoleStart } from './console-start.js';
 import { queueIdsCalled } from './queues-used.js';
-import { SpanEntries } from './span-entries.js';
+import { controlAnsweredBy, SpanEntries } from './span-entries.js';
 import { reachBack } from './reach-back.js';
 
 export const DEFAULT_EXPORT_LIMIT = 5_000;
@@ -149,6 +149,9 @@ export async function exportBundle(deps: BundleDeps, input: BundleExportInput): 
     });
 
   await nextTurn();
+  // A filtered export reads the log's newest rows, once, for what its rules met.
+  let newestRead: TrafficSummary[] | undefined;
+  const newest = (): TrafficSummary[] => (newestRead ??= newestRows(deps.traffic, {}));
   const built = scenarioFromJournal({
     calls,
     from,
@@ -166,8 +169,9 @@ export async function exportBundle(deps: BundleDeps, input: BundleExportInput): 
         .find((player) => player.id === playerId)
         ?.status().itemId ?? null,
     // A filtered export's entries leave out requests its rules met: the log's newest rows, all of them.
-    playerRequests: filtered ? playerRequestsOf(newestRows(deps.traffic, {})) : span.playerRequests,
-    controlAnswered: span.controlAnswered,
+    playerRequests: filtered ? playerRequestsOf(newest()) : span.playerRequests,
+    // The same for the control calls rules answered: a filter may leave out the one a rule spent itself on (review).
+    controlAnswered: filtered ? newest().flatMap((row) => controlAnsweredBy(row) ?? []) : span.controlAnswered,
     groupOf: (playerId) => deps.players.all().find((player) => player.id === playerId)?.groupId,
     sessionOrigin: (sessionId) => {
       const player = deps.players.forSession(sessionId);

@@ -35,8 +35,16 @@ export class SpanEntries {
     if (queueId) this.queueIds.add(queueId);
     if (entry.playerId)
       this.playerRequests.push({ at: entry.at, playerId: entry.playerId, ruleId: entry.fault?.ruleId ?? null });
-    if (entry.target === 'control' && entry.fault && entry.fault.action !== 'latency')
-      this.controlAnswered.push({ at: entry.at, ruleId: entry.fault.ruleId, line: `${entry.method} ${entry.path}` });
+    const answered = controlAnsweredBy(entry);
+    if (answered) this.controlAnswered.push(answered);
     if (entry.fault) this.faultHits.set(entry.fault.ruleId, (this.faultHits.get(entry.fault.ruleId) ?? 0) + 1);
   }
+}
+
+/** A control call a fault rule answered in the route's place (a latency rule lets the route answer). */
+export function controlAnsweredBy(
+  entry: Pick<StoredTrafficEntry, 'target' | 'fault' | 'at' | 'method' | 'path'>,
+): ControlAnswered | null {
+  if (entry.target !== 'control' || !entry.fault || entry.fault.action === 'latency') return null;
+  return { at: entry.at, ruleId: entry.fault.ruleId, line: `${entry.method} ${entry.path}` };
 }

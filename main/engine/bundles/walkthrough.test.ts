@@ -114,6 +114,11 @@ describe('a bundle exported at the workbench', () => {
     ]);
     // The replay's rule answers its one pause 503: not held against it, where the source's got 200.
     expect(result.report.passed).toBe(true);
+    // Filtered to the players' traffic, the answered call is not among the entries: read all the same (review).
+    const filtered = await ok<ReproBundle>(source, 'POST', '/bundles/export', { filter: { target: 'player' } });
+    expect(filtered.scenario.steps.filter((s) => s.type === 'command' && s.path.endsWith('/pause'))).toEqual([
+      expect.objectContaining({ outcomeNotChecked: expect.stringMatching(/in the control API's place/) }),
+    ]);
   });
 
   it('replays a call still waiting at the export as it began, its outcome unchecked, through the same transitions', async () => {
