@@ -261,8 +261,8 @@ test('refuses a base URL that is not one beside its field, and a server that can
     new RegExp(`^cannot reach the cloud queue server at ${baseUrl.replace(/[.?]/g, '\\$&')}: `),
   );
   await expect(check.results).toHaveCount(0);
-  await expect(check.summary).toContainText('Failed: no cloud queue found at this URL, no case ran');
-  await expect(check.runs.getByRole('option').first()).toContainText('no queue found');
+  await expect(check.summary).toContainText('Failed: no server answered at this URL, no case ran');
+  await expect(check.runs.getByRole('option').first()).toContainText('unreachable');
 });
 
 test('after a restart, a rerun asks again for the Authorization the run sent; a run deletes in two steps', async ({

@@ -6,7 +6,7 @@ import { useEffect, useRef, useState } from 'react';
 import type { ConformanceRunSummary } from '@engine-api/conformance-types';
 import { keptListClass, keptTabIndex, onKeptListKeyDown } from '../../components/kept-list';
 import { startedText } from '../../format/wall-time';
-import { serverLabel, serverLabelParts, shortTallyText } from './summary';
+import { serverLabel, serverLabelParts, shortTallyText, unreachableWord } from './summary';
 import { StatusPill } from './StatusPill';
 import { Hint } from './Hint';
 import styles from './RunList.module.css';
@@ -58,7 +58,7 @@ export function RunList({ runs, loading = false, selectedId, onSelect, focusRequ
             <StatusPill status={run.status} className={styles.status} />
             <ServerLabel baseUrl={run.baseUrl} />
             <span className={styles.runTally}>
-              {run.error?.kind === 'unreachable' ? 'no queue found' : shortTallyText(run.summary)}
+              {run.error?.kind === 'unreachable' ? unreachableWord(run.error.message) : shortTallyText(run.summary)}
               {run.rerunOf && (
                 <span className={styles.runRerun} title={`A rerun of ${run.rerunOf}`}>
                   rerun

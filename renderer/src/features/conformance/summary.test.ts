@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { ConformanceRunSummary } from '@engine-api/conformance-types';
 import {
   durationText,
+  unreachableWord,
   progressText,
   serverLabel,
   serverLabelParts,
@@ -59,11 +60,25 @@ describe('a run in words', () => {
       ...base,
       status: 'failed',
       summary: { total: 17, pass: 0, fail: 0, warn: 0, skip: 0 },
-      error: { kind: 'unreachable', message: 'no answer' },
+      error: { kind: 'unreachable', message: 'cannot reach the cloud queue server at x: connection refused' },
     });
     expect(line).toBe(
-      'Failed: no cloud queue found at this URL, no case ran · in 0.4 s · server http://127.0.0.1:4100/queues/q1/v2.3/',
+      'Failed: no server answered at this URL, no case ran · in 0.4 s · server http://127.0.0.1:4100/queues/q1/v2.3/',
     );
+    // One that answered 404s is there, only no queue (review).
+    const notAQueue = {
+      kind: 'unreachable' as const,
+      message: "x is not a cloud queue's base URL: GET context answered 404",
+    };
+    expect(
+      summaryLine({
+        ...base,
+        status: 'failed',
+        summary: { total: 17, pass: 0, fail: 0, warn: 0, skip: 0 },
+        error: notAQueue,
+      }),
+    ).toMatch(/^Failed: no cloud queue found at this URL, no case ran/);
+    expect(unreachableWord(notAQueue.message)).toBe('no queue found');
   });
 
   it('writes durations to the tenth of a second, minutes past one', () => {

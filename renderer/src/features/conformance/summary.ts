@@ -67,7 +67,7 @@ export function summaryLine(run: ConformanceRunSummary): string {
   // beside a 404 (review); the line below says which.
   const what =
     run.error?.kind === 'unreachable'
-      ? 'no cloud queue found at this URL, no case ran'
+      ? `${unreachableWord(run.error.message) === 'unreachable' ? 'no server answered' : 'no cloud queue found'} at this URL, no case ran`
       : `${tallyText(run.summary)} of ${count(run.summary.total, 'case')}`;
   return [`${verdict}: ${what}`, took && `in ${took}`, server].filter(Boolean).join(' · ');
 }
@@ -88,4 +88,13 @@ export function serverLabelParts(label: string): { head: string; tail: string } 
   const last = trimmed.lastIndexOf('/');
   const cut = last <= 0 ? 0 : trimmed.lastIndexOf('/', last - 1) + 1;
   return { head: label.slice(0, cut), tail: label.slice(cut) };
+}
+
+/**
+ * A run that reached no case, in a word: `unreachable` when nothing answered (the engine's message
+ * begins "cannot reach"), `no queue found` when a server answered as no cloud queue does (a site's
+ * 404s). The list said "unreachable" of both (review).
+ */
+export function unreachableWord(message: string): 'unreachable' | 'no queue found' {
+  return message.startsWith('cannot reach') ? 'unreachable' : 'no queue found';
 }
