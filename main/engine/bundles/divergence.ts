@@ -101,7 +101,9 @@ export class Divergence {
     calls: readonly ControlAnswered[],
     ref: (ruleId: string) => string,
   ): { at: number; why: string } | undefined {
-    const first = calls.find((call) => !this.unspendable.has(call.ruleId));
+    // The earliest by its start: the log reads entries as they ended.
+    let first: ControlAnswered | undefined;
+    for (const call of calls) if (!this.unspendable.has(call.ruleId) && (!first || call.at < first.at)) first = call;
     if (!first) return undefined;
     return {
       at: first.at,

@@ -197,7 +197,7 @@ export function scenarioFromJournal(input: JournalScenarioInput): JournalScenari
       senders.add(call.sender);
       const uncarried = uncarriedQueue(call, input);
       if (uncarried) {
-        call = { ...uncarried.call };
+        call = uncarried.call;
         notes.add(
           `queue ${uncarried.queueId} is not in the bundle (the export named other queues, or it was deleted): a load of it is made with a token of no queue, on the replaying console's own server`,
         );

@@ -94,9 +94,12 @@ describe('the suite against a server right in every way', () => {
     const ids = new Set(caseInfos().map(({ id }) => id));
     expect(server!.cases.filter((caseId) => caseId === undefined || !ids.has(caseId))).toEqual([]);
     expect(server!.cases.filter((caseId) => caseId === 'play-through').length).toBeGreaterThan(30);
-    // Its own Authorization once, then a made-up token and none on each of the four calls: a window
-    // with each of the ten reasons, an update and a final report.
-    expect(server!.cases.filter((caseId) => caseId === 'auth.wrong-token')).toHaveLength(1 + 2 * (1 + 10 + 1 + 2));
+    // Its own Authorization once, then a made-up token on each of the four calls (a window with each
+    // of the ten reasons, an update and a final report), and none on the same but windows of load and
+    // skipToItem only.
+    expect(server!.cases.filter((caseId) => caseId === 'auth.wrong-token')).toHaveLength(
+      1 + (1 + 10 + 1 + 2) + (1 + 2 + 1 + 2),
+    );
   });
 
   it('plays the whole queue through on a clock of its own, pausing, seeking and skipping, and leaves the console clock alone', async () => {
