@@ -74,7 +74,9 @@ export function FleetView({ id }: { id: string }) {
                 : report.thresholds.some((t) => t.notJudged)
                   ? 'thresholds not judged: the fleet did not play'
                   : failed === 0
-                    ? `every threshold passed`
+                    ? report.status === 'stopped'
+                      ? 'every threshold passed, over what it played before it was stopped'
+                      : 'every threshold passed'
                     : `${failed} of ${report.thresholds.length} thresholds failed`}
             </h2>
             <FleetDownloads id={report.id} formats={FLEET_REPORT_FORMATS_SHOWN} />
