@@ -185,6 +185,13 @@ export async function exportBundle(deps: BundleDeps, input: BundleExportInput): 
     notes.push(
       'the export is filtered: the scenario does not check the players\u2019 transitions (an unfiltered export does)',
     );
+  // Nothing checked and nothing said why: a span of the console's own calls alone (the newest few
+  // entries of a `limit`, the admin API's among them). `run` refuses such a file pointing at the
+  // notes, which were empty (audit).
+  if (notes.length === 0 && built.notes.length === 0 && !built.steps.some((step) => step.type === 'expect'))
+    notes.push(
+      `the span (${entries.length.toLocaleString('en-US')} entries${input.limit === undefined ? '' : `, the newest ${input.limit.toLocaleString('en-US')}, the console\u2019s own admin calls among them`}) holds no player\u2019s transition or call to check: export a span that begins before the load`,
+    );
   await nextTurn();
   // Read by place, not by id: a map of the 100,000 entries, made at once, held the loop 130–180 ms.
   const har = await exportHar(

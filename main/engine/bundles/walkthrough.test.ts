@@ -121,6 +121,22 @@ describe('a bundle exported at the workbench', () => {
     ]);
   });
 
+  it('says why a span of the console’s own calls alone checks nothing (audit)', async () => {
+    const source = await fresh();
+    await kitchenPlaying(source);
+    await advance(source, 1_000);
+    // The newest entries are the admin API's own: nothing of a player's in them.
+    await ok(source, 'GET', '/players');
+    await ok(source, 'GET', '/queues');
+    const bundle = await ok<ReproBundle>(source, 'POST', '/bundles/export', { limit: 2 });
+    expect(bundle.scenario.steps.some((s) => s.type === 'expect')).toBe(false);
+    expect(bundle.notes).toEqual([
+      expect.stringMatching(
+        /^the span \(2 entries, the newest 2, the console’s own admin calls among them\) holds no player’s transition/,
+      ),
+    ]);
+  });
+
   it('replays a call still waiting at the export as it began, its outcome unchecked, through the same transitions', async () => {
     const source = await fresh();
     await kitchenPlaying(source, { limitedSkips: true });
