@@ -149,6 +149,18 @@ export function scenarioFromJournal(input: JournalScenarioInput): JournalScenari
     note: (text) => notes.add(text),
   });
   const divergence = new Divergence();
+  /**
+   * From `at` on the replay cannot do what the source did: the players' transitions are not
+   * checked, nor the outcomes of the calls, which what happened there may have decided (a rule of
+   * chance drawing afresh, a request the replay does not make, a bundle imported adding its fault
+   * rules, a queue deleted failing a later load). Only the transitions were cut after a command no
+   * scenario can make, and a load the imported storm had answered 502 failed the replay with 200
+   * (audit).
+   */
+  const diverged = (at: number, why: string): void => {
+    cut(at, '*', why);
+    divergence.diverged(at, why);
+  };
   const steps: ScenarioStep[] = [{ type: 'clearFaults' }, { type: 'clock', speed: 0 }];
 
   // The rules as the replay holds them: the source's ids, by the bundle's names for them.
@@ -166,25 +178,16 @@ export function scenarioFromJournal(input: JournalScenarioInput): JournalScenari
   for (const rule of input.startRules) {
     if (rule.spent) continue;
     if (rule.probability !== undefined && rule.hits + rule.passes > 0) {
-      const why = `rule ${rule.label ?? rule.id} drew ${rule.hits + rule.passes} times before the span, and its draws start afresh in the replay`;
-      cut(input.from, '*', why);
       // What a call meets from it differs too: a load it answered 403 went through in the source.
-      divergence.diverged(input.from, why);
+      diverged(
+        input.from,
+        `rule ${rule.label ?? rule.id} drew ${rule.hits + rule.passes} times before the span, and its draws start afresh in the replay`,
+      );
     }
     const rest = rule.times !== undefined && rule.hits > 0 ? Math.max(1, rule.times - rule.hits) : undefined;
     addRule(rule, input.from, rest);
   }
 
-  /**
-   * A command the replay cannot make: the players' transitions from it on are not checked, nor the
-   * outcomes of the calls after it, which it may have decided (a bundle imported adds its fault
-   * rules; a scenario run, its own; a queue deleted fails a later load). Only the transitions were
-   * cut, and a load the imported storm had answered 502 failed the replay with 200 (audit).
-   */
-  const unreplayable = (at: number, why: string): void => {
-    cut(at, '*', why);
-    divergence.diverged(at, why);
-  };
   let now = input.from;
   let speedNoted = false;
   const senders = new Set<string>();
@@ -214,13 +217,13 @@ export function scenarioFromJournal(input: JournalScenarioInput): JournalScenari
     }
     if (call.input === null) {
       if (call.name !== 'queues.create')
-        unreplayable(call.at, `${call.name} (${call.omitted ?? 'its input'}) is not kept, so it cannot be replayed`);
+        diverged(call.at, `${call.name} (${call.omitted ?? 'its input'}) is not kept, so it cannot be replayed`);
       continue;
     }
     const step = commandStep(call);
     if (step === 'skip') continue;
     if (step === 'unreplayable') {
-      unreplayable(call.at, `${call.name} cannot be replayed by a scenario`);
+      diverged(call.at, `${call.name} cannot be replayed by a scenario`);
       continue;
     }
     if (step === 'speed') {
@@ -248,12 +251,9 @@ export function scenarioFromJournal(input: JournalScenarioInput): JournalScenari
     },
     (ruleId) => refOf.get(ruleId) ?? ruleId,
   );
-  if (uncaused) {
-    cut(uncaused.at, '*', uncaused.why);
-    divergence.diverged(uncaused.at, uncaused.why);
-  }
+  if (uncaused) diverged(uncaused.at, uncaused.why);
   const unmade = divergence.unmadeControlCall(input.controlAnswered ?? [], (ruleId) => refOf.get(ruleId) ?? ruleId);
-  if (unmade) unreplayable(unmade.at, unmade.why);
+  if (unmade) diverged(unmade.at, unmade.why);
   divergence.apply(steps, (text) => notes.add(text));
   if (senders.size > 1)
     notes.add(
