@@ -91,8 +91,8 @@ export const nonIntegerSize: ConformanceCase = {
 };
 
 /**
- * Asks with `previousWindowSize` wrong and with `upcomingWindowSize` wrong, for every reason (with
- * the `itemId` a player sends it with): each must be 400. A reason often has a handler of its own,
+ * Asks with a window size wrong for every reason (with the `itemId` a player sends it with): each
+ * must be 400. A reason often has a handler of its own,
  * and one that read a negative size as 0 passed when only `skipToItem` was asked (audit). Another
  * error to a reason the server refuses even when asked right is that reason refused
  * (`item-window.reasons` says so), not a size misjudged; `skipToItem`, asked first, is held to 400
@@ -123,15 +123,17 @@ async function refuseSizes(
     // Both sides for skipToItem, the message's example; one for the others, each asked a side a
     // player sends (a slow server's run spent 50 s more on both: review). Without an itemId a server
     // may ignore previousWindowSize (a load starts where it chooses): the upcoming side there.
-    const asks = [
-      ...('itemId' in base
-        ? ([['previousWindowSize', { ...base, previousWindowSize: previous, upcomingWindowSize: 10 }]] as const)
-        : []),
-      ...(reason === 'skipToItem' || !('itemId' in base)
-        ? ([['upcomingWindowSize', { ...base, previousWindowSize: 5, upcomingWindowSize: upcoming }]] as const)
-        : []),
-    ];
-    for (const [sized, ask] of asks) {
+    const sides = !('itemId' in base)
+      ? (['upcomingWindowSize'] as const)
+      : reason === 'skipToItem'
+        ? (['previousWindowSize', 'upcomingWindowSize'] as const)
+        : (['previousWindowSize'] as const);
+    for (const sized of sides) {
+      const ask = {
+        ...base,
+        previousWindowSize: sized === 'previousWindowSize' ? previous : 5,
+        upcomingWindowSize: sized === 'upcomingWindowSize' ? upcoming : 10,
+      };
       const answer = await server.itemWindow(ask);
       // A server may look the item up before the sizes: an edit that took it away earns the 404,
       // and every reason after would ask around it again: said once, the rest not asked.
