@@ -145,6 +145,8 @@ const DEFECT_NEEDS: Record<string, (r: Recipe) => boolean> = {
   'size-extra-previous': (r) => r.maxPrevious > 0,
   // Read as "the default", a zero shows only where the default gives previous items.
   'size-zero-previous-ignored': (r) => r.maxPrevious > 0 && r.defaultPrevious > 0,
+  // A v2.0 server is not asked the v2.2 joined reason, as players do not send it one (audit Y7).
+  'reason-combined-refused': (r) => r.base !== 'v2.0-strict',
 };
 
 /** Whether `mutant`'s defect shows on the recipe's server (DEFECT_NEEDS). */
