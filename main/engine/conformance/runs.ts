@@ -221,7 +221,9 @@ export class ConformanceRuns {
     const clock = new EngineClock({ wall: deps.wall, startAt: deps.engineClock.now() });
     const evidence = new TrafficEvidence(deps.bus, () => deps.recorder.flush());
     // Connections of the run's own, closed with it: a server that holds them open keeps nothing after.
-    const http = keepAliveTransport();
+    // A report probe the server's close of a kept connection met is sent again on a new one, as a
+    // GET is: a player's retry gets past it (§7.2), and the case has only its one try.
+    const http = keepAliveTransport(undefined, undefined, 'any');
     const deadline = new AbortController();
     const timeoutMs = input.timeoutMs ?? DEFAULT_CONFORMANCE_TIMEOUT_MS;
     const deadlineAt = deps.wall.now() + timeoutMs;

@@ -46,12 +46,25 @@ export interface KeepAliveTransport {
 export const IDLE_CONNECTION_MS = 4_000;
 
 /**
+ * Which requests a kept connection the server closed as they went out sends again: a GET only (a
+ * player's transport: a report or an event sent twice is stored twice, and the player retries it
+ * as §7.2 says), or any (a conformance run's probes, whose one try is the case's verdict: a server
+ * behind a proxy that drops kept connections failed its report cases for what a player's retry
+ * gets past, audit Y8).
+ */
+export type StaleResend = 'get' | 'any';
+
+/**
  * A transport with its own connection pools; each engine makes one and closes it. `outbound`, when
  * given, judges every redirect's target before it is followed: `run --allow-host A` let a player
  * follow A's redirect to a port nobody allowed (audit), since the guard around the transport sees
  * only the first URL.
  */
-export function keepAliveTransport(idleMs = IDLE_CONNECTION_MS, outbound?: OutboundPolicy): KeepAliveTransport {
+export function keepAliveTransport(
+  idleMs = IDLE_CONNECTION_MS,
+  outbound?: OutboundPolicy,
+  resend: StaleResend = 'get',
+): KeepAliveTransport {
   // `timeout` is the idle time of a pooled connection: one in use only hears a 'timeout' event,
   // which nothing here listens to (a request's own deadline is the client's).
   const agents = {
@@ -61,7 +74,7 @@ export function keepAliveTransport(idleMs = IDLE_CONNECTION_MS, outbound?: Outbo
   const send = async (request: HttpRequest): Promise<HttpResponse> => {
     let current = request;
     for (let hops = 0; ; hops++) {
-      const response = await requestOnce(current, agents, current.method === 'GET');
+      const response = await requestOnce(current, agents, resend === 'any' || current.method === 'GET');
       const location = REDIRECTS.has(response.statusCode ?? 0) ? response.headers.location : undefined;
       if (location === undefined) return answer(response, hops > 0 ? current.url : undefined);
       response.resume();
@@ -87,11 +100,11 @@ export function keepAliveTransport(idleMs = IDLE_CONNECTION_MS, outbound?: Outbo
 /**
  * One request, no redirect followed, answered with its response head; the body is left to read,
  * and the request's signal ends it too. Without `agents`, Node's own pools carry it (an event
- * delivery: event-delivery/transport.ts).
+ * delivery: event-delivery/transport.ts); with `false`, a connection of its own.
  */
 export function requestOnce(
   request: HttpRequest,
-  agents?: { http: HttpAgent; https: HttpsAgent },
+  agents?: { http: HttpAgent; https: HttpsAgent } | false,
   resendStale = false,
 ): Promise<IncomingMessage> {
   return new Promise((resolve, reject) => {
@@ -108,7 +121,7 @@ export function requestOnce(
       outgoing = (secure ? httpsRequest : httpRequest)(url, {
         method: request.method,
         headers,
-        ...(agents ? { agent: secure ? agents.https : agents.http } : {}),
+        ...(agents === false ? { agent: false } : agents ? { agent: secure ? agents.https : agents.http } : {}),
       });
     } catch (error) {
       // A header value node refuses (a newline in httpAuthorization): no request left.
@@ -141,8 +154,9 @@ export function requestOnce(
       // A kept-alive connection the server closed as a GET went out on it: sent again once on a
       // new connection, as browsers do (taken as a failure, a correct server that closes idle
       // connections had its players retry now and then: audit), and said (`resentAfter`), so that
-      // a fleet counts the first try as the server saw it. Only a GET: a reset does not say the
-      // server never read the request, and a report or an event sent twice is stored twice (review).
+      // a fleet counts the first try as the server saw it. A POST only where the caller says so
+      // (`StaleResend`): a reset does not say the server never read the request. The new
+      // connection is one of its own: another the pool kept may have been closed alike.
       if (
         resendStale &&
         !signal.aborted &&
@@ -150,7 +164,7 @@ export function requestOnce(
         STALE_CONNECTION.has(error.code ?? '') &&
         performance.now() - sentAt < STALE_WITHIN_MS
       ) {
-        requestOnce(request, agents, false).then((response) => {
+        requestOnce(request, false, false).then((response) => {
           resentAfter.set(response, error.code!);
           resolve(response);
         }, reject);

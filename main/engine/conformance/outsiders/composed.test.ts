@@ -24,7 +24,7 @@ describe('check against valid servers drawn at random', () => {
     const drawn = fc.sample(recipes, { seed: 7, numRuns: 400 });
     const kinds = new Set(drawn.flatMap((r) => r.edits.map((edit) => edit.kind)));
     expect([...kinds].sort()).toEqual(['append', 'policy', 'prepend', 'remove-first', 'remove-last', 'remove-middle']);
-    expect(new Set(drawn.map((r) => r.transfer)).size).toBe(4);
+    expect(new Set(drawn.map((r) => r.transfer)).size).toBe(5);
     expect(new Set(drawn.map((r) => r.base)).size).toBe(4);
     expect(drawn.some((r) => r.edits.length === 2)).toBe(true);
     expect(drawn.some((r) => r.count === 0) && drawn.some((r) => r.centred && r.firstAt > 0.5)).toBe(true);

@@ -32,7 +32,7 @@ export interface Recipe {
   auth: 'bearer' | 'basic';
   errors: 'json' | 'html';
   reportAnswer: '204' | '200-empty' | '200-context';
-  transfer: 'plain' | 'gzip' | 'chunked' | 'close';
+  transfer: 'plain' | 'gzip' | 'chunked' | 'close' | 'dropped';
   ignoresReason: boolean;
   signedMedia: boolean;
   base: 'v2.3' | 'v2.0-strict' | 'versionless' | 'double-slash';
@@ -83,7 +83,7 @@ export const recipes: fc.Arbitrary<Recipe> = fc
     auth: fc.constantFrom<Recipe['auth']>('bearer', 'basic'),
     errors: fc.constantFrom<Recipe['errors']>('json', 'html'),
     reportAnswer: fc.constantFrom<Recipe['reportAnswer']>('204', '200-empty', '200-context'),
-    transfer: fc.constantFrom<Recipe['transfer']>('plain', 'gzip', 'chunked', 'close'),
+    transfer: fc.constantFrom<Recipe['transfer']>('plain', 'gzip', 'chunked', 'close', 'dropped'),
     ignoresReason: fc.boolean(),
     signedMedia: fc.boolean(),
     base: fc.constantFrom<Recipe['base']>('v2.3', 'v2.0-strict', 'versionless', 'double-slash'),
@@ -255,7 +255,12 @@ const BASES = {
   versionless: 'versionless-base-url',
   'double-slash': 'double-slash-base-url',
 } as const;
-const TRANSFERS = { gzip: 'gzip-answers', chunked: 'chunked-answers', close: 'connection-close' } as const;
+const TRANSFERS = {
+  gzip: 'gzip-answers',
+  chunked: 'chunked-answers',
+  close: 'connection-close',
+  dropped: 'drops-kept-connections',
+} as const;
 
 /** The queue after one edit, and whether anything changed (a version moves only then). */
 function editedQueue(list: QueueItem[], kind: Edit['kind'], added: () => QueueItem): [QueueItem[], boolean] {

@@ -71,6 +71,11 @@ export interface Behaviour {
   error(status: number, message: string): Answer;
   /** Last look at every answer (gzip, extra headers, …). */
   finish(req: Request, answer: Answer, state: State): Answer;
+  /**
+   * Answers one request a connection and drops the connection when a second comes on it, never
+   * saying `Connection: close`: a proxy that closes kept connections as a request goes out.
+   */
+  oneRequestPerConnection?: boolean;
 }
 
 export const REASONS = [
@@ -343,7 +348,11 @@ export interface RunningServer {
 export async function startServer(b: Behaviour): Promise<RunningServer> {
   const state: State = { requests: 0, finalReports: 0, updateReports: 0, versionPolls: 0, windows: 0, log: [] };
   const timers = new Set<NodeJS.Timeout>();
+  const served = new WeakMap<object, number>();
   const server: Server = createServer((req, res) => {
+    const count = (served.get(req.socket) ?? 0) + 1;
+    served.set(req.socket, count);
+    if (b.oneRequestPerConnection && count > 1) return void req.socket.destroy();
     void (async () => {
       state.requests += 1;
       const url = new URL(req.url ?? '/', 'http://outsider.invalid');

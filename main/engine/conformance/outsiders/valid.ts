@@ -335,6 +335,15 @@ export const VALID: Variant[] = [
     b.finish = (_req, answer) => ({ ...answer, chunked: true });
   }),
   variant(
+    'drops-kept-connections',
+    'pass',
+    'RFC 9112 §9.6',
+    'behind a proxy that drops a kept connection when a second request comes on it (reports too)',
+    (b) => {
+      b.oneRequestPerConnection = true;
+    },
+  ),
+  variant(
     'no-durations',
     'pass',
     'platform.md §2.5',
