@@ -47,8 +47,8 @@ describe('an id’s track over the windows check keeps', () => {
       windowOf({ a: { name: 'Yoru ni Kakeru', mediaUrl: `https://edge-3.media.example${LONG_PATH}?sig=3` } }),
     );
     expect(identities.conflicts).toEqual([]);
-    expect(identities.hostChanged).toBe(1);
-    expect(identities.hostChanges).toEqual([
+    expect(identities.placeChanged).toBe(1);
+    expect(identities.placeChanges).toEqual([
       expect.stringMatching(
         /^a came with its media from two hosts, "Yoru ni Kakeru" \(https:\/\/edge-1\.media\.example\/music\/.*\) in GET \/itemWindow\?reason=refresh&n=\d+ and "Yoru ni Kakeru" \(https:\/\/edge-2\.media\.example\/.*: one track if both serve the same file \(a CDN's hosts\), another under a reused id if not$/,
       ),
@@ -69,7 +69,50 @@ describe('an id’s track over the windows check keeps', () => {
       windowOf({ a: { name: 'Intro', mediaUrl: 'https://label-b.s3.amazonaws.com/tracks/01.mp3?X-Amz-Signature=2' } }),
     );
     expect(identities.conflicts).toEqual([]);
-    expect(identities.hostChanges).toEqual([expect.stringContaining('label-b.s3.amazonaws.com/tracks/01.mp3')]);
+    expect(identities.placeChanges).toEqual([expect.stringContaining('label-b.s3.amazonaws.com/tracks/01.mp3')]);
+  });
+
+  it('is one track when its path is signed anew in every window, its name and file kept, said once (audit Y13)', () => {
+    const signed = (hmac: string, path = '/t/3.mp3') =>
+      `https://media.example.com/hdnts=exp=1767225600~acl=*~hmac=${hmac}${path}`;
+    const identities = identitiesOf(
+      windowOf({
+        a: { name: 'Track 4', mediaUrl: signed('8d8b') },
+        b: { name: 'Long', mediaUrl: signed('1', LONG_PATH) },
+      }),
+      windowOf({
+        a: { name: 'Track 4', mediaUrl: signed('6936') },
+        b: { name: 'Long', mediaUrl: signed('2', LONG_PATH) },
+      }),
+      windowOf({
+        a: { name: 'Track 4', mediaUrl: signed('77aa') },
+        b: { name: 'Long', mediaUrl: signed('3', LONG_PATH) },
+      }),
+    );
+    expect(identities.conflicts).toEqual([]);
+    expect(identities.placeChanged).toBe(2);
+    expect(identities.placeChanges[0]).toMatch(
+      /^a came with its media under two paths ending in one file, "Track 4" \(https:\/\/media\.example\.com\/hdnts=exp=1767225600~acl=\*~hmac=8d8b\/t\/3\.mp3\) in GET \/itemWindow\?reason=refresh&n=\d+ and "Track 4" \(.*hmac=6936\/t\/3\.mp3\) in .*: one track if the path carries a signature \(a CDN's path token\), another under a reused id if not$/,
+    );
+  });
+
+  it('is another track when the file changes, or the name, or one of the two paths has no name to tell it by', () => {
+    const identities = identitiesOf(
+      windowOf({
+        file: { name: 'Intro', mediaUrl: 'https://cdn.example/s=1/t/01.mp3' },
+        name: { name: 'Intro', mediaUrl: 'https://cdn.example/s=1/t/01.mp3' },
+        unnamed: { mediaUrl: 'https://cdn.example/s=1/t/01.mp3' },
+        long: { name: 'Long', mediaUrl: `https://cdn.example${LONG_PATH}` },
+      }),
+      windowOf({
+        file: { name: 'Intro', mediaUrl: 'https://cdn.example/s=2/t/02.mp3' },
+        name: { name: 'Outro', mediaUrl: 'https://cdn.example/s=2/t/01.mp3' },
+        unnamed: { mediaUrl: 'https://cdn.example/s=2/t/01.mp3' },
+        long: { name: 'Long', mediaUrl: `https://cdn.example${LONG_PATH.replace('.m4a', '-2.m4a')}` },
+      }),
+    );
+    expect(identities.conflicts.map((conflict) => conflict.split(' ')[1])).toEqual(['file', 'name', 'unnamed', 'long']);
+    expect(identities.placeChanged).toBe(0);
   });
 
   it('tells the first two host changes and counts the rest', () => {
@@ -78,7 +121,7 @@ describe('an id’s track over the windows check keeps', () => {
         Array.from({ length: 8 }, (_, i) => [`id-${i}`, { mediaUrl: `https://edge-${n}.cdn.example/${i}.mp3` }]),
       );
     const identities = identitiesOf(windowOf(hosts(1)), windowOf(hosts(2)), windowOf(hosts(3)));
-    expect(identities.hostChanged).toBe(8);
-    expect(identities.hostChanges).toHaveLength(2);
+    expect(identities.placeChanged).toBe(8);
+    expect(identities.placeChanges).toHaveLength(2);
   });
 });

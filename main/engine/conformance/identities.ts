@@ -6,13 +6,14 @@
  *
  * A track is told by its name and its media URL's path, without host and query (signed URLs are
  * refreshed, platform.md §2.4 `play`, and may come from another host of a CDN); a field a window
- * leaves out is not compared. The same path on another host is noted apart (`hostChanges`): one
- * file on two hosts, or two files in two buckets, which only the server can tell.
+ * leaves out is not compared. The same path on another host, or one name and file under another
+ * path (a URL signed in its path), is noted apart (`placeChanges`): one file in two places, or two
+ * files, which only the server can tell.
  */
 import { isObject } from '../api/is-object.js';
 import { idOf, type WindowView } from './window-view.js';
 import { requestLine, type Answer } from './server.js';
-import { describeTrack, otherHost, otherTrack, trackOf, type TrackIdentity } from '../player/contract-check.js';
+import { describeTrack, otherPlace, otherTrack, trackOf, type TrackIdentity } from '../player/contract-check.js';
 
 type Seen = TrackIdentity & { answer: Answer };
 
@@ -24,11 +25,11 @@ export class TrackIdentities {
   readonly seen = new Map<string, Seen>();
   /** One sentence per id that named two tracks, and the windows that show it. */
   readonly conflicts: string[] = [];
-  /** One sentence per id whose media path came from two hosts, the first few (`hostChanged` counts them all). */
-  readonly hostChanges: string[] = [];
+  /** One sentence per id whose media came from two hosts or paths, the first few (`placeChanged` counts them all). */
+  readonly placeChanges: string[] = [];
   readonly evidence = new Set<Answer>();
-  /** Ids whose media path came from two hosts: each said once. */
-  private readonly saidHost = new Set<string>();
+  /** Ids whose media came from two hosts or paths: each said once. */
+  private readonly saidPlace = new Set<string>();
 
   add(view: WindowView): void {
     this.windows++;
@@ -44,7 +45,8 @@ export class TrackIdentities {
         continue;
       }
       if (!otherTrack(before, now)) {
-        if (otherHost(before, now) && !this.saidHost.has(id)) this.noteHost(id, before, now);
+        const place = this.saidPlace.has(id) ? null : otherPlace(before, now);
+        if (place) this.notePlace(id, place, before, now);
         continue;
       }
       this.conflicts.push(
@@ -55,20 +57,23 @@ export class TrackIdentities {
     }
   }
 
-  /** Ids whose media path came from two hosts. */
-  get hostChanged(): number {
-    return this.saidHost.size;
+  /** Ids whose media came from two hosts or paths. */
+  get placeChanged(): number {
+    return this.saidPlace.size;
   }
 
-  private noteHost(id: string, before: Seen, now: Seen): void {
-    this.saidHost.add(id);
-    if (this.saidHost.size > HOST_CHANGES_SAID) return;
-    this.hostChanges.push(
-      `${id} came with its media from two hosts, ${describeTrack(before)} in ${requestLine(before.answer)} and ${describeTrack(now)} in ${requestLine(now.answer)}: one track if both serve the same file (a CDN's hosts), another under a reused id if not`,
+  private notePlace(id: string, place: 'host' | 'path', before: Seen, now: Seen): void {
+    this.saidPlace.add(id);
+    if (this.saidPlace.size > PLACE_CHANGES_SAID) return;
+    const both = `${describeTrack(before)} in ${requestLine(before.answer)} and ${describeTrack(now)} in ${requestLine(now.answer)}`;
+    this.placeChanges.push(
+      place === 'host'
+        ? `${id} came with its media from two hosts, ${both}: one track if both serve the same file (a CDN's hosts), another under a reused id if not`
+        : `${id} came with its media under two paths ending in one file, ${both}: one track if the path carries a signature (a CDN's path token), another under a reused id if not`,
     );
     this.evidence.add(before.answer).add(now.answer);
   }
 }
 
-/** Host changes told in full (a case lists three findings: these and the count of the rest); a CDN that rotates hosts does it for every id. */
-const HOST_CHANGES_SAID = 2;
+/** Place changes told in full (a case lists three findings: these and the count of the rest); a CDN that rotates hosts or signs paths does it for every id. */
+const PLACE_CHANGES_SAID = 2;

@@ -86,12 +86,14 @@ function itemAsRead(item: unknown): unknown {
 /**
  * A long signed URL without its query, which `stable-identity` drops anyway (a signed URL may be
  * refreshed), and a long path as its fingerprint after its origin: the fingerprint of the path
- * alone, so that one path from two hosts stays one path as `stable-identity` compares it.
+ * alone, so that one path from two hosts stays one path as `stable-identity` compares it, and its
+ * file after it, so that a path signed anew still ends in the file it named.
  */
 function mediaAsRead(url: unknown): unknown {
   if (typeof url !== 'string' || url.length <= LONGEST_KEPT) return small(url);
   const { origin, path } = mediaParts(url)!;
-  return `${origin}${small(path) as string}`;
+  if (path.length <= LONGEST_KEPT) return `${origin}${path}`;
+  return `${origin}${small(path) as string}/${small(path.slice(path.lastIndexOf('/') + 1)) as string}`;
 }
 
 /** Strings past this many characters are kept as a fingerprint. */

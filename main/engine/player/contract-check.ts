@@ -84,7 +84,7 @@ export function mediaParts(url: unknown): { origin: string; path: string } | und
 
 /**
  * A track as an item id's identity is told: its name, and its media's path (`media`, with its
- * host, is what a finding shows). Another host alone is not another track (`otherHost`).
+ * host, is what a finding shows). Another host alone is not another track (`otherPlace`).
  */
 export interface TrackIdentity {
   name?: string | undefined;
@@ -103,21 +103,35 @@ export function trackOf(track: { name?: unknown; mediaUrl?: unknown }): TrackIde
   };
 }
 
-/** Whether two tracks differ in what both of them say (a field one leaves out is not compared). */
+/**
+ * Whether two tracks differ in what both of them say (a field one leaves out is not compared).
+ * Another media path is another track, unless both give the track one name and the path one file:
+ * a URL signed in its path (a CDN's path token, `/hdnts=exp=…~hmac=…/t/3.mp3`) is refreshed as
+ * one signed in its query is, and failed a server that signs so (audit Y13). That is said
+ * (`otherPlace`), never failed: two folders may hold two files of one name.
+ */
 export function otherTrack(was: TrackIdentity, now: TrackIdentity): boolean {
-  return (
-    (was.name !== undefined && now.name !== undefined && was.name !== now.name) ||
-    (was.mediaPath !== undefined && now.mediaPath !== undefined && was.mediaPath !== now.mediaPath)
-  );
+  if (was.name !== undefined && now.name !== undefined && was.name !== now.name) return true;
+  if (was.mediaPath === undefined || now.mediaPath === undefined || was.mediaPath === now.mediaPath) return false;
+  const file = fileOf(was.mediaPath);
+  return !(was.name !== undefined && was.name === now.name && file !== '' && file === fileOf(now.mediaPath));
+}
+
+/** A media path's last segment: the file's name, which a URL signed in its path keeps. */
+function fileOf(path: string): string {
+  return path.slice(path.lastIndexOf('/') + 1);
 }
 
 /**
- * Whether two tracks told the same by `otherTrack` have their media on two hosts: one file from two
- * hosts of a CDN, or two files under one path in two buckets (`label-a.s3…`, `label-b.s3…`). Only
- * the server knows which, so check warns of it and fails nothing.
+ * Where two tracks told the same by `otherTrack` have their media, when not at one URL: on two
+ * hosts (one file from two hosts of a CDN, or two files under one path in two buckets,
+ * `label-a.s3…`, `label-b.s3…`), or under two paths that end in one file. Only the server knows
+ * which, so check warns of it and fails nothing. Null when it is one URL, or another track.
  */
-export function otherHost(was: TrackIdentity, now: TrackIdentity): boolean {
-  return was.media !== undefined && now.media !== undefined && was.media !== now.media && !otherTrack(was, now);
+export function otherPlace(was: TrackIdentity, now: TrackIdentity): 'host' | 'path' | null {
+  if (was.media === undefined || now.media === undefined || was.media === now.media || otherTrack(was, now))
+    return null;
+  return was.mediaPath === now.mediaPath ? 'host' : 'path';
 }
 
 /** `"Name" (https://host/path)`, as a finding names a track. */

@@ -28,11 +28,12 @@ export const stableIdentity: ConformanceCase = {
     if (identities.items === 0) return skip('no window held an item with a track: nothing to compare', windows);
     const findings = new Findings();
     for (const conflict of identities.conflicts) findings.fail(conflict);
-    // One file on two hosts is right, two files under one path in two buckets is not: said, not judged.
-    for (const change of identities.hostChanges) findings.warn(change);
-    if (identities.hostChanged > identities.hostChanges.length)
+    // One file on two hosts, or under a path signed anew, is right; two files under one path in
+    // two buckets, or of one name in two folders, are not: said, not judged.
+    for (const change of identities.placeChanges) findings.warn(change);
+    if (identities.placeChanged > identities.placeChanges.length)
       findings.warn(
-        `${(identities.hostChanged - identities.hostChanges.length).toLocaleString('en-US')} more ids came with their media from two hosts`,
+        `${(identities.placeChanged - identities.placeChanges.length).toLocaleString('en-US')} more ids came with their media from two hosts or paths`,
       );
     return findings.verdict(
       `${identities.seen.size.toLocaleString('en-US')} ids in ${identities.windows} windows, each naming one track wherever it appeared`,

@@ -303,6 +303,29 @@ export const VALID: Variant[] = [
     },
     (served) => `${served}/`,
   ),
+  warning(
+    variant(
+      'path-signed-media-urls',
+      'pass',
+      'platform.md §4.3',
+      'every window signs its mediaUrls anew in the path (a CDN path token before the file)',
+      (b) => {
+        let signature = 0;
+        editWindow(b, (json) => {
+          signature += 1;
+          for (const item of json.items) {
+            const track = item.track as Record<string, unknown>;
+            if (typeof track.mediaUrl !== 'string') continue;
+            const url = new URL(track.mediaUrl);
+            url.pathname = `/hdnts=exp=1767225600~hmac=${signature.toString(16).padStart(8, '0')}${url.pathname}`;
+            track.mediaUrl = url.toString();
+          }
+          return json;
+        });
+      },
+    ),
+    'item-window.stable-identity',
+  ),
   variant('long-queue', 'pass', C8, '150 one-second tracks', (b) => {
     b.items = tracks(150, 1_000);
   }),
