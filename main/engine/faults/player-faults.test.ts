@@ -4,6 +4,8 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { FaultRuleInput } from '../api/fault-types.js';
+import { EngineClock } from '../clock/clock.js';
+import { ManualWall } from '../testing/manual-wall.js';
 import { EventBus } from '../events/bus.js';
 import { DEFAULT_RETRY_AFTER_SEC } from '../cloud-queue/errors.js';
 import { BUFFERING_MS } from '../player/audio.js';
@@ -137,6 +139,29 @@ describe('faults in the player\u2019s client', () => {
       durationMs: 3_000,
       fault: { action: 'latency' },
     });
+  });
+
+  it('latency: the request’s signal ends the wait, and the request never goes out (ui-x3 U6)', async () => {
+    const store = openStore({ dataDir: null });
+    const clock = new EngineClock({ wall: new ManualWall(), speed: 0 });
+    const registry = new FaultRegistry({ repo: store.faultRules, clock, bus: new EventBus() });
+    registry.add({ target: 'player', match: { path: '/version' }, action: { type: 'latency', ms: 60_000 } });
+    const sent: string[] = [];
+    const transport = faultingTransport(
+      (request) => {
+        sent.push(request.url);
+        return Promise.reject(new Error('not here'));
+      },
+      registry,
+      clock,
+    );
+    const stop = new AbortController();
+    const answer = transport({ method: 'GET', url: 'http://127.0.0.1:9/q/version', headers: {}, signal: stop.signal });
+    stop.abort(new Error('the run was stopped'));
+    await expect(answer).rejects.toThrow('the run was stopped');
+    expect(sent).toEqual([]);
+    clock.close();
+    store.close();
   });
 
   it('malformed: a 200 the player cannot read is another server error (§7.2), reported as a violation', async () => {

@@ -58,7 +58,25 @@ export function faultingTransport(inner: HttpTransport, faults: FaultRegistry, c
         });
       case 'latency': {
         if (requestId) clock.release(requestId);
-        await new Promise<void>((resolve) => clock.setTimeout(resolve, action.ms, 'injected latency'));
+        // As a slow server's answer: the request's signal ends the wait (a conformance run
+        // stopped, or the console closing, waited out the whole latency: ui-x3 U6).
+        await new Promise<void>((resolve, reject) => {
+          const { signal } = request;
+          if (signal.aborted) return reject(signal.reason as Error);
+          const timer = clock.setTimeout(
+            () => {
+              signal.removeEventListener('abort', abort);
+              resolve();
+            },
+            action.ms,
+            'injected latency',
+          );
+          const abort = () => {
+            clock.clearTimeout(timer);
+            reject(signal.reason as Error);
+          };
+          signal.addEventListener('abort', abort, { once: true });
+        });
         const response = await clock.track(inner(request));
         return Object.assign(response, { fault: hit });
       }
