@@ -231,6 +231,57 @@ test('a run with a failure shows it first, in view, and folds the passes under t
   }
 });
 
+test('a run going on is stopped from the console, and a second check of its server waits for it (ui-x3 U6)', async ({
+  consolePage,
+  served,
+  page,
+}) => {
+  const ready = served.ready;
+  const queue = await adminApi<QueueSummary>(ready, 'POST', '/queues', {
+    name: 'Held version',
+    items: items.slice(0, 5),
+  });
+  // The first GET /version waits a minute: the run stands on the `version` case until it is stopped.
+  await adminApi(ready, 'POST', '/faults', {
+    target: 'player',
+    match: { path: '/version' },
+    action: { type: 'latency', ms: 60_000 },
+    times: 1,
+    label: 'held version',
+  });
+  try {
+    const check = new ConformancePage(page);
+    await consolePage.waitUntilLive();
+    await check.open();
+    await check.pickQueue('Held version');
+    await check.runChecks.click();
+    await expect(check.run).toHaveAttribute('data-status', 'running');
+    await expect(check.currentCase).toContainText('version', { timeout: 10_000 });
+    const first = await check.run.getAttribute('data-run-id');
+    // Neither Rerun nor Run checks starts a second run of the same server meanwhile.
+    await expect(check.rerun).toBeDisabled();
+    await check.runChecks.click();
+    await expect(check.form.getByRole('alert')).toContainText('A check of this server is going on');
+    await check.form.getByRole('button', { name: 'Show it' }).click();
+    await expect(check.run).toHaveAttribute('data-run-id', first!);
+    const going = await adminApi<{ status: string; baseUrl: string }[]>(ready, 'GET', '/conformance/runs');
+    expect(going.filter((run) => run.status === 'running' && run.baseUrl === queue.queueBaseUrl)).toHaveLength(1);
+
+    const stopping = Date.now();
+    await check.run.getByRole('button', { name: 'Stop' }).click();
+    await check.expectEnded('failed', 5_000);
+    expect(Date.now() - stopping).toBeLessThan(5_000);
+    await expect(check.runHeading).toContainText('stopped');
+    await expect(check.summary).toContainText(/^Stopped: \d+ passed, 0 failed/);
+    await expect(check.runError).toHaveText(/^the run was stopped after \d+ of \d+ cases; the rest did not run$/);
+    await expect(check.runs.getByRole('option').first()).toContainText('stopped');
+    // Ended, it reruns.
+    await expect(check.rerun).toBeEnabled();
+  } finally {
+    await adminApi(ready, 'DELETE', '/faults');
+  }
+});
+
 test('refuses a base URL that is not one beside its field, and a server that cannot be reached fails with that one message', async ({
   consolePage,
   served,

@@ -333,6 +333,7 @@ const CALLS: Call<CommandName>[] = [
   call('conformance.runs.list', () => ({})),
   call('conformance.runs.get', (s) => ({ id: s.runId })),
   call('conformance.runs.export', (s) => ({ id: s.runId, format: 'html' as const })),
+  call('conformance.runs.stop', (s) => ({ id: s.runId })),
   call(
     'fleets.start',
     (s) => ({

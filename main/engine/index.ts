@@ -241,6 +241,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
         'conformance.runs.list',
         'conformance.runs.get',
         'conformance.runs.rerun',
+        'conformance.runs.stop',
         'conformance.runs.delete',
         'conformance.runs.export',
       ],

@@ -102,10 +102,11 @@ export interface ConformanceSummary {
 /**
  * Why a run stopped without running its cases: the server could not be reached at all (no
  * answer to GET /context nor to GET /itemWindow, or nothing at either: the base URL is not a
- * queue's, and the message says what one looks like), or the console stopped while it ran.
+ * queue's, and the message says what one looks like), the console stopped while it ran, or it
+ * was stopped (`conformance.runs.stop`).
  */
 export interface ConformanceRunError {
-  kind: 'unreachable' | 'interrupted';
+  kind: 'unreachable' | 'interrupted' | 'stopped';
   message: string;
 }
 

@@ -8,6 +8,7 @@ type Names =
   | 'conformance.runs.list'
   | 'conformance.runs.get'
   | 'conformance.runs.rerun'
+  | 'conformance.runs.stop'
   | 'conformance.runs.delete'
   | 'conformance.runs.export';
 
@@ -26,6 +27,7 @@ export function conformanceCommandHandlers(runs: ConformanceRuns): Pick<CommandH
     'conformance.runs.list': () => runs.list(),
     'conformance.runs.get': ({ id }) => runs.get(id),
     'conformance.runs.rerun': ({ id, authorization }) => runs.rerun(id, authorization),
+    'conformance.runs.stop': ({ id }) => runs.stop(id),
     'conformance.runs.delete': ({ id }) => runs.delete(id),
     'conformance.runs.export': ({ id, format }) => runs.export(id, format),
   };

@@ -285,6 +285,46 @@ describe('conformance runs across a restart', () => {
     }
   });
 
+  it('is stopped at once when asked: what it settled stands, the case cut short is not judged (ui-x3 U6)', async () => {
+    const engine = await engineOn(null);
+    const server = await serverWith({ versionDelayMs: 5_000 });
+    const events: unknown[] = [];
+    engine.events.on('conformance.progress', (progress) => events.push(progress));
+    const id = await start(engine, { baseUrl: server.baseUrl, authorization: server.authorization });
+    // It is waiting for the slow /version when it is stopped.
+    while (!server.requests.includes('version')) await new Promise((resolve) => setTimeout(resolve, 10));
+    const stopping = performance.now();
+    const { status, body } = await admin(engine, 'POST', `/conformance/runs/${id}/stop`);
+    expect(performance.now() - stopping).toBeLessThan(2_000);
+    expect(status).toBe(200);
+    const before = caseInfos().slice(
+      0,
+      caseInfos().findIndex((c) => c.id === 'version'),
+    );
+    const total = caseInfos().length;
+    expect(body).toMatchObject({
+      id,
+      status: 'failed',
+      error: {
+        kind: 'stopped',
+        message: `the run was stopped after ${before.length} of ${total} cases; the rest did not run`,
+      },
+      summary: { fail: 0, total },
+    });
+    expect((body as ConformanceRun).cases.map((c) => c.id)).toEqual(before.map((c) => c.id));
+    expect((body as ConformanceRun).finishedAt).not.toBeNull();
+    // Kept as it ended, said on the event stream, exported, and stopped again it is answered as it is.
+    expect((await admin(engine, 'GET', `/conformance/runs/${id}`)).body).toEqual(body);
+    expect(events.at(-1)).toMatchObject({ runId: id, status: 'failed', settled: null, error: { kind: 'stopped' } });
+    expect((await exported(engine, id, 'junit')).content).toContain('the run was stopped after');
+    expect(await admin(engine, 'POST', `/conformance/runs/${id}/stop`)).toMatchObject({ status: 200, body });
+    expect((await admin(engine, 'POST', '/conformance/runs/run-none/stop')).status).toBe(404);
+    // Nothing of it goes on: no request reaches the server after it.
+    const sent = server.requests.length;
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(server.requests).toHaveLength(sent);
+  });
+
   it(`keep the newest ${MAX_CONFORMANCE_RUNS}`, async () => {
     const engine = await engineOn(null);
     const server = await serverWith();

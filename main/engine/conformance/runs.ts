@@ -83,6 +83,8 @@ export interface StartInput {
 interface LiveRun {
   run: ConformanceRun;
   done: Promise<ConformanceRun>;
+  /** Fires when the run is stopped from outside (`stop`): it ends as the console closing ends it. */
+  stopper: AbortController;
 }
 
 export class ConformanceRuns {
@@ -139,8 +141,9 @@ export class ConformanceRuns {
     this.targets.set(id, { ...input });
     this.deps.repo.save(run);
     this.prune();
-    const done = this.execute(run, input).finally(() => this.live.delete(id));
-    this.live.set(id, { run, done });
+    const stopper = new AbortController();
+    const done = this.execute(run, input, stopper.signal).finally(() => this.live.delete(id));
+    this.live.set(id, { run, done, stopper });
     return { id };
   }
 
@@ -185,6 +188,20 @@ export class ConformanceRuns {
     return exportRun(run, format);
   }
 
+  /**
+   * Stops a run going on (its requests in flight aborted, its remaining cases not run) and answers
+   * it once it has ended and been saved; a run that has ended is answered as it is. A user who gave
+   * a wrong URL or token, or a server that answers in 3 s, waited out the whole deadline (ui-x3 U6).
+   */
+  async stop(id: string): Promise<ConformanceRun> {
+    const live = this.live.get(id);
+    if (live) {
+      live.stopper.abort();
+      await live.done;
+    }
+    return this.find(id);
+  }
+
   /** The run once it has ended (at once if it has). */
   async finished(id: string): Promise<ConformanceRun> {
     const live = this.live.get(id);
@@ -215,8 +232,10 @@ export class ConformanceRuns {
     for (const id of this.targets.keys()) if (!kept.has(id)) this.targets.delete(id);
   }
 
-  private async execute(run: ConformanceRun, input: StartInput): Promise<ConformanceRun> {
+  private async execute(run: ConformanceRun, input: StartInput, stop: AbortSignal): Promise<ConformanceRun> {
     const { deps } = this;
+    // What ends the run before its end: the console closing, or `stop`.
+    const ending = AbortSignal.any([this.closing.signal, stop]);
     const cases = selectCases(this.cases, input.cases);
     const clock = new EngineClock({ wall: deps.wall, startAt: deps.engineClock.now() });
     const evidence = new TrafficEvidence(deps.bus, () => deps.recorder.flush());
@@ -244,7 +263,7 @@ export class ConformanceRuns {
         allResponseHeaders: true,
         transport: abortable(
           faultingTransport(deps.transport ?? http.transport, deps.faults, on),
-          AbortSignal.any([this.closing.signal, deadline.signal]),
+          AbortSignal.any([ending, deadline.signal]),
         ),
         ...(more.headers ? { headers: more.headers } : {}),
         onExchange: (exchange) => {
@@ -257,7 +276,7 @@ export class ConformanceRuns {
     const host: PlayerHost = {
       now: () => clock.now(),
       client: ({ clock: on, headers, onExchange }) => clientOn(on, { headers, onExchange }),
-      signal: AbortSignal.any([this.closing.signal, deadline.signal]),
+      signal: AbortSignal.any([ending, deadline.signal]),
     };
     const settle = (settled: SettledCase) => {
       const result: ConformanceCaseResult = {
@@ -286,13 +305,14 @@ export class ConformanceRuns {
         server: (onAnswer) => new CheckedServer(client, input.baseUrl, input.authorization, onAnswer, host),
         now: () => deps.wall.now(),
         onSettled: settle,
-        signal: this.closing.signal,
+        signal: ending,
         deadline: deadline.signal,
         deadlineAt,
         cases,
         ...(input.madeUp ? { madeUp: input.madeUp } : {}),
       });
       if ('unreachable' in outcome) error = { kind: 'unreachable', message: outcome.unreachable };
+      else if ('stopped' in outcome && !this.closing.signal.aborted) error = stoppedAfter(run.summary);
       else if ('stopped' in outcome || this.closing.signal.aborted) error = INTERRUPTED;
     } catch (failure) {
       error = { kind: 'interrupted', message: `the run stopped: ${(failure as Error).message}` };
@@ -321,6 +341,15 @@ const INTERRUPTED: ConformanceRunError = {
   kind: 'interrupted',
   message: 'the console stopped while the run was going on; its remaining cases did not run',
 };
+
+/** A run stopped from outside: what it settled stands, and it did not pass. */
+function stoppedAfter(summary: ConformanceSummary): ConformanceRunError {
+  const settled = summary.pass + summary.fail + summary.warn + summary.skip;
+  return {
+    kind: 'stopped',
+    message: `the run was stopped after ${settled} of ${summary.total} cases; the rest did not run`,
+  };
+}
 
 function interrupted(run: ConformanceRun): ConformanceRun {
   return { ...run, status: 'failed', error: INTERRUPTED };

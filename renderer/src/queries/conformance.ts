@@ -56,7 +56,7 @@ export function useConformanceRun(id: string | null) {
   });
 }
 
-/** Start, rerun and delete: each changes the list, which is fetched again. */
+/** Start, rerun, stop and delete: each changes the list, which is fetched again. */
 function useRunMutation<I, O>(run: (api: Api, input: I) => Promise<O>) {
   const api = useApi();
   const queryClient = useQueryClient();
@@ -71,6 +71,8 @@ export const useStartRun = () =>
 export const useRerun = () =>
   useRunMutation((api, input: CommandInput<'conformance.runs.rerun'>) => api.call('conformance.runs.rerun', input));
 export const useDeleteRun = () => useRunMutation((api, id: string) => api.call('conformance.runs.delete', { id }));
+/** Answers the run once it has ended; the end's progress event brings it to the views as well. */
+export const useStopRun = () => useRunMutation((api, id: string) => api.call('conformance.runs.stop', { id }));
 
 export function useExportRun() {
   const api = useApi();

@@ -1,6 +1,6 @@
 /**
  * Commands of the conformance suite (docs/contract/console.md §7 `conformance`, §8): start a run
- * against a cloud queue server, follow it, list, rerun, delete and export runs.
+ * against a cloud queue server, follow it, stop it, list, rerun, delete and export runs.
  */
 import Type, { type Static } from 'typebox';
 import { command } from '../command.js';
@@ -76,6 +76,12 @@ export const conformanceCommands = {
       'Runs the suite again against the server a run checked, as a new run. After a restart the Authorization it sent must be given again.',
     input: Type.Object({ id: Type.String({ minLength: 1 }), authorization: Type.Optional(Authorization) }),
     http: { method: 'POST', path: '/conformance/runs/:id/rerun', status: 202 },
+  }),
+  'conformance.runs.stop': command<ConformanceRun>()({
+    summary:
+      'Stops a run going on: its requests in flight are aborted, the cases it settled stand, the rest do not run, and it ends failed with error kind "stopped". Answers the run once it has ended; a run that has ended is answered as it is.',
+    input: Id,
+    http: { method: 'POST', path: '/conformance/runs/:id/stop' },
   }),
   'conformance.runs.delete': command<{ removed: true }>()({
     summary: 'Deletes a finished run.',

@@ -60,6 +60,47 @@ describe('CheckForm', () => {
     expect(started[0]).toEqual({ baseUrl: 'https://queue.example.com/v2.3/' });
   });
 
+  it('does not start a second check of a server one is going on against, and shows the way to it (ui-x3 U6)', async () => {
+    const user = userEvent.setup();
+    const started: unknown[] = [];
+    const shown: string[] = [];
+    const running = {
+      id: 'run-going',
+      baseUrl: 'https://queue.example.com/v2.3/',
+      authorization: null,
+      rerunNeedsAuthorization: false,
+      status: 'running',
+      startedAt: 0,
+      finishedAt: null,
+      summary: { total: 23, pass: 3, fail: 0, warn: 0, skip: 0 },
+      error: null,
+      rerunOf: null,
+    };
+    renderOverFakeEngine(<CheckForm onStarted={(id) => shown.push(id)} />, async (name, input) => {
+      if (name === 'queues.list') return { ok: true, value: [] as never };
+      if (name === 'conformance.runs.list') return { ok: true, value: [running] as never };
+      if (name === 'conformance.runs.start') {
+        started.push(input);
+        return { ok: true, value: { id: 'run-2' } as never };
+      }
+      return { ok: false, error: { code: 'not_found' as const, message: name } };
+    });
+    const baseUrl = screen.getByLabelText('Base URL') as HTMLInputElement;
+    await user.type(baseUrl, 'https://queue.example.com/v2.3/');
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Run checks' })).toBeTruthy());
+    await user.click(screen.getByRole('button', { name: 'Run checks' }));
+    await waitFor(() => expect(screen.getByRole('alert').textContent).toMatch(/A check of this server is going on/));
+    expect(started).toEqual([]);
+    await user.click(screen.getByRole('button', { name: 'Show it' }));
+    expect(shown).toEqual(['run-going']);
+    // Another server starts at once.
+    await user.clear(baseUrl);
+    await user.type(baseUrl, 'https://other.example.com/v2.3/');
+    expect(screen.queryByRole('alert')).toBeNull();
+    await user.click(screen.getByRole('button', { name: 'Run checks' }));
+    await waitFor(() => expect(started).toEqual([{ baseUrl: 'https://other.example.com/v2.3/' }]));
+  });
+
   it("says a queue's token expired, and makes a new one that the run then sends (audit-ui W8)", async () => {
     const user = userEvent.setup();
     useClockStore.getState().setClock({ now: 90_000_000, speed: 0 });

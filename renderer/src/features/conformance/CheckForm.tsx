@@ -5,7 +5,7 @@
  */
 import { useRef, useState, type FormEvent } from 'react';
 import type { QueueSummary } from '@engine-api/queue-types';
-import { useStartRun } from '../../queries/conformance';
+import { useConformanceRuns, useStartRun } from '../../queries/conformance';
 import { useQueueCommand, useQueueList } from '../../queries/queues';
 import { useEngineNow } from '../../stores/clock';
 import { expiryText } from '../../format/span';
@@ -29,7 +29,11 @@ function queueFields(queue: QueueSummary): Fields {
 
 export function CheckForm({ onStarted }: { onStarted(runId: string): void }) {
   const { data: queues = [] } = useQueueList();
+  const { data: runs = [] } = useConformanceRuns();
   const start = useStartRun();
+  // A run of the same server going on when Run checks was pressed: a second would double the
+  // server's load and race the first (ui-x3 U6). Said, with the way to it.
+  const [busyWith, setBusyWith] = useState<string | null>(null);
   const [typed, setTyped] = useState<Fields>({ baseUrl: '', authorization: '' });
   // While the fields are a queue's, they follow it: a new token issued meanwhile is the one sent.
   const [queueId, setQueueId] = useState<string | null>(null);
@@ -63,6 +67,7 @@ export function CheckForm({ onStarted }: { onStarted(runId: string): void }) {
     setTyped(next);
     setQueueId(null);
     setErrors((shown) => ({ ...shown, ...Object.fromEntries(Object.keys(change).map((key) => [key, undefined])) }));
+    setBusyWith(null);
     start.reset();
   };
 
@@ -72,6 +77,7 @@ export function CheckForm({ onStarted }: { onStarted(runId: string): void }) {
     if (picked) setTyped(queueFields(picked));
     setQueueId(picked ? id : null);
     setErrors({});
+    setBusyWith(null);
     start.reset();
   };
 
@@ -85,6 +91,9 @@ export function CheckForm({ onStarted }: { onStarted(runId: string): void }) {
     });
     if (!baseUrl.ok) return baseUrlRef.current?.focus();
     if (!authorization.ok) return authorizationRef.current?.focus();
+    const going = runs.find((run) => run.status === 'running' && run.baseUrl === baseUrl.value);
+    setBusyWith(going?.id ?? null);
+    if (going) return;
     start.mutate(
       authorization.value === undefined
         ? { baseUrl: baseUrl.value }
@@ -186,6 +195,14 @@ export function CheckForm({ onStarted }: { onStarted(runId: string): void }) {
       {start.error && (
         <p role="alert" className={styles.fieldError}>
           The checks did not start: {start.error.message}
+        </p>
+      )}
+      {busyWith && (
+        <p role="alert" className={styles.fieldError}>
+          A check of this server is going on: follow or stop it, and run this one once it has ended.{' '}
+          <button type="button" onClick={() => onStarted(busyWith)}>
+            Show it
+          </button>
         </p>
       )}
     </form>

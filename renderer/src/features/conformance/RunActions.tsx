@@ -1,7 +1,9 @@
 /**
- * What can be done with a run once it has ended: save it as JSON, JUnit XML or a self-contained
- * HTML page; run it again against the same server (asking for the Authorization again when the
- * console no longer holds it: it restarted since); delete it, in two steps.
+ * What can be done with a run: stop it while it goes on; once it has ended, save it as JSON, JUnit
+ * XML or a self-contained HTML page, run it again against the same server (asking for the
+ * Authorization again when the console no longer holds it: it restarted since), or delete it, in
+ * two steps. A rerun waits for the run to end: two at once against one server doubled its load and
+ * the list held two runs of one server going on (ui-x3 U6).
  */
 import { useRef, useState, type FormEvent } from 'react';
 import {
@@ -10,7 +12,7 @@ import {
   type ConformanceRunSummary,
 } from '@engine-api/conformance-types';
 import { IGNORE_HELD_KEY, useConfirmStep } from '../../components/useConfirmStep';
-import { useDeleteRun, useExportRun, useRerun } from '../../queries/conformance';
+import { useDeleteRun, useExportRun, useRerun, useStopRun } from '../../queries/conformance';
 import { downloadReport } from './download';
 import { SecretInput } from './SecretInput';
 import { checkAuthorization } from './target';
@@ -33,6 +35,7 @@ export function RunActions({ run, onStarted, onDeleted }: RunActionsProps) {
   const exporter = useExportRun();
   const rerun = useRerun();
   const remove = useDeleteRun();
+  const stop = useStopRun();
   const confirm = useConfirmStep();
   const [asking, setAsking] = useState(false);
   const rerunButton = useRef<HTMLButtonElement>(null);
@@ -46,10 +49,21 @@ export function RunActions({ run, onStarted, onDeleted }: RunActionsProps) {
       },
     });
 
-  const error = exporter.error ?? (asking ? null : rerun.error) ?? remove.error;
+  const error = exporter.error ?? (asking ? null : rerun.error) ?? remove.error ?? stop.error;
   return (
     <>
       <div className={styles.actions}>
+        {running && (
+          <button
+            type="button"
+            className="danger"
+            disabled={stop.isPending}
+            title="Stop the run: what it settled stands, the rest does not run"
+            onClick={() => stop.mutate(run.id)}
+          >
+            {stop.isPending ? 'Stopping…' : 'Stop'}
+          </button>
+        )}
         <div className={styles.export} role="group" aria-label="Export">
           <Hint className={styles.exportLabel}>Export</Hint>
           {CONFORMANCE_REPORT_FORMATS.map((format) => (
@@ -67,9 +81,9 @@ export function RunActions({ run, onStarted, onDeleted }: RunActionsProps) {
         <button
           type="button"
           ref={rerunButton}
-          disabled={rerun.isPending || asking}
+          disabled={running || rerun.isPending || asking}
           aria-expanded={run.rerunNeedsAuthorization ? asking : undefined}
-          title="Run the suite again against the same server, as a new run"
+          title={running ? 'Once the run has ended' : 'Run the suite again against the same server, as a new run'}
           onClick={() => (run.rerunNeedsAuthorization ? setAsking(true) : startRerun())}
         >
           {rerun.isPending && !asking ? 'Starting…' : 'Rerun'}

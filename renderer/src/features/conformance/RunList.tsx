@@ -55,7 +55,7 @@ export function RunList({ runs, loading = false, selectedId, onSelect, focusRequ
             data-status={run.status}
             onClick={() => onSelect(run.id)}
           >
-            <StatusPill status={run.status} className={styles.status} />
+            <StatusPill run={run} className={styles.status} />
             <ServerLabel baseUrl={run.baseUrl} />
             <span className={styles.runTally}>
               {run.error?.kind === 'unreachable' ? unreachableWord(run.error.message) : shortTallyText(run.summary)}

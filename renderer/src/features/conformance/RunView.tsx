@@ -44,7 +44,7 @@ export function RunView({ runId, focusHeading, onHeadingFocused, onStarted, onDe
         <h2 id="check-run-title" ref={heading} tabIndex={-1}>
           {run ? (
             <>
-              <StatusPill status={run.status} /> <span className={styles.runUrl}>{run.baseUrl}</span>
+              <StatusPill run={run} /> <span className={styles.runUrl}>{run.baseUrl}</span>
             </>
           ) : (
             `Run ${runId}`

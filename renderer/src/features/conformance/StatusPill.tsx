@@ -1,12 +1,20 @@
-/** How a run stands, in a word (never colour alone): running, passed or failed. */
-import type { ConformanceRunStatus } from '@engine-api/conformance-types';
+/** How a run stands, in a word (never colour alone): running, passed, failed or stopped. */
+import type { ConformanceRunSummary } from '@engine-api/conformance-types';
+import { runWord } from './summary';
 import styles from './StatusPill.module.css';
 
 /** `className` lets a list place the pill (its grid area) from its own stylesheet. */
-export function StatusPill({ status, className }: { status: ConformanceRunStatus; className?: string }) {
+export function StatusPill({
+  run,
+  className,
+}: {
+  run: Pick<ConformanceRunSummary, 'status' | 'error'>;
+  className?: string;
+}) {
+  const word = runWord(run);
   return (
-    <span className={className ? `${styles.status} ${className}` : styles.status} data-status={status}>
-      {status}
+    <span className={className ? `${styles.status} ${className}` : styles.status} data-status={word}>
+      {word}
     </span>
   );
 }

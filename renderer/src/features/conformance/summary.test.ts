@@ -4,6 +4,7 @@ import {
   durationText,
   unreachableWord,
   progressText,
+  runWord,
   serverLabel,
   serverLabelParts,
   shortTallyText,
@@ -38,6 +39,22 @@ describe('a run in words', () => {
     );
     expect(summaryLine({ ...base, status: 'failed', summary: { ...base.summary, pass: 14, fail: 1 } })).toMatch(
       /^Failed: 14 passed, 1 failed/,
+    );
+  });
+
+  it('says a run stopped from the console is stopped, not failed, with what it settled', () => {
+    const stopped: ConformanceRunSummary = {
+      ...base,
+      status: 'failed',
+      finishedAt: 1_012_300,
+      summary: { total: 17, pass: 6, fail: 0, warn: 1, skip: 0 },
+      error: { kind: 'stopped', message: 'the run was stopped after 7 of 17 cases; the rest did not run' },
+    };
+    expect(runWord(stopped)).toBe('stopped');
+    expect(runWord({ ...stopped, error: null })).toBe('failed');
+    expect(runWord(base)).toBe('passed');
+    expect(summaryLine(stopped)).toBe(
+      'Stopped: 6 passed, 0 failed, 1 warning, 0 skipped of 17 cases · in 12.3 s · server http://127.0.0.1:4100/queues/q1/v2.3/',
     );
   });
 

@@ -53,15 +53,32 @@ export function progressText(summary: ConformanceSummary): string {
 }
 
 /**
+ * How a run stands, in a word: its status, but `stopped` for one stopped from the console, whose
+ * `failed` is no verdict on the server (what it settled is in its tallies).
+ */
+export type RunWord = 'running' | 'passed' | 'failed' | 'stopped';
+
+export function runWord(run: Pick<ConformanceRunSummary, 'status' | 'error'>): RunWord {
+  return run.error?.kind === 'stopped' ? 'stopped' : run.status;
+}
+
+const VERDICT: Record<Exclude<RunWord, 'running'>, string> = {
+  passed: 'Passed',
+  failed: 'Failed',
+  stopped: 'Stopped',
+};
+
+/**
  * The summary line: how it ended and the tallies, how long it took, the server. A run that never
  * reached its cases says so instead of tallying nothing.
  */
 export function summaryLine(run: ConformanceRunSummary): string {
   const server = `server ${run.baseUrl}`;
-  if (run.status === 'running')
+  const word = runWord(run);
+  if (word === 'running')
     return `Running: ${progressText(run.summary)} settled, ${tallyText(run.summary)} so far · ${server}`;
   const took = durationText(run);
-  const verdict = run.status === 'passed' ? 'Passed' : 'Failed';
+  const verdict = VERDICT[word];
   // Unreachable is also a server that answered as no cloud queue server does (404s at a site's
   // root): "could not be reached" was untrue there, and so was "no cloud queue server answered"
   // beside a 404 (review); the line below says which.
