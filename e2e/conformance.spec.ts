@@ -275,6 +275,9 @@ test('a run going on is stopped from the console, and a second check of its serv
     await expect(check.summary).toContainText(/^Stopped: \d+ passed, 0 failed/);
     await expect(check.runError).toHaveText(/^the run was stopped after \d+ of \d+ cases; the rest did not run$/);
     await expect(check.runs.getByRole('option').first()).toContainText('stopped');
+    await expect(check.run.locator('details > summary')).toContainText(/\d+ not run\)$/);
+    // The run it waited for has ended: the form says nothing of it any more.
+    await expect(check.form.getByRole('alert')).toHaveCount(0);
     // Ended, it reruns.
     await expect(check.rerun).toBeEnabled();
   } finally {

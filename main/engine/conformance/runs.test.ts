@@ -317,6 +317,7 @@ describe('conformance runs across a restart', () => {
     expect((await admin(engine, 'GET', `/conformance/runs/${id}`)).body).toEqual(body);
     expect(events.at(-1)).toMatchObject({ runId: id, status: 'failed', settled: null, error: { kind: 'stopped' } });
     expect((await exported(engine, id, 'junit')).content).toContain('the run was stopped after');
+    expect((await exported(engine, id, 'html')).content).toMatch(/<h1>Cloud queue conformance: STOPPED<\/h1>/);
     expect(await admin(engine, 'POST', `/conformance/runs/${id}/stop`)).toMatchObject({ status: 200, body });
     expect((await admin(engine, 'POST', '/conformance/runs/run-none/stop')).status).toBe(404);
     // Nothing of it goes on: no request reaches the server after it.

@@ -16,6 +16,7 @@ import type {
 import { AUTHORIZATION_NOTE, exchangeLine, exchangeLines } from './evidence-text.js';
 import { readingOrder } from './order.js';
 import { firstFinding, xmlSafe } from './text.js';
+import { conformanceRunWord } from '../../api/conformance-word.js';
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
@@ -69,6 +70,7 @@ export function runHtml(run: ConformanceRun): string {
   const failures = ordered.filter((result) => result.outcome === 'fail');
   const warnings = ordered.filter((result) => result.outcome === 'warn');
   const rest = ordered.filter((result) => result.outcome === 'pass' || result.outcome === 'skip');
+  const word = conformanceRunWord(run);
   const sections = [
     failures.length
       ? `<section class="failures">\n<h2>Failures (${failures.length})</h2>\n${failures.map(finding).join('\n')}\n</section>`
@@ -83,11 +85,11 @@ export function runHtml(run: ConformanceRun): string {
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Conformance of ${escapeHtml(run.baseUrl)}: ${escapeHtml(run.status)}</title>
+<title>Conformance of ${escapeHtml(run.baseUrl)}: ${escapeHtml(word)}</title>
 <style>${STYLE}</style>
 </head>
 <body>
-<h1>Cloud queue conformance: ${escapeHtml(run.status === 'running' ? 'running' : run.status.toUpperCase())}</h1>
+<h1>Cloud queue conformance: ${escapeHtml(word === 'running' ? 'running' : word.toUpperCase())}</h1>
 <p class="meta">Server <code>${escapeHtml(run.baseUrl)}</code>${run.authorization ? `, Authorization <code>${escapeHtml(run.authorization)}</code>` : ', no Authorization'} · run <code>${escapeHtml(run.id)}</code> · started ${escapeHtml(when)} · ${escapeHtml(took)}</p>
 <p class="summary ${escapeHtml(run.status)}">${summary.pass} passed, ${summary.warn} warned, ${summary.fail} failed, ${summary.skip} skipped, of ${summary.total} cases</p>
 ${run.error ? `<p class="error">${escapeHtml(run.error.message)}</p>` : ''}

@@ -46,6 +46,8 @@ export function CheckForm({ onStarted }: { onStarted(runId: string): void }) {
   // As Enter in a field: a field the engine would refuse is said so, and focused.
   usePaletteActions({ 'conformance.run': () => formRef.current?.requestSubmit() });
 
+  // Said while that run goes on: once it has ended, Run checks starts this one.
+  const busy = runs.find((run) => run.id === busyWith && run.status === 'running') ?? null;
   const queue = queues.find((q) => q.id === queueId) ?? null;
   const fields = queue ? queueFields(queue) : typed;
   // A queue's token past its engine-time expiry (a +24h jump outlives a day's token): the run
@@ -197,10 +199,10 @@ export function CheckForm({ onStarted }: { onStarted(runId: string): void }) {
           The checks did not start: {start.error.message}
         </p>
       )}
-      {busyWith && (
+      {busy && (
         <p role="alert" className={styles.fieldError}>
           A check of this server is going on: follow or stop it, and run this one once it has ended.{' '}
-          <button type="button" onClick={() => onStarted(busyWith)}>
+          <button type="button" onClick={() => onStarted(busy.id)}>
             Show it
           </button>
         </p>

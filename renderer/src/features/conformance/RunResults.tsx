@@ -21,8 +21,15 @@ export function RunResults({ rows }: { rows: readonly CaseRow[] }) {
   }
   const passed = rows.filter((row) => row.result?.outcome === 'pass').length;
   const skipped = rows.filter((row) => row.result?.outcome === 'skip').length;
-  const toCome = rows.filter((row) => row.state !== 'settled').length;
-  const counts = [`${passed} passed`, `${skipped} skipped`, ...(toCome ? [`${toCome} to come`] : [])].join(', ');
+  const toCome = rows.filter((row) => row.state === 'running' || row.state === 'pending').length;
+  // A run that ended before its cases did (stopped, interrupted): "to come" was untrue of those.
+  const notRun = rows.filter((row) => row.state === 'not-run').length;
+  const counts = [
+    `${passed} passed`,
+    `${skipped} skipped`,
+    ...(toCome ? [`${toCome} to come`] : []),
+    ...(notRun ? [`${notRun} not run`] : []),
+  ].join(', ');
   return (
     <>
       <Findings rows={findings} />

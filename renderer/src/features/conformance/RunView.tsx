@@ -11,7 +11,7 @@ import { RunActions } from './RunActions';
 import { RunProgress } from './RunProgress';
 import { RunResults } from './RunResults';
 import { StatusPill } from './StatusPill';
-import { summaryLine } from './summary';
+import { runWord, summaryLine } from './summary';
 import { Hint } from './Hint';
 import styles from './RunView.module.css';
 
@@ -75,7 +75,7 @@ function RunBody({
   const unreachable = run.error?.kind === 'unreachable';
   return (
     <>
-      <p className={styles.summary} data-status={run.status} aria-label="Summary">
+      <p className={styles.summary} data-status={runWord(run)} aria-label="Summary">
         {summaryLine(run)}
       </p>
       <EndAnnouncement run={run} startedHere={startedHere} />

@@ -3,6 +3,7 @@
  * progress of a run going on, how long it took, and which server it checked.
  */
 import type { ConformanceOutcome, ConformanceRunSummary, ConformanceSummary } from '@engine-api/conformance-types';
+import { conformanceRunWord, type ConformanceRunWord } from '@engine-api/conformance-word';
 
 /** An outcome as its badge says it: in words, never by colour alone. */
 export const OUTCOME_LABEL: Record<ConformanceOutcome, string> = {
@@ -52,17 +53,10 @@ export function progressText(summary: ConformanceSummary): string {
   return `${settledCount(summary)} of ${count(summary.total, 'case')}`;
 }
 
-/**
- * How a run stands, in a word: its status, but `stopped` for one stopped from the console, whose
- * `failed` is no verdict on the server (what it settled is in its tallies).
- */
-export type RunWord = 'running' | 'passed' | 'failed' | 'stopped';
+/** How a run stands, in a word (`stopped` is no verdict on the server): as the HTML report says it. */
+export const runWord = conformanceRunWord;
 
-export function runWord(run: Pick<ConformanceRunSummary, 'status' | 'error'>): RunWord {
-  return run.error?.kind === 'stopped' ? 'stopped' : run.status;
-}
-
-const VERDICT: Record<Exclude<RunWord, 'running'>, string> = {
+const VERDICT: Record<Exclude<ConformanceRunWord, 'running'>, string> = {
   passed: 'Passed',
   failed: 'Failed',
   stopped: 'Stopped',
