@@ -180,6 +180,16 @@ describe('a server wrong in one way fails that one case', () => {
     );
   });
 
+  it('play-through passes a queue of 0 ms tracks, saying no track was seen playing, not "the whole queue: no track" (audit Y3)', async () => {
+    const { run } = await check({ items: 12, trackMillis: 0 });
+    expect(run.cases.find((c) => c.id === 'play-through')).toMatchObject({
+      outcome: 'pass',
+      message: expect.stringMatching(
+        /^played the whole queue: no track seen playing \(each ended as it began: tracks of 0 ms\?\), in /,
+      ),
+    });
+  });
+
   it('play-through fails a server that serves only the playing item and the next: a listener cannot skip back', async () => {
     const { run } = await check({ defects: ['servesCurrentAndNext'] });
     expect(run.cases.find((c) => c.id === 'play-through')!.message).toMatch(
@@ -335,7 +345,9 @@ describe('a server wrong in one way fails that one case', () => {
     const { run } = await check({}, null);
     expect(run.cases.find((c) => c.id === 'item-window.first')).toMatchObject({
       outcome: 'fail',
-      message: expect.stringMatching(/got 401 \(invalid token\); check the Authorization given/),
+      message: expect.stringMatching(
+        /got 401 \(invalid token\); the run sent no Authorization: give the one the server expects/,
+      ),
     });
     expect(run.cases.find((c) => c.id === 'item-window.size-limits')).toMatchObject({
       outcome: 'skip',

@@ -66,5 +66,8 @@ export function unauthorizedHint(answer: Answer): string {
     if (from !== to)
       return `; it came from ${to}, where ${from} redirected the request, and the player sends no Authorization to another origin: give the run a base URL on ${to}, or answer without redirecting`;
   }
+  // A run given none was told to check what it was given (audit Y9).
+  if (answer.exchange.requestHeaders.authorization === undefined)
+    return '; the run sent no Authorization: give the one the server expects (check --authorization V, or the Authorization field)';
   return '; check the Authorization given to the run (the player sends it verbatim)';
 }

@@ -196,7 +196,9 @@ function verdictOf(result: Play, answers: PlayAnswers, probed: EndProbe | null, 
   if (end.kind === 'stopped') return skip('the run stopped while the player played');
   const span =
     tracks.length === 0
-      ? 'no track'
+      ? // The player went through the queue without a moment on any item (audit Y3: "the whole
+        // queue: no track" read as a contradiction): nothing to pause, seek or skip in.
+        'no track seen playing (each ended as it began: tracks of 0 ms?)'
       : tracks.length === 1
         ? `1 track (${tracks[0]})`
         : `${tracks.length.toLocaleString('en-US')} tracks, ${tracks[0]} … ${tracks.at(-1)}`;
