@@ -168,8 +168,14 @@ export async function replayCommand(argv: string[], io: CliIo): Promise<ExitCode
     ]
       .filter(Boolean)
       .join(', ');
+    // A replay asks less than the check did: a defect that shows only after the server has served
+    // more (a leak, a rate limit) read FIXED on a server restarted unchanged (audit Y15).
+    const partly =
+      all && fixed + gone > 0 && run.cases.length < report.cases.length
+        ? ` · judged with ${run.cases.length} of the ${report.cases.length} cases the check ran: a defect that shows only after more requests (a leak, a rate limit) passes here; a whole check tells`
+        : '';
     io.stdout(
-      `${all ? 'FIXED' : 'STILL FAILING'} · ${counts}${run.error ? ` · ${terminalSafe(run.error.message)}` : ''}\n`,
+      `${all ? 'FIXED' : 'STILL FAILING'} · ${counts}${run.error ? ` · ${terminalSafe(run.error.message)}` : ''}${partly}\n`,
     );
     return all ? EXIT.ok : EXIT.failed;
   } finally {
