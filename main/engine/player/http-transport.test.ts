@@ -126,6 +126,47 @@ describe('keepAliveTransport', () => {
     close();
   });
 
+  it('ends a compressed body, and lets its connection go, when the body breaks or the server drops it (review)', async () => {
+    // One server: a gzip body whose bytes are no gzip, then held open; and a gzip body cut off
+    // half way by a dropped connection.
+    const closed: string[] = [];
+    const breaking = createServer((req, res) => {
+      req.socket.once('close', () => closed.push(req.url!));
+      res.writeHead(200, {
+        'content-type': 'application/json',
+        'content-encoding': 'gzip',
+        'content-length': '100000',
+      });
+      if (req.url === '/bad') res.write('this is not gzip at all, and more is coming');
+      else {
+        res.write(
+          gzipSync(
+            Buffer.from(JSON.stringify({ items: Array.from({ length: 5_000 }, (_, i) => `item-${i}`) })),
+          ).subarray(0, 200),
+        );
+        setTimeout(() => req.socket.destroy(), 50);
+      }
+    });
+    await new Promise<void>((resolve) => breaking.listen(0, '127.0.0.1', resolve));
+    const at = `http://127.0.0.1:${(breaking.address() as { port: number }).port}`;
+    const { transport, close } = keepAliveTransport();
+    try {
+      const bad = await transport({ method: 'GET', url: `${at}/bad`, headers: {}, signal: signal() });
+      const started = performance.now();
+      await expect(bad.text()).rejects.toMatchObject({ code: 'Z_DATA_ERROR' });
+      // The connection goes with the body, not when the request's 10 s are up.
+      await expect.poll(() => closed, { timeout: 1_000 }).toContain('/bad');
+      const cut = await transport({ method: 'GET', url: `${at}/cut`, headers: {}, signal: signal() });
+      // As an answer without Content-Encoding cut off: "aborted", ECONNRESET.
+      await expect(cut.text()).rejects.toMatchObject({ code: 'ECONNRESET' });
+      expect(performance.now() - started).toBeLessThan(2_000);
+    } finally {
+      close();
+      breaking.closeAllConnections();
+      await new Promise<void>((resolve) => breaking.close(() => resolve()));
+    }
+  });
+
   it('reads no content where an answer has none, whatever its Content-Encoding says', async () => {
     const { transport, close } = keepAliveTransport();
     for (const [method, path, status] of [

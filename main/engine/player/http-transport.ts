@@ -10,7 +10,7 @@
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
-import { PassThrough, type Readable } from 'node:stream';
+import { PassThrough, pipeline, type Readable } from 'node:stream';
 import type { ByteStream } from '../http/capped-body.js';
 import { OutboundRefused, type OutboundPolicy } from '../http/outbound-guard.js';
 import type { HttpRequest, HttpResponse, HttpTransport } from './client.js';
@@ -258,15 +258,18 @@ function decoded(response: IncomingMessage): Readable {
   if (!decoder) return response;
   const body = new PassThrough();
   const nothing = (): void => void body.end();
+  const failed = (error: Error): void => void body.destroy(error);
   response.once('end', nothing);
-  response.on('error', (error) => body.destroy(error));
+  response.once('error', failed);
   response.once('data', (first: Buffer) => {
     response.off('end', nothing);
+    response.off('error', failed);
     const decoding = decoder();
-    decoding.on('error', (error) => body.destroy(error));
-    body.once('close', () => decoding.destroy());
     decoding.write(first);
-    response.pipe(decoding).pipe(body);
+    // One pipeline: an error or an early close anywhere ends all three, the answer's connection
+    // with them. Piped, a decoder's error left the connection held until the request's signal,
+    // and an answer cut off without 'end' left the body open (review).
+    pipeline(response, decoding, body, () => undefined);
   });
   return body;
 }
