@@ -9,7 +9,7 @@ import type { ScenarioStep } from '../engine/api/scenario-types.js';
 import type { ServiceUrls } from '../engine/api/types.js';
 import type { OutboundPolicy } from '../engine/http/outbound-guard.js';
 import { UsageError } from './usage.js';
-import { uncheckedScenario } from '../engine/api/scenario-checks.js';
+import { uncheckedScenario, unknownNames } from '../engine/api/scenario-checks.js';
 
 /** Wall seconds a whole run may take by default (`--timeout`): long enough for any exported bundle. */
 export const DEFAULT_RUN_TIMEOUT_SEC = 300;
@@ -95,32 +95,15 @@ export function refuseUnchecked(file: string, steps: readonly ScenarioStep[]): v
   );
 }
 
-/**
- * Names a step gives that nothing can ever match: a transition no row of the table has, a player
- * the console does not have. Each would fail at run time as if the console had done wrong (exit 1,
- * "no teleported transition"), when it is the file that is.
- */
+/** A file naming a transition or a player nothing can match (`unknownNames`): it, not the console, is wrong. */
 export function refuseUnknownNames(
   file: string,
   steps: readonly ScenarioStep[],
   rows: ReadonlySet<string>,
   players: ReadonlySet<string>,
 ): void {
-  const problems: string[] = [];
-  steps.forEach((step, index) => {
-    const playerId = 'playerId' in step ? step.playerId : undefined;
-    if (playerId !== undefined && !players.has(playerId))
-      problems.push(`step ${index + 1} (${step.type}) names player ${playerId}, which this console does not have`);
-    if (step.type === 'expect')
-      for (const name of step.transitions ?? [])
-        if (!rows.has(name))
-          problems.push(`step ${index + 1} (expect) names transition ${name}, which no row of the player's table has`);
-  });
-  if (problems.length === 0) return;
-  throw new UsageError(
-    `${file} names what no run can meet: ${problems.slice(0, 5).join('; ')}${problems.length > 5 ? `; and ${problems.length - 5} more` : ''}. ` +
-      `The players are ${[...players].join(', ')}; the transition names are the rows of GET /admin/api/player-table`,
-  );
+  const unknown = unknownNames(steps, rows, players);
+  if (unknown) throw new UsageError(`${file} ${unknown}`);
 }
 
 /** The hosts (`host:port`) of the console's own listeners. */

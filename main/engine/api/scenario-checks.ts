@@ -50,6 +50,36 @@ export function uncheckedScenario(steps: readonly ScenarioStep[]): UncheckedScen
 }
 
 /**
+ * Names the steps give that nothing can ever match: a transition no row of the player's table has
+ * (`rows`), a player the console does not have (`players`). Each would fail at run time as if the
+ * console had done wrong ("no zzz transition"), when it is the file that is: `run FILE` refuses it
+ * (exit 2) and `scenarios.run` answers 400, with this message (audit X9: the admin API ran it to a
+ * FAIL). Undefined when every name is known. The message has no subject.
+ */
+export function unknownNames(
+  steps: readonly ScenarioStep[],
+  rows: ReadonlySet<string>,
+  /** Null when they are not known here: no player is refused. */
+  players: ReadonlySet<string> | null,
+): string | undefined {
+  const problems: string[] = [];
+  steps.forEach((step, index) => {
+    const playerId = 'playerId' in step ? step.playerId : undefined;
+    if (playerId !== undefined && players !== null && !players.has(playerId))
+      problems.push(`step ${index + 1} (${step.type}) names player ${playerId}, which this console does not have`);
+    if (step.type === 'expect')
+      for (const name of step.transitions ?? [])
+        if (!rows.has(name))
+          problems.push(`step ${index + 1} (expect) names transition ${name}, which no row of the player's table has`);
+  });
+  if (problems.length === 0) return undefined;
+  const more = problems.length > 5 ? `; and ${problems.length - 5} more` : '';
+  const names = 'the transition names are the rows of GET /admin/api/player-table';
+  const known = players === null ? `T${names.slice(1)}` : `The players are ${[...players].join(', ')}; ${names}`;
+  return `names what no run can meet: ${problems.slice(0, 5).join('; ')}${more}. ${known}`;
+}
+
+/**
  * `step` made as it was, its outcome not judged because `why`: what it expected of the answer
  * (a status, a refusal) is dropped, so that nothing is held against it.
  */

@@ -12,7 +12,11 @@ import {
   unfilledVariables,
   unknownRuleRefs,
 } from '../api/scenario-variables.js';
-import { uncheckedScenario } from '../api/scenario-checks.js';
+import { uncheckedScenario, unknownNames } from '../api/scenario-checks.js';
+import { TRANSITIONS } from '../player/transitions.js';
+
+/** The names an `expect` step's transitions may take: the rows of the player's table. */
+const TRANSITION_IDS: ReadonlySet<string> = new Set(TRANSITIONS.map((row) => row.id));
 
 type Names = 'scenarios.list' | 'scenarios.save' | 'scenarios.get' | 'scenarios.delete' | 'scenarios.run';
 
@@ -59,11 +63,15 @@ export function scenarioCommandHandlers(
       if (!repo.remove(id)) throw new EngineError('not_found', `no scenario ${id}`);
       return { removed: true };
     },
-    'scenarios.run': ({ id }) => {
+    'scenarios.run': async ({ id }) => {
       const scenario = find(id);
       // Refused, never run to a PASS that says nothing (the CLI's `run` refuses the same file).
       const unchecked = uncheckedScenario(scenario.steps);
       if (unchecked) throw new EngineError('invalid_input', `scenario ${scenario.name}: ${unchecked.message}`);
+      // Nor to a FAIL the file made: a name nothing can match.
+      const players = deps.commands && ((await deps.commands('players.list', {})) as { id: string }[]);
+      const unknown = unknownNames(scenario.steps, TRANSITION_IDS, players ? new Set(players.map((p) => p.id)) : null);
+      if (unknown) throw new EngineError('invalid_input', `scenario ${scenario.name} ${unknown}`);
       const run = running.then(() => runScenario(scenario, deps));
       running = run.catch(() => undefined);
       return run.then((report) => {

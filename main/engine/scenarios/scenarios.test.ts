@@ -555,6 +555,16 @@ describe('bad scenarios', () => {
       ],
       /scenario x: checks nothing: none of its 3 steps/,
     ],
+    [
+      // Run, each failed as if the console had done wrong, where `run FILE` refused the file (audit X9).
+      'a transition no row has and a player the console lacks',
+      [
+        { type: 'clock', advanceMs: 1 },
+        { type: 'expect', playerId: 'player-kitchen', transitions: ['zzz'] },
+        { type: 'expect', playerId: 'player-garage', state: 'PLAYBACK_STATE_IDLE' },
+      ],
+      /^scenario x names what no run can meet: step 2 \(expect\) names transition zzz, which no row of the player's table has; step 3 \(expect\) names player player-garage, which this console does not have\. The players are .*player-kitchen.*; the transition names are the rows of GET \/admin\/api\/player-table$/,
+    ],
   ])('a run of %s is refused (400), never a PASS that says nothing', async (_what, steps, message) => {
     const saved = await save({ name: 'x', steps: steps as ScenarioStep[] });
     const clock = (await admin(engine, 'GET', '/clock')).body;
