@@ -163,7 +163,9 @@ export const PRECONDITIONS: readonly PreconditionRow[] = [
   },
   {
     id: 'trigger-window-busy',
-    commands: ['trigger:nextWindow'],
+    // A refresh too: sent now, it would wait for the one in flight and its retries, and go out
+    // half a minute after the "sent" it was answered (audit X20).
+    commands: ['trigger:nextWindow', 'trigger:refresh'],
     when: (i) => i.inFlight.window,
     errorCode: 'ERROR_INVALID_PARAMETER',
     reason: busy('a background window request'),

@@ -32,6 +32,19 @@ describe('trigger now', () => {
     expect(h.stub.sent('version')).toHaveLength(2);
   });
 
+  it('refuses a second refresh while the first waits for its retry, as it would go out only after it (audit X20)', async () => {
+    h = await playingHarness({ items: tracks(10, 60_000) });
+    h.stub.script('itemWindow', { status: 503, headers: { 'retry-after': '3' } });
+    expect(await h.player.trigger('refresh')).toMatchObject({ sent: 'GET /itemWindow?reason=refresh' });
+    await h.settle();
+    await expect(h.player.trigger('refresh')).rejects.toThrow(
+      /a background window request is in flight or waiting for its next try already/,
+    );
+    // Nothing more went out for it: the one refresh and its retry.
+    await h.advance(10_000);
+    expect(h.stub.reasons().filter((reason) => reason === 'refresh')).toHaveLength(2);
+  });
+
   it('refuses an intent the queue does not ask for, and everything once the session is suspended', async () => {
     h = await playingHarness({ items: tracks(10, 60_000), policies: { pauseTtlSec: 1 } });
     await expect(h.player.trigger('pause')).rejects.toMatchObject({ errorCode: 'ERROR_DISALLOWED_BY_POLICY' });
