@@ -132,6 +132,18 @@ describe('a repro bundle', () => {
     expect(bundle.queues[0]!.items.map((i) => i.id)).toEqual(['item-2', 'item-3', 'item-4', 'item-5', 'item-6']);
   });
 
+  it('says when its span is cut at the limit, and not when the log fits (audit X11)', async () => {
+    expect(bundle.notes.filter((note) => note.startsWith('the span is the newest'))).toEqual([]);
+    const { total } = await source.commands.run('traffic.page', { offset: 0, limit: 1 });
+    const cut = await ok<ReproBundle>(source, 'POST', '/bundles/export', { limit: 5 });
+    const said = cut.notes.find((note) => note.startsWith('the span is the newest'));
+    expect(said).toMatch(
+      /^the span is the newest 5 of the \d+ entries in the traffic log: give a larger limit \(up to 100,000\) or a narrower filter for more of it$/,
+    );
+    // The log as the export read it: what it held before, and the export's own call at most.
+    expect(Number(/of the (\d+) entries/.exec(said!)![1])).toBeGreaterThanOrEqual(total);
+  });
+
   it('derives a scenario with variables for sessions, queue URLs, tokens and items', () => {
     const steps = bundle.scenario.steps;
     expect(bundle.scenario.name).toBe('Kitchen goes idle');

@@ -134,6 +134,7 @@ describe('a bundle exported at the workbench', () => {
       expect.stringMatching(
         /^the span \(2 entries, the newest 2, the console’s own admin calls among them\) holds no player’s transition/,
       ),
+      expect.stringMatching(/^the span is the newest 2 of the \d+ entries in the traffic log: give a larger limit/),
     ]);
   });
 
