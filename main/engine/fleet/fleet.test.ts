@@ -75,6 +75,31 @@ describe('a fleet on the reference server', () => {
     expect((await engine.commands.run('queues.list')).length).toBe(queuesBefore);
   }, 60_000);
 
+  it("says what the Faults area's rules at the console's server answered while it played, not the server (ui-x3 U17)", async () => {
+    // A rule of the Faults area, live before the fleet and left so: its 503s are not the server's.
+    const rule = await engine.commands.run('faults.add', {
+      target: 'cloudQueue',
+      match: { path: '/context' },
+      action: { type: 'status', status: 503, retryAfter: 2 },
+      times: 5,
+      label: '503 storm',
+    });
+    try {
+      const { id } = await engine.commands.run('fleets.start', { players: 3, durationMs: 30_000, speed: 10 });
+      const report = await finished(id);
+      expect(report.notes).toContainEqual(
+        "a fault rule of the Faults area at the console's cloud queue server answered 5 requests while the fleet played (503 storm 5; the console's own players' among them): those answers were the rules', not the server's, and the figures count them as the server's errors",
+      );
+      // A fleet with no such rule says nothing of them.
+      const clean = await finished(
+        (await engine.commands.run('fleets.start', { players: 2, durationMs: 5_000, speed: 10 })).id,
+      );
+      expect(clean.notes.filter((note) => note.includes('Faults area'))).toEqual([]);
+    } finally {
+      await engine.commands.run('faults.remove', { id: rule.id });
+    }
+  }, 60_000);
+
   it('is served at /admin/api/fleets: started with POST, read with GET, stopped with DELETE', async () => {
     const started = await admin(engine, 'POST', '/fleets', { players: 3, durationMs: 3_600_000, speed: 10 });
     expect(started.status).toBe(202);

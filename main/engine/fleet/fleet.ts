@@ -27,6 +27,7 @@ import { emptyByState, mergeShares, sumDeltas, type MergedShares } from './merge
 import { FleetMetrics, latencyByEndpoint, newSketch, statsKey, summarize } from './metrics.js';
 import { latencyFigures } from './percentile.js';
 import { busyNote, timeNote } from './run-notes.js';
+import { ServerRuleHits } from './server-rules.js';
 import { PlayerShare, type ShareSnapshot } from './share.js';
 import { judge, type Threshold, type ThresholdFigures } from './thresholds.js';
 import { TrafficSampler } from './traffic-sample.js';
@@ -62,6 +63,8 @@ export interface FleetDeps {
   onTick: (tick: FleetTick, ended: boolean) => void;
   /** When BASE_URL is given: answers an error message when it cannot be reached at all. */
   probe?: () => Promise<string | null>;
+  /** The fleet plays the console's own cloud queue server, where the Faults area's rules answer too. */
+  ownServer?: boolean;
 }
 
 /** Threads a fleet plays on when not told: one per core. */
@@ -86,6 +89,9 @@ export class Fleet {
   private collecting: Promise<void> = Promise.resolve();
   private inFlight = false;
   private readonly notes: string[] = [];
+  /** Against the console's own server: its fault rules' hits since the start (server-rules.ts). */
+  private serverRules: ServerRuleHits | null = null;
+  private endedRuleNote: string | null = null;
   private startedWall: number;
   private status: FleetReport['status'] = 'running';
   private http: KeepAliveTransport | null = null;
@@ -160,6 +166,8 @@ export class Fleet {
     }
     if (this.stopping) return;
     this.startedWall = this.deps.wall.now();
+    const { list } = this.deps.faults;
+    if (this.deps.ownServer && list) this.serverRules = new ServerRuleHits(() => list.call(this.deps.faults));
     const speed = input.speed ?? 1;
     this.clock.setSpeed(speed);
     if (workers.length > 0) {
@@ -200,7 +208,7 @@ export class Fleet {
       finishedAt: this.finishedAt,
       options: { ...options, authorization: authorization ? 'given' : null },
       timeNote: timeNote(input.speed ?? 1, input.durationMs),
-      notes: busy ? [...this.notes, busy] : [...this.notes],
+      notes: [...this.notes, ...[busy, this.serverRuleNote()].filter((note): note is string => note !== null)],
       workers,
       elapsed: { engineMs: Math.round(this.elapsedMs), wallMs },
       players: { joined: merged.joined, byState: merged.byState },
@@ -393,6 +401,12 @@ export class Fleet {
     );
   }
 
+  /** What the console's server rules answered: live while the fleet plays, kept as it was at its end. */
+  private serverRuleNote(): string | null {
+    if (this.finishedAt === null) return this.serverRules?.note() ?? null;
+    return this.endedRuleNote;
+  }
+
   private finish(status: 'finished' | 'stopped'): Promise<void> {
     this.ending ??= (async () => {
       this.stopping = true;
@@ -418,6 +432,7 @@ export class Fleet {
       this.status = status;
       this.clock.close();
       this.http?.close();
+      this.endedRuleNote = this.serverRules?.note() ?? null;
       this.finishedAt = this.deps.wall.now();
       this.deps.onTick(last, true);
       try {

@@ -84,7 +84,9 @@ export class FleetRuns {
           : baseUrlQueues(input.baseUrl, input.authorization),
       log: this.deps.log,
       onTick: (tick, ended) => this.deps.emit({ id, tick, ended }),
-      ...(input.baseUrl === undefined ? {} : { probe: () => probeServer(input.baseUrl!, input.authorization) }),
+      ...(input.baseUrl === undefined
+        ? { ownServer: true }
+        : { probe: () => probeServer(input.baseUrl!, input.authorization) }),
     });
     this.fleets.set(id, fleet);
     this.prune();
