@@ -11,7 +11,7 @@ import type { FleetFault, FleetStartInput } from '../engine/api/fleet-types.js';
 import { MAX_FLEET_DURATION_MS, MAX_FLEET_PLAYERS, MAX_FLEET_SPEED } from '../engine/api/commands/fleets.js';
 import { groupedDigits } from '../engine/api/grouped-digits.js';
 import { FAULT_PRESETS } from '../engine/faults/presets.js';
-import { parseThreshold } from '../engine/fleet/thresholds.js';
+import { parseThreshold } from '../engine/api/thresholds.js';
 import { playerBaseUrl } from '../engine/fleet/queues.js';
 import { readJsonFile } from './json-file.js';
 import { parseCommandLine, UsageError } from './usage.js';

@@ -29,7 +29,7 @@ import { latencyFigures } from './percentile.js';
 import { busyNote, timeNote } from './run-notes.js';
 import { ServerRuleHits } from './server-rules.js';
 import { PlayerShare, type ShareSnapshot } from './share.js';
-import { judge, type Threshold, type ThresholdFigures } from './thresholds.js';
+import { judge, type Threshold, type ThresholdFigures } from '../api/thresholds.js';
 import { TrafficSampler } from './traffic-sample.js';
 import { fleetVerdict, notJudgedWhy } from './verdict.js';
 import { timesLeft, type TimesLeft } from './shared-times.js';

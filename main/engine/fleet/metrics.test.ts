@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { PlayerExchange } from '../player/client.js';
 import { FleetMetrics, isError, newSketch, sampleOf, summarize } from './metrics.js';
 import { latencyFigures } from './percentile.js';
-import { judge, parseThresholds } from './thresholds.js';
+import { judge, parseThresholds } from '../api/thresholds.js';
 
 const exchange = (change: Partial<PlayerExchange>): PlayerExchange => ({
   requestId: 'r',

@@ -19,11 +19,9 @@
  */
 import type { DDSketch } from '@datadog/sketches-js';
 
-/** Where k6's p(N) of the requests a sketch saw lies: at least `low`, at most `high`. */
-export interface QuantileBounds {
-  low: number;
-  high: number;
-}
+import type { QuantileBounds } from '../api/thresholds.js';
+
+export type { QuantileBounds };
 
 /**
  * Floating-point slack on a bin's edges: a value within a rounding error of an edge may have been

@@ -20,7 +20,7 @@ import type { HttpTransport, PlayerExchange } from '../player/client.js';
 import { Fleet } from './fleet.js';
 import { baseUrlQueues, playerBaseUrl, probeServer, referenceQueues, type ReferenceQueues } from './queues.js';
 import { exportFleet } from './reports/export.js';
-import { parseThresholds } from './thresholds.js';
+import { parseThresholds } from '../api/thresholds.js';
 
 export const MAX_KEPT_FLEETS = 10;
 

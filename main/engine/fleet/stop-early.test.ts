@@ -14,7 +14,7 @@ import { admin, startTestEngine } from '../testing/http.js';
 import { Fleet, type FleetDeps, type QueueSource } from './fleet.js';
 import { baseUrlQueues } from './queues.js';
 import { fleetJUnit } from './reports/junit.js';
-import { parseThresholds } from './thresholds.js';
+import { parseThresholds } from '../api/thresholds.js';
 import { fleetVerdict } from './verdict.js';
 
 const THRESHOLDS = ['errors<1%', 'p99<500ms', 'violations==0'];

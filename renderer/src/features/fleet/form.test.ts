@@ -60,8 +60,21 @@ describe('parseFleetForm', () => {
 
   it('names a threshold that is not METRIC OP NUMBER[UNIT]', () => {
     const parsed = parseFleetForm(fields({ thresholds: 'p99<250ms\np99 under 250' }));
-    expect(parsed.ok ? null : parsed.errors.thresholds).toMatch(/^“p99 under 250” is not a threshold/);
+    expect(parsed.ok ? null : parsed.errors.thresholds).toBe(
+      'Threshold "p99 under 250" is not METRIC OP NUMBER[UNIT] (e.g. p99<250ms, errors<1%, violations==0).',
+    );
     expect(parseFleetForm(fields({ thresholds: 'p(95)<=1s\nrps>10/s\n\n' })).ok).toBe(true);
+  });
+
+  it('names every threshold the engine would refuse, in its words, before anything is sent (ui-x3 U7)', () => {
+    const parsed = parseFleetForm(fields({ thresholds: 'errors<1\np99<250ms\nlatency<5\nviolations>=0' }));
+    expect(parsed.ok ? null : parsed.errors.thresholds).toBe(
+      [
+        'Threshold errors<1: holds unless every request failed (without %, errors is a share from 0 to 1: write errors<1% for a percentage).',
+        'Threshold latency<5: unknown metric "latency"; the metrics are p50, p90, p95, p99 (any pN or p(N)), max, errors (a rate), rps, requests, retries, transportErrors, violations.',
+        'Threshold violations>=0: holds whatever the run, so it checks nothing.',
+      ].join(' '),
+    );
   });
 
   it('sends workers only when given, as a whole number of threads', () => {

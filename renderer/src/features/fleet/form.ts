@@ -5,6 +5,7 @@
  */
 import type { FaultPreset } from '@engine-api/commands/faults';
 import type { FleetFault, FleetStartInput } from '@engine-api/fleet-types';
+import { parseThreshold } from '@engine-api/thresholds';
 
 export interface FleetFields {
   players: string;
@@ -63,9 +64,11 @@ export const DEFAULT_FLEET_FIELDS: FleetFields = {
   thresholds: 'p99<250ms\nerrors<1%\nviolations==0',
 };
 
-const THRESHOLD_SHAPE = /^([A-Za-z][A-Za-z0-9_.()]*)\s*(<=|>=|==|!=|<|>)\s*([0-9]+(?:\.[0-9]+)?)\s*(ms|s|%|\/s)?$/;
-
 type Reading = { ok: true; value: number } | { ok: false; message: string };
+
+function capitalized(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
 
 function number(
   text: string,
@@ -172,10 +175,13 @@ export function parseFleetForm(
     .split('\n')
     .map((line) => line.trim())
     .filter((line) => line !== '');
-  // The shape only (the engine's SHAPE); which metrics and units fit is the engine's to say on start.
-  const badThreshold = thresholds.find((t) => !THRESHOLD_SHAPE.test(t));
-  if (badThreshold !== undefined)
-    errors.thresholds = `“${badThreshold}” is not a threshold: write it as k6 does, e.g. p99<250ms, errors<1%, violations==0.`;
+  // Each line as the engine reads it, every refusal at once (ui-x3 U7: only the first was said,
+  // by the server, under the Start button).
+  const refused = thresholds.flatMap((line) => {
+    const parsed = parseThreshold(line);
+    return parsed.ok ? [] : [parsed.message];
+  });
+  if (refused.length > 0) errors.thresholds = refused.map((message) => `${capitalized(message)}.`).join(' ');
 
   if (Object.keys(errors).length > 0 || Object.keys(timed.errors).length > 0)
     return { ok: false, errors, faultErrors: timed.errors };

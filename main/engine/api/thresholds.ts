@@ -1,10 +1,16 @@
 /**
  * Thresholds in k6's style (`p99<250ms`, `errors<1%`, `violations==0`), parsed strictly: a metric
  * the fleet measures, an operator, a number in the metric's own unit. Parsing answers a value,
- * never throws: a bad expression is said back with what was expected.
+ * never throws: a bad expression is said back with what was expected. Pure, shared with the
+ * renderer: the Fleet form says a refused threshold beside its field, with the engine's words.
  */
-import type { FleetThresholdResult } from '../api/fleet-types.js';
-import type { QuantileBounds } from './percentile.js';
+import type { FleetThresholdResult } from './fleet-types.js';
+
+/** Where k6's p(N) of the requests a sketch saw lies: at least `low`, at most `high` (fleet/percentile.ts). */
+export interface QuantileBounds {
+  low: number;
+  high: number;
+}
 
 export type Operator = '<' | '<=' | '>' | '>=' | '==' | '!=';
 export type MetricKind = 'latency' | 'rate' | 'count' | 'perSecond';
