@@ -50,6 +50,18 @@ test.describe('the guided demo', () => {
       const demo = new DemoPage(fresh);
       await expect(demo.panel).toBeVisible();
       await expect(fresh).toHaveURL(/#\/traffic/);
+      // Opened by itself, it takes no focus: the first Tab stop is the page's own, a skip past the
+      // areas' list to the area, and Tab from the area goes on in it (ui-x3 U10: the first four
+      // stops were the demo's).
+      await expect(demo.panel).not.toBeFocused();
+      await fresh.keyboard.press('Tab');
+      const skip = fresh.getByRole('button', { name: 'Skip to the area' });
+      await expect(skip).toBeFocused();
+      await expect(skip).toBeInViewport();
+      await fresh.keyboard.press('Enter');
+      await expect(fresh.locator('main')).toBeFocused();
+      await fresh.keyboard.press('Tab');
+      expect(await fresh.evaluate(() => document.querySelector('main')!.contains(document.activeElement))).toBe(true);
       // Closed there, the console remembers it, not only that browser: another browser (or this
       // console started on another port, another origin with empty storage) does not open it.
       await demo.panel.getByRole('button', { name: 'Close the guided demo' }).click();

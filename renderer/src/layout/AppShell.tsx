@@ -4,6 +4,7 @@
  * tab title around them.
  */
 import { Outlet } from '@tanstack/react-router';
+import { useRef } from 'react';
 import { CommandPalette } from '../components/CommandPalette';
 import { ShortcutSheet } from '../components/ShortcutSheet';
 import { useRememberAreas } from '../router/area-memory';
@@ -23,10 +24,15 @@ export function AppShell() {
   useFrameShortcuts();
   // The guided demo's checklist, open and unfolded, takes the lower right (AppShell.module.css).
   const demo = useDemoStore((s) => (s.open && !s.folded ? 'open' : undefined));
+  const main = useRef<HTMLElement>(null);
   return (
     <div className={styles.app}>
+      {/* The first Tab stop, shown when focused: past the areas' list to the open area (WCAG 2.4.1). */}
+      <button type="button" className={styles.skip} onClick={() => main.current?.focus()}>
+        Skip to the area
+      </button>
       <Sidebar />
-      <main className={styles.content} data-demo={demo}>
+      <main ref={main} tabIndex={-1} className={styles.content} data-demo={demo}>
         <EngineLost />
         <UnknownRoute />
         <Outlet />

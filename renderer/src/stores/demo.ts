@@ -32,6 +32,11 @@ export interface DemoMarks {
 
 interface DemoStore {
   open: boolean;
+  /**
+   * Opened by itself on a first run, not by the presenter: the focus stays where the page put it
+   * (ui-x3 U10: the first four Tab stops of a fresh console were the demo's, over the area).
+   */
+  openedByItself: boolean;
   /** Closed once, here or (as the engine's preferences say) in another browser or on another port. */
   dismissed: boolean;
   /**
@@ -87,11 +92,12 @@ export const useDemoStore = create<DemoStore>()(
       // Opened on a first run once the engine says it is one (firstRunKnown): not before, which would
       // show it for a moment on a console where it was closed long ago.
       open: false,
+      openedByItself: false,
       dismissed: !isFirstRun(),
       firstRunKnown: (dismissedElsewhere) =>
         set((s) => {
           if (s.dismissed) return s;
-          if (!dismissedElsewhere) return { open: true };
+          if (!dismissedElsewhere) return { open: true, openedByItself: true };
           remember();
           return { dismissed: true, open: false };
         }),
@@ -99,14 +105,14 @@ export const useDemoStore = create<DemoStore>()(
       setFolded: (folded) => set({ folded }),
       done: {},
       marks: {},
-      show: () => set({ open: true }),
+      show: () => set({ open: true, openedByItself: false }),
       hide: () => {
         remember();
         set({ open: false, dismissed: true });
       },
       toggle: () =>
         set((s) => {
-          if (!s.open) return { open: true };
+          if (!s.open) return { open: true, openedByItself: false };
           remember();
           return { open: false, dismissed: true };
         }),

@@ -78,10 +78,11 @@ export function GuidedDemo() {
   usePanelCover(panel, open && !folded);
 
   // Closed, the focus goes back to the button that opens it (close() below).
+  const openedByItself = useDemoStore((s) => s.openedByItself);
   useEffect(() => {
-    if (open && !wasOpen.current) panel.current?.focus();
+    if (open && !wasOpen.current && !openedByItself) panel.current?.focus();
     wasOpen.current = open;
-  }, [open]);
+  }, [open, openedByItself]);
 
   const close = () => {
     endDemoStorm(api);
