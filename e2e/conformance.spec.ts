@@ -226,6 +226,14 @@ test('a run with a failure shows it first, in view, and folds the passes under t
     expect(findingsBox!.y + findingsBox!.height).toBeLessThanOrEqual(foldBox!.y);
     await fold.locator('summary').click();
     await expect(check.caseRow('version')).toHaveAttribute('data-outcome', 'fail');
+
+    // Rerun: the rule was for one answer, so the version answers right now, and the rerun says
+    // what changed since the run it reruns (ui-x3 U8).
+    await check.rerun.click();
+    await check.expectEnded('passed');
+    await expect(check.run.getByLabel('Since the run it reruns')).toHaveText(
+      /^Since the run it reruns \(\d\d:\d\d:\d\d\): 1 fixed: version$/,
+    );
   } finally {
     await adminApi(ready, 'DELETE', '/faults');
   }

@@ -13,6 +13,7 @@ import { RunResults } from './RunResults';
 import { StatusPill } from './StatusPill';
 import { runWord, summaryLine } from './summary';
 import { Hint } from './Hint';
+import { rerunDiff, rerunDiffText } from './rerun-diff';
 import styles from './RunView.module.css';
 
 export interface RunViewProps {
@@ -85,6 +86,7 @@ function RunBody({
           {run.rerunOf ? ` · a rerun of ${run.rerunOf}` : ''}
         </Hint>
       )}
+      {run.rerunOf && run.status !== 'running' && <SinceRerun run={run} rerunOf={run.rerunOf} />}
       {run.status === 'running' && <RunProgress summary={run.summary} current={currentCase(rows)} />}
       {run.error && (
         <p className={styles.runError} data-kind={run.error.kind}>
@@ -93,6 +95,22 @@ function RunBody({
       )}
       {!unreachable && <RunResults rows={rows} />}
     </>
+  );
+}
+
+/**
+ * A rerun's answer to "did my fix work?": each case the run it reruns failed, fixed or not, and
+ * what fails only now. Nothing when that run was deleted, or neither failed a case.
+ */
+function SinceRerun({ run, rerunOf }: { run: ConformanceRun; rerunOf: string }) {
+  const { data: before } = useConformanceRun(rerunOf);
+  if (!before) return null;
+  const text = rerunDiffText(rerunDiff(before, run));
+  if (text === null) return null;
+  return (
+    <p className={styles.sinceRerun} aria-label="Since the run it reruns">
+      Since the run it reruns ({new Date(before.startedAt).toLocaleTimeString('en-GB')}): {text}
+    </p>
   );
 }
 
