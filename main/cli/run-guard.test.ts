@@ -175,6 +175,36 @@ describe('run refuses names no run can meet, before anything runs', () => {
     expect(stderr).toMatch(/step 3 \(action\) names player player-nowhere, which this console does not have/);
     expect(stderr).toMatch(/GET \/admin\/api\/player-table/);
   });
+
+  it('a request line no player makes, and a ref given twice: exit 2, each named (audit X8)', async () => {
+    const { code, stderr, stdout } = await runCli(
+      'run',
+      writeJson('requests.json', {
+        name: 'nonsense',
+        steps: [
+          { type: 'clock', advanceMs: 1 },
+          { type: 'expect', playerId: 'player-kitchen', requests: ['nonsense', 'itemWindow load → 200'] },
+        ],
+      }),
+    );
+    expect(code, stdout).toBe(2);
+    expect(stderr).toMatch(/step 2 \(expect\) names request "nonsense", which no player's request is/);
+    expect(stderr).toMatch(/step 2 \(expect\) names request "itemWindow load → 200", which no player's request is/);
+    const twice = await runCli(
+      'run',
+      writeJson('twice.json', {
+        name: 'twice',
+        steps: [
+          { type: 'fault', ref: 'r1', rule: { target: 'cloudQueue', action: { type: 'status', status: 500 } } },
+          { type: 'fault', ref: 'r1', rule: { target: 'cloudQueue', action: { type: 'status', status: 503 } } },
+          { type: 'faultRemove', rule: 'r1' },
+          { type: 'expect', playerId: 'player-kitchen', state: 'IDLE' },
+        ],
+      }),
+    );
+    expect(twice.code, twice.stdout).toBe(2);
+    expect(twice.stderr).toMatch(/\/steps\/1 gives ref r1 again: a ref names one rule, given by one fault step/);
+  });
 });
 
 describe('run refuses what it cannot run safely', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { expectedRequestLine, unmetRequestLine } from './request-line.js';
+import { expectedRequestLine, isRequestLine, unmetRequestLine } from './request-line.js';
 
 describe('a request as an expectation names it', () => {
   it.each([
@@ -27,5 +27,25 @@ describe('requests met in order', () => {
   it('names the first line missing, and the one before it of its own stream', () => {
     expect(unmetRequestLine(skip, ['timePlayed → 503'])).toEqual({ line: skip[0], after: null });
     expect(unmetRequestLine(skip, [skip[0]!])).toEqual({ line: skip[1], after: skip[0] });
+  });
+});
+
+describe('a line an expectation may name (audit X8)', () => {
+  it('is one a player request makes: failed, or a retry', () => {
+    for (const line of [
+      'itemWindow skipNext → 503',
+      'itemWindow load+queueCompleted → 200 (retry 2)',
+      'version → no answer',
+      'timePlayed → 500',
+    ])
+      expect(isRequestLine(line), line).toBe(true);
+    for (const line of [
+      'nonsense',
+      'itemWindow load → 200',
+      'stream → 503',
+      'itemWindow skipNext → 503 (retry 0)',
+      'version → 503 ',
+    ])
+      expect(isRequestLine(line), line).toBe(false);
   });
 });

@@ -23,6 +23,22 @@ export function expectedRequestLine({ path, reason, status, retry }: RequestLine
   return `${endpoint}${reason ? ` ${reason}` : ''} → ${status ?? 'no answer'}${retried ? ` (retry ${retry})` : ''}`;
 }
 
+/** The endpoints a player asks (the last segment of its request's path). */
+const REQUEST_LINE =
+  /^(?:context|itemWindow|version|timePlayed)(?: [A-Za-z+]+)? → (?:([1-5][0-9][0-9])|no answer)( \(retry [1-9][0-9]*\))?$/;
+
+/**
+ * Whether `line` is one `expectedRequestLine` can make: a line outside its grammar, or a first try
+ * answered 2xx (never listed), can never be met, so a step naming it fails as if the console had
+ * done wrong (audit X8).
+ */
+export function isRequestLine(line: string): boolean {
+  const match = REQUEST_LINE.exec(line);
+  if (!match) return false;
+  const [, status, retried] = match;
+  return !(status !== undefined && status.startsWith('2') && retried === undefined);
+}
+
 /** Lines as a step's line or message says them: whole up to `most`, else the count and the first `most`. */
 export function requestLines(lines: readonly string[], most = 3): string {
   return lines.length <= most ? lines.join(', ') : `${lines.length}: ${lines.slice(0, most).join(', ')}, …`;

@@ -6,6 +6,7 @@
  * span that holds no player's start (the traffic cleared first, a filter that keeps only control
  * calls) is one; its notes say why.
  */
+import { isRequestLine } from './request-line.js';
 import type { ScenarioStep } from './scenario-types.js';
 
 /** Steps that fail when the console does other than they say: an expectation, or a call whose answer is checked. */
@@ -51,7 +52,8 @@ export function uncheckedScenario(steps: readonly ScenarioStep[]): UncheckedScen
 
 /**
  * Names the steps give that nothing can ever match: a transition no row of the player's table has
- * (`rows`), a player the console does not have (`players`). Each would fail at run time as if the
+ * (`rows`), a player the console does not have (`players`), a request line no player's request
+ * makes. Each would fail at run time as if the
  * console had done wrong ("no zzz transition"), when it is the file that is: `run FILE` refuses it
  * (exit 2) and `scenarios.run` answers 400, with this message (audit X9: the admin API ran it to a
  * FAIL). Undefined when every name is known. The message has no subject.
@@ -67,10 +69,16 @@ export function unknownNames(
     const playerId = 'playerId' in step ? step.playerId : undefined;
     if (playerId !== undefined && players !== null && !players.has(playerId))
       problems.push(`step ${index + 1} (${step.type}) names player ${playerId}, which this console does not have`);
-    if (step.type === 'expect')
+    if (step.type === 'expect') {
       for (const name of step.transitions ?? [])
         if (!rows.has(name))
           problems.push(`step ${index + 1} (expect) names transition ${name}, which no row of the player's table has`);
+      for (const line of step.requests ?? [])
+        if (!isRequestLine(line))
+          problems.push(
+            `step ${index + 1} (expect) names request ${JSON.stringify(line)}, which no player's request is: ENDPOINT [REASON] → STATUS, failed or a retry (e.g. itemWindow skipNext → 503, itemWindow skipNext → 200 (retry 1))`,
+          );
+    }
   });
   if (problems.length === 0) return undefined;
   const more = problems.length > 5 ? `; and ${problems.length - 5} more` : '';

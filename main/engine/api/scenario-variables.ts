@@ -77,6 +77,26 @@ export function unknownRuleRefs(steps: readonly ScenarioStep[]): UnfilledVariabl
   return unknown;
 }
 
+/**
+ * Fault steps whose `ref` a fault step before them gave already: which rule a later `faultRemove`
+ * of it meant, the first or the second, no one can say (audit X8: such a file ran and passed).
+ */
+export function repeatedRuleRefs(steps: readonly ScenarioStep[]): UnfilledVariable[] {
+  const refs = new Set<string>();
+  const repeated: UnfilledVariable[] = [];
+  steps.forEach((step, index) => {
+    if (step.type !== 'fault' || !step.ref) return;
+    if (refs.has(step.ref)) repeated.push({ index, name: step.ref });
+    refs.add(step.ref);
+  });
+  return repeated;
+}
+
+/** The refusal of repeated refs, each at its step. */
+export function describeRepeatedRefs(repeated: readonly UnfilledVariable[], at: string): string {
+  return `${repeated.map(({ index, name }) => `${at}/${index} gives ref ${name} again`).join(', ')}: a ref names one rule, given by one fault step`;
+}
+
 /** "/steps/3 names rule9" for each unknown ref, for a refusal. */
 export function describeUnknownRefs(unknown: readonly UnfilledVariable[], at: string): string {
   return unknown.map(({ index, name }) => `${at}/${index} names rule ${name}`).join(', ');

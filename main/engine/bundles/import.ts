@@ -24,6 +24,8 @@ import {
   describeUnknownRefs,
   unfilledVariables,
   unknownRuleRefs,
+  repeatedRuleRefs,
+  describeRepeatedRefs,
 } from '../api/scenario-variables.js';
 import type { StagedQueue } from '../cloud-queue/staged-writes.js';
 
@@ -188,6 +190,8 @@ function meaningProblems(bundle: Bundle): string[] {
     problems.push(
       `${describeUnknownRefs(unknownRefs, '/scenario/steps')}, which no fault step before it names with "ref"`,
     );
+  const repeated = repeatedRuleRefs(bundle.scenario.steps);
+  if (repeated.length) problems.push(describeRepeatedRefs(repeated, '/scenario/steps'));
   const unfilled = unfilledVariables(bundle.scenario.steps, known);
   if (unfilled.length)
     problems.push(

@@ -11,6 +11,8 @@ import {
   describeUnknownRefs,
   unfilledVariables,
   unknownRuleRefs,
+  repeatedRuleRefs,
+  describeRepeatedRefs,
 } from '../api/scenario-variables.js';
 import { uncheckedScenario, unknownNames } from '../api/scenario-checks.js';
 import { TRANSITIONS } from '../player/transitions.js';
@@ -41,6 +43,8 @@ export function scenarioCommandHandlers(
           'invalid_input',
           `${describeUnknownRefs(refs, '/steps')}, which no fault step before it names with "ref"`,
         );
+      const repeated = repeatedRuleRefs(steps);
+      if (repeated.length) throw new EngineError('invalid_input', describeRepeatedRefs(repeated, '/steps'));
       const unfilled = unfilledVariables(steps, []);
       if (unfilled.length)
         throw new EngineError(
