@@ -22,6 +22,7 @@ import {
 } from './contract-check.js';
 import { parseRetryAfter, REQUEST_TIMEOUT_MS, type Failure } from './retry.js';
 import { UnfinishedHead } from './unfinished-head.js';
+import { UnaskedUpgrade } from './unasked-upgrade.js';
 import { UnfollowableRedirect } from './unfollowable-redirect.js';
 import type { ContextResponse, ItemWindowResponse, PlaybackReport, Reason, VersionResponse } from './wire.js';
 
@@ -466,6 +467,11 @@ function unreadableAnswer(error: unknown): { message: string; answered: boolean 
   if (cause instanceof UnfollowableRedirect)
     return {
       message: `the server answered ${cause.status} redirecting to ${JSON.stringify(cause.location.slice(0, 200))}, a URL no player follows (only http and https)`,
+      answered: true,
+    };
+  if (cause instanceof UnaskedUpgrade)
+    return {
+      message: `the server answered ${cause.status} Switching Protocols${cause.upgrade ? ` (Upgrade: ${JSON.stringify(cause.upgrade.slice(0, 100))})` : ''}, an upgrade the request did not ask for: no player speaks another protocol there`,
       answered: true,
     };
   if (cause?.message === 'redirect count exceeded')

@@ -167,6 +167,34 @@ describe('keepAliveTransport', () => {
     }
   });
 
+  it('fails at once a request answered 101 Switching Protocols, which it did not ask for (audit Z1)', async () => {
+    // One that then sends a frame now and then, and one that closes after its head.
+    const upgrading = createNetServer((socket) => {
+      socket.once('data', (request) => {
+        socket.write('HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n');
+        if (request.toString().includes('/close')) socket.end();
+        else setInterval(() => socket.writable && socket.write('\x81\x02hi'), 100).unref();
+      });
+      socket.on('error', () => undefined);
+    });
+    await new Promise<void>((resolve) => upgrading.listen(0, '127.0.0.1', resolve));
+    const at = `http://127.0.0.1:${(upgrading.address() as { port: number }).port}`;
+    const { transport, close } = keepAliveTransport();
+    try {
+      for (const path of ['/frames', '/close']) {
+        const started = performance.now();
+        const failed = await transport({ method: 'GET', url: `${at}${path}`, headers: {}, signal: signal() }).catch(
+          (error: Error) => error,
+        );
+        expect(performance.now() - started, path).toBeLessThan(1_000);
+        expect((failed as Error & { cause: unknown }).cause, path).toMatchObject({ status: 101, upgrade: 'websocket' });
+      }
+    } finally {
+      close();
+      upgrading.close();
+    }
+  });
+
   it('reads no content where an answer has none, whatever its Content-Encoding says', async () => {
     const { transport, close } = keepAliveTransport();
     for (const [method, path, status] of [

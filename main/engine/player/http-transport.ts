@@ -15,6 +15,7 @@ import type { ByteStream } from '../http/capped-body.js';
 import { OutboundRefused, type OutboundPolicy } from '../http/outbound-guard.js';
 import type { HttpRequest, HttpResponse, HttpTransport } from './client.js';
 import { UnfinishedHead } from './unfinished-head.js';
+import { UnaskedUpgrade } from './unasked-upgrade.js';
 import { UnfollowableRedirect } from './unfollowable-redirect.js';
 
 /** What a reused connection the server had closed fails with before any answer. */
@@ -173,6 +174,13 @@ export function requestOnce(
       reject(
         signal.aborted ? (abortedWith ?? (signal.reason as Error)) : new Error('request failed', { cause: error }),
       );
+    });
+    // An upgrade no request asked for: an answer, of a protocol no player speaks (UnaskedUpgrade).
+    outgoing.on('upgrade', (response, socket) => {
+      socket.destroy();
+      signal.removeEventListener('abort', onAbort);
+      const cause = new UnaskedUpgrade(response.statusCode ?? 101, response.headers.upgrade);
+      reject(new Error('request failed', { cause }));
     });
     outgoing.on('response', (response) => {
       incoming = response;

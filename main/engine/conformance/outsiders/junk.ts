@@ -13,7 +13,9 @@ export type Junk =
   | { kind: 'wrong-shape'; json: unknown }
   /** Says its body is brotli-compressed; it is not. */
   | { kind: 'lying-encoding' }
-  | { kind: 'redirect-to-self' };
+  | { kind: 'redirect-to-self' }
+  /** Switches to websocket, which nothing asked for, and holds the connection. */
+  | { kind: 'upgrade' };
 
 const junk: fc.Arbitrary<Junk> = fc.oneof(
   fc.record({
@@ -28,6 +30,7 @@ const junk: fc.Arbitrary<Junk> = fc.oneof(
   }),
   fc.record({ kind: fc.constant('lying-encoding' as const) }),
   fc.record({ kind: fc.constant('redirect-to-self' as const) }),
+  fc.record({ kind: fc.constant('upgrade' as const) }),
 );
 
 /**
@@ -56,6 +59,7 @@ const contextJunk: fc.Arbitrary<Junk> = fc.oneof(
   fc.record({ kind: fc.constant('cut-short' as const), at: fc.double({ min: 0, max: 0.95, noNaN: true }) }),
   fc.record({ kind: fc.constant('lying-encoding' as const) }),
   fc.record({ kind: fc.constant('redirect-to-self' as const) }),
+  fc.record({ kind: fc.constant('upgrade' as const) }),
 );
 
 export const junkPlans: fc.Arbitrary<JunkPlan> = fc.record({
@@ -85,6 +89,8 @@ export function spoiled(j: Junk, correct: Answer, req: Request): Answer {
       return { status: 200, text, headers: { 'content-type': 'application/json', 'content-encoding': 'br' } };
     case 'redirect-to-self':
       return { status: 302, headers: { location: `${req.route}${req.rawQuery}` } };
+    case 'upgrade':
+      return { status: 101, upgrade: true };
   }
 }
 

@@ -25,6 +25,8 @@ export interface Answer {
   delayMs?: number;
   /** Sent in small chunks without Content-Length. */
   chunked?: boolean;
+  /** Answers `101 Switching Protocols` to websocket, never asked for, and holds the connection. */
+  upgrade?: boolean;
 }
 
 export interface Request {
@@ -317,6 +319,10 @@ async function answerFor(b: Behaviour, req: Request, state: State): Promise<Answ
 }
 
 function send(res: ServerResponse, answer: Answer): void {
+  if (answer.upgrade) {
+    res.socket?.write('HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n');
+    return;
+  }
   const headers: Record<string, string> = { ...answer.headers };
   let payload: Buffer | undefined;
   if (answer.json !== undefined) {
