@@ -52,6 +52,8 @@ export interface WindowAsk {
   itemId?: string;
   previousWindowSize: number;
   upcomingWindowSize: number;
+  /** The version a player holds, which it sends with every window but a load's. */
+  queueVersion?: string;
 }
 
 /** Whose credentials a request carries: the run's (default), another value, or none at all. */

@@ -46,6 +46,10 @@ export const wrongAuthorization: ConformanceCase = {
     const scheme = /^(\S+)\s+\S/.exec(given)?.[1] ?? 'Bearer';
     const played = playableItem(facts.firstWindow?.items ?? []);
     const firstId = facts.firstWindow?.ids?.[0] ?? null;
+    // The version a player holds goes with every window it asks but a load's: a server whose cache
+    // keyed on the query answered any token when it came (audit Z2), and none was asked with it.
+    const held = facts.firstWindow?.queueVersion;
+    const version = typeof held === 'string' && held !== '' ? held : undefined;
     const findings = new Findings();
     const answers: Answer[] = [];
     for (const [what, as] of [
@@ -74,10 +78,20 @@ export const wrongAuthorization: ConformanceCase = {
                 ...(WITHOUT_ITEM.has(reason) ? {} : { itemId: firstId! }),
                 previousWindowSize: 0,
                 upcomingWindowSize: 1,
+                ...(reason !== 'load' && version !== undefined ? { queueVersion: version } : {}),
               },
               as,
             ),
         )),
+        // And a skip to an item without it, as an app's own skipToItem may come: both shapes.
+        ...(version !== undefined && firstId !== null
+          ? [
+              await server.itemWindow(
+                { reason: 'skipToItem', itemId: firstId, previousWindowSize: 0, upcomingWindowSize: 1 },
+                as,
+              ),
+            ]
+          : []),
         await server.version(as),
         // Both kinds of report: a final one often goes another way (it ends a track's accounting).
         ...(played

@@ -504,6 +504,17 @@ const auth: Variant[] = [
     },
   ),
   variant(
+    'auth-skipped-with-queue-version',
+    'auth.wrong-token',
+    'platform.md §5.7',
+    'a window asked with queueVersion (as players ask most) is served before the token is read: a cache keyed on the query',
+    (b) => {
+      const original = b.authorize;
+      b.authorize = (req, state) =>
+        req.route === 'itemWindow' && req.query.has('queueVersion') ? undefined : original(req, state);
+    },
+  ),
+  variant(
     'version-unauthenticated',
     'auth.wrong-token',
     'platform.md §5.7',
