@@ -6,6 +6,7 @@
  */
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { bytesText, CUT_TEXT_BYTES, parseJsonWithin, readCappedBody } from './capped-body.js';
 
@@ -61,6 +62,19 @@ describe('a capped body read', () => {
     expect(read.text).toHaveLength(CUT_TEXT_BYTES);
     // The server learns of it: what it wrote is the cap plus what the socket buffers held, not more.
     expect(await closed).toBeLessThan(8 * MB);
+  });
+
+  it('says a compressed answer over the cap was so decoded, small as it was on the wire (audit Z4)', async () => {
+    const { url } = await serve((res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' });
+      res.end(gzipSync(Buffer.alloc(3 * MB, 'a')));
+    });
+    const read = await readCappedBody(await fetch(url), MB);
+    expect(read).toMatchObject({
+      ok: false,
+      message:
+        'the answer was over 1 MB (1,048,576 bytes) and was cut there (as decoded from its gzip Content-Encoding)',
+    });
   });
 
   it('refuses a Content-Length over the cap before reading a byte, naming the size', async () => {

@@ -81,7 +81,12 @@ export async function readCappedBody(
         chunks.push(value.subarray(0, maxBytes - bytes));
         bytes = maxBytes;
         await reader.cancel().catch(() => undefined);
-        return { ok: false, text: decodeStart(chunks, CUT_TEXT_BYTES), bytes, message: overCap(maxBytes) };
+        return {
+          ok: false,
+          text: decodeStart(chunks, CUT_TEXT_BYTES),
+          bytes,
+          message: overCap(maxBytes, decodedFrom(source.headers.get('content-encoding'))),
+        };
       }
       chunks.push(value);
       bytes += value.byteLength;
@@ -124,6 +129,15 @@ export function bytesText(bytes: number): string {
   if (bytes >= 1_048_576) return `${trim(bytes / 1_048_576)} MB (${exact})`;
   if (bytes >= 1_024) return `${trim(bytes / 1_024)} KB (${exact})`;
   return exact;
+}
+
+/**
+ * The cap counts what is read, decoded: a compressed answer over it may be small on the wire, and
+ * "over 1 MB" beside a Content-Length of 250 KB read as wrong (audit Z4: a gzip bomb).
+ */
+function decodedFrom(encoding: string | null): string | undefined {
+  const named = encoding?.trim().toLowerCase();
+  return named && named !== 'identity' ? `as decoded from its ${named} Content-Encoding` : undefined;
 }
 
 function overCap(maxBytes: number, known?: string): string {
