@@ -249,6 +249,22 @@ describe('check --replay', () => {
     }
   });
 
+  it('says PASSED, not FIXED, of a report of warnings only whose warnings stay (audit Z6)', async () => {
+    const warned = join(dir, 'warned.json');
+    front.target = fixed;
+    try {
+      const { code, stdout } = await checkWritingJson(warned, authorization);
+      expect(code, stdout).toBe(0);
+      const replay = await runCli('check', '--replay', warned, '--authorization', authorization);
+      expect(replay.code, replay.stdout).toBe(0);
+      const lines = replay.stdout.trim().split('\n');
+      expect(lines).toContainEqual(expect.stringMatching(/^STILL WARNING {2}base-url\.reachable: /));
+      expect(lines.at(-1)).toMatch(/^PASSED · 0 of \d+ warnings? gone$/);
+    } finally {
+      front.target = broken;
+    }
+  });
+
   it('says it cannot reach a server gone since a report of failures: exit 2, not STILL FAILING', async () => {
     front.down = true;
     try {
