@@ -690,7 +690,14 @@ describe('what the platform lets a server do', () => {
     const { run } = await check({ reportAnswer: '{"ok":true}' });
     expect(run.cases.find((c) => c.id === 'time-played.update')).toMatchObject({
       outcome: 'warn',
-      message: expect.stringMatching(/200 with \{"ok":true\}, neither empty nor a context/),
+      message: expect.stringMatching(
+        /200 with \{"ok":true\}, neither empty nor a context .*: the player takes it as a malformed answer and sends no more update reports for that track$/,
+      ),
+    });
+    // After a final there is no update left to stop (audit Z5).
+    expect(run.cases.find((c) => c.id === 'time-played.final')).toMatchObject({
+      outcome: 'warn',
+      message: expect.stringMatching(/the player takes it as a malformed answer and notes it \(a final report is/),
     });
     expect(run.status).toBe('passed');
   });

@@ -55,8 +55,13 @@ async function report({ server, facts }: CaseContext, type: PlaybackReport['type
     );
   if (isObject(answer.json) && CONTEXT_FIELDS.some((field) => field in (answer.json as object)))
     return pass(`${asked}: ${answer.status} with a context, as later versions of the service answer`);
+  // After a final report there is no update left to stop: said so of an update only (audit Z5).
+  const then =
+    type === 'update'
+      ? 'sends no more update reports for that track'
+      : 'notes it (a final report is the track\u2019s last, so nothing more is lost)';
   return warn(
-    `${asked}: ${answer.status} with ${quote(answer.text)}, neither empty nor a context: the player takes it as a malformed answer and sends no more update reports for that track`,
+    `${asked}: ${answer.status} with ${quote(answer.text)}, neither empty nor a context (one with reports or playbackPolicies): the player takes it as a malformed answer and ${then}`,
   );
 }
 
