@@ -190,6 +190,16 @@ describe('a server wrong in one way fails that one case', () => {
     });
   });
 
+  it('play-through says a queue that grew under one queueVersion changed without a new one, not that its end is wrong (audit Y5)', async () => {
+    const { run } = await check({ items: 16, trackMillis: 20_000, appendsUnderOneVersionOnFinal: 'item-1' });
+    expect(run.cases.find((c) => c.id === 'play-through')).toMatchObject({
+      outcome: 'fail',
+      message: expect.stringMatching(
+        /^the player stopped at the end of the queue at item-late-2 .*, an item the walk never saw under this same queueVersion "v1" \(the queue then ended at item-16\): the queue changed without a new queueVersion/,
+      ),
+    });
+  });
+
   it('play-through fails a server that serves only the playing item and the next: a listener cannot skip back', async () => {
     const { run } = await check({ defects: ['servesCurrentAndNext'] });
     expect(run.cases.find((c) => c.id === 'play-through')!.message).toMatch(

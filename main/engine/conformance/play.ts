@@ -71,6 +71,8 @@ export interface PlaySetup {
   /** The queue's first and last item, where the walk saw them. */
   queueFirst?: string;
   queueLast?: string;
+  /** Every item the walk saw, given with `queueLast`: an end at another tells a flag from a queue that changed. */
+  queueIds?: ReadonlySet<string>;
   /** The queueVersion the walk saw: an end judged against its last item only while the queue still has it (an edit may add items). */
   queueVersion?: string;
   /** The answers the player got, and the violations it recorded (filled as it plays). */
@@ -347,8 +349,16 @@ export async function play(setup: PlaySetup): Promise<Play> {
           snapshot.queueVersion === (setup.queueVersion ?? snapshot.queueVersion)
         ) {
           const window = answers.lastWindow;
+          const where = window ? ` (${requestLine(window)} ended the queue there)` : '';
+          // An item the walk never saw, under the version the walk saw: the queue changed without a
+          // new version, and blaming its end flags sent an integrator to mend right flags (audit Y5).
+          if (item && setup.queueIds && !setup.queueIds.has(item))
+            return failed(
+              `the player stopped at the end of the queue at ${item}${where}, an item the walk never saw under this same queueVersion ${JSON.stringify(snapshot.queueVersion)} (the queue then ended at ${setup.queueLast}): the queue changed without a new queueVersion, which an edit must give it (console.md §4): a player holding the old one never asks for what changed`,
+              window ? [window] : [],
+            );
           return failed(
-            `the player stopped at the end of the queue at ${item}, but the queue's last item is ${setup.queueLast}${window ? ` (${requestLine(window)} ended the queue there)` : ''}`,
+            `the player stopped at the end of the queue at ${item}, but the queue's last item is ${setup.queueLast}${where}`,
             window ? [window] : [],
           );
         }

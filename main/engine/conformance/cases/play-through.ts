@@ -94,7 +94,7 @@ export const playThrough: ConformanceCase = {
           playOnCompletion: true,
         },
         ...(queueFirst === undefined ? {} : { queueFirst }),
-        ...(queueLast === undefined ? {} : { queueLast }),
+        ...(queueLast === undefined ? {} : { queueLast, queueIds: new Set(walk!.ids) }),
         ...(typeof facts.firstWindow?.queueVersion === 'string'
           ? { queueVersion: facts.firstWindow.queueVersion }
           : {}),

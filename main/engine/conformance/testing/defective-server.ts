@@ -153,6 +153,8 @@ export interface DefectiveServerOptions {
   removesOnFinal?: { final: string; item: string };
   /** Once the final report of this item comes, every item is removed, validly: "v2" from then on. */
   emptiesOnFinal?: string;
+  /** Once the final report of this item comes, two items are appended under the same version: a queue changed without a new queueVersion. */
+  appendsUnderOneVersionOnFinal?: string;
   /** Every window this case asks for around an item is answered 404, though the queue holds the item. */
   forgetsInCase?: string;
   /** Right after answering the `poll`-th GET /version of case `caseId`, the queue is edited validly: windows carry a new version. */
@@ -329,6 +331,9 @@ export async function startDefectiveServer(options: DefectiveServerOptions = {})
       if (options.removesOnFinal && ended.has(options.removesOnFinal.final)) remove(options.removesOnFinal.item);
       if (options.emptiesOnFinal !== undefined && ended.has(options.emptiesOnFinal))
         for (const id of [...ids]) remove(id);
+      const appending = options.appendsUnderOneVersionOnFinal;
+      if (appending !== undefined && ended.has(appending) && !ids.includes('item-late-1'))
+        ids.push('item-late-1', 'item-late-2');
       const played = options.removesPlayedThrough;
       if (played !== undefined && ended.has(played) && ids.includes(played)) {
         ids.splice(0, ids.indexOf(played) + 1);
