@@ -476,6 +476,25 @@ describe('a scenario built from the journal', () => {
     expect(notes).toContainEqual(expect.stringContaining('queues.token.issue cannot be replayed by a scenario'));
   });
 
+  it('says so of a player whose end a cut leaves unchecked, though it did nothing after it (audit X19)', () => {
+    const calls: JournalEntry[] = [
+      { kind: 'command', seq: 1, at: T0 + 3_000, name: 'queues.token.issue', input: { id: 'queue-x' }, ok: true },
+    ];
+    const transitions = [
+      t('player-living-room', T0 + 100, 'load-begins', 'IDLE', 'command', 'BUFFERING'),
+      t('player-living-room', T0 + 200, 'load-answered-plays', 'BUFFERING', 'response', 'PLAYING'),
+    ];
+    const { steps, notes } = build(calls, transitions, { itemNow: () => 'item-1' });
+    expect(steps.filter((s) => s.type === 'expect')).toEqual([
+      { type: 'expect', playerId: 'player-living-room', transitions: ['load-begins', 'load-answered-plays'] },
+    ]);
+    expect(notes).toContainEqual(
+      expect.stringMatching(
+        /^player-living-room: where it ended \(its state and item\) is not checked, only its transitions before .*: queues\.token\.issue cannot be replayed by a scenario$/,
+      ),
+    );
+  });
+
   it('checks where a player ended: its last state, and its item when nothing happened to it since', () => {
     const transitions = [
       t('player-kitchen', T0 + 100, 'load-begins', 'IDLE', 'command', 'BUFFERING'),

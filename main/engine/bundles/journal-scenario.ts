@@ -486,6 +486,12 @@ function expectationsOf(input: JournalScenarioInput, cuts: readonly Cut[], notes
       notes.add(
         `${playerId}: the ${checked.length - kept.length} transitions from ${new Date(first.at).toISOString()} on are not checked: ${first.why}`,
       );
+    } else if (first && first.at <= input.to) {
+      // Nothing of its own after the cut, yet where it ended is not held either: said, or a replay
+      // that sent it elsewhere passed with no word of why (audit X19).
+      notes.add(
+        `${playerId}: where it ended (its state and item) is not checked, only its transitions before ${new Date(first.at).toISOString()}: ${first.why}`,
+      );
     }
     if (!kept.length) continue;
     const step: ScenarioStep & { type: 'expect' } = {
