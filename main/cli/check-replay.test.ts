@@ -263,6 +263,22 @@ describe('check --replay', () => {
     } finally {
       front.target = broken;
     }
+    // A warning that fails now is worse than the report, not a pass (review): the same report with
+    // auth.wrong-token as a warning, replayed against the server that fails it.
+    const report = JSON.parse(readFileSync(warned, 'utf8')) as ConformanceRun;
+    const worse = join(dir, 'worse.json');
+    writeFileSync(
+      worse,
+      JSON.stringify({
+        ...report,
+        cases: report.cases.map((c) => (c.id === 'auth.wrong-token' ? { ...c, outcome: 'warn' } : c)),
+      }),
+    );
+    const replay = await runCli('check', '--replay', worse, '--authorization', authorization);
+    expect(replay.code, replay.stdout).toBe(1);
+    const lines = replay.stdout.trim().split('\n');
+    expect(lines).toContainEqual(expect.stringMatching(/^NOW FAILING {4}auth\.wrong-token: /));
+    expect(lines.at(-1)).toMatch(/^STILL FAILING · 0 of \d+ warnings gone, 1 warning now failing$/);
   });
 
   it('says it cannot reach a server gone since a report of failures: exit 2, not STILL FAILING', async () => {

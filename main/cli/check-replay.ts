@@ -130,6 +130,8 @@ export async function replayCommand(argv: string[], io: CliIo): Promise<ExitCode
     let gone = 0;
     let skipped = 0;
     let skippedFailing = 0;
+    // Warnings that fail now: a verdict worse than the report's, which check would exit 1 on (review).
+    let worse = 0;
     for (const before of replayed) {
       const now = run.cases.find((result) => result.id === before.id);
       const isFixed =
@@ -144,6 +146,7 @@ export async function replayCommand(argv: string[], io: CliIo): Promise<ExitCode
         if (now === undefined || now.outcome === 'fail' || (now.outcome === 'skip' && needsFailed(now.id, failedNow)))
           skippedFailing++;
       } else if (isFixed) gone++;
+      else if (now?.outcome === 'fail') worse++;
       // A pass keeps no exchanges: what it asked is read from its traffic, to tell a fix from a
       // request no longer asked (review).
       const askedNow = isFixed && now ? await askedBy(engine, now.trafficIds) : undefined;
@@ -158,12 +161,13 @@ export async function replayCommand(argv: string[], io: CliIo): Promise<ExitCode
       io.stdout(
         `${'NOW FAILING'.padEnd(14)} ${terminalSafe(now.id)}: ${terminalSafe(now.title)} — ${terminalSafe(now.message)} (a case the replayed ones build on)\n`,
       );
-    const all = fixed === failing && skippedFailing === 0 && beneath.length === 0;
+    const all = fixed === failing && skippedFailing === 0 && beneath.length === 0 && worse === 0;
     const warnings = replayed.length - failing - skipped;
     const counts = [
       failing ? `${fixed} of ${failing} failing case${failing === 1 ? '' : 's'} fixed` : '',
       skipped ? `${skippedFailing} of ${skipped} skipped case${skipped === 1 ? '' : 's'} now failing or not run` : '',
       warnings ? `${gone} of ${warnings} warning${warnings === 1 ? '' : 's'} gone` : '',
+      worse ? `${worse} warning${worse === 1 ? '' : 's'} now failing` : '',
       beneath.length ? `${beneath.length} case${beneath.length === 1 ? '' : 's'} they build on now failing` : '',
     ]
       .filter(Boolean)
@@ -296,7 +300,9 @@ export function replayLine(
           ? // Not judged again (a case it builds on failed now): not "still failing" (audit).
             'NOT JUDGED'
           : before.outcome === 'warn'
-            ? 'STILL WARNING'
+            ? now?.outcome === 'fail'
+              ? 'NOW FAILING'
+              : 'STILL WARNING'
             : 'STILL FAILING';
   const head = `${mark.padEnd(14)} ${terminalSafe(before.id)}: ${terminalSafe(before.title)} — ${terminalSafe(said)}\n`;
   const was = before.exchanges?.[0];
