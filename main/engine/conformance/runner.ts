@@ -117,6 +117,9 @@ export async function runSuite(options: SuiteRunOptions): Promise<SuiteResult> {
       during = [];
       // Asked as part of the case it follows: every request names its case (console.md §8, audit).
       const unreachable = deadline?.aborted ? null : await noQueueBecause(server.forCase(unit.id), own);
+      // Stopped while it asked: the probe's requests were cut short, which says nothing of the
+      // server (a Stop during a silent server's probe read as "cannot reach": review).
+      if (options.signal?.aborted) return { stopped: true, cases: settled };
       // A probe the deadline cut short says nothing about the server…
       if (unreachable && !deadline?.aborted) return { unreachable };
       // … but a server that answered nothing before the deadline is one that cannot be reached,

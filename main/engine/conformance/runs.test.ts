@@ -7,6 +7,7 @@
  * of is failed as interrupted.
  */
 import { readdirSync, readFileSync } from 'node:fs';
+import { createServer as createNetServer, type AddressInfo, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { parse, type TestSuites } from 'junit2json';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -325,6 +326,30 @@ describe('conformance runs across a restart', () => {
     const sent = server.requests.length;
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(server.requests).toHaveLength(sent);
+  });
+
+  it('is stopped, not unreachable, when stopped while it asks whether anything is there (review)', async () => {
+    const engine = await engineOn(null);
+    // /context drops its connection at once; /itemWindow, the probe's, is held.
+    const held: Socket[] = [];
+    const server = createNetServer((socket) => {
+      socket.on('error', () => undefined);
+      socket.once('data', (request) => {
+        if (request.toString().includes('/context')) socket.destroy();
+        else held.push(socket);
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/q/v2.3/`;
+      const id = await start(engine, { baseUrl });
+      await expect.poll(() => held.length, { timeout: 5_000 }).toBeGreaterThan(0);
+      const { body } = await admin(engine, 'POST', `/conformance/runs/${id}/stop`);
+      expect(body).toMatchObject({ status: 'failed', error: { kind: 'stopped' } });
+    } finally {
+      for (const socket of held) socket.destroy();
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 
   it(`keep the newest ${MAX_CONFORMANCE_RUNS}`, async () => {
