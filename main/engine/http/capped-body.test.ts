@@ -75,6 +75,17 @@ describe('a capped body read', () => {
       message:
         'the answer was over 1 MB (1,048,576 bytes) and was cut there (as decoded from its gzip Content-Encoding)',
     });
+    // One no reader decodes is counted as it came, and not said to be decoded.
+    const raw = await serve((res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'zstd' });
+      res.end(Buffer.alloc(2 * MB, 'a'));
+    });
+    expect(await readCappedBody(await fetch(raw.url), MB)).toMatchObject({
+      ok: false,
+      message: expect.stringMatching(
+        /^the answer was over 1 MB \(1,048,576 bytes\) and was cut there(?! \(as decoded)/,
+      ),
+    });
   });
 
   it('refuses a Content-Length over the cap before reading a byte, naming the size', async () => {

@@ -137,8 +137,12 @@ export function bytesText(bytes: number): string {
  */
 function decodedFrom(encoding: string | null): string | undefined {
   const named = encoding?.trim().toLowerCase();
-  return named && named !== 'identity' ? `as decoded from its ${named} Content-Encoding` : undefined;
+  // Only one of those the players' transport and fetch decode, alone: another is read as it came.
+  return named !== undefined && DECODED.has(named) ? `as decoded from its ${named} Content-Encoding` : undefined;
 }
+
+/** The Content-Encodings a reader gets decoded (player/http-transport.ts `decoded`, and fetch). */
+const DECODED = new Set(['gzip', 'x-gzip', 'deflate', 'br']);
 
 function overCap(maxBytes: number, known?: string): string {
   return `the answer was over ${bytesText(maxBytes)} and was cut there${known ? ` (${known})` : ''}`;
