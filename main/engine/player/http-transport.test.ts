@@ -308,6 +308,35 @@ describe('keepAliveTransport', () => {
     }
   });
 
+  it('does not send again a request whose answer began before its kept connection dropped (review)', async () => {
+    // The first request of a connection is answered; the next begins an answer, then drops.
+    const breaking = createServer((req, res) => {
+      const socket = req.socket as typeof req.socket & { served?: number };
+      socket.served = (socket.served ?? 0) + 1;
+      if (socket.served > 1) {
+        socket.write('HTTP/1.1 200 OK\r\nContent-');
+        return void setTimeout(() => socket.destroy(), 20);
+      }
+      req.resume();
+      req.on('end', () => res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}'));
+    });
+    await new Promise<void>((resolve) => breaking.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(breaking.address() as { port: number }).port}/version`;
+    const { transport, close } = keepAliveTransport();
+    try {
+      await (await transport({ method: 'GET', url, headers: {}, signal: signal() })).text();
+      const broken = await transport({ method: 'GET', url, headers: {}, signal: signal() }).then(
+        (response) => response.status,
+        (error: Error) => error,
+      );
+      expect(broken).toBeInstanceOf(Error);
+    } finally {
+      close();
+      breaking.closeAllConnections();
+      await new Promise<void>((resolve) => breaking.close(() => resolve()));
+    }
+  });
+
   it('lets an idle connection go before the server does: after its own idle time, or a second before the server’s hint', async () => {
     // A server that keeps idle connections for 2 s and says so (`Keep-Alive: timeout=2`), and one
     // that keeps them for a minute without a word: a POST that went out on a connection such a

@@ -161,6 +161,7 @@ export function requestOnce(
       if (
         resendStale &&
         !signal.aborted &&
+        headBytes === 0 &&
         outgoing.reusedSocket &&
         STALE_CONNECTION.has(error.code ?? '') &&
         performance.now() - sentAt < STALE_WITHIN_MS
