@@ -180,6 +180,11 @@ describe('a server wrong in one way fails that one case', () => {
     );
   });
 
+  it('asks wrong-token windows with the newest queueVersion, not the first window\u2019s, stale after an edit (review)', async () => {
+    const { run } = await check({ appendsInReasons: 1, refusesStaleVersionFirst: true });
+    expect(run.cases.find((c) => c.id === 'auth.wrong-token')).toMatchObject({ outcome: 'pass' });
+  });
+
   it('play-through passes a queue of 0 ms tracks, saying no track was seen playing, not "the whole queue: no track" (audit Y3)', async () => {
     const { run } = await check({ items: 12, trackMillis: 0 });
     expect(run.cases.find((c) => c.id === 'play-through')).toMatchObject({

@@ -36,11 +36,13 @@ export class ItemSightings {
   private readonly versions = new Map<string, string>();
   /** The newest window's version key: ids seen in it share the string. */
   private newest: string | undefined;
+  private newestWhole: string | undefined;
 
   add(view: WindowView): void {
     const version = view.queueVersion;
     if (!isVersion(version) || view.answer.exchange.fault) return;
     if (version !== this.newest) this.newest = versionKey(version);
+    this.newestWhole = version.length <= KEPT_VERSION_CHARS ? version : undefined;
     for (const item of view.items) {
       const id = idOf(item);
       if (id === null) continue;
@@ -56,6 +58,11 @@ export class ItemSightings {
   /** The version (its key) of the newest window of the run. */
   get newestVersion(): string | undefined {
     return this.newest;
+  }
+
+  /** The newest window's version as it came, when it was kept whole: what a player holding it sends. */
+  get newestQueueVersion(): string | undefined {
+    return this.newestWhole;
   }
 }
 

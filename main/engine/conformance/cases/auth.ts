@@ -48,7 +48,10 @@ export const wrongAuthorization: ConformanceCase = {
     const firstId = facts.firstWindow?.ids?.[0] ?? null;
     // The version a player holds goes with every window it asks but a load's: a server whose cache
     // keyed on the query answered any token when it came (audit Z2), and none was asked with it.
-    const held = facts.firstWindow?.queueVersion;
+    // The newest the run has seen, as a player holds it: the first may be stale after an edit, and
+    // a server that reads the query first would answer 409 to it (review).
+    const first = facts.firstWindow?.queueVersion;
+    const held = facts.sightings.newestQueueVersion ?? first;
     const version = typeof held === 'string' && held !== '' ? held : undefined;
     const findings = new Findings();
     const answers: Answer[] = [];

@@ -167,6 +167,8 @@ export interface DefectiveServerOptions {
   looksUpItemFirst?: boolean;
   /** Characters of notes each track carries (an unknown field, as long show notes): a big item, valid. */
   itemNotes?: number;
+  /** Answers 409 to a window asked with a queueVersion that is not the current one, before reading the token. */
+  refusesStaleVersionFirst?: boolean;
   /** Refuses a window size of 0 with 400: the walk's own windows (0 before) are refused. */
   refusesZeroSizes?: boolean;
 }
@@ -255,6 +257,15 @@ export async function startDefectiveServer(options: DefectiveServerOptions = {})
     let reportBody = '';
     if (endpoint === 'timePlayed' && request.method === 'POST')
       for await (const chunk of request) reportBody += String(chunk);
+    // Reads the window's queueVersion before the token, and answers a stale one 409: a server's right.
+    const sent = url.searchParams.get('queueVersion');
+    if (
+      options.refusesStaleVersionFirst &&
+      endpoint === 'itemWindow' &&
+      sent !== null &&
+      sent !== (movedVersion ?? 'v1')
+    )
+      return send(response, 409, { error: { code: 409, message: `queueVersion ${sent} is stale` } });
     const open =
       (defects.has('reportsWithoutAuth') && endpoint === 'timePlayed') ||
       (defects.has('contextWithoutAuth') && !authorization && (endpoint === 'context' || endpoint === 'version')) ||
