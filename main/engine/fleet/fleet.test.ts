@@ -88,7 +88,26 @@ describe('a fleet on the reference server', () => {
       const { id } = await engine.commands.run('fleets.start', { players: 3, durationMs: 30_000, speed: 10 });
       const report = await finished(id);
       expect(report.notes).toContainEqual(
-        "a fault rule of the Faults area at the console's cloud queue server answered 5 requests while the fleet played (503 storm 5; the console's own players' among them): those answers were the rules', not the server's, and the figures count them as the server's errors",
+        "a fault rule of the Faults area at the console's cloud queue server acted on 5 requests while the fleet played (503 storm: answered 503 5), the fleet's and any other player's of the console: what they answered was the rules', not the server's, and the fleet's figures hold it as the server's",
+      );
+      // One removed while the fleet plays keeps what it did, once a tick has read it.
+      const again = await engine.commands.run('faults.add', {
+        target: 'cloudQueue',
+        match: { path: '/context' },
+        action: { type: 'latency', ms: 50 },
+        times: 2,
+        label: 'slow start',
+      });
+      const second = await engine.commands.run('fleets.start', { players: 3, durationMs: 60_000, speed: 10 });
+      await expect
+        .poll(async () => (await engine.commands.run('faults.list', {})).find((r) => r.id === again.id)?.hits, {
+          timeout: 10_000,
+        })
+        .toBe(2);
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      await engine.commands.run('faults.remove', { id: again.id });
+      expect((await finished(second.id)).notes).toContainEqual(
+        expect.stringContaining('acted on 2 requests while the fleet played (slow start: delayed 50 ms 2)'),
       );
       // A fleet with no such rule says nothing of them.
       const clean = await finished(

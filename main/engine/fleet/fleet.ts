@@ -365,6 +365,7 @@ export class Fleet {
     const every = 1_000 * this.clock.speed;
     this.after(every, () => {
       if (!this.running) return;
+      this.serverRules?.observe();
       // A thread still answering the last tick is behind: this tick's counts go to the next.
       // Queueing every tick instead would pile them up behind a slow thread.
       if (!this.inFlight) {
