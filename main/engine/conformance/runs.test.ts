@@ -319,7 +319,11 @@ describe('conformance runs across a restart', () => {
     expect((await admin(engine, 'GET', `/conformance/runs/${id}`)).body).toEqual(body);
     expect(events.at(-1)).toMatchObject({ runId: id, status: 'failed', settled: null, error: { kind: 'stopped' } });
     expect((await exported(engine, id, 'junit')).content).toContain('the run was stopped after');
-    expect((await exported(engine, id, 'html')).content).toMatch(/<h1>Cloud queue conformance: STOPPED<\/h1>/);
+    const html = (await exported(engine, id, 'html')).content;
+    expect(html).toMatch(/<h1>Cloud queue conformance: STOPPED<\/h1>/);
+    // Drawn neutral, not as a failure (review).
+    expect(html).toContain('<p class="summary stopped">');
+    expect(html).toContain('<p class="error stopped">the run was stopped after');
     expect(await admin(engine, 'POST', `/conformance/runs/${id}/stop`)).toMatchObject({ status: 200, body });
     expect((await admin(engine, 'POST', '/conformance/runs/run-none/stop')).status).toBe(404);
     // Nothing of it goes on: no request reaches the server after it.

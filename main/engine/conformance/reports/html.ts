@@ -46,6 +46,7 @@ code, pre { font-family: ui-monospace, Menlo, Consolas, monospace; font-size: .8
 .meta code { background: #f2f2f2; padding: 0 .25rem; border-radius: 3px; }
 .summary { font-weight: 600; padding: .5rem .75rem; border-radius: 6px; }
 .summary.passed { background: #e7f6ea; } .summary.failed { background: #fdeaea; } .summary.running { background: #eef2fb; }
+.summary.stopped, .error.stopped { background: #f1f3f5; }
 article { border: 1px solid #e5e5e5; border-left-width: 4px; border-radius: 6px; padding: .75rem 1rem; margin: 0 0 1rem; }
 article.fail { border-left-color: #c5221f; } article.warn { border-left-color: #9a6700; }
 .sentence { font-weight: 600; margin: .25rem 0; white-space: pre-wrap; overflow-wrap: anywhere; }
@@ -91,8 +92,8 @@ export function runHtml(run: ConformanceRun): string {
 <body>
 <h1>Cloud queue conformance: ${escapeHtml(word === 'running' ? 'running' : word.toUpperCase())}</h1>
 <p class="meta">Server <code>${escapeHtml(run.baseUrl)}</code>${run.authorization ? `, Authorization <code>${escapeHtml(run.authorization)}</code>` : ', no Authorization'} · run <code>${escapeHtml(run.id)}</code> · started ${escapeHtml(when)} · ${escapeHtml(took)}</p>
-<p class="summary ${escapeHtml(run.status)}">${summary.pass} passed, ${summary.warn} warned, ${summary.fail} failed, ${summary.skip} skipped, of ${summary.total} cases</p>
-${run.error ? `<p class="error">${escapeHtml(run.error.message)}</p>` : ''}
+<p class="summary ${escapeHtml(word)}">${summary.pass} passed, ${summary.warn} warned, ${summary.fail} failed, ${summary.skip} skipped, of ${summary.total} cases</p>
+${run.error ? `<p class="error ${escapeHtml(word)}">${escapeHtml(run.error.message)}</p>` : ''}
 ${sections.join('\n')}
 <p class="meta">Each case names the rule it checks: the files cited are in the package (<code>node_modules/cloud-queue-console/docs/</code>) and in the repository's <code>docs/</code>. The Authorization a run sent is never in a report: a curl with <code>$AUTHORIZATION</code> takes it from the environment. <code>cloud-queue-console check --replay</code> re-sends the failing cases of a JSON report.</p>
 </body>

@@ -11,7 +11,8 @@ import { RunActions } from './RunActions';
 import { RunProgress } from './RunProgress';
 import { RunResults } from './RunResults';
 import { StatusPill } from './StatusPill';
-import { runWord, summaryLine } from './summary';
+import { conformanceRunWord } from '@engine-api/conformance-word';
+import { summaryLine } from './summary';
 import { Hint } from './Hint';
 import { rerunDiff, rerunDiffText } from './rerun-diff';
 import styles from './RunView.module.css';
@@ -76,7 +77,7 @@ function RunBody({
   const unreachable = run.error?.kind === 'unreachable';
   return (
     <>
-      <p className={styles.summary} data-status={runWord(run)} aria-label="Summary">
+      <p className={styles.summary} data-status={conformanceRunWord(run)} aria-label="Summary">
         {summaryLine(run)}
       </p>
       <EndAnnouncement run={run} startedHere={startedHere} />

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { conformanceRunWord as runWord } from '@engine-api/conformance-word';
 import type { ConformanceRunSummary } from '@engine-api/conformance-types';
 import {
   durationText,
   unreachableWord,
   progressText,
-  runWord,
   serverLabel,
   serverLabelParts,
   shortTallyText,
@@ -53,6 +53,8 @@ describe('a run in words', () => {
     expect(runWord(stopped)).toBe('stopped');
     expect(runWord({ ...stopped, error: null })).toBe('failed');
     expect(runWord(base)).toBe('passed');
+    // A case it failed before the stop is a verdict all the same (review).
+    expect(runWord({ ...stopped, summary: { ...stopped.summary, fail: 1 } })).toBe('failed');
     expect(summaryLine(stopped)).toBe(
       'Stopped: 6 passed, 0 failed, 1 warning, 0 skipped of 17 cases · in 12.3 s · server http://127.0.0.1:4100/queues/q1/v2.3/',
     );

@@ -53,9 +53,6 @@ export function progressText(summary: ConformanceSummary): string {
   return `${settledCount(summary)} of ${count(summary.total, 'case')}`;
 }
 
-/** How a run stands, in a word (`stopped` is no verdict on the server): as the HTML report says it. */
-export const runWord = conformanceRunWord;
-
 const VERDICT: Record<Exclude<ConformanceRunWord, 'running'>, string> = {
   passed: 'Passed',
   failed: 'Failed',
@@ -68,7 +65,7 @@ const VERDICT: Record<Exclude<ConformanceRunWord, 'running'>, string> = {
  */
 export function summaryLine(run: ConformanceRunSummary): string {
   const server = `server ${run.baseUrl}`;
-  const word = runWord(run);
+  const word = conformanceRunWord(run);
   if (word === 'running')
     return `Running: ${progressText(run.summary)} settled, ${tallyText(run.summary)} so far · ${server}`;
   const took = durationText(run);
