@@ -203,7 +203,25 @@ describe('run refuses names no run can meet, before anything runs', () => {
       }),
     );
     expect(twice.code, twice.stdout).toBe(2);
-    expect(twice.stderr).toMatch(/\/steps\/1 gives ref r1 again: a ref names one rule, given by one fault step/);
+    // Given again once its rule was removed, it names the new one: no refusal for that.
+    const readded = await runCli(
+      'run',
+      writeJson('readded.json', {
+        name: 'readded',
+        steps: [
+          { type: 'fault', ref: 'r1', rule: { target: 'cloudQueue', action: { type: 'status', status: 500 } } },
+          { type: 'faultRemove', rule: 'r1' },
+          { type: 'fault', ref: 'r1', rule: { target: 'cloudQueue', action: { type: 'status', status: 503 } } },
+          { type: 'faultRemove', rule: 'r1' },
+          { type: 'expect', playerId: 'player-kitchen', state: 'IDLE' },
+        ],
+      }),
+    );
+    expect(readded.stderr).not.toMatch(/gives ref r1 again/);
+    expect(readded.code, readded.stdout + readded.stderr).toBe(0);
+    expect(twice.stderr).toMatch(
+      /\/steps\/1 gives ref r1 again, while the rule it named is live: a ref names one rule at a time/,
+    );
   });
 });
 

@@ -37,6 +37,7 @@ describe('a line an expectation may name (audit X8)', () => {
       'itemWindow load+queueCompleted → 200 (retry 2)',
       'version → no answer',
       'timePlayed → 500',
+      'version → 999',
     ])
       expect(isRequestLine(line), line).toBe(true);
     for (const line of [

@@ -23,9 +23,9 @@ export function expectedRequestLine({ path, reason, status, retry }: RequestLine
   return `${endpoint}${reason ? ` ${reason}` : ''} → ${status ?? 'no answer'}${retried ? ` (retry ${retry})` : ''}`;
 }
 
-/** The endpoints a player asks (the last segment of its request's path). */
+/** The endpoints a player asks (the last segment of its request's path), and any three-digit status: llhttp reads 600–999 too. */
 const REQUEST_LINE =
-  /^(?:context|itemWindow|version|timePlayed)(?: [A-Za-z+]+)? → (?:([1-5][0-9][0-9])|no answer)( \(retry [1-9][0-9]*\))?$/;
+  /^(?:context|itemWindow|version|timePlayed)(?: [A-Za-z+]+)? → (?:([1-9][0-9][0-9])|no answer)( \(retry [1-9][0-9]*\))?$/;
 
 /**
  * Whether `line` is one `expectedRequestLine` can make: a line outside its grammar, or a first try

@@ -82,8 +82,10 @@ export function unknownNames(
   });
   if (problems.length === 0) return undefined;
   const more = problems.length > 5 ? `; and ${problems.length - 5} more` : '';
-  const names = 'the transition names are the rows of GET /admin/api/player-table';
-  const known = players === null ? `T${names.slice(1)}` : `The players are ${[...players].join(', ')}; ${names}`;
+  const known =
+    players === null
+      ? 'The transition names are the rows of GET /admin/api/player-table'
+      : `The players are ${[...players].join(', ')}; the transition names are the rows of GET /admin/api/player-table`;
   return `names what no run can meet: ${problems.slice(0, 5).join('; ')}${more}. ${known}`;
 }
 

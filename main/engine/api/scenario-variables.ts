@@ -78,23 +78,26 @@ export function unknownRuleRefs(steps: readonly ScenarioStep[]): UnfilledVariabl
 }
 
 /**
- * Fault steps whose `ref` a fault step before them gave already: which rule a later `faultRemove`
- * of it meant, the first or the second, no one can say (audit X8: such a file ran and passed).
+ * Fault steps whose `ref` names a rule still live: which of the two a later `faultRemove` of it
+ * meant, no one can say (audit X8: such a file ran and passed). A ref whose rule a `faultRemove`
+ * or a `clearFaults` took away may name a new one (review).
  */
 export function repeatedRuleRefs(steps: readonly ScenarioStep[]): UnfilledVariable[] {
-  const refs = new Set<string>();
+  const live = new Set<string>();
   const repeated: UnfilledVariable[] = [];
   steps.forEach((step, index) => {
+    if (step.type === 'faultRemove') live.delete(step.rule);
+    if (step.type === 'clearFaults') live.clear();
     if (step.type !== 'fault' || !step.ref) return;
-    if (refs.has(step.ref)) repeated.push({ index, name: step.ref });
-    refs.add(step.ref);
+    if (live.has(step.ref)) repeated.push({ index, name: step.ref });
+    live.add(step.ref);
   });
   return repeated;
 }
 
 /** The refusal of repeated refs, each at its step. */
 export function describeRepeatedRefs(repeated: readonly UnfilledVariable[], at: string): string {
-  return `${repeated.map(({ index, name }) => `${at}/${index} gives ref ${name} again`).join(', ')}: a ref names one rule, given by one fault step`;
+  return `${repeated.map(({ index, name }) => `${at}/${index} gives ref ${name} again`).join(', ')}, while the rule it named is live: a ref names one rule at a time`;
 }
 
 /** "/steps/3 names rule9" for each unknown ref, for a refusal. */
