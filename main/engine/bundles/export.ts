@@ -198,7 +198,7 @@ export async function exportBundle(deps: BundleDeps, input: BundleExportInput): 
     );
   if (matching > limit)
     notes.push(
-      `the span is the newest ${limit.toLocaleString('en-US')} of the ${matching.toLocaleString('en-US')} entries ${filtered ? 'the filter holds' : 'in the traffic log'}${input.limit === undefined ? ' (the default limit)' : ''}: give a larger limit (up to ${TRAFFIC_EXPORT_MAX.toLocaleString('en-US')}) or a narrower filter for more of it`,
+      `the span is the newest ${limit.toLocaleString('en-US')} of the ${matching.toLocaleString('en-US')} entries ${filtered ? 'the filter holds' : 'in the traffic log'}${input.limit === undefined ? ' (the default limit)' : ''}: ${limit < TRAFFIC_EXPORT_MAX ? `give a larger limit (up to ${TRAFFIC_EXPORT_MAX.toLocaleString('en-US')}) or a narrower filter` : 'give a narrower filter'} for more of it`,
     );
   await nextTurn();
   // Read by place, not by id: a map of the 100,000 entries, made at once, held the loop 130–180 ms.

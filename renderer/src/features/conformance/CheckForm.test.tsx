@@ -86,7 +86,8 @@ describe('CheckForm', () => {
       return { ok: false, error: { code: 'not_found' as const, message: name } };
     });
     const baseUrl = screen.getByLabelText('Base URL') as HTMLInputElement;
-    await user.type(baseUrl, 'https://queue.example.com/v2.3/');
+    // The same server, written otherwise: the host's case, no trailing slash (review).
+    await user.type(baseUrl, 'https://QUEUE.example.com/v2.3');
     await waitFor(() => expect(screen.getByRole('button', { name: 'Run checks' })).toBeTruthy());
     await user.click(screen.getByRole('button', { name: 'Run checks' }));
     await waitFor(() => expect(screen.getByRole('alert').textContent).toMatch(/A check of this server is going on/));

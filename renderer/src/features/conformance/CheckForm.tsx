@@ -93,7 +93,8 @@ export function CheckForm({ onStarted }: { onStarted(runId: string): void }) {
     });
     if (!baseUrl.ok) return baseUrlRef.current?.focus();
     if (!authorization.ok) return authorizationRef.current?.focus();
-    const going = runs.find((run) => run.status === 'running' && run.baseUrl === baseUrl.value);
+    // Compared as URLs: a host's case, a default port, a dot segment are the same server.
+    const going = runs.find((run) => run.status === 'running' && sameUrl(run.baseUrl, baseUrl.value));
     setBusyWith(going?.id ?? null);
     if (going) return;
     start.mutate(
@@ -209,6 +210,12 @@ export function CheckForm({ onStarted }: { onStarted(runId: string): void }) {
       )}
     </form>
   );
+}
+
+/** Whether two base URLs name one server's queue, a trailing slash aside. */
+function sameUrl(a: string, b: string): boolean {
+  const normal = (url: string) => (URL.canParse(url) ? new URL(url).href.replace(/\/$/, '') : url);
+  return normal(a) === normal(b);
 }
 
 /** A URL's origin, or the text itself when it is no URL (yet: it is being typed). */

@@ -10,21 +10,30 @@ export interface RerunDiff {
   fixed: string[];
   stillFailing: string[];
   notJudged: string[];
+  /** Passed or warned before, fail now. */
   newlyFailing: string[];
+  /** Fail now, and were not judged before (skipped, or the run before ended first). */
+  failingNotJudgedBefore: string[];
 }
 
 export function rerunDiff(before: Pick<ConformanceRun, 'cases'>, after: Pick<ConformanceRun, 'cases'>): RerunDiff {
   const now = new Map(after.cases.map((result) => [result.id, result.outcome]));
+  const then = new Map(before.cases.map((result) => [result.id, result.outcome]));
   const failedBefore = new Set(before.cases.filter((result) => result.outcome === 'fail').map((result) => result.id));
-  const diff: RerunDiff = { fixed: [], stillFailing: [], notJudged: [], newlyFailing: [] };
+  const diff: RerunDiff = { fixed: [], stillFailing: [], notJudged: [], newlyFailing: [], failingNotJudgedBefore: [] };
   for (const id of failedBefore) {
     const outcome = now.get(id);
     if (outcome === 'pass' || outcome === 'warn') diff.fixed.push(id);
     else if (outcome === 'fail') diff.stillFailing.push(id);
     else diff.notJudged.push(id);
   }
-  for (const result of after.cases)
-    if (result.outcome === 'fail' && !failedBefore.has(result.id)) diff.newlyFailing.push(result.id);
+  for (const result of after.cases) {
+    if (result.outcome !== 'fail' || failedBefore.has(result.id)) continue;
+    const was = then.get(result.id);
+    // A case skipped or never run before had no verdict to lose (review).
+    if (was === 'pass' || was === 'warn') diff.newlyFailing.push(result.id);
+    else diff.failingNotJudgedBefore.push(result.id);
+  }
   return diff;
 }
 
@@ -35,6 +44,7 @@ export function rerunDiffText(diff: RerunDiff): string | null {
       [diff.fixed, 'fixed'],
       [diff.stillFailing, 'still failing'],
       [diff.newlyFailing, 'failing now, not before'],
+      [diff.failingNotJudgedBefore, 'failing, not judged before'],
       [diff.notJudged, 'not judged this time'],
     ] as const
   )
