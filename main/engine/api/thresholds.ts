@@ -4,7 +4,6 @@
  * never throws: a bad expression is said back with what was expected. Pure, shared with the
  * renderer: the Fleet form says a refused threshold beside its field, with the engine's words.
  */
-import type { FleetThresholdResult } from './fleet-types.js';
 
 /** Where k6's p(N) of the requests a sketch saw lies: at least `low`, at most `high` (fleet/percentile.ts). */
 export interface QuantileBounds {
@@ -204,49 +203,4 @@ export function parseThresholds(
     thresholds.push(parsed.threshold);
   }
   return { ok: true, thresholds };
-}
-
-export function holds(operator: Operator, actual: number, bound: number): boolean {
-  // A latency with no request measured holds nothing: NaN fails every comparison, as it should.
-  switch (operator) {
-    case '<':
-      return actual < bound;
-    case '<=':
-      return actual <= bound;
-    case '>':
-      return actual > bound;
-    case '>=':
-      return actual >= bound;
-    case '==':
-      return actual === bound;
-    case '!=':
-      return actual !== bound;
-  }
-}
-
-export function judge(thresholds: readonly Threshold[], figures: ThresholdFigures): FleetThresholdResult[] {
-  return thresholds.map((t) => {
-    const actual = t.read(figures);
-    const ok = t.exact ? holds(t.operator, t.exact.read(figures), t.exact.bound) : holds(t.operator, actual, t.bound);
-    // A latency to a tenth of a ms: its sketch knows it within 1%, and 3011.571ms claimed more (audit).
-    const digits = t.kind !== 'latency' ? 3 : t.unit === 's' ? 4 : 1;
-    return { expression: t.expression, ok, actual: shownAs(ok, t, actual, digits), unit: t.unit };
-  });
-}
-
-/**
- * The value shown beside a verdict, rounded no further than keeps it on the verdict's side of the
- * bound: `FAIL errors<=33.333% (measured 33.333%)` read as a pass (audit); it says 33.3333% now.
- */
-function shownAs(ok: boolean, t: Threshold, actual: number, digits: number): number {
-  for (let more = digits; more <= digits + 9; more++) {
-    const shown = round(actual, more);
-    if (holds(t.operator, shown, t.bound) === ok) return shown;
-  }
-  return actual;
-}
-
-function round(value: number, digits: number): number {
-  const scale = 10 ** digits;
-  return Number.isFinite(value) ? Math.round(value * scale) / scale : value;
 }

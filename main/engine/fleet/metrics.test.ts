@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { PlayerExchange } from '../player/client.js';
 import { FleetMetrics, isError, newSketch, sampleOf, summarize } from './metrics.js';
 import { latencyFigures } from './percentile.js';
-import { judge, parseThresholds } from '../api/thresholds.js';
+import { parseThresholds } from '../api/thresholds.js';
+import { judge } from './judge.js';
 
 const exchange = (change: Partial<PlayerExchange>): PlayerExchange => ({
   requestId: 'r',

@@ -9,7 +9,8 @@ import { describe, expect, it } from 'vitest';
 import { newSketch, summarize } from './metrics.js';
 import { sketchData, sketchOf } from './sketch-wire.js';
 import { latencyFigures, quantileOf } from './percentile.js';
-import { judge, parseThresholds, type ThresholdFigures } from '../api/thresholds.js';
+import { parseThresholds, type ThresholdFigures } from '../api/thresholds.js';
+import { judge } from './judge.js';
 
 /** k6's TrendSink.P (metrics/sink.go): sorted values, linear between the closest ranks. */
 function k6Percentile(values: readonly number[], q: number): number {

@@ -21,8 +21,6 @@ import type { DDSketch } from '@datadog/sketches-js';
 
 import type { QuantileBounds } from '../api/thresholds.js';
 
-export type { QuantileBounds };
-
 /**
  * Floating-point slack on a bin's edges: a value within a rounding error of an edge may have been
  * put in the bin beside it. A billionth is far under the 0.1 ms a latency is said to.

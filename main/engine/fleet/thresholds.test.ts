@@ -7,7 +7,8 @@ import { describe, expect, it } from 'vitest';
 import type { PlayerExchange } from '../player/client.js';
 import { listenerRandom, planTrack } from './listener.js';
 import { FleetMetrics, MAX_TICKS } from './metrics.js';
-import { judge, parseThreshold, type ThresholdFigures } from '../api/thresholds.js';
+import { parseThreshold, type ThresholdFigures } from '../api/thresholds.js';
+import { judge } from './judge.js';
 
 const FIGURES: ThresholdFigures = {
   latencyAt: (q) => ({ low: q * 400, high: q * 400 }),
