@@ -10,6 +10,22 @@ export function htmlError(status: number, message: string): Answer {
   return { status, text: page, headers: { 'content-type': 'text/html; charset=utf-8' } };
 }
 
+/**
+ * Every window's media URLs signed anew, the n-th window with signature n. A track without a URL
+ * (a defect laid on top, composed.ts) is left without one.
+ */
+function signEachWindow(b: Behaviour, sign: (mediaUrl: string, signature: number) => string): void {
+  let signature = 0;
+  editWindow(b, (json) => {
+    signature += 1;
+    for (const item of json.items) {
+      const track = item.track as Record<string, unknown>;
+      if (typeof track.mediaUrl === 'string') track.mediaUrl = sign(track.mediaUrl, signature);
+    }
+    return json;
+  });
+}
+
 /** Changes the playback policies the context announces. */
 function policies(b: Behaviour, change: Record<string, unknown>): void {
   wrap(b, 'context', (_req, answer) => {
@@ -309,20 +325,12 @@ export const VALID: Variant[] = [
       'pass',
       'platform.md §4.3',
       'every window signs its mediaUrls anew in the path (a CDN path token before the file)',
-      (b) => {
-        let signature = 0;
-        editWindow(b, (json) => {
-          signature += 1;
-          for (const item of json.items) {
-            const track = item.track as Record<string, unknown>;
-            if (typeof track.mediaUrl !== 'string') continue;
-            const url = new URL(track.mediaUrl);
-            url.pathname = `/hdnts=exp=1767225600~hmac=${signature.toString(16).padStart(8, '0')}${url.pathname}`;
-            track.mediaUrl = url.toString();
-          }
-          return json;
-        });
-      },
+      (b) =>
+        signEachWindow(b, (mediaUrl, signature) => {
+          const url = new URL(mediaUrl);
+          url.pathname = `/hdnts=exp=1767225600~hmac=${signature.toString(16).padStart(8, '0')}${url.pathname}`;
+          return url.toString();
+        }),
     ),
     'item-window.stable-identity',
   ),
@@ -334,18 +342,7 @@ export const VALID: Variant[] = [
     'pass',
     'platform.md §4.3',
     'every window signs its mediaUrls anew (the play reason may refresh expired URLs)',
-    (b) => {
-      let signature = 0;
-      editWindow(b, (json) => {
-        signature += 1;
-        for (const item of json.items) {
-          const track = item.track as Record<string, unknown>;
-          // A track without one (a defect laid on top, composed.ts) is left without one.
-          if (typeof track.mediaUrl === 'string') track.mediaUrl = `${track.mediaUrl}?sig=${signature}`;
-        }
-        return json;
-      });
-    },
+    (b) => signEachWindow(b, (mediaUrl, signature) => `${mediaUrl}?sig=${signature}`),
   ),
   variant('same-track-twice', 'pass', C8, 'the same track twice in the queue, under two ids', (b) => {
     b.items[5] = { ...structuredClone(b.items[2] as QueueItem), id: 'item-6' };
