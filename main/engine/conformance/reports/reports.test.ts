@@ -178,12 +178,16 @@ describe('the JSON report', () => {
 
 describe('server text on a terminal', () => {
   it('keeps no escape sequence or control character, and stays one line', () => {
+    // Each sequence shown as one mark, so that what differed still differs (audit Z7).
     expect(terminalSafe(`a\u001b[31mred\u001b[0m\u001b]0;title\u0007 b\u0000c\u009bd\nline\ttab \uD800`)).toBe(
-      'ared bc line tab ',
+      'a\uFFFDred\uFFFD b\uFFFDc\uFFFD line tab \uFFFD',
     );
+    expect(terminalSafe('x\u001b[31mred-5')).not.toBe(terminalSafe('xred-5'));
   });
 
   it('(audit) keeps no bidirectional override or isolate that would reorder the line as shown', () => {
-    expect(terminalSafe('FAIL \u202egnissap\u202c ok \u2066x\u2069 é 😀')).toBe('FAIL gnissap ok x é 😀');
+    expect(terminalSafe('FAIL \u202egnissap\u202c ok \u2066x\u2069 é 😀')).toBe(
+      'FAIL \uFFFDgnissap\uFFFD ok \uFFFDx\uFFFD é 😀',
+    );
   });
 });

@@ -29,12 +29,20 @@ export function xmlSafe(text: string): string {
   return text.replace(NOT_XML_CHAR, '');
 }
 
-/** Text for one terminal line: escape sequences and control characters left out, line breaks and tabs a space. */
+/**
+ * Text for one terminal line: escape sequences and control characters each shown as one
+ * replacement mark (U+FFFD), line breaks and tabs a space. Marked, not dropped: two ids that
+ * differ only in control characters printed alike, and a URL was printed that was never sent
+ * (audit Z7); the reports' own curl keeps the bytes.
+ */
 export function terminalSafe(text: string): string {
   return text
-    .replace(ANSI, '')
+    .replace(ANSI, MARK)
     .replace(/[\t\n\r]+/g, ' ')
-    .replace(CONTROL, '');
+    .replace(CONTROL, MARK)
+    .replace(/\uFFFD{2,}/g, MARK);
 }
+
+const MARK = '\uFFFD';
 
 export { firstFinding } from '../../api/conformance-text.js';
