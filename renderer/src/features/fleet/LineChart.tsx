@@ -1,6 +1,8 @@
 /**
- * A small line chart as inline SVG: series on one y scale from 0 to a rounded top, the top and the
- * last values in words beside it (the chart is an image named by its title; the figures are text).
+ * A small line chart as inline SVG: series on one y scale from 0 to a rounded top, the top and
+ * each series' last value and peak in words beside it (the chart is an image named by its title;
+ * the figures are text). The last value alone read "requests 0" for a fleet that made 82, once
+ * its ramp was over (ui-x3 U12): it is said as now, beside the peak.
  */
 import { figure, niceMax, pointsAttribute, scalePoints } from './chart';
 import styles from './LineChart.module.css';
@@ -17,7 +19,8 @@ const BOX = { width: 300, height: 90 };
 export function LineChart({ title, unit, series }: { title: string; unit: string; series: readonly ChartSeries[] }) {
   const top = niceMax(Math.max(0, ...series.flatMap((s) => s.values)));
   const last = (s: ChartSeries) => s.values[s.values.length - 1] ?? 0;
-  const label = `${title}: ${series.map((s) => `${s.name} ${figure(last(s))}`).join(', ')} now; axis up to ${figure(top)}${unit}`;
+  const peak = (s: ChartSeries) => Math.max(0, ...s.values);
+  const label = `${title}: ${series.map((s) => `${s.name} ${figure(last(s))} now, at most ${figure(peak(s))}`).join('; ')}; axis up to ${figure(top)}${unit}`;
   return (
     <figure className={styles.chart}>
       <figcaption className={styles.caption}>{title}</figcaption>
@@ -53,7 +56,8 @@ export function LineChart({ title, unit, series }: { title: string; unit: string
         {series.map((s) => (
           <li key={s.name}>
             <span className={styles.swatch} style={{ background: s.color }} />
-            {s.name} <span className={styles.value}>{figure(last(s))}</span>
+            {s.name} <span className={styles.value}>{figure(last(s))}</span> now
+            <span className={styles.peak}> · peak {figure(peak(s))}</span>
           </li>
         ))}
       </ul>
