@@ -52,9 +52,18 @@ export function Findings({ rows }: { rows: readonly CaseRow[] }) {
                   <pre aria-label={`curl of ${info.id}`}>{result.curl}</pre>
                 </div>
               )}
-              {(result.exchanges ?? []).map((exchange, index) => (
-                <Exchange key={index} exchange={exchange} index={index} />
-              ))}
+              {result.exchanges?.[0] && <Exchange exchange={result.exchanges[0]} index={0} />}
+              {/* The rest folded under one line: each was a Tab stop, about fifteen a card (ui-x3 U18). */}
+              {(result.exchanges?.length ?? 0) > 1 && (
+                <details className={styles.moreExchanges}>
+                  <summary>
+                    {result.exchanges!.length - 1} more exchange{result.exchanges!.length === 2 ? '' : 's'} behind it
+                  </summary>
+                  {result.exchanges!.slice(1).map((exchange, index) => (
+                    <Exchange key={index + 1} exchange={exchange} index={index + 1} />
+                  ))}
+                </details>
+              )}
               {result.trafficIds.length > 0 && <Evidence caseId={info.id} trafficIds={result.trafficIds} />}
             </li>
           ) : null,

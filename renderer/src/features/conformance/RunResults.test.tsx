@@ -86,11 +86,41 @@ describe('the results of a run', () => {
     expect(version.querySelector('details summary')!.textContent).toBe(
       'Decisive exchange: GET http://127.0.0.1:9/q/version → 200',
     );
+    // One exchange: nothing more to fold.
+    expect(within(version).queryByText(/more exchanges? behind it/)).toBeNull();
 
     const fold = screen.getByText(/^All \d+ cases by contract section/).closest('details')!;
     expect(fold.open).toBe(false);
     expect(fold.textContent).toContain(`${suite.length - 3} passed, 0 skipped`);
     expect(findings.compareDocumentPosition(fold) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+  });
+
+  it('folds the exchanges after the decisive one under one line: one Tab stop, not one each (ui-x3 U18)', async () => {
+    const exchange = (n: number) => ({
+      method: 'GET',
+      url: `http://127.0.0.1:9/q/itemWindow?n=${n}`,
+      status: 200,
+      failure: null,
+      requestHeaders: {},
+      requestBody: null,
+      responseHeaders: {},
+      responseBody: null,
+      latencyMs: 1,
+    });
+    const results = suite.map((c) => settled(c.id, 'pass'));
+    results[suite.findIndex((c) => c.id === 'item-window.ids')] = settled('item-window.ids', 'fail', {
+      exchanges: [1, 2, 3, 4, 5, 6, 7, 8].map(exchange),
+    });
+    show(results);
+    const findings = await screen.findByRole('region', { name: 'Failures and warnings' });
+    const card = findings.querySelector<HTMLElement>('li[data-case-id="item-window.ids"]')!;
+    const summaries = [...card.querySelectorAll('summary')].map((summary) => summary.textContent);
+    expect(summaries[0]).toBe('Decisive exchange: GET http://127.0.0.1:9/q/itemWindow?n=1 → 200');
+    expect(summaries[1]).toBe('7 more exchanges behind it');
+    // Folded: the seven are inside the one disclosure, closed.
+    const more = within(card).getByText('7 more exchanges behind it').closest('details')!;
+    expect(more.open).toBe(false);
+    expect(more.querySelectorAll('details')).toHaveLength(7);
   });
 
   it('shows no findings and leaves the table open when every case passed', async () => {
