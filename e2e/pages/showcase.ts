@@ -103,9 +103,13 @@ export async function show(page: Page, scene: Scene, area: AreaName): Promise<vo
       const items = main
         .getByRole('region', { name: `Queue ${scene.queue.name}` })
         .getByRole('listbox', { name: 'Queue items' });
-      await items.locator('[role="option"][data-index="1"]').click();
-      await items.locator('[role="option"][data-index="3"]').click({ modifiers: ['Shift'] });
-      await expect(items.locator('[role="option"][aria-selected="true"]')).toHaveCount(3);
+      // The gesture again until it holds: the editor may still render its queue afresh (its items
+      // loaded, a player's live update) between the two clicks, and the selection went with it (CI).
+      await expect(async () => {
+        await items.locator('[role="option"][data-index="1"]').click();
+        await items.locator('[role="option"][data-index="3"]').click({ modifiers: ['Shift'] });
+        await expect(items.locator('[role="option"][aria-selected="true"]')).toHaveCount(3, { timeout: 1_000 });
+      }).toPass({ timeout: 10_000 });
       break;
     }
     case 'Player':
