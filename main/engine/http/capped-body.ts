@@ -7,6 +7,7 @@
  */
 import type { BodyBudget } from './body-budget.js';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from './json-depth.js';
+import { decoderOf } from './content-encoding.js';
 
 /** The part of a web ReadableStream read here: fetch's body has it, and so does the player's node:http transport. */
 export interface ByteStream {
@@ -138,11 +139,8 @@ export function bytesText(bytes: number): string {
 function decodedFrom(encoding: string | null): string | undefined {
   const named = encoding?.trim().toLowerCase();
   // Only one of those the players' transport and fetch decode, alone: another is read as it came.
-  return named !== undefined && DECODED.has(named) ? `as decoded from its ${named} Content-Encoding` : undefined;
+  return named !== undefined && decoderOf(named) !== null ? `as decoded from its ${named} Content-Encoding` : undefined;
 }
-
-/** The Content-Encodings a reader gets decoded (player/http-transport.ts `decoded`, and fetch). */
-const DECODED = new Set(['gzip', 'x-gzip', 'deflate', 'br']);
 
 function overCap(maxBytes: number, known?: string): string {
   return `the answer was over ${bytesText(maxBytes)} and was cut there${known ? ` (${known})` : ''}`;

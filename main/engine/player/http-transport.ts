@@ -9,9 +9,9 @@
  */
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
-import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import { PassThrough, pipeline, type Readable } from 'node:stream';
 import type { ByteStream } from '../http/capped-body.js';
+import { decoderOf } from '../http/content-encoding.js';
 import { OutboundRefused, type OutboundPolicy } from '../http/outbound-guard.js';
 import type { HttpRequest, HttpResponse, HttpTransport } from './client.js';
 import { UnfinishedHead } from './unfinished-head.js';
@@ -255,15 +255,8 @@ function hasContent(response: IncomingMessage): boolean {
  * and browsers read it, not as a gzip stream cut short (review).
  */
 function decoded(response: IncomingMessage): Readable {
-  const encoding = response.headers['content-encoding']?.trim().toLowerCase();
-  const decoder =
-    encoding === 'gzip' || encoding === 'x-gzip'
-      ? createGunzip
-      : encoding === 'deflate'
-        ? createInflate
-        : encoding === 'br'
-          ? createBrotliDecompress
-          : null;
+  const encoding = response.headers['content-encoding']?.trim().toLowerCase() ?? '';
+  const decoder = decoderOf(encoding);
   if (!decoder) return response;
   const body = new PassThrough();
   const nothing = (): void => void body.end();
