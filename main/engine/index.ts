@@ -48,6 +48,7 @@ import { entryOfExchange } from './traffic/player-exchange.js';
 import { TrafficRecorder } from './traffic/recorder.js';
 import { EngineWarnings } from './warnings.js';
 import { scenarioCommandHandlers } from './scenarios/commands.js';
+import { PlayerRequestsInFlight } from './player/requests-in-flight.js';
 import { playerExchangeReader } from './scenarios/explain.js';
 import { bundleCommandHandlers } from './bundles/commands.js';
 import { journaledHandlers } from './journal/commands.js';
@@ -166,8 +167,12 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
 
     const faults = new FaultRegistry({ repo: store.faultRules, clock, bus });
     closers.push(() => faults.close());
+    // The players' requests under way: a call beginning meanwhile is journaled as racing them,
+    // and a replay holds them at this gate until the call that raced them has been made.
+    const requestsInFlight = new PlayerRequestsInFlight();
     // Every state-changing call on the engine clock: what a repro bundle's scenario is built from.
     const journal = new Journal({
+      requests: requestsInFlight,
       now: () => clock.now(),
       rules: () => faults.list(),
       lastTransitionSeq: () => store.playerTransitions.lastSeq(),
@@ -186,7 +191,10 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       store,
       clock,
       bus,
-      transport: faultingTransport(guardedTransport(playerHttp.transport, options.outbound), faults, clock),
+      transport: requestsInFlight.gate(
+        faultingTransport(guardedTransport(playerHttp.transport, options.outbound), faults, clock),
+      ),
+      inFlight: requestsInFlight,
       onExchange: (exchange) => recorder.add(entryOfExchange(exchange)),
       warnings,
     });
@@ -317,6 +325,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
         urls: () => urls!,
         exchanges: playerExchangeReader(traffic, recorder),
         commands: (name, input) => commands.run(name as CommandName, input),
+        requests: requestsInFlight,
       }),
       ...eventDelivery.commands,
       ...bundleCommandHandlers({

@@ -23,6 +23,8 @@ export type ScenarioStep =
       expectError?: boolean;
       pendingAtExport?: boolean;
       outcomeNotChecked?: string;
+      overlapsPrevious?: boolean;
+      afterAnswers?: number;
     }
   /** Makes a player send a request now ("Send now"): `POST /players/{id}/trigger`. `expectError`: the player must refuse. */
   | {
@@ -32,6 +34,8 @@ export type ScenarioStep =
       expectError?: boolean;
       pendingAtExport?: boolean;
       outcomeNotChecked?: string;
+      overlapsPrevious?: boolean;
+      afterAnswers?: number;
     }
   /**
    * Edits a queue as the Queues area does, with the command's own input (`${queue1.id}`,
@@ -48,6 +52,8 @@ export type ScenarioStep =
        * and `${name.httpAuthorization}` for later steps (a hand-written scenario's own queue).
        */
       saveQueue?: string;
+      overlapsPrevious?: boolean;
+      afterAnswers?: number;
     }
   /** Removes every fault rule. */
   | { type: 'clearFaults' }
@@ -59,6 +65,8 @@ export type ScenarioStep =
       expectError?: boolean;
       pendingAtExport?: boolean;
       outcomeNotChecked?: string;
+      overlapsPrevious?: boolean;
+      afterAnswers?: number;
     }
   /**
    * A control API call with the console's token, as an integration would make it. `${name}` in the
@@ -79,6 +87,8 @@ export type ScenarioStep =
        * loaded, and a bundle never expects what it cannot cause.
        */
       outcomeNotChecked?: string;
+      overlapsPrevious?: boolean;
+      afterAnswers?: number;
     }
   /** Changes the engine clock: speed, and/or a jump that runs every timer due on the way. */
   | { type: 'clock'; speed?: number; advanceMs?: number }
@@ -86,6 +96,12 @@ export type ScenarioStep =
    * `pendingAtExport` on a trigger, action or command: the call was still waiting for its outcome
    * when the bundle was exported. The replay makes it at the same engine time; its outcome, or
    * none by the end of the run, is not checked (the bundle never saw it).
+   *
+   * `overlapsPrevious` on a trigger, faultTrigger, action, command or queueEdit that follows another
+   * of them: it was made before the requests the one before it set going were answered (a
+   * double-tapped skip). The run holds the players' requests until it has been made, so that it
+   * meets what it met then, not a call already answered. `afterAnswers`: how many of the held
+   * requests, oldest first, were answered before it was made; the run lets them be answered first.
    *
    * Checks a player: its state now, its item now, and the rows of the transition table it went
    * through (in this order) since the previous check. `state` is the machine's (`SUSPENDED`
@@ -102,6 +118,12 @@ export type ScenarioStep =
       transitions?: string[];
       requests?: string[];
     };
+
+/** The steps that make a call and may be made before the one before them was answered (`overlapsPrevious`). */
+export const CALL_STEP_TYPES = ['command', 'action', 'trigger', 'faultTrigger', 'queueEdit'] as const;
+
+export const isCallStep = (step: ScenarioStep | undefined): boolean =>
+  step !== undefined && (CALL_STEP_TYPES as readonly string[]).includes(step.type);
 
 /** The queue edits a scenario replays: the Queues area's commands that change a queue's items or settings. */
 export const QUEUE_EDIT_COMMANDS = [

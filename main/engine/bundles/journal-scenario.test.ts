@@ -577,3 +577,47 @@ describe("an expectation's requests", () => {
     expect(built.notes).toContainEqual(expect.stringContaining('the first 200 of its 250 requests'));
   });
 });
+
+describe('calls made while a player’s request was in flight', () => {
+  const act = (seq: number, at: number, action: string, more: Partial<JournalEntry> = {}): JournalEntry =>
+    ({
+      kind: 'command',
+      seq,
+      at,
+      name: 'players.act',
+      input: { id: 'player-kitchen', action },
+      ok: true,
+      ...more,
+    }) as JournalEntry;
+
+  it('marks one right after another call at its instant, with the answers that came between them', () => {
+    const { steps } = build(
+      [
+        act(1, T0 + 1_000, 'skipNext', { requestsEnded: 4 }),
+        act(2, T0 + 1_000, 'skipPrev', { requestsEnded: 4, whileRequestsInFlight: true, ok: false }),
+        act(3, T0 + 1_000, 'pause', { requestsEnded: 6, whileRequestsInFlight: true }),
+      ],
+      [],
+    );
+    expect(steps.filter((step) => step.type === 'action')).toEqual([
+      { type: 'action', playerId: 'player-kitchen', action: 'skipNext' },
+      { type: 'action', playerId: 'player-kitchen', action: 'skipPrev', expectError: true, overlapsPrevious: true },
+      { type: 'action', playerId: 'player-kitchen', action: 'pause', overlapsPrevious: true, afterAnswers: 2 },
+    ]);
+  });
+
+  it('leaves one after a clock step unmarked: the replay settles what came before it', () => {
+    const { steps } = build(
+      [
+        act(1, T0 + 1_000, 'skipNext', { requestsEnded: 0 }),
+        act(2, T0 + 2_000, 'pause', { requestsEnded: 0, whileRequestsInFlight: true }),
+      ],
+      [],
+    );
+    const pause = steps.findIndex((step) => step.type === 'action' && step.action === 'pause');
+    expect(steps.slice(pause - 1, pause + 1)).toEqual([
+      { type: 'clock', advanceMs: 1_000 },
+      { type: 'action', playerId: 'player-kitchen', action: 'pause' },
+    ]);
+  });
+});

@@ -10,7 +10,7 @@ import { MAX_CLOCK_STEP_MS } from '../api/commands/core.js';
 import type { FaultRule, FaultRuleInput } from '../api/fault-types.js';
 import { isObject } from '../api/is-object.js';
 import type { PlayerAction, PlayerMachineState, PlayerTransition } from '../api/player-types.js';
-import { QUEUE_EDIT_COMMANDS, type QueueEditCommand, type ScenarioStep } from '../api/scenario-types.js';
+import { isCallStep, QUEUE_EDIT_COMMANDS, type QueueEditCommand, type ScenarioStep } from '../api/scenario-types.js';
 import type { TriggerRequest } from '../api/fault-types.js';
 import type { JournalEntry, JournaledCommand, JournaledControlCall } from '../journal/types.js';
 import { TOKEN_REF, UNKNOWN_TOKEN } from '../journal/secrets.js';
@@ -190,6 +190,8 @@ export function scenarioFromJournal(input: JournalScenarioInput): JournalScenari
 
   let now = input.from;
   let speedNoted = false;
+  // The players' requests ended when the last call that made a step began (`racing`).
+  let requestsEndedAtLastCall: number | undefined;
   const senders = new Set<string>();
   for (const entry of input.calls) {
     let call = entry;
@@ -212,7 +214,7 @@ export function scenarioFromJournal(input: JournalScenarioInput): JournalScenari
           `${call.method} ${call.path} sent a token of no queue of this console, which the bundle does not carry: neither its answer nor those of the later calls of its session are checked`,
         );
       }
-      steps.push(...waitingAtExport(call, control.stepsOf(call)));
+      steps.push(...racing(call, waitingAtExport(call, control.stepsOf(call))));
       continue;
     }
     if (call.input === null) {
@@ -239,7 +241,7 @@ export function scenarioFromJournal(input: JournalScenarioInput): JournalScenari
       }
       continue;
     }
-    steps.push(...notCheckedAfterUnloadable(waitingAtExport(call, step)));
+    steps.push(...racing(call, notCheckedAfterUnloadable(waitingAtExport(call, step))));
   }
   pushGap(steps, input.to - now);
   const uncaused = divergence.uncausedRequest(
@@ -292,6 +294,29 @@ export function scenarioFromJournal(input: JournalScenarioInput): JournalScenari
           : undefined;
       return why ? unjudged(step, why) : step;
     });
+  }
+
+  /**
+   * A call made while a player's request was under way, right after another call at the same
+   * instant: its own step (the last of its steps) is made before the requests the step before it
+   * set going are answered, as it was (a double-tapped skip met the first still waiting).
+   */
+  function racing(call: JournalEntry, made: ScenarioStep[]): ScenarioStep[] {
+    if (made.length === 0) return made;
+    const endedBefore = requestsEndedAtLastCall;
+    requestsEndedAtLastCall = call.requestsEnded;
+    if (!call.whileRequestsInFlight) return made;
+    const own = made.at(-1)!;
+    if (!isCallStep(own) || !isCallStep(made.at(-2) ?? steps.at(-1))) return made;
+    // Answered between the call before and this one: the replay lets as many be answered first.
+    const answered =
+      call.requestsEnded !== undefined && endedBefore !== undefined
+        ? Math.min(MAX_AFTER_ANSWERS, call.requestsEnded - endedBefore)
+        : 0;
+    return [
+      ...made.slice(0, -1),
+      { ...own, overlapsPrevious: true, ...(answered > 0 ? { afterAnswers: answered } : {}) } as ScenarioStep,
+    ];
   }
 
   /**
@@ -409,6 +434,9 @@ export function scenarioFromJournal(input: JournalScenarioInput): JournalScenari
     return [step];
   }
 }
+
+/** As the step schema bounds `afterAnswers`. */
+const MAX_AFTER_ANSWERS = 10_000;
 
 /**
  * By group, the players that were not idle when the scenario began (`from`): the state their last

@@ -133,10 +133,30 @@ describe('the engine journal', () => {
       'trigger',
       'expect',
     ]);
-    expect(steps).toContainEqual({ type: 'trigger', playerId: 'player-kitchen', request: 'pause', expectError: true });
+    // Sent while the refresh's request may still be in flight (then marked `overlapsPrevious`).
+    expect(steps).toContainEqual(
+      expect.objectContaining({ type: 'trigger', playerId: 'player-kitchen', request: 'pause', expectError: true }),
+    );
     expect(JSON.stringify(bundle.scenario)).not.toContain(queue.accessToken);
     expect(steps).toContainEqual(
       expect.objectContaining({ body: expect.objectContaining({ httpAuthorization: 'Bearer ${queue1.token}' }) }),
     );
+  });
+});
+
+describe('a call begun while a player’s request is in flight', () => {
+  it('is marked so, with the requests ended by then, recorded or still pending', () => {
+    const requests = { size: 0, ended: 3 };
+    const journal = new Journal({ now: () => 1_000, rules: () => [], requests });
+    const first = journal.begin('players.act');
+    requests.size = 1;
+    const second = journal.begin('players.act', { kind: 'command', name: 'players.act', input: {}, ok: true });
+    expect(first).toEqual({ seq: 1, at: 1_000, requestsEnded: 3 });
+    expect(second).toEqual({ seq: 2, at: 1_000, requestsEnded: 3, whileRequestsInFlight: true });
+    expect(journal.pendingEntries()).toEqual([
+      expect.objectContaining({ seq: 2, whileRequestsInFlight: true, requestsEnded: 3, pendingAtExport: true }),
+    ]);
+    journal.recordCommand(second, { kind: 'command', name: 'players.act', input: {}, ok: true });
+    expect(journal.entries()[0]).toMatchObject({ seq: 2, whileRequestsInFlight: true, requestsEnded: 3 });
   });
 });

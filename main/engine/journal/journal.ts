@@ -17,6 +17,11 @@ export interface JournalDeps {
   rules(): FaultRule[];
   /** The newest player transition recorded so far (its seq): the last one before the journal began. */
   lastTransitionSeq?(): number;
+  /**
+   * The players' requests (requests-in-flight.ts): under way now (a call beginning meanwhile races
+   * them), and ended since the engine began.
+   */
+  requests?: { readonly size: number; readonly ended: number };
   capacity?: number;
   queueItemsBudget?: number;
 }
@@ -29,6 +34,10 @@ export type UnstampedEntry = Unstamped<JournaledCommand> | Unstamped<JournaledCo
 export interface JournalTicket {
   seq: number;
   at: number;
+  /** The call began while a player's request was under way (see JournaledControlCall). */
+  whileRequestsInFlight?: true;
+  /** The players' requests ended, engine-wide, when the call began (see JournaledControlCall). */
+  requestsEnded?: number;
 }
 
 /** A call that began and has not ended (a skip waiting for its retry, a load for its window). */
@@ -72,7 +81,12 @@ export class Journal {
    * is recorded or ended, the call is pending: an export made meanwhile cannot replay it.
    */
   begin(what: string, entry?: UnstampedEntry): JournalTicket {
-    const ticket = { seq: this.nextSeq++, at: this.deps.now() };
+    const ticket: JournalTicket = { seq: this.nextSeq++, at: this.deps.now() };
+    const requests = this.deps.requests;
+    if (requests) {
+      ticket.requestsEnded = requests.ended;
+      if (requests.size > 0) ticket.whileRequestsInFlight = true;
+    }
     this.inFlight.set(ticket.seq, { ...ticket, what, ...(entry ? { entry } : {}) });
     if (this.inFlight.size > MAX_PENDING) this.inFlight.delete(this.inFlight.keys().next().value!);
     return ticket;
@@ -90,8 +104,8 @@ export class Journal {
 
   /** The pending calls that can be replayed, as entries marked `pendingAtExport`, oldest first. */
   pendingEntries(): JournalEntry[] {
-    return this.pending().flatMap(({ seq, at, entry }) =>
-      entry ? [{ ...entry, seq, at, pendingAtExport: true } as JournalEntry] : [],
+    return this.pending().flatMap(({ what: _what, entry, ...ticket }) =>
+      entry ? [{ ...entry, ...ticket, pendingAtExport: true } as JournalEntry] : [],
     );
   }
 

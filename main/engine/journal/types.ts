@@ -30,6 +30,9 @@ export interface JournaledCommand {
   queueBefore?: QueueSnapshot;
   /** Still waiting for its outcome when the journal was read (`ok` and `result` then say nothing). */
   pendingAtExport?: true;
+  /** Began while a player's request was under way (as JournaledControlCall's). */
+  whileRequestsInFlight?: true;
+  requestsEnded?: number;
 }
 
 /** A control API call, from any sender: the command bar, an integration's token, the guided demo, a scenario. */
@@ -48,6 +51,17 @@ export interface JournaledControlCall {
   sessionId?: string;
   /** Still waiting for its answer when the journal was read (`status` then says nothing). */
   pendingAtExport?: true;
+  /**
+   * Began while a player's request was under way (a skip sent before the one before it was
+   * answered): what it met depended on that request's answer not having come yet.
+   */
+  whileRequestsInFlight?: true;
+  /**
+   * How many player requests had ended, engine-wide, when the call began: between two calls made
+   * at once, the difference is how many of the first one's requests were answered before the
+   * second was made, which its replay lets be answered first.
+   */
+  requestsEnded?: number;
 }
 
 export type JournalEntry = JournaledCommand | JournaledControlCall;

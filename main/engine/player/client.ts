@@ -142,6 +142,8 @@ export interface CloudQueueClientOptions {
    * passes a wall timer: its server answers in real time, so its players wait 10 real seconds.
    */
   timeouts?: RequestTimeouts;
+  /** Told as each request begins and ends: the players' requests under way, engine-wide (requests-in-flight.ts). */
+  inFlight?: { begin(): void; end(): void };
 }
 
 /** Where the request timeout is armed (the engine clock, or a wall clock). */
@@ -261,6 +263,7 @@ export class CloudQueueClient {
       : clock.setTimeout(giveUp, REQUEST_TIMEOUT_MS, `request ${spec.endpoint}`);
     // The status line, once it came: a body that then does not end is said so, not as silence.
     let head: number | undefined;
+    this.options.inFlight?.begin();
     try {
       const response = await clock.track(
         this.transport({ method: spec.method, url, headers, body: spec.body, signal: abort.signal }),
@@ -338,6 +341,7 @@ export class CloudQueueClient {
         exchange,
       });
     } finally {
+      this.options.inFlight?.end();
       if (timeouts) timeouts.clearTimeout(timeout);
       else clock.clearTimeout(timeout as Timer);
     }

@@ -39,6 +39,8 @@ export interface PlayerRegistryDeps {
   onExchange?: (exchange: PlayerExchange) => number | null | void;
   /** Where a player whose state could not be saved or taken up is told (and logged). */
   warnings?: Pick<EngineWarnings, 'warn'>;
+  /** Counts the players' requests under way (the journal reads it; requests-in-flight.ts). */
+  inFlight?: { begin(): void; end(): void };
 }
 
 export class PlayerRegistry {
@@ -194,6 +196,7 @@ export class PlayerRegistry {
       playerId,
       clock,
       transport: this.deps.transport,
+      ...(this.deps.inFlight ? { inFlight: this.deps.inFlight } : {}),
       onExchange: (exchange) => {
         const trafficId = this.deps.onExchange?.(exchange);
         exchange.trafficId = typeof trafficId === 'number' ? trafficId : null;

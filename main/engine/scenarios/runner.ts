@@ -9,6 +9,10 @@
  * the next steps move the clock, and its outcome counts as soon as it is known. One still
  * waiting when the run ends fails it.
  *
+ * Calls made at once (`overlapsPrevious`: a double-tapped skip) are made as they were, each before
+ * the requests of the one before it are answered: the players' requests are held at a gate while
+ * such a run of calls is made, and let go once the last of them is.
+ *
  * A run leaves the console as it found it: the clock at its speed, the fault rules the run added
  * removed, and the rules a `clearFaults` step took away put back. Otherwise a scenario that stops
  * the clock would leave every player frozen, and its 503 storm would go on failing traffic.
@@ -29,6 +33,8 @@ import { isJournalStep, ruleVar, runJournalStep } from './journal-steps.js';
 import { explainExpectation, type ExchangeReader } from './explain.js';
 import { VARIABLE } from '../api/scenario-variables.js';
 import { whyNotJudged } from '../api/scenario-checks.js';
+import { isCallStep } from '../api/scenario-types.js';
+import type { PlayerRequestsInFlight } from '../player/requests-in-flight.js';
 
 export interface ScenarioDeps {
   faults: FaultRegistry;
@@ -41,6 +47,14 @@ export interface ScenarioDeps {
   commands?: (name: string, input: unknown) => Promise<unknown>;
   /** Reads a player's exchanges to explain a failed check (the traffic log's); without it none are shown. */
   exchanges?: ExchangeReader;
+  /**
+   * The players' requests, held while a step made before the previous one's requests were
+   * answered (`overlapsPrevious`) is made; without it such steps are made one after another.
+   */
+  requests?: Pick<
+    PlayerRequestsInFlight,
+    'hold' | 'release' | 'releaseOldest' | 'holding' | 'heldCount' | 'ended' | 'until'
+  >;
 }
 
 class StepFailure extends Error {
@@ -92,7 +106,13 @@ export async function runScenario(scenario: Scenario, deps: ScenarioDeps): Promi
       // A call the bundle saw still waiting, or one it cannot make as it was made: made as it can
       // be, its outcome not the run's to judge.
       const notChecked = whyNotJudged(step);
+      // The next step was made before this one's requests were answered: they wait until it is.
+      const besideNext = deps.requests !== undefined && isCallStep(step) && overlaps(scenario.steps[index + 1]);
+      if (besideNext) deps.requests!.hold();
       try {
+        if (overlaps(step)) await answerHeld(step, deps);
+        // Read before the step is made: a call made in process holds its request at once.
+        const heldBefore = deps.requests?.heldCount ?? 0;
         const outcome = await runStep(
           step,
           deps,
@@ -100,14 +120,26 @@ export async function runScenario(scenario: Scenario, deps: ScenarioDeps): Promi
           seen,
           { transitions: checkedUpTo, requests: requestsUpTo },
           found,
+          (work) => settleCall(work, deps, { besideNext, heldBefore }),
         );
         const result: ScenarioStepResult =
           typeof outcome === 'string'
             ? { index, type: step.type, status: 'passed', message: unjudgedSaid(outcome, notChecked) }
-            : { index, type: step.type, status: 'passed', message: 'waiting for engine time', waiting: true };
+            : {
+                index,
+                type: step.type,
+                status: 'passed',
+                message: outcome.beside ? 'waiting while the next call is made' : 'waiting for engine time',
+                waiting: true,
+              };
         results.push(result);
         if (typeof outcome !== 'string')
-          waiting.push(watch(outcome.work, result, () => announce(result, true), notChecked));
+          waiting.push(
+            watch(outcome.work, result, () => announce(result, true), {
+              unjudged: notChecked,
+              endedAfter: outcome.beside ? 'the calls made at once with it were made' : 'the clock moved',
+            }),
+          );
         announce(result, false);
       } catch (error) {
         if (notChecked !== null) {
@@ -133,6 +165,8 @@ export async function runScenario(scenario: Scenario, deps: ScenarioDeps): Promi
       }
       await yieldToEventLoop();
       if (waiting.some((w) => w.result.status === 'failed')) failed = true;
+      // A failed step ends its group: the requests it held go out (the steps after are not made).
+      if (failed && deps.requests?.holding) deps.requests.release();
     }
     if (waiting.length) await deps.clock.advance(0);
     for (const w of waiting.filter((w) => !w.ended)) {
@@ -150,6 +184,7 @@ export async function runScenario(scenario: Scenario, deps: ScenarioDeps): Promi
     }
     for (const w of waiting) w.closed = true;
   } finally {
+    deps.requests?.release();
     stop();
     restored = restore(found, deps);
   }
@@ -207,7 +242,7 @@ function watch(
   work: Promise<string>,
   result: ScenarioStepResult,
   settled: () => void,
-  unjudged: string | null = null,
+  { unjudged, endedAfter }: { unjudged: string | null; endedAfter: string },
 ): WaitingStep {
   const entry: WaitingStep = { result, ended: false, closed: false, unjudged };
   const settle = (change: Partial<ScenarioStepResult>): void => {
@@ -218,7 +253,7 @@ function watch(
   };
   work
     .then(
-      (message) => settle({ message: unjudgedSaid(`${message} (once the clock moved)`, unjudged) }),
+      (message) => settle({ message: unjudgedSaid(`${message} (once ${endedAfter})`, unjudged) }),
       (error: unknown) =>
         settle(
           unjudged !== null
@@ -235,7 +270,7 @@ function watch(
  * settled (the clock waits for the work itself too, as long as for any request) can only be
  * waiting for a timer: it is handed back to run on (see the file comment).
  */
-async function settleOrWait(work: Promise<string>, clock: EngineClock): Promise<string | { work: Promise<string> }> {
+async function settleOrWait(work: Promise<string>, clock: EngineClock): Promise<string | Waiting> {
   if (clock.speed > 0) return work;
   let ended = false;
   clock.track(
@@ -246,6 +281,97 @@ async function settleOrWait(work: Promise<string>, clock: EngineClock): Promise<
   );
   await clock.advance(0);
   return ended ? work : { work };
+}
+
+/** A step's work that has not ended: waiting for engine time, or (`beside`) for the call made beside it. */
+interface Waiting {
+  work: Promise<string>;
+  beside?: true;
+}
+
+const overlaps = (step: ScenarioStep | undefined): boolean =>
+  isCallStep(step) && (step as { overlapsPrevious?: boolean }).overlapsPrevious === true;
+
+/** Wall time a call of a group is given to end or send a request before the next is made. */
+const PARK_BOUND_MS = 1_000;
+
+/**
+ * Settles a call's work. In a group of calls made at once (`overlapsPrevious`), each is let run
+ * until it ends or a request of its waits at the held gate, and the next is made then; the last
+ * lets the held requests go, in the order they came, and settles as any step does.
+ */
+async function settleCall(
+  work: Promise<string>,
+  deps: Pick<ScenarioDeps, 'clock' | 'requests'>,
+  { besideNext, heldBefore }: { besideNext: boolean; heldBefore: number },
+): Promise<string | Waiting> {
+  const requests = deps.requests;
+  if (!requests?.holding) return settleOrWait(work, deps.clock);
+  const ended = await parked(work, requests, heldBefore);
+  if (besideNext) return ended ? work : { work, beside: true };
+  requests.release();
+  return settleOrWait(work, deps.clock);
+}
+
+/** Whether the work ended (else a request of its is held, or the bound passed). */
+async function parked(
+  work: Promise<string>,
+  requests: NonNullable<ScenarioDeps['requests']>,
+  heldBefore: number,
+): Promise<boolean> {
+  let ended = false;
+  const done = work.then(
+    () => (ended = true),
+    () => (ended = true),
+  );
+  await within(
+    requests.until(() => requests.heldCount > heldBefore),
+    PARK_BOUND_MS,
+    done,
+  );
+  return ended;
+}
+
+/**
+ * Before a step made at once with the one before it: as many held requests as were answered
+ * before it was made (`afterAnswers`) are answered first. Which ones the journal does not say:
+ * they go out one at a time, oldest first (a request an answer sets going is held and goes in
+ * turn), each given ONE_ANSWER_MS to be answered before the next goes too, so that one its
+ * server never answers (a timeout rule) does not stand for one that was answered.
+ */
+async function answerHeld(step: ScenarioStep, deps: Pick<ScenarioDeps, 'requests'>): Promise<void> {
+  const requests = deps.requests;
+  const wanted = (step as { afterAnswers?: number }).afterAnswers ?? 0;
+  if (!requests?.holding || wanted === 0) return;
+  const target = requests.ended + wanted;
+  const deadline = performance.now() + PARK_BOUND_MS;
+  while (requests.ended < target && performance.now() < deadline) {
+    requests.releaseOldest(1);
+    const ended = requests.ended;
+    const held = requests.heldCount;
+    await within(
+      requests.until(() => requests.ended > ended || requests.heldCount > held),
+      Math.min(ONE_ANSWER_MS, deadline - performance.now()),
+    );
+    // What an answer sets going in the player happens before the step is made, as it did then.
+    await yieldToEventLoop();
+  }
+}
+
+/** Wall time a released request is given to be answered before the next held one goes too. */
+const ONE_ANSWER_MS = 150;
+
+/** Waits until `wait` is reached, `also` settles or `boundMs` of wall time pass. */
+async function within(
+  wait: { reached: Promise<void>; cancel: () => void },
+  boundMs: number,
+  also?: Promise<unknown>,
+): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const bound = new Promise<void>((resolve) => (timer = setTimeout(resolve, Math.max(0, boundMs))));
+  await Promise.race([wait.reached, bound, ...(also ? [also] : [])]);
+  wait.cancel();
+  clearTimeout(timer);
 }
 
 function yieldToEventLoop(): Promise<void> {
@@ -259,7 +385,8 @@ async function runStep(
   seen: PlayerTransition[],
   checked: { transitions: Map<string, number>; requests: Map<string, number> },
   found: FoundConsole,
-): Promise<string | { work: Promise<string> }> {
+  settle: (work: Promise<string>) => Promise<string | Waiting>,
+): Promise<string | Waiting> {
   const checkedUpTo = checked.transitions;
   if (isJournalStep(step)) {
     return runJournalStep(step, {
@@ -267,7 +394,7 @@ async function runStep(
       commands: deps.commands,
       vars,
       fill: (value) => substituteIn(value, vars),
-      settle: (work) => settleOrWait(work, deps.clock),
+      settle,
     });
   }
   switch (step.type) {
@@ -294,7 +421,7 @@ async function runStep(
         if (step.expectError) throw new StepFailure(`${step.action} at ${step.playerId} was expected to be refused`);
         return `${step.action} at ${step.playerId}`;
       };
-      return settleOrWait(act(), deps.clock);
+      return settle(act());
     }
     case 'command': {
       const path = substitute(step.path, vars);
@@ -322,7 +449,7 @@ async function runStep(
         }
         return `${step.method} ${path} → ${answer.status}`;
       };
-      return settleOrWait(send(), deps.clock);
+      return settle(send());
     }
     case 'clock': {
       if (step.speed !== undefined) deps.clock.setSpeed(step.speed);

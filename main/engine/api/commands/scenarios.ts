@@ -82,6 +82,8 @@ export const ScenarioStepSchema = Type.Union([
     expectError: Type.Optional(Type.Boolean()),
     pendingAtExport: Type.Optional(Type.Boolean()),
     outcomeNotChecked: Type.Optional(NotChecked),
+    overlapsPrevious: Type.Optional(Type.Boolean()),
+    afterAnswers: Type.Optional(Type.Integer({ minimum: 0, maximum: 10_000 })),
   }),
   Step({
     type: Type.Literal('trigger'),
@@ -90,6 +92,8 @@ export const ScenarioStepSchema = Type.Union([
     expectError: Type.Optional(Type.Boolean()),
     pendingAtExport: Type.Optional(Type.Boolean()),
     outcomeNotChecked: Type.Optional(NotChecked),
+    overlapsPrevious: Type.Optional(Type.Boolean()),
+    afterAnswers: Type.Optional(Type.Integer({ minimum: 0, maximum: 10_000 })),
   }),
   Step({
     type: Type.Literal('queueEdit'),
@@ -97,6 +101,8 @@ export const ScenarioStepSchema = Type.Union([
     input: Type.Record(Type.String(), Type.Unknown()),
     saveItemIds: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 300 }), { maxItems: 10_000 })),
     saveQueue: Type.Optional(Type.String({ pattern: '^[\\w-]{1,100}$' })),
+    overlapsPrevious: Type.Optional(Type.Boolean()),
+    afterAnswers: Type.Optional(Type.Integer({ minimum: 0, maximum: 10_000 })),
   }),
   Step({ type: Type.Literal('clearFaults') }),
   Step({
@@ -106,6 +112,8 @@ export const ScenarioStepSchema = Type.Union([
     expectError: Type.Optional(Type.Boolean()),
     pendingAtExport: Type.Optional(Type.Boolean()),
     outcomeNotChecked: Type.Optional(NotChecked),
+    overlapsPrevious: Type.Optional(Type.Boolean()),
+    afterAnswers: Type.Optional(Type.Integer({ minimum: 0, maximum: 10_000 })),
   }),
   Step({
     type: Type.Literal('command'),
@@ -116,6 +124,8 @@ export const ScenarioStepSchema = Type.Union([
     save: Type.Optional(Type.Record(Type.String(), Type.String())),
     pendingAtExport: Type.Optional(Type.Boolean()),
     outcomeNotChecked: Type.Optional(NotChecked),
+    overlapsPrevious: Type.Optional(Type.Boolean()),
+    afterAnswers: Type.Optional(Type.Integer({ minimum: 0, maximum: 10_000 })),
   }),
   Step({
     type: Type.Literal('clock'),

@@ -1,0 +1,99 @@
+/**
+ * The players' requests under way, and the gate a replay holds them at while it makes calls that
+ * were made at once (scenarios/runner.ts).
+ */
+import { describe, expect, it } from 'vitest';
+import type { HttpRequest, HttpResponse, HttpTransport } from './client.js';
+import { PlayerRequestsInFlight } from './requests-in-flight.js';
+
+const request = (url: string, signal = new AbortController().signal): HttpRequest => ({
+  method: 'GET',
+  url,
+  headers: {},
+  signal,
+});
+
+/** A transport that answers at once and notes the URLs it was given, in order. */
+function recording(): { sent: string[]; transport: HttpTransport } {
+  const sent: string[] = [];
+  const transport: HttpTransport = async (r) => {
+    sent.push(r.url);
+    return { status: 200, headers: { get: () => null }, text: async () => '' } satisfies HttpResponse;
+  };
+  return { sent, transport };
+}
+
+describe('the players’ requests in flight', () => {
+  it('counts requests begun and ended', () => {
+    const requests = new PlayerRequestsInFlight();
+    requests.begin();
+    requests.begin();
+    requests.end();
+    expect(requests.size).toBe(1);
+    expect(requests.ended).toBe(1);
+  });
+
+  it('sends at once while not holding', async () => {
+    const requests = new PlayerRequestsInFlight();
+    const { sent, transport } = recording();
+    await requests.gate(transport)(request('a'));
+    expect(sent).toEqual(['a']);
+  });
+
+  it('holds requests until released, then sends them in the order they came', async () => {
+    const requests = new PlayerRequestsInFlight();
+    const { sent, transport } = recording();
+    const gated = requests.gate(transport);
+    requests.hold();
+    const answers = [gated(request('a')), gated(request('b')), gated(request('c'))];
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(sent).toEqual([]);
+    expect(requests.heldCount).toBe(3);
+    // The oldest first: those answered before the next call was made.
+    expect(requests.releaseOldest(1)).toBe(1);
+    await answers[0];
+    expect(sent).toEqual(['a']);
+    expect(requests.holding).toBe(true);
+    requests.release();
+    await Promise.all(answers);
+    expect(sent).toEqual(['a', 'b', 'c']);
+    expect(requests.holding).toBe(false);
+    // Released, the gate holds nothing more.
+    await gated(request('d'));
+    expect(sent).toEqual(['a', 'b', 'c', 'd']);
+  });
+
+  it('ends a held request aborted meanwhile without sending it', async () => {
+    const requests = new PlayerRequestsInFlight();
+    const { sent, transport } = recording();
+    requests.hold();
+    const abort = new AbortController();
+    const answer = requests.gate(transport)(request('a', abort.signal));
+    abort.abort(new Error('no complete response within 10 s'));
+    await expect(answer).rejects.toThrow('no complete response within 10 s');
+    requests.release();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(sent).toEqual([]);
+  });
+
+  it('tells a waiter once a request is held, or once enough have ended', async () => {
+    const requests = new PlayerRequestsInFlight();
+    requests.hold();
+    const held = requests.until(() => requests.heldCount > 0);
+    let told = false;
+    void held.reached.then(() => (told = true));
+    await Promise.resolve();
+    expect(told).toBe(false);
+    void requests.gate(recording().transport)(request('a'));
+    await held.reached;
+    const ended = requests.until(() => requests.ended >= 2);
+    requests.begin();
+    requests.end();
+    requests.begin();
+    requests.end();
+    await ended.reached;
+    // Met already when asked: told at once.
+    await requests.until(() => true).reached;
+    requests.release();
+  });
+});

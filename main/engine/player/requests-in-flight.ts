@@ -1,0 +1,111 @@
+/**
+ * The players' requests under way, engine-wide, and a gate that can hold new ones before they go
+ * out. Both serve a repro bundle's calls made at one instant (a double-tapped skip, a skip sent
+ * before its load answered):
+ *
+ * - the journal marks a call that began while a player's request was in flight: what it met
+ *   depended on that request not being answered yet;
+ * - the replay makes such a call before the requests of the call before it are answered, by
+ *   holding them at the gate until it has been made (scenarios/runner.ts). Without it each call
+ *   settled before the next, and the second tap met a skip already answered (audit X10).
+ */
+import type { HttpTransport } from './client.js';
+
+export class PlayerRequestsInFlight {
+  private count = 0;
+  private endedCount = 0;
+  private held: Array<() => void> | null = null;
+  private readonly listeners = new Set<() => void>();
+
+  /** Requests begun and not yet ended (answered, failed or given up), held ones included. */
+  get size(): number {
+    return this.count;
+  }
+
+  /** Requests ended since the engine began: the journal notes it as each call begins. */
+  get ended(): number {
+    return this.endedCount;
+  }
+
+  /** A request begins: its exchange, from before it is sent until its answer is read. */
+  begin(): void {
+    this.count++;
+  }
+
+  end(): void {
+    this.count = Math.max(0, this.count - 1);
+    this.endedCount++;
+    this.tell();
+  }
+
+  /** From now on a request waits at the gate (`transport`) until `release`. */
+  hold(): void {
+    this.held ??= [];
+  }
+
+  get holding(): boolean {
+    return this.held !== null;
+  }
+
+  /** Sends the held requests, in the order they came, and holds no more. */
+  release(): void {
+    const held = this.held ?? [];
+    this.held = null;
+    for (const send of held) send();
+  }
+
+  /** Sends the `n` oldest held requests, holding on to the rest; answers how many went. */
+  releaseOldest(n: number): number {
+    const sent = this.held?.splice(0, n) ?? [];
+    for (const send of sent) send();
+    return sent.length;
+  }
+
+  /**
+   * Resolves once `when()` holds, asked again whenever a request is held or ends, or when the
+   * returned cancel is called.
+   */
+  until(when: () => boolean): { reached: Promise<void>; cancel: () => void } {
+    let cancel = (): void => undefined;
+    const reached = new Promise<void>((resolve) => {
+      const listener = (): void => {
+        if (!when()) return;
+        cancel();
+      };
+      cancel = () => {
+        this.listeners.delete(listener);
+        resolve();
+      };
+      this.listeners.add(listener);
+      listener();
+    });
+    return { reached, cancel };
+  }
+
+  /** Requests waiting at the gate now. */
+  get heldCount(): number {
+    return this.held?.length ?? 0;
+  }
+
+  private tell(): void {
+    for (const listener of [...this.listeners]) listener();
+  }
+
+  /** `inner`, its requests waiting at the gate while it holds (an abort meanwhile ends one unsent). */
+  gate(inner: HttpTransport): HttpTransport {
+    return (request) => {
+      const held = this.held;
+      if (held === null) return inner(request);
+      return new Promise((resolve, reject) => {
+        const aborted = (): void => reject(request.signal.reason as Error);
+        request.signal.addEventListener('abort', aborted, { once: true });
+        held.push(() => {
+          request.signal.removeEventListener('abort', aborted);
+          if (request.signal.aborted) return;
+          inner(request).then(resolve, reject);
+        });
+        this.tell();
+      });
+    };
+  }
+}
