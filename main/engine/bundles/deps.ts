@@ -29,6 +29,7 @@ export interface BundleDeps {
     | 'startedAfterTransition'
     | 'pending'
     | 'pendingEntries'
+    | 'requestsCrossed'
   >;
   urls: () => ServiceUrls;
   /** Wall time, for the bundle's `exportedAt`. */

@@ -606,6 +606,28 @@ describe('calls made while a player’s request was in flight', () => {
     ]);
   });
 
+  it('checks nothing from calls made at once whose answers then crossed, which no replay repeats', () => {
+    const atOnce = [
+      act(1, T0 + 1_000, 'skipNext', { requestsEnded: 4, requestsCrossed: 2 }),
+      act(2, T0 + 1_000, 'pause', { requestsEnded: 4, requestsCrossed: 2, whileRequestsInFlight: true }),
+    ];
+    const kept = build(atOnce, [t('player-kitchen', T0 + 1_000, 'pause')], { requestsCrossedAtEnd: 2 });
+    expect(kept.notes.filter((note) => /another order/.test(note))).toEqual([]);
+    // Crossed before the next call, or before the export.
+    for (const more of [
+      { calls: [...atOnce, act(3, T0 + 3_000, 'play', { requestsEnded: 9, requestsCrossed: 3 })], atEnd: 3 },
+      { calls: atOnce, atEnd: 3 },
+    ]) {
+      const { steps, notes } = build(more.calls, [t('player-kitchen', T0 + 1_000, 'pause')], {
+        requestsCrossedAtEnd: more.atEnd,
+      });
+      expect(notes).toContainEqual(
+        expect.stringMatching(/calls made at once at .* had a player's answers come in another order/),
+      );
+      expect(steps.filter((step) => step.type === 'action').every((step) => 'outcomeNotChecked' in step)).toBe(true);
+    }
+  });
+
   it('leaves one after a clock step unmarked: the replay settles what came before it', () => {
     const { steps } = build(
       [

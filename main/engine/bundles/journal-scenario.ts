@@ -55,6 +55,8 @@ export interface JournalScenarioInput extends Omit<ControlStepDeps, 'note' | 'qu
   playerRequests?: readonly PlayerRequestMet[];
   /** Control calls a fault rule answered in the route's place (span-entries.ts). */
   controlAnswered?: readonly ControlAnswered[];
+  /** The players' answers that had crossed, engine-wide, at the export (`requestsCrossed` of the journal). */
+  requestsCrossedAtEnd?: number;
 }
 
 /** A transition as the store keeps it: what the checks need of it. */
@@ -190,8 +192,9 @@ export function scenarioFromJournal(input: JournalScenarioInput): JournalScenari
 
   let now = input.from;
   let speedNoted = false;
-  // The players' requests ended when the last call that made a step began (`racing`).
-  let requestsEndedAtLastCall: number | undefined;
+  // The last call that made a step (`racing`), and the calls made at once open since (null: none).
+  let lastCall: JournalEntry | undefined;
+  let atOnce: { at: number; crossed: number | undefined } | null = null;
   const senders = new Set<string>();
   for (const entry of input.calls) {
     let call = entry;
@@ -244,6 +247,7 @@ export function scenarioFromJournal(input: JournalScenarioInput): JournalScenari
     steps.push(...racing(call, notCheckedAfterUnloadable(waitingAtExport(call, step))));
   }
   pushGap(steps, input.to - now);
+  closeAtOnce(input.requestsCrossedAtEnd);
   const uncaused = divergence.uncausedRequest(
     input.playerRequests ?? [],
     input.from,
@@ -303,20 +307,41 @@ export function scenarioFromJournal(input: JournalScenarioInput): JournalScenari
    */
   function racing(call: JournalEntry, made: ScenarioStep[]): ScenarioStep[] {
     if (made.length === 0) return made;
-    const endedBefore = requestsEndedAtLastCall;
-    requestsEndedAtLastCall = call.requestsEnded;
-    if (!call.whileRequestsInFlight) return made;
+    const before = lastCall;
+    lastCall = call;
     const own = made.at(-1)!;
-    if (!isCallStep(own) || !isCallStep(made.at(-2) ?? steps.at(-1))) return made;
+    if (!call.whileRequestsInFlight || !isCallStep(own) || !isCallStep(made.at(-2) ?? steps.at(-1))) {
+      closeAtOnce(call.requestsCrossed);
+      return made;
+    }
+    atOnce ??= { at: before?.at ?? call.at, crossed: before?.requestsCrossed };
     // Answered between the call before and this one: the replay lets as many be answered first.
     const answered =
-      call.requestsEnded !== undefined && endedBefore !== undefined
-        ? Math.min(MAX_AFTER_ANSWERS, call.requestsEnded - endedBefore)
+      call.requestsEnded !== undefined && before?.requestsEnded !== undefined
+        ? Math.min(MAX_AFTER_ANSWERS, call.requestsEnded - before.requestsEnded)
         : 0;
     return [
       ...made.slice(0, -1),
       { ...own, overlapsPrevious: true, ...(answered > 0 ? { afterAnswers: answered } : {}) } as ScenarioStep,
     ];
+  }
+
+  /**
+   * Ends a run of calls made at once, with the answers crossed by the call after it (or the
+   * export). A player's answers that came in another order than its requests went out (one waited
+   * for a connection) cannot be replayed in that order: the replay sends the held requests in turn.
+   * What the players did from the first of those calls on is then not checked, nor what the calls
+   * were answered; without a count (a journal that kept none) nothing is known to have crossed.
+   */
+  function closeAtOnce(crossedThen: number | undefined): void {
+    if (atOnce === null) return;
+    const { at, crossed } = atOnce;
+    atOnce = null;
+    if (crossed === undefined || crossedThen === undefined || crossedThen <= crossed) return;
+    diverged(
+      at,
+      `calls made at once at ${new Date(at).toISOString()} had a player's answers come in another order than its requests went out, which a replay cannot repeat`,
+    );
   }
 
   /**

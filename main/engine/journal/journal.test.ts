@@ -146,13 +146,13 @@ describe('the engine journal', () => {
 
 describe('a call begun while a player’s request is in flight', () => {
   it('is marked so, with the requests ended by then, recorded or still pending', () => {
-    const requests = { size: 0, ended: 3 };
+    const requests = { size: 0, ended: 3, crossed: 1 };
     const journal = new Journal({ now: () => 1_000, rules: () => [], requests });
     const first = journal.begin('players.act');
     requests.size = 1;
     const second = journal.begin('players.act', { kind: 'command', name: 'players.act', input: {}, ok: true });
-    expect(first).toEqual({ seq: 1, at: 1_000, requestsEnded: 3 });
-    expect(second).toEqual({ seq: 2, at: 1_000, requestsEnded: 3, whileRequestsInFlight: true });
+    expect(first).toEqual({ seq: 1, at: 1_000, requestsEnded: 3, requestsCrossed: 1 });
+    expect(second).toEqual({ seq: 2, at: 1_000, requestsEnded: 3, requestsCrossed: 1, whileRequestsInFlight: true });
     expect(journal.pendingEntries()).toEqual([
       expect.objectContaining({ seq: 2, whileRequestsInFlight: true, requestsEnded: 3, pendingAtExport: true }),
     ]);

@@ -21,7 +21,7 @@ export interface JournalDeps {
    * The players' requests (requests-in-flight.ts): under way now (a call beginning meanwhile races
    * them), and ended since the engine began.
    */
-  requests?: { readonly size: number; readonly ended: number };
+  requests?: { readonly size: number; readonly ended: number; readonly crossed: number };
   capacity?: number;
   queueItemsBudget?: number;
 }
@@ -38,6 +38,8 @@ export interface JournalTicket {
   whileRequestsInFlight?: true;
   /** The players' requests ended, engine-wide, when the call began (see JournaledControlCall). */
   requestsEnded?: number;
+  /** The players' answers that had crossed, engine-wide, when the call began (see JournaledControlCall). */
+  requestsCrossed?: number;
 }
 
 /** A call that began and has not ended (a skip waiting for its retry, a load for its window). */
@@ -85,6 +87,7 @@ export class Journal {
     const requests = this.deps.requests;
     if (requests) {
       ticket.requestsEnded = requests.ended;
+      ticket.requestsCrossed = requests.crossed;
       if (requests.size > 0) ticket.whileRequestsInFlight = true;
     }
     this.inFlight.set(ticket.seq, { ...ticket, what, ...(entry ? { entry } : {}) });
@@ -117,6 +120,11 @@ export class Journal {
   recordControl(ticket: JournalTicket, entry: Unstamped<JournaledControlCall>): void {
     this.end(ticket);
     this.insert({ ...entry, ...ticket } as JournaledControlCall);
+  }
+
+  /** The players' answers that crossed, engine-wide, so far (undefined: not counted here). */
+  requestsCrossed(): number | undefined {
+    return this.deps.requests?.crossed;
   }
 
   /** Every entry kept, in the order the calls began. */

@@ -33,6 +33,7 @@ export interface JournaledCommand {
   /** Began while a player's request was under way (as JournaledControlCall's). */
   whileRequestsInFlight?: true;
   requestsEnded?: number;
+  requestsCrossed?: number;
 }
 
 /** A control API call, from any sender: the command bar, an integration's token, the guided demo, a scenario. */
@@ -62,6 +63,11 @@ export interface JournaledControlCall {
    * second was made, which its replay lets be answered first.
    */
   requestsEnded?: number;
+  /**
+   * How many answers had crossed, engine-wide, when the call began (one of a player's requests
+   * answered while an earlier one of it was still under way): a replay cannot repeat that order.
+   */
+  requestsCrossed?: number;
 }
 
 export type JournalEntry = JournaledCommand | JournaledControlCall;

@@ -143,7 +143,7 @@ export interface CloudQueueClientOptions {
    */
   timeouts?: RequestTimeouts;
   /** Told as each request begins and ends: the players' requests under way, engine-wide (requests-in-flight.ts). */
-  inFlight?: { begin(): void; end(): void };
+  inFlight?: { begin(playerId: string): number; end(ticket: number, answered: boolean): void };
 }
 
 /** Where the request timeout is armed (the engine clock, or a wall clock). */
@@ -263,7 +263,7 @@ export class CloudQueueClient {
       : clock.setTimeout(giveUp, REQUEST_TIMEOUT_MS, `request ${spec.endpoint}`);
     // The status line, once it came: a body that then does not end is said so, not as silence.
     let head: number | undefined;
-    this.options.inFlight?.begin();
+    const underWay = this.options.inFlight?.begin(this.options.playerId);
     try {
       const response = await clock.track(
         this.transport({ method: spec.method, url, headers, body: spec.body, signal: abort.signal }),
@@ -341,7 +341,7 @@ export class CloudQueueClient {
         exchange,
       });
     } finally {
-      this.options.inFlight?.end();
+      if (underWay !== undefined) this.options.inFlight?.end(underWay, head !== undefined);
       if (timeouts) timeouts.clearTimeout(timeout);
       else clock.clearTimeout(timeout as Timer);
     }

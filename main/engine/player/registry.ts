@@ -19,7 +19,7 @@ import type { EngineWarnings } from '../warnings.js';
 import { idleStatus, type PlaybackStatus } from '../household/views.js';
 import type { Player as PlayerRecord } from '../store/repositories/players.js';
 import type { Store } from '../store/store.js';
-import { CloudQueueClient, type HttpTransport, type PlayerExchange } from './client.js';
+import { CloudQueueClient, type CloudQueueClientOptions, type HttpTransport, type PlayerExchange } from './client.js';
 import type { Violation } from './contract-check.js';
 import { Player, type TransitionRecord } from './player.js';
 import { shownSnapshot } from './detail-view.js';
@@ -40,7 +40,7 @@ export interface PlayerRegistryDeps {
   /** Where a player whose state could not be saved or taken up is told (and logged). */
   warnings?: Pick<EngineWarnings, 'warn'>;
   /** Counts the players' requests under way (the journal reads it; requests-in-flight.ts). */
-  inFlight?: { begin(): void; end(): void };
+  inFlight?: CloudQueueClientOptions['inFlight'];
 }
 
 export class PlayerRegistry {

@@ -26,11 +26,34 @@ function recording(): { sent: string[]; transport: HttpTransport } {
 describe('the players’ requests in flight', () => {
   it('counts requests begun and ended', () => {
     const requests = new PlayerRequestsInFlight();
-    requests.begin();
-    requests.begin();
-    requests.end();
+    const first = requests.begin('player-kitchen');
+    requests.begin('player-kitchen');
+    requests.end(first);
+    // An end told twice counts once.
+    requests.end(first);
     expect(requests.size).toBe(1);
     expect(requests.ended).toBe(1);
+  });
+
+  it('counts answers that crossed: a player’s request answered after a later one of it ended', () => {
+    const requests = new PlayerRequestsInFlight();
+    const window = requests.begin('player-kitchen');
+    const other = requests.begin('player-office');
+    const report = requests.begin('player-kitchen');
+    // Another player's answer is no crossing.
+    requests.end(other);
+    requests.end(report);
+    expect(requests.crossed).toBe(0);
+    requests.end(window, true);
+    expect(requests.crossed).toBe(1);
+  });
+
+  it('counts no crossing for a request overtaken that got no answer (a timeout rule holds it)', () => {
+    const requests = new PlayerRequestsInFlight();
+    const held = requests.begin('player-kitchen');
+    requests.end(requests.begin('player-kitchen'));
+    requests.end(held, false);
+    expect(requests.crossed).toBe(0);
   });
 
   it('sends at once while not holding', async () => {
@@ -87,10 +110,8 @@ describe('the players’ requests in flight', () => {
     void requests.gate(recording().transport)(request('a'));
     await held.reached;
     const ended = requests.until(() => requests.ended >= 2);
-    requests.begin();
-    requests.end();
-    requests.begin();
-    requests.end();
+    requests.end(requests.begin('player-kitchen'));
+    requests.end(requests.begin('player-kitchen'));
     await ended.reached;
     // Met already when asked: told at once.
     await requests.until(() => true).reached;

@@ -12,14 +12,19 @@
 import type { HttpTransport } from './client.js';
 
 export class PlayerRequestsInFlight {
-  private count = 0;
+  /** The requests under way by the order they began (a ticket), each with its player. */
+  private readonly underWay = new Map<number, string>();
+  private nextTicket = 1;
   private endedCount = 0;
+  private crossedCount = 0;
+  /** By player, the newest ticket of a request of it that ended. */
+  private readonly newestEnded = new Map<string, number>();
   private held: Array<() => void> | null = null;
   private readonly listeners = new Set<() => void>();
 
   /** Requests begun and not yet ended (answered, failed or given up), held ones included. */
   get size(): number {
-    return this.count;
+    return this.underWay.size;
   }
 
   /** Requests ended since the engine began: the journal notes it as each call begins. */
@@ -27,13 +32,31 @@ export class PlayerRequestsInFlight {
     return this.endedCount;
   }
 
-  /** A request begins: its exchange, from before it is sent until its answer is read. */
-  begin(): void {
-    this.count++;
+  /**
+   * Answers that crossed: a request answered after a later one of the same player had ended (it
+   * waited for a connection, say). A replay sends held requests in the order they came and cannot
+   * repeat that, so the journal notes it (`requestsCrossed`). One that got no answer at all (a
+   * timeout rule's) is no crossing: the replay's server holds it the same way.
+   */
+  get crossed(): number {
+    return this.crossedCount;
   }
 
-  end(): void {
-    this.count = Math.max(0, this.count - 1);
+  /** A request of `playerId` begins: its exchange, from before it is sent until its answer is read. */
+  begin(playerId: string): number {
+    const ticket = this.nextTicket++;
+    this.underWay.set(ticket, playerId);
+    return ticket;
+  }
+
+  /** `answered`: its status line came (not given up, refused or dropped before any answer). */
+  end(ticket: number, answered = true): void {
+    const playerId = this.underWay.get(ticket);
+    if (playerId === undefined) return;
+    const newest = this.newestEnded.get(playerId) ?? 0;
+    if (answered && newest > ticket) this.crossedCount++;
+    this.newestEnded.set(playerId, Math.max(newest, ticket));
+    this.underWay.delete(ticket);
     this.endedCount++;
     this.tell();
   }
