@@ -173,6 +173,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     // Every state-changing call on the engine clock: what a repro bundle's scenario is built from.
     const journal = new Journal({
       requests: requestsInFlight,
+      clockRunning: () => clock.speed > 0,
       now: () => clock.now(),
       rules: () => faults.list(),
       lastTransitionSeq: () => store.playerTransitions.lastSeq(),

@@ -643,3 +643,35 @@ describe('calls made while a player’s request was in flight', () => {
     ]);
   });
 });
+
+describe('calls made while the clock ran', () => {
+  const act = (seq: number, action: string, more: Partial<JournalEntry>): JournalEntry =>
+    ({
+      kind: 'command',
+      seq,
+      at: T0 + 1_000 * seq,
+      name: 'players.act',
+      input: { id: 'player-kitchen', action },
+      ok: true,
+      ...more,
+    }) as JournalEntry;
+
+  it('say on their first step what each player idle at the start had asked since the first call', () => {
+    const { steps } = build(
+      [
+        act(1, 'play', { requestsBegun: { 'player-kitchen': 10, 'player-office': 4 } }),
+        act(2, 'pause', { requestsBegun: { 'player-kitchen': 13, 'player-office': 4 }, clockRan: true }),
+        act(3, 'play', { requestsBegun: { 'player-kitchen': 15, 'player-office': 4 } }),
+      ],
+      // Office was playing when the span began: the replay makes none of its requests.
+      [t('player-office', T0 - 5_000, 'load-answered-plays')],
+      { groupOf: (playerId) => playerId.replace('player-', 'group-') },
+    );
+    const actions = steps.filter((step) => step.type === 'action');
+    expect(actions[1]).toMatchObject({ action: 'pause', requestsBefore: { 'player-kitchen': 3 } });
+    expect(actions[1]!.requestsBefore).not.toHaveProperty('player-office');
+    // At a stopped clock the replay is exact: nothing to compare.
+    expect(actions[0]).not.toHaveProperty('requestsBefore');
+    expect(actions[2]).not.toHaveProperty('requestsBefore');
+  });
+});

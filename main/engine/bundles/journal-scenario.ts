@@ -196,10 +196,14 @@ export function scenarioFromJournal(input: JournalScenarioInput): JournalScenari
   let lastCall: JournalEntry | undefined;
   let atOnce: { at: number; crossed: number | undefined } | null = null;
   const senders = new Set<string>();
+  // The call before, and where its steps begin: what each player had asked by then is said on its first.
+  let counted: { call: JournalEntry; firstStep: number } | null = null;
   for (const entry of input.calls) {
+    saidRequestsBefore(counted);
     let call = entry;
     pushGap(steps, call.at - now);
     now = Math.max(now, call.at);
+    counted = { call, firstStep: steps.length };
     divergence.callAt(call.at, steps.length);
     if (call.kind === 'control') {
       senders.add(call.sender);
@@ -246,6 +250,7 @@ export function scenarioFromJournal(input: JournalScenarioInput): JournalScenari
     }
     steps.push(...racing(call, notCheckedAfterUnloadable(waitingAtExport(call, step))));
   }
+  saidRequestsBefore(counted);
   pushGap(steps, input.to - now);
   closeAtOnce(input.requestsCrossedAtEnd);
   const uncaused = divergence.uncausedRequest(
@@ -324,6 +329,23 @@ export function scenarioFromJournal(input: JournalScenarioInput): JournalScenari
       ...made.slice(0, -1),
       { ...own, overlapsPrevious: true, ...(answered > 0 ? { afterAnswers: answered } : {}) } as ScenarioStep,
     ];
+  }
+
+  /**
+   * On the first step of a call made while the clock ran: per player idle when the span began, the
+   * requests it had begun since the span's first call (an idle player asks nothing before a call
+   * moves it), for the replay to compare with its own (`requestsBefore`). A player busy then is
+   * not checked anyway, and its requests the replay never makes.
+   */
+  function saidRequestsBefore(made: { call: JournalEntry; firstStep: number } | null): void {
+    if (!made?.call.clockRan || !made.call.requestsBegun || made.firstStep >= steps.length) return;
+    const base = input.calls[0]?.requestsBegun ?? {};
+    const busy = new Set([...busyAtFirst.values()].map((b) => b.playerId));
+    const before: Record<string, number> = {};
+    for (const [playerId, count] of Object.entries(made.call.requestsBegun))
+      if (!busy.has(playerId)) before[playerId] = count - (base[playerId] ?? 0);
+    const step = steps[made.firstStep]!;
+    if (step.type !== 'clock' && step.type !== 'expect') step.requestsBefore = before;
   }
 
   /**

@@ -146,13 +146,14 @@ describe('the engine journal', () => {
 
 describe('a call begun while a player’s request is in flight', () => {
   it('is marked so, with the requests ended by then, recorded or still pending', () => {
-    const requests = { size: 0, ended: 3, crossed: 1 };
+    const requests = { size: 0, ended: 3, crossed: 1, begunCounts: () => ({ 'player-kitchen': 4 }) };
     const journal = new Journal({ now: () => 1_000, rules: () => [], requests });
     const first = journal.begin('players.act');
     requests.size = 1;
     const second = journal.begin('players.act', { kind: 'command', name: 'players.act', input: {}, ok: true });
-    expect(first).toEqual({ seq: 1, at: 1_000, requestsEnded: 3, requestsCrossed: 1 });
-    expect(second).toEqual({ seq: 2, at: 1_000, requestsEnded: 3, requestsCrossed: 1, whileRequestsInFlight: true });
+    const counts = { requestsEnded: 3, requestsCrossed: 1, requestsBegun: { 'player-kitchen': 4 } };
+    expect(first).toEqual({ seq: 1, at: 1_000, ...counts });
+    expect(second).toEqual({ seq: 2, at: 1_000, ...counts, whileRequestsInFlight: true });
     expect(journal.pendingEntries()).toEqual([
       expect.objectContaining({ seq: 2, whileRequestsInFlight: true, requestsEnded: 3, pendingAtExport: true }),
     ]);

@@ -21,7 +21,14 @@ export interface JournalDeps {
    * The players' requests (requests-in-flight.ts): under way now (a call beginning meanwhile races
    * them), and ended since the engine began.
    */
-  requests?: { readonly size: number; readonly ended: number; readonly crossed: number };
+  requests?: {
+    readonly size: number;
+    readonly ended: number;
+    readonly crossed: number;
+    begunCounts(): Record<string, number>;
+  };
+  /** Whether the engine clock runs now (speed above 0). */
+  clockRunning?(): boolean;
   capacity?: number;
   queueItemsBudget?: number;
 }
@@ -40,6 +47,10 @@ export interface JournalTicket {
   requestsEnded?: number;
   /** The players' answers that had crossed, engine-wide, when the call began (see JournaledControlCall). */
   requestsCrossed?: number;
+  /** By player, the requests begun when the call began (see JournaledControlCall). */
+  requestsBegun?: Record<string, number>;
+  /** The engine clock ran as the call began (see JournaledControlCall). */
+  clockRan?: true;
 }
 
 /** A call that began and has not ended (a skip waiting for its retry, a load for its window). */
@@ -84,10 +95,12 @@ export class Journal {
    */
   begin(what: string, entry?: UnstampedEntry): JournalTicket {
     const ticket: JournalTicket = { seq: this.nextSeq++, at: this.deps.now() };
+    if (this.deps.clockRunning?.()) ticket.clockRan = true;
     const requests = this.deps.requests;
     if (requests) {
       ticket.requestsEnded = requests.ended;
       ticket.requestsCrossed = requests.crossed;
+      ticket.requestsBegun = requests.begunCounts();
       if (requests.size > 0) ticket.whileRequestsInFlight = true;
     }
     this.inFlight.set(ticket.seq, { ...ticket, what, ...(entry ? { entry } : {}) });

@@ -34,6 +34,8 @@ export interface JournaledCommand {
   whileRequestsInFlight?: true;
   requestsEnded?: number;
   requestsCrossed?: number;
+  requestsBegun?: Record<string, number>;
+  clockRan?: true;
 }
 
 /** A control API call, from any sender: the command bar, an integration's token, the guided demo, a scenario. */
@@ -68,6 +70,13 @@ export interface JournaledControlCall {
    * answered while an earlier one of it was still under way): a replay cannot repeat that order.
    */
   requestsCrossed?: number;
+  /**
+   * By player, the requests it had begun when the call began: a replay compares what each player
+   * asked before a call made while the clock ran (`clockRan`) with what it asked before it then.
+   */
+  requestsBegun?: Record<string, number>;
+  /** The engine clock ran as the call began: a player's timer could fall on either side of it. */
+  clockRan?: true;
 }
 
 export type JournalEntry = JournaledCommand | JournaledControlCall;

@@ -19,6 +19,8 @@ export class PlayerRequestsInFlight {
   private crossedCount = 0;
   /** By player, the newest ticket of a request of it that ended. */
   private readonly newestEnded = new Map<string, number>();
+  /** By player, the requests it began since the engine began. */
+  private readonly begunBy = new Map<string, number>();
   private held: Array<() => void> | null = null;
   private readonly listeners = new Set<() => void>();
 
@@ -46,7 +48,13 @@ export class PlayerRequestsInFlight {
   begin(playerId: string): number {
     const ticket = this.nextTicket++;
     this.underWay.set(ticket, playerId);
+    this.begunBy.set(playerId, (this.begunBy.get(playerId) ?? 0) + 1);
     return ticket;
+  }
+
+  /** By player, the requests it began since the engine began (a copy). */
+  begunCounts(): Record<string, number> {
+    return Object.fromEntries(this.begunBy);
   }
 
   /** `answered`: its status line came (not given up, refused or dropped before any answer). */

@@ -67,15 +67,24 @@ const NotChecked = Type.String({ minLength: 1, maxLength: 300 });
 const Step = <Properties extends Parameters<typeof Type.Object>[0]>(properties: Properties) =>
   Type.Object(properties, { additionalProperties: false });
 
+/** Per player, the requests it had begun since the scenario's first call (`requestsBefore`). */
+const RequestsBefore = Type.Record(Type.String({ minLength: 1, maxLength: 200 }), Type.Integer({ minimum: 0 }), {
+  maxProperties: 1_000,
+});
+
+/** A step a journaled call makes: it may say what the players had asked before it (`requestsBefore`). */
+const CallStep = <Properties extends Parameters<typeof Type.Object>[0]>(properties: Properties) =>
+  Step({ ...properties, requestsBefore: Type.Optional(RequestsBefore) });
+
 export const ScenarioStepSchema = Type.Union([
-  Step({ type: Type.Literal('fault'), rule: FaultRuleInputSchema, ref: Type.Optional(RuleRef) }),
-  Step({ type: Type.Literal('faultRemove'), rule: RuleRef }),
-  Step({
+  CallStep({ type: Type.Literal('fault'), rule: FaultRuleInputSchema, ref: Type.Optional(RuleRef) }),
+  CallStep({ type: Type.Literal('faultRemove'), rule: RuleRef }),
+  CallStep({
     type: Type.Literal('faultMove'),
     rule: RuleRef,
     toIndex: Type.Integer({ minimum: 0, maximum: 10_000 }),
   }),
-  Step({
+  CallStep({
     type: Type.Literal('faultTrigger'),
     rule: RuleRef,
     playerId: Type.Optional(Type.String({ minLength: 1 })),
@@ -85,7 +94,7 @@ export const ScenarioStepSchema = Type.Union([
     overlapsPrevious: Type.Optional(Type.Boolean()),
     afterAnswers: Type.Optional(Type.Integer({ minimum: 0, maximum: 10_000 })),
   }),
-  Step({
+  CallStep({
     type: Type.Literal('trigger'),
     playerId: Type.String({ minLength: 1 }),
     request: TriggerRequestSchema,
@@ -95,7 +104,7 @@ export const ScenarioStepSchema = Type.Union([
     overlapsPrevious: Type.Optional(Type.Boolean()),
     afterAnswers: Type.Optional(Type.Integer({ minimum: 0, maximum: 10_000 })),
   }),
-  Step({
+  CallStep({
     type: Type.Literal('queueEdit'),
     command: QueueEditCommandSchema,
     input: Type.Record(Type.String(), Type.Unknown()),
@@ -104,8 +113,8 @@ export const ScenarioStepSchema = Type.Union([
     overlapsPrevious: Type.Optional(Type.Boolean()),
     afterAnswers: Type.Optional(Type.Integer({ minimum: 0, maximum: 10_000 })),
   }),
-  Step({ type: Type.Literal('clearFaults') }),
-  Step({
+  CallStep({ type: Type.Literal('clearFaults') }),
+  CallStep({
     type: Type.Literal('action'),
     playerId: Type.String({ minLength: 1 }),
     action: PlayerActionSchema,
@@ -115,7 +124,7 @@ export const ScenarioStepSchema = Type.Union([
     overlapsPrevious: Type.Optional(Type.Boolean()),
     afterAnswers: Type.Optional(Type.Integer({ minimum: 0, maximum: 10_000 })),
   }),
-  Step({
+  CallStep({
     type: Type.Literal('command'),
     method: Type.Union([Type.Literal('GET'), Type.Literal('POST')]),
     path: Type.String({ pattern: '^/api/v1/' }),

@@ -51,8 +51,9 @@ export function ScenarioReport({ report }: { report: Report }) {
       )}
       <ol className={styles.reportSteps} aria-label="Steps">
         {report.steps.map((step) => (
-          <li key={step.index} data-status={step.status}>
-            <span className={styles.stepStatus}>{step.status}</span>
+          // An expectation the run could not hold a player to is drawn as a step not run: not met.
+          <li key={step.index} data-status={step.unchecked ? 'skipped' : step.status}>
+            <span className={styles.stepStatus}>{step.unchecked ? 'not checked' : step.status}</span>
             <code>
               {stepNumber(step.index)} · {step.type}
             </code>
